@@ -1,0 +1,38 @@
+# warbench: two commands on a fresh machine.
+#   make demo   sets up .venv and runs the demo (profile, chart row, odds of a sample attack)
+#   make test   sets up .venv and runs lint, types and the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test lint types unit bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e ".[dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/warbench demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+types: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest
+
+test: lint types unit
+
+bench: $(STAMP)
+	$(BIN)/pytest benchmarks --benchmark-enable --benchmark-only -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
