@@ -1,0 +1,984 @@
+"""The WARSURGE attack sequence (Core Rules 001_d3f5e425c5e1196d.txt §5.2-5.16), compiled.
+
+Resolving one weapon profile against one target happens in two halves:
+
+1. :func:`compile_weapon_use` applies every rule and every attack-math perk in the order of
+   Perks 000_94ecc6a4c74d351b.txt §12.1 ("Perks and Stat Changes", "Damage Increasers"). The
+   few rolls made once per weapon use (+Power D3, xD6 Attacks, Destroy's D6, Chaos, the Aether
+   test of Incantation, Puncture, Wildcard …) are rolled on the :class:`~warbench.kernel.dice.Dice`
+   it is given. The result is a :class:`WeaponUse`: how many Attack Dice are rolled and a
+   :class:`DieProgram` that says, for one Attack Dice, what it needs, how its successes are
+   multiplied, which Saves the target rolls and how much HP each unsaved hit costs.
+2. An interpreter runs the program. :func:`sample_weapon_use` rolls physical D6 (vectorised
+   with NumPy; scripted dice reproduce the book's examples face by face) and the odds engine
+   (:mod:`warbench.rulesets.warsurge.odds`) computes the exact distribution, with the weapon-level
+   rolls enumerated by :func:`~warbench.kernel.dice.enumerate_outcomes`.
+
+No rule is written twice: the simulator, the game and the odds engine all call the compiler.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from warbench.kernel.dice import D3, D6, TWO_D6, Dice, DiceExpr, TestKind
+from warbench.rulesets.warsurge.chart import AttackRequirement, attack_requirement
+from warbench.rulesets.warsurge.profiles import (
+    Unit,
+    UnitProfile,
+    WeaponProfile,
+    WeaponType,
+    format_save,
+)
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+# --------------------------------------------------------------------------------------------
+# Perk names
+# --------------------------------------------------------------------------------------------
+
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
+
+
+def canonical_perk(name: str) -> str:
+    """Lower-case perk name without a parenthesised dice note: ``+Power I (D3)`` → ``+power i``."""
+    text = re.sub(r"\([^)]*\)", " ", name)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+class PerkSet:
+    """The perks of a profile, queried by base name and rank."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = frozenset(canonical_perk(n) for n in names)
+
+    def has(self, name: str) -> bool:
+        return canonical_perk(name) in self.names
+
+    def rank(self, base: str) -> int:
+        """Highest roman rank held of ``base`` (``Destroy II`` → 2), 0 if none."""
+        b = canonical_perk(base)
+        best = 0
+        for n in self.names:
+            if n.startswith(b + " "):
+                r = _ROMAN.get(n[len(b) + 1 :])
+                if r:
+                    best = max(best, r)
+        return best
+
+    def thresholds(self, base: str) -> list[int]:
+        """Every ``base X+`` held (``Aim 4+`` → [4])."""
+        b = canonical_perk(base)
+        out = []
+        for n in self.names:
+            m = re.fullmatch(re.escape(b) + r" ([2-6])\+?", n)
+            if m:
+                out.append(int(m[1]))
+        return sorted(out)
+
+
+MODE_PERKS = frozenset(
+    canonical_perk(n)
+    for n in (
+        "Beam I", "Beam II", "Blast I", "Blast II", "Blast III", "Chain I", "Chain II",
+        "Cone I", "Cone II", "Diffuse", "Explode I", "Explode II", "Explode III", "Nova I",
+        "Nova II", "Nova III", "Vortex I", "Vortex II", "Vortex III", "Wall I", "Wall II",
+        "Wall III",
+    )
+)  # fmt: skip  # Mode family without Heal and Residue (Swarm, §12.4)
+
+#: The attack-math perks (class A of the reference index) this module implements.
+IMPLEMENTED_PERKS: frozenset[str] = frozenset(
+    [f"Accuracy {n}+" for n in range(2, 7)]
+    + ["Accursed", "Assassin", "Defiance", "Outflank", "Swarm", "Barrier", "Camouflage"]
+    + ["Cover I", "Cover II", "Dodge", "Emergency Save", "Evasive", "Reinforced", "Resilient"]
+    + ["Retaliate I", "Retaliate II", "Shroud", "Stalwart", "Tough", "Gravity"]
+    + ["+AP I (D3)", "+AP II (D6)", "+Attacks I (D3)", "+Attacks II (D6)", "+Attacks III (2D6)"]
+    + ["+Power I (D3)", "+Power II (D6)", "+Power III (2D6)", "Burst", "Chaos", "Darkside"]
+    + ["xD3 Attacks", "xD6 Attacks"]
+    + [f"Aim {n}+" for n in range(2, 7)]
+    + ["Cumbersome", "Incantation", "Unwieldy", "Volatile", "Wildcard"]
+    + ["Annihilate I", "Annihilate II", "Arc I", "Arc II", "Arc III"]
+    + ["Critical Hit I", "Critical Hit II", "Dire Hit"]
+    + [f"Damage {n}+" for n in range(2, 7)]
+    + ["Deathblow", "Destroy I", "Destroy II", "Destroy III", "Devastate I", "Devastate II"]
+    + ["Ignore Cover", "Impact I", "Impact II", "Might I", "Might II"]
+    + ["Obliterate I", "Obliterate II", "Penetrate I", "Penetrate II", "Penetrate III"]
+    + ["Penetrate IV", "Piercing Hit I", "Piercing Hit II", "Puncture I", "Puncture II"]
+    + ["Rapid", "Rend", "Reroll Attack", "Rupture I", "Rupture II"]
+    + ["Anti-Air I", "Anti-Air II", "Clash", "Focus", "Negate AEGIS"]
+)
+
+# --------------------------------------------------------------------------------------------
+# Situational inputs and unit state
+# --------------------------------------------------------------------------------------------
+
+
+class Playstyle(StrEnum):
+    """Standard removes casualties at the end of the Attack Phase, Advanced at once (§5.11)."""
+
+    STANDARD = "Standard"
+    ADVANCED = "Advanced"
+
+
+@dataclass(frozen=True)
+class AttackContext:
+    """What the battlefield says about one attack; geometry decides these in a game.
+
+    ``melee``: attacker and target are engaged in the same Melee (§5.9: range, line of sight
+    and cover are ignored; Parry applies). ``attacker_engaged``: the attacker is in some Melee
+    (weapon Type modifiers §5.8); defaults to ``melee``. ``target_engaged_elsewhere``: the target
+    is in a Melee with a friendly unit (attacking "into a Melee", §5.8).
+    """
+
+    melee: bool = False
+    attacker_engaged: bool | None = None
+    target_engaged_elsewhere: bool = False
+    cover: bool = False
+    cover_bonus: int = 1
+    within_half_range: bool = False
+    distance: float | None = None
+    target_is_leader: bool = False
+    target_airborne: bool = False
+    attacker_point_cost: float | None = None
+    target_point_cost: float | None = None
+    first_use_after_engaging: bool = False
+    outflank: bool = False
+    stationary: bool = False
+    burst: bool = False
+    darkside_power: int = 0
+    darkside_attacks: int = 0
+    aether_modifier: int = 0
+    emergency_save: bool = True
+    playstyle: Playstyle = Playstyle.STANDARD
+    los_models: frozenset[int] | None = None
+
+    @property
+    def engaged(self) -> bool:
+        return self.melee if self.attacker_engaged is None else self.attacker_engaged
+
+
+@dataclass
+class ModelState:
+    """One model: its current HP and the weapons it carries."""
+
+    hp: int
+    weapons: tuple[str, ...]
+    removed: bool = False
+
+    @property
+    def casualty(self) -> bool:
+        return self.hp <= 0
+
+
+@dataclass
+class UnitState:
+    """A unit during a game: profiles plus each model's HP (§5.11-5.12)."""
+
+    profile: UnitProfile
+    weapons: dict[str, WeaponProfile]
+    models: list[ModelState]
+    emergency_save_used: bool = False
+    burst_used: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, unit: Unit) -> UnitState:
+        return cls(
+            profile=unit.profile,
+            weapons={w.name: w for w in unit.weapons},
+            models=[ModelState(unit.profile.hp, ws) for ws in unit.model_weapons()],
+        )
+
+    @property
+    def perks(self) -> PerkSet:
+        return PerkSet(self.profile.perks)
+
+    @property
+    def on_table(self) -> list[int]:
+        """Indices of models not yet removed (casualties still count until removed, §5.15)."""
+        return [i for i, m in enumerate(self.models) if not m.removed]
+
+    @property
+    def alive(self) -> list[int]:
+        return [i for i, m in enumerate(self.models) if not m.removed and not m.casualty]
+
+    @property
+    def current_hp(self) -> int:
+        return sum(max(0, m.hp) for m in self.models if not m.removed)
+
+    @property
+    def max_hp(self) -> int:
+        return self.profile.hp * len(self.models)
+
+    def remove_casualties(self) -> list[int]:
+        """Remove casualties (end of the Attack Phase in Standard games, §5.11)."""
+        gone = [i for i, m in enumerate(self.models) if m.casualty and not m.removed]
+        for i in gone:
+            self.models[i].removed = True
+        return gone
+
+
+# --------------------------------------------------------------------------------------------
+# The compiled program
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SaveSpec:
+    """One Save roll: the number needed (``None``: no Save) and its rerolls (§5.10)."""
+
+    needed: int | None = None
+    reroll_failed: bool = False
+    reroll_successful: bool = False
+
+    def probability(self) -> float:
+        """Chance that the Save succeeds, with Reinforced/Resilient then Rupture (§12.5)."""
+        if self.needed is None:
+            return 0.0
+        q = (7 - self.needed) / 6
+        p = q + (1 - q) * q if self.reroll_failed else q
+        return p * q if self.reroll_successful else p
+
+    def __str__(self) -> str:
+        return format_save(self.needed)
+
+
+@dataclass(frozen=True)
+class DieProgram:
+    """What one Attack Dice does, from aiming to HP Loss."""
+
+    requirement: AttackRequirement | None
+    pre_rolls: tuple[int, ...] = ()
+    reroll_failed: bool = False
+    accursed: bool = False
+    hits_per_success: int = 1
+    auto_test: bool = False
+    six_loss_multiplier: int = 1
+    six_dire: bool = False
+    six_ignores_armour: bool = False
+    six_ignores_aegis: bool = False
+    armour: SaveSpec = SaveSpec()
+    aegis: SaveSpec = SaveSpec()
+    loss_constant: int = 0
+    loss_dice: DiceExpr | None = None
+    loss_multiplier: int = 1
+    volatile: DieProgram | None = None
+    emergency_save: bool = False
+
+
+@dataclass(frozen=True)
+class Retaliation:
+    """Retaliate I/II of the target (§12.4): each HP lost in a Melee, a D6 on 4+ hits back."""
+
+    armour: SaveSpec
+    aegis: SaveSpec
+
+
+@dataclass(frozen=True)
+class WeaponUse:
+    """A compiled weapon use: Attack Dice and their program, plus per-use effects."""
+
+    weapon: str
+    dice: int
+    die: DieProgram
+    against_self: bool = False
+    gravity: bool = False
+    deathblow: bool = False
+    retaliation: Retaliation | None = None
+    self_loss: int = 0
+    self_save_dice: int = 0
+    self_saves: tuple[SaveSpec, SaveSpec] = (SaveSpec(), SaveSpec())
+    self_heal: int = 0
+    notes: tuple[str, ...] = field(default=(), compare=False, hash=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Deflect, Ward and Parry (§5.16)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SaveUpgrades:
+    """The majority weapons a unit nominates to improve its Saves (§5.16)."""
+
+    deflect: int = 0
+    deflect_weapon: str | None = None
+    aegis: int = 0
+    aegis_weapon: str | None = None
+
+
+def save_upgrades(unit: UnitState, melee: bool) -> SaveUpgrades:
+    """Nominate the best Deflect weapon and the best Ward/Parry weapon carried by at least half
+    of the unit's models, not counting casualties (§5.16 steps 1-3)."""
+    living = [unit.models[i] for i in unit.alive]
+    if not living:
+        return SaveUpgrades()
+    best_d: tuple[int, str | None] = (0, None)
+    best_a: tuple[int, str | None] = (0, None)
+    for name, w in unit.weapons.items():
+        carriers = sum(1 for m in living if name in m.weapons)
+        if 2 * carriers < len(living):
+            continue
+        if w.deflect > best_d[0]:
+            best_d = (w.deflect, name)
+        aegis = w.ward + (w.parry if melee else 0)
+        if aegis > best_a[0]:
+            best_a = (aegis, name)
+    return SaveUpgrades(best_d[0], best_d[1], best_a[0], best_a[1])
+
+
+def casualty_order(unit: UnitState, upgrades: SaveUpgrades, eligible: Sequence[int]) -> list[int]:
+    """The order in which models of ``eligible`` take HP Loss (§5.12, §5.16 "Casualties with
+    Deflect, Ward or Parry"): wounded models first, then models that upgraded both saves, then
+    AEGIS, then Armour, then the rest in roster order (the controlling player's default choice)."""
+
+    def rank(i: int) -> tuple[int, int, int]:
+        m = unit.models[i]
+        wounded = 0 if 0 < m.hp < unit.profile.hp else 1
+        a = upgrades.aegis_weapon is not None and upgrades.aegis_weapon in m.weapons
+        d = upgrades.deflect_weapon is not None and upgrades.deflect_weapon in m.weapons
+        group = 0 if (a and d) else 1 if a else 2 if d else 3
+        return (wounded, group, i)
+
+    return sorted((i for i in eligible if unit.models[i].hp > 0), key=rank)
+
+
+# --------------------------------------------------------------------------------------------
+# Compiling a weapon use
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Mod:
+    value: int
+    source: str
+    enemy: bool = False
+
+
+def _better(a: AttackRequirement | None, b: AttackRequirement | None) -> AttackRequirement | None:
+    """The stronger of two requirements (an automatic multiplier beats a roll)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    ka = (a.step, -a.multiplier)
+    kb = (b.step, -b.multiplier)
+    return a if ka <= kb else b
+
+
+def _compile_saves(
+    target: UnitState,
+    weapon_ap: int | None,
+    wperks: PerkSet,
+    ctx: AttackContext,
+    dice: Dice,
+    notes: list[str],
+) -> tuple[SaveSpec, SaveSpec]:
+    tperks = target.perks
+    up = save_upgrades(target, ctx.melee)
+    armour = target.profile.armour
+    aegis = target.profile.aegis
+    # §5.16: Deflect, Ward and Parry apply before AP and Save modifiers; never better than 2+.
+    if armour is not None and up.deflect:
+        new = max(2, armour - up.deflect)
+        notes.append(f"Armour {armour}+ → {new}+ from Deflect +{up.deflect} ({up.deflect_weapon})")
+        armour = new
+    if aegis is not None and up.aegis:
+        new = max(2, aegis - up.aegis)
+        notes.append(f"AEGIS {aegis}+ → {new}+ from Ward/Parry +{up.aegis} ({up.aegis_weapon})")
+        aegis = new
+    negate = wperks.has("Negate AEGIS")
+    armour_pierced = False
+    aegis_pierced = False
+    if weapon_ap is not None:
+        if negate:
+            if aegis is not None and weapon_ap <= aegis:
+                aegis_pierced = True
+                notes.append(f"AP {weapon_ap}+ ignores AEGIS {aegis}+ (Negate AEGIS)")
+        elif armour is not None and weapon_ap <= armour:
+            armour_pierced = True
+            notes.append(f"AP {weapon_ap}+ ignores Armour {armour}+ (§5.10)")
+    a_needed: int | None = None if armour_pierced else armour
+    if a_needed is not None:
+        if wperks.has("Rend") and a_needed < 4:
+            notes.append(f"Armour {a_needed}+ → 4+ from Rend")
+            a_needed = 4
+        modifier = wperks.rank("Penetrate")
+        if modifier:
+            notes.append(f"Armour Save -{modifier} from Penetrate")
+        punct = wperks.rank("Puncture")
+        if punct:
+            roll = dice.roll(D3 if punct == 1 else D6, "Puncture")
+            notes.append(f"Armour Save -{roll} from Puncture (rolled)")
+            modifier += roll
+        if modifier:
+            a_needed += modifier
+            if a_needed > 6:  # §5.10 Save Dice Modifiers: worse than 6+ cannot be used
+                a_needed = None
+    g_needed: int | None = None if aegis_pierced else aegis
+    rupture = wperks.rank("Rupture")
+    a_spec = SaveSpec(a_needed, tperks.has("Reinforced"), rupture >= 1)
+    g_spec = SaveSpec(g_needed, tperks.has("Resilient"), rupture >= 2)
+    return a_spec, g_spec
+
+
+def _self_saves(unit: UnitState, ignore_armour: bool = False) -> tuple[SaveSpec, SaveSpec]:
+    p = unit.perks
+    armour = None if ignore_armour else unit.profile.armour
+    return (
+        SaveSpec(armour, p.has("Reinforced")),
+        SaveSpec(unit.profile.aegis, p.has("Resilient")),
+    )
+
+
+def compile_weapon_use(
+    attacker: UnitState,
+    weapon: WeaponProfile,
+    users: int,
+    target: UnitState,
+    ctx: AttackContext,
+    dice: Dice,
+    *,
+    _self_attack: bool = False,
+) -> WeaponUse:
+    """Apply every rule to one weapon profile used by ``users`` models against ``target``.
+
+    The stat changes come first (additions before multiplications), then the Attack Dice Chart,
+    then Dice Modifiers (Core §1.4, §5.7; Perks §12.1). Rolls made once per use are taken
+    from ``dice`` in a fixed order so that the same seed always gives the same result.
+    """
+    notes: list[str] = []
+    wperks = PerkSet(weapon.perks)
+    aperks = attacker.perks
+    tperks = target.perks
+
+    def unused(reason: str) -> WeaponUse:
+        notes.append(reason)
+        return WeaponUse(weapon.name, 0, DieProgram(None), notes=tuple(notes))
+
+    if users <= 0:
+        return unused("no model can use the weapon")
+    if wperks.has("Unwieldy") and ctx.engaged:
+        return unused("Unwieldy: cannot be used while engaged in a Melee")
+
+    power = weapon.power
+    attacks = weapon.attacks
+    ap = weapon.ap
+    wtype = weapon.type
+    self_loss = 0
+    self_heal = 0
+    reroll_failed = False
+    attack_mult = 1
+    wildcard = wperks.has("Wildcard") and not _self_attack
+    if wildcard:
+        # §12.5 Wildcard: stats are rolled each use; no other Weapon Perk is usable.
+        rng = dice.roll(DiceExpr(2, 6, multiplier=3), "Wildcard Range")
+        power = dice.roll(TWO_D6, "Wildcard Power")
+        attacks = dice.roll(TWO_D6, "Wildcard Attacks")
+        ap_roll = dice.roll(D6, "Wildcard AP")
+        ap = None if ap_roll == 1 else ap_roll
+        wtype = WeaponType.BATTLE if dice.roll("D2", "Wildcard Type") == 1 else WeaponType.ASSAULT
+        notes.append(
+            f'Wildcard rolled Range {rng}", Power {power}, Attacks {attacks}, '
+            f"AP {format_save(ap)}, {wtype.value}"
+        )
+        if not ctx.melee and ctx.distance is not None and ctx.distance > rng:
+            return unused(f'Wildcard Range {rng}" does not reach {ctx.distance}"')
+        wperks = PerkSet([])
+
+    if wperks.has("Incantation") and not _self_attack:
+        test = dice.test(TestKind.AETHER, ctx.aether_modifier, "Incantation Aether Test")
+        if test.backlash:
+            self_loss += dice.roll(D6, "Incantation backlash")
+            notes.append(f"Incantation: Aether 12, the User suffers {self_loss} HP Loss (no Saves)")
+        if not test.passed:
+            use = unused(f"Incantation: Aether Test failed ({test.roll})")
+            return WeaponUse(use.weapon, 0, use.die, self_loss=self_loss, notes=use.notes)
+        if test.doubled:
+            attack_mult *= 2
+            notes.append("Incantation: double 1, Attacks doubled")
+
+    against_self = False
+    if wperks.has("Chaos") and not _self_attack:
+        chaos = dice.roll(D6, "Chaos")
+        if chaos == 1:
+            against_self = True
+            notes.append("Chaos 1: the Weapon targets the Wielder's own unit")
+        elif chaos == 2:
+            return unused("Chaos 2: the Weapon counts as used but does nothing")
+        elif chaos == 3:
+            attacks += 2
+            notes.append("Chaos 3: +2 Attacks")
+        elif chaos == 4:
+            power += 3
+            notes.append("Chaos 4: +3 Power")
+        elif chaos == 5:
+            self_heal = 3
+            notes.append("Chaos 5: the User recovers 3 HP")
+        else:
+            attacks += 1
+            power += 2
+            reroll_failed = True
+            notes.append("Chaos 6: +1 Attack, +2 Power, reroll failed Attack Dice")
+
+    # -- Power: additions (no class-A perk multiplies Power) --------------------------------
+    for rank, expr in ((1, D3), (2, D6), (3, TWO_D6)):
+        if wperks.rank("+Power") == rank:
+            bonus = dice.roll(expr, f"+Power {expr}")
+            notes.append(f"Power {power} → {power + bonus} from +Power ({expr} rolled {bonus})")
+            power += bonus
+    if ctx.darkside_power and wperks.has("Darkside"):
+        notes.append(f"Power {power} → {power + ctx.darkside_power} from Darkside")
+        power += ctx.darkside_power
+    if aperks.has("Outflank") and ctx.melee and ctx.outflank:
+        notes.append(f"Power {power} → {power + 2} from Outflank")
+        power += 2
+    impact = wperks.rank("Impact")
+    if impact and weapon.range >= 18 and ctx.within_half_range:
+        notes.append(f"Power {power} → {power + impact} from Impact")
+        power += impact
+
+    # -- Attacks: additions then multiplications (§12.1 Damage Increasers) -----------------
+    if wperks.has("Clash") and ctx.first_use_after_engaging:
+        attacks += 1
+        notes.append("Attacks +1 from Clash")
+    for rank, expr in ((1, D3), (2, D6), (3, TWO_D6)):
+        if wperks.rank("+Attacks") == rank:
+            bonus = dice.roll(expr, f"+Attacks {expr}")
+            notes.append(f"Attacks {attacks} → {attacks + bonus} from +Attacks ({expr})")
+            attacks += bonus
+    arc = wperks.rank("Arc")
+    if arc:
+        count = len(target.on_table if ctx.playstyle is Playstyle.STANDARD else target.alive)
+        need, expr = {1: (5, D3), 2: (10, D6), 3: (20, TWO_D6)}[arc]
+        if count >= need:
+            bonus = dice.roll(expr, f"Arc {expr}")
+            notes.append(f"Attacks {attacks} → {attacks + bonus} from Arc ({count} models)")
+            attacks += bonus
+    if ctx.darkside_attacks and wperks.has("Darkside"):
+        attacks += ctx.darkside_attacks
+        notes.append(f"Attacks +{ctx.darkside_attacks} from Darkside")
+    if wperks.has("xD3 Attacks"):
+        k = dice.roll(D3, "xD3 Attacks")
+        notes.append(f"Attacks {attacks} → {attacks * k} from xD3 Attacks (rolled {k})")
+        attacks *= k
+    if wperks.has("xD6 Attacks"):
+        k = dice.roll(D6, "xD6 Attacks")
+        notes.append(f"Attacks {attacks} → {attacks * k} from xD6 Attacks (rolled {k})")
+        attacks *= k
+    if wperks.has("Burst") and ctx.burst:
+        attack_mult *= 2
+        notes.append("Attacks doubled by Burst")
+    if wperks.has("Rapid") and weapon.range >= 18 and ctx.within_half_range:
+        attack_mult *= 2
+        notes.append("Attacks doubled by Rapid (within half Range)")
+    attacks *= attack_mult
+
+    # -- AP ---------------------------------------------------------------------------------
+    ap_rank = wperks.rank("+AP")
+    if ap_rank:
+        k = dice.roll(D3 if ap_rank == 1 else D6, "+AP")
+        new_ap = max(2, (7 if ap is None else ap) - k)
+        notes.append(f"AP {format_save(ap)} → {new_ap}+ from +AP (rolled {k})")
+        ap = new_ap
+
+    victim = attacker if against_self else target
+    vperks = victim.perks
+
+    # -- Defence ----------------------------------------------------------------------------
+    defence = victim.profile.defence
+    ignore_cover = wperks.has("Ignore Cover")
+    in_cover = ctx.cover and not ctx.melee and not against_self
+    if in_cover and ignore_cover:
+        notes.append("Cover ignored (Ignore Cover)")
+        in_cover = False
+    if in_cover:
+        notes.append(f"Defence {defence} → {defence + ctx.cover_bonus} from Cover Bonus (§5.6)")
+        defence += ctx.cover_bonus
+        cover_rank = vperks.rank("Cover")
+        if cover_rank:
+            notes.append(
+                f"Defence {defence} → {defence + cover_rank} from Cover {'I' * cover_rank}"
+            )
+            defence += cover_rank
+    if vperks.has("Barrier") and ctx.distance is not None and not against_self:
+        band = (
+            3 if ctx.distance >= 36 else 2 if ctx.distance >= 24 else 1 if ctx.distance >= 12 else 0
+        )
+        if band:
+            notes.append(f"Defence {defence} → {defence + band} from Barrier")
+            defence += band
+
+    # -- Chart, then Dice Modifiers (§5.7, §5.8) ----------------------------------------------
+    chart = attack_requirement(power, defence)
+    mods: list[_Mod] = []
+    type_mods: list[_Mod] = []
+    if ctx.engaged:
+        if wtype is WeaponType.HEAVY:
+            type_mods.append(_Mod(-2, "Heavy Weapon in a Melee (§5.8)"))
+        elif wtype is WeaponType.BATTLE:
+            type_mods.append(_Mod(-1, "Battle Weapon in a Melee (§5.8)"))
+        if not ctx.melee:
+            mods.append(_Mod(-1, "attacking out of a Melee (§5.8)"))
+        if wperks.has("Cumbersome"):
+            mods.append(_Mod(-1, "Cumbersome"))
+    if ctx.target_engaged_elsewhere and not ctx.melee:
+        mods.append(_Mod(-1, "attacking into a Melee (§5.8)"))
+    aa = wperks.rank("Anti-Air")
+    if aa:
+        if ctx.target_airborne:
+            mods.append(_Mod(+1, "Anti-Air"))
+        elif aa == 1:
+            mods.append(_Mod(-1, "Anti-Air I against a ground Target"))
+    richer = (
+        ctx.target_point_cost is not None
+        and ctx.attacker_point_cost is not None
+        and ctx.target_point_cost > ctx.attacker_point_cost
+    )
+    might = wperks.rank("Might")
+    if might and ctx.melee and richer:
+        mods.append(_Mod(might, f"Might {'I' * might}"))
+    if aperks.has("Defiance") and richer:
+        mods.append(_Mod(+1, "Defiance"))
+    if not against_self:
+        if vperks.has("Evasive"):
+            mods.append(_Mod(-1, "Evasive", enemy=True))
+        if vperks.has("Shroud") and not ctx.melee:
+            mods.append(_Mod(-1, "Shroud", enemy=True))
+        if vperks.has("Dodge") and ctx.melee:
+            mods.append(_Mod(-1, "Dodge", enemy=True))
+        if vperks.has("Camouflage") and in_cover:
+            mods.append(_Mod(-1, "Camouflage", enemy=True))
+    all_mods = type_mods + mods
+    if aperks.has("Stalwart"):
+        dropped = [m for m in all_mods if m.enemy and m.value < 0]
+        if dropped:
+            notes.append("Stalwart ignores " + ", ".join(m.source for m in dropped))
+        all_mods = [m for m in all_mods if not (m.enemy and m.value < 0)]
+    total_mod = sum(m.value for m in all_mods)
+    requirement = chart.modified(total_mod) if chart is not None else None
+    if chart is not None and requirement != chart:
+        why = ", ".join(f"{m.source} {m.value:+d}" for m in all_mods if m.value)
+        notes.append(f"Attack Dice {chart} → {requirement} from {why}")
+    fixed = wperks.thresholds("Damage")
+    if fixed:
+        # §12.5 Damage X+: a set roll, worsened only by Weapon Type modifiers in a Melee.
+        set_req = AttackRequirement(fixed[0] - 1).modified(sum(m.value for m in type_mods))
+        best = _better(requirement, set_req)
+        if best != requirement:
+            notes.append(f"Attack Dice {requirement or '-'} → {best} from Damage {fixed[0]}+")
+        requirement = best
+
+    pre_rolls = tuple(sorted(aperks.thresholds("Accuracy") + wperks.thresholds("Aim")))
+    if wperks.has("Reroll Attack"):
+        reroll_failed = True
+    if wperks.has("Focus") and ctx.stationary:
+        reroll_failed = True
+    if aperks.has("Assassin") and ctx.target_is_leader:
+        reroll_failed = True
+
+    obliterate = {0: 1, 1: 5, 2: 10}[wperks.rank("Obliterate")]
+    crit = wperks.rank("Critical Hit")
+    piercing = wperks.rank("Piercing Hit")
+    dire = wperks.has("Dire Hit")
+    volatile_program: DieProgram | None = None
+    if wperks.has("Volatile") and not _self_attack:
+        self_use = compile_weapon_use(
+            attacker,
+            weapon.model_copy(
+                update={"perks": [p for p in weapon.perks if "volatile" not in p.lower()]}
+            ),
+            1,
+            attacker,
+            AttackContext(melee=ctx.melee, attacker_engaged=ctx.engaged, emergency_save=False),
+            dice,
+            _self_attack=True,
+        )
+        volatile_program = self_use.die
+
+    # -- Saves -----------------------------------------------------------------------------
+    armour, aegis = _compile_saves(victim, ap, wperks, ctx, dice, notes)
+    if obliterate > 1 and requirement is not None:
+        notes.append(f"each successful Attack Dice x{obliterate} (Obliterate)")
+
+    # -- HP Loss: increasers add, then multipliers (§12.1) ------------------------------------
+    loss_constant = 0
+    destroy = wperks.rank("Destroy")
+    if destroy:
+        roll = dice.roll(DiceExpr(destroy, 6), f"Destroy {destroy}D6")
+        loss_constant += roll
+        notes.append(f"each unsaved hit causes {roll} HP Loss (Destroy, rolled)")
+    multi_hp = victim.profile.hp >= 2
+    loss_dice: DiceExpr | None = None
+    dev = wperks.rank("Devastate")
+    if dev and multi_hp:
+        loss_dice = D3 if dev == 1 else D6
+        notes.append(f"each unsaved hit causes {loss_dice} HP Loss (Devastate)")
+    loss_mult = 1
+    ann = wperks.rank("Annihilate")
+    if ann and multi_hp:
+        loss_mult *= ann + 1
+        notes.append(f"HP Loss x{ann + 1} (Annihilate)")
+    if vperks.has("Swarm"):
+        mode = any(p in MODE_PERKS for p in wperks.names)
+        has_arc = wperks.rank("Arc") > 0
+        factor = 4 if (mode and has_arc) else 2 if (mode or has_arc) else 1
+        if factor > 1:
+            loss_mult *= factor
+            notes.append(f"HP Loss x{factor} (Swarm)")
+
+    die = DieProgram(
+        requirement=requirement,
+        pre_rolls=pre_rolls,
+        reroll_failed=reroll_failed,
+        accursed=aperks.has("Accursed"),
+        hits_per_success=(requirement.multiplier if requirement else 1) * obliterate,
+        auto_test=bool(crit or piercing or dire or volatile_program),
+        six_loss_multiplier=crit + 1 if crit else 1,
+        six_dire=dire,
+        six_ignores_armour=piercing >= 1,
+        six_ignores_aegis=piercing >= 2,
+        armour=armour,
+        aegis=aegis,
+        loss_constant=loss_constant,
+        loss_dice=loss_dice,
+        loss_multiplier=loss_mult,
+        volatile=volatile_program,
+        emergency_save=(
+            ctx.emergency_save
+            and not against_self
+            and vperks.has("Emergency Save")
+            and not victim.emergency_save_used
+        ),
+    )
+
+    retaliation = None
+    ret = tperks.rank("Retaliate")
+    if ret and ctx.melee and not against_self:
+        a, g = _self_saves(attacker, ignore_armour=ret >= 2)
+        retaliation = Retaliation(a, g)
+    darkside = (ctx.darkside_power + ctx.darkside_attacks) if wperks.has("Darkside") else 0
+    deathblow = (
+        wperks.has("Deathblow")
+        and not against_self
+        and ctx.target_point_cost is not None
+        and ctx.attacker_point_cost is not None
+        and ctx.target_point_cost <= ctx.attacker_point_cost
+    )
+    return WeaponUse(
+        weapon=weapon.name,
+        dice=users * attacks if requirement is not None or fixed else 0,
+        die=die,
+        against_self=against_self,
+        gravity=wperks.has("Gravity") and not against_self,
+        deathblow=deathblow,
+        retaliation=retaliation,
+        self_loss=self_loss,
+        self_save_dice=darkside,
+        self_saves=_self_saves(attacker),
+        self_heal=self_heal,
+        notes=tuple(notes),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Sampling interpreter: physical dice, vectorised
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DiceOutcome:
+    """Per-trial totals from sampling a die program over many Attack Dice."""
+
+    successes: IntArray
+    hits: IntArray
+    target_loss: IntArray
+    self_loss: IntArray
+    emergency_spent: BoolArray
+
+
+def _save_rolls(spec: SaveSpec, n: int, dice: Dice, label: str) -> BoolArray:
+    """Roll ``n`` Saves with their rerolls; True where the Save succeeded."""
+    if spec.needed is None or n == 0:
+        return np.zeros(n, dtype=np.bool_)
+    faces = dice.d6_array(n, label)
+    ok = faces >= spec.needed
+    if spec.reroll_failed:
+        idx = np.flatnonzero(~ok)
+        if idx.size:
+            ok[idx] = dice.d6_array(idx.size, f"{label} reroll failed") >= spec.needed
+    if spec.reroll_successful:
+        idx = np.flatnonzero(ok)
+        if idx.size:
+            ok[idx] = dice.d6_array(idx.size, f"{label} reroll successful") >= spec.needed
+    return ok
+
+
+def _attack_rolls(prog: DieProgram, n: int, dice: Dice) -> tuple[BoolArray, BoolArray, BoolArray]:
+    """Roll ``n`` Attack Dice: (success, final six, final one) per die."""
+    req = prog.requirement
+    success = np.zeros(n, dtype=np.bool_)
+    six = np.zeros(n, dtype=np.bool_)
+    one = np.zeros(n, dtype=np.bool_)
+    if req is None or n == 0:
+        return success, six, one
+    active = np.ones(n, dtype=np.bool_)
+    for t in prog.pre_rolls:  # Accuracy / Aim: a roll before the Attack Dice (§12.4, §12.5)
+        idx = np.flatnonzero(active)
+        if idx.size:
+            active[idx] = dice.d6_array(idx.size, f"Aim {t}+") >= t
+    if req.automatic:
+        success[:] = active
+        if prog.auto_test:  # §12.2 Auto Test: roll anyway for the Perk's effect
+            idx = np.flatnonzero(active)
+            if idx.size:
+                faces = dice.d6_array(idx.size, "Auto Test")
+                six[idx] = faces == 6
+                one[idx] = faces == 1
+        return success, six, one
+
+    def attempt(idx: IntArray, label: str) -> None:
+        alive = idx
+        thresholds = req.thresholds
+        for stage, t in enumerate(thresholds):
+            if not alive.size:
+                return
+            faces = dice.d6_array(alive.size, label if stage == 0 else f"{label} {stage + 1}")
+            final = stage == len(thresholds) - 1
+            if final and prog.accursed:  # Accursed rerolls 6s on the final roll, once
+                sixes = np.flatnonzero(faces == 6)
+                if sixes.size:
+                    faces[sixes] = dice.d6_array(sixes.size, "Accursed reroll")
+            one[alive] = faces == 1
+            if final:
+                success[alive] = faces >= t
+                six[alive] = faces == 6
+            else:
+                success[alive] = False
+                six[alive] = False
+                alive = alive[faces >= t]
+
+    first = np.flatnonzero(active)
+    attempt(first, "Attack Dice")
+    if prog.reroll_failed:
+        failed = first[~success[first]]
+        if failed.size:
+            one[failed] = False
+            attempt(failed, "Attack Dice reroll failed")
+    return success, six, one
+
+
+def sample_dice(prog: DieProgram, n: int, dice: Dice, trials: int = 1) -> DiceOutcome:
+    """Roll ``trials`` independent batches of ``n`` Attack Dice through ``prog``."""
+    total = n * trials
+    trial_of = np.repeat(np.arange(trials, dtype=np.int64), n)
+    success, six, one = _attack_rolls(prog, total, dice)
+    per_die_hits = np.where(success, prog.hits_per_success, 0).astype(np.int64)
+    hit_die = np.repeat(np.arange(total, dtype=np.int64), per_die_hits)
+    hit_six = six[hit_die]
+    nh = hit_die.size
+    # Armour, then AEGIS for those that failed (§5.10); Piercing Hit skips them on a 6.
+    armour_ok = np.zeros(nh, dtype=np.bool_)
+    roll_armour = np.flatnonzero(~hit_six) if prog.six_ignores_armour else np.arange(nh)
+    armour_ok[roll_armour] = _save_rolls(prog.armour, roll_armour.size, dice, "Armour Save")
+    failed = ~armour_ok
+    if prog.six_ignores_aegis:
+        failed_idx = np.flatnonzero(failed & ~hit_six)
+    else:
+        failed_idx = np.flatnonzero(failed)
+    aegis_ok = np.zeros(nh, dtype=np.bool_)
+    aegis_ok[failed_idx] = _save_rolls(prog.aegis, failed_idx.size, dice, "AEGIS Save")
+    unsaved = failed & ~aegis_ok
+    hit_trial = trial_of[hit_die]
+    spent = np.zeros(trials, dtype=np.bool_)
+    if prog.emergency_save:
+        idx = np.flatnonzero(unsaved)
+        if idx.size:
+            _, first_pos = np.unique(hit_trial[idx], return_index=True)
+            firsts = idx[first_pos]
+            saved = dice.d6_array(firsts.size, "Emergency Save") >= 2
+            spent[hit_trial[firsts]] = True
+            unsaved[firsts[saved]] = False
+    u_idx = np.flatnonzero(unsaved)
+    loss = np.full(u_idx.size, prog.loss_constant, dtype=np.int64)
+    if prog.loss_dice is not None and u_idx.size:
+        loss += _roll_expr_array(prog.loss_dice, u_idx.size, dice, "HP Loss dice")
+    if prog.six_dire:
+        sixes = np.flatnonzero(hit_six[u_idx])
+        if sixes.size:
+            loss[sixes] += _roll_expr_array(D3, sixes.size, dice, "Dire Hit")
+    loss[loss == 0] = 1  # no increaser: 1 HP per unsaved hit
+    loss *= prog.loss_multiplier
+    if prog.six_loss_multiplier > 1:
+        loss[hit_six[u_idx]] *= prog.six_loss_multiplier
+    target_loss = np.bincount(hit_trial[u_idx], weights=loss, minlength=trials).astype(np.int64)
+    self_loss = np.zeros(trials, dtype=np.int64)
+    if prog.volatile is not None:
+        v_idx = np.flatnonzero(one)
+        if v_idx.size:
+            sub = sample_dice(prog.volatile, 1, dice, trials=v_idx.size)
+            self_loss += np.bincount(
+                trial_of[v_idx], weights=sub.target_loss, minlength=trials
+            ).astype(np.int64)
+    successes = np.bincount(trial_of[success], minlength=trials).astype(np.int64)
+    hits = np.bincount(hit_trial, minlength=trials).astype(np.int64)
+    return DiceOutcome(successes, hits, target_loss, self_loss, spent)
+
+
+def _roll_expr_array(expr: DiceExpr, n: int, dice: Dice, label: str) -> IntArray:
+    faces = dice.d6_array(n * expr.count, label).reshape(n, expr.count)
+    if expr.sides == 3:
+        faces = (faces + 1) // 2
+    elif expr.sides == 2:
+        faces = (faces + 2) // 3
+    total: IntArray = ((faces.sum(axis=1) + expr.bonus) * expr.multiplier).astype(np.int64)
+    return total
+
+
+def sample_self_saves(use: WeaponUse, dice: Dice) -> int:
+    """Darkside: each +1 bought forces the User to pass Saves or lose 1 HP (§12.5)."""
+    if not use.self_save_dice:
+        return 0
+    a, g = use.self_saves
+    n = use.self_save_dice
+    ok = _save_rolls(a, n, dice, "Darkside Armour Save")
+    failed = np.flatnonzero(~ok)
+    ok2 = _save_rolls(g, failed.size, dice, "Darkside AEGIS Save")
+    return int(failed.size - ok2.sum())
+
+
+# --------------------------------------------------------------------------------------------
+# Post-weapon effects that depend on the target's current HP
+# --------------------------------------------------------------------------------------------
+
+
+def gravity_after(current_hp: int, sixes: int) -> int:
+    """Gravity (§12.5): each 6 halves the Target's current HP, rounding up, losing at least 1."""
+    hp = current_hp
+    for _ in range(sixes):
+        if hp <= 0:
+            break
+        hp = min(hp - 1, math.ceil(hp / 2))
+    return hp
+
+
+def deathblow_after(current_hp: int, roll: int) -> int:
+    """Deathblow (§12.5): 2D6 of 9+ halves current HP (round the loss up); 12 slays."""
+    if roll >= 12:
+        return 0
+    if roll >= 9:
+        return current_hp - math.ceil(current_hp / 2)
+    return current_hp
+
+
+def tough_total(loss: int) -> int:
+    """Tough (§12.4): the HP lost to one attacking unit is halved, rounding up."""
+    return math.ceil(loss / 2)
