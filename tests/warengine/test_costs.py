@@ -21,7 +21,7 @@ def test_004_figure_builder_example_warpeyes_244_points() -> None:
     c = figure_cost(load_figure(EXAMPLES / "warpeyes.yaml"))
     items = {i.label: i.points for i in c.items}
     # Personal (line 937): Character 8, Mv 15" 12, Df 5k4 28, Mn 5k4 12, CR 10" 14 = 74
-    assert items['Type C (Character)'] == 8
+    assert items["Type C (Character)"] == 8
     assert items['Mv 15"'] == 12
     assert items["Df 5k4"] == 28
     assert items["Mn 5k4"] == 12
@@ -61,7 +61,9 @@ def test_004_troop_builder_area_effect_plasma_gun_52_points() -> None:
 
 
 @pytest.mark.parametrize(("ae", "points"), [(None, 12), ("2x", 18), ("3x", 24), ("4x", 36)])
-def test_004_troop_builder_area_effect_multiplier_before_tweaks(ae: str | None, points: int) -> None:
+def test_004_troop_builder_area_effect_multiplier_before_tweaks(
+    ae: str | None, points: int
+) -> None:
     # 004_f4ea5693af0644ce.txt Troop Builder: Area Effect Table (lines 807-809): multiplier on
     # Range + AV, applied before tweaks (Extra Bite +2 is not multiplied)
     aet = "Ex" if ae else None
