@@ -24,12 +24,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from warbench.kernel.dice import D3, D6, TWO_D6, Dice, DiceExpr, TestKind
 from warbench.rulesets.warsurge.chart import AttackRequirement, attack_requirement
+from warbench.rulesets.warsurge.perks import PerkCatalog, register_implemented
 from warbench.rulesets.warsurge.profiles import (
     Unit,
     UnitProfile,
@@ -48,9 +50,15 @@ BoolArray = npt.NDArray[np.bool_]
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
 
 
+@lru_cache(maxsize=2048)
 def canonical_perk(name: str) -> str:
-    """Lower-case perk name without a parenthesised dice note: ``+Power I (D3)`` → ``+power i``."""
-    text = re.sub(r"\([^)]*\)", " ", name)
+    """Lower-case book name without a parenthesised dice note: ``+Power I (D3)`` → ``+power i``.
+
+    Spellings the catalog accepts (``destroy 1``, ``Aim 4``) are first resolved to the book's
+    name (Perks §12.4-12.6), so ``Destroy 1`` and ``Destroy I`` mean the same perk.
+    """
+    found = PerkCatalog.load().find(name)
+    text = re.sub(r"\([^)]*\)", " ", found.name if found else name)
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
@@ -116,6 +124,8 @@ IMPLEMENTED_PERKS: frozenset[str] = frozenset(
     + ["Rapid", "Rend", "Reroll Attack", "Rupture I", "Rupture II"]
     + ["Anti-Air I", "Anti-Air II", "Clash", "Focus", "Negate AEGIS"]
 )
+# Checked against the catalog when this module loads (Perks are data first, STYLE.md §5).
+register_implemented(IMPLEMENTED_PERKS, "attack sequence")
 
 # --------------------------------------------------------------------------------------------
 # Situational inputs and unit state

@@ -641,8 +641,9 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
         weapon_loss = np.zeros(trials, dtype=np.int64)
         for use, idx_list in _compile_groups(plan, weapon, trials, dice).items():
             idx = np.asarray(idx_list, dtype=np.int64)
+            used_before = emergency_used[idx].copy()  # split once, before this weapon spends it
             for em_used in (False, True):
-                sub = idx[emergency_used[idx] == em_used]
+                sub = idx[used_before == em_used]
                 if not sub.size:
                     continue
                 die = replace(use.die, emergency_save=False) if em_used else use.die
@@ -759,11 +760,15 @@ def _sample_saves(spec: SaveSpec, n: int, dice: Dice) -> int:
 
 
 def attack_odds(
-    plan: AttackPlan, *, fallback_trials: int = 50_000, seed: int | None = None
+    plan: AttackPlan,
+    *,
+    fallback_trials: int = 50_000,
+    seed: int | None = None,
+    max_paths: int = 20_000,
 ) -> AttackOdds:
     """Exact odds when enumeration is tractable, otherwise Monte Carlo with a stated interval."""
     try:
-        return exact_attack(plan)
+        return exact_attack(plan, max_paths=max_paths)
     except EnumerationTooLarge as exc:
         odds = sample_attack(plan, fallback_trials, SeededDice(seed))
         odds.notes.insert(0, f"exact enumeration too large ({exc}); Monte Carlo used")
