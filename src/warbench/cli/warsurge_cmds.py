@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import typer
 from rich.table import Table
 
 from warbench.cli.app import app, console, fail
+from warbench.kernel.dice import SeededDice
+from warbench.kernel.errors import UnknownNameError, WarbenchError
+from warbench.rulesets.warsurge import RULESET_VERSION
+from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
 from warbench.rulesets.warsurge.chart import MAX_DEFENCE, MAX_POWER, attack_requirement
+from warbench.rulesets.warsurge.io import load_units, perk_warnings
+from warbench.rulesets.warsurge.odds import (
+    AttackOdds,
+    AttackPlan,
+    attack_odds,
+    exact_attack,
+    sample_attack,
+)
+from warbench.rulesets.warsurge.profiles import (
+    ModelGroup,
+    Unit,
+    UnitProfile,
+    WeaponProfile,
+    WeaponType,
+    format_save,
+)
 
 
 def chart_table(power: int | None = None, defence: int | None = None) -> Table:
@@ -36,3 +60,224 @@ def chart(
             f"--defence {defence} is not on the chart; allowed: 0 to 15 (higher reads as 15)"
         )
     console.print(chart_table(power, defence))
+
+
+# ------------------------------------------------------------------------------------- odds
+
+
+def _load(path: Path, name: str | None) -> Unit:
+    units = load_units(path)
+    if name is None:
+        if len(units) > 1:
+            names = ", ".join(u.name for u in units)
+            raise fail(
+                f"{path}: holds {len(units)} units ({names}); choose one with --unit/--target-unit"
+            )
+        return units[0]
+    for u in units:
+        if u.name.lower() == name.lower():
+            return u
+    raise UnknownNameError("unit", name, [u.name for u in units], where=str(path))
+
+
+def odds_report(
+    attacker: Unit,
+    target: Unit,
+    odds: AttackOdds,
+    weapons: list[str],
+) -> dict[str, Any]:
+    """The odds as a JSON-ready dictionary."""
+    return {
+        "attacker": attacker.name,
+        "target": target.name,
+        "weapons": weapons,
+        "exact": odds.exact,
+        "trials": odds.trials,
+        "confidence_95": odds.confidence_halfwidth(),
+        "expected_hp_lost": odds.expected_hp_lost,
+        "expected_models_slain": odds.expected_models_slain,
+        "wipe_chance": odds.wipe_chance,
+        "expected_attacker_hp_lost": odds.expected_attacker_hp_lost,
+        "hp_lost": {str(k): v for k, v in odds.hp_lost.items()},
+        "models_slain": {str(k): v for k, v in odds.models_slain.items()},
+        "attacker_hp_lost": {str(k): v for k, v in odds.attacker_hp_lost.items()},
+        "per_weapon_expected_hp_lost": odds.per_weapon_mean,
+        "explanations": odds.notes,
+        "ruleset": RULESET_VERSION,
+    }
+
+
+def odds_tables(attacker: Unit, target: Unit, odds: AttackOdds) -> list[Table]:
+    """Rich tables: summary, then distributions of HP lost and models slain."""
+    method = (
+        "exact"
+        if odds.exact
+        else f"Monte Carlo, {odds.trials} trials, ±{odds.confidence_halfwidth():.3f} (95%)"
+    )
+    summary = Table(title=f"{attacker.name} attack {target.name} ({method})", show_header=False)
+    summary.add_column("", style="bold")
+    summary.add_column("")
+    summary.add_row("expected HP lost", f"{odds.expected_hp_lost:.3f}")
+    summary.add_row("expected models slain", f"{odds.expected_models_slain:.3f}")
+    summary.add_row(
+        f"chance to wipe ({odds.eligible_models} models in sight)", f"{odds.wipe_chance:.2%}"
+    )
+    if odds.expected_attacker_hp_lost:
+        summary.add_row("attacker HP lost (expected)", f"{odds.expected_attacker_hp_lost:.3f}")
+    for w, m in odds.per_weapon_mean.items():
+        summary.add_row(f"  {w}", f"{m:.3f} HP expected")
+    for note in odds.notes[:12]:
+        summary.add_row("  why", note)
+    dist = Table(title="Distribution")
+    dist.add_column("k", justify="right")
+    dist.add_column("P(HP lost = k)", justify="right")
+    dist.add_column("P(HP lost ≥ k)", justify="right")
+    dist.add_column("P(models slain = k)", justify="right")
+    top = max([*odds.hp_lost, *odds.models_slain, 0])
+    for k in range(top + 1):
+        p = odds.hp_lost.get(k, 0.0)
+        at_least = sum(v for j, v in odds.hp_lost.items() if j >= k)
+        s = odds.models_slain.get(k, 0.0)
+        if p or s or k == 0:
+            dist.add_row(str(k), f"{p:.4f}", f"{at_least:.4f}", f"{s:.4f}")
+    return [summary, dist]
+
+
+def plot_odds(odds: AttackOdds, title: str, path: Path) -> None:
+    """A bar chart of the HP lost and models slain distributions (PNG or SVG by extension)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, dist, label in (
+        (axes[0], odds.hp_lost, "HP lost"),
+        (axes[1], odds.models_slain, "models slain"),
+    ):
+        ks = sorted(dist)
+        ax.bar(ks, [dist[k] for k in ks], color="#8a2c2c")
+        ax.set_xlabel(label)
+        ax.set_ylabel("probability")
+        ax.set_xticks(ks)
+    fig.suptitle(title)
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except (OSError, ValueError) as exc:
+        raise fail(f"{path}: cannot write the plot ({exc})") from None
+    finally:
+        plt.close(fig)
+
+
+@app.command()
+def odds(
+    attacker_file: Path = typer.Argument(..., help="Attacking unit file (YAML/JSON)."),
+    target_file: Path = typer.Argument(..., help="Target unit file (YAML/JSON)."),
+    weapon: list[str] = typer.Option(None, "--weapon", "-w", help="Weapon(s) to use, in order."),
+    unit_name: str | None = typer.Option(None, "--unit", help="Attacker, if the file has several."),
+    target_name: str | None = typer.Option(None, "--target-unit", help="Target, if several."),
+    melee: bool = typer.Option(False, "--melee", help="Attacker and target in the same Melee."),
+    cover: bool = typer.Option(False, "--cover", help="Target has a Cover Bonus (§5.6)."),
+    cover_bonus: int = typer.Option(1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus."),
+    advanced: bool = typer.Option(False, "--advanced", help="Advanced playstyle (§9)."),
+    in_sight: int | None = typer.Option(
+        None, "--in-sight", min=0, help="Only the first N target models are in line of sight."
+    ),
+    monte_carlo: int = typer.Option(0, "--monte-carlo", min=0, help="Also sample N trials."),
+    seed: int | None = typer.Option(None, help="Seed for Monte Carlo (recorded)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    plot: Path | None = typer.Option(None, "--plot", help="Write a bar chart (PNG or SVG)."),
+) -> None:
+    """Exact odds of one unit attacking another (Core Rules §5; Perks class A)."""
+    try:
+        attacker = _load(attacker_file, unit_name)
+        target = _load(target_file, target_name)
+        ctx = AttackContext(
+            melee=melee,
+            cover=cover,
+            cover_bonus=cover_bonus,
+            playstyle=Playstyle.ADVANCED if advanced else Playstyle.STANDARD,
+            los_models=frozenset(range(in_sight)) if in_sight is not None else None,
+        )
+        plan = AttackPlan(
+            UnitState.of(attacker), UnitState.of(target), ctx, weapons=tuple(weapon or ())
+        )
+        names = plan.weapon_order()
+        result = attack_odds(plan, seed=seed)
+        warnings = perk_warnings(attacker) + perk_warnings(target)
+        sampled = sample_attack(plan, monte_carlo, SeededDice(seed)) if monte_carlo else None
+    except WarbenchError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        report = odds_report(attacker, target, result, names)
+        report["warnings"] = warnings
+        if sampled is not None:
+            report["monte_carlo"] = odds_report(attacker, target, sampled, names)
+        console.print_json(json.dumps(report))
+    else:
+        for table in odds_tables(attacker, target, result):
+            console.print(table)
+        if sampled is not None:
+            console.print(
+                f"Monte Carlo ({sampled.trials} trials): expected HP lost "
+                f"{sampled.expected_hp_lost:.3f} ± {sampled.confidence_halfwidth():.3f}"
+            )
+        for w in warnings:
+            console.print(f"[yellow]warning:[/] {w}")
+    if plot is not None:
+        plot_odds(result, f"{attacker.name} → {target.name}", plot)
+
+
+# ------------------------------------------------------------------------------------- demo
+
+
+def demo_units() -> tuple[Unit, Unit]:
+    """The §2.3 Ranged Example (001_d3f5e425c5e1196d.txt): Troopers against Kataton Servitors."""
+    rifle = WeaponProfile(
+        name="Laser Rifle", range=18, type=WeaponType.BATTLE, attacks=2, power=3, ap=6
+    )
+    troopers = Unit(
+        profile=UnitProfile(name="Troopers", move=6, dash=6, defence=3, hp=1, armour=4, aegis=5),
+        weapons=[rifle],
+        models=[ModelGroup(count=6, weapons=["Laser Rifle"])],
+    )
+    claws = WeaponProfile(name="Servo Claws", range=0, attacks=2, power=5, ap=4)
+    kataton = Unit(
+        profile=UnitProfile(
+            name="Kataton Battle Servitors", move=5, dash=5, defence=5, hp=2, armour=3
+        ),
+        weapons=[claws],
+        models=[ModelGroup(count=2, weapons=["Servo Claws"])],
+    )
+    return troopers, kataton
+
+
+@app.command()
+def demo() -> None:
+    """Show a profile, its Attack Dice Chart row and the exact odds of the §2.3 example attack."""
+    troopers, kataton = demo_units()
+    rifle = troopers.weapons[0]
+    profile = Table(title="Unit and weapon profiles (Core Rules §1.5-1.6)")
+    for col in ("Unit", "Move", "Dash", "Def", "HP", "Armour", "AEGIS", "Models"):
+        profile.add_column(col)
+    for u in (troopers, kataton):
+        p = u.profile
+        profile.add_row(
+            p.name, f'{p.move}"', f'{p.dash}"', str(p.defence), str(p.hp),
+            format_save(p.armour), format_save(p.aegis), str(u.model_count),
+        )  # fmt: skip
+    console.print(profile)
+    console.print(
+        f'Weapon: {rifle.name}  Range {rifle.range}"  {rifle.type.value}  Attacks {rifle.attacks}'
+        f"  Power {rifle.power}  AP {format_save(rifle.ap)}"
+    )
+    console.print(chart_table(power=rifle.power))
+    plan = AttackPlan(UnitState.of(troopers), UnitState.of(kataton))
+    for table in odds_tables(troopers, kataton, exact_attack(plan)):
+        console.print(table)
+    mc = sample_attack(plan, 100_000, SeededDice(2026))
+    console.print(
+        f"Monte Carlo cross-check (100,000 trials, seed 2026): expected HP lost "
+        f"{mc.expected_hp_lost:.3f} ± {mc.confidence_halfwidth():.3f}"
+    )

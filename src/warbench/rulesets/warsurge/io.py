@@ -80,7 +80,7 @@ _RULE = {
     WeaponProfile: "Core Rules §1.6 Weapon Stats, §5.1",
     ModelGroup: "Core Rules §1.5",
 }
-_FIELD_RULE = {
+_FIELD_RULE: dict[tuple[type[BaseModel], str], str] = {
     (WeaponProfile, "deflect"): "Core Rules §5.16 Deflect, Ward and Parry",
     (WeaponProfile, "ward"): "Core Rules §5.16 Deflect, Ward and Parry",
     (WeaponProfile, "parry"): "Core Rules §5.16 Deflect, Ward and Parry",

@@ -483,18 +483,19 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
             raise EnumerationTooLarge(f"{weapon}: {work:.0f} cells of dice to enumerate")
         w_dist = np.zeros((2, 2, cap_t + 1, cap_s + 1))
         by_effect: dict[tuple[bool, bool, object], FloatArray] = {}
-        mean: float = 0.0
         for use, p in uses:
             d = _use_distribution(use, cap_t, cap_s)
             key = (use.gravity, use.deathblow, use.retaliation)
             by_effect[key] = by_effect.get(key, np.zeros_like(w_dist)) + p * d
-            mean += p * float((d.sum(axis=(0, 1, 3)) * np.arange(cap_t + 1)).sum())
             if not notes or len(notes) < 40:
                 notes.extend(f"{weapon}: {n}" for n in use.notes if f"{weapon}: {n}" not in notes)
-        per_weapon[weapon] = mean
         new = np.zeros_like(seq)
         for (gravity, deathblow, retaliation), d in by_effect.items():
             new += _combine(seq, d, gravity, deathblow, retaliation, h_e, cap_t, cap_s)
+        tallies = np.arange(cap_t + 1)
+        per_weapon[weapon] = float(
+            (new.sum(axis=(0, 2)) * tallies).sum() - (seq.sum(axis=(0, 2)) * tallies).sum()
+        )
         seq = new
     raw = seq.sum(axis=0)  # (tally, attacker)
     hp_lost: Dist = defaultdict(float)
