@@ -159,10 +159,10 @@ def _pct(p: float) -> str:
 def odds(
     attack: str | None = typer.Option(None, "--attack", "-a", help="Attack Value, e.g. 4k3."),
     defense: str | None = typer.Option(None, "--defense", "-d", help="Defense, e.g. 3k2."),
-    attack_adjust: list[str] = typer.Option(  # noqa: B008
+    attack_adjust: list[str] = typer.Option(
         [], "--attack-adjust", help="Attack adjustment such as +1k0 (repeatable)."
     ),
-    defense_adjust: list[str] = typer.Option(  # noqa: B008
+    defense_adjust: list[str] = typer.Option(
         [], "--defense-adjust", help="Defense adjustment such as +1k1 (repeatable)."
     ),
     helpers: int = typer.Option(0, "--helpers", help="Massed attack: secondary attackers."),
