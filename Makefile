@@ -32,7 +32,7 @@ unit: $(STAMP)
 test: lint types unit
 
 bench: $(STAMP)
-	$(BIN)/pytest benchmarks --benchmark-enable --benchmark-only -p no:cacheprovider
+	$(BIN)/pytest benchmarks -o python_files='bench_*.py' --benchmark-enable --benchmark-only -p no:cacheprovider --benchmark-columns=min,median,mean,max,rounds
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
