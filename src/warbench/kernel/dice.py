@@ -192,6 +192,8 @@ class BatchRollEvent:
 class TestKind(StrEnum):
     """The activation tests of Perks §12.2."""
 
+    __test__ = False  # not a pytest test class
+
     MASTERY = "Mastery"
     SKILL = "Skill"
     AETHER = "Aether"
