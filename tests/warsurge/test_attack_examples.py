@@ -265,3 +265,41 @@ def test_s5_16_casualties_do_not_count_for_the_majority() -> None:
     assert save_upgrades(u, melee=False).deflect == 0
     u.models[3].hp = 0
     assert save_upgrades(u, melee=False).deflect == 2
+
+
+def test_s2_2_attack_phase_example_dead_dogs_against_shadow_hounds() -> None:
+    # 26 Dead Dogs, Scavenger Rifle (24", 1 Attack, Power 2, AP 6) against 5 Shadow Hounds
+    # (Defence 3, Armour 4+, no AEGIS, 1 HP): Power 2 vs Defence 3 needs 5+.
+    rifle = weapon("Scavenger Rifle", range=24, attacks=1, power=2, ap="6+")
+    dogs = unit("Dead Dogs", models=26, weapons=[rifle], defence=3)
+    hounds = unit("Shadow Hounds", models=5, weapons=[weapon("Hound Gun")], defence=3, armour="4+")
+    attack = [6] * 8 + [5] * 2 + [1, 2, 3, 4] * 4  # "eight results of 6, and two results of 5"
+    saves = [4, 5, 6, 4, 5, 1, 2, 3, 1, 2]  # "Five of the 4+ Armour Saves were successful"
+    dice = ScriptedDice(attack + saves)
+    result = resolve_attack(plan(dogs, hounds), dice)
+    assert str(result.weapons[0].use.die.requirement) == "5+"
+    assert result.weapons[0].successes == 10
+    assert result.hp_lost == 5
+    assert all(m.hp == 0 for m in hounds.models)
+    # Standard game: the casualties are not removed yet and "will still be able to Attack".
+    assert result.removed == []
+    back = plan(hounds, dogs)
+    assert back.users_of("Hound Gun") == 5
+    hounds.remove_casualties()
+    assert plan(hounds, dogs).users_of("Hound Gun") == 0
+
+
+def test_s5_11_controlling_player_chooses_casualties_within_the_rules_order() -> None:
+    attacker = unit(weapons=[weapon(attacks=2, power=10)])
+    target = unit(models=4, defence=3)
+    p = plan(attacker, target)
+    from dataclasses import replace as _replace
+
+    chosen = _replace(p, casualty_preference=(3, 1))
+    resolve_attack(chosen, ScriptedDice([]))
+    assert [m.hp for m in target.models] == [1, 0, 1, 0]
+    # ... but a wounded model still goes first (§5.12)
+    cars = unit(models=3, defence=3, hp=4)
+    cars.models[0].hp = 2
+    resolve_attack(_replace(plan(attacker, cars), casualty_preference=(2,)), ScriptedDice([]))
+    assert [m.hp for m in cars.models] == [0, 4, 4]

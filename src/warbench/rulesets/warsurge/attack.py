@@ -345,18 +345,25 @@ def save_upgrades(unit: UnitState, melee: bool) -> SaveUpgrades:
     return SaveUpgrades(best_d[0], best_d[1], best_a[0], best_a[1])
 
 
-def casualty_order(unit: UnitState, upgrades: SaveUpgrades, eligible: Sequence[int]) -> list[int]:
+def casualty_order(
+    unit: UnitState,
+    upgrades: SaveUpgrades,
+    eligible: Sequence[int],
+    preference: Sequence[int] = (),
+) -> list[int]:
     """The order in which models of ``eligible`` take HP Loss (§5.12, §5.16 "Casualties with
     Deflect, Ward or Parry"): wounded models first, then models that upgraded both saves, then
-    AEGIS, then Armour, then the rest in roster order (the controlling player's default choice)."""
+    AEGIS, then Armour, then the rest. Within a group the controlling player chooses (§5.11):
+    models in ``preference`` first, in that order, then roster order."""
+    pref = {m: k for k, m in enumerate(preference)}
 
-    def rank(i: int) -> tuple[int, int, int]:
+    def rank(i: int) -> tuple[int, int, int, int]:
         m = unit.models[i]
         wounded = 0 if 0 < m.hp < unit.profile.hp else 1
         a = upgrades.aegis_weapon is not None and upgrades.aegis_weapon in m.weapons
         d = upgrades.deflect_weapon is not None and upgrades.deflect_weapon in m.weapons
         group = 0 if (a and d) else 1 if a else 2 if d else 3
-        return (wounded, group, i)
+        return (wounded, group, pref.get(i, len(pref)), i)
 
     return sorted((i for i in eligible if unit.models[i].hp > 0), key=rank)
 

@@ -64,6 +64,7 @@ class AttackPlan:
     context: AttackContext = field(default_factory=AttackContext)
     weapons: tuple[str, ...] = ()
     users: tuple[tuple[str, int], ...] = ()
+    casualty_preference: tuple[int, ...] = ()
 
     def weapon_order(self) -> list[str]:
         if self.weapons:
@@ -99,7 +100,7 @@ class AttackPlan:
 
     def casualty_order(self) -> list[int]:
         ups = save_upgrades(self.target, self.context.melee)
-        return casualty_order(self.target, ups, self.eligible())
+        return casualty_order(self.target, ups, self.eligible(), self.casualty_preference)
 
     @property
     def eligible_hp(self) -> int:
