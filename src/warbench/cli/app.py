@@ -32,14 +32,32 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 def _register() -> None:
     # Command modules attach themselves to ``app`` on import.
-    from warbench.cli import dice_cmds, warengine_cmds, warsurge_cmds  # noqa: F401
+    from warbench.cli import dice_cmds, ruleset_cmds, warengine_cmds, warsurge_cmds  # noqa: F401
+
+
+def ruleset_alias(argv: list[str]) -> list[str]:
+    """``odds --ruleset R …`` (R other than warsurge) is ``R odds …``: the ruleset's own command."""
+    if not argv or argv[0] != "odds":
+        return argv
+    rest = list(argv[1:])
+    for i, arg in enumerate(rest):
+        value = None
+        if arg in ("--ruleset", "-r") and i + 1 < len(rest):
+            value, drop = rest[i + 1], 2
+        elif arg.startswith("--ruleset="):
+            value, drop = arg.split("=", 1)[1], 1
+        if value is not None and value.lower() != "warsurge":
+            del rest[i : i + drop]
+            return [value.lower(), "odds", *rest]
+    return argv
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``warbench`` script."""
     _register()
+    args = ruleset_alias(list(sys.argv[1:] if argv is None else argv))
     try:
-        app(args=argv, standalone_mode=True)
+        app(args=args, standalone_mode=True)
     except WarbenchError as exc:  # pragma: no cover - typer re-raises through standalone mode
         err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)

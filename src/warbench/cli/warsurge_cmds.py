@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from warbench.cli.app import app, console, fail
+from warbench.cli.ruleset_cmds import RULESET_OPTION, Ruleset, forward
 from warbench.kernel.dice import SeededDice
 from warbench.kernel.errors import UnknownNameError, WarbenchError
 from warbench.rulesets.warsurge import RULESET_VERSION
@@ -170,10 +171,12 @@ def plot_odds(odds: AttackOdds, title: str, path: Path) -> None:
         plt.close(fig)
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def odds(
-    attacker_file: Path = typer.Argument(..., help="Attacking unit file (YAML/JSON)."),
-    target_file: Path = typer.Argument(..., help="Target unit file (YAML/JSON)."),
+    context: typer.Context,
+    attacker_file: Path | None = typer.Argument(None, help="Attacking unit file (YAML/JSON)."),
+    target_file: Path | None = typer.Argument(None, help="Target unit file (YAML/JSON)."),
+    ruleset: Ruleset = RULESET_OPTION,
     weapon: list[str] = typer.Option(None, "--weapon", "-w", help="Weapon(s) to use, in order."),
     unit_name: str | None = typer.Option(None, "--unit", help="Attacker, if the file has several."),
     target_name: str | None = typer.Option(None, "--target-unit", help="Target, if several."),
@@ -189,7 +192,18 @@ def odds(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     plot: Path | None = typer.Option(None, "--plot", help="Write a bar chart (PNG or SVG)."),
 ) -> None:
-    """Exact odds of one unit attacking another (Core Rules §5; Perks class A)."""
+    """Exact odds of one unit attacking another (Core Rules §5; Perks class A).
+
+    With ``--ruleset warengine`` the remaining options are those of ``warbench warengine odds``
+    (``--attack 4k3 --defense 3k2 …``).
+    """
+    if ruleset is Ruleset.WARENGINE:
+        forward(ruleset, ["odds", *context.args, *(["--json"] if as_json else [])])
+        return
+    if context.args:
+        raise fail(f"unexpected arguments {' '.join(context.args)}; see warbench odds --help")
+    if attacker_file is None or target_file is None:
+        raise fail("warbench odds needs ATTACKER and TARGET unit files (YAML or JSON)")
     try:
         attacker = _load(attacker_file, unit_name)
         target = _load(target_file, target_name)

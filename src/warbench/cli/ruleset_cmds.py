@@ -1,0 +1,64 @@
+"""Commands shared by every ruleset, chosen with ``--ruleset``: ``points``, ``roster validate``.
+
+Each ruleset's own commands (``warbench warengine …``) do the work; these forward to them so
+that ``warbench points --ruleset warengine FILE`` and ``warbench warengine points FILE`` are the
+same code. WARSURGE points and rosters arrive with the points model; until then they say so.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from warbench.cli.app import app, fail
+
+
+class Ruleset(StrEnum):
+    """The rulesets warbench knows."""
+
+    WARSURGE = "warsurge"
+    WARENGINE = "warengine"
+
+
+RULESET_OPTION = typer.Option(Ruleset.WARSURGE, "--ruleset", "-r", help="Ruleset of the file.")
+
+roster = typer.Typer(name="roster", help="Rosters and forces.", no_args_is_help=True)
+app.add_typer(roster, name="roster")
+
+
+def forward(ruleset: Ruleset, args: list[str]) -> None:
+    """Run ``warbench <ruleset> <args>``; exit with its status."""
+    if ruleset is Ruleset.WARSURGE:
+        raise fail(
+            "WARSURGE point costs and rosters need the points model, which is not in this "
+            "version yet; allowed rulesets for this command: warengine"
+        )
+    from warbench.cli.warengine_cmds import warengine
+
+    command = typer.main.get_command(warengine)
+    try:
+        command.main(args=args, prog_name=f"warbench {ruleset.value}", standalone_mode=False)
+    except typer.Exit as exc:
+        raise typer.Exit(exc.exit_code) from None
+
+
+@app.command()
+def points(
+    file: Path = typer.Argument(..., help="Profile, figure or force file (YAML or JSON)."),
+    ruleset: Ruleset = RULESET_OPTION,
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Itemised point cost of a file (WarEngine: Troop and Force Builder v2.1)."""
+    forward(ruleset, ["points", str(file), *(["--json"] if as_json else [])])
+
+
+@roster.command("validate")
+def roster_validate(
+    file: Path = typer.Argument(..., help="Roster or force file (YAML or JSON)."),
+    ruleset: Ruleset = RULESET_OPTION,
+    as_json: bool = typer.Option(False, "--json", help="Print violations as JSON."),
+) -> None:
+    """List every violation of a roster or force at once; exit 1 when there are any."""
+    forward(ruleset, ["validate", str(file), *(["--json"] if as_json else [])])
