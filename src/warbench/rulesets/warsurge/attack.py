@@ -456,6 +456,18 @@ def _self_saves(unit: UnitState, ignore_armour: bool = False) -> tuple[SaveSpec,
     )
 
 
+_RANK_DICE = {1: D3, 2: D6, 3: TWO_D6}  # +Power / +Attacks I (D3), II (D6), III (2D6), §12.5
+
+
+def _ranked_roll(perks: PerkSet, base: str, dice: Dice) -> int:
+    """Roll the bonus of ``base`` I/II/III once per weapon use (0 when the perk is absent)."""
+    rank = perks.rank(base)
+    if not rank:
+        return 0
+    expr = _RANK_DICE[rank]
+    return dice.roll(expr, f"{base} {expr}")
+
+
 def compile_weapon_use(
     attacker: UnitState,
     weapon: WeaponProfile,
@@ -547,11 +559,10 @@ def compile_weapon_use(
             notes.append("Chaos 6: +1 Attack, +2 Power, reroll failed Attack Dice")
 
     # -- Power: additions (no class-A perk multiplies Power) --------------------------------
-    for rank, expr in ((1, D3), (2, D6), (3, TWO_D6)):
-        if wperks.rank("+Power") == rank:
-            bonus = dice.roll(expr, f"+Power {expr}")
-            notes.append(f"Power {power} → {power + bonus} from +Power ({expr} rolled {bonus})")
-            power += bonus
+    bonus = _ranked_roll(wperks, "+Power", dice)
+    if bonus:
+        notes.append(f"Power {power} → {power + bonus} from +Power (rolled {bonus})")
+        power += bonus
     if ctx.darkside_power and wperks.has("Darkside"):
         notes.append(f"Power {power} → {power + ctx.darkside_power} from Darkside")
         power += ctx.darkside_power
@@ -567,11 +578,10 @@ def compile_weapon_use(
     if wperks.has("Clash") and ctx.first_use_after_engaging:
         attacks += 1
         notes.append("Attacks +1 from Clash")
-    for rank, expr in ((1, D3), (2, D6), (3, TWO_D6)):
-        if wperks.rank("+Attacks") == rank:
-            bonus = dice.roll(expr, f"+Attacks {expr}")
-            notes.append(f"Attacks {attacks} → {attacks + bonus} from +Attacks ({expr})")
-            attacks += bonus
+    bonus = _ranked_roll(wperks, "+Attacks", dice)
+    if bonus:
+        notes.append(f"Attacks {attacks} → {attacks + bonus} from +Attacks (rolled {bonus})")
+        attacks += bonus
     arc = wperks.rank("Arc")
     if arc:
         count = len(target.on_table if ctx.playstyle is Playstyle.STANDARD else target.alive)
