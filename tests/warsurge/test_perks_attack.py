@@ -818,7 +818,7 @@ def test_s12_5_deathblow_2d6_nine_halves_current_hp_twelve_slays() -> None:
     # 000_94ecc6a4c74d351b.txt line 3624
     w = weapon(power=10, perks=["Deathblow"])
     attacker = unit(weapons=[w])
-    costs = {"attacker_point_cost": 100, "target_point_cost": 100}
+    costs: dict[str, Any] = {"attacker_point_cost": 100, "target_point_cost": 100}
     assert use_of(w, **costs).deathblow  # "equal to or less"
     assert not use_of(w, attacker_point_cost=100, target_point_cost=101).deathblow
     cases = {(4, 5): 1 + 5, (6, 6): 10, (4, 4): 1}  # 9 HP left: 9 → 4 (5 lost); 12: all; 8: none
@@ -899,7 +899,7 @@ def test_s12_5_impact_adds_power_within_half_range_for_18_inch_weapons() -> None
 def test_s12_5_might_examples_5_to_4_and_4_to_2_in_a_melee_against_richer_targets() -> None:
     # 000_94ecc6a4c74d351b.txt line 3672 (Might I: "5+ Attack Dice becomes 4+"), 3682 (Might II:
     # "4+ Attack Dice becomes 2+"); Melee, target currently worth more points.
-    costs = {"attacker_point_cost": 100, "target_point_cost": 120}
+    costs: dict[str, Any] = {"attacker_point_cost": 100, "target_point_cost": 120}
     one = use_of(weapon(range=0, power=3, perks=["Might I"]), melee=True, **costs)
     assert req(one) == "4+"
     assert "Attack Dice 5+ → 4+ from Might I +1" in one.notes
@@ -907,7 +907,7 @@ def test_s12_5_might_examples_5_to_4_and_4_to_2_in_a_melee_against_richer_target
     assert req(two) == "2+"
     assert "Attack Dice 4+ → 2+ from Might II +2" in two.notes
     assert req(use_of(weapon(power=4, perks=["Might II"]), **costs)) == "4+"  # not a Melee
-    equal = {"attacker_point_cost": 100, "target_point_cost": 100}
+    equal: dict[str, Any] = {"attacker_point_cost": 100, "target_point_cost": 100}
     assert req(use_of(weapon(range=0, perks=["Might II"]), melee=True, **equal)) == "4+"
 
 
