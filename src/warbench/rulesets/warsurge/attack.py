@@ -447,12 +447,22 @@ def _compile_saves(
     return a_spec, g_spec
 
 
-def _self_saves(unit: UnitState, ignore_armour: bool = False) -> tuple[SaveSpec, SaveSpec]:
+def _self_saves(
+    unit: UnitState, melee: bool, ignore_armour: bool = False
+) -> tuple[SaveSpec, SaveSpec]:
+    """The Saves a unit rolls against Retaliate or Darkside; Deflect, Ward and Parry apply
+    whenever the unit rolls Armour or AEGIS Saves (§5.16)."""
     p = unit.perks
+    up = save_upgrades(unit, melee)
     armour = None if ignore_armour else unit.profile.armour
+    aegis = unit.profile.aegis
+    if armour is not None and up.deflect:
+        armour = max(2, armour - up.deflect)
+    if aegis is not None and up.aegis:
+        aegis = max(2, aegis - up.aegis)
     return (
         SaveSpec(armour, p.has("Reinforced")),
-        SaveSpec(unit.profile.aegis, p.has("Resilient")),
+        SaveSpec(aegis, p.has("Resilient")),
     )
 
 
@@ -790,7 +800,7 @@ def compile_weapon_use(
     retaliation = None
     ret = tperks.rank("Retaliate")
     if ret and ctx.melee and not against_self:
-        a, g = _self_saves(attacker, ignore_armour=ret >= 2)
+        a, g = _self_saves(attacker, ctx.melee, ignore_armour=ret >= 2)
         retaliation = Retaliation(a, g)
     darkside = (ctx.darkside_power + ctx.darkside_attacks) if wperks.has("Darkside") else 0
     deathblow = (
@@ -810,7 +820,7 @@ def compile_weapon_use(
         retaliation=retaliation,
         self_loss=self_loss,
         self_save_dice=darkside,
-        self_saves=_self_saves(attacker),
+        self_saves=_self_saves(attacker, ctx.melee),
         self_heal=self_heal,
         notes=tuple(notes),
     )
