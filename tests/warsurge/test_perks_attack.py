@@ -1149,3 +1149,20 @@ def test_every_cited_line_is_the_perks_entry_in_the_book() -> None:
         line = int(p["source"].rsplit(" ", 1)[1])
         base = p["base_name"]
         assert base.lower() in lines[line - 1].lower(), (p["name"], lines[line - 1])
+
+
+@covers("Retaliate I", "Retaliate II", "Darkside")
+def test_s5_16_attackers_own_saves_against_retaliate_and_darkside_use_deflect_and_ward() -> None:
+    # Core 001_d3f5e425c5e1196d.txt §5.16: Deflect/Ward "must be applied when the Unit is rolling
+    # Armour and/or AEGIS Saves". Retaliate I/II (000_94ecc6a4c74d351b.txt line 1733/1741: the
+    # attacker must "pass Saves") and Darkside (line 2951: "must pass Saves") are such rolls.
+    shield = weapon("Shield", range=0, deflect=2, ward=1, perks=["Darkside"])
+    attacker = unit(weapons=[shield], hp=4, armour="5+", aegis="6+")
+    one = use_of(shield, unit(perks=["Retaliate I"]), attacker=attacker, melee=True)
+    assert one.retaliation is not None
+    assert (one.retaliation.armour.needed, one.retaliation.aegis.needed) == (3, 5)
+    two = use_of(shield, unit(perks=["Retaliate II"]), attacker=attacker, melee=True)
+    assert two.retaliation is not None
+    assert (two.retaliation.armour.needed, two.retaliation.aegis.needed) == (None, 5)
+    dark = use_of(shield, attacker=attacker, darkside_power=1)
+    assert (dark.self_saves[0].needed, dark.self_saves[1].needed) == (3, 5)
