@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.kernel.dice import D3, D6, TWO_D6, Dice, DiceExpr, TestKind
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.chart import AttackRequirement, attack_requirement
 from warbench.rulesets.warsurge.perks import PerkCatalog, register_implemented
 from warbench.rulesets.warsurge.profiles import (
@@ -396,7 +397,7 @@ def _compile_saves(
     weapon_ap: int | None,
     wperks: PerkSet,
     ctx: AttackContext,
-    dice: Dice,
+    rolls: _PerUseRolls,
     notes: list[str],
 ) -> tuple[SaveSpec, SaveSpec]:
     tperks = target.perks
@@ -431,11 +432,10 @@ def _compile_saves(
         modifier = wperks.rank("Penetrate")
         if modifier:
             notes.append(f"Armour Save -{modifier} from Penetrate")
-        punct = wperks.rank("Puncture")
-        if punct:
-            roll = dice.roll(D3 if punct == 1 else D6, "Puncture")
-            notes.append(f"Armour Save -{roll} from Puncture (rolled)")
-            modifier += roll
+        puncture = rolls.puncture()
+        if puncture:
+            notes.append(f"Armour Save -{puncture} from Puncture (rolled)")
+            modifier += puncture
         if modifier:
             a_needed += modifier
             if a_needed > 6:  # §5.10 Save Dice Modifiers: worse than 6+ cannot be used
@@ -466,6 +466,238 @@ def _self_saves(
     )
 
 
+class _PerUseRolls:
+    """Rolls made once per weapon use, rolled when first needed and then shared, also by the
+    Volatile self-attack (§12.1: "all Users share the same result")."""
+
+    def __init__(self, dice: Dice, wperks: PerkSet) -> None:
+        self._dice = dice
+        self._wperks = wperks
+        self._cache: dict[str, int] = {}
+
+    def _get(self, name: str, expr: DiceExpr) -> int:
+        if name not in self._cache:
+            self._cache[name] = self._dice.roll(expr, name)
+        return self._cache[name]
+
+    def destroy(self) -> int:
+        """Destroy I/II/III: D6/2D6/3D6 HP per unsaved hit, rolled once per use (§12.5)."""
+        rank = self._wperks.rank("Destroy")
+        return self._get("Destroy", DiceExpr(rank, 6)) if rank else 0
+
+    def puncture(self) -> int:
+        """Puncture I/II: -D3/-D6 to the Armour Save, rolled once per use (§12.5)."""
+        rank = self._wperks.rank("Puncture")
+        return self._get("Puncture", D3 if rank == 1 else D6) if rank else 0
+
+
+def _victim_program(
+    attacker: UnitState,
+    victim: UnitState,
+    *,
+    power: int,
+    ap: int | None,
+    wtype: WeaponType,
+    wperks: PerkSet,
+    ctx: AttackContext,
+    rolls: _PerUseRolls,
+    reroll_failed: bool,
+    own_unit: bool,
+    volatile: DieProgram | None,
+    notes: list[str],
+) -> tuple[DieProgram, bool]:
+    """The Attack Dice program of a weapon with final stats against ``victim``: Defence, the
+    chart, Dice Modifiers, Saves and HP Loss (§5.6-5.10, §12.1). Returns the program and
+    whether a Damage X+ set roll applies (which lets Power 0 weapons roll)."""
+    vperks = victim.perks
+    aperks = attacker.perks
+
+    # -- Defence ----------------------------------------------------------------------------
+    defence = victim.profile.defence
+    ignore_cover = wperks.has("Ignore Cover")
+    in_cover = ctx.cover and not ctx.melee and not own_unit
+    if in_cover and ignore_cover:
+        notes.append("Cover ignored (Ignore Cover)")
+        in_cover = False
+    if in_cover:
+        notes.append(f"Defence {defence} → {defence + ctx.cover_bonus} from Cover Bonus (§5.6)")
+        defence += ctx.cover_bonus
+        cover_rank = vperks.rank("Cover")
+        if cover_rank:
+            notes.append(
+                f"Defence {defence} → {defence + cover_rank} from Cover {'I' * cover_rank}"
+            )
+            defence += cover_rank
+    if vperks.has("Barrier") and ctx.distance is not None and not own_unit:
+        band = (
+            3 if ctx.distance >= 36 else 2 if ctx.distance >= 24 else 1 if ctx.distance >= 12 else 0
+        )
+        if band:
+            notes.append(f"Defence {defence} → {defence + band} from Barrier")
+            defence += band
+
+    # -- Chart, then Dice Modifiers (§5.7, §5.8) ----------------------------------------------
+    chart = attack_requirement(power, defence)
+    mods: list[_Mod] = []
+    type_mods: list[_Mod] = []
+    if ctx.engaged:
+        if wtype is WeaponType.HEAVY:
+            type_mods.append(_Mod(-2, "Heavy Weapon in a Melee (§5.8)"))
+        elif wtype is WeaponType.BATTLE:
+            type_mods.append(_Mod(-1, "Battle Weapon in a Melee (§5.8)"))
+        if not ctx.melee:
+            mods.append(_Mod(-1, "attacking out of a Melee (§5.8)"))
+        if wperks.has("Cumbersome"):
+            mods.append(_Mod(-1, "Cumbersome"))
+    if ctx.target_engaged_elsewhere and not ctx.melee:
+        mods.append(_Mod(-1, "attacking into a Melee (§5.8)"))
+    aa = wperks.rank("Anti-Air")
+    if aa:
+        if ctx.target_airborne:
+            mods.append(_Mod(+1, "Anti-Air"))
+        elif aa == 1:
+            mods.append(_Mod(-1, "Anti-Air I against a ground Target"))
+    richer = (
+        ctx.target_point_cost is not None
+        and ctx.attacker_point_cost is not None
+        and ctx.target_point_cost > ctx.attacker_point_cost
+    )
+    might = wperks.rank("Might")
+    if might and ctx.melee and richer:
+        mods.append(_Mod(might, f"Might {'I' * might}"))
+    if aperks.has("Defiance") and richer:
+        mods.append(_Mod(+1, "Defiance"))
+    # The target's defensive perks also work when a weapon turns on its own unit (Chaos 1,
+    # Volatile): that unit is the Target (docs/rulings.md).
+    if vperks.has("Evasive"):
+        mods.append(_Mod(-1, "Evasive", enemy=not own_unit))
+    if vperks.has("Shroud") and not ctx.melee:
+        mods.append(_Mod(-1, "Shroud", enemy=not own_unit))
+    if vperks.has("Dodge") and ctx.melee:
+        mods.append(_Mod(-1, "Dodge", enemy=not own_unit))
+    if vperks.has("Camouflage") and in_cover:
+        mods.append(_Mod(-1, "Camouflage", enemy=not own_unit))
+    all_mods = type_mods + mods
+    if aperks.has("Stalwart"):
+        dropped = [m for m in all_mods if m.enemy and m.value < 0]
+        if dropped:
+            notes.append("Stalwart ignores " + ", ".join(m.source for m in dropped))
+        all_mods = [m for m in all_mods if not (m.enemy and m.value < 0)]
+    total_mod = sum(m.value for m in all_mods)
+    requirement = chart.modified(total_mod) if chart is not None else None
+    if chart is not None and requirement != chart:
+        why = ", ".join(f"{m.source} {m.value:+d}" for m in all_mods if m.value)
+        notes.append(f"Attack Dice {chart} → {requirement} from {why}")
+    fixed = wperks.thresholds("Damage")
+    if fixed:
+        # §12.5 Damage X+: a set roll, worsened only by Weapon Type modifiers in a Melee.
+        set_req = AttackRequirement(fixed[0] - 1).modified(sum(m.value for m in type_mods))
+        best = _better(requirement, set_req)
+        if best != requirement:
+            notes.append(f"Attack Dice {requirement or '-'} → {best} from Damage {fixed[0]}+")
+        requirement = best
+
+    pre_rolls = tuple(sorted(aperks.thresholds("Accuracy") + wperks.thresholds("Aim")))
+    for t in aperks.thresholds("Accuracy"):
+        notes.append(f"each Attack Dice first needs a {t}+ (Accuracy {t}+)")
+    for t in wperks.thresholds("Aim"):
+        notes.append(f"each Attack Dice first needs a {t}+ (Aim {t}+)")
+    reroll_sources = [src for src, on in (
+        ("Chaos 6", reroll_failed),
+        ("Reroll Attack", wperks.has("Reroll Attack")),
+        ("Focus", wperks.has("Focus") and ctx.stationary),
+        ("Assassin", aperks.has("Assassin") and ctx.target_is_leader),
+    ) if on]  # fmt: skip
+    if reroll_sources:
+        reroll_failed = True
+        notes.append(f"failed Attack Dice are rerolled ({', '.join(reroll_sources)})")
+    if aperks.has("Accursed"):
+        notes.append("6s on the last Attack Dice roll are rerolled once (Accursed)")
+
+    obliterate = {0: 1, 1: 5, 2: 10}[wperks.rank("Obliterate")]
+    crit = wperks.rank("Critical Hit")
+    piercing = wperks.rank("Piercing Hit")
+    dire = wperks.has("Dire Hit")
+    for on, text in (
+        (crit, f"a 6 causes x{crit + 1} HP Loss (Critical Hit {'I' * crit})"),
+        (dire, "a 6 causes D3 HP Loss (Dire Hit)"),
+        (piercing == 1, "a 6 ignores Armour Saves (Piercing Hit I)"),
+        (piercing >= 2, "a 6 ignores Armour and AEGIS Saves (Piercing Hit II)"),
+        (volatile is not None, "each Attack Dice of 1 attacks the Wielder's unit (Volatile)"),
+    ):
+        if on:
+            notes.append(text)
+    # -- Saves -----------------------------------------------------------------------------
+    armour, aegis = _compile_saves(victim, ap, wperks, ctx, rolls, notes)
+    if obliterate > 1 and requirement is not None:
+        notes.append(f"each successful Attack Dice x{obliterate} (Obliterate)")
+
+    # -- HP Loss: increasers add, then multipliers (§12.1) ------------------------------------
+    loss_constant = 0
+    destroy = rolls.destroy()
+    if destroy:
+        loss_constant += destroy
+        notes.append(f"each unsaved hit causes {destroy} HP Loss (Destroy, rolled)")
+    multi_hp = victim.profile.hp >= 2
+    loss_dice: DiceExpr | None = None
+    dev = wperks.rank("Devastate")
+    if dev and multi_hp:
+        loss_dice = D3 if dev == 1 else D6
+        notes.append(f"each unsaved hit causes {loss_dice} HP Loss (Devastate)")
+    loss_mult = 1
+    ann = wperks.rank("Annihilate")
+    if ann and multi_hp:
+        loss_mult *= ann + 1
+        notes.append(f"HP Loss x{ann + 1} (Annihilate)")
+    if vperks.has("Swarm"):
+        mode = any(p in MODE_PERKS for p in wperks.names)
+        has_arc = wperks.rank("Arc") > 0
+        factor = 4 if (mode and has_arc) else 2 if (mode or has_arc) else 1
+        if factor > 1:
+            loss_mult *= factor
+            notes.append(f"HP Loss x{factor} (Swarm)")
+
+    die = DieProgram(
+        requirement=requirement,
+        pre_rolls=pre_rolls,
+        reroll_failed=reroll_failed,
+        accursed=aperks.has("Accursed"),
+        hits_per_success=(requirement.multiplier if requirement else 1) * obliterate,
+        auto_test=bool(crit or piercing or dire or volatile is not None),
+        six_loss_multiplier=crit + 1 if crit else 1,
+        six_dire=dire,
+        six_ignores_armour=piercing >= 1,
+        six_ignores_aegis=piercing >= 2,
+        armour=armour,
+        aegis=aegis,
+        loss_constant=loss_constant,
+        loss_dice=loss_dice,
+        loss_multiplier=loss_mult,
+        volatile=volatile,
+        emergency_save=(
+            ctx.emergency_save
+            and not own_unit
+            and vperks.has("Emergency Save")
+            and not victim.emergency_save_used
+        ),
+    )
+    if die.emergency_save:
+        notes.append("the first hit that fails its Saves gets a 2+ Emergency Save")
+    rerolls = [
+        n
+        for n, on in (("Reinforced", armour.reroll_failed), ("Resilient", aegis.reroll_failed))
+        if on
+    ]
+    if rerolls:
+        notes.append(f"failed Saves are rerolled ({', '.join(rerolls)})")
+    if armour.reroll_successful:
+        notes.append(
+            "successful Saves must be rerolled (Rupture "
+            + ("II)" if aegis.reroll_successful else "I)")
+        )
+    return die, bool(fixed)
+
+
 _RANK_DICE = {1: D3, 2: D6, 3: TWO_D6}  # +Power / +Attacks I (D3), II (D6), III (2D6), §12.5
 
 
@@ -485,8 +717,6 @@ def compile_weapon_use(
     target: UnitState,
     ctx: AttackContext,
     dice: Dice,
-    *,
-    _self_attack: bool = False,
 ) -> WeaponUse:
     """Apply every rule to one weapon profile used by ``users`` models against ``target``.
 
@@ -508,6 +738,21 @@ def compile_weapon_use(
     if wperks.has("Unwieldy") and ctx.engaged:
         return unused("Unwieldy: cannot be used while engaged in a Melee")
 
+    if wperks.has("Darkside") and (ctx.darkside_power or ctx.darkside_attacks):
+        # §12.5 Darkside: up to +3 Power and +3 Attacks, never risking more HP than it has.
+        bought = ctx.darkside_power + ctx.darkside_attacks
+        if not (0 <= ctx.darkside_power <= 3 and 0 <= ctx.darkside_attacks <= 3):
+            raise RulesError(
+                f"Darkside buys +0 to +3 Power and +0 to +3 Attacks, not "
+                f"+{ctx.darkside_power} Power and +{ctx.darkside_attacks} Attacks",
+                "Perks §12.5 Darkside",
+            )
+        if bought > attacker.current_hp:
+            raise RulesError(
+                f"Darkside risks {bought} HP but {attacker.profile.name} has "
+                f"{attacker.current_hp} HP left",
+                "Perks §12.5 Darkside",
+            )
     power = weapon.power
     attacks = weapon.attacks
     ap = weapon.ap
@@ -516,7 +761,7 @@ def compile_weapon_use(
     self_heal = 0
     reroll_failed = False
     attack_mult = 1
-    wildcard = wperks.has("Wildcard") and not _self_attack
+    wildcard = wperks.has("Wildcard")
     if wildcard:
         # §12.5 Wildcard: stats are rolled each use; no other Weapon Perk is usable.
         rng = dice.roll(DiceExpr(2, 6, multiplier=3), "Wildcard Range")
@@ -533,7 +778,7 @@ def compile_weapon_use(
             return unused(f'Wildcard Range {rng}" does not reach {ctx.distance}"')
         wperks = PerkSet([])
 
-    if wperks.has("Incantation") and not _self_attack:
+    if wperks.has("Incantation"):
         test = dice.test(TestKind.AETHER, ctx.aether_modifier, "Incantation Aether Test")
         if test.backlash:
             self_loss += dice.roll(D6, "Incantation backlash")
@@ -546,7 +791,7 @@ def compile_weapon_use(
             notes.append("Incantation: double 1, Attacks doubled")
 
     against_self = False
-    if wperks.has("Chaos") and not _self_attack:
+    if wperks.has("Chaos"):
         chaos = dice.roll(D6, "Chaos")
         if chaos == 1:
             against_self = True
@@ -627,175 +872,43 @@ def compile_weapon_use(
         notes.append(f"AP {format_save(ap)} → {new_ap}+ from +AP (rolled {k})")
         ap = new_ap
 
+    # Rolls made once per use are shared by the Volatile self-attack (§12.1).
+    rolls = _PerUseRolls(dice, wperks)
     victim = attacker if against_self else target
-    vperks = victim.perks
-
-    # -- Defence ----------------------------------------------------------------------------
-    defence = victim.profile.defence
-    ignore_cover = wperks.has("Ignore Cover")
-    in_cover = ctx.cover and not ctx.melee and not against_self
-    if in_cover and ignore_cover:
-        notes.append("Cover ignored (Ignore Cover)")
-        in_cover = False
-    if in_cover:
-        notes.append(f"Defence {defence} → {defence + ctx.cover_bonus} from Cover Bonus (§5.6)")
-        defence += ctx.cover_bonus
-        cover_rank = vperks.rank("Cover")
-        if cover_rank:
-            notes.append(
-                f"Defence {defence} → {defence + cover_rank} from Cover {'I' * cover_rank}"
-            )
-            defence += cover_rank
-    if vperks.has("Barrier") and ctx.distance is not None and not against_self:
-        band = (
-            3 if ctx.distance >= 36 else 2 if ctx.distance >= 24 else 1 if ctx.distance >= 12 else 0
-        )
-        if band:
-            notes.append(f"Defence {defence} → {defence + band} from Barrier")
-            defence += band
-
-    # -- Chart, then Dice Modifiers (§5.7, §5.8) ----------------------------------------------
-    chart = attack_requirement(power, defence)
-    mods: list[_Mod] = []
-    type_mods: list[_Mod] = []
-    if ctx.engaged:
-        if wtype is WeaponType.HEAVY:
-            type_mods.append(_Mod(-2, "Heavy Weapon in a Melee (§5.8)"))
-        elif wtype is WeaponType.BATTLE:
-            type_mods.append(_Mod(-1, "Battle Weapon in a Melee (§5.8)"))
-        if not ctx.melee:
-            mods.append(_Mod(-1, "attacking out of a Melee (§5.8)"))
-        if wperks.has("Cumbersome"):
-            mods.append(_Mod(-1, "Cumbersome"))
-    if ctx.target_engaged_elsewhere and not ctx.melee:
-        mods.append(_Mod(-1, "attacking into a Melee (§5.8)"))
-    aa = wperks.rank("Anti-Air")
-    if aa:
-        if ctx.target_airborne:
-            mods.append(_Mod(+1, "Anti-Air"))
-        elif aa == 1:
-            mods.append(_Mod(-1, "Anti-Air I against a ground Target"))
-    richer = (
-        ctx.target_point_cost is not None
-        and ctx.attacker_point_cost is not None
-        and ctx.target_point_cost > ctx.attacker_point_cost
-    )
-    might = wperks.rank("Might")
-    if might and ctx.melee and richer:
-        mods.append(_Mod(might, f"Might {'I' * might}"))
-    if aperks.has("Defiance") and richer:
-        mods.append(_Mod(+1, "Defiance"))
-    if not against_self:
-        if vperks.has("Evasive"):
-            mods.append(_Mod(-1, "Evasive", enemy=True))
-        if vperks.has("Shroud") and not ctx.melee:
-            mods.append(_Mod(-1, "Shroud", enemy=True))
-        if vperks.has("Dodge") and ctx.melee:
-            mods.append(_Mod(-1, "Dodge", enemy=True))
-        if vperks.has("Camouflage") and in_cover:
-            mods.append(_Mod(-1, "Camouflage", enemy=True))
-    all_mods = type_mods + mods
-    if aperks.has("Stalwart"):
-        dropped = [m for m in all_mods if m.enemy and m.value < 0]
-        if dropped:
-            notes.append("Stalwart ignores " + ", ".join(m.source for m in dropped))
-        all_mods = [m for m in all_mods if not (m.enemy and m.value < 0)]
-    total_mod = sum(m.value for m in all_mods)
-    requirement = chart.modified(total_mod) if chart is not None else None
-    if chart is not None and requirement != chart:
-        why = ", ".join(f"{m.source} {m.value:+d}" for m in all_mods if m.value)
-        notes.append(f"Attack Dice {chart} → {requirement} from {why}")
-    fixed = wperks.thresholds("Damage")
-    if fixed:
-        # §12.5 Damage X+: a set roll, worsened only by Weapon Type modifiers in a Melee.
-        set_req = AttackRequirement(fixed[0] - 1).modified(sum(m.value for m in type_mods))
-        best = _better(requirement, set_req)
-        if best != requirement:
-            notes.append(f"Attack Dice {requirement or '-'} → {best} from Damage {fixed[0]}+")
-        requirement = best
-
-    pre_rolls = tuple(sorted(aperks.thresholds("Accuracy") + wperks.thresholds("Aim")))
-    if wperks.has("Reroll Attack"):
-        reroll_failed = True
-    if wperks.has("Focus") and ctx.stationary:
-        reroll_failed = True
-    if aperks.has("Assassin") and ctx.target_is_leader:
-        reroll_failed = True
-
-    obliterate = {0: 1, 1: 5, 2: 10}[wperks.rank("Obliterate")]
-    crit = wperks.rank("Critical Hit")
-    piercing = wperks.rank("Piercing Hit")
-    dire = wperks.has("Dire Hit")
     volatile_program: DieProgram | None = None
-    if wperks.has("Volatile") and not _self_attack:
-        self_use = compile_weapon_use(
+    if wperks.has("Volatile"):
+        # §12.5 Volatile: a new Attack Dice against the Wielder's own unit, "referring to
+        # Weapon Power, AP and Perks as normal" - this use's stats and rolls.
+        volatile_program, _ = _victim_program(
             attacker,
-            weapon.model_copy(
-                update={"perks": [p for p in weapon.perks if "volatile" not in p.lower()]}
-            ),
-            1,
             attacker,
-            AttackContext(melee=ctx.melee, attacker_engaged=ctx.engaged, emergency_save=False),
-            dice,
-            _self_attack=True,
+            power=power,
+            ap=ap,
+            wtype=wtype,
+            ctx=AttackContext(melee=ctx.melee, attacker_engaged=ctx.engaged, emergency_save=False),
+            rolls=rolls,
+            wperks=PerkSet(n for n in wperks.names if n != "volatile"),
+            reroll_failed=reroll_failed,
+            own_unit=True,
+            volatile=None,
+            notes=[],
         )
-        volatile_program = self_use.die
-
-    # -- Saves -----------------------------------------------------------------------------
-    armour, aegis = _compile_saves(victim, ap, wperks, ctx, dice, notes)
-    if obliterate > 1 and requirement is not None:
-        notes.append(f"each successful Attack Dice x{obliterate} (Obliterate)")
-
-    # -- HP Loss: increasers add, then multipliers (§12.1) ------------------------------------
-    loss_constant = 0
-    destroy = wperks.rank("Destroy")
-    if destroy:
-        roll = dice.roll(DiceExpr(destroy, 6), f"Destroy {destroy}D6")
-        loss_constant += roll
-        notes.append(f"each unsaved hit causes {roll} HP Loss (Destroy, rolled)")
-    multi_hp = victim.profile.hp >= 2
-    loss_dice: DiceExpr | None = None
-    dev = wperks.rank("Devastate")
-    if dev and multi_hp:
-        loss_dice = D3 if dev == 1 else D6
-        notes.append(f"each unsaved hit causes {loss_dice} HP Loss (Devastate)")
-    loss_mult = 1
-    ann = wperks.rank("Annihilate")
-    if ann and multi_hp:
-        loss_mult *= ann + 1
-        notes.append(f"HP Loss x{ann + 1} (Annihilate)")
-    if vperks.has("Swarm"):
-        mode = any(p in MODE_PERKS for p in wperks.names)
-        has_arc = wperks.rank("Arc") > 0
-        factor = 4 if (mode and has_arc) else 2 if (mode or has_arc) else 1
-        if factor > 1:
-            loss_mult *= factor
-            notes.append(f"HP Loss x{factor} (Swarm)")
-
-    die = DieProgram(
-        requirement=requirement,
-        pre_rolls=pre_rolls,
+    die, fixed = _victim_program(
+        attacker,
+        victim,
+        power=power,
+        ap=ap,
+        wtype=wtype,
+        ctx=ctx,
+        rolls=rolls,
+        wperks=wperks,
         reroll_failed=reroll_failed,
-        accursed=aperks.has("Accursed"),
-        hits_per_success=(requirement.multiplier if requirement else 1) * obliterate,
-        auto_test=bool(crit or piercing or dire or volatile_program),
-        six_loss_multiplier=crit + 1 if crit else 1,
-        six_dire=dire,
-        six_ignores_armour=piercing >= 1,
-        six_ignores_aegis=piercing >= 2,
-        armour=armour,
-        aegis=aegis,
-        loss_constant=loss_constant,
-        loss_dice=loss_dice,
-        loss_multiplier=loss_mult,
+        own_unit=against_self,
         volatile=volatile_program,
-        emergency_save=(
-            ctx.emergency_save
-            and not against_self
-            and vperks.has("Emergency Save")
-            and not victim.emergency_save_used
-        ),
+        notes=notes,
     )
+    requirement = die.requirement
+    tperks = target.perks
 
     retaliation = None
     ret = tperks.rank("Retaliate")
