@@ -14,9 +14,10 @@ Monte Carlo cross-check and for the cases where enumeration would explode.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -122,15 +123,21 @@ class AttackPlan:
 
     def slain_for_loss(self, loss: int) -> int:
         """Models made casualties by ``loss`` HP, applied in casualty order (§5.12)."""
-        slain = 0
-        for i in self.casualty_order():
-            hp = self.target.models[i].hp
-            if loss >= hp:
-                loss -= hp
-                slain += 1
-            else:
-                break
-        return slain
+        return slain_counter(self)(loss)
+
+
+def slain_counter(plan: AttackPlan) -> Callable[[int], int]:
+    """``loss → models slain`` for ``plan``, with the casualty order computed once."""
+    thresholds: list[int] = []
+    total = 0
+    for i in plan.casualty_order():
+        total += plan.target.models[i].hp
+        thresholds.append(total)
+
+    def slain(loss: int) -> int:
+        return bisect.bisect_right(thresholds, loss)
+
+    return slain
 
 
 def allocate_loss(plan: AttackPlan, loss: int) -> list[tuple[int, int]]:
@@ -414,10 +421,8 @@ def _weapon_uses(plan: AttackPlan, weapon: str, max_paths: int) -> list[tuple[We
         return compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, d)
 
     grouped: dict[WeaponUse, float] = defaultdict(float)
-    first_notes: dict[WeaponUse, tuple[str, ...]] = {}
     for use, p in enumerate_outcomes(program, max_paths=max_paths).outcomes:
         grouped[use] += p
-        first_notes.setdefault(use, use.notes)
     return list(grouped.items())
 
 
@@ -488,7 +493,7 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
             d = _use_distribution(use, cap_t, cap_s)
             key = (use.gravity, use.deathblow, use.retaliation)
             by_effect[key] = by_effect.get(key, np.zeros_like(w_dist)) + p * d
-            if not notes or len(notes) < 40:
+            if len(notes) < 40:  # rolled branches repeat; keep the explanation readable
                 notes.extend(f"{weapon}: {n}" for n in use.notes if f"{weapon}: {n}" not in notes)
         new = np.zeros_like(seq)
         for (gravity, deathblow, retaliation), d in by_effect.items():
@@ -501,13 +506,14 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
     raw = seq.sum(axis=0)  # (tally, attacker)
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
+    slain_of = slain_counter(plan)
     for t in range(cap_t + 1):
         p = float(raw[t].sum())
         if p <= 0:
             continue
         loss = plan.final_loss(t)
         hp_lost[loss] += p
-        slain[plan.slain_for_loss(loss)] += p
+        slain[slain_of(loss)] += p
     attacker = {s: float(raw[:, s].sum()) for s in range(cap_s + 1) if raw[:, s].sum() > 0}
     return AttackOdds(
         hp_lost=_clean(hp_lost),
@@ -705,11 +711,12 @@ def sample_attack(plan: AttackPlan, trials: int, dice: Dice | None = None) -> At
     run = _run_sequence(plan, trials, dice or SeededDice())
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
+    slain_of = slain_counter(plan)
     values, counts = np.unique(run.tally, return_counts=True)
     for v, c in zip(values, counts, strict=True):
         loss = plan.final_loss(int(v))
         hp_lost[loss] += c / trials
-        slain[plan.slain_for_loss(loss)] += c / trials
+        slain[slain_of(loss)] += c / trials
     sv, sc = np.unique(run.self_loss, return_counts=True)
     return AttackOdds(
         hp_lost=_clean(hp_lost),
@@ -775,8 +782,3 @@ def attack_odds(
         odds = sample_attack(plan, fallback_trials, SeededDice(seed))
         odds.notes.insert(0, f"exact enumeration too large ({exc}); Monte Carlo used")
         return odds
-
-
-def weapon_sequence(plan: AttackPlan) -> Sequence[str]:
-    """The weapon profiles resolved, in order (Attack Step 6)."""
-    return plan.weapon_order()
