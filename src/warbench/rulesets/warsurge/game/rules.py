@@ -1781,6 +1781,7 @@ def ranked_rolloff(w: Work, sides: Sequence[int], label: str) -> list[int]:
 def start_turn(w: Work) -> None:
     """§2.2 step 1: a new Game Turn; reset per-turn flags, roll off for the Turn Master."""
     turn = w.flow.turn
+    w.flow = replace(w.flow, phase=Phase.TURN_MASTER, active=None)
     for u in list(w.units):
         n = len(u.hp)
         w.set_unit(
