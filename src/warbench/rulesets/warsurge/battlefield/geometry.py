@@ -135,7 +135,64 @@ class BoardGeometry:
         self.zone_polys = np.array([shapely.Polygon(z.polygon) for z in board.zones], object)
         if len(self.zone_polys):
             shapely.prepare(self.zone_polys)
-        self._blocked_cache: dict[float, Any] = {}
+        # every piece's edges as padded arrays, and a bounding circle, for the NumPy paths
+        rings = [np.asarray(poly.exterior.coords, dtype=np.float64) for poly in self.polys]
+        emax = max((len(ring) - 1 for ring in rings), default=1)
+        self.edge0 = np.zeros((len(rings), emax, 2))
+        self.edge1 = np.zeros((len(rings), emax, 2))
+        self.centre = np.zeros((len(rings), 2))
+        self.reach = np.zeros(len(rings))
+        self.nedges: IntArray = np.array([len(ring) - 1 for ring in rings], dtype=np.intp)
+        for i, ring in enumerate(rings):
+            k = len(ring) - 1
+            self.edge0[i, :k], self.edge1[i, :k] = ring[:-1], ring[1:]
+            self.edge0[i, k:] = self.edge1[i, k:] = ring[0]  # zero-length padding never hits
+            lo, hi = ring.min(axis=0), ring.max(axis=0)
+            self.centre[i] = (lo + hi) / 2
+            self.reach[i] = float(np.hypot(*(ring - self.centre[i]).T).max())
+        self.los_index: IntArray = np.flatnonzero(self.blocks_los)
+        self.obscuring_index: IntArray = np.flatnonzero(obscures)
+
+    def discs_in(self, pieces: IntArray, xy: FloatArray, r: FloatArray) -> BoolArray:
+        """``(n, len(pieces))``: which bases overlap which of ``pieces`` (touching is not in).
+
+        NumPy only (no shapely call): a base overlaps a polygon when its centre is inside or an
+        edge passes closer than its radius.
+        """
+        n = len(xy)
+        out = np.zeros((n, len(pieces)), dtype=bool)
+        if not n or not len(pieces):
+            return out
+        # only pieces whose bounding circle some base reaches need the exact test
+        c = self.centre[pieces]
+        gap = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1])
+        close = (gap < self.reach[pieces][None, :] + r[:, None]).any(axis=0)
+        if not close.any():
+            return out
+        sel = np.flatnonzero(close)
+        out[:, sel] = self._discs_in(pieces[sel], xy, r)
+        return out
+
+    def _discs_in(self, pieces: IntArray, xy: FloatArray, r: FloatArray) -> BoolArray:
+        e0 = self.edge0[pieces]  # (P, E, 2)
+        e1 = self.edge1[pieces]
+        px = xy[:, 0][:, None, None]
+        py = xy[:, 1][:, None, None]
+        y0, y1 = e0[None, :, :, 1], e1[None, :, :, 1]
+        x0, x1 = e0[None, :, :, 0], e1[None, :, :, 0]
+        crosses = (y0 > py) != (y1 > py)
+        dy = np.where(y1 != y0, y1 - y0, 1.0)
+        xint = x0 + (py - y0) * (x1 - x0) / dy
+        inside = (crosses & (px < xint)).sum(axis=2) % 2 == 1
+        d = e1 - e0  # (P, E, 2)
+        dd = np.einsum("pek,pek->pe", d, d)
+        wx, wy = px - x0, py - y0  # (n, P, E)
+        t = np.clip((wx * d[None, :, :, 0] + wy * d[None, :, :, 1]) / np.where(dd > 0, dd, 1), 0, 1)
+        ex = wx - t * d[None, :, :, 0]
+        ey = wy - t * d[None, :, :, 1]
+        near = np.sqrt(ex * ex + ey * ey).min(axis=2) < (r - EPS)[:, None]
+        out: BoolArray = inside | near
+        return out
 
     # ------------------------------------------------------------------ placement queries
 
@@ -181,6 +238,36 @@ class BoardGeometry:
         rr = np.broadcast_to(np.asarray(r, dtype=np.float64), (len(xy),))
         m = self.standing_in(self.all, xy, rr)
         return [[self.names[j] for j in np.flatnonzero(row)] for row in m]
+
+
+def segments_cross(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray) -> BoolArray:
+    """``(C, K)``: whether segment ``p0[c, k] -> p1[c, k]`` meets any edge ``e0[c, e] ->
+    e1[c, e]`` (touching counts). ``p0``, ``p1``: ``(C, K, 2)``; ``e0``, ``e1``: ``(C, E, 2)``.
+    Zero-length edges (padding) never meet anything."""
+    ax, ay = p0[:, :, None, 0], p0[:, :, None, 1]
+    sx, sy = p1[:, :, None, 0] - ax, p1[:, :, None, 1] - ay
+    bx, by = e0[:, None, :, 0], e0[:, None, :, 1]
+    rx, ry = e1[:, None, :, 0] - bx, e1[:, None, :, 1] - by
+    wx, wy = ax - bx, ay - by
+    d1 = rx * wy - ry * wx  # side of p0 from the edge's line
+    d2 = d1 + rx * sy - ry * sx  # side of p1
+    d3 = ry * sx - rx * sy  # edge direction across the segment's line, times the edge length
+    d4 = sx * wy - sy * wx  # side of e0 from the segment's line (sign flipped)
+    d5 = d4 - d3  # side of e1
+    hit = (d1 * d2 <= 0) & (d4 * d5 <= 0) & ((rx != 0) | (ry != 0))
+    flat = (d1 == 0) & (d2 == 0)
+    if flat.any():  # collinear: they meet only when they overlap along the line
+        c, k, e = np.nonzero(flat & hit)
+        px0, px1 = p0[c, k], p1[c, k]
+        ex0, ex1 = e0[c, e], e1[c, e]
+        overlap = np.all(
+            (np.minimum(px0, px1) <= np.maximum(ex0, ex1) + EPS)
+            & (np.minimum(ex0, ex1) <= np.maximum(px0, px1) + EPS),
+            axis=1,
+        )
+        hit[c[~overlap], k[~overlap], e[~overlap]] = False
+    out: BoolArray = hit.any(axis=2)
+    return out
 
 
 def points_array(points: Sequence[Point]) -> FloatArray:

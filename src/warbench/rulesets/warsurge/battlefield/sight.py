@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import shapely
 
 from warbench.rulesets.warsurge.battlefield.geometry import (
     EPS,
@@ -39,6 +38,7 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     IntArray,
     as_discs,
     segment_point_distance,
+    segments_cross,
 )
 from warbench.rulesets.warsurge.battlefield.model import Board, Disc
 
@@ -65,9 +65,14 @@ _SHRINK = 1 - 1e-3
 
 
 class _Scene:
-    """One query's models as arrays, with the LoS-blocking pieces each model stands in."""
+    """One query's models as arrays; obstacles are culled per pair of models first.
 
-    __slots__ = ("ar", "axy", "br", "bxy", "excl_a", "excl_t", "geom", "tr", "txy")
+    Every line between two bases lies within ``max(radius)`` of the segment between their
+    centres, so only the terrain pieces (by bounding circle) and blocker bases that come that
+    close to a pair are tested against that pair's lines, with NumPy.
+    """
+
+    __slots__ = ("_in_a", "_in_t", "ar", "axy", "br", "bxy", "geom", "pieces", "tr", "txy")
 
     def __init__(
         self,
@@ -75,83 +80,124 @@ class _Scene:
         attackers: Sequence[Any],
         targets: Sequence[Any],
         blockers: Sequence[Any],
+        pieces: str = "los",
     ) -> None:
         self.geom: BoardGeometry = board.geometry()
         self.axy, self.ar = as_discs(attackers)
         self.txy, self.tr = as_discs(targets)
         self.bxy, self.br = as_discs(blockers)
-        self.excl_a: BoolArray | None = None
-        self.excl_t: BoolArray | None = None
-
-    def nothing_in_between(self) -> bool:
-        """True when no blocker or LoS-blocking terrain lies near both units (fast path)."""
         g = self.geom
-        allxy = np.vstack([self.axy, self.txy])
-        allr = np.concatenate([self.ar, self.tr])
-        lo = (allxy - allr[:, None]).min(axis=0)
-        hi = (allxy + allr[:, None]).max(axis=0)
-        if len(self.bxy):
-            near = (
-                (self.bxy[:, 0] + self.br > lo[0])
-                & (self.bxy[:, 0] - self.br < hi[0])
-                & (self.bxy[:, 1] + self.br > lo[1])
-                & (self.bxy[:, 1] - self.br < hi[1])
-            )
-            if near.any():
-                return False
-        if g.los:
-            box = shapely.box(lo[0], lo[1], hi[0], hi[1])
-            if g.los.query(box, "intersects").shape[1]:
-                return False
-        return True
+        self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
+        self._in_a: BoolArray | None = None
+        self._in_t: BoolArray | None = None
 
-    def exclusions(self) -> tuple[BoolArray, BoolArray]:
-        if self.excl_a is None or self.excl_t is None:
+    def inside(self) -> tuple[BoolArray, BoolArray]:
+        """Which of the scene's pieces each attacker / target base overlaps."""
+        if self._in_a is None or self._in_t is None:
             g = self.geom
-            self.excl_a = g.standing_in(g.los, self.axy, self.ar)
-            self.excl_t = g.standing_in(g.los, self.txy, self.tr)
-        return self.excl_a, self.excl_t
+            self._in_a = g.discs_in(self.pieces, self.axy, self.ar)
+            self._in_t = g.discs_in(self.pieces, self.txy, self.tr)
+        return self._in_a, self._in_t
 
-    def blocked(self, p0: FloatArray, p1: FloatArray, ia: IntArray, it: IntArray) -> BoolArray:
-        """Which segments ``p0 -> p1`` (from attacker ``ia`` to target ``it``) are blocked."""
-        blocked = np.zeros(len(p0), dtype=bool)
-        if len(self.bxy):
-            dist = segment_point_distance(p0, p1, self.bxy)
-            blocked |= (dist < self.br[None, :] - EPS).any(axis=1)
+    def candidates(self, ia: IntArray, it: IntArray, exclude_target: bool = True) -> _Cands:
+        """(pair, piece) and (pair, blocker) couples close enough to matter."""
         g = self.geom
-        if g.los:
-            todo = np.flatnonzero(~blocked)
-            if len(todo):
-                lines = shapely.linestrings(np.stack([p0[todo], p1[todo]], axis=1))
-                li, pi = g.los.query(lines, "intersects")
-                if len(li):
-                    excl_a, excl_t = self.exclusions()
-                    seg = todo[li]
-                    real = ~(excl_a[ia[seg], pi] | excl_t[it[seg], pi])
-                    blocked[seg[real]] = True
-        return blocked
+        a, b = self.axy[ia], self.txy[it]
+        rmax = np.maximum(self.ar[ia], self.tr[it])[:, None]
+        cq = cp = dq = db = _EMPTY
+        if len(self.pieces):
+            d = segment_point_distance(a, b, g.centre[self.pieces])
+            near = d < rmax + g.reach[self.pieces][None, :] + EPS
+            if near.any():
+                in_a, in_t = self.inside()
+                near &= ~in_a[ia]  # a model sees out of the piece it stands in (ruling 2)
+                if exclude_target:
+                    near &= ~in_t[it]
+                cq, cp = np.nonzero(near)
+        if len(self.bxy):
+            d = segment_point_distance(a, b, self.bxy)
+            dq, db = np.nonzero(d < rmax + self.br[None, :] + EPS)
+        return cq, cp, dq, db
 
-    def sight(self, ia: IntArray, it: IntArray, centre_done: bool = False) -> BoolArray:
-        """Line of sight for the pairs ``(ia[q], it[q])``: centre lines first, then samples."""
-        ok = np.zeros(len(ia), dtype=bool)
-        if not len(ia):
+    def hits(
+        self,
+        p0: FloatArray,
+        p1: FloatArray,
+        cands: _Cands,
+        values: IntArray | None = None,
+    ) -> IntArray:
+        """``(Q, K)``: for the ``K`` segments of each pair, 0 when clear, otherwise the largest
+        value (``values[piece]``, 1 for a base) of what they meet."""
+        out = np.zeros(p0.shape[:2], dtype=np.intp)
+        cq, cp, dq, db = cands
+        g = self.geom
+        if len(cq):
+            pcs = self.pieces[cp]
+            ne = g.nedges[pcs]
+            for e in np.unique(ne):  # pieces with as many edges together: no padding work
+                sel = ne == e
+                q, pc = cq[sel], pcs[sel]
+                hit = segments_cross(p0[q], p1[q], g.edge0[pc, :e], g.edge1[pc, :e])
+                val = hit.astype(np.intp)
+                if values is not None:
+                    val *= values[pc][:, None]
+                np.maximum.at(out, q, val)
+        if len(dq):
+            d = _segment_distances(p0[dq], p1[dq], self.bxy[db])
+            np.maximum.at(out, dq, (d < self.br[db][:, None] - EPS).astype(np.intp))
+        return out
+
+    def sight(self, ia: IntArray, it: IntArray, any_per_target: bool = False) -> BoolArray:
+        """Line of sight for the pairs ``(ia[q], it[q])``: the centre line first, then
+        :data:`LOS_SAMPLES` squared lines for the pairs still blocked (only for targets nobody
+        sees yet, with ``any_per_target``)."""
+        cands = self.candidates(ia, it)
+        ok = np.ones(len(ia), dtype=bool)
+        if not (len(cands[0]) or len(cands[2])):
             return ok
-        if not centre_done:
-            ok = ~self.blocked(self.axy[ia], self.txy[it], ia, it)
-        rest = np.flatnonzero(~ok)
+        a, b = self.axy[ia], self.txy[it]
+        ok = np.asarray(self.hits(a[:, None, :], b[:, None, :], cands)[:, 0] == 0)
+        todo = ~ok
+        if any_per_target:
+            seen = np.zeros(len(self.txy), dtype=bool)
+            seen[it[ok]] = True
+            todo &= ~seen[it]
+        rest = np.flatnonzero(todo)
         if len(rest):
+            pos = np.full(len(ia), -1)
+            pos[rest] = np.arange(len(rest))
+            sub = tuple(_remap(pos, q, other) for q, other in (cands[:2], cands[2:]))
+            sub_cands: _Cands = (*sub[0], *sub[1])
             ra, rt = ia[rest], it[rest]
             k = LOS_SAMPLES
             s = np.linspace(-1.0, 1.0, k) * _SHRINK
             pa = _across(self.axy[ra], self.txy[rt], self.ar[ra], s)  # (R, k, 2)
             pt = _across(self.txy[rt], self.axy[ra], self.tr[rt], s)
-            p0 = np.broadcast_to(pa[:, :, None, :], (len(rest), k, k, 2)).reshape(-1, 2)
-            p1 = np.broadcast_to(pt[:, None, :, :], (len(rest), k, k, 2)).reshape(-1, 2)
-            qa = np.repeat(ra, k * k)
-            qt = np.repeat(rt, k * k)
-            b = self.blocked(p0, p1, qa, qt).reshape(len(rest), k * k)
-            ok[rest] = ~b.all(axis=1)
+            p0 = np.broadcast_to(pa[:, :, None, :], (len(rest), k, k, 2)).reshape(-1, k * k, 2)
+            p1 = np.broadcast_to(pt[:, None, :, :], (len(rest), k, k, 2)).reshape(-1, k * k, 2)
+            blocked = self.hits(p0, p1, sub_cands)
+            ok[rest] = (blocked == 0).any(axis=1)
         return ok
+
+
+_EMPTY: IntArray = np.zeros(0, dtype=np.intp)
+_Cands = tuple[IntArray, IntArray, IntArray, IntArray]
+
+
+def _remap(pos: IntArray, q: IntArray, other: IntArray) -> tuple[IntArray, IntArray]:
+    keep = pos[q] >= 0
+    return pos[q[keep]], other[keep]
+
+
+def _segment_distances(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
+    """``(C, K)``: distance from each of the ``K`` segments of row ``c`` to point ``c[c]``."""
+    d = p1 - p0
+    w = c[:, None, :] - p0
+    dd = np.einsum("ckx,ckx->ck", d, d)
+    t = np.clip(np.einsum("ckx,ckx->ck", w, d) / np.where(dd > 0, dd, 1.0), 0.0, 1.0)
+    e = w - t[..., None] * d
+    out: FloatArray = np.sqrt(np.einsum("ckx,ckx->ck", e, e))
+    return out
 
 
 def _across(frm: FloatArray, to: FloatArray, r: FloatArray, s: FloatArray) -> FloatArray:
@@ -162,7 +208,8 @@ def _across(frm: FloatArray, to: FloatArray, r: FloatArray, s: FloatArray) -> Fl
     safe = np.where(length > 0, length, 1.0)
     u = np.where(length[:, None] > 0, d / safe[:, None], np.array([1.0, 0.0]))
     n = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    return frm[:, None, :] + (r[:, None] * s[None, :])[:, :, None] * n[:, None, :]  # type: ignore[no-any-return]
+    out: FloatArray = frm[:, None, :] + (r[:, None] * s[None, :])[:, :, None] * n[:, None, :]
+    return out
 
 
 def sight_matrix(
@@ -177,8 +224,6 @@ def sight_matrix(
     n, m = len(scene.axy), len(scene.txy)
     if n == 0 or m == 0:
         return np.zeros((n, m), dtype=bool)
-    if scene.nothing_in_between():
-        return np.ones((n, m), dtype=bool)
     ia, it = np.divmod(np.arange(n * m), m)
     return scene.sight(ia, it).reshape(n, m)
 
@@ -207,18 +252,9 @@ def visible_models(
     n, m = len(scene.axy), len(scene.txy)
     if n == 0 or m == 0:
         return [False] * m
-    if scene.nothing_in_between():
-        return [True] * m
     ia, it = np.divmod(np.arange(n * m), m)
-    centre = ~scene.blocked(scene.axy[ia], scene.txy[it], ia, it)
-    seen: BoolArray = np.asarray(centre.reshape(n, m).any(axis=0))
-    hidden = np.flatnonzero(~seen)
-    if len(hidden):
-        ja, jt = np.divmod(np.arange(n * len(hidden)), len(hidden))
-        jt = hidden[jt]
-        ok = scene.sight(ja, jt, centre_done=True).reshape(n, len(hidden))
-        seen[hidden] = ok.any(axis=0)
-    return [bool(v) for v in seen]
+    ok = scene.sight(ia, it, any_per_target=True).reshape(n, m)
+    return [bool(ok[:, j].any()) for j in range(m)]
 
 
 def attackers_in_sight(
@@ -259,16 +295,6 @@ class CoverReport:
         return self.bonus
 
 
-def _cover_rays(
-    scene: _Scene, ia: IntArray, it: IntArray
-) -> tuple[FloatArray, FloatArray, IntArray, IntArray]:
-    k = COVER_RAYS
-    s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
-    pt = _across(scene.txy[it], scene.axy[ia], scene.tr[it], s)  # (Q, k, 2)
-    p0 = np.repeat(scene.axy[ia], k, axis=0)
-    return p0, pt.reshape(-1, 2), np.repeat(ia, k), np.repeat(it, k)
-
-
 def cover_report(
     board: Board,
     attackers: Sequence[Disc],
@@ -288,7 +314,7 @@ def cover_report(
     m = len(targets)
     if melee:
         return CoverReport(0, (0.0,) * m, (0,) * m, 0, m, (), "cover is ignored in a Melee", "§5.9")
-    scene = _Scene(board, attackers, targets, blockers)
+    scene = _Scene(board, attackers, targets, blockers, pieces="obscuring")
     n = len(scene.axy)
     g = scene.geom
     if m == 0:
@@ -296,39 +322,31 @@ def cover_report(
     sources: set[str] = set()
     levels = np.zeros(m, dtype=np.intp)
     frac = np.zeros(m)
-    if n and (len(scene.bxy) or g.obscuring):
-        k = COVER_RAYS
+    if n:
         ia, it = np.divmod(np.arange(n * m), m)
-        p0, p1, ra, _rt = _cover_rays(scene, ia, it)
-        value = np.zeros(len(p0), dtype=np.intp)
-        if len(scene.bxy):
-            dist = segment_point_distance(p0, p1, scene.bxy)
-            hit_disc = (dist < scene.br[None, :] - EPS).any(axis=1)
-            value[hit_disc] = 1
-            if hit_disc.any():
+        cands = scene.candidates(ia, it, exclude_target=False)
+        if len(cands[0]) or len(cands[2]):
+            k = COVER_RAYS
+            s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
+            p1 = _across(scene.txy[it], scene.axy[ia], scene.tr[it], s)  # (Q, k, 2)
+            p0 = np.broadcast_to(scene.axy[ia][:, None, :], p1.shape)
+            value = scene.hits(p0, p1, cands, g.cover_value)
+            pair_frac = (value > 0).mean(axis=1)
+            # the bonus reached by half or more of the rays: the median-from-the-top value
+            pair_level = -np.sort(-value, axis=1)[:, math.ceil(k / 2) - 1]
+            frac = pair_frac.reshape(n, m).min(axis=0)
+            levels = pair_level.reshape(n, m).min(axis=0)
+            covered = levels > 0
+            cq, cp, dq, _ = cands
+            sources.update(g.names[p] for p in np.unique(scene.pieces[cp[covered[it[cq]]]]))
+            if covered[it[dq]].any():
                 sources.add("other units")
-        if g.obscuring:
-            lines = shapely.linestrings(np.stack([p0, p1], axis=1))
-            li, pi = g.obscuring.query(lines, "intersects")
-            if len(li):
-                own = g.standing_in(g.obscuring, scene.axy, scene.ar)
-                real = ~own[ra[li], pi]
-                li, pi = li[real], pi[real]
-                np.maximum.at(value, li, g.cover_value[pi])
-                sources.update(g.names[p] for p in np.unique(pi))
-        per_pair = value.reshape(n * m, k)
-        pair_frac = (per_pair > 0).mean(axis=1)
-        # the bonus reached by half or more of the rays: the median-from-the-top value
-        pair_level = -np.sort(-per_pair, axis=1)[:, math.ceil(k / 2) - 1]
-        frac = pair_frac.reshape(n, m).min(axis=0)
-        levels = pair_level.reshape(n, m).min(axis=0)
-    if g.areas:
-        pts = shapely.points(scene.txy)
-        ti, pi = g.areas.query(pts, "intersects")
-        for j, p in zip(ti, pi, strict=True):
-            if g.polys[p].contains(pts[j]):
-                levels[j] = max(levels[j], g.cover_value[p])
-                sources.add(g.names[p])
+    areas = np.flatnonzero(g.cover_area)
+    if len(areas):
+        inside = g.discs_in(areas, scene.txy, np.full(m, EPS))
+        for j, p in zip(*np.nonzero(inside), strict=True):
+            levels[j] = max(levels[j], g.cover_value[areas[p]])
+            sources.add(g.names[areas[p]])
     need = math.ceil(m / 2)
     bonus = int(-np.sort(-levels)[need - 1])
     count = int((levels > 0).sum())
