@@ -398,6 +398,7 @@ class WeaponPlan:
     target: int
     users: int
     context: AttackContext
+    models: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -1155,7 +1156,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             playstyle=Playstyle.STANDARD,
             los_models=None if view.melee else view.visible,
         )
-        plans.append(WeaponPlan(wname, target, len(users), ctx))
+        plans.append(WeaponPlan(wname, target, len(users), ctx, tuple(users)))
     # Attack Step 6: weapons in profile order
     order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
     plans.sort(key=lambda p: order[p.weapon])
@@ -1411,12 +1412,11 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
             )
             _store_unit_state(w, uid, own)
         wtype = info.weapon_types[wp.weapon]
-        for i in u.present():
-            if wp.weapon in info.model_weapons[i]:
-                if wtype == WeaponType.HEAVY.value:
-                    heavy[i] = True
-                elif wtype == WeaponType.BATTLE.value:
-                    battle[i] = True
+        for i in wp.models:
+            if wtype == WeaponType.HEAVY.value:
+                heavy[i] = True
+            elif wtype == WeaponType.BATTLE.value:
+                battle[i] = True
         new_cas = [
             i for i, m in enumerate(target.models) if m.hp <= 0 < before[i] and not m.removed
         ]
@@ -1613,7 +1613,22 @@ def _near_spot(
     orad: FloatArray,
     prefer: FloatArray,
 ) -> Point | None:
-    """The free spot within coherency of ``anchor`` closest to ``prefer``."""
+    """The free spot within coherency of ``anchor`` closest to ``prefer``: first straight
+    toward the anchor, just within 2" (the minimum distance, §4.2 IV), then around it."""
+    d = prefer - anchor
+    norm = float(np.hypot(*d))
+    if norm > 1e-9:
+        direct = anchor + d / norm * min(norm, 2 * r + geom.COHERENCY - 0.01)
+        s0 = (float(direct[0]), float(direct[1]))
+        if (
+            w.field.spot_ok(s0, r)
+            and not (
+                len(oxy)
+                and (np.sqrt(((oxy - direct) ** 2).sum(axis=1)) - orad - r < -OVERLAP_TOL).any()
+            )
+            and not any(math.dist(s0, pos[m]) < 2 * r - OVERLAP_TOL for m in main)
+        ):
+            return s0
     best: tuple[float, Point] | None = None
     for rad in (2 * r + 1.0, 2 * r + 0.2, 2 * r + 1.8):
         for s in geom.ring_points((float(anchor[0]), float(anchor[1])), rad, 16):
