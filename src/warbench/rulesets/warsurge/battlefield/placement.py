@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     FloatArray,
     as_discs,
     points_array,
+    segment_point_distance,
 )
 from warbench.rulesets.warsurge.battlefield.measure import COHERENCY, coherency_groups
 from warbench.rulesets.warsurge.battlefield.model import Board, Point, Zone
@@ -84,6 +85,7 @@ def place_near(
     coherency: float | None = COHERENCY,
     avoid_dangerous: bool = False,
     prefer: Point | None = None,
+    contiguous: bool = True,
 ) -> list[Point]:
     """Up to ``count`` legal, non-overlapping spots for bases of ``radius`` near ``anchor``.
 
@@ -95,7 +97,11 @@ def place_near(
     bases on the board. With ``coherency``, each spot after the first is within that distance
     of an earlier one, so the placed models form one group (§4.2). Returns fewer spots when
     there is no more room (§6.6: models that cannot be placed are casualties). ``prefer``: take
-    the spots nearest to this point first instead of nearest to the anchor.
+    the spots nearest to this point first instead of nearest to the anchor. ``contiguous``: the
+    models must be able to get there: the first slides out from the anchor, each next one from
+    an earlier spot within ``coherency``, without passing through other bases (bases covering
+    the anchor, such as the Transport, do not count), so a ring of enemies "completely
+    surrounding" the site keeps them in (§6.3, §6.6).
     """
     if count <= 0:
         return []
@@ -127,8 +133,19 @@ def place_near(
     chosen: list[Point] = []
     avail = np.ones(len(cand), dtype=bool)
     linked = np.zeros(len(cand), dtype=bool)
+    oxy, orad = as_discs(occupied)
+    reach_ok = np.ones(len(cand), dtype=bool)
+    if contiguous and len(oxy) and len(cand):
+        # the first models walk out from the anchor: bases covering the anchor (the Transport
+        # itself) do not stop them, any other base in the way does
+        ax = np.array([[float(anchor[0]), float(anchor[1])]])
+        holds = np.hypot(oxy[:, 0] - ax[0, 0], oxy[:, 1] - ax[0, 1]) < orad
+        reach_ok = _clear(np.repeat(ax, len(cand), axis=0), cand, oxy[~holds], orad[~holds], r)
+    link = coherency if coherency is not None else 2.0
     for _ in range(count):
-        mask = avail & linked if (chosen and coherency is not None) else avail
+        mask = avail & reach_ok
+        if chosen and coherency is not None:
+            mask &= linked
         idx = np.flatnonzero(mask)
         if not len(idx):
             break
@@ -137,9 +154,26 @@ def place_near(
         chosen.append((float(p[0]), float(p[1])))
         d = np.hypot(cand[:, 0] - p[0], cand[:, 1] - p[1])
         avail &= d >= 2 * r + GAP - EPS
+        near = d - 2 * r <= link - GAP
         if coherency is not None:
-            linked |= d - 2 * r <= coherency - GAP
+            linked |= near
+        if contiguous and len(oxy):
+            sel = np.flatnonzero(near & ~reach_ok)
+            if len(sel):
+                start = np.repeat(p[None, :], len(sel), axis=0)
+                reach_ok[sel] = _clear(start, cand[sel], oxy, orad, r)
     return chosen
+
+
+def _clear(
+    p0: FloatArray, p1: FloatArray, oxy: FloatArray, orad: FloatArray, r: float
+) -> BoolArray:
+    """Whether a base of radius ``r`` can slide from each ``p0`` to ``p1`` past the bases."""
+    if not len(oxy):
+        return np.ones(len(p0), dtype=bool)
+    dist = segment_point_distance(p0, p1, oxy)
+    out: BoolArray = np.asarray((dist >= orad[None, :] + r - EPS).all(axis=1))
+    return out
 
 
 def restore_coherency(
