@@ -83,8 +83,29 @@ def normalize(action: Action) -> Action:
 
 def check(state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS) -> None:
     """Raise a RulesError with the reason and the section if ``action`` is illegal now."""
+    _verified(state, normalize(action), hooks)
+
+
+def _verified(state: GameState, action: Action, hooks: HookRegistry) -> rules.Plan:
+    """The plan of a legal action, cached per (state, action): ``can`` then ``apply`` checks
+    once. Verification rolls no dice, so the cache cannot change a result."""
+    plans: dict[Action, rules.Plan | RulesError] = state.cache.setdefault("plans", {})  # type: ignore[assignment]
+    hit = plans.get(action, _MISSING)
+    if isinstance(hit, RulesError):
+        raise hit
+    if hit is not _MISSING:
+        return hit  # type: ignore[return-value]
     w = rules.Work(state, state.dice(), hooks)
-    rules.verify(w, normalize(action))
+    try:
+        plan = rules.verify(w, action)
+    except RulesError as exc:
+        plans[action] = exc
+        raise
+    plans[action] = plan
+    return plan
+
+
+_MISSING = object()
 
 
 def can(state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS) -> bool:
@@ -104,8 +125,8 @@ def apply(
 ) -> tuple[GameState, list[Event]]:
     """Check and apply ``action``; return the new state and the events it caused."""
     action = normalize(action)
+    plan = _verified(state, action, hooks)
     w = rules.Work(state, dice or state.dice(), hooks)
-    plan = rules.verify(w, action)
     rules.apply_plan(w, action, plan)
     w.step = state.step + 1
     return w.state(), w.events
@@ -313,9 +334,12 @@ def _unit_candidates(w: rules.Work, uid: int, phase: Phase) -> Iterator[Action]:
         yield from attack_candidates(w, uid)
 
 
-def weapon_targets(w: rules.Work, uid: int, limit: int = 4) -> dict[str, list[int]]:
+def weapon_targets(
+    w: rules.Work, uid: int, limit: int = 4, first: bool = False
+) -> dict[str, list[int]]:
     """For each weapon of the unit, the enemy units it can legally attack (nearest first,
-    looking at up to ``limit`` nearest enemy units; engaged foes first)."""
+    looking at up to ``limit`` nearest enemy units; engaged foes first). With ``first``, stop
+    once every weapon has a target."""
     info = w.info(uid)
     out: dict[str, list[int]] = {}
     foes = [f for _, f in nearest_enemies(w, uid)]
@@ -340,6 +364,8 @@ def weapon_targets(w: rules.Work, uid: int, limit: int = 4) -> dict[str, list[in
                         users = []
                 if users:
                     out.setdefault(wp.name, []).append(foe)
+        if first and len(out) == len(info.unit.weapons):
+            break
     return out
 
 

@@ -101,6 +101,10 @@ class Field:
         """The whole base is inside deployment zone ``zone`` (§3.6)."""
         return bool(self.g.in_zone(zone, np.asarray([p], dtype=np.float64), r)[0])
 
+    def in_zone_all(self, zone: int, xy: FloatArray, r: float) -> bool:
+        """Every base of ``xy`` is inside zone ``zone``."""
+        return bool(self.g.in_zone(zone, xy, r).all())
+
     def zone_centre(self, zone: int) -> Point:
         c = shapely.Polygon(self.zones[zone].polygon).centroid
         return (float(c.x), float(c.y))

@@ -91,7 +91,7 @@ class ScriptedPlayer:
             front = pts[1:2] + pts[:1] + pts[2:]
             return [Deploy(uid, at=p) for p in front]
         if phase is Phase.ATTACK:
-            wt = engine.weapon_targets(w, uid, limit=3)
+            wt = engine.weapon_targets(w, uid, limit=3, first=True)
             if not wt:
                 return []
             return [Attack(uid, tuple((wn, ts[0]) for wn, ts in wt.items()))]

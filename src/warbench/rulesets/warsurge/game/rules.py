@@ -89,6 +89,9 @@ class Work:
         self.hooks = hooks
         self.events: list[Event] = []
         self._index: TableIndex | None = state.cache.get("index")  # type: ignore[assignment]
+        # queries answered for the unchanged state are shared by every Work of that state
+        self.shared: dict[Any, Any] = state.cache.setdefault("shared", {})  # type: ignore[assignment]
+        self.dirty = False
 
     # -- output ----------------------------------------------------------------------------
     def state(self) -> GameState:
@@ -122,6 +125,7 @@ class Work:
         return self.setup.units[uid]
 
     def set_unit(self, uid: int, **changes: Any) -> None:
+        self.dirty = True
         if "pos" in changes or "removed" in changes or "location" in changes:
             self._index = None
         self.units[uid] = replace(self.units[uid], **changes)
@@ -157,7 +161,10 @@ class Work:
 
     def others_mask(self, exclude: Iterable[int]) -> np.ndarray[Any, np.dtype[np.bool_]]:
         t = self.table()
-        return ~np.isin(t.uid, list(exclude))
+        mask = np.ones(len(t.uid), dtype=bool)
+        for x in set(exclude):
+            mask &= t.uid != x
+        return mask
 
     def enemies(self, a: int, b: int) -> bool:
         return self.setup.units[a].side != self.setup.units[b].side
@@ -631,10 +638,18 @@ def place_unit(
         cands.extend(geom.ring_points(centre, rad, min(k, 24)))
         if len(cands) > tries * 6:
             break
+    zb = w.field.zone_bounds(zone) if zone is not None else None
     for c in cands:
         pts = offsets + np.asarray(c)
+        if zb is not None and (
+            (pts[:, 0] - r < zb[0] - 1e-6).any()
+            or (pts[:, 0] + r > zb[2] + 1e-6).any()
+            or (pts[:, 1] - r < zb[1] - 1e-6).any()
+            or (pts[:, 1] + r > zb[3] + 1e-6).any()
+        ):
+            continue
         pos = tuple((float(x), float(y)) for x, y in pts)
-        if zone is not None and not all(w.field.in_zone(zone, p, r) for p in pos):
+        if zone is not None and not w.field.in_zone_all(zone, pts, r):
             continue
         if from_xy is not None and within is not None:
             d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
@@ -988,12 +1003,15 @@ def _shooters(w: Work, uid: int) -> tuple[FloatArray, float, list[int], bool]:
 def view_target(
     w: Work, uid: int, target: int, cache: dict[Any, TargetView] | None = None
 ) -> TargetView:
-    key = (uid, target)
-    if cache is not None and key in cache:
-        return cache[key]
+    """What ``uid`` sees of ``target`` (cached per state: the state is immutable)."""
+    key = ("view", uid, target)
+    if not w.dirty:
+        hit = w.shared.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
     v = _view_target(w, uid, target)
-    if cache is not None:
-        cache[key] = v
+    if not w.dirty:
+        w.shared[key] = v
     return v
 
 
