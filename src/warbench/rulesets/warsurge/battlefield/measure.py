@@ -32,7 +32,7 @@ COHERENCY = 2.0
 
 def edge_distance(a: Point, ra: float, b: Point, rb: float) -> float:
     """Base-to-base distance between two models (§1.3): centre distance less both radii, >= 0."""
-    return max(0.0, math.hypot(b[0] - a[0], b[1] - a[1]) - ra - rb)
+    return max(0.0, math.hypot(b[0] - a[0], b[1] - a[1]) - (ra + rb))
 
 
 def distance_matrix(a: Sequence[Disc], b: Sequence[Disc]) -> FloatArray:
@@ -44,7 +44,7 @@ def distance_matrix(a: Sequence[Disc], b: Sequence[Disc]) -> FloatArray:
 
 def _edge_matrix(axy: FloatArray, ar: FloatArray, bxy: FloatArray, br: FloatArray) -> FloatArray:
     d = np.hypot(axy[:, None, 0] - bxy[None, :, 0], axy[:, None, 1] - bxy[None, :, 1])
-    return np.maximum(d - ar[:, None] - br[None, :], 0.0)
+    return np.maximum(d - (ar[:, None] + br[None, :]), 0.0)
 
 
 def unit_distance(models_a: Sequence[Disc], models_b: Sequence[Disc]) -> float:
@@ -57,7 +57,7 @@ def unit_distance(models_a: Sequence[Disc], models_b: Sequence[Disc]) -> float:
 
 def in_base_contact(a: Point, ra: float, b: Point, rb: float, tol: float = 1e-6) -> bool:
     """Whether two bases touch (§2.1 Base-to-Base Contact): edge distance at most ``tol``."""
-    return math.hypot(b[0] - a[0], b[1] - a[1]) - ra - rb <= tol
+    return math.hypot(b[0] - a[0], b[1] - a[1]) - (ra + rb) <= tol
 
 
 def overlaps(positions: Sequence[Point], radii: Sequence[float]) -> list[tuple[int, int]]:
