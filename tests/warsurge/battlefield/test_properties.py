@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tests.warsurge.battlefield.conftest import R25, board
 from warbench.rulesets.warsurge.battlefield import (
+    Disc,
     check_move,
     coherent,
     edge_distance,
@@ -42,7 +43,7 @@ def test_edge_distance_symmetric_and_never_negative(
 @FAST
 @given(point, point, st.lists(st.tuples(point, radius), max_size=4))
 def test_s5_4_line_of_sight_goes_both_ways(
-    a: tuple[float, float], b: tuple[float, float], blockers: list[tuple[tuple[float, float], float]]
+    a: tuple[float, float], b: tuple[float, float], blockers: list[Disc]
 ) -> None:
     src, dst = (a, R25), (b, R25)
     others = [o for o in blockers if edge_distance(o[0], o[1], a, R25) > 0.01]
