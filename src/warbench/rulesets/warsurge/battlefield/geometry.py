@@ -101,6 +101,40 @@ class _Tree:
         return np.vstack([hits[0], self.index[hits[1]]])
 
 
+class ResultCache:
+    """A bounded memo of query results for one board, keyed by the exact positions.
+
+    A game asks the same question several times (the AI weighs a target, then attacks it;
+    visibility, then cover), so answers are kept until :data:`size` entries, then forgotten all
+    at once. Results are immutable or copied on the way out.
+    """
+
+    __slots__ = ("_data", "hits", "misses", "size")
+
+    def __init__(self, size: int = 4096) -> None:
+        self._data: dict[tuple[bytes, ...], Any] = {}
+        self.size = size
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[bytes, ...]) -> Any:
+        value = self._data.get(key)
+        if value is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return value
+
+    def put(self, key: tuple[bytes, ...], value: Any) -> Any:
+        if len(self._data) >= self.size:
+            self._data.clear()
+        self._data[key] = value
+        return value
+
+    def clear(self) -> None:
+        self._data.clear()
+
+
 class BoardGeometry:
     """Shapely geometry of one board, compiled once: polygons, STRtrees, property masks.
 
@@ -150,6 +184,7 @@ class BoardGeometry:
             lo, hi = ring.min(axis=0), ring.max(axis=0)
             self.centre[i] = (lo + hi) / 2
             self.reach[i] = float(np.hypot(*(ring - self.centre[i]).T).max())
+        self.cache = ResultCache()
         self.los_index: IntArray = np.flatnonzero(self.blocks_los)
         self.obscuring_index: IntArray = np.flatnonzero(obscures)
 

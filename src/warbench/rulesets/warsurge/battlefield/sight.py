@@ -91,6 +91,18 @@ class _Scene:
         self._in_a: BoolArray | None = None
         self._in_t: BoolArray | None = None
 
+    def key(self, kind: str) -> tuple[bytes, ...]:
+        """A cache key for this query (positions and radii, bit for bit)."""
+        return (
+            kind.encode(),
+            self.axy.tobytes(),
+            self.ar.tobytes(),
+            self.txy.tobytes(),
+            self.tr.tobytes(),
+            self.bxy.tobytes(),
+            self.br.tobytes(),
+        )
+
     def inside(self) -> tuple[BoolArray, BoolArray]:
         """Which of the scene's pieces each attacker / target base overlaps."""
         if self._in_a is None or self._in_t is None:
@@ -224,8 +236,14 @@ def sight_matrix(
     n, m = len(scene.axy), len(scene.txy)
     if n == 0 or m == 0:
         return np.zeros((n, m), dtype=bool)
-    ia, it = np.divmod(np.arange(n * m), m)
-    return scene.sight(ia, it).reshape(n, m)
+    key = scene.key("matrix")
+    cache = scene.geom.cache
+    hit = cache.get(key)
+    if hit is None:
+        ia, it = np.divmod(np.arange(n * m), m)
+        hit = cache.put(key, scene.sight(ia, it).reshape(n, m))
+    out: BoolArray = hit.copy()
+    return out
 
 
 def line_of_sight(board: Board, src: Disc, dst: Disc, blockers: Sequence[Any] = ()) -> bool:
@@ -252,9 +270,14 @@ def visible_models(
     n, m = len(scene.axy), len(scene.txy)
     if n == 0 or m == 0:
         return [False] * m
-    ia, it = np.divmod(np.arange(n * m), m)
-    ok = scene.sight(ia, it, any_per_target=True).reshape(n, m)
-    return [bool(ok[:, j].any()) for j in range(m)]
+    key = scene.key("visible")
+    cache = scene.geom.cache
+    hit = cache.get(key)
+    if hit is None:
+        ia, it = np.divmod(np.arange(n * m), m)
+        ok = scene.sight(ia, it, any_per_target=True).reshape(n, m)
+        hit = cache.put(key, [bool(ok[:, j].any()) for j in range(m)])
+    return list(hit)
 
 
 def attackers_in_sight(
@@ -315,10 +338,19 @@ def cover_report(
     if melee:
         return CoverReport(0, (0.0,) * m, (0,) * m, 0, m, (), "cover is ignored in a Melee", "§5.9")
     scene = _Scene(board, attackers, targets, blockers, pieces="obscuring")
-    n = len(scene.axy)
-    g = scene.geom
     if m == 0:
         return CoverReport(0, (), (), 0, 0, (), "no target models")
+    key = scene.key("cover")
+    cached = scene.geom.cache.get(key)
+    if cached is None:
+        cached = scene.geom.cache.put(key, _cover(scene))
+    report: CoverReport = cached
+    return report
+
+
+def _cover(scene: _Scene) -> CoverReport:
+    n, m = len(scene.axy), len(scene.txy)
+    g = scene.geom
     sources: set[str] = set()
     levels = np.zeros(m, dtype=np.intp)
     frac = np.zeros(m)
