@@ -1,7 +1,7 @@
 """Line of sight, partial line of sight and the Cover Bonus (Core Rules
 001_d3f5e425c5e1196d.txt §5.3-5.6, §5.9, §5.13, §5.15), top-down on a flat board.
 
-Method (rulings 1-5 "WARSURGE battlefield" in ``docs/rulings.md``):
+Method (rulings 1-6 "WARSURGE battlefield" in ``docs/rulings.md``):
 
 * **Line of sight** between two models exists when some straight line from any part of one base
   to any part of the other passes through no obstacle (§5.4 "if your Unit can see any of the
