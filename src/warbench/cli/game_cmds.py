@@ -1,0 +1,153 @@
+"""WARSURGE game commands: ``battle`` (play a full game between scripted players) and
+``replay`` (replay and verify a game record)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import typer
+
+from warbench.cli.app import app, console, fail
+from warbench.kernel.errors import WarbenchError
+
+
+def _board(spec: str | None) -> object:
+    from warbench.rulesets.warsurge.battlefield import load_board, sample_board, sample_boards
+
+    if spec is None:
+        return sample_board("ruins_48x48")
+    if Path(spec).exists():
+        return load_board(spec)
+    if spec in sample_boards():
+        return sample_board(spec)
+    raise fail(
+        f"--board {spec}: no such file or sample board; samples: {', '.join(sample_boards())}"
+    )
+
+
+@app.command()
+def battle(
+    rosters: list[Path] = typer.Argument(..., help="Two or more game roster files."),
+    board: str | None = typer.Option(
+        None, "--board", "-b", help="Board file or sample board name (default ruins_48x48)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (recorded; random if unset)."),
+    record: Path | None = typer.Option(
+        None, "--record", help="Write the game record (JSON lines)."
+    ),
+    svg: Path | None = typer.Option(None, "--svg", help="Draw the final battlefield as SVG."),
+    players: str = typer.Option(
+        "scripted", "--players", help="scripted or random (random-legal players)."
+    ),
+    turns: int | None = typer.Option(
+        None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the result."),
+    as_json: bool = typer.Option(False, "--json", help="The result as JSON."),
+) -> None:
+    """Play a full Standard game between scripted players and print the result."""
+    import secrets
+
+    from warbench.rulesets.warsurge.game import engine
+    from warbench.rulesets.warsurge.game.geom import Field
+    from warbench.rulesets.warsurge.game.io import load_game_roster
+    from warbench.rulesets.warsurge.game.players import Player, RandomLegalPlayer, ScriptedPlayer
+    from warbench.rulesets.warsurge.game.record import GameRecord
+    from warbench.rulesets.warsurge.game.render import render_state_svg, summary
+    from warbench.rulesets.warsurge.game.state import build_setup
+
+    if len(rosters) < 2:
+        raise fail("a battle needs at least two rosters")
+    if players not in ("scripted", "random"):
+        raise fail(f"--players {players}: allowed: scripted, random")
+    try:
+        setup = build_setup(
+            [load_game_roster(r) for r in rosters],
+            Field(_board(board)),  # type: ignore[arg-type]
+            game_length=turns,
+        )
+        game_seed = secrets.randbits(31) if seed is None else seed
+        rec = GameRecord(setup, game_seed)
+        t0 = time.perf_counter()
+        state, events = engine.new_game(setup, game_seed)
+        sides = len(setup.sides)
+        who: list[Player] = [
+            ScriptedPlayer() if players == "scripted" else RandomLegalPlayer(game_seed + k)
+            for k in range(sides)
+        ]
+        while not state.over:
+            side = engine.acting_side(state)
+            assert side is not None
+            action = who[side].choose(state)
+            state, evs = engine.apply(state, action)
+            events.extend(evs)
+            rec.add(action, state)
+        elapsed = time.perf_counter() - t0
+        if record is not None:
+            rec.save(record)
+        if svg is not None:
+            render_state_svg(state, svg)
+    except WarbenchError as exc:
+        raise fail(str(exc)) from exc
+    result = state.result
+    assert result is not None
+    names = setup.sides
+    if as_json:
+        out = {
+            "seed": game_seed,
+            "winner": None if result.winner is None else names[result.winner],
+            "values": {n: round(v, 2) for n, v in zip(names, result.values, strict=True)},
+            "turns": result.turns,
+            "actions": len(rec.actions),
+            "seconds": round(elapsed, 3),
+        }
+        console.print_json(json.dumps(out))
+        return
+    if not quiet:
+        for line in summary(events):
+            console.print(line, highlight=False, markup=False)
+    winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
+    console.print(f"[bold]{winner}[/] (seed {game_seed}, {result.turns} Game Turns)")
+    for n, v in zip(names, result.values, strict=True):
+        console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
+    if record is not None:
+        console.print(f"record: {record}", highlight=False)
+
+
+@app.command()
+def replay(
+    record: Path = typer.Argument(..., help="A game record (JSON lines) from battle --record."),
+    svg: Path | None = typer.Option(None, "--svg", help="Draw the final battlefield as SVG."),
+    show: bool = typer.Option(False, "--show", help="Print the turn-by-turn summary."),
+) -> None:
+    """Replay a game record and verify that it reproduces the recorded game exactly."""
+    from warbench.rulesets.warsurge.game.record import load_record
+    from warbench.rulesets.warsurge.game.record import replay as do_replay
+    from warbench.rulesets.warsurge.game.render import render_state_svg, summary
+
+    try:
+        rec = load_record(record)
+        rp = do_replay(rec)
+        if svg is not None:
+            render_state_svg(rp.state, svg)
+    except WarbenchError as exc:
+        raise fail(str(exc)) from exc
+    if show:
+        for line in summary(rp.events):
+            console.print(line, highlight=False, markup=False)
+    st = rp.state
+    status = "finished" if st.over else f"in progress (Game Turn {st.flow.turn})"
+    console.print(
+        f"verified: {rp.steps} actions replay identically; game {status}; state {st.digest()}",
+        highlight=False,
+    )
+    if st.result is not None:
+        names = st.setup.sides
+        r = st.result
+        winner = "draw" if r.winner is None else f"winner {names[r.winner]}"
+        console.print(
+            f"{winner}: " + ", ".join(f"{n} {v:.1f}" for n, v in zip(names, r.values, strict=True)),
+            highlight=False,
+        )

@@ -1,0 +1,75 @@
+"""The WARSURGE game engine: a full Standard game on a 2D battlefield (docs/game.md).
+
+``new_game`` → ``legal_actions`` / ``check`` / ``can`` / ``apply`` → events and a new state;
+``record`` writes and replays games; ``players`` holds random-legal and scripted players.
+"""
+
+from __future__ import annotations
+
+from warbench.rulesets.warsurge.game.actions import (
+    Action,
+    Attack,
+    ChooseTurnMaster,
+    ChooseZone,
+    Deploy,
+    Disembark,
+    Embark,
+    Move,
+    Pass,
+)
+from warbench.rulesets.warsurge.game.engine import (
+    LegalActions,
+    acting_side,
+    apply,
+    can,
+    check,
+    legal_actions,
+    new_game,
+)
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.geom import Field
+from warbench.rulesets.warsurge.game.state import (
+    Automation,
+    GameResult,
+    GameSetup,
+    GameState,
+    Location,
+    Phase,
+    PlayerSetup,
+    RosterEntry,
+    build_setup,
+)
+
+#: Version of the game engine's behaviour (stamped into game records with RULESET_VERSION).
+ENGINE_VERSION = "warsurge-game-1"
+
+__all__ = [
+    "ENGINE_VERSION",
+    "Action",
+    "Attack",
+    "Automation",
+    "ChooseTurnMaster",
+    "ChooseZone",
+    "Deploy",
+    "Disembark",
+    "Embark",
+    "Event",
+    "Field",
+    "GameResult",
+    "GameSetup",
+    "GameState",
+    "LegalActions",
+    "Location",
+    "Move",
+    "Pass",
+    "Phase",
+    "PlayerSetup",
+    "RosterEntry",
+    "acting_side",
+    "apply",
+    "build_setup",
+    "can",
+    "check",
+    "legal_actions",
+    "new_game",
+]

@@ -1,0 +1,160 @@
+"""The decisions of a WARSURGE game as typed, serialisable values.
+
+A game record is a list of these (OpenSpiel: a game is its actions; chance comes from the
+recorded seed). Each action is made by the side whose turn it is (``GameState.flow.active``),
+or, for :class:`ChooseTurnMaster`, by the roll-off winner.
+
+Positions are optional wherever the engine can place models itself
+(:attr:`~.state.Automation.MODEL_PLACEMENT`): ``Deploy(unit, at=(x, y))`` places the unit in a
+compact formation around a point; ``Move(unit, to=(x, y))`` moves it toward a point;
+``Move(unit, engage=target)`` moves it into Base Contact with an enemy unit (§4.3).
+Explicit ``positions`` (one point per model still on the table, in model order) are always
+accepted and checked model by model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from warbench.kernel.errors import DataFileError
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class ChooseTurnMaster:
+    """The roll-off winner names the Turn Master, themselves or another side (§2.1)."""
+
+    side: int
+
+
+@dataclass(frozen=True)
+class ChooseZone:
+    """Choose a Deployment Zone on the first Game Turn, in roll-off order (§3.6 step 2)."""
+
+    zone: int
+
+
+@dataclass(frozen=True)
+class Deploy:
+    """Place a unit from Reserve in the side's Deployment Zone (§3.6, §2.2 step 2), with
+    passengers already embarked if it is a Transport (§6.1)."""
+
+    unit: int
+    at: Point | None = None
+    positions: tuple[Point, ...] | None = None
+    passengers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    """A Move (Move Phase) or a Dash (Dash Phase) of one unit (§4.1, §2.2 steps 3 and 5)."""
+
+    unit: int
+    to: Point | None = None
+    positions: tuple[Point, ...] | None = None
+    engage: int | None = None  # move into Base Contact with this enemy unit (§4.3)
+    dash: bool = False
+
+
+@dataclass(frozen=True)
+class Embark:
+    """Move or Dash into contact with a friendly Transport and embark it (§6.2)."""
+
+    unit: int
+    transport: int
+    dash: bool = False
+
+
+@dataclass(frozen=True)
+class Disembark:
+    """Leave a Transport: place the unit within its Move or Dash of the Transport (§6.3)."""
+
+    unit: int
+    to: Point | None = None
+    positions: tuple[Point, ...] | None = None
+    dash: bool = False
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One unit's attacks: each weapon profile against one target unit (§5.3, §2.2 step 4)."""
+
+    unit: int
+    targets: tuple[tuple[str, int], ...]  # (weapon profile name, target unit id)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The side is finished with this phase (§2.2 step 3: "declared they were finished")."""
+
+
+Action = ChooseTurnMaster | ChooseZone | Deploy | Move | Embark | Disembark | Attack | Pass
+
+_KINDS: dict[str, type[Any]] = {
+    "turn_master": ChooseTurnMaster,
+    "zone": ChooseZone,
+    "deploy": Deploy,
+    "move": Move,
+    "embark": Embark,
+    "disembark": Disembark,
+    "attack": Attack,
+    "pass": Pass,
+}
+_NAMES = {v: k for k, v in _KINDS.items()}
+
+
+def _pt(p: Any) -> Point:
+    return (float(p[0]), float(p[1]))
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """A JSON-ready mapping (``kind`` plus the fields that are set)."""
+    out: dict[str, Any] = {"kind": _NAMES[type(action)]}
+    for name, value in vars(action).items():
+        if value is None or value == () or value is False:
+            continue
+        if name in ("at", "to"):
+            out[name] = [round(value[0], 6), round(value[1], 6)]
+        elif name == "positions":
+            out[name] = [[round(x, 6), round(y, 6)] for x, y in value]
+        elif name == "targets":
+            out[name] = [[w, t] for w, t in value]
+        elif name == "passengers":
+            out[name] = list(value)
+        else:
+            out[name] = value
+    return out
+
+
+def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
+    """Read an action written by :func:`action_to_dict`."""
+    kind = data.get("kind")
+    cls = _KINDS.get(str(kind))
+    if cls is None:
+        raise DataFileError(source, f"unknown action kind {kind!r}; allowed: {sorted(_KINDS)}")
+    kw: dict[str, Any] = {}
+    for name, value in data.items():
+        if name == "kind":
+            continue
+        if name in ("at", "to"):
+            kw[name] = _pt(value)
+        elif name == "positions":
+            kw[name] = tuple(_pt(p) for p in value)
+        elif name == "targets":
+            kw[name] = tuple((str(w), int(t)) for w, t in value)
+        elif name == "passengers":
+            kw[name] = tuple(int(v) for v in value)
+        else:
+            kw[name] = value
+    try:
+        action: Action = cls(**kw)
+    except TypeError as exc:
+        raise DataFileError(source, f"action {data!r}: {exc}") from exc
+    return action
+
+
+def round_point(p: Point) -> Point:
+    """Points are recorded to 1e-6 inch; rounding first keeps replays bit-identical."""
+    return (round(float(p[0]), 6), round(float(p[1]), 6))

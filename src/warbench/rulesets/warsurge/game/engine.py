@@ -1,0 +1,381 @@
+"""The public engine: ``new_game``, ``check``/``can``/``apply`` and ``legal_actions``.
+
+PokerKit's three ways for every operation: :func:`check` raises a
+:class:`~warbench.kernel.errors.RulesError` with the reason and the section, :func:`can` answers
+yes or no, :func:`apply` checks, applies and returns the new (frozen) state with the events.
+Pgx's step: ``apply`` is pure given the state and the action, because the dice of each step are
+derived from the seed stored in the state (tests may pass scripted dice instead).
+
+Positions are continuous, so :func:`legal_actions` cannot list every legal Move; it is an
+object you can query (python-chess's ``board.legal_moves``): the sides and units that may act,
+a sample of concrete legal actions per unit (toward each enemy, into contact, eight compass
+directions at full distance …), and ``action in legal_actions(state)`` for any proposal.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from warbench.kernel.dice import Dice
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.game import geom, rules
+from warbench.rulesets.warsurge.game.actions import (
+    Action,
+    Attack,
+    ChooseTurnMaster,
+    ChooseZone,
+    Deploy,
+    Disembark,
+    Embark,
+    Move,
+    Pass,
+    Point,
+    round_point,
+)
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
+from warbench.rulesets.warsurge.game.state import (
+    GameSetup,
+    GameState,
+    Location,
+    Phase,
+    initial_state,
+)
+
+# --------------------------------------------------------------------------------------------
+# Starting, checking, applying
+# --------------------------------------------------------------------------------------------
+
+
+def new_game(
+    setup: GameSetup,
+    seed: int,
+    *,
+    dice: Dice | None = None,
+    hooks: HookRegistry = DEFAULT_HOOKS,
+) -> tuple[GameState, list[Event]]:
+    """Every unit in Reserve, then the first Turn Master Roll-Off (§2.2 step 1)."""
+    state = initial_state(setup, seed)
+    w = rules.Work(state, dice or state.dice(), hooks)
+    rules.start_turn(w)
+    w.step = 1
+    return w.state(), w.events
+
+
+def normalize(action: Action) -> Action:
+    """Round points as a record stores them, so a replay sees the very same numbers."""
+    changes: dict[str, object] = {}
+    for name in ("at", "to"):
+        p = getattr(action, name, None)
+        if p is not None:
+            changes[name] = round_point(p)
+    pos = getattr(action, "positions", None)
+    if pos is not None:
+        changes["positions"] = tuple(round_point(p) for p in pos)
+    return replace(action, **changes) if changes else action  # type: ignore[arg-type]
+
+
+def check(state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS) -> None:
+    """Raise a RulesError with the reason and the section if ``action`` is illegal now."""
+    _verified(state, normalize(action), hooks)
+
+
+def _verified(state: GameState, action: Action, hooks: HookRegistry) -> rules.Plan:
+    """The plan of a legal action, cached per (state, action): ``can`` then ``apply`` checks
+    once. Verification rolls no dice, so the cache cannot change a result."""
+    plans: dict[Action, rules.Plan | RulesError] = state.cache.setdefault("plans", {})  # type: ignore[assignment]
+    hit = plans.get(action, _MISSING)
+    if isinstance(hit, RulesError):
+        raise hit
+    if hit is not _MISSING:
+        return hit  # type: ignore[return-value]
+    w = rules.Work(state, state.dice(), hooks)
+    try:
+        plan = rules.verify(w, action)
+    except RulesError as exc:
+        plans[action] = exc
+        raise
+    plans[action] = plan
+    return plan
+
+
+_MISSING = object()
+
+
+def can(state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS) -> bool:
+    try:
+        check(state, action, hooks=hooks)
+    except RulesError:
+        return False
+    return True
+
+
+def apply(
+    state: GameState,
+    action: Action,
+    *,
+    dice: Dice | None = None,
+    hooks: HookRegistry = DEFAULT_HOOKS,
+) -> tuple[GameState, list[Event]]:
+    """Check and apply ``action``; return the new state and the events it caused."""
+    action = normalize(action)
+    plan = _verified(state, action, hooks)
+    w = rules.Work(state, dice or state.dice(), hooks)
+    rules.apply_plan(w, action, plan)
+    w.step = state.step + 1
+    return w.state(), w.events
+
+
+def acting_side(state: GameState) -> int | None:
+    """The side whose decision it is (the roll-off winner while choosing the Turn Master)."""
+    return rules.acting_side(state.flow)
+
+
+# --------------------------------------------------------------------------------------------
+# Legal actions as a queryable object
+# --------------------------------------------------------------------------------------------
+
+
+class LegalActions:
+    """What the acting side may do now. Iterating yields checked actions (a sample for
+    movement, see the module docstring); ``in`` checks any action."""
+
+    def __init__(self, state: GameState, hooks: HookRegistry = DEFAULT_HOOKS) -> None:
+        self.state = state
+        self.hooks = hooks
+        self.side = rules.acting_side(state.flow)
+        self._work = rules.Work(state, state.dice(), hooks)
+
+    def __contains__(self, action: object) -> bool:
+        return can(self.state, action, hooks=self.hooks)  # type: ignore[arg-type]
+
+    def units(self) -> list[int]:
+        """Units of the acting side that may still act in this phase (before geometry)."""
+        st = self.state
+        if self.side is None or st.flow.phase not in rules.PHASES:
+            return []
+        return [
+            uid
+            for uid in self._work.side_units(self.side)
+            if rules.eligible(self._work, uid, st.flow.phase)
+        ]
+
+    def candidates(self, uid: int | None = None) -> Iterator[Action]:
+        """Proposed actions (unchecked): for one unit, or the phase's non-unit actions."""
+        st = self.state
+        phase = st.flow.phase
+        w = self._work
+        if phase is Phase.OVER:
+            return
+        if uid is None:
+            if phase is Phase.TURN_MASTER:
+                for s in range(len(st.setup.sides)):
+                    yield ChooseTurnMaster(s)
+            elif phase is Phase.ZONES:
+                for z in range(len(st.setup.field.zones)):
+                    if z not in st.zones:
+                        yield ChooseZone(z)
+            else:
+                yield Pass()
+            return
+        yield from _unit_candidates(w, uid, phase)
+
+    def for_unit(self, uid: int) -> list[Action]:
+        return [a for a in self.candidates(uid) if can(self.state, a, hooks=self.hooks)]
+
+    def __iter__(self) -> Iterator[Action]:
+        for a in self.candidates(None):
+            if can(self.state, a, hooks=self.hooks):
+                yield a
+        for uid in self.units():
+            yield from self.for_unit(uid)
+
+    def sample(self, rng: random.Random, pass_chance: float = 0.0) -> Action:
+        """A random legal action: a random unit and a random candidate that passes ``check``
+        (Pass when no unit has one)."""
+        fixed = [a for a in self.candidates(None) if not isinstance(a, Pass)]
+        if fixed:
+            legal = [a for a in fixed if can(self.state, a, hooks=self.hooks)]
+            return rng.choice(legal)
+        if rng.random() < pass_chance and can(self.state, Pass(), hooks=self.hooks):
+            return Pass()
+        units = self.units()
+        rng.shuffle(units)
+        for uid in units:
+            cands = list(self.candidates(uid))
+            rng.shuffle(cands)
+            for a in cands[:8]:
+                if can(self.state, a, hooks=self.hooks):
+                    return a
+        return Pass()
+
+
+def legal_actions(state: GameState, hooks: HookRegistry = DEFAULT_HOOKS) -> LegalActions:
+    return LegalActions(state, hooks)
+
+
+# --------------------------------------------------------------------------------------------
+# Candidate generators (sensible samples of the continuous action space)
+# --------------------------------------------------------------------------------------------
+
+_DIRS = [(math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8)]
+
+
+def zone_points(w: rules.Work, zone: int) -> list[Point]:
+    """Deployment spots: the zone's centre, its front (toward the board centre), back, flanks."""
+    minx, miny, maxx, maxy = w.field.zone_bounds(zone)
+    cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
+    bx, by = w.field.width / 2, w.field.height / 2
+    dx, dy = bx - cx, by - cy
+    out = [(cx, cy)]
+    hw, hh = (maxx - minx) / 2, (maxy - miny) / 2
+    if abs(dx) >= abs(dy):
+        s = 1 if dx > 0 else -1
+        front = cx + s * hw * 0.6
+        back = cx - s * hw * 0.6
+        for y in (cy, cy - hh * 0.6, cy + hh * 0.6, cy - hh * 0.3, cy + hh * 0.3):
+            out += [(front, y), (back, y), (cx, y)]
+    else:
+        s = 1 if dy > 0 else -1
+        front = cy + s * hh * 0.6
+        back = cy - s * hh * 0.6
+        for x in (cx, cx - hw * 0.6, cx + hw * 0.6, cx - hw * 0.3, cx + hw * 0.3):
+            out += [(x, front), (x, back), (x, cy)]
+    seen: list[Point] = []
+    for p in out:
+        if p not in seen:
+            seen.append(p)
+    return seen
+
+
+def nearest_enemies(w: rules.Work, uid: int) -> list[tuple[float, int]]:
+    """Enemy units on the table by edge distance from this unit (or its Transport)."""
+    holder = w.outermost(uid)
+    if w.units[holder].location is not Location.TABLE:
+        return []
+    a = w.xy(holder)
+    ra = w.info(holder).radius
+    t = w.table()
+    side = w.info(uid).side
+    mask = np.array([w.setup.units[int(x)].side != side for x in t.uid], dtype=bool)
+    if not mask.any() or not len(a):
+        return []
+    d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
+    best: dict[int, float] = {}
+    for dist, u in zip(d, t.uid[mask], strict=True):
+        ui = int(u)
+        if dist < best.get(ui, math.inf):
+            best[ui] = float(dist)
+    return sorted((v, k) for k, v in best.items())
+
+
+def _unit_candidates(w: rules.Work, uid: int, phase: Phase) -> Iterator[Action]:
+    info = w.info(uid)
+    u = w.units[uid]
+    if phase is Phase.DEPLOY:
+        zone = w.zones[info.side]
+        if zone is None:
+            return
+        passengers: tuple[int, ...] = ()
+        if info.transport:
+            cap = info.transport * info.models
+            load = 0.0
+            chosen = []
+            for p in w.side_units(info.side):
+                free = w.units[p].location is Location.RESERVE and not w.info(p).transport
+                if p != uid and free and load + w.info(p).points <= cap:
+                    chosen.append(p)
+                    load += w.info(p).points
+            passengers = tuple(chosen)
+        for spot in zone_points(w, zone):
+            if passengers:
+                yield Deploy(uid, at=spot, passengers=passengers)
+            yield Deploy(uid, at=spot)
+        return
+    if phase in (Phase.MOVE, Phase.DASH):
+        dash = phase is Phase.DASH
+        allowance = rules.unit_allowance(w, uid, dash)
+        foes = nearest_enemies(w, uid)
+        if u.location is Location.EMBARKED:
+            holder = w.outermost(uid)
+            if w.units[holder].location is not Location.TABLE:
+                return
+            hc = w.xy(holder).mean(axis=0)
+            if foes:
+                tgt = w.xy(foes[0][1]).mean(axis=0)
+                yield Disembark(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+            for dx, dy in _DIRS:
+                yield Disembark(uid, to=(float(hc[0] + dx * 10), float(hc[1] + dy * 10)), dash=dash)
+            return
+        centre = w.xy(uid).mean(axis=0)
+        for dist, foe in foes:
+            if dist <= allowance + 0.5:
+                yield Move(uid, engage=foe, dash=dash)
+        if foes:
+            tgt = w.xy(foes[0][1]).mean(axis=0)
+            yield Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        for tr in w.side_units(info.side):
+            if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE:
+                yield Embark(uid, tr, dash=dash)
+        for dx, dy in _DIRS:
+            yield Move(
+                uid,
+                to=(float(centre[0] + dx * allowance), float(centre[1] + dy * allowance)),
+                dash=dash,
+            )
+        return
+    if phase is Phase.ATTACK:
+        yield from attack_candidates(w, uid)
+
+
+def weapon_targets(
+    w: rules.Work, uid: int, limit: int = 4, first: bool = False
+) -> dict[str, list[int]]:
+    """For each weapon of the unit, the enemy units it can legally attack (nearest first,
+    looking at up to ``limit`` nearest enemy units; engaged foes first). With ``first``, stop
+    once every weapon has a target."""
+    info = w.info(uid)
+    out: dict[str, list[int]] = {}
+    foes = [f for _, f in nearest_enemies(w, uid)]
+    engaged = w.engaged_with(w.outermost(uid))
+    order = [f for f in engaged if f in foes] + [f for f in foes if f not in engaged]
+    # passengers of engaged Transports with Fire Points (§6.9)
+    for f in list(engaged):
+        for p in w.passengers(f):
+            if rules.fire_point_chain(w, p) and w.enemies(uid, p):
+                order.append(p)
+    cache: dict[Any, rules.TargetView] = {}
+    for foe in order[: limit + len(engaged)]:
+        view = rules.view_target(w, uid, foe, cache)
+        if view.reason:
+            continue
+        for wp in info.unit.weapons:
+            users = view.users_in_range.get(wp.name)
+            if users:
+                if wp.type.value == "Heavy":
+                    users = [m for m in users if not w.units[uid].moved[m]]
+                    if w.outermost(uid) != uid and w.units[w.outermost(uid)].unit_moved:
+                        users = []
+                if users:
+                    out.setdefault(wp.name, []).append(foe)
+        if first and len(out) == len(info.unit.weapons):
+            break
+    return out
+
+
+def attack_candidates(w: rules.Work, uid: int) -> Iterator[Action]:
+    wt = weapon_targets(w, uid)
+    if not wt:
+        return
+    yield Attack(uid, tuple((wn, ts[0]) for wn, ts in wt.items()))
+    targets = sorted({t for ts in wt.values() for t in ts})
+    for t in targets:
+        combo = tuple((wn, t) for wn, ts in wt.items() if t in ts)
+        if combo:
+            yield Attack(uid, combo)

@@ -1,0 +1,323 @@
+"""The game's view of the battlefield: fast model geometry plus terrain queries.
+
+Models are circles (their bases, §1.3) on a 2D board measured in inches. The hot queries of a
+game (edge distances, base contact, overlaps, a moving base sweeping past other bases,
+coherency) are vectorised here with NumPy. Terrain (Difficult, Dangerous, Impassable Ground
+§4.5-4.7, line of sight and cover §5.4-5.6, Cover Areas) comes from the battlefield: a
+:class:`Field` is built from a :class:`~warbench.rulesets.warsurge.battlefield.Board` by
+:func:`field_from_board`, and its terrain queries are cached by position.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from warbench.rulesets.warsurge.battlefield import Board
+from warbench.rulesets.warsurge.profiles import WeaponProfile
+
+FloatArray = npt.NDArray[np.float64]
+Point = tuple[float, float]
+
+#: Bases whose edges are closer than this (inches) are in Base Contact (§2.1). A ruling: the
+#: tabletop has no exact zero, and automated moves stop this close.
+CONTACT = 0.05
+#: Coherency distance between bases (§4.2): 2".
+COHERENCY = 2.0
+#: Overlap tolerance: bases may touch, never overlap by more than this.
+OVERLAP_TOL = 1e-3
+
+
+@dataclass(frozen=True)
+class PathCheck:
+    """What a straight move of one base crosses (§4.5-4.7)."""
+
+    blocked_by: str | None
+    difficult: bool
+    dangerous: tuple[str, ...]
+    reason: str = ""
+
+
+class Field:
+    """The battlefield of a game: a :class:`Board` of the battlefield package plus the game's
+    fast paths (bounding-box prefilters, caches). Every terrain rule is the battlefield
+    package's (``check_move``, ``sight_matrix``, ``cover_report``, zones)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.g = board.geometry()
+        self.width = float(board.width)
+        self.height = float(board.height)
+        self.name = board.name or "battlefield"
+        self.zones = tuple(board.zones)
+        self._move_bbox = [
+            (t.name, tuple(shapely.Polygon(t.polygon).bounds))
+            for t in board.terrain
+            if t.difficult or t.dangerous is not None or t.impassable
+        ]
+        self._imp_bbox = [
+            tuple(shapely.Polygon(t.polygon).bounds) for t in board.terrain if t.impassable
+        ]
+        self.dangerous_names = tuple(t.name for t in board.terrain if t.dangerous is not None)
+        self._danger: dict[str, WeaponProfile | None] = {}
+        for t in board.terrain:
+            if t.dangerous is not None:
+                spec = t.dangerous
+                self._danger[t.name] = (
+                    WeaponProfile(**{"name": t.name, **(spec.weapon or {})})
+                    if spec.kind == "weapon"
+                    else None
+                )
+        self._path_cache: dict[tuple[float, ...], PathCheck] = {}
+
+    @property
+    def source(self) -> dict[str, Any]:
+        from warbench.rulesets.warsurge.battlefield import board_to_data
+
+        return board_to_data(self.board)
+
+    # -- placement -----------------------------------------------------------------------
+    def on_board(self, p: Point, r: float) -> bool:
+        return (
+            r - 1e-6 <= p[0] <= self.width - r + 1e-6 and r - 1e-6 <= p[1] <= self.height - r + 1e-6
+        )
+
+    def spot_ok(self, p: Point, r: float) -> bool:
+        """A base fits here: on the board and not on Impassable Ground (§4.7)."""
+        if not self.on_board(p, r):
+            return False
+        x, y = p
+        if not any(_bbox_hit(bb, x - r, y - r, x + r, y + r) for bb in self._imp_bbox):
+            return True
+        return not bool(self.g.on_impassable(np.asarray([p], dtype=np.float64), r)[0])
+
+    def in_zone(self, zone: int, p: Point, r: float) -> bool:
+        """The whole base is inside deployment zone ``zone`` (§3.6)."""
+        return bool(self.g.in_zone(zone, np.asarray([p], dtype=np.float64), r)[0])
+
+    def in_zone_all(self, zone: int, xy: FloatArray, r: float) -> bool:
+        """Every base of ``xy`` is inside zone ``zone``."""
+        return bool(self.g.in_zone(zone, xy, r).all())
+
+    def zone_centre(self, zone: int) -> Point:
+        c = shapely.Polygon(self.zones[zone].polygon).centroid
+        return (float(c.x), float(c.y))
+
+    def zone_bounds(self, zone: int) -> tuple[float, float, float, float]:
+        b = shapely.Polygon(self.zones[zone].polygon).bounds
+        return (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+
+    # -- movement --------------------------------------------------------------------------
+    def path(self, start: Point, end: Point, r: float) -> PathCheck:
+        """Terrain a base crosses moving straight from ``start`` to ``end``: through, into or
+        out of (§4.5, §4.6); Impassable Ground blocks (§4.7)."""
+        minx = min(start[0], end[0]) - r
+        maxx = max(start[0], end[0]) + r
+        miny = min(start[1], end[1]) - r
+        maxy = max(start[1], end[1]) + r
+        if not any(_bbox_hit(bb, minx, miny, maxx, maxy) for _, bb in self._move_bbox):
+            return _CLEAR
+        key = (start[0], start[1], end[0], end[1], r)
+        hit = self._path_cache.get(key)
+        if hit is not None:
+            return hit
+        from warbench.rulesets.warsurge.battlefield import check_move
+
+        mc = check_move(self.board, start, end, r, 1e9)
+        if not mc.ok and mc.rule == "§4.7":
+            out = PathCheck(mc.reason or "Impassable Ground", False, (), mc.reason or "")
+        else:
+            out = PathCheck(None, bool(mc.difficult_crossed), tuple(mc.dangerous_crossed))
+        if len(self._path_cache) > 100_000:
+            self._path_cache.clear()
+        self._path_cache[key] = out
+        return out
+
+    def danger_weapon(self, name: str) -> WeaponProfile | None:
+        """The Dangerous Ground weapon profile of a piece, None for the D6 roll (§4.6)."""
+        return self._danger.get(name)
+
+    def dangerous_at(self, p: Point, r: float) -> list[str]:
+        if not self.dangerous_names:
+            return []
+        names = self.g.terrain_at(np.asarray([p], dtype=np.float64), r)[0]
+        return [n for n in names if n in self._danger]
+
+    # -- sight -------------------------------------------------------------------------------
+    def sight(
+        self,
+        axy: FloatArray,
+        ar: float,
+        txy: FloatArray,
+        tr: float,
+        bxy: FloatArray,
+        br: FloatArray,
+    ) -> npt.NDArray[np.bool_]:
+        """Line of sight matrix (attacker models, target models), §5.4."""
+        from warbench.rulesets.warsurge.battlefield import sight_matrix
+
+        return sight_matrix(self.board, _discs(axy, ar), _discs(txy, tr), _discs(bxy, br))
+
+    def cover(
+        self,
+        axy: FloatArray,
+        ar: float,
+        txy: FloatArray,
+        tr: float,
+        bxy: FloatArray,
+        br: FloatArray,
+    ) -> int:
+        """The target's Cover Bonus against these attackers (§5.6)."""
+        from warbench.rulesets.warsurge.battlefield import cover_report
+
+        return cover_report(self.board, _discs(axy, ar), _discs(txy, tr), _discs(bxy, br)).bonus
+
+
+_CLEAR = PathCheck(None, False, ())
+
+
+def _discs(xy: FloatArray, r: float | FloatArray) -> list[tuple[Any, float]]:
+    rr = np.broadcast_to(np.asarray(r, dtype=np.float64), (len(xy),))
+    return [((float(p[0]), float(p[1])), float(q)) for p, q in zip(xy, rr, strict=True)]
+
+
+def field_from_board(board: Board) -> Field:
+    return Field(board)
+
+
+def _bbox_hit(bb: tuple[float, ...], x0: float, y0: float, x1: float, y1: float) -> bool:
+    return not (bb[2] < x0 or bb[0] > x1 or bb[3] < y0 or bb[1] > y1)
+
+
+# --------------------------------------------------------------------------------------------
+# Bases (NumPy)
+# --------------------------------------------------------------------------------------------
+
+
+def as_array(points: Sequence[Point]) -> FloatArray:
+    return np.asarray(points, dtype=np.float64).reshape(-1, 2)
+
+
+def edge_distances(
+    a: FloatArray, ra: float | FloatArray, b: FloatArray, rb: float | FloatArray
+) -> FloatArray:
+    """Matrix of base-edge distances between the models of ``a`` and ``b`` (§5.3 measuring)."""
+    d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2))
+    rb_arr = np.asarray(rb, dtype=np.float64)
+    ra_arr = np.asarray(ra, dtype=np.float64)
+    if ra_arr.ndim:
+        ra_arr = ra_arr[:, None]
+    out: FloatArray = d - ra_arr - (rb_arr[None, :] if rb_arr.ndim else rb_arr)
+    return out
+
+
+def segment_distances(start: FloatArray, end: FloatArray, centres: FloatArray) -> FloatArray:
+    """Distance from each centre to the segment ``start``-``end`` (one segment)."""
+    d = end - start
+    length2 = float(d @ d)
+    if length2 <= 1e-18:
+        near: FloatArray = np.sqrt(((centres - start) ** 2).sum(axis=1))
+        return near
+    t = np.clip(((centres - start) @ d) / length2, 0.0, 1.0)
+    proj = start + t[:, None] * d
+    out: FloatArray = np.sqrt(((centres - proj) ** 2).sum(axis=1))
+    return out
+
+
+def segments_distances(starts: FloatArray, ends: FloatArray, centres: FloatArray) -> FloatArray:
+    """Matrix (segment, centre) of distances from centres to many segments."""
+    d = ends - starts  # (s, 2)
+    length2 = (d * d).sum(axis=1)  # (s,)
+    rel = centres[None, :, :] - starts[:, None, :]  # (s, c, 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(
+            length2[:, None] > 1e-18, (rel * d[:, None, :]).sum(axis=2) / length2[:, None], 0.0
+        )
+    t = np.clip(t, 0.0, 1.0)
+    proj = starts[:, None, :] + t[:, :, None] * d[:, None, :]
+    out: FloatArray = np.sqrt(((centres[None, :, :] - proj) ** 2).sum(axis=2))
+    return out
+
+
+def coherent(points: FloatArray, r: float) -> bool:
+    """Every model within 2" of another and all in one group (§4.2 I)."""
+    n = len(points)
+    if n <= 1:
+        return True
+    d = edge_distances(points, r, points, r)
+    adj = d <= COHERENCY + 1e-6
+    seen = np.zeros(n, dtype=bool)
+    stack = [0]
+    seen[0] = True
+    while stack:
+        i = stack.pop()
+        nxt = np.nonzero(adj[i] & ~seen)[0]
+        seen[nxt] = True
+        stack.extend(int(j) for j in nxt)
+    return bool(seen.all())
+
+
+def groups(points: FloatArray, r: float) -> list[list[int]]:
+    """The coherency groups of a unit's models (largest first)."""
+    n = len(points)
+    d = edge_distances(points, r, points, r) if n else np.zeros((0, 0))
+    adj = d <= COHERENCY + 1e-6
+    seen = np.zeros(n, dtype=bool)
+    out: list[list[int]] = []
+    for s in range(n):
+        if seen[s]:
+            continue
+        comp = [s]
+        seen[s] = True
+        stack = [s]
+        while stack:
+            i = stack.pop()
+            for j in np.nonzero(adj[i] & ~seen)[0]:
+                seen[j] = True
+                comp.append(int(j))
+                stack.append(int(j))
+        out.append(sorted(comp))
+    out.sort(key=lambda c: (-len(c), c[0]))
+    return out
+
+
+def formation(n: int, r: float, gap: float = 0.5) -> FloatArray:
+    """Offsets of ``n`` bases packed on a hexagonal grid around the origin, nearest first.
+
+    Bases ``gap`` inches apart are in coherency (§4.2) for any gap up to 2"."""
+    key = (n, round(r, 4), round(gap, 4))
+    hit = _FORMATIONS.get(key)
+    if hit is not None:
+        return hit
+    step = 2 * r + gap
+    k = math.ceil(math.sqrt(n)) + 2
+    pts = []
+    for row in range(-k, k + 1):
+        for col in range(-k, k + 1):
+            x = (col + (0.5 if row % 2 else 0.0)) * step
+            y = row * step * math.sqrt(3) / 2
+            pts.append((x, y))
+    arr = np.asarray(pts)
+    order = np.lexsort((arr[:, 1], arr[:, 0], np.round((arr**2).sum(axis=1), 6)))
+    out = arr[order[:n]]
+    _FORMATIONS[key] = out
+    return out
+
+
+_FORMATIONS: dict[tuple[int, float, float], FloatArray] = {}
+
+
+def ring_points(centre: Point, radius: float, count: int) -> list[Point]:
+    return [
+        (
+            centre[0] + radius * math.cos(2 * math.pi * k / count),
+            centre[1] + radius * math.sin(2 * math.pi * k / count),
+        )
+        for k in range(count)
+    ]

@@ -1,0 +1,109 @@
+"""Declared hook points for perks (pluggy: declared up front, checked at registration).
+
+The Standard game fires these hooks; the remaining perk families plug into them. A hook
+implementation receives the :class:`~.rules.Work` of the action being applied (it may change
+unit statuses, counters and limited uses, or emit events through it) plus the keyword
+arguments its spec declares. Registration checks the implementation's parameters against the
+spec, so a misspelled perk hook fails when it registers, never in the middle of a battle.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from warbench.kernel.errors import WarbenchError
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.rules import Work
+
+
+class Hook(StrEnum):
+    TURN_START = "turn_start"
+    TURN_END = "turn_end"
+    PHASE_START = "phase_start"
+    PHASE_END = "phase_end"
+    BEFORE_MOVE = "before_move"
+    AFTER_MOVE = "after_move"
+    HP_LOST = "hp_lost"
+    CASUALTY = "casualty"
+    DEPLOY = "deploy"
+
+
+#: The keyword arguments each hook passes (besides ``work``).
+HOOK_SPECS: dict[Hook, tuple[str, ...]] = {
+    Hook.TURN_START: ("turn",),
+    Hook.TURN_END: ("turn",),
+    Hook.PHASE_START: ("phase",),
+    Hook.PHASE_END: ("phase",),
+    Hook.BEFORE_MOVE: ("unit", "dash"),
+    Hook.AFTER_MOVE: ("unit", "dash", "distance"),
+    Hook.HP_LOST: ("unit", "amount", "source"),
+    Hook.CASUALTY: ("unit", "model", "source"),
+    Hook.DEPLOY: ("unit",),
+}
+
+
+class HookSpecError(WarbenchError):
+    """A hook implementation does not match its declared spec."""
+
+
+HookImpl = Callable[..., None]
+
+
+@dataclass
+class HookRegistry:
+    """Implementations per hook point, in registration order."""
+
+    impls: dict[Hook, list[tuple[str, HookImpl]]] = field(default_factory=dict)
+
+    def register(self, hook: Hook | str, fn: HookImpl, name: str | None = None) -> None:
+        hook = Hook(hook)
+        expected = ("work", *HOOK_SPECS[hook])
+        params = inspect.signature(fn).parameters
+        names = tuple(params)
+        accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+        if not accepts_any and names != expected:
+            raise HookSpecError(
+                f"hook {hook.value} implementation {name or fn.__name__} takes {names}; "
+                f"the spec is {expected}"
+            )
+        self.impls.setdefault(hook, []).append((name or fn.__name__, fn))
+
+    def active(self, hook: Hook) -> bool:
+        return bool(self.impls.get(hook))
+
+    def fire(self, hook: Hook, work: Work, **kwargs: Any) -> None:
+        for _name, fn in self.impls.get(hook, ()):
+            fn(work, **kwargs)
+
+
+def tick_statuses(work: Work, turn: int) -> None:
+    """End of Game Turn: statuses with a duration lose one turn and expire at zero."""
+    for uid, u in enumerate(work.units):
+        if not u.statuses:
+            continue
+        kept = []
+        for s in u.statuses:
+            if s.turns is None:
+                kept.append(s)
+            elif s.turns > 1:
+                from dataclasses import replace
+
+                kept.append(replace(s, turns=s.turns - 1))
+            else:
+                work.emit("status", f"{work.label(uid)}: {s.name} ends", rule="Perks §12")
+        work.set_unit(uid, statuses=tuple(kept))
+
+
+def standard_hooks() -> HookRegistry:
+    """The hooks every Standard game has: status durations."""
+    reg = HookRegistry()
+    reg.register(Hook.TURN_END, tick_statuses, "status durations")
+    return reg
+
+
+DEFAULT_HOOKS = standard_hooks()

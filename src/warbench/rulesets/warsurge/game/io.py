@@ -1,0 +1,110 @@
+"""Game rosters as YAML files: a player, an optional team and a list of units with points.
+
+A stop-gap format for the game engine until the roster package lands (``docs/game.md``)::
+
+    player: Sci-Fi Humans
+    team: Coalition            # optional (§3.3 team games)
+    units:
+      - file: ../troopers_10.yaml   # a unit file, relative to this roster
+        points: 120
+        base_mm: 32                 # optional, default 32 mm
+      - unit: {name: Shadow Hounds, move: 7, dash: 6, defence: 3, hp: 1, armour: 4+}
+        weapons: [{name: Hound Rifle, range: 24, type: Battle, attacks: 2, power: 3}]
+        models: [{count: 5, weapons: [Hound Rifle]}]
+        points: 80
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from warbench.kernel.errors import DataFileError, ProfileError
+from warbench.rulesets.warsurge.game.state import DEFAULT_BASE_MM, PlayerSetup, RosterEntry
+from warbench.rulesets.warsurge.io import _read, load_unit, unit_from_data
+
+_ENTRY_KEYS = {"file", "unit", "weapons", "models", "points", "base_mm", "name", "count"}
+
+
+def roster_from_data(
+    data: Any, source: str = "<data>", base_dir: Path | None = None
+) -> PlayerSetup:
+    """Validate a game roster mapping (see the module docstring)."""
+    if not isinstance(data, dict):
+        raise DataFileError(source, "a game roster is a mapping with player and units")
+    unknown = set(data) - {"player", "team", "units", "$schema"}
+    if unknown:
+        raise ProfileError(
+            sorted(unknown)[0], data[sorted(unknown)[0]], "player, team, units", source=source
+        )
+    player = data.get("player")
+    if not isinstance(player, str) or not player.strip():
+        raise ProfileError("player", player, "a player name", source=source)
+    team = data.get("team")
+    if team is not None and not isinstance(team, str):
+        raise ProfileError("team", team, "a team name", source=source)
+    units = data.get("units")
+    if not isinstance(units, list) or not units:
+        raise ProfileError("units", units, "a non-empty list of units", source=source)
+    entries: list[RosterEntry] = []
+    for i, e in enumerate(units):
+        where = f"units[{i}]"
+        if not isinstance(e, dict):
+            raise ProfileError(where, e, "a mapping with file or unit", source=source)
+        bad = set(e) - _ENTRY_KEYS
+        if bad:
+            raise ProfileError(
+                f"{where}.{sorted(bad)[0]}",
+                e[sorted(bad)[0]],
+                ", ".join(sorted(_ENTRY_KEYS)),
+                source=source,
+            )
+        if "file" in e:
+            path = Path(str(e["file"]))
+            if not path.is_absolute() and base_dir is not None:
+                path = base_dir / path
+            unit = load_unit(path)
+        elif "unit" in e:
+            unit = unit_from_data(
+                {k: e[k] for k in ("unit", "weapons", "models") if k in e}, source, where
+            )
+        else:
+            raise ProfileError(where, e, "a 'file' or an inline 'unit'", source=source)
+        points = e.get("points")
+        if points is not None and (not isinstance(points, int) or points < 0):
+            raise ProfileError(f"{where}.points", points, "a whole number of points", source=source)
+        base = e.get("base_mm", DEFAULT_BASE_MM)
+        if not isinstance(base, int | float) or not 5 <= base <= 400:
+            raise ProfileError(f"{where}.base_mm", base, "5 to 400 mm", source=source)
+        count = e.get("count", 1)
+        if not isinstance(count, int) or not 1 <= count <= 20:
+            raise ProfileError(f"{where}.count", count, "1 to 20 copies", source=source)
+        for _ in range(count):
+            entries.append(RosterEntry(unit, points, float(base), e.get("name")))
+    return PlayerSetup(player.strip(), tuple(entries), team)
+
+
+def load_game_roster(path: str | Path) -> PlayerSetup:
+    """Read a game roster file (``.yaml``/``.yml``/``.json``)."""
+    data, source = _read(path)
+    return roster_from_data(data, source, Path(path).parent)
+
+
+def roster_to_data(player: PlayerSetup) -> dict[str, Any]:
+    """Inline form (every unit written out), used in game records."""
+    from warbench.rulesets.warsurge.io import unit_to_data
+
+    units = []
+    for e in player.roster:
+        d: dict[str, Any] = dict(unit_to_data(e.unit))
+        d.pop("$schema", None)
+        if e.points is not None:
+            d["points"] = e.points
+        d["base_mm"] = e.base_mm
+        if e.name:
+            d["name"] = e.name
+        units.append(d)
+    out: dict[str, Any] = {"player": player.name, "units": units}
+    if player.team:
+        out["team"] = player.team
+    return out

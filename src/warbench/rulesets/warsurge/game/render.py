@@ -1,0 +1,97 @@
+"""Pictures of a game state: text for debugging, SVG/PNG (the battlefield package's renderer),
+and the readable turn-by-turn summary of an event log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from warbench.rulesets.warsurge.battlefield import render_png, render_svg, render_text
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.state import GameState, Location
+
+
+def drawings(state: GameState) -> list[tuple[str, int, list[tuple[tuple[float, float], float]]]]:
+    """Units on the battlefield as ``(name, side, [(centre, radius), ...])``."""
+    out = []
+    for u in state.units:
+        if u.location is not Location.TABLE:
+            continue
+        info = state.info(u.uid)
+        discs = [(u.pos[i], info.radius) for i in u.present()]
+        out.append((info.label, info.side, discs))
+    return out
+
+
+def title(state: GameState) -> str:
+    f = state.flow
+    side = state.setup.sides[f.active] if f.active is not None else "-"
+    return f"Game Turn {f.turn}, {f.phase.value} Phase, {side} to act"
+
+
+def render_state_text(state: GameState) -> str:
+    """The board as characters, then every unit's location, HP, Melee and value."""
+    lines = [title(state), render_text(state.setup.field.board, drawings(state), cell=1.0)]
+    for u in state.units:
+        info = state.info(u.uid)
+        where = u.location.value
+        if u.location is Location.EMBARKED and u.embarked_in is not None:
+            where = f"in {state.info(u.embarked_in).label}"
+        melee = state.engaged_with(u.uid)
+        extra = f", Melee with {', '.join(str(m) for m in melee)}" if melee else ""
+        lines.append(
+            f"[{u.uid}] {info.label}: {where}, {len(u.present())}/{info.models} models, "
+            f"{u.current_hp}/{info.max_hp} HP, {state.current_value(u.uid):.1f} pts{extra}"
+        )
+    values = state.side_values()
+    lines.append(
+        "Value on the battlefield: "
+        + ", ".join(f"{n} {v:.1f}" for n, v in zip(state.setup.sides, values, strict=True))
+    )
+    return "\n".join(lines)
+
+
+def render_state_svg(state: GameState, path: str | Path) -> Path:
+    return render_svg(state.setup.field.board, drawings(state), path, title=title(state))
+
+
+def render_state_png(state: GameState, path: str | Path) -> Path:
+    out: Path = render_png(state.setup.field.board, drawings(state), path)
+    return out
+
+
+_SUMMARY_KINDS = {
+    "turn",
+    "turn_master",
+    "zone",
+    "deploy",
+    "move",
+    "melee",
+    "attack",
+    "danger",
+    "embark",
+    "disembark",
+    "destroyed",
+    "survivors",
+    "melee_end",
+    "length",
+    "end",
+}
+
+
+def summary(events: Sequence[Event], *, verbose: bool = False) -> list[str]:
+    """The readable turn-by-turn summary: one line per meaningful event."""
+    out: list[str] = []
+    for e in events:
+        if not verbose and e.kind not in _SUMMARY_KINDS:
+            continue
+        if e.kind == "turn":
+            out.append(f"== {e.text} ==")
+        else:
+            out.append(f"  [{e.phase}] {e.text}")
+    return out
+
+
+def event_dicts(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in events]

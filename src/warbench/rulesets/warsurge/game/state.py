@@ -1,0 +1,498 @@
+"""The state of a WARSURGE game: frozen values, flow apart from the battlefield.
+
+Core Rules (001_d3f5e425c5e1196d.txt) §2 (the game), §3.3 (players and teams), §3.6
+(deployment), §6 (transports). The state is immutable: :func:`~.engine.apply` returns a new
+state. What never changes during a game (rosters, profiles, point costs, base sizes, the
+battlefield) lives in :class:`GameSetup`, shared by every state of the game; what changes
+(flow, model positions and HP, Melees, statuses) lives in :class:`GameState`.
+
+Chance lives in the state too (boardgame.io's random plugin, Pgx's key): the seed and the
+number of the next step. The dice for a step are derived from ``(seed, step)``, so ``apply``
+is a pure function of the state and the action, and a record replays exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from warbench.kernel.dice import SeededDice
+from warbench.rulesets.warsurge.profiles import Unit
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.geom import Field
+
+Point = tuple[float, float]
+
+#: Base diameter used when a roster entry gives none (32 mm, a common infantry base; §1.3).
+DEFAULT_BASE_MM = 32.0
+MM_PER_INCH = 25.4
+
+
+class Phase(StrEnum):
+    """Where the game is in its flow (§2.2 steps 1-8)."""
+
+    TURN_MASTER = "Turn Master"  # step 1: the roll-off winner picks the Turn Master
+    ZONES = "Deployment Zones"  # step 1 (first Game Turn): zones chosen in roll order
+    DEPLOY = "Deploy"
+    MOVE = "Move"
+    ATTACK = "Attack"
+    DASH = "Dash"
+    OVER = "Game Over"
+
+
+class Location(StrEnum):
+    """Where a unit is: in Reserve, on the Battlefield, embarked in a Transport, or destroyed."""
+
+    RESERVE = "reserve"
+    TABLE = "table"
+    EMBARKED = "embarked"
+    DESTROYED = "destroyed"
+
+
+class Automation(StrEnum):
+    """Mechanical decisions the engine makes by itself (PokerKit's Automation).
+
+    A simulation automates everything. Without an automation, the decision is an action the
+    player makes (``ChooseTurnMaster``, explicit model ``positions`` in Deploy/Move).
+    """
+
+    TURN_MASTER = "turn master"  # the roll-off winner picks themselves
+    ZONE_CHOICE = "zone choice"  # each side takes the first free zone in its turn
+    MODEL_PLACEMENT = "model placement"  # Deploy/Move to a point: the engine places the models
+    CASUALTY_SELECTION = "casualty selection"  # rules' order, then roster order (§5.11)
+    COHERENCY = "coherency"  # restore coherency / base contact by minimum moves (§4.2, §5.11)
+
+
+ALL_AUTOMATIONS: frozenset[Automation] = frozenset(Automation)
+
+
+class UnitCoster(Protocol):
+    """The full point cost of a unit (Book 2 §12.1). Injected: the points model lives apart."""
+
+    def __call__(self, unit: Unit, listed: int | None) -> float: ...
+
+
+def listed_points(unit: Unit, listed: int | None) -> float:
+    """The fallback coster: the ``points`` written in the roster entry."""
+    if listed is None:
+        from warbench.kernel.errors import RulesError
+
+        raise RulesError(
+            f"{unit.name} has no points in the roster and no points model is available",
+            "§2.2 step 8",
+        )
+    return float(listed)
+
+
+def current_point_cost(full_cost: float, total_hp: int, remaining_hp: int) -> float:
+    """Current Point Cost (Perks 000_94ecc6a4c74d351b.txt line 98; Core §2.2 step 8):
+    the unit's cost divided by its full HP, times its remaining HP."""
+    if total_hp <= 0:
+        return 0.0
+    return full_cost * max(0, remaining_hp) / total_hp
+
+
+# --------------------------------------------------------------------------------------------
+# What does not change during a game
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """One unit of a game roster: the unit, its listed points and its base size."""
+
+    unit: Unit
+    points: int | None = None
+    base_mm: float = DEFAULT_BASE_MM
+    name: str | None = None  # a label for this copy ("Troopers 2"), default the profile name
+
+
+@dataclass(frozen=True)
+class PlayerSetup:
+    """A player: a name, a team (§3.3: a team acts as one player) and a roster."""
+
+    name: str
+    roster: tuple[RosterEntry, ...]
+    team: str | None = None
+
+
+@dataclass(frozen=True)
+class UnitInfo:
+    """The fixed facts of one unit in the game (its id is its index)."""
+
+    uid: int
+    player: int
+    side: int
+    label: str
+    unit: Unit
+    points: float
+    radius: float  # base radius in inches
+    model_weapons: tuple[tuple[str, ...], ...]
+    hp_per_model: int
+    immobile: bool  # Move 0 and Dash 0 (§4.1 Immobile Units)
+    transport: int  # Transport Stat: points each model can carry (§6)
+    fire_points: bool  # §1.5 Fire Point ("Yes"/"No" in the app; any value above 0 is Yes)
+    weapon_types: Mapping[str, str]
+    weapon_range: Mapping[str, int]
+
+    @property
+    def models(self) -> int:
+        return len(self.model_weapons)
+
+    @property
+    def max_hp(self) -> int:
+        return self.hp_per_model * len(self.model_weapons)
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything agreed before the game starts (§2.1 Game Length, §4.8 terrain, §3.3 teams)."""
+
+    players: tuple[PlayerSetup, ...]
+    field: Field
+    units: tuple[UnitInfo, ...]
+    sides: tuple[str, ...]  # side names: a team, or a player without a team
+    game_length: int | None = None  # None: random end from Game Turn 4 (§2.2 step 7)
+    max_turns: int = 12  # safety cap for the random end (a d6 of 4+ continues)
+    automation: frozenset[Automation] = ALL_AUTOMATIONS
+    deploy_share: float = 0.5  # §3.6: at least 50% of the roster (in points) on Game Turn 1
+
+    def units_of_side(self, side: int) -> list[int]:
+        return [u.uid for u in self.units if u.side == side]
+
+    def roster_points(self, side: int) -> float:
+        return sum(u.points for u in self.units if u.side == side)
+
+
+def build_setup(
+    players: Sequence[PlayerSetup],
+    field: Field,
+    *,
+    coster: UnitCoster = listed_points,
+    game_length: int | None = None,
+    max_turns: int = 12,
+    automation: frozenset[Automation] = ALL_AUTOMATIONS,
+) -> GameSetup:
+    """Number the units, cost them with ``coster`` and group players into sides (§3.3)."""
+    from warbench.kernel.errors import RulesError
+
+    sides: list[str] = []
+    infos: list[UnitInfo] = []
+    for p_index, player in enumerate(players):
+        side_name = player.team or player.name
+        if side_name not in sides:
+            sides.append(side_name)
+        side = sides.index(side_name)
+        seen: dict[str, int] = {}
+        for entry in player.roster:
+            unit = entry.unit
+            base = entry.name or unit.name
+            seen[base] = seen.get(base, 0) + 1
+            label = base if seen[base] == 1 else f"{base} {seen[base]}"
+            infos.append(
+                UnitInfo(
+                    uid=len(infos),
+                    player=p_index,
+                    side=side,
+                    label=f"{player.name}: {label}",
+                    unit=unit,
+                    points=coster(unit, entry.points),
+                    radius=entry.base_mm / MM_PER_INCH / 2,
+                    model_weapons=tuple(unit.model_weapons()),
+                    hp_per_model=unit.profile.hp,
+                    immobile=unit.profile.move == 0 and unit.profile.dash == 0,
+                    transport=unit.profile.transport,
+                    fire_points=unit.profile.fire_points > 0,
+                    weapon_types={w.name: w.type.value for w in unit.weapons},
+                    weapon_range={w.name: w.range for w in unit.weapons},
+                )
+            )
+    if len(sides) < 2:
+        raise RulesError("a game needs at least two players or teams", "§2.2, §3.3")
+    if len(field.zones) < len(sides):
+        raise RulesError(
+            f"the battlefield has {len(field.zones)} deployment zones for {len(sides)} sides",
+            "§3.6",
+        )
+    if game_length is not None and game_length < 4:
+        raise RulesError(f"a Game Length of {game_length} is too short; at least 4", "§2.1")
+    return GameSetup(
+        players=tuple(players),
+        field=field,
+        units=tuple(infos),
+        sides=tuple(sides),
+        game_length=game_length,
+        max_turns=max_turns,
+        automation=automation,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# What changes
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Status:
+    """A status on a unit with an optional duration in Game Turns (perk machinery)."""
+
+    name: str
+    turns: int | None = None  # None: until removed
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class UnitGS:
+    """One unit's changing state. Per-model tuples are indexed like ``UnitInfo.model_weapons``.
+
+    ``hp`` may be 0 for a casualty that is not yet removed (§5.11: removed at the end of the
+    Attack Phase; it still attacks and still blocks line of sight, §5.15).
+    """
+
+    uid: int
+    location: Location = Location.RESERVE
+    pos: tuple[Point, ...] = ()
+    hp: tuple[int, ...] = ()
+    removed: tuple[bool, ...] = ()
+    embarked_in: int | None = None
+    acted: bool = False  # has made its action in the current phase
+    moved: tuple[bool, ...] = ()  # per model: moved (Move or Dash, or embarked) this Game Turn
+    heavy: tuple[bool, ...] = ()  # per model: used a Heavy weapon this Game Turn (§5.1)
+    battle: tuple[bool, ...] = ()  # per model: used a Battle weapon this Game Turn (§5.1)
+    unit_moved: bool = False  # made a Move this Game Turn (§6.8 for passengers)
+    unit_dashed: bool = False
+    statuses: tuple[Status, ...] = ()
+    counters: tuple[tuple[str, int], ...] = ()
+    uses: tuple[tuple[str, int], ...] = ()  # limited uses spent (Emergency Save, Burst …)
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def on_table(self) -> bool:
+        return self.location is Location.TABLE
+
+    def present(self) -> list[int]:
+        """Models on the battlefield (casualties included until removed)."""
+        return [i for i, r in enumerate(self.removed) if not r]
+
+    def living(self) -> list[int]:
+        return [i for i, r in enumerate(self.removed) if not r and self.hp[i] > 0]
+
+    @property
+    def current_hp(self) -> int:
+        return sum(h for h, r in zip(self.hp, self.removed, strict=True) if not r and h > 0)
+
+    def counter(self, name: str) -> int:
+        return dict(self.counters).get(name, 0)
+
+    def used(self, name: str) -> int:
+        return dict(self.uses).get(name, 0)
+
+    def has_status(self, name: str) -> bool:
+        return any(s.name == name for s in self.statuses)
+
+    # -- builders -----------------------------------------------------------------------
+    def with_counter(self, name: str, value: int) -> UnitGS:
+        d = dict(self.counters)
+        d[name] = value
+        return replace(self, counters=tuple(sorted(d.items())))
+
+    def with_use(self, name: str, n: int = 1) -> UnitGS:
+        d = dict(self.uses)
+        d[name] = d.get(name, 0) + n
+        return replace(self, uses=tuple(sorted(d.items())))
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Flow state (boardgame.io's ctx): Game Turn, Phase, Turn Master and whose action it is."""
+
+    turn: int = 1
+    phase: Phase = Phase.TURN_MASTER
+    turn_master: int | None = None
+    rolloff_winner: int | None = None
+    roll_order: tuple[int, ...] = ()  # sides by roll-off score, highest first (§3.6 step 2)
+    order: tuple[int, ...] = ()  # sides clockwise from the Turn Master (§2.1, §3.3)
+    active: int | None = None  # side to act
+    passed: frozenset[int] = frozenset()  # sides finished with this phase
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole game at one moment. Immutable; ``apply`` returns a new one."""
+
+    setup: GameSetup = field(repr=False, compare=False)
+    seed: int
+    flow: Flow
+    units: tuple[UnitGS, ...]
+    engaged: frozenset[tuple[int, int]] = frozenset()  # Melee pairs (lower uid first)
+    zones: tuple[int | None, ...] = ()  # deployment zone index of each side
+    step: int = 0  # number of actions applied (the dice of step k derive from seed and k)
+    result: GameResult | None = None
+    cache: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    # -- queries ------------------------------------------------------------------------
+    def info(self, uid: int) -> UnitInfo:
+        return self.setup.units[uid]
+
+    def unit(self, uid: int) -> UnitGS:
+        return self.units[uid]
+
+    def side_of(self, uid: int) -> int:
+        return self.setup.units[uid].side
+
+    def enemies(self, a: int, b: int) -> bool:
+        return self.setup.units[a].side != self.setup.units[b].side
+
+    def engaged_with(self, uid: int) -> list[int]:
+        out = []
+        for a, b in self.engaged:
+            if a == uid:
+                out.append(b)
+            elif b == uid:
+                out.append(a)
+        return sorted(out)
+
+    def in_melee(self, uid: int) -> bool:
+        return any(uid in pair for pair in self.engaged)
+
+    def passengers(self, transport: int) -> list[int]:
+        return [
+            u.uid
+            for u in self.units
+            if u.location is Location.EMBARKED and u.embarked_in == transport
+        ]
+
+    def outermost(self, uid: int) -> int:
+        """The Transport on the battlefield that holds ``uid`` (itself when on the table)."""
+        u = self.units[uid]
+        while u.location is Location.EMBARKED and u.embarked_in is not None:
+            u = self.units[u.embarked_in]
+        return u.uid
+
+    @property
+    def over(self) -> bool:
+        return self.flow.phase is Phase.OVER
+
+    def dice(self) -> SeededDice:
+        """The dice of this step: derived from the seed and the step number (pure apply)."""
+        return SeededDice(step_seed(self.seed, self.step))
+
+    def current_value(self, uid: int) -> float:
+        """Current Point Value of a unit still on the battlefield (§2.2 step 8)."""
+        u = self.units[uid]
+        if u.location not in (Location.TABLE, Location.EMBARKED):
+            return 0.0
+        if u.location is Location.EMBARKED:
+            holder = self.units[self.outermost(uid)]
+            if holder.location is not Location.TABLE:
+                return 0.0
+        info = self.setup.units[uid]
+        return current_point_cost(info.points, info.max_hp, u.current_hp)
+
+    def side_values(self) -> list[float]:
+        totals = [0.0] * len(self.setup.sides)
+        for u in self.units:
+            totals[self.setup.units[u.uid].side] += self.current_value(u.uid)
+        return totals
+
+    def digest(self) -> str:
+        """A hash of everything that changes (for replay identity)."""
+        return hashlib.sha256(canonical_json(self).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The end of the game (§2.2 step 8): values on the battlefield, winner or draw."""
+
+    values: tuple[float, ...]
+    winner: int | None  # side index, None for a draw
+    turns: int
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+
+def step_seed(seed: int, step: int) -> int:
+    """The seed of the dice of one step, from the game's seed (independent streams)."""
+    ss = np.random.SeedSequence([seed & (2**63 - 1), step])
+    a, b = (int(x) for x in ss.generate_state(2))
+    return ((a << 32) | b) & (2**63 - 1)
+
+
+def canonical_json(state: GameState) -> str:
+    units = [
+        {
+            "uid": u.uid,
+            "loc": u.location.value,
+            "pos": [[round(x, 4), round(y, 4)] for x, y in u.pos],
+            "hp": list(u.hp),
+            "removed": list(u.removed),
+            "in": u.embarked_in,
+            "acted": u.acted,
+            "moved": list(u.moved),
+            "heavy": list(u.heavy),
+            "battle": list(u.battle),
+            "um": u.unit_moved,
+            "ud": u.unit_dashed,
+            "st": [[s.name, s.turns, s.source] for s in u.statuses],
+            "ct": [list(c) for c in u.counters],
+            "uses": [list(c) for c in u.uses],
+        }
+        for u in state.units
+    ]
+    f = state.flow
+    data = {
+        "seed": state.seed,
+        "step": state.step,
+        "flow": [
+            f.turn,
+            f.phase.value,
+            f.turn_master,
+            f.rolloff_winner,
+            list(f.roll_order),
+            list(f.order),
+            f.active,
+            sorted(f.passed),
+        ],
+        "engaged": sorted(list(p) for p in state.engaged),
+        "zones": list(state.zones),
+        "units": units,
+        "result": None
+        if state.result is None
+        else [[round(v, 4) for v in state.result.values], state.result.winner],
+    }
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def initial_state(setup: GameSetup, seed: int) -> GameState:
+    """Every unit in Reserve (§2.1 Reserve) before the first Turn Master roll-off."""
+    units = tuple(
+        UnitGS(
+            uid=info.uid,
+            hp=(info.hp_per_model,) * info.models,
+            removed=(False,) * info.models,
+            moved=(False,) * info.models,
+            heavy=(False,) * info.models,
+            battle=(False,) * info.models,
+        )
+        for info in setup.units
+    )
+    return GameState(
+        setup=setup,
+        seed=seed,
+        flow=Flow(),
+        units=units,
+        zones=(None,) * len(setup.sides),
+    )
+
+
+EventData = Mapping[str, object]
+HookFn = Callable[..., object]

@@ -1,0 +1,179 @@
+"""Builders for game tests: boards, units and states with explicit positions and phases."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from warbench.rulesets.warsurge.battlefield import Board, Terrain, Zone
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.geom import Field, as_array, coherent, edge_distances
+from warbench.rulesets.warsurge.game.state import (
+    Flow,
+    GameState,
+    Location,
+    Phase,
+    PlayerSetup,
+    RosterEntry,
+    build_setup,
+    initial_state,
+)
+from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, UnitProfile, WeaponProfile
+
+ROOT = Path(__file__).resolve().parents[3]
+ROSTERS = ROOT / "examples" / "warsurge" / "rosters"
+
+
+def board(
+    width: float = 48, height: float = 48, terrain: Sequence[Terrain] = (), depth: float = 12
+) -> Board:
+    zones = [
+        Zone(name="south", polygon=[(0, 0), (width, 0), (width, depth), (0, depth)]),
+        Zone(
+            name="north",
+            polygon=[(0, height - depth), (width, height - depth), (width, height), (0, height)],
+        ),
+    ]
+    return Board(name="test", width=width, height=height, terrain=list(terrain), zones=zones)
+
+
+def weapon(name: str = "Gun", **kw: Any) -> WeaponProfile:
+    data: dict[str, Any] = {"range": 24, "attacks": 1, "power": 4, "type": "Assault"}
+    data.update(kw)
+    return WeaponProfile(name=name, **data)
+
+
+def unit(
+    name: str = "Unit",
+    *,
+    models: int = 1,
+    weapons: Sequence[WeaponProfile] = (),
+    **stats: Any,
+) -> Unit:
+    data: dict[str, Any] = {"move": 6, "dash": 6, "defence": 4, "hp": 1}
+    data.update(stats)
+    ws = list(weapons) or [weapon()]
+    return Unit(
+        profile=UnitProfile(name=name, **data),
+        weapons=ws,
+        models=[ModelGroup(count=models, weapons=[w.name for w in ws])],
+    )
+
+
+def entry(u: Unit, points: int = 100, base_mm: float = 25.4) -> RosterEntry:
+    """A roster entry; 25.4 mm bases are 1" across (radius 0.5") to keep the arithmetic easy."""
+    return RosterEntry(u, points, base_mm)
+
+
+def setup_of(sides: Sequence[Sequence[RosterEntry]], b: Board | None = None, **kw: Any) -> Any:
+    players = [PlayerSetup(f"P{k}", tuple(es)) for k, es in enumerate(sides)]
+    return build_setup(players, Field(b or board()), **kw)
+
+
+def scenario(
+    sides: Sequence[Sequence[RosterEntry]],
+    positions: dict[int, Sequence[tuple[float, float]]],
+    *,
+    phase: Phase = Phase.MOVE,
+    active: int = 0,
+    turn: int = 2,
+    b: Board | None = None,
+    engaged: Sequence[tuple[int, int]] = (),
+    seed: int = 1,
+    **kw: Any,
+) -> GameState:
+    """A state in ``phase`` of ``turn`` with units placed at ``positions`` (by unit id)."""
+    setup = setup_of(sides, b, **kw)
+    st = initial_state(setup, seed)
+    units = list(st.units)
+    for uid, pos in positions.items():
+        units[uid] = replace(units[uid], location=Location.TABLE, pos=tuple(pos))
+    nsides = len(setup.sides)
+    flow = Flow(
+        turn=turn,
+        phase=phase,
+        turn_master=active,
+        roll_order=tuple(range(nsides)),
+        order=tuple((active + k) % nsides for k in range(nsides)),
+        active=active,
+    )
+    return replace(
+        st,
+        flow=flow,
+        units=tuple(units),
+        zones=tuple(range(nsides)),
+        engaged=frozenset((min(a, b_), max(a, b_)) for a, b_ in engaged),
+        step=1,
+    )
+
+
+def line(x0: float, y: float, n: int, gap: float = 1.5) -> list[tuple[float, float]]:
+    return [(x0 + k * gap, y) for k in range(n)]
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+def check_invariants(state: GameState) -> None:
+    """Invariants that hold after every action (conformance test)."""
+    setup = state.setup
+    xy: list[tuple[float, float]] = []
+    rad: list[float] = []
+    owner: list[int] = []
+    for u in state.units:
+        info = setup.units[u.uid]
+        assert all(0 <= h <= info.hp_per_model for h in u.hp), f"HP out of range: {u}"
+        if u.location is Location.EMBARKED:
+            assert u.embarked_in is not None
+            holder = state.units[u.embarked_in]
+            assert holder.location in (Location.TABLE, Location.EMBARKED), "orphan passenger"
+        if u.location is not Location.TABLE:
+            continue
+        present = u.present()
+        assert present, f"{info.label} on the table with no models"
+        pts = as_array([u.pos[i] for i in present])
+        assert coherent(pts, info.radius), f"{info.label} out of coherency"
+        for p in pts:
+            xy.append((float(p[0]), float(p[1])))
+            rad.append(info.radius)
+            owner.append(u.uid)
+    if xy:
+        arr = as_array(xy)
+        import numpy as np
+
+        r = np.asarray(rad)
+        d = edge_distances(arr, r, arr, r)
+        np.fill_diagonal(d, np.inf)
+        assert (d > -2e-3).all(), "overlapping bases"
+        o = np.asarray(owner)
+        contact = d <= 0.05
+        for i, j in zip(*np.nonzero(contact), strict=True):
+            a, b = int(o[i]), int(o[j])
+            if a != b and setup.units[a].side != setup.units[b].side:
+                assert (min(a, b), max(a, b)) in state.engaged, (
+                    f"{setup.units[a].label} and {setup.units[b].label} touch but are not "
+                    "in a Melee"
+                )
+    for a, b in state.engaged:
+        assert setup.units[a].side != setup.units[b].side
+        assert state.units[a].location is Location.TABLE
+        assert state.units[b].location is Location.TABLE
+    # current values from scratch
+    totals = [0.0] * len(setup.sides)
+    for u in state.units:
+        info = setup.units[u.uid]
+        on = u.location is Location.TABLE or (
+            u.location is Location.EMBARKED
+            and state.units[state.outermost(u.uid)].location is Location.TABLE
+        )
+        if on:
+            hp = sum(h for h, gone in zip(u.hp, u.removed, strict=True) if not gone)
+            totals[info.side] += info.points * hp / info.max_hp
+    for a, b in zip(totals, state.side_values(), strict=True):
+        assert abs(a - b) < 1e-6
+
+
+def new(setup: Any, seed: int = 1) -> GameState:
+    return engine.new_game(setup, seed)[0]
