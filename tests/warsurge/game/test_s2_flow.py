@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -258,3 +259,15 @@ def test_actions_from_the_wrong_step_are_refused_with_the_step() -> None:
     state = scenario([[entry(unit("A"))], [entry(unit("B"))]], {0: [(5, 5)], 1: [(5, 40)]})
     with pytest.raises(RulesError, match="attacking is not an action of the Move step"):
         engine.check(state, Attack(0, (("Gun", 1),)))
+
+
+def test_s2_2_step_8_unlisted_points_come_from_the_points_model() -> None:
+    # Current Point Value (Perks §12.1) needs each unit's Point Cost; an entry without a listed
+    # price is priced by the warbench points model.
+    from warbench.rulesets.warsurge.game.state import listed_points
+    from warbench.rulesets.warsurge.io import load_unit
+    from warbench.rulesets.warsurge.points import cost_unit
+
+    unit = load_unit(Path(__file__).parents[3] / "examples" / "warsurge" / "troopers_10.yaml")
+    assert listed_points(unit, 120) == 120
+    assert listed_points(unit, None) == cost_unit(unit).total > 0

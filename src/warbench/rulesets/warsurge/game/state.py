@@ -80,14 +80,12 @@ class UnitCoster(Protocol):
 
 
 def listed_points(unit: Unit, listed: int | None) -> float:
-    """The fallback coster: the ``points`` written in the roster entry."""
+    """The default coster: the ``points`` written in the roster entry (the App's or a group's
+    agreed price), else the warbench points model's price (``docs/points.md``)."""
     if listed is None:
-        from warbench.kernel.errors import RulesError
+        from warbench.rulesets.warsurge.points import cost_unit
 
-        raise RulesError(
-            f"{unit.name} has no points in the roster and no points model is available",
-            "§2.2 step 8",
-        )
+        return float(cost_unit(unit).total)
     return float(listed)
 
 
