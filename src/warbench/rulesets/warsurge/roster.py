@@ -1331,8 +1331,13 @@ class _Validator:
                     t.name,
                     f"passengers worth {total} pts ({listed}) do not fit the Transport's "
                     f"capacity ({room}).",
-                    f"embark units worth at most {cap * models} pts in {t.name}, each fitting "
-                    f"one model ({cap} pts), or raise its Transport Stat",
+                    (
+                        f"embark units worth at most {cap} pts in {t.name}"
+                        if models == 1
+                        else f"embark units worth at most {cap * models} pts in {t.name}, each "
+                        f"fitting one model ({cap} pts)"
+                    )
+                    + ", or raise its Transport Stat",
                     RULE_TRANSPORT_MULTI,
                     "unit.profile.transport",
                     cap,
