@@ -169,6 +169,8 @@ def test_seed_needs_an_implant_weapon_somewhere_in_the_roster() -> None:
     assert codes(roster(seed)) == [C.NEEDS_IMPLANT]
     host = entry("Host", models=5, weapons=[gun("Injector", perks=["Implant"])])
     assert codes(roster(seed, host)) == []
+    own = entry("Spawn", models=5, perks=["Seed II"], weapons=[gun("Injector", perks=["Implant"])])
+    assert codes(roster(own)) == [C.NEEDS_IMPLANT]  # it is in Reserve until a host is implanted
 
 
 # ---------------------------------------------------------------------- roster perks

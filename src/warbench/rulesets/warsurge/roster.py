@@ -71,7 +71,7 @@ RULE_SEED = f"{_P} §12.4 Seed I/II, lines 1890-1918; Implant, line 2764"
 RULE_NAMES = "warbench rosters: entry names identify units (docs/rosters.md)"
 
 _NAME_RULE = {
-    "Transport Link": f"{_P} §12.4 Transport Link, lines 1420-1424",
+    "Transport Link": f"{_P} §12.4 Transport Link, lines 1420-1428",
     "Controlled": f"{_P} §12.4 Controlled, line 1178",
     "Enslaved": f"{_P} §12.4 Enslaved, line 1254",
 }
@@ -1016,6 +1016,8 @@ class _Validator:
 
     # -- across the roster ----------------------------------------------------------------
     def implants(self) -> None:
+        """Seed I/II deploy only via a Target afflicted with Implant: another friendly unit
+        must carry an Implant weapon (the Seed is in Reserve until then; ruling 15)."""
         seeds = [
             (e, p)
             for e in self.roster.units
@@ -1024,20 +1026,20 @@ class _Validator:
         ]
         if not seeds:
             return
-        has_implant = any(
-            "Implant" in _base_names(w.perks, self.catalog)
+        implanters = [
+            e
             for e in self.roster.units
-            for w in _carried(e.unit)
-        )
-        if has_implant:
-            return
+            if any("Implant" in _base_names(w.perks, self.catalog) for w in _carried(e.unit))
+        ]
         for e, p in seeds:
+            if any(other is not e for other in implanters):
+                continue
             self.add(
                 ViolationCode.NEEDS_IMPLANT,
                 e.name,
-                f"{p.name} can only Deploy via Units afflicted with Implant, and no weapon in "
-                "the roster has Implant.",
-                "give a weapon of another unit the Implant perk, or remove " + p.name,
+                f"{p.name} can only Deploy via Units afflicted with Implant, and no other unit "
+                "of the roster carries a weapon with Implant.",
+                f"give a weapon of another unit the Implant perk, or remove {p.name}",
                 RULE_SEED,
                 "unit.profile.perks",
                 p.name,
