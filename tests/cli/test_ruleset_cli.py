@@ -59,7 +59,30 @@ def test_odds_ruleset_warengine(capsys: pytest.CaptureFixture[str]) -> None:
     assert "4k3" in out
 
 
-def test_points_warsurge_says_what_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+def test_points_warsurge_itemises_every_unit(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "points", str(ROOT / "examples" / "warsurge" / "troopers_10.yaml"))
+    assert code == 0
+    assert "Body" in out and "Mobility" in out and "points model ws-points-1" in out
+
+
+def test_points_warsurge_json_totals_match_the_model(capsys: pytest.CaptureFixture[str]) -> None:
+    from warbench.rulesets.warsurge.io import load_units
+    from warbench.rulesets.warsurge.points import cost_unit
+
+    path = ROOT / "examples" / "warsurge" / "legionaries_mixed.yaml"
+    code, out = run(capsys, "points", str(path), "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["points_model"] == "ws-points-1"
+    assert doc["total"] == sum(cost_unit(u).total for u in load_units(path))
+    assert doc["units"][0]["groups"][0]["items"][0]["label"] == "Body"
+
+
+def test_points_warsurge_bad_file_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: X\nmove: 99\n")
+    code, out = run(capsys, "points", str(bad))
     assert code == 2
-    assert "allowed rulesets for this command: warengine" in out
+    assert "Traceback" not in out and len(out.strip().splitlines()) == 1

@@ -51,7 +51,12 @@ def points(
     ruleset: Ruleset = RULESET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Itemised point cost of a file (WarEngine: Troop and Force Builder v2.1)."""
+    """Itemised point cost of a file (WARSURGE: warbench points model; WarEngine: v2.1 tables)."""
+    if ruleset is Ruleset.WARSURGE:
+        from warbench.cli.warsurge_points import show_points
+
+        show_points(file, as_json)
+        return
     forward(ruleset, ["points", str(file), *(["--json"] if as_json else [])])
 
 
