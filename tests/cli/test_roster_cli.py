@@ -201,11 +201,16 @@ def test_bad_input_is_one_line_and_exit_2(
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def test_without_points_model_validate_says_so(
-    capsys: pytest.CaptureFixture[str], db: str, monkeypatch: pytest.MonkeyPatch
+def test_validate_with_the_points_model(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(costing, "_DEFAULT", [])
-    monkeypatch.setattr(costing, "POINTS_MODULE", "warbench.rulesets.warsurge.no_such_points")
-    run(capsys, "roster", "new", "R", "--limit", "100", "--db", db)
-    code, _, err = run(capsys, "roster", "validate", "R", "--db", db)
-    assert code == 2 and "points model" in err
+    from warbench.rulesets.warsurge.points import POINTS_MODEL_VERSION, cost_unit
+
+    _build(capsys, db, tmp_path)
+    code, out, _ = run(capsys, "roster", "validate", "Strike Force", "--json", "--db", db)
+    report = json.loads(out)
+    assert report["points_model"] == POINTS_MODEL_VERSION
+    r = Store.open(db).roster("Strike Force")
+    assert r.points_model == POINTS_MODEL_VERSION  # stamped when saved
+    assert [u["full"] for u in report["units"]] == [cost_unit(e.unit).total for e in r.units]
+    assert code == (0 if report["valid"] else 1)

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from warbench.cli.app import app, console, err_console, fail
 from warbench.cli.ruleset_cmds import roster
-from warbench.kernel.errors import RulesError, UnknownNameError, WarbenchError
+from warbench.kernel.errors import UnknownNameError, WarbenchError
 from warbench.rulesets.warsurge import costing
 from warbench.rulesets.warsurge.io import JSON_SUFFIXES, YAML_SUFFIXES, load_units, load_weapon
 from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, WeaponProfile, format_save
@@ -55,11 +55,8 @@ def _coster() -> costing.RosterCoster:
 
 
 def _stamp(r: Roster) -> Roster:
-    """Stamp the points-model version when the points model is available."""
-    try:
-        return r.stamped(_coster().version)
-    except RulesError:
-        return r
+    """The roster stamped with the points-model and ruleset versions of this warbench."""
+    return r.stamped(_coster().version)
 
 
 def _is_file(arg: str) -> bool:

@@ -2,8 +2,8 @@
 
 Each ruleset's own commands (``warbench warengine …``) do the work; these forward to them so
 that ``warbench points --ruleset warengine FILE`` and ``warbench warengine points FILE`` are the
-same code. WARSURGE rosters are validated by ``warbench.cli.roster_cmds``; WARSURGE points
-arrive with the points model; until then ``points`` says so.
+same code. For WARSURGE, ``points`` is ``warbench.cli.warsurge_points`` and ``roster validate``
+is ``warbench.cli.roster_cmds``.
 """
 
 from __future__ import annotations

@@ -356,3 +356,16 @@ def test_the_coster_is_injected_and_cached_by_content() -> None:
     r = roster(*(RosterEntry.of(unit("Troop", models=5), name=f"U{i}") for i in range(10)))
     validate_roster(r, coster)
     assert fake.calls == 1  # ten equal units (the unit name is the profile's), one costing
+
+
+def test_the_default_coster_is_the_points_model() -> None:
+    from warbench.rulesets.warsurge import points
+    from warbench.rulesets.warsurge.costing import default_coster
+
+    r = roster(entry("A", models=5), entry("B", models=8, traits=["Respawn"]), limit=100_000)
+    report = validate_roster(r)
+    assert report.points_model == points.POINTS_MODEL_VERSION == default_coster().version
+    full = [points.cost_unit(e.unit).total for e in r.units]
+    assert [e.full for e in report.entries] == full
+    assert report.entries[1].points == round(points.trait_adjusted(full[1], ["Respawn"]) + 1e-9)
+    assert report.total == sum(e.points for e in report.entries)

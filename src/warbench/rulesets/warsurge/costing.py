@@ -1,22 +1,20 @@
 """How the roster layer asks for point costs: the :class:`RosterCoster` protocol and a cache.
 
 The points model itself (``warbench.rulesets.warsurge.points``: ``cost_unit``,
-``trait_adjusted``, ``POINTS_MODEL_VERSION``) is a separate module; rosters only need
-something that satisfies :class:`RosterCoster`, so validation can be tested with a transparent
-fake coster and runs unchanged with the real one. :class:`CachingCoster` memoises unit costs by
-the content of the unit (profile, weapons and model groups), so re-costing a roster after one
-change recomputes only the unit that changed.
+``trait_adjusted``, ``POINTS_MODEL_VERSION``) is a separate module and the default
+(:func:`default_coster`); rosters only need something that satisfies :class:`RosterCoster`, so
+validation is tested with a transparent fake coster and runs unchanged with the real one.
+:class:`CachingCoster` memoises unit costs by the content of the unit (profile, weapons and
+model groups), so re-costing a roster after one change recomputes only the unit that changed.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, WeaponProfile
 
 __all__ = [
@@ -26,10 +24,8 @@ __all__ = [
     "RosterCoster",
     "UnitCostLike",
     "default_coster",
-    "weapon_cost",
+    "weapon_costs",
 ]
-
-POINTS_MODULE = "warbench.rulesets.warsurge.points"
 
 
 class CostItemLike(Protocol):
@@ -135,41 +131,38 @@ class CachingCoster:
         self._cache.clear()
 
 
-def weapon_cost(coster: RosterCoster, unit: Unit, weapon: WeaponProfile) -> float:
-    """The points ``weapon`` adds to one model of ``unit`` (for Linked Profile, Perks §12.2).
+def weapon_costs(coster: RosterCoster, unit: Unit, weapons: Sequence[WeaponProfile]) -> list[float]:
+    """The points each weapon adds to one model of ``unit`` (for Linked Profile, Perks §12.2).
 
-    Derived from unit costs only: one model carrying the weapon minus one model carrying
-    nothing, both with the unit's profile (so a profile-dependent weapon price is respected).
+    Derived from one unit cost: a model carrying nothing, then one model carrying each weapon,
+    all with the unit's profile (so a profile-dependent weapon price is respected); a weapon's
+    cost is its model's points minus the bare model's.
     """
-    bare = Unit(profile=unit.profile, weapons=[], models=[ModelGroup(count=1)])
-    armed = Unit(
-        profile=unit.profile, weapons=[weapon], models=[ModelGroup(count=1, weapons=[weapon.name])]
+    probe = Unit(
+        profile=unit.profile,
+        weapons=list(weapons),
+        models=[ModelGroup(count=1), *(ModelGroup(count=1, weapons=[w.name]) for w in weapons)],
     )
-    return float(coster.cost_unit(armed).model_points[0] - coster.cost_unit(bare).model_points[0])
+    points = coster.cost_unit(probe).model_points
+    return [float(p - points[0]) for p in points[1:]]
 
 
 _DEFAULT: list[CachingCoster] = []
 
 
 def default_coster() -> CachingCoster:
-    """The points model of this warbench, cached; :class:`RulesError` if it is not installed."""
-    if _DEFAULT:
-        return _DEFAULT[0]
-    try:
-        points = importlib.import_module(POINTS_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name != POINTS_MODULE:
-            raise
-        raise RulesError(
-            "WARSURGE point costs need the points model, which is not in this version yet",
-            "Core Rules §1.6 Points & Point Limits",
-        ) from None
-    coster = CachingCoster(
-        FunctionCoster(
-            version=str(points.POINTS_MODEL_VERSION),
-            cost_fn=points.cost_unit,
-            trait_fn=points.trait_adjusted,
+    """This warbench's points model (``points.cost_unit``, ``points.trait_adjusted``,
+    ``POINTS_MODEL_VERSION``) behind one process-wide :class:`CachingCoster`."""
+    if not _DEFAULT:
+        from warbench.rulesets.warsurge import points  # the model loads its data on import
+
+        _DEFAULT.append(
+            CachingCoster(
+                FunctionCoster(
+                    version=points.POINTS_MODEL_VERSION,
+                    cost_fn=points.cost_unit,
+                    trait_fn=points.trait_adjusted,
+                )
+            )
         )
-    )
-    _DEFAULT.append(coster)
-    return coster
+    return _DEFAULT[0]

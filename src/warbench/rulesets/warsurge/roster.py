@@ -33,7 +33,7 @@ from warbench.rulesets.warsurge.costing import (
     RosterCoster,
     UnitCostLike,
     default_coster,
-    weapon_cost,
+    weapon_costs,
 )
 from warbench.rulesets.warsurge.perks import PerkCatalog, PerkDef, PerkKind
 from warbench.rulesets.warsurge.profiles import Unit, WeaponProfile
@@ -910,7 +910,7 @@ class _Validator:
                         len(linked),
                     )
                     continue
-                costs = [weapon_cost(self.coster, unit, w) for w in linked]
+                costs = weapon_costs(self.coster, unit, linked)
                 if not _within_10_percent(costs):
                     listed = ", ".join(
                         f"{w.name} {c:g}" for w, c in zip(linked, costs, strict=True)
