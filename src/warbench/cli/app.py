@@ -32,7 +32,14 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 def _register() -> None:
     # Command modules attach themselves to ``app`` on import.
-    from warbench.cli import dice_cmds, game_cmds, ruleset_cmds, warengine_cmds, warsurge_cmds  # noqa: F401
+    from warbench.cli import (  # noqa: F401
+        dice_cmds,
+        game_cmds,
+        roster_cmds,
+        ruleset_cmds,
+        warengine_cmds,
+        warsurge_cmds,
+    )
 
 
 def ruleset_alias(argv: list[str]) -> list[str]:

@@ -2,7 +2,8 @@
 
 Each ruleset's own commands (``warbench warengine …``) do the work; these forward to them so
 that ``warbench points --ruleset warengine FILE`` and ``warbench warengine points FILE`` are the
-same code. WARSURGE points and rosters arrive with the points model; until then they say so.
+same code. For WARSURGE, ``points`` is ``warbench.cli.warsurge_points`` and ``roster validate``
+is ``warbench.cli.roster_cmds``.
 """
 
 from __future__ import annotations
@@ -61,9 +62,17 @@ def points(
 
 @roster.command("validate")
 def roster_validate(
-    file: Path = typer.Argument(..., help="Roster or force file (YAML or JSON)."),
+    target: str = typer.Argument(
+        ..., metavar="ROSTER_OR_FILE", help="Saved roster name, or roster/force file."
+    ),
     ruleset: Ruleset = RULESET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print violations as JSON."),
+    db: str | None = typer.Option(None, "--db", help="Database URL (WARSURGE rosters)."),
 ) -> None:
     """List every violation of a roster or force at once; exit 1 when there are any."""
-    forward(ruleset, ["validate", str(file), *(["--json"] if as_json else [])])
+    if ruleset is Ruleset.WARSURGE:
+        from warbench.cli.roster_cmds import validate_command
+
+        validate_command(target, as_json, db)
+        return
+    forward(ruleset, ["validate", target, *(["--json"] if as_json else [])])

@@ -1,0 +1,486 @@
+"""WARSURGE Units, Armoury and Rosters (Core Rules §3.4): ``faction``, ``armoury``, ``roster``.
+
+Every command takes ``--db URL`` (else ``$WARBENCH_DB``, else a SQLite file in the user data
+directory). Errors are one line on stderr with exit status 2; ``roster validate`` exits 1 when
+the roster breaks a rule, listing every violation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from warbench.cli.app import app, console, err_console, fail
+from warbench.cli.ruleset_cmds import roster
+from warbench.kernel.errors import UnknownNameError, WarbenchError
+from warbench.rulesets.warsurge import costing
+from warbench.rulesets.warsurge.io import JSON_SUFFIXES, YAML_SUFFIXES, load_units, load_weapon
+from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, WeaponProfile, format_save
+from warbench.rulesets.warsurge.roster import Roster, RosterEntry, RosterPerk, RosterReport
+from warbench.rulesets.warsurge.roster import validate_roster as _validate
+from warbench.rulesets.warsurge.roster_io import dump_roster, load_roster
+from warbench.storage import Store
+
+faction = typer.Typer(name="faction", help="Factions: your unit profiles.", no_args_is_help=True)
+armoury = typer.Typer(
+    name="armoury", help="The Armoury: your weapon profiles.", no_args_is_help=True
+)
+app.add_typer(faction, name="faction")
+app.add_typer(armoury, name="armoury")
+
+DB = typer.Option(None, "--db", help="Database URL (default: $WARBENCH_DB or the user data dir).")
+
+
+@contextmanager
+def guarded() -> Iterator[None]:
+    """Turn any warbench error into one line and exit status 2."""
+    try:
+        yield
+    except WarbenchError as exc:
+        raise fail(str(exc)) from None
+
+
+def _store(db: str | None) -> Store:
+    return Store.open(db)
+
+
+def _coster() -> costing.RosterCoster:
+    return costing.default_coster()
+
+
+def _stamp(r: Roster) -> Roster:
+    """The roster stamped with the points-model and ruleset versions of this warbench."""
+    return r.stamped(_coster().version)
+
+
+def _is_file(arg: str) -> bool:
+    p = Path(arg)
+    return p.suffix.lower() in YAML_SUFFIXES + JSON_SUFFIXES and p.exists()
+
+
+# ---------------------------------------------------------------------------------- factions
+
+
+@faction.command("new")
+def faction_new(name: str = typer.Argument(..., help="Faction name."), db: str | None = DB) -> None:
+    """Create an empty faction."""
+    with guarded():
+        _store(db).create_faction(name)
+    console.print(f"faction {name!r} created")
+
+
+@faction.command("list")
+def faction_list(db: str | None = DB) -> None:
+    """List the factions and how many units each holds."""
+    with guarded():
+        for f in _store(db).factions():
+            console.print(f"{f.name}  ({len(f.units)} units)", highlight=False)
+
+
+@faction.command("show")
+def faction_show(name: str = typer.Argument(...), db: str | None = DB) -> None:
+    """Show a faction's unit profiles."""
+    with guarded():
+        units = _store(db).faction_units(name)
+    console.print(_units_table(units, title=f"Faction {name}"))
+
+
+@faction.command("add-unit")
+def faction_add_unit(
+    name: str = typer.Argument(..., help="Faction name."),
+    files: list[Path] = typer.Argument(..., help="Unit files (YAML or JSON, docs/formats.md)."),
+    replace: bool = typer.Option(False, "--replace", help="Overwrite units of the same name."),
+    db: str | None = DB,
+) -> None:
+    """Add the units of one or more unit files to a faction (all or none)."""
+    with guarded():
+        units = [u for f in files for u in load_units(f)]
+        _store(db).add_units(name, units, replace=replace)
+    console.print(f"added {', '.join(u.name for u in units)} to {name}", highlight=False)
+
+
+@faction.command("remove-unit")
+def faction_remove_unit(
+    name: str = typer.Argument(...), unit: str = typer.Argument(...), db: str | None = DB
+) -> None:
+    """Remove a unit profile from a faction."""
+    with guarded():
+        _store(db).remove_unit(name, unit)
+    console.print(f"removed {unit} from {name}", highlight=False)
+
+
+def _units_table(units: list[Unit], title: str) -> Table:
+    t = Table(title=title, show_edge=False)
+    for col in ("Unit", "Mv", "Da", "Def", "HP", "Arm", "AEG", "Trn", "Models", "Weapons", "Perks"):
+        t.add_column(col)
+    for u in units:
+        p = u.profile
+        t.add_row(
+            p.name,
+            str(p.move),
+            str(p.dash),
+            str(p.defence),
+            str(p.hp),
+            format_save(p.armour),
+            format_save(p.aegis),
+            str(p.transport),
+            str(u.model_count),
+            ", ".join(w.name for w in u.weapons),
+            ", ".join(p.perks),
+        )
+    return t
+
+
+# ---------------------------------------------------------------------------------- armoury
+
+
+@armoury.command("add")
+def armoury_add(
+    files: list[Path] = typer.Argument(..., help="Weapon files (weapon: {...})."),
+    replace: bool = typer.Option(False, "--replace", help="Overwrite weapons of the same name."),
+    db: str | None = DB,
+) -> None:
+    """Add weapon profiles to the Armoury (all or none)."""
+    with guarded():
+        weapons = [load_weapon(f) for f in files]
+        _store(db).add_weapons(weapons, replace=replace)
+    console.print(f"added {', '.join(w.name for w in weapons)} to the Armoury", highlight=False)
+
+
+@armoury.command("list")
+def armoury_list(db: str | None = DB) -> None:
+    """List the Armoury's weapon profiles."""
+    with guarded():
+        weapons = _store(db).weapons()
+    console.print(_weapons_table(weapons, "Armoury"))
+
+
+@armoury.command("show")
+def armoury_show(name: str = typer.Argument(...), db: str | None = DB) -> None:
+    """Show one weapon profile as JSON."""
+    with guarded():
+        w = _store(db).weapon(name)
+    console.print_json(json.dumps(w.model_dump(mode="json")))
+
+
+@armoury.command("remove")
+def armoury_remove(name: str = typer.Argument(...), db: str | None = DB) -> None:
+    """Remove a weapon profile from the Armoury."""
+    with guarded():
+        _store(db).remove_weapon(name)
+    console.print(f"removed {name} from the Armoury", highlight=False)
+
+
+def _weapons_table(weapons: list[WeaponProfile], title: str) -> Table:
+    t = Table(title=title, show_edge=False)
+    for col in ("Weapon", "Rng", "Type", "Att", "Pwr", "AP", "Perks"):
+        t.add_column(col)
+    for w in weapons:
+        t.add_row(
+            w.name,
+            str(w.range),
+            w.type.value,
+            str(w.attacks),
+            str(w.power),
+            format_save(w.ap),
+            ", ".join(w.perks),
+        )
+    return t
+
+
+# ---------------------------------------------------------------------------------- rosters
+
+
+@roster.command("new")
+def roster_new(
+    name: str = typer.Argument(..., help="Roster name."),
+    limit: int = typer.Option(..., "--limit", "-l", help="Point Limit (Core Rules §3.1)."),
+    notes: str = typer.Option("", "--notes"),
+    db: str | None = DB,
+) -> None:
+    """Create an empty roster with a Point Limit."""
+    with guarded():
+        r = _stamp(Roster(name=name, point_limit=limit, notes=notes))
+        _store(db).save_roster(r, replace=False)
+    console.print(f"roster {name!r} created (Point Limit {limit} pts)", highlight=False)
+
+
+def _parse_group(text: str) -> tuple[int, list[str]]:
+    m = re.fullmatch(r"\s*(\d+)\s*(?::\s*(.*))?", text)
+    if m is None:
+        raise fail(f"--group {text!r}: write COUNT:WEAPON,WEAPON (e.g. 3:Gladius,Shield)")
+    return int(m[1]), [w.strip() for w in (m[2] or "").split(",") if w.strip()]
+
+
+def _designations(values: list[str]) -> dict[str, str]:
+    out = {}
+    for v in values:
+        perk, sep, target = v.partition("=")
+        if not sep or not perk.strip() or not target.strip():
+            raise fail(f"--designate {v!r}: write PERK=ENTRY (e.g. Controlled=Warlock)")
+        out[perk.strip()] = target.strip()
+    return out
+
+
+def build_unit(
+    base: Unit, groups: list[tuple[int, list[str]]], armoury: list[WeaponProfile]
+) -> Unit:
+    """``base`` with the given model groups; weapons come from the unit, else the Armoury.
+
+    The snapshot keeps only the weapon profiles some model carries, in first-use order.
+    """
+    if not groups:
+        return base
+    own = {w.name.lower(): w for w in base.weapons}
+    store = {w.name.lower(): w for w in armoury}
+    used: dict[str, WeaponProfile] = {}
+    models = []
+    for count, names in groups:
+        carried = []
+        for n in names:
+            w = own.get(n.lower()) or store.get(n.lower())
+            if w is None:
+                known = [w.name for w in base.weapons] + [w.name for w in armoury]
+                raise UnknownNameError(
+                    "weapon", n, known, where=f"{base.name} (unit weapons and Armoury)"
+                )
+            used.setdefault(w.name, w)
+            carried.append(w.name)
+        models.append(ModelGroup(count=count, weapons=carried))
+    return Unit(profile=base.profile, weapons=list(used.values()), models=models)
+
+
+@roster.command("add")
+def roster_add(
+    name: str = typer.Argument(..., help="Roster name."),
+    unit: str = typer.Argument(..., help="A faction's unit, or a unit file."),
+    faction_name: str | None = typer.Option(None, "--faction", "-f", help="Faction of UNIT."),
+    entry: str | None = typer.Option(None, "--name", help="Entry name (default: unit name)."),
+    models: int | None = typer.Option(None, "--models", "-m", help="Number of models.", min=1),
+    weapons: str | None = typer.Option(None, "--weapons", "-w", help="Weapons each model carries."),
+    group: list[str] = typer.Option([], "--group", "-g", help="COUNT:W1,W2 (repeat to mix)."),
+    trait: list[str] = typer.Option([], "--trait", "-t", help="A Trait (Perks §12.6)."),
+    embark_in: str | None = typer.Option(None, "--embark-in", help="Transport entry."),
+    link: str | None = typer.Option(None, "--link", help="Linked Profile set name."),
+    designate: list[str] = typer.Option([], "--designate", help="PERK=ENTRY (Controlled …)."),
+    db: str | None = DB,
+) -> None:
+    """Add a unit to a roster with its models, weapons, traits and transport."""
+    with guarded():
+        store = _store(db)
+        base = load_units(unit)[0] if _is_file(unit) else store.find_unit(unit, faction_name)
+        groups = [_parse_group(g) for g in group]
+        if models is not None or weapons is not None:
+            if group:
+                raise fail("give either --models/--weapons or --group, not both")
+            names = (
+                [w.strip() for w in weapons.split(",") if w.strip()]
+                if weapons is not None
+                else list(base.models[0].weapons)
+            )
+            groups = [(models or base.model_count, names)]
+        armoury_weapons = store.weapons() if groups else []
+        built = build_unit(base, groups, armoury_weapons)
+        r = store.roster(name)
+        e = RosterEntry(
+            name=entry or built.name,
+            unit=built,
+            traits=trait,
+            embarked_in=embark_in,
+            link=link,
+            designations=_designations(designate),
+        )
+        if r.find(e.name) is not None:
+            raise fail(f"roster {r.name!r} already has an entry {e.name!r}; choose --name")
+        store.save_roster(_stamp(r.with_entry(e)))
+    console.print(f"added {e.name} ({built.model_count} models) to {r.name}", highlight=False)
+
+
+@roster.command("remove")
+def roster_remove(
+    name: str = typer.Argument(...), entry: str = typer.Argument(...), db: str | None = DB
+) -> None:
+    """Remove an entry from a roster."""
+    with guarded():
+        store = _store(db)
+        r = store.roster(name)
+        store.save_roster(r.without_entry(entry))
+    console.print(f"removed {entry} from {r.name}", highlight=False)
+
+
+@roster.command("perk")
+def roster_perk(
+    name: str = typer.Argument(...),
+    perk: str = typer.Argument(..., help="A Roster Perk (Perks §12.6)."),
+    unit: str | None = typer.Option(
+        None, "--unit", "--presence", "-u", help="Designated entry (Presence unit, Avenge …)."
+    ),
+    remove: bool = typer.Option(False, "--remove", help="Remove the perk instead."),
+    db: str | None = DB,
+) -> None:
+    """Add (or remove) a Roster Perk, with its designated unit."""
+    with guarded():
+        store = _store(db)
+        r = store.roster(name)
+        perks = list(r.roster_perks)
+        if remove:
+            keep = [p for p in perks if p.perk.lower() != perk.lower()]
+            if len(keep) == len(perks):
+                raise UnknownNameError("roster perk", perk, [p.perk for p in perks], where=r.name)
+            perks = keep
+        else:
+            perks.append(RosterPerk(perk=perk, unit=unit))
+        from warbench.rulesets.warsurge.roster_io import canonical_roster
+
+        store.save_roster(canonical_roster(r.model_copy(update={"roster_perks": perks})))
+    console.print(f"{'removed' if remove else 'added'} {perk} on {r.name}", highlight=False)
+
+
+@roster.command("list")
+def roster_list(db: str | None = DB) -> None:
+    """List the rosters."""
+    with guarded():
+        for s in _store(db).rosters():
+            console.print(f"{s.name}  {s.units} units, limit {s.point_limit} pts", highlight=False)
+
+
+def _load(name_or_file: str, db: str | None) -> Roster:
+    if _is_file(name_or_file):
+        return load_roster(name_or_file)
+    return _store(db).roster(name_or_file)
+
+
+def report_table(report: RosterReport, r: Roster) -> Table:
+    t = Table(title=f"{r.name}: {report.total} / {r.point_limit} pts", show_edge=False)
+    for col in ("Entry", "Unit", "Models", "Full", "Pts", "Traits", "Embarked in"):
+        t.add_column(col, justify="right" if col in ("Models", "Full", "Pts") else "left")
+    for e, c in zip(r.units, report.entries, strict=True):
+        t.add_row(
+            e.name,
+            e.unit.name,
+            str(e.unit.model_count),
+            str(c.full),
+            str(c.points),
+            ", ".join(e.traits),
+            e.embarked_in or "",
+        )
+    return t
+
+
+@roster.command("show")
+def roster_show(
+    name: str = typer.Argument(..., help="Roster name or roster file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the roster as JSON."),
+    db: str | None = DB,
+) -> None:
+    """Show a roster's entries and costs."""
+    with guarded():
+        r = _load(name, db)
+        if as_json:
+            console.print_json(json.dumps(r.model_dump(mode="json")))
+            return
+        report = _validate(r, _coster())
+    console.print(report_table(report, r))
+    if r.roster_perks:
+        perks = ", ".join(p.perk + (f" ({p.unit})" if p.unit else "") for p in r.roster_perks)
+        console.print(f"Roster Perks: {perks}", highlight=False)
+
+
+def validate_command(target: str, as_json: bool, db: str | None) -> None:
+    """``roster validate`` for WARSURGE: every violation; exit 1 when there are any."""
+    with guarded():
+        r = _load(target, db)
+        report = _validate(r, _coster())
+    if as_json:
+        console.print_json(json.dumps(report.to_dict()))
+    else:
+        console.print(report_table(report, r))
+        if report.ok:
+            console.print(f"{r.name}: legal ({report.total} / {r.point_limit} pts)")
+        for v in report.violations:
+            console.print(f"- {v}", highlight=False, soft_wrap=True)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@roster.command("export")
+def roster_export(
+    name: str = typer.Argument(...),
+    out: Path = typer.Option(..., "--output", "-o", help="File to write (.yaml, .yml or .json)."),
+    db: str | None = DB,
+) -> None:
+    """Export a roster (with every unit in full) to YAML or JSON."""
+    with guarded():
+        r = _stamp(_store(db).roster(name))
+        dump_roster(r, out)
+    err_console.print(f"wrote {out}", highlight=False)
+
+
+@roster.command("import")
+def roster_import(
+    file: Path | None = typer.Argument(None, help="Roster file (YAML or JSON)."),
+    code: str | None = typer.Option(None, "--code", "-c", help="A share code (WBR1:…)."),
+    rename: str | None = typer.Option(None, "--name", help="Save under another name."),
+    replace: bool = typer.Option(False, "--replace", help="Overwrite a roster of the same name."),
+    db: str | None = DB,
+) -> None:
+    """Import a roster from a file or a share code, exactly as it was exported."""
+    if (file is None) == (code is None):
+        raise fail("give a roster FILE or --code CODE (one of them)")
+    with guarded():
+        if code is not None:
+            from warbench.rulesets.warsurge.share import decode
+
+            r = decode(code)
+        else:
+            assert file is not None
+            r = load_roster(file)
+        if rename:
+            r = r.model_copy(update={"name": rename})
+        _store(db).save_roster(r, replace=replace)
+    console.print(f"imported roster {r.name!r} ({len(r.units)} units)", highlight=False)
+
+
+@roster.command("share")
+def roster_share(
+    name: str = typer.Argument(...),
+    png: Path | None = typer.Option(None, "--png", help="Also write the QR code as PNG."),
+    svg: Path | None = typer.Option(None, "--svg", help="Also write the QR code as SVG."),
+    db: str | None = DB,
+) -> None:
+    """Print the roster's share code (and write it as a QR image)."""
+    from warbench.rulesets.warsurge.share import encode, qr_png, qr_svg
+
+    with guarded():
+        code = encode(_stamp(_store(db).roster(name)))
+        if png is not None:
+            qr_png(code, png)
+        if svg is not None:
+            qr_svg(code, svg)
+    typer.echo(code)
+    for p in (png, svg):
+        if p is not None:
+            err_console.print(f"wrote {p}", highlight=False)
+
+
+@roster.command("print")
+def roster_print(
+    name: str = typer.Argument(..., help="Roster name or roster file."),
+    out: Path = typer.Option(..., "--output", "-o", help="HTML file to write."),
+    db: str | None = DB,
+) -> None:
+    """Write a printable roster sheet (HTML): profiles, perks, activation, points."""
+    from warbench.rulesets.warsurge.sheet import render_sheet
+
+    with guarded():
+        r = _load(name, db)
+        coster = _coster()
+        html = render_sheet(_stamp(r), _validate(r, coster))
+        out.write_text(html, encoding="utf-8")
+    err_console.print(f"wrote {out}", highlight=False)
