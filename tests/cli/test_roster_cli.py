@@ -139,8 +139,9 @@ def test_validate_lists_every_violation_and_exits_1(
     code, out, _ = run(capsys, "roster", "validate", "Tiny", "--json", "--db", db)
     assert code == 1
     report = json.loads(out)
+    # Summon triples the fake unit's roster cost and Swift costs 25 pts: over the 50-pt limit.
     assert [v["code"] for v in report["violations"]] == [
-        "unit-under-50", "trait-under-50", "needs-presence",
+        "unit-under-50", "trait-under-50", "needs-presence", "over-limit",
     ]  # fmt: skip
     code, out, _ = run(capsys, "roster", "validate", "Tiny", "--db", db)
     assert code == 1 and "Fix:" in out and "§3.2" in out

@@ -2,7 +2,8 @@
 
 Each model is worth ``hp * (defence + 1) / 2`` points plus ``attacks * power`` for each weapon
 it carries, plus ``transport / 10`` for a Transport; a unit's total is the rounded sum.
-Fusion multiplies by 10, Respawn halves, Summon quarters (Perks §12.2).
+Fusion multiplies the value by 10, Respawn halves it, Summon quarters it (Perks §12.2); a
+Trait costs the roster +50 % of the unit (Respawn ×2, Summon ×3), a Roster Perk 25 pts.
 """
 
 from __future__ import annotations
@@ -56,6 +57,14 @@ class FakeCoster:
         for t in traits:
             cost *= {"Fusion": 10, "Respawn": 0.5, "Summon": 0.25}.get(t, 1)
         return cost
+
+    def trait_price(self, cost: float, traits: Sequence[str]) -> float:
+        for t in traits:
+            cost *= {"Respawn": 2, "Summon": 3}.get(t, 1.5)
+        return cost
+
+    def roster_perk_price(self, perk: str) -> float:
+        return 25.0
 
 
 def gun(name: str = "Gun", **kw: Any) -> WeaponProfile:

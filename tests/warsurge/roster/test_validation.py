@@ -76,17 +76,19 @@ def test_s12_6_traits_need_50_points_before_traits() -> None:
     assert codes(r) == [C.UNIT_UNDER_50, C.TRAIT_UNDER_50]
 
 
-def test_s12_2_respawn_halves_and_summon_quarters_the_roster_cost() -> None:
+def test_s12_2_respawn_halves_summon_quarters_fusion_multiplies_the_value() -> None:
+    # Perks §12.2 lines 333-335 adjust the Current Point Cost (the unit's value); the roster
+    # pays the unit plus its Traits' prices (rulings "WARSURGE points" 2).
     r = roster(
         entry("R", models=8, traits=["respawn"]),
         entry("S", models=8, traits=["Summon"]),
         entry("F", models=8, perks=["Fusion"]),
     )
     report = validate_roster(r, FakeCoster())
-    assert [(e.full, e.points, e.adjusting_perks) for e in report.entries] == [
-        (100, 50, ("Respawn",)),
-        (100, 25, ("Summon",)),
-        (100, 1000, ("Fusion",)),
+    assert [(e.full, e.points, e.value, e.adjusting_perks) for e in report.entries] == [
+        (100, 200, 100.0, ("Respawn",)),
+        (100, 300, 75.0, ("Summon",)),
+        (100, 100, 1000.0, ("Fusion",)),
     ]
 
 
@@ -312,8 +314,10 @@ def test_s6_4_each_unit_fits_one_transport_model() -> None:
 
 def test_s6_4_traits_count_at_their_roster_cost() -> None:
     apc = entry("APC", models=1, transport=50, hp=10, defence=9)
-    a = entry("A", models=8, embarked_in="APC", traits=["Respawn"])  # 100 / 2 = 50
-    assert codes(roster(apc, a)) == []
+    a = entry("A", models=8, embarked_in="APC", traits=["Respawn"])  # 100 x 2 = 200 > 50
+    assert codes(roster(apc, a)) == [C.OVER_CAPACITY]
+    b = entry("B", models=4, embarked_in="APC")  # 50 pts fits
+    assert codes(roster(apc, b)) == []
 
 
 def test_s6_not_a_transport_and_unknown_transport() -> None:
@@ -367,5 +371,6 @@ def test_the_default_coster_is_the_points_model() -> None:
     assert report.points_model == points.POINTS_MODEL_VERSION == default_coster().version
     full = [points.cost_unit(e.unit).total for e in r.units]
     assert [e.full for e in report.entries] == full
-    assert report.entries[1].points == round(points.trait_adjusted(full[1], ["Respawn"]) + 1e-9)
+    assert report.entries[1].points == round(points.trait_cost(full[1], ["Respawn"]) + 1e-9)
+    assert report.entries[1].value == points.trait_adjusted(report.entries[1].points, ["Respawn"])
     assert report.total == sum(e.points for e in report.entries)

@@ -71,7 +71,15 @@ class RosterCoster(Protocol):
         ...
 
     def trait_adjusted(self, cost: float, traits: Sequence[str]) -> float:
-        """``cost`` adjusted for Fusion x10, Respawn /2, Summon /4 (Perks §12.2)."""
+        """The unit's value: ``cost`` adjusted for Fusion x10, Respawn /2, Summon /4 (§12.2)."""
+        ...
+
+    def trait_price(self, cost: float, traits: Sequence[str]) -> float:
+        """What the Roster pays for a unit of full cost ``cost`` with ``traits`` (§12.6)."""
+        ...
+
+    def roster_perk_price(self, perk: str) -> float:
+        """What the Roster pays for one Roster Perk (§12.6)."""
         ...
 
 
@@ -82,12 +90,20 @@ class FunctionCoster:
     version: str
     cost_fn: Callable[[Unit], UnitCostLike]
     trait_fn: Callable[[float, Sequence[str]], float]
+    price_fn: Callable[[float, Sequence[str]], float]
+    perk_fn: Callable[[str], float]
 
     def cost_unit(self, unit: Unit) -> UnitCostLike:
         return self.cost_fn(unit)
 
     def trait_adjusted(self, cost: float, traits: Sequence[str]) -> float:
         return self.trait_fn(cost, traits)
+
+    def trait_price(self, cost: float, traits: Sequence[str]) -> float:
+        return self.price_fn(cost, traits)
+
+    def roster_perk_price(self, perk: str) -> float:
+        return self.perk_fn(perk)
 
 
 class CachingCoster:
@@ -126,6 +142,12 @@ class CachingCoster:
     def trait_adjusted(self, cost: float, traits: Sequence[str]) -> float:
         return self.inner.trait_adjusted(cost, traits)
 
+    def trait_price(self, cost: float, traits: Sequence[str]) -> float:
+        return self.inner.trait_price(cost, traits)
+
+    def roster_perk_price(self, perk: str) -> float:
+        return self.inner.roster_perk_price(perk)
+
     def clear(self) -> None:
         """Forget every cached cost (after the points model changed)."""
         self._cache.clear()
@@ -162,6 +184,8 @@ def default_coster() -> CachingCoster:
                     version=points.POINTS_MODEL_VERSION,
                     cost_fn=points.cost_unit,
                     trait_fn=points.trait_adjusted,
+                    price_fn=points.trait_cost,
+                    perk_fn=points.roster_perk_cost,
                 )
             )
         )

@@ -626,8 +626,8 @@ class PointsModel:
         notes: list[str] = []
         for name in p.perks:
             perk, price = self.priced_perk(name, PerkKind.UNIT_PERK, where=p.name)
-            if price is None:
-                continue
+            if price is None or perk.kind is PerkKind.TRAIT:
+                continue  # attack math is in the numbers; Traits are priced in the Roster
             if price.price == "multiplier":
                 unit_mult.append((perk, price))
             elif price.price == "per_model":
@@ -807,6 +807,16 @@ def default_model() -> PointsModel:
 def cost_unit(unit: Unit) -> UnitCost:
     """The itemised point cost of ``unit`` with the packaged model."""
     return default_model().cost_unit(unit)
+
+
+def trait_cost(cost: float, traits: Sequence[str]) -> float:
+    """What a Roster pays for a unit of ``cost`` with ``traits`` (their prices, §12.6)."""
+    return default_model().trait_price(cost, traits)[0]
+
+
+def roster_perk_cost(perk: str) -> float:
+    """What a Roster pays for one Roster Perk (its ``per_roster`` price)."""
+    return default_model().roster_perk_price(perk).points
 
 
 def current_point_cost(full_cost: float, total_hp: int, remaining_hp: int) -> float:

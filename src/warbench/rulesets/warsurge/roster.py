@@ -254,12 +254,16 @@ def whole_points(points: float) -> int:
 
 @dataclass(frozen=True)
 class EntryCost:
-    """An entry's costs: ``full`` before Traits (§3.2), ``points`` in the Roster (§12.2)."""
+    """An entry's costs: ``full`` before Traits (§3.2), ``points`` the Roster pays (with the
+    Traits' prices, §12.6) and ``value`` its Current Point Cost at full HP (Fusion x10,
+    Respawn /2, Summon /4, §12.2; rulings "WARSURGE points" 2)."""
 
     entry: str
     cost: UnitCostLike
     adjusting_perks: tuple[str, ...]
     points: int
+    traits: tuple[str, ...] = ()
+    value: float = 0.0
 
     @property
     def full(self) -> int:
@@ -275,10 +279,12 @@ class RosterReport:
     points_model: str
     entries: tuple[EntryCost, ...]
     violations: tuple[Violation, ...] = field(default_factory=tuple)
+    perk_points: int = 0
 
     @property
     def total(self) -> int:
-        return sum(e.points for e in self.entries)
+        """Every entry's roster cost plus the Roster Perks' prices."""
+        return sum(e.points for e in self.entries) + self.perk_points
 
     @property
     def ok(self) -> bool:
@@ -303,7 +309,9 @@ class RosterReport:
                     "entry": e.entry,
                     "full": e.full,
                     "points": e.points,
-                    "adjusted_by": list(e.adjusting_perks),
+                    "traits": list(e.traits),
+                    "value": round(e.value, 3),
+                    "value_adjusted_by": list(e.adjusting_perks),
                     "model_points": list(e.cost.model_points),
                 }
                 for e in self.entries
@@ -330,11 +338,14 @@ def _unit_perks(entry: RosterEntry, catalog: PerkCatalog) -> list[PerkDef]:
 def cost_entry(entry: RosterEntry, coster: RosterCoster, catalog: PerkCatalog) -> EntryCost:
     """The entry's full cost (before Traits) and its cost in the Roster (after §12.2)."""
     cost = coster.cost_unit(entry.unit)
-    adjusting = tuple(p.name for p in _unit_perks(entry, catalog) if p.name in ADJUSTING_PERKS)
+    perks = _unit_perks(entry, catalog)
+    adjusting = tuple(p.name for p in perks if p.name in ADJUSTING_PERKS)
+    traits = tuple(p.name for p in perks if p.kind is PerkKind.TRAIT)
     points = cost.total
-    if adjusting:
-        points = whole_points(coster.trait_adjusted(cost.total, adjusting))
-    return EntryCost(entry.name, cost, adjusting, points)
+    if traits:
+        points = whole_points(coster.trait_price(cost.total, traits))
+    value = coster.trait_adjusted(points, adjusting) if adjusting else float(points)
+    return EntryCost(entry.name, cost, adjusting, points, traits, value)
 
 
 def cost_roster(roster: Roster, coster: RosterCoster | None = None) -> tuple[EntryCost, ...]:
@@ -550,8 +561,17 @@ class _Validator:
         self.roster_perks()
         self.linked_units()
         self.transports()
-        self.limit(sum(c.points for c in costs))
+        self.limit(sum(c.points for c in costs) + self.perk_points())
         return costs, tuple(self.out)
+
+    def perk_points(self) -> int:
+        """The Roster Perks' prices (unknown perks are reported elsewhere and cost 0 here)."""
+        total = 0.0
+        for rp in self.roster.roster_perks:
+            perk = self.catalog.find(rp.perk)
+            if perk is not None and perk.kind is PerkKind.ROSTER_PERK:
+                total += self.coster.roster_perk_price(perk.name)
+        return whole_points(total)
 
     def limit(self, total: int) -> None:
         over = total - self.roster.point_limit
@@ -1389,5 +1409,8 @@ def validate_roster(roster: Roster, coster: RosterCoster | None = None) -> Roste
     cache between calls.
     """
     c = coster or default_coster()
-    costs, violations = _Validator(roster, c, PerkCatalog.load()).run()
-    return RosterReport(roster.name, roster.point_limit, c.version, costs, violations)
+    validator = _Validator(roster, c, PerkCatalog.load())
+    costs, violations = validator.run()
+    return RosterReport(
+        roster.name, roster.point_limit, c.version, costs, violations, validator.perk_points()
+    )
