@@ -46,8 +46,17 @@ def battle(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the result."),
     as_json: bool = typer.Option(False, "--json", help="The result as JSON."),
+    save: str | None = typer.Option(
+        None, "--save", help="Store the game record in the database under this name."
+    ),
+    db: str | None = typer.Option(
+        None, "--db", help="Database URL (default: WARBENCH_DB or user data dir)."
+    ),
 ) -> None:
-    """Play a full Standard game between scripted players and print the result."""
+    """Play a full Standard game between scripted players and print the result.
+
+    ROSTER files are game rosters (docs/game.md) or WARSURGE rosters from ``roster export``.
+    """
     import secrets
 
     from warbench.rulesets.warsurge.game import engine
@@ -87,6 +96,11 @@ def battle(
         elapsed = time.perf_counter() - t0
         if record is not None:
             rec.save(record)
+        saved_id = None
+        if save is not None:
+            from warbench.storage import Store
+
+            saved_id = Store.open(db).save_game("\n".join(rec.lines()) + "\n", name=save)
         if svg is not None:
             render_state_svg(state, svg)
     except WarbenchError as exc:
@@ -114,21 +128,35 @@ def battle(
         console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+    if saved_id is not None:
+        console.print(f"saved game {saved_id}: {save}", highlight=False)
 
 
 @app.command()
 def replay(
-    record: Path = typer.Argument(..., help="A game record (JSON lines) from battle --record."),
+    record: Path | None = typer.Argument(
+        None, help="A game record (JSON lines) from battle --record."
+    ),
     svg: Path | None = typer.Option(None, "--svg", help="Draw the final battlefield as SVG."),
     show: bool = typer.Option(False, "--show", help="Print the turn-by-turn summary."),
+    game: int | None = typer.Option(None, "--game", help="Replay saved game ID from the database."),
+    db: str | None = typer.Option(None, "--db", help="Database URL (with --game)."),
 ) -> None:
     """Replay a game record and verify that it reproduces the recorded game exactly."""
-    from warbench.rulesets.warsurge.game.record import load_record
+    from warbench.rulesets.warsurge.game.record import load_record, loads_record
     from warbench.rulesets.warsurge.game.record import replay as do_replay
     from warbench.rulesets.warsurge.game.render import render_state_svg, summary
 
+    if (record is None) == (game is None):
+        raise fail("give either a RECORD file or --game ID (a game saved with battle --save)")
     try:
-        rec = load_record(record)
+        if game is not None:
+            from warbench.storage import Store
+
+            rec = loads_record(Store.open(db).game(game), f"saved game {game}")
+        else:
+            assert record is not None
+            rec = load_record(record)
         rp = do_replay(rec)
         if svg is not None:
             render_state_svg(rp.state, svg)

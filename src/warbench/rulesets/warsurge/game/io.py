@@ -85,9 +85,28 @@ def roster_from_data(
 
 
 def load_game_roster(path: str | Path) -> PlayerSetup:
-    """Read a game roster file (``.yaml``/``.yml``/``.json``)."""
+    """Read a game roster file (``.yaml``/``.yml``/``.json``): this module's format, or a
+    WARSURGE roster exported by ``warbench roster export`` (``docs/rosters.md``)."""
     data, source = _read(path)
+    if isinstance(data, dict) and ("roster" in data or "point_limit" in data):
+        return player_from_roster(data, source)
     return roster_from_data(data, source, Path(path).parent)
+
+
+def player_from_roster(data: Any, source: str = "<roster>") -> PlayerSetup:
+    """A player from a WARSURGE roster: each entry at the price the roster pays for it."""
+    from warbench.rulesets.warsurge.roster import validate_roster
+    from warbench.rulesets.warsurge.roster_io import roster_from_data as warsurge_roster
+
+    roster = warsurge_roster(data, source)
+    report = validate_roster(roster)
+    entries = tuple(
+        RosterEntry(e.unit, cost.points, float(DEFAULT_BASE_MM), e.name)
+        for e, cost in zip(roster.units, report.entries, strict=True)
+    )
+    if not entries:
+        raise ProfileError("units", [], "a roster with at least one unit", source=source)
+    return PlayerSetup(roster.name, entries, None)
 
 
 def roster_to_data(player: PlayerSetup) -> dict[str, Any]:

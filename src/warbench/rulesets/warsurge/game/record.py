@@ -146,6 +146,11 @@ def load_record(path: str | Path) -> GameRecord:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise DataFileError(source, "file not found") from exc
+    return loads_record(text, source)
+
+
+def loads_record(text: str, source: str = "<record>") -> GameRecord:
+    """Read a JSON-lines game record from text (a file's or a saved game's in the database)."""
     rows = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
