@@ -95,7 +95,7 @@ def _verified(state: GameState, action: Action, hooks: HookRegistry) -> rules.Pl
         raise hit
     if hit is not _MISSING:
         return hit  # type: ignore[return-value]
-    w = rules.Work(state, state.dice(), hooks)
+    w = rules.Work(state, None, hooks)
     try:
         plan = rules.verify(w, action)
     except RulesError as exc:
@@ -150,7 +150,7 @@ class LegalActions:
         self.state = state
         self.hooks = hooks
         self.side = rules.acting_side(state.flow)
-        self._work = rules.Work(state, state.dice(), hooks)
+        self._work = rules.Work(state, None, hooks)
 
     def __contains__(self, action: object) -> bool:
         return can(self.state, action, hooks=self.hooks)  # type: ignore[arg-type]

@@ -162,7 +162,24 @@ class Field:
         """Line of sight matrix (attacker models, target models), §5.4."""
         from warbench.rulesets.warsurge.battlefield import sight_matrix
 
+        bxy, br = near_blockers(axy, ar, txy, tr, bxy, br)
         return sight_matrix(self.board, _discs(axy, ar), _discs(txy, tr), _discs(bxy, br))
+
+    def visible(
+        self,
+        axy: FloatArray,
+        ar: float,
+        txy: FloatArray,
+        tr: float,
+        bxy: FloatArray,
+        br: FloatArray,
+    ) -> list[bool]:
+        """Which target models at least one attacker model sees (§5.5): the columns of
+        :meth:`sight` with any True, found with fewer lines."""
+        from warbench.rulesets.warsurge.battlefield import visible_models
+
+        bxy, br = near_blockers(axy, ar, txy, tr, bxy, br)
+        return visible_models(self.board, _discs(axy, ar), _discs(txy, tr), _discs(bxy, br))
 
     def cover(
         self,
@@ -176,15 +193,44 @@ class Field:
         """The target's Cover Bonus against these attackers (§5.6)."""
         from warbench.rulesets.warsurge.battlefield import cover_report
 
+        bxy, br = near_blockers(axy, ar, txy, tr, bxy, br)
         return cover_report(self.board, _discs(axy, ar), _discs(txy, tr), _discs(bxy, br)).bonus
+
+
+def near_blockers(
+    axy: FloatArray, ar: float, txy: FloatArray, tr: float, bxy: FloatArray, br: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The blocker bases that can matter to lines between these attackers and targets.
+
+    The battlefield tests a blocker against the lines of a pair of models only when its centre
+    is within ``max(radii) + its radius`` of the segment between their centres (every line
+    between two bases lies that close to it). Those segments lie in the bounding box of all
+    the centres, so a blocker farther than that from the box can never be tested: leaving it
+    out gives the very same answers, with less work and a cache key that ignores models far
+    away (the same sight is then found again after unrelated moves)."""
+    if not len(bxy) or not len(axy) or not len(txy):
+        return bxy, br
+    lo = np.minimum(axy.min(axis=0), txy.min(axis=0))
+    hi = np.maximum(axy.max(axis=0), txy.max(axis=0))
+    margin = max(ar, tr) + br + 0.01
+    keep = (
+        (bxy[:, 0] > lo[0] - margin)
+        & (bxy[:, 0] < hi[0] + margin)
+        & (bxy[:, 1] > lo[1] - margin)
+        & (bxy[:, 1] < hi[1] + margin)
+    )
+    if keep.all():
+        return bxy, br
+    return bxy[keep], br[keep]
 
 
 _CLEAR = PathCheck(None, False, ())
 
 
 def _discs(xy: FloatArray, r: float | FloatArray) -> list[tuple[Any, float]]:
+    """``(point, radius)`` pairs of Python floats (the very same doubles)."""
     rr = np.broadcast_to(np.asarray(r, dtype=np.float64), (len(xy),))
-    return [((float(p[0]), float(p[1])), float(q)) for p, q in zip(xy, rr, strict=True)]
+    return list(zip(xy.tolist(), rr.tolist(), strict=True))
 
 
 def field_from_board(board: Board) -> Field:

@@ -14,11 +14,12 @@ dice of this step and the events. The engine turns it back into a frozen state.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from warbench.kernel.dice import Dice
 from warbench.kernel.errors import RulesError
@@ -75,7 +76,8 @@ class TableIndex:
 class Work:
     """Mutable working copy of a state while one action is applied."""
 
-    def __init__(self, state: GameState, dice: Dice, hooks: HookRegistry) -> None:
+    def __init__(self, state: GameState, dice: Dice | None, hooks: HookRegistry) -> None:
+        self._state = state
         self.setup = state.setup
         self.field = state.setup.field
         self.units: list[UnitGS] = list(state.units)
@@ -85,13 +87,21 @@ class Work:
         self.seed = state.seed
         self.step = state.step
         self.result: GameResult | None = state.result
-        self.dice = dice
+        self._dice = dice
         self.hooks = hooks
         self.events: list[Event] = []
         self._index: TableIndex | None = state.cache.get("index")  # type: ignore[assignment]
         # queries answered for the unchanged state are shared by every Work of that state
         self.shared: dict[Any, Any] = state.cache.setdefault("shared", {})  # type: ignore[assignment]
         self.dirty = False
+
+    @property
+    def dice(self) -> Dice:
+        """The dice of this step (``None`` given: the state's own, made on first use; checks
+        roll no dice, so they never pay for a generator)."""
+        if self._dice is None:
+            self._dice = self._state.dice()
+        return self._dice
 
     # -- output ----------------------------------------------------------------------------
     def state(self) -> GameState:
@@ -976,18 +986,61 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class TargetView:
-    """What one attacking unit sees of one target unit."""
+    """What one attacking unit sees of one target unit.
 
-    melee: bool  # engaged with each other (or through Fire Points of an engaged Transport)
-    attacker_engaged: bool
-    target_engaged_elsewhere: bool
-    distance: float  # closest edge-to-edge distance
-    users_in_range: dict[str, list[int]]  # weapon → attacker models that can use it
-    visible: frozenset[int]  # target models in line of sight of at least one attacker model
-    cover: int  # Cover Bonus (0: none)
-    reason: str = ""
+    ``visible`` (target models in line of sight of at least one attacker model) and ``cover``
+    (the Cover Bonus) may be given as functions: they are worked out on first use, because
+    choosing targets needs only ranges and sight, and only an Attack needs them."""
+
+    __slots__ = (
+        "_cover",
+        "_visible",
+        "attacker_engaged",
+        "distance",
+        "melee",
+        "reason",
+        "target_engaged_elsewhere",
+        "users_in_range",
+    )
+
+    def __init__(
+        self,
+        melee: bool,  # engaged with each other (or through Fire Points of an engaged Transport)
+        attacker_engaged: bool,
+        target_engaged_elsewhere: bool,
+        distance: float,  # closest edge-to-edge distance
+        users_in_range: dict[str, list[int]],  # weapon → attacker models that can use it
+        visible: frozenset[int] | Callable[[], frozenset[int]],
+        cover: int | Callable[[], int],  # Cover Bonus (0: none)
+        reason: str = "",
+    ) -> None:
+        self.melee = melee
+        self.attacker_engaged = attacker_engaged
+        self.target_engaged_elsewhere = target_engaged_elsewhere
+        self.distance = distance
+        self.users_in_range = users_in_range
+        self._visible = visible
+        self._cover = cover
+        self.reason = reason
+
+    @property
+    def visible(self) -> frozenset[int]:
+        if callable(self._visible):
+            self._visible = self._visible()
+        return self._visible
+
+    @property
+    def cover(self) -> int:
+        if callable(self._cover):
+            self._cover = self._cover()
+        return self._cover
+
+    def __repr__(self) -> str:
+        return (
+            f"TargetView(melee={self.melee}, distance={self.distance:.2f}, "
+            f"users={self.users_in_range}, reason={self.reason!r})"
+        )
 
 
 def _shooters(w: Work, uid: int) -> tuple[FloatArray, float, list[int], bool]:
@@ -1080,24 +1133,58 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     t = w.table()
     bxy = t.xy[blockers]
     br = t.r[blockers]
-    vis = w.field.sight(axy, ar, txy, tr, bxy, br)  # (attacker eyes, target models)
     tmodels = tgt.present()
+    field = w.field
+    # Only pairs within a weapon's range can give a user, so sight is asked of those pairs
+    # alone (a pair's answer does not depend on the other pairs asked).
+    reach = np.asarray(
+        [max((info.weapon_range.get(wn, 0) for wn in ws), default=-1) for ws in weapons_of],
+        dtype=np.float64,
+    )
     if embarked:
-        # every passenger model fires from the Transport: sees what any Transport model sees
-        eye_sees = np.repeat(vis.any(axis=0, keepdims=True), len(models), axis=0)
-        eye_dist = np.repeat(d.min(axis=0, keepdims=True), len(models), axis=0)
+        # every passenger model fires from the Transport: sees what any Transport model sees,
+        # at the distance of the closest Transport model
+        near = d.min(axis=0)  # (target models,)
+        cols = np.flatnonzero(near <= reach.max(initial=-1.0) + 1e-6)
+        rows = np.arange(len(axy))
     else:
-        eye_sees = vis
-        eye_dist = d
-    for k, m in enumerate(models):
-        for wname in weapons_of[k]:
-            rng = info.weapon_range.get(wname, 0)
-            ok = (eye_sees[k]) & (eye_dist[k] <= rng + 1e-6)
-            if ok.any():
-                users.setdefault(wname, []).append(m)
-    visible = frozenset(tmodels[j] for j in np.nonzero(vis.any(axis=0))[0])
-    cover = w.field.cover(axy, ar, txy, tr, bxy, br) if visible else 0
-    return TargetView(False, attacker_engaged, target_elsewhere, distance, users, visible, cover)
+        inr = d <= reach[:, None] + 1e-6
+        rows = np.flatnonzero(inr.any(axis=1))
+        cols = np.flatnonzero(inr.any(axis=0))
+    full = len(rows) == len(axy) and len(cols) == len(txy)
+    vis: npt.NDArray[np.bool_] | None = None
+    if len(rows) and len(cols):
+        sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br)
+        if full:
+            vis = sub
+        if embarked:
+            col_seen = sub.any(axis=0)
+            for k, m in enumerate(models):
+                for wname in weapons_of[k]:
+                    rng = info.weapon_range.get(wname, 0)
+                    if (col_seen & (near[cols] <= rng + 1e-6)).any():
+                        users.setdefault(wname, []).append(m)
+        else:
+            row_of = {int(k): i for i, k in enumerate(rows)}
+            dsub = d[np.ix_(rows, cols)]
+            for k, m in enumerate(models):
+                i = row_of.get(k)
+                if i is None:
+                    continue
+                for wname in weapons_of[k]:
+                    rng = info.weapon_range.get(wname, 0)
+                    if (sub[i] & (dsub[i] <= rng + 1e-6)).any():
+                        users.setdefault(wname, []).append(m)
+
+    def visible() -> frozenset[int]:
+        seen = vis.any(axis=0) if vis is not None else field.visible(axy, ar, txy, tr, bxy, br)
+        return frozenset(tmodels[j] for j in np.flatnonzero(seen))
+
+    def cover() -> int:
+        return field.cover(axy, ar, txy, tr, bxy, br) if view.visible else 0
+
+    view = TargetView(False, attacker_engaged, target_elsewhere, distance, users, visible, cover)
+    return view
 
 
 def verify_attack(w: Work, action: Attack) -> AttackPlanG:
