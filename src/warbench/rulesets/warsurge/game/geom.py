@@ -149,6 +149,13 @@ class Field:
         names = self.g.terrain_at(np.asarray([p], dtype=np.float64), r)[0]
         return [n for n in names if n in self._danger]
 
+    def dangerous_at_many(self, points: Sequence[Point], r: float) -> list[list[str]]:
+        """:meth:`dangerous_at` for several bases at once."""
+        if not self.dangerous_names or not points:
+            return [[] for _ in points]
+        rows = self.g.terrain_at(as_array(points), r)
+        return [[n for n in names if n in self._danger] for names in rows]
+
     # -- sight -------------------------------------------------------------------------------
     def sight(
         self,

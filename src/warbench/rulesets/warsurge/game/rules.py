@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -65,12 +65,19 @@ from warbench.rulesets.warsurge.profiles import WeaponProfile, WeaponType
 
 @dataclass
 class TableIndex:
-    """Every model on the battlefield (casualties included until removed, §5.15)."""
+    """Every model on the battlefield (casualties included until removed, §5.15).
+
+    An index is replaced whenever a model's position, a removal or a unit's location changes,
+    and is passed on unchanged to the next states otherwise (the Attack Phase, passes …).
+    ``memo`` keeps answers that depend only on what the index fixes (and on the keys given),
+    so they are shared by every state with this index."""
 
     xy: FloatArray
     r: FloatArray
     uid: np.ndarray[Any, np.dtype[np.int64]]
     model: np.ndarray[Any, np.dtype[np.int64]]
+    side: np.ndarray[Any, np.dtype[np.int64]]
+    memo: dict[Any, Any] = field(default_factory=dict)
 
 
 class Work:
@@ -83,6 +90,7 @@ class Work:
         self.units: list[UnitGS] = list(state.units)
         self.engaged: set[tuple[int, int]] = set(state.engaged)
         self.flow: Flow = state.flow
+        self.engaged_at_start = state.engaged
         self.zones: list[int | None] = list(state.zones)
         self.seed = state.seed
         self.step = state.step
@@ -91,8 +99,6 @@ class Work:
         self.hooks = hooks
         self.events: list[Event] = []
         self._index: TableIndex | None = state.cache.get("index")  # type: ignore[assignment]
-        # queries answered for the unchanged state are shared by every Work of that state
-        self.shared: dict[Any, Any] = state.cache.setdefault("shared", {})  # type: ignore[assignment]
         self.dirty = False
 
     @property
@@ -161,7 +167,11 @@ class Work:
                 np.asarray(r, dtype=np.float64),
                 np.asarray(uids, dtype=np.int64),
                 np.asarray(models, dtype=np.int64),
+                np.asarray([self.setup.units[x].side for x in uids], dtype=np.int64),
             )
+            if not self.dirty:
+                # the state's own index: every later Work of this state reuses it
+                self._state.cache["index"] = self._index
         return self._index
 
     def xy(self, uid: int, models: Sequence[int] | None = None) -> FloatArray:
@@ -189,9 +199,7 @@ class Work:
         if not len(pts) or not len(t.xy):
             return set()
         side = self.setup.units[uid].side
-        mask = (t.uid != uid) & np.array(
-            [self.setup.units[int(x)].side != side for x in t.uid], dtype=bool
-        )
+        mask = (t.uid != uid) & (t.side != side)
         if not mask.any():
             return set()
         d = geom.edge_distances(pts, self.setup.units[uid].radius, t.xy[mask], t.r[mask])
@@ -1056,16 +1064,17 @@ def _shooters(w: Work, uid: int) -> tuple[FloatArray, float, list[int], bool]:
 def view_target(
     w: Work, uid: int, target: int, cache: dict[Any, TargetView] | None = None
 ) -> TargetView:
-    """What ``uid`` sees of ``target`` (cached per state: the state is immutable)."""
-    key = ("view", uid, target)
-    if not w.dirty:
-        hit = w.shared.get(key)
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
-    v = _view_target(w, uid, target)
-    if not w.dirty:
-        w.shared[key] = v
-    return v
+    """What ``uid`` sees of ``target``. A view depends on the models on the table (their
+    positions, removals, the units' locations: the table index) and on the Melees, so it is
+    kept with the index, for every state that shares both (the Attack Phase)."""
+    if w.dirty or w.engaged != w.engaged_at_start:
+        return _view_target(w, uid, target)
+    memo = w.table().memo
+    key = ("view", uid, target, w.engaged_at_start)
+    hit: TargetView | None = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _view_target(w, uid, target)
+    return hit
 
 
 def _view_target(w: Work, uid: int, target: int) -> TargetView:
@@ -2031,8 +2040,10 @@ def end_turn(w: Work) -> None:
                 continue
             r = w.info(u.uid).radius
             inside: dict[str, list[int]] = {}
-            for i in u.living():
-                for name in w.field.dangerous_at(u.pos[i], r):
+            living = u.living()
+            at = w.field.dangerous_at_many([u.pos[i] for i in living], r)
+            for i, names in zip(living, at, strict=True):
+                for name in names:
                     inside.setdefault(name, []).append(i)
             for name, models in inside.items():
                 if w.units[u.uid].location is Location.TABLE:
