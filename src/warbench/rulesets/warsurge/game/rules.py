@@ -394,6 +394,60 @@ def _full_positions(u: UnitGS, models: Sequence[int], new: Sequence[Point]) -> t
     return tuple(pos)
 
 
+#: Margin of :func:`_clearly_illegal`: only a failure by more than this rejects a candidate.
+_MARGIN = 1e-9
+
+
+def _clearly_illegal(
+    w: Work, uid: int, starts: FloatArray | None, new: FloatArray
+) -> npt.NDArray[np.bool_]:
+    """Which candidate positions ``new`` ``(C, m, 2)`` of the unit's models (from ``starts``
+    ``(m, 2)``; None for a placement) certainly fail :func:`_problem_positions`: a model off
+    the battlefield, or a moving model passing through or ending on another unit's base, each
+    by clearly more than the tolerances. All candidates are tested at once with NumPy; the
+    callers check the candidates not rejected here with :func:`_problem_positions` itself, in
+    their order, so they find the very same positions (the search is only faster)."""
+    r = w.info(uid).radius
+    f = w.field
+    x, y = new[..., 0], new[..., 1]
+    lo = r - 1e-6 - _MARGIN
+    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+    off |= y > f.height - r + 1e-6 + _MARGIN
+    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
+    t = w.table()
+    other = w.others_mask([uid])
+    # only bases near the box of the candidates (and starts) can be met: a base farther than
+    # the two radii from the box is farther than that from every segment and end inside it
+    flat = new.reshape(-1, 2) if starts is None else np.vstack([new.reshape(-1, 2), starts])
+    if len(flat):
+        lo_xy = flat.min(axis=0) - r - 1.0
+        hi_xy = flat.max(axis=0) + r + 1.0
+        other &= (
+            (t.xy[:, 0] > lo_xy[0] - t.r)
+            & (t.xy[:, 0] < hi_xy[0] + t.r)
+            & (t.xy[:, 1] > lo_xy[1] - t.r)
+            & (t.xy[:, 1] < hi_xy[1] + t.r)
+        )
+    oxy, orad = t.xy[other], t.r[other]
+    if not len(oxy):
+        return out
+    moving = np.ones(off.shape, dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
+    live = np.flatnonzero(~out)
+    if not len(live):
+        return out
+    sub = new[live]  # (L, m, 2)
+    d = np.sqrt(((sub[:, :, None, :] - oxy[None, None, :, :]) ** 2).sum(axis=3)) - orad - r
+    bad = (d < -OVERLAP_TOL - _MARGIN).any(axis=2) & moving[live]  # (L, m)
+    if starts is not None:
+        cand, k = np.nonzero(moving[live] & ~bad)
+        if len(cand):
+            dd = geom.segments_distances(starts[k], sub[cand, k], oxy) - orad - r
+            through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
+            bad[cand[through], k[through]] = True
+    out[live] = bad.any(axis=1)
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # Plans: what an action will do, computed by the check and reused by apply
 # --------------------------------------------------------------------------------------------
@@ -657,29 +711,73 @@ def place_unit(
         if len(cands) > tries * 6:
             break
     zb = w.field.zone_bounds(zone) if zone is not None else None
-    for c in cands:
-        pts = offsets + np.asarray(c)
-        if zb is not None and (
-            (pts[:, 0] - r < zb[0] - 1e-6).any()
-            or (pts[:, 0] + r > zb[2] + 1e-6).any()
-            or (pts[:, 1] - r < zb[1] - 1e-6).any()
-            or (pts[:, 1] + r > zb[3] + 1e-6).any()
-        ):
-            continue
-        pos = tuple((float(x), float(y)) for x, y in pts)
-        if zone is not None and not w.field.in_zone_all(zone, pts, r):
-            continue
-        if from_xy is not None and within is not None:
-            d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
-            if (d > within + 1e-6).any():
+    # every candidate formation at once; blocks of candidates that certainly fail are skipped
+    # (outside the zone's box or the zone, off the table, on another unit), the others are
+    # tested one by one in order below, exactly as before
+    allpts = offsets[None, :, :] + np.asarray(cands)[:, None, :]
+    skip = np.zeros(len(cands), dtype=bool)
+    if zb is not None:
+        xs, ys = allpts[..., 0], allpts[..., 1]
+        skip = (
+            (xs - r < zb[0] - 1e-6).any(axis=1)
+            | (xs + r > zb[2] + 1e-6).any(axis=1)
+            | (ys - r < zb[1] - 1e-6).any(axis=1)
+            | (ys + r > zb[3] + 1e-6).any(axis=1)
+        )
+    block = 16
+    for b0 in range(0, len(cands), block):
+        rows = np.arange(b0, min(b0 + block, len(cands)))
+        live = rows[~skip[rows]]
+        if zone is not None and len(live):
+            inside = w.field.g.in_zone(zone, allpts[live].reshape(-1, 2), r)
+            skip[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
+            live = rows[~skip[rows]]
+        if len(live):
+            skip[live] = _clearly_illegal(w, uid, None, allpts[live])
+        for c, no in zip(cands[b0 : b0 + block], skip[rows].tolist(), strict=True):
+            if no:
                 continue
-        if _problem_positions(w, uid, pos, idx, None, None, False):
-            continue
-        if zone is not None and w.contacts(uid, pts):
-            continue
-        return pos
+            placed = _place_at(w, uid, c, offsets, idx, r, zone, zb, within, from_xy, from_r)
+            if placed is not None:
+                return placed
     _ = spread, near
     return None
+
+
+def _place_at(
+    w: Work,
+    uid: int,
+    c: Point,
+    offsets: FloatArray,
+    idx: Sequence[int],
+    r: float,
+    zone: int | None,
+    zb: tuple[float, float, float, float] | None,
+    within: float | None,
+    from_xy: FloatArray | None,
+    from_r: float,
+) -> tuple[Point, ...] | None:
+    """One candidate of :func:`place_unit`: the formation centred on ``c``, if legal."""
+    pts = offsets + np.asarray(c)
+    if zb is not None and (
+        (pts[:, 0] - r < zb[0] - 1e-6).any()
+        or (pts[:, 0] + r > zb[2] + 1e-6).any()
+        or (pts[:, 1] - r < zb[1] - 1e-6).any()
+        or (pts[:, 1] + r > zb[3] + 1e-6).any()
+    ):
+        return None
+    pos = tuple((float(x), float(y)) for x, y in pts)
+    if zone is not None and not w.field.in_zone_all(zone, pts, r):
+        return None
+    if from_xy is not None and within is not None:
+        d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
+        if (d > within + 1e-6).any():
+            return None
+    if _problem_positions(w, uid, pos, idx, None, None, False):
+        return None
+    if zone is not None and w.contacts(uid, pts):
+        return None
+    return pos
 
 
 def verify_move(w: Work, action: Move) -> MovePlan:
@@ -775,8 +873,17 @@ def plan_towards(w: Work, uid: int, to: Point, allowance: float, dash: bool) -> 
         return tuple(u.pos[i] for i in models)
     unit_v = v / dist
     full = min(dist, float(allowance))
-    for frac in (1.0, 0.8, 0.6, 0.45, 0.3, 0.15):
-        vec = unit_v * full * frac
+    fracs = (1.0, 0.8, 0.6, 0.45, 0.3, 0.15)
+    vecs = [unit_v * full * frac for frac in fracs]
+    # the fractions that certainly fail are known at once (the same positions as below)
+    starts = geom.as_array([u.pos[i] for i in models])
+    fs = set(free)
+    shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
+    cands = np.where(shift, starts[None] + np.asarray(vecs)[:, None, :], starts[None])
+    rejected = _clearly_illegal(w, uid, starts, cands)
+    for vec, no in zip(vecs, rejected.tolist(), strict=True):
+        if no:
+            continue
         moved = _rigid_subset(w, uid, vec, allowance, dash, models, free)
         if moved is not None:
             return moved
