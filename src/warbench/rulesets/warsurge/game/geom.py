@@ -75,6 +75,13 @@ class Field:
                     else None
                 )
         self._path_cache: dict[tuple[float, ...], PathCheck] = {}
+        polys = [shapely.Polygon(z.polygon) for z in self.zones]
+        self._zone_centres: list[Point] = [
+            (float(p.centroid.x), float(p.centroid.y)) for p in polys
+        ]
+        self._zone_bounds: list[tuple[float, float, float, float]] = [
+            (float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in (p.bounds for p in polys)
+        ]
 
     @property
     def source(self) -> dict[str, Any]:
@@ -106,12 +113,10 @@ class Field:
         return bool(self.g.in_zone(zone, xy, r).all())
 
     def zone_centre(self, zone: int) -> Point:
-        c = shapely.Polygon(self.zones[zone].polygon).centroid
-        return (float(c.x), float(c.y))
+        return self._zone_centres[zone]
 
     def zone_bounds(self, zone: int) -> tuple[float, float, float, float]:
-        b = shapely.Polygon(self.zones[zone].polygon).bounds
-        return (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+        return self._zone_bounds[zone]
 
     # -- movement --------------------------------------------------------------------------
     def path(self, start: Point, end: Point, r: float) -> PathCheck:
@@ -236,8 +241,8 @@ _CLEAR = PathCheck(None, False, ())
 
 def _discs(xy: FloatArray, r: float | FloatArray) -> list[tuple[Any, float]]:
     """``(point, radius)`` pairs of Python floats (the very same doubles)."""
-    rr = np.broadcast_to(np.asarray(r, dtype=np.float64), (len(xy),))
-    return list(zip(xy.tolist(), rr.tolist(), strict=True))
+    rr = [float(r)] * len(xy) if np.ndim(r) == 0 else np.asarray(r, dtype=np.float64).tolist()
+    return list(zip(xy.tolist(), rr, strict=True))
 
 
 def field_from_board(board: Board) -> Field:
@@ -367,10 +372,14 @@ _FORMATIONS: dict[tuple[int, float, float], FloatArray] = {}
 
 
 def ring_points(centre: Point, radius: float, count: int) -> list[Point]:
-    return [
-        (
-            centre[0] + radius * math.cos(2 * math.pi * k / count),
-            centre[1] + radius * math.sin(2 * math.pi * k / count),
-        )
-        for k in range(count)
-    ]
+    trig = _RING.get(count)
+    if trig is None:
+        trig = _RING[count] = [
+            (math.cos(2 * math.pi * k / count), math.sin(2 * math.pi * k / count))
+            for k in range(count)
+        ]
+    cx, cy = centre
+    return [(cx + radius * c, cy + radius * s) for c, s in trig]
+
+
+_RING: dict[int, list[tuple[float, float]]] = {}
