@@ -724,7 +724,7 @@ def place_unit(
             | (ys - r < zb[1] - 1e-6).any(axis=1)
             | (ys + r > zb[3] + 1e-6).any(axis=1)
         )
-    block = 16
+    block = 48
     for b0 in range(0, len(cands), block):
         rows = np.arange(b0, min(b0 + block, len(cands)))
         live = rows[~skip[rows]]
