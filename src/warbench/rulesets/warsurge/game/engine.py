@@ -20,8 +20,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
 from warbench.kernel.dice import Dice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import geom, rules
@@ -95,7 +93,7 @@ def _verified(state: GameState, action: Action, hooks: HookRegistry) -> rules.Pl
         raise hit
     if hit is not _MISSING:
         return hit  # type: ignore[return-value]
-    w = rules.Work(state, state.dice(), hooks)
+    w = rules.Work(state, None, hooks)
     try:
         plan = rules.verify(w, action)
     except RulesError as exc:
@@ -150,7 +148,7 @@ class LegalActions:
         self.state = state
         self.hooks = hooks
         self.side = rules.acting_side(state.flow)
-        self._work = rules.Work(state, state.dice(), hooks)
+        self._work = rules.Work(state, None, hooks)
 
     def __contains__(self, action: object) -> bool:
         return can(self.state, action, hooks=self.hooks)  # type: ignore[arg-type]
@@ -256,22 +254,29 @@ def zone_points(w: rules.Work, zone: int) -> list[Point]:
 
 def nearest_enemies(w: rules.Work, uid: int) -> list[tuple[float, int]]:
     """Enemy units on the table by edge distance from this unit (or its Transport)."""
+    t = w.table()
+    key = ("nearest", uid)
+    hit = t.memo.get(key)  # depends on positions and locations only: kept with the index
+    if hit is None:
+        hit = t.memo[key] = _nearest_enemies(w, uid, t)
+    return list(hit)
+
+
+def _nearest_enemies(w: rules.Work, uid: int, t: rules.TableIndex) -> list[tuple[float, int]]:
     holder = w.outermost(uid)
     if w.units[holder].location is not Location.TABLE:
         return []
     a = w.xy(holder)
     ra = w.info(holder).radius
-    t = w.table()
     side = w.info(uid).side
-    mask = np.array([w.setup.units[int(x)].side != side for x in t.uid], dtype=bool)
+    mask = t.side != side
     if not mask.any() or not len(a):
         return []
     d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
     best: dict[int, float] = {}
-    for dist, u in zip(d, t.uid[mask], strict=True):
-        ui = int(u)
-        if dist < best.get(ui, math.inf):
-            best[ui] = float(dist)
+    for dist, u in zip(d.tolist(), t.uid[mask].tolist(), strict=True):
+        if dist < best.get(u, math.inf):
+            best[u] = dist
     return sorted((v, k) for k, v in best.items())
 
 

@@ -14,11 +14,12 @@ dice of this step and the events. The engine turns it back into a frozen state.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from warbench.kernel.dice import Dice
 from warbench.kernel.errors import RulesError
@@ -64,34 +65,49 @@ from warbench.rulesets.warsurge.profiles import WeaponProfile, WeaponType
 
 @dataclass
 class TableIndex:
-    """Every model on the battlefield (casualties included until removed, §5.15)."""
+    """Every model on the battlefield (casualties included until removed, §5.15).
+
+    An index is replaced whenever a model's position, a removal or a unit's location changes,
+    and is passed on unchanged to the next states otherwise (the Attack Phase, passes …).
+    ``memo`` keeps answers that depend only on what the index fixes (and on the keys given),
+    so they are shared by every state with this index."""
 
     xy: FloatArray
     r: FloatArray
     uid: np.ndarray[Any, np.dtype[np.int64]]
     model: np.ndarray[Any, np.dtype[np.int64]]
+    side: np.ndarray[Any, np.dtype[np.int64]]
+    memo: dict[Any, Any] = field(default_factory=dict)
 
 
 class Work:
     """Mutable working copy of a state while one action is applied."""
 
-    def __init__(self, state: GameState, dice: Dice, hooks: HookRegistry) -> None:
+    def __init__(self, state: GameState, dice: Dice | None, hooks: HookRegistry) -> None:
+        self._state = state
         self.setup = state.setup
         self.field = state.setup.field
         self.units: list[UnitGS] = list(state.units)
         self.engaged: set[tuple[int, int]] = set(state.engaged)
         self.flow: Flow = state.flow
+        self.engaged_at_start = state.engaged
         self.zones: list[int | None] = list(state.zones)
         self.seed = state.seed
         self.step = state.step
         self.result: GameResult | None = state.result
-        self.dice = dice
+        self._dice = dice
         self.hooks = hooks
         self.events: list[Event] = []
         self._index: TableIndex | None = state.cache.get("index")  # type: ignore[assignment]
-        # queries answered for the unchanged state are shared by every Work of that state
-        self.shared: dict[Any, Any] = state.cache.setdefault("shared", {})  # type: ignore[assignment]
         self.dirty = False
+
+    @property
+    def dice(self) -> Dice:
+        """The dice of this step (``None`` given: the state's own, made on first use; checks
+        roll no dice, so they never pay for a generator)."""
+        if self._dice is None:
+            self._dice = self._state.dice()
+        return self._dice
 
     # -- output ----------------------------------------------------------------------------
     def state(self) -> GameState:
@@ -151,7 +167,11 @@ class Work:
                 np.asarray(r, dtype=np.float64),
                 np.asarray(uids, dtype=np.int64),
                 np.asarray(models, dtype=np.int64),
+                np.asarray([self.setup.units[x].side for x in uids], dtype=np.int64),
             )
+            if not self.dirty:
+                # the state's own index: every later Work of this state reuses it
+                self._state.cache["index"] = self._index
         return self._index
 
     def xy(self, uid: int, models: Sequence[int] | None = None) -> FloatArray:
@@ -179,9 +199,7 @@ class Work:
         if not len(pts) or not len(t.xy):
             return set()
         side = self.setup.units[uid].side
-        mask = (t.uid != uid) & np.array(
-            [self.setup.units[int(x)].side != side for x in t.uid], dtype=bool
-        )
+        mask = (t.uid != uid) & (t.side != side)
         if not mask.any():
             return set()
         d = geom.edge_distances(pts, self.setup.units[uid].radius, t.xy[mask], t.r[mask])
@@ -374,6 +392,60 @@ def _full_positions(u: UnitGS, models: Sequence[int], new: Sequence[Point]) -> t
     for i, p in zip(models, new, strict=True):
         pos[i] = p
     return tuple(pos)
+
+
+#: Margin of :func:`_clearly_illegal`: only a failure by more than this rejects a candidate.
+_MARGIN = 1e-9
+
+
+def _clearly_illegal(
+    w: Work, uid: int, starts: FloatArray | None, new: FloatArray
+) -> npt.NDArray[np.bool_]:
+    """Which candidate positions ``new`` ``(C, m, 2)`` of the unit's models (from ``starts``
+    ``(m, 2)``; None for a placement) certainly fail :func:`_problem_positions`: a model off
+    the battlefield, or a moving model passing through or ending on another unit's base, each
+    by clearly more than the tolerances. All candidates are tested at once with NumPy; the
+    callers check the candidates not rejected here with :func:`_problem_positions` itself, in
+    their order, so they find the very same positions (the search is only faster)."""
+    r = w.info(uid).radius
+    f = w.field
+    x, y = new[..., 0], new[..., 1]
+    lo = r - 1e-6 - _MARGIN
+    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+    off |= y > f.height - r + 1e-6 + _MARGIN
+    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
+    t = w.table()
+    other = w.others_mask([uid])
+    # only bases near the box of the candidates (and starts) can be met: a base farther than
+    # the two radii from the box is farther than that from every segment and end inside it
+    flat = new.reshape(-1, 2) if starts is None else np.vstack([new.reshape(-1, 2), starts])
+    if len(flat):
+        lo_xy = flat.min(axis=0) - r - 1.0
+        hi_xy = flat.max(axis=0) + r + 1.0
+        other &= (
+            (t.xy[:, 0] > lo_xy[0] - t.r)
+            & (t.xy[:, 0] < hi_xy[0] + t.r)
+            & (t.xy[:, 1] > lo_xy[1] - t.r)
+            & (t.xy[:, 1] < hi_xy[1] + t.r)
+        )
+    oxy, orad = t.xy[other], t.r[other]
+    if not len(oxy):
+        return out
+    moving = np.ones(off.shape, dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
+    live = np.flatnonzero(~out)
+    if not len(live):
+        return out
+    sub = new[live]  # (L, m, 2)
+    d = np.sqrt(((sub[:, :, None, :] - oxy[None, None, :, :]) ** 2).sum(axis=3)) - orad - r
+    bad = (d < -OVERLAP_TOL - _MARGIN).any(axis=2) & moving[live]  # (L, m)
+    if starts is not None:
+        cand, k = np.nonzero(moving[live] & ~bad)
+        if len(cand):
+            dd = geom.segments_distances(starts[k], sub[cand, k], oxy) - orad - r
+            through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
+            bad[cand[through], k[through]] = True
+    out[live] = bad.any(axis=1)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -639,29 +711,73 @@ def place_unit(
         if len(cands) > tries * 6:
             break
     zb = w.field.zone_bounds(zone) if zone is not None else None
-    for c in cands:
-        pts = offsets + np.asarray(c)
-        if zb is not None and (
-            (pts[:, 0] - r < zb[0] - 1e-6).any()
-            or (pts[:, 0] + r > zb[2] + 1e-6).any()
-            or (pts[:, 1] - r < zb[1] - 1e-6).any()
-            or (pts[:, 1] + r > zb[3] + 1e-6).any()
-        ):
-            continue
-        pos = tuple((float(x), float(y)) for x, y in pts)
-        if zone is not None and not w.field.in_zone_all(zone, pts, r):
-            continue
-        if from_xy is not None and within is not None:
-            d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
-            if (d > within + 1e-6).any():
+    # every candidate formation at once; blocks of candidates that certainly fail are skipped
+    # (outside the zone's box or the zone, off the table, on another unit), the others are
+    # tested one by one in order below, exactly as before
+    allpts = offsets[None, :, :] + np.asarray(cands)[:, None, :]
+    skip = np.zeros(len(cands), dtype=bool)
+    if zb is not None:
+        xs, ys = allpts[..., 0], allpts[..., 1]
+        skip = (
+            (xs - r < zb[0] - 1e-6).any(axis=1)
+            | (xs + r > zb[2] + 1e-6).any(axis=1)
+            | (ys - r < zb[1] - 1e-6).any(axis=1)
+            | (ys + r > zb[3] + 1e-6).any(axis=1)
+        )
+    block = 48
+    for b0 in range(0, len(cands), block):
+        rows = np.arange(b0, min(b0 + block, len(cands)))
+        live = rows[~skip[rows]]
+        if zone is not None and len(live):
+            inside = w.field.g.in_zone(zone, allpts[live].reshape(-1, 2), r)
+            skip[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
+            live = rows[~skip[rows]]
+        if len(live):
+            skip[live] = _clearly_illegal(w, uid, None, allpts[live])
+        for c, no in zip(cands[b0 : b0 + block], skip[rows].tolist(), strict=True):
+            if no:
                 continue
-        if _problem_positions(w, uid, pos, idx, None, None, False):
-            continue
-        if zone is not None and w.contacts(uid, pts):
-            continue
-        return pos
+            placed = _place_at(w, uid, c, offsets, idx, r, zone, zb, within, from_xy, from_r)
+            if placed is not None:
+                return placed
     _ = spread, near
     return None
+
+
+def _place_at(
+    w: Work,
+    uid: int,
+    c: Point,
+    offsets: FloatArray,
+    idx: Sequence[int],
+    r: float,
+    zone: int | None,
+    zb: tuple[float, float, float, float] | None,
+    within: float | None,
+    from_xy: FloatArray | None,
+    from_r: float,
+) -> tuple[Point, ...] | None:
+    """One candidate of :func:`place_unit`: the formation centred on ``c``, if legal."""
+    pts = offsets + np.asarray(c)
+    if zb is not None and (
+        (pts[:, 0] - r < zb[0] - 1e-6).any()
+        or (pts[:, 0] + r > zb[2] + 1e-6).any()
+        or (pts[:, 1] - r < zb[1] - 1e-6).any()
+        or (pts[:, 1] + r > zb[3] + 1e-6).any()
+    ):
+        return None
+    pos = tuple((float(x), float(y)) for x, y in pts)
+    if zone is not None and not w.field.in_zone_all(zone, pts, r):
+        return None
+    if from_xy is not None and within is not None:
+        d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
+        if (d > within + 1e-6).any():
+            return None
+    if _problem_positions(w, uid, pos, idx, None, None, False):
+        return None
+    if zone is not None and w.contacts(uid, pts):
+        return None
+    return pos
 
 
 def verify_move(w: Work, action: Move) -> MovePlan:
@@ -757,8 +873,17 @@ def plan_towards(w: Work, uid: int, to: Point, allowance: float, dash: bool) -> 
         return tuple(u.pos[i] for i in models)
     unit_v = v / dist
     full = min(dist, float(allowance))
-    for frac in (1.0, 0.8, 0.6, 0.45, 0.3, 0.15):
-        vec = unit_v * full * frac
+    fracs = (1.0, 0.8, 0.6, 0.45, 0.3, 0.15)
+    vecs = [unit_v * full * frac for frac in fracs]
+    # the fractions that certainly fail are known at once (the same positions as below)
+    starts = geom.as_array([u.pos[i] for i in models])
+    fs = set(free)
+    shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
+    cands = np.where(shift, starts[None] + np.asarray(vecs)[:, None, :], starts[None])
+    rejected = _clearly_illegal(w, uid, starts, cands)
+    for vec, no in zip(vecs, rejected.tolist(), strict=True):
+        if no:
+            continue
         moved = _rigid_subset(w, uid, vec, allowance, dash, models, free)
         if moved is not None:
             return moved
@@ -976,18 +1101,61 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class TargetView:
-    """What one attacking unit sees of one target unit."""
+    """What one attacking unit sees of one target unit.
 
-    melee: bool  # engaged with each other (or through Fire Points of an engaged Transport)
-    attacker_engaged: bool
-    target_engaged_elsewhere: bool
-    distance: float  # closest edge-to-edge distance
-    users_in_range: dict[str, list[int]]  # weapon → attacker models that can use it
-    visible: frozenset[int]  # target models in line of sight of at least one attacker model
-    cover: int  # Cover Bonus (0: none)
-    reason: str = ""
+    ``visible`` (target models in line of sight of at least one attacker model) and ``cover``
+    (the Cover Bonus) may be given as functions: they are worked out on first use, because
+    choosing targets needs only ranges and sight, and only an Attack needs them."""
+
+    __slots__ = (
+        "_cover",
+        "_visible",
+        "attacker_engaged",
+        "distance",
+        "melee",
+        "reason",
+        "target_engaged_elsewhere",
+        "users_in_range",
+    )
+
+    def __init__(
+        self,
+        melee: bool,  # engaged with each other (or through Fire Points of an engaged Transport)
+        attacker_engaged: bool,
+        target_engaged_elsewhere: bool,
+        distance: float,  # closest edge-to-edge distance
+        users_in_range: dict[str, list[int]],  # weapon → attacker models that can use it
+        visible: frozenset[int] | Callable[[], frozenset[int]],
+        cover: int | Callable[[], int],  # Cover Bonus (0: none)
+        reason: str = "",
+    ) -> None:
+        self.melee = melee
+        self.attacker_engaged = attacker_engaged
+        self.target_engaged_elsewhere = target_engaged_elsewhere
+        self.distance = distance
+        self.users_in_range = users_in_range
+        self._visible = visible
+        self._cover = cover
+        self.reason = reason
+
+    @property
+    def visible(self) -> frozenset[int]:
+        if callable(self._visible):
+            self._visible = self._visible()
+        return self._visible
+
+    @property
+    def cover(self) -> int:
+        if callable(self._cover):
+            self._cover = self._cover()
+        return self._cover
+
+    def __repr__(self) -> str:
+        return (
+            f"TargetView(melee={self.melee}, distance={self.distance:.2f}, "
+            f"users={self.users_in_range}, reason={self.reason!r})"
+        )
 
 
 def _shooters(w: Work, uid: int) -> tuple[FloatArray, float, list[int], bool]:
@@ -1003,16 +1171,17 @@ def _shooters(w: Work, uid: int) -> tuple[FloatArray, float, list[int], bool]:
 def view_target(
     w: Work, uid: int, target: int, cache: dict[Any, TargetView] | None = None
 ) -> TargetView:
-    """What ``uid`` sees of ``target`` (cached per state: the state is immutable)."""
-    key = ("view", uid, target)
-    if not w.dirty:
-        hit = w.shared.get(key)
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
-    v = _view_target(w, uid, target)
-    if not w.dirty:
-        w.shared[key] = v
-    return v
+    """What ``uid`` sees of ``target``. A view depends on the models on the table (their
+    positions, removals, the units' locations: the table index) and on the Melees, so it is
+    kept with the index, for every state that shares both (the Attack Phase)."""
+    if w.dirty or w.engaged != w.engaged_at_start:
+        return _view_target(w, uid, target)
+    memo = w.table().memo
+    key = ("view", uid, target, w.engaged_at_start)
+    hit: TargetView | None = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _view_target(w, uid, target)
+    return hit
 
 
 def _view_target(w: Work, uid: int, target: int) -> TargetView:
@@ -1080,24 +1249,58 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     t = w.table()
     bxy = t.xy[blockers]
     br = t.r[blockers]
-    vis = w.field.sight(axy, ar, txy, tr, bxy, br)  # (attacker eyes, target models)
     tmodels = tgt.present()
+    field = w.field
+    # Only pairs within a weapon's range can give a user, so sight is asked of those pairs
+    # alone (a pair's answer does not depend on the other pairs asked).
+    reach = np.asarray(
+        [max((info.weapon_range.get(wn, 0) for wn in ws), default=-1) for ws in weapons_of],
+        dtype=np.float64,
+    )
     if embarked:
-        # every passenger model fires from the Transport: sees what any Transport model sees
-        eye_sees = np.repeat(vis.any(axis=0, keepdims=True), len(models), axis=0)
-        eye_dist = np.repeat(d.min(axis=0, keepdims=True), len(models), axis=0)
+        # every passenger model fires from the Transport: sees what any Transport model sees,
+        # at the distance of the closest Transport model
+        near = d.min(axis=0)  # (target models,)
+        cols = np.flatnonzero(near <= reach.max(initial=-1.0) + 1e-6)
+        rows = np.arange(len(axy))
     else:
-        eye_sees = vis
-        eye_dist = d
-    for k, m in enumerate(models):
-        for wname in weapons_of[k]:
-            rng = info.weapon_range.get(wname, 0)
-            ok = (eye_sees[k]) & (eye_dist[k] <= rng + 1e-6)
-            if ok.any():
-                users.setdefault(wname, []).append(m)
-    visible = frozenset(tmodels[j] for j in np.nonzero(vis.any(axis=0))[0])
-    cover = w.field.cover(axy, ar, txy, tr, bxy, br) if visible else 0
-    return TargetView(False, attacker_engaged, target_elsewhere, distance, users, visible, cover)
+        inr = d <= reach[:, None] + 1e-6
+        rows = np.flatnonzero(inr.any(axis=1))
+        cols = np.flatnonzero(inr.any(axis=0))
+    full = len(rows) == len(axy) and len(cols) == len(txy)
+    vis: npt.NDArray[np.bool_] | None = None
+    if len(rows) and len(cols):
+        sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br)
+        if full:
+            vis = sub
+        if embarked:
+            col_seen = sub.any(axis=0)
+            for k, m in enumerate(models):
+                for wname in weapons_of[k]:
+                    rng = info.weapon_range.get(wname, 0)
+                    if (col_seen & (near[cols] <= rng + 1e-6)).any():
+                        users.setdefault(wname, []).append(m)
+        else:
+            row_of = {int(k): i for i, k in enumerate(rows)}
+            dsub = d[np.ix_(rows, cols)]
+            for k, m in enumerate(models):
+                i = row_of.get(k)
+                if i is None:
+                    continue
+                for wname in weapons_of[k]:
+                    rng = info.weapon_range.get(wname, 0)
+                    if (sub[i] & (dsub[i] <= rng + 1e-6)).any():
+                        users.setdefault(wname, []).append(m)
+
+    def visible() -> frozenset[int]:
+        seen = vis.any(axis=0) if vis is not None else field.visible(axy, ar, txy, tr, bxy, br)
+        return frozenset(tmodels[j] for j in np.flatnonzero(seen))
+
+    def cover() -> int:
+        return field.cover(axy, ar, txy, tr, bxy, br) if view.visible else 0
+
+    view = TargetView(False, attacker_engaged, target_elsewhere, distance, users, visible, cover)
+    return view
 
 
 def verify_attack(w: Work, action: Attack) -> AttackPlanG:
@@ -1944,8 +2147,10 @@ def end_turn(w: Work) -> None:
                 continue
             r = w.info(u.uid).radius
             inside: dict[str, list[int]] = {}
-            for i in u.living():
-                for name in w.field.dangerous_at(u.pos[i], r):
+            living = u.living()
+            at = w.field.dangerous_at_many([u.pos[i] for i in living], r)
+            for i, names in zip(living, at, strict=True):
+                for name in names:
                     inside.setdefault(name, []).append(i)
             for name, models in inside.items():
                 if w.units[u.uid].location is Location.TABLE:
