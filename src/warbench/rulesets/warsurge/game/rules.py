@@ -1267,12 +1267,9 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         inr = d <= reach[:, None] + 1e-6
         rows = np.flatnonzero(inr.any(axis=1))
         cols = np.flatnonzero(inr.any(axis=0))
-    full = len(rows) == len(axy) and len(cols) == len(txy)
-    vis: npt.NDArray[np.bool_] | None = None
+    sub: npt.NDArray[np.bool_] | None = None
     if len(rows) and len(cols):
         sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br)
-        if full:
-            vis = sub
         if embarked:
             col_seen = sub.any(axis=0)
             for k, m in enumerate(models):
@@ -1293,7 +1290,15 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
                         users.setdefault(wname, []).append(m)
 
     def visible() -> frozenset[int]:
-        seen = vis.any(axis=0) if vis is not None else field.visible(axy, ar, txy, tr, bxy, br)
+        # a target model is visible when some attacker model sees it (any range): those seen
+        # in the pairs asked above are; only the others are asked of every attacker model
+        # (a target model's answer does not depend on the other target models asked)
+        seen = np.zeros(len(txy), dtype=bool)
+        if sub is not None:
+            seen[cols] = sub.any(axis=0)
+        rest = np.flatnonzero(~seen)
+        if len(rest):
+            seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br)
         return frozenset(tmodels[j] for j in np.flatnonzero(seen))
 
     def cover() -> int:
