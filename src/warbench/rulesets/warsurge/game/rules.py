@@ -724,9 +724,10 @@ def place_unit(
             | (ys - r < zb[1] - 1e-6).any(axis=1)
             | (ys + r > zb[3] + 1e-6).any(axis=1)
         )
-    block = 48
-    for b0 in range(0, len(cands), block):
+    b0, block = 0, 8
+    while b0 < len(cands):
         rows = np.arange(b0, min(b0 + block, len(cands)))
+        b0, block = b0 + block, block * 3
         live = rows[~skip[rows]]
         if zone is not None and len(live):
             inside = w.field.g.in_zone(zone, allpts[live].reshape(-1, 2), r)
@@ -734,7 +735,7 @@ def place_unit(
             live = rows[~skip[rows]]
         if len(live):
             skip[live] = _clearly_illegal(w, uid, None, allpts[live])
-        for c, no in zip(cands[b0 : b0 + block], skip[rows].tolist(), strict=True):
+        for c, no in zip([cands[k] for k in rows.tolist()], skip[rows].tolist(), strict=True):
             if no:
                 continue
             placed = _place_at(w, uid, c, offsets, idx, r, zone, zb, within, from_xy, from_r)
