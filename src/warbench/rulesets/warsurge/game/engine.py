@@ -124,7 +124,7 @@ def apply(
     """Check and apply ``action``; return the new state and the events it caused."""
     action = normalize(action)
     plan = _verified(state, action, hooks)
-    w = rules.Work(state, dice or state.dice(), hooks)
+    w = rules.Work(state, dice, hooks)  # None: the step's own dice, made if a die is rolled
     rules.apply_plan(w, action, plan)
     w.step = state.step + 1
     return w.state(), w.events
