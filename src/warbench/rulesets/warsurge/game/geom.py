@@ -154,11 +154,14 @@ class Field:
         names = self.g.terrain_at(np.asarray([p], dtype=np.float64), r)[0]
         return [n for n in names if n in self._danger]
 
-    def dangerous_at_many(self, points: Sequence[Point], r: float) -> list[list[str]]:
-        """:meth:`dangerous_at` for several bases at once."""
+    def dangerous_at_many(
+        self, points: Sequence[Point], r: float | Sequence[float]
+    ) -> list[list[str]]:
+        """:meth:`dangerous_at` for several bases at once (one radius, or one per base)."""
         if not self.dangerous_names or not points:
             return [[] for _ in points]
-        rows = self.g.terrain_at(as_array(points), r)
+        rr = r if isinstance(r, float | int) else np.asarray(r, dtype=np.float64)
+        rows = self.g.terrain_at(as_array(points), rr)
         return [[n for n in names if n in self._danger] for names in rows]
 
     # -- sight -------------------------------------------------------------------------------

@@ -2148,15 +2148,19 @@ def end_turn(w: Work) -> None:
     """§2.2 steps 6-7: stationary units on Dangerous Ground, statuses, then the game end."""
     turn = w.flow.turn
     if w.field.dangerous_names:
-        for u in list(w.units):
-            if u.location is not Location.TABLE or u.unit_moved or u.unit_dashed:
-                continue
-            r = w.info(u.uid).radius
+        # the stationary units' models as they stand now, asked of the terrain at once
+        still = [
+            (u, u.living())
+            for u in list(w.units)
+            if u.location is Location.TABLE and not u.unit_moved and not u.unit_dashed
+        ]
+        pts = [u.pos[i] for u, living in still for i in living]
+        radii = [w.info(u.uid).radius for u, living in still for _ in living]
+        at = iter(w.field.dangerous_at_many(pts, radii))
+        for u, living in still:
             inside: dict[str, list[int]] = {}
-            living = u.living()
-            at = w.field.dangerous_at_many([u.pos[i] for i in living], r)
-            for i, names in zip(living, at, strict=True):
-                for name in names:
+            for i in living:
+                for name in next(at):
                     inside.setdefault(name, []).append(i)
             for name, models in inside.items():
                 if w.units[u.uid].location is Location.TABLE:
