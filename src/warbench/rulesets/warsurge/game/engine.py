@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from warbench.kernel.dice import Dice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import geom, rules
@@ -273,11 +275,11 @@ def _nearest_enemies(w: rules.Work, uid: int, t: rules.TableIndex) -> list[tuple
     if not mask.any() or not len(a):
         return []
     d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
-    best: dict[int, float] = {}
-    for dist, u in zip(d.tolist(), t.uid[mask].tolist(), strict=True):
-        if dist < best.get(u, math.inf):
-            best[u] = dist
-    return sorted((v, k) for k, v in best.items())
+    # the index lists each unit's models together: the closest model of each unit
+    uids = t.uid[mask]
+    starts = np.flatnonzero(np.r_[True, uids[1:] != uids[:-1]])
+    best = np.minimum.reduceat(d, starts)
+    return sorted(zip(best.tolist(), uids[starts].tolist(), strict=True))
 
 
 def _unit_candidates(w: rules.Work, uid: int, phase: Phase) -> Iterator[Action]:

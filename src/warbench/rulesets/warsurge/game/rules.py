@@ -439,7 +439,8 @@ def _clearly_illegal(
     d = np.sqrt(((sub[:, :, None, :] - oxy[None, None, :, :]) ** 2).sum(axis=3)) - orad - r
     bad = (d < -OVERLAP_TOL - _MARGIN).any(axis=2) & moving[live]  # (L, m)
     if starts is not None:
-        cand, k = np.nonzero(moving[live] & ~bad)
+        # passing through: only for the candidates not already rejected
+        cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
         if len(cand):
             dd = geom.segments_distances(starts[k], sub[cand, k], oxy) - orad - r
             through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
