@@ -92,14 +92,16 @@ def _verified(state: GameState, action: Action, hooks: HookRegistry) -> rules.Pl
     plans: dict[Action, rules.Plan | RulesError] = state.cache.setdefault("plans", {})  # type: ignore[assignment]
     hit = plans.get(action, _MISSING)
     if isinstance(hit, RulesError):
-        raise hit
+        raise RulesError(hit.reason, hit.rule)
     if hit is not _MISSING:
         return hit  # type: ignore[return-value]
     w = rules.Work(state, None, hooks)
     try:
         plan = rules.verify(w, action)
     except RulesError as exc:
-        plans[action] = exc
+        # the cache keeps a copy without a traceback: the raised error's frames hold this
+        # cache, and a cycle through them would leave every refusal to the garbage collector
+        plans[action] = RulesError(exc.reason, exc.rule)
         raise
     plans[action] = plan
     return plan

@@ -1304,10 +1304,17 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         return frozenset(tmodels[j] for j in np.flatnonzero(seen))
 
     def cover() -> int:
-        return field.cover(axy, ar, txy, tr, bxy, br) if view.visible else 0
+        return field.cover(axy, ar, txy, tr, bxy, br) if visible_once() else 0
 
-    view = TargetView(False, attacker_engaged, target_elsewhere, distance, users, visible, cover)
-    return view
+    def visible_once() -> frozenset[int]:
+        if not done:
+            done.append(visible())
+        return done[0]
+
+    done: list[frozenset[int]] = []
+    return TargetView(
+        False, attacker_engaged, target_elsewhere, distance, users, visible_once, cover
+    )
 
 
 def verify_attack(w: Work, action: Attack) -> AttackPlanG:
