@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from warbench.kernel.dice import Dice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import geom, rules
@@ -90,14 +92,16 @@ def _verified(state: GameState, action: Action, hooks: HookRegistry) -> rules.Pl
     plans: dict[Action, rules.Plan | RulesError] = state.cache.setdefault("plans", {})  # type: ignore[assignment]
     hit = plans.get(action, _MISSING)
     if isinstance(hit, RulesError):
-        raise hit
+        raise RulesError(hit.reason, hit.rule)
     if hit is not _MISSING:
         return hit  # type: ignore[return-value]
     w = rules.Work(state, None, hooks)
     try:
         plan = rules.verify(w, action)
     except RulesError as exc:
-        plans[action] = exc
+        # the cache keeps a copy without a traceback: the raised error's frames hold this
+        # cache, and a cycle through them would leave every refusal to the garbage collector
+        plans[action] = RulesError(exc.reason, exc.rule)
         raise
     plans[action] = plan
     return plan
@@ -124,7 +128,7 @@ def apply(
     """Check and apply ``action``; return the new state and the events it caused."""
     action = normalize(action)
     plan = _verified(state, action, hooks)
-    w = rules.Work(state, dice or state.dice(), hooks)
+    w = rules.Work(state, dice, hooks)  # None: the step's own dice, made if a die is rolled
     rules.apply_plan(w, action, plan)
     w.step = state.step + 1
     return w.state(), w.events
@@ -273,11 +277,11 @@ def _nearest_enemies(w: rules.Work, uid: int, t: rules.TableIndex) -> list[tuple
     if not mask.any() or not len(a):
         return []
     d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
-    best: dict[int, float] = {}
-    for dist, u in zip(d.tolist(), t.uid[mask].tolist(), strict=True):
-        if dist < best.get(u, math.inf):
-            best[u] = dist
-    return sorted((v, k) for k, v in best.items())
+    # the index lists each unit's models together: the closest model of each unit
+    uids = t.uid[mask]
+    starts = np.flatnonzero(np.r_[True, uids[1:] != uids[:-1]])
+    best = np.minimum.reduceat(d, starts)
+    return sorted(zip(best.tolist(), uids[starts].tolist(), strict=True))
 
 
 def _unit_candidates(w: rules.Work, uid: int, phase: Phase) -> Iterator[Action]:

@@ -154,11 +154,14 @@ class Field:
         names = self.g.terrain_at(np.asarray([p], dtype=np.float64), r)[0]
         return [n for n in names if n in self._danger]
 
-    def dangerous_at_many(self, points: Sequence[Point], r: float) -> list[list[str]]:
-        """:meth:`dangerous_at` for several bases at once."""
+    def dangerous_at_many(
+        self, points: Sequence[Point], r: float | Sequence[float]
+    ) -> list[list[str]]:
+        """:meth:`dangerous_at` for several bases at once (one radius, or one per base)."""
         if not self.dangerous_names or not points:
             return [[] for _ in points]
-        rows = self.g.terrain_at(as_array(points), r)
+        rr = r if isinstance(r, float | int) else np.asarray(r, dtype=np.float64)
+        rows = self.g.terrain_at(as_array(points), rr)
         return [[n for n in names if n in self._danger] for names in rows]
 
     # -- sight -------------------------------------------------------------------------------
@@ -216,21 +219,22 @@ def near_blockers(
 
     The battlefield tests a blocker against the lines of a pair of models only when its centre
     is within ``max(radii) + its radius`` of the segment between their centres (every line
-    between two bases lies that close to it). Those segments lie in the bounding box of all
-    the centres, so a blocker farther than that from the box can never be tested: leaving it
-    out gives the very same answers, with less work and a cache key that ignores models far
-    away (the same sight is then found again after unrelated moves)."""
+    between two bases lies that close to it). Each such segment lies within ``spread`` (the
+    larger distance of a model from its unit's centroid) of the segment between the two
+    centroids, so a blocker farther than ``spread + max(radii) + its radius`` from that
+    segment can never be tested: leaving it out gives the very same answers, with less work
+    and a cache key that ignores models far away (the same sight is then found again after
+    unrelated moves)."""
     if not len(bxy) or not len(axy) or not len(txy):
         return bxy, br
-    lo = np.minimum(axy.min(axis=0), txy.min(axis=0))
-    hi = np.maximum(axy.max(axis=0), txy.max(axis=0))
-    margin = max(ar, tr) + br + 0.01
-    keep = (
-        (bxy[:, 0] > lo[0] - margin)
-        & (bxy[:, 0] < hi[0] + margin)
-        & (bxy[:, 1] > lo[1] - margin)
-        & (bxy[:, 1] < hi[1] + margin)
+    ca = axy.mean(axis=0)
+    ct = txy.mean(axis=0)
+    spread = max(
+        float(np.sqrt(((axy - ca) ** 2).sum(axis=1)).max()),
+        float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
     )
+    d = segment_distances(ca, ct, bxy)
+    keep = d <= spread + max(ar, tr) + br + 0.01
     if keep.all():
         return bxy, br
     return bxy[keep], br[keep]

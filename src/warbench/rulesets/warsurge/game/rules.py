@@ -439,7 +439,8 @@ def _clearly_illegal(
     d = np.sqrt(((sub[:, :, None, :] - oxy[None, None, :, :]) ** 2).sum(axis=3)) - orad - r
     bad = (d < -OVERLAP_TOL - _MARGIN).any(axis=2) & moving[live]  # (L, m)
     if starts is not None:
-        cand, k = np.nonzero(moving[live] & ~bad)
+        # passing through: only for the candidates not already rejected
+        cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
         if len(cand):
             dd = geom.segments_distances(starts[k], sub[cand, k], oxy) - orad - r
             through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
@@ -724,9 +725,10 @@ def place_unit(
             | (ys - r < zb[1] - 1e-6).any(axis=1)
             | (ys + r > zb[3] + 1e-6).any(axis=1)
         )
-    block = 48
-    for b0 in range(0, len(cands), block):
+    b0, block = 0, 8
+    while b0 < len(cands):
         rows = np.arange(b0, min(b0 + block, len(cands)))
+        b0, block = b0 + block, block * 3
         live = rows[~skip[rows]]
         if zone is not None and len(live):
             inside = w.field.g.in_zone(zone, allpts[live].reshape(-1, 2), r)
@@ -734,7 +736,7 @@ def place_unit(
             live = rows[~skip[rows]]
         if len(live):
             skip[live] = _clearly_illegal(w, uid, None, allpts[live])
-        for c, no in zip(cands[b0 : b0 + block], skip[rows].tolist(), strict=True):
+        for c, no in zip([cands[k] for k in rows.tolist()], skip[rows].tolist(), strict=True):
             if no:
                 continue
             placed = _place_at(w, uid, c, offsets, idx, r, zone, zb, within, from_xy, from_r)
@@ -1267,12 +1269,9 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         inr = d <= reach[:, None] + 1e-6
         rows = np.flatnonzero(inr.any(axis=1))
         cols = np.flatnonzero(inr.any(axis=0))
-    full = len(rows) == len(axy) and len(cols) == len(txy)
-    vis: npt.NDArray[np.bool_] | None = None
+    sub: npt.NDArray[np.bool_] | None = None
     if len(rows) and len(cols):
         sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br)
-        if full:
-            vis = sub
         if embarked:
             col_seen = sub.any(axis=0)
             for k, m in enumerate(models):
@@ -1293,14 +1292,29 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
                         users.setdefault(wname, []).append(m)
 
     def visible() -> frozenset[int]:
-        seen = vis.any(axis=0) if vis is not None else field.visible(axy, ar, txy, tr, bxy, br)
+        # a target model is visible when some attacker model sees it (any range): those seen
+        # in the pairs asked above are; only the others are asked of every attacker model
+        # (a target model's answer does not depend on the other target models asked)
+        seen = np.zeros(len(txy), dtype=bool)
+        if sub is not None:
+            seen[cols] = sub.any(axis=0)
+        rest = np.flatnonzero(~seen)
+        if len(rest):
+            seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br)
         return frozenset(tmodels[j] for j in np.flatnonzero(seen))
 
     def cover() -> int:
-        return field.cover(axy, ar, txy, tr, bxy, br) if view.visible else 0
+        return field.cover(axy, ar, txy, tr, bxy, br) if visible_once() else 0
 
-    view = TargetView(False, attacker_engaged, target_elsewhere, distance, users, visible, cover)
-    return view
+    def visible_once() -> frozenset[int]:
+        if not done:
+            done.append(visible())
+        return done[0]
+
+    done: list[frozenset[int]] = []
+    return TargetView(
+        False, attacker_engaged, target_elsewhere, distance, users, visible_once, cover
+    )
 
 
 def verify_attack(w: Work, action: Attack) -> AttackPlanG:
@@ -2142,15 +2156,19 @@ def end_turn(w: Work) -> None:
     """§2.2 steps 6-7: stationary units on Dangerous Ground, statuses, then the game end."""
     turn = w.flow.turn
     if w.field.dangerous_names:
-        for u in list(w.units):
-            if u.location is not Location.TABLE or u.unit_moved or u.unit_dashed:
-                continue
-            r = w.info(u.uid).radius
+        # the stationary units' models as they stand now, asked of the terrain at once
+        still = [
+            (u, u.living())
+            for u in list(w.units)
+            if u.location is Location.TABLE and not u.unit_moved and not u.unit_dashed
+        ]
+        pts = [u.pos[i] for u, living in still for i in living]
+        radii = [w.info(u.uid).radius for u, living in still for _ in living]
+        at = iter(w.field.dangerous_at_many(pts, radii))
+        for u, living in still:
             inside: dict[str, list[int]] = {}
-            living = u.living()
-            at = w.field.dangerous_at_many([u.pos[i] for i in living], r)
-            for i, names in zip(living, at, strict=True):
-                for name in names:
+            for i in living:
+                for name in next(at):
                     inside.setdefault(name, []).append(i)
             for name, models in inside.items():
                 if w.units[u.uid].location is Location.TABLE:

@@ -277,7 +277,12 @@ class UnitGS:
 
     def present(self) -> list[int]:
         """Models on the battlefield (casualties included until removed)."""
-        return [i for i, r in enumerate(self.removed) if not r]
+        # worked out once per (immutable) unit state; a new list each time
+        cached: tuple[int, ...] | None = self.__dict__.get("_present")
+        if cached is None:
+            cached = tuple(i for i, r in enumerate(self.removed) if not r)
+            object.__setattr__(self, "_present", cached)
+        return list(cached)
 
     def living(self) -> list[int]:
         return [i for i, r in enumerate(self.removed) if not r and self.hp[i] > 0]
