@@ -317,6 +317,16 @@ def _problem_positions(
     orad = t.r[other]
     new_arr = geom.as_array(new)
     u = w.units[uid]
+    # The closest other base to each model's path and end, for every model at once: a model
+    # clearly clear of them (by _MARGIN) skips the one-model tests below, which give the
+    # answer (and the reason) whenever it might be a refusal.
+    seg_gap: list[float] | None = None
+    end_gap: list[float] | None = None
+    if len(models) > 1 and len(oxy):
+        seg_gap, end_gap = _gaps(
+            new_arr, None if starts is None else geom.as_array(starts), r, oxy, orad
+        )
+    clear = -OVERLAP_TOL + _MARGIN
     for k, (i, p) in enumerate(zip(models, new, strict=True)):
         if not f.on_board(p, r):
             return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
@@ -351,7 +361,7 @@ def _problem_positions(
                         f'{what} allows {limit:.0f}"{extra}',
                         "§4.5" if pc.difficult else "§4.1",
                     )
-            if len(oxy):
+            if len(oxy) and (seg_gap is None or seg_gap[k] < clear):
                 dd = geom.segment_distances(np.asarray(s), np.asarray(p), oxy) - orad - r
                 if (dd < -OVERLAP_TOL).any():
                     j = int(np.argmin(dd))
@@ -365,7 +375,7 @@ def _problem_positions(
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
         if starts is not None and not f.spot_ok(p, r):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
-        if len(oxy):
+        if len(oxy) and (end_gap is None or end_gap[k] < clear):
             d = np.sqrt(((oxy - np.asarray(p)) ** 2).sum(axis=1)) - orad - r
             if (d < -OVERLAP_TOL).any():
                 j = int(np.argmin(d))
@@ -385,6 +395,33 @@ def _problem_positions(
                 "§4.2",
             )
     return None
+
+
+def _gaps(
+    new: FloatArray, starts: FloatArray | None, r: float, oxy: FloatArray, orad: FloatArray
+) -> tuple[list[float] | None, list[float]]:
+    """For each model, the smallest edge gap to another base along its path (None without
+    ``starts``) and at its end; bases far from every path are left out (their gaps are
+    positive, so they never give a smallest gap below zero)."""
+    box = new if starts is None else np.vstack([new, starts])
+    lo = box.min(axis=0) - r - 1.0
+    hi = box.max(axis=0) + r + 1.0
+    near = (
+        (oxy[:, 0] > lo[0] - orad)
+        & (oxy[:, 0] < hi[0] + orad)
+        & (oxy[:, 1] > lo[1] - orad)
+        & (oxy[:, 1] < hi[1] + orad)
+    )
+    m = len(new)
+    if not near.any():
+        far = [math.inf] * m
+        return (None if starts is None else far), far
+    nxy, nrad = oxy[near], orad[near]
+    end = np.sqrt(((new[:, None, :] - nxy[None, :, :]) ** 2).sum(axis=2)) - nrad - r
+    seg = None
+    if starts is not None:
+        seg = (geom.segments_distances(starts, new, nxy) - nrad - r).min(axis=1).tolist()
+    return seg, end.min(axis=1).tolist()
 
 
 def _full_positions(u: UnitGS, models: Sequence[int], new: Sequence[Point]) -> tuple[Point, ...]:
