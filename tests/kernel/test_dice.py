@@ -159,3 +159,17 @@ def test_enumerate_outcomes_exact_probabilities() -> None:
 def test_enumerate_outcomes_refuses_to_explode() -> None:
     with pytest.raises(EnumerationTooLarge):
         enumerate_outcomes(lambda d: sum(d.roll("2D6") for _ in range(6)), max_paths=1000)
+
+
+def test_seeded_choices_repeat_for_a_seed_and_record_it() -> None:
+    from warbench.kernel.dice import SeededChoices
+
+    a, b = SeededChoices(11), SeededChoices(11)
+    items = list(range(20))
+    xs, ys = items[:], items[:]
+    a.shuffle(xs)
+    b.shuffle(ys)
+    assert xs == ys and sorted(xs) == items and a.seed == 11
+    assert a.choice("abc") == b.choice("abc") and 0 <= a.random() < 1
+    with pytest.raises(DiceError):
+        a.choice([])

@@ -383,6 +383,31 @@ class SeededDice(Dice):
         return list(ScatterDirection)[int(self.rng.integers(0, 8))]
 
 
+class SeededChoices:
+    """Seeded choices for automated *players* (not game chance): a random-legal player picks
+    with it. Its choices become recorded actions, so replay never needs it again; the seed is
+    recorded in :attr:`seed` so a whole self-play run can be repeated."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed: int = secrets.randbits(63) if seed is None else int(seed)
+        self.rng = np.random.Generator(np.random.PCG64(self.seed))
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        return float(self.rng.random())
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One of ``items`` (not empty), uniformly."""
+        if not items:
+            raise DiceError("cannot choose from an empty list")
+        return items[int(self.rng.integers(0, len(items)))]
+
+    def shuffle(self, items: list[T]) -> None:
+        """Shuffle ``items`` in place."""
+        order = self.rng.permutation(len(items))
+        items[:] = [items[int(i)] for i in order]
+
+
 class ScriptedDice(Dice):
     """Dice that return scripted D6 faces in order, for tests of the rulebook's examples."""
 

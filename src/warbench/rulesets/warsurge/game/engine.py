@@ -15,14 +15,13 @@ directions at full distance …), and ``action in legal_actions(state)`` for any
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from warbench.kernel.dice import Dice
+from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import geom, rules
 from warbench.rulesets.warsurge.game.actions import (
@@ -198,7 +197,7 @@ class LegalActions:
         for uid in self.units():
             yield from self.for_unit(uid)
 
-    def sample(self, rng: random.Random, pass_chance: float = 0.0) -> Action:
+    def sample(self, rng: SeededChoices, pass_chance: float = 0.0) -> Action:
         """A random legal action: a random unit and a random candidate that passes ``check``
         (Pass when no unit has one)."""
         fixed = [a for a in self.candidates(None) if not isinstance(a, Pass)]

@@ -8,10 +8,10 @@ keeps Heavy weapons stationary.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from warbench.kernel.dice import SeededChoices
 from warbench.rulesets.warsurge.game import engine, rules
 from warbench.rulesets.warsurge.game.actions import (
     Action,
@@ -37,10 +37,10 @@ class RandomLegalPlayer:
 
     seed: int = 0
     pass_chance: float = 0.1
-    rng: random.Random = field(init=False)
+    rng: SeededChoices = field(init=False)
 
     def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
+        self.rng = SeededChoices(self.seed)
 
     def choose(self, state: GameState) -> Action:
         return engine.legal_actions(state).sample(self.rng, self.pass_chance)
