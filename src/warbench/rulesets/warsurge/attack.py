@@ -238,6 +238,34 @@ class UnitState:
 
 
 # --------------------------------------------------------------------------------------------
+# Which weapons may attack (Attack Step 1, §5.2-5.3, §5.8-5.9)
+# --------------------------------------------------------------------------------------------
+
+
+def weapon_refusal(weapon: WeaponProfile, ctx: AttackContext) -> str | None:
+    """Why ``weapon`` cannot make the attack ``ctx`` describes, or ``None`` when it can.
+
+    In a Melee every Weapon Type attacks, Range is ignored (001_d3f5e425c5e1196d.txt §5.9, "a
+    model with a 0" or a low Range Weapon can strike"); Heavy and Battle Weapons only suffer
+    Dice Modifiers (§5.8, applied by :func:`compile_weapon_use`). Outside a Melee a 0" Weapon
+    cannot attack: it "needs the model to be engaged in a Melee to be able to attack" (L1287-
+    1291). Wildcard's Range is rolled each use (2D6 x 3, Perks 000_94ecc6a4c74d351b.txt §12.5),
+    so its listed 0" does not stop it. Unwieldy cannot be used while engaged (Perks §12.5).
+    """
+    wperks = PerkSet(weapon.perks)
+    if wperks.has("Unwieldy") and ctx.engaged:
+        return "Unwieldy: it cannot be used while its User is engaged in a Melee (Perks §12.5)"
+    if not ctx.melee and weapon.range <= 0 and not wperks.has("Wildcard"):
+        return 'a 0" Weapon attacks only in a Melee (Core Rules L1287, §5.9)'
+    return None
+
+
+def can_attack_with(weapon: WeaponProfile, ctx: AttackContext) -> bool:
+    """True when ``weapon`` may make the attack ``ctx`` describes (see :func:`weapon_refusal`)."""
+    return weapon_refusal(weapon, ctx) is None
+
+
+# --------------------------------------------------------------------------------------------
 # The compiled program
 # --------------------------------------------------------------------------------------------
 

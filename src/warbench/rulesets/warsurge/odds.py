@@ -33,6 +33,7 @@ from warbench.rulesets.warsurge.attack import (
     SaveSpec,
     UnitState,
     WeaponUse,
+    can_attack_with,
     casualty_order,
     compile_weapon_use,
     deathblow_after,
@@ -41,6 +42,7 @@ from warbench.rulesets.warsurge.attack import (
     sample_self_saves,
     save_upgrades,
     tough_total,
+    weapon_refusal,
 )
 
 FloatArray = npt.NDArray[np.float64]
@@ -68,6 +70,13 @@ class AttackPlan:
     casualty_preference: tuple[int, ...] = ()
 
     def weapon_order(self) -> list[str]:
+        """The weapon profiles that attack, in order.
+
+        Given ``weapons`` are used as given (the game and the caller decide); otherwise every
+        profile carried by a model on the table that can make this kind of attack: in a Melee
+        those that may strike there, otherwise those that can shoot (:func:`weapon_refusal`,
+        §5.8-5.9). :meth:`verify_weapons` says why when none can.
+        """
         if self.weapons:
             for w in self.weapons:
                 if w not in self.attacker.weapons:
@@ -77,8 +86,51 @@ class AttackPlan:
                         "weapon", w, list(self.attacker.weapons), where=self.attacker.profile.name
                     )
             return list(self.weapons)
+        return [
+            w for w in self._carried() if can_attack_with(self.attacker.weapons[w], self.context)
+        ]
+
+    def _carried(self) -> list[str]:
         carried = {w for i in self.attacker.on_table for w in self.attacker.models[i].weapons}
         return [w for w in self.attacker.weapons if w in carried]
+
+    def unused_weapons(self) -> list[tuple[str, str]]:
+        """Carried weapon profiles that do not attack, each with the reason (§5.8-5.9)."""
+        order = set(self.weapon_order())
+        out = []
+        for w in self._carried():
+            if w not in order:
+                why = weapon_refusal(self.attacker.weapons[w], self.context)
+                out.append((w, why or "not chosen"))
+        return out
+
+    def verify_weapons(self) -> list[str]:
+        """:meth:`weapon_order`, or a :class:`RulesError` naming the unit, the rule and what
+        would work when no weapon can make this attack (or a chosen one cannot)."""
+        order = self.weapon_order()
+        unit = self.attacker.profile.name
+        kind = "in a Melee" if self.context.melee else "outside a Melee"
+        for w in order if self.weapons else ():
+            why = weapon_refusal(self.attacker.weapons[w], self.context)
+            if why is not None:
+                raise RulesError(f"{unit}: {w} cannot attack {kind}: {why}", "Core Rules §5.8-5.9")
+        if order:
+            return order
+        carried = self._carried()
+        if not carried:
+            raise RulesError(f"{unit} carries no weapon on the table", "Core Rules §5.2")
+        other = replace(self.context, melee=not self.context.melee, attacker_engaged=None)
+        could = [w for w in carried if can_attack_with(self.attacker.weapons[w], other)]
+        if not could:
+            hint = "it has no weapon that can attack in or out of a Melee"
+        elif self.context.melee:
+            hint = "outside a Melee (odds without --melee) it could use " + ", ".join(could)
+        else:
+            hint = "in a Melee (odds --melee) it could use " + ", ".join(could)
+        reasons = "; ".join(f"{w}: {why}" for w, why in self.unused_weapons())
+        raise RulesError(
+            f"no weapon of {unit} can attack {kind} ({reasons}); {hint}", "Core Rules §5.8-5.9"
+        )
 
     def users_of(self, weapon: str) -> int:
         for name, n in self.users:
@@ -386,6 +438,9 @@ class AttackOdds:
     trials: int = 0
     notes: list[str] = field(default_factory=list)
     per_weapon_mean: dict[str, float] = field(default_factory=dict)
+    #: the weapon profiles that attacked, in order, and those carried that did not (with why)
+    weapons: list[str] = field(default_factory=list)
+    unused_weapons: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def expected_hp_lost(self) -> float:
@@ -523,6 +578,8 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
         eligible_models=len(plan.eligible()),
         notes=notes,
         per_weapon_mean=per_weapon,
+        weapons=plan.weapon_order(),
+        unused_weapons=plan.unused_weapons(),
     )
 
 
@@ -727,6 +784,8 @@ def sample_attack(plan: AttackPlan, trials: int, dice: Dice | None = None) -> At
         exact=False,
         trials=trials,
         per_weapon_mean=run.per_weapon_mean,
+        weapons=plan.weapon_order(),
+        unused_weapons=plan.unused_weapons(),
     )
 
 
@@ -775,7 +834,12 @@ def attack_odds(
     seed: int | None = None,
     max_paths: int = 20_000,
 ) -> AttackOdds:
-    """Exact odds when enumeration is tractable, otherwise Monte Carlo with a stated interval."""
+    """Exact odds when enumeration is tractable, otherwise Monte Carlo with a stated interval.
+
+    Raises :class:`RulesError` when no weapon of the attacker can make this kind of attack
+    (:meth:`AttackPlan.verify_weapons`).
+    """
+    plan.verify_weapons()
     try:
         return exact_attack(plan, max_paths=max_paths)
     except EnumerationTooLarge as exc:
