@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -1121,16 +1122,25 @@ def _roll_expr_array(expr: DiceExpr, n: int, dice: Dice, label: str) -> IntArray
     return total
 
 
-def sample_self_saves(use: WeaponUse, dice: Dice) -> int:
-    """Darkside: each +1 bought forces the User to pass Saves or lose 1 HP (§12.5)."""
-    if not use.self_save_dice:
-        return 0
-    a, g = use.self_saves
+@overload
+def sample_self_saves(use: WeaponUse, dice: Dice) -> int: ...
+@overload
+def sample_self_saves(use: WeaponUse, dice: Dice, trials: int) -> IntArray: ...
+def sample_self_saves(use: WeaponUse, dice: Dice, trials: int | None = None) -> int | IntArray:
+    """Darkside: each +1 bought forces the User to pass Saves or lose 1 HP (§12.5).
+
+    With ``trials``, the HP lost in each of that many independent uses (vectorised).
+    """
     n = use.self_save_dice
-    ok = _save_rolls(a, n, dice, "Darkside Armour Save")
-    failed = np.flatnonzero(~ok)
-    ok2 = _save_rolls(g, failed.size, dice, "Darkside AEGIS Save")
-    return int(failed.size - ok2.sum())
+    many = 1 if trials is None else trials
+    lost = np.zeros(many, dtype=np.int64)
+    if n:
+        a, g = use.self_saves
+        ok = _save_rolls(a, n * many, dice, "Darkside Armour Save")
+        failed = np.flatnonzero(~ok)
+        ok2 = _save_rolls(g, failed.size, dice, "Darkside AEGIS Save")
+        lost = np.bincount(failed[~ok2] // n, minlength=many).astype(np.int64)
+    return int(lost[0]) if trials is None else lost
 
 
 # --------------------------------------------------------------------------------------------

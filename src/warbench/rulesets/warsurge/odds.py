@@ -33,6 +33,7 @@ from warbench.rulesets.warsurge.attack import (
     SaveSpec,
     UnitState,
     WeaponUse,
+    _roll_expr_array,
     can_attack_with,
     casualty_order,
     compile_weapon_use,
@@ -46,6 +47,7 @@ from warbench.rulesets.warsurge.attack import (
 )
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 Dist = dict[int, float]
 
 # --------------------------------------------------------------------------------------------
@@ -673,23 +675,84 @@ class _Run:
     emergency_used: npt.NDArray[np.bool_]
 
 
+class _NeedRoll(Exception):
+    """Raised by :class:`_BranchDice` at the first weapon-level roll past its replayed values."""
+
+    def __init__(self, expr: DiceExpr, label: str) -> None:
+        super().__init__(label)
+        self.expr = expr
+        self.label = label
+
+
+class _NeedFaces(Exception):
+    """Raised by :class:`_BranchDice` when the compiler asks for raw D6 faces (not expected)."""
+
+
+class _BranchDice(Dice):
+    """Dice that replay the values of one branch of weapon-level rolls (OpenSpiel-style chance
+    nodes, found lazily). At the first roll past them the compiler is stopped and the roll is
+    named, so the sampler rolls it once for every trial that reached this branch."""
+
+    def __init__(self, values: tuple[int, ...]) -> None:
+        super().__init__()
+        self.values = values
+        self.position = 0
+
+    def roll(self, expr: DiceExpr | str | int, label: str = "roll") -> int:
+        e = expr if isinstance(expr, DiceExpr) else DiceExpr.parse(expr)
+        if self.position < len(self.values):
+            self.position += 1
+            return self.values[self.position - 1]
+        raise _NeedRoll(e, label)
+
+    def _faces(self, n: int, label: str) -> list[int]:
+        raise _NeedFaces(label)
+
+
 def _compile_groups(
     plan: AttackPlan, weapon: str, trials: int, dice: Dice
-) -> dict[WeaponUse, list[int]]:
+) -> dict[WeaponUse, IntArray]:
+    """The compiled uses of ``weapon`` over ``trials`` trials, each with the trials it serves.
+
+    One trial (the game's path) compiles with ``dice`` itself, so every weapon-level roll is
+    made in the compiler's order. Many trials walk the tree of weapon-level rolls: the trials
+    at a branch roll its next roll together (one vectorised batch), split by the value, and
+    the compiler runs once per branch reached, not once per trial (Destroy I: 7 compilations
+    for any number of trials). Each trial's rolls have the same distribution as rolling them
+    one trial at a time.
+    """
     profile = plan.attacker.weapons[weapon]
     users = plan.users_of(weapon)
 
     def program(d: Dice) -> WeaponUse:
         return compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, d)
 
+    if trials == 1:
+        return _compile_per_trial(program, 1, dice)
+    parts: dict[WeaponUse, list[IntArray]] = defaultdict(list)
+    stack: list[tuple[tuple[int, ...], IntArray]] = [((), np.arange(trials, dtype=np.int64))]
+    while stack:
+        values, idx = stack.pop()
+        try:
+            use = program(_BranchDice(values))
+        except _NeedRoll as need:
+            rolled = _roll_expr_array(need.expr, idx.size, dice, need.label)
+            for v in np.unique(rolled)[::-1]:  # popped in ascending order
+                stack.append(((*values, int(v)), idx[rolled == v]))
+            continue
+        except _NeedFaces:  # a compiler that rolls raw faces: one compilation per trial
+            return _compile_per_trial(program, trials, dice)
+        parts[use].append(idx)
+    return {use: np.sort(np.concatenate(p)) for use, p in parts.items()}
+
+
+def _compile_per_trial(
+    program: Callable[[Dice], WeaponUse], trials: int, dice: Dice
+) -> dict[WeaponUse, IntArray]:
     groups: dict[WeaponUse, list[int]] = defaultdict(list)
-    try:  # no weapon-level roll: compile once
-        ((fixed, _p),) = enumerate_outcomes(program, max_paths=1).outcomes
-        groups[fixed] = list(range(trials))
-    except EnumerationTooLarge:
-        for t in range(trials):
-            groups[program(dice)].append(t)
-    return groups
+    for t in range(trials):
+        groups[program(dice)].append(t)
+    return {use: np.asarray(ts, dtype=np.int64) for use, ts in groups.items()}
 
 
 def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
@@ -704,8 +767,7 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
     results: list[WeaponResult] = []
     for weapon in plan.weapon_order():
         weapon_loss = np.zeros(trials, dtype=np.int64)
-        for use, idx_list in _compile_groups(plan, weapon, trials, dice).items():
-            idx = np.asarray(idx_list, dtype=np.int64)
+        for use, idx in _compile_groups(plan, weapon, trials, dice).items():
             used_before = emergency_used[idx].copy()  # split once, before this weapon spends it
             for em_used in (False, True):
                 sub = idx[used_before == em_used]
@@ -717,7 +779,7 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
                 tl = out.target_loss
                 sl = out.self_loss + use.self_loss
                 if use.self_save_dice:
-                    sl = sl + np.array([sample_self_saves(use, dice) for _ in range(sub.size)])
+                    sl = sl + sample_self_saves(use, dice, sub.size)
                 if use.against_self:
                     sl = sl + tl
                     tl = np.zeros_like(tl)
