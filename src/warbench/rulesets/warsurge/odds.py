@@ -180,6 +180,18 @@ class AttackPlan:
         return slain_counter(self)(loss)
 
 
+def loss_counter(plan: AttackPlan) -> Callable[[int], int]:
+    """``raw tally → HP lost`` for ``plan`` (:meth:`AttackPlan.final_loss`), the eligible HP and
+    Tough looked up once rather than per tally."""
+    h_e = plan.eligible_hp
+    tough = plan.tough
+
+    def loss(raw: int) -> int:
+        return min(tough_total(raw) if tough else raw, h_e)
+
+    return loss
+
+
 def slain_counter(plan: AttackPlan) -> Callable[[int], int]:
     """``loss → models slain`` for ``plan``, with the casualty order computed once."""
     thresholds: list[int] = []
@@ -371,21 +383,83 @@ def _shift(a: FloatArray, dt: int, ds: int) -> FloatArray:
     return out
 
 
+def _one_column(prog: DieProgram, cap_s: int) -> bool:
+    """True when ``n`` dice of ``prog`` never move the self-loss column: nothing they do hurts
+    the attacker (no Volatile 1s), or the attacker's HP lost is not tracked (``cap_s == 0``)."""
+    return cap_s == 0 or all(ds == 0 for *_, ds, _p in die_transitions(prog))
+
+
+def dice_work(prog: DieProgram, n: int, cap_t: int, cap_s: int) -> float:
+    """Rough cost (array cells touched) of :func:`dice_distribution`, to refuse hopeless cases."""
+    if n <= 0:
+        return 0.0
+    if _one_column(prog, cap_s):
+        # squaring: about 2 log2(n) capped convolutions (3x that with an Emergency Save)
+        per = 6 if prog.emergency_save else 2
+        return float(per * n.bit_length() * (cap_t + 1) ** 2)
+    return float(n * (cap_t + 1) * (cap_s + 1))
+
+
 def dice_distribution(prog: DieProgram, n: int, cap_t: int, cap_s: int) -> FloatArray:
     """Exact joint distribution over (state in, state out, target loss, self loss) for ``n`` dice.
 
     Returns an array of shape (2, 2, cap_t + 1, cap_s + 1); values at the caps mean "at least".
+
+    The ``n`` dice are independent, so their sum is a power of one die's distribution under
+    capped (saturating) convolution, computed by squaring in O(log n) convolutions. With an
+    Emergency Save the die's transitions form three blocks (available → available, available
+    → spent, spent → spent) and the same squaring carries the sum over where the save is
+    spent (:func:`_emergency_powers`). Only when the dice can also hurt their own unit
+    (Volatile) with its HP lost tracked are the dice added one at a time
+    (:func:`dice_distribution_stepwise`).
     """
-    trans = die_transitions(prog)
+    if not _one_column(prog, cap_s):
+        return dice_distribution_stepwise(prog, n, cap_t, cap_s)
+    blocks = np.zeros((2, 2, cap_t + 1))
+    for a, b, dt, _ds, p in die_transitions(prog):
+        blocks[a, b, min(dt, cap_t)] += p
     result = np.zeros((2, 2, cap_t + 1, cap_s + 1))
-    if not prog.emergency_save and all(ds == 0 for *_, ds, _p in trans):
-        q = np.zeros(cap_t + 1)
-        for _a, _b, dt, _ds, p in trans:
-            q[min(dt, cap_t)] += p
-        block = _power_capped(q, n, cap_t)
+    if not prog.emergency_save:
+        block = _power_capped(blocks[1, 1], n, cap_t)
         result[0, 0, :, 0] = block
         result[1, 1, :, 0] = block
         return result
+    kept, spent_after, spent = _emergency_powers(blocks[0, 0], blocks[1, 1], n, cap_t)
+    result[0, 0, :, 0] = kept
+    result[0, 1, :, 0] = _conv_capped(blocks[0, 1], spent_after, cap_t)
+    result[1, 1, :, 0] = spent
+    return result
+
+
+def _emergency_powers(
+    a00: FloatArray, a11: FloatArray, n: int, cap: int
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``(A00^n, S(n), A11^n)`` with ``S(m) = sum_{k<m} A00^k * A11^(m-1-k)`` (capped).
+
+    ``n`` dice that start with the Emergency Save available either never spend it (A00^n) or
+    spend it on die k+1: ``A00^k * A01 * A11^(n-1-k)``, summed over k = ``A01 * S(n)``.
+    By splitting the sum at m: ``S(2m) = (A00^m + A11^m) * S(m)`` and
+    ``S(m+1) = A11 * S(m) + A00^m``, so S(n) takes O(log n) convolutions.
+    """
+    one = np.zeros(cap + 1)
+    one[0] = 1.0
+    p0, p1, total = one, one.copy(), np.zeros(cap + 1)
+    for bit in bin(n)[2:]:
+        total = _conv_capped(p0 + p1, total, cap)
+        p0 = _conv_capped(p0, p0, cap)
+        p1 = _conv_capped(p1, p1, cap)
+        if bit == "1":
+            total = _conv_capped(a11, total, cap) + p0
+            p0 = _conv_capped(p0, a00, cap)
+            p1 = _conv_capped(p1, a11, cap)
+    return p0, total, p1
+
+
+def dice_distribution_stepwise(prog: DieProgram, n: int, cap_t: int, cap_s: int) -> FloatArray:
+    """:func:`dice_distribution` by adding the ``n`` dice one at a time over (state, target
+    loss, self loss): the general path, and the reference the fast paths are tested against."""
+    trans = die_transitions(prog)
+    result = np.zeros((2, 2, cap_t + 1, cap_s + 1))
     starts = (0, 1) if prog.emergency_save else (1,)
     for s0 in starts:
         cur = np.zeros((2, cap_t + 1, cap_s + 1))
@@ -402,10 +476,38 @@ def dice_distribution(prog: DieProgram, n: int, cap_t: int, cap_s: int) -> Float
     return result
 
 
+def _trimmed(a: FloatArray) -> FloatArray:
+    """``a`` without its trailing zeros (long arrays only; short ones are cheaper as they are)."""
+    if a.size <= 64:
+        return a
+    nz = np.flatnonzero(a)
+    return a[: int(nz[-1]) + 1] if nz.size else a[:0]
+
+
 def _conv_capped(a: FloatArray, b: FloatArray, cap: int) -> FloatArray:
+    """Distribution of ``min(cap, x + y)`` for independent ``x ~ a`` and ``y ~ b``."""
+    a, b = _trimmed(a), _trimmed(b)
+    if not (a.size and b.size):
+        return np.zeros(cap + 1)
     full = np.convolve(a, b)
+    if full.size <= cap + 1:
+        out = np.zeros(cap + 1)
+        out[: full.size] = full
+        return out
     out = full[: cap + 1].copy()
     out[cap] += full[cap + 1 :].sum()
+    return out
+
+
+def _conv2_capped(a: FloatArray, b: FloatArray) -> FloatArray:
+    """:func:`_conv_capped` over (target loss, self loss) arrays of the same shape."""
+    cap_t, cap_s = a.shape[0] - 1, a.shape[1] - 1
+    out = np.zeros_like(a)
+    cols_b = [(int(u), b[:, u]) for u in np.flatnonzero(b.any(axis=0))]
+    for s in np.flatnonzero(a.any(axis=0)):
+        col = a[:, s]
+        for u, bcol in cols_b:
+            out[:, min(cap_s, int(s) + u)] += _conv_capped(col, bcol, cap_t)
     return out
 
 
@@ -486,11 +588,14 @@ def _weapon_uses(plan: AttackPlan, weapon: str, max_paths: int) -> list[tuple[We
 def _use_distribution(use: WeaponUse, cap_t: int, cap_s: int) -> FloatArray:
     """(state in, state out, target loss, self loss) for one compiled use, self effects included."""
     d = dice_distribution(use.die, use.dice, cap_t, cap_s)
-    if use.against_self:
+    if use.against_self:  # Chaos 1: every HP the weapon removes is the attacker's own
+        column = np.minimum(cap_s, np.add.outer(np.arange(cap_t + 1), np.arange(cap_s + 1)))
         moved = np.zeros_like(d)
-        for t in range(cap_t + 1):
-            for s in range(cap_s + 1):
-                moved[:, :, 0, min(cap_s, s + t)] += d[:, :, t, s]
+        for a in range(2):
+            for b in range(2):
+                moved[a, b, 0] = np.bincount(
+                    column.ravel(), weights=d[a, b].ravel(), minlength=cap_s + 1
+                )
         d = moved
     extra: Dist = {use.self_loss: 1.0}
     if use.self_save_dice:
@@ -503,6 +608,21 @@ def _use_distribution(use: WeaponUse, cap_t: int, cap_s: int) -> FloatArray:
                     out[a, b] += p * _shift(d[a, b], 0, v)
         d = out
     return d
+
+
+def _self_loss_bound(use: WeaponUse, cap_t: int) -> int:
+    """The most HP one compiled use can cost its own unit (Volatile 1s, Chaos 1, backlash,
+    Darkside's Saves, Retaliate), so the attacker's HP lost is tracked only as far as it can
+    go: with nothing that hurts the attacker the exact work does not grow with its models."""
+    bound = use.self_loss + use.self_save_dice
+    if use.dice:
+        trans = die_transitions(use.die)
+        bound += use.dice * max((ds for *_, ds, _p in trans), default=0)
+        if use.against_self:
+            bound += use.dice * max((dt for _a, _b, dt, _ds, _p in trans), default=0)
+    if use.retaliation is not None:  # a D6 for each HP the weapon removes (§12.4)
+        bound += cap_t
+    return bound
 
 
 def _self_save_dist(n: int, armour: SaveSpec, aegis: SaveSpec) -> Dist:
@@ -533,15 +653,18 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
         )
     h_e = plan.eligible_hp
     cap_t = plan.cap
-    cap_s = max(0, plan.attacker.current_hp)
+    weapons = [(w, _weapon_uses(plan, w, max_paths)) for w in plan.weapon_order()]
+    reach = sum(
+        max((_self_loss_bound(u, cap_t) for u, _p in uses), default=0) for _w, uses in weapons
+    )
+    cap_s = max(0, min(plan.attacker.current_hp, reach))
     # state: emergency save (0 available, 1 not), raw tally, attacker HP lost
     seq = np.zeros((2, cap_t + 1, cap_s + 1))
     seq[0 if not plan.target.emergency_save_used else 1, 0, 0] = 1.0
     notes: list[str] = []
     per_weapon: dict[str, float] = {}
-    for weapon in plan.weapon_order():
-        uses = _weapon_uses(plan, weapon, max_paths)
-        work = sum(u.dice for u, _ in uses) * (cap_t + 1) * (cap_s + 1)
+    for weapon, uses in weapons:
+        work = sum(dice_work(u.die, u.dice, cap_t, cap_s) for u, _ in uses)
         if work > max_work:
             raise EnumerationTooLarge(f"{weapon}: {work:.0f} cells of dice to enumerate")
         w_dist = np.zeros((2, 2, cap_t + 1, cap_s + 1))
@@ -564,11 +687,12 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
+    loss_of = loss_counter(plan)
     for t in range(cap_t + 1):
         p = float(raw[t].sum())
         if p <= 0:
             continue
-        loss = plan.final_loss(t)
+        loss = loss_of(t)
         hp_lost[loss] += p
         slain[slain_of(loss)] += p
     attacker = {s: float(raw[:, s].sum()) for s in range(cap_s + 1) if raw[:, s].sum() > 0}
@@ -606,9 +730,8 @@ def _combine(
             if not seq[e_in].any():
                 continue
             for e_out in range(2):
-                block = w[e_in, e_out]
-                for l_, u in zip(*np.nonzero(block), strict=True):
-                    out[e_out] += block[l_, u] * _shift(seq[e_in], int(l_), int(u))
+                if w[e_in, e_out].any():
+                    out[e_out] += _conv2_capped(seq[e_in], w[e_in, e_out])
         return out
     p_ret = 0.0
     if retaliation is not None:
@@ -831,9 +954,10 @@ def sample_attack(plan: AttackPlan, trials: int, dice: Dice | None = None) -> At
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
+    loss_of = loss_counter(plan)
     values, counts = np.unique(run.tally, return_counts=True)
     for v, c in zip(values, counts, strict=True):
-        loss = plan.final_loss(int(v))
+        loss = loss_of(int(v))
         hp_lost[loss] += c / trials
         slain[slain_of(loss)] += c / trials
     sv, sc = np.unique(run.self_loss, return_counts=True)
