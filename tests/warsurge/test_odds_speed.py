@@ -85,28 +85,23 @@ def _assert_same(odds: AttackOdds, ref: dict[str, dict[int, float]]) -> None:
             assert mine.get(k, 0.0) == pytest.approx(theirs.get(k, 0.0), abs=1e-12), k
 
 
-CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[str]]] = [
-    ("plain", {}, {"armour": "4+", "aegis": "5+"}, []),
-    ("Emergency Save §12.4", {}, {"armour": "5+", "perks": ["Emergency Save"]}, []),
-    ("Volatile §12.5", {}, {"armour": "5+"}, ["Volatile"]),
-    ("Volatile + Emergency Save", {}, {"hp": 2, "perks": ["Emergency Save"]}, ["Volatile"]),
-    ("Tough §12.4, 3 HP", {}, {"hp": 3, "perks": ["Tough"]}, ["Devastate I"]),
-    ("Critical Hit + Obliterate", {}, {"hp": 2, "armour": "4+"}, ["Critical Hit I", "Obliterate I"]),
-]  # fmt: skip
+CASES: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("plain", {"armour": "4+", "aegis": "5+"}, []),
+    ("Emergency Save §12.4", {"armour": "5+", "perks": ["Emergency Save"]}, []),
+    ("Volatile §12.5", {"armour": "5+"}, ["Volatile"]),
+    ("Volatile + Emergency Save", {"hp": 2, "perks": ["Emergency Save"]}, ["Volatile"]),
+    ("Tough §12.4, 3 HP", {"hp": 3, "perks": ["Tough"]}, ["Devastate I"]),
+    ("Critical Hit + Obliterate", {"hp": 2, "armour": "4+"}, ["Critical Hit I", "Obliterate I"]),
+]
 
 
-@pytest.mark.parametrize(("label", "attacker_kw", "target_kw", "perks"), CASES)
+@pytest.mark.parametrize(("label", "target_kw", "perks"), CASES)
 @pytest.mark.parametrize(("models", "attacks"), [(6, 1), (3, 2), (1, 6)])
 def test_s5_2_pooled_exact_distribution_equals_die_by_die_per_model_reference(
-    label: str,
-    attacker_kw: dict[str, Any],
-    target_kw: dict[str, Any],
-    perks: list[str],
-    models: int,
-    attacks: int,
+    label: str, target_kw: dict[str, Any], perks: list[str], models: int, attacks: int
 ) -> None:
     w = weapon("W", attacks=attacks, power=4, ap="6+", perks=perks)
-    attacker = unit("A", models=models, weapons=[w], hp=2, armour="5+", **attacker_kw)
+    attacker = unit("A", models=models, weapons=[w], hp=2, armour="5+")
     target = unit("T", models=4, defence=4, **{"hp": 1, **target_kw})
     p = plan(attacker, target)
     _assert_same(exact_attack(p), _reference(p))
