@@ -259,3 +259,65 @@ def test_one_resolution_rolls_weapon_level_dice_in_the_compilers_order() -> None
     # Destroy 2, Attack Dice 6 and 5 (4+ needed), Armour Saves 1 and 4
     result = resolve_attack(plan(attacker, target), ScriptedDice([2, 6, 5, 1, 4]))
     assert result.hp_lost == 2
+
+
+@pytest.mark.parametrize(
+    ("perks", "target_perks", "ctx"),
+    [
+        (["Gravity"], [], {}),
+        (["Deathblow"], [], {"attacker_point_cost": 100.0, "target_point_cost": 60.0}),
+        ([], ["Retaliate I"], {"melee": True}),
+        (["Gravity", "Deathblow"], ["Retaliate II"], {
+            "melee": True, "attacker_point_cost": 90.0, "target_point_cost": 90.0
+        }),
+    ],
+)  # fmt: skip
+def test_s12_5_effects_after_hp_loss_sampled_for_all_trials_agree_with_exact(
+    perks: list[str], target_perks: list[str], ctx: dict[str, Any]
+) -> None:
+    """Gravity, Deathblow (§12.5) and Retaliate (§12.4) are rolled for every trial at once."""
+    w = weapon("W", attacks=3, power=5, ap="5+", perks=perks)
+    attacker = unit("A", models=3, weapons=[w], hp=2, armour="5+")
+    target = unit("T", models=2, defence=4, hp=6, armour="5+", perks=target_perks)
+    p = plan(attacker, target, **ctx)
+    exact = exact_attack(p)
+    trials = 8_000
+    sampled = sample_attack(p, trials, SeededDice(23))
+    _close(exact.hp_lost, sampled.hp_lost, trials)
+    _close(exact.attacker_hp_lost, sampled.attacker_hp_lost, trials)
+
+
+class _CountingDice(SeededDice):
+    """Seeded dice that count how many times they are asked (each call is one batch)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.calls = 0
+
+    def d6_array(self, n: int, label: str) -> Any:
+        self.calls += 1
+        return super().d6_array(n, label)
+
+    def roll(self, expr: Any, label: str = "roll") -> int:
+        self.calls += 1
+        return super().roll(expr, label)
+
+
+@pytest.mark.parametrize(
+    ("perks", "target_perks", "ctx"),
+    [
+        (["Destroy I", "xD3 Attacks"], [], {}),
+        (["Gravity", "Deathblow"], ["Retaliate I"], {
+            "melee": True, "attacker_point_cost": 90.0, "target_point_cost": 90.0
+        }),
+    ],
+)  # fmt: skip
+def test_monte_carlo_rolls_in_batches_not_once_per_trial(
+    perks: list[str], target_perks: list[str], ctx: dict[str, Any]
+) -> None:
+    w = weapon("W", attacks=3, power=5, ap="5+", perks=perks)
+    attacker = unit("A", models=3, weapons=[w], hp=2, armour="5+")
+    target = unit("T", models=2, defence=4, hp=6, armour="5+", perks=target_perks)
+    dice = _CountingDice(5)
+    sample_attack(plan(attacker, target, **ctx), 5_000, dice)
+    assert dice.calls < 300  # per branch and per step, not per trial (5,000)

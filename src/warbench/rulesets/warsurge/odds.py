@@ -30,10 +30,12 @@ from warbench.rulesets.warsurge.attack import (
     AttackContext,
     DieProgram,
     Playstyle,
+    Retaliation,
     SaveSpec,
     UnitState,
     WeaponUse,
     _roll_expr_array,
+    _save_rolls,
     can_attack_with,
     casualty_order,
     compile_weapon_use,
@@ -735,8 +737,6 @@ def _combine(
         return out
     p_ret = 0.0
     if retaliation is not None:
-        from warbench.rulesets.warsurge.attack import Retaliation
-
         assert isinstance(retaliation, Retaliation)
         p_ret = 0.5 * (1 - retaliation.armour.probability()) * (1 - retaliation.aegis.probability())
     for e_in in range(2):
@@ -909,24 +909,12 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
                 before = tally[sub]
                 after = np.minimum(cap_t, before + tl)
                 actual = after - before
-                for j in range(sub.size) if (use.gravity or use.deathblow) else ():
-                    if not actual[j]:
-                        continue
-                    if use.gravity:
-                        k = int((dice.d6_array(int(actual[j]), "Gravity") == 6).sum())
-                        cur = max(0, h_e - int(after[j]))
-                        after[j] = min(cap_t, after[j] + cur - gravity_after(cur, k))
-                    cur = max(0, h_e - int(after[j]))
-                    if use.deathblow and cur:
-                        r = dice.roll(DiceExpr(2, 6), "Deathblow")
-                        after[j] = min(cap_t, after[j] + cur - deathblow_after(cur, r))
+                if use.gravity:  # §12.5: a D6 per HP lost; each 6 halves the current HP
+                    after = _sample_gravity(actual, after, h_e, cap_t, dice)
+                if use.deathblow:  # §12.5: 2D6 once the weapon has caused HP Loss
+                    after = _sample_deathblow(actual, after, h_e, cap_t, dice)
                 if use.retaliation is not None:
-                    ret = use.retaliation
-                    for j in range(sub.size):
-                        if actual[j]:
-                            hits = int((dice.d6_array(int(actual[j]), "Retaliate") >= 4).sum())
-                            rest = hits - _sample_saves(ret.armour, hits, dice)
-                            sl[j] += rest - _sample_saves(ret.aegis, rest, dice)
+                    sl = sl + _sample_retaliation(use.retaliation, actual, dice)
                 weapon_loss[sub] = after - before
                 tally[sub] = after
                 self_loss[sub] = np.minimum(cap_s, self_loss[sub] + sl)
@@ -1005,12 +993,55 @@ def resolve_attack(plan: AttackPlan, dice: Dice) -> AttackResult:
     return AttackResult(run.weapons, loss, int(run.self_loss[0]), allocation, casualties, removed)
 
 
-def _sample_saves(spec: SaveSpec, n: int, dice: Dice) -> int:
-    if n <= 0 or spec.needed is None:
-        return 0
-    from warbench.rulesets.warsurge.attack import _save_rolls
+def _sample_gravity(
+    actual: IntArray, after: IntArray, h_e: int, cap_t: int, dice: Dice
+) -> IntArray:
+    """Gravity for every trial at once: a D6 per HP the weapon removed, each 6 halving the
+    target's current HP (:func:`gravity_after`). One trial rolls as the rules read."""
+    hit = np.flatnonzero(actual > 0)
+    if not hit.size:
+        return after
+    faces = dice.d6_array(int(actual[hit].sum()), "Gravity")
+    sixes = np.bincount(np.repeat(np.arange(hit.size), actual[hit])[faces == 6], minlength=hit.size)
+    cur = np.maximum(0, h_e - after[hit])
+    hp = cur.copy()
+    for step in range(int(sixes.max(initial=0))):
+        live = (sixes > step) & (hp > 0)
+        hp[live] = np.minimum(hp[live] - 1, (hp[live] + 1) // 2)
+    out = after.copy()
+    out[hit] = np.minimum(cap_t, after[hit] + cur - hp)
+    return out
 
-    return int(_save_rolls(spec, n, dice, "Retaliate Save").sum())
+
+def _sample_deathblow(
+    actual: IntArray, after: IntArray, h_e: int, cap_t: int, dice: Dice
+) -> IntArray:
+    """Deathblow for every trial at once (:func:`deathblow_after`): 9+ on 2D6 halves the
+    target's current HP, 12 slays it."""
+    cur = np.maximum(0, h_e - after)
+    hit = np.flatnonzero((actual > 0) & (cur > 0))
+    if not hit.size:
+        return after
+    roll = _roll_expr_array(DiceExpr(2, 6), hit.size, dice, "Deathblow")
+    c = cur[hit]
+    left = np.where(roll >= 12, 0, np.where(roll >= 9, c // 2, c))
+    out = after.copy()
+    out[hit] = np.minimum(cap_t, after[hit] + c - left)
+    return out
+
+
+def _sample_retaliation(ret: Retaliation, actual: IntArray, dice: Dice) -> IntArray:
+    """Retaliate for every trial at once (§12.4): a D6 per HP lost, 4+ hits the attacker, who
+    rolls its Saves; returns the attacker's HP lost per trial."""
+    lost = np.zeros(actual.size, dtype=np.int64)
+    hit = np.flatnonzero(actual > 0)
+    if not hit.size:
+        return lost
+    faces = dice.d6_array(int(actual[hit].sum()), "Retaliate")
+    owner = np.repeat(hit, actual[hit])[faces >= 4]
+    left = owner[~_save_rolls(ret.armour, owner.size, dice, "Retaliate Save")]
+    left = left[~_save_rolls(ret.aegis, left.size, dice, "Retaliate Save")]
+    return lost + np.bincount(left, minlength=actual.size).astype(np.int64)
 
 
 def attack_odds(
