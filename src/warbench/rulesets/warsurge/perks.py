@@ -28,9 +28,31 @@ __all__ = [
     "PerkCatalog",
     "PerkDef",
     "PerkKind",
+    "point_cost_met",
     "register_implemented",
     "unimplemented_report",
 ]
+
+
+def point_cost_met(bracket: str, user_cost: float | None, target_cost: float | None) -> bool:
+    """Whether a Target meets a perk's ``Point Cost (Greater)`` or ``(Lesser)`` activation term.
+
+    000_94ecc6a4c74d351b.txt L321-323: "Lesser means that a Target must be equal or less Point
+    Cost than the User, while Greater means it must be equal or higher" (docs/rulings.md 27).
+    An unknown cost on either side never meets the term.
+
+    >>> point_cost_met("Greater", 100, 100), point_cost_met("Lesser", 100, 100)
+    (True, True)
+    >>> point_cost_met("Greater", 100, 99), point_cost_met("Lesser", 100, 101)
+    (False, False)
+    """
+    if user_cost is None or target_cost is None:
+        return False
+    if bracket == "Greater":
+        return target_cost >= user_cost
+    if bracket == "Lesser":
+        return target_cost <= user_cost
+    raise ValueError(f"Point Cost bracket {bracket!r}: write Greater or Lesser")
 
 
 class PerkKind(StrEnum):
