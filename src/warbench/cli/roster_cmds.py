@@ -299,7 +299,8 @@ def roster_add(
         if r.find(e.name) is not None:
             raise fail(f"roster {r.name!r} already has an entry {e.name!r}; choose --name")
         store.save_roster(_stamp(r.with_entry(e)))
-    console.print(f"added {e.name} ({built.model_count} models) to {r.name}", highlight=False)
+    n = built.model_count
+    console.print(f"added {e.name} ({n} model{'s' * (n != 1)}) to {r.name}", highlight=False)
 
 
 @roster.command("remove")
@@ -357,19 +358,34 @@ def _load(name_or_file: str, db: str | None) -> Roster:
 
 
 def report_table(report: RosterReport, r: Roster) -> Table:
-    t = Table(title=f"{r.name}: {report.total} / {r.point_limit} pts", show_edge=False)
-    for col in ("Entry", "Unit", "Models", "Full", "Pts", "Traits", "Embarked in"):
-        t.add_column(col, justify="right" if col in ("Models", "Full", "Pts") else "left")
+    """Every line the roster pays for (unit, its table-priced perks, Traits, Roster Perks);
+    the Pts column adds up to the total in the title and the footer."""
+    t = Table(
+        title=f"{r.name}: {report.total} / {r.point_limit} pts", show_edge=False, show_footer=True
+    )
+    t.add_column("Entry", footer="Total")
+    t.add_column("Line")
+    t.add_column("How priced")
+    t.add_column("Pts", justify="right", footer=str(report.total))
+    t.add_column("Embarked in")
     for e, c in zip(r.units, report.entries, strict=True):
-        t.add_row(
-            e.name,
-            e.unit.name,
-            str(e.unit.model_count),
-            str(c.full),
-            str(c.points),
-            ", ".join(e.traits),
-            e.embarked_in or "",
-        )
+        for i, line in enumerate(c.lines):
+            label = line.label
+            if line.kind == "perk":
+                label = f"  {line.label} (on {line.on})"
+            elif line.kind == "trait":
+                label = f"  {line.label} (Trait)"
+            t.add_row(
+                e.name if i == 0 else "",
+                label,
+                line.method,
+                str(line.points) if i == 0 else f"{line.points:+d}",
+                (e.embarked_in or "") if i == 0 else "",
+            )
+        t.add_section()
+    for line in report.perk_lines:
+        on = f" (designated: {line.on})" if line.on else ""
+        t.add_row("Roster Perk", f"{line.label}{on}", line.method, f"{line.points:+d}", "")
     return t
 
 
@@ -387,9 +403,6 @@ def roster_show(
             return
         report = _validate(r, _coster())
     console.print(report_table(report, r))
-    if r.roster_perks:
-        perks = ", ".join(p.perk + (f" ({p.unit})" if p.unit else "") for p in r.roster_perks)
-        console.print(f"Roster Perks: {perks}", highlight=False)
 
 
 def validate_command(target: str, as_json: bool, db: str | None) -> None:

@@ -30,6 +30,7 @@ class FakeCost:
     model_points: tuple[float, ...]
     items: tuple[Item, ...]
     version: str
+    perks: tuple[Any, ...] = ()
 
 
 class FakeCoster:

@@ -21,6 +21,7 @@ __all__ = [
     "CachingCoster",
     "CostItemLike",
     "FunctionCoster",
+    "PerkShareLike",
     "RosterCoster",
     "UnitCostLike",
     "default_coster",
@@ -37,6 +38,19 @@ class CostItemLike(Protocol):
     def points(self) -> float: ...
     @property
     def reason(self) -> str: ...
+
+
+class PerkShareLike(Protocol):
+    """A priced perk's share of a unit's price (``points.PerkShare``)."""
+
+    @property
+    def perk(self) -> str: ...
+    @property
+    def on(self) -> str: ...
+    @property
+    def points(self) -> float: ...
+    @property
+    def method_text(self) -> str: ...
 
 
 class UnitCostLike(Protocol):
@@ -56,6 +70,10 @@ class UnitCostLike(Protocol):
     def items(self) -> Sequence[CostItemLike]: ...
     @property
     def version(self) -> str: ...
+    @property
+    def perks(self) -> Sequence[PerkShareLike]:
+        """Each table-priced perk's share of the unrounded total (may be empty)."""
+        ...
 
 
 class RosterCoster(Protocol):
