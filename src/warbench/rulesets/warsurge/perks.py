@@ -231,6 +231,28 @@ class PerkCatalog:
             raise UnknownNameError("perk", name, self.names)
         return perk
 
+    def get_of_kind(self, name: str, kind: PerkKind | str, where: str = "") -> PerkDef:
+        """The perk called ``name``, which must be of ``kind`` (a Trait, a Roster Perk …).
+
+        Raises :class:`UnknownNameError` suggesting the closest perks *of that kind* when the
+        name is unknown, and :class:`ProfileError` naming the right section when it is a perk
+        of another kind (``Tough`` is a Unit Perk, not a Trait).
+        """
+        k = PerkKind(kind)
+        perk = self.find(name)
+        names = [p.name for p in self.of_kind(k)]
+        if perk is None:
+            raise UnknownNameError(k.value, name, names, where=where)
+        if perk.kind is not k:
+            raise ProfileError(
+                k.value,
+                name,
+                f"the {k.value}s of Book 2 {k.section} ({', '.join(names)})",
+                source=where or None,
+                reason=f"{perk.name} is a {perk.kind.value} (Book 2 {perk.kind.section})",
+            )
+        return perk
+
     def of_kind(self, kind: PerkKind | str) -> list[PerkDef]:
         """The perks of one kind, in book order."""
         k = PerkKind(kind)

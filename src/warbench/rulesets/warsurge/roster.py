@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from warbench.kernel.errors import UnknownNameError
+from warbench.kernel.errors import UnknownNameError, WarbenchError
 from warbench.rulesets.warsurge import RULESET_VERSION
 from warbench.rulesets.warsurge.costing import (
     RosterCoster,
@@ -44,6 +44,7 @@ __all__ = [
     "EntryCost",
     "PriceLine",
     "Roster",
+    "RosterEditError",
     "RosterEntry",
     "RosterPerk",
     "RosterReport",
@@ -174,9 +175,74 @@ class Roster(BaseModel):
         target = self.entry(name)
         return self.model_copy(update={"units": [e for e in self.units if e is not target]})
 
+    def _free(self, name: str, but: RosterEntry | None = None) -> None:
+        """Refuse ``name`` when another entry has it (case-insensitive; names identify units)."""
+        taken = self.find(name)
+        if taken is not None and taken is not but:
+            raise RosterEditError(
+                f"roster {self.name!r} already has an entry {taken.name!r}; choose another name"
+            )
+
+    def replace_entry(self, name: str, entry: RosterEntry) -> Roster:
+        """A copy with entry ``name`` replaced by ``entry`` in its place.
+
+        When ``entry`` has another name, every reference to the old name follows it: the
+        ``embarked_in`` of its passengers, designations, and Roster Perks' designated units.
+        """
+        old = self.entry(name)
+        self._free(entry.name, but=old)
+        units = [entry if e is old else e for e in self.units]
+        perks = list(self.roster_perks)
+        if entry.name != old.name:
+            units = [_renamed_refs(e, old.name, entry.name) for e in units]
+            perks = [
+                rp.model_copy(update={"unit": entry.name})
+                if rp.unit is not None and rp.unit.lower() == old.name.lower()
+                else rp
+                for rp in perks
+            ]
+        return self.model_copy(update={"units": units, "roster_perks": perks})
+
+    def rename_entry(self, name: str, new: str) -> Roster:
+        """A copy with entry ``name`` called ``new``; references to it follow the new name."""
+        old = self.entry(name)
+        return self.replace_entry(name, old.model_copy(update={"name": new.strip()}))
+
+    def copy_entry(self, name: str, new: str | None = None) -> Roster:
+        """A copy with a duplicate of entry ``name`` right after it, called ``new`` (default:
+        the first free of ``NAME 2``, ``NAME 3`` …). The duplicate keeps the unit, Traits,
+        Transport, link and designations; nothing refers to it yet."""
+        old = self.entry(name)
+        if new is None:
+            n = 2
+            while self.find(f"{old.name} {n}") is not None:
+                n += 1
+            new = f"{old.name} {n}"
+        self._free(new)
+        dup = old.model_copy(update={"name": new.strip()})
+        i = self.units.index(old)
+        return self.model_copy(update={"units": [*self.units[: i + 1], dup, *self.units[i + 1 :]]})
+
     def stamped(self, points_model: str) -> Roster:
         """A copy carrying ``points_model`` and this warbench's ruleset version."""
         return self.model_copy(update={"points_model": points_model, "ruleset": RULESET_VERSION})
+
+
+def _renamed_refs(e: RosterEntry, old: str, new: str) -> RosterEntry:
+    """``e`` with references to entry ``old`` (transport, designations) pointing at ``new``."""
+    same = old.lower()
+    update: dict[str, Any] = {}
+    if e.embarked_in is not None and e.embarked_in.lower() == same:
+        update["embarked_in"] = new
+    if any(v.lower() == same for v in e.designations.values()):
+        update["designations"] = {
+            k: (new if v.lower() == same else v) for k, v in e.designations.items()
+        }
+    return e.model_copy(update=update) if update else e
+
+
+class RosterEditError(WarbenchError):
+    """An edit would leave the roster ambiguous (two entries of one name)."""
 
 
 # ------------------------------------------------------------------------------- violations
