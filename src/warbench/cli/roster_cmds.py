@@ -680,15 +680,22 @@ def roster_share(
 @roster.command("print")
 def roster_print(
     name: str = typer.Argument(..., help="Roster name or roster file."),
-    out: Path = typer.Option(..., "--output", "-o", help="HTML file to write."),
+    out: Path | None = typer.Option(None, "--output", "-o", help="HTML file to write."),
+    pdf: Path | None = typer.Option(None, "--pdf", help="PDF file to write (A4)."),
     db: str | None = DB,
 ) -> None:
-    """Write a printable roster sheet (HTML): profiles, perks, activation, points."""
-    from warbench.rulesets.warsurge.sheet import render_sheet
+    """Write a printable roster sheet (HTML and/or PDF): profiles, HP boxes, perks, points, QR."""
+    from warbench.rulesets.warsurge.sheet import render_sheet, render_sheet_pdf
 
+    if out is None and pdf is None:
+        raise fail("give --output FILE.html and/or --pdf FILE.pdf")
     with guarded():
-        r = _load(name, db)
-        coster = _coster()
-        html = render_sheet(_stamp(r), _validate(r, coster))
-        out.write_text(html, encoding="utf-8")
-    err_console.print(f"wrote {out}", highlight=False)
+        r = _stamp(_load(name, db))
+        report = _validate(r, _coster())
+        if out is not None:
+            out.write_text(render_sheet(r, report), encoding="utf-8")
+        if pdf is not None:
+            pdf.write_bytes(render_sheet_pdf(r, report))
+    for path in (out, pdf):
+        if path is not None:
+            err_console.print(f"wrote {path}", highlight=False)
