@@ -14,8 +14,8 @@ from tests.cli.test_roster_points_cli import run
 from warbench.rulesets.warsurge.perks import PerkCatalog
 from warbench.rulesets.warsurge.roster import validate_roster
 from warbench.rulesets.warsurge.roster_io import dump_roster, load_roster
-from warbench.rulesets.warsurge.sheet import render_sheet_pdf, sheet_context
 from warbench.rulesets.warsurge.share import encode, qr_code
+from warbench.rulesets.warsurge.sheet import render_sheet_pdf, sheet_context
 
 ROSTER = Path(__file__).parents[2] / "examples" / "warsurge" / "roster_files" / "strike_force.yaml"
 SOURCE_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
