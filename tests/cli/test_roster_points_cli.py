@@ -110,6 +110,10 @@ def test_s12_6_roster_perks_traits_and_table_priced_perks_each_have_a_line(
     for text in ("Inspiring (designated: Herald)", "Respawn (Trait)", "Leader (on Herald)"):
         assert text in out
     assert "Tough, Rapid measured by odds" in out
+    methods = {line.label: line.method for line in report.lines}
+    assert methods["Respawn"] == "table multiplier ×1.8"  # data/perk_prices.yaml
+    assert methods["Inspiring"] == "table, per roster +120"
+    assert methods["Leader"] == "table multiplier ×1.15"
 
 
 def test_points_why_lists_perks_priced_by_odds_and_by_the_table(

@@ -67,6 +67,9 @@ class FakeCoster:
     def roster_perk_price(self, perk: str) -> float:
         return 25.0
 
+    def price_method(self, perk: str) -> str:
+        return "fake price"
+
 
 def gun(name: str = "Gun", **kw: Any) -> WeaponProfile:
     data: dict[str, Any] = {"range": 24, "attacks": 2, "power": 5, "type": "Assault"}

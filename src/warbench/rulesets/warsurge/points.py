@@ -202,6 +202,16 @@ _METHOD_TEXT: dict[str, str] = {
 }
 
 
+def method_text(method: PriceMethod, value: float | None = None) -> str:
+    """A price method in words, with the table's number (``table, per roster +120``)."""
+    text = _METHOD_TEXT[method]
+    if value is None:
+        return text
+    if method == "multiplier":
+        return f"{text} ×{value:g}"
+    return f"{text} {value:+g}"
+
+
 @dataclass(frozen=True)
 class PerkShare:
     """What one perk adds to a whole unit's price, and how it is priced.
@@ -223,12 +233,7 @@ class PerkShare:
     @property
     def method_text(self) -> str:
         """The method in words, with the table's number: ``table multiplier ×1.8``."""
-        text = _METHOD_TEXT[self.method]
-        if self.value is None:
-            return text
-        if self.method == "multiplier":
-            return f"{text} ×{self.value:g}"
-        return f"{text} {self.value:+g}"
+        return method_text(self.method, self.value)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``warbench points --json``)."""
@@ -659,6 +664,17 @@ class PointsModel:
             raise DataFileError("perk_prices.yaml", f"no price for perk {perk.name!r}")
         return perk, price
 
+    def price_method(self, name: str) -> str:
+        """How perk ``name`` is priced, in words (``table multiplier ×1.8``, ``measured by
+        odds``); ``""`` for a name that is not a perk."""
+        perk = self.catalog.find(name)
+        if perk is None:
+            return ""
+        if perk.impl_class == "A":
+            return method_text("odds")
+        price = self.prices.perks.get(perk.name)
+        return method_text(price.price, price.value) if price is not None else ""
+
     # ---- units ------------------------------------------------------------------------
 
     def cost_unit(self, unit: Unit) -> UnitCost:
@@ -953,6 +969,11 @@ def cost_unit(unit: Unit) -> UnitCost:
 def trait_cost(cost: float, traits: Sequence[str]) -> float:
     """What a Roster pays for a unit of ``cost`` with ``traits`` (their prices, §12.6)."""
     return default_model().trait_price(cost, traits)[0]
+
+
+def price_method(perk: str) -> str:
+    """How ``perk`` is priced by the packaged model, in words (:meth:`PointsModel.price_method`)."""
+    return default_model().price_method(perk)
 
 
 def roster_perk_cost(perk: str) -> float:

@@ -505,7 +505,8 @@ def _entry_lines(
     for i, t in enumerate(traits):
         after = coster.trait_price(cost.total, traits[: i + 1])
         pts = whole_points(after) - whole_points(running)
-        lines.append(PriceLine(entry.name, "trait", t, pts, "Trait price (§12.6)", entry.name))
+        method = coster.price_method(t) or "Trait price (§12.6)"
+        lines.append(PriceLine(entry.name, "trait", t, pts, method, entry.name))
         running = after
     return tuple(lines)
 
@@ -733,14 +734,19 @@ class _Validator:
     def perk_lines(self) -> tuple[PriceLine, ...]:
         """One :class:`PriceLine` per Roster Perk (unknown or misplaced perks cost 0)."""
         prices = []
+        methods = []
         for rp in self.roster.roster_perks:
             perk = self.catalog.find(rp.perk)
-            known = perk is not None and perk.kind is PerkKind.ROSTER_PERK
-            prices.append(self.coster.roster_perk_price(perk.name) if perk and known else 0.0)
+            if perk is not None and perk.kind is PerkKind.ROSTER_PERK:
+                prices.append(self.coster.roster_perk_price(perk.name))
+                methods.append(self.coster.price_method(perk.name) or "per roster")
+            else:
+                prices.append(0.0)
+                methods.append("not a Roster Perk: no price")
         pts = _split(0.0, prices)
         return tuple(
-            PriceLine("", "roster perk", rp.perk, n, "per roster", rp.unit or "")
-            for rp, n in zip(self.roster.roster_perks, pts, strict=True)
+            PriceLine("", "roster perk", rp.perk, n, method, rp.unit or "")
+            for rp, n, method in zip(self.roster.roster_perks, pts, methods, strict=True)
         )
 
     def limit(self, total: int) -> None:

@@ -144,7 +144,12 @@ def sheet_context(roster: Roster, report: RosterReport) -> dict[str, Any]:
             }
         )
     roster_perks = [
-        {**_perk(line.label, catalog), "unit": line.on, "points": line.points}
+        {
+            **_perk(line.label, catalog),
+            "unit": line.on,
+            "points": line.points,
+            "method": line.method,
+        }
         for line in report.perk_lines
     ]
     return {
