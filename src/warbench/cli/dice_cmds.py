@@ -5,7 +5,6 @@ from __future__ import annotations
 import typer
 
 from warbench.cli.app import app, console, fail
-from warbench.kernel.dice import DiceExpr, SeededDice, TestKind
 from warbench.kernel.errors import WarbenchError
 
 
@@ -19,6 +18,8 @@ def roll(
     players: str = typer.Option("A,B", help="Players for a roll-off, comma separated."),
 ) -> None:
     """Roll dice with the recorded-seed dice service (Core Rules §1.4, Perks §12.2-12.3)."""
+    from warbench.kernel.dice import DiceExpr, SeededDice, TestKind
+
     dice = SeededDice(seed)
     try:
         key = what.strip().lower()
