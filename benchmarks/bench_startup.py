@@ -10,10 +10,13 @@ ratio measured in one run, so they hold on a slow or a busy machine. ``make benc
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 TARGET_RATIO = 3.0
@@ -27,20 +30,34 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def _run_once(argv: list[str]) -> float:
+def _env(history: Path) -> dict[str, str]:
+    """The environment of every timed process.
+
+    Bytecode may be written: an installed warbench has compiled ``.pyc`` files like typer and
+    rich do, so a sandbox's ``PYTHONDONTWRITEBYTECODE`` would charge warbench alone for
+    compiling its sources on every start. The roll history goes to a temporary file.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["WARBENCH_ROLL_HISTORY"] = str(history)
+    return env
+
+
+def _run_once(argv: list[str], env: dict[str, str]) -> float:
     t0 = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     return time.perf_counter() - t0
 
 
 def startup_medians(repeats: int = 9) -> dict[str, float]:
     """Median seconds per command over ``repeats`` interleaved runs (after one warm-up each)."""
     times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for argv in COMMANDS.values():
-        _run_once(argv)  # warm the OS file cache and the .pyc files
-    for _ in range(repeats):
-        for name, argv in COMMANDS.items():
-            times[name].append(_run_once(argv))
+    with tempfile.TemporaryDirectory() as tmp:
+        env = _env(Path(tmp) / "roll_history.jsonl")
+        for argv in COMMANDS.values():
+            _run_once(argv, env)  # warm the OS file cache and the .pyc files
+        for _ in range(repeats):
+            for name, argv in COMMANDS.items():
+                times[name].append(_run_once(argv, env))
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
@@ -53,8 +70,10 @@ def report(medians: dict[str, float]) -> list[str]:
 def test_bench_startup_ratio(benchmark: Any) -> None:
     if benchmark.disabled:
         # make test: start each command once (no figures), so the benchmark cannot rot.
-        for argv in COMMANDS.values():
-            _run_once(argv)
+        with tempfile.TemporaryDirectory() as tmp:
+            env = _env(Path(tmp) / "roll_history.jsonl")
+            for argv in COMMANDS.values():
+                _run_once(argv, env)
         return
     medians = benchmark.pedantic(startup_medians, rounds=1, iterations=1)
     base = medians["typer+rich"]

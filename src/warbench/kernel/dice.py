@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -72,8 +72,12 @@ class DiceExpr:
     multiplier: int = 1
 
     @classmethod
-    def parse(cls, text: str | int) -> DiceExpr:
-        """Parse ``"2D6"``, ``"D3"``, ``"D6+1"``, ``"2D6x3"`` or ``"4"``."""
+    def parse(cls, text: str | int, *, max_count: int = 50) -> DiceExpr:
+        """Parse ``"2D6"``, ``"D3"``, ``"D6+1"``, ``"2D6x3"`` or ``"4"``.
+
+        Profiles and perks roll at most 50 dice in one expression; the dice generator
+        (``warbench roll``) allows bigger pools with ``max_count``.
+        """
         if isinstance(text, int):
             if text < 0:
                 raise DiceError(f"dice expression {text!r}: a constant must be 0 or more")
@@ -91,8 +95,8 @@ class DiceExpr:
         if m["const"] is not None:
             return cls(count=0, bonus=int(m["const"]) + bonus, multiplier=mult)
         count = int(m["count"]) if m["count"] else 1
-        if count < 1 or count > 50:
-            raise DiceError(f"dice expression {text!r}: dice count must be 1 to 50")
+        if count < 1 or count > max_count:
+            raise DiceError(f"dice expression {text!r}: dice count must be 1 to {max_count:,}")
         return cls(count=count, sides=int(m["sides"]), bonus=bonus, multiplier=mult)
 
     def __str__(self) -> str:
@@ -306,6 +310,26 @@ class Dice(ABC):
 
     def two_d6(self, label: str = "2D6") -> int:
         return self.roll(TWO_D6, label)
+
+    def roll_dice(self, n: int, label: str = "dice") -> list[int]:
+        """Roll ``n`` D6 and return their faces (the dice generator's plain roll; §1.4)."""
+        faces = self._faces(n, label)
+        self.log.append(RollEvent(label, f"{n}D6", tuple(faces), sum(faces)))
+        return faces
+
+    def reroll_faces(
+        self, faces: Sequence[int], reroll: Collection[int], label: str = "reroll"
+    ) -> list[int]:
+        """Pick up the dice showing a face in ``reroll`` and roll them again, once; the new
+        results must be accepted (Core Rules 001_d3f5e425c5e1196d.txt §1.4, L327-329)."""
+        picked = [i for i, f in enumerate(faces) if f in reroll]
+        out = list(faces)
+        if picked:
+            new = self._faces(len(picked), label)
+            self.log.append(RollEvent(label, f"{len(picked)}D6", tuple(new), sum(new)))
+            for i, f in zip(picked, new, strict=True):
+                out[i] = f
+        return out
 
     def roll_target(
         self,
