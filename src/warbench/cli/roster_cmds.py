@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from warbench.cli.app import app, console, err_console, fail
+from warbench.cli.progress import progress_bar, tick
 from warbench.cli.ruleset_cmds import roster
 from warbench.kernel.errors import UnknownNameError, WarbenchError
 
@@ -59,6 +60,19 @@ def _coster() -> costing.RosterCoster:
     from warbench.rulesets.warsurge import costing
 
     return costing.default_coster()
+
+
+def _report(r: Roster, as_json: bool = False) -> RosterReport:
+    """Cost and validate ``r``. On a terminal each entry is costed first under a progress bar
+    (the coster caches it, so validation then reads the cache)."""
+    from warbench.rulesets.warsurge.roster import validate_roster
+
+    coster = _coster()
+    with progress_bar(f"costing {r.name}", as_json=as_json) as bar:
+        for i, e in enumerate(r.units if bar is not None else ()):
+            coster.cost_unit(e.unit)
+            tick(bar, i + 1, len(r.units))
+    return validate_roster(r, coster)
 
 
 def _stamp(r: Roster) -> Roster:
@@ -415,14 +429,12 @@ def roster_show(
     db: str | None = DB,
 ) -> None:
     """Show a roster's entries and costs."""
-    from warbench.rulesets.warsurge.roster import validate_roster as _validate
-
     with guarded():
         r = _load(name, db)
         if as_json:
             console.print_json(json.dumps(r.model_dump(mode="json")))
             return
-        report = _validate(r, _coster())
+        report = _report(r)
     console.print(report_table(report, r))
     if r.roster_perks:
         perks = ", ".join(p.perk + (f" ({p.unit})" if p.unit else "") for p in r.roster_perks)
@@ -431,11 +443,9 @@ def roster_show(
 
 def validate_command(target: str, as_json: bool, db: str | None) -> None:
     """``roster validate`` for WARSURGE: every violation; exit 1 when there are any."""
-    from warbench.rulesets.warsurge.roster import validate_roster as _validate
-
     with guarded():
         r = _load(target, db)
-        report = _validate(r, _coster())
+        report = _report(r, as_json)
     if as_json:
         console.print_json(json.dumps(report.to_dict()))
     else:
@@ -519,12 +529,10 @@ def roster_print(
     db: str | None = DB,
 ) -> None:
     """Write a printable roster sheet (HTML): profiles, perks, activation, points."""
-    from warbench.rulesets.warsurge.roster import validate_roster as _validate
     from warbench.rulesets.warsurge.sheet import render_sheet
 
     with guarded():
         r = _load(name, db)
-        coster = _coster()
-        html = render_sheet(_stamp(r), _validate(r, coster))
+        html = render_sheet(_stamp(r), _report(r))
         out.write_text(html, encoding="utf-8")
     err_console.print(f"wrote {out}", highlight=False)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from warbench.cli.app import app, console, fail
+from warbench.cli.progress import progress_bar
 from warbench.cli.ruleset_cmds import RULESET_OPTION, Ruleset, forward
 from warbench.kernel.errors import UnknownNameError, WarbenchError
 
@@ -219,9 +220,13 @@ def odds(
             UnitState.of(attacker), UnitState.of(target), ctx, weapons=tuple(weapon or ())
         )
         names = plan.weapon_order()
-        result = attack_odds(plan, seed=seed)
+        with progress_bar("sampling (exact odds too large)", as_json=as_json) as bar:
+            result = attack_odds(plan, seed=seed, progress=bar)
         warnings = perk_warnings(attacker) + perk_warnings(target)
-        sampled = sample_attack(plan, monte_carlo, SeededDice(seed)) if monte_carlo else None
+        sampled = None
+        if monte_carlo:
+            with progress_bar("Monte Carlo trials", as_json=as_json) as bar:
+                sampled = sample_attack(plan, monte_carlo, SeededDice(seed), bar)
     except WarbenchError as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -306,7 +311,8 @@ def demo() -> None:
     plan = AttackPlan(UnitState.of(troopers), UnitState.of(kataton))
     for table in odds_tables(troopers, kataton, exact_attack(plan)):
         console.print(table)
-    mc = sample_attack(plan, 100_000, SeededDice(2026))
+    with progress_bar("Monte Carlo trials") as bar:
+        mc = sample_attack(plan, 100_000, SeededDice(2026), bar)
     console.print(
         f"Monte Carlo cross-check (100,000 trials, seed 2026): expected HP lost "
         f"{mc.expected_hp_lost:.3f} ± {mc.confidence_halfwidth():.3f}"
