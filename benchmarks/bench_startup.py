@@ -3,7 +3,8 @@ Python process that only imports typer and rich.
 
 Target: each command within 3x the bare process (median wall-clock time of whole
 subprocesses, interleaved so that machine load hits every command alike). The figures are a
-ratio measured in one run, so they hold on a slow or a busy machine. ``make bench`` prints them;
+ratio measured in one run, so they hold on a slow or a busy machine. ``make bench`` checks the
+target (the milliseconds are in the benchmark's ``extra_info``, ``-s`` prints them);
 ``python benchmarks/bench_startup.py [REPEATS]`` prints them without pytest. Inside ``make test``
 (benchmarks disabled) each command runs once, to check that it still starts.
 """
