@@ -87,6 +87,7 @@ def odds_report(
         "attacker": attacker.name,
         "target": target.name,
         "weapons": weapons,
+        "weapons_not_used": [{"weapon": w, "reason": why} for w, why in odds.unused_weapons],
         "exact": odds.exact,
         "trials": odds.trials,
         "confidence_95": odds.confidence_halfwidth(),
@@ -115,6 +116,10 @@ def odds_tables(attacker: Unit, target: Unit, odds: AttackOdds) -> list[Table]:
     summary = Table(title=f"{attacker.name} attack {target.name} ({method})", show_header=False)
     summary.add_column("", style="bold")
     summary.add_column("")
+    if odds.weapons:
+        summary.add_row("weapons used", ", ".join(odds.weapons))
+    for w, why in odds.unused_weapons:
+        summary.add_row(f"  not used: {w}", why)
     summary.add_row("expected HP lost", f"{odds.expected_hp_lost:.3f}")
     summary.add_row("expected models slain", f"{odds.expected_models_slain:.3f}")
     summary.add_row(
@@ -219,7 +224,7 @@ def odds(
         plan = AttackPlan(
             UnitState.of(attacker), UnitState.of(target), ctx, weapons=tuple(weapon or ())
         )
-        names = plan.weapon_order()
+        names = plan.verify_weapons()
         with progress_bar("sampling (exact odds too large)", as_json=as_json) as bar:
             result = attack_odds(plan, seed=seed, progress=bar)
         warnings = perk_warnings(attacker) + perk_warnings(target)
