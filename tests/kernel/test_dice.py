@@ -213,3 +213,19 @@ def test_seeded_choices_repeat_for_a_seed_and_record_it() -> None:
     assert a.choice("abc") == b.choice("abc") and 0 <= a.random() < 1
     with pytest.raises(DiceError):
         a.choice([])
+
+
+def test_s1_4_reroll_chosen_faces_once_and_accept_the_new_result() -> None:
+    # 001_d3f5e425c5e1196d.txt L327-329: "You must accept the new result, even if it is worse"
+    dice = ScriptedDice([1, 5, 2, 1] + [1, 6])
+    faces = dice.roll_dice(4)
+    assert faces == [1, 5, 2, 1]
+    assert dice.reroll_faces(faces, {1}) == [1, 5, 2, 6]  # the new 1 stands: rerolled once
+    assert dice.remaining == 0
+    assert [e.label for e in dice.log] == ["dice", "reroll"]
+
+
+def test_dice_generator_pools_are_bigger_than_profile_expressions() -> None:
+    with pytest.raises(DiceError, match="1 to 50"):
+        DiceExpr.parse("51D6")
+    assert DiceExpr.parse("10000D6", max_count=100_000).count == 10_000
