@@ -15,21 +15,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.table import Table
 
 from warbench.cli.app import app, console, err_console, fail
+from warbench.cli.progress import progress_bar, tick
 from warbench.cli.ruleset_cmds import roster
 from warbench.kernel.errors import UnknownNameError, WarbenchError
-from warbench.rulesets.warsurge import costing
-from warbench.rulesets.warsurge.io import JSON_SUFFIXES, YAML_SUFFIXES, load_units, load_weapon
-from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, WeaponProfile, format_save
-from warbench.rulesets.warsurge.roster import Roster, RosterEntry, RosterPerk, RosterReport
-from warbench.rulesets.warsurge.roster import validate_roster as _validate
-from warbench.rulesets.warsurge.roster_io import dump_roster, load_roster
-from warbench.storage import Store
 
+# Start-up (issue 18): the rules, the points model and the database are imported inside the
+# commands that use them, so that ``warbench --help`` and ``warbench roll`` stay light.
 if TYPE_CHECKING:
+    from rich.table import Table
+
+    from warbench.rulesets.warsurge import costing
     from warbench.rulesets.warsurge.perks import PerkCatalog
+    from warbench.rulesets.warsurge.profiles import Unit, WeaponProfile
+    from warbench.rulesets.warsurge.roster import Roster, RosterReport
+    from warbench.storage import Store
 
 faction = typer.Typer(name="faction", help="Factions: your unit profiles.", no_args_is_help=True)
 armoury = typer.Typer(
@@ -51,11 +52,28 @@ def guarded() -> Iterator[None]:
 
 
 def _store(db: str | None) -> Store:
+    from warbench.storage import Store
+
     return Store.open(db)
 
 
 def _coster() -> costing.RosterCoster:
+    from warbench.rulesets.warsurge import costing
+
     return costing.default_coster()
+
+
+def _report(r: Roster, as_json: bool = False) -> RosterReport:
+    """Cost and validate ``r``. On a terminal each entry is costed first under a progress bar
+    (the coster caches it, so validation then reads the cache)."""
+    from warbench.rulesets.warsurge.roster import validate_roster
+
+    coster = _coster()
+    with progress_bar(f"costing {r.name}", as_json=as_json) as bar:
+        for i, e in enumerate(r.units if bar is not None else ()):
+            coster.cost_unit(e.unit)
+            tick(bar, i + 1, len(r.units))
+    return validate_roster(r, coster)
 
 
 def _stamp(r: Roster) -> Roster:
@@ -64,6 +82,8 @@ def _stamp(r: Roster) -> Roster:
 
 
 def _is_file(arg: str) -> bool:
+    from warbench.rulesets.warsurge.io import JSON_SUFFIXES, YAML_SUFFIXES
+
     p = Path(arg)
     return p.suffix.lower() in YAML_SUFFIXES + JSON_SUFFIXES and p.exists()
 
@@ -103,6 +123,8 @@ def faction_add_unit(
     db: str | None = DB,
 ) -> None:
     """Add the units of one or more unit files to a faction (all or none)."""
+    from warbench.rulesets.warsurge.io import load_units
+
     with guarded():
         units = [u for f in files for u in load_units(f)]
         _store(db).add_units(name, units, replace=replace)
@@ -120,6 +142,10 @@ def faction_remove_unit(
 
 
 def _units_table(units: list[Unit], title: str) -> Table:
+    from rich.table import Table
+
+    from warbench.rulesets.warsurge.profiles import format_save
+
     t = Table(title=title, show_edge=False)
     for col in ("Unit", "Mv", "Da", "Def", "HP", "Arm", "AEG", "Trn", "Models", "Weapons", "Perks"):
         t.add_column(col)
@@ -151,6 +177,8 @@ def armoury_add(
     db: str | None = DB,
 ) -> None:
     """Add weapon profiles to the Armoury (all or none)."""
+    from warbench.rulesets.warsurge.io import load_weapon
+
     with guarded():
         weapons = [load_weapon(f) for f in files]
         _store(db).add_weapons(weapons, replace=replace)
@@ -182,6 +210,10 @@ def armoury_remove(name: str = typer.Argument(...), db: str | None = DB) -> None
 
 
 def _weapons_table(weapons: list[WeaponProfile], title: str) -> Table:
+    from rich.table import Table
+
+    from warbench.rulesets.warsurge.profiles import format_save
+
     t = Table(title=title, show_edge=False)
     for col in ("Weapon", "Rng", "Type", "Att", "Pwr", "AP", "Perks"):
         t.add_column(col)
@@ -209,6 +241,8 @@ def roster_new(
     db: str | None = DB,
 ) -> None:
     """Create an empty roster with a Point Limit."""
+    from warbench.rulesets.warsurge.roster import Roster
+
     with guarded():
         r = _stamp(Roster(name=name, point_limit=limit, notes=notes))
         _store(db).save_roster(r, replace=False)
@@ -239,6 +273,8 @@ def build_unit(
 
     The snapshot keeps only the weapon profiles some model carries, in first-use order.
     """
+    from warbench.rulesets.warsurge.profiles import ModelGroup, Unit
+
     if not groups:
         return base
     own = {w.name.lower(): w for w in base.weapons}
@@ -338,6 +374,9 @@ def roster_add(
     db: str | None = DB,
 ) -> None:
     """Add a unit to a roster with its models, weapons, traits and transport."""
+    from warbench.rulesets.warsurge.io import load_units
+    from warbench.rulesets.warsurge.roster import RosterEntry
+
     with guarded():
         store = _store(db)
         r = store.roster(name)
@@ -379,6 +418,8 @@ def roster_edit(
     db: str | None = DB,
 ) -> None:
     """Change an entry: model count, weapons, Traits, Transport, link, designations, name."""
+    from warbench.rulesets.warsurge.roster import RosterEntry
+
     if embark_in is not None and disembark:
         raise fail("give --embark-in or --disembark, not both")
     if link is not None and unlink:
@@ -519,6 +560,8 @@ def roster_perk(
     db: str | None = DB,
 ) -> None:
     """Add (or remove) a Roster Perk, with its designated unit."""
+    from warbench.rulesets.warsurge.roster import RosterPerk
+
     with guarded():
         store = _store(db)
         r = store.roster(name)
@@ -547,6 +590,8 @@ def roster_list(db: str | None = DB) -> None:
 
 
 def _load(name_or_file: str, db: str | None) -> Roster:
+    from warbench.rulesets.warsurge.roster_io import load_roster
+
     if _is_file(name_or_file):
         return load_roster(name_or_file)
     return _store(db).roster(name_or_file)
@@ -555,6 +600,8 @@ def _load(name_or_file: str, db: str | None) -> Roster:
 def report_table(report: RosterReport, r: Roster) -> Table:
     """Every line the roster pays for (unit, its table-priced perks, Traits, Roster Perks);
     the Pts column adds up to the total in the title and the footer."""
+    from rich.table import Table
+
     t = Table(
         title=f"{r.name}: {report.total} / {r.point_limit} pts", show_edge=False, show_footer=True
     )
@@ -596,7 +643,7 @@ def roster_show(
         if as_json:
             console.print_json(json.dumps(r.model_dump(mode="json")))
             return
-        report = _validate(r, _coster())
+        report = _report(r)
     console.print(report_table(report, r))
 
 
@@ -604,7 +651,7 @@ def validate_command(target: str, as_json: bool, db: str | None) -> None:
     """``roster validate`` for WARSURGE: every violation; exit 1 when there are any."""
     with guarded():
         r = _load(target, db)
-        report = _validate(r, _coster())
+        report = _report(r, as_json)
     if as_json:
         console.print_json(json.dumps(report.to_dict()))
     else:
@@ -624,6 +671,8 @@ def roster_export(
     db: str | None = DB,
 ) -> None:
     """Export a roster (with every unit in full) to YAML or JSON."""
+    from warbench.rulesets.warsurge.roster_io import dump_roster
+
     with guarded():
         r = _stamp(_store(db).roster(name))
         dump_roster(r, out)
@@ -647,6 +696,8 @@ def roster_import(
 
             r = decode(code)
         else:
+            from warbench.rulesets.warsurge.roster_io import load_roster
+
             assert file is not None
             r = load_roster(file)
         if rename:
@@ -691,7 +742,7 @@ def roster_print(
         raise fail("give --output FILE.html and/or --pdf FILE.pdf")
     with guarded():
         r = _stamp(_load(name, db))
-        report = _validate(r, _coster())
+        report = _report(r)
         if out is not None:
             out.write_text(render_sheet(r, report), encoding="utf-8")
         if pdf is not None:

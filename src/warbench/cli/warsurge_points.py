@@ -8,6 +8,7 @@ from pathlib import Path
 from rich.table import Table
 
 from warbench.cli.app import console, fail
+from warbench.cli.progress import progress_bar, tick
 from warbench.kernel.errors import WarbenchError
 from warbench.rulesets.warsurge.io import load_units
 from warbench.rulesets.warsurge.points import (
@@ -72,7 +73,11 @@ def show_points(file: Path, as_json: bool, why: bool = False) -> None:
     """
     try:
         units = load_units(file)
-        costs = [cost_unit(u) for u in units]
+        costs = []
+        with progress_bar("costing units", as_json=as_json) as bar:
+            for u in units:
+                costs.append(cost_unit(u))
+                tick(bar, len(costs), len(units))
         shares = [perk_shares(u) for u in units] if why or as_json else [() for _ in units]
     except WarbenchError as exc:
         raise fail(str(exc)) from None

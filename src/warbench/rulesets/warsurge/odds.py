@@ -934,11 +934,43 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
     return _Run(tally, self_loss, results, per_weapon, emergency_used)
 
 
-def sample_attack(plan: AttackPlan, trials: int, dice: Dice | None = None) -> AttackOdds:
-    """Monte Carlo of the attack sequence with physical dice, vectorised over trials."""
+MC_CHUNK = 20_000  # trials sampled at once: bounded memory, and progress after each chunk
+
+
+def sample_attack(
+    plan: AttackPlan,
+    trials: int,
+    dice: Dice | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> AttackOdds:
+    """Monte Carlo of the attack sequence with physical dice, vectorised over trials.
+
+    The trials run in chunks of :data:`MC_CHUNK` (always, so a seed gives the same result with
+    or without ``progress``); ``progress(done, trials)`` is called after each chunk.
+    """
     if trials < 1:
         raise RulesError("Monte Carlo needs at least one trial", "warbench odds")
-    run = _run_sequence(plan, trials, dice or SeededDice())
+    dice = dice or SeededDice()
+    runs: list[_Run] = []
+    done = 0
+    while done < trials:
+        runs.append(_run_sequence(plan, min(MC_CHUNK, trials - done), dice))
+        done += len(runs[-1].tally)
+        if progress is not None:
+            progress(done, trials)
+    run = runs[0]
+    if len(runs) > 1:
+        weighted: dict[str, float] = defaultdict(float)
+        for r in runs:
+            for w, m in r.per_weapon_mean.items():
+                weighted[w] += m * len(r.tally) / trials
+        run = _Run(
+            np.concatenate([r.tally for r in runs]),
+            np.concatenate([r.self_loss for r in runs]),
+            [],
+            dict(weighted),
+            np.concatenate([r.emergency_used for r in runs]),
+        )
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
@@ -1050,8 +1082,10 @@ def attack_odds(
     fallback_trials: int = 50_000,
     seed: int | None = None,
     max_paths: int = 20_000,
+    progress: Callable[[int, int], None] | None = None,
 ) -> AttackOdds:
-    """Exact odds when enumeration is tractable, otherwise Monte Carlo with a stated interval.
+    """Exact odds when enumeration is tractable, otherwise Monte Carlo with a stated interval
+    (``progress`` as in :func:`sample_attack`, called only when it samples).
 
     Raises :class:`RulesError` when no weapon of the attacker can make this kind of attack
     (:meth:`AttackPlan.verify_weapons`).
@@ -1060,6 +1094,6 @@ def attack_odds(
     try:
         return exact_attack(plan, max_paths=max_paths)
     except EnumerationTooLarge as exc:
-        odds = sample_attack(plan, fallback_trials, SeededDice(seed))
+        odds = sample_attack(plan, fallback_trials, SeededDice(seed), progress)
         odds.notes.insert(0, f"exact enumeration too large ({exc}); Monte Carlo used")
         return odds
