@@ -203,10 +203,11 @@ class DocRunner:
     def _pycon(self, b: Block) -> None:
         parser = doctest.DocTestParser()
         test = parser.get_doctest("\n".join(b.lines), self.namespace, b.doc, b.doc, b.line - 1)
-        flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+        flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.REPORT_ONLY_FIRST_FAILURE
         runner = doctest.DocTestRunner(optionflags=flags)
         report: list[str] = []
         runner.run(test, out=report.append, clear_globs=False)
+        self.namespace.update(test.globs)  # DocTest works on a copy of the namespace
         if runner.failures:
             raise DocTestError(f"{b.where}: the Python session differs:\n" + "".join(report))
 
