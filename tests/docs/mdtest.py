@@ -31,6 +31,7 @@ import doctest
 import os
 import re
 import shlex
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,7 +158,14 @@ class DocRunner:
                 f"{b.doc}:{b.line + offset}: `{text.strip()}` is not a warbench command; "
                 "mark the block <!-- doc-test: skip REASON --> if it must not run"
             )
-        code, out = self.cli(argv[1:])
+        try:
+            code, out = self.cli(argv[1:])
+        except Exception as exc:
+            trace = "".join(traceback.format_exception(exc))
+            raise DocTestError(
+                f"{b.doc}:{b.line + offset}: `{shlex.join(argv)}` crashed with "
+                f"{type(exc).__name__}: {exc}\n{trace}"
+            ) from exc
         if code != b.exit_code:
             raise DocTestError(
                 f"{b.doc}:{b.line + offset}: `{shlex.join(argv)}` exited with status {code} "

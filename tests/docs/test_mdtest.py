@@ -45,6 +45,17 @@ def test_a_failing_command_names_the_document_line_command_and_output(tmp_path: 
     assert cli.calls == [["roll", "2D6"], ["odds", "a.yaml", "b.yaml"]]
 
 
+def test_a_crashing_command_names_the_document_and_line(tmp_path: Path) -> None:
+    def crash(argv: list[str]) -> tuple[int, str]:
+        raise KeyError("boom")
+
+    path = doc(tmp_path, "```sh\nwarbench points x.yaml\n```\n")
+    with pytest.raises(
+        DocTestError, match=r"guide.md:2: `warbench points x.yaml` crashed with Key"
+    ):
+        DocRunner(crash).run(parse(path))
+
+
 def test_continuations_quotes_and_comments_make_one_argv(tmp_path: Path) -> None:
     path = doc(
         tmp_path,
