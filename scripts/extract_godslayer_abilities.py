@@ -109,7 +109,7 @@ LINKS: dict[tuple[str, str], list[dict[str, str]]] = {
     ],
     ("general", "Immunity (X)"): [
         {"kind": "warsurge-perk", "target": "Immunity", "relation": "similar",
-         "note": "immune to a named effect"},
+         "note": "WARSURGE Immunity is immunity to Plague, Poison and Virus only"},
         {"kind": "collision", "target": "Immune", "relation": "similar",
          "note": "Collision Immune names a damage or status type"},
     ],
@@ -121,7 +121,7 @@ LINKS: dict[tuple[str, str], list[dict[str, str]]] = {
     ],
     ("general", "Non-Corporeal"): [
         {"kind": "warsurge-perk", "target": "Incorporeal", "relation": "similar",
-         "note": "moves through terrain"},
+         "note": "passes through terrain; WARSURGE Incorporeal is once per game and untargetable"},
     ],
     ("general", "Regeneration/#"): [
         {"kind": "warsurge-perk", "target": "Regenerate", "relation": "similar",
@@ -131,7 +131,7 @@ LINKS: dict[tuple[str, str], list[dict[str, str]]] = {
     ],
     ("general", "Resilient/#"): [
         {"kind": "warsurge-perk", "target": "Resilient", "relation": "similar",
-         "note": "ignores some damage on a roll"},
+         "note": "a second chance against damage; WARSURGE rerolls failed AEGIS Saves"},
         {"kind": "collision", "target": "Shrug", "relation": "similar",
          "note": "ignores one injury"},
     ],
@@ -145,13 +145,9 @@ LINKS: dict[tuple[str, str], list[dict[str, str]]] = {
         {"kind": "warsurge-perk", "target": "Summon", "relation": "similar",
          "note": "models brought into play during the game"},
     ],
-    ("general", "Swarm"): [
-        {"kind": "warsurge-perk", "target": "Swarm", "relation": "similar",
-         "note": "same name; a cluster of small creatures"},
-    ],
     ("general", "Tough/#"): [
         {"kind": "warsurge-perk", "target": "Tough", "relation": "similar",
-         "note": "survives a killing blow on a roll"},
+         "note": "keeps the model alive against damage; WARSURGE halves the HP lost, no roll"},
         {"kind": "collision", "target": "Cling to Life", "relation": "similar",
          "note": "delays defeat (costs 1M, no roll)"},
     ],
@@ -166,14 +162,6 @@ LINKS: dict[tuple[str, str], list[dict[str, str]]] = {
     ("general", "Roar"): [
         {"kind": "collision", "target": "Check", "relation": "similar",
          "note": "a fear check against enemies nearby"},
-    ],
-    ("melee", "Assassin"): [
-        {"kind": "warsurge-perk", "target": "Assassin", "relation": "similar",
-         "note": "same name; kills without the target's last response"},
-    ],
-    ("melee", "Bloodlust"): [
-        {"kind": "warsurge-perk", "target": "Bloodlust", "relation": "similar",
-         "note": "same name; better attacks against damaged targets"},
     ],
     ("melee", "Critical"): [
         {"kind": "warsurge-perk", "target": "Critical Hit", "relation": "similar",
@@ -190,10 +178,6 @@ LINKS: dict[tuple[str, str], list[dict[str, str]]] = {
     ("melee", "Curse"): [
         {"kind": "collision", "target": "Hex X", "relation": "similar",
          "note": "a hit leaves a lasting penalty status"},
-    ],
-    ("melee", "Frenzy"): [
-        {"kind": "warsurge-perk", "target": "Frenzy", "relation": "similar",
-         "note": "same name; more attacks at a cost"},
     ],
     ("melee", "Life Seize"): [
         {"kind": "warsurge-perk", "target": "HP Steal", "relation": "similar",
@@ -265,7 +249,7 @@ LINKS: dict[tuple[str, str], list[dict[str, str]]] = {
     ],
     ("ranged", "Sharpshooter"): [
         {"kind": "warsurge-perk", "target": "Ignore Cover", "relation": "similar",
-         "note": "ignores the target's defences against shooting"},
+         "note": "ignores protections against shooting: cover there, Deflect and Stealth here"},
         {"kind": "collision", "target": "Snipe", "relation": "similar",
          "note": "ignores partial cover penalties"},
     ],

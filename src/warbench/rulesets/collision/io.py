@@ -19,7 +19,6 @@ from warbench.rulesets.collision.models import (
     BattleGroup,
     Card,
     InvalidEntry,
-    Member,
     UnknownAbility,
 )
 
@@ -155,7 +154,6 @@ def json_schemas() -> dict[str, dict[str, Any]]:
     return {
         "card.schema.json": Card.model_json_schema(by_alias=True),
         "battle-group.schema.json": BattleGroup.model_json_schema(by_alias=True),
-        "member.schema.json": Member.model_json_schema(by_alias=True),
     }
 
 
