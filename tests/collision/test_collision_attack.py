@@ -163,10 +163,16 @@ def test_exact_hit_chance_is_the_closed_form() -> None:
 SITUATIONS = [
     ({}, {}, Situation()),
     ({"crit": "Pow+2"}, {"def": 7, "arm": 4}, Situation(cover=Cover.PARTIAL, back=True)),
-    ({"special": ["Sharp"], "crit": "Stun, Pow+3", "reach": "3+"}, {"def": 8, "tuf": 3},
-     Situation(beyond_reach=1, defender_injuries=1, cover=Cover.TOTAL)),
-    ({"crit": "Slay", "w-pow": 6}, {"def": 9, "arm": 5, "tuf": 5},
-     Situation(elevation=Elevation.HIGHER, defender_injuries=2, attacker_hexed=True)),
+    (
+        {"special": ["Sharp"], "crit": "Stun, Pow+3", "reach": "3+"},
+        {"def": 8, "tuf": 3},
+        Situation(beyond_reach=1, defender_injuries=1, cover=Cover.TOTAL),
+    ),
+    (
+        {"crit": "Slay", "w-pow": 6},
+        {"def": 9, "arm": 5, "tuf": 5},
+        Situation(elevation=Elevation.HIGHER, defender_injuries=2, attacker_hexed=True),
+    ),
 ]
 
 
@@ -197,9 +203,17 @@ def test_cli_odds_json_and_refusals() -> None:
     result = runner.invoke(
         app,
         [
-            "collision", "odds", str(EXAMPLES / "skeleton_archer.yaml"),
-            str(EXAMPLES / "rhona.yaml"), "--weapon", "bone bow", "--beyond", "2",
-            "--cover", "partial", "--json",
+            "collision",
+            "odds",
+            str(EXAMPLES / "skeleton_archer.yaml"),
+            str(EXAMPLES / "rhona.yaml"),
+            "--weapon",
+            "bone bow",
+            "--beyond",
+            "2",
+            "--cover",
+            "partial",
+            "--json",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -209,19 +223,37 @@ def test_cli_odds_json_and_refusals() -> None:
     assert data["crit"]["exact"] == "7/50"  # Sharp: 9 and 10
     bad = runner.invoke(
         app,
-        ["collision", "odds", str(EXAMPLES / "rhona.yaml"), str(EXAMPLES / "virgil.yaml"),
-         "--beyond", "1"],
+        [
+            "collision",
+            "odds",
+            str(EXAMPLES / "rhona.yaml"),
+            str(EXAMPLES / "virgil.yaml"),
+            "--beyond",
+            "1",
+        ],
     )
     assert bad.exit_code == 2 and "not a ranged weapon" in bad.output
     typo = runner.invoke(
         app,
-        ["collision", "odds", str(EXAMPLES / "rhona.yaml"), str(EXAMPLES / "virgil.yaml"),
-         "--weapon", "Broadaxe"],
+        [
+            "collision",
+            "odds",
+            str(EXAMPLES / "rhona.yaml"),
+            str(EXAMPLES / "virgil.yaml"),
+            "--weapon",
+            "Broadaxe",
+        ],
     )
     assert typo.exit_code == 2 and "did you mean 'Broadax'" in typo.output
     cover = runner.invoke(
         app,
-        ["collision", "odds", str(EXAMPLES / "rhona.yaml"), str(EXAMPLES / "virgil.yaml"),
-         "--cover", "half"],
+        [
+            "collision",
+            "odds",
+            str(EXAMPLES / "rhona.yaml"),
+            str(EXAMPLES / "virgil.yaml"),
+            "--cover",
+            "half",
+        ],
     )
     assert cover.exit_code == 2 and "none, partial, total" in cover.output

@@ -70,7 +70,7 @@ def test_003_L356_one_weapon_type_from_the_list() -> None:
 def test_003_L373_at_most_two_weapons() -> None:
     data = card_data()
     data["weapons"] = data["weapons"] * 3
-    with pytest.raises(ProfileError, match="weapons = .* at most 2 items"):
+    with pytest.raises(ProfileError, match=r"weapons = .* at most 2 items"):
         parse_card(data, "hero.yaml")
 
 
@@ -109,14 +109,14 @@ def test_003_L295_effects_and_L261_abilities_are_kept_apart() -> None:
 def test_003_L347_minor_arcana_needs_suit_and_number() -> None:
     with pytest.raises(ProfileError, match="suit"):
         parse_card(card_data(tarot={"arcana": "minor", "number": 3}), "hero.yaml")
-    with pytest.raises(ProfileError, match="tarot.number"):
+    with pytest.raises(ProfileError, match=r"tarot\.number"):
         parse_card(card_data(tarot={"arcana": "minor", "suit": "cups", "number": 15}), "h.yaml")
 
 
 def test_malformed_file_is_one_data_file_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: [unclosed\n", encoding="utf-8")
-    with pytest.raises(DataFileError, match="bad.yaml: malformed yaml"):
+    with pytest.raises(DataFileError, match=r"bad\.yaml: malformed yaml"):
         load(bad)
 
 

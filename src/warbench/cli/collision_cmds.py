@@ -42,13 +42,20 @@ def validate(
     except WarbenchError as exc:
         raise fail(str(exc)) from None
     if isinstance(obj, Card):
-        report: dict[str, object] = {"kind": "card", "name": obj.name, "points": obj.points,
-                                     "violations": []}
+        report: dict[str, object] = {
+            "kind": "card",
+            "name": obj.name,
+            "points": obj.points,
+            "violations": [],
+        }
         if as_json:
             console.print_json(json.dumps(report))
         else:
-            console.print(f"{file}: card {obj.name!r} ({obj.points} points) is valid",
-                          highlight=False, markup=False)
+            console.print(
+                f"{file}: card {obj.name!r} ({obj.points} points) is valid",
+                highlight=False,
+                markup=False,
+            )
         return
     found = check_group(obj)
     hand = sum(n for _, n in obj.cards())
@@ -101,8 +108,11 @@ def card(
         raise fail(f"{html}: cannot write ({exc.strerror or exc})") from None
     except WarbenchError as exc:
         raise fail(str(exc)) from None
-    console.print(f"wrote {html} ({len(cards)} card{'s' if len(cards) != 1 else ''})",
-                  highlight=False, markup=False)
+    console.print(
+        f"wrote {html} ({len(cards)} card{'s' if len(cards) != 1 else ''})",
+        highlight=False,
+        markup=False,
+    )
 
 
 @collision.command()
@@ -123,8 +133,7 @@ def abilities(
 
     if kind is not None and kind.lower() not in {k.value for k in EntryKind}:
         raise fail(
-            f"--kind = {kind!r} is not allowed; allowed: "
-            + ", ".join(k.value for k in EntryKind)
+            f"--kind = {kind!r} is not allowed; allowed: " + ", ".join(k.value for k in EntryKind)
         )
     found = Glossary.load().search(search or "", kind)
     if as_json:
@@ -168,8 +177,10 @@ def odds(
     from warbench.rulesets.collision.odds import attack_odds
 
     try:
-        for option, value, enum in (("--cover", cover, Cover), ("--elevation", elevation,
-                                                                Elevation)):
+        for option, value, enum in (
+            ("--cover", cover, Cover),
+            ("--elevation", elevation, Elevation),
+        ):
             if value.lower() not in {e.value for e in enum}:
                 allowed = ", ".join(e.value for e in enum)
                 raise fail(f"{option} = {value!r} is not allowed; allowed: {allowed}")
@@ -209,7 +220,8 @@ def odds(
     out(
         f"{a.name} ({w.name}: W-Att {profile.w_att}, W-Pow {profile.w_pow}) against {d.name} "
         f"(Def {profile.defense}, Armor {profile.armor}, Tuf {profile.toughness})",
-        highlight=False, markup=False,
+        highlight=False,
+        markup=False,
     )
     for m in profile.modifiers:
         out(f"  {m.quantity} {m.amount:+d}: {m.reason} [{m.rule}]", highlight=False, markup=False)
@@ -217,12 +229,20 @@ def odds(
         out(f"  {d.name} is immune to {w.type.value} attacks", highlight=False, markup=False)
     if profile.cover.value != "none":
         out(f"misses on cover: {float(result.cover_miss):.1%}", highlight=False, markup=False)
-    out(f"hit: {float(result.hit):.1%}   crit: {float(result.crit):.1%}   slay: "
-        f"{float(result.slay):.1%}", highlight=False, markup=False)
+    out(
+        f"hit: {float(result.hit):.1%}   crit: {float(result.crit):.1%}   slay: "
+        f"{float(result.slay):.1%}",
+        highlight=False,
+        markup=False,
+    )
     for k, p in sorted(result.injury.items()):
         label = "no injury" if k == 0 else f"Injury {k}"
         out(f"  {label:>10}: {float(p):6.1%}", highlight=False, markup=False)
-    out(f"expected injury level: {float(result.expected_injury):.2f}", highlight=False,
-        markup=False)
-    out(f"target defeated (injury >= Tuf {profile.toughness}): {float(result.defeated):.1%}",
-        highlight=False, markup=False)
+    out(
+        f"expected injury level: {float(result.expected_injury):.2f}", highlight=False, markup=False
+    )
+    out(
+        f"target defeated (injury >= Tuf {profile.toughness}): {float(result.defeated):.1%}",
+        highlight=False,
+        markup=False,
+    )

@@ -108,26 +108,40 @@ def attack_profile(
         # docs/rulings.md Collision 2: the character on higher elevation gets the +1 Def.
         mods.append(Modifier("Def", 1, "target on higher elevation", f"{BOOK} L1015-1021"))
     if s.attacker_injuries:
-        mods.append(Modifier("W-Att", -s.attacker_injuries, "attacker's injuries",
-                             f"{BOOK} L1035-1042"))
+        mods.append(
+            Modifier("W-Att", -s.attacker_injuries, "attacker's injuries", f"{BOOK} L1035-1042")
+        )
     if s.defender_injuries:
-        mods.append(Modifier("Def", -s.defender_injuries, "target's injuries",
-                             f"{BOOK} L1035-1042"))
-        mods.append(Modifier("Armor", -s.defender_injuries, "target's injuries",
-                             f"{BOOK} L1035-1042, L1089-1090"))
+        mods.append(
+            Modifier("Def", -s.defender_injuries, "target's injuries", f"{BOOK} L1035-1042")
+        )
+        mods.append(
+            Modifier(
+                "Armor", -s.defender_injuries, "target's injuries", f"{BOOK} L1035-1042, L1089-1090"
+            )
+        )
     if s.attacker_hexed:
         mods.append(Modifier("W-Att", -2, "attacker is hexed", f"{BOOK} L1044-1048"))
     if s.defender_hexed:
         mods.append(Modifier("Def", -2, "target is hexed", f"{BOOK} L1044-1048"))
     if s.beyond_reach:
-        mods.append(Modifier("W-Att", -s.beyond_reach, "spaces beyond the weapon's Reach",
-                             f"{BOOK} L1050-1056, L2095-2096"))
+        mods.append(
+            Modifier(
+                "W-Att",
+                -s.beyond_reach,
+                "spaces beyond the weapon's Reach",
+                f"{BOOK} L1050-1056, L2095-2096",
+            )
+        )
     if s.back:
         mods.append(Modifier("W-Att", 1, "attacking the back facing", f"{BOOK} L1058-1065"))
         mods.append(Modifier("W-Pow", 1, "attacking the back facing", f"{BOOK} L1058-1065"))
     if w.type.value in RESISTED_TYPES and "Resist Elements 2" in defender.effects:
-        mods.append(Modifier("Armor", 2, f"Resist Elements 2 against a {w.type.value} hit",
-                             f"{BOOK} L2107-2111"))
+        mods.append(
+            Modifier(
+                "Armor", 2, f"Resist Elements 2 against a {w.type.value} hit", f"{BOOK} L2107-2111"
+            )
+        )
 
     def total(quantity: str) -> int:
         return sum(m.amount for m in mods if m.quantity == quantity)

@@ -54,14 +54,26 @@ def card_context(card: Card) -> dict[str, Any]:
         "name": card.name,
         "points": card.points,
         "stats": [
-            ("S-Pow", s.s_pow), ("Att.", s.att), ("Str.", s.strength), ("Def.", s.defense),
-            ("Arm.", s.armor), ("Tuf.", s.toughness), ("End.", s.endure), ("Mana", s.mana),
-            ("Comm.", s.command), ("Move", s.move),
+            ("S-Pow", s.s_pow),
+            ("Att.", s.att),
+            ("Str.", s.strength),
+            ("Def.", s.defense),
+            ("Arm.", s.armor),
+            ("Tuf.", s.toughness),
+            ("End.", s.endure),
+            ("Mana", s.mana),
+            ("Comm.", s.command),
+            ("Move", s.move),
         ],
         "weapons": [
             {
-                "name": w.name, "ec": w.ec, "type": w.type.value, "w_att": w.w_att,
-                "w_pow": w.w_pow, "reach": w.reach, "crit": w.crit or "-",
+                "name": w.name,
+                "ec": w.ec,
+                "type": w.type.value,
+                "w_att": w.w_att,
+                "w_pow": w.w_pow,
+                "reach": w.reach,
+                "crit": w.crit or "-",
                 "special": ", ".join(w.special) or "-",
             }
             for w in card.weapons

@@ -36,8 +36,12 @@ def _allowed(err: Any) -> str:
     ctx = err.get("ctx") or {}
     kind = err["type"]
     if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        bound = {"greater_than_equal": ">=", "less_than_equal": "<=", "greater_than": ">",
-                 "less_than": "<"}[kind]
+        bound = {
+            "greater_than_equal": ">=",
+            "less_than_equal": "<=",
+            "greater_than": ">",
+            "less_than": "<",
+        }[kind]
         limit = next(iter(ctx.values()), "?")
         return f"a whole number {bound} {limit}"
     if kind == "enum":
@@ -59,14 +63,15 @@ def convert(exc: ValidationError, source: str) -> WarbenchError:
     """The most specific pydantic error as a kernel error naming file, field and value."""
     errors = exc.errors()
     # A card given inline in a group fails both as a Card and as a path string; keep the Card's.
-    errors = sorted(errors, key=lambda e: ("str" in e["loc"] and e["type"] == "string_type"))
+    errors = sorted(errors, key=lambda e: "str" in e["loc"] and e["type"] == "string_type")
     err = errors[0]
     loc = tuple(p for p in err["loc"] if p not in ("Card",))
     field = _dotted(loc)
     cause = (err.get("ctx") or {}).get("error")
     if isinstance(cause, UnknownAbility):
-        return UnknownNameError("Collision ability", cause.name, cause.known,
-                                where=f"{source}: {field}")
+        return UnknownNameError(
+            "Collision ability", cause.name, cause.known, where=f"{source}: {field}"
+        )
     if isinstance(cause, InvalidEntry):
         return ProfileError(field, cause.value, cause.allowed, source=source)
     value = None if err["type"] == "missing" else err.get("input")
@@ -84,7 +89,9 @@ def read_data(path: str | Path) -> Any:
         return json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         reason = str(exc).replace("\n", " ")
-        raise DataFileError(str(p), f"malformed {p.suffix.lstrip('.') or 'YAML'}: {reason}") from exc
+        raise DataFileError(
+            str(p), f"malformed {p.suffix.lstrip('.') or 'YAML'}: {reason}"
+        ) from exc
 
 
 def parse_card(data: Any, source: str = "<card>") -> Card:

@@ -93,10 +93,13 @@ def _abilities_of(kinds: tuple[EntryKind, ...], label: str) -> Any:
             if entry.kind not in kinds:
                 names = ", ".join(k.value for k in kinds)
                 raise InvalidEntry(
-                    item, f"{label}: glossary entries of kind {names} ({entry.name} is a "
-                    f"{entry.kind.value}, {entry.source})"
+                    item,
+                    f"{label}: glossary entries of kind {names} ({entry.name} is a "
+                    f"{entry.kind.value}, {entry.source})",
                 )
-            out.append(entry.name if number is None else f"{entry.name.removesuffix(' X')} {number}")
+            out.append(
+                entry.name if number is None else f"{entry.name.removesuffix(' X')} {number}"
+            )
         return out
 
     return check
@@ -190,8 +193,10 @@ class Weapon(BaseModel):
     ] = "1"
     crit: Annotated[str | None, BeforeValidator(_check_crit)] = None
     special: Annotated[
-        list[str], BeforeValidator(_abilities_of((EntryKind.EFFECT, EntryKind.ACTION,
-                                                  EntryKind.TERM), "weapon special"))
+        list[str],
+        BeforeValidator(
+            _abilities_of((EntryKind.EFFECT, EntryKind.ACTION, EntryKind.TERM), "weapon special")
+        ),
     ] = Field(default_factory=list)
 
     @model_validator(mode="before")
@@ -232,8 +237,10 @@ class Tarot(BaseModel):
 
     arcana: Arcana = Arcana.MINOR
     suit: Suit | None = None
-    number: Annotated[int | None, Field(ge=1, le=14, description="1 (Ace) to 10, Page 11, "
-                                                                  "Knight 12, Queen 13, King 14")] = None
+    number: Annotated[
+        int | None,
+        Field(ge=1, le=14, description="1 (Ace) to 10, Page 11, Knight 12, Queen 13, King 14"),
+    ] = None
     name: str | None = Field(default=None, description="the Major Arcana character")
 
     @model_validator(mode="after")
@@ -284,13 +291,12 @@ class Card(BaseModel):
     weapons: Annotated[list[Weapon], Field(max_length=MAX_WEAPONS)] = Field(default_factory=list)
     tarot: Tarot
     restrictions: list[str] = Field(default_factory=list)
-    attributes: Annotated[list[str], Field(max_length=MAX_ATTRIBUTES)] = Field(
-        default_factory=list
-    )
+    attributes: Annotated[list[str], Field(max_length=MAX_ATTRIBUTES)] = Field(default_factory=list)
     effects: Annotated[
         list[str],
-        BeforeValidator(_abilities_of((EntryKind.EFFECT, EntryKind.STATUS, EntryKind.TERM),
-                                      "effects")),
+        BeforeValidator(
+            _abilities_of((EntryKind.EFFECT, EntryKind.STATUS, EntryKind.TERM), "effects")
+        ),
     ] = Field(default_factory=list)
     abilities: Annotated[
         list[str],
@@ -302,8 +308,9 @@ class Card(BaseModel):
         from warbench.kernel.errors import ProfileError, UnknownNameError
 
         if not self.weapons:
-            raise ProfileError("weapons", [], "at least one weapon to make a weapon attack",
-                               source=self.name)
+            raise ProfileError(
+                "weapons", [], "at least one weapon to make a weapon attack", source=self.name
+            )
         if name is None:
             return self.weapons[0]
         for w in self.weapons:
