@@ -257,3 +257,145 @@ def test_cli_odds_json_and_refusals() -> None:
         ],
     )
     assert cover.exit_code == 2 and "none, partial, total" in cover.output
+
+
+def test_003_L2077_power_attack_is_w_att_minus_1_w_pow_plus_2() -> None:
+    a = card(name="A", weapon={"w-att": 3, "w-pow": 3}, abilities=["Power Attack"])
+    p = attack_profile(a, card(name="D"), special="power attack")
+    assert (p.w_att, p.w_pow) == (2, 5)
+    assert [m.rule for m in p.modifiers] == ["003_fc239e71486306e1.txt L2077-2081"] * 2
+
+
+def test_003_L2182_snipe_ignores_partial_cover_and_adds_crit_pow_2() -> None:
+    a = card(name="A", weapon={"reach": "4+", "crit": "Pow+1"}, abilities=["Snipe"])
+    partial = Situation(cover=Cover.PARTIAL)
+    p = attack_profile(a, card(name="D"), None, partial, special="Snipe")
+    assert (p.cover, p.crit_pow) == (Cover.NONE, 3)
+    total = attack_profile(a, card(name="D"), None, Situation(cover=Cover.TOTAL), special="Snipe")
+    assert total.cover is Cover.TOTAL
+
+
+def test_003_L1598_backstab_in_the_rear_facing_always_crits() -> None:
+    a = card(name="A", weapon={"crit": "Pow+2"}, abilities=["Backstab"])
+    d = card(name="D", stats={"def": 5})
+    rear = attack_odds(attack_profile(a, d, None, Situation(back=True), special="Backstab"))
+    assert rear.crit == rear.hit == 1
+    front = attack_odds(attack_profile(a, d, None, Situation(), special="Backstab"))
+    assert front.crit == Fraction(1, 10)
+
+
+def test_003_L1750_finishing_blow_slays_on_hit_two_injuries_from_defeat() -> None:
+    a = card(name="A", abilities=["Finishing Blow"])
+    d = card(name="D", stats={"def": 5, "tuf": 4})
+    ok = Situation(defender_injuries=2)
+    odds = attack_odds(attack_profile(a, d, None, ok, special="Finishing Blow"))
+    assert odds.slay == odds.hit == odds.defeated
+    with pytest.raises(RulesError, match="2 injuries away from defeat; D is 4 away"):
+        attack_profile(a, d, None, Situation(), special="Finishing Blow")
+
+
+def test_003_L872_special_attack_must_be_on_the_card_and_computable() -> None:
+    with pytest.raises(RulesError, match="A does not have Power Attack"):
+        attack_profile(card(name="A"), card(name="D"), special="Power Attack")
+    a = card(name="A", abilities=["Meditate"])
+    with pytest.raises(RulesError, match="not a special weapon attack"):
+        attack_profile(a, card(name="D"), special="Meditate")
+
+
+@pytest.mark.parametrize(
+    ("reaction", "defense", "armor"),
+    [("Block 2", 5, 5), ("Block 4", 5, 7), ("Dodge", 7, 3), ("Mage Armor", 5, 8)],
+)
+def test_003_reactions_change_def_and_armor(reaction: str, defense: int, armor: int) -> None:
+    # L1615-1619 Block, L1727-1729 Dodge, L1982-1987 Mage Armor
+    d = card(name="D", stats={"def": 5, "arm": 3}, abilities=[reaction])
+    p = attack_profile(attacker(), d, reaction=reaction)
+    assert (p.defense, p.armor) == (defense, armor)
+
+
+def test_003_L1986_mage_armor_includes_injury_penalties() -> None:
+    d = card(name="D", stats={"arm": 3}, abilities=["Mage Armor"])
+    p = attack_profile(attacker(), d, None, Situation(defender_injuries=2), reaction="Mage Armor")
+    assert p.armor == 6
+
+
+def test_003_L2083_power_channel_only_against_elemental_or_magic() -> None:
+    d = card(name="D", stats={"arm": 3}, abilities=["Power Channel"])
+    assert attack_profile(attacker(), d, reaction="Power Channel").armor == 3
+    assert attack_profile(attacker(type="Magic"), d, reaction="Power Channel").armor == 7
+
+
+def test_003_L1711_decoy_gives_total_cover() -> None:
+    d = card(name="D", abilities=["Decoy"])
+    assert attack_odds(attack_profile(attacker(), d, reaction="Decoy")).cover_miss == Fraction(
+        6, 10
+    )
+
+
+def test_003_L1583_adamant_form_raises_injury_by_at_most_1() -> None:
+    d = card(name="D", stats={"def": 1, "arm": 0, "tuf": 9}, abilities=["Adamant Form"])
+    p = attack_profile(attacker(), d, None, Situation(defender_injuries=1), reaction="Adamant Form")
+    r = resolve(p, ScriptedD10([5, 10]))  # 10 + 3 - (0 - 1) = 14: Injury 7
+    assert (r.injury, r.injury_after) == (7, 2)
+
+
+def test_003_L899_a_hexed_character_cannot_react() -> None:
+    d = card(name="D", abilities=["Dodge"])
+    with pytest.raises(RulesError, match="hexed and cannot use reactions"):
+        attack_profile(attacker(), d, None, Situation(defender_hexed=True), reaction="Dodge")
+
+
+def test_cli_odds_with_special_and_reaction() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "collision",
+            "odds",
+            str(EXAMPLES / "rhona.yaml"),
+            str(EXAMPLES / "virgil.yaml"),
+            "--special",
+            "Power Attack",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["w_att"], data["w_pow"]) == (3, 7)
+    refused = runner.invoke(
+        app,
+        [
+            "collision",
+            "odds",
+            str(EXAMPLES / "rhona.yaml"),
+            str(EXAMPLES / "virgil.yaml"),
+            "--reaction",
+            "Block 2",
+        ],
+    )
+    assert refused.exit_code == 2 and "Virgil does not have Block 2" in refused.output
+
+
+def test_special_attack_and_reaction_numbers_are_the_glossarys() -> None:
+    from warbench.rulesets.collision.attack import DEFENCE_REACTIONS, SPECIAL_ATTACKS
+    from warbench.rulesets.collision.glossary import EntryKind, Glossary
+
+    glossary = Glossary.load()
+    for sa in SPECIAL_ATTACKS.values():
+        e = glossary.get(sa.name)
+        assert e.kind is EntryKind.ACTION and e.source == sa.rule
+        assert e.parameters.get("attack")
+        if sa.w_att:
+            assert f"Att{sa.w_att:+d}" in e.text, sa.name
+        if sa.w_pow:
+            assert f"Pow{sa.w_pow:+d}" in e.text, sa.name
+        if sa.crit_pow:
+            assert f"rit Pow+{sa.crit_pow}" in e.text, sa.name
+    for r in DEFENCE_REACTIONS.values():
+        e = glossary.get(r.name)
+        assert e.kind is EntryKind.REACTION and e.source == r.rule
+        if r.armor:
+            assert f"Armor+{r.armor}" in e.text, r.name
+        if r.defense:
+            assert f"Def+{r.defense}" in e.text, r.name
+        if r.armor_set_to:
+            assert f"armor is {r.armor_set_to}" in e.text, r.name

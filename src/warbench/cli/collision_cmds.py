@@ -159,6 +159,14 @@ def odds(
     attacker: Annotated[Path, typer.Argument(help="Attacker's card file.")],
     defender: Annotated[Path, typer.Argument(help="Defender's card file.")],
     weapon: Annotated[str | None, typer.Option("--weapon", "-w", help="Weapon name.")] = None,
+    special: Annotated[
+        str | None,
+        typer.Option("--special", help="The attacker's special weapon attack (Power Attack ...)."),
+    ] = None,
+    reaction: Annotated[
+        str | None,
+        typer.Option("--reaction", help="The target's reaction (Block 2, Dodge, Decoy ...)."),
+    ] = None,
     cover: Annotated[str, typer.Option(help="none, partial (1-3 misses) or total (1-6).")] = "none",
     elevation: Annotated[
         str, typer.Option(help="Attacker's elevation against the target: higher, same, lower.")
@@ -197,7 +205,7 @@ def odds(
             attacker_hexed=attacker_hexed,
             defender_hexed=defender_hexed,
         )
-        profile = attack_profile(a, d, w, situation)
+        profile = attack_profile(a, d, w, situation, special=special, reaction=reaction)
         result = attack_odds(profile)
     except WarbenchError as exc:
         raise fail(str(exc)) from None
@@ -205,6 +213,8 @@ def odds(
         "attacker": a.name,
         "defender": d.name,
         "weapon": w.name,
+        "special": special,
+        "reaction": reaction,
         "w_att": profile.w_att,
         "defense": profile.defense,
         "w_pow": profile.w_pow,
