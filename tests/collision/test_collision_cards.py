@@ -224,3 +224,12 @@ def test_cli_card_writes_html(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     assert page.count('class="card"') == 3
+
+
+def test_003_L335_weapon_special_is_an_attribute_not_an_action() -> None:
+    assert card(weapon={"special": ["Multiattack", "Unstable"]}).weapons[0].special == [
+        "Multiattack",
+        "Unstable",
+    ]
+    with pytest.raises(ProfileError, match="weapon special"):
+        parse_card(card_data(weapon={"special": ["Power Attack"]}), "hero.yaml")

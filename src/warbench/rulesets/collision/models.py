@@ -192,10 +192,11 @@ class Weapon(BaseModel):
         Field(pattern=r"^\d+\s*\+?$", description="spaces; a trailing + marks a ranged weapon"),
     ] = "1"
     crit: Annotated[str | None, BeforeValidator(_check_crit)] = None
+    # L335-336: "special attributes of the weapon" (Sharp, Multiattack, Ranged, Unstable ...)
     special: Annotated[
         list[str],
         BeforeValidator(
-            _abilities_of((EntryKind.EFFECT, EntryKind.ACTION, EntryKind.TERM), "weapon special")
+            _abilities_of((EntryKind.EFFECT, EntryKind.STATUS, EntryKind.TERM), "weapon special")
         ),
     ] = Field(default_factory=list)
 

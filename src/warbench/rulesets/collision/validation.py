@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.collision.models import Arcana, BattleGroup, Card
+from warbench.rulesets.collision.models import Arcana, BattleGroup
 
 BOOK = "003_fc239e71486306e1.txt"
 #: L272-273, L594-595: "no battle group can include more than 3 different attributes".
@@ -68,11 +68,6 @@ def phase_piles(hand: int) -> tuple[int, int, int]:
 def group_points(group: BattleGroup) -> int:
     """Total points of every character, copies included (L600-603)."""
     return sum(card.points * count for card, count in group.cards())
-
-
-def check_card(card: Card, where: str = "card") -> list[Violation]:
-    """Card-level limits not expressible in the schema (none beyond parsing today)."""
-    return []
 
 
 def check_group(group: BattleGroup) -> list[Violation]:
