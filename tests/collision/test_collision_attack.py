@@ -399,3 +399,10 @@ def test_special_attack_and_reaction_numbers_are_the_glossarys() -> None:
             assert f"Def+{r.defense}" in e.text, r.name
         if r.armor_set_to:
             assert f"armor is {r.armor_set_to}" in e.text, r.name
+
+
+def test_odds_ruleset_collision_is_the_collision_odds_command() -> None:
+    from warbench.cli.app import ruleset_alias
+
+    argv = ["odds", "--ruleset", "collision", "a.yaml", "b.yaml", "--back"]
+    assert ruleset_alias(argv) == ["collision", "odds", "a.yaml", "b.yaml", "--back"]
