@@ -256,3 +256,61 @@ def odds(
         highlight=False,
         markup=False,
     )
+
+
+@collision.command()
+def objectives(
+    roll: bool = typer.Option(False, "--roll", help="Choose by the Random method (L451-460)."),
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the D10s.")] = None,
+    points: Annotated[int, typer.Option("--points", help="Point limit, for the turn limit.")] = 500,
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The major and minor objective tables, or a random choice of one major and two minors."""
+    import secrets
+
+    from warbench.rulesets.collision.attack import SeededD10
+    from warbench.rulesets.collision.objectives import MAJOR, MINOR, Objective, random_method
+
+    def row(o: Objective) -> dict[str, object]:
+        out: dict[str, object] = {"roll": o.roll, "name": o.name, "source": o.source}
+        if o.major:
+            out["deployment"] = o.deployment.value if o.deployment else None
+            out["turn_limit"] = o.turn_limit(points)
+        return out
+
+    if not roll:
+        data = {"major": [row(o) for o in MAJOR], "minor": [row(o) for o in MINOR]}
+        if as_json:
+            console.print_json(json.dumps(data))
+            return
+        for o in MAJOR:
+            console.print(
+                f"major {o.roll:>2} {o.name:<24} {o.deployment.value if o.deployment else ''}"
+                f", {o.turn_limit(points)} turns at {points} points  {o.source}",
+                highlight=False,
+                markup=False,
+            )
+        for o in MINOR:
+            console.print(
+                f"minor {o.roll:>2} {o.name:<24} {o.source}", highlight=False, markup=False
+            )
+        return
+    dice = SeededD10(secrets.randbits(63) if seed is None else seed)
+    chosen = random_method(dice)
+    result = {
+        "seed": dice.seed,
+        "rolls": [{"label": label, "face": face} for label, face in dice.log],
+        "major": row(chosen.major),
+        "minors": [row(m) for m in chosen.minors],
+    }
+    if as_json:
+        console.print_json(json.dumps(result))
+        return
+    m = chosen.major
+    console.print(
+        f"seed {dice.seed}: major {m.name} ({m.deployment.value if m.deployment else ''} "
+        f"deployment, {m.turn_limit(points)} turns at {points} points); minors "
+        f"{chosen.minors[0].name} and {chosen.minors[1].name}",
+        highlight=False,
+        markup=False,
+    )
