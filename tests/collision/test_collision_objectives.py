@@ -9,7 +9,7 @@ import pytest
 
 from tests.collision.helpers import BOOK
 from warbench.kernel.errors import RulesError, UnknownNameError
-from warbench.rulesets.collision.attack import ScriptedD10, SeededD10
+from warbench.rulesets.collision.dice import ScriptedD10, SeededD10
 from warbench.rulesets.collision.objectives import (
     MAJOR,
     MINOR,

@@ -268,7 +268,7 @@ def objectives(
     """The major and minor objective tables, or a random choice of one major and two minors."""
     import secrets
 
-    from warbench.rulesets.collision.attack import SeededD10
+    from warbench.rulesets.collision.dice import SeededD10
     from warbench.rulesets.collision.objectives import MAJOR, MINOR, Objective, random_method
 
     def row(o: Objective) -> dict[str, object]:

@@ -8,17 +8,16 @@ The attack is one function of the dice (:func:`resolve`), so the same rules code
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from warbench.kernel.errors import DiceError, RulesError
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.collision.dice import Roll, ScriptedD10, SeededD10
 from warbench.rulesets.collision.models import Card, Weapon, crit_pow_bonus, crit_slays
 
+__all__ = ["Roll", "ScriptedD10", "SeededD10"]  # the dice, re-exported for callers
+
 BOOK = "003_fc239e71486306e1.txt"
-#: A D10 roller: label -> face 1..10.
-Roll = Callable[[str], int]
 #: L2110: the element types Resist Elements 2 protects against ("Ice" is not a weapon type).
 RESISTED_TYPES = frozenset({"Fire", "Cold", "Electric", "Light", "Dark"})
 
@@ -383,35 +382,3 @@ def resolve(p: AttackProfile, roll: Roll) -> AttackResult:
         after = min(after, p.current_injury + 1)  # Adamant Form (L1587-1588)
     defeated = after >= p.toughness  # L352-354, L1098-1099
     return AttackResult("injury" if new else "no injury", True, crit, new, after, defeated)
-
-
-class SeededD10:
-    """Seeded D10s (Python's Mersenne Twister); the seed is kept and every roll is logged."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-        self.log: list[tuple[str, int]] = []
-
-    def __call__(self, label: str) -> int:
-        face = self._rng.randint(1, 10)
-        self.log.append((label, face))
-        return face
-
-
-class ScriptedD10:
-    """D10 faces given in advance (tests): raises :class:`DiceError` when they run out."""
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        for f in faces:
-            if not 1 <= f <= 10:
-                raise DiceError(f"scripted D10 face {f} is not 1-10")
-        self.faces = list(faces)
-        self.log: list[tuple[str, int]] = []
-
-    def __call__(self, label: str) -> int:
-        if not self.faces:
-            raise DiceError(f"scripted D10 faces ran out at {label!r}")
-        face = self.faces.pop(0)
-        self.log.append((label, face))
-        return face

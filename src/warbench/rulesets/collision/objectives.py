@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from warbench.kernel.errors import RulesError, UnknownNameError
-from warbench.rulesets.collision.attack import Roll
+from warbench.rulesets.collision.dice import Roll
 
 BOOK = "003_fc239e71486306e1.txt"
 #: L439-441: "the major objective is worth 5 Victory Points, and each minor objective is worth 3"

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from warbench.rulesets.collision.attack import AttackProfile, AttackResult, SeededD10, resolve
+from warbench.rulesets.collision.attack import AttackProfile, AttackResult, resolve
+from warbench.rulesets.collision.dice import SeededD10
 
 
 class _PathD10:
