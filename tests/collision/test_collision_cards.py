@@ -233,3 +233,15 @@ def test_003_L335_weapon_special_is_an_attribute_not_an_action() -> None:
     ]
     with pytest.raises(ProfileError, match="weapon special"):
         parse_card(card_data(weapon={"special": ["Power Attack"]}), "hero.yaml")
+
+
+def test_errors_inside_a_battle_group_name_the_card(tmp_path: Path) -> None:
+    with pytest.raises(ProfileError) as err:
+        group(characters=[{"card": card_data(stats={"end": 12})}])
+    assert (err.value.source, err.value.field) == ("g.yaml: characters[0].card", "stats.end")
+    missing = tmp_path / "g.yaml"
+    missing.write_text(
+        yaml.safe_dump({"name": "G", "points_limit": 500, "characters": [{"card": "nope.yaml"}]})
+    )
+    with pytest.raises(DataFileError, match=r"nope\.yaml: cannot read file"):
+        load(missing)
