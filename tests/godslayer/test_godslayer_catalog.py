@@ -150,3 +150,16 @@ def test_cli_godslayer_show_and_did_you_mean() -> None:
     result = runner.invoke(app, ["godslayer", "show", "Touhg"])
     assert result.exit_code == 2
     assert "did you mean 'Tough'" in result.output
+
+
+def test_godslayer_show_imports_no_other_ruleset_or_heavy_library() -> None:
+    # Start-up (issue 18): the catalogue is plain JSON; showing an ability loads no NumPy,
+    # YAML, Jinja2, storage or other ruleset.
+    from tests.cli.test_startup_imports import loaded_modules
+
+    heavy = ("numpy", "yaml", "jinja2", "sqlalchemy", "shapely", "warbench.storage")
+    rulesets = ("warbench.rulesets.warsurge", "warbench.rulesets.collision")
+    modules = loaded_modules("godslayer", "show", "Tough")
+    assert "warbench.rulesets.godslayer.catalog" in modules
+    found = [m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy + rulesets)]
+    assert found == []
