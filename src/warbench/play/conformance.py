@@ -77,7 +77,9 @@ class _Recorded:
 
     actions: list[Any]
 
-    def choose(self, view: Any, legal: LegalActions[Any], decision: Decision[Any], b: Budget) -> Any:
+    def choose(
+        self, view: Any, legal: LegalActions[Any], decision: Decision[Any], b: Budget
+    ) -> Any:
         return self.actions.pop(0)
 
 
@@ -141,7 +143,9 @@ def _game(
             _check_decision(ruleset, state, d, deciders, seats, samples, rng, pool, fail, report)
             if perturb is not None and not d.is_chance:
                 seen = canonical(ruleset.views.dump(ruleset.view(state, d.player)))
-                other = canonical(ruleset.views.dump(ruleset.view(perturb(state, d.player), d.player)))
+                other = canonical(
+                    ruleset.views.dump(ruleset.view(perturb(state, d.player), d.player))
+                )
                 if seen != other:
                     raise fail(
                         f"player {d.player}'s view changes with information hidden from them",
@@ -190,7 +194,9 @@ def _check_state(
 ) -> None:
     over = ruleset.is_over(state)
     if over != (not ruleset.pending(state)):
-        raise fail(f"is_over is {over} but pending is {ruleset.pending(state)}", "protocol: pending")
+        raise fail(
+            f"is_over is {over} but pending is {ruleset.pending(state)}", "protocol: pending"
+        )
     if over != (ruleset.result(state) is not None):
         raise fail("result must be given exactly when the game is over", "protocol: result")
     data = ruleset.states.dump(state)

@@ -46,7 +46,7 @@ class RecordHeader:
     board: JSON
     options: dict[str, JSON]
     digest: str
-    format: Literal["warbench-play-record/1"] = RECORD_FORMAT
+    format: Literal["warbench-play-record/1"] = "warbench-play-record/1"
     type: Literal["header"] = "header"
 
     @property

@@ -221,14 +221,14 @@ class DiceDuel:
             )
         if ph == "move":
             p = state.to_move[0]
-            return (
-                Decision(p, "positions", RULE[4], "move along the line", _auto_move(state, p)),
-            )
+            return (Decision(p, "positions", RULE[4], "move along the line", _auto_move(state, p)),)
         if ph == "shield":
             assert state.hit_by is not None
             p = _other(state.hit_by)
             return (
-                Decision(p, "may", RULE[6], "spend a shield to cancel the hit?", _auto_shield(state)),
+                Decision(
+                    p, "may", RULE[6], "spend a shield to cancel the hit?", _auto_shield(state)
+                ),
             )
         return ()
 
@@ -312,7 +312,9 @@ class DiceDuel:
             pos[player] = action.to
             s = replace(s, pos=(pos[0], pos[1]), to_move=s.to_move[1:])
             events.append(
-                Event("move", f"{s.names[player]} moves to {action.to:g}", RULE[4], {"to": action.to})
+                Event(
+                    "move", f"{s.names[player]} moves to {action.to:g}", RULE[4], {"to": action.to}
+                )
             )
             if not s.to_move:
                 assert s.first is not None
