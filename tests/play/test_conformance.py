@@ -15,7 +15,7 @@ from warbench.play.toy import DiceDuel, DuelAction, DuelState, DuelView, Move, p
 
 def duel_invariants(s: DuelState) -> None:
     assert 0 <= s.pos[0] <= s.pos[1] <= s.length, f"duellists crossed: {s.pos}"
-    assert all(0 <= h for h in s.hp), f"negative HP {s.hp}"
+    assert all(h >= 0 for h in s.hp), f"negative HP {s.hp}"
     assert all(0 <= k <= 5 for k in s.shields), f"shields {s.shields}"
 
 
