@@ -102,3 +102,16 @@ def test_play_imports_no_ruleset() -> None:
                 assert not n.startswith(
                     ("warbench.rulesets", "warbench.cli", "warbench.storage")
                 ), f"{path.name} imports {n}"
+
+
+def test_step_dice_match_the_warsurge_engine() -> None:
+    """play.step_seed is WARSURGE's derivation, so moving that engine onto the protocol
+    changes no roll (docs/protocol.md, "WARSURGE on the protocol")."""
+    from warbench.play import step_dice, step_seed
+    from warbench.rulesets.warsurge.game.state import step_seed as warsurge_step_seed
+
+    for seed, step in [(0, 0), (7, 1), (2**62 + 5, 300)]:
+        assert step_seed(seed, step) == warsurge_step_seed(seed, step)
+    from warbench.kernel.dice import SeededDice
+
+    assert step_dice(7, 3).roll_dice(20) == SeededDice(warsurge_step_seed(7, 3)).roll_dice(20)

@@ -239,9 +239,21 @@ class Ruleset(Protocol[S, A, V]):
 
     id: str
     version: str
-    actions: Codec[A]
-    states: Codec[S]
-    views: Codec[V]
+
+    @property
+    def actions(self) -> Codec[A]:
+        """JSON for actions (record steps, web requests)."""
+        ...
+
+    @property
+    def states(self) -> Codec[S]:
+        """JSON for whole states (saves, digests, debugging)."""
+        ...
+
+    @property
+    def views(self) -> Codec[V]:
+        """JSON for per-player views (what a remote player receives)."""
+        ...
 
     def setup(
         self, rosters: Sequence[JSON], board: JSON, options: Mapping[str, JSON], seed: int
