@@ -285,7 +285,8 @@ class DiceDuel:
         refusal = self.check(state, action, player)
         if refusal is not None:
             raise refusal.error()
-        roll = dice if dice is not None else step_dice(state.seed, state.step)
+        # the step's own dice, made only when a strike rolls (toy §5)
+        roll = dice if dice is not None else _LazyDice(state.seed, state.step)
         events: list[Event] = []
         s = replace(state, step=state.step + 1)
         if isinstance(action, Initiative):
@@ -426,7 +427,20 @@ def _wound(s: DuelState, p: int, events: list[Event]) -> DuelState:
     return s
 
 
-def _strikes(s: DuelState, dice: Dice, events: list[Event]) -> DuelState:
+class _LazyDice:
+    """``step_dice(seed, step)``, built on the first roll (most steps roll nothing)."""
+
+    def __init__(self, seed: int, step: int) -> None:
+        self.seed, self.step = seed, step
+        self._dice: Dice | None = None
+
+    def d6(self, label: str) -> int:
+        if self._dice is None:
+            self._dice = step_dice(self.seed, self.step)
+        return self._dice.d6(label)
+
+
+def _strikes(s: DuelState, dice: Dice | _LazyDice, events: list[Event]) -> DuelState:
     """§5-§7: resolve the strikes left in order; stop at a shield decision or the end."""
     while s.strikes and s.phase != "over":
         a, rest = s.strikes[0], s.strikes[1:]
