@@ -109,3 +109,6 @@ def test_batch_on_a_local_ray_instance_gives_the_same_rows(setup: SetupArgs) -> 
     finally:
         ray.shutdown()
     assert rows == inline and done == [1, 2, 3]
+    # without a running Ray, the batch starts a local one (workers = its CPUs) and stops it
+    assert run_batch("toy-duel", setup, SEEDS[:3], backend="ray", workers=1) == inline
+    assert not ray.is_initialized()

@@ -27,9 +27,11 @@ class TypeCodec(Generic[T]):
         self._adapter: TypeAdapter[T] = TypeAdapter(tp)
 
     def dump(self, value: T) -> JSON:
+        """JSON-mode data of ``value``."""
         return self._adapter.dump_python(value, mode="json")
 
     def load(self, data: JSON) -> T:
+        """Validate ``data`` and build the value; a bad value is a one-line ``DataFileError``."""
         try:
             return self._adapter.validate_python(data)
         except ValidationError as exc:
@@ -40,6 +42,7 @@ class TypeCodec(Generic[T]):
             ) from None
 
     def schema(self) -> dict[str, JSON]:
+        """The JSON Schema of what :meth:`dump` writes."""
         out = self._adapter.json_schema()
         out.setdefault("title", self.name)
         return out

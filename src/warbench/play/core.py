@@ -74,6 +74,7 @@ class IllegalAction(RulesError):
 
     @property
     def refusal(self) -> Refusal:
+        """The error as a :class:`Refusal`."""
         return Refusal(self.reason, self.rule)
 
 
@@ -91,6 +92,7 @@ class Event:
     data: Mapping[str, JSON] = field(default_factory=dict, compare=False, hash=False)
 
     def to_json(self) -> dict[str, JSON]:
+        """The event as JSON (``rule`` and ``data`` only when set)."""
         out: dict[str, JSON] = {"kind": self.kind, "text": self.text}
         if self.rule:
             out["rule"] = self.rule
@@ -100,6 +102,7 @@ class Event:
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Event:
+        """Read an event written by :meth:`to_json`."""
         return cls(
             str(data["kind"]),
             str(data["text"]),
@@ -131,9 +134,11 @@ class Decision(Generic[A]):
 
     @property
     def is_chance(self) -> bool:
+        """Whether chance decides (its ``outcomes`` are listed)."""
         return self.player == CHANCE
 
     def to_json(self, actions: Codec[A]) -> dict[str, JSON]:
+        """The decision as JSON, its actions written with the ruleset's codec."""
         out: dict[str, JSON] = {"player": self.player, "kind": self.kind}
         if self.rule:
             out["rule"] = self.rule
@@ -156,13 +161,16 @@ class Result:
 
     @property
     def draw(self) -> bool:
+        """Whether the game is a draw."""
         return self.winner is None
 
     def to_json(self) -> dict[str, JSON]:
+        """The result as JSON."""
         return {"winner": self.winner, "scores": list(self.scores), "reason": self.reason}
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Result:
+        """Read a result written by :meth:`to_json`."""
         w = data.get("winner")
         return cls(
             None if w is None else int(w),
@@ -181,6 +189,7 @@ class SetupArgs:
     options: Mapping[str, JSON] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, JSON]:
+        """The set-up as JSON (what a record header holds)."""
         return {"rosters": list(self.rosters), "board": self.board, "options": dict(self.options)}
 
 
@@ -193,11 +202,14 @@ class SetupArgs:
 class Codec(Protocol[T]):
     """JSON for one of a ruleset's types: ``load(dump(x)) == x`` and a JSON Schema."""
 
-    def dump(self, value: T) -> JSON: ...
+    def dump(self, value: T) -> JSON:
+        """JSON for ``value``."""
 
-    def load(self, data: JSON) -> T: ...
+    def load(self, data: JSON) -> T:
+        """The value written by :meth:`dump` (validated)."""
 
-    def schema(self) -> dict[str, JSON]: ...
+    def schema(self) -> dict[str, JSON]:
+        """The JSON Schema of :meth:`dump`'s output."""
 
 
 @runtime_checkable
@@ -212,16 +224,21 @@ class LegalActions(Protocol[A]):
     """
 
     @property
-    def player(self) -> int: ...
+    def player(self) -> int:
+        """The player these actions belong to."""
 
     @property
-    def finite(self) -> bool: ...
+    def finite(self) -> bool:
+        """Whether iterating lists every legal action."""
 
     def __contains__(self, action: object) -> bool: ...
 
     def __iter__(self) -> Iterator[A]: ...
 
-    def sample(self, rng: SeededChoices, n: int = 1) -> list[A]: ...
+    def sample(self, rng: SeededChoices, n: int = 1) -> list[A]:
+        """``n`` legal actions drawn
+        with ``rng`` (fewer, or none, if
+        nothing is legal)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -285,7 +302,8 @@ class Ruleset(Protocol[S, A, V]):
         """What ``player`` may see (hidden information removed)."""
         ...
 
-    def is_over(self, state: S) -> bool: ...
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended."""
 
     def result(self, state: S) -> Result | None:
         """The result once the game is over, else ``None``."""

@@ -31,9 +31,11 @@ class Interval:
     high: float
 
     def draw(self, rng: SeededChoices) -> float:
+        """A uniform value in the interval."""
         return self.low + (self.high - self.low) * rng.random()
 
     def to_json(self) -> dict[str, JSON]:
+        """The domain as JSON (for a client to offer)."""
         return {"type": "interval", "name": self.name, "low": self.low, "high": self.high}
 
 
@@ -48,12 +50,14 @@ class Box:
     y1: float
 
     def draw(self, rng: SeededChoices) -> tuple[float, float]:
+        """A uniform point in the rectangle."""
         return (
             self.x0 + (self.x1 - self.x0) * rng.random(),
             self.y0 + (self.y1 - self.y0) * rng.random(),
         )
 
     def to_json(self) -> dict[str, JSON]:
+        """The domain as JSON (for a client to offer)."""
         return {
             "type": "box",
             "name": self.name,
@@ -72,9 +76,11 @@ class Choice:
     values: tuple[JSON, ...]
 
     def draw(self, rng: SeededChoices) -> JSON:
+        """One of the values, uniformly."""
         return rng.choice(self.values)
 
     def to_json(self) -> dict[str, JSON]:
+        """The domain as JSON (for a client to offer)."""
         return {"type": "choice", "name": self.name, "values": list(self.values)}
 
 
@@ -95,9 +101,11 @@ class Family(Generic[A]):
     build: Callable[[tuple[JSON, ...]], A]
 
     def draw(self, rng: SeededChoices) -> A:
+        """An action built from parameters drawn from each domain (not yet checked)."""
         return self.build(tuple(p.draw(rng) for p in self.params))
 
     def to_json(self) -> dict[str, JSON]:
+        """The family's name and parameter domains as JSON."""
         return {"name": self.name, "params": [p.to_json() for p in self.params]}
 
 
@@ -118,6 +126,7 @@ class LegalSet(Generic[A]):
 
     @property
     def finite(self) -> bool:
+        """Whether the set is only its listed actions (no families)."""
         return not self.families
 
     def __contains__(self, action: object) -> bool:

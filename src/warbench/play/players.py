@@ -41,9 +41,9 @@ class Budget:
 class Player(Protocol[A]):
     """Answers the decisions of one seat."""
 
-    def choose(
-        self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget
-    ) -> A: ...
+    def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """The action for ``decision``, chosen from ``view`` within ``budget``."""
+        ...
 
 
 class PlayerTimeout(ProtocolError):
@@ -61,6 +61,7 @@ class RandomLegalPlayer(Generic[A]):
         self.rng = SeededChoices(self.seed)
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """A random legal action (the default if none can be drawn)."""
         picked = legal.sample(self.rng, 1)
         if picked:
             return picked[0]
@@ -80,6 +81,7 @@ class AutomaticPlayer(Generic[A]):
     fallback: Player[A] | None = None
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """The decision's default, else the fallback's choice."""
         if decision.default is not None:
             return decision.default
         if self.fallback is None:
@@ -108,6 +110,7 @@ class CallbackPlayer(Generic[A]):
     callback: Callable[[Ask[A]], A]
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """The callback's answer to the question."""
         return self.callback(Ask(view, legal, decision, budget))
 
 
@@ -121,6 +124,7 @@ class QueuePlayer(Generic[A]):
     inbox: queue.Queue[A] = field(default_factory=queue.Queue)
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """Send the question, wait for the answer within the budget."""
         self.outbox.put(Ask(view, legal, decision, budget))
         try:
             return self.inbox.get(timeout=budget.seconds)

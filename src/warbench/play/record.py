@@ -51,6 +51,7 @@ class RecordHeader:
 
     @property
     def setup(self) -> SetupArgs:
+        """The set-up arguments the header holds."""
         return SetupArgs(tuple(self.rosters), self.board, dict(self.options))
 
 
@@ -78,6 +79,7 @@ class RecordResult:
 
     @property
     def result(self) -> Result:
+        """The line as a :class:`Result`."""
         return Result(self.winner, tuple(self.scores), self.reason)
 
 
@@ -108,6 +110,7 @@ class GameRecord:
     def start(
         cls, ruleset: Ruleset[Any, Any, Any], setup: SetupArgs, seed: int, digest: str
     ) -> GameRecord:
+        """A new record for a game set up with ``setup`` and ``seed``."""
         return cls(
             RecordHeader(
                 ruleset=ruleset.id,
@@ -122,9 +125,11 @@ class GameRecord:
 
     @property
     def finished(self) -> bool:
+        """Whether the record has its result line."""
         return self.result is not None
 
     def add(self, actor: int, action: JSON, digest: str) -> RecordStep:
+        """Append one applied action with the digest of the state it produced."""
         if self.result is not None:
             raise ProtocolError("the record is finished; no step can follow", "game record")
         row = RecordStep(len(self.steps) + 1, actor, action, digest)
@@ -132,12 +137,14 @@ class GameRecord:
         return row
 
     def finish(self, result: Result, digest: str) -> None:
+        """Close the record with the game's result."""
         self.result = RecordResult(
             result.winner, list(result.scores), result.reason, len(self.steps), digest
         )
 
     # -- text ------------------------------------------------------------------------------
     def lines(self) -> list[str]:
+        """The record's JSON lines."""
         out = [_dump(self.header)]
         out += [_dump(s) for s in self.steps]
         if self.result is not None:
@@ -145,9 +152,11 @@ class GameRecord:
         return out
 
     def dumps(self) -> str:
+        """The record as text (one JSON object a line)."""
         return "\n".join(self.lines()) + "\n"
 
     def save(self, path: str | Path) -> None:
+        """Write the record to ``path``."""
         Path(path).write_text(self.dumps(), encoding="utf-8")
 
     @classmethod
@@ -189,6 +198,7 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
+        """Read a record file (see :meth:`loads`)."""
         try:
             text = Path(path).read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -208,6 +218,7 @@ class Replay(Generic[S]):
 
     @property
     def finished(self) -> bool:
+        """Whether the replayed game is over."""
         return self.result is not None
 
 

@@ -89,4 +89,5 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any, Any, Any]:
 
 
 def ruleset_ids() -> list[str]:
+    """The registered ruleset ids, sorted."""
     return sorted(RULESETS)

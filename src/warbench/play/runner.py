@@ -51,6 +51,7 @@ class GameRun(Generic[S]):
 
     @property
     def finished(self) -> bool:
+        """Whether the game ended (not stopped at ``max_steps``)."""
         return self.result is not None
 
 
@@ -131,6 +132,7 @@ class BatchRow:
     reason: str = ""
 
     def to_json(self) -> dict[str, JSON]:
+        """The row as JSON (a table row for the CLI or a file)."""
         return {
             "seed": self.seed,
             "winner": self.winner,
@@ -255,11 +257,22 @@ def _run_ray(
         raise ProtocolError(
             "the ray backend needs Ray: pip install 'warbench[ray]'", "runner"
         ) from None
-    if not ray.is_initialized():
+    started = not ray.is_initialized()
+    if started:
         if address is not None:
             ray.init(address=address)
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    try:
+        return _ray_rows(ray, job, seeds, progress)
+    finally:
+        if started:  # a Ray the caller started stays up for its next batch
+            ray.shutdown()
+
+
+def _ray_rows(
+    ray: Any, job: BatchJob, seeds: list[int], progress: Progress | None
+) -> list[BatchRow]:
     remote = ray.remote(play_one)
     refs = [remote.remote(job, s) for s in seeds]
     index = {ref: k for k, ref in enumerate(refs)}

@@ -93,6 +93,7 @@ def all_schemas() -> dict[str, dict[str, JSON]]:
 
 
 def dumps_schema(schema: dict[str, JSON]) -> str:
+    """A schema as the committed text (sorted keys, two-space indent)."""
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 

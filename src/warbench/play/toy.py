@@ -202,6 +202,7 @@ class DiceDuel:
 
     # -- who decides -----------------------------------------------------------------------
     def pending(self, state: DuelState) -> tuple[Decision[DuelAction], ...]:
+        """§2 chance, §3 both duellists at once, §4 the mover, §6 the hit duellist."""
         ph = state.phase
         if ph == "initiative":
             return (
@@ -233,6 +234,8 @@ class DiceDuel:
         return ()
 
     def legal_actions(self, state: DuelState, player: int) -> LegalSet[DuelAction]:
+        """Listed actions, plus a move family over the §4 interval."""
+
         def check(a: DuelAction) -> Refusal | None:
             return self.check(state, a, player)
 
@@ -254,6 +257,7 @@ class DiceDuel:
 
     # -- check and apply -------------------------------------------------------------------
     def check(self, state: DuelState, action: DuelAction, player: int) -> Refusal | None:
+        """The refusal (with its section) or ``None``."""
         if state.phase == "over":
             return Refusal("the duel is over", RULE[7])
         deciders = [d for d in self.pending(state) if d.player == player]
@@ -282,6 +286,7 @@ class DiceDuel:
     def apply(
         self, state: DuelState, action: DuelAction, player: int, dice: Dice | None = None
     ) -> tuple[DuelState, list[Event]]:
+        """Check, then apply; dice from the step unless injected (§5)."""
         refusal = self.check(state, action, player)
         if refusal is not None:
             raise refusal.error()
@@ -338,6 +343,8 @@ class DiceDuel:
 
     # -- views and the end -----------------------------------------------------------------
     def view(self, state: DuelState, player: int) -> DuelView:
+        """The duel as ``player`` sees it: the foe's shields, secret stance and (with
+        ``hide_hp``) HP hidden."""
         foe = _other(player)
         hp: list[int | None] = list(state.hp)
         shields: list[int | None] = list(state.shields)
@@ -366,18 +373,22 @@ class DiceDuel:
         )
 
     def is_over(self, state: DuelState) -> bool:
+        """Whether the duel has ended (§7)."""
         return state.phase == "over"
 
     def result(self, state: DuelState) -> Result | None:
+        """§7: winner (or draw) and the remaining HP as scores."""
         if state.phase != "over":
             return None
         return Result(state.winner, (float(state.hp[0]), float(state.hp[1])), state.reason)
 
     def digest(self, state: DuelState) -> str:
+        """The digest of the state's JSON."""
         return digest_of(self.states.dump(state))
 
 
 def deciders_rule(state: DuelState) -> str:
+    """The section of the decision pending in this phase."""
     return {
         "initiative": RULE[2],
         "stance": RULE[3],
