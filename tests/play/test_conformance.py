@@ -8,9 +8,17 @@ from typing import Any
 import pytest
 
 from warbench.kernel.dice import Dice
-from warbench.play import Event, Refusal, SetupArgs
+from warbench.play import Event, LegalSet, Refusal, SetupArgs
 from warbench.play.conformance import ConformanceError, check_conformance
-from warbench.play.toy import DiceDuel, DuelAction, DuelState, DuelView, Move, perturb_hidden
+from warbench.play.toy import (
+    DiceDuel,
+    DuelAction,
+    DuelState,
+    DuelView,
+    Move,
+    Stance,
+    perturb_hidden,
+)
 
 
 def duel_invariants(s: DuelState) -> None:
@@ -81,6 +89,16 @@ class NoPlayerCheck(DiceDuel):
         return super().check(state, action, player)
 
 
+class IdleLegal(DiceDuel):
+    """Offers stances to a duellist who is not deciding."""
+
+    def legal_actions(self, state: DuelState, player: int) -> LegalSet[DuelAction]:
+        legal = super().legal_actions(state, player)
+        if not legal:
+            return LegalSet(player, legal.check, (Stance("attack"),))
+        return legal
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
@@ -88,6 +106,7 @@ class NoPlayerCheck(DiceDuel):
         (LenientCheck, "check accepts"),
         (ImpureApply, "two different states"),
         (NoPlayerCheck, "has no decision pending but may play"),
+        (IdleLegal, "has no decision pending but has legal actions"),
     ],
 )
 def test_the_suite_catches_a_broken_ruleset(

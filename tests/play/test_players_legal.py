@@ -111,3 +111,28 @@ def test_queue_player_times_out_to_the_default_or_an_error() -> None:
     assert p.choose(None, move_set(), d, Budget(seconds=0)) == (0.0, 0.0)
     with pytest.raises(PlayerTimeout, match="did not answer"):
         p.choose(None, move_set(), Decision(0, "turn"), Budget(seconds=0))
+
+
+def test_prompt_player_lists_choices_explains_refusals_and_takes_the_default() -> None:
+    from warbench.play import PromptPlayer, SetupArgs
+    from warbench.play.toy import SAMPLE_SETUP, DiceDuel, Move
+
+    duel = DiceDuel()
+    s = duel.setup(SAMPLE_SETUP["rosters"], SAMPLE_SETUP["board"], SAMPLE_SETUP["options"], 1)
+    s, _ = duel.apply(s, duel.actions.load({"kind": "initiative", "first": 0}), -1)
+    s, _ = duel.apply(s, duel.actions.load({"kind": "stance", "stance": "attack"}), 0)
+    s, _ = duel.apply(s, duel.actions.load({"kind": "stance", "stance": "guard"}), 1)
+    (d,) = duel.pending(s)
+    answers = iter(["nonsense", '{"kind": "move", "to": 5}', '{"kind": "move", "to": 1.5}'])
+    shown: list[str] = []
+    p = PromptPlayer(duel.actions, read=lambda _: next(answers), write=shown.append)
+    assert p.choose(duel.view(s, 0), duel.legal_actions(s, 0), d, Budget()) == Move(1.5)
+    text = "\n".join(shown)
+    assert "move along the line [toy §4]" in text and "(default)" in text
+    assert "not understood" in text and "refused: a move from 0 may end between 0 and 3" in text
+    assert '"type": "interval"' in text  # the family's domain is offered
+    blank = PromptPlayer(duel.actions, read=lambda _: "", write=shown.append)
+    assert blank.choose(None, duel.legal_actions(s, 0), d, Budget()) == d.default
+    one = PromptPlayer(duel.actions, read=lambda _: "1", write=shown.append)
+    assert one.choose(None, duel.legal_actions(s, 0), d, Budget()) == d.default
+    assert SetupArgs((1, 2)).to_json()["rosters"] == [1, 2]

@@ -86,6 +86,12 @@ def test_a_game_validates_against_the_schemas(duel: DiceDuel, setup: SetupArgs) 
     view.validate(duel.views.dump(duel.view(run.state, 0)))
     with pytest.raises(jsonschema.ValidationError):
         action.validate({"kind": "move"})
+    decision = jsonschema.Draft202012Validator(schemas["decision.schema.json"])
+    s = duel.setup(setup.rosters, setup.board, setup.options, 9)
+    for d in duel.pending(s):  # a chance decision with its outcomes
+        decision.validate(d.to_json(duel.actions))
+    assert run.result is not None
+    jsonschema.Draft202012Validator(schemas["result.schema.json"]).validate(run.result.to_json())
 
 
 def test_play_imports_no_ruleset() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from warbench.play import (
+    EVERY,
     AutomaticPlayer,
     BatchRow,
     ProtocolError,
@@ -42,6 +43,12 @@ def test_automate_answers_named_kinds_without_asking(duel: DiceDuel, setup: Setu
 
     run_game(duel, setup, [Asking(1), Asking(2)], seed=4, automate={"positions", "may"})
     assert asked and set(asked) == {"stance"}
+    asked.clear()
+    run_game(duel, setup, [Asking(1), Asking(2)], seed=4, automate={EVERY})
+    assert asked and set(asked) == {"stance"}  # stances have no default: still asked
+    asked.clear()
+    run_game(duel, setup, [Asking(1), Asking(2)], seed=4, automate={"may"})
+    assert set(asked) == {"stance", "positions"}
 
 
 def test_a_player_cannot_cheat(duel: DiceDuel, setup: SetupArgs) -> None:

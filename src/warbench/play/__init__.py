@@ -36,15 +36,17 @@ from warbench.play.players import (
     Budget,
     CallbackPlayer,
     Player,
+    PromptPlayer,
     QueuePlayer,
     RandomLegalPlayer,
 )
 from warbench.play.record import GameRecord, Replay, replay
 from warbench.play.registry import get_ruleset, register, ruleset_ids
-from warbench.play.runner import BatchRow, GameRun, run_batch, run_game
+from warbench.play.runner import EVERY, BatchRow, GameRun, run_batch, run_game
 
 __all__ = [
     "CHANCE",
+    "EVERY",
     "JSON",
     "AutomaticPlayer",
     "BatchRow",
@@ -63,6 +65,7 @@ __all__ = [
     "LegalActions",
     "LegalSet",
     "Player",
+    "PromptPlayer",
     "ProtocolError",
     "QueuePlayer",
     "RandomLegalPlayer",

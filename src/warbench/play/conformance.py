@@ -269,6 +269,14 @@ def _check_decision(
                     f"player {q} has no decision pending but may play {ruleset.actions.dump(a)}",
                     "protocol: check names the player",
                 )
+    for q in range(seats):
+        if q not in deciders:
+            idle = ruleset.legal_actions(state, q)
+            if list(idle) or idle.sample(rng, 1):
+                raise fail(
+                    f"player {q} has no decision pending but has legal actions",
+                    "protocol: legal_actions",
+                )
     view = ruleset.view(state, d.player)
     data = ruleset.views.dump(view)
     back = ruleset.views.load(json.loads(json.dumps(data, allow_nan=False)))

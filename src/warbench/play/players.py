@@ -7,20 +7,24 @@ a player cannot cheat and a buggy player is refused with the rule it broke.
 * :class:`RandomLegalPlayer`: seeded random among the legal actions (conformance, baselines).
 * :class:`AutomaticPlayer`: always the decision's ``default`` — the engine's automatic choice —
   so a game of automatic players plays exactly as the engine would by itself.
-* :class:`CallbackPlayer`: a function answers (the terminal prompt).
+* :class:`CallbackPlayer`: a function answers each question.
+* :class:`PromptPlayer`: a person at a terminal (numbered choices, JSON for the rest).
 * :class:`QueuePlayer`: questions go out on one queue and answers come back on another, within
   the budget's time (a web socket, another process).
 """
 
 from __future__ import annotations
 
+import json
 import queue
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Generic, Protocol, TypeVar
 
 from warbench.kernel.dice import SeededChoices
-from warbench.play.core import Decision, LegalActions, ProtocolError
+from warbench.kernel.errors import WarbenchError
+from warbench.play.core import Codec, Decision, LegalActions, ProtocolError
 
 A = TypeVar("A")
 
@@ -136,6 +140,49 @@ class QueuePlayer(Generic[A]):
                 f"{budget.seconds} s",
                 decision.rule or "protocol: budget",
             ) from None
+
+
+@dataclass
+class PromptPlayer(Generic[A]):
+    """A person at a terminal: the decision's prompt and rule, the listed choices numbered
+    (the default marked), the parameterised families' domains, then a line of input — a
+    number, nothing for the default, or an action as JSON (a move to any point). An answer
+    that is not understood or not legal is explained and the question asked again."""
+
+    codec: Codec[A]
+    read: Callable[[str], str] = input
+    write: Callable[[str], None] = print
+    limit: int = 40
+
+    def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """Ask until the answer is a legal action."""
+        choices: list[A] = list(islice(iter(legal), self.limit))
+        rule = f" [{decision.rule}]" if decision.rule else ""
+        self.write(f"player {decision.player}: {decision.prompt or decision.kind}{rule}")
+        for k, a in enumerate(choices, 1):
+            mark = "  (default)" if a == decision.default else ""
+            self.write(f"  {k}. {json.dumps(self.codec.dump(a), sort_keys=True)}{mark}")
+        for fam in getattr(legal, "families", ()):
+            self.write(f"  or an action as JSON: {json.dumps(fam.to_json())}")
+        if decision.default is not None and decision.default not in choices:
+            self.write(f"  default: {json.dumps(self.codec.dump(decision.default))}")
+        check = getattr(legal, "check", None)
+        while True:
+            line = self.read("> ").strip()
+            if not line and decision.default is not None:
+                return decision.default
+            if line.isdigit() and 1 <= int(line) <= len(choices):
+                return choices[int(line) - 1]
+            try:
+                action = self.codec.load(json.loads(line))
+            except (json.JSONDecodeError, WarbenchError) as exc:
+                self.write(f"not understood ({exc}); a number 1-{len(choices)} or an action")
+                continue
+            if action in legal:
+                return action
+            refusal = check(action) if callable(check) else None
+            why = f"{refusal.reason} [{refusal.rule}]" if refusal is not None else "not legal now"
+            self.write(f"refused: {why}")
 
 
 #: Player kinds a batch can name (picklable: a process or a Ray worker builds its own).

@@ -39,6 +39,9 @@ PlayerFactory = Callable[[int, int], Player[Any]]  # (game seed, seat) -> a fres
 Progress = Callable[[int, int], None]  # (games done, games in all)
 Backend = Literal["inline", "processes", "ray"]
 
+#: In ``automate``: every decision that has a default takes it (a simulation).
+EVERY = "*"
+
 
 @dataclass
 class GameRun(Generic[S]):
@@ -69,7 +72,9 @@ def run_game(
 ) -> GameRun[S]:
     """Play until the game is over (or ``max_steps`` steps are in the record).
 
-    ``players[p]`` answers the decisions of player ``p``. With ``record`` (an unfinished
+    ``players[p]`` answers the decisions of player ``p``; decisions whose kind is in
+    ``automate`` (or every decision with a default, with :data:`EVERY`) take their default
+    without asking (PokerKit's ``Automation``). With ``record`` (an unfinished
     game), the record is replayed and verified first and play resumes where it stopped;
     ``setup`` and ``seed`` are then taken from its header.
     """
@@ -92,7 +97,7 @@ def run_game(
         d = decisions[0]
         if d.is_chance:
             action = pick_outcome(d, chance_dice(seed, len(record.steps)))
-        elif d.kind in auto and d.default is not None:
+        elif d.default is not None and (d.kind in auto or EVERY in auto):
             action = d.default
         else:
             if not 0 <= d.player < len(players):
