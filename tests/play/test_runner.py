@@ -105,17 +105,13 @@ def test_unknown_backend_and_player_kind_are_refused(setup: SetupArgs) -> None:
 
 
 def test_batch_on_a_local_ray_instance_gives_the_same_rows(setup: SetupArgs) -> None:
+    """Ray starts locally with one CPU (no Ray running), plays the batch and stops."""
     ray = pytest.importorskip("ray")
     inline = run_batch("toy-duel", setup, SEEDS[:3], backend="inline")
-    try:
-        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-        done: list[int] = []
-        rows = run_batch(
-            "toy-duel", setup, SEEDS[:3], backend="ray", progress=lambda d, t: done.append(d)
-        )
-    finally:
-        ray.shutdown()
-    assert rows == inline and done == [1, 2, 3]
-    # without a running Ray, the batch starts a local one (workers = its CPUs) and stops it
-    assert run_batch("toy-duel", setup, SEEDS[:3], backend="ray", workers=1) == inline
+    done: list[int] = []
+    rows = run_batch(
+        "toy-duel", setup, SEEDS[:3], backend="ray", workers=1, progress=lambda d, t: done.append(d)
+    )
+    procs = run_batch("toy-duel", setup, SEEDS[:3], backend="processes", workers=2)
+    assert rows == inline == procs and done == [1, 2, 3]
     assert not ray.is_initialized()
