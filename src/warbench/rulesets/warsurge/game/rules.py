@@ -1436,9 +1436,10 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
 
 
 def current_value(w: Work, uid: int) -> float:
+    """Current Point Cost (Perks 000 L98-100) with Fusion, Respawn and Summon (L333-335)."""
     info = w.info(uid)
     u = w.units[uid]
-    return info.points * u.current_hp / info.max_hp if info.max_hp else 0.0
+    return info.value * u.current_hp / info.max_hp if info.max_hp else 0.0
 
 
 # --------------------------------------------------------------------------------------------
