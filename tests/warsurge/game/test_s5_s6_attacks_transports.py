@@ -216,6 +216,29 @@ def test_s6_7_fire_points_and_s6_8_heavy_weapons_after_the_transport_moved() -> 
     engine.check(moved, Attack(1, (("Rifle", 2),)))
 
 
+def test_s6_5_passenger_of_a_passenger_cannot_fire_from_the_outer_transport() -> None:
+    # 001 L3394: "The 'passenger of a passenger' can't use Fire Points to attack from the
+    # outer Transport", even when both Transports have Fire Points (docs/rulings.md).
+    hangar = unit("Hangar", move=0, dash=0, hp=10, transport=400, fire_points=1)
+    car = unit("Hunter Car", move=10, dash=10, hp=4, transport=150, fire_points=1)
+    crew = unit("Arsonists", models=2, weapons=[weapon("Flamer", range=12)])
+    sides = [
+        [entry(hangar, 100, base_mm=101.6), entry(car, 100), entry(crew, 100)],
+        [entry(unit("Foe"))],
+    ]
+    state = scenario(sides, {0: [(10.0, 10.0)], 3: [(10.0, 18.0)]}, phase=Phase.ATTACK)
+    units = list(state.units)
+    units[1] = replace(units[1], location=Location.EMBARKED, embarked_in=0)
+    units[2] = replace(units[2], location=Location.EMBARKED, embarked_in=1)
+    state = replace(state, units=tuple(units))
+    with pytest.raises(RulesError, match="passenger of a passenger") as exc:
+        engine.check(state, Attack(2, (("Flamer", 3),)))
+    assert exc.value.rule == "§6.5"
+    assert 2 not in engine.legal_actions(state).units()
+    # the inner Transport itself is the outer one's passenger and fires through its Fire Points
+    engine.check(state, Attack(1, (("Gun", 3),)))
+
+
 def test_s6_9_engaged_transport_with_fire_points_exposes_its_passengers() -> None:
     sides = _transport_game()
     sides[1] = [entry(unit("Chimaera", weapons=[weapon("Claws", range=0)]))]

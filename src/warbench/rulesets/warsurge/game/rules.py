@@ -269,9 +269,32 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
         if u.location is Location.TABLE:
             return True
         if u.location is Location.EMBARKED:
-            return fire_point_chain(w, uid)
+            return fires_from_transport(w, uid) is None
         return False
     return False
+
+
+def fires_from_transport(w: Work, uid: int) -> str | None:
+    """Why an embarked unit cannot attack from its Transport, or None when it can: its
+    Transport is on the battlefield and has Fire Points (§6.7). A passenger of a passenger
+    cannot use Fire Points to attack from the outer Transport (§6.5, 001 L3394)."""
+    u = w.units[uid]
+    holder = u.embarked_in
+    if u.location is not Location.EMBARKED or holder is None:
+        return None
+    h = w.units[holder]
+    label = w.info(uid).label
+    if h.location is Location.EMBARKED:
+        return (
+            f"{label} is a passenger of a passenger ({w.label(holder)} is inside "
+            f"{w.label(w.outermost(uid))}) and cannot use Fire Points to attack from the "
+            "outer Transport (§6.5)"
+        )
+    if not w.info(holder).fire_points:
+        return f"{label} is embarked in a Transport without Fire Points (§6.7 Fire Points)"
+    if h.location is not Location.TABLE:
+        return f"{w.label(holder)} is not on the battlefield"
+    return None
 
 
 def fire_point_chain(w: Work, uid: int) -> bool:
@@ -1359,10 +1382,9 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     info = w.info(uid)
     u = w.units[uid]
     if u.location is Location.EMBARKED:
-        if not fire_point_chain(w, uid):
-            raise err(
-                f"{info.label} is embarked in a Transport without Fire Points", "§6.7 Fire Points"
-            )
+        why = fires_from_transport(w, uid)
+        if why is not None:
+            raise err(why, "§6.5" if "passenger of a passenger" in why else "§6.7 Fire Points")
     elif u.location is not Location.TABLE:
         raise err(f"{info.label} is not on the battlefield", "§5.3")
     if not action.targets:
