@@ -32,7 +32,7 @@ def test_s5_3_weapons_out_of_range_cannot_be_used() -> None:
         {0: [(10.0, 10.0)], 1: [(10.0, 20.0)]},
         phase=Phase.ATTACK,
     )
-    with pytest.raises(RulesError, match="may only Target a single unit"):
+    with pytest.raises(RulesError, match="aimed at P1: Foe twice"):
         engine.check(near, Attack(0, (("Rifle", 1), ("Rifle", 1))))
 
 

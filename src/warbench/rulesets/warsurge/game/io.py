@@ -96,9 +96,7 @@ def roster_from_data(
                 f"{where}.traits", traits, "a list of Trait names (Perks §12.6)", source=source
             )
         for _ in range(count):
-            entries.append(
-                RosterEntry(unit, points, float(base), e.get("name"), tuple(traits))
-            )
+            entries.append(RosterEntry(unit, points, float(base), e.get("name"), tuple(traits)))
     return PlayerSetup(player.strip(), tuple(entries), team)
 
 

@@ -68,6 +68,10 @@ class Automation(StrEnum):
     MODEL_PLACEMENT = "model placement"  # Deploy/Move to a point: the engine places the models
     CASUALTY_SELECTION = "casualty selection"  # rules' order, then roster order (§5.11)
     COHERENCY = "coherency"  # restore coherency / base contact by minimum moves (§4.2, §5.11)
+    #: Burst and Darkside ("may", Perks §12.5) for the weapons an Attack leaves undecided:
+    #: Burst when it raises the expected HP lost, Darkside's bonus with the best expected
+    #: points (rules.choose_perk_use). Records without it (older games) never use them.
+    PERK_USE = "perk use"
 
 
 ALL_AUTOMATIONS: frozenset[Automation] = frozenset(Automation)
