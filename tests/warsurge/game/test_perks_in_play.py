@@ -107,9 +107,11 @@ def test_p1348_outflank_plus_2_power_the_first_time_in_a_melee_with_an_engaged_t
     state, ev = _attack(state, Attack(0, (("Blade", 2),)), [4])  # Power 6 vs 6: 4+
     assert ev.data["hp_lost"] == 1 and "Outflank" in ev.text
     # the second use in the same Melee has no bonus
-    state = replace(state, flow=replace(state.flow, active=0), units=tuple(
-        replace(u, acted=False) for u in state.units
-    ))
+    state = replace(
+        state,
+        flow=replace(state.flow, active=0),
+        units=tuple(replace(u, acted=False) for u in state.units),
+    )
     _, ev = _attack(state, Attack(0, (("Blade", 2),)), [5])  # back to 6+
     assert ev.data["hp_lost"] == 0
 
@@ -162,9 +164,11 @@ def test_p2927_burst_is_used_once_per_game_when_it_raises_the_expected_damage() 
     state, ev = _attack(state, Attack(0, (("Gun", 1),)), [1, 1, 1, 1])
     assert "4 Attack Dice" in ev.text and "Burst" in ev.data["perks"]
     assert state.units[0].used("Burst:Gun") == 1
-    again = replace(state, flow=replace(state.flow, active=0), units=tuple(
-        replace(u, acted=False) for u in state.units
-    ))
+    again = replace(
+        state,
+        flow=replace(state.flow, active=0),
+        units=tuple(replace(u, acted=False) for u in state.units),
+    )
     _, ev = _attack(again, Attack(0, (("Gun", 1),)), [1, 1])
     assert "2 Attack Dice" in ev.text
     with pytest.raises(RulesError, match="used Burst on Gun already"):
