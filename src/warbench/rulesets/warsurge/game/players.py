@@ -8,6 +8,7 @@ keeps Heavy weapons stationary.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -74,14 +75,16 @@ class ScriptedPlayer:
             key=lambda u: -state.setup.units[u].points,
         )
         for uid in units:
-            for action in self._options(w, uid, flow.phase):
+            for action in self._options(w, uid, flow.phase, state):
                 if engine.can(state, action):
                     return action
             self._skip.add(uid)
         return Pass()
 
     # -- per phase -----------------------------------------------------------------------
-    def _options(self, w: rules.Work, uid: int, phase: Phase) -> list[Action]:
+    def _options(
+        self, w: rules.Work, uid: int, phase: Phase, state: GameState | None = None
+    ) -> list[Action]:
         info = w.info(uid)
         u = w.units[uid]
         if phase is Phase.DEPLOY:
@@ -119,13 +122,52 @@ class ScriptedPlayer:
                     opts.append(Move(uid, engage=f, dash=dash))
         if dash and not melee_unit:
             return opts  # shooters keep their weapons usable (Battle/Heavy, §5.1)
-        if heavy and dist <= reach:
-            return opts
-        if not melee_unit and dist <= reach * 0.75:
-            return opts
+        holding = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
+        if holding and _sees_a_target(w, uid):
+            return opts  # in range with a target: stay put (Heavy weapons need it, §5.1)
         tgt = w.xy(foe).mean(axis=0)
-        opts.append(Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash))
+        toward = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        if holding and state is not None:
+            # close enough but nothing in sight (terrain in the way): move to where a weapon
+            # sees a target, else toward the enemy, else around the obstacle
+            return opts + _seek_sight(state, w, uid, toward, allowance)
+        opts.append(toward)
         return opts
+
+
+def _sees_a_target(w: rules.Work, uid: int) -> bool:
+    """Some weapon of the unit has an enemy model in range and line of sight (any Type)."""
+    for _, foe in engine.nearest_enemies(w, uid)[:3]:
+        view = rules.view_target(w, uid, foe)
+        if not view.reason and any(view.users_in_range.values()):
+            return True
+    return False
+
+
+def _seek_sight(
+    state: GameState, w: rules.Work, uid: int, toward: Move, allowance: float
+) -> list[Action]:
+    """Moves that look for a target: straight at the enemy, then turning 45 and 90 degrees
+    either way (around the obstacle). The first legal one that brings a target into range and
+    line of sight comes first; the other legal ones follow in that order."""
+    assert toward.to is not None
+    centre = w.xy(uid).mean(axis=0)
+    dx, dy = toward.to[0] - float(centre[0]), toward.to[1] - float(centre[1])
+    norm = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / norm, dy / norm
+    moves: list[Action] = [toward]
+    for angle in (45.0, -45.0, 90.0, -90.0):
+        a = math.radians(angle)
+        vx = ux * math.cos(a) - uy * math.sin(a)
+        vy = ux * math.sin(a) + uy * math.cos(a)
+        to = (float(centre[0]) + vx * allowance, float(centre[1]) + vy * allowance)
+        moves.append(Move(uid, to=to, dash=toward.dash))
+    legal = [m for m in moves if engine.can(state, m)]
+    for m in legal:
+        after, _ = engine.apply(state, m)
+        if _sees_a_target(rules.Work(after, None, engine.DEFAULT_HOOKS), uid):
+            return [m, *(x for x in legal if x is not m)]
+    return legal
 
 
 @dataclass
