@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
 
 
@@ -165,7 +166,7 @@ def _seek_sight(
     legal = [m for m in moves if engine.can(state, m)]
     for m in legal:
         after, _ = engine.apply(state, m)
-        if _sees_a_target(rules.Work(after, None, engine.DEFAULT_HOOKS), uid):
+        if _sees_a_target(rules.Work(after, None, DEFAULT_HOOKS), uid):
             return [m, *(x for x in legal if x is not m)]
     return legal
 
