@@ -1,6 +1,7 @@
 """Game rosters as YAML files: a player, an optional team and a list of units with points.
 
-A stop-gap format for the game engine until the roster package lands (``docs/game.md``)::
+The game's own roster format (``docs/game.md``); WARSURGE rosters exported by ``warbench roster
+export`` are read too (:func:`load_game_roster`)::
 
     player: Sci-Fi Humans
     team: Coalition            # optional (§3.3 team games)
