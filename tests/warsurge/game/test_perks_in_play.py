@@ -232,7 +232,7 @@ def test_p2951_darkside_explicit_choice_and_its_limits() -> None:
     new, ev = _attack(state, Attack(0, (("Hex", 1),), darkside=(("Hex", 0, 2),)), [1, 1, 1])
     assert "3 Attack Dice" in ev.text and "2 HP lost by the attacker" in ev.text
     assert new.units[0].hp == (0,)
-    with pytest.raises(RulesError, match="risks 3 HP but .* has 2 HP left"):
+    with pytest.raises(RulesError, match=r"risks 3 HP but .* has 2 HP left"):
         engine.check(state, Attack(0, (("Hex", 1),), darkside=(("Hex", 1, 2),)))
     with pytest.raises(RulesError, match="\\+0 to \\+3"):
         engine.check(state, Attack(0, (("Hex", 1),), darkside=(("Hex", 4, 0),)))

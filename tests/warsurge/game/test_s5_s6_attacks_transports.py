@@ -90,7 +90,7 @@ def test_s5_3_split_fire_refusals_name_the_model_and_the_rule() -> None:
         far, units=(far.units[0], far.units[1], replace(far.units[2], pos=((46.0, 47.0),)))
     )
     with pytest.raises(
-        RulesError, match="model 4 of .* cannot use Sniper Rifle against P1: Target B"
+        RulesError, match=r"model 4 of .* cannot use Sniper Rifle against P1: Target B"
     ):
         engine.check(far, Attack(0, (("Sniper Rifle", 1, (0, 1, 2)), ("Sniper Rifle", 2, (3, 4)))))
 
