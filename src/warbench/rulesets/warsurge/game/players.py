@@ -3,7 +3,8 @@
 Both only use the public engine (``legal_actions``, ``can``); neither re-implements a rule.
 The scripted player deploys toward the front, advances toward the nearest enemy, shoots the
 nearest target each weapon can reach (foes in a Melee first), charges with melee units and
-keeps Heavy weapons stationary.
+keeps Heavy weapons stationary; a unit within reach of an enemy that found nothing to shoot at
+in the last Attack Phase moves until a weapon sees a target.
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ class ScriptedPlayer:
     name: str = "scripted"
     _skip: set[int] = field(default_factory=set)
     _phase_key: tuple[int, str] = (0, "")
+    # units that found no target in an Attack Phase: uid -> that Game Turn (a unit within
+    # reach of an enemy holds its ground only while it had something to shoot at)
+    _blind: dict[int, int] = field(default_factory=dict)
+    _step: int = -1
 
     def choose(self, state: GameState) -> Action:
         flow = state.flow
@@ -65,6 +70,9 @@ class ScriptedPlayer:
         if flow.phase is Phase.ZONES:
             free = [z for z in range(len(state.setup.field.zones)) if z not in state.zones]
             return ChooseZone(free[0])
+        if state.step < self._step:
+            self._blind = {}  # a new game
+        self._step = state.step
         key = (flow.turn, flow.phase.value)
         if key != self._phase_key:
             self._phase_key = key
@@ -97,7 +105,9 @@ class ScriptedPlayer:
         if phase is Phase.ATTACK:
             wt = engine.weapon_targets(w, uid, limit=3, first=True)
             if not wt:
+                self._blind[uid] = w.flow.turn
                 return []
+            self._blind.pop(uid, None)
             return [Attack(uid, tuple((wn, ts[0]) for wn, ts in wt.items()))]
         dash = phase is Phase.DASH
         if u.location is Location.EMBARKED:
@@ -124,13 +134,14 @@ class ScriptedPlayer:
         if dash and not melee_unit:
             return opts  # shooters keep their weapons usable (Battle/Heavy, §5.1)
         holding = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
-        if holding and _sees_a_target(w, uid):
+        blind = self._blind.get(uid) == w.flow.turn - 1
+        if holding and not blind:
             return opts  # in range with a target: stay put (Heavy weapons need it, §5.1)
         tgt = w.xy(foe).mean(axis=0)
         toward = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         if holding and state is not None:
-            # close enough but nothing in sight (terrain in the way): move to where a weapon
-            # sees a target, else toward the enemy, else around the obstacle
+            # close enough but nothing to shoot at in the last Attack Phase (terrain in the
+            # way): move to where a weapon sees a target, else toward the enemy, else around
             return opts + _seek_sight(state, w, uid, toward, allowance)
         opts.append(toward)
         return opts
@@ -163,11 +174,14 @@ def _seek_sight(
         vy = ux * math.sin(a) + uy * math.cos(a)
         to = (float(centre[0]) + vx * allowance, float(centre[1]) + vy * allowance)
         moves.append(Move(uid, to=to, dash=toward.dash))
-    legal = [m for m in moves if engine.can(state, m)]
-    for m in legal:
+    legal: list[Action] = []
+    for k, m in enumerate(moves):
+        if not engine.can(state, m):
+            continue
         after, _ = engine.apply(state, m)
         if _sees_a_target(rules.Work(after, None, DEFAULT_HOOKS), uid):
-            return [m, *(x for x in legal if x is not m)]
+            return [m, *legal, *moves[k + 1 :]]  # the caller checks the rest
+        legal.append(m)
     return legal
 
 
