@@ -271,8 +271,14 @@ def test_perks_fire_in_a_scripted_game_and_the_record_replays() -> None:
         armour="3+",
     )
     brutes = unit("Brutes", models=5, move=8, weapons=[weapon("Maul", range=0, power=5)], hp=2)
+    raiders = unit(
+        "Raiders", models=5, move=8, perks=["Outflank"], weapons=[weapon("Knife", range=0)]
+    )
     setup = setup_of(
-        [[entry(hunters, 200), entry(brutes, 100)], [entry(sky, 150), entry(brutes, 100)]],
+        [
+            [entry(hunters, 200), entry(brutes, 100), entry(raiders, 100)],
+            [entry(sky, 150), entry(brutes, 100)],
+        ],
         max_turns=6,
     )
     fired: set[str] = set()
@@ -288,7 +294,7 @@ def test_perks_fire_in_a_scripted_game_and_the_record_replays() -> None:
             st, _ = engine.apply(st, a)
             rec.add(a, st)
         assert replay(rec).state.digest() == run.state.digest()
-    assert {"Anti-Air", "Assassin", "Burst", "Darkside"} <= fired
+    assert fired == {"Anti-Air", "Assassin", "Burst", "Clash", "Darkside", "Outflank"}
 
 
 def test_old_records_without_the_perk_use_automation_never_use_burst(tmp_path: Path) -> None:
