@@ -6,7 +6,6 @@ line numbers from /work/shared/reference/warsurge_perks.json). Scripted dice thr
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -88,8 +87,8 @@ def test_p1136_assassin_rerolls_failed_attack_dice_against_a_leader(rank: str) -
 # -- Outflank (L1348-1349) ---------------------------------------------------------------------
 
 
-def _melee(perks: list[str], blade_perks: list[str] = (), **kw: object) -> GameState:  # type: ignore[assignment]
-    blade = weapon("Blade", range=0, power=4, perks=list(blade_perks))  # vs Defence 6: 6+
+def _melee(perks: list[str], **kw: object) -> GameState:
+    blade = weapon("Blade", range=0, power=4)  # vs Defence 6: 6+
     return scenario(
         [
             [entry(unit("Raiders", weapons=[blade], perks=perks)), entry(unit("Friend"))],
@@ -297,7 +296,7 @@ def test_perks_fire_in_a_scripted_game_and_the_record_replays() -> None:
     assert fired == {"Anti-Air", "Assassin", "Burst", "Clash", "Darkside", "Outflank"}
 
 
-def test_old_records_without_the_perk_use_automation_never_use_burst(tmp_path: Path) -> None:
+def test_old_records_without_the_perk_use_automation_never_use_burst() -> None:
     state = _burst_state(automation=frozenset(a for a in ALL_AUTOMATIONS if a.value != "perk use"))
     _, ev = _attack(state, Attack(0, (("Gun", 1),)), [1, 1])
     assert "Burst" not in ev.text
