@@ -85,6 +85,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "faction": ("roster_cmds",),
     "armoury": ("roster_cmds",),
     "warengine": ("warengine_cmds",),
+    "serve": ("web_cmds",),
 }
 ALL_MODULES = (
     "dice_cmds",
@@ -93,6 +94,7 @@ ALL_MODULES = (
     "ruleset_cmds",
     "warengine_cmds",
     "warsurge_cmds",
+    "web_cmds",
 )
 
 

@@ -1,0 +1,82 @@
+"""One place that turns warbench's typed errors into HTTP answers (issue 13).
+
+Every refusal is a 4xx with a JSON body ``{"detail": sentence, "field": path or null, "error":
+kind}``; the sentence is the same one the CLI prints. The mapping:
+
+* :class:`~warbench.kernel.errors.UnknownNameError` → 404 (a perk, unit, roster … that does not
+  exist; the message suggests close names),
+* :class:`~warbench.storage.store.StorageError` → 409 (the database refuses the change, e.g. a
+  faction or roster of that name already exists),
+* every other :class:`~warbench.kernel.errors.WarbenchError` (bad profile field, bad dice
+  expression, a rule broken, a bad share code) → 422,
+* FastAPI's own request validation → 422 naming the first bad field (``body.seed``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from warbench.kernel.errors import ProfileError, UnknownNameError, WarbenchError
+
+
+def status_of(exc: WarbenchError) -> int:
+    """The HTTP status of a typed error (see the module docstring)."""
+    from warbench.storage.store import StorageError
+
+    if isinstance(exc, UnknownNameError):
+        return 404
+    if isinstance(exc, StorageError):
+        return 409
+    return 422
+
+
+def field_of(exc: WarbenchError) -> str | None:
+    """The field a typed error names, when it names one."""
+    if isinstance(exc, ProfileError):
+        return exc.field
+    if isinstance(exc, UnknownNameError):
+        return exc.kind
+    return None
+
+
+def _loc(loc: tuple[Any, ...] | list[Any]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def install(app: FastAPI) -> None:
+    """Register the exception handlers on ``app``."""
+
+    async def warbench_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, WarbenchError)
+        return JSONResponse(
+            status_code=status_of(exc),
+            content={"detail": str(exc), "field": field_of(exc), "error": type(exc).__name__},
+        )
+
+    async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        errors = list(exc.errors())
+        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+        field = _loc(first.get("loc", ()))
+        return JSONResponse(
+            status_code=422,
+            content={
+                "detail": f"{field}: {first.get('msg', 'invalid')}",
+                "field": field,
+                "error": "RequestValidationError",
+                "errors": [
+                    {"field": _loc(e.get("loc", ())), "message": str(e.get("msg", ""))}
+                    for e in errors
+                ],
+            },
+        )
+
+    app.add_exception_handler(WarbenchError, warbench_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
