@@ -3,8 +3,9 @@
 Every refusal is a 4xx with a JSON body ``{"detail": sentence, "field": path or null, "error":
 kind}``; the sentence is the same one the CLI prints. The mapping:
 
-* :class:`~warbench.kernel.errors.UnknownNameError` → 404 (a perk, unit, roster … that does not
-  exist; the message suggests close names),
+* :class:`~warbench.kernel.errors.UnknownNameError` → 404 when the name is in the URL (``GET
+  /api/rosters/Nope``) and 422 when it is in a request body (an unknown perk on a posted unit: the
+  request cannot be processed, the URL exists); the message suggests close names,
 * :class:`~warbench.storage.store.StorageError` → 409 (the database refuses the change, e.g. a
   faction or roster of that name already exists),
 * every other :class:`~warbench.kernel.errors.WarbenchError` (bad profile field, bad dice
@@ -14,6 +15,7 @@ kind}``; the sentence is the same one the CLI prints. The mapping:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -23,12 +25,15 @@ from fastapi.responses import JSONResponse
 from warbench.kernel.errors import ProfileError, UnknownNameError, WarbenchError
 
 
-def status_of(exc: WarbenchError) -> int:
+_PATH = re.compile(r"[a-z_][\w]*(\.[\w]+|\[\d+\])+")
+
+
+def status_of(exc: WarbenchError, method: str = "GET") -> int:
     """The HTTP status of a typed error (see the module docstring)."""
     from warbench.storage.store import StorageError
 
     if isinstance(exc, UnknownNameError):
-        return 404
+        return 422 if method in ("POST", "PUT", "PATCH") else 404
     if isinstance(exc, StorageError):
         return 409
     return 422
@@ -39,7 +44,11 @@ def field_of(exc: WarbenchError) -> str | None:
     if isinstance(exc, ProfileError):
         return exc.field
     if isinstance(exc, UnknownNameError):
-        return exc.kind
+        # The reader puts the field's path before the message ("request, unit.unit.perks[0]:
+        # unknown perk ..."); otherwise the kind of name stands for the field.
+        where = str(exc).split(": unknown ", 1)[0] if ": unknown " in str(exc) else ""
+        last = where.split(", ")[-1]
+        return last if _PATH.fullmatch(last) else exc.kind
     return None
 
 
@@ -53,10 +62,10 @@ def _loc(loc: tuple[Any, ...] | list[Any]) -> str:
 def install(app: FastAPI) -> None:
     """Register the exception handlers on ``app``."""
 
-    async def warbench_error(_request: Request, exc: Exception) -> JSONResponse:
+    async def warbench_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, WarbenchError)
         return JSONResponse(
-            status_code=status_of(exc),
+            status_code=status_of(exc, request.method),
             content={"detail": str(exc), "field": field_of(exc), "error": type(exc).__name__},
         )
 
