@@ -23,7 +23,7 @@ async function refreshList(): Promise<void> {
   list.replaceChildren();
   for (const r of rosters) {
     const li = el("li");
-    const open = el("button", `${r.name} · ${r.units} units · ${r.point_limit} pts`, { type: "button" });
+    const open = el("button", `${r.name} · ${r.units} unit${r.units === 1 ? "" : "s"} · ${r.point_limit} pts`, { type: "button" });
     open.addEventListener("click", () => void show(r.name));
     li.appendChild(open);
     list.appendChild(li);
