@@ -123,9 +123,7 @@ def test_odds_s2_3_ranged_example_matches_the_odds_engine(client: TestClient) ->
 
     units = {u.name: u for u in example_units()}
     expected = exact_attack(
-        AttackPlan(
-            UnitState.of(units["Troopers"]), UnitState.of(units["Kataton Battle Servitors"])
-        )
+        AttackPlan(UnitState.of(units["Troopers"]), UnitState.of(units["Kataton Battle Servitors"]))
     )
     r = client.post(
         "/api/odds",
@@ -244,7 +242,8 @@ def test_scatter_is_a_hit_or_a_direction_and_distance_s12_3(client: TestClient) 
 def test_roster_journey_create_add_validate_share_import_s3_1(client: TestClient) -> None:
     r = client.post("/api/rosters", json={"name": "Patrol", "point_limit": 50})
     assert r.status_code == 201 and r.json()["total"] == 0
-    assert client.post("/api/rosters", json={"name": "Patrol", "point_limit": 50}).status_code == 409
+    again = client.post("/api/rosters", json={"name": "Patrol", "point_limit": 50})
+    assert again.status_code == 409
     added = client.post(
         "/api/rosters/Patrol/entries", json={"unit": {"source": "inline", "data": TROOPERS}}
     ).json()
@@ -283,7 +282,7 @@ def test_roster_unknown_is_404_and_bad_code_is_422(client: TestClient) -> None:
 def test_pages_render_with_their_script(client: TestClient, page: str) -> None:
     r = client.get(f"/{page}")
     assert r.status_code == 200
-    assert f'/static/js/{page}.js' in r.text
+    assert f"/static/js/{page}.js" in r.text
 
 
 def test_design_page_hints_come_from_the_profile_model_s1_5(client: TestClient) -> None:

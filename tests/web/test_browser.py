@@ -105,9 +105,7 @@ def test_design_unit_with_live_validation_perks_and_cost_s1_5(page: Any) -> None
     # §1.5: Defence 0-10; the server names the field and the input is marked while typing.
     page.fill('input[name="defence"]', "11")
     playwright_api.expect(page.locator("#unit-error")).to_contain_text("defence = 11")
-    playwright_api.expect(page.locator('[data-field="unit.unit.defence"]')).to_have_class(
-        "invalid"
-    )
+    playwright_api.expect(page.locator('[data-field="unit.unit.defence"]')).to_have_class("invalid")
     page.fill('input[name="defence"]', "5")
     playwright_api.expect(page.locator("#unit-error")).to_be_hidden()
     playwright_api.expect(total).not_to_have_text(first)

@@ -35,7 +35,11 @@ def serve(
         raise fail(str(exc)) from None
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        # Listening now: the address printed below accepts connections at once (they wait in
+        # the backlog until uvicorn's loop takes them).
+        sock.listen(128)
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port} ({exc.strerror}); try another --port") from None
     bound = sock.getsockname()[1]

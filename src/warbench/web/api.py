@@ -512,9 +512,7 @@ def create_roster(body: NewRoster, store: StoreDep) -> dict[str, Any]:
     """Create an empty roster (409 when one of that name exists)."""
     from warbench.rulesets.warsurge.roster import Roster
 
-    store.save_roster(
-        Roster(name=body.name.strip(), point_limit=body.point_limit), replace=False
-    )
+    store.save_roster(Roster(name=body.name.strip(), point_limit=body.point_limit), replace=False)
     return _report(store, body.name.strip())
 
 
@@ -549,9 +547,7 @@ def add_entry(name: str, body: NewEntry, store: StoreDep) -> dict[str, Any]:
 
     roster = store.roster(name)
     unit = resolve_unit(body.unit, store, "unit")
-    entry = RosterEntry.of(
-        unit, body.name, traits=list(body.traits), embarked_in=body.embarked_in
-    )
+    entry = RosterEntry.of(unit, body.name, traits=list(body.traits), embarked_in=body.embarked_in)
     store.save_roster(roster.with_entry(entry), create=False)
     return _report(store, roster.name)
 

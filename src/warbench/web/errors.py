@@ -10,20 +10,23 @@ kind}``; the sentence is the same one the CLI prints. The mapping:
   faction or roster of that name already exists),
 * every other :class:`~warbench.kernel.errors.WarbenchError` (bad profile field, bad dice
   expression, a rule broken, a bad share code) → 422,
-* FastAPI's own request validation → 422 naming the first bad field (``body.seed``).
+* FastAPI's own request validation → 422 naming the first bad field (``body.seed``),
+* the router's own refusals (404 no such path, 405 method not allowed) keep their status and
+  get the same body shape with ``field: null``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from warbench.kernel.errors import ProfileError, UnknownNameError, WarbenchError
-
 
 _PATH = re.compile(r"[a-z_][\w]*(\.[\w]+|\[\d+\])+")
 
@@ -52,7 +55,7 @@ def field_of(exc: WarbenchError) -> str | None:
     return None
 
 
-def _loc(loc: tuple[Any, ...] | list[Any]) -> str:
+def _loc(loc: Sequence[Any]) -> str:
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -87,5 +90,14 @@ def install(app: FastAPI) -> None:
             },
         )
 
+    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse(
+            status_code=exc.status_code,
+            content={"detail": str(exc.detail), "field": None, "error": "HTTPException"},
+            headers=exc.headers,
+        )
+
     app.add_exception_handler(WarbenchError, warbench_error)
+    app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, validation_error)

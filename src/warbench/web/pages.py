@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
-from pathlib import Path
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).with_name("templates"))
@@ -27,10 +27,11 @@ def stat_fields(model_name: str) -> tuple[dict[str, Any], ...]:
     """The numeric stats of a profile model with their ranges and descriptions, read from the
     rules' own pydantic models (so the form's hints cannot drift from the validation)."""
     from annotated_types import Ge, Le
+    from pydantic import BaseModel
 
     from warbench.rulesets.warsurge.profiles import UnitProfile, WeaponProfile
 
-    model = {"unit": UnitProfile, "weapon": WeaponProfile}[model_name]
+    model: type[BaseModel] = UnitProfile if model_name == "unit" else WeaponProfile
     out = []
     for name, info in model.model_fields.items():
         if info.annotation is not int:
