@@ -2,6 +2,7 @@
 // the player types (POST /api/units/cost). The draft is kept in localStorage, so a refresh
 // loses nothing.
 import { $, api, ApiFailure, debounce, el, Perk, perkItem, status } from "./common.js";
+import { Draft, DRAFT_KEY, WeaponDraft, weaponDraft } from "./draft.js";
 
 interface CostItem { label: string; points: number; factor?: number; reason: string }
 interface CostGroup { models: number; weapons: string[]; per_model: number; items: CostItem[] }
@@ -11,10 +12,6 @@ interface UnitCost {
 }
 interface UnitCheck { unit: unknown; cost: UnitCost; warnings: string[] }
 
-interface WeaponDraft { fields: Record<string, string>; perks: string[] }
-interface Draft { fields: Record<string, string>; perks: string[]; weapons: WeaponDraft[] }
-
-const DRAFT_KEY = "warbench.design.draft";
 const form = $<HTMLFormElement>("unit-form");
 const weaponsBox = $("weapons");
 const unitPerks: string[] = [];
@@ -54,16 +51,19 @@ function unitData(d: Draft): Record<string, unknown> {
   const { count, ...stats } = d.fields;
   const unit: Record<string, unknown> = { perks: d.perks };
   for (const [k, v] of Object.entries(stats)) unit[k] = k === "name" || k === "armour" || k === "aegis" ? v : numberOrText(v);
-  const weapons = d.weapons.map((w) => {
-    const out: Record<string, unknown> = { perks: w.perks };
-    for (const [k, v] of Object.entries(w.fields)) out[k] = k === "name" || k === "ap" || k === "type" ? v : numberOrText(v);
-    return out;
-  });
+  const weapons = d.weapons.map(weaponData);
   return {
     unit,
     weapons,
     models: [{ count: numberOrText(count ?? "1"), weapons: weapons.map((w) => w.name) }],
   };
+}
+
+/** One weapon in the weapon file format. */
+function weaponData(w: WeaponDraft): Record<string, unknown> {
+  const out: Record<string, unknown> = { perks: w.perks };
+  for (const [k, v] of Object.entries(w.fields)) out[k] = k === "name" || k === "ap" || k === "type" ? v : numberOrText(v);
+  return out;
 }
 
 function renderChips(ul: HTMLElement, list: string[], onChange: () => void): void {
@@ -105,6 +105,16 @@ function addWeapon(w?: WeaponDraft): void {
   render();
   card.querySelector(".pick")?.addEventListener("click", () => openPicker("Weapon Perk", { list: perks, render }));
   card.querySelector(".remove-weapon")?.addEventListener("click", () => { card.remove(); changed(); });
+  card.querySelector(".to-armoury")?.addEventListener("click", async () => {
+    const data = weaponData({ fields: readFields(card, "w-"), perks });
+    try {
+      await api("POST", "/api/armoury", { weapon: data, replace: true });
+      status(`${String(data.name)} is in the Armoury`);
+      void fillArmoury();
+    } catch (err) {
+      status(err instanceof ApiFailure ? err.body.detail : String(err));
+    }
+  });
   weaponsBox.appendChild(card);
 }
 
@@ -244,6 +254,24 @@ $("save-unit").addEventListener("click", async () => {
   }
 });
 
+// ------------------------------------------------------------------ the Armoury
+let armouryWeapons: Record<string, unknown>[] = [];
+
+async function fillArmoury(): Promise<void> {
+  armouryWeapons = await api<Record<string, unknown>[]>("GET", "/api/armoury");
+  const select = $<HTMLSelectElement>("armoury-pick");
+  select.replaceChildren(el("option", "from the Armoury…", { value: "" }));
+  armouryWeapons.forEach((w, i) => select.appendChild(el("option", String(w.name), { value: String(i) })));
+}
+
+$("add-armoury").addEventListener("click", () => {
+  const index = $<HTMLSelectElement>("armoury-pick").value;
+  const weapon = armouryWeapons[Number(index)];
+  if (index === "" || weapon === undefined) return;
+  addWeapon(weaponDraft(weapon));
+  changed();
+});
+
 // ------------------------------------------------------------------ start
 function restore(): void {
   const raw = localStorage.getItem(DRAFT_KEY);
@@ -270,3 +298,4 @@ $("add-weapon").addEventListener("click", () => { addWeapon(); changed(); });
 restore();
 renderUnitPerks();
 void recost();
+void fillArmoury();

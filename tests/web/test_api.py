@@ -278,7 +278,7 @@ def test_roster_unknown_is_404_and_bad_code_is_422(client: TestClient) -> None:
 # ------------------------------------------------------------------------------ pages
 
 
-@pytest.mark.parametrize("page", ["design", "odds", "dice", "rules", "rosters"])
+@pytest.mark.parametrize("page", ["design", "odds", "dice", "rules", "rosters", "factions"])
 def test_pages_render_with_their_script(client: TestClient, page: str) -> None:
     r = client.get(f"/{page}")
     assert r.status_code == 200
@@ -308,3 +308,67 @@ def test_cli_help_does_not_import_fastapi() -> None:
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert "serve" in proc.stdout
     assert proc.stderr.strip().splitlines()[-1] == "[]"
+
+
+# ------------------------------------------------------------------------------ factions
+
+
+def test_faction_import_export_round_trip_and_designer_load(client: TestClient) -> None:
+    import yaml
+
+    assert client.post("/api/factions", json={"name": "Humans"}).status_code == 201
+    assert client.post("/api/factions", json={"name": "Humans"}).status_code == 409
+    text = yaml.safe_dump({"units": [TROOPERS]})
+    r = client.post("/api/factions/Humans/import", json={"text": text})
+    assert r.status_code == 200 and [u["name"] for u in r.json()["units"]] == ["Troopers"]
+    exported = client.get("/api/factions/Humans/export").text
+    again = client.post(
+        "/api/factions/Humans/import", json={"text": exported, "replace": True}
+    ).json()
+    assert again["units"] == r.json()["units"]
+    as_json = client.get("/api/factions/Humans/export", params={"format": "json"}).json()
+    loaded = client.get("/api/factions/Humans/units/Troopers").json()
+    assert as_json["units"] == [loaded]
+    assert unit_from_data(loaded) == unit_from_data(TROOPERS)
+    assert client.delete("/api/factions/Humans/units/Troopers").status_code == 204
+    assert client.get("/api/factions").json() == [{"name": "Humans", "units": []}]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"text": "units: [", "filename": "army.yaml"}, None),
+        ({"text": "{", "format": "json"}, None),
+        ({"text": "units:\n  - unit: {name: A, move: 1, dash: 1, defence: 99, hp: 1}\n"
+                  "    models: [{count: 1}]\n"}, "units[0].unit.defence"),
+        ({"text": "x", "format": "toml"}, "body.format"),
+    ],
+)  # fmt: skip
+def test_faction_import_bad_file_is_422_naming_the_line_or_field(
+    client: TestClient, body: dict[str, Any], field: str | None
+) -> None:
+    client.post("/api/factions", json={"name": "F"})
+    r = client.post("/api/factions/F/import", json=body)
+    assert r.status_code == 422
+    assert r.json()["field"] == field
+    if field is None:
+        assert "line 1" in r.json()["detail"] or "malformed JSON" in r.json()["detail"]
+
+
+def test_armoury_keeps_weapons_s1_6(client: TestClient) -> None:
+    rifle = TROOPERS["weapons"][0]
+    assert client.post("/api/armoury", json={"weapon": rifle}).status_code == 201
+    assert client.post("/api/armoury", json={"weapon": rifle}).status_code == 409
+    assert [w["name"] for w in client.get("/api/armoury").json()] == ["Laser Rifle"]
+    bad = client.post("/api/armoury", json={"weapon": {**rifle, "attacks": 0}})
+    assert bad.status_code == 422 and bad.json()["field"] == "weapon.attacks"
+    assert client.delete("/api/armoury/Laser Rifle").status_code == 204
+    assert client.delete("/api/armoury/Laser Rifle").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "page", ["design", "odds", "dice", "rules", "rosters", "factions", "common", "draft"]
+)
+def test_compiled_scripts_are_served(client: TestClient, page: str) -> None:
+    r = client.get(f"/static/js/{page}.js")
+    assert r.status_code == 200, "run make setup (npm run build)"

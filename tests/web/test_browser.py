@@ -224,3 +224,37 @@ def test_rosters_build_validate_share_and_import_s3_1(page: Any) -> None:
     # The same code again: a roster of that name exists (409), said in one line.
     page.click("#import-roster button")
     playwright_api.expect(page.locator("#status")).to_contain_text("already exists")
+
+
+def test_factions_import_open_in_designer_and_armoury_s1_6(page: Any) -> None:
+    text = (Path(__file__).parents[2] / "examples/warsurge/s2_3_attack_examples.yaml").read_text()
+    )
+    page.goto("/factions")
+    page.fill('#new-faction input[name="name"]', "Book")
+    page.click("#new-faction button")
+    playwright_api.expect(page.locator("#import-faction option")).to_have_count(1)
+    # Two units called Troopers: the import refuses them all, naming the clash.
+    page.fill('#import-units textarea[name="text"]', text)
+    page.click("#import-units button")
+    playwright_api.expect(page.locator("#import-result")).to_contain_text("Troopers")
+    assert _api(page, "GET", "/api/factions")[0]["units"] == []
+    page.check('#import-units input[name="replace"]')
+    page.click("#import-units button")
+    playwright_api.expect(page.locator("#import-result")).to_contain_text("now has 3 unit(s)")
+    row = page.locator("#faction-list li", has_text="Sisters Repentium")
+    row.get_by_role("button", name="Open in the designer").click()
+    page.wait_for_url("**/design")
+    assert page.input_value('input[name="name"]') == "Sisters Repentium"
+    playwright_api.expect(page.locator("#cost-total")).to_have_text(
+        f"{_api(page, 'POST', '/api/units/cost', _unit(page))['cost']['points']} pts"
+    )
+    # Reuse a weapon: save it to the Armoury, add it back from there.
+    page.locator("fieldset.weapon .to-armoury").first.click()
+    playwright_api.expect(page.locator("#armoury-pick option")).to_have_count(2)
+    page.select_option("#armoury-pick", label="Ripper Sword")
+    page.click("#add-armoury")
+    playwright_api.expect(page.locator("#unit-error")).to_contain_text("duplicate weapon names")
+
+
+def _unit(page: Any) -> Any:
+    return _api(page, "GET", "/api/factions/Book/units/Sisters Repentium")

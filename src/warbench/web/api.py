@@ -611,3 +611,160 @@ def import_code(body: ImportCode, store: StoreDep) -> dict[str, Any]:
         roster = roster.model_copy(update={"name": body.name.strip()})
     store.save_roster(roster, replace=body.replace)
     return _report(store, roster.name)
+
+
+# ------------------------------------------------------------------------------------ factions
+
+
+class FactionOut(BaseModel):
+    """A faction and its units (``warbench faction show``)."""
+
+    name: str
+    units: list[UnitListing]
+
+
+@router.get("/factions", tags=["factions"])
+def factions(store: StoreDep) -> list[FactionOut]:
+    """Every faction with its units."""
+    out = []
+    for f in store.factions():
+        units = [
+            UnitListing(
+                source="saved",
+                name=u.name,
+                faction=f.name,
+                models=u.model_count,
+                weapons=[w.name for w in u.weapons],
+            )
+            for u in store.faction_units(f.name)
+        ]
+        out.append(FactionOut(name=f.name, units=units))
+    return out
+
+
+class NewFaction(BaseModel):
+    """A new, empty faction."""
+
+    model_config = _FORBID
+
+    name: str = Field(min_length=1, max_length=120)
+
+
+@router.post("/factions", tags=["factions"], status_code=201)
+def create_faction(body: NewFaction, store: StoreDep) -> FactionOut:
+    """Create a faction (409 when one of that name exists)."""
+    store.create_faction(body.name.strip())
+    return FactionOut(name=body.name.strip(), units=[])
+
+
+@router.get("/factions/{faction}/units/{unit}", tags=["factions"])
+def faction_unit(faction: str, unit: str, store: StoreDep) -> dict[str, Any]:
+    """One saved unit in the unit file format (to load it into the designer)."""
+    from warbench.rulesets.warsurge.io import unit_to_data
+
+    return unit_to_data(store.find_unit(unit, faction))
+
+
+@router.delete("/factions/{faction}/units/{unit}", tags=["factions"], status_code=204)
+def remove_faction_unit(faction: str, unit: str, store: StoreDep) -> Response:
+    """Remove a unit from a faction."""
+    store.remove_unit(faction, unit)
+    return Response(status_code=204)
+
+
+FileFormat = Literal["yaml", "json"]
+
+
+@router.get("/factions/{faction}/export", tags=["factions"], response_class=Response)
+def export_faction(faction: str, store: StoreDep, format: FileFormat = "yaml") -> Response:
+    """The faction's units as a unit file (``units: [...]``) the CLI reads."""
+    import json
+
+    import yaml
+
+    from warbench.rulesets.warsurge.io import units_to_data
+
+    data = units_to_data(store.faction_units(faction))
+    if format == "json":
+        return Response(json.dumps(data, indent=2), media_type="application/json")
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    return Response(text, media_type="application/yaml")
+
+
+class ImportUnits(BaseModel):
+    """A unit file's text (YAML or JSON, one unit or ``units: [...]``) to add to a faction."""
+
+    model_config = _FORBID
+
+    text: str = Field(min_length=1, max_length=500_000)
+    format: FileFormat = "yaml"
+    filename: str = Field("upload", max_length=200, description="Named in error messages.")
+    replace: bool = False
+
+
+def parse_text(text: str, fmt: str, source: str) -> Any:
+    """Parse YAML or JSON text; malformed text is a :class:`DataFileError` naming the line."""
+    import json
+
+    import yaml
+
+    from warbench.kernel.errors import DataFileError
+
+    try:
+        data = json.loads(text) if fmt == "json" else yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(source, f"malformed JSON at line {exc.lineno}: {exc.msg}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise DataFileError(source, f"malformed YAML{where}") from None
+    if data is None:
+        raise DataFileError(source, "the file is empty")
+    return data
+
+
+@router.post("/factions/{faction}/import", tags=["factions"])
+def import_units(faction: str, body: ImportUnits, store: StoreDep) -> FactionOut:
+    """Validate every unit of a unit file and add them all (or none) to the faction."""
+    from warbench.rulesets.warsurge.io import units_from_data
+
+    units = units_from_data(parse_text(body.text, body.format, body.filename), body.filename)
+    store.add_units(faction, units, replace=body.replace)
+    return next(f for f in factions(store) if f.name.lower() == faction.strip().lower())
+
+
+# ------------------------------------------------------------------------------------ armoury
+
+
+@router.get("/armoury", tags=["armoury"])
+def armoury(store: StoreDep) -> list[dict[str, Any]]:
+    """The Armoury's weapon profiles (reusable across units), in the weapon file format."""
+    from warbench.rulesets.warsurge.io import weapon_to_data
+
+    return [weapon_to_data(w) for w in store.weapons()]
+
+
+class SaveWeapon(BaseModel):
+    """A weapon profile (§1.6) to keep in the Armoury."""
+
+    model_config = _FORBID
+
+    weapon: dict[str, Any] = Field(description="A weapon profile (§1.6), as under `weapon:`.")
+    replace: bool = False
+
+
+@router.post("/armoury", tags=["armoury"], status_code=201)
+def save_weapon(body: SaveWeapon, store: StoreDep) -> dict[str, Any]:
+    """Validate a weapon profile and keep it in the Armoury (409 when the name is taken)."""
+    from warbench.rulesets.warsurge.io import weapon_from_data, weapon_to_data
+
+    weapon = weapon_from_data(body.weapon, source="request", prefix="weapon")
+    store.add_weapons([weapon], replace=body.replace)
+    return weapon_to_data(weapon)
+
+
+@router.delete("/armoury/{name}", tags=["armoury"], status_code=204)
+def remove_weapon(name: str, store: StoreDep) -> Response:
+    """Remove a weapon profile from the Armoury."""
+    store.remove_weapon(name)
+    return Response(status_code=204)

@@ -19,6 +19,7 @@ PAGES = (
     ("dice", "Dice"),
     ("rules", "Rules"),
     ("rosters", "Rosters"),
+    ("factions", "Factions"),
 )
 
 
@@ -94,3 +95,8 @@ def rules(request: Request) -> HTMLResponse:
 @router.get("/rosters", response_class=HTMLResponse)
 def rosters(request: Request) -> HTMLResponse:
     return _page(request, "rosters")
+
+
+@router.get("/factions", response_class=HTMLResponse)
+def factions(request: Request) -> HTMLResponse:
+    return _page(request, "factions")
