@@ -228,7 +228,6 @@ def test_rosters_build_validate_share_and_import_s3_1(page: Any) -> None:
 
 def test_factions_import_open_in_designer_and_armoury_s1_6(page: Any) -> None:
     text = (Path(__file__).parents[2] / "examples/warsurge/s2_3_attack_examples.yaml").read_text()
-    )
     page.goto("/factions")
     page.fill('#new-faction input[name="name"]', "Book")
     page.click("#new-faction button")
