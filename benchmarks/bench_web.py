@@ -56,3 +56,51 @@ def test_bench_web_recost_30_unit_roster_after_one_change(benchmark: Any, tmp_pa
     if stats is not None:
         data = sorted(stats.stats.data)
         benchmark.extra_info["p95_ms"] = round(1000 * data[int(0.95 * (len(data) - 1))], 2)
+
+
+def test_bench_web_design_page_interactive_from_cold_start(benchmark: Any, tmp_path: Path) -> None:
+    """Issue 13 target: a page interactive in ≤ 1.5 s from a cold start on localhost.
+
+    Each round starts ``warbench serve`` in a new process (imports, database migration), loads
+    the Design page in Chromium and waits until the server's first cost of the draft is shown
+    (the page then answers the player). Skipped without ``/usr/bin/chromium``.
+    """
+    import re
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("needs Debian's chromium (make setup)")
+    from playwright.sync_api import expect, sync_playwright
+
+    serve = [sys.executable, "-c", "from warbench.cli import main; main()", "serve", "--port", "0"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update"],
+        )  # fmt: skip
+        rounds = itertools.count()
+
+        def cold_start() -> str:
+            db = f"sqlite:///{tmp_path / f'cold{next(rounds)}.db'}"
+            proc = subprocess.Popen([*serve, "--db", db], stdout=subprocess.PIPE, text=True)
+            try:
+                assert proc.stdout is not None
+                url = re.search(r"http://\S+/", proc.stdout.readline())
+                assert url, "no address printed"
+                page = browser.new_page()
+                page.goto(f"{url[0]}design")
+                expect(page.locator("#cost-total")).to_have_text(re.compile(r"^\d+ pts$"))
+                shown = page.locator("#cost-total").inner_text()
+                page.close()
+                return shown
+            finally:
+                proc.terminate()
+                proc.wait(10)
+
+        shown = benchmark.pedantic(cold_start, rounds=3, iterations=1)
+        browser.close()
+    assert shown.endswith(" pts")

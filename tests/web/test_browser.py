@@ -209,6 +209,7 @@ def test_rosters_build_validate_share_and_import_s3_1(page: Any) -> None:
     playwright_api.expect(select.locator("option")).not_to_have_count(0)
     select.select_option(label="Troopers x10 (10 models, example)")
     page.click("#add-entry button")
+    playwright_api.expect(page.locator("#roster-view table")).to_contain_text("Troopers x10")
     report = _api(page, "GET", "/api/rosters/Patrol")
     playwright_api.expect(page.locator("#roster-total")).to_have_text(
         f"{report['total']} / 100 pts"
