@@ -8,6 +8,7 @@ interface Report {
   roster: string; point_limit: number; total: number; points_model: string; valid: boolean;
   units: { entry: string; full: number; points: number; traits: string[] }[];
   violations: Violation[];
+  document: { roster: { roster_perks: { perk: string; unit: string | null }[] } };
 }
 
 const OPEN_KEY = "warbench.rosters.open";
@@ -78,7 +79,10 @@ function render(report: Report): void {
   const select = el("select", "", { "aria-label": "Unit to add" });
   const entryName = el("input", "", { placeholder: "Entry name (optional)", "aria-label": "Entry name" });
   const traits = el("input", "", { placeholder: "Traits, comma separated", "aria-label": "Traits" });
-  add.append(select, entryName, traits, el("button", "Add unit", { type: "submit" }));
+  const embark = el("select", "", { "aria-label": "Deploys embarked in" });
+  embark.appendChild(el("option", "not embarked", { value: "" }));
+  for (const u of report.units) embark.appendChild(el("option", `embarked in ${u.entry}`, { value: u.entry }));
+  add.append(select, entryName, traits, embark, el("button", "Add unit", { type: "submit" }));
   add.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
@@ -86,6 +90,7 @@ function render(report: Report): void {
         unit: JSON.parse(select.value) as unknown,
         name: entryName.value.trim() || null,
         traits: traits.value.split(",").map((t) => t.trim()).filter(Boolean),
+        embarked_in: embark.value || null,
       }));
       void refreshList();
     } catch (err) { status(message(err)); }
@@ -93,6 +98,36 @@ function render(report: Report): void {
   view.appendChild(el("h3", "Add a unit"));
   view.appendChild(add);
   void fillUnitSelect(select);
+
+  view.appendChild(el("h3", "Roster Perks (§12.6)"));
+  const perkList = el("ul", "", { class: "plain", id: "roster-perks" });
+  report.document.roster.roster_perks.forEach((p, i) => {
+    const li = el("li", `${p.perk}${p.unit ? ` → ${p.unit}` : ""} `);
+    const remove = el("button", "Remove", { type: "button", class: "danger" });
+    remove.addEventListener("click", async () => {
+      try {
+        render(await api<Report>("DELETE", `/api/rosters/${enc(report.roster)}/perks/${i}`));
+      } catch (err) { status(message(err)); }
+    });
+    li.appendChild(remove);
+    perkList.appendChild(li);
+  });
+  view.appendChild(perkList);
+  const perkForm = el("form", "", { class: "row", id: "add-perk" });
+  const perkName = el("input", "", { placeholder: "Roster Perk (e.g. Inspiring)", "aria-label": "Roster Perk" });
+  const designated = el("select", "", { "aria-label": "Designated entry" });
+  designated.appendChild(el("option", "no designated unit", { value: "" }));
+  for (const u of report.units) designated.appendChild(el("option", u.entry, { value: u.entry }));
+  perkForm.append(perkName, designated, el("button", "Add perk", { type: "submit" }));
+  perkForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      render(await api<Report>("POST", `/api/rosters/${enc(report.roster)}/perks`, {
+        perk: perkName.value, unit: designated.value || null,
+      }));
+    } catch (err) { status(message(err)); }
+  });
+  view.appendChild(perkForm);
 
   const share = el("button", "Share code and QR", { type: "button", id: "share" });
   const shareBox = el("div");

@@ -372,3 +372,22 @@ def test_armoury_keeps_weapons_s1_6(client: TestClient) -> None:
 def test_compiled_scripts_are_served(client: TestClient, page: str) -> None:
     r = client.get(f"/static/js/{page}.js")
     assert r.status_code == 200, "run make setup (npm run build)"
+
+
+def test_roster_perks_added_validated_and_removed_s12_6(client: TestClient) -> None:
+    client.post("/api/rosters", json={"name": "P", "point_limit": 5000})
+    client.post("/api/rosters/P/entries", json={"unit": {"source": "inline", "data": TROOPERS}})
+    r = client.post("/api/rosters/P/perks", json={"perk": "inspiring", "unit": "Troopers"})
+    assert r.status_code == 200
+    assert r.json()["document"]["roster"]["roster_perks"] == [
+        {"perk": "Inspiring", "unit": "Troopers"}
+    ]
+    assert r.json()["total"] > client.get("/api/rosters/P").json()["units"][0]["points"]
+    unknown = client.post("/api/rosters/P/perks", json={"perk": "Inspirin"})
+    assert unknown.status_code == 422 and "Inspiring" in unknown.json()["detail"]
+    # A Unit Perk is no Roster Perk (§12.6): a violation, like `warbench roster validate`.
+    wrong = client.post("/api/rosters/P/perks", json={"perk": "Tough"}).json()
+    assert any(v["code"] == "wrong-perk-kind" for v in wrong["violations"])
+    assert client.delete("/api/rosters/P/perks/5").json()["field"] == "index"
+    left = client.delete("/api/rosters/P/perks/1").json()["document"]["roster"]["roster_perks"]
+    assert [p["perk"] for p in left] == ["Inspiring"]

@@ -205,7 +205,7 @@ def test_rosters_build_validate_share_and_import_s3_1(page: Any) -> None:
     page.fill('#new-roster input[name="point_limit"]', "100")
     page.click("#new-roster button")
     playwright_api.expect(page.locator("#roster-total")).to_have_text("0 / 100 pts")
-    select = page.locator("#add-entry select")
+    select = page.get_by_label("Unit to add")
     playwright_api.expect(select.locator("option")).not_to_have_count(0)
     select.select_option(label="Troopers x10 (10 models, example)")
     page.click("#add-entry button")
@@ -217,6 +217,15 @@ def test_rosters_build_validate_share_and_import_s3_1(page: Any) -> None:
     # Core Rules §3.1: over the Point Limit is a violation, shown with its fix and rule.
     assert report["total"] > 100
     playwright_api.expect(page.locator("#violations li")).to_have_count(len(report["violations"]))
+    # A Roster Perk with its Presence unit (Perks §12.6), priced into the total.
+    page.fill("#add-perk input", "Inspiring")
+    page.select_option("#add-perk select", "Troopers x10")
+    page.click("#add-perk button")
+    playwright_api.expect(page.locator("#roster-perks li")).to_contain_text(["Inspiring"])
+    with_perk = _api(page, "GET", "/api/rosters/Patrol")
+    playwright_api.expect(page.locator("#roster-total")).to_have_text(
+        f"{with_perk['total']} / 100 pts"
+    )
     page.click("#share")
     playwright_api.expect(page.locator("#share-code")).to_contain_text("WBR1:")
     code = page.locator("#share-code").inner_text()

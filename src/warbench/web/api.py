@@ -571,6 +571,50 @@ def remove_entry(name: str, entry: str, store: StoreDep) -> dict[str, Any]:
     return _report_of(changed)
 
 
+class NewRosterPerk(BaseModel):
+    """A Roster Perk (Perks §12.6) and, where it needs one, its designated entry."""
+
+    model_config = _FORBID
+
+    perk: str = Field(min_length=1, max_length=80)
+    unit: str | None = Field(None, min_length=1, max_length=80, description="Designated entry.")
+
+
+@router.post("/rosters/{name}/perks", tags=["rosters"])
+def add_roster_perk(name: str, body: NewRosterPerk, store: StoreDep) -> dict[str, Any]:
+    """Add a Roster Perk (its name as players write it) and answer with the re-validated roster.
+
+    An unknown perk is refused (422, suggesting names); a perk of the wrong kind or a missing
+    designation is a violation in the answer, as in ``warbench roster validate``.
+    """
+    from warbench.rulesets.warsurge.perks import PerkCatalog
+    from warbench.rulesets.warsurge.roster import RosterPerk
+
+    roster = store.roster(name)
+    perk = PerkCatalog.load().get(body.perk).name
+    changed = roster.model_copy(
+        update={"roster_perks": [*roster.roster_perks, RosterPerk(perk=perk, unit=body.unit)]}
+    )
+    store.save_roster(changed, create=False)
+    return _report_of(changed)
+
+
+@router.delete("/rosters/{name}/perks/{index}", tags=["rosters"])
+def remove_roster_perk(name: str, index: int, store: StoreDep) -> dict[str, Any]:
+    """Remove the Roster Perk at ``index`` (0-based, in the roster's order)."""
+    roster = store.roster(name)
+    if not 0 <= index < len(roster.roster_perks):
+        raise ProfileError(
+            "index",
+            index,
+            f"0 to {len(roster.roster_perks) - 1}" if roster.roster_perks else "none",
+        )
+    perks = [p for i, p in enumerate(roster.roster_perks) if i != index]
+    changed = roster.model_copy(update={"roster_perks": perks})
+    store.save_roster(changed, create=False)
+    return _report_of(changed)
+
+
 @router.get("/rosters/{name}/share", tags=["rosters"])
 def share_code(name: str, store: StoreDep) -> dict[str, str]:
     """The roster's share code (``WBR1:…``, checksummed)."""
