@@ -137,7 +137,11 @@ function render(report: Report): void {
     const download = el("a", "Download the QR (SVG)", { href: img.getAttribute("src") ?? "", download: `${report.roster}.svg` });
     shareBox.replaceChildren(el("p", code, { class: "code", id: "share-code" }), img, download);
   });
-  view.append(share, shareBox);
+  const sheet = el("a", "Print sheet (save as PDF from the print dialog)", {
+    href: `/api/rosters/${enc(report.roster)}/sheet.html`, target: "_blank", id: "print-sheet",
+  });
+  view.append(share, el("p", "", {}), shareBox);
+  view.appendChild(el("p")).appendChild(sheet);
 }
 
 $("new-roster").addEventListener("submit", async (e) => {

@@ -257,6 +257,8 @@ def test_roster_journey_create_add_validate_share_import_s3_1(client: TestClient
     assert code.startswith("WBR1:")
     qr = client.get("/api/rosters/Patrol/qr.svg")
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg")
+    sheet = client.get("/api/rosters/Patrol/sheet.html")
+    assert sheet.headers["content-type"].startswith("text/html") and "Laser Rifle" in sheet.text
     imported = client.post("/api/rosters/import", json={"code": code, "name": "Copy"})
     assert imported.status_code == 201 and imported.json()["total"] == added["total"]
     removed = client.delete("/api/rosters/Patrol/entries/Troopers").json()

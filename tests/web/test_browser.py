@@ -229,6 +229,8 @@ def test_rosters_build_validate_share_and_import_s3_1(page: Any) -> None:
     page.click("#share")
     playwright_api.expect(page.locator("#share-code")).to_contain_text("WBR1:")
     code = page.locator("#share-code").inner_text()
+    sheet = page.request.get(page.locator("#print-sheet").get_attribute("href"))
+    assert sheet.ok and "Troopers x10" in sheet.text()
     page.wait_for_function("document.querySelector('img.qr')?.naturalWidth > 0")
     page.fill('#import-roster textarea[name="code"]', code.replace("Patrol", ""))
     # The same code again: a roster of that name exists (409), said in one line.

@@ -635,6 +635,19 @@ def share_qr(name: str, store: StoreDep) -> Response:
     return Response(buf.getvalue(), media_type="image/svg+xml")
 
 
+@router.get("/rosters/{name}/sheet.html", tags=["rosters"], response_class=Response)
+def roster_sheet(name: str, store: StoreDep) -> Response:
+    """The printable roster sheet (``warbench roster print``): profiles, perks, activation and
+    points, as a standalone HTML page the browser prints (or saves as PDF)."""
+    from warbench.rulesets.warsurge.roster import validate_roster
+    from warbench.rulesets.warsurge.sheet import render_sheet
+
+    roster = store.roster(name)
+    report = validate_roster(roster)
+    html = render_sheet(roster.stamped(report.points_model), report)
+    return Response(html, media_type="text/html")
+
+
 class ImportCode(BaseModel):
     """A pasted share code; ``name`` renames the imported roster."""
 
