@@ -95,7 +95,7 @@ def _price_text(name: str, impl_class: str) -> str:
 
 
 @cache
-def _perk_rows() -> tuple[PerkOut, ...]:
+def perk_rows() -> tuple[PerkOut, ...]:
     from warbench.rulesets.warsurge.perks import PerkCatalog
 
     return tuple(
@@ -124,7 +124,7 @@ def perks(
 ) -> list[PerkOut]:
     """Search the perk catalog (Book 2 §12.4-§12.6) by name or text; names match first."""
     words = q.lower().split()
-    rows = [r for r in _perk_rows() if kind is None or r.kind == kind]
+    rows = [r for r in perk_rows() if kind is None or r.kind == kind]
     if words:
         in_name = [r for r in rows if all(w in r.name.lower() for w in words)]
         in_text = [
@@ -143,7 +143,7 @@ def perk(name: str) -> PerkOut:
     from warbench.rulesets.warsurge.perks import PerkCatalog
 
     found = PerkCatalog.load().get(name)
-    return next(r for r in _perk_rows() if r.name == found.name)
+    return next(r for r in perk_rows() if r.name == found.name)
 
 
 # ------------------------------------------------------------------------------------ units

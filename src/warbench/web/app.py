@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,6 +16,15 @@ from warbench.web import api, errors, pages
 STATIC = Path(__file__).with_name("static")
 
 
+def warm_up() -> None:
+    """Import and load what the first API calls need (points model, odds, perk catalog)."""
+    from warbench.rulesets.warsurge.costing import default_coster
+
+    default_coster()
+    api.example_units()
+    api.perk_rows()
+
+
 def create_app(db_url: str | None = None) -> FastAPI:
     """The app over the database at ``db_url`` (else ``$WARBENCH_DB``, else the CLI's default).
 
@@ -24,6 +34,10 @@ def create_app(db_url: str | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Speed (issue 13, "interactive from a cold start"): the rules modules, the points
+        # model's data and the perk rows load in the background while the browser fetches the
+        # first page, instead of inside the first API call.
+        threading.Thread(target=warm_up, name="warbench-warm-up", daemon=True).start()
         yield
         store.close()
 
