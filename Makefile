@@ -8,7 +8,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint types unit bench-smoke bench clean
+# The web workbench's TypeScript (frontend/) compiles into the package (gitignored, shipped in
+# the wheel); it is rebuilt when a frontend source changes. Needs Node 20 and npm.
+WEB_JS := src/warbench/web/static/js/.built
+WEB_SRC := frontend/package.json frontend/package-lock.json frontend/tsconfig.json $(wildcard frontend/src/*.ts)
+
+.PHONY: setup demo test lint types unit bench-smoke bench clean browser
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +21,18 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(WEB_JS): $(WEB_SRC)
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent
+	touch $(WEB_JS)
+
+# Chromium for the end-to-end browser tests (Debian's package; Playwright's own download does
+# not work here). Installs it when missing and apt-get is usable (CI runs as root); otherwise the
+# browser tests are skipped with a reason.
+browser:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) \
+		|| echo "warning: chromium is not installed; the browser tests will be skipped"
+
+setup: $(STAMP) $(WEB_JS) browser
 
 demo: $(STAMP)
 	$(BIN)/warbench demo
@@ -28,7 +44,7 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: setup
 	$(BIN)/pytest
 
 # Every benchmark once, with pytest-benchmark's timings off (a few seconds).
@@ -41,4 +57,4 @@ bench: $(STAMP)
 	$(BIN)/pytest benchmarks -o python_files='bench_*.py' --benchmark-enable --benchmark-only -p no:cacheprovider --benchmark-columns=min,median,mean,max,rounds
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache frontend/node_modules src/warbench/web/static/js

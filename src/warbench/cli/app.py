@@ -87,6 +87,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "warengine": ("warengine_cmds",),
     "collision": ("collision_cmds",),
     "godslayer": ("godslayer_cmds",),
+    "serve": ("web_cmds",),
 }
 ALL_MODULES = (
     "collision_cmds",
@@ -97,6 +98,7 @@ ALL_MODULES = (
     "ruleset_cmds",
     "warengine_cmds",
     "warsurge_cmds",
+    "web_cmds",
 )
 
 

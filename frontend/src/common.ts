@@ -1,0 +1,176 @@
+// Shared helpers of the workbench pages: typed calls to the JSON API and small DOM helpers.
+// No rule is decided here: every number shown comes from the server (STYLE.md principle 15).
+
+/** The body of every 4xx answer (src/warbench/web/errors.py). */
+export interface ApiError {
+  detail: string;
+  field: string | null;
+  error: string;
+}
+
+export class ApiFailure extends Error {
+  constructor(public status: number, public body: ApiError) {
+    super(body.detail);
+  }
+}
+
+/** Call the API; a non-2xx answer throws an ApiFailure carrying the message and the field. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, "Content-Type": "application/json" };
+  }
+  const response = await fetch(path, init);
+  if (response.status === 204) return undefined as T;
+  const data: unknown = await response.json();
+  if (!response.ok) {
+    const err = data as Partial<ApiError>;
+    throw new ApiFailure(response.status, {
+      detail: String(err.detail ?? response.statusText),
+      field: err.field ?? null,
+      error: String(err.error ?? "error"),
+    });
+  }
+  return data as T;
+}
+
+/** The element with this id, typed; throws when the page lacks it. */
+export function $<T extends HTMLElement = HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (el === null) throw new Error(`#${id} missing`);
+  return el as T;
+}
+
+/** Make an element with text and attributes. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text = "",
+  attrs: Record<string, string> = {},
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+/** Show a short message at the bottom of the screen. */
+export function status(message: string): void {
+  const node = document.getElementById("status");
+  if (node === null) return;
+  node.textContent = message;
+  window.setTimeout(() => {
+    if (node.textContent === message) node.textContent = "";
+  }, 3000);
+}
+
+/** Call fn at most once per `ms` of quiet (live validation while typing). */
+export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {
+  let timer: number | undefined;
+  return (...args: A) => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => fn(...args), ms);
+  };
+}
+
+export function pct(p: number): string {
+  return `${(p * 100).toFixed(p < 0.001 && p > 0 ? 3 : 1)}%`;
+}
+
+/** A vertical bar chart of a distribution {k: probability} as inline SVG. */
+export function barChart(dist: Record<string, number>, label: string): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const keys = Object.keys(dist).map(Number).sort((a, b) => a - b);
+  const top = Math.max(...keys, 0);
+  const max = Math.max(...Object.values(dist), 1e-9);
+  const width = 320;
+  const height = 150;
+  const pad = 18;
+  const bw = (width - pad) / (top + 1);
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height + 14}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  for (let k = 0; k <= top; k++) {
+    const p = dist[String(k)] ?? 0;
+    const h = (p / max) * (height - pad);
+    const rect = document.createElementNS(ns, "rect");
+    rect.setAttribute("x", String(pad + k * bw + 1));
+    rect.setAttribute("y", String(height - h));
+    rect.setAttribute("width", String(Math.max(bw - 2, 1)));
+    rect.setAttribute("height", String(h));
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `${k}: ${pct(p)}`;
+    rect.appendChild(title);
+    svg.appendChild(rect);
+    if (top <= 20 || k % Math.ceil(top / 20) === 0) {
+      const t = document.createElementNS(ns, "text");
+      t.setAttribute("x", String(pad + k * bw + bw / 2 - 3));
+      t.setAttribute("y", String(height + 11));
+      t.textContent = String(k);
+      svg.appendChild(t);
+    }
+  }
+  const caption = document.createElementNS(ns, "text");
+  caption.setAttribute("x", String(pad));
+  caption.setAttribute("y", "10");
+  caption.textContent = label;
+  svg.appendChild(caption);
+  return svg;
+}
+
+/** One perk rank as the API describes it (GET /api/perks). */
+export interface Perk {
+  name: string;
+  kind: string;
+  family: string;
+  activation: string[];
+  summary: string;
+  section: string;
+  rule: string;
+  price: string;
+}
+
+/** A list item showing a perk's name, activation tags, text, price and rule reference. */
+export function perkItem(p: Perk): HTMLLIElement {
+  const li = el("li");
+  li.appendChild(el("strong", p.name));
+  li.appendChild(el("span", ` · ${p.kind}`, { class: "muted" }));
+  const tags = el("div", "", { class: "tags" });
+  for (const a of p.activation) tags.appendChild(el("span", a));
+  li.appendChild(tags);
+  li.appendChild(el("p", p.summary));
+  li.appendChild(el("div", `Points: ${p.price}`, { class: "price" }));
+  li.appendChild(el("div", p.rule, { class: "muted" }));
+  return li;
+}
+
+/** A unit the pages can pick (GET /api/units). */
+export interface UnitListing {
+  source: "example" | "saved";
+  name: string;
+  faction: string | null;
+  models: number;
+  weapons: string[];
+}
+
+export interface UnitRef {
+  source: "example" | "saved" | "inline";
+  name?: string;
+  faction?: string | null;
+}
+
+/** Fill a <select> with the units to pick; each option's value is a UnitRef as JSON. */
+export async function fillUnitSelect(select: HTMLSelectElement): Promise<void> {
+  const units = await api<UnitListing[]>("GET", "/api/units");
+  select.replaceChildren();
+  for (const u of units) {
+    const ref: UnitRef = { source: u.source, name: u.name, faction: u.faction };
+    const where = u.source === "example" ? "example" : u.faction ?? "";
+    const option = el("option", `${u.name} (${u.models} models, ${where})`, {
+      value: JSON.stringify(ref),
+    });
+    select.appendChild(option);
+  }
+}

@@ -1,0 +1,301 @@
+// Design page: a unit profile, its weapons and perks, validated and costed by the server as
+// the player types (POST /api/units/cost). The draft is kept in localStorage, so a refresh
+// loses nothing.
+import { $, api, ApiFailure, debounce, el, Perk, perkItem, status } from "./common.js";
+import { Draft, DRAFT_KEY, WeaponDraft, weaponDraft } from "./draft.js";
+
+interface CostItem { label: string; points: number; factor?: number; reason: string }
+interface CostGroup { models: number; weapons: string[]; per_model: number; items: CostItem[] }
+interface UnitCost {
+  unit: string; points: number; exact: number; points_model: string;
+  groups: CostGroup[]; unit_items: CostItem[]; notes: string[];
+}
+interface UnitCheck { unit: unknown; cost: UnitCost; warnings: string[] }
+
+const form = $<HTMLFormElement>("unit-form");
+const weaponsBox = $("weapons");
+const unitPerks: string[] = [];
+let pickerTarget: { list: string[]; render: () => void } | null = null;
+
+function numberOrText(value: string): number | string {
+  return value.trim() !== "" && !Number.isNaN(Number(value)) ? Number(value) : value;
+}
+
+function readFields(root: ParentNode, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  root.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input[name], select[name]").forEach((input) => {
+    if (!input.name.startsWith(prefix) || input.closest("template")) return;
+    if (prefix === "" && input.name.startsWith("w-")) return;
+    out[input.name.slice(prefix.length)] = input.value;
+  });
+  return out;
+}
+
+function weaponCards(): HTMLFieldSetElement[] {
+  return Array.from(weaponsBox.querySelectorAll<HTMLFieldSetElement>("fieldset.weapon"));
+}
+
+function draft(): Draft {
+  return {
+    fields: readFields(form, ""),
+    perks: [...unitPerks],
+    weapons: weaponCards().map((card) => ({
+      fields: readFields(card, "w-"),
+      perks: JSON.parse(card.dataset.perks ?? "[]") as string[],
+    })),
+  };
+}
+
+/** The unit in the CLI's unit file format (the API validates every field). */
+function unitData(d: Draft): Record<string, unknown> {
+  const { count, ...stats } = d.fields;
+  const unit: Record<string, unknown> = { perks: d.perks };
+  for (const [k, v] of Object.entries(stats)) unit[k] = k === "name" || k === "armour" || k === "aegis" ? v : numberOrText(v);
+  const weapons = d.weapons.map(weaponData);
+  return {
+    unit,
+    weapons,
+    models: [{ count: numberOrText(count ?? "1"), weapons: weapons.map((w) => w.name) }],
+  };
+}
+
+/** One weapon in the weapon file format. */
+function weaponData(w: WeaponDraft): Record<string, unknown> {
+  const out: Record<string, unknown> = { perks: w.perks };
+  for (const [k, v] of Object.entries(w.fields)) out[k] = k === "name" || k === "ap" || k === "type" ? v : numberOrText(v);
+  return out;
+}
+
+function renderChips(ul: HTMLElement, list: string[], onChange: () => void): void {
+  ul.replaceChildren();
+  list.forEach((name, i) => {
+    const li = el("li", name);
+    const x = el("button", "×", { type: "button", "aria-label": `Remove ${name}` });
+    x.addEventListener("click", () => {
+      list.splice(i, 1);
+      onChange();
+    });
+    li.appendChild(x);
+    ul.appendChild(li);
+  });
+}
+
+function renderUnitPerks(): void {
+  renderChips($("unit-perks"), unitPerks, () => { renderUnitPerks(); changed(); });
+}
+
+function addWeapon(w?: WeaponDraft): void {
+  const template = $<HTMLTemplateElement>("weapon-template");
+  const card = (template.content.firstElementChild as HTMLFieldSetElement).cloneNode(true) as HTMLFieldSetElement;
+  const perks: string[] = w?.perks ?? [];
+  card.dataset.perks = JSON.stringify(perks);
+  if (w) {
+    for (const [k, v] of Object.entries(w.fields)) {
+      const input = card.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="w-${k}"]`);
+      if (input) input.value = v;
+    }
+  } else {
+    const input = card.querySelector<HTMLInputElement>('[name="w-name"]');
+    if (input) input.value = `Weapon ${weaponCards().length + 1}`;
+  }
+  const render = (): void => {
+    card.dataset.perks = JSON.stringify(perks);
+    renderChips(card.querySelector<HTMLElement>(".w-perks") as HTMLElement, perks, () => { render(); changed(); });
+  };
+  render();
+  card.querySelector(".pick")?.addEventListener("click", () => openPicker("Weapon Perk", { list: perks, render }));
+  card.querySelector(".remove-weapon")?.addEventListener("click", () => { card.remove(); changed(); });
+  card.querySelector(".to-armoury")?.addEventListener("click", async () => {
+    const data = weaponData({ fields: readFields(card, "w-"), perks });
+    try {
+      await api("POST", "/api/armoury", { weapon: data, replace: true });
+      status(`${String(data.name)} is in the Armoury`);
+      void fillArmoury();
+    } catch (err) {
+      status(err instanceof ApiFailure ? err.body.detail : String(err));
+    }
+  });
+  weaponsBox.appendChild(card);
+}
+
+function clearErrors(): void {
+  document.querySelectorAll(".invalid").forEach((n) => n.classList.remove("invalid"));
+  const box = $("unit-error");
+  box.hidden = true;
+  box.textContent = "";
+}
+
+/** Mark the input the server's error names (unit.unit.defence, unit.weapons[1].power …). */
+function showError(err: ApiFailure): void {
+  const box = $("unit-error");
+  box.hidden = false;
+  box.textContent = err.body.detail.replace(/^request: /, "");
+  const field = err.body.field ?? "";
+  const weapon = /^unit\.weapons\[(\d+)\]\.?([a-z_]*)/.exec(field);
+  let target: Element | null = null;
+  if (weapon) {
+    const card = weaponCards()[Number(weapon[1])];
+    target = card?.querySelector(`[data-field="${weapon[2] || "name"}"]`) ?? card ?? null;
+  } else {
+    target = form.querySelector(`[data-field="${field.replace(/\[\d+\]$/, "")}"]`);
+  }
+  target?.classList.add("invalid");
+}
+
+function renderCost(check: UnitCheck): void {
+  const cost = check.cost;
+  $("cost-total").textContent = `${cost.points} pts`;
+  const table = el("table");
+  const head = el("tr");
+  head.append(el("th", "Item"), el("th", "Points", { class: "num" }), el("th", "Why"));
+  table.appendChild(head);
+  for (const g of cost.groups) {
+    const row = el("tr");
+    const what = `${g.models} model${g.models === 1 ? "" : "s"}${g.weapons.length ? ` with ${g.weapons.join(", ")}` : ""}`;
+    row.append(el("th", what), el("th", `${g.per_model.toFixed(2)} each`, { class: "num" }), el("th", ""));
+    table.appendChild(row);
+    for (const item of [...g.items]) table.appendChild(itemRow(item));
+  }
+  if (cost.unit_items.length) {
+    const row = el("tr");
+    row.append(el("th", "Per unit"), el("th", ""), el("th", ""));
+    table.appendChild(row);
+    for (const item of cost.unit_items) table.appendChild(itemRow(item));
+  }
+  $("cost-items").replaceChildren(table);
+  $("cost-version").textContent = `exact ${cost.exact} → ${cost.points} pts · points model ${cost.points_model}`;
+  const warnings = $("cost-warnings");
+  warnings.replaceChildren(...[...check.warnings, ...cost.notes].map((w) => el("li", w)));
+}
+
+function itemRow(item: CostItem): HTMLTableRowElement {
+  const row = el("tr");
+  const value = item.factor !== undefined ? `×${item.factor}` : item.points.toFixed(2);
+  row.append(el("td", item.label), el("td", value, { class: "num" }), el("td", item.reason, { class: "muted" }));
+  return row;
+}
+
+let generation = 0;
+async function recost(): Promise<void> {
+  const mine = ++generation;
+  const d = draft();
+  localStorage.setItem(DRAFT_KEY, JSON.stringify(d));
+  try {
+    const check = await api<UnitCheck>("POST", "/api/units/cost", unitData(d));
+    if (mine !== generation) return;
+    clearErrors();
+    renderCost(check);
+  } catch (err) {
+    if (mine !== generation) return;
+    clearErrors();
+    if (err instanceof ApiFailure) showError(err);
+    else status(String(err));
+  }
+}
+
+const changed = debounce(() => void recost(), 200);
+
+// ------------------------------------------------------------------ perk picker
+const dialog = $<HTMLDialogElement>("perk-dialog");
+let pickerKind = "Unit Perk";
+
+function openPicker(kind: string, target: { list: string[]; render: () => void }): void {
+  pickerKind = kind;
+  pickerTarget = target;
+  $("picker-kind").textContent = kind;
+  $<HTMLInputElement>("perk-search").value = "";
+  dialog.showModal();
+  void searchPerks();
+}
+
+async function searchPerks(): Promise<void> {
+  const q = $<HTMLInputElement>("perk-search").value;
+  const kinds = pickerKind === "Unit Perk" ? ["Unit Perk", "Trait"] : [pickerKind];
+  const found: Perk[] = [];
+  for (const kind of kinds) {
+    const params = new URLSearchParams({ q, kind, limit: "60" });
+    found.push(...(await api<Perk[]>("GET", `/api/perks?${params.toString()}`)));
+  }
+  const list = $("perk-results");
+  list.replaceChildren();
+  for (const p of found) {
+    const li = perkItem(p);
+    const add = el("button", `Add ${p.name}`, { type: "button" });
+    add.addEventListener("click", () => {
+      if (pickerTarget && !pickerTarget.list.includes(p.name)) {
+        pickerTarget.list.push(p.name);
+        pickerTarget.render();
+        changed();
+      }
+      dialog.close();
+    });
+    li.appendChild(add);
+    list.appendChild(li);
+  }
+}
+
+$("perk-search").addEventListener("input", debounce(() => void searchPerks(), 150));
+form.querySelector('.pick[data-target="unit"]')?.addEventListener("click", () =>
+  openPicker("Unit Perk", { list: unitPerks, render: renderUnitPerks }),
+);
+
+// ------------------------------------------------------------------ saving
+$("save-unit").addEventListener("click", async () => {
+  const faction = $<HTMLInputElement>("faction").value;
+  try {
+    const saved = await api<{ name: string; faction: string }>("POST", "/api/units", {
+      faction,
+      unit: unitData(draft()),
+      replace: true,
+    });
+    $("save-result").textContent = `Saved ${saved.name} in ${saved.faction}.`;
+  } catch (err) {
+    $("save-result").textContent = err instanceof ApiFailure ? err.body.detail : String(err);
+  }
+});
+
+// ------------------------------------------------------------------ the Armoury
+let armouryWeapons: Record<string, unknown>[] = [];
+
+async function fillArmoury(): Promise<void> {
+  armouryWeapons = await api<Record<string, unknown>[]>("GET", "/api/armoury");
+  const select = $<HTMLSelectElement>("armoury-pick");
+  select.replaceChildren(el("option", "from the Armoury…", { value: "" }));
+  armouryWeapons.forEach((w, i) => select.appendChild(el("option", String(w.name), { value: String(i) })));
+}
+
+$("add-armoury").addEventListener("click", () => {
+  const index = $<HTMLSelectElement>("armoury-pick").value;
+  const weapon = armouryWeapons[Number(index)];
+  if (index === "" || weapon === undefined) return;
+  addWeapon(weaponDraft(weapon));
+  changed();
+});
+
+// ------------------------------------------------------------------ start
+function restore(): void {
+  const raw = localStorage.getItem(DRAFT_KEY);
+  if (raw === null) {
+    addWeapon();
+    return;
+  }
+  try {
+    const d = JSON.parse(raw) as Draft;
+    for (const [k, v] of Object.entries(d.fields)) {
+      const input = form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${k}"]`);
+      if (input && !input.closest("template")) input.value = v;
+    }
+    unitPerks.push(...d.perks);
+    d.weapons.forEach((w) => addWeapon(w));
+  } catch {
+    addWeapon();
+  }
+}
+
+form.addEventListener("input", changed);
+form.addEventListener("change", changed);
+$("add-weapon").addEventListener("click", () => { addWeapon(); changed(); });
+restore();
+renderUnitPerks();
+void recost();
+void fillArmoury();

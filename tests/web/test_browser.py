@@ -1,0 +1,271 @@
+"""End-to-end journeys in a real browser (issue 13): Playwright driving Debian's Chromium.
+
+Each journey starts a server on a free localhost port over an empty temporary database, runs at
+a desk size (1280x800) and a phone size (390x844), checks what the player sees against the API,
+fails on any script error or on a page wider than the phone, and saves a screenshot to
+``tests/web/artefacts/`` (gitignored) for a human to look at.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTEFACTS = Path(__file__).with_name("artefacts")
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make setup)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``warbench serve`` in a thread, over an empty database; yields its address."""
+    import uvicorn
+
+    from warbench.web.app import create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    app = create_app(f"sqlite:///{tmp_path / 'browser.db'}")
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(5)
+    sock.close()
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page (empty storage) at one viewport; script errors fail the test."""
+    name = request.param
+    context = browser.new_context(viewport=VIEWPORTS[name], base_url=server)
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.viewport_name = name
+    yield pg
+    ARTEFACTS.mkdir(exist_ok=True)
+    test = request.node.originalname.removeprefix("test_")
+    pg.screenshot(path=str(ARTEFACTS / f"{test}-{name}.png"), full_page=True)
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert not errors, errors
+    assert width <= VIEWPORTS[name]["width"], f"page is {width}px wide at {name} size"
+
+
+def _api(page: Any, method: str, path: str, body: Any = None) -> Any:
+    r = page.request.fetch(path, method=method, data=body)
+    return r.json()
+
+
+def test_design_unit_with_live_validation_perks_and_cost_s1_5(page: Any) -> None:
+    page.goto("/design")
+    total = page.locator("#cost-total")
+    playwright_api.expect(total).to_have_text(
+        __import__("re").compile(r"^\d+ pts$")
+    )  # costed on load
+    first = total.inner_text()
+    # §1.5: Defence 0-10; the server names the field and the input is marked while typing.
+    page.fill('input[name="defence"]', "11")
+    playwright_api.expect(page.locator("#unit-error")).to_contain_text("defence = 11")
+    playwright_api.expect(page.locator('[data-field="unit.unit.defence"]')).to_have_class("invalid")
+    page.fill('input[name="defence"]', "5")
+    playwright_api.expect(page.locator("#unit-error")).to_be_hidden()
+    playwright_api.expect(total).not_to_have_text(first)
+    # The perk picker: search, read the perk's text, tags and price, add it.
+    page.click('.pick[data-target="unit"]')
+    page.fill("#perk-search", "tough")
+    item = page.locator("#perk-results li", has_text="Tough").first
+    playwright_api.expect(item.locator(".price")).to_contain_text("Points:")
+    item.get_by_role("button").click()
+    playwright_api.expect(page.locator("#unit-perks li")).to_contain_text(["Tough"])
+    # The itemised cost is the API's own answer for the same unit.
+    page.wait_for_timeout(400)
+    shown = total.inner_text()
+    data = page.evaluate("localStorage.getItem('warbench.design.draft')")
+    assert "Tough" in data
+    # A refresh loses nothing (the draft is kept).
+    page.reload()
+    playwright_api.expect(page.locator("#unit-perks li")).to_contain_text(["Tough"])
+    assert page.input_value('input[name="defence"]') == "5"
+    playwright_api.expect(total).to_have_text(shown)
+    page.click("#save-unit")
+    playwright_api.expect(page.locator("#save-result")).to_contain_text("Saved New Unit")
+    units = _api(page, "GET", "/api/units")
+    assert any(u["source"] == "saved" and u["name"] == "New Unit" for u in units)
+
+
+def test_odds_of_the_s2_3_ranged_example_with_monte_carlo_check(page: Any) -> None:
+    page.goto("/odds")
+    attacker = page.locator("#attacker")
+    playwright_api.expect(attacker.locator("option")).not_to_have_count(0)
+    attacker.select_option(label="Troopers (6 models, example)")
+    page.locator("#target").select_option(label="Kataton Battle Servitors (2 models, example)")
+    page.click("#compute")
+    expected = _api(
+        page,
+        "POST",
+        "/api/odds",
+        {"attacker": {"name": "Troopers"}, "target": {"name": "Kataton Battle Servitors"}},
+    )
+    playwright_api.expect(page.locator("#expected-hp b")).to_have_text(
+        f"{expected['expected_hp_lost']:.3f}"
+    )
+    assert page.locator("#odds-result svg.chart rect").count() == len(expected["hp_lost"]) + len(
+        expected["models_slain"]
+    )
+    # §5.6: cover lowers the expected loss.
+    page.check('input[name="cover"]')
+    page.click("#compute")
+    playwright_api.expect(page.locator("#expected-hp b")).not_to_have_text(
+        f"{expected['expected_hp_lost']:.3f}"
+    )
+    page.fill("#mc-trials", "5000")
+    page.fill("#mc-seed", "11")
+    page.click("#mc-run")
+    playwright_api.expect(page.locator("#mc-summary")).to_contain_text("5000 trials, seed 11")
+
+
+def test_dice_generator_successes_rerolls_and_scatter_s1_4(page: Any) -> None:
+    page.goto("/dice")
+    page.fill('input[name="count"]', "12")
+    page.select_option('select[name="need"]', "4")
+    page.fill('input[name="reroll"]', "failed")
+    page.fill('input[name="seed"]', "5")
+    page.click("#roll")
+    expected = _api(
+        page, "POST", "/api/dice/roll", {"expr": "12D6", "need": 4, "reroll": "failed", "seed": 5}
+    )
+    playwright_api.expect(page.locator("#faces li")).to_have_count(12)
+    playwright_api.expect(page.locator("#dice-summary")).to_have_text(
+        f"{expected['successes']} of 12 succeed on 4+ · total {expected['total']}"
+    )
+    assert page.locator("#faces li.success").count() == expected["successes"]
+    page.click("#scatter")
+    playwright_api.expect(page.locator("#scatter-summary")).to_be_visible()
+    playwright_api.expect(page.locator("#dice-history li")).to_have_count(2)
+    page.fill('input[name="reroll"]', "1,6")
+    page.click("#roll")
+    playwright_api.expect(page.locator("#dice-result .error")).to_contain_text("reroll")
+
+
+def test_rules_search_perks_by_name_and_text_s12(page: Any) -> None:
+    page.goto("/rules")
+    playwright_api.expect(page.locator("#rules-count")).to_contain_text("perks")
+    page.fill("#rules-q", "destroy")
+    first = page.locator("#rules-results li").first
+    playwright_api.expect(first.locator("strong")).to_have_text("Destroy I")
+    playwright_api.expect(first).to_contain_text("HP Loss")
+    page.select_option("#rules-kind", "Roster Perk")
+    page.fill("#rules-q", "")
+    playwright_api.expect(page.locator("#rules-results li").first).to_contain_text("Roster Perk")
+
+
+def test_rosters_build_validate_share_and_import_s3_1(page: Any) -> None:
+    page.goto("/rosters")
+    playwright_api.expect(page.locator("#roster-list")).to_contain_text("No roster yet")
+    page.fill('#new-roster input[name="name"]', "Patrol")
+    page.fill('#new-roster input[name="point_limit"]', "100")
+    page.click("#new-roster button")
+    playwright_api.expect(page.locator("#roster-total")).to_have_text("0 / 100 pts")
+    select = page.get_by_label("Unit to add")
+    playwright_api.expect(select.locator("option")).not_to_have_count(0)
+    select.select_option(label="Troopers x10 (10 models, example)")
+    page.click("#add-entry button")
+    playwright_api.expect(page.locator("#roster-view table")).to_contain_text("Troopers x10")
+    report = _api(page, "GET", "/api/rosters/Patrol")
+    playwright_api.expect(page.locator("#roster-total")).to_have_text(
+        f"{report['total']} / 100 pts"
+    )
+    # Core Rules §3.1: over the Point Limit is a violation, shown with its fix and rule.
+    assert report["total"] > 100
+    playwright_api.expect(page.locator("#violations li")).to_have_count(len(report["violations"]))
+    # A Roster Perk with its Presence unit (Perks §12.6), priced into the total.
+    page.fill("#add-perk input", "Inspiring")
+    page.select_option("#add-perk select", "Troopers x10")
+    page.click("#add-perk button")
+    playwright_api.expect(page.locator("#roster-perks li")).to_contain_text(["Inspiring"])
+    with_perk = _api(page, "GET", "/api/rosters/Patrol")
+    playwright_api.expect(page.locator("#roster-total")).to_have_text(
+        f"{with_perk['total']} / 100 pts"
+    )
+    page.click("#share")
+    playwright_api.expect(page.locator("#share-code")).to_contain_text("WBR1:")
+    code = page.locator("#share-code").inner_text()
+    sheet = page.request.get(page.locator("#print-sheet").get_attribute("href"))
+    assert sheet.ok and "Troopers x10" in sheet.text()
+    page.wait_for_function("document.querySelector('img.qr')?.naturalWidth > 0")
+    page.fill('#import-roster textarea[name="code"]', code.replace("Patrol", ""))
+    # The same code again: a roster of that name exists (409), said in one line.
+    page.click("#import-roster button")
+    playwright_api.expect(page.locator("#status")).to_contain_text("already exists")
+
+
+def test_factions_import_open_in_designer_and_armoury_s1_6(page: Any) -> None:
+    text = (Path(__file__).parents[2] / "examples/warsurge/s2_3_attack_examples.yaml").read_text()
+    page.goto("/factions")
+    page.fill('#new-faction input[name="name"]', "Book")
+    page.click("#new-faction button")
+    playwright_api.expect(page.locator("#import-faction option")).to_have_count(1)
+    # Two units called Troopers: the import refuses them all, naming the clash.
+    page.fill('#import-units textarea[name="text"]', text)
+    page.click("#import-units button")
+    playwright_api.expect(page.locator("#import-result")).to_contain_text("Troopers")
+    assert _api(page, "GET", "/api/factions")[0]["units"] == []
+    page.check('#import-units input[name="replace"]')
+    page.click("#import-units button")
+    playwright_api.expect(page.locator("#import-result")).to_contain_text("now has 3 unit(s)")
+    row = page.locator("#faction-list li", has_text="Sisters Repentium")
+    row.get_by_role("button", name="Open in the designer").click()
+    page.wait_for_url("**/design")
+    assert page.input_value('input[name="name"]') == "Sisters Repentium"
+    playwright_api.expect(page.locator("#cost-total")).to_have_text(
+        f"{_api(page, 'POST', '/api/units/cost', _unit(page))['cost']['points']} pts"
+    )
+    # Reuse a weapon: save it to the Armoury, add it back from there.
+    page.locator("fieldset.weapon .to-armoury").first.click()
+    playwright_api.expect(page.locator("#armoury-pick option")).to_have_count(2)
+    page.select_option("#armoury-pick", label="Ripper Sword")
+    page.click("#add-armoury")
+    playwright_api.expect(page.locator("#unit-error")).to_contain_text("duplicate weapon names")
+
+
+def _unit(page: Any) -> Any:
+    return _api(page, "GET", "/api/factions/Book/units/Sisters Repentium")
