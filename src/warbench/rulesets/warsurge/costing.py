@@ -10,6 +10,7 @@ model groups), so re-costing a roster after one change recomputes only the unit 
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -141,7 +142,9 @@ class CachingCoster:
 
     Two entries with equal profiles, weapons and model groups are costed once; editing one
     entry of a roster costs only that entry again. At most ``maxsize`` units are remembered
-    (least recently used first out). ``hits`` and ``misses`` count lookups.
+    (least recently used first out). ``hits`` and ``misses`` count lookups. Safe to share
+    between threads (the web server's thread pool): the cache is changed under a lock, and a
+    unit is costed outside it.
     """
 
     def __init__(self, inner: RosterCoster, maxsize: int = 4096) -> None:
@@ -150,6 +153,7 @@ class CachingCoster:
         self._cache: OrderedDict[str, UnitCostLike] = OrderedDict()
         self.hits = 0
         self.misses = 0
+        self._lock = threading.Lock()
 
     @property
     def version(self) -> str:
@@ -157,16 +161,18 @@ class CachingCoster:
 
     def cost_unit(self, unit: Unit) -> UnitCostLike:
         key = unit.model_dump_json()
-        found = self._cache.get(key)
-        if found is not None:
-            self.hits += 1
-            self._cache.move_to_end(key)
-            return found
-        self.misses += 1
+        with self._lock:
+            found = self._cache.get(key)
+            if found is not None:
+                self.hits += 1
+                self._cache.move_to_end(key)
+                return found
+            self.misses += 1
         cost = self.inner.cost_unit(unit)
-        self._cache[key] = cost
-        if len(self._cache) > self.maxsize:
-            self._cache.popitem(last=False)
+        with self._lock:
+            self._cache[key] = cost
+            while len(self._cache) > self.maxsize:
+                self._cache.popitem(last=False)
         return cost
 
     def trait_adjusted(self, cost: float, traits: Sequence[str]) -> float:
