@@ -1,0 +1,140 @@
+"""Two writers, or a writer and a reader, of one roster or game: serialised, never torn (issue 19).
+
+Each race is made deterministic: a hook pauses one side at the worst moment (just before its
+first write statement, or between a reader's two queries) while the other side runs to the end.
+Before issue 19 the paused writer deleted only the entries it had seen and the roster ended up
+with entries of two versions; the paused reader mixed two versions; two creators of one name
+got an ``IntegrityError`` traceback.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from tests.warsurge.roster.fakes import entry, gun, roster, unit
+from warbench.rulesets.warsurge.roster import Roster
+from warbench.storage import StorageError, Store
+
+WRITES = ("INSERT", "UPDATE", "DELETE")
+WAIT = 1.0  # how long a paused side waits for the other one (the fixed store blocks the other)
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'wb.db'}"
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[Store]:
+    s = Store.open(url)
+    yield s
+    s.close()
+
+
+def version(tag: str, n: int) -> Roster:
+    """A roster whose every part carries ``tag``: a torn read shows two tags."""
+    return roster(*(entry(f"{tag}-{i}") for i in range(n)), notes=tag)
+
+
+def tags(r: Roster) -> set[str]:
+    return {r.notes} | {e.name.split("-")[0] for e in r.units}
+
+
+class Pause:
+    """Pause the thread ``who`` at the first statement ``when`` accepts until ``go`` is set."""
+
+    def __init__(self, store: Store, when: Callable[[str], bool], *, after: bool = False) -> None:
+        self.who: threading.Thread | None = None
+        self.reached = threading.Event()
+        self.go = threading.Event()
+        self.when = when
+        self.engine = store.engine
+        self.name = "after_cursor_execute" if after else "before_cursor_execute"
+        event.listen(self.engine, self.name, self._hook)
+
+    def _hook(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if threading.current_thread() is self.who and not self.reached.is_set():
+            if self.when(statement.lstrip().upper()):
+                self.reached.set()
+                self.go.wait(WAIT)
+
+    def remove(self) -> None:
+        event.remove(self.engine, self.name, self._hook)
+
+
+def race(
+    pause: Pause, first: Callable[[], object], second: Callable[[], object]
+) -> list[BaseException | object]:
+    """Run ``first`` until the pause, then ``second`` to the end, then let ``first`` finish."""
+    results: list[BaseException | object] = [None, None]
+
+    def run(i: int, fn: Callable[[], object]) -> None:
+        try:
+            results[i] = fn()
+        except BaseException as exc:  # noqa: BLE001 - the test inspects it
+            results[i] = exc
+
+    a = threading.Thread(target=run, args=(0, first))
+    pause.who = a
+    a.start()
+    assert pause.reached.wait(10), "the first side never reached the pause"
+    b = threading.Thread(target=run, args=(1, second))
+    b.start()
+    b.join(WAIT)  # the fixed store makes b wait for a's lock: a then resumes after WAIT
+    pause.go.set()
+    a.join(30)
+    b.join(30)
+    pause.remove()
+    return results
+
+
+def test_two_saves_of_one_roster_never_mix_their_entries(store: Store) -> None:
+    store.save_roster(version("old", 3))
+    pause = Pause(store, lambda sql: sql.startswith(WRITES))
+    results = race(
+        pause,
+        lambda: store.save_roster(version("a", 2)),
+        lambda: store.save_roster(version("b", 4)),
+    )
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    final = store.roster("Test")
+    assert len(tags(final)) == 1, f"torn roster: {[e.name for e in final.units]}"
+    assert final in (version("a", 2), version("b", 4))
+
+
+def test_a_reader_never_sees_half_a_save(store: Store) -> None:
+    store.save_roster(version("old", 3))
+    pause = Pause(store, lambda sql: sql.startswith("SELECT") and "ROSTERS" in sql, after=True)
+    results = race(pause, lambda: store.roster("Test"), lambda: store.save_roster(version("b", 4)))
+    read = results[0]
+    assert isinstance(read, Roster), read
+    assert len(tags(read)) == 1, f"torn read: notes {read.notes}, {[e.name for e in read.units]}"
+    assert read in (version("old", 3), version("b", 4))
+    assert store.roster("Test") == version("b", 4)
+
+
+CREATES: dict[str, tuple[Callable[[Store], object], str]] = {
+    "roster": (lambda s: s.save_roster(version("a", 1), replace=False), "a roster called 'Test'"),
+    "faction": (lambda s: s.create_faction("Imperium"), "a faction called 'Imperium'"),
+    "weapon": (lambda s: s.add_weapons([gun("Laser")]), "a weapon called 'Laser'"),
+    "unit": (lambda s: s.add_units("Imperium", [unit("Tank")]), "a unit called 'Tank'"),
+}
+
+
+@pytest.mark.parametrize("kind", CREATES)
+def test_two_creators_of_one_name_get_one_clear_error(store: Store, kind: str) -> None:
+    if kind == "unit":
+        store.create_faction("Imperium")
+    create, message = CREATES[kind]
+    pause = Pause(store, lambda sql: sql.startswith("INSERT"))
+    results = race(pause, lambda: create(store), lambda: create(store))
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(errors) == 1, results  # one creates it, the other is told
+    assert isinstance(errors[0], StorageError), repr(errors[0])
+    assert message in str(errors[0]) and "\n" not in str(errors[0])
