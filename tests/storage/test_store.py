@@ -37,7 +37,7 @@ def test_a_fresh_database_is_migrated_to_head(store: Store) -> None:
 
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn)
-        assert ctx.get_current_revision() == "0001"
+        assert ctx.get_current_revision() == "0002"
         assert compare_metadata(ctx, Base.metadata) == []  # models and migrations agree
 
 
