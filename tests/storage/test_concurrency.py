@@ -9,6 +9,7 @@ got an ``IntegrityError`` traceback.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,8 +19,9 @@ import pytest
 from sqlalchemy import event
 
 from tests.warsurge.roster.fakes import entry, gun, roster, unit
+from warbench.kernel.errors import UnknownNameError
 from warbench.rulesets.warsurge.roster import Roster
-from warbench.storage import StorageError, Store
+from warbench.storage import ChangedElsewhereError, StorageError, Store
 
 WRITES = ("INSERT", "UPDATE", "DELETE")
 WAIT = 1.0  # how long a paused side waits for the other one (the fixed store blocks the other)
@@ -138,3 +140,105 @@ def test_two_creators_of_one_name_get_one_clear_error(store: Store, kind: str) -
     assert len(errors) == 1, results  # one creates it, the other is told
     assert isinstance(errors[0], StorageError), repr(errors[0])
     assert message in str(errors[0]) and "\n" not in str(errors[0])
+
+
+def hold_write_lock(url: str) -> sqlite3.Connection:
+    """Another process's view: a plain sqlite3 connection inside ``BEGIN IMMEDIATE``."""
+    conn = sqlite3.connect(
+        url.removeprefix("sqlite:///"), isolation_level=None, check_same_thread=False
+    )
+    conn.execute("BEGIN IMMEDIATE")
+    return conn
+
+
+OPERATIONS: dict[str, tuple[Callable[[Store], object], str]] = {
+    "save roster": (lambda s: s.save_roster(version("a", 1)), "roster 'Test'"),
+    "update roster": (lambda s: s.update_roster("Test", lambda r: r), "roster 'Test'"),
+    "save game": (lambda s: s.save_game("{}\n", game_id=1), "saved game 1"),
+    "new faction": (lambda s: s.create_faction("Imperium"), "faction 'Imperium'"),
+    "add weapon": (lambda s: s.add_weapons([gun("Laser")]), "the Armoury (adding 'Laser')"),
+}
+
+
+@pytest.mark.parametrize("op", OPERATIONS)
+def test_a_held_write_lock_ends_in_one_line_naming_the_thing(url: str, op: str) -> None:
+    setup = Store.open(url)
+    setup.save_roster(version("old", 1))
+    setup.save_game("{}\n")
+    setup.close()
+    store = Store.open(url, timeout=0.3)
+    run, subject = OPERATIONS[op]
+    holder = hold_write_lock(url)
+    try:
+        with pytest.raises(StorageError) as caught:
+            run(store)
+    finally:
+        holder.rollback()
+        holder.close()
+    message = str(caught.value)
+    assert message.startswith(f"{subject}: the database stayed busy"), message
+    assert "\n" not in message
+    run(store)  # the lock is gone: the same operation now succeeds
+
+
+def test_a_writer_waits_for_a_lock_released_in_time(url: str) -> None:
+    store = Store.open(url, timeout=30)
+    holder = hold_write_lock(url)
+    releaser = threading.Timer(0.3, holder.rollback)
+    releaser.start()
+    try:
+        assert store.save_roster(version("a", 2)) == 1  # waited, then wrote
+    finally:
+        releaser.join()
+        holder.close()
+    assert store.roster("Test") == version("a", 2)
+
+
+def test_an_editor_saving_over_a_newer_version_is_told_it_changed_elsewhere(store: Store) -> None:
+    assert store.save_roster(version("a", 1)) == 1
+    mine = store.versioned_roster("test")
+    theirs = store.versioned_roster("Test")
+    assert store.save_roster(theirs.value.with_entry(entry("x-0")), expected_version=2 - 1) == 2
+    with pytest.raises(
+        ChangedElsewhereError,
+        match=r"roster 'Test' was changed elsewhere: .*"
+        r"version 1 but it is now at version 2; load it again",
+    ):
+        store.save_roster(mine.value.with_entry(entry("y-0")), expected_version=mine.version)
+    assert [e.name for e in store.roster("Test").units] == ["a-0", "x-0"]  # theirs kept
+    store.delete_roster("Test")
+    with pytest.raises(ChangedElsewhereError, match="it was deleted"):
+        store.save_roster(mine.value, expected_version=mine.version)
+
+
+def test_update_roster_applies_the_change_to_the_newest_version(store: Store) -> None:
+    store.save_roster(version("a", 1))
+    store.save_roster(version("b", 1))
+    saved = store.update_roster("TEST", lambda r: r.with_entry(entry("c-0")))
+    assert saved.version == 3
+    assert [e.name for e in store.roster("Test").units] == ["b-0", "c-0"]
+    with pytest.raises(StorageError, match="cannot rename"):
+        store.update_roster("Test", lambda r: r.model_copy(update={"name": "Other"}))
+    with pytest.raises(UnknownNameError):
+        store.update_roster("Nope", lambda r: r)
+
+
+def test_saved_games_are_versioned_too(store: Store) -> None:
+    gid = store.save_game('{"seed": 1}\n', name="g")
+    loaded = store.versioned_game(gid)
+    assert loaded.version == 1
+    assert store.update_game(gid, lambda rec: rec + '{"action": "a"}\n').version == 2
+    with pytest.raises(ChangedElsewhereError, match=f"saved game {gid} was changed elsewhere"):
+        store.save_game(loaded.value + '{"action": "b"}\n', game_id=gid, expected_version=1)
+    assert store.game(gid) == '{"seed": 1}\n{"action": "a"}\n'
+
+
+def test_a_database_error_is_one_line_naming_the_roster(store: Store) -> None:
+    from sqlalchemy import text
+
+    with store.engine.begin() as conn:  # break the schema under the store's feet
+        conn.execute(text("DROP TABLE roster_entries"))
+    with pytest.raises(StorageError) as caught:
+        store.save_roster(version("a", 1))
+    assert str(caught.value).startswith("roster 'Test': ")
+    assert "no such table: roster_entries" in str(caught.value) and "\n" not in str(caught.value)
