@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,6 +74,18 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 T = TypeVar("T")
 _WRITE = "warbench_write"
 _MIGRATION_LOCK = 0x57A2B_E1C  # PostgreSQL advisory lock taken while migrating
+
+
+_DEADLINE = threading.local()  # when this thread's current operation gives up (monotonic)
+_LOCAL_WRITERS: dict[str, threading.Lock] = {}
+_LOCAL_WRITERS_LOCK = threading.Lock()
+
+
+def _local_writer_lock(database: str) -> threading.Lock:
+    """One lock per SQLite file in this process: its threads queue here, in order, instead of
+    polling the file lock against each other (SQLite's busy wait is not fair)."""
+    with _LOCAL_WRITERS_LOCK:
+        return _LOCAL_WRITERS.setdefault(database, threading.Lock())
 
 
 def default_url() -> str:
@@ -160,6 +173,9 @@ def _install_sqlite_hooks(engine: Engine, timeout: float) -> None:
 
     def on_begin(conn: Connection) -> None:
         write = conn.get_execution_options().get(_WRITE, False)
+        if write:  # wait for the file lock only as long as the operation has left
+            left = getattr(_DEADLINE, "at", time.monotonic() + timeout) - time.monotonic()
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {max(1, int(left * 1000))}")
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     event.listen(engine, "connect", on_connect)
@@ -196,6 +212,12 @@ class Store:
             write_options["isolation_level"] = "SERIALIZABLE"
             read_options["isolation_level"] = "REPEATABLE READ"
         self._postgresql = backend == "postgresql"
+        self._local_lock: threading.Lock | None = None
+        if backend == "sqlite":
+            database = engine.url.database or ""
+            if database not in ("", ":memory:"):
+                database = str(Path(database).expanduser().resolve())
+            self._local_lock = _local_writer_lock(database or f":memory:{id(self)}")
         self._writer = sessionmaker(
             engine.execution_options(**write_options), expire_on_commit=False
         )
@@ -268,11 +290,21 @@ class Store:
         writer got in the way, for up to ``timeout`` seconds; then one ``StorageError`` that
         starts with ``subject``. ``work`` must have no effect outside the session."""
         start = time.monotonic()
+        _DEADLINE.at = start + self.timeout
         delay = 0.005
         attempts = 0
         sessions = self._writer if write else self._reader
+        local = self._local_lock if write else None
         while True:
             attempts += 1
+            if local is not None and not local.acquire(
+                timeout=max(0.0, self.timeout - (time.monotonic() - start))
+            ):
+                waited = time.monotonic() - start
+                raise StorageError(
+                    f"{subject}: the database stayed busy for {waited:.1f} s (other writers in "
+                    "this process); try again"
+                )
             try:
                 with sessions() as s, s.begin():
                     return work(s)
@@ -288,12 +320,15 @@ class Store:
                     ) from None
                 if waited + delay > self.timeout or (kind == "integrity" and attempts >= 3):
                     raise StorageError(_gave_up(subject, kind, waited, attempts, exc)) from None
-                time.sleep(delay * (0.5 + random.random()))  # jitter, not cryptography
-                delay = min(delay * 2, 0.25)
             except SQLAlchemyError as exc:
                 raise StorageError(
                     f"{subject}: {exc.__class__.__name__}: {_first_line(exc)}"
                 ) from None
+            finally:
+                if local is not None:
+                    local.release()
+            time.sleep(delay * (0.5 + random.random()))  # jitter, not cryptography
+            delay = min(delay * 2, 0.25)
 
     # -- factions ---------------------------------------------------------------------------
     def _faction(self, s: Session, name: str) -> FactionRow:
