@@ -112,9 +112,16 @@ def _loop(tally: Tally, lock: threading.Lock, until: float, step: Callable[[int]
 
 
 def worker(
-    url: str, fresh_url: str, prefix: str, ids: dict[str, int], p: int, seconds: float
+    url: str,
+    fresh_url: str,
+    prefix: str,
+    ids: dict[str, int],
+    p: int,
+    seconds: float,
+    hold: float = 0.0,
 ) -> Tally:
-    """One process: race the migration of ``fresh_url``, then six threads on ``url``."""
+    """One process: race the migration of ``fresh_url``, then six threads on ``url`` (and the
+    lock hog when ``hold`` > 0)."""
     tally = Tally()
     lock = threading.Lock()
     try:
@@ -194,6 +201,8 @@ def worker(
 
     steps = [write_roster, read_roster, count_roster, write_game, create, count_game]
     threads = [threading.Thread(target=_loop, args=(tally, lock, until, s)) for s in steps]
+    if hold > 0:
+        threads.append(threading.Thread(target=hog, args=(url, hold, until)))
     for t in threads:
         t.start()
     for t in threads:
@@ -260,16 +269,12 @@ def probe(
     total = Tally()
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(processes, mp_context=context) as pool:
-        hogger = threading.Thread(target=hog, args=(url, hold, time.monotonic() + seconds + 3))
-        if hold > 0:
-            hogger.start()
         futures = [
-            pool.submit(worker, url, fresh_url, prefix, ids, p, seconds) for p in range(processes)
+            pool.submit(worker, url, fresh_url, prefix, ids, p, seconds, hold if p == 0 else 0.0)
+            for p in range(processes)
         ]
         for f in futures:
             total.add(f.result())
-        if hold > 0:
-            hogger.join()
     final = setup.roster(f"{prefix}Race")
     final_game = setup.game(ids["race"])
     counted = {e.name for e in setup.roster(f"{prefix}Counter").units}
