@@ -12,7 +12,6 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +27,8 @@ WAIT = 1.0  # how long a paused side waits for the other one (the fixed store bl
 
 
 @pytest.fixture
-def url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'wb.db'}"
+def url(any_url: str) -> str:
+    return any_url
 
 
 @pytest.fixture
@@ -142,13 +141,38 @@ def test_two_creators_of_one_name_get_one_clear_error(store: Store, kind: str) -
     assert message in str(errors[0]) and "\n" not in str(errors[0])
 
 
-def hold_write_lock(url: str) -> sqlite3.Connection:
-    """Another process's view: a plain sqlite3 connection inside ``BEGIN IMMEDIATE``."""
-    conn = sqlite3.connect(
-        url.removeprefix("sqlite:///"), isolation_level=None, check_same_thread=False
+def hold_write_lock(url: str) -> Callable[[], None]:
+    """Another process's view: hold the write lock until the returned function is called.
+
+    SQLite: a plain sqlite3 connection inside ``BEGIN IMMEDIATE``; PostgreSQL: ``LOCK TABLE``
+    of every table in ``EXCLUSIVE`` mode (readers pass, writers wait)."""
+    if url.startswith("sqlite"):
+        conn = sqlite3.connect(
+            url.removeprefix("sqlite:///"), isolation_level=None, check_same_thread=False
+        )
+        conn.execute("BEGIN IMMEDIATE")
+
+        def release() -> None:
+            conn.rollback()
+            conn.close()
+
+        return release
+    from sqlalchemy import create_engine
+
+    engine = create_engine(url)
+    pg = engine.connect()
+    transaction = pg.begin()
+    pg.exec_driver_sql(
+        "LOCK TABLE rosters, roster_entries, saved_games, factions, armoury_weapons "
+        "IN EXCLUSIVE MODE"
     )
-    conn.execute("BEGIN IMMEDIATE")
-    return conn
+
+    def release_pg() -> None:
+        transaction.rollback()
+        pg.close()
+        engine.dispose()
+
+    return release_pg
 
 
 OPERATIONS: dict[str, tuple[Callable[[Store], object], str]] = {
@@ -168,13 +192,12 @@ def test_a_held_write_lock_ends_in_one_line_naming_the_thing(url: str, op: str) 
     setup.close()
     store = Store.open(url, timeout=0.3)
     run, subject = OPERATIONS[op]
-    holder = hold_write_lock(url)
+    release = hold_write_lock(url)
     try:
         with pytest.raises(StorageError) as caught:
             run(store)
     finally:
-        holder.rollback()
-        holder.close()
+        release()
     message = str(caught.value)
     assert message.startswith(f"{subject}: the database stayed busy"), message
     assert "\n" not in message
@@ -183,14 +206,13 @@ def test_a_held_write_lock_ends_in_one_line_naming_the_thing(url: str, op: str) 
 
 def test_a_writer_waits_for_a_lock_released_in_time(url: str) -> None:
     store = Store.open(url, timeout=30)
-    holder = hold_write_lock(url)
-    releaser = threading.Timer(0.3, holder.rollback)
+    release = hold_write_lock(url)
+    releaser = threading.Timer(0.3, release)
     releaser.start()
     try:
         assert store.save_roster(version("a", 2)) == 1  # waited, then wrote
     finally:
         releaser.join()
-        holder.close()
     assert store.roster("Test") == version("a", 2)
 
 
@@ -241,4 +263,4 @@ def test_a_database_error_is_one_line_naming_the_roster(store: Store) -> None:
     with pytest.raises(StorageError) as caught:
         store.save_roster(version("a", 1))
     assert str(caught.value).startswith("roster 'Test': ")
-    assert "no such table: roster_entries" in str(caught.value) and "\n" not in str(caught.value)
+    assert "roster_entries" in str(caught.value) and "\n" not in str(caught.value)

@@ -120,9 +120,10 @@ def test_bad_url_is_one_clear_error() -> None:
         Store.open("nonsense://")
 
 
-@pytest.mark.skipif(not os.environ.get("WARBENCH_TEST_PG"), reason="set WARBENCH_TEST_PG=URL")
-def test_postgresql_round_trip() -> None:
-    s = Store.open(os.environ["WARBENCH_TEST_PG"])
+def test_round_trip_on_every_backend(any_url: str) -> None:
+    s = Store.open(any_url)
     s.save_roster(_roster())
     assert s.roster("Test") == _roster()
+    assert s.versioned_roster("Test").version == 1
     s.delete_roster("Test")
+    s.close()
