@@ -329,7 +329,8 @@ def roster_add(
             groups = [(models or base.model_count, names)]
         armoury_weapons = store.weapons() if groups else []
         built = build_unit(base, groups, armoury_weapons)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)  # saved below only over this version (issue 19)
+        r = loaded.value
         e = RosterEntry(
             name=entry or built.name,
             unit=built,
@@ -340,7 +341,7 @@ def roster_add(
         )
         if r.find(e.name) is not None:
             raise fail(f"roster {r.name!r} already has an entry {e.name!r}; choose --name")
-        store.save_roster(_stamp(r.with_entry(e)))
+        store.save_roster(_stamp(r.with_entry(e)), expected_version=loaded.version)
     console.print(f"added {e.name} ({built.model_count} models) to {r.name}", highlight=False)
 
 
@@ -351,8 +352,9 @@ def roster_remove(
     """Remove an entry from a roster."""
     with guarded():
         store = _store(db)
-        r = store.roster(name)
-        store.save_roster(r.without_entry(entry))
+        loaded = store.versioned_roster(name)
+        r = loaded.value
+        store.save_roster(r.without_entry(entry), expected_version=loaded.version)
     console.print(f"removed {entry} from {r.name}", highlight=False)
 
 
@@ -371,7 +373,8 @@ def roster_perk(
 
     with guarded():
         store = _store(db)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)
+        r = loaded.value
         perks = list(r.roster_perks)
         if remove:
             keep = [p for p in perks if p.perk.lower() != perk.lower()]
@@ -382,7 +385,10 @@ def roster_perk(
             perks.append(RosterPerk(perk=perk, unit=unit))
         from warbench.rulesets.warsurge.roster_io import canonical_roster
 
-        store.save_roster(canonical_roster(r.model_copy(update={"roster_perks": perks})))
+        store.save_roster(
+            canonical_roster(r.model_copy(update={"roster_perks": perks})),
+            expected_version=loaded.version,
+        )
     console.print(f"{'removed' if remove else 'added'} {perk} on {r.name}", highlight=False)
 
 
