@@ -33,7 +33,6 @@ import sqlite3
 import tempfile
 import threading
 import time
-import traceback
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -91,6 +90,11 @@ def game_torn(record: str) -> bool:
     return not lines or len(lines) != lines[0]["n"] or len({d["tag"] for d in lines}) != 1
 
 
+def _describe(exc: BaseException) -> str:
+    """The exception's class and first line (a traceback in the making)."""
+    return f"{exc.__class__.__name__}: {(str(exc).splitlines() or [''])[0]}"
+
+
 def _open(url: str) -> Store:
     return Store.open(url)
 
@@ -105,10 +109,10 @@ def _loop(tally: Tally, lock: threading.Lock, until: float, step: Callable[[int]
             with lock:
                 tally.typed_errors += 1
                 tally.samples.append(f"{exc.__class__.__name__}: {exc}")
-        except Exception:
+        except Exception as exc:
             with lock:
                 tally.tracebacks += 1
-                tally.samples.append(traceback.format_exc(limit=3).strip().splitlines()[-1])
+                tally.samples.append(_describe(exc))
 
 
 def worker(
@@ -129,9 +133,9 @@ def worker(
     except WarbenchError as exc:
         tally.typed_errors += 1
         tally.samples.append(f"opening a fresh database: {exc}")
-    except Exception:
+    except Exception as exc:
         tally.tracebacks += 1
-        tally.samples.append(traceback.format_exc(limit=3).strip().splitlines()[-1])
+        tally.samples.append(f"opening a fresh database: {_describe(exc)}")
     store = _open(url)
     race, counter = f"{prefix}Race", f"{prefix}Counter"
     until = time.monotonic() + seconds
@@ -234,20 +238,23 @@ class Report:
 
 
 def hog(url: str, hold: float, until: float) -> None:
-    """Take the write lock for ``hold`` seconds, then leave it for ``hold`` seconds, until then."""
+    """Take the write lock for ``hold`` seconds, then leave it for ``hold`` seconds, until then.
+
+    It waits up to 60 s for the lock itself, as a patient backup would."""
     from sqlalchemy import create_engine
 
-    engine = create_engine(url)
+    engine = create_engine(url, connect_args={} if "sqlite" in url else {"connect_timeout": 60})
     time.sleep(hold / 2)
     while time.monotonic() + hold < until:
         if engine.url.get_backend_name() == "sqlite":
-            conn = sqlite3.connect(engine.url.database or "", isolation_level=None)
+            conn = sqlite3.connect(engine.url.database or "", isolation_level=None, timeout=60)
             conn.execute("BEGIN IMMEDIATE")
             time.sleep(hold)
             conn.rollback()
             conn.close()
         else:
             with engine.begin() as c:
+                c.exec_driver_sql("SET LOCAL lock_timeout = '60s'")
                 c.exec_driver_sql("LOCK TABLE rosters, saved_games, factions IN EXCLUSIVE MODE")
                 time.sleep(hold)
         time.sleep(hold)
