@@ -264,3 +264,9 @@ def test_a_database_error_is_one_line_naming_the_roster(store: Store) -> None:
         store.save_roster(version("a", 1))
     assert str(caught.value).startswith("roster 'Test': ")
     assert "roster_entries" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_two_stores_on_one_engine_share_it(store: Store) -> None:
+    second = Store(store.engine)  # the transaction hooks are installed once
+    second.save_roster(version("a", 1))
+    assert store.roster("Test") == version("a", 1)

@@ -29,6 +29,7 @@ import os
 import random
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +77,7 @@ _WRITE = "warbench_write"
 _MIGRATION_LOCK = 0x57A2B_E1C  # PostgreSQL advisory lock taken while migrating
 
 
+_HOOKED: weakref.WeakSet[Engine] = weakref.WeakSet()  # engines whose BEGIN a Store controls
 _DEADLINE = threading.local()  # when this thread's current operation gives up (monotonic)
 _LOCAL_WRITERS: dict[str, threading.Lock] = {}
 _LOCAL_WRITERS_LOCK = threading.Lock()
@@ -205,10 +207,13 @@ class Store:
         backend = engine.url.get_backend_name()
         write_options: dict[str, Any] = {_WRITE: True}
         read_options: dict[str, Any] = {}
-        if backend == "sqlite":
+        first = engine not in _HOOKED
+        _HOOKED.add(engine)  # a second Store on the same engine must not BEGIN twice
+        if backend == "sqlite" and first:
             _install_sqlite_hooks(engine, timeout)
         elif backend == "postgresql":
-            _install_postgresql_hooks(engine, timeout)
+            if first:
+                _install_postgresql_hooks(engine, timeout)
             write_options["isolation_level"] = "SERIALIZABLE"
             read_options["isolation_level"] = "REPEATABLE READ"
         self._postgresql = backend == "postgresql"
