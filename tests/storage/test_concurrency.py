@@ -9,9 +9,15 @@ got an ``IntegrityError`` traceback.
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -270,3 +276,42 @@ def test_two_stores_on_one_engine_share_it(store: Store) -> None:
     second = Store(store.engine)  # the transaction hooks are installed once
     second.save_roster(version("a", 1))
     assert store.roster("Test") == version("a", 1)
+
+
+KILLED_WRITER = """
+import sys, time
+from pathlib import Path
+from sqlalchemy import event
+from tests.storage.test_concurrency import version
+from warbench.storage import Store
+
+store = Store.open(sys.argv[1])
+
+def stop(_conn, _cursor, statement, *_args):
+    if statement.lstrip().upper().startswith("INSERT INTO ROSTER_ENTRIES"):
+        Path(sys.argv[2]).write_text("mid-write")
+        time.sleep(600)
+
+event.listen(store.engine, "before_cursor_execute", stop)
+store.save_roster(version("new", 5))
+"""
+
+
+def test_a_writer_killed_mid_save_leaves_the_old_roster_whole(url: str, tmp_path: Path) -> None:
+    store = Store.open(url)
+    store.save_roster(version("old", 3))
+    marker = tmp_path / "marker"
+    child = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, url, str(marker)])
+    try:
+        for _ in range(600):  # until the child has deleted the old entries and is inserting
+            if marker.exists() or child.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert marker.exists(), "the writer never reached its entries"
+        assert store.roster("Test") == version("old", 3)  # a reader meanwhile: the old one
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+    assert store.roster("Test") == version("old", 3)  # nothing of the killed save
+    assert store.save_roster(version("b", 2)) == 2  # and its lock died with it
+    assert store.roster("Test") == version("b", 2)
