@@ -44,6 +44,8 @@ from warbench.kernel.errors import WarbenchError
 from warbench.rulesets.warsurge.roster import Roster
 from warbench.storage import Store
 
+BUSY = "the database stayed busy"  # the timeout's StorageError: allowed, counted
+
 
 @dataclass
 class Tally:
@@ -53,6 +55,7 @@ class Tally:
     reads: int = 0
     torn: int = 0
     typed_errors: int = 0
+    busy_errors: int = 0
     tracebacks: int = 0
     blind_acks: list[tuple[str, int | None]] = field(default_factory=list)
     game_acks: list[tuple[str, int | None]] = field(default_factory=list)
@@ -61,7 +64,7 @@ class Tally:
     samples: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
-        for name in ("writes", "reads", "torn", "typed_errors", "tracebacks"):
+        for name in ("writes", "reads", "torn", "typed_errors", "busy_errors", "tracebacks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.blind_acks += other.blind_acks
         self.game_acks += other.game_acks
@@ -108,6 +111,7 @@ def _loop(tally: Tally, lock: threading.Lock, until: float, step: Callable[[int]
         except WarbenchError as exc:
             with lock:
                 tally.typed_errors += 1
+                tally.busy_errors += int(BUSY in str(exc))
                 tally.samples.append(f"{exc.__class__.__name__}: {exc}")
         except Exception as exc:
             with lock:
@@ -227,13 +231,14 @@ class Report:
     lost_updates: int
     tracebacks: int
     typed_errors: int
+    busy_errors: int
     samples: list[str]
 
     def row(self) -> str:
         return (
             f"| {self.processes} processes x 6 threads, {self.seconds:g} s | {self.writes} | "
             f"{self.reads} | {self.torn_reads} | {self.lost_updates} | {self.tracebacks} | "
-            f"{self.typed_errors} |"
+            f"{self.typed_errors} ({self.busy_errors} busy) |"
         )
 
 
@@ -311,6 +316,7 @@ def probe(
         lost,
         total.tracebacks,
         total.typed_errors,
+        total.busy_errors,
         total.samples,
     )
 
@@ -327,7 +333,7 @@ def main() -> None:
         url = args.url or f"sqlite:///{Path(tmp) / 'stress.db'}"
         fresh = f"sqlite:///{Path(tmp) / 'fresh.db'}"
         report = probe(url, fresh, args.seconds, args.processes, args.hold)
-    print("| probe | writes | reads | torn reads | lost updates | tracebacks | typed errors |")
+    print("| probe | writes | reads | torn reads | lost updates | tracebacks | one-line errors |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     print(report.row())
     for s in report.samples:

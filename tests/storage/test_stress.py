@@ -22,7 +22,9 @@ def check(report_url: str, fresh_url: str, hold: float) -> None:
     print(report.row())
     assert report.writes > 0 and report.reads > 0
     assert (report.torn_reads, report.lost_updates, report.tracebacks) == (0, 0, 0), report
-    assert report.typed_errors == 0, report.samples  # every wait ended within the timeout
+    # the only one-line errors allowed are "stayed busy" timeouts, and none in the short run
+    assert report.typed_errors == report.busy_errors, report.samples
+    assert hold >= 6 or report.typed_errors == 0, report.samples
 
 
 def test_processes_and_threads_never_tear_or_lose_a_roster_or_game(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ import random
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +72,10 @@ __all__ = [
 DB_ENV = "WARBENCH_DB"
 DEFAULT_TIMEOUT = 10.0
 """Seconds a store waits for another writer before it gives up with a :class:`StorageError`."""
+TIMEOUT_ENV = "WARBENCH_DB_TIMEOUT"
 MIGRATIONS = Path(__file__).with_name("migrations")
+_SQLITE_BUSY_SLICE = 0.1  # seconds SQLite's own busy handler waits before Store._run retries
+_MAX_BACKOFF = 0.02  # seconds: the longest pause between two attempts
 T = TypeVar("T")
 _WRITE = "warbench_write"
 _MIGRATION_LOCK = 0x57A2B_E1C  # PostgreSQL advisory lock taken while migrating
@@ -79,15 +83,44 @@ _MIGRATION_LOCK = 0x57A2B_E1C  # PostgreSQL advisory lock taken while migrating
 
 _HOOKED: weakref.WeakSet[Engine] = weakref.WeakSet()  # engines whose BEGIN a Store controls
 _DEADLINE = threading.local()  # when this thread's current operation gives up (monotonic)
-_LOCAL_WRITERS: dict[str, threading.Lock] = {}
+
+
+class _FairLock:
+    """A first-come, first-served lock: a thread that releases it and asks again at once goes
+    to the back of the queue (``threading.Lock`` lets it jump ahead)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._queue: deque[object] = deque()
+        self._held = False
+
+    def acquire(self, timeout: float) -> bool:
+        me = object()
+        with self._cond:
+            self._queue.append(me)
+            if self._cond.wait_for(lambda: not self._held and self._queue[0] is me, timeout):
+                self._queue.popleft()
+                self._held = True
+                return True
+            self._queue.remove(me)
+            self._cond.notify_all()
+            return False
+
+    def release(self) -> None:
+        with self._cond:
+            self._held = False
+            self._cond.notify_all()
+
+
+_LOCAL_WRITERS: dict[str, _FairLock] = {}
 _LOCAL_WRITERS_LOCK = threading.Lock()
 
 
-def _local_writer_lock(database: str) -> threading.Lock:
+def _local_writer_lock(database: str) -> _FairLock:
     """One lock per SQLite file in this process: its threads queue here, in order, instead of
     polling the file lock against each other (SQLite's busy wait is not fair)."""
     with _LOCAL_WRITERS_LOCK:
-        return _LOCAL_WRITERS.setdefault(database, threading.Lock())
+        return _LOCAL_WRITERS.setdefault(database, _FairLock())
 
 
 def default_url() -> str:
@@ -175,9 +208,14 @@ def _install_sqlite_hooks(engine: Engine, timeout: float) -> None:
 
     def on_begin(conn: Connection) -> None:
         write = conn.get_execution_options().get(_WRITE, False)
-        if write:  # wait for the file lock only as long as the operation has left
+        if write:
+            # SQLite's busy handler polls ever more slowly (up to every 100 ms) and a process
+            # whose threads write back to back can take the lock again in between; short busy
+            # waits re-run by Store._run (which polls every few ms) keep the other processes in
+            # the race. Never wait past the operation's deadline.
             left = getattr(_DEADLINE, "at", time.monotonic() + timeout) - time.monotonic()
-            conn.exec_driver_sql(f"PRAGMA busy_timeout = {max(1, int(left * 1000))}")
+            wait = min(left, _SQLITE_BUSY_SLICE)
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {max(1, int(wait * 1000))}")
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     event.listen(engine, "connect", on_connect)
@@ -217,7 +255,7 @@ class Store:
             write_options["isolation_level"] = "SERIALIZABLE"
             read_options["isolation_level"] = "REPEATABLE READ"
         self._postgresql = backend == "postgresql"
-        self._local_lock: threading.Lock | None = None
+        self._local_lock: _FairLock | None = None
         if backend == "sqlite":
             database = engine.url.database or ""
             if database not in ("", ":memory:"):
@@ -232,12 +270,22 @@ class Store:
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
-    def open(cls, url: str | None = None, *, timeout: float = DEFAULT_TIMEOUT) -> Store:
+    def open(cls, url: str | None = None, *, timeout: float | None = None) -> Store:
         """Connect to ``url`` (see :func:`database_url`) and migrate the schema to the newest.
 
         ``timeout`` is how many seconds an operation waits for other writers before it raises
-        :class:`StorageError`.
+        :class:`StorageError` (default ``$WARBENCH_DB_TIMEOUT``, else :data:`DEFAULT_TIMEOUT`).
         """
+        if timeout is None:
+            raw_timeout = os.environ.get(TIMEOUT_ENV, "")
+            try:
+                timeout = float(raw_timeout) if raw_timeout else DEFAULT_TIMEOUT
+            except ValueError:
+                raise StorageError(
+                    f"${TIMEOUT_ENV} = {raw_timeout[:40]!r} is not a number of seconds"
+                ) from None
+            if not 0 < timeout <= 3600:
+                raise StorageError(f"${TIMEOUT_ENV} = {timeout:g} must be in (0, 3600] seconds")
         raw = database_url(url)
         try:
             parsed = make_url(raw)
@@ -333,7 +381,7 @@ class Store:
                 if local is not None:
                     local.release()
             time.sleep(delay * (0.5 + random.random()))  # jitter, not cryptography
-            delay = min(delay * 2, 0.25)
+            delay = min(delay * 2, _MAX_BACKOFF)
 
     # -- factions ---------------------------------------------------------------------------
     def _faction(self, s: Session, name: str) -> FactionRow:
