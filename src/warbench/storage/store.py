@@ -9,8 +9,10 @@ Concurrency (issue 19). Several threads and processes may use one database at on
 * **Writes are serialised.** On SQLite a write transaction starts with ``BEGIN IMMEDIATE``, so
   it holds the database's write lock from its first read (the rows it reads cannot change under
   it); file databases use the WAL journal so readers and the writer do not block each other. On
-  PostgreSQL a write runs at ``SERIALIZABLE`` and is re-run when the server reports a
-  serialization failure or a deadlock.
+  PostgreSQL a write first takes a transaction-scoped advisory lock on what it changes (the
+  roster, faction, Armoury or game, by name, so it covers rows that do not exist yet) and runs
+  at ``READ COMMITTED`` behind it: writers of one roster queue, writers of different rosters
+  run side by side; a serialization failure or deadlock would be re-run.
 * **Reads see one snapshot.** A read is one transaction (``BEGIN`` on SQLite, ``REPEATABLE
   READ`` on PostgreSQL): a reader sees a roster either before or after a save, never half of it.
 * **Busy waits are bounded.** A store waits up to ``timeout`` seconds for a lock (SQLite's busy
@@ -25,6 +27,7 @@ Concurrency (issue 19). Several threads and processes may use one database at on
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import threading
@@ -252,7 +255,7 @@ class Store:
         elif backend == "postgresql":
             if first:
                 _install_postgresql_hooks(engine, timeout)
-            write_options["isolation_level"] = "SERIALIZABLE"
+            write_options["isolation_level"] = "READ COMMITTED"
             read_options["isolation_level"] = "REPEATABLE READ"
         self._postgresql = backend == "postgresql"
         self._local_lock: _FairLock | None = None
@@ -338,10 +341,17 @@ class Store:
         self.engine.dispose()
 
     # -- transactions -----------------------------------------------------------------------
-    def _run(self, subject: str, work: Callable[[Session], T], *, write: bool) -> T:
+    def _run(
+        self, subject: str, work: Callable[[Session], T], *, write: bool, lock: str | None = None
+    ) -> T:
         """``work`` in one transaction, re-run while the database is busy or a concurrent
         writer got in the way, for up to ``timeout`` seconds; then one ``StorageError`` that
-        starts with ``subject``. ``work`` must have no effect outside the session."""
+        starts with ``subject``. ``work`` must have no effect outside the session.
+
+        ``lock`` names what a write changes (``roster:<name>`` ...): on PostgreSQL the write
+        first takes a transaction-scoped advisory lock on it, so writers of one roster queue
+        instead of failing each other, and two creators of one name are one after the other.
+        (SQLite has one write lock for the whole file.)"""
         start = time.monotonic()
         _DEADLINE.at = start + self.timeout
         delay = 0.005
@@ -360,6 +370,8 @@ class Store:
                 )
             try:
                 with sessions() as s, s.begin():
+                    if lock is not None and self._postgresql:
+                        s.execute(select(_pg_advisory_lock(_lock_id(lock))))
                     return work(s)
             except WarbenchError:
                 raise
@@ -398,7 +410,7 @@ class Store:
                     raise StorageError(f"a faction called {other!r} already exists")
             s.add(FactionRow(name=name, notes=notes))
 
-        self._run(f"faction {name!r}", work, write=True)
+        self._run(f"faction {name!r}", work, write=True, lock=_key("faction", name))
 
     def factions(self) -> list[FactionSummary]:
         """Every faction with the names of its units, by name."""
@@ -442,7 +454,7 @@ class Store:
                 else:
                     row.data = data
 
-        self._run(f"faction {faction!r}", work, write=True)
+        self._run(f"faction {faction!r}", work, write=True, lock=_key("faction", faction))
 
     def remove_unit(self, faction: str, unit: str) -> None:
         """Remove ``unit`` from ``faction``."""
@@ -451,7 +463,7 @@ class Store:
             f = self._faction(s, faction)
             f.units.remove(_find(f.units, unit, "unit", where=f"faction {f.name}"))
 
-        self._run(f"faction {faction!r}", work, write=True)
+        self._run(f"faction {faction!r}", work, write=True, lock=_key("faction", faction))
 
     def find_unit(self, name: str, faction: str | None = None) -> Unit:
         """A faction's unit by name; without ``faction`` the name must be unique across them."""
@@ -499,7 +511,7 @@ class Store:
                     row.data = data
 
         names = ", ".join(repr(n) for n, _ in rows_data)
-        self._run(f"the Armoury (adding {names})", work, write=True)
+        self._run(f"the Armoury (adding {names})", work, write=True, lock="armoury")
 
     def weapons(self) -> list[WeaponProfile]:
         """Every weapon of the Armoury, by name."""
@@ -527,7 +539,7 @@ class Store:
         def work(s: Session) -> None:
             s.delete(_find(list(s.scalars(select(WeaponRow))), name, "weapon", where="Armoury"))
 
-        self._run(f"weapon {name!r}", work, write=True)
+        self._run(f"weapon {name!r}", work, write=True, lock="armoury")
 
     # -- rosters ----------------------------------------------------------------------------
     @staticmethod
@@ -591,7 +603,7 @@ class Store:
             s.flush()
             return row.version
 
-        return self._run(subject, work, write=True)
+        return self._run(subject, work, write=True, lock=_key("roster", roster.name))
 
     @staticmethod
     def _entry_row(position: int, e: RosterEntry) -> RosterEntryRow:
@@ -672,7 +684,7 @@ class Store:
             s.flush()
             return Versioned(new, row.version)
 
-        return self._run(subject, work, write=True)
+        return self._run(subject, work, write=True, lock=_key("roster", name))
 
     def rosters(self) -> list[RosterSummary]:
         """A summary of every roster, by name."""
@@ -695,7 +707,7 @@ class Store:
                 raise self._unknown_roster(s, name)
             s.delete(row)
 
-        self._run(f"roster {name!r}", work, write=True)
+        self._run(f"roster {name!r}", work, write=True, lock=_key("roster", name))
 
     # -- saved games ------------------------------------------------------------------------
     def save_game(
@@ -729,7 +741,8 @@ class Store:
             s.flush()
             return row.id
 
-        return self._run(subject, work, write=True)
+        lock = f"game:{game_id}" if game_id is not None else None
+        return self._run(subject, work, write=True, lock=lock)
 
     def versioned_game(self, game_id: int) -> Versioned[str]:
         """The record of saved game ``game_id`` and its version."""
@@ -759,7 +772,18 @@ class Store:
             s.flush()
             return Versioned(row.record, row.version)
 
-        return self._run(f"saved game {game_id}", work, write=True)
+        return self._run(f"saved game {game_id}", work, write=True, lock=f"game:{game_id}")
+
+
+def _key(kind: str, name: str) -> str:
+    """The lock name of a roster or faction: names are compared case-insensitively."""
+    return f"{kind}:{name.strip().lower()}"
+
+
+def _lock_id(name: str) -> int:
+    """A stable signed 64-bit id of a lock name (PostgreSQL advisory locks take a bigint)."""
+    digest = hashlib.blake2b(name.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 def _pg_advisory_lock(key: int) -> Any:
