@@ -226,11 +226,12 @@ def _install_sqlite_hooks(engine: Engine, timeout: float) -> None:
 
 
 def _install_postgresql_hooks(engine: Engine, timeout: float) -> None:
-    """Writes wait at most ``timeout`` for a row lock (then SQLSTATE 55P03, retried)."""
+    """Writes wait for a lock only until the operation's deadline (then SQLSTATE 55P03)."""
 
     def on_begin(conn: Connection) -> None:
         if conn.get_execution_options().get(_WRITE, False):
-            conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(timeout * 1000))}")
+            left = getattr(_DEADLINE, "at", time.monotonic() + timeout) - time.monotonic()
+            conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(left * 1000))}")
 
     event.listen(engine, "begin", on_begin)
 
