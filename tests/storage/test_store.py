@@ -127,3 +127,16 @@ def test_round_trip_on_every_backend(any_url: str) -> None:
     assert s.versioned_roster("Test").version == 1
     s.delete_roster("Test")
     s.close()
+
+
+def test_the_lock_timeout_comes_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'wb.db'}"
+    monkeypatch.setenv("WARBENCH_DB_TIMEOUT", "0.25")
+    assert Store.open(url).timeout == 0.25
+    assert Store.open(url, timeout=3).timeout == 3
+    for bad in ("soon", "0", "-1"):
+        monkeypatch.setenv("WARBENCH_DB_TIMEOUT", bad)
+        with pytest.raises(StorageError, match=r"\$WARBENCH_DB_TIMEOUT = .* seconds"):
+            Store.open(url)
