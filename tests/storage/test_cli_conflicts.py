@@ -24,7 +24,14 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize(
     "command",
-    [("roster", "remove", "Test", "A"), ("roster", "perk", "Test", "Inspiring", "--unit", "A")],
+    [
+        ("roster", "remove", "Test", "A"),
+        ("roster", "perk", "Test", "Inspiring", "--unit", "A"),
+        ("roster", "copy-entry", "Test", "A"),
+        ("roster", "rename", "Test", "TEST"),
+        ("roster", "rename", "Test", "Other"),
+        ("roster", "delete", "Test", "--yes"),
+    ],
 )
 def test_an_edit_over_a_change_made_elsewhere_is_refused_in_one_line(
     tmp_path: Path,

@@ -699,13 +699,18 @@ class Store:
 
         return self._run("rosters", work, write=False)
 
-    def delete_roster(self, name: str) -> None:
-        """Delete the roster ``name`` and its entries."""
+    def delete_roster(self, name: str, *, expected_version: int | None = None) -> None:
+        """Delete the roster ``name`` and its entries; with ``expected_version``, only if no
+        other save came after that version (else :class:`ChangedElsewhereError`)."""
 
         def work(s: Session) -> None:
             row = self._roster_row(s, name)
             if row is None:
+                if expected_version is not None:
+                    raise ChangedElsewhereError(f"roster {name!r}", expected_version, None)
                 raise self._unknown_roster(s, name)
+            if expected_version is not None and row.version != expected_version:
+                raise ChangedElsewhereError(f"roster {name!r}", expected_version, row.version)
             s.delete(row)
 
         self._run(f"roster {name!r}", work, write=True, lock=_key("roster", name))

@@ -33,7 +33,7 @@ import numpy.typing as npt
 from warbench.kernel.dice import D3, D6, TWO_D6, Dice, DiceExpr, TestKind
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.chart import AttackRequirement, attack_requirement
-from warbench.rulesets.warsurge.perks import PerkCatalog, register_implemented
+from warbench.rulesets.warsurge.perks import PerkCatalog, point_cost_met, register_implemented
 from warbench.rulesets.warsurge.profiles import (
     Unit,
     UnitProfile,
@@ -586,15 +586,12 @@ def _victim_program(
             mods.append(_Mod(+1, "Anti-Air"))
         elif aa == 1:
             mods.append(_Mod(-1, "Anti-Air I against a ground Target"))
-    richer = (
-        ctx.target_point_cost is not None
-        and ctx.attacker_point_cost is not None
-        and ctx.target_point_cost > ctx.attacker_point_cost
-    )
+    # Might and Defiance are Point Cost (Greater): "equal or higher" (P L321-323, ruling 27).
+    greater = point_cost_met("Greater", ctx.attacker_point_cost, ctx.target_point_cost)
     might = wperks.rank("Might")
-    if might and ctx.melee and richer:
+    if might and ctx.melee and greater:
         mods.append(_Mod(might, f"Might {'I' * might}"))
-    if aperks.has("Defiance") and richer:
+    if aperks.has("Defiance") and greater:
         mods.append(_Mod(+1, "Defiance"))
     # The target's defensive perks also work when a weapon turns on its own unit (Chaos 1,
     # Volatile): that unit is the Target (docs/rulings.md).
@@ -948,9 +945,7 @@ def compile_weapon_use(
     deathblow = (
         wperks.has("Deathblow")
         and not against_self
-        and ctx.target_point_cost is not None
-        and ctx.attacker_point_cost is not None
-        and ctx.target_point_cost <= ctx.attacker_point_cost
+        and point_cost_met("Lesser", ctx.attacker_point_cost, ctx.target_point_cost)
     )
     return WeaponUse(
         weapon=weapon.name,
