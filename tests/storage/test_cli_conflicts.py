@@ -52,5 +52,5 @@ def test_an_edit_over_a_change_made_elsewhere_is_refused_in_one_line(
     monkeypatch.setattr(Store, "versioned_roster", load_then_someone_else_saves)
     code, err = run(capsys, *command, "--db", url)
     assert code == 2
-    assert "roster 'Test' was changed elsewhere" in err and err.count("\n") == 1, err
+    assert "roster 'test' was changed elsewhere" in err.lower() and err.count("\n") == 1, err
     assert [e.name for e in store.roster("Test").units] == ["A", "B", "C"]  # theirs kept
