@@ -37,7 +37,7 @@ def test_a_fresh_database_is_migrated_to_head(store: Store) -> None:
 
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn)
-        assert ctx.get_current_revision() == "0001"
+        assert ctx.get_current_revision() == "0002"
         assert compare_metadata(ctx, Base.metadata) == []  # models and migrations agree
 
 
@@ -120,9 +120,23 @@ def test_bad_url_is_one_clear_error() -> None:
         Store.open("nonsense://")
 
 
-@pytest.mark.skipif(not os.environ.get("WARBENCH_TEST_PG"), reason="set WARBENCH_TEST_PG=URL")
-def test_postgresql_round_trip() -> None:
-    s = Store.open(os.environ["WARBENCH_TEST_PG"])
+def test_round_trip_on_every_backend(any_url: str) -> None:
+    s = Store.open(any_url)
     s.save_roster(_roster())
     assert s.roster("Test") == _roster()
+    assert s.versioned_roster("Test").version == 1
     s.delete_roster("Test")
+    s.close()
+
+
+def test_the_lock_timeout_comes_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'wb.db'}"
+    monkeypatch.setenv("WARBENCH_DB_TIMEOUT", "0.25")
+    assert Store.open(url).timeout == 0.25
+    assert Store.open(url, timeout=3).timeout == 3
+    for bad in ("soon", "0", "-1"):
+        monkeypatch.setenv("WARBENCH_DB_TIMEOUT", bad)
+        with pytest.raises(StorageError, match=r"\$WARBENCH_DB_TIMEOUT = .* seconds"):
+            Store.open(url)

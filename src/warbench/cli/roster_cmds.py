@@ -379,7 +379,8 @@ def roster_add(
 
     with guarded():
         store = _store(db)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)  # saved only over this version
+        r = loaded.value
         base = load_units(unit)[0] if _is_file(unit) else store.find_unit(unit, faction_name)
         groups = _groups(base, models, weapons, group)
         armoury_weapons = store.weapons() if groups else []
@@ -394,7 +395,7 @@ def roster_add(
         )
         if r.find(e.name) is not None:
             raise fail(f"roster {r.name!r} already has an entry {e.name!r}; choose --name")
-        store.save_roster(_stamp(r.with_entry(e)))
+        store.save_roster(_stamp(r.with_entry(e)), expected_version=loaded.version)
     n = built.model_count
     console.print(f"added {e.name} ({n} model{'s' * (n != 1)}) to {r.name}", highlight=False)
 
@@ -426,7 +427,8 @@ def roster_edit(
         raise fail("give --link or --unlink, not both")
     with guarded():
         store = _store(db)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)  # saved only over this version
+        r = loaded.value
         old = r.entry(entry)
         update: dict[str, object] = {}
         groups = _groups(old.unit, models, weapons, group)
@@ -463,7 +465,7 @@ def roster_edit(
         if rename is not None:
             update["name"] = rename.strip()
         new = RosterEntry.model_validate({**old.model_dump(), **update})
-        store.save_roster(_stamp(r.replace_entry(old.name, new)))
+        store.save_roster(_stamp(r.replace_entry(old.name, new)), expected_version=loaded.version)
     console.print(f"changed {new.name} in {r.name}", highlight=False)
 
 
@@ -477,9 +479,10 @@ def roster_copy_entry(
     """Copy an entry (unit, models, weapons, Traits, Transport …) under a new name."""
     with guarded():
         store = _store(db)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)  # saved only over this version
+        r = loaded.value
         copied = r.copy_entry(entry, new)
-        store.save_roster(_stamp(copied))
+        store.save_roster(_stamp(copied), expected_version=loaded.version)
     added = next(e for e in copied.units if r.find(e.name) is None)
     console.print(f"copied {r.entry(entry).name} to {added.name} in {r.name}", highlight=False)
 
@@ -491,9 +494,10 @@ def roster_remove(
     """Remove an entry from a roster."""
     with guarded():
         store = _store(db)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)  # saved only over this version
+        r = loaded.value
         gone = r.entry(entry).name
-        store.save_roster(r.without_entry(entry))
+        store.save_roster(r.without_entry(entry), expected_version=loaded.version)
     console.print(f"removed {gone} from {r.name}", highlight=False)
 
 
@@ -506,14 +510,15 @@ def roster_rename(
     """Rename a roster."""
     with guarded():
         store = _store(db)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)  # saved only over this version
+        r = loaded.value
         renamed = r.model_copy(update={"name": new.strip()})
         if r.name.lower() == new.strip().lower():
-            store.save_roster(renamed)  # only the letter case changes
+            store.save_roster(renamed, expected_version=loaded.version)  # only the case changes
         else:
             # The new roster is written first; should deleting the old one fail, both remain.
             store.save_roster(renamed, replace=False)
-            store.delete_roster(r.name)
+            store.delete_roster(r.name, expected_version=loaded.version)
     console.print(f"renamed roster {r.name!r} to {renamed.name!r}", highlight=False)
 
 
@@ -540,12 +545,13 @@ def roster_delete(
     """Delete a roster (asks first unless --yes)."""
     with guarded():
         store = _store(db)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)  # saved only over this version
+        r = loaded.value
         if not yes and not typer.confirm(
             f"Delete roster {r.name!r} ({len(r.units)} units)?", default=False, err=True
         ):
             raise fail(f"roster {r.name!r} not deleted", code=1)
-        store.delete_roster(r.name)
+        store.delete_roster(r.name, expected_version=loaded.version)
     console.print(f"deleted roster {r.name!r}", highlight=False)
 
 
@@ -564,7 +570,8 @@ def roster_perk(
 
     with guarded():
         store = _store(db)
-        r = store.roster(name)
+        loaded = store.versioned_roster(name)  # saved only over this version
+        r = loaded.value
         perks = list(r.roster_perks)
         if remove:
             keep = [p for p in perks if p.perk.lower() != perk.lower()]
@@ -577,7 +584,10 @@ def roster_perk(
             perks.append(RosterPerk(perk=perk, unit=_entry_ref(r, unit, "--unit")))
         from warbench.rulesets.warsurge.roster_io import canonical_roster
 
-        store.save_roster(canonical_roster(r.model_copy(update={"roster_perks": perks})))
+        store.save_roster(
+            canonical_roster(r.model_copy(update={"roster_perks": perks})),
+            expected_version=loaded.version,
+        )
     console.print(f"{'removed' if remove else 'added'} {perk} on {r.name}", highlight=False)
 
 

@@ -88,3 +88,25 @@ class RulesError(WarbenchError):
 
 class EnumerationTooLarge(WarbenchError):
     """Exact enumeration would explode; callers fall back to Monte Carlo."""
+
+
+class StorageError(WarbenchError):
+    """The database cannot be opened, stays busy, or refuses a change.
+
+    The message names the roster, game, faction or database concerned and says why, in one line.
+    """
+
+
+class ChangedElsewhereError(StorageError):
+    """An edit was made from a version that another writer has since replaced (optimistic
+    versioning): the editor must load the newest version and redo the change."""
+
+    def __init__(self, subject: str, expected: int, actual: int | None) -> None:
+        self.subject = subject
+        self.expected = expected
+        self.actual = actual
+        now = "it was deleted" if actual is None else f"it is now at version {actual}"
+        super().__init__(
+            f"{subject} was changed elsewhere: this edit started from version {expected} but "
+            f"{now}; load it again and redo the change"
+        )

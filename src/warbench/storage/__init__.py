@@ -5,6 +5,24 @@ database is a SQLite file in the user data directory; any SQLAlchemy URL (Postgr
 given instead. Every write runs in one transaction, so a failure never leaves half a roster.
 """
 
-from warbench.storage.store import DB_ENV, StorageError, Store, database_url, default_url
+from warbench.storage.store import (
+    DB_ENV,
+    DEFAULT_TIMEOUT,
+    ChangedElsewhereError,
+    StorageError,
+    Store,
+    Versioned,
+    database_url,
+    default_url,
+)
 
-__all__ = ["DB_ENV", "StorageError", "Store", "database_url", "default_url"]
+__all__ = [
+    "DB_ENV",
+    "DEFAULT_TIMEOUT",
+    "ChangedElsewhereError",
+    "StorageError",
+    "Store",
+    "Versioned",
+    "database_url",
+    "default_url",
+]

@@ -77,7 +77,11 @@ class WeaponRow(Timestamps, Base):
 
 
 class RosterRow(Timestamps, Base):
-    """A Roster (Core Rules §3.1, §3.4); its entries are :class:`RosterEntryRow`."""
+    """A Roster (Core Rules §3.1, §3.4); its entries are :class:`RosterEntryRow`.
+
+    ``version`` counts the saves (1 for a new roster): an editor that saves with the version it
+    loaded is refused if another save came in between (optimistic versioning).
+    """
 
     __tablename__ = "rosters"
 
@@ -88,6 +92,7 @@ class RosterRow(Timestamps, Base):
     points_model: Mapped[str] = mapped_column(String(120), default="")
     roster_perks: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     notes: Mapped[str] = mapped_column(Text, default="")
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     entries: Mapped[list[RosterEntryRow]] = relationship(
         back_populates="roster",
         cascade="all, delete-orphan",
@@ -114,10 +119,14 @@ class RosterEntryRow(Base):
 
 
 class SavedGameRow(Timestamps, Base):
-    """A saved game: its record as JSON lines (the game engine writes and replays it)."""
+    """A saved game: its record as JSON lines (the game engine writes and replays it).
+
+    ``version`` counts the saves, as for rosters.
+    """
 
     __tablename__ = "saved_games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(120), default="")
     record: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
