@@ -10,8 +10,9 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from warbench.kernel.errors import WarbenchError
+from warbench.kernel.errors import WarbenchError, one_line
 
 app = typer.Typer(
     name="warbench",
@@ -24,9 +25,24 @@ console = Console(width=None if sys.stdout.isatty() else 140)
 err_console = Console(stderr=True)
 
 
+#: The longest error line printed; values in messages are short previews already.
+MAX_ERROR_CHARS = 2000
+
+
+def error_line(message: str) -> str:
+    """``message`` as one printable line: no line breaks or control characters, at most
+    :data:`MAX_ERROR_CHARS` characters, and no rich markup (``[/]`` in a name is text)."""
+    text = one_line(message)
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 1] + "…"
+    return escape(text)
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one error line and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err_console.print(
+        f"[bold red]error:[/] {error_line(message)}", highlight=False, soft_wrap=True, emoji=False
+    )
     return typer.Exit(code)
 
 
@@ -66,5 +82,5 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=args, standalone_mode=True)
     except WarbenchError as exc:  # pragma: no cover - typer re-raises through standalone mode
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        fail(str(exc))
         sys.exit(2)

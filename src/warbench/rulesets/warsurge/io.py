@@ -37,6 +37,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from warbench.kernel import readers
 from warbench.kernel.errors import DataFileError, ProfileError
 from warbench.rulesets.warsurge.perks import PerkCatalog, PerkKind, unimplemented_report
 from warbench.rulesets.warsurge.profiles import (
@@ -93,32 +94,6 @@ _SAVE_FIELDS = frozenset({"armour", "aegis", "ap"})
 # --------------------------------------------------------------------------- reading files
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """A safe YAML loader that refuses a key written twice in one mapping."""
-
-
-def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                "while reading a mapping",
-                node.start_mark,
-                f"found the key {key!r} twice",
-                key_node.start_mark,
-            )
-        seen.add(key)
-    return loader.construct_mapping(node)
-
-
-_UniqueKeyLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-    _construct_mapping,
-)
-
-
 def _suffix(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix not in YAML_SUFFIXES + JSON_SUFFIXES:
@@ -126,40 +101,15 @@ def _suffix(path: Path) -> str:
     return suffix
 
 
-def _read(path: PathLike) -> tuple[Any, str]:
-    """The parsed content of ``path`` and its name for messages."""
+def _read(path: PathLike, limits: readers.Limits = readers.PROFILE_FILE) -> tuple[Any, str]:
+    """The parsed content of ``path`` and its name for messages, read within ``limits``."""
     p = Path(path)
     source = str(path)
-    suffix = _suffix(p)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise DataFileError(source, "file not found") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(source, f"cannot read the file: {exc}") from exc
-    if suffix in JSON_SUFFIXES:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataFileError(
-                source, f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-            ) from exc
-    else:
-        try:
-            data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
-        except yaml.YAMLError as exc:
-            raise DataFileError(source, _yaml_reason(exc)) from exc
+    fmt = "json" if _suffix(p) in JSON_SUFFIXES else "yaml"
+    data = readers.load_data(p, limits, fmt=fmt)
     if data is None:
         raise DataFileError(source, "the file is empty")
     return data, source
-
-
-def _yaml_reason(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    if mark is None:
-        return f"malformed YAML: {problem}"
-    return f"malformed YAML at line {mark.line + 1}, column {mark.column + 1}: {problem}"
 
 
 def _write(data: Any, path: PathLike) -> None:
