@@ -171,11 +171,13 @@ from warbench.cli.app import app, _register
 _register()
 d = pathlib.Path(tempfile.mkdtemp())
 p = d / "huge.yaml"
-p.write_text("unit: {name: " + "x" * (50 * 1024 * 1024) + ", move: 6, dash: 6, defence: 3, hp: 1}\\n"
+name = "x" * (50 * 1024 * 1024)
+p.write_text("unit: {name: " + name + ", move: 6, dash: 6, defence: 3, hp: 1}\\n"
              "models: [{count: 1}]\\n")
 t = time.perf_counter()
 r = CliRunner().invoke(app, ["points", str(p)])
-print(r.exit_code, f"{time.perf_counter() - t:.1f} s", len(r.stderr), "chars:", r.stderr[:150].strip())
+took = f"{time.perf_counter() - t:.1f} s"
+print(r.exit_code, took, len(r.stderr), "chars:", r.stderr[:150].strip())
 """
 
 _DEEP = """

@@ -186,7 +186,7 @@ def inflate(stream: bytes, limits: Limits, source: str) -> bytes:
 # --------------------------------------------------------------------------- YAML
 
 try:  # libyaml: the C scanner and parser; composing stays ours (bounded) in both cases
-    from yaml import CParser as _Parser  # type: ignore[attr-defined]
+    from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
 
     LIBYAML = True
 except ImportError:  # pragma: no cover - PyYAML without libyaml
@@ -277,7 +277,7 @@ class _BoundedComposer(Composer):
         return node
 
 
-class _BoundedLoader(_BoundedComposer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc]
+class _BoundedLoader(_BoundedComposer, _Parser, SafeConstructor, Resolver):
     """libyaml's (or PyYAML's) parser, the bounded composer and the safe constructor."""
 
     def __init__(self, stream: str, limits: Limits) -> None:
@@ -331,7 +331,9 @@ def _yaml_reason(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
-    if context and isinstance(exc, yaml.scanner.ScannerError | yaml.parser.ParserError):
+    if context and isinstance(
+        exc, yaml.scanner.ScannerError | yaml.parser.ParserError | yaml.composer.ComposerError
+    ):
         problem = f"{problem} ({context})"
     if mark is None:
         return one_line(f"malformed YAML: {problem}")
@@ -464,14 +466,15 @@ def parse_json(text: str, source: str, limits: Limits) -> Any:
         ) from None
     except _DuplicateKey as exc:
         line, first = _json_position(text, exc.key, None)
-        where = f"at line {line}: " if line else ""
-        again = f" (first at line {first})" if first else ""
+        lines = "\n" in text.strip()  # a record line is one line: no line numbers inside it
+        where = f"at line {line}: " if line and lines else ""
+        again = f" (first at line {first})" if first and lines else ""
         raise DataFileError(
             source, f"{where}found the key {preview(exc.key, 40)} twice in one object{again}"
         ) from None
     except _NotJSON as exc:
         line, _ = _json_position(text, None, exc.word)
-        where = f" at line {line}" if line else ""
+        where = f" at line {line}" if line and "\n" in text.strip() else ""
         raise DataFileError(
             source, f"malformed JSON{where}: {preview(exc.word, 30)} is not a finite number"
         ) from None
