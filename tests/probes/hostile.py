@@ -133,6 +133,11 @@ NASTY_TEXT = [
     "NaN",
     "1e999",
     "WBR1:",
+    "/dev/zero",
+    "/etc",
+    "../../../../../etc/passwd",
+    "warpeyes.yaml",
+    "stormreavers.yaml",
 ]
 
 scalars = st.one_of(
@@ -532,6 +537,8 @@ def hostile_records(draw: st.DrawFn) -> Case:
             [
                 "result",
                 "result",
+                "semantic",
+                "semantic",
                 "not object",
                 "field",
                 "field",
@@ -565,6 +572,29 @@ def hostile_records(draw: st.DrawFn) -> Case:
             f"record result {which} changed",
             _join([*lines[:-1], json.dumps(result)]),
             True,
+            ".jsonl",
+        )
+    if how == "semantic":
+        # well-typed but wrong: another unit, a point off the board, a side that is not there
+        steps = [k for k, r in enumerate(rows) if r.get("type") == "action"]
+        k = draw(st.sampled_from(steps))
+        action = dict(rows[k]["action"])
+        keys = [key for key in action if key != "kind"] or ["unit"]
+        key = draw(st.sampled_from(keys))
+        number = st.integers(-3, 10**6) | st.floats(-1e300, 1e300, allow_nan=False)
+        if key in ("at", "to"):
+            action[key] = [draw(number), draw(number)]
+        elif key == "positions":
+            action[key] = draw(st.lists(st.lists(number, min_size=2, max_size=2), max_size=30))
+        elif key == "targets":
+            action[key] = [[draw(st.sampled_from(["Knife", "Rifle", "x"])), draw(number)]]
+        else:
+            action[key] = draw(number)
+        text = json.dumps({**rows[k], "action": action})
+        return Case(
+            f"record line {k + 1} action.{key} = {action[key]!r:.40}",
+            _join([*lines[:k], text, *lines[k + 1 :]]),
+            False,
             ".jsonl",
         )
     i = draw(st.integers(0, len(lines) - 1))

@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from yaml.composer import Composer
+from yaml.composer import Composer, ComposerError
 from yaml.constructor import ConstructorError, SafeConstructor
-from yaml.events import AliasEvent
+from yaml.events import AliasEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node
 from yaml.resolver import BaseResolver, Resolver
 
@@ -210,21 +210,24 @@ class _LimitReached(yaml.MarkedYAMLError):
 class _BoundedComposer(Composer):
     """PyYAML's composer, counting depth and alias expansion while it builds the node graph.
 
-    ``_shape`` holds (expanded size, height) of every finished node, so an alias costs what
-    its anchored value would cost written out; an alias to an unfinished node is recursive.
+    ``_shape`` holds (expanded size, height) of every finished anchored node, so an alias costs
+    what its anchored value would cost written out; an alias to an unfinished node is
+    recursive. (``compose_node`` replaces PyYAML's own: it is the hot loop of every load.)
     """
 
     limits: Limits
     # provided by the parser class the composer is mixed with
     check_event: Any
     peek_event: Any
+    get_event: Any
 
     def _init_bounds(self, limits: Limits) -> None:
         self.limits = limits
+        self._max_depth = limits.max_depth
         self._depth = 0
         self._deepest = 0
         self._expanded = 0
-        self._real = 0
+        self._aliased = 0
         self._shape: dict[int, tuple[int, int]] = {}
 
     def _refuse(self, problem: str, mark: Any) -> None:
@@ -237,43 +240,73 @@ class _BoundedComposer(Composer):
             mark,
         )
 
+    def _alias(self, event: Any) -> Node:
+        anchor = event.anchor
+        target: Node | None = self.anchors.get(anchor)
+        if target is None:
+            raise ComposerError(
+                None, None, f"found undefined alias {preview(anchor, 30)}", event.start_mark
+            )
+        shape = self._shape.get(id(target))
+        if shape is None:
+            self._refuse(
+                f"the alias *{one_line(str(anchor))[:30]} refers to the value it is part of "
+                "(a recursive alias)",
+                event.start_mark,
+            )
+            raise AssertionError  # pragma: no cover - _refuse raised
+        size, height = shape
+        self._expanded += size
+        self._aliased += size
+        if self._aliased > self.limits.max_alias_nodes:
+            self._refuse(
+                f"aliases expand to more than {self.limits.max_alias_nodes:,} values, "
+                f"the limit for a {self.limits.kind}",
+                event.start_mark,
+            )
+        reach = self._depth + height
+        if reach > self._max_depth:
+            self._too_deep(event.start_mark)
+        if reach > self._deepest:
+            self._deepest = reach
+        self.get_event()
+        return target
+
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        if self.check_event(AliasEvent):
-            event = self.peek_event()
-            target = self.anchors.get(event.anchor)
-            if target is not None:
-                shape = self._shape.get(id(target))
-                if shape is None:
-                    self._refuse(
-                        f"the alias *{one_line(str(event.anchor))[:30]} refers to the value "
-                        "it is part "
-                        "of (a recursive alias)",
-                        event.start_mark,
-                    )
-                    raise AssertionError  # pragma: no cover - _refuse raised
-                size, height = shape
-                self._expanded += size
-                if self._expanded - self._real > self.limits.max_alias_nodes:
-                    self._refuse(
-                        f"aliases expand to more than {self.limits.max_alias_nodes:,} values, "
-                        f"the limit for a {self.limits.kind}",
-                        event.start_mark,
-                    )
-                if self._depth + height > self.limits.max_depth:
-                    self._too_deep(event.start_mark)
-                self._deepest = max(self._deepest, self._depth + height)
-            return super().compose_node(parent, index)
-        self._depth += 1
-        if self._depth > self.limits.max_depth:
-            self._too_deep(self.peek_event().start_mark)
-        saved, self._deepest = self._deepest, self._depth
+        event = self.peek_event()
+        cls = event.__class__
+        if cls is AliasEvent:
+            return self._alias(event)
+        anchor = event.anchor
+        if anchor is not None and anchor in self.anchors:
+            first = self.anchors[anchor].start_mark
+            raise ComposerError(
+                None,
+                None,
+                f"found the anchor &{one_line(str(anchor))[:30]} twice (first at line "
+                f"{first.line + 1 if first else '?'})",
+                event.start_mark,
+            )
+        depth = self._depth + 1
+        if depth > self._max_depth:
+            self._too_deep(event.start_mark)
+        self._depth = depth
+        saved = self._deepest
+        self._deepest = depth
         start = self._expanded
-        node = super().compose_node(parent, index)
+        node: Node
+        if cls is ScalarEvent:
+            node = self.compose_scalar_node(anchor)
+        elif cls is SequenceStartEvent:
+            node = self.compose_sequence_node(anchor)
+        else:
+            node = self.compose_mapping_node(anchor)
         self._expanded += 1
-        self._real += 1
-        self._shape[id(node)] = (self._expanded - start, self._deepest - self._depth + 1)
-        self._deepest = max(saved, self._deepest)
-        self._depth -= 1
+        if anchor is not None:
+            self._shape[id(node)] = (self._expanded - start, self._deepest - depth + 1)
+        if saved > self._deepest:
+            self._deepest = saved
+        self._depth = depth - 1
         return node
 
 
