@@ -359,6 +359,13 @@ def test_yaml_parser_positions_are_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(e.value) and "line 1, column" in str(e.value)
 
 
+def test_a_yaml_key_that_is_not_text_is_refused_in_a_game_roster(tmp_path: Path) -> None:
+    # (the game roster reader sorted its unknown keys: an int and a str key crashed it)
+    p = _write(tmp_path, "g.yaml", "player: A\n1: x\nb: y\nunits: []\n")
+    line = _one_line_error(["battle", str(p), str(p)])
+    assert "line 2, column 1: a key must be text" in line
+
+
 def test_board_shorthand_with_wrong_types_is_a_profile_error(tmp_path: Path) -> None:
     doc = yaml.safe_load((BOARDS / "open_field_42x32.yaml").read_text())
     doc["terrain"] = [{"name": "Pit", "circle": {"center": [[1], 2], "radius": 2}}]

@@ -16,7 +16,8 @@ What is bounded (``docs/formats.md`` lists the figures per kind of file):
 * **aliases**: YAML anchors and aliases may share values, but the values they add when expanded
   are counted while composing; past :attr:`Limits.max_alias_nodes` the file is refused (an
   "alias bomb" of a few hundred bytes otherwise expands to billions of values);
-* **keys**: a key written twice in one mapping is an error in YAML and JSON, with its line;
+* **keys**: keys are text (as in JSON); a key written twice in one mapping is an error in YAML
+  and JSON, with its line;
 * **numbers**: ``NaN`` and ``Infinity`` are not JSON and are refused; an integer too long for
   Python to read is an error, not a crash;
 * **messages**: every value echoed in an error is a short preview (:func:`~.errors.preview`),
@@ -328,15 +329,15 @@ def _construct_mapping(loader: SafeConstructor, node: MappingNode) -> dict[Any, 
         if key_node.tag == "tag:yaml.org,2002:merge":
             continue
         key = loader.construct_object(key_node)
-        try:
-            first = seen.get(key)
-        except TypeError:
+        if not isinstance(key, str):
+            what = "a list or mapping" if isinstance(key, list | dict) else preview(key, 30)
             raise ConstructorError(
                 None,
                 None,
-                "a key must be a plain value, not a list or mapping",
+                f"a key must be text, not {what} (put it in quotes if it is a name)",
                 key_node.start_mark,
-            ) from None
+            )
+        first = seen.get(key)
         if first is not None:
             raise ConstructorError(
                 None,
