@@ -151,10 +151,13 @@ scalars = st.one_of(
     st.builds(lambda c, n: c * n, st.sampled_from(["x", "ab\n", "[/]"]), st.integers(100, 20_000)),
 )
 KEYS = st.sampled_from(["name", "unit", "weapons", "models", "count", "type", "units", "x", ""])
+#: YAML keys that are not text (JSON writes them as text)
+NON_TEXT_KEYS = st.integers(-2, 2) | st.none() | st.booleans()
 values = st.recursive(
     scalars,
     lambda ch: (
-        st.lists(ch, max_size=4) | st.dictionaries(KEYS | st.text(max_size=6), ch, max_size=4)
+        st.lists(ch, max_size=4)
+        | st.dictionaries(KEYS | st.text(max_size=6) | NON_TEXT_KEYS, ch, max_size=4)
     ),
     max_leaves=10,
 )

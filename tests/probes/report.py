@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from . import hostile
@@ -47,10 +47,12 @@ def probe(
     run: Callable[[Case], Outcome],
     examples: int,
     hang: int,
+    seed_value: int = 19,
 ) -> tuple[Counter[str], list[str]]:
     counts: Counter[str] = Counter()
     samples: list[str] = []
 
+    @seed(seed_value)
     @settings(
         max_examples=examples,
         deadline=None,
@@ -207,6 +209,7 @@ def main() -> None:
     ap.add_argument("--examples", type=int, default=50, help="cases per probe")
     ap.add_argument("--hang", type=int, default=20, help="seconds before a case is a hang")
     ap.add_argument("--memory", type=float, default=4.0, help="address-space limit, GB")
+    ap.add_argument("--seed", type=int, default=19, help="hypothesis seed (same cases each run)")
     ap.add_argument("--no-bombs", action="store_true")
     args = ap.parse_args()
     limit = int(args.memory * 1024**3)
@@ -230,7 +233,7 @@ def main() -> None:
     ]
     for name, strategy, run in probes:
         t0 = time.perf_counter()
-        counts, samples = probe(name, strategy, run, args.examples, args.hang)
+        counts, samples = probe(name, strategy, run, args.examples, args.hang, args.seed)
         total.update(counts)
         all_samples += samples
         rows.append(
