@@ -495,9 +495,8 @@ def parse_json(text: str, source: str, limits: Limits) -> Any:
             parse_float=_finite_float,
         )
     except json.JSONDecodeError as exc:
-        raise DataFileError(
-            source, f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
+        at = f"line {exc.lineno}, column {exc.colno}" if "\n" in text else f"column {exc.colno}"
+        raise DataFileError(source, f"malformed JSON at {at}: {exc.msg}") from None
     except _DuplicateKey as exc:
         line, first = _json_position(text, exc.key, None)
         lines = "\n" in text.strip()  # a record line is one line: no line numbers inside it
