@@ -90,7 +90,14 @@ class Outcome:
 def invoke(args: list[str]) -> Outcome:
     """Run ``warbench ARGS`` in-process."""
     r = runner.invoke(app, args)
-    return Outcome(args, r.exit_code, r.stdout, r.stderr, r.exception)
+    return Outcome(args, r.exit_code, _text(r.stdout_bytes), _text(r.stderr_bytes), r.exception)
+
+
+def _text(data: bytes, keep: int = 100_000) -> str:
+    """Output as text; a huge output (an error echoing a bomb) is cut, keeping its length."""
+    if len(data) <= keep:
+        return data.decode("utf-8", "replace")
+    return data[:keep].decode("utf-8", "replace") + f"... ({len(data):,} bytes in all)"
 
 
 @dataclass

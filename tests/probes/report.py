@@ -64,8 +64,8 @@ def probe(
         signal.alarm(hang)
         try:
             out = run(case)
-        except Hang:
-            out = Outcome([], -1, "", "", Hang())
+        except (Hang, MemoryError) as exc:  # outside the command: in the probe's own reading
+            out = Outcome([], -1, "", "", exc)
         finally:
             signal.alarm(0)
         counts["cases"] += 1

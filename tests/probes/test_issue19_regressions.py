@@ -318,9 +318,8 @@ def test_share_code_with_a_wrong_roster_is_one_sentence_naming_the_field() -> No
 
 
 def test_a_unit_file_over_its_size_limit_is_refused_with_a_short_message(tmp_path: Path) -> None:
-    doc = _unit()
-    doc["unit"]["name"] = "x" * (3 * 1024 * 1024)  # type: ignore[index]
-    p = _write(tmp_path, "big.yaml", yaml.safe_dump(doc))
+    text = TROOPERS.read_text().replace("name: Troopers", "name: " + "x" * (3 * 1024 * 1024), 1)
+    p = _write(tmp_path, "big.yaml", text)
     with pytest.raises(DataFileError, match=r"larger than 2 MiB, the limit for a unit or weapon"):
         load_units(p)
 
