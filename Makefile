@@ -1,12 +1,14 @@
 # warbench: two commands on a fresh machine.
 #   make demo   sets up .venv and runs the demo (profile, chart row, odds of a sample attack)
-#   make test   sets up .venv and runs lint, types and the whole test suite
+#   make test   sets up .venv and runs lint, types, the whole test suite and every benchmark
+#               once (timings off), so that the benchmarks cannot rot
+#   make bench  runs the benchmarks with timings and prints the figures
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint types unit bench clean
+.PHONY: setup demo test lint types unit bench-smoke bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +31,11 @@ types: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-test: lint types unit
+# Every benchmark once, with pytest-benchmark's timings off (a few seconds).
+bench-smoke: $(STAMP)
+	$(BIN)/pytest benchmarks -o python_files='bench_*.py' --benchmark-disable -p no:cacheprovider -q
+
+test: lint types unit bench-smoke
 
 bench: $(STAMP)
 	$(BIN)/pytest benchmarks -o python_files='bench_*.py' --benchmark-enable --benchmark-only -p no:cacheprovider --benchmark-columns=min,median,mean,max,rounds

@@ -122,6 +122,46 @@ def test_s12_2_aether_test_nine_or_lower_two_doubles_twelve_hurts() -> None:
     assert not t.passed and t.backlash
 
 
+def _aether(d1: int, d2: int, modifier: int) -> tuple[int, bool, bool, bool]:
+    t = ScriptedDice([d1, d2]).test(TestKind.AETHER, modifier)
+    return t.counts_as, t.passed, t.doubled, t.backlash
+
+
+def test_s12_2_aether_resist_i_two_counts_as_three_eleven_counts_as_twelve() -> None:
+    # 000_94ecc6a4c74d351b.txt L1687-1689 (Resist I, -1): "require 8 or less to succeed, also
+    # causing a result of 2 to count as 3, and a result of 11 to count as 12"
+    assert _aether(1, 1, -1) == (3, True, False, False)  # a natural 2 no longer doubles
+    assert _aether(4, 4, -1) == (9, True, False, False)  # 8 passes
+    assert _aether(4, 5, -1) == (10, False, False, False)  # 9 fails
+    assert _aether(5, 6, -1) == (12, False, False, True)  # 11: D6 HP Loss to the User
+    assert _aether(6, 6, -1) == (12, False, False, True)
+
+
+def test_s12_2_aether_resist_ii_minus_two() -> None:
+    # L1699 (Resist II: as Resist I with a -2 Dice Modifier): 2 counts as 4, 10 and 11 as 12
+    assert _aether(1, 1, -2) == (4, True, False, False)
+    assert _aether(3, 4, -2) == (9, True, False, False)
+    assert _aether(4, 6, -2) == (12, False, False, True)
+
+
+def test_s12_2_aether_fugue_two_counts_as_five_nine_to_eleven_count_as_twelve() -> None:
+    # 000_94ecc6a4c74d351b.txt L2724-2725 (Fugue, -3): "requiring a total of 6 or less to
+    # succeed, causing a result of 2 to count as 5 and a result of 9, 10 or 11 to count as 12"
+    assert _aether(1, 1, -3) == (5, True, False, False)
+    assert _aether(3, 3, -3) == (9, True, False, False)  # 6 passes
+    assert _aether(3, 4, -3) == (10, False, False, False)  # 7 fails
+    for d1, d2 in ((4, 5), (5, 5), (5, 6)):
+        assert _aether(d1, d2, -3) == (12, False, False, True)
+
+
+def test_s12_2_aether_plus_one_counts_one_lower_ruling_34() -> None:
+    # docs/rulings.md 34: +1 passes on 10 or lower; the same "count as" reading makes a 3 count
+    # as 2 (doubled) and a 12 count as 11 (no backlash)
+    assert _aether(1, 2, +1) == (2, True, True, False)
+    assert _aether(5, 5, +1) == (9, True, False, False)
+    assert _aether(6, 6, +1) == (11, False, False, False)
+
+
 def test_seeded_dice_record_their_seed_and_replay() -> None:
     a = SeededDice()
     seq = [a.d6() for _ in range(20)]
@@ -173,3 +213,19 @@ def test_seeded_choices_repeat_for_a_seed_and_record_it() -> None:
     assert a.choice("abc") == b.choice("abc") and 0 <= a.random() < 1
     with pytest.raises(DiceError):
         a.choice([])
+
+
+def test_s1_4_reroll_chosen_faces_once_and_accept_the_new_result() -> None:
+    # 001_d3f5e425c5e1196d.txt L327-329: "You must accept the new result, even if it is worse"
+    dice = ScriptedDice([1, 5, 2, 1] + [1, 6])
+    faces = dice.roll_dice(4)
+    assert faces == [1, 5, 2, 1]
+    assert dice.reroll_faces(faces, {1}) == [1, 5, 2, 6]  # the new 1 stands: rerolled once
+    assert dice.remaining == 0
+    assert [e.label for e in dice.log] == ["dice", "reroll"]
+
+
+def test_dice_generator_pools_are_bigger_than_profile_expressions() -> None:
+    with pytest.raises(DiceError, match="1 to 50"):
+        DiceExpr.parse("51D6")
+    assert DiceExpr.parse("10000D6", max_count=100_000).count == 10_000

@@ -193,3 +193,34 @@ def test_s12_registration_checks_names_and_owners() -> None:
     register_implemented(["Destroy I"], "attack")
     with pytest.raises(ValueError, match="already implemented by 'attack'"):
         register_implemented(["Destroy I"], "geometry")
+
+
+@pytest.mark.parametrize(
+    ("bracket", "user", "target", "met"),
+    [
+        ("Greater", 100, 100, True),  # "equal or higher"
+        ("Greater", 100, 100.5, True),
+        ("Greater", 100, 99.5, False),
+        ("Lesser", 100, 100, True),  # "equal or less"
+        ("Lesser", 100, 99.5, True),
+        ("Lesser", 100, 100.5, False),
+        ("Greater", None, 100, False),  # an unknown cost never meets the term
+        ("Lesser", 100, None, False),
+    ],
+)
+def test_s12_2_point_cost_greater_is_equal_or_higher_lesser_equal_or_less(
+    bracket: str, user: float | None, target: float | None, met: bool
+) -> None:
+    # 000_94ecc6a4c74d351b.txt L321-323 (docs/rulings.md 27).
+    assert perks_mod.point_cost_met(bracket, user, target) is met
+
+
+def test_get_of_kind_suggests_perks_of_that_kind_and_names_the_right_section() -> None:
+    cat = perks_mod.PerkCatalog.load()
+    assert cat.get_of_kind("respawn", "Trait").name == "Respawn"
+    with pytest.raises(UnknownNameError, match="unknown Trait 'Respwan'; did you mean 'Respawn'"):
+        cat.get_of_kind("Respwan", "Trait")
+    with pytest.raises(ProfileError, match=r"Tough is a Unit Perk \(Book 2 §12.4\)"):
+        cat.get_of_kind("Tough", "Trait")
+    with pytest.raises(UnknownNameError, match="did you mean 'Inspiring'"):
+        cat.get_of_kind("Inspirng", "Roster Perk")

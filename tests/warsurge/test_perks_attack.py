@@ -165,9 +165,10 @@ def test_s12_4_assassin_rerolls_failed_attack_dice_only_against_a_leader() -> No
 
 
 @covers("Defiance")
-def test_s12_4_defiance_plus_one_against_a_higher_current_point_cost() -> None:
+def test_s12_4_defiance_plus_one_against_an_equal_or_higher_current_point_cost() -> None:
     # 000_94ecc6a4c74d351b.txt line 1200: "+1 Dice Modifier ... against Units with a higher
-    # Current Point Cost". Code choice: strictly higher (equal cost: no bonus).
+    # Current Point Cost"; Defiance is Point Cost (Greater), which L321-323 defines as "equal or
+    # higher" (docs/rulings.md 27): an equal cost gets the bonus, a lower one does not.
     u = use_of(
         weapon(), attacker_perks=["Defiance"], attacker_point_cost=100, target_point_cost=150
     )
@@ -176,7 +177,11 @@ def test_s12_4_defiance_plus_one_against_a_higher_current_point_cost() -> None:
     same = use_of(
         weapon(), attacker_perks=["Defiance"], attacker_point_cost=100, target_point_cost=100
     )
-    assert req(same) == "4+"
+    assert req(same) == "3+"
+    cheaper = use_of(
+        weapon(), attacker_perks=["Defiance"], attacker_point_cost=100, target_point_cost=99.5
+    )
+    assert req(cheaper) == "4+"
     assert req(use_of(weapon(), attacker_perks=["Defiance"])) == "4+"  # costs unknown
 
 
@@ -907,8 +912,11 @@ def test_s12_5_might_examples_5_to_4_and_4_to_2_in_a_melee_against_richer_target
     assert req(two) == "2+"
     assert "Attack Dice 4+ → 2+ from Might II +2" in two.notes
     assert req(use_of(weapon(power=4, perks=["Might II"]), **costs)) == "4+"  # not a Melee
+    # Might is Point Cost (Greater): "equal or higher" (L321-323, docs/rulings.md 27).
     equal: dict[str, Any] = {"attacker_point_cost": 100, "target_point_cost": 100}
-    assert req(use_of(weapon(range=0, perks=["Might II"]), melee=True, **equal)) == "4+"
+    assert req(use_of(weapon(range=0, perks=["Might II"]), melee=True, **equal)) == "2+"
+    lower: dict[str, Any] = {"attacker_point_cost": 100, "target_point_cost": 99}
+    assert req(use_of(weapon(range=0, perks=["Might II"]), melee=True, **lower)) == "4+"
 
 
 @covers("Obliterate I")

@@ -348,3 +348,27 @@ def test_more_models_cost_more_and_each_model_the_same(
     four = MODEL.cost_unit(make_unit(models=4, weapons=[weapon], **unit))
     assert four.exact >= three.exact
     assert four.model_points[0] == pytest.approx(three.model_points[0])
+
+
+@pytest.mark.parametrize("perk", ["Leader", "Cure I", "Burn", "Tough", "Destroy I"])
+def test_a_single_perks_share_is_what_it_adds_to_the_price(perk: str) -> None:
+    # Table-priced (Leader ×, Cure I per unit, Burn on a weapon ×) and odds-measured (Tough,
+    # Destroy I): with one perk, its share is the price with it minus the price without it.
+    # A weapon perk goes on both weapons of the squad: one share per weapon.
+    with_it = _with_perk(SQUAD, perk)
+    shares = MODEL.perk_shares(with_it)
+    assert {s.perk for s in shares} == {perk}
+    assert [s.on for s in shares] == (["Troopers"] if len(shares) == 1 else ["Rifle", "Blade"])
+    added = MODEL.cost_unit(with_it).exact - MODEL.cost_unit(SQUAD).exact
+    table = MODEL.prices.perks.get(perk)
+    assert {s.method for s in shares} == {table.price if table else "odds"}
+    if len(shares) == 1 or table is not None:  # odds shares of two weapons interact
+        assert sum(s.points for s in shares) == pytest.approx(added)
+
+
+def test_table_perk_shares_and_the_rest_add_up_to_the_exact_price() -> None:
+    unit = _with_perk(_with_perk(_with_perk(SQUAD, "Leader"), "Cure I"), "Burn")
+    cost = MODEL.cost_unit(unit)
+    assert {s.perk for s in cost.perks} == {"Leader", "Cure I", "Burn"}
+    bare = MODEL.cost_unit(SQUAD).exact
+    assert bare + sum(s.points for s in cost.perks) == pytest.approx(cost.exact)

@@ -6,13 +6,18 @@ process exits with status 2, never with a traceback.
 
 from __future__ import annotations
 
+import gc
 import sys
+from collections.abc import Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from warbench.kernel.errors import WarbenchError, one_line
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 app = typer.Typer(
     name="warbench",
@@ -20,9 +25,36 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
-console = Console(width=None if sys.stdout.isatty() else 140)
-err_console = Console(stderr=True)
+
+
+class LazyConsole:
+    """A rich ``Console`` made on first use.
+
+    Start-up (issue 18): importing rich's console costs about 20 ms, which a command that prints
+    plain lines (``warbench roll``, with :func:`echo`) need not pay.
+    """
+
+    def __init__(self, *, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def _get(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            stream = sys.stderr if self._stderr else sys.stdout
+            width = None if self._stderr or stream.isatty() else 140
+            self._console = Console(stderr=self._stderr, width=width)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._get(), name)
+
+
+console = cast("Console", LazyConsole())
+err_console = cast("Console", LazyConsole(stderr=True))
 
 
 #: The longest error line printed; values in messages are short previews already.
@@ -32,6 +64,8 @@ MAX_ERROR_CHARS = 2000
 def error_line(message: str) -> str:
     """``message`` as one printable line: no line breaks or control characters, at most
     :data:`MAX_ERROR_CHARS` characters, and no rich markup (``[/]`` in a name is text)."""
+    from rich.markup import escape
+
     text = one_line(message)
     if len(text) > MAX_ERROR_CHARS:
         text = text[: MAX_ERROR_CHARS - 1] + "…"
@@ -46,16 +80,45 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _register() -> None:
-    # Command modules attach themselves to ``app`` on import.
-    from warbench.cli import (  # noqa: F401
-        dice_cmds,
-        game_cmds,
-        roster_cmds,
-        ruleset_cmds,
-        warengine_cmds,
-        warsurge_cmds,
-    )
+@app.callback()
+def _root() -> None:
+    # A callback keeps ``app`` a group of commands even when only one command module is loaded.
+    pass
+
+
+# Start-up (issue 18): the modules that register each top-level command, so that a command loads
+# only its own module (``warbench roll`` never imports the roster or game commands). Commands
+# not listed here still work: their first word loads every module. Checked by
+# tests/cli/test_startup_imports.py.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "roll": ("dice_cmds",),
+    "chart": ("warsurge_cmds",),
+    "odds": ("warsurge_cmds",),
+    "demo": ("warsurge_cmds",),
+    "battle": ("game_cmds",),
+    "replay": ("game_cmds",),
+    "points": ("ruleset_cmds",),
+    "roster": ("ruleset_cmds", "roster_cmds"),
+    "faction": ("roster_cmds",),
+    "armoury": ("roster_cmds",),
+    "warengine": ("warengine_cmds",),
+}
+ALL_MODULES = (
+    "dice_cmds",
+    "game_cmds",
+    "roster_cmds",
+    "ruleset_cmds",
+    "warengine_cmds",
+    "warsurge_cmds",
+)
+
+
+def _register(argv: Sequence[str] | None = None) -> None:
+    """Import the command modules (they attach themselves to ``app``): all of them, or only
+    those of the command ``argv`` names."""
+    first = argv[0] if argv else None
+    for name in COMMAND_MODULES.get(first or "", ALL_MODULES):
+        import_module(f"warbench.cli.{name}")
 
 
 def ruleset_alias(argv: list[str]) -> list[str]:
@@ -76,11 +139,17 @@ def ruleset_alias(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``warbench`` script."""
-    _register()
+    """Entry point of the ``warbench`` script (``argv`` defaults to the process's arguments)."""
     args = ruleset_alias(list(sys.argv[1:] if argv is None else argv))
+    _register(args)
     try:
         app(args=args, standalone_mode=True)
     except WarbenchError as exc:  # pragma: no cover - typer re-raises through standalone mode
         fail(str(exc))
         sys.exit(2)
+    finally:
+        if argv is None:
+            # The process ends now. Start-up (issue 18): the interpreter's last garbage
+            # collection would walk every object typer, pydantic and rich created (~20-40 ms,
+            # measured in benchmarks/bench_startup.py); frozen objects are left to the OS.
+            gc.freeze()

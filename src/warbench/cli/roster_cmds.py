@@ -10,22 +10,27 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.table import Table
 
 from warbench.cli.app import app, console, err_console, fail
+from warbench.cli.progress import progress_bar, tick
 from warbench.cli.ruleset_cmds import roster
 from warbench.kernel.errors import UnknownNameError, WarbenchError
-from warbench.rulesets.warsurge import costing
-from warbench.rulesets.warsurge.io import JSON_SUFFIXES, YAML_SUFFIXES, load_units, load_weapon
-from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, WeaponProfile, format_save
-from warbench.rulesets.warsurge.roster import Roster, RosterEntry, RosterPerk, RosterReport
-from warbench.rulesets.warsurge.roster import validate_roster as _validate
-from warbench.rulesets.warsurge.roster_io import dump_roster, load_roster
-from warbench.storage import Store
+
+# Start-up (issue 18): the rules, the points model and the database are imported inside the
+# commands that use them, so that ``warbench --help`` and ``warbench roll`` stay light.
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from warbench.rulesets.warsurge import costing
+    from warbench.rulesets.warsurge.perks import PerkCatalog
+    from warbench.rulesets.warsurge.profiles import Unit, WeaponProfile
+    from warbench.rulesets.warsurge.roster import Roster, RosterReport
+    from warbench.storage import Store
 
 faction = typer.Typer(name="faction", help="Factions: your unit profiles.", no_args_is_help=True)
 armoury = typer.Typer(
@@ -47,11 +52,28 @@ def guarded() -> Iterator[None]:
 
 
 def _store(db: str | None) -> Store:
+    from warbench.storage import Store
+
     return Store.open(db)
 
 
 def _coster() -> costing.RosterCoster:
+    from warbench.rulesets.warsurge import costing
+
     return costing.default_coster()
+
+
+def _report(r: Roster, as_json: bool = False) -> RosterReport:
+    """Cost and validate ``r``. On a terminal each entry is costed first under a progress bar
+    (the coster caches it, so validation then reads the cache)."""
+    from warbench.rulesets.warsurge.roster import validate_roster
+
+    coster = _coster()
+    with progress_bar(f"costing {r.name}", as_json=as_json) as bar:
+        for i, e in enumerate(r.units if bar is not None else ()):
+            coster.cost_unit(e.unit)
+            tick(bar, i + 1, len(r.units))
+    return validate_roster(r, coster)
 
 
 def _stamp(r: Roster) -> Roster:
@@ -60,6 +82,8 @@ def _stamp(r: Roster) -> Roster:
 
 
 def _is_file(arg: str) -> bool:
+    from warbench.rulesets.warsurge.io import JSON_SUFFIXES, YAML_SUFFIXES
+
     p = Path(arg)
     return p.suffix.lower() in YAML_SUFFIXES + JSON_SUFFIXES and p.exists()
 
@@ -99,6 +123,8 @@ def faction_add_unit(
     db: str | None = DB,
 ) -> None:
     """Add the units of one or more unit files to a faction (all or none)."""
+    from warbench.rulesets.warsurge.io import load_units
+
     with guarded():
         units = [u for f in files for u in load_units(f)]
         _store(db).add_units(name, units, replace=replace)
@@ -116,6 +142,10 @@ def faction_remove_unit(
 
 
 def _units_table(units: list[Unit], title: str) -> Table:
+    from rich.table import Table
+
+    from warbench.rulesets.warsurge.profiles import format_save
+
     t = Table(title=title, show_edge=False)
     for col in ("Unit", "Mv", "Da", "Def", "HP", "Arm", "AEG", "Trn", "Models", "Weapons", "Perks"):
         t.add_column(col)
@@ -147,6 +177,8 @@ def armoury_add(
     db: str | None = DB,
 ) -> None:
     """Add weapon profiles to the Armoury (all or none)."""
+    from warbench.rulesets.warsurge.io import load_weapon
+
     with guarded():
         weapons = [load_weapon(f) for f in files]
         _store(db).add_weapons(weapons, replace=replace)
@@ -178,6 +210,10 @@ def armoury_remove(name: str = typer.Argument(...), db: str | None = DB) -> None
 
 
 def _weapons_table(weapons: list[WeaponProfile], title: str) -> Table:
+    from rich.table import Table
+
+    from warbench.rulesets.warsurge.profiles import format_save
+
     t = Table(title=title, show_edge=False)
     for col in ("Weapon", "Rng", "Type", "Att", "Pwr", "AP", "Perks"):
         t.add_column(col)
@@ -205,6 +241,8 @@ def roster_new(
     db: str | None = DB,
 ) -> None:
     """Create an empty roster with a Point Limit."""
+    from warbench.rulesets.warsurge.roster import Roster
+
     with guarded():
         r = _stamp(Roster(name=name, point_limit=limit, notes=notes))
         _store(db).save_roster(r, replace=False)
@@ -235,6 +273,8 @@ def build_unit(
 
     The snapshot keeps only the weapon profiles some model carries, in first-use order.
     """
+    from warbench.rulesets.warsurge.profiles import ModelGroup, Unit
+
     if not groups:
         return base
     own = {w.name.lower(): w for w in base.weapons}
@@ -246,7 +286,7 @@ def build_unit(
         for n in names:
             w = own.get(n.lower()) or store.get(n.lower())
             if w is None:
-                known = [w.name for w in base.weapons] + [w.name for w in armoury]
+                known = list(dict.fromkeys([w.name for w in base.weapons + armoury]))
                 raise UnknownNameError(
                     "weapon", n, known, where=f"{base.name} (unit weapons and Armoury)"
                 )
@@ -254,6 +294,68 @@ def build_unit(
             carried.append(w.name)
         models.append(ModelGroup(count=count, weapons=carried))
     return Unit(profile=base.profile, weapons=list(used.values()), models=models)
+
+
+def _catalog() -> PerkCatalog:
+    from warbench.rulesets.warsurge.perks import PerkCatalog
+
+    return PerkCatalog.load()
+
+
+def _traits(names: list[str], where: str) -> list[str]:
+    """Trait names as the book prints them; unknown or misplaced names fail with suggestions."""
+    return [_catalog().get_of_kind(t, "Trait", where).name for t in names]
+
+
+def _entry_ref(r: Roster, name: str | None, field: str) -> str | None:
+    """The name of an existing entry (``--embark-in``, a designation …), with suggestions."""
+    if name is None:
+        return None
+    found = r.find(name)
+    if found is None:
+        raise UnknownNameError("roster entry", name, [e.name for e in r.units], where=field)
+    return found.name
+
+
+def _checked_designations(r: Roster, values: list[str]) -> dict[str, str]:
+    out = {}
+    for perk, target in _designations(values).items():
+        p = _catalog().find(perk)
+        if p is None:
+            raise UnknownNameError("perk", perk, _catalog().names, where="--designate")
+        out[p.name] = _entry_ref(r, target, f"--designate {p.name}") or target
+    return out
+
+
+def _groups(
+    base: Unit, models: int | None, weapons: str | None, group: list[str]
+) -> list[tuple[int, list[str]]]:
+    """Model groups from ``--models``/``--weapons`` or ``--group`` (none: keep ``base``'s)."""
+    groups = [_parse_group(g) for g in group]
+    if models is None and weapons is None:
+        return groups
+    if group:
+        raise fail("give either --models/--weapons or --group, not both")
+    if weapons is None and len(base.models) > 1:
+        raise fail(
+            f"{base.name} has {len(base.models)} model groups; give --weapons for all models "
+            "or --group COUNT:W1,W2 for each group"
+        )
+    names = (
+        [w.strip() for w in weapons.split(",") if w.strip()]
+        if weapons is not None
+        else list(base.models[0].weapons)
+    )
+    return [(models or base.model_count, names)]
+
+
+def _weapon_sources(store: Store, unit: Unit) -> list[WeaponProfile]:
+    """Weapons an entry may take: its faction unit's profiles (if stored), then the Armoury."""
+    own: list[WeaponProfile] = []
+    # A unit from a file or a roster import is in no faction: its own weapons and the Armoury.
+    with suppress(WarbenchError):
+        own = store.find_unit(unit.name).weapons
+    return own + store.weapons()
 
 
 @roster.command("add")
@@ -272,34 +374,114 @@ def roster_add(
     db: str | None = DB,
 ) -> None:
     """Add a unit to a roster with its models, weapons, traits and transport."""
+    from warbench.rulesets.warsurge.io import load_units
+    from warbench.rulesets.warsurge.roster import RosterEntry
+
     with guarded():
         store = _store(db)
+        r = store.roster(name)
         base = load_units(unit)[0] if _is_file(unit) else store.find_unit(unit, faction_name)
-        groups = [_parse_group(g) for g in group]
-        if models is not None or weapons is not None:
-            if group:
-                raise fail("give either --models/--weapons or --group, not both")
-            names = (
-                [w.strip() for w in weapons.split(",") if w.strip()]
-                if weapons is not None
-                else list(base.models[0].weapons)
-            )
-            groups = [(models or base.model_count, names)]
+        groups = _groups(base, models, weapons, group)
         armoury_weapons = store.weapons() if groups else []
         built = build_unit(base, groups, armoury_weapons)
-        r = store.roster(name)
         e = RosterEntry(
             name=entry or built.name,
             unit=built,
-            traits=trait,
-            embarked_in=embark_in,
+            traits=_traits(trait, "--trait"),
+            embarked_in=_entry_ref(r, embark_in, "--embark-in"),
             link=link,
-            designations=_designations(designate),
+            designations=_checked_designations(r, designate),
         )
         if r.find(e.name) is not None:
             raise fail(f"roster {r.name!r} already has an entry {e.name!r}; choose --name")
         store.save_roster(_stamp(r.with_entry(e)))
-    console.print(f"added {e.name} ({built.model_count} models) to {r.name}", highlight=False)
+    n = built.model_count
+    console.print(f"added {e.name} ({n} model{'s' * (n != 1)}) to {r.name}", highlight=False)
+
+
+@roster.command("edit")
+def roster_edit(
+    name: str = typer.Argument(..., help="Roster name."),
+    entry: str = typer.Argument(..., help="The entry to change."),
+    rename: str | None = typer.Option(None, "--name", help="New entry name (references follow)."),
+    models: int | None = typer.Option(None, "--models", "-m", help="Number of models.", min=1),
+    weapons: str | None = typer.Option(None, "--weapons", "-w", help="Weapons each model carries."),
+    group: list[str] = typer.Option([], "--group", "-g", help="COUNT:W1,W2 (repeat to mix)."),
+    trait: list[str] = typer.Option([], "--trait", "-t", help="Add a Trait (Perks §12.6)."),
+    no_trait: list[str] = typer.Option([], "--no-trait", help="Remove a Trait."),
+    embark_in: str | None = typer.Option(None, "--embark-in", help="Transport entry."),
+    disembark: bool = typer.Option(False, "--disembark", help="Deploy outside any Transport."),
+    link: str | None = typer.Option(None, "--link", help="Linked Profile set name."),
+    unlink: bool = typer.Option(False, "--unlink", help="Leave the Linked Profile set."),
+    designate: list[str] = typer.Option([], "--designate", help="PERK=ENTRY (Controlled …)."),
+    undesignate: list[str] = typer.Option([], "--undesignate", help="PERK: drop a designation."),
+    db: str | None = DB,
+) -> None:
+    """Change an entry: model count, weapons, Traits, Transport, link, designations, name."""
+    from warbench.rulesets.warsurge.roster import RosterEntry
+
+    if embark_in is not None and disembark:
+        raise fail("give --embark-in or --disembark, not both")
+    if link is not None and unlink:
+        raise fail("give --link or --unlink, not both")
+    with guarded():
+        store = _store(db)
+        r = store.roster(name)
+        old = r.entry(entry)
+        update: dict[str, object] = {}
+        groups = _groups(old.unit, models, weapons, group)
+        if groups:
+            update["unit"] = build_unit(old.unit, groups, _weapon_sources(store, old.unit))
+        where = f"{r.name}, {old.name}"
+        traits = list(old.traits)
+        for t in _traits(trait, "--trait"):
+            if t in traits:
+                raise fail(f"{where} already has the Trait {t}")
+            traits.append(t)
+        for t in no_trait:
+            held = next((x for x in traits if x.lower() == t.strip().lower()), None)
+            if held is None:
+                raise UnknownNameError("Trait", t, traits, where=f"{where} (its Traits)")
+            traits.remove(held)
+        update["traits"] = traits
+        if embark_in is not None:
+            update["embarked_in"] = _entry_ref(r, embark_in, "--embark-in")
+        if disembark:
+            update["embarked_in"] = None
+        if link is not None or unlink:
+            update["link"] = link
+        designations = dict(old.designations)
+        for perk in undesignate:
+            held = next((k for k in designations if k.lower() == perk.strip().lower()), None)
+            if held is None:
+                raise UnknownNameError(
+                    "designation", perk, list(designations), where=f"{where} (its designations)"
+                )
+            del designations[held]
+        designations.update(_checked_designations(r, designate))
+        update["designations"] = designations
+        if rename is not None:
+            update["name"] = rename.strip()
+        new = RosterEntry.model_validate({**old.model_dump(), **update})
+        store.save_roster(_stamp(r.replace_entry(old.name, new)))
+    console.print(f"changed {new.name} in {r.name}", highlight=False)
+
+
+@roster.command("copy-entry")
+def roster_copy_entry(
+    name: str = typer.Argument(..., help="Roster name."),
+    entry: str = typer.Argument(..., help="The entry to copy."),
+    new: str | None = typer.Option(None, "--name", help="Name of the copy (default: ENTRY 2)."),
+    db: str | None = DB,
+) -> None:
+    """Copy an entry (unit, models, weapons, Traits, Transport …) under a new name."""
+    with guarded():
+        store = _store(db)
+        r = store.roster(name)
+        copied = r.copy_entry(entry, new)
+        store.save_roster(_stamp(copied))
+    added = next(e for e in copied.units if r.find(e.name) is None)
+    console.print(f"copied {r.entry(entry).name} to {added.name} in {r.name}", highlight=False)
 
 
 @roster.command("remove")
@@ -310,8 +492,61 @@ def roster_remove(
     with guarded():
         store = _store(db)
         r = store.roster(name)
+        gone = r.entry(entry).name
         store.save_roster(r.without_entry(entry))
-    console.print(f"removed {entry} from {r.name}", highlight=False)
+    console.print(f"removed {gone} from {r.name}", highlight=False)
+
+
+@roster.command("rename")
+def roster_rename(
+    name: str = typer.Argument(..., help="Roster name."),
+    new: str = typer.Argument(..., help="New roster name."),
+    db: str | None = DB,
+) -> None:
+    """Rename a roster."""
+    with guarded():
+        store = _store(db)
+        r = store.roster(name)
+        renamed = r.model_copy(update={"name": new.strip()})
+        if r.name.lower() == new.strip().lower():
+            store.save_roster(renamed)  # only the letter case changes
+        else:
+            # The new roster is written first; should deleting the old one fail, both remain.
+            store.save_roster(renamed, replace=False)
+            store.delete_roster(r.name)
+    console.print(f"renamed roster {r.name!r} to {renamed.name!r}", highlight=False)
+
+
+@roster.command("copy")
+def roster_copy(
+    name: str = typer.Argument(..., help="Roster name."),
+    new: str = typer.Argument(..., help="Name of the copy."),
+    db: str | None = DB,
+) -> None:
+    """Copy a roster under a new name."""
+    with guarded():
+        store = _store(db)
+        r = store.roster(name)
+        store.save_roster(r.model_copy(update={"name": new.strip()}), replace=False)
+    console.print(f"copied roster {r.name!r} to {new.strip()!r}", highlight=False)
+
+
+@roster.command("delete")
+def roster_delete(
+    name: str = typer.Argument(..., help="Roster name."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    db: str | None = DB,
+) -> None:
+    """Delete a roster (asks first unless --yes)."""
+    with guarded():
+        store = _store(db)
+        r = store.roster(name)
+        if not yes and not typer.confirm(
+            f"Delete roster {r.name!r} ({len(r.units)} units)?", default=False, err=True
+        ):
+            raise fail(f"roster {r.name!r} not deleted", code=1)
+        store.delete_roster(r.name)
+    console.print(f"deleted roster {r.name!r}", highlight=False)
 
 
 @roster.command("perk")
@@ -325,6 +560,8 @@ def roster_perk(
     db: str | None = DB,
 ) -> None:
     """Add (or remove) a Roster Perk, with its designated unit."""
+    from warbench.rulesets.warsurge.roster import RosterPerk
+
     with guarded():
         store = _store(db)
         r = store.roster(name)
@@ -335,7 +572,9 @@ def roster_perk(
                 raise UnknownNameError("roster perk", perk, [p.perk for p in perks], where=r.name)
             perks = keep
         else:
-            perks.append(RosterPerk(perk=perk, unit=unit))
+            known = _catalog().get_of_kind(perk, "Roster Perk", "roster perk")
+            perk = known.name
+            perks.append(RosterPerk(perk=perk, unit=_entry_ref(r, unit, "--unit")))
         from warbench.rulesets.warsurge.roster_io import canonical_roster
 
         store.save_roster(canonical_roster(r.model_copy(update={"roster_perks": perks})))
@@ -351,25 +590,44 @@ def roster_list(db: str | None = DB) -> None:
 
 
 def _load(name_or_file: str, db: str | None) -> Roster:
+    from warbench.rulesets.warsurge.roster_io import load_roster
+
     if _is_file(name_or_file):
         return load_roster(name_or_file)
     return _store(db).roster(name_or_file)
 
 
 def report_table(report: RosterReport, r: Roster) -> Table:
-    t = Table(title=f"{r.name}: {report.total} / {r.point_limit} pts", show_edge=False)
-    for col in ("Entry", "Unit", "Models", "Full", "Pts", "Traits", "Embarked in"):
-        t.add_column(col, justify="right" if col in ("Models", "Full", "Pts") else "left")
+    """Every line the roster pays for (unit, its table-priced perks, Traits, Roster Perks);
+    the Pts column adds up to the total in the title and the footer."""
+    from rich.table import Table
+
+    t = Table(
+        title=f"{r.name}: {report.total} / {r.point_limit} pts", show_edge=False, show_footer=True
+    )
+    t.add_column("Entry", footer="Total")
+    t.add_column("Line")
+    t.add_column("How priced")
+    t.add_column("Pts", justify="right", footer=str(report.total))
+    t.add_column("Embarked in")
     for e, c in zip(r.units, report.entries, strict=True):
-        t.add_row(
-            e.name,
-            e.unit.name,
-            str(e.unit.model_count),
-            str(c.full),
-            str(c.points),
-            ", ".join(e.traits),
-            e.embarked_in or "",
-        )
+        for i, line in enumerate(c.lines):
+            label = line.label
+            if line.kind == "perk":
+                label = f"  {line.label} (on {line.on})"
+            elif line.kind == "trait":
+                label = f"  {line.label} (Trait)"
+            t.add_row(
+                e.name if i == 0 else "",
+                label,
+                line.method,
+                str(line.points) if i == 0 else f"{line.points:+d}",
+                (e.embarked_in or "") if i == 0 else "",
+            )
+        t.add_section()
+    for line in report.perk_lines:
+        on = f" (designated: {line.on})" if line.on else ""
+        t.add_row("Roster Perk", f"{line.label}{on}", line.method, f"{line.points:+d}", "")
     return t
 
 
@@ -385,18 +643,15 @@ def roster_show(
         if as_json:
             console.print_json(json.dumps(r.model_dump(mode="json")))
             return
-        report = _validate(r, _coster())
+        report = _report(r)
     console.print(report_table(report, r))
-    if r.roster_perks:
-        perks = ", ".join(p.perk + (f" ({p.unit})" if p.unit else "") for p in r.roster_perks)
-        console.print(f"Roster Perks: {perks}", highlight=False)
 
 
 def validate_command(target: str, as_json: bool, db: str | None) -> None:
     """``roster validate`` for WARSURGE: every violation; exit 1 when there are any."""
     with guarded():
         r = _load(target, db)
-        report = _validate(r, _coster())
+        report = _report(r, as_json)
     if as_json:
         console.print_json(json.dumps(report.to_dict()))
     else:
@@ -416,6 +671,8 @@ def roster_export(
     db: str | None = DB,
 ) -> None:
     """Export a roster (with every unit in full) to YAML or JSON."""
+    from warbench.rulesets.warsurge.roster_io import dump_roster
+
     with guarded():
         r = _stamp(_store(db).roster(name))
         dump_roster(r, out)
@@ -439,6 +696,8 @@ def roster_import(
 
             r = decode(code)
         else:
+            from warbench.rulesets.warsurge.roster_io import load_roster
+
             assert file is not None
             r = load_roster(file)
         if rename:
@@ -472,15 +731,22 @@ def roster_share(
 @roster.command("print")
 def roster_print(
     name: str = typer.Argument(..., help="Roster name or roster file."),
-    out: Path = typer.Option(..., "--output", "-o", help="HTML file to write."),
+    out: Path | None = typer.Option(None, "--output", "-o", help="HTML file to write."),
+    pdf: Path | None = typer.Option(None, "--pdf", help="PDF file to write (A4)."),
     db: str | None = DB,
 ) -> None:
-    """Write a printable roster sheet (HTML): profiles, perks, activation, points."""
-    from warbench.rulesets.warsurge.sheet import render_sheet
+    """Write a printable roster sheet (HTML and/or PDF): profiles, HP boxes, perks, points, QR."""
+    from warbench.rulesets.warsurge.sheet import render_sheet, render_sheet_pdf
 
+    if out is None and pdf is None:
+        raise fail("give --output FILE.html and/or --pdf FILE.pdf")
     with guarded():
-        r = _load(name, db)
-        coster = _coster()
-        html = render_sheet(_stamp(r), _validate(r, coster))
-        out.write_text(html, encoding="utf-8")
-    err_console.print(f"wrote {out}", highlight=False)
+        r = _stamp(_load(name, db))
+        report = _report(r)
+        if out is not None:
+            out.write_text(render_sheet(r, report), encoding="utf-8")
+        if pdf is not None:
+            pdf.write_bytes(render_sheet_pdf(r, report))
+    for path in (out, pdf):
+        if path is not None:
+            err_console.print(f"wrote {path}", highlight=False)

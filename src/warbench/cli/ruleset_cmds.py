@@ -50,12 +50,15 @@ def points(
     file: Path = typer.Argument(..., help="Profile, figure or force file (YAML or JSON)."),
     ruleset: Ruleset = RULESET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    why: bool = typer.Option(
+        False, "--why", help="WARSURGE: also list every priced perk, its method and its share."
+    ),
 ) -> None:
     """Itemised point cost of a file (WARSURGE: warbench points model; WarEngine: v2.1 tables)."""
     if ruleset is Ruleset.WARSURGE:
         from warbench.cli.warsurge_points import show_points
 
-        show_points(file, as_json)
+        show_points(file, as_json, why)
         return
     forward(ruleset, ["points", str(file), *(["--json"] if as_json else [])])
 

@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from warbench.cli.app import app, console, fail
 from warbench.kernel.errors import WarbenchError
-from warbench.rulesets.warengine.card import itemised, profile_card
-from warbench.rulesets.warengine.costs import figure_cost, force_cost
-from warbench.rulesets.warengine.dice import (
-    Adjustment,
-    XkY,
-    attack_faces,
-    attack_odds,
-    defense_faces,
-    massed,
-    rout_odds,
-)
-from warbench.rulesets.warengine.io import dumps, load, write_schemas
-from warbench.rulesets.warengine.models import Figure, Force
-from warbench.rulesets.warengine.validation import check_figure, check_force
+
+# Start-up (issue 18): the WarEngine rules are imported inside the commands that use them.
+if TYPE_CHECKING:
+    from warbench.rulesets.warengine.models import Force
 
 warengine = typer.Typer(
     name="warengine",
@@ -36,6 +25,8 @@ _SCHEMAS = Path("docs/schemas")
 
 
 def _force_report(force: Force) -> dict[str, object]:
+    from warbench.rulesets.warengine.costs import force_cost
+
     cost = force_cost(force)
     return {
         "name": cost.name,
@@ -73,6 +64,14 @@ def points(
     The figure must be legal (004_f4ea5693af0644ce.txt Troop Builder V2.1); the first broken
     limit is reported as one error line (``validate`` lists them all).
     """
+    from rich.table import Table
+
+    from warbench.rulesets.warengine.card import itemised, profile_card
+    from warbench.rulesets.warengine.costs import figure_cost, force_cost
+    from warbench.rulesets.warengine.io import load
+    from warbench.rulesets.warengine.models import Figure, Force
+    from warbench.rulesets.warengine.validation import check_figure, check_force
+
     try:
         obj = load(file)
         found = check_force(obj) if isinstance(obj, Force) else check_figure(obj)
@@ -113,6 +112,10 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="Print violations as JSON."),
 ) -> None:
     """List every Troop Builder / Force Builder limit the file breaks; exit 1 if any."""
+    from warbench.rulesets.warengine.io import load
+    from warbench.rulesets.warengine.models import Force
+    from warbench.rulesets.warengine.validation import check_figure, check_force
+
     try:
         obj = load(file)
     except WarbenchError as exc:
@@ -136,6 +139,8 @@ def export(
     fmt: str = typer.Option("yaml", "--format", "-f", help="yaml or json."),
 ) -> None:
     """Print a figure or force in canonical YAML or JSON (round-trips exactly)."""
+    from warbench.rulesets.warengine.io import dumps, load
+
     try:
         console.print(dumps(load(file), fmt), highlight=False, markup=False, end="")
     except WarbenchError as exc:
@@ -147,6 +152,8 @@ def schema(
     folder: Annotated[Path, typer.Option(help="Where to write the JSON Schemas.")] = _SCHEMAS,
 ) -> None:
     """Write the JSON Schemas of figure and force files (from the pydantic models)."""
+    from warbench.rulesets.warengine.io import write_schemas
+
     for path in write_schemas(folder):
         console.print(f"wrote {path}", highlight=False)
 
@@ -178,6 +185,18 @@ def odds(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Exact odds of an attack roll beating a defense roll, or of a rout test holding."""
+    from rich.table import Table
+
+    from warbench.rulesets.warengine.dice import (
+        Adjustment,
+        XkY,
+        attack_faces,
+        attack_odds,
+        defense_faces,
+        massed,
+        rout_odds,
+    )
+
     try:
         if rout is not None:
             rule = attack_faces(uncontrolled=uncontrolled)

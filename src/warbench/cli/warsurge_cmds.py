@@ -4,38 +4,29 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.table import Table
 
 from warbench.cli.app import app, console, fail
+from warbench.cli.progress import progress_bar
 from warbench.cli.ruleset_cmds import RULESET_OPTION, Ruleset, forward
-from warbench.kernel.dice import SeededDice
 from warbench.kernel.errors import UnknownNameError, WarbenchError
-from warbench.rulesets.warsurge import RULESET_VERSION
-from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
-from warbench.rulesets.warsurge.chart import MAX_DEFENCE, MAX_POWER, attack_requirement
-from warbench.rulesets.warsurge.io import load_units, perk_warnings
-from warbench.rulesets.warsurge.odds import (
-    AttackOdds,
-    AttackPlan,
-    attack_odds,
-    exact_attack,
-    sample_attack,
-)
-from warbench.rulesets.warsurge.profiles import (
-    ModelGroup,
-    Unit,
-    UnitProfile,
-    WeaponProfile,
-    WeaponType,
-    format_save,
-)
+
+# Start-up (issue 18): the rules are imported inside the commands that use them.
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from warbench.rulesets.warsurge.odds import AttackOdds
+    from warbench.rulesets.warsurge.profiles import Unit
 
 
 def chart_table(power: int | None = None, defence: int | None = None) -> Table:
     """The Attack Dice Chart (or one row / column / cell of it) as a rich table."""
+    from rich.table import Table
+
+    from warbench.rulesets.warsurge.chart import MAX_DEFENCE, MAX_POWER, attack_requirement
+
     powers = [power] if power is not None else list(range(1, MAX_POWER + 1))
     defences = [defence] if defence is not None else list(range(MAX_DEFENCE + 1))
     table = Table(title="Attack Dice Chart (Core Rules §5.7)", padding=(0, 1), show_edge=False)
@@ -67,6 +58,8 @@ def chart(
 
 
 def _load(path: Path, name: str | None) -> Unit:
+    from warbench.rulesets.warsurge.io import load_units
+
     units = load_units(path)
     if name is None:
         if len(units) > 1:
@@ -88,10 +81,13 @@ def odds_report(
     weapons: list[str],
 ) -> dict[str, Any]:
     """The odds as a JSON-ready dictionary."""
+    from warbench.rulesets.warsurge import RULESET_VERSION
+
     return {
         "attacker": attacker.name,
         "target": target.name,
         "weapons": weapons,
+        "weapons_not_used": [{"weapon": w, "reason": why} for w, why in odds.unused_weapons],
         "exact": odds.exact,
         "trials": odds.trials,
         "confidence_95": odds.confidence_halfwidth(),
@@ -110,6 +106,8 @@ def odds_report(
 
 def odds_tables(attacker: Unit, target: Unit, odds: AttackOdds) -> list[Table]:
     """Rich tables: summary, then distributions of HP lost and models slain."""
+    from rich.table import Table
+
     method = (
         "exact"
         if odds.exact
@@ -118,6 +116,10 @@ def odds_tables(attacker: Unit, target: Unit, odds: AttackOdds) -> list[Table]:
     summary = Table(title=f"{attacker.name} attack {target.name} ({method})", show_header=False)
     summary.add_column("", style="bold")
     summary.add_column("")
+    if odds.weapons:
+        summary.add_row("weapons used", ", ".join(odds.weapons))
+    for w, why in odds.unused_weapons:
+        summary.add_row(f"  not used: {w}", why)
     summary.add_row("expected HP lost", f"{odds.expected_hp_lost:.3f}")
     summary.add_row("expected models slain", f"{odds.expected_models_slain:.3f}")
     summary.add_row(
@@ -200,6 +202,11 @@ def odds(
     if ruleset is Ruleset.WARENGINE:
         forward(ruleset, ["odds", *context.args, *(["--json"] if as_json else [])])
         return
+    from warbench.kernel.dice import SeededDice
+    from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
+    from warbench.rulesets.warsurge.io import perk_warnings
+    from warbench.rulesets.warsurge.odds import AttackPlan, attack_odds, sample_attack
+
     if context.args:
         raise fail(f"unexpected arguments {' '.join(context.args)}; see warbench odds --help")
     if attacker_file is None or target_file is None:
@@ -217,10 +224,14 @@ def odds(
         plan = AttackPlan(
             UnitState.of(attacker), UnitState.of(target), ctx, weapons=tuple(weapon or ())
         )
-        names = plan.weapon_order()
-        result = attack_odds(plan, seed=seed)
+        names = plan.verify_weapons()
+        with progress_bar("sampling (exact odds too large)", as_json=as_json) as bar:
+            result = attack_odds(plan, seed=seed, progress=bar)
         warnings = perk_warnings(attacker) + perk_warnings(target)
-        sampled = sample_attack(plan, monte_carlo, SeededDice(seed)) if monte_carlo else None
+        sampled = None
+        if monte_carlo:
+            with progress_bar("Monte Carlo trials", as_json=as_json) as bar:
+                sampled = sample_attack(plan, monte_carlo, SeededDice(seed), bar)
     except WarbenchError as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -248,6 +259,14 @@ def odds(
 
 def demo_units() -> tuple[Unit, Unit]:
     """The §2.3 Ranged Example (001_d3f5e425c5e1196d.txt): Troopers against Kataton Servitors."""
+    from warbench.rulesets.warsurge.profiles import (
+        ModelGroup,
+        Unit,
+        UnitProfile,
+        WeaponProfile,
+        WeaponType,
+    )
+
     rifle = WeaponProfile(
         name="Laser Rifle", range=18, type=WeaponType.BATTLE, attacks=2, power=3, ap=6
     )
@@ -270,6 +289,13 @@ def demo_units() -> tuple[Unit, Unit]:
 @app.command()
 def demo() -> None:
     """Show a profile, its Attack Dice Chart row and the exact odds of the §2.3 example attack."""
+    from rich.table import Table
+
+    from warbench.kernel.dice import SeededDice
+    from warbench.rulesets.warsurge.attack import UnitState
+    from warbench.rulesets.warsurge.odds import AttackPlan, exact_attack, sample_attack
+    from warbench.rulesets.warsurge.profiles import format_save
+
     troopers, kataton = demo_units()
     rifle = troopers.weapons[0]
     profile = Table(title="Unit and weapon profiles (Core Rules §1.5-1.6)")
@@ -290,7 +316,8 @@ def demo() -> None:
     plan = AttackPlan(UnitState.of(troopers), UnitState.of(kataton))
     for table in odds_tables(troopers, kataton, exact_attack(plan)):
         console.print(table)
-    mc = sample_attack(plan, 100_000, SeededDice(2026))
+    with progress_bar("Monte Carlo trials") as bar:
+        mc = sample_attack(plan, 100_000, SeededDice(2026), bar)
     console.print(
         f"Monte Carlo cross-check (100,000 trials, seed 2026): expected HP lost "
         f"{mc.expected_hp_lost:.3f} ± {mc.confidence_halfwidth():.3f}"

@@ -8,9 +8,16 @@ from pathlib import Path
 from rich.table import Table
 
 from warbench.cli.app import console, fail
+from warbench.cli.progress import progress_bar, tick
 from warbench.kernel.errors import WarbenchError
 from warbench.rulesets.warsurge.io import load_units
-from warbench.rulesets.warsurge.points import UnitCost, cost_unit, default_model
+from warbench.rulesets.warsurge.points import (
+    PerkShare,
+    UnitCost,
+    cost_unit,
+    default_model,
+    perk_shares,
+)
 
 
 def unit_table(cost: UnitCost) -> Table:
@@ -42,24 +49,51 @@ def unit_table(cost: UnitCost) -> Table:
     return table
 
 
-def show_points(file: Path, as_json: bool) -> None:
-    """Print the itemised cost of every unit in ``file`` (one line and exit 2 on bad input)."""
+def perks_table(cost: UnitCost, shares: tuple[PerkShare, ...]) -> Table:
+    """Every priced perk of a unit: what carries it, how it is priced, and its share."""
+    table = Table(title=f"{cost.unit}: priced perks", show_edge=False, padding=(0, 1))
+    table.add_column("perk", style="bold")
+    table.add_column("on")
+    table.add_column("method")
+    table.add_column("pts", justify="right")
+    table.add_column("why")
+    for s in shares:
+        table.add_row(s.perk, s.on, s.method_text, f"{s.points:+.2f}", s.reason)
+    if not shares:
+        table.add_row("(none)", "", "", "", "no perk of this unit has a price")
+    return table
+
+
+def show_points(file: Path, as_json: bool, why: bool = False) -> None:
+    """Print the itemised cost of every unit in ``file`` (one line and exit 2 on bad input).
+
+    JSON always lists every priced perk (``perks``: perk, on, method, points, reason); the text
+    shows that list with ``why``. Attack-math perks are ``measured by odds``: the unit's price
+    minus its price without that perk.
+    """
     try:
         units = load_units(file)
-        costs = [cost_unit(u) for u in units]
+        costs = []
+        with progress_bar("costing units", as_json=as_json) as bar:
+            for u in units:
+                costs.append(cost_unit(u))
+                tick(bar, len(costs), len(units))
+        shares = [perk_shares(u) for u in units] if why or as_json else [() for _ in units]
     except WarbenchError as exc:
         raise fail(str(exc)) from None
     total = sum(c.total for c in costs)
     if as_json:
-        doc = {
-            "points_model": default_model().version,
-            "units": [c.to_dict() for c in costs],
-            "total": total,
-        }
+        docs = [
+            {**c.to_dict(), "perks": [s.to_dict() for s in sh]}
+            for c, sh in zip(costs, shares, strict=True)
+        ]
+        doc = {"points_model": default_model().version, "units": docs, "total": total}
         console.print_json(json.dumps(doc))
         return
-    for c in costs:
+    for c, sh in zip(costs, shares, strict=True):
         console.print(unit_table(c))
+        if why:
+            console.print(perks_table(c, sh))
         console.print()
     if len(costs) > 1:
         console.print(f"[bold]Total: {total} pts[/] ({len(costs)} units)")

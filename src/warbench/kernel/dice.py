@@ -11,6 +11,10 @@ Three variants share one interface (:class:`Dice`):
 
 Every roll becomes a :class:`RollEvent` in :attr:`Dice.log`.
 
+NumPy is imported only when a roll needs it (a batch of Attack Dice, ``SeededDice.rng``), so
+``warbench roll`` starts quickly: a ``SeededDice(seed, light=True)`` draws the very same faces in
+plain Python (:mod:`warbench.kernel.pcg64`) until then.
+
 Dice terms follow WARSURGE Core Rules (001_d3f5e425c5e1196d.txt §1.4): a D3 is a D6 divided by 2
 rounded up, a D2 is a D6 divided by 3 rounded up, 2D6 is two D6 added, rerolls pick up either
 failed or successful dice (never both), roll-offs reroll ties among the top players. The
@@ -23,21 +27,24 @@ from __future__ import annotations
 import re
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
-from typing import Generic, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from warbench.kernel.errors import DiceError, EnumerationTooLarge
+from warbench.kernel.pcg64 import Pcg64Stream
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 T = TypeVar("T")
-IntArray = npt.NDArray[np.int64]
 
 # --------------------------------------------------------------------------------------------
 # Dice expressions
@@ -65,8 +72,12 @@ class DiceExpr:
     multiplier: int = 1
 
     @classmethod
-    def parse(cls, text: str | int) -> DiceExpr:
-        """Parse ``"2D6"``, ``"D3"``, ``"D6+1"``, ``"2D6x3"`` or ``"4"``."""
+    def parse(cls, text: str | int, *, max_count: int = 50) -> DiceExpr:
+        """Parse ``"2D6"``, ``"D3"``, ``"D6+1"``, ``"2D6x3"`` or ``"4"``.
+
+        Profiles and perks roll at most 50 dice in one expression; the dice generator
+        (``warbench roll``) allows bigger pools with ``max_count``.
+        """
         if isinstance(text, int):
             if text < 0:
                 raise DiceError(f"dice expression {text!r}: a constant must be 0 or more")
@@ -84,8 +95,8 @@ class DiceExpr:
         if m["const"] is not None:
             return cls(count=0, bonus=int(m["const"]) + bonus, multiplier=mult)
         count = int(m["count"]) if m["count"] else 1
-        if count < 1 or count > 50:
-            raise DiceError(f"dice expression {text!r}: dice count must be 1 to 50")
+        if count < 1 or count > max_count:
+            raise DiceError(f"dice expression {text!r}: dice count must be 1 to {max_count:,}")
         return cls(count=count, sides=int(m["sides"]), bonus=bonus, multiplier=mult)
 
     def __str__(self) -> str:
@@ -203,8 +214,11 @@ class TestKind(StrEnum):
 class TestResult:
     """The outcome of a Mastery, Skill or Aether test (Perks 000_94ecc6a4c74d351b.txt §12.2).
 
-    ``doubled`` is an Aether result of 2 (the effect or Stat bonus is doubled) and
-    ``backlash`` an Aether result of 12 (the User suffers D6 HP Loss, no Saves).
+    ``roll`` is the natural roll. For an Aether test ``counts_as`` is the result after the Dice
+    Modifier (Resist L1687-1689: "a result of 2 counts as 3, and a result of 11 counts as 12";
+    Fugue L2724-2725), kept within 2 to 12; ``doubled`` is a result that counts as 2 (the effect
+    or Stat bonus is doubled) and ``backlash`` one that counts as 12 (the User suffers D6 HP Loss,
+    no Saves). For Mastery and Skill tests ``counts_as`` is the roll.
     """
 
     kind: TestKind
@@ -213,6 +227,7 @@ class TestResult:
     passed: bool
     doubled: bool = False
     backlash: bool = False
+    counts_as: int = 0
 
 
 class ScatterDirection(StrEnum):
@@ -269,6 +284,8 @@ class Dice(ABC):
 
     def d6_array(self, n: int, label: str) -> IntArray:
         """``n`` D6 as an array (for vectorised attack resolution); logged as one batch."""
+        import numpy as np
+
         faces = np.asarray(self._faces(n, label), dtype=np.int64)
         self.log.append(BatchRollEvent(label, n, faces))
         return faces
@@ -293,6 +310,26 @@ class Dice(ABC):
 
     def two_d6(self, label: str = "2D6") -> int:
         return self.roll(TWO_D6, label)
+
+    def roll_dice(self, n: int, label: str = "dice") -> list[int]:
+        """Roll ``n`` D6 and return their faces (the dice generator's plain roll; §1.4)."""
+        faces = self._faces(n, label)
+        self.log.append(RollEvent(label, f"{n}D6", tuple(faces), sum(faces)))
+        return faces
+
+    def reroll_faces(
+        self, faces: Sequence[int], reroll: Collection[int], label: str = "reroll"
+    ) -> list[int]:
+        """Pick up the dice showing a face in ``reroll`` and roll them again, once; the new
+        results must be accepted (Core Rules 001_d3f5e425c5e1196d.txt §1.4, L327-329)."""
+        picked = [i for i, f in enumerate(faces) if f in reroll]
+        out = list(faces)
+        if picked:
+            new = self._faces(len(picked), label)
+            self.log.append(RollEvent(label, f"{len(picked)}D6", tuple(new), sum(new)))
+            for i, f in zip(picked, new, strict=True):
+                out[i] = f
+        return out
 
     def roll_target(
         self,
@@ -349,37 +386,89 @@ class Dice(ABC):
         return ScatterResult(False, direction, distance)
 
     def test(self, kind: TestKind, modifier: int = 0, label: str | None = None) -> TestResult:
-        """A Mastery or Skill test (D6, 4+ before modifiers) or an Aether test (2D6, pass on 9
-        or lower; a modifier of +1 lets it pass on 10 or lower). §12.2."""
+        """A Mastery or Skill test (D6, 4+ before modifiers) or an Aether test (2D6). §12.2.
+
+        An Aether test passes on a result of 9 or lower (000_94ecc6a4c74d351b.txt L251-259). A
+        Dice Modifier makes the roll *count as* another number: with -1 (Resist I, L1687-1689)
+        a 2 counts as 3 and an 11 as 12, so it passes on 8 or lower; with -3 (Fugue,
+        L2724-2725) a 2 counts as 5 and 9-11 count as 12. Doubling and backlash follow the
+        result the roll counts as (a +1 modifier: a 3 counts as 2, passes on 10 or lower;
+        docs/rulings.md 34).
+        """
         name = label or f"{kind.value} Test"
         if kind is TestKind.AETHER:
             value = self.roll(TWO_D6, name)
-            needed = 9 + modifier
+            counts_as = aether_counts_as(value, modifier)
             return TestResult(
-                kind, value, needed, value <= needed or value == 2, value == 2, value == 12
+                kind,
+                value,
+                9 + modifier,
+                passed=counts_as <= 9,
+                doubled=counts_as == 2,
+                backlash=counts_as == 12,
+                counts_as=counts_as,
             )
         value = self.roll(D6, name)
         needed = min(6, max(2, 4 - modifier))
-        return TestResult(kind, value, needed, value >= needed)
+        return TestResult(kind, value, needed, value >= needed, counts_as=value)
+
+
+def aether_counts_as(roll: int, modifier: int) -> int:
+    """The number a natural 2D6 Aether roll counts as under a Dice Modifier, within 2 to 12.
+
+    Perks 000_94ecc6a4c74d351b.txt L1687-1689 (Resist, -1: 2 counts as 3, 11 counts as 12) and
+    L2724-2725 (Fugue, -3: 2 counts as 5, 9, 10 and 11 count as 12).
+    """
+    return min(12, max(2, roll - modifier))
 
 
 class SeededDice(Dice):
-    """Dice from a seeded PCG64 generator; the seed is recorded in :attr:`seed`."""
+    """Dice from a seeded PCG64 generator; the seed is recorded in :attr:`seed`.
 
-    def __init__(self, seed: int | None = None) -> None:
+    The faces are those of ``numpy.random.Generator(numpy.random.PCG64(seed))``. With
+    ``light=True`` they are drawn in plain Python (:class:`~warbench.kernel.pcg64.Pcg64Stream`,
+    the same faces) until something needs NumPy (:attr:`rng`, :meth:`d6_array`), which then
+    continues the same stream; a command that rolls a few dice never imports NumPy.
+    """
+
+    def __init__(self, seed: int | None = None, *, light: bool = False) -> None:
         super().__init__()
         self.seed: int = secrets.randbits(63) if seed is None else int(seed)
-        self.rng = np.random.Generator(np.random.PCG64(self.seed))
+        self._stream: Pcg64Stream | None = Pcg64Stream(self.seed) if light else None
+        self._rng: np.random.Generator | None = None
+        if not light:
+            import numpy as np
+
+            self._rng = np.random.Generator(np.random.PCG64(self.seed))
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The NumPy generator of this stream (created from the plain-Python state if light)."""
+        if self._rng is None:
+            import numpy as np
+
+            assert self._stream is not None
+            bits = np.random.PCG64()
+            bits.state = self._stream.numpy_state()
+            self._rng = np.random.Generator(bits)
+            self._stream = None
+        return self._rng
 
     def _faces(self, n: int, label: str) -> list[int]:
+        if self._stream is not None:
+            return self._stream.integers(1, 7, n)
         return [int(x) for x in self.rng.integers(1, 7, size=n)]
 
     def d6_array(self, n: int, label: str) -> IntArray:
+        import numpy as np
+
         faces = self.rng.integers(1, 7, size=n, dtype=np.int64)
         self.log.append(BatchRollEvent(label, n, faces))
         return faces
 
     def _direction(self, label: str) -> ScatterDirection:
+        if self._stream is not None:
+            return list(ScatterDirection)[self._stream.bounded(0, 8)]
         return list(ScatterDirection)[int(self.rng.integers(0, 8))]
 
 
@@ -389,6 +478,8 @@ class SeededChoices:
     recorded in :attr:`seed` so a whole self-play run can be repeated."""
 
     def __init__(self, seed: int | None = None) -> None:
+        import numpy as np
+
         self.seed: int = secrets.randbits(63) if seed is None else int(seed)
         self.rng = np.random.Generator(np.random.PCG64(self.seed))
 

@@ -30,6 +30,7 @@ class FakeCost:
     model_points: tuple[float, ...]
     items: tuple[Item, ...]
     version: str
+    perks: tuple[Any, ...] = ()
 
 
 class FakeCoster:
@@ -65,6 +66,9 @@ class FakeCoster:
 
     def roster_perk_price(self, perk: str) -> float:
         return 25.0
+
+    def price_method(self, perk: str) -> str:
+        return "fake price"
 
 
 def gun(name: str = "Gun", **kw: Any) -> WeaponProfile:

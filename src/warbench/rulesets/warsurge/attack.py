@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +33,7 @@ import numpy.typing as npt
 from warbench.kernel.dice import D3, D6, TWO_D6, Dice, DiceExpr, TestKind
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.chart import AttackRequirement, attack_requirement
-from warbench.rulesets.warsurge.perks import PerkCatalog, register_implemented
+from warbench.rulesets.warsurge.perks import PerkCatalog, point_cost_met, register_implemented
 from warbench.rulesets.warsurge.profiles import (
     Unit,
     UnitProfile,
@@ -235,6 +236,34 @@ class UnitState:
         for i in gone:
             self.models[i].removed = True
         return gone
+
+
+# --------------------------------------------------------------------------------------------
+# Which weapons may attack (Attack Step 1, §5.2-5.3, §5.8-5.9)
+# --------------------------------------------------------------------------------------------
+
+
+def weapon_refusal(weapon: WeaponProfile, ctx: AttackContext) -> str | None:
+    """Why ``weapon`` cannot make the attack ``ctx`` describes, or ``None`` when it can.
+
+    In a Melee every Weapon Type attacks, Range is ignored (001_d3f5e425c5e1196d.txt §5.9, "a
+    model with a 0" or a low Range Weapon can strike"); Heavy and Battle Weapons only suffer
+    Dice Modifiers (§5.8, applied by :func:`compile_weapon_use`). Outside a Melee a 0" Weapon
+    cannot attack: it "needs the model to be engaged in a Melee to be able to attack" (L1287-
+    1291). Wildcard's Range is rolled each use (2D6 x 3, Perks 000_94ecc6a4c74d351b.txt §12.5),
+    so its listed 0" does not stop it. Unwieldy cannot be used while engaged (Perks §12.5).
+    """
+    wperks = PerkSet(weapon.perks)
+    if wperks.has("Unwieldy") and ctx.engaged:
+        return "Unwieldy: it cannot be used while its User is engaged in a Melee (Perks §12.5)"
+    if not ctx.melee and weapon.range <= 0 and not wperks.has("Wildcard"):
+        return 'a 0" Weapon attacks only in a Melee (Core Rules L1287, §5.9)'
+    return None
+
+
+def can_attack_with(weapon: WeaponProfile, ctx: AttackContext) -> bool:
+    """True when ``weapon`` may make the attack ``ctx`` describes (see :func:`weapon_refusal`)."""
+    return weapon_refusal(weapon, ctx) is None
 
 
 # --------------------------------------------------------------------------------------------
@@ -557,15 +586,12 @@ def _victim_program(
             mods.append(_Mod(+1, "Anti-Air"))
         elif aa == 1:
             mods.append(_Mod(-1, "Anti-Air I against a ground Target"))
-    richer = (
-        ctx.target_point_cost is not None
-        and ctx.attacker_point_cost is not None
-        and ctx.target_point_cost > ctx.attacker_point_cost
-    )
+    # Might and Defiance are Point Cost (Greater): "equal or higher" (P L321-323, ruling 27).
+    greater = point_cost_met("Greater", ctx.attacker_point_cost, ctx.target_point_cost)
     might = wperks.rank("Might")
-    if might and ctx.melee and richer:
+    if might and ctx.melee and greater:
         mods.append(_Mod(might, f"Might {'I' * might}"))
-    if aperks.has("Defiance") and richer:
+    if aperks.has("Defiance") and greater:
         mods.append(_Mod(+1, "Defiance"))
     # The target's defensive perks also work when a weapon turns on its own unit (Chaos 1,
     # Volatile): that unit is the Target (docs/rulings.md).
@@ -919,9 +945,7 @@ def compile_weapon_use(
     deathblow = (
         wperks.has("Deathblow")
         and not against_self
-        and ctx.target_point_cost is not None
-        and ctx.attacker_point_cost is not None
-        and ctx.target_point_cost <= ctx.attacker_point_cost
+        and point_cost_met("Lesser", ctx.attacker_point_cost, ctx.target_point_cost)
     )
     return WeaponUse(
         weapon=weapon.name,
@@ -1093,16 +1117,25 @@ def _roll_expr_array(expr: DiceExpr, n: int, dice: Dice, label: str) -> IntArray
     return total
 
 
-def sample_self_saves(use: WeaponUse, dice: Dice) -> int:
-    """Darkside: each +1 bought forces the User to pass Saves or lose 1 HP (§12.5)."""
-    if not use.self_save_dice:
-        return 0
-    a, g = use.self_saves
+@overload
+def sample_self_saves(use: WeaponUse, dice: Dice) -> int: ...
+@overload
+def sample_self_saves(use: WeaponUse, dice: Dice, trials: int) -> IntArray: ...
+def sample_self_saves(use: WeaponUse, dice: Dice, trials: int | None = None) -> int | IntArray:
+    """Darkside: each +1 bought forces the User to pass Saves or lose 1 HP (§12.5).
+
+    With ``trials``, the HP lost in each of that many independent uses (vectorised).
+    """
     n = use.self_save_dice
-    ok = _save_rolls(a, n, dice, "Darkside Armour Save")
-    failed = np.flatnonzero(~ok)
-    ok2 = _save_rolls(g, failed.size, dice, "Darkside AEGIS Save")
-    return int(failed.size - ok2.sum())
+    many = 1 if trials is None else trials
+    lost = np.zeros(many, dtype=np.int64)
+    if n:
+        a, g = use.self_saves
+        ok = _save_rolls(a, n * many, dice, "Darkside Armour Save")
+        failed = np.flatnonzero(~ok)
+        ok2 = _save_rolls(g, failed.size, dice, "Darkside AEGIS Save")
+        lost = np.bincount(failed[~ok2] // n, minlength=many).astype(np.int64)
+    return int(lost[0]) if trials is None else lost
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ __all__ = [
     "CachingCoster",
     "CostItemLike",
     "FunctionCoster",
+    "PerkShareLike",
     "RosterCoster",
     "UnitCostLike",
     "default_coster",
@@ -37,6 +38,19 @@ class CostItemLike(Protocol):
     def points(self) -> float: ...
     @property
     def reason(self) -> str: ...
+
+
+class PerkShareLike(Protocol):
+    """A priced perk's share of a unit's price (``points.PerkShare``)."""
+
+    @property
+    def perk(self) -> str: ...
+    @property
+    def on(self) -> str: ...
+    @property
+    def points(self) -> float: ...
+    @property
+    def method_text(self) -> str: ...
 
 
 class UnitCostLike(Protocol):
@@ -56,6 +70,10 @@ class UnitCostLike(Protocol):
     def items(self) -> Sequence[CostItemLike]: ...
     @property
     def version(self) -> str: ...
+    @property
+    def perks(self) -> Sequence[PerkShareLike]:
+        """Each table-priced perk's share of the unrounded total (may be empty)."""
+        ...
 
 
 class RosterCoster(Protocol):
@@ -82,6 +100,14 @@ class RosterCoster(Protocol):
         """What the Roster pays for one Roster Perk (§12.6)."""
         ...
 
+    def price_method(self, perk: str) -> str:
+        """How a perk (a Trait, a Roster Perk …) is priced, in words; ``""`` if unknown."""
+        ...
+
+
+def _no_method(perk: str) -> str:
+    return ""
+
 
 @dataclass(frozen=True)
 class FunctionCoster:
@@ -92,6 +118,7 @@ class FunctionCoster:
     trait_fn: Callable[[float, Sequence[str]], float]
     price_fn: Callable[[float, Sequence[str]], float]
     perk_fn: Callable[[str], float]
+    method_fn: Callable[[str], str] = _no_method
 
     def cost_unit(self, unit: Unit) -> UnitCostLike:
         return self.cost_fn(unit)
@@ -104,6 +131,9 @@ class FunctionCoster:
 
     def roster_perk_price(self, perk: str) -> float:
         return self.perk_fn(perk)
+
+    def price_method(self, perk: str) -> str:
+        return self.method_fn(perk)
 
 
 class CachingCoster:
@@ -148,6 +178,9 @@ class CachingCoster:
     def roster_perk_price(self, perk: str) -> float:
         return self.inner.roster_perk_price(perk)
 
+    def price_method(self, perk: str) -> str:
+        return self.inner.price_method(perk)
+
     def clear(self) -> None:
         """Forget every cached cost (after the points model changed)."""
         self._cache.clear()
@@ -186,6 +219,7 @@ def default_coster() -> CachingCoster:
                     trait_fn=points.trait_adjusted,
                     price_fn=points.trait_cost,
                     perk_fn=points.roster_perk_cost,
+                    method_fn=points.price_method,
                 )
             )
         )

@@ -30,9 +30,13 @@ from warbench.rulesets.warsurge.attack import (
     AttackContext,
     DieProgram,
     Playstyle,
+    Retaliation,
     SaveSpec,
     UnitState,
     WeaponUse,
+    _roll_expr_array,
+    _save_rolls,
+    can_attack_with,
     casualty_order,
     compile_weapon_use,
     deathblow_after,
@@ -41,9 +45,11 @@ from warbench.rulesets.warsurge.attack import (
     sample_self_saves,
     save_upgrades,
     tough_total,
+    weapon_refusal,
 )
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 Dist = dict[int, float]
 
 # --------------------------------------------------------------------------------------------
@@ -68,6 +74,13 @@ class AttackPlan:
     casualty_preference: tuple[int, ...] = ()
 
     def weapon_order(self) -> list[str]:
+        """The weapon profiles that attack, in order.
+
+        Given ``weapons`` are used as given (the game and the caller decide); otherwise every
+        profile carried by a model on the table that can make this kind of attack: in a Melee
+        those that may strike there, otherwise those that can shoot (:func:`weapon_refusal`,
+        §5.8-5.9). :meth:`verify_weapons` says why when none can.
+        """
         if self.weapons:
             for w in self.weapons:
                 if w not in self.attacker.weapons:
@@ -77,8 +90,51 @@ class AttackPlan:
                         "weapon", w, list(self.attacker.weapons), where=self.attacker.profile.name
                     )
             return list(self.weapons)
+        return [
+            w for w in self._carried() if can_attack_with(self.attacker.weapons[w], self.context)
+        ]
+
+    def _carried(self) -> list[str]:
         carried = {w for i in self.attacker.on_table for w in self.attacker.models[i].weapons}
         return [w for w in self.attacker.weapons if w in carried]
+
+    def unused_weapons(self) -> list[tuple[str, str]]:
+        """Carried weapon profiles that do not attack, each with the reason (§5.8-5.9)."""
+        order = set(self.weapon_order())
+        out = []
+        for w in self._carried():
+            if w not in order:
+                why = weapon_refusal(self.attacker.weapons[w], self.context)
+                out.append((w, why or "not chosen"))
+        return out
+
+    def verify_weapons(self) -> list[str]:
+        """:meth:`weapon_order`, or a :class:`RulesError` naming the unit, the rule and what
+        would work when no weapon can make this attack (or a chosen one cannot)."""
+        order = self.weapon_order()
+        unit = self.attacker.profile.name
+        kind = "in a Melee" if self.context.melee else "outside a Melee"
+        for w in order if self.weapons else ():
+            why = weapon_refusal(self.attacker.weapons[w], self.context)
+            if why is not None:
+                raise RulesError(f"{unit}: {w} cannot attack {kind}: {why}", "Core Rules §5.8-5.9")
+        if order:
+            return order
+        carried = self._carried()
+        if not carried:
+            raise RulesError(f"{unit} carries no weapon on the table", "Core Rules §5.2")
+        other = replace(self.context, melee=not self.context.melee, attacker_engaged=None)
+        could = [w for w in carried if can_attack_with(self.attacker.weapons[w], other)]
+        if not could:
+            hint = "it has no weapon that can attack in or out of a Melee"
+        elif self.context.melee:
+            hint = "outside a Melee (odds without --melee) it could use " + ", ".join(could)
+        else:
+            hint = "in a Melee (odds --melee) it could use " + ", ".join(could)
+        reasons = "; ".join(f"{w}: {why}" for w, why in self.unused_weapons())
+        raise RulesError(
+            f"no weapon of {unit} can attack {kind} ({reasons}); {hint}", "Core Rules §5.8-5.9"
+        )
 
     def users_of(self, weapon: str) -> int:
         for name, n in self.users:
@@ -124,6 +180,18 @@ class AttackPlan:
     def slain_for_loss(self, loss: int) -> int:
         """Models made casualties by ``loss`` HP, applied in casualty order (§5.12)."""
         return slain_counter(self)(loss)
+
+
+def loss_counter(plan: AttackPlan) -> Callable[[int], int]:
+    """``raw tally → HP lost`` for ``plan`` (:meth:`AttackPlan.final_loss`), the eligible HP and
+    Tough looked up once rather than per tally."""
+    h_e = plan.eligible_hp
+    tough = plan.tough
+
+    def loss(raw: int) -> int:
+        return min(tough_total(raw) if tough else raw, h_e)
+
+    return loss
 
 
 def slain_counter(plan: AttackPlan) -> Callable[[int], int]:
@@ -317,21 +385,83 @@ def _shift(a: FloatArray, dt: int, ds: int) -> FloatArray:
     return out
 
 
+def _one_column(prog: DieProgram, cap_s: int) -> bool:
+    """True when ``n`` dice of ``prog`` never move the self-loss column: nothing they do hurts
+    the attacker (no Volatile 1s), or the attacker's HP lost is not tracked (``cap_s == 0``)."""
+    return cap_s == 0 or all(ds == 0 for *_, ds, _p in die_transitions(prog))
+
+
+def dice_work(prog: DieProgram, n: int, cap_t: int, cap_s: int) -> float:
+    """Rough cost (array cells touched) of :func:`dice_distribution`, to refuse hopeless cases."""
+    if n <= 0:
+        return 0.0
+    if _one_column(prog, cap_s):
+        # squaring: about 2 log2(n) capped convolutions (3x that with an Emergency Save)
+        per = 6 if prog.emergency_save else 2
+        return float(per * n.bit_length() * (cap_t + 1) ** 2)
+    return float(n * (cap_t + 1) * (cap_s + 1))
+
+
 def dice_distribution(prog: DieProgram, n: int, cap_t: int, cap_s: int) -> FloatArray:
     """Exact joint distribution over (state in, state out, target loss, self loss) for ``n`` dice.
 
     Returns an array of shape (2, 2, cap_t + 1, cap_s + 1); values at the caps mean "at least".
+
+    The ``n`` dice are independent, so their sum is a power of one die's distribution under
+    capped (saturating) convolution, computed by squaring in O(log n) convolutions. With an
+    Emergency Save the die's transitions form three blocks (available → available, available
+    → spent, spent → spent) and the same squaring carries the sum over where the save is
+    spent (:func:`_emergency_powers`). Only when the dice can also hurt their own unit
+    (Volatile) with its HP lost tracked are the dice added one at a time
+    (:func:`dice_distribution_stepwise`).
     """
-    trans = die_transitions(prog)
+    if not _one_column(prog, cap_s):
+        return dice_distribution_stepwise(prog, n, cap_t, cap_s)
+    blocks = np.zeros((2, 2, cap_t + 1))
+    for a, b, dt, _ds, p in die_transitions(prog):
+        blocks[a, b, min(dt, cap_t)] += p
     result = np.zeros((2, 2, cap_t + 1, cap_s + 1))
-    if not prog.emergency_save and all(ds == 0 for *_, ds, _p in trans):
-        q = np.zeros(cap_t + 1)
-        for _a, _b, dt, _ds, p in trans:
-            q[min(dt, cap_t)] += p
-        block = _power_capped(q, n, cap_t)
+    if not prog.emergency_save:
+        block = _power_capped(blocks[1, 1], n, cap_t)
         result[0, 0, :, 0] = block
         result[1, 1, :, 0] = block
         return result
+    kept, spent_after, spent = _emergency_powers(blocks[0, 0], blocks[1, 1], n, cap_t)
+    result[0, 0, :, 0] = kept
+    result[0, 1, :, 0] = _conv_capped(blocks[0, 1], spent_after, cap_t)
+    result[1, 1, :, 0] = spent
+    return result
+
+
+def _emergency_powers(
+    a00: FloatArray, a11: FloatArray, n: int, cap: int
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``(A00^n, S(n), A11^n)`` with ``S(m) = sum_{k<m} A00^k * A11^(m-1-k)`` (capped).
+
+    ``n`` dice that start with the Emergency Save available either never spend it (A00^n) or
+    spend it on die k+1: ``A00^k * A01 * A11^(n-1-k)``, summed over k = ``A01 * S(n)``.
+    By splitting the sum at m: ``S(2m) = (A00^m + A11^m) * S(m)`` and
+    ``S(m+1) = A11 * S(m) + A00^m``, so S(n) takes O(log n) convolutions.
+    """
+    one = np.zeros(cap + 1)
+    one[0] = 1.0
+    p0, p1, total = one, one.copy(), np.zeros(cap + 1)
+    for bit in bin(n)[2:]:
+        total = _conv_capped(p0 + p1, total, cap)
+        p0 = _conv_capped(p0, p0, cap)
+        p1 = _conv_capped(p1, p1, cap)
+        if bit == "1":
+            total = _conv_capped(a11, total, cap) + p0
+            p0 = _conv_capped(p0, a00, cap)
+            p1 = _conv_capped(p1, a11, cap)
+    return p0, total, p1
+
+
+def dice_distribution_stepwise(prog: DieProgram, n: int, cap_t: int, cap_s: int) -> FloatArray:
+    """:func:`dice_distribution` by adding the ``n`` dice one at a time over (state, target
+    loss, self loss): the general path, and the reference the fast paths are tested against."""
+    trans = die_transitions(prog)
+    result = np.zeros((2, 2, cap_t + 1, cap_s + 1))
     starts = (0, 1) if prog.emergency_save else (1,)
     for s0 in starts:
         cur = np.zeros((2, cap_t + 1, cap_s + 1))
@@ -348,10 +478,38 @@ def dice_distribution(prog: DieProgram, n: int, cap_t: int, cap_s: int) -> Float
     return result
 
 
+def _trimmed(a: FloatArray) -> FloatArray:
+    """``a`` without its trailing zeros (long arrays only; short ones are cheaper as they are)."""
+    if a.size <= 64:
+        return a
+    nz = np.flatnonzero(a)
+    return a[: int(nz[-1]) + 1] if nz.size else a[:0]
+
+
 def _conv_capped(a: FloatArray, b: FloatArray, cap: int) -> FloatArray:
+    """Distribution of ``min(cap, x + y)`` for independent ``x ~ a`` and ``y ~ b``."""
+    a, b = _trimmed(a), _trimmed(b)
+    if not (a.size and b.size):
+        return np.zeros(cap + 1)
     full = np.convolve(a, b)
+    if full.size <= cap + 1:
+        out = np.zeros(cap + 1)
+        out[: full.size] = full
+        return out
     out = full[: cap + 1].copy()
     out[cap] += full[cap + 1 :].sum()
+    return out
+
+
+def _conv2_capped(a: FloatArray, b: FloatArray) -> FloatArray:
+    """:func:`_conv_capped` over (target loss, self loss) arrays of the same shape."""
+    cap_t, cap_s = a.shape[0] - 1, a.shape[1] - 1
+    out = np.zeros_like(a)
+    cols_b = [(int(u), b[:, u]) for u in np.flatnonzero(b.any(axis=0))]
+    for s in np.flatnonzero(a.any(axis=0)):
+        col = a[:, s]
+        for u, bcol in cols_b:
+            out[:, min(cap_s, int(s) + u)] += _conv_capped(col, bcol, cap_t)
     return out
 
 
@@ -386,6 +544,9 @@ class AttackOdds:
     trials: int = 0
     notes: list[str] = field(default_factory=list)
     per_weapon_mean: dict[str, float] = field(default_factory=dict)
+    #: the weapon profiles that attacked, in order, and those carried that did not (with why)
+    weapons: list[str] = field(default_factory=list)
+    unused_weapons: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def expected_hp_lost(self) -> float:
@@ -429,11 +590,14 @@ def _weapon_uses(plan: AttackPlan, weapon: str, max_paths: int) -> list[tuple[We
 def _use_distribution(use: WeaponUse, cap_t: int, cap_s: int) -> FloatArray:
     """(state in, state out, target loss, self loss) for one compiled use, self effects included."""
     d = dice_distribution(use.die, use.dice, cap_t, cap_s)
-    if use.against_self:
+    if use.against_self:  # Chaos 1: every HP the weapon removes is the attacker's own
+        column = np.minimum(cap_s, np.add.outer(np.arange(cap_t + 1), np.arange(cap_s + 1)))
         moved = np.zeros_like(d)
-        for t in range(cap_t + 1):
-            for s in range(cap_s + 1):
-                moved[:, :, 0, min(cap_s, s + t)] += d[:, :, t, s]
+        for a in range(2):
+            for b in range(2):
+                moved[a, b, 0] = np.bincount(
+                    column.ravel(), weights=d[a, b].ravel(), minlength=cap_s + 1
+                )
         d = moved
     extra: Dist = {use.self_loss: 1.0}
     if use.self_save_dice:
@@ -446,6 +610,21 @@ def _use_distribution(use: WeaponUse, cap_t: int, cap_s: int) -> FloatArray:
                     out[a, b] += p * _shift(d[a, b], 0, v)
         d = out
     return d
+
+
+def _self_loss_bound(use: WeaponUse, cap_t: int) -> int:
+    """The most HP one compiled use can cost its own unit (Volatile 1s, Chaos 1, backlash,
+    Darkside's Saves, Retaliate), so the attacker's HP lost is tracked only as far as it can
+    go: with nothing that hurts the attacker the exact work does not grow with its models."""
+    bound = use.self_loss + use.self_save_dice
+    if use.dice:
+        trans = die_transitions(use.die)
+        bound += use.dice * max((ds for *_, ds, _p in trans), default=0)
+        if use.against_self:
+            bound += use.dice * max((dt for _a, _b, dt, _ds, _p in trans), default=0)
+    if use.retaliation is not None:  # a D6 for each HP the weapon removes (§12.4)
+        bound += cap_t
+    return bound
 
 
 def _self_save_dist(n: int, armour: SaveSpec, aegis: SaveSpec) -> Dist:
@@ -476,15 +655,18 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
         )
     h_e = plan.eligible_hp
     cap_t = plan.cap
-    cap_s = max(0, plan.attacker.current_hp)
+    weapons = [(w, _weapon_uses(plan, w, max_paths)) for w in plan.weapon_order()]
+    reach = sum(
+        max((_self_loss_bound(u, cap_t) for u, _p in uses), default=0) for _w, uses in weapons
+    )
+    cap_s = max(0, min(plan.attacker.current_hp, reach))
     # state: emergency save (0 available, 1 not), raw tally, attacker HP lost
     seq = np.zeros((2, cap_t + 1, cap_s + 1))
     seq[0 if not plan.target.emergency_save_used else 1, 0, 0] = 1.0
     notes: list[str] = []
     per_weapon: dict[str, float] = {}
-    for weapon in plan.weapon_order():
-        uses = _weapon_uses(plan, weapon, max_paths)
-        work = sum(u.dice for u, _ in uses) * (cap_t + 1) * (cap_s + 1)
+    for weapon, uses in weapons:
+        work = sum(dice_work(u.die, u.dice, cap_t, cap_s) for u, _ in uses)
         if work > max_work:
             raise EnumerationTooLarge(f"{weapon}: {work:.0f} cells of dice to enumerate")
         w_dist = np.zeros((2, 2, cap_t + 1, cap_s + 1))
@@ -507,11 +689,12 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
+    loss_of = loss_counter(plan)
     for t in range(cap_t + 1):
         p = float(raw[t].sum())
         if p <= 0:
             continue
-        loss = plan.final_loss(t)
+        loss = loss_of(t)
         hp_lost[loss] += p
         slain[slain_of(loss)] += p
     attacker = {s: float(raw[:, s].sum()) for s in range(cap_s + 1) if raw[:, s].sum() > 0}
@@ -523,6 +706,8 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
         eligible_models=len(plan.eligible()),
         notes=notes,
         per_weapon_mean=per_weapon,
+        weapons=plan.weapon_order(),
+        unused_weapons=plan.unused_weapons(),
     )
 
 
@@ -547,14 +732,11 @@ def _combine(
             if not seq[e_in].any():
                 continue
             for e_out in range(2):
-                block = w[e_in, e_out]
-                for l_, u in zip(*np.nonzero(block), strict=True):
-                    out[e_out] += block[l_, u] * _shift(seq[e_in], int(l_), int(u))
+                if w[e_in, e_out].any():
+                    out[e_out] += _conv2_capped(seq[e_in], w[e_in, e_out])
         return out
     p_ret = 0.0
     if retaliation is not None:
-        from warbench.rulesets.warsurge.attack import Retaliation
-
         assert isinstance(retaliation, Retaliation)
         p_ret = 0.5 * (1 - retaliation.armour.probability()) * (1 - retaliation.aegis.probability())
     for e_in in range(2):
@@ -616,23 +798,84 @@ class _Run:
     emergency_used: npt.NDArray[np.bool_]
 
 
+class _NeedRoll(Exception):
+    """Raised by :class:`_BranchDice` at the first weapon-level roll past its replayed values."""
+
+    def __init__(self, expr: DiceExpr, label: str) -> None:
+        super().__init__(label)
+        self.expr = expr
+        self.label = label
+
+
+class _NeedFaces(Exception):
+    """Raised by :class:`_BranchDice` when the compiler asks for raw D6 faces (not expected)."""
+
+
+class _BranchDice(Dice):
+    """Dice that replay the values of one branch of weapon-level rolls (OpenSpiel-style chance
+    nodes, found lazily). At the first roll past them the compiler is stopped and the roll is
+    named, so the sampler rolls it once for every trial that reached this branch."""
+
+    def __init__(self, values: tuple[int, ...]) -> None:
+        super().__init__()
+        self.values = values
+        self.position = 0
+
+    def roll(self, expr: DiceExpr | str | int, label: str = "roll") -> int:
+        e = expr if isinstance(expr, DiceExpr) else DiceExpr.parse(expr)
+        if self.position < len(self.values):
+            self.position += 1
+            return self.values[self.position - 1]
+        raise _NeedRoll(e, label)
+
+    def _faces(self, n: int, label: str) -> list[int]:
+        raise _NeedFaces(label)
+
+
 def _compile_groups(
     plan: AttackPlan, weapon: str, trials: int, dice: Dice
-) -> dict[WeaponUse, list[int]]:
+) -> dict[WeaponUse, IntArray]:
+    """The compiled uses of ``weapon`` over ``trials`` trials, each with the trials it serves.
+
+    One trial (the game's path) compiles with ``dice`` itself, so every weapon-level roll is
+    made in the compiler's order. Many trials walk the tree of weapon-level rolls: the trials
+    at a branch roll its next roll together (one vectorised batch), split by the value, and
+    the compiler runs once per branch reached, not once per trial (Destroy I: 7 compilations
+    for any number of trials). Each trial's rolls have the same distribution as rolling them
+    one trial at a time.
+    """
     profile = plan.attacker.weapons[weapon]
     users = plan.users_of(weapon)
 
     def program(d: Dice) -> WeaponUse:
         return compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, d)
 
+    if trials == 1:
+        return _compile_per_trial(program, 1, dice)
+    parts: dict[WeaponUse, list[IntArray]] = defaultdict(list)
+    stack: list[tuple[tuple[int, ...], IntArray]] = [((), np.arange(trials, dtype=np.int64))]
+    while stack:
+        values, idx = stack.pop()
+        try:
+            use = program(_BranchDice(values))
+        except _NeedRoll as need:
+            rolled = _roll_expr_array(need.expr, idx.size, dice, need.label)
+            for v in np.unique(rolled)[::-1]:  # popped in ascending order
+                stack.append(((*values, int(v)), idx[rolled == v]))
+            continue
+        except _NeedFaces:  # a compiler that rolls raw faces: one compilation per trial
+            return _compile_per_trial(program, trials, dice)
+        parts[use].append(idx)
+    return {use: np.sort(np.concatenate(p)) for use, p in parts.items()}
+
+
+def _compile_per_trial(
+    program: Callable[[Dice], WeaponUse], trials: int, dice: Dice
+) -> dict[WeaponUse, IntArray]:
     groups: dict[WeaponUse, list[int]] = defaultdict(list)
-    try:  # no weapon-level roll: compile once
-        ((fixed, _p),) = enumerate_outcomes(program, max_paths=1).outcomes
-        groups[fixed] = list(range(trials))
-    except EnumerationTooLarge:
-        for t in range(trials):
-            groups[program(dice)].append(t)
-    return groups
+    for t in range(trials):
+        groups[program(dice)].append(t)
+    return {use: np.asarray(ts, dtype=np.int64) for use, ts in groups.items()}
 
 
 def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
@@ -647,8 +890,7 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
     results: list[WeaponResult] = []
     for weapon in plan.weapon_order():
         weapon_loss = np.zeros(trials, dtype=np.int64)
-        for use, idx_list in _compile_groups(plan, weapon, trials, dice).items():
-            idx = np.asarray(idx_list, dtype=np.int64)
+        for use, idx in _compile_groups(plan, weapon, trials, dice).items():
             used_before = emergency_used[idx].copy()  # split once, before this weapon spends it
             for em_used in (False, True):
                 sub = idx[used_before == em_used]
@@ -660,31 +902,19 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
                 tl = out.target_loss
                 sl = out.self_loss + use.self_loss
                 if use.self_save_dice:
-                    sl = sl + np.array([sample_self_saves(use, dice) for _ in range(sub.size)])
+                    sl = sl + sample_self_saves(use, dice, sub.size)
                 if use.against_self:
                     sl = sl + tl
                     tl = np.zeros_like(tl)
                 before = tally[sub]
                 after = np.minimum(cap_t, before + tl)
                 actual = after - before
-                for j in range(sub.size) if (use.gravity or use.deathblow) else ():
-                    if not actual[j]:
-                        continue
-                    if use.gravity:
-                        k = int((dice.d6_array(int(actual[j]), "Gravity") == 6).sum())
-                        cur = max(0, h_e - int(after[j]))
-                        after[j] = min(cap_t, after[j] + cur - gravity_after(cur, k))
-                    cur = max(0, h_e - int(after[j]))
-                    if use.deathblow and cur:
-                        r = dice.roll(DiceExpr(2, 6), "Deathblow")
-                        after[j] = min(cap_t, after[j] + cur - deathblow_after(cur, r))
+                if use.gravity:  # §12.5: a D6 per HP lost; each 6 halves the current HP
+                    after = _sample_gravity(actual, after, h_e, cap_t, dice)
+                if use.deathblow:  # §12.5: 2D6 once the weapon has caused HP Loss
+                    after = _sample_deathblow(actual, after, h_e, cap_t, dice)
                 if use.retaliation is not None:
-                    ret = use.retaliation
-                    for j in range(sub.size):
-                        if actual[j]:
-                            hits = int((dice.d6_array(int(actual[j]), "Retaliate") >= 4).sum())
-                            rest = hits - _sample_saves(ret.armour, hits, dice)
-                            sl[j] += rest - _sample_saves(ret.aegis, rest, dice)
+                    sl = sl + _sample_retaliation(use.retaliation, actual, dice)
                 weapon_loss[sub] = after - before
                 tally[sub] = after
                 self_loss[sub] = np.minimum(cap_s, self_loss[sub] + sl)
@@ -704,17 +934,50 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
     return _Run(tally, self_loss, results, per_weapon, emergency_used)
 
 
-def sample_attack(plan: AttackPlan, trials: int, dice: Dice | None = None) -> AttackOdds:
-    """Monte Carlo of the attack sequence with physical dice, vectorised over trials."""
+MC_CHUNK = 20_000  # trials sampled at once: bounded memory, and progress after each chunk
+
+
+def sample_attack(
+    plan: AttackPlan,
+    trials: int,
+    dice: Dice | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> AttackOdds:
+    """Monte Carlo of the attack sequence with physical dice, vectorised over trials.
+
+    The trials run in chunks of :data:`MC_CHUNK` (always, so a seed gives the same result with
+    or without ``progress``); ``progress(done, trials)`` is called after each chunk.
+    """
     if trials < 1:
         raise RulesError("Monte Carlo needs at least one trial", "warbench odds")
-    run = _run_sequence(plan, trials, dice or SeededDice())
+    dice = dice or SeededDice()
+    runs: list[_Run] = []
+    done = 0
+    while done < trials:
+        runs.append(_run_sequence(plan, min(MC_CHUNK, trials - done), dice))
+        done += len(runs[-1].tally)
+        if progress is not None:
+            progress(done, trials)
+    run = runs[0]
+    if len(runs) > 1:
+        weighted: dict[str, float] = defaultdict(float)
+        for r in runs:
+            for w, m in r.per_weapon_mean.items():
+                weighted[w] += m * len(r.tally) / trials
+        run = _Run(
+            np.concatenate([r.tally for r in runs]),
+            np.concatenate([r.self_loss for r in runs]),
+            [],
+            dict(weighted),
+            np.concatenate([r.emergency_used for r in runs]),
+        )
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
+    loss_of = loss_counter(plan)
     values, counts = np.unique(run.tally, return_counts=True)
     for v, c in zip(values, counts, strict=True):
-        loss = plan.final_loss(int(v))
+        loss = loss_of(int(v))
         hp_lost[loss] += c / trials
         slain[slain_of(loss)] += c / trials
     sv, sc = np.unique(run.self_loss, return_counts=True)
@@ -727,6 +990,8 @@ def sample_attack(plan: AttackPlan, trials: int, dice: Dice | None = None) -> At
         exact=False,
         trials=trials,
         per_weapon_mean=run.per_weapon_mean,
+        weapons=plan.weapon_order(),
+        unused_weapons=plan.unused_weapons(),
     )
 
 
@@ -760,12 +1025,55 @@ def resolve_attack(plan: AttackPlan, dice: Dice) -> AttackResult:
     return AttackResult(run.weapons, loss, int(run.self_loss[0]), allocation, casualties, removed)
 
 
-def _sample_saves(spec: SaveSpec, n: int, dice: Dice) -> int:
-    if n <= 0 or spec.needed is None:
-        return 0
-    from warbench.rulesets.warsurge.attack import _save_rolls
+def _sample_gravity(
+    actual: IntArray, after: IntArray, h_e: int, cap_t: int, dice: Dice
+) -> IntArray:
+    """Gravity for every trial at once: a D6 per HP the weapon removed, each 6 halving the
+    target's current HP (:func:`gravity_after`). One trial rolls as the rules read."""
+    hit = np.flatnonzero(actual > 0)
+    if not hit.size:
+        return after
+    faces = dice.d6_array(int(actual[hit].sum()), "Gravity")
+    sixes = np.bincount(np.repeat(np.arange(hit.size), actual[hit])[faces == 6], minlength=hit.size)
+    cur = np.maximum(0, h_e - after[hit])
+    hp = cur.copy()
+    for step in range(int(sixes.max(initial=0))):
+        live = (sixes > step) & (hp > 0)
+        hp[live] = np.minimum(hp[live] - 1, (hp[live] + 1) // 2)
+    out = after.copy()
+    out[hit] = np.minimum(cap_t, after[hit] + cur - hp)
+    return out
 
-    return int(_save_rolls(spec, n, dice, "Retaliate Save").sum())
+
+def _sample_deathblow(
+    actual: IntArray, after: IntArray, h_e: int, cap_t: int, dice: Dice
+) -> IntArray:
+    """Deathblow for every trial at once (:func:`deathblow_after`): 9+ on 2D6 halves the
+    target's current HP, 12 slays it."""
+    cur = np.maximum(0, h_e - after)
+    hit = np.flatnonzero((actual > 0) & (cur > 0))
+    if not hit.size:
+        return after
+    roll = _roll_expr_array(DiceExpr(2, 6), hit.size, dice, "Deathblow")
+    c = cur[hit]
+    left = np.where(roll >= 12, 0, np.where(roll >= 9, c // 2, c))
+    out = after.copy()
+    out[hit] = np.minimum(cap_t, after[hit] + c - left)
+    return out
+
+
+def _sample_retaliation(ret: Retaliation, actual: IntArray, dice: Dice) -> IntArray:
+    """Retaliate for every trial at once (§12.4): a D6 per HP lost, 4+ hits the attacker, who
+    rolls its Saves; returns the attacker's HP lost per trial."""
+    lost = np.zeros(actual.size, dtype=np.int64)
+    hit = np.flatnonzero(actual > 0)
+    if not hit.size:
+        return lost
+    faces = dice.d6_array(int(actual[hit].sum()), "Retaliate")
+    owner = np.repeat(hit, actual[hit])[faces >= 4]
+    left = owner[~_save_rolls(ret.armour, owner.size, dice, "Retaliate Save")]
+    left = left[~_save_rolls(ret.aegis, left.size, dice, "Retaliate Save")]
+    return lost + np.bincount(left, minlength=actual.size).astype(np.int64)
 
 
 def attack_odds(
@@ -774,11 +1082,18 @@ def attack_odds(
     fallback_trials: int = 50_000,
     seed: int | None = None,
     max_paths: int = 20_000,
+    progress: Callable[[int, int], None] | None = None,
 ) -> AttackOdds:
-    """Exact odds when enumeration is tractable, otherwise Monte Carlo with a stated interval."""
+    """Exact odds when enumeration is tractable, otherwise Monte Carlo with a stated interval
+    (``progress`` as in :func:`sample_attack`, called only when it samples).
+
+    Raises :class:`RulesError` when no weapon of the attacker can make this kind of attack
+    (:meth:`AttackPlan.verify_weapons`).
+    """
+    plan.verify_weapons()
     try:
         return exact_attack(plan, max_paths=max_paths)
     except EnumerationTooLarge as exc:
-        odds = sample_attack(plan, fallback_trials, SeededDice(seed))
+        odds = sample_attack(plan, fallback_trials, SeededDice(seed), progress)
         odds.notes.insert(0, f"exact enumeration too large ({exc}); Monte Carlo used")
         return odds

@@ -28,9 +28,31 @@ __all__ = [
     "PerkCatalog",
     "PerkDef",
     "PerkKind",
+    "point_cost_met",
     "register_implemented",
     "unimplemented_report",
 ]
+
+
+def point_cost_met(bracket: str, user_cost: float | None, target_cost: float | None) -> bool:
+    """Whether a Target meets a perk's ``Point Cost (Greater)`` or ``(Lesser)`` activation term.
+
+    000_94ecc6a4c74d351b.txt L321-323: "Lesser means that a Target must be equal or less Point
+    Cost than the User, while Greater means it must be equal or higher" (docs/rulings.md 27).
+    An unknown cost on either side never meets the term.
+
+    >>> point_cost_met("Greater", 100, 100), point_cost_met("Lesser", 100, 100)
+    (True, True)
+    >>> point_cost_met("Greater", 100, 99), point_cost_met("Lesser", 100, 101)
+    (False, False)
+    """
+    if user_cost is None or target_cost is None:
+        return False
+    if bracket == "Greater":
+        return target_cost >= user_cost
+    if bracket == "Lesser":
+        return target_cost <= user_cost
+    raise ValueError(f"Point Cost bracket {bracket!r}: write Greater or Lesser")
 
 
 class PerkKind(StrEnum):
@@ -207,6 +229,28 @@ class PerkCatalog:
         perk = self.find(name)
         if perk is None:
             raise UnknownNameError("perk", name, self.names)
+        return perk
+
+    def get_of_kind(self, name: str, kind: PerkKind | str, where: str = "") -> PerkDef:
+        """The perk called ``name``, which must be of ``kind`` (a Trait, a Roster Perk …).
+
+        Raises :class:`UnknownNameError` suggesting the closest perks *of that kind* when the
+        name is unknown, and :class:`ProfileError` naming the right section when it is a perk
+        of another kind (``Tough`` is a Unit Perk, not a Trait).
+        """
+        k = PerkKind(kind)
+        perk = self.find(name)
+        names = [p.name for p in self.of_kind(k)]
+        if perk is None:
+            raise UnknownNameError(k.value, name, names, where=where)
+        if perk.kind is not k:
+            raise ProfileError(
+                k.value,
+                name,
+                f"the {k.value}s of Book 2 {k.section} ({', '.join(names)})",
+                source=where or None,
+                reason=f"{perk.name} is a {perk.kind.value} (Book 2 {perk.kind.section})",
+            )
         return perk
 
     def of_kind(self, kind: PerkKind | str) -> list[PerkDef]:

@@ -191,6 +191,64 @@ class CostItem:
         return out
 
 
+PriceMethod = Literal["multiplier", "per_model", "per_unit", "per_roster", "odds"]
+
+_METHOD_TEXT: dict[str, str] = {
+    "multiplier": "table multiplier",
+    "per_model": "table, per model",
+    "per_unit": "table, per unit",
+    "per_roster": "table, per roster",
+    "odds": "measured by odds",
+}
+
+
+def method_text(method: PriceMethod, value: float | None = None) -> str:
+    """A price method in words, with the table's number (``table, per roster +120``)."""
+    text = _METHOD_TEXT[method]
+    if value is None:
+        return text
+    if method == "multiplier":
+        return f"{text} ×{value:g}"
+    return f"{text} {value:+g}"
+
+
+@dataclass(frozen=True)
+class PerkShare:
+    """What one perk adds to a whole unit's price, and how it is priced.
+
+    ``method`` is the ``perk_prices.yaml`` kind (``multiplier``, ``per_model``, ``per_unit``,
+    ``per_roster``) or ``odds`` for an attack-math perk whose worth the exact odds engine
+    measures (the unit's price with the perk minus its price without it). ``on`` names what
+    carries the perk: the unit profile, or the weapon. ``value`` is the table's number
+    (a factor or points; ``None`` for ``odds``).
+    """
+
+    perk: str
+    on: str
+    method: PriceMethod
+    points: float
+    reason: str
+    value: float | None = None
+
+    @property
+    def method_text(self) -> str:
+        """The method in words, with the table's number: ``table multiplier ×1.8``."""
+        return method_text(self.method, self.value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``warbench points --json``)."""
+        out: dict[str, Any] = {
+            "perk": self.perk,
+            "on": self.on,
+            "method": self.method,
+            "points": round(self.points, 3),
+        }
+        if self.value is not None:
+            out["value"] = self.value
+        out["reason"] = self.reason
+        return out
+
+
 @dataclass(frozen=True)
 class GroupCost:
     """The price of one model of a group (models sharing a weapon loadout)."""
@@ -216,6 +274,8 @@ class UnitCost:
     unit_items: tuple[CostItem, ...]
     version: str
     notes: tuple[str, ...] = ()
+    perks: tuple[PerkShare, ...] = ()
+    """Each table-priced perk's share of ``exact`` (unit and weapon perks, whole unit)."""
 
     @property
     def model_points(self) -> tuple[float, ...]:
@@ -604,6 +664,17 @@ class PointsModel:
             raise DataFileError("perk_prices.yaml", f"no price for perk {perk.name!r}")
         return perk, price
 
+    def price_method(self, name: str) -> str:
+        """How perk ``name`` is priced, in words (``table multiplier ×1.8``, ``measured by
+        odds``); ``""`` for a name that is not a perk."""
+        perk = self.catalog.find(name)
+        if perk is None:
+            return ""
+        if perk.impl_class == "A":
+            return method_text("odds")
+        price = self.prices.perks.get(perk.name)
+        return method_text(price.price, price.value) if price is not None else ""
+
     # ---- units ------------------------------------------------------------------------
 
     def cost_unit(self, unit: Unit) -> UnitCost:
@@ -624,6 +695,12 @@ class PointsModel:
         unit_adds: list[tuple[PerkDef, PerkPrice]] = []
         unit_once: list[CostItem] = []
         notes: list[str] = []
+        shares: dict[tuple[str, str], list[Any]] = {}  # (perk, on) -> [points, PerkPrice]
+
+        def share(perk: PerkDef, on: str, price: PerkPrice, points: float) -> None:
+            entry = shares.setdefault((perk.name, on), [0.0, price])
+            entry[0] += points
+
         for name in p.perks:
             perk, price = self.priced_perk(name, PerkKind.UNIT_PERK, where=p.name)
             if price is None or perk.kind is PerkKind.TRAIT:
@@ -634,6 +711,7 @@ class PointsModel:
                 unit_adds.append((perk, price))
             else:
                 unit_once.append(CostItem(perk.name, price.value, price.reason))
+                share(perk, p.name, price, price.value)
         mob = self.mobility(p)
         groups: list[GroupCost] = []
         for g in _merge_groups(unit):
@@ -652,10 +730,12 @@ class PointsModel:
             )
             stay = self.staying_power(dur.attacks)
             subtotal = body
+            weapon_perks: list[tuple[PerkDef, str, PerkPrice, float]] = []
             for w in loadout:
-                pts, reason = self._weapon_points(p, w, stay)
+                pts, reason, perk_deltas = self._weapon_points(p, w, stay)
                 items.append(CostItem(f"Weapon {w.name}", pts, reason))
                 subtotal += pts
+                weapon_perks += [(perk, w.name, price, d) for perk, price, d in perk_deltas]
             if p.transport:
                 t_pts = (
                     c.transport_points_per_capacity * p.transport
@@ -675,6 +755,11 @@ class PointsModel:
                 )
                 subtotal += t_pts
             per_model = subtotal * mob
+            # A weapon perk's points are in the subtotal, so mobility scales them; the unit's
+            # multipliers then apply to everything before them (each perk's share is what it
+            # changed when it was applied, so the shares and the base add up to the price).
+            for perk, on, price, d in weapon_perks:
+                share(perk, on, price, d * mob * g[0])
             items.append(
                 CostItem(
                     "Mobility",
@@ -689,13 +774,20 @@ class PointsModel:
                 items.append(
                     CostItem(perk.name, per_model - before, price.reason, factor=price.value)
                 )
+                share(perk, p.name, price, (per_model - before) * g[0])
             for perk, price in unit_adds:
                 per_model += price.value
                 items.append(CostItem(perk.name, price.value, price.reason))
+                share(perk, p.name, price, price.value * g[0])
             if per_model < 0:
                 notes.append(f"models carrying {list(g[1])} priced below 0 pts; counted as 0")
                 per_model = 0.0
             groups.append(GroupCost(g[0], g[1], per_model, tuple(items)))
+        # Shares in the order carried: the unit's perks, then each weapon's.
+        carried = [(self.catalog.get(n).name, p.name) for n in p.perks] + [
+            (self.catalog.get(n).name, w.name) for w in unit.weapons for n in w.perks
+        ]
+        order = {key: i for i, key in enumerate(carried)}
         exact = sum(g.points for g in groups) + sum(i.points for i in unit_once)
         exact = max(0.0, exact)
         cost = UnitCost(
@@ -706,12 +798,19 @@ class PointsModel:
             unit_items=tuple(unit_once),
             version=self.version,
             notes=tuple(notes),
+            perks=tuple(
+                PerkShare(perk, on, price.price, pts, price.reason, price.value)
+                for (perk, on), (pts, price) in sorted(
+                    shares.items(), key=lambda kv: order.get(kv[0], len(order))
+                )
+            ),
         )
         return cost
 
     def _weapon_points(
         self, profile: UnitProfile, w: WeaponProfile, stay: float
-    ) -> tuple[float, str]:
+    ) -> tuple[float, str, list[tuple[PerkDef, PerkPrice, float]]]:
+        """One model's points for ``w``, the reason, and each table-priced perk's change."""
         c = self.c
         v = self.weapon_value(profile, w)
         pts = c.offence_factor * v.points * stay
@@ -729,17 +828,20 @@ class PointsModel:
             + f" = {v.points:.3f} pts destroyed per Attack Phase × {c.offence_factor:g}"
             + f" × staying power {stay:.3f}"
         )
+        deltas: list[tuple[PerkDef, PerkPrice, float]] = []
         for name in w.perks:
             perk, price = self.priced_perk(name, PerkKind.WEAPON_PERK, where=w.name)
             if price is None:
                 continue
+            before = pts
             if price.price == "multiplier":
                 pts *= price.value
                 reason += f"; {perk.name} × {price.value:g}"
             else:
                 pts += price.value
                 reason += f"; {perk.name} {price.value:+g}"
-        return pts, reason
+            deltas.append((perk, price, pts - before))
+        return pts, reason, deltas
 
     # ---- weapons alone (the Armoury) ---------------------------------------------------
 
@@ -748,6 +850,61 @@ class PointsModel:
         body = profile or _REFERENCE_TROOPER
         stay = self.staying_power(self.durability(body, (weapon,)).attacks)
         return self._weapon_points(body, weapon, stay)[0]
+
+    # ---- explanations ------------------------------------------------------------------
+
+    def perk_shares(self, unit: Unit) -> tuple[PerkShare, ...]:
+        """Every priced perk of ``unit`` and its share of the price, in the order carried.
+
+        Table-priced perks come from :attr:`UnitCost.perks`. An attack-math perk has no table
+        price: its share is measured by the odds engine as the unit's exact price minus the
+        price of the same unit without that one perk (``method == "odds"``). Those shares do
+        not add up with the rest (perks interact through the dice), so they explain the price
+        rather than split it. Traits are priced in the Roster (:meth:`trait_price`).
+        """
+        cost = self.cost_unit(unit)
+        table = {(s.perk, s.on): s for s in cost.perks}
+        out: list[PerkShare] = []
+        p = unit.profile
+
+        def without(perks: Sequence[str], name: str) -> list[str]:
+            return [n for n in perks if n != name]
+
+        for name in p.perks:
+            perk = self.catalog.find(name)
+            if perk is None or perk.kind is PerkKind.TRAIT:
+                continue
+            if perk.impl_class == "A":
+                other = unit.model_copy(
+                    update={"profile": p.model_copy(update={"perks": without(p.perks, name)})}
+                )
+                out.append(self._odds_share(perk, p.name, cost, other))
+            elif (perk.name, p.name) in table:
+                out.append(table[(perk.name, p.name)])
+        for i, w in enumerate(unit.weapons):
+            for name in w.perks:
+                perk = self.catalog.find(name)
+                if perk is None:
+                    continue
+                if perk.impl_class == "A":
+                    weapons = list(unit.weapons)
+                    weapons[i] = w.model_copy(update={"perks": without(w.perks, name)})
+                    other = unit.model_copy(update={"weapons": weapons})
+                    out.append(self._odds_share(perk, w.name, cost, other))
+                elif (perk.name, w.name) in table:
+                    out.append(table[(perk.name, w.name)])
+        return tuple(out)
+
+    def _odds_share(self, perk: PerkDef, on: str, cost: UnitCost, other: Unit) -> PerkShare:
+        without = self.cost_unit(other).exact
+        return PerkShare(
+            perk.name,
+            on,
+            "odds",
+            cost.exact - without,
+            f"exact odds against the reference pools: {cost.exact:.2f} pts with it, "
+            f"{without:.2f} without",
+        )
 
     # ---- roster-level prices -----------------------------------------------------------
 
@@ -814,6 +971,11 @@ def trait_cost(cost: float, traits: Sequence[str]) -> float:
     return default_model().trait_price(cost, traits)[0]
 
 
+def price_method(perk: str) -> str:
+    """How ``perk`` is priced by the packaged model, in words (:meth:`PointsModel.price_method`)."""
+    return default_model().price_method(perk)
+
+
 def roster_perk_cost(perk: str) -> float:
     """What a Roster pays for one Roster Perk (its ``per_roster`` price)."""
     return default_model().roster_perk_price(perk).points
@@ -844,3 +1006,8 @@ def trait_adjusted(cost: float, perks_and_traits: Iterable[str]) -> float:
         if name.lower() in names:
             out *= factor
     return out
+
+
+def perk_shares(unit: Unit) -> tuple[PerkShare, ...]:
+    """Every priced perk of ``unit`` with its share and method (:meth:`PointsModel.perk_shares`)."""
+    return default_model().perk_shares(unit)

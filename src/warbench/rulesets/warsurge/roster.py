@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from warbench.kernel.errors import UnknownNameError
+from warbench.kernel.errors import UnknownNameError, WarbenchError
 from warbench.rulesets.warsurge import RULESET_VERSION
 from warbench.rulesets.warsurge.costing import (
     RosterCoster,
@@ -42,7 +42,9 @@ __all__ = [
     "GAME_TIME_REQUIREMENTS",
     "REQUIREMENTS",
     "EntryCost",
+    "PriceLine",
     "Roster",
+    "RosterEditError",
     "RosterEntry",
     "RosterPerk",
     "RosterReport",
@@ -173,9 +175,74 @@ class Roster(BaseModel):
         target = self.entry(name)
         return self.model_copy(update={"units": [e for e in self.units if e is not target]})
 
+    def _free(self, name: str, but: RosterEntry | None = None) -> None:
+        """Refuse ``name`` when another entry has it (case-insensitive; names identify units)."""
+        taken = self.find(name)
+        if taken is not None and taken is not but:
+            raise RosterEditError(
+                f"roster {self.name!r} already has an entry {taken.name!r}; choose another name"
+            )
+
+    def replace_entry(self, name: str, entry: RosterEntry) -> Roster:
+        """A copy with entry ``name`` replaced by ``entry`` in its place.
+
+        When ``entry`` has another name, every reference to the old name follows it: the
+        ``embarked_in`` of its passengers, designations, and Roster Perks' designated units.
+        """
+        old = self.entry(name)
+        self._free(entry.name, but=old)
+        units = [entry if e is old else e for e in self.units]
+        perks = list(self.roster_perks)
+        if entry.name != old.name:
+            units = [_renamed_refs(e, old.name, entry.name) for e in units]
+            perks = [
+                rp.model_copy(update={"unit": entry.name})
+                if rp.unit is not None and rp.unit.lower() == old.name.lower()
+                else rp
+                for rp in perks
+            ]
+        return self.model_copy(update={"units": units, "roster_perks": perks})
+
+    def rename_entry(self, name: str, new: str) -> Roster:
+        """A copy with entry ``name`` called ``new``; references to it follow the new name."""
+        old = self.entry(name)
+        return self.replace_entry(name, old.model_copy(update={"name": new.strip()}))
+
+    def copy_entry(self, name: str, new: str | None = None) -> Roster:
+        """A copy with a duplicate of entry ``name`` right after it, called ``new`` (default:
+        the first free of ``NAME 2``, ``NAME 3`` …). The duplicate keeps the unit, Traits,
+        Transport, link and designations; nothing refers to it yet."""
+        old = self.entry(name)
+        if new is None:
+            n = 2
+            while self.find(f"{old.name} {n}") is not None:
+                n += 1
+            new = f"{old.name} {n}"
+        self._free(new)
+        dup = old.model_copy(update={"name": new.strip()})
+        i = self.units.index(old)
+        return self.model_copy(update={"units": [*self.units[: i + 1], dup, *self.units[i + 1 :]]})
+
     def stamped(self, points_model: str) -> Roster:
         """A copy carrying ``points_model`` and this warbench's ruleset version."""
         return self.model_copy(update={"points_model": points_model, "ruleset": RULESET_VERSION})
+
+
+def _renamed_refs(e: RosterEntry, old: str, new: str) -> RosterEntry:
+    """``e`` with references to entry ``old`` (transport, designations) pointing at ``new``."""
+    same = old.lower()
+    update: dict[str, Any] = {}
+    if e.embarked_in is not None and e.embarked_in.lower() == same:
+        update["embarked_in"] = new
+    if any(v.lower() == same for v in e.designations.values()):
+        update["designations"] = {
+            k: (new if v.lower() == same else v) for k, v in e.designations.items()
+        }
+    return e.model_copy(update=update) if update else e
+
+
+class RosterEditError(WarbenchError):
+    """An edit would leave the roster ambiguous (two entries of one name)."""
 
 
 # ------------------------------------------------------------------------------- violations
@@ -253,6 +320,48 @@ def whole_points(points: float) -> int:
 
 
 @dataclass(frozen=True)
+class PriceLine:
+    """One line of what a Roster pays, in whole points; a roster's lines add up to its total.
+
+    ``kind`` is ``unit`` (the unit's profiles, weapons and the perks the odds engine measures,
+    before its table-priced perks), ``perk`` (a table-priced unit or weapon perk of the unit),
+    ``trait`` (§12.6, priced on the unit's cost) or ``roster perk`` (§12.6, ``entry`` is ``""``).
+    ``method`` says how it is priced; ``on`` what carries a perk (the unit or a weapon, or the
+    designated entry of a Roster Perk).
+    """
+
+    entry: str
+    kind: str
+    label: str
+    points: int
+    method: str = ""
+    on: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON output."""
+        return {
+            "entry": self.entry,
+            "kind": self.kind,
+            "label": self.label,
+            "on": self.on,
+            "method": self.method,
+            "points": self.points,
+        }
+
+
+def _split(start: float, steps: Sequence[float]) -> list[int]:
+    """Whole-point lines for ``steps`` added to ``start``: each line is the change of the
+    rounded running total, so the lines add up to ``whole_points(start + sum(steps)) -
+    whole_points(start)`` exactly (no line drifts by rounding)."""
+    out = []
+    running = start
+    for step in steps:
+        out.append(whole_points(running + step) - whole_points(running))
+        running += step
+    return out
+
+
+@dataclass(frozen=True)
 class EntryCost:
     """An entry's costs: ``full`` before Traits (§3.2), ``points`` the Roster pays (with the
     Traits' prices, §12.6) and ``value`` its Current Point Cost at full HP (Fusion x10,
@@ -264,6 +373,8 @@ class EntryCost:
     points: int
     traits: tuple[str, ...] = ()
     value: float = 0.0
+    lines: tuple[PriceLine, ...] = ()
+    """The unit, each table-priced perk, each Trait: they add up to ``points``."""
 
     @property
     def full(self) -> int:
@@ -280,6 +391,13 @@ class RosterReport:
     entries: tuple[EntryCost, ...]
     violations: tuple[Violation, ...] = field(default_factory=tuple)
     perk_points: int = 0
+    perk_lines: tuple[PriceLine, ...] = ()
+    """One line per Roster Perk: they add up to ``perk_points``."""
+
+    @property
+    def lines(self) -> tuple[PriceLine, ...]:
+        """Every line the Roster pays for, in roster order; they add up to :attr:`total`."""
+        return tuple(line for e in self.entries for line in e.lines) + self.perk_lines
 
     @property
     def total(self) -> int:
@@ -316,6 +434,7 @@ class RosterReport:
                 }
                 for e in self.entries
             ],
+            "lines": [line.to_dict() for line in self.lines],
             "valid": self.ok,
             "violations": [v.to_dict() for v in self.violations],
         }
@@ -345,7 +464,51 @@ def cost_entry(entry: RosterEntry, coster: RosterCoster, catalog: PerkCatalog) -
     if traits:
         points = whole_points(coster.trait_price(cost.total, traits))
     value = coster.trait_adjusted(points, adjusting) if adjusting else float(points)
-    return EntryCost(entry.name, cost, adjusting, points, traits, value)
+    lines = _entry_lines(entry, cost, traits, coster, catalog)
+    return EntryCost(entry.name, cost, adjusting, points, traits, value, lines)
+
+
+def _entry_lines(
+    entry: RosterEntry,
+    cost: UnitCostLike,
+    traits: Sequence[str],
+    coster: RosterCoster,
+    catalog: PerkCatalog,
+) -> tuple[PriceLine, ...]:
+    """The unit line, a line per table-priced perk and a line per Trait (see :class:`PriceLine`)."""
+    shares = list(cost.perks)
+    perk_pts = _split(cost.total - sum(s.points for s in shares), [s.points for s in shares])
+    u = entry.unit
+    by_odds = []
+    for name in (*u.profile.perks, *(n for w in u.weapons for n in w.perks)):
+        perk = catalog.find(name)
+        if perk is not None and perk.impl_class == "A" and perk.name not in by_odds:
+            by_odds.append(perk.name)
+    method = "points model: profile and weapons"
+    if by_odds:
+        method += f", with {', '.join(by_odds)} measured by odds"
+    lines = [
+        PriceLine(
+            entry.name,
+            "unit",
+            f"{u.name}: {u.model_count} model{'s' if u.model_count != 1 else ''}",
+            cost.total - sum(perk_pts),
+            method,
+            u.name,
+        )
+    ]
+    lines += [
+        PriceLine(entry.name, "perk", s.perk, pts, s.method_text, s.on)
+        for s, pts in zip(shares, perk_pts, strict=True)
+    ]
+    running = float(cost.total)
+    for i, t in enumerate(traits):
+        after = coster.trait_price(cost.total, traits[: i + 1])
+        pts = whole_points(after) - whole_points(running)
+        method = coster.price_method(t) or "Trait price (§12.6)"
+        lines.append(PriceLine(entry.name, "trait", t, pts, method, entry.name))
+        running = after
+    return tuple(lines)
 
 
 def cost_roster(roster: Roster, coster: RosterCoster | None = None) -> tuple[EntryCost, ...]:
@@ -566,12 +729,25 @@ class _Validator:
 
     def perk_points(self) -> int:
         """The Roster Perks' prices (unknown perks are reported elsewhere and cost 0 here)."""
-        total = 0.0
+        return sum(line.points for line in self.perk_lines())
+
+    def perk_lines(self) -> tuple[PriceLine, ...]:
+        """One :class:`PriceLine` per Roster Perk (unknown or misplaced perks cost 0)."""
+        prices = []
+        methods = []
         for rp in self.roster.roster_perks:
             perk = self.catalog.find(rp.perk)
             if perk is not None and perk.kind is PerkKind.ROSTER_PERK:
-                total += self.coster.roster_perk_price(perk.name)
-        return whole_points(total)
+                prices.append(self.coster.roster_perk_price(perk.name))
+                methods.append(self.coster.price_method(perk.name) or "per roster")
+            else:
+                prices.append(0.0)
+                methods.append("not a Roster Perk: no price")
+        pts = _split(0.0, prices)
+        return tuple(
+            PriceLine("", "roster perk", rp.perk, n, method, rp.unit or "")
+            for rp, n, method in zip(self.roster.roster_perks, pts, methods, strict=True)
+        )
 
     def limit(self, total: int) -> None:
         over = total - self.roster.point_limit
@@ -1412,5 +1588,11 @@ def validate_roster(roster: Roster, coster: RosterCoster | None = None) -> Roste
     validator = _Validator(roster, c, PerkCatalog.load())
     costs, violations = validator.run()
     return RosterReport(
-        roster.name, roster.point_limit, c.version, costs, violations, validator.perk_points()
+        roster.name,
+        roster.point_limit,
+        c.version,
+        costs,
+        violations,
+        validator.perk_points(),
+        validator.perk_lines(),
     )
