@@ -373,3 +373,23 @@ def test_board_shorthand_with_wrong_types_is_a_profile_error(tmp_path: Path) -> 
     doc["terrain"] = [{"name": "Pit", "circle": {"center": [1, 2], "radius": 2, "sides": 0}}]
     with pytest.raises(ProfileError, match="circle must be"):
         load_board(_write(tmp_path, "b.yaml", yaml.safe_dump(doc)))
+
+
+def test_a_damaged_roll_history_is_skipped_line_by_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Core Rules §1.1 history of dice rolls: a damaged line (not UTF-8, nested 100,000 deep,
+    # not an object) is skipped, the good ones are listed, and rolling still appends
+    from warbench.cli.roll_history import HISTORY_ENV
+
+    path = tmp_path / "roll_history.jsonl"
+    monkeypatch.setenv(HISTORY_ENV, str(path))
+    assert invoke(["roll", "D6", "--seed", "4"]).exit_code == 0
+    good = path.read_bytes()
+    path.write_bytes(b"\xff\xfe{\n" + b"[" * 100_000 + b"]" * 100_000 + b"\n[1]\n" + good)
+    assert invoke(["roll", "D6", "--seed", "5"]).exit_code == 0
+    out = invoke(["roll", "--history"])
+    assert out.exit_code == 0 and not out.traceback
+    assert [ln for ln in out.stdout.splitlines() if "seed" in ln][-2:] == [
+        ln for ln in out.stdout.splitlines() if "(seed 4)" in ln or "(seed 5)" in ln
+    ]

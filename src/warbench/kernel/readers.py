@@ -56,6 +56,7 @@ __all__ = [
     "GAME_RECORD",
     "LIBYAML",
     "PROFILE_FILE",
+    "ROLL_HISTORY",
     "ROSTER_FILE",
     "SHARE_CODE",
     "WARENGINE_FILE",
@@ -105,6 +106,8 @@ WARENGINE_FILE = Limits("WarEngine file", 2 * MIB)
 GAME_RECORD = Limits("game record", 32 * MIB)
 #: The roster JSON inside a share code, after inflating.
 SHARE_CODE = Limits("share code", 4 * MIB)
+#: One line of the dice roll history (``cli/roll_history.py``).
+ROLL_HISTORY = Limits("roll history line", 64 * KIB)
 
 
 class InputLimitError(DataFileError):
