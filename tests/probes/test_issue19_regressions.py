@@ -335,7 +335,7 @@ def test_an_invalid_long_value_is_echoed_as_a_short_preview(tmp_path: Path) -> N
 def test_the_c_accelerated_yaml_parser_is_used_when_installed() -> None:
     from warbench.kernel import readers
 
-    assert yaml.__with_libyaml__ == readers.LIBYAML
+    assert yaml.__with_libyaml__ == readers.libyaml()
 
 
 # --------------------------------------------------------------------------- one line
