@@ -19,11 +19,13 @@ version of warbench.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import copy
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -51,6 +53,7 @@ MAX_ERROR_CHARS = 2100
 _register()
 runner = CliRunner()
 WORK = Path(tempfile.mkdtemp(prefix="warbench-probes-"))
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)
 DB = f"sqlite:///{WORK / 'probes.db'}"
 
 
