@@ -128,7 +128,9 @@ def test_bench_monte_carlo_with_destroy_i_against_plain(benchmark: Any) -> None:
     )
     benchmark.extra_info["destroy_i_over_plain"] = round(ratio, 2)
     print(f"Monte Carlo {trials} trials, Destroy I / plain: {ratio:.2f}x")
-    assert ratio < 3  # goal 1.5x; the margin absorbs a loaded shared machine
+    # Timing limits only under `make bench`: `make test` runs each benchmark once with timings
+    # off, and a wall-clock ratio on a loaded shared machine must not fail the suite.
+    assert benchmark.disabled or ratio < 3  # goal 1.5x; the margin absorbs a loaded machine
 
 
 def test_bench_exact_400_attack_dice_as_400x1_against_25x16_models(benchmark: Any) -> None:
@@ -140,7 +142,7 @@ def test_bench_exact_400_attack_dice_as_400x1_against_25x16_models(benchmark: An
     ratio = _ratio(lambda: exact_attack(many), lambda: exact_attack(few), rounds=5)
     benchmark.extra_info["400x1_over_25x16"] = round(ratio, 2)
     print(f"exact 400 Attack Dice, 400x1 / 25x16 models: {ratio:.2f}x")
-    assert ratio < 3  # goal about 1x; was 5.7x
+    assert benchmark.disabled or ratio < 3  # goal about 1x; was 5.7x (timed runs only)
 
 
 def test_bench_exact_200_models_xd6_attacks_against_400_models(benchmark: Any) -> None:

@@ -102,10 +102,14 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "faction": ("roster_cmds",),
     "armoury": ("roster_cmds",),
     "warengine": ("warengine_cmds",),
+    "collision": ("collision_cmds",),
+    "godslayer": ("godslayer_cmds",),
 }
 ALL_MODULES = (
+    "collision_cmds",
     "dice_cmds",
     "game_cmds",
+    "godslayer_cmds",
     "roster_cmds",
     "ruleset_cmds",
     "warengine_cmds",

@@ -1,0 +1,211 @@
+"""Players: anything that answers a pending decision from what it may see.
+
+A :class:`Player` gets its own view (never the state), the legal actions, the decision and
+a :class:`Budget`, and returns an action. The runner checks every answer with the ruleset, so
+a player cannot cheat and a buggy player is refused with the rule it broke.
+
+* :class:`RandomLegalPlayer`: seeded random among the legal actions (conformance, baselines).
+* :class:`AutomaticPlayer`: always the decision's ``default`` — the engine's automatic choice —
+  so a game of automatic players plays exactly as the engine would by itself.
+* :class:`CallbackPlayer`: a function answers each question.
+* :class:`PromptPlayer`: a person at a terminal (numbered choices, JSON for the rest).
+* :class:`QueuePlayer`: questions go out on one queue and answers come back on another, within
+  the budget's time (a web socket, another process).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any, Generic, Protocol, TypeVar
+
+from warbench.kernel.dice import SeededChoices
+from warbench.kernel.errors import WarbenchError
+from warbench.play.core import Codec, Decision, LegalActions, ProtocolError
+
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a player may think: wall-clock ``seconds`` and/or search ``iterations``.
+
+    ``None`` means unlimited. A search player stops at whichever comes first; a remote player
+    that does not answer in time gets the decision's default (or forfeits the decision when
+    there is none: :class:`PlayerTimeout`).
+    """
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+
+class Player(Protocol[A]):
+    """Answers the decisions of one seat."""
+
+    def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """The action for ``decision``, chosen from ``view`` within ``budget``."""
+        ...
+
+
+class PlayerTimeout(ProtocolError):
+    """A player did not answer within its budget and the decision has no default."""
+
+
+@dataclass
+class RandomLegalPlayer(Generic[A]):
+    """A uniformly random legal action (a sample for continuous choices), seeded."""
+
+    seed: int = 0
+    rng: SeededChoices = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng = SeededChoices(self.seed)
+
+    def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """A random legal action (the default if none can be drawn)."""
+        picked = legal.sample(self.rng, 1)
+        if picked:
+            return picked[0]
+        if decision.default is not None:
+            return decision.default
+        raise ProtocolError(
+            f"player {decision.player} has no legal action for {decision.kind!r}",
+            "protocol: pending decisions have a legal action",
+        )
+
+
+@dataclass
+class AutomaticPlayer(Generic[A]):
+    """The engine's automatic choice (``decision.default``) for every decision that has one;
+    ``fallback`` answers the others (a player's ordinary turn)."""
+
+    fallback: Player[A] | None = None
+
+    def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """The decision's default, else the fallback's choice."""
+        if decision.default is not None:
+            return decision.default
+        if self.fallback is None:
+            raise ProtocolError(
+                f"decision {decision.kind!r} of player {decision.player} has no default and "
+                "the automatic player has no fallback",
+                decision.rule or "protocol: defaults",
+            )
+        return self.fallback.choose(view, legal, decision, budget)
+
+
+@dataclass(frozen=True)
+class Ask(Generic[A]):
+    """A question to a human or remote player: everything :meth:`Player.choose` receives."""
+
+    view: Any
+    legal: LegalActions[A]
+    decision: Decision[A]
+    budget: Budget
+
+
+@dataclass
+class CallbackPlayer(Generic[A]):
+    """A function answers each :class:`Ask` (the terminal prompt: list the choices, read one)."""
+
+    callback: Callable[[Ask[A]], A]
+
+    def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """The callback's answer to the question."""
+        return self.callback(Ask(view, legal, decision, budget))
+
+
+@dataclass
+class QueuePlayer(Generic[A]):
+    """Questions go to ``outbox``; the answer is read from ``inbox`` within the budget's
+    seconds (``None``: wait for ever). On time-out the decision's default is taken, or
+    :class:`PlayerTimeout` raised when there is none. The server checks every answer."""
+
+    outbox: queue.Queue[Ask[A]] = field(default_factory=queue.Queue)
+    inbox: queue.Queue[A] = field(default_factory=queue.Queue)
+
+    def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """Send the question, wait for the answer within the budget."""
+        self.outbox.put(Ask(view, legal, decision, budget))
+        try:
+            return self.inbox.get(timeout=budget.seconds)
+        except queue.Empty:
+            if decision.default is not None:
+                return decision.default
+            raise PlayerTimeout(
+                f"player {decision.player} did not answer {decision.kind!r} within "
+                f"{budget.seconds} s",
+                decision.rule or "protocol: budget",
+            ) from None
+
+
+@dataclass
+class PromptPlayer(Generic[A]):
+    """A person at a terminal: the decision's prompt and rule, the listed choices numbered
+    (the default marked), the parameterised families' domains, then a line of input — a
+    number, nothing for the default, or an action as JSON (a move to any point). An answer
+    that is not understood or not legal is explained and the question asked again."""
+
+    codec: Codec[A]
+    read: Callable[[str], str] = input
+    write: Callable[[str], None] = print
+    limit: int = 40
+
+    def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
+        """Ask until the answer is a legal action."""
+        choices: list[A] = list(islice(iter(legal), self.limit))
+        rule = f" [{decision.rule}]" if decision.rule else ""
+        self.write(f"player {decision.player}: {decision.prompt or decision.kind}{rule}")
+        for k, a in enumerate(choices, 1):
+            mark = "  (default)" if a == decision.default else ""
+            self.write(f"  {k}. {json.dumps(self.codec.dump(a), sort_keys=True)}{mark}")
+        for fam in getattr(legal, "families", ()):
+            self.write(f"  or an action as JSON: {json.dumps(fam.to_json())}")
+        if decision.default is not None and decision.default not in choices:
+            self.write(f"  default: {json.dumps(self.codec.dump(decision.default))}")
+        check = getattr(legal, "check", None)
+        while True:
+            line = self.read("> ").strip()
+            if not line and decision.default is not None:
+                return decision.default
+            if line.isdigit() and 1 <= int(line) <= len(choices):
+                return choices[int(line) - 1]
+            try:
+                action = self.codec.load(json.loads(line))
+            except (json.JSONDecodeError, WarbenchError) as exc:
+                self.write(f"not understood ({exc}); a number 1-{len(choices)} or an action")
+                continue
+            if action in legal:
+                return action
+            refusal = check(action) if callable(check) else None
+            why = f"{refusal.reason} [{refusal.rule}]" if refusal is not None else "not legal now"
+            self.write(f"refused: {why}")
+
+
+#: Player kinds a batch can name (picklable: a process or a Ray worker builds its own).
+PLAYER_KINDS = ("random", "automatic")
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Which kind of player sits in each seat; ``lineup(seed, seat)`` builds a fresh player
+    whose randomness derives from the game's seed and the seat (so a batch is repeatable)."""
+
+    kinds: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        from warbench.kernel.errors import UnknownNameError
+
+        for k in self.kinds:
+            if k not in PLAYER_KINDS:
+                raise UnknownNameError("player kind", k, PLAYER_KINDS)
+
+    def __call__(self, seed: int, seat: int) -> Player[Any]:
+        kind = self.kinds[seat % len(self.kinds)]
+        random: RandomLegalPlayer[Any] = RandomLegalPlayer(seed * 7919 + seat)
+        if kind == "random":
+            return random
+        return AutomaticPlayer(fallback=random)

@@ -1,0 +1,48 @@
+"""The D10s of Collision ("10 sided dice (D10s)", ``003_fc239e71486306e1.txt`` L41-43).
+
+A roller is any callable ``label -> face``; the rules functions take one, so the same code is
+sampled (:class:`SeededD10`), scripted in tests (:class:`ScriptedD10`) or enumerated exactly
+(:mod:`warbench.rulesets.collision.odds`). Each roller logs ``(label, face)`` pairs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from warbench.kernel.errors import DiceError
+
+#: A D10 roller: label -> face 1..10.
+Roll = Callable[[str], int]
+
+
+class SeededD10:
+    """Seeded D10s (Python's Mersenne Twister); the seed is kept and every roll is logged."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.log: list[tuple[str, int]] = []
+
+    def __call__(self, label: str) -> int:
+        face = self._rng.randint(1, 10)
+        self.log.append((label, face))
+        return face
+
+
+class ScriptedD10:
+    """D10 faces given in advance (tests): raises :class:`DiceError` when they run out."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        for f in faces:
+            if not 1 <= f <= 10:
+                raise DiceError(f"scripted D10 face {f} is not 1-10")
+        self.faces = list(faces)
+        self.log: list[tuple[str, int]] = []
+
+    def __call__(self, label: str) -> int:
+        if not self.faces:
+            raise DiceError(f"scripted D10 faces ran out at {label!r}")
+        face = self.faces.pop(0)
+        self.log.append((label, face))
+        return face

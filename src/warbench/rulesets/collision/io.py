@@ -1,0 +1,176 @@
+"""Reading Collision card and battle-group files (YAML or JSON), and their JSON Schemas.
+
+Bad input raises typed kernel errors naming the file, the field, the value and what is
+allowed: :class:`DataFileError` (unreadable or malformed file), :class:`UnknownNameError`
+(an ability or weapon name not known, with the closest names) and :class:`ProfileError`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from warbench.kernel.errors import DataFileError, ProfileError, UnknownNameError, WarbenchError
+from warbench.rulesets.collision.models import (
+    BattleGroup,
+    Card,
+    InvalidEntry,
+    UnknownAbility,
+)
+
+SCHEMA_DIR = Path("docs/schemas/collision")
+
+
+def _dotted(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(file)"
+
+
+def _allowed(err: Any) -> str:
+    ctx = err.get("ctx") or {}
+    kind = err["type"]
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        bound = {
+            "greater_than_equal": ">=",
+            "less_than_equal": "<=",
+            "greater_than": ">",
+            "less_than": "<",
+        }[kind]
+        limit = next(iter(ctx.values()), "?")
+        return f"a whole number {bound} {limit}"
+    if kind == "enum":
+        return f"one of {ctx.get('expected', '?')}"
+    if kind == "too_long":
+        return f"at most {ctx.get('max_length', '?')} items"
+    if kind == "too_short":
+        return f"at least {ctx.get('min_length', '?')} items"
+    if kind == "missing":
+        return "a value (the field is required)"
+    if kind == "extra_forbidden":
+        return "only the documented fields (docs/collision.md)"
+    if kind.startswith("int"):
+        return "a whole number"
+    return str(err["msg"])
+
+
+def convert(exc: ValidationError, source: str) -> WarbenchError:
+    """The most specific pydantic error as a kernel error naming file, field and value."""
+    errors = exc.errors()
+    # A card given inline in a group fails both as a Card and as a path string; keep the Card's.
+    errors = sorted(errors, key=lambda e: "str" in e["loc"] and e["type"] == "string_type")
+    err = errors[0]
+    loc = tuple(p for p in err["loc"] if p not in ("Card",))
+    field = _dotted(loc)
+    cause = (err.get("ctx") or {}).get("error")
+    if isinstance(cause, UnknownAbility):
+        return UnknownNameError(
+            "Collision ability", cause.name, cause.known, where=f"{source}: {field}"
+        )
+    if isinstance(cause, InvalidEntry):
+        return ProfileError(field, cause.value, cause.allowed, source=source)
+    value = None if err["type"] == "missing" else err.get("input")
+    return ProfileError(field, value, _allowed(err), source=source)
+
+
+def read_data(path: str | Path) -> Any:
+    """Parse a YAML or JSON file; raises :class:`DataFileError`."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataFileError(str(p), f"cannot read file ({exc.strerror or exc})") from exc
+    try:
+        return json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        reason = str(exc).replace("\n", " ")
+        raise DataFileError(
+            str(p), f"malformed {p.suffix.lstrip('.') or 'YAML'}: {reason}"
+        ) from exc
+
+
+def parse_card(data: Any, source: str = "<card>") -> Card:
+    """A :class:`Card` from plain data; raises kernel errors."""
+    if not isinstance(data, dict):
+        raise DataFileError(source, "a card file holds a mapping (name, points, stats, ...)")
+    try:
+        return Card.model_validate(data)
+    except ValidationError as exc:
+        raise convert(exc, source) from None
+
+
+def is_group_data(data: Any) -> bool:
+    """A battle-group file has ``characters``; a card file has ``stats``."""
+    return isinstance(data, dict) and "characters" in data
+
+
+def parse_group(data: Any, source: str = "<group>", base: Path | None = None) -> BattleGroup:
+    """A :class:`BattleGroup`; a card given as a string is a file relative to ``base``."""
+    if not isinstance(data, dict):
+        raise DataFileError(source, "a battle-group file holds a mapping (name, characters ...)")
+    members = data.get("characters")
+    if isinstance(members, list):
+        data = dict(data)
+        resolved = []
+        for i, m in enumerate(members):
+            if isinstance(m, dict) and isinstance(m.get("card"), str):
+                path = (base or Path(".")) / m["card"]
+                card = parse_card(read_data(path), str(path))
+                resolved.append({**m, "card": card})
+            elif isinstance(m, dict) and isinstance(m.get("card"), dict):
+                card = parse_card(m["card"], f"{source}: characters[{i}].card")
+                resolved.append({**m, "card": card})
+            else:
+                resolved.append(m)
+        data["characters"] = resolved
+    try:
+        return BattleGroup.model_validate(data)
+    except ValidationError as exc:
+        raise convert(exc, source) from None
+
+
+def load(path: str | Path) -> Card | BattleGroup:
+    """Load a card or a battle-group file."""
+    p = Path(path)
+    data = read_data(p)
+    if is_group_data(data):
+        return parse_group(data, str(p), p.parent)
+    return parse_card(data, str(p))
+
+
+def load_card(path: str | Path) -> Card:
+    """Load a card file; a battle group is refused with a clear error."""
+    obj = load(path)
+    if not isinstance(obj, Card):
+        raise ProfileError("(file)", str(path), "a character card file (this is a battle group)")
+    return obj
+
+
+def to_data(obj: Card | BattleGroup) -> dict[str, Any]:
+    """Plain data in canonical spelling (field aliases as on the card), without defaults."""
+    return obj.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+
+
+def json_schemas() -> dict[str, dict[str, Any]]:
+    """JSON Schemas of card and battle-group files, generated from the pydantic models."""
+    return {
+        "card.schema.json": Card.model_json_schema(by_alias=True),
+        "battle-group.schema.json": BattleGroup.model_json_schema(by_alias=True),
+    }
+
+
+def write_schemas(folder: str | Path = SCHEMA_DIR) -> list[Path]:
+    """Write :func:`json_schemas` under ``folder`` (docs/schemas/collision)."""
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name, schema in json_schemas().items():
+        path = target / name
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        out.append(path)
+    return out
