@@ -393,3 +393,25 @@ def test_a_damaged_roll_history_is_skipped_line_by_line(
     assert [ln for ln in out.stdout.splitlines() if "seed" in ln][-2:] == [
         ln for ln in out.stdout.splitlines() if "(seed 4)" in ln or "(seed 5)" in ln
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"type": "header", "x": ' + "[" * 5000 + "]" * 5000 + "}", "nested deeper than 32"),
+        ('{"type": "header", "type": "step"}', "found the key 'type' twice"),
+        ('{"type": "header", "x": NaN}', "'NaN' is not a finite number"),
+    ],
+)
+def test_play_protocol_records_are_read_with_the_bounded_reader(line: str, message: str) -> None:
+    from warbench.play.record import GameRecord
+
+    with pytest.raises(DataFileError, match=message):
+        GameRecord.loads(line)
+
+
+def test_play_protocol_record_file_that_is_not_utf8_names_the_offset(tmp_path: Path) -> None:
+    from warbench.play.record import GameRecord
+
+    with pytest.raises(DataFileError, match="byte 0xFF at offset 3"):
+        GameRecord.load(_write(tmp_path, "r.jsonl", b'{"t\xff'))
