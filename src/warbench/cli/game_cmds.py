@@ -62,6 +62,7 @@ def battle(
     from warbench.rulesets.warsurge.game import engine
     from warbench.rulesets.warsurge.game.geom import Field
     from warbench.rulesets.warsurge.game.io import load_game_roster
+    from warbench.rulesets.warsurge.game.perk_effects import inert_report
     from warbench.rulesets.warsurge.game.players import Player, RandomLegalPlayer, ScriptedPlayer
     from warbench.rulesets.warsurge.game.record import GameRecord
     from warbench.rulesets.warsurge.game.render import render_state_svg, summary
@@ -77,6 +78,11 @@ def battle(
             Field(_board(board)),  # type: ignore[arg-type]
             game_length=turns,
         )
+        inert = inert_report(setup)
+        if inert and not as_json and not quiet:
+            console.print("Perks with no effect in play yet (they are ignored in this game):")
+            for label, perks in inert.items():
+                console.print(f"  {label}: {', '.join(perks)}", highlight=False, markup=False)
         game_seed = secrets.randbits(31) if seed is None else seed
         rec = GameRecord(setup, game_seed)
         t0 = time.perf_counter()
@@ -116,6 +122,7 @@ def battle(
             "turns": result.turns,
             "actions": len(rec.actions),
             "seconds": round(elapsed, 3),
+            "inert_perks": inert,
         }
         console.print_json(json.dumps(out))
         return

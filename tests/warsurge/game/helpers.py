@@ -170,7 +170,7 @@ def check_invariants(state: GameState) -> None:
         )
         if on:
             hp = sum(h for h, gone in zip(u.hp, u.removed, strict=True) if not gone)
-            totals[info.side] += info.points * hp / info.max_hp
+            totals[info.side] += info.value * hp / info.max_hp
     for a, b in zip(totals, state.side_values(), strict=True):
         assert abs(a - b) < 1e-6
 

@@ -32,8 +32,67 @@ def test_s5_3_weapons_out_of_range_cannot_be_used() -> None:
         {0: [(10.0, 10.0)], 1: [(10.0, 20.0)]},
         phase=Phase.ATTACK,
     )
-    with pytest.raises(RulesError, match="may only Target a single unit"):
+    with pytest.raises(RulesError, match="aimed at P1: Foe twice"):
         engine.check(near, Attack(0, (("Rifle", 1), ("Rifle", 1))))
+
+
+def _snipers():  # type: ignore[no-untyped-def]
+    # §5.3 example (001 L2311-2319): five Sniper Troopers, Target A and Target B
+    rifle = weapon("Sniper Rifle", range=36, attacks=1, power=4)
+    return scenario(
+        [
+            [entry(unit("Sniper Troopers", models=5, weapons=[rifle, weapon("Grenade")]))],
+            [entry(unit("Target A", hp=5)), entry(unit("Target B", hp=5))],
+        ],
+        {0: line(10.0, 10.0, 5), 1: [(8.0, 25.0)], 2: [(18.0, 25.0)]},
+        phase=Phase.ATTACK,
+    )
+
+
+def test_s5_3_split_fire_three_sniper_rifles_at_a_and_two_at_b() -> None:
+    state = _snipers()
+    action = Attack(0, (("Sniper Rifle", 1, (0, 1, 2)), ("Sniper Rifle", 2, (3, 4))))
+    new, events = engine.apply(state, action, dice=ScriptedDice([6, 6, 6, 6, 6]))
+    attacks = [e for e in events if e.kind == "attack"]
+    assert [(e.data["target"], e.data["hp_lost"]) for e in attacks] == [(1, 3), (2, 2)]
+    assert "(3 models" in attacks[0].text and "(2 models" in attacks[1].text
+    assert new.units[1].hp == (2,) and new.units[2].hp == (3,)
+    # the record format keeps the models; plain shares stay [weapon, target]
+    from warbench.rulesets.warsurge.game.actions import action_from_dict, action_to_dict
+
+    data = action_to_dict(action)
+    assert data["targets"] == [["Sniper Rifle", 1, [0, 1, 2]], ["Sniper Rifle", 2, [3, 4]]]
+    assert action_from_dict(data) == action
+    plain = {"kind": "attack", "unit": 0, "targets": [["Sniper Rifle", 1]]}
+    assert action_from_dict(plain) == Attack(0, (("Sniper Rifle", 1),))
+
+
+def test_s5_3_split_fire_refusals_name_the_model_and_the_rule() -> None:
+    state = _snipers()
+    cases = [
+        # a split weapon names the models of each share
+        (Attack(0, (("Sniper Rifle", 1), ("Sniper Rifle", 2, (3, 4)))), "name the models"),
+        # one model's Attacks with a weapon go at one unit
+        (
+            Attack(0, (("Sniper Rifle", 1, (0, 1, 2)), ("Sniper Rifle", 2, (2, 3)))),
+            "model 3 of P0: Sniper Troopers aims its Sniper Rifle at two units",
+        ),
+        (Attack(0, (("Sniper Rifle", 1, (0, 7)),)), "model 8 of .* does not carry"),
+        (Attack(0, (("Sniper Rifle", 1, ()),)), "name at least one model"),
+    ]
+    for action, reason in cases:
+        with pytest.raises(RulesError, match=reason) as exc:
+            engine.check(state, action)
+        assert exc.value.rule == "§5.3"
+    # a model that cannot see or reach its share's target is named
+    far = _snipers()
+    far = replace(
+        far, units=(far.units[0], far.units[1], replace(far.units[2], pos=((46.0, 47.0),)))
+    )
+    with pytest.raises(
+        RulesError, match=r"model 4 of .* cannot use Sniper Rifle against P1: Target B"
+    ):
+        engine.check(far, Attack(0, (("Sniper Rifle", 1, (0, 1, 2)), ("Sniper Rifle", 2, (3, 4)))))
 
 
 def test_s5_3_only_models_in_range_contribute_attack_dice() -> None:
@@ -214,6 +273,29 @@ def test_s6_7_fire_points_and_s6_8_heavy_weapons_after_the_transport_moved() -> 
     with pytest.raises(RulesError, match="Heavy"):
         engine.check(moved, Attack(1, (("Mortar", 2),)))
     engine.check(moved, Attack(1, (("Rifle", 2),)))
+
+
+def test_s6_5_passenger_of_a_passenger_cannot_fire_from_the_outer_transport() -> None:
+    # 001 L3394: "The 'passenger of a passenger' can't use Fire Points to attack from the
+    # outer Transport", even when both Transports have Fire Points (docs/rulings.md).
+    hangar = unit("Hangar", move=0, dash=0, hp=10, transport=400, fire_points=1)
+    car = unit("Hunter Car", move=10, dash=10, hp=4, transport=150, fire_points=1)
+    crew = unit("Arsonists", models=2, weapons=[weapon("Flamer", range=12)])
+    sides = [
+        [entry(hangar, 100, base_mm=101.6), entry(car, 100), entry(crew, 100)],
+        [entry(unit("Foe"))],
+    ]
+    state = scenario(sides, {0: [(10.0, 10.0)], 3: [(10.0, 18.0)]}, phase=Phase.ATTACK)
+    units = list(state.units)
+    units[1] = replace(units[1], location=Location.EMBARKED, embarked_in=0)
+    units[2] = replace(units[2], location=Location.EMBARKED, embarked_in=1)
+    state = replace(state, units=tuple(units))
+    with pytest.raises(RulesError, match="passenger of a passenger") as exc:
+        engine.check(state, Attack(2, (("Flamer", 3),)))
+    assert exc.value.rule == "§6.5"
+    assert 2 not in engine.legal_actions(state).units()
+    # the inner Transport itself is the outer one's passenger and fires through its Fire Points
+    engine.check(state, Attack(1, (("Gun", 3),)))
 
 
 def test_s6_9_engaged_transport_with_fire_points_exposes_its_passengers() -> None:

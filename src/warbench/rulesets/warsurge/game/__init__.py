@@ -41,7 +41,9 @@ from warbench.rulesets.warsurge.game.state import (
 )
 
 #: Version of the game engine's behaviour (stamped into game records with RULESET_VERSION).
-ENGINE_VERSION = "warsurge-game-1"
+#: 2: perk inputs in play (Anti-Air, Assassin, Outflank, Clash, Burst, Darkside), split fire,
+#: no Fire Points for a passenger of a passenger (§6.5), Fusion/Respawn/Summon in scoring.
+ENGINE_VERSION = "warsurge-game-2"
 
 __all__ = [
     "ENGINE_VERSION",

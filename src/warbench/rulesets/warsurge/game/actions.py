@@ -77,12 +77,28 @@ class Disembark:
     dash: bool = False
 
 
+#: One share of an Attack: ``(weapon, target)`` for every model that can use the weapon
+#: against the target, or ``(weapon, target, models)`` for those models only (0-based model
+#: indices, as in the unit's state). A weapon may be split among targets (§5.3, 001
+#: L2311-2319): each share names its models, and a model's Attacks with one weapon go at one
+#: unit.
+Share = tuple[str, int] | tuple[str, int, tuple[int, ...]]
+
+
 @dataclass(frozen=True)
 class Attack:
-    """One unit's attacks: each weapon profile against one target unit (§5.3, §2.2 step 4)."""
+    """One unit's attacks: each weapon profile against one target unit, or split among
+    targets model by model (§5.3, §2.2 step 4).
+
+    ``burst`` and ``darkside`` are the player's choices for weapons with those perks (Perks
+    §12.5): ``(weapon, True/False)`` uses (or keeps) the weapon's once-per-game Burst;
+    ``(weapon, power, attacks)`` buys Darkside's +0..+3 Power and Attacks. Weapons left out
+    are decided by the engine when :attr:`~.state.Automation.PERK_USE` is on, else unused."""
 
     unit: int
-    targets: tuple[tuple[str, int], ...]  # (weapon profile name, target unit id)
+    targets: tuple[Share, ...]  # (weapon profile name, target unit id[, models])
+    burst: tuple[tuple[str, bool], ...] = ()
+    darkside: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,7 +136,9 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         elif name == "positions":
             out[name] = [[round(x, 6), round(y, 6)] for x, y in value]
         elif name == "targets":
-            out[name] = [[w, t] for w, t in value]
+            out[name] = [[s[0], s[1]] if len(s) == 2 else [s[0], s[1], list(s[2])] for s in value]
+        elif name in ("burst", "darkside"):
+            out[name] = [list(v) for v in value]
         elif name == "passengers":
             out[name] = list(value)
         else:
@@ -143,7 +161,11 @@ def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
         elif name == "positions":
             kw[name] = tuple(_pt(p) for p in value)
         elif name == "targets":
-            kw[name] = tuple((str(w), int(t)) for w, t in value)
+            kw[name] = tuple(_share(v, source) for v in value)
+        elif name == "burst":
+            kw[name] = tuple((str(w), bool(on)) for w, on in value)
+        elif name == "darkside":
+            kw[name] = tuple((str(w), int(p), int(a)) for w, p, a in value)
         elif name == "passengers":
             kw[name] = tuple(int(v) for v in value)
         else:
@@ -153,6 +175,16 @@ def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
     except TypeError as exc:
         raise DataFileError(source, f"action {data!r}: {exc}") from exc
     return action
+
+
+def _share(value: Any, source: str) -> Share:
+    if not isinstance(value, list | tuple) or len(value) not in (2, 3):
+        raise DataFileError(
+            source, f"attack target {value!r}: [weapon, target] or [weapon, target, [models]]"
+        )
+    if len(value) == 2:
+        return (str(value[0]), int(value[1]))
+    return (str(value[0]), int(value[1]), tuple(int(m) for m in value[2]))
 
 
 def round_point(p: Point) -> Point:

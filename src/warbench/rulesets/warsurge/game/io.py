@@ -1,6 +1,7 @@
 """Game rosters as YAML files: a player, an optional team and a list of units with points.
 
-A stop-gap format for the game engine until the roster package lands (``docs/game.md``)::
+The game's own roster format (``docs/game.md``); WARSURGE rosters exported by ``warbench roster
+export`` are read too (:func:`load_game_roster`)::
 
     player: Sci-Fi Humans
     team: Coalition            # optional (§3.3 team games)
@@ -12,6 +13,7 @@ A stop-gap format for the game engine until the roster package lands (``docs/gam
         weapons: [{name: Hound Rifle, range: 24, type: Battle, attacks: 2, power: 3}]
         models: [{count: 5, weapons: [Hound Rifle]}]
         points: 80
+        traits: [Respawn]           # optional: Traits (Fusion, Respawn, Summon adjust value)
 """
 
 from __future__ import annotations
@@ -23,7 +25,17 @@ from warbench.kernel.errors import DataFileError, ProfileError
 from warbench.rulesets.warsurge.game.state import DEFAULT_BASE_MM, PlayerSetup, RosterEntry
 from warbench.rulesets.warsurge.io import _read, load_unit, unit_from_data
 
-_ENTRY_KEYS = {"file", "unit", "weapons", "models", "points", "base_mm", "name", "count"}
+_ENTRY_KEYS = {
+    "file",
+    "unit",
+    "weapons",
+    "models",
+    "points",
+    "base_mm",
+    "name",
+    "count",
+    "traits",
+}
 
 
 def roster_from_data(
@@ -79,8 +91,13 @@ def roster_from_data(
         count = e.get("count", 1)
         if not isinstance(count, int) or not 1 <= count <= 20:
             raise ProfileError(f"{where}.count", count, "1 to 20 copies", source=source)
+        traits = e.get("traits", [])
+        if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
+            raise ProfileError(
+                f"{where}.traits", traits, "a list of Trait names (Perks §12.6)", source=source
+            )
         for _ in range(count):
-            entries.append(RosterEntry(unit, points, float(base), e.get("name")))
+            entries.append(RosterEntry(unit, points, float(base), e.get("name"), tuple(traits)))
     return PlayerSetup(player.strip(), tuple(entries), team)
 
 
@@ -101,7 +118,7 @@ def player_from_roster(data: Any, source: str = "<roster>") -> PlayerSetup:
     roster = warsurge_roster(data, source)
     report = validate_roster(roster)
     entries = tuple(
-        RosterEntry(e.unit, cost.points, float(DEFAULT_BASE_MM), e.name)
+        RosterEntry(e.unit, cost.points, float(DEFAULT_BASE_MM), e.name, tuple(e.traits))
         for e, cost in zip(roster.units, report.entries, strict=True)
     )
     if not entries:
@@ -122,6 +139,8 @@ def roster_to_data(player: PlayerSetup) -> dict[str, Any]:
         d["base_mm"] = e.base_mm
         if e.name:
             d["name"] = e.name
+        if e.traits:
+            d["traits"] = list(e.traits)
         units.append(d)
     out: dict[str, Any] = {"player": player.name, "units": units}
     if player.team:

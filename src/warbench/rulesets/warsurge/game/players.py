@@ -3,11 +3,13 @@
 Both only use the public engine (``legal_actions``, ``can``); neither re-implements a rule.
 The scripted player deploys toward the front, advances toward the nearest enemy, shoots the
 nearest target each weapon can reach (foes in a Melee first), charges with melee units and
-keeps Heavy weapons stationary.
+keeps Heavy weapons stationary; a unit within reach of an enemy that found nothing to shoot at
+in the last Attack Phase moves until a weapon sees a target.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -24,6 +26,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
 
 
@@ -53,6 +56,10 @@ class ScriptedPlayer:
     name: str = "scripted"
     _skip: set[int] = field(default_factory=set)
     _phase_key: tuple[int, str] = (0, "")
+    # units that found no target in an Attack Phase: uid -> that Game Turn (a unit within
+    # reach of an enemy holds its ground only while it had something to shoot at)
+    _blind: dict[int, int] = field(default_factory=dict)
+    _step: int = -1
 
     def choose(self, state: GameState) -> Action:
         flow = state.flow
@@ -63,6 +70,9 @@ class ScriptedPlayer:
         if flow.phase is Phase.ZONES:
             free = [z for z in range(len(state.setup.field.zones)) if z not in state.zones]
             return ChooseZone(free[0])
+        if state.step < self._step:
+            self._blind = {}  # a new game
+        self._step = state.step
         key = (flow.turn, flow.phase.value)
         if key != self._phase_key:
             self._phase_key = key
@@ -74,14 +84,16 @@ class ScriptedPlayer:
             key=lambda u: -state.setup.units[u].points,
         )
         for uid in units:
-            for action in self._options(w, uid, flow.phase):
+            for action in self._options(w, uid, flow.phase, state):
                 if engine.can(state, action):
                     return action
             self._skip.add(uid)
         return Pass()
 
     # -- per phase -----------------------------------------------------------------------
-    def _options(self, w: rules.Work, uid: int, phase: Phase) -> list[Action]:
+    def _options(
+        self, w: rules.Work, uid: int, phase: Phase, state: GameState | None = None
+    ) -> list[Action]:
         info = w.info(uid)
         u = w.units[uid]
         if phase is Phase.DEPLOY:
@@ -93,7 +105,9 @@ class ScriptedPlayer:
         if phase is Phase.ATTACK:
             wt = engine.weapon_targets(w, uid, limit=3, first=True)
             if not wt:
+                self._blind[uid] = w.flow.turn
                 return []
+            self._blind.pop(uid, None)
             return [Attack(uid, tuple((wn, ts[0]) for wn, ts in wt.items()))]
         dash = phase is Phase.DASH
         if u.location is Location.EMBARKED:
@@ -119,13 +133,56 @@ class ScriptedPlayer:
                     opts.append(Move(uid, engage=f, dash=dash))
         if dash and not melee_unit:
             return opts  # shooters keep their weapons usable (Battle/Heavy, §5.1)
-        if heavy and dist <= reach:
-            return opts
-        if not melee_unit and dist <= reach * 0.75:
-            return opts
+        holding = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
+        blind = self._blind.get(uid) == w.flow.turn - 1
+        if holding and not blind:
+            return opts  # in range with a target: stay put (Heavy weapons need it, §5.1)
         tgt = w.xy(foe).mean(axis=0)
-        opts.append(Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash))
+        toward = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        if holding and state is not None:
+            # close enough but nothing to shoot at in the last Attack Phase (terrain in the
+            # way): move to where a weapon sees a target, else toward the enemy, else around
+            return opts + _seek_sight(state, w, uid, toward, allowance)
+        opts.append(toward)
         return opts
+
+
+def _sees_a_target(w: rules.Work, uid: int) -> bool:
+    """Some weapon of the unit has an enemy model in range and line of sight (any Type)."""
+    for _, foe in engine.nearest_enemies(w, uid)[:3]:
+        view = rules.view_target(w, uid, foe)
+        if not view.reason and any(view.users_in_range.values()):
+            return True
+    return False
+
+
+def _seek_sight(
+    state: GameState, w: rules.Work, uid: int, toward: Move, allowance: float
+) -> list[Action]:
+    """Moves that look for a target: straight at the enemy, then turning 45 and 90 degrees
+    either way (around the obstacle). The first legal one that brings a target into range and
+    line of sight comes first; the other legal ones follow in that order."""
+    assert toward.to is not None
+    centre = w.xy(uid).mean(axis=0)
+    dx, dy = toward.to[0] - float(centre[0]), toward.to[1] - float(centre[1])
+    norm = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / norm, dy / norm
+    moves: list[Action] = [toward]
+    for angle in (45.0, -45.0, 90.0, -90.0):
+        a = math.radians(angle)
+        vx = ux * math.cos(a) - uy * math.sin(a)
+        vy = ux * math.sin(a) + uy * math.cos(a)
+        to = (float(centre[0]) + vx * allowance, float(centre[1]) + vy * allowance)
+        moves.append(Move(uid, to=to, dash=toward.dash))
+    legal: list[Action] = []
+    for k, m in enumerate(moves):
+        if not engine.can(state, m):
+            continue
+        after, _ = engine.apply(state, m)
+        if _sees_a_target(rules.Work(after, None, DEFAULT_HOOKS), uid):
+            return [m, *legal, *moves[k + 1 :]]  # the caller checks the rest
+        legal.append(m)
+    return legal
 
 
 @dataclass

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.attack import (
     AttackContext,
     ModelState,
+    PerkSet,
     Playstyle,
     UnitState,
 )
@@ -52,6 +54,7 @@ from warbench.rulesets.warsurge.game.state import (
     GameState,
     Location,
     Phase,
+    Status,
     UnitGS,
     UnitInfo,
 )
@@ -269,9 +272,32 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
         if u.location is Location.TABLE:
             return True
         if u.location is Location.EMBARKED:
-            return fire_point_chain(w, uid)
+            return fires_from_transport(w, uid) is None
         return False
     return False
+
+
+def fires_from_transport(w: Work, uid: int) -> str | None:
+    """Why an embarked unit cannot attack from its Transport, or None when it can: its
+    Transport is on the battlefield and has Fire Points (§6.7). A passenger of a passenger
+    cannot use Fire Points to attack from the outer Transport (§6.5, 001 L3394)."""
+    u = w.units[uid]
+    holder = u.embarked_in
+    if u.location is not Location.EMBARKED or holder is None:
+        return None
+    h = w.units[holder]
+    label = w.info(uid).label
+    if h.location is Location.EMBARKED:
+        return (
+            f"{label} is a passenger of a passenger ({w.label(holder)} is inside "
+            f"{w.label(w.outermost(uid))}) and cannot use Fire Points to attack from the "
+            "outer Transport (§6.5)"
+        )
+    if not w.info(holder).fire_points:
+        return f"{label} is embarked in a Transport without Fire Points (§6.7 Fire Points)"
+    if h.location is not Location.TABLE:
+        return f"{w.label(holder)} is not on the battlefield"
+    return None
 
 
 def fire_point_chain(w: Work, uid: int) -> bool:
@@ -1359,31 +1385,25 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     info = w.info(uid)
     u = w.units[uid]
     if u.location is Location.EMBARKED:
-        if not fire_point_chain(w, uid):
-            raise err(
-                f"{info.label} is embarked in a Transport without Fire Points", "§6.7 Fire Points"
-            )
+        why = fires_from_transport(w, uid)
+        if why is not None:
+            raise err(why, "§6.5" if "passenger of a passenger" in why else "§6.7 Fire Points")
     elif u.location is not Location.TABLE:
         raise err(f"{info.label} is not on the battlefield", "§5.3")
     if not action.targets:
         raise err("name at least one weapon and its target", "§5.3")
-    seen: set[str] = set()
     plans: list[WeaponPlan] = []
     cache: dict[Any, TargetView] = {}
-    names = {wp.name for wp in info.unit.weapons}
-    carried = {wn for i in u.present() for wn in info.model_weapons[i]}
+    profiles = {wp.name: wp for wp in info.unit.weapons}
+    present = u.present()
+    carried = {wn for i in present for wn in info.model_weapons[i]}
     stationary = not u.unit_moved and not u.unit_dashed
     holder = w.outermost(uid)
     if holder != uid:
         stationary = stationary and not w.units[holder].unit_moved
-    for wname, target in action.targets:
-        if wname not in names:
-            raise err(f"{info.label} has no weapon {wname!r}; it has {sorted(names)}", "§5.1")
-        if wname in seen:
-            raise err(f"{wname} may only Target a single unit", "§5.3")
-        seen.add(wname)
-        if wname not in carried:
-            raise err(f"no model of {info.label} on the table carries {wname}", "§5.3")
+    shares = _check_shares(w, uid, action, profiles, carried)
+    uperks = perks_of(info.unit.profile.perks)
+    for wname, target, chosen in shares:
         if not 0 <= target < len(w.units) or not w.enemies(uid, target):
             raise err(f"unit {target} is not an enemy unit", "§5.3")
         tgt = w.units[target]
@@ -1402,10 +1422,26 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
                 users = []
             else:
                 users = [m for m in users if not u.moved[m]]
+        heavy_why = wtype == WeaponType.HEAVY.value and (bool(moved_models) or holder != uid)
+        if chosen is not None:
+            # §5.3 split fire: every model named must be able to make its Attacks
+            for m in chosen:
+                if m not in users:
+                    why = (
+                        "it has moved this Game Turn (Heavy, §5.1)"
+                        if heavy_why and u.moved[m]
+                        else "the target is not in its range and line of sight"
+                    )
+                    raise err(
+                        f"model {m + 1} of {info.label} cannot use {wname} against "
+                        f"{w.label(target)}: {why}",
+                        "§5.1 Type" if "Heavy" in why else "§5.3-5.4",
+                    )
+            users = list(chosen)
         if not users:
             why = (
                 "every model with it has moved this Game Turn (Heavy, §5.1)"
-                if wtype == WeaponType.HEAVY.value and (moved_models or holder != uid)
+                if heavy_why
                 else "no model with it has the target in range and line of sight"
             )
             raise err(
@@ -1413,6 +1449,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
                 "§5.1 Type" if "Heavy" in why else "§5.3-5.4",
             )
         rng = info.weapon_range[wname]
+        wperks = perks_of(profiles[wname].perks)
+        tperks = perks_of(w.info(target).unit.profile.perks)
         ctx = AttackContext(
             melee=view.melee,
             attacker_engaged=view.attacker_engaged,
@@ -1427,18 +1465,252 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             emergency_save=True,
             playstyle=Playstyle.STANDARD,
             los_models=None if view.melee else view.visible,
+            # Perk inputs (Perks 000_94ecc6a4c74d351b.txt; docs/rulings.md "WARSURGE game")
+            target_airborne=tperks.has("Airborne") or tperks.has("Jumper"),  # L3771-3775
+            target_is_leader=tperks.has("Leader") or tperks.has("War Master"),  # L1136
+            outflank=uperks.has("Outflank") and _outflanks(w, uid, target, wname, view.melee),
+            first_use_after_engaging=wperks.has("Clash")
+            and u.has_status(clash_status(wname))
+            and view.attacker_engaged,  # L3785-3792
         )
         plans.append(WeaponPlan(wname, target, len(users), ctx, tuple(users)))
-    # Attack Step 6: weapons in profile order
+    # Attack Step 6: weapons in profile order (the shares of a split weapon as given)
     order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
     plans.sort(key=lambda p: order[p.weapon])
+    plans = _perk_use(w, uid, action, plans)
     return AttackPlanG(uid, tuple(plans))
 
 
-def current_value(w: Work, uid: int) -> float:
+def _check_shares(
+    w: Work,
+    uid: int,
+    action: Attack,
+    profiles: dict[str, WeaponProfile],
+    carried: set[str],
+) -> list[tuple[str, int, tuple[int, ...] | None]]:
+    """The shares of an Attack, checked: a weapon at one target with every model that can
+    use it, or split among targets with the models of each share named (§5.3, 001
+    L2311-2319: "three Sniper Rifles attack Target A, and two Sniper Rifles attack Target
+    B"); a model's Attacks with one weapon go at one unit."""
     info = w.info(uid)
     u = w.units[uid]
-    return info.points * u.current_hp / info.max_hp if info.max_hp else 0.0
+    present = set(u.present())
+    count: dict[str, int] = {}
+    pairs: set[tuple[str, int]] = set()
+    for share in action.targets:
+        count[share[0]] = count.get(share[0], 0) + 1
+        if (share[0], share[1]) in pairs:
+            t = share[1]
+            raise err(
+                f"{share[0]} is aimed at {w.label(t) if 0 <= t < len(w.units) else t} twice; "
+                "a weapon Targets a unit once (name each share's models once)",
+                "§5.3",
+            )
+        pairs.add((share[0], share[1]))
+    out: list[tuple[str, int, tuple[int, ...] | None]] = []
+    firing: dict[str, dict[int, int]] = {}
+    for share in action.targets:
+        wname, target = share[0], share[1]
+        chosen = tuple(share[2]) if len(share) == 3 else None
+        if wname not in profiles:
+            raise err(f"{info.label} has no weapon {wname!r}; it has {sorted(profiles)}", "§5.1")
+        if wname not in carried:
+            raise err(f"no model of {info.label} on the table carries {wname}", "§5.3")
+        if chosen is None and count[wname] > 1:
+            raise err(
+                f"{wname} is split among {count[wname]} targets: name the models firing at "
+                "each (each model's Attacks with a weapon go at one unit)",
+                "§5.3",
+            )
+        if chosen is not None:
+            if not chosen:
+                raise err(f"name at least one model firing {wname}", "§5.3")
+            seen = firing.setdefault(wname, {})
+            for m in chosen:
+                if m not in present or wname not in info.model_weapons[m]:
+                    raise err(
+                        f"model {m + 1} of {info.label} does not carry {wname} on the table",
+                        "§5.3",
+                    )
+                if m in seen and seen[m] != target:
+                    raise err(
+                        f"model {m + 1} of {info.label} aims its {wname} at two units; all of "
+                        "a model's Attacks with a weapon go at one unit",
+                        "§5.3",
+                    )
+                if m in seen:
+                    raise err(f"model {m + 1} of {info.label} is named twice for {wname}", "§5.3")
+                seen[m] = target
+        out.append((wname, target, chosen))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _perk_set(names: tuple[str, ...]) -> PerkSet:
+    return PerkSet(names)
+
+
+def perks_of(names: Sequence[str]) -> PerkSet:
+    """The perks of a profile, queried by name and rank (made once per list of names)."""
+    return _perk_set(tuple(names))
+
+
+def clash_status(weapon: str) -> str:
+    """The status a Clash weapon holds from engaging until its first use (P L3785-3792)."""
+    return f"Clash: {weapon}"
+
+
+def melee_use_status(weapon: str) -> str:
+    """The status of a weapon already used in the unit's current Melee (Outflank, P L1348)."""
+    return f"Melee use: {weapon}"
+
+
+def _outflanks(w: Work, uid: int, target: int, weapon: str, melee: bool) -> bool:
+    """Outflank (P L1348-1349): the weapon's first use in a Melee, against a Target already
+    engaged by another unit."""
+    if not melee or w.units[uid].has_status(melee_use_status(weapon)):
+        return False
+    holder = w.outermost(uid)
+    th = w.outermost(target)
+    return any(f not in (uid, holder) for f in w.engaged_with(th))
+
+
+def _perk_use(w: Work, uid: int, action: Attack, plans: list[WeaponPlan]) -> list[WeaponPlan]:
+    """Burst and Darkside (Perks §12.5, "Activate"): the action's choices, else the
+    engine's (:data:`~.state.Automation.PERK_USE`), checked against the perks' limits."""
+    info = w.info(uid)
+    u = w.units[uid]
+    profiles = {wp.name: wp for wp in info.unit.weapons}
+    used = {p.weapon for p in plans}
+    auto = Automation.PERK_USE in w.setup.automation
+    burst: dict[str, bool] = {}
+    for wname, on in action.burst:
+        if wname not in used:
+            raise err(f"Burst on {wname}, which is not used in this Attack", "Perks §12.5 Burst")
+        if on and not perks_of(profiles[wname].perks).has("Burst"):
+            raise err(f"{wname} has no Burst perk", "Perks §12.5 Burst")
+        if on and u.used(f"Burst:{wname}"):
+            raise err(
+                f"{info.label} has used Burst on {wname} already (Limited Use 1, once per game)",
+                "Perks §12.5 Burst",
+            )
+        burst[wname] = on
+    dark: dict[str, tuple[int, int]] = {}
+    for wname, power, attacks in action.darkside:
+        if wname not in used:
+            raise err(
+                f"Darkside on {wname}, which is not used in this Attack", "Perks §12.5 Darkside"
+            )
+        if (power or attacks) and not perks_of(profiles[wname].perks).has("Darkside"):
+            raise err(f"{wname} has no Darkside perk", "Perks §12.5 Darkside")
+        if not (0 <= power <= 3 and 0 <= attacks <= 3):
+            raise err(
+                f"Darkside buys +0 to +3 Power and +0 to +3 Attacks, not +{power} Power and "
+                f"+{attacks} Attacks",
+                "Perks §12.5 Darkside",
+            )
+        dark[wname] = (power, attacks)
+    hp = u.current_hp
+    risked = sum((p + a) * sum(1 for pl in plans if pl.weapon == wn) for wn, (p, a) in dark.items())
+    if risked > hp:
+        raise err(
+            f"Darkside risks {risked} HP but {info.label} has {hp} HP left",
+            "Perks §12.5 Darkside",
+        )
+    for wname in sorted(used, key=lambda n: [p.weapon for p in plans].index(n)):
+        wperks = perks_of(profiles[wname].perks)
+        mine = [k for k, p in enumerate(plans) if p.weapon == wname]
+        if wperks.has("Burst") and wname not in burst:
+            burst[wname] = (
+                auto and not u.used(f"Burst:{wname}") and _burst_pays(w, uid, plans, mine)
+            )
+        if wperks.has("Darkside") and wname not in dark and auto:
+            dark[wname] = _best_darkside(w, uid, plans, mine, hp - risked)
+            risked += sum(dark[wname]) * len(mine)
+    out = []
+    for p in plans:
+        on = burst.get(p.weapon, False)
+        power, attacks = dark.get(p.weapon, (0, 0))
+        if on or power or attacks:
+            p = replace(
+                p,
+                context=replace(
+                    p.context, burst=on, darkside_power=power, darkside_attacks=attacks
+                ),
+            )
+        out.append(p)
+    return out
+
+
+def _expected(w: Work, uid: int, plan: WeaponPlan, ctx: AttackContext) -> tuple[float, float]:
+    """Expected HP lost by the target and by the attacker for one share (exact odds)."""
+    from warbench.kernel.errors import EnumerationTooLarge
+    from warbench.rulesets.warsurge.odds import exact_attack
+
+    ap = AttackPlan(
+        to_unit_state(w, uid),
+        to_unit_state(w, plan.target),
+        ctx,
+        weapons=(plan.weapon,),
+        users=((plan.weapon, plan.users),),
+    )
+    try:
+        odds = exact_attack(ap)
+    except EnumerationTooLarge:
+        return math.nan, math.nan
+    return odds.expected_hp_lost, odds.expected_attacker_hp_lost
+
+
+def _burst_pays(w: Work, uid: int, plans: Sequence[WeaponPlan], mine: Sequence[int]) -> bool:
+    """Automated Burst: use it when doubling the Attacks raises the expected HP lost (it does
+    not when the target falls either way); a use too large to enumerate uses it."""
+    gain = 0.0
+    for k in mine:
+        p = plans[k]
+        base, _ = _expected(w, uid, p, p.context)
+        more, _ = _expected(w, uid, p, replace(p.context, burst=True))
+        if math.isnan(base) or math.isnan(more):
+            return True
+        gain += more - base
+    return gain > 1e-9
+
+
+def _best_darkside(
+    w: Work, uid: int, plans: Sequence[WeaponPlan], mine: Sequence[int], budget: int
+) -> tuple[int, int]:
+    """Automated Darkside: the +Power/+Attacks with the best expected points (the target's
+    expected HP lost at its value per HP, minus the User's own at its value per HP), never
+    risking more HP than the unit has; nothing bought unless it pays."""
+    own = w.info(uid)
+    own_per_hp = own.value / own.max_hp if own.max_hp else 0.0
+    best, best_score = (0, 0), 0.0
+    base_score: float | None = None
+    for power in range(4):
+        for attacks in range(4):
+            if (power + attacks) * len(mine) > budget:
+                continue
+            score = 0.0
+            for k in mine:
+                p = plans[k]
+                tinfo = w.info(p.target)
+                per_hp = tinfo.value / tinfo.max_hp if tinfo.max_hp else 0.0
+                ctx = replace(p.context, darkside_power=power, darkside_attacks=attacks)
+                lost, own_lost = _expected(w, uid, p, ctx)
+                if math.isnan(lost):
+                    return (0, 0)
+                score += lost * per_hp - own_lost * own_per_hp
+            if base_score is None:
+                base_score = best_score = score
+            elif score > best_score + 1e-9:
+                best, best_score = (power, attacks), score
+    return best
+
+
+def current_value(w: Work, uid: int) -> float:
+    """Current Point Cost (Perks 000 L98-100) with Fusion, Respawn and Summon (L333-335)."""
+    info = w.info(uid)
+    u = w.units[uid]
+    return info.value * u.current_hp / info.max_hp if info.max_hp else 0.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -1559,6 +1831,8 @@ def _engage_new_contacts(w: Work, uid: int) -> None:
                 "§4.3",
                 units=[uid, foe],
             )
+            _mark_engaged(w, uid)
+            _mark_engaged(w, foe)
 
 
 def dangerous_ground(w: Work, uid: int, models: list[int], terrain: str) -> None:
@@ -1695,7 +1969,13 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
         ctx = wp.context
         how = "in a Melee" if ctx.melee else f'at {ctx.distance:.1f}"'
         extra = f", Cover +{ctx.cover_bonus}" if ctx.cover else ""
+        fired = _perks_fired(w, uid, wp)
+        if fired:
+            extra += ", " + ", ".join(fired)
         r0 = res.weapons[0] if res.weapons else None
+        data: dict[str, Any] = {}
+        if fired:
+            data["perks"] = fired
         w.emit(
             "attack",
             f"{info.label} attacks {w.label(wp.target)} with {wp.weapon} ({wp.users} models, "
@@ -1709,6 +1989,7 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
             weapon=wp.weapon,
             hp_lost=res.hp_lost,
             casualties=len(new_cas),
+            **data,
         )
         if res.hp_lost and w.hooks.active(Hook.HP_LOST):
             w.hooks.fire(Hook.HP_LOST, w, unit=wp.target, amount=res.hp_lost, source=wp.weapon)
@@ -1716,6 +1997,76 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
             for i in new_cas:
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
+    _after_perk_uses(w, plan)
+
+
+def _perks_fired(w: Work, uid: int, wp: WeaponPlan) -> list[str]:
+    """The situational perks this share used (for the event and the summary)."""
+    ctx = wp.context
+    info = w.info(uid)
+    wperks = perks_of(info.unit.weapon(wp.weapon).perks)
+    uperks = perks_of(info.unit.profile.perks)
+    out = []
+    if wperks.rank("Anti-Air") and ctx.target_airborne:
+        out.append("Anti-Air +1")
+    if uperks.has("Assassin") and ctx.target_is_leader:
+        out.append("Assassin")
+    if uperks.has("Outflank") and ctx.melee and ctx.outflank:
+        out.append("Outflank +2 Power")
+    if wperks.has("Clash") and ctx.first_use_after_engaging:
+        out.append("Clash +1 Attack")
+    if wperks.has("Burst") and ctx.burst:
+        out.append("Burst")
+    if wperks.has("Darkside") and (ctx.darkside_power or ctx.darkside_attacks):
+        out.append(f"Darkside +{ctx.darkside_power} Power +{ctx.darkside_attacks} Attacks")
+    return out
+
+
+def _after_perk_uses(w: Work, plan: AttackPlanG) -> None:
+    """What the Attack leaves on the unit: Burst spent (once per game), a Clash weapon's
+    first use after engaging made, a weapon used in the current Melee (Outflank)."""
+    uid = plan.uid
+    info = w.info(uid)
+    outflank = perks_of(info.unit.profile.perks).has("Outflank")
+    for name in dict.fromkeys(p.weapon for p in plan.weapons):
+        shares = [p for p in plan.weapons if p.weapon == name]
+        u = w.units[uid]
+        if any(p.context.burst for p in shares) and not u.used(f"Burst:{name}"):
+            w.units[uid] = u = u.with_use(f"Burst:{name}")
+            w.dirty = True
+        statuses = list(u.statuses)
+        if u.has_status(clash_status(name)):
+            statuses = [s for s in statuses if s.name != clash_status(name)]
+        melee = any(p.context.melee for p in shares)
+        if outflank and melee and not u.has_status(melee_use_status(name)):
+            statuses.append(Status(melee_use_status(name), None, "Outflank"))
+        if tuple(statuses) != u.statuses:
+            w.set_unit(uid, statuses=tuple(statuses))
+
+
+def _mark_engaged(w: Work, uid: int) -> None:
+    """Clash (P L3785-3792): every Clash weapon of a unit that engages an enemy in a Melee
+    gains +1 Attack the first time it is used after that."""
+    info = w.info(uid)
+    names = [wp.name for wp in info.unit.weapons if perks_of(wp.perks).has("Clash")]
+    if not names:
+        return
+    u = w.units[uid]
+    add = [
+        Status(clash_status(n), None, "Clash") for n in names if not u.has_status(clash_status(n))
+    ]
+    if add:
+        w.set_unit(uid, statuses=(*u.statuses, *add))
+
+
+def _clear_melee_statuses(w: Work) -> None:
+    """A unit no longer in any Melee forgets its Melee's weapon uses and unused Clash."""
+    for u in list(w.units):
+        if not u.statuses or any(u.uid in pair for pair in w.engaged):
+            continue
+        kept = tuple(s for s in u.statuses if not s.name.startswith(("Melee use: ", "Clash: ")))
+        if kept != u.statuses:
+            w.set_unit(u.uid, statuses=kept)
 
 
 def remove_models(w: Work, uid: int, models: Sequence[int], why: str) -> None:
@@ -1965,6 +2316,7 @@ def end_attack_phase(w: Work) -> None:
     for uid in range(len(w.units)):
         if w.units[uid].location is Location.TABLE:
             _engage_new_contacts(w, uid)
+    _clear_melee_statuses(w)
 
 
 def restore_contact(w: Work, mover: int, foe: int) -> bool:

@@ -68,6 +68,10 @@ class Automation(StrEnum):
     MODEL_PLACEMENT = "model placement"  # Deploy/Move to a point: the engine places the models
     CASUALTY_SELECTION = "casualty selection"  # rules' order, then roster order (§5.11)
     COHERENCY = "coherency"  # restore coherency / base contact by minimum moves (§4.2, §5.11)
+    #: Burst and Darkside ("may", Perks §12.5) for the weapons an Attack leaves undecided:
+    #: Burst when it raises the expected HP lost, Darkside's bonus with the best expected
+    #: points (rules.choose_perk_use). Records without it (older games) never use them.
+    PERK_USE = "perk use"
 
 
 ALL_AUTOMATIONS: frozenset[Automation] = frozenset(Automation)
@@ -110,6 +114,7 @@ class RosterEntry:
     points: int | None = None
     base_mm: float = DEFAULT_BASE_MM
     name: str | None = None  # a label for this copy ("Troopers 2"), default the profile name
+    traits: tuple[str, ...] = ()  # Traits chosen in the roster (Respawn, Summon …, §12.6)
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,15 @@ class UnitInfo:
     fire_points: bool  # §1.5 Fire Point ("Yes"/"No" in the app; any value above 0 is Yes)
     weapon_types: Mapping[str, str]
     weapon_range: Mapping[str, int]
+    #: Fusion x10, Respawn /2, Summon /4 of the Current Point Cost (Perks 000 L333-335;
+    #: docs/rulings.md "WARSURGE points" 2): the unit's value is ``points * value_factor``.
+    value_factor: float = 1.0
+    traits: tuple[str, ...] = ()
+
+    @property
+    def value(self) -> float:
+        """The unit's value at full HP (its cost adjusted by Fusion, Respawn, Summon)."""
+        return self.points * self.value_factor
 
     @property
     def models(self) -> int:
@@ -167,6 +181,21 @@ class GameSetup:
 
     def roster_points(self, side: int) -> float:
         return sum(u.points for u in self.units if u.side == side)
+
+
+def value_factor(unit: Unit, traits: Sequence[str] = ()) -> float:
+    """The factor of Perks 000 L333-335 for a unit with these profile perks and Traits:
+    Fusion x10, Respawn /2, Summon /4 (the points model's table, names as the catalog spells
+    them)."""
+    from warbench.rulesets.warsurge.perks import PerkCatalog
+    from warbench.rulesets.warsurge.points import trait_adjusted
+
+    catalog = PerkCatalog.load()
+    names = []
+    for name in (*unit.profile.perks, *traits):
+        found = catalog.find(name)
+        names.append(found.name if found is not None else name)
+    return trait_adjusted(1.0, names)
 
 
 def build_setup(
@@ -210,6 +239,8 @@ def build_setup(
                     fire_points=unit.profile.fire_points > 0,
                     weapon_types={w.name: w.type.value for w in unit.weapons},
                     weapon_range={w.name: w.range for w in unit.weapons},
+                    value_factor=value_factor(unit, entry.traits),
+                    traits=tuple(entry.traits),
                 )
             )
     if len(sides) < 2:
@@ -388,7 +419,8 @@ class GameState:
         return SeededDice(step_seed(self.seed, self.step))
 
     def current_value(self, uid: int) -> float:
-        """Current Point Value of a unit still on the battlefield (§2.2 step 8)."""
+        """Current Point Value of a unit still on the battlefield (§2.2 step 8), with Fusion,
+        Respawn and Summon applied (Perks 000 L333-335)."""
         u = self.units[uid]
         if u.location not in (Location.TABLE, Location.EMBARKED):
             return 0.0
@@ -397,7 +429,7 @@ class GameState:
             if holder.location is not Location.TABLE:
                 return 0.0
         info = self.setup.units[uid]
-        return current_point_cost(info.points, info.max_hp, u.current_hp)
+        return current_point_cost(info.value, info.max_hp, u.current_hp)
 
     def side_values(self) -> list[float]:
         totals = [0.0] * len(self.setup.sides)
