@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
-from warbench.kernel.errors import WarbenchError
+from warbench.kernel.errors import WarbenchError, one_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -57,9 +57,26 @@ console = cast("Console", LazyConsole())
 err_console = cast("Console", LazyConsole(stderr=True))
 
 
+#: The longest error line printed; values in messages are short previews already.
+MAX_ERROR_CHARS = 2000
+
+
+def error_line(message: str) -> str:
+    """``message`` as one printable line: no line breaks or control characters, at most
+    :data:`MAX_ERROR_CHARS` characters, and no rich markup (``[/]`` in a name is text)."""
+    from rich.markup import escape
+
+    text = one_line(message)
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 1] + "…"
+    return escape(text)
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one error line and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err_console.print(
+        f"[bold red]error:[/] {error_line(message)}", highlight=False, soft_wrap=True, emoji=False
+    )
     return typer.Exit(code)
 
 
@@ -134,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=args, standalone_mode=True)
     except WarbenchError as exc:  # pragma: no cover - typer re-raises through standalone mode
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        fail(str(exc))
         sys.exit(2)
     finally:
         if argv is None:

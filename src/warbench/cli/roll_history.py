@@ -60,22 +60,26 @@ def append(entry: HistoryEntry, path: Path | None = None) -> None:
     p.parent.mkdir(parents=True, exist_ok=True)
     with p.open("a", encoding="utf-8") as f:
         f.write(json.dumps(asdict(entry), separators=(",", ":")) + "\n")
-    lines = p.read_text(encoding="utf-8").splitlines()
+    lines = p.read_text(encoding="utf-8", errors="replace").splitlines()
     if len(lines) > 2 * KEEP:
         p.write_text("\n".join(lines[-KEEP:]) + "\n", encoding="utf-8")
 
 
 def read(limit: int | None = None, path: Path | None = None) -> list[HistoryEntry]:
-    """The last ``limit`` entries (all if None), oldest first; unreadable lines are skipped."""
+    """The last ``limit`` entries (all if None), oldest first; unreadable lines are skipped
+    (each line is read by the bounded JSON reader: a damaged file cannot crash or hang)."""
+    from warbench.kernel.errors import DataFileError
+    from warbench.kernel.readers import ROLL_HISTORY, parse_json
+
     p = path or history_path()
     if not p.exists():
         return []
     out = []
-    for text in p.read_text(encoding="utf-8").splitlines():
+    for text in p.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            data = json.loads(text)
+            data = parse_json(text, str(p), ROLL_HISTORY)
             out.append(HistoryEntry(**data))
-        except (ValueError, TypeError):
+        except (DataFileError, ValueError, TypeError):
             continue
     return out if limit is None else out[-limit:]
 

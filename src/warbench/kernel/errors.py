@@ -7,11 +7,55 @@ allowed, so that the CLI can print one line and the web API can answer 4xx with 
 from __future__ import annotations
 
 import difflib
+import re
+import reprlib
 from collections.abc import Iterable
+
+#: Line breaks (and the separators some editors write) inside a message.
+_BREAKS = re.compile(r"\s*[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+\s*")
+#: Other control characters, shown escaped.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = 60
+_REPR.maxother = 60
+_REPR.maxlong = 40
+for _attr in ("maxlist", "maxtuple", "maxdict", "maxset", "maxfrozenset", "maxdeque"):
+    setattr(_REPR, _attr, 4)
+
+#: The longest value shown in an error message.
+PREVIEW_CHARS = 60
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks become spaces, other control characters are escaped."""
+    text = _BREAKS.sub(" ", text)
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def preview(value: object, width: int = PREVIEW_CHARS) -> str:
+    """A short one-line ``repr`` of ``value`` for messages, however large or nested it is.
+
+    Bounded work: nested containers are cut after a few items and levels (``reprlib``), so a
+    value shared a billion times by YAML aliases is never written out.
+    """
+    try:
+        text = one_line(_REPR.repr(value))
+    except Exception:  # a repr that fails must not hide the error being reported
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class WarbenchError(Exception):
-    """Base class of every error warbench raises on purpose."""
+    """Base class of every error warbench raises on purpose.
+
+    Its text is always one line (the CLI prints it as is): line breaks in names, paths or
+    parser messages become spaces.
+    """
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
 
 
 class ProfileError(WarbenchError):
@@ -38,7 +82,9 @@ class ProfileError(WarbenchError):
         self.reason = reason
         where = f"{source}: " if source else ""
         why = f" ({reason})" if reason else ""
-        super().__init__(f"{where}{field} = {value!r} is not allowed{why}; allowed: {allowed}")
+        super().__init__(
+            f"{where}{field} = {preview(value)} is not allowed{why}; allowed: {allowed}"
+        )
 
 
 class DataFileError(WarbenchError):
@@ -65,12 +111,12 @@ class UnknownNameError(WarbenchError):
                 for k in difflib.get_close_matches(name.lower(), list(lowered), n=3, cutoff=0.4)
             ]
         hint = (
-            f"; did you mean {' or '.join(repr(s) for s in self.suggestions)}?"
+            f"; did you mean {' or '.join(preview(s) for s in self.suggestions)}?"
             if (self.suggestions)
             else ""
         )
         prefix = f"{where}: " if where else ""
-        super().__init__(f"{prefix}unknown {kind} {name!r}{hint}")
+        super().__init__(f"{prefix}unknown {kind} {preview(name)}{hint}")
 
 
 class DiceError(WarbenchError):

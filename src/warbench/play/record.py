@@ -25,6 +25,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from warbench.kernel import readers
 from warbench.kernel.errors import DataFileError, RulesError
 from warbench.play.core import JSON, Event, ProtocolError, Result, Ruleset, SetupArgs
 
@@ -168,14 +169,17 @@ class GameRecord:
         for n, raw in enumerate(text.splitlines(), 1):
             if not raw.strip():
                 continue
+            try:  # bounded: nesting, keys once, finite numbers (docs/formats.md)
+                data = readers.parse_json(raw, source, readers.GAME_RECORD)
+            except DataFileError as exc:
+                bad = "is not JSON:" if exc.reason.startswith("malformed JSON") else ":"
+                raise DataFileError(source, f"line {n} {bad} {exc.reason}") from None
             try:
-                line = _LINE.validate_python(json.loads(raw))
-            except json.JSONDecodeError as exc:
-                raise DataFileError(source, f"line {n} is not JSON: {exc.msg}") from None
+                line = _LINE.validate_python(data)
             except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"])
-                raise DataFileError(source, f"line {n}: {where}: {first['msg']}") from None
+                raise DataFileError(
+                    source, f"line {n}: {readers.validation_sentence(exc)}"
+                ) from None
             if header is None:
                 if not isinstance(line, RecordHeader):
                     raise DataFileError(source, "the first line must be the record header")
@@ -199,10 +203,7 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
         """Read a record file (see :meth:`loads`)."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise DataFileError(str(path), "file not found") from None
+        text = readers.read_text(path, readers.GAME_RECORD)  # bounded: docs/formats.md
         return cls.loads(text, str(path))
 
 

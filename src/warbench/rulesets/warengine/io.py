@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from warbench.kernel import readers
 from warbench.kernel.errors import DataFileError, ProfileError, UnknownNameError, WarbenchError
 from warbench.rulesets.warengine.models import Figure, Force, UnknownName
 from warbench.rulesets.warengine.tables import InvalidValue
@@ -44,21 +45,9 @@ def _convert(exc: ValidationError, source: str) -> WarbenchError:
 
 
 def read_data(path: str | Path) -> Any:
-    """Parse a YAML or JSON file (JSON is YAML); raises :class:`DataFileError`."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataFileError(str(p), f"cannot read file ({exc.strerror or exc})") from exc
-    try:
-        if p.suffix.lower() == ".json":
-            return json.loads(text)
-        return yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        reason = str(exc).replace("\n", " ")
-        raise DataFileError(
-            str(p), f"malformed {p.suffix.lstrip('.') or 'YAML'}: {reason}"
-        ) from exc
+    """Parse a YAML or JSON file (by its suffix) within the limits of a WarEngine file
+    (``kernel.readers.WARENGINE_FILE``); raises :class:`DataFileError`."""
+    return readers.load_data(path, readers.WARENGINE_FILE)
 
 
 def parse_figure(data: Any, source: str = "<figure>") -> Figure:
@@ -140,10 +129,7 @@ def dumps(obj: BaseModel, fmt: str = "yaml") -> str:
 
 def loads(text: str, fmt: str = "yaml", source: str = "<text>") -> Figure | Force:
     """Parse text written by :func:`dumps`."""
-    try:
-        data = json.loads(text) if fmt == "json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        raise DataFileError(source, f"malformed {fmt}: {exc}") from exc
+    data = readers.parse_data(text, fmt, source, readers.WARENGINE_FILE)
     return parse_force(data, source) if is_force_data(data) else parse_figure(data, source)
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from warbench.kernel import readers
 from warbench.kernel.errors import DataFileError, ProfileError
 from warbench.rulesets.warsurge.io import (
     SCHEMA_DIALECT,
@@ -142,7 +143,7 @@ def roster_to_data(roster: Roster) -> dict[str, Any]:
 
 def load_roster(path: PathLike) -> Roster:
     """The roster in a roster file (``.yaml``, ``.yml`` or ``.json``)."""
-    data, source = _read(path)
+    data, source = _read(path, readers.ROSTER_FILE)
     return roster_from_data(data, source)
 
 
@@ -164,14 +165,11 @@ def dumps_roster(roster: Roster, fmt: str = "yaml") -> str:
 
 
 def loads_roster(text: str, fmt: str = "yaml", source: str = "<text>") -> Roster:
-    """Read the text of a roster file in ``fmt`` (``yaml`` or ``json``)."""
-    import yaml
-
-    try:
-        data = json.loads(text) if fmt == "json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise DataFileError(source, f"malformed {fmt.upper()}: {exc}") from exc
-    return roster_from_data(data, source)
+    """Read the text of a roster file in ``fmt`` (``yaml`` or ``json``), within the limits of a
+    roster file (``kernel.readers.ROSTER_FILE``)."""
+    if fmt not in ("yaml", "json"):
+        raise DataFileError(source, f"unknown roster format {fmt!r}; use yaml or json")
+    return roster_from_data(readers.parse_data(text, fmt, source, readers.ROSTER_FILE), source)
 
 
 # --------------------------------------------------------------------------- JSON Schema

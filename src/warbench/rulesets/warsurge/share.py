@@ -19,7 +19,9 @@ preferred to base45 (RFC 9285) because a base32 code has no spaces or shell char
 about 7% more QR modules. Decoding ignores whitespace and letter case.
 
 :func:`decode` rejects a wrong prefix, an unknown version, a foreign character, a truncated or
-over-long code and a checksum mismatch with a :class:`ShareCodeError` saying which.
+over-long code and a checksum mismatch with a :class:`ShareCodeError` saying which. A code is at
+most :data:`MAX_CODE_CHARS` characters, its content inflates to at most the size of a roster file
+(``kernel.readers.SHARE_CODE``) and is read by the bounded JSON reader (depth, duplicate keys).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from warbench.kernel.errors import WarbenchError
+from warbench.kernel import readers
+from warbench.kernel.errors import DataFileError, WarbenchError, preview
 from warbench.rulesets.warsurge.roster import Roster
 
 __all__ = ["PREFIX", "VERSION", "ShareCodeError", "decode", "encode", "qr_png", "qr_svg"]
@@ -48,6 +51,8 @@ _SUM_BYTES = 4
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 #: Largest QR code (version 40, error correction L) in alphanumeric mode.
 QR_MAX_CHARS = 4296
+#: Longest share code read (about 62 KB of DEFLATE: a roster of several hundred units).
+MAX_CODE_CHARS = 100_000
 
 
 class ShareCodeError(WarbenchError):
@@ -80,15 +85,22 @@ def encode(roster: Roster) -> str:
 
 def decode(code: str) -> Roster:
     """The roster in a share code; :class:`ShareCodeError` says what is wrong with a bad one."""
+    if len(code) > 2 * MAX_CODE_CHARS:  # before any work; whitespace may double a code
+        raise ShareCodeError(_too_long(len(code)))
     text = re.sub(r"\s+", "", code).upper()
+    if len(text) > MAX_CODE_CHARS:
+        raise ShareCodeError(_too_long(len(text)))
     if not text.startswith(MAGIC):
-        shown = text[:8] + ("…" if len(text) > 8 else "")
         raise ShareCodeError(
-            f"not a warbench roster share code: it starts with {shown!r}, expected {PREFIX!r}"
+            f"not a warbench roster share code: it starts with {preview(text[:8], 12)}, "
+            f"expected {PREFIX!r}"
         )
-    m = re.match(rf"{MAGIC}(\d+):", text)
-    if m is None:
-        raise ShareCodeError(f"malformed share code prefix; expected {PREFIX!r}")
+    m = re.match(rf"{MAGIC}([0-9]{{1,6}}):", text)
+    if m is None or not re.fullmatch(r"[1-9][0-9]*", m[1]):
+        raise ShareCodeError(
+            f"malformed share code prefix {preview(text[: text.find(':') + 1 or 8], 16)}; "
+            f"expected {PREFIX!r}"
+        )
     if int(m[1]) != VERSION:
         raise ShareCodeError(
             f"share code version {m[1]} is not supported by this warbench "
@@ -98,8 +110,8 @@ def decode(code: str) -> Roster:
     for i, ch in enumerate(payload):
         if ch not in _ALPHABET:
             raise ShareCodeError(
-                f"character {ch!r} at position {m.end() + i + 1} cannot be in a share code "
-                "(allowed: A-Z and 2-7); the code was mistyped or damaged"
+                f"character {preview(ch)} at position {m.end() + i + 1} cannot be in a share "
+                "code (allowed: A-Z and 2-7); the code was mistyped or damaged"
             )
     raw = _b32decode(payload)
     if len(raw) < _LEN_BYTES + _SUM_BYTES:
@@ -121,13 +133,29 @@ def decode(code: str) -> Roster:
         raise ShareCodeError(
             "the share code is damaged: its checksum does not match (a character was changed)"
         )
+    source = "share code"
     try:
-        data: Any = json.loads(zlib.decompress(body[_LEN_BYTES:], -15))
-        return Roster.model_validate(data)
-    except (zlib.error, UnicodeDecodeError, json.JSONDecodeError, ValidationError) as exc:
+        stream = readers.inflate(body[_LEN_BYTES:], readers.SHARE_CODE, source)
+        text = readers.decode_text(stream, source)
+        data: Any = readers.parse_json(text, source, readers.SHARE_CODE)
+    except DataFileError as exc:
         raise ShareCodeError(
-            f"the share code's checksum matches but its content is not a roster: {exc}"
+            f"the share code's checksum matches but its content cannot be read: {exc.reason}"
         ) from None
+    try:
+        return Roster.model_validate(data)
+    except ValidationError as exc:
+        raise ShareCodeError(
+            "the share code's checksum matches but its content is not a roster: "
+            + readers.validation_sentence(exc)
+        ) from None
+
+
+def _too_long(n: int) -> str:
+    return (
+        f"the share code has {n:,} characters, more than the {MAX_CODE_CHARS:,} a roster needs; "
+        "share the roster as a file"
+    )
 
 
 def _chars(n_bytes: int) -> int:

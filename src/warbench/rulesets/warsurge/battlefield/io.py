@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from warbench.kernel import readers
 from warbench.kernel.errors import DataFileError, ProfileError, UnknownNameError
 from warbench.rulesets.warsurge.battlefield.model import Board
 from warbench.rulesets.warsurge.io import _read, _write
@@ -124,7 +125,7 @@ def board_to_data(board: Board) -> dict[str, Any]:
 
 def load_board(path: PathLike) -> Board:
     """Read a board file (``.yaml``, ``.yml`` or ``.json``)."""
-    data, source = _read(path)
+    data, source = _read(path, readers.BOARD_FILE)
     return board_from_data(data, source)
 
 

@@ -89,26 +89,43 @@ class DangerousSpec(BaseModel):
         return self
 
 
+_RECT = "rect must be [x0, y0, x1, y1]"
+_CIRCLE = "circle must be {center: [x, y], radius: r, sides: 3 to 360}"
+
+
+def _numbers(values: Any, count: int, message: str) -> list[float]:
+    """``count`` finite numbers from a list (a value error with ``message`` otherwise)."""
+    if not (isinstance(values, list | tuple) and len(values) == count):
+        raise ValueError(message)
+    try:
+        out = [float(v) for v in values]
+    except (TypeError, ValueError):
+        raise ValueError(message) from None
+    if not all(math.isfinite(v) for v in out):
+        raise ValueError(message)
+    return out
+
+
 def _polygon_shorthand(data: Any) -> Any:
     """Accept ``rect: [x0, y0, x1, y1]`` and ``circle: {center: [x, y], radius: r}``."""
     if not isinstance(data, dict):
         return data
     if "rect" in data and "polygon" not in data:
         data = dict(data)
-        rect = data.pop("rect")
-        if not (isinstance(rect, list | tuple) and len(rect) == 4):
-            raise ValueError("rect must be [x0, y0, x1, y1]")
-        x0, y0, x1, y1 = (float(v) for v in rect)
+        x0, y0, x1, y1 = _numbers(data.pop("rect"), 4, _RECT)
         data["polygon"] = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
     elif "circle" in data and "polygon" not in data:
         data = dict(data)
         circle = data.pop("circle")
         if not (isinstance(circle, dict) and "radius" in circle):
-            raise ValueError("circle must be {center: [x, y], radius: r}")
+            raise ValueError(_CIRCLE)
         centre = circle.get("center", circle.get("centre")) or (0, 0)
-        cx, cy = (float(v) for v in centre)
-        r = float(circle["radius"])
-        n = int(circle.get("sides", 16))
+        cx, cy = _numbers(centre, 2, _CIRCLE)
+        (r,) = _numbers([circle["radius"]], 1, _CIRCLE)
+        sides = circle.get("sides", 16)
+        if isinstance(sides, bool) or not isinstance(sides, int) or not 3 <= sides <= 360:
+            raise ValueError(_CIRCLE)
+        n = sides
         data["polygon"] = [
             (
                 round(cx + r * math.cos(2 * math.pi * i / n), 4),
