@@ -360,9 +360,14 @@ class WarsurgeLegal:
         return self._ruleset.check(self._state, action, self._player) is None  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[Action]:
-        if self._legal is not None:
-            for a in self._legal:
-                yield engine.normalize(a)
+        if self._legal is None:
+            return
+        seen: set[Action] = set()
+        for a in self._legal:
+            a = engine.normalize(a)
+            if a not in seen:  # the engine proposes some attacks twice
+                seen.add(a)
+                yield a
 
     def check(self, action: Action) -> Refusal | None:
         """Why ``action`` is refused (``None`` if legal): what a prompt explains."""
