@@ -181,3 +181,46 @@ def test_automatic_game_is_the_battle_commands_game(
     assert battle.result["winner"] == (
         None if run.result.winner is None else names[run.result.winner]
     )
+
+
+def test_perturbed_hidden_information_shows_without_the_hiding_options(
+    ws: WarsurgeRuleset,
+) -> None:
+    # the view check can fail: without the options, another side's points and reserves show
+    from warbench.play.conformance import ConformanceError
+
+    with pytest.raises(ConformanceError, match="view changes"):
+        check_conformance(ws, skirmish(), seeds=[0], perturb=perturb, max_steps=3)
+
+
+def test_committed_schemas_are_current_and_a_game_validates(ws: WarsurgeRuleset) -> None:
+    import json
+
+    import jsonschema
+
+    from warbench.play.schemas import dumps_schema, ruleset_schemas
+
+    schemas = ruleset_schemas(ws)
+    for name, schema in schemas.items():
+        committed = (ROOT / "docs" / "schemas" / "warsurge" / name).read_text(encoding="utf-8")
+        assert committed == dumps_schema(schema), f"{name} is stale"
+        jsonschema.Draft202012Validator.check_schema(json.loads(committed))
+    action = jsonschema.Draft202012Validator(schemas["warsurge-action.schema.json"])
+    state_v = jsonschema.Draft202012Validator(schemas["warsurge-state.schema.json"])
+    view_v = jsonschema.Draft202012Validator(schemas["warsurge-view.schema.json"])
+    seen: list[WarsurgeState] = []
+    run = run_game(
+        ws,
+        skirmish(hide_roster_value=True),
+        [RandomLegalPlayer(8), RandomLegalPlayer(9)],
+        8,
+        max_steps=40,
+        on_step=lambda s, _e: seen.append(s),
+    )
+    for step in run.record.steps:
+        action.validate(step.action)
+    for s in seen[::5]:
+        state_v.validate(ws.states.dump(s))
+        view_v.validate(ws.views.dump(ws.view(s, 0)))
+    # a misspelled action is not a WARSURGE action
+    assert not action.is_valid({"kind": "move", "unit": 1, "too": [1, 2]})

@@ -176,15 +176,74 @@ class ActionCodec:
         return engine.normalize(action_from_dict(data, "<action>"))
 
     def schema(self) -> dict[str, JSON]:
-        """The JSON Schema of an action (``kind`` plus the fields of that kind)."""
-        from warbench.rulesets.warsurge.game.actions import _KINDS
-
+        """The JSON Schema of an action: one object per kind (``actions.action_to_dict``)."""
         return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "WARSURGE action",
-            "type": "object",
-            "required": ["kind"],
-            "properties": {"kind": {"enum": sorted(_KINDS)}},
+            "oneOf": [_kind_schema(kind, props) for kind, props in _ACTION_FIELDS.items()],
         }
+
+
+_POINT: dict[str, JSON] = {
+    "type": "array",
+    "items": {"type": "number"},
+    "minItems": 2,
+    "maxItems": 2,
+}
+_UID: dict[str, JSON] = {"type": "integer", "minimum": 0}
+_ACTION_FIELDS: dict[str, dict[str, JSON]] = {
+    "turn_master": {"side": _UID},
+    "zone": {"zone": _UID},
+    "deploy": {
+        "unit": _UID,
+        "at": _POINT,
+        "positions": {"type": "array", "items": _POINT},
+        "passengers": {"type": "array", "items": _UID},
+    },
+    "move": {
+        "unit": _UID,
+        "to": _POINT,
+        "positions": {"type": "array", "items": _POINT},
+        "engage": _UID,
+        "dash": {"type": "boolean"},
+    },
+    "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
+    "disembark": {
+        "unit": _UID,
+        "to": _POINT,
+        "positions": {"type": "array", "items": _POINT},
+        "dash": {"type": "boolean"},
+    },
+    "attack": {
+        "unit": _UID,
+        "targets": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                "prefixItems": [{"type": "string"}, _UID],
+                "minItems": 2,
+                "maxItems": 2,
+            },
+        },
+    },
+    "pass": {},
+}
+_REQUIRED_FIELDS = {
+    "turn_master": ["side"],
+    "zone": ["zone"],
+    "embark": ["transport"],
+    "attack": ["targets"],
+}
+
+
+def _kind_schema(kind: str, props: dict[str, JSON]) -> dict[str, JSON]:
+    required = ["kind"] + (["unit"] if "unit" in props else []) + _REQUIRED_FIELDS.get(kind, [])
+    return {
+        "type": "object",
+        "properties": {"kind": {"const": kind}, **props},
+        "required": sorted(set(required)),
+        "additionalProperties": False,
+    }
 
 
 def _unit_to_json(u: UnitGS) -> dict[str, JSON]:
@@ -238,6 +297,18 @@ def _flow_to_json(f: Flow) -> dict[str, JSON]:
         "active": f.active,
         "passed": sorted(f.passed),
     }
+
+
+_UNIT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "uid": {"type": "integer", "minimum": 0},
+        "loc": {"enum": [loc.value for loc in Location]},
+        "pos": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+        "hp": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+    },
+    "required": ["uid", "loc", "pos", "hp", "removed", "in", "acted"],
+}
 
 
 class StateCodec:
@@ -300,8 +371,31 @@ class StateCodec:
     def schema(self) -> dict[str, JSON]:
         """The JSON Schema of a state."""
         return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "WARSURGE state",
             "type": "object",
+            "properties": {
+                "setup": {
+                    "type": "object",
+                    "required": ["rosters", "board", "options"],
+                    "properties": {
+                        "rosters": {"type": "array", "items": {"type": "object"}},
+                        "options": {"type": "object"},
+                    },
+                },
+                "seed": {"type": "integer"},
+                "step": {"type": "integer", "minimum": 0},
+                "flow": {
+                    "type": "object",
+                    "required": ["turn", "phase", "active", "passed"],
+                    "properties": {"phase": {"enum": [p.value for p in Phase]}},
+                },
+                "engaged": {"type": "array", "items": {"type": "array", "items": _UID}},
+                "zones": {"type": "array", "items": {"type": ["integer", "null"]}},
+                "units": {"type": "array", "items": _UNIT_SCHEMA},
+                "result": {"type": ["object", "null"]},
+                "scripted": {"type": "array"},
+            },
             "required": ["setup", "seed", "step", "flow", "engaged", "zones", "units", "result"],
         }
 
@@ -322,9 +416,35 @@ class ViewCodec:
     def schema(self) -> dict[str, JSON]:
         """The JSON Schema of a view."""
         return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "WARSURGE view",
             "type": "object",
-            "required": ["player", "turn", "phase", "sides", "units"],
+            "properties": {
+                "player": {"type": "integer", "minimum": 0},
+                "turn": {"type": "integer", "minimum": 1},
+                "phase": {"enum": [p.value for p in Phase]},
+                "active": {"type": ["integer", "null"]},
+                "sides": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "zone", "hidden_reserve"],
+                        "properties": {
+                            "roster_points": {"type": "number"},
+                            "value": {"type": "number"},
+                        },
+                    },
+                },
+                "units": {
+                    "type": "array",
+                    "items": {
+                        **_UNIT_SCHEMA,
+                        "required": [*_UNIT_SCHEMA["required"], "side", "label"],
+                    },
+                },
+                "over": {"type": "boolean"},
+            },
+            "required": ["player", "turn", "phase", "active", "sides", "units", "over"],
         }
 
 
