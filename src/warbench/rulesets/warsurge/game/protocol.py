@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -81,7 +81,7 @@ class WarsurgeState:
     set-up arguments (rosters, board, options), so a state can be written and read back."""
 
     args: str
-    game: GameState = field(compare=False)
+    game: GameState
     #: the scripted AI's memory per side, as ``warbench battle``'s ``ScriptedPlayer`` keeps it:
     #: ``(turn, phase, units it found nothing for in that phase)``. It changes no rule (the
     #: digest is the engine's); it makes each ``default`` the battle command's own choice.
