@@ -17,11 +17,10 @@ from warbench.play.core import ProtocolError, Ruleset
 
 Factory = Callable[[], Ruleset[Any, Any, Any]]
 
-#: The rulesets warbench knows. WARSURGE joins with
-#: ``"warsurge": "warbench.rulesets.warsurge.game.protocol:WarsurgeRuleset"`` once its game
-#: implements the protocol (docs/protocol.md).
+#: The rulesets warbench knows (docs/protocol.md).
 RULESETS: dict[str, str | Factory] = {
     "toy-duel": "warbench.play.toy:DiceDuel",
+    "warsurge": "warbench.rulesets.warsurge.game.protocol:WarsurgeRuleset",
 }
 
 _REQUIRED = (

@@ -1,0 +1,113 @@
+"""``warbench play``: a person plays WARSURGE against the scripted AI at the terminal, through
+the game protocol (``warbench.play``; docs/protocol.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from warbench.cli.app import app, console, fail
+from warbench.kernel.errors import WarbenchError
+
+
+@app.command()
+def play(
+    rosters: list[Path] = typer.Argument(..., help="Two game roster files: yours, then the AI's."),
+    board: str | None = typer.Option(
+        None, "--board", "-b", help="Board file or sample board name (default ruins_48x48)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (recorded; random if unset)."),
+    side: int = typer.Option(0, "--side", help="Which roster you play: 0 (first) or 1."),
+    turns: int | None = typer.Option(
+        None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
+    ),
+    record: Path | None = typer.Option(
+        None, "--record", help="Write the protocol record (JSON lines)."
+    ),
+) -> None:
+    """Play a Standard game against the scripted AI: each decision is asked at the prompt
+    (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
+    text after each step. When the input ends, the scripted AI plays on for you."""
+    import secrets
+
+    from warbench.play import AutomaticPlayer, PromptPlayer, RandomLegalPlayer, SetupArgs
+    from warbench.play.runner import run_game
+    from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset, WarsurgeState
+    from warbench.rulesets.warsurge.game.render import render_state_text, summary
+
+    if len(rosters) != 2:
+        raise fail(f"play needs exactly two rosters (yours, then the AI's), not {len(rosters)}")
+    if side not in (0, 1):
+        raise fail(f"--side {side}: allowed: 0, 1")
+    ws = WarsurgeRuleset()
+    auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
+    ended = False
+
+    def read(prompt: str) -> str:
+        nonlocal ended
+        if ended:
+            return ""
+        try:
+            return input(prompt)
+        except EOFError:
+            ended = True
+            players[side] = auto  # this question takes the default, the next go to the AI
+            console.print("input ended: the scripted AI plays on for you", highlight=False)
+            return ""
+
+    def write(line: str) -> None:
+        console.print(line, highlight=False, markup=False)
+
+    players: list[Any] = [auto, auto]
+    players[side] = PromptPlayer(ws.actions, read=read, write=write)
+
+    def on_step(state: WarsurgeState, events: list[Any]) -> None:
+        for line in summary([_engine_event(e) for e in events]):
+            write(line)
+        write(render_state_text(state.game))
+
+    try:
+        setup = SetupArgs(
+            tuple(roster_to_data(load_game_roster(r)) for r in rosters),
+            _board_json(board),
+            {
+                "game_length": turns,
+                # the Turn Master and the zone are your decisions too (§2.1, §3.6)
+                "automation": ["model placement", "casualty selection", "coherency"],
+            },
+        )
+        game_seed = secrets.randbits(31) if seed is None else seed
+        run = run_game(ws, setup, players, game_seed, on_step=on_step)
+        if record is not None:
+            run.record.save(record)
+    except WarbenchError as exc:
+        raise fail(str(exc)) from exc
+    result = run.result
+    assert result is not None
+    names = [r["player"] for r in setup.rosters]
+    winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
+    console.print(f"[bold]{winner}[/] (seed {game_seed}, {len(run.record.steps)} steps)")
+    for n, v in zip(names, result.scores, strict=True):
+        console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
+    if record is not None:
+        console.print(f"record: {record}", highlight=False)
+
+
+def _board_json(spec: str | None) -> Any:
+    """A sample board's name stays a name; a board file becomes its JSON (the record's)."""
+    if spec is None or not Path(spec).exists():
+        return spec
+    from warbench.rulesets.warsurge.battlefield import board_to_data, load_board
+
+    return board_to_data(load_board(spec))
+
+
+def _engine_event(e: Any) -> Any:
+    """A protocol event back as the engine's, for the turn-by-turn summary."""
+    from warbench.rulesets.warsurge.game.events import Event
+
+    data = dict(e.data)
+    return Event(e.kind, e.text, int(data.get("turn", 0)), str(data.get("phase", "")), e.rule)

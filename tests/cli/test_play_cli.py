@@ -1,0 +1,46 @@
+"""``warbench play``: a person against the scripted AI at the terminal, through the protocol
+(issue 10): answers are read from the input, explained when refused, and the game is recorded."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from warbench.cli.app import main
+from warbench.play import GameRecord, replay
+from warbench.play.record import Replay
+
+ROOT = Path(__file__).parents[2]
+ROSTERS = ROOT / "examples" / "warsurge" / "rosters"
+
+
+def test_play_reads_answers_explains_refusals_and_records(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # a line that is not an action, an illegal action, then the default; then the input ends
+    monkeypatch.setattr("sys.stdin", io.StringIO('nonsense\n{"kind": "pass"}\n\n'))
+    out = tmp_path / "game.jsonl"
+    a, b = (str(ROSTERS / f) for f in ("skirmish_a.yaml", "skirmish_b.yaml"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", a, b, "--seed", "1", "--record", str(out)])
+    text = capsys.readouterr().out
+    assert not exit_info.value.code, text
+    assert "player 0: choose a Deployment Zone [001_d3f5e425c5e1196d.txt §3.6]" in text
+    assert "not understood" in text and "refused:" in text
+    assert "input ended: the scripted AI plays on for you" in text
+    assert "Game Turn 1, Deploy Phase" in text  # the board drawn as text after each step
+    assert "Winner: " in text or "Draw" in text
+    record = GameRecord.load(out)
+    rep: Replay[Any] = replay(record)
+    assert rep.result is not None and record.result is not None
+    assert rep.digests == [s.digest for s in record.steps]
+
+
+def test_play_needs_two_rosters(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", str(ROSTERS / "skirmish_a.yaml")])
+    assert exit_info.value.code
+    assert "exactly two rosters" in capsys.readouterr().err
