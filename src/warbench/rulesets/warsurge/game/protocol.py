@@ -52,6 +52,7 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     Status,
     UnitGS,
+    unit_state_fields,
 )
 
 CORE = "001_d3f5e425c5e1196d.txt"
@@ -247,23 +248,8 @@ def _kind_schema(kind: str, props: dict[str, JSON]) -> dict[str, JSON]:
 
 
 def _unit_to_json(u: UnitGS) -> dict[str, JSON]:
-    return {
-        "uid": u.uid,
-        "loc": u.location.value,
-        "pos": [[x, y] for x, y in u.pos],
-        "hp": list(u.hp),
-        "removed": list(u.removed),
-        "in": u.embarked_in,
-        "acted": u.acted,
-        "moved": list(u.moved),
-        "heavy": list(u.heavy),
-        "battle": list(u.battle),
-        "um": u.unit_moved,
-        "ud": u.unit_dashed,
-        "st": [[s.name, s.turns, s.source] for s in u.statuses],
-        "ct": [list(c) for c in u.counters],
-        "uses": [list(c) for c in u.uses],
-    }
+    fields: dict[str, JSON] = unit_state_fields(u)
+    return fields
 
 
 def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -462,27 +462,35 @@ def step_seed(seed: int, step: int) -> int:
     return ((a << 32) | b) & (2**63 - 1)
 
 
+def unit_state_fields(u: UnitGS, pos_digits: int | None = None) -> dict[str, Any]:
+    """A unit state as short JSON fields; positions rounded to ``pos_digits`` when given (the
+    digest rounds to 4 places, the protocol's state JSON keeps full precision)."""
+    pos = (
+        u.pos
+        if pos_digits is None
+        else [(round(x, pos_digits), round(y, pos_digits)) for x, y in u.pos]
+    )
+    return {
+        "uid": u.uid,
+        "loc": u.location.value,
+        "pos": [[x, y] for x, y in pos],
+        "hp": list(u.hp),
+        "removed": list(u.removed),
+        "in": u.embarked_in,
+        "acted": u.acted,
+        "moved": list(u.moved),
+        "heavy": list(u.heavy),
+        "battle": list(u.battle),
+        "um": u.unit_moved,
+        "ud": u.unit_dashed,
+        "st": [[s.name, s.turns, s.source] for s in u.statuses],
+        "ct": [list(c) for c in u.counters],
+        "uses": [list(c) for c in u.uses],
+    }
+
+
 def canonical_json(state: GameState) -> str:
-    units = [
-        {
-            "uid": u.uid,
-            "loc": u.location.value,
-            "pos": [[round(x, 4), round(y, 4)] for x, y in u.pos],
-            "hp": list(u.hp),
-            "removed": list(u.removed),
-            "in": u.embarked_in,
-            "acted": u.acted,
-            "moved": list(u.moved),
-            "heavy": list(u.heavy),
-            "battle": list(u.battle),
-            "um": u.unit_moved,
-            "ud": u.unit_dashed,
-            "st": [[s.name, s.turns, s.source] for s in u.statuses],
-            "ct": [list(c) for c in u.counters],
-            "uses": [list(c) for c in u.uses],
-        }
-        for u in state.units
-    ]
+    units = [unit_state_fields(u, 4) for u in state.units]
     f = state.flow
     data = {
         "seed": state.seed,
