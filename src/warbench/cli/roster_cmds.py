@@ -44,11 +44,23 @@ DB = typer.Option(None, "--db", help="Database URL (default: $WARBENCH_DB or the
 
 @contextmanager
 def guarded() -> Iterator[None]:
-    """Turn any warbench error into one line and exit status 2."""
+    """Turn any warbench error, a file that cannot be written or read (a missing directory, a
+    directory given as a file) and a value a model refuses into one line and exit status 2."""
+    from pydantic import ValidationError
+
     try:
         yield
     except WarbenchError as exc:
         raise fail(str(exc)) from None
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else "file"
+        raise fail(f"{where}: cannot write or read it ({exc.strerror or exc})") from None
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or exc.title} = {e.get('input')!r}: {e['msg']}"
+            for e in exc.errors()
+        )
+        raise fail(f"{exc.title}: {problems}") from None
 
 
 def _store(db: str | None) -> Store:
@@ -236,7 +248,9 @@ def _weapons_table(weapons: list[WeaponProfile], title: str) -> Table:
 @roster.command("new")
 def roster_new(
     name: str = typer.Argument(..., help="Roster name."),
-    limit: int = typer.Option(..., "--limit", "-l", help="Point Limit (Core Rules §3.1)."),
+    limit: int = typer.Option(
+        ..., "--limit", "-l", min=1, max=1_000_000, help="Point Limit (Core Rules §3.1)."
+    ),
     notes: str = typer.Option("", "--notes"),
     db: str | None = DB,
 ) -> None:

@@ -146,6 +146,10 @@ def odds_tables(attacker: Unit, target: Unit, odds: AttackOdds) -> list[Table]:
     return [summary, dist]
 
 
+#: The image types ``odds --plot`` writes (matplotlib's, by the file's extension).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
 def plot_odds(odds: AttackOdds, title: str, path: Path) -> None:
     """A bar chart of the HP lost and models slain distributions (PNG or SVG by extension)."""
     import matplotlib
@@ -187,10 +191,15 @@ def odds(
     cover_bonus: int = typer.Option(1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus."),
     advanced: bool = typer.Option(False, "--advanced", help="Advanced playstyle (§9)."),
     in_sight: int | None = typer.Option(
-        None, "--in-sight", min=0, help="Only the first N target models are in line of sight."
+        None,
+        "--in-sight",
+        min=1,
+        help="Only the first N target models are in line of sight (at least 1, §5.3).",
     ),
     monte_carlo: int = typer.Option(0, "--monte-carlo", min=0, help="Also sample N trials."),
-    seed: int | None = typer.Option(None, help="Seed for Monte Carlo (recorded)."),
+    seed: int | None = typer.Option(
+        None, min=0, help="Seed for Monte Carlo, a whole number from 0 (recorded)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     plot: Path | None = typer.Option(None, "--plot", help="Write a bar chart (PNG or SVG)."),
 ) -> None:
@@ -211,6 +220,11 @@ def odds(
         raise fail(f"unexpected arguments {' '.join(context.args)}; see warbench odds --help")
     if attacker_file is None or target_file is None:
         raise fail("warbench odds needs ATTACKER and TARGET unit files (YAML or JSON)")
+    if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
+        raise fail(
+            f"--plot {plot}: unknown image type {plot.suffix!r}; allowed: "
+            + ", ".join(PLOT_SUFFIXES)
+        )
     try:
         attacker = _load(attacker_file, unit_name)
         target = _load(target_file, target_name)

@@ -114,6 +114,13 @@ class AttackPlan:
         order = self.weapon_order()
         unit = self.attacker.profile.name
         kind = "in a Melee" if self.context.melee else "outside a Melee"
+        twice = sorted({w for w in order if order.count(w) > 1})
+        if twice:  # §5.2 Steps 1 and 6 (001 L2289-2308): each profile is resolved once
+            raise RulesError(
+                f"{unit}: {', '.join(twice)} chosen more than once; each Weapon profile attacks "
+                f"once in an Attack Sequence (choose each once: {', '.join(dict.fromkeys(order))})",
+                "Core Rules §5.2",
+            )
         for w in order if self.weapons else ():
             why = weapon_refusal(self.attacker.weapons[w], self.context)
             if why is not None:

@@ -1,0 +1,193 @@
+"""A new user's first hour (issue 18 review): bad input anywhere gives one error line naming the
+thing, the rule and the allowed values, exit status 2, never a traceback; options do what they
+say."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_roster_cli import run
+from tests.cli.test_roster_edit_cli import SF, db, refused
+from warbench.kernel.errors import UnknownNameError
+
+__all__ = ["db"]  # the fixture, imported for the tests below
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "warsurge"
+
+
+def one_error_line(code: int, err: str) -> str:
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+# ---------------------------------------------------------------------------------- files
+
+
+@pytest.mark.parametrize("option", ["--output", "--pdf"])
+def test_print_to_a_missing_directory_is_one_line(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path, option: str
+) -> None:
+    target = tmp_path / "no such dir" / "sheet.out"
+    err = refused(capsys, db, "roster", "print", SF, option, str(target))
+    assert str(target) in err and "No such file or directory" in err
+
+
+def test_export_and_share_to_a_missing_directory_are_one_line(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "nowhere" / "r.yaml"
+    assert str(target) in refused(capsys, db, "roster", "export", SF, "-o", str(target))
+    png = tmp_path / "nowhere" / "qr.png"
+    assert str(png) in refused(capsys, db, "roster", "share", SF, "--png", str(png))
+
+
+def test_print_onto_a_directory_is_one_line(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    err = refused(capsys, db, "roster", "print", SF, "-o", str(tmp_path))
+    assert str(tmp_path) in err
+
+
+def test_s3_1_point_limit_out_of_range_names_the_rule_and_the_range(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    # Core Rules §3.1 Point Limit; the roster model allows 1 to 1,000,000
+    for limit in ("0", "-5", "2000000"):
+        code, _out, err = run(capsys, "roster", "new", "Tiny", "--limit", limit, "--db", db)
+        assert code == 2, err
+        assert "Traceback" not in err and "--limit" in err and "1" in err, err
+
+
+# ------------------------------------------------------------------------------ unknown names
+
+
+def test_unknown_name_without_a_close_match_lists_the_known_names() -> None:
+    err = UnknownNameError("roster entry", "Nobody", ["Herald", "Squad A", "APC"])
+    assert "Herald" in str(err) and "Squad A" in str(err) and "APC" in str(err)
+    many = UnknownNameError("perk", "Zzz", [f"Perk {i}" for i in range(40)])
+    assert "Perk 0" in str(many) and "Perk 39" not in str(many) and "more" in str(many)
+    close = UnknownNameError("unit", "Heral", ["Herald", "Squad A"])
+    assert str(close).endswith("did you mean 'Herald'?")
+
+
+def test_remove_an_unknown_entry_lists_the_entries(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    err = refused(capsys, db, "roster", "remove", SF, "Nobody")
+    assert "troopers" in err.lower()
+
+
+# ------------------------------------------------------------------------------------- roll
+
+
+@pytest.mark.parametrize("args", [("roll", "2D6"), ("roll", "scatter")])
+def test_s1_1_a_negative_seed_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    code, _out, err = run(capsys, *args, "--seed", "-1", "--no-keep")
+    assert code == 2 and "Traceback" not in err and "--seed" in err, err
+
+
+def test_odds_negative_seed_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = run(
+        capsys,
+        "odds",
+        str(EXAMPLES / "troopers_laser.yaml"),
+        str(EXAMPLES / "kataton_servitors.yaml"),
+        "--monte-carlo",
+        "100",
+        "--seed",
+        "-1",
+    )
+    assert code == 2 and "Traceback" not in err and "--seed" in err, err
+
+
+def test_s1_1_history_shows_as_many_rolls_as_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    for _ in range(3):
+        assert run(capsys, "roll", "2D6")[0] == 0
+    code, out, _err = run(capsys, "roll", "--history", "-n", "1", "--json")
+    assert code == 0 and len(json.loads(out)) == 1
+    code, out, _err = run(capsys, "roll", "--history", "-n", "1")
+    assert code == 0 and len(out.strip().splitlines()) == 1
+    code, out, _err = run(capsys, "roll", "--history")
+    assert code == 0 and len(out.strip().splitlines()) == 3
+
+
+def test_s1_1_history_with_something_to_roll_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    line = one_error_line(*run(capsys, "roll", "2D6", "--history")[::2])
+    assert "--history" in line
+
+
+def test_s1_4_a_roll_off_needs_different_players(capsys: pytest.CaptureFixture[str]) -> None:
+    line = one_error_line(*run(capsys, "roll", "rolloff", "--players", "Ann,ann")[::2])
+    assert "Ann" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("scatter", "--need", "4+"), "--need"),
+        (("2D6", "--modifier", "1"), "--modifier"),
+        (("aether", "--reroll", "1"), "--reroll"),
+        (("2D6", "--players", "Ann,Bob"), "--players"),
+        (("D6", "--distance-dice", "1"), "--distance-dice"),
+    ],
+)
+def test_s1_1_an_option_that_does_not_apply_is_refused(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], option: str
+) -> None:
+    line = one_error_line(*run(capsys, "roll", *args, "--no-keep")[::2])
+    assert option in line
+
+
+# ------------------------------------------------------------------------------------- odds
+
+
+def test_s5_a_weapon_attacks_once_per_sequence(capsys: pytest.CaptureFixture[str]) -> None:
+    # Core Rules §5.2 (001 L2289-2308): a Weapon profile is chosen, resolved, then the next
+    # one (Step 6); a profile does not attack twice in one sequence
+    code, _out, err = run(
+        capsys,
+        "odds",
+        str(EXAMPLES / "troopers_laser.yaml"),
+        str(EXAMPLES / "kataton_servitors.yaml"),
+        "--weapon",
+        "Laser Rifle",
+        "--weapon",
+        "Laser Rifle",
+    )
+    line = one_error_line(code, err)
+    assert "Laser Rifle" in line
+
+
+def test_s5_2_no_model_in_sight_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # Core Rules §5.3 (001 L2339-2344): only the models in line of sight can be attacked
+    code, _out, err = run(
+        capsys,
+        "odds",
+        str(EXAMPLES / "troopers_laser.yaml"),
+        str(EXAMPLES / "kataton_servitors.yaml"),
+        "--in-sight",
+        "0",
+    )
+    assert code == 2 and "--in-sight" in err and "Traceback" not in err, err
+
+
+def test_plot_format_is_checked_before_the_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys,
+        "odds",
+        str(EXAMPLES / "troopers_laser.yaml"),
+        str(EXAMPLES / "kataton_servitors.yaml"),
+        "--plot",
+        "odds.txt",
+    )
+    line = one_error_line(code, err)
+    assert ".png" in line and ".svg" in line and out == ""
