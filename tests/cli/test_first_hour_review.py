@@ -191,3 +191,41 @@ def test_plot_format_is_checked_before_the_odds(capsys: pytest.CaptureFixture[st
     )
     line = one_error_line(code, err)
     assert ".png" in line and ".svg" in line and out == ""
+
+
+# ---------------------------------------------------------------------------------- rosters
+
+
+def test_show_json_has_the_priced_lines_adding_up_to_the_total(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    # issue 18: every line that costs points is shown, in `roster show --json` too (docs/cli.md)
+    code, out, err = run(capsys, "roster", "show", SF, "--json", "--db", db)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["name"] == SF and data["units"]  # the roster itself, as before
+    assert data["lines"] and sum(line["points"] for line in data["lines"]) == data["total"]
+    assert {"unit"} <= {line["kind"] for line in data["lines"]}
+
+
+def test_per_weapon_tallies_and_tough_are_explained(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Perks 000_94ecc6a4c74d351b.txt L1793-1795 Tough: the HP lost to the whole sequence is
+    # halved, rounding up, so the weapons' tallies add up to more than the HP lost; say so.
+    target = tmp_path / "tough.yaml"
+    target.write_text(
+        "unit: {name: Ogre, move: 6, dash: 6, defence: 4, hp: 3, armour: 5+, perks: [Tough]}\n"
+        "models: [{count: 3}]\n",
+        encoding="utf-8",
+    )
+    attacker = str(EXAMPLES / "troopers_laser.yaml")
+    code, out, err = run(capsys, "odds", attacker, str(target), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    tallied = sum(data["per_weapon_expected_hp_lost"].values())
+    assert tallied > data["expected_hp_lost"] + 0.05
+    assert any("Tough" in note and "halve" in note for note in data["explanations"])
+    code, out, err = run(capsys, "odds", attacker, str(target), "--monte-carlo", "2000")
+    assert code == 0, err
+    assert "HP tallied" in out and "Tough" in out

@@ -648,16 +648,21 @@ def report_table(report: RosterReport, r: Roster) -> Table:
 @roster.command("show")
 def roster_show(
     name: str = typer.Argument(..., help="Roster name or roster file."),
-    as_json: bool = typer.Option(False, "--json", help="Print the roster as JSON."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the roster as JSON, with its priced lines and total."
+    ),
     db: str | None = DB,
 ) -> None:
     """Show a roster's entries and costs."""
     with guarded():
         r = _load(name, db)
-        if as_json:
-            console.print_json(json.dumps(r.model_dump(mode="json")))
-            return
-        report = _report(r)
+        report = _report(r, as_json)
+    if as_json:  # the roster as stored, then what it pays: every priced line and the total
+        data = r.model_dump(mode="json")
+        data["lines"] = [line.to_dict() for line in report.lines]
+        data["total"] = report.total
+        console.print_json(json.dumps(data))
+        return
     console.print(report_table(report, r))
 
 

@@ -128,7 +128,7 @@ def odds_tables(attacker: Unit, target: Unit, odds: AttackOdds) -> list[Table]:
     if odds.expected_attacker_hp_lost:
         summary.add_row("attacker HP lost (expected)", f"{odds.expected_attacker_hp_lost:.3f}")
     for w, m in odds.per_weapon_mean.items():
-        summary.add_row(f"  {w}", f"{m:.3f} HP expected")
+        summary.add_row(f"  {w}", f"{m:.3f} HP tallied (expected)")
     for note in odds.notes[:12]:
         summary.add_row("  why", note)
     dist = Table(title="Distribution")
