@@ -229,3 +229,26 @@ def test_per_weapon_tallies_and_tough_are_explained(
     code, out, err = run(capsys, "odds", attacker, str(target), "--monte-carlo", "2000")
     assert code == 0, err
     assert "HP tallied" in out and "Tough" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("faction", "new", " "),
+        ("roster", "copy", SF, ""),
+        ("roster", "rename", SF, "  "),
+        ("roster", "new", "", "--limit", "100"),
+    ],
+)
+def test_blank_faction_and_roster_names_are_refused(
+    capsys: pytest.CaptureFixture[str], db: str, args: tuple[str, ...]
+) -> None:
+    err = refused(capsys, db, *args)
+    assert "name" in err and "allowed" in err.lower() or "at least 1 character" in err
+    code, out, _err = run(capsys, "roster", "list", "--db", db)
+    assert code == 0 and not any(line.startswith(" ") for line in out.splitlines()), out
+
+
+def test_a_model_group_of_zero_is_one_line(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    err = refused(capsys, db, "roster", "add", SF, "Troopers", "--name", "Y", "--group", "0:")
+    assert "count" in err and "0" in err

@@ -63,6 +63,18 @@ def guarded() -> Iterator[None]:
         raise fail(f"{exc.title}: {problems}") from None
 
 
+#: The longest faction or roster name (``Roster.name``, Core Rules §3.1).
+MAX_NAME = 120
+
+
+def _new_name(text: str, what: str) -> str:
+    """A new faction or roster name, trimmed; a blank or overlong one is refused in one line."""
+    name = text.strip()
+    if not name or len(name) > MAX_NAME:
+        raise fail(f"{what} name {text!r} is not allowed; allowed: 1 to {MAX_NAME} characters")
+    return name
+
+
 def _store(db: str | None) -> Store:
     from warbench.storage import Store
 
@@ -106,6 +118,7 @@ def _is_file(arg: str) -> bool:
 @faction.command("new")
 def faction_new(name: str = typer.Argument(..., help="Faction name."), db: str | None = DB) -> None:
     """Create an empty faction."""
+    name = _new_name(name, "faction")
     with guarded():
         _store(db).create_faction(name)
     console.print(f"faction {name!r} created")
@@ -518,6 +531,7 @@ def roster_rename(
     db: str | None = DB,
 ) -> None:
     """Rename a roster."""
+    new = _new_name(new, "roster")
     with guarded():
         store = _store(db)
         r = store.roster(name)
@@ -538,6 +552,7 @@ def roster_copy(
     db: str | None = DB,
 ) -> None:
     """Copy a roster under a new name."""
+    new = _new_name(new, "roster")
     with guarded():
         store = _store(db)
         r = store.roster(name)
