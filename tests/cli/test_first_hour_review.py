@@ -244,7 +244,7 @@ def test_blank_faction_and_roster_names_are_refused(
     capsys: pytest.CaptureFixture[str], db: str, args: tuple[str, ...]
 ) -> None:
     err = refused(capsys, db, *args)
-    assert "name" in err and "allowed" in err.lower() or "at least 1 character" in err
+    assert ("name" in err and "allowed" in err.lower()) or "at least 1 character" in err
     code, out, _err = run(capsys, "roster", "list", "--db", db)
     assert code == 0 and not any(line.startswith(" ") for line in out.splitlines()), out
 
