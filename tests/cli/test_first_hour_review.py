@@ -252,3 +252,20 @@ def test_blank_faction_and_roster_names_are_refused(
 def test_a_model_group_of_zero_is_one_line(capsys: pytest.CaptureFixture[str], db: str) -> None:
     err = refused(capsys, db, "roster", "add", SF, "Troopers", "--name", "Y", "--group", "0:")
     assert "count" in err and "0" in err
+
+
+def test_s12_2_aether_test_shows_both_dice_and_tests_show_what_they_need(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Perks 000_94ecc6a4c74d351b.txt L251-259: an Aether Test is 2D6 added together; a double
+    # matters to some perks (L3086), so the generator shows both faces (issue 18: faces, not
+    # only the total). Mastery and Skill Tests say the number they need after the modifier.
+    code, out, err = run(capsys, "roll", "aether", "--seed", "1", "-n", "8", "--json")
+    assert code == 0, err
+    for r in json.loads(out)["rolls"]:
+        assert len(r["faces"]) == 2 and sum(r["faces"]) == r["roll"]
+    code, out, err = run(capsys, "roll", "aether", "--seed", "1", "--no-keep")
+    faces = json.loads(run(capsys, "roll", "aether", "--seed", "1", "--json")[1])["rolls"][0]
+    assert f"rolled {faces['faces'][0]}+{faces['faces'][1]} = {faces['roll']}" in out
+    code, out, err = run(capsys, "roll", "mastery", "--modifier", "1", "--no-keep")
+    assert code == 0 and "needs 3+" in out, out

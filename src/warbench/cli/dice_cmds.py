@@ -241,14 +241,16 @@ def roll(
                 summaries.append("Hit" if s.hit else f'{d} {s.distance}"')
         elif key in _TESTS:
             for _ in range(times):
+                start = len(dice.log)
                 t = dice.test(TestKind(key.capitalize()), modifier)
+                faces = [f for e in dice.log[start:] if isinstance(e, RollEvent) for f in e.faces]
                 results.append(
-                    {"kind": t.kind.value, "roll": t.roll, "counts_as": t.counts_as,
-                     "needed": t.needed, "passed": t.passed, "doubled": t.doubled,
-                     "backlash": t.backlash}
+                    {"kind": t.kind.value, "roll": t.roll, "faces": faces,
+                     "counts_as": t.counts_as, "needed": t.needed, "passed": t.passed,
+                     "doubled": t.doubled, "backlash": t.backlash}
                 )  # fmt: skip
-                lines.append(_test_text(t))
-                summaries.append(_test_text(t))
+                lines.append(_test_text(t, faces))
+                summaries.append(_test_text(t, faces))
         elif key in ("rolloff", "roll-off"):
             names = [p.strip() for p in players.split(",") if p.strip()]
             twice = sorted({n for n in names if [m.lower() for m in names].count(n.lower()) > 1})
@@ -357,11 +359,15 @@ def _refuse_options_that_do_not_apply(
             raise fail(f"{option} does nothing for {what!r}; it applies to {_APPLIES[option]}")
 
 
-def _test_text(t: Any) -> str:
+def _test_text(t: Any, faces: list[int]) -> str:
+    """``Aether Test: rolled 3+4 = 7, passed`` / ``Mastery Test: rolled 5, needs 4+, passed``:
+    both Aether dice (a double matters to some perks, Perks L3086) and what a D6 test needs."""
     verdict = "passed" if t.passed else "failed"
     counts = f" (counts as {t.counts_as})" if t.counts_as != t.roll else ""
     extra = " (doubled)" if t.doubled else " (D6 HP Loss to the User)" if t.backlash else ""
-    return f"{t.kind.value} Test: rolled {t.roll}{counts}, {verdict}{extra}"
+    shown = f"{'+'.join(map(str, faces))} = {t.roll}" if len(faces) > 1 else str(t.roll)
+    needs = "" if t.kind.value == "Aether" else f", needs {t.needed}+"
+    return f"{t.kind.value} Test: rolled {shown}{counts}{needs}, {verdict}{extra}"
 
 
 def _roll_off_rounds(names: list[str], faces: list[tuple[int, ...]]) -> list[dict[str, int]]:
