@@ -243,14 +243,14 @@ def roll(
             for _ in range(times):
                 start = len(dice.log)
                 t = dice.test(TestKind(key.capitalize()), modifier)
-                shown = [f for e in dice.log[start:] if isinstance(e, RollEvent) for f in e.faces]
+                got = [f for e in dice.log[start:] if isinstance(e, RollEvent) for f in e.faces]
                 results.append(
-                    {"kind": t.kind.value, "roll": t.roll, "faces": shown,
+                    {"kind": t.kind.value, "roll": t.roll, "faces": got,
                      "counts_as": t.counts_as, "needed": t.needed, "passed": t.passed,
                      "doubled": t.doubled, "backlash": t.backlash}
                 )  # fmt: skip
-                lines.append(_test_text(t, shown))
-                summaries.append(_test_text(t, shown))
+                lines.append(_test_text(t, got))
+                summaries.append(_test_text(t, got))
         elif key in ("rolloff", "roll-off"):
             names = [p.strip() for p in players.split(",") if p.strip()]
             twice = sorted({n for n in names if [m.lower() for m in names].count(n.lower()) > 1})
