@@ -269,3 +269,32 @@ def test_s12_2_aether_test_shows_both_dice_and_tests_show_what_they_need(
     assert f"rolled {faces['faces'][0]}+{faces['faces'][1]} = {faces['roll']}" in out
     code, out, err = run(capsys, "roll", "mastery", "--modifier", "1", "--no-keep")
     assert code == 0 and "needs 3+" in out, out
+
+
+def test_rapid_doubles_attacks_within_half_range(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Perks Rapid: "Doubles the Weapon's Attacks if any target model is within half max Range";
+    # odds had no way to say so, so a Rapid weapon never changed the answer
+    shooter = tmp_path / "rapid.yaml"
+    shooter.write_text(
+        "unit: {name: Gunners, move: 6, dash: 6, defence: 3, hp: 1}\n"
+        "weapons: [{name: Carbine, range: 18, attacks: 2, power: 4, perks: [Rapid]}]\n"
+        "models: [{count: 4, weapons: [Carbine]}]\n",
+        encoding="utf-8",
+    )
+    horde = tmp_path / "horde.yaml"  # more HP than 16 dice can take: the tally is never capped
+    horde.write_text(
+        "unit: {name: Horde, move: 6, dash: 6, defence: 4, hp: 1, armour: 5+}\n"
+        "models: [{count: 30}]\n",
+        encoding="utf-8",
+    )
+    target = str(horde)
+
+    def mean(*extra: str) -> float:
+        code, out, err = run(capsys, "odds", str(shooter), target, "--json", *extra)
+        assert code == 0, err
+        value: float = json.loads(out)["per_weapon_expected_hp_lost"]["Carbine"]
+        return value
+
+    assert mean("--half-range") == pytest.approx(2 * mean())

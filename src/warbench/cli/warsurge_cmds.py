@@ -190,6 +190,9 @@ def odds(
     cover: bool = typer.Option(False, "--cover", help="Target has a Cover Bonus (§5.6)."),
     cover_bonus: int = typer.Option(1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus."),
     advanced: bool = typer.Option(False, "--advanced", help="Advanced playstyle (§9)."),
+    half_range: bool = typer.Option(
+        False, "--half-range", help="A target model is within half the weapons' Range (Rapid)."
+    ),
     in_sight: int | None = typer.Option(
         None,
         "--in-sight",
@@ -232,6 +235,7 @@ def odds(
             melee=melee,
             cover=cover,
             cover_bonus=cover_bonus,
+            within_half_range=half_range,
             playstyle=Playstyle.ADVANCED if advanced else Playstyle.STANDARD,
             los_models=frozenset(range(in_sight)) if in_sight is not None else None,
         )
