@@ -12,6 +12,7 @@ import pytest
 from tests.cli.test_roster_cli import run
 from tests.cli.test_roster_edit_cli import SF, db, refused
 from warbench.kernel.errors import UnknownNameError
+from warbench.storage import Store
 
 __all__ = ["db"]  # the fixture, imported for the tests below
 
@@ -298,3 +299,18 @@ def test_rapid_doubles_attacks_within_half_range(
         return value
 
     assert mean("--half-range") == pytest.approx(2 * mean())
+
+
+def test_s6_embark_in_a_unit_that_is_not_a_transport_is_refused_when_given(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    # Core Rules §6 (001 L3287-3291): a Transport is a unit whose Transport Stat is above 0
+    before = Store.open(db).roster(SF)
+    names = [e.name for e in before.units]
+    transports = [e.name for e in before.units if e.unit.profile.transport]
+    others = [n for n in names if n not in transports]
+    err = refused(capsys, db, "roster", "edit", SF, others[0], "--embark-in", others[-1])
+    assert "not a Transport" in err and all(t in err for t in transports)
+    err = refused(capsys, db, "roster", "edit", SF, transports[0], "--embark-in", transports[0])
+    assert "itself" in err
+    assert Store.open(db).roster(SF) == before

@@ -341,6 +341,12 @@ def _entry_ref(r: Roster, name: str | None, field: str) -> str | None:
     found = r.find(name)
     if found is None:
         raise UnknownNameError("roster entry", name, [e.name for e in r.units], where=field)
+    if field == "--embark-in" and not found.unit.profile.transport:
+        transports = [e.name for e in r.units if e.unit.profile.transport] or ["none yet"]
+        raise fail(
+            f"--embark-in {name!r}: {found.name} is not a Transport (its Transport is 0; Core "
+            f"Rules §6, lines 3287-3291); allowed: {', '.join(transports)}"
+        )
     return found.name
 
 
@@ -473,6 +479,8 @@ def roster_edit(
         update["traits"] = traits
         if embark_in is not None:
             update["embarked_in"] = _entry_ref(r, embark_in, "--embark-in")
+            if update["embarked_in"] == old.name:
+                raise fail(f"--embark-in {embark_in!r}: {old.name} cannot embark in itself")
         if disembark:
             update["embarked_in"] = None
         if link is not None or unlink:
