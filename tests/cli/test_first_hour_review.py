@@ -299,6 +299,13 @@ def test_rapid_doubles_attacks_within_half_range(
         return value
 
     assert mean("--half-range") == pytest.approx(2 * mean())
+    code, out, err = run(capsys, "odds", str(shooter), target, "--json")
+    assert code == 0, err
+    notes = json.loads(out)["explanations"]
+    assert any("Rapid" in n and "--half-range" in n for n in notes), notes
+    code, out, err = run(capsys, "odds", str(shooter), target, "--json", "--half-range")
+    assert code == 0, err
+    assert not any("--half-range" in n for n in json.loads(out)["explanations"])
 
 
 def test_s6_embark_in_a_unit_that_is_not_a_transport_is_refused_when_given(

@@ -245,6 +245,14 @@ def odds(
         names = plan.verify_weapons()
         with progress_bar("sampling (exact odds too large)", as_json=as_json) as bar:
             result = attack_odds(plan, seed=seed, progress=bar)
+        if not half_range and not melee:  # say why Rapid / Impact did not fire
+            for w in names:
+                held = [p for p in attacker.weapon(w).perks if p.split()[0] in ("Rapid", "Impact")]
+                if held:
+                    result.notes.append(
+                        f"{w}: {', '.join(held)} not applied: no target model within half "
+                        "Range (give --half-range if one is)"
+                    )
         warnings = perk_warnings(attacker) + perk_warnings(target)
         sampled = None
         if monte_carlo:
