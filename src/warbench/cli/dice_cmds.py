@@ -177,8 +177,12 @@ def roll(
         help="D6, D3, D2, nD6 (up to 100,000 dice, +N, xN), scatter, mastery, skill, aether "
         "or rolloff.",
     ),
-    times: int = typer.Option(1, "--times", "-n", min=1, max=1000, help="How many rolls."),
-    seed: int | None = typer.Option(None, help="Seed (recorded and printed)."),
+    times: int | None = typer.Option(
+        None, "--times", "-n", min=1, max=1000, help="How many rolls (with --history: shown)."
+    ),
+    seed: int | None = typer.Option(
+        None, min=0, help="Seed, a whole number from 0 (recorded and printed)."
+    ),
     need: str | None = typer.Option(
         None, "--need", help="Count the dice that succeed on N+ (e.g. 4+)."
     ),
@@ -190,10 +194,12 @@ def roll(
     modifier: int = typer.Option(
         0, "--modifier", "-m", help="Dice Modifier of a Mastery, Skill or Aether Test."
     ),
-    distance_dice: int = typer.Option(
-        2, "--distance-dice", min=1, max=2, help="D6 rolled with the Scatter Arrow (1 or 2)."
+    distance_dice: int | None = typer.Option(
+        None, "--distance-dice", min=1, max=2, help="D6 rolled with the Scatter Arrow (1 or 2)."
     ),
-    players: str = typer.Option("A,B", help="Players for a roll-off, comma separated."),
+    players: str | None = typer.Option(
+        None, help="Players for a roll-off, comma separated (default A,B)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     history: bool = typer.Option(
         False, "--history", help="Show the last rolls (-n of them, default 20) and stop."
@@ -205,10 +211,19 @@ def roll(
     from warbench.cli import roll_history
 
     if history or clear_history:
-        _show_history(times if times > 1 else 20, as_json, clear_history)
+        if what is not None:
+            flag = "--history" if history else "--clear-history"
+            raise fail(f"{flag} shows the rolls already made; give it without {what!r}")
+        _show_history(times or 20, as_json, clear_history)
         return
     if what is None:
         raise fail("give WHAT to roll (e.g. 2D6, 10D6 --need 4+, scatter), or --history")
+    _refuse_options_that_do_not_apply(
+        what, need=need, reroll=reroll, modifier=modifier, distance=distance_dice, players=players
+    )
+    times = times or 1
+    distance_dice = distance_dice or 2
+    players = players or "A,B"
     from warbench.kernel.dice import DiceExpr, RollEvent, SeededDice, TestKind
 
     dice = SeededDice(seed, light=True)
@@ -226,16 +241,24 @@ def roll(
                 summaries.append("Hit" if s.hit else f'{d} {s.distance}"')
         elif key in _TESTS:
             for _ in range(times):
+                start = len(dice.log)
                 t = dice.test(TestKind(key.capitalize()), modifier)
+                got = [f for e in dice.log[start:] if isinstance(e, RollEvent) for f in e.faces]
                 results.append(
-                    {"kind": t.kind.value, "roll": t.roll, "counts_as": t.counts_as,
-                     "needed": t.needed, "passed": t.passed, "doubled": t.doubled,
-                     "backlash": t.backlash}
+                    {"kind": t.kind.value, "roll": t.roll, "faces": got,
+                     "counts_as": t.counts_as, "needed": t.needed, "passed": t.passed,
+                     "doubled": t.doubled, "backlash": t.backlash}
                 )  # fmt: skip
-                lines.append(_test_text(t))
-                summaries.append(_test_text(t))
+                lines.append(_test_text(t, got))
+                summaries.append(_test_text(t, got))
         elif key in ("rolloff", "roll-off"):
             names = [p.strip() for p in players.split(",") if p.strip()]
+            twice = sorted({n for n in names if [m.lower() for m in names].count(n.lower()) > 1})
+            if twice:
+                raise fail(
+                    f"--players {players!r}: {', '.join(twice)} named twice; a roll-off is "
+                    "between different players (Core Rules §1.4)"
+                )
             for _ in range(times):
                 start = len(dice.log)
                 winner = dice.roll_off(names)
@@ -294,11 +317,57 @@ def roll(
             err_console.print(f"[yellow]warning:[/] roll history not saved ({exc})")
 
 
-def _test_text(t: Any) -> str:
+#: The options of ``warbench roll`` and the things they apply to (Core Rules §1.1, §1.4).
+_APPLIES = {
+    "--need": "nD6 pools",
+    "--reroll": "nD6 pools",
+    "--modifier": "mastery, skill and aether tests",
+    "--distance-dice": "scatter",
+    "--players": "rolloff",
+}
+
+
+def _refuse_options_that_do_not_apply(
+    what: str,
+    *,
+    need: str | None,
+    reroll: str | None,
+    modifier: int,
+    distance: int | None,
+    players: str | None,
+) -> None:
+    """An option given to a roll it does nothing for is a mistake: say where it applies."""
+    key = what.strip().lower()
+    kind = (
+        "scatter"
+        if key == "scatter"
+        else "test"
+        if key in _TESTS
+        else "rolloff"
+        if key in ("rolloff", "roll-off")
+        else "pool"
+    )
+    given = {
+        "--need": need is not None and kind != "pool",
+        "--reroll": reroll is not None and kind != "pool",
+        "--modifier": modifier != 0 and kind != "test",
+        "--distance-dice": distance is not None and kind != "scatter",
+        "--players": players is not None and kind != "rolloff",
+    }
+    for option, wrong in given.items():
+        if wrong:
+            raise fail(f"{option} does nothing for {what!r}; it applies to {_APPLIES[option]}")
+
+
+def _test_text(t: Any, faces: list[int]) -> str:
+    """``Aether Test: rolled 3+4 = 7, passed`` / ``Mastery Test: rolled 5, needs 4+, passed``:
+    both Aether dice (a double matters to some perks, Perks L3086) and what a D6 test needs."""
     verdict = "passed" if t.passed else "failed"
     counts = f" (counts as {t.counts_as})" if t.counts_as != t.roll else ""
     extra = " (doubled)" if t.doubled else " (D6 HP Loss to the User)" if t.backlash else ""
-    return f"{t.kind.value} Test: rolled {t.roll}{counts}, {verdict}{extra}"
+    shown = f"{'+'.join(map(str, faces))} = {t.roll}" if len(faces) > 1 else str(t.roll)
+    needs = "" if t.kind.value == "Aether" else f", needs {t.needed}+"
+    return f"{t.kind.value} Test: rolled {shown}{counts}{needs}, {verdict}{extra}"
 
 
 def _roll_off_rounds(names: list[str], faces: list[tuple[int, ...]]) -> list[dict[str, int]]:

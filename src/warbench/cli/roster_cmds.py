@@ -44,11 +44,35 @@ DB = typer.Option(None, "--db", help="Database URL (default: $WARBENCH_DB or the
 
 @contextmanager
 def guarded() -> Iterator[None]:
-    """Turn any warbench error into one line and exit status 2."""
+    """Turn any warbench error, a file that cannot be written or read (a missing directory, a
+    directory given as a file) and a value a model refuses into one line and exit status 2."""
+    from pydantic import ValidationError
+
     try:
         yield
     except WarbenchError as exc:
         raise fail(str(exc)) from None
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else "file"
+        raise fail(f"{where}: cannot write or read it ({exc.strerror or exc})") from None
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or exc.title} = {e.get('input')!r}: {e['msg']}"
+            for e in exc.errors()
+        )
+        raise fail(f"{exc.title}: {problems}") from None
+
+
+#: The longest faction or roster name (``Roster.name``, Core Rules §3.1).
+MAX_NAME = 120
+
+
+def _new_name(text: str, what: str) -> str:
+    """A new faction or roster name, trimmed; a blank or overlong one is refused in one line."""
+    name = text.strip()
+    if not name or len(name) > MAX_NAME:
+        raise fail(f"{what} name {text!r} is not allowed; allowed: 1 to {MAX_NAME} characters")
+    return name
 
 
 def _store(db: str | None) -> Store:
@@ -94,6 +118,7 @@ def _is_file(arg: str) -> bool:
 @faction.command("new")
 def faction_new(name: str = typer.Argument(..., help="Faction name."), db: str | None = DB) -> None:
     """Create an empty faction."""
+    name = _new_name(name, "faction")
     with guarded():
         _store(db).create_faction(name)
     console.print(f"faction {name!r} created")
@@ -236,7 +261,9 @@ def _weapons_table(weapons: list[WeaponProfile], title: str) -> Table:
 @roster.command("new")
 def roster_new(
     name: str = typer.Argument(..., help="Roster name."),
-    limit: int = typer.Option(..., "--limit", "-l", help="Point Limit (Core Rules §3.1)."),
+    limit: int = typer.Option(
+        ..., "--limit", "-l", min=1, max=1_000_000, help="Point Limit (Core Rules §3.1)."
+    ),
     notes: str = typer.Option("", "--notes"),
     db: str | None = DB,
 ) -> None:
@@ -314,6 +341,12 @@ def _entry_ref(r: Roster, name: str | None, field: str) -> str | None:
     found = r.find(name)
     if found is None:
         raise UnknownNameError("roster entry", name, [e.name for e in r.units], where=field)
+    if field == "--embark-in" and not found.unit.profile.transport:
+        transports = [e.name for e in r.units if e.unit.profile.transport] or ["none yet"]
+        raise fail(
+            f"--embark-in {name!r}: {found.name} is not a Transport (its Transport is 0; Core "
+            f"Rules §6, lines 3287-3291); allowed: {', '.join(transports)}"
+        )
     return found.name
 
 
@@ -448,6 +481,8 @@ def roster_edit(
         update["traits"] = traits
         if embark_in is not None:
             update["embarked_in"] = _entry_ref(r, embark_in, "--embark-in")
+            if update["embarked_in"] == old.name:
+                raise fail(f"--embark-in {embark_in!r}: {old.name} cannot embark in itself")
         if disembark:
             update["embarked_in"] = None
         if link is not None or unlink:
@@ -508,6 +543,7 @@ def roster_rename(
     db: str | None = DB,
 ) -> None:
     """Rename a roster."""
+    new = _new_name(new, "roster")
     with guarded():
         store = _store(db)
         loaded = store.versioned_roster(name)  # saved only over this version
@@ -529,6 +565,7 @@ def roster_copy(
     db: str | None = DB,
 ) -> None:
     """Copy a roster under a new name."""
+    new = _new_name(new, "roster")
     with guarded():
         store = _store(db)
         r = store.roster(name)
@@ -644,16 +681,21 @@ def report_table(report: RosterReport, r: Roster) -> Table:
 @roster.command("show")
 def roster_show(
     name: str = typer.Argument(..., help="Roster name or roster file."),
-    as_json: bool = typer.Option(False, "--json", help="Print the roster as JSON."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the roster as JSON, with its priced lines and total."
+    ),
     db: str | None = DB,
 ) -> None:
     """Show a roster's entries and costs."""
     with guarded():
         r = _load(name, db)
-        if as_json:
-            console.print_json(json.dumps(r.model_dump(mode="json")))
-            return
-        report = _report(r)
+        report = _report(r, as_json)
+    if as_json:  # the roster as stored, then what it pays: every priced line and the total
+        data = r.model_dump(mode="json")
+        data["lines"] = [line.to_dict() for line in report.lines]
+        data["total"] = report.total
+        console.print_json(json.dumps(data))
+        return
     console.print(report_table(report, r))
 
 

@@ -128,7 +128,7 @@ def odds_tables(attacker: Unit, target: Unit, odds: AttackOdds) -> list[Table]:
     if odds.expected_attacker_hp_lost:
         summary.add_row("attacker HP lost (expected)", f"{odds.expected_attacker_hp_lost:.3f}")
     for w, m in odds.per_weapon_mean.items():
-        summary.add_row(f"  {w}", f"{m:.3f} HP expected")
+        summary.add_row(f"  {w}", f"{m:.3f} HP tallied (expected)")
     for note in odds.notes[:12]:
         summary.add_row("  why", note)
     dist = Table(title="Distribution")
@@ -144,6 +144,10 @@ def odds_tables(attacker: Unit, target: Unit, odds: AttackOdds) -> list[Table]:
         if p or s or k == 0:
             dist.add_row(str(k), f"{p:.4f}", f"{at_least:.4f}", f"{s:.4f}")
     return [summary, dist]
+
+
+#: The image types ``odds --plot`` writes (matplotlib's, by the file's extension).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def plot_odds(odds: AttackOdds, title: str, path: Path) -> None:
@@ -186,11 +190,19 @@ def odds(
     cover: bool = typer.Option(False, "--cover", help="Target has a Cover Bonus (§5.6)."),
     cover_bonus: int = typer.Option(1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus."),
     advanced: bool = typer.Option(False, "--advanced", help="Advanced playstyle (§9)."),
+    half_range: bool = typer.Option(
+        False, "--half-range", help="A target model is within half the weapons' Range (Rapid)."
+    ),
     in_sight: int | None = typer.Option(
-        None, "--in-sight", min=0, help="Only the first N target models are in line of sight."
+        None,
+        "--in-sight",
+        min=1,
+        help="Only the first N target models are in line of sight (at least 1, §5.3).",
     ),
     monte_carlo: int = typer.Option(0, "--monte-carlo", min=0, help="Also sample N trials."),
-    seed: int | None = typer.Option(None, help="Seed for Monte Carlo (recorded)."),
+    seed: int | None = typer.Option(
+        None, min=0, help="Seed for Monte Carlo, a whole number from 0 (recorded)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     plot: Path | None = typer.Option(None, "--plot", help="Write a bar chart (PNG or SVG)."),
 ) -> None:
@@ -211,6 +223,11 @@ def odds(
         raise fail(f"unexpected arguments {' '.join(context.args)}; see warbench odds --help")
     if attacker_file is None or target_file is None:
         raise fail("warbench odds needs ATTACKER and TARGET unit files (YAML or JSON)")
+    if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
+        raise fail(
+            f"--plot {plot}: unknown image type {plot.suffix!r}; allowed: "
+            + ", ".join(PLOT_SUFFIXES)
+        )
     try:
         attacker = _load(attacker_file, unit_name)
         target = _load(target_file, target_name)
@@ -218,6 +235,7 @@ def odds(
             melee=melee,
             cover=cover,
             cover_bonus=cover_bonus,
+            within_half_range=half_range,
             playstyle=Playstyle.ADVANCED if advanced else Playstyle.STANDARD,
             los_models=frozenset(range(in_sight)) if in_sight is not None else None,
         )
@@ -227,6 +245,14 @@ def odds(
         names = plan.verify_weapons()
         with progress_bar("sampling (exact odds too large)", as_json=as_json) as bar:
             result = attack_odds(plan, seed=seed, progress=bar)
+        if not half_range and not melee:  # say why Rapid / Impact did not fire
+            for w in names:
+                held = [p for p in attacker.weapon(w).perks if p.split()[0] in ("Rapid", "Impact")]
+                if held:
+                    result.notes.append(
+                        f"{w}: {', '.join(held)} not applied: no target model within half "
+                        "Range (give --half-range if one is)"
+                    )
         warnings = perk_warnings(attacker) + perk_warnings(target)
         sampled = None
         if monte_carlo:

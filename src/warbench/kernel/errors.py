@@ -96,8 +96,13 @@ class DataFileError(WarbenchError):
         super().__init__(f"{source}: {reason}")
 
 
+#: How many known names an :class:`UnknownNameError` lists when none is close to the given one.
+KNOWN_SHOWN = 12
+
+
 class UnknownNameError(WarbenchError):
-    """A name (perk, weapon, unit ...) is not known; suggests the closest known names."""
+    """A name (perk, weapon, unit ...) is not known; suggests the closest known names, or lists
+    the known ones (the first :data:`KNOWN_SHOWN`) when none is close."""
 
     def __init__(self, kind: str, name: str, known: Iterable[str], *, where: str = "") -> None:
         known_list = list(known)
@@ -110,11 +115,14 @@ class UnknownNameError(WarbenchError):
                 lowered[k]
                 for k in difflib.get_close_matches(name.lower(), list(lowered), n=3, cutoff=0.4)
             ]
-        hint = (
-            f"; did you mean {' or '.join(preview(s) for s in self.suggestions)}?"
-            if (self.suggestions)
-            else ""
-        )
+        if self.suggestions:
+            hint = f"; did you mean {' or '.join(preview(s) for s in self.suggestions)}?"
+        elif known_list:  # nothing close: name what is allowed (a few of them when many)
+            shown = ", ".join(preview(k) for k in known_list[:KNOWN_SHOWN])
+            more = len(known_list) - KNOWN_SHOWN
+            hint = f"; known: {shown}" + (f" and {more} more" if more > 0 else "")
+        else:
+            hint = f"; there is no {kind} yet"
         prefix = f"{where}: " if where else ""
         super().__init__(f"{prefix}unknown {kind} {preview(name)}{hint}")
 

@@ -114,6 +114,13 @@ class AttackPlan:
         order = self.weapon_order()
         unit = self.attacker.profile.name
         kind = "in a Melee" if self.context.melee else "outside a Melee"
+        twice = sorted({w for w in order if order.count(w) > 1})
+        if twice:  # §5.2 Steps 1 and 6 (001 L2289-2308): each profile is resolved once
+            raise RulesError(
+                f"{unit}: {', '.join(twice)} chosen more than once; each Weapon profile attacks "
+                f"once in an Attack Sequence (choose each once: {', '.join(dict.fromkeys(order))})",
+                "Core Rules §5.2",
+            )
         for w in order if self.weapons else ():
             why = weapon_refusal(self.attacker.weapons[w], self.context)
             if why is not None:
@@ -171,6 +178,16 @@ class AttackPlan:
     def cap(self) -> int:
         """Largest raw tally that still matters (twice the HP against Tough)."""
         return self.eligible_hp * (2 if self.tough else 1)
+
+    def sequence_notes(self) -> list[str]:
+        """What changes the whole sequence's tally into HP lost, for the explanations."""
+        if not self.tough:
+            return []
+        return [
+            f"{self.target.profile.name}: Tough halves the HP tallied by all the weapons, "
+            "rounding up (Perks L1793-1795), so the weapons' tallies add up to more than the "
+            "HP lost"
+        ]
 
     def final_loss(self, raw: int) -> int:
         """HP actually lost for a raw tally: Tough halves it (§12.4), excess is discarded (§5.5)."""
@@ -663,7 +680,7 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
     # state: emergency save (0 available, 1 not), raw tally, attacker HP lost
     seq = np.zeros((2, cap_t + 1, cap_s + 1))
     seq[0 if not plan.target.emergency_save_used else 1, 0, 0] = 1.0
-    notes: list[str] = []
+    notes: list[str] = plan.sequence_notes()
     per_weapon: dict[str, float] = {}
     for weapon, uses in weapons:
         work = sum(dice_work(u.die, u.dice, cap_t, cap_s) for u, _ in uses)
@@ -989,6 +1006,7 @@ def sample_attack(
         eligible_models=len(plan.eligible()),
         exact=False,
         trials=trials,
+        notes=plan.sequence_notes(),
         per_weapon_mean=run.per_weapon_mean,
         weapons=plan.weapon_order(),
         unused_weapons=plan.unused_weapons(),
