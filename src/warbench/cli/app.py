@@ -150,11 +150,30 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``warbench`` script (``argv`` defaults to the process's arguments)."""
     args = ruleset_alias(list(sys.argv[1:] if argv is None else argv))
     _register(args)
+    # typer 0.29 carries its own copy of click; its exceptions live here (no public alias).
+    from typer._click import exceptions as click_exc
+
     try:
-        app(args=args, standalone_mode=True)
-    except WarbenchError as exc:  # pragma: no cover - typer re-raises through standalone mode
+        # Not standalone: click's usage errors come back here and are printed as one line
+        # (issue 18: "the CLI prints one line and exits non-zero"), not click's three-line
+        # Usage / Try / Error block.
+        code = app(args=args, standalone_mode=False)
+    except click_exc.NoArgsIsHelpError as exc:
+        exc.show()  # `warbench` alone (or a group alone) prints its help, as before
+        sys.exit(2)
+    except click_exc.UsageError as exc:  # also BadParameter, NoSuchOption, MissingParameter
+        command = exc.ctx.command_path if exc.ctx is not None else "warbench"
+        fail(f"{exc.format_message()} (see '{command} --help')")
+        sys.exit(2)
+    except typer.Abort:
+        fail("aborted", 1)
+        sys.exit(1)
+    except WarbenchError as exc:
         fail(str(exc))
         sys.exit(2)
+    else:
+        # As in click's standalone mode, the process always ends through SystemExit.
+        sys.exit(code if isinstance(code, int) else 0)
     finally:
         if argv is None:
             # The process ends now. Start-up (issue 18): the interpreter's last garbage

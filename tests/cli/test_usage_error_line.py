@@ -1,0 +1,43 @@
+"""Usage errors (bad option values, unknown options, missing arguments) are one line too
+(issue 18 review: click printed a Usage / Try / Error block of three lines or more)."""
+
+from __future__ import annotations
+
+import pytest
+
+from warbench.cli import main
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["roll", "2D6", "--seed", "-1"],
+        ["roll", "2D6", "--no-such-option"],
+        ["roster", "new", "X", "--limit", "0"],
+        ["roster", "add"],
+    ],
+)
+def test_usage_errors_are_one_line_with_exit_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error:"), err
+    assert len(err.splitlines()) == 1, err
+    assert "--help" in err
+
+
+def test_help_still_prints_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["roll", "--help"])
+    assert exit_info.value.code == 0
+    assert "roll" in capsys.readouterr().out.lower()
+
+
+def test_a_successful_command_exits_normally(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["roll", "2D6", "--seed", "3", "--no-keep"])
+    assert exit_info.value.code == 0
+    assert "2D6" in capsys.readouterr().out
