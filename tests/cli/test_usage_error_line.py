@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from warbench.cli import main
@@ -41,3 +43,17 @@ def test_a_successful_command_exits_normally(capsys: pytest.CaptureFixture[str])
         main(["roll", "2D6", "--seed", "3", "--no-keep"])
     assert exit_info.value.code == 0
     assert "2D6" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["battle", "play"])
+def test_game_seeds_are_whole_numbers_from_0_like_roll_and_odds(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    roster = str(
+        Path(__file__).parents[2] / "examples" / "warsurge" / "rosters" / "skirmish_a.yaml"
+    )
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, roster, roster, "--seed", "-1"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "--seed" in err and len(err.splitlines()) == 1

@@ -33,7 +33,9 @@ def battle(
     board: str | None = typer.Option(
         None, "--board", "-b", help="Board file or sample board name (default ruins_48x48)."
     ),
-    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (recorded; random if unset)."),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", min=0, help="Seed, a whole number from 0 (recorded; random if unset)."
+    ),
     record: Path | None = typer.Option(
         None, "--record", help="Write the game record (JSON lines)."
     ),

@@ -18,7 +18,9 @@ def play(
     board: str | None = typer.Option(
         None, "--board", "-b", help="Board file or sample board name (default ruins_48x48)."
     ),
-    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (recorded; random if unset)."),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", min=0, help="Seed, a whole number from 0 (recorded; random if unset)."
+    ),
     side: int = typer.Option(0, "--side", help="Which roster you play: 0 (first) or 1."),
     turns: int | None = typer.Option(
         None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
