@@ -130,3 +130,14 @@ def test_cli_objectives_table_and_seeded_roll() -> None:
     rolled = json.loads(a.output)
     assert rolled["seed"] == 5
     assert rolled["minors"][0]["name"] != rolled["minors"][1]["name"]
+
+
+def test_seeded_d10_is_the_kernels_pcg64_stream() -> None:
+    # One dice service: Collision's seeded D10s are NumPy's PCG64 integers(1, 11) for the seed.
+    import numpy as np
+
+    d10 = SeededD10(2026)
+    faces = [d10(f"d{i}") for i in range(200)]
+    expected = np.random.Generator(np.random.PCG64(2026)).integers(1, 11, size=200)
+    assert faces == [int(x) for x in expected]
+    assert set(faces) == set(range(1, 11))

@@ -7,25 +7,27 @@ sampled (:class:`SeededD10`), scripted in tests (:class:`ScriptedD10`) or enumer
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from warbench.kernel.errors import DiceError
+from warbench.kernel.pcg64 import Pcg64Stream
 
 #: A D10 roller: label -> face 1..10.
 Roll = Callable[[str], int]
 
 
 class SeededD10:
-    """Seeded D10s (Python's Mersenne Twister); the seed is kept and every roll is logged."""
+    """Seeded D10s from the kernel's dice generator (PCG64, the stream of
+    :class:`~warbench.kernel.dice.SeededDice`: ``Generator.integers(1, 11)``, bit for bit); the
+    seed is kept and every roll is logged, so a seed replays the same faces anywhere."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._stream = Pcg64Stream(seed)
         self.log: list[tuple[str, int]] = []
 
     def __call__(self, label: str) -> int:
-        face = self._rng.randint(1, 10)
+        face = self._stream.bounded(1, 11)
         self.log.append((label, face))
         return face
 
