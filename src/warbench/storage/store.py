@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import random
 import threading
 import time
 import weakref
+import zlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -166,6 +166,17 @@ def _find(rows: list[Any], name: str, kind: str, where: str = "") -> Any:
         if r.name.lower() == key:
             return r
     raise UnknownNameError(kind, name, [r.name for r in rows], where=where)
+
+
+def _jitter(attempt: int) -> float:
+    """A factor in [0.5, 1.5) that spreads competing writers' retries apart.
+
+    Taken from the writer's process and thread and the attempt number (a hash, no random
+    generator): storage waits never draw from a random source, so the only randomness in
+    warbench stays the seeded, recorded dice service (kernel/dice.py).
+    """
+    key = f"{os.getpid()}:{threading.get_ident()}:{attempt}".encode()
+    return 0.5 + zlib.crc32(key) / 2**32
 
 
 def _first_line(exc: BaseException) -> str:
@@ -393,7 +404,7 @@ class Store:
             finally:
                 if local is not None:
                     local.release()
-            time.sleep(delay * (0.5 + random.random()))  # jitter, not cryptography
+            time.sleep(delay * _jitter(attempts))
             delay = min(delay * 2, _MAX_BACKOFF)
 
     # -- factions ---------------------------------------------------------------------------
