@@ -7,6 +7,7 @@ interface Violation { code: string; entry: string; field: string; explanation: s
 interface Report {
   roster: string; point_limit: number; total: number; points_model: string; valid: boolean;
   units: { entry: string; full: number; points: number; traits: string[] }[];
+  lines: { entry: string; kind: string; label: string; points: number; method: string }[];
   violations: Violation[];
   document: { roster: { roster_perks: { perk: string; unit: string | null }[] } };
 }
@@ -24,7 +25,7 @@ async function refreshList(): Promise<void> {
   list.replaceChildren();
   for (const r of rosters) {
     const li = el("li");
-    const open = el("button", `${r.name} · ${r.units} unit${r.units === 1 ? "" : "s"} · ${r.point_limit} pts`, { type: "button" });
+    const open = el("button", `${r.name} · ${r.units} unit${r.units === 1 ? "" : "s"} · limit ${r.point_limit} pts`, { type: "button" });
     open.addEventListener("click", () => void show(r.name));
     li.appendChild(open);
     list.appendChild(li);
@@ -68,6 +69,16 @@ function render(report: Report): void {
     table.appendChild(row);
   }
   view.appendChild(table);
+  // Every line that costs points (unit, table-priced perks, Traits, Roster Perks): they add up
+  // to the total (issue 18), so a Roster Perk's price is never hidden.
+  const priced = el("ul", "", { id: "priced-lines", class: "muted" });
+  for (const line of report.lines) {
+    const who = line.entry && !line.label.startsWith(line.entry) ? `${line.entry}: ` : "";
+    const how = line.method ? ` (${line.method})` : "";
+    priced.appendChild(el("li", `${who}${line.label} ${line.points} pts${how}`));
+  }
+  view.appendChild(el("h3", "Priced lines"));
+  view.appendChild(priced);
   const violations = el("ul", "", { id: "violations" });
   for (const v of report.violations) {
     violations.appendChild(el("li", `${v.entry || "roster"}: ${v.explanation} Fix: ${v.fix} [${v.rule}]`, { class: "bad" }));

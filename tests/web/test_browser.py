@@ -226,6 +226,11 @@ def test_rosters_build_validate_share_and_import_s3_1(page: Any) -> None:
     playwright_api.expect(page.locator("#roster-total")).to_have_text(
         f"{with_perk['total']} / 100 pts"
     )
+    # Issue 18: every line that costs points is shown, the Roster Perk's too, adding up.
+    lines = with_perk["lines"]
+    assert sum(line["points"] for line in lines) == with_perk["total"]
+    playwright_api.expect(page.locator("#priced-lines li")).to_have_count(len(lines))
+    playwright_api.expect(page.locator("#priced-lines")).to_contain_text("Inspiring")
     page.click("#share")
     playwright_api.expect(page.locator("#share-code")).to_contain_text("WBR1:")
     code = page.locator("#share-code").inner_text()
