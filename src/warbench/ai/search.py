@@ -53,13 +53,17 @@ class SearchConfig:
     * ``iterations``: playouts per decision (the budget that keeps play deterministic);
     * ``width``: root candidates considered (the default among them);
     * ``horizon``: steps played after a candidate before the position is evaluated;
-    * ``seconds``: a wall-clock cap per decision (``None``: none).
+    * ``seconds``: a wall-clock cap per decision (``None``: none);
+    * ``margin``: how much better (in evaluation units, 0 to 1) another candidate's mean must
+      be than the default's to be chosen instead — a few noisy playouts should not overrule
+      the scripted choice on the luck of the dice.
     """
 
     iterations: int = 48
     width: int = 8
     horizon: int = 4
     seconds: float | None = 1.0
+    margin: float = 0.01
 
     def __post_init__(self) -> None:
         for name in ("iterations", "width"):
@@ -165,6 +169,14 @@ class SearchPlayer:
             alive = alive[: max(1, (len(alive) + 1) // 2)]
         means = [s / c if c else float("-inf") for s, c in zip(sums, counts, strict=True)]
         best = max(alive, key=lambda i: (means[i], -i))
+        if (
+            decision.default is not None
+            and cands[0] == decision.default
+            and best != 0
+            and counts[0]
+            and means[best] < means[0] + self.config.margin
+        ):
+            best = 0  # not clearly better than the default
         self.last = SearchStats(
             playouts=sum(counts),
             candidates=len(cands),

@@ -28,6 +28,9 @@ def play(
     record: Path | None = typer.Option(
         None, "--record", help="Write the protocol record (JSON lines)."
     ),
+    ai: str = typer.Option(
+        "scripted", "--ai", help="Your opponent: scripted, random, search or search:1..4."
+    ),
 ) -> None:
     """Play a Standard game against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
@@ -82,6 +85,10 @@ def play(
             },
         )
         game_seed = secrets.randbits(31) if seed is None else seed
+        if ai != "scripted":
+            from warbench.ai.players import make_player
+
+            players[1 - side] = make_player(ai, ws.id, setup, game_seed, 1 - side)
         run = run_game(ws, setup, players, game_seed, on_step=on_step)
         if record is not None:
             run.record.save(record)

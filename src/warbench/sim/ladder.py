@@ -8,6 +8,7 @@ with the rosters exchanged; each lab batch alternates the seats and rotates the 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,3 +75,57 @@ def play_pairing(
         rows.extend(batch)
         first_on.extend(["A" if k == 0 else "B"] * len(batch))
     return Pairing(first, second, tuple(rows), tuple(first_on))
+
+
+def ladder(
+    rosters: tuple[JSON, JSON],
+    games: int,
+    *,
+    rungs: Sequence[str] = RUNGS,
+    boards: Sequence[JSON] = (),
+    seed: int = 0,
+    backend: Backend = "processes",
+    workers: int | None = None,
+) -> list[Pairing]:
+    """Each rung against the one below it (``games`` games each way)."""
+    return [
+        play_pairing(
+            hi, lo, rosters, games, boards=boards, seed=seed, backend=backend, workers=workers
+        )
+        for lo, hi in itertools.pairwise(rungs)
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m warbench.sim.ladder A.yaml B.yaml [GAMES] [RUNG …]``: one JSON line per
+    pairing (win rate of the stronger rung, interval, games, games with a silent side)."""
+    import json
+    import sys
+    import time
+
+    from warbench.sim.lab import load_rosters
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    rosters = load_rosters(args[:2])
+    games = int(args[2]) if len(args) > 2 else 10
+    rungs = tuple(args[3:]) or RUNGS
+    for lo, hi in itertools.pairwise(rungs):
+        t = time.perf_counter()
+        p = play_pairing(hi, lo, rosters, games)
+        dt = time.perf_counter() - t
+        lo_i, hi_i = p.rate.interval
+        line = {
+            "first": hi,
+            "second": lo,
+            "games": len(p.rows),
+            "rate": round(p.rate.rate, 4),
+            "interval": [round(lo_i, 4), round(hi_i, 4)],
+            "record": [p.rate.wins, p.rate.draws, p.rate.losses],
+            "silent": p.silent,
+            "seconds": round(dt, 1),
+        }
+        print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
