@@ -63,7 +63,7 @@ class SearchConfig:
     width: int = 8
     horizon: int = 4
     seconds: float | None = 1.0
-    margin: float = 0.01
+    margin: float = 0.005
 
     def __post_init__(self) -> None:
         for name in ("iterations", "width"):
@@ -78,10 +78,10 @@ class SearchConfig:
 
 #: The levels a player kind names (``search:1`` … ``search:4``; ``search`` is level 2).
 LEVELS: Mapping[int, SearchConfig] = {
-    1: SearchConfig(iterations=12, width=4, horizon=2),
-    2: SearchConfig(iterations=32, width=6, horizon=3),
-    3: SearchConfig(iterations=96, width=10, horizon=4),
-    4: SearchConfig(iterations=256, width=16, horizon=6, seconds=5.0),
+    1: SearchConfig(iterations=12, width=4, horizon=0),
+    2: SearchConfig(iterations=24, width=6, horizon=0),
+    3: SearchConfig(iterations=64, width=8, horizon=1),
+    4: SearchConfig(iterations=160, width=12, horizon=2, seconds=5.0),
 }
 DEFAULT_LEVEL = 2
 

@@ -9,11 +9,12 @@
   Flow fields a view does not carry are derived: the activation order is clockwise from the
   Turn Master by Deployment Zone (Core Rules 001_d3f5e425c5e1196d.txt §2.1, §3.3).
 * **Evaluation.** The share of the point value still on the battlefield (what decides the
-  game, §2.2 step 8), adjusted by the threat each side poses: for every unit on the table, the
-  expected point value its best reachable target loses to one attack (exact odds,
-  ``warbench.api.odds``; a target within the weapon's Range plus the unit's Move, or within a
-  charge for 0" weapons), scaled by the models it has left. Threats are potential, so they
-  weigh a quarter of realised losses.
+  game, §2.2 step 8), moved by the balance of threats: for every unit on the table, the
+  expected point value its best target loses to one attack (exact odds, ``warbench.api.odds``,
+  cached per pair of units), scaled by the models it has left; a target counts when it is
+  within the weapon's Range plus half the unit's Move (shooting) or within Move plus Dash of a
+  0" weapon (a charge). Line of sight and cover are not counted. The balance is divided by the
+  value on the battlefield and weighs half (:data:`THREAT_WEIGHT`).
 * **Candidates.** The default (the scripted AI's choice) first, then the engine's listed
   candidates taking one unit at a time in turn, so a narrow search still sees several units.
 """
@@ -29,7 +30,9 @@ from warbench.kernel.errors import WarbenchError
 from warbench.play.core import JSON, Decision, LegalActions, Ruleset, SetupArgs
 
 #: How much the expected damage of the next attacks weighs against points already lost.
-THREAT_WEIGHT = 0.25
+THREAT_WEIGHT = 0.5
+#: The share of its Move a unit is counted on to close before it shoots.
+MOVE_SHARE = 0.5
 
 _HIDING = ("hide_roster_value", "hide_reserves")
 
@@ -100,7 +103,7 @@ class WarsurgeHooks:
         threat = self._threats(state, view)
         mine = threat[player]
         theirs = sum(threat) - mine
-        score = share + THREAT_WEIGHT * (mine - theirs) / total
+        score = share + THREAT_WEIGHT * (mine - theirs) / (alive or total)
         return min(1.0, max(0.0, score))
 
     def _threats(self, state: Any, view: Mapping[str, Any]) -> list[float]:
@@ -133,7 +136,7 @@ class WarsurgeHooks:
                 bx, by, _ = where[b]
                 dist = math.hypot(ax - bx, ay - by)
                 worth = float(t.get("value", 0.0))
-                for melee, rng in ((False, move), (True, reach)):
+                for melee, rng in ((False, MOVE_SHARE * move), (True, reach)):
                     longest = max(
                         (w[1] for w in u["weapons"].values() if (w[1] <= 1) == melee),
                         default=None,
