@@ -16,7 +16,8 @@
   0" weapon (a charge). Line of sight and cover are not counted. The balance is divided by the
   value on the battlefield and weighs half (:data:`THREAT_WEIGHT`).
 * **Candidates.** The default (the scripted AI's choice) first, then the engine's listed
-  candidates taking one unit at a time in turn, so a narrow search still sees several units.
+  candidates taking one unit at a time in turn, so a narrow search still sees several units;
+  Pass (which ends the side's phase, not one unit's turn) only when it is the default.
 """
 
 from __future__ import annotations
@@ -172,9 +173,15 @@ class WarsurgeHooks:
         decision: Decision[Any],
         limit: int,
     ) -> list[Any]:
-        """The default, then the listed candidates one unit at a time in turn."""
+        """The default, then the listed candidates one unit at a time in turn. A Pass ends
+        the side's whole phase (Core Rules §2.2), not one unit's activation, so it is a
+        candidate only when it is the default (the scripted AI passes when no unit has
+        anything left to do)."""
+        dump = self.ruleset.actions.dump
         by_unit: dict[object, list[Any]] = {}
         for a in legal:
+            if a != decision.default and dump(a).get("kind") == "pass":
+                continue
             by_unit.setdefault(getattr(a, "unit", None), []).append(a)
         interleaved: list[Any] = []
         queues = list(by_unit.values())
