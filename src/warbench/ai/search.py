@@ -79,9 +79,9 @@ class SearchConfig:
 #: The levels a player kind names (``search:1`` … ``search:4``; ``search`` is level 2).
 LEVELS: Mapping[int, SearchConfig] = {
     1: SearchConfig(iterations=12, width=4, horizon=0),
-    2: SearchConfig(iterations=24, width=6, horizon=0),
-    3: SearchConfig(iterations=64, width=8, horizon=1),
-    4: SearchConfig(iterations=160, width=12, horizon=2, seconds=5.0),
+    2: SearchConfig(iterations=24, width=6, horizon=2),
+    3: SearchConfig(iterations=64, width=8, horizon=3),
+    4: SearchConfig(iterations=160, width=12, horizon=4, seconds=5.0),
 }
 DEFAULT_LEVEL = 2
 
