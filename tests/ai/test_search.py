@@ -128,3 +128,24 @@ def test_search_beats_random_legal_on_a_small_seeded_set() -> None:
             wins += row.winner == mine
             games += 1
     assert wins >= 10, f"search won {wins} of {games}"
+
+
+def test_pass_is_a_candidate_only_when_it_is_the_default() -> None:
+    """Core Rules §2.2: a Pass ends the side's phase, not one unit's activation."""
+    setup = skirmish()
+    ws = get_ruleset("warsurge")
+    hooks = get_hooks(ws)
+    seen = 0
+    for state in _states(setup, 4, 80):
+        if ws.is_over(state):
+            continue
+        d = ws.pending(state)[0]
+        if d.kind != "activation":
+            continue
+        cands = hooks.candidates(state, d.player, ws.legal_actions(state, d.player), d, 12)
+        kinds = [ws.actions.dump(a)["kind"] for a in cands]
+        assert cands[0] == d.default
+        if ws.actions.dump(d.default)["kind"] != "pass":
+            assert "pass" not in kinds
+            seen += 1
+    assert seen > 10
