@@ -195,6 +195,29 @@ def _units_table(units: list[Unit], title: str) -> Table:
 # ---------------------------------------------------------------------------------- armoury
 
 
+def _weapon_file(path: Path) -> WeaponProfile:
+    """The weapon in a weapon file; a directory or a unit file given instead is one line naming
+    what was given and what ``armoury add`` expects."""
+    from warbench.kernel.errors import ProfileError
+    from warbench.rulesets.warsurge.io import load_units, load_weapon
+
+    expected = "armoury add expects weapon files (weapon: {name: ..., range: ..., ...})"
+    if path.is_dir():
+        raise fail(f"{path}: is a directory; {expected}")
+    try:
+        return load_weapon(path)
+    except ProfileError as exc:
+        try:
+            units = load_units(path)
+        except WarbenchError:
+            raise exc from None
+        names = ", ".join(u.name for u in units)
+        raise fail(
+            f"{path}: is a unit file ({names}), not a weapon file; {expected}; add a unit "
+            f"to a faction with: warbench faction add-unit FACTION {path}"
+        ) from None
+
+
 @armoury.command("add")
 def armoury_add(
     files: list[Path] = typer.Argument(..., help="Weapon files (weapon: {...})."),
@@ -202,10 +225,8 @@ def armoury_add(
     db: str | None = DB,
 ) -> None:
     """Add weapon profiles to the Armoury (all or none)."""
-    from warbench.rulesets.warsurge.io import load_weapon
-
     with guarded():
-        weapons = [load_weapon(f) for f in files]
+        weapons = [_weapon_file(f) for f in files]
         _store(db).add_weapons(weapons, replace=replace)
     console.print(f"added {', '.join(w.name for w in weapons)} to the Armoury", highlight=False)
 

@@ -57,9 +57,14 @@ def chart(
 # ------------------------------------------------------------------------------------- odds
 
 
-def _load(path: Path, name: str | None) -> Unit:
+def _load(path: Path, name: str | None, role: str = "ATTACKER") -> Unit:
     from warbench.rulesets.warsurge.io import load_units
 
+    if path.is_dir():
+        raise fail(
+            f"{path}: is a directory; warbench odds expects the {role} unit file (YAML or JSON), "
+            "for example examples/warsurge/troopers_10.yaml"
+        )
     units = load_units(path)
     if name is None:
         if len(units) > 1:
@@ -314,7 +319,7 @@ def odds(
     half_range = bool(flags.pop("within_half_range", half_range))
     try:
         attacker = _load(attacker_file, unit_name)
-        target = _load(target_file, target_name)
+        target = _load(target_file, target_name, "TARGET")
         ctx = AttackContext(
             melee=melee,
             cover=cover,
