@@ -579,6 +579,34 @@ def roster_rename(
     console.print(f"renamed roster {r.name!r} to {renamed.name!r}", highlight=False)
 
 
+@roster.command("limit")
+def roster_limit(
+    name: str = typer.Argument(..., help="Roster name."),
+    points: int = typer.Argument(
+        ..., min=1, max=1_000_000, help="The new Point Limit (Core Rules §3.1)."
+    ),
+    db: str | None = DB,
+) -> None:
+    """Change a roster's Point Limit, then validate it again (every violation is listed).
+
+    The new limit is saved even when the roster no longer fits: the violations say what to
+    change, as ``roster validate`` does (exit status 0; ``validate`` exits 1)."""
+    with guarded():
+        store = _store(db)
+        loaded = store.versioned_roster(name)  # saved only over this version
+        r = loaded.value
+        changed = _stamp(r.model_copy(update={"point_limit": points}))
+        store.save_roster(changed, expected_version=loaded.version)
+        report = _report(changed)
+    console.print(
+        f"Point Limit of {r.name!r}: {r.point_limit} → {points} pts; "
+        f"total {report.total} pts, " + ("legal" if report.ok else "NOT legal:"),
+        highlight=False,
+    )
+    for v in report.violations:
+        console.print(f"- {v}", highlight=False, soft_wrap=True)
+
+
 @roster.command("copy")
 def roster_copy(
     name: str = typer.Argument(..., help="Roster name."),
