@@ -624,21 +624,22 @@ def roster_copy(
 
 @roster.command("delete")
 def roster_delete(
-    name: str = typer.Argument(..., help="Roster name."),
+    name: str = typer.Argument(..., help="Roster name, or #ID (roster list)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     db: str | None = DB,
 ) -> None:
     """Delete a roster (asks first unless --yes)."""
     with guarded():
         store = _store(db)
-        loaded = store.versioned_roster(name)  # saved only over this version
-        r = loaded.value
+        # The stored line, not the roster: a roster this version would refuse (a blank name
+        # saved by an older one) can be deleted too, by ``#ID`` (``roster list``).
+        r = store.roster_summary(name)  # deleted only at this version
         if not yes and not typer.confirm(
-            f"Delete roster {r.name!r} ({len(r.units)} units)?", default=False, err=True
+            f"Delete roster {r.handle!r} ({r.units} units)?", default=False, err=True
         ):
-            raise fail(f"roster {r.name!r} not deleted", code=1)
-        store.delete_roster(r.name, expected_version=loaded.version)
-    console.print(f"deleted roster {r.name!r}", highlight=False)
+            raise fail(f"roster {r.handle!r} not deleted", code=1)
+        store.delete_roster(r.handle, expected_version=r.version, roster_id=r.id)
+    console.print(f"deleted roster {r.handle!r}", highlight=False)
 
 
 @roster.command("perk")
@@ -682,7 +683,10 @@ def roster_list(db: str | None = DB) -> None:
     """List the rosters."""
     with guarded():
         for s in _store(db).rosters():
-            console.print(f"{s.name}  {s.units} units, limit {s.point_limit} pts", highlight=False)
+            name = (
+                s.name if s.name.strip() else f"#{s.id} (no name; rename or delete it by #{s.id})"
+            )
+            console.print(f"{name}  {s.units} units, limit {s.point_limit} pts", highlight=False)
 
 
 def _load(name_or_file: str, db: str | None) -> Roster:
