@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from tests.cli.test_roster_cli import run
 from tests.warsurge.roster.fakes import entry, roster
 from warbench.kernel.errors import UnknownNameError
+from warbench.rulesets.warsurge.roster import Roster
 from warbench.storage import Store
 
 
@@ -78,3 +79,97 @@ def test_cli_deletes_the_blank_roster_by_its_blank_name(
     code, _, err = run(capsys, "roster", "delete", "", "--yes", "--db", url)
     assert code == 0, err
     assert store.rosters() == []
+
+
+# -- rename: one store operation, one transaction ---------------------------------------------
+
+
+def _named(name: str) -> Roster:
+    return roster(
+        entry("APC", models=1, transport=300, hp=10), entry("Troopers", models=10)
+    ).model_copy(update={"name": name})
+
+
+def test_rename_keeps_everything_but_the_name(store: Store) -> None:
+    before = _named("Test")
+    store.save_roster(before)
+    version = store.rename_roster("test", "Strike Force", expected_version=1)
+    assert version == 2
+    assert [r.name for r in store.rosters()] == ["Strike Force"]
+    assert store.roster("Strike Force") == before.model_copy(update={"name": "Strike Force"})
+
+
+def test_rename_case_only_and_refusing_a_taken_name(store: Store) -> None:
+    store.save_roster(_named("Test"))
+    store.save_roster(_named("Test").model_copy(update={"name": "Other"}))
+    store.rename_roster("Test", "TEST")
+    assert sorted(r.name for r in store.rosters()) == ["Other", "TEST"]
+    from warbench.storage import StorageError
+
+    with pytest.raises(StorageError, match="a roster called 'Other' already exists"):
+        store.rename_roster("TEST", "other")
+    with pytest.raises(StorageError, match="allowed: 1 to 120 characters"):
+        store.rename_roster("TEST", "  ")
+
+
+def test_rename_over_a_change_made_elsewhere_is_refused(store: Store) -> None:
+    from warbench.storage import ChangedElsewhereError
+
+    store.save_roster(_named("Test"))
+    store.save_roster(_named("Test"))  # version 2
+    with pytest.raises(ChangedElsewhereError):
+        store.rename_roster("Test", "New", expected_version=1)
+    assert [r.name for r in store.rosters()] == ["Test"]
+
+
+def test_a_failure_inside_the_rename_loses_nothing(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The failure comes after the new name is written, at the commit: the transaction rolls
+    back and the roster is still there, whole, under its old name (the old two-step rename
+    wrote the new roster in one transaction and deleted the old one in another)."""
+    from sqlalchemy import event
+    from sqlalchemy.orm import Session
+
+    before = _named("Test")
+    store.save_roster(before)
+
+    def disk_on_fire(session: Session) -> None:
+        raise RuntimeError("disk on fire")
+
+    event.listen(Session, "before_commit", disk_on_fire)
+    try:
+        with pytest.raises(RuntimeError, match="disk on fire"):
+            store.rename_roster("Test", "Strike Force")
+    finally:
+        event.remove(Session, "before_commit", disk_on_fire)
+    assert [(r.name, r.units, r.version) for r in store.rosters()] == [("Test", 2, 1)]
+    assert store.roster("Test") == before
+
+
+def test_the_cli_rename_is_one_store_operation(
+    capsys: pytest.CaptureFixture[str], store: Store, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.save_roster(_named("Test"))
+    calls: list[str] = []
+    for method in ("save_roster", "delete_roster", "rename_roster"):
+        real = getattr(Store, method)
+
+        def spy(self: Store, *a: object, _real=real, _m=method, **k: object) -> object:  # type: ignore[no-untyped-def]
+            calls.append(_m)
+            return _real(self, *a, **k)
+
+        monkeypatch.setattr(Store, method, spy)
+    code, out, err = run(capsys, "roster", "rename", "Test", "Strike Force", "--db", url)
+    assert code == 0, err
+    assert calls == ["rename_roster"]
+    assert "renamed roster 'Test' to 'Strike Force'" in out
+
+
+def test_the_blank_roster_can_be_renamed_by_id(
+    capsys: pytest.CaptureFixture[str], store: Store, url: str
+) -> None:
+    rid = blank_roster(store)
+    code, _, err = run(capsys, "roster", "rename", f"#{rid}", "Recovered", "--db", url)
+    assert code == 0, err
+    assert [e.name for e in store.roster("Recovered").units] == ["Troopers"]

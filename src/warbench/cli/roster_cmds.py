@@ -559,24 +559,18 @@ def roster_remove(
 
 @roster.command("rename")
 def roster_rename(
-    name: str = typer.Argument(..., help="Roster name."),
+    name: str = typer.Argument(..., help="Roster name, or #ID (roster list)."),
     new: str = typer.Argument(..., help="New roster name."),
     db: str | None = DB,
 ) -> None:
-    """Rename a roster."""
+    """Rename a roster (one save: renamed, or unchanged)."""
     new = _new_name(new, "roster")
     with guarded():
         store = _store(db)
-        loaded = store.versioned_roster(name)  # saved only over this version
-        r = loaded.value
-        renamed = r.model_copy(update={"name": new.strip()})
-        if r.name.lower() == new.strip().lower():
-            store.save_roster(renamed, expected_version=loaded.version)  # only the case changes
-        else:
-            # The new roster is written first; should deleting the old one fail, both remain.
-            store.save_roster(renamed, replace=False)
-            store.delete_roster(r.name, expected_version=loaded.version)
-    console.print(f"renamed roster {r.name!r} to {renamed.name!r}", highlight=False)
+        # The stored line, not the roster: a blank name saved by an older version can be fixed.
+        r = store.roster_summary(name)  # renamed only at this version
+        store.rename_roster(r.handle, new, expected_version=r.version, roster_id=r.id)
+    console.print(f"renamed roster {r.handle!r} to {new!r}", highlight=False)
 
 
 @roster.command("limit")

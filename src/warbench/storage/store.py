@@ -731,6 +731,49 @@ class Store:
 
         return self._run(subject, work, write=True, lock=_key("roster", name))
 
+    def rename_roster(
+        self,
+        name: str,
+        new: str,
+        *,
+        expected_version: int | None = None,
+        roster_id: int | None = None,
+    ) -> int:
+        """Rename roster ``name`` (or ``#ID``; with ``roster_id``, exactly that row) to ``new``
+        in one transaction and return its new version: either the renamed roster is saved or
+        nothing changes. A roster called ``new`` (any case) that is another roster is refused;
+        a change of case only is allowed. The entries are untouched; with
+        ``expected_version``, a save that came in between raises
+        :class:`ChangedElsewhereError`. The roster is not built, so a row this version would
+        refuse (a blank name) can be renamed."""
+        new = new.strip()
+        subject = f"roster {name!r}"
+        if not 1 <= len(new) <= 120:
+            raise StorageError(
+                f"{subject}: cannot be renamed to {new[:60]!r}; allowed: 1 to 120 characters"
+            )
+
+        def work(s: Session) -> int:
+            if self._postgresql:  # both names, in one order (two renames never deadlock)
+                for key in sorted({_key("roster", name), _key("roster", new)}):
+                    s.execute(select(_pg_advisory_lock(_lock_id(key))))
+            row = self._roster_row(s, name) if roster_id is None else s.get(RosterRow, roster_id)
+            if row is None:
+                if expected_version is not None:
+                    raise ChangedElsewhereError(subject, expected_version, None)
+                raise self._unknown_roster(s, name)
+            if expected_version is not None and row.version != expected_version:
+                raise ChangedElsewhereError(subject, expected_version, row.version)
+            taken = self._roster_row(s, new)
+            if taken is not None and taken.id != row.id and taken.name.lower() == new.lower():
+                raise StorageError(f"a roster called {taken.name!r} already exists")
+            row.name = new
+            row.version += 1
+            s.flush()
+            return row.version
+
+        return self._run(subject, work, write=True)
+
     def rosters(self) -> list[RosterSummary]:
         """A summary of every roster, by name."""
 
