@@ -42,19 +42,21 @@ def test_an_edit_over_a_change_made_elsewhere_is_refused_in_one_line(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'wb.db'}"
     store = Store.open(url)
-    store.save_roster(roster(entry("A"), entry("B")))
+    store.save_roster(
+        roster(entry("A", perks=["Presence"]), entry("B"))
+    )  # Presence: the Inspiring case designates A
     real = Store.versioned_roster
 
     def load_then_someone_else_saves(self: Store, name: str) -> Versioned[Roster]:
         loaded = real(self, name)
-        Store.open(url).save_roster(roster(entry("A"), entry("B"), entry("C")))
+        Store.open(url).save_roster(roster(entry("A", perks=["Presence"]), entry("B"), entry("C")))
         return loaded
 
     real_summary = Store.roster_summary
 
     def summary_then_someone_else_saves(self: Store, name: str) -> RosterSummary:
         loaded = real_summary(self, name)
-        Store.open(url).save_roster(roster(entry("A"), entry("B"), entry("C")))
+        Store.open(url).save_roster(roster(entry("A", perks=["Presence"]), entry("B"), entry("C")))
         return loaded
 
     monkeypatch.setattr(Store, "versioned_roster", load_then_someone_else_saves)

@@ -403,6 +403,36 @@ def _groups(
     return [(models or base.model_count, names)]
 
 
+def _refuse_what_validate_would(old: Roster, new: Roster) -> None:
+    """Refuse an edit that gives an entry something ``roster validate`` would reject at once:
+    a model worth under 1 pt (a group without weapons, Core Rules L1431), a perk that needs
+    weapons no model carries, a Presence Roster Perk designated to a unit without Presence
+    (Perks L1372-1380). One line: the violation with its fix and its rule and lines.
+
+    Only violations the edit brings in count, and only those about what was given: a roster
+    that is still being built (over its limit, a Controlled unit whose controller comes next)
+    is not refused; ``validate`` reports those."""
+    from warbench.rulesets.warsurge.roster import ViolationCode, validate_roster
+
+    refused = {
+        ViolationCode.MODEL_UNDER_1,
+        ViolationCode.NEEDS_WEAPONS,
+        ViolationCode.WEAPON_REQUIREMENT,
+        ViolationCode.NEEDS_PRESENCE,
+    }
+
+    def key(v: object) -> tuple[object, ...]:
+        return (v.code, v.entry, v.field, repr(v.value))  # type: ignore[attr-defined]
+
+    coster = _coster()
+    before = {key(v) for v in validate_roster(old, coster).violations}
+    for v in validate_roster(new, coster).violations:
+        if v.code in refused and key(v) not in before:
+            if v.code is ViolationCode.NEEDS_PRESENCE and v.value is None:
+                continue  # no Presence unit designated yet: validate says so
+            raise fail(f"refused, {v}")
+
+
 def _weapon_sources(store: Store, unit: Unit) -> list[WeaponProfile]:
     """Weapons an entry may take: its faction unit's profiles (if stored), then the Armoury."""
     own: list[WeaponProfile] = []
@@ -449,7 +479,9 @@ def roster_add(
         )
         if r.find(e.name) is not None:
             raise fail(f"roster {r.name!r} already has an entry {e.name!r}; choose --name")
-        store.save_roster(_stamp(r.with_entry(e)), expected_version=loaded.version)
+        added = _stamp(r.with_entry(e))
+        _refuse_what_validate_would(r, added)
+        store.save_roster(added, expected_version=loaded.version)
     n = built.model_count
     console.print(f"added {e.name} ({n} model{'s' * (n != 1)}) to {r.name}", highlight=False)
 
@@ -521,7 +553,9 @@ def roster_edit(
         if rename is not None:
             update["name"] = rename.strip()
         new = RosterEntry.model_validate({**old.model_dump(), **update})
-        store.save_roster(_stamp(r.replace_entry(old.name, new)), expected_version=loaded.version)
+        edited = _stamp(r.replace_entry(old.name, new))
+        _refuse_what_validate_would(r, edited)
+        store.save_roster(edited, expected_version=loaded.version)
     console.print(f"changed {new.name} in {r.name}", highlight=False)
 
 
@@ -665,10 +699,10 @@ def roster_perk(
             perks.append(RosterPerk(perk=perk, unit=_entry_ref(r, unit, "--unit")))
         from warbench.rulesets.warsurge.roster_io import canonical_roster
 
-        store.save_roster(
-            canonical_roster(r.model_copy(update={"roster_perks": perks})),
-            expected_version=loaded.version,
-        )
+        changed = canonical_roster(r.model_copy(update={"roster_perks": perks}))
+        if not remove:
+            _refuse_what_validate_would(r, changed)
+        store.save_roster(changed, expected_version=loaded.version)
     console.print(f"{'removed' if remove else 'added'} {perk} on {r.name}", highlight=False)
 
 
