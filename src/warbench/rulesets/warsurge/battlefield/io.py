@@ -236,7 +236,8 @@ def sample_boards() -> list[str]:
 
 
 def sample_board(name: str) -> Board:
-    """A sample board by name (``open_field_42x32``, ``ruins_48x48``, ``city_72x48``)."""
+    """A sample board by name (``open_field_42x32``, ``ruins_48x48``, ``city_72x48``,
+    ``hive_city_72x48``)."""
     names = sample_boards()
     if name not in names:
         raise UnknownNameError("sample board", name, names)
