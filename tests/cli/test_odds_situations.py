@@ -108,3 +108,13 @@ def test_unknown_situation_is_one_line_listing_the_allowed_ones() -> None:
     assert "'flying'" in result.output
     assert "allowed: melee, cover, half-range" in result.output
     assert "airborne" in result.output and "stationary" in result.output
+
+
+def test_the_situations_are_recorded_in_the_output() -> None:
+    data = odds_json(HUNTERS, HERALD, "-s", "Leader, airborne", "--cover", "--distance", "12")
+    assert data["situations"] == ["airborne", "cover", "leader"]
+    assert data["distance"] == 12
+    result = runner.invoke(app, ["odds", HUNTERS, HERALD, "-s", "stationary"])
+    assert result.exit_code == 0 and "situation: stationary" in result.output
+    plain = runner.invoke(app, ["odds", HUNTERS, HERALD])
+    assert "situation:" not in plain.output

@@ -351,13 +351,22 @@ def odds(
                 sampled = sample_attack(plan, monte_carlo, SeededDice(seed), bar)
     except WarbenchError as exc:
         raise fail(str(exc)) from None
+    chosen = sorted(
+        {n for item in situation for n in (x.strip().lower() for x in item.split(",")) if n}
+        | {n for n, on in (("melee", melee), ("cover", cover), ("half-range", half_range)) if on}
+    )
     if as_json:
         report = odds_report(attacker, target, result, names)
+        report["situations"] = chosen
+        report["distance"] = distance
         report["warnings"] = warnings
         if sampled is not None:
             report["monte_carlo"] = odds_report(attacker, target, sampled, names)
         console.print_json(json.dumps(report))
     else:
+        if chosen or distance is not None:
+            said = ", ".join(chosen + ([f'{distance:g}" apart'] if distance is not None else []))
+            console.print(f"situation: {said}", highlight=False)
         for table in odds_tables(attacker, target, result):
             console.print(table)
         if sampled is not None:
