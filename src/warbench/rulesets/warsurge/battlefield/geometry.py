@@ -335,9 +335,9 @@ def footprint_distance(a: Footprint, b: Footprint) -> float:
     """Base-to-base distance on the board between two models on any bases or hulls (§1.3:
     measure from the base, or from the body or hull of a model without one); 0 when they touch
     or overlap. Round bases are measured exactly; ovals within ``OVAL_SIDES``'s tolerance."""
-    if a.base.round and b.base.round:
+    if a.base.round and b.base.round:  # as edge_distance (measure.py), to the last bit
         gap = math.hypot(b.centre[0] - a.centre[0], b.centre[1] - a.centre[1])
-        return max(0.0, gap - a.base.radius - b.base.radius)
+        return max(0.0, gap - (a.base.radius + b.base.radius))
     if a.base.round or b.base.round:
         disc, other = (a, b) if a.base.round else (b, a)
         poly = shapely.Polygon(other.outline())

@@ -20,7 +20,6 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     BoolArray,
     FloatArray,
     as_discs,
-    footprint_distance,
     points_array,
 )
 from warbench.rulesets.warsurge.battlefield.model import Disc, Footprint, Point
@@ -37,6 +36,7 @@ __all__ = [
     "distance_matrix",
     "edge_distance",
     "footprint_coherency_groups",
+    "footprint_distance_matrix",
     "in_base_contact",
     "objective_control",
     "overlaps",
@@ -128,15 +128,28 @@ def footprint_coherency_groups(
     """:func:`coherency_groups` for models on any bases or hulls (§1.3) at any heights:
     linked within ``coherency`` inches base to base across the board and ``vertical`` inches
     vertically (§4.2 I, III)."""
-    n = len(models)
-    linked = np.zeros((n, n), dtype=bool)
-    for i in range(n):
-        linked[i, i] = True
-        for j in range(i + 1, n):
-            a, b = models[i], models[j]
-            near = footprint_distance(a, b) <= coherency + EPS
-            linked[i, j] = linked[j, i] = near and abs(a.z - b.z) <= vertical + EPS
-    return _groups(linked) if n else []
+    if not models:
+        return []
+    gaps = footprint_distance_matrix(models)
+    z = np.array([m.z for m in models], dtype=np.float64)
+    linked = (gaps <= coherency + EPS) & (np.abs(z[:, None] - z[None, :]) <= vertical + EPS)
+    return _groups(linked)
+
+
+def footprint_distance_matrix(models: Sequence[Footprint]) -> FloatArray:
+    """``(n, n)`` base-to-base distances across the board between models on any bases or
+    hulls (§1.3), in one vectorised shapely call: a round base is its centre less its radius
+    (exact), an oval or rectangle its polygon (as :func:`footprint_distance`)."""
+    import shapely
+
+    shapes = np.array(
+        [shapely.Point(m.centre) if m.base.round else shapely.Polygon(m.outline()) for m in models],
+        dtype=object,
+    )
+    extra = np.array([m.base.radius if m.base.round else 0.0 for m in models])
+    d = shapely.distance(shapes[:, None], shapes[None, :])
+    out: FloatArray = np.maximum(d - extra[:, None] - extra[None, :], 0.0)
+    return out
 
 
 def _groups(linked: BoolArray) -> list[list[int]]:

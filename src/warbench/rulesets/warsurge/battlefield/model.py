@@ -11,6 +11,7 @@ measuring functions need is compiled once per board and cached (:meth:`Board.geo
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -125,17 +126,9 @@ class Base(BaseModel):
     def outline(self, centre: Point, facing: float = 0.0) -> list[Point]:
         """The base's corners on the board (an oval as :data:`OVAL_SIDES` corners), its length
         turned ``facing`` degrees counter-clockwise from ``+x``."""
-        a, b = self.half_extents
         cx, cy = centre
         c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
-        if self.shape == "rect":
-            local = [(-a, -b), (a, -b), (a, b), (-a, b)]
-        else:
-            n = OVAL_SIDES
-            local = [
-                (a * math.cos(2 * math.pi * i / n), b * math.sin(2 * math.pi * i / n))
-                for i in range(n)
-            ]
+        local = _local_outline(self.shape, *self.half_extents)
         return [(cx + x * c - y * s, cy + x * s + y * c) for x, y in local]
 
     @classmethod
@@ -148,6 +141,17 @@ class Base(BaseModel):
         """An unbased model measured from its rectangular hull (§1.3: "the model's actual body
         or hull (exterior of a vehicle)")."""
         return cls(shape="rect", length_mm=length_mm, width_mm=width_mm, hull=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _local_outline(shape: str, a: float, b: float) -> tuple[Point, ...]:
+    """A base's corners around its own centre, length along ``+x`` (cached per size)."""
+    if shape == "rect":
+        return ((-a, -b), (a, -b), (a, b), (-a, b))
+    n = OVAL_SIDES
+    return tuple(
+        (a * math.cos(2 * math.pi * i / n), b * math.sin(2 * math.pi * i / n)) for i in range(n)
+    )
 
 
 #: A 25 mm round base, the default of :class:`Base`.
