@@ -173,3 +173,18 @@ def test_the_blank_roster_can_be_renamed_by_id(
     code, _, err = run(capsys, "roster", "rename", f"#{rid}", "Recovered", "--db", url)
     assert code == 0, err
     assert [e.name for e in store.roster("Recovered").units] == ["Troopers"]
+
+
+def test_rename_and_delete_by_id_on_every_backend(any_url: str) -> None:
+    """The same on PostgreSQL (both names locked in one order) when a server is given."""
+    store = Store.open(any_url)
+    try:
+        store.save_roster(_named("Test"))
+        store.save_roster(_named("Other"))
+        store.rename_roster("test", "Renamed", expected_version=1)
+        assert sorted(r.name for r in store.rosters()) == ["Other", "Renamed"]
+        other = store.roster_summary("Other")
+        store.delete_roster(f"#{other.id}", expected_version=other.version)
+        assert [r.name for r in store.rosters()] == ["Renamed"]
+    finally:
+        store.close()
