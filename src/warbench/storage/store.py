@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 import time
 import weakref
@@ -146,10 +147,21 @@ class FactionSummary:
 
 @dataclass(frozen=True)
 class RosterSummary:
+    """One line of the roster list. ``id`` addresses the roster as ``#ID`` wherever a roster
+    name is taken (a roster whose name is blank, saved by an older version, has no other
+    handle); ``version`` is its save counter."""
+
     name: str
     point_limit: int
     units: int
     points_model: str
+    id: int = 0
+    version: int = 0
+
+    @property
+    def handle(self) -> str:
+        """The name, or ``#ID`` when the name is blank."""
+        return self.name if self.name.strip() else f"#{self.id}"
 
 
 @dataclass(frozen=True)
@@ -556,8 +568,13 @@ class Store:
     # -- rosters ----------------------------------------------------------------------------
     @staticmethod
     def _roster_row(s: Session, name: str) -> RosterRow | None:
+        """The roster called ``name`` (any case); else, for ``#ID``, the roster with that id."""
         key = name.strip().lower()
-        ids = [i for i, n in s.execute(select(RosterRow.id, RosterRow.name)) if n.lower() == key]
+        rows = list(s.execute(select(RosterRow.id, RosterRow.name)))
+        ids = [i for i, n in rows if n.lower() == key]
+        by_id = re.fullmatch(r"#(\d{1,18})", key)
+        if not ids and by_id is not None:
+            ids = [i for i, _ in rows if i == int(by_id[1])]
         if not ids:
             return None
         return s.scalars(
@@ -566,7 +583,8 @@ class Store:
 
     @staticmethod
     def _unknown_roster(s: Session, name: str) -> UnknownNameError:
-        return UnknownNameError("roster", name, list(s.scalars(select(RosterRow.name))))
+        rows = s.execute(select(RosterRow.id, RosterRow.name))
+        return UnknownNameError("roster", name, [n if n.strip() else f"#{i}" for i, n in rows])
 
     def save_roster(
         self,
@@ -662,6 +680,21 @@ class Store:
 
         return self._run(f"roster {name!r}", work, write=False)
 
+    def roster_summary(self, name: str) -> RosterSummary:
+        """The list line of roster ``name`` (or ``#ID``), read without building the roster, so
+        that a row an older version saved and this one refuses (a blank name) can still be
+        named, renamed and deleted."""
+
+        def work(s: Session) -> RosterSummary:
+            row = self._roster_row(s, name)
+            if row is None:
+                raise self._unknown_roster(s, name)
+            return RosterSummary(
+                row.name, row.point_limit, len(row.entries), row.points_model, row.id, row.version
+            )
+
+        return self._run(f"roster {name!r}", work, write=False)
+
     def roster(self, name: str) -> Roster:
         """The roster ``name`` (any case), read in one snapshot: never half of a save."""
         return self.versioned_roster(name).value
@@ -698,24 +731,72 @@ class Store:
 
         return self._run(subject, work, write=True, lock=_key("roster", name))
 
+    def rename_roster(
+        self,
+        name: str,
+        new: str,
+        *,
+        expected_version: int | None = None,
+        roster_id: int | None = None,
+    ) -> int:
+        """Rename roster ``name`` (or ``#ID``; with ``roster_id``, exactly that row) to ``new``
+        in one transaction and return its new version: either the renamed roster is saved or
+        nothing changes. A roster called ``new`` (any case) that is another roster is refused;
+        a change of case only is allowed. The entries are untouched; with
+        ``expected_version``, a save that came in between raises
+        :class:`ChangedElsewhereError`. The roster is not built, so a row this version would
+        refuse (a blank name) can be renamed."""
+        new = new.strip()
+        subject = f"roster {name!r}"
+        if not 1 <= len(new) <= 120:
+            raise StorageError(
+                f"{subject}: cannot be renamed to {new[:60]!r}; allowed: 1 to 120 characters"
+            )
+
+        def work(s: Session) -> int:
+            if self._postgresql:  # both names, in one order (two renames never deadlock)
+                for key in sorted({_key("roster", name), _key("roster", new)}):
+                    s.execute(select(_pg_advisory_lock(_lock_id(key))))
+            row = self._roster_row(s, name) if roster_id is None else s.get(RosterRow, roster_id)
+            if row is None:
+                if expected_version is not None:
+                    raise ChangedElsewhereError(subject, expected_version, None)
+                raise self._unknown_roster(s, name)
+            if expected_version is not None and row.version != expected_version:
+                raise ChangedElsewhereError(subject, expected_version, row.version)
+            taken = self._roster_row(s, new)
+            if taken is not None and taken.id != row.id and taken.name.lower() == new.lower():
+                raise StorageError(f"a roster called {taken.name!r} already exists")
+            row.name = new
+            row.version += 1
+            s.flush()
+            return row.version
+
+        return self._run(subject, work, write=True)
+
     def rosters(self) -> list[RosterSummary]:
         """A summary of every roster, by name."""
 
         def work(s: Session) -> list[RosterSummary]:
             rows = s.scalars(select(RosterRow).options(selectinload(RosterRow.entries)))
             return [
-                RosterSummary(r.name, r.point_limit, len(r.entries), r.points_model)
+                RosterSummary(
+                    r.name, r.point_limit, len(r.entries), r.points_model, r.id, r.version
+                )
                 for r in sorted(rows, key=lambda r: r.name.lower())
             ]
 
         return self._run("rosters", work, write=False)
 
-    def delete_roster(self, name: str, *, expected_version: int | None = None) -> None:
-        """Delete the roster ``name`` and its entries; with ``expected_version``, only if no
-        other save came after that version (else :class:`ChangedElsewhereError`)."""
+    def delete_roster(
+        self, name: str, *, expected_version: int | None = None, roster_id: int | None = None
+    ) -> None:
+        """Delete the roster ``name`` (or ``#ID``; with ``roster_id``, exactly that row) and its
+        entries; with ``expected_version``, only if no other save came after that version
+        (else :class:`ChangedElsewhereError`)."""
 
         def work(s: Session) -> None:
-            row = self._roster_row(s, name)
+            row = self._roster_row(s, name) if roster_id is None else s.get(RosterRow, roster_id)
             if row is None:
                 if expected_version is not None:
                     raise ChangedElsewhereError(f"roster {name!r}", expected_version, None)
