@@ -419,3 +419,46 @@ def test_warengine_figure_designer_and_force_builder_l925_997(page: Any) -> None
     playwright_api.expect(page.locator("#we-units fieldset.unit")).to_have_count(
         len(_api(page, "GET", "/api/warengine/example")["units"]) + 0
     )
+
+
+def test_design_model_groups_with_their_own_weapons_s1_2(page: Any) -> None:
+    page.goto("/design")
+    total = page.locator("#cost-total")
+    playwright_api.expect(total).to_have_text(__import__("re").compile(r"^\d+ pts$"))
+    page.fill('fieldset.weapon input[name="w-name"]', "Rifle")
+    page.fill('fieldset.weapon input[name="w-range"]', "18")
+    page.click("#add-weapon")
+    second = page.locator("fieldset.weapon").nth(1)
+    second.locator('input[name="w-name"]').fill("Blade")
+    second.locator('input[name="w-range"]').fill("0")
+    # Group 1: 5 models with the Rifle only; group 2: 2 models with both.
+    page.get_by_label("Blade (group 1)").uncheck()
+    page.click("#add-group")
+    page.get_by_label("Models in group 2").fill("2")
+    page.get_by_label("Rifle (group 2)").check()
+    page.get_by_label("Blade (group 2)").check()
+    page.wait_for_timeout(500)
+    draft = page.evaluate("JSON.parse(localStorage.getItem('warbench.design.draft'))")
+    assert draft["groups"] == [{"count": "5", "weapons": [0]}, {"count": "2", "weapons": [0, 1]}]
+    unit = {
+        "unit": {"name": "New Unit", "move": 6, "dash": 6, "defence": 3, "hp": 1},
+        "weapons": [
+            {"name": "Rifle", "range": 18, "attacks": 1, "power": 3},
+            {"name": "Blade", "range": 0, "attacks": 1, "power": 3},
+        ],
+        "models": [{"count": 5, "weapons": ["Rifle"]}, {"count": 2, "weapons": ["Rifle", "Blade"]}],
+    }
+    expected = _api(page, "POST", "/api/units/cost", unit)["cost"]
+    playwright_api.expect(total).to_have_text(f"{expected['points']} pts")
+    playwright_api.expect(page.locator("#cost-items")).to_contain_text("2 models with Rifle, Blade")
+    # A bad count names its group; a refresh keeps the groups.
+    page.get_by_label("Models in group 2").fill("0")
+    playwright_api.expect(page.locator('[data-field="unit.models[1].count"]')).to_have_class(
+        "invalid"
+    )
+    page.get_by_label("Models in group 2").fill("2")
+    page.wait_for_timeout(400)
+    page.reload()
+    playwright_api.expect(page.get_by_label("Models in group 2")).to_have_value("2")
+    playwright_api.expect(page.get_by_label("Blade (group 1)")).not_to_be_checked()
+    playwright_api.expect(total).to_have_text(f"{expected['points']} pts")
