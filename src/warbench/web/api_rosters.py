@@ -28,7 +28,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from warbench.kernel.errors import ProfileError, UnknownNameError, WarbenchError
-from warbench.web.api import StoreDep, UnitRef, resolve_unit
+from warbench.web.deps import StoreDep, UnitRef, resolve_unit
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.profiles import Unit, WeaponProfile
