@@ -872,6 +872,79 @@ class Store:
 
         return self._run(f"saved game {game_id}", work, write=True, lock=f"game:{game_id}")
 
+    # -- incremental roster edits (issue 13: the web workbench's live editing) ---------------
+    def edit_roster(
+        self,
+        name: str,
+        change: Callable[[Roster], Roster],
+        *,
+        expected_version: int | None = None,
+    ) -> Versioned[Roster]:
+        """Apply ``change`` to the newest version of roster ``name`` and write only what it
+        changed, in one write transaction; returns what was saved and its new version.
+
+        Where :meth:`update_roster` and :meth:`save_roster` rewrite every entry, this compares
+        the changed roster with the stored rows position by position: an entry row whose
+        content differs is updated in place, new positions are inserted, dropped ones deleted,
+        and the roster row's own columns are set only when they differ (the version always
+        goes up). One changed entry of a 30-unit roster is one ``UPDATE`` (benchmarks/
+        bench_web.py). The result is the same rows a full save would write.
+
+        ``change`` may run more than once (when the database asks for a retry), so it must be a
+        pure function of the roster; it cannot rename the roster. With ``expected_version`` a
+        roster saved by someone else since that version raises :class:`ChangedElsewhereError`.
+        """
+        subject = f"roster {name!r}"
+
+        def work(s: Session) -> Versioned[Roster]:
+            row = self._roster_row(s, name)
+            if row is None:
+                if expected_version is not None:
+                    raise ChangedElsewhereError(subject, expected_version, None)
+                raise self._unknown_roster(s, name)
+            if expected_version is not None and row.version != expected_version:
+                raise ChangedElsewhereError(subject, expected_version, row.version)
+            new = change(self._to_roster(row))
+            if new.name.strip().lower() != row.name.lower():
+                raise StorageError(f"{subject}: an edit cannot rename the roster to {new.name!r}")
+            row.version += 1
+            columns: dict[str, Any] = {
+                "name": new.name,
+                "point_limit": new.point_limit,
+                "ruleset": new.ruleset,
+                "points_model": new.points_model,
+                "notes": new.notes,
+                "roster_perks": [p.model_dump(mode="json") for p in new.roster_perks],
+            }
+            for key, value in columns.items():
+                if getattr(row, key) != value:
+                    setattr(row, key, value)
+            old_rows = list(row.entries)
+            for i, e in enumerate(new.units):
+                fresh = self._entry_row(i, e)
+                if i < len(old_rows):
+                    _update_entry_row(old_rows[i], fresh)
+                else:
+                    row.entries.append(fresh)
+            for gone in old_rows[len(new.units) :]:
+                row.entries.remove(gone)
+            s.flush()
+            return Versioned(new, row.version)
+
+        return self._run(subject, work, write=True, lock=_key("roster", name))
+
+
+_ENTRY_COLUMNS = ("name", "unit", "traits", "embarked_in", "link", "designations")
+
+
+def _update_entry_row(row: RosterEntryRow, fresh: RosterEntryRow) -> None:
+    """Set the columns of ``row`` that differ from ``fresh`` (same position): an entry that
+    did not change is not written (:meth:`Store.edit_roster`)."""
+    for key in _ENTRY_COLUMNS:
+        value = getattr(fresh, key)
+        if getattr(row, key) != value:
+            setattr(row, key, value)
+
 
 def _key(kind: str, name: str) -> str:
     """The lock name of a roster or faction: names are compared case-insensitively."""
