@@ -163,6 +163,8 @@ def weapon_refusal(
         return None
     if f.done:
         return Refused(f"{_n(ctx, f)} has reserved an attack: its actions are over", rule(581))
+    if "coup" in f.bonus:
+        return Refused(f"{_n(ctx, f)} counts coup until the Follow Up step", rule(1373))
     if f.mode == "fast":
         return Refused(f"{_n(ctx, f)} made a Fast Move and may not attack", rule(420))
     if any(ctx.profiles[f.id].weapons[k].slot == w.slot for k in f.fired):
@@ -229,6 +231,14 @@ def target_refusal(
         return Refused(
             f"{_n(ctx, t)} is not the closest figure of its unit you may target", rule(473)
         )
+    if ctx.profiles[f.id].has("glory_hound"):
+        best = _glory_targets(state, ctx, f, w)
+        if target not in best:
+            return Refused(
+                "a Glory Hound must attack the available target with the highest base "
+                f"Defense ({best})",
+                rule(1379),
+            )
     if helpers:
         if w.power is not None:
             return Refused("Special Powers may not be used in Massed Attacks", rule(836))
@@ -263,6 +273,25 @@ def target_refusal(
             if not in_contact(ctx, f, state.figs[s]):
                 return Refused(f"secondary target {s} is not in base contact", rule(519))
     return None
+
+
+def _glory_targets(state: GameState, ctx: Context, f: Fig, w: WeaponProfile) -> list[int]:
+    """Glory Hound (L1379): of every target ``f`` could attack with ``w``, those with the
+    highest base Defense."""
+    from warbench.rulesets.warengine.tables import catalogue
+
+    table = catalogue().defense
+    cands = [
+        i
+        for u in state.units
+        if u.side != f.side and not u.gone
+        for i in allowed_targets(state, ctx, f, w, u.id)
+    ]
+    if not cands:
+        return []
+    rank = {i: table.index(str(ctx.profiles[i].df)) for i in cands}
+    top = max(rank.values())
+    return [i for i in cands if rank[i] == top]
 
 
 # --------------------------------------------------------------------------------------------
@@ -756,6 +785,8 @@ def _resolve(state: GameState, ctx: Context, res: Resolution, events: list[Event
                 )
             )
             destroy(state, ctx, t, a, events, "destroyed")
+            if res.cc and ctx.profiles[a.id].has("coup_counter"):
+                a.bonus["coup"] = 1  # L1373: no moving or attacking until the Follow Up
         else:
             events.append(
                 Event(

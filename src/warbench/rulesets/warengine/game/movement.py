@@ -53,6 +53,8 @@ def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[
         return (f"figure {m.fig} is not in the unit you are activating", rule(398))
     if f.done:
         return (f"{prof.name} #{f.id} has reserved an attack: its actions are over", rule(581))
+    if "coup" in f.bonus:
+        return (f"{prof.name} #{f.id} counts coup until the Follow Up step", rule(1373))
     if not (math.isfinite(m.x) and math.isfinite(m.y)):
         return ("a move needs a finite point", rule(402))
     if m.mode not in ("move", "fast", "charge"):

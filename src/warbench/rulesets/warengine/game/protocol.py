@@ -307,6 +307,18 @@ class WarEngineRuleset:
             why = stp.place_refusal(state, ctx, action.fig, action.x, action.y)
             return None if why is None else Refusal(why, rule(293))
         if isinstance(action, Pass):
+            assert state.window is not None
+            for o in res.options(state, ctx, state.window):
+                of = state.figs[o.fig]
+                if (
+                    ctx.profiles[o.fig].has("trigger_happy")
+                    and of.reserved is not None
+                    and not ctx.profiles[o.fig].weapons[of.reserved].cc
+                ):
+                    return Refusal(
+                        f"{ctx.profiles[o.fig].name} #{o.fig} is Trigger Happy and must fire",
+                        rule(1439),
+                    )
             return None
         if isinstance(action, ReserveFire):
             assert state.window is not None

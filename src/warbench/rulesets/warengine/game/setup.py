@@ -30,7 +30,7 @@ from warbench.rulesets.warengine.tables import VEHICLE_MONSTER_TYPES
 DEPLOY_DEPTH = 12.0  # L293
 #: Base radii in inches by figure type (docs/rulings.md: 25 mm bases for T/E/C).
 RADIUS = {"T": 0.5, "E": 0.5, "C": 0.5, "L": 1.0, "M": 1.5, "H": 2.0}
-OPTIONS = ("turns", "vp_target", "objectives", "quarters", "deploy_depth")
+OPTIONS = ("turns", "vp_target", "objectives", "quarters", "deploy_depth", "builder_limits")
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,8 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
     forces = []
     for i, r in enumerate(rosters):
         force = parse_force(r, f"rosters[{i}]")
-        require_legal(force, f"rosters[{i}]")
+        if options.get("builder_limits", True):
+            require_legal(force, f"rosters[{i}]")
         forces.append(force)
     turns = options.get("turns", 6)
     if not isinstance(turns, int) or not 1 <= turns <= 50:

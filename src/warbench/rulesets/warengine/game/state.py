@@ -301,7 +301,8 @@ class GameState:
 
 
 def _copy_fig(f: Fig) -> Fig:
-    g = copy.copy(f)
+    g: Fig = object.__new__(Fig)
+    g.__dict__.update(f.__dict__)
     g.fired = list(f.fired)
     g.one_shot = list(f.one_shot)
     g.reloaded = dict(f.reloaded)
@@ -311,7 +312,8 @@ def _copy_fig(f: Fig) -> Fig:
 
 
 def _copy_unit(u: UnitState) -> UnitState:
-    v = copy.copy(u)
+    v: UnitState = object.__new__(UnitState)
+    v.__dict__.update(u.__dict__)
     v.figs = list(u.figs)
     v.tweaks = list(u.tweaks)
     return v
