@@ -31,8 +31,8 @@ def invariants(s: GameState) -> None:
     live = [f for f in s.figs if on_table(f)]
     for i, f in enumerate(live):
         r = ctx.profiles[f.id].radius
-        assert -1e-6 <= f.x - r and f.x + r <= ctx.field.width + 1e-6, f"#{f.id} off the board"
-        assert -1e-6 <= f.y - r and f.y + r <= ctx.field.height + 1e-6, f"#{f.id} off the board"
+        assert f.x - r >= -1e-6 and f.x + r <= ctx.field.width + 1e-6, f"#{f.id} off the board"
+        assert f.y - r >= -1e-6 and f.y + r <= ctx.field.height + 1e-6, f"#{f.id} off the board"
         assert 0 <= f.hero <= ctx.profiles[f.id].hero, f"#{f.id} hero points {f.hero}"
         for g in live[i + 1 :]:
             assert gap(ctx, f, g) > -1e-3, f"bases of #{f.id} and #{g.id} overlap"
