@@ -102,7 +102,7 @@ def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[
         return ("a Charge must end in base-to-base contact with an enemy", rule(430))
     if f.entangled_by is not None:
         ent = state.figs[f.entangled_by]
-        if on_table(ent) and gap(ctx, f, ent) <= 0.01 and gap_at(ctx, f, m.x, m.y, ent) > 0.01:
+        if on_table(ent) and gap_at(ctx, f, m.x, m.y, ent) > max(gap(ctx, f, ent), 0.01) + 1e-9:
             return ("an entangled figure may not leave close combat with its captor", rule(1765))
     return None
 

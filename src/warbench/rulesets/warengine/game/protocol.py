@@ -567,7 +567,7 @@ def _apply(
         win.used.append(f.id)
         t = s.figs[action.target]
         if action.lunge:
-            x, y = mov.toward(s, ctx, f, t, float(res.lunge_inches(ctx, f.id)) + 1.0)
+            x, y = mov.toward(s, ctx, f, t, float(res.lunge_inches(ctx, f.id)))
             f.x, f.y, f.moved = x, y, True
             events.append(Event("lunge", f"{ctx.profiles[f.id].name} #{f.id} lunges", rule(591)))
         atk.declare(s, ctx, f, wi, t.id, (), (), dice, events, reserve_use=True)
@@ -616,7 +616,25 @@ def _apply(
 
 def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event]) -> None:
     start = (f.x, f.y)
+    if m.mode == "continue":
+        f.x, f.y = m.x, m.y
+        events.append(Event("move", f"{ctx.profiles[f.id].name} #{f.id} moves on", rule(410)))
+        res.open_move_window(s, ctx, f.id, start)
+        return
+    pause = res.lunge_pause(s, ctx, f.id, start, (m.x, m.y))
     mov.do_move(s, ctx, f, m)
+    if pause is not None:
+        # L410: the move pauses where it passes a figure ready to lunge (L591)
+        f.x, f.y = pause
+        s.then = Move(f.id, m.x, m.y, "continue")
+        events.append(
+            Event("pause", f"{ctx.profiles[f.id].name} #{f.id} passes an enemy figure", rule(591))
+        )
+        res.open_move_window(s, ctx, f.id, start)
+        if s.window is None:
+            m2, s.then = s.then, None
+            _move(s, ctx, f, m2, events)
+        return
     events.append(
         Event(
             "move", f"{ctx.profiles[f.id].name} #{f.id} {m.mode}s to ({m.x:g}, {m.y:g})", rule(402)
@@ -647,7 +665,9 @@ def _settle(s: GameState, ctx: stp.Context, dice: Dice, events: list[Event]) -> 
     if s.then is not None:
         m, s.then = s.then, None
         f = s.figs[m.fig]
-        if on_table(f):
+        captor = s.figs[f.entangled_by] if f.entangled_by is not None else None
+        held = captor is not None and on_table(captor)
+        if on_table(f) and not held:  # an entangled figure may not escape (L1765)
             _move(s, ctx, f, m, events)
     if s.active_unit is not None and not any(
         on_table(s.figs[i]) for u in s.active_units for i in s.units[u].figs

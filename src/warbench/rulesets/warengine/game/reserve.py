@@ -14,8 +14,7 @@ reserved attacks that interrupt the enemy, simultaneous reserved attacks, Lunge.
 
 from __future__ import annotations
 
-from warbench.rulesets.warengine.game.attacks import allowed_targets, can_reach
-from warbench.rulesets.warengine.game.board import seg_point_distance
+from warbench.rulesets.warengine.game.attacks import allowed_targets, can_reach, reach
 from warbench.rulesets.warengine.game.measure import gap, on_table
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import (
@@ -75,13 +74,13 @@ def options(state: GameState, ctx: Context, window: Window) -> list[ReserveFire]
         w = ctx.profiles[f.id].weapons[f.reserved]
         if mover.id in allowed_targets(state, ctx, f, w, mover.unit):
             out.append(ReserveFire(f.id, mover.id))
-        elif w.cc and w.power is None and lunge_inches(ctx, f.id) >= 1:
-            reach = lunge_inches(ctx, f.id)
-            # passed by: the path came within lunge distance, but did not end in contact
-            r = ctx.profiles[f.id].radius + ctx.profiles[mover.id].radius
-            near = seg_point_distance(window.start, (mover.x, mover.y), (f.x, f.y)) - r
-            if near <= reach + 1e-9 and gap(ctx, f, mover) <= reach + 1e-9:
-                out.append(ReserveFire(f.id, mover.id, lunge=True))
+        elif (
+            w.cc
+            and w.power is None
+            and lunge_inches(ctx, f.id) >= 1
+            and gap(ctx, f, mover) <= lunge_inches(ctx, f.id) + reach(w) + 1e-9
+        ):  # L591: lunge toward it, then strike with the weapon's reach
+            out.append(ReserveFire(f.id, mover.id, lunge=True))
     return out
 
 
@@ -90,6 +89,40 @@ def default_answer(state: GameState, ctx: Context, window: Window) -> ReserveFir
     must, L1439)."""
     opts = options(state, ctx, window)
     return opts[0] if opts else Pass()
+
+
+def lunge_pause(
+    state: GameState, ctx: Context, mover: int, start: tuple[float, float], end: tuple[float, float]
+) -> tuple[float, float] | None:
+    """Where an enemy move passing a figure ready to lunge pauses (L410, L591): the point of
+    the path closest to the first such figure it passes, if the move ends out of its reach."""
+    m = state.figs[mover]
+    best: tuple[float, tuple[float, float]] | None = None
+    for f in state.figs:
+        if f.side == m.side or not on_table(f) or f.reserved is None:
+            continue
+        w = ctx.profiles[f.id].weapons[f.reserved]
+        if not w.cc or w.power is not None or lunge_inches(ctx, f.id) < 1:
+            continue
+        limit = (
+            lunge_inches(ctx, f.id)
+            + reach(w)
+            + ctx.profiles[f.id].radius
+            + ctx.profiles[m.id].radius
+        )
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        n = dx * dx + dy * dy
+        t = (
+            0.0
+            if n == 0
+            else max(0.0, min(1.0, ((f.x - start[0]) * dx + (f.y - start[1]) * dy) / n))
+        )
+        p = (round(start[0] + t * dx, 3), round(start[1] + t * dy, 3))
+        near = ((p[0] - f.x) ** 2 + (p[1] - f.y) ** 2) ** 0.5
+        far = ((end[0] - f.x) ** 2 + (end[1] - f.y) ** 2) ** 0.5
+        if near <= limit + 1e-9 < far and (best is None or t < best[0]):
+            best = (t, p)
+    return None if best is None else best[1]
 
 
 def open_move_window(

@@ -67,12 +67,13 @@ class Activate:
 @dataclass(frozen=True)
 class Move:
     """Move figure ``fig`` to ``(x, y)`` in a straight line (L402-L418). ``mode``: ``move``,
-    ``fast`` (Fast Move, +1/3, L420) or ``charge`` (Charging, +1/3 into close combat, L428)."""
+    ``fast`` (Fast Move, +1/3, L420) or ``charge`` (Charging, +1/3 into close combat, L428);
+    ``continue`` is internal: the rest of a move paused for a lunge (L410, L591)."""
 
     fig: int
     x: float
     y: float
-    mode: Literal["move", "fast", "charge"] = "move"
+    mode: Literal["move", "fast", "charge", "continue"] = "move"
     kind: Literal["move"] = "move"
 
 
