@@ -33,7 +33,11 @@ def test_long_run_random_games_keep_invariants_and_replay() -> None:
         if seed % 2:
             players = [AutomaticPlayer(p) for p in players]  # type: ignore[misc]
         run = run_game(
-            ws, setup, players, seed, automate={"*"} if seed % 2 else (),
+            ws,
+            setup,
+            players,
+            seed,
+            automate={"*"} if seed % 2 else (),
             on_step=lambda s, _e: invariants(s),
         )
         assert run.finished, f"seed {seed} did not finish"

@@ -310,7 +310,7 @@ def attack_pool(
     prof = ctx.profiles[f.id]
     why: list[str] = [f"{w.name} {w.av}"]
     adjs: list[Adjustment] = []
-    cc = w.cc or in_contact(ctx, f, t)
+    cc = w.cc or (w.power is not None and in_contact(ctx, f, t))
     if w.has("mental_attack") or w.power is not None:
         return w.av, attack_faces(uncontrolled=not f.controlled), why + ["no adjustments"]
     if not f.moved and not in_close_combat(state, ctx, f):
@@ -407,7 +407,7 @@ def defense_pool(
         adjs.append(bonus)
         why.append(f"{COVER_NAMES[level_eff]} {bonus}")
     heavy_blocks_dnm = level_eff >= HEAVY and not ignore_all
-    cc = w.cc or in_contact(ctx, a, t)
+    cc = w.cc or (w.power is not None and in_contact(ctx, a, t))
     if (
         not t.moved
         and not in_close_combat(state, ctx, t)
