@@ -142,7 +142,7 @@ def t_slippery() -> None:
 
 def t_kamikaze() -> None:
     s = duel(C(), C("B", tweaks=["Kamikaze"]), pos=((10, 10), (10, 11)))
-    s, ev = act(s, Attack(0, 1, 1), 0, [1])
+    s, _ = act(s, Attack(0, 1, 1), 0, [1])
     assert not s.figs[1].alive  # attacked in close combat: destroyed automatically
     s = duel(C("A", tweaks=["Kamikaze"]), C(), pos=((10, 10), (10, 11)))
     s, _ev = act(s, Attack(0, 1, 1), 0, [1, 6, 6])

@@ -32,13 +32,20 @@ def test_long_run_random_games_keep_invariants_and_replay() -> None:
         players = [RandomLegalPlayer(seed * 2), RandomLegalPlayer(seed * 2 + 1)]
         if seed % 2:
             players = [AutomaticPlayer(p) for p in players]  # type: ignore[misc]
+
+        def check(state: object, _events: object, seed: int = seed) -> None:
+            try:
+                invariants(state)  # type: ignore[arg-type]
+            except AssertionError as exc:
+                raise AssertionError(f"seed {seed}: {exc}") from None
+
         run = run_game(
             ws,
             setup,
             players,
             seed,
             automate={"*"} if seed % 2 else (),
-            on_step=lambda s, _e: invariants(s),
+            on_step=check,
         )
         assert run.finished, f"seed {seed} did not finish"
         rep = replay(run.record, ws)

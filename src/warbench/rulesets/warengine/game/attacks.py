@@ -33,6 +33,7 @@ from warbench.rulesets.warengine.game.board import COVER_NAMES, ENTRENCHING, HEA
 from warbench.rulesets.warengine.game.control import choose_leader, led_by_frother
 from warbench.rulesets.warengine.game.effects import Effect, effects_of
 from warbench.rulesets.warengine.game.measure import (
+    free_spot,
     gap,
     in_close_combat,
     in_contact,
@@ -571,7 +572,10 @@ def _recoil(state: GameState, ctx: Context, f: Fig, t: Fig, inches: float) -> No
     dx, dy = f.x - t.x, f.y - t.y
     n = math.hypot(dx, dy) or 1.0
     x, y = f.x + dx / n * inches, f.y + dy / n * inches
-    if ctx.field.passable((f.x, f.y), (x, y), ctx.profiles[f.id].radius) is None:
+    x, y = round(x, 6), round(y, 6)
+    if ctx.field.passable((f.x, f.y), (x, y), ctx.profiles[f.id].radius) is None and free_spot(
+        state, ctx, f, x, y
+    ):
         f.x, f.y = round(x, 6), round(y, 6)
         f.moved = True
 

@@ -71,3 +71,10 @@ def nearest_enemy(state: GameState, ctx: Context, f: Fig) -> Fig | None:
             if d < dist:
                 best, dist = g, d
     return best
+
+
+def free_spot(state: GameState, ctx: Context, f: Fig, x: float, y: float) -> bool:
+    """Whether figure ``f`` standing at ``(x, y)`` overlaps no other base."""
+    return all(
+        g.id == f.id or not on_table(g) or gap_at(ctx, f, x, y, g) >= -1e-6 for g in state.figs
+    )

@@ -29,7 +29,7 @@ from warbench.rulesets.warengine.game import movement as mov
 from warbench.rulesets.warengine.game import reserve as res
 from warbench.rulesets.warengine.game import setup as stp
 from warbench.rulesets.warengine.game.control import check_control, group_figs
-from warbench.rulesets.warengine.game.measure import on_table
+from warbench.rulesets.warengine.game.measure import free_spot, on_table
 from warbench.rulesets.warengine.game.state import (
     ACTION_TYPE,
     Activate,
@@ -667,8 +667,8 @@ def _settle(s: GameState, ctx: stp.Context, dice: Dice, events: list[Event]) -> 
         f = s.figs[m.fig]
         captor = s.figs[f.entangled_by] if f.entangled_by is not None else None
         held = captor is not None and on_table(captor)
-        if on_table(f) and not held:  # an entangled figure may not escape (L1765)
-            _move(s, ctx, f, m, events)
+        if on_table(f) and not held and free_spot(s, ctx, f, m.x, m.y):
+            _move(s, ctx, f, m, events)  # an entangled figure may not escape (L1765)
     if s.active_unit is not None and not any(
         on_table(s.figs[i]) for u in s.active_units for i in s.units[u].figs
     ):

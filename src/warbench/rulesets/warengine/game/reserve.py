@@ -15,7 +15,8 @@ reserved attacks that interrupt the enemy, simultaneous reserved attacks, Lunge.
 from __future__ import annotations
 
 from warbench.rulesets.warengine.game.attacks import allowed_targets, can_reach, reach
-from warbench.rulesets.warengine.game.measure import gap, on_table
+from warbench.rulesets.warengine.game.measure import free_spot, gap, on_table
+from warbench.rulesets.warengine.game.movement import toward
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import (
     Attack,
@@ -79,6 +80,7 @@ def options(state: GameState, ctx: Context, window: Window) -> list[ReserveFire]
             and w.power is None
             and lunge_inches(ctx, f.id) >= 1
             and gap(ctx, f, mover) <= lunge_inches(ctx, f.id) + reach(w) + 1e-9
+            and free_spot(state, ctx, f, *toward(state, ctx, f, mover, lunge_inches(ctx, f.id)))
         ):  # L591: lunge toward it, then strike with the weapon's reach
             out.append(ReserveFire(f.id, mover.id, lunge=True))
     return out
@@ -120,7 +122,11 @@ def lunge_pause(
         p = (round(start[0] + t * dx, 3), round(start[1] + t * dy, 3))
         near = ((p[0] - f.x) ** 2 + (p[1] - f.y) ** 2) ** 0.5
         far = ((end[0] - f.x) ** 2 + (end[1] - f.y) ** 2) ** 0.5
-        if near <= limit + 1e-9 < far and (best is None or t < best[0]):
+        if (
+            near <= limit + 1e-9 < far
+            and (best is None or t < best[0])
+            and free_spot(state, ctx, m, p[0], p[1])
+        ):
             best = (t, p)
     return None if best is None else best[1]
 
