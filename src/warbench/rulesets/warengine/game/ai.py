@@ -57,6 +57,7 @@ def _attacks(state: GameState, ctx: Context, f: Fig) -> list[Attack]:
             if atk.target_refusal(state, ctx, f, w, f.id) is None:
                 out.append(Attack(f.id, wi, f.id))
             continue
+        special = prof.has("glory_hound") or w.has("cybernetic_only")
         for u in state.units:
             if u.side == f.side or u.gone:
                 continue
@@ -69,7 +70,9 @@ def _attacks(state: GameState, ctx: Context, f: Fig) -> list[Attack]:
                         if g.id != t and g.side != f.side and on_table(g) and in_contact(ctx, f, g)
                     )[: w.ae - 1]
                 a = Attack(f.id, wi, t, (), secondary)
-                if atk.target_refusal(state, ctx, f, w, t, (), secondary) is None:
+                if (not secondary and not special) or atk.target_refusal(
+                    state, ctx, f, w, t, (), secondary
+                ) is None:
                     out.append(a)
                 if w.power is None:
                     helpers = tuple(

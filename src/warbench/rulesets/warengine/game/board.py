@@ -108,6 +108,8 @@ class Field:
                 )
             )
         self.pieces = tuple(pieces)
+        self._sight: dict[tuple[Point, Point], bool] = {}
+        self._cover: dict[tuple[Point, Point], tuple[int, str]] = {}
 
     # -- points and segments -----------------------------------------------------------------
     def inside(self, piece: Piece, x: float, y: float) -> bool:
@@ -137,7 +139,16 @@ class Field:
     # -- the rules ---------------------------------------------------------------------------
     def terrain_sight(self, a: Point, b: Point) -> bool:
         """No sight-blocking piece lies between ``a`` and ``b`` (figures standing inside a
-        piece see out and are seen)."""
+        piece see out and are seen). Memoised by the two points (figures mostly stand still)."""
+        key = (a, b)
+        hit = self._sight.get(key)
+        if hit is None:
+            if len(self._sight) > 200_000:
+                self._sight.clear()
+            hit = self._sight[key] = self._terrain_sight(a, b)
+        return hit
+
+    def _terrain_sight(self, a: Point, b: Point) -> bool:
         for p in self.pieces:
             if p.blocks and self.crosses(p, a, b):
                 if self.inside(p, *a) or self.inside(p, *b):
@@ -147,7 +158,16 @@ class Field:
 
     def cover(self, a: Point, b: Point) -> tuple[int, str]:
         """The cover level of a target at ``b`` attacked from ``a`` and the piece giving it
-        (L442-L458; docs/rulings.md)."""
+        (L442-L458; docs/rulings.md). Memoised by the two points."""
+        key = (a, b)
+        hit = self._cover.get(key)
+        if hit is None:
+            if len(self._cover) > 200_000:
+                self._cover.clear()
+            hit = self._cover[key] = self._cover_of(a, b)
+        return hit
+
+    def _cover_of(self, a: Point, b: Point) -> tuple[int, str]:
         best, name = NO_COVER, ""
         for p in self.pieces:
             if p.level == NO_COVER:

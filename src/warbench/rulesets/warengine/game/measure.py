@@ -52,11 +52,11 @@ def sees(state: GameState, ctx: Context, a: Fig, b: Fig) -> bool:
     pa, pb = (a.x, a.y), (b.x, b.y)
     if not ctx.field.terrain_sight(pa, pb):
         return False
-    for g in state.figs:
-        if g.id in (a.id, b.id) or not on_table(g):
+    for i in ctx.big:
+        g = state.figs[i]
+        if i == a.id or i == b.id or not (g.alive and g.placed):
             continue
-        prof = ctx.profiles[g.id]
-        if prof.big and seg_point_distance(pa, pb, (g.x, g.y)) < prof.radius - 1e-6:
+        if seg_point_distance(pa, pb, (g.x, g.y)) < ctx.profiles[i].radius - 1e-6:
             return False
     return True
 

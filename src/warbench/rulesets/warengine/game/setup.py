@@ -103,6 +103,7 @@ class Context:
     objectives: tuple[str, ...]
     quarters: bool
     depth: float
+    big: tuple[int, ...] = ()  # the figures that are vehicles or monsters (they block sight)
 
 
 _CONTEXTS: dict[str, Context] = {}
@@ -231,6 +232,7 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
                 prof = _profile(force.figures[m.figure])
                 profiles.extend([prof] * m.count)
     key = setup_key(rosters, board, options)
+    big = tuple(i for i, p in enumerate(profiles) if p.big)
     ctx = Context(
         key,
         {"rosters": list(rosters), "board": board, "options": dict(options)},
@@ -242,6 +244,7 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
         tuple(objectives),
         bool(options.get("quarters", False)),
         float(depth),
+        big,
     )
     _CONTEXTS[key] = ctx
     return ctx
