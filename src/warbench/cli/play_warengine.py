@@ -41,7 +41,7 @@ def play_warengine(
             return ""
         try:
             return input(prompt)
-        except EOFError:
+        except (EOFError, OSError):  # the input ended, or there is none to read
             ended = True
             players[side] = auto
             console.print("input ended: the engine plays on for you", highlight=False)
