@@ -187,7 +187,7 @@ def test_L623_victory_points_and_the_250_point_margin() -> None:
     s = table(f, f, [(10, 5), (20, 5), (10, 40), (20, 40)], options={"turns": 1})
     ctx = ctx_of(s)
     assert scores(s, ctx) == [250, 250]  # 250 each for playing at all (L631)
-    from warbench.rulesets.warengine.game.attacks import destroy
+    from warbench.rulesets.warengine.game.resolution import destroy
 
     destroy(s, ctx, s.figs[2], s.figs[0], [], "destroyed")
     pts = ctx.profiles[2].points

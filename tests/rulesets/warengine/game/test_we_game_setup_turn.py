@@ -106,7 +106,7 @@ def test_L309_replacement_leader_is_closest_to_the_fallen_one() -> None:
         [(10, 5), (20, 5), (12, 5), (14, 5), (10, 40)],
     )
     assert s.units[0].leader == 0
-    from warbench.rulesets.warengine.game.attacks import destroy
+    from warbench.rulesets.warengine.game.resolution import destroy
 
     destroy(s, ctx_of(s), s.figs[0], None, [], "destroyed")
     assert s.units[0].leader == 2 and not s.units[0].lost_leader
@@ -119,7 +119,7 @@ def test_L311_a_tie_is_the_players_pick() -> None:
         force(("Foe", [(trooper("Foe"), 1)])),
         [(10, 5), (8, 5), (12, 5), (14, 5), (10, 40)],
     )
-    from warbench.rulesets.warengine.game.attacks import destroy
+    from warbench.rulesets.warengine.game.resolution import destroy
 
     destroy(s, ctx_of(s), s.figs[0], None, [], "destroyed")
     d = WS.pending(s)[0]

@@ -5,7 +5,7 @@ Files follow the book: :mod:`.setup` (forces, the stage, placing), :mod:`.activa
 (leaders, Check Control), :mod:`.movement` (Move, Fast Moves, Charging, leaving close combat),
 :mod:`.board` and :mod:`.measure` (line of sight, cover, distances), :mod:`.attacks`
 (targeting, the adjustment charts, Hero Points, Massed Attacks, firing into close combat,
-Special Powers), :mod:`.area` (Area Effect weapons), :mod:`.reserve` (Reserve, reserved
+Special Powers), :mod:`.resolution` (Hero Points, resolving, casualties), :mod:`.area` (Area Effect weapons), :mod:`.reserve` (Reserve, reserved
 attacks, Lunge), :mod:`.followup`, :mod:`.rout`, :mod:`.victory`, :mod:`.effects` (the tweaks
 and powers as data), :mod:`.ai` (candidate actions, the automatic play) and :mod:`.protocol`
 (``WarEngineRuleset``, registered as ``warengine``).

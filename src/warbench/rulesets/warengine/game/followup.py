@@ -17,8 +17,9 @@ import math
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import Adjustment, roll_xky
-from warbench.rulesets.warengine.game.attacks import defense_pool, destroy
+from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.measure import on_table
+from warbench.rulesets.warengine.game.resolution import destroy
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import GameState, rule
 

@@ -27,6 +27,7 @@ from warbench.rulesets.warengine.game import activation as act
 from warbench.rulesets.warengine.game import attacks as atk
 from warbench.rulesets.warengine.game import movement as mov
 from warbench.rulesets.warengine.game import reserve as res
+from warbench.rulesets.warengine.game import resolution as rsl
 from warbench.rulesets.warengine.game import setup as stp
 from warbench.rulesets.warengine.game.control import check_control, group_figs
 from warbench.rulesets.warengine.game.measure import free_spot, on_table
@@ -116,7 +117,7 @@ class WarEngineRuleset:
         if state.phase == "over":
             return ()
         ctx = stp.context(state.setup_key)
-        q = atk.hero_question(state, ctx)
+        q = rsl.hero_question(state, ctx)
         if q is not None:
             player, fig, most, default = q
             return (
@@ -210,7 +211,7 @@ class WarEngineRuleset:
         d = _who(state)
         ctx = stp.context(state.setup_key)
         if d.kind == "hero":
-            q = atk.hero_question(state, ctx)
+            q = rsl.hero_question(state, ctx)
             assert q is not None
             return LegalSet(player, check, tuple(Hero(k) for k in range(q[2] + 1)))
         if d.kind == "leader":
@@ -280,7 +281,7 @@ class WarEngineRuleset:
         if not isinstance(action, want[d.kind]):
             return Refusal(f"{d.prompt} is pending, not {type(action).__name__}", d.rule)
         if isinstance(action, Hero):
-            q = atk.hero_question(state, ctx)
+            q = rsl.hero_question(state, ctx)
             assert q is not None
             if not 0 <= action.points <= q[2]:
                 return Refusal(f"spend 0 to {q[2]} Hero Points, not {action.points}", rule(491))
@@ -436,7 +437,7 @@ def _who(state: GameState) -> Decision[WarEngineAction]:
     if state.phase == "over":
         return Decision(CHANCE - 1, "none")
     ctx = stp.context(state.setup_key)
-    q = atk.hero_question(state, ctx)
+    q = rsl.hero_question(state, ctx)
     if q is not None:
         return Decision(q[0], "hero", rule(491), "spend Hero Points")
     if state.leader_choice:
@@ -478,7 +479,7 @@ def _apply(
     events: list[Event],
 ) -> None:
     if isinstance(action, Hero):
-        atk.spend(s, action.points)
+        rsl.spend(s, action.points)
         events.append(
             Event("hero", f"player {player} spends {action.points} Hero Points", rule(491))
         )
@@ -657,7 +658,7 @@ def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[
 
 def _settle(s: GameState, ctx: stp.Context, dice: Dice, events: list[Event]) -> None:
     """Resolve what needs no decision: queued attacks, a move waiting on free attacks, the end."""
-    atk.advance(s, ctx, events)
+    rsl.advance(s, ctx, events)
     if last_standing(s, events):
         return
     if s.queue or s.window is not None:

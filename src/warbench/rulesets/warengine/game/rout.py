@@ -51,7 +51,7 @@ def triggers(state: GameState, ctx: Context, u: UnitState) -> list[str]:
 
 def rout_step(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
     """The Rout step (L605): every unit that must, tests once."""
-    from warbench.rulesets.warengine.game.attacks import destroy
+    from warbench.rulesets.warengine.game.resolution import destroy
 
     for u in state.units:
         alive = group_figs(state, [u.id])
