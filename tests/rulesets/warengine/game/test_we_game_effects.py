@@ -364,6 +364,55 @@ def t_infiltration() -> None:
         assert WS.check(s, Place(0, 24, 24), 0) is None
 
 
+def _stealth(attacker: dict[str, Any], faces: list[int], extra: Any = None) -> list[str]:
+    f0 = force(("A", [(attacker, 1)]), *([("T", [(extra, 1)])] if extra else []))
+    pos = [(10, 5), (10, 20)] if not extra else [(10, 5), (14, 12), (10, 20)]
+    s = table(f0, force(("D", [(C("Ghost", tweaks=["Stealthy"]), 1)])), pos, terrain=(HEDGE,))
+    s = activate(s, 0)
+    target = len(s.figs) - 1
+    s.figs[target].moved = True
+    s.figs[0].moved = True
+    _, ev = act(s, Attack(0, 0, target), 0, faces)
+    return [e.kind for e in ev]
+
+
+def t_stealthy() -> None:
+    kinds = _stealth(C("Seeker", mn="3k2"), [1, 1, 1])
+    assert kinds == ["detect"]  # not detected: the attack is lost
+    kinds = _stealth(C("Seeker", mn="3k2"), [6, 6, 1, 1, 1, 1, 1, 1, 1])
+    assert kinds[0] == "detect" and "attack roll" in kinds
+
+
+def t_eagle_eye() -> None:
+    assert "detect" not in _stealth(C("Hawk", tweaks=["Eagle Eye"]), [1] * 6)
+
+
+def t_tracker() -> None:
+    hound = trooper("Hound", type="C", tweaks=["Tracker"])
+    s = table(
+        force(("A", [(trooper("Seeker", type="E", cr='6"', mn="3k2"), 1), (hound, 1)])),
+        force(("D", [(C("Ghost", tweaks=["Stealthy"]), 1)])),
+        [(10, 5), (12, 5), (10, 20)],
+        terrain=(HEDGE,),
+    )
+    s = activate(s, 0)
+    s.figs[2].moved = s.figs[0].moved = True
+    _, ev = act(s, Attack(0, 0, 2), 0, [1] * 6)
+    assert not any(e.kind == "detect" for e in ev)
+
+
+def t_vindictive() -> None:
+    f1 = force(("D", [(C("B", df="6k5"), 1)]), ("E", [(C("E"), 1)]))
+    grudge = C("Grudge", tweaks=["Vindictive"], weapons=[W("Gun", []), W("Gun 2", [])])
+    s = table(force(("A", [(grudge, 1)])), f1, [(10, 5), (10, 20), (14, 20)])
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 1), 0, [1] * 10)
+    assert s.figs[1].alive
+    refusal = WS.check(s, Attack(0, 1, 2), 0)
+    assert refusal is not None and refusal.rule.endswith("L1457")
+    assert WS.check(s, Attack(0, 1, 1), 0) is None
+
+
 # ----------------------------------------------------------------------------- weapon tweaks
 
 
@@ -686,6 +735,10 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("personal", "Very Unwieldy"): t_very_unwieldy,
     ("personal", "Unwieldy"): t_unwieldy,
     ("personal", "Infiltration"): t_infiltration,
+    ("personal", "Stealthy"): t_stealthy,
+    ("personal", "Eagle Eye"): t_eagle_eye,
+    ("personal", "Tracker"): t_tracker,
+    ("personal", "Vindictive"): t_vindictive,
     ("weapon", "Piercing Attack"): t_piercing_attack,
     ("weapon", "Highly Accurate"): t_highly_accurate,
     ("weapon", "Parry Weapon"): t_parry_weapon,

@@ -233,6 +233,14 @@ def target_refusal(
         return Refused(
             f"{_n(ctx, t)} is not the closest figure of its unit you may target", rule(473)
         )
+    if f.vendetta is not None and f.vendetta != target:
+        foe = state.figs[f.vendetta]
+        if on_table(foe) and can_reach(state, ctx, f, w, foe) is None:
+            return Refused(
+                f"{_n(ctx, f)} is Vindictive: it attacks {_n(ctx, foe)} until it is destroyed "
+                "or out of sight or range",
+                rule(1457),
+            )
     if ctx.profiles[f.id].has("glory_hound"):
         best = _glory_targets(state, ctx, f, w)
         if target not in best:
@@ -512,6 +520,10 @@ def declare(
         )
         if not ok:
             return
+    if not free and not detected(state, ctx, f, t, dice, events):
+        return
+    if ctx.profiles[f.id].has("vindictive"):
+        f.vendetta = t.id
     if w.power is not None:
         _power(state, ctx, f, w, t, dice, events)
         f.bonus.pop("next_attack", None)
@@ -532,6 +544,35 @@ def declare(
     state.units[t.unit].attacked_this_turn = True
     if w.has("recoil") and not free:
         _recoil(state, ctx, f, t, float(w.param("recoil")))
+
+
+def detected(
+    state: GameState, ctx: Context, f: Fig, t: Fig, dice: Dice, events: list[Event]
+) -> bool:
+    """Stealthy (L1645): a Stealthy figure in cover and not in base contact may be attacked
+    only once detected: a Mental test, -1k1 if it did not move or is in heavy or entrenching
+    cover. Eagle Eye (L1507) and a Tracker's unit within 18" of the Tracker (L1663) detect
+    it at once. A figure that fails loses the attack."""
+    prof = ctx.profiles[t.id]
+    if not prof.has("stealthy") or t.side == f.side or in_contact(ctx, f, t):
+        return True
+    level = cover_of(state, ctx, f, t)[0]
+    if level == NO_COVER or ctx.profiles[f.id].has("eagle_eye"):
+        return True
+    for i in state.units[f.unit].figs:
+        g = state.figs[i]
+        if on_table(g) and ctx.profiles[i].has("tracker") and gap(ctx, g, t) <= 18.0 + 1e-9:
+            return True
+    hard = not t.moved or level >= HEAVY
+    ok = mental_test(ctx, f, dice, "Stealthy: detection", *([Adjustment(-1, -1)] if hard else []))
+    events.append(
+        Event(
+            "detect",
+            f"{_n(ctx, f)} {'detects' if ok else 'fails to detect'} {_n(ctx, t)} (Stealthy)",
+            rule(1645),
+        )
+    )
+    return ok
 
 
 def _into_combat(

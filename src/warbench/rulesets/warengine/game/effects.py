@@ -79,6 +79,10 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Very Unwieldy": (Effect("avoid_cover", 1),),
     "Unwieldy": (Effect("avoid_cover", 2),),
     "Infiltration": (Effect("infiltration"),),
+    "Stealthy": (Effect("stealthy"),),
+    "Eagle Eye": (Effect("eagle_eye"),),
+    "Tracker": (Effect("tracker"),),
+    "Vindictive": (Effect("vindictive"),),
     "Monster": (),
     "Vehicle": (),
 }

@@ -195,6 +195,7 @@ class Fig:
         default_factory=list
     )  # follow-up attacks [fig, weapon, x10, y10]
     bonus: dict[str, int] = field(default_factory=dict)  # timed effects of powers
+    vendetta: int | None = None  # Vindictive: the figure it must keep attacking (L1457)
 
 
 @dataclass
