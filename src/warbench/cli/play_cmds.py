@@ -28,10 +28,19 @@ def play(
     record: Path | None = typer.Option(
         None, "--record", help="Write the protocol record (JSON lines)."
     ),
+    ruleset: str = typer.Option(
+        "warsurge", "--ruleset", help="warsurge (game rosters) or warengine (force files)."
+    ),
 ) -> None:
     """Play a Standard game against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
     text after each step. When the input ends, the scripted AI plays on for you."""
+    if ruleset == "warengine":
+        from warbench.cli.play_warengine import play_warengine
+
+        return play_warengine(rosters, board, seed, side, turns, record)
+    if ruleset != "warsurge":
+        raise fail(f"--ruleset {ruleset}: allowed: warsurge, warengine")
     import secrets
 
     from warbench.play import AutomaticPlayer, PromptPlayer, RandomLegalPlayer, SetupArgs

@@ -21,6 +21,7 @@ Factory = Callable[[], Ruleset[Any, Any, Any]]
 RULESETS: dict[str, str | Factory] = {
     "toy-duel": "warbench.play.toy:DiceDuel",
     "warsurge": "warbench.rulesets.warsurge.game.protocol:WarsurgeRuleset",
+    "warengine": "warbench.rulesets.warengine.game.protocol:WarEngineRuleset",
 }
 
 _REQUIRED = (
