@@ -21,6 +21,7 @@ Factory = Callable[[], Ruleset[Any, Any, Any]]
 RULESETS: dict[str, str | Factory] = {
     "toy-duel": "warbench.play.toy:DiceDuel",
     "warsurge": "warbench.rulesets.warsurge.game.protocol:WarsurgeRuleset",
+    "collision": "warbench.rulesets.collision.game.protocol:CollisionRuleset",
 }
 
 _REQUIRED = (
