@@ -20,7 +20,7 @@ RS = CollisionRuleset()
 
 def group(name: str) -> dict[str, Any]:
     """An example battle group as protocol JSON (cards inline)."""
-    return to_data(load(EXAMPLES / f"{name}.yaml"))  # type: ignore[arg-type]
+    return to_data(load(EXAMPLES / f"{name}.yaml"))
 
 
 def sample_setup(**options: Any) -> SetupArgs:

@@ -83,3 +83,37 @@ def test_every_major_objective_plays_to_the_end(major: str) -> None:
     )
     report = check_conformance(RS, setup, seeds=range(1), invariants=invariants)
     assert report.finished == 1
+
+
+def test_random_games_keep_invariants_and_replay_identically() -> None:
+    """The long run (issue 17): seeded games between random legal players and the scripted
+    player keep the invariants at every state, finish, and replay to the same digests.
+    ``WARBENCH_CONFORMANCE_GAMES=1000`` for the long run; 2 games otherwise."""
+    from warbench.play import AutomaticPlayer, RandomLegalPlayer, run_game
+    from warbench.play.record import GameRecord, replay
+
+    setup = sample_setup()
+    finished = 0
+    winners = [0, 0, 0]
+    steps = 0
+    for seed in range(GAMES):
+        kinds = seed % 3  # random vs random, random vs scripted, scripted vs scripted
+        players = [
+            RandomLegalPlayer(seed * 10 + 1)
+            if kinds < 2
+            else AutomaticPlayer(RandomLegalPlayer(1)),
+            RandomLegalPlayer(seed * 10 + 2)
+            if kinds < 1
+            else AutomaticPlayer(RandomLegalPlayer(2)),
+        ]
+        run = run_game(RS, setup, players, seed, on_step=lambda s, e: invariants(s))
+        assert run.finished, f"seed {seed} did not finish"
+        finished += 1
+        steps += len(run.record.steps)
+        result = run.result
+        assert result is not None
+        winners[2 if result.winner is None else result.winner] += 1
+        again = replay(GameRecord.loads(run.record.dumps()), RS)
+        assert again.digests == [s.digest for s in run.record.steps], f"seed {seed} replays"
+    assert finished == GAMES
+    print(f"{GAMES} games, {steps} steps, wins {winners[0]}/{winners[1]}, draws {winners[2]}")
