@@ -83,6 +83,7 @@ class Effect:
     repeatable: bool = False
     special_move: bool = False  # L880-881
     note: str = ""
+    partial: str = ""  # what of the entry the game does not apply (docs/rulings.md)
     tags: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -102,8 +103,8 @@ def _p(name: str, note: str = "") -> Effect:
     return Effect(name, "passive", note=note)
 
 
-def _t(name: str, note: str = "") -> Effect:
-    return Effect(name, "term", note=note)
+def _t(name: str, note: str = "", partial: str = "") -> Effect:
+    return Effect(name, "term", note=note, partial=partial)
 
 
 W = AttackSpec
@@ -223,7 +224,12 @@ _ROWS: tuple[Effect, ...] = (
     _re("Got your Back", "attack"),
     _a("Gouge", W(True, pow=2, on_hit=(("hex", 1),), on_crit=(("hex", 2),))),
     _a("Guided Strike", W(True, att=2)),
-    _act("Haste", "haste", special_move=True),
+    _act(
+        "Haste",
+        "haste",
+        special_move=True,
+        partial="allies move in their own activation",
+    ),
     _act("Heal", "heal"),
     _act("Heat of Battle", "heat_of_battle"),
     Effect("Hex X", "status"),
@@ -248,7 +254,11 @@ _ROWS: tuple[Effect, ...] = (
     _p("Levitating Move", "ignores obstacles, a level higher, no falling damage"),
     _t("Line Attack", "Fire Breathing, Hyper Cutter, Whirling Gale (L1964-1968)"),
     _re("Look Out", "attack"),
-    _t("Luck", "a luck token re-rolls a to-hit die (the attacker's miss or the target's hit)"),
+    _t(
+        "Luck",
+        "a luck token re-rolls a to-hit die",
+        partial="only a target forcing the re-roll of a hit",
+    ),
     _re("Mage Armor", "hit"),
     Effect("Majesty", "reaction", window="hit", tags=("fear",)),
     _act("Mana Gift", "mana_gift"),
@@ -286,7 +296,11 @@ _ROWS: tuple[Effect, ...] = (
     ),
     _re("Parry", "attack"),
     _act("Persevere", "persevere"),
-    _act("Plan Ahead", "plan_ahead"),
+    _act(
+        "Plan Ahead",
+        "plan_ahead",
+        partial="a to-hit roll of the character that rolled it",
+    ),
     Effect("Poison X", "status"),
     _act("Pounce", "pounce", special_move=True),
     _a("Power Attack", W(True, att=-1, pow=2)),
@@ -354,9 +368,18 @@ _ROWS: tuple[Effect, ...] = (
         "Touch of Death",
         W(False, att=1, reach=1, on_hit=(("touch", 0),), no_injury=True, power="0"),
     ),
-    _re("Trip", "ability"),
+    Effect(
+        "Trip",
+        "reaction",
+        window="ability",
+        partial="not against special attacks",
+    ),
     _p("Unstable", "a 1 to hit hits the attacker itself (L2253)"),
-    _act("Upheaval", "upheaval"),
+    _act(
+        "Upheaval",
+        "upheaval",
+        partial="no 1x1 elevation piece (elevation is fixed)",
+    ),
     _a(
         "Venom",
         W(
@@ -426,6 +449,11 @@ def check_table() -> list[str]:
         if e.how == "attack" and e.attack is None:
             problems.append(f"{n}: an attack without an AttackSpec")
     return problems
+
+
+def partial() -> dict[str, str]:
+    """Entries the game applies only in part, and what is left out."""
+    return {n: e.partial for n, e in EFFECTS.items() if e.partial}
 
 
 def in_play() -> list[str]:

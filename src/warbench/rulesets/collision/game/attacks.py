@@ -579,6 +579,8 @@ def _roll(
         ctx.stage = "done"
         return
     ctx.stage = "hit" if hit else "missed"
+    if not hit:
+        ctx.chain = 0  # Barrage stops at a miss (L1603)
 
 
 def _injure(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> None:

@@ -212,7 +212,8 @@ def walk(g: Game, *, leap: bool = False) -> None:
         _flame_wreath(g, u)
         if u.where != "board":
             break
-        if s.path and open_window(g, "enter", u, None):
+        s.path_from = prev
+        if open_window(g, "enter", u, None):
             return  # a Counter Attack may stop the move; walk() resumes after it
     if u.where == "board" and s.path_unit == u.uid:
         u.facing = s.path_facing

@@ -148,14 +148,17 @@ def options(g: Game, w: Window, player: int) -> list[React]:
     elif w.trigger == "enter" and unit is not None and unit.pos is not None:
         from warbench.rulesets.collision.game.movement import melee_reach
 
+        before = s.path_from
         for u in mine:
+            reach = melee_reach(g, u)
             if (
                 u.pos is not None
                 and player != unit.owner
-                and melee_reach(g, u)
-                and (spaces(u.pos, unit.pos) <= melee_reach(g, u))
+                and reach
+                and spaces(u.pos, unit.pos) <= reach
+                and (before is None or spaces(u.pos, before) > reach)
             ):
-                add(u, "Counter Attack")  # L1692-1698
+                add(u, "Counter Attack")  # L1692-1698: entering melee reach
     elif w.trigger == "activation" and unit is not None and unit.pos is not None:
         for u in mine:
             if u.pos is None or u.uid == unit.uid:

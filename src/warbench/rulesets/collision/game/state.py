@@ -161,6 +161,7 @@ class CollisionState:
     window: Window | None = None
     path: list[Square] = field(default_factory=list)  # the rest of a move (Counter Attack)
     path_unit: int | None = None
+    path_from: Square | None = None  # the square the mover just left
     path_facing: str = "N"
     ability_call: tuple[int, str, int | None, Square | None, str | None] | None = None
     after_window: str = ""  # what resumes after a reaction window: "attack", "move", "act",
