@@ -161,6 +161,7 @@ def start_move(g: Game, u: Unit, mode: str, to: Square, facing: str) -> None:
         u.facing = facing
         return
     g.s.path, g.s.path_unit, g.s.path_facing = list(path), u.uid, facing
+    g.s.path_from = u.pos
     g.s.after_window = "move"
     walk(g, leap=_leaping(g, u, mode) or g.has(u, "Levitating Move"))
 
@@ -201,6 +202,7 @@ def walk(g: Game, *, leap: bool = False) -> None:
     s = g.s
     assert s.path_unit is not None
     u = g.unit(s.path_unit)
+    s.path_from = u.pos  # the last square the move could have ended on
     while s.path and u.where == "board":
         nxt = s.path.pop(0)
         prev = u.pos
@@ -212,9 +214,12 @@ def walk(g: Game, *, leap: bool = False) -> None:
         _flame_wreath(g, u)
         if u.where != "board":
             break
-        s.path_from = prev
-        if open_window(g, "enter", u, None):
-            return  # a Counter Attack may stop the move; walk() resumes after it
+        others = [v for v in g.on_board() if v.pos == nxt and v.uid != u.uid]
+        if g.board.kind(nxt).stands and not others:
+            # a move stopped by a reaction ends on a square it may end on (ruling 28)
+            if open_window(g, "enter", u, None):
+                return  # a Counter Attack may stop the move; walk() resumes after it
+            s.path_from = nxt
     if u.where == "board" and s.path_unit == u.uid:
         u.facing = s.path_facing
         g.event("moved", f"{u.name} is at {u.pos} facing {u.facing}", "L806-863", unit=u.uid)
