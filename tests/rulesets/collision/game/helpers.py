@@ -88,5 +88,7 @@ def game(s: CollisionState, faces: list[int] | None = None) -> Game:
 def step(
     s: CollisionState, action: Any, faces: list[int] | None = None
 ) -> tuple[CollisionState, list[Any]]:
-    """Apply one action for the deciding player with scripted D10s."""
+    """Apply one action for the deciding player with scripted D10s (a test may have changed
+    the state since it was last checked: its read-only memo is dropped)."""
+    s.__dict__.pop("_memo", None)
     return RS.apply(s, action, s.player, ScriptedD10(faces or []))
