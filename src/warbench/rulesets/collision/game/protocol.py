@@ -408,6 +408,8 @@ def _listed(g: Game) -> tuple[list[CollisionAction], list[Family[CollisionAction
         assert s.active is not None
         u = g.unit(s.active)
         out.append(EndActivation())
+        out += attack_options(g, u)  # attacks and abilities first: a person reads the top
+        out += ability_options(g, u)
         if not u.acted and not u.moved and not u.special_moved:
             out += [Hold(f) for f in facings]
         enemies = [v.pos for v in g.on_board(1 - u.owner) if v.pos is not None]
@@ -442,8 +444,6 @@ def _listed(g: Game) -> tuple[list[CollisionAction], list[Family[CollisionAction
                     lambda v, mode=mode: Move(mode, (int(v[0][0]), int(v[0][1])), str(v[1])),  # type: ignore[misc]
                 )
             )
-        out += attack_options(g, u)
-        out += ability_options(g, u)
     return out, fams
 
 
