@@ -378,7 +378,7 @@ _ROWS: tuple[Effect, ...] = (
     _act(
         "Upheaval",
         "upheaval",
-        partial="no 1x1 elevation piece (elevation is fixed)",
+        partial="no elevation piece; the obstacle is 1x1",
     ),
     _a(
         "Venom",
