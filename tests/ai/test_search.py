@@ -115,7 +115,7 @@ def test_search_plays_in_a_batch_on_processes_as_inline() -> None:
 
 def test_search_beats_random_legal_on_a_small_seeded_set() -> None:
     """The issue's first rung: the search player (level 1) against random-legal play, both
-    seat orders, on the three sample boards."""
+    seat orders, on the sample boards."""
     from warbench.sim.lab import LabSpec, run_lab
 
     setup = skirmish()
