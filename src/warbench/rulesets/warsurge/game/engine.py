@@ -27,6 +27,7 @@ from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
+    Casualties,
     ChooseTurnMaster,
     ChooseZone,
     Deploy,
@@ -137,13 +138,27 @@ def apply(
     plan = _verified(state, action, hooks)
     w = Work(state, dice, hooks)  # None: the step's own dice, made if a die is rolled
     apply_plan(w, action, plan)
-    w.step = state.step + 1
+    # choosing casualties finishes the Attack's step: its dice are the Attack's (so a game
+    # whose choices are the engine's own rolls as the automated game does)
+    w.step = state.step + (0 if isinstance(action, Casualties) else 1)
     return w.state(), w.events
 
 
 def acting_side(state: GameState) -> int | None:
-    """The side whose decision it is (the roll-off winner while choosing the Turn Master)."""
+    """The side whose decision it is (the roll-off winner while choosing the Turn Master;
+    the target's controller while an Attack waits for casualties, §5.11)."""
+    if state.pause is not None:
+        return state.setup.units[state.pause.target].side
     return flow_side(state.flow)
+
+
+def default_casualties(state: GameState) -> Casualties:
+    """The engine's own choice for the waiting Attack (``Automation.CASUALTY_SELECTION``):
+    the rules' order (§5.12, §5.16), then roster order."""
+    p = state.pause
+    if p is None:
+        raise RulesError("no Attack waits for casualties to be chosen", "§5.11")
+    return Casualties(p.target, p.candidates)
 
 
 # --------------------------------------------------------------------------------------------
@@ -158,7 +173,7 @@ class LegalActions:
     def __init__(self, state: GameState, hooks: HookRegistry = DEFAULT_HOOKS) -> None:
         self.state = state
         self.hooks = hooks
-        self.side = flow_side(state.flow)
+        self.side = acting_side(state)
         self._work = Work(state, None, hooks)
 
     def __contains__(self, action: object) -> bool:
@@ -167,7 +182,7 @@ class LegalActions:
     def units(self) -> list[int]:
         """Units of the acting side that may still act in this phase (before geometry)."""
         st = self.state
-        if self.side is None or st.flow.phase not in PHASES:
+        if self.side is None or st.flow.phase not in PHASES or st.pause is not None:
             return []
         return [
             uid
@@ -181,6 +196,12 @@ class LegalActions:
         phase = st.flow.phase
         w = self._work
         if phase is Phase.OVER:
+            return
+        if st.pause is not None:
+            if uid is None:  # the engine's order, and its reverse (§5.11)
+                yield default_casualties(st)
+                if len(st.pause.candidates) > 1:
+                    yield Casualties(st.pause.target, st.pause.candidates[::-1])
             return
         if uid is None:
             if phase is Phase.TURN_MASTER:
