@@ -38,6 +38,8 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.codecs import (
     CORE,
+    DEFAULT_BOARD,
+    OPTIONS,
     ActionCodec,
     StateCodec,
     ViewCodec,
@@ -50,6 +52,20 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+
+__all__ = [
+    "CORE",
+    "DEFAULT_BOARD",
+    "OPTIONS",
+    "ActionCodec",
+    "StateCodec",
+    "ViewCodec",
+    "WarsurgeLegal",
+    "WarsurgeRuleset",
+    "WarsurgeState",
+    "scripted_choice",
+    "setup_digest",
+]
 
 # --------------------------------------------------------------------------------------------
 # Legal actions
