@@ -152,8 +152,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
             continue
         if name in ("at", "to"):
             out[name] = [round(value[0], 6), round(value[1], 6)]
-        elif name == "positions":
-            out[name] = [[round(x, 6), round(y, 6)] for x, y in value]
+        elif name == "positions":  # exact (JSON keeps every double): the engine's placement
+            out[name] = [[float(x), float(y)] for x, y in value]
         elif name == "targets":
             out[name] = [[s[0], s[1]] if len(s) == 2 else [s[0], s[1], list(s[2])] for s in value]
         elif name in ("burst", "darkside"):

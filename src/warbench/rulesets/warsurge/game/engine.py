@@ -41,9 +41,10 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
-from warbench.rulesets.warsurge.game.plans import Plan
+from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
+    Automation,
     GameSetup,
     GameState,
     Location,
@@ -77,7 +78,9 @@ def new_game(
 
 
 def normalize(action: Action) -> Action:
-    """Round points as a record stores them, so a replay sees the very same numbers."""
+    """Round points as a record stores them, so a replay sees the very same numbers: a point
+    to deploy at or move toward to 1e-6 inch; model ``positions`` are written exactly (JSON
+    keeps every double), so a player may give the engine's own placement and play its game."""
     changes: dict[str, object] = {}
     for name in ("at", "to"):
         p = getattr(action, name, None)
@@ -85,7 +88,7 @@ def normalize(action: Action) -> Action:
             changes[name] = round_point(p)
     pos = getattr(action, "positions", None)
     if pos is not None:
-        changes["positions"] = tuple(round_point(p) for p in pos)
+        changes["positions"] = tuple((float(x), float(y)) for x, y in pos)
     return replace(action, **changes) if changes else action  # type: ignore[arg-type]
 
 
@@ -164,6 +167,45 @@ def default_casualties(state: GameState) -> Casualties:
 # --------------------------------------------------------------------------------------------
 # Legal actions as a queryable object
 # --------------------------------------------------------------------------------------------
+
+
+def with_positions(
+    state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS
+) -> Action:
+    """``action`` with every model's position written out: where the engine's own placement
+    (:attr:`~.state.Automation.MODEL_PLACEMENT`) puts the models for a Deploy at a point, a
+    Move toward a point or into contact, or a Disembark (§3.6, §4.1, §4.3, §6.3). Without that
+    automation these are the positions a player must give, and this is the default offered;
+    other actions, and actions that give positions already, come back unchanged. Raises the
+    engine's refusal when the action cannot be placed."""
+    if not isinstance(action, Deploy | Move | Disembark) or action.positions is not None:
+        return action
+    placing = state
+    if Automation.MODEL_PLACEMENT not in state.setup.automation:
+        placing = replace(state, setup=placing_setup(state.setup))
+        if "index" in state.cache:
+            placing.cache["index"] = state.cache["index"]
+    plan = _verified(placing, normalize(action), hooks)
+    if isinstance(action, Deploy) and isinstance(plan, DeployPlan):
+        return normalize(replace(action, at=None, positions=plan.positions))
+    if isinstance(action, Move | Disembark) and isinstance(plan, MovePlan) and plan.positions:
+        return normalize(replace(action, to=None, positions=plan.positions))
+    return action
+
+
+_PLACING: dict[int, tuple[GameSetup, GameSetup]] = {}
+
+
+def placing_setup(setup: GameSetup) -> GameSetup:
+    """The set-up with the engine placing models (``Automation.MODEL_PLACEMENT``; memoised
+    per set-up): what the AI plans with when the players place every model."""
+    hit = _PLACING.get(id(setup))
+    if hit is None or hit[0] is not setup:
+        if len(_PLACING) > 32:
+            _PLACING.clear()
+        auto = setup.automation | {Automation.MODEL_PLACEMENT}
+        hit = _PLACING[id(setup)] = (setup, replace(setup, automation=auto))
+    return hit[1]
 
 
 class LegalActions:

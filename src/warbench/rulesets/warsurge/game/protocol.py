@@ -25,16 +25,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
 from warbench.play.core import JSON, Decision, Event, Refusal, Result
+from warbench.play.legal import Box, Choice, Family
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     ChooseTurnMaster,
     ChooseZone,
+    Deploy,
+    Disembark,
+    Move,
 )
 from warbench.rulesets.warsurge.game.codecs import (
     CORE,
@@ -49,6 +54,7 @@ from warbench.rulesets.warsurge.game.codecs import (
     unit_to_json,
 )
 from warbench.rulesets.warsurge.game.state import (
+    Automation,
     Location,
     Phase,
 )
@@ -108,6 +114,39 @@ class WarsurgeLegal:
                 seen.add(a)
                 yield a
 
+    @property
+    def families(self) -> tuple[Family[Action], ...]:
+        """The continuous choices, for a client to offer as a region to click: a Deploy at,
+        a Move or Dash toward, a Disembark toward any point of the board, for the units that
+        may act (``check`` decides each). Empty without ``Automation.MODEL_PLACEMENT``: then
+        every model's position is given (a list of points, checked model by model; the
+        decision's default lists the engine's)."""
+        if self._legal is None:
+            return ()
+        g = self._state.game
+        if Automation.MODEL_PLACEMENT not in g.setup.automation or g.pause is not None:
+            return ()
+        units = tuple(self._legal.units())
+        if not units:
+            return ()
+        board = Box("to", 0.0, 0.0, g.setup.field.width, g.setup.field.height)
+        who = Choice("unit", units)
+        phase = g.flow.phase
+        if phase is Phase.DEPLOY:
+            return (Family("deploy at", (who, board), _deploy_at),)
+        if phase in (Phase.MOVE, Phase.DASH):
+            dash = phase is Phase.DASH
+            embarked = tuple(u for u in units if g.units[u].location is Location.EMBARKED)
+            out: list[Family[Action]] = [
+                Family("dash to" if dash else "move to", (who, board), _move_to(dash))
+            ]
+            if embarked:
+                out.append(
+                    Family("disembark to", (Choice("unit", embarked), board), _disembark_to(dash))
+                )
+            return tuple(out)
+        return ()
+
     def check(self, action: Action) -> Refusal | None:
         """Why ``action`` is refused (``None`` if legal): what a prompt explains."""
         return self._ruleset.check(self._state, action, self._player)
@@ -118,6 +157,24 @@ class WarsurgeLegal:
         if self._legal is None:
             return []
         return [engine.normalize(self._legal.sample(rng, 0.1)) for _ in range(n)]
+
+
+def _deploy_at(v: tuple[JSON, ...]) -> Action:
+    return Deploy(int(v[0]), at=(float(v[1][0]), float(v[1][1])))
+
+
+def _move_to(dash: bool) -> Callable[[tuple[JSON, ...]], Action]:
+    def build(v: tuple[JSON, ...]) -> Action:
+        return Move(int(v[0]), to=(float(v[1][0]), float(v[1][1])), dash=dash)
+
+    return build
+
+
+def _disembark_to(dash: bool) -> Callable[[tuple[JSON, ...]], Action]:
+    def build(v: tuple[JSON, ...]) -> Action:
+        return Disembark(int(v[0]), to=(float(v[1][0]), float(v[1][1])), dash=dash)
+
+    return build
 
 
 # --------------------------------------------------------------------------------------------
@@ -347,7 +404,11 @@ def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple
     """The engine's automatic choice for the acting side: what ``warbench battle``'s
     :class:`~.players.ScriptedPlayer` for that side chooses here, given its memory of this
     phase (``state.scripted``); and its memory afterwards. Points are rounded as a record
-    keeps them (so the default survives JSON exactly). Memoised on the engine state."""
+    keeps them (so the default survives JSON exactly). Memoised on the engine state.
+
+    Without ``Automation.MODEL_PLACEMENT`` the players place every model: the AI chooses as
+    if the engine placed them, and the default gives the positions the engine would
+    (:func:`~.engine.with_positions`), so taking it plays the automated game."""
     from warbench.rulesets.warsurge.game.players import ScriptedPlayer
 
     game = state.game
@@ -357,8 +418,13 @@ def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple
     key = f"protocol default {turn} {phase} {skip}"
     hit = game.cache.get(key)
     if hit is None:
+        placing = game
+        if Automation.MODEL_PLACEMENT not in game.setup.automation:
+            placing = replace(game, setup=engine.placing_setup(game.setup))
         player = ScriptedPlayer(_skip=set(skip), _phase_key=(turn, phase))
-        action = engine.normalize(player.choose(game))
+        action = engine.normalize(player.choose(placing))
+        if placing is not game:
+            action = engine.with_positions(game, action)
         t, p = player._phase_key
         hit = game.cache[key] = (action, (t, p, tuple(sorted(player._skip))))
     return hit  # type: ignore[return-value]
