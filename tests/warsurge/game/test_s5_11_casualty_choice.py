@@ -8,6 +8,7 @@ a game whose every choice is the default is the automated game, digest for diges
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -151,8 +152,14 @@ def test_protocol_casualty_decisions_default_to_the_engine_s_choice() -> None:
     assert ws.view(waiting, 0)["casualties"]["loss"] == waiting.game.pause.loss  # type: ignore[union-attr]
 
 
-def test_conformance_passes_with_casualty_decisions() -> None:
-    report = check_conformance(
-        WarsurgeRuleset(), _skirmish(AUTOMATION_NAMES), seeds=range(2), samples=2
-    )
-    assert report.finished == 2 and "casualties" in report.decisions
+#: more conformance games on demand (CI keeps two)
+GAMES = int(os.environ.get("WARBENCH_CONFORMANCE_GAMES", "2"))
+
+
+def test_conformance_passes_with_casualty_and_position_decisions() -> None:
+    names = sorted(a.value for a in CHOOSING - {Automation.MODEL_PLACEMENT})
+    for automation in (AUTOMATION_NAMES, names):
+        report = check_conformance(
+            WarsurgeRuleset(), _skirmish(automation), seeds=range(GAMES), samples=2
+        )
+        assert report.finished == GAMES and "casualties" in report.decisions

@@ -87,9 +87,21 @@ class WarsurgeLegal:
         self._ruleset = ruleset
         self._state = state
         self._player = player
-        side = engine.acting_side(state.game)
-        self._active = not state.game.over and side == player
-        self._legal = engine.legal_actions(state.game) if self._active else None
+        game = state.game
+        side = engine.acting_side(game)
+        self._active = not game.over and side == player
+        # without the engine placing models, the candidates are the engine's placed ones
+        # written out as positions (what a player gives then)
+        self._placing = game
+        if Automation.MODEL_PLACEMENT not in game.setup.automation:
+            self._placing = replace(game, setup=engine.placing_setup(game.setup))
+        self._legal = engine.legal_actions(self._placing) if self._active else None
+
+    def _given(self, action: Action) -> Action:
+        action = engine.normalize(action)
+        if self._placing is not self._state.game:
+            action = engine.with_positions(self._state.game, action)
+        return action
 
     @property
     def player(self) -> int:
@@ -109,7 +121,7 @@ class WarsurgeLegal:
             return
         seen: set[Action] = set()
         for a in self._legal:
-            a = engine.normalize(a)
+            a = self._given(a)
             if a not in seen:  # the engine proposes some attacks twice
                 seen.add(a)
                 yield a
@@ -156,7 +168,7 @@ class WarsurgeLegal:
         Pass one time in ten)."""
         if self._legal is None:
             return []
-        return [engine.normalize(self._legal.sample(rng, 0.1)) for _ in range(n)]
+        return [self._given(self._legal.sample(rng, 0.1)) for _ in range(n)]
 
 
 def _deploy_at(v: tuple[JSON, ...]) -> Action:
