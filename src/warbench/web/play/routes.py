@@ -395,3 +395,117 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(GameNotFound, missing)
     app.include_router(router)
     app.include_router(pages)
+
+
+# --------------------------------------------------------------------------------------------
+# The Play Manager (a physical table)
+# --------------------------------------------------------------------------------------------
+
+
+def get_manager(svc: ServiceDep) -> Any:
+    """The Play Manager over the play service."""
+    from warbench.web.play.manager import PlayManager
+
+    return PlayManager(svc)
+
+
+class RosterRef(BaseModel):
+    """A game roster: an example shipped with warbench, a roster saved in the database, or
+    the game-roster JSON itself."""
+
+    model_config = _FORBID
+
+    source: Literal["example", "saved", "inline"]
+    name: str | None = Field(None, max_length=120)
+    data: dict[str, Any] | None = None
+
+
+class NewTableBody(BaseModel):
+    """A new Play Manager table."""
+
+    model_config = _FORBID
+
+    rosters: list[RosterRef] = Field(min_length=2, max_length=8)
+    hide_value: bool = False
+    title: str = Field("", max_length=120)
+
+
+def _example_rosters() -> dict[str, Path]:
+    from warbench.web.play.scenes import _examples
+
+    root = _examples()
+    return {p.stem: p for p in sorted(root.glob("*.yaml"))} if root.exists() else {}
+
+
+@router.get("/tables/rosters")
+def table_rosters(request: Request) -> dict[str, list[str]]:
+    """The rosters a table can start from: the shipped examples and the saved rosters."""
+    store = request.app.state.store
+    return {
+        "example": list(_example_rosters()),
+        "saved": [r.name for r in store.rosters()],
+    }
+
+
+def _roster_data(ref: RosterRef, request: Request, where: str) -> dict[str, Any]:
+    from warbench.kernel.errors import ProfileError, UnknownNameError
+    from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
+
+    if ref.source == "inline":
+        if ref.data is None:
+            raise ProfileError(f"{where}.data", None, "a game roster (player, units)")
+        return ref.data
+    if ref.source == "example":
+        examples = _example_rosters()
+        if ref.name not in examples:
+            raise UnknownNameError("example roster", str(ref.name), list(examples))
+        return roster_to_data(load_game_roster(examples[ref.name]))
+    from warbench.rulesets.warsurge.io import unit_to_data
+    from warbench.rulesets.warsurge.roster import validate_roster
+
+    roster = request.app.state.store.roster(str(ref.name))
+    report = validate_roster(roster)
+    units = []
+    for e, cost in zip(roster.units, report.entries, strict=True):
+        d = dict(unit_to_data(e.unit))
+        d.pop("$schema", None)
+        d["points"] = round(cost.points)
+        if e.name:
+            d["name"] = e.name
+        units.append(d)
+    return {"player": roster.name, "units": units}
+
+
+@router.post("/tables", status_code=201)
+def create_table(body: NewTableBody, request: Request, svc: ServiceDep) -> dict[str, Any]:
+    """Start a Play Manager table from two or more rosters; answers its secret link."""
+    rosters = [_roster_data(r, request, f"rosters[{i}]") for i, r in enumerate(body.rosters)]
+    table_id, token = get_manager(svc).create(rosters, body.hide_value, body.title)
+    base = str(request.base_url).rstrip("/")
+    return {"id": table_id, "token": token, "link": f"{base}/play/manager#id={table_id}&t={token}"}
+
+
+@router.get("/tables/{table_id}")
+def table(table_id: GameId, svc: ServiceDep, token: TokenHeader = None) -> Any:
+    """The table, the standings (§2.2 step 8) and the history."""
+    return get_manager(svc).state(table_id, token)
+
+
+class OpBody(BaseModel):
+    """One change to the table (``op`` and its fields; see docs/web-play.md)."""
+
+    model_config = _FORBID
+
+    op: dict[str, Any]
+
+
+@router.post("/tables/{table_id}/ops")
+def table_op(table_id: GameId, body: OpBody, svc: ServiceDep, token: TokenHeader = None) -> Any:
+    """Apply one change (one transaction); answers the new table."""
+    return get_manager(svc).apply(table_id, token, body.op)
+
+
+@router.post("/tables/{table_id}/undo")
+def table_undo(table_id: GameId, svc: ServiceDep, token: TokenHeader = None) -> Any:
+    """Take back the last change."""
+    return get_manager(svc).undo(table_id, token)

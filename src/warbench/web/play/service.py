@@ -263,6 +263,11 @@ class PlayService:
     def live(self, data: GameData) -> Live:
         """The state after the game's live steps: from the cache when its last digest
         matches, else replayed from the stored record (digest-checked)."""
+        if data.mode == "manager":
+            raise ProtocolError(
+                f"{data.id} is a Play Manager table, not a protocol game: open /play/manager",
+                "docs/web-play.md",
+            )
         last = data.steps[-1].digest if data.steps else data.digest
         with self._guard:
             hit = self._cache.get(data.id)
@@ -574,6 +579,8 @@ class PlayService:
         """The game as a protocol record (the JSON lines the CLI writes and replays)."""
         data = self.load(game_id)
         self.require(game_id, token)
+        if data.mode == "manager":
+            self.live(data)  # refused: a table is not a protocol game
         return record_of(data)
 
     # -- live updates ----------------------------------------------------------------------

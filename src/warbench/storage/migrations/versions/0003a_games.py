@@ -46,7 +46,7 @@ def upgrade() -> None:
         ),
         sa.Column("step", sa.Integer, nullable=False),
         sa.Column("actor", sa.Integer, nullable=False),
-        sa.Column("action", sa.JSON, nullable=True),
+        sa.Column("action", sa.JSON, nullable=False),
         sa.Column("digest", sa.String(64), nullable=False),
         sa.Column("by", sa.String(40), nullable=False),
         sa.Column("undone", sa.Boolean, nullable=False),
