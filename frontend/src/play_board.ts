@@ -40,6 +40,7 @@ function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<strin
 export class Board {
   private view = { x: 0, y: 0, w: 10, h: 10 };
   private scene: Scene | null = null;
+  private flip: SVGGElement;
   private layer: SVGGElement;
   private overlay: SVGGElement;
   private ghost: SVGCircleElement | null = null;
@@ -49,10 +50,13 @@ export class Board {
   onPoint: ((x: number, y: number, final: boolean) => void) | null = null;
 
   constructor(private svg: SVGSVGElement) {
+    // y grows to the north (the board's coordinates); the flip puts north at the top
+    this.flip = svgEl("g", {});
     this.layer = svgEl("g", {});
     this.overlay = svgEl("g", {});
-    svg.appendChild(this.layer);
-    svg.appendChild(this.overlay);
+    this.flip.appendChild(this.layer);
+    this.flip.appendChild(this.overlay);
+    svg.appendChild(this.flip);
     this.panAndZoom();
   }
 
@@ -60,6 +64,7 @@ export class Board {
   draw(scene: Scene): void {
     const resized = this.scene === null || this.scene.width !== scene.width || this.scene.height !== scene.height;
     this.scene = scene;
+    this.flip.setAttribute("transform", `translate(0 ${scene.height}) scale(1 -1)`);
     if (resized) this.fit();
     this.layer.replaceChildren();
     this.layer.appendChild(svgEl("rect", { x: 0, y: 0, width: scene.width, height: scene.height, class: "edge" }));
@@ -93,7 +98,7 @@ export class Board {
       this.layer.appendChild(c);
       if (p.unit !== null && !labelled.has(p.unit)) {
         labelled.add(p.unit);
-        const t = svgEl("text", { x: p.x + p.r + 0.1, y: p.y - p.r });
+        const t = svgEl("text", { x: 0, y: 0, transform: `translate(${p.x + p.r + 0.1} ${p.y + p.r}) scale(1 -1)` });
         t.textContent = p.label.split(": ").pop() ?? p.label;
         this.layer.appendChild(t);
       }
@@ -124,7 +129,7 @@ export class Board {
 
   /** Board coordinates (inches) of a pointer event. */
   point(ev: { clientX: number; clientY: number }): [number, number] {
-    const m = this.svg.getScreenCTM();
+    const m = this.flip.getScreenCTM();
     if (m === null) return [0, 0];
     const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
     return [p.x, p.y];
@@ -223,8 +228,10 @@ export class Board {
     });
     this.svg.addEventListener("wheel", (ev) => {
       ev.preventDefault();
-      const [x, y] = this.point(ev);
-      this.zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, x, y);
+      const m = this.svg.getScreenCTM();
+      if (m === null) return;
+      const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+      this.zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
     }, { passive: false });
   }
 }

@@ -286,7 +286,7 @@ async function showReach(): Promise<void> {
   const a = placed();
   if (a === null || placing === null || snap?.scene === null || snap === null) return;
   const sc = snap.scene as Scene;
-  const [x, y] = a[placing.param] as number[];
+  const [x, y] = placing.action[placing.param] as number[]; // around the listed candidate
   const span = Math.min(Math.max(sc.width, sc.height) / 2, 14);
   const box = [Math.max(0, x - span), Math.max(0, y - span), Math.min(sc.width, x + span), Math.min(sc.height, y + span)];
   $("refusal").textContent = "asking the rules where it may go…";
