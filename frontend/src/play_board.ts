@@ -65,7 +65,12 @@ export class Board {
     const resized = this.scene === null || this.scene.width !== scene.width || this.scene.height !== scene.height;
     this.scene = scene;
     this.flip.setAttribute("transform", `translate(0 ${scene.height}) scale(1 -1)`);
-    if (resized) this.fit();
+    if (resized) {
+      // the picture keeps the board's proportions (a long thin board is not drawn in a tall box)
+      this.svg.style.aspectRatio = `${Math.max(scene.width / scene.height, 0.5)}`;
+      this.svg.style.fontSize = `${Math.max(scene.width, scene.height) / 45}px`;
+      this.fit();
+    }
     this.layer.replaceChildren();
     this.layer.appendChild(svgEl("rect", { x: 0, y: 0, width: scene.width, height: scene.height, class: "edge" }));
     for (const a of scene.areas) {

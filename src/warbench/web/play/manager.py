@@ -261,7 +261,13 @@ def describe(op: Mapping[str, Any], table: Mapping[str, Any]) -> str:
         return f"{name}: {op.get('name')}" + (f" for {turns} Game Turns" if turns else "")
     if kind == "clear_status":
         return f"{name}: {op.get('name')} removed"
-    return " ".join(f"{k} {v}" for k, v in op.items())
+    if kind == "next_phase":
+        return "next phase"
+    if kind == "turn_master":
+        sides = table.get("sides") or []
+        s = op.get("side")
+        return f"Turn Master: {sides[s]['name'] if isinstance(s, int) and s < len(sides) else s}"
+    return ", ".join(f"{k} {v}" for k, v in op.items())
 
 
 class PlayManager:

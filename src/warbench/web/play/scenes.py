@@ -84,7 +84,7 @@ class DuelPresenter(Presenter):
                     "side": p,
                     "label": str(names[p]),
                     "x": float(x),
-                    "y": 1.0,
+                    "y": 0.75 if p == 0 else 1.25,  # side by side when they meet
                     "r": 0.35,
                     "title": f"{names[p]}: HP {'?' if h is None else h}",
                 }

@@ -24,7 +24,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
 
@@ -159,6 +159,7 @@ class PlayService:
         self._guard = threading.Lock()
         self._changed = threading.Condition()
         self._revisions: dict[str, int] = {}
+        self._tokens: dict[str, TokenData] = {}  # tokens never change once made
 
     # -- rulesets --------------------------------------------------------------------------
     def ruleset(self, ruleset_id: str) -> Ruleset[Any, Any, Any]:
@@ -308,7 +309,13 @@ class PlayService:
         """The token's data if it belongs to this game (``None`` for no or a foreign token)."""
         if not token or len(token) > 200:
             return None
-        t = self.games.token(token_hash(token))
+        h = token_hash(token)
+        t = self._tokens.get(h)
+        if t is None:
+            t = self.games.token(h)
+            if t is not None:
+                with self._guard:
+                    self._tokens[h] = t
         if t is None or t.game_id != game_id:
             return None
         return t
@@ -462,19 +469,18 @@ class PlayService:
 
     def act(self, game_id: str, token: str | None, action: JSON) -> dict[str, JSON]:
         """Apply the token's seat's action (checked by the ruleset), stored as one
-        transaction; then play the automatic steps that follow. Returns the new revision
-        and the steps applied."""
+        transaction; then play the automatic steps that follow (stored together as one more
+        transaction). Returns the new revision and the number of steps applied."""
         with self._lock(game_id):
             data = self.load(game_id)
             rs, live, seat = self._acting(data, token)
             a = rs.actions.load(action)
             state, evs = rs.apply(live.state, a, seat)  # IllegalAction: the rule and reason
             step = StepData(live.steps + 1, seat, rs.actions.dump(a), rs.digest(state), "human")
-            self._store(data, rs, live, [step], state, [evs])
-            data = self.load(game_id)
-            auto = self._advance(data)
+            data, live = self._store(data, rs, live, [step], state, [evs])
+            auto, data = self._advance(data, live)
         self._notify(game_id)
-        return {"steps": 1 + auto, "revision": self.games.revision(game_id)}
+        return {"steps": 1 + auto, "revision": data.revision}
 
     def _store(
         self,
@@ -484,49 +490,53 @@ class PlayService:
         steps: list[StepData],
         state: Any,
         events: list[list[Event]],
-    ) -> None:
+    ) -> tuple[GameData, Live]:
+        """Append ``steps`` (one transaction); the game and its live state after them."""
         result = rs.result(state) if rs.is_over(state) else None
-        self.games.append(data.id, live.steps, steps, None if result is None else result.to_json())
-        self._remember(
-            data.id,
-            Live(live.steps + len(steps), steps[-1].digest, state, live.events + events),
-        )
+        result_json = None if result is None else result.to_json()
+        revision = self.games.append(data.id, live.steps, steps, result_json)
+        after = Live(live.steps + len(steps), steps[-1].digest, state, live.events + events)
+        self._remember(data.id, after)
+        data = replace(data, steps=data.steps + tuple(steps), revision=revision, result=result_json)
+        return data, after
 
-    def _advance(self, data: GameData) -> int:
-        """Play chance, automated and AI decisions until a person must decide (each step
-        one transaction). Returns how many steps were played."""
+    def _advance(self, data: GameData, live: Live | None = None) -> tuple[int, GameData]:
+        """Play chance, automated and AI decisions until a person must decide; the steps
+        are stored together in one transaction. Returns how many were played, and the game."""
         rs = self.ruleset(data.ruleset)
-        live = self.live(data)
+        start = live or self.live(data)
+        state, count = start.state, start.steps
         auto = frozenset(data.automate)
-        played = 0
-        while not rs.is_over(live.state) and played < MAX_AUTO_STEPS:
-            pending = rs.pending(live.state)
+        steps: list[StepData] = []
+        events: list[list[Event]] = []
+        while not rs.is_over(state) and len(steps) < MAX_AUTO_STEPS:
+            pending = rs.pending(state)
             if not pending:
                 raise ProtocolError(f"{rs.id}: nothing pending in a running game", "pending")
-            step_no = live.steps + 1
             choice: tuple[int, Any, str] | None = None
             for d in pending:
                 if d.player == CHANCE:
-                    choice = (CHANCE, pick_outcome(d, chance_dice(data.seed, live.steps)), "chance")
+                    choice = (CHANCE, pick_outcome(d, chance_dice(data.seed, count)), "chance")
                 elif d.default is not None and (d.kind in auto or "*" in auto):
                     choice = (d.player, d.default, "automated")
                 elif 0 <= d.player < len(data.seats) and data.seats[d.player] != HUMAN:
                     kind = data.seats[d.player].removeprefix("ai:")
-                    player = Lineup((kind,))(data.seed * 7919 + step_no, d.player)
-                    view = rs.view(live.state, d.player)
-                    legal = rs.legal_actions(live.state, d.player)
+                    player = Lineup((kind,))(data.seed * 7919 + count + 1, d.player)
+                    view = rs.view(state, d.player)
+                    legal = rs.legal_actions(state, d.player)
                     choice = (d.player, player.choose(view, legal, d, Budget()), f"ai:{kind}")
                 if choice is not None:
                     break
             if choice is None:
                 break
             actor, action, by = choice
-            state, evs = rs.apply(live.state, action, actor)
-            step = StepData(step_no, actor, rs.actions.dump(action), rs.digest(state), by)
-            self._store(data, rs, live, [step], state, [evs])
-            live = self.live(self.load(data.id))
-            played += 1
-        return played
+            state, evs = rs.apply(state, action, actor)
+            count += 1
+            steps.append(StepData(count, actor, rs.actions.dump(action), rs.digest(state), by))
+            events.append(evs)
+        if steps:
+            data, _ = self._store(data, rs, start, steps, state, events)
+        return len(steps), data
 
     # -- undo and history ------------------------------------------------------------------
     def _may_undo(self, data: GameData, t: TokenData) -> bool:
@@ -552,11 +562,11 @@ class PlayService:
             keep = self._undo_point(data)
             if keep is None:
                 raise ProtocolError("there is no step of a player to undo", "undo")
-            self.games.undo(game_id, len(data.steps), keep)
             with self._guard:
                 self._cache.pop(game_id, None)
+            revision = self.games.undo(game_id, len(data.steps), keep)
         self._notify(game_id)
-        return {"steps": keep, "revision": self.games.revision(game_id)}
+        return {"steps": keep, "revision": revision}
 
     def history(self, game_id: str, token: str | None) -> list[dict[str, JSON]]:
         """Every step ever played (undone ones marked), for a player or spectator."""
