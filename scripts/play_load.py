@@ -48,6 +48,7 @@ class Stats:
     """What the clients measured (shared between threads)."""
 
     latencies: list[float] = field(default_factory=list)
+    server_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
     games_finished: int = 0
@@ -106,43 +107,61 @@ def _client(
     stop: threading.Event,
     paused: threading.Event,
 ) -> None:
-    """One simulated player: read the view, answer its decisions, until the game ends."""
+    """One simulated player, as the page behaves: it listens to the game's live stream and,
+    on each change, reads its view and answers its decision (until the game ends)."""
     with httpx.Client(timeout=30) as http:
         while not stop.is_set():
             if paused.is_set():
                 time.sleep(0.05)
                 continue
             try:
-                r = http.get(f"{server.url}/api/play/games/{game}", headers={"X-Play-Token": token})
-                if r.status_code != 200:
-                    stats.errors.append(f"GET {r.status_code}: {r.text[:120]}")
-                    return
-                snap = r.json()
-                with stats.lock:
-                    stats.last_steps[game] = snap["steps"]
-                if snap["result"] is not None:
-                    return
-                d = snap["decision"]
-                if d is None:
-                    time.sleep(0.02)  # the other player decides (a page waits for the stream)
-                    continue
-                action = d["default"] or d["actions"][0]["action"]
-                t0 = time.perf_counter()
-                r = http.post(
-                    f"{server.url}/api/play/games/{game}/actions",
-                    json={"action": action},
-                    headers={"X-Play-Token": token},
-                )
-                dt = time.perf_counter() - t0
-                with stats.lock:
-                    if r.status_code == 200:
-                        stats.latencies.append(dt)
-                        stats.actions += 1
-                    else:
-                        stats.errors.append(f"POST {r.status_code}: {r.text[:120]}")
+                url = f"{server.url}/api/play/games/{game}/stream"
+                with http.stream("GET", url, params={"token": token}) as events:
+                    for line in events.iter_lines():
+                        if stop.is_set():
+                            return
+                        if paused.is_set():
+                            break  # the server is about to be killed: act no more
+                        if not line.startswith("data:"):
+                            continue
+                        if _turn(http, server, game, token, stats):
+                            return
             except httpx.TransportError:
-                if not paused.is_set():
-                    time.sleep(0.05)  # the server is restarting: try again
+                time.sleep(0.05)  # the server is restarting: the stream reconnects
+
+
+def _turn(http: httpx.Client, server: Server, game: str, token: str, stats: Stats) -> bool:
+    """Read the view; answer the decision if one is pending. True once the game is over."""
+    r = http.get(f"{server.url}/api/play/games/{game}", headers={"X-Play-Token": token})
+    if r.status_code != 200:
+        stats.errors.append(f"GET {r.status_code}: {r.text[:120]}")
+        return True
+    snap = r.json()
+    with stats.lock:
+        stats.last_steps[game] = snap["steps"]
+    if snap["result"] is not None:
+        return True
+    d = snap["decision"]
+    if d is None:
+        return False  # the other player decides; the stream says when
+    action = d["default"] or d["actions"][0]["action"]
+    t0 = time.perf_counter()
+    r = http.post(
+        f"{server.url}/api/play/games/{game}/actions",
+        json={"action": action},
+        headers={"X-Play-Token": token},
+    )
+    dt = time.perf_counter() - t0
+    with stats.lock:
+        if r.status_code == 200:
+            stats.latencies.append(dt)
+            stats.actions += 1
+            timing = r.headers.get("server-timing", "")
+            if "dur=" in timing:
+                stats.server_ms.append(float(timing.split("dur=")[1]))
+        else:
+            stats.errors.append(f"POST {r.status_code}: {r.text[:120]}")
+    return False
 
 
 def _game_loop(
@@ -271,6 +290,8 @@ def run_load(
         "p95_ms": round(1000 * percentile(lat, 0.95), 1),
         "p99_ms": round(1000 * percentile(lat, 0.99), 1),
         "max_ms": round(1000 * max(lat), 1) if lat else None,
+        "server_p50_ms": round(percentile(stats.server_ms, 0.50), 1),
+        "server_p95_ms": round(percentile(stats.server_ms, 0.95), 1),
         **restart_info,
     }
 

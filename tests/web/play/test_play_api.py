@@ -218,3 +218,16 @@ def test_bad_set_ups_are_422_naming_the_field(client: Any) -> None:
         json={"ruleset": "toy-duel", "setup": SAMPLE_SETUP, "mode": "ai", "seats": ["x", "human"]},
     )
     assert r.status_code == 422 and r.json()["field"] == "seats[0]"
+
+
+def test_live_stream_sends_the_revision_and_needs_a_token(client: Any) -> None:
+    g = new_game(client, mode="network")
+    url = f"/api/play/games/{g['id']}/stream"
+    assert client.get(url).status_code == 403
+    assert client.get(url, params={"token": "nope"}).status_code == 403
+    with client.stream("GET", url, params={"token": g["tokens"]["spectator"], "limit": 1}) as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        lines = [line for line in r.iter_lines() if line]
+    rev = snap(client, g["id"], g["tokens"]["spectator"])["revision"]
+    assert lines == ["retry: 1000", "event: change", f'data: {{"revision": {rev}}}']

@@ -160,6 +160,7 @@ class PlayService:
         self._changed = threading.Condition()
         self._revisions: dict[str, int] = {}
         self._tokens: dict[str, TokenData] = {}  # tokens never change once made
+        self._waiters: dict[str, set[tuple[Any, Any]]] = {}
 
     # -- rulesets --------------------------------------------------------------------------
     def ruleset(self, ruleset_id: str) -> Ruleset[Any, Any, Any]:
@@ -468,17 +469,16 @@ class PlayService:
         return {"param": param, "step": step, "points": ok}
 
     def act(self, game_id: str, token: str | None, action: JSON) -> dict[str, JSON]:
-        """Apply the token's seat's action (checked by the ruleset), stored as one
-        transaction; then play the automatic steps that follow (stored together as one more
-        transaction). Returns the new revision and the number of steps applied."""
+        """Apply the token's seat's action (checked by the ruleset) and the automatic steps
+        that follow it (chance, automated decisions, AI seats, until a person must decide),
+        stored together as one transaction. Returns the new revision and the steps applied."""
         with self._lock(game_id):
             data = self.load(game_id)
             rs, live, seat = self._acting(data, token)
             a = rs.actions.load(action)
             state, evs = rs.apply(live.state, a, seat)  # IllegalAction: the rule and reason
             step = StepData(live.steps + 1, seat, rs.actions.dump(a), rs.digest(state), "human")
-            data, live = self._store(data, rs, live, [step], state, [evs])
-            auto, data = self._advance(data, live)
+            auto, data = self._advance(data, live, (step, state, evs))
         self._notify(game_id)
         return {"steps": 1 + auto, "revision": data.revision}
 
@@ -500,16 +500,27 @@ class PlayService:
         data = replace(data, steps=data.steps + tuple(steps), revision=revision, result=result_json)
         return data, after
 
-    def _advance(self, data: GameData, live: Live | None = None) -> tuple[int, GameData]:
-        """Play chance, automated and AI decisions until a person must decide; the steps
-        are stored together in one transaction. Returns how many were played, and the game."""
+    def _advance(
+        self,
+        data: GameData,
+        live: Live | None = None,
+        first: tuple[StepData, Any, list[Event]] | None = None,
+    ) -> tuple[int, GameData]:
+        """Play chance, automated and AI decisions until a person must decide, after the
+        person's step ``first`` if given; all the steps are stored in one transaction.
+        Returns how many automatic steps were played, and the game."""
         rs = self.ruleset(data.ruleset)
         start = live or self.live(data)
         state, count = start.state, start.steps
-        auto = frozenset(data.automate)
         steps: list[StepData] = []
         events: list[list[Event]] = []
-        while not rs.is_over(state) and len(steps) < MAX_AUTO_STEPS:
+        if first is not None:
+            step, state, evs = first
+            steps.append(step)
+            events.append(evs)
+            count += 1
+        auto = frozenset(data.automate)
+        while not rs.is_over(state) and len(steps) <= MAX_AUTO_STEPS:
             pending = rs.pending(state)
             if not pending:
                 raise ProtocolError(f"{rs.id}: nothing pending in a running game", "pending")
@@ -536,7 +547,7 @@ class PlayService:
             events.append(evs)
         if steps:
             data, _ = self._store(data, rs, start, steps, state, events)
-        return len(steps), data
+        return len(steps) - (first is not None), data
 
     # -- undo and history ------------------------------------------------------------------
     def _may_undo(self, data: GameData, t: TokenData) -> bool:
@@ -598,6 +609,19 @@ class PlayService:
         with self._changed:
             self._revisions[game_id] = self._revisions.get(game_id, 0) + 1
             self._changed.notify_all()
+            waiters = list(self._waiters.get(game_id, ()))
+        for loop, event in waiters:  # wake the live streams of this game (on their loops)
+            loop.call_soon_threadsafe(event.set)
+
+    def watch(self, game_id: str, loop: Any, event: Any) -> None:
+        """Set ``event`` (an ``asyncio.Event`` of ``loop``) whenever the game changes here."""
+        with self._changed:
+            self._waiters.setdefault(game_id, set()).add((loop, event))
+
+    def unwatch(self, game_id: str, loop: Any, event: Any) -> None:
+        """Stop setting ``event``."""
+        with self._changed:
+            self._waiters.get(game_id, set()).discard((loop, event))
 
     def local_revision(self, game_id: str) -> int:
         """A counter this process bumps whenever it changes the game (the live stream
