@@ -23,6 +23,7 @@ interface Snapshot {
   events: { step: number; kind: string; text: string; rule?: string }[];
   result: { winner: number | null; scores: number[]; reason: string } | null;
   can_undo: boolean;
+  can_download: boolean;
 }
 interface CheckOut { ok: boolean; reason?: string; rule?: string }
 interface OddsTarget { target: number; label?: string; error?: string; expected_hp_lost?: number; expected_models_slain?: number; wipe_chance?: number; exact?: boolean }
@@ -113,6 +114,7 @@ function render(): void {
   log.replaceChildren();
   for (const ev of s.events.slice(-300).reverse()) log.appendChild(logItem(ev));
   $("undo").hidden = !s.can_undo;
+  $("record-links").hidden = !s.can_download;
   $("download").setAttribute("href", `/api/play/games/${gameId}/record?t=${encodeURIComponent(token)}`);
   $("replay-link").setAttribute("href", `/play/replay?game=${gameId}#t=${encodeURIComponent(token)}`);
   renderDecision();

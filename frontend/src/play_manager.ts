@@ -75,6 +75,16 @@ function render(): void {
     const lead = st.winner === null ? "Draw" : `${st.winner} ${t.over ? "wins" : "leads"}`;
     box.appendChild(el("p", `${lead} · ${st.rule}`, { class: "ok", id: "pm-winner" }));
   }
+  const cps = el("div", "", { class: "row" });
+  t.sides.forEach((s, i) => {
+    cps.appendChild(el("span", `${s.name}: ${s.cp} CP`));
+    for (const [sign, d] of [["−", -1], ["+", 1]] as [string, number][]) {
+      const b = el("button", sign, { type: "button", class: "danger", "aria-label": `${sign} Command Point for ${s.name}` });
+      b.addEventListener("click", () => void op({ op: "cp", side: i, count: Math.max(0, s.cp + d) }));
+      cps.appendChild(b);
+    }
+  });
+  box.appendChild(cps);
   const units = $("pm-units");
   units.replaceChildren();
   for (const u of t.units) {

@@ -164,8 +164,13 @@ def test_undo_takes_back_the_persons_step_and_the_ai_steps_after_it(client: Any)
     assert [h["undone"] for h in hist].count(True) == s1["steps"] - s0["steps"]
     # playing again after an undo gives a record that still replays
     assert act(client, g["id"], tok, {"kind": "move", "to": 1.0}).status_code == 200
+    # while the game runs its record (with the seed: every later die) is not given out
+    r = client.get(f"/api/play/games/{g['id']}/record", headers={"X-Play-Token": tok})
+    assert r.status_code == 403 and "seed" in r.json()["detail"]
+    end = _play_out(client, g["id"], [tok])
     text = client.get(f"/api/play/games/{g['id']}/record", headers={"X-Play-Token": tok}).text
-    assert replay(GameRecord.loads(text)).steps == snap(client, g["id"], tok)["steps"]
+    rep = replay(GameRecord.loads(text))
+    assert rep.steps == end["steps"] and rep.finished
 
 
 def test_a_game_survives_a_server_restart_and_resumes_at_its_last_action(db_url: str) -> None:

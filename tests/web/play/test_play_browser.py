@@ -309,3 +309,27 @@ def test_replay_viewer_steps_through_an_uploaded_cli_record(pages: Pages, tmp_pa
     expect(page.locator("#step-label")).to_contain_text("step 0")
     page.click("#next")
     expect(page.locator("#log li").first).to_contain_text("1. chance")
+
+
+def test_warsurge_board_at_phone_size_as_a_spectator_sees_it(pages: Pages) -> None:
+    """The board fits a phone; the spectator's view has no decision and no hidden values."""
+    host = pages.new(PHONE, "phone-player")
+    _start(host, "warsurge", "network", seed=2)
+    host.click("#start")
+    spectator_link = host.locator("input[data-link='spectator']").input_value()
+    player = host.locator("a.open-link[data-link='seat 0']").get_attribute("href")
+    host.goto(player)
+    for _ in range(4):  # Turn Master, zones, the first deployments
+        expect(host.locator("#decision-card")).to_have_attribute(
+            "data-state", re.compile("deciding|waiting")
+        )
+        if host.locator("#decision-card").get_attribute("data-state") != "deciding":
+            break
+        rev = host.locator("body").get_attribute("data-revision")
+        host.click("#take-default")
+        expect(host.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    spectator = pages.new(PHONE, "phone-spectator")
+    spectator.goto(spectator_link)
+    expect(spectator.locator("#board polygon.zone").first).to_be_attached()
+    expect(spectator.locator("#decision-card")).to_have_attribute("data-state", "waiting")
+    assert spectator.locator("#take-default").is_hidden()

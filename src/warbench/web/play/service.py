@@ -161,6 +161,7 @@ class PlayService:
         self._revisions: dict[str, int] = {}
         self._tokens: dict[str, TokenData] = {}  # tokens never change once made
         self._waiters: dict[str, set[tuple[Any, Any]]] = {}
+        self._answers: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     # -- rulesets --------------------------------------------------------------------------
     def ruleset(self, ruleset_id: str) -> Ruleset[Any, Any, Any]:
@@ -354,20 +355,28 @@ class PlayService:
         rs = self.ruleset(data.ruleset)
         live = self.live(data)
         state = live.state
-        player = self.view_player(rs, state, t)
-        if player is None:
-            players = range(len(data.seats))
-            view = public_view([rs.views.dump(rs.view(state, p)) for p in players])
-        else:
-            view = rs.views.dump(rs.view(state, player))
-        seat = self.seat_for(rs, state, t)
+        key = (data.id, live.steps, live.digest)
+        decisions = self._memo((*key, "pending"), lambda: rs.pending(state))
+        seat = next((d.player for d in decisions if d.player in t.seats), None)
+        # whose view: the seat deciding now, else the token's first seat; a spectator: public
+        player = seat if seat is not None else (t.seats[0] if t.seats else None)
+
+        def make_view() -> JSON:
+            if player is None:
+                players = range(len(data.seats))
+                return public_view([rs.views.dump(rs.view(state, p)) for p in players])
+            return rs.views.dump(rs.view(state, player))
+
+        view = self._memo((*key, "view", player), make_view)
         decision: dict[str, JSON] | None = None
         if seat is not None:
-            d = next(d for d in rs.pending(state) if d.player == seat)
-            decision = self._decision_json(rs, state, d)
+            d = next(d for d in decisions if d.player == seat)
+            decision = self._memo(
+                (*key, "decision", seat), lambda: self._decision_json(rs, state, d)
+            )
         pending = [
             {"player": d.player, "kind": d.kind, "rule": d.rule, "prompt": d.prompt}
-            for d in rs.pending(state)
+            for d in decisions
         ]
         result = rs.result(state) if rs.is_over(state) else None
         since = max(0, min(since, live.steps))
@@ -390,11 +399,27 @@ class PlayService:
             "pending": pending,
             "decision": decision,
             "view": view,
-            "scene": pres.scene(data.setup, view),
+            "scene": self._memo((*key, "scene", player), lambda: pres.scene(data.setup, view)),
             "events": events,
             "result": None if result is None else result.to_json(),
             "can_undo": self._may_undo(data, t) and self._undo_point(data) is not None,
+            "can_download": result is not None or set(range(len(data.seats))) <= set(t.seats),
         }
+
+    def _memo(self, key: tuple[Any, ...], make: Any) -> Any:
+        """What ``make()`` gives for this state (games' states are immutable: a key holds
+        the game's id, step count and digest), kept for the next reader (both players and
+        the spectators read each state)."""
+        with self._guard:
+            if key in self._answers:
+                self._answers.move_to_end(key)
+                return self._answers[key]
+        value = make()
+        with self._guard:
+            self._answers[key] = value
+            while len(self._answers) > 4 * self._cache_size:
+                self._answers.popitem(last=False)
+        return value
 
     def _decision_json(
         self, rs: Ruleset[Any, Any, Any], state: Any, d: Decision[Any]
@@ -599,9 +624,16 @@ class PlayService:
     def record(self, game_id: str, token: str | None) -> GameRecord:
         """The game as a protocol record (the JSON lines the CLI writes and replays)."""
         data = self.load(game_id)
-        self.require(game_id, token)
+        t = self.require(game_id, token)
         if data.mode == "manager":
             self.live(data)  # refused: a table is not a protocol game
+        if data.result is None and not set(range(len(data.seats))) <= set(t.seats):
+            # the header holds the seed (every later die) and every roster: while the game
+            # runs, only a link that plays every seat may have it
+            raise AccessDenied(
+                "the record (its seed decides every later die) is given out when the game is "
+                "over, or to the link that plays every seat"
+            )
         return record_of(data)
 
     # -- live updates ----------------------------------------------------------------------
