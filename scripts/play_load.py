@@ -58,11 +58,27 @@ class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+#: With ``--sqlite-sync normal``: every SQLite connection of the server uses ``PRAGMA
+#: synchronous=NORMAL`` (WAL: a commit is not fsynced; a killed process loses nothing, a power
+#: cut may lose the last commits). An experiment to measure what the fsync per commit costs.
+_SYNC_NORMAL = """
+import sqlalchemy
+from sqlalchemy import event
+_create = sqlalchemy.create_engine
+def _engine(*a, **k):
+    e = _create(*a, **k)
+    event.listen(e, "connect", lambda c, r: c.execute("PRAGMA synchronous=NORMAL"))
+    return e
+sqlalchemy.create_engine = _engine
+"""
+
+
 class Server:
     """``warbench serve`` in a subprocess (killable, restartable on the same database)."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, sync_normal: bool = False) -> None:
         self.db = db
+        self.sync_normal = sync_normal
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
 
@@ -70,7 +86,7 @@ class Server:
         cmd = [
             sys.executable,
             "-c",
-            "from warbench.cli import main; main()",
+            (_SYNC_NORMAL if self.sync_normal else "") + "from warbench.cli import main; main()",
             "serve",
             "--port",
             str(port),
@@ -232,13 +248,14 @@ def run_load(
     db: str | None = None,
     ruleset: str = "toy-duel",
     setup: Any = None,
+    sync_normal: bool = False,
 ) -> dict[str, Any]:
     """Run the load and return its figures (see the module docstring)."""
     tmp = None
     if db is None:
         tmp = tempfile.mkdtemp(prefix="warbench-load-")
         db = f"sqlite:///{Path(tmp) / 'load.db'}"
-    server = Server(db)
+    server = Server(db, sync_normal)
     server.start()
     stats = Stats()
     stop, paused = threading.Event(), threading.Event()
@@ -303,8 +320,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--restart", action="store_true", help="kill and restart the server half-way")
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument(
+        "--sqlite-sync",
+        choices=("full", "normal"),
+        default="full",
+        help="experiment: the server's SQLite synchronous setting (default: as warbench has it)",
+    )
     args = ap.parse_args(argv)
-    out = run_load(args.games, args.seconds, restart=args.restart, db=args.db)
+    out = run_load(
+        args.games,
+        args.seconds,
+        restart=args.restart,
+        db=args.db,
+        sync_normal=args.sqlite_sync == "normal",
+    )
     print(json.dumps(out, indent=1))
     return 1 if out["errors"] or out.get("resumed_behind") else 0
 

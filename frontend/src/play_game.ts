@@ -78,9 +78,21 @@ function unitRadius(uid: number): number {
     (snap?.view as { units?: { uid: number; radius?: number }[] })?.units?.find((u) => u.uid === uid)?.radius ?? 0.6;
 }
 
+// The event log is fetched once and then only from the last step known (an undo, which
+// shortens the game, fetches it whole again).
+let known = 0;
+let events: Snapshot["events"] = [];
+
 async function refresh(): Promise<void> {
   try {
-    snap = await call<Snapshot>("GET", `/api/play/games/${gameId}`);
+    let next = await call<Snapshot>("GET", `/api/play/games/${gameId}?since=${known}`);
+    if (next.steps < known) {
+      next = await call<Snapshot>("GET", `/api/play/games/${gameId}?since=0`);
+      events = [];
+    }
+    events = events.concat(next.events);
+    known = next.steps;
+    snap = next;
   } catch (e) {
     $("decision-title").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
     return;
@@ -112,7 +124,7 @@ function render(): void {
   }
   const log = $("log");
   log.replaceChildren();
-  for (const ev of s.events.slice(-300).reverse()) log.appendChild(logItem(ev));
+  for (const ev of events.slice(-300).reverse()) log.appendChild(logItem(ev));
   $("undo").hidden = !s.can_undo;
   $("record-links").hidden = !s.can_download;
   $("download").setAttribute("href", `/api/play/games/${gameId}/record?t=${encodeURIComponent(token)}`);
@@ -340,7 +352,11 @@ $("take-default").addEventListener("click", () => {
   if (snap?.decision?.default) void act(snap.decision.default);
 });
 $("undo").addEventListener("click", () => {
-  void call("POST", `/api/play/games/${gameId}/undo`).then(refresh).catch((e: unknown) => {
+  void call("POST", `/api/play/games/${gameId}/undo`).then(() => {
+    known = 0;
+    events = [];
+    return refresh();
+  }).catch((e: unknown) => {
     $("refusal").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
   });
 });
