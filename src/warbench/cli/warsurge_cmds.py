@@ -58,14 +58,14 @@ def chart(
 
 
 def _load(path: Path, name: str | None, role: str = "ATTACKER") -> Unit:
-    from warbench.rulesets.warsurge.io import load_units
+    from warbench.cli.file_kinds import units_in
 
     if path.is_dir():
         raise fail(
             f"{path}: is a directory; warbench odds expects the {role} unit file (YAML or JSON), "
             "for example examples/warsurge/troopers_10.yaml"
         )
-    units = load_units(path)
+    units = units_in(path, f"warbench odds ({role})")
     if name is None:
         if len(units) > 1:
             names = ", ".join(u.name for u in units)
