@@ -35,6 +35,8 @@ def test_a_fresh_database_is_migrated_to_head(store: Store) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
+    import warbench.storage.games  # noqa: F401  (issue 14's tables, in their own module)
+
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn)
         from alembic.config import Config

@@ -1,7 +1,7 @@
 """The simulation lab's results: ``sim_runs``, ``sim_games``, ``sim_units`` (issue 15).
 
 Revision ID: 0003b
-Revises: 0002
+Revises: 0003a (0002 until issue 14's games tables landed on main)
 Create Date: 2026-11-23
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003b"
-down_revision = "0002"
+down_revision = "0003a"
 branch_labels = None
 depends_on = None
 
