@@ -3,6 +3,7 @@ Dangerous and Impassable Ground (001_d3f5e425c5e1196d.txt §4.1-4.7)."""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 
 import pytest
@@ -244,3 +245,20 @@ def test_s5_1_weapon_types_restrict_movement_per_model() -> None:
     with pytest.raises(RulesError, match="used a Heavy weapon this Game Turn and cannot Dash"):
         engine.check(dash, Move(0, positions=((10.0, 12.0), (11.5, 12.0)), dash=True))
     engine.check(dash, Move(0, positions=((10.0, 10.0), (11.5, 12.0)), dash=True))
+
+
+def test_s5_1_a_dash_toward_a_point_when_every_model_used_a_battle_weapon_warns_nothing() -> None:
+    # 001 §5.1: models that used a Battle or Heavy weapon may not Dash; with none free the
+    # automated Dash keeps every model in place (it used to average an empty set of models:
+    # numpy's "Mean of empty slice" RuntimeWarning)
+    st = scenario(
+        [[entry(unit(models=3))], [entry(unit())]],
+        {0: line(10, 10, 3), 1: [(30, 40)]},
+        phase=Phase.DASH,
+    )
+    units = list(st.units)
+    units[0] = replace(units[0], battle=(True, True, True))
+    st = replace(st, units=tuple(units))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert engine.check(st, Move(0, to=(10, 20), dash=True)) is None

@@ -19,6 +19,10 @@ Method (rulings 1-6 "WARSURGE battlefield" in ``docs/rulings.md``):
   pieces the attacker stands in) is the fraction obscured. A target model's obscured fraction
   is the smallest over the attacking models (the best view decides). The unit gains the Cover
   Bonus when 50% or more of its models are 50% or more obscured, or in a Cover Area.
+
+This module is the one place that decides sight and cover: the game
+(:class:`warbench.rulesets.warsurge.game.geom.Field`) asks it with NumPy arrays of bases
+(:class:`Bases`), the CLI and the web with ``(centre, radius)`` pairs; both get the same answer.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from warbench.rulesets.warsurge.battlefield.model import Board, Disc
 __all__ = [
     "COVER_RAYS",
     "LOS_SAMPLES",
+    "Bases",
     "CoverReport",
     "attackers_in_sight",
     "cover_bonus",
@@ -64,6 +69,70 @@ COVER_RAYS = 10
 _SHRINK = 1 - 1e-3
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Bases:
+    """Many bases at once, as arrays: centres ``(n, 2)`` and radii ``(n,)`` (the fast path for
+    callers that already hold arrays; any function here accepts it wherever it takes a sequence
+    of ``(centre, radius)`` pairs)."""
+
+    xy: FloatArray
+    r: FloatArray
+
+    def __len__(self) -> int:
+        return len(self.xy)
+
+
+def _arrays(discs: Bases | Sequence[Any]) -> tuple[FloatArray, FloatArray]:
+    if isinstance(discs, Bases):
+        return discs.xy, discs.r
+    return as_discs(discs)
+
+
+def near_blockers(
+    axy: FloatArray,
+    ar: FloatArray,
+    txy: FloatArray,
+    tr: FloatArray,
+    bxy: FloatArray,
+    br: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """The blocker bases that can matter to lines between these attackers and targets.
+
+    A blocker is tested against the lines of a pair of models only when its centre is within
+    ``max(radii) + its radius`` of the segment between their centres (every line between two
+    bases lies that close to it). Each such segment lies within ``spread`` (the larger distance
+    of a model from its group's centroid) of the segment between the two centroids, so a
+    blocker farther than ``spread + max(radii) + its radius`` from that segment can never be
+    tested: leaving it out gives the very same answers, with less work and a cache key that
+    ignores models far away (the same sight is then found again after unrelated moves)."""
+    if not len(bxy) or not len(axy) or not len(txy):
+        return bxy, br
+    ca = axy.mean(axis=0)
+    ct = txy.mean(axis=0)
+    spread = max(
+        float(np.sqrt(((axy - ca) ** 2).sum(axis=1)).max()),
+        float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
+    )
+    d = _point_segment_distances(ca, ct, bxy)
+    keep = d <= spread + max(float(ar.max()), float(tr.max())) + br + 0.01
+    if keep.all():
+        return bxy, br
+    return bxy[keep], br[keep]
+
+
+def _point_segment_distances(start: FloatArray, end: FloatArray, centres: FloatArray) -> FloatArray:
+    """Distance from each centre to the one segment ``start``-``end``."""
+    d = end - start
+    length2 = float(d @ d)
+    if length2 <= 1e-18:
+        near: FloatArray = np.sqrt(((centres - start) ** 2).sum(axis=1))
+        return near
+    t = np.clip(((centres - start) @ d) / length2, 0.0, 1.0)
+    proj = start + t[:, None] * d
+    out: FloatArray = np.sqrt(((centres - proj) ** 2).sum(axis=1))
+    return out
+
+
 class _Scene:
     """One query's models as arrays; obstacles are culled per pair of models first.
 
@@ -77,15 +146,16 @@ class _Scene:
     def __init__(
         self,
         board: Board,
-        attackers: Sequence[Any],
-        targets: Sequence[Any],
-        blockers: Sequence[Any],
+        attackers: Bases | Sequence[Any],
+        targets: Bases | Sequence[Any],
+        blockers: Bases | Sequence[Any],
         pieces: str = "los",
     ) -> None:
         self.geom: BoardGeometry = board.geometry()
-        self.axy, self.ar = as_discs(attackers)
-        self.txy, self.tr = as_discs(targets)
-        self.bxy, self.br = as_discs(blockers)
+        self.axy, self.ar = _arrays(attackers)
+        self.txy, self.tr = _arrays(targets)
+        bxy, br = _arrays(blockers)
+        self.bxy, self.br = near_blockers(self.axy, self.ar, self.txy, self.tr, bxy, br)
         g = self.geom
         self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
         self._in_a: BoolArray | None = None
@@ -226,9 +296,9 @@ def _across(frm: FloatArray, to: FloatArray, r: FloatArray, s: FloatArray) -> Fl
 
 def sight_matrix(
     board: Board,
-    attackers: Sequence[Disc],
-    targets: Sequence[Disc],
-    blockers: Sequence[Any] = (),
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
 ) -> BoolArray:
     """``(len(attackers), len(targets))``: which attacking model has line of sight to which
     target model (§5.4). ``blockers`` are the bases of every model of *other* units."""
@@ -257,9 +327,9 @@ def line_of_sight(board: Board, src: Disc, dst: Disc, blockers: Sequence[Any] = 
 
 def visible_models(
     board: Board,
-    attackers: Sequence[Disc],
-    targets: Sequence[Disc],
-    blockers: Sequence[Any] = (),
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
 ) -> list[bool]:
     """Which target models at least one attacker can see, so can be casualties (§5.5, §5.13).
 
@@ -282,9 +352,9 @@ def visible_models(
 
 def attackers_in_sight(
     board: Board,
-    attackers: Sequence[Disc],
-    targets: Sequence[Disc],
-    blockers: Sequence[Any] = (),
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
 ) -> list[bool]:
     """Which attacking models can see at least one target model, so can attack (§5.3, §5.5
     NOTE: "only Cultist B could attack")."""
@@ -320,9 +390,9 @@ class CoverReport:
 
 def cover_report(
     board: Board,
-    attackers: Sequence[Disc],
-    targets: Sequence[Disc],
-    blockers: Sequence[Any] = (),
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
     *,
     melee: bool = False,
 ) -> CoverReport:
@@ -404,9 +474,9 @@ def _cover(scene: _Scene) -> CoverReport:
 
 def cover_bonus(
     board: Board,
-    attackers: Sequence[Disc],
-    targets: Sequence[Disc],
-    blockers: Sequence[Any] = (),
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
     *,
     melee: bool = False,
 ) -> int:

@@ -23,7 +23,7 @@ import numpy as np
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import geom, rules
+from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -39,6 +39,9 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
+from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.plans import Plan
+from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
     GameSetup,
     GameState,
@@ -46,6 +49,11 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     initial_state,
 )
+from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
+from warbench.rulesets.warsurge.game.transports import fire_point_chain
+from warbench.rulesets.warsurge.game.turn import PHASES, eligible, start_turn
+from warbench.rulesets.warsurge.game.turn import acting_side as flow_side
+from warbench.rulesets.warsurge.game.work import TableIndex, Work
 
 # --------------------------------------------------------------------------------------------
 # Starting, checking, applying
@@ -61,8 +69,8 @@ def new_game(
 ) -> tuple[GameState, list[Event]]:
     """Every unit in Reserve, then the first Turn Master Roll-Off (§2.2 step 1)."""
     state = initial_state(setup, seed)
-    w = rules.Work(state, dice or state.dice(), hooks)
-    rules.start_turn(w)
+    w = Work(state, dice or state.dice(), hooks)
+    start_turn(w)
     w.step = 1
     return w.state(), w.events
 
@@ -85,18 +93,18 @@ def check(state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOO
     _verified(state, normalize(action), hooks)
 
 
-def _verified(state: GameState, action: Action, hooks: HookRegistry) -> rules.Plan:
+def _verified(state: GameState, action: Action, hooks: HookRegistry) -> Plan:
     """The plan of a legal action, cached per (state, action): ``can`` then ``apply`` checks
     once. Verification rolls no dice, so the cache cannot change a result."""
-    plans: dict[Action, rules.Plan | RulesError] = state.cache.setdefault("plans", {})  # type: ignore[assignment]
+    plans: dict[Action, Plan | RulesError] = state.cache.setdefault("plans", {})  # type: ignore[assignment]
     hit = plans.get(action, _MISSING)
     if isinstance(hit, RulesError):
         raise RulesError(hit.reason, hit.rule)
     if hit is not _MISSING:
         return hit  # type: ignore[return-value]
-    w = rules.Work(state, None, hooks)
+    w = Work(state, None, hooks)
     try:
-        plan = rules.verify(w, action)
+        plan = verify(w, action)
     except RulesError as exc:
         # the cache keeps a copy without a traceback: the raised error's frames hold this
         # cache, and a cycle through them would leave every refusal to the garbage collector
@@ -127,15 +135,15 @@ def apply(
     """Check and apply ``action``; return the new state and the events it caused."""
     action = normalize(action)
     plan = _verified(state, action, hooks)
-    w = rules.Work(state, dice, hooks)  # None: the step's own dice, made if a die is rolled
-    rules.apply_plan(w, action, plan)
+    w = Work(state, dice, hooks)  # None: the step's own dice, made if a die is rolled
+    apply_plan(w, action, plan)
     w.step = state.step + 1
     return w.state(), w.events
 
 
 def acting_side(state: GameState) -> int | None:
     """The side whose decision it is (the roll-off winner while choosing the Turn Master)."""
-    return rules.acting_side(state.flow)
+    return flow_side(state.flow)
 
 
 # --------------------------------------------------------------------------------------------
@@ -150,8 +158,8 @@ class LegalActions:
     def __init__(self, state: GameState, hooks: HookRegistry = DEFAULT_HOOKS) -> None:
         self.state = state
         self.hooks = hooks
-        self.side = rules.acting_side(state.flow)
-        self._work = rules.Work(state, None, hooks)
+        self.side = flow_side(state.flow)
+        self._work = Work(state, None, hooks)
 
     def __contains__(self, action: object) -> bool:
         return can(self.state, action, hooks=self.hooks)  # type: ignore[arg-type]
@@ -159,12 +167,12 @@ class LegalActions:
     def units(self) -> list[int]:
         """Units of the acting side that may still act in this phase (before geometry)."""
         st = self.state
-        if self.side is None or st.flow.phase not in rules.PHASES:
+        if self.side is None or st.flow.phase not in PHASES:
             return []
         return [
             uid
             for uid in self._work.side_units(self.side)
-            if rules.eligible(self._work, uid, st.flow.phase)
+            if eligible(self._work, uid, st.flow.phase)
         ]
 
     def candidates(self, uid: int | None = None) -> Iterator[Action]:
@@ -228,7 +236,7 @@ def legal_actions(state: GameState, hooks: HookRegistry = DEFAULT_HOOKS) -> Lega
 _DIRS = [(math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8)]
 
 
-def zone_points(w: rules.Work, zone: int) -> list[Point]:
+def zone_points(w: Work, zone: int) -> list[Point]:
     """Deployment spots: the zone's centre, its front (toward the board centre), back, flanks."""
     minx, miny, maxx, maxy = w.field.zone_bounds(zone)
     cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
@@ -255,7 +263,7 @@ def zone_points(w: rules.Work, zone: int) -> list[Point]:
     return seen
 
 
-def nearest_enemies(w: rules.Work, uid: int) -> list[tuple[float, int]]:
+def nearest_enemies(w: Work, uid: int) -> list[tuple[float, int]]:
     """Enemy units on the table by edge distance from this unit (or its Transport)."""
     t = w.table()
     key = ("nearest", uid)
@@ -265,7 +273,7 @@ def nearest_enemies(w: rules.Work, uid: int) -> list[tuple[float, int]]:
     return list(hit)
 
 
-def _nearest_enemies(w: rules.Work, uid: int, t: rules.TableIndex) -> list[tuple[float, int]]:
+def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]]:
     holder = w.outermost(uid)
     if w.units[holder].location is not Location.TABLE:
         return []
@@ -283,7 +291,7 @@ def _nearest_enemies(w: rules.Work, uid: int, t: rules.TableIndex) -> list[tuple
     return sorted(zip(best.tolist(), uids[starts].tolist(), strict=True))
 
 
-def _unit_candidates(w: rules.Work, uid: int, phase: Phase) -> Iterator[Action]:
+def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
     info = w.info(uid)
     u = w.units[uid]
     if phase is Phase.DEPLOY:
@@ -308,7 +316,7 @@ def _unit_candidates(w: rules.Work, uid: int, phase: Phase) -> Iterator[Action]:
         return
     if phase in (Phase.MOVE, Phase.DASH):
         dash = phase is Phase.DASH
-        allowance = rules.unit_allowance(w, uid, dash)
+        allowance = unit_allowance(w, uid, dash)
         foes = nearest_enemies(w, uid)
         if u.location is Location.EMBARKED:
             holder = w.outermost(uid)
@@ -342,9 +350,7 @@ def _unit_candidates(w: rules.Work, uid: int, phase: Phase) -> Iterator[Action]:
         yield from attack_candidates(w, uid)
 
 
-def weapon_targets(
-    w: rules.Work, uid: int, limit: int = 4, first: bool = False
-) -> dict[str, list[int]]:
+def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> dict[str, list[int]]:
     """For each weapon of the unit, the enemy units it can legally attack (nearest first,
     looking at up to ``limit`` nearest enemy units; engaged foes first). With ``first``, stop
     once every weapon has a target."""
@@ -356,11 +362,11 @@ def weapon_targets(
     # passengers of engaged Transports with Fire Points (§6.9)
     for f in list(engaged):
         for p in w.passengers(f):
-            if rules.fire_point_chain(w, p) and w.enemies(uid, p):
+            if fire_point_chain(w, p) and w.enemies(uid, p):
                 order.append(p)
-    cache: dict[Any, rules.TargetView] = {}
+    cache: dict[Any, TargetView] = {}
     for foe in order[: limit + len(engaged)]:
-        view = rules.view_target(w, uid, foe, cache)
+        view = view_target(w, uid, foe, cache)
         if view.reason:
             continue
         for wp in info.unit.weapons:
@@ -377,7 +383,7 @@ def weapon_targets(
     return out
 
 
-def attack_candidates(w: rules.Work, uid: int) -> Iterator[Action]:
+def attack_candidates(w: Work, uid: int) -> Iterator[Action]:
     wt = weapon_targets(w, uid)
     if not wt:
         return

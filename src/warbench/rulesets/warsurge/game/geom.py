@@ -20,6 +20,12 @@ import numpy.typing as npt
 import shapely
 
 from warbench.rulesets.warsurge.battlefield import Board
+from warbench.rulesets.warsurge.battlefield.sight import (
+    Bases,
+    cover_report,
+    sight_matrix,
+    visible_models,
+)
 from warbench.rulesets.warsurge.profiles import WeaponProfile
 
 FloatArray = npt.NDArray[np.float64]
@@ -165,6 +171,8 @@ class Field:
         return [[n for n in names if n in self._danger] for names in rows]
 
     # -- sight -------------------------------------------------------------------------------
+    # Sight and cover are decided by the battlefield's sight module alone (§5.4-5.6); these
+    # pass the game's arrays of bases to it.
     def sight(
         self,
         axy: FloatArray,
@@ -175,10 +183,7 @@ class Field:
         br: FloatArray,
     ) -> npt.NDArray[np.bool_]:
         """Line of sight matrix (attacker models, target models), §5.4."""
-        from warbench.rulesets.warsurge.battlefield import sight_matrix
-
-        bxy, br = near_blockers(axy, ar, txy, tr, bxy, br)
-        return sight_matrix(self.board, _discs(axy, ar), _discs(txy, tr), _discs(bxy, br))
+        return sight_matrix(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
 
     def visible(
         self,
@@ -191,10 +196,7 @@ class Field:
     ) -> list[bool]:
         """Which target models at least one attacker model sees (§5.5): the columns of
         :meth:`sight` with any True, found with fewer lines."""
-        from warbench.rulesets.warsurge.battlefield import visible_models
-
-        bxy, br = near_blockers(axy, ar, txy, tr, bxy, br)
-        return visible_models(self.board, _discs(axy, ar), _discs(txy, tr), _discs(bxy, br))
+        return visible_models(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
 
     def cover(
         self,
@@ -206,47 +208,15 @@ class Field:
         br: FloatArray,
     ) -> int:
         """The target's Cover Bonus against these attackers (§5.6)."""
-        from warbench.rulesets.warsurge.battlefield import cover_report
-
-        bxy, br = near_blockers(axy, ar, txy, tr, bxy, br)
-        return cover_report(self.board, _discs(axy, ar), _discs(txy, tr), _discs(bxy, br)).bonus
+        return cover_report(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br)).bonus
 
 
-def near_blockers(
-    axy: FloatArray, ar: float, txy: FloatArray, tr: float, bxy: FloatArray, br: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """The blocker bases that can matter to lines between these attackers and targets.
-
-    The battlefield tests a blocker against the lines of a pair of models only when its centre
-    is within ``max(radii) + its radius`` of the segment between their centres (every line
-    between two bases lies that close to it). Each such segment lies within ``spread`` (the
-    larger distance of a model from its unit's centroid) of the segment between the two
-    centroids, so a blocker farther than ``spread + max(radii) + its radius`` from that
-    segment can never be tested: leaving it out gives the very same answers, with less work
-    and a cache key that ignores models far away (the same sight is then found again after
-    unrelated moves)."""
-    if not len(bxy) or not len(axy) or not len(txy):
-        return bxy, br
-    ca = axy.mean(axis=0)
-    ct = txy.mean(axis=0)
-    spread = max(
-        float(np.sqrt(((axy - ca) ** 2).sum(axis=1)).max()),
-        float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
-    )
-    d = segment_distances(ca, ct, bxy)
-    keep = d <= spread + max(ar, tr) + br + 0.01
-    if keep.all():
-        return bxy, br
-    return bxy[keep], br[keep]
+def _bases(xy: FloatArray, r: float) -> Bases:
+    """One unit's bases (one radius) for the sight module."""
+    return Bases(xy, np.full(len(xy), float(r)))
 
 
 _CLEAR = PathCheck(None, False, ())
-
-
-def _discs(xy: FloatArray, r: float | FloatArray) -> list[tuple[Any, float]]:
-    """``(point, radius)`` pairs of Python floats (the very same doubles)."""
-    rr = [float(r)] * len(xy) if np.ndim(r) == 0 else np.asarray(r, dtype=np.float64).tolist()
-    return list(zip(xy.tolist(), rr, strict=True))
 
 
 def field_from_board(board: Board) -> Field:

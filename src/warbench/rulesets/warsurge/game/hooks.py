@@ -1,7 +1,7 @@
 """Declared hook points for perks (pluggy: declared up front, checked at registration).
 
 The Standard game fires these hooks; the remaining perk families plug into them. A hook
-implementation receives the :class:`~.rules.Work` of the action being applied (it may change
+implementation receives the :class:`~.work.Work` of the action being applied (it may change
 unit statuses, counters and limited uses, or emit events through it) plus the keyword
 arguments its spec declares. Registration checks the implementation's parameters against the
 spec, so a misspelled perk hook fails when it registers, never in the middle of a battle.
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from warbench.kernel.errors import WarbenchError
 
 if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.game.rules import Work
+    from warbench.rulesets.warsurge.game.work import Work
 
 
 class Hook(StrEnum):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from warbench.kernel.dice import SeededChoices
-from warbench.rulesets.warsurge.game import engine, rules
+from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -27,7 +27,10 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
+from warbench.rulesets.warsurge.game.targeting import view_target
+from warbench.rulesets.warsurge.game.work import Work
 
 
 class Player(Protocol):
@@ -92,7 +95,7 @@ class ScriptedPlayer:
 
     # -- per phase -----------------------------------------------------------------------
     def _options(
-        self, w: rules.Work, uid: int, phase: Phase, state: GameState | None = None
+        self, w: Work, uid: int, phase: Phase, state: GameState | None = None
     ) -> list[Action]:
         info = w.info(uid)
         u = w.units[uid]
@@ -124,7 +127,7 @@ class ScriptedPlayer:
         reach = max((wp.range for wp in info.unit.weapons), default=0)
         melee_unit = reach <= 1
         heavy = any(wp.type.value == "Heavy" for wp in info.unit.weapons)
-        allowance = rules.unit_allowance(w, uid, dash)
+        allowance = unit_allowance(w, uid, dash)
         dist, foe = foes[0]
         opts: list[Action] = []
         if melee_unit:
@@ -147,17 +150,17 @@ class ScriptedPlayer:
         return opts
 
 
-def _sees_a_target(w: rules.Work, uid: int) -> bool:
+def _sees_a_target(w: Work, uid: int) -> bool:
     """Some weapon of the unit has an enemy model in range and line of sight (any Type)."""
     for _, foe in engine.nearest_enemies(w, uid)[:3]:
-        view = rules.view_target(w, uid, foe)
+        view = view_target(w, uid, foe)
         if not view.reason and any(view.users_in_range.values()):
             return True
     return False
 
 
 def _seek_sight(
-    state: GameState, w: rules.Work, uid: int, toward: Move, allowance: float
+    state: GameState, w: Work, uid: int, toward: Move, allowance: float
 ) -> list[Action]:
     """Moves that look for a target: straight at the enemy, then turning 45 and 90 degrees
     either way (around the obstacle). The first legal one that brings a target into range and
@@ -179,7 +182,7 @@ def _seek_sight(
         if not engine.can(state, m):
             continue
         after, _ = engine.apply(state, m)
-        if _sees_a_target(rules.Work(after, None, DEFAULT_HOOKS), uid):
+        if _sees_a_target(Work(after, None, DEFAULT_HOOKS), uid):
             return [m, *legal, *moves[k + 1 :]]  # the caller checks the rest
         legal.append(m)
     return legal

@@ -1,0 +1,463 @@
+"""Attacks: checking an Attack action and resolving it through the attack sequence.
+
+Core Rules 001_d3f5e425c5e1196d.txt §5.1 (weapon profiles: Battle and Heavy weapons), §5.2 (the
+attack sequence, run by :func:`~warbench.rulesets.warsurge.odds.resolve_attack`), §5.3 (split fire
+between targets), §5.7-5.10 (dice, Melee modifiers, saves) and §7 (the weapon and unit perks whose
+use is a choice: Burst, Darkside, Outflank, Clash).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from warbench.rulesets.warsurge.attack import (
+    AttackContext,
+    Playstyle,
+)
+from warbench.rulesets.warsurge.game.actions import (
+    Attack,
+)
+from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
+from warbench.rulesets.warsurge.game.state import (
+    Automation,
+    Location,
+    Status,
+)
+from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
+from warbench.rulesets.warsurge.game.transports import fires_from_transport
+from warbench.rulesets.warsurge.game.work import (
+    Work,
+    clash_status,
+    current_value,
+    err,
+    melee_use_status,
+    perks_of,
+    store_unit_state,
+    to_unit_state,
+)
+from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss, resolve_attack
+from warbench.rulesets.warsurge.profiles import WeaponProfile, WeaponType
+
+
+def verify_attack(w: Work, action: Attack) -> AttackPlanG:
+    uid = action.unit
+    info = w.info(uid)
+    u = w.units[uid]
+    if u.location is Location.EMBARKED:
+        why = fires_from_transport(w, uid)
+        if why is not None:
+            raise err(why, "§6.5" if "passenger of a passenger" in why else "§6.7 Fire Points")
+    elif u.location is not Location.TABLE:
+        raise err(f"{info.label} is not on the battlefield", "§5.3")
+    if not action.targets:
+        raise err("name at least one weapon and its target", "§5.3")
+    plans: list[WeaponPlan] = []
+    cache: dict[Any, TargetView] = {}
+    profiles = {wp.name: wp for wp in info.unit.weapons}
+    present = u.present()
+    carried = {wn for i in present for wn in info.model_weapons[i]}
+    stationary = not u.unit_moved and not u.unit_dashed
+    holder = w.outermost(uid)
+    if holder != uid:
+        stationary = stationary and not w.units[holder].unit_moved
+    shares = _check_shares(w, uid, action, profiles, carried)
+    uperks = perks_of(info.unit.profile.perks)
+    for wname, target, chosen in shares:
+        if not 0 <= target < len(w.units) or not w.enemies(uid, target):
+            raise err(f"unit {target} is not an enemy unit", "§5.3")
+        tgt = w.units[target]
+        if tgt.location not in (Location.TABLE, Location.EMBARKED):
+            raise err(f"{w.label(target)} is not on the battlefield", "§5.3")
+        view = view_target(w, uid, target, cache)
+        if view.reason:
+            raise err(view.reason, "§6.9")
+        users = list(view.users_in_range.get(wname, []))
+        wtype = info.weapon_types[wname]
+        moved_models = [m for m in users if u.moved[m]]
+        if wtype == WeaponType.HEAVY.value:
+            # §5.1 Heavy: the user must remain stationary; §6.8: passengers also need a
+            # stationary Transport
+            if holder != uid and w.units[holder].unit_moved:
+                users = []
+            else:
+                users = [m for m in users if not u.moved[m]]
+        heavy_why = wtype == WeaponType.HEAVY.value and (bool(moved_models) or holder != uid)
+        if chosen is not None:
+            # §5.3 split fire: every model named must be able to make its Attacks
+            for m in chosen:
+                if m not in users:
+                    why = (
+                        "it has moved this Game Turn (Heavy, §5.1)"
+                        if heavy_why and u.moved[m]
+                        else "the target is not in its range and line of sight"
+                    )
+                    raise err(
+                        f"model {m + 1} of {info.label} cannot use {wname} against "
+                        f"{w.label(target)}: {why}",
+                        "§5.1 Type" if "Heavy" in why else "§5.3-5.4",
+                    )
+            users = list(chosen)
+        if not users:
+            why = (
+                "every model with it has moved this Game Turn (Heavy, §5.1)"
+                if heavy_why
+                else "no model with it has the target in range and line of sight"
+            )
+            raise err(
+                f"{info.label} cannot use {wname} against {w.label(target)}: {why}",
+                "§5.1 Type" if "Heavy" in why else "§5.3-5.4",
+            )
+        rng = info.weapon_range[wname]
+        wperks = perks_of(profiles[wname].perks)
+        tperks = perks_of(w.info(target).unit.profile.perks)
+        ctx = AttackContext(
+            melee=view.melee,
+            attacker_engaged=view.attacker_engaged,
+            target_engaged_elsewhere=view.target_engaged_elsewhere,
+            cover=view.cover > 0,
+            cover_bonus=max(1, view.cover),
+            within_half_range=view.distance <= rng / 2,
+            distance=view.distance,
+            attacker_point_cost=current_value(w, uid),
+            target_point_cost=current_value(w, target),
+            stationary=stationary,
+            emergency_save=True,
+            playstyle=Playstyle.STANDARD,
+            los_models=None if view.melee else view.visible,
+            # Perk inputs (Perks 000_94ecc6a4c74d351b.txt; docs/rulings.md "WARSURGE game")
+            target_airborne=tperks.has("Airborne") or tperks.has("Jumper"),  # L3771-3775
+            target_is_leader=tperks.has("Leader") or tperks.has("War Master"),  # L1136
+            outflank=uperks.has("Outflank") and _outflanks(w, uid, target, wname, view.melee),
+            first_use_after_engaging=wperks.has("Clash")
+            and u.has_status(clash_status(wname))
+            and view.attacker_engaged,  # L3785-3792
+        )
+        plans.append(WeaponPlan(wname, target, len(users), ctx, tuple(users)))
+    # Attack Step 6: weapons in profile order (the shares of a split weapon as given)
+    order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
+    plans.sort(key=lambda p: order[p.weapon])
+    plans = _perk_use(w, uid, action, plans)
+    return AttackPlanG(uid, tuple(plans))
+
+
+def _check_shares(
+    w: Work,
+    uid: int,
+    action: Attack,
+    profiles: dict[str, WeaponProfile],
+    carried: set[str],
+) -> list[tuple[str, int, tuple[int, ...] | None]]:
+    """The shares of an Attack, checked: a weapon at one target with every model that can
+    use it, or split among targets with the models of each share named (§5.3, 001
+    L2311-2319: "three Sniper Rifles attack Target A, and two Sniper Rifles attack Target
+    B"); a model's Attacks with one weapon go at one unit."""
+    info = w.info(uid)
+    u = w.units[uid]
+    present = set(u.present())
+    count: dict[str, int] = {}
+    pairs: set[tuple[str, int]] = set()
+    for share in action.targets:
+        count[share[0]] = count.get(share[0], 0) + 1
+        if (share[0], share[1]) in pairs:
+            t = share[1]
+            raise err(
+                f"{share[0]} is aimed at {w.label(t) if 0 <= t < len(w.units) else t} twice; "
+                "a weapon Targets a unit once (name each share's models once)",
+                "§5.3",
+            )
+        pairs.add((share[0], share[1]))
+    out: list[tuple[str, int, tuple[int, ...] | None]] = []
+    firing: dict[str, dict[int, int]] = {}
+    for share in action.targets:
+        wname, target = share[0], share[1]
+        chosen = tuple(share[2]) if len(share) == 3 else None
+        if wname not in profiles:
+            raise err(f"{info.label} has no weapon {wname!r}; it has {sorted(profiles)}", "§5.1")
+        if wname not in carried:
+            raise err(f"no model of {info.label} on the table carries {wname}", "§5.3")
+        if chosen is None and count[wname] > 1:
+            raise err(
+                f"{wname} is split among {count[wname]} targets: name the models firing at "
+                "each (each model's Attacks with a weapon go at one unit)",
+                "§5.3",
+            )
+        if chosen is not None:
+            if not chosen:
+                raise err(f"name at least one model firing {wname}", "§5.3")
+            seen = firing.setdefault(wname, {})
+            for m in chosen:
+                if m not in present or wname not in info.model_weapons[m]:
+                    raise err(
+                        f"model {m + 1} of {info.label} does not carry {wname} on the table",
+                        "§5.3",
+                    )
+                if m in seen and seen[m] != target:
+                    raise err(
+                        f"model {m + 1} of {info.label} aims its {wname} at two units; all of "
+                        "a model's Attacks with a weapon go at one unit",
+                        "§5.3",
+                    )
+                if m in seen:
+                    raise err(f"model {m + 1} of {info.label} is named twice for {wname}", "§5.3")
+                seen[m] = target
+        out.append((wname, target, chosen))
+    return out
+
+
+def _outflanks(w: Work, uid: int, target: int, weapon: str, melee: bool) -> bool:
+    """Outflank (P L1348-1349): the weapon's first use in a Melee, against a Target already
+    engaged by another unit."""
+    if not melee or w.units[uid].has_status(melee_use_status(weapon)):
+        return False
+    holder = w.outermost(uid)
+    th = w.outermost(target)
+    return any(f not in (uid, holder) for f in w.engaged_with(th))
+
+
+def _perk_use(w: Work, uid: int, action: Attack, plans: list[WeaponPlan]) -> list[WeaponPlan]:
+    """Burst and Darkside (Perks §12.5, "Activate"): the action's choices, else the
+    engine's (:data:`~.state.Automation.PERK_USE`), checked against the perks' limits."""
+    info = w.info(uid)
+    u = w.units[uid]
+    profiles = {wp.name: wp for wp in info.unit.weapons}
+    used = {p.weapon for p in plans}
+    auto = Automation.PERK_USE in w.setup.automation
+    burst: dict[str, bool] = {}
+    for wname, on in action.burst:
+        if wname not in used:
+            raise err(f"Burst on {wname}, which is not used in this Attack", "Perks §12.5 Burst")
+        if on and not perks_of(profiles[wname].perks).has("Burst"):
+            raise err(f"{wname} has no Burst perk", "Perks §12.5 Burst")
+        if on and u.used(f"Burst:{wname}"):
+            raise err(
+                f"{info.label} has used Burst on {wname} already (Limited Use 1, once per game)",
+                "Perks §12.5 Burst",
+            )
+        burst[wname] = on
+    dark: dict[str, tuple[int, int]] = {}
+    for wname, power, attacks in action.darkside:
+        if wname not in used:
+            raise err(
+                f"Darkside on {wname}, which is not used in this Attack", "Perks §12.5 Darkside"
+            )
+        if (power or attacks) and not perks_of(profiles[wname].perks).has("Darkside"):
+            raise err(f"{wname} has no Darkside perk", "Perks §12.5 Darkside")
+        if not (0 <= power <= 3 and 0 <= attacks <= 3):
+            raise err(
+                f"Darkside buys +0 to +3 Power and +0 to +3 Attacks, not +{power} Power and "
+                f"+{attacks} Attacks",
+                "Perks §12.5 Darkside",
+            )
+        dark[wname] = (power, attacks)
+    hp = u.current_hp
+    risked = sum((p + a) * sum(1 for pl in plans if pl.weapon == wn) for wn, (p, a) in dark.items())
+    if risked > hp:
+        raise err(
+            f"Darkside risks {risked} HP but {info.label} has {hp} HP left",
+            "Perks §12.5 Darkside",
+        )
+    for wname in sorted(used, key=lambda n: [p.weapon for p in plans].index(n)):
+        wperks = perks_of(profiles[wname].perks)
+        mine = [k for k, p in enumerate(plans) if p.weapon == wname]
+        if wperks.has("Burst") and wname not in burst:
+            burst[wname] = (
+                auto and not u.used(f"Burst:{wname}") and _burst_pays(w, uid, plans, mine)
+            )
+        if wperks.has("Darkside") and wname not in dark and auto:
+            dark[wname] = _best_darkside(w, uid, plans, mine, hp - risked)
+            risked += sum(dark[wname]) * len(mine)
+    out = []
+    for p in plans:
+        on = burst.get(p.weapon, False)
+        power, attacks = dark.get(p.weapon, (0, 0))
+        if on or power or attacks:
+            p = replace(
+                p,
+                context=replace(
+                    p.context, burst=on, darkside_power=power, darkside_attacks=attacks
+                ),
+            )
+        out.append(p)
+    return out
+
+
+def _expected(w: Work, uid: int, plan: WeaponPlan, ctx: AttackContext) -> tuple[float, float]:
+    """Expected HP lost by the target and by the attacker for one share (exact odds)."""
+    from warbench.kernel.errors import EnumerationTooLarge
+    from warbench.rulesets.warsurge.odds import exact_attack
+
+    ap = AttackPlan(
+        to_unit_state(w, uid),
+        to_unit_state(w, plan.target),
+        ctx,
+        weapons=(plan.weapon,),
+        users=((plan.weapon, plan.users),),
+    )
+    try:
+        odds = exact_attack(ap)
+    except EnumerationTooLarge:
+        return math.nan, math.nan
+    return odds.expected_hp_lost, odds.expected_attacker_hp_lost
+
+
+def _burst_pays(w: Work, uid: int, plans: Sequence[WeaponPlan], mine: Sequence[int]) -> bool:
+    """Automated Burst: use it when doubling the Attacks raises the expected HP lost (it does
+    not when the target falls either way); a use too large to enumerate uses it."""
+    gain = 0.0
+    for k in mine:
+        p = plans[k]
+        base, _ = _expected(w, uid, p, p.context)
+        more, _ = _expected(w, uid, p, replace(p.context, burst=True))
+        if math.isnan(base) or math.isnan(more):
+            return True
+        gain += more - base
+    return gain > 1e-9
+
+
+def _best_darkside(
+    w: Work, uid: int, plans: Sequence[WeaponPlan], mine: Sequence[int], budget: int
+) -> tuple[int, int]:
+    """Automated Darkside: the +Power/+Attacks with the best expected points (the target's
+    expected HP lost at its value per HP, minus the User's own at its value per HP), never
+    risking more HP than the unit has; nothing bought unless it pays."""
+    own = w.info(uid)
+    own_per_hp = own.value / own.max_hp if own.max_hp else 0.0
+    best, best_score = (0, 0), 0.0
+    base_score: float | None = None
+    for power in range(4):
+        for attacks in range(4):
+            if (power + attacks) * len(mine) > budget:
+                continue
+            score = 0.0
+            for k in mine:
+                p = plans[k]
+                tinfo = w.info(p.target)
+                per_hp = tinfo.value / tinfo.max_hp if tinfo.max_hp else 0.0
+                ctx = replace(p.context, darkside_power=power, darkside_attacks=attacks)
+                lost, own_lost = _expected(w, uid, p, ctx)
+                if math.isnan(lost):
+                    return (0, 0)
+                score += lost * per_hp - own_lost * own_per_hp
+            if base_score is None:
+                base_score = best_score = score
+            elif score > best_score + 1e-9:
+                best, best_score = (power, attacks), score
+    return best
+
+
+def apply_attack(w: Work, plan: AttackPlanG) -> None:
+    uid = plan.uid
+    info = w.info(uid)
+    u = w.units[uid]
+    heavy = list(u.heavy)
+    battle = list(u.battle)
+    for wp in plan.weapons:
+        attacker = to_unit_state(w, uid)
+        target = to_unit_state(w, wp.target)
+        before = [m.hp for m in target.models]
+        ap = AttackPlan(
+            attacker,
+            target,
+            wp.context,
+            weapons=(wp.weapon,),
+            users=((wp.weapon, wp.users),),
+        )
+        res = resolve_attack(ap, w.dice)
+        store_unit_state(w, wp.target, target)
+        if res.attacker_hp_lost:
+            own = to_unit_state(w, uid)
+            if wp.target == uid:
+                own = target
+            allocate_loss(
+                AttackPlan(attacker, own, AttackContext(melee=True)), res.attacker_hp_lost
+            )
+            store_unit_state(w, uid, own)
+        wtype = info.weapon_types[wp.weapon]
+        for i in wp.models:
+            if wtype == WeaponType.HEAVY.value:
+                heavy[i] = True
+            elif wtype == WeaponType.BATTLE.value:
+                battle[i] = True
+        new_cas = [
+            i for i, m in enumerate(target.models) if m.hp <= 0 < before[i] and not m.removed
+        ]
+        ctx = wp.context
+        how = "in a Melee" if ctx.melee else f'at {ctx.distance:.1f}"'
+        extra = f", Cover +{ctx.cover_bonus}" if ctx.cover else ""
+        fired = _perks_fired(w, uid, wp)
+        if fired:
+            extra += ", " + ", ".join(fired)
+        r0 = res.weapons[0] if res.weapons else None
+        data: dict[str, Any] = {}
+        if fired:
+            data["perks"] = fired
+        w.emit(
+            "attack",
+            f"{info.label} attacks {w.label(wp.target)} with {wp.weapon} ({wp.users} models, "
+            f"{how}{extra}): {r0.attack_dice if r0 else 0} Attack Dice, "
+            f"{r0.successes if r0 else 0} successes, {res.hp_lost} HP lost, "
+            f"{len(new_cas)} casualties"
+            + (f"; {res.attacker_hp_lost} HP lost by the attacker" if res.attacker_hp_lost else ""),
+            "§5.2",
+            unit=uid,
+            target=wp.target,
+            weapon=wp.weapon,
+            hp_lost=res.hp_lost,
+            casualties=len(new_cas),
+            **data,
+        )
+        if res.hp_lost and w.hooks.active(Hook.HP_LOST):
+            w.hooks.fire(Hook.HP_LOST, w, unit=wp.target, amount=res.hp_lost, source=wp.weapon)
+        if w.hooks.active(Hook.CASUALTY):
+            for i in new_cas:
+                w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)
+    w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
+    _after_perk_uses(w, plan)
+
+
+def _perks_fired(w: Work, uid: int, wp: WeaponPlan) -> list[str]:
+    """The situational perks this share used (for the event and the summary)."""
+    ctx = wp.context
+    info = w.info(uid)
+    wperks = perks_of(info.unit.weapon(wp.weapon).perks)
+    uperks = perks_of(info.unit.profile.perks)
+    out = []
+    if wperks.rank("Anti-Air") and ctx.target_airborne:
+        out.append("Anti-Air +1")
+    if uperks.has("Assassin") and ctx.target_is_leader:
+        out.append("Assassin")
+    if uperks.has("Outflank") and ctx.melee and ctx.outflank:
+        out.append("Outflank +2 Power")
+    if wperks.has("Clash") and ctx.first_use_after_engaging:
+        out.append("Clash +1 Attack")
+    if wperks.has("Burst") and ctx.burst:
+        out.append("Burst")
+    if wperks.has("Darkside") and (ctx.darkside_power or ctx.darkside_attacks):
+        out.append(f"Darkside +{ctx.darkside_power} Power +{ctx.darkside_attacks} Attacks")
+    return out
+
+
+def _after_perk_uses(w: Work, plan: AttackPlanG) -> None:
+    """What the Attack leaves on the unit: Burst spent (once per game), a Clash weapon's
+    first use after engaging made, a weapon used in the current Melee (Outflank)."""
+    uid = plan.uid
+    info = w.info(uid)
+    outflank = perks_of(info.unit.profile.perks).has("Outflank")
+    for name in dict.fromkeys(p.weapon for p in plan.weapons):
+        shares = [p for p in plan.weapons if p.weapon == name]
+        u = w.units[uid]
+        if any(p.context.burst for p in shares) and not u.used(f"Burst:{name}"):
+            w.units[uid] = u = u.with_use(f"Burst:{name}")
+            w.dirty = True
+        statuses = list(u.statuses)
+        if u.has_status(clash_status(name)):
+            statuses = [s for s in statuses if s.name != clash_status(name)]
+        melee = any(p.context.melee for p in shares)
+        if outflank and melee and not u.has_status(melee_use_status(name)):
+            statuses.append(Status(melee_use_status(name), None, "Outflank"))
+        if tuple(statuses) != u.statuses:
+            w.set_unit(uid, statuses=tuple(statuses))

@@ -1,0 +1,319 @@
+"""Where models may stand: bases, board edges, terrain, overlap and coherency.
+
+Core Rules 001_d3f5e425c5e1196d.txt §1.3 (bases: no model overlaps another), §4.1 (moving: within
+the Move or Dash allowance, never off the battlefield), §4.2 (coherency), §4.7 (Impassable Ground).
+The checks here answer for deployment (§3.6), movement (§4), disembarking (§6.3) and placing
+survivors (§6.6); :func:`place_unit` finds a legal formation for a unit in a zone or near a point.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.actions import (
+    Point,
+)
+from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
+from warbench.rulesets.warsurge.game.state import (
+    UnitGS,
+)
+from warbench.rulesets.warsurge.game.work import Work
+
+
+def problem_positions(
+    w: Work,
+    uid: int,
+    new: Sequence[Point],
+    models: Sequence[int],
+    starts: Sequence[Point] | None,
+    allowance: float | None,
+    dash: bool,
+    ignore: Iterable[int] = (),
+) -> tuple[str, str] | None:
+    """Why these model positions are not legal, or None (paths, ground, overlaps, coherency).
+
+    ``starts`` None: a placement (deployment, disembark handled by the caller), no path."""
+    info = w.info(uid)
+    r = info.radius
+    f = w.field
+    t = w.table()
+    other = w.others_mask([uid, *ignore])
+    oxy = t.xy[other]
+    orad = t.r[other]
+    new_arr = geom.as_array(new)
+    u = w.units[uid]
+    # The closest other base to each model's path and end, for every model at once: a model
+    # clearly clear of them (by _MARGIN) skips the one-model tests below, which give the
+    # answer (and the reason) whenever it might be a refusal.
+    seg_gap: list[float] | None = None
+    end_gap: list[float] | None = None
+    if len(models) > 1 and len(oxy):
+        seg_gap, end_gap = _gaps(
+            new_arr, None if starts is None else geom.as_array(starts), r, oxy, orad
+        )
+    clear = -OVERLAP_TOL + _MARGIN
+    for k, (i, p) in enumerate(zip(models, new, strict=True)):
+        if not f.on_board(p, r):
+            return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
+        if starts is not None:
+            s = starts[k]
+            if s == p:
+                continue
+            if dash and (u.heavy[i] or u.battle[i]):
+                kind = "Heavy" if u.heavy[i] else "Battle"
+                return (
+                    f"model {i + 1} of {info.label} used a {kind} weapon this Game Turn and "
+                    "cannot Dash",
+                    "§5.1 Type",
+                )
+            length = math.dist(s, p)
+            pc = f.path(s, p, r)
+            if pc.blocked_by is not None:
+                return (
+                    f"model {i + 1} of {info.label} cannot cross Impassable Ground "
+                    f"({pc.blocked_by})",
+                    "§4.7",
+                )
+            if allowance is not None:
+                limit = float(allowance)
+                if pc.difficult:
+                    limit = float(min(math.floor(allowance / 2), allowance - 1))
+                if length > limit + 1e-6:
+                    what = "Dash" if dash else "Move"
+                    extra = " (halved by Difficult Ground)" if pc.difficult else ""
+                    return (
+                        f'model {i + 1} of {info.label} would travel {length:.2f}" but its '
+                        f'{what} allows {limit:.0f}"{extra}',
+                        "§4.5" if pc.difficult else "§4.1",
+                    )
+            if len(oxy) and (seg_gap is None or seg_gap[k] < clear):
+                dd = geom.segment_distances(np.asarray(s), np.asarray(p), oxy) - orad - r
+                if (dd < -OVERLAP_TOL).any():
+                    j = int(np.argmin(dd))
+                    who = w.label(int(t.uid[other][j]))
+                    return (
+                        f"model {i + 1} of {info.label} cannot move through {who}: other units "
+                        "are Impassable Ground",
+                        "§4.7",
+                    )
+        elif not f.spot_ok(p, r):
+            return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
+        if starts is not None and not f.spot_ok(p, r):
+            return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
+        if len(oxy) and (end_gap is None or end_gap[k] < clear):
+            d = np.sqrt(((oxy - np.asarray(p)) ** 2).sum(axis=1)) - orad - r
+            if (d < -OVERLAP_TOL).any():
+                j = int(np.argmin(d))
+                return (
+                    f"model {i + 1} of {info.label} would overlap {w.label(int(t.uid[other][j]))}",
+                    "§4.7",
+                )
+    if len(new_arr) > 1:
+        d = geom.edge_distances(new_arr, r, new_arr, r)
+        np.fill_diagonal(d, np.inf)
+        if (d < -OVERLAP_TOL).any():
+            return (f"models of {info.label} would overlap each other", "§1.3")
+        if not geom.coherent(new_arr, r):
+            return (
+                f'{info.label} would break Coherency: every model within 2" of another, '
+                "in one group",
+                "§4.2",
+            )
+    return None
+
+
+def _gaps(
+    new: FloatArray, starts: FloatArray | None, r: float, oxy: FloatArray, orad: FloatArray
+) -> tuple[list[float] | None, list[float]]:
+    """For each model, the smallest edge gap to another base along its path (None without
+    ``starts``) and at its end; bases far from every path are left out (their gaps are
+    positive, so they never give a smallest gap below zero)."""
+    box = new if starts is None else np.vstack([new, starts])
+    lo = box.min(axis=0) - r - 1.0
+    hi = box.max(axis=0) + r + 1.0
+    near = (
+        (oxy[:, 0] > lo[0] - orad)
+        & (oxy[:, 0] < hi[0] + orad)
+        & (oxy[:, 1] > lo[1] - orad)
+        & (oxy[:, 1] < hi[1] + orad)
+    )
+    m = len(new)
+    if not near.any():
+        far = [math.inf] * m
+        return (None if starts is None else far), far
+    nxy, nrad = oxy[near], orad[near]
+    end = np.sqrt(((new[:, None, :] - nxy[None, :, :]) ** 2).sum(axis=2)) - nrad - r
+    seg = None
+    if starts is not None:
+        seg = (geom.segments_distances(starts, new, nxy) - nrad - r).min(axis=1).tolist()
+    return seg, end.min(axis=1).tolist()
+
+
+def full_positions(u: UnitGS, models: Sequence[int], new: Sequence[Point]) -> tuple[Point, ...]:
+    pos = list(u.pos)
+    for i, p in zip(models, new, strict=True):
+        pos[i] = p
+    return tuple(pos)
+
+
+#: Margin of :func:`clearly_illegal`: only a failure by more than this rejects a candidate.
+_MARGIN = 1e-9
+
+
+def clearly_illegal(
+    w: Work, uid: int, starts: FloatArray | None, new: FloatArray
+) -> npt.NDArray[np.bool_]:
+    """Which candidate positions ``new`` ``(C, m, 2)`` of the unit's models (from ``starts``
+    ``(m, 2)``; None for a placement) certainly fail :func:`problem_positions`: a model off
+    the battlefield, or a moving model passing through or ending on another unit's base, each
+    by clearly more than the tolerances. All candidates are tested at once with NumPy; the
+    callers check the candidates not rejected here with :func:`problem_positions` itself, in
+    their order, so they find the very same positions (the search is only faster)."""
+    r = w.info(uid).radius
+    f = w.field
+    x, y = new[..., 0], new[..., 1]
+    lo = r - 1e-6 - _MARGIN
+    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+    off |= y > f.height - r + 1e-6 + _MARGIN
+    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
+    t = w.table()
+    other = w.others_mask([uid])
+    # only bases near the box of the candidates (and starts) can be met: a base farther than
+    # the two radii from the box is farther than that from every segment and end inside it
+    flat = new.reshape(-1, 2) if starts is None else np.vstack([new.reshape(-1, 2), starts])
+    if len(flat):
+        lo_xy = flat.min(axis=0) - r - 1.0
+        hi_xy = flat.max(axis=0) + r + 1.0
+        other &= (
+            (t.xy[:, 0] > lo_xy[0] - t.r)
+            & (t.xy[:, 0] < hi_xy[0] + t.r)
+            & (t.xy[:, 1] > lo_xy[1] - t.r)
+            & (t.xy[:, 1] < hi_xy[1] + t.r)
+        )
+    oxy, orad = t.xy[other], t.r[other]
+    if not len(oxy):
+        return out
+    moving = np.ones(off.shape, dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
+    live = np.flatnonzero(~out)
+    if not len(live):
+        return out
+    sub = new[live]  # (L, m, 2)
+    d = np.sqrt(((sub[:, :, None, :] - oxy[None, None, :, :]) ** 2).sum(axis=3)) - orad - r
+    bad = (d < -OVERLAP_TOL - _MARGIN).any(axis=2) & moving[live]  # (L, m)
+    if starts is not None:
+        # passing through: only for the candidates not already rejected
+        cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
+        if len(cand):
+            dd = geom.segments_distances(starts[k], sub[cand, k], oxy) - orad - r
+            through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
+            bad[cand[through], k[through]] = True
+    out[live] = bad.any(axis=1)
+    return out
+
+
+def place_unit(
+    w: Work,
+    uid: int,
+    centre: Point,
+    *,
+    zone: int | None = None,
+    tries: int = 24,
+    near: Point | None = None,
+    within: float | None = None,
+    from_xy: FloatArray | None = None,
+    from_r: float = 0.0,
+    models: Sequence[int] | None = None,
+) -> tuple[Point, ...] | None:
+    """Automated placement: a compact formation around ``centre`` (then nearby points),
+    inside ``zone`` if given, within ``within`` inches of the bases ``from_xy`` if given."""
+    info = w.info(uid)
+    r = info.radius
+    idx = list(range(info.models)) if models is None else list(models)
+    offsets = geom.formation(len(idx), r)
+    spread = float(np.abs(offsets).max()) + r if len(offsets) else r
+    cands: list[Point] = [centre]
+    step = max(2 * r + 0.5, 1.0)
+    for ring in range(1, tries):
+        k = 6 * ring
+        rad = step * ring * 0.75
+        cands.extend(geom.ring_points(centre, rad, min(k, 24)))
+        if len(cands) > tries * 6:
+            break
+    zb = w.field.zone_bounds(zone) if zone is not None else None
+    # every candidate formation at once; blocks of candidates that certainly fail are skipped
+    # (outside the zone's box or the zone, off the table, on another unit), the others are
+    # tested one by one in order below, exactly as before
+    allpts = offsets[None, :, :] + np.asarray(cands)[:, None, :]
+    skip = np.zeros(len(cands), dtype=bool)
+    if zb is not None:
+        xs, ys = allpts[..., 0], allpts[..., 1]
+        skip = (
+            (xs - r < zb[0] - 1e-6).any(axis=1)
+            | (xs + r > zb[2] + 1e-6).any(axis=1)
+            | (ys - r < zb[1] - 1e-6).any(axis=1)
+            | (ys + r > zb[3] + 1e-6).any(axis=1)
+        )
+    b0, block = 0, 8
+    while b0 < len(cands):
+        rows = np.arange(b0, min(b0 + block, len(cands)))
+        b0, block = b0 + block, block * 3
+        live = rows[~skip[rows]]
+        if zone is not None and len(live):
+            inside = w.field.g.in_zone(zone, allpts[live].reshape(-1, 2), r)
+            skip[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
+            live = rows[~skip[rows]]
+        if len(live):
+            skip[live] = clearly_illegal(w, uid, None, allpts[live])
+        for c, no in zip([cands[k] for k in rows.tolist()], skip[rows].tolist(), strict=True):
+            if no:
+                continue
+            placed = _place_at(w, uid, c, offsets, idx, r, zone, zb, within, from_xy, from_r)
+            if placed is not None:
+                return placed
+    _ = spread, near
+    return None
+
+
+def _place_at(
+    w: Work,
+    uid: int,
+    c: Point,
+    offsets: FloatArray,
+    idx: Sequence[int],
+    r: float,
+    zone: int | None,
+    zb: tuple[float, float, float, float] | None,
+    within: float | None,
+    from_xy: FloatArray | None,
+    from_r: float,
+) -> tuple[Point, ...] | None:
+    """One candidate of :func:`place_unit`: the formation centred on ``c``, if legal."""
+    pts = offsets + np.asarray(c)
+    if zb is not None and (
+        (pts[:, 0] - r < zb[0] - 1e-6).any()
+        or (pts[:, 0] + r > zb[2] + 1e-6).any()
+        or (pts[:, 1] - r < zb[1] - 1e-6).any()
+        or (pts[:, 1] + r > zb[3] + 1e-6).any()
+    ):
+        return None
+    pos = tuple((float(x), float(y)) for x, y in pts)
+    if zone is not None and not w.field.in_zone_all(zone, pts, r):
+        return None
+    if from_xy is not None and within is not None:
+        d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
+        if (d > within + 1e-6).any():
+            return None
+    if problem_positions(w, uid, pos, idx, None, None, False):
+        return None
+    if zone is not None and w.contacts(uid, pts):
+        return None
+    return pos
+
+
+def overlaps_list(p: Point, r: float, others: Sequence[Point], skip: int) -> bool:
+    return any(k != skip and math.dist(p, q) < 2 * r - OVERLAP_TOL for k, q in enumerate(others))

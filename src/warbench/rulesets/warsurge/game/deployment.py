@@ -1,0 +1,92 @@
+"""Deployment: placing units from reserve in the side's Deployment Zone.
+
+Core Rules 001_d3f5e425c5e1196d.txt §3.6 (deployment: wholly within the zone, in coherency) and
+§6.1 (a Transport deploys with its passengers embarked, within its capacity).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.actions import (
+    Deploy,
+    Point,
+)
+from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
+from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.plans import DeployPlan
+from warbench.rulesets.warsurge.game.state import (
+    Automation,
+    Location,
+)
+from warbench.rulesets.warsurge.game.transports import check_capacity
+from warbench.rulesets.warsurge.game.work import Work, err
+
+
+def verify_deploy(w: Work, action: Deploy) -> DeployPlan:
+    uid = action.unit
+    info = w.info(uid)
+    u = w.units[uid]
+    if u.location is not Location.RESERVE:
+        raise err(f"{info.label} is not in Reserve", "§2.1 Reserve")
+    zone = w.zones[info.side]
+    assert zone is not None
+    # §6.1 passengers
+    load = 0.0
+    for p in action.passengers:
+        if not 0 <= p < len(w.units) or w.info(p).side != info.side:
+            raise err(f"unit {p} is not one of your units", "§6.1")
+        if p == uid or w.units[p].location is not Location.RESERVE:
+            raise err(f"{w.label(p)} is not in Reserve to embark", "§6.1")
+        load += w.info(p).points
+    if action.passengers:
+        check_capacity(w, uid, load, action.passengers)
+    if action.positions is not None:
+        pos = tuple(action.positions)
+        if len(pos) != info.models:
+            raise err(f"{info.label} has {info.models} models; {len(pos)} positions given", "§3.6")
+        _check_deploy_positions(w, uid, pos, zone)
+        return DeployPlan(uid, pos, action.passengers)
+    if Automation.MODEL_PLACEMENT not in w.setup.automation:
+        raise err("give a position for every model (model placement is not automated)", "§3.6")
+    centre = action.at if action.at is not None else w.field.zone_centre(zone)
+    placed = place_unit(w, uid, centre, zone=zone)
+    if placed is None:
+        raise err(
+            f"there is not enough room to deploy {info.label} near "
+            f"({centre[0]:.1f}, {centre[1]:.1f}) in its Deployment Zone; it must remain in "
+            "Reserve",
+            "§3.6",
+        )
+    return DeployPlan(uid, placed, action.passengers)
+
+
+def _check_deploy_positions(w: Work, uid: int, pos: Sequence[Point], zone: int) -> None:
+    info = w.info(uid)
+    for i, p in enumerate(pos):
+        if not w.field.in_zone(zone, p, info.radius):
+            raise err(
+                f"model {i + 1} of {info.label} is outside its Deployment Zone", "§3.6 step 3"
+            )
+    prob = problem_positions(w, uid, pos, range(len(pos)), None, None, False)
+    if prob:
+        raise err(*prob)
+    if w.contacts(uid, geom.as_array(pos)):
+        raise err(
+            f"{info.label} cannot be deployed in Base Contact with an enemy; a Melee is "
+            "engaged by a Move or a Dash",
+            "§4.3",
+        )
+
+
+def apply_deploy(w: Work, plan: DeployPlan) -> None:
+    uid = plan.uid
+    w.set_unit(uid, location=Location.TABLE, pos=plan.positions)
+    text = f"{w.label(uid)} deploys ({len(plan.positions)} models)"
+    for p in plan.passengers:
+        w.set_unit(p, location=Location.EMBARKED, embarked_in=uid, acted=True)
+        text += f", carrying {w.label(p)}"
+    w.emit("deploy", text, "§3.6", unit=uid, positions=[list(p) for p in plan.positions])
+    if w.hooks.active(Hook.DEPLOY):
+        w.hooks.fire(Hook.DEPLOY, w, unit=uid)

@@ -1,0 +1,377 @@
+"""Moving units: allowances, paths, Melee locks and dangerous ground.
+
+Core Rules 001_d3f5e425c5e1196d.txt §4.1 (moving units: Move and Dash, rigid moves of the whole
+unit or of some models), §4.3-4.4 (moves into and within a Melee), §4.5 (Difficult Ground), §4.6
+(Dangerous Ground: a roll per model that ends its move there), §4.7 (Impassable Ground). A ``Move``
+toward a point is planned here (:func:`plan_towards`, :func:`plan_engage`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.attack import (
+    AttackContext,
+    UnitState,
+)
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.actions import (
+    Move,
+    Point,
+)
+from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+from warbench.rulesets.warsurge.game.coherency import (
+    clearly_illegal,
+    full_positions,
+    overlaps_list,
+    problem_positions,
+)
+from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
+from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.melee import check_locked, engage_new_contacts
+from warbench.rulesets.warsurge.game.plans import MovePlan
+from warbench.rulesets.warsurge.game.state import (
+    Automation,
+    Location,
+    Phase,
+)
+from warbench.rulesets.warsurge.game.work import Work, err, to_unit_state
+from warbench.rulesets.warsurge.odds import AttackPlan, resolve_attack
+from warbench.rulesets.warsurge.profiles import WeaponProfile
+
+
+def unit_allowance(w: Work, uid: int, dash: bool) -> int:
+    p = w.info(uid).unit.profile
+    return p.dash if dash else p.move
+
+
+def check_dash_flag(w: Work, dash: bool) -> None:
+    want = w.flow.phase is Phase.DASH
+    if dash != want:
+        raise err(
+            "a Dash is made in the Dash Phase and a Move in the Move Phase",
+            "§2.2 steps 3 and 5",
+        )
+
+
+def verify_move(w: Work, action: Move) -> MovePlan:
+    uid = action.unit
+    info = w.info(uid)
+    u = w.units[uid]
+    check_dash_flag(w, action.dash)
+    what = "Dash" if action.dash else "Move"
+    if u.location is Location.EMBARKED:
+        raise err(f"{info.label} is embarked; use Disembark to leave its Transport", "§6.3")
+    if u.location is not Location.TABLE:
+        raise err(f"{info.label} is not on the battlefield", "§4.1")
+    if info.immobile:
+        raise err(f"{info.label} is Immobile (Move 0 and Dash 0)", "§4.1 Immobile Units")
+    allowance = unit_allowance(w, uid, action.dash)
+    if allowance <= 0:
+        raise err(f'{info.label} has a {what} of 0"', "§4.1")
+    models = tuple(u.present())
+    starts = tuple(u.pos[i] for i in models)
+    if action.positions is not None:
+        if len(action.positions) != len(models):
+            raise err(
+                f"{info.label} has {len(models)} models on the table; "
+                f"{len(action.positions)} positions given",
+                "§4.1",
+            )
+        new = tuple(action.positions)
+    elif Automation.MODEL_PLACEMENT not in w.setup.automation:
+        raise err("give a position for every model (model placement is not automated)", "§4.1")
+    elif action.engage is not None:
+        new = plan_engage(w, uid, action.engage, allowance, action.dash)
+    elif action.to is not None:
+        new = plan_towards(w, uid, action.to, allowance, action.dash)
+    else:
+        raise err("a Move needs positions, a point to move to, or a unit to engage", "§4.1")
+    prob = problem_positions(w, uid, new, models, starts, allowance, action.dash)
+    if prob:
+        raise err(*prob)
+    check_locked(w, uid, new)
+    if action.engage is not None and action.engage not in w.contacts(uid, geom.as_array(new)):
+        raise err(f"the move does not reach {w.label(action.engage)}", "§4.3")
+    return MovePlan(uid, models, new, starts, action.dash)
+
+
+def _rigid(
+    w: Work, uid: int, vec: FloatArray, allowance: float, dash: bool, models: Sequence[int]
+) -> tuple[Point, ...] | None:
+    u = w.units[uid]
+    starts = [u.pos[i] for i in models]
+    pts = geom.as_array(starts) + vec
+    new = tuple((float(x), float(y)) for x, y in pts)
+    if problem_positions(w, uid, new, models, starts, allowance, dash):
+        return None
+    return new
+
+
+def mover_models(w: Work, uid: int, dash: bool) -> tuple[list[int], list[int]]:
+    """(models free to move, models that must stay: Battle/Heavy users in a Dash, §5.1)."""
+    u = w.units[uid]
+    free: list[int] = []
+    stay: list[int] = []
+    for i in u.present():
+        (stay if dash and (u.heavy[i] or u.battle[i]) else free).append(i)
+    return free, stay
+
+
+def plan_towards(w: Work, uid: int, to: Point, allowance: float, dash: bool) -> tuple[Point, ...]:
+    """Automated Move/Dash toward a point: the largest legal straight translation of the
+    formation (fractions of the full distance), models that may not move stay put."""
+    u = w.units[uid]
+    models = u.present()
+    free, _stay = mover_models(w, uid, dash)
+    if not free:  # no model may move (every one used a Battle or Heavy weapon, §5.1)
+        return tuple(u.pos[i] for i in models)
+    centre = w.xy(uid, free).mean(axis=0)
+    v = np.asarray(to, dtype=np.float64) - centre
+    dist = float(np.hypot(*v))
+    if dist < 1e-9:
+        return tuple(u.pos[i] for i in models)
+    unit_v = v / dist
+    full = min(dist, float(allowance))
+    fracs = (1.0, 0.8, 0.6, 0.45, 0.3, 0.15)
+    vecs = [unit_v * full * frac for frac in fracs]
+    # the fractions that certainly fail are known at once (the same positions as below)
+    starts = geom.as_array([u.pos[i] for i in models])
+    fs = set(free)
+    shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
+    cands = np.where(shift, starts[None] + np.asarray(vecs)[:, None, :], starts[None])
+    rejected = clearly_illegal(w, uid, starts, cands)
+    for vec, no in zip(vecs, rejected.tolist(), strict=True):
+        if no:
+            continue
+        moved = _rigid_subset(w, uid, vec, allowance, dash, models, free)
+        if moved is not None:
+            return moved
+    raise err(
+        f"{w.label(uid)} finds no clear path toward ({to[0]:.1f}, {to[1]:.1f})",
+        "§4.7",
+    )
+
+
+def _rigid_subset(
+    w: Work,
+    uid: int,
+    vec: FloatArray,
+    allowance: float,
+    dash: bool,
+    models: Sequence[int],
+    free: Sequence[int],
+) -> tuple[Point, ...] | None:
+    u = w.units[uid]
+    fs = set(free)
+    new = tuple(
+        (u.pos[i][0] + float(vec[0]), u.pos[i][1] + float(vec[1])) if i in fs else u.pos[i]
+        for i in models
+    )
+    starts = [u.pos[i] for i in models]
+    if problem_positions(w, uid, new, models, starts, allowance, dash):
+        return None
+    if w.engaged_with(uid):
+        try:
+            check_locked(w, uid, new)
+        except RulesError:
+            return None
+    return new
+
+
+def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) -> tuple[Point, ...]:
+    """Automated charge (§4.3): bring the nearest model into Base Contact with the nearest
+    model of ``target``; the rest of the unit follows as far as it legally can."""
+    if not 0 <= target < len(w.units) or not w.enemies(uid, target):
+        raise err(f"unit {target} is not an enemy unit", "§4.3")
+    if w.units[target].location is not Location.TABLE:
+        raise err(f"{w.label(target)} is not on the battlefield", "§4.3")
+    info = w.info(uid)
+    u = w.units[uid]
+    models = u.present()
+    free, _stay = mover_models(w, uid, dash)
+    if not free:
+        raise err(f"no model of {info.label} may {'Dash' if dash else 'Move'}", "§5.1 Type")
+    a = w.xy(uid, free)
+    b = w.xy(target)
+    rt = w.info(target).radius
+    d = geom.edge_distances(a, info.radius, b, rt)
+    order = np.argsort(d, axis=None)
+    starts = [u.pos[i] for i in models]
+    tried = 0
+    for flat in order[:6]:
+        i, j = divmod(int(flat), d.shape[1])
+        need = float(d[i, j]) - CONTACT / 2
+        if need > allowance + 1e-6:
+            break
+        tried += 1
+        pa = a[i]
+        pb = b[j]
+        direction = pb - pa
+        norm = float(np.hypot(*direction))
+        if norm < 1e-9:
+            continue
+        vec = direction / norm * max(0.0, need)
+        lead = free[i]
+        # first the whole formation, then the others shortened one by one
+        new = list(starts)
+        for k, m in enumerate(models):
+            if m in free:
+                new[k] = (starts[k][0] + float(vec[0]), starts[k][1] + float(vec[1]))
+        if problem_positions(w, uid, tuple(new), models, starts, allowance, dash) is None:
+            return tuple(new)
+        # shorten followers that collide, keep the lead at full length
+        for k, m in enumerate(models):
+            if m == lead or m not in free:
+                continue
+            ok = False
+            for frac in (1.0, 0.75, 0.5, 0.25, 0.0):
+                cand = (starts[k][0] + float(vec[0]) * frac, starts[k][1] + float(vec[1]) * frac)
+                if problem_positions(
+                    w, uid, (cand,), (m,), (starts[k],), allowance, dash, ignore=()
+                ) is None and not overlaps_list(cand, info.radius, new, k):
+                    new[k] = cand
+                    ok = True
+                    break
+            if not ok:
+                new[k] = starts[k]
+        if problem_positions(w, uid, tuple(new), models, starts, allowance, dash) is None:
+            return tuple(new)
+    if not tried:
+        raise err(
+            f'{w.label(target)} is out of reach: {float(d.min()):.1f}" away, '
+            f'{"Dash" if dash else "Move"} {allowance}"',
+            "§4.1",
+        )
+    raise err(f"{info.label} finds no legal way into contact with {w.label(target)}", "§4.3")
+
+
+def apply_move(w: Work, plan: MovePlan) -> None:
+    uid = plan.uid
+    what = "Dash" if plan.dash else "Move"
+    if w.hooks.active(Hook.BEFORE_MOVE):
+        w.hooks.fire(Hook.BEFORE_MOVE, w, unit=uid, dash=plan.dash)
+    u = w.units[uid]
+    flag = {"unit_dashed": True} if plan.dash else {"unit_moved": True}
+    if plan.embark is not None:
+        moved = tuple(True if not r else m for m, r in zip(u.moved, u.removed, strict=True))
+        w.set_unit(uid, location=Location.EMBARKED, embarked_in=plan.embark, moved=moved, **flag)
+        verb = "moves into" if not plan.disembark else "moves on into"
+        w.emit("embark", f"{w.label(uid)} {verb} {w.label(plan.embark)} ({what})", "§6.2", unit=uid)
+        return
+    if plan.disembark:
+        holder = u.embarked_in
+        pos = list(u.pos) if u.pos else [(0.0, 0.0)] * len(u.hp)
+        for i, p in zip(plan.models, plan.positions, strict=True):
+            pos[i] = p
+        gone = tuple(True if not r else m for m, r in zip(u.moved, u.removed, strict=True))
+        w.set_unit(
+            uid, location=Location.TABLE, embarked_in=None, pos=tuple(pos), moved=gone, **flag
+        )
+        w.emit(
+            "disembark",
+            f"{w.label(uid)} disembarks from {w.label(holder or 0)} ({what})",
+            "§6.3",
+            unit=uid,
+        )
+        engage_new_contacts(w, uid)
+        return
+    starts = plan.starts or ()
+    moved_list = list(u.moved)
+    longest = 0.0
+    crossed: dict[str, list[int]] = {}
+    r = w.info(uid).radius
+    for i, s, p in zip(plan.models, starts, plan.positions, strict=True):
+        if s != p:
+            moved_list[i] = True
+            longest = max(longest, math.dist(s, p))
+            for name in w.field.path(s, p, r).dangerous:
+                crossed.setdefault(name, []).append(i)
+    w.set_unit(
+        uid, pos=full_positions(u, plan.models, plan.positions), moved=tuple(moved_list), **flag
+    )
+    w.emit(
+        "move",
+        f'{w.label(uid)} makes a {what} of up to {longest:.1f}"',
+        "§4.1",
+        unit=uid,
+        distance=round(longest, 3),
+    )
+    for name, models in crossed.items():
+        dangerous_ground(w, uid, models, name)
+    engage_new_contacts(w, uid)
+    if w.hooks.active(Hook.AFTER_MOVE):
+        w.hooks.fire(Hook.AFTER_MOVE, w, unit=uid, dash=plan.dash, distance=longest)
+
+
+def dangerous_ground(w: Work, uid: int, models: list[int], terrain: str) -> None:
+    """§4.6: each model that crossed rolls; casualties are removed at once."""
+    info = w.info(uid)
+    u = w.units[uid]
+    hp = list(u.hp)
+    lost_total = 0
+    danger = w.field.danger_weapon(terrain)
+    if danger is not None:
+        attacker = UnitState.of(_danger_unit(terrain, danger))
+        target = to_unit_state(w, uid)
+        plan = AttackPlan(
+            attacker,
+            target,
+            AttackContext(los_models=frozenset(models)),
+            weapons=(danger.name,),
+            users=((danger.name, len(models)),),
+        )
+        res = resolve_attack(plan, w.dice)
+        for i, m in enumerate(target.models):
+            hp[i] = max(0, m.hp)
+        lost_total = res.hp_lost
+    else:
+        p = info.unit.profile
+        for i in models:
+            if hp[i] <= 0:
+                continue
+            if w.dice.d6(f"Dangerous Ground ({terrain})") != 1:
+                continue
+            if p.armour is not None and w.dice.d6("Armour Save") >= p.armour:
+                continue
+            if p.aegis is not None and w.dice.d6("AEGIS Save") >= p.aegis:
+                continue
+            hp[i] -= 1
+            lost_total += 1
+    w.set_unit(uid, hp=tuple(hp))
+    w.emit(
+        "danger",
+        f"{info.label}: {len(models)} models crossed {terrain}; {lost_total} HP lost",
+        "§4.6",
+        unit=uid,
+        hp_lost=lost_total,
+    )
+    if lost_total and w.hooks.active(Hook.HP_LOST):
+        w.hooks.fire(Hook.HP_LOST, w, unit=uid, amount=lost_total, source=terrain)
+    removed = [i for i in models if hp[i] <= 0 and not w.units[uid].removed[i]]
+    if removed:
+        remove_models(w, uid, removed, "Dangerous Ground (removed at once, §4.6)")
+        restore_coherency(w, uid)
+
+
+_DANGER_UNITS: dict[str, Any] = {}
+
+
+def _danger_unit(terrain: str, danger: WeaponProfile) -> Any:
+    from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, UnitProfile
+
+    key = danger.model_dump_json()
+    hit = _DANGER_UNITS.get(key)
+    if hit is None:
+        hit = Unit(
+            profile=UnitProfile(name=terrain, move=0, dash=0, defence=0, hp=1),
+            weapons=[danger],
+            models=[ModelGroup(count=1, weapons=[danger.name])],
+        )
+        _DANGER_UNITS[key] = hit
+    return hit

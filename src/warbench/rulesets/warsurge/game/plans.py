@@ -1,0 +1,53 @@
+"""Plans: what an action will do, computed by its check and reused by apply.
+
+A check (``verify_*``) proves an action legal and returns its plan (the positions a move ends at,
+the weapons an attack fires and their contexts); apply only carries the plan out, so nothing is
+decided twice (Core Rules 001_d3f5e425c5e1196d.txt §4.1 moves, §3.6 deployment, §5.2 attacks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warbench.rulesets.warsurge.attack import (
+    AttackContext,
+)
+from warbench.rulesets.warsurge.game.actions import (
+    Point,
+)
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    uid: int
+    models: tuple[int, ...]
+    positions: tuple[Point, ...]
+    starts: tuple[Point, ...] | None
+    dash: bool
+    embark: int | None = None
+    disembark: bool = False
+
+
+@dataclass(frozen=True)
+class DeployPlan:
+    uid: int
+    positions: tuple[Point, ...]
+    passengers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class WeaponPlan:
+    weapon: str
+    target: int
+    users: int
+    context: AttackContext
+    models: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class AttackPlanG:
+    uid: int
+    weapons: tuple[WeaponPlan, ...]
+
+
+Plan = MovePlan | DeployPlan | AttackPlanG | None

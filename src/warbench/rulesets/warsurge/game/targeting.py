@@ -1,0 +1,238 @@
+"""Targeting: which enemy models a unit's weapons can see, reach and hit, and their cover.
+
+Core Rules 001_d3f5e425c5e1196d.txt §5.3 (targeting and range), §5.4 (line of sight), §5.5 (partial
+line of sight), §5.6 (obscured view and the cover bonus), §5.9 (Melee weapons: range, sight and
+cover in a Melee) and §6.7-6.9 (Fire Points: attacking from a Transport). Sight and cover
+themselves are the battlefield's geometry (:mod:`warbench.rulesets.warsurge.game.geom`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.geom import FloatArray
+from warbench.rulesets.warsurge.game.state import (
+    Location,
+)
+from warbench.rulesets.warsurge.game.transports import fire_point_chain
+from warbench.rulesets.warsurge.game.work import Work
+
+
+class TargetView:
+    """What one attacking unit sees of one target unit.
+
+    ``visible`` (target models in line of sight of at least one attacker model) and ``cover``
+    (the Cover Bonus) may be given as functions: they are worked out on first use, because
+    choosing targets needs only ranges and sight, and only an Attack needs them."""
+
+    __slots__ = (
+        "_cover",
+        "_visible",
+        "attacker_engaged",
+        "distance",
+        "melee",
+        "reason",
+        "target_engaged_elsewhere",
+        "users_in_range",
+    )
+
+    def __init__(
+        self,
+        melee: bool,  # engaged with each other (or through Fire Points of an engaged Transport)
+        attacker_engaged: bool,
+        target_engaged_elsewhere: bool,
+        distance: float,  # closest edge-to-edge distance
+        users_in_range: dict[str, list[int]],  # weapon → attacker models that can use it
+        visible: frozenset[int] | Callable[[], frozenset[int]],
+        cover: int | Callable[[], int],  # Cover Bonus (0: none)
+        reason: str = "",
+    ) -> None:
+        self.melee = melee
+        self.attacker_engaged = attacker_engaged
+        self.target_engaged_elsewhere = target_engaged_elsewhere
+        self.distance = distance
+        self.users_in_range = users_in_range
+        self._visible = visible
+        self._cover = cover
+        self.reason = reason
+
+    @property
+    def visible(self) -> frozenset[int]:
+        if callable(self._visible):
+            self._visible = self._visible()
+        return self._visible
+
+    @property
+    def cover(self) -> int:
+        if callable(self._cover):
+            self._cover = self._cover()
+        return self._cover
+
+    def __repr__(self) -> str:
+        return (
+            f"TargetView(melee={self.melee}, distance={self.distance:.2f}, "
+            f"users={self.users_in_range}, reason={self.reason!r})"
+        )
+
+
+def _shooters(w: Work, uid: int) -> tuple[FloatArray, float, list[int], bool]:
+    """Where the unit attacks from: its models, or its outermost Transport (§6.7)."""
+    u = w.units[uid]
+    if u.location is Location.EMBARKED:
+        holder = w.outermost(uid)
+        hxy = w.xy(holder)
+        return hxy, w.info(holder).radius, u.present(), True
+    return w.xy(uid), w.info(uid).radius, u.present(), False
+
+
+def view_target(
+    w: Work, uid: int, target: int, cache: dict[Any, TargetView] | None = None
+) -> TargetView:
+    """What ``uid`` sees of ``target``. A view depends on the models on the table (their
+    positions, removals, the units' locations: the table index) and on the Melees, so it is
+    kept with the index, for every state that shares both (the Attack Phase)."""
+    if w.dirty or w.engaged != w.engaged_at_start:
+        return _view_target(w, uid, target)
+    memo = w.table().memo
+    key = ("view", uid, target, w.engaged_at_start)
+    hit: TargetView | None = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _view_target(w, uid, target)
+    return hit
+
+
+def _view_target(w: Work, uid: int, target: int) -> TargetView:
+    info = w.info(uid)
+    u = w.units[uid]
+    tgt = w.units[target]
+    tinfo = w.info(target)
+    empty: dict[str, list[int]] = {}
+    holder = w.outermost(uid)
+    embarked = u.location is Location.EMBARKED
+    # who is engaged with whom
+    if tgt.location is Location.EMBARKED:
+        # §6.9: passengers of a Transport with Fire Points in a Melee can be Targeted by the
+        # units engaged with that Transport
+        th = w.outermost(target)
+        if not (w.info(tgt.embarked_in or 0).fire_points and fire_point_chain(w, target)):
+            return TargetView(
+                False, False, False, 0, empty, frozenset(), 0, "embarked units cannot be attacked"
+            )
+        if (min(holder, th), max(holder, th)) not in w.engaged:
+            return TargetView(
+                False,
+                False,
+                False,
+                0,
+                empty,
+                frozenset(),
+                0,
+                f"{tinfo.label} is inside a Transport; only units engaged with it in a Melee "
+                "can attack it (§6.9)",
+            )
+        melee = True
+    else:
+        th = target
+        melee = (min(holder, th), max(holder, th)) in w.engaged
+    attacker_engaged = (not embarked) and bool(w.engaged_with(uid))
+    tgt_foes = w.engaged_with(th)
+    target_elsewhere = any(not w.enemies(uid, f) and f != holder for f in tgt_foes) and not melee
+    axy, ar, models, _ = _shooters(w, uid)
+    txy = w.xy(th) if th != target else w.xy(target)
+    tr = w.info(th).radius
+    d = geom.edge_distances(axy, ar, txy, tr)
+    distance = float(d.min()) if d.size else math.inf
+    weapons_of = [info.model_weapons[i] for i in models]
+    users: dict[str, list[int]] = {}
+    if melee:
+        for k, m in enumerate(models):
+            for wname in weapons_of[k]:
+                users.setdefault(wname, []).append(m)
+        present = tgt.present()
+        return TargetView(True, attacker_engaged, False, distance, users, frozenset(present), 0)
+    if tgt.location is not Location.TABLE:
+        return TargetView(
+            False,
+            attacker_engaged,
+            target_elsewhere,
+            distance,
+            empty,
+            frozenset(),
+            0,
+            "not on the battlefield",
+        )
+    # line of sight: attacker "eyes" are its models, or the Transport it fires from
+    blockers = w.others_mask([uid, target, holder])
+    t = w.table()
+    bxy = t.xy[blockers]
+    br = t.r[blockers]
+    tmodels = tgt.present()
+    field = w.field
+    # Only pairs within a weapon's range can give a user, so sight is asked of those pairs
+    # alone (a pair's answer does not depend on the other pairs asked).
+    reach = np.asarray(
+        [max((info.weapon_range.get(wn, 0) for wn in ws), default=-1) for ws in weapons_of],
+        dtype=np.float64,
+    )
+    if embarked:
+        # every passenger model fires from the Transport: sees what any Transport model sees,
+        # at the distance of the closest Transport model
+        near = d.min(axis=0)  # (target models,)
+        cols = np.flatnonzero(near <= reach.max(initial=-1.0) + 1e-6)
+        rows = np.arange(len(axy))
+    else:
+        inr = d <= reach[:, None] + 1e-6
+        rows = np.flatnonzero(inr.any(axis=1))
+        cols = np.flatnonzero(inr.any(axis=0))
+    sub: npt.NDArray[np.bool_] | None = None
+    if len(rows) and len(cols):
+        sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br)
+        if embarked:
+            col_seen = sub.any(axis=0)
+            for k, m in enumerate(models):
+                for wname in weapons_of[k]:
+                    rng = info.weapon_range.get(wname, 0)
+                    if (col_seen & (near[cols] <= rng + 1e-6)).any():
+                        users.setdefault(wname, []).append(m)
+        else:
+            row_of = {int(k): i for i, k in enumerate(rows)}
+            dsub = d[np.ix_(rows, cols)]
+            for k, m in enumerate(models):
+                i = row_of.get(k)
+                if i is None:
+                    continue
+                for wname in weapons_of[k]:
+                    rng = info.weapon_range.get(wname, 0)
+                    if (sub[i] & (dsub[i] <= rng + 1e-6)).any():
+                        users.setdefault(wname, []).append(m)
+
+    def visible() -> frozenset[int]:
+        # a target model is visible when some attacker model sees it (any range): those seen
+        # in the pairs asked above are; only the others are asked of every attacker model
+        # (a target model's answer does not depend on the other target models asked)
+        seen = np.zeros(len(txy), dtype=bool)
+        if sub is not None:
+            seen[cols] = sub.any(axis=0)
+        rest = np.flatnonzero(~seen)
+        if len(rest):
+            seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br)
+        return frozenset(tmodels[j] for j in np.flatnonzero(seen))
+
+    def cover() -> int:
+        return field.cover(axy, ar, txy, tr, bxy, br) if visible_once() else 0
+
+    def visible_once() -> frozenset[int]:
+        if not done:
+            done.append(visible())
+        return done[0]
+
+    done: list[frozenset[int]] = []
+    return TargetView(
+        False, attacker_engaged, target_elsewhere, distance, users, visible_once, cover
+    )

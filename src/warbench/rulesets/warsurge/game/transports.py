@@ -1,0 +1,191 @@
+"""Transports: capacity, embarking, disembarking and Fire Points.
+
+Core Rules 001_d3f5e425c5e1196d.txt §6.1 (deployment inside a Transport), §6.2 (embarking), §6.3
+(disembarking passengers), §6.4-6.5 (several units, Transports within Transports), §6.7-6.9 (Fire
+Points: attacking from inside).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.actions import (
+    Disembark,
+    Embark,
+)
+from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
+from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
+from warbench.rulesets.warsurge.game.plans import MovePlan
+from warbench.rulesets.warsurge.game.state import (
+    Automation,
+    Location,
+)
+from warbench.rulesets.warsurge.game.work import Work, err
+
+
+def fires_from_transport(w: Work, uid: int) -> str | None:
+    """Why an embarked unit cannot attack from its Transport, or None when it can: its
+    Transport is on the battlefield and has Fire Points (§6.7). A passenger of a passenger
+    cannot use Fire Points to attack from the outer Transport (§6.5, 001 L3394)."""
+    u = w.units[uid]
+    holder = u.embarked_in
+    if u.location is not Location.EMBARKED or holder is None:
+        return None
+    h = w.units[holder]
+    label = w.info(uid).label
+    if h.location is Location.EMBARKED:
+        return (
+            f"{label} is a passenger of a passenger ({w.label(holder)} is inside "
+            f"{w.label(w.outermost(uid))}) and cannot use Fire Points to attack from the "
+            "outer Transport (§6.5)"
+        )
+    if not w.info(holder).fire_points:
+        return f"{label} is embarked in a Transport without Fire Points (§6.7 Fire Points)"
+    if h.location is not Location.TABLE:
+        return f"{w.label(holder)} is not on the battlefield"
+    return None
+
+
+def fire_point_chain(w: Work, uid: int) -> bool:
+    """Every Transport around the unit has Fire Points and the outermost is on the table
+    (§6.7: "all the Transports must have Fire Points")."""
+    u = w.units[uid]
+    while u.location is Location.EMBARKED and u.embarked_in is not None:
+        t = w.units[u.embarked_in]
+        if not w.info(t.uid).fire_points:
+            return False
+        u = t
+    return u.location is Location.TABLE
+
+
+def check_capacity(w: Work, transport: int, load: float, newcomers: Sequence[int]) -> None:
+    info = w.info(transport)
+    if info.transport <= 0:
+        raise err(f"{info.label} is not a Transport (Transport Stat 0)", "§6")
+    if w.units[transport].location is Location.EMBARKED:
+        # §6.5: one level of nesting, and passengers of passengers cannot carry anything
+        raise err(f"{info.label} is itself embarked and cannot take passengers", "§6.5")
+    for p in newcomers:
+        if w.info(p).transport and w.passengers(p) and w.units[transport].embarked_in is not None:
+            raise err("only one Transport may carry another Transport", "§6.5")
+        for q in w.passengers(p):
+            if w.info(q).transport and w.passengers(q):
+                raise err("a Transport inside a Transport cannot hold a loaded Transport", "§6.5")
+    u = w.units[transport]
+    capacity = info.transport * max(1, len(u.living()) if u.hp else info.models)
+    current = sum(w.info(p).points for p in w.passengers(transport))
+    if current + load > capacity + 1e-9:
+        raise err(
+            f"{info.label} can carry {capacity} points; it holds {current:.0f} and "
+            f"{load:.0f} more would not fit",
+            "§6.4",
+        )
+
+
+def verify_embark(w: Work, action: Embark) -> MovePlan:
+    uid, tr = action.unit, action.transport
+    info = w.info(uid)
+    check_dash_flag(w, action.dash)
+    if not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid:
+        raise err(f"unit {tr} is not a friendly Transport", "§6.2")
+    u = w.units[uid]
+    if u.location is not Location.TABLE:
+        raise err(f"{info.label} is not on the battlefield", "§6.2")
+    if info.immobile:
+        raise err(f"{info.label} is Immobile and cannot embark", "§4.1 Immobile Units")
+    if w.engaged_with(uid):
+        raise err(f"{info.label} is locked in a Melee", "§4.4")
+    t = w.units[tr]
+    if t.location is not Location.TABLE:
+        raise err(f"{w.label(tr)} is not on the battlefield", "§6.2")
+    check_capacity(w, tr, info.points, [uid])
+    allowance = unit_allowance(w, uid, action.dash)
+    a = w.xy(uid)
+    b = w.xy(tr)
+    d = geom.edge_distances(a, info.radius, b, w.info(tr).radius)
+    i, j = divmod(int(np.argmin(d)), d.shape[1])
+    need = float(d[i, j])
+    if need > allowance + 1e-6:
+        raise err(
+            f'{w.label(tr)} is {need:.1f}" away; {info.label} can '
+            f'{"Dash" if action.dash else "Move"} {allowance}"',
+            "§6.2",
+        )
+    free, _ = mover_models(w, uid, action.dash)
+    m = u.present()[i]
+    if m not in free:
+        raise err(f"model {m + 1} of {info.label} may not Dash", "§5.1 Type")
+    start = u.pos[m]
+    pc = w.field.path(start, (float(b[j][0]), float(b[j][1])), info.radius)
+    if pc.blocked_by:
+        raise err(f"the way to {w.label(tr)} is blocked by {pc.blocked_by}", "§4.7")
+    return MovePlan(uid, (), (), None, action.dash, embark=tr)
+
+
+def verify_disembark(w: Work, action: Disembark) -> MovePlan:
+    uid = action.unit
+    info = w.info(uid)
+    check_dash_flag(w, action.dash)
+    u = w.units[uid]
+    if u.location is not Location.EMBARKED or u.embarked_in is None:
+        raise err(f"{info.label} is not embarked", "§6.3")
+    if info.immobile:
+        raise err(
+            f"{info.label} is Immobile and leaves its Transport only when it is destroyed",
+            "§6.3",
+        )
+    holder = u.embarked_in
+    h = w.units[holder]
+    allowance = unit_allowance(w, uid, action.dash)
+    if allowance <= 0:
+        raise err(f"{info.label} cannot {'Dash' if action.dash else 'Move'}", "§4.1")
+    if h.location is Location.EMBARKED and h.embarked_in is not None:
+        # §6.5: a passenger of a passenger disembarks into the outer Transport
+        outer = h.embarked_in
+        check_capacity(w, outer, info.points, [uid])
+        return MovePlan(uid, (), (), None, action.dash, embark=outer, disembark=True)
+    if h.location is not Location.TABLE:
+        raise err(f"{w.label(holder)} is not on the battlefield", "§6.3")
+    hxy = w.xy(holder)
+    hr = w.info(holder).radius
+    if action.positions is not None:
+        pos = tuple(action.positions)
+        if len(pos) != len(u.present()):
+            raise err(f"{info.label} has {len(u.present())} models; {len(pos)} positions", "§6.3")
+        d = geom.edge_distances(geom.as_array(pos), info.radius, hxy, hr).min(axis=1)
+        if (d > allowance + 1e-6).any():
+            raise err(
+                f'every model must be placed within {allowance}" of {w.label(holder)}', "§6.3"
+            )
+    elif Automation.MODEL_PLACEMENT not in w.setup.automation:
+        raise err("give a position for every model (model placement is not automated)", "§6.3")
+    else:
+        centre = hxy.mean(axis=0)
+        to = np.asarray(action.to if action.to is not None else centre, dtype=np.float64)
+        v = to - centre
+        dist = float(np.hypot(*v))
+        reach = hr + info.radius + min(allowance, max(0.0, dist - hr - info.radius)) * 0.9
+        aim = centre + (v / dist * reach if dist > 1e-9 else np.asarray([reach, 0.0]))
+        placed = place_unit(
+            w,
+            uid,
+            (float(aim[0]), float(aim[1])),
+            within=allowance,
+            from_xy=hxy,
+            from_r=hr,
+            models=u.present(),
+        )
+        if placed is None:
+            raise err(
+                f"there is not enough room to disembark {info.label} from {w.label(holder)}",
+                "§6.3",
+            )
+        pos = placed
+    models = tuple(u.present())
+    prob = problem_positions(w, uid, pos, models, None, None, action.dash)
+    if prob:
+        raise err(*prob)
+    return MovePlan(uid, models, pos, None, action.dash, disembark=True)

@@ -1,0 +1,267 @@
+"""The working copy of a state while one action is applied, and the combat core's view of a unit.
+
+All work on one action happens on a :class:`Work`: mutable copies of the state's parts, the dice of
+this step and the events; the engine turns it back into a frozen state. The combat core
+(:mod:`warbench.rulesets.warsurge.attack`) sees a unit as a :class:`UnitState`
+(:func:`to_unit_state`); a unit's current value is its points by HP left (Core Rules
+001_d3f5e425c5e1196d.txt §3.4, scoring). Every refusal is a
+:class:`~warbench.kernel.errors.RulesError` (:func:`err`) with a sentence and the section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any, Protocol
+
+import numpy as np
+
+from warbench.kernel.dice import Dice
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.attack import (
+    ModelState,
+    PerkSet,
+    UnitState,
+)
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.actions import (
+    Point,
+)
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
+from warbench.rulesets.warsurge.game.state import (
+    Flow,
+    GameResult,
+    GameState,
+    Location,
+    UnitGS,
+    UnitInfo,
+)
+
+
+class Hooks(Protocol):
+    """What the rules need of the perk hooks (:class:`~.hooks.HookRegistry` is one): the
+    registry depends on :class:`Work`, never the other way round."""
+
+    def active(self, hook: Any) -> bool: ...
+
+    def fire(self, hook: Any, work: Work, **kwargs: Any) -> None: ...
+
+
+@dataclass
+class TableIndex:
+    """Every model on the battlefield (casualties included until removed, §5.15).
+
+    An index is replaced whenever a model's position, a removal or a unit's location changes,
+    and is passed on unchanged to the next states otherwise (the Attack Phase, passes …).
+    ``memo`` keeps answers that depend only on what the index fixes (and on the keys given),
+    so they are shared by every state with this index."""
+
+    xy: FloatArray
+    r: FloatArray
+    uid: np.ndarray[Any, np.dtype[np.int64]]
+    model: np.ndarray[Any, np.dtype[np.int64]]
+    side: np.ndarray[Any, np.dtype[np.int64]]
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+
+class Work:
+    """Mutable working copy of a state while one action is applied."""
+
+    def __init__(self, state: GameState, dice: Dice | None, hooks: Hooks) -> None:
+        self._state = state
+        self.setup = state.setup
+        self.field = state.setup.field
+        self.units: list[UnitGS] = list(state.units)
+        self.engaged: set[tuple[int, int]] = set(state.engaged)
+        self.flow: Flow = state.flow
+        self.engaged_at_start = state.engaged
+        self.zones: list[int | None] = list(state.zones)
+        self.seed = state.seed
+        self.step = state.step
+        self.result: GameResult | None = state.result
+        self._dice = dice
+        self.hooks = hooks
+        self.events: list[Event] = []
+        self._index: TableIndex | None = state.cache.get("index")  # type: ignore[assignment]
+        self.dirty = False
+
+    @property
+    def dice(self) -> Dice:
+        """The dice of this step (``None`` given: the state's own, made on first use; checks
+        roll no dice, so they never pay for a generator)."""
+        if self._dice is None:
+            self._dice = self._state.dice()
+        return self._dice
+
+    # -- output ----------------------------------------------------------------------------
+    def state(self) -> GameState:
+        out = GameState(
+            setup=self.setup,
+            seed=self.seed,
+            flow=self.flow,
+            units=tuple(self.units),
+            engaged=frozenset(self.engaged),
+            zones=tuple(self.zones),
+            step=self.step,
+            result=self.result,
+        )
+        if self._index is not None:
+            out.cache["index"] = self._index
+        return out
+
+    def emit(self, kind: str, text: str, rule: str = "", **data: Any) -> None:
+        self.events.append(
+            Event(kind, text, self.flow.turn, self.flow.phase.value, rule, dict(data))
+        )
+
+    def label(self, uid: int) -> str:
+        return self.setup.units[uid].label
+
+    def side_name(self, side: int) -> str:
+        return self.setup.sides[side]
+
+    # -- units -------------------------------------------------------------------------------
+    def info(self, uid: int) -> UnitInfo:
+        return self.setup.units[uid]
+
+    def set_unit(self, uid: int, **changes: Any) -> None:
+        self.dirty = True
+        if "pos" in changes or "removed" in changes or "location" in changes:
+            self._index = None
+        self.units[uid] = replace(self.units[uid], **changes)
+
+    def table(self) -> TableIndex:
+        if self._index is None:
+            xy: list[Point] = []
+            r: list[float] = []
+            uids: list[int] = []
+            models: list[int] = []
+            for u in self.units:
+                if u.location is not Location.TABLE:
+                    continue
+                rad = self.setup.units[u.uid].radius
+                for i, gone in enumerate(u.removed):
+                    if not gone:
+                        xy.append(u.pos[i])
+                        r.append(rad)
+                        uids.append(u.uid)
+                        models.append(i)
+            self._index = TableIndex(
+                geom.as_array(xy),
+                np.asarray(r, dtype=np.float64),
+                np.asarray(uids, dtype=np.int64),
+                np.asarray(models, dtype=np.int64),
+                np.asarray([self.setup.units[x].side for x in uids], dtype=np.int64),
+            )
+            if not self.dirty:
+                # the state's own index: every later Work of this state reuses it
+                self._state.cache["index"] = self._index
+        return self._index
+
+    def xy(self, uid: int, models: Sequence[int] | None = None) -> FloatArray:
+        u = self.units[uid]
+        idx = u.present() if models is None else models
+        return geom.as_array([u.pos[i] for i in idx])
+
+    def others_mask(self, exclude: Iterable[int]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        t = self.table()
+        mask = np.ones(len(t.uid), dtype=bool)
+        for x in set(exclude):
+            mask &= t.uid != x
+        return mask
+
+    def enemies(self, a: int, b: int) -> bool:
+        return self.setup.units[a].side != self.setup.units[b].side
+
+    def engaged_with(self, uid: int) -> list[int]:
+        return sorted(b if a == uid else a for a, b in self.engaged if uid in (a, b))
+
+    def contacts(self, uid: int, xy: FloatArray | None = None) -> set[int]:
+        """Enemy units with a model in Base Contact with this unit's models (§2.1)."""
+        t = self.table()
+        pts = self.xy(uid) if xy is None else xy
+        if not len(pts) or not len(t.xy):
+            return set()
+        side = self.setup.units[uid].side
+        mask = (t.uid != uid) & (t.side != side)
+        if not mask.any():
+            return set()
+        d = geom.edge_distances(pts, self.setup.units[uid].radius, t.xy[mask], t.r[mask])
+        hit = (d <= CONTACT).any(axis=0)
+        return {int(x) for x in t.uid[mask][hit]}
+
+    def side_units(self, side: int) -> list[int]:
+        return [u.uid for u in self.setup.units if u.side == side]
+
+    def outermost(self, uid: int) -> int:
+        u = self.units[uid]
+        while u.location is Location.EMBARKED and u.embarked_in is not None:
+            u = self.units[u.embarked_in]
+        return u.uid
+
+    def passengers(self, transport: int) -> list[int]:
+        return [
+            u.uid
+            for u in self.units
+            if u.location is Location.EMBARKED and u.embarked_in == transport
+        ]
+
+
+def err(reason: str, rule: str) -> RulesError:
+    return RulesError(reason, rule)
+
+
+@lru_cache(maxsize=1024)
+def _perk_set(names: tuple[str, ...]) -> PerkSet:
+    return PerkSet(names)
+
+
+def perks_of(names: Sequence[str]) -> PerkSet:
+    """The perks of a profile, queried by name and rank (made once per list of names)."""
+    return _perk_set(tuple(names))
+
+
+def clash_status(weapon: str) -> str:
+    """The status a Clash weapon holds from engaging until its first use (P L3785-3792)."""
+    return f"Clash: {weapon}"
+
+
+def melee_use_status(weapon: str) -> str:
+    """The status of a weapon already used in the unit's current Melee (Outflank, P L1348)."""
+    return f"Melee use: {weapon}"
+
+
+def current_value(w: Work, uid: int) -> float:
+    """Current Point Cost (Perks 000 L98-100) with Fusion, Respawn and Summon (L333-335)."""
+    info = w.info(uid)
+    u = w.units[uid]
+    return info.value * u.current_hp / info.max_hp if info.max_hp else 0.0
+
+
+def to_unit_state(w: Work, uid: int) -> UnitState:
+    info = w.info(uid)
+    u = w.units[uid]
+    st = UnitState(
+        profile=info.unit.profile,
+        weapons={wp.name: wp for wp in info.unit.weapons},
+        models=[
+            ModelState(h, ws, r)
+            for h, ws, r in zip(u.hp, info.model_weapons, u.removed, strict=True)
+        ],
+        emergency_save_used=u.used("Emergency Save") > 0,
+        burst_used={k[len("Burst:") :] for k, _ in u.uses if k.startswith("Burst:")},
+    )
+    return st
+
+
+def store_unit_state(w: Work, uid: int, st: UnitState) -> None:
+    u = w.units[uid]
+    hp = tuple(max(0, m.hp) for m in st.models)
+    w.set_unit(uid, hp=hp)
+    if st.emergency_save_used and not u.used("Emergency Save"):
+        w.units[uid] = w.units[uid].with_use("Emergency Save")
+    for b in st.burst_used:
+        if not u.used(f"Burst:{b}"):
+            w.units[uid] = w.units[uid].with_use(f"Burst:{b}")
