@@ -66,3 +66,14 @@ def test_the_report_counts_ranks_in_play_from_the_registry() -> None:
     rows = coverage_report()
     assert len(rows) == 386
     assert {r.name for r in rows if r.in_play} == set(load_coverage())
+
+
+def test_every_rank_the_game_says_acts_has_a_game_level_test() -> None:
+    # inert_perks (warbench battle) reports a rank as acting when a game machinery registered
+    # it; each such rank must be played by a game-level test
+    from warbench.rulesets.warsurge.game.perk_effects import GAME_MACHINERY
+    from warbench.rulesets.warsurge.perks import PerkCatalog
+
+    catalog = PerkCatalog.load()
+    acting = {n for n in catalog.implemented if catalog.implementation_of(n) in GAME_MACHINERY}
+    assert acting - set(load_coverage()) == set()

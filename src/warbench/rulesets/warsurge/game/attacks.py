@@ -411,7 +411,9 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
             **data,
         )
         if res.hp_lost and w.hooks.active(Hook.HP_LOST):
-            w.hooks.fire(Hook.HP_LOST, w, unit=wp.target, amount=res.hp_lost, source=wp.weapon)
+            w.hooks.fire(
+                Hook.HP_LOST, w, unit=wp.target, amount=res.hp_lost, source=wp.weapon, attacker=uid
+            )
         if w.hooks.active(Hook.CASUALTY):
             for i in new_cas:
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)

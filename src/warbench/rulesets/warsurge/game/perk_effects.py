@@ -1,10 +1,13 @@
-"""Which perks act in a game, and which are inert (printed by ``warbench battle``).
+"""Perk effects in a game: the effects engine at the game's hook points, and which perks are
+inert (printed by ``warbench battle``).
 
 A perk acts in a game when a machinery the game runs has registered it
 (:func:`warbench.rulesets.warsurge.perks.register_implemented`): the registry is the one place
 that knows. The game runs the attack sequence (every Attack resolves through it, with the
 situational inputs the game sets: cover, range, Melee, Airborne/Jumper and Leader targets,
-Outflank, Clash, Burst, Darkside …). Every other perk on a unit does nothing in play yet;
+Outflank, Clash, Burst, Darkside …) and the effects engine (:mod:`warbench.rulesets.warsurge.
+effects`): the ranks whose rows the hooks below can play register as ``"effects engine"``
+(:data:`GAME_RANKS`). Every other perk on a unit does nothing in play yet;
 ``inert_perks`` lists them so a player knows before the game starts (STYLE.md §5: "A perk
 with no implementation is reported when the catalog loads, never in the middle of a
 battle").
@@ -13,21 +16,30 @@ battle").
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.profiles import Unit
+from warbench.rulesets.warsurge.effects.algebra import combine
+from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Quantity
+from warbench.rulesets.warsurge.effects.runtime import marker_modifiers, stat
+from warbench.rulesets.warsurge.effects.statuses import Marker
+from warbench.rulesets.warsurge.effects.table import load_table
+from warbench.rulesets.warsurge.profiles import Unit, WeaponProfile
 
 if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.game.state import GameSetup
+    from warbench.rulesets.warsurge.attack import UnitState
+    from warbench.rulesets.warsurge.game.state import GameSetup, Status
 
 #: The perk machineries a Standard game runs (names as they registered themselves).
-GAME_MACHINERY: frozenset[str] = frozenset({"attack sequence"})
+GAME_MACHINERY: frozenset[str] = frozenset({"attack sequence", "effects engine"})
 
 
 def inert_perks(unit: Unit, traits: Sequence[str] = ()) -> list[str]:
     """The perks of ``unit`` (profile, carried weapons and Traits) that do nothing in a game,
     in the order they appear, by their book names (unknown names as written)."""
     import warbench.rulesets.warsurge.attack  # noqa: F401  (registers its perks)
+
+    register_game_ranks()
     from warbench.rulesets.warsurge.perks import PerkCatalog
 
     catalog = PerkCatalog.load()
@@ -55,3 +67,139 @@ def inert_report(setup: GameSetup) -> dict[str, list[str]]:
         if inert:
             out[info.label] = inert
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Perk statuses as the game reads them (the hooks that put them there: perk_hooks.py)
+# --------------------------------------------------------------------------------------------
+#
+# A perk's lingering effect on a unit is a game ``Status`` (name, Game Turns left, source): the
+# source is ``u<uid>/<weapon>`` (the inflicting unit and weapon, so identical weapons of one
+# unit refresh one marker and different sources stack, Poison L2826), and a status that
+# starts with the next Game Turn (Cripple, Freeze) carries the suffix ``DELAYED`` until then.
+
+#: The suffix of a status waiting for the next Game Turn ("on the following Game Turn").
+DELAYED = " (next Game Turn)"
+
+#: The quantities the game reads through :func:`adjust_unit_state` and :func:`allowance`.
+GAME_QUANTITIES = frozenset(
+    {"Move", "Dash", "Defence", "Armour", "AEGIS", "Power", "AP", "Attacks"}
+)
+
+#: Triggers the hooks below play for an HP-Loss status (weapon perks) or a Passive immunity.
+_GAME_TRIGGERS = frozenset({"HP Loss", "Passive", "Immediate", "End of Turn"})
+
+
+def _playable(row: PerkEffects) -> bool:
+    """Whether the hooks below play every effect of a row (and it needs no test they skip)."""
+    if not row.effects or any(t.kind not in (PerkTest.SKILL, PerkTest.D6) for t in row.tests):
+        return False
+    if not {t.value for t in row.triggers} <= _GAME_TRIGGERS:
+        return False
+    for e in row.effects:
+        if e.kind is EffectKind.STATUS:
+            if any(m.quantity.value not in GAME_QUANTITIES for m in e.modifiers):
+                return False
+        elif e.kind is EffectKind.IMMUNE or (
+            e.kind is EffectKind.MACHINERY and e.machinery in ("attack sequence", "leech")
+        ):
+            continue
+        else:
+            return False
+    return True
+
+
+def game_ranks() -> frozenset[str]:
+    """The ranks whose every effect the game's hooks play (besides the attack sequence's)."""
+    rows = [r for r in load_table() if _playable(r) and "attack sequence" not in r.machineries]
+    inflicted = {e.status for r in rows for e in r.effects if e.kind is EffectKind.STATUS}
+
+    def acts(r: PerkEffects) -> bool:
+        # an immunity acts only against something the game can inflict (Fearless's Terrify
+        # is not in play yet, so Fearless does nothing yet either)
+        return all(set(e.names) & inflicted for e in r.effects if e.kind is EffectKind.IMMUNE)
+
+    return frozenset(r.name for r in rows if acts(r))
+
+
+_REGISTERED: list[bool] = []
+
+
+def register_game_ranks() -> None:
+    """Register :func:`game_ranks` as implemented by the ``"effects engine"`` (once)."""
+    if not _REGISTERED:
+        from warbench.rulesets.warsurge.perks import register_implemented
+
+        register_implemented(sorted(game_ranks()), "effects engine")
+        _REGISTERED.append(True)
+
+
+def markers_of(statuses: Sequence[Status]) -> list[Marker]:
+    out = []
+    for s in statuses:
+        if s.name.endswith(DELAYED):
+            out.append(Marker(s.name[: -len(DELAYED)], s.source, s.turns, delay=1))
+        else:
+            out.append(Marker(s.name, s.source, s.turns))
+    return out
+
+
+def statuses_of(markers: Sequence[Marker]) -> tuple[Status, ...]:
+    from warbench.rulesets.warsurge.game.state import Status as GameStatus
+
+    return tuple(
+        GameStatus(m.name + (DELAYED if m.delay else ""), m.turns, m.source) for m in markers
+    )
+
+
+def _save(value: int | None, delta: int) -> int | None:
+    from warbench.rulesets.warsurge.effects.algebra import armour_save
+
+    return armour_save(value, stat_changes=delta).stat
+
+
+def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
+    """The attack kernel's view of a unit under its perk statuses: Defence, Armour and AEGIS
+    Stats of its profile, Power, AP and Attacks of its weapons, combined by the one algebra
+    (effects.algebra, §12.1 order). Armour and AEGIS changes are Stat changes (seen by AP,
+    §12.1 L205). Unchanged (the same object) for a unit with no perk status."""
+    if not statuses:
+        return st
+    mods = marker_modifiers(markers_of(statuses))
+    if not mods:
+        return st
+    p = st.profile
+
+    def delta(q: Quantity) -> int:
+        return combine(q, 0, mods, floor=None).value
+
+    profile = p.model_copy(
+        update={
+            "defence": min(10, combine(Quantity.DEFENCE, p.defence, mods).value),
+            "armour": _save(p.armour, delta(Quantity.ARMOUR)),
+            "aegis": _save(p.aegis, delta(Quantity.AEGIS)),
+        }
+    )
+    weapons: dict[str, WeaponProfile] = {}
+    for name, wp in st.weapons.items():
+        weapons[name] = wp.model_copy(
+            update={
+                "power": min(10, combine(Quantity.POWER, wp.power, mods).value),
+                "attacks": max(1, combine(Quantity.ATTACKS, wp.attacks, mods).value),
+                "ap": _save(wp.ap, delta(Quantity.AP)),
+            }
+        )
+    return replace(st, profile=profile, weapons=weapons)
+
+
+def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:
+    """Move or Dash under the unit's perk statuses (Cripple halves, Freeze is Immobile)."""
+    if not statuses:
+        return base
+    q = Quantity.DASH if dash else Quantity.MOVE
+    return stat(q, base, markers_of(statuses)).value
+
+
+# Checked against the catalog and the effects table when the game loads (pluggy: declared up
+# front), so a rank the hooks cannot play is never reported as acting.
+register_game_ranks()
