@@ -7,11 +7,11 @@ own state into these and back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from warbench.kernel.dice import Dice
-from warbench.rulesets.warsurge.effects.algebra import Combined, combine
+from warbench.rulesets.warsurge.effects.algebra import Combined, armour_save, combine
 from warbench.rulesets.warsurge.effects.model import (
     Effect,
     EffectKind,
@@ -24,14 +24,17 @@ from warbench.rulesets.warsurge.effects.model import (
 from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
 from warbench.rulesets.warsurge.effects.statuses import Marker, active, add_marker
 from warbench.rulesets.warsurge.effects.table import EffectTable, load_table
+from warbench.rulesets.warsurge.profiles import Unit, UnitProfile, WeaponProfile
 
 __all__ = [
     "Infliction",
+    "adjusted_profiles",
     "immunities",
     "inflict_on_hp_loss",
     "marker_modifiers",
     "stat",
     "turn_end_loss",
+    "unit_under",
 ]
 
 
@@ -190,3 +193,73 @@ def use_refusal(
             "000_94ecc6a4c74d351b.txt §12.2 L227)"
         )
     return None
+
+
+def _save(value: int | None, delta: int) -> int | None:
+    return armour_save(value, stat_changes=delta).stat
+
+
+def adjusted_profiles(
+    profile: UnitProfile,
+    weapons: Mapping[str, WeaponProfile],
+    markers: Iterable[Marker],
+    table: EffectTable | None = None,
+) -> tuple[UnitProfile, dict[str, WeaponProfile]] | None:
+    """A unit's profile and weapon profiles under its markers, or ``None`` when nothing changes.
+
+    Defence, Armour and AEGIS of the profile, Power, AP and Attacks of every weapon, each by
+    :func:`~.algebra.combine` (§12.1 order). Armour, AEGIS and AP changes are Stat changes
+    (§12.1 L205: seen by AP): a save worsened past 6+ is lost, one improved stops at 2+. The
+    game (``work.to_unit_state``) and exact odds (:func:`unit_under`) both read a unit's
+    statuses through this one function, so a Pulverised target has the same odds in both.
+    """
+    mods = marker_modifiers(markers, table)
+    if not mods:
+        return None
+
+    def delta(q: Quantity) -> int:
+        return combine(q, 0, mods, floor=None).value
+
+    new_profile = profile.model_copy(
+        update={
+            "defence": min(10, combine(Quantity.DEFENCE, profile.defence, mods).value),
+            "armour": _save(profile.armour, delta(Quantity.ARMOUR)),
+            "aegis": _save(profile.aegis, delta(Quantity.AEGIS)),
+        }
+    )
+    new_weapons = {
+        name: wp.model_copy(
+            update={
+                "power": min(10, combine(Quantity.POWER, wp.power, mods).value),
+                "attacks": max(1, combine(Quantity.ATTACKS, wp.attacks, mods).value),
+                "ap": _save(wp.ap, delta(Quantity.AP)),
+            }
+        )
+        for name, wp in weapons.items()
+    }
+    return new_profile, new_weapons
+
+
+def unit_under(
+    unit: Unit, statuses: Iterable[str | Marker], table: EffectTable | None = None
+) -> Unit:
+    """``unit`` as the attack kernel sees it under perk statuses (``"Pulverise"``, or
+    :class:`~.statuses.Marker` values), for exact odds (``odds.exact_attack``).
+
+    >>> from warbench.rulesets.warsurge.profiles import ModelGroup, UnitProfile
+    >>> u = Unit(profile=UnitProfile(name="Foe", move=6, dash=6, defence=4, hp=1, armour=3),
+    ...          models=[ModelGroup(count=1)])
+    >>> w = unit_under(u, ["Pulverise", "Corrode"])
+    >>> w.profile.defence, w.profile.armour
+    (3, 4)
+    """
+    markers = [
+        m if isinstance(m, Marker) else Marker(m, f"status {k}") for k, m in enumerate(statuses)
+    ]
+    adjusted = adjusted_profiles(unit.profile, {w.name: w for w in unit.weapons}, markers, table)
+    if adjusted is None:
+        return unit
+    profile, weapons = adjusted
+    return unit.model_copy(
+        update={"profile": profile, "weapons": [weapons[w.name] for w in unit.weapons]}
+    )

@@ -19,12 +19,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.effects.algebra import combine
 from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Quantity
-from warbench.rulesets.warsurge.effects.runtime import marker_modifiers, stat
+from warbench.rulesets.warsurge.effects.runtime import adjusted_profiles, stat
 from warbench.rulesets.warsurge.effects.statuses import Marker
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.profiles import Unit, WeaponProfile
+from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.attack import UnitState
@@ -152,44 +151,17 @@ def statuses_of(markers: Sequence[Marker]) -> tuple[Status, ...]:
     )
 
 
-def _save(value: int | None, delta: int) -> int | None:
-    from warbench.rulesets.warsurge.effects.algebra import armour_save
-
-    return armour_save(value, stat_changes=delta).stat
-
-
 def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
-    """The attack kernel's view of a unit under its perk statuses: Defence, Armour and AEGIS
-    Stats of its profile, Power, AP and Attacks of its weapons, combined by the one algebra
-    (effects.algebra, §12.1 order). Armour and AEGIS changes are Stat changes (seen by AP,
-    §12.1 L205). Unchanged (the same object) for a unit with no perk status."""
+    """The attack kernel's view of a unit under its perk statuses
+    (:func:`~warbench.rulesets.warsurge.effects.runtime.adjusted_profiles`, the same function
+    ``odds`` uses for a unit under statuses). Unchanged (the same object) without statuses."""
     if not statuses:
         return st
-    mods = marker_modifiers(markers_of(statuses))
-    if not mods:
+    adjusted = adjusted_profiles(st.profile, st.weapons, markers_of(statuses))
+    if adjusted is None:
         return st
-    p = st.profile
-
-    def delta(q: Quantity) -> int:
-        return combine(q, 0, mods, floor=None).value
-
-    profile = p.model_copy(
-        update={
-            "defence": min(10, combine(Quantity.DEFENCE, p.defence, mods).value),
-            "armour": _save(p.armour, delta(Quantity.ARMOUR)),
-            "aegis": _save(p.aegis, delta(Quantity.AEGIS)),
-        }
-    )
-    weapons: dict[str, WeaponProfile] = {}
-    for name, wp in st.weapons.items():
-        weapons[name] = wp.model_copy(
-            update={
-                "power": min(10, combine(Quantity.POWER, wp.power, mods).value),
-                "attacks": max(1, combine(Quantity.ATTACKS, wp.attacks, mods).value),
-                "ap": _save(wp.ap, delta(Quantity.AP)),
-            }
-        )
-    return replace(st, profile=profile, weapons=weapons)
+    profile, weapons = adjusted
+    return replace(st, profile=profile, weapons=dict(weapons))
 
 
 def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:
