@@ -96,6 +96,13 @@ EFFECTS: dict[str, list[Json]] = {
     # L2616 "afflicted with Burn. At the end of each Game Turn, the Target loses 1 HP with no
     # Saves" (no end is given: until cured, docs/rulings.md Perks 3)
     "Burn": [status("Burn", turns=None, each_turn_end="1")],
+    # L2594 "a -1 Dice Modifier to all Attack Dice and halves the current Range of their Weapons
+    # … until the end of the current Game Turn"; Blind II (L2606) on successful Attack Dice
+    "Blind I": [status("Blind", mod("Attack Dice", "add", -1), mod("Range", "mul", "1/2"))],
+    "Blind II": [status("Blind", mod("Attack Dice", "add", -1), mod("Range", "mul", "1/2"))],
+    # L2624 "a negative -1 Dice Modifier to all Weapon Attacks, lasting until the end of the
+    # Game Turn" (a Dice Modifier on its Attack Dice, not its Attacks Stat)
+    "Concussive": [status("Concussive", mod("Attack Dice", "add", -1))],
     # L2652 "-1 to their Armour Save Stat, lasting until the end of the Game Turn"
     "Corrode": [status("Corrode", mod("Armour", "add", -1))],
     # L2658 "Move and Dash distances reduced by 50% on the following Game Turn … do not stack"

@@ -293,3 +293,14 @@ def test_p2876_virus_stops_the_leech_from_restoring_hp() -> None:
     state, _ = _end_turn(state)
     assert state.units[0].hp == (2,)  # no HP restored under Virus
     assert state.units[1].hp == (3,)
+
+
+def test_p2668_cripple_ii_needs_only_successful_attack_dice() -> None:
+    # Armour 2+ saves the hit (no HP Loss), but the successful Attack Dice tests anyway
+    state, _ = _hit(_state(["Cripple II"], target={"armour": 2}), [4, 6, 5])
+    t = _target(state)
+    assert state.units[t].hp == (5,)  # saved: no HP Loss
+    assert _statuses(state, t) == ["Cripple" + DELAYED]
+    # Cripple I needs HP Loss: the same saved hit does nothing
+    state, _ = _hit(_state(["Cripple I"], target={"armour": 2}), [4, 6])
+    assert _statuses(state, _target(state)) == []

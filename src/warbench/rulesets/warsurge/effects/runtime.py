@@ -109,6 +109,7 @@ def inflict_on_hp_loss(
     *,
     test_modifier: int = 0,
     table: EffectTable | None = None,
+    trigger: Trigger = Trigger.HP_LOSS,
 ) -> tuple[tuple[Marker, ...], list[Infliction]]:
     """The statuses a weapon's HP-Loss perks put on a target that lost ``hp_lost`` HP.
 
@@ -117,7 +118,10 @@ def inflict_on_hp_loss(
     will test three times. The successful effects will stack if applicable (some Perk effects
     do not stack, but the tests will)"); a marker from the same source is refreshed, not
     doubled (:func:`~.statuses.add_marker`). An immune target gains nothing and rolls nothing.
-    Returns the new markers and what happened, in perk order.
+    With ``trigger=Trigger.ATTACK_DICE`` (Blind II, Concussive, Cripple II: "successful Attack
+    Dice … trigger the Skill Test") ``hp_lost`` is the number of successful Attack Dice, one
+    test each (docs/rulings.md, perks in play 11). Returns the new markers and what happened,
+    in perk order.
     """
     t = table or load_table()
     markers = tuple(target_markers)
@@ -125,7 +129,7 @@ def inflict_on_hp_loss(
     if hp_lost <= 0:
         return markers, log
     for row in _rows(weapon_perks, t):
-        if Trigger.HP_LOSS not in row.triggers:
+        if trigger not in row.triggers:
             continue
         for e in row.effects:
             if e.kind is not EffectKind.STATUS:

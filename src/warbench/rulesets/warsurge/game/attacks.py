@@ -410,6 +410,11 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
             casualties=len(new_cas),
             **data,
         )
+        if r0 is not None and r0.successes and w.hooks.active(Hook.ATTACK_DICE):
+            w.hooks.fire(
+                Hook.ATTACK_DICE, w, unit=wp.target, successes=r0.successes, source=wp.weapon,
+                attacker=uid,
+            )  # fmt: skip
         if res.hp_lost and w.hooks.active(Hook.HP_LOST):
             w.hooks.fire(
                 Hook.HP_LOST, w, unit=wp.target, amount=res.hp_lost, source=wp.weapon, attacker=uid

@@ -29,6 +29,7 @@ class Hook(StrEnum):
     BEFORE_MOVE = "before_move"
     AFTER_MOVE = "after_move"
     HP_LOST = "hp_lost"
+    ATTACK_DICE = "attack_dice"  # a weapon's Attack Dice succeeded (before Saves, P L255)
     CASUALTY = "casualty"
     DEPLOY = "deploy"
 
@@ -43,6 +44,7 @@ HOOK_SPECS: dict[Hook, tuple[str, ...]] = {
     Hook.AFTER_MOVE: ("unit", "dash", "distance"),
     Hook.HP_LOST: ("unit", "amount", "source", "attacker"),  # attacker: None for terrain
     Hook.CASUALTY: ("unit", "model", "source"),
+    Hook.ATTACK_DICE: ("unit", "successes", "source", "attacker"),
     Hook.DEPLOY: ("unit",),
 }
 

@@ -86,7 +86,7 @@ GAME_QUANTITIES = frozenset(
 )
 
 #: Triggers the hooks below play for an HP-Loss status (weapon perks) or a Passive immunity.
-_GAME_TRIGGERS = frozenset({"HP Loss", "Passive", "Immediate", "End of Turn"})
+_GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "End of Turn"})
 
 
 def _playable(row: PerkEffects) -> bool:

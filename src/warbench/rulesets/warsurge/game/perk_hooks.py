@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from warbench.rulesets.warsurge.attack import AttackContext
+from warbench.rulesets.warsurge.effects.model import Trigger
 from warbench.rulesets.warsurge.effects.runtime import (
     acts_at_turn_end,
     immunities,
@@ -75,6 +76,18 @@ def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | 
     changes the target's own weapons (Weaken, Mitigate) waits for the next Game Turn if the
     target has already attacked this turn (L2884: "If the Unit has already made Attacks, the
     Perk applies next Game Turn instead")."""
+    _inflict(work, unit, amount, source, attacker, Trigger.HP_LOSS)
+
+
+def on_attack_dice(work: Work, unit: int, successes: int, source: str, attacker: int) -> None:
+    """Attack Dice (§12.2 L255): "if any of the Weapon's Attack Dice have been successful,
+    before rolling Saves": Concussive, Cripple II (a Skill Test per successful die)."""
+    _inflict(work, unit, successes, source, attacker, Trigger.ATTACK_DICE)
+
+
+def _inflict(
+    work: Work, unit: int, count: int, source: str, attacker: int | None, trigger: Trigger
+) -> None:
     if attacker is None:
         return
     info = work.info(attacker)
@@ -88,7 +101,13 @@ def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | 
     key = f"u{attacker}/{source}"
     before = markers_of(target.statuses)
     markers, log = inflict_on_hp_loss(
-        perks, amount, before, immunities(unit_perk_names(work, unit)), key, work.dice
+        perks,
+        count,
+        before,
+        immunities(unit_perk_names(work, unit)),
+        key,
+        work.dice,
+        trigger=trigger,
     )
     if not log:
         return
@@ -118,7 +137,7 @@ def _rule_of(perk: str) -> str:
 
 #: Statuses that change the afflicted unit's own weapons (Standard: next Game Turn if it
 #: already attacked).
-_WEAPON_STATUSES = frozenset({"Weaken", "Mitigate"})
+_WEAPON_STATUSES = frozenset({"Weaken", "Mitigate", "Concussive"})
 
 
 def on_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
@@ -190,6 +209,7 @@ def _leech_back(w: Work, source: str, n: int) -> None:
 def register_perk_hooks(reg: HookRegistry) -> None:
     """Add the perk hooks to ``reg``; the end-of-turn effects go before the durations tick."""
     reg.register(Hook.HP_LOST, on_hp_lost, "perk afflictions")
+    reg.register(Hook.ATTACK_DICE, on_attack_dice, "perk afflictions on Attack Dice")
     reg.register(Hook.AFTER_MOVE, on_after_move, "Bleed")
     reg.register(Hook.TURN_END, on_turn_end, "perk effects at the end of the turn", first=True)
 
