@@ -8,15 +8,16 @@ durations tick (§12.1 L94-L96). Test names carry the rank's source line (``p261
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
-from tests.warsurge.game.helpers import entry, scenario, unit, weapon
+from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.perk_effects import DELAYED
-from warbench.rulesets.warsurge.game.state import GameState, Phase
+from warbench.rulesets.warsurge.game.state import GameState, Phase, Status
 
 
 def _state(
@@ -304,3 +305,72 @@ def test_p2668_cripple_ii_needs_only_successful_attack_dice() -> None:
     # Cripple I needs HP Loss: the same saved hit does nothing
     state, _ = _hit(_state(["Cripple I"], target={"armour": 2}), [4, 6])
     assert _statuses(state, _target(state)) == []
+
+
+# -- activated perks under the engine's automatic choice (the "use perk" hook) -----------------
+
+
+def _wounded(perks: list[str], *, removed: int = 1, hp: int = 1, models: int = 3) -> GameState:
+    squad = unit("Squad", models=models, hp=hp, perks=perks)
+    state = scenario(
+        [[entry(squad)], [entry(unit("Foe"))]],
+        {0: [(10.0 + 1.2 * k, 10.0) for k in range(models)], 1: [(10.0, 40.0)]},
+        phase=Phase.ATTACK,
+    )
+    u = state.units[0]
+    gone = tuple(k >= models - removed for k in range(models))
+    hps = tuple(0 if g else hp for g in gone)
+    return replace(state, units=(replace(u, removed=gone, hp=hps), state.units[1]))
+
+
+def _to_next_move_phase(state: GameState) -> tuple[GameState, list[Event]]:
+    state, events = _end_turn(state)
+    while state.flow.phase is not Phase.MOVE:
+        state, more = engine.apply(state, Pass())
+        events.extend(more)
+    return state, events
+
+
+def test_p1611_recover_returns_a_casualty_model_in_coherency_at_the_next_move_phase() -> None:
+    state, events = _to_next_move_phase(_wounded(["Recover"]))
+    u = state.units[0]
+    assert not any(u.removed) and u.hp == (1, 1, 1)
+    assert any("uses Recover: 1 HP restored" in e.text for e in events)
+    check_invariants(state)
+    # at full HP it is not used again
+    state, events = _to_next_move_phase(state)
+    assert not any("uses Recover" in e.text for e in events)
+
+
+def test_p1645_regenerate_restores_a_tenth_of_full_hp_rounded_up() -> None:
+    state = _wounded(["Regenerate"], removed=0, hp=12, models=1)
+    state = replace(state, units=(replace(state.units[0], hp=(5,)), state.units[1]))
+    state, events = _to_next_move_phase(state)
+    assert state.units[0].hp == (7,)  # ceil(12 / 10) = 2
+    assert any("uses Regenerate: 2 HP restored" in e.text for e in events)
+
+
+def test_p2876_virus_stops_recover() -> None:
+    state = _wounded(["Recover"])
+    virus = (Status("Virus", None, "u1/Gun"),)
+    state = replace(state, units=(replace(state.units[0], statuses=virus), state.units[1]))
+    state, events = _to_next_move_phase(state)
+    assert any(state.units[0].removed)
+    assert not any("uses Recover" in e.text for e in events)
+
+
+def test_p666_adrenaline_once_per_game_moves_further_with_an_enemy_near() -> None:
+    fast = unit("Runners", perks=["Adrenaline"], move=6, defence=4)
+    state = scenario(
+        [[entry(fast)], [entry(unit("Foe"))]],
+        {0: [(10.0, 10.0)], 1: [(10.0, 25.0)]},
+        phase=Phase.ATTACK,
+    )
+    state, events = _to_next_move_phase(state)
+    assert any("uses Adrenaline" in e.text for e in events)
+    state = _until(state, Phase.MOVE, 0)
+    after, _ = engine.apply(state, Move(0, to=(40.0, 10.0)))
+    assert 7.99 <= _moved(state, after, 0) <= 8.0 + 1e-6  # Move 6 x 4/3 = 8
+    assert after.units[0].used("Adrenaline") == 1
+    state, events = _to_next_move_phase(after)
+    assert not any("uses Adrenaline" in e.text for e in events)  # once per game

@@ -32,6 +32,7 @@ __all__ = [
     "immunities",
     "inflict_on_hp_loss",
     "marker_modifiers",
+    "restore_amount",
     "stat",
     "turn_end_loss",
     "unit_under",
@@ -267,3 +268,16 @@ def unit_under(
     return unit.model_copy(
         update={"profile": profile, "weapons": [weapons[w.name] for w in unit.weapons]}
     )
+
+
+def restore_amount(amount: str, max_hp: int, dice: Dice) -> int:
+    """The HP a RESTORE effect gives back: a dice expression (``"D3"``, Recover L1611) or a
+    share of the unit's full HP (``"max/10"``, Regenerate L1645: rounded up).
+
+    >>> from warbench.kernel.dice import ScriptedDice
+    >>> restore_amount("max/10", 12, ScriptedDice([])), restore_amount("D3", 12, ScriptedDice([5]))
+    (2, 3)
+    """
+    if amount.startswith("max/"):
+        return -(-max_hp // int(amount[4:]))
+    return dice.roll(amount, "restored HP")

@@ -89,17 +89,27 @@ GAME_QUANTITIES = frozenset(
 _GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "End of Turn"})
 
 
+#: Activated perks the engine uses by itself under the ``perk use`` automation (its automatic
+#: choice, ``perk_hooks.automatic_perk_uses``); without it they are not used (as Burst).
+AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate"})
+
+
 def _playable(row: PerkEffects) -> bool:
     """Whether the hooks below play every effect of a row (and it needs no test they skip)."""
+    triggers = {t.value for t in row.triggers}
+    if "Activate" in triggers:
+        if row.name not in AUTOMATIC_USES:
+            return False
+        triggers.discard("Activate")
     if not row.effects or any(t.kind not in (PerkTest.SKILL, PerkTest.D6) for t in row.tests):
         return False
-    if not {t.value for t in row.triggers} <= _GAME_TRIGGERS:
+    if not triggers <= _GAME_TRIGGERS:
         return False
     for e in row.effects:
         if e.kind is EffectKind.STATUS:
             if any(m.quantity.value not in GAME_QUANTITIES for m in e.modifiers):
                 return False
-        elif e.kind is EffectKind.IMMUNE or (
+        elif e.kind in (EffectKind.IMMUNE, EffectKind.RESTORE) or (
             e.kind is EffectKind.MACHINERY and e.machinery in ("attack sequence", "leech")
         ):
             continue

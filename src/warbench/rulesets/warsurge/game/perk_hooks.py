@@ -15,22 +15,29 @@ Stat changes are read where the game reads Stats: :func:`~.perk_effects.adjust_u
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
+import numpy as np
+
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.attack import AttackContext
-from warbench.rulesets.warsurge.effects.model import Trigger
+from warbench.rulesets.warsurge.effects.model import EffectKind, Trigger
 from warbench.rulesets.warsurge.effects.runtime import (
     acts_at_turn_end,
     immunities,
     inflict_on_hp_loss,
+    restore_amount,
     turn_end_loss,
+    use_refusal,
 )
-from warbench.rulesets.warsurge.effects.statuses import Marker, end_of_turn
+from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
+from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
-from warbench.rulesets.warsurge.game.perk_effects import markers_of, statuses_of
-from warbench.rulesets.warsurge.game.state import Location, Phase
+from warbench.rulesets.warsurge.game.perk_effects import AUTOMATIC_USES, markers_of, statuses_of
+from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
 from warbench.rulesets.warsurge.game.work import Work, store_unit_state, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
 
@@ -206,11 +213,146 @@ def _leech_back(w: Work, source: str, n: int) -> None:
         w.emit("perk", f"{w.label(uid)} regains HP by Leech", _rule_of("Leech"), unit=uid)
 
 
+# -- activated perks: the engine's automatic choice (the "use perk" hook) ----------------------
+
+
+def automatic_perk_uses(work: Work, phase: str) -> None:
+    """The Standard playstyle's "use perk" moment (§12.2 L225-L231: once per Game Turn, before
+    or after any action) for the activated perks the engine uses by itself
+    (``perk_effects.AUTOMATIC_USES``) under the ``perk use`` automation, at the start of each
+    Move Phase, before any action:
+
+    * Recover (L1611, D3 HP) and Regenerate (L1645, a tenth of full HP, rounded up) when the
+      unit has lost HP and is not under Virus (L2876);
+    * Adrenaline (L666, once per game) the first time an enemy unit on the battlefield is within
+      18" of the unit (it is about to matter).
+
+    This is the hook a player's decision replaces: without the automation nothing is used here
+    (as Burst and Darkside, ``attacks.choose_perk_use``), and a ``UsePerk`` decision of the
+    protocol would call :func:`use_perk` with the player's choice.
+    """
+    if phase != Phase.MOVE.value or Automation.PERK_USE not in work.setup.automation:
+        return
+    for uid in range(len(work.units)):
+        u = work.units[uid]
+        if u.location is not Location.TABLE or not u.living():
+            continue
+        for name in unit_perk_names(work, uid):
+            row = load_table().find(name)
+            if row is None or row.name not in AUTOMATIC_USES:
+                continue
+            if use_refused(work, uid, row.name) is None and _wants(work, uid, row.name):
+                use_perk(work, uid, row.name)
+
+
+def _wants(work: Work, uid: int, name: str) -> bool:
+    u = work.units[uid]
+    if name in ("Recover", "Regenerate"):
+        hurt = u.current_hp < work.info(uid).max_hp
+        return hurt and not any(s.name == "Virus" for s in u.statuses)
+    if name == "Adrenaline":
+        mine = work.xy(uid)
+        for other in work.units:
+            if other.location is not Location.TABLE or not work.enemies(uid, other.uid):
+                continue
+            d = geom.edge_distances(
+                mine, work.info(uid).radius, work.xy(other.uid), work.info(other.uid).radius
+            )
+            if d.size and float(d.min()) <= 18.0:
+                return True
+    return False
+
+
+def use_refused(work: Work, uid: int, name: str) -> str | None:
+    """Why ``uid`` may not use the activated perk ``name`` now (Limited Use, once per Game
+    Turn in the Standard playstyle, §12.2), or ``None``."""
+    row = load_table().get(name)
+    u = work.units[uid]
+    this_turn = 1 if u.counter(f"used {row.name}") == work.flow.turn else 0
+    return use_refusal(row, used_in_game=u.used(row.name), used_this_turn=this_turn)
+
+
+def use_perk(work: Work, uid: int, name: str) -> None:
+    """``uid`` uses the activated perk ``name`` (checked: :func:`use_refused`)."""
+    row = load_table().get(name)
+    refused = use_refused(work, uid, row.name)
+    if refused is not None:
+        raise RulesError(refused, row.source)
+    u = work.units[uid].with_use(row.name).with_counter(f"used {row.name}", work.flow.turn)
+    work.units[uid] = u
+    work.dirty = True
+    for e in row.effects:
+        if e.kind is EffectKind.RESTORE:
+            n = restore_amount(e.amount, work.info(uid).max_hp, work.dice)
+            got = restore_hp(work, uid, n)
+            work.emit("perk", f"{work.label(uid)} uses {row.name}: {got} HP restored", row.source,
+                      unit=uid, perk=row.name, restored=got)  # fmt: skip
+        elif e.kind is EffectKind.STATUS:
+            marker = Marker(e.status, f"u{uid}/{row.name}", e.turns, e.delay)
+            statuses = add_marker(markers_of(work.units[uid].statuses), marker)
+            work.set_unit(uid, statuses=statuses_of(statuses))
+            work.emit("perk", f"{work.label(uid)} uses {row.name}", row.source, unit=uid,
+                      perk=row.name)  # fmt: skip
+
+
+def restore_hp(work: Work, uid: int, n: int) -> int:
+    """Restore up to ``n`` HP (Recover L1611: "returning casualty models in Coherency"):
+    damaged models first, then removed models, each placed within Coherency of a model of the
+    unit on a free spot out of Base Contact with enemies; never above full HP. Returns the HP
+    restored."""
+    u = work.units[uid]
+    if any(s.name == "Virus" for s in u.statuses):
+        return 0  # L2876: "unable to restore lost HP"
+    info = work.info(uid)
+    per = info.hp_per_model
+    hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
+    got = 0
+    for i in u.living():
+        add = min(n - got, per - hp[i])
+        hp[i] += max(0, add)
+        got += max(0, add)
+    for i, gone in enumerate(u.removed):
+        if got >= n:
+            break
+        if not gone:
+            continue
+        spot = _free_spot(work, uid, [pos[k] for k, r in enumerate(removed) if not r])
+        if spot is None:
+            break
+        removed[i], pos[i] = False, spot
+        hp[i] = min(per, n - got)
+        got += hp[i]
+    if got:
+        work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
+    return got
+
+
+def _free_spot(
+    work: Work, uid: int, anchors: list[tuple[float, float]]
+) -> tuple[float, float] | None:
+    r = work.info(uid).radius
+    t = work.table()
+    for a in anchors:
+        for s in geom.ring_points(a, 2 * r + 0.2, 16):
+            if not work.field.spot_ok(s, r):
+                continue
+            if len(t.xy):
+                gap = np.sqrt(((t.xy - np.asarray(s)) ** 2).sum(axis=1)) - t.r - r
+                enemy = t.side != work.info(uid).side
+                if (gap < 0.01).any() or (enemy & (gap < 1.0)).any():
+                    continue
+            if any(math.dist(s, p) < 2 * r for p in anchors):
+                continue
+            return s
+    return None
+
+
 def register_perk_hooks(reg: HookRegistry) -> None:
     """Add the perk hooks to ``reg``; the end-of-turn effects go before the durations tick."""
     reg.register(Hook.HP_LOST, on_hp_lost, "perk afflictions")
     reg.register(Hook.ATTACK_DICE, on_attack_dice, "perk afflictions on Attack Dice")
     reg.register(Hook.AFTER_MOVE, on_after_move, "Bleed")
+    reg.register(Hook.PHASE_START, automatic_perk_uses, "activated perks (automatic choice)")
     reg.register(Hook.TURN_END, on_turn_end, "perk effects at the end of the turn", first=True)
 
 
