@@ -374,3 +374,39 @@ def test_p666_adrenaline_once_per_game_moves_further_with_an_enemy_near() -> Non
     assert after.units[0].used("Adrenaline") == 1
     state, events = _to_next_move_phase(after)
     assert not any("uses Adrenaline" in e.text for e in events)  # once per game
+
+
+# -- Dice Modifiers from statuses: Concussive (L2624), Smokescreen (L1759) ----------------------
+
+
+def test_p2624_concussive_gives_the_target_minus_1_on_its_attack_dice() -> None:
+    state, events = _hit(_state(["Concussive"]), [4, 4])  # hit, Skill Test 4: passed
+    assert _statuses(state, 1) == ["Concussive"]
+    _, events = engine.apply(state, Attack(1, (("Gun", 0),)), dice=ScriptedDice([4]))
+    assert "0 HP lost" in events[0].text  # 4+ worsened to 5+
+    plain, _ = _hit(_state([]), [4])
+    _, events = engine.apply(plain, Attack(1, (("Gun", 0),)), dice=ScriptedDice([4]))
+    assert "1 HP lost" in events[0].text
+
+
+def _smoke(shooter_perks: list[str]) -> GameState:
+    hidden = unit("Hidden", perks=["Smokescreen"], hp=3)
+    shooters = unit("Shooters", perks=shooter_perks)
+    return scenario(
+        [[entry(hidden)], [entry(shooters)]],
+        {0: [(10.0, 10.0)], 1: [(10.0, 20.0)]},
+        phase=Phase.ATTACK,
+    )
+
+
+def test_p1759_smokescreen_gives_attack_dice_against_the_user_minus_2_for_a_turn() -> None:
+    state, events = _to_next_move_phase(_smoke([]))
+    assert any("uses Smokescreen" in e.text for e in events)
+    state = _until(state, Phase.ATTACK, 1)
+    _, events = engine.apply(state, Attack(1, (("Gun", 0),)), dice=ScriptedDice([5]))
+    assert "0 HP lost" in events[0].text  # 4+ worsened to 6+
+    # Stalwart (L1765) ignores negative Dice Modifiers caused by enemy units
+    state, _ = _to_next_move_phase(_smoke(["Stalwart"]))
+    state = _until(state, Phase.ATTACK, 1)
+    _, events = engine.apply(state, Attack(1, (("Gun", 0),)), dice=ScriptedDice([4]))
+    assert "1 HP lost" in events[0].text

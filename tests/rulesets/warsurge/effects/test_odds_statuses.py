@@ -57,3 +57,15 @@ def test_the_game_reads_statuses_through_the_same_function_as_odds() -> None:
     mean = total / n
     exact = _exact(unit_under(FOE, ["Pulverise", "Corrode"]))
     assert abs(mean - exact) < 0.15, (mean, exact)
+
+
+def test_p1759_status_dice_modifiers_are_exact_in_odds() -> None:
+    from warbench.rulesets.warsurge.game.perk_effects import status_dice
+
+    shooters = UnitState.of(unit("Shooters", weapons=[GUN]))
+    base = AttackContext(distance=10.0)
+    smoke = status_dice(base, (), (Status("Smokescreen", 1, "u1/Smokescreen"),))
+    assert smoke.status_modifiers == ((-2, "Smokescreen"),)
+    plain = exact_attack(AttackPlan(shooters, UnitState.of(FOE), base)).expected_hp_lost
+    hidden = exact_attack(AttackPlan(shooters, UnitState.of(FOE), smoke)).expected_hp_lost
+    assert hidden < plain

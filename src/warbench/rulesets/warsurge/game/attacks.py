@@ -21,6 +21,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_effects import status_dice
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -362,7 +363,7 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
         ap = AttackPlan(
             attacker,
             target,
-            wp.context,
+            status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses),
             weapons=(wp.weapon,),
             users=((wp.weapon, wp.users),),
         )

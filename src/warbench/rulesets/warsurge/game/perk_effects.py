@@ -19,14 +19,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.effects.algebra import combine
 from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Quantity
-from warbench.rulesets.warsurge.effects.runtime import adjusted_profiles, stat
+from warbench.rulesets.warsurge.effects.runtime import adjusted_profiles, marker_modifiers, stat
 from warbench.rulesets.warsurge.effects.statuses import Marker
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.attack import UnitState
+    from warbench.rulesets.warsurge.attack import AttackContext, UnitState
     from warbench.rulesets.warsurge.game.state import GameSetup, Status
 
 #: The perk machineries a Standard game runs (names as they registered themselves).
@@ -82,8 +83,9 @@ DELAYED = " (next Game Turn)"
 
 #: The quantities the game reads through :func:`adjust_unit_state` and :func:`allowance`.
 GAME_QUANTITIES = frozenset(
-    {"Move", "Dash", "Defence", "Armour", "AEGIS", "Power", "AP", "Attacks"}
-)
+    {"Move", "Dash", "Defence", "Armour", "AEGIS", "Power", "AP", "Attacks", "Attack Dice",
+     "Attack Dice against"}
+)  # fmt: skip
 
 #: Triggers the hooks below play for an HP-Loss status (weapon perks) or a Passive immunity.
 _GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "End of Turn"})
@@ -91,7 +93,7 @@ _GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "E
 
 #: Activated perks the engine uses by itself under the ``perk use`` automation (its automatic
 #: choice, ``perk_hooks.automatic_perk_uses``); without it they are not used (as Burst).
-AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate"})
+AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"})
 
 
 def _playable(row: PerkEffects) -> bool:
@@ -172,6 +174,27 @@ def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
         return st
     profile, weapons = adjusted
     return replace(st, profile=profile, weapons=dict(weapons))
+
+
+def status_dice(
+    ctx: AttackContext, attacker: Sequence[Status], target: Sequence[Status]
+) -> AttackContext:
+    """``ctx`` with the Dice Modifiers perk statuses put on these Attack Dice: the attacker's
+    own (Concussive -1) and those against the target (Smokescreen -2). Each quantity's
+    modifiers are combined by the one algebra; unchanged (the same object) when there are none.
+    """
+    if not attacker and not target:
+        return ctx
+    out: list[tuple[int, str]] = []
+    for statuses, q in ((attacker, Quantity.ATTACK_DICE), (target, Quantity.ATTACK_DICE_AGAINST)):
+        if not statuses:
+            continue
+        r = combine(q, 0, marker_modifiers(markers_of(statuses)), floor=None)
+        if r.value:
+            out.append((r.value, " + ".join(r.contributors)))
+    if not out:
+        return ctx
+    return replace(ctx, status_modifiers=(*ctx.status_modifiers, *out))
 
 
 def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:

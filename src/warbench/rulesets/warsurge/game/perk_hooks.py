@@ -224,8 +224,8 @@ def automatic_perk_uses(work: Work, phase: str) -> None:
 
     * Recover (L1611, D3 HP) and Regenerate (L1645, a tenth of full HP, rounded up) when the
       unit has lost HP and is not under Virus (L2876);
-    * Adrenaline (L666, once per game) the first time an enemy unit on the battlefield is within
-      18" of the unit (it is about to matter).
+    * Adrenaline (L666) and Smokescreen (L1759), once per game, the first time an enemy unit on
+      the battlefield is within 18" of the unit (it is about to matter).
 
     This is the hook a player's decision replaces: without the automation nothing is used here
     (as Burst and Darkside, ``attacks.choose_perk_use``), and a ``UsePerk`` decision of the
@@ -250,7 +250,7 @@ def _wants(work: Work, uid: int, name: str) -> bool:
     if name in ("Recover", "Regenerate"):
         hurt = u.current_hp < work.info(uid).max_hp
         return hurt and not any(s.name == "Virus" for s in u.statuses)
-    if name == "Adrenaline":
+    if name in ("Adrenaline", "Smokescreen"):
         mine = work.xy(uid)
         for other in work.units:
             if other.location is not Location.TABLE or not work.enemies(uid, other.uid):
