@@ -73,6 +73,10 @@ def restore(amount: str, target: str = "self") -> Json:
     return {"kind": "restore", "target": {"kind": target}, "amount": amount}
 
 
+def convert(*names: str) -> Json:
+    return {"kind": "convert", "target": {"kind": "self"}, "names": list(names)}
+
+
 def clear(*names: str, target: str = "target") -> Json:
     return {"kind": "clear", "target": {"kind": target}, "names": list(names)}
 
@@ -180,6 +184,11 @@ EFFECTS: dict[str, list[Json]] = {
     "Fearless": [immune("Horrific", "Terrify", "Dread")],  # L1525
     "Fire Resist I": [immune("Burn", "Ignite")],  # L1527
     "Immunity I": [immune("Plague", "Poison", "Virus")],  # L1553
+    # L1529 "the HP Loss it would have suffered from these Perks is instead converted to
+    # restoring HP … unaffected by Burn and Ignite caused by friendly Units"
+    "Fire Resist II": [convert("Burn", "Ignite")],
+    # L1555 "unaffected by the Virus Perk and regains HP from enemy Plague and Poison Perks"
+    "Immunity II": [immune("Virus"), convert("Plague", "Poison")],
     "Impregnable": [immune("Breach", "Hijack", "Implant")],  # L1565
     # L1537 "Immune to Weapon Afflictions that change Stats or impose Dice Modifiers"
     "Indomitable": [

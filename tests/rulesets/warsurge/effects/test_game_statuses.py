@@ -410,3 +410,23 @@ def test_p1759_smokescreen_gives_attack_dice_against_the_user_minus_2_for_a_turn
     state = _until(state, Phase.ATTACK, 1)
     _, events = engine.apply(state, Attack(1, (("Gun", 0),)), dice=ScriptedDice([4]))
     assert "1 HP lost" in events[0].text
+
+
+# -- Fire Resist II (L1529), Immunity II (L1555): enemy afflictions restore HP ------------------
+
+
+def test_p1529_fire_resist_ii_regains_the_hp_an_enemy_burn_would_cost() -> None:
+    state, _ = _hit(_state(["Burn"], ["Fire Resist II"]), [4])
+    t = _target(state)
+    assert _statuses(state, t) == ["Burn"] and state.units[t].hp == (4,)
+    state, events = _end_turn(state)
+    assert state.units[t].hp == (5,)  # 1 HP restored instead of lost
+    assert any("regains 1 HP from Burn" in e.text for e in events)
+
+
+def test_p1555_immunity_ii_regains_poison_hp_and_ignores_virus() -> None:
+    state, _ = _hit(_state(["Poison", "Virus"], ["Immunity II"], target={"hp": 9}), [4])
+    t = _target(state)
+    assert _statuses(state, t) == ["Poison"]  # Virus does not take hold
+    state, _ = _end_turn(state)
+    assert state.units[t].hp[0] > 8  # D3 restored (up to 9)

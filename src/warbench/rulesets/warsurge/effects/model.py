@@ -180,6 +180,7 @@ class EffectKind(StrEnum):
     RESTORE = "restore"  # the target regains HP (returning casualty models)
     IMMUNE = "immune"  # the User ignores the named perks/statuses
     CLEAR = "clear"  # remove statuses (Cure, Courage, Purge)
+    CONVERT = "convert"  # HP the named enemy statuses would cost restores HP instead
     MACHINERY = "machinery"  # code: the attack sequence, templates, transformation …
 
 
@@ -193,7 +194,8 @@ class Effect:
       Cripple); ``modifiers`` apply while it lasts; ``each_turn_end`` is the HP the target
       loses at the end of each Game Turn while it lasts ("1", "D3").
     * ``HP_LOSS`` / ``RESTORE``: ``amount`` ("1", "D3", "ceil(max/10)", "max/4").
-    * ``IMMUNE`` / ``CLEAR``: ``names`` lists the perks or statuses.
+    * ``IMMUNE`` / ``CLEAR`` / ``CONVERT``: ``names`` lists the perks or statuses (CONVERT:
+      the HP Loss an enemy's status would cause restores HP instead, Fire Resist II).
     * ``MACHINERY``: ``machinery`` names the code that implements it (registered, checked at
       load).
     """

@@ -29,6 +29,7 @@ from warbench.rulesets.warsurge.profiles import Unit, UnitProfile, WeaponProfile
 __all__ = [
     "Infliction",
     "adjusted_profiles",
+    "converts",
     "immunities",
     "inflict_on_hp_loss",
     "marker_modifiers",
@@ -281,3 +282,15 @@ def restore_amount(amount: str, max_hp: int, dice: Dice) -> int:
     if amount.startswith("max/"):
         return -(-max_hp // int(amount[4:]))
     return dice.roll(amount, "restored HP")
+
+
+def converts(perks: Iterable[str], table: EffectTable | None = None) -> frozenset[str]:
+    """Statuses whose HP Loss, caused by an enemy, restores HP to a unit with these perks
+    instead (Fire Resist II: Burn, Ignite; Immunity II: Plague, Poison)."""
+    t = table or load_table()
+    out: set[str] = set()
+    for row in _rows(perks, t):
+        for e in row.effects:
+            if e.kind is EffectKind.CONVERT:
+                out.update(e.names)
+    return frozenset(out)

@@ -111,7 +111,7 @@ def _playable(row: PerkEffects) -> bool:
         if e.kind is EffectKind.STATUS:
             if any(m.quantity.value not in GAME_QUANTITIES for m in e.modifiers):
                 return False
-        elif e.kind in (EffectKind.IMMUNE, EffectKind.RESTORE) or (
+        elif e.kind in (EffectKind.IMMUNE, EffectKind.RESTORE, EffectKind.CONVERT) or (
             e.kind is EffectKind.MACHINERY and e.machinery in ("attack sequence", "leech")
         ):
             continue
@@ -128,7 +128,11 @@ def game_ranks() -> frozenset[str]:
     def acts(r: PerkEffects) -> bool:
         # an immunity acts only against something the game can inflict (Fearless's Terrify
         # is not in play yet, so Fearless does nothing yet either)
-        return all(set(e.names) & inflicted for e in r.effects if e.kind is EffectKind.IMMUNE)
+        return all(
+            set(e.names) & inflicted
+            for e in r.effects
+            if e.kind in (EffectKind.IMMUNE, EffectKind.CONVERT)
+        )
 
     return frozenset(r.name for r in rows if acts(r))
 

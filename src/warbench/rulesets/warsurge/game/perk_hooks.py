@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.effects.model import EffectKind, Trigger
 from warbench.rulesets.warsurge.effects.runtime import (
     acts_at_turn_end,
+    converts,
     immunities,
     inflict_on_hp_loss,
     restore_amount,
@@ -179,11 +180,26 @@ def on_turn_end(work: Work, turn: int) -> None:
             work.set_unit(uid, statuses=kept)
             continue
         n = turn_end_loss(m, work.dice)
+        if m.name in converts(unit_perk_names(work, uid)):
+            _convert(work, uid, m, n)
+            continue
         lost = lose_hp(
             work, uid, n, f"{m.name} ({_source_label(work, m.source)})", _rule_of(m.name)
         )
         if m.name == "Leech" and lost:
             _leech_back(work, m.source, lost)
+
+
+def _convert(work: Work, uid: int, m: Marker, n: int) -> None:
+    """Fire Resist II (L1529), Immunity II (L1555): an enemy's status restores the HP it would
+    have cost; a friendly unit's has no effect."""
+    src = m.source.partition("/")[0]
+    friendly = src[1:].isdigit() and not work.enemies(uid, int(src[1:]))
+    if friendly:
+        return
+    got = restore_hp(work, uid, n)
+    text = f"{work.label(uid)} regains {got} HP from {m.name} ({_source_label(work, m.source)})"
+    work.emit("perk", text, _rule_of(m.name), unit=uid, restored=got)
 
 
 def _source_alive(w: Work, source: str) -> bool:
