@@ -32,11 +32,13 @@ WEAPON_SETS = [
     ["Poison", "Corrode", "Freeze", "+Power I (D3)"],
     ["Bleed", "Weaken", "Leech", "Rend"],
     ["Virus", "Scourge", "Mitigate", "Critical Hit I"],
+    ["Concussive", "Cripple II", "Burn", "Penetrate I"],
 ]
 UNIT_SETS = [
-    ["Fire Resist I", "Tough", "Dodge"],
-    ["Immunity I", "Resilient", "Evasive"],
-    ["Artificial", "Indomitable", "Reinforced"],
+    ["Fire Resist I", "Tough", "Dodge", "Recover"],
+    ["Immunity I", "Resilient", "Evasive", "Adrenaline"],
+    ["Artificial", "Indomitable", "Reinforced", "Smokescreen"],
+    ["Fire Resist II", "Immunity II", "Regenerate", "Stalwart"],
 ]
 
 
