@@ -151,8 +151,11 @@ def replay(
     game: int | None = typer.Option(None, "--game", help="Replay saved game ID from the database."),
     db: str | None = typer.Option(None, "--db", help="Database URL (with --game)."),
 ) -> None:
-    """Replay a game record and verify that it reproduces the recorded game exactly."""
-    from warbench.rulesets.warsurge.game.record import load_record, loads_record
+    """Replay a game record and verify that it reproduces the recorded game exactly (a
+    ``battle --record`` file, or a protocol record of any ruleset, as ``warbench play`` and
+    ``run_game`` write)."""
+    from warbench.kernel import readers
+    from warbench.rulesets.warsurge.game.record import loads_record
     from warbench.rulesets.warsurge.game.record import replay as do_replay
     from warbench.rulesets.warsurge.game.render import render_state_svg, summary
 
@@ -162,10 +165,14 @@ def replay(
         if game is not None:
             from warbench.storage import Store
 
-            rec = loads_record(Store.open(db).game(game), f"saved game {game}")
+            text, source = Store.open(db).game(game), f"saved game {game}"
         else:
             assert record is not None
-            rec = load_record(record)
+            text, source = readers.read_text(record, readers.GAME_RECORD), str(record)
+        if _is_protocol_record(text):
+            _replay_protocol(text, source, svg, show)
+            return
+        rec = loads_record(text, source)
         rp = do_replay(rec)
         if svg is not None:
             render_state_svg(rp.state, svg)
@@ -186,5 +193,48 @@ def replay(
         winner = "draw" if r.winner is None else f"winner {names[r.winner]}"
         console.print(
             f"{winner}: " + ", ".join(f"{n} {v:.1f}" for n, v in zip(names, r.values, strict=True)),
+            highlight=False,
+        )
+
+
+def _is_protocol_record(text: str) -> bool:
+    """Whether a record's header is the protocol's (``warbench-play-record/N``)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return '"warbench-play-record/' in first
+
+
+def _replay_protocol(text: str, source: str, svg: Path | None, show: bool) -> None:
+    """Replay and verify a protocol record (``play.record``) with its registered ruleset."""
+    from typing import Any
+
+    from warbench.play.record import GameRecord, Replay
+    from warbench.play.record import replay as play_replay
+
+    rec = GameRecord.loads(text, source)
+    rp: Replay[Any] = play_replay(rec)
+    game = getattr(rp.state, "game", None)  # WARSURGE: the engine's state inside
+    if svg is not None:
+        if game is None:
+            raise WarbenchError(f"--svg draws WARSURGE games; this record is {rec.header.ruleset}")
+        from warbench.rulesets.warsurge.game.render import render_state_svg
+
+        render_state_svg(game, svg)
+    if show:
+        for e in rp.events:
+            console.print(e.text, highlight=False, markup=False)
+    status = "finished" if rp.finished else "in progress"
+    final = rp.digests[-1] if rp.digests else rec.header.digest
+    console.print(
+        f"verified: {rp.steps} actions replay identically ({rec.header.ruleset} protocol "
+        f"record); game {status}; state {final}",
+        highlight=False,
+    )
+    if rp.result is not None:
+        r = rp.result
+        names = list(game.setup.sides) if game is not None else []
+        label = (lambda k: names[k]) if names else (lambda k: f"player {k}")
+        winner = "draw" if r.winner is None else f"winner {label(r.winner)}"
+        console.print(
+            f"{winner}: " + ", ".join(f"{label(k)} {s:.1f}" for k, s in enumerate(r.scores)),
             highlight=False,
         )

@@ -121,3 +121,32 @@ def test_cli_battle_json_and_errors(tmp_path: Path) -> None:
     assert board.exit_code == 2 and "no such file or sample board" in board.output
     missing = runner.invoke(app, ["replay", str(tmp_path / "none.jsonl")])
     assert missing.exit_code == 2
+
+
+def test_cli_replay_reads_a_protocol_record_too(tmp_path: Path) -> None:
+    # issue 10: `replay` verifies a protocol record (play.record, as `warbench play` and
+    # run_game write) with its registered ruleset, as well as a `battle --record` file
+    from warbench.play import SetupArgs, run_game
+    from warbench.rulesets.warsurge.game.io import roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+
+    rosters = tuple(
+        roster_to_data(load_game_roster(ROSTERS / f))
+        for f in ("skirmish_a.yaml", "skirmish_b.yaml")
+    )
+    run = run_game(WarsurgeRuleset(), SetupArgs(rosters, None, {}), [], 3, automate={"*"})
+    path = tmp_path / "p.jsonl"
+    run.record.save(path)
+    svg = tmp_path / "p.svg"
+    out = runner.invoke(app, ["replay", str(path), "--svg", str(svg), "--show"])
+    assert out.exit_code == 0, out.output
+    assert "replay identically (warsurge protocol record); game finished" in out.output
+    assert svg.read_text().lstrip().startswith("<?xml")
+    # a tampered protocol record is refused on one line
+    lines = path.read_text().splitlines()
+    step = json.loads(lines[3])
+    step["digest"] = "0" * 16
+    lines[3] = json.dumps(step)
+    path.write_text("\n".join(lines) + "\n")
+    bad = runner.invoke(app, ["replay", str(path)])
+    assert bad.exit_code != 0 and "error:" in bad.output

@@ -1031,16 +1031,47 @@ def resolve_attack(plan: AttackPlan, dice: Dice) -> AttackResult:
     HP Loss goes to whole models in casualty order (§5.12, §5.16); casualties are marked and,
     in Advanced games, removed at once (Standard: at the end of the Attack Phase, §5.11, by
     :meth:`UnitState.remove_casualties`). Limited-use state (Emergency Save) is updated.
+    The two halves, :func:`roll_attack` and :func:`apply_rolled`, let the controlling player
+    choose the casualties in between (§5.11).
     """
+    return apply_rolled(plan, roll_attack(plan, dice))
+
+
+@dataclass(frozen=True)
+class RolledAttack:
+    """An attack sequence whose dice are rolled (Attack Steps 1-4) and whose HP loss is not
+    yet applied to models (Step 5, where the controlling player chooses casualties, §5.11)."""
+
+    weapons: list[WeaponResult]
+    loss: int
+    attacker_hp_lost: int
+    emergency_used: bool
+
+
+def roll_attack(plan: AttackPlan, dice: Dice) -> RolledAttack:
+    """Roll one attack sequence (no model changes): the HP the target loses, after Tough and
+    the eligible HP cap (:meth:`AttackPlan.final_loss`)."""
     run = _run_sequence(plan, 1, dice)
-    loss = plan.final_loss(int(run.tally[0]))
-    plan.target.emergency_save_used = bool(run.emergency_used[0])
-    allocation = allocate_loss(plan, loss)
+    return RolledAttack(
+        run.weapons,
+        plan.final_loss(int(run.tally[0])),
+        int(run.self_loss[0]),
+        bool(run.emergency_used[0]),
+    )
+
+
+def apply_rolled(plan: AttackPlan, rolled: RolledAttack) -> AttackResult:
+    """Apply a rolled sequence's HP loss to the target's models in casualty order, with the
+    controlling player's ``plan.casualty_preference`` within the rules' order (§5.11-5.12)."""
+    plan.target.emergency_save_used = rolled.emergency_used
+    allocation = allocate_loss(plan, rolled.loss)
     casualties = [i for i, _ in allocation if plan.target.models[i].hp <= 0]
     removed: list[int] = []
     if plan.context.playstyle is Playstyle.ADVANCED:
         removed = plan.target.remove_casualties()
-    return AttackResult(run.weapons, loss, int(run.self_loss[0]), allocation, casualties, removed)
+    return AttackResult(
+        rolled.weapons, rolled.loss, rolled.attacker_hp_lost, allocation, casualties, removed
+    )
 
 
 def _sample_gravity(

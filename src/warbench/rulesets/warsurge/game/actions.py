@@ -102,11 +102,29 @@ class Attack:
 
 
 @dataclass(frozen=True)
+class Casualties:
+    """The controlling player chooses which models of ``unit`` lose the HP of the attack that
+    waits (§5.11 "The player who controls the Unit will choose which models are the
+    casualties", §5.13: only models in line of sight of the attacker, any model in a Melee).
+
+    ``models`` is an order of preference: HP loss goes to whole models, wounded models first
+    (§5.12) and models with upgraded saves first (§5.16), and within that to the models listed
+    first; models not listed follow in roster order. Asked only when
+    :attr:`~.state.Automation.CASUALTY_SELECTION` is off.
+    """
+
+    unit: int
+    models: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Pass:
     """The side is finished with this phase (§2.2 step 3: "declared they were finished")."""
 
 
-Action = ChooseTurnMaster | ChooseZone | Deploy | Move | Embark | Disembark | Attack | Pass
+Action = (
+    ChooseTurnMaster | ChooseZone | Deploy | Move | Embark | Disembark | Attack | Casualties | Pass
+)
 
 _KINDS: dict[str, type[Any]] = {
     "turn_master": ChooseTurnMaster,
@@ -116,6 +134,7 @@ _KINDS: dict[str, type[Any]] = {
     "embark": Embark,
     "disembark": Disembark,
     "attack": Attack,
+    "casualties": Casualties,
     "pass": Pass,
 }
 _NAMES = {v: k for k, v in _KINDS.items()}
@@ -133,13 +152,13 @@ def action_to_dict(action: Action) -> dict[str, Any]:
             continue
         if name in ("at", "to"):
             out[name] = [round(value[0], 6), round(value[1], 6)]
-        elif name == "positions":
-            out[name] = [[round(x, 6), round(y, 6)] for x, y in value]
+        elif name == "positions":  # exact (JSON keeps every double): the engine's placement
+            out[name] = [[float(x), float(y)] for x, y in value]
         elif name == "targets":
             out[name] = [[s[0], s[1]] if len(s) == 2 else [s[0], s[1], list(s[2])] for s in value]
         elif name in ("burst", "darkside"):
             out[name] = [list(v) for v in value]
-        elif name == "passengers":
+        elif name in ("passengers", "models"):
             out[name] = list(value)
         else:
             out[name] = value
@@ -166,7 +185,7 @@ def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
             kw[name] = tuple((str(w), bool(on)) for w, on in value)
         elif name == "darkside":
             kw[name] = tuple((str(w), int(p), int(a)) for w, p, a in value)
-        elif name == "passengers":
+        elif name in ("passengers", "models"):
             kw[name] = tuple(int(v) for v in value)
         else:
             kw[name] = value

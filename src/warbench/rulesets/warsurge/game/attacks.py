@@ -8,6 +8,7 @@ use is a choice: Burst, Darkside, Outflank, Clash).
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -25,8 +26,10 @@ from warbench.rulesets.warsurge.game.perk_effects import status_dice
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
+    CasualtyPause,
     Location,
     Status,
+    UnitGS,
 )
 from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
@@ -40,7 +43,7 @@ from warbench.rulesets.warsurge.game.work import (
     store_unit_state,
     to_unit_state,
 )
-from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss, resolve_attack
+from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss, apply_rolled, roll_attack
 from warbench.rulesets.warsurge.profiles import WeaponProfile, WeaponType
 
 
@@ -350,13 +353,41 @@ def _best_darkside(
     return best
 
 
-def apply_attack(w: Work, plan: AttackPlanG) -> None:
+def apply_attack(w: Work, plan: AttackPlanG, action: Attack) -> bool:
+    """Resolve the Attack's weapons in order (§5.2). Without
+    :attr:`~.state.Automation.CASUALTY_SELECTION`, a weapon whose HP loss leaves the target's
+    controller a choice of casualties (§5.11) stops the Attack there: ``w.pause`` holds the
+    rest, :func:`resume_attack` carries on. True when the Attack is finished."""
+    u = w.units[plan.uid]
+    return _attack_from(
+        w, plan, 0, list(u.heavy), list(u.battle), None, (w.before.units, action, ())
+    )
+
+
+def resume_attack(w: Work, models: tuple[int, ...]) -> bool:
+    """Carry on the waiting Attack with the casualties chosen (``models`` first, §5.11), on
+    a copy of the dice as they stood after its roll. True when the Attack is finished."""
+    p = w.pause
+    assert p is not None
+    w.use_dice(copy.deepcopy(p.dice))
+    origin = (p.origin, p.action, (*p.choices, models))
+    return _attack_from(w, p.plan, p.weapon, list(p.heavy), list(p.battle), models, origin)
+
+
+def _attack_from(
+    w: Work,
+    plan: AttackPlanG,
+    start: int,
+    heavy: list[bool],
+    battle: list[bool],
+    chosen: tuple[int, ...] | None,
+    origin: tuple[tuple[UnitGS, ...], Attack, tuple[tuple[int, ...], ...]],
+) -> bool:
     uid = plan.uid
     info = w.info(uid)
-    u = w.units[uid]
-    heavy = list(u.heavy)
-    battle = list(u.battle)
-    for wp in plan.weapons:
+    ask = Automation.CASUALTY_SELECTION not in w.setup.automation
+    for k in range(start, len(plan.weapons)):
+        wp = plan.weapons[k]
         attacker = to_unit_state(w, uid)
         target = to_unit_state(w, wp.target)
         before = [m.hp for m in target.models]
@@ -367,7 +398,41 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
             weapons=(wp.weapon,),
             users=((wp.weapon, wp.users),),
         )
-        res = resolve_attack(ap, w.dice)
+        if k == start and chosen is not None:
+            assert w.pause is not None
+            rolled = w.pause.rolled
+            ap = replace(ap, casualty_preference=chosen)
+            w.pause = None
+        else:
+            rolled = roll_attack(ap, w.dice)
+            if ask:
+                order = ap.casualty_order()
+                if len(order) > 1 and 0 < rolled.loss < sum(target.models[i].hp for i in order):
+                    w.pause = CasualtyPause(
+                        uid,
+                        wp.target,
+                        k,
+                        rolled.loss,
+                        tuple(order),
+                        tuple(heavy),
+                        tuple(battle),
+                        plan,
+                        rolled,
+                        copy.deepcopy(w.dice),
+                        *origin,
+                    )
+                    w.emit(
+                        "choose casualties",
+                        f"{w.label(wp.target)} loses {rolled.loss} HP to {info.label}'s "
+                        f"{wp.weapon}: {w.side_name(w.info(wp.target).side)} chooses the "
+                        "casualties",
+                        "§5.11",
+                        unit=wp.target,
+                        loss=rolled.loss,
+                        candidates=list(order),
+                    )
+                    return False
+        res = apply_rolled(ap, rolled)
         store_unit_state(w, wp.target, target)
         if res.attacker_hp_lost:
             own = to_unit_state(w, uid)
@@ -425,6 +490,7 @@ def apply_attack(w: Work, plan: AttackPlanG) -> None:
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
     _after_perk_uses(w, plan)
+    return True
 
 
 def _perks_fired(w: Work, uid: int, wp: WeaponPlan) -> list[str]:

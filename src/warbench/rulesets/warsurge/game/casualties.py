@@ -16,6 +16,7 @@ import numpy as np
 
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import (
+    Casualties,
     Point,
 )
 from warbench.rulesets.warsurge.game.coherency import full_positions, problem_positions
@@ -24,7 +25,7 @@ from warbench.rulesets.warsurge.game.melee import clear_melee_statuses, engage_n
 from warbench.rulesets.warsurge.game.state import (
     Location,
 )
-from warbench.rulesets.warsurge.game.work import Work
+from warbench.rulesets.warsurge.game.work import Work, err
 
 
 def remove_models(w: Work, uid: int, models: Sequence[int], why: str) -> None:
@@ -350,3 +351,33 @@ def restore_contact(w: Work, mover: int, foe: int) -> bool:
         )
         return True
     return False
+
+
+def verify_casualties(w: Work, action: Casualties) -> None:
+    """The casualties chosen for the waiting Attack (§5.11): models of the target unit that
+    may lose its HP (alive, and in line of sight of the attacker unless in a Melee, §5.13),
+    each named once."""
+    p = w.pause
+    if p is None:
+        raise err("no Attack waits for casualties to be chosen", "§5.11")
+    label = w.label(p.target)
+    if action.unit != p.target:
+        raise err(
+            f"the Attack waits for the casualties of {label} (unit {p.target}), "
+            f"not of unit {action.unit}",
+            "§5.11",
+        )
+    if len(set(action.models)) != len(action.models):
+        raise err(f"a model of {label} is named twice", "§5.11")
+    allowed = set(p.candidates)
+    for m in action.models:
+        if m in allowed:
+            continue
+        u = w.units[p.target]
+        if not 0 <= m < len(u.removed):
+            why = f"{label} has no model {m} (models 0 to {len(u.removed) - 1})"
+        elif u.removed[m] or u.hp[m] <= 0:
+            why = f"model {m} of {label} is already a casualty"
+        else:
+            why = f"model {m} of {label} is not in line of sight of {w.label(p.attacker)} (§5.13)"
+        raise err(f"{why}; it may be: {', '.join(map(str, p.candidates))}", "§5.11, §5.13")

@@ -19,9 +19,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
-from warbench.rulesets.warsurge.game.state import (
-    UnitGS,
-)
+from warbench.rulesets.warsurge.game.state import Location, UnitGS
 from warbench.rulesets.warsurge.game.work import Work
 
 
@@ -230,7 +228,57 @@ def place_unit(
     models: Sequence[int] | None = None,
 ) -> tuple[Point, ...] | None:
     """Automated placement: a compact formation around ``centre`` (then nearby points),
-    inside ``zone`` if given, within ``within`` inches of the bases ``from_xy`` if given."""
+    inside ``zone`` if given, within ``within`` inches of the bases ``from_xy`` if given.
+
+    The answer depends only on the models on the table (the table index), the unit's side,
+    base and number of models (and its own models, if it is on the table), so it is kept with
+    the index: the same shape of unit asked again at the same spot (the AI trying its units
+    one by one) costs nothing."""
+    info = w.info(uid)
+    on_table = w.units[uid].location is Location.TABLE
+    key = (
+        "place",
+        info.side,
+        uid if on_table else None,
+        info.models if models is None else tuple(models),
+        info.radius,
+        centre,
+        zone,
+        tries,
+        within,
+        None if from_xy is None else from_xy.tobytes(),
+        from_r,
+    )
+    memo = w.table().memo
+    if key in memo:
+        hit: tuple[Point, ...] | None = memo[key]
+        return hit
+    out = memo[key] = _place_unit(
+        w,
+        uid,
+        centre,
+        zone=zone,
+        tries=tries,
+        within=within,
+        from_xy=from_xy,
+        from_r=from_r,
+        models=models,
+    )
+    return out
+
+
+def _place_unit(
+    w: Work,
+    uid: int,
+    centre: Point,
+    *,
+    zone: int | None,
+    tries: int,
+    within: float | None,
+    from_xy: FloatArray | None,
+    from_r: float,
+    models: Sequence[int] | None,
+) -> tuple[Point, ...] | None:
     info = w.info(uid)
     r = info.radius
     idx = list(range(info.models)) if models is None else list(models)
@@ -275,7 +323,7 @@ def place_unit(
             placed = _place_at(w, uid, c, offsets, idx, r, zone, zb, within, from_xy, from_r)
             if placed is not None:
                 return placed
-    _ = spread, near
+    _ = spread
     return None
 
 

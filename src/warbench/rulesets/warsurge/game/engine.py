@@ -27,6 +27,7 @@ from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
+    Casualties,
     ChooseTurnMaster,
     ChooseZone,
     Deploy,
@@ -40,9 +41,10 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
-from warbench.rulesets.warsurge.game.plans import Plan
+from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
+    Automation,
     GameSetup,
     GameState,
     Location,
@@ -76,7 +78,9 @@ def new_game(
 
 
 def normalize(action: Action) -> Action:
-    """Round points as a record stores them, so a replay sees the very same numbers."""
+    """Round points as a record stores them, so a replay sees the very same numbers: a point
+    to deploy at or move toward to 1e-6 inch; model ``positions`` are written exactly (JSON
+    keeps every double), so a player may give the engine's own placement and play its game."""
     changes: dict[str, object] = {}
     for name in ("at", "to"):
         p = getattr(action, name, None)
@@ -84,7 +88,7 @@ def normalize(action: Action) -> Action:
             changes[name] = round_point(p)
     pos = getattr(action, "positions", None)
     if pos is not None:
-        changes["positions"] = tuple(round_point(p) for p in pos)
+        changes["positions"] = tuple((float(x), float(y)) for x, y in pos)
     return replace(action, **changes) if changes else action  # type: ignore[arg-type]
 
 
@@ -137,18 +141,71 @@ def apply(
     plan = _verified(state, action, hooks)
     w = Work(state, dice, hooks)  # None: the step's own dice, made if a die is rolled
     apply_plan(w, action, plan)
-    w.step = state.step + 1
+    # choosing casualties finishes the Attack's step: its dice are the Attack's (so a game
+    # whose choices are the engine's own rolls as the automated game does)
+    w.step = state.step + (0 if isinstance(action, Casualties) else 1)
     return w.state(), w.events
 
 
 def acting_side(state: GameState) -> int | None:
-    """The side whose decision it is (the roll-off winner while choosing the Turn Master)."""
+    """The side whose decision it is (the roll-off winner while choosing the Turn Master;
+    the target's controller while an Attack waits for casualties, §5.11)."""
+    if state.pause is not None:
+        return state.setup.units[state.pause.target].side
     return flow_side(state.flow)
+
+
+def default_casualties(state: GameState) -> Casualties:
+    """The engine's own choice for the waiting Attack (``Automation.CASUALTY_SELECTION``):
+    the rules' order (§5.12, §5.16), then roster order."""
+    p = state.pause
+    if p is None:
+        raise RulesError("no Attack waits for casualties to be chosen", "§5.11")
+    return Casualties(p.target, p.candidates)
 
 
 # --------------------------------------------------------------------------------------------
 # Legal actions as a queryable object
 # --------------------------------------------------------------------------------------------
+
+
+def with_positions(
+    state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS
+) -> Action:
+    """``action`` with every model's position written out: where the engine's own placement
+    (:attr:`~.state.Automation.MODEL_PLACEMENT`) puts the models for a Deploy at a point, a
+    Move toward a point or into contact, or a Disembark (§3.6, §4.1, §4.3, §6.3). Without that
+    automation these are the positions a player must give, and this is the default offered;
+    other actions, and actions that give positions already, come back unchanged. Raises the
+    engine's refusal when the action cannot be placed."""
+    if not isinstance(action, Deploy | Move | Disembark) or action.positions is not None:
+        return action
+    placing = state
+    if Automation.MODEL_PLACEMENT not in state.setup.automation:
+        placing = replace(state, setup=placing_setup(state.setup))
+        if "index" in state.cache:
+            placing.cache["index"] = state.cache["index"]
+    plan = _verified(placing, normalize(action), hooks)
+    if isinstance(action, Deploy) and isinstance(plan, DeployPlan):
+        return normalize(replace(action, at=None, positions=plan.positions))
+    if isinstance(action, Move | Disembark) and isinstance(plan, MovePlan) and plan.positions:
+        return normalize(replace(action, to=None, positions=plan.positions))
+    return action
+
+
+_PLACING: dict[int, tuple[GameSetup, GameSetup]] = {}
+
+
+def placing_setup(setup: GameSetup) -> GameSetup:
+    """The set-up with the engine placing models (``Automation.MODEL_PLACEMENT``; memoised
+    per set-up): what the AI plans with when the players place every model."""
+    hit = _PLACING.get(id(setup))
+    if hit is None or hit[0] is not setup:
+        if len(_PLACING) > 32:
+            _PLACING.clear()
+        auto = setup.automation | {Automation.MODEL_PLACEMENT}
+        hit = _PLACING[id(setup)] = (setup, replace(setup, automation=auto))
+    return hit[1]
 
 
 class LegalActions:
@@ -158,7 +215,7 @@ class LegalActions:
     def __init__(self, state: GameState, hooks: HookRegistry = DEFAULT_HOOKS) -> None:
         self.state = state
         self.hooks = hooks
-        self.side = flow_side(state.flow)
+        self.side = acting_side(state)
         self._work = Work(state, None, hooks)
 
     def __contains__(self, action: object) -> bool:
@@ -167,7 +224,7 @@ class LegalActions:
     def units(self) -> list[int]:
         """Units of the acting side that may still act in this phase (before geometry)."""
         st = self.state
-        if self.side is None or st.flow.phase not in PHASES:
+        if self.side is None or st.flow.phase not in PHASES or st.pause is not None:
             return []
         return [
             uid
@@ -181,6 +238,12 @@ class LegalActions:
         phase = st.flow.phase
         w = self._work
         if phase is Phase.OVER:
+            return
+        if st.pause is not None:
+            if uid is None:  # the engine's order, and its reverse (§5.11)
+                yield default_casualties(st)
+                if len(st.pause.candidates) > 1:
+                    yield Casualties(st.pause.target, st.pause.candidates[::-1])
             return
         if uid is None:
             if phase is Phase.TURN_MASTER:

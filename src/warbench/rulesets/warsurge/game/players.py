@@ -65,6 +65,8 @@ class ScriptedPlayer:
     _step: int = -1
 
     def choose(self, state: GameState) -> Action:
+        if state.pause is not None:  # the engine's own casualties (§5.11)
+            return engine.default_casualties(state)
         flow = state.flow
         side = engine.acting_side(state)
         assert side is not None

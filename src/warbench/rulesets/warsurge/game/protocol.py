@@ -25,414 +25,53 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 
 from warbench.kernel.dice import Dice, SeededChoices
-from warbench.kernel.errors import DataFileError, ProfileError, RulesError
-from warbench.play.core import JSON, Decision, Event, Refusal, Result, canonical
+from warbench.kernel.errors import RulesError
+from warbench.play.core import JSON, Decision, Event, Refusal, Result
+from warbench.play.legal import Box, Choice, Family
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     ChooseTurnMaster,
     ChooseZone,
-    action_from_dict,
-    action_to_dict,
+    Deploy,
+    Disembark,
+    Move,
+)
+from warbench.rulesets.warsurge.game.codecs import (
+    CORE,
+    DEFAULT_BOARD,
+    OPTIONS,
+    ActionCodec,
+    StateCodec,
+    ViewCodec,
+    WarsurgeState,
+    args_text,
+    game_setup,
+    unit_to_json,
 )
 from warbench.rulesets.warsurge.game.state import (
-    ALL_AUTOMATIONS,
     Automation,
-    Flow,
-    GameResult,
-    GameSetup,
-    GameState,
     Location,
     Phase,
-    Status,
-    UnitGS,
-    unit_state_fields,
 )
 
-CORE = "001_d3f5e425c5e1196d.txt"
-
-#: Options a set-up may give (anything else is refused with this list).
-OPTIONS = (
-    "game_length",
-    "max_turns",
-    "automation",
-    "unit_points",
-    "hide_roster_value",
-    "hide_reserves",
-)
-
-#: The sample board used when the set-up names none (as ``warbench battle``).
-DEFAULT_BOARD = "ruins_48x48"
-
-
-# --------------------------------------------------------------------------------------------
-# State: the engine's state plus the set-up it was built from (for JSON)
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WarsurgeState:
-    """A protocol state: the engine's :class:`GameState` and the canonical JSON text of the
-    set-up arguments (rosters, board, options), so a state can be written and read back."""
-
-    args: str
-    game: GameState
-    #: the scripted AI's memory per side, as ``warbench battle``'s ``ScriptedPlayer`` keeps it:
-    #: ``(turn, phase, units it found nothing for in that phase)``. It changes no rule (the
-    #: digest is the engine's); it makes each ``default`` the battle command's own choice.
-    scripted: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
-
-    @property
-    def options(self) -> Mapping[str, JSON]:
-        """The set-up options (parsed once per set-up)."""
-        return _parsed(self.args)["options"]  # type: ignore[no-any-return]
-
-
-@lru_cache(maxsize=64)
-def _parsed(args: str) -> dict[str, JSON]:
-    return json.loads(args)  # type: ignore[no-any-return]
-
-
-def _args_text(rosters: Sequence[JSON], board: JSON, options: Mapping[str, JSON]) -> str:
-    return canonical({"rosters": list(rosters), "board": board, "options": dict(options)})
-
-
-@lru_cache(maxsize=32)
-def _game_setup(args: str) -> GameSetup:
-    """Build (once per distinct set-up) the engine's GameSetup from the set-up JSON."""
-    from warbench.rulesets.warsurge.battlefield import board_from_data, sample_board
-    from warbench.rulesets.warsurge.game.geom import Field
-    from warbench.rulesets.warsurge.game.io import roster_from_data
-    from warbench.rulesets.warsurge.game.state import build_setup
-
-    data = _parsed(args)
-    rosters, board_data, options = data["rosters"], data["board"], data["options"]
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise ProfileError(f"options.{unknown[0]}", options[unknown[0]], ", ".join(OPTIONS))
-    players = [roster_from_data(r, f"rosters[{i}]") for i, r in enumerate(rosters)]
-    if board_data is None or isinstance(board_data, str):
-        from warbench.rulesets.warsurge.battlefield import sample_boards
-
-        name = board_data or DEFAULT_BOARD
-        if name not in sample_boards():
-            raise ProfileError("board", name, ", ".join(sample_boards()))
-        board = sample_board(name)
-    else:
-        board = board_from_data(board_data, "board")
-    names = options.get("automation")
-    try:
-        automation = ALL_AUTOMATIONS if names is None else frozenset(Automation(a) for a in names)
-    except (ValueError, TypeError):
-        raise ProfileError(
-            "options.automation", names, ", ".join(a.value for a in Automation)
-        ) from None
-    costs = options.get("unit_points")
-    kw: dict[str, Any] = {}
-    if costs is not None:
-        it = iter(list(costs))
-
-        def coster(unit: Any, listed: int | None) -> float:
-            try:
-                return float(next(it))
-            except StopIteration:
-                return float(listed or 0)
-
-        kw["coster"] = coster
-    length = options.get("game_length")
-    if length is not None and not isinstance(length, int):
-        raise ProfileError("options.game_length", length, "a whole number of Game Turns (4+)")
-    return build_setup(
-        players,
-        Field(board),
-        game_length=length,
-        max_turns=int(options.get("max_turns", 12)),
-        automation=automation,
-        **kw,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# Codecs
-# --------------------------------------------------------------------------------------------
-
-
-class ActionCodec:
-    """Actions as the engine's record writes them (``action_to_dict``)."""
-
-    def dump(self, value: Action) -> JSON:
-        """JSON for an action."""
-        return action_to_dict(engine.normalize(value))
-
-    def load(self, data: JSON) -> Action:
-        """The action written by :meth:`dump` (a ``DataFileError`` names what is wrong)."""
-        if not isinstance(data, dict):
-            raise DataFileError("<action>", f"an action is a JSON object, not {data!r}")
-        return engine.normalize(action_from_dict(data, "<action>"))
-
-    def schema(self) -> dict[str, JSON]:
-        """The JSON Schema of an action: one object per kind (``actions.action_to_dict``)."""
-        return {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "WARSURGE action",
-            "oneOf": [_kind_schema(kind, props) for kind, props in _ACTION_FIELDS.items()],
-        }
-
-
-_POINT: dict[str, JSON] = {
-    "type": "array",
-    "items": {"type": "number"},
-    "minItems": 2,
-    "maxItems": 2,
-}
-_UID: dict[str, JSON] = {"type": "integer", "minimum": 0}
-_ACTION_FIELDS: dict[str, dict[str, JSON]] = {
-    "turn_master": {"side": _UID},
-    "zone": {"zone": _UID},
-    "deploy": {
-        "unit": _UID,
-        "at": _POINT,
-        "positions": {"type": "array", "items": _POINT},
-        "passengers": {"type": "array", "items": _UID},
-    },
-    "move": {
-        "unit": _UID,
-        "to": _POINT,
-        "positions": {"type": "array", "items": _POINT},
-        "engage": _UID,
-        "dash": {"type": "boolean"},
-    },
-    "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
-    "disembark": {
-        "unit": _UID,
-        "to": _POINT,
-        "positions": {"type": "array", "items": _POINT},
-        "dash": {"type": "boolean"},
-    },
-    "attack": {
-        "unit": _UID,
-        "targets": {
-            "type": "array",
-            "items": {
-                "type": "array",
-                "prefixItems": [{"type": "string"}, _UID],
-                "minItems": 2,
-                "maxItems": 2,
-            },
-        },
-    },
-    "pass": {},
-}
-_REQUIRED_FIELDS = {
-    "turn_master": ["side"],
-    "zone": ["zone"],
-    "embark": ["transport"],
-    "attack": ["targets"],
-}
-
-
-def _kind_schema(kind: str, props: dict[str, JSON]) -> dict[str, JSON]:
-    required = ["kind"] + (["unit"] if "unit" in props else []) + _REQUIRED_FIELDS.get(kind, [])
-    return {
-        "type": "object",
-        "properties": {"kind": {"const": kind}, **props},
-        "required": sorted(set(required)),
-        "additionalProperties": False,
-    }
-
-
-def _unit_to_json(u: UnitGS) -> dict[str, JSON]:
-    fields: dict[str, JSON] = unit_state_fields(u)
-    return fields
-
-
-def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:
-    return UnitGS(
-        uid=int(d["uid"]),
-        location=Location(d["loc"]),
-        pos=tuple((float(x), float(y)) for x, y in d["pos"]),
-        hp=tuple(int(h) for h in d["hp"]),
-        removed=tuple(bool(r) for r in d["removed"]),
-        embarked_in=d["in"],
-        acted=bool(d["acted"]),
-        moved=tuple(bool(m) for m in d["moved"]),
-        heavy=tuple(bool(m) for m in d["heavy"]),
-        battle=tuple(bool(m) for m in d["battle"]),
-        unit_moved=bool(d["um"]),
-        unit_dashed=bool(d["ud"]),
-        statuses=tuple(Status(str(n), t, str(s)) for n, t, s in d["st"]),
-        counters=tuple((str(k), int(v)) for k, v in d["ct"]),
-        uses=tuple((str(k), int(v)) for k, v in d["uses"]),
-    )
-
-
-def _flow_to_json(f: Flow) -> dict[str, JSON]:
-    return {
-        "turn": f.turn,
-        "phase": f.phase.value,
-        "turn_master": f.turn_master,
-        "rolloff_winner": f.rolloff_winner,
-        "roll_order": list(f.roll_order),
-        "order": list(f.order),
-        "active": f.active,
-        "passed": sorted(f.passed),
-    }
-
-
-_UNIT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "uid": {"type": "integer", "minimum": 0},
-        "loc": {"enum": [loc.value for loc in Location]},
-        "pos": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
-        "hp": {"type": "array", "items": {"type": "integer", "minimum": 0}},
-    },
-    "required": ["uid", "loc", "pos", "hp", "removed", "in", "acted"],
-}
-
-
-class StateCodec:
-    """Whole states at full precision (positions unrounded), with their set-up arguments."""
-
-    def dump(self, value: WarsurgeState) -> JSON:
-        """JSON for a state."""
-        g = value.game
-        r = g.result
-        return {
-            "setup": _parsed(value.args),
-            "seed": g.seed,
-            "step": g.step,
-            "flow": _flow_to_json(g.flow),
-            "engaged": sorted(list(p) for p in g.engaged),
-            "zones": list(g.zones),
-            "units": [_unit_to_json(u) for u in g.units],
-            "result": None
-            if r is None
-            else {"values": list(r.values), "winner": r.winner, "turns": r.turns},
-            "scripted": [[t, p, list(skip)] for t, p, skip in value.scripted],
-        }
-
-    def load(self, data: JSON) -> WarsurgeState:
-        """The state written by :meth:`dump`."""
-        try:
-            s = data["setup"]
-            args = _args_text(s["rosters"], s["board"], s["options"])
-            f = data["flow"]
-            flow = Flow(
-                turn=int(f["turn"]),
-                phase=Phase(f["phase"]),
-                turn_master=f["turn_master"],
-                rolloff_winner=f["rolloff_winner"],
-                roll_order=tuple(f["roll_order"]),
-                order=tuple(f["order"]),
-                active=f["active"],
-                passed=frozenset(f["passed"]),
-            )
-            r = data["result"]
-            game = GameState(
-                setup=_game_setup(args),
-                seed=int(data["seed"]),
-                flow=flow,
-                units=tuple(_unit_from_json(u) for u in data["units"]),
-                engaged=frozenset((int(a), int(b)) for a, b in data["engaged"]),
-                zones=tuple(data["zones"]),
-                step=int(data["step"]),
-                result=None
-                if r is None
-                else GameResult(tuple(float(v) for v in r["values"]), r["winner"], r["turns"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise DataFileError("<state>", f"not a WARSURGE state: {exc!r}") from exc
-        memo = tuple(
-            (int(t), str(p), tuple(int(u) for u in skip)) for t, p, skip in data.get("scripted", ())
-        )
-        return WarsurgeState(args, game, memo)
-
-    def schema(self) -> dict[str, JSON]:
-        """The JSON Schema of a state."""
-        return {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "WARSURGE state",
-            "type": "object",
-            "properties": {
-                "setup": {
-                    "type": "object",
-                    "required": ["rosters", "board", "options"],
-                    "properties": {
-                        "rosters": {"type": "array", "items": {"type": "object"}},
-                        "options": {"type": "object"},
-                    },
-                },
-                "seed": {"type": "integer"},
-                "step": {"type": "integer", "minimum": 0},
-                "flow": {
-                    "type": "object",
-                    "required": ["turn", "phase", "active", "passed"],
-                    "properties": {"phase": {"enum": [p.value for p in Phase]}},
-                },
-                "engaged": {"type": "array", "items": {"type": "array", "items": _UID}},
-                "zones": {"type": "array", "items": {"type": ["integer", "null"]}},
-                "units": {"type": "array", "items": _UNIT_SCHEMA},
-                "result": {"type": ["object", "null"]},
-                "scripted": {"type": "array"},
-            },
-            "required": ["setup", "seed", "step", "flow", "engaged", "zones", "units", "result"],
-        }
-
-
-class ViewCodec:
-    """Views are plain JSON objects already (see :meth:`WarsurgeRuleset.view`)."""
-
-    def dump(self, value: dict[str, JSON]) -> JSON:
-        """The view itself."""
-        return value
-
-    def load(self, data: JSON) -> dict[str, JSON]:
-        """The view itself (it must be an object)."""
-        if not isinstance(data, dict):
-            raise DataFileError("<view>", "a view is a JSON object")
-        return data
-
-    def schema(self) -> dict[str, JSON]:
-        """The JSON Schema of a view."""
-        return {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "WARSURGE view",
-            "type": "object",
-            "properties": {
-                "player": {"type": "integer", "minimum": 0},
-                "turn": {"type": "integer", "minimum": 1},
-                "phase": {"enum": [p.value for p in Phase]},
-                "active": {"type": ["integer", "null"]},
-                "sides": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["name", "zone", "hidden_reserve"],
-                        "properties": {
-                            "roster_points": {"type": "number"},
-                            "value": {"type": "number"},
-                        },
-                    },
-                },
-                "units": {
-                    "type": "array",
-                    "items": {
-                        **_UNIT_SCHEMA,
-                        "required": [*_UNIT_SCHEMA["required"], "side", "label"],
-                    },
-                },
-                "over": {"type": "boolean"},
-            },
-            "required": ["player", "turn", "phase", "active", "sides", "units", "over"],
-        }
-
+__all__ = [
+    "CORE",
+    "DEFAULT_BOARD",
+    "OPTIONS",
+    "ActionCodec",
+    "StateCodec",
+    "ViewCodec",
+    "WarsurgeLegal",
+    "WarsurgeRuleset",
+    "WarsurgeState",
+    "scripted_choice",
+    "setup_digest",
+]
 
 # --------------------------------------------------------------------------------------------
 # Legal actions
@@ -448,9 +87,21 @@ class WarsurgeLegal:
         self._ruleset = ruleset
         self._state = state
         self._player = player
-        side = engine.acting_side(state.game)
-        self._active = not state.game.over and side == player
-        self._legal = engine.legal_actions(state.game) if self._active else None
+        game = state.game
+        side = engine.acting_side(game)
+        self._active = not game.over and side == player
+        # without the engine placing models, the candidates are the engine's placed ones
+        # written out as positions (what a player gives then)
+        self._placing = game
+        if Automation.MODEL_PLACEMENT not in game.setup.automation:
+            self._placing = replace(game, setup=engine.placing_setup(game.setup))
+        self._legal = engine.legal_actions(self._placing) if self._active else None
+
+    def _given(self, action: Action) -> Action:
+        action = engine.normalize(action)
+        if self._placing is not self._state.game:
+            action = engine.with_positions(self._state.game, action)
+        return action
 
     @property
     def player(self) -> int:
@@ -470,10 +121,43 @@ class WarsurgeLegal:
             return
         seen: set[Action] = set()
         for a in self._legal:
-            a = engine.normalize(a)
+            a = self._given(a)
             if a not in seen:  # the engine proposes some attacks twice
                 seen.add(a)
                 yield a
+
+    @property
+    def families(self) -> tuple[Family[Action], ...]:
+        """The continuous choices, for a client to offer as a region to click: a Deploy at,
+        a Move or Dash toward, a Disembark toward any point of the board, for the units that
+        may act (``check`` decides each). Empty without ``Automation.MODEL_PLACEMENT``: then
+        every model's position is given (a list of points, checked model by model; the
+        decision's default lists the engine's)."""
+        if self._legal is None:
+            return ()
+        g = self._state.game
+        if Automation.MODEL_PLACEMENT not in g.setup.automation or g.pause is not None:
+            return ()
+        units = tuple(self._legal.units())
+        if not units:
+            return ()
+        board = Box("to", 0.0, 0.0, g.setup.field.width, g.setup.field.height)
+        who = Choice("unit", units)
+        phase = g.flow.phase
+        if phase is Phase.DEPLOY:
+            return (Family("deploy at", (who, board), _deploy_at),)
+        if phase in (Phase.MOVE, Phase.DASH):
+            dash = phase is Phase.DASH
+            embarked = tuple(u for u in units if g.units[u].location is Location.EMBARKED)
+            out: list[Family[Action]] = [
+                Family("dash to" if dash else "move to", (who, board), _move_to(dash))
+            ]
+            if embarked:
+                out.append(
+                    Family("disembark to", (Choice("unit", embarked), board), _disembark_to(dash))
+                )
+            return tuple(out)
+        return ()
 
     def check(self, action: Action) -> Refusal | None:
         """Why ``action`` is refused (``None`` if legal): what a prompt explains."""
@@ -484,7 +168,25 @@ class WarsurgeLegal:
         Pass one time in ten)."""
         if self._legal is None:
             return []
-        return [engine.normalize(self._legal.sample(rng, 0.1)) for _ in range(n)]
+        return [self._given(self._legal.sample(rng, 0.1)) for _ in range(n)]
+
+
+def _deploy_at(v: tuple[JSON, ...]) -> Action:
+    return Deploy(int(v[0]), at=(float(v[1][0]), float(v[1][1])))
+
+
+def _move_to(dash: bool) -> Callable[[tuple[JSON, ...]], Action]:
+    def build(v: tuple[JSON, ...]) -> Action:
+        return Move(int(v[0]), to=(float(v[1][0]), float(v[1][1])), dash=dash)
+
+    return build
+
+
+def _disembark_to(dash: bool) -> Callable[[tuple[JSON, ...]], Action]:
+    def build(v: tuple[JSON, ...]) -> Action:
+        return Disembark(int(v[0]), to=(float(v[1][0]), float(v[1][1])), dash=dash)
+
+    return build
 
 
 # --------------------------------------------------------------------------------------------
@@ -528,8 +230,8 @@ class WarsurgeRuleset:
         self, rosters: Sequence[JSON], board: JSON, options: Mapping[str, JSON], seed: int
     ) -> WarsurgeState:
         """Every unit in Reserve, then the first Turn Master roll-off (§2.2 step 1)."""
-        args = _args_text(rosters, board, options)
-        game, _ = engine.new_game(_game_setup(args), seed)
+        args = args_text(rosters, board, options)
+        game, _ = engine.new_game(game_setup(args), seed)
         return WarsurgeState(args, game)
 
     def pending(self, state: WarsurgeState) -> tuple[Decision[Action], ...]:
@@ -540,6 +242,18 @@ class WarsurgeRuleset:
         side = engine.acting_side(g)
         assert side is not None
         phase = g.flow.phase
+        if g.pause is not None:
+            p = g.pause
+            return (
+                Decision(
+                    side,
+                    "casualties",
+                    f"{CORE} §5.11, §5.13",
+                    f"{g.info(p.target).label} loses {p.loss} HP to {g.info(p.attacker).label}: "
+                    f"choose the casualties among models {', '.join(map(str, p.candidates))}",
+                    engine.default_casualties(g),
+                ),
+            )
         if phase is Phase.TURN_MASTER:
             return (
                 Decision(
@@ -598,7 +312,10 @@ class WarsurgeRuleset:
         if refusal is not None:
             raise refusal.error()
         memo = state.scripted
-        if state.game.flow.phase not in (Phase.TURN_MASTER, Phase.ZONES):
+        if state.game.pause is None and state.game.flow.phase not in (
+            Phase.TURN_MASTER,
+            Phase.ZONES,
+        ):
             side = engine.acting_side(state.game)
             assert side is not None
             memo = _remember(memo, side, scripted_choice(state)[1], len(state.game.setup.sides))
@@ -650,7 +367,7 @@ class WarsurgeRuleset:
             if hide_reserves and not mine and u.location is Location.RESERVE:
                 hidden_reserve[info.side] += 1
                 continue
-            d = _unit_to_json(u)
+            d = unit_to_json(u)
             d.update(
                 side=info.side,
                 label=info.label,
@@ -691,6 +408,7 @@ class WarsurgeRuleset:
             "sides": sides,
             "units": units,
             "over": g.over,
+            **({"casualties": g.pause.to_json()} if g.pause is not None else {}),
         }
 
 
@@ -698,7 +416,11 @@ def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple
     """The engine's automatic choice for the acting side: what ``warbench battle``'s
     :class:`~.players.ScriptedPlayer` for that side chooses here, given its memory of this
     phase (``state.scripted``); and its memory afterwards. Points are rounded as a record
-    keeps them (so the default survives JSON exactly). Memoised on the engine state."""
+    keeps them (so the default survives JSON exactly). Memoised on the engine state.
+
+    Without ``Automation.MODEL_PLACEMENT`` the players place every model: the AI chooses as
+    if the engine placed them, and the default gives the positions the engine would
+    (:func:`~.engine.with_positions`), so taking it plays the automated game."""
     from warbench.rulesets.warsurge.game.players import ScriptedPlayer
 
     game = state.game
@@ -708,8 +430,13 @@ def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple
     key = f"protocol default {turn} {phase} {skip}"
     hit = game.cache.get(key)
     if hit is None:
+        placing = game
+        if Automation.MODEL_PLACEMENT not in game.setup.automation:
+            placing = replace(game, setup=engine.placing_setup(game.setup))
         player = ScriptedPlayer(_skip=set(skip), _phase_key=(turn, phase))
-        action = engine.normalize(player.choose(game))
+        action = engine.normalize(player.choose(placing))
+        if placing is not game:
+            action = engine.with_positions(game, action)
         t, p = player._phase_key
         hit = game.cache[key] = (action, (t, p, tuple(sorted(player._skip))))
     return hit  # type: ignore[return-value]
@@ -739,4 +466,4 @@ def _jsonable(data: Mapping[str, object]) -> dict[str, JSON]:
 
 def setup_digest(rosters: Sequence[JSON], board: JSON, options: Mapping[str, JSON]) -> str:
     """A short hash of a set-up (rosters, board, options)."""
-    return hashlib.sha256(_args_text(rosters, board, options).encode()).hexdigest()[:16]
+    return hashlib.sha256(args_text(rosters, board, options).encode()).hexdigest()[:16]

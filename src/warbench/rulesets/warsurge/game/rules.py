@@ -23,6 +23,7 @@ from dataclasses import replace
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
+    Casualties,
     ChooseTurnMaster,
     ChooseZone,
     Deploy,
@@ -31,7 +32,8 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
     Pass,
 )
-from warbench.rulesets.warsurge.game.attacks import apply_attack, verify_attack
+from warbench.rulesets.warsurge.game.attacks import apply_attack, resume_attack, verify_attack
+from warbench.rulesets.warsurge.game.casualties import verify_casualties
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
 from warbench.rulesets.warsurge.game.movement import apply_move, verify_move
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, DeployPlan, MovePlan, Plan
@@ -66,6 +68,7 @@ _KIND_NAMES = {
     Embark: "embarking",
     Disembark: "disembarking",
     Attack: "attacking",
+    Casualties: "choosing casualties",
     Pass: "passing",
 }
 
@@ -75,6 +78,18 @@ def verify(w: Work, action: Action) -> Plan:
     flow = w.flow
     if flow.phase is Phase.OVER:
         raise err("the game is over", "§2.2 step 8")
+    if w.pause is not None:
+        if not isinstance(action, Casualties):
+            p = w.pause
+            raise err(
+                f"{w.side_name(w.info(p.target).side)} must first choose the casualties of "
+                f"{w.label(p.target)} ({p.loss} HP lost to {w.label(p.attacker)})",
+                "§5.11",
+            )
+        verify_casualties(w, action)
+        return None
+    if isinstance(action, Casualties):
+        raise err("no Attack waits for casualties to be chosen", "§5.11")
     allowed = _PHASE_ACTIONS[flow.phase]
     if not isinstance(action, allowed):
         raise err(
@@ -139,10 +154,19 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         w.flow = replace(w.flow, passed=w.flow.passed | {side})
         advance(w)
         return
+    if isinstance(action, Casualties):
+        assert w.pause is not None
+        attacker = w.pause.attacker
+        if resume_attack(w, action.models):
+            w.set_unit(attacker, acted=True)
+            advance(w)
+        return
     if isinstance(plan, DeployPlan):
         apply_deploy(w, plan)
     elif isinstance(plan, AttackPlanG):
-        apply_attack(w, plan)
+        assert isinstance(action, Attack)
+        if not apply_attack(w, plan, action):
+            return  # waiting for the casualties to be chosen (§5.11)
     elif isinstance(plan, MovePlan):
         apply_move(w, plan)
     uid = action.unit

@@ -358,6 +358,45 @@ class Flow:
 
 
 @dataclass(frozen=True)
+class CasualtyPause:
+    """An Attack waiting, between its dice and its HP loss, for the target's controller to
+    choose the casualties (§5.11, §5.13); only without ``Automation.CASUALTY_SELECTION``.
+
+    ``candidates`` are the models that may lose HP (alive, in line of sight of the attacker
+    unless in a Melee), in the engine's own order (the default choice). ``plan``, ``rolled``
+    and ``dice`` carry the rest of the Attack: its later weapons, this weapon's rolled
+    sequence, and the step's dice as they stood after the roll (copied on every resume, so a
+    state can be resumed twice, by a search, with the same rolls).
+    """
+
+    attacker: int
+    target: int
+    weapon: int  # index in the Attack's plan of the weapon whose HP loss waits
+    loss: int
+    candidates: tuple[int, ...]
+    heavy: tuple[bool, ...]
+    battle: tuple[bool, ...]
+    plan: Any = field(compare=False, repr=False)
+    rolled: Any = field(compare=False, repr=False)
+    dice: Any = field(compare=False, repr=False)
+    #: how to make this state again (JSON keeps no rolled dice): the units before the Attack,
+    #: the Attack, and the casualties chosen earlier in it; applying them again rolls the same
+    origin: tuple[UnitGS, ...] = field(default=(), compare=False, repr=False)
+    action: Any = field(default=None, compare=False, repr=False)
+    choices: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """What the digest and a view show of the pause (the choice's terms)."""
+        return {
+            "attacker": self.attacker,
+            "target": self.target,
+            "weapon": self.weapon,
+            "loss": self.loss,
+            "candidates": list(self.candidates),
+        }
+
+
+@dataclass(frozen=True)
 class GameState:
     """The whole game at one moment. Immutable; ``apply`` returns a new one."""
 
@@ -369,6 +408,8 @@ class GameState:
     zones: tuple[int | None, ...] = ()  # deployment zone index of each side
     step: int = 0  # number of actions applied (the dice of step k derive from seed and k)
     result: GameResult | None = None
+    #: an Attack waiting for the casualties to be chosen (§5.11), else None
+    pause: CasualtyPause | None = None
     cache: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # -- queries ------------------------------------------------------------------------
@@ -492,7 +533,7 @@ def unit_state_fields(u: UnitGS, pos_digits: int | None = None) -> dict[str, Any
 def canonical_json(state: GameState) -> str:
     units = [unit_state_fields(u, 4) for u in state.units]
     f = state.flow
-    data = {
+    data: dict[str, Any] = {
         "seed": state.seed,
         "step": state.step,
         "flow": [
@@ -512,6 +553,8 @@ def canonical_json(state: GameState) -> str:
         if state.result is None
         else [[round(v, 4) for v in state.result.values], state.result.winner],
     }
+    if state.pause is not None:  # only then: the digests of every other state are unchanged
+        data["pause"] = state.pause.to_json()
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 

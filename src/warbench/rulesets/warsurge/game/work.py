@@ -31,6 +31,7 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.state import (
+    CasualtyPause,
     Flow,
     GameResult,
     GameState,
@@ -81,6 +82,7 @@ class Work:
         self.seed = state.seed
         self.step = state.step
         self.result: GameResult | None = state.result
+        self.pause: CasualtyPause | None = state.pause
         self._dice = dice
         self.hooks = hooks
         self.events: list[Event] = []
@@ -95,6 +97,15 @@ class Work:
             self._dice = self._state.dice()
         return self._dice
 
+    @property
+    def before(self) -> GameState:
+        """The state this action started from."""
+        return self._state
+
+    def use_dice(self, dice: Dice) -> None:
+        """Roll from ``dice`` from now on (a waiting Attack resumes on its own dice)."""
+        self._dice = dice
+
     # -- output ----------------------------------------------------------------------------
     def state(self) -> GameState:
         out = GameState(
@@ -106,6 +117,7 @@ class Work:
             zones=tuple(self.zones),
             step=self.step,
             result=self.result,
+            pause=self.pause,
         )
         if self._index is not None:
             out.cache["index"] = self._index

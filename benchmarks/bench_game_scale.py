@@ -1,0 +1,98 @@
+"""WARSURGE scripted games as the battle grows, and the protocol's ``apply`` on mid-game states
+(issue 10).
+
+* ``scale``: scripted-vs-scripted Standard games of 500, 1000, 2000 and 4000 points a side on
+  the 48" x 48" Ruins board. The sample 1000-point rosters (Sci-Fi Humans v Scavengers) are
+  cut to 500 points (their first units) or repeated (2000: twice, 4000: four times). Goals:
+  a 1000-point game in 35 ms median, a 4000-point game at most 5x the 1000-point game.
+* ``apply``: the engine's ``apply`` of the scripted AI's action on states from Game Turns 2-3
+  of a 1000-point game (the mid-game), per second (goal: 5,000/s per core). Each call starts
+  from a fresh copy of its state, so no answer is cached from an earlier round.
+
+Run with ``make bench`` (timings on); ``make test`` runs each once with timings off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Action
+from warbench.rulesets.warsurge.game.geom import Field
+from warbench.rulesets.warsurge.game.io import load_game_roster
+from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
+from warbench.rulesets.warsurge.game.state import GameSetup, GameState, PlayerSetup, build_setup
+
+ROSTERS = Path(__file__).resolve().parents[1] / "examples" / "warsurge" / "rosters"
+
+
+def _scaled(player: PlayerSetup, points: int) -> PlayerSetup:
+    entries = list(player.roster)
+    if points < 1000:
+        kept, total = [], 0
+        for e in entries:
+            if total + e.points <= points:
+                kept.append(e)
+                total += e.points
+        entries = kept
+    else:
+        entries = entries * (points // 1000)
+    return replace(player, roster=tuple(entries))
+
+
+def scaled_setup(points: int) -> GameSetup:
+    """The sample 1000-point pair cut or repeated to ``points`` a side, on the Ruins board."""
+    players = [
+        _scaled(load_game_roster(ROSTERS / n), points)
+        for n in ("sci_fi_humans.yaml", "scavengers.yaml")
+    ]
+    return build_setup(players, Field(sample_board("ruins_48x48")))
+
+
+@pytest.mark.parametrize("points", [500, 1000, 2000, 4000])
+def test_bench_game_scripted_by_size(benchmark: Any, points: int) -> None:
+    setup = scaled_setup(points)
+    seeds = iter(range(10**6))
+
+    def game() -> int:
+        state, events = engine.new_game(setup, next(seeds))
+        run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
+        assert run.state.over
+        return len(run.actions)
+
+    benchmark.pedantic(game, rounds=3 if points >= 2000 else 6, iterations=1)
+
+
+def _mid_game(setup: GameSetup, seed: int) -> list[tuple[GameState, Action]]:
+    state, _ = engine.new_game(setup, seed)
+    players = [ScriptedPlayer(), ScriptedPlayer()]
+    out: list[tuple[GameState, Action]] = []
+    while not state.over and state.flow.turn <= 3:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = players[side].choose(state)
+        if state.flow.turn >= 2:
+            out.append((state, action))
+        state, _ = engine.apply(state, action)
+    return out
+
+
+def test_bench_game_apply_mid_game(benchmark: Any) -> None:
+    setup = scaled_setup(1000)
+    steps = _mid_game(setup, 1) + _mid_game(setup, 2)
+    assert len(steps) > 20
+
+    def applies() -> int:
+        for state, action in steps:
+            engine.apply(replace(state), action)
+        return len(steps)
+
+    benchmark.pedantic(applies, rounds=5, iterations=1)
+    if not benchmark.disabled:
+        per_second = len(steps) / benchmark.stats.stats.median
+        benchmark.extra_info["applies_per_second"] = round(per_second)

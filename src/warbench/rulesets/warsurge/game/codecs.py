@@ -1,0 +1,457 @@
+"""WARSURGE's protocol state and its JSON: the set-up arguments, the engine's state, and the
+codecs for actions, states and views (with their JSON Schemas in ``docs/schemas/warsurge``).
+
+:mod:`.protocol` is the ruleset that uses them (docs/protocol.md "WARSURGE on the protocol").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from warbench.kernel.errors import DataFileError, ProfileError, RulesError
+from warbench.play.core import JSON, canonical
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import (
+    Action,
+    Casualties,
+    action_from_dict,
+    action_to_dict,
+)
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    Automation,
+    CasualtyPause,
+    Flow,
+    GameResult,
+    GameSetup,
+    GameState,
+    Location,
+    Phase,
+    Status,
+    UnitGS,
+    unit_state_fields,
+)
+
+CORE = "001_d3f5e425c5e1196d.txt"
+
+#: Options a set-up may give (anything else is refused with this list).
+OPTIONS = (
+    "game_length",
+    "max_turns",
+    "automation",
+    "unit_points",
+    "hide_roster_value",
+    "hide_reserves",
+)
+
+#: The sample board used when the set-up names none (as ``warbench battle``).
+DEFAULT_BOARD = "ruins_48x48"
+
+
+# --------------------------------------------------------------------------------------------
+# State: the engine's state plus the set-up it was built from (for JSON)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WarsurgeState:
+    """A protocol state: the engine's :class:`GameState` and the canonical JSON text of the
+    set-up arguments (rosters, board, options), so a state can be written and read back."""
+
+    args: str
+    game: GameState
+    #: the scripted AI's memory per side, as ``warbench battle``'s ``ScriptedPlayer`` keeps it:
+    #: ``(turn, phase, units it found nothing for in that phase)``. It changes no rule (the
+    #: digest is the engine's); it makes each ``default`` the battle command's own choice.
+    scripted: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
+
+    @property
+    def options(self) -> Mapping[str, JSON]:
+        """The set-up options (parsed once per set-up)."""
+        return parsed_args(self.args)["options"]  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=64)
+def parsed_args(args: str) -> dict[str, JSON]:
+    return json.loads(args)  # type: ignore[no-any-return]
+
+
+def args_text(rosters: Sequence[JSON], board: JSON, options: Mapping[str, JSON]) -> str:
+    return canonical({"rosters": list(rosters), "board": board, "options": dict(options)})
+
+
+@lru_cache(maxsize=32)
+def game_setup(args: str) -> GameSetup:
+    """Build (once per distinct set-up) the engine's GameSetup from the set-up JSON."""
+    from warbench.rulesets.warsurge.battlefield import board_from_data, sample_board
+    from warbench.rulesets.warsurge.game.geom import Field
+    from warbench.rulesets.warsurge.game.io import roster_from_data
+    from warbench.rulesets.warsurge.game.state import build_setup
+
+    data = parsed_args(args)
+    rosters, board_data, options = data["rosters"], data["board"], data["options"]
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ProfileError(f"options.{unknown[0]}", options[unknown[0]], ", ".join(OPTIONS))
+    players = [roster_from_data(r, f"rosters[{i}]") for i, r in enumerate(rosters)]
+    if board_data is None or isinstance(board_data, str):
+        from warbench.rulesets.warsurge.battlefield import sample_boards
+
+        name = board_data or DEFAULT_BOARD
+        if name not in sample_boards():
+            raise ProfileError("board", name, ", ".join(sample_boards()))
+        board = sample_board(name)
+    else:
+        board = board_from_data(board_data, "board")
+    names = options.get("automation")
+    try:
+        automation = ALL_AUTOMATIONS if names is None else frozenset(Automation(a) for a in names)
+    except (ValueError, TypeError):
+        raise ProfileError(
+            "options.automation", names, ", ".join(a.value for a in Automation)
+        ) from None
+    costs = options.get("unit_points")
+    kw: dict[str, Any] = {}
+    if costs is not None:
+        it = iter(list(costs))
+
+        def coster(unit: Any, listed: int | None) -> float:
+            try:
+                return float(next(it))
+            except StopIteration:
+                return float(listed or 0)
+
+        kw["coster"] = coster
+    length = options.get("game_length")
+    if length is not None and not isinstance(length, int):
+        raise ProfileError("options.game_length", length, "a whole number of Game Turns (4+)")
+    return build_setup(
+        players,
+        Field(board),
+        game_length=length,
+        max_turns=int(options.get("max_turns", 12)),
+        automation=automation,
+        **kw,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Codecs
+# --------------------------------------------------------------------------------------------
+
+
+class ActionCodec:
+    """Actions as the engine's record writes them (``action_to_dict``)."""
+
+    def dump(self, value: Action) -> JSON:
+        """JSON for an action."""
+        return action_to_dict(engine.normalize(value))
+
+    def load(self, data: JSON) -> Action:
+        """The action written by :meth:`dump` (a ``DataFileError`` names what is wrong)."""
+        if not isinstance(data, dict):
+            raise DataFileError("<action>", f"an action is a JSON object, not {data!r}")
+        return engine.normalize(action_from_dict(data, "<action>"))
+
+    def schema(self) -> dict[str, JSON]:
+        """The JSON Schema of an action: one object per kind (``actions.action_to_dict``)."""
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "WARSURGE action",
+            "oneOf": [_kind_schema(kind, props) for kind, props in _ACTION_FIELDS.items()],
+        }
+
+
+_POINT: dict[str, JSON] = {
+    "type": "array",
+    "items": {"type": "number"},
+    "minItems": 2,
+    "maxItems": 2,
+}
+_UID: dict[str, JSON] = {"type": "integer", "minimum": 0}
+_ACTION_FIELDS: dict[str, dict[str, JSON]] = {
+    "turn_master": {"side": _UID},
+    "zone": {"zone": _UID},
+    "deploy": {
+        "unit": _UID,
+        "at": _POINT,
+        "positions": {"type": "array", "items": _POINT},
+        "passengers": {"type": "array", "items": _UID},
+    },
+    "move": {
+        "unit": _UID,
+        "to": _POINT,
+        "positions": {"type": "array", "items": _POINT},
+        "engage": _UID,
+        "dash": {"type": "boolean"},
+    },
+    "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
+    "disembark": {
+        "unit": _UID,
+        "to": _POINT,
+        "positions": {"type": "array", "items": _POINT},
+        "dash": {"type": "boolean"},
+    },
+    "attack": {
+        "unit": _UID,
+        "targets": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                "prefixItems": [{"type": "string"}, _UID],
+                "minItems": 2,
+                "maxItems": 2,
+            },
+        },
+    },
+    "casualties": {"unit": _UID, "models": {"type": "array", "items": _UID}},
+    "pass": {},
+}
+_REQUIRED_FIELDS = {
+    "turn_master": ["side"],
+    "zone": ["zone"],
+    "embark": ["transport"],
+    "attack": ["targets"],
+}
+
+
+def _kind_schema(kind: str, props: dict[str, JSON]) -> dict[str, JSON]:
+    required = ["kind"] + (["unit"] if "unit" in props else []) + _REQUIRED_FIELDS.get(kind, [])
+    return {
+        "type": "object",
+        "properties": {"kind": {"const": kind}, **props},
+        "required": sorted(set(required)),
+        "additionalProperties": False,
+    }
+
+
+def _pause_to_json(p: CasualtyPause) -> dict[str, JSON]:
+    return {
+        **p.to_json(),
+        "origin": [unit_to_json(u) for u in p.origin],
+        "action": action_to_dict(p.action),
+        "choices": [list(c) for c in p.choices],
+    }
+
+
+def _paused_again(game: GameState, data: Mapping[str, Any]) -> GameState:
+    """The waiting Attack made again: its action and the casualties chosen before, applied to
+    the units before it (on the step's own dice), must wait exactly as written."""
+    try:
+        origin = tuple(_unit_from_json(u) for u in data["origin"])
+        action = action_from_dict(data["action"], "<state>")
+        choices = [tuple(int(m) for m in c) for c in data["choices"]]
+        terms = {k: data[k] for k in ("attacker", "target", "weapon", "loss", "candidates")}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataFileError("<state>", f"not a waiting Attack: {exc!r}") from exc
+    state = replace(game, units=origin, pause=None, step=game.step - 1)
+    try:
+        state, _ = engine.apply(state, action)
+        for models in choices:
+            state, _ = engine.apply(state, Casualties(terms["target"], models))
+    except RulesError as exc:
+        raise DataFileError("<state>", f"the waiting Attack does not replay: {exc}") from exc
+    if state.pause is None or state.pause.to_json() != terms or state.units != game.units:
+        raise DataFileError("<state>", "the waiting Attack does not replay to this state")
+    return state
+
+
+def unit_to_json(u: UnitGS) -> dict[str, JSON]:
+    fields: dict[str, JSON] = unit_state_fields(u)
+    return fields
+
+
+def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:
+    return UnitGS(
+        uid=int(d["uid"]),
+        location=Location(d["loc"]),
+        pos=tuple((float(x), float(y)) for x, y in d["pos"]),
+        hp=tuple(int(h) for h in d["hp"]),
+        removed=tuple(bool(r) for r in d["removed"]),
+        embarked_in=d["in"],
+        acted=bool(d["acted"]),
+        moved=tuple(bool(m) for m in d["moved"]),
+        heavy=tuple(bool(m) for m in d["heavy"]),
+        battle=tuple(bool(m) for m in d["battle"]),
+        unit_moved=bool(d["um"]),
+        unit_dashed=bool(d["ud"]),
+        statuses=tuple(Status(str(n), t, str(s)) for n, t, s in d["st"]),
+        counters=tuple((str(k), int(v)) for k, v in d["ct"]),
+        uses=tuple((str(k), int(v)) for k, v in d["uses"]),
+    )
+
+
+def _flow_to_json(f: Flow) -> dict[str, JSON]:
+    return {
+        "turn": f.turn,
+        "phase": f.phase.value,
+        "turn_master": f.turn_master,
+        "rolloff_winner": f.rolloff_winner,
+        "roll_order": list(f.roll_order),
+        "order": list(f.order),
+        "active": f.active,
+        "passed": sorted(f.passed),
+    }
+
+
+_UNIT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "uid": {"type": "integer", "minimum": 0},
+        "loc": {"enum": [loc.value for loc in Location]},
+        "pos": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+        "hp": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+    },
+    "required": ["uid", "loc", "pos", "hp", "removed", "in", "acted"],
+}
+
+
+class StateCodec:
+    """Whole states at full precision (positions unrounded), with their set-up arguments."""
+
+    def dump(self, value: WarsurgeState) -> JSON:
+        """JSON for a state."""
+        g = value.game
+        r = g.result
+        return {
+            "setup": parsed_args(value.args),
+            "seed": g.seed,
+            "step": g.step,
+            "flow": _flow_to_json(g.flow),
+            "engaged": sorted(list(p) for p in g.engaged),
+            "zones": list(g.zones),
+            "units": [unit_to_json(u) for u in g.units],
+            "result": None
+            if r is None
+            else {"values": list(r.values), "winner": r.winner, "turns": r.turns},
+            "scripted": [[t, p, list(skip)] for t, p, skip in value.scripted],
+            **({"pause": _pause_to_json(g.pause)} if g.pause is not None else {}),
+        }
+
+    def load(self, data: JSON) -> WarsurgeState:
+        """The state written by :meth:`dump`. A state in which an Attack waits for its
+        casualties (``pause``) is made again from the units before the Attack, the Attack and
+        the casualties chosen earlier in it (the same step's dice roll the same)."""
+        try:
+            s = data["setup"]
+            args = args_text(s["rosters"], s["board"], s["options"])
+            f = data["flow"]
+            flow = Flow(
+                turn=int(f["turn"]),
+                phase=Phase(f["phase"]),
+                turn_master=f["turn_master"],
+                rolloff_winner=f["rolloff_winner"],
+                roll_order=tuple(f["roll_order"]),
+                order=tuple(f["order"]),
+                active=f["active"],
+                passed=frozenset(f["passed"]),
+            )
+            r = data["result"]
+            game = GameState(
+                setup=game_setup(args),
+                seed=int(data["seed"]),
+                flow=flow,
+                units=tuple(_unit_from_json(u) for u in data["units"]),
+                engaged=frozenset((int(a), int(b)) for a, b in data["engaged"]),
+                zones=tuple(data["zones"]),
+                step=int(data["step"]),
+                result=None
+                if r is None
+                else GameResult(tuple(float(v) for v in r["values"]), r["winner"], r["turns"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataFileError("<state>", f"not a WARSURGE state: {exc!r}") from exc
+        memo = tuple(
+            (int(t), str(p), tuple(int(u) for u in skip)) for t, p, skip in data.get("scripted", ())
+        )
+        if data.get("pause") is not None:
+            game = _paused_again(game, data["pause"])
+        return WarsurgeState(args, game, memo)
+
+    def schema(self) -> dict[str, JSON]:
+        """The JSON Schema of a state."""
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "WARSURGE state",
+            "type": "object",
+            "properties": {
+                "setup": {
+                    "type": "object",
+                    "required": ["rosters", "board", "options"],
+                    "properties": {
+                        "rosters": {"type": "array", "items": {"type": "object"}},
+                        "options": {"type": "object"},
+                    },
+                },
+                "seed": {"type": "integer"},
+                "step": {"type": "integer", "minimum": 0},
+                "flow": {
+                    "type": "object",
+                    "required": ["turn", "phase", "active", "passed"],
+                    "properties": {"phase": {"enum": [p.value for p in Phase]}},
+                },
+                "engaged": {"type": "array", "items": {"type": "array", "items": _UID}},
+                "zones": {"type": "array", "items": {"type": ["integer", "null"]}},
+                "units": {"type": "array", "items": _UNIT_SCHEMA},
+                "result": {"type": ["object", "null"]},
+                "scripted": {"type": "array"},
+                "pause": {"type": "object"},
+            },
+            "required": ["setup", "seed", "step", "flow", "engaged", "zones", "units", "result"],
+        }
+
+
+class ViewCodec:
+    """Views are plain JSON objects already (see :meth:`WarsurgeRuleset.view`)."""
+
+    def dump(self, value: dict[str, JSON]) -> JSON:
+        """The view itself."""
+        return value
+
+    def load(self, data: JSON) -> dict[str, JSON]:
+        """The view itself (it must be an object)."""
+        if not isinstance(data, dict):
+            raise DataFileError("<view>", "a view is a JSON object")
+        return data
+
+    def schema(self) -> dict[str, JSON]:
+        """The JSON Schema of a view."""
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "WARSURGE view",
+            "type": "object",
+            "properties": {
+                "player": {"type": "integer", "minimum": 0},
+                "turn": {"type": "integer", "minimum": 1},
+                "phase": {"enum": [p.value for p in Phase]},
+                "active": {"type": ["integer", "null"]},
+                "sides": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "zone", "hidden_reserve"],
+                        "properties": {
+                            "roster_points": {"type": "number"},
+                            "value": {"type": "number"},
+                        },
+                    },
+                },
+                "units": {
+                    "type": "array",
+                    "items": {
+                        **_UNIT_SCHEMA,
+                        "required": [*_UNIT_SCHEMA["required"], "side", "label"],
+                    },
+                },
+                "over": {"type": "boolean"},
+                "casualties": {
+                    "type": "object",
+                    "required": ["attacker", "target", "weapon", "loss", "candidates"],
+                },
+            },
+            "required": ["player", "turn", "phase", "active", "sides", "units", "over"],
+        }
