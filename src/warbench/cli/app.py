@@ -107,12 +107,14 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "godslayer": ("godslayer_cmds",),
     "serve": ("web_cmds",),
     "simulate": ("simulate_cmds",),
+    "perks": ("perks_cmds",),
 }
 ALL_MODULES = (
     "collision_cmds",
     "dice_cmds",
     "game_cmds",
     "godslayer_cmds",
+    "perks_cmds",
     "play_cmds",
     "roster_cmds",
     "ruleset_cmds",
