@@ -85,26 +85,21 @@ def test_every_major_objective_plays_to_the_end(major: str) -> None:
     assert report.finished == 1
 
 
-def test_random_games_keep_invariants_and_replay_identically() -> None:
-    """The long run (issue 17): seeded games between random legal players and the scripted
-    player keep the invariants at every state, finish, and replay to the same digests.
-    ``WARBENCH_CONFORMANCE_GAMES=1000`` for the long run; 2 games otherwise."""
+def long_chunk(seeds: list[int]) -> tuple[int, int, list[int]]:
+    """Play and replay the games of ``seeds``: (games finished, steps, [wins 0, wins 1, draws]).
+    Module-level so that worker processes can run it."""
     from warbench.play import AutomaticPlayer, RandomLegalPlayer, run_game
     from warbench.play.record import GameRecord, replay
 
     setup = sample_setup()
-    finished = 0
-    winners = [0, 0, 0]
-    steps = 0
-    for seed in range(GAMES):
+    finished = steps = 0
+    tally = [0, 0, 0]
+    for seed in seeds:
         kinds = seed % 3  # random vs random, random vs scripted, scripted vs scripted
+        scripted = AutomaticPlayer(RandomLegalPlayer(1))
         players = [
-            RandomLegalPlayer(seed * 10 + 1)
-            if kinds < 2
-            else AutomaticPlayer(RandomLegalPlayer(1)),
-            RandomLegalPlayer(seed * 10 + 2)
-            if kinds < 1
-            else AutomaticPlayer(RandomLegalPlayer(2)),
+            RandomLegalPlayer(seed * 10 + 1) if kinds < 2 else scripted,
+            RandomLegalPlayer(seed * 10 + 2) if kinds < 1 else scripted,
         ]
         run = run_game(RS, setup, players, seed, on_step=lambda s, e: invariants(s))
         assert run.finished, f"seed {seed} did not finish"
@@ -112,8 +107,29 @@ def test_random_games_keep_invariants_and_replay_identically() -> None:
         steps += len(run.record.steps)
         result = run.result
         assert result is not None
-        winners[2 if result.winner is None else result.winner] += 1
+        tally[2 if result.winner is None else result.winner] += 1
         again = replay(GameRecord.loads(run.record.dumps()), RS)
         assert again.digests == [s.digest for s in run.record.steps], f"seed {seed} replays"
+    return finished, steps, tally
+
+
+def test_random_games_keep_invariants_and_replay_identically() -> None:
+    """The long run (issue 17): seeded games between random legal players and the scripted
+    player keep the invariants at every state, finish, and replay to the same digests.
+    ``WARBENCH_CONFORMANCE_GAMES=1000`` for the long run (on worker processes, as many as
+    ``WARBENCH_LONG_WORKERS``, default 3); 2 games inline otherwise."""
+    seeds = list(range(GAMES))
+    workers = int(os.environ.get("WARBENCH_LONG_WORKERS", "3")) if GAMES >= 100 else 1
+    if workers <= 1:
+        finished, steps, tally = long_chunk(seeds)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        chunks = [seeds[k::workers] for k in range(workers)]
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(long_chunk, chunks))
+        finished = sum(p[0] for p in parts)
+        steps = sum(p[1] for p in parts)
+        tally = [sum(p[2][k] for p in parts) for k in range(3)]
     assert finished == GAMES
-    print(f"{GAMES} games, {steps} steps, wins {winners[0]}/{winners[1]}, draws {winners[2]}")
+    print(f"{GAMES} games, {steps} steps, wins {tally[0]}/{tally[1]}, draws {tally[2]}")
