@@ -585,7 +585,7 @@ def _roll(
 
 def _injure(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> None:
     p = profile(g, ctx, tgt)
-    if slays(p, ctx.crit) or (False):
+    if slays(p, ctx.crit):
         ctx.injury, ctx.after = 0, g.card(tgt).stats.toughness
         ctx.stage = "injury"
         g.event("slay", f"{tgt.name} is slain", "L2173-2174")

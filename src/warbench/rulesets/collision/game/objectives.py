@@ -413,7 +413,7 @@ def objective_refusal(g: Game, u: Unit, name: str) -> str | None:
             return "not standing on a crate (L1285-1287)"
         return None if u.owner == s.attacker else "only enemies of the crates raid them"
     if name == "Search":
-        return None if not g.marker("trinket") else "the trinket has been placed"
+        return None  # L1323-1329: any character may search, again and again
     if name == "Tribute":
         return (
             None
