@@ -133,3 +133,37 @@ def test_random_games_keep_invariants_and_replay_identically() -> None:
         tally = [sum(p[2][k] for p in parts) for k in range(3)]
     assert finished == GAMES
     print(f"{GAMES} games, {steps} steps, wins {tally[0]}/{tally[1]}, draws {tally[2]}")
+
+
+def test_committed_schemas_are_current_and_a_game_validates() -> None:
+    """docs/schemas/collision/collision-{action,state,view}.schema.json (docs/protocol.md)."""
+    import json
+
+    import jsonschema
+
+    from tests.rulesets.collision.game.helpers import ROOT
+    from warbench.play import RandomLegalPlayer, run_game
+    from warbench.play.schemas import dumps_schema, ruleset_schemas
+
+    schemas = ruleset_schemas(RS)
+    for name, schema in schemas.items():
+        committed = (ROOT / "docs" / "schemas" / "collision" / name).read_text(encoding="utf-8")
+        assert committed == dumps_schema(schema), f"{name} is stale"
+        jsonschema.Draft202012Validator.check_schema(json.loads(committed))
+    action = jsonschema.Draft202012Validator(schemas["collision-action.schema.json"])
+    state_v = jsonschema.Draft202012Validator(schemas["collision-state.schema.json"])
+    view_v = jsonschema.Draft202012Validator(schemas["collision-view.schema.json"])
+    seen: list[CollisionState] = []
+    run = run_game(
+        RS,
+        sample_setup(turn_limit=1),
+        [RandomLegalPlayer(3), RandomLegalPlayer(4)],
+        3,
+        on_step=lambda s, _e: seen.append(s),
+    )
+    for step in run.record.steps:
+        action.validate(step.action)
+    for s in seen[::7]:
+        state_v.validate(RS.states.dump(s))
+        view_v.validate(RS.views.dump(RS.view(s, 1)))
+    assert not action.is_valid({"kind": "move", "mode": "fly", "to": [1, 2], "facing": "N"})
