@@ -110,6 +110,10 @@ def long_chunk(seeds: list[int]) -> tuple[int, int, list[int]]:
         tally[2 if result.winner is None else result.winner] += 1
         again = replay(GameRecord.loads(run.record.dumps()), RS)
         assert again.digests == [s.digest for s in run.record.steps], f"seed {seed} replays"
+        progress = os.environ.get("WARBENCH_LONG_LOG")
+        if progress:  # one line per game, so that a long run shows how far it got
+            with open(progress, "a", encoding="utf-8") as f:
+                f.write(f"{seed} {len(run.record.steps)} {result.winner}\n")
     return finished, steps, tally
 
 
@@ -117,7 +121,8 @@ def test_random_games_keep_invariants_and_replay_identically() -> None:
     """The long run (issue 17): seeded games between random legal players and the scripted
     player keep the invariants at every state, finish, and replay to the same digests.
     ``WARBENCH_CONFORMANCE_GAMES=1000`` for the long run (on worker processes, as many as
-    ``WARBENCH_LONG_WORKERS``, default 3); 2 games inline otherwise."""
+    ``WARBENCH_LONG_WORKERS``, default 3; ``WARBENCH_LONG_LOG=FILE`` appends a line per game);
+    2 games inline otherwise."""
     seeds = list(range(GAMES))
     workers = int(os.environ.get("WARBENCH_LONG_WORKERS", "3")) if GAMES >= 100 else 1
     if workers <= 1:
