@@ -465,3 +465,12 @@ def test_lost_trinket_L1323_1331_search_spot_place_and_pick_up() -> None:
     s5, _ = step(s4, UseAbility("Pick Up"))
     trinket = next(m for m in s5.markers if m.kind == "trinket")
     assert trinket.holder == 0
+
+
+def test_centre_games_reinforce_from_every_board_edge_L766_767() -> None:
+    from warbench.rulesets.collision.game.movement import arrive_squares
+
+    s = duel(at=((3, 3), (7, 5)))
+    s.major, s.zone_of = "Supply Raid", ("defender", "attacker")
+    squares = arrive_squares(game(s), s.units[0])
+    assert (0, 0) in squares and (3, 0) in squares and (3, 3) not in squares
