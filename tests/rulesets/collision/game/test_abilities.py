@@ -1021,7 +1021,13 @@ def test_vicious_L2269_recovers_mana_on_an_injury() -> None:
     s = duel(card("A", effects=["Vicious"]))
     s.units[0].mana = 0
     s, _ = step(s, sword(), [5, 4])
-    assert s.units[0].mana == 1
+    assert s.stage == "react" and s.player == 0  # "you may recover 1 Mana"
+    d = RS.pending(s)[0]
+    assert d.kind == "reaction" and d.default == React(0, "Vicious")
+    passed, _ = step(s, React(), [])
+    assert passed.units[0].mana == 0 and passed.stage == "act"
+    s, _ = step(s, React(0, "Vicious"), [])
+    assert s.units[0].mana == 1 and s.stage == "act"
 
 
 @covers("Voodoo")

@@ -85,26 +85,21 @@ def test_every_major_objective_plays_to_the_end(major: str) -> None:
     assert report.finished == 1
 
 
-def test_random_games_keep_invariants_and_replay_identically() -> None:
-    """The long run (issue 17): seeded games between random legal players and the scripted
-    player keep the invariants at every state, finish, and replay to the same digests.
-    ``WARBENCH_CONFORMANCE_GAMES=1000`` for the long run; 2 games otherwise."""
+def long_chunk(seeds: list[int]) -> tuple[int, int, list[int]]:
+    """Play and replay the games of ``seeds``: (games finished, steps, [wins 0, wins 1, draws]).
+    Module-level so that worker processes can run it."""
     from warbench.play import AutomaticPlayer, RandomLegalPlayer, run_game
     from warbench.play.record import GameRecord, replay
 
     setup = sample_setup()
-    finished = 0
-    winners = [0, 0, 0]
-    steps = 0
-    for seed in range(GAMES):
+    finished = steps = 0
+    tally = [0, 0, 0]
+    for seed in seeds:
         kinds = seed % 3  # random vs random, random vs scripted, scripted vs scripted
+        scripted = AutomaticPlayer(RandomLegalPlayer(1))
         players = [
-            RandomLegalPlayer(seed * 10 + 1)
-            if kinds < 2
-            else AutomaticPlayer(RandomLegalPlayer(1)),
-            RandomLegalPlayer(seed * 10 + 2)
-            if kinds < 1
-            else AutomaticPlayer(RandomLegalPlayer(2)),
+            RandomLegalPlayer(seed * 10 + 1) if kinds < 2 else scripted,
+            RandomLegalPlayer(seed * 10 + 2) if kinds < 1 else scripted,
         ]
         run = run_game(RS, setup, players, seed, on_step=lambda s, e: invariants(s))
         assert run.finished, f"seed {seed} did not finish"
@@ -112,8 +107,68 @@ def test_random_games_keep_invariants_and_replay_identically() -> None:
         steps += len(run.record.steps)
         result = run.result
         assert result is not None
-        winners[2 if result.winner is None else result.winner] += 1
+        tally[2 if result.winner is None else result.winner] += 1
         again = replay(GameRecord.loads(run.record.dumps()), RS)
         assert again.digests == [s.digest for s in run.record.steps], f"seed {seed} replays"
+        progress = os.environ.get("WARBENCH_LONG_LOG")
+        if progress:  # one line per game, so that a long run shows how far it got
+            with open(progress, "a", encoding="utf-8") as f:
+                f.write(f"{seed} {len(run.record.steps)} {result.winner}\n")
+    return finished, steps, tally
+
+
+def test_random_games_keep_invariants_and_replay_identically() -> None:
+    """The long run (issue 17): seeded games between random legal players and the scripted
+    player keep the invariants at every state, finish, and replay to the same digests.
+    ``WARBENCH_CONFORMANCE_GAMES=1000`` for the long run (on worker processes, as many as
+    ``WARBENCH_LONG_WORKERS``, default 3; ``WARBENCH_LONG_LOG=FILE`` appends a line per game);
+    2 games inline otherwise."""
+    seeds = list(range(GAMES))
+    workers = int(os.environ.get("WARBENCH_LONG_WORKERS", "3")) if GAMES >= 100 else 1
+    if workers <= 1:
+        finished, steps, tally = long_chunk(seeds)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        chunks = [seeds[k::workers] for k in range(workers)]
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(long_chunk, chunks))
+        finished = sum(p[0] for p in parts)
+        steps = sum(p[1] for p in parts)
+        tally = [sum(p[2][k] for p in parts) for k in range(3)]
     assert finished == GAMES
-    print(f"{GAMES} games, {steps} steps, wins {winners[0]}/{winners[1]}, draws {winners[2]}")
+    print(f"{GAMES} games, {steps} steps, wins {tally[0]}/{tally[1]}, draws {tally[2]}")
+
+
+def test_committed_schemas_are_current_and_a_game_validates() -> None:
+    """docs/schemas/collision/collision-{action,state,view}.schema.json (docs/protocol.md)."""
+    import json
+
+    import jsonschema
+
+    from tests.rulesets.collision.game.helpers import ROOT
+    from warbench.play import RandomLegalPlayer, run_game
+    from warbench.play.schemas import dumps_schema, ruleset_schemas
+
+    schemas = ruleset_schemas(RS)
+    for name, schema in schemas.items():
+        committed = (ROOT / "docs" / "schemas" / "collision" / name).read_text(encoding="utf-8")
+        assert committed == dumps_schema(schema), f"{name} is stale"
+        jsonschema.Draft202012Validator.check_schema(json.loads(committed))
+    action = jsonschema.Draft202012Validator(schemas["collision-action.schema.json"])
+    state_v = jsonschema.Draft202012Validator(schemas["collision-state.schema.json"])
+    view_v = jsonschema.Draft202012Validator(schemas["collision-view.schema.json"])
+    seen: list[CollisionState] = []
+    run = run_game(
+        RS,
+        sample_setup(turn_limit=1),
+        [RandomLegalPlayer(3), RandomLegalPlayer(4)],
+        3,
+        on_step=lambda s, _e: seen.append(s),
+    )
+    for step in run.record.steps:
+        action.validate(step.action)
+    for s in seen[::7]:
+        state_v.validate(RS.states.dump(s))
+        view_v.validate(RS.views.dump(RS.view(s, 1)))
+    assert not action.is_valid({"kind": "move", "mode": "fly", "to": [1, 2], "facing": "N"})

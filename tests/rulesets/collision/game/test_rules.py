@@ -450,3 +450,27 @@ def test_victory_L1108_1114_most_victory_points_or_a_draw() -> None:
     g = game(s)
     end_phase(g)
     assert s.stage == "over" and s.winner == 1 and RS.result(s) is not None
+
+
+def test_lost_trinket_L1323_1331_search_spot_place_and_pick_up() -> None:
+    from warbench.rulesets.collision.game.state import PlaceMarker, UseAbility
+
+    s = duel(card("A", stats={"att": 5}), at=((2, 2), (7, 5)))
+    s.major, s.turn = "Lost Trinket", 1
+    s2, _ = step(s, UseAbility("Search"), [4])  # 4 + Att 5 + turn 1 = 10: spotted
+    assert s2.spotted == [True, False] and s2.stage == "marker" and s2.player == 1
+    s3, _ = step(s2, PlaceMarker((2, 3)))  # the opponent places it within 2 of the spotter
+    assert s3.stage == "act" and s3.player == 0
+    s4, _ = step(s3, Move("step", (2, 3), "N"))
+    s5, _ = step(s4, UseAbility("Pick Up"))
+    trinket = next(m for m in s5.markers if m.kind == "trinket")
+    assert trinket.holder == 0
+
+
+def test_centre_games_reinforce_from_every_board_edge_L766_767() -> None:
+    from warbench.rulesets.collision.game.movement import arrive_squares
+
+    s = duel(at=((3, 3), (7, 5)))
+    s.major, s.zone_of = "Supply Raid", ("defender", "attacker")
+    squares = arrive_squares(game(s), s.units[0])
+    assert (0, 0) in squares and (3, 0) in squares and (3, 3) not in squares

@@ -315,7 +315,12 @@ _ROWS: tuple[Effect, ...] = (
     _a("Rip Around", W(True, att=1, melee_only=True, on_hit=(("face", 0), ("drain", 2)))),
     _a("Scissor Strike", W(True, melee_only=True, scissor=True)),
     _p("Serenity", "uninjured: 1 Mana in recovery (L2131)"),
-    _re("Shadow Hop", "hit"),
+    Effect(
+        "Shadow Hop",
+        "reaction",
+        window="hit",
+        partial="it returns as a reinforcement on its zone's edge",
+    ),
     _p("Sharp", "crits on a 9 that hits (L2140-2141)"),
     _a("Shockwave", W(False, reach=3, power="2", type="Magic", auto_hit=True)),
     _a(

@@ -176,7 +176,7 @@ def choose_action(g: Game) -> CollisionAction:
     abilities = ability_options(g, u)
     for name in _GOOD_OBJECTIVES:
         for ab in abilities:
-            if ab.ability == name:
+            if ab.ability == name and not (name == "Search" and s.spotted[u.owner]):
                 return ab
     for name in _SELF_HELP:
         for ab in abilities:

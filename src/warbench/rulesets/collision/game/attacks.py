@@ -514,6 +514,15 @@ def run_attack(g: Game) -> None:
             if not quiet and open_window(g, "miss", tgt, att):
                 return
             continue
+        if ctx.stage == "vicious":
+            ctx.stage = ctx.vicious or "done"
+            if quiet:  # no one is asked during a free attack: the default, recover
+                if g.gain_mana(att, 1):
+                    g.event("vicious", f"{att.name} recovers 1 Mana (Vicious)", "L2269")
+                continue
+            if open_window(g, "vicious", att, tgt):
+                return
+            continue
         _next(g)
 
 
@@ -585,7 +594,7 @@ def _roll(
 
 def _injure(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> None:
     p = profile(g, ctx, tgt)
-    if slays(p, ctx.crit) or (False):
+    if slays(p, ctx.crit):
         ctx.injury, ctx.after = 0, g.card(tgt).stats.toughness
         ctx.stage = "injury"
         g.event("slay", f"{tgt.name} is slain", "L2173-2174")
@@ -658,9 +667,7 @@ def _apply(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> N
         and g.roll(f"{att.name}: Shrieking Armor", att.owner) < 5  # L2154-2158
     ):
         g.add_status(att, "flee", 1, tgt.uid)
-    # L2269: the automatic choice of Vicious's "may" is to recover
-    if (injured or slain) and g.has(att, "Vicious") and g.gain_mana(att, 1):
-        g.event("vicious", f"{att.name} recovers 1 Mana (Vicious)", "L2269")
+    vicious = (injured or slain) and g.has(att, "Vicious") and att.where == "board"
     if att.where == "board" and reach_of(g, att, spec, weapon_of(g, att, ctx.weapon))[1]:
         att.last_hit = tgt.uid
     if spec.chain:
@@ -668,6 +675,9 @@ def _apply(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> N
     ctx.stage = "done" if (injured or slain) else "missed"
     if ctx.stage == "missed" and tgt.where != "board":
         ctx.stage = "done"
+    if vicious:
+        ctx.vicious = ctx.stage  # L2269 "you may recover 1 Mana": asked, then on to the stage
+        ctx.stage = "vicious"
 
 
 def _crit_effects(crit: str) -> list[tuple[str, int]]:

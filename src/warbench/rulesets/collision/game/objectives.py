@@ -62,14 +62,16 @@ def _edge_line(g: Game, player: int, index: int) -> list[Square]:
 
 
 def own_edge(g: Game, player: int) -> list[Square]:
-    """The board edge of a player's deployment zone (L1195, L1256-1257); in centre and
-    diagonal games, every edge square of the zone (L766-767)."""
+    """The board edge of a player's deployment zone (L1195, L1256-1257); in centre games every
+    board edge (L766-767); in diagonal games the zone's squares on the board edge."""
     line = _edge_line(g, player, 0)
     if line:
         return line
     from warbench.rulesets.collision.game.setup import zone_of
 
     b = g.board
+    if g.s.zone_of[player] in ("attacker", "defender"):  # L766-767: every board edge
+        return [sq for sq in b.squares() if sq[0] in (0, b.cols - 1) or sq[1] in (0, b.rows - 1)]
     return [
         sq
         for sq in sorted(zone_of(g, player))
@@ -413,7 +415,7 @@ def objective_refusal(g: Game, u: Unit, name: str) -> str | None:
             return "not standing on a crate (L1285-1287)"
         return None if u.owner == s.attacker else "only enemies of the crates raid them"
     if name == "Search":
-        return None if not g.marker("trinket") else "the trinket has been placed"
+        return None  # L1323-1329: any character may search, again and again
     if name == "Tribute":
         return (
             None

@@ -95,8 +95,74 @@ class JsonCodec:
         return data
 
     def schema(self) -> dict[str, JSON]:
-        """A JSON object."""
-        return {"title": "collision view", "type": "object"}
+        """The view's JSON Schema (what :func:`make_view` writes)."""
+        unit_keys = [
+            "id",
+            "owner",
+            "name",
+            "card",
+            "where",
+            "pos",
+            "facing",
+            "endurance",
+            "mana",
+            "injuries",
+            "toughness",
+            "statuses",
+            "luck",
+            "pile",
+            "activated",
+            "statue",
+        ]
+        keys = [
+            "player",
+            "groups",
+            "stage",
+            "turn",
+            "turn_limit",
+            "phase",
+            "deciding",
+            "active",
+            "objectives",
+            "attacker",
+            "zones",
+            "board",
+            "units",
+            "markers",
+            "nominated",
+            "vp",
+            "favor",
+            "glory",
+            "channel",
+            "window",
+            "winner",
+            "scores",
+            "log",
+        ]
+        return {
+            "title": "collision view",
+            "type": "object",
+            "required": keys,
+            "additionalProperties": False,
+            "properties": {
+                **{k: {} for k in keys},
+                "units": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": unit_keys,
+                        "additionalProperties": False,
+                        "properties": {
+                            **{k: {} for k in unit_keys},
+                            "pile": {"type": ["integer", "null"]},
+                            "pos": {"type": ["array", "null"]},
+                        },
+                    },
+                },
+                "board": {"type": "object", "required": ["cols", "rows", "elevation", "terrain"]},
+                "log": {"type": "array", "items": {"type": "string"}},
+            },
+        }
 
 
 class _NoDice:

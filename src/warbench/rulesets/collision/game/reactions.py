@@ -25,13 +25,17 @@ from warbench.rulesets.collision.game.state import React, Unit, Window
 
 #: Pseudo-reactions that are not (RE) entries but are asked in the same windows: a luck token
 #: re-rolls a die (L1977-1980), the Plan Ahead die replaces a roll (L2062-2065).
-EXTRA = ("Luck", "Plan Ahead")
+EXTRA = ("Luck", "Plan Ahead", "Vicious")
 
 
 def _can_react(g: Game, u: Unit, name: str) -> bool:
     from warbench.rulesets.collision.game.objectives import on_cursed
 
-    if u.where != "board" or u.statue or g.hexed(u) or on_cursed(g, u):
+    if u.where != "board" or u.statue:
+        return False
+    if name == "Vicious":  # an effect's "may", not a reaction: hex does not stop it
+        return g.has(u, "Vicious") and u.mana < g.card(u).stats.mana
+    if g.hexed(u) or on_cursed(g, u):
         return False  # L898-899
     if name == "Luck":
         return u.luck > 0
@@ -128,6 +132,8 @@ def options(g: Game, w: Window, player: int) -> list[React]:
             if name == "Luck" and "Luck" in ctx.reacted:
                 continue
             add(unit, name)
+    elif w.trigger == "vicious" and unit is not None and player == unit.owner:
+        add(unit, "Vicious")  # L2269: "you may recover 1 Mana"
     elif w.trigger == "injury" and ctx is not None and unit is not None:
         if player == unit.owner and ctx.injury == 1:
             add(unit, "Shrug")  # L2160-2161: dealt exactly 1 injury
@@ -237,6 +243,7 @@ def default_reaction(g: Game, player: int) -> React:
         "Out-Maneuver",
         "Distract",
         "Trip",
+        "Vicious",
     )
     for name in prefer:
         for o in opts:
@@ -273,7 +280,9 @@ def close_window(g: Game) -> None:
     s.stage = "act"
     if active is not None:
         s.player = active.owner
-    if w.trigger in ("attack", "hit", "injury", "defeat", "miss") and s.attack is not None:
+    if w.trigger in ("attack", "hit", "injury", "defeat", "miss", "vicious") and (
+        s.attack is not None
+    ):
         run_attack(g)
     elif w.trigger == "enter":
         from warbench.rulesets.collision.game.movement import walk
@@ -365,6 +374,8 @@ def _use(g: Game, w: Window, u: Unit, a: React) -> None:
     elif name == "Shrug":
         assert ctx is not None and target is not None
         ctx.injury, ctx.after = 0, target.injuries
+    elif name == "Vicious":
+        g.gain_mana(u, 1)
     elif name == "Cling to Life":
         u.clinging = True
     elif name == "Parry" and ctx is not None and source is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from warbench.kernel.errors import ProfileError, RulesError
@@ -176,10 +177,14 @@ def style(s: CollisionState) -> obj.Deployment:
 def zones(g: Game) -> dict[str, frozenset[Square]]:
     """The deployment zones of the game (L632-674)."""
     b = g.board
-    st = style(g.s)
+    return _zones(style(g.s), b.cols, b.rows, g.s.rising)
+
+
+@lru_cache(maxsize=64)
+def _zones(st: obj.Deployment, cols: int, rows: int, rising: bool) -> dict[str, frozenset[Square]]:
     if st is obj.Deployment.DIAGONAL:
-        return zones_mod.diagonal_zones(b.cols, b.rows, rising=g.s.rising)
-    return zones_mod.zones(st, b.cols, b.rows)
+        return zones_mod.diagonal_zones(cols, rows, rising=rising)
+    return zones_mod.zones(st, cols, rows)
 
 
 def zone_of(g: Game, player: int) -> frozenset[Square]:

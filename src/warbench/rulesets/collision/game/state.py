@@ -105,6 +105,7 @@ class AttackCtx:
     planned: bool = False  # the to-hit die is the Plan Ahead die
     free: bool = False  # no EC paid (Counter Attack, Retaliate, Buck Shot, Barrage)
     chain: int = 0  # Barrage's successive hits
+    vicious: str = ""  # the stage after Vicious's "may" (L2269)
 
 
 @dataclass
