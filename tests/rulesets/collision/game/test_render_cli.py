@@ -95,7 +95,7 @@ def test_play_with_ruleset_collision_plays_on_when_the_input_ends(
         (["collision", "play", GROUPS[0]], "exactly two battle groups"),
         (["collision", "play", *GROUPS, "--side", "2"], "--side 2"),
         (["collision", "play", *GROUPS, "--major", "Headhunter"], "go together"),
-        (["play", "--ruleset", "chess", *GROUPS], "allowed: warsurge, collision"),
+        (["play", "--ruleset", "chess", *GROUPS], "allowed: warsurge, warengine, collision"),
     ],
 )
 def test_cli_refuses_bad_input_in_one_line(
