@@ -431,6 +431,18 @@ _DIE_SAMPLE = 6  # reference weapons roll 6 dice; the loss is divided back per d
 _TARGET_MODELS = 10
 
 
+def _odds_range(weapon_range: int) -> int:
+    """The class of a Range the attack math can tell apart: 0 (melee weapon), 1 (ranged,
+    under 18") or 18 (18" or more: Impact and Rapid at half range, ``attack.py``)."""
+    if weapon_range <= 0:
+        return 0
+    return 18 if weapon_range >= 18 else 1
+
+
+#: Per pool target: weight, worth per HP, ranged and melee (target HP lost, attacker HP lost).
+_OddsRow = tuple[float, float, tuple[float, float] | None, tuple[float, float]]
+
+
 def _round_points(x: float) -> int:
     """Round half up (never banker's rounding: prices must not drop at .5)."""
     return math.floor(x + 0.5)
@@ -455,6 +467,7 @@ class PointsModel:
         self.c = self.data.constants
         self._durability: dict[str, Durability] = {}
         self._offence: dict[str, WeaponValue] = {}
+        self._offence_odds: dict[str, list[_OddsRow]] = {}
         self._target_rate: dict[str, float] = {}
         self._units: dict[str, UnitCost] = {}
 
@@ -521,11 +534,19 @@ class PointsModel:
         )
 
     def _weapon_view(self, weapon: WeaponProfile, name: str) -> WeaponProfile:
+        """``weapon`` with only what the attack math reads (cache key and odds input).
+
+        The attack math (``attack.py``) reads a weapon's Range only as ``range <= 0`` (melee
+        weapon, §1.6) and ``range >= 18`` (Impact and Rapid at half range), so the view keeps
+        its class (0, 1 or 18): a Range edit from 24" to 30" re-uses the odds; what depends on
+        the exact Range (:meth:`range_factor`) is computed from the weapon itself.
+        """
         return weapon.model_copy(
             update={
                 "name": name,
                 "symbol": "",
                 "lore": "",
+                "range": _odds_range(weapon.range),
                 "perks": self._attack_perks(weapon.perks),
             }
         )
@@ -587,21 +608,53 @@ class PointsModel:
 
     def weapon_value(self, profile: UnitProfile, weapon: WeaponProfile) -> WeaponValue:
         """Offence of ``weapon`` in the hands of one model of ``profile``."""
-        profile = self._profile_view(profile)
-        weapon = self._weapon_view(weapon, "W0")
-        key = profile.model_dump_json() + "|" + weapon.model_dump_json()
-        hit = self._offence.get(key)
+        view = self._weapon_view(weapon, "W0")
+        key = self._profile_view(profile).model_dump_json() + "|" + view.model_dump_json()
+        full_key = key + f"|{weapon.range}"
+        hit = self._offence.get(full_key)
         if hit is not None:
             return hit
+        rows = self._offence_odds.get(key)
+        if rows is None:
+            rows = self._weapon_odds(profile, view)
+            self._offence_odds[key] = rows
+        # The sums in the order the odds were measured (so a cached row gives the same float).
+        rf = self.range_factor(weapon)
+        ranged = melee = own_loss = total_w = 0.0
+        for weight, worth, ranged_row, (mm, s_melee) in rows:
+            if ranged_row is not None:
+                r, s = ranged_row
+                ranged += weight * r * worth
+                own_loss += weight * s * rf
+            melee += weight * mm * worth * self.c.melee_weight
+            own_loss += weight * s_melee * self.c.melee_weight
+            total_w += weight
+        own = self.durability(profile, (weapon,))
+        own_value = self.body_points(own.attacks) / profile.hp
+        out = WeaponValue(
+            ranged=ranged / total_w,
+            melee=melee / total_w,
+            self_harm=own_loss / total_w * own_value,
+            range_factor=rf,
+            type_factor=self.c.type_factor[weapon.type],
+        )
+        self._offence[full_key] = out
+        return out
+
+    def _weapon_odds(self, profile: UnitProfile, weapon: WeaponProfile) -> list[_OddsRow]:
+        """Per pool target: its weight and worth, the ranged (if any) and melee expected
+        (target HP lost, attacker HP lost) of ``weapon`` (a :meth:`_weapon_view`)."""
+        profile = self._profile_view(profile)
         attacker = UnitState(
             profile, {weapon.name: weapon}, [ModelState(profile.hp, (weapon.name,))]
         )
         perks = _names(profile.perks) | _names(weapon.perks)
-        ranged = melee = own_loss = total_w = 0.0
+        rows: list[_OddsRow] = []
         for t in self.data.target_pool:
             tp = self._pool_profile(t)
             target = UnitState(tp, {}, [ModelState(t.hp, ()) for _ in range(_TARGET_MODELS)])
             worth = self._pool_value(t)
+            ranged_row: tuple[float, float] | None = None
             if weapon.range > 0:
                 ctxs = _contexts(
                     perks,
@@ -609,26 +662,12 @@ class PointsModel:
                     ranged_half=self.c.half_range_share,
                     half_possible=weapon.range >= 18,
                 )
-                r, s = self._expected_loss(attacker, target, ctxs)
-                ranged += t.weight * r * worth
-                own_loss += t.weight * s * self.range_factor(weapon)
-            mm, s = self._expected_loss(
+                ranged_row = self._expected_loss(attacker, target, ctxs)
+            melee_row = self._expected_loss(
                 attacker, target, _contexts(perks, melee=True, ranged_half=0, half_possible=False)
             )
-            melee += t.weight * mm * worth * self.c.melee_weight
-            own_loss += t.weight * s * self.c.melee_weight
-            total_w += t.weight
-        own = self.durability(profile, (weapon,))
-        own_value = self.body_points(own.attacks) / profile.hp
-        out = WeaponValue(
-            ranged=ranged / total_w,
-            melee=melee / total_w,
-            self_harm=own_loss / total_w * own_value,
-            range_factor=self.range_factor(weapon),
-            type_factor=self.c.type_factor[weapon.type],
-        )
-        self._offence[key] = out
-        return out
+            rows.append((t.weight, worth, ranged_row, melee_row))
+        return rows
 
     def staying_power(self, attacks: float) -> float:
         c = self.c
