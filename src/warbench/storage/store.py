@@ -80,7 +80,7 @@ DEFAULT_TIMEOUT = 10.0
 """Seconds a store waits for another writer before it gives up with a :class:`StorageError`."""
 TIMEOUT_ENV = "WARBENCH_DB_TIMEOUT"
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD_REVISION = "0003a"
+HEAD_REVISION = "0003b"
 """The newest Alembic revision (``tests/storage`` checks it against the migrations directory):
 a database already there opens without importing Alembic."""
 _SQLITE_BUSY_SLICE = 0.1  # seconds SQLite's own busy handler waits before Store._run retries
@@ -295,6 +295,7 @@ def _create_at_head(s: Session) -> None:
     from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, insert
 
     import warbench.storage.games  # noqa: F401  (its tables are on the same metadata)
+    import warbench.storage.sim_models  # noqa: F401  (the simulation lab's tables too)
     from warbench.storage.models import Base
 
     conn = s.connection()
