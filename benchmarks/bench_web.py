@@ -104,3 +104,47 @@ def test_bench_web_design_page_interactive_from_cold_start(benchmark: Any, tmp_p
         shown = benchmark.pedantic(cold_start, rounds=3, iterations=1)
         browser.close()
     assert shown.endswith(" pts")
+
+
+def test_bench_web_store_edit_one_entry_vs_full_rewrite(benchmark: Any, tmp_path: Path) -> None:
+    """``Store.edit_roster`` (one changed entry: one ``UPDATE``) against reading the roster and
+    saving it whole (``save_roster`` deletes and re-inserts every entry), interleaved so that
+    the machine's load hits both alike; the ratio (edit / full) is in ``extra_info``."""
+    import time
+
+    from warbench.rulesets.warsurge.roster import Roster
+    from warbench.storage.store import Store
+
+    store = Store.open(f"sqlite:///{tmp_path / 'store.db'}")
+    roster = roster_30()
+    store.save_roster(roster)
+    ranges = itertools.count(100)
+
+    def changed(r: Roster) -> Roster:
+        e = r.units[7]
+        rifle = e.unit.weapons[0].model_copy(update={"range": next(ranges)})
+        unit = e.unit.model_copy(update={"weapons": [rifle, *e.unit.weapons[1:]]})
+        return r.with_entry(e.model_copy(update={"unit": unit}))
+
+    def edit() -> int:
+        return store.edit_roster(roster.name, changed).version
+
+    def full() -> int:
+        return store.save_roster(changed(store.roster(roster.name)), create=False)
+
+    benchmark.pedantic(edit, rounds=20, iterations=1, warmup_rounds=2)
+    if not benchmark.disabled:
+        times: dict[str, list[float]] = {"edit": [], "full": []}
+        for _ in range(40):
+            for name, fn in (("edit", edit), ("full", full)):
+                t = time.perf_counter()
+                fn()
+                times[name].append(time.perf_counter() - t)
+        med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+        benchmark.extra_info["edit_median_ms"] = round(1000 * med["edit"], 2)
+        benchmark.extra_info["full_median_ms"] = round(1000 * med["full"], 2)
+        benchmark.extra_info["ratio"] = round(med["edit"] / med["full"], 2)
+        assert med["edit"] < med["full"]  # timed runs only
+    last = store.roster(roster.name).units[7].unit.weapons[0].range
+    assert last == next(ranges) - 1  # the last change is the one stored
+    store.close()

@@ -2,7 +2,7 @@
 // the player types (POST /api/units/cost). The draft is kept in localStorage, so a refresh
 // loses nothing.
 import { $, api, ApiFailure, debounce, el, Perk, perkItem, status } from "./common.js";
-import { Draft, DRAFT_KEY, WeaponDraft, weaponDraft } from "./draft.js";
+import { Draft, DRAFT_KEY, GroupDraft, WeaponDraft, weaponDraft } from "./draft.js";
 
 interface CostItem { label: string; points: number; factor?: number; reason: string }
 interface CostGroup { models: number; weapons: string[]; per_model: number; items: CostItem[] }
@@ -15,6 +15,9 @@ interface UnitCheck { unit: unknown; cost: UnitCost; warnings: string[] }
 const form = $<HTMLFormElement>("unit-form");
 const weaponsBox = $("weapons");
 const unitPerks: string[] = [];
+/** Model groups (Core Rules §1.2): a count and the weapons (card ids) each model carries. */
+let groups: { count: string; weapons: number[] }[] = [{ count: "5", weapons: [] }];
+let nextWeaponId = 0;
 let pickerTarget: { list: string[]; render: () => void } | null = null;
 
 function numberOrText(value: string): number | string {
@@ -35,7 +38,12 @@ function weaponCards(): HTMLFieldSetElement[] {
   return Array.from(weaponsBox.querySelectorAll<HTMLFieldSetElement>("fieldset.weapon"));
 }
 
+function weaponIds(): number[] {
+  return weaponCards().map((card) => Number(card.dataset.wid));
+}
+
 function draft(): Draft {
+  const ids = weaponIds();
   return {
     fields: readFields(form, ""),
     perks: [...unitPerks],
@@ -43,6 +51,7 @@ function draft(): Draft {
       fields: readFields(card, "w-"),
       perks: JSON.parse(card.dataset.perks ?? "[]") as string[],
     })),
+    groups: groups.map((g) => ({ count: g.count, weapons: g.weapons.map((id) => ids.indexOf(id)).filter((i) => i >= 0) })),
   };
 }
 
@@ -52,11 +61,47 @@ function unitData(d: Draft): Record<string, unknown> {
   const unit: Record<string, unknown> = { perks: d.perks };
   for (const [k, v] of Object.entries(stats)) unit[k] = k === "name" || k === "armour" || k === "aegis" ? v : numberOrText(v);
   const weapons = d.weapons.map(weaponData);
+  const drafted: GroupDraft[] = d.groups ?? [{ count: count ?? "1", weapons: weapons.map((_, i) => i) }];
   return {
     unit,
     weapons,
-    models: [{ count: numberOrText(count ?? "1"), weapons: weapons.map((w) => w.name) }],
+    models: drafted.map((g) => ({ count: numberOrText(g.count), weapons: g.weapons.map((i) => weapons[i]?.name) })),
   };
+}
+
+/** The model groups: each a count and a tick for every weapon of the unit. */
+function renderGroups(): void {
+  const box = $("groups");
+  box.replaceChildren();
+  const cards = weaponCards();
+  groups.forEach((g, i) => {
+    const row = el("fieldset", "", { class: "group", "data-field": `unit.models[${i}]` });
+    row.appendChild(el("legend", `Group ${i + 1}`));
+    const label = el("label", "Models", { "data-field": `unit.models[${i}].count` });
+    const count = el("input", "", { type: "number", min: "1", max: "500", inputmode: "numeric", value: g.count, "aria-label": `Models in group ${i + 1}` });
+    count.addEventListener("input", () => { g.count = count.value; });
+    label.appendChild(count);
+    row.appendChild(label);
+    for (const card of cards) {
+      const id = Number(card.dataset.wid);
+      const tick = el("input", "", { type: "checkbox", "data-wid": String(id) });
+      tick.checked = g.weapons.includes(id);
+      tick.addEventListener("change", () => {
+        g.weapons = tick.checked ? [...g.weapons, id] : g.weapons.filter((x) => x !== id);
+      });
+      const name = card.querySelector<HTMLInputElement>('[name="w-name"]')?.value ?? "";
+      const wrap = el("label", "", { class: "tick" });
+      wrap.append(tick, el("span", name, { class: "wname", "data-wid": String(id) }));
+      tick.setAttribute("aria-label", `${name} (group ${i + 1})`);
+      row.appendChild(wrap);
+    }
+    if (groups.length > 1) {
+      const drop = el("button", "Remove group", { type: "button", class: "danger" });
+      drop.addEventListener("click", () => { groups.splice(i, 1); renderGroups(); changed(); });
+      row.appendChild(drop);
+    }
+    box.appendChild(row);
+  });
 }
 
 /** One weapon in the weapon file format. */
@@ -84,11 +129,14 @@ function renderUnitPerks(): void {
   renderChips($("unit-perks"), unitPerks, () => { renderUnitPerks(); changed(); });
 }
 
-function addWeapon(w?: WeaponDraft): void {
+/** Add a weapon card; a new weapon (``fresh``) is carried by every model group. */
+function addWeapon(w?: WeaponDraft, fresh = true): void {
   const template = $<HTMLTemplateElement>("weapon-template");
   const card = (template.content.firstElementChild as HTMLFieldSetElement).cloneNode(true) as HTMLFieldSetElement;
   const perks: string[] = w?.perks ?? [];
   card.dataset.perks = JSON.stringify(perks);
+  const wid = nextWeaponId++;
+  card.dataset.wid = String(wid);
   if (w) {
     for (const [k, v] of Object.entries(w.fields)) {
       const input = card.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="w-${k}"]`);
@@ -104,7 +152,17 @@ function addWeapon(w?: WeaponDraft): void {
   };
   render();
   card.querySelector(".pick")?.addEventListener("click", () => openPicker("Weapon Perk", { list: perks, render }));
-  card.querySelector(".remove-weapon")?.addEventListener("click", () => { card.remove(); changed(); });
+  card.querySelector(".remove-weapon")?.addEventListener("click", () => {
+    card.remove();
+    for (const g of groups) g.weapons = g.weapons.filter((x) => x !== wid);
+    renderGroups();
+    changed();
+  });
+  card.querySelector('[name="w-name"]')?.addEventListener("input", (e) => {
+    const name = (e.target as HTMLInputElement).value;
+    document.querySelectorAll(`#groups .wname[data-wid="${wid}"]`).forEach((n) => { n.textContent = name; });
+    document.querySelectorAll(`#groups input[data-wid="${wid}"]`).forEach((n, i) => n.setAttribute("aria-label", `${name} (group ${i + 1})`));
+  });
   card.querySelector(".to-armoury")?.addEventListener("click", async () => {
     const data = weaponData({ fields: readFields(card, "w-"), perks });
     try {
@@ -116,6 +174,8 @@ function addWeapon(w?: WeaponDraft): void {
     }
   });
   weaponsBox.appendChild(card);
+  if (fresh) for (const g of groups) g.weapons.push(wid);
+  renderGroups();
 }
 
 function clearErrors(): void {
@@ -136,6 +196,8 @@ function showError(err: ApiFailure): void {
   if (weapon) {
     const card = weaponCards()[Number(weapon[1])];
     target = card?.querySelector(`[data-field="${weapon[2] || "name"}"]`) ?? card ?? null;
+  } else if (field.startsWith("unit.models")) {
+    target = form.querySelector(`[data-field="${field}"]`) ?? form.querySelector(`[data-field="${field.replace(/\.[a-z_]+$/, "")}"]`);
   } else {
     target = form.querySelector(`[data-field="${field.replace(/\[\d+\]$/, "")}"]`);
   }
@@ -286,8 +348,15 @@ function restore(): void {
       if (input && !input.closest("template")) input.value = v;
     }
     unitPerks.push(...d.perks);
-    d.weapons.forEach((w) => addWeapon(w));
+    groups = [];
+    d.weapons.forEach((w) => addWeapon(w, false));
+    const ids = weaponIds();
+    const saved = d.groups ?? [{ count: d.fields.count ?? "1", weapons: ids.map((_, i) => i) }];
+    groups = saved.map((g) => ({ count: g.count, weapons: g.weapons.map((i) => ids[i]).filter((x) => x !== undefined) }));
+    if (!groups.length) groups = [{ count: "1", weapons: ids }];
+    renderGroups();
   } catch {
+    groups = [{ count: "5", weapons: [] }];
     addWeapon();
   }
 }
@@ -295,6 +364,11 @@ function restore(): void {
 form.addEventListener("input", changed);
 form.addEventListener("change", changed);
 $("add-weapon").addEventListener("click", () => { addWeapon(); changed(); });
+$("add-group").addEventListener("click", () => {
+  groups.push({ count: "1", weapons: [] });
+  renderGroups();
+  changed();
+});
 restore();
 renderUnitPerks();
 void recost();

@@ -4,7 +4,13 @@
 export const DRAFT_KEY = "warbench.design.draft";
 
 export interface WeaponDraft { fields: Record<string, string>; perks: string[] }
-export interface Draft { fields: Record<string, string>; perks: string[]; weapons: WeaponDraft[] }
+/** A group of models and the weapons each carries (indices into the draft's weapons). */
+export interface GroupDraft { count: string; weapons: number[] }
+export interface Draft {
+  fields: Record<string, string>; perks: string[]; weapons: WeaponDraft[];
+  /** Absent in drafts saved before model groups: one group, every weapon (fields.count). */
+  groups?: GroupDraft[];
+}
 
 /** A unit in the unit file format, as the API returns it (saves already written 4+ / -). */
 export interface UnitFile {
@@ -22,16 +28,20 @@ function strings(record: Record<string, unknown>, skip: string[]): Record<string
   return out;
 }
 
-/** The draft of a unit file; the designer gives every model every weapon, so the models of
- * all groups are added up (the API validates the result again). */
+/** The draft of a unit file: its profile, weapons and model groups (each with its weapons). */
 export function draftFromUnit(unit: UnitFile): Draft {
   const fields = strings(unit.unit, ["perks", "symbol", "lore"]);
-  fields.count = String(unit.models.reduce((n, g) => n + g.count, 0));
   for (const save of ["armour", "aegis"]) fields[save] = fields[save] ?? "-";
+  const weapons = unit.weapons ?? [];
+  const names = weapons.map((w) => String(w.name));
   return {
     fields,
     perks: (unit.unit.perks as string[] | undefined) ?? [],
-    weapons: (unit.weapons ?? []).map(weaponDraft),
+    weapons: weapons.map(weaponDraft),
+    groups: unit.models.map((g) => ({
+      count: String(g.count),
+      weapons: (g.weapons ?? []).map((n) => names.indexOf(n)).filter((i) => i >= 0),
+    })),
   };
 }
 

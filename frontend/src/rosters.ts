@@ -1,22 +1,57 @@
-// Rosters page: list and create rosters, add and remove entries with the total and every
-// violation re-checked by the server, share code and QR, import a pasted code.
+// Rosters page: list and create rosters; add, change in place (count, model groups and their
+// weapons, Traits, Transport, Linked Profile set, name), copy and remove entries; change the
+// Point Limit; Roster Perks; the total and every violation re-checked by the server after each
+// change; share code and QR (shown, downloaded, imported by pasting or from a picture); the
+// roster sheet as a PDF made on the server. No rule is decided here.
 import { $, api, ApiFailure, el, fillUnitSelect, status } from "./common.js";
 
 interface Summary { name: string; point_limit: number; units: number; points_model: string }
 interface Violation { code: string; entry: string; field: string; explanation: string; fix: string; rule: string }
+interface Group { count: number; weapons: string[] }
+interface EntryDoc {
+  name: string; traits: string[]; embarked_in: string | null; link: string | null;
+  designations: Record<string, string>;
+  unit: { profile: { name: string; transport: number }; weapons: { name: string }[]; models: Group[] };
+}
 interface Report {
   roster: string; point_limit: number; total: number; points_model: string; valid: boolean;
+  version: number | null;
   units: { entry: string; full: number; points: number; traits: string[] }[];
   lines: { entry: string; kind: string; label: string; points: number; method: string }[];
   violations: Violation[];
-  document: { roster: { roster_perks: { perk: string; unit: string | null }[] } };
+  document: { roster: { notes: string; roster_perks: { perk: string; unit: string | null }[]; units: EntryDoc[] } };
+}
+/** An entry change being edited (kept in localStorage, so a refresh loses nothing). */
+interface EditDraft {
+  roster: string; entry: string; name: string; groups: Group[]; traits: string;
+  embarked_in: string; link: string;
 }
 
 const OPEN_KEY = "warbench.rosters.open";
+const EDIT_KEY = "warbench.rosters.edit";
 const enc = encodeURIComponent;
+let current: Report | null = null;
 
 function message(err: unknown): string {
   return err instanceof ApiFailure ? err.body.detail : String(err);
+}
+
+function base(report: Report): string {
+  return `/api/rosters/${enc(report.roster)}`;
+}
+
+/** Send an edit made on the version shown; a roster changed elsewhere is reloaded. */
+async function edit(method: string, path: string, body?: unknown): Promise<void> {
+  if (current === null) return;
+  const version = current.version !== null ? `?version=${current.version}` : "";
+  try {
+    render(await api<Report>(method, `${base(current)}${path}${version}`, body));
+    void refreshList();
+  } catch (err) {
+    status(message(err));
+    if (err instanceof ApiFailure && err.status === 409) void show(current.roster);
+    throw err;
+  }
 }
 
 async function refreshList(): Promise<void> {
@@ -43,7 +78,12 @@ async function show(name: string): Promise<void> {
   }
 }
 
+function entryDoc(report: Report, name: string): EntryDoc | undefined {
+  return report.document.roster.units.find((u) => u.name === name);
+}
+
 function render(report: Report): void {
+  current = report;
   const view = $("roster-view");
   const over = report.total > report.point_limit;
   view.replaceChildren(
@@ -51,22 +91,50 @@ function render(report: Report): void {
     el("p", `${report.total} / ${report.point_limit} pts`, { class: `big ${over ? "bad" : "ok"}`, id: "roster-total" }),
     el("p", `points model ${report.points_model}`, { class: "muted" }),
   );
-  const table = el("table");
+  // The Point Limit can change after the roster is made (Core Rules §3.1).
+  const limit = el("form", "", { class: "row", id: "limit-form" });
+  const limitInput = el("input", "", {
+    type: "number", min: "1", max: "1000000", value: String(report.point_limit), "aria-label": "Point Limit of this roster", name: "point_limit",
+  });
+  limit.append(el("label", "Point Limit"), limitInput, el("button", "Set limit", { type: "submit" }));
+  limit.firstElementChild?.appendChild(limitInput);
+  limit.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void edit("PATCH", "", { point_limit: Number(limitInput.value) }).catch(() => undefined);
+  });
+  view.appendChild(limit);
+
+  const table = el("table", "", { id: "entries" });
   const head = el("tr");
-  head.append(el("th", "Entry"), el("th", "Traits"), el("th", "Points", { class: "num" }), el("th", ""));
+  head.append(el("th", "Entry"), el("th", "Points", { class: "num" }), el("th", ""));
   table.appendChild(head);
+  const saved = loadEditDraft(report);
   for (const u of report.units) {
-    const row = el("tr");
+    const doc = entryDoc(report, u.entry);
+    const row = el("tr", "", { "data-entry": u.entry });
+    const who = el("td");
+    who.appendChild(el("strong", u.entry));
+    if (doc) who.appendChild(el("div", describe(doc), { class: "muted" }));
+    const actions = el("td", "", { class: "actions" });
+    const editBtn = el("button", "Edit", { type: "button", class: "edit" });
+    const copy = el("button", "Copy", { type: "button", class: "copy" });
     const remove = el("button", "Remove", { type: "button", class: "danger" });
-    remove.addEventListener("click", async () => {
-      try {
-        render(await api<Report>("DELETE", `/api/rosters/${enc(report.roster)}/entries/${enc(u.entry)}`));
-      } catch (err) { status(message(err)); }
-    });
-    const cell = el("td");
-    cell.appendChild(remove);
-    row.append(el("td", u.entry), el("td", u.traits.join(", ")), el("td", String(u.points), { class: "num" }), cell);
+    actions.append(editBtn, copy, remove);
+    row.append(who, el("td", String(u.points), { class: "num" }), actions);
     table.appendChild(row);
+    const panelRow = el("tr", "", { class: "edit-row", hidden: "" });
+    const panelCell = el("td", "", { colspan: "3" });
+    panelRow.appendChild(panelCell);
+    table.appendChild(panelRow);
+    const open = (draft?: EditDraft): void => {
+      if (doc === undefined) return;
+      panelRow.hidden = false;
+      void editPanel(report, doc, panelCell, draft);
+    };
+    editBtn.addEventListener("click", () => (panelRow.hidden ? open() : (panelRow.hidden = true)));
+    copy.addEventListener("click", () => void edit("POST", `/entries/${enc(u.entry)}/copy`).catch(() => undefined));
+    remove.addEventListener("click", () => void edit("DELETE", `/entries/${enc(u.entry)}`).catch(() => undefined));
+    if (saved !== null && saved.entry === u.entry) open(saved);
   }
   view.appendChild(table);
   // Every line that costs points (unit, table-priced perks, Traits, Roster Perks): they add up
@@ -86,40 +154,159 @@ function render(report: Report): void {
   view.appendChild(el("h3", report.valid ? "No violations" : `${report.violations.length} violation(s)`));
   view.appendChild(violations);
 
+  view.appendChild(el("h3", "Add a unit"));
+  view.appendChild(addForm(report));
+  view.appendChild(el("h3", "Roster Perks (§12.6)"));
+  perkSection(report, view);
+  shareSection(report, view);
+}
+
+/** One line about an entry: its models and weapons, Transport, link. */
+function describe(doc: EntryDoc): string {
+  const groups = doc.unit.models.map((g) => `${g.count}× ${g.weapons.join(" + ") || "no weapon"}`);
+  const parts = [groups.join("; ")];
+  if (doc.traits.length) parts.push(`Traits: ${doc.traits.join(", ")}`);
+  if (doc.embarked_in) parts.push(`in ${doc.embarked_in}`);
+  if (doc.link) parts.push(`linked set ${doc.link}`);
+  return parts.join(" · ");
+}
+
+function loadEditDraft(report: Report): EditDraft | null {
+  try {
+    const d = JSON.parse(localStorage.getItem(EDIT_KEY) ?? "null") as EditDraft | null;
+    return d !== null && d.roster === report.roster ? d : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The in-place editor of one entry: name, model groups with their weapons, Traits,
+ * Transport, Linked Profile set. Saved with PATCH /api/rosters/{name}/entries/{entry}. */
+async function editPanel(report: Report, doc: EntryDoc, cell: HTMLElement, draft?: EditDraft): Promise<void> {
+  const options = await api<string[]>("GET", `${base(report)}/entries/${enc(doc.name)}/weapons`);
+  const state: EditDraft = draft ?? {
+    roster: report.roster, entry: doc.name, name: doc.name,
+    groups: doc.unit.models.map((g) => ({ count: g.count, weapons: [...g.weapons] })),
+    traits: doc.traits.join(", "), embarked_in: doc.embarked_in ?? "", link: doc.link ?? "",
+  };
+  const keep = (): void => localStorage.setItem(EDIT_KEY, JSON.stringify(state));
+  const form = el("form", "", { class: "edit-entry", "aria-label": `Edit ${doc.name}` });
+  const name = el("input", "", { value: state.name, "aria-label": "Entry name", maxlength: "80" });
+  name.addEventListener("input", () => { state.name = name.value; keep(); });
+  form.appendChild(labelled("Name", name));
+
+  const groupsBox = el("div", "", { class: "groups" });
+  const renderGroups = (): void => {
+    groupsBox.replaceChildren(el("strong", "Models and their weapons (§1.2)"));
+    state.groups.forEach((g, i) => {
+      const box = el("fieldset", "", { class: "group" });
+      box.appendChild(el("legend", `Group ${i + 1}`));
+      const count = el("input", "", { type: "number", min: "1", max: "500", value: String(g.count), "aria-label": `Models in group ${i + 1}` });
+      count.addEventListener("input", () => { g.count = Number(count.value); keep(); });
+      box.appendChild(labelled("Models", count));
+      for (const w of options) {
+        const tick = el("input", "", { type: "checkbox", "aria-label": `${w} (group ${i + 1})` });
+        tick.checked = g.weapons.includes(w);
+        tick.addEventListener("change", () => {
+          g.weapons = tick.checked ? [...g.weapons, w] : g.weapons.filter((x) => x !== w);
+          keep();
+        });
+        const label = el("label", "", { class: "tick" });
+        label.append(tick, document.createTextNode(` ${w}`));
+        box.appendChild(label);
+      }
+      if (state.groups.length > 1) {
+        const drop = el("button", "Remove group", { type: "button", class: "danger" });
+        drop.addEventListener("click", () => { state.groups.splice(i, 1); keep(); renderGroups(); });
+        box.appendChild(drop);
+      }
+      groupsBox.appendChild(box);
+    });
+    const add = el("button", "Add a model group", { type: "button", class: "add-group" });
+    add.addEventListener("click", () => { state.groups.push({ count: 1, weapons: [] }); keep(); renderGroups(); });
+    groupsBox.appendChild(add);
+  };
+  renderGroups();
+  form.appendChild(groupsBox);
+
+  const traits = el("input", "", { value: state.traits, placeholder: "Traits, comma separated", "aria-label": "Traits" });
+  traits.addEventListener("input", () => { state.traits = traits.value; keep(); });
+  form.appendChild(labelled("Traits (§12.6)", traits));
+  const embark = el("select", "", { "aria-label": "Embarked in" });
+  embark.appendChild(el("option", "not embarked", { value: "" }));
+  for (const u of report.document.roster.units) {
+    if (u.name !== doc.name && u.unit.profile.transport > 0) embark.appendChild(el("option", u.name, { value: u.name }));
+  }
+  embark.value = state.embarked_in;
+  embark.addEventListener("change", () => { state.embarked_in = embark.value; keep(); });
+  form.appendChild(labelled("Deploys in (Transport, §6.1)", embark));
+  const link = el("input", "", { value: state.link, placeholder: "none", "aria-label": "Linked Profile set", list: "link-names" });
+  const names = el("datalist", "", { id: "link-names" });
+  for (const l of new Set(report.document.roster.units.map((u) => u.link).filter((x): x is string => !!x))) {
+    names.appendChild(el("option", "", { value: l }));
+  }
+  link.addEventListener("input", () => { state.link = link.value; keep(); });
+  form.append(labelled("Linked Profile set (§12.2: same name = one set)", link), names);
+  const save = el("button", "Save changes", { type: "submit" });
+  const cancel = el("button", "Cancel", { type: "button", class: "danger" });
+  const error = el("p", "", { class: "error", role: "alert" });
+  form.append(save, cancel, error);
+  cancel.addEventListener("click", () => {
+    localStorage.removeItem(EDIT_KEY);
+    (cell.parentElement as HTMLElement).hidden = true;
+  });
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const body = {
+      name: state.name.trim() || doc.name,
+      groups: state.groups,
+      traits: state.traits.split(",").map((t) => t.trim()).filter(Boolean),
+      embarked_in: state.embarked_in || null,
+      link: state.link.trim() || null,
+    };
+    void edit("PATCH", `/entries/${enc(doc.name)}`, body)
+      .then(() => localStorage.removeItem(EDIT_KEY))
+      .catch((err: unknown) => { error.textContent = message(err); });
+  });
+  cell.replaceChildren(form);
+}
+
+function labelled(text: string, input: HTMLElement): HTMLLabelElement {
+  const label = el("label", text);
+  label.appendChild(input);
+  return label;
+}
+
+function addForm(report: Report): HTMLFormElement {
   const add = el("form", "", { class: "row", id: "add-entry" });
   const select = el("select", "", { "aria-label": "Unit to add" });
   const entryName = el("input", "", { placeholder: "Entry name (optional)", "aria-label": "Entry name" });
   const traits = el("input", "", { placeholder: "Traits, comma separated", "aria-label": "Traits" });
   const embark = el("select", "", { "aria-label": "Deploys embarked in" });
   embark.appendChild(el("option", "not embarked", { value: "" }));
-  for (const u of report.units) embark.appendChild(el("option", `embarked in ${u.entry}`, { value: u.entry }));
+  for (const u of report.document.roster.units) {
+    if (u.unit.profile.transport > 0) embark.appendChild(el("option", `embarked in ${u.name}`, { value: u.name }));
+  }
   add.append(select, entryName, traits, embark, el("button", "Add unit", { type: "submit" }));
-  add.addEventListener("submit", async (e) => {
+  add.addEventListener("submit", (e) => {
     e.preventDefault();
-    try {
-      render(await api<Report>("POST", `/api/rosters/${enc(report.roster)}/entries`, {
-        unit: JSON.parse(select.value) as unknown,
-        name: entryName.value.trim() || null,
-        traits: traits.value.split(",").map((t) => t.trim()).filter(Boolean),
-        embarked_in: embark.value || null,
-      }));
-      void refreshList();
-    } catch (err) { status(message(err)); }
+    void edit("POST", "/entries", {
+      unit: JSON.parse(select.value) as unknown,
+      name: entryName.value.trim() || null,
+      traits: traits.value.split(",").map((t) => t.trim()).filter(Boolean),
+      embarked_in: embark.value || null,
+    }).catch(() => undefined);
   });
-  view.appendChild(el("h3", "Add a unit"));
-  view.appendChild(add);
   void fillUnitSelect(select);
+  return add;
+}
 
-  view.appendChild(el("h3", "Roster Perks (§12.6)"));
+function perkSection(report: Report, view: HTMLElement): void {
   const perkList = el("ul", "", { class: "plain", id: "roster-perks" });
   report.document.roster.roster_perks.forEach((p, i) => {
     const li = el("li", `${p.perk}${p.unit ? ` → ${p.unit}` : ""} `);
     const remove = el("button", "Remove", { type: "button", class: "danger" });
-    remove.addEventListener("click", async () => {
-      try {
-        render(await api<Report>("DELETE", `/api/rosters/${enc(report.roster)}/perks/${i}`));
-      } catch (err) { status(message(err)); }
-    });
+    remove.addEventListener("click", () => void edit("DELETE", `/perks/${i}`).catch(() => undefined));
     li.appendChild(remove);
     perkList.appendChild(li);
   });
@@ -130,29 +317,43 @@ function render(report: Report): void {
   designated.appendChild(el("option", "no designated unit", { value: "" }));
   for (const u of report.units) designated.appendChild(el("option", u.entry, { value: u.entry }));
   perkForm.append(perkName, designated, el("button", "Add perk", { type: "submit" }));
-  perkForm.addEventListener("submit", async (e) => {
+  perkForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    try {
-      render(await api<Report>("POST", `/api/rosters/${enc(report.roster)}/perks`, {
-        perk: perkName.value, unit: designated.value || null,
-      }));
-    } catch (err) { status(message(err)); }
+    void edit("POST", "/perks", { perk: perkName.value, unit: designated.value || null }).catch(() => undefined);
   });
   view.appendChild(perkForm);
+}
 
+function shareSection(report: Report, view: HTMLElement): void {
+  const root = base(report);
+  view.appendChild(el("h3", "Share and print"));
   const share = el("button", "Share code and QR", { type: "button", id: "share" });
-  const shareBox = el("div");
+  const shareBox = el("div", "", { id: "share-box" });
   share.addEventListener("click", async () => {
-    const { code } = await api<{ code: string }>("GET", `/api/rosters/${enc(report.roster)}/share`);
-    const img = el("img", "", { src: `/api/rosters/${enc(report.roster)}/qr.svg`, alt: "QR code of the share code", class: "qr" });
-    const download = el("a", "Download the QR (SVG)", { href: img.getAttribute("src") ?? "", download: `${report.roster}.svg` });
-    shareBox.replaceChildren(el("p", code, { class: "code", id: "share-code" }), img, download);
+    const { code } = await api<{ code: string }>("GET", `${root}/share`);
+    const img = el("img", "", { src: `${root}/qr.svg`, alt: "QR code of the share code", class: "qr" });
+    const links = el("p", "", { class: "row" });
+    links.append(
+      el("a", "Download the QR (SVG)", { href: `${root}/qr.svg`, download: `${report.roster}.svg` }),
+      el("a", "Download the QR (PNG)", { href: `${root}/qr.png`, download: `${report.roster}.png`, id: "qr-png" }),
+    );
+    shareBox.replaceChildren(el("p", code, { class: "code", id: "share-code" }), img, links);
   });
-  const sheet = el("a", "Print sheet (save as PDF from the print dialog)", {
-    href: `/api/rosters/${enc(report.roster)}/sheet.html`, target: "_blank", id: "print-sheet",
+  view.append(share, shareBox);
+  // The sheet: a PDF typeset on the server (shown here, or downloaded), or the HTML to print.
+  const pdf = el("button", "Show the PDF sheet", { type: "button", id: "show-pdf" });
+  const pdfBox = el("div", "", { id: "pdf-box" });
+  pdf.addEventListener("click", () => {
+    const frame = el("object", "", { data: `${root}/sheet.pdf`, type: "application/pdf", class: "sheet", id: "sheet-pdf", "aria-label": "Roster sheet (PDF)" });
+    frame.appendChild(el("a", "Open the PDF sheet", { href: `${root}/sheet.pdf`, target: "_blank" }));
+    pdfBox.replaceChildren(frame);
   });
-  view.append(share, el("p", "", {}), shareBox);
-  view.appendChild(el("p")).appendChild(sheet);
+  const links = el("p", "", { class: "row" });
+  links.append(
+    el("a", "Download the PDF sheet", { href: `${root}/sheet.pdf?download=true`, id: "download-pdf", download: `${report.roster}.pdf` }),
+    el("a", "Print sheet (HTML)", { href: `${root}/sheet.html`, target: "_blank", id: "print-sheet" }),
+  );
+  view.append(pdf, links, pdfBox);
 }
 
 $("new-roster").addEventListener("submit", async (e) => {
@@ -173,9 +374,41 @@ $("import-roster").addEventListener("submit", async (e) => {
   const data = new FormData(e.target as HTMLFormElement);
   try {
     const report = await api<Report>("POST", "/api/rosters/import", { code: String(data.get("code") ?? "").trim() });
+    localStorage.setItem(OPEN_KEY, report.roster);
     render(report);
     await refreshList();
   } catch (err) { status(message(err)); }
+});
+
+/** A picture as a data: URL (the API reads the QR in it). */
+function readPicture(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(new Error(`cannot read ${file.name}`));
+    reader.readAsDataURL(file);
+  });
+}
+
+$("import-qr").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const input = $<HTMLInputElement>("qr-file");
+  const file = input.files?.[0];
+  const result = $("import-qr-result");
+  if (file === undefined) {
+    result.textContent = "Choose a picture of a roster's QR code first.";
+    return;
+  }
+  try {
+    const name = $<HTMLInputElement>("qr-name").value.trim() || null;
+    const report = await api<Report>("POST", "/api/rosters/import-image", { image: await readPicture(file), name });
+    result.textContent = `Imported ${report.roster}.`;
+    localStorage.setItem(OPEN_KEY, report.roster);
+    render(report);
+    await refreshList();
+  } catch (err) {
+    result.textContent = message(err);
+  }
 });
 
 void refreshList();

@@ -224,3 +224,16 @@ def test_get_of_kind_suggests_perks_of_that_kind_and_names_the_right_section() -
         cat.get_of_kind("Tough", "Trait")
     with pytest.raises(UnknownNameError, match="did you mean 'Inspiring'"):
         cat.get_of_kind("Inspirng", "Roster Perk")
+
+
+def test_find_by_the_book_name_is_the_tolerant_lookup_s12() -> None:
+    """The fast path of ``find`` (a book name's lower case) answers as the tolerant lookup."""
+    from warbench.rulesets.warsurge.perks import _key_variants
+
+    catalog = PerkCatalog.load()
+    for perk in catalog:
+        for written in (perk.name, perk.name.upper(), perk.name.lower()):
+            tolerant = next(
+                (catalog._by_key[k] for k in _key_variants(written) if k in catalog._by_key), None
+            )
+            assert catalog.find(written) is tolerant is perk

@@ -274,3 +274,191 @@ def test_factions_import_open_in_designer_and_armoury_s1_6(page: Any) -> None:
 
 def _unit(page: Any) -> Any:
     return _api(page, "GET", "/api/factions/Book/units/Sisters Repentium")
+
+
+# ------------------------------------------------------------------ issue 13, part 2
+
+
+def _roster_with_troopers(page: Any) -> None:
+    assert page.request.post("/api/rosters", data={"name": "Patrol", "point_limit": 400}).ok
+    body = {"unit": {"source": "example", "name": "Troopers x10"}, "name": "Squad"}
+    assert page.request.post("/api/rosters/Patrol/entries", data=body).ok
+
+
+def test_roster_entry_edited_in_place_and_point_limit_s3_1(page: Any) -> None:
+    _roster_with_troopers(page)
+    page.goto("/rosters")
+    page.get_by_role("button", name="Patrol · 1 unit · limit 400 pts").click()
+    row = page.locator('tr[data-entry="Squad"]')
+    playwright_api.expect(row).to_contain_text("10× Laser Rifle")
+    # Change the entry in place: two model groups, one without a weapon, a Linked Profile set.
+    row.get_by_role("button", name="Edit").click()
+    editor = page.get_by_role("form", name="Edit Squad")
+    editor.get_by_label("Models in group 1").fill("6")
+    editor.get_by_role("button", name="Add a model group").click()
+    editor.get_by_label("Models in group 2").fill("2")
+    editor.get_by_label("Linked Profile set").fill("Pair")
+    # A refresh keeps the unsaved change (the editor's draft is in localStorage).
+    page.wait_for_timeout(100)
+    page.reload()
+    editor = page.get_by_role("form", name="Edit Squad")
+    playwright_api.expect(editor.get_by_label("Models in group 2")).to_have_value("2")
+    editor.get_by_role("button", name="Save changes").click()
+    row = page.locator('tr[data-entry="Squad"]')
+    playwright_api.expect(row).to_contain_text("6× Laser Rifle; 2× no weapon")
+    playwright_api.expect(row).to_contain_text("linked set Pair")
+    report = _api(page, "GET", "/api/rosters/Patrol")
+    assert report["document"]["roster"]["units"][0]["unit"]["models"] == [
+        {"count": 6, "weapons": ["Laser Rifle"]},
+        {"count": 2, "weapons": []},
+    ]
+    playwright_api.expect(page.locator("#roster-total")).to_have_text(
+        f"{report['total']} / 400 pts"
+    )
+    # The Point Limit changes after creation (§3.1); below the total it is a violation.
+    page.get_by_label("Point Limit of this roster").fill("50")
+    page.get_by_role("button", name="Set limit").click()
+    playwright_api.expect(page.locator("#roster-total")).to_have_text(f"{report['total']} / 50 pts")
+    playwright_api.expect(page.locator("#violations")).to_contain_text("Point Limit")
+    # A bad change is refused with the server's message, nothing lost.
+    page.locator('tr[data-entry="Squad"]').get_by_role("button", name="Edit").click()
+    editor = page.get_by_role("form", name="Edit Squad")
+    editor.get_by_label("Traits").fill("Tough")
+    editor.get_by_role("button", name="Save changes").click()
+    playwright_api.expect(editor.get_by_role("alert")).to_contain_text("Trait")
+    page.locator('tr[data-entry="Squad"]').get_by_role("button", name="Copy").click()
+    playwright_api.expect(page.locator('tr[data-entry="Squad 2"]')).to_be_visible()
+
+
+def test_roster_pdf_sheet_and_qr_picture_import(page: Any, tmp_path: Path) -> None:
+    _roster_with_troopers(page)
+    page.goto("/rosters")
+    page.get_by_role("button", name="Patrol · 1 unit · limit 400 pts").click()
+    page.click("#show-pdf")
+    playwright_api.expect(page.locator("object#sheet-pdf")).to_have_attribute(
+        "data", "/api/rosters/Patrol/sheet.pdf"
+    )
+    pdf = page.request.get(page.locator("#download-pdf").get_attribute("href"))
+    assert pdf.ok and pdf.headers["content-type"] == "application/pdf"
+    assert pdf.body().startswith(b"%PDF")
+    page.click("#share")
+    png = page.request.get(page.locator("#qr-png").get_attribute("href"))
+    picture = tmp_path / "qr.png"
+    picture.write_bytes(png.body())
+    page.set_input_files("#qr-file", str(picture))
+    page.fill("#qr-name", "Scanned")
+    page.get_by_role("button", name="Read the QR and import").click()
+    playwright_api.expect(page.locator("#import-qr-result")).to_have_text("Imported Scanned.")
+    playwright_api.expect(page.locator("#roster-view h2")).to_have_text("Scanned")
+    # A picture without a QR is refused with a message.
+    blank = tmp_path / "blank.png"
+    blank.write_bytes(page.request.get("/static/style.css").body())
+    page.set_input_files("#qr-file", str(blank))
+    page.get_by_role("button", name="Read the QR and import").click()
+    playwright_api.expect(page.locator("#import-qr-result")).to_contain_text("picture")
+
+
+def test_rules_core_sections_search_and_read_s5_6(page: Any) -> None:
+    page.goto("/rules")
+    playwright_api.expect(page.locator("#sections-count")).to_contain_text("sections")
+    page.fill("#rules-q", "cover bonus")
+    first = page.locator("#section-results li").first
+    playwright_api.expect(first.locator(".section-open")).to_have_text(
+        "§5.6 Obscured View And Cover Bonus"
+    )
+    playwright_api.expect(first).to_contain_text("lines 2486-2555")
+    first.locator(".section-open").click()
+    playwright_api.expect(first.locator(".full")).to_contain_text("Cover Bonus")
+    page.fill("#rules-q", "3.1")
+    playwright_api.expect(page.locator("#section-results li")).to_have_count(1)
+    playwright_api.expect(page.locator("#section-results li")).to_contain_text("Point Limit")
+
+
+def test_warengine_figure_designer_and_force_builder_l925_997(page: Any) -> None:
+    page.goto("/warengine")
+    playwright_api.expect(page.locator("#we-total")).to_have_text(
+        __import__("re").compile(r"^\d+ pts$")
+    )
+    page.select_option("#we-example", label="WarpEyes")
+    # 004 lines 925-963: WarpEyes costs 244 points with 32 tweak points.
+    playwright_api.expect(page.locator("#we-total")).to_have_text("244 pts")
+    playwright_api.expect(page.locator("#we-tweak-points")).to_have_text("32 tweak points")
+    playwright_api.expect(page.locator("#we-itemised")).to_contain_text("Hero Points 8 x 4")
+    # A change re-costs: Df 5k4 -> 4k4 is cheaper.
+    page.select_option('select[name="df"]', "4k4")
+    playwright_api.expect(page.locator("#we-total")).not_to_have_text("244 pts")
+    expected = _api(
+        page,
+        "POST",
+        "/api/warengine/figures/cost",
+        {**_api(page, "GET", "/api/warengine/example")["figures"]["warpeyes"], "df": "4k4"},
+    )
+    playwright_api.expect(page.locator("#we-total")).to_have_text(
+        f"{expected['cost']['points']} pts"
+    )
+    # The force builder: the example force, then the designed figure added as a unit.
+    page.click("#we-example-force")
+    force = _api(
+        page, "POST", "/api/warengine/forces/cost", _api(page, "GET", "/api/warengine/example")
+    )
+    playwright_api.expect(page.locator("#we-force-total")).to_have_text(
+        f"{force['cost']['points']} pts"
+    )
+    playwright_api.expect(
+        page.locator('#we-force-figures li[data-key="warpeyes"]')
+    ).to_contain_text("244 pts")
+    page.click("#we-to-force")
+    playwright_api.expect(page.locator("#we-force-total")).not_to_have_text(
+        f"{force['cost']['points']} pts"
+    )
+    # A refresh keeps both drafts.
+    page.reload()
+    playwright_api.expect(page.locator("#we-total")).to_have_text(
+        f"{expected['cost']['points']} pts"
+    )
+    playwright_api.expect(page.locator("#we-units fieldset.unit")).to_have_count(
+        len(_api(page, "GET", "/api/warengine/example")["units"]) + 0
+    )
+
+
+def test_design_model_groups_with_their_own_weapons_s1_2(page: Any) -> None:
+    page.goto("/design")
+    total = page.locator("#cost-total")
+    playwright_api.expect(total).to_have_text(__import__("re").compile(r"^\d+ pts$"))
+    page.fill('fieldset.weapon input[name="w-name"]', "Rifle")
+    page.fill('fieldset.weapon input[name="w-range"]', "18")
+    page.click("#add-weapon")
+    second = page.locator("fieldset.weapon").nth(1)
+    second.locator('input[name="w-name"]').fill("Blade")
+    second.locator('input[name="w-range"]').fill("0")
+    # Group 1: 5 models with the Rifle only; group 2: 2 models with both.
+    page.get_by_label("Blade (group 1)").uncheck()
+    page.click("#add-group")
+    page.get_by_label("Models in group 2").fill("2")
+    page.get_by_label("Rifle (group 2)").check()
+    page.get_by_label("Blade (group 2)").check()
+    page.wait_for_timeout(500)
+    draft = page.evaluate("JSON.parse(localStorage.getItem('warbench.design.draft'))")
+    assert draft["groups"] == [{"count": "5", "weapons": [0]}, {"count": "2", "weapons": [0, 1]}]
+    unit = {
+        "unit": {"name": "New Unit", "move": 6, "dash": 6, "defence": 3, "hp": 1},
+        "weapons": [
+            {"name": "Rifle", "range": 18, "attacks": 1, "power": 3},
+            {"name": "Blade", "range": 0, "attacks": 1, "power": 3},
+        ],
+        "models": [{"count": 5, "weapons": ["Rifle"]}, {"count": 2, "weapons": ["Rifle", "Blade"]}],
+    }
+    expected = _api(page, "POST", "/api/units/cost", unit)["cost"]
+    playwright_api.expect(total).to_have_text(f"{expected['points']} pts")
+    playwright_api.expect(page.locator("#cost-items")).to_contain_text("2 models with Rifle, Blade")
+    # A bad count names its group; a refresh keeps the groups.
+    page.get_by_label("Models in group 2").fill("0")
+    playwright_api.expect(page.locator('[data-field="unit.models[1].count"]')).to_have_class(
+        "invalid"
+    )
+    page.get_by_label("Models in group 2").fill("2")
+    page.wait_for_timeout(400)
+    page.reload()
+    playwright_api.expect(page.get_by_label("Models in group 2")).to_have_value("2")
+    playwright_api.expect(page.get_by_label("Blade (group 1)")).not_to_be_checked()
+    playwright_api.expect(total).to_have_text(f"{expected['points']} pts")

@@ -314,3 +314,34 @@ def objectives(
         highlight=False,
         markup=False,
     )
+
+
+@collision.command()
+def play(
+    groups: Annotated[list[Path], typer.Argument(help="Two battle groups: yours, then the AI's.")],
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", min=0, help="Seed (recorded; random if unset).")
+    ] = None,
+    side: Annotated[int, typer.Option("--side", help="Which group you play: 0 or 1.")] = 0,
+    auto: bool = typer.Option(False, "--auto", help="The scripted player plays both sides."),
+    major: Annotated[str | None, typer.Option("--major", help="Major objective.")] = None,
+    minors: Annotated[
+        str | None, typer.Option("--minors", help="Two minor objectives, comma separated.")
+    ] = None,
+    turns: Annotated[
+        int | None, typer.Option("--turns", help="Turn limit (default: the major objective's).")
+    ] = None,
+    record: Annotated[Path | None, typer.Option("--record", help="Write the record.")] = None,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Write the final board as SVG.")] = None,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the result."),
+) -> None:
+    """Play a Collision battle against the scripted player (docs/collision-game.md): each
+    decision is asked at the prompt (a number, nothing for the suggestion, or an action as
+    JSON) and the grid is drawn before each of your activations. When the input ends, the
+    scripted player plays on for you."""
+    from warbench.cli.play_collision import play_collision
+
+    try:
+        play_collision(groups, seed, side, auto, major, minors, turns, record, svg, quiet)
+    except WarbenchError as exc:
+        raise fail(str(exc)) from exc

@@ -28,12 +28,31 @@ def play(
     record: Path | None = typer.Option(
         None, "--record", help="Write the protocol record (JSON lines)."
     ),
+    ruleset: str = typer.Option(
+        "warsurge",
+        "--ruleset",
+        help="warsurge (game rosters), warengine (force files) or collision (battle groups).",
+    ),
 ) -> None:
     """Play a Standard game against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
     text after each step. When the input ends, the scripted AI plays on for you."""
+    if ruleset == "warengine":
+        from warbench.cli.play_warengine import play_warengine
+
+        return play_warengine(rosters, board, seed, side, turns, record)
     import secrets
 
+    if ruleset == "collision":
+        from warbench.cli.play_collision import play_collision
+
+        try:
+            play_collision(rosters, seed, side, False, None, None, turns, record, None, False)
+        except WarbenchError as exc:
+            raise fail(str(exc)) from exc
+        return
+    if ruleset != "warsurge":
+        raise fail(f"--ruleset {ruleset}: allowed: warsurge, warengine, collision")
     from warbench.play import AutomaticPlayer, PromptPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
     from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data

@@ -195,6 +195,29 @@ def _units_table(units: list[Unit], title: str) -> Table:
 # ---------------------------------------------------------------------------------- armoury
 
 
+def _weapon_file(path: Path) -> WeaponProfile:
+    """The weapon in a weapon file; a directory or a unit file given instead is one line naming
+    what was given and what ``armoury add`` expects."""
+    from warbench.kernel.errors import ProfileError
+    from warbench.rulesets.warsurge.io import load_units, load_weapon
+
+    expected = "armoury add expects weapon files (weapon: {name: ..., range: ..., ...})"
+    if path.is_dir():
+        raise fail(f"{path}: is a directory; {expected}")
+    try:
+        return load_weapon(path)
+    except ProfileError as exc:
+        try:
+            units = load_units(path)
+        except WarbenchError:
+            raise exc from None
+        names = ", ".join(u.name for u in units)
+        raise fail(
+            f"{path}: is a unit file ({names}), not a weapon file; {expected}; add a unit "
+            f"to a faction with: warbench faction add-unit FACTION {path}"
+        ) from None
+
+
 @armoury.command("add")
 def armoury_add(
     files: list[Path] = typer.Argument(..., help="Weapon files (weapon: {...})."),
@@ -202,10 +225,8 @@ def armoury_add(
     db: str | None = DB,
 ) -> None:
     """Add weapon profiles to the Armoury (all or none)."""
-    from warbench.rulesets.warsurge.io import load_weapon
-
     with guarded():
-        weapons = [load_weapon(f) for f in files]
+        weapons = [_weapon_file(f) for f in files]
         _store(db).add_weapons(weapons, replace=replace)
     console.print(f"added {', '.join(w.name for w in weapons)} to the Armoury", highlight=False)
 
@@ -382,6 +403,36 @@ def _groups(
     return [(models or base.model_count, names)]
 
 
+def _refuse_what_validate_would(old: Roster, new: Roster) -> None:
+    """Refuse an edit that gives an entry something ``roster validate`` would reject at once:
+    a model worth under 1 pt (a group without weapons, Core Rules L1431), a perk that needs
+    weapons no model carries, a Presence Roster Perk designated to a unit without Presence
+    (Perks L1372-1380). One line: the violation with its fix and its rule and lines.
+
+    Only violations the edit brings in count, and only those about what was given: a roster
+    that is still being built (over its limit, a Controlled unit whose controller comes next)
+    is not refused; ``validate`` reports those."""
+    from warbench.rulesets.warsurge.roster import ViolationCode, validate_roster
+
+    refused = {
+        ViolationCode.MODEL_UNDER_1,
+        ViolationCode.NEEDS_WEAPONS,
+        ViolationCode.WEAPON_REQUIREMENT,
+        ViolationCode.NEEDS_PRESENCE,
+    }
+
+    def key(v: object) -> tuple[object, ...]:
+        return (v.code, v.entry, v.field, repr(v.value))  # type: ignore[attr-defined]
+
+    coster = _coster()
+    before = {key(v) for v in validate_roster(old, coster).violations}
+    for v in validate_roster(new, coster).violations:
+        if v.code in refused and key(v) not in before:
+            if v.code is ViolationCode.NEEDS_PRESENCE and v.value is None:
+                continue  # no Presence unit designated yet: validate says so
+            raise fail(f"refused, {v}")
+
+
 def _weapon_sources(store: Store, unit: Unit) -> list[WeaponProfile]:
     """Weapons an entry may take: its faction unit's profiles (if stored), then the Armoury."""
     own: list[WeaponProfile] = []
@@ -428,7 +479,9 @@ def roster_add(
         )
         if r.find(e.name) is not None:
             raise fail(f"roster {r.name!r} already has an entry {e.name!r}; choose --name")
-        store.save_roster(_stamp(r.with_entry(e)), expected_version=loaded.version)
+        added = _stamp(r.with_entry(e))
+        _refuse_what_validate_would(r, added)
+        store.save_roster(added, expected_version=loaded.version)
     n = built.model_count
     console.print(f"added {e.name} ({n} model{'s' * (n != 1)}) to {r.name}", highlight=False)
 
@@ -500,7 +553,9 @@ def roster_edit(
         if rename is not None:
             update["name"] = rename.strip()
         new = RosterEntry.model_validate({**old.model_dump(), **update})
-        store.save_roster(_stamp(r.replace_entry(old.name, new)), expected_version=loaded.version)
+        edited = _stamp(r.replace_entry(old.name, new))
+        _refuse_what_validate_would(r, edited)
+        store.save_roster(edited, expected_version=loaded.version)
     console.print(f"changed {new.name} in {r.name}", highlight=False)
 
 
@@ -538,24 +593,46 @@ def roster_remove(
 
 @roster.command("rename")
 def roster_rename(
-    name: str = typer.Argument(..., help="Roster name."),
+    name: str = typer.Argument(..., help="Roster name, or #ID (roster list)."),
     new: str = typer.Argument(..., help="New roster name."),
     db: str | None = DB,
 ) -> None:
-    """Rename a roster."""
+    """Rename a roster (one save: renamed, or unchanged)."""
     new = _new_name(new, "roster")
+    with guarded():
+        store = _store(db)
+        # The stored line, not the roster: a blank name saved by an older version can be fixed.
+        r = store.roster_summary(name)  # renamed only at this version
+        store.rename_roster(r.handle, new, expected_version=r.version, roster_id=r.id)
+    console.print(f"renamed roster {r.handle!r} to {new!r}", highlight=False)
+
+
+@roster.command("limit")
+def roster_limit(
+    name: str = typer.Argument(..., help="Roster name."),
+    points: int = typer.Argument(
+        ..., min=1, max=1_000_000, help="The new Point Limit (Core Rules §3.1)."
+    ),
+    db: str | None = DB,
+) -> None:
+    """Change a roster's Point Limit, then validate it again (every violation is listed).
+
+    The new limit is saved even when the roster no longer fits: the violations say what to
+    change, as ``roster validate`` does (exit status 0; ``validate`` exits 1)."""
     with guarded():
         store = _store(db)
         loaded = store.versioned_roster(name)  # saved only over this version
         r = loaded.value
-        renamed = r.model_copy(update={"name": new.strip()})
-        if r.name.lower() == new.strip().lower():
-            store.save_roster(renamed, expected_version=loaded.version)  # only the case changes
-        else:
-            # The new roster is written first; should deleting the old one fail, both remain.
-            store.save_roster(renamed, replace=False)
-            store.delete_roster(r.name, expected_version=loaded.version)
-    console.print(f"renamed roster {r.name!r} to {renamed.name!r}", highlight=False)
+        changed = _stamp(r.model_copy(update={"point_limit": points}))
+        store.save_roster(changed, expected_version=loaded.version)
+        report = _report(changed)
+    console.print(
+        f"Point Limit of {r.name!r}: {r.point_limit} → {points} pts; "
+        f"total {report.total} pts, " + ("legal" if report.ok else "NOT legal:"),
+        highlight=False,
+    )
+    for v in report.violations:
+        console.print(f"- {v}", highlight=False, soft_wrap=True)
 
 
 @roster.command("copy")
@@ -575,21 +652,22 @@ def roster_copy(
 
 @roster.command("delete")
 def roster_delete(
-    name: str = typer.Argument(..., help="Roster name."),
+    name: str = typer.Argument(..., help="Roster name, or #ID (roster list)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     db: str | None = DB,
 ) -> None:
     """Delete a roster (asks first unless --yes)."""
     with guarded():
         store = _store(db)
-        loaded = store.versioned_roster(name)  # saved only over this version
-        r = loaded.value
+        # The stored line, not the roster: a roster this version would refuse (a blank name
+        # saved by an older one) can be deleted too, by ``#ID`` (``roster list``).
+        r = store.roster_summary(name)  # deleted only at this version
         if not yes and not typer.confirm(
-            f"Delete roster {r.name!r} ({len(r.units)} units)?", default=False, err=True
+            f"Delete roster {r.handle!r} ({r.units} units)?", default=False, err=True
         ):
-            raise fail(f"roster {r.name!r} not deleted", code=1)
-        store.delete_roster(r.name, expected_version=loaded.version)
-    console.print(f"deleted roster {r.name!r}", highlight=False)
+            raise fail(f"roster {r.handle!r} not deleted", code=1)
+        store.delete_roster(r.handle, expected_version=r.version, roster_id=r.id)
+    console.print(f"deleted roster {r.handle!r}", highlight=False)
 
 
 @roster.command("perk")
@@ -621,10 +699,10 @@ def roster_perk(
             perks.append(RosterPerk(perk=perk, unit=_entry_ref(r, unit, "--unit")))
         from warbench.rulesets.warsurge.roster_io import canonical_roster
 
-        store.save_roster(
-            canonical_roster(r.model_copy(update={"roster_perks": perks})),
-            expected_version=loaded.version,
-        )
+        changed = canonical_roster(r.model_copy(update={"roster_perks": perks}))
+        if not remove:
+            _refuse_what_validate_would(r, changed)
+        store.save_roster(changed, expected_version=loaded.version)
     console.print(f"{'removed' if remove else 'added'} {perk} on {r.name}", highlight=False)
 
 
@@ -633,7 +711,10 @@ def roster_list(db: str | None = DB) -> None:
     """List the rosters."""
     with guarded():
         for s in _store(db).rosters():
-            console.print(f"{s.name}  {s.units} units, limit {s.point_limit} pts", highlight=False)
+            name = (
+                s.name if s.name.strip() else f"#{s.id} (no name; rename or delete it by #{s.id})"
+            )
+            console.print(f"{name}  {s.units} units, limit {s.point_limit} pts", highlight=False)
 
 
 def _load(name_or_file: str, db: str | None) -> Roster:

@@ -57,9 +57,14 @@ def chart(
 # ------------------------------------------------------------------------------------- odds
 
 
-def _load(path: Path, name: str | None) -> Unit:
+def _load(path: Path, name: str | None, role: str = "ATTACKER") -> Unit:
     from warbench.rulesets.warsurge.io import load_units
 
+    if path.is_dir():
+        raise fail(
+            f"{path}: is a directory; warbench odds expects the {role} unit file (YAML or JSON), "
+            "for example examples/warsurge/troopers_10.yaml"
+        )
     units = load_units(path)
     if name is None:
         if len(units) > 1:
@@ -177,6 +182,82 @@ def plot_odds(odds: AttackOdds, title: str, path: Path) -> None:
         plt.close(fig)
 
 
+#: ``odds --situation`` names: each sets one circumstance of the attack model
+#: (:class:`~warbench.rulesets.warsurge.attack.AttackContext`) to the value given, with what it
+#: wakes. ``tests/cli/test_odds_situations.py`` checks that every yes/no circumstance the model
+#: reads is here, so a new one cannot be left unreachable from the command line.
+SITUATIONS: dict[str, tuple[str, object, str]] = {
+    "melee": ("melee", True, "attacker and target in the same Melee (§5.9; same as --melee)"),
+    "cover": ("cover", True, "the target has a Cover Bonus (§5.6; same as --cover)"),
+    "half-range": (
+        "within_half_range",
+        True,
+        "a target model within half the weapons' Range (Rapid, Impact; same as --half-range)",
+    ),
+    "attacker-engaged": (
+        "attacker_engaged",
+        True,
+        "the attacker is engaged in another Melee, attacking out of it (§5.8)",
+    ),
+    "target-engaged": (
+        "target_engaged_elsewhere",
+        True,
+        "the target is in a Melee with a friendly unit, attacking into it (§5.8)",
+    ),
+    "leader": ("target_is_leader", True, "the target is a Leader or War Master (Assassin)"),
+    "airborne": ("target_airborne", True, "the target is Airborne or a Jumper (Anti-Air)"),
+    "stationary": ("stationary", True, "the attacker has not moved this turn (Focus)"),
+    "engaging": (
+        "first_use_after_engaging",
+        True,
+        "the weapon's first use after the unit engaged (Clash)",
+    ),
+    "outflank": (
+        "outflank",
+        True,
+        "first use in a Melee whose target another unit already engages (Outflank)",
+    ),
+    "burst": ("burst", True, "the attacker uses Burst this turn (Burst doubles Attacks)"),
+    "no-emergency-save": (
+        "emergency_save",
+        False,
+        "the target's Emergency Save is already spent (Emergency Save)",
+    ),
+    "target-costs-more": (
+        "point_cost_greater",
+        True,
+        "the target's Point Cost is equal or higher than the attacker's (Defiance, Might)",
+    ),
+}
+
+
+def situation_context(names: list[str]) -> dict[str, object]:
+    """``AttackContext`` fields for ``--situation`` names (comma-separated or repeated); an
+    unknown name is one line listing the allowed ones."""
+    out: dict[str, object] = {}
+    for item in names:
+        for raw in item.split(","):
+            name = raw.strip().lower().replace("_", "-")
+            if not name:
+                continue
+            if name not in SITUATIONS:
+                raise fail(
+                    f"--situation {raw.strip()!r} is not a situation; allowed: "
+                    + ", ".join(SITUATIONS)
+                )
+            field, value, _ = SITUATIONS[name]
+            if field == "point_cost_greater":
+                # Point Cost (Greater) is "equal or higher" (000 L321-323): the target costs
+                # what the attacker does, which meets Greater (and Lesser) exactly.
+                out["attacker_point_cost"] = out["target_point_cost"] = 1.0
+            else:
+                out[field] = value
+    return out
+
+
+_SITUATION_HELP = "Situations, comma-separated: " + ", ".join(SITUATIONS) + " (docs/cli.md)."
+
+
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def odds(
     context: typer.Context,
@@ -198,6 +279,10 @@ def odds(
         "--in-sight",
         min=1,
         help="Only the first N target models are in line of sight (at least 1, §5.3).",
+    ),
+    situation: list[str] = typer.Option([], "--situation", "-s", help=_SITUATION_HELP),
+    distance: float | None = typer.Option(
+        None, "--distance", min=0, max=1000, help="Inches between the units (Barrier, Wildcard)."
     ),
     monte_carlo: int = typer.Option(0, "--monte-carlo", min=0, help="Also sample N trials."),
     seed: int | None = typer.Option(
@@ -228,16 +313,22 @@ def odds(
             f"--plot {plot}: unknown image type {plot.suffix!r}; allowed: "
             + ", ".join(PLOT_SUFFIXES)
         )
+    flags = situation_context(situation)
+    melee = bool(flags.pop("melee", melee))
+    cover = bool(flags.pop("cover", cover))
+    half_range = bool(flags.pop("within_half_range", half_range))
     try:
         attacker = _load(attacker_file, unit_name)
-        target = _load(target_file, target_name)
+        target = _load(target_file, target_name, "TARGET")
         ctx = AttackContext(
             melee=melee,
             cover=cover,
             cover_bonus=cover_bonus,
             within_half_range=half_range,
+            distance=distance,
             playstyle=Playstyle.ADVANCED if advanced else Playstyle.STANDARD,
             los_models=frozenset(range(in_sight)) if in_sight is not None else None,
+            **flags,  # type: ignore[arg-type]
         )
         plan = AttackPlan(
             UnitState.of(attacker), UnitState.of(target), ctx, weapons=tuple(weapon or ())
@@ -260,13 +351,22 @@ def odds(
                 sampled = sample_attack(plan, monte_carlo, SeededDice(seed), bar)
     except WarbenchError as exc:
         raise fail(str(exc)) from None
+    chosen = sorted(
+        {n for item in situation for n in (x.strip().lower() for x in item.split(",")) if n}
+        | {n for n, on in (("melee", melee), ("cover", cover), ("half-range", half_range)) if on}
+    )
     if as_json:
         report = odds_report(attacker, target, result, names)
+        report["situations"] = chosen
+        report["distance"] = distance
         report["warnings"] = warnings
         if sampled is not None:
             report["monte_carlo"] = odds_report(attacker, target, sampled, names)
         console.print_json(json.dumps(report))
     else:
+        if chosen or distance is not None:
+            said = ", ".join(chosen + ([f'{distance:g}" apart'] if distance is not None else []))
+            console.print(f"situation: {said}", highlight=False)
         for table in odds_tables(attacker, target, result):
             console.print(table)
         if sampled is not None:

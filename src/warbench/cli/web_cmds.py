@@ -5,10 +5,15 @@ FastAPI and uvicorn are imported inside the command, so no other command pays fo
 
 from __future__ import annotations
 
+import os
+import re
+
 import typer
 
 from warbench.cli.app import app, console, fail
 from warbench.kernel.errors import WarbenchError
+
+DB_ENV = "WARBENCH_DB"  # as warbench.storage.store.DB_ENV (not imported: it loads SQLAlchemy)
 
 
 @app.command()
@@ -23,6 +28,30 @@ def serve(
     """Start the web workbench (designer, odds, dice, rules, rosters) and print its address."""
     import socket
 
+    # Speed (issue 13: a page interactive within 1.5 s of a cold start). The socket listens and
+    # the address is printed first; the server's imports and the database's opening (and
+    # migration) follow while the browser opens: a request made meanwhile waits in the
+    # listening socket's backlog and is answered as soon as the app is up. A database URL that
+    # cannot name a database is refused before anything is printed; one that names a database
+    # that then cannot be opened stops the server with one error line (exit code 2).
+    url_text = db or os.environ.get(DB_ENV)
+    if url_text:
+        _check_url(url_text)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        raise fail(f"cannot listen on {host}:{port} ({exc.strerror}); try another --port") from None
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{bound}/"
+    console.print(f"warbench workbench on {url} (database {_shown_url(url_text)}); Ctrl+C stops it")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
     try:
         import uvicorn
 
@@ -32,23 +61,47 @@ def serve(
     try:
         web = create_app(db)
     except WarbenchError as exc:
+        sock.close()
         raise fail(str(exc)) from None
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        # Listening now: the address printed below accepts connections at once (they wait in
-        # the backlog until uvicorn's loop takes them).
-        sock.listen(128)
-    except OSError as exc:
-        raise fail(f"cannot listen on {host}:{port} ({exc.strerror}); try another --port") from None
-    bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{bound}/"
-    console.print(f"warbench workbench on {url} (database {web.state.store.url}); Ctrl+C stops it")
-    if open_browser:
-        import webbrowser
-
-        webbrowser.open(url)
+    except OSError as exc:  # the SQLite file's folder cannot be made (Store.open)
+        sock.close()
+        raise fail(f"{_shown_url(url_text)}: cannot open the database ({exc})") from None
     server = uvicorn.Server(uvicorn.Config(web, log_level="warning"))
     server.run(sockets=[sock])
+
+
+_DIALECTS = ("sqlite", "postgresql", "mysql", "mariadb", "oracle", "mssql")  # SQLAlchemy's own
+
+
+def _check_url(text: str) -> None:
+    """Refuse a database URL whose scheme names no SQLAlchemy dialect (one line, exit 2),
+    without loading SQLAlchemy: its own dialects, or one a package registers."""
+    m = re.match(r"([A-Za-z][A-Za-z0-9_]*)(?:\+[A-Za-z0-9_]+)?://", text.strip())
+    if m is None:
+        raise fail(f"{text}: not a database URL (write dialect://..., e.g. sqlite:///file.db)")
+    if m[1].lower() in _DIALECTS:
+        return
+    from importlib.metadata import entry_points
+
+    if not any(ep.name.split(".")[0] == m[1] for ep in entry_points(group="sqlalchemy.dialects")):
+        raise fail(
+            f"{text}: not a database URL (no database dialect {m[1]!r}; "
+            f"known: {', '.join(_DIALECTS)})"
+        )
+
+
+def default_database() -> str:
+    """The CLI's default database, as ``warbench.storage.store.default_url`` gives it (a test
+    keeps the two equal); computed here so the address is printed before SQLAlchemy loads."""
+    from pathlib import Path
+
+    from platformdirs import user_data_dir
+
+    return f"sqlite:///{Path(user_data_dir('warbench')) / 'warbench.db'}"
+
+
+def _shown_url(text: str | None) -> str:
+    """The database URL as printed (password hidden), without importing the storage layer."""
+    if not text:
+        return default_database()
+    return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", text)

@@ -21,6 +21,8 @@ Factory = Callable[[], Ruleset[Any, Any, Any]]
 RULESETS: dict[str, str | Factory] = {
     "toy-duel": "warbench.play.toy:DiceDuel",
     "warsurge": "warbench.rulesets.warsurge.game.protocol:WarsurgeRuleset",
+    "warengine": "warbench.rulesets.warengine.game.protocol:WarEngineRuleset",
+    "collision": "warbench.rulesets.collision.game.protocol:CollisionRuleset",
 }
 
 _REQUIRED = (

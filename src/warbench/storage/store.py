@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 import time
 import weakref
@@ -146,10 +147,21 @@ class FactionSummary:
 
 @dataclass(frozen=True)
 class RosterSummary:
+    """One line of the roster list. ``id`` addresses the roster as ``#ID`` wherever a roster
+    name is taken (a roster whose name is blank, saved by an older version, has no other
+    handle); ``version`` is its save counter."""
+
     name: str
     point_limit: int
     units: int
     points_model: str
+    id: int = 0
+    version: int = 0
+
+    @property
+    def handle(self) -> str:
+        """The name, or ``#ID`` when the name is blank."""
+        return self.name if self.name.strip() else f"#{self.id}"
 
 
 @dataclass(frozen=True)
@@ -556,8 +568,13 @@ class Store:
     # -- rosters ----------------------------------------------------------------------------
     @staticmethod
     def _roster_row(s: Session, name: str) -> RosterRow | None:
+        """The roster called ``name`` (any case); else, for ``#ID``, the roster with that id."""
         key = name.strip().lower()
-        ids = [i for i, n in s.execute(select(RosterRow.id, RosterRow.name)) if n.lower() == key]
+        rows = list(s.execute(select(RosterRow.id, RosterRow.name)))
+        ids = [i for i, n in rows if n.lower() == key]
+        by_id = re.fullmatch(r"#(\d{1,18})", key)
+        if not ids and by_id is not None:
+            ids = [i for i, _ in rows if i == int(by_id[1])]
         if not ids:
             return None
         return s.scalars(
@@ -566,7 +583,8 @@ class Store:
 
     @staticmethod
     def _unknown_roster(s: Session, name: str) -> UnknownNameError:
-        return UnknownNameError("roster", name, list(s.scalars(select(RosterRow.name))))
+        rows = s.execute(select(RosterRow.id, RosterRow.name))
+        return UnknownNameError("roster", name, [n if n.strip() else f"#{i}" for i, n in rows])
 
     def save_roster(
         self,
@@ -662,6 +680,21 @@ class Store:
 
         return self._run(f"roster {name!r}", work, write=False)
 
+    def roster_summary(self, name: str) -> RosterSummary:
+        """The list line of roster ``name`` (or ``#ID``), read without building the roster, so
+        that a row an older version saved and this one refuses (a blank name) can still be
+        named, renamed and deleted."""
+
+        def work(s: Session) -> RosterSummary:
+            row = self._roster_row(s, name)
+            if row is None:
+                raise self._unknown_roster(s, name)
+            return RosterSummary(
+                row.name, row.point_limit, len(row.entries), row.points_model, row.id, row.version
+            )
+
+        return self._run(f"roster {name!r}", work, write=False)
+
     def roster(self, name: str) -> Roster:
         """The roster ``name`` (any case), read in one snapshot: never half of a save."""
         return self.versioned_roster(name).value
@@ -698,24 +731,72 @@ class Store:
 
         return self._run(subject, work, write=True, lock=_key("roster", name))
 
+    def rename_roster(
+        self,
+        name: str,
+        new: str,
+        *,
+        expected_version: int | None = None,
+        roster_id: int | None = None,
+    ) -> int:
+        """Rename roster ``name`` (or ``#ID``; with ``roster_id``, exactly that row) to ``new``
+        in one transaction and return its new version: either the renamed roster is saved or
+        nothing changes. A roster called ``new`` (any case) that is another roster is refused;
+        a change of case only is allowed. The entries are untouched; with
+        ``expected_version``, a save that came in between raises
+        :class:`ChangedElsewhereError`. The roster is not built, so a row this version would
+        refuse (a blank name) can be renamed."""
+        new = new.strip()
+        subject = f"roster {name!r}"
+        if not 1 <= len(new) <= 120:
+            raise StorageError(
+                f"{subject}: cannot be renamed to {new[:60]!r}; allowed: 1 to 120 characters"
+            )
+
+        def work(s: Session) -> int:
+            if self._postgresql:  # both names, in one order (two renames never deadlock)
+                for key in sorted({_key("roster", name), _key("roster", new)}):
+                    s.execute(select(_pg_advisory_lock(_lock_id(key))))
+            row = self._roster_row(s, name) if roster_id is None else s.get(RosterRow, roster_id)
+            if row is None:
+                if expected_version is not None:
+                    raise ChangedElsewhereError(subject, expected_version, None)
+                raise self._unknown_roster(s, name)
+            if expected_version is not None and row.version != expected_version:
+                raise ChangedElsewhereError(subject, expected_version, row.version)
+            taken = self._roster_row(s, new)
+            if taken is not None and taken.id != row.id and taken.name.lower() == new.lower():
+                raise StorageError(f"a roster called {taken.name!r} already exists")
+            row.name = new
+            row.version += 1
+            s.flush()
+            return row.version
+
+        return self._run(subject, work, write=True)
+
     def rosters(self) -> list[RosterSummary]:
         """A summary of every roster, by name."""
 
         def work(s: Session) -> list[RosterSummary]:
             rows = s.scalars(select(RosterRow).options(selectinload(RosterRow.entries)))
             return [
-                RosterSummary(r.name, r.point_limit, len(r.entries), r.points_model)
+                RosterSummary(
+                    r.name, r.point_limit, len(r.entries), r.points_model, r.id, r.version
+                )
                 for r in sorted(rows, key=lambda r: r.name.lower())
             ]
 
         return self._run("rosters", work, write=False)
 
-    def delete_roster(self, name: str, *, expected_version: int | None = None) -> None:
-        """Delete the roster ``name`` and its entries; with ``expected_version``, only if no
-        other save came after that version (else :class:`ChangedElsewhereError`)."""
+    def delete_roster(
+        self, name: str, *, expected_version: int | None = None, roster_id: int | None = None
+    ) -> None:
+        """Delete the roster ``name`` (or ``#ID``; with ``roster_id``, exactly that row) and its
+        entries; with ``expected_version``, only if no other save came after that version
+        (else :class:`ChangedElsewhereError`)."""
 
         def work(s: Session) -> None:
-            row = self._roster_row(s, name)
+            row = self._roster_row(s, name) if roster_id is None else s.get(RosterRow, roster_id)
             if row is None:
                 if expected_version is not None:
                     raise ChangedElsewhereError(f"roster {name!r}", expected_version, None)
@@ -790,6 +871,79 @@ class Store:
             return Versioned(row.record, row.version)
 
         return self._run(f"saved game {game_id}", work, write=True, lock=f"game:{game_id}")
+
+    # -- incremental roster edits (issue 13: the web workbench's live editing) ---------------
+    def edit_roster(
+        self,
+        name: str,
+        change: Callable[[Roster], Roster],
+        *,
+        expected_version: int | None = None,
+    ) -> Versioned[Roster]:
+        """Apply ``change`` to the newest version of roster ``name`` and write only what it
+        changed, in one write transaction; returns what was saved and its new version.
+
+        Where :meth:`update_roster` and :meth:`save_roster` rewrite every entry, this compares
+        the changed roster with the stored rows position by position: an entry row whose
+        content differs is updated in place, new positions are inserted, dropped ones deleted,
+        and the roster row's own columns are set only when they differ (the version always
+        goes up). One changed entry of a 30-unit roster is one ``UPDATE`` (benchmarks/
+        bench_web.py). The result is the same rows a full save would write.
+
+        ``change`` may run more than once (when the database asks for a retry), so it must be a
+        pure function of the roster; it cannot rename the roster. With ``expected_version`` a
+        roster saved by someone else since that version raises :class:`ChangedElsewhereError`.
+        """
+        subject = f"roster {name!r}"
+
+        def work(s: Session) -> Versioned[Roster]:
+            row = self._roster_row(s, name)
+            if row is None:
+                if expected_version is not None:
+                    raise ChangedElsewhereError(subject, expected_version, None)
+                raise self._unknown_roster(s, name)
+            if expected_version is not None and row.version != expected_version:
+                raise ChangedElsewhereError(subject, expected_version, row.version)
+            new = change(self._to_roster(row))
+            if new.name.strip().lower() != row.name.lower():
+                raise StorageError(f"{subject}: an edit cannot rename the roster to {new.name!r}")
+            row.version += 1
+            columns: dict[str, Any] = {
+                "name": new.name,
+                "point_limit": new.point_limit,
+                "ruleset": new.ruleset,
+                "points_model": new.points_model,
+                "notes": new.notes,
+                "roster_perks": [p.model_dump(mode="json") for p in new.roster_perks],
+            }
+            for key, value in columns.items():
+                if getattr(row, key) != value:
+                    setattr(row, key, value)
+            old_rows = list(row.entries)
+            for i, e in enumerate(new.units):
+                fresh = self._entry_row(i, e)
+                if i < len(old_rows):
+                    _update_entry_row(old_rows[i], fresh)
+                else:
+                    row.entries.append(fresh)
+            for gone in old_rows[len(new.units) :]:
+                row.entries.remove(gone)
+            s.flush()
+            return Versioned(new, row.version)
+
+        return self._run(subject, work, write=True, lock=_key("roster", name))
+
+
+_ENTRY_COLUMNS = ("name", "unit", "traits", "embarked_in", "link", "designations")
+
+
+def _update_entry_row(row: RosterEntryRow, fresh: RosterEntryRow) -> None:
+    """Set the columns of ``row`` that differ from ``fresh`` (same position): an entry that
+    did not change is not written (:meth:`Store.edit_roster`)."""
+    for key in _ENTRY_COLUMNS:
+        value = getattr(fresh, key)
+        if getattr(row, key) != value:
+            setattr(row, key, value)
 
 
 def _key(kind: str, name: str) -> str:

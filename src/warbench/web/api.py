@@ -16,38 +16,37 @@ enumeration does not block the other requests.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from warbench.kernel.errors import ProfileError, UnknownNameError
-from warbench.rulesets.warsurge.profiles import Unit
-from warbench.storage.store import Store
+from warbench.kernel.errors import ProfileError
+from warbench.web.deps import (
+    UNIT_BODY_DOC,
+    StoreDep,
+    UnitRef,
+    example_units,
+    get_store,
+    read_unit,
+    resolve_unit,
+)
 
-if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.roster import Roster
+__all__ = [
+    "UNIT_BODY_DOC",
+    "StoreDep",
+    "UnitRef",
+    "example_units",
+    "get_store",
+    "read_unit",
+    "resolve_unit",
+    "router",
+]
 
 router = APIRouter(prefix="/api")
 
 _FORBID = ConfigDict(extra="forbid")
-
-UNIT_BODY_DOC = (
-    "A unit in the CLI's unit file format: `unit` (the §1.5 profile), `weapons` (§1.6 "
-    "profiles) and `models` (groups of models and the weapons each carries)."
-)
-
-
-def get_store(request: Request) -> Store:
-    """The app's database (the same one as the CLI's: ``--db``, ``$WARBENCH_DB`` or default)."""
-    store: Store = request.app.state.store
-    return store
-
-
-StoreDep = Annotated[Store, Depends(get_store)]
-
 
 # ------------------------------------------------------------------------------------ meta
 
@@ -149,13 +148,6 @@ def perk(name: str) -> PerkOut:
 # ------------------------------------------------------------------------------------ units
 
 
-def read_unit(data: dict[str, Any], where: str = "unit") -> Unit:
-    """Validate a unit mapping of the unit file format; errors name ``where.field``."""
-    from warbench.rulesets.warsurge.io import unit_from_data
-
-    return unit_from_data(data, source="request", prefix=where)
-
-
 class UnitCheck(BaseModel):
     """A validated unit, its itemised cost and the perks nothing implements yet."""
 
@@ -177,53 +169,6 @@ def cost_unit(
     to_dict = getattr(cost, "to_dict", None)
     data = to_dict() if to_dict is not None else {"unit": cost.unit, "points": cost.total}
     return UnitCheck(unit=unit_to_data(unit), cost=data, warnings=perk_warnings(unit))
-
-
-@cache
-def example_units() -> tuple[Unit, ...]:
-    """The §2.3 Attack Examples' units shipped with the web package."""
-    from warbench.rulesets.warsurge.io import units_from_data
-
-    text = resources.files("warbench.web").joinpath("data", "examples.yaml").read_text("utf-8")
-    import yaml
-
-    units = units_from_data(yaml.safe_load(text), source="examples.yaml")
-    # Two "Troopers" units: the 10-model one of the Melee Example gets its own name.
-    out: list[Unit] = []
-    for u in units:
-        if any(o.name == u.name for o in out):
-            u = u.model_copy(
-                update={"profile": u.profile.model_copy(update={"name": f"{u.name} x10"})}
-            )
-        out.append(u)
-    return tuple(out)
-
-
-class UnitRef(BaseModel):
-    """Where a unit comes from: a shipped example, a faction in the database, or inline."""
-
-    model_config = _FORBID
-
-    source: Literal["example", "saved", "inline"] = "example"
-    name: str | None = Field(None, max_length=80, description="Unit name (example or saved).")
-    faction: str | None = Field(None, max_length=120, description="Faction of a saved unit.")
-    data: dict[str, Any] | None = Field(None, description=UNIT_BODY_DOC)
-
-
-def resolve_unit(ref: UnitRef, store: Store, where: str) -> Unit:
-    """The unit a :class:`UnitRef` names; errors name ``where``."""
-    if ref.source == "inline":
-        if ref.data is None:
-            raise ProfileError(f"{where}.data", None, "a unit mapping (unit, weapons, models)")
-        return read_unit(ref.data, f"{where}.data")
-    if not ref.name:
-        raise ProfileError(f"{where}.name", ref.name, "the name of a unit")
-    if ref.source == "example":
-        for u in example_units():
-            if u.name.lower() == ref.name.strip().lower():
-                return u
-        raise UnknownNameError("example unit", ref.name, [u.name for u in example_units()])
-    return store.find_unit(ref.name, ref.faction)
 
 
 class UnitListing(BaseModel):
@@ -470,206 +415,6 @@ def scatter(body: ScatterRequest) -> dict[str, Any]:
     }
 
 
-# ------------------------------------------------------------------------------------ rosters
-
-
-class RosterSummaryOut(BaseModel):
-    name: str
-    point_limit: int
-    units: int
-    points_model: str
-
-
-@router.get("/rosters", tags=["rosters"])
-def rosters(store: StoreDep) -> list[RosterSummaryOut]:
-    """The rosters in the database (``warbench roster list``)."""
-    return [
-        RosterSummaryOut(
-            name=r.name, point_limit=r.point_limit, units=r.units, points_model=r.points_model
-        )
-        for r in store.rosters()
-    ]
-
-
-class NewRoster(BaseModel):
-    """A new, empty Roster with a Point Limit (Core Rules §3.1)."""
-
-    model_config = _FORBID
-
-    name: str = Field(min_length=1, max_length=120)
-    point_limit: int = Field(ge=1, le=1_000_000)
-
-
-def _report_of(roster: Roster) -> dict[str, Any]:
-    """The roster's costs, total and violations (``validate_roster``) and its document."""
-    from warbench.rulesets.warsurge.roster import validate_roster
-    from warbench.rulesets.warsurge.roster_io import roster_to_data
-
-    report = validate_roster(roster).to_dict()
-    report["document"] = roster_to_data(roster)
-    return report
-
-
-def _report(store: Store, name: str) -> dict[str, Any]:
-    return _report_of(store.roster(name))
-
-
-@router.post("/rosters", tags=["rosters"], status_code=201)
-def create_roster(body: NewRoster, store: StoreDep) -> dict[str, Any]:
-    """Create an empty roster (409 when one of that name exists)."""
-    from warbench.rulesets.warsurge.roster import Roster
-
-    store.save_roster(Roster(name=body.name.strip(), point_limit=body.point_limit), replace=False)
-    return _report(store, body.name.strip())
-
-
-@router.get("/rosters/{name}", tags=["rosters"])
-def roster(name: str, store: StoreDep) -> dict[str, Any]:
-    """A roster's costs, total against its Point Limit, and every violation (§3, §12)."""
-    return _report(store, name)
-
-
-@router.delete("/rosters/{name}", tags=["rosters"], status_code=204)
-def delete_roster(name: str, store: StoreDep) -> Response:
-    """Delete a roster."""
-    store.delete_roster(name)
-    return Response(status_code=204)
-
-
-class NewEntry(BaseModel):
-    """Add (or replace, by name) an entry: a unit from a source, and its Traits (§12.6)."""
-
-    model_config = _FORBID
-
-    unit: UnitRef
-    name: str | None = Field(None, min_length=1, max_length=80, description="Entry name.")
-    traits: list[Annotated[str, Field(max_length=80)]] = Field(default_factory=list, max_length=10)
-    embarked_in: str | None = Field(None, max_length=80)
-
-
-@router.post("/rosters/{name}/entries", tags=["rosters"])
-def add_entry(name: str, body: NewEntry, store: StoreDep) -> dict[str, Any]:
-    """Add an entry and answer with the re-costed, re-validated roster."""
-    from warbench.rulesets.warsurge.roster import RosterEntry
-
-    roster = store.roster(name)
-    unit = resolve_unit(body.unit, store, "unit")
-    entry = RosterEntry.of(unit, body.name, traits=list(body.traits), embarked_in=body.embarked_in)
-    changed = roster.with_entry(entry)
-    store.save_roster(changed, create=False)
-    # Speed (issue 13, benchmarks/bench_web.py): the saved roster is the one in hand, so it is
-    # validated without reading it back.
-    return _report_of(changed)
-
-
-@router.delete("/rosters/{name}/entries/{entry}", tags=["rosters"])
-def remove_entry(name: str, entry: str, store: StoreDep) -> dict[str, Any]:
-    """Remove an entry and answer with the re-costed, re-validated roster."""
-    roster = store.roster(name)
-    changed = roster.without_entry(entry)
-    store.save_roster(changed, create=False)
-    return _report_of(changed)
-
-
-class NewRosterPerk(BaseModel):
-    """A Roster Perk (Perks §12.6) and, where it needs one, its designated entry."""
-
-    model_config = _FORBID
-
-    perk: str = Field(min_length=1, max_length=80)
-    unit: str | None = Field(None, min_length=1, max_length=80, description="Designated entry.")
-
-
-@router.post("/rosters/{name}/perks", tags=["rosters"])
-def add_roster_perk(name: str, body: NewRosterPerk, store: StoreDep) -> dict[str, Any]:
-    """Add a Roster Perk (its name as players write it) and answer with the re-validated roster.
-
-    An unknown perk is refused (422, suggesting names); a perk of the wrong kind or a missing
-    designation is a violation in the answer, as in ``warbench roster validate``.
-    """
-    from warbench.rulesets.warsurge.perks import PerkCatalog
-    from warbench.rulesets.warsurge.roster import RosterPerk
-
-    roster = store.roster(name)
-    perk = PerkCatalog.load().get(body.perk).name
-    changed = roster.model_copy(
-        update={"roster_perks": [*roster.roster_perks, RosterPerk(perk=perk, unit=body.unit)]}
-    )
-    store.save_roster(changed, create=False)
-    return _report_of(changed)
-
-
-@router.delete("/rosters/{name}/perks/{index}", tags=["rosters"])
-def remove_roster_perk(name: str, index: int, store: StoreDep) -> dict[str, Any]:
-    """Remove the Roster Perk at ``index`` (0-based, in the roster's order)."""
-    roster = store.roster(name)
-    if not 0 <= index < len(roster.roster_perks):
-        raise ProfileError(
-            "index",
-            index,
-            f"0 to {len(roster.roster_perks) - 1}" if roster.roster_perks else "none",
-        )
-    perks = [p for i, p in enumerate(roster.roster_perks) if i != index]
-    changed = roster.model_copy(update={"roster_perks": perks})
-    store.save_roster(changed, create=False)
-    return _report_of(changed)
-
-
-@router.get("/rosters/{name}/share", tags=["rosters"])
-def share_code(name: str, store: StoreDep) -> dict[str, str]:
-    """The roster's share code (``WBR1:…``, checksummed)."""
-    from warbench.rulesets.warsurge.share import encode
-
-    return {"code": encode(store.roster(name))}
-
-
-@router.get("/rosters/{name}/qr.svg", tags=["rosters"], response_class=Response)
-def share_qr(name: str, store: StoreDep) -> Response:
-    """The share code as a QR code (SVG, segno)."""
-    import io
-
-    from warbench.rulesets.warsurge.share import encode, qr_code
-
-    buf = io.BytesIO()
-    qr_code(encode(store.roster(name))).save(buf, kind="svg", scale=4, border=2)
-    return Response(buf.getvalue(), media_type="image/svg+xml")
-
-
-@router.get("/rosters/{name}/sheet.html", tags=["rosters"], response_class=Response)
-def roster_sheet(name: str, store: StoreDep) -> Response:
-    """The printable roster sheet (``warbench roster print``): profiles, perks, activation and
-    points, as a standalone HTML page the browser prints (or saves as PDF)."""
-    from warbench.rulesets.warsurge.roster import validate_roster
-    from warbench.rulesets.warsurge.sheet import render_sheet
-
-    roster = store.roster(name)
-    report = validate_roster(roster)
-    html = render_sheet(roster.stamped(report.points_model), report)
-    return Response(html, media_type="text/html")
-
-
-class ImportCode(BaseModel):
-    """A pasted share code; ``name`` renames the imported roster."""
-
-    model_config = _FORBID
-
-    code: str = Field(min_length=1, max_length=20_000)
-    name: str | None = Field(None, min_length=1, max_length=120)
-    replace: bool = False
-
-
-@router.post("/rosters/import", tags=["rosters"], status_code=201)
-def import_code(body: ImportCode, store: StoreDep) -> dict[str, Any]:
-    """Decode a share code (checksum checked) and save the roster."""
-    from warbench.rulesets.warsurge.share import decode
-
-    roster = decode(body.code)
-    if body.name:
-        roster = roster.model_copy(update={"name": body.name.strip()})
-    store.save_roster(roster, replace=body.replace)
-    return _report(store, roster.name)
-
-
 # ------------------------------------------------------------------------------------ factions
 
 
@@ -825,3 +570,16 @@ def remove_weapon(name: str, store: StoreDep) -> Response:
     """Remove a weapon profile from the Armoury."""
     store.remove_weapon(name)
     return Response(status_code=204)
+
+
+# The roster, rules-section and WarEngine routes live in their own modules (they share
+# web/deps.py with this one); they are mounted here so the app includes one router.
+def _include_parts() -> None:
+    from warbench.web import api_rosters, api_rules, api_warengine
+
+    router.include_router(api_rosters.router)
+    router.include_router(api_rules.router)
+    router.include_router(api_warengine.router)
+
+
+_include_parts()

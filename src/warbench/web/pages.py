@@ -20,6 +20,7 @@ PAGES = (
     ("rules", "Rules"),
     ("rosters", "Rosters"),
     ("factions", "Factions"),
+    ("warengine", "WarEngine"),
 )
 
 
@@ -100,3 +101,8 @@ def rosters(request: Request) -> HTMLResponse:
 @router.get("/factions", response_class=HTMLResponse)
 def factions(request: Request) -> HTMLResponse:
     return _page(request, "factions")
+
+
+@router.get("/warengine", response_class=HTMLResponse)
+def warengine(request: Request) -> HTMLResponse:
+    return _page(request, "warengine")

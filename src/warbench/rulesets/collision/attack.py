@@ -360,25 +360,46 @@ class AttackResult:
     defeated: bool
 
 
-def resolve(p: AttackProfile, roll: Roll) -> AttackResult:
-    """One attack. Cover roll (L925-931), to-hit roll (L1073-1082), injury roll (L1084-1101)."""
-    if p.immune:
-        return AttackResult("immune", False, False, 0, p.current_injury, False)
-    if p.cover is not Cover.NONE and roll("cover") <= p.cover.misses_up_to:
-        return AttackResult("cover", False, False, 0, p.current_injury, False)
-    face = roll("to hit")
-    # L1074-1075: hit if D10 + W-Att >= Def; no automatic hit on a 10 (docs/rulings.md).
-    if face + p.w_att < p.defense:
-        return AttackResult("miss", False, False, 0, p.current_injury, False)
-    # L1076-1078: a 10 that would hit is a critical hit; Sharp: a 9 too (L2140).
-    crit = face >= p.crit_from
-    if (p.slay_on_hit or (crit and p.crit_slay)) and not p.defender_immune_to_slay:
-        # L2173-2174: Slay defeats the target outright.
-        return AttackResult("slay", True, crit, 0, p.toughness, True)
+def cover_misses(p: AttackProfile, face: int) -> bool:
+    """L925-931: the cover roll ``face`` makes the attack miss (partial 1-3, total 1-6)."""
+    return p.cover is not Cover.NONE and face <= p.cover.misses_up_to
+
+
+def to_hit(p: AttackProfile, face: int) -> tuple[bool, bool]:
+    """L1073-1078: (hit, critical hit) for the to-hit face. Hit if D10 + W-Att >= Def (no
+    automatic hit on a 10, docs/rulings.md); a 10 that hits crits, a 9 too with Sharp (L2140)."""
+    hit = face + p.w_att >= p.defense
+    return hit, hit and face >= p.crit_from
+
+
+def slays(p: AttackProfile, crit: bool) -> bool:
+    """L2173-2174: Slay on a hit (or Crit: Slay) defeats the target unless Immune to Slay."""
+    return (p.slay_on_hit or (crit and p.crit_slay)) and not p.defender_immune_to_slay
+
+
+def injury_from(p: AttackProfile, crit: bool, face: int) -> AttackResult:
+    """L1084-1101: the injury roll ``face`` of a hit (crit adds the crit Pow)."""
     power = p.w_pow + (p.crit_pow if crit else 0)
-    new = injury_level(roll("injury") + power - p.armor)
+    new = injury_level(face + power - p.armor)
     after = apply_injury(p.current_injury, new)
     if p.injury_step_at_most_1:
         after = min(after, p.current_injury + 1)  # Adamant Form (L1587-1588)
     defeated = after >= p.toughness  # L352-354, L1098-1099
     return AttackResult("injury" if new else "no injury", True, crit, new, after, defeated)
+
+
+def resolve(p: AttackProfile, roll: Roll) -> AttackResult:
+    """One attack. Cover roll (L925-931), to-hit roll (L1073-1082), injury roll (L1084-1101).
+
+    The game (``collision.game.attacks``) calls the same stages with reactions between them.
+    """
+    if p.immune:
+        return AttackResult("immune", False, False, 0, p.current_injury, False)
+    if p.cover is not Cover.NONE and cover_misses(p, roll("cover")):
+        return AttackResult("cover", False, False, 0, p.current_injury, False)
+    hit, crit = to_hit(p, roll("to hit"))
+    if not hit:
+        return AttackResult("miss", False, False, 0, p.current_injury, False)
+    if slays(p, crit):
+        return AttackResult("slay", True, crit, 0, p.toughness, True)
+    return injury_from(p, crit, roll("injury"))

@@ -213,6 +213,12 @@ class PerkCatalog:
 
     def find(self, name: str) -> PerkDef | None:
         """The perk called ``name`` (tolerant, see :meth:`get`), or ``None``."""
+        # Speed (issue 13, a roster re-validated after each change asks for every perk of every
+        # entry): a name as the book writes it is a key as it is, without the normalising
+        # regular expressions; same answer, as every book name's lower case is a key.
+        exact = self._by_key.get(name.lower())
+        if exact is not None:
+            return exact
         for key in _key_variants(name):
             perk = self._by_key.get(key)
             if perk is not None:

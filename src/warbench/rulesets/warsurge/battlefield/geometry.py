@@ -7,6 +7,7 @@ arrays of disc centres and radii so that a whole unit is measured in one call.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -15,7 +16,7 @@ import numpy.typing as npt
 import shapely
 from shapely import STRtree
 
-from warbench.rulesets.warsurge.battlefield.model import Point
+from warbench.rulesets.warsurge.battlefield.model import Footprint, Point
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.battlefield.model import Board
@@ -26,7 +27,13 @@ __all__ = [
     "BoardGeometry",
     "FloatArray",
     "as_discs",
+    "footprint_distance",
+    "footprint_shape",
+    "footprints_overlap",
+    "line_clears",
+    "segment_altitudes_over",
     "segment_point_distance",
+    "sight_from_above",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -308,3 +315,120 @@ def segments_cross(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArra
 def points_array(points: Sequence[Point]) -> FloatArray:
     """``points`` as a ``(n, 2)`` float array."""
     return np.asarray(points, dtype=np.float64).reshape(len(points), 2)
+
+
+# ------------------------------------------------------------------ true bases and heights
+#
+# Oval and rectangular bases and hulls (§1.3) and heights (§4.2 III, L2360). These work on
+# :class:`~.model.Footprint`s, one pair at a time; the disc functions above stay the hot path
+# for round bases on a flat board.
+
+
+def footprint_shape(fp: Footprint) -> Any:
+    """The shapely polygon of a footprint's base (an oval as an inscribed polygon)."""
+    if fp.base.round:
+        return shapely.Point(fp.centre).buffer(fp.base.radius, quad_segs=16)
+    return shapely.Polygon(fp.outline())
+
+
+def footprint_distance(a: Footprint, b: Footprint) -> float:
+    """Base-to-base distance on the board between two models on any bases or hulls (§1.3:
+    measure from the base, or from the body or hull of a model without one); 0 when they touch
+    or overlap. Round bases are measured exactly; ovals within ``OVAL_SIDES``'s tolerance."""
+    if a.base.round and b.base.round:  # as edge_distance (measure.py), to the last bit
+        gap = math.hypot(b.centre[0] - a.centre[0], b.centre[1] - a.centre[1])
+        return max(0.0, gap - (a.base.radius + b.base.radius))
+    if a.base.round or b.base.round:
+        disc, other = (a, b) if a.base.round else (b, a)
+        poly = shapely.Polygon(other.outline())
+        centre = shapely.Point(disc.centre)
+        if poly.contains(centre):
+            return 0.0
+        return max(0.0, float(poly.exterior.distance(centre)) - disc.base.radius)
+    return float(shapely.Polygon(a.outline()).distance(shapely.Polygon(b.outline())))
+
+
+def footprints_overlap(a: Footprint, b: Footprint) -> bool:
+    """Whether two bases overlap on the board (touching is fine, §4.7). Models at heights more
+    than both their heights apart (one on a floor above the other, §10.5) do not overlap."""
+    if a.z >= b.top - EPS or b.z >= a.top - EPS:
+        return False
+    if a.base.round and b.base.round:
+        gap = math.hypot(b.centre[0] - a.centre[0], b.centre[1] - a.centre[1])
+        return gap < a.base.radius + b.base.radius - EPS
+    if a.base.round or b.base.round:
+        disc, other = (a, b) if a.base.round else (b, a)
+        poly = shapely.Polygon(other.outline())
+        centre = shapely.Point(disc.centre)
+        return bool(poly.contains(centre)) or poly.exterior.distance(centre) < (
+            disc.base.radius - EPS
+        )
+    pa, pb = shapely.Polygon(a.outline()), shapely.Polygon(b.outline())
+    return bool(pa.intersects(pb)) and pa.intersection(pb).area > EPS
+
+
+def segment_altitudes_over(
+    p0: Point, z0: float, p1: Point, z1: float, area: Any
+) -> list[tuple[float, float]]:
+    """Where the straight line from ``(p0, z0)`` to ``(p1, z1)`` passes over ``area`` (a shapely
+    geometry): ``(lowest, highest)`` altitude of each stretch over it, in inches."""
+    seg = shapely.LineString([p0, p1])
+    if not seg.length:
+        return [(min(z0, z1), max(z0, z1))] if area.intersects(shapely.Point(p0)) else []
+    hit = area.intersection(seg)
+    if hit.is_empty:
+        return []
+    parts = getattr(hit, "geoms", [hit])
+    out = []
+    for part in parts:
+        coords = list(part.coords)
+        ts = [seg.project(shapely.Point(c)) / seg.length for c in coords]
+        zs = [z0 + (z1 - z0) * t for t in ts]
+        out.append((min(zs), max(zs)))
+    return out
+
+
+def line_clears(
+    p0: Point,
+    z0: float,
+    p1: Point,
+    z1: float,
+    obstacles: Iterable[tuple[Any, float]],
+) -> bool:
+    """Whether the line from ``(p0, z0)`` to ``(p1, z1)`` passes over every obstacle, given as
+    ``(area, top)`` pairs: a terrain piece's polygon and height, a model's base and top (L2360:
+    a Unit in a tower "can see the Target from above", through another Unit). A line must
+    pass above the top: one that only grazes it (models of one height seeing each other over a
+    third of that height) is blocked (ruling 17). The flat-board rules (``sight.py``) treat
+    terrain without a height as blocking every line; this answers the height question for the
+    pieces and models that have one."""
+    for area, top in obstacles:
+        for low, _high in segment_altitudes_over(p0, z0, p1, z1, area):
+            if low <= top + EPS:
+                return False
+    return True
+
+
+def sight_from_above(
+    board: Board,
+    viewer: Footprint,
+    target: Footprint,
+    others: Iterable[Footprint] = (),
+    ignore: Iterable[str] = (),
+) -> bool:
+    """Whether ``viewer`` sees ``target`` over the LoS-blocking terrain with a height and over
+    the ``others`` (models of other units), from the viewer's eye (its top) to the target's
+    top or the middle of its height (L2360; ruling 17). Terrain without a height is left to the
+    flat-board rules; ``ignore`` names pieces the viewer or the target stand in (ruling 2)."""
+    skip = set(ignore)
+    obstacles: list[tuple[Any, float]] = [
+        (shapely.Polygon(t.polygon), t.height)
+        for t in board.terrain
+        if t.blocks_los and t.height is not None and t.name not in skip
+    ]
+    obstacles += [(footprint_shape(o), o.top) for o in others]
+    eye = viewer.top
+    return any(
+        line_clears(viewer.centre, eye, target.centre, z, obstacles)
+        for z in (target.top, target.z + target.height / 2)
+    )

@@ -1,25 +1,39 @@
 """Pictures of a battlefield: a text map for terminals and logs, SVG and PNG with matplotlib.
 
 ``units`` is what the game engine knows: a list of ``(name, player_index, [(point, radius),
-...])``. Terrain is styled by property (impassable dark, LoS-blocking grey, difficult hatched,
+...])``; a model may also be a :class:`~.model.Footprint` (an oval or rectangular base or hull,
+§1.3). Terrain is styled by property (impassable dark, LoS-blocking grey, difficult hatched,
 dangerous red-edged, cover green), Deployment Zones are shaded, each player has a colour.
+Heights, HP, profiles, Transport Capacity, custom cover, gates and connections (§10) are
+written on the pieces (and listed under the text map); Objectives are drawn as markers.
 """
 
 from __future__ import annotations
 
 import string
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import shapely
 
-from warbench.rulesets.warsurge.battlefield.model import Board, Disc, Terrain
+from warbench.rulesets.warsurge.battlefield.model import Board, Disc, Footprint, Point, Terrain
 
-__all__ = ["PLAYER_COLOURS", "UnitDrawing", "render_png", "render_svg", "render_text"]
+__all__ = [
+    "PLAYER_COLOURS",
+    "UnitDrawing",
+    "render_png",
+    "render_svg",
+    "render_text",
+    "terrain_notes",
+]
 
-#: A unit to draw: its name, its player's index and its models.
-UnitDrawing = tuple[str, int, Sequence[Disc]]
+#: A unit to draw: its name, its player's index and its models (discs or footprints).
+UnitDrawing = tuple[str, int, Sequence[Disc | Footprint]]
+
+#: The text map's character for an Objective marker (drawn over terrain and zones).
+OBJECTIVE_CHAR = "*"
 
 PLAYER_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8"]
 _ZONE_COLOURS = ["#9ec5fe", "#f5b7b1", "#abebc6", "#d7bde2"]
@@ -40,12 +54,67 @@ def _terrain_char(t: Terrain) -> str:
     return "+"
 
 
+def terrain_notes(t: Terrain) -> list[str]:
+    """What a piece has beyond the flat-board properties (§10): height and floor, HP, a
+    profile, Transport Capacity and Fire Points, custom cover, connections, gates."""
+    notes: list[str] = []
+    if t.height is not None:
+        notes.append(f'height {t.height:g}"' + (f' (floor at {t.level:g}")' if t.level else ""))
+    elif t.level:
+        notes.append(f'floor at {t.level:g}"')
+    if t.hp is not None:
+        notes.append(f"HP {t.hp}")
+    if t.profile is not None:
+        unit = t.profile.get("unit") or t.profile.get("profile") or {}
+        notes.append(f"profile {unit.get('name', '?')}" if isinstance(unit, dict) else "profile")
+    if t.transport_unlimited:
+        notes.append("Transport unlimited")
+    elif t.transport:
+        notes.append(f"Transport {t.transport}")
+    if t.fire_points:
+        notes.append(f"Fire Points {t.fire_points}")
+    if t.custom_cover is not None:
+        c = t.custom_cover
+        parts = [
+            f"{label} {v:+d}"
+            for label, v in (("Defence", c.defence), ("Armour", c.armour), ("AEGIS", c.aegis))
+            if v
+        ]
+        if c.save:
+            parts.append(f"Cover Save {c.save}")
+        if c.text:
+            parts.append(c.text)
+        notes.append("custom cover: " + ", ".join(parts))
+    if t.connected_to:
+        notes.append("connected to " + ", ".join(t.connected_to))
+    if t.exits_to:
+        notes.append("exits to " + ", ".join(t.exits_to) + " (one way)")
+    if not t.embark:
+        notes.append("no embarking from the battlefield")
+    for g in t.gates:
+        way = "in/out" if g.embark and g.disembark else "in only" if g.embark else "out only"
+        notes.append(f"gate {g.name} at ({g.at[0]:g}, {g.at[1]:g}) {way}")
+    return notes
+
+
+def _new_features(t: Terrain) -> bool:
+    """Whether ``t`` has a §10 feature beyond what older boards described (their text maps
+    stay as they were)."""
+    notes = terrain_notes(t)
+    return bool(notes) and notes != [f"Transport {t.transport}"]
+
+
+def _model_disc(m: Disc | Footprint) -> Disc:
+    return m.disc if isinstance(m, Footprint) else m
+
+
 def render_text(board: Board, units: Sequence[UnitDrawing] = (), cell: float = 1.0) -> str:
     """A character map of the board, one character per ``cell`` inches, north at the top.
 
     ``.`` open ground, ``:`` a Deployment Zone, ``#`` impassable, ``X`` blocks line of sight,
-    ``!`` dangerous, ``~`` difficult, ``%`` cover; each unit's models are drawn with its letter
-    (listed in the legend below the map).
+    ``!`` dangerous, ``~`` difficult, ``%`` cover, ``*`` an Objective marker; each unit's
+    models are drawn with its letter (listed in the legend below the map). Pieces with §10
+    features (heights, HP, profiles, gates ...) and the Objectives are listed under the map.
     """
     nx = max(1, int(np.ceil(board.width / cell)))
     ny = max(1, int(np.ceil(board.height / cell)))
@@ -57,18 +126,35 @@ def render_text(board: Board, units: Sequence[UnitDrawing] = (), cell: float = 1
         grid[shapely.contains_xy(shapely.Polygon(z.polygon), gx, gy)] = ":"
     for t in board.terrain:
         grid[shapely.contains_xy(shapely.Polygon(t.polygon), gx, gy)] = _terrain_char(t)
+    for o in board.objectives:
+        if o.at is not None:
+            ox, oy = o.at
+            grid[np.hypot(gx - ox, gy - oy) <= o.radius] = OBJECTIVE_CHAR
+            i = min(max(int(oy / cell), 0), ny - 1)
+            j = min(max(int(ox / cell), 0), nx - 1)
+            grid[i, j] = OBJECTIVE_CHAR
     legend = []
     for k, (name, player, models) in enumerate(units):
         letter = _UNIT_LETTERS[k % len(_UNIT_LETTERS)]
         legend.append(f"{letter}: {name} (player {player + 1}, {len(models)} models)")
-        for (x, y), r in models:
-            inside = np.hypot(gx - x, gy - y) <= r
+        for m in models:
+            (x, y), r = _model_disc(m)
+            if isinstance(m, Footprint) and not m.base.round:
+                inside = shapely.contains_xy(shapely.Polygon(m.outline()), gx, gy)
+            else:
+                inside = np.hypot(gx - x, gy - y) <= r
             grid[inside] = letter
             i = min(max(int(y / cell), 0), ny - 1)
             j = min(max(int(x / cell), 0), nx - 1)
             grid[i, j] = letter
     lines = ["".join(row) for row in grid[::-1]]
     title = f'{board.name or "Battlefield"} ({board.width:g}" x {board.height:g}")'
+    for t in board.terrain:
+        if _new_features(t):
+            legend.append(f"{t.name}: {'; '.join(terrain_notes(t))}")
+    for o in board.objectives:
+        where = f"at ({o.at[0]:g}, {o.at[1]:g})" if o.at is not None else f"terrain {o.terrain}"
+        legend.append(f"{OBJECTIVE_CHAR} Objective {o.name}: {where}")
     return "\n".join([title, *lines, *legend]) + "\n"
 
 
@@ -109,15 +195,53 @@ def _figure(board: Board, units: Sequence[UnitDrawing], title: str | None) -> ob
                 alpha=0.9,
             )
         )
-        cx, cy = shapely.Polygon(t.polygon).representative_point().coords[0]
-        ax.text(cx, cy, t.name, ha="center", va="center", fontsize=6)
+        for g in t.gates:
+            ax.plot(*g.at, marker="s", ms=4, mfc="#ffd54f" if g.embark else "white", mec="black")
+            ax.text(g.at[0], g.at[1] - 0.6, g.name, ha="center", va="top", fontsize=4.5)
+    # one label per footprint: pieces on one footprint (a tower's floors, §10.5) share it
+    labels: dict[tuple[Point, ...], list[str]] = {}
+    for t in board.terrain:
+        text = t.name
+        if _new_features(t):
+            text += "\n" + textwrap.fill("; ".join(terrain_notes(t)), 30)
+        labels.setdefault(tuple(t.polygon), []).append(text)
+    for poly, texts in labels.items():
+        cx, cy = shapely.Polygon(poly).representative_point().coords[0]
+        plain = all("\n" not in x for x in texts)
+        ax.text(cx, cy, "\n".join(texts), ha="center", va="center", fontsize=6 if plain else 4.5)
+    centres = {t.name: shapely.Polygon(t.polygon).centroid.coords[0] for t in board.terrain}
+    for t in board.terrain:
+        for other, style in [(o, "--") for o in t.connected_to] + [(o, ":") for o in t.exits_to]:
+            (x0, y0), (x1, y1) = centres[t.name], centres[other]
+            if (x0, y0) == (x1, y1):
+                continue  # floors of one building: the shared label says it
+            ax.annotate(
+                "",
+                xy=(x1, y1),
+                xytext=(x0, y0),
+                arrowprops={"arrowstyle": "->" if style == ":" else "<->", "ls": style, "lw": 0.8},
+            )
+    for o in board.objectives:
+        if o.at is not None:
+            ax.add_patch(Circle(o.at, max(o.radius, 0.3), fc="#ffd54f", ec="black", lw=0.8))
+            ax.plot(*o.at, marker="*", ms=6, color="black")
+            where = o.at
+        else:
+            where = centres[o.terrain or ""]
+            ax.plot(*where, marker="*", ms=9, color="#ffb300", mec="black")
+        ax.text(where[0], where[1] + 0.8, o.name, ha="center", va="bottom", fontsize=6)
     for name, player, models in units:
         colour = PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
-        for (x, y), r in models:
-            ax.add_patch(Circle((x, y), r, fc=colour, ec="black", lw=0.5))
+        for m in models:
+            if isinstance(m, Footprint) and not m.base.round:
+                ax.add_patch(Polygon(m.outline(), closed=True, fc=colour, ec="black", lw=0.5))
+            else:
+                (x, y), r = _model_disc(m)
+                ax.add_patch(Circle((x, y), r, fc=colour, ec="black", lw=0.5))
         if models:
-            mx = float(np.mean([p[0] for p, _ in models]))
-            my = float(np.max([p[1] + r for p, r in models]))
+            discs = [_model_disc(m) for m in models]
+            mx = float(np.mean([p[0] for p, _ in discs]))
+            my = float(np.max([p[1] + r for p, r in discs]))
             ax.text(mx, my + 0.3, name, ha="center", va="bottom", fontsize=6, color=colour)
     ax.set_xlim(-0.5, board.width + 0.5)
     ax.set_ylim(-0.5, board.height + 0.5)

@@ -1,0 +1,103 @@
+"""A person (or the scripted player) plays Collision through the game protocol at the terminal
+(``warbench collision play`` and ``warbench play --ruleset collision``)."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from warbench.cli.app import console, fail
+
+
+def play_collision(
+    groups: list[Path],
+    seed: int | None,
+    side: int,
+    auto: bool,
+    major: str | None,
+    minors: str | None,
+    turns: int | None,
+    record: Path | None,
+    svg: Path | None,
+    quiet: bool,
+) -> None:
+    """Set up and play one battle; print the events, the board and the result."""
+    from warbench.play import AutomaticPlayer, PromptPlayer, RandomLegalPlayer, SetupArgs
+    from warbench.play.runner import run_game
+    from warbench.rulesets.collision.game.protocol import CollisionRuleset, make_view
+    from warbench.rulesets.collision.game.render import render_svg, render_text
+    from warbench.rulesets.collision.game.state import CollisionState
+    from warbench.rulesets.collision.io import load, to_data
+    from warbench.rulesets.collision.models import BattleGroup
+
+    if len(groups) != 2:
+        raise fail(
+            f"play needs exactly two battle groups (yours, then the AI's), not {len(groups)}"
+        )
+    if side not in (0, 1):
+        raise fail(f"--side {side}: allowed: 0, 1")
+    rosters = []
+    for path in groups:
+        obj = load(path)
+        if not isinstance(obj, BattleGroup):
+            raise fail(f"{path}: a battle group file (name, points_limit, characters), not a card")
+        rosters.append(to_data(obj))
+    options: dict[str, Any] = {}
+    if major is not None or minors is not None:
+        parts = [m.strip() for m in (minors or "").split(",") if m.strip()]
+        if major is None or len(parts) != 2:
+            raise fail("--major and --minors (two, comma separated) go together")
+        options.update(major=major, minors=parts)
+    if turns is not None:
+        options["turn_limit"] = turns
+    rs = CollisionRuleset()
+    auto_player: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
+    ended = False
+
+    def write(line: str) -> None:
+        if not quiet:
+            console.print(line, highlight=False, markup=False)
+
+    def read(prompt: str) -> str:
+        nonlocal ended
+        if ended:
+            return ""
+        try:
+            return input(prompt)
+        except EOFError:
+            ended = True
+            players[side] = auto_player
+            write("input ended: the scripted player plays on for you")
+            return ""
+
+    players: list[Any] = [auto_player, auto_player]
+    if not auto:
+        players[side] = PromptPlayer(rs.actions, read=read, write=write)
+    me = side
+
+    def on_step(state: CollisionState, events: list[Any]) -> None:
+        for e in events:
+            write(f"  {e.text}")
+        if state.stage == "activate" and state.player == me and not auto:
+            write(render_text(make_view(state, me)))
+
+    game_seed = secrets.randbits(31) if seed is None else seed
+    run = run_game(
+        rs, SetupArgs(tuple(rosters), None, options), players, game_seed, on_step=on_step
+    )
+    if record is not None:
+        run.record.save(record)
+    final = make_view(run.state, me)
+    write(render_text(final))
+    if svg is not None:
+        svg.write_text(render_svg(final), encoding="utf-8")
+    result = run.result
+    assert result is not None
+    names = final["groups"]
+    head = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
+    console.print(
+        f"{head} (seed {game_seed}, {len(run.record.steps)} steps)", highlight=False, markup=False
+    )
+    for n, v in zip(names, result.scores, strict=True):
+        console.print(f"  {n}: {v:g} Victory Points", highlight=False, markup=False)

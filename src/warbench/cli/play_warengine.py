@@ -1,0 +1,80 @@
+"""``warbench play --ruleset warengine``: a person plays The WarEngine 2.1 against the engine's
+automatic play at the terminal, through the game protocol (docs/warengine-game.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from warbench.cli.app import console, fail
+from warbench.kernel.errors import WarbenchError
+
+
+def play_warengine(
+    rosters: list[Path],
+    board: str | None,
+    seed: int | None,
+    side: int,
+    turns: int | None,
+    record: Path | None,
+) -> None:
+    """Two WarEngine force files (yours, then the AI's); every decision of yours is asked
+    at the prompt (placement, who goes first, activations, each figure's actions, reserved
+    attacks, Hero Points, leaders); the engine's choice is the default. When the input ends
+    the engine plays on for you."""
+    import secrets
+
+    from warbench.play import AutomaticPlayer, PromptPlayer, RandomLegalPlayer, SetupArgs
+    from warbench.play.runner import run_game
+    from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
+    from warbench.rulesets.warengine.io import load_force, to_data
+
+    if len(rosters) != 2:
+        raise fail(f"play needs exactly two force files (yours, then the AI's), not {len(rosters)}")
+    ws = WarEngineRuleset()
+    auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
+    ended = False
+
+    def read(prompt: str) -> str:
+        nonlocal ended
+        if ended:
+            return ""
+        try:
+            return input(prompt)
+        except (EOFError, OSError):  # the input ended, or there is none to read
+            ended = True
+            players[side] = auto
+            console.print("input ended: the engine plays on for you", highlight=False)
+            return ""
+
+    def write(line: str) -> None:
+        console.print(line, highlight=False, markup=False)
+
+    players: list[Any] = [auto, auto]
+    players[side] = PromptPlayer(ws.actions, read=read, write=write)
+
+    def on_step(state: Any, events: list[Any]) -> None:
+        for e in events:
+            if e.kind not in ("place",):
+                write(f"  {e.text}")
+
+    try:
+        options: dict[str, Any] = {} if turns is None else {"turns": turns}
+        forces = tuple(to_data(load_force(r)) for r in rosters)
+        setup = SetupArgs(forces, board, options)
+        game_seed = secrets.randbits(31) if seed is None else seed
+        run = run_game(ws, setup, players, game_seed, on_step=on_step)
+        if record is not None:
+            run.record.save(record)
+    except WarbenchError as exc:
+        raise fail(str(exc)) from exc
+    result = run.result
+    assert result is not None
+    names = [f["name"] for f in forces]
+    winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
+    console.print(f"[bold]{winner}[/] (seed {game_seed}, {len(run.record.steps)} steps)")
+    console.print(result.reason, highlight=False, markup=False)
+    for n, v in zip(names, result.scores, strict=True):
+        console.print(f"  {n}: {v:.0f} victory points", highlight=False)
+    if record is not None:
+        console.print(f"record: {record}", highlight=False)

@@ -1,0 +1,670 @@
+"""Collision on the game protocol (``warbench.play``; docs/protocol.md): registered as
+``collision``.
+
+Every decision a player makes is a protocol decision with the engine's automatic choice as its
+``default`` (the scripted player of :mod:`.ai` for the action step): the side (``role``), the
+zone (``zone``, ``diagonal``), objective tokens (``marker``), nominations (``nominate``), the
+phase piles (``piles``), deployment (``deploy``), which character activates (``activate``),
+a reinforcement's entry (``arrive``), each action (``action``) and each reaction or "may"
+(``reaction``). Dice are D10s from the kernel's PCG64 stream, seeded per step
+(``step_seed(seed, step)``), so ``apply`` is pure and a record replays exactly.
+
+Views hide what the rules hide: the opponent's phase piles of characters that have not yet
+activated this turn (option ``hide_piles``, default on; L774-776) and the opponent's secret
+Map Carrier (L1344).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from warbench.kernel.errors import DataFileError, RulesError
+from warbench.play.codec import TypeCodec
+from warbench.play.core import JSON, Decision, Event, Refusal, Result, digest_of, step_seed
+from warbench.play.legal import Choice, Family, LegalSet
+from warbench.rulesets.collision.dice import Roll, SeededD10
+from warbench.rulesets.collision.game import ai
+from warbench.rulesets.collision.game import setup as su
+from warbench.rulesets.collision.game.board import FACINGS, face_towards, spaces
+from warbench.rulesets.collision.game.core import Game, card_of, rule, tables
+from warbench.rulesets.collision.game.state import (
+    ACTION_TYPE,
+    Activate,
+    Attack,
+    ChooseDiagonal,
+    ChooseRole,
+    ChooseZone,
+    CollisionAction,
+    CollisionState,
+    Deploy,
+    EndActivation,
+    Hold,
+    Move,
+    Nominate,
+    Piles,
+    PlaceMarker,
+    React,
+    UseAbility,
+    clone,
+)
+
+VERSION = "collision-game-1"
+
+_KIND = {
+    "role": "role",
+    "zone": "zone",
+    "diagonal": "diagonal",
+    "marker": "marker",
+    "nominate": "nominate",
+    "piles": "piles",
+    "deploy": "deploy",
+    "activate": "activate",
+    "arrive": "arrive",
+    "act": "action",
+    "react": "reaction",
+}
+_RULE = {
+    "role": "L620-627",
+    "zone": "L626-674",
+    "diagonal": "L664-674",
+    "marker": "L557-565",
+    "nominate": "L1222-1225, L1343-1346",
+    "piles": "L682-686, L774-776",
+    "deploy": "L688-724",
+    "activate": "L778-784",
+    "arrive": "L763-765",
+    "act": "L800-899",
+    "react": "L891-899",
+}
+
+
+class JsonCodec:
+    """Views are plain JSON objects."""
+
+    name = "collision view"
+
+    def dump(self, value: dict[str, Any]) -> JSON:
+        """The view itself."""
+        return value
+
+    def load(self, data: JSON) -> dict[str, Any]:
+        """A view (checked to be a JSON object)."""
+        if not isinstance(data, dict):
+            raise DataFileError("<collision view>", "a view is a JSON object")
+        return data
+
+    def schema(self) -> dict[str, JSON]:
+        """A JSON object."""
+        return {"title": "collision view", "type": "object"}
+
+
+class _NoDice:
+    def __call__(self, label: str) -> int:
+        raise RulesError("check rolls no dice", "docs/protocol.md")
+
+
+class _StepD10:
+    """The step's D10s, made on the first roll (most steps roll nothing)."""
+
+    def __init__(self, seed: int, step: int) -> None:
+        self.seed, self.step = seed, step
+        self._d: SeededD10 | None = None
+
+    def __call__(self, label: str) -> int:
+        if self._d is None:
+            self._d = SeededD10(step_seed(self.seed, self.step))
+        return self._d(label)
+
+
+class CollisionRuleset:
+    """The Collision grid game (``003_fc239e71486306e1.txt``)."""
+
+    id = "collision"
+    version = VERSION
+
+    def __init__(self) -> None:
+        self.actions: TypeCodec[CollisionAction] = TypeCodec(ACTION_TYPE, "collision action")
+        self.states: TypeCodec[CollisionState] = TypeCodec(CollisionState, "collision state")
+        self.views = JsonCodec()
+
+    # -- setup -----------------------------------------------------------------------------
+    def setup(
+        self, rosters: Sequence[JSON], board: JSON, options: Mapping[str, JSON], seed: int
+    ) -> CollisionState:
+        """Two battle groups (inline cards), a board (``None``: the sample board of the point
+        limit) and options (``major``, ``minors``, ``turn_limit``, ``hide_piles``)."""
+        s = su.setup_state(rosters, board, options, seed)
+        g = Game(s, _NoDice())
+        _settle(g)
+        return s
+
+    # -- who decides -----------------------------------------------------------------------
+    def pending(self, state: CollisionState) -> tuple[Decision[CollisionAction], ...]:
+        """One decision at a time."""
+        if state.stage == "over":
+            return ()
+        g = Game(state, _NoDice(), readonly=True)
+        return (
+            Decision(
+                state.player,
+                _KIND[state.stage],
+                rule(_RULE[state.stage]),
+                _prompt(g),
+                _default(g),
+            ),
+        )
+
+    def legal_actions(self, state: CollisionState, player: int) -> LegalSet[CollisionAction]:
+        """Listed actions (checked) plus families for free choices (facings, piles)."""
+
+        def check(a: CollisionAction) -> Refusal | None:
+            return self.check(state, a, player)
+
+        if state.stage == "over" or player != state.player:
+            return LegalSet(player, check)
+        g = Game(state, _NoDice(), readonly=True)
+        listed, families = _listed(g)
+        return LegalSet(player, check, tuple(listed), tuple(families))
+
+    # -- check and apply -------------------------------------------------------------------
+    def check(self, state: CollisionState, action: CollisionAction, player: int) -> Refusal | None:
+        """The refusal (reason and rule) or ``None``. Rolls no dice, changes nothing."""
+        if state.stage == "over":
+            return Refusal("the game is over", rule("L1108-1114"))
+        if player != state.player:
+            return Refusal(
+                f"no decision of player {player} is pending now ({_KIND[state.stage]} of "
+                f"player {state.player})",
+                rule(_RULE[state.stage]),
+            )
+        try:
+            _check(Game(state, _NoDice(), readonly=True), action)
+        except RulesError as exc:
+            return Refusal(exc.reason, exc.rule)
+        return None
+
+    def apply(
+        self,
+        state: CollisionState,
+        action: CollisionAction,
+        player: int,
+        dice: Roll | Any | None = None,
+    ) -> tuple[CollisionState, list[Event]]:
+        """Check, then apply to a copy; D10s from the step unless injected (a D10 roller:
+        ``label -> face``, such as :class:`~warbench.rulesets.collision.dice.ScriptedD10`)."""
+        refusal = self.check(state, action, player)
+        if refusal is not None:
+            raise refusal.error()
+        s = _copy(state)
+        roll: Roll = dice if callable(dice) else _StepD10(state.seed, state.step)
+        g = Game(s, roll)
+        _apply(g, action)
+        _settle(g)
+        s.step += 1
+        s.log = [e.text for e in g.events][-40:]
+        return s, g.events
+
+    # -- views and the end -----------------------------------------------------------------
+    def view(self, state: CollisionState, player: int) -> dict[str, Any]:
+        """What ``player`` may see."""
+        return make_view(state, player)
+
+    def is_over(self, state: CollisionState) -> bool:
+        """At the end of the turn limit (L796-798)."""
+        return state.stage == "over"
+
+    def result(self, state: CollisionState) -> Result | None:
+        """Winner on Victory Points (L1108-1114); scores are Victory Points."""
+        if state.stage != "over":
+            return None
+        return Result(state.winner, (state.scores[0], state.scores[1]), state.reason)
+
+    def digest(self, state: CollisionState) -> str:
+        """The digest of the state's JSON."""
+        return digest_of(self.states.dump(state))
+
+
+# --------------------------------------------------------------------------------------------
+# Stage by stage
+# --------------------------------------------------------------------------------------------
+
+
+def _settle(g: Game) -> None:
+    """Take the steps nobody decides: a token with nowhere to go."""
+    from warbench.rulesets.collision.game.objectives import place, placement_squares
+
+    s = g.s
+    for _ in range(100):
+        if s.stage == "marker" and s.placements and not placement_squares(g, s.placements[0]):
+            place(g, None)
+            continue
+        break
+
+
+def _prompt(g: Game) -> str:
+    s = g.s
+    st = s.stage
+    if st == "role":
+        return "you won the Command contest: be the Attacker or the Defender?"
+    if st == "zone":
+        return "choose your deployment zone: " + ", ".join(su.zone_choices(g))
+    if st == "diagonal":
+        return "divide the board diagonally: rising (bottom-left to top-right) or falling?"
+    if st == "marker":
+        return f"place the {s.placements[0].kind} token"
+    if st == "nominate":
+        return "nominate a character" + (
+            " (in secret)" if s.turn > 0 or "map" in str(s.minors) else ""
+        )
+    if st == "piles":
+        return "sort your hand into the phase 1, 2 and 3 piles"
+    if st == "deploy":
+        return f"deploy a phase {s.phase} character"
+    if st == "activate":
+        return f"turn {s.turn}, phase {s.phase}: activate a character"
+    if st == "arrive":
+        return "your reinforcement moves onto the edge of your deployment zone"
+    if st == "act":
+        u = g.unit(s.active) if s.active is not None else None
+        return (
+            f"{u.name if u else '?'}: choose an action (E {u.endurance if u else 0}, "
+            f"M {u.mana if u else 0})"
+        )
+    if st == "react":
+        assert s.window is not None
+        return f"react to: {s.window.trigger}?"
+    return ""
+
+
+def _default(g: Game) -> CollisionAction | None:
+    from warbench.rulesets.collision.game.objectives import default_square, nominees
+    from warbench.rulesets.collision.game.reactions import default_reaction
+    from warbench.rulesets.collision.game.turns import candidates
+
+    s = g.s
+    st = s.stage
+    if st == "role":
+        return ChooseRole("attacker")
+    if st == "zone":
+        return ChooseZone(su.zone_choices(g)[0])
+    if st == "diagonal":
+        return ChooseDiagonal(True)
+    if st == "marker":
+        return PlaceMarker(default_square(g, s.placements[0]))
+    if st == "nominate":
+        ns = nominees(g)
+        return Nominate(max(ns, key=lambda u: (g.card(u).points, -u.uid)).uid)
+    if st == "piles":
+        return Piles(su.default_piles(g, s.player))
+    if st == "deploy":
+        u = su.to_deploy(g)[0]
+        at, facing = su.default_deploy(g, u.uid)
+        return Deploy(u.uid, at, facing)
+    if st == "activate":
+        return Activate(min(candidates(g), key=lambda u: u.uid).uid)
+    if st == "arrive":
+        return _arrive_default(g)
+    if st == "act":
+        return ai.choose_action(g)
+    if st == "react":
+        return default_reaction(g, s.player)
+    return None
+
+
+def _arrive_default(g: Game) -> Deploy:
+    from warbench.rulesets.collision.game.movement import arrive_squares
+
+    s = g.s
+    assert s.active is not None
+    u = g.unit(s.active)
+    squares = arrive_squares(g, u)
+    if not squares:
+        return Deploy(u.uid, None)
+    b = g.board
+    c = ((b.cols - 1) // 2, (b.rows - 1) // 2)
+    sq = min(squares, key=lambda q: (spaces(q, c), q))
+    return Deploy(u.uid, sq, face_towards(sq, c) if sq != c else "N")
+
+
+def _listed(g: Game) -> tuple[list[CollisionAction], list[Family[CollisionAction]]]:
+    from warbench.rulesets.collision.game.actions import ability_options
+    from warbench.rulesets.collision.game.attacks import attack_options
+    from warbench.rulesets.collision.game.movement import (
+        NORMAL,
+        arrive_squares,
+        check_move,
+        reachable,
+    )
+    from warbench.rulesets.collision.game.objectives import nominees, placement_squares
+    from warbench.rulesets.collision.game.reactions import options
+    from warbench.rulesets.collision.game.turns import candidates
+
+    s = g.s
+    st = s.stage
+    facings = tuple(FACINGS)
+    out: list[CollisionAction] = []
+    fams: list[Family[CollisionAction]] = []
+    if st == "role":
+        out = [ChooseRole("attacker"), ChooseRole("defender")]
+    elif st == "zone":
+        out = [ChooseZone(z) for z in su.zone_choices(g)]
+    elif st == "diagonal":
+        out = [ChooseDiagonal(True), ChooseDiagonal(False)]
+    elif st == "marker":
+        out = [PlaceMarker(sq) for sq in placement_squares(g, s.placements[0])]
+    elif st == "nominate":
+        out = [Nominate(u.uid) for u in nominees(g)]
+    elif st == "piles":
+        base = su.default_piles(g, s.player)
+        out = [Piles(base)]
+        flat = [x for p in base for x in p]
+        sizes = [len(p) for p in base]
+        shuffles: list[JSON] = []
+        for k in range(1, len(flat)):
+            rot = flat[k:] + flat[:k]
+            shuffles.append(rot)
+        if shuffles:
+
+            def build(v: tuple[JSON, ...], sizes: list[int] = sizes) -> CollisionAction:
+                order = list(v[0])
+                a, b = sizes[0], sizes[0] + sizes[1]
+                return Piles((tuple(order[:a]), tuple(order[a:b]), tuple(order[b:])))
+
+            fams.append(Family("piles", (Choice("order", tuple(shuffles)),), build))
+    elif st in ("deploy", "arrive"):
+        if st == "deploy":
+            units = su.to_deploy(g)
+            squares = su.deploy_squares(g, s.player)
+        else:
+            assert s.active is not None
+            units = [g.unit(s.active)]
+            squares = arrive_squares(g, units[0])
+        b = g.board
+        c = ((b.cols - 1) // 2, (b.rows - 1) // 2)
+        for u in units:
+            if not squares:
+                out.append(Deploy(u.uid, None))
+            for sq in squares:
+                out.append(Deploy(u.uid, sq, face_towards(sq, c) if sq != c else "N"))
+        if squares:
+            fams.append(
+                Family(
+                    "deploy",
+                    (
+                        Choice("unit", tuple(u.uid for u in units)),
+                        Choice("at", tuple(list(q) for q in squares)),
+                        Choice("facing", facings),
+                    ),
+                    lambda v: Deploy(int(v[0]), (int(v[1][0]), int(v[1][1])), str(v[2])),
+                )
+            )
+    elif st == "activate":
+        out = [Activate(u.uid) for u in candidates(g)]
+    elif st == "react":
+        assert s.window is not None
+        out = list(options(g, s.window, s.player))
+    elif st == "act":
+        assert s.active is not None
+        u = g.unit(s.active)
+        out.append(EndActivation())
+        out += attack_options(g, u)  # attacks and abilities first: a person reads the top
+        out += ability_options(g, u)
+        if not u.acted and not u.moved and not u.special_moved:
+            out += [Hold(f) for f in facings]
+        enemies = [v.pos for v in g.on_board(1 - u.owner) if v.pos is not None]
+        modes = list(NORMAL) + (["haste"] if u.hasted else [])
+        squares_by_mode: dict[str, list[list[int]]] = {}
+        for mode in modes:
+            try:
+                check_move_ok = True
+                squares = sorted(reachable(g, u, mode)) if u.pos is not None else []
+            except Exception:
+                check_move_ok = False
+                squares = []
+            if not check_move_ok:
+                continue
+            ok_squares = []
+            for sq in squares:
+                look = min(enemies, key=lambda e: (spaces(sq, e), e)) if enemies else sq
+                f = face_towards(sq, look) if look != sq else u.facing
+                try:
+                    check_move(g, u, mode, sq, f)
+                except RulesError:
+                    break  # the mode itself is not allowed now
+                out.append(Move(mode, sq, f))  # type: ignore[arg-type]
+                ok_squares.append(list(sq))
+            if ok_squares:
+                squares_by_mode[mode] = ok_squares
+        for mode, sqs in squares_by_mode.items():
+            fams.append(
+                Family(
+                    f"{mode} facing",
+                    (Choice("to", tuple(sqs)), Choice("facing", facings)),
+                    lambda v, mode=mode: Move(mode, (int(v[0][0]), int(v[0][1])), str(v[1])),  # type: ignore[misc]
+                )
+            )
+    return out, fams
+
+
+def _check(g: Game, action: CollisionAction) -> None:
+    """Refuse an action that is not the pending decision's or that the rules forbid."""
+    from warbench.rulesets.collision.game.actions import check_act
+    from warbench.rulesets.collision.game.movement import arrive_squares
+    from warbench.rulesets.collision.game.objectives import nominees, placement_squares
+    from warbench.rulesets.collision.game.reactions import check_react
+    from warbench.rulesets.collision.game.turns import candidates
+
+    s = g.s
+    st = s.stage
+    want: dict[str, tuple[type, ...]] = {
+        "role": (ChooseRole,),
+        "zone": (ChooseZone,),
+        "diagonal": (ChooseDiagonal,),
+        "marker": (PlaceMarker,),
+        "nominate": (Nominate,),
+        "piles": (Piles,),
+        "deploy": (Deploy,),
+        "activate": (Activate,),
+        "arrive": (Deploy,),
+        "act": (Move, Attack, UseAbility, Hold, EndActivation),
+        "react": (React,),
+    }
+    if not isinstance(action, want[st]):
+        raise RulesError(
+            f"a {_KIND[st]} decision is pending, not {type(action).__name__}",
+            rule(_RULE[st]),
+        )
+    if isinstance(action, ChooseZone) and action.zone not in su.zone_choices(g):
+        raise RulesError(
+            f"zone {action.zone!r}; allowed: {', '.join(su.zone_choices(g))}", rule("L626-674")
+        )
+    elif isinstance(action, PlaceMarker):
+        squares = placement_squares(g, s.placements[0])
+        if action.at is None and squares:
+            raise RulesError("place the token on an allowed square", rule(s.placements[0].rule))
+        if action.at is not None and tuple(action.at) not in squares:
+            raise RulesError(
+                f"the {s.placements[0].kind} can't go on {tuple(action.at)}",
+                rule(s.placements[0].rule),
+            )
+    elif isinstance(action, Nominate):
+        if action.unit not in [u.uid for u in nominees(g)]:
+            raise RulesError(
+                "nominate one of: " + ", ".join(f"{u.uid} {u.name}" for u in nominees(g)),
+                rule(_RULE["nominate"]),
+            )
+    elif isinstance(action, Piles):
+        su.check_piles(g, s.player, action.piles)
+    elif isinstance(action, Deploy) and st == "deploy":
+        su.check_deploy(g, action.unit, action.at, action.facing)
+    elif isinstance(action, Deploy):  # arrive
+        if action.unit != s.active:
+            raise RulesError("the arriving character is the active one", rule("L763-765"))
+        squares = arrive_squares(g, g.unit(action.unit))
+        if action.facing not in FACINGS:
+            raise RulesError(f"facing {action.facing!r}; allowed: N, E, S, W", rule("L763-765"))
+        if action.at is None and squares:
+            raise RulesError("enter on a free square of your zone's edge", rule("L763-765"))
+        if action.at is not None and tuple(action.at) not in squares:
+            raise RulesError(
+                f"{tuple(action.at)} is not a free square on your zone's board edge",
+                rule("L763-767"),
+            )
+    elif isinstance(action, Activate):
+        if action.unit not in [u.uid for u in candidates(g)]:
+            raise RulesError(
+                f"character {action.unit} can't activate now; phase {s.phase}: "
+                + ", ".join(f"{u.uid} {u.name}" for u in candidates(g)),
+                rule("L778-784"),
+            )
+    elif st == "act":
+        assert s.active is not None
+        check_act(g, g.unit(s.active), action)
+    elif isinstance(action, React):
+        check_react(g, s.player, action)
+
+
+def _apply(g: Game, action: CollisionAction) -> None:
+    from warbench.rulesets.collision.game.actions import do_act
+    from warbench.rulesets.collision.game.objectives import nominate, place
+    from warbench.rulesets.collision.game.reactions import apply_react
+    from warbench.rulesets.collision.game.turns import activate, arrive, maybe_end_activation
+
+    s = g.s
+    if isinstance(action, ChooseRole):
+        su.choose_role(g, action.role)
+    elif isinstance(action, ChooseDiagonal):
+        su.choose_diagonal(g, action.rising)
+    elif isinstance(action, ChooseZone):
+        su.choose_zone(g, action.zone)
+    elif isinstance(action, PlaceMarker):
+        place(g, None if action.at is None else (action.at[0], action.at[1]))
+    elif isinstance(action, Nominate):
+        nominate(g, action.unit)
+    elif isinstance(action, Piles):
+        su.set_piles(g, s.player, action.piles)
+    elif isinstance(action, Deploy) and s.stage == "deploy":
+        at = None if action.at is None else (action.at[0], action.at[1])
+        su.deploy(g, action.unit, at, action.facing)
+    elif isinstance(action, Deploy):
+        at = None if action.at is None else (action.at[0], action.at[1])
+        arrive(g, at, action.facing)
+    elif isinstance(action, Activate):
+        activate(g, action.unit)
+    elif isinstance(action, React):
+        apply_react(g, s.player, action)
+    else:
+        assert s.active is not None
+        do_act(g, g.unit(s.active), action)
+        if s.stage == "act":
+            maybe_end_activation(g)
+
+
+# --------------------------------------------------------------------------------------------
+# Views
+# --------------------------------------------------------------------------------------------
+
+
+def make_view(state: CollisionState, player: int) -> dict[str, Any]:
+    """The game as ``player`` sees it (hidden: the opponent's piles of characters that have not
+    activated this turn, with ``hide_piles``; the opponent's Map Carrier)."""
+    t = tables(state)
+    hide = bool(t.options.get("hide_piles", True)) and player in (0, 1) and (state.stage != "over")
+    units = []
+    for u in state.units:
+        card = card_of(state, u)
+        mine = u.owner == player
+        units.append(
+            {
+                "id": u.uid,
+                "owner": u.owner,
+                "name": u.name,
+                "card": card.name,
+                "where": u.where,
+                "pos": list(u.pos) if u.pos is not None else None,
+                "facing": u.facing,
+                "endurance": u.endurance,
+                "mana": u.mana,
+                "injuries": u.injuries,
+                "toughness": card.stats.toughness,
+                "statuses": dict(u.statuses),
+                "luck": u.luck,
+                "pile": u.pile if (mine or not hide or u.activated or state.turn == 0) else None,
+                "activated": u.activated,
+                "statue": u.statue,
+            }
+        )
+    nominated = {
+        k: v
+        for k, v in state.nominated.items()
+        if not (k.startswith("map") and hide and k != f"map{player}")
+    }
+    b = tables(state).board
+    return {
+        "player": player,
+        "groups": list(t.groups),
+        "stage": state.stage,
+        "turn": state.turn,
+        "turn_limit": state.turn_limit,
+        "phase": state.phase,
+        "deciding": state.player,
+        "active": state.active,
+        "objectives": {"major": state.major, "minors": list(state.minors)},
+        "attacker": state.attacker,
+        "zones": list(state.zone_of),
+        "board": {
+            "cols": b.cols,
+            "rows": b.rows,
+            "elevation": [list(r) for r in b.elevation],
+            "terrain": [list(x) for x in state.terrain],
+        },
+        "units": units,
+        "markers": [
+            {
+                "kind": m.kind,
+                "at": list(m.at) if m.at else None,
+                "holder": m.holder,
+                "owner": m.owner,
+                "gone": m.gone,
+            }
+            for m in state.markers
+        ],
+        "nominated": nominated,
+        "vp": list(state.vp),
+        "favor": list(state.favor),
+        "glory": list(state.glory),
+        "channel": list(state.channel),
+        "window": None
+        if state.window is None
+        else {
+            "trigger": state.window.trigger,
+            "unit": state.window.unit,
+            "source": state.window.source,
+        },
+        "winner": state.winner,
+        "scores": list(state.scores),
+        "log": list(state.log),
+    }
+
+
+def perturb_hidden(state: CollisionState, player: int) -> CollisionState:
+    """A state that differs only in what ``player`` may not see: the opponent's piles of
+    characters not yet activated this turn and the opponent's Map Carrier."""
+    if state.stage == "over" or player not in (0, 1) or state.turn == 0:
+        return state
+    if not tables(state).options.get("hide_piles", True):
+        return state
+    s = _copy(state)
+    for u in s.units:
+        if u.owner != player and not u.activated:
+            u.pile = 1 + (u.pile % 3)
+    key = f"map{1 - player}"
+    if key in s.nominated:
+        s.nominated[key] = s.nominated[key] + 1000
+    return s
+
+
+def _copy(state: CollisionState) -> CollisionState:
+    """A deep copy without the read-only memo."""
+    return clone(state)

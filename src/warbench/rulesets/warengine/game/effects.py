@@ -1,0 +1,170 @@
+"""The in-game effects of Personal, Weapon and Unit Tweaks and Special Powers, as data.
+
+One table (Wesnoth's weapon specials): each tweak or power is a few effect entries, each an
+effect *kind* the rules consult at one hook point, and a parameter. The rules never test a
+tweak's name; they ask for a kind (``adjust(fig, "attack", when)``, ``has(fig, "slippery")``),
+so the table is the one place that says what a tweak does. Adjustments of the same kind add
+(each tweak is taken at most once per figure or weapon, L1359, L1689).
+
+Kinds and where they act:
+
+* ``attack`` / ``defense`` / ``rout`` ``(adjustment, when)``: dice adjustments (L474-L487);
+  ``when`` is ``always``, ``cc``, ``ranged``, ``vs_cc``, ``in_cover``, ``no_cover``.
+* ``attack_floor`` n: attack faces below n read as n (Extra Bite, Charging Weapon);
+  ``armor_piercing``: type M/H defenders lose their face bonus.
+* cover: ``ignore_light``, ``ignore_cover``, ``obvious``, ``no_cover_bonus``; ``lurker``.
+* ``reach`` inches: close combat up to that far (Long, Very Long).
+* ``range_vs_open`` inches: extra range against targets in no cover (Sniper Scope).
+* flags: see :data:`EFFECTS` (each entry cites its line).
+
+Special Powers work as a weapon whose success roll is the power's Attack Value against the
+target's Mental (enemies) or 10 or more (friends), L830; :data:`POWER_EFFECTS` lists what
+success does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from warbench.rulesets.warengine.dice import Adjustment
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect of a tweak or power: its ``kind``, a parameter and the book line."""
+
+    kind: str
+    param: object = None
+    when: str = "always"
+
+
+def _a(text: str) -> Adjustment:
+    return Adjustment.parse(text)
+
+
+#: Personal Tweaks: name -> (line, effects). L1353-L1681.
+PERSONAL: Mapping[str, tuple[Effect, ...]] = {
+    "Ballsy": (Effect("defense", _a("+1k0"), "no_cover"),),
+    "Dodge": (Effect("defense", _a("+1k0"), "vs_cc"),),
+    "Tough": (Effect("defense", _a("+1k0")),),
+    "Lurker": (Effect("defense", _a("+1k1"), "in_cover"),),
+    "Frenzied": (Effect("attack", _a("+1k0"), "cc"),),
+    "Sharpshooter": (Effect("attack", _a("+1k0"), "ranged"),),
+    "Hardcase": (Effect("rout", _a("+1k0")),),
+    "Poorly Trained": (Effect("no_dnm_defense"),),
+    "Obvious": (Effect("obvious"),),
+    "Flight": (Effect("no_cover_bonus"),),
+    "Slippery": (Effect("slippery"),),
+    "Kamikaze": (Effect("kamikaze"),),
+    "Regeneration": (Effect("regeneration", 2),),
+    "Flame Retardant": (Effect("immune", "Immolation"),),
+    "Hyperactive Metabolism": (Effect("immune", "Poisoned"),),
+    "Sole Survivor": (Effect("sole_survivor"),),
+    "Inspiring Example": (Effect("inspiring"),),
+    "Butthole Sergeant": (Effect("butthole"),),
+    "Stupid": (Effect("stupid"),),
+    "Guiltridden": (Effect("guiltridden"),),
+    "Ponderous": (Effect("ponderous"),),
+    "Easily Controlled": (Effect("easily_controlled"),),
+    "Chain of Command": (Effect("chain_of_command"),),
+    "Frother Command": (Effect("frother"),),
+    "Terrifying": (Effect("terrifying"),),
+    "Trigger Happy": (Effect("trigger_happy"),),
+    "Glory Hound": (Effect("glory_hound"),),
+    "Sniper": (Effect("sniper"),),
+    "Cybernetic": (Effect("cybernetic"),),
+    "Coup Counter": (Effect("coup_counter"),),
+    "Very Unwieldy": (Effect("avoid_cover", 1),),
+    "Unwieldy": (Effect("avoid_cover", 2),),
+    "Infiltration": (Effect("infiltration"),),
+    "Stealthy": (Effect("stealthy"),),
+    "Eagle Eye": (Effect("eagle_eye"),),
+    "Tracker": (Effect("tracker"),),
+    "Vindictive": (Effect("vindictive"),),
+    "Monster": (),
+    "Vehicle": (),
+}
+
+#: Weapon Tweaks: name -> (line, effects). L1683-L1853.
+WEAPON: Mapping[str, tuple[Effect, ...]] = {
+    "Piercing Attack": (Effect("attack", _a("+1k0")),),
+    "Highly Accurate": (Effect("attack", _a("+2k0")),),
+    "Parry Weapon": (Effect("parry", _a("+1k0")),),
+    "Extra Bite": (Effect("attack_floor", 2),),
+    "Charging Weapon": (Effect("charging_weapon", 3),),
+    "Armor Piercing": (Effect("armor_piercing"),),
+    "Thermal Scope": (Effect("ignore_light"),),
+    "Ignores Cover": (Effect("ignore_cover"),),
+    "Long": (Effect("reach", 2.0),),
+    "Very Long": (Effect("reach", 3.0),),
+    "Sniper Scope": (Effect("range_vs_open", 12.0),),
+    "High Explosive": (Effect("blast", 5.0),),
+    "Mental Attack": (Effect("mental_attack"),),
+    "Slow Attack": (Effect("no_reserve"),),
+    "Move or Fire": (Effect("move_or_fire"),),
+    "One Shot": (Effect("one_shot"),),
+    "Slow Reload": (Effect("slow_reload"),),
+    "Fragile": (Effect("jam", False),),
+    "Volatile": (Effect("jam", True),),
+    "Heavy Recoil": (Effect("recoil", 1.0),),
+    "Entangling": (Effect("entangling"),),
+    "Poisoned": (Effect("follow_up", "Poisoned"),),
+    "Immolation": (Effect("follow_up", "Immolation"),),
+    "Time Delay": (Effect("time_delay"),),
+    "Cybernetic Only": (Effect("cybernetic_only"),),
+    "Multiprofile": (),
+}
+
+#: Unit Tweaks: name -> (line, effects). L1855-L1893.
+UNIT: Mapping[str, tuple[Effect, ...]] = {
+    "Conscript": (Effect("rout_every_turn"),),
+    "Raw": (Effect("rout_if_attacked"),),
+    "Green": (Effect("rout_if_lost"),),
+    "Well Trained": (Effect("pass_first_rout"),),
+    "Fighters to the End": (Effect("casualty_threshold", 0.75),),
+}
+
+#: Special Powers: name -> effects on success. L999-L1351.
+POWERS: Mapping[str, tuple[Effect, ...]] = {
+    "Terror": (Effect("power_rout_test"),),
+    "Banish Spirit": (Effect("power_destroy"),),
+    "Rally": (Effect("power_rally"),),
+    "Protection": (Effect("power_bonus", ("defense", 1, 0)),),
+    "Strength of Tortoise": (Effect("power_bonus", ("defense", 1, 0)),),
+    "Stone Skin": (Effect("power_bonus", ("next_defense", 1, 1)),),
+    "Guide Attack": (Effect("power_bonus", ("next_attack", 1, 1)),),
+    "Brute Strength": (Effect("power_bonus", ("cc_attack", 2, 2)),),
+    "Restore": (Effect("power_heal", "2D6"),),
+}
+
+TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
+
+
+def effects_of(table: str, names: list[str] | tuple[str, ...]) -> tuple[Effect, ...]:
+    """The effects of the named tweaks or powers (names without an entry have none yet)."""
+    t = TABLES[table]
+    out: list[Effect] = []
+    for n in names:
+        out.extend(t.get(n, ()))
+    return tuple(out)
+
+
+def implemented() -> dict[str, list[str]]:
+    """The tweaks and powers with in-game effects, by category (for the report and tests)."""
+    return {k: sorted(n for n, e in t.items() if e) for k, t in TABLES.items()}
+
+
+def source_line(table: str, name: str) -> int:
+    """The book line of a tweak or power (from the builder's catalogue)."""
+    from warbench.rulesets.warengine.tables import catalogue
+
+    cat = catalogue()
+    books: dict[str, dict[str, Any]] = {
+        "personal": dict(cat.personal_tweaks),
+        "weapon": dict(cat.weapon_tweaks),
+        "unit": dict(cat.unit_tweaks),
+        "power": dict(cat.special_powers),
+    }
+    return int(books[table][name].line)

@@ -1,0 +1,75 @@
+"""The Follow Up step (004_f4ea5693af0644ce.txt L597-L603): timed and continued effects.
+
+* Poisoned (L1831): the target defends again, basic Attack Value -1k1 against basic Defense,
+  no adjustments; not against vehicles.
+* Immolation (L1793): a target that has not moved 3" away defends again, basic Attack Value
+  against Defense with the usual bonuses.
+* Time Delay (L1737): the attack itself is resolved now.
+* Regeneration (L1603): +2 Hero Points, never above the original.
+* Timed bonuses of Special Powers end; Hero Points may raise these defenses, not attacks
+  (the engine's automatic choice: spend what survives, docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+from warbench.kernel.dice import Dice
+from warbench.play.core import Event
+from warbench.rulesets.warengine.dice import Adjustment, roll_xky
+from warbench.rulesets.warengine.game.attacks import defense_pool
+from warbench.rulesets.warengine.game.measure import on_table
+from warbench.rulesets.warengine.game.resolution import destroy
+from warbench.rulesets.warengine.game.setup import Context
+from warbench.rulesets.warengine.game.state import GameState, rule
+
+POISON, BURN, DELAY = 0, 1, 2
+
+
+def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
+    """Resolve every timed effect, in initiative order (L601)."""
+    first = state.first if state.first is not None else 0
+    for side in (first, 1 - first):
+        for t in state.figs:
+            if t.side != side or not on_table(t):
+                continue
+            prof = ctx.profiles[t.id]
+            for entry in list(t.burning):
+                src, wi, kind = entry[0], entry[1], entry[2]
+                a = state.figs[src]
+                w = ctx.profiles[src].weapons[wi]
+                if not t.alive:
+                    break
+                if kind == POISON and prof.big:
+                    continue
+                if kind == BURN:
+                    x0, y0 = entry[4] / 1000, entry[5] / 1000
+                    if math.hypot(t.x - x0, t.y - y0) >= 3.0:
+                        continue
+                pool = w.av.adjusted(Adjustment(-1, -1)) if kind == POISON else w.av
+                att = roll_xky(dice, pool, None, f"follow up: {w.name}")
+                dpool, dfaces, _ = defense_pool(state, ctx, a, w, t, basic=(kind == POISON))
+                d = roll_xky(dice, dpool, dfaces, f"follow up: {prof.name} defends")
+                total = d.total
+                if att.total > total and t.hero >= att.total - total:
+                    t.hero -= att.total - total
+                    total = att.total
+                line = {POISON: 1831, BURN: 1793, DELAY: 1737}[kind]
+                events.append(
+                    Event(
+                        "follow up",
+                        f"{w.name} on {prof.name} #{t.id}: {att.total} against {total}",
+                        rule(line),
+                    )
+                )
+                if att.total > total:
+                    destroy(state, ctx, t, a, events, "destroyed")
+            t.burning = []
+    for f in state.figs:
+        if on_table(f):
+            regen = sum(
+                int(str(e.param)) for e in ctx.profiles[f.id].effects if e.kind == "regeneration"
+            )
+            if regen:
+                f.hero = min(ctx.profiles[f.id].hero, f.hero + regen)
+        f.bonus = {}

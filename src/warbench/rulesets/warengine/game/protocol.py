@@ -1,0 +1,676 @@
+"""The WarEngine 2.1 game on the game protocol (``warbench.play``; docs/warengine-game.md).
+
+Decisions (``pending``), one at a time, in this priority:
+
+1. ``hero``: a rolled attack waits for Hero Points (the attacker, then each defender, L493);
+2. ``leader``: a tie for a unit's leader after rules 1-3, the owner picks (L311);
+3. chance ``roll``: placement roll-offs (L289) and initiative (L340);
+4. ``place`` (L287-L293), ``first`` (who activates first, L340);
+5. ``reserve``: the other player may use reserved attacks (a ``move`` or ``counter`` window);
+6. ``activation``: choose a unit to activate; ``action``: the active unit's figures act.
+
+Every decision has the engine's choice as ``default`` (the scripted play of :mod:`.ai`), so
+``AutomaticPlayer`` and ``automate={"*"}`` play whole games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from warbench.kernel.dice import Dice
+from warbench.play.codec import TypeCodec
+from warbench.play.core import CHANCE, JSON, Decision, Event, Refusal, Result, digest_of, step_dice
+from warbench.play.legal import Box, Family, LegalSet
+from warbench.rulesets.warengine.game import activation as act
+from warbench.rulesets.warengine.game import attacks as atk
+from warbench.rulesets.warengine.game import movement as mov
+from warbench.rulesets.warengine.game import reserve as res
+from warbench.rulesets.warengine.game import resolution as rsl
+from warbench.rulesets.warengine.game import setup as stp
+from warbench.rulesets.warengine.game.control import check_control, group_figs
+from warbench.rulesets.warengine.game.measure import free_spot, on_table
+from warbench.rulesets.warengine.game.state import (
+    ACTION_TYPE,
+    Activate,
+    Attack,
+    Deactivate,
+    First,
+    GameState,
+    Hero,
+    Leader,
+    Move,
+    Pass,
+    Place,
+    Reserve,
+    ReserveFire,
+    Roll,
+    WarEngineAction,
+    rule,
+)
+from warbench.rulesets.warengine.game.victory import last_standing, scores
+
+VERSION = "warengine-game-1"
+
+
+class _LazyDice:
+    """``step_dice(seed, step)``, made on the first roll (most steps roll nothing)."""
+
+    def __init__(self, seed: int, step: int) -> None:
+        self.seed, self.step = seed, step
+        self._dice: Dice | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._dice is None:
+            self._dice = step_dice(self.seed, self.step)
+        return getattr(self._dice, name)
+
+
+class StateCodec:
+    """States as JSON with their set-up arguments (so a saved state loads anywhere)."""
+
+    def __init__(self) -> None:
+        self._codec: TypeCodec[GameState] = TypeCodec(GameState, "warengine state")
+
+    def dump(self, value: GameState) -> JSON:
+        """JSON of the state plus its set-up."""
+        data = self._codec.dump(value)
+        data["setup"] = stp.context(value.setup_key).args
+        return data
+
+    def load(self, data: JSON) -> GameState:
+        """Read a state written by :meth:`dump` (rebuilding its set-up if needed)."""
+        body = dict(data)
+        args = body.pop("setup", None)
+        state = self._codec.load(body)
+        stp.context(state.setup_key, args)
+        return state
+
+    def schema(self) -> dict[str, JSON]:
+        """The JSON Schema of the state (without the set-up part)."""
+        return self._codec.schema()
+
+
+class WarEngineRuleset:
+    """The WarEngine 2.1 ruleset (registered as ``warengine``)."""
+
+    id = "warengine"
+    version = VERSION
+
+    def __init__(self) -> None:
+        self.actions: TypeCodec[WarEngineAction] = TypeCodec(ACTION_TYPE, "warengine action")
+        self.states = StateCodec()
+        self.views: TypeCodec[dict[str, Any]] = TypeCodec(dict[str, Any], "warengine view")
+
+    # -- setup ---------------------------------------------------------------------------------
+    def setup(
+        self, rosters: Sequence[JSON], board: JSON, options: Mapping[str, JSON], seed: int
+    ) -> GameState:
+        """Two forces (WarEngine force JSON), a board (sample name or data), options
+        ``turns``, ``vp_target``, ``objectives``, ``quarters``, ``deploy_depth``."""
+        return stp.new_game(rosters, board, options, seed)
+
+    # -- decisions -----------------------------------------------------------------------------
+    def pending(self, state: GameState) -> tuple[Decision[WarEngineAction], ...]:
+        """The one decision pending now (see the module docstring)."""
+        if state.phase == "over":
+            return ()
+        ctx = stp.context(state.setup_key)
+        q = rsl.hero_question(state, ctx)
+        if q is not None:
+            player, fig, most, default = q
+            return (
+                Decision(
+                    player,
+                    "hero",
+                    rule(491),
+                    f"spend Hero Points (0 to {most}) for {ctx.profiles[fig].name} #{fig}",
+                    Hero(default),
+                ),
+            )
+        if state.leader_choice:
+            unit, *cands = state.leader_choice
+            return (
+                Decision(
+                    state.units[unit].side,
+                    "leader",
+                    rule(311),
+                    f"pick the leader of {state.units[unit].name} among {cands}",
+                    Leader(cands[0]),
+                ),
+            )
+        if state.phase == "placement":
+            if state.place_roll:
+                return (_roll("placement roll-off", 289),)
+            assert state.placing is not None
+            fid = stp.group_figs(state, ctx)[0]
+            x, y = stp.auto_place(state, ctx, fid)
+            return (
+                Decision(
+                    state.placing,
+                    "place",
+                    rule(287),
+                    f"place {ctx.profiles[fid].name} #{fid}",
+                    Place(fid, x, y),
+                ),
+            )
+        if state.phase == "initiative":
+            if state.initiative is None:
+                return (_roll("initiative", 340),)
+            return (
+                Decision(
+                    state.initiative,
+                    "first",
+                    rule(340),
+                    "who activates first?",
+                    First(state.initiative),
+                ),
+            )
+        if state.window is not None:
+            return (
+                Decision(
+                    state.window.player,
+                    "reserve",
+                    rule(587),
+                    "use a reserved attack now?",
+                    res.default_answer(state, ctx, state.window),
+                ),
+            )
+        from warbench.rulesets.warengine.game.ai import choose
+
+        if state.active_unit is None:
+            return (
+                Decision(
+                    state.to_act,
+                    "activation",
+                    rule(348),
+                    "activate a unit",
+                    choose(state, ctx, state.to_act),
+                ),
+            )
+        side = state.units[state.active_unit].side
+        return (
+            Decision(
+                side,
+                "action",
+                rule(398),
+                "act with a figure, or Deactivate",
+                choose(state, ctx, side),
+            ),
+        )
+
+    def legal_actions(self, state: GameState, player: int) -> LegalSet[WarEngineAction]:
+        """The listed actions, plus a family of moves to any point for each active figure."""
+
+        def check(a: WarEngineAction) -> Refusal | None:
+            return self.check(state, a, player)
+
+        if state.phase == "over" or _who(state).player != player:
+            return LegalSet(player, check)
+        d = _who(state)
+        ctx = stp.context(state.setup_key)
+        if d.kind == "hero":
+            q = rsl.hero_question(state, ctx)
+            assert q is not None
+            return LegalSet(player, check, tuple(Hero(k) for k in range(q[2] + 1)))
+        if d.kind == "leader":
+            return LegalSet(player, check, tuple(Leader(i) for i in state.leader_choice[1:]))
+        if d.kind == "roll":
+            return LegalSet(player, check, (Roll(0), Roll(1)))
+        if d.kind == "first":
+            return LegalSet(player, check, (First(0), First(1)))
+        if d.kind == "place":
+            fid = stp.group_figs(state, ctx)[0]
+            default = Place(fid, *stp.auto_place(state, ctx, fid))
+            box = stp.deploy_box(ctx, player, ctx.profiles[fid].radius)
+            fam: Family[WarEngineAction] = Family(
+                "place",
+                (Box("at", *box),),
+                _place_builder(fid),
+            )
+            return LegalSet(player, check, (default,), (fam,))
+        if d.kind == "reserve":
+            assert state.window is not None
+            return LegalSet(player, check, (*res.options(state, ctx, state.window), Pass()))
+        if d.kind == "activation":
+            from warbench.rulesets.warengine.game.ai import activations
+
+            return LegalSet(player, check, tuple(activations(state, ctx, player)))
+        from warbench.rulesets.warengine.game.ai import figure_actions
+
+        listed = figure_actions(state, ctx, player)
+        fams: list[Family[WarEngineAction]] = []
+        for fid in group_figs(state, state.active_units):
+            f = state.figs[fid]
+            if f.done or f.side != player:
+                continue
+            left = mov.allowance(state, ctx, f, f.mode or "move") - f.used
+            if left <= 0:
+                continue
+            mode = f.mode or "move"
+            fams.append(
+                Family(
+                    f"move #{fid}",
+                    (Box("to", f.x - left, f.y - left, f.x + left, f.y + left),),
+                    _move_builder(fid, mode),
+                )
+            )
+        return LegalSet(player, check, tuple(listed), tuple(fams))
+
+    # -- check and apply -----------------------------------------------------------------------
+    def check(self, state: GameState, action: WarEngineAction, player: int) -> Refusal | None:
+        """The refusal (sentence and book line), or None. Rolls no dice."""
+        if state.phase == "over":
+            return Refusal("the game is over", rule(619))
+        d = _who(state)
+        if d.player != player:
+            who = "chance" if player == CHANCE else f"player {player}"
+            return Refusal(f"no decision of {who} is pending now", _rule_now(state))
+        ctx = stp.context(state.setup_key)
+        want: dict[str, tuple[type, ...]] = {
+            "hero": (Hero,),
+            "leader": (Leader,),
+            "roll": (Roll,),
+            "place": (Place,),
+            "first": (First,),
+            "reserve": (ReserveFire, Pass),
+            "activation": (Activate,),
+            "action": (Move, Attack, Reserve, Deactivate),
+        }
+        if not isinstance(action, want[d.kind]):
+            return Refusal(f"{d.prompt} is pending, not {type(action).__name__}", d.rule)
+        if isinstance(action, Hero):
+            q = rsl.hero_question(state, ctx)
+            assert q is not None
+            if not 0 <= action.points <= q[2]:
+                return Refusal(f"spend 0 to {q[2]} Hero Points, not {action.points}", rule(491))
+            return None
+        if isinstance(action, Leader):
+            if action.fig not in state.leader_choice[1:]:
+                return Refusal(f"the leader is one of {state.leader_choice[1:]}", rule(311))
+            return None
+        if isinstance(action, Roll):
+            return None if action.winner in (0, 1) else Refusal("the winner is 0 or 1", rule(289))
+        if isinstance(action, First):
+            return (
+                None if action.player in (0, 1) else Refusal("player 0 or 1 goes first", rule(340))
+            )
+        if isinstance(action, Place):
+            group = stp.group_figs(state, ctx)
+            if action.fig not in group:
+                return Refusal(
+                    f"place a figure of the current Movement group {group}, not {action.fig}",
+                    rule(287),
+                )
+            if not (math.isfinite(action.x) and math.isfinite(action.y)):
+                return Refusal("a placement needs a finite point", rule(293))
+            why = stp.place_refusal(state, ctx, action.fig, action.x, action.y)
+            return None if why is None else Refusal(why, rule(293))
+        if isinstance(action, Pass):
+            assert state.window is not None
+            for o in res.options(state, ctx, state.window):
+                of = state.figs[o.fig]
+                if (
+                    ctx.profiles[o.fig].has("trigger_happy")
+                    and of.reserved is not None
+                    and not ctx.profiles[o.fig].weapons[of.reserved].cc
+                ):
+                    return Refusal(
+                        f"{ctx.profiles[o.fig].name} #{o.fig} is Trigger Happy and must fire",
+                        rule(1439),
+                    )
+            return None
+        if isinstance(action, ReserveFire):
+            assert state.window is not None
+            if action not in res.options(state, ctx, state.window):
+                return Refusal(
+                    f"figure {action.fig} has no reserved attack it may use on {action.target} now",
+                    rule(587),
+                )
+            return None
+        if isinstance(action, Activate):
+            why = act.activate_refusal(state, ctx, action, player)
+            return (
+                None if why is None else Refusal(why, rule(356 if action.join is not None else 348))
+            )
+        if isinstance(action, Deactivate):
+            return None
+        if isinstance(action, Move):
+            m = mov.move_refusal(state, ctx, action, player)
+            return None if m is None else Refusal(*m)
+        if isinstance(action, Reserve):
+            r = res.reserve_refusal(state, ctx, action, player)
+            return None if r is None else Refusal(*r)
+        assert isinstance(action, Attack)
+        a = atk.attack_refusal(state, ctx, action, player)
+        return None if a is None else Refusal(a.reason, a.rule)
+
+    def apply(
+        self, state: GameState, action: WarEngineAction, player: int, dice: Dice | None = None
+    ) -> tuple[GameState, list[Event]]:
+        """Check, then apply to a copy of the state."""
+        refusal = self.check(state, action, player)
+        if refusal is not None:
+            raise refusal.error()
+        ctx = stp.context(state.setup_key)
+        roll: Any = dice if dice is not None else _LazyDice(state.seed, state.step)
+        s = state.clone()
+        s.step += 1
+        events: list[Event] = []
+        _apply(s, ctx, action, player, roll, events)
+        return s, events
+
+    # -- views and the end -----------------------------------------------------------------------
+    def view(self, state: GameState, player: int) -> dict[str, Any]:
+        """Everything on the table is open information in WarEngine (reserved weapons are
+        announced, L581): the view is the state without its set-up."""
+        ctx = stp.context(state.setup_key)
+        return {
+            "player": player,
+            "turn": state.turn,
+            "phase": state.phase,
+            "to_act": state.to_act,
+            "active_units": list(state.active_units),
+            "scores": scores(state, ctx),
+            "figures": [
+                {
+                    "id": f.id,
+                    "side": f.side,
+                    "unit": f.unit,
+                    "name": ctx.profiles[f.id].name,
+                    "x": f.x,
+                    "y": f.y,
+                    "placed": f.placed,
+                    "alive": f.alive,
+                    "hero": f.hero,
+                    "reserved": f.reserved,
+                    "controlled": f.controlled,
+                }
+                for f in state.figs
+            ],
+            "units": [
+                {
+                    "id": u.id,
+                    "side": u.side,
+                    "name": u.name,
+                    "leader": u.leader,
+                    "activated": u.activated,
+                    "gone": u.gone,
+                }
+                for u in state.units
+            ],
+        }
+
+    def is_over(self, state: GameState) -> bool:
+        """Whether the game has ended."""
+        return state.phase == "over"
+
+    def result(self, state: GameState) -> Result | None:
+        """Winner (None: a draw) and victory points (L619-L633)."""
+        if state.phase != "over":
+            return None
+        sc = scores(state, stp.context(state.setup_key))
+        return Result(state.winner, (float(sc[0]), float(sc[1])), state.reason)
+
+    def digest(self, state: GameState) -> str:
+        """The digest of the state's JSON (without the set-up, which the key names)."""
+        return digest_of(self.states._codec.dump(state))
+
+
+def _place_builder(fid: int) -> Any:
+    def build(v: tuple[JSON, ...]) -> WarEngineAction:
+        return Place(fid, round(v[0][0], 3), round(v[0][1], 3))
+
+    return build
+
+
+def _move_builder(fid: int, mode: str) -> Any:
+    def build(v: tuple[JSON, ...]) -> WarEngineAction:
+        return Move(fid, round(v[0][0], 3), round(v[0][1], 3), mode)  # type: ignore[arg-type]
+
+    return build
+
+
+def _who(state: GameState) -> Decision[WarEngineAction]:
+    """Who decides what now, without the default (cheap: ``check`` uses it)."""
+    if state.phase == "over":
+        return Decision(CHANCE - 1, "none")
+    ctx = stp.context(state.setup_key)
+    q = rsl.hero_question(state, ctx)
+    if q is not None:
+        return Decision(q[0], "hero", rule(491), "spend Hero Points")
+    if state.leader_choice:
+        return Decision(
+            state.units[state.leader_choice[0]].side, "leader", rule(311), "pick the leader"
+        )
+    if state.phase == "placement":
+        if state.place_roll:
+            return Decision(CHANCE, "roll", rule(289), "placement roll-off")
+        assert state.placing is not None
+        return Decision(state.placing, "place", rule(287), "place a figure")
+    if state.phase == "initiative":
+        if state.initiative is None:
+            return Decision(CHANCE, "roll", rule(340), "initiative")
+        return Decision(state.initiative, "first", rule(340), "who activates first?")
+    if state.window is not None:
+        return Decision(state.window.player, "reserve", rule(587), "use a reserved attack now?")
+    if state.active_unit is None:
+        return Decision(state.to_act, "activation", rule(348), "activate a unit")
+    return Decision(
+        state.units[state.active_unit].side, "action", rule(398), "act with a figure, or Deactivate"
+    )
+
+
+def _roll(what: str, line: int) -> Decision[WarEngineAction]:
+    return Decision(CHANCE, "roll", rule(line), what, outcomes=((Roll(0), 0.5), (Roll(1), 0.5)))
+
+
+def _rule_now(state: GameState) -> str:
+    return rule({"placement": 287, "initiative": 340}.get(state.phase, 348))
+
+
+def _apply(
+    s: GameState,
+    ctx: stp.Context,
+    action: WarEngineAction,
+    player: int,
+    dice: Dice,
+    events: list[Event],
+) -> None:
+    if isinstance(action, Hero):
+        rsl.spend(s, action.points)
+        events.append(
+            Event("hero", f"player {player} spends {action.points} Hero Points", rule(491))
+        )
+        _settle(s, ctx, dice, events)
+        return
+    if isinstance(action, Leader):
+        unit = s.leader_choice[0]
+        s.units[unit].leader = action.fig
+        s.leader_choice = []
+        if s.active_units:
+            check_control(s, ctx, s.active_units)
+        events.append(
+            Event("leader", f"{ctx.profiles[action.fig].name} #{action.fig} leads", rule(311))
+        )
+        return
+    if isinstance(action, Roll):
+        if s.phase == "placement":
+            stp.after_roll(s, ctx, action.winner)
+            events.append(
+                Event(
+                    "roll-off",
+                    f"player {action.winner} rolls higher: player {1 - action.winner} places first",
+                    rule(289),
+                )
+            )
+        else:
+            s.initiative = action.winner
+            events.append(
+                Event("initiative", f"player {action.winner} wins the initiative", rule(340))
+            )
+        return
+    if isinstance(action, Place):
+        f = s.figs[action.fig]
+        f.x, f.y, f.placed = action.x, action.y, True
+        events.append(
+            Event(
+                "place",
+                f"{ctx.profiles[f.id].name} #{f.id} placed at ({f.x:g}, {f.y:g})",
+                rule(293),
+            )
+        )
+        stp.after_place(s, ctx)
+        if s.phase == "initiative":
+            for u in s.units:
+                from warbench.rulesets.warengine.game.control import choose_leader
+
+                choose_leader(s, ctx, u.id)
+                check_control(s, ctx, [u.id])
+            events.append(Event("turn", "turn 1", rule(338)))
+        return
+    if isinstance(action, First):
+        events.append(Event("first", f"player {action.player} activates first", rule(340)))
+        act.after_first(s, ctx, action.player, dice, events)
+        return
+    if isinstance(action, Activate):
+        act.activate(s, ctx, action, dice, events)
+        return
+    if isinstance(action, Deactivate):
+        act.deactivate(s, ctx, dice, events)
+        return
+    if isinstance(action, Reserve):
+        f = s.figs[action.fig]
+        f.reserved = action.weapon
+        f.done = True
+        f.attacked = True
+        w = ctx.profiles[f.id].weapons[action.weapon]
+        events.append(
+            Event("reserve", f"{ctx.profiles[f.id].name} #{f.id} reserves {w.name}", rule(581))
+        )
+        return
+    if isinstance(action, Pass):
+        assert s.window is not None
+        win = s.window
+        s.window = None
+        if win.kind == "counter":
+            assert win.declared is not None
+            _attack(s, ctx, win.declared, dice, events)
+        _settle(s, ctx, dice, events)
+        return
+    if isinstance(action, ReserveFire):
+        assert s.window is not None
+        win = s.window
+        f = s.figs[action.fig]
+        wi = f.reserved
+        assert wi is not None
+        win.used.append(f.id)
+        t = s.figs[action.target]
+        if action.lunge:
+            x, y = mov.toward(s, ctx, f, t, float(res.lunge_inches(ctx, f.id)))
+            f.x, f.y, f.moved = x, y, True
+            events.append(Event("lunge", f"{ctx.profiles[f.id].name} #{f.id} lunges", rule(591)))
+        atk.declare(s, ctx, f, wi, t.id, (), (), dice, events, reserve_use=True)
+        if win.kind == "counter":
+            s.window = None
+            assert win.declared is not None
+            _attack(s, ctx, win.declared, dice, events)  # simultaneous (L585)
+        elif not res.options(s, ctx, win):
+            s.window = None
+        _settle(s, ctx, dice, events)
+        return
+    if isinstance(action, Move):
+        f = s.figs[action.fig]
+        leavers = mov.leaving_attackers(s, ctx, f, action)
+        if leavers:
+            for g in leavers:
+                for wi, w in enumerate(ctx.profiles[g.id].weapons):
+                    if w.cc and w.power is None and atk.can_reach(s, ctx, g, w, f) is None:
+                        who = f"{ctx.profiles[g.id].name} #{g.id}"
+                        events.append(
+                            Event(
+                                "leave combat",
+                                f"{who} attacks the figure leaving close combat",
+                                rule(561),
+                            )
+                        )
+                        atk.declare(s, ctx, g, wi, f.id, (), (), dice, events, free=True)
+            s.then = action
+            _settle(s, ctx, dice, events)
+            return
+        _move(s, ctx, f, action, events)
+        return
+    assert isinstance(action, Attack)
+    if res.counter_window(s, ctx, action):
+        events.append(
+            Event(
+                "declare",
+                f"attack declared on #{action.target}, which has a reserved attack",
+                rule(585),
+            )
+        )
+        return
+    _attack(s, ctx, action, dice, events)
+    _settle(s, ctx, dice, events)
+
+
+def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event]) -> None:
+    start = (f.x, f.y)
+    if m.mode == "continue":
+        f.x, f.y = m.x, m.y
+        events.append(Event("move", f"{ctx.profiles[f.id].name} #{f.id} moves on", rule(410)))
+        res.open_move_window(s, ctx, f.id, start)
+        return
+    pause = res.lunge_pause(s, ctx, f.id, start, (m.x, m.y))
+    mov.do_move(s, ctx, f, m)
+    if pause is not None:
+        # L410: the move pauses where it passes a figure ready to lunge (L591)
+        f.x, f.y = pause
+        s.then = Move(f.id, m.x, m.y, "continue")
+        events.append(
+            Event("pause", f"{ctx.profiles[f.id].name} #{f.id} passes an enemy figure", rule(591))
+        )
+        res.open_move_window(s, ctx, f.id, start)
+        if s.window is None:
+            m2, s.then = s.then, None
+            _move(s, ctx, f, m2, events)
+        return
+    events.append(
+        Event(
+            "move", f"{ctx.profiles[f.id].name} #{f.id} {m.mode}s to ({m.x:g}, {m.y:g})", rule(402)
+        )
+    )
+    res.open_move_window(s, ctx, f.id, start)
+
+
+def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[Event]) -> None:
+    f = s.figs[a.fig]
+    if not f.alive or not s.figs[a.target].alive:
+        return
+    atk.declare(s, ctx, f, a.weapon, a.target, a.helpers, a.secondary, dice, events)
+    w = ctx.profiles[f.id].weapons[a.weapon]
+    if w.cc:
+        f.charged = False  # the bonus is for the first attack only (L430)
+    if ctx.profiles[f.id].has("sniper") and not f.moved:
+        f.used = 10**6  # L1633: a Sniper forgoes all movement
+
+
+def _settle(s: GameState, ctx: stp.Context, dice: Dice, events: list[Event]) -> None:
+    """Resolve what needs no decision: queued attacks, a move waiting on free attacks, the end."""
+    rsl.advance(s, ctx, events)
+    if last_standing(s, events):
+        return
+    if s.queue or s.window is not None:
+        return
+    if s.then is not None:
+        m, s.then = s.then, None
+        f = s.figs[m.fig]
+        captor = s.figs[f.entangled_by] if f.entangled_by is not None else None
+        held = captor is not None and on_table(captor)
+        if on_table(f) and not held and free_spot(s, ctx, f, m.x, m.y):
+            _move(s, ctx, f, m, events)  # an entangled figure may not escape (L1765)
+    if s.active_unit is not None and not any(
+        on_table(s.figs[i]) for u in s.active_units for i in s.units[u].figs
+    ):
+        act.deactivate(s, ctx, dice, events)

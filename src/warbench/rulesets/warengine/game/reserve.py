@@ -1,0 +1,150 @@
+"""Reserve (004_f4ea5693af0644ce.txt L379-L389, L563-L593): Reserve Attack, Remove Reserve,
+reserved attacks that interrupt the enemy, simultaneous reserved attacks, Lunge.
+
+* Reserving is a figure's last action: one unused weapon goes on reserve (L581); Slow Attack
+  weapons never (L1725); a figure that made a Fast Move may not (L420).
+* Remove Reserve: markers are removed when the unit activates again (L383).
+* A reserved attack is used against the currently active enemy unit (L587): after each of
+  its figures' moves the other player may fire reserved attacks at it (``move`` window,
+  L410); and when a figure with a reserved attack is attacked it may answer at once, the two
+  attacks being simultaneous (``counter`` window, L585).
+* Lunge (L589-L593): a figure with a close combat weapon on reserve and at least 9" of
+  Movement may lunge 1" per 9" into contact with an enemy that passes by, then attack.
+"""
+
+from __future__ import annotations
+
+from warbench.rulesets.warengine.game.attacks import allowed_targets, can_reach, reach
+from warbench.rulesets.warengine.game.measure import free_spot, gap, on_table
+from warbench.rulesets.warengine.game.movement import toward
+from warbench.rulesets.warengine.game.setup import Context
+from warbench.rulesets.warengine.game.state import (
+    Attack,
+    GameState,
+    Pass,
+    Reserve,
+    ReserveFire,
+    Window,
+    rule,
+)
+
+
+def reserve_refusal(
+    state: GameState, ctx: Context, r: Reserve, player: int
+) -> tuple[str, str] | None:
+    """Why the figure may not reserve that weapon, or None (L581)."""
+    from warbench.rulesets.warengine.game.attacks import weapon_refusal
+
+    if not 0 <= r.fig < len(state.figs):
+        return (f"there is no figure {r.fig}", rule(581))
+    f = state.figs[r.fig]
+    if f.side != player or f.unit not in state.active_units or not on_table(f):
+        return (f"figure {r.fig} is not in the unit you are activating", rule(398))
+    bad = weapon_refusal(state, ctx, f, r.weapon)
+    if bad:
+        return (bad.reason, bad.rule)
+    w = ctx.profiles[f.id].weapons[r.weapon]
+    if w.has("no_reserve"):
+        return (f"{w.name} has Slow Attack and may never be placed on reserve", rule(1725))
+    return None
+
+
+def lunge_inches(ctx: Context, fid: int) -> int:
+    """1" of lunge per 9" of Movement (L591)."""
+    return ctx.profiles[fid].mv // 9
+
+
+def options(state: GameState, ctx: Context, window: Window) -> list[ReserveFire]:
+    """The reserved attacks the window's player may make now."""
+    out: list[ReserveFire] = []
+    if window.kind == "counter":
+        assert window.declared is not None
+        t = state.figs[window.declared.target]
+        a = state.figs[window.declared.fig]
+        if t.reserved is not None and t.id not in window.used and on_table(a):
+            w = ctx.profiles[t.id].weapons[t.reserved]
+            if w.power is None and can_reach(state, ctx, t, w, a) is None:
+                out.append(ReserveFire(t.id, a.id))
+        return out
+    mover = state.figs[window.mover]
+    if not on_table(mover):
+        return out
+    for f in state.figs:
+        if f.side != window.player or not on_table(f) or f.reserved is None or f.id in window.used:
+            continue
+        w = ctx.profiles[f.id].weapons[f.reserved]
+        if mover.id in allowed_targets(state, ctx, f, w, mover.unit):
+            out.append(ReserveFire(f.id, mover.id))
+        elif (
+            w.cc
+            and w.power is None
+            and lunge_inches(ctx, f.id) >= 1
+            and gap(ctx, f, mover) <= lunge_inches(ctx, f.id) + reach(w) + 1e-9
+            and free_spot(state, ctx, f, *toward(state, ctx, f, mover, lunge_inches(ctx, f.id)))
+        ):  # L591: lunge toward it, then strike with the weapon's reach
+            out.append(ReserveFire(f.id, mover.id, lunge=True))
+    return out
+
+
+def default_answer(state: GameState, ctx: Context, window: Window) -> ReserveFire | Pass:
+    """The engine's choice: fire the first reserved attack that can (a Trigger Happy figure
+    must, L1439)."""
+    opts = options(state, ctx, window)
+    return opts[0] if opts else Pass()
+
+
+def lunge_pause(
+    state: GameState, ctx: Context, mover: int, start: tuple[float, float], end: tuple[float, float]
+) -> tuple[float, float] | None:
+    """Where an enemy move passing a figure ready to lunge pauses (L410, L591): the point of
+    the path closest to the first such figure it passes, if the move ends out of its reach."""
+    m = state.figs[mover]
+    best: tuple[float, tuple[float, float]] | None = None
+    for f in state.figs:
+        if f.side == m.side or not on_table(f) or f.reserved is None:
+            continue
+        w = ctx.profiles[f.id].weapons[f.reserved]
+        if not w.cc or w.power is not None or lunge_inches(ctx, f.id) < 1:
+            continue
+        limit = (
+            lunge_inches(ctx, f.id)
+            + reach(w)
+            + ctx.profiles[f.id].radius
+            + ctx.profiles[m.id].radius
+        )
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        n = dx * dx + dy * dy
+        t = (
+            0.0
+            if n == 0
+            else max(0.0, min(1.0, ((f.x - start[0]) * dx + (f.y - start[1]) * dy) / n))
+        )
+        p = (round(start[0] + t * dx, 3), round(start[1] + t * dy, 3))
+        near = ((p[0] - f.x) ** 2 + (p[1] - f.y) ** 2) ** 0.5
+        far = ((end[0] - f.x) ** 2 + (end[1] - f.y) ** 2) ** 0.5
+        if (
+            near <= limit + 1e-9 < far
+            and (best is None or t < best[0])
+            and free_spot(state, ctx, m, p[0], p[1])
+        ):
+            best = (t, p)
+    return None if best is None else best[1]
+
+
+def open_move_window(
+    state: GameState, ctx: Context, mover: int, start: tuple[float, float]
+) -> None:
+    """After an active figure's move: the other player may use reserved attacks (L410)."""
+    w = Window("move", 1 - state.figs[mover].side, mover, start)
+    if options(state, ctx, w):
+        state.window = w
+
+
+def counter_window(state: GameState, ctx: Context, a: Attack) -> bool:
+    """Before an attack on a figure with a reserved attack that can answer (L585)."""
+    t = state.figs[a.target]
+    w = Window("counter", t.side, t.id, declared=a)
+    if t.reserved is not None and options(state, ctx, w):
+        state.window = w
+        return True
+    return False

@@ -1,0 +1,158 @@
+"""Hero Points and resolving rolled attacks (004_f4ea5693af0644ce.txt L489-L497, L471), and
+removing figures (casualties, the leader's replacement L305-L311, Victory Points L619-L621).
+
+An attack is rolled at once and queued (``state.queue``); the attacker, then each defender,
+may spend Hero Points (a ``hero`` decision, asked only when it can change the result); then
+the attack is resolved.
+"""
+
+from __future__ import annotations
+
+from warbench.play.core import Event
+from warbench.rulesets.warengine.game.control import choose_leader
+from warbench.rulesets.warengine.game.measure import on_table
+from warbench.rulesets.warengine.game.setup import Context
+from warbench.rulesets.warengine.game.state import Fig, GameState, Resolution, rule
+
+
+def _n(ctx: Context, f: Fig) -> str:
+    return f"{ctx.profiles[f.id].name} #{f.id}"
+
+
+def hero_question(state: GameState, ctx: Context) -> tuple[int, int, int, int] | None:
+    """The Hero Point decision the first queued attack waits for:
+    ``(player, figure, most points, default points)``, or None when none is needed."""
+    if not state.queue:
+        return None
+    res = state.queue[0]
+    a = state.figs[res.attacker]
+    live = [(tid, d) for tid, d in res.targets if d >= 0 and state.figs[tid].alive]
+    if res.spent is None:
+        if not a.alive or a.hero <= 0 or res.mental:
+            return None
+        # it matters if some target might survive and the points could make the difference
+        need = [d + state.figs[tid].hero + 1 - res.attack for tid, d in live]
+        useful = [n for n in need if n > 0 and res.attack + a.hero > min(d for _, d in live)]
+        if not useful:
+            return None
+        n0 = need[0] if live and live[0][0] == res.targets[0][0] else min(useful)
+        default = n0 if 0 < n0 <= a.hero else 0
+        return (a.side, a.id, a.hero, default)
+    total = res.attack + res.spent
+    for k in range(res.decided, len(res.targets)):
+        tid, d = res.targets[k]
+        t = state.figs[tid]
+        if d < 0 or not t.alive or t.hero <= 0 or res.mental:
+            continue
+        if total > d and k == res.decided:
+            gap_ = total - d
+            return (t.side, t.id, t.hero, gap_ if gap_ <= t.hero else 0)
+        if k == res.decided:
+            return None
+    return None
+
+
+def spend(state: GameState, points: int) -> None:
+    """Record a Hero Point decision on the first queued attack."""
+    res = state.queue[0]
+    if res.spent is None:
+        state.figs[res.attacker].hero -= points
+        res.spent = points
+        return
+    tid, d = res.targets[res.decided]
+    state.figs[tid].hero -= points
+    res.targets[res.decided] = [tid, d + points]
+    res.decided += 1
+
+
+def advance(state: GameState, ctx: Context, events: list[Event]) -> None:
+    """Settle queued attacks until one waits for a Hero Point decision."""
+    while state.queue:
+        q = hero_question(state, ctx)
+        if q is not None:
+            return
+        res = state.queue[0]
+        if res.spent is None:
+            res.spent = 0
+            continue
+        if res.decided < len(res.targets):
+            res.decided += 1
+            continue
+        state.queue.pop(0)
+        _resolve(state, ctx, res, events)
+
+
+def _resolve(state: GameState, ctx: Context, res: Resolution, events: list[Event]) -> None:
+    a = state.figs[res.attacker]
+    total = res.attack + (res.spent or 0)
+    for tid, d in res.targets:
+        t = state.figs[tid]
+        if not t.alive:
+            continue
+        killed = d < 0 or total > d
+        if killed:
+            events.append(
+                Event(
+                    "kill",
+                    f"{res.label} {total} against {max(d, 0)}: {_n(ctx, t)} is destroyed",
+                    rule(471),
+                    {"attacker": a.id, "target": tid},
+                )
+            )
+            destroy(state, ctx, t, a, events, "destroyed")
+            if res.cc and ctx.profiles[a.id].has("coup_counter"):
+                a.bonus["coup"] = 1  # L1373: no moving or attacking until the Follow Up
+        else:
+            events.append(
+                Event(
+                    "survive", f"{res.label} {total} against {d}: {_n(ctx, t)} survives", rule(471)
+                )
+            )
+            if "entangling" in res.effects and res.cc:
+                t.entangled_by = a.id
+        for eff in res.effects:
+            if eff.startswith("follow_up:") and t.alive:
+                kind = eff.split(":", 1)[1]
+                if not any(
+                    e.kind == "immune" and e.param == kind for e in ctx.profiles[tid].effects
+                ):
+                    t.burning.append(
+                        [
+                            a.id,
+                            res.weapon,
+                            0 if kind == "Poisoned" else 1,
+                            0,
+                            int(t.x * 1000),
+                            int(t.y * 1000),
+                        ]
+                    )
+    if res.cc and ctx.profiles[a.id].has("kamikaze") and a.alive:
+        events.append(Event("kamikaze", f"{_n(ctx, a)} is destroyed by its own attack", rule(1397)))
+        destroy(state, ctx, a, None, events, "destroyed")
+
+
+def destroy(
+    state: GameState, ctx: Context, t: Fig, by: Fig | None, events: list[Event], how: str
+) -> None:
+    """Remove a figure: casualties, the leader's replacement (L305-L311), Victory Points
+    (L619-L621)."""
+    if not t.alive:
+        return
+    t.alive = False
+    u = state.units[t.unit]
+    u.lost_this_turn += 1
+    state.vp[1 - t.side] += ctx.profiles[t.id].points
+    if by is not None:
+        state.log_kills.append([by.id, t.id])
+    for g in state.figs:
+        if g.entangled_by == t.id:
+            g.entangled_by = None
+    if u.leader == t.id:
+        u.lost_leader = True
+        choose_leader(state, ctx, u.id, (t.x, t.y))
+        if u.leader is not None:
+            u.lost_leader = False
+    if not u.gone and not any(on_table(state.figs[i]) for i in u.figs):
+        u.gone = True
+        state.vp[1 - t.side] += 100
+        events.append(Event("unit destroyed", f"{u.name} is destroyed", rule(621)))

@@ -1,0 +1,321 @@
+"""The state of a WarEngine 2.1 game and its actions (004_f4ea5693af0644ce.txt L266-633).
+
+Flow (phase, turn, whose activation, open reserve windows, attacks awaiting Hero Points) is
+kept apart from the board (figures and units), as boardgame.io does. States are plain
+dataclasses; the rules copy a state (:meth:`GameState.clone`) before changing it, so every
+``apply`` is pure. Actions are small frozen dataclasses tagged by ``kind``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+BOOK = "004_f4ea5693af0644ce.txt"
+
+
+def rule(line: int | str) -> str:
+    """A rule reference into the book: ``rule(409)`` -> ``"004_f4ea5693af0644ce.txt L409"``."""
+    return f"{BOOK} L{line}"
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Chance's outcome of a roll-off: ``winner`` is the player who rolled highest (L289,
+    L340: the lowest roll places first; the highest chooses who goes first)."""
+
+    winner: int
+    kind: Literal["roll"] = "roll"
+
+
+@dataclass(frozen=True)
+class Place:
+    """Place figure ``fig`` with its centre at ``(x, y)`` (L287-L293)."""
+
+    fig: int
+    x: float
+    y: float
+    kind: Literal["place"] = "place"
+
+
+@dataclass(frozen=True)
+class First:
+    """The initiative winner decides which player activates first this turn (L326, L340)."""
+
+    player: int
+    kind: Literal["first"] = "first"
+
+
+@dataclass(frozen=True)
+class Activate:
+    """Activate unit ``unit``; with ``join`` a character activates together with the trooper
+    unit ``join`` as a single unit (L356)."""
+
+    unit: int
+    join: int | None = None
+    kind: Literal["activate"] = "activate"
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move figure ``fig`` to ``(x, y)`` in a straight line (L402-L418). ``mode``: ``move``,
+    ``fast`` (Fast Move, +1/3, L420) or ``charge`` (Charging, +1/3 into close combat, L428);
+    ``continue`` is internal: the rest of a move paused for a lunge (L410, L591)."""
+
+    fig: int
+    x: float
+    y: float
+    mode: Literal["move", "fast", "charge", "continue"] = "move"
+    kind: Literal["move"] = "move"
+
+
+@dataclass(frozen=True)
+class Attack:
+    """Figure ``fig`` attacks ``target`` with its weapon ``weapon`` (index into its weapons;
+    Multiprofile weapons are split into one entry per profile). ``helpers`` are figures of the
+    same unit using their reserved attacks for a Massed Attack (L553); ``secondary`` the
+    figures a Close Combat area effect weapon also affects (L517)."""
+
+    fig: int
+    weapon: int
+    target: int
+    helpers: tuple[int, ...] = ()
+    secondary: tuple[int, ...] = ()
+    kind: Literal["attack"] = "attack"
+
+
+@dataclass(frozen=True)
+class Reserve:
+    """Figure ``fig`` puts its unused weapon ``weapon`` on reserve; its last action (L581)."""
+
+    fig: int
+    weapon: int
+    kind: Literal["reserve"] = "reserve"
+
+
+@dataclass(frozen=True)
+class Deactivate:
+    """Tell the opponent you are done with the unit (L595)."""
+
+    kind: Literal["deactivate"] = "deactivate"
+
+
+@dataclass(frozen=True)
+class ReserveFire:
+    """Use figure ``fig``'s reserved attack on ``target`` out of sequence (L583-L587); with
+    ``lunge`` the figure first lunges into base contact (L591)."""
+
+    fig: int
+    target: int
+    lunge: bool = False
+    kind: Literal["reserve fire"] = "reserve fire"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Use no (more) reserved attacks now."""
+
+    kind: Literal["pass"] = "pass"
+
+
+@dataclass(frozen=True)
+class Hero:
+    """Spend ``points`` Hero Points on the roll awaiting them (L491-L497)."""
+
+    points: int
+    kind: Literal["hero"] = "hero"
+
+
+@dataclass(frozen=True)
+class Leader:
+    """Pick ``fig`` as the unit's leader among tied candidates ("You Pick", L311)."""
+
+    fig: int
+    kind: Literal["leader"] = "leader"
+
+
+WarEngineAction = (
+    Roll
+    | Place
+    | First
+    | Activate
+    | Move
+    | Attack
+    | Reserve
+    | Deactivate
+    | ReserveFire
+    | Pass
+    | Hero
+    | Leader
+)
+ACTION_TYPE = Annotated[WarEngineAction, Field(discriminator="kind")]
+
+
+# --------------------------------------------------------------------------------------------
+# Board state
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Fig:
+    """One figure on (or off) the board, with what it has done since its unit activated."""
+
+    id: int
+    side: int
+    unit: int
+    name: str  # key into the force's figures
+    x: float = -1.0
+    y: float = -1.0
+    placed: bool = False
+    alive: bool = True
+    routed: bool = False
+    hero: int = 0
+    moved: bool = False  # moved since its unit's last activation (Did Not Move, L478)
+    used: int = 0  # inches of movement allowance used this activation (part inches, L406)
+    mode: str = ""  # "", "move", "fast", "charge"
+    attacked: bool = False  # made or reserved an attack this activation (Fast Moves, L420)
+    charged: bool = False  # its next close combat attack has the Charge bonus (L430)
+    charge_from: float = 0.0  # how far it was from the foe when the charge began (L1759)
+    done: bool = False  # reserved: its actions are over (L581)
+    fired: list[int] = field(default_factory=list)  # weapons used this activation
+    reserved: int | None = None  # weapon on reserve (L581)
+    controlled: bool = True  # L393: uncontrolled figures read sixes as fives
+    one_shot: list[int] = field(default_factory=list)  # weapons spent for the game
+    reloaded: dict[int, int] = field(default_factory=dict)  # Slow Reload: turn last fired
+    entangled_by: int | None = None  # Entangling (L1763)
+    burning: list[list[int]] = field(
+        default_factory=list
+    )  # follow-up attacks [fig, weapon, x10, y10]
+    bonus: dict[str, int] = field(default_factory=dict)  # timed effects of powers
+    vendetta: int | None = None  # Vindictive: the figure it must keep attacking (L1457)
+
+
+@dataclass
+class UnitState:
+    """A unit as the game sees it: its figures, leader and turn bookkeeping."""
+
+    id: int
+    side: int
+    name: str
+    figs: list[int]
+    tweaks: list[str]
+    character: bool  # a character acting alone (L296)
+    solo: bool  # a character, vehicle or monster acting alone: never checks control (L395)
+    points: int
+    leader: int | None = None
+    start_size: int = 0
+    activated: bool = False
+    lost_this_turn: int = 0
+    lost_leader: bool = False
+    attacked_this_turn: bool = False
+    must_test: bool = False  # Terror, Terrifying (L1313, L1649)
+    tests_taken: int = 0  # Well Trained (L1885)
+    joined: int | None = None  # the trooper unit a character activated with (L356)
+    gone: bool = False  # destroyed or routed
+    routed: bool = False
+
+
+@dataclass
+class Resolution:
+    """An attack already rolled, awaiting Hero Point decisions (L491-L497) before it is
+    resolved. ``targets`` are ``[fig, defense total]``; the attacker decides first."""
+
+    attacker: int
+    weapon: int
+    label: str
+    attack: int
+    targets: list[list[int]]
+    power: str | None = None
+    spent: int | None = None  # attacker's Hero Points (None: not decided yet)
+    decided: int = 0  # how many defenders have decided
+    cc: bool = False
+    mental: bool = False  # defended with Mental (Special Powers, Mental Attack)
+    effects: list[str] = field(default_factory=list)  # after-effects by tag
+
+
+@dataclass
+class Window:
+    """An open chance for the other player to use reserved attacks (L410, L583-L591).
+
+    ``kind``: ``move`` (the enemy figure ``mover`` moved from ``start``) or ``counter`` (the
+    attack ``declared`` is about to hit a figure with a reserved attack: simultaneous, L585).
+    """
+
+    kind: str
+    player: int
+    mover: int
+    start: tuple[float, float] = (0.0, 0.0)
+    declared: Attack | None = None
+    used: list[int] = field(default_factory=list)
+
+
+@dataclass
+class GameState:
+    """A whole WarEngine game at one moment."""
+
+    seed: int
+    setup_key: str  # which set-up (forces, board, options) this state belongs to
+    figs: list[Fig]
+    units: list[UnitState]
+    step: int = 0
+    turn: int = 1
+    phase: str = "placement"  # placement, initiative, conflict, over
+    # placement: groups of figure ids by movement, the player placing now
+    place_order: list[list[int]] = field(default_factory=list)  # [[side, mv], ...]
+    place_roll: bool = False  # a roll-off is pending for the current group (L289)
+    placing: int | None = None
+    initiative: int | None = None  # the roll-off winner, deciding who goes first
+    first: int | None = None
+    to_act: int = 0  # whose activation comes next
+    active_unit: int | None = None
+    active_units: list[int] = field(default_factory=list)  # the unit and a joined unit
+    window: Window | None = None
+    queue: list[Resolution] = field(default_factory=list)
+    then: Move | None = None  # a move waiting for free attacks (Leaving Close Combat, L561)
+    leader_choice: list[int] = field(default_factory=list)  # [unit, candidates...]
+    vp: list[int] = field(default_factory=lambda: [0, 0])
+    winner: int | None = None
+    reason: str = ""
+    log_kills: list[list[int]] = field(default_factory=list)  # [killer, victim]
+
+    def clone(self) -> GameState:
+        """A copy to change (the input of ``apply`` is never modified): figures and units are
+        copied one by one (much faster than ``copy.deepcopy``); flow objects are deep-copied."""
+        new = copy.copy(self)
+        new.figs = [_copy_fig(f) for f in self.figs]
+        new.units = [_copy_unit(u) for u in self.units]
+        new.place_order = [list(g) for g in self.place_order]
+        new.active_units = list(self.active_units)
+        new.window = copy.deepcopy(self.window)
+        new.queue = copy.deepcopy(self.queue)
+        new.leader_choice = list(self.leader_choice)
+        new.vp = list(self.vp)
+        new.log_kills = [list(k) for k in self.log_kills]
+        return new
+
+
+def _copy_fig(f: Fig) -> Fig:
+    g: Fig = object.__new__(Fig)
+    g.__dict__.update(f.__dict__)
+    g.fired = list(f.fired)
+    g.one_shot = list(f.one_shot)
+    g.reloaded = dict(f.reloaded)
+    g.burning = [list(b) for b in f.burning]
+    g.bonus = dict(f.bonus)
+    return g
+
+
+def _copy_unit(u: UnitState) -> UnitState:
+    v: UnitState = object.__new__(UnitState)
+    v.__dict__.update(u.__dict__)
+    v.figs = list(u.figs)
+    v.tweaks = list(u.tweaks)
+    return v

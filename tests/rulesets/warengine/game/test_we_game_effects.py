@@ -1,0 +1,795 @@
+"""Every tweak and power with an in-game effect, tested in a game (its source line in the
+test's id). ``EFFECT_TESTS`` must cover :func:`effects.implemented` exactly."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from warbench.kernel.dice import ScriptedDice
+from warbench.rulesets.warengine.game import effects
+from warbench.rulesets.warengine.game.activation import can_activate
+from warbench.rulesets.warengine.game.attacks import attack_pool, defense_pool
+from warbench.rulesets.warengine.game.followup import follow_up
+from warbench.rulesets.warengine.game.movement import allowance
+from warbench.rulesets.warengine.game.rout import rout_step
+from warbench.rulesets.warengine.game.state import Attack, GameState, Move, Place, Reserve
+
+from .helpers import WS, act, activate, ctx_of, force, table, trooper
+
+HEDGE = {"name": "Hedge", "rect": [5, 14, 15, 15], "cover": 1}
+WALL = {"name": "Wall", "rect": [5, 14, 15, 15], "cover": 2}
+PIT = {"name": "Foxhole", "rect": [8, 18, 12, 22], "cover": 3}
+
+
+def C(name: str = "Hero", **kw: Any) -> dict[str, Any]:
+    """A character (always controlled)."""
+    return trooper(name, type="C", **kw)
+
+
+def duel(
+    a: dict[str, Any],
+    d: dict[str, Any],
+    pos: Any = ((10, 5), (10, 20)),
+    terrain: tuple[dict[str, Any], ...] = (),
+    moved: bool = True,
+) -> GameState:
+    s = table(force(("A", [(a, 1)])), force(("D", [(d, 1)])), list(pos), terrain=terrain)
+    s = activate(s, 0)
+    s.figs[0].moved = s.figs[1].moved = moved
+    return s
+
+
+def apool(s: GameState, wi: int = 0, a: int = 0, t: int = 1) -> str:
+    ctx = ctx_of(s)
+    pool, faces, why = attack_pool(s, ctx, s.figs[a], ctx.profiles[a].weapons[wi], s.figs[t])
+    return f"{pool} {faces.floor}-{faces.cap} " + ", ".join(why)
+
+
+def dpool(s: GameState, wi: int = 0, a: int = 0, t: int = 1) -> str:
+    ctx = ctx_of(s)
+    pool, faces, why = defense_pool(s, ctx, s.figs[a], ctx.profiles[a].weapons[wi], s.figs[t])
+    return f"{pool} {faces.floor}-{faces.cap} " + ", ".join(why)
+
+
+def rout(s: GameState, faces: list[int]) -> str:
+    ev: list[Any] = []
+    rout_step(s, ctx_of(s), ScriptedDice(faces), ev)
+    return "\n".join(e.text for e in ev)
+
+
+def squad(
+    extra: dict[str, Any] | None = None,
+    lead: dict[str, Any] | None = None,
+    n: int = 3,
+    tweaks: list[str] | None = None,
+) -> GameState:
+    sarge = lead or trooper("Sarge", type="E", cr='6"', mn="3k2")
+    members = [(sarge, 1), (extra or trooper(), n)]
+    f0 = force(("Squad", members), tweaks={0: tweaks} if tweaks else None)
+    pos = [(10 + i, 5) for i in range(n + 1)] + [(10, 40)]
+    return table(f0, force(("Foe", [(C("Foe"), 1)])), pos)
+
+
+def W(name: str, tweaks: list[str], **kw: Any) -> dict[str, Any]:
+    return {"name": name, "range": '24"', "av": "2k2", "tweaks": tweaks, **kw}
+
+
+def CCW(name: str, tweaks: list[str], **kw: Any) -> dict[str, Any]:
+    return {"name": name, "av": "2k2", "tweaks": tweaks, **kw}
+
+
+# ------------------------------------------------------------------------- personal tweaks
+
+
+def t_ballsy() -> None:
+    assert "no_cover +1k0" in dpool(duel(C(), C("B", tweaks=["Ballsy"])))
+    assert "no_cover" not in dpool(duel(C(), C("B", tweaks=["Ballsy"]), terrain=(HEDGE,)))
+
+
+def t_dodge() -> None:
+    s = duel(C(), C("B", tweaks=["Dodge"]), pos=((10, 5), (10, 6)))
+    assert "vs_cc +1k0" in dpool(s, wi=1)
+    assert "vs_cc" not in dpool(duel(C(), C("B", tweaks=["Dodge"])))
+
+
+def t_tough() -> None:
+    assert "always +1k0" in dpool(duel(C(), C("B", tweaks=["Tough"])))
+
+
+def t_lurker() -> None:
+    assert "in_cover +1k1" in dpool(duel(C(), C("B", tweaks=["Lurker"]), terrain=(HEDGE,)))
+    assert "in_cover" not in dpool(duel(C(), C("B", tweaks=["Lurker"])))
+
+
+def t_frenzied() -> None:
+    s = duel(C("A", tweaks=["Frenzied"]), C(), pos=((10, 5), (10, 6)))
+    assert "cc +1k0" in apool(s, wi=1) and "cc +1k0" not in apool(s, wi=0)
+
+
+def t_sharpshooter() -> None:
+    s = duel(C("A", tweaks=["Sharpshooter"]), C())
+    assert "always" not in apool(s) and "ranged +1k0" in apool(s)
+
+
+def t_hardcase() -> None:
+    s = squad(lead=trooper("Sarge", type="E", cr='6"', mn="3k2", tweaks=["Hardcase"]))
+    s.units[0].must_test = True
+    assert "4k2" in rout(s, [1, 1, 1, 1])
+
+
+def t_poorly_trained() -> None:
+    assert "Did Not Move" not in dpool(duel(C(), C("B", tweaks=["Poorly Trained"]), moved=False))
+    assert "Did Not Move" in dpool(duel(C(), C("B"), moved=False))
+
+
+def t_obvious() -> None:
+    assert "cover" not in dpool(duel(C(), C("B", tweaks=["Obvious"]), terrain=(HEDGE,)))
+    assert "heavy cover +1k1" in dpool(duel(C(), C("B", tweaks=["Obvious"]), terrain=(WALL,)))
+
+
+def t_flight() -> None:
+    assert "cover" not in dpool(duel(C(), C("B", tweaks=["Flight"]), terrain=(WALL,)))
+
+
+def t_slippery() -> None:
+    s = duel(C("A", tweaks=["Slippery"]), C(), pos=((10, 10), (10, 11)))
+    _, ev = act(s, Move(0, 10, 6), 0)
+    assert not any(e.kind == "leave combat" for e in ev)
+
+
+def t_kamikaze() -> None:
+    s = duel(C(), C("B", tweaks=["Kamikaze"]), pos=((10, 10), (10, 11)))
+    s, _ = act(s, Attack(0, 1, 1), 0, [1])
+    assert not s.figs[1].alive  # attacked in close combat: destroyed automatically
+    s = duel(C("A", tweaks=["Kamikaze"]), C(), pos=((10, 10), (10, 11)))
+    s, _ev = act(s, Attack(0, 1, 1), 0, [1, 6, 6])
+    assert not s.figs[0].alive  # destroyed after its own close combat attack
+
+
+def t_regeneration() -> None:
+    s = duel(C("A", hero_points=6, tweaks=["Regeneration"]), C())
+    s.figs[0].hero = 1
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert s.figs[0].hero == 3
+    s.figs[0].hero = 5
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert s.figs[0].hero == 6
+
+
+def _burn(tweak: str, defender_tweaks: list[str]) -> GameState:
+    s = duel(C("A", weapons=[W("Spitter", [tweak])]), C("B", df="6k5", tweaks=defender_tweaks))
+    s, _ = act(s, Attack(0, 0, 1), 0, [1, 1, 6, 6, 6, 6, 6, 6])
+    return s
+
+
+def t_flame_retardant() -> None:
+    assert _burn("Immolation", []).figs[1].burning
+    assert not _burn("Immolation", ["Flame Retardant"]).figs[1].burning
+
+
+def t_hyperactive_metabolism() -> None:
+    assert _burn("Poisoned", []).figs[1].burning
+    assert not _burn("Poisoned", ["Hyperactive Metabolism"]).figs[1].burning
+
+
+def t_sole_survivor() -> None:
+    s = squad(extra=trooper("Last", tweaks=["Sole Survivor"]), n=2)
+    s.figs[0].alive = s.figs[1].alive = False
+    s.units[0].lost_this_turn = 2
+    rout(s, [6, 6, 6])
+    assert s.figs[2].alive
+
+
+def t_inspiring_example() -> None:
+    s = squad(lead=trooper("Sarge", type="E", cr='6"', mn="3k2", tweaks=["Inspiring Example"]))
+    s.units[0].must_test = True
+    text = rout(s, [1, 1, 1, 6, 6, 1])
+    assert "rerolls" in text and all(f.alive for f in s.figs)
+
+
+def t_butthole_sergeant() -> None:
+    s = squad(lead=trooper("Sarge", type="E", cr='6"', mn="3k2", tweaks=["Butthole Sergeant"]))
+    s.units[0].must_test = True
+    rout(s, [1, 1, 1])
+    assert [f.alive for f in s.figs[:4]] == [True, False, True, True]
+
+
+def t_stupid() -> None:
+    s = table(
+        force(("A", [(C("Dim", tweaks=["Stupid"]), 1)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (10, 20)],
+    )
+    s = activate(s, 0, faces=[1, 1, 1])
+    assert s.figs[0].done
+    s = table(
+        force(("A", [(C("Dim", tweaks=["Stupid"]), 1)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (10, 20)],
+    )
+    assert not activate(s, 0, faces=[6, 6, 1]).figs[0].done
+
+
+def t_guiltridden() -> None:
+    s = duel(C("A", tweaks=["Guiltridden"]), trooper("Trooper"))
+    _, ev = act(s, Attack(0, 0, 1), 0, [1, 1, 1])
+    assert any(e.kind == "guilt" for e in ev) and not any(e.kind == "attack roll" for e in ev)
+
+
+def t_ponderous() -> None:
+    s = table(
+        force(("A", [(C("Slow", tweaks=["Ponderous"]), 1)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (10, 20)],
+    )
+    assert can_activate(s, ctx_of(s), 0, 0)
+    s.turn = 2
+    assert not can_activate(s, ctx_of(s), 0, 0)
+
+
+def t_easily_controlled() -> None:
+    s = table(
+        force(
+            (
+                "S",
+                [
+                    (trooper("Sarge", type="E", cr='4"', mn="3k2"), 1),
+                    (trooper("Easy", tweaks=["Easily Controlled"]), 2),
+                ],
+            )
+        ),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (17, 5), (18.5, 5), (10, 40)],
+    )
+    s = activate(s, 0)
+    assert s.figs[1].controlled and not s.figs[2].controlled  # one figure only
+
+
+def t_chain_of_command() -> None:
+    corp = trooper("Corporal", cr='4"', tweaks=["Chain of Command"])
+    s = table(
+        force(
+            ("S", [(trooper("Sarge", type="E", cr='4"', mn="3k2"), 1), (corp, 1), (trooper(), 1)])
+        ),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (14, 5), (18, 5), (10, 40)],
+    )
+    s = activate(s, 0)
+    assert s.figs[2].controlled
+
+
+def t_frother_command() -> None:
+    s = squad(lead=trooper("Boss", type="E", cr='6"', mn="4k3", tweaks=["Frother Command"]))
+    s = activate(s, 0)
+    assert allowance(s, ctx_of(s), s.figs[1], "move") == 9
+    s.figs[1].x, s.figs[1].y = 10, 39
+    assert "Frother" in apool(s, wi=1, a=1, t=4)
+
+
+def t_terrifying() -> None:
+    s = duel(C("A", tweaks=["Terrifying"]), C())
+    s, _ = act(s, Attack(0, 0, 1), 0, [1] * 4)
+    assert s.units[1].must_test
+
+
+def t_trigger_happy() -> None:
+    s = table(
+        force(("A", [(C("Happy", tweaks=["Trigger Happy"]), 1)])),
+        force(("B", [(C("Foe", mv='15"'), 1)])),
+        [(10, 5), (10, 40)],
+    )
+    s.figs[0].reserved = 0
+    s = activate(s, 1)
+    s, _ = act(s, Move(1, 10, 28), 1)
+    from warbench.rulesets.warengine.game.state import Pass
+
+    assert WS.check(s, Pass(), 0) is not None
+
+
+def t_glory_hound() -> None:
+    f1 = force(
+        ("Weak", [(trooper("Weak", type="C"), 1)]),
+        ("Strong", [(trooper("Strong", type="C", df="5k4"), 1)]),
+    )
+    s = table(
+        force(("A", [(C("Glory", tweaks=["Glory Hound"]), 1)])), f1, [(10, 5), (10, 15), (12, 20)]
+    )
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None
+    assert WS.check(s, Attack(0, 0, 2), 0) is None
+
+
+def t_sniper() -> None:
+    f1 = force(("Foes", [(trooper("Foe"), 2)]))
+    s = table(
+        force(("A", [(C("Sniper", tweaks=["Sniper"]), 1)])), f1, [(10, 5), (10, 15), (10, 25)]
+    )
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 0, 2), 0) is None
+    s, _ = act(s, Attack(0, 0, 2), 0, [1] * 6)
+    assert WS.check(s, Move(0, 10, 6), 0) is not None  # forgoes all movement
+
+
+def t_cybernetic() -> None:
+    s = duel(
+        C("A", weapons=[{"name": "Terror", "range": '12"', "av": "3k3", "power": "Terror"}]),
+        C("B", tweaks=["Cybernetic"]),
+    )
+    assert "Cybernetic +1k0" in dpool(s)
+
+
+def t_coup_counter() -> None:
+    s = duel(C("A", tweaks=["Coup Counter"]), C(), pos=((10, 10), (10, 11)))
+    s, _ = act(s, Attack(0, 1, 1), 0, [6, 1, 1])
+    assert not s.figs[1].alive
+    assert WS.check(s, Move(0, 10, 6), 0) is not None
+
+
+def t_very_unwieldy() -> None:
+    s = duel(
+        C("A", mv='12"', tweaks=["Very Unwieldy"]),
+        C("B"),
+        pos=((10, 5), (30, 40)),
+        terrain=(HEDGE,),
+    )
+    assert WS.check(s, Move(0, 10, 16), 0) is not None
+
+
+def t_unwieldy() -> None:
+    s = duel(
+        C("A", mv='12"', tweaks=["Unwieldy"]), C("B"), pos=((10, 5), (30, 40)), terrain=(HEDGE,)
+    )
+    assert WS.check(s, Move(0, 10, 16), 0) is None
+    s = duel(
+        C("A", mv='12"', tweaks=["Unwieldy"]), C("B"), pos=((10, 5), (30, 40)), terrain=(WALL,)
+    )
+    assert WS.check(s, Move(0, 10, 16), 0) is not None
+
+
+def t_infiltration() -> None:
+    f0 = force(("A", [(C("Ninja", tweaks=["Infiltration"]), 1)]))
+    s = WS.setup((f0, force(("B", [(C(), 1)]))), None, {"builder_limits": False}, 1)
+    from warbench.rulesets.warengine.game.state import Roll
+
+    while WS.pending(s)[0].kind == "roll":
+        s, _ = WS.apply(s, Roll(1), -1)
+    d = WS.pending(s)[0]
+    if d.player == 0:
+        assert WS.check(s, Place(0, 24, 24), 0) is None
+    else:
+        s, _ = WS.apply(s, d.default, 1)  # type: ignore[arg-type]
+        assert WS.check(s, Place(0, 24, 24), 0) is None
+
+
+def _stealth(attacker: dict[str, Any], faces: list[int], extra: Any = None) -> list[str]:
+    f0 = force(("A", [(attacker, 1)]), *([("T", [(extra, 1)])] if extra else []))
+    pos = [(10, 5), (10, 20)] if not extra else [(10, 5), (14, 12), (10, 20)]
+    s = table(f0, force(("D", [(C("Ghost", tweaks=["Stealthy"]), 1)])), pos, terrain=(HEDGE,))
+    s = activate(s, 0)
+    target = len(s.figs) - 1
+    s.figs[target].moved = True
+    s.figs[0].moved = True
+    _, ev = act(s, Attack(0, 0, target), 0, faces)
+    return [e.kind for e in ev]
+
+
+def t_stealthy() -> None:
+    kinds = _stealth(C("Seeker", mn="3k2"), [1, 1, 1])
+    assert kinds == ["detect"]  # not detected: the attack is lost
+    kinds = _stealth(C("Seeker", mn="3k2"), [6, 6, 1, 1, 1, 1, 1, 1, 1])
+    assert kinds[0] == "detect" and "attack roll" in kinds
+
+
+def t_eagle_eye() -> None:
+    assert "detect" not in _stealth(C("Hawk", tweaks=["Eagle Eye"]), [1] * 6)
+
+
+def t_tracker() -> None:
+    hound = trooper("Hound", type="C", tweaks=["Tracker"])
+    s = table(
+        force(("A", [(trooper("Seeker", type="E", cr='6"', mn="3k2"), 1), (hound, 1)])),
+        force(("D", [(C("Ghost", tweaks=["Stealthy"]), 1)])),
+        [(10, 5), (12, 5), (10, 20)],
+        terrain=(HEDGE,),
+    )
+    s = activate(s, 0)
+    s.figs[2].moved = s.figs[0].moved = True
+    _, ev = act(s, Attack(0, 0, 2), 0, [1] * 6)
+    assert not any(e.kind == "detect" for e in ev)
+
+
+def t_vindictive() -> None:
+    f1 = force(("D", [(C("B", df="6k5"), 1)]), ("E", [(C("E"), 1)]))
+    grudge = C("Grudge", tweaks=["Vindictive"], weapons=[W("Gun", []), W("Gun 2", [])])
+    s = table(force(("A", [(grudge, 1)])), f1, [(10, 5), (10, 20), (14, 20)])
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 1), 0, [1] * 10)
+    assert s.figs[1].alive
+    refusal = WS.check(s, Attack(0, 1, 2), 0)
+    assert refusal is not None and refusal.rule.endswith("L1457")
+    assert WS.check(s, Attack(0, 1, 1), 0) is None
+
+
+# ----------------------------------------------------------------------------- weapon tweaks
+
+
+def t_piercing_attack() -> None:
+    assert "weapon +1k0" in apool(duel(C(weapons=[W("Gun", ["Piercing Attack"])]), C()))
+
+
+def t_highly_accurate() -> None:
+    assert "weapon +2k0" in apool(duel(C(weapons=[W("Gun", ["Highly Accurate"])]), C()))
+
+
+def t_parry_weapon() -> None:
+    s = duel(C(), C("B", weapons=[CCW("Sword", ["Parry Weapon"])]), pos=((10, 5), (10, 6)))
+    assert "Parry Weapon +1k0" in dpool(s, wi=1)
+
+
+def t_extra_bite() -> None:
+    assert " 2-6 " in apool(duel(C(weapons=[W("Gun", ["Extra Bite"])]), C()))
+
+
+def t_charging_weapon() -> None:
+    s = duel(C(mv='9"', weapons=[CCW("Lance", ["Charging Weapon"])]), C(), pos=((10, 5), (10, 16)))
+    s, _ = act(s, Move(0, 10, 15, "charge"), 0)
+    assert " 3-6 " in apool(s)
+
+
+def t_armor_piercing() -> None:
+    beast = trooper("Beast", type="M", tweaks=["Monster"])
+    assert " 2-6 " in dpool(duel(C(), beast))
+    assert " 1-6 " in dpool(duel(C(weapons=[W("Gun", ["Armor Piercing"])]), beast))
+
+
+def t_thermal_scope() -> None:
+    assert "cover" not in dpool(
+        duel(C(weapons=[W("Gun", ["Thermal Scope"])]), C(), terrain=(HEDGE,))
+    )
+    assert "heavy cover" in dpool(
+        duel(C(weapons=[W("Gun", ["Thermal Scope"])]), C(), terrain=(WALL,))
+    )
+
+
+def t_ignores_cover() -> None:
+    gun = C(weapons=[W("Gun", ["Ignores Cover"])])
+    text = dpool(duel(gun, C(), terrain=(WALL,), moved=False))
+    assert "cover" not in text and "Did Not Move" in text
+    assert "entrenching cover +1k1" in dpool(duel(gun, C(), terrain=(PIT,)))
+
+
+def t_long() -> None:
+    s = duel(C(weapons=[CCW("Spear", ["Long"])]), C(), pos=((10, 5), (10, 7.5)))
+    assert WS.check(s, Attack(0, 0, 1), 0) is None
+    s = duel(C(weapons=[CCW("Spear", [])]), C(), pos=((10, 5), (10, 7.5)))
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None
+
+
+def t_very_long() -> None:
+    s = duel(C(weapons=[CCW("Whip", ["Very Long"])]), C(), pos=((10, 5), (10, 8.5)))
+    assert WS.check(s, Attack(0, 0, 1), 0) is None
+
+
+def t_sniper_scope() -> None:
+    s = duel(C(weapons=[W("Rifle", ["Sniper Scope"])]), C(), pos=((10, 5), (10, 36)))
+    assert WS.check(s, Attack(0, 0, 1), 0) is None
+    s = duel(C(weapons=[W("Rifle", [])]), C(), pos=((10, 5), (10, 36)))
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None
+
+
+def t_high_explosive() -> None:
+    gun = {
+        "name": "Shell",
+        "range": '24"',
+        "av": "2k2",
+        "ae": "2x",
+        "aet": "Ex",
+        "tweaks": ["High Explosive"],
+    }
+    s = table(
+        force(("A", [(C(weapons=[gun]), 1)])),
+        force(("B", [(C("B"), 1)]), ("C", [(C("C"), 1)])),
+        [(10, 5), (10, 20), (14.5, 20)],
+    )
+    s = activate(s, 0)
+    for f in s.figs:
+        f.moved = True
+    _, ev = act(s, Attack(0, 0, 1), 0, [1] * 6)
+    assert sum(e.kind == "defense roll" for e in ev) == 2  # 3.5" apart: inside 5"
+
+
+def t_mental_attack() -> None:
+    s = duel(C(weapons=[W("Mind Blast", ["Mental Attack"])]), C("B", mn="5k5"))
+    assert dpool(s).startswith("5k5") and "Mental" in dpool(s)
+
+
+def t_slow_attack() -> None:
+    s = duel(C(weapons=[W("Cannon", ["Slow Attack"])]), C())
+    assert WS.check(s, Reserve(0, 0), 0) is not None
+
+
+def t_move_or_fire() -> None:
+    s = duel(C(weapons=[W("Mortar", ["Move or Fire"])]), C(), pos=((10, 5), (10, 20)))
+    s, _ = act(s, Move(0, 10, 6), 0)
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None
+
+
+def t_one_shot() -> None:
+    s = duel(C(weapons=[W("Rocket", ["One Shot"])]), C("B", df="6k5"))
+    s, _ = act(s, Attack(0, 0, 1), 0, [1] * 8)
+    assert 0 in s.figs[0].one_shot
+
+
+def t_slow_reload() -> None:
+    s = duel(C(weapons=[W("Musket", ["Slow Reload"])]), C("B", df="6k5"))
+    s, _ = act(s, Attack(0, 0, 1), 0, [1] * 8)
+    s.turn = 2
+    s.figs[0].fired = []
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None
+
+
+def t_fragile() -> None:
+    s = duel(C(weapons=[W("Junk", ["Fragile"])]), C())
+    s2, ev = act(s, Attack(0, 0, 1), 0, [5])
+    assert any(e.kind == "jam" for e in ev) and 0 not in s2.figs[0].one_shot
+    s2, ev = act(s, Attack(0, 0, 1), 0, [6])
+    assert 0 in s2.figs[0].one_shot
+
+
+def t_volatile() -> None:
+    s = duel(C(weapons=[W("Bomb", ["Volatile"])]), C())
+    s2, _ev = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 1, 1])
+    assert not s2.figs[0].alive  # the failure blows up in the user's hands
+
+
+def t_heavy_recoil() -> None:
+    s = duel(C(weapons=[W("Kicker", ["Heavy Recoil"])]), C("B", df="6k5"))
+    s, _ = act(s, Attack(0, 0, 1), 0, [1] * 8)
+    assert (s.figs[0].x, s.figs[0].y) == (10, 4)
+
+
+def t_entangling() -> None:
+    s = duel(C(weapons=[CCW("Net", ["Entangling"])]), C("B"), pos=((10, 5), (10, 6)))
+    s, _ = act(s, Attack(0, 0, 1), 0, [1, 1, 6, 6])
+    assert s.figs[1].entangled_by == 0
+    assert "entangled -1k1" in dpool(s, wi=0)
+
+
+def t_poisoned() -> None:
+    s = _burn("Poisoned", [])
+    ev: list[Any] = []
+    follow_up(s, ctx_of(s), ScriptedDice([6, 1, 1, 1, 1, 1, 1]), ev)
+    assert "L1831" in ev[0].rule and not s.figs[1].alive
+
+
+def t_immolation() -> None:
+    s = _burn("Immolation", [])
+    ev: list[Any] = []
+    follow_up(s, ctx_of(s), ScriptedDice([6, 6, 1, 1, 1, 1, 1, 1]), ev)
+    assert "L1793" in ev[0].rule and not s.figs[1].alive
+    s = _burn("Immolation", [])
+    s.figs[1].y += 3
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert s.figs[1].alive  # moved 3" away: the fire is out
+
+
+def t_time_delay() -> None:
+    s = duel(C(weapons=[W("Bomb", ["Time Delay"])]), C())
+    s, ev = act(s, Attack(0, 0, 1), 0)
+    assert not any(e.kind == "attack roll" for e in ev)
+    ev = []
+    follow_up(s, ctx_of(s), ScriptedDice([6, 6, 1, 1]), ev)
+    assert not s.figs[1].alive
+
+
+def t_cybernetic_only() -> None:
+    s = duel(C(weapons=[W("EMP", ["Cybernetic Only"])]), C())
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None
+    s = duel(C(weapons=[W("EMP", ["Cybernetic Only"])]), C("B", tweaks=["Cybernetic"]))
+    assert WS.check(s, Attack(0, 0, 1), 0) is None
+
+
+# ------------------------------------------------------------------------------- unit tweaks
+
+
+def t_conscript() -> None:
+    s = squad(tweaks=["Conscript"])
+    assert "Conscript" in rout(s, [6, 6, 6])
+
+
+def t_raw() -> None:
+    s = squad(tweaks=["Raw"])
+    assert rout(s, []) == ""
+    s.units[0].attacked_this_turn = True
+    assert "Raw" in rout(s, [6, 6, 6])
+
+
+def t_green() -> None:
+    s = squad(tweaks=["Green"])
+    s.units[0].lost_this_turn = 1
+    assert "Green" in rout(s, [6, 6, 6])
+
+
+def t_well_trained() -> None:
+    s = squad(tweaks=["Well Trained"])
+    s.units[0].must_test = True
+    assert "Well Trained" in rout(s, [])
+    assert "rolls" in rout(s, [6, 6, 6])  # only the first test
+
+
+def t_fighters_to_the_end() -> None:
+    s = squad(n=7, tweaks=["Fighters to the End"])
+    for i in (1, 2, 3, 4):
+        s.figs[i].alive = False
+    s.units[0].lost_this_turn = 4
+    assert rout(s, []) == ""  # half lost, but not 75%
+    s.figs[5].alive = s.figs[6].alive = False
+    assert "lost" in rout(s, [6, 6, 6])
+
+
+# ---------------------------------------------------------------------------- special powers
+
+
+def P(power: str, rng: str = '24"') -> dict[str, Any]:
+    return C(
+        "Mystic", mn="4k3", weapons=[{"name": power, "range": rng, "av": "4k4", "power": power}]
+    )
+
+
+def _power(power: str, target_friend: bool, faces: list[int]) -> GameState:
+    if target_friend:
+        s = table(
+            force(("A", [(P(power), 1)]), ("Pal", [(C("Pal", hero_points=6), 1)])),
+            force(("B", [(C(), 1)])),
+            [(10, 5), (12, 5), (10, 40)],
+        )
+        s = activate(s, 0)
+        s.figs[1].hero = 1
+        s, _ = act(s, Attack(0, 0, 1), 0, faces)
+        return s
+    s = duel(P(power), C("Foe", mn="2k2"))
+    s, _ = act(s, Attack(0, 0, 1), 0, faces)
+    return s
+
+
+def t_terror() -> None:
+    assert _power("Terror", False, [6, 6, 6, 6, 1, 1]).units[1].must_test
+
+
+def t_banish_spirit() -> None:
+    assert not _power("Banish Spirit", False, [6, 6, 6, 6, 1, 1]).figs[1].alive
+
+
+def t_rally() -> None:
+    s = _power("Rally", True, [6, 6, 1, 1])
+    assert "rally" in s.figs[1].bonus
+
+
+def t_protection() -> None:
+    s = _power("Protection", True, [6, 6, 1, 1])
+    assert "defense" in s.figs[1].bonus
+
+
+def t_strength_of_tortoise() -> None:
+    s = _power("Strength of Tortoise", True, [6, 6, 1, 1])
+    s.figs[2].x, s.figs[2].y = 12, 20
+    assert "power +1k0" in dpool(s, wi=0, a=2, t=1)
+
+
+def t_stone_skin() -> None:
+    s = _power("Stone Skin", True, [6, 6, 1, 1])
+    assert "next_defense" in s.figs[1].bonus
+
+
+def t_guide_attack() -> None:
+    s = _power("Guide Attack", True, [6, 6, 1, 1])
+    s.figs[2].y = 20
+    assert "Guide Attack +1k1" in apool(s, a=1, t=2)
+
+
+def t_brute_strength() -> None:
+    s = _power("Brute Strength", True, [6, 6, 1, 1])
+    s.figs[2].x, s.figs[2].y = 12, 6
+    assert "Brute Strength +2k2" in apool(s, wi=1, a=1, t=2)
+
+
+def t_restore() -> None:
+    s = _power("Restore", True, [6, 6, 1, 1, 2, 2])
+    assert s.figs[1].hero == 5
+
+
+EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
+    ("personal", "Ballsy"): t_ballsy,
+    ("personal", "Dodge"): t_dodge,
+    ("personal", "Tough"): t_tough,
+    ("personal", "Lurker"): t_lurker,
+    ("personal", "Frenzied"): t_frenzied,
+    ("personal", "Sharpshooter"): t_sharpshooter,
+    ("personal", "Hardcase"): t_hardcase,
+    ("personal", "Poorly Trained"): t_poorly_trained,
+    ("personal", "Obvious"): t_obvious,
+    ("personal", "Flight"): t_flight,
+    ("personal", "Slippery"): t_slippery,
+    ("personal", "Kamikaze"): t_kamikaze,
+    ("personal", "Regeneration"): t_regeneration,
+    ("personal", "Flame Retardant"): t_flame_retardant,
+    ("personal", "Hyperactive Metabolism"): t_hyperactive_metabolism,
+    ("personal", "Sole Survivor"): t_sole_survivor,
+    ("personal", "Inspiring Example"): t_inspiring_example,
+    ("personal", "Butthole Sergeant"): t_butthole_sergeant,
+    ("personal", "Stupid"): t_stupid,
+    ("personal", "Guiltridden"): t_guiltridden,
+    ("personal", "Ponderous"): t_ponderous,
+    ("personal", "Easily Controlled"): t_easily_controlled,
+    ("personal", "Chain of Command"): t_chain_of_command,
+    ("personal", "Frother Command"): t_frother_command,
+    ("personal", "Terrifying"): t_terrifying,
+    ("personal", "Trigger Happy"): t_trigger_happy,
+    ("personal", "Glory Hound"): t_glory_hound,
+    ("personal", "Sniper"): t_sniper,
+    ("personal", "Cybernetic"): t_cybernetic,
+    ("personal", "Coup Counter"): t_coup_counter,
+    ("personal", "Very Unwieldy"): t_very_unwieldy,
+    ("personal", "Unwieldy"): t_unwieldy,
+    ("personal", "Infiltration"): t_infiltration,
+    ("personal", "Stealthy"): t_stealthy,
+    ("personal", "Eagle Eye"): t_eagle_eye,
+    ("personal", "Tracker"): t_tracker,
+    ("personal", "Vindictive"): t_vindictive,
+    ("weapon", "Piercing Attack"): t_piercing_attack,
+    ("weapon", "Highly Accurate"): t_highly_accurate,
+    ("weapon", "Parry Weapon"): t_parry_weapon,
+    ("weapon", "Extra Bite"): t_extra_bite,
+    ("weapon", "Charging Weapon"): t_charging_weapon,
+    ("weapon", "Armor Piercing"): t_armor_piercing,
+    ("weapon", "Thermal Scope"): t_thermal_scope,
+    ("weapon", "Ignores Cover"): t_ignores_cover,
+    ("weapon", "Long"): t_long,
+    ("weapon", "Very Long"): t_very_long,
+    ("weapon", "Sniper Scope"): t_sniper_scope,
+    ("weapon", "High Explosive"): t_high_explosive,
+    ("weapon", "Mental Attack"): t_mental_attack,
+    ("weapon", "Slow Attack"): t_slow_attack,
+    ("weapon", "Move or Fire"): t_move_or_fire,
+    ("weapon", "One Shot"): t_one_shot,
+    ("weapon", "Slow Reload"): t_slow_reload,
+    ("weapon", "Fragile"): t_fragile,
+    ("weapon", "Volatile"): t_volatile,
+    ("weapon", "Heavy Recoil"): t_heavy_recoil,
+    ("weapon", "Entangling"): t_entangling,
+    ("weapon", "Poisoned"): t_poisoned,
+    ("weapon", "Immolation"): t_immolation,
+    ("weapon", "Time Delay"): t_time_delay,
+    ("weapon", "Cybernetic Only"): t_cybernetic_only,
+    ("unit", "Conscript"): t_conscript,
+    ("unit", "Raw"): t_raw,
+    ("unit", "Green"): t_green,
+    ("unit", "Well Trained"): t_well_trained,
+    ("unit", "Fighters to the End"): t_fighters_to_the_end,
+    ("power", "Terror"): t_terror,
+    ("power", "Banish Spirit"): t_banish_spirit,
+    ("power", "Rally"): t_rally,
+    ("power", "Protection"): t_protection,
+    ("power", "Strength of Tortoise"): t_strength_of_tortoise,
+    ("power", "Stone Skin"): t_stone_skin,
+    ("power", "Guide Attack"): t_guide_attack,
+    ("power", "Brute Strength"): t_brute_strength,
+    ("power", "Restore"): t_restore,
+}
+
+
+def _ids() -> list[str]:
+    return [f"{k}-{n}-L{effects.source_line(k, n)}" for k, n in EFFECT_TESTS]
+
+
+@pytest.mark.parametrize("key", list(EFFECT_TESTS), ids=_ids())
+def test_effect_in_a_game(key: tuple[str, str]) -> None:
+    EFFECT_TESTS[key]()
+
+
+def test_every_implemented_effect_has_a_test() -> None:
+    have = {(k, n) for k, names in effects.implemented().items() for n in names}
+    assert have == set(EFFECT_TESTS)
