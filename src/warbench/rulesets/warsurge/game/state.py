@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -496,6 +497,7 @@ class GameResult:
         return self.winner is None
 
 
+@lru_cache(maxsize=4096)
 def step_seed(seed: int, step: int) -> int:
     """The seed of the dice of one step, from the game's seed (independent streams)."""
     ss = np.random.SeedSequence([seed & (2**63 - 1), step])
