@@ -71,8 +71,9 @@ def heavy_in(modules: set[str]) -> list[str]:
         ("roll", "scatter"),
         ("roll", "aether", "--modifier", "-1"),
         ("roll", "--history"),
+        ("perks", "--help"),
     ],
-    ids=["roll", "help", "roll-help", "roll-need", "scatter", "aether", "history"],
+    ids=["roll", "help", "roll-help", "roll-need", "scatter", "aether", "history", "perks-help"],
 )
 def test_light_commands_import_no_heavy_module(args: tuple[str, ...], tmp_path: Path) -> None:
     assert heavy_in(loaded_modules(*args, history=tmp_path / "h.jsonl")) == []

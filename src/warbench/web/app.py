@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from warbench.storage.store import Store
-from warbench.web import api, errors, pages
+from warbench.web import api, errors, pages, play
 
 STATIC = Path(__file__).with_name("static")
 
@@ -51,5 +51,6 @@ def create_app(db_url: str | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(api.router)
     app.include_router(pages.router)
+    play.install(app)  # issue 14: play in the browser (web/play/)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

@@ -172,6 +172,10 @@ class AttackContext:
     emergency_save: bool = True
     playstyle: Playstyle = Playstyle.STANDARD
     los_models: frozenset[int] | None = None
+    #: Dice Modifiers on these Attack Dice from perk statuses, as (value, source): the
+    #: attacker's (Concussive -1, Blind -1) and the target's (Smokescreen -2). Enemy units cause
+    #: them, so Stalwart ignores the negative ones (effects engine, docs/perks.md).
+    status_modifiers: tuple[tuple[int, str], ...] = ()
 
     @property
     def engaged(self) -> bool:
@@ -603,6 +607,7 @@ def _victim_program(
         mods.append(_Mod(-1, "Dodge", enemy=not own_unit))
     if vperks.has("Camouflage") and in_cover:
         mods.append(_Mod(-1, "Camouflage", enemy=not own_unit))
+    mods.extend(_Mod(v, src, enemy=True) for v, src in ctx.status_modifiers)
     all_mods = type_mods + mods
     if aperks.has("Stalwart"):
         dropped = [m for m in all_mods if m.enemy and m.value < 0]

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from warbench.rulesets.warsurge.game import perk_hooks  # noqa: F401  (registers its hooks)
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -43,7 +44,8 @@ from warbench.rulesets.warsurge.game.state import (
 #: Version of the game engine's behaviour (stamped into game records with RULESET_VERSION).
 #: 2: perk inputs in play (Anti-Air, Assassin, Outflank, Clash, Burst, Darkside), split fire,
 #: no Fire Points for a passenger of a passenger (§6.5), Fusion/Respawn/Summon in scoring.
-ENGINE_VERSION = "warsurge-game-2"
+#: 3: the perk effects engine (issue 11): afflictions, immunities, end-of-turn effects.
+ENGINE_VERSION = "warsurge-game-3"
 
 __all__ = [
     "ENGINE_VERSION",

@@ -22,6 +22,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_effects import status_dice
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -393,7 +394,7 @@ def _attack_from(
         ap = AttackPlan(
             attacker,
             target,
-            wp.context,
+            status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses),
             weapons=(wp.weapon,),
             users=((wp.weapon, wp.users),),
         )
@@ -475,8 +476,15 @@ def _attack_from(
             casualties=len(new_cas),
             **data,
         )
+        if r0 is not None and r0.successes and w.hooks.active(Hook.ATTACK_DICE):
+            w.hooks.fire(
+                Hook.ATTACK_DICE, w, unit=wp.target, successes=r0.successes, source=wp.weapon,
+                attacker=uid,
+            )  # fmt: skip
         if res.hp_lost and w.hooks.active(Hook.HP_LOST):
-            w.hooks.fire(Hook.HP_LOST, w, unit=wp.target, amount=res.hp_lost, source=wp.weapon)
+            w.hooks.fire(
+                Hook.HP_LOST, w, unit=wp.target, amount=res.hp_lost, source=wp.weapon, attacker=uid
+            )
         if w.hooks.active(Hook.CASUALTY):
             for i in new_cas:
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)

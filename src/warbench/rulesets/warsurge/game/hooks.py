@@ -29,6 +29,7 @@ class Hook(StrEnum):
     BEFORE_MOVE = "before_move"
     AFTER_MOVE = "after_move"
     HP_LOST = "hp_lost"
+    ATTACK_DICE = "attack_dice"  # a weapon's Attack Dice succeeded (before Saves, P L255)
     CASUALTY = "casualty"
     DEPLOY = "deploy"
 
@@ -41,8 +42,9 @@ HOOK_SPECS: dict[Hook, tuple[str, ...]] = {
     Hook.PHASE_END: ("phase",),
     Hook.BEFORE_MOVE: ("unit", "dash"),
     Hook.AFTER_MOVE: ("unit", "dash", "distance"),
-    Hook.HP_LOST: ("unit", "amount", "source"),
+    Hook.HP_LOST: ("unit", "amount", "source", "attacker"),  # attacker: None for terrain
     Hook.CASUALTY: ("unit", "model", "source"),
+    Hook.ATTACK_DICE: ("unit", "successes", "source", "attacker"),
     Hook.DEPLOY: ("unit",),
 }
 
@@ -60,7 +62,10 @@ class HookRegistry:
 
     impls: dict[Hook, list[tuple[str, HookImpl]]] = field(default_factory=dict)
 
-    def register(self, hook: Hook | str, fn: HookImpl, name: str | None = None) -> None:
+    def register(
+        self, hook: Hook | str, fn: HookImpl, name: str | None = None, *, first: bool = False
+    ) -> None:
+        """Add ``fn`` to ``hook`` (checked against the spec now), last or ``first``."""
         hook = Hook(hook)
         expected = ("work", *HOOK_SPECS[hook])
         params = inspect.signature(fn).parameters
@@ -71,7 +76,8 @@ class HookRegistry:
                 f"hook {hook.value} implementation {name or fn.__name__} takes {names}; "
                 f"the spec is {expected}"
             )
-        self.impls.setdefault(hook, []).append((name or fn.__name__, fn))
+        impls = self.impls.setdefault(hook, [])
+        impls.insert(0 if first else len(impls), (name or fn.__name__, fn))
 
     def active(self, hook: Hook) -> bool:
         return bool(self.impls.get(hook))
@@ -82,13 +88,20 @@ class HookRegistry:
 
 
 def tick_statuses(work: Work, turn: int) -> None:
-    """End of Game Turn: statuses with a duration lose one turn and expire at zero."""
+    """End of Game Turn: statuses with a duration lose one turn and expire at zero; a status
+    waiting for the next Game Turn (``perk_effects.DELAYED``) starts instead."""
+    from warbench.rulesets.warsurge.game.perk_effects import DELAYED
+
     for uid, u in enumerate(work.units):
         if not u.statuses:
             continue
         kept = []
         for s in u.statuses:
-            if s.turns is None:
+            if s.name.endswith(DELAYED):
+                from dataclasses import replace
+
+                kept.append(replace(s, name=s.name[: -len(DELAYED)]))
+            elif s.turns is None:
                 kept.append(s)
             elif s.turns > 1:
                 from dataclasses import replace
@@ -100,7 +113,8 @@ def tick_statuses(work: Work, turn: int) -> None:
 
 
 def standard_hooks() -> HookRegistry:
-    """The hooks every Standard game has: status durations."""
+    """The hooks every Standard game has: status durations. The perk effects engine
+    (``perk_hooks.py``) adds its own when the game package loads."""
     reg = HookRegistry()
     reg.register(Hook.TURN_END, tick_statuses, "status durations")
     return reg

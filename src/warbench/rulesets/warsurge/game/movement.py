@@ -19,7 +19,7 @@ from warbench.rulesets.warsurge.attack import (
     AttackContext,
     UnitState,
 )
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_effects
 from warbench.rulesets.warsurge.game.actions import (
     Move,
     Point,
@@ -47,7 +47,7 @@ from warbench.rulesets.warsurge.profiles import WeaponProfile
 
 def unit_allowance(w: Work, uid: int, dash: bool) -> int:
     p = w.info(uid).unit.profile
-    return p.dash if dash else p.move
+    return perk_effects.allowance(w.units[uid].statuses, dash, p.dash if dash else p.move)
 
 
 def check_dash_flag(w: Work, dash: bool) -> None:
@@ -352,7 +352,7 @@ def dangerous_ground(w: Work, uid: int, models: list[int], terrain: str) -> None
         hp_lost=lost_total,
     )
     if lost_total and w.hooks.active(Hook.HP_LOST):
-        w.hooks.fire(Hook.HP_LOST, w, unit=uid, amount=lost_total, source=terrain)
+        w.hooks.fire(Hook.HP_LOST, w, unit=uid, amount=lost_total, source=terrain, attacker=None)
     removed = [i for i in models if hp[i] <= 0 and not w.units[uid].removed[i]]
     if removed:
         remove_models(w, uid, removed, "Dangerous Ground (removed at once, §4.6)")

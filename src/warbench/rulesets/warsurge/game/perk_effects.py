@@ -1,10 +1,13 @@
-"""Which perks act in a game, and which are inert (printed by ``warbench battle``).
+"""Perk effects in a game: the effects engine at the game's hook points, and which perks are
+inert (printed by ``warbench battle``).
 
 A perk acts in a game when a machinery the game runs has registered it
 (:func:`warbench.rulesets.warsurge.perks.register_implemented`): the registry is the one place
 that knows. The game runs the attack sequence (every Attack resolves through it, with the
 situational inputs the game sets: cover, range, Melee, Airborne/Jumper and Leader targets,
-Outflank, Clash, Burst, Darkside …). Every other perk on a unit does nothing in play yet;
+Outflank, Clash, Burst, Darkside …) and the effects engine (:mod:`warbench.rulesets.warsurge.
+effects`): the ranks whose rows the hooks below can play register as ``"effects engine"``
+(:data:`GAME_RANKS`). Every other perk on a unit does nothing in play yet;
 ``inert_perks`` lists them so a player knows before the game starts (STYLE.md §5: "A perk
 with no implementation is reported when the catalog loads, never in the middle of a
 battle").
@@ -13,21 +16,30 @@ battle").
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.effects.algebra import combine
+from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Quantity
+from warbench.rulesets.warsurge.effects.runtime import adjusted_profiles, marker_modifiers, stat
+from warbench.rulesets.warsurge.effects.statuses import Marker
+from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.game.state import GameSetup
+    from warbench.rulesets.warsurge.attack import AttackContext, UnitState
+    from warbench.rulesets.warsurge.game.state import GameSetup, Status
 
 #: The perk machineries a Standard game runs (names as they registered themselves).
-GAME_MACHINERY: frozenset[str] = frozenset({"attack sequence"})
+GAME_MACHINERY: frozenset[str] = frozenset({"attack sequence", "effects engine"})
 
 
 def inert_perks(unit: Unit, traits: Sequence[str] = ()) -> list[str]:
     """The perks of ``unit`` (profile, carried weapons and Traits) that do nothing in a game,
     in the order they appear, by their book names (unknown names as written)."""
     import warbench.rulesets.warsurge.attack  # noqa: F401  (registers its perks)
+
+    register_game_ranks()
     from warbench.rulesets.warsurge.perks import PerkCatalog
 
     catalog = PerkCatalog.load()
@@ -55,3 +67,148 @@ def inert_report(setup: GameSetup) -> dict[str, list[str]]:
         if inert:
             out[info.label] = inert
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Perk statuses as the game reads them (the hooks that put them there: perk_hooks.py)
+# --------------------------------------------------------------------------------------------
+#
+# A perk's lingering effect on a unit is a game ``Status`` (name, Game Turns left, source): the
+# source is ``u<uid>/<weapon>`` (the inflicting unit and weapon, so identical weapons of one
+# unit refresh one marker and different sources stack, Poison L2826), and a status that
+# starts with the next Game Turn (Cripple, Freeze) carries the suffix ``DELAYED`` until then.
+
+#: The suffix of a status waiting for the next Game Turn ("on the following Game Turn").
+DELAYED = " (next Game Turn)"
+
+#: The quantities the game reads through :func:`adjust_unit_state` and :func:`allowance`.
+GAME_QUANTITIES = frozenset(
+    {"Move", "Dash", "Defence", "Armour", "AEGIS", "Power", "AP", "Attacks", "Attack Dice",
+     "Attack Dice against"}
+)  # fmt: skip
+
+#: Triggers the hooks below play for an HP-Loss status (weapon perks) or a Passive immunity.
+_GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "End of Turn"})
+
+
+#: Activated perks the engine uses by itself under the ``perk use`` automation (its automatic
+#: choice, ``perk_hooks.automatic_perk_uses``); without it they are not used (as Burst).
+AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"})
+
+
+def _playable(row: PerkEffects) -> bool:
+    """Whether the hooks below play every effect of a row (and it needs no test they skip)."""
+    triggers = {t.value for t in row.triggers}
+    if "Activate" in triggers:
+        if row.name not in AUTOMATIC_USES:
+            return False
+        triggers.discard("Activate")
+    if not row.effects or any(t.kind not in (PerkTest.SKILL, PerkTest.D6) for t in row.tests):
+        return False
+    if not triggers <= _GAME_TRIGGERS:
+        return False
+    for e in row.effects:
+        if e.kind is EffectKind.STATUS:
+            if any(m.quantity.value not in GAME_QUANTITIES for m in e.modifiers):
+                return False
+        elif e.kind in (EffectKind.IMMUNE, EffectKind.RESTORE, EffectKind.CONVERT) or (
+            e.kind is EffectKind.MACHINERY and e.machinery in ("attack sequence", "leech")
+        ):
+            continue
+        else:
+            return False
+    return True
+
+
+def game_ranks() -> frozenset[str]:
+    """The ranks whose every effect the game's hooks play (besides the attack sequence's)."""
+    rows = [r for r in load_table() if _playable(r) and "attack sequence" not in r.machineries]
+    inflicted = {e.status for r in rows for e in r.effects if e.kind is EffectKind.STATUS}
+
+    def acts(r: PerkEffects) -> bool:
+        # an immunity acts only against something the game can inflict (Fearless's Terrify
+        # is not in play yet, so Fearless does nothing yet either)
+        return all(
+            set(e.names) & inflicted
+            for e in r.effects
+            if e.kind in (EffectKind.IMMUNE, EffectKind.CONVERT)
+        )
+
+    return frozenset(r.name for r in rows if acts(r))
+
+
+_REGISTERED: list[bool] = []
+
+
+def register_game_ranks() -> None:
+    """Register :func:`game_ranks` as implemented by the ``"effects engine"`` (once)."""
+    if not _REGISTERED:
+        from warbench.rulesets.warsurge.perks import register_implemented
+
+        register_implemented(sorted(game_ranks()), "effects engine")
+        _REGISTERED.append(True)
+
+
+def markers_of(statuses: Sequence[Status]) -> list[Marker]:
+    out = []
+    for s in statuses:
+        if s.name.endswith(DELAYED):
+            out.append(Marker(s.name[: -len(DELAYED)], s.source, s.turns, delay=1))
+        else:
+            out.append(Marker(s.name, s.source, s.turns))
+    return out
+
+
+def statuses_of(markers: Sequence[Marker]) -> tuple[Status, ...]:
+    from warbench.rulesets.warsurge.game.state import Status as GameStatus
+
+    return tuple(
+        GameStatus(m.name + (DELAYED if m.delay else ""), m.turns, m.source) for m in markers
+    )
+
+
+def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
+    """The attack kernel's view of a unit under its perk statuses
+    (:func:`~warbench.rulesets.warsurge.effects.runtime.adjusted_profiles`, the same function
+    ``odds`` uses for a unit under statuses). Unchanged (the same object) without statuses."""
+    if not statuses:
+        return st
+    adjusted = adjusted_profiles(st.profile, st.weapons, markers_of(statuses))
+    if adjusted is None:
+        return st
+    profile, weapons = adjusted
+    return replace(st, profile=profile, weapons=dict(weapons))
+
+
+def status_dice(
+    ctx: AttackContext, attacker: Sequence[Status], target: Sequence[Status]
+) -> AttackContext:
+    """``ctx`` with the Dice Modifiers perk statuses put on these Attack Dice: the attacker's
+    own (Concussive -1) and those against the target (Smokescreen -2). Each quantity's
+    modifiers are combined by the one algebra; unchanged (the same object) when there are none.
+    """
+    if not attacker and not target:
+        return ctx
+    out: list[tuple[int, str]] = []
+    for statuses, q in ((attacker, Quantity.ATTACK_DICE), (target, Quantity.ATTACK_DICE_AGAINST)):
+        if not statuses:
+            continue
+        r = combine(q, 0, marker_modifiers(markers_of(statuses)), floor=None)
+        if r.value:
+            out.append((r.value, " + ".join(r.contributors)))
+    if not out:
+        return ctx
+    return replace(ctx, status_modifiers=(*ctx.status_modifiers, *out))
+
+
+def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:
+    """Move or Dash under the unit's perk statuses (Cripple halves, Freeze is Immobile)."""
+    if not statuses:
+        return base
+    q = Quantity.DASH if dash else Quantity.MOVE
+    return stat(q, base, markers_of(statuses)).value
+
+
+# Checked against the catalog and the effects table when the game loads (pluggy: declared up
+# front), so a rank the hooks cannot play is never reported as acting.
+register_game_ranks()

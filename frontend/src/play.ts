@@ -1,0 +1,131 @@
+// The play lobby: choose a ruleset and a set-up, how to play, start; the secret links of the
+// new game are shown once and remembered in this browser (localStorage) so a game resumes.
+import { $, api, ApiFailure, el } from "./common.js";
+import { remember, remembered } from "./play_store.js";
+
+interface Preset { name: string; setup: unknown }
+interface RulesetInfo { id: string; version?: string; error?: string; presets: Preset[]; seat_kinds: string[]; modes: string[] }
+interface Created { id: string; seats: string[]; tokens: Record<string, string>; links: Record<string, string> }
+let rulesets: RulesetInfo[] = [];
+
+function current(): RulesetInfo | undefined {
+  return rulesets.find((r) => r.id === $<HTMLSelectElement>("ruleset").value);
+}
+
+function fillPresets(): void {
+  const rs = current();
+  const sel = $<HTMLSelectElement>("preset");
+  sel.replaceChildren();
+  for (const [i, p] of (rs?.presets ?? []).entries()) sel.appendChild(el("option", p.name, { value: String(i) }));
+  sel.appendChild(el("option", "my own (JSON below)", { value: "custom" }));
+  fillSetup();
+}
+
+function fillSetup(): void {
+  const rs = current();
+  const v = $<HTMLSelectElement>("preset").value;
+  const preset = v === "custom" ? undefined : rs?.presets[Number(v)];
+  if (preset !== undefined) $<HTMLTextAreaElement>("setup").value = JSON.stringify(preset.setup, null, 1);
+  fillSeats();
+}
+
+function rosterCount(): number {
+  try {
+    const s = JSON.parse($<HTMLTextAreaElement>("setup").value) as { rosters?: unknown[] };
+    return Array.isArray(s.rosters) ? s.rosters.length : 2;
+  } catch {
+    return 2;
+  }
+}
+
+function fillSeats(): void {
+  const box = $("seats");
+  box.replaceChildren();
+  const mode = $<HTMLSelectElement>("mode").value;
+  if (mode === "hotseat") return;
+  const kinds = current()?.seat_kinds ?? ["human"];
+  for (let i = 0; i < rosterCount(); i++) {
+    const sel = el("select", "", { name: `seat-${i}`, "data-seat": String(i) });
+    for (const k of kinds) sel.appendChild(el("option", k === "human" ? "a person" : `AI (${k.slice(3)})`, { value: k }));
+    sel.value = i === 0 || mode === "network" ? "human" : kinds.find((k) => k.startsWith("ai:")) ?? "human";
+    const label = el("label", `Seat ${i + 1}`);
+    label.appendChild(sel);
+    box.appendChild(label);
+  }
+}
+
+function showMine(): void {
+  const list = $("my-games");
+  list.replaceChildren();
+  for (const g of remembered()) {
+    const li = el("li");
+    li.appendChild(el("span", `${g.ruleset} · ${g.id} · `));
+    for (const [label, url] of Object.entries(g.links)) {
+      li.appendChild(el("a", label, { href: url, "data-link": label }));
+      li.appendChild(document.createTextNode(" "));
+    }
+    list.appendChild(li);
+  }
+  if (!list.children.length) list.appendChild(el("li", "None yet.", { class: "muted" }));
+}
+
+async function start(ev: Event): Promise<void> {
+  ev.preventDefault();
+  $("new-error").textContent = "";
+  let setup: unknown;
+  try {
+    setup = JSON.parse($<HTMLTextAreaElement>("setup").value);
+  } catch (e) {
+    $("new-error").textContent = `the set-up is not JSON: ${String(e)}`;
+    return;
+  }
+  const mode = $<HTMLSelectElement>("mode").value;
+  const seats = Array.from(document.querySelectorAll<HTMLSelectElement>("#seats select")).map((s) => s.value);
+  const seedText = $<HTMLInputElement>("seed").value;
+  const automate = $<HTMLInputElement>("automate").value.split(",").map((s) => s.trim()).filter(Boolean);
+  try {
+    const made = await api<Created>("POST", "/api/play/games", {
+      ruleset: $<HTMLSelectElement>("ruleset").value,
+      setup,
+      mode,
+      seats: mode === "hotseat" ? null : seats,
+      seed: seedText === "" ? null : Number(seedText),
+      automate,
+    });
+    remember({ id: made.id, ruleset: $<HTMLSelectElement>("ruleset").value, links: made.links, at: new Date().toISOString() });
+    const box = $("links");
+    box.replaceChildren();
+    for (const [label, url] of Object.entries(made.links)) {
+      const row = el("label", label);
+      row.appendChild(el("input", "", { value: url, readonly: "", "data-link": label }));
+      box.appendChild(row);
+      box.appendChild(el("a", `Open as ${label}`, { href: url, class: "open-link", "data-link": label }));
+    }
+    $("created").hidden = false;
+    showMine();
+    if (mode !== "network") {
+      const first = Object.values(made.links)[0];
+      if (first !== undefined) window.location.href = first;
+    }
+  } catch (e) {
+    $("new-error").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+  }
+}
+
+async function main(): Promise<void> {
+  rulesets = await api<RulesetInfo[]>("GET", "/api/play/rulesets");
+  const sel = $<HTMLSelectElement>("ruleset");
+  for (const r of rulesets) sel.appendChild(el("option", r.error ? `${r.id} (unavailable)` : r.id, { value: r.id }));
+  const wanted = new URLSearchParams(window.location.search).get("ruleset");
+  if (wanted !== null) sel.value = wanted;
+  sel.addEventListener("change", fillPresets);
+  $("preset").addEventListener("change", fillSetup);
+  $("mode").addEventListener("change", fillSeats);
+  $("setup").addEventListener("change", fillSeats);
+  $("new-game").addEventListener("submit", (e) => void start(e));
+  fillPresets();
+  showMine();
+  document.body.dataset.ready = "1";
+}
+
+void main();

@@ -1,0 +1,262 @@
+// The board of the play pages: a scene from the server (web/play/scenes.py) drawn to scale in
+// SVG (1 unit = 1 inch), with pan and zoom, pieces to select, a ghost ring to drag and the
+// reachable points the server's check accepted. No rule is decided here.
+
+const NS = "http://www.w3.org/2000/svg";
+const COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8"];
+
+export interface Area {
+  kind: string;
+  name: string;
+  points: number[][];
+  tags?: string[];
+}
+
+export interface Piece {
+  unit: number | null;
+  side: number | null;
+  label: string;
+  x: number;
+  y: number;
+  r: number;
+  hp?: number | null;
+  title?: string;
+}
+
+export interface Scene {
+  width: number;
+  height: number;
+  areas: Area[];
+  pieces: Piece[];
+  off_table?: { unit: number; side: number; label: string; loc: string }[];
+}
+
+function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+export class Board {
+  private view = { x: 0, y: 0, w: 10, h: 10 };
+  private scene: Scene | null = null;
+  private flip: SVGGElement;
+  private layer: SVGGElement;
+  private overlay: SVGGElement;
+  private ghost: SVGCircleElement | null = null;
+  selected: number | null = null;
+  targets = new Set<number>();
+  onPiece: (unit: number) => void = () => undefined;
+  onPoint: ((x: number, y: number, final: boolean) => void) | null = null;
+
+  constructor(private svg: SVGSVGElement) {
+    // y grows to the north (the board's coordinates); the flip puts north at the top
+    this.flip = svgEl("g", {});
+    this.layer = svgEl("g", {});
+    this.overlay = svgEl("g", {});
+    this.flip.appendChild(this.layer);
+    this.flip.appendChild(this.overlay);
+    svg.appendChild(this.flip);
+    this.panAndZoom();
+  }
+
+  /** Draw a scene (keeps the current zoom when the board size is unchanged). */
+  draw(scene: Scene): void {
+    const resized = this.scene === null || this.scene.width !== scene.width || this.scene.height !== scene.height;
+    this.scene = scene;
+    this.flip.setAttribute("transform", `translate(0 ${scene.height}) scale(1 -1)`);
+    if (resized) {
+      // the picture keeps the board's proportions (a long thin board is not drawn in a tall box)
+      this.svg.style.aspectRatio = `${Math.max(scene.width / scene.height, 0.5)}`;
+      this.svg.style.fontSize = `${Math.max(scene.width, scene.height) / 45}px`;
+      this.fit();
+    }
+    this.layer.replaceChildren();
+    this.layer.appendChild(svgEl("rect", { x: 0, y: 0, width: scene.width, height: scene.height, class: "edge" }));
+    for (const a of scene.areas) {
+      const poly = svgEl("polygon", {
+        points: a.points.map((p) => `${p[0]},${p[1]}`).join(" "),
+        class: [a.kind, ...(a.tags ?? [])].join(" "),
+      });
+      const title = svgEl("title", {});
+      title.textContent = `${a.name}${a.tags && a.tags.length ? ` (${a.tags.join(", ")})` : ""}`;
+      poly.appendChild(title);
+      this.layer.appendChild(poly);
+    }
+    const labelled = new Set<number>();
+    for (const p of scene.pieces) {
+      const cls = ["piece"];
+      if (p.unit !== null && p.unit === this.selected) cls.push("selected");
+      if (p.unit !== null && this.targets.has(p.unit)) cls.push("target");
+      const c = svgEl("circle", {
+        cx: p.x, cy: p.y, r: p.r, class: cls.join(" "),
+        fill: COLOURS[(p.side ?? 0) % COLOURS.length],
+        "data-unit": p.unit ?? "",
+      });
+      const title = svgEl("title", {});
+      title.textContent = p.title ?? p.label;
+      c.appendChild(title);
+      c.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        if (p.unit !== null) this.onPiece(p.unit);
+      });
+      this.layer.appendChild(c);
+      if (p.unit !== null && !labelled.has(p.unit)) {
+        labelled.add(p.unit);
+        const t = svgEl("text", { x: 0, y: 0, transform: `translate(${p.x + p.r + 0.1} ${p.y + p.r}) scale(1 -1)` });
+        t.textContent = p.label.split(": ").pop() ?? p.label;
+        this.layer.appendChild(t);
+      }
+    }
+  }
+
+  /** The whole board in view. */
+  fit(): void {
+    if (this.scene === null) return;
+    const pad = Math.max(this.scene.width, this.scene.height) * 0.03;
+    this.view = { x: -pad, y: -pad, w: this.scene.width + 2 * pad, h: this.scene.height + 2 * pad };
+    this.apply();
+  }
+
+  zoom(factor: number, cx?: number, cy?: number): void {
+    const x = cx ?? this.view.x + this.view.w / 2;
+    const y = cy ?? this.view.y + this.view.h / 2;
+    const w = Math.min(Math.max(this.view.w * factor, 1), 2000);
+    const h = (this.view.h * w) / this.view.w;
+    this.view = { x: x - ((x - this.view.x) * w) / this.view.w, y: y - ((y - this.view.y) * h) / this.view.h, w, h };
+    this.apply();
+  }
+
+  private apply(): void {
+    const v = this.view;
+    this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+  }
+
+  /** Board coordinates (inches) of a pointer event. */
+  point(ev: { clientX: number; clientY: number }): [number, number] {
+    const m = this.flip.getScreenCTM();
+    if (m === null) return [0, 0];
+    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+    return [p.x, p.y];
+  }
+
+  /** A dashed ring the player drags to place a piece (class ok / bad after each check). */
+  showGhost(x: number, y: number, r: number): void {
+    if (this.ghost === null) {
+      this.ghost = svgEl("circle", { class: "ghost", r });
+      this.overlay.appendChild(this.ghost);
+    }
+    this.ghost.setAttribute("cx", String(x));
+    this.ghost.setAttribute("cy", String(y));
+    this.ghost.setAttribute("r", String(r));
+  }
+
+  markGhost(ok: boolean | null): void {
+    if (this.ghost === null) return;
+    this.ghost.setAttribute("class", ok === null ? "ghost" : ok ? "ghost ok" : "ghost bad");
+  }
+
+  ghostAt(): [number, number] | null {
+    if (this.ghost === null) return null;
+    return [Number(this.ghost.getAttribute("cx")), Number(this.ghost.getAttribute("cy"))];
+  }
+
+  clearOverlay(): void {
+    this.overlay.replaceChildren();
+    this.ghost = null;
+  }
+
+  /** Shade the points the server's check accepted (cells of side `step`). */
+  showReach(points: number[][], step: number): void {
+    for (const node of Array.from(this.overlay.querySelectorAll(".reach"))) node.remove();
+    for (const [x, y] of points) {
+      this.overlay.insertBefore(
+        svgEl("rect", { x: x - step / 2, y: y - step / 2, width: step, height: step, class: "reach" }),
+        this.overlay.firstChild,
+      );
+    }
+  }
+
+  private panAndZoom(): void {
+    let start: { x: number; y: number; vx: number; vy: number; moved: boolean } | null = null;
+    let placing = false;
+    this.svg.addEventListener("pointerdown", (ev) => {
+      const [x, y] = this.point(ev);
+      if (this.onPoint !== null && this.ghost !== null) {
+        const g = this.ghostAt();
+        const r = Number(this.ghost.getAttribute("r"));
+        if (g !== null && Math.hypot(g[0] - x, g[1] - y) <= Math.max(r * 1.5, this.view.w / 30)) {
+          placing = true;
+          this.svg.setPointerCapture(ev.pointerId);
+          return;
+        }
+      }
+      start = { x: ev.clientX, y: ev.clientY, vx: this.view.x, vy: this.view.y, moved: false };
+      this.svg.classList.add("dragging");
+    });
+    this.svg.addEventListener("pointermove", (ev) => {
+      if (placing && this.onPoint !== null && this.ghost !== null) {
+        const [x, y] = this.point(ev);
+        this.showGhost(x, y, Number(this.ghost.getAttribute("r")));
+        this.onPoint(x, y, false);
+        return;
+      }
+      if (start === null) return;
+      const rect = this.svg.getBoundingClientRect();
+      const scale = Math.max(this.view.w / rect.width, this.view.h / rect.height);
+      const dx = (ev.clientX - start.x) * scale;
+      const dy = (ev.clientY - start.y) * scale;
+      if (Math.abs(ev.clientX - start.x) + Math.abs(ev.clientY - start.y) > 4) start.moved = true;
+      this.view.x = start.vx - dx;
+      this.view.y = start.vy - dy;
+      this.apply();
+    });
+    const end = (ev: PointerEvent): void => {
+      if (placing && this.onPoint !== null) {
+        placing = false;
+        const [x, y] = this.point(ev);
+        this.onPoint(x, y, true);
+        return;
+      }
+      if (start !== null && !start.moved && this.onPoint !== null && this.ghost !== null) {
+        const [x, y] = this.point(ev);
+        this.showGhost(x, y, Number(this.ghost.getAttribute("r")));
+        this.onPoint(x, y, true);
+      }
+      start = null;
+      this.svg.classList.remove("dragging");
+    };
+    this.svg.addEventListener("pointerup", end);
+    this.svg.addEventListener("pointercancel", () => {
+      start = null;
+      placing = false;
+    });
+    this.svg.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const m = this.svg.getScreenCTM();
+      if (m === null) return;
+      const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+      this.zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
+    }, { passive: false });
+  }
+}
+
+/** Wire the +, − and fit buttons of a board. */
+export function zoomButtons(board: Board): void {
+  document.getElementById("zoom-in")?.addEventListener("click", () => board.zoom(1 / 1.3));
+  document.getElementById("zoom-out")?.addEventListener("click", () => board.zoom(1.3));
+  document.getElementById("zoom-fit")?.addEventListener("click", () => board.fit());
+}
+
+/** One event for the log: its text, its step and its rule. */
+export function logItem(ev: { step?: number; text: string; rule?: string }): HTMLLIElement {
+  const li = document.createElement("li");
+  li.textContent = `${ev.step !== undefined ? `${ev.step}. ` : ""}${ev.text} `;
+  if (ev.rule) {
+    const span = document.createElement("span");
+    span.className = "rule";
+    span.textContent = ev.rule;
+    li.appendChild(span);
+  }
+  return li;
+}

@@ -1,0 +1,401 @@
+// A game in the browser: the board, the decision this link must answer (its legal actions from
+// the protocol), placement with the server's refusal shown live, attack odds, the event log,
+// undo, the record download, and live updates (server-sent events). The token stays in the URL's
+// fragment and this browser's storage; every request sends it, and the server checks every
+// action for the seat it plays (STYLE.md principle 15).
+import { $, ApiFailure, ApiError, el, pct, debounce } from "./common.js";
+import { Board, Scene, logItem, zoomButtons } from "./play_board.js";
+import { remembered, svgById } from "./play_store.js";
+
+type Json = unknown;
+type Action = Record<string, Json>;
+
+interface Listed { action: Action; label: string }
+interface Domain { type: string; name: string; low?: number; high?: number; x0?: number; y0?: number; x1?: number; y1?: number; values?: Json[] }
+interface Family { name: string; params: Domain[] }
+interface DecisionOut { player: number; kind: string; rule: string; prompt: string; default: Action | null; actions: Listed[]; finite: boolean; families: Family[] }
+interface Snapshot {
+  id: string; ruleset: string; mode: string; seats: string[]; names: string[];
+  you: { role: string; seats: number[]; label: string };
+  viewer: number | null; revision: number; steps: number;
+  pending: { player: number; kind: string; prompt: string; rule: string }[];
+  decision: DecisionOut | null; view: Json; scene: Scene | null;
+  events: { step: number; kind: string; text: string; rule?: string }[];
+  result: { winner: number | null; scores: number[]; reason: string } | null;
+  can_undo: boolean;
+  can_download: boolean;
+}
+interface CheckOut { ok: boolean; reason?: string; rule?: string }
+interface OddsTarget { target: number; label?: string; error?: string; expected_hp_lost?: number; expected_models_slain?: number; wipe_chance?: number; exact?: boolean }
+
+const gameId = $("game").dataset.game ?? "";
+const tokenKey = `warbench.play.token.${gameId}`;
+const fromHash = new URLSearchParams(window.location.hash.slice(1)).get("t");
+if (fromHash) localStorage.setItem(tokenKey, fromHash);
+const token = fromHash ?? localStorage.getItem(tokenKey) ?? "";
+
+const board = new Board(svgById("board"));
+zoomButtons(board);
+let snap: Snapshot | null = null;
+let busy = false;
+let placing: { action: Action; param: string } | null = null;
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", "X-Play-Token": token };
+  const init: RequestInit = { method, headers };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    headers["Content-Type"] = "application/json";
+  }
+  const response = await fetch(path, init);
+  const data: unknown = await response.json();
+  if (!response.ok) {
+    const err = data as Partial<ApiError>;
+    throw new ApiFailure(response.status, { detail: String(err.detail ?? response.statusText), field: err.field ?? null, error: String(err.error ?? "error") });
+  }
+  return data as T;
+}
+
+function seatName(p: number): string {
+  return p === -1 ? "chance" : snap?.names[p] ?? `seat ${p}`;
+}
+
+function pointParam(a: Action): string | null {
+  for (const key of ["to", "at"]) {
+    const v = a[key];
+    if (Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number")) return key;
+  }
+  return null;
+}
+
+function unitLabel(uid: number): string {
+  const view = snap?.view as { units?: { uid: number; label?: string }[] } | undefined;
+  return view?.units?.find((u) => u.uid === uid)?.label ?? `unit ${uid}`;
+}
+
+function unitRadius(uid: number): number {
+  return snap?.scene?.pieces.find((p) => p.unit === uid)?.r ??
+    (snap?.view as { units?: { uid: number; radius?: number }[] })?.units?.find((u) => u.uid === uid)?.radius ?? 0.6;
+}
+
+// The event log is fetched once and then only from the last step known (an undo, which
+// shortens the game, fetches it whole again).
+let known = 0;
+let events: Snapshot["events"] = [];
+
+async function refresh(): Promise<void> {
+  try {
+    let next = await call<Snapshot>("GET", `/api/play/games/${gameId}?since=${known}`);
+    if (next.steps < known) {
+      next = await call<Snapshot>("GET", `/api/play/games/${gameId}?since=0`);
+      events = [];
+    }
+    events = events.concat(next.events);
+    known = next.steps;
+    snap = next;
+  } catch (e) {
+    $("decision-title").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+    return;
+  }
+  render();
+}
+
+function render(): void {
+  if (snap === null) return;
+  const s = snap;
+  const you = s.you.role === "spectator" ? "spectating" : `you play ${s.you.seats.map(seatName).join(" and ")}`;
+  $("who").textContent = `${s.ruleset} · ${s.mode} · ${you}`;
+  const v = s.view as Record<string, Json>;
+  const bits: string[] = [];
+  if (typeof v?.turn === "number") bits.push(`Game Turn ${v.turn}`);
+  if (typeof v?.round === "number") bits.push(`round ${v.round}`);
+  if (typeof v?.phase === "string") bits.push(`${v.phase}`);
+  bits.push(`step ${s.steps}`);
+  $("turn").textContent = bits.join(" · ");
+  $("result").textContent = s.result === null ? "" :
+    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`} (${s.result.scores.join(" – ")}; ${s.result.reason})`;
+  $("view-json").textContent = JSON.stringify(s.view, null, 1);
+  if (s.scene !== null) {
+    $("board-wrap").hidden = false;
+    board.draw(s.scene);
+  } else {
+    $("board-wrap").hidden = true;
+    ($("view-data") as HTMLDetailsElement).open = true;
+  }
+  const log = $("log");
+  log.replaceChildren();
+  for (const ev of events.slice(-300).reverse()) log.appendChild(logItem(ev));
+  $("undo").hidden = !s.can_undo;
+  $("record-links").hidden = !s.can_download;
+  $("download").setAttribute("href", `/api/play/games/${gameId}/record?t=${encodeURIComponent(token)}`);
+  $("replay-link").setAttribute("href", `/play/replay?game=${gameId}#t=${encodeURIComponent(token)}`);
+  renderDecision();
+  document.body.dataset.revision = String(s.revision);
+  document.body.dataset.ready = "1";
+}
+
+function renderDecision(): void {
+  const s = snap;
+  if (s === null) return;
+  const d = s.decision;
+  const list = $("actions");
+  list.replaceChildren();
+  $("families").replaceChildren();
+  $("odds").replaceChildren();
+  $("take-default").hidden = true;
+  if (placing === null) {
+    $("place").hidden = true;
+    board.clearOverlay();
+    board.onPoint = null;
+  }
+  if (d === null) {
+    const who = s.pending.map((p) => seatName(p.player)).join(", ");
+    $("decision-title").textContent = s.result !== null ? "The game is over" : `Waiting for ${who}`;
+    $("decision-rule").textContent = "";
+    $("selected").textContent = "";
+    $("decision-card").dataset.state = s.result !== null ? "over" : "waiting";
+    return;
+  }
+  $("decision-card").dataset.state = "deciding";
+  $("decision-title").textContent = `${seatName(d.player)}: ${d.prompt || d.kind}`;
+  $("decision-rule").textContent = d.rule;
+  $("take-default").hidden = d.default === null;
+  const units = new Map<number, number>();
+  for (const a of d.actions) {
+    const u = a.action.unit;
+    if (typeof u === "number") units.set(u, (units.get(u) ?? 0) + 1);
+  }
+  if (board.selected !== null && !units.has(board.selected)) board.selected = null;
+  $("selected").replaceChildren();
+  if (units.size) {
+    $("selected").appendChild(el("span", board.selected === null ? "Units that can act: " : `Selected: ${unitLabel(board.selected)} · others: `));
+    for (const u of units.keys()) {
+      const b = el("button", unitLabel(u), { type: "button", class: "unit-chip", "data-unit": String(u) });
+      b.addEventListener("click", () => select(u));
+      $("selected").appendChild(b);
+    }
+  }
+  const shown = d.actions.filter((a) => typeof a.action.unit !== "number" || a.action.unit === board.selected);
+  const isDefault = (a: Action): boolean => d.default !== null && JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(d.default));
+  for (const a of shown) {
+    const li = el("li");
+    const b = el("button", a.label, { type: "button", "data-action": JSON.stringify(a.action), class: isDefault(a.action) ? "default" : "" });
+    b.addEventListener("click", () => void choose(a.action));
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+  renderFamilies(d);
+}
+
+function sortKeys(v: Json): Json {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v !== null && typeof v === "object") {
+    const out: Record<string, Json> = {};
+    for (const k of Object.keys(v as Record<string, Json>).sort()) out[k] = sortKeys((v as Record<string, Json>)[k]);
+    return out;
+  }
+  return v;
+}
+
+function renderFamilies(d: DecisionOut): void {
+  // A family's parameters are filled into a listed action that has the same fields (the
+  // family's template); the server's check judges every value as it is typed.
+  for (const f of d.families) {
+    const template = d.actions.map((a) => a.action).find((a) => f.params.every((p) => p.name in a));
+    if (template === undefined) continue;
+    const form = el("form", "", { class: "family", "data-family": f.name });
+    form.appendChild(el("strong", f.name));
+    const inputs: [Domain, HTMLInputElement | HTMLSelectElement][] = [];
+    for (const p of f.params) {
+      const label = el("label", `${p.name}${p.type === "interval" ? ` (${p.low} to ${p.high})` : ""}`);
+      let input: HTMLInputElement | HTMLSelectElement;
+      if (p.type === "choice") {
+        input = el("select", "", { name: p.name });
+        for (const v of p.values ?? []) input.appendChild(el("option", String(v), { value: JSON.stringify(v) }));
+      } else {
+        input = el("input", "", { name: p.name, type: "number", step: "any", value: String(template[p.name] ?? p.low ?? 0) });
+      }
+      inputs.push([p, input]);
+      label.appendChild(input);
+      form.appendChild(label);
+    }
+    const build = (): Action => {
+      const a: Action = { ...template };
+      for (const [p, input] of inputs) a[p.name] = p.type === "choice" ? JSON.parse(input.value) : Number(input.value);
+      return a;
+    };
+    const live = debounce(() => void checkLive(build()), 150);
+    form.addEventListener("input", live);
+    form.appendChild(el("button", "Do it", { type: "submit" }));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      void act(build());
+    });
+    $("families").appendChild(form);
+  }
+}
+
+async function checkLive(a: Action): Promise<boolean> {
+  try {
+    const r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
+    $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason} [${r.rule}]`;
+    $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
+    return r.ok;
+  } catch (e) {
+    $("refusal").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+    $("refusal").className = "refusal bad";
+    return false;
+  }
+}
+
+function select(u: number): void {
+  board.selected = u;
+  board.targets.clear();
+  placing = null;
+  render();
+}
+
+async function choose(a: Action): Promise<void> {
+  const param = pointParam(a);
+  if (param !== null) {
+    startPlacing(a, param);
+    return;
+  }
+  if (a.kind === "attack") {
+    await showOdds(a);
+    return;
+  }
+  await act(a);
+}
+
+function startPlacing(a: Action, param: string): void {
+  placing = { action: a, param };
+  const [x, y] = a[param] as number[];
+  $("place").hidden = false;
+  board.clearOverlay();
+  board.showGhost(x, y, typeof a.unit === "number" ? unitRadius(a.unit) : 0.6);
+  $("refusal").textContent = `place ${a.kind}: drag the ring`;
+  const live = debounce((px: number, py: number) => void checkPoint(px, py), 120);
+  board.onPoint = (px, py, final) => {
+    if (final) void checkPoint(px, py);
+    else live(px, py);
+  };
+  void checkPoint(x, y);
+}
+
+function placed(): Action | null {
+  const g = board.ghostAt();
+  if (placing === null || g === null) return null;
+  return { ...placing.action, [placing.param]: [Math.round(g[0] * 1e4) / 1e4, Math.round(g[1] * 1e4) / 1e4] };
+}
+
+async function checkPoint(x: number, y: number): Promise<void> {
+  if (placing === null) return;
+  const a = { ...placing.action, [placing.param]: [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4] };
+  const ok = await checkLive(a);
+  board.markGhost(ok);
+}
+
+async function showReach(): Promise<void> {
+  const a = placed();
+  if (a === null || placing === null || snap?.scene === null || snap === null) return;
+  const sc = snap.scene as Scene;
+  const [x, y] = placing.action[placing.param] as number[]; // around the listed candidate
+  const span = Math.min(Math.max(sc.width, sc.height) / 2, 14);
+  const box = [Math.max(0, x - span), Math.max(0, y - span), Math.min(sc.width, x + span), Math.min(sc.height, y + span)];
+  $("refusal").textContent = "asking the rules where it may go…";
+  const r = await call<{ points: number[][]; step: number }>("POST", `/api/play/games/${gameId}/reach`, { action: a, param: placing.param, box });
+  board.showReach(r.points, r.step);
+  $("refusal").textContent = `${r.points.length} reachable points shaded`;
+}
+
+async function showOdds(a: Action): Promise<void> {
+  const box = $("odds");
+  box.replaceChildren(el("p", "computing the exact odds…", { class: "muted" }));
+  board.targets = new Set(((a.targets as [string, number][] | undefined) ?? []).map((t) => t[1]));
+  if (snap?.scene) board.draw(snap.scene);
+  let out: { targets: OddsTarget[] } | null = null;
+  try {
+    out = await call<{ targets: OddsTarget[] } | null>("POST", `/api/play/games/${gameId}/odds`, { action: a });
+  } catch {
+    out = null;
+  }
+  box.replaceChildren();
+  for (const t of out?.targets ?? []) {
+    box.appendChild(el("p", t.error ? `${unitLabel(t.target)}: no odds (${t.error})` :
+      `${unitLabel(t.target)}: expected HP lost ${t.expected_hp_lost?.toFixed(2)}, models slain ${t.expected_models_slain?.toFixed(2)}, wipe ${pct(t.wipe_chance ?? 0)}${t.exact ? " (exact)" : " (sampled)"}`,
+      { class: "odds-line" }));
+  }
+  const go = el("button", `Attack (${String(a.unit)})`, { type: "button", id: "confirm-attack" });
+  go.addEventListener("click", () => void act(a));
+  box.appendChild(go);
+}
+
+async function act(a: Action): Promise<void> {
+  if (busy) return;
+  busy = true;
+  try {
+    await call("POST", `/api/play/games/${gameId}/actions`, { action: a });
+    $("refusal").textContent = "";
+    placing = null;
+    board.targets.clear();
+    await refresh();
+  } catch (e) {
+    $("refusal").textContent = e instanceof ApiFailure ? `✗ ${e.body.detail}` : String(e);
+    $("refusal").className = "refusal bad";
+  } finally {
+    busy = false;
+  }
+}
+
+$("take-default").addEventListener("click", () => {
+  if (snap?.decision?.default) void act(snap.decision.default);
+});
+$("undo").addEventListener("click", () => {
+  void call("POST", `/api/play/games/${gameId}/undo`).then(() => {
+    known = 0;
+    events = [];
+    return refresh();
+  }).catch((e: unknown) => {
+    $("refusal").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+  });
+});
+$("place-confirm").addEventListener("click", () => {
+  const a = placed();
+  if (a !== null) void act(a);
+});
+$("place-cancel").addEventListener("click", () => {
+  placing = null;
+  $("refusal").textContent = "";
+  render();
+});
+$("place-reach").addEventListener("click", () => void showReach());
+board.onPiece = (u) => select(u);
+
+function share(): void {
+  const mine = remembered().find((g) => g.id === gameId);
+  const box = $("share");
+  box.replaceChildren();
+  if (mine === undefined) return;
+  for (const [label, url] of Object.entries(mine.links)) {
+    const row = el("label", `${label} link`);
+    row.appendChild(el("input", "", { value: url, readonly: "" }));
+    box.appendChild(row);
+  }
+}
+
+function live(): void {
+  // Server-sent events: the browser reconnects by itself (after a drop, a refresh, a restart).
+  const source = new EventSource(`/api/play/games/${gameId}/stream?token=${encodeURIComponent(token)}`);
+  source.addEventListener("change", (ev) => {
+    const rev = (JSON.parse((ev as MessageEvent<string>).data) as { revision: number }).revision;
+    $("live").textContent = "● live";
+    if (snap === null || rev !== snap.revision) void refresh();
+  });
+  source.onerror = () => {
+    $("live").textContent = "○ reconnecting";
+  };
+}
+
+share();
+void refresh().then(live);

@@ -1,0 +1,206 @@
+// The Play Manager: a WARSURGE game on a physical table. Every change is one operation sent to
+// the server (stored as one step: undo, history and resume work as for games); the values and
+// the winner by §2.2 step 8 come from the server. The Dice Generator calls /api/dice/roll.
+import { $, api, ApiFailure, ApiError, el } from "./common.js";
+
+interface Status { name: string; turns: number | null }
+interface Unit {
+  id: number; side: number; name: string; points: number | null; hp_per_model: number; hp: number[];
+  removed: boolean[]; loc: string; statuses: Status[]; uses: Record<string, number>; value?: number;
+}
+interface Side { name: string; team: string | null; roster_points: number | null; cp: number }
+interface Table { turn: number; phase: string; turn_master: number | null; hide_value: boolean; over: boolean; sides: Side[]; units: Unit[] }
+interface State {
+  id: string; table: Table; phases: string[]; steps: number; can_undo: boolean;
+  standings: { values?: number[]; teams?: Record<string, number>; winner?: string | null; hidden?: boolean; rule: string };
+  history: { step: number; text: string; undone: boolean }[];
+}
+
+const KEY = "warbench.play.tables";
+let tableId = "";
+let token = "";
+let state: State | null = null;
+let rosterChoices: { example: string[]; saved: string[] } = { example: [], saved: [] };
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", "X-Play-Token": token };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data: unknown = await response.json();
+  if (!response.ok) {
+    const err = data as Partial<ApiError>;
+    throw new ApiFailure(response.status, { detail: String(err.detail ?? response.statusText), field: err.field ?? null, error: String(err.error ?? "") });
+  }
+  return data as T;
+}
+
+function rosterPick(i: number): HTMLLabelElement {
+  const label = el("label", `Roster ${i + 1}`);
+  const sel = el("select", "", { class: "roster-pick" });
+  for (const n of rosterChoices.example) sel.appendChild(el("option", `${n} (example)`, { value: JSON.stringify({ source: "example", name: n }) }));
+  for (const n of rosterChoices.saved) sel.appendChild(el("option", `${n} (saved)`, { value: JSON.stringify({ source: "saved", name: n }) }));
+  sel.selectedIndex = Math.min(i + (rosterChoices.example.indexOf("skirmish_a") >= 0 ? rosterChoices.example.indexOf("skirmish_a") : 0), sel.options.length - 1);
+  label.appendChild(sel);
+  return label;
+}
+
+async function op(o: Record<string, unknown>): Promise<void> {
+  try {
+    state = await call<State>("POST", `/api/play/tables/${tableId}/ops`, { op: o });
+    render();
+  } catch (e) {
+    window.alert(e instanceof ApiFailure ? e.body.detail : String(e));
+  }
+}
+
+function render(): void {
+  if (state === null) return;
+  const t = state.table;
+  $("table").hidden = false;
+  $("pm-turn").textContent = String(t.turn);
+  $("pm-phase").textContent = t.over ? "game over" : t.phase;
+  const tm = $<HTMLSelectElement>("pm-tm");
+  tm.replaceChildren(el("option", "—", { value: "" }));
+  t.sides.forEach((s, i) => tm.appendChild(el("option", s.name, { value: String(i) })));
+  tm.value = t.turn_master === null ? "" : String(t.turn_master);
+  $<HTMLInputElement>("pm-hide").checked = t.hide_value;
+  $<HTMLButtonElement>("pm-undo").disabled = !state.can_undo;
+  const st = state.standings;
+  const box = $("pm-standings");
+  box.replaceChildren();
+  if (st.hidden) {
+    box.appendChild(el("p", "Roster values are hidden until the game ends.", { class: "muted" }));
+  } else {
+    t.sides.forEach((s, i) => box.appendChild(el("p", `${s.name}${s.team ? ` (team ${s.team})` : ""}: ${st.values?.[i] ?? 0} of ${s.roster_points} pts on the Battlefield`)));
+    const lead = st.winner === null ? "Draw" : `${st.winner} ${t.over ? "wins" : "leads"}`;
+    box.appendChild(el("p", `${lead} · ${st.rule}`, { class: "ok", id: "pm-winner" }));
+  }
+  const cps = el("div", "", { class: "row" });
+  t.sides.forEach((s, i) => {
+    cps.appendChild(el("span", `${s.name}: ${s.cp} CP`));
+    for (const [sign, d] of [["−", -1], ["+", 1]] as [string, number][]) {
+      const b = el("button", sign, { type: "button", class: "danger", "aria-label": `${sign} Command Point for ${s.name}` });
+      b.addEventListener("click", () => void op({ op: "cp", side: i, count: Math.max(0, s.cp + d) }));
+      cps.appendChild(b);
+    }
+  });
+  box.appendChild(cps);
+  const units = $("pm-units");
+  units.replaceChildren();
+  for (const u of t.units) {
+    const div = el("div", "", { class: `pm-unit ${u.loc === "destroyed" ? "destroyed" : ""}`, "data-unit": String(u.id) });
+    const head = el("div");
+    head.appendChild(el("strong", `${t.sides[u.side]?.name}: ${u.name}`));
+    head.appendChild(el("span", ` · ${u.loc}${u.points !== null ? ` · ${u.value ?? 0}/${u.points} pts` : ""}`, { class: "muted" }));
+    div.appendChild(head);
+    const hp = el("div", "", { class: "hp" });
+    u.hp.forEach((h, k) => {
+      const b = el("button", u.removed[k] ? "✕" : `${h}`, { type: "button", class: u.removed[k] ? "dead" : "", title: `model ${k + 1}: tap −1 HP; at 0 the model is removed`, "data-model": String(k) });
+      b.addEventListener("click", () => {
+        if (u.removed[k]) void op({ op: "restore", unit: u.id, model: k });
+        else if (h > 1) void op({ op: "hp", unit: u.id, model: k, hp: h - 1 });
+        else void op({ op: "hp", unit: u.id, model: k, hp: 0 }).then(() => op({ op: "remove", unit: u.id, model: k }));
+      });
+      hp.appendChild(b);
+    });
+    div.appendChild(hp);
+    const tools = el("div", "", { class: "row" });
+    const loc = el("select", "", { "aria-label": "where" });
+    for (const l of ["reserve", "table", "embarked", "destroyed"]) loc.appendChild(el("option", l, { value: l }));
+    loc.value = u.loc;
+    loc.addEventListener("change", () => void op({ op: "move_to", unit: u.id, loc: loc.value }));
+    tools.appendChild(loc);
+    const mark = el("button", "+ marker", { type: "button", class: "danger" });
+    mark.addEventListener("click", () => {
+      const name = window.prompt("Status or perk marker (e.g. Stunned, Shield I)");
+      if (!name) return;
+      const turns = window.prompt("For how many Game Turns? (empty: until removed)");
+      void op({ op: "status", unit: u.id, name, turns: turns ? Number(turns) : null });
+    });
+    tools.appendChild(mark);
+    for (const s of u.statuses) {
+      const chip = el("button", `${s.name}${s.turns ? ` (${s.turns})` : ""} ✕`, { type: "button", class: "danger", title: "remove the marker" });
+      chip.addEventListener("click", () => void op({ op: "clear_status", unit: u.id, name: s.name }));
+      tools.appendChild(chip);
+    }
+    div.appendChild(tools);
+    units.appendChild(div);
+  }
+  const hist = $("pm-history");
+  hist.replaceChildren();
+  for (const h of state.history.slice().reverse()) {
+    const li = el("li", `${h.step}. ${h.text}${h.undone ? " (undone)" : ""}`);
+    if (h.undone) li.style.textDecoration = "line-through";
+    hist.appendChild(li);
+  }
+  document.body.dataset.steps = String(state.steps);
+}
+
+async function open(id: string, tok: string): Promise<void> {
+  tableId = id;
+  token = tok;
+  state = await call<State>("GET", `/api/play/tables/${id}`);
+  render();
+  document.body.dataset.ready = "1";
+}
+
+async function start(ev: Event): Promise<void> {
+  ev.preventDefault();
+  $("table-error").textContent = "";
+  const rosters = Array.from(document.querySelectorAll<HTMLSelectElement>(".roster-pick")).map((s) => JSON.parse(s.value) as unknown);
+  try {
+    const made = await api<{ id: string; token: string; link: string }>("POST", "/api/play/tables", { rosters, hide_value: $<HTMLInputElement>("hide-value").checked });
+    const mine = JSON.parse(localStorage.getItem(KEY) ?? "[]") as { id: string; link: string }[];
+    mine.unshift({ id: made.id, link: made.link });
+    localStorage.setItem(KEY, JSON.stringify(mine.slice(0, 20)));
+    window.location.hash = `id=${made.id}&t=${made.token}`;
+    await open(made.id, made.token);
+  } catch (e) {
+    $("table-error").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+  }
+}
+
+async function roll(): Promise<void> {
+  const need = $<HTMLSelectElement>("dice-need").value;
+  const r = await api<{ faces: number[]; successes?: number; total: number; seed: number }>("POST", "/api/dice/roll", {
+    expr: `${$<HTMLInputElement>("dice-count").value}D6`, need: need === "" ? null : Number(need),
+  });
+  const list = $("dice-faces");
+  list.replaceChildren();
+  for (const f of r.faces) list.appendChild(el("li", String(f), { class: need !== "" && f >= Number(need) ? "success" : "" }));
+  $("dice-summary").textContent = `${r.successes !== undefined ? `${r.successes} successes · ` : ""}total ${r.total} · seed ${r.seed}`;
+}
+
+async function main(): Promise<void> {
+  rosterChoices = await api<{ example: string[]; saved: string[] }>("GET", "/api/play/tables/rosters");
+  $("roster-picks").appendChild(rosterPick(0));
+  $("roster-picks").appendChild(rosterPick(1));
+  $("add-roster").addEventListener("click", () => $("roster-picks").appendChild(rosterPick($("roster-picks").children.length)));
+  $("new-table").addEventListener("submit", (e) => void start(e));
+  $("pm-next").addEventListener("click", () => void op({ op: "next_phase" }));
+  $("pm-tm").addEventListener("change", () => {
+    const v = $<HTMLSelectElement>("pm-tm").value;
+    if (v !== "") void op({ op: "turn_master", side: Number(v) });
+  });
+  $("pm-hide").addEventListener("change", () => void op({ op: "hide_value", on: $<HTMLInputElement>("pm-hide").checked }));
+  $("pm-end").addEventListener("click", () => void op({ op: "end_game", on: !(state?.table.over ?? false) }));
+  $("pm-undo").addEventListener("click", () => {
+    void call<State>("POST", `/api/play/tables/${tableId}/undo`).then((s) => { state = s; render(); });
+  });
+  $("dice-roll").addEventListener("click", () => void roll());
+  const mine = JSON.parse(localStorage.getItem(KEY) ?? "[]") as { id: string; link: string }[];
+  for (const m of mine) $("my-tables").appendChild(el("li")).appendChild(el("a", `table ${m.id}`, { href: m.link }));
+  const h = new URLSearchParams(window.location.hash.slice(1));
+  const id = h.get("id");
+  const tok = h.get("t");
+  if (id !== null && tok !== null) await open(id, tok);
+  else document.body.dataset.ready = "1";
+  window.addEventListener("hashchange", () => {
+    const h2 = new URLSearchParams(window.location.hash.slice(1));
+    const id2 = h2.get("id");
+    const t2 = h2.get("t");
+    if (id2 !== null && t2 !== null && id2 !== tableId) void open(id2, t2);
+  });
+}
+
+void main();

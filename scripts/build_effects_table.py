@@ -1,0 +1,330 @@
+"""Build ``src/warbench/rulesets/warsurge/effects/data/effects.json``: every perk rank as effects.
+
+One row per rank of the catalog (``data/perks.json``, 386 rows), citing its source line. *When*
+(triggers), *which test*, *whom* (target, radius, Point Cost) and *how often* (Limited Use,
+once per Game Turn) are read mechanically from the activation tags printed in the book
+(§12.2 L245-L320). *What it does* is the reviewed part below (``EFFECTS``): each entry was
+written from the perk's text in ``000_94ecc6a4c74d351b.txt`` at the cited line. The attack-math
+ranks (class A) name the machinery that implements them (``attack sequence``, registered by
+``attack.py``). A rank with no entry has no effects yet; :mod:`warbench.rulesets.warsurge.
+effects.table` reports it when the table loads.
+
+    .venv/bin/python scripts/build_effects_table.py      # rewrite the JSON
+    .venv/bin/python scripts/build_effects_table.py --check   # exit 1 if it is stale
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = ROOT / "src/warbench/rulesets/warsurge/data/perks.json"
+OUT = ROOT / "src/warbench/rulesets/warsurge/effects/data/effects.json"
+BOOK_FILE = "000_94ecc6a4c74d351b.txt"
+
+Json = dict[str, Any]
+
+# -- vocabulary helpers (the JSON shape read by effects/table.py) -------------------------------
+
+
+def mod(q: str, op: str, value: str | int, **kw: Any) -> Json:
+    return {"quantity": q, "op": op, "value": str(value), **kw}
+
+
+def modify(*mods: Json, target: str = "self") -> Json:
+    return {"kind": "modify", "target": {"kind": target}, "modifiers": list(mods)}
+
+
+def status(
+    name: str,
+    *mods: Json,
+    turns: int | None = 1,
+    delay: int = 0,
+    each_turn_end: str = "",
+    stacks: bool = True,
+    target: str = "target",
+) -> Json:
+    out: Json = {
+        "kind": "status",
+        "target": {"kind": target},
+        "status": name,
+        "turns": turns,
+        "delay": delay,
+        "modifiers": [dict(m, stacks=stacks) for m in mods],
+    }
+    if each_turn_end:
+        out["each_turn_end"] = each_turn_end
+    return out
+
+
+def immune(*names: str) -> Json:
+    return {"kind": "immune", "target": {"kind": "self"}, "names": list(names)}
+
+
+def hp_loss(amount: str, target: str = "target", saves: bool = False) -> Json:
+    return {"kind": "hp_loss", "target": {"kind": target}, "amount": amount, "saves": saves}
+
+
+def restore(amount: str, target: str = "self") -> Json:
+    return {"kind": "restore", "target": {"kind": target}, "amount": amount}
+
+
+def convert(*names: str) -> Json:
+    return {"kind": "convert", "target": {"kind": "self"}, "names": list(names)}
+
+
+def clear(*names: str, target: str = "target") -> Json:
+    return {"kind": "clear", "target": {"kind": target}, "names": list(names)}
+
+
+def machinery(name: str) -> Json:
+    return {"kind": "machinery", "target": {"kind": "self"}, "machinery": name}
+
+
+#: Every Affliction-family status (Cure I strips them all, L717).
+AFFLICTIONS = (
+    "Bleed", "Blind", "Burn", "Concussive", "Confuse", "Corrode", "Cripple", "Delirium",
+    "Dread", "Freeze", "Fugue", "Ignite", "Implant", "Leech", "Mitigate", "Paralysis",
+    "Plague", "Poison", "Pulverise", "Scourge", "Stun", "Virus", "Weaken",
+)  # fmt: skip
+
+#: The reviewed effects, by rank, each from the text at the rank's source line.
+EFFECTS: dict[str, list[Json]] = {
+    # -- Weapon Afflictions (§12.5, L2576-L2895): statuses put on the Target ----------------
+    # L2584 "Each time the Target makes any Movement, it loses 1 HP" (for the rest of the game)
+    "Bleed": [status("Bleed", turns=None)],
+    # L2616 "afflicted with Burn. At the end of each Game Turn, the Target loses 1 HP with no
+    # Saves" (no end is given: until cured, docs/rulings.md Perks 3)
+    "Burn": [status("Burn", turns=None, each_turn_end="1")],
+    # L2594 "a -1 Dice Modifier to all Attack Dice and halves the current Range of their Weapons
+    # … until the end of the current Game Turn"; Blind II (L2606) on successful Attack Dice
+    "Blind I": [status("Blind", mod("Attack Dice", "add", -1), mod("Range", "mul", "1/2"))],
+    "Blind II": [status("Blind", mod("Attack Dice", "add", -1), mod("Range", "mul", "1/2"))],
+    # L2624 "a negative -1 Dice Modifier to all Weapon Attacks, lasting until the end of the
+    # Game Turn" (a Dice Modifier on its Attack Dice, not its Attacks Stat)
+    "Concussive": [status("Concussive", mod("Attack Dice", "add", -1))],
+    # L2652 "-1 to their Armour Save Stat, lasting until the end of the Game Turn"
+    "Corrode": [status("Corrode", mod("Armour", "add", -1))],
+    # L2658 "Move and Dash distances reduced by 50% on the following Game Turn … do not stack"
+    "Cripple I": [
+        status(
+            "Cripple", mod("Move", "mul", "1/2"), mod("Dash", "mul", "1/2"), delay=1, stacks=False
+        )
+    ],
+    "Cripple II": [
+        status(
+            "Cripple", mod("Move", "mul", "1/2"), mod("Dash", "mul", "1/2"), delay=1, stacks=False
+        )
+    ],
+    # L2708 "the Target will become Immobile on the following Game Turn"
+    "Freeze": [
+        status("Freeze", mod("Move", "set", 0), mod("Dash", "set", 0), delay=1, stacks=False)
+    ],
+    # L2782 "All of the Target's Weapons suffer -1 to AP, lasting until the end of the Game Turn"
+    "Mitigate": [status("Mitigate", mod("AP", "add", -1))],
+    # L2812 "-1 HP (no Saves) each end of Game Turn" for the rest of the game (spread: L2812)
+    "Plague": [status("Plague", turns=None, each_turn_end="1")],
+    # L2826 "Poisoned for the remainder of the game … loses D3 HP, no Saves allowed …
+    # identical Weapons by the same Unit do not stack, otherwise different sources … can stack"
+    "Poison": [status("Poison", turns=None, each_turn_end="D3")],
+    # L2836 "Lowers the Target's Defence by -1 against all Attacks … until the end of the Turn"
+    "Pulverise": [status("Pulverise", mod("Defence", "add", -1))],
+    # L2842 "Lowers the Target's AEGIS Saves by -1 … until the end of the Game Turn"
+    "Scourge": [status("Scourge", mod("AEGIS", "add", -1))],
+    # L2876 "unable to restore lost HP for the duration of the game"
+    "Virus": [status("Virus", turns=None)],
+    # L2884 "All of the Target's Weapons suffer -1 to Power … until the end of the Game Turn"
+    "Weaken": [status("Weaken", mod("Power", "add", -1))],
+    # L2768 "at the end of each Game Turn the target loses 1 HP (no Saves) and the User's unit
+    # regains 1 HP" (the regain is the Leech machinery: it needs the inflicting unit)
+    "Leech": [status("Leech", turns=None, each_turn_end="1"), machinery("leech")],
+    # -- Abilities and Transformations used with Activate (§12.4) ---------------------------
+    # L666 "For the duration of one Game Turn … Move and Dash Stats by 33% (1/3) and Defence
+    # is raised by +1. Stats with 0 value are not boosted and fractions are rounded up."
+    "Adrenaline": [
+        status(
+            "Adrenaline",
+            mod("Move", "mul", "4/3"),
+            mod("Dash", "mul", "4/3"),
+            mod("Defence", "add", 1),
+            target="self",
+        )
+    ],
+    # L717 "remove all negative Perk effects from the Affliction family (… including
+    # Afflictions that manifest on a later Game Turn), Terrify and temporary effects from the
+    # Psychological family … on a Target Unit within 18" and line of sight"; Cure II: no LOS
+    "Cure I": [clear(*AFFLICTIONS, "Terrify", "Morale", "Fall Back", "Panic", "Horrific")],
+    "Cure II": [clear(*AFFLICTIONS, "Terrify", "Morale", "Fall Back", "Panic", "Horrific")],
+    # L1611 "Restore D3 HP"; L1645 "Restore ceil(max HP / 10) HP"
+    "Recover": [restore("D3")],
+    "Regenerate": [restore("max/10")],
+    # L1759 "for one Game Turn all Attack Dice against the User get -2"
+    "Smokescreen": [status("Smokescreen", mod("Attack Dice against", "add", -2), target="self")],
+    # L2510 "Move and Dash x2, all Weapons +6\" Range, +3 Power, +1 AP; reverts at the end"
+    **{
+        f"Limit Break {r}": [
+            status(
+                "Limit Break",
+                mod("Move", "mul", 2),
+                mod("Dash", "mul", 2),
+                mod("Range", "add", 6),
+                mod("Power", "add", 3),
+                mod("AP", "add", 1),
+                target="self",
+            )
+        ]
+        for r in ("I", "II", "III")
+    },
+    # -- Defensive immunities (§12.4) ------------------------------------------------------
+    "Artificial": [immune("Bleed", "Implant", "Leech")],  # L1473
+    "Fearless": [immune("Horrific", "Terrify", "Dread")],  # L1525
+    "Fire Resist I": [immune("Burn", "Ignite")],  # L1527
+    "Immunity I": [immune("Plague", "Poison", "Virus")],  # L1553
+    # L1529 "the HP Loss it would have suffered from these Perks is instead converted to
+    # restoring HP … unaffected by Burn and Ignite caused by friendly Units"
+    "Fire Resist II": [convert("Burn", "Ignite")],
+    # L1555 "unaffected by the Virus Perk and regains HP from enemy Plague and Poison Perks"
+    "Immunity II": [immune("Virus"), convert("Plague", "Poison")],
+    "Impregnable": [immune("Breach", "Hijack", "Implant")],  # L1565
+    # L1537 "Immune to Weapon Afflictions that change Stats or impose Dice Modifiers"
+    "Indomitable": [
+        immune(
+            "Blind",
+            "Concussive",
+            "Corrode",
+            "Cripple",
+            "Mitigate",
+            "Pulverise",
+            "Scourge",
+            "Stun",
+            "Weaken",
+        )
+    ],
+    "Unyielding": [immune("Taunt", "Provoke")],  # L1799 (Melee 'Locked' part: not yet)
+}
+
+#: The attack-math ranks (class A): the attack sequence implements them (attack.py).
+ATTACK_SEQUENCE = "attack sequence"
+
+
+def _number(tag: str) -> int | None:
+    m = re.search(r"(\d+)", tag)
+    return int(m[1]) if m else None
+
+
+TRIGGERS = {
+    "Passive": "Passive",
+    "Activate": "Activate",
+    "Activated": "Activate",
+    "Activation": "Activate",
+    "Immediate": "Immediate",
+    "End of Turn": "End of Turn",
+    "End of Phase/Step": "End of Phase/Step",
+    "Casualty": "Casualty",
+    "HP Loss": "HP Loss",
+    "Attack Dice": "Attack Dice",
+    "Weapon Use": "Weapon Use",
+    "Specific": "Specific",
+}
+CONDITIONS = ("Melee", "Leader", "Single Model", "Game Turn 2+")
+
+
+def row(perk: Json, *, implemented: frozenset[str]) -> Json:
+    """One table row from a catalog entry and the reviewed effects."""
+    tags: list[str] = perk["activation"]
+    triggers: list[str] = []
+    tests: list[Json] = []
+    target: Json = {"kind": "self"}
+    uses: Json = {}
+    conditions: list[str] = []
+    for tag in tags:
+        if tag in TRIGGERS:
+            if TRIGGERS[tag] not in triggers:
+                triggers.append(TRIGGERS[tag])
+        elif tag == "Aether":
+            tests.append({"kind": "Aether"})
+        elif tag == "Mastery Test":
+            tests.append({"kind": "Mastery"})
+        elif tag == "Skill Test":
+            tests.append({"kind": "Skill"})
+        elif tag == "Auto Test":
+            tests.append({"kind": "Auto"})
+        elif tag.startswith("D6 ("):
+            tests.append({"kind": "D6", "needs": _number(tag)})
+        elif tag.startswith("Radius"):
+            target = {**target, "kind": "radius", "radius": _number(tag)}
+        elif tag == "Instruct":
+            target = {**target, "kind": "instruct"}
+        elif tag.startswith("Linked Profile"):
+            target = {**target, "kind": "linked"}
+        elif tag.startswith("Point Cost"):
+            target = {**target, "point_cost": "Greater" if "Greater" in tag else "Lesser"}
+        elif tag.startswith("Limited Use"):
+            uses["per_game"] = _number(tag)
+        elif tag.startswith("Scatter Arrow") or tag == "2D6":
+            target = {**target, "kind": "battlefield"}
+        elif tag in CONDITIONS:
+            conditions.append(tag)
+        else:
+            raise SystemExit(f"{perk['name']}: activation tag {tag!r} is not in the vocabulary")
+    if not triggers:
+        triggers = ["Passive"] if "Passive" in tags else ["Specific"]
+    if "Activate" in triggers:
+        uses.setdefault("per_turn", 1)  # Standard: a perk once per Game Turn (§12.2 L227)
+    line = int(perk["rule"].rsplit("line ", 1)[1])
+    effects = list(EFFECTS.get(perk["name"], []))
+    if perk["name"] in implemented:
+        effects.append(machinery(ATTACK_SEQUENCE))
+    out: Json = {
+        "name": perk["name"],
+        "family": perk["family"],
+        "source": f"{BOOK_FILE} L{line}",
+        "triggers": triggers,
+        "tests": tests,
+        "target": target,
+        "uses": uses,
+        "conditions": conditions,
+        "effects": effects,
+    }
+    return out
+
+
+def build() -> Json:
+    """The whole table (needs warbench importable, for the attack sequence's registry)."""
+    from warbench.rulesets.warsurge.attack import IMPLEMENTED_PERKS
+
+    catalog = json.loads(CATALOG.read_text("utf-8"))["perks"]
+    names = {p["name"] for p in catalog}
+    unknown = set(EFFECTS) - names
+    if unknown:
+        raise SystemExit(f"EFFECTS names unknown ranks: {sorted(unknown)}")
+    rows = [row(p, implemented=IMPLEMENTED_PERKS) for p in catalog]
+    return {
+        "format": "warbench-perk-effects/1",
+        "book": BOOK_FILE,
+        "rows": rows,
+    }
+
+
+def render() -> str:
+    return json.dumps(build(), indent=1, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = render()
+    if "--check" in argv:
+        if OUT.read_text("utf-8") != text:
+            print(f"{OUT} is stale: run scripts/build_effects_table.py")
+            return 1
+        return 0
+    OUT.write_text(text, "utf-8")
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

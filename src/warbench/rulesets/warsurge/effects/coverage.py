@@ -1,0 +1,96 @@
+"""Which perk ranks a game-level test plays (``warbench perks --coverage``).
+
+A rank is *in play* when at least one test plays it in a game (an action applied by the game
+engine, scripted or seeded dice) and shows its effect. Those tests carry the rank's source line
+in their name (``test_p2616_burn_…`` or the id ``[p3771-Anti-Air I]``);
+``scripts/build_perk_coverage.py`` collects the game-level test files with pytest and writes
+``data/coverage.json`` (rank → test node ids), and ``tests/rulesets/warsurge/effects/
+test_coverage_registry.py`` checks that the file is exactly what the collection gives, so a
+rank is never reported in play by a test that does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from warbench.kernel.errors import DataFileError
+from warbench.rulesets.warsurge.effects.table import EffectTable, load_table
+
+__all__ = ["GAME_TEST_FILES", "RankCoverage", "coverage_report", "load_coverage", "ranks_in"]
+
+SOURCE = "warbench/rulesets/warsurge/effects/data/coverage.json"
+
+#: The test files whose tests play perks in a game (paths from the repository root).
+GAME_TEST_FILES: tuple[str, ...] = (
+    "tests/warsurge/game/test_perks_in_play.py",
+    "tests/rulesets/warsurge/effects/test_game_attack_perks.py",
+    "tests/rulesets/warsurge/effects/test_game_statuses.py",
+)
+
+_LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")
+
+
+def ranks_in(node_ids: Iterable[str], table: EffectTable | None = None) -> dict[str, list[str]]:
+    """Rank → the node ids naming its source line (``p2616``), in book order."""
+    t = table or load_table()
+    by_line = {row.line: row.name for row in t}
+    found: dict[str, list[str]] = {}
+    for node in node_ids:
+        for m in _LINE.finditer(node):
+            name = by_line.get(int(m[1]))
+            if name is not None:
+                found.setdefault(name, []).append(node)
+    return {row.name: found[row.name] for row in t if row.name in found}
+
+
+@cache
+def load_coverage() -> Mapping[str, tuple[str, ...]]:
+    """The committed registry: rank → game-level test node ids."""
+    try:
+        text = resources.files(__package__).joinpath("data/coverage.json").read_text("utf-8")
+        doc = json.loads(text)
+        return {k: tuple(v) for k, v in doc["ranks"].items()}
+    except (OSError, json.JSONDecodeError, KeyError, AttributeError) as exc:
+        raise DataFileError(SOURCE, f"not a perk coverage registry: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class RankCoverage:
+    """One rank: its family, source line, whether its row says what it does, its tests."""
+
+    name: str
+    family: str
+    kind: str
+    source: str
+    implemented: bool
+    tests: tuple[str, ...]
+
+    @property
+    def in_play(self) -> bool:
+        """Whether a game-level test plays it."""
+        return bool(self.tests)
+
+
+def coverage_report(table: EffectTable | None = None) -> list[RankCoverage]:
+    """Every rank in book order with its game-level tests."""
+    from warbench.rulesets.warsurge.perks import PerkCatalog
+
+    t = table or load_table()
+    tests = load_coverage()
+    catalog = PerkCatalog.load()
+    return [
+        RankCoverage(
+            name=row.name,
+            family=row.family,
+            kind=catalog.get(row.name).kind.value,
+            source=row.source,
+            implemented=row.implemented,
+            tests=tests.get(row.name, ()),
+        )
+        for row in t
+    ]

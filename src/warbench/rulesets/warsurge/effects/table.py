@@ -1,0 +1,213 @@
+"""The reviewed table of perk effects (``data/effects.json``), loaded and checked once.
+
+Every rank of the catalog has exactly one row, in book order, citing the line where the rank
+starts (``000_94ecc6a4c74d351b.txt L2616``) — the same line as the catalog's. Rows are read
+into :class:`~.model.PerkEffects`; any unknown trigger, test, target, quantity, operation or
+machinery is a :class:`~warbench.kernel.errors.DataFileError` naming the row and the allowed
+values, raised when the table loads, never in the middle of a battle (STYLE.md §5, pluggy).
+:meth:`EffectTable.unimplemented` lists the ranks whose row says when they act but not yet what
+they do; ``warbench perks --coverage`` prints them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from typing import Any, TypeVar
+
+from warbench.kernel.errors import DataFileError
+from warbench.rulesets.warsurge.effects.model import (
+    Effect,
+    EffectKind,
+    Modifier,
+    Op,
+    PerkEffects,
+    PerkTest,
+    Quantity,
+    Rounding,
+    Side,
+    TargetKind,
+    TargetSpec,
+    TestSpec,
+    Trigger,
+    Uses,
+)
+
+__all__ = ["MACHINERIES", "EffectTable", "load_table"]
+
+SOURCE = "warbench/rulesets/warsurge/effects/data/effects.json"
+
+#: The code machineries an effect may name, declared up front (pluggy): a row naming any
+#: other is refused when the table loads.
+MACHINERIES: Mapping[str, str] = {
+    "attack sequence": "warbench.rulesets.warsurge.attack (compile_weapon_use, §5 and §12.1)",
+    "leech": "warbench.rulesets.warsurge.game.perk_effects (the inflicting unit regains HP)",
+}
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def _enum(cls: type[E], value: Any, where: str, field: str) -> E:
+    try:
+        return cls(value)
+    except ValueError:
+        allowed = ", ".join(repr(v.value) for v in cls)
+        raise DataFileError(SOURCE, f"{where}: {field} {value!r} is not one of {allowed}") from None
+
+
+def _target(data: Mapping[str, Any], where: str) -> TargetSpec:
+    return TargetSpec(
+        kind=_enum(TargetKind, data.get("kind", "self"), where, "target kind"),
+        radius=data.get("radius"),
+        side=_enum(Side, data.get("side", "any"), where, "side"),
+        line_of_sight=bool(data.get("line_of_sight", False)),
+        point_cost=data.get("point_cost"),
+    )
+
+
+def _modifier(data: Mapping[str, Any], perk: str, where: str) -> Modifier:
+    try:
+        value = Fraction(data["value"])
+    except (KeyError, ValueError, ZeroDivisionError):
+        raise DataFileError(SOURCE, f"{where}: modifier value {data.get('value')!r}") from None
+    return Modifier(
+        quantity=_enum(Quantity, data.get("quantity"), where, "quantity"),
+        op=_enum(Op, data.get("op"), where, "op"),
+        value=value,
+        perk=perk,
+        stacks=bool(data.get("stacks", True)),
+        rounding=_enum(Rounding, data.get("rounding", "up"), where, "rounding"),
+    )
+
+
+def _effect(data: Mapping[str, Any], perk: str, where: str) -> Effect:
+    kind = _enum(EffectKind, data.get("kind"), where, "effect kind")
+    machinery = data.get("machinery", "")
+    if kind is EffectKind.MACHINERY and machinery not in MACHINERIES:
+        raise DataFileError(
+            SOURCE,
+            f"{where}: machinery {machinery!r} is not declared; declared: "
+            + ", ".join(repr(m) for m in MACHINERIES),
+        )
+    status = data.get("status", "")
+    if kind is EffectKind.STATUS and not status:
+        raise DataFileError(SOURCE, f"{where}: a status effect needs a status name")
+    return Effect(
+        kind=kind,
+        target=_target(data.get("target", {}), where),
+        modifiers=tuple(_modifier(m, perk, where) for m in data.get("modifiers", ())),
+        status=status,
+        turns=data.get("turns", 1),
+        delay=int(data.get("delay", 0)),
+        each_turn_end=data.get("each_turn_end", ""),
+        amount=data.get("amount", ""),
+        saves=bool(data.get("saves", False)),
+        names=tuple(data.get("names", ())),
+        machinery=machinery,
+    )
+
+
+def _row(data: Mapping[str, Any]) -> PerkEffects:
+    name = data.get("name", "?")
+    where = f"row {name!r}"
+    tests = tuple(
+        TestSpec(_enum(PerkTest, t.get("kind"), where, "test"), int(t.get("needs") or 4))
+        for t in data.get("tests", ())
+    )
+    uses = data.get("uses", {})
+    return PerkEffects(
+        name=name,
+        family=data["family"],
+        source=data["source"],
+        triggers=tuple(_enum(Trigger, t, where, "trigger") for t in data.get("triggers", ())),
+        tests=tests,
+        target=_target(data.get("target", {}), where),
+        uses=Uses(per_game=uses.get("per_game"), per_turn=uses.get("per_turn")),
+        effects=tuple(_effect(e, name, where) for e in data.get("effects", ())),
+        requires=tuple(data.get("conditions", ())),
+    )
+
+
+@dataclass(frozen=True)
+class EffectTable:
+    """Every rank's row, by canonical name, in book order."""
+
+    rows: tuple[PerkEffects, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {r.name: r for r in self.rows})
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[PerkEffects]:
+        return iter(self.rows)
+
+    def get(self, name: str) -> PerkEffects:
+        """The row of the rank called ``name`` (catalog spelling, tolerant as the catalog)."""
+        by_name: dict[str, PerkEffects] = self.__dict__["_by_name"]
+        row = by_name.get(name)
+        if row is None:
+            from warbench.rulesets.warsurge.perks import PerkCatalog
+
+            row = by_name[PerkCatalog.load().get(name).name]
+        return row
+
+    def find(self, name: str) -> PerkEffects | None:
+        """The row of ``name``, or ``None`` for a name the catalog does not know."""
+        from warbench.rulesets.warsurge.perks import PerkCatalog
+
+        perk = PerkCatalog.load().find(name)
+        return None if perk is None else self.get(perk.name)
+
+    def unimplemented(self) -> list[PerkEffects]:
+        """The ranks whose row has no effect yet (reported at load, in book order)."""
+        return [r for r in self.rows if not r.implemented]
+
+    def statuses(self) -> dict[str, Effect]:
+        """Each status name and the effect that puts it (the first rank that names it)."""
+        out: dict[str, Effect] = {}
+        for r in self.rows:
+            for e in r.effects:
+                if e.kind is EffectKind.STATUS:
+                    out.setdefault(e.status, e)
+        return out
+
+
+def from_json(text: str) -> EffectTable:
+    """Read and check a table against the perk catalog (one row per rank, same order and
+    source lines)."""
+    from warbench.rulesets.warsurge.perks import PerkCatalog
+
+    try:
+        doc = json.loads(text)
+        rows = tuple(_row(r) for r in doc["rows"])
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise DataFileError(SOURCE, f"not a perk effects table: {exc}") from exc
+    catalog = list(PerkCatalog.load())
+    if len(rows) != len(catalog):
+        raise DataFileError(SOURCE, f"{len(rows)} rows for {len(catalog)} perk ranks")
+    for r, perk in zip(rows, catalog, strict=True):
+        line = int(perk.rule.rsplit("line ", 1)[1])
+        if r.name != perk.name or r.line != line:
+            raise DataFileError(
+                SOURCE,
+                f"row {r.name!r} ({r.source}) should be {perk.name!r} at line {line} "
+                "(one row per rank, in book order)",
+            )
+    return EffectTable(rows)
+
+
+@cache
+def load_table() -> EffectTable:
+    """The packaged table, read and checked once."""
+    try:
+        text = resources.files(__package__).joinpath("data/effects.json").read_text("utf-8")
+    except OSError as exc:
+        raise DataFileError(SOURCE, f"cannot read the perk effects table: {exc}") from exc
+    return from_json(text)

@@ -1,0 +1,375 @@
+"""The effects engine at the game's hook points (issue 11): what perks do as a game is played.
+
+Registered into :data:`~.hooks.DEFAULT_HOOKS` when the game package loads (``game/__init__``),
+before the status durations tick:
+
+* ``HP_LOST``: the attacking weapon's HP-Loss afflictions land on the target (§12.2 L275);
+* ``AFTER_MOVE``: Bleed (L2584);
+* ``TURN_END``: every ongoing end-of-turn effect (Burn, Poison, Plague, Leech) on the
+  statuses as they stand, before any duration ticks (§12.1 L94-L96).
+
+Stat changes are read where the game reads Stats: :func:`~.perk_effects.adjust_unit_state`
+(the attack kernel's view of a unit, ``work.to_unit_state``) and
+:func:`~.perk_effects.allowance` (Move and Dash, ``movement.unit_allowance``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.attack import AttackContext
+from warbench.rulesets.warsurge.effects.model import EffectKind, Trigger
+from warbench.rulesets.warsurge.effects.runtime import (
+    acts_at_turn_end,
+    converts,
+    immunities,
+    inflict_on_hp_loss,
+    restore_amount,
+    turn_end_loss,
+    use_refusal,
+)
+from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
+from warbench.rulesets.warsurge.effects.table import load_table
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_effects import AUTOMATIC_USES, markers_of, statuses_of
+from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
+from warbench.rulesets.warsurge.game.work import Work, store_unit_state, to_unit_state
+from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
+
+
+def unit_perk_names(w: Work, uid: int) -> list[str]:
+    """A unit's profile perks and Traits."""
+    info = w.info(uid)
+    return [*info.unit.profile.perks, *info.traits]
+
+
+def lose_hp(w: Work, uid: int, amount: int, why: str, rule: str) -> int:
+    """``amount`` HP lost with no Saves, in casualty order; casualties are removed at once
+    (Bleed "causing casualties immediately" L2584; at the end of a Game Turn nothing else
+    would remove them). Returns the HP lost."""
+    u = w.units[uid]
+    if amount <= 0 or not u.living():
+        return 0
+    st = to_unit_state(w, uid)
+    lost = sum(n for _, n in allocate_loss(AttackPlan(st, st, AttackContext()), amount))
+    store_unit_state(w, uid, st)
+    w.emit(
+        "perk", f"{w.label(uid)}: {why}, {lost} HP lost (no Saves)", rule, unit=uid, hp_lost=lost
+    )
+    u = w.units[uid]
+    dead = [i for i in u.present() if u.hp[i] <= 0]
+    if dead:
+        remove_models(w, uid, dead, why)
+        if w.units[uid].living():
+            restore_coherency(w, uid)
+    return lost
+
+
+def _source_label(w: Work, source: str) -> str:
+    uid, _, weapon = source.partition("/")
+    if uid.startswith("u") and uid[1:].isdigit():
+        return f"{w.label(int(uid[1:]))}, {weapon}"
+    return source
+
+
+def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
+    """HP Loss (§12.2 L275): the attacking weapon's HP-Loss afflictions land on the target
+    (Skill Tests once per HP lost, §12.1 L119), unless the target is immune. A status that
+    changes the target's own weapons (Weaken, Mitigate) waits for the next Game Turn if the
+    target has already attacked this turn (L2884: "If the Unit has already made Attacks, the
+    Perk applies next Game Turn instead")."""
+    _inflict(work, unit, amount, source, attacker, Trigger.HP_LOSS)
+
+
+def on_attack_dice(work: Work, unit: int, successes: int, source: str, attacker: int) -> None:
+    """Attack Dice (§12.2 L255): "if any of the Weapon's Attack Dice have been successful,
+    before rolling Saves": Concussive, Cripple II (a Skill Test per successful die)."""
+    _inflict(work, unit, successes, source, attacker, Trigger.ATTACK_DICE)
+
+
+def _inflict(
+    work: Work, unit: int, count: int, source: str, attacker: int | None, trigger: Trigger
+) -> None:
+    if attacker is None:
+        return
+    info = work.info(attacker)
+    try:
+        perks = list(info.unit.weapon(source).perks)
+    except Exception:  # a source that is not a weapon of the attacker (terrain …)
+        return
+    if not perks:
+        return
+    target = work.units[unit]
+    key = f"u{attacker}/{source}"
+    before = markers_of(target.statuses)
+    markers, log = inflict_on_hp_loss(
+        perks,
+        count,
+        before,
+        immunities(unit_perk_names(work, unit)),
+        key,
+        work.dice,
+        trigger=trigger,
+    )
+    if not log:
+        return
+    attacked = target.acted and work.flow.phase is Phase.ATTACK
+    fixed = []
+    for m in markers:
+        weapon_status = m.name in _WEAPON_STATUSES
+        if m not in before and attacked and weapon_status and not m.delay:
+            m = replace(m, delay=1)
+        fixed.append(m)
+    for item in log:
+        row_src = f"{item.perk} from {_source_label(work, key)}"
+        test = f" ({item.test.explain()})" if item.test else ""
+        if item.blocked:
+            text = f"{work.label(unit)} is immune to {item.perk}"
+        elif item.landed:
+            text = f"{work.label(unit)} suffers {item.effect.status}: {row_src}{test}"
+        else:
+            text = f"{work.label(unit)} resists {row_src}{test}"
+        work.emit("perk", text, _rule_of(item.perk), unit=unit, perk=item.perk, landed=item.landed)
+    work.set_unit(unit, statuses=statuses_of(fixed))
+
+
+def _rule_of(perk: str) -> str:
+    return load_table().get(perk).source
+
+
+#: Statuses that change the afflicted unit's own weapons (Standard: next Game Turn if it
+#: already attacked).
+_WEAPON_STATUSES = frozenset({"Weaken", "Mitigate", "Concussive"})
+
+
+def on_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
+    """Bleed (L2584): "Each time the Target makes any Movement, it loses 1 HP"."""
+    u = work.units[unit]
+    if not u.statuses or distance <= 0:
+        return
+    for m in markers_of(u.statuses):
+        if m.name == "Bleed" and m.is_active:
+            lose_hp(work, unit, 1, f"Bleed ({_source_label(work, m.source)})", _rule_of("Bleed"))
+
+
+def on_turn_end(work: Work, turn: int) -> None:
+    """End of a Game Turn (§12.1 L94-L96): every ongoing end-of-turn effect applies (Burn 1,
+    Poison D3, Plague 1, Leech 1 to the afflicted and 1 back to the Leech's unit), on the
+    statuses as they stand, before any duration ticks; then durations tick
+    (:func:`~.hooks.tick_statuses`)."""
+    at_end = acts_at_turn_end()
+    due: list[tuple[int, Marker]] = []
+    for u in list(work.units):
+        if not u.statuses or u.location not in (Location.TABLE, Location.EMBARKED):
+            continue
+        due.extend((u.uid, m) for m in end_of_turn(markers_of(u.statuses), at_end).applied)
+    for uid, m in due:
+        if not work.units[uid].living():
+            continue
+        if m.name == "Leech" and not _source_alive(work, m.source):
+            # L2768: "ends if the User's unit dies"
+            kept = tuple(
+                s for s in work.units[uid].statuses if (s.name, s.source) != (m.name, m.source)
+            )
+            work.set_unit(uid, statuses=kept)
+            continue
+        n = turn_end_loss(m, work.dice)
+        if m.name in converts(unit_perk_names(work, uid)):
+            _convert(work, uid, m, n)
+            continue
+        lost = lose_hp(
+            work, uid, n, f"{m.name} ({_source_label(work, m.source)})", _rule_of(m.name)
+        )
+        if m.name == "Leech" and lost:
+            _leech_back(work, m.source, lost)
+
+
+def _convert(work: Work, uid: int, m: Marker, n: int) -> None:
+    """Fire Resist II (L1529), Immunity II (L1555): an enemy's status restores the HP it would
+    have cost; a friendly unit's has no effect."""
+    src = m.source.partition("/")[0]
+    friendly = src[1:].isdigit() and not work.enemies(uid, int(src[1:]))
+    if friendly:
+        return
+    got = restore_hp(work, uid, n)
+    text = f"{work.label(uid)} regains {got} HP from {m.name} ({_source_label(work, m.source)})"
+    work.emit("perk", text, _rule_of(m.name), unit=uid, restored=got)
+
+
+def _source_alive(w: Work, source: str) -> bool:
+    uid_text = source.partition("/")[0]
+    if not (uid_text.startswith("u") and uid_text[1:].isdigit()):
+        return False
+    return bool(w.units[int(uid_text[1:])].living())
+
+
+def _leech_back(w: Work, source: str, n: int) -> None:
+    """Leech (L2768): the User's unit regains the HP ("ends if the User's unit dies")."""
+    uid_text = source.partition("/")[0]
+    if not (uid_text.startswith("u") and uid_text[1:].isdigit()):
+        return
+    uid = int(uid_text[1:])
+    u = w.units[uid]
+    if not u.living() or any(s.name == "Virus" for s in u.statuses):
+        return
+    hp = list(u.hp)
+    per = w.info(uid).hp_per_model
+    for i in u.living():
+        while n and hp[i] < per:
+            hp[i] += 1
+            n -= 1
+    if tuple(hp) != u.hp:
+        w.set_unit(uid, hp=tuple(hp))
+        w.emit("perk", f"{w.label(uid)} regains HP by Leech", _rule_of("Leech"), unit=uid)
+
+
+# -- activated perks: the engine's automatic choice (the "use perk" hook) ----------------------
+
+
+def automatic_perk_uses(work: Work, phase: str) -> None:
+    """The Standard playstyle's "use perk" moment (§12.2 L225-L231: once per Game Turn, before
+    or after any action) for the activated perks the engine uses by itself
+    (``perk_effects.AUTOMATIC_USES``) under the ``perk use`` automation, at the start of each
+    Move Phase, before any action:
+
+    * Recover (L1611, D3 HP) and Regenerate (L1645, a tenth of full HP, rounded up) when the
+      unit has lost HP and is not under Virus (L2876);
+    * Adrenaline (L666) and Smokescreen (L1759), once per game, the first time an enemy unit on
+      the battlefield is within 18" of the unit (it is about to matter).
+
+    This is the hook a player's decision replaces: without the automation nothing is used here
+    (as Burst and Darkside, ``attacks.choose_perk_use``), and a ``UsePerk`` decision of the
+    protocol would call :func:`use_perk` with the player's choice.
+    """
+    if phase != Phase.MOVE.value or Automation.PERK_USE not in work.setup.automation:
+        return
+    for uid in range(len(work.units)):
+        u = work.units[uid]
+        if u.location is not Location.TABLE or not u.living():
+            continue
+        for name in unit_perk_names(work, uid):
+            row = load_table().find(name)
+            if row is None or row.name not in AUTOMATIC_USES:
+                continue
+            if use_refused(work, uid, row.name) is None and _wants(work, uid, row.name):
+                use_perk(work, uid, row.name)
+
+
+def _wants(work: Work, uid: int, name: str) -> bool:
+    u = work.units[uid]
+    if name in ("Recover", "Regenerate"):
+        hurt = u.current_hp < work.info(uid).max_hp
+        return hurt and not any(s.name == "Virus" for s in u.statuses)
+    if name in ("Adrenaline", "Smokescreen"):
+        mine = work.xy(uid)
+        for other in work.units:
+            if other.location is not Location.TABLE or not work.enemies(uid, other.uid):
+                continue
+            d = geom.edge_distances(
+                mine, work.info(uid).radius, work.xy(other.uid), work.info(other.uid).radius
+            )
+            if d.size and float(d.min()) <= 18.0:
+                return True
+    return False
+
+
+def use_refused(work: Work, uid: int, name: str) -> str | None:
+    """Why ``uid`` may not use the activated perk ``name`` now (Limited Use, once per Game
+    Turn in the Standard playstyle, §12.2), or ``None``."""
+    row = load_table().get(name)
+    u = work.units[uid]
+    this_turn = 1 if u.counter(f"used {row.name}") == work.flow.turn else 0
+    return use_refusal(row, used_in_game=u.used(row.name), used_this_turn=this_turn)
+
+
+def use_perk(work: Work, uid: int, name: str) -> None:
+    """``uid`` uses the activated perk ``name`` (checked: :func:`use_refused`)."""
+    row = load_table().get(name)
+    refused = use_refused(work, uid, row.name)
+    if refused is not None:
+        raise RulesError(refused, row.source)
+    u = work.units[uid].with_use(row.name).with_counter(f"used {row.name}", work.flow.turn)
+    work.units[uid] = u
+    work.dirty = True
+    for e in row.effects:
+        if e.kind is EffectKind.RESTORE:
+            n = restore_amount(e.amount, work.info(uid).max_hp, work.dice)
+            got = restore_hp(work, uid, n)
+            work.emit("perk", f"{work.label(uid)} uses {row.name}: {got} HP restored", row.source,
+                      unit=uid, perk=row.name, restored=got)  # fmt: skip
+        elif e.kind is EffectKind.STATUS:
+            marker = Marker(e.status, f"u{uid}/{row.name}", e.turns, e.delay)
+            statuses = add_marker(markers_of(work.units[uid].statuses), marker)
+            work.set_unit(uid, statuses=statuses_of(statuses))
+            work.emit("perk", f"{work.label(uid)} uses {row.name}", row.source, unit=uid,
+                      perk=row.name)  # fmt: skip
+
+
+def restore_hp(work: Work, uid: int, n: int) -> int:
+    """Restore up to ``n`` HP (Recover L1611: "returning casualty models in Coherency"):
+    damaged models first, then removed models, each placed within Coherency of a model of the
+    unit on a free spot out of Base Contact with enemies; never above full HP. Returns the HP
+    restored."""
+    u = work.units[uid]
+    if any(s.name == "Virus" for s in u.statuses):
+        return 0  # L2876: "unable to restore lost HP"
+    info = work.info(uid)
+    per = info.hp_per_model
+    hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
+    got = 0
+    for i in u.living():
+        add = min(n - got, per - hp[i])
+        hp[i] += max(0, add)
+        got += max(0, add)
+    for i, gone in enumerate(u.removed):
+        if got >= n:
+            break
+        if not gone:
+            continue
+        spot = _free_spot(work, uid, [pos[k] for k, r in enumerate(removed) if not r])
+        if spot is None:
+            break
+        removed[i], pos[i] = False, spot
+        hp[i] = min(per, n - got)
+        got += hp[i]
+    if got:
+        work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
+    return got
+
+
+def _free_spot(
+    work: Work, uid: int, anchors: list[tuple[float, float]]
+) -> tuple[float, float] | None:
+    r = work.info(uid).radius
+    t = work.table()
+    for a in anchors:
+        for s in geom.ring_points(a, 2 * r + 0.2, 16):
+            if not work.field.spot_ok(s, r):
+                continue
+            if len(t.xy):
+                gap = np.sqrt(((t.xy - np.asarray(s)) ** 2).sum(axis=1)) - t.r - r
+                enemy = t.side != work.info(uid).side
+                if (gap < 0.01).any() or (enemy & (gap < 1.0)).any():
+                    continue
+            if any(math.dist(s, p) < 2 * r for p in anchors):
+                continue
+            return s
+    return None
+
+
+def register_perk_hooks(reg: HookRegistry) -> None:
+    """Add the perk hooks to ``reg``; the end-of-turn effects go before the durations tick."""
+    reg.register(Hook.HP_LOST, on_hp_lost, "perk afflictions")
+    reg.register(Hook.ATTACK_DICE, on_attack_dice, "perk afflictions on Attack Dice")
+    reg.register(Hook.AFTER_MOVE, on_after_move, "Bleed")
+    reg.register(Hook.PHASE_START, automatic_perk_uses, "activated perks (automatic choice)")
+    reg.register(Hook.TURN_END, on_turn_end, "perk effects at the end of the turn", first=True)
+
+
+register_perk_hooks(DEFAULT_HOOKS)

@@ -1,0 +1,100 @@
+"""Random-legal games with perk-heavy rosters keep every invariant and replay identically
+(issue 11, "Done means"). Every unit carries three or more perks that act in a game (an
+immunity and attack-math Unit Perks) and every weapon three or more (afflictions and
+attack-math Weapon Perks), from every family in play.
+
+Default: a few games. ``WARBENCH_PERK_GAMES=1000`` plays a thousand (docs/perks.md gives the
+figures of the last long run).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+
+import pytest
+
+from tests.warsurge.game.helpers import ROSTERS, check_invariants
+from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.geom import Field
+from warbench.rulesets.warsurge.game.io import load_game_roster
+from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
+from warbench.rulesets.warsurge.game.record import GameRecord, replay
+from warbench.rulesets.warsurge.game.state import GameSetup, PlayerSetup, build_setup
+
+GAMES = int(os.environ.get("WARBENCH_PERK_GAMES", "3"))
+BOARDS = ["ruins_48x48", "open_field_42x32", "city_72x48"]
+
+WEAPON_SETS = [
+    ["Burn", "Pulverise", "Cripple I", "Destroy I"],
+    ["Poison", "Corrode", "Freeze", "+Power I (D3)"],
+    ["Bleed", "Weaken", "Leech", "Rend"],
+    ["Virus", "Scourge", "Mitigate", "Critical Hit I"],
+    ["Concussive", "Cripple II", "Burn", "Penetrate I"],
+]
+UNIT_SETS = [
+    ["Fire Resist I", "Tough", "Dodge", "Recover"],
+    ["Immunity I", "Resilient", "Evasive", "Adrenaline"],
+    ["Artificial", "Indomitable", "Reinforced", "Smokescreen"],
+    ["Fire Resist II", "Immunity II", "Regenerate", "Stalwart"],
+]
+
+
+def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
+    """Every unit with 3 Unit Perks and every weapon with 4 Weapon Perks (acting in a game)."""
+    entries = []
+    for k, e in enumerate(player.roster):
+        u = e.unit
+        weapons = [
+            w.model_copy(update={"perks": WEAPON_SETS[(offset + k + j) % len(WEAPON_SETS)]})
+            for j, w in enumerate(u.weapons)
+        ]
+        profile = u.profile.model_copy(update={"perks": UNIT_SETS[(offset + k) % len(UNIT_SETS)]})
+        entries.append(
+            replace(e, unit=u.model_copy(update={"profile": profile, "weapons": weapons}))
+        )
+    return replace(player, roster=tuple(entries))
+
+
+def setup_for(k: int) -> GameSetup:
+    names = ("skirmish_a.yaml", "skirmish_b.yaml")
+    players = [perk_heavy(load_game_roster(ROSTERS / n), i) for i, n in enumerate(names)]
+    return build_setup(players, Field(sample_board(BOARDS[k % len(BOARDS)])), max_turns=6)
+
+
+def play_checked(setup: GameSetup, seed: int, scripted: bool = False) -> tuple[int, set[str]]:
+    """Play to the end checking invariants; replay the record; the perk events seen."""
+    state, _ = engine.new_game(setup, seed)
+    rec = GameRecord(setup, seed)
+    players = (
+        [ScriptedPlayer(), ScriptedPlayer()]
+        if scripted
+        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
+    )
+    kinds: set[str] = set()
+    steps = 0
+    while not state.over:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = players[side].choose(state)
+        state, events = engine.apply(state, action)
+        kinds.update(e.text.split(": ", 1)[-1].split(" ")[0] for e in events if e.kind == "perk")
+        rec.add(action, state)
+        check_invariants(state)
+        steps += 1
+        assert steps < 5000, "the game does not end"
+    assert replay(rec).state.digest() == state.digest()
+    return steps, kinds
+
+
+@pytest.mark.parametrize("k", range(GAMES))
+def test_perk_heavy_random_legal_games_keep_invariants_and_replay(k: int) -> None:
+    rng = random.Random(1000 + k)
+    play_checked(setup_for(k), seed=rng.randrange(2**31))
+
+
+def test_perk_heavy_scripted_game_plays_afflictions() -> None:
+    _, kinds = play_checked(setup_for(0), seed=5, scripted=True)
+    assert kinds, "no perk event in a perk-heavy game"

@@ -1,0 +1,335 @@
+"""Play in a real browser (issue 14): Playwright driving Debian's Chromium.
+
+A whole Dice Duel against the AI through the page (phone and desk size), a two-player game
+between two browser contexts (each with its own secret link, live updates, a refresh in the
+middle), a WARSURGE game whose units are deployed by dragging on the board (the engine's
+refusal shown live) and whose attack shows the exact odds, the Play Manager, and the replay
+viewer. Screenshots go to ``tests/web/artefacts/`` (gitignored) for a human to look at; a
+script error or a page wider than the screen fails a test.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTEFACTS = Path(__file__).parents[1] / "artefacts"
+PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 800}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make setup)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``warbench serve`` in a thread over an empty database; yields its address."""
+    import uvicorn
+
+    from warbench.web.app import create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    app = create_app(f"sqlite:///{tmp_path / 'play.db'}")
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(5)
+    sock.close()
+
+
+class Pages:
+    """New pages in fresh contexts; each collects script errors and is checked at the end."""
+
+    def __init__(self, browser: Any, server: str, name: str) -> None:
+        self.browser, self.server, self.name = browser, server, name
+        self.opened: list[tuple[Any, Any, list[str], dict[str, int], str]] = []
+
+    def new(self, viewport: dict[str, int], label: str) -> Any:
+        ctx = self.browser.new_context(viewport=viewport, base_url=self.server)
+        pg = ctx.new_page()
+        pg.set_default_timeout(20_000)
+        errors: list[str] = []
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        self.opened.append((ctx, pg, errors, viewport, label))
+        return pg
+
+    def close(self) -> None:
+        ARTEFACTS.mkdir(exist_ok=True)
+        problems = []
+        for ctx, pg, errors, viewport, label in self.opened:
+            pg.screenshot(path=str(ARTEFACTS / f"play-{self.name}-{label}.png"), full_page=True)
+            width = pg.evaluate("document.documentElement.scrollWidth")
+            ctx.close()
+            problems += errors
+            if width > viewport["width"]:
+                problems.append(f"{label}: page is {width}px wide at {viewport['width']}px")
+        assert not problems, problems
+
+
+@pytest.fixture
+def pages(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Pages]:
+    p = Pages(browser, server, request.node.name.removeprefix("test_"))
+    yield p
+    p.close()
+
+
+def _start(page: Any, ruleset: str, mode: str, seed: int = 7) -> None:
+    page.goto(f"/play?ruleset={ruleset}")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.select_option("#mode", mode)
+    page.fill("#seed", str(seed))
+
+
+def _decide_until_over(page: Any, limit: int = 200) -> int:
+    """Answer every decision in the page: the suggested choice when there is one, else the
+    first listed action (a stance: attack). Returns how many actions were made."""
+    card = page.locator("#decision-card")
+    for made in range(limit):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"), timeout=20_000)
+        if card.get_attribute("data-state") == "over":
+            return made
+        rev = page.locator("body").get_attribute("data-revision")
+        if page.locator("#take-default").is_visible():
+            page.click("#take-default")
+        else:
+            page.locator("#actions button").first.click()
+        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("size", ["phone", "desk"])
+def test_a_whole_dice_duel_against_the_ai_through_the_page(pages: Pages, size: str) -> None:
+    page = pages.new(PHONE if size == "phone" else DESK, size)
+    _start(page, "toy-duel", "ai")
+    page.click("#start")
+    expect(page).to_have_url(re.compile(r"/play/g/\w+#t="))
+    expect(page.locator("#board circle.piece")).to_have_count(2)
+    made = _decide_until_over(page)
+    assert made >= 6  # a stance and a move each round at least
+    expect(page.locator("#result")).to_contain_text(re.compile("wins|Draw"))
+    expect(page.locator("#log li").first).to_be_visible()
+    # the record downloads as the JSON lines play.replay verifies, identical to the game
+    href = page.locator("#download").get_attribute("href")
+    text = page.request.get(href).text()
+    from warbench.play import GameRecord, replay
+
+    rep = replay(GameRecord.loads(text))
+    assert rep.finished and rep.result is not None
+    assert (
+        page.locator("#result")
+        .inner_text()
+        .startswith(
+            "Draw" if rep.result.winner is None else ("Red" if rep.result.winner == 0 else "Blue")
+        )
+    )
+
+
+def test_two_browsers_play_one_game_with_secret_links_and_live_updates(pages: Pages) -> None:
+    host = pages.new(DESK, "host")
+    _start(host, "toy-duel", "network", seed=3)
+    host.click("#start")
+    link0 = host.locator("input[data-link='seat 0']").input_value()
+    link1 = host.locator("input[data-link='seat 1']").input_value()
+    spectator_link = host.locator("input[data-link='spectator']").input_value()
+    red, blue = pages.new(DESK, "red"), pages.new(PHONE, "blue")
+    spectator = pages.new(PHONE, "spectator")
+    red.goto(link0)
+    blue.goto(link1)
+    spectator.goto(spectator_link)
+    for pg in (red, blue):
+        expect(pg.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+    # Blue's page shows its own shields, never Red's (toy §1): the view hides them
+    assert '"shields": [\n  null,\n  2\n ]' in blue.locator("#view-json").text_content()
+    rounds = 0
+    while rounds < 200:
+        rounds += 1
+        progressed = False
+        for pg in (red, blue):
+            card = pg.locator("#decision-card")
+            if card.get_attribute("data-state") == "over":
+                continue
+            if card.get_attribute("data-state") == "deciding":
+                rev = pg.locator("body").get_attribute("data-revision")
+                if pg.locator("#take-default").is_visible():
+                    pg.click("#take-default")
+                else:
+                    pg.locator("#actions button").first.click()
+                expect(pg.locator("body")).not_to_have_attribute("data-revision", rev or "")
+                progressed = True
+        if all(
+            p.locator("#decision-card").get_attribute("data-state") == "over" for p in (red, blue)
+        ):
+            break
+        if not progressed:
+            red.wait_for_timeout(200)  # the other page learns of the change from the stream
+        if rounds == 5:
+            blue.reload()  # a refresh in the middle: the link (kept in the fragment) resumes
+            expect(blue.locator("body[data-ready='1']")).to_have_count(1)
+    for pg in (red, blue, spectator):
+        expect(pg.locator("#result")).to_contain_text(re.compile("wins|Draw"))
+    expect(spectator.locator("#decision-card")).to_have_attribute("data-state", "over")
+
+
+def test_warsurge_deploy_by_dragging_with_live_refusals_and_attack_odds(pages: Pages) -> None:
+    page = pages.new(DESK, "board")
+    _start(page, "warsurge", "ai", seed=1)
+    page.click("#start")
+    expect(page.locator("#board polygon.terrain").first).to_be_attached()
+    # Turn Master, zone: the suggested choices
+    for _ in range(3):
+        expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+        title = page.locator("#decision-title").inner_text()
+        if "a unit's action" in title:
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    page.locator(".unit-chip").first.click()
+    page.locator("#actions button", has_text="deploy").first.click()
+    expect(page.locator("#place")).to_be_visible()
+    expect(page.locator("#refusal")).to_have_text("✓ legal")
+    # drag the ring to the far corner (the enemy's side): the engine's refusal, live
+    ghost = page.locator("#board circle.ghost")
+    box = ghost.bounding_box()
+    board = page.locator("#board").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(board["x"] + board["width"] / 2, board["y"] + 40, steps=8)
+    page.mouse.up()
+    expect(page.locator("#refusal")).to_contain_text(re.compile(r"✗ .*Deployment Zone.*\[.*§3\.6"))
+    expect(ghost).to_have_class(re.compile("bad"))
+    page.click("#place-reach")
+    expect(page.locator("#refusal")).to_contain_text("reachable points shaded")
+    assert page.locator("#board rect.reach").count() > 0
+    page.click("#place-cancel")
+    # play on with the suggested choices until an attack is offered, then ask for its odds
+    for _ in range(60):
+        expect(page.locator("#decision-card")).to_have_attribute(
+            "data-state", re.compile("deciding|over")
+        )
+        chips = page.locator(".unit-chip")
+        found = False
+        for k in range(chips.count()):
+            chips.nth(k).click()
+            attack = page.locator("#actions button", has_text="attack")
+            if attack.count():
+                attack.first.click()
+                found = True
+                break
+        if found:
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    else:
+        pytest.fail("no attack was offered in 60 decisions")
+    expect(page.locator(".odds-line").first).to_contain_text("expected HP lost")
+    rev = page.locator("body").get_attribute("data-revision")
+    page.click("#confirm-attack")
+    expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+
+
+def test_play_manager_tracks_a_table(pages: Pages) -> None:
+    page = pages.new(PHONE, "manager")
+    page.goto("/play/manager")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.click("#start-table")
+    expect(page.locator("#table")).to_be_visible()
+    first = page.locator(".pm-unit").first
+    first.locator("select").select_option("table")
+    expect(page.locator("#pm-standings")).to_contain_text("120 of 300 pts")
+    expect(page.locator("#pm-winner")).to_contain_text("Red leads")
+    first.locator(".hp button").first.click()  # 1 HP model: 0 HP and removed
+    expect(first.locator(".hp button").first).to_have_text("✕")
+    expect(page.locator("#pm-standings")).to_contain_text("108 of 300 pts")
+    page.click("#pm-undo")
+    page.click("#pm-undo")
+    expect(page.locator("#pm-standings")).to_contain_text("120 of 300 pts")
+    page.click("#pm-next")
+    expect(page.locator("#pm-phase")).to_have_text("Move")
+    page.click("#dice-roll")
+    expect(page.locator("#dice-faces li")).to_have_count(6)
+    page.reload()  # resume
+    expect(page.locator("#pm-phase")).to_have_text("Move")
+
+
+def test_replay_viewer_steps_through_an_uploaded_cli_record(pages: Pages, tmp_path: Path) -> None:
+    from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs, get_ruleset, run_game
+    from warbench.play.toy import SAMPLE_SETUP as S
+
+    setup = SetupArgs(tuple(S["rosters"]), S["board"], S["options"])
+    run = run_game(
+        get_ruleset("toy-duel"),
+        setup,
+        [RandomLegalPlayer(1), AutomaticPlayer(RandomLegalPlayer(2))],
+        5,
+    )
+    path = tmp_path / "duel.jsonl"
+    run.record.save(path)
+    page = pages.new(PHONE, "replay")
+    page.goto("/play/replay")
+    page.set_input_files("#record-file", str(path))
+    page.click("#replay-load")
+    expect(page.locator("#replay-result")).to_contain_text("verified")
+    page.click("#last")
+    expect(page.locator("#step-label")).to_contain_text(f"step {len(run.record.steps)} of")
+    page.click("#prev")
+    page.click("#first")
+    expect(page.locator("#step-label")).to_contain_text("step 0")
+    page.click("#next")
+    expect(page.locator("#log li").first).to_contain_text("1. chance")
+
+
+def test_warsurge_board_at_phone_size_as_a_spectator_sees_it(pages: Pages) -> None:
+    """The board fits a phone; the spectator's view has no decision and no hidden values."""
+    host = pages.new(PHONE, "phone-player")
+    _start(host, "warsurge", "network", seed=2)
+    host.click("#start")
+    spectator_link = host.locator("input[data-link='spectator']").input_value()
+    player = host.locator("a.open-link[data-link='seat 0']").get_attribute("href")
+    host.goto(player)
+    for _ in range(4):  # Turn Master, zones, the first deployments
+        expect(host.locator("#decision-card")).to_have_attribute(
+            "data-state", re.compile("deciding|waiting")
+        )
+        if host.locator("#decision-card").get_attribute("data-state") != "deciding":
+            break
+        rev = host.locator("body").get_attribute("data-revision")
+        host.click("#take-default")
+        expect(host.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    spectator = pages.new(PHONE, "phone-spectator")
+    spectator.goto(spectator_link)
+    expect(spectator.locator("#board polygon.zone").first).to_be_attached()
+    expect(spectator.locator("#decision-card")).to_have_attribute("data-state", "waiting")
+    assert spectator.locator("#take-default").is_hidden()
