@@ -47,7 +47,7 @@ def test_battle_with_an_exported_roster_saved_in_the_database_replays(
     assert "saved game 1: g1" in out and "Strike:" in out
     code, out = run(capsys, "replay", "--game", "1", "--db", db)
     assert code == 0, out
-    assert "replay identically; game finished" in out
+    assert "replay identically (warsurge protocol record); game finished" in out
 
 
 def test_replay_needs_a_record_or_a_saved_game(

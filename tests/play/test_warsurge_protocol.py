@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,6 @@ from warbench.play.record import Replay
 from warbench.rulesets.warsurge.game.actions import Action, ChooseTurnMaster, Pass
 from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
 from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset, WarsurgeState
-from warbench.rulesets.warsurge.game.record import load_record
 from warbench.rulesets.warsurge.game.state import Location
 
 ROOT = Path(__file__).parents[2]
@@ -171,16 +171,85 @@ def test_automatic_game_is_the_battle_commands_game(
     with pytest.raises(SystemExit) as exit_info:
         main(["battle", a, b, "--seed", str(seed), "--record", str(out), "--quiet"])
     assert not exit_info.value.code
-    battle = load_record(out)
+    battle = GameRecord.load(out)  # the protocol's record (issue 10)
+    assert battle.header.ruleset == ws.id and battle.header.digest == ws.digest(
+        ws.setup(battle.header.rosters, battle.header.board, battle.header.options, seed)
+    )
     auto: AutomaticPlayer[Action] = AutomaticPlayer(RandomLegalPlayer(0))
     run = run_game(ws, skirmish(), [auto, auto], seed, automate={"*"})
-    assert [s.digest for s in run.record.steps] == battle.digests
-    assert [ws.actions.load(s.action) for s in run.record.steps] == battle.actions
+    assert [s.digest for s in run.record.steps] == [s.digest for s in battle.steps]
+    assert [s.action for s in run.record.steps] == [s.action for s in battle.steps]
+    assert [s.actor for s in run.record.steps] == [s.actor for s in battle.steps]
     assert run.result is not None and battle.result is not None
-    names = ["Red", "Blue"]
-    assert battle.result["winner"] == (
-        None if run.result.winner is None else names[run.result.winner]
-    )
+    assert battle.result.result == run.result
+    rp = replay(battle)  # play.replay verifies every step's digest and the result
+    assert rp.finished and rp.digests == [s.digest for s in battle.steps]
+
+
+def test_engine_player_sees_only_the_view_001_s2_2(ws: WarsurgeRuleset) -> None:
+    # issue 10: the scripted AI behind every default chooses from the acting side's view:
+    # known_state blanks what the view hides (other sides' points, their Reserve units' HP)
+    from warbench.rulesets.warsurge.game.protocol import known_state
+
+    opts = {"hide_roster_value": True, "hide_reserves": True}
+    state = start(ws, skirmish(**opts), 4)
+    g = state.game
+    known = known_state(g, 0, state.options)
+    assert known is not g
+    for info in known.setup.units:
+        full = g.info(info.uid)
+        assert info.points == (full.points if full.side == 0 else 0.0)
+    moved = perturb(state, 0).game
+    assert moved.setup.units != g.setup.units  # the hidden information did change ...
+    again = known_state(moved, 0, state.options)
+    assert again.setup.units == known.setup.units  # ... and the AI cannot tell
+    assert again.units == known.units
+    # nothing hidden: the engine state itself
+    plain = start(ws, skirmish(), 4)
+    assert known_state(plain.game, 0, plain.options) is plain.game
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_engine_player_plays_the_same_game_with_hidden_information(
+    ws: WarsurgeRuleset, seed: int
+) -> None:
+    # the scripted AI uses nothing the views hide, so hiding it changes no choice: every
+    # default taken, the games with and without the hiding options are action for action
+    # and digest for digest the same
+    auto: AutomaticPlayer[Action] = AutomaticPlayer(RandomLegalPlayer(0))
+    runs = [
+        run_game(ws, skirmish(**opts), [auto, auto], seed, automate={"*"})
+        for opts in ({}, {"hide_roster_value": True, "hide_reserves": True})
+    ]
+    plain, hidden = (r.record.steps for r in runs)
+    assert [s.action for s in hidden] == [s.action for s in plain]
+    assert [s.digest for s in hidden] == [s.digest for s in plain]
+    assert runs[0].result == runs[1].result
+
+
+def test_conformance_refuses_a_default_that_reads_hidden_information(
+    ws: WarsurgeRuleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the conformance check of the defaults can fail: an engine player that reads another
+    # side's hidden point costs (not its view) offers a different default when they change
+    from dataclasses import replace as dc_replace
+
+    from warbench.play.conformance import ConformanceError
+
+    honest = WarsurgeRuleset.pending
+
+    def peeking(self: WarsurgeRuleset, state: WarsurgeState) -> tuple[Any, ...]:
+        out = honest(self, state)
+        g = state.game
+        hidden = sum(i.points for i in g.setup.units if i.side != (out[0].player if out else 0))
+        if out and out[0].default is not None and int(hidden) % 2:
+            return (dc_replace(out[0], default=Pass()),)
+        return out
+
+    monkeypatch.setattr(WarsurgeRuleset, "pending", peeking)
+    setup = skirmish(hide_roster_value=True, hide_reserves=True)
+    with pytest.raises(ConformanceError, match=r"default .* changes with information hidden"):
+        check_conformance(ws, setup, seeds=[0], perturb=perturb, max_steps=40)
 
 
 def test_perturbed_hidden_information_shows_without_the_hiding_options(

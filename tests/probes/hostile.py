@@ -514,24 +514,31 @@ _RECORD: list[str] = []
 
 
 def record_lines() -> list[str]:
-    """The lines of a real game record (two skirmish rosters, seed 5), made once."""
+    """The lines of a real WARSURGE game record (``game/record.py``, the format ``battle
+    --record`` wrote before it wrote the protocol's record, and ``replay`` still reads): two
+    skirmish rosters, seed 5, made once."""
     if not _RECORD:
+        from warbench.rulesets.warsurge.battlefield import sample_board
+        from warbench.rulesets.warsurge.game import engine
+        from warbench.rulesets.warsurge.game.geom import Field
+        from warbench.rulesets.warsurge.game.io import load_game_roster
+        from warbench.rulesets.warsurge.game.players import ScriptedPlayer
+        from warbench.rulesets.warsurge.game.record import GameRecord
+        from warbench.rulesets.warsurge.game.state import build_setup
+
+        players = [load_game_roster(ROSTER_A), load_game_roster(ROSTER_B)]
+        setup = build_setup(players, Field(sample_board("open_field_42x32")))
+        state, _ = engine.new_game(setup, 5)
+        rec = GameRecord(setup, 5)
+        scripted = [ScriptedPlayer(), ScriptedPlayer()]
+        while not state.over:
+            side = engine.acting_side(state)
+            assert side is not None
+            action = scripted[side].choose(state)
+            state, _ = engine.apply(state, action)
+            rec.add(action, state)
         path = WORK / "game.jsonl"
-        out = invoke(
-            [
-                "battle",
-                str(ROSTER_A),
-                str(ROSTER_B),
-                "--board",
-                "open_field_42x32",
-                "--seed",
-                "5",
-                "-q",
-                "--record",
-                str(path),
-            ]
-        )
-        assert out.exit_code == 0, out.stderr
+        rec.save(path)
         _RECORD.extend(path.read_text(encoding="utf-8").splitlines())
     return list(_RECORD)
 

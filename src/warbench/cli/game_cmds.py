@@ -27,6 +27,16 @@ def _board(spec: str | None) -> object:
     )
 
 
+def board_json(spec: str | None) -> object:
+    """A board as a protocol record keeps it: a sample board by name (``None``: the default),
+    a board file as its JSON."""
+    if spec is None or not Path(spec).exists():
+        return spec
+    from warbench.rulesets.warsurge.battlefield import board_to_data, load_board
+
+    return board_to_data(load_board(spec))
+
+
 @app.command()
 def battle(
     rosters: list[Path] = typer.Argument(..., help="Two or more game roster files."),
@@ -37,7 +47,7 @@ def battle(
         None, "--seed", "-s", min=0, help="Seed, a whole number from 0 (recorded; random if unset)."
     ),
     record: Path | None = typer.Option(
-        None, "--record", help="Write the game record (JSON lines)."
+        None, "--record", help="Write the game's protocol record (JSON lines; replay verifies it)."
     ),
     svg: Path | None = typer.Option(None, "--svg", help="Draw the final battlefield as SVG."),
     players: str = typer.Option(
@@ -61,34 +71,41 @@ def battle(
     """
     import secrets
 
+    from warbench.play import SetupArgs
+    from warbench.play.record import GameRecord
     from warbench.rulesets.warsurge.game import engine
-    from warbench.rulesets.warsurge.game.geom import Field
-    from warbench.rulesets.warsurge.game.io import load_game_roster
+    from warbench.rulesets.warsurge.game.codecs import WarsurgeState, args_text, game_setup
+    from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
     from warbench.rulesets.warsurge.game.perk_effects import inert_report
     from warbench.rulesets.warsurge.game.players import Player, RandomLegalPlayer, ScriptedPlayer
-    from warbench.rulesets.warsurge.game.record import GameRecord
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
     from warbench.rulesets.warsurge.game.render import render_state_svg, summary
-    from warbench.rulesets.warsurge.game.state import build_setup
 
     if len(rosters) < 2:
         raise fail("a battle needs at least two rosters")
     if players not in ("scripted", "random"):
         raise fail(f"--players {players}: allowed: scripted, random")
     try:
-        setup = build_setup(
-            [load_game_roster(r) for r in rosters],
-            Field(_board(board)),  # type: ignore[arg-type]
-            game_length=turns,
+        _board(board)  # a one-line error for an unknown board, before anything is read
+        # the game is set up as the protocol sets it up (docs/protocol.md), so the record
+        # written is the protocol's: rosters written out, the board by name or in full
+        args = SetupArgs(
+            tuple(roster_to_data(load_game_roster(r)) for r in rosters),
+            board_json(board),
+            {} if turns is None else {"game_length": turns},
         )
+        text = args_text(args.rosters, args.board, args.options)
+        setup = game_setup(text)
         inert = inert_report(setup)
         if inert and not as_json and not quiet:
             console.print("Perks with no effect in play yet (they are ignored in this game):")
             for label, perks in inert.items():
                 console.print(f"  {label}: {', '.join(perks)}", highlight=False, markup=False)
         game_seed = secrets.randbits(31) if seed is None else seed
-        rec = GameRecord(setup, game_seed)
+        ws = WarsurgeRuleset()
         t0 = time.perf_counter()
         state, events = engine.new_game(setup, game_seed)
+        rec = GameRecord.start(ws, args, game_seed, state.digest())
         sides = len(setup.sides)
         who: list[Player] = [
             ScriptedPlayer() if players == "scripted" else RandomLegalPlayer(game_seed + k)
@@ -100,7 +117,10 @@ def battle(
             action = who[side].choose(state)
             state, evs = engine.apply(state, action)
             events.extend(evs)
-            rec.add(action, state)
+            rec.add(side, ws.actions.dump(action), state.digest())
+        final = ws.result(WarsurgeState(text, state))
+        assert final is not None
+        rec.finish(final, state.digest())
         elapsed = time.perf_counter() - t0
         if record is not None:
             rec.save(record)
@@ -122,7 +142,7 @@ def battle(
             "winner": None if result.winner is None else names[result.winner],
             "values": {n: round(v, 2) for n, v in zip(names, result.values, strict=True)},
             "turns": result.turns,
-            "actions": len(rec.actions),
+            "actions": len(rec.steps),
             "seconds": round(elapsed, 3),
             "inert_perks": inert,
         }

@@ -14,7 +14,8 @@ every state checks the protocol's contract (docs/protocol.md):
   same state twice for the same action;
 * **JSON**: states, actions, views, events, decisions and results round-trip through JSON;
 * **views**: with ``perturb(state, player)`` (a state differing only in what ``player`` may
-  not see) the player's view is unchanged;
+  not see) the player's view is unchanged, and so is the default of each of the player's
+  decisions (the engine's own player chooses from the view);
 * **records**: the game's record replays with every digest, survives a text round trip, is
   refused when tampered with, and a record cut in half resumes to the very same game;
   ``run_game`` with the same seeds writes the identical record;
@@ -152,6 +153,20 @@ def _game(
                         "protocol: view",
                     )
                 report.hidden_checks += 1
+                if d.default is not None:
+                    # the engine's own player chooses from the view: what the view hides
+                    # cannot change the default it offers
+                    offered = [
+                        e.default
+                        for e in ruleset.pending(perturb(state, d.player))
+                        if e.player == d.player and e.kind == d.kind
+                    ]
+                    if offered != [d.default]:
+                        raise fail(
+                            f"the default of player {d.player}'s {d.kind!r} decision changes "
+                            "with information hidden from them",
+                            "protocol: view",
+                        )
         _check_agreement(ruleset, state, pool, rng, samples, fail, report)
         # the move itself, exactly as run_game makes it
         d = decisions[0]

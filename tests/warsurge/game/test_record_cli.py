@@ -150,3 +150,50 @@ def test_cli_replay_reads_a_protocol_record_too(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
     bad = runner.invoke(app, ["replay", str(path)])
     assert bad.exit_code != 0 and "error:" in bad.output
+
+
+def test_cli_replay_still_reads_a_warsurge_record_file(tmp_path: Path) -> None:
+    # issue 10: battle --record now writes the protocol's record; a record file in the
+    # earlier WARSURGE format (record.py) still replays, and one of another ruleset version is
+    # refused on one line naming both versions
+    from warbench.rulesets.warsurge import RULESET_VERSION
+
+    rec, path = _record(tmp_path)
+    first = json.loads(path.read_text().splitlines()[0])
+    assert first["format"] == "warbench-game-record/1"
+    out = runner.invoke(app, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    assert f"verified: {len(rec.actions)} actions replay identically; game finished" in out.output
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["ruleset_version"] = "0.0.1-old"
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    bad = runner.invoke(app, ["replay", str(old)])
+    assert bad.exit_code == 2
+    message = bad.output.strip()
+    assert "\n" not in message and "0.0.1-old" in message and RULESET_VERSION in message
+
+
+def test_cli_battle_record_is_the_protocol_record(tmp_path: Path) -> None:
+    from warbench.play import GameRecord as PlayRecord
+    from warbench.play import replay as play_replay
+
+    path = tmp_path / "p.jsonl"
+    out = runner.invoke(app, ["battle", A, B, "--seed", "6", "-q", "--record", str(path)])
+    assert out.exit_code == 0, out.output
+    rec = PlayRecord.load(path)
+    assert rec.header.ruleset == "warsurge" and rec.finished
+    rp = play_replay(rec)
+    assert rp.finished and rp.steps == len(rec.steps)
+    # the same game as the engine's own loop with the scripted players
+    players = [load_game_roster(A), load_game_roster(B)]
+    state, _ = engine.new_game(build_setup(players, Field(sample_board("ruins_48x48"))), 6)
+    ps = [ScriptedPlayer(), ScriptedPlayer()]
+    digests = []
+    while not state.over:
+        side = engine.acting_side(state)
+        assert side is not None
+        state, _ = engine.apply(state, ps[side].choose(state))
+        digests.append(state.digest())
+    assert digests == [s.digest for s in rec.steps]

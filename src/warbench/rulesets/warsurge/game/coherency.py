@@ -312,7 +312,7 @@ def _place_unit(
         b0, block = b0 + block, block * 3
         live = rows[~skip[rows]]
         if zone is not None and len(live):
-            inside = w.field.g.in_zone(zone, allpts[live].reshape(-1, 2), r)
+            inside = w.field.zone_holds(zone, allpts[live].reshape(-1, 2), r)
             skip[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
             live = rows[~skip[rows]]
         if len(live):

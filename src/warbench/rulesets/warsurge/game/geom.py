@@ -88,6 +88,10 @@ class Field:
         self._zone_bounds: list[tuple[float, float, float, float]] = [
             (float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in (p.bounds for p in polys)
         ]
+        # zones that are axis-aligned rectangles (the usual) are tested with NumPy alone
+        self._zone_box: list[bool] = [
+            len(p.exterior.coords) == 5 and bool(p.equals(shapely.box(*p.bounds))) for p in polys
+        ]
 
     @property
     def source(self) -> dict[str, Any]:
@@ -112,11 +116,25 @@ class Field:
 
     def in_zone(self, zone: int, p: Point, r: float) -> bool:
         """The whole base is inside deployment zone ``zone`` (§3.6)."""
-        return bool(self.g.in_zone(zone, np.asarray([p], dtype=np.float64), r)[0])
+        return bool(self.zone_holds(zone, np.asarray([p], dtype=np.float64), r)[0])
 
     def in_zone_all(self, zone: int, xy: FloatArray, r: float) -> bool:
         """Every base of ``xy`` is inside zone ``zone``."""
-        return bool(self.g.in_zone(zone, xy, r).all())
+        return bool(self.zone_holds(zone, xy, r).all())
+
+    def zone_holds(self, zone: int, xy: FloatArray, r: float) -> npt.NDArray[np.bool_]:
+        """Which bases of ``xy`` lie wholly inside zone ``zone`` (§3.6): the battlefield's
+        answer (``in_zone``: the centre strictly inside, the edge at least ``r`` away, to
+        1e-6). A rectangular zone is answered with NumPy alone: the distance from a point
+        inside a rectangle to its edge is the least of its four distances to the sides."""
+        if not self._zone_box[zone] or not len(xy):
+            return np.asarray(self.g.in_zone(zone, xy, r))
+        x0, y0, x1, y1 = self._zone_bounds[zone]
+        x, y = xy[:, 0], xy[:, 1]
+        inside = (x > x0) & (x < x1) & (y > y0) & (y < y1)
+        edge = np.minimum(np.minimum(x - x0, x1 - x), np.minimum(y - y0, y1 - y))
+        out: npt.NDArray[np.bool_] = inside & (edge >= r - 1e-6)
+        return out
 
     def zone_centre(self, zone: int) -> Point:
         return self._zone_centres[zone]

@@ -13,8 +13,10 @@ module only translates (STYLE.md principle 13):
   ``"zone"`` (§3.6 step 2, default: the first free zone) and ``"activation"`` (§2.2: choose a
   unit's action, or Pass), whose ``default`` is the scripted AI's choice
   (``players.ScriptedPlayer``), so ``AutomaticPlayer`` or ``run_game(automate={"activation"})``
-  plays the engine's own game. Casualties, coherency moves, model placement inside an
-  action and the random game end stay inside the engine (docs/protocol.md lists them).
+  plays the engine's own game. The AI chooses from the acting side's view
+  (:func:`known_state`: what the view hides is a fixed placeholder). Casualties and model
+  positions are decisions without their automations; coherency moves and the random game
+  end stay inside the engine (docs/protocol.md lists them).
 * **dice** are rolled inside ``apply`` from ``step_seed(seed, step)`` exactly as
   ``warbench battle`` rolls them, so a seeded game is the same game.
 * **views** are JSON: everything on the table, with other sides' point values hidden under
@@ -55,6 +57,7 @@ from warbench.rulesets.warsurge.game.codecs import (
 )
 from warbench.rulesets.warsurge.game.state import (
     Automation,
+    GameState,
     Location,
     Phase,
 )
@@ -69,6 +72,7 @@ __all__ = [
     "WarsurgeLegal",
     "WarsurgeRuleset",
     "WarsurgeState",
+    "known_state",
     "scripted_choice",
     "setup_digest",
 ]
@@ -430,16 +434,57 @@ def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple
     key = f"protocol default {turn} {phase} {skip}"
     hit = game.cache.get(key)
     if hit is None:
-        placing = game
+        placing = known = known_state(game, side, state.options)
         if Automation.MODEL_PLACEMENT not in game.setup.automation:
-            placing = replace(game, setup=engine.placing_setup(game.setup))
+            placing = replace(known, setup=engine.placing_setup(known.setup))
         player = ScriptedPlayer(_skip=set(skip), _phase_key=(turn, phase))
         action = engine.normalize(player.choose(placing))
-        if placing is not game:
+        if placing is not known:
             action = engine.with_positions(game, action)
         t, p = player._phase_key
         hit = game.cache[key] = (action, (t, p, tuple(sorted(player._skip))))
     return hit  # type: ignore[return-value]
+
+
+def known_state(game: GameState, side: int, options: Mapping[str, JSON]) -> GameState:
+    """The engine state as ``side`` may know it: what :meth:`WarsurgeRuleset.view` shows that
+    side, with everything the view hides set to a fixed placeholder, so the engine's own
+    player (every decision's ``default``) chooses from the view, not from the engine state.
+
+    ``hide_roster_value``: another side's units cost 0 (value factor 1); ``hide_reserves``:
+    another side's units in Reserve are at full HP with no traits (the view gives only their
+    count). With neither option (or nothing hidden) it is ``game`` itself, so the defaults
+    and their speed are unchanged."""
+    hide_value = bool(options.get("hide_roster_value"))
+    hide_reserves = bool(options.get("hide_reserves"))
+    if not (hide_value or hide_reserves):
+        return game
+    setup = game.setup
+    hidden = {
+        u.uid
+        for u in game.units
+        if hide_reserves and u.location is Location.RESERVE and setup.units[u.uid].side != side
+    }
+    infos = tuple(
+        i
+        if i.side == side or (not hide_value and i.uid not in hidden)
+        else replace(
+            i,
+            points=0.0 if hide_value else i.points,
+            value_factor=1.0 if hide_value else i.value_factor,
+            traits=() if i.uid in hidden else i.traits,
+        )
+        for i in setup.units
+    )
+    units = tuple(
+        replace(u, hp=(setup.units[u.uid].hp_per_model,) * len(u.hp)) if u.uid in hidden else u
+        for u in game.units
+    )
+    if all(a is b for a, b in zip(infos, setup.units, strict=True)) and all(
+        a is b for a, b in zip(units, game.units, strict=True)
+    ):
+        return game
+    return replace(game, setup=replace(setup, units=infos), units=units)
 
 
 def _remember(

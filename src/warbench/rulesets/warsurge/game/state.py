@@ -18,9 +18,11 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.profiles import Unit
@@ -315,6 +317,17 @@ class UnitGS:
             object.__setattr__(self, "_present", cached)
         return list(cached)
 
+    def present_xy(self) -> npt.NDArray[np.float64]:
+        """The positions of :meth:`present` as an ``(n, 2)`` array, worked out once per
+        (immutable) unit state; read-only (copy it to change it)."""
+        cached: npt.NDArray[np.float64] | None = self.__dict__.get("_present_xy")
+        if cached is None:
+            pos = self.pos
+            cached = np.asarray([pos[i] for i in self.present()], dtype=np.float64).reshape(-1, 2)
+            cached.flags.writeable = False
+            object.__setattr__(self, "_present_xy", cached)
+        return cached
+
     def living(self) -> list[int]:
         return [i for i, r in enumerate(self.removed) if not r and self.hp[i] > 0]
 
@@ -496,6 +509,7 @@ class GameResult:
         return self.winner is None
 
 
+@lru_cache(maxsize=4096)
 def step_seed(seed: int, step: int) -> int:
     """The seed of the dice of one step, from the game's seed (independent streams)."""
     ss = np.random.SeedSequence([seed & (2**63 - 1), step])

@@ -25,9 +25,6 @@ from warbench.rulesets.warsurge.attack import (
     UnitState,
 )
 from warbench.rulesets.warsurge.game import geom, perk_effects
-from warbench.rulesets.warsurge.game.actions import (
-    Point,
-)
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.state import (
@@ -146,26 +143,32 @@ class Work:
 
     def table(self) -> TableIndex:
         if self._index is None:
-            xy: list[Point] = []
-            r: list[float] = []
-            uids: list[int] = []
+            # per unit, not per model: each unit state keeps its positions as an array
+            parts: list[FloatArray] = []
             models: list[int] = []
+            rads: list[float] = []
+            uids: list[int] = []
+            sides: list[int] = []
+            counts: list[int] = []
             for u in self.units:
                 if u.location is not Location.TABLE:
                     continue
-                rad = self.setup.units[u.uid].radius
-                for i, gone in enumerate(u.removed):
-                    if not gone:
-                        xy.append(u.pos[i])
-                        r.append(rad)
-                        uids.append(u.uid)
-                        models.append(i)
+                present = u.present()
+                if not present:
+                    continue
+                info = self.setup.units[u.uid]
+                parts.append(u.present_xy())
+                models.extend(present)
+                rads.append(info.radius)
+                uids.append(u.uid)
+                sides.append(info.side)
+                counts.append(len(present))
             self._index = TableIndex(
-                geom.as_array(xy),
-                np.asarray(r, dtype=np.float64),
-                np.asarray(uids, dtype=np.int64),
+                np.concatenate(parts) if parts else geom.as_array([]),
+                np.repeat(np.asarray(rads, dtype=np.float64), counts),
+                np.repeat(np.asarray(uids, dtype=np.int64), counts),
                 np.asarray(models, dtype=np.int64),
-                np.asarray([self.setup.units[x].side for x in uids], dtype=np.int64),
+                np.repeat(np.asarray(sides, dtype=np.int64), counts),
             )
             if not self.dirty:
                 # the state's own index: every later Work of this state reuses it
@@ -174,8 +177,9 @@ class Work:
 
     def xy(self, uid: int, models: Sequence[int] | None = None) -> FloatArray:
         u = self.units[uid]
-        idx = u.present() if models is None else models
-        return geom.as_array([u.pos[i] for i in idx])
+        if models is None:
+            return u.present_xy().copy()
+        return geom.as_array([u.pos[i] for i in models])
 
     def others_mask(self, exclude: Iterable[int]) -> np.ndarray[Any, np.dtype[np.bool_]]:
         t = self.table()
