@@ -134,6 +134,7 @@ def test_every_circumstance_of_the_attack_model_has_an_option() -> None:
         "los_models": "--in-sight",
         "attacker_point_cost": "target-costs-more",
         "target_point_cost": "target-costs-more",
+        "status_modifiers": "--dice-modifier",
     }
     reachable = {field for field, _, _ in SITUATIONS.values()} | set(by_option)
     assert {f.name for f in dataclasses.fields(AttackContext)} - reachable == set()
@@ -161,3 +162,22 @@ def test_darkside_buys_power_and_attacks_perks_s12_5(tmp_path: Path) -> None:
     assert "Perks §12.5 Darkside" in result.output
     result = runner.invoke(app, ["odds", str(unit), HERALD, "--darkside", "lots"])
     assert result.exit_code == 2 and "write POWER,ATTACKS" in result.output
+
+
+def test_a_dice_modifier_from_a_status_lowers_the_odds_p12_1() -> None:
+    """``--dice-modifier -1:Concussive`` (a status from the effects engine, Perks §12.1) is an
+    enemy-caused Dice Modifier: fewer hits than without it, and named in the explanation."""
+    plain = odds_json(HUNTERS, HERALD)
+    worse = odds_json(HUNTERS, HERALD, "--dice-modifier", "-1:Concussive")
+    assert isinstance(plain["expected_hp_lost"], float)
+    assert isinstance(worse["expected_hp_lost"], float)
+    assert worse["expected_hp_lost"] < plain["expected_hp_lost"]
+    assert "Concussive" in why(worse)
+
+
+@pytest.mark.parametrize("bad", ["-1", "x:Blind", "-9:Blind", "-1:"])
+def test_a_bad_dice_modifier_is_one_line(bad: str) -> None:
+    result = runner.invoke(app, ["odds", HUNTERS, HERALD, f"--dice-modifier={bad}"])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1
+    assert "VALUE:SOURCE" in result.output

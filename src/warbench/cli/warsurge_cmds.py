@@ -79,6 +79,21 @@ def _load(path: Path, name: str | None, role: str = "ATTACKER") -> Unit:
     raise UnknownNameError("unit", name, [u.name for u in units], where=str(path))
 
 
+def _dice_modifier(text: str) -> tuple[int, str]:
+    """``-1:Concussive`` → ``(-1, "Concussive")``; a bad value is one line naming the form."""
+    value, sep, source = text.partition(":")
+    try:
+        number = int(value)
+    except ValueError:
+        number = None
+    if not sep or number is None or not source.strip() or not -6 <= number <= 6:
+        raise fail(
+            f"--dice-modifier {text!r}: write VALUE:SOURCE, VALUE a whole number from -6 to 6 "
+            "(e.g. -1:Concussive)"
+        )
+    return number, source.strip()
+
+
 def odds_report(
     attacker: Unit,
     target: Unit,
@@ -290,6 +305,12 @@ def odds(
     aether_modifier: int = typer.Option(
         0, "--aether-modifier", min=-12, max=12, help="Modifier to Aether Tests (Incantation)."
     ),
+    dice_modifier: list[str] = typer.Option(
+        [],
+        "--dice-modifier",
+        help="VALUE:SOURCE, a Dice Modifier from a status on the units (e.g. -1:Concussive; "
+        "enemy-caused, so Stalwart ignores negative ones). Repeatable.",
+    ),
     monte_carlo: int = typer.Option(0, "--monte-carlo", min=0, help="Also sample N trials."),
     seed: int | None = typer.Option(
         None, min=0, help="Seed for Monte Carlo, a whole number from 0 (recorded)."
@@ -327,6 +348,8 @@ def odds(
         flags["darkside_power"], flags["darkside_attacks"] = (int(p) for p in parts)
     if aether_modifier:
         flags["aether_modifier"] = aether_modifier
+    if dice_modifier:
+        flags["status_modifiers"] = tuple(_dice_modifier(m) for m in dice_modifier)
     melee = bool(flags.pop("melee", melee))
     cover = bool(flags.pop("cover", cover))
     half_range = bool(flags.pop("within_half_range", half_range))
