@@ -132,7 +132,7 @@ def start_turn(state: GameState, ctx: Context) -> None:
     state.initiative = None
     state.first = None
     for u in state.units:
-        u.activated = False
+        u.activated, u.skip_next = u.skip_next, False
         u.lost_this_turn = 0
         u.lost_leader = False
         u.attacked_this_turn = False
