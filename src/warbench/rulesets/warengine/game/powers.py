@@ -112,7 +112,7 @@ def apply_power(
         elif k == "power_drain_hero":
             loss = dice.roll(str(e.param), w.name)
             if t.hero < loss:
-                events.append(Event("power", f"{_n(ctx, t)} has too few Hero Points", rule(1227)))
+                events.append(Event("drained", f"{_n(ctx, t)} has too few Hero Points", rule(1227)))
                 destroy(state, ctx, t, f, events, "drained")
             else:
                 t.hero -= loss
