@@ -12,6 +12,7 @@ from warbench.kernel.dice import ScriptedDice
 from warbench.rulesets.warengine.game import effects
 from warbench.rulesets.warengine.game.activation import can_activate, start_turn
 from warbench.rulesets.warengine.game.attacks import (
+    allowed_targets,
     attack_pool,
     can_reach,
     defense_pool,
@@ -925,6 +926,18 @@ def t_war_chant() -> None:
     assert apool(s, wi=0, a=1, t=2).split()[1] == "1-6"
 
 
+def t_invisibility() -> None:
+    s = _power("Invisibility", True, [6, 6, 1, 1])
+    s.figs[2].y = 20
+    ctx = ctx_of(s)
+    rifle = ctx.profiles[2].weapons[0]
+    assert allowed_targets(s, ctx, s.figs[2], rifle, 1) == []  # may not be targeted
+    assert allowed_targets(s, ctx, s.figs[0], ctx.profiles[0].weapons[0], 1) == [1]  # friends
+    ev: list[Any] = []
+    assert not detected(s, ctx, s.figs[2], s.figs[1], ScriptedDice([1, 1, 1]), ev)
+    assert "does not see" in ev[0].text  # Eagle Eye still needs a Mental check (L1137)
+
+
 EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("personal", "Ballsy"): t_ballsy,
     ("personal", "Dodge"): t_dodge,
@@ -1020,6 +1033,7 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Skulk in Shadows"): t_skulk_in_shadows,
     ("power", "Earth Sense"): t_earth_sense,
     ("power", "War Chant"): t_war_chant,
+    ("power", "Invisibility"): t_invisibility,
 }
 
 

@@ -130,11 +130,13 @@ def allowed_targets(
     """The figures of ``unit`` that ``a`` may target with ``w`` (L471-L473): the closest
     figure it can attack (ties: any of them), or the closest one in the open when the closest
     are in cover; a Sniper who has not moved may pick any (L1633)."""
+    eagle = ctx.profiles[a.id].has("eagle_eye")
     valid = [
         i
         for i in state.units[unit].figs
         if on_table(state.figs[i])
         and i != a.id
+        and (eagle or "invisible" not in state.figs[i].bonus or state.figs[i].side == a.side)
         and can_reach(state, ctx, a, w, state.figs[i]) is None
     ]
     if not valid or (w.cc and w.power is None):
@@ -581,6 +583,17 @@ def detected(
     cover. Eagle Eye (L1507) and a Tracker's unit within 18" of the Tracker (L1663) detect
     it at once. A figure that fails loses the attack."""
     prof = ctx.profiles[t.id]
+    if "invisible" in t.bonus and t.side != f.side:  # Invisibility (L1137): Eagle Eye + Mental
+        seen = mental_test(ctx, f, dice, "Invisibility: detection")
+        events.append(
+            Event(
+                "detect",
+                f"{_n(ctx, f)} {'sees' if seen else 'does not see'} the invisible {_n(ctx, t)}",
+                rule(1137),
+            )
+        )
+        if not seen:
+            return False
     stealthy = prof.has("stealthy") or "stealthy" in t.bonus  # Skulk in Shadows (L1221)
     if not stealthy or "exposed" in t.bonus or t.side == f.side or in_contact(ctx, f, t):
         return True

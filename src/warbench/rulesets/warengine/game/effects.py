@@ -162,6 +162,7 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Invigorate": (Effect("power_hero", ("hero", 6)),),
     "Earth Sense": (Effect("power_expose"),),
     "War Chant": (Effect("power_war_chant"),),
+    "Invisibility": (Effect("power_bonus", ("invisible", 1)),),
 }
 
 TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
