@@ -938,6 +938,26 @@ def t_invisibility() -> None:
     assert "does not see" in ev[0].text  # Eagle Eye still needs a Mental check (L1137)
 
 
+def t_speaking_in_tongues() -> None:
+    foe = trooper("Foe", mn="2k2")
+    s = table(
+        force(("A", [(P2("Speaking in Tongues"), 1)])),
+        force(("D", [(foe, 1)]), ("E", [(trooper("Other"), 1)])),
+        [(10, 5), (10, 20), (30, 40)],
+    )
+    s = activate(s, 0)
+    assert can_activate(s, ctx_of(s), 2, 1)
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1])
+    ctx = ctx_of(s)
+    assert can_activate(s, ctx, 1, 1) and not can_activate(s, ctx, 2, 1)  # it goes first
+    s.units[1].activated = True
+    assert can_activate(s, ctx, 2, 1)
+    s2 = s.clone()
+    s2.units[1].activated = True  # a unit already activated may not be targeted (L1233)
+    bad = target_refusal(s2, ctx, s2.figs[0], ctx.profiles[0].weapons[0], 1)
+    assert bad is not None and "not activated" in bad.reason
+
+
 EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("personal", "Ballsy"): t_ballsy,
     ("personal", "Dodge"): t_dodge,
@@ -1034,6 +1054,7 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Earth Sense"): t_earth_sense,
     ("power", "War Chant"): t_war_chant,
     ("power", "Invisibility"): t_invisibility,
+    ("power", "Speaking in Tongues"): t_speaking_in_tongues,
 }
 
 

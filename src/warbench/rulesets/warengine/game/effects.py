@@ -163,6 +163,10 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Earth Sense": (Effect("power_expose"),),
     "War Chant": (Effect("power_war_chant"),),
     "Invisibility": (Effect("power_bonus", ("invisible", 1)),),
+    "Speaking in Tongues": (
+        Effect("power_only", "not_activated"),
+        Effect("power_unit_tag_enemy", "first"),
+    ),
 }
 
 TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}

@@ -10,7 +10,8 @@ L1281), ``null`` (no further powers: Null Field L1155, Protection L1167), ``atta
 (Pounding Rage L1161), ``illuminated`` (L1101), ``shield`` (Shield of God L1209),
 ``blessed`` (Bless Weapon L1035), ``stealthy`` (Skulk in Shadows L1221), ``exposed``
 (Earth Sense L1071), ``def_hero`` (Psychic Shield L1173), ``hero_cap`` (Invigorate L1131),
-``floor`` / ``chanting`` (War Chant L1335).
+``floor`` / ``chanting`` (War Chant L1335), ``invisible`` (Invisibility L1137), ``first``
+(Speaking in Tongues L1233: the unit activates before any other of its force).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ ENEMY_KINDS = (
 ONLY = {
     "machine": "vehicles and figures with the Cybernetic edge",
     "group": "units of at least two figures",
+    "not_activated": "units that have not activated this turn",
 }
 
 
@@ -57,6 +59,8 @@ def only_refusal(state: GameState, ctx: Context, effects: tuple[Effect, ...], t:
             return f"it affects only {ONLY['machine']}"
         if e.param == "group" and len(state.units[t.unit].figs) < 2:
             return f"it affects only {ONLY['group']}"
+        if e.param == "not_activated" and state.units[t.unit].activated:
+            return f"it affects only {ONLY['not_activated']}"
     return None
 
 
