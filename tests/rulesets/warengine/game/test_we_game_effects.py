@@ -10,12 +10,27 @@ import pytest
 
 from warbench.kernel.dice import ScriptedDice
 from warbench.rulesets.warengine.game import effects
-from warbench.rulesets.warengine.game.activation import can_activate
-from warbench.rulesets.warengine.game.attacks import attack_pool, defense_pool
+from warbench.rulesets.warengine.game.activation import can_activate, start_turn
+from warbench.rulesets.warengine.game.attacks import (
+    allowed_targets,
+    attack_pool,
+    can_reach,
+    defense_pool,
+    detected,
+    target_refusal,
+)
 from warbench.rulesets.warengine.game.followup import follow_up
-from warbench.rulesets.warengine.game.movement import allowance
+from warbench.rulesets.warengine.game.movement import allowance, do_move
+from warbench.rulesets.warengine.game.resolution import destroy, hero_question, spend
 from warbench.rulesets.warengine.game.rout import rout_step
-from warbench.rulesets.warengine.game.state import Attack, GameState, Move, Place, Reserve
+from warbench.rulesets.warengine.game.state import (
+    Attack,
+    GameState,
+    Move,
+    Place,
+    Reserve,
+    Resolution,
+)
 
 from .helpers import WS, act, activate, ctx_of, force, table, trooper
 
@@ -639,12 +654,15 @@ def P(power: str, rng: str = '24"') -> dict[str, Any]:
     )
 
 
-def _power(power: str, target_friend: bool, faces: list[int]) -> GameState:
+def _power(
+    power: str, target_friend: bool, faces: list[int], terrain: tuple[dict[str, Any], ...] = ()
+) -> GameState:
     if target_friend:
         s = table(
             force(("A", [(P(power), 1)]), ("Pal", [(C("Pal", hero_points=6), 1)])),
             force(("B", [(C(), 1)])),
             [(10, 5), (12, 5), (10, 40)],
+            terrain=terrain,
         )
         s = activate(s, 0)
         s.figs[1].hero = 1
@@ -670,7 +688,7 @@ def t_rally() -> None:
 
 def t_protection() -> None:
     s = _power("Protection", True, [6, 6, 1, 1])
-    assert "defense" in s.figs[1].bonus
+    assert "defense" in s.figs[1].bonus and "null" in s.figs[1].bonus
 
 
 def t_strength_of_tortoise() -> None:
@@ -688,6 +706,11 @@ def t_guide_attack() -> None:
     s = _power("Guide Attack", True, [6, 6, 1, 1])
     s.figs[2].y = 20
     assert "Guide Attack +1k1" in apool(s, a=1, t=2)
+    s.figs[2].y = 40  # 35" away: the rifle's 24" and the 12" range bonus (L1095)
+    ctx = ctx_of(s)
+    assert can_reach(s, ctx, s.figs[1], ctx.profiles[1].weapons[0], s.figs[2]) is None
+    s.figs[1].bonus.pop("range")
+    assert can_reach(s, ctx, s.figs[1], ctx.profiles[1].weapons[0], s.figs[2]) is not None
 
 
 def t_brute_strength() -> None:
@@ -699,6 +722,240 @@ def t_brute_strength() -> None:
 def t_restore() -> None:
     s = _power("Restore", True, [6, 6, 1, 1, 2, 2])
     assert s.figs[1].hero == 5
+
+
+# ----------------------------------------------------- special powers (L999-L1351), more
+
+
+def P2(power: str, rng: str = '24"') -> dict[str, Any]:
+    """A mystic with the power and a rifle."""
+    return C(
+        "Mystic",
+        mn="4k3",
+        weapons=[
+            {"name": power, "range": rng, "av": "4k4", "power": power},
+            {"name": "Rifle", "range": '24"', "av": "2k2"},
+        ],
+    )
+
+
+def _vs_unit(power: str, foes: list[tuple[float, float]], faces: list[int], **kw: Any) -> GameState:
+    """The mystic (figure 0) uses ``power`` on the first of a unit of foes."""
+    foe = trooper("Foe", mn="2k2", **kw)
+    s = table(
+        force(("A", [(P2(power), 1)])),
+        force(("D", [(foe, len(foes))])),
+        [(10, 5), *foes],
+    )
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 1), 0, faces)
+    return s
+
+
+def _refusal(s: GameState, action: Any, player: int) -> str:
+    bad = WS.check(s, action, player)
+    return "" if bad is None else str(bad)
+
+
+def t_soul_suck() -> None:
+    s = duel(P("Soul Suck"), C("Foe", mn="2k2", hero_points=6))
+    s.figs[1].hero = 6
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1, 3, 2])
+    assert s.figs[1].alive and s.figs[1].hero == 1
+    s = duel(P("Soul Suck"), C("Foe", mn="2k2", hero_points=6))
+    s.figs[1].hero = 4
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1, 3, 2])
+    assert not s.figs[1].alive  # fewer Hero Points than the roll: destroyed
+
+
+def t_incontrovertible_truth() -> None:
+    s = _power("Incontrovertible Truth", False, [6, 6, 6, 6, 1, 1])
+    assert "halted" in s.figs[1].bonus
+    s = activate(s, 1)
+    assert "may not act" in _refusal(s, Move(1, 10, 22), 1)
+    assert "may not act" in _refusal(s, Attack(1, 0, 0), 1)
+
+
+def t_jinx_mechanism() -> None:
+    s = duel(P("Jinx Mechanism"), C("Foe", mn="2k2"))
+    assert "Cybernetic" in _refusal(s, Attack(0, 0, 1), 0)
+    s = duel(P("Jinx Mechanism"), C("Foe", mn="2k2", tweaks=["Cybernetic"]))
+    assert "Cybernetic +1k0" in dpool(s)
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1, 1])
+    assert "halted" in s.figs[1].bonus
+
+
+def t_electronic_feedback() -> None:
+    s = duel(P("Electronic Feedback"), C("Foe", mn="2k2"))
+    assert "Cybernetic" in _refusal(s, Attack(0, 0, 1), 0)
+    s = duel(P("Electronic Feedback"), C("Foe", mn="2k2", tweaks=["Cybernetic"]))
+    assert "Cybernetic" not in dpool(s)  # the usual bonus does not apply (L1077)
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1])
+    assert "halted" in s.figs[1].bonus
+
+
+def t_instill_overwhelming_greed() -> None:
+    s = duel(P("Instill Overwhelming Greed"), C("Foe", mn="2k2"))
+    assert "two figures" in _refusal(s, Attack(0, 0, 1), 0)
+    s = _vs_unit("Instill Overwhelming Greed", [(10, 20), (12, 20)], [6, 6, 6, 6, 1, 1])
+    assert s.units[1].activated and not can_activate(s, ctx_of(s), 1, 1)
+
+
+def t_chittering_hordes() -> None:
+    s = _vs_unit("Chittering Hordes", [(10, 20)], [6, 6, 6, 6, 1, 1])
+    assert s.units[1].activated and not s.units[1].skip_next
+    s = duel(P("Chittering Hordes"), C("Foe", mn="2k2"))
+    s.units[1].activated = True  # it has activated already: it loses next turn's
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1])
+    assert s.units[1].skip_next
+    start_turn(s, ctx_of(s))
+    assert s.units[1].activated and not can_activate(s, ctx_of(s), 1, 1)
+
+
+def t_televangelism() -> None:
+    s = _vs_unit("Televangelism", [(10, 20), (10, 47)], [6, 6, 6, 6, 1, 1])
+    assert "halted" in s.figs[1].bonus
+    assert "halted" not in s.figs[2].bonus  # out of the power's range: unaffected
+
+
+def t_suspend() -> None:
+    s = _power("Suspend", False, [6, 6, 6, 6, 1, 1])
+    assert {"halted", "suspended"} <= set(s.figs[1].bonus)
+    ev: list[Any] = []
+    destroy(s, ctx_of(s), s.figs[1], s.figs[0], ev, "destroyed")
+    assert s.figs[1].alive and "suspended" in ev[0].text
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    destroy(s, ctx_of(s), s.figs[1], s.figs[0], ev, "destroyed")
+    assert not s.figs[1].alive
+
+
+def t_illuminate_enemy() -> None:
+    s = _vs_unit("Illuminate Enemy", [(10, 20), (12, 20)], [6, 6, 6, 6, 1, 1])
+    assert "Illuminate Enemy +1k0" in apool(s, wi=1, t=2)  # the whole unit
+    assert "Illuminate Enemy +1k0" not in apool(s, wi=0, t=2)  # not Special Powers
+
+
+def t_pounding_rage() -> None:
+    s = _power("Pounding Rage", True, [6, 6, 1, 1])
+    assert "Pounding Rage +1k0" in apool(s, a=1, t=2)
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert "Pounding Rage" not in apool(s, a=1, t=2)  # until the end of the turn
+
+
+def t_shield_of_god() -> None:
+    s = _power("Shield of God", True, [6, 6, 1, 1], terrain=(WALL,))
+    s.figs[2].x, s.figs[2].y = 30, 5
+    assert "Shield of God, light cover +1k1" in dpool(s, a=2, t=1)
+    s.figs[1].x, s.figs[1].y = 10, 14.5  # behind the wall: heavy cover, no Shield of God
+    s.figs[2].x, s.figs[2].y = 10, 30
+    assert "Shield of God" not in dpool(s, a=2, t=1) and "heavy cover" in dpool(s, a=2, t=1)
+
+
+def t_bless_weapon() -> None:
+    s = _power("Bless Weapon", True, [6, 6, 1, 1])
+    s.figs[1].charged, s.figs[1].charge_from = True, 6.0
+    s.figs[2].x, s.figs[2].y = 12, 6
+    assert apool(s, wi=1, a=1, t=2).split()[1] == "3-6"  # Charging Weapon: 1s and 2s read 3
+    s.figs[1].bonus.pop("blessed")
+    assert apool(s, wi=1, a=1, t=2).split()[1] == "1-6"
+
+
+def t_null_field() -> None:
+    s = _power("Null Field", True, [6, 6, 1, 1])
+    ctx = ctx_of(s)
+    bad = target_refusal(s, ctx, s.figs[0], ctx.profiles[0].weapons[0], 1)
+    assert bad is not None and "may not be affected" in bad.reason
+
+
+def t_psychic_shield() -> None:
+    s = _power("Psychic Shield", True, [6, 6, 1, 1, 4])
+    assert s.figs[1].bonus["def_hero"] == 4 and s.figs[1].hero == 1
+    s.queue = [Resolution(attacker=2, weapon=0, label="Rifle", attack=10, targets=[[1, 7]])]
+    s.queue[0].spent = 0
+    assert hero_question(s, ctx_of(s)) == (0, 1, 5, 3)
+    spend(s, 3)
+    assert s.figs[1].bonus["def_hero"] == 1 and s.figs[1].hero == 1  # shield points first
+
+
+def t_invigorate() -> None:
+    s = _power("Invigorate", True, [6, 6, 1, 1])
+    assert s.figs[1].hero == 7
+    s.figs[1].hero = 5  # two spent
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert s.figs[1].hero == 1  # the unused points are lost in the Follow Up step
+
+
+def t_skulk_in_shadows() -> None:
+    s = _power("Skulk in Shadows", True, [6, 6, 1, 1], terrain=(PIT,))
+    s.figs[1].x, s.figs[1].y = 10, 20  # in the foxhole
+    s.figs[1].moved = True
+    s2 = s.clone()
+    s2.figs[1].bonus.pop("stealthy")
+    ev: list[Any] = []
+    assert detected(s2, ctx_of(s2), s2.figs[2], s2.figs[1], ScriptedDice([]), ev)
+    assert not detected(s, ctx_of(s), s.figs[2], s.figs[1], ScriptedDice([1, 1, 1]), ev)
+
+
+def _self_power(power: str, foe_tweaks: list[str]) -> GameState:
+    s = table(
+        force(("A", [(P(power), 1)]), ("Pal", [(C("Pal"), 1)])),
+        force(("B", [(C("Foe", tweaks=foe_tweaks), 1)])),
+        [(10, 5), (12, 5), (10, 20)],
+        terrain=(PIT,),
+    )
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 0), 0, [6, 6, 1, 1])
+    return s
+
+
+def t_earth_sense() -> None:
+    s = _self_power("Earth Sense", ["Stealthy"])
+    assert "exposed" in s.figs[2].bonus
+    ev: list[Any] = []
+    assert detected(s, ctx_of(s), s.figs[1], s.figs[2], ScriptedDice([]), ev)
+
+
+def t_war_chant() -> None:
+    s = _self_power("War Chant", [])
+    assert apool(s, wi=0, a=1, t=2).split()[1] == "2-6"  # ones read as twos
+    assert dpool(s, wi=0, a=2, t=1).split()[1] == "2-6"
+    s.figs[1].x, s.figs[1].y = 40, 40  # out of range
+    assert apool(s, wi=0, a=1, t=2).split()[1] == "1-6"
+    s.figs[1].x, s.figs[1].y = 12, 5
+    do_move(s, ctx_of(s), s.figs[0], Move(0, 10, 6))  # the chanter moves: it ends
+    assert apool(s, wi=0, a=1, t=2).split()[1] == "1-6"
+
+
+def t_invisibility() -> None:
+    s = _power("Invisibility", True, [6, 6, 1, 1])
+    s.figs[2].y = 20
+    ctx = ctx_of(s)
+    rifle = ctx.profiles[2].weapons[0]
+    assert allowed_targets(s, ctx, s.figs[2], rifle, 1) == []  # may not be targeted
+    assert allowed_targets(s, ctx, s.figs[0], ctx.profiles[0].weapons[0], 1) == [1]  # friends
+    ev: list[Any] = []
+    assert not detected(s, ctx, s.figs[2], s.figs[1], ScriptedDice([1, 1, 1]), ev)
+    assert "does not see" in ev[0].text  # Eagle Eye still needs a Mental check (L1137)
+
+
+def t_speaking_in_tongues() -> None:
+    foe = trooper("Foe", mn="2k2")
+    s = table(
+        force(("A", [(P2("Speaking in Tongues"), 1)])),
+        force(("D", [(foe, 1)]), ("E", [(trooper("Other"), 1)])),
+        [(10, 5), (10, 20), (30, 40)],
+    )
+    s = activate(s, 0)
+    assert can_activate(s, ctx_of(s), 2, 1)
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1])
+    ctx = ctx_of(s)
+    assert can_activate(s, ctx, 1, 1) and not can_activate(s, ctx, 2, 1)  # it goes first
+    s.units[1].activated = True
+    assert can_activate(s, ctx, 2, 1)
+    s2 = s.clone()
+    s2.units[1].activated = True  # a unit already activated may not be targeted (L1233)
+    bad = target_refusal(s2, ctx, s2.figs[0], ctx.profiles[0].weapons[0], 1)
+    assert bad is not None and "not activated" in bad.reason
 
 
 EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
@@ -778,6 +1035,26 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Guide Attack"): t_guide_attack,
     ("power", "Brute Strength"): t_brute_strength,
     ("power", "Restore"): t_restore,
+    ("power", "Soul Suck"): t_soul_suck,
+    ("power", "Incontrovertible Truth"): t_incontrovertible_truth,
+    ("power", "Jinx Mechanism"): t_jinx_mechanism,
+    ("power", "Electronic Feedback"): t_electronic_feedback,
+    ("power", "Instill Overwhelming Greed"): t_instill_overwhelming_greed,
+    ("power", "Chittering Hordes"): t_chittering_hordes,
+    ("power", "Televangelism"): t_televangelism,
+    ("power", "Suspend"): t_suspend,
+    ("power", "Illuminate Enemy"): t_illuminate_enemy,
+    ("power", "Pounding Rage"): t_pounding_rage,
+    ("power", "Shield of God"): t_shield_of_god,
+    ("power", "Bless Weapon"): t_bless_weapon,
+    ("power", "Null Field"): t_null_field,
+    ("power", "Psychic Shield"): t_psychic_shield,
+    ("power", "Invigorate"): t_invigorate,
+    ("power", "Skulk in Shadows"): t_skulk_in_shadows,
+    ("power", "Earth Sense"): t_earth_sense,
+    ("power", "War Chant"): t_war_chant,
+    ("power", "Invisibility"): t_invisibility,
+    ("power", "Speaking in Tongues"): t_speaking_in_tongues,
 }
 
 

@@ -33,7 +33,8 @@ def invariants(s: GameState) -> None:
         r = ctx.profiles[f.id].radius
         assert f.x - r >= -1e-6 and f.x + r <= ctx.field.width + 1e-6, f"#{f.id} off the board"
         assert f.y - r >= -1e-6 and f.y + r <= ctx.field.height + 1e-6, f"#{f.id} off the board"
-        assert 0 <= f.hero <= ctx.profiles[f.id].hero, f"#{f.id} hero points {f.hero}"
+        top = ctx.profiles[f.id].hero + (6 if "hero_cap" in f.bonus else 0)  # Invigorate
+        assert 0 <= f.hero <= top, f"#{f.id} hero points {f.hero}"
         for g in live[i + 1 :]:
             assert gap(ctx, f, g) > -1e-3, f"bases of #{f.id} and #{g.id} overlap"
     for u in s.units:

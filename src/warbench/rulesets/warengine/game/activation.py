@@ -28,11 +28,26 @@ from warbench.rulesets.warengine.game.victory import end_of_turn, last_standing
 
 def can_activate(state: GameState, ctx: Context, unit: int, side: int) -> bool:
     """Whether ``side`` may activate ``unit`` now."""
+    if not _may(state, ctx, unit, side):
+        return False
+    if _first(state, state.units[unit].figs):
+        return True
+    # Speaking in Tongues: a unit it hit activates before any other of its force (L1233)
+    return not any(
+        v.id != unit and _first(state, v.figs) and _may(state, ctx, v.id, side) for v in state.units
+    )
+
+
+def _may(state: GameState, ctx: Context, unit: int, side: int) -> bool:
     u = state.units[unit]
     if u.side != side or u.activated or u.gone or not group_figs(state, [unit]):
         return False
     figs = group_figs(state, [unit])
     return not (all(ctx.profiles[i].has("ponderous") for i in figs) and state.turn % 2 == 0)
+
+
+def _first(state: GameState, figs: list[int]) -> bool:
+    return any("first" in state.figs[i].bonus and on_table(state.figs[i]) for i in figs)
 
 
 def activatable(state: GameState, ctx: Context, side: int) -> list[int]:
@@ -132,7 +147,7 @@ def start_turn(state: GameState, ctx: Context) -> None:
     state.initiative = None
     state.first = None
     for u in state.units:
-        u.activated = False
+        u.activated, u.skip_next = u.skip_next, False
         u.lost_this_turn = 0
         u.lost_leader = False
         u.attacked_this_turn = False

@@ -57,7 +57,12 @@ def _attacks(state: GameState, ctx: Context, f: Fig) -> list[Attack]:
             if atk.target_refusal(state, ctx, f, w, f.id) is None:
                 out.append(Attack(f.id, wi, f.id))
             continue
-        special = prof.has("glory_hound") or w.has("cybernetic_only") or f.vendetta is not None
+        special = (
+            prof.has("glory_hound")
+            or w.has("cybernetic_only")
+            or w.power is not None
+            or f.vendetta is not None
+        )
         for u in state.units:
             if u.side == f.side or u.gone:
                 continue

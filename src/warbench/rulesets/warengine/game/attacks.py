@@ -40,11 +40,11 @@ from warbench.rulesets.warengine.game.measure import (
     on_table,
     sees,
 )
-from warbench.rulesets.warengine.game.resolution import destroy
+from warbench.rulesets.warengine.game.powers import ENEMY_KINDS, apply_power, chanted, only_refusal
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import Attack, Fig, GameState, Resolution, rule
 
-ENEMY_POWERS = ("power_rout_test", "power_destroy")
+ENEMY_POWERS = ENEMY_KINDS
 A0 = Adjustment(1, 0)
 A1 = Adjustment(1, 1)
 A2 = Adjustment(2, 2)
@@ -130,11 +130,13 @@ def allowed_targets(
     """The figures of ``unit`` that ``a`` may target with ``w`` (L471-L473): the closest
     figure it can attack (ties: any of them), or the closest one in the open when the closest
     are in cover; a Sniper who has not moved may pick any (L1633)."""
+    eagle = ctx.profiles[a.id].has("eagle_eye")
     valid = [
         i
         for i in state.units[unit].figs
         if on_table(state.figs[i])
         and i != a.id
+        and (eagle or "invisible" not in state.figs[i].bonus or state.figs[i].side == a.side)
         and can_reach(state, ctx, a, w, state.figs[i]) is None
     ]
     if not valid or (w.cc and w.power is None):
@@ -167,6 +169,8 @@ def weapon_refusal(
         return Refused(f"{_n(ctx, f)} has reserved an attack: its actions are over", rule(581))
     if "coup" in f.bonus:
         return Refused(f"{_n(ctx, f)} counts coup until the Follow Up step", rule(1373))
+    if "halted" in f.bonus:
+        return Refused(f"{_n(ctx, f)} may not act this turn (a Special Power)", rule(999))
     if f.mode == "fast":
         return Refused(f"{_n(ctx, f)} made a Fast Move and may not attack", rule(420))
     if any(ctx.profiles[f.id].weapons[k].slot == w.slot for k in f.fired):
@@ -208,6 +212,10 @@ def target_refusal(
         return Refused(f"figure {target} is not on the table", rule(471))
     t = state.figs[target]
     friendly_power = w.power is not None and not is_enemy_power(w)
+    if w.power is not None:
+        why_not = only_refusal(state, ctx, _power_effects(w), t)
+        if why_not:
+            return Refused(f"{w.power}: {why_not}", rule(999))
     if friendly_power:
         if t.side != f.side:
             return Refused(f"{w.power} affects friendly figures only", rule(830))
@@ -348,6 +356,12 @@ def attack_pool(
     if "next_attack" in f.bonus:
         adjs.append(A1)
         why.append("Guide Attack +1k1")
+    if "attack" in f.bonus:
+        adjs.append(A0)
+        why.append("Pounding Rage +1k0")
+    if "illuminated" in t.bonus:
+        adjs.append(A0)
+        why.append("Illuminate Enemy +1k0")
     if cc and "cc_attack" in f.bonus:
         adjs.append(A2)
         why.append("Brute Strength +2k2")
@@ -356,12 +370,16 @@ def attack_pool(
         pool = massed(pool, helpers)
         why.append(f"Massed Attack x{helpers}")
     floor = int(w.param("attack_floor", 1))
-    charging = bool(w.has("charging_weapon") and f.charged and f.charge_from >= 6.0 - 1e-9)
+    charging = bool(
+        (w.has("charging_weapon") or (cc and "blessed" in f.bonus))
+        and f.charged
+        and f.charge_from >= 6.0 - 1e-9
+    )
     faces = attack_faces(
         uncontrolled=not f.controlled,
         extra_bite=floor >= 2,
         charging_weapon=charging,
-        war_chant=f.bonus.get("floor", 0) > 0,
+        war_chant=chanted(state, ctx, f),
     )
     return pool, faces, why
 
@@ -384,11 +402,15 @@ def defense_pool(
         defender_type=prof.type,
         uncontrolled=not t.controlled,
         armor_piercing=ap,
-        war_chant=t.bonus.get("floor", 0) > 0,
+        war_chant=chanted(state, ctx, t),
     )
     if w.has("mental_attack") or w.power is not None:
         mn = prof.mn or XkY(5, 5)
-        if prof.has("cybernetic") and w.power is not None:
+        if (
+            prof.has("cybernetic")
+            and w.power is not None
+            and not any(e.kind == "power_no_cybernetic_bonus" for e in _power_effects(w))
+        ):
             return mn.adjusted(A0), faces, [f"Mental {mn}", "Cybernetic +1k0"]
         return mn, faces, [f"Mental {mn}"]
     if basic:
@@ -404,6 +426,9 @@ def defense_pool(
         if level_eff == ENTRENCHING and prof.has("avoid_cover"):
             level_eff = HEAVY
     ignore_all = w.has("ignore_cover")
+    if level_eff == NO_COVER and "shield" in t.bonus:
+        level_eff = LIGHT  # Shield of God: the Light Cover bonus when not in cover (L1209)
+        why.append("Shield of God")
     bonus: Adjustment | None = None
     if level_eff == LIGHT:
         if not (ignore_all or w.has("ignore_light") or prof.has("obvious")):
@@ -527,6 +552,7 @@ def declare(
     if w.power is not None:
         _power(state, ctx, f, w, t, dice, events)
         f.bonus.pop("next_attack", None)
+        f.bonus.pop("range", None)
         return
     if w.has("time_delay") and not free:
         t.burning.append([f.id, wi, 2, 0])
@@ -539,6 +565,9 @@ def declare(
         targets = _into_combat(state, ctx, f, w, t, dice, events)
     _queue(state, ctx, f, w, wi, targets, dice, events, helpers=len(helpers))
     f.bonus.pop("next_attack", None)
+    f.bonus.pop("range", None)
+    if not w.cc:
+        f.bonus.pop("chanting", None)  # War Chant ends when the chanter fires (L1335)
     if ctx.profiles[f.id].has("terrifying") and gap(ctx, f, t) <= 18.0:
         state.units[t.unit].must_test = True
     state.units[t.unit].attacked_this_turn = True
@@ -554,7 +583,19 @@ def detected(
     cover. Eagle Eye (L1507) and a Tracker's unit within 18" of the Tracker (L1663) detect
     it at once. A figure that fails loses the attack."""
     prof = ctx.profiles[t.id]
-    if not prof.has("stealthy") or t.side == f.side or in_contact(ctx, f, t):
+    if "invisible" in t.bonus and t.side != f.side:  # Invisibility (L1137): Eagle Eye + Mental
+        seen = mental_test(ctx, f, dice, "Invisibility: detection")
+        events.append(
+            Event(
+                "detect",
+                f"{_n(ctx, f)} {'sees' if seen else 'does not see'} the invisible {_n(ctx, t)}",
+                rule(1137),
+            )
+        )
+        if not seen:
+            return False
+    stealthy = prof.has("stealthy") or "stealthy" in t.bonus  # Skulk in Shadows (L1221)
+    if not stealthy or "exposed" in t.bonus or t.side == f.side or in_contact(ctx, f, t):
         return True
     level = cover_of(state, ctx, f, t)[0]
     if level == NO_COVER or ctx.profiles[f.id].has("eagle_eye"):
@@ -729,17 +770,4 @@ def _power(
     )
     if not ok:
         return
-    for e in effects_of("power", (w.power,)):
-        if e.kind == "power_rout_test":
-            state.units[t.unit].must_test = True
-        elif e.kind == "power_destroy":
-            destroy(state, ctx, t, f, events, "banished")
-        elif e.kind == "power_rally":
-            state.units[t.unit].tweaks = [*state.units[t.unit].tweaks]
-            for i in state.units[t.unit].figs:
-                state.figs[i].bonus["rally"] = 1
-        elif e.kind == "power_bonus" and isinstance(e.param, tuple):
-            t.bonus[str(e.param[0])] = 1
-        elif e.kind == "power_heal":
-            gain = dice.roll(str(e.param), "Restore")
-            t.hero = min(ctx.profiles[t.id].hero, t.hero + gain)
+    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events)

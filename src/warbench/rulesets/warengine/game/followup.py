@@ -72,4 +72,6 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
             )
             if regen:
                 f.hero = min(ctx.profiles[f.id].hero, f.hero + regen)
+        if "hero_cap" in f.bonus:  # Invigorate: unused points are lost (L1131)
+            f.hero = min(f.hero, f.bonus["hero_cap"])
         f.bonus = {}

@@ -55,6 +55,8 @@ def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[
         return (f"{prof.name} #{f.id} has reserved an attack: its actions are over", rule(581))
     if "coup" in f.bonus:
         return (f"{prof.name} #{f.id} counts coup until the Follow Up step", rule(1373))
+    if "halted" in f.bonus:
+        return (f"{prof.name} #{f.id} may not act this turn (a Special Power)", rule(999))
     if not (math.isfinite(m.x) and math.isfinite(m.y)):
         return ("a move needs a finite point", rule(402))
     if m.mode not in ("move", "fast", "charge"):
@@ -133,6 +135,7 @@ def do_move(state: GameState, ctx: Context, f: Fig, m: Move) -> None:
     f.used += cost(f, m.x, m.y)
     f.x, f.y = m.x, m.y
     f.moved = True
+    f.bonus.pop("chanting", None)  # War Chant ends when the chanter moves (L1335)
     if f.mode in ("", "move"):
         f.mode = m.mode
 

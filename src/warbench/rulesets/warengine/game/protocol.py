@@ -19,6 +19,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from warbench.kernel.dice import Dice
 from warbench.play.codec import TypeCodec
 from warbench.play.core import CHANCE, JSON, Decision, Event, Refusal, Result, digest_of, step_dice
@@ -67,6 +69,46 @@ class _LazyDice:
         return getattr(self._dice, name)
 
 
+class FigureView(TypedDict):
+    """One figure as every player sees it."""
+
+    id: int
+    side: int
+    unit: int
+    name: str
+    x: float
+    y: float
+    placed: bool
+    alive: bool
+    hero: int
+    reserved: int | None
+    controlled: bool
+
+
+class UnitView(TypedDict):
+    """One unit as every player sees it."""
+
+    id: int
+    side: int
+    name: str
+    leader: int | None
+    activated: bool
+    gone: bool
+
+
+class View(TypedDict):
+    """A player's view: everything on the table is open information (L581)."""
+
+    player: int
+    turn: int
+    phase: str
+    to_act: int
+    active_units: list[int]
+    scores: list[int]
+    figures: list[FigureView]
+    units: list[UnitView]
+
+
 class StateCodec:
     """States as JSON with their set-up arguments (so a saved state loads anywhere)."""
 
@@ -88,8 +130,12 @@ class StateCodec:
         return state
 
     def schema(self) -> dict[str, JSON]:
-        """The JSON Schema of the state (without the set-up part)."""
-        return self._codec.schema()
+        """The JSON Schema of the state; ``setup`` holds the set-up arguments (an object)."""
+        out = self._codec.schema()
+        props = out.get("properties")
+        if isinstance(props, dict):
+            props["setup"] = {"type": "object", "description": "the set-up arguments"}
+        return out
 
 
 class WarEngineRuleset:
@@ -101,7 +147,7 @@ class WarEngineRuleset:
     def __init__(self) -> None:
         self.actions: TypeCodec[WarEngineAction] = TypeCodec(ACTION_TYPE, "warengine action")
         self.states = StateCodec()
-        self.views: TypeCodec[dict[str, Any]] = TypeCodec(dict[str, Any], "warengine view")
+        self.views: TypeCodec[View] = TypeCodec(View, "warengine view")
 
     # -- setup ---------------------------------------------------------------------------------
     def setup(
@@ -362,7 +408,7 @@ class WarEngineRuleset:
         return s, events
 
     # -- views and the end -----------------------------------------------------------------------
-    def view(self, state: GameState, player: int) -> dict[str, Any]:
+    def view(self, state: GameState, player: int) -> View:
         """Everything on the table is open information in WarEngine (reserved weapons are
         announced, L581): the view is the state without its set-up."""
         ctx = stp.context(state.setup_key)

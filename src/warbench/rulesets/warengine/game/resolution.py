@@ -42,11 +42,12 @@ def hero_question(state: GameState, ctx: Context) -> tuple[int, int, int, int] |
     for k in range(res.decided, len(res.targets)):
         tid, d = res.targets[k]
         t = state.figs[tid]
-        if d < 0 or not t.alive or t.hero <= 0 or res.mental:
+        have = t.hero + t.bonus.get("def_hero", 0)  # Psychic Shield: defense only (L1173)
+        if d < 0 or not t.alive or have <= 0 or res.mental:
             continue
         if total > d and k == res.decided:
             gap_ = total - d
-            return (t.side, t.id, t.hero, gap_ if gap_ <= t.hero else 0)
+            return (t.side, t.id, have, gap_ if gap_ <= have else 0)
         if k == res.decided:
             return None
     return None
@@ -60,7 +61,11 @@ def spend(state: GameState, points: int) -> None:
         res.spent = points
         return
     tid, d = res.targets[res.decided]
-    state.figs[tid].hero -= points
+    t = state.figs[tid]
+    shield = min(points, t.bonus.get("def_hero", 0))  # defense-only points go first
+    if shield:
+        t.bonus["def_hero"] -= shield
+    t.hero -= points - shield
     res.targets[res.decided] = [tid, d + points]
     res.decided += 1
 
@@ -137,6 +142,9 @@ def destroy(
     """Remove a figure: casualties, the leader's replacement (L305-L311), Victory Points
     (L619-L621)."""
     if not t.alive:
+        return
+    if "suspended" in t.bonus:  # Suspend: invulnerable until the Follow Up ends (L1281)
+        events.append(Event("suspended", f"{_n(ctx, t)} is suspended: unharmed", rule(1281)))
         return
     t.alive = False
     u = state.units[t.unit]

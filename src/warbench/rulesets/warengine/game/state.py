@@ -218,6 +218,7 @@ class UnitState:
     attacked_this_turn: bool = False
     must_test: bool = False  # Terror, Terrifying (L1313, L1649)
     tests_taken: int = 0  # Well Trained (L1885)
+    skip_next: bool = False  # Chittering Hordes: loses its next activation (L1047)
     joined: int | None = None  # the trooper unit a character activated with (L356)
     gone: bool = False  # destroyed or routed
     routed: bool = False

@@ -1,0 +1,170 @@
+"""What a Special Power does once it succeeds (004_f4ea5693af0644ce.txt L999-L1351).
+
+The effects table (:data:`.effects.POWERS`) names each power's effect kinds; this module is
+the one place that applies a kind. Timed effects live in ``Fig.bonus`` (a tag and a number)
+and end in the Follow Up step (:mod:`.followup`), unless the power says otherwise.
+
+Tags read elsewhere: ``halted`` (may not move, attack or reserve: Incontrovertible Truth,
+Jinx Mechanism, Electronic Feedback, Televangelism, Suspend), ``suspended`` (invulnerable,
+L1281), ``null`` (no further powers: Null Field L1155, Protection L1167), ``attack``
+(Pounding Rage L1161), ``illuminated`` (L1101), ``shield`` (Shield of God L1209),
+``blessed`` (Bless Weapon L1035), ``stealthy`` (Skulk in Shadows L1221), ``exposed``
+(Earth Sense L1071), ``def_hero`` (Psychic Shield L1173), ``hero_cap`` (Invigorate L1131),
+``floor`` / ``chanting`` (War Chant L1335), ``invisible`` (Invisibility L1137), ``first``
+(Speaking in Tongues L1233: the unit activates before any other of its force).
+"""
+
+from __future__ import annotations
+
+from warbench.kernel.dice import Dice
+from warbench.play.core import Event
+from warbench.rulesets.warengine.game.effects import Effect
+from warbench.rulesets.warengine.game.measure import gap, in_close_combat, on_table, sees
+from warbench.rulesets.warengine.game.resolution import destroy
+from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
+from warbench.rulesets.warengine.game.state import Fig, GameState, rule
+
+#: Power kinds resisted by the target's Mental (used on enemies, L830); the rest affect
+#: friendly figures (10 or more succeeds).
+ENEMY_KINDS = (
+    "power_rout_test",
+    "power_destroy",
+    "power_drain_hero",
+    "power_halt",
+    "power_suspend",
+    "power_unit_tag_enemy",
+)
+
+#: Target restrictions (``power_only``): a sentence and the figures allowed.
+ONLY = {
+    "machine": "vehicles and figures with the Cybernetic edge",
+    "group": "units of at least two figures",
+    "not_activated": "units that have not activated this turn",
+}
+
+
+def _n(ctx: Context, f: Fig) -> str:
+    return f"{ctx.profiles[f.id].name} #{f.id}"
+
+
+def only_refusal(state: GameState, ctx: Context, effects: tuple[Effect, ...], t: Fig) -> str | None:
+    """Why the power may not target ``t`` (its ``power_only`` restriction, null tags)."""
+    if "null" in t.bonus or "suspended" in t.bonus:
+        return f"{_n(ctx, t)} may not be affected by Special Powers this turn"
+    for e in effects:
+        if e.kind != "power_only":
+            continue
+        prof = ctx.profiles[t.id]
+        if e.param == "machine" and not (prof.has("cybernetic") or "Vehicle" in prof.tweaks):
+            return f"it affects only {ONLY['machine']}"
+        if e.param == "group" and len(state.units[t.unit].figs) < 2:
+            return f"it affects only {ONLY['group']}"
+        if e.param == "not_activated" and state.units[t.unit].activated:
+            return f"it affects only {ONLY['not_activated']}"
+    return None
+
+
+def _halt(f: Fig) -> None:
+    """The figure may not act this turn and loses its reserve marker."""
+    f.bonus["halted"] = 1
+    f.reserved = None
+
+
+def chanted(state: GameState, ctx: Context, f: Fig) -> bool:
+    """War Chant (L1335): ones read as twos while the chanter still chants and ``f`` is in
+    range of it (the chant ends when the chanter moves, attacks at range, is in close combat,
+    destroyed or routed)."""
+    src = f.bonus.get("floor", 0) - 1
+    if src < 0:
+        return False
+    s = state.figs[src]
+    chant = s.bonus.get("chanting", 0)
+    if not chant or not on_table(s) or in_close_combat(state, ctx, s):
+        return False
+    return gap(ctx, s, f) <= chant / 100 + 1e-9
+
+
+def apply_power(
+    state: GameState,
+    ctx: Context,
+    f: Fig,
+    w: WeaponProfile,
+    t: Fig,
+    effects: tuple[Effect, ...],
+    dice: Dice,
+    events: list[Event],
+) -> None:
+    """Apply a successful power's effects (its kinds from the effects table)."""
+    unit = state.units[t.unit]
+    for e in effects:
+        k = e.kind
+        if k == "power_rout_test":
+            unit.must_test = True
+        elif k == "power_destroy":
+            destroy(state, ctx, t, f, events, "banished")
+        elif k == "power_rally":
+            for i in unit.figs:
+                state.figs[i].bonus["rally"] = 1
+        elif k == "power_bonus" and isinstance(e.param, tuple):
+            t.bonus[str(e.param[0])] = int(e.param[1]) if len(e.param) == 2 else 1
+        elif k in ("power_unit_tag", "power_unit_tag_enemy"):
+            for i in unit.figs:
+                state.figs[i].bonus[str(e.param)] = 1
+        elif k == "power_heal":
+            gain = dice.roll(str(e.param), w.name)
+            t.hero = min(ctx.profiles[t.id].hero, t.hero + gain)
+        elif k == "power_drain_hero":
+            loss = dice.roll(str(e.param), w.name)
+            if t.hero < loss:
+                events.append(Event("drained", f"{_n(ctx, t)} has too few Hero Points", rule(1227)))
+                destroy(state, ctx, t, f, events, "drained")
+            else:
+                t.hero -= loss
+        elif k == "power_halt":
+            _halt_scope(state, ctx, f, w, t, str(e.param))
+        elif k == "power_suspend":
+            _halt(t)
+            t.bonus["suspended"] = 1
+        elif k == "power_hero":
+            tag, amount = e.param if isinstance(e.param, tuple) else ("def_hero", e.param)
+            gain = dice.roll(str(amount), w.name) if isinstance(amount, str) else int(amount)
+            if tag == "def_hero":
+                t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + gain
+            else:
+                t.bonus.setdefault("hero_cap", t.hero)
+                t.hero += gain
+        elif k == "power_expose":
+            rng = w.range or 0.0
+            for g in state.figs:
+                if g.side != f.side and on_table(g) and gap(ctx, f, g) <= rng + 1e-9:
+                    g.bonus["exposed"] = 1
+        elif k == "power_war_chant":
+            rng = w.range or 0.0
+            f.bonus["chanting"] = round(rng * 100)
+            for g in state.figs:
+                if g.side == f.side and on_table(g) and gap(ctx, f, g) <= rng + 1e-9:
+                    g.bonus["floor"] = f.id + 1
+
+
+def _halt_scope(
+    state: GameState, ctx: Context, f: Fig, w: WeaponProfile, t: Fig, scope: str
+) -> None:
+    unit = state.units[t.unit]
+    if scope == "figure":  # Incontrovertible Truth L1113, Jinx L1143, Electronic Feedback L1077
+        _halt(t)
+    elif scope == "unit":  # Instill Overwhelming Greed L1125: may not activate this turn
+        unit.activated = True
+        for i in unit.figs:
+            state.figs[i].reserved = None
+    elif scope == "next":  # Chittering Hordes L1047: loses its next activation
+        if unit.activated:
+            unit.skip_next = True
+        unit.activated = True
+        for i in unit.figs:
+            state.figs[i].reserved = None
+    elif scope == "seen":  # Televangelism L1305: members in sight and range
+        rng = w.range or 0.0
+        for i in unit.figs:
+            g = state.figs[i]
+            if on_table(g) and (g is t or (sees(state, ctx, f, g) and gap(ctx, f, g) <= rng)):
+                _halt(g)
