@@ -38,6 +38,13 @@ from warbench.rulesets.warsurge.game.actions import (
     Point,
     round_point,
 )
+from warbench.rulesets.warsurge.game.actions_advanced import (
+    EndStep,
+    Guard,
+    Prepare,
+    Support,
+    UsePerks,
+)
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
@@ -224,7 +231,7 @@ class LegalActions:
     def units(self) -> list[int]:
         """Units of the acting side that may still act in this phase (before geometry)."""
         st = self.state
-        if self.side is None or st.flow.phase not in PHASES or st.pause is not None:
+        if self.side is None or st.flow.phase not in PLAY_PHASES or st.pause is not None:
             return []
         return [
             uid
@@ -254,6 +261,8 @@ class LegalActions:
                     if z not in st.zones:
                         yield ChooseZone(z)
             else:
+                if phase is Phase.ACTIONS and st.flow.adv and st.flow.adv.step_done:
+                    yield EndStep()
                 yield Pass()
             return
         yield from _unit_candidates(w, uid, phase)
@@ -354,9 +363,21 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     return sorted(zip(best.tolist(), uids[starts].tolist(), strict=True))
 
 
+PLAY_PHASES = (*PHASES, Phase.ACTIONS)
+
+
 def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
     info = w.info(uid)
     u = w.units[uid]
+    if phase is Phase.ACTIONS:  # Advanced (§9.2): every Action of the unit
+        if u.location is Location.RESERVE:
+            yield from _unit_candidates(w, uid, Phase.DEPLOY)
+            return
+        yield from _unit_candidates(w, uid, Phase.ATTACK)
+        yield from _unit_candidates(w, uid, Phase.MOVE)
+        yield from _unit_candidates(w, uid, Phase.DASH)
+        yield from (Guard(uid), Prepare(uid), Support(uid), UsePerks(uid))
+        return
     if phase is Phase.DEPLOY:
         zone = w.zones[info.side]
         if zone is None:

@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
     Pass,
 )
+from warbench.rulesets.warsurge.game.actions_advanced import EndStep
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
@@ -93,6 +94,8 @@ class ScriptedPlayer:
                 if engine.can(state, action):
                     return action
             self._skip.add(uid)
+        if flow.phase is Phase.ACTIONS and flow.adv is not None and flow.adv.step_done:
+            return EndStep()  # Advanced: end the Action Step after one Action (§9.1)
         return Pass()
 
     # -- per phase -----------------------------------------------------------------------
@@ -101,6 +104,12 @@ class ScriptedPlayer:
     ) -> list[Action]:
         info = w.info(uid)
         u = w.units[uid]
+        if phase is Phase.ACTIONS:  # Advanced (§9.2): deploy, else attack, else move
+            if u.location is Location.RESERVE:
+                return self._options(w, uid, Phase.DEPLOY, state)
+            return self._options(w, uid, Phase.ATTACK, state) + self._options(
+                w, uid, Phase.MOVE, state
+            )
         if phase is Phase.DEPLOY:
             zone = w.zones[info.side]
             assert zone is not None
