@@ -19,6 +19,7 @@ from typing import Any
 
 from warbench.kernel.errors import DataFileError
 from warbench.rulesets.warsurge.game.actions_advanced import (
+    Counter,
     EndStep,
     Guard,
     Prepare,
@@ -144,6 +145,7 @@ Action = (
     | Guard
     | Support
     | EndStep
+    | Counter
 )
 
 _KINDS: dict[str, type[Any]] = {
@@ -162,6 +164,7 @@ _KINDS: dict[str, type[Any]] = {
     "guard": Guard,
     "support": Support,
     "end_step": EndStep,
+    "counter": Counter,
 }
 _NAMES = {v: k for k, v in _KINDS.items()}
 

@@ -40,3 +40,13 @@ class Support:
 @dataclass(frozen=True)
 class EndStep:
     """§9.1 step 3: end the Action Step after one Action (a step is "up to two")."""
+
+
+@dataclass(frozen=True)
+class Counter:
+    """§9.3: the attacked unit's Counter Action against the Attack Action waiting: ``kind``
+    is ``"none"``, ``"attack"`` (Counter Attack on the attacking unit with every weapon that
+    can), ``"guard"`` (Counter Guard) or ``"perk"`` (Counter Perk)."""
+
+    unit: int
+    kind: str = "none"

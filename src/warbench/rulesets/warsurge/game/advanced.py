@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -24,13 +25,14 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
+    Counter,
     EndStep,
     Guard,
     Prepare,
     Support,
     UsePerks,
 )
-from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
+from warbench.rulesets.warsurge.game.advstate import COUNTER_KINDS, AdvancedFlow, CounterAsk
 from warbench.rulesets.warsurge.game.attacks import apply_attack, verify_attack
 from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
@@ -38,6 +40,7 @@ from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.movement import apply_move, verify_move
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.state import Location, Phase
+from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.transports import verify_disembark, verify_embark
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -136,6 +139,10 @@ def side_can_act(w: Work, side: int) -> bool:
 def verify_advanced(w: Work, action: Action, side: int) -> Plan:
     """§9.1 step 3, §9.2: is ``action`` a legal Action (or the end of the step) now?"""
     a = adv(w)
+    if a.counter is not None:
+        return verify_counter(w, action, a.counter)
+    if isinstance(action, Counter):
+        raise err("no Attack Action waits for a Counter Action", "§9.3")
     if isinstance(action, Pass):
         if a.step_done:
             raise err("finish the Action Step first (a second Action or end the step)", "§9.1")
@@ -229,6 +236,9 @@ def apply_advanced(w: Work, action: Action, plan: Plan) -> bool:
     a = adv(w)
     side = w.flow.active
     assert side is not None
+    if a.counter is not None:
+        assert isinstance(action, Counter)
+        return apply_counter(w, action, a.counter)
     if isinstance(action, Pass):
         w.emit("pass", f"{w.side_name(side)} makes no more Actions this Game Turn", "§9.1 V")
         w.flow = replace(w.flow, passed=w.flow.passed | {side}, adv=replace(a, step_unit=None))
@@ -260,6 +270,17 @@ def apply_advanced(w: Work, action: Action, plan: Plan) -> bool:
         apply_deploy(w, plan)
     elif isinstance(plan, AttackPlanG):
         assert isinstance(action, Attack)
+        ask = counter_ask(w, action)
+        if ask is not None:  # the targets may answer first (§9.3)
+            w.flow = replace(w.flow, adv=replace(adv(w), counter=ask))
+            w.emit(
+                "counter_ask",
+                f"{w.label(uid)} attacks {', '.join(w.label(t) for t in ask.asked)}: "
+                "each may make a Counter Action",
+                "§9.3",
+                units=list(ask.asked),
+            )
+            return False
         if not apply_attack(w, plan, action):
             return False  # waiting for the casualties to be chosen (§5.11)
         return after_attack(w)
@@ -302,9 +323,144 @@ def use_perks(w: Work, action: UsePerks) -> None:
 
 
 def after_attack(w: Work) -> bool:
-    """§9.1 IV: casualties are removed as soon as the Attack Action has ended."""
+    """§9.1 IV, §9.3: the Counter Attacks waiting are made (simultaneous with the Attack: the
+    casualties stay until every Attack Sequence has ended), then casualties are removed."""
+    while adv(w).pending:
+        a = adv(w)
+        attack = a.pending[0]
+        w.flow = replace(w.flow, adv=replace(a, pending=a.pending[1:]))
+        try:
+            plan = verify_attack(w, attack)
+        except RulesError as exc:  # its target or its weapons are gone meanwhile
+            w.emit("counter_lost", f"{w.label(attack.unit)} cannot Counter Attack: {exc}", "§9.3")
+            continue
+        assert isinstance(plan, AttackPlanG)
+        if not apply_attack(w, plan, attack):
+            return False  # waiting for the casualties to be chosen (§5.11)
     end_attack_phase(w)
     return step_over(w)
+
+
+def counter_ask(w: Work, attack: Attack) -> CounterAsk | None:
+    """The target units that may make a Counter Action (§9.3): controlled by a side that is
+    not finished for the Game Turn, with CP for at least one Counter Action, not supporting."""
+    a = adv(w)
+    asked: list[int] = []
+    for share in attack.targets:
+        t = share[1]
+        side = w.info(t).side
+        if t in asked or side in w.flow.passed or t in a.supported:
+            continue
+        if any(k for k in COUNTER_KINDS if k != "none" and counter_option(w, t, k, attack.unit)):
+            asked.append(t)
+    if not asked:
+        return None
+    sides = tuple(w.info(t).side for t in asked)
+    return CounterAsk(attack.unit, attack, tuple(asked), sides)
+
+
+def counter_attack_for(w: Work, uid: int, attacker: int) -> Attack | None:
+    """The Counter Attack of ``uid``: every weapon that can attack the attacking unit."""
+    view = view_target(w, uid, attacker)
+    if view.reason:
+        return None
+    shares = tuple((name, attacker) for name, users in view.users_in_range.items() if users)
+    if not shares:
+        return None
+    attack = Attack(uid, shares)
+    try:
+        verify_attack(w, attack)
+    except RulesError:
+        return None
+    return attack
+
+
+def counter_option(w: Work, uid: int, kind: str, attacker: int | None) -> bool:
+    """Can ``uid`` make this Counter Action now (CP and, for a Counter Attack, a weapon)?"""
+    a = adv(w)
+    if kind == "none":
+        return True
+    parent = COUNTER_KINDS.get(kind)
+    if not parent:
+        return False
+    side = w.info(uid).side
+    if a.cost(uid, parent) > a.cp[side]:
+        return False
+    if w.units[uid].location not in (Location.TABLE, Location.EMBARKED):
+        return False
+    if kind == "attack":
+        return attacker is not None and counter_attack_for(w, uid, attacker) is not None
+    return True
+
+
+def verify_counter(w: Work, action: Action, ask: CounterAsk) -> Plan:
+    unit = ask.asked[0]
+    if not isinstance(action, Counter) or action.unit != unit:
+        raise err(
+            f"{w.side_name(ask.sides[0])} first chooses the Counter Action of {w.label(unit)} "
+            f"against {w.label(ask.attacker)}'s Attack (none, attack, guard or perk)",
+            "§9.3",
+        )
+    if action.kind not in COUNTER_KINDS:
+        raise err(
+            f"there is no Counter Action {action.kind!r}; allowed: {', '.join(COUNTER_KINDS)}",
+            "§9.3",
+        )
+    if not counter_option(w, unit, action.kind, ask.attacker):
+        parent = COUNTER_KINDS[action.kind]
+        raise err(
+            f"{w.label(unit)} cannot make a Counter {parent}: it costs "
+            f"{adv(w).cost(unit, parent)} CP and {w.side_name(ask.sides[0])} has "
+            f"{adv(w).cp[ask.sides[0]]} CP"
+            + (" (or no weapon of it can attack the attacker)" if action.kind == "attack" else ""),
+            "§9.3",
+        )
+    return None
+
+
+def apply_counter(w: Work, action: Counter, ask: CounterAsk) -> bool:
+    """Record one Counter Action; when every target has decided, pay, apply Counter Guard
+    and Counter Perk (before the Saves), make the Attack and the Counter Attacks."""
+    a = adv(w)
+    uid = action.unit
+    ask = replace(
+        ask, asked=ask.asked[1:], sides=ask.sides[1:], chosen=(*ask.chosen, (uid, action.kind))
+    )
+    if action.kind != "none":
+        parent = COUNTER_KINDS[action.kind]
+        side = w.info(uid).side
+        cost = a.cost(uid, parent)
+        a = a.with_cp(side, -cost).with_use(uid, parent)
+        if parent != "Guard" and a.guard_of(uid):
+            a = a.with_guard(uid, 0)
+        w.emit(
+            "counter",
+            f"{w.label(uid)}: Counter {parent} ({cost} CP; {w.side_name(side)} has "
+            f"{a.cp[side]} CP)",
+            "§9.3",
+            unit=uid,
+            action=f"Counter {parent}",
+            cost=cost,
+            cp=a.cp[side],
+        )
+        if action.kind == "guard":
+            a = a.with_guard(uid, a.guard_of(uid) + 1)
+            w.emit("guard", f"{w.label(uid)} is on Guard: Defence +{a.guard_of(uid)}", "§9.3")
+        elif action.kind == "attack":
+            attack = counter_attack_for(w, uid, ask.attacker)
+            assert attack is not None
+            a = replace(a, pending=(*a.pending, attack))
+    w.flow = replace(w.flow, adv=replace(a, counter=ask if ask.asked else None))
+    if action.kind == "perk":
+        use_perks(w, UsePerks(uid))
+    if ask.asked:
+        return False
+    attack = ask.attack
+    plan = verify_attack(w, attack)
+    assert isinstance(plan, AttackPlanG)
+    if not apply_attack(w, plan, attack):
+        return False
+    return after_attack(w)
 
 
 def step_over(w: Work) -> bool:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from warbench.rulesets.warsurge.game.actions import action_from_dict, action_to_dict
+
 #: §9.2: the Actions whose CP cost doubles with each reuse by the same unit on a Game Turn
 DOUBLING = ("Move", "Dash", "Attack", "Use Perks", "Prepare", "Guard")
 
@@ -19,6 +21,41 @@ class Playstyle(StrEnum):
 
     STANDARD = "standard"
     ADVANCED = "advanced"
+
+
+#: §9.3 Counter Actions and their parent Actions (whose CP cost they share)
+COUNTER_KINDS = {"none": "", "attack": "Attack", "guard": "Guard", "perk": "Use Perks"}
+
+
+@dataclass(frozen=True)
+class CounterAsk:
+    """An Attack Action waiting for its targets' Counter Actions (§9.3): ``asked`` are the
+    target units still to decide (``sides`` their controllers), ``chosen`` the decisions."""
+
+    attacker: int
+    attack: Any  # the Attack action (resolved once every target has decided)
+    asked: tuple[int, ...]
+    sides: tuple[int, ...]
+    chosen: tuple[tuple[int, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "attack": action_to_dict(self.attack),
+            "asked": list(self.asked),
+            "sides": list(self.sides),
+            "chosen": [list(c) for c in self.chosen],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CounterAsk:
+        return cls(
+            attacker=int(data["attacker"]),
+            attack=action_from_dict(data["attack"]),
+            asked=tuple(int(v) for v in data["asked"]),
+            sides=tuple(int(v) for v in data["sides"]),
+            chosen=tuple((int(u), str(k)) for u, k in data.get("chosen", [])),
+        )
 
 
 @dataclass(frozen=True)
@@ -37,6 +74,8 @@ class AdvancedFlow:
     actors: frozenset[int] = frozenset()
     step_unit: int | None = None  # the unit of the Action Step under way
     step_done: int = 0  # Actions made in it (0 or 1; the second ends it)
+    counter: CounterAsk | None = None  # an Attack waiting for Counter Actions (§9.3)
+    pending: tuple[Any, ...] = ()  # Counter Attacks to resolve after the Attack (§9.3)
 
     def used(self, uid: int, name: str) -> int:
         for u, n, k in self.uses:
@@ -80,6 +119,8 @@ class AdvancedFlow:
             "actors": sorted(self.actors),
             "step_unit": self.step_unit,
             "step_done": self.step_done,
+            "counter": None if self.counter is None else self.counter.to_json(),
+            "pending": [action_to_dict(p) for p in self.pending],
         }
 
     @classmethod
@@ -92,4 +133,6 @@ class AdvancedFlow:
             actors=frozenset(int(v) for v in data.get("actors", [])),
             step_unit=data.get("step_unit"),
             step_done=int(data.get("step_done", 0)),
+            counter=None if data.get("counter") is None else CounterAsk.from_json(data["counter"]),
+            pending=tuple(action_from_dict(p) for p in data.get("pending", [])),
         )

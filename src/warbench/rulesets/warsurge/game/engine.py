@@ -39,6 +39,7 @@ from warbench.rulesets.warsurge.game.actions import (
     round_point,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
+    Counter,
     EndStep,
     Guard,
     Prepare,
@@ -171,6 +172,14 @@ def default_casualties(state: GameState) -> Casualties:
     return Casualties(p.target, p.candidates)
 
 
+def default_counter(state: GameState) -> Counter:
+    """The engine's own choice for a waiting Counter Action (§9.3): none (the CP is kept)."""
+    adv = state.flow.adv
+    if adv is None or adv.counter is None:
+        raise RulesError("no Attack Action waits for a Counter Action", "§9.3")
+    return Counter(adv.counter.asked[0], "none")
+
+
 # --------------------------------------------------------------------------------------------
 # Legal actions as a queryable object
 # --------------------------------------------------------------------------------------------
@@ -233,6 +242,8 @@ class LegalActions:
         st = self.state
         if self.side is None or st.flow.phase not in PLAY_PHASES or st.pause is not None:
             return []
+        if st.flow.adv is not None and st.flow.adv.counter is not None:
+            return []
         return [
             uid
             for uid in self._work.side_units(self.side)
@@ -251,6 +262,13 @@ class LegalActions:
                 yield default_casualties(st)
                 if len(st.pause.candidates) > 1:
                     yield Casualties(st.pause.target, st.pause.candidates[::-1])
+            return
+        ask = st.flow.adv.counter if st.flow.adv is not None else None
+        if ask is not None:  # Advanced: the attacked unit's Counter Action (§9.3)
+            if uid is None:
+                yield default_counter(st)
+                for kind in ("attack", "guard", "perk"):
+                    yield Counter(ask.asked[0], kind)
             return
         if uid is None:
             if phase is Phase.TURN_MASTER:
@@ -280,12 +298,15 @@ class LegalActions:
     def sample(self, rng: SeededChoices, pass_chance: float = 0.0) -> Action:
         """A random legal action: a random unit and a random candidate that passes ``check``
         (Pass when no unit has one)."""
-        fixed = [a for a in self.candidates(None) if not isinstance(a, Pass)]
+        own = list(self.candidates(None))
+        fixed = [a for a in own if not isinstance(a, Pass | EndStep)]
         if fixed:
             legal = [a for a in fixed if can(self.state, a, hooks=self.hooks)]
             return rng.choice(legal)
-        if rng.random() < pass_chance and can(self.state, Pass(), hooks=self.hooks):
-            return Pass()
+        # Advanced: during an Action Step, "done" ends the step (§9.1); else Pass
+        done: Action = EndStep() if any(isinstance(a, EndStep) for a in own) else Pass()
+        if rng.random() < pass_chance and can(self.state, done, hooks=self.hooks):
+            return done
         units = self.units()
         rng.shuffle(units)
         for uid in units:
@@ -294,7 +315,7 @@ class LegalActions:
             for a in cands[:8]:
                 if can(self.state, a, hooks=self.hooks):
                     return a
-        return Pass()
+        return done
 
 
 def legal_actions(state: GameState, hooks: HookRegistry = DEFAULT_HOOKS) -> LegalActions:

@@ -25,7 +25,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
     Pass,
 )
-from warbench.rulesets.warsurge.game.actions_advanced import EndStep
+from warbench.rulesets.warsurge.game.actions_advanced import Counter, EndStep
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
@@ -71,6 +71,9 @@ class ScriptedPlayer:
         flow = state.flow
         side = engine.acting_side(state)
         assert side is not None
+        if flow.adv is not None and flow.adv.counter is not None:  # §9.3: fight back if able
+            fight = Counter(flow.adv.counter.asked[0], "attack")
+            return fight if engine.can(state, fight) else engine.default_counter(state)
         if flow.phase is Phase.TURN_MASTER:
             return ChooseTurnMaster(side)
         if flow.phase is Phase.ZONES:

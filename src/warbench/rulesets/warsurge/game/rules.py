@@ -34,6 +34,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
+    Counter,
     EndStep,
     Guard,
     Prepare,
@@ -65,7 +66,7 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.MOVE: (Move, Embark, Disembark, Pass),
     Phase.ATTACK: (Attack, Pass),
     Phase.DASH: (Move, Embark, Disembark, Pass),
-    Phase.ACTIONS: (*advanced.ADVANCED_ACTIONS, EndStep, Pass),  # §9.2
+    Phase.ACTIONS: (*advanced.ADVANCED_ACTIONS, EndStep, Counter, Pass),  # §9.2
 }
 
 
@@ -84,6 +85,7 @@ _KIND_NAMES = {
     Guard: "guarding",
     Support: "supporting",
     EndStep: "ending the Action Step",
+    Counter: "a Counter Action",
 }
 
 

@@ -35,6 +35,8 @@ from warbench.rulesets.warsurge.game.work import Work, err
 def acting_side(state_flow: Flow) -> int | None:
     if state_flow.phase is Phase.TURN_MASTER:
         return state_flow.rolloff_winner
+    if state_flow.adv is not None and state_flow.adv.counter is not None:
+        return state_flow.adv.counter.sides[0]  # a Counter Action is asked (§9.3)
     return state_flow.active
 
 
