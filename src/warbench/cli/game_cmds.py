@@ -46,6 +46,12 @@ def battle(
     turns: int | None = typer.Option(
         None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
     ),
+    playstyle: str = typer.Option(
+        "standard", "--playstyle", help="standard or advanced (Command Points, §9)."
+    ),
+    point_limit: int | None = typer.Option(
+        None, "--point-limit", min=1, help="Advanced: the Point Limit (default: largest roster)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the result."),
     as_json: bool = typer.Option(False, "--json", help="The result as JSON."),
     save: str | None = typer.Option(
@@ -55,7 +61,7 @@ def battle(
         None, "--db", help="Database URL (default: WARBENCH_DB or user data dir)."
     ),
 ) -> None:
-    """Play a full Standard game between scripted players and print the result.
+    """Play a full game (Standard, or Advanced with ``--playstyle advanced``) and print the result.
 
     ROSTER files are game rosters (docs/game.md) or WARSURGE rosters from ``roster export``.
     """
@@ -74,11 +80,15 @@ def battle(
         raise fail("a battle needs at least two rosters")
     if players not in ("scripted", "random"):
         raise fail(f"--players {players}: allowed: scripted, random")
+    if playstyle not in ("standard", "advanced"):
+        raise fail(f"--playstyle {playstyle}: allowed: standard, advanced")
     try:
         setup = build_setup(
             [load_game_roster(r) for r in rosters],
             Field(_board(board)),  # type: ignore[arg-type]
             game_length=turns,
+            playstyle=playstyle,
+            point_limit=point_limit,
         )
         inert = inert_report(setup)
         if inert and not as_json and not quiet:

@@ -44,9 +44,9 @@ class EndStep:
 
 @dataclass(frozen=True)
 class Counter:
-    """§9.3: the attacked unit's Counter Action against the Attack Action waiting: ``kind``
+    """§9.3: the attacked unit's Counter Action against the Attack Action waiting: ``choice``
     is ``"none"``, ``"attack"`` (Counter Attack on the attacking unit with every weapon that
     can), ``"guard"`` (Counter Guard) or ``"perk"`` (Counter Perk)."""
 
     unit: int
-    kind: str = "none"
+    choice: str = "none"

@@ -401,18 +401,20 @@ def verify_counter(w: Work, action: Action, ask: CounterAsk) -> Plan:
             f"against {w.label(ask.attacker)}'s Attack (none, attack, guard or perk)",
             "§9.3",
         )
-    if action.kind not in COUNTER_KINDS:
+    if action.choice not in COUNTER_KINDS:
         raise err(
-            f"there is no Counter Action {action.kind!r}; allowed: {', '.join(COUNTER_KINDS)}",
+            f"there is no Counter Action {action.choice!r}; allowed: {', '.join(COUNTER_KINDS)}",
             "§9.3",
         )
-    if not counter_option(w, unit, action.kind, ask.attacker):
-        parent = COUNTER_KINDS[action.kind]
+    if not counter_option(w, unit, action.choice, ask.attacker):
+        parent = COUNTER_KINDS[action.choice]
         raise err(
             f"{w.label(unit)} cannot make a Counter {parent}: it costs "
             f"{adv(w).cost(unit, parent)} CP and {w.side_name(ask.sides[0])} has "
             f"{adv(w).cp[ask.sides[0]]} CP"
-            + (" (or no weapon of it can attack the attacker)" if action.kind == "attack" else ""),
+            + (
+                " (or no weapon of it can attack the attacker)" if action.choice == "attack" else ""
+            ),
             "§9.3",
         )
     return None
@@ -424,10 +426,10 @@ def apply_counter(w: Work, action: Counter, ask: CounterAsk) -> bool:
     a = adv(w)
     uid = action.unit
     ask = replace(
-        ask, asked=ask.asked[1:], sides=ask.sides[1:], chosen=(*ask.chosen, (uid, action.kind))
+        ask, asked=ask.asked[1:], sides=ask.sides[1:], chosen=(*ask.chosen, (uid, action.choice))
     )
-    if action.kind != "none":
-        parent = COUNTER_KINDS[action.kind]
+    if action.choice != "none":
+        parent = COUNTER_KINDS[action.choice]
         side = w.info(uid).side
         cost = a.cost(uid, parent)
         a = a.with_cp(side, -cost).with_use(uid, parent)
@@ -443,15 +445,15 @@ def apply_counter(w: Work, action: Counter, ask: CounterAsk) -> bool:
             cost=cost,
             cp=a.cp[side],
         )
-        if action.kind == "guard":
+        if action.choice == "guard":
             a = a.with_guard(uid, a.guard_of(uid) + 1)
             w.emit("guard", f"{w.label(uid)} is on Guard: Defence +{a.guard_of(uid)}", "§9.3")
-        elif action.kind == "attack":
+        elif action.choice == "attack":
             attack = counter_attack_for(w, uid, ask.attacker)
             assert attack is not None
             a = replace(a, pending=(*a.pending, attack))
     w.flow = replace(w.flow, adv=replace(a, counter=ask if ask.asked else None))
-    if action.kind == "perk":
+    if action.choice == "perk":
         use_perks(w, UsePerks(uid))
     if ask.asked:
         return False

@@ -254,6 +254,18 @@ class WarsurgeRuleset:
                     engine.default_casualties(g),
                 ),
             )
+        ask = g.flow.adv.counter if g.flow.adv is not None else None
+        if ask is not None:  # Advanced: the attacked unit answers (§9.3)
+            return (
+                Decision(
+                    side,
+                    "counter",
+                    f"{CORE} §9.3",
+                    f"{g.info(ask.attacker).label} makes an Attack Action on "
+                    f"{g.info(ask.asked[0]).label}: a Counter Action (none, attack, guard, perk)",
+                    engine.default_counter(g),
+                ),
+            )
         if phase is Phase.TURN_MASTER:
             return (
                 Decision(
