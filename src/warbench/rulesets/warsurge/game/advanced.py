@@ -143,9 +143,7 @@ def verify_advanced(w: Work, action: Action, side: int) -> Plan:
         return verify_counter(w, action, a.counter)
     if isinstance(action, Counter):
         raise err("no Attack Action waits for a Counter Action", "§9.3")
-    if isinstance(action, Pass):
-        if a.step_done:
-            raise err("finish the Action Step first (a second Action or end the step)", "§9.1")
+    if isinstance(action, Pass):  # finished for the Game Turn (ends a step under way too)
         return None
     if isinstance(action, EndStep):
         if not a.step_done:
@@ -241,7 +239,9 @@ def apply_advanced(w: Work, action: Action, plan: Plan) -> bool:
         return apply_counter(w, action, a.counter)
     if isinstance(action, Pass):
         w.emit("pass", f"{w.side_name(side)} makes no more Actions this Game Turn", "§9.1 V")
-        w.flow = replace(w.flow, passed=w.flow.passed | {side}, adv=replace(a, step_unit=None))
+        w.flow = replace(
+            w.flow, passed=w.flow.passed | {side}, adv=replace(a, step_unit=None, step_done=0)
+        )
         return True
     if isinstance(action, EndStep):
         w.emit("end_step", f"{w.side_name(side)} ends the Action Step", "§9.1 V")

@@ -164,6 +164,10 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         assert side is not None
         take_zone(w, side, action.zone)
         return
+    if w.flow.phase is Phase.ACTIONS and not isinstance(action, Casualties):
+        if advanced.apply_advanced(w, action, plan):
+            advance(w)
+        return
     if isinstance(action, Pass):
         side = acting_side(w.flow)
         assert side is not None
@@ -182,10 +186,6 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
                     advance(w)
                 return
             w.set_unit(attacker, acted=True)
-            advance(w)
-        return
-    if w.flow.phase is Phase.ACTIONS:
-        if advanced.apply_advanced(w, action, plan):
             advance(w)
         return
     if isinstance(plan, DeployPlan):
