@@ -216,10 +216,6 @@ def test_s9_2_use_perks_costs_cp_and_calls_the_perk_hook() -> None:
 
 def test_s9_3_counter_guard_pays_the_guard_cost_and_raises_defence_before_the_saves() -> None:
     st = _duel()
-    st = _do(st, Pass())  # side 0 finished; side 1 acts alone? no: side 1's step
-    # side 1 guards once, then is attacked by side 0 (who passed: it cannot act) -> use a
-    # fresh duel where side 0 attacks and side 1 counters with Guard twice in the turn
-    st = _duel()
     st = _do(st, Attack(0, (("Gun", 1),)))
     assert st.flow.adv is not None and st.flow.adv.counter is not None
     assert engine.acting_side(st) == 1
@@ -362,7 +358,7 @@ def test_advanced_games_play_to_the_end_and_replay(names: tuple[str, str], kind:
         playstyle="advanced",
         max_turns=6,
     )
-    state, events = engine.new_game(setup, 5)
+    state, _ = engine.new_game(setup, 5)
     rec = GameRecord(setup, 5)
     players = (
         [ScriptedPlayer(), ScriptedPlayer()]
