@@ -118,3 +118,46 @@ def test_the_situations_are_recorded_in_the_output() -> None:
     assert result.exit_code == 0 and "situation: stationary" in result.output
     plain = runner.invoke(app, ["odds", HUNTERS, HERALD])
     assert "situation:" not in plain.output
+
+
+def test_every_circumstance_of_the_attack_model_has_an_option() -> None:
+    """Each AttackContext field is reachable: a --situation or one of these options."""
+    from warbench.cli.warsurge_cmds import SITUATIONS
+
+    by_option = {
+        "cover_bonus": "--cover-bonus",
+        "distance": "--distance",
+        "darkside_power": "--darkside",
+        "darkside_attacks": "--darkside",
+        "aether_modifier": "--aether-modifier",
+        "playstyle": "--advanced",
+        "los_models": "--in-sight",
+        "attacker_point_cost": "target-costs-more",
+        "target_point_cost": "target-costs-more",
+    }
+    reachable = {field for field, _, _ in SITUATIONS.values()} | set(by_option)
+    assert {f.name for f in dataclasses.fields(AttackContext)} - reachable == set()
+    help_text = runner.invoke(app, ["odds", "--help"]).output
+    for option in {o for o in by_option.values() if o.startswith("--")}:
+        assert option in help_text, option
+
+
+DARK = """\
+unit: {name: Cultists, move: 6, dash: 6, defence: 3, hp: 2, armour: 5+}
+weapons: [{name: Hex Blade, range: 0, attacks: 2, power: 3, perks: [Darkside]}]
+models: [{count: 3, weapons: [Hex Blade]}]
+"""
+
+
+def test_darkside_buys_power_and_attacks_perks_s12_5(tmp_path: Path) -> None:
+    unit = tmp_path / "cultists.yaml"
+    unit.write_text(DARK)
+    plain = odds_json(str(unit), HERALD, "--melee")
+    dark = odds_json(str(unit), HERALD, "--melee", "--darkside", "2,1")
+    assert "Power 3 → 5 from Darkside" in why(dark) and "Attacks +1 from Darkside" in why(dark)
+    assert "Darkside" not in why(plain)
+    result = runner.invoke(app, ["odds", str(unit), HERALD, "--melee", "--darkside", "4,0"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "Perks §12.5 Darkside" in result.output
+    result = runner.invoke(app, ["odds", str(unit), HERALD, "--darkside", "lots"])
+    assert result.exit_code == 2 and "write POWER,ATTACKS" in result.output

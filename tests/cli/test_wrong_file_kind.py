@@ -57,3 +57,24 @@ def test_odds_with_a_directory_names_the_unit_file_expected(
     assert code == 2
     err = one_line(err)
     assert f"{EX}: is a directory; warbench odds expects the {which} unit file" in err
+
+
+def test_faction_add_unit_of_a_weapon_file_or_a_directory(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    run(capsys, "faction", "new", "F", "--db", db)
+    code, _, err = run(capsys, "faction", "add-unit", "F", str(EX / "plasma_beam.yaml"), "--db", db)
+    assert code == 2
+    err = one_line(err)
+    assert "plasma_beam.yaml: is a weapon file (Plasma Beam), not a unit file" in err
+    assert "warbench armoury add" in err
+    code, _, err = run(capsys, "faction", "add-unit", "F", str(EX), "--db", db)
+    assert code == 2 and f"{EX}: is a directory; faction add-unit expects unit files" in err
+
+
+def test_odds_with_a_weapon_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "odds", str(EX / "troopers_10.yaml"), str(EX / "plasma_beam.yaml"))
+    assert code == 2
+    assert "is a weapon file (Plasma Beam), not a unit file; warbench odds (TARGET)" in one_line(
+        err
+    )

@@ -106,6 +106,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "collision": ("collision_cmds",),
     "godslayer": ("godslayer_cmds",),
     "serve": ("web_cmds",),
+    "simulate": ("simulate_cmds",),
 }
 ALL_MODULES = (
     "collision_cmds",
@@ -115,6 +116,7 @@ ALL_MODULES = (
     "play_cmds",
     "roster_cmds",
     "ruleset_cmds",
+    "simulate_cmds",
     "warengine_cmds",
     "warsurge_cmds",
     "web_cmds",

@@ -33,6 +33,9 @@ def play(
         "--ruleset",
         help="warsurge (game rosters), warengine (force files) or collision (battle groups).",
     ),
+    ai: str = typer.Option(
+        "scripted", "--ai", help="Your opponent: scripted, random, search or search:1..4."
+    ),
 ) -> None:
     """Play a Standard game against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
@@ -101,6 +104,10 @@ def play(
             },
         )
         game_seed = secrets.randbits(31) if seed is None else seed
+        if ai != "scripted":
+            from warbench.ai.players import make_player
+
+            players[1 - side] = make_player(ai, ws.id, setup, game_seed, 1 - side)
         run = run_game(ws, setup, players, game_seed, on_step=on_step)
         if record is not None:
             run.record.save(record)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from warbench.cli.app import app, console, err_console, fail
+from warbench.cli.file_kinds import units_in, weapon_in
 from warbench.cli.progress import progress_bar, tick
 from warbench.cli.ruleset_cmds import roster
 from warbench.kernel.errors import UnknownNameError, WarbenchError
@@ -148,10 +149,8 @@ def faction_add_unit(
     db: str | None = DB,
 ) -> None:
     """Add the units of one or more unit files to a faction (all or none)."""
-    from warbench.rulesets.warsurge.io import load_units
-
     with guarded():
-        units = [u for f in files for u in load_units(f)]
+        units = [u for f in files for u in units_in(f, "faction add-unit")]
         _store(db).add_units(name, units, replace=replace)
     console.print(f"added {', '.join(u.name for u in units)} to {name}", highlight=False)
 
@@ -195,29 +194,6 @@ def _units_table(units: list[Unit], title: str) -> Table:
 # ---------------------------------------------------------------------------------- armoury
 
 
-def _weapon_file(path: Path) -> WeaponProfile:
-    """The weapon in a weapon file; a directory or a unit file given instead is one line naming
-    what was given and what ``armoury add`` expects."""
-    from warbench.kernel.errors import ProfileError
-    from warbench.rulesets.warsurge.io import load_units, load_weapon
-
-    expected = "armoury add expects weapon files (weapon: {name: ..., range: ..., ...})"
-    if path.is_dir():
-        raise fail(f"{path}: is a directory; {expected}")
-    try:
-        return load_weapon(path)
-    except ProfileError as exc:
-        try:
-            units = load_units(path)
-        except WarbenchError:
-            raise exc from None
-        names = ", ".join(u.name for u in units)
-        raise fail(
-            f"{path}: is a unit file ({names}), not a weapon file; {expected}; add a unit "
-            f"to a faction with: warbench faction add-unit FACTION {path}"
-        ) from None
-
-
 @armoury.command("add")
 def armoury_add(
     files: list[Path] = typer.Argument(..., help="Weapon files (weapon: {...})."),
@@ -226,7 +202,7 @@ def armoury_add(
 ) -> None:
     """Add weapon profiles to the Armoury (all or none)."""
     with guarded():
-        weapons = [_weapon_file(f) for f in files]
+        weapons = [weapon_in(f, "armoury add") for f in files]
         _store(db).add_weapons(weapons, replace=replace)
     console.print(f"added {', '.join(w.name for w in weapons)} to the Armoury", highlight=False)
 

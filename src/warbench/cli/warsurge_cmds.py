@@ -58,14 +58,14 @@ def chart(
 
 
 def _load(path: Path, name: str | None, role: str = "ATTACKER") -> Unit:
-    from warbench.rulesets.warsurge.io import load_units
+    from warbench.cli.file_kinds import units_in
 
     if path.is_dir():
         raise fail(
             f"{path}: is a directory; warbench odds expects the {role} unit file (YAML or JSON), "
             "for example examples/warsurge/troopers_10.yaml"
         )
-    units = load_units(path)
+    units = units_in(path, f"warbench odds ({role})")
     if name is None:
         if len(units) > 1:
             names = ", ".join(u.name for u in units)
@@ -284,6 +284,12 @@ def odds(
     distance: float | None = typer.Option(
         None, "--distance", min=0, max=1000, help="Inches between the units (Barrier, Wildcard)."
     ),
+    darkside: str | None = typer.Option(
+        None, "--darkside", help="POWER,ATTACKS bought with Darkside (each 0-3, Perks §12.5)."
+    ),
+    aether_modifier: int = typer.Option(
+        0, "--aether-modifier", min=-12, max=12, help="Modifier to Aether Tests (Incantation)."
+    ),
     monte_carlo: int = typer.Option(0, "--monte-carlo", min=0, help="Also sample N trials."),
     seed: int | None = typer.Option(
         None, min=0, help="Seed for Monte Carlo, a whole number from 0 (recorded)."
@@ -314,6 +320,13 @@ def odds(
             + ", ".join(PLOT_SUFFIXES)
         )
     flags = situation_context(situation)
+    if darkside is not None:
+        parts = darkside.split(",")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise fail(f"--darkside {darkside!r}: write POWER,ATTACKS, each 0 to 3 (e.g. 2,1)")
+        flags["darkside_power"], flags["darkside_attacks"] = (int(p) for p in parts)
+    if aether_modifier:
+        flags["aether_modifier"] = aether_modifier
     melee = bool(flags.pop("melee", melee))
     cover = bool(flags.pop("cover", cover))
     half_range = bool(flags.pop("within_half_range", half_range))

@@ -329,7 +329,9 @@ def test_objective_is_a_marker_or_terrain_and_is_controlled_within_2_inches() ->
     assert objective_control(board, "Relay", [], embarked=[1]).controller == 1
     from warbench.kernel.errors import ProfileError
 
-    with pytest.raises(ProfileError, match=r"marker .* or a terrain piece"):
+    with pytest.raises(ProfileError, match=r"marker .* or a terrain piece .*exactly one"):
         city(objectives=[{"name": "X", "at": [1, 1], "terrain": "Relay"}])
+    with pytest.raises(ProfileError, match="exactly one"):
+        city(objectives=[{"name": "X"}])
     with pytest.raises(ProfileError, match="terrain 'Nope' is not on this board"):
         city(objectives=[{"name": "X", "terrain": "Nope"}])

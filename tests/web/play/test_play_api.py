@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from warbench.play import GameRecord, replay
 from warbench.play.toy import SAMPLE_SETUP
 
@@ -255,7 +253,5 @@ def test_a_web_game_replays_identically_with_warbench_replay(client: Any, tmp_pa
         client.get(f"/api/play/games/{g['id']}/record", headers={"X-Play-Token": tok}).text
     )
     out = CliRunner().invoke(app, ["replay", str(path)])
-    if "want warbench-game-record" in out.output:
-        pytest.skip("this warbench replay reads battle records only (protocol records: issue 10)")
     assert out.exit_code == 0, out.output
     assert f"verified: {end['steps']} actions replay identically" in out.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
+from warbench.storage import sim_models  # noqa: F401  (the lab's tables, issue 15)
 from warbench.storage.models import Base
 
 config = context.config

@@ -70,6 +70,10 @@ _ALLOWED = {
     "diameter_mm": "a number of millimetres above 0 (at most 500)",
     "control_range": 'a number of inches from 0 to 48 (default 2", ruling 20)',
     "gates": "a list of {name, at: [x, y], embark: true/false, disembark: true/false} (§10.5)",
+    "connected_to": "a list of other terrain pieces' names (§10.5)",
+    "exits_to": "a list of other terrain pieces' names (§10.5, one way)",
+    "profile": "a unit file's mapping: unit, weapons, models (§10.2 B)",
+    "objectives": "a list of {name, at: [x, y]} or {name, terrain: NAME} (Perks L95)",
 }
 
 

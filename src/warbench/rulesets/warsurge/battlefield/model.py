@@ -443,7 +443,10 @@ class Objective(BaseModel):
     @model_validator(mode="after")
     def _marker_or_terrain(self) -> Objective:
         if (self.at is None) == (self.terrain is None):
-            raise ValueError("an objective is a marker (at: [x, y]) or a terrain piece, not both")
+            raise ValueError(
+                "an objective is a marker (at: [x, y]) or a terrain piece (terrain: NAME): "
+                "give exactly one of them"
+            )
         return self
 
     @property

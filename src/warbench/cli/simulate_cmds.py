@@ -1,0 +1,214 @@
+"""``warbench simulate``: the simulation lab (docs/simulate.md) — seeded batches of games between
+two rosters on every core or on Ray, stored in the database, exported and reported."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from warbench.cli.app import app, console, fail
+from warbench.kernel.errors import WarbenchError
+
+
+@app.command()
+def simulate(
+    rosters: list[Path] = typer.Argument(
+        None, help="Two game roster files: A, then B (not with --run)."
+    ),
+    games: int = typer.Option(20, "--games", "-n", min=1, help="How many games."),
+    players: str = typer.Option(
+        "scripted,scripted",
+        "--players",
+        "-p",
+        help="Player kinds of A and B: random, scripted, search, search:1..4 (one for both).",
+    ),
+    board: list[str] = typer.Option(
+        [], "--board", "-b", help="Sample board name or board file (repeat; default: all)."
+    ),
+    jobs: str = typer.Option("auto", "--jobs", "-j", help="Worker processes: auto or a number."),
+    ray: str | None = typer.Option(
+        None, "--ray", help="Play on Ray: a cluster address, or 'local' for a local Ray."
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", min=0, help="Base seed (recorded; random if unset)."
+    ),
+    turns: int | None = typer.Option(
+        None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
+    ),
+    db: str | None = typer.Option(
+        None, "--db", help="Database URL (default: WARBENCH_DB or user data dir)."
+    ),
+    save: bool = typer.Option(True, "--save/--no-save", help="Store the results (default)."),
+    run: int | None = typer.Option(
+        None, "--run", help="Use a stored batch (its id) instead of playing: export, report."
+    ),
+    csv_path: Path | None = typer.Option(
+        None, "--csv", help="Write the games table here and the units table beside it."
+    ),
+    parquet: Path | None = typer.Option(
+        None, "--parquet", help="The same as Parquet (needs pyarrow)."
+    ),
+    report: Path | None = typer.Option(
+        None, "--report", help="Write a self-contained HTML report with plots."
+    ),
+    png_dir: Path | None = typer.Option(
+        None, "--png-dir", help="Also write the report's plots as PNG files here."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="The summary as JSON."),
+) -> None:
+    """Play N seeded games of roster A against roster B (pairs of games swap the seats on the
+    same seed, pairs rotate over the boards), store and summarise them."""
+    import secrets
+
+    from warbench.cli.progress import progress_bar
+    from warbench.sim.lab import LabSpec, load_rosters, run_lab
+    from warbench.sim.report import summarise, write_report
+    from warbench.sim.results import load_run, roster_name, save_run, write_csv, write_parquet
+
+    try:
+        started = time.perf_counter()
+        run_id = run
+        if run is not None:
+            if rosters:
+                raise fail("--run replays nothing: give either ROSTERS or --run, not both")
+            store = _store(db)
+            info, rows = load_run(store, run)
+            names = (info.roster_a, info.roster_b)
+            kinds = (info.player_a, info.player_b)
+            base_seed = info.seed
+        else:
+            if not rosters or len(rosters) != 2:
+                raise fail(f"simulate needs exactly two rosters (A, B), not {len(rosters or [])}")
+            kinds = _kinds(players)
+            workers, backend = _jobs(jobs, ray)
+            base_seed = secrets.randbits(31) if seed is None else seed
+            pair = load_rosters(rosters)
+            spec = LabSpec(
+                pair,
+                kinds,
+                tuple(_board_json(b) for b in board),
+                {} if turns is None else {"game_length": turns},
+                base_seed,
+            )
+            with progress_bar("games", as_json=as_json) as bar:
+                rows = run_lab(
+                    spec,
+                    games,
+                    backend=backend,
+                    workers=workers,
+                    ray_address=None if ray in (None, "local") else ray,
+                    progress=bar,
+                )
+            names = (roster_name(pair[0], "A"), roster_name(pair[1], "B"))
+            if save:
+                run_id = save_run(_store(db), spec, rows)
+        elapsed = time.perf_counter() - started
+        written: list[str] = []
+        if csv_path is not None:
+            written += [str(p) for p in write_csv(rows, csv_path)]
+        if parquet is not None:
+            written += [str(p) for p in write_parquet(rows, parquet)]
+        if report is not None:
+            title = f"{names[0]} ({kinds[0]}) vs {names[1]} ({kinds[1]})"
+            written.append(
+                str(write_report(rows, report, names=names, title=title, png_dir=png_dir))
+            )
+    except WarbenchError as exc:
+        raise fail(str(exc)) from exc
+    s = summarise(rows)
+    lo, hi = s.a.interval
+    out: dict[str, Any] = {
+        "run": run_id,
+        "seed": base_seed,
+        "a": {"roster": names[0], "player": kinds[0]},
+        "b": {"roster": names[1], "player": kinds[1]},
+        "games": s.games,
+        "a_wins": s.a.wins,
+        "draws": s.a.draws,
+        "b_wins": s.a.losses,
+        "a_rate": round(s.a.rate, 4),
+        "a_interval": [round(lo, 4), round(hi, 4)],
+        "by_board": {b: round(r.rate, 4) for b, r in s.by_board.items()},
+        "mean_points": [round(p, 2) for p in s.mean_points],
+        "mean_turns": round(s.mean_turns, 2),
+        "silent_games": s.silent,
+        "written": written,
+    }
+    if run is None:
+        out["seconds"] = round(elapsed, 2)
+        out["games_per_second"] = round(s.games / elapsed, 3) if elapsed > 0 else None
+    if as_json:
+        console.print_json(json.dumps(out))
+        return
+    console.print(
+        f"A {names[0]} ({kinds[0]}) vs B {names[1]} ({kinds[1]}): {s.games} games, seed "
+        f"{base_seed}",
+        highlight=False,
+        markup=False,
+    )
+    console.print(f"  A win rate: {s.a}", highlight=False, markup=False)
+    for b, r in s.by_board.items():
+        console.print(f"    {b}: {r}", highlight=False, markup=False)
+    console.print(
+        f"  mean points left: A {s.mean_points[0]:.1f}, B {s.mean_points[1]:.1f}; "
+        f"mean Game Turns {s.mean_turns:.2f}; one side dealt nothing in {s.silent}",
+        highlight=False,
+        markup=False,
+    )
+    if run is None:
+        console.print(f"  {elapsed:.1f} s, {s.games / elapsed:.2f} games/s", highlight=False)
+    if run_id is not None and run is None:
+        console.print(f"  stored as run {run_id}", highlight=False)
+    for w in written:
+        console.print(f"  wrote {w}", highlight=False, markup=False)
+
+
+def _store(db: str | None) -> Any:
+    from warbench.storage import Store
+
+    return Store.open(db)
+
+
+def _kinds(players: str) -> tuple[str, str]:
+    from warbench.ai.players import parse_kind
+
+    parts = [p.strip() for p in players.split(",") if p.strip()]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2:
+        raise fail(f"--players {players}: one kind, or two separated by a comma (A,B)")
+    for p in parts:
+        parse_kind(p)
+    return parts[0], parts[1]
+
+
+def _jobs(jobs: str, ray: str | None) -> tuple[int | None, Any]:
+    if ray is not None:
+        return (None if jobs == "auto" else _count(jobs)), "ray"
+    if jobs == "auto":
+        return None, "processes"
+    n = _count(jobs)
+    return n, ("inline" if n == 1 else "processes")
+
+
+def _count(jobs: str) -> int:
+    if not jobs.isdigit() or int(jobs) < 1:
+        raise fail(f"--jobs {jobs}: allowed: auto or a whole number from 1")
+    return int(jobs)
+
+
+def _board_json(spec: str) -> Any:
+    """A sample board's name stays a name; a board file becomes its JSON."""
+    from warbench.rulesets.warsurge.battlefield import board_to_data, load_board, sample_boards
+
+    if Path(spec).exists():
+        return board_to_data(load_board(spec))
+    if spec not in sample_boards():
+        raise fail(
+            f"--board {spec}: no such file or sample board; samples: {', '.join(sample_boards())}"
+        )
+    return spec

@@ -1,0 +1,131 @@
+"""The strength ladder: each pairing of player kinds over both roster assignments, both seat
+orders and every sample board, with win rates and 95% Wilson intervals (issue 15).
+
+A pairing X vs Y plays ``games`` lab games with X on roster A and Y on roster B, and as many
+with the rosters exchanged; each lab batch alternates the seats and rotates the boards
+(:mod:`warbench.sim.lab`), so every game of X is matched by one of Y on the same dice.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from warbench.play.core import JSON
+from warbench.sim.lab import Backend, GameRow, LabSpec, Progress, run_lab
+from warbench.sim.stats import WinRate
+
+#: The ladder's default rungs, weakest first.
+RUNGS = ("random", "scripted", "search:1", "search:2")
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The games of ``first`` against ``second`` and ``first``'s win rate over them."""
+
+    first: str
+    second: str
+    rows: tuple[GameRow, ...]
+    first_on: tuple[str, ...]  # per row: which roster ``first`` played ("A"/"B")
+
+    @property
+    def rate(self) -> WinRate:
+        """``first``'s wins, draws and losses."""
+        w = d = lost = 0
+        for row, mine in zip(self.rows, self.first_on, strict=True):
+            if row.winner is None:
+                d += 1
+            elif row.winner == mine:
+                w += 1
+            else:
+                lost += 1
+        return WinRate(w, d, lost)
+
+    @property
+    def silent(self) -> int:
+        """Games in which one roster dealt no damage at all."""
+        n = 0
+        for row in self.rows:
+            dealt = {"A": 0.0, "B": 0.0}
+            for u in row.units:
+                dealt[u.roster] += u.dealt
+            n += min(dealt.values()) == 0.0
+        return n
+
+
+def play_pairing(
+    first: str,
+    second: str,
+    rosters: tuple[JSON, JSON],
+    games: int,
+    *,
+    boards: Sequence[JSON] = (),
+    seed: int = 0,
+    backend: Backend = "processes",
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Pairing:
+    """``games`` games with ``first`` on roster A and ``games`` with it on roster B."""
+    rows: list[GameRow] = []
+    first_on: list[str] = []
+    for k, kinds in enumerate(((first, second), (second, first))):
+        spec = LabSpec(rosters, kinds, tuple(boards), seed=seed + k * 100_000)
+        batch = run_lab(spec, games, backend=backend, workers=workers, progress=progress)
+        rows.extend(batch)
+        first_on.extend(["A" if k == 0 else "B"] * len(batch))
+    return Pairing(first, second, tuple(rows), tuple(first_on))
+
+
+def ladder(
+    rosters: tuple[JSON, JSON],
+    games: int,
+    *,
+    rungs: Sequence[str] = RUNGS,
+    boards: Sequence[JSON] = (),
+    seed: int = 0,
+    backend: Backend = "processes",
+    workers: int | None = None,
+) -> list[Pairing]:
+    """Each rung against the one below it (``games`` games each way)."""
+    return [
+        play_pairing(
+            hi, lo, rosters, games, boards=boards, seed=seed, backend=backend, workers=workers
+        )
+        for lo, hi in itertools.pairwise(rungs)
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m warbench.sim.ladder A.yaml B.yaml [GAMES] [RUNG …]``: one JSON line per
+    pairing (win rate of the stronger rung, interval, games, games with a silent side)."""
+    import json
+    import sys
+    import time
+
+    from warbench.sim.lab import load_rosters
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    rosters = load_rosters(args[:2])
+    games = int(args[2]) if len(args) > 2 else 10
+    rungs = tuple(args[3:]) or RUNGS
+    for lo, hi in itertools.pairwise(rungs):
+        t = time.perf_counter()
+        p = play_pairing(hi, lo, rosters, games)
+        dt = time.perf_counter() - t
+        lo_i, hi_i = p.rate.interval
+        line = {
+            "first": hi,
+            "second": lo,
+            "games": len(p.rows),
+            "rate": round(p.rate.rate, 4),
+            "interval": [round(lo_i, 4), round(hi_i, 4)],
+            "record": [p.rate.wins, p.rate.draws, p.rate.losses],
+            "silent": p.silent,
+            "seconds": round(dt, 1),
+        }
+        print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,200 @@
+"""Reports of a lab batch: numbers, plots (matplotlib, PNG) and one self-contained HTML page.
+
+* **Win rate** of roster A (wins + half the draws) overall and per board, with 95% Wilson
+  intervals (:mod:`warbench.sim.stats`).
+* **Point value over Game Turns**: each roster's mean value on the battlefield at the end of
+  every Game Turn (games that ended earlier keep their last value).
+* **Damage by unit**: per unit, the mean point value it took off enemy units and the mean it
+  lost, per game.
+
+The HTML page embeds its PNGs as ``data:`` URIs, so it is one file to mail or archive.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from warbench.kernel.errors import DataFileError
+from warbench.sim.lab import GameRow
+from warbench.sim.stats import WinRate
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The numbers of a report."""
+
+    games: int
+    a: WinRate
+    by_board: dict[str, WinRate]
+    mean_points: tuple[float, float]
+    mean_turns: float
+    values: list[tuple[int, float, float]]  # (turn, mean A, mean B)
+    units: list[tuple[str, str, float, float, float]]  # (roster, label, points, dealt, taken)
+    silent: int  # games in which a roster dealt no damage
+
+
+def _rate(rows: Sequence[GameRow]) -> WinRate:
+    w = sum(r.winner == "A" for r in rows)
+    d = sum(r.winner is None for r in rows)
+    return WinRate(w, d, len(rows) - w - d)
+
+
+def summarise(rows: Sequence[GameRow]) -> Summary:
+    """The report's numbers for a batch."""
+    boards: dict[str, list[GameRow]] = defaultdict(list)
+    for r in rows:
+        boards[r.board].append(r)
+    n = len(rows) or 1
+    last = max((v[0] for r in rows for v in r.values), default=0)
+    values = []
+    for t in range(1, last + 1):
+        a = b = 0.0
+        for r in rows:
+            upto = [v for v in r.values if v[0] <= t]
+            if upto:
+                a += upto[-1][1]
+                b += upto[-1][2]
+        values.append((t, a / n, b / n))
+    per: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for r in rows:
+        for u in r.units:
+            acc = per[(u.roster, u.label)]
+            acc[0] = u.points
+            acc[1] += u.dealt / n
+            acc[2] += u.taken / n
+    silent = 0
+    for r in rows:
+        dealt = {"A": 0.0, "B": 0.0}
+        for u in r.units:
+            dealt[u.roster] = dealt.get(u.roster, 0.0) + u.dealt
+        silent += min(dealt.values()) == 0.0
+    return Summary(
+        games=len(rows),
+        a=_rate(rows),
+        by_board={k: _rate(v) for k, v in sorted(boards.items())},
+        mean_points=(sum(r.points_a for r in rows) / n, sum(r.points_b for r in rows) / n),
+        mean_turns=sum(r.turns for r in rows) / n,
+        values=values,
+        units=[(k[0], k[1], v[0], v[1], v[2]) for k, v in sorted(per.items())],
+        silent=silent,
+    )
+
+
+def _figures(s: Summary, names: tuple[str, str]) -> dict[str, Any]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figs: dict[str, Any] = {}
+    # win rate, overall and per board, with Wilson intervals
+    labels = ["all", *s.by_board]
+    rates = [s.a, *s.by_board.values()]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    xs = range(len(labels))
+    mids = [r.rate for r in rates]
+    lows = [r.rate - r.interval[0] for r in rates]
+    highs = [r.interval[1] - r.rate for r in rates]
+    ax.bar(xs, mids, color="#4c72b0", yerr=[lows, highs], capsize=4)
+    ax.axhline(0.5, color="#888", lw=1, ls="--")
+    ax.set_xticks(list(xs), labels, rotation=15)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel(f"{names[0]} win rate")
+    ax.set_title("Win rate of A (95% Wilson interval)")
+    fig.tight_layout()
+    figs["winrate"] = fig
+    # value over turns
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    turns = [v[0] for v in s.values]
+    ax.plot(turns, [v[1] for v in s.values], marker="o", label=f"A: {names[0]}")
+    ax.plot(turns, [v[2] for v in s.values], marker="s", label=f"B: {names[1]}")
+    ax.set_xlabel("end of Game Turn")
+    ax.set_ylabel("mean point value on the battlefield")
+    ax.set_title("Point value over Game Turns")
+    ax.legend()
+    fig.tight_layout()
+    figs["values"] = fig
+    # damage by unit
+    fig, ax = plt.subplots(figsize=(6.4, 0.5 + 0.45 * max(1, len(s.units))))
+    ys = range(len(s.units))
+    ax.barh([y - 0.2 for y in ys], [u[3] for u in s.units], height=0.4, label="dealt")
+    ax.barh([y + 0.2 for y in ys], [u[4] for u in s.units], height=0.4, label="taken")
+    ax.set_yticks(list(ys), [f"{u[0]}: {u[1]}" for u in s.units])
+    ax.invert_yaxis()
+    ax.set_xlabel("mean point value per game")
+    ax.set_title("Damage by unit")
+    ax.legend()
+    fig.tight_layout()
+    figs["damage"] = fig
+    return figs
+
+
+def write_report(
+    rows: Sequence[GameRow],
+    path: str | Path,
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    title: str = "Simulation report",
+    png_dir: str | Path | None = None,
+) -> Path:
+    """Write the HTML page (and, with ``png_dir``, each plot as a PNG there)."""
+    import matplotlib.pyplot as plt
+
+    s = summarise(rows)
+    out = Path(path)
+    figs = _figures(s, names)
+    images: dict[str, str] = {}
+    try:
+        for name, fig in figs.items():
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=96)
+            images[name] = base64.b64encode(buf.getvalue()).decode()
+            if png_dir is not None:
+                Path(png_dir).mkdir(parents=True, exist_ok=True)
+                fig.savefig(Path(png_dir) / f"{name}.png", dpi=96)
+            plt.close(fig)
+        out.write_text(_html(s, names, title, images), encoding="utf-8")
+    except OSError as exc:
+        raise DataFileError(str(path), f"cannot write the report ({exc.strerror or exc})") from None
+    return out
+
+
+def _html(s: Summary, names: tuple[str, str], title: str, images: dict[str, str]) -> str:
+    e = html.escape
+    boards = "".join(
+        f"<tr><td>{e(b)}</td><td>{r.games}</td><td>{e(str(r))}</td></tr>"
+        for b, r in s.by_board.items()
+    )
+    units = "".join(
+        f"<tr><td>{e(u[0])}</td><td>{e(u[1])}</td><td>{u[2]:.0f}</td>"
+        f"<td>{u[3]:.1f}</td><td>{u[4]:.1f}</td></tr>"
+        for u in s.units
+    )
+    imgs = "".join(
+        f'<figure><img alt="{e(k)}" src="data:image/png;base64,{v}"></figure>'
+        for k, v in images.items()
+    )
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
+table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .6em}}
+img{{max-width:100%}}</style></head><body>
+<h1>{e(title)}</h1>
+<p>A: <b>{e(names[0])}</b> &mdash; B: <b>{e(names[1])}</b>. {s.games} games.</p>
+<p>Win rate of A (draws count half, 95% Wilson interval): <b>{e(str(s.a))}</b>.
+Mean points left: A {s.mean_points[0]:.1f}, B {s.mean_points[1]:.1f}; mean Game Turns
+{s.mean_turns:.2f}; games in which one roster dealt no damage: {s.silent}.</p>
+<h2>By board</h2><table><tr><th>board</th><th>games</th><th>A win rate</th></tr>{boards}</table>
+<h2>Plots</h2>{imgs}
+<h2>Units (mean per game)</h2>
+<table><tr><th>roster</th><th>unit</th><th>points</th><th>dealt</th><th>taken</th></tr>
+{units}</table>
+</body></html>
+"""
