@@ -13,8 +13,10 @@ module only translates (STYLE.md principle 13):
   ``"zone"`` (§3.6 step 2, default: the first free zone) and ``"activation"`` (§2.2: choose a
   unit's action, or Pass), whose ``default`` is the scripted AI's choice
   (``players.ScriptedPlayer``), so ``AutomaticPlayer`` or ``run_game(automate={"activation"})``
-  plays the engine's own game. Casualties, coherency moves, model placement inside an
-  action and the random game end stay inside the engine (docs/protocol.md lists them).
+  plays the engine's own game. In the Advanced playstyle (option ``playstyle``, §9) the
+  attacked side answers ``"counter"`` (§9.3, default: no Counter Action). Casualties,
+  coherency moves, model placement inside an action and the random game end stay inside
+  the engine (docs/protocol.md lists them).
 * **dice** are rolled inside ``apply`` from ``step_seed(seed, step)`` exactly as
   ``warbench battle`` rolls them, so a seeded game is the same game.
 * **views** are JSON: everything on the table, with other sides' point values hidden under
