@@ -56,6 +56,12 @@ def battle(
     turns: int | None = typer.Option(
         None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
     ),
+    playstyle: str = typer.Option(
+        "standard", "--playstyle", help="standard or advanced (Command Points, §9)."
+    ),
+    point_limit: int | None = typer.Option(
+        None, "--point-limit", min=1, help="Advanced: the Point Limit (default: largest roster)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the result."),
     as_json: bool = typer.Option(False, "--json", help="The result as JSON."),
     save: str | None = typer.Option(
@@ -65,7 +71,7 @@ def battle(
         None, "--db", help="Database URL (default: WARBENCH_DB or user data dir)."
     ),
 ) -> None:
-    """Play a full Standard game between scripted players and print the result.
+    """Play a full game (Standard, or Advanced with ``--playstyle advanced``) and print the result.
 
     ROSTER files are game rosters (docs/game.md) or WARSURGE rosters from ``roster export``.
     """
@@ -85,6 +91,8 @@ def battle(
         raise fail("a battle needs at least two rosters")
     if players not in ("scripted", "random"):
         raise fail(f"--players {players}: allowed: scripted, random")
+    if playstyle not in ("standard", "advanced"):
+        raise fail(f"--playstyle {playstyle}: allowed: standard, advanced")
     try:
         _board(board)  # a one-line error for an unknown board, before anything is read
         # the game is set up as the protocol sets it up (docs/protocol.md), so the record
@@ -92,7 +100,11 @@ def battle(
         args = SetupArgs(
             tuple(roster_to_data(load_game_roster(r)) for r in rosters),
             board_json(board),
-            {} if turns is None else {"game_length": turns},
+            {
+                **({} if turns is None else {"game_length": turns}),
+                **({} if playstyle == "standard" else {"playstyle": playstyle}),
+                **({} if point_limit is None else {"point_limit": point_limit}),
+            },
         )
         text = args_text(args.rosters, args.board, args.options)
         setup = game_setup(text)

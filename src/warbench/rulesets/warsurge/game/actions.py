@@ -18,6 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from warbench.kernel.errors import DataFileError
+from warbench.rulesets.warsurge.game.actions_advanced import (
+    Counter,
+    EndStep,
+    Guard,
+    Prepare,
+    Support,
+    UsePerks,
+)
 
 Point = tuple[float, float]
 
@@ -123,7 +131,21 @@ class Pass:
 
 
 Action = (
-    ChooseTurnMaster | ChooseZone | Deploy | Move | Embark | Disembark | Attack | Casualties | Pass
+    ChooseTurnMaster
+    | ChooseZone
+    | Deploy
+    | Move
+    | Embark
+    | Disembark
+    | Attack
+    | Casualties
+    | Pass
+    | UsePerks
+    | Prepare
+    | Guard
+    | Support
+    | EndStep
+    | Counter
 )
 
 _KINDS: dict[str, type[Any]] = {
@@ -136,6 +158,13 @@ _KINDS: dict[str, type[Any]] = {
     "attack": Attack,
     "casualties": Casualties,
     "pass": Pass,
+    # the Advanced playstyle's own Actions (§9.2)
+    "use_perks": UsePerks,
+    "prepare": Prepare,
+    "guard": Guard,
+    "support": Support,
+    "end_step": EndStep,
+    "counter": Counter,
 }
 _NAMES = {v: k for k, v in _KINDS.items()}
 
@@ -158,7 +187,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
             out[name] = [[s[0], s[1]] if len(s) == 2 else [s[0], s[1], list(s[2])] for s in value]
         elif name in ("burst", "darkside"):
             out[name] = [list(v) for v in value]
-        elif name in ("passengers", "models"):
+        elif name in ("passengers", "models", "perks"):
             out[name] = list(value)
         else:
             out[name] = value
@@ -187,6 +216,8 @@ def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
             kw[name] = tuple((str(w), int(p), int(a)) for w, p, a in value)
         elif name in ("passengers", "models"):
             kw[name] = tuple(int(v) for v in value)
+        elif name == "perks":
+            kw[name] = tuple(str(v) for v in value)
         else:
             kw[name] = value
     try:

@@ -21,6 +21,7 @@ from warbench.rulesets.warsurge.game.actions import (
     action_from_dict,
     action_to_dict,
 )
+from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
@@ -40,6 +41,8 @@ CORE = "001_d3f5e425c5e1196d.txt"
 
 #: Options a set-up may give (anything else is refused with this list).
 OPTIONS = (
+    "playstyle",  # "standard" (default) or "advanced" (§8, §9)
+    "point_limit",  # Advanced: the Point Limit for the Turn Master's CP dice (§9.1 step 2)
     "game_length",
     "max_turns",
     "automation",
@@ -129,12 +132,20 @@ def game_setup(args: str) -> GameSetup:
     length = options.get("game_length")
     if length is not None and not isinstance(length, int):
         raise ProfileError("options.game_length", length, "a whole number of Game Turns (4+)")
+    style = options.get("playstyle", "standard")
+    if style not in ("standard", "advanced"):
+        raise ProfileError("options.playstyle", style, "standard, advanced")
+    limit = options.get("point_limit")
+    if limit is not None and (not isinstance(limit, int) or limit <= 0):
+        raise ProfileError("options.point_limit", limit, "a positive whole number of points")
     return build_setup(
         players,
         Field(board),
         game_length=length,
         max_turns=int(options.get("max_turns", 12)),
         automation=automation,
+        playstyle=str(style),
+        point_limit=limit,
         **kw,
     )
 
@@ -295,6 +306,7 @@ def _flow_to_json(f: Flow) -> dict[str, JSON]:
         "order": list(f.order),
         "active": f.active,
         "passed": sorted(f.passed),
+        **({"advanced": f.adv.to_json()} if f.adv is not None else {}),
     }
 
 
@@ -349,6 +361,7 @@ class StateCodec:
                 order=tuple(f["order"]),
                 active=f["active"],
                 passed=frozenset(f["passed"]),
+                adv=AdvancedFlow.from_json(f["advanced"]) if "advanced" in f else None,
             )
             r = data["result"]
             game = GameState(

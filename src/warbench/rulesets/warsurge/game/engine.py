@@ -38,6 +38,14 @@ from warbench.rulesets.warsurge.game.actions import (
     Point,
     round_point,
 )
+from warbench.rulesets.warsurge.game.actions_advanced import (
+    Counter,
+    EndStep,
+    Guard,
+    Prepare,
+    Support,
+    UsePerks,
+)
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
@@ -164,6 +172,14 @@ def default_casualties(state: GameState) -> Casualties:
     return Casualties(p.target, p.candidates)
 
 
+def default_counter(state: GameState) -> Counter:
+    """The engine's own choice for a waiting Counter Action (§9.3): none (the CP is kept)."""
+    adv = state.flow.adv
+    if adv is None or adv.counter is None:
+        raise RulesError("no Attack Action waits for a Counter Action", "§9.3")
+    return Counter(adv.counter.asked[0], "none")
+
+
 # --------------------------------------------------------------------------------------------
 # Legal actions as a queryable object
 # --------------------------------------------------------------------------------------------
@@ -224,7 +240,9 @@ class LegalActions:
     def units(self) -> list[int]:
         """Units of the acting side that may still act in this phase (before geometry)."""
         st = self.state
-        if self.side is None or st.flow.phase not in PHASES or st.pause is not None:
+        if self.side is None or st.flow.phase not in PLAY_PHASES or st.pause is not None:
+            return []
+        if st.flow.adv is not None and st.flow.adv.counter is not None:
             return []
         return [
             uid
@@ -245,6 +263,13 @@ class LegalActions:
                 if len(st.pause.candidates) > 1:
                     yield Casualties(st.pause.target, st.pause.candidates[::-1])
             return
+        ask = st.flow.adv.counter if st.flow.adv is not None else None
+        if ask is not None:  # Advanced: the attacked unit's Counter Action (§9.3)
+            if uid is None:
+                yield default_counter(st)
+                for kind in ("attack", "guard", "perk"):
+                    yield Counter(ask.asked[0], kind)
+            return
         if uid is None:
             if phase is Phase.TURN_MASTER:
                 for s in range(len(st.setup.sides)):
@@ -254,6 +279,8 @@ class LegalActions:
                     if z not in st.zones:
                         yield ChooseZone(z)
             else:
+                if phase is Phase.ACTIONS and st.flow.adv and st.flow.adv.step_done:
+                    yield EndStep()
                 yield Pass()
             return
         yield from _unit_candidates(w, uid, phase)
@@ -271,12 +298,15 @@ class LegalActions:
     def sample(self, rng: SeededChoices, pass_chance: float = 0.0) -> Action:
         """A random legal action: a random unit and a random candidate that passes ``check``
         (Pass when no unit has one)."""
-        fixed = [a for a in self.candidates(None) if not isinstance(a, Pass)]
+        own = list(self.candidates(None))
+        fixed = [a for a in own if not isinstance(a, Pass | EndStep)]
         if fixed:
             legal = [a for a in fixed if can(self.state, a, hooks=self.hooks)]
             return rng.choice(legal)
-        if rng.random() < pass_chance and can(self.state, Pass(), hooks=self.hooks):
-            return Pass()
+        # Advanced: during an Action Step, "done" ends the step (§9.1); else Pass
+        done: Action = EndStep() if any(isinstance(a, EndStep) for a in own) else Pass()
+        if rng.random() < pass_chance and can(self.state, done, hooks=self.hooks):
+            return done
         units = self.units()
         rng.shuffle(units)
         for uid in units:
@@ -285,7 +315,7 @@ class LegalActions:
             for a in cands[:8]:
                 if can(self.state, a, hooks=self.hooks):
                     return a
-        return Pass()
+        return done
 
 
 def legal_actions(state: GameState, hooks: HookRegistry = DEFAULT_HOOKS) -> LegalActions:
@@ -354,9 +384,21 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     return sorted(zip(best.tolist(), uids[starts].tolist(), strict=True))
 
 
+PLAY_PHASES = (*PHASES, Phase.ACTIONS)
+
+
 def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
     info = w.info(uid)
     u = w.units[uid]
+    if phase is Phase.ACTIONS:  # Advanced (§9.2): every Action of the unit
+        if u.location is Location.RESERVE:
+            yield from _unit_candidates(w, uid, Phase.DEPLOY)
+            return
+        yield from _unit_candidates(w, uid, Phase.ATTACK)
+        yield from _unit_candidates(w, uid, Phase.MOVE)
+        yield from _unit_candidates(w, uid, Phase.DASH)
+        yield from (Guard(uid), Prepare(uid), Support(uid), UsePerks(uid))
+        return
     if phase is Phase.DEPLOY:
         zone = w.zones[info.side]
         if zone is None:

@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
     Pass,
 )
+from warbench.rulesets.warsurge.game.actions_advanced import Counter, EndStep
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
@@ -70,6 +71,9 @@ class ScriptedPlayer:
         flow = state.flow
         side = engine.acting_side(state)
         assert side is not None
+        if flow.adv is not None and flow.adv.counter is not None:  # §9.3: fight back if able
+            fight = Counter(flow.adv.counter.asked[0], "attack")
+            return fight if engine.can(state, fight) else engine.default_counter(state)
         if flow.phase is Phase.TURN_MASTER:
             return ChooseTurnMaster(side)
         if flow.phase is Phase.ZONES:
@@ -93,6 +97,8 @@ class ScriptedPlayer:
                 if engine.can(state, action):
                     return action
             self._skip.add(uid)
+        if flow.phase is Phase.ACTIONS and flow.adv is not None and flow.adv.step_done:
+            return EndStep()  # Advanced: end the Action Step after one Action (§9.1)
         return Pass()
 
     # -- per phase -----------------------------------------------------------------------
@@ -101,6 +107,12 @@ class ScriptedPlayer:
     ) -> list[Action]:
         info = w.info(uid)
         u = w.units[uid]
+        if phase is Phase.ACTIONS:  # Advanced (§9.2): deploy, else attack, else move
+            if u.location is Location.RESERVE:
+                return self._options(w, uid, Phase.DEPLOY, state)
+            return self._options(w, uid, Phase.ATTACK, state) + self._options(
+                w, uid, Phase.MOVE, state
+            )
         if phase is Phase.DEPLOY:
             zone = w.zones[info.side]
             assert zone is not None

@@ -14,9 +14,11 @@ module only translates (STYLE.md principle 13):
   unit's action, or Pass), whose ``default`` is the scripted AI's choice
   (``players.ScriptedPlayer``), so ``AutomaticPlayer`` or ``run_game(automate={"activation"})``
   plays the engine's own game. The AI chooses from the acting side's view
-  (:func:`known_state`: what the view hides is a fixed placeholder). Casualties and model
-  positions are decisions without their automations; coherency moves and the random game
-  end stay inside the engine (docs/protocol.md lists them).
+  (:func:`known_state`: what the view hides is a fixed placeholder). In the Advanced
+  playstyle (option ``playstyle``, §9) the attacked side answers ``"counter"`` (§9.3,
+  default: no Counter Action). Casualties and model positions are decisions without their
+  automations; coherency moves and the random game end stay inside the engine
+  (docs/protocol.md lists them).
 * **dice** are rolled inside ``apply`` from ``step_seed(seed, step)`` exactly as
   ``warbench battle`` rolls them, so a seeded game is the same game.
 * **views** are JSON: everything on the table, with other sides' point values hidden under
@@ -256,6 +258,18 @@ class WarsurgeRuleset:
                     f"{g.info(p.target).label} loses {p.loss} HP to {g.info(p.attacker).label}: "
                     f"choose the casualties among models {', '.join(map(str, p.candidates))}",
                     engine.default_casualties(g),
+                ),
+            )
+        ask = g.flow.adv.counter if g.flow.adv is not None else None
+        if ask is not None:  # Advanced: the attacked unit answers (§9.3)
+            return (
+                Decision(
+                    side,
+                    "counter",
+                    f"{CORE} §9.3",
+                    f"{g.info(ask.attacker).label} makes an Attack Action on "
+                    f"{g.info(ask.asked[0]).label}: a Counter Action (none, attack, guard, perk)",
+                    engine.default_counter(g),
                 ),
             )
         if phase is Phase.TURN_MASTER:

@@ -37,6 +37,7 @@ from warbench.rulesets.warsurge import RULESET_VERSION
 from warbench.rulesets.warsurge.battlefield import board_from_data, board_to_data
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import _KINDS, Action, action_to_dict
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import roster_from_data, roster_to_data
@@ -86,6 +87,12 @@ class GameRecord:
             "players": [roster_to_data(p) for p in s.players],
             "unit_points": [u.points for u in s.units],
             "board": board_to_data(s.field.board),
+            # Advanced only (§9), so Standard records are unchanged
+            **(
+                {"playstyle": s.playstyle.value, "point_limit": s.point_limit}
+                if s.playstyle is not Playstyle.STANDARD
+                else {}
+            ),
         }
 
     def lines(self) -> list[str]:
@@ -138,6 +145,8 @@ class _Header(BaseModel):
     players: list[dict[str, Any]] = pydantic.Field(min_length=1)
     unit_points: list[float] = pydantic.Field(default_factory=list)
     board: dict[str, Any]
+    playstyle: Playstyle = Playstyle.STANDARD
+    point_limit: int | None = pydantic.Field(default=None, ge=1)
 
 
 class _ActionLine(BaseModel):
@@ -226,6 +235,8 @@ def setup_from_header(header: dict[str, Any], source: str = "<record>") -> GameS
         game_length=h.game_length,
         max_turns=h.max_turns,
         automation=frozenset(h.automation),
+        playstyle=h.playstyle,
+        point_limit=h.point_limit,
     )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from warbench.rulesets.warsurge.game import advanced
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -31,6 +32,14 @@ from warbench.rulesets.warsurge.game.actions import (
     Embark,
     Move,
     Pass,
+)
+from warbench.rulesets.warsurge.game.actions_advanced import (
+    Counter,
+    EndStep,
+    Guard,
+    Prepare,
+    Support,
+    UsePerks,
 )
 from warbench.rulesets.warsurge.game.attacks import apply_attack, resume_attack, verify_attack
 from warbench.rulesets.warsurge.game.casualties import verify_casualties
@@ -57,6 +66,7 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.MOVE: (Move, Embark, Disembark, Pass),
     Phase.ATTACK: (Attack, Pass),
     Phase.DASH: (Move, Embark, Disembark, Pass),
+    Phase.ACTIONS: (*advanced.ADVANCED_ACTIONS, EndStep, Counter, Pass),  # §9.2
 }
 
 
@@ -70,6 +80,12 @@ _KIND_NAMES = {
     Attack: "attacking",
     Casualties: "choosing casualties",
     Pass: "passing",
+    UsePerks: "using Perks",
+    Prepare: "preparing",
+    Guard: "guarding",
+    Support: "supporting",
+    EndStep: "ending the Action Step",
+    Counter: "a Counter Action",
 }
 
 
@@ -99,6 +115,8 @@ def verify(w: Work, action: Action) -> Plan:
         )
     side = acting_side(flow)
     assert side is not None
+    if flow.phase is Phase.ACTIONS:
+        return advanced.verify_advanced(w, action, side)
     if isinstance(action, ChooseTurnMaster):
         if not 0 <= action.side < len(w.setup.sides):
             raise err(f"there is no side {action.side}", "§2.1 Turn Master")
@@ -113,6 +131,7 @@ def verify(w: Work, action: Action) -> Plan:
     if isinstance(action, Pass):
         verify_pass(w, side)
         return None
+    assert isinstance(action, Deploy | Move | Embark | Disembark | Attack)  # the phase's
     uid = action.unit
     if not 0 <= uid < len(w.units):
         raise err(f"there is no unit {uid}", "§2.1 Unit")
@@ -145,6 +164,10 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         assert side is not None
         take_zone(w, side, action.zone)
         return
+    if w.flow.phase is Phase.ACTIONS and not isinstance(action, Casualties):
+        if advanced.apply_advanced(w, action, plan):
+            advance(w)
+        return
     if isinstance(action, Pass):
         side = acting_side(w.flow)
         assert side is not None
@@ -158,6 +181,10 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         assert w.pause is not None
         attacker = w.pause.attacker
         if resume_attack(w, action.models):
+            if w.flow.phase is Phase.ACTIONS:  # Advanced: casualties go at once (§9.1 IV)
+                if advanced.after_attack(w):
+                    advance(w)
+                return
             w.set_unit(attacker, acted=True)
             advance(w)
         return
@@ -169,6 +196,7 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
             return  # waiting for the casualties to be chosen (§5.11)
     elif isinstance(plan, MovePlan):
         apply_move(w, plan)
+    assert isinstance(action, Deploy | Move | Embark | Disembark | Attack)
     uid = action.unit
     w.set_unit(uid, acted=True)
     advance(w)

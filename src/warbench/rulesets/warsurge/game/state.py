@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.kernel.dice import SeededDice
+from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class Phase(StrEnum):
     MOVE = "Move"
     ATTACK = "Attack"
     DASH = "Dash"
+    ACTIONS = "Action Steps"  # Advanced playstyle (§9.1 step 3)
     OVER = "Game Over"
 
 
@@ -177,6 +179,8 @@ class GameSetup:
     max_turns: int = 12  # safety cap for the random end (a d6 of 4+ continues)
     automation: frozenset[Automation] = ALL_AUTOMATIONS
     deploy_share: float = 0.5  # §3.6: at least 50% of the roster (in points) on Game Turn 1
+    playstyle: Playstyle = Playstyle.STANDARD  # §8
+    point_limit: int | None = None  # §9.1 step 2 (None: the largest roster's points)
 
     def units_of_side(self, side: int) -> list[int]:
         return [u.uid for u in self.units if u.side == side]
@@ -208,6 +212,8 @@ def build_setup(
     game_length: int | None = None,
     max_turns: int = 12,
     automation: frozenset[Automation] = ALL_AUTOMATIONS,
+    playstyle: Playstyle | str = Playstyle.STANDARD,
+    point_limit: int | None = None,
 ) -> GameSetup:
     """Number the units, cost them with ``coster`` and group players into sides (§3.3)."""
     from warbench.kernel.errors import RulesError
@@ -262,6 +268,8 @@ def build_setup(
         game_length=game_length,
         max_turns=max_turns,
         automation=automation,
+        playstyle=Playstyle(playstyle),
+        point_limit=point_limit,
     )
 
 
@@ -368,6 +376,7 @@ class Flow:
     order: tuple[int, ...] = ()  # sides clockwise from the Turn Master (§2.1, §3.3)
     active: int | None = None  # side to act
     passed: frozenset[int] = frozenset()  # sides finished with this phase
+    adv: AdvancedFlow | None = None  # Advanced playstyle only (§9.1)
 
 
 @dataclass(frozen=True)
@@ -567,6 +576,8 @@ def canonical_json(state: GameState) -> str:
         if state.result is None
         else [[round(v, 4) for v in state.result.values], state.result.winner],
     }
+    if f.adv is not None:  # Advanced only: Standard digests are unchanged
+        data["advanced"] = f.adv.to_json()
     if state.pause is not None:  # only then: the digests of every other state are unchanged
         data["pause"] = state.pause.to_json()
     return json.dumps(data, sort_keys=True, separators=(",", ":"))

@@ -12,9 +12,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.game import advanced
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
 )
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.deployment import verify_deploy
 from warbench.rulesets.warsurge.game.hooks import Hook
@@ -33,6 +35,8 @@ from warbench.rulesets.warsurge.game.work import Work, err
 def acting_side(state_flow: Flow) -> int | None:
     if state_flow.phase is Phase.TURN_MASTER:
         return state_flow.rolloff_winner
+    if state_flow.adv is not None and state_flow.adv.counter is not None:
+        return state_flow.adv.counter.sides[0]  # a Counter Action is asked (§9.3)
     return state_flow.active
 
 
@@ -56,6 +60,8 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
                 holder.location is Location.EMBARKED  # into the outer Transport (§6.5)
             )
         return False
+    if phase is Phase.ACTIONS:
+        return advanced.unit_can_act(w, uid)
     if phase is Phase.ATTACK:
         if not info.unit.weapons:
             return False
@@ -100,6 +106,13 @@ def verify_pass(w: Work, side: int) -> None:
 
 
 PHASES = (Phase.DEPLOY, Phase.MOVE, Phase.ATTACK, Phase.DASH)
+
+
+def flow_phases(w: Work) -> tuple[Phase, ...]:
+    """The phases of this Game Turn: the playstyle's flow definition (§8, §9.1)."""
+    if w.setup.playstyle is Playstyle.ADVANCED:
+        return advanced.ADVANCED_PHASES if w.flow.turn == 1 else advanced.ADVANCED_PHASES[1:]
+    return PHASES
 
 
 def ranked_rolloff(w: Work, sides: Sequence[int], label: str) -> list[int]:
@@ -160,7 +173,7 @@ def set_turn_master(w: Work, side: int) -> None:
         w.flow = replace(w.flow, phase=Phase.ZONES, active=side)
         _auto_zones(w)
     else:
-        _start_phase(w, Phase.DEPLOY)
+        _start_phase(w, flow_phases(w)[0])
 
 
 def _auto_zones(w: Work) -> None:
@@ -184,7 +197,7 @@ def take_zone(w: Work, side: int, zone: int) -> None:
     if waiting:
         w.flow = replace(w.flow, active=waiting[0])
     else:
-        _start_phase(w, Phase.DEPLOY)
+        _start_phase(w, flow_phases(w)[0])
 
 
 def clockwise_order(w: Work, first: int) -> tuple[int, ...]:
@@ -202,7 +215,10 @@ def _start_phase(w: Work, phase: Phase) -> None:
     tm = w.flow.turn_master
     assert tm is not None
     order = clockwise_order(w, tm)
-    w.flow = replace(w.flow, phase=phase, order=order, active=None, passed=frozenset())
+    if phase is Phase.ACTIONS:
+        advanced.start_actions(w, order)
+    else:
+        w.flow = replace(w.flow, phase=phase, order=order, active=None, passed=frozenset())
     if w.hooks.active(Hook.PHASE_START):
         w.hooks.fire(Hook.PHASE_START, w, phase=phase.value)
     first = [s for s in order if side_can_act(w, s, phase)]
@@ -235,10 +251,11 @@ def _end_phase(w: Work) -> None:
         end_attack_phase(w)
     if w.hooks.active(Hook.PHASE_END):
         w.hooks.fire(Hook.PHASE_END, w, phase=phase.value)
-    if phase is Phase.DASH:
+    phases = flow_phases(w)
+    if phase is phases[-1]:
         end_turn(w)
         return
-    nxt = PHASES[PHASES.index(phase) + 1]
+    nxt = phases[phases.index(phase) + 1]
     _start_phase(w, nxt)
 
 

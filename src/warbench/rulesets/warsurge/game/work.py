@@ -259,8 +259,12 @@ def current_value(w: Work, uid: int) -> float:
 def to_unit_state(w: Work, uid: int) -> UnitState:
     info = w.info(uid)
     u = w.units[uid]
+    profile = info.unit.profile
+    adv = w.flow.adv
+    if adv is not None and adv.guard_of(uid):  # Advanced: Guard, +1 Defence a use (§9.2)
+        profile = profile.model_copy(update={"defence": profile.defence + adv.guard_of(uid)})
     st = UnitState(
-        profile=info.unit.profile,
+        profile=profile,
         weapons={wp.name: wp for wp in info.unit.weapons},
         models=[
             ModelState(h, ws, r)

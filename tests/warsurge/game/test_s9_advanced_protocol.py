@@ -1,0 +1,116 @@
+"""The Advanced playstyle on the game protocol and against the odds (issue 12).
+
+Conformance passes in Advanced (``options.playstyle = "advanced"``; the attacked side's
+Counter Action is a ``"counter"`` decision whose default keeps the CP), and the exact
+``odds --advanced`` answer is what the game rolls for the same attack (§9.1 IV, §9.3 Counter
+Guard's +1 Defence included). ``WARBENCH_CONFORMANCE_GAMES`` plays more conformance games.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import replace
+
+import pytest
+
+from warbench.play import SetupArgs, run_game
+from warbench.play.conformance import check_conformance
+from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.actions_advanced import Counter
+from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
+from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
+from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+from warbench.rulesets.warsurge.game.state import GameState, Phase
+from warbench.rulesets.warsurge.odds import AttackPlan, exact_attack
+
+from .helpers import ROSTERS, entry, scenario, unit, weapon
+
+GAMES = int(os.environ.get("WARBENCH_CONFORMANCE_GAMES", "2"))
+
+
+def _setup(**options: object) -> SetupArgs:
+    rosters = tuple(
+        roster_to_data(load_game_roster(ROSTERS / f))
+        for f in ("skirmish_a.yaml", "skirmish_b.yaml")
+    )
+    return SetupArgs(rosters, None, {"playstyle": "advanced", "max_turns": 6, **options})
+
+
+def test_conformance_passes_in_the_advanced_playstyle() -> None:
+    report = check_conformance(WarsurgeRuleset(), _setup(), seeds=range(GAMES), samples=2)
+    assert report.finished == GAMES
+
+
+def test_protocol_counter_decisions_default_to_none_and_states_round_trip() -> None:
+    ws = WarsurgeRuleset()
+    seen = []
+    run = run_game(ws, _setup(), [], 3, automate={"*"}, on_step=lambda s, _e: seen.append(s))
+    assert ws.is_over(run.state)
+    asked = [s for s in seen if not ws.is_over(s) and ws.pending(s)[0].kind == "counter"]
+    assert asked, "no Counter Action was asked in the game"
+    d = ws.pending(asked[0])[0]
+    assert isinstance(d.default, Counter) and d.default.choice == "none"
+    for s in (asked[0], seen[-1]):
+        back = ws.states.load(json.loads(json.dumps(ws.states.dump(s))))
+        assert ws.digest(back) == ws.digest(s)
+        assert ws.pending(back) == ws.pending(s)
+
+
+def test_protocol_refuses_an_unknown_playstyle() -> None:
+    from warbench.kernel.errors import ProfileError
+
+    with pytest.raises(ProfileError, match="standard, advanced"):
+        args = _setup(playstyle="skirmish")
+        WarsurgeRuleset().setup(args.rosters, args.board, args.options, 1)
+
+
+def _melee(guard: int = 0) -> tuple[GameState, AttackPlan]:
+    axe = weapon("Axe", range=1, attacks=3, power=5)
+    a = unit("A", weapons=[axe], models=3)
+    b = unit("B", models=4, defence=4, hp=3)
+    st = scenario(
+        [[entry(a)], [entry(b)]],
+        {0: [(20, 24), (21, 24), (22, 24)], 1: [(20, 25), (21, 25), (22, 25), (23, 25)]},
+        engaged=[(0, 1)],
+        playstyle="advanced",
+    )
+    st = replace(st, flow=replace(st.flow, phase=Phase.ACTIONS, adv=AdvancedFlow(cp=(5, 5))))
+    info_b = st.setup.units[1].unit
+    target = UnitState.of(
+        info_b.model_copy(
+            update={
+                "profile": info_b.profile.model_copy(
+                    update={"defence": info_b.profile.defence + guard}
+                )
+            }
+        )
+    )
+    plan = AttackPlan(
+        UnitState.of(st.setup.units[0].unit),
+        target,
+        AttackContext(melee=True, playstyle=Playstyle.ADVANCED),
+    )
+    return st, plan
+
+
+@pytest.mark.parametrize("counter", ["none", "guard"])
+def test_exact_odds_advanced_and_the_game_agree_on_the_same_attack(counter: str) -> None:
+    st, plan = _melee(guard=1 if counter == "guard" else 0)
+    odds = exact_attack(plan)
+    mean = sum(k * p for k, p in odds.hp_lost.items())
+    var = sum((k - mean) ** 2 * p for k, p in odds.hp_lost.items())
+    n = 300
+    seen: dict[int, int] = {}
+    for seed in range(n):
+        s = replace(st, seed=seed)
+        s, _ = engine.apply(s, Attack(0, (("Axe", 1),)))
+        s, events = engine.apply(s, Counter(1, counter))
+        lost = sum(e.data["hp_lost"] for e in events if e.kind == "attack" and e.data["unit"] == 0)
+        seen[lost] = seen.get(lost, 0) + 1
+    got = sum(k * c for k, c in seen.items()) / n
+    assert abs(got - mean) < 4 * math.sqrt(var / n) + 1e-9, (got, mean)
+    assert set(seen) <= set(odds.hp_lost)  # nothing the exact answer calls impossible
