@@ -83,13 +83,38 @@ function unitRadius(uid: number): number {
 let known = 0;
 let events: Snapshot["events"] = [];
 
-async function refresh(): Promise<void> {
+// One refresh at a time: the live stream and an action's answer both ask for one, and two
+// overlapping fetches from the same step would add the same events twice and could leave the
+// older snapshot on screen. A request made while one runs makes it run once more.
+let refreshing: Promise<void> | null = null;
+let again = false;
+
+function refresh(): Promise<void> {
+  if (refreshing !== null) {
+    again = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      again = false;
+      await refreshOnce();
+    } while (again);
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function refreshOnce(): Promise<void> {
   try {
     let next = await call<Snapshot>("GET", `/api/play/games/${gameId}?since=${known}`);
     if (next.steps < known) {
       next = await call<Snapshot>("GET", `/api/play/games/${gameId}?since=0`);
       events = [];
     }
+    // Nothing new (the live stream's echo of an action this page already fetched): keep the
+    // page as it is, so a button being pressed is not replaced under the pointer.
+    if (snap !== null && next.revision === snap.revision && next.steps === known && next.events.length === 0) return;
     events = events.concat(next.events);
     known = next.steps;
     snap = next;
@@ -130,6 +155,7 @@ function render(): void {
   $("download").setAttribute("href", `/api/play/games/${gameId}/record?t=${encodeURIComponent(token)}`);
   $("replay-link").setAttribute("href", `/play/replay?game=${gameId}#t=${encodeURIComponent(token)}`);
   renderDecision();
+  setBusy(busy);
   document.body.dataset.revision = String(s.revision);
   document.body.dataset.ready = "1";
 }
@@ -331,9 +357,18 @@ async function showOdds(a: Action): Promise<void> {
   box.appendChild(go);
 }
 
+// While an action is on its way, the decision's buttons are disabled (a press would be
+// dropped), so nobody presses a button that does nothing.
+function setBusy(value: boolean): void {
+  busy = value;
+  for (const b of document.querySelectorAll<HTMLButtonElement>("#actions button, #take-default")) {
+    b.disabled = value;
+  }
+}
+
 async function act(a: Action): Promise<void> {
   if (busy) return;
-  busy = true;
+  setBusy(true);
   try {
     await call("POST", `/api/play/games/${gameId}/actions`, { action: a });
     $("refusal").textContent = "";
@@ -344,7 +379,7 @@ async function act(a: Action): Promise<void> {
     $("refusal").textContent = e instanceof ApiFailure ? `✗ ${e.body.detail}` : String(e);
     $("refusal").className = "refusal bad";
   } finally {
-    busy = false;
+    setBusy(false);
   }
 }
 
