@@ -294,8 +294,9 @@ def _create_at_head(s: Session) -> None:
     (``alembic_version``, its primary key named ``alembic_version_pkc``)."""
     from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, insert
 
-    import warbench.storage.games  # noqa: F401  (its tables are on the same metadata)
-    import warbench.storage.sim_models  # noqa: F401  (the simulation lab's tables too)
+    # the web games' and the simulation lab's tables are on the same metadata
+    import warbench.storage.games
+    import warbench.storage.sim_models  # noqa: F401
     from warbench.storage.models import Base
 
     conn = s.connection()
