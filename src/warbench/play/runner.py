@@ -34,6 +34,8 @@ from warbench.play.record import GameRecord, replay
 S = TypeVar("S")
 A = TypeVar("A")
 V = TypeVar("V")
+J = TypeVar("J")
+R = TypeVar("R")
 
 PlayerFactory = Callable[[int, int], Player[Any]]  # (game seed, seat) -> a fresh player
 Progress = Callable[[int, int], None]  # (games done, games in all)
@@ -256,11 +258,27 @@ def _run_ray(
     workers: int | None,
     progress: Progress | None,
 ) -> list[BatchRow]:
+    return ray_map(play_one, job, seeds, address, workers, progress, "runner")
+
+
+def ray_map(
+    fn: Callable[[J, int], R],
+    job: J,
+    items: Sequence[int],
+    address: str | None,
+    workers: int | None,
+    progress: Progress | None,
+    rule: str,
+) -> list[R]:
+    """``[fn(job, i) for i in items]`` as Ray tasks, in the order of ``items``: on the cluster
+    at ``address``, else a local Ray with ``workers`` CPUs (started here and stopped after;
+    a Ray the caller started stays up). ``progress(done, total)`` after each result. The one
+    Ray driver of warbench (the batch runner and the simulation lab)."""
     try:
         import ray
     except ImportError:
         raise ProtocolError(
-            "the ray backend needs Ray: pip install 'warbench[ray]'", "runner"
+            "the ray backend needs Ray: pip install 'warbench[ray]'", rule
         ) from None
     started = not ray.is_initialized()
     if started:
@@ -269,24 +287,18 @@ def _run_ray(
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     try:
-        return _ray_rows(ray, job, seeds, progress)
+        remote = ray.remote(fn)
+        refs = [remote.remote(job, i) for i in items]
+        index = {ref: k for k, ref in enumerate(refs)}
+        out: dict[int, R] = {}
+        pending = list(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                out[index[ref]] = ray.get(ref)
+            if progress is not None:
+                progress(len(out), len(items))
+        return [out[k] for k in range(len(items))]
     finally:
         if started:  # a Ray the caller started stays up for its next batch
             ray.shutdown()
-
-
-def _ray_rows(
-    ray: Any, job: BatchJob, seeds: list[int], progress: Progress | None
-) -> list[BatchRow]:
-    remote = ray.remote(play_one)
-    refs = [remote.remote(job, s) for s in seeds]
-    index = {ref: k for k, ref in enumerate(refs)}
-    out: dict[int, BatchRow] = {}
-    pending = list(refs)
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        for ref in ready:
-            out[index[ref]] = ray.get(ref)
-        if progress is not None:
-            progress(len(out), len(seeds))
-    return [out[k] for k in range(len(seeds))]

@@ -279,34 +279,9 @@ def _run_ray(
     workers: int | None,
     progress: Progress | None,
 ) -> list[GameRow]:
-    try:
-        import ray
-    except ImportError:
-        raise ProtocolError(
-            "the ray backend needs Ray: pip install 'warbench[ray]'", "simulate"
-        ) from None
-    started = not ray.is_initialized()
-    if started:
-        if address is not None:
-            ray.init(address=address)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-    try:
-        remote = ray.remote(play_game)
-        refs = [remote.remote(spec, g) for g in indices]
-        index = {ref: k for k, ref in enumerate(refs)}
-        out: dict[int, GameRow] = {}
-        pending = list(refs)
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                out[index[ref]] = ray.get(ref)
-            if progress is not None:
-                progress(len(out), len(indices))
-        return [out[k] for k in range(len(indices))]
-    finally:
-        if started:
-            ray.shutdown()
+    from warbench.play.runner import ray_map
+
+    return ray_map(play_game, spec, indices, address, workers, progress, "simulate")
 
 
 def load_rosters(paths: Sequence[str | os.PathLike[str]]) -> tuple[JSON, JSON]:
