@@ -359,8 +359,11 @@ async function showOdds(a: Action): Promise<void> {
 
 // While an action is on its way, the decision's buttons are disabled (a press would be
 // dropped), so nobody presses a button that does nothing.
+// ``body[data-busy]`` says so to scripts and tests: a page whose action is on its way still
+// shows the decision it answered until the answer's refresh arrives.
 function setBusy(value: boolean): void {
   busy = value;
+  document.body.dataset.busy = value ? "1" : "0";
   for (const b of document.querySelectorAll<HTMLButtonElement>("#actions button, #take-default")) {
     b.disabled = value;
   }

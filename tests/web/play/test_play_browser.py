@@ -22,6 +22,8 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
+# a page under a loaded machine may take longer than the 5 s default to become ready
+expect.set_options(timeout=20_000)
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTEFACTS = Path(__file__).parents[1] / "artefacts"
@@ -124,8 +126,19 @@ def _decide_until_over(page: Any, limit: int = 200) -> int:
             page.click("#take-default")
         else:
             page.locator("#actions button").first.click()
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     raise AssertionError("the game did not end")
+
+
+def _answered(page: Any, rev: str | None) -> None:
+    """Wait until the page's own action is answered: a new revision on screen *and* the action
+    no longer on its way (``data-busy``). A new revision alone can come from the other player's
+    move over the live stream while this page's action is still in flight, leaving a decision
+    on screen that this page has already answered (the two-browser test once clicked a button
+    that then vanished)."""
+    body = page.locator("body")
+    expect(body).not_to_have_attribute("data-revision", rev or "")
+    expect(body).to_have_attribute("data-busy", "0")
 
 
 @pytest.mark.parametrize("size", ["phone", "desk"])
@@ -185,7 +198,7 @@ def test_two_browsers_play_one_game_with_secret_links_and_live_updates(pages: Pa
                     pg.click("#take-default")
                 else:
                     pg.locator("#actions button").first.click()
-                expect(pg.locator("body")).not_to_have_attribute("data-revision", rev or "")
+                _answered(pg, rev)
                 progressed = True
         if all(
             p.locator("#decision-card").get_attribute("data-state") == "over" for p in (red, blue)
@@ -214,7 +227,7 @@ def test_warsurge_deploy_by_dragging_with_live_refusals_and_attack_odds(pages: P
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     page.locator(".unit-chip").first.click()
     page.locator("#actions button", has_text="deploy").first.click()
     expect(page.locator("#place")).to_be_visible()
@@ -251,13 +264,13 @@ def test_warsurge_deploy_by_dragging_with_live_refusals_and_attack_odds(pages: P
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     else:
         pytest.fail("no attack was offered in 60 decisions")
     expect(page.locator(".odds-line").first).to_contain_text("expected HP lost")
     rev = page.locator("body").get_attribute("data-revision")
     page.click("#confirm-attack")
-    expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    _answered(page, rev)
 
 
 def test_play_manager_tracks_a_table(pages: Pages) -> None:
@@ -327,7 +340,7 @@ def test_warsurge_board_at_phone_size_as_a_spectator_sees_it(pages: Pages) -> No
             break
         rev = host.locator("body").get_attribute("data-revision")
         host.click("#take-default")
-        expect(host.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(host, rev)
     spectator = pages.new(PHONE, "phone-spectator")
     spectator.goto(spectator_link)
     expect(spectator.locator("#board polygon.zone").first).to_be_attached()
