@@ -271,7 +271,14 @@ def run_load(
     restart_info: dict[str, Any] = {}
     try:
         if restart:
-            time.sleep(seconds / 2)
+            # half-way, but not before every game is made and has an action (a loaded machine
+            # may take longer than the half to start the server and the games; then the
+            # restart would check nothing)
+            while time.monotonic() - started < seconds / 2 or (
+                (stats.games_started < games or stats.actions < games)
+                and time.monotonic() - started < 300
+            ):
+                time.sleep(0.05)
             paused.set()
             time.sleep(0.3)  # requests in flight finish
             before = _steps(server, stats)
