@@ -199,8 +199,9 @@ def with_positions(
     placing = state
     if Automation.MODEL_PLACEMENT not in state.setup.automation:
         placing = replace(state, setup=placing_setup(state.setup))
-        if "index" in state.cache:
-            placing.cache["index"] = state.cache["index"]
+        for key in ("index", "index_parent"):
+            if key in state.cache:
+                placing.cache[key] = state.cache[key]
     plan = _verified(placing, normalize(action), hooks)
     if isinstance(action, Deploy) and isinstance(plan, DeployPlan):
         return normalize(replace(action, at=None, positions=plan.positions))
