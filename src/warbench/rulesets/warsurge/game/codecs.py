@@ -257,13 +257,16 @@ def _paused_again(game: GameState, data: Mapping[str, Any]) -> GameState:
         action = action_from_dict(data["action"], "<state>")
         choices = [tuple(int(m) for m in c) for c in data["choices"]]
         terms = {k: data[k] for k in ("attacker", "target", "weapon", "loss", "candidates")}
+        if data.get("own"):
+            terms["own"] = True
     except (KeyError, TypeError, ValueError) as exc:
         raise DataFileError("<state>", f"not a waiting Attack: {exc!r}") from exc
     state = replace(game, units=origin, pause=None, step=game.step - 1)
     try:
         state, _ = engine.apply(state, action)
-        for models in choices:
-            state, _ = engine.apply(state, Casualties(terms["target"], models))
+        for models in choices:  # each to the Attack's pause of the moment (target or own)
+            unit = state.pause.target if state.pause is not None else terms["target"]
+            state, _ = engine.apply(state, Casualties(unit, models))
     except RulesError as exc:
         raise DataFileError("<state>", f"the waiting Attack does not replay: {exc}") from exc
     if state.pause is None or state.pause.to_json() != terms or state.units != game.units:

@@ -250,12 +250,13 @@ class WarsurgeRuleset:
         phase = g.flow.phase
         if g.pause is not None:
             p = g.pause
+            cause = "its own weapon" if p.own else g.info(p.attacker).label
             return (
                 Decision(
                     side,
                     "casualties",
                     f"{CORE} §5.11, §5.13",
-                    f"{g.info(p.target).label} loses {p.loss} HP to {g.info(p.attacker).label}: "
+                    f"{g.info(p.target).label} loses {p.loss} HP to {cause}: "
                     f"choose the casualties among models {', '.join(map(str, p.candidates))}",
                     engine.default_casualties(g),
                 ),

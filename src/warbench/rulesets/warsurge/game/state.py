@@ -406,16 +406,24 @@ class CasualtyPause:
     origin: tuple[UnitGS, ...] = field(default=(), compare=False, repr=False)
     action: Any = field(default=None, compare=False, repr=False)
     choices: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    #: the attacker's own HP loss waits (Volatile, an Incantation's backlash: the attacking
+    #: unit is ``target`` too, its controller chooses, §5.11); the weapon's HP loss on its
+    #: target is applied already, ``target_state`` is that target as the attack left it
+    own: bool = False
+    target_state: Any = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """What the digest and a view show of the pause (the choice's terms)."""
-        return {
+        out: dict[str, Any] = {
             "attacker": self.attacker,
             "target": self.target,
             "weapon": self.weapon,
             "loss": self.loss,
             "candidates": list(self.candidates),
         }
+        if self.own:
+            out["own"] = True
+        return out
 
 
 @dataclass(frozen=True)
