@@ -29,6 +29,7 @@ from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.state import (
     CasualtyPause,
+    CoherencyPause,
     Flow,
     GameResult,
     GameState,
@@ -87,6 +88,7 @@ class Work:
         self.step = state.step
         self.result: GameResult | None = state.result
         self.pause: CasualtyPause | None = state.pause
+        self.restore: CoherencyPause | None = state.restore
         self._dice = dice
         self.hooks = hooks
         self.events: list[Event] = []
@@ -127,6 +129,7 @@ class Work:
             step=self.step,
             result=self.result,
             pause=self.pause,
+            restore=self.restore,
         )
         if self._index is not None:
             out.cache["index"] = self._index
