@@ -120,3 +120,25 @@ def test_games_whose_coherency_moves_are_the_engine_s_are_the_automated_games() 
         finals.append((run.state.digest(), len(run.actions) - restored, restored))
     assert finals[1][2] > 0  # coherency was restored by the player's default ...
     assert finals[0][:2] == finals[1][:2]  # ... and the game is the automated game
+
+
+def test_conformance_passes_with_coherency_and_casualty_decisions() -> None:
+    """Random-legal players and the defaults answer the ``"coherency"`` decision too (skirmish
+    seeds 0-2: one unit is left out of Coherency)."""
+    from warbench.play import SetupArgs
+    from warbench.play.conformance import check_conformance
+    from warbench.rulesets.warsurge.game.io import roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+
+    names = sorted(a.value for a in RESTORING - {Automation.CASUALTY_SELECTION})
+    rosters = tuple(
+        roster_to_data(load_game_roster(ROSTERS / f))
+        for f in ("skirmish_a.yaml", "skirmish_b.yaml")
+    )
+    report = check_conformance(
+        WarsurgeRuleset(),
+        SetupArgs(rosters, None, {"automation": names}),
+        seeds=range(3),
+        samples=2,
+    )
+    assert report.finished == 3 and report.decisions.get("coherency", 0) > 0
