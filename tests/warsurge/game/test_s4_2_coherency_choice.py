@@ -90,6 +90,8 @@ def test_s4_2_iv_refusals_name_the_unit_the_positions_and_the_rule() -> None:
     assert info.value.rule == "§4.2"
     with pytest.raises(RulesError, match="overlap"):
         engine.check(waiting, Restore(1, ((9.6, 20.0), (9.9, 20.0))))
+    with pytest.raises(RulesError, match="least number of models: 1 suffice, 2 would move"):
+        engine.check(waiting, Restore(1, ((9.0, 20.0), (10.6, 20.0))))  # both move (L1930)
     with pytest.raises(RulesError, match="no unit waits"):
         engine.check(_end_of_attack_phase(ALL_AUTOMATIONS), Restore(1, ()))
 

@@ -306,7 +306,9 @@ def _ask_restore(w: Work) -> None:
 def verify_restore(w: Work, action: Restore) -> None:
     """The positions that restore a unit's Coherency (§4.2 IV): one for every model on the
     battlefield, each a legal spot (on the battlefield, off Impassable Ground, overlapping no
-    base), the unit in one coherent group."""
+    base), the unit in one coherent group, moving no more models than the engine's own
+    restoration (the least number, L1930-1932; the distance is the player's, see
+    docs/rulings.md)."""
     p = w.restore
     if p is None:
         raise err("no unit waits to restore its Coherency", "§4.2 IV")
@@ -326,6 +328,18 @@ def verify_restore(w: Work, action: Restore) -> None:
     prob = problem_positions(w, uid, action.positions, present, None, None, False)
     if prob:
         raise err(*prob)
+    # "you must move the least number of models" (L1930-1932): no more than the engine's
+    # restoration moves (a valid one, so at least as many as the least)
+    u = w.units[uid]
+    restored = coherency_restored(w, uid)
+    least = restored[1] if restored is not None else 0
+    moved = sum(1 for i, q in zip(present, action.positions, strict=True) if q != u.pos[i])
+    if moved > least:
+        raise err(
+            f"restoring the Coherency of {w.label(uid)} moves the least number of models: "
+            f"{least} suffice, {moved} would move",
+            "§4.2 IV",
+        )
 
 
 def default_restore(w: Work) -> Restore:
