@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import shapely
 
 from warbench.rulesets.warsurge.battlefield.geometry import (
     EPS,
@@ -41,10 +42,11 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     FloatArray,
     IntArray,
     as_discs,
+    segment_altitudes_over,
     segment_point_distance,
     segments_cross,
 )
-from warbench.rulesets.warsurge.battlefield.model import Board, Disc
+from warbench.rulesets.warsurge.battlefield.model import DEFAULT_MODEL_HEIGHT, Board, Disc
 
 __all__ = [
     "COVER_RAYS",
@@ -54,6 +56,9 @@ __all__ = [
     "attackers_in_sight",
     "cover_bonus",
     "cover_report",
+    "elevated_cover_report",
+    "elevated_sight_matrix",
+    "elevated_visible_models",
     "line_of_sight",
     "obscured_fraction",
     "sight_matrix",
@@ -490,3 +495,282 @@ def obscured_fraction(
 ) -> float:
     """How much of ``target``'s base is obscured as seen from ``attacker`` (0 to 1, §5.6)."""
     return cover_report(board, [attacker], [target], blockers).obscured[0]
+
+
+# --------------------------------------------------------------------------- heights (L2360)
+#
+# The game's line of sight and cover with models standing above the board (on a floor of a
+# building, a gantry, a roof: ``docs/rulings.md`` "WARSURGE battlefield" 16-17 and 24-26). The
+# flat answers above stay the rule on the ground: the height questions are asked only of the
+# pairs of models one of which stands above the board, so a flat board gets the flat answers.
+
+
+@dataclass(frozen=True, slots=True)
+class _Obstacle:
+    area: Any
+    top: float
+    value: int
+    name: str
+
+
+def _height_obstacles(board: Board, pieces: IntArray) -> list[_Obstacle]:
+    """The pieces of ``pieces`` as obstacles with a top: a piece without a height is as tall
+    as a line needs (ruling 16: the flat reading)."""
+    g = board.geometry()
+    out = []
+    for p in pieces:
+        t = board.terrain[int(p)]
+        top = math.inf if t.height is None else float(t.height)
+        out.append(_Obstacle(g.polys[int(p)], top, int(g.cover_value[int(p)]), t.name))
+    return out
+
+
+def _line_over(
+    p0: FloatArray, z0: float, p1: FloatArray, z1: float, obstacles: Sequence[_Obstacle]
+) -> tuple[int, str]:
+    """``(0, "")`` when the line from ``(p0, z0)`` to ``(p1, z1)`` passes above every obstacle,
+    else the largest value of those it meets at or below their top (ruling 17: grazing a top
+    blocks) and that obstacle's name."""
+    worst, name = 0, ""
+    a = (float(p0[0]), float(p0[1]))
+    b = (float(p1[0]), float(p1[1]))
+    for o in obstacles:
+        if o.value <= worst:
+            continue
+        for low, _high in segment_altitudes_over(a, z0, b, z1, o.area):
+            if low <= o.top + EPS:
+                worst, name = o.value, o.name
+                break
+    return worst, name
+
+
+def _near(
+    obstacles: Sequence[_Obstacle], a: FloatArray, b: FloatArray, margin: float
+) -> list[_Obstacle]:
+    """The obstacles within ``margin`` of the segment ``a``-``b`` on the board (every line
+    between the two bases lies that close to it)."""
+    if not obstacles:
+        return []
+    seg = shapely.LineString([(float(a[0]), float(a[1])), (float(b[0]), float(b[1]))])
+    areas = np.array([o.area for o in obstacles], dtype=object)
+    d = shapely.distance(areas, seg)
+    return [o for o, x in zip(obstacles, d, strict=True) if x <= margin + EPS]
+
+
+def _model_obstacles(bxy: FloatArray, br: FloatArray, bz: FloatArray, height: float) -> list[Any]:
+    return [
+        _Obstacle(
+            shapely.Point(float(x), float(y)).buffer(float(r) * _SHRINK, quad_segs=8),
+            float(z) + height,
+            1,
+            "other units",
+        )
+        for (x, y), r, z in zip(bxy, br, bz, strict=True)
+    ]
+
+
+def _exclude(scene: _Scene, pieces: IntArray, i: int, j: int | None) -> IntArray:
+    """The pieces of the scene neither model stands in (ruling 2: models in a piece see out
+    and are seen; for cover only the attacker's, ruling 5)."""
+    in_a, in_t = scene.inside()
+    keep = ~in_a[i]
+    if j is not None:
+        keep &= ~in_t[j]
+    out: IntArray = pieces[keep]
+    return out
+
+
+def _arrays_z(z: FloatArray | Sequence[float] | None, n: int) -> FloatArray:
+    if z is None:
+        return np.zeros(n)
+    out = np.asarray(z, dtype=np.float64).reshape(-1)
+    if len(out) != n:
+        raise ValueError(f"{len(out)} heights given for {n} bases")
+    return out
+
+
+def elevated_sight_matrix(
+    board: Board,
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
+    *,
+    attacker_z: FloatArray | Sequence[float] | None = None,
+    target_z: FloatArray | Sequence[float] | None = None,
+    blocker_z: FloatArray | Sequence[float] | None = None,
+    model_height: float = DEFAULT_MODEL_HEIGHT,
+) -> BoolArray:
+    """:func:`sight_matrix` with the heights the models stand at (L2360, 001 L2363-2366: Unit
+    B in the tower "can see the Target from above", through Unit A).
+
+    A pair of models on the ground keeps the flat answer. A pair one of which stands above
+    the board (``z > 0``) also sees each other when the straight line from either model's top
+    to the other's top or the middle of its height passes above every LoS-blocking piece (a
+    piece without a height is as tall as any line, ruling 16) and every other model's base up
+    to that model's top (ruling 17); pieces either model stands in are left out (ruling 2).
+    The answer stays symmetric (§5.4 "Targeting goes both ways")."""
+    scene = _Scene(board, attackers, targets, blockers)
+    n, m = len(scene.axy), len(scene.txy)
+    az = _arrays_z(attacker_z, n)
+    tz = _arrays_z(target_z, m)
+    flat = sight_matrix(board, attackers, targets, blockers)
+    if not n or not m or not ((az > EPS).any() or (tz > EPS).any()):
+        return flat
+    bxy_all, br_all = _arrays(blockers)
+    bz_all = _arrays_z(blocker_z, len(bxy_all))
+    key = (
+        *scene.key("elevated"),
+        az.tobytes(),
+        tz.tobytes(),
+        bxy_all.tobytes(),
+        bz_all.tobytes(),
+        np.float64(model_height).tobytes(),
+    )
+    cache = scene.geom.cache
+    hit = cache.get(key)
+    if hit is None:
+        out = flat.copy()
+        others = _model_obstacles(bxy_all, br_all, bz_all, model_height)
+        h = model_height
+        for i, j in zip(*np.nonzero(~flat), strict=True):
+            if az[i] <= EPS and tz[j] <= EPS:
+                continue
+            a, t = scene.axy[i], scene.txy[j]
+            obstacles = _near(
+                _height_obstacles(board, _exclude(scene, scene.pieces, i, j)) + others, a, t, 0.0
+            )
+            out[i, j] = any(
+                _line_over(p, zp + h, q, zq, obstacles)[0] == 0
+                for p, zp, q, zq_base in ((a, az[i], t, tz[j]), (t, tz[j], a, az[i]))
+                for zq in (zq_base + h, zq_base + h / 2)
+            )
+        hit = cache.put(key, out)
+    result: BoolArray = hit.copy()
+    return result
+
+
+def elevated_visible_models(
+    board: Board,
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
+    **heights: Any,
+) -> list[bool]:
+    """:func:`visible_models` with heights (§5.5 with L2360): the target models at least one
+    attacker sees in :func:`elevated_sight_matrix`."""
+    z = [heights.get("attacker_z"), heights.get("target_z")]
+    if not any(v is not None and (np.asarray(v) > EPS).any() for v in z):
+        return visible_models(board, attackers, targets, blockers)
+    matrix = elevated_sight_matrix(board, attackers, targets, blockers, **heights)
+    return [bool(matrix[:, j].any()) for j in range(matrix.shape[1])]
+
+
+def elevated_cover_report(
+    board: Board,
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
+    *,
+    attacker_z: FloatArray | Sequence[float] | None = None,
+    target_z: FloatArray | Sequence[float] | None = None,
+    blocker_z: FloatArray | Sequence[float] | None = None,
+    model_height: float = DEFAULT_MODEL_HEIGHT,
+    melee: bool = False,
+) -> CoverReport:
+    """:func:`cover_report` with heights (§5.6 with L2360; ruling 25).
+
+    When every model stands on the ground this is :func:`cover_report`. Otherwise each of the
+    :data:`COVER_RAYS` rays goes in three dimensions, from the attacking model's top to the
+    middle of the target model's height at points spread across its base, and is obscured by
+    what it meets at or below its top: an obscuring piece (its Cover Bonus; a piece without a
+    height is as tall as any ray) or another unit's model (+1). A model on a roof firing down
+    past a low wall is not obscured by it; a model behind a parapet on a roof is obscured by the
+    building it stands in from a firer below. The levels, the best view and the 50% rules are
+    :func:`cover_report`'s, and a model in a Cover Area still counts as obscured."""
+    m = len(targets)
+    if melee:
+        return cover_report(board, attackers, targets, blockers, melee=True)
+    axy, _ = _arrays(attackers)
+    txy, tr = _arrays(targets)
+    az = _arrays_z(attacker_z, len(axy))
+    tz = _arrays_z(target_z, len(txy))
+    if not ((az > EPS).any() or (tz > EPS).any()):
+        return cover_report(board, attackers, targets, blockers)
+    scene = _Scene(board, attackers, targets, blockers, pieces="obscuring")
+    bxy_all, br_all = _arrays(blockers)
+    bz_all = _arrays_z(blocker_z, len(bxy_all))
+    n = len(axy)
+    if m == 0:
+        return CoverReport(0, (), (), 0, 0, (), "no target models")
+    key = (
+        *scene.key("elevated cover"),
+        az.tobytes(),
+        tz.tobytes(),
+        bxy_all.tobytes(),
+        bz_all.tobytes(),
+        np.float64(model_height).tobytes(),
+    )
+    cached = scene.geom.cache.get(key)
+    if cached is not None:
+        report: CoverReport = cached
+        return report
+    g = scene.geom
+    others = _model_obstacles(bxy_all, br_all, bz_all, model_height)
+    h = model_height
+    k = COVER_RAYS
+    s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
+    frac = np.ones(m)
+    levels = np.zeros(m, dtype=np.intp)
+    sources: set[str] = set()
+    best: list[set[str]] = [set() for _ in range(m)]  # what obscures the best-placed view
+    seen_from = [
+        _height_obstacles(board, _exclude(scene, scene.pieces, i, None)) + others for i in range(n)
+    ]
+    for j in range(m):
+        for i in range(n):
+            obstacles = _near(seen_from[i], axy[i], txy[j], float(tr[j]))
+            ends = _across(txy[j : j + 1], axy[i : i + 1], tr[j : j + 1], s)[0]  # (k, 2)
+            rays = [_line_over(axy[i], az[i] + h, e, tz[j] + h / 2, obstacles) for e in ends]
+            vals = np.array([v for v, _ in rays], dtype=np.intp)
+            level = int(-np.sort(-vals)[math.ceil(k / 2) - 1])
+            f = float((vals > 0).mean())
+            if i == 0 or (level, f) < (int(levels[j]), float(frac[j])):
+                levels[j], frac[j] = level, f
+                best[j] = {nm for v, nm in rays if v > 0}
+    if n == 0:
+        frac[:] = 0.0
+    for jj in np.flatnonzero(levels > 0):
+        sources.update(best[int(jj)])
+    areas = np.flatnonzero(g.cover_area)
+    if len(areas):
+        inside = g.discs_in(areas, txy, np.full(m, EPS))
+        for j, p in zip(*np.nonzero(inside), strict=True):
+            levels[j] = max(levels[j], g.cover_value[areas[p]])
+            sources.add(g.names[areas[p]])
+    need = math.ceil(m / 2)
+    bonus = int(-np.sort(-levels)[need - 1])
+    count = int((levels > 0).sum())
+    pct = round(100 * count / m)
+    why = ", ".join(sorted(sources)) or "nothing"
+    if bonus:
+        reason = (
+            f"{count} of {m} models ({pct}%) are 50% or more obscured, seen in height "
+            f"(by {why}): Cover Bonus +{bonus} Defence"
+        )
+    else:
+        reason = (
+            f"{count} of {m} models ({pct}%) are 50% or more obscured, seen in height; "
+            "fewer than 50%"
+        )
+    report = CoverReport(
+        bonus,
+        tuple(float(v) for v in frac),
+        tuple(int(v) for v in levels),
+        count,
+        m,
+        tuple(sorted(sources)),
+        reason,
+        "001_d3f5e425c5e1196d.txt §5.6, L2360",
+    )
+    scene.geom.cache.put(key, report)
+    return report

@@ -40,9 +40,36 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+from warbench.rulesets.warsurge.game.terrain import climb_problem
 from warbench.rulesets.warsurge.game.work import Work, err, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, resolve_attack
 from warbench.rulesets.warsurge.profiles import WeaponProfile
+
+
+def move_problems(
+    w: Work,
+    uid: int,
+    new: Sequence[Point],
+    models: Sequence[int],
+    starts: Sequence[Point] | None,
+    allowance: float | None,
+    dash: bool,
+    **kw: Any,
+) -> tuple[str, str] | None:
+    """Why these positions are not a legal Move or Dash (coherency.problem_positions: §4.1-4.7,
+    §4.2), or, where the board has levels, why a model cannot climb to where it would stand
+    (game/terrain.py, ruling 26); None when legal."""
+    prob = problem_positions(w, uid, tuple(new), models, starts, allowance, dash, **kw)
+    if prob or starts is None or allowance is None or w.field.levels.flat:
+        return prob
+    r = w.info(uid).radius
+    return climb_problem(
+        w.field.levels,
+        starts,
+        new,
+        allowance,
+        lambda k: w.field.path(starts[k], new[k], r).difficult,
+    )
 
 
 def unit_allowance(w: Work, uid: int, dash: bool) -> int:
@@ -94,7 +121,7 @@ def verify_move(w: Work, action: Move) -> MovePlan:
         new = plan_towards(w, uid, action.to, allowance, action.dash)
     else:
         raise err("a Move needs positions, a point to move to, or a unit to engage", "§4.1")
-    prob = problem_positions(w, uid, new, models, starts, allowance, action.dash)
+    prob = move_problems(w, uid, new, models, starts, allowance, action.dash)
     if prob:
         raise err(*prob)
     check_locked(w, uid, new)
@@ -110,7 +137,7 @@ def _rigid(
     starts = [u.pos[i] for i in models]
     pts = geom.as_array(starts) + vec
     new = tuple((float(x), float(y)) for x, y in pts)
-    if problem_positions(w, uid, new, models, starts, allowance, dash):
+    if move_problems(w, uid, new, models, starts, allowance, dash):
         return None
     return new
 
@@ -176,7 +203,7 @@ def _rigid_subset(
         for i in models
     )
     starts = [u.pos[i] for i in models]
-    if problem_positions(w, uid, new, models, starts, allowance, dash):
+    if move_problems(w, uid, new, models, starts, allowance, dash):
         return None
     if w.engaged_with(uid):
         try:
@@ -225,7 +252,7 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
         for k, m in enumerate(models):
             if m in free:
                 new[k] = (starts[k][0] + float(vec[0]), starts[k][1] + float(vec[1]))
-        if problem_positions(w, uid, tuple(new), models, starts, allowance, dash) is None:
+        if move_problems(w, uid, tuple(new), models, starts, allowance, dash) is None:
             return tuple(new)
         # shorten followers that collide, keep the lead at full length
         for k, m in enumerate(models):
@@ -234,7 +261,7 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
             ok = False
             for frac in (1.0, 0.75, 0.5, 0.25, 0.0):
                 cand = (starts[k][0] + float(vec[0]) * frac, starts[k][1] + float(vec[1]) * frac)
-                if problem_positions(
+                if move_problems(
                     w, uid, (cand,), (m,), (starts[k],), allowance, dash, ignore=()
                 ) is None and not overlaps_list(cand, info.radius, new, k):
                     new[k] = cand
@@ -242,7 +269,7 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
                     break
             if not ok:
                 new[k] = starts[k]
-        if problem_positions(w, uid, tuple(new), models, starts, allowance, dash) is None:
+        if move_problems(w, uid, tuple(new), models, starts, allowance, dash) is None:
             return tuple(new)
     if not tried:
         raise err(
