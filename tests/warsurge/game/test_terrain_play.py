@@ -296,3 +296,27 @@ def test_s6_9_targeting_out_of_the_transports_melee_still_has_its_modifier() -> 
     assert not wp.context.melee and wp.context.through_fire_points
     assert any("out of a Melee" in n for n in use.notes)
     assert not any("Heavy Weapon in a Melee" in n for n in use.notes)
+
+
+# ------------------------------------------------------------------- §4.2 III vertical Coherency
+
+
+def _pair_by_a_deck(level: float) -> GameState:
+    deck = Terrain(name="Deck", rect=[8, 8, 14, 14], level=level, height=level + 0.5)
+    return scenario(
+        [[entry(unit("Pair", models=2, move=12, dash=12))], [entry(unit("Foe"))]],
+        {0: [(10.0, 6.0), (11.5, 6.0)], 1: [(40.0, 40.0)]},
+        b=board(terrain=[deck]),
+    )
+
+
+def test_s4_2_iii_vertical_coherency_is_6_inches_in_a_move() -> None:
+    # L1918-1919: one model climbs onto a deck right above the other: 6" up is in Coherency,
+    # 7" up is not
+    move = Move(0, positions=((10.0, 6.0), (11.5, 8.2)))
+    engine.check(_pair_by_a_deck(6), move)
+    with pytest.raises(RulesError, match="apart vertically") as exc:
+        engine.check(_pair_by_a_deck(7), move)
+    assert exc.value.rule == "§4.2 III"
+    # both up together is fine
+    engine.check(_pair_by_a_deck(7), Move(0, positions=((10.0, 8.5), (11.5, 8.5))))

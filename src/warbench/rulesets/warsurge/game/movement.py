@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.attack import (
     AttackContext,
     UnitState,
 )
+from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
 from warbench.rulesets.warsurge.game import geom, perk_effects
 from warbench.rulesets.warsurge.game.actions import (
     Move,
@@ -63,13 +64,39 @@ def move_problems(
     if prob or starts is None or allowance is None or w.field.levels.flat:
         return prob
     r = w.info(uid).radius
-    return climb_problem(
+    climb = climb_problem(
         w.field.levels,
         starts,
         new,
         allowance,
         lambda k: w.field.path(starts[k], new[k], r).difficult,
     )
+    return climb or vertical_coherency_problem(w, uid, new, models)
+
+
+def vertical_coherency_problem(
+    w: Work, uid: int, new: Sequence[Point], models: Sequence[int]
+) -> tuple[str, str] | None:
+    """§4.2 III (L1918-1919): "Vertical Coherency is 6"": the unit's models, after the move,
+    form one group linked within 2" across the board and 6" up or down (ruling 18). Only a
+    board with levels more than 6" apart can refuse anything here."""
+    levels = w.field.levels
+    if levels.flat or max(levels.levels) <= VERTICAL_COHERENCY:
+        return None
+    u = w.units[uid]
+    moved = dict(zip(models, new, strict=True))
+    pts = [moved.get(i, u.pos[i]) for i in u.present()]
+    z = levels.z_of(geom.as_array(pts))
+    if float(z.max() - z.min()) <= VERTICAL_COHERENCY:
+        return None
+    r = w.info(uid).radius
+    if len(coherency_groups(pts, [r] * len(pts), elevations=z.tolist())) > 1:
+        return (
+            f"{w.label(uid)} would be out of Coherency: its models would stand more than "
+            f'{VERTICAL_COHERENCY:g}" apart vertically',
+            "§4.2 III",
+        )
+    return None
 
 
 def unit_allowance(w: Work, uid: int, dash: bool) -> int:
