@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import shapely
 
 from warbench.rulesets.warsurge.battlefield.geometry import (
     EPS,
@@ -42,7 +41,6 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     FloatArray,
     IntArray,
     as_discs,
-    segment_altitudes_over,
     segment_point_distance,
     segments_cross,
 )
@@ -506,78 +504,131 @@ def obscured_fraction(
 
 
 @dataclass(frozen=True, slots=True)
-class _Obstacle:
-    area: Any
-    top: float
-    value: int
-    name: str
+class _Obstacles:
+    """What a line in three dimensions can meet, as parallel arrays: the scene's pieces (with
+    their heights; a piece without one is as tall as any line, ruling 16) and the bases of the
+    other units' models (up to each model's top). ``edges[k]`` are a piece's edges, ``None``
+    for a base (a disc at ``centre[k]`` of radius ``radius[k]``)."""
+
+    edges: tuple[tuple[FloatArray, FloatArray] | None, ...]
+    centre: FloatArray  # (K, 2)
+    radius: FloatArray  # (K,) bounding radius of a piece, the radius of a base
+    tops: FloatArray
+    values: IntArray
+    names: tuple[str, ...]
+    piece: IntArray  # position in the scene's pieces, -1 for a model's base
 
 
-def _height_obstacles(board: Board, pieces: IntArray) -> list[_Obstacle]:
-    """The pieces of ``pieces`` as obstacles with a top: a piece without a height is as tall
-    as a line needs (ruling 16: the flat reading)."""
-    g = board.geometry()
-    out = []
-    for p in pieces:
-        t = board.terrain[int(p)]
-        top = math.inf if t.height is None else float(t.height)
-        out.append(_Obstacle(g.polys[int(p)], top, int(g.cover_value[int(p)]), t.name))
-    return out
-
-
-def _line_over(
-    p0: FloatArray, z0: float, p1: FloatArray, z1: float, obstacles: Sequence[_Obstacle]
-) -> tuple[int, str]:
-    """``(0, "")`` when the line from ``(p0, z0)`` to ``(p1, z1)`` passes above every obstacle,
-    else the largest value of those it meets at or below their top (ruling 17: grazing a top
-    blocks) and that obstacle's name."""
-    worst, name = 0, ""
-    a = (float(p0[0]), float(p0[1]))
-    b = (float(p1[0]), float(p1[1]))
-    for o in obstacles:
-        if o.value <= worst:
-            continue
-        for low, _high in segment_altitudes_over(a, z0, b, z1, o.area):
-            if low <= o.top + EPS:
-                worst, name = o.value, o.name
-                break
-    return worst, name
-
-
-def _near(
-    obstacles: Sequence[_Obstacle], a: FloatArray, b: FloatArray, margin: float
-) -> list[_Obstacle]:
-    """The obstacles within ``margin`` of the segment ``a``-``b`` on the board (every line
-    between the two bases lies that close to it)."""
-    if not obstacles:
-        return []
-    seg = shapely.LineString([(float(a[0]), float(a[1])), (float(b[0]), float(b[1]))])
-    areas = np.array([o.area for o in obstacles], dtype=object)
-    d = shapely.distance(areas, seg)
-    return [o for o, x in zip(obstacles, d, strict=True) if x <= margin + EPS]
-
-
-def _model_obstacles(bxy: FloatArray, br: FloatArray, bz: FloatArray, height: float) -> list[Any]:
-    return [
-        _Obstacle(
-            shapely.Point(float(x), float(y)).buffer(float(r) * _SHRINK, quad_segs=8),
-            float(z) + height,
-            1,
-            "other units",
-        )
-        for (x, y), r, z in zip(bxy, br, bz, strict=True)
+def _obstacles(
+    board: Board, scene: _Scene, bxy: FloatArray, br: FloatArray, bz: FloatArray, height: float
+) -> _Obstacles:
+    g = scene.geom
+    pieces = [int(p) for p in scene.pieces]
+    edges: list[tuple[FloatArray, FloatArray] | None] = [
+        (g.edge0[p, : g.nedges[p]], g.edge1[p, : g.nedges[p]]) for p in pieces
     ]
+    edges += [None] * len(bxy)
+    heights = [board.terrain[p].height for p in pieces]
+    tops = np.array(
+        [*(math.inf if h is None else float(h) for h in heights), *(bz + height)], dtype=np.float64
+    )
+    centre = np.concatenate([g.centre[pieces].reshape(-1, 2), bxy.reshape(-1, 2)])
+    radius = np.concatenate([g.reach[pieces], br * _SHRINK])
+    values = np.array([*(int(g.cover_value[p]) for p in pieces), *([1] * len(bxy))], np.intp)
+    names = (*(g.names[p] for p in pieces), *(["other units"] * len(bxy)))
+    piece = np.array([*range(len(pieces)), *([-1] * len(bxy))], dtype=np.intp)
+    return _Obstacles(tuple(edges), centre, radius, tops, values, names, piece)
 
 
-def _exclude(scene: _Scene, pieces: IntArray, i: int, j: int | None) -> IntArray:
-    """The pieces of the scene neither model stands in (ruling 2: models in a piece see out
-    and are seen; for cover only the attacker's, ruling 5)."""
-    in_a, in_t = scene.inside()
-    keep = ~in_a[i]
-    if j is not None:
-        keep &= ~in_t[j]
-    out: IntArray = pieces[keep]
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    out: FloatArray = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
     return out
+
+
+def _low_over_polygon(
+    p0: FloatArray, d: FloatArray, z0: FloatArray, dz: FloatArray, e0: FloatArray, e1: FloatArray
+) -> FloatArray:
+    """The lowest altitude of each line ``p0 + t d`` (``t`` in 0..1, altitude ``z0 + t dz``)
+    over a polygon given by its edges; ``inf`` where it does not pass over it. The stretches
+    over the polygon end at edge crossings or at a line's ends inside, and the altitude is
+    linear, so the lowest point is one of those."""
+    e = e1 - e0  # (E, 2)
+    denom = _cross(d[:, None, :], e[None, :, :])  # (R, E)
+    w = e0[None, :, :] - p0[:, None, :]
+    safe = np.where(np.abs(denom) > 1e-12, denom, 1.0)
+    t = _cross(w, e[None, :, :]) / safe
+    u = _cross(w, d[:, None, :]) / safe
+    ok = (np.abs(denom) > 1e-12) & (t >= -EPS) & (t <= 1 + EPS) & (u >= -EPS) & (u <= 1 + EPS)
+    alt = np.where(ok, z0[:, None] + np.clip(t, 0, 1) * dz[:, None], np.inf)
+    low: FloatArray = alt.min(axis=1) if alt.shape[1] else np.full(len(p0), np.inf)
+    for end, z in ((p0, z0), (p0 + d, z0 + dz)):
+        px, py = end[:, 0][:, None], end[:, 1][:, None]
+        y0, y1 = e0[None, :, 1], e1[None, :, 1]
+        x0, x1 = e0[None, :, 0], e1[None, :, 0]
+        crosses = (y0 > py) != (y1 > py)
+        xint = x0 + (py - y0) * (x1 - x0) / np.where(y1 != y0, y1 - y0, 1.0)
+        inside = (crosses & (px < xint)).sum(axis=1) % 2 == 1
+        low = np.where(inside, np.minimum(low, z), low)
+    return low
+
+
+def _low_over_disc(
+    p0: FloatArray, d: FloatArray, z0: FloatArray, dz: FloatArray, c: FloatArray, r: float
+) -> FloatArray:
+    """:func:`_low_over_polygon` for a disc (a model's base)."""
+    f = p0 - c
+    a = (d * d).sum(axis=1)
+    b = 2 * (f * d).sum(axis=1)
+    cc = (f * f).sum(axis=1) - r * r
+    disc = b * b - 4 * a * cc
+    safe_a = np.where(a > 0, a, 1.0)
+    root = np.sqrt(np.maximum(disc, 0.0))
+    t0 = np.clip((-b - root) / (2 * safe_a), 0.0, 1.0)
+    t1 = np.clip((-b + root) / (2 * safe_a), 0.0, 1.0)
+    meets = (disc > 0) & (a > 0) & (t1 > t0)
+    low: FloatArray = np.where(meets, z0 + np.minimum(t0 * dz, t1 * dz), np.inf)
+    return low
+
+
+def _rays_over(
+    obs: _Obstacles,
+    p0: FloatArray,
+    z0: FloatArray,
+    p1: FloatArray,
+    z1: FloatArray,
+    skip: BoolArray,
+) -> tuple[IntArray, IntArray]:
+    """For ``R`` straight lines from ``(p0, z0)`` to ``(p1, z1)``: 0 when a line passes above
+    every obstacle, else the largest value of those it meets at or below their top (ruling
+    17: grazing a top blocks), and which obstacle (-1: none). ``skip[r, q]``: line ``r``
+    ignores the scene's piece ``q`` (one the model stands in, ruling 2)."""
+    n = len(p0)
+    val = np.zeros(n, dtype=np.intp)
+    which = np.full(n, -1, dtype=np.intp)
+    if not n or not len(obs.tops):
+        return val, which
+    d = p1 - p0
+    dz = z1 - z0
+    near = segment_point_distance(p0, p1, obs.centre) < obs.radius[None, :] + EPS  # (R, K)
+    for k in np.argsort(-obs.values, kind="stable"):
+        cand = near[:, k] & (val < obs.values[k])
+        q = int(obs.piece[k])
+        if q >= 0:
+            cand &= ~skip[:, q]
+        rows = np.flatnonzero(cand)
+        if not len(rows):
+            continue
+        edges = obs.edges[k]
+        if edges is None:
+            low = _low_over_disc(
+                p0[rows], d[rows], z0[rows], dz[rows], obs.centre[k], float(obs.radius[k])
+            )
+        else:
+            low = _low_over_polygon(p0[rows], d[rows], z0[rows], dz[rows], *edges)
+        hit = rows[low <= obs.tops[k] + EPS]
+        val[hit] = obs.values[k]
+        which[hit] = k
+    return val, which
 
 
 def _arrays_z(z: FloatArray | Sequence[float] | None, n: int) -> FloatArray:
@@ -616,34 +667,36 @@ def elevated_sight_matrix(
     flat = sight_matrix(board, attackers, targets, blockers)
     if not n or not m or not ((az > EPS).any() or (tz > EPS).any()):
         return flat
-    bxy_all, br_all = _arrays(blockers)
-    bz_all = _arrays_z(blocker_z, len(bxy_all))
+    bxy, br = _arrays(blockers)
+    bz = _arrays_z(blocker_z, len(bxy))
     key = (
         *scene.key("elevated"),
         az.tobytes(),
         tz.tobytes(),
-        bxy_all.tobytes(),
-        bz_all.tobytes(),
+        bxy.tobytes(),
+        bz.tobytes(),
         np.float64(model_height).tobytes(),
     )
     cache = scene.geom.cache
     hit = cache.get(key)
     if hit is None:
         out = flat.copy()
-        others = _model_obstacles(bxy_all, br_all, bz_all, model_height)
-        h = model_height
-        for i, j in zip(*np.nonzero(~flat), strict=True):
-            if az[i] <= EPS and tz[j] <= EPS:
-                continue
-            a, t = scene.axy[i], scene.txy[j]
-            obstacles = _near(
-                _height_obstacles(board, _exclude(scene, scene.pieces, i, j)) + others, a, t, 0.0
-            )
-            out[i, j] = any(
-                _line_over(p, zp + h, q, zq, obstacles)[0] == 0
-                for p, zp, q, zq_base in ((a, az[i], t, tz[j]), (t, tz[j], a, az[i]))
-                for zq in (zq_base + h, zq_base + h / 2)
-            )
+        ia, it = np.nonzero(~flat & ((az[:, None] > EPS) | (tz[None, :] > EPS)))
+        if len(ia):
+            obs = _obstacles(board, scene, bxy, br, bz, model_height)
+            in_a, in_t = scene.inside()
+            h = model_height
+            a, t = scene.axy[ia], scene.txy[it]
+            za, zt = az[ia], tz[it]
+            # four lines a pair: from each model's top to the other's top and middle
+            p0 = np.concatenate([a, a, t, t])
+            p1 = np.concatenate([t, t, a, a])
+            z0 = np.concatenate([za + h, za + h, zt + h, zt + h])
+            z1 = np.concatenate([zt + h, zt + h / 2, za + h, za + h / 2])
+            skip = np.tile(in_a[ia] | in_t[it], (4, 1))
+            val, _ = _rays_over(obs, p0, z0, p1, z1, skip)
+            clear = (val.reshape(4, len(ia)) == 0).any(axis=0)
+            out[ia, it] = clear
         hit = cache.put(key, out)
     result: BoolArray = hit.copy()
     return result
@@ -683,67 +736,81 @@ def elevated_cover_report(
     :data:`COVER_RAYS` rays goes in three dimensions, from the attacking model's top to the
     middle of the target model's height at points spread across its base, and is obscured by
     what it meets at or below its top: an obscuring piece (its Cover Bonus; a piece without a
-    height is as tall as any ray) or another unit's model (+1). A model on a roof firing down
-    past a low wall is not obscured by it; a model behind a parapet on a roof is obscured by the
-    building it stands in from a firer below. The levels, the best view and the 50% rules are
-    :func:`cover_report`'s, and a model in a Cover Area still counts as obscured."""
+    height is as tall as any ray) or another unit's model (+1); pieces the attacker stands in
+    are left out. A model on a roof firing down past a low wall is not obscured by it; a model
+    behind a parapet on a roof is obscured by it from a firer below. The best view and the 50%
+    rules are :func:`cover_report`'s, and a model in a Cover Area still counts as obscured."""
     m = len(targets)
     if melee:
         return cover_report(board, attackers, targets, blockers, melee=True)
     axy, _ = _arrays(attackers)
-    txy, tr = _arrays(targets)
+    txy, _ = _arrays(targets)
     az = _arrays_z(attacker_z, len(axy))
     tz = _arrays_z(target_z, len(txy))
     if not ((az > EPS).any() or (tz > EPS).any()):
         return cover_report(board, attackers, targets, blockers)
-    scene = _Scene(board, attackers, targets, blockers, pieces="obscuring")
-    bxy_all, br_all = _arrays(blockers)
-    bz_all = _arrays_z(blocker_z, len(bxy_all))
-    n = len(axy)
     if m == 0:
         return CoverReport(0, (), (), 0, 0, (), "no target models")
+    scene = _Scene(board, attackers, targets, blockers, pieces="obscuring")
+    bxy, br = _arrays(blockers)
+    bz = _arrays_z(blocker_z, len(bxy))
     key = (
         *scene.key("elevated cover"),
         az.tobytes(),
         tz.tobytes(),
-        bxy_all.tobytes(),
-        bz_all.tobytes(),
+        bxy.tobytes(),
+        bz.tobytes(),
         np.float64(model_height).tobytes(),
     )
     cached = scene.geom.cache.get(key)
-    if cached is not None:
-        report: CoverReport = cached
-        return report
+    if cached is None:
+        cached = scene.geom.cache.put(
+            key, _elevated_cover(board, scene, az, tz, bxy, br, bz, model_height)
+        )
+    report: CoverReport = cached
+    return report
+
+
+def _elevated_cover(
+    board: Board,
+    scene: _Scene,
+    az: FloatArray,
+    tz: FloatArray,
+    bxy: FloatArray,
+    br: FloatArray,
+    bz: FloatArray,
+    h: float,
+) -> CoverReport:
+    n, m = len(scene.axy), len(scene.txy)
     g = scene.geom
-    others = _model_obstacles(bxy_all, br_all, bz_all, model_height)
-    h = model_height
-    k = COVER_RAYS
-    s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
-    frac = np.ones(m)
     levels = np.zeros(m, dtype=np.intp)
+    frac = np.zeros(m)
     sources: set[str] = set()
-    best: list[set[str]] = [set() for _ in range(m)]  # what obscures the best-placed view
-    seen_from = [
-        _height_obstacles(board, _exclude(scene, scene.pieces, i, None)) + others for i in range(n)
-    ]
-    for j in range(m):
-        for i in range(n):
-            obstacles = _near(seen_from[i], axy[i], txy[j], float(tr[j]))
-            ends = _across(txy[j : j + 1], axy[i : i + 1], tr[j : j + 1], s)[0]  # (k, 2)
-            rays = [_line_over(axy[i], az[i] + h, e, tz[j] + h / 2, obstacles) for e in ends]
-            vals = np.array([v for v, _ in rays], dtype=np.intp)
-            level = int(-np.sort(-vals)[math.ceil(k / 2) - 1])
-            f = float((vals > 0).mean())
-            if i == 0 or (level, f) < (int(levels[j]), float(frac[j])):
-                levels[j], frac[j] = level, f
-                best[j] = {nm for v, nm in rays if v > 0}
-    if n == 0:
-        frac[:] = 0.0
-    for jj in np.flatnonzero(levels > 0):
-        sources.update(best[int(jj)])
+    if n:
+        obs = _obstacles(board, scene, bxy, br, bz, h)
+        in_a, _ = scene.inside()
+        k = COVER_RAYS
+        s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
+        ia, it = np.divmod(np.arange(n * m), m)
+        ends = _across(scene.txy[it], scene.axy[ia], scene.tr[it], s)  # (Q, k, 2)
+        p1 = ends.reshape(-1, 2)
+        p0 = np.repeat(scene.axy[ia], k, axis=0)
+        z0 = np.repeat(az[ia] + h, k)
+        z1 = np.repeat(tz[it] + h / 2, k)
+        skip = np.repeat(in_a[ia], k, axis=0)
+        val, which = _rays_over(obs, p0, z0, p1, z1, skip)
+        value = val.reshape(n * m, k)
+        pair_frac = (value > 0).mean(axis=1).reshape(n, m)
+        pair_level = (-np.sort(-value, axis=1)[:, math.ceil(k / 2) - 1]).reshape(n, m)
+        frac = pair_frac.min(axis=0)
+        levels = pair_level.min(axis=0)
+        best = pair_level == levels[None, :]  # the best-placed attackers' views
+        hits = which.reshape(n, m, k)
+        for i, j in zip(*np.nonzero(best & (levels[None, :] > 0)), strict=True):
+            sources.update(obs.names[int(x)] for x in hits[i, j] if x >= 0)
     areas = np.flatnonzero(g.cover_area)
     if len(areas):
-        inside = g.discs_in(areas, txy, np.full(m, EPS))
+        inside = g.discs_in(areas, scene.txy, np.full(m, EPS))
         for j, p in zip(*np.nonzero(inside), strict=True):
             levels[j] = max(levels[j], g.cover_value[areas[p]])
             sources.add(g.names[areas[p]])
@@ -762,7 +829,7 @@ def elevated_cover_report(
             f"{count} of {m} models ({pct}%) are 50% or more obscured, seen in height; "
             "fewer than 50%"
         )
-    report = CoverReport(
+    return CoverReport(
         bonus,
         tuple(float(v) for v in frac),
         tuple(int(v) for v in levels),
@@ -772,5 +839,3 @@ def elevated_cover_report(
         reason,
         "001_d3f5e425c5e1196d.txt §5.6, L2360",
     )
-    scene.geom.cache.put(key, report)
-    return report
