@@ -320,3 +320,46 @@ def test_s4_2_iii_vertical_coherency_is_6_inches_in_a_move() -> None:
     assert exc.value.rule == "§4.2 III"
     # both up together is fine
     engine.check(_pair_by_a_deck(7), Move(0, positions=((10.0, 8.5), (11.5, 8.5))))
+
+
+# ------------------------------------------------------------------- §10.2 control, Objectives
+
+
+def _hive(positions: dict[int, list[tuple[float, float]]]) -> GameState:
+    from warbench.rulesets.warsurge.battlefield import sample_board
+
+    return scenario(
+        [[entry(unit("Troopers"))], [entry(unit("Raiders"))]],
+        positions,
+        b=sample_board("hive_city_72x48"),
+    )
+
+
+def test_s10_2_terrain_with_a_profile_is_controlled_within_coherency_and_contested() -> None:
+    # L4404-4407: "under control by any player that has a Unit either within Coherency ...
+    # If there are multiple Units vying for control of the terrain, then it will be treated as
+    # contested"; the command bunker spans x 46-54, y 28-34
+    from warbench.rulesets.warsurge.game.terrain_control import control
+
+    one = {h.name: h for h in control(_hive({0: [(50.0, 36.0)], 1: [(10.0, 44.0)]}))}
+    assert one["Command bunker"].controller == 0 and not one["Command bunker"].contested
+    assert one["Comms relay"].sides == frozenset()
+    both = {h.name: h for h in control(_hive({0: [(50.0, 36.0)], 1: [(50.0, 26.0)]}))}
+    assert both["Command bunker"].contested and both["Command bunker"].controller is None
+    # 2.6" from the bunker's edge is out of Coherency: nobody holds it
+    far = {h.name: h for h in control(_hive({0: [(50.0, 37.1)], 1: [(10.0, 44.0)]}))}
+    assert far["Command bunker"].sides == frozenset()
+
+
+def test_P_L95_objective_markers_and_terrain_objectives_are_held() -> None:
+    from warbench.rulesets.warsurge.game.terrain_control import control
+
+    held = {h.name: h for h in control(_hive({0: [(40.0, 22.5)], 1: [(61.5, 22.0)]}))}
+    assert held["Data cache"].controller == 0  # the marker at (40, 24)
+    assert held["Relay"].controller == 1  # the Comms relay's Objective, held as the terrain
+    assert held["Supply crate"].sides == frozenset()
+    # a unit that may not hold Objectives (Stealth active, P L1775) is left out
+    held2 = {
+        h.name: h for h in control(_hive({0: [(40.0, 22.5)], 1: [(61.5, 22.0)]}), lambda u: u != 0)
+    }
+    assert held2["Data cache"].sides == frozenset()
