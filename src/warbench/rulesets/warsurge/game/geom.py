@@ -294,6 +294,7 @@ class Heights:
     target: FloatArray
     blocker: FloatArray
 
+
 def _bases(xy: FloatArray, r: float) -> Bases:
     """One unit's bases (one radius) for the sight module."""
     return Bases(xy, np.full(len(xy), float(r)))
