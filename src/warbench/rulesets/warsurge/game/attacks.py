@@ -121,9 +121,12 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         ctx = AttackContext(
             melee=view.melee,
             attacker_engaged=view.attacker_engaged,
+            through_fire_points=view.attacker_engaged and u.location is Location.EMBARKED,
             target_engaged_elsewhere=view.target_engaged_elsewhere,
             cover=view.cover > 0,
-            cover_bonus=max(1, view.cover),
+            cover_bonus=max(1, view.cover) + view.custom_cover.defence,  # §10.4
+            cover_armour=view.custom_cover.armour,
+            cover_aegis=view.custom_cover.aegis,
             within_half_range=view.distance <= rng / 2,
             distance=view.distance,
             attacker_point_cost=current_value(w, uid),
