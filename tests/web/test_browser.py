@@ -462,3 +462,51 @@ def test_design_model_groups_with_their_own_weapons_s1_2(page: Any) -> None:
     playwright_api.expect(page.get_by_label("Models in group 2")).to_have_value("2")
     playwright_api.expect(page.get_by_label("Blade (group 1)")).not_to_be_checked()
     playwright_api.expect(total).to_have_text(f"{expected['points']} pts")
+
+
+def test_warengine_force_saved_opened_and_refused_when_changed_elsewhere_l965_997(
+    page: Any,
+) -> None:
+    expect = playwright_api.expect
+    page.goto("/warengine")
+    expect(page.locator("#we-force-saved")).to_contain_text("Not saved in the database yet")
+    page.click("#we-example-force")
+    example = _api(page, "GET", "/api/warengine/example")
+    cost = _api(page, "POST", "/api/warengine/forces/cost", example)["cost"]["points"]
+    expect(page.locator("#we-force-total")).to_have_text(f"{cost} pts")
+    page.click("#we-force-save")
+    note = page.locator("#we-force-saved")
+    expect(note).to_contain_text("Saved in the database as “StormReavers” (version 1)")
+    [row] = _api(page, "GET", "/api/warengine/forces")
+    assert (row["name"], row["version"]) == ("StormReavers", 1)
+    # A second save of the same draft is version 2, with the new Points of Force.
+    page.fill("#we-force-points", "900")
+    page.click("#we-force-save")
+    expect(note).to_contain_text("(version 2)")
+    assert _api(page, "GET", "/api/warengine/forces/StormReavers")["force"]["force"] == 900
+    # Someone saves it elsewhere: this page's next save is refused, nothing overwritten.
+    other = {**example, "force": 700}
+    r = page.request.put("/api/warengine/forces/StormReavers?version=2", data={"force": other})
+    assert r.status == 200
+    page.fill("#we-force-points", "800")
+    page.click("#we-force-save")
+    expect(note).to_contain_text("changed elsewhere")
+    assert _api(page, "GET", "/api/warengine/forces/StormReavers")["force"]["force"] == 700
+    # Open the stored force: the draft becomes the stored one (version 3), units and all.
+    page.click("#we-clear-force")
+    expect(page.locator("#we-units fieldset.unit")).to_have_count(0)
+    page.select_option("#we-force-list", "StormReavers")
+    page.click("#we-force-open")
+    expect(note).to_contain_text("(version 3)")
+    expect(page.locator("#we-force-points")).to_have_value("700")
+    expect(page.locator("#we-units fieldset.unit")).to_have_count(len(example["units"]))
+    # Saved as a new force under another name; then the first one deleted.
+    page.fill("#we-force-name", "Reavers B")
+    page.click("#we-force-save-new")
+    expect(note).to_contain_text("Saved in the database as “Reavers B” (version 1)")
+    expect(page.locator("#we-force-list option")).to_have_count(3)  # the list is refreshed
+    page.on("dialog", lambda d: d.accept())
+    page.select_option("#we-force-list", "StormReavers")
+    page.click("#we-force-delete")
+    expect(page.locator("#we-force-list option")).to_have_count(2)  # the prompt and Reavers B
+    assert [f["name"] for f in _api(page, "GET", "/api/warengine/forces")] == ["Reavers B"]
