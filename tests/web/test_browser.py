@@ -510,3 +510,53 @@ def test_warengine_force_saved_opened_and_refused_when_changed_elsewhere_l965_99
     page.click("#we-force-delete")
     expect(page.locator("#we-force-list option")).to_have_count(2)  # the prompt and Reavers B
     assert [f["name"] for f in _api(page, "GET", "/api/warengine/forces")] == ["Reavers B"]
+
+
+def _thrall(controlled: bool) -> dict[str, Any]:
+    perks = ["Controlled"] if controlled else []
+    return {
+        "unit": {"name": "Thralls", "move": 5, "dash": 5, "defence": 3, "hp": 1, "perks": perks},
+        "weapons": [{"name": "Claws", "range": 0, "attacks": 1, "power": 3}],
+        "models": [{"count": 5, "weapons": ["Claws"]}],
+    }
+
+
+def test_roster_designations_form_controlled_p12_4_line_1178(page: Any) -> None:
+    """Perks §12.4 Controlled (line 1178): the unit needs a designated friendly controller; the
+    roster form offers the other entries, the server checks the choice."""
+    expect = playwright_api.expect
+    _roster_with_troopers(page)
+    body = {"unit": {"source": "inline", "data": _thrall(True)}, "name": "Thralls"}
+    assert page.request.post("/api/rosters/Patrol/entries", data=body).ok
+    page.goto("/rosters")
+    page.get_by_role("button", name="Patrol · 2 units · limit 400 pts").click()
+    expect(page.locator("#violations")).to_contain_text("Controlled needs a designated")
+    # A unit without such a perk says so in its form.
+    page.locator('tr[data-entry="Squad"]').get_by_role("button", name="Edit").click()
+    squad = page.get_by_role("form", name="Edit Squad")
+    expect(squad.locator("fieldset.designations")).to_contain_text("None of this unit's perks")
+    squad.get_by_role("button", name="Cancel").click()
+    page.locator('tr[data-entry="Thralls"]').get_by_role("button", name="Edit").click()
+    editor = page.get_by_role("form", name="Edit Thralls")
+    pick = editor.get_by_label("Controlled: its controller")
+    expect(pick.locator("option")).to_have_text(["not designated yet", "Squad"])
+    pick.select_option("Squad")
+    # The choice survives a refresh before it is saved (the editor's draft).
+    page.wait_for_timeout(100)
+    page.reload()
+    editor = page.get_by_role("form", name="Edit Thralls")
+    expect(editor.get_by_label("Controlled: its controller")).to_have_value("Squad")
+    editor.get_by_role("button", name="Save changes").click()
+    row = page.locator('tr[data-entry="Thralls"]')
+    expect(row).to_contain_text("Controlled: Squad")
+    expect(page.locator("#violations")).not_to_contain_text("Controlled")
+    entry = _api(page, "GET", "/api/rosters/Patrol")["document"]["roster"]["units"][1]
+    assert entry["designations"] == {"Controlled": "Squad"}
+    # Taken back: the designation is cleared and the violation is back.
+    row.get_by_role("button", name="Edit").click()
+    editor = page.get_by_role("form", name="Edit Thralls")
+    editor.get_by_label("Controlled: its controller").select_option("")
+    editor.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#violations")).to_contain_text("Controlled needs a designated")
+    entry = _api(page, "GET", "/api/rosters/Patrol")["document"]["roster"]["units"][1]
+    assert entry["designations"] == {}
