@@ -371,5 +371,6 @@ $("add-group").addEventListener("click", () => {
 });
 restore();
 renderUnitPerks();
-void recost();
-void fillArmoury();
+// The first cost goes first: the Armoury's list is asked for once it is shown (on a cold start
+// the server answers one request at a time, and the cost is what makes the page useful).
+void recost().finally(() => void fillArmoury());

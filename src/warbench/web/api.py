@@ -573,13 +573,4 @@ def remove_weapon(name: str, store: StoreDep) -> Response:
 
 
 # The roster, rules-section and WarEngine routes live in their own modules (they share
-# web/deps.py with this one); they are mounted here so the app includes one router.
-def _include_parts() -> None:
-    from warbench.web import api_rosters, api_rules, api_warengine
-
-    router.include_router(api_rosters.router)
-    router.include_router(api_rules.router)
-    router.include_router(api_warengine.router)
-
-
-_include_parts()
+# web/deps.py with this one); the app includes them on first use (web/app.py, web/lazy.py).
