@@ -174,16 +174,18 @@ def cost_unit(
 class UnitListing(BaseModel):
     """A unit the Odds page can pick."""
 
-    source: Literal["example", "saved"]
+    source: Literal["example", "saved", "roster"]
     name: str
     faction: str | None = None
+    roster: str | None = Field(None, description="The roster of a roster entry.")
     models: int
     weapons: list[str]
 
 
 @router.get("/units", tags=["units"])
 def list_units(store: StoreDep) -> list[UnitListing]:
-    """Every unit to pick from: the shipped examples, then each faction's saved units."""
+    """Every unit to pick from: the shipped examples, each faction's saved units, then each
+    roster's entries (as fielded: their model groups and weapons)."""
     out = [
         UnitListing(
             source="example", name=u.name, models=u.model_count, weapons=[w.name for w in u.weapons]
@@ -199,6 +201,19 @@ def list_units(store: StoreDep) -> list[UnitListing]:
                     faction=f.name,
                     models=u.model_count,
                     weapons=[w.name for w in u.weapons],
+                )
+            )
+    for summary in store.rosters():
+        if not summary.name.strip():
+            continue  # a blank name an older version saved: no handle to pick it by
+        for e in store.roster(summary.name).units:
+            out.append(
+                UnitListing(
+                    source="roster",
+                    name=e.name,
+                    roster=summary.name,
+                    models=e.unit.model_count,
+                    weapons=[w.name for w in e.unit.weapons],
                 )
             )
     return out

@@ -63,13 +63,17 @@ def example_units() -> tuple[Unit, ...]:
 
 
 class UnitRef(BaseModel):
-    """Where a unit comes from: a shipped example, a faction in the database, or inline."""
+    """Where a unit comes from: a shipped example, a faction or a roster in the database, or
+    inline."""
 
     model_config = _FORBID
 
-    source: Literal["example", "saved", "inline"] = "example"
-    name: str | None = Field(None, max_length=80, description="Unit name (example or saved).")
+    source: Literal["example", "saved", "roster", "inline"] = "example"
+    name: str | None = Field(
+        None, max_length=80, description="Unit name (example or saved), or roster entry name."
+    )
     faction: str | None = Field(None, max_length=120, description="Faction of a saved unit.")
+    roster: str | None = Field(None, max_length=120, description="Roster of a roster entry.")
     data: dict[str, Any] | None = Field(None, description=UNIT_BODY_DOC)
 
 
@@ -86,4 +90,9 @@ def resolve_unit(ref: UnitRef, store: Store, where: str) -> Unit:
             if u.name.lower() == ref.name.strip().lower():
                 return u
         raise UnknownNameError("example unit", ref.name, [u.name for u in example_units()])
+    if ref.source == "roster":
+        if not ref.roster:
+            raise ProfileError(f"{where}.roster", ref.roster, "the name of a roster")
+        # the entry as the roster fields it (its model groups, weapons and Traits' unit)
+        return store.roster(ref.roster).entry(ref.name).unit
     return store.find_unit(ref.name, ref.faction)
