@@ -560,3 +560,22 @@ def test_roster_designations_form_controlled_p12_4_line_1178(page: Any) -> None:
     expect(page.locator("#violations")).to_contain_text("Controlled needs a designated")
     entry = _api(page, "GET", "/api/rosters/Patrol")["document"]["roster"]["units"][1]
     assert entry["designations"] == {}
+
+
+def test_design_shows_the_s3_5_profile_guidelines_as_hints(page: Any) -> None:
+    """Core Rules §3.5 (lines 1534-1769): the recommended band of each stat is shown under its
+    input and follows the value as it changes; it is a hint, not a limit."""
+    expect = playwright_api.expect
+    page.goto("/design")
+    expect(page.locator("#cost-total")).to_have_text(__import__("re").compile(r"^\d+ pts$"))
+    defence = page.locator('[data-field="unit.unit.defence"] .guide')
+    expect(defence).to_have_text("§3.5: 3 The recommended value for humans and beasts.")
+    page.fill('input[name="defence"]', "7")
+    expect(defence).to_have_text("§3.5: 6-8 Monsters, militant vehicles, giants.")
+    page.select_option('select[name="armour"]', "4+")
+    expect(page.locator('[data-field="unit.unit.armour"] .guide')).to_contain_text(
+        "4+ Chain mail or thick body armour"
+    )
+    weapon_power = page.locator('fieldset.weapon [data-field="power"] .guide').first
+    expect(weapon_power).to_have_text("§3.5: 3-4 Attacks of human strength or standard firearms.")
+    expect(page.locator("#unit-error")).to_be_hidden()  # 7 is allowed (§1.5: 0-10)
