@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -159,16 +159,23 @@ class UnitCheck(BaseModel):
 @router.post("/units/cost", tags=["units"])
 def cost_unit(
     body: Annotated[dict[str, Any], Field(description=UNIT_BODY_DOC)],
+    request: Request,
 ) -> UnitCheck:
     """Validate a unit (§1.5-1.6 ranges) and cost it item by item (points model, versioned)."""
     from warbench.rulesets.warsurge.costing import default_coster
     from warbench.rulesets.warsurge.io import perk_warnings, unit_to_data
 
-    unit = read_unit(body)
-    cost = default_coster().cost_unit(unit)
-    to_dict = getattr(cost, "to_dict", None)
-    data = to_dict() if to_dict is not None else {"unit": cost.unit, "points": cost.total}
-    return UnitCheck(unit=unit_to_data(unit), cost=data, warnings=perk_warnings(unit))
+    try:
+        unit = read_unit(body)
+        cost = default_coster().cost_unit(unit)
+        to_dict = getattr(cost, "to_dict", None)
+        data = to_dict() if to_dict is not None else {"unit": cost.unit, "points": cost.total}
+        return UnitCheck(unit=unit_to_data(unit), cost=data, warnings=perk_warnings(unit))
+    finally:
+        # the Design page has its first answer: ``warbench serve`` opens the database now
+        first_cost = getattr(request.app.state, "first_cost", None)
+        if first_cost is not None:
+            first_cost.set()
 
 
 class UnitListing(BaseModel):

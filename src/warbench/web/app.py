@@ -6,13 +6,17 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import State
 
-from warbench.storage.store import Store
 from warbench.web import api, errors, pages
 from warbench.web.lazy import LazyPart, install_lazy
+
+if TYPE_CHECKING:
+    from warbench.storage.store import Store
 
 STATIC = Path(__file__).with_name("static")
 
@@ -25,6 +29,58 @@ def warm_up() -> None:
     from warbench.rulesets.warsurge.costing import default_coster
 
     default_coster()
+
+
+class LazyStore(State):
+    """The app's state, whose ``store`` is opened (and migrated) on first use.
+
+    Speed (issue 13, cold start): SQLAlchemy, the storage layer and opening the database are a
+    quarter of a cold start's CPU, and the Design page's first cost needs none of it. The first
+    request that needs the database opens it (one thread at a time); ``warbench serve`` opens it
+    in the background once the first cost is answered (:meth:`open_after`), so a database that
+    cannot be opened still stops the server with one line.
+    """
+
+    def __init__(self, db_url: str | None) -> None:
+        super().__init__()
+        object.__setattr__(self, "_db_url", db_url)
+        object.__setattr__(self, "_lock", threading.Lock())
+        object.__setattr__(self, "_opened", None)
+        object.__setattr__(self, "first_cost", threading.Event())
+
+    @property
+    def store(self) -> Store:
+        """The database, opened on first use."""
+        opened: Store | None = object.__getattribute__(self, "_opened")
+        if opened is not None:
+            return opened
+        with object.__getattribute__(self, "_lock"):
+            opened = object.__getattribute__(self, "_opened")
+            if opened is None:
+                from warbench.storage.store import Store
+
+                opened = Store.open(object.__getattribute__(self, "_db_url"))
+                object.__setattr__(self, "_opened", opened)
+            return opened
+
+    @property
+    def opened(self) -> Store | None:
+        """The database if it is open, else ``None`` (nothing is opened)."""
+        opened: Store | None = object.__getattribute__(self, "_opened")
+        return opened
+
+    def open_after(self, seconds: float, on_error: Callable[[Exception], None]) -> None:
+        """Open the database once the first cost is answered, or after ``seconds``, in a
+        background thread; a failure is handed to ``on_error``."""
+
+        def run() -> None:
+            self.first_cost.wait(seconds)
+            try:
+                _ = self.store
+            except Exception as exc:  # handed on: the server stops with it
+                on_error(exc)
+
+        threading.Thread(target=run, name="warbench-open-database", daemon=True).start()
 
 
 def _include(module: str, prefix: str) -> Callable[[FastAPI], None]:
@@ -52,21 +108,26 @@ def lazy_parts() -> list[LazyPart]:
     ]
 
 
-def create_app(db_url: str | None = None) -> FastAPI:
+def create_app(db_url: str | None = None, *, open_database: bool = True) -> FastAPI:
     """The app over the database at ``db_url`` (else ``$WARBENCH_DB``, else the CLI's default).
 
-    The database is opened (and migrated) here, so a bad URL fails before the server starts.
+    The database is opened (and migrated) here, so a bad URL fails at once; with
+    ``open_database=False`` it is opened by the first request that needs it (or by
+    :meth:`LazyStore.open_after`), which is what ``warbench serve`` does for a quick start.
     """
-    store = Store.open(db_url)
+    state = LazyStore(db_url)
+    if open_database:
+        _ = state.store
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        # Speed (issue 13, "interactive from a cold start"): the rules modules, the points
-        # model's data and the perk rows load in the background while the browser fetches the
-        # first page, instead of inside the first API call.
+        # Speed (issue 13, "interactive from a cold start"): the rules modules and the points
+        # model's data load in the background while the browser fetches the first page,
+        # instead of inside the first API call.
         threading.Thread(target=warm_up, name="warbench-warm-up", daemon=True).start()
         yield
-        store.close()
+        if state.opened is not None:
+            state.opened.close()
 
     app = FastAPI(
         title="warbench",
@@ -74,7 +135,7 @@ def create_app(db_url: str | None = None) -> FastAPI:
         version="1",
         lifespan=lifespan,
     )
-    app.state.store = store
+    app.state = state
     errors.install(app)
     app.include_router(api.router)
     app.include_router(pages.router)

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from warbench.kernel.errors import ProfileError, UnknownNameError
 from warbench.rulesets.warsurge.profiles import Unit
-from warbench.storage.store import Store
+
+if TYPE_CHECKING:
+    from warbench.storage.store import Store
 
 _FORBID = ConfigDict(extra="forbid")
 
@@ -32,7 +34,10 @@ def get_store(request: Request) -> Store:
     return store
 
 
-StoreDep = Annotated[Store, Depends(get_store)]
+if TYPE_CHECKING:
+    StoreDep = Annotated[Store, Depends(get_store)]
+else:  # the storage layer (SQLAlchemy) loads when a route first needs the database
+    StoreDep = Annotated[Any, Depends(get_store)]
 
 
 def read_unit(data: dict[str, Any], where: str = "unit") -> Unit:
