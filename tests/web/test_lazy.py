@@ -54,16 +54,16 @@ def test_the_database_opens_when_first_needed_not_for_the_first_cost(tmp_path: P
     """``warbench serve``'s app (``open_database=False``): the Design page's first cost does
     not open the database; the Armoury's list does, and the first cost lets the background
     opener go (``first_cost``)."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
-    from bench_web_start import DEFAULT_DRAFT
-
+    draft = {
+        "unit": {"name": "New Unit", "move": 6, "dash": 6, "defence": 3, "hp": 1},
+        "weapons": [{"name": "Weapon 1", "range": 0, "attacks": 1, "power": 3}],
+        "models": [{"count": 5, "weapons": ["Weapon 1"]}],
+    }
     app = create_app(f"sqlite:///{tmp_path / 'later.db'}", open_database=False)
     state = app.state
     with TestClient(app) as client:
         assert client.get("/design").status_code == 200
-        assert client.post("/api/units/cost", json=DEFAULT_DRAFT).status_code == 200
+        assert client.post("/api/units/cost", json=draft).status_code == 200
         assert state.opened is None and state.first_cost.is_set()
         assert client.get("/api/armoury").json() == []
         assert state.opened is not None
