@@ -96,6 +96,11 @@ def _play(app: FastAPI) -> None:
     from warbench.web import play
 
     play.install(app)  # issue 14: play in the browser (web/play/)
+    # The database is opened here, on the event loop, before any play route runs: the play
+    # service is made by the first request that finds none (web/play/routes.py: get_service),
+    # and several first requests waiting on the database's opening would each make one (a game
+    # made by one service, its live stream listening to another).
+    _ = app.state.store
 
 
 def lazy_parts() -> list[LazyPart]:
