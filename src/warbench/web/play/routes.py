@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -42,11 +43,20 @@ _FORBID = ConfigDict(extra="forbid")
 STREAM_SECONDS = 55.0
 
 
+_SERVICE_LOCK = threading.Lock()
+
+
 def get_service(request: Request) -> PlayService:
-    """The app's play service (made on first use over the app's store)."""
+    """The app's play service (made once, on first use, over the app's store).
+
+    A sync dependency runs in the thread pool, so two first requests could each make one; a
+    game's live stream would then wait on one service while its actions notify the other."""
     svc: PlayService | None = getattr(request.app.state, "play", None)
     if svc is None:
-        svc = request.app.state.play = PlayService(request.app.state.store)
+        with _SERVICE_LOCK:
+            svc = getattr(request.app.state, "play", None)
+            if svc is None:
+                svc = request.app.state.play = PlayService(request.app.state.store)
     return svc
 
 
