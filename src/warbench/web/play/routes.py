@@ -198,12 +198,10 @@ def reach(game_id: GameId, body: ReachBody, svc: ServiceDep, token: TokenHeader 
 
 @router.post("/games/{game_id}/odds")
 def odds(game_id: GameId, body: ActionBody, svc: ServiceDep, token: TokenHeader = None) -> Any:
-    """The exact odds of an attack action as things stand, where the ruleset offers odds
-    (``{"targets": [...]}``), else ``null``."""
-    from warbench.web.play.scenes import presenter
-
-    snap = svc.snapshot(game_id, token)
-    return presenter(snap["ruleset"]).odds(svc.load(game_id).setup, snap["view"], body.action)
+    """The exact odds of an attack action as the game would resolve it now (cover, half
+    range, Melee: the engine's own situation), where the ruleset offers odds
+    (``{"targets": [...]}``), else ``null``. Only the seat deciding now may ask."""
+    return svc.odds(game_id, token, body.action)
 
 
 @router.post("/games/{game_id}/undo")

@@ -372,7 +372,8 @@ class PlayService:
         if seat is not None:
             d = next(d for d in decisions if d.player == seat)
             decision = self._memo(
-                (*key, "decision", seat), lambda: self._decision_json(rs, state, d)
+                (*key, "decision", seat),
+                lambda: self._decision_json(rs, state, d, data.setup, view),
             )
         pending = [
             {"player": d.player, "kind": d.kind, "rule": d.rule, "prompt": d.prompt}
@@ -422,18 +423,32 @@ class PlayService:
         return value
 
     def _decision_json(
-        self, rs: Ruleset[Any, Any, Any], state: Any, d: Decision[Any]
+        self,
+        rs: Ruleset[Any, Any, Any],
+        state: Any,
+        d: Decision[Any],
+        setup: dict[str, JSON],
+        view: JSON,
     ) -> dict[str, JSON]:
+        from warbench.web.play.scenes import presenter
+
         legal = rs.legal_actions(state, d.player)
         listed = [rs.actions.dump(a) for a in islice(iter(legal), MAX_LISTED)]
         families = [f.to_json() for f in getattr(legal, "families", ())]
+        spots = presenter(rs.id).spots(setup, view, listed)
+        actions: list[JSON] = []
+        for a, spot in zip(listed, spots, strict=True):
+            entry: dict[str, JSON] = {"action": a, "label": action_label(a)}
+            if spot is not None:
+                entry["spot"] = spot
+            actions.append(entry)
         return {
             "player": d.player,
             "kind": d.kind,
             "rule": d.rule,
             "prompt": d.prompt,
             "default": None if d.default is None else rs.actions.dump(d.default),
-            "actions": [{"action": a, "label": action_label(a)} for a in listed],
+            "actions": actions,
             "finite": bool(getattr(legal, "finite", False)),
             "families": families,
         }
@@ -470,7 +485,9 @@ class PlayService:
         self, game_id: str, token: str | None, action: JSON, param: str, box: Sequence[float]
     ) -> dict[str, JSON]:
         """Where the point parameter ``param`` of ``action`` may go: the ruleset's ``check``
-        on a grid over ``box`` (``x0, y0, x1, y1``), at most 24x24 points."""
+        on a grid over ``box`` (``x0, y0, x1, y1``), at most 24x24 points. ``param`` is a
+        field holding ``[x, y]`` (``to``, ``at``), or ``"xy"`` for an action with ``x`` and
+        ``y`` fields (WarEngine's placements and moves)."""
         data = self.load(game_id)
         rs, live, seat = self._acting(data, token)
         if not isinstance(action, dict) or len(box) != 4:
@@ -484,7 +501,12 @@ class PlayService:
                 x, y = x0 + i * step, y0 + j * step
                 if x > x1 + 1e-9 or y > y1 + 1e-9:
                     continue
-                proposal = {**action, param: [round(x, 6), round(y, 6)]}
+                point = {"x": round(x, 6), "y": round(y, 6)}
+                proposal = (
+                    {**action, **point}
+                    if param == "xy"
+                    else {**action, param: [point["x"], point["y"]]}
+                )
                 try:
                     a = rs.actions.load(proposal)
                 except WarbenchError:
@@ -492,6 +514,17 @@ class PlayService:
                 if rs.check(live.state, a, seat) is None:
                     ok.append([round(x, 3), round(y, 3)])
         return {"param": param, "step": step, "points": ok}
+
+    def odds(self, game_id: str, token: str | None, action: JSON) -> dict[str, JSON] | None:
+        """The exact odds of an attack the token's deciding seat proposes, as its ruleset's
+        presenter gives them (``None`` where it offers none); only the seat deciding now may
+        ask (the odds read the situation as that seat may know it)."""
+        from warbench.web.play.scenes import presenter
+
+        data = self.load(game_id)
+        rs, live, seat = self._acting(data, token)
+        view = rs.views.dump(rs.view(live.state, seat))
+        return presenter(rs.id).odds(data.setup, view, action, live.state, seat)
 
     def act(self, game_id: str, token: str | None, action: JSON) -> dict[str, JSON]:
         """Apply the token's seat's action (checked by the ruleset) and the automatic steps
