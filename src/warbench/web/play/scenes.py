@@ -312,6 +312,8 @@ def _engine_odds(
                 "attacker_engaged": ctx.attacker_engaged,
                 "target_engaged_elsewhere": ctx.target_engaged_elsewhere,
                 "stationary": ctx.stationary,
+                # the target's models the attacker sees (only they may be casualties, §5.11)
+                "models_in_sight": None if ctx.los_models is None else sorted(ctx.los_models),
             },
         }
         try:
