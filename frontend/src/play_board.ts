@@ -150,7 +150,9 @@ export class Board {
         }));
       }
       if (p.letter !== undefined) {
-        this.layer.appendChild(this.text(p.x, p.y, p.letter, "piece-letter"));
+        const t = this.text(p.x, p.y, p.letter, "piece-letter");
+        t.style.fontSize = `${(p.r * (p.letter.length > 1 ? 0.95 : 1.25)).toFixed(3)}px`;
+        this.layer.appendChild(t);
       } else if (p.unit !== null && !labelled.has(p.unit)) {
         labelled.add(p.unit);
         const t = svgEl("text", { x: 0, y: 0, transform: `translate(${p.x + p.r + 0.1} ${p.y + p.r}) scale(1 -1)` });

@@ -42,6 +42,9 @@ let busy = false;
 let placing: { action: Action; param: string } | null = null;
 // the board point whose actions are listed (a tap on a highlighted square or point)
 let spotPick: string | null = null;
+// the board points of the pending decision's actions: key -> the actions there (points of a
+// table closer than a tap's width are one group, listed together)
+let spotGroups = new Map<string, Listed[]>();
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json", "X-Play-Token": token };
@@ -235,10 +238,13 @@ function renderDecision(): void {
     }
   }
   const isDefault = (a: Action): boolean => d.default !== null && JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(d.default));
+  const keyOf = new Map<Listed, string>();
   const button = (a: Listed): HTMLLIElement => {
     const li = el("li");
     const cls = [isDefault(a.action) ? "default" : "", a.spot ? `spot-action ${a.spot.mark}` : ""].join(" ").trim();
     const b = el("button", a.label, { type: "button", "data-action": JSON.stringify(a.action), class: cls });
+    const key = keyOf.get(a);
+    if (key !== undefined) b.dataset.spot = key;
     b.addEventListener("click", () => void choose(a.action));
     li.appendChild(b);
     return li;
@@ -253,14 +259,27 @@ function renderDecision(): void {
   // unit's actions when one is selected); a tap lists that point's actions (or makes the
   // only one). The others (end, pass, choices without a place) stay buttons.
   const mine = d.actions.filter((a) => board.selected === null || actorOf(a) === null || actorOf(a) === board.selected);
+  const cell = s.scene?.grid ? 1 : null;
   const at = new Map<string, Listed[]>();
   for (const a of mine) {
     if (a.spot === undefined) continue;
-    const k = spotKey(a.spot);
+    let k = spotKey(a.spot);
+    if (cell === null && !at.has(k)) {
+      // on a table, a point closer than a tap's width to a group's first point joins it
+      const p = a.spot;
+      for (const [key, group] of at) {
+        const q = group[0].spot as Spot;
+        if (Math.hypot(p.x - q.x, p.y - q.y) < 1.2) {
+          k = key;
+          break;
+        }
+      }
+    }
     at.set(k, [...(at.get(k) ?? []), a]);
+    keyOf.set(a, k);
   }
+  spotGroups = at;
   if (spotPick !== null && !at.has(spotPick)) spotPick = null;
-  const cell = s.scene?.grid ? 1 : null;
   board.showSpots([...at.entries()].map(([key, acts]) => {
     const marks = [...new Set(acts.map((a) => a.spot?.mark ?? ""))];
     const first = acts[0].spot as Spot;
@@ -361,8 +380,7 @@ function select(u: number): void {
 function tapSpot(key: string): void {
   const d = snap?.decision;
   if (!d || busy) return;
-  const acts = d.actions.filter((a) => a.spot !== undefined && spotKey(a.spot) === key &&
-    (board.selected === null || actorOf(a) === null || actorOf(a) === board.selected));
+  const acts = spotGroups.get(key) ?? [];
   if (acts.length === 1) {
     spotPick = null;
     void choose(acts[0].action);

@@ -22,6 +22,9 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
+# the shared machine is often busy (load 15-20 on 2 cores): wait up to 20 s for a page's state
+# (waits end as soon as the state is there; nothing here sleeps)
+expect.set_options(timeout=20_000)
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTEFACTS = Path(__file__).parents[1] / "artefacts"
@@ -343,10 +346,11 @@ _AFTER_TAP = """([rev, listed]) => document.body.dataset.revision !== rev
 
 
 def _tap_board_until_over(page: Any, limit: int = 600) -> tuple[int, int]:
-    """Play every decision of this page by tapping the board: the first highlighted square or
-    point (then the first choice listed there, a placement's confirmation, an attack's
-    confirmation); a decision with nothing on the board takes the suggested choice. Returns
-    (actions made by tapping the board, actions made with a button)."""
+    """Play every decision of this page by tapping the board: the square or point of the
+    suggested choice when it has one, else the first highlighted one (then the first choice
+    listed there, a placement's confirmation, an attack's confirmation); a decision with
+    nothing on the board takes the suggested choice. Returns (actions made by tapping the
+    board, actions made with a button)."""
     card = page.locator("#decision-card")
     body = page.locator("body")
     tapped = buttons = 0
@@ -357,9 +361,15 @@ def _tap_board_until_over(page: Any, limit: int = 600) -> tuple[int, int]:
         rev = body.get_attribute("data-revision") or ""
         spots = page.locator("#board .spot")
         if spots.count():
-            spots.first.click()
+            # the suggested choice's square when it has one (the engine's play), else the first
+            default = page.locator("#actions button.default[data-spot]")
+            key = default.first.get_attribute("data-spot") if default.count() else None
+            spot = page.locator(f"#board .spot[data-spot='{key}']") if key else spots.first
+            spot.click()
             page.wait_for_function(_AFTER_TAP, arg=[rev, False])
             choice = page.locator("#actions li.spot-head ~ li button")
+            if page.locator("#actions li.spot-head ~ li button.default").count():
+                choice = page.locator("#actions li.spot-head ~ li button.default")
             if body.get_attribute("data-revision") == rev and choice.count():
                 expect(choice.first).to_be_enabled()
                 choice.first.click()

@@ -12,6 +12,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -67,18 +68,26 @@ GameId = Annotated[str, PathParam(max_length=40)]
 def rulesets(svc: ServiceDep) -> list[dict[str, Any]]:
     """Every registered ruleset with its version, sample set-ups and who may sit in a seat."""
     from warbench.play.registry import ruleset_ids
-    from warbench.web.play.scenes import presenter
 
     out: list[dict[str, Any]] = []
     for rid in ruleset_ids():
         try:
             rs = svc.ruleset(rid)
-            presets = presenter(rid).presets()
+            presets = _presets(rid)
         except Exception as exc:  # a ruleset that cannot load is listed with the reason
             out.append({"id": rid, "error": str(exc), "presets": []})
             continue
         out.append({"id": rid, "version": rs.version, "presets": presets})
     return [{**r, "seat_kinds": list(seat_kinds()), "modes": list(MODES)} for r in out]
+
+
+@lru_cache(maxsize=32)
+def _presets(ruleset_id: str) -> list[dict[str, JSON]]:
+    """A ruleset's sample set-ups (read from the shipped examples once per process: the lobby
+    asks for them on every visit)."""
+    from warbench.web.play.scenes import presenter
+
+    return presenter(ruleset_id).presets()
 
 
 class NewGameBody(BaseModel):
@@ -259,7 +268,7 @@ def replay_upload(body: RecordBody) -> Any:
 
 def replay_steps(text: str) -> dict[str, JSON]:
     """A record replayed one step at a time (digests verified): for each step the actor,
-    action, events, and the public view and scene after it."""
+    action, the events as a spectator sees them, and the public view and scene after it."""
     from warbench.play.record import GameRecord
     from warbench.play.registry import get_ruleset
     from warbench.web.play.scenes import presenter
@@ -282,14 +291,16 @@ def replay_steps(text: str) -> dict[str, JSON]:
     frames = [{"step": 0, "actor": None, "label": "set-up", "events": [], **frame(state)}]
     for row in rec.steps:
         state, evs = rs.apply(state, rs.actions.load(row.action), row.actor)
+        after = frame(state)
+        shown = (pres.event_view(setup, after["view"], e.to_json(), frozenset()) for e in evs)
         frames.append(
             {
                 "step": row.step,
                 "actor": row.actor,
                 "action": row.action,
                 "label": action_label(row.action),
-                "events": [e.to_json() for e in evs],
-                **frame(state),
+                "events": [e for e in shown if e is not None],
+                **after,
             }
         )
     result = rs.result(state) if rs.is_over(state) else None

@@ -45,6 +45,18 @@ class Presenter:
         """The board to draw, or ``None`` (the page then shows the view as data)."""
         return None
 
+    def event_view(
+        self, setup: dict[str, JSON], view: JSON, event: dict[str, JSON], seats: frozenset[int]
+    ) -> dict[str, JSON] | None:
+        """The event as a viewer playing ``seats`` (none: a spectator) may see it, or ``None``.
+
+        The convention (docs/web-play.md, "Events and what each viewer sees"): an event whose
+        ``data`` has ``visible_to`` (a list of seats) is shown in full only to those seats;
+        anyone else sees ``data.public_text`` in its place (kind, text and rule, no data), or
+        nothing when it has none. Presenters may hide more from what ``view`` (the viewer's
+        own view) hides."""
+        return visible_event(event, seats)
+
     def spots(
         self, setup: dict[str, JSON], view: JSON, actions: list[JSON]
     ) -> list[dict[str, JSON] | None]:
@@ -65,6 +77,25 @@ class Presenter:
         and ``player``: the game's state and the deciding seat, for a presenter that asks the
         ruleset for the attack's situation as that seat may know it."""
         return None
+
+
+def visible_event(event: dict[str, JSON], seats: frozenset[int]) -> dict[str, JSON] | None:
+    """``event`` (``Event.to_json``) as a viewer playing ``seats`` may see it: whole when it
+    names no ``visible_to`` or one of the seats is in it; else its ``public_text`` (no data),
+    or ``None``."""
+    data = event.get("data")
+    if not isinstance(data, dict) or "visible_to" not in data:
+        return event
+    allowed = data.get("visible_to")
+    if isinstance(allowed, list) and seats & {int(p) for p in allowed if isinstance(p, int)}:
+        return event
+    public = data.get("public_text")
+    if not isinstance(public, str):
+        return None
+    out: dict[str, JSON] = {"kind": event.get("kind"), "text": public}
+    if event.get("rule"):
+        out["rule"] = event["rule"]
+    return out
 
 
 @cache
@@ -160,6 +191,22 @@ class WarsurgePresenter(Presenter):
     def seat_names(self, setup: dict[str, JSON], seats: int) -> list[str]:
         """The rosters' player names."""
         return super().seat_names(setup, seats)
+
+    def event_view(
+        self, setup: dict[str, JSON], view: JSON, event: dict[str, JSON], seats: frozenset[int]
+    ) -> dict[str, JSON] | None:
+        """As the convention says; and an event about a unit the viewer's view does not list
+        (another side's unit held in Reserve under ``hide_reserves``, which the view only
+        counts) is not shown."""
+        out = visible_event(event, seats)
+        data = out.get("data") if out is not None else None
+        if out is None or not isinstance(data, dict) or not isinstance(view, dict):
+            return out
+        listed = {u.get("uid") for u in view.get("units") or [] if isinstance(u, dict)}
+        about = [data.get(k) for k in ("unit", "target") if isinstance(data.get(k), int)]
+        if any(uid not in listed for uid in about):
+            return None
+        return out
 
     @staticmethod
     @cache

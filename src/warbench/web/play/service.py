@@ -162,6 +162,7 @@ class PlayService:
         self._tokens: dict[str, TokenData] = {}  # tokens never change once made
         self._waiters: dict[str, set[tuple[Any, Any]]] = {}
         self._answers: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._data: OrderedDict[str, GameData] = OrderedDict()  # the last read of each game
 
     # -- rulesets --------------------------------------------------------------------------
     def ruleset(self, ruleset_id: str) -> Ruleset[Any, Any, Any]:
@@ -257,11 +258,26 @@ class PlayService:
         if not game_id or len(game_id) > 40:
             raise GameNotFound(game_id)
         try:
-            return self.games.load(game_id)
+            with self._guard:
+                hit = self._data.get(game_id)
+            # the game as last read, when its revision (one column, a step or an undo bumps
+            # it, in any server process) has not moved: no re-read of every step per request
+            if hit is not None and self.games.revision(game_id) == hit.revision:
+                return hit
+            data = self.games.load(game_id)
         except WarbenchError as exc:
             if "no game with id" in str(exc):
                 raise GameNotFound(game_id) from None
             raise
+        self._keep(data)
+        return data
+
+    def _keep(self, data: GameData) -> None:
+        with self._guard:
+            self._data[data.id] = data
+            self._data.move_to_end(data.id)
+            while len(self._data) > self._cache_size:
+                self._data.popitem(last=False)
 
     def live(self, data: GameData) -> Live:
         """The state after the game's live steps: from the cache when its last digest
@@ -381,10 +397,8 @@ class PlayService:
         ]
         result = rs.result(state) if rs.is_over(state) else None
         since = max(0, min(since, live.steps))
-        events = [
-            {"step": k + 1, **e.to_json()} for k in range(since, live.steps) for e in live.events[k]
-        ]
         pres = presenter(data.ruleset)
+        events = self._events(data, live, since, t, pres, view)
         return {
             "id": data.id,
             "title": data.title,
@@ -406,6 +420,24 @@ class PlayService:
             "can_undo": self._may_undo(data, t) and self._undo_point(data) is not None,
             "can_download": result is not None or set(range(len(data.seats))) <= set(t.seats),
         }
+
+    def _events(
+        self, data: GameData, live: Live, since: int, t: TokenData, pres: Any, view: JSON
+    ) -> list[dict[str, JSON]]:
+        """The events of the steps after ``since`` as this token may see them: whole for a
+        link that plays every seat (hot-seat), else each as the presenter's ``event_view``
+        gives it for the token's seats (a spectator: none), with ``view`` the token's view."""
+        every = set(range(len(data.seats))) <= set(t.seats)
+        seats = frozenset(t.seats)
+        out: list[dict[str, JSON]] = []
+        for k in range(since, live.steps):
+            for e in live.events[k]:
+                shown = (
+                    e.to_json() if every else pres.event_view(data.setup, view, e.to_json(), seats)
+                )
+                if shown is not None:
+                    out.append({"step": k + 1, **shown})
+        return out
 
     def _memo(self, key: tuple[Any, ...], make: Any) -> Any:
         """What ``make()`` gives for this state (games' states are immutable: a key holds
@@ -556,6 +588,7 @@ class PlayService:
         after = Live(live.steps + len(steps), steps[-1].digest, state, live.events + events)
         self._remember(data.id, after)
         data = replace(data, steps=data.steps + tuple(steps), revision=revision, result=result_json)
+        self._keep(data)
         return data, after
 
     def _advance(

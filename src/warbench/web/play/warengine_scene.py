@@ -102,6 +102,7 @@ class WarEnginePresenter(Presenter):
                     "x": f["x"],
                     "y": f["y"],
                     "r": prof.radius,
+                    "letter": str(f["id"]),
                     "tags": tags,
                     "title": title,
                 }
