@@ -150,10 +150,23 @@ def game(
     svc: ServiceDep,
     token: TokenHeader = None,
     since: Annotated[int, Query(ge=0, le=10**7)] = 0,
-) -> dict[str, Any]:
+) -> Response:
     """What this token may see: the view, its pending decision and legal actions, the
     events since step ``since``, the result and the board."""
-    return svc.snapshot(game_id, token, since)
+    return _json(svc.snapshot(game_id, token, since))
+
+
+def _json(content: Any) -> Response:
+    """Plain JSON data as a response, without FastAPI's ``jsonable_encoder`` walk (the most
+    read answer of a game is already JSON: walking it cost 3-28 ms a request, encoding it
+    0.1-5 ms); anything ``json`` cannot write goes through the encoder as before."""
+    from fastapi.encoders import jsonable_encoder
+
+    try:
+        body = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return JSONResponse(jsonable_encoder(content))
+    return Response(body, media_type="application/json")
 
 
 class ActionBody(BaseModel):
