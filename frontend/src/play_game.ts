@@ -27,7 +27,11 @@ interface Snapshot {
 }
 interface CheckOut { ok: boolean; reason?: string; rule?: string }
 interface Situation { melee?: boolean; cover?: boolean; cover_bonus?: number; within_half_range?: boolean; distance?: number | null }
-interface OddsTarget { target: number; label?: string; error?: string; weapons?: string[]; models?: number; situation?: Situation; expected_hp_lost?: number; expected_models_slain?: number; wipe_chance?: number; exact?: boolean }
+interface OddsTarget {
+  target: number; label?: string; error?: string; weapons?: string[]; models?: number; situation?: Situation & { cover_kind?: string };
+  expected_hp_lost?: number; expected_models_slain?: number; wipe_chance?: number; exact?: boolean;
+  hit?: number; crit?: number; cover_miss?: number; expected_injury?: number; defeated?: number; // a grid game's attack
+}
 
 const gameId = $("game").dataset.game ?? "";
 const tokenKey = `warbench.play.token.${gameId}`;
@@ -466,6 +470,13 @@ async function showOdds(a: Action): Promise<void> {
     const bits = sit ? [sit.melee ? "in Melee" : null, sit.cover ? `cover +${sit.cover_bonus ?? 1}` : "no cover",
       sit.melee ? null : sit.within_half_range ? "within half range" : "beyond half range",
       typeof sit.distance === "number" && !sit.melee ? `${sit.distance.toFixed(1)}"` : null].filter((b) => b !== null) : [];
+    if (t.hit !== undefined) {
+      const cover = sit?.cover_kind && sit.cover_kind !== "none" ? ` · ${sit.cover_kind} cover (misses ${pct(t.cover_miss ?? 0)})` : " · no cover";
+      const line = el("p", `${who}: hit ${pct(t.hit)}, critical ${pct(t.crit ?? 0)}, expected injury ${(t.expected_injury ?? 0).toFixed(2)}, defeated ${pct(t.defeated ?? 0)}${cover} (exact, before reactions)`, { class: "odds-line" });
+      line.dataset.cover = String(Boolean(sit?.cover));
+      box.appendChild(line);
+      continue;
+    }
     const line = el("p", t.error ? `${who}: no odds (${t.error})` :
       `${who}: expected HP lost ${t.expected_hp_lost?.toFixed(2)}, models slain ${t.expected_models_slain?.toFixed(2)}, wipe ${pct(t.wipe_chance ?? 0)}${t.exact ? " (exact)" : " (sampled)"}${bits.length ? ` · ${bits.join(", ")}` : ""}`,
       { class: "odds-line" });

@@ -120,3 +120,24 @@ def test_a_refused_attack_answers_the_engines_reason(client: TestClient) -> None
     )
     assert r.status_code == 200
     assert "not an enemy unit" in r.json()["refused"]
+
+
+def test_l1073_collision_attack_odds_are_the_games_profile_read_exactly() -> None:
+    """A Sword (W-Att 3) against Def 5 on open ground: D10 + 3 >= 5 hits on 2-10 (L1073-1082,
+    no automatic miss, docs/rulings.md Collision 6): 9 in 10; in the target's back (L1058-1065)
+    the Def bonus it loses shows in the odds the game would roll."""
+    from tests.rulesets.collision.game.helpers import card, duel_setup, placed
+    from warbench.web.play.scenes import presenter
+
+    pres = presenter("collision")
+    sword = {"kind": "attack", "target": 1, "weapon": "Sword"}
+    front = placed(duel_setup(card("A"), card("B")), {0: ((2, 2), "E"), 1: ((3, 2), "W")})
+    out = pres.odds({}, None, sword, front, 0)
+    assert out is not None
+    (row,) = out["targets"]
+    assert row["hit"] == pytest.approx(0.9) and row["situation"]["cover"] is False
+    back = placed(duel_setup(card("A"), card("B")), {0: ((2, 2), "E"), 1: ((3, 2), "E")})
+    (from_behind,) = pres.odds({}, None, sword, back, 0)["targets"]  # type: ignore[index]
+    assert from_behind["hit"] > row["hit"]
+    refused = pres.odds({}, None, {**sword, "target": 0}, front, 0)
+    assert refused is not None and refused["refused"]

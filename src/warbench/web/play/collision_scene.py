@@ -123,6 +123,79 @@ class CollisionPresenter(Presenter):
             "labels": labels,
         }
 
+    def odds(
+        self,
+        setup: dict[str, JSON],
+        view: JSON,
+        action: JSON,
+        state: Any = None,
+        player: int | None = None,
+    ) -> dict[str, JSON] | None:
+        """The exact odds of an attack against each character it affects, as the game would
+        resolve it now, before any reaction: the game's own attack profile
+        (``attacks.profile``: reach, cover from the board, elevation, the back facing,
+        injuries, hexes, auras, the ability's bonuses; L914-1101) read by the Collision odds
+        kernel (``collision.odds.attack_odds``, as ``warbench collision odds``). Nothing of
+        the state is hidden from the attacker here: the board and the characters are open
+        (only the piles and a Map Carrier are secret, and no attack reads them)."""
+        if not (isinstance(action, dict) and action.get("kind") == "attack"):
+            return None
+        if state is None or player is None:
+            return None
+        from warbench.kernel.errors import WarbenchError
+        from warbench.play.registry import get_ruleset
+        from warbench.rulesets.collision.game.attacks import (
+            profile,
+            spec_of,
+            targets_of,
+            weapon_of,
+        )
+        from warbench.rulesets.collision.game.core import Game
+        from warbench.rulesets.collision.game.state import AttackCtx
+        from warbench.rulesets.collision.odds import attack_odds
+
+        rs = get_ruleset("collision")
+        try:
+            a = rs.actions.load(action)
+        except WarbenchError as exc:
+            return {"targets": [], "refused": str(exc)}
+        refusal = rs.check(state, a, player)
+        if refusal is not None:
+            return {"targets": [], "refused": f"{refusal.reason} [{refusal.rule}]"}
+
+        def no_dice(label: str) -> int:
+            raise WarbenchError("odds roll no dice")
+
+        g = Game(state, no_dice, readonly=True)
+        if state.active is None:
+            return {"targets": []}
+        u = g.unit(state.active)
+        spec = spec_of(a.ability)
+        w = weapon_of(g, u, a.weapon) if spec.weapon else None
+        out: list[dict[str, JSON]] = []
+        for t in targets_of(g, u, a):
+            ctx = AttackCtx(u.uid, t.uid, a.ability, w.name if w else None, centre=a.at)
+            prof = profile(g, ctx, t)
+            odds = attack_odds(prof)
+            out.append(
+                {
+                    "target": t.uid,
+                    "label": t.name,
+                    "weapons": [a.ability or (w.name if w else "attack")],
+                    "exact": True,
+                    "hit": float(odds.hit),
+                    "crit": float(odds.crit),
+                    "cover_miss": float(odds.cover_miss),
+                    "expected_injury": float(odds.expected_injury),
+                    "defeated": float(odds.defeated),
+                    "situation": {
+                        "cover": prof.cover.value != "none",
+                        "cover_kind": prof.cover.value,
+                    },
+                }
+            )
+        return {"targets": out}
+
     def spots(
         self, setup: dict[str, JSON], view: JSON, actions: list[JSON]
     ) -> list[dict[str, JSON] | None]:
