@@ -510,6 +510,9 @@ async function act(a: Action): Promise<void> {
     spotPick = null;
     board.targets.clear();
     await refresh();
+    // the live stream may have brought the new snapshot while the action was on its way (and
+    // drawn it with the placement still open): draw the page again without it
+    render();
   } catch (e) {
     $("refusal").textContent = e instanceof ApiFailure ? `✗ ${e.body.detail}` : String(e);
     $("refusal").className = "refusal bad";
