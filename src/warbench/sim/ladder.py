@@ -98,8 +98,11 @@ def ladder(
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m warbench.sim.ladder A.yaml B.yaml [GAMES] [RUNG …]``: one JSON line per
-    pairing (win rate of the stronger rung, interval, games, games with a silent side)."""
+    pairing (win rate of the stronger rung, interval, games, games with a silent side).
+    Rungs written ``X/Y`` are pairings of their own (``tactical/random search/tactical``);
+    ``WARBENCH_LADDER_WORKERS`` sets the worker processes (default: all cores)."""
     import json
+    import os
     import sys
     import time
 
@@ -109,9 +112,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     rosters = load_rosters(args[:2])
     games = int(args[2]) if len(args) > 2 else 10
     rungs = tuple(args[3:]) or RUNGS
-    for lo, hi in itertools.pairwise(rungs):
+    pairs: list[tuple[str, str]]
+    if any("/" in r for r in rungs):
+        pairs = [(b, a) for a, _, b in (r.partition("/") for r in rungs)]
+    else:
+        pairs = list(itertools.pairwise(rungs))
+    workers = int(os.environ.get("WARBENCH_LADDER_WORKERS", "0")) or None
+    for lo, hi in pairs:
         t = time.perf_counter()
-        p = play_pairing(hi, lo, rosters, games)
+        p = play_pairing(hi, lo, rosters, games, workers=workers)
         dt = time.perf_counter() - t
         lo_i, hi_i = p.rate.interval
         line = {
