@@ -342,12 +342,17 @@ class TacticalPlayer:
         return self._hooks.determinizer(view, self.seat, self.knowledge)(self.seed)
 
     def action_for(self, game: GameState) -> Action:
-        """The bot's choice on an engine state, with model positions as the engine places
-        them when the set-up leaves model placement to the players."""
-        placing = game
-        if Automation.MODEL_PLACEMENT not in game.setup.automation:
-            placing = replace(game, setup=engine.placing_setup(game.setup))
-        action = engine.normalize(self.bot.choose(placing))
-        if placing is not game:
-            action = engine.with_positions(game, action)
-        return action
+        """The bot's choice on an engine state (:func:`bot_action`)."""
+        return bot_action(self.bot, game)
+
+
+def bot_action(bot: TacticalBot, game: GameState) -> Action:
+    """``bot``'s choice on an engine state, with model positions as the engine places them
+    when the set-up leaves model placement to the players (as the protocol's defaults)."""
+    placing = game
+    if Automation.MODEL_PLACEMENT not in game.setup.automation:
+        placing = replace(game, setup=engine.placing_setup(game.setup))
+    action = engine.normalize(bot.choose(placing))
+    if placing is not game:
+        action = engine.with_positions(game, action)
+    return action

@@ -53,6 +53,14 @@ class Pairing:
             n += min(dealt.values()) == 0.0
         return n
 
+    @property
+    def silent_first(self) -> int:
+        """Games in which ``first``'s roster dealt no damage at all."""
+        n = 0
+        for row, mine in zip(self.rows, self.first_on, strict=True):
+            n += sum(u.dealt for u in row.units if u.roster == mine) == 0.0
+        return n
+
 
 def play_pairing(
     first: str,
@@ -131,6 +139,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "interval": [round(lo_i, 4), round(hi_i, 4)],
             "record": [p.rate.wins, p.rate.draws, p.rate.losses],
             "silent": p.silent,
+            "silent_first": p.silent_first,
             "seconds": round(dt, 1),
         }
         print(json.dumps(line), flush=True)
