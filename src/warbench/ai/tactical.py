@@ -114,9 +114,11 @@ class TacticalBot(ScriptedPlayer):
         zone = w.zones[info.side]
         assert zone is not None
         pts = engine.zone_points(w, zone)
-        bx, by = w.field.width / 2, w.field.height / 2
-        nearest = min(math.hypot(x - bx, y - by) for x, y in pts)
-        front = [p for p in pts if math.hypot(p[0] - bx, p[1] - by) <= nearest + 0.5]
+        cx, cy = pts[0]  # the zone's centre (engine.zone_points)
+        dx, dy = w.field.width / 2 - cx, w.field.height / 2 - cy
+        norm = math.hypot(dx, dy) or 1.0
+        ahead = [((x - cx) * dx + (y - cy) * dy) / norm for x, y in pts]
+        front = [p for p, a in zip(pts, ahead, strict=True) if a >= max(ahead) - 0.5]
         front = _spread_order(front) or pts[:1]
         placed = sum(
             1 for v in w.side_units(info.side) if w.units[v].location is not Location.RESERVE
