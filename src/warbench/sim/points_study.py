@@ -333,20 +333,22 @@ def _build(name: str, version: str, points: int) -> tuple[JSON, float]:
     return roster, sum(raw)
 
 
-def composition(name: str, version: str) -> dict[str, float]:
-    """Archetype ``name``'s ``version`` price split into body, ranged, melee and transport
-    points (by pricing with one constant doubled at a time: the model is linear in each)."""
+def composition(name: str, version: str, **constants: float) -> dict[str, float]:
+    """Archetype ``name`` (as built for ``version``) priced with ``version``'s constants, some
+    replaced by ``constants``, split into body, ranged, melee and transport points (by
+    pricing with one constant doubled at a time: the model is linear in each)."""
     from warbench.rulesets.warsurge.points import PointsModel
     from warbench.rulesets.warsurge.points_models import model_data
 
     data = model_data(version)
-    c = data.constants
+    c = data.constants.model_copy(update=constants)
 
     def priced(**changes: float) -> float:
         model = PointsModel(data.model_copy(update={"constants": c.model_copy(update=changes)}))
         total = 0.0
         roster = build_roster(name, version)
-        for e in roster["units"]:  # type: ignore[index, union-attr]
+        units: Any = roster["units"]
+        for e in units:
             n = int(e["models"][0]["count"])
             unit = _unit_of(e, n)
             total += float(sum(model.cost_unit(unit).model_points))
@@ -423,6 +425,21 @@ class Round:
     def residuals(self) -> list[tuple[str, str, float]]:
         """Each matchup's win rate minus one half."""
         return [(m.a, m.b, m.rate.rate - 0.5) for m in self.matchups]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Round:
+        """A round written by :meth:`to_json`."""
+        rnd = cls(data["version"], data["player"], int(data["games"]))
+        rnd.matchups = [
+            Matchup(m["a"], m["b"], WinRate(*m["record"]), int(m["silent"]))
+            for m in data["matchups"]
+        ]
+        rnd.handicap = float(data["handicap"])
+        if data.get("handicap_record"):
+            rnd.handicap_rate = WinRate(*data["handicap_record"])
+        rnd.seconds = float(data.get("seconds", 0.0))
+        rnd.raw = {k: float(v) for k, v in data.get("raw", {}).items()}
+        return rnd
 
     def to_json(self) -> dict[str, Any]:
         """The round as JSON (the study's output file)."""
@@ -509,33 +526,56 @@ def play_round(
     return rnd
 
 
-def fit(rnd: Round, reference: str = "line") -> dict[str, float]:
-    """Multipliers of body, ranged and melee points that move each archetype's price by
-    ``exp(beta / k)`` (least squares on log prices, the ``reference`` price held fixed;
-    a grid from 0.5 to 2 in steps of 0.02)."""
+#: The body exponents the fit tries (``ws-points-1``: 0.75).
+EXPONENTS = (0.65, 0.7, 0.75, 0.8, 0.85)
+
+
+def fit(
+    rnd: Round, reference: str = "line", exponents: Sequence[float] = EXPONENTS
+) -> dict[str, float]:
+    """The body exponent and the multipliers of body, ranged and melee points that move each
+    archetype's price by ``exp(beta / k)`` (least squares on log prices, the ``reference``
+    price held fixed; multipliers on a grid from 0.5 to 2 in steps of 0.05)."""
     beta = rnd.ratings()
     k = rnd.elasticity()
-    comp = {n: composition(n, rnd.version) for n in beta}
+    base = {n: composition(n, rnd.version)["total"] for n in beta}
     # an army whose whole models cost more than the points it holds got more for them
     target = {n: beta[n] / k - math.log(rnd.raw.get(n, POINTS) / POINTS) for n in beta}
-    grid = [0.5 + 0.02 * i for i in range(76)]
+    grid = [0.5 + 0.05 * i for i in range(31)]
+    best: tuple[float, float, tuple[float, float, float], dict[str, dict[str, float]]] = (
+        math.inf,
+        0.75,
+        (1.0, 1.0, 1.0),
+        {},
+    )
+    for e in exponents:
+        comp = {n: composition(n, rnd.version, body_exponent=e) for n in beta}
 
-    def price(n: str, x: tuple[float, float, float]) -> float:
-        c = comp[n]
-        return x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["melee"] + c["transport"]
+        def price(
+            n: str, x: tuple[float, float, float], comp: dict[str, dict[str, float]] = comp
+        ) -> float:
+            c = comp[n]
+            return x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["melee"] + c["transport"]
 
-    best: tuple[float, tuple[float, float, float]] = (math.inf, (1.0, 1.0, 1.0))
-    for x in itertools.product(grid, grid, grid):
-        ref = math.log(price(reference, x) / comp[reference]["total"])
-        err = 0.0
-        for n in beta:
-            moved = math.log(price(n, x) / comp[n]["total"]) - ref
-            err += (moved - (target[n] - target[reference])) ** 2
-        if err < best[0]:
-            best = (err, x)
-    x = best[1]
-    norm = comp[reference]["total"] / price(reference, x)  # the reference keeps its price
-    return {"body": x[0] * norm, "ranged": x[1] * norm, "melee": x[2] * norm, "error": best[0]}
+        for x in itertools.product(grid, grid, grid):
+            ref = math.log(price(reference, x) / base[reference])
+            err = 0.0
+            for n in beta:
+                moved = math.log(price(n, x) / base[n]) - ref
+                err += (moved - (target[n] - target[reference])) ** 2
+            if err < best[0]:
+                best = (err, e, x, comp)
+    err, e, x, comp = best
+    c = comp[reference]
+    at = x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["melee"] + c["transport"]
+    norm = base[reference] / at  # the reference keeps its price
+    return {
+        "body_exponent": e,
+        "body": x[0] * norm,
+        "ranged": x[1] * norm,
+        "melee": x[2] * norm,
+        "error": err,
+    }
 
 
 def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> dict[str, float]:
@@ -546,6 +586,7 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
 
     c = model_data(version).constants
     return {
+        "body_exponent": mult.get("body_exponent", c.body_exponent),
         "body_points": round(c.body_points * mult["body"], 3),
         "offence_factor": round(c.offence_factor * mult["ranged"] / mult["body"], 3),
         "melee_weight": round(c.melee_weight * mult["melee"] / mult["ranged"], 3),
@@ -562,19 +603,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None, help="write the round as JSON here")
     ap.add_argument("--fit", action="store_true", help="fit ws-points-2 multipliers")
+    ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
     args = ap.parse_args(argv)
-    rnd = play_round(
-        args.version,
-        args.games,
-        player=args.player,
-        seed=args.seed,
-        workers=args.workers,
-        log=sys.stderr,
-    )
+    if args.source:
+        with open(args.source, encoding="utf-8") as fh:
+            rnd = Round.from_json(json.load(fh))
+    else:
+        rnd = play_round(
+            args.version,
+            args.games,
+            player=args.player,
+            seed=args.seed,
+            workers=args.workers,
+            log=sys.stderr,
+        )
     out = rnd.to_json()
     if args.fit:
         mult = fit(rnd)
-        out["fit"] = {"multipliers": mult, "constants": constants_for(mult, args.version)}
+        out["fit"] = {"multipliers": mult, "constants": constants_for(mult, rnd.version)}
     text = json.dumps(out, indent=1)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
