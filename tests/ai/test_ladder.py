@@ -5,8 +5,8 @@ the issue asks for 200 in all per pairing, i.e. N = 100) to run it; docs/ai.md h
 from __future__ import annotations
 
 import os
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
