@@ -593,6 +593,45 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
     }
 
 
+def markdown(rnd: Round) -> str:
+    """The round as the tables of docs/points.md: each matchup's win rate of the first army
+    with its 95% interval and residual, then each archetype's rating."""
+    lines = [
+        f"{rnd.version}, player `{rnd.player}`, {rnd.games} games per matchup:",
+        "",
+        "| matchup | A's win rate [95%] | residual | silent |",
+        "| --- | --- | --- | --- |",
+    ]
+    for m in rnd.matchups:
+        lo, hi = m.rate.interval
+        lines.append(
+            f"| {m.a} vs {m.b} | {m.rate.rate:.1%} [{lo:.0%}, {hi:.0%}] "
+            f"({m.rate.wins}-{m.rate.draws}-{m.rate.losses}) | {m.rate.rate - 0.5:+.1%} "
+            f"| {m.silent} |"
+        )
+    res = [abs(r) for _, _, r in rnd.residuals()]
+    within = sum(r <= 0.05 for r in res)
+    lines += [
+        "",
+        f"Mean absolute residual {sum(res) / len(res):.1%}, largest {max(res):.1%}; "
+        f"{within} of {len(res)} matchups within 50 ± 5%.",
+        "",
+        "| archetype | rating (log-strength) | listed/whole-model price |",
+        "| --- | --- | --- |",
+    ]
+    for name, beta in sorted(rnd.ratings().items(), key=lambda kv: -kv[1]):
+        ratio = POINTS / rnd.raw[name] if name in rnd.raw else 1.0
+        lines.append(f"| {name} | {beta:+.2f} | {ratio:.3f} |")
+    if rnd.handicap_rate is not None:
+        lines += [
+            "",
+            f"Line troopers with {1 + rnd.handicap:.2f}× the points against themselves: "
+            f"{rnd.handicap_rate}; elasticity k = {rnd.elasticity():.2f} log-odds per "
+            "log point ratio.",
+        ]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """The study's command (module docstring)."""
     ap = argparse.ArgumentParser(prog="python -m warbench.sim.points_study")
@@ -604,6 +643,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--out", default=None, help="write the round as JSON here")
     ap.add_argument("--fit", action="store_true", help="fit ws-points-2 multipliers")
     ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
+    ap.add_argument("--markdown", action="store_true", help="print the docs/points.md tables")
     args = ap.parse_args(argv)
     if args.source:
         with open(args.source, encoding="utf-8") as fh:
@@ -625,6 +665,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")
+    if args.markdown:
+        print(markdown(rnd))
+        if args.fit:
+            print("\n" + json.dumps(out["fit"], indent=1))
+        return
     print(text)
 
 
