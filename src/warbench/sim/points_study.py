@@ -512,7 +512,8 @@ def play_round(
         if log is not None:
             print(f"{a} vs {b}: {rate} silent {silent}", file=log, flush=True)
     if handicap > 0:
-        more = build_roster("line", version, round(POINTS * (1 + handicap)))
+        more: Any = build_roster("line", version, round(POINTS * (1 + handicap)))
+        more["player"] = f"line +{handicap:.0%}"  # two armies need two names (§3.3)
         spec = LabSpec(
             (more, rosters.get("line") or build_roster("line", version)),
             (player, player),
