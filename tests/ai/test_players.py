@@ -87,3 +87,45 @@ def test_run_batch_takes_every_kind_by_name() -> None:
     rows = run_batch("warsurge", setup, [5], players=kinds, backend="inline")
     again = run_batch("warsurge", setup, [5], players=kinds, backend="inline")
     assert rows == again and rows[0].finished
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    from warbench.cli.app import main
+
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+ROSTERS = Path(__file__).parents[2] / "examples" / "warsurge" / "rosters"
+
+
+def test_battle_takes_a_kind_per_roster_and_writes_a_record_that_replays(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rec = tmp_path / "g.jsonl"
+    a, b = str(ROSTERS / "skirmish_a.yaml"), str(ROSTERS / "skirmish_b.yaml")
+    code, out = _cli(
+        capsys, "battle", a, b, "--players", "search:1,tactical", "--seed", "5",
+        "--turns", "4", "-q", "--record", str(rec),
+    )  # fmt: skip
+    assert code == 0, out
+    assert "Game Turns" in out
+    code, out = _cli(capsys, "replay", str(rec))
+    assert code == 0, out
+
+
+@pytest.mark.parametrize(
+    ("players", "says"),
+    [("serch", "unknown player kind"), ("search:9", "search level"), ("a,b,c", "one per roster")],
+)
+def test_battle_refuses_an_unknown_kind_in_one_line(
+    capsys: pytest.CaptureFixture[str], players: str, says: str
+) -> None:
+    a, b = str(ROSTERS / "skirmish_a.yaml"), str(ROSTERS / "skirmish_b.yaml")
+    code, out = _cli(capsys, "battle", a, b, "--players", players)
+    assert code != 0 and says in out and len(out.strip().splitlines()) == 1
