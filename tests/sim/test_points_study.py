@@ -78,7 +78,8 @@ def test_the_price_splits_into_body_weapons_and_transport() -> None:
     ride = composition("transport", "ws-points-1")
     assert ride["transport"] > 0
     for c in (melee, ride):
-        assert c["body"] + c["ranged"] + c["melee"] + c["transport"] == pytest.approx(c["total"])
+        parts = c["body"] + c["ranged"] + c["range"] + c["melee"] + c["transport"]
+        assert parts == pytest.approx(c["total"])
 
 
 def test_ratings_and_elasticity_follow_the_results() -> None:

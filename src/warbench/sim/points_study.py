@@ -364,10 +364,12 @@ def composition(name: str, version: str, **constants: float) -> dict[str, float]
         )
         - base
     )
+    slope = priced(range_slope=2 * c.range_slope) - base
     return {
         "total": base,
         "body": base - offence - transport,
-        "ranged": offence - melee,
+        "ranged": offence - melee - slope,
+        "range": slope,
         "melee": melee,
         "transport": transport,
     }
@@ -534,48 +536,54 @@ EXPONENTS = (0.65, 0.7, 0.75, 0.8, 0.85)
 def fit(
     rnd: Round, reference: str = "line", exponents: Sequence[float] = EXPONENTS
 ) -> dict[str, float]:
-    """The body exponent and the multipliers of body, ranged and melee points that move each
-    archetype's price by ``exp(beta / k)`` (least squares on log prices, the ``reference``
-    price held fixed; multipliers on a grid from 0.5 to 2 in steps of 0.05)."""
+    """The body exponent and the multipliers of body, ranged (its flat part and its part
+    growing with Range) and melee points that move each archetype's price by
+    ``exp(beta / k)`` (least squares on log prices, the ``reference`` price held fixed;
+    multipliers on a grid from 0.5 to 2 in steps of 0.05)."""
+    import numpy as np
+
     beta = rnd.ratings()
     k = rnd.elasticity()
     base = {n: composition(n, rnd.version)["total"] for n in beta}
     # an army whose whole models cost more than the points it holds got more for them
     target = {n: beta[n] / k - math.log(rnd.raw.get(n, POINTS) / POINTS) for n in beta}
-    grid = [0.5 + 0.05 * i for i in range(31)]
-    best: tuple[float, float, tuple[float, float, float], dict[str, dict[str, float]]] = (
+    axis = np.arange(0.5, 2.0001, 0.05)
+    xb, xr, xs, xm = np.meshgrid(axis, axis, axis, axis, indexing="ij")
+    best: tuple[float, float, tuple[float, ...], dict[str, dict[str, float]]] = (
         math.inf,
         0.75,
-        (1.0, 1.0, 1.0),
+        (1.0, 1.0, 1.0, 1.0),
         {},
     )
     for e in exponents:
         comp = {n: composition(n, rnd.version, body_exponent=e) for n in beta}
 
-        def price(
-            n: str, x: tuple[float, float, float], comp: dict[str, dict[str, float]] = comp
-        ) -> float:
+        def price(n: str, comp: dict[str, dict[str, float]] = comp) -> Any:
             c = comp[n]
-            return x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["melee"] + c["transport"]
+            return (xb * c["body"] + xr * c["ranged"] + xs * c["range"] + xm * c["melee"]) + c[
+                "transport"
+            ]
 
-        for x in itertools.product(grid, grid, grid):
-            ref = math.log(price(reference, x) / base[reference])
-            err = 0.0
-            for n in beta:
-                moved = math.log(price(n, x) / base[n]) - ref
-                err += (moved - (target[n] - target[reference])) ** 2
-            if err < best[0]:
-                best = (err, e, x, comp)
-    err, e, x, comp = best
+        ref = np.log(price(reference) / base[reference])
+        err = np.zeros_like(xb)
+        for n in beta:
+            moved = np.log(price(n) / base[n]) - ref
+            err += (moved - (target[n] - target[reference])) ** 2
+        i = np.unravel_index(int(np.argmin(err)), err.shape)
+        if float(err[i]) < best[0]:
+            found = (float(xb[i]), float(xr[i]), float(xs[i]), float(xm[i]))
+            best = (float(err[i]), e, found, comp)
+    err_best, e, x, comp = best
     c = comp[reference]
-    at = x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["melee"] + c["transport"]
-    norm = base[reference] / at  # the reference keeps its price
+    at = x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["range"] + x[3] * c["melee"]
+    norm = base[reference] / (at + c["transport"])  # the reference keeps its price
     return {
         "body_exponent": e,
         "body": x[0] * norm,
         "ranged": x[1] * norm,
-        "melee": x[2] * norm,
-        "error": err,
+        "range": x[2] * norm,
+        "melee": x[3] * norm,
+        "error": err_best,
     }
 
 
@@ -591,6 +599,7 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
         "body_points": round(c.body_points * mult["body"], 3),
         "offence_factor": round(c.offence_factor * mult["ranged"] / mult["body"], 3),
         "melee_weight": round(c.melee_weight * mult["melee"] / mult["ranged"], 3),
+        "range_slope": round(c.range_slope * mult.get("range", mult["ranged"]) / mult["ranged"], 3),
     }
 
 
