@@ -1,4 +1,4 @@
-"""Player kinds by name, for batches, the simulation lab and the commands.
+"""The AI's player kinds, registered in :data:`warbench.play.players.PLAYER_KINDS`.
 
 =================  ================================================================
 kind               player
@@ -8,13 +8,19 @@ kind               player
 ``scripted``       the engine's automatic choice for every decision (the ruleset's
                    scripted AI: :class:`~warbench.play.AutomaticPlayer`), random
                    where there is none; ``automatic`` is the same
+``tactical``       :class:`~warbench.ai.tactical.TacticalPlayer`: the scripted AI
+                   made sensible (spread deployment, targets by expected damage,
+                   charges when melee beats shooting, transports); WARSURGE only,
+                   the engine's default elsewhere
 ``search``         :class:`~warbench.ai.search.SearchPlayer` at the default level
 ``search:N``       the search player at level ``N`` (:data:`~warbench.ai.search.LEVELS`)
 =================  ================================================================
 
-:class:`Seats` is the picklable ``(seed, seat) -> Player`` factory that ``run_batch`` and the
-lab hand to worker processes and Ray: each player's randomness derives from the game's seed
-and the seat, so a batch is the same on one core, all cores or a cluster.
+The registry lives in ``play`` and names these by import path, so ``play`` never imports
+``ai``; :class:`Seats` is :class:`~warbench.play.players.Lineup`, the picklable
+``(seed, seat) -> Player`` factory that ``run_batch`` and the lab hand to worker processes and
+Ray: each player's randomness derives from the game's seed and the seat, so a batch is the
+same on one core, all cores or a cluster.
 """
 
 from __future__ import annotations
@@ -22,67 +28,93 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from warbench.kernel.errors import UnknownNameError
-from warbench.play.core import SetupArgs
-from warbench.play.players import AutomaticPlayer, Budget, Player, RandomLegalPlayer
+from warbench.play.core import ProtocolError, SetupArgs
+from warbench.play.players import (
+    PLAYER_KINDS,
+    Budget,
+    Lineup,
+    Player,
+    PlayerSpec,
+    player_kind,
+)
+from warbench.play.players import make_player as _make
 
-#: The kinds :func:`make_player` knows (``search:N`` for each level as well).
-KINDS = ("random", "scripted", "automatic", "search")
+#: The kind names the registry knows (``search:N`` for each level as well).
+KINDS = tuple(PLAYER_KINDS)
+
+#: Which kind sits in each seat (the registry's :class:`~warbench.play.players.Lineup`).
+Seats = Lineup
+
+
+def _needs(spec: PlayerSpec) -> SetupArgs:
+    if spec.knowledge is None or not spec.ruleset_id:
+        raise ProtocolError(
+            f"player kind {spec.kind!r} needs the game's ruleset id and set-up: "
+            "Lineup(kinds, ruleset_id, setup) or make_player(kind, seed, seat, ruleset_id, setup)",
+            "play: player kinds",
+        )
+    return spec.knowledge
+
+
+@dataclass(frozen=True)
+class _SearchKind:
+    """``search`` and ``search:N``: the search player at a level (docs/ai.md)."""
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        from warbench.ai.search import LEVELS
+
+        return tuple(str(n) for n in LEVELS)
+
+    def make(self, spec: PlayerSpec) -> Player[Any]:
+        from warbench.ai.search import DEFAULT_LEVEL, LEVELS, SearchPlayer
+        from warbench.play.registry import get_ruleset
+
+        knowledge = _needs(spec)
+        level = DEFAULT_LEVEL if spec.level is None else int(spec.level)
+        ruleset = get_ruleset(spec.ruleset_id)
+        return SearchPlayer(ruleset, knowledge, spec.seat, spec.own_seed, LEVELS[level])
+
+
+@dataclass(frozen=True)
+class _TacticalKind:
+    """``tactical``: the sensible scripted player (WARSURGE; the default elsewhere)."""
+
+    levels: tuple[str, ...] = ()
+
+    def make(self, spec: PlayerSpec) -> Player[Any]:
+        from warbench.ai.tactical import TacticalPlayer
+        from warbench.play.players import AutomaticPlayer, RandomLegalPlayer
+        from warbench.play.registry import get_ruleset
+
+        fallback: RandomLegalPlayer[Any] = RandomLegalPlayer(spec.own_seed)
+        if spec.ruleset_id != "warsurge":
+            return AutomaticPlayer(fallback=fallback)
+        knowledge = _needs(spec)
+        return TacticalPlayer(get_ruleset(spec.ruleset_id), knowledge, spec.seat, spec.own_seed)
+
+
+SEARCH_KIND = _SearchKind()
+TACTICAL_KIND = _TacticalKind()
 
 
 def parse_kind(kind: str) -> tuple[str, int | None]:
-    """``"search:3"`` → ``("search", 3)``; an unknown kind or level is an error naming them."""
-    from warbench.ai.search import DEFAULT_LEVEL, LEVELS
+    """``"search:3"`` → ``("search", 3)``, ``"search"`` → ``("search", 2)`` (the default
+    level), other kinds ``(name, None)``; an unknown kind or level is an error naming them."""
+    from warbench.ai.search import DEFAULT_LEVEL
 
-    name, _, level = kind.strip().partition(":")
-    if name not in KINDS:
-        allowed = (*KINDS, *(f"search:{n}" for n in LEVELS))
-        raise UnknownNameError("player kind", kind, allowed)
+    _, level = player_kind(kind)
+    name = kind.strip().partition(":")[0]
     if name != "search":
-        if level:
-            raise UnknownNameError("player kind", kind, KINDS)
         return name, None
-    if not level:
-        return name, DEFAULT_LEVEL
-    if not level.isdigit() or int(level) not in LEVELS:
-        raise UnknownNameError("search level", level, [str(n) for n in LEVELS])
-    return name, int(level)
+    return name, DEFAULT_LEVEL if level is None else int(level)
 
 
 def make_player(
     kind: str, ruleset_id: str, knowledge: SetupArgs, seed: int, seat: int
 ) -> Player[Any]:
     """A fresh player of ``kind`` for ``seat`` of the game seeded ``seed``."""
-    from warbench.ai.search import LEVELS, SearchPlayer
-    from warbench.play.registry import get_ruleset
-
-    name, level = parse_kind(kind)
-    own = seed * 7919 + seat
-    random: RandomLegalPlayer[Any] = RandomLegalPlayer(own)
-    if name == "random":
-        return random
-    if name in ("scripted", "automatic"):
-        return AutomaticPlayer(fallback=random)
-    assert level is not None
-    return SearchPlayer(get_ruleset(ruleset_id), knowledge, seat, own, LEVELS[level])
-
-
-@dataclass(frozen=True)
-class Seats:
-    """Which kind of player sits in each seat of a game of ``ruleset_id`` set up as
-    ``knowledge``: ``seats(seed, seat)`` builds a fresh player (picklable)."""
-
-    kinds: tuple[str, ...]
-    ruleset_id: str
-    knowledge: SetupArgs
-
-    def __post_init__(self) -> None:
-        for k in self.kinds:
-            parse_kind(k)
-
-    def __call__(self, seed: int, seat: int) -> Player[Any]:
-        kind = self.kinds[seat % len(self.kinds)]
-        return make_player(kind, self.ruleset_id, self.knowledge, seed, seat)
+    return _make(kind, seed, seat, ruleset_id, knowledge)
 
 
 #: The budget a lab game gives each decision: none (the levels' own iteration budgets decide,

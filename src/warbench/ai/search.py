@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from warbench.ai.hooks import Determinizer, SearchHooks, get_hooks, result_value
@@ -55,8 +55,10 @@ class SearchConfig:
     * ``horizon``: steps played after a candidate before the position is evaluated;
     * ``seconds``: a wall-clock cap per decision (``None``: none);
     * ``margin``: how much better (in evaluation units, 0 to 1) another candidate's mean must
-      be than the default's to be chosen instead — a few noisy playouts should not overrule
-      the scripted choice on the luck of the dice.
+      be than the first candidate's to be chosen instead — a few noisy playouts should not
+      overrule the policy's choice on the luck of the dice;
+    * ``prior``: take the first candidate from the hooks' ``prior`` (WARSURGE: the tactical
+      player's choice, ``ai.tactical``) when they have one, else the decision's default.
     """
 
     iterations: int = 48
@@ -64,6 +66,7 @@ class SearchConfig:
     horizon: int = 4
     seconds: float | None = 1.0
     margin: float = 0.005
+    prior: bool = True
 
     def __post_init__(self) -> None:
         for name in ("iterations", "width"):
@@ -129,6 +132,13 @@ class SearchPlayer:
         rng = SeededChoices(step_seed(self.seed, self.decisions))
         det = self.hooks.determinizer(view, self.seat, self.knowledge)
         root = det(_draw_seed(rng))
+        first = decision.default
+        prior = getattr(self.hooks, "prior", None) if self.config.prior else None
+        if prior is not None:
+            proposed = prior(root, self.seat, decision)
+            if proposed is not None and proposed in legal:
+                first = proposed
+                decision = replace(decision, default=proposed)
         cands = self.hooks.candidates(root, self.seat, legal, decision, self.config.width)
         self.last = SearchStats(candidates=len(cands))
         if not cands:
@@ -170,8 +180,8 @@ class SearchPlayer:
         means = [s / c if c else float("-inf") for s, c in zip(sums, counts, strict=True)]
         best = max(alive, key=lambda i: (means[i], -i))
         if (
-            decision.default is not None
-            and cands[0] == decision.default
+            first is not None
+            and cands[0] == first
             and best != 0
             and counts[0]
             and means[best] < means[0] + self.config.margin

@@ -45,6 +45,7 @@ class WarsurgeHooks:
         self.ruleset = ruleset
         self._initial: dict[str, list[JSON]] = {}
         self._odds: dict[tuple[int, int, bool], float] = {}
+        self._prior: Any = None
 
     # -- determinisation -----------------------------------------------------------------
     def determinizer(self, view: Any, player: int, knowledge: SetupArgs) -> Determinizer:
@@ -163,6 +164,21 @@ class WarsurgeHooks:
                 lost = 0.0
             hit = self._odds[key] = min(1.0, float(lost) / max(1, ta.max_hp))
         return hit
+
+    # -- prior -----------------------------------------------------------------------------
+    def prior(self, state: Any, player: int, decision: Decision[Any]) -> Any:
+        """The first candidate of an activation: the tactical player's choice on this
+        determinised state (``ai.tactical``; it remembers, like a player, what it did this
+        phase); ``None`` for other decisions (their default stays first)."""
+        if decision.kind != "activation":
+            return None
+        if self._prior is None:
+            from warbench.ai.tactical import TacticalBot
+
+            self._prior = TacticalBot()
+        from warbench.ai.tactical import bot_action
+
+        return bot_action(self._prior, state.game)
 
     # -- candidates ------------------------------------------------------------------------
     def candidates(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -51,7 +52,10 @@ def battle(
     ),
     svg: Path | None = typer.Option(None, "--svg", help="Draw the final battlefield as SVG."),
     players: str = typer.Option(
-        "scripted", "--players", help="scripted or random (random-legal players)."
+        "scripted",
+        "--players",
+        help="Player kinds, one for all or one per roster (comma-separated): scripted, random, "
+        "tactical, search, search:1..4 (docs/ai.md).",
     ),
     turns: int | None = typer.Option(
         None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
@@ -89,8 +93,18 @@ def battle(
 
     if len(rosters) < 2:
         raise fail("a battle needs at least two rosters")
-    if players not in ("scripted", "random"):
-        raise fail(f"--players {players}: allowed: scripted, random")
+    kinds = [k.strip() for k in players.split(",")]
+    if len(kinds) not in (1, len(rosters)):
+        raise fail(f"--players {players}: one kind for all or one per roster ({len(rosters)})")
+    engine_players = all(k in ("scripted", "random") for k in kinds)
+    if not engine_players:
+        from warbench.play.players import check_kind
+
+        try:
+            for k in kinds:
+                check_kind(k)
+        except WarbenchError as exc:
+            raise fail(f"--players {players}: {exc}") from exc
     if playstyle not in ("standard", "advanced"):
         raise fail(f"--playstyle {playstyle}: allowed: standard, advanced")
     try:
@@ -119,17 +133,28 @@ def battle(
         state, events = engine.new_game(setup, game_seed)
         rec = GameRecord.start(ws, args, game_seed, state.digest())
         sides = len(setup.sides)
-        who: list[Player] = [
-            ScriptedPlayer() if players == "scripted" else RandomLegalPlayer(game_seed + k)
-            for k in range(sides)
-        ]
-        while not state.over:
-            side = engine.acting_side(state)
-            assert side is not None
-            action = who[side].choose(state)
-            state, evs = engine.apply(state, action)
-            events.extend(evs)
-            rec.add(side, ws.actions.dump(action), state.digest())
+        if engine_players:  # the engine's own players, as the fingerprint games play
+            who: list[Player] = [
+                ScriptedPlayer()
+                if kinds[k % len(kinds)] == "scripted"
+                else RandomLegalPlayer(game_seed + k)
+                for k in range(sides)
+            ]
+            while not state.over:
+                side = engine.acting_side(state)
+                assert side is not None
+                action = who[side].choose(state)
+                state, evs = engine.apply(state, action)
+                events.extend(evs)
+                rec.add(side, ws.actions.dump(action), state.digest())
+        else:  # protocol players from the registry (play.players.PLAYER_KINDS)
+            from warbench.play import run_game
+            from warbench.play.players import Lineup
+
+            lineup = Lineup(tuple(kinds), ws.id, args)
+            run = run_game(ws, args, [lineup(game_seed, k) for k in range(sides)], game_seed)
+            state, rec = run.state.game, run.record
+            events.extend(_engine_event(e) for e in run.events)
         final = ws.result(WarsurgeState(text, state))
         assert final is not None
         rec.finish(final, state.digest())
@@ -237,7 +262,6 @@ def _is_protocol_record(text: str) -> bool:
 
 def _replay_protocol(text: str, source: str, svg: Path | None, show: bool) -> None:
     """Replay and verify a protocol record (``play.record``) with its registered ruleset."""
-    from typing import Any
 
     from warbench.play.record import GameRecord, Replay
     from warbench.play.record import replay as play_replay
@@ -270,3 +294,11 @@ def _replay_protocol(text: str, source: str, svg: Path | None, show: bool) -> No
             f"{winner}: " + ", ".join(f"{label(k)} {s:.1f}" for k, s in enumerate(r.scores)),
             highlight=False,
         )
+
+
+def _engine_event(e: Any) -> Any:
+    """A protocol event back as the engine's, for the turn-by-turn summary."""
+    from warbench.rulesets.warsurge.game.events import Event
+
+    data = dict(e.data)
+    return Event(e.kind, e.text, int(data.get("turn", 0)), str(data.get("phase", "")), e.rule)

@@ -24,7 +24,8 @@ def simulate(
         "scripted,scripted",
         "--players",
         "-p",
-        help="Player kinds of A and B: random, scripted, search, search:1..4 (one for both).",
+        help="Player kinds of A and B: random, scripted, tactical, search, search:1..4 "
+        "(one for both).",
     ),
     board: list[str] = typer.Option(
         [], "--board", "-b", help="Sample board name or board file (repeat; default: all)."

@@ -24,7 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from warbench.kernel.dice import SeededChoices
 from warbench.kernel.errors import WarbenchError
-from warbench.play.core import Codec, Decision, LegalActions, ProtocolError
+from warbench.play.core import Codec, Decision, LegalActions, ProtocolError, SetupArgs
 
 A = TypeVar("A")
 
@@ -185,27 +185,142 @@ class PromptPlayer(Generic[A]):
             self.write(f"refused: {why}")
 
 
-#: Player kinds a batch can name (picklable: a process or a Ray worker builds its own).
-PLAYER_KINDS = ("random", "automatic")
+#: Player kinds by name: ``"module:attr"`` of a :class:`PlayerKind`, imported on first use,
+#: so that ``play`` names the AI's players without importing ``warbench.ai`` (layers point
+#: down; the ruleset registry does the same). A kind may take a level: ``"search:3"``.
+PLAYER_KINDS: dict[str, str] = {
+    "random": "warbench.play.players:RANDOM_KIND",
+    "automatic": "warbench.play.players:AUTOMATIC_KIND",
+    "scripted": "warbench.play.players:AUTOMATIC_KIND",
+    "search": "warbench.ai.players:SEARCH_KIND",
+    "tactical": "warbench.ai.players:TACTICAL_KIND",
+}
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """What a kind's factory gets to build one player: the kind and its level (``None``: the
+    kind's default), the game's ruleset and set-up as every seat knows it (``knowledge``: the
+    rosters on the table; ``None`` when the caller has none), the game's seed and the seat."""
+
+    kind: str
+    level: str | None
+    ruleset_id: str
+    knowledge: SetupArgs | None
+    seed: int
+    seat: int
+
+    @property
+    def own_seed(self) -> int:
+        """The player's own seed: from the game's seed and the seat (a batch repeats)."""
+        return self.seed * 7919 + self.seat
+
+
+class PlayerKind(Protocol):
+    """One entry of :data:`PLAYER_KINDS`: the levels it takes and how it builds a player."""
+
+    #: the levels ``kind:LEVEL`` may name (empty: the kind takes no level)
+    levels: tuple[str, ...]
+
+    def make(self, spec: PlayerSpec) -> Player[Any]:
+        """A fresh player for ``spec``."""
+        ...
+
+
+@dataclass(frozen=True)
+class SimpleKind:
+    """A kind without levels built by a function of the spec."""
+
+    build: Callable[[PlayerSpec], Player[Any]]
+    levels: tuple[str, ...] = ()
+
+    def make(self, spec: PlayerSpec) -> Player[Any]:
+        """``build(spec)``."""
+        return self.build(spec)
+
+
+def _random(spec: PlayerSpec) -> Player[Any]:
+    return RandomLegalPlayer(spec.own_seed)
+
+
+def _automatic(spec: PlayerSpec) -> Player[Any]:
+    return AutomaticPlayer(fallback=RandomLegalPlayer(spec.own_seed))
+
+
+#: ``random``: a seeded random legal action.
+RANDOM_KIND = SimpleKind(_random)
+#: ``automatic`` = ``scripted``: the engine's automatic choice (random where there is none).
+AUTOMATIC_KIND = SimpleKind(_automatic)
+
+
+def player_kind(kind: str) -> tuple[PlayerKind, str | None]:
+    """The registry entry of ``kind`` (``name`` or ``name:level``) and its level, imported on
+    use; an unknown kind or level is an :class:`UnknownNameError` naming the allowed ones."""
+    from importlib import import_module
+
+    from warbench.kernel.errors import UnknownNameError
+
+    name, colon, level = kind.strip().partition(":")
+    entry = PLAYER_KINDS.get(name)
+    if entry is None:
+        raise UnknownNameError("player kind", kind, player_kind_names())
+    module, _, attr = entry.partition(":")
+    found: PlayerKind = getattr(import_module(module), attr)
+    if colon and level not in found.levels:
+        if not found.levels:
+            raise UnknownNameError("player kind", kind, player_kind_names())
+        raise UnknownNameError(f"{name} level", level, found.levels)
+    return found, (level if colon else None)
+
+
+def player_kind_names() -> tuple[str, ...]:
+    """Every kind a lineup may name, levels included (``search:1`` …), for messages and menus;
+    imports the kinds' modules."""
+    from importlib import import_module
+
+    out: list[str] = []
+    for name, entry in PLAYER_KINDS.items():
+        module, _, attr = entry.partition(":")
+        levels = getattr(import_module(module), attr).levels
+        out.append(name)
+        out.extend(f"{name}:{lv}" for lv in levels)
+    return tuple(out)
+
+
+def check_kind(kind: str) -> str:
+    """``kind`` if the registry knows it (and its level), else an ``UnknownNameError``."""
+    player_kind(kind)
+    return kind
+
+
+def make_player(
+    kind: str,
+    seed: int,
+    seat: int,
+    ruleset_id: str = "",
+    knowledge: SetupArgs | None = None,
+) -> Player[Any]:
+    """A fresh player of ``kind`` for ``seat`` of the game seeded ``seed`` (its randomness
+    derives from both). Search players need ``ruleset_id`` and ``knowledge``."""
+    found, level = player_kind(kind)
+    return found.make(PlayerSpec(kind, level, ruleset_id, knowledge, seed, seat))
 
 
 @dataclass(frozen=True)
 class Lineup:
     """Which kind of player sits in each seat; ``lineup(seed, seat)`` builds a fresh player
-    whose randomness derives from the game's seed and the seat (so a batch is repeatable)."""
+    whose randomness derives from the game's seed and the seat (so a batch is repeatable).
+    Picklable: a worker process or a Ray task builds its own players. ``ruleset_id`` and
+    ``knowledge`` (the set-up every seat knows) are what search players need."""
 
     kinds: tuple[str, ...]
+    ruleset_id: str = ""
+    knowledge: SetupArgs | None = None
 
     def __post_init__(self) -> None:
-        from warbench.kernel.errors import UnknownNameError
-
         for k in self.kinds:
-            if k not in PLAYER_KINDS:
-                raise UnknownNameError("player kind", k, PLAYER_KINDS)
+            check_kind(k)
 
     def __call__(self, seed: int, seat: int) -> Player[Any]:
         kind = self.kinds[seat % len(self.kinds)]
-        random: RandomLegalPlayer[Any] = RandomLegalPlayer(seed * 7919 + seat)
-        if kind == "random":
-            return random
-        return AutomaticPlayer(fallback=random)
+        return make_player(kind, seed, seat, self.ruleset_id, self.knowledge)

@@ -206,7 +206,8 @@ def run_batch(
     """Play one game per seed and return one row per game, in the order of ``seeds``.
 
     ``players`` is a picklable factory ``(seed, seat) -> Player`` or a list of player kinds
-    (``"random"``, ``"automatic"``), one per seat. ``backend``: ``"inline"`` (this process),
+    (any of ``play.players.PLAYER_KINDS``: ``"random"``, ``"scripted"``, ``"tactical"``,
+    ``"search"``, ``"search:N"``…), one per seat. ``backend``: ``"inline"`` (this process),
     ``"processes"`` (all local cores, or ``workers``) or ``"ray"`` (``ray.init()`` locally,
     or ``ray_address`` of a cluster; Ray is the optional extra ``warbench[ray]``).
     ``progress(done, total)`` is called after each game.
@@ -217,7 +218,7 @@ def run_batch(
         factory = players
         n_seats = seats if seats is not None else len(setup.rosters)
     else:
-        factory = Lineup(tuple(players))
+        factory = Lineup(tuple(players), ruleset_id, setup)
         n_seats = seats if seats is not None else len(tuple(players))
     job = BatchJob(ruleset_id, setup, factory, n_seats, tuple(automate), max_steps)
     total = len(seed_list)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from warbench.play.core import JSON
 from warbench.sim.lab import Backend, GameRow, LabSpec, Progress, run_lab
@@ -51,6 +52,14 @@ class Pairing:
             for u in row.units:
                 dealt[u.roster] += u.dealt
             n += min(dealt.values()) == 0.0
+        return n
+
+    @property
+    def silent_first(self) -> int:
+        """Games in which ``first``'s roster dealt no damage at all."""
+        n = 0
+        for row, mine in zip(self.rows, self.first_on, strict=True):
+            n += sum(u.dealt for u in row.units if u.roster == mine) == 0.0
         return n
 
 
@@ -96,10 +105,43 @@ def ladder(
     ]
 
 
+def boosted(roster: JSON) -> JSON:
+    """``roster`` with +1 Defence on every unit and +1 Power on every weapon, at the same
+    listed points (issue 15: such an army should win at least 90% of games)."""
+    import copy
+
+    out: Any = copy.deepcopy(roster)
+    for entry in out["units"]:
+        entry["unit"]["defence"] = int(entry["unit"]["defence"]) + 1
+        for w in entry.get("weapons", []):
+            w["power"] = int(w["power"]) + 1
+    out["player"] = f"{out.get('player', 'army')} +1"
+    return out
+
+
+def play_boosted(
+    kind: str,
+    roster: JSON,
+    games: int,
+    *,
+    seed: int = 0,
+    backend: Backend = "processes",
+    workers: int | None = None,
+) -> Pairing:
+    """``kind`` with :func:`boosted` ``roster`` against ``kind`` with ``roster`` itself:
+    ``games`` games, seats alternating, boards rotating; the boosted army is ``first``."""
+    spec = LabSpec((boosted(roster), roster), (kind, kind), seed=seed)
+    rows = run_lab(spec, games, backend=backend, workers=workers)
+    return Pairing(f"{kind} +1", kind, tuple(rows), ("A",) * len(rows))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m warbench.sim.ladder A.yaml B.yaml [GAMES] [RUNG …]``: one JSON line per
-    pairing (win rate of the stronger rung, interval, games, games with a silent side)."""
-    import json
+    pairing (win rate of the stronger rung, interval, games, games with a silent side).
+    Rungs written ``X/Y`` are pairings of their own (``tactical/random search/tactical``),
+    ``boost:KIND`` plays each roster +1 Defence/Power against itself (:func:`play_boosted`);
+    ``WARBENCH_LADDER_WORKERS`` sets the worker processes (default: all cores)."""
+    import os
     import sys
     import time
 
@@ -109,22 +151,42 @@ def main(argv: Sequence[str] | None = None) -> None:
     rosters = load_rosters(args[:2])
     games = int(args[2]) if len(args) > 2 else 10
     rungs = tuple(args[3:]) or RUNGS
-    for lo, hi in itertools.pairwise(rungs):
+    workers = int(os.environ.get("WARBENCH_LADDER_WORKERS", "0")) or None
+    boosts = [r.removeprefix("boost:") for r in rungs if r.startswith("boost:")]
+    rungs = tuple(r for r in rungs if not r.startswith("boost:"))
+    for kind in boosts:  # ``boost:KIND``: each roster +1 Defence/Power against itself
+        for k, roster in enumerate(rosters):
+            t = time.perf_counter()
+            p = play_boosted(kind, roster, games, seed=k * 100_000, workers=workers)
+            _print(p, time.perf_counter() - t)
+    pairs: list[tuple[str, str]]
+    if any("/" in r for r in rungs):
+        pairs = [(b, a) for a, _, b in (r.partition("/") for r in rungs)]
+    else:
+        pairs = list(itertools.pairwise(rungs))
+    for lo, hi in pairs:
         t = time.perf_counter()
-        p = play_pairing(hi, lo, rosters, games)
-        dt = time.perf_counter() - t
-        lo_i, hi_i = p.rate.interval
-        line = {
-            "first": hi,
-            "second": lo,
-            "games": len(p.rows),
-            "rate": round(p.rate.rate, 4),
-            "interval": [round(lo_i, 4), round(hi_i, 4)],
-            "record": [p.rate.wins, p.rate.draws, p.rate.losses],
-            "silent": p.silent,
-            "seconds": round(dt, 1),
-        }
-        print(json.dumps(line), flush=True)
+        p = play_pairing(hi, lo, rosters, games, workers=workers)
+        _print(p, time.perf_counter() - t)
+
+
+def _print(p: Pairing, dt: float) -> None:
+    """One JSON line for a pairing."""
+    import json
+
+    lo_i, hi_i = p.rate.interval
+    line = {
+        "first": p.first,
+        "second": p.second,
+        "games": len(p.rows),
+        "rate": round(p.rate.rate, 4),
+        "interval": [round(lo_i, 4), round(hi_i, 4)],
+        "record": [p.rate.wins, p.rate.draws, p.rate.losses],
+        "silent": p.silent,
+        "silent_first": p.silent_first,
+        "seconds": round(dt, 1),
+    }
+    print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,360 @@
+"""The ``tactical`` player: WARSURGE's scripted AI made sensible, still a fast baseline.
+
+The engine's own scripted AI (``rulesets.warsurge.game.players.ScriptedPlayer``) is every
+decision's ``default`` and the player of the seeded fingerprint games, so it stays as it is;
+this player is a separate kind (issue 15) that changes five of its habits:
+
+* **deployment is spread** over the front of the Deployment Zone (Core Rules
+  001_d3f5e425c5e1196d.txt §3.6) instead of every unit aiming at the same spot, Transports
+  first and carrying units that want to get close (§6.2: a Transport deploys with its
+  passengers embarked);
+* **targets by expected damage**: each weapon attacks the target whose point value it is
+  expected to take the most of (the exact odds engine, ``warbench.api.odds``, capped at the
+  HP the target has left), not the nearest (§5.2);
+* **charges when its melee beats its shooting**: a unit with both kinds of weapon moves into
+  Base Contact (§4.3) when its expected melee damage against a reachable enemy is larger than
+  its best shooting, not only pure-melee units;
+* **advances with nothing in sight**: a unit that sees no target moves (toward the enemy,
+  else around what blocks its sight) instead of holding its ground by distance alone;
+* **embarks and disembarks**: a unit far from the enemy with a friendly Transport in reach
+  embarks (§6.3), and passengers disembark toward the enemy once it is close.
+
+It plays from its view only: the view is written back as a state with the search hooks'
+determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
+Decisions other than activations (casualties, counters, the Turn Master, the zone) take the
+engine's default.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from warbench.kernel.errors import WarbenchError
+from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
+from warbench.play.players import Budget
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import (
+    Action,
+    Attack,
+    Deploy,
+    Disembark,
+    Embark,
+    Move,
+    Pass,
+)
+from warbench.rulesets.warsurge.game.actions_advanced import EndStep
+from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.players import ScriptedPlayer
+from warbench.rulesets.warsurge.game.state import Automation, GameState, Location, Phase
+from warbench.rulesets.warsurge.game.targeting import view_target
+from warbench.rulesets.warsurge.game.work import Work
+
+#: A unit farther than this (inches, edge to edge) from every enemy rides a Transport in reach.
+EMBARK_DISTANCE = 18.0
+#: Passengers disembark once an enemy is this close to them (inches).
+DISEMBARK_DISTANCE = 14.0
+
+
+@dataclass
+class TacticalBot(ScriptedPlayer):
+    """The engine-state half of the tactical player: the scripted AI's loop with the five
+    changes of the module docstring (``choose(state) -> action`` like every engine player)."""
+
+    name: str = "tactical"
+    _odds: dict[tuple[int, int, str, bool], float] = field(default_factory=dict)
+
+    def choose(self, state: GameState) -> Action:
+        """The scripted loop, Transports first when deploying (they carry passengers)."""
+        flow = state.flow
+        if state.pause is not None or flow.phase in (Phase.TURN_MASTER, Phase.ZONES):
+            return super().choose(state)
+        if flow.adv is not None and flow.adv.counter is not None:
+            return super().choose(state)
+        key = (flow.turn, flow.phase.value)
+        if key != self._phase_key:
+            self._phase_key = key
+            self._skip = set()
+        legal = engine.legal_actions(state)
+        w = legal._work
+        units = sorted(
+            (u for u in legal.units() if u not in self._skip),
+            key=lambda u: (-state.setup.units[u].transport, -state.setup.units[u].points, u),
+        )
+        for uid in units:
+            for action in self._options(w, uid, flow.phase, state):
+                if engine.can(state, action):
+                    return action
+            self._skip.add(uid)
+        if flow.phase is Phase.ACTIONS and flow.adv is not None and flow.adv.step_done:
+            return EndStep()
+        return Pass()
+
+    # -- per phase -----------------------------------------------------------------------
+    def _options(
+        self, w: Work, uid: int, phase: Phase, state: GameState | None = None
+    ) -> list[Action]:
+        u = w.units[uid]
+        if phase is Phase.ACTIONS:
+            if u.location is Location.RESERVE:
+                return self._options(w, uid, Phase.DEPLOY, state)
+            return self._options(w, uid, Phase.ATTACK, state) + self._options(
+                w, uid, Phase.MOVE, state
+            )
+        if phase is Phase.DEPLOY:
+            return self._deploy(w, uid)
+        if phase is Phase.ATTACK:
+            return self._attack(w, uid)
+        return self._move(w, uid, phase is Phase.DASH, state)
+
+    def _deploy(self, w: Work, uid: int) -> list[Action]:
+        """Spread along the front of the zone; Transports carry close-range units (§3.6, §6.2)."""
+        info = w.info(uid)
+        zone = w.zones[info.side]
+        assert zone is not None
+        pts = engine.zone_points(w, zone)
+        cx, cy = pts[0]  # the zone's centre (engine.zone_points)
+        dx, dy = w.field.width / 2 - cx, w.field.height / 2 - cy
+        norm = math.hypot(dx, dy) or 1.0
+        ahead = [((x - cx) * dx + (y - cy) * dy) / norm for x, y in pts]
+        front = [p for p, a in zip(pts, ahead, strict=True) if a >= max(ahead) - 0.5]
+        front = _spread_order(front) or pts[:1]
+        placed = sum(
+            1 for v in w.side_units(info.side) if w.units[v].location is not Location.RESERVE
+        )
+        spot = front[placed % len(front)]
+        rest = [p for p in pts if p != spot]
+        passengers = self._passengers(w, uid) if info.transport else ()
+        opts: list[Action] = []
+        if passengers:
+            opts.append(Deploy(uid, at=spot, passengers=passengers))
+        opts.append(Deploy(uid, at=spot))
+        opts.extend(Deploy(uid, at=p) for p in [*front, *rest] if p != spot)
+        return opts
+
+    def _passengers(self, w: Work, uid: int) -> tuple[int, ...]:
+        """Units in Reserve to carry: the shortest-ranged first, within the capacity (§6.1)."""
+        info = w.info(uid)
+        cap = info.transport * info.models
+        free = [
+            p
+            for p in w.side_units(info.side)
+            if p != uid and w.units[p].location is Location.RESERVE and not w.info(p).transport
+        ]
+        free.sort(key=lambda p: (_reach(w, p), -w.info(p).points, p))
+        load = 0.0
+        chosen: list[int] = []
+        for p in free:
+            if _reach(w, p) > 12:
+                break  # long guns shoot from the start; they need no ride
+            if load + w.info(p).points <= cap:
+                chosen.append(p)
+                load += w.info(p).points
+        return tuple(chosen)
+
+    def _attack(self, w: Work, uid: int) -> list[Action]:
+        """Each weapon at the target it is expected to take the most point value from."""
+        wt = engine.weapon_targets(w, uid, limit=4)
+        if not wt:
+            self._blind[uid] = w.flow.turn
+            return []
+        self._blind.pop(uid, None)
+        engaged = set(w.engaged_with(w.outermost(uid)))
+        picks = tuple(
+            (wn, max(ts, key=lambda t: (self._worth(w, uid, t, wn, t in engaged), -ts.index(t))))
+            for wn, ts in wt.items()
+        )
+        nearest = tuple((wn, ts[0]) for wn, ts in wt.items())
+        opts: list[Action] = [Attack(uid, picks)]
+        if nearest != picks:
+            opts.append(Attack(uid, nearest))
+        return opts
+
+    def _move(self, w: Work, uid: int, dash: bool, state: GameState | None) -> list[Action]:
+        info = w.info(uid)
+        u = w.units[uid]
+        foes = engine.nearest_enemies(w, uid)
+        if u.location is Location.EMBARKED:
+            if foes and foes[0][0] < DISEMBARK_DISTANCE:
+                tgt = w.xy(foes[0][1]).mean(axis=0)
+                return [Disembark(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)]
+            return []
+        if w.engaged_with(uid) or not foes:
+            return []
+        allowance = unit_allowance(w, uid, dash)
+        reach = _reach(w, uid)
+        has_melee = any(wp.range <= 1 for wp in info.unit.weapons)
+        melee_unit = reach <= 1
+        heavy = any(wp.type.value == "Heavy" for wp in info.unit.weapons)
+        dist, foe = foes[0]
+        opts: list[Action] = []
+        if has_melee:
+            shooting = self._best_shot(w, uid, foes)
+            charges = [
+                (self._worth(w, uid, f, None, True), f) for d, f in foes[:4] if d <= allowance
+            ]
+            charges.sort(key=lambda c: -c[0])
+            opts.extend(
+                Move(uid, engage=f, dash=dash)
+                for gain, f in charges
+                if melee_unit or gain > shooting
+            )
+        if not info.transport and dist > EMBARK_DISTANCE:
+            opts.extend(
+                Embark(uid, tr, dash=dash)
+                for tr in w.side_units(info.side)
+                if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE
+            )
+        if dash and not melee_unit:
+            return opts  # shooters keep their weapons usable (Battle/Heavy, §5.1)
+        sees = state is not None and _sees_a_target(w, uid)
+        in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
+        if in_range and sees:
+            return opts  # a target in sight: stay and shoot (Heavy weapons need it, §5.1)
+        tgt = w.xy(foe).mean(axis=0)
+        toward = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        if in_range and state is not None:
+            return opts + _seek_sight(state, w, uid, toward, allowance)
+        opts.append(toward)
+        return opts
+
+    # -- expected damage -------------------------------------------------------------------
+    def _best_shot(self, w: Work, uid: int, foes: list[tuple[float, int]]) -> float:
+        """The most point value the unit's shooting is expected to take off one enemy unit
+        in range (0 when none is)."""
+        ranged = [wp for wp in w.info(uid).unit.weapons if wp.range > 1]
+        best = 0.0
+        for d, f in foes[:4]:
+            if any(d <= wp.range for wp in ranged):
+                best = max(best, self._worth(w, uid, f, None, False))
+        return best
+
+    def _worth(self, w: Work, a: int, b: int, weapon: str | None, melee: bool) -> float:
+        """Expected point value ``a`` takes off ``b`` with ``weapon`` (``None``: all that
+        apply) in one attack: exact odds for whole units, scaled by the models ``a`` has
+        left, capped at the HP ``b`` has left, priced at ``b``'s points per HP."""
+        key = (a, b, weapon or "", melee)
+        frac = self._odds.get(key)
+        if frac is None:
+            from warbench.api import odds
+
+            try:
+                got = odds(
+                    w.info(a).unit, w.info(b).unit, melee=melee, weapons=(weapon,) if weapon else ()
+                )
+                frac = float(got.expected_hp_lost)
+            except WarbenchError:
+                frac = 0.0
+            self._odds[key] = frac
+        ua, ub, ib = w.units[a], w.units[b], w.info(b)
+        alive = sum(1 for gone in ua.removed if not gone) / max(1, w.info(a).models)
+        hp_left = ub.current_hp
+        per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
+        return min(frac * alive, float(hp_left)) * per_hp
+
+
+def _reach(w: Work, uid: int) -> int:
+    return max((wp.range for wp in w.info(uid).unit.weapons), default=0)
+
+
+def _spread_order(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Front spots middle first, then alternately farther out either side."""
+    if not points:
+        return []
+    xs = {round(p[0], 3) for p in points}
+    axis = 1 if len(xs) == 1 else 0
+    mid = sum(p[axis] for p in points) / len(points)
+    return sorted(points, key=lambda p: (abs(p[axis] - mid), p[axis]))
+
+
+def _sees_a_target(w: Work, uid: int) -> bool:
+    """Some weapon of the unit has an enemy model in range and line of sight (§5.2)."""
+    for _, foe in engine.nearest_enemies(w, uid)[:3]:
+        view = view_target(w, uid, foe)
+        if not view.reason and any(view.users_in_range.values()):
+            return True
+    return False
+
+
+def _seek_sight(
+    state: GameState, w: Work, uid: int, toward: Move, allowance: float
+) -> list[Action]:
+    """Straight at the enemy, then turning 45 and 90 degrees either way: the first legal move
+    after which a weapon sees a target first, the other legal ones after it."""
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+
+    assert toward.to is not None
+    centre = w.xy(uid).mean(axis=0)
+    dx, dy = toward.to[0] - float(centre[0]), toward.to[1] - float(centre[1])
+    norm = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / norm, dy / norm
+    moves: list[Action] = [toward]
+    for angle in (45.0, -45.0, 90.0, -90.0):
+        r = math.radians(angle)
+        vx, vy = ux * math.cos(r) - uy * math.sin(r), ux * math.sin(r) + uy * math.cos(r)
+        moves.append(
+            Move(
+                uid,
+                to=(float(centre[0]) + vx * allowance, float(centre[1]) + vy * allowance),
+                dash=toward.dash,
+            )
+        )
+    legal: list[Action] = []
+    for m in moves:
+        if not engine.can(state, m):
+            continue
+        after, _ = engine.apply(state, m)
+        if _sees_a_target(Work(after, None, DEFAULT_HOOKS), uid):
+            return [m, *legal]
+        legal.append(m)
+    return legal
+
+
+@dataclass
+class TacticalPlayer:
+    """The ``tactical`` kind: a protocol player for seat ``seat`` of a WARSURGE game set up as
+    ``knowledge``, choosing from its view with :class:`TacticalBot` (module docstring)."""
+
+    ruleset: Ruleset[Any, Any, Any]
+    knowledge: SetupArgs
+    seat: int
+    seed: int = 0
+    bot: TacticalBot = field(default_factory=TacticalBot)
+    _hooks: Any = field(default=None, repr=False)
+
+    def choose(
+        self, view: Any, legal: LegalActions[Any], decision: Decision[Any], budget: Budget
+    ) -> Any:
+        """The bot's action for an activation (the default when it is not legal here);
+        the decision's default for everything else."""
+        if decision.kind != "activation" and decision.default is not None:
+            return decision.default
+        action = self.action_for(self.state_of(view).game)
+        if action in legal or decision.default is None:
+            return action
+        return decision.default
+
+    def state_of(self, view: Any) -> Any:
+        """The view written back as a protocol state (what the player may know)."""
+        if self._hooks is None:
+            from warbench.ai.warsurge import WarsurgeHooks
+
+            self._hooks = WarsurgeHooks(self.ruleset)
+        return self._hooks.determinizer(view, self.seat, self.knowledge)(self.seed)
+
+    def action_for(self, game: GameState) -> Action:
+        """The bot's choice on an engine state (:func:`bot_action`)."""
+        return bot_action(self.bot, game)
+
+
+def bot_action(bot: TacticalBot, game: GameState) -> Action:
+    """``bot``'s choice on an engine state, with model positions as the engine places them
+    when the set-up leaves model placement to the players (as the protocol's defaults)."""
+    placing = game
+    if Automation.MODEL_PLACEMENT not in game.setup.automation:
+        placing = replace(game, setup=engine.placing_setup(game.setup))
+    action = engine.normalize(bot.choose(placing))
+    if placing is not game:
+        action = engine.with_positions(game, action)
+    return action

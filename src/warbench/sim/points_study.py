@@ -1,0 +1,687 @@
+"""The points calibration study: archetype armies at equal points, played against each other,
+and the ``ws-points-2`` constants fitted from the results (docs/points.md, issue 15).
+
+1. **Archetypes** (:data:`ARCHETYPES`): eight armies of one idea each (a horde, line troopers,
+   elites, a melee rush, a gunline, fast bikes, a big model, infantry in a Transport). Each is
+   priced with a points-model version and filled to the same total (:func:`build_roster`):
+   model counts are rounded to the nearest whole model and every unit's listed points are
+   then scaled so that both armies hold exactly ``points`` (the game is decided by the point
+   value left, Core Rules 001_d3f5e425c5e1196d.txt §2.2 step 8).
+2. **Matchups**: every pair of archetypes plays ``games`` lab games (``warbench.sim.lab``:
+   seeds paired so each army takes each seat on the same dice, boards rotating over every
+   sample board) with one player kind on both sides.
+3. **Ratings**: a Bradley-Terry fit of the results (a draw counts half for each, plus half a
+   win each way as a prior) gives each archetype a log-strength ``beta`` (mean 0).
+4. **Elasticity**: the line troopers play themselves with ``1 + handicap`` times the points;
+   ``k = logit(win rate) / log(1 + handicap)`` says how much log-odds a point buys.
+5. **Fit**: an archetype's price should move by ``exp(beta / k)``. Its ``ws-points-1`` price
+   splits into body, ranged weapon, melee weapon and Transport points (by pricing it with one
+   constant doubled at a time — the model is linear in each); multipliers of body, ranged and
+   melee points (transport kept) are fitted by least squares on the log prices, with the line
+   troopers' price held fixed, and turned into the constants of ``ws-points-2``.
+
+``python -m warbench.sim.points_study [--games N] [--version V] [--out FILE.json]`` runs one
+round (steps 1-4 for the version; ``--fit`` adds step 5 and prints the constants).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from warbench.play.core import JSON
+from warbench.sim.lab import Backend, GameRow, LabSpec, run_lab
+from warbench.sim.stats import WinRate
+
+#: Points each army holds.
+POINTS = 400
+
+_TROOPER = {
+    "unit": {"name": "Troopers", "move": 6, "dash": 6, "defence": 3, "hp": 1, "armour": "4+"},
+    "weapons": [
+        {"name": "Laser Rifle", "range": 18, "attacks": 2, "power": 3, "ap": "6+", "type": "Battle"}
+    ],
+}
+
+#: Archetype name → its unit templates: (template, share of the points, most models a unit).
+#: A template is game-roster JSON without ``models`` and ``points`` (every model carries every
+#: weapon). A share of ``0`` means exactly one model (a Transport, a big model).
+ARCHETYPES: Mapping[str, tuple[tuple[dict[str, Any], float, int], ...]] = {
+    "horde": (
+        (
+            {
+                "unit": {
+                    "name": "Rabble",
+                    "move": 6,
+                    "dash": 6,
+                    "defence": 2,
+                    "hp": 1,
+                    "armour": "-",
+                },
+                "weapons": [
+                    {"name": "Autogun", "range": 18, "attacks": 1, "power": 3, "type": "Battle"},
+                    {"name": "Shiv", "range": 0, "attacks": 1, "power": 3, "type": "Assault"},
+                ],
+            },
+            1.0,
+            15,
+        ),
+    ),
+    "line": ((_TROOPER, 1.0, 10),),
+    "elite": (
+        (
+            {
+                "unit": {
+                    "name": "Paladins",
+                    "move": 5,
+                    "dash": 5,
+                    "defence": 5,
+                    "hp": 3,
+                    "armour": "3+",
+                    "aegis": "5+",
+                },
+                "weapons": [
+                    {
+                        "name": "Plasma Gun",
+                        "range": 24,
+                        "attacks": 2,
+                        "power": 6,
+                        "ap": "3+",
+                        "type": "Battle",
+                    }
+                ],
+                "base_mm": 40,
+            },
+            1.0,
+            5,
+        ),
+    ),
+    "melee": (
+        (
+            {
+                "unit": {
+                    "name": "Berserkers",
+                    "move": 8,
+                    "dash": 6,
+                    "defence": 4,
+                    "hp": 1,
+                    "armour": "4+",
+                },
+                "weapons": [
+                    {
+                        "name": "Chainsword",
+                        "range": 0,
+                        "attacks": 3,
+                        "power": 5,
+                        "ap": "4+",
+                        "type": "Assault",
+                    }
+                ],
+            },
+            1.0,
+            10,
+        ),
+    ),
+    "gunline": (
+        (
+            {
+                "unit": {
+                    "name": "Longshots",
+                    "move": 5,
+                    "dash": 5,
+                    "defence": 3,
+                    "hp": 1,
+                    "armour": "5+",
+                },
+                "weapons": [
+                    {
+                        "name": "Long Rifle",
+                        "range": 36,
+                        "attacks": 1,
+                        "power": 6,
+                        "ap": "4+",
+                        "type": "Heavy",
+                    }
+                ],
+            },
+            1.0,
+            8,
+        ),
+    ),
+    "fast": (
+        (
+            {
+                "unit": {
+                    "name": "Outriders",
+                    "move": 12,
+                    "dash": 8,
+                    "defence": 4,
+                    "hp": 2,
+                    "armour": "4+",
+                },
+                "weapons": [
+                    {
+                        "name": "Bike Guns",
+                        "range": 18,
+                        "attacks": 2,
+                        "power": 4,
+                        "ap": "5+",
+                        "type": "Assault",
+                    }
+                ],
+                "base_mm": 50,
+            },
+            1.0,
+            5,
+        ),
+    ),
+    "big": (
+        (
+            {
+                "unit": {
+                    "name": "Behemoth",
+                    "move": 8,
+                    "dash": 6,
+                    "defence": 8,
+                    "hp": 18,
+                    "armour": "3+",
+                    "aegis": "6+",
+                },
+                "weapons": [
+                    {
+                        "name": "Claws",
+                        "range": 0,
+                        "attacks": 5,
+                        "power": 8,
+                        "ap": "3+",
+                        "type": "Assault",
+                    },
+                    {
+                        "name": "Bile Spit",
+                        "range": 18,
+                        "attacks": 2,
+                        "power": 6,
+                        "ap": "4+",
+                        "type": "Assault",
+                    },
+                ],
+                "base_mm": 100,
+            },
+            1.0,
+            1,
+        ),
+    ),
+    "transport": (
+        (
+            {
+                "unit": {
+                    "name": "Rhino APC",
+                    "move": 10,
+                    "dash": 10,
+                    "defence": 7,
+                    "hp": 8,
+                    "armour": "3+",
+                    "transport": 150,
+                    "fire_points": 1,
+                },
+                "weapons": [
+                    {
+                        "name": "Stubber",
+                        "range": 24,
+                        "attacks": 3,
+                        "power": 4,
+                        "ap": "6+",
+                        "type": "Assault",
+                    }
+                ],
+                "base_mm": 100,
+            },
+            0.0,
+            1,
+        ),
+        (
+            {
+                "unit": {
+                    "name": "Breachers",
+                    "move": 6,
+                    "dash": 6,
+                    "defence": 4,
+                    "hp": 1,
+                    "armour": "4+",
+                },
+                "weapons": [
+                    {
+                        "name": "Power Axe",
+                        "range": 0,
+                        "attacks": 2,
+                        "power": 6,
+                        "ap": "4+",
+                        "type": "Assault",
+                    }
+                ],
+            },
+            1.0,
+            10,
+        ),
+    ),
+}
+
+
+def _unit_of(template: Mapping[str, Any], count: int) -> Any:
+    from warbench.rulesets.warsurge.game.io import roster_from_data
+
+    data = _entry(template, count, None)
+    return roster_from_data({"player": "probe", "units": [data]}).roster[0].unit
+
+
+def _entry(template: Mapping[str, Any], count: int, points: int | None) -> dict[str, Any]:
+    names = [w["name"] for w in template["weapons"]]
+    out: dict[str, Any] = {**template, "models": [{"count": count, "weapons": names}]}
+    if points is not None:
+        out["points"] = points
+    return out
+
+
+def model_price(template: Mapping[str, Any], version: str) -> float:
+    """One model's price under ``version`` (a unit of ten priced, divided by ten; one model
+    for single-model templates)."""
+    from warbench.rulesets.warsurge.points_models import points_model
+
+    unit = _unit_of(template, 10)
+    return float(sum(points_model(version).cost_unit(unit).model_points)) / 10
+
+
+def build_roster(name: str, version: str, points: int = POINTS) -> JSON:
+    """Archetype ``name`` priced with ``version``, filled to ``points`` (module docstring)."""
+    return _build(name, version, points)[0]
+
+
+def raw_price(name: str, version: str, points: int = POINTS) -> float:
+    """What the whole models of :func:`build_roster` cost under ``version`` before their
+    listed points are scaled to ``points`` (whole models rarely add up exactly)."""
+    return _build(name, version, points)[1]
+
+
+def _build(name: str, version: str, points: int) -> tuple[JSON, float]:
+    parts = ARCHETYPES[name]
+    fixed = [(t, 1) for t, share, _ in parts if share == 0]
+    budget = points - sum(model_price(t, version) for t, _ in fixed)
+    entries: list[tuple[Mapping[str, Any], int]] = list(fixed)
+    for t, share, most in parts:
+        if share == 0:
+            continue
+        n = max(1, round(budget * share / model_price(t, version)))
+        while n > 0:
+            take = min(most, n) if n - most != 1 or most == 1 else most - 1
+            entries.append((t, take))
+            n -= take
+    raw = [model_price(t, version) * n for t, n in entries]
+    scale = points / sum(raw)
+    listed = [max(1, round(r * scale)) for r in raw]
+    listed[-1] += points - sum(listed)
+    roster: JSON = {
+        "player": name,
+        "units": [_entry(t, n, p) for (t, n), p in zip(entries, listed, strict=True)],
+    }
+    return roster, sum(raw)
+
+
+def composition(name: str, version: str, **constants: float) -> dict[str, float]:
+    """Archetype ``name`` (as built for ``version``) priced with ``version``'s constants, some
+    replaced by ``constants``, split into body, ranged, melee and transport points (by
+    pricing with one constant doubled at a time: the model is linear in each)."""
+    from warbench.rulesets.warsurge.points import PointsModel
+    from warbench.rulesets.warsurge.points_models import model_data
+
+    data = model_data(version)
+    c = data.constants.model_copy(update=constants)
+
+    def priced(**changes: float) -> float:
+        model = PointsModel(data.model_copy(update={"constants": c.model_copy(update=changes)}))
+        total = 0.0
+        roster = build_roster(name, version)
+        units: Any = roster["units"]
+        for e in units:
+            n = int(e["models"][0]["count"])
+            unit = _unit_of(e, n)
+            total += float(sum(model.cost_unit(unit).model_points))
+        return total
+
+    base = priced()
+    offence = priced(offence_factor=2 * c.offence_factor) - base
+    melee = priced(melee_weight=2 * c.melee_weight) - base
+    transport = (
+        priced(
+            transport_points_per_capacity=2 * c.transport_points_per_capacity,
+            fire_point_points=2 * c.fire_point_points,
+        )
+        - base
+    )
+    slope = priced(range_slope=2 * c.range_slope) - base
+    return {
+        "total": base,
+        "body": base - offence - transport,
+        "ranged": offence - melee - slope,
+        "range": slope,
+        "melee": melee,
+        "transport": transport,
+    }
+
+
+@dataclass
+class Matchup:
+    """``a`` against ``b``: ``a``'s wins, draws and losses, and games a side dealt nothing."""
+
+    a: str
+    b: str
+    rate: WinRate
+    silent: int = 0
+
+
+@dataclass
+class Round:
+    """One round of the study: a version, its matchups and the elasticity run."""
+
+    version: str
+    player: str
+    games: int
+    matchups: list[Matchup] = field(default_factory=list)
+    handicap: float = 0.25
+    handicap_rate: WinRate | None = None
+    seconds: float = 0.0
+    raw: dict[str, float] = field(default_factory=dict)
+
+    def ratings(self) -> dict[str, float]:
+        """Bradley-Terry log-strengths (mean 0), half a win each way as a prior."""
+        names = sorted({m.a for m in self.matchups} | {m.b for m in self.matchups})
+        wins = {(m.a, m.b): m.rate.wins + m.rate.draws / 2 + 0.5 for m in self.matchups}
+        wins.update({(m.b, m.a): m.rate.losses + m.rate.draws / 2 + 0.5 for m in self.matchups})
+        s = dict.fromkeys(names, 1.0)
+        for _ in range(500):  # the MM algorithm (Hunter 2004)
+            for i in names:
+                w = sum(wins.get((i, j), 0.0) for j in names if j != i)
+                d = sum(
+                    (wins.get((i, j), 0.0) + wins.get((j, i), 0.0)) / (s[i] + s[j])
+                    for j in names
+                    if j != i
+                )
+                s[i] = w / d if d else s[i]
+        logs = {k: math.log(v) for k, v in s.items()}
+        mean = sum(logs.values()) / len(logs)
+        return {k: v - mean for k, v in logs.items()}
+
+    def elasticity(self) -> float:
+        """Log-odds bought by a log point ratio (module docstring, step 4); at least 0.5."""
+        if self.handicap_rate is None:
+            return 2.0
+        p = min(0.97, max(0.53, self.handicap_rate.rate))
+        return max(0.5, math.log(p / (1 - p)) / math.log(1 + self.handicap))
+
+    def residuals(self) -> list[tuple[str, str, float]]:
+        """Each matchup's win rate minus one half."""
+        return [(m.a, m.b, m.rate.rate - 0.5) for m in self.matchups]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Round:
+        """A round written by :meth:`to_json`."""
+        rnd = cls(data["version"], data["player"], int(data["games"]))
+        rnd.matchups = [
+            Matchup(m["a"], m["b"], WinRate(*m["record"]), int(m["silent"]))
+            for m in data["matchups"]
+        ]
+        rnd.handicap = float(data["handicap"])
+        if data.get("handicap_record"):
+            rnd.handicap_rate = WinRate(*data["handicap_record"])
+        rnd.seconds = float(data.get("seconds", 0.0))
+        rnd.raw = {k: float(v) for k, v in data.get("raw", {}).items()}
+        return rnd
+
+    def to_json(self) -> dict[str, Any]:
+        """The round as JSON (the study's output file)."""
+        return {
+            "version": self.version,
+            "player": self.player,
+            "games": self.games,
+            "seconds": round(self.seconds, 1),
+            "matchups": [
+                {
+                    "a": m.a,
+                    "b": m.b,
+                    "record": [m.rate.wins, m.rate.draws, m.rate.losses],
+                    "rate": round(m.rate.rate, 4),
+                    "interval": [round(x, 4) for x in m.rate.interval],
+                    "silent": m.silent,
+                }
+                for m in self.matchups
+            ],
+            "handicap": self.handicap,
+            "handicap_record": None
+            if self.handicap_rate is None
+            else [self.handicap_rate.wins, self.handicap_rate.draws, self.handicap_rate.losses],
+            "elasticity": round(self.elasticity(), 3),
+            "ratings": {k: round(v, 4) for k, v in self.ratings().items()},
+            "raw": {k: round(v, 2) for k, v in self.raw.items()},
+        }
+
+
+def _tally(rows: Sequence[GameRow]) -> tuple[WinRate, int]:
+    w = d = lost = silent = 0
+    for r in rows:
+        if r.winner is None:
+            d += 1
+        elif r.winner == "A":
+            w += 1
+        else:
+            lost += 1
+        dealt = {"A": 0.0, "B": 0.0}
+        for u in r.units:
+            dealt[u.roster] += u.dealt
+        silent += min(dealt.values()) == 0.0
+    return WinRate(w, d, lost), silent
+
+
+def play_round(
+    version: str,
+    games: int,
+    *,
+    player: str = "tactical",
+    names: Sequence[str] = tuple(ARCHETYPES),
+    seed: int = 0,
+    backend: Backend = "processes",
+    workers: int | None = None,
+    handicap: float = 0.25,
+    log: Any = None,
+) -> Round:
+    """Every pair of archetypes ``games`` games (``games`` even: both seats on each seed)."""
+    started = time.perf_counter()
+    rnd = Round(version, player, games, handicap=handicap)
+    rosters = {n: build_roster(n, version) for n in names}
+    rnd.raw = {n: raw_price(n, version) for n in names}
+    opts: dict[str, JSON] = {"game_length": 4}
+    for k, (a, b) in enumerate(itertools.combinations(names, 2)):
+        spec = LabSpec(
+            (rosters[a], rosters[b]), (player, player), options=opts, seed=seed + 1000 * k
+        )
+        rate, silent = _tally(run_lab(spec, games, backend=backend, workers=workers))
+        rnd.matchups.append(Matchup(a, b, rate, silent))
+        if log is not None:
+            print(f"{a} vs {b}: {rate} silent {silent}", file=log, flush=True)
+    if handicap > 0:
+        more: Any = build_roster("line", version, round(POINTS * (1 + handicap)))
+        more["player"] = f"line +{handicap:.0%}"  # two armies need two names (§3.3)
+        spec = LabSpec(
+            (more, rosters.get("line") or build_roster("line", version)),
+            (player, player),
+            options=opts,
+            seed=seed + 999_000,
+        )
+        rnd.handicap_rate, _ = _tally(run_lab(spec, games, backend=backend, workers=workers))
+        if log is not None:
+            print(f"line +{handicap:.0%} vs line: {rnd.handicap_rate}", file=log, flush=True)
+    rnd.seconds = time.perf_counter() - started
+    return rnd
+
+
+#: The body exponents the fit tries (``ws-points-1``: 0.75).
+EXPONENTS = (0.65, 0.7, 0.75, 0.8, 0.85)
+
+
+def fit(
+    rnd: Round, reference: str = "line", exponents: Sequence[float] = EXPONENTS
+) -> dict[str, float]:
+    """The body exponent and the multipliers of body, ranged (its flat part and its part
+    growing with Range) and melee points that move each archetype's price by
+    ``exp(beta / k)`` (least squares on log prices, the ``reference`` price held fixed;
+    multipliers on a grid from 0.5 to 2 in steps of 0.05)."""
+    import numpy as np
+
+    beta = rnd.ratings()
+    k = rnd.elasticity()
+    base = {n: composition(n, rnd.version)["total"] for n in beta}
+    # an army whose whole models cost more than the points it holds got more for them
+    target = {n: beta[n] / k - math.log(rnd.raw.get(n, POINTS) / POINTS) for n in beta}
+    axis = np.arange(0.5, 2.0001, 0.05)
+    xb, xr, xs, xm = np.meshgrid(axis, axis, axis, axis, indexing="ij")
+    best: tuple[float, float, tuple[float, ...], dict[str, dict[str, float]]] = (
+        math.inf,
+        0.75,
+        (1.0, 1.0, 1.0, 1.0),
+        {},
+    )
+    for e in exponents:
+        comp = {n: composition(n, rnd.version, body_exponent=e) for n in beta}
+
+        def price(n: str, comp: dict[str, dict[str, float]] = comp) -> Any:
+            c = comp[n]
+            return (xb * c["body"] + xr * c["ranged"] + xs * c["range"] + xm * c["melee"]) + c[
+                "transport"
+            ]
+
+        ref = np.log(price(reference) / base[reference])
+        err = np.zeros_like(xb)
+        for n in beta:
+            moved = np.log(price(n) / base[n]) - ref
+            err += (moved - (target[n] - target[reference])) ** 2
+        i = np.unravel_index(int(np.argmin(err)), err.shape)
+        if float(err[i]) < best[0]:
+            found = (float(xb[i]), float(xr[i]), float(xs[i]), float(xm[i]))
+            best = (float(err[i]), e, found, comp)
+    err_best, e, x, comp = best
+    c = comp[reference]
+    at = x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["range"] + x[3] * c["melee"]
+    norm = base[reference] / (at + c["transport"])  # the reference keeps its price
+    return {
+        "body_exponent": e,
+        "body": x[0] * norm,
+        "ranged": x[1] * norm,
+        "range": x[2] * norm,
+        "melee": x[3] * norm,
+        "error": err_best,
+    }
+
+
+def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> dict[str, float]:
+    """The ``ws-points-2`` constants from ``version``'s and the fitted multipliers: the body's
+    points scale every price (weapons are priced in bodies destroyed), so offence and melee
+    weights are divided back."""
+    from warbench.rulesets.warsurge.points_models import model_data
+
+    c = model_data(version).constants
+    return {
+        "body_exponent": mult.get("body_exponent", c.body_exponent),
+        "body_points": round(c.body_points * mult["body"], 3),
+        "offence_factor": round(c.offence_factor * mult["ranged"] / mult["body"], 3),
+        "melee_weight": round(c.melee_weight * mult["melee"] / mult["ranged"], 3),
+        "range_slope": round(c.range_slope * mult.get("range", mult["ranged"]) / mult["ranged"], 3),
+    }
+
+
+def markdown(rnd: Round) -> str:
+    """The round as the tables of docs/points.md: each matchup's win rate of the first army
+    with its 95% interval and residual, then each archetype's rating."""
+    lines = [
+        f"{rnd.version}, player `{rnd.player}`, {rnd.games} games per matchup:",
+        "",
+        "| matchup | A's win rate [95%] | residual | silent |",
+        "| --- | --- | --- | --- |",
+    ]
+    for m in rnd.matchups:
+        lo, hi = m.rate.interval
+        lines.append(
+            f"| {m.a} vs {m.b} | {m.rate.rate:.1%} [{lo:.0%}, {hi:.0%}] "
+            f"({m.rate.wins}-{m.rate.draws}-{m.rate.losses}) | {m.rate.rate - 0.5:+.1%} "
+            f"| {m.silent} |"
+        )
+    res = [abs(r) for _, _, r in rnd.residuals()]
+    within = sum(r <= 0.05 for r in res)
+    lines += [
+        "",
+        f"Mean absolute residual {sum(res) / len(res):.1%}, largest {max(res):.1%}; "
+        f"{within} of {len(res)} matchups within 50 ± 5%.",
+        "",
+        "| archetype | rating (log-strength) | listed/whole-model price |",
+        "| --- | --- | --- |",
+    ]
+    for name, beta in sorted(rnd.ratings().items(), key=lambda kv: -kv[1]):
+        ratio = POINTS / rnd.raw[name] if name in rnd.raw else 1.0
+        lines.append(f"| {name} | {beta:+.2f} | {ratio:.3f} |")
+    if rnd.handicap_rate is not None:
+        lines += [
+            "",
+            f"Line troopers with {1 + rnd.handicap:.2f}× the points against themselves: "
+            f"{rnd.handicap_rate}; elasticity k = {rnd.elasticity():.2f} log-odds per "
+            "log point ratio.",
+        ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The study's command (module docstring)."""
+    ap = argparse.ArgumentParser(prog="python -m warbench.sim.points_study")
+    ap.add_argument("--games", type=int, default=16, help="games per matchup (even)")
+    ap.add_argument("--version", default="ws-points-1")
+    ap.add_argument("--player", default="tactical")
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None, help="write the round as JSON here")
+    ap.add_argument("--fit", action="store_true", help="fit ws-points-2 multipliers")
+    ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
+    ap.add_argument("--markdown", action="store_true", help="print the docs/points.md tables")
+    args = ap.parse_args(argv)
+    if args.source:
+        with open(args.source, encoding="utf-8") as fh:
+            rnd = Round.from_json(json.load(fh))
+    else:
+        rnd = play_round(
+            args.version,
+            args.games,
+            player=args.player,
+            seed=args.seed,
+            workers=args.workers,
+            log=sys.stderr,
+        )
+    out = rnd.to_json()
+    if args.fit:
+        mult = fit(rnd)
+        out["fit"] = {"multipliers": mult, "constants": constants_for(mult, rnd.version)}
+    text = json.dumps(out, indent=1)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    if args.markdown:
+        print(markdown(rnd))
+        if args.fit:
+            print("\n" + json.dumps(out["fit"], indent=1))
+        return
+    print(text)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
