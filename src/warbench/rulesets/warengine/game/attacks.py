@@ -39,6 +39,7 @@ from warbench.rulesets.warengine.game.measure import (
     in_contact,
     on_table,
     sees,
+    sees_many,
 )
 from warbench.rulesets.warengine.game.powers import ENEMY_KINDS, apply_power, chanted, only_refusal
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
@@ -131,9 +132,18 @@ def allowed_targets(
     figure it can attack (ties: any of them), or the closest one in the open when the closest
     are in cover; a Sniper who has not moved may pick any (L1633)."""
     eagle = ctx.profiles[a.id].has("eagle_eye")
+    figs = state.units[unit].figs
+    if not (w.cc and w.power is None):
+        # only figures within the longest range the weapon may have can be targeted; the
+        # battlefield is asked about their sight lines at once
+        most = (w.range or 0.0) + a.bonus.get("range", 0) + float(w.param("range_vs_open", 0.0))
+        if w.power is not None:
+            most = max(most, 0.01)  # Special Powers may always be used in close combat (L838)
+        figs = [i for i in figs if on_table(g := state.figs[i]) and gap(ctx, a, g) <= most + 1e-9]
+        sees_many(state, ctx, a, [state.figs[i] for i in figs if i != a.id])
     valid = [
         i
-        for i in state.units[unit].figs
+        for i in figs
         if on_table(state.figs[i])
         and i != a.id
         and (eagle or "invisible" not in state.figs[i].bonus or state.figs[i].side == a.side)
