@@ -155,9 +155,19 @@ def start_turn(state: GameState, ctx: Context) -> None:
 
 
 def end_conflict(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
-    """Follow Up (L597), Rout (L605), the victory check, and the next turn."""
+    """Follow Up (L597), Rout (L605), the victory check, and the next turn. The Follow Up step
+    pauses (phase ``follow up``) while a follow-up attack waits for Hero Points;
+    :func:`resume_follow_up` goes on from there."""
     events.append(Event("follow up", f"turn {state.turn}: Follow Up", rule(597)))
-    follow_up(state, ctx, dice, events)
+    state.phase = "follow up"
+    resume_follow_up(state, ctx, dice, events)
+
+
+def resume_follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
+    """The Follow Up step from where it stopped, then Rout, the victory check, the next turn."""
+    if not follow_up(state, ctx, dice, events):
+        return
+    state.phase = "conflict"
     if last_standing(state, events):
         return
     rout_step(state, ctx, dice, events)

@@ -6,8 +6,14 @@
   against Defense with the usual bonuses.
 * Time Delay (L1737): the attack itself is resolved now.
 * Regeneration (L1603): +2 Hero Points, never above the original.
-* Timed bonuses of Special Powers end; Hero Points may raise these defenses, not attacks
-  (the engine's automatic choice: spend what survives, docs/rulings.md).
+* Timed bonuses of Special Powers end.
+
+Each follow-up attack is rolled (attack, then defense) and queued like any attack
+(:class:`.state.Resolution`, the attacker's Hero Points settled at none: they may raise these
+defenses, not attacks, docs/rulings.md); the defender's Hero Points are then the defender's
+``hero`` decision (L491-L497, the engine's default as for any defense: exactly enough to
+survive if it has that many, else none). While one waits, :func:`follow_up` returns ``False``
+and the Follow Up step resumes where it stopped once the attack is resolved.
 """
 
 from __future__ import annotations
@@ -19,27 +25,28 @@ from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import Adjustment, roll_xky
 from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.measure import on_table
-from warbench.rulesets.warengine.game.resolution import destroy
+from warbench.rulesets.warengine.game.resolution import advance
 from warbench.rulesets.warengine.game.setup import Context
-from warbench.rulesets.warengine.game.state import GameState, rule
+from warbench.rulesets.warengine.game.state import GameState, Resolution, rule
 
 POISON, BURN, DELAY = 0, 1, 2
 
 
-def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
-    """Resolve every timed effect, in initiative order (L601)."""
+def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> bool:
+    """Resolve every timed effect, in initiative order (L601); ``False`` while a follow-up
+    attack waits for the defender's Hero Points (call again once it is resolved)."""
     first = state.first if state.first is not None else 0
     for side in (first, 1 - first):
         for t in state.figs:
             if t.side != side or not on_table(t):
                 continue
             prof = ctx.profiles[t.id]
-            for entry in list(t.burning):
-                src, wi, kind = entry[0], entry[1], entry[2]
-                a = state.figs[src]
-                w = ctx.profiles[src].weapons[wi]
+            while t.burning:
                 if not t.alive:
                     break
+                entry = t.burning.pop(0)
+                src, wi, kind = entry[0], entry[1], entry[2]
+                w = ctx.profiles[src].weapons[wi]
                 if kind == POISON and prof.big:
                     continue
                 if kind == BURN:
@@ -48,22 +55,25 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                         continue
                 pool = w.av.adjusted(Adjustment(-1, -1)) if kind == POISON else w.av
                 att = roll_xky(dice, pool, None, f"follow up: {w.name}")
+                a = state.figs[src]
                 dpool, dfaces, _ = defense_pool(state, ctx, a, w, t, basic=(kind == POISON))
                 d = roll_xky(dice, dpool, dfaces, f"follow up: {prof.name} defends")
-                total = d.total
-                if att.total > total and t.hero >= att.total - total:
-                    t.hero -= att.total - total
-                    total = att.total
                 line = {POISON: 1831, BURN: 1793, DELAY: 1737}[kind]
                 events.append(
                     Event(
                         "follow up",
-                        f"{w.name} on {prof.name} #{t.id}: {att.total} against {total}",
+                        f"{w.name} on {prof.name} #{t.id}: {att.total} against {d.total}",
                         rule(line),
+                        {"fig": t.id, "attack": att.total, "defense": d.total},
                     )
                 )
-                if att.total > total:
-                    destroy(state, ctx, t, a, events, "destroyed")
+                label = f"follow up: {w.name}"
+                state.queue.append(
+                    Resolution(src, wi, label, att.total, [[t.id, d.total]], spent=0)
+                )
+                advance(state, ctx, events)
+                if state.queue:
+                    return False  # the defender decides its Hero Points
             t.burning = []
     for f in state.figs:
         if on_table(f):
@@ -75,3 +85,4 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
         if "hero_cap" in f.bonus:  # Invigorate: unused points are lost (L1131)
             f.hero = min(f.hero, f.bonus["hero_cap"])
         f.bonus = {}
+    return True

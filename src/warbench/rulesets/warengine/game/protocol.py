@@ -709,6 +709,9 @@ def _settle(s: GameState, ctx: stp.Context, dice: Dice, events: list[Event]) -> 
         return
     if s.queue or s.window is not None:
         return
+    if s.phase == "follow up":  # a follow-up attack was resolved: the step goes on (L597)
+        act.resume_follow_up(s, ctx, dice, events)
+        return
     if s.then is not None:
         m, s.then = s.then, None
         f = s.figs[m.fig]

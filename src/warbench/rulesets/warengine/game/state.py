@@ -268,7 +268,7 @@ class GameState:
     units: list[UnitState]
     step: int = 0
     turn: int = 1
-    phase: str = "placement"  # placement, initiative, conflict, over
+    phase: str = "placement"  # placement, initiative, conflict, follow up, over
     # placement: groups of figure ids by movement, the player placing now
     place_order: list[list[int]] = field(default_factory=list)  # [[side, mv], ...]
     place_roll: bool = False  # a roll-off is pending for the current group (L289)
