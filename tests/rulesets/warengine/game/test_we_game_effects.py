@@ -17,6 +17,7 @@ from warbench.rulesets.warengine.game.attacks import (
     can_reach,
     defense_pool,
     detected,
+    reroll_use,
     target_refusal,
 )
 from warbench.rulesets.warengine.game.followup import follow_up
@@ -958,6 +959,58 @@ def t_speaking_in_tongues() -> None:
     assert bad is not None and "not activated" in bad.reason
 
 
+# ---------------------------------------------------------------------- rerolls (L1387-L1581)
+
+
+def _shoot(a_tweaks: list[str], b_tweaks: list[str], faces: list[int]) -> tuple[GameState, str]:
+    s = duel(C("A", tweaks=a_tweaks), C("B", tweaks=b_tweaks))
+    s, ev = act(s, Attack(0, 0, 1), 0, faces)
+    return s, "\n".join(f"{e.text} [{e.rule}]" for e in ev if e.kind == "reroll")
+
+
+def t_lucky_bastard() -> None:
+    # the attack (1, 1) loses to the defense (3, 3): rerolled (6, 6), it kills
+    s, why = _shoot(["Lucky Bastard"], [], [1, 1, 3, 3, 6, 6])
+    assert not s.figs[1].alive and "Lucky Bastard" in why and "L1581" in why
+    # once a turn: the next losing roll stands
+    assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=False) is None
+    # a defender's losing defense (1, 1 against 6, 6) is rerolled (6, 6): it survives
+    s, why = _shoot([], ["Lucky Bastard"], [6, 6, 1, 1, 6, 6])
+    assert s.figs[1].alive and "rerolls its defense" in why
+
+
+def t_charmed() -> None:
+    s, why = _shoot(["Charmed"], [], [1, 1, 3, 3, 6, 6])
+    assert not s.figs[1].alive and "Charmed" in why and "L1485" in why
+    s.figs[0].bonus = {}  # a later turn: once a game
+    assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=False) is None
+
+
+def t_hard_luck() -> None:
+    # the attack (6, 6) would kill; the opponent has it rerolled (1, 1): the target survives
+    s, why = _shoot(["Hard Luck"], [], [6, 6, 1, 1, 1, 1])
+    assert s.figs[1].alive and "Hard Luck" in why and "L1387" in why
+    assert s.figs[0].marks == ["Hard Luck"]
+    s.figs[0].bonus = {}
+    assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=True) is None
+
+
+def t_fickle_finger_of_fate() -> None:
+    a, b = C("A", tweaks=["Fickle Finger of Fate"]), C("B")
+    for face, luck in ((5, "Lucky Bastard"), (2, "Hard Luck")):
+        s = table(force(("A", [(a, 1)])), force(("D", [(b, 1)])), [(10, 5), (10, 20)])
+        s = activate(s, 0, faces=[face])
+        s.figs[0].moved = s.figs[1].moved = True
+        assert s.figs[0].bonus["fickle"] == (2 if face > 3 else 1)
+        if face > 3:  # Lucky Bastard: the losing attack is rerolled and kills
+            s, ev = act(s, Attack(0, 0, 1), 0, [1, 1, 3, 3, 6, 6])
+            assert not s.figs[1].alive
+        else:  # Hard Luck: the winning attack is rerolled and fails
+            s, ev = act(s, Attack(0, 0, 1), 0, [6, 6, 1, 1, 1, 1])
+            assert s.figs[1].alive
+        assert any(e.kind == "reroll" and "L1515" in e.rule for e in ev), luck
+
+
 EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("personal", "Ballsy"): t_ballsy,
     ("personal", "Dodge"): t_dodge,
@@ -1055,6 +1108,10 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "War Chant"): t_war_chant,
     ("power", "Invisibility"): t_invisibility,
     ("power", "Speaking in Tongues"): t_speaking_in_tongues,
+    ("personal", "Lucky Bastard"): t_lucky_bastard,
+    ("personal", "Charmed"): t_charmed,
+    ("personal", "Hard Luck"): t_hard_luck,
+    ("personal", "Fickle Finger of Fate"): t_fickle_finger_of_fate,
 }
 
 

@@ -116,6 +116,21 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
             choose_leader(state, ctx, uid)
     check_control(state, ctx, ids)
     for i in group_figs(state, ids):
+        if ctx.profiles[i].has("fickle"):  # Fickle Finger of Fate (L1515)
+            f = state.figs[i]
+            face = dice.d6(f"{ctx.profiles[i].name}: Fickle Finger of Fate")
+            f.bonus["fickle"] = 1 if face <= 3 else 2
+            f.bonus.pop("hard_luck_used", None)
+            events.append(
+                Event(
+                    "fickle",
+                    f"{ctx.profiles[i].name} #{i} rolls {face}: "
+                    + ("Hard Luck" if face <= 3 else "Lucky Bastard")
+                    + " until it next activates",
+                    rule(1519),
+                )
+            )
+    for i in group_figs(state, ids):
         f = state.figs[i]
         if ctx.profiles[i].has("stupid") and not mental_test(ctx, f, dice, "Stupid"):
             f.done = True

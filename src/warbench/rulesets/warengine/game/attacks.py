@@ -705,6 +705,7 @@ def _queue(
         )
     )
     rows: list[list[int]] = []
+    pools: dict[int, tuple[XkY, FaceRule]] = {}
     for i, tid in enumerate(targets):
         t = state.figs[tid]
         if ctx.profiles[tid].has("kamikaze") and (w.cc or in_contact(ctx, f, t)):
@@ -726,11 +727,98 @@ def _queue(
         )
         t.bonus.pop("next_defense", None)
         rows.append([tid, d.total])
-    res = Resolution(f.id, wi, label or w.name, roll.total, rows, cc=w.cc)
+        pools[tid] = (dpool, dfaces)
+    total = _rerolls(state, ctx, f, pool, faces, roll.total, rows, pools, dice, events)
+    res = Resolution(f.id, wi, label or w.name, total, rows, cc=w.cc)
     res.effects = [e.kind for e in w.effects if e.kind in ("entangling", "follow_up")]
     if w.has("follow_up"):
         res.effects.append("follow_up:" + str(w.param("follow_up")))
     state.queue.append(res)
+
+
+#: The rerolls of a roll made on behalf of a figure: the tweak and its line.
+REROLL_LINES = {
+    "Lucky Bastard": 1581,
+    "Charmed": 1485,
+    "Hard Luck": 1387,
+    "Fickle Finger of Fate": 1515,
+}
+
+
+def reroll_use(state: GameState, ctx: Context, g: Fig, *, goes_its_way: bool) -> str | None:
+    """Whether a roll made on behalf of ``g`` is rerolled now, and by which tweak (its use is
+    then spent). The engine's choices (docs/rulings.md): the figure's owner rerolls a roll
+    that loses (Lucky Bastard L1581 once a turn, Charmed L1485 once a game); the opponent
+    makes it reroll one that wins (Hard Luck L1387, once a game). Fickle Finger of Fate
+    (L1515) gives Hard Luck (1-3) or Lucky Bastard (4-6) from activation to the Follow Up."""
+    prof = ctx.profiles[g.id]
+    fickle = g.bonus.get("fickle", 0)
+    if goes_its_way:
+        if any(e.kind == "reroll_forced" for e in prof.effects) and "Hard Luck" not in g.marks:
+            g.marks.append("Hard Luck")
+            return "Hard Luck"
+        if fickle == 1 and "hard_luck_used" not in g.bonus:
+            g.bonus["hard_luck_used"] = 1
+            return "Fickle Finger of Fate"
+        return None
+    for e in prof.effects:
+        if e.kind == "reroll_own" and e.param == "turn" and "lucky_used" not in g.bonus:
+            g.bonus["lucky_used"] = 1
+            return "Lucky Bastard"
+    if fickle == 2 and "lucky_used" not in g.bonus:
+        g.bonus["lucky_used"] = 1
+        return "Fickle Finger of Fate"
+    for e in prof.effects:
+        if e.kind == "reroll_own" and e.param == "game" and "Charmed" not in g.marks:
+            g.marks.append("Charmed")
+            return "Charmed"
+    return None
+
+
+def _rerolls(
+    state: GameState,
+    ctx: Context,
+    f: Fig,
+    pool: XkY,
+    faces: FaceRule,
+    total: int,
+    rows: list[list[int]],
+    pools: dict[int, tuple[XkY, FaceRule]],
+    dice: Dice,
+    events: list[Event],
+) -> int:
+    """Rerolls of the attack roll, then of each defense roll (L493: both are rolled before
+    Hero Points); returns the attack total that stands. The new roll stands."""
+    live = [r for r in rows if r[1] >= 0]
+    if not live:
+        return total
+    why = reroll_use(state, ctx, f, goes_its_way=total > live[0][1])
+    if why:
+        again = roll_xky(dice, pool, faces, f"{_n(ctx, f)} rerolls ({why})")
+        events.append(
+            Event(
+                "reroll",
+                f"{_n(ctx, f)} rerolls the attack ({why}): {list(again.faces)} = {again.total}",
+                rule(REROLL_LINES[why]),
+            )
+        )
+        total = again.total
+    for r in live:
+        t = state.figs[r[0]]
+        why = reroll_use(state, ctx, t, goes_its_way=r[1] >= total)
+        if why:
+            dpool, dfaces = pools[r[0]]
+            again = roll_xky(dice, dpool, dfaces, f"{_n(ctx, t)} rerolls ({why})")
+            events.append(
+                Event(
+                    "reroll",
+                    f"{_n(ctx, t)} rerolls its defense ({why}): {list(again.faces)} = "
+                    f"{again.total}",
+                    rule(REROLL_LINES[why]),
+                )
+            )
+            r[1] = again.total
+    return total
 
 
 def mental_test(ctx: Context, f: Fig, dice: Dice, label: str, *adj: Adjustment) -> bool:

@@ -83,6 +83,10 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Eagle Eye": (Effect("eagle_eye"),),
     "Tracker": (Effect("tracker"),),
     "Vindictive": (Effect("vindictive"),),
+    "Lucky Bastard": (Effect("reroll_own", "turn"),),
+    "Charmed": (Effect("reroll_own", "game"),),
+    "Hard Luck": (Effect("reroll_forced", "game"),),
+    "Fickle Finger of Fate": (Effect("fickle"),),
     "Monster": (),
     "Vehicle": (),
 }

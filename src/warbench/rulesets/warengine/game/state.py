@@ -196,6 +196,7 @@ class Fig:
     )  # follow-up attacks [fig, weapon, x10, y10]
     bonus: dict[str, int] = field(default_factory=dict)  # timed effects of powers
     vendetta: int | None = None  # Vindictive: the figure it must keep attacking (L1457)
+    marks: list[str] = field(default_factory=list)  # once-per-game uses spent (Charmed L1485)
 
 
 @dataclass
@@ -311,6 +312,7 @@ def _copy_fig(f: Fig) -> Fig:
     g.reloaded = dict(f.reloaded)
     g.burning = [list(b) for b in f.burning]
     g.bonus = dict(f.bonus)
+    g.marks = list(f.marks)
     return g
 
 
