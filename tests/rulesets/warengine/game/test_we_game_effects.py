@@ -31,6 +31,7 @@ from warbench.rulesets.warengine.game.state import (
     Place,
     Reserve,
     Resolution,
+    Roll,
 )
 
 from .helpers import WS, act, activate, ctx_of, force, table, trooper
@@ -959,6 +960,67 @@ def t_speaking_in_tongues() -> None:
     assert bad is not None and "not activated" in bad.reason
 
 
+def t_mob_mentality() -> None:
+    # L1149 on the Gang Leader example (L557): 3k2 with three helpers is 6k4 plainly; with Mob
+    # Mentality each helper adds +2k1: 9k5
+    ganger = trooper("Street Ganger", weapons=[{"name": "Blade", "av": "2k2"}])
+    boss = trooper(
+        "Gang Leader", type="E", cr='6"', mn="4k3", weapons=[{"name": "Bat", "av": "3k2"}]
+    )
+    seer = P("Mob Mentality")
+    s = table(
+        force(("Gang", [(ganger, 3), (boss, 1)]), ("Seer", [(seer, 1)])),
+        force(("V", [(trooper("Vertucci", type="C", df="5k4"), 1)])),
+        [(9, 10), (11, 10), (10, 9), (10, 11), (14, 10), (10, 10)],
+    )
+    s = activate(s, 1)
+    s, _ = act(s, Attack(4, 0, 3), 0, [6, 6, 6, 6])
+    assert all("mob" in s.figs[i].bonus for i in range(4))
+    s.units[1].activated = True
+    s = activate(s, 0)
+    for g in (0, 1, 2):
+        s.figs[g].reserved = 0
+        s.figs[g].moved = True
+    s.figs[3].moved = True
+    s2, ev = act(s, Attack(3, 0, 5, helpers=(0, 1, 2)), 0, [1] * 14)
+    assert ev[0].data["pool"] == "9k5" and "Mob Mentality" in ev[0].text
+    assert not any("mob" in f.bonus for f in s2.figs)  # spent on that attack
+
+
+def t_adrenal_overload() -> None:
+    s = _power("Adrenal Overload", True, [6, 6, 1, 1])
+    assert "adrenal" in s.figs[1].bonus
+    ev: list[Any] = []
+    destroy(s, ctx_of(s), s.figs[1], s.figs[2], ev, "destroyed")
+    assert s.figs[1].alive and "doomed" in s.figs[1].bonus and "L1011" in ev[0].rule
+    # two Hero Points raise a Defense roll by one
+    s.figs[1].hero = 5
+    s.queue = [Resolution(2, 0, "Rifle", 12, [[1, 9]], spent=0)]
+    assert hero_question(s, ctx_of(s)) == (0, 1, 2, 0)
+    spend(s, 2)
+    assert s.figs[1].hero == 1 and s.queue[0].targets[0][1] == 11
+    assert WS.check(s, Reserve(1, 0), 0) is not None  # no reserve this turn
+    s.queue = []
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert not s.figs[1].alive  # removed in the Follow Up step
+
+
+def t_see_the_future() -> None:
+    seer = P("See the Future")
+    s = table(force(("Seer", [(seer, 1)])), force(("B", [(C(), 1)])), [(10, 5), (10, 40)])
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None  # only on its user
+    s, _ = act(s, Attack(0, 0, 0), 0, [6, 6, 6, 6])
+    assert "future" in s.figs[0].bonus
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert "future" in s.figs[0].bonus  # kept to the next Initiative step
+    start_turn(s, ctx_of(s))
+    lost, ev = act(s, Roll(1), -1)
+    assert lost.initiative == 0 and any("L1199" in e.rule for e in ev)
+    won, _ = act(s, Roll(0), -1)
+    assert won.initiative == 0 and "future2" in won.figs[0].bonus
+
+
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
@@ -1108,6 +1170,9 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "War Chant"): t_war_chant,
     ("power", "Invisibility"): t_invisibility,
     ("power", "Speaking in Tongues"): t_speaking_in_tongues,
+    ("power", "Mob Mentality"): t_mob_mentality,
+    ("power", "Adrenal Overload"): t_adrenal_overload,
+    ("power", "See the Future"): t_see_the_future,
     ("personal", "Lucky Bastard"): t_lucky_bastard,
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,

@@ -148,12 +148,42 @@ def deactivate(state: GameState, ctx: Context, dice: Dice, events: list[Event]) 
     state.active_unit = None
     state.active_units = []
     nxt = 1 - side
+    twice = [f for f in state.figs if f.side == side and "future2" in f.bonus]
+    if twice and activatable(state, ctx, side):  # See the Future: two units in a row (L1199)
+        for f in twice:
+            f.bonus.pop("future2")
+        nxt = side
     if activatable(state, ctx, nxt):
         state.to_act = nxt
     elif activatable(state, ctx, side):
         state.to_act = side
     else:
         end_conflict(state, ctx, dice, events)
+
+
+def see_the_future(state: GameState, ctx: Context, events: list[Event]) -> None:
+    """See the Future (L1199), after the initiative roll: a force that foresaw and lost wins
+    instead; one that foresaw and won activates two units at its first opportunity. When
+    both forces foresaw, the roll stands and neither gets more (docs/rulings.md)."""
+    seers = {f.side for f in state.figs if "future" in f.bonus and on_table(f)}
+    for f in state.figs:
+        f.bonus.pop("future", None)
+    if len(seers) != 1 or state.initiative is None:
+        return
+    (side,) = seers
+    if state.initiative != side:
+        state.initiative = side
+        events.append(
+            Event("future", f"player {side} saw the future: it wins the initiative", rule(1199))
+        )
+        return
+    for f in state.figs:
+        if f.side == side and on_table(f):
+            f.bonus["future2"] = 1
+            break
+    events.append(
+        Event("future", f"player {side} saw the future: two units at its first turn", rule(1199))
+    )
 
 
 def start_turn(state: GameState, ctx: Context) -> None:

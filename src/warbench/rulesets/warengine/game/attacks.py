@@ -41,7 +41,13 @@ from warbench.rulesets.warengine.game.measure import (
     sees,
     sees_many,
 )
-from warbench.rulesets.warengine.game.powers import ENEMY_KINDS, apply_power, chanted, only_refusal
+from warbench.rulesets.warengine.game.powers import (
+    ENEMY_KINDS,
+    apply_power,
+    chanted,
+    only_refusal,
+    only_user,
+)
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import Attack, Fig, GameState, Resolution, rule
 
@@ -229,6 +235,8 @@ def target_refusal(
     if friendly_power:
         if t.side != f.side:
             return Refused(f"{w.power} affects friendly figures only", rule(830))
+        if only_user(_power_effects(w)) and t.id != f.id:
+            return Refused(f"{w.power} affects only its user", rule(999))
         if t.id != f.id:
             bad = can_reach(state, ctx, f, w, t)
             if bad:
@@ -377,8 +385,9 @@ def attack_pool(
         why.append("Brute Strength +2k2")
     pool = w.av.adjusted(_sum(adjs)) if adjs else w.av
     if helpers:
-        pool = massed(pool, helpers)
-        why.append(f"Massed Attack x{helpers}")
+        mob = cc and "mob" in f.bonus  # Mob Mentality: +2k1 a helper, up to five kept (L1149)
+        pool = massed(pool, helpers, mob_mentality=mob)
+        why.append(f"Massed Attack x{helpers}" + (" (Mob Mentality)" if mob else ""))
     floor = int(w.param("attack_floor", 1))
     charging = bool(
         (w.has("charging_weapon") or (cc and "blessed" in f.bonus))
@@ -574,6 +583,9 @@ def declare(
     elif not w.cc and in_close_combat(state, ctx, t):
         targets = _into_combat(state, ctx, f, w, t, dice, events)
     _queue(state, ctx, f, w, wi, targets, dice, events, helpers=len(helpers))
+    if helpers and w.cc and "mob" in f.bonus:  # Mob Mentality is spent on this attack
+        for i in state.units[f.unit].figs:
+            state.figs[i].bonus.pop("mob", None)
     f.bonus.pop("next_attack", None)
     f.bonus.pop("range", None)
     if not w.cc:

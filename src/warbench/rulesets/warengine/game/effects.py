@@ -167,6 +167,9 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Earth Sense": (Effect("power_expose"),),
     "War Chant": (Effect("power_war_chant"),),
     "Invisibility": (Effect("power_bonus", ("invisible", 1)),),
+    "Mob Mentality": (Effect("power_unit_tag", "mob"),),
+    "Adrenal Overload": (Effect("power_only", "not_vehicle"), Effect("power_adrenal")),
+    "See the Future": (Effect("power_only", "user"), Effect("power_future")),
     "Speaking in Tongues": (
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),

@@ -25,11 +25,13 @@ from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import Adjustment, roll_xky
 from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.measure import on_table
-from warbench.rulesets.warengine.game.resolution import advance
+from warbench.rulesets.warengine.game.resolution import advance, destroy
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import GameState, Resolution, rule
 
 POISON, BURN, DELAY = 0, 1, 2
+#: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199).
+KEPT = ("future",)
 
 
 def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> bool:
@@ -75,6 +77,10 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                 if state.queue:
                     return False  # the defender decides its Hero Points
             t.burning = []
+    for f in state.figs:  # Adrenal Overload: the killing hit takes effect now (L1011)
+        if on_table(f) and "doomed" in f.bonus:
+            f.bonus.pop("suspended", None)
+            destroy(state, ctx, f, None, events, "adrenal overload")
     for f in state.figs:
         if on_table(f):
             regen = sum(
@@ -84,5 +90,5 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                 f.hero = min(ctx.profiles[f.id].hero, f.hero + regen)
         if "hero_cap" in f.bonus:  # Invigorate: unused points are lost (L1131)
             f.hero = min(f.hero, f.bonus["hero_cap"])
-        f.bonus = {}
+        f.bonus = {k: v for k, v in f.bonus.items() if k in KEPT}
     return True

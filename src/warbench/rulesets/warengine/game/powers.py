@@ -11,7 +11,10 @@ L1281), ``null`` (no further powers: Null Field L1155, Protection L1167), ``atta
 ``blessed`` (Bless Weapon L1035), ``stealthy`` (Skulk in Shadows L1221), ``exposed``
 (Earth Sense L1071), ``def_hero`` (Psychic Shield L1173), ``hero_cap`` (Invigorate L1131),
 ``floor`` / ``chanting`` (War Chant L1335), ``invisible`` (Invisibility L1137), ``first``
-(Speaking in Tongues L1233: the unit activates before any other of its force).
+(Speaking in Tongues L1233: the unit activates before any other of its force), ``mob`` (Mob
+Mentality L1149: the unit's next close combat massed attack), ``adrenal`` / ``doomed``
+(Adrenal Overload L1011: a killing hit removes the figure only in the Follow Up step),
+``future`` (See the Future L1199: kept through the Follow Up step to the next Initiative step).
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ ONLY = {
     "machine": "vehicles and figures with the Cybernetic edge",
     "group": "units of at least two figures",
     "not_activated": "units that have not activated this turn",
+    "not_vehicle": "figures that are not vehicles",
+    "user": "the user itself",
 }
 
 
@@ -61,7 +66,14 @@ def only_refusal(state: GameState, ctx: Context, effects: tuple[Effect, ...], t:
             return f"it affects only {ONLY['group']}"
         if e.param == "not_activated" and state.units[t.unit].activated:
             return f"it affects only {ONLY['not_activated']}"
+        if e.param == "not_vehicle" and "Vehicle" in prof.tweaks:
+            return f"it affects only {ONLY['not_vehicle']}"
     return None
+
+
+def only_user(effects: tuple[Effect, ...]) -> bool:
+    """Whether the power works on its user only (See the Future L1199)."""
+    return any(e.kind == "power_only" and e.param == "user" for e in effects)
 
 
 def _halt(f: Fig) -> None:
@@ -138,6 +150,11 @@ def apply_power(
             for g in state.figs:
                 if g.side != f.side and on_table(g) and gap(ctx, f, g) <= rng + 1e-9:
                     g.bonus["exposed"] = 1
+        elif k == "power_adrenal":  # Adrenal Overload (L1011)
+            t.bonus["adrenal"] = 1
+            t.reserved = None
+        elif k == "power_future":  # See the Future (L1199): the next Initiative step
+            t.bonus["future"] = 1
         elif k == "power_war_chant":
             rng = w.range or 0.0
             f.bonus["chanting"] = round(rng * 100)

@@ -556,6 +556,7 @@ def _apply(
             events.append(
                 Event("initiative", f"player {action.winner} wins the initiative", rule(340))
             )
+            act.see_the_future(s, ctx, events)
         return
     if isinstance(action, Place):
         f = s.figs[action.fig]
