@@ -290,6 +290,24 @@ def t_terrifying() -> None:
     s = duel(C("A", tweaks=["Terrifying"]), C())
     s, _ = act(s, Attack(0, 0, 1), 0, [1] * 4)
     assert s.units[1].must_test
+    # no unit tests because of this figure more than once a game
+    s.units[1].must_test = False
+    s.figs[0].fired = []
+    s, _ = act(s, Attack(0, 0, 1), 0, [1] * 4)
+    assert not s.units[1].must_test
+    # a unit that comes within 6" tests at once, and routs at once when it fails
+    s = table(
+        force(("A", [(C("A", tweaks=["Terrifying"]), 1)])),
+        force(("B", [(trooper("T"), 1)]), ("C", [(trooper("U"), 1)])),
+        [(10, 5), (10, 17), (30, 40)],
+    )
+    s = activate(s, 1)
+    s2, ev = act(s, Move(1, 10, 12), 1, [1, 1, 1])
+    assert s2.figs[1].routed and any("within 6" in e.text and "L613" in e.rule for e in ev)
+    s2, ev = act(s, Move(1, 10, 12), 1, [6, 6, 6])
+    assert s2.figs[1].alive and s2.figs[0].marks == ["terrified 1"]
+    _, ev = act(s2, Move(1, 10, 11.5), 1, [])  # tested once already: no second test
+    assert not any(e.kind == "rout test" for e in ev)
 
 
 def t_trigger_happy() -> None:

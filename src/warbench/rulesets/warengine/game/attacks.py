@@ -590,7 +590,12 @@ def declare(
     f.bonus.pop("range", None)
     if not w.cc:
         f.bonus.pop("chanting", None)  # War Chant ends when the chanter fires (L1335)
-    if ctx.profiles[f.id].has("terrifying") and gap(ctx, f, t) <= 18.0:
+    if (
+        ctx.profiles[f.id].has("terrifying")
+        and gap(ctx, f, t) <= 18.0
+        and f"terrified {t.unit}" not in f.marks  # once a game per unit (L1649)
+    ):
+        f.marks.append(f"terrified {t.unit}")
         state.units[t.unit].must_test = True
     state.units[t.unit].attacked_this_turn = True
     if w.has("recoil") and not free:
