@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from warbench.kernel.dice import ScriptedDice
+from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game import effects
 from warbench.rulesets.warengine.game.activation import can_activate, start_turn
 from warbench.rulesets.warengine.game.attacks import (
@@ -20,6 +21,7 @@ from warbench.rulesets.warengine.game.attacks import (
     reroll_use,
     target_refusal,
 )
+from warbench.rulesets.warengine.game.control import cr_of, mental_of
 from warbench.rulesets.warengine.game.followup import follow_up
 from warbench.rulesets.warengine.game.movement import allowance, do_move
 from warbench.rulesets.warengine.game.resolution import destroy, hero_question, spend
@@ -1039,6 +1041,85 @@ def t_see_the_future() -> None:
     assert won.initiative == 0 and "future2" in won.figs[0].bonus
 
 
+def t_telepathic_command() -> None:
+    seer = C(
+        "Mystic",
+        mn="5k4",
+        cr='8"',
+        weapons=[{"name": "TC", "range": '24"', "av": "4k4", "power": "Telepathic Command"}],
+    )
+    s = table(
+        force(("Seer", [(seer, 1)]), ("Squad", [(trooper(), 2)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (13, 5), (10, 40)],
+    )
+    s = activate(s, 0)
+    assert not s.figs[1].controlled and mental_of(s, ctx_of(s), 1) == XkY(3, 2)
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6])
+    assert s.figs[1].controlled and s.figs[2].controlled  # automatically controlled
+    assert mental_of(s, ctx_of(s), 2) == XkY(5, 4)  # the character's Mental
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert mental_of(s, ctx_of(s), 2) == XkY(3, 2)  # until the end of the turn
+    # the user must be within a friendly character's Control Radius
+    far = table(
+        force(("Seer", [(dict(seer, cr='0"'), 1)]), ("Squad", [(trooper(), 1)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (10, 40)],
+    )
+    far = activate(far, 0)
+    assert WS.check(far, Attack(0, 0, 1), 0) is not None
+
+
+def t_you_da_man() -> None:
+    seer = P("You Da Man")
+    s = table(
+        force(("Seer", [(seer, 1)]), ("Squad", [(trooper(), 2)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (13, 5), (10, 40)],
+    )
+    s = activate(s, 0)
+    assert s.units[1].leader is None
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6])
+    assert cr_of(s, ctx_of(s), 1) == 6.0 and s.figs[1].marks == ["You Da Man"]
+    s.units[0].activated = True
+    s = activate(s, 1)
+    assert s.units[1].leader == 1 and s.figs[2].controlled  # it leads, 6" of control
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert cr_of(s, ctx_of(s), 1) == 6.0  # for the rest of the game
+    # not on a figure whose unit still has a trooper or elite with a Control Radius
+    sarge = trooper("Sarge", type="E", cr='6"')
+    t = table(
+        force(("Seer", [(seer, 1)]), ("Squad", [(sarge, 1), (trooper(), 1)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (13, 5), (10, 40)],
+    )
+    t = activate(t, 0)
+    assert WS.check(t, Attack(0, 0, 2), 0) is not None
+
+
+def t_force_leader() -> None:
+    sarge = trooper("Sarge", type="E", cr='6"', mn="3k2")
+    boss = C("Boss", mn="5k4", cr='8"', tweaks=["Force Leader"])
+
+    def game(boss_x: float) -> GameState:
+        return table(
+            force(("Squad", [(sarge, 1), (trooper(), 2)]), ("Boss", [(boss, 1)])),
+            force(("Foe", [(C("Foe"), 1)])),
+            [(10, 5), (11, 5), (12, 5), (boss_x, 5), (10, 40)],
+        )
+
+    s = game(14)
+    s.units[0].must_test = True
+    text = rout(s, [4, 3, 3, 1, 1])  # 5k4: 4 + 3 + 3 + 1 = 11 holds (the sergeant's 3k2: 7)
+    assert "5k4" in text and "Force Leader" in text and "holds" in text
+    s = game(30)  # out of the Force Leader's Control Radius: the sergeant's own Mental
+    s.units[0].must_test = True
+    assert "3k2" in rout(s, [4, 3, 3])
+    s = game(14)
+    destroy(s, ctx_of(s), s.figs[3], s.figs[4], [], "destroyed")
+    assert s.units[0].must_test  # its fall makes them test in the Rout step
+
+
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
@@ -1191,6 +1272,9 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Mob Mentality"): t_mob_mentality,
     ("power", "Adrenal Overload"): t_adrenal_overload,
     ("power", "See the Future"): t_see_the_future,
+    ("power", "Telepathic Command"): t_telepathic_command,
+    ("power", "You Da Man"): t_you_da_man,
+    ("personal", "Force Leader"): t_force_leader,
     ("personal", "Lucky Bastard"): t_lucky_bastard,
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,

@@ -132,7 +132,7 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
             )
     for i in group_figs(state, ids):
         f = state.figs[i]
-        if ctx.profiles[i].has("stupid") and not mental_test(ctx, f, dice, "Stupid"):
+        if ctx.profiles[i].has("stupid") and not mental_test(ctx, f, dice, "Stupid", state=state):
             f.done = True
             events.append(
                 Event("stupid", f"{ctx.profiles[i].name} #{i} forgets what it is doing", rule(1427))

@@ -30,7 +30,7 @@ from warbench.rulesets.warengine.dice import (
 )
 from warbench.rulesets.warengine.game.area import secondary_targets
 from warbench.rulesets.warengine.game.board import COVER_NAMES, ENTRENCHING, HEAVY, LIGHT, NO_COVER
-from warbench.rulesets.warengine.game.control import led_by_frother
+from warbench.rulesets.warengine.game.control import force_leader_for, led_by_frother, mental_of
 from warbench.rulesets.warengine.game.effects import Effect, effects_of
 from warbench.rulesets.warengine.game.measure import (
     free_spot,
@@ -50,8 +50,10 @@ from warbench.rulesets.warengine.game.powers import (
 )
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import Attack, Fig, GameState, Resolution, rule
+from warbench.rulesets.warengine.tables import catalogue
 
 ENEMY_POWERS = ENEMY_KINDS
+MENTAL_TABLE = catalogue().mental
 A0 = Adjustment(1, 0)
 A1 = Adjustment(1, 1)
 A2 = Adjustment(2, 2)
@@ -229,7 +231,7 @@ def target_refusal(
     t = state.figs[target]
     friendly_power = w.power is not None and not is_enemy_power(w)
     if w.power is not None:
-        why_not = only_refusal(state, ctx, _power_effects(w), t)
+        why_not = only_refusal(state, ctx, _power_effects(w), t, f)
         if why_not:
             return Refused(f"{w.power}: {why_not}", rule(999))
     if friendly_power:
@@ -424,7 +426,7 @@ def defense_pool(
         war_chant=chanted(state, ctx, t),
     )
     if w.has("mental_attack") or w.power is not None:
-        mn = prof.mn or XkY(5, 5)
+        mn = _resisting_mental(state, ctx, w, t) or XkY(5, 5)
         if (
             prof.has("cybernetic")
             and w.power is not None
@@ -554,7 +556,7 @@ def declare(
                     _queue(state, ctx, f, w, wi, [f.id], dice, events, label="Volatile")
                 return
     if ctx.profiles[f.id].has("guiltridden") and ctx.profiles[t.id].type in ("T", "E") and not free:
-        ok = mental_test(ctx, f, dice, "Guiltridden")
+        ok = mental_test(ctx, f, dice, "Guiltridden", state=state)
         events.append(
             Event(
                 "guilt",
@@ -611,7 +613,7 @@ def detected(
     it at once. A figure that fails loses the attack."""
     prof = ctx.profiles[t.id]
     if "invisible" in t.bonus and t.side != f.side:  # Invisibility (L1137): Eagle Eye + Mental
-        seen = mental_test(ctx, f, dice, "Invisibility: detection")
+        seen = mental_test(ctx, f, dice, "Invisibility: detection", state=state)
         events.append(
             Event(
                 "detect",
@@ -632,7 +634,9 @@ def detected(
         if on_table(g) and ctx.profiles[i].has("tracker") and gap(ctx, g, t) <= 18.0 + 1e-9:
             return True
     hard = not t.moved or level >= HEAVY
-    ok = mental_test(ctx, f, dice, "Stealthy: detection", *([Adjustment(-1, -1)] if hard else []))
+    ok = mental_test(
+        ctx, f, dice, "Stealthy: detection", *([Adjustment(-1, -1)] if hard else []), state=state
+    )
     events.append(
         Event(
             "detect",
@@ -838,9 +842,36 @@ def _rerolls(
     return total
 
 
-def mental_test(ctx: Context, f: Fig, dice: Dice, label: str, *adj: Adjustment) -> bool:
+def _targets_unit(effects: tuple[Effect, ...]) -> bool:
+    """Whether an enemy power targets a whole unit (Terror, Illuminate Enemy, Instill
+    Overwhelming Greed, Chittering Hordes, Televangelism, Speaking in Tongues)."""
+    return any(
+        e.kind in ("power_rout_test", "power_unit_tag_enemy")
+        or (e.kind == "power_halt" and e.param != "figure")
+        for e in effects
+    )
+
+
+def _resisting_mental(state: GameState, ctx: Context, w: WeaponProfile, t: Fig) -> XkY | None:
+    """The Mental ``t`` resists with: its own (or one Telepathic Command lent it, L1299); a
+    Force Leader's better one against a power that targets its unit (L1537)."""
+    mn = mental_of(state, ctx, t.id)
+    if mn is None or w.power is None or not _targets_unit(_power_effects(w)):
+        return mn
+    fl = force_leader_for(state, ctx, t.unit)
+    if fl is None:
+        return mn
+    theirs = ctx.profiles[fl].mn
+    if theirs is None or MENTAL_TABLE.index(str(theirs)) > MENTAL_TABLE.index(str(mn)):
+        return theirs
+    return mn
+
+
+def mental_test(
+    ctx: Context, f: Fig, dice: Dice, label: str, *adj: Adjustment, state: GameState | None = None
+) -> bool:
     """A Mental test: roll Mental, 10 or more passes (L613); Automatic Mental passes."""
-    mn = ctx.profiles[f.id].mn
+    mn = ctx.profiles[f.id].mn if state is None else mental_of(state, ctx, f.id)
     if mn is None:
         return True
     pool = mn.adjusted(*adj) if adj else mn
@@ -866,7 +897,7 @@ def _power(
         ok = roll.total >= ROUT_TARGET
         detail = f"{roll.total} (needs 10)"
     else:
-        mn = ctx.profiles[t.id].mn
+        mn = _resisting_mental(state, ctx, w, t)
         if mn is None:
             ok, detail = False, f"{roll.total} against Automatic Mental"
         else:

@@ -83,6 +83,7 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Eagle Eye": (Effect("eagle_eye"),),
     "Tracker": (Effect("tracker"),),
     "Vindictive": (Effect("vindictive"),),
+    "Force Leader": (Effect("force_leader"),),
     "Lucky Bastard": (Effect("reroll_own", "turn"),),
     "Charmed": (Effect("reroll_own", "game"),),
     "Hard Luck": (Effect("reroll_forced", "game"),),
@@ -170,6 +171,8 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Mob Mentality": (Effect("power_unit_tag", "mob"),),
     "Adrenal Overload": (Effect("power_only", "not_vehicle"), Effect("power_adrenal")),
     "See the Future": (Effect("power_only", "user"), Effect("power_future")),
+    "Telepathic Command": (Effect("power_only", "near_character"), Effect("power_telepathy")),
+    "You Da Man": (Effect("power_only", "you_da_man"), Effect("power_you_da_man")),
     "Speaking in Tongues": (
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),

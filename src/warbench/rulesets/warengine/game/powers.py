@@ -14,7 +14,9 @@ L1281), ``null`` (no further powers: Null Field L1155, Protection L1167), ``atta
 (Speaking in Tongues L1233: the unit activates before any other of its force), ``mob`` (Mob
 Mentality L1149: the unit's next close combat massed attack), ``adrenal`` / ``doomed``
 (Adrenal Overload L1011: a killing hit removes the figure only in the Follow Up step),
-``future`` (See the Future L1199: kept through the Follow Up step to the next Initiative step).
+``future`` (See the Future L1199: kept through the Follow Up step to the next Initiative step),
+``telepathy`` (Telepathic Command L1299: the lending character's id + 1). You Da Man (L1347)
+lasts the game: a mark (``Fig.marks``) that :func:`.control.cr_of` reads.
 """
 
 from __future__ import annotations
@@ -45,14 +47,39 @@ ONLY = {
     "not_activated": "units that have not activated this turn",
     "not_vehicle": "figures that are not vehicles",
     "user": "the user itself",
+    "near_character": "units of a user within a friendly character's Control Radius",
+    "you_da_man": "Troopers or Elites without a Control Radius in a unit that has none left",
 }
+
+
+def lending_character(state: GameState, ctx: Context, f: Fig) -> int | None:
+    """Telepathic Command (L1299): the friendly character whose Control Radius holds the user
+    and whose Mental is lent (the engine picks the best Mental; docs/rulings.md)."""
+    from warbench.rulesets.warengine.game.control import cr_of, mental_rank
+
+    chars = [
+        c.id
+        for c in state.figs
+        if c.side == f.side
+        and on_table(c)
+        and ctx.profiles[c.id].character
+        and cr_of(state, ctx, c.id) > 0
+        and (c.id == f.id or gap(ctx, c, f) <= cr_of(state, ctx, c.id) + 1e-9)
+    ]
+    return max(chars, key=lambda i: (mental_rank(ctx, i), -i)) if chars else None
 
 
 def _n(ctx: Context, f: Fig) -> str:
     return f"{ctx.profiles[f.id].name} #{f.id}"
 
 
-def only_refusal(state: GameState, ctx: Context, effects: tuple[Effect, ...], t: Fig) -> str | None:
+def only_refusal(
+    state: GameState,
+    ctx: Context,
+    effects: tuple[Effect, ...],
+    t: Fig,
+    user: Fig | None = None,
+) -> str | None:
     """Why the power may not target ``t`` (its ``power_only`` restriction, null tags)."""
     if "null" in t.bonus or "suspended" in t.bonus:
         return f"{_n(ctx, t)} may not be affected by Special Powers this turn"
@@ -68,7 +95,24 @@ def only_refusal(state: GameState, ctx: Context, effects: tuple[Effect, ...], t:
             return f"it affects only {ONLY['not_activated']}"
         if e.param == "not_vehicle" and "Vehicle" in prof.tweaks:
             return f"it affects only {ONLY['not_vehicle']}"
+        if e.param == "near_character" and (
+            user is None or lending_character(state, ctx, user) is None
+        ):
+            return f"it affects only {ONLY['near_character']}"
+        if e.param == "you_da_man" and not _you_da_man_ok(state, ctx, t):
+            return f"it affects only {ONLY['you_da_man']}"
     return None
+
+
+def _you_da_man_ok(state: GameState, ctx: Context, t: Fig) -> bool:
+    from warbench.rulesets.warengine.game.control import cr_of
+
+    def leads(i: int) -> bool:
+        return ctx.profiles[i].type in ("T", "E") and cr_of(state, ctx, i) > 0
+
+    if ctx.profiles[t.id].type not in ("T", "E") or cr_of(state, ctx, t.id) > 0:
+        return False
+    return not any(on_table(state.figs[i]) and leads(i) for i in state.units[t.unit].figs)
 
 
 def only_user(effects: tuple[Effect, ...]) -> bool:
@@ -155,6 +199,15 @@ def apply_power(
             t.reserved = None
         elif k == "power_future":  # See the Future (L1199): the next Initiative step
             t.bonus["future"] = 1
+        elif k == "power_telepathy":  # Telepathic Command (L1299)
+            lender = lending_character(state, ctx, f)
+            if lender is not None:
+                for i in unit.figs:
+                    state.figs[i].bonus["telepathy"] = lender + 1
+                    state.figs[i].controlled = True
+        elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game
+            if "You Da Man" not in t.marks:
+                t.marks.append("You Da Man")
         elif k == "power_war_chant":
             rng = w.range or 0.0
             f.bonus["chanting"] = round(rng * 100)

@@ -162,6 +162,9 @@ def destroy(
     if "suspended" in t.bonus:  # Suspend: invulnerable until the Follow Up ends (L1281)
         events.append(Event("suspended", f"{_n(ctx, t)} is suspended: unharmed", rule(1281)))
         return
+    from warbench.rulesets.warengine.game.rout import force_leader_falls
+
+    force_leader_falls(state, ctx, t.id)
     t.alive = False
     u = state.units[t.unit]
     u.lost_this_turn += 1

@@ -13,11 +13,31 @@ from __future__ import annotations
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import ROUT_TARGET, Adjustment, XkY, roll_xky
-from warbench.rulesets.warengine.game.control import group_figs, mental_rank
+from warbench.rulesets.warengine.game.control import (
+    force_leader_for,
+    group_figs,
+    mental_of,
+    mental_rank,
+)
 from warbench.rulesets.warengine.game.effects import effects_of
 from warbench.rulesets.warengine.game.measure import gap, on_table
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import GameState, UnitState, rule
+from warbench.rulesets.warengine.tables import catalogue
+
+
+def _rank(mn: XkY) -> int:
+    return catalogue().mental.index(str(mn))
+
+
+def force_leader_falls(state: GameState, ctx: Context, fl: int) -> None:
+    """A Force Leader destroyed or routed (L1537): every unit that could use its Mental then
+    takes a rout test in the Rout step of the turn. Call while it is still on the table."""
+    if not ctx.profiles[fl].has("force_leader"):
+        return
+    for u in state.units:
+        if not u.gone and force_leader_for(state, ctx, u.id) == fl:
+            u.must_test = True
 
 
 def _kinds(u: UnitState) -> set[str]:
@@ -92,7 +112,11 @@ def rout_test(
         return
     leader = u.leader if u.leader in alive else None
     tester = leader if leader is not None else max(alive, key=lambda i: (mental_rank(ctx, i), -i))
-    mn = ctx.profiles[tester].mn
+    mn = mental_of(state, ctx, tester)
+    fl = force_leader_for(state, ctx, u.id)  # a Force Leader's better Mental (L1537)
+    if fl is not None and mn is not None and mental_rank(ctx, fl) > _rank(mn):
+        mn = ctx.profiles[fl].mn
+        why = [*why, f"{ctx.profiles[fl].name}'s Mental (Force Leader)"]
     if mn is None:
         events.append(
             Event("rout", f"{u.name} tests ({'; '.join(why)}): Automatic Mental holds", rule(613))
@@ -195,6 +219,7 @@ def _rout(
         f = state.figs[i]
         if not f.alive:
             continue
+        force_leader_falls(state, ctx, i)
         f.alive = False
         f.routed = True
         u.lost_this_turn += 1
