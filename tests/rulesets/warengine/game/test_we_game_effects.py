@@ -23,10 +23,12 @@ from warbench.rulesets.warengine.game.attacks import (
 )
 from warbench.rulesets.warengine.game.control import cr_of, mental_of
 from warbench.rulesets.warengine.game.followup import follow_up
+from warbench.rulesets.warengine.game.measure import sees
 from warbench.rulesets.warengine.game.movement import allowance, do_move
 from warbench.rulesets.warengine.game.resolution import destroy, hero_question, spend
 from warbench.rulesets.warengine.game.rout import rout_step
 from warbench.rulesets.warengine.game.state import (
+    Activate,
     Attack,
     GameState,
     Move,
@@ -1294,3 +1296,89 @@ def test_effect_in_a_game(key: tuple[str, str]) -> None:
 def test_every_implemented_effect_has_a_test() -> None:
     have = {(k, n) for k, names in effects.implemented().items() for n in names}
     assert have == set(EFFECT_TESTS)
+
+
+# ------------------------------------------------------- tweaks played through the figure itself
+
+
+def _vehicle(tweaks: list[str]) -> dict[str, Any]:
+    return trooper("Walker", type="L", cr='6"', mn="3k2", tweaks=["Vehicle", *tweaks])
+
+
+def b_monster() -> None:
+    beast = trooper("Beast", type="L", tweaks=["Monster"])
+    s = table(
+        force(("A", [(C(), 1)])),
+        force(("B", [(C("B"), 1)]), ("Beast", [(beast, 1)])),
+        [(10, 5), (10, 30), (10, 18)],
+    )
+    assert not sees(s, ctx_of(s), s.figs[0], s.figs[1])  # a monster blocks sight (L438)
+
+
+def b_vehicle() -> None:
+    s = table(
+        force(("A", [(C(), 1)])),
+        force(("B", [(C("B"), 1)]), ("Walker", [(_vehicle([]), 1)])),
+        [(10, 5), (10, 30), (10, 18)],
+    )
+    assert not sees(s, ctx_of(s), s.figs[0], s.figs[1])
+
+
+def b_weapon_master() -> None:
+    extra = {"name": "Second Gun", "range": '18"', "av": "3k3"}
+    fig = trooper("Master", tweaks=["Weapon Master"])
+    fig["weapons"] = [*fig["weapons"], extra]
+    s = duel(fig, C("B"))
+    assert WS.check(s, Attack(0, 2, 1), 0) is None  # the extra slot's weapon attacks
+    _, ev = act(s, Attack(0, 2, 1), 0, [1] * 5)
+    assert "Second Gun 3k3" in ev[0].text
+
+
+def b_vehicular_commander() -> None:
+    troops = trooper("Trooper")
+    for tweaks, ok in (([], False), (["Vehicular Commander"], True)):
+        s = table(
+            force(("Walker", [(_vehicle(tweaks), 1)]), ("Troops", [(troops, 2)])),
+            force(("B", [(C("B"), 1)])),
+            [(10, 5), (12, 8), (13, 8), (10, 40)],
+        )
+        s.to_act = 0
+        s.active_unit = None
+        assert (WS.check(s, Activate(0, join=1), 0) is None) is ok  # joins troopers (L356)
+
+
+def b_multiprofile() -> None:
+    gun = {
+        "name": "Combi",
+        "tweaks": ["Multiprofile"],
+        "profiles": [
+            {"name": "Bolt", "range": '24"', "av": "2k2"},
+            {"name": "Flame", "range": '6"', "av": "3k3"},
+        ],
+    }
+    fig = C("A", weapons=[gun])
+    s = duel(fig, C("B"))
+    names = [w.name for w in ctx_of(s).profiles[0].weapons]
+    assert len(names) == 2 and WS.check(s, Attack(0, 0, 1), 0) is None
+
+
+BUILT_IN_TESTS: dict[tuple[str, str], Callable[[], None]] = {
+    ("personal", "Monster"): b_monster,
+    ("personal", "Vehicle"): b_vehicle,
+    ("personal", "Weapon Master"): b_weapon_master,
+    ("personal", "Vehicular Commander"): b_vehicular_commander,
+    ("weapon", "Multiprofile"): b_multiprofile,
+}
+
+
+@pytest.mark.parametrize(
+    "key",
+    list(BUILT_IN_TESTS),
+    ids=[f"{k}-{n}-L{effects.source_line(k, n)}" for k, n in BUILT_IN_TESTS],
+)
+def test_built_in_tweak_in_a_game(key: tuple[str, str]) -> None:
+    BUILT_IN_TESTS[key]()
+
+
+def test_every_built_in_tweak_has_a_test() -> None:
+    assert set(effects.BUILT_IN) == set(BUILT_IN_TESTS)

@@ -182,6 +182,20 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
 TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
 
 
+#: Tweaks that act in the game with no effect entry of their own: what they change is the
+#: figure or weapon the Troop Builder made, which the game plays as it is.
+BUILT_IN: Mapping[tuple[str, str], str] = {
+    ("personal", "Monster"): "a type L, M or H figure: it blocks sight and takes the vehicle "
+    "and monster rules (L438, L1593)",
+    ("personal", "Vehicle"): "as Monster (L1671)",
+    ("personal", "Weapon Master"): "the extra weapon slot's weapon is carried and used like "
+    "any other (L1665)",
+    ("personal", "Vehicular Commander"): "the vehicle or monster is also a character "
+    "(costs.is_character, L1677): it acts alone, leads and joins trooper units (L356)",
+    ("weapon", "Multiprofile"): "each profile is a weapon of its own in the game (L1807)",
+}
+
+
 def effects_of(table: str, names: list[str] | tuple[str, ...]) -> tuple[Effect, ...]:
     """The effects of the named tweaks or powers (names without an entry have none yet)."""
     t = TABLES[table]
@@ -194,6 +208,14 @@ def effects_of(table: str, names: list[str] | tuple[str, ...]) -> tuple[Effect, 
 def implemented() -> dict[str, list[str]]:
     """The tweaks and powers with in-game effects, by category (for the report and tests)."""
     return {k: sorted(n for n, e in t.items() if e) for k, t in TABLES.items()}
+
+
+def in_play() -> dict[str, list[str]]:
+    """Every tweak and power that acts in the game: an effect entry, or :data:`BUILT_IN`."""
+    out = implemented()
+    for table, name in BUILT_IN:
+        out[table] = sorted({*out[table], name})
+    return out
 
 
 def source_line(table: str, name: str) -> int:
