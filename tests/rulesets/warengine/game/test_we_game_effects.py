@@ -25,6 +25,7 @@ from warbench.rulesets.warengine.game.control import cr_of, mental_of
 from warbench.rulesets.warengine.game.followup import follow_up
 from warbench.rulesets.warengine.game.measure import sees
 from warbench.rulesets.warengine.game.movement import allowance, do_move
+from warbench.rulesets.warengine.game.reserve import options as reserve_options
 from warbench.rulesets.warengine.game.resolution import destroy, hero_question, spend
 from warbench.rulesets.warengine.game.rout import rout_step
 from warbench.rulesets.warengine.game.state import (
@@ -36,6 +37,7 @@ from warbench.rulesets.warengine.game.state import (
     Reserve,
     Resolution,
     Roll,
+    Window,
 )
 
 from .helpers import WS, act, activate, ctx_of, force, table, trooper
@@ -1122,6 +1124,58 @@ def t_force_leader() -> None:
     assert s.units[0].must_test  # its fall makes them test in the Rout step
 
 
+def t_speedster() -> None:
+    rifle = {"name": "Rifle", "range": '36"', "av": "2k2"}
+    s = table(
+        force(("Seer", [(P("Speedster"), 1)])),
+        force(("B", [(C("B", weapons=[rifle]), 1)])),
+        [(10, 5), (10, 40)],
+    )
+    s.figs[1].reserved = 0
+    s = activate(s, 0)
+    assert WS.check(s, Move(0, 10, 17), 0) is not None  # 12": beyond its 6"
+    s, _ = act(s, Attack(0, 0, 0), 0, [6, 6, 6, 6])
+    s, _ = act(s, Move(0, 10, 17), 0)  # 6" more, and too fast for reserve fire
+    assert (s.figs[0].x, s.figs[0].y) == (10, 17) and s.window is None
+    s.figs[0].bonus.pop("speedster")  # a plain mover there could be fired on
+    assert reserve_options(s, ctx_of(s), Window("move", 1, 0, (10, 5)))
+
+
+def t_static_charge() -> None:
+    s = table(
+        force(("Seer", [(P("Static Charge"), 1)])),
+        force(("B", [(C("B"), 1)])),
+        [(10, 5), (10, 9)],
+    )
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 0), 0, [6, 6, 6, 6])
+    assert "static" in s.figs[0].bonus
+    s.units[0].activated = True
+    s = activate(s, 1)
+    s, ev = act(s, Move(1, 10, 6, "charge"), 1, [6, 6, 1, 1])
+    assert any(e.kind == "static charge" and "L1251" in e.rule for e in ev)
+    assert not s.figs[1].alive and "static" not in s.figs[0].bonus
+
+
+def t_illusionary_swarm() -> None:
+    s = table(
+        force(("Seer", [(P("Illusionary Swarm"), 1)])),
+        force(("B", [(trooper("B"), 1)]), ("Pals", [(trooper("Pal"), 1)])),
+        [(10, 5), (10, 20), (13, 20)],
+    )
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1, 1])
+    assert s.figs[1].marks == ["swarm"]
+    s.units[0].activated = True
+    s = activate(s, 1)
+    assert "swarm" in s.figs[1].bonus
+    refused = WS.check(s, Attack(1, 0, 0), 1)  # the enemy is not the closest unit
+    assert refused is not None and "L1107" in refused.rule
+    assert WS.check(s, Attack(1, 0, 2), 1) is None  # it fires on its friends
+    assert "Did Not Move" not in apool(s, a=1, t=2)
+    assert Attack(1, 0, 2) in list(WS.legal_actions(s, 1))
+
+
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
@@ -1277,6 +1331,9 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Telepathic Command"): t_telepathic_command,
     ("power", "You Da Man"): t_you_da_man,
     ("personal", "Force Leader"): t_force_leader,
+    ("power", "Speedster"): t_speedster,
+    ("power", "Static Charge"): t_static_charge,
+    ("power", "Illusionary Swarm"): t_illusionary_swarm,
     ("personal", "Lucky Bastard"): t_lucky_bastard,
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,

@@ -116,6 +116,11 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
             choose_leader(state, ctx, uid)
     check_control(state, ctx, ids)
     for i in group_figs(state, ids):
+        f = state.figs[i]
+        if "swarm" in f.marks:  # Illusionary Swarm: this activation (L1107)
+            f.marks.remove("swarm")
+            f.bonus["swarm"] = 1
+    for i in group_figs(state, ids):
         if ctx.profiles[i].has("fickle"):  # Fickle Finger of Fate (L1515)
             f = state.figs[i]
             face = dice.d6(f"{ctx.profiles[i].name}: Fickle Finger of Fate")
@@ -145,6 +150,9 @@ def deactivate(state: GameState, ctx: Context, dice: Dice, events: list[Event]) 
     check_control(state, ctx, [u for u in ids if not state.units[u].gone] or ids)
     events.append(Event("deactivate", f"{state.units[ids[0]].name} deactivates", rule(595)))
     side = state.units[ids[0]].side
+    for i in group_figs(state, ids):  # these last to the end of the activation
+        for tag in ("swarm", "speedster"):
+            state.figs[i].bonus.pop(tag, None)
     state.active_unit = None
     state.active_units = []
     nxt = 1 - side

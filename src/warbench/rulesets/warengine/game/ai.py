@@ -62,9 +62,11 @@ def _attacks(state: GameState, ctx: Context, f: Fig) -> list[Attack]:
             or w.has("cybernetic_only")
             or w.power is not None
             or f.vendetta is not None
+            or "swarm" in f.bonus
         )
         for u in state.units:
-            if u.side == f.side or u.gone:
+            friend = u.side == f.side and not ("swarm" in f.bonus and u.id != f.unit)
+            if friend or u.gone:  # an Illusionary Swarm may turn fire on friends (L1107)
                 continue
             for t in atk.allowed_targets(state, ctx, f, w, u.id):
                 secondary: tuple[int, ...] = ()

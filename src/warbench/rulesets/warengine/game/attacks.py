@@ -33,6 +33,7 @@ from warbench.rulesets.warengine.game.board import COVER_NAMES, ENTRENCHING, HEA
 from warbench.rulesets.warengine.game.control import force_leader_for, led_by_frother, mental_of
 from warbench.rulesets.warengine.game.effects import Effect, effects_of
 from warbench.rulesets.warengine.game.measure import (
+    enemies_in_contact,
     free_spot,
     gap,
     in_close_combat,
@@ -246,7 +247,14 @@ def target_refusal(
         if helpers or secondary:
             return Refused("Special Powers may not be used in Massed Attacks", rule(836))
         return None
-    if t.side == f.side:
+    swarm = "swarm" in f.bonus and not w.cc
+    if swarm and t.unit != closest_unit(state, ctx, f):
+        return Refused(
+            f"{_n(ctx, f)} sees an Illusionary Swarm: it must fire on the closest unit, "
+            "friend or foe",
+            rule(1107),
+        )
+    if t.side == f.side and not swarm:
         return Refused(
             "attacks target enemy figures (friends are hit only by area effects)", rule(471)
         )
@@ -313,6 +321,17 @@ def target_refusal(
     return None
 
 
+def closest_unit(state: GameState, ctx: Context, f: Fig) -> int | None:
+    """The unit, friend or foe other than its own, with the figure closest to ``f``."""
+    best: tuple[float, int] | None = None
+    for g in state.figs:
+        if g.unit != f.unit and on_table(g):
+            d = (gap(ctx, f, g), g.unit)
+            if best is None or d < best:
+                best = d
+    return None if best is None else best[1]
+
+
 def _glory_targets(state: GameState, ctx: Context, f: Fig, w: WeaponProfile) -> list[int]:
     """Glory Hound (L1379): of every target ``f`` could attack with ``w``, those with the
     highest base Defense."""
@@ -351,8 +370,8 @@ def attack_pool(
     cc = w.cc or (w.power is not None and in_contact(ctx, f, t))
     if w.has("mental_attack") or w.power is not None:
         return w.av, attack_faces(uncontrolled=not f.controlled), why + ["no adjustments"]
-    if not f.moved and not in_close_combat(state, ctx, f):
-        adjs.append(A0)
+    if not f.moved and not in_close_combat(state, ctx, f) and "swarm" not in f.bonus:
+        adjs.append(A0)  # (not while firing at an Illusionary Swarm, L1107)
         why.append("Did Not Move +1k0")
     for e in w.effects:
         if e.kind == "attack" and isinstance(e.param, Adjustment):
@@ -865,6 +884,44 @@ def _resisting_mental(state: GameState, ctx: Context, w: WeaponProfile, t: Fig) 
     if theirs is None or MENTAL_TABLE.index(str(theirs)) > MENTAL_TABLE.index(str(mn)):
         return theirs
     return mn
+
+
+#: Static Charge's zap (L1251): a 2k2 attack, as a close combat weapon without tweaks.
+ZAP = WeaponProfile(-1, "Static Charge", None, XkY(2, 2), 1, None, None, (), ())
+
+
+def static_charge(
+    state: GameState, ctx: Context, mover: Fig, dice: Dice, events: list[Event]
+) -> bool:
+    """Static Charge (L1251): the first enemy figure to come into base contact with a charged
+    figure (or that a charged figure comes into contact with) is zapped with a 2k2 attack
+    before anything else happens; the charge is then spent. True when a zap is queued."""
+    if not on_table(mover):
+        return False
+    pairs: list[tuple[Fig, Fig]] = []
+    if "static" in mover.bonus:
+        pairs += [(mover, g) for g in enemies_in_contact(state, ctx, mover)]
+    pairs += [(g, mover) for g in enemies_in_contact(state, ctx, mover) if "static" in g.bonus]
+    if not pairs:
+        return False
+    zapper, victim = pairs[0]
+    zapper.bonus.pop("static")
+    roll = roll_xky(dice, ZAP.av, attack_faces(uncontrolled=not zapper.controlled), "zap")
+    dpool, dfaces, dwhy = defense_pool(state, ctx, zapper, ZAP, victim)
+    d = roll_xky(dice, dpool, dfaces, f"{_n(ctx, victim)} defends")
+    events.append(
+        Event(
+            "static charge",
+            f"{_n(ctx, zapper)}'s Static Charge zaps {_n(ctx, victim)}: 2k2 rolls "
+            f"{list(roll.faces)} = {roll.total} against {dpool} ({', '.join(dwhy)}) "
+            f"{list(d.faces)} = {d.total}",
+            rule(1251),
+        )
+    )
+    state.queue.append(
+        Resolution(zapper.id, -1, "Static Charge", roll.total, [[victim.id, d.total]])
+    )
+    return True
 
 
 def mental_test(

@@ -173,6 +173,9 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "See the Future": (Effect("power_only", "user"), Effect("power_future")),
     "Telepathic Command": (Effect("power_only", "near_character"), Effect("power_telepathy")),
     "You Da Man": (Effect("power_only", "you_da_man"), Effect("power_you_da_man")),
+    "Speedster": (Effect("power_only", "user"), Effect("power_bonus", ("speedster", 6))),
+    "Static Charge": (Effect("power_only", "user"), Effect("power_bonus", ("static", 1))),
+    "Illusionary Swarm": (Effect("power_unit_mark_enemy", "swarm"),),
     "Speaking in Tongues": (
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),

@@ -35,7 +35,7 @@ def allowance(state: GameState, ctx: Context, f: Fig, mode: str) -> int:
         mv += 3
     if mode in ("fast", "charge"):
         mv += ctx.profiles[f.id].mv // 3
-    return mv
+    return mv + f.bonus.get("speedster", 0)  # Speedster: up to 6" more (L1239)
 
 
 def cost(f: Fig, x: float, y: float) -> int:

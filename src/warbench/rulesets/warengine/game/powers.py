@@ -16,7 +16,11 @@ Mentality L1149: the unit's next close combat massed attack), ``adrenal`` / ``do
 (Adrenal Overload L1011: a killing hit removes the figure only in the Follow Up step),
 ``future`` (See the Future L1199: kept through the Follow Up step to the next Initiative step),
 ``telepathy`` (Telepathic Command L1299: the lending character's id + 1). You Da Man (L1347)
-lasts the game: a mark (``Fig.marks``) that :func:`.control.cr_of` reads.
+lasts the game: a mark (``Fig.marks``) that :func:`.control.cr_of` reads. ``speedster``
+(Speedster L1239: 6" more to move this activation, no reserve fire or enemy power on it),
+``static`` (Static Charge L1251: the next enemy in base contact is zapped, 2k2), the mark
+``swarm`` (Illusionary Swarm L1107: the unit's next activation fires on the closest unit,
+friend or foe, without Did Not Move; the tag ``swarm`` while it lasts).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ ENEMY_KINDS = (
     "power_halt",
     "power_suspend",
     "power_unit_tag_enemy",
+    "power_unit_mark_enemy",
 )
 
 #: Target restrictions (``power_only``): a sentence and the figures allowed.
@@ -83,6 +88,8 @@ def only_refusal(
     """Why the power may not target ``t`` (its ``power_only`` restriction, null tags)."""
     if "null" in t.bonus or "suspended" in t.bonus:
         return f"{_n(ctx, t)} may not be affected by Special Powers this turn"
+    if "speedster" in t.bonus and user is not None and user.side != t.side:
+        return f"{_n(ctx, t)} moves too fast to be targeted (Speedster, L1239)"
     for e in effects:
         if e.kind != "power_only":
             continue
@@ -163,6 +170,10 @@ def apply_power(
                 state.figs[i].bonus["rally"] = 1
         elif k == "power_bonus" and isinstance(e.param, tuple):
             t.bonus[str(e.param[0])] = int(e.param[1]) if len(e.param) == 2 else 1
+        elif k == "power_unit_mark_enemy":  # until the unit's next activation (L1107)
+            for i in unit.figs:
+                if str(e.param) not in state.figs[i].marks:
+                    state.figs[i].marks.append(str(e.param))
         elif k in ("power_unit_tag", "power_unit_tag_enemy"):
             for i in unit.figs:
                 state.figs[i].bonus[str(e.param)] = 1

@@ -695,8 +695,11 @@ def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event], 
 def _moved_near_terror(
     s: GameState, ctx: stp.Context, f: Any, start: Any, dice: Dice, events: list[Event]
 ) -> None:
-    """After a move stage: Terrifying's immediate rout tests (L1649), then the other
-    player's chance to use reserved attacks on the mover if it is still there (L410)."""
+    """After a move stage: a Static Charge zaps (L1251), Terrifying's immediate rout tests
+    (L1649), then the other player's chance to use reserved attacks on the mover if it is
+    still there (L410)."""
+    if atk.static_charge(s, ctx, f, dice, events):
+        rsl.advance(s, ctx, events)  # resolved now, unless it waits for Hero Points
     terror_tests(s, ctx, dice, events)
     if on_table(f):
         res.open_move_window(s, ctx, f.id, start)

@@ -69,7 +69,7 @@ def options(state: GameState, ctx: Context, window: Window) -> list[ReserveFire]
                 out.append(ReserveFire(t.id, a.id))
         return out
     mover = state.figs[window.mover]
-    if not on_table(mover):
+    if not on_table(mover) or "speedster" in mover.bonus:  # Speedster: too fast (L1239)
         return out
     for f in state.figs:
         if f.side != window.player or not on_table(f) or f.reserved is None or f.id in window.used:
