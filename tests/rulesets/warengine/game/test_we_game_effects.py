@@ -1176,6 +1176,37 @@ def t_illusionary_swarm() -> None:
     assert Attack(1, 0, 2) in list(WS.legal_actions(s, 1))
 
 
+def t_lightning_reflexes() -> None:
+    for tweaks, window in (([], True), (["Lightning Reflexes"], False)):
+        s = duel(C("A", tweaks=tweaks), C("B"))
+        s.figs[1].reserved = 0
+        s, ev = act(s, Attack(0, 0, 1), 0, [1] * 4)
+        assert (s.window is not None) is window  # no simultaneous reserved answer (L585)
+        assert any(e.kind == "attack roll" for e in ev) is not window
+
+
+def t_devour() -> None:
+    jaws = {"name": "Jaws", "av": "4k4", "power": "Devour"}
+    beast = trooper("Beast", type="L", tweaks=["Monster"], weapons=[jaws])
+
+    def game(prey: dict[str, Any], y: float = 6.5) -> GameState:
+        s = table(force(("Beast", [(beast, 1)])), force(("B", [(prey, 1)])), [(10, 5), (10, y)])
+        s = activate(s, 0)
+        s.figs[0].moved = s.figs[1].moved = True
+        return s
+
+    s, ev = act(game(C("B")), Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1, 1])
+    assert not s.figs[1].alive  # devoured
+    # a failure is a standard close combat attack against Defense
+    s, ev = act(game(C("B")), Attack(0, 0, 1), 0, [1, 1, 1, 1, 6, 6, 6, 6, 6, 6, 6, 1, 1])
+    assert not s.figs[1].alive and any("L1061" in e.rule for e in ev)
+    assert WS.check(game(C("B"), y=9), Attack(0, 0, 1), 0) is not None  # close combat only
+    big = trooper("Big", type="H", tweaks=["Monster"])
+    assert WS.check(game(big, y=8.5), Attack(0, 0, 1), 0) is not None  # bigger: immune
+    s = duel(C("A", weapons=[jaws]), C("B"), pos=((10, 5), (10, 6)))
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None  # monsters only
+
+
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
@@ -1334,6 +1365,8 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Speedster"): t_speedster,
     ("power", "Static Charge"): t_static_charge,
     ("power", "Illusionary Swarm"): t_illusionary_swarm,
+    ("personal", "Lightning Reflexes"): t_lightning_reflexes,
+    ("power", "Devour"): t_devour,
     ("personal", "Lucky Bastard"): t_lucky_bastard,
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,

@@ -972,5 +972,24 @@ def _power(
         )
     )
     if not ok:
+        if any(e.kind == "power_failing_cc_attack" for e in _power_effects(w)):
+            # Devour (L1059): on a failure, a standard close combat attack against Defense,
+            # which the target may answer with Hero Points
+            plain = WeaponProfile(w.slot, w.name, None, w.av, 1, None, None, (), ())
+            pool, faces, why = attack_pool(state, ctx, f, plain, t)
+            again = roll_xky(dice, pool, faces, f"{_n(ctx, f)} attacks with {w.name}")
+            dpool, dfaces, dwhy = defense_pool(state, ctx, f, plain, t)
+            d = roll_xky(dice, dpool, dfaces, f"{_n(ctx, t)} defends")
+            events.append(
+                Event(
+                    "attack roll",
+                    f"{w.power} fails: {_n(ctx, f)} attacks {pool} ({', '.join(why)}) "
+                    f"{list(again.faces)} = {again.total} against {dpool} ({', '.join(dwhy)}) "
+                    f"{list(d.faces)} = {d.total}",
+                    rule(1061),
+                )
+            )
+            res = Resolution(f.id, -1, w.name, again.total, [[t.id, d.total]], cc=True)
+            state.queue.append(res)
         return
     apply_power(state, ctx, f, w, t, _power_effects(w), dice, events)

@@ -84,6 +84,7 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Tracker": (Effect("tracker"),),
     "Vindictive": (Effect("vindictive"),),
     "Force Leader": (Effect("force_leader"),),
+    "Lightning Reflexes": (Effect("lightning_reflexes"),),
     "Lucky Bastard": (Effect("reroll_own", "turn"),),
     "Charmed": (Effect("reroll_own", "game"),),
     "Hard Luck": (Effect("reroll_forced", "game"),),
@@ -176,6 +177,11 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Speedster": (Effect("power_only", "user"), Effect("power_bonus", ("speedster", 6))),
     "Static Charge": (Effect("power_only", "user"), Effect("power_bonus", ("static", 1))),
     "Illusionary Swarm": (Effect("power_unit_mark_enemy", "swarm"),),
+    "Devour": (
+        Effect("power_only", "monster_cc"),
+        Effect("power_destroy"),
+        Effect("power_failing_cc_attack"),
+    ),
     "Speaking in Tongues": (
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),

@@ -52,6 +52,7 @@ ONLY = {
     "not_activated": "units that have not activated this turn",
     "not_vehicle": "figures that are not vehicles",
     "user": "the user itself",
+    "monster_cc": "figures in base contact with a monster user no bigger than it",
     "near_character": "units of a user within a friendly character's Control Radius",
     "you_da_man": "Troopers or Elites without a Control Radius in a unit that has none left",
 }
@@ -102,6 +103,8 @@ def only_refusal(
             return f"it affects only {ONLY['not_activated']}"
         if e.param == "not_vehicle" and "Vehicle" in prof.tweaks:
             return f"it affects only {ONLY['not_vehicle']}"
+        if e.param == "monster_cc" and not _devour_ok(ctx, user, t):
+            return f"it affects only {ONLY['monster_cc']}"
         if e.param == "near_character" and (
             user is None or lending_character(state, ctx, user) is None
         ):
@@ -109,6 +112,20 @@ def only_refusal(
         if e.param == "you_da_man" and not _you_da_man_ok(state, ctx, t):
             return f"it affects only {ONLY['you_da_man']}"
     return None
+
+
+#: Figure types by size, for Devour's "targets bigger than the monster's head" (L1061).
+SIZE = {"T": 0, "E": 0, "C": 0, "L": 1, "M": 2, "H": 3}
+
+
+def _devour_ok(ctx: Context, user: Fig | None, t: Fig) -> bool:
+    """Devour (L1059): a monster's power, in close combat only, on a target no bigger than
+    the monster (its head: docs/rulings.md reads it as a type no larger than the monster's)."""
+    if user is None or "Monster" not in ctx.profiles[user.id].tweaks:
+        return False
+    if gap(ctx, user, t) > 0.01:
+        return False
+    return SIZE[ctx.profiles[t.id].type] <= SIZE[ctx.profiles[user.id].type]
 
 
 def _you_da_man_ok(state: GameState, ctx: Context, t: Fig) -> bool:

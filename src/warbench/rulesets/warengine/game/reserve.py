@@ -143,7 +143,10 @@ def open_move_window(
 
 
 def counter_window(state: GameState, ctx: Context, a: Attack) -> bool:
-    """Before an attack on a figure with a reserved attack that can answer (L585)."""
+    """Before an attack on a figure with a reserved attack that can answer (L585). A normal
+    attack by a figure with Lightning Reflexes supersedes reserved attacks (L1577): none."""
+    if ctx.profiles[a.fig].has("lightning_reflexes"):
+        return False
     t = state.figs[a.target]
     w = Window("counter", t.side, t.id, declared=a)
     if t.reserved is not None and options(state, ctx, w):
