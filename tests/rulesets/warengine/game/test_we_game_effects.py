@@ -18,6 +18,7 @@ from warbench.rulesets.warengine.game.attacks import (
     can_reach,
     defense_pool,
     detected,
+    frenzy_flat,
     reroll_use,
     target_refusal,
 )
@@ -1207,6 +1208,24 @@ def t_devour() -> None:
     assert WS.check(s, Attack(0, 0, 1), 0) is not None  # monsters only
 
 
+def t_induce_drug_frenzy() -> None:
+    s = _power("Induce Drug Frenzy", True, [6, 6, 6, 6])  # AV 4k4 on the Pal
+    pal = s.figs[1]
+    ctx = ctx_of(s)
+    assert allowance(s, ctx, pal, "move") == 6 + 4  # 1" a kept die
+    rifle, knife = ctx.profiles[1].weapons
+    assert frenzy_flat(pal, knife) == 4 and frenzy_flat(pal, rifle) == -4  # a rolled die
+    assert pal.bonus["def_hero"] == 4  # Hero Points for Defense rolls only
+    s.active_units = [1]
+    assert WS.check(s, Reserve(1, 0), 0) is not None  # no reserve
+    pal.hero = 0
+    ev: list[Any] = []
+    # the Follow Up: basic Defense 2k2 (1, 1) against 4k4 (6, 6, 6, 6); the frenzy's points
+    # may not be spent on it
+    assert follow_up(s, ctx, ScriptedDice([6, 6, 6, 6, 1, 1]), ev)
+    assert not pal.alive and any("L1119" in e.rule for e in ev)
+
+
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
@@ -1367,6 +1386,7 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Illusionary Swarm"): t_illusionary_swarm,
     ("personal", "Lightning Reflexes"): t_lightning_reflexes,
     ("power", "Devour"): t_devour,
+    ("power", "Induce Drug Frenzy"): t_induce_drug_frenzy,
     ("personal", "Lucky Bastard"): t_lucky_bastard,
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,

@@ -729,18 +729,21 @@ def _queue(
     primary = state.figs[targets[0]]
     pool, faces, why = attack_pool(state, ctx, f, w, primary, helpers)
     roll = roll_xky(dice, pool, faces, f"{_n(ctx, f)} attacks with {w.name}")
+    flat = frenzy_flat(f, w)
+    if flat:
+        why.append(f"Induce Drug Frenzy {flat:+d}")
     events.append(
         Event(
             "attack roll",
             f"{_n(ctx, f)} attacks with {w.name} {pool} ({', '.join(why)}): rolls "
-            f"{list(roll.faces)} = {roll.total}",
+            f"{list(roll.faces)} = {roll.total + flat}",
             rule(471),
             {
                 "fig": f.id,
                 "weapon": wi,
                 "pool": str(pool),
                 "faces": list(roll.faces),
-                "total": roll.total,
+                "total": roll.total + flat,
             },
         )
     )
@@ -768,12 +771,19 @@ def _queue(
         t.bonus.pop("next_defense", None)
         rows.append([tid, d.total])
         pools[tid] = (dpool, dfaces)
-    total = _rerolls(state, ctx, f, pool, faces, roll.total, rows, pools, dice, events)
+    total = _rerolls(state, ctx, f, pool, faces, roll.total + flat, rows, pools, dice, events, flat)
     res = Resolution(f.id, wi, label or w.name, total, rows, cc=w.cc)
     res.effects = [e.kind for e in w.effects if e.kind in ("entangling", "follow_up")]
     if w.has("follow_up"):
         res.effects.append("follow_up:" + str(w.param("follow_up")))
     state.queue.append(res)
+
+
+def frenzy_flat(f: Fig, w: WeaponProfile) -> int:
+    """Induce Drug Frenzy (L1119): +1 on close combat attack rolls and -1 on ranged ones
+    for each rolled die of the power's Attack Value."""
+    n = f.bonus.get("frenzy_r", 0)
+    return (n if w.cc else -n) if n and w.power is None else 0
 
 
 #: The rerolls of a roll made on behalf of a figure: the tweak and its line.
@@ -826,6 +836,7 @@ def _rerolls(
     pools: dict[int, tuple[XkY, FaceRule]],
     dice: Dice,
     events: list[Event],
+    flat: int = 0,
 ) -> int:
     """Rerolls of the attack roll, then of each defense roll (L493: both are rolled before
     Hero Points); returns the attack total that stands. The new roll stands."""
@@ -838,11 +849,12 @@ def _rerolls(
         events.append(
             Event(
                 "reroll",
-                f"{_n(ctx, f)} rerolls the attack ({why}): {list(again.faces)} = {again.total}",
+                f"{_n(ctx, f)} rerolls the attack ({why}): {list(again.faces)} = "
+                f"{again.total + flat}",
                 rule(REROLL_LINES[why]),
             )
         )
-        total = again.total
+        total = again.total + flat
     for r in live:
         t = state.figs[r[0]]
         why = reroll_use(state, ctx, t, goes_its_way=r[1] >= total)

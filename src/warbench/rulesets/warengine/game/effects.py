@@ -182,6 +182,7 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_destroy"),
         Effect("power_failing_cc_attack"),
     ),
+    "Induce Drug Frenzy": (Effect("power_frenzy"),),
     "Speaking in Tongues": (
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),

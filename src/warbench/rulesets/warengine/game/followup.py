@@ -5,6 +5,8 @@
 * Immolation (L1793): a target that has not moved 3" away defends again, basic Attack Value
   against Defense with the usual bonuses.
 * Time Delay (L1737): the attack itself is resolved now.
+* Induce Drug Frenzy (L1119): the figure defends with its basic Defense against the power's
+  Attack Value; the Hero Points the frenzy gave may not be used.
 * Regeneration (L1603): +2 Hero Points, never above the original.
 * Timed bonuses of Special Powers end.
 
@@ -26,10 +28,10 @@ from warbench.rulesets.warengine.dice import Adjustment, roll_xky
 from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.resolution import advance, destroy
-from warbench.rulesets.warengine.game.setup import Context
+from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import GameState, Resolution, rule
 
-POISON, BURN, DELAY = 0, 1, 2
+POISON, BURN, DELAY, FRENZY = 0, 1, 2, 3
 #: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199).
 KEPT = ("future",)
 
@@ -55,12 +57,17 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                     x0, y0 = entry[4] / 1000, entry[5] / 1000
                     if math.hypot(t.x - x0, t.y - y0) >= 3.0:
                         continue
+                if kind == FRENZY:  # the frenzy's own Hero Points may not help (L1119)
+                    w = WeaponProfile(w.slot, w.name, None, w.av, 1, None, None, (), ())
+                    lent = min(t.bonus.get("frenzy_k", 0), t.bonus.get("def_hero", 0))
+                    t.bonus["def_hero"] = t.bonus.get("def_hero", 0) - lent
                 pool = w.av.adjusted(Adjustment(-1, -1)) if kind == POISON else w.av
                 att = roll_xky(dice, pool, None, f"follow up: {w.name}")
                 a = state.figs[src]
-                dpool, dfaces, _ = defense_pool(state, ctx, a, w, t, basic=(kind == POISON))
+                basic = kind in (POISON, FRENZY)
+                dpool, dfaces, _ = defense_pool(state, ctx, a, w, t, basic=basic)
                 d = roll_xky(dice, dpool, dfaces, f"follow up: {prof.name} defends")
-                line = {POISON: 1831, BURN: 1793, DELAY: 1737}[kind]
+                line = {POISON: 1831, BURN: 1793, DELAY: 1737, FRENZY: 1119}[kind]
                 events.append(
                     Event(
                         "follow up",

@@ -16,7 +16,8 @@ Mentality L1149: the unit's next close combat massed attack), ``adrenal`` / ``do
 (Adrenal Overload L1011: a killing hit removes the figure only in the Follow Up step),
 ``future`` (See the Future L1199: kept through the Follow Up step to the next Initiative step),
 ``telepathy`` (Telepathic Command L1299: the lending character's id + 1). You Da Man (L1347)
-lasts the game: a mark (``Fig.marks``) that :func:`.control.cr_of` reads. ``speedster``
+lasts the game: a mark (``Fig.marks``) that :func:`.control.cr_of` reads. ``frenzy_k`` /
+``frenzy_r`` (Induce Drug Frenzy L1119: its kept and rolled dice), ``speedster``
 (Speedster L1239: 6" more to move this activation, no reserve fire or enemy power on it),
 ``static`` (Static Charge L1251: the next enemy in base contact is zapped, 2k2), the mark
 ``swarm`` (Illusionary Swarm L1107: the unit's next activation fires on the closest unit,
@@ -225,6 +226,12 @@ def apply_power(
         elif k == "power_adrenal":  # Adrenal Overload (L1011)
             t.bonus["adrenal"] = 1
             t.reserved = None
+        elif k == "power_frenzy":  # Induce Drug Frenzy (L1119), until the Follow Up step
+            t.bonus["frenzy_k"] = w.av.kept  # +1" of movement a kept die
+            t.bonus["frenzy_r"] = w.av.rolled  # +1 close combat, -1 ranged a rolled die
+            t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + w.av.kept
+            t.reserved = None
+            t.burning.append([f.id, ctx.profiles[f.id].weapons.index(w), 3, 0])
         elif k == "power_future":  # See the Future (L1199): the next Initiative step
             t.bonus["future"] = 1
         elif k == "power_telepathy":  # Telepathic Command (L1299)

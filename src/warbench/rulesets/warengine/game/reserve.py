@@ -44,6 +44,8 @@ def reserve_refusal(
     if bad:
         return (bad.reason, bad.rule)
     w = ctx.profiles[f.id].weapons[r.weapon]
+    if "frenzy_k" in f.bonus:
+        return (f"{ctx.profiles[f.id].name} #{f.id} is in a drug frenzy: no reserve", rule(1119))
     if "adrenal" in f.bonus:
         return (f"{ctx.profiles[f.id].name} #{f.id} is in Adrenal Overload: no reserve", rule(1011))
     if w.has("no_reserve"):
