@@ -1226,6 +1226,22 @@ def t_induce_drug_frenzy() -> None:
     assert not pal.alive and any("L1119" in e.rule for e in ev)
 
 
+def t_wave() -> None:
+    walker = _vehicle([])
+    s = table(
+        force(("Seer", [(P("Wave"), 1)]), ("Pal", [(C("Pal"), 1)])),
+        force(("B", [(C("B"), 1)]), ("Off", [(C("Off"), 1)]), ("W", [(walker, 1)])),
+        [(10, 5), (10, 10), (10, 15), (20, 10), (10, 30)],
+    )
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 0, 2), 0) is None  # aimed at an enemy: no one resists
+    s, ev = act(s, Attack(0, 0, 2), 0, [6, 6, 6, 6])
+    at = [(f.x, f.y) for f in s.figs]
+    assert at[1] == (10, 13) and at[2] == (10, 18)  # thrown 3" directly away from the user
+    assert at[3] == (20, 10) and at[4] == (10, 30)  # off the line; a vehicle stands
+    assert any("L1329" in e.rule for e in ev)
+
+
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
@@ -1387,6 +1403,7 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("personal", "Lightning Reflexes"): t_lightning_reflexes,
     ("power", "Devour"): t_devour,
     ("power", "Induce Drug Frenzy"): t_induce_drug_frenzy,
+    ("power", "Wave"): t_wave,
     ("personal", "Lucky Bastard"): t_lucky_bastard,
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,

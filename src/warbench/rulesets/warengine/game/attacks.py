@@ -84,6 +84,12 @@ def is_enemy_power(w: WeaponProfile) -> bool:
     return w.power is not None and any(e.kind in ENEMY_POWERS for e in _power_effects(w))
 
 
+def aimed(w: WeaponProfile) -> bool:
+    """A power aimed at a figure only to give it a direction (Wave, L1329): any figure in
+    sight and range may be named, and 10 or more succeeds (no one resists, docs/rulings.md)."""
+    return any(e.kind == "power_aimed" for e in _power_effects(w))
+
+
 def _power_effects(w: WeaponProfile) -> tuple[Effect, ...]:
     return effects_of("power", (w.power,)) if w.power else ()
 
@@ -236,7 +242,7 @@ def target_refusal(
         if why_not:
             return Refused(f"{w.power}: {why_not}", rule(999))
     if friendly_power:
-        if t.side != f.side:
+        if t.side != f.side and not aimed(w):
             return Refused(f"{w.power} affects friendly figures only", rule(830))
         if only_user(_power_effects(w)) and t.id != f.id:
             return Refused(f"{w.power} affects only its user", rule(999))
@@ -962,7 +968,7 @@ def _power(
     assert w.power is not None
     pool, faces, _ = attack_pool(state, ctx, f, w, t)
     roll = roll_xky(dice, pool, faces, f"{w.power}")
-    if t.side == f.side:
+    if t.side == f.side or aimed(w):  # an aimed power: nobody resists it (Wave)
         ok = roll.total >= ROUT_TARGET
         detail = f"{roll.total} (needs 10)"
     else:

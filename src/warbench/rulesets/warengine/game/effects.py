@@ -183,6 +183,7 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_failing_cc_attack"),
     ),
     "Induce Drug Frenzy": (Effect("power_frenzy"),),
+    "Wave": (Effect("power_aimed"), Effect("power_wave", 3.0)),
     "Speaking in Tongues": (
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),

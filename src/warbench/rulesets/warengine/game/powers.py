@@ -232,6 +232,8 @@ def apply_power(
             t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + w.av.kept
             t.reserved = None
             t.burning.append([f.id, ctx.profiles[f.id].weapons.index(w), 3, 0])
+        elif k == "power_wave":
+            _wave(state, ctx, f, w, t, float(str(e.param)), events)
         elif k == "power_future":  # See the Future (L1199): the next Initiative step
             t.bonus["future"] = 1
         elif k == "power_telepathy":  # Telepathic Command (L1299)
@@ -249,6 +251,46 @@ def apply_power(
             for g in state.figs:
                 if g.side == f.side and on_table(g) and gap(ctx, f, g) <= rng + 1e-9:
                     g.bonus["floor"] = f.id + 1
+
+
+def _wave(
+    state: GameState,
+    ctx: Context,
+    f: Fig,
+    w: WeaponProfile,
+    t: Fig,
+    push: float,
+    events: list[Event],
+) -> None:
+    """Wave (L1329): a line from the user toward ``t`` to the power's range; every figure it
+    hits, except vehicles and monsters, is moved ``push`` inches directly away from the user
+    (where the board and the other bases let it; otherwise it stays, docs/rulings.md)."""
+    import math
+
+    from warbench.rulesets.warengine.game.board import seg_point_distance
+    from warbench.rulesets.warengine.game.measure import free_spot
+
+    d = math.hypot(t.x - f.x, t.y - f.y)
+    if d <= 1e-9:
+        return
+    reach = (w.range if w.range is not None and math.isfinite(w.range) else d) + (
+        ctx.profiles[f.id].radius
+    )
+    end = (f.x + (t.x - f.x) / d * reach, f.y + (t.y - f.y) / d * reach)
+    for g in state.figs:
+        prof = ctx.profiles[g.id]
+        if g.id == f.id or not on_table(g) or prof.big:
+            continue
+        if seg_point_distance((f.x, f.y), end, (g.x, g.y)) > prof.radius + 1e-9:
+            continue
+        away = math.hypot(g.x - f.x, g.y - f.y) or 1.0
+        x = round(g.x + (g.x - f.x) / away * push, 6)
+        y = round(g.y + (g.y - f.y) / away * push, 6)
+        if ctx.field.passable((g.x, g.y), (x, y), prof.radius) is None and free_spot(
+            state, ctx, g, x, y
+        ):
+            g.x, g.y = x, y
+            events.append(Event("wave", f'the Wave throws {_n(ctx, g)} back 3"', rule(1329)))
 
 
 def _halt_scope(
