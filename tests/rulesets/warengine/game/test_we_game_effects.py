@@ -1242,6 +1242,26 @@ def t_wave() -> None:
     assert any("L1329" in e.rule for e in ev)
 
 
+def t_summon_rain_storm() -> None:
+    s = table(
+        force(("Seer", [(P("Summon Rain Storm"), 1)])),
+        force(("B", [(C("B"), 1)]), ("C", [(C("C"), 1)]), ("D", [(C("D"), 1)])),
+        [(10, 5), (10, 20), (14, 20), (21, 20)],
+    )
+    s = activate(s, 0)
+    assert apool(s, a=1, t=0).split()[1] == "1-6"
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6])  # a 6" storm around B
+    assert "rained" in s.figs[1].bonus and "rained" in s.figs[2].bonus
+    assert "rained" not in s.figs[3].bonus
+    assert apool(s, a=1, t=0).split()[1] == "1-5"  # sixes read as fives
+    s.units[0].activated = True
+    s = activate(s, 3)
+    s, _ = act(s, Move(3, 16, 20), 1)  # walks into the storm this turn
+    assert "rained" in s.figs[3].bonus
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert not any("rained" in f.bonus for f in s.figs)  # the rest of the turn only
+
+
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
@@ -1404,6 +1424,7 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Devour"): t_devour,
     ("power", "Induce Drug Frenzy"): t_induce_drug_frenzy,
     ("power", "Wave"): t_wave,
+    ("power", "Summon Rain Storm"): t_summon_rain_storm,
     ("personal", "Lucky Bastard"): t_lucky_bastard,
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,

@@ -375,7 +375,9 @@ def attack_pool(
     adjs: list[Adjustment] = []
     cc = w.cc or (w.power is not None and in_contact(ctx, f, t))
     if w.has("mental_attack") or w.power is not None:
-        return w.av, attack_faces(uncontrolled=not f.controlled), why + ["no adjustments"]
+        rain = "rained" in f.bonus  # Summon Rain Storm: sixes as fives (L1263)
+        faces = attack_faces(uncontrolled=not f.controlled or rain)
+        return w.av, faces, why + ["no adjustments"]
     if not f.moved and not in_close_combat(state, ctx, f) and "swarm" not in f.bonus:
         adjs.append(A0)  # (not while firing at an Illusionary Swarm, L1107)
         why.append("Did Not Move +1k0")
@@ -422,7 +424,7 @@ def attack_pool(
         and f.charge_from >= 6.0 - 1e-9
     )
     faces = attack_faces(
-        uncontrolled=not f.controlled,
+        uncontrolled=not f.controlled or "rained" in f.bonus,  # Summon Rain Storm (L1263)
         extra_bite=floor >= 2,
         charging_weapon=charging,
         war_chant=chanted(state, ctx, f),
@@ -906,6 +908,21 @@ def _resisting_mental(state: GameState, ctx: Context, w: WeaponProfile, t: Fig) 
 
 #: Static Charge's zap (L1251): a 2k2 attack, as a close combat weapon without tweaks.
 ZAP = WeaponProfile(-1, "Static Charge", None, XkY(2, 2), 1, None, None, (), ())
+
+
+def rain_storms(state: GameState, ctx: Context) -> None:
+    """Summon Rain Storm (L1263): every figure within a storm's 6" radius area now is soaked
+    (``rained``) for the rest of the turn. Storms are kept on their summoner (``storm_x`` /
+    ``storm_y`` in thousandths of an inch) until the Follow Up step."""
+    import math
+
+    for s in state.figs:
+        if "storm_r" not in s.bonus:
+            continue
+        cx, cy, r = s.bonus["storm_x"] / 1000, s.bonus["storm_y"] / 1000, s.bonus["storm_r"]
+        for g in state.figs:
+            if on_table(g) and math.hypot(g.x - cx, g.y - cy) - ctx.profiles[g.id].radius <= r:
+                g.bonus["rained"] = 1
 
 
 def static_charge(

@@ -17,7 +17,8 @@ Mentality L1149: the unit's next close combat massed attack), ``adrenal`` / ``do
 ``future`` (See the Future L1199: kept through the Follow Up step to the next Initiative step),
 ``telepathy`` (Telepathic Command L1299: the lending character's id + 1). You Da Man (L1347)
 lasts the game: a mark (``Fig.marks``) that :func:`.control.cr_of` reads. ``frenzy_k`` /
-``frenzy_r`` (Induce Drug Frenzy L1119: its kept and rolled dice), ``speedster``
+``frenzy_r`` (Induce Drug Frenzy L1119: its kept and rolled dice), ``storm_x`` /
+``storm_y`` / ``storm_r`` and ``rained`` (Summon Rain Storm L1263), ``speedster``
 (Speedster L1239: 6" more to move this activation, no reserve fire or enemy power on it),
 ``static`` (Static Charge L1251: the next enemy in base contact is zapped, 2k2), the mark
 ``swarm`` (Illusionary Swarm L1107: the unit's next activation fires on the closest unit,
@@ -234,6 +235,12 @@ def apply_power(
             t.burning.append([f.id, ctx.profiles[f.id].weapons.index(w), 3, 0])
         elif k == "power_wave":
             _wave(state, ctx, f, w, t, float(str(e.param)), events)
+        elif k == "power_rain_storm":  # the area's centre is the named figure (L1263)
+            f.bonus["storm_x"], f.bonus["storm_y"] = round(t.x * 1000), round(t.y * 1000)
+            f.bonus["storm_r"] = round(float(str(e.param)))
+            from warbench.rulesets.warengine.game.attacks import rain_storms
+
+            rain_storms(state, ctx)
         elif k == "power_future":  # See the Future (L1199): the next Initiative step
             t.bonus["future"] = 1
         elif k == "power_telepathy":  # Telepathic Command (L1299)

@@ -698,6 +698,7 @@ def _moved_near_terror(
     """After a move stage: a Static Charge zaps (L1251), Terrifying's immediate rout tests
     (L1649), then the other player's chance to use reserved attacks on the mover if it is
     still there (L410)."""
+    atk.rain_storms(s, ctx)
     if atk.static_charge(s, ctx, f, dice, events):
         rsl.advance(s, ctx, events)  # resolved now, unless it waits for Hero Points
     terror_tests(s, ctx, dice, events)
