@@ -32,6 +32,7 @@ from warbench.rulesets.warengine.game.rout import rout_step
 from warbench.rulesets.warengine.game.state import (
     Activate,
     Attack,
+    Deactivate,
     GameState,
     Move,
     Place,
@@ -1262,6 +1263,26 @@ def t_summon_rain_storm() -> None:
     assert not any("rained" in f.bonus for f in s.figs)  # the rest of the turn only
 
 
+def t_fervor_of_the_righteous() -> None:
+    s = table(
+        force(("Seer", [(P("Fervor of the Righteous"), 1)]), ("Squad", [(trooper(), 1)])),
+        force(("B", [(C("B"), 1)])),
+        [(10, 5), (14, 5), (10, 40)],
+    )
+    s.units[1].activated = True  # even a unit that has activated already
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 0, 0), 0) is not None  # not its own unit
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6])
+    assert s.active_units == [1] and s.resume == [0]
+    assert WS.check(s, Move(0, 10, 8), 0) is not None  # the user waits
+    s, _ = act(s, Move(1, 14, 9), 0)  # the Squad's extra activation
+    s, ev = act(s, Deactivate(), 0)
+    assert s.active_units == [0] and not s.resume and s.to_act == 0
+    assert any("L1091" in e.rule for e in ev)
+    s, _ = act(s, Move(0, 10, 8), 0)  # then the user completes its own activation
+    assert s.figs[0].y == 8
+
+
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
@@ -1425,6 +1446,7 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Induce Drug Frenzy"): t_induce_drug_frenzy,
     ("power", "Wave"): t_wave,
     ("power", "Summon Rain Storm"): t_summon_rain_storm,
+    ("power", "Fervor of the Righteous"): t_fervor_of_the_righteous,
     ("personal", "Lucky Bastard"): t_lucky_bastard,
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,

@@ -153,6 +153,12 @@ def deactivate(state: GameState, ctx: Context, dice: Dice, events: list[Event]) 
     for i in group_figs(state, ids):  # these last to the end of the activation
         for tag in ("swarm", "speedster"):
             state.figs[i].bonus.pop(tag, None)
+    if state.resume:  # Fervor of the Righteous: the user completes its own activation (L1089)
+        state.active_units, state.resume = state.resume, []
+        state.active_unit = state.active_units[0]
+        names = " with ".join(state.units[u].name for u in state.active_units)
+        events.append(Event("activate", f"{names} goes on with its activation", rule(1091)))
+        return
     state.active_unit = None
     state.active_units = []
     nxt = 1 - side

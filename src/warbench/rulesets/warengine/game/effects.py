@@ -185,6 +185,7 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Induce Drug Frenzy": (Effect("power_frenzy"),),
     "Wave": (Effect("power_aimed"), Effect("power_wave", 3.0)),
     "Summon Rain Storm": (Effect("power_aimed"), Effect("power_rain_storm", 6.0)),
+    "Fervor of the Righteous": (Effect("power_only", "other_unit"), Effect("power_fervor")),
     "Speaking in Tongues": (
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),

@@ -54,6 +54,7 @@ ONLY = {
     "not_activated": "units that have not activated this turn",
     "not_vehicle": "figures that are not vehicles",
     "user": "the user itself",
+    "other_unit": "another unit (one extra activation at a time)",
     "monster_cc": "figures in base contact with a monster user no bigger than it",
     "near_character": "units of a user within a friendly character's Control Radius",
     "you_da_man": "Troopers or Elites without a Control Radius in a unit that has none left",
@@ -105,6 +106,8 @@ def only_refusal(
             return f"it affects only {ONLY['not_activated']}"
         if e.param == "not_vehicle" and "Vehicle" in prof.tweaks:
             return f"it affects only {ONLY['not_vehicle']}"
+        if e.param == "other_unit" and (t.unit in state.active_units or state.resume):
+            return f"it affects only {ONLY['other_unit']}"
         if e.param == "monster_cc" and not _devour_ok(ctx, user, t):
             return f"it affects only {ONLY['monster_cc']}"
         if e.param == "near_character" and (
@@ -241,6 +244,12 @@ def apply_power(
             from warbench.rulesets.warengine.game.attacks import rain_storms
 
             rain_storms(state, ctx)
+        elif k == "power_fervor":  # Fervor of the Righteous (L1089): activates now
+            from warbench.rulesets.warengine.game.activation import activate
+            from warbench.rulesets.warengine.game.state import Activate
+
+            state.resume = list(state.active_units)
+            activate(state, ctx, Activate(t.unit), dice, events)
         elif k == "power_future":  # See the Future (L1199): the next Initiative step
             t.bonus["future"] = 1
         elif k == "power_telepathy":  # Telepathic Command (L1299)

@@ -279,6 +279,7 @@ class GameState:
     to_act: int = 0  # whose activation comes next
     active_unit: int | None = None
     active_units: list[int] = field(default_factory=list)  # the unit and a joined unit
+    resume: list[int] = field(default_factory=list)  # an activation waiting for Fervor's (L1089)
     window: Window | None = None
     queue: list[Resolution] = field(default_factory=list)
     then: Move | None = None  # a move waiting for free attacks (Leaving Close Combat, L561)
@@ -296,6 +297,7 @@ class GameState:
         new.units = [_copy_unit(u) for u in self.units]
         new.place_order = [list(g) for g in self.place_order]
         new.active_units = list(self.active_units)
+        new.resume = list(self.resume)
         new.window = copy.deepcopy(self.window)
         new.queue = copy.deepcopy(self.queue)
         new.leader_choice = list(self.leader_choice)
