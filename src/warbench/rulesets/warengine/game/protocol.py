@@ -54,7 +54,9 @@ from warbench.rulesets.warengine.game.state import (
 )
 from warbench.rulesets.warengine.game.victory import last_standing, scores
 
-VERSION = "warengine-game-1"
+#: The behaviour version: 2 (issue 16) sight through the battlefield's query, Hero Points in
+#: the Follow Up step as decisions, 21 more tweaks and powers, the state's ``marks``/``resume``.
+VERSION = "warengine-game-2"
 
 
 class _LazyDice:
