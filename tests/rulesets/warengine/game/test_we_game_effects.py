@@ -1552,3 +1552,30 @@ def test_built_in_tweak_in_a_game(key: tuple[str, str]) -> None:
 
 def test_every_built_in_tweak_has_a_test() -> None:
     assert set(effects.BUILT_IN) == set(BUILT_IN_TESTS)
+
+
+def test_every_tweak_and_power_is_in_play_or_says_why_not() -> None:
+    """The book's 53 Personal, 27 Weapon, 5 Unit Tweaks and 58 Special Powers: each is in
+    play (an effect or built in, with a test above) or listed in NOT_IN_PLAY with its line
+    and what the engine lacks; never both."""
+    from warbench.rulesets.warengine.tables import catalogue
+
+    cat = catalogue()
+    book = {
+        "personal": dict(cat.personal_tweaks),
+        "weapon": dict(cat.weapon_tweaks),
+        "unit": dict(cat.unit_tweaks),
+        "power": dict(cat.special_powers),
+    }
+    assert {k: len(v) for k, v in book.items()} == {
+        "personal": 53,
+        "weapon": 27,
+        "unit": 5,
+        "power": 58,
+    }
+    played = {(k, n) for k, names in effects.in_play().items() for n in names}
+    missing = set(effects.NOT_IN_PLAY)
+    assert not played & missing
+    assert played | missing == {(k, n) for k, b in book.items() for n in b}
+    for (k, n), why in effects.NOT_IN_PLAY.items():
+        assert why.startswith(f"L{effects.source_line(k, n)}:"), n

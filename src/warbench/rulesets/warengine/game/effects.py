@@ -209,6 +209,55 @@ BUILT_IN: Mapping[tuple[str, str], str] = {
 }
 
 
+#: The tweaks and powers that cannot be played yet, and what the engine lacks for each.
+NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
+    ("personal", "Blood Rage"): "L1365: its moves and attacks are compelled (its full move "
+    "straight at the nearest figure, every close combat attack); the protocol would need the "
+    "compulsions as refusals that the engine's default and listed actions always meet, with "
+    "Deactivate refused until they are spent",
+    ("personal", "Bushwhacker"): "L1469: reserves all its ranged or all its close combat "
+    "weapons at once; a figure's reserve is one weapon in the state (Fig.reserved)",
+    ("personal", "Monstrously Huge"): "L1401: moved only by other figures giving up inches, "
+    "all together in the Follow Up step; the engine has no such pushing move",
+    ("personal", "Scrounger"): "L1607: takes a killed figure's weapon; a figure's weapons "
+    "are its profile, fixed by the set-up, not part of the state",
+    ("personal", "Shapechanger"): "L1613: changes form in the Follow Up step; the game has "
+    "one profile per figure (the first form plays) and no form in the state",
+    ("personal", "Summoned"): "L1431: enters only through Summoning (not in play)",
+    ("weapon", "Transferable"): "L1845: passes to another figure; weapons are fixed "
+    "profiles (as Scrounger)",
+    ("power", "Actuate Casualty"): "L1007: makes a destroyed enemy a figure of the user's "
+    "force; forces cannot gain figures during a game",
+    ("power", "Astral Projection"): "L1019: creates a projection figure; as Actuate Casualty",
+    ("power", "Battering Waves"): "L1031: lowers a piece's cover; the board is fixed for a "
+    "game (the set-up, with its sight answers)",
+    ("power", "Control"): "L1055: the user controls an enemy figure for the turn; "
+    "activations belong to one side's units",
+    ("power", "Drain Power"): "L1067: removes a power or edge of the user's choice; "
+    "tweaks are the fixed profile",
+    ("power", "Expunge Nanites"): "L1085: only on Mutant or DeadTech figures; forces carry "
+    "no faction (the Force Builder has none), so the targets cannot be told",
+    ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
+    ("power", "Restore Vehicle Spirit"): "L1199: disabled vehicles left on the board; "
+    "destroyed figures are removed",
+    ("power", "Shove"): 'L1217: flings a figure "across the board" with no distance or '
+    "landing rule; the power's action names no point",
+    ("power", "Sudden Conversion"): "L1265: only on MegaCom or Brethren figures, joining a "
+    "Laity cell; as Expunge Nanites",
+    ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "
+    "have no off-table figures",
+    ("power", "System Reset"): "L1289: only on DeadTech White or Black Hat units; as "
+    "Expunge Nanites",
+    ("power", "Teleport"): "L1301: moves a figure to any point in range; the power's action "
+    "(an Attack) names a figure, not a point",
+    ("power", "Wall of Air"): "L1319: places a wall that stops shots and moves; as Battering Waves",
+    ("power", "Wall of Fire"): "L1325: places a wall that blocks sight and burns; as "
+    "Battering Waves",
+    ("power", "Wall of Spewing Filth"): "L1331: places a wall that blocks sight; as "
+    "Battering Waves",
+}
+
+
 def effects_of(table: str, names: list[str] | tuple[str, ...]) -> tuple[Effect, ...]:
     """The effects of the named tweaks or powers (names without an entry have none yet)."""
     t = TABLES[table]
