@@ -909,8 +909,14 @@ def t_invigorate() -> None:
     s = _power("Invigorate", True, [6, 6, 1, 1])
     assert s.figs[1].hero == 7
     s.figs[1].hero = 5  # two spent
+    again = s.clone()
     follow_up(s, ctx_of(s), ScriptedDice([]), [])
     assert s.figs[1].hero == 1  # the unused points are lost in the Follow Up step
+    # a second Invigorate the same turn (an extra activation) tops up, never stacks: the long
+    # run's seed 726 reached 16 Hero Points from 4
+    again.figs[0].fired = []
+    again, _ = act(again, Attack(0, 0, 1), 0, [6, 6, 1, 1])
+    assert again.figs[1].hero == 7
 
 
 def t_skulk_in_shadows() -> None:

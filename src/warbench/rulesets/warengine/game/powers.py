@@ -220,8 +220,11 @@ def apply_power(
             if tag == "def_hero":
                 t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + gain
             else:
-                t.bonus.setdefault("hero_cap", t.hero)
-                t.hero += gain
+                # Invigorate never stacks with itself (a second use in a turn, after an
+                # extra activation, tops the six up again): at most six over the points
+                # the figure had before the first (docs/rulings.md)
+                cap = t.bonus.setdefault("hero_cap", t.hero)
+                t.hero = max(t.hero, min(t.hero + gain, cap + gain))
         elif k == "power_expose":
             rng = w.range or 0.0
             for g in state.figs:
