@@ -56,8 +56,9 @@ def play(
         return
     if ruleset != "warsurge":
         raise fail(f"--ruleset {ruleset}: allowed: warsurge, warengine, collision")
-    from warbench.play import AutomaticPlayer, PromptPlayer, RandomLegalPlayer, SetupArgs
+    from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
+    from warbench.play.terminal import prompt_seat
     from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
     from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset, WarsurgeState
     from warbench.rulesets.warsurge.game.render import render_state_text, summary
@@ -68,25 +69,20 @@ def play(
         raise fail(f"--side {side}: allowed: 0, 1")
     ws = WarsurgeRuleset()
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
-    ended = False
-
-    def read(prompt: str) -> str:
-        nonlocal ended
-        if ended:
-            return ""
-        try:
-            return input(prompt)
-        except EOFError:
-            ended = True
-            players[side] = auto  # this question takes the default, the next go to the AI
-            console.print("input ended: the scripted AI plays on for you", highlight=False)
-            return ""
 
     def write(line: str) -> None:
         console.print(line, highlight=False, markup=False)
 
     players: list[Any] = [auto, auto]
-    players[side] = PromptPlayer(ws.actions, read=read, write=write)
+    # this question takes the default when the input ends, the next go to the AI
+    prompt_seat(
+        players,
+        side,
+        ws.actions,
+        auto,
+        write=write,
+        ended_note="input ended: the scripted AI plays on for you",
+    )
 
     def on_step(state: WarsurgeState, events: list[Any]) -> None:
         for line in summary([_engine_event(e) for e in events]):

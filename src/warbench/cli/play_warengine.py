@@ -24,8 +24,9 @@ def play_warengine(
     the engine plays on for you."""
     import secrets
 
-    from warbench.play import AutomaticPlayer, PromptPlayer, RandomLegalPlayer, SetupArgs
+    from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
+    from warbench.play.terminal import prompt_seat
     from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
     from warbench.rulesets.warengine.io import load_force, to_data
 
@@ -33,25 +34,19 @@ def play_warengine(
         raise fail(f"play needs exactly two force files (yours, then the AI's), not {len(rosters)}")
     ws = WarEngineRuleset()
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
-    ended = False
-
-    def read(prompt: str) -> str:
-        nonlocal ended
-        if ended:
-            return ""
-        try:
-            return input(prompt)
-        except (EOFError, OSError):  # the input ended, or there is none to read
-            ended = True
-            players[side] = auto
-            console.print("input ended: the engine plays on for you", highlight=False)
-            return ""
 
     def write(line: str) -> None:
         console.print(line, highlight=False, markup=False)
 
     players: list[Any] = [auto, auto]
-    players[side] = PromptPlayer(ws.actions, read=read, write=write)
+    prompt_seat(
+        players,
+        side,
+        ws.actions,
+        auto,
+        write=write,
+        ended_note="input ended: the engine plays on for you",
+    )
 
     def on_step(state: Any, events: list[Any]) -> None:
         for e in events:

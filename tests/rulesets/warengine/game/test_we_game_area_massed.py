@@ -55,7 +55,9 @@ def test_L535_explosive_secondary_out_of_the_attackers_sight_has_heavy_cover() -
     s = table(
         force(("D", [(_dogboy("2x", "Ex"), 1)])),
         force(("Thugs", [(THUG, 2)])),
-        [(14.5, 5), (12, 20), (14.5, 20)],
+        # (12, 20) would graze the wall's corner (13, 14): a line touching a piece is blocked
+        # (the battlefield's sight query decides, docs/rulings.md)
+        [(14.5, 5), (11.5, 20), (14.5, 20)],
         terrain=(wall,),
     )
     s = _moved(activate(s, 0))

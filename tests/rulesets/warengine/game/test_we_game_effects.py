@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from warbench.kernel.dice import ScriptedDice
+from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game import effects
 from warbench.rulesets.warengine.game.activation import can_activate, start_turn
 from warbench.rulesets.warengine.game.attacks import (
@@ -17,19 +18,28 @@ from warbench.rulesets.warengine.game.attacks import (
     can_reach,
     defense_pool,
     detected,
+    frenzy_flat,
+    reroll_use,
     target_refusal,
 )
+from warbench.rulesets.warengine.game.control import cr_of, mental_of
 from warbench.rulesets.warengine.game.followup import follow_up
+from warbench.rulesets.warengine.game.measure import sees
 from warbench.rulesets.warengine.game.movement import allowance, do_move
+from warbench.rulesets.warengine.game.reserve import options as reserve_options
 from warbench.rulesets.warengine.game.resolution import destroy, hero_question, spend
 from warbench.rulesets.warengine.game.rout import rout_step
 from warbench.rulesets.warengine.game.state import (
+    Activate,
     Attack,
+    Deactivate,
     GameState,
     Move,
     Place,
     Reserve,
     Resolution,
+    Roll,
+    Window,
 )
 
 from .helpers import WS, act, activate, ctx_of, force, table, trooper
@@ -288,6 +298,24 @@ def t_terrifying() -> None:
     s = duel(C("A", tweaks=["Terrifying"]), C())
     s, _ = act(s, Attack(0, 0, 1), 0, [1] * 4)
     assert s.units[1].must_test
+    # no unit tests because of this figure more than once a game
+    s.units[1].must_test = False
+    s.figs[0].fired = []
+    s, _ = act(s, Attack(0, 0, 1), 0, [1] * 4)
+    assert not s.units[1].must_test
+    # a unit that comes within 6" tests at once, and routs at once when it fails
+    s = table(
+        force(("A", [(C("A", tweaks=["Terrifying"]), 1)])),
+        force(("B", [(trooper("T"), 1)]), ("C", [(trooper("U"), 1)])),
+        [(10, 5), (10, 17), (30, 40)],
+    )
+    s = activate(s, 1)
+    s2, ev = act(s, Move(1, 10, 12), 1, [1, 1, 1])
+    assert s2.figs[1].routed and any("within 6" in e.text and "L613" in e.rule for e in ev)
+    s2, ev = act(s, Move(1, 10, 12), 1, [6, 6, 6])
+    assert s2.figs[1].alive and s2.figs[0].marks == ["terrified 1"]
+    _, ev = act(s2, Move(1, 10, 11.5), 1, [])  # tested once already: no second test
+    assert not any(e.kind == "rout test" for e in ev)
 
 
 def t_trigger_happy() -> None:
@@ -881,8 +909,14 @@ def t_invigorate() -> None:
     s = _power("Invigorate", True, [6, 6, 1, 1])
     assert s.figs[1].hero == 7
     s.figs[1].hero = 5  # two spent
+    again = s.clone()
     follow_up(s, ctx_of(s), ScriptedDice([]), [])
     assert s.figs[1].hero == 1  # the unused points are lost in the Follow Up step
+    # a second Invigorate the same turn (an extra activation) tops up, never stacks: the long
+    # run's seed 726 reached 16 Hero Points from 4
+    again.figs[0].fired = []
+    again, _ = act(again, Attack(0, 0, 1), 0, [6, 6, 1, 1])
+    assert again.figs[1].hero == 7
 
 
 def t_skulk_in_shadows() -> None:
@@ -956,6 +990,355 @@ def t_speaking_in_tongues() -> None:
     s2.units[1].activated = True  # a unit already activated may not be targeted (L1233)
     bad = target_refusal(s2, ctx, s2.figs[0], ctx.profiles[0].weapons[0], 1)
     assert bad is not None and "not activated" in bad.reason
+
+
+def t_mob_mentality() -> None:
+    # L1149 on the Gang Leader example (L557): 3k2 with three helpers is 6k4 plainly; with Mob
+    # Mentality each helper adds +2k1: 9k5
+    ganger = trooper("Street Ganger", weapons=[{"name": "Blade", "av": "2k2"}])
+    boss = trooper(
+        "Gang Leader", type="E", cr='6"', mn="4k3", weapons=[{"name": "Bat", "av": "3k2"}]
+    )
+    seer = P("Mob Mentality")
+    s = table(
+        force(("Gang", [(ganger, 3), (boss, 1)]), ("Seer", [(seer, 1)])),
+        force(("V", [(trooper("Vertucci", type="C", df="5k4"), 1)])),
+        [(9, 10), (11, 10), (10, 9), (10, 11), (14, 10), (10, 10)],
+    )
+    s = activate(s, 1)
+    s, _ = act(s, Attack(4, 0, 3), 0, [6, 6, 6, 6])
+    assert all("mob" in s.figs[i].bonus for i in range(4))
+    s.units[1].activated = True
+    s = activate(s, 0)
+    for g in (0, 1, 2):
+        s.figs[g].reserved = 0
+        s.figs[g].moved = True
+    s.figs[3].moved = True
+    s2, ev = act(s, Attack(3, 0, 5, helpers=(0, 1, 2)), 0, [1] * 14)
+    assert ev[0].data["pool"] == "9k5" and "Mob Mentality" in ev[0].text
+    assert not any("mob" in f.bonus for f in s2.figs)  # spent on that attack
+
+
+def t_adrenal_overload() -> None:
+    s = _power("Adrenal Overload", True, [6, 6, 1, 1])
+    assert "adrenal" in s.figs[1].bonus
+    ev: list[Any] = []
+    destroy(s, ctx_of(s), s.figs[1], s.figs[2], ev, "destroyed")
+    assert s.figs[1].alive and "doomed" in s.figs[1].bonus and "L1011" in ev[0].rule
+    # two Hero Points raise a Defense roll by one
+    s.figs[1].hero = 5
+    s.queue = [Resolution(2, 0, "Rifle", 12, [[1, 9]], spent=0)]
+    assert hero_question(s, ctx_of(s)) == (0, 1, 2, 0)
+    spend(s, 2)
+    assert s.figs[1].hero == 1 and s.queue[0].targets[0][1] == 11
+    assert WS.check(s, Reserve(1, 0), 0) is not None  # no reserve this turn
+    s.queue = []
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert not s.figs[1].alive  # removed in the Follow Up step
+
+
+def t_see_the_future() -> None:
+    seer = P("See the Future")
+    s = table(force(("Seer", [(seer, 1)])), force(("B", [(C(), 1)])), [(10, 5), (10, 40)])
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None  # only on its user
+    s, _ = act(s, Attack(0, 0, 0), 0, [6, 6, 6, 6])
+    assert "future" in s.figs[0].bonus
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert "future" in s.figs[0].bonus  # kept to the next Initiative step
+    start_turn(s, ctx_of(s))
+    lost, ev = act(s, Roll(1), -1)
+    assert lost.initiative == 0 and any("L1199" in e.rule for e in ev)
+    won, _ = act(s, Roll(0), -1)
+    assert won.initiative == 0 and "future2" in won.figs[0].bonus
+
+
+def t_telepathic_command() -> None:
+    seer = C(
+        "Mystic",
+        mn="5k4",
+        cr='8"',
+        weapons=[{"name": "TC", "range": '24"', "av": "4k4", "power": "Telepathic Command"}],
+    )
+    s = table(
+        force(("Seer", [(seer, 1)]), ("Squad", [(trooper(), 2)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (13, 5), (10, 40)],
+    )
+    s = activate(s, 0)
+    assert not s.figs[1].controlled and mental_of(s, ctx_of(s), 1) == XkY(3, 2)
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6])
+    assert s.figs[1].controlled and s.figs[2].controlled  # automatically controlled
+    assert mental_of(s, ctx_of(s), 2) == XkY(5, 4)  # the character's Mental
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert mental_of(s, ctx_of(s), 2) == XkY(3, 2)  # until the end of the turn
+    # the user must be within a friendly character's Control Radius
+    far = table(
+        force(("Seer", [(dict(seer, cr='0"'), 1)]), ("Squad", [(trooper(), 1)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (10, 40)],
+    )
+    far = activate(far, 0)
+    assert WS.check(far, Attack(0, 0, 1), 0) is not None
+
+
+def t_you_da_man() -> None:
+    seer = P("You Da Man")
+    s = table(
+        force(("Seer", [(seer, 1)]), ("Squad", [(trooper(), 2)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (13, 5), (10, 40)],
+    )
+    s = activate(s, 0)
+    assert s.units[1].leader is None
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6])
+    assert cr_of(s, ctx_of(s), 1) == 6.0 and s.figs[1].marks == ["You Da Man"]
+    s.units[0].activated = True
+    s = activate(s, 1)
+    assert s.units[1].leader == 1 and s.figs[2].controlled  # it leads, 6" of control
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert cr_of(s, ctx_of(s), 1) == 6.0  # for the rest of the game
+    # not on a figure whose unit still has a trooper or elite with a Control Radius
+    sarge = trooper("Sarge", type="E", cr='6"')
+    t = table(
+        force(("Seer", [(seer, 1)]), ("Squad", [(sarge, 1), (trooper(), 1)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (13, 5), (10, 40)],
+    )
+    t = activate(t, 0)
+    assert WS.check(t, Attack(0, 0, 2), 0) is not None
+
+
+def t_force_leader() -> None:
+    sarge = trooper("Sarge", type="E", cr='6"', mn="3k2")
+    boss = C("Boss", mn="5k4", cr='8"', tweaks=["Force Leader"])
+
+    def game(boss_x: float) -> GameState:
+        return table(
+            force(("Squad", [(sarge, 1), (trooper(), 2)]), ("Boss", [(boss, 1)])),
+            force(("Foe", [(C("Foe"), 1)])),
+            [(10, 5), (11, 5), (12, 5), (boss_x, 5), (10, 40)],
+        )
+
+    s = game(14)
+    s.units[0].must_test = True
+    text = rout(s, [4, 3, 3, 1, 1])  # 5k4: 4 + 3 + 3 + 1 = 11 holds (the sergeant's 3k2: 7)
+    assert "5k4" in text and "Force Leader" in text and "holds" in text
+    s = game(30)  # out of the Force Leader's Control Radius: the sergeant's own Mental
+    s.units[0].must_test = True
+    assert "3k2" in rout(s, [4, 3, 3])
+    s = game(14)
+    destroy(s, ctx_of(s), s.figs[3], s.figs[4], [], "destroyed")
+    assert s.units[0].must_test  # its fall makes them test in the Rout step
+
+
+def t_speedster() -> None:
+    rifle = {"name": "Rifle", "range": '36"', "av": "2k2"}
+    s = table(
+        force(("Seer", [(P("Speedster"), 1)])),
+        force(("B", [(C("B", weapons=[rifle]), 1)])),
+        [(10, 5), (10, 40)],
+    )
+    s.figs[1].reserved = 0
+    s = activate(s, 0)
+    assert WS.check(s, Move(0, 10, 17), 0) is not None  # 12": beyond its 6"
+    s, _ = act(s, Attack(0, 0, 0), 0, [6, 6, 6, 6])
+    s, _ = act(s, Move(0, 10, 17), 0)  # 6" more, and too fast for reserve fire
+    assert (s.figs[0].x, s.figs[0].y) == (10, 17) and s.window is None
+    s.figs[0].bonus.pop("speedster")  # a plain mover there could be fired on
+    assert reserve_options(s, ctx_of(s), Window("move", 1, 0, (10, 5)))
+
+
+def t_static_charge() -> None:
+    s = table(
+        force(("Seer", [(P("Static Charge"), 1)])),
+        force(("B", [(C("B"), 1)])),
+        [(10, 5), (10, 9)],
+    )
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 0), 0, [6, 6, 6, 6])
+    assert "static" in s.figs[0].bonus
+    s.units[0].activated = True
+    s = activate(s, 1)
+    s, ev = act(s, Move(1, 10, 6, "charge"), 1, [6, 6, 1, 1])
+    assert any(e.kind == "static charge" and "L1251" in e.rule for e in ev)
+    assert not s.figs[1].alive and "static" not in s.figs[0].bonus
+
+
+def t_illusionary_swarm() -> None:
+    s = table(
+        force(("Seer", [(P("Illusionary Swarm"), 1)])),
+        force(("B", [(trooper("B"), 1)]), ("Pals", [(trooper("Pal"), 1)])),
+        [(10, 5), (10, 20), (13, 20)],
+    )
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1, 1])
+    assert s.figs[1].marks == ["swarm"]
+    s.units[0].activated = True
+    s = activate(s, 1)
+    assert "swarm" in s.figs[1].bonus
+    refused = WS.check(s, Attack(1, 0, 0), 1)  # the enemy is not the closest unit
+    assert refused is not None and "L1107" in refused.rule
+    assert WS.check(s, Attack(1, 0, 2), 1) is None  # it fires on its friends
+    assert "Did Not Move" not in apool(s, a=1, t=2)
+    assert Attack(1, 0, 2) in list(WS.legal_actions(s, 1))
+
+
+def t_lightning_reflexes() -> None:
+    for tweaks, window in (([], True), (["Lightning Reflexes"], False)):
+        s = duel(C("A", tweaks=tweaks), C("B"))
+        s.figs[1].reserved = 0
+        s, ev = act(s, Attack(0, 0, 1), 0, [1] * 4)
+        assert (s.window is not None) is window  # no simultaneous reserved answer (L585)
+        assert any(e.kind == "attack roll" for e in ev) is not window
+
+
+def t_devour() -> None:
+    jaws = {"name": "Jaws", "av": "4k4", "power": "Devour"}
+    beast = trooper("Beast", type="L", tweaks=["Monster"], weapons=[jaws])
+
+    def game(prey: dict[str, Any], y: float = 6.5) -> GameState:
+        s = table(force(("Beast", [(beast, 1)])), force(("B", [(prey, 1)])), [(10, 5), (10, y)])
+        s = activate(s, 0)
+        s.figs[0].moved = s.figs[1].moved = True
+        return s
+
+    s, ev = act(game(C("B")), Attack(0, 0, 1), 0, [6, 6, 6, 6, 1, 1, 1])
+    assert not s.figs[1].alive  # devoured
+    # a failure is a standard close combat attack against Defense
+    s, ev = act(game(C("B")), Attack(0, 0, 1), 0, [1, 1, 1, 1, 6, 6, 6, 6, 6, 6, 6, 1, 1])
+    assert not s.figs[1].alive and any("L1061" in e.rule for e in ev)
+    assert WS.check(game(C("B"), y=9), Attack(0, 0, 1), 0) is not None  # close combat only
+    big = trooper("Big", type="H", tweaks=["Monster"])
+    assert WS.check(game(big, y=8.5), Attack(0, 0, 1), 0) is not None  # bigger: immune
+    s = duel(C("A", weapons=[jaws]), C("B"), pos=((10, 5), (10, 6)))
+    assert WS.check(s, Attack(0, 0, 1), 0) is not None  # monsters only
+
+
+def t_induce_drug_frenzy() -> None:
+    s = _power("Induce Drug Frenzy", True, [6, 6, 6, 6])  # AV 4k4 on the Pal
+    pal = s.figs[1]
+    ctx = ctx_of(s)
+    assert allowance(s, ctx, pal, "move") == 6 + 4  # 1" a kept die
+    rifle, knife = ctx.profiles[1].weapons
+    assert frenzy_flat(pal, knife) == 4 and frenzy_flat(pal, rifle) == -4  # a rolled die
+    assert pal.bonus["def_hero"] == 4  # Hero Points for Defense rolls only
+    s.active_units = [1]
+    assert WS.check(s, Reserve(1, 0), 0) is not None  # no reserve
+    pal.hero = 0
+    ev: list[Any] = []
+    # the Follow Up: basic Defense 2k2 (1, 1) against 4k4 (6, 6, 6, 6); the frenzy's points
+    # may not be spent on it
+    assert follow_up(s, ctx, ScriptedDice([6, 6, 6, 6, 1, 1]), ev)
+    assert not pal.alive and any("L1119" in e.rule for e in ev)
+
+
+def t_wave() -> None:
+    walker = _vehicle([])
+    s = table(
+        force(("Seer", [(P("Wave"), 1)]), ("Pal", [(C("Pal"), 1)])),
+        force(("B", [(C("B"), 1)]), ("Off", [(C("Off"), 1)]), ("W", [(walker, 1)])),
+        [(10, 5), (10, 10), (10, 15), (20, 10), (10, 30)],
+    )
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 0, 2), 0) is None  # aimed at an enemy: no one resists
+    s, ev = act(s, Attack(0, 0, 2), 0, [6, 6, 6, 6])
+    at = [(f.x, f.y) for f in s.figs]
+    assert at[1] == (10, 13) and at[2] == (10, 18)  # thrown 3" directly away from the user
+    assert at[3] == (20, 10) and at[4] == (10, 30)  # off the line; a vehicle stands
+    assert any("L1329" in e.rule for e in ev)
+
+
+def t_summon_rain_storm() -> None:
+    s = table(
+        force(("Seer", [(P("Summon Rain Storm"), 1)])),
+        force(("B", [(C("B"), 1)]), ("C", [(C("C"), 1)]), ("D", [(C("D"), 1)])),
+        [(10, 5), (10, 20), (14, 20), (21, 20)],
+    )
+    s = activate(s, 0)
+    assert apool(s, a=1, t=0).split()[1] == "1-6"
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6])  # a 6" storm around B
+    assert "rained" in s.figs[1].bonus and "rained" in s.figs[2].bonus
+    assert "rained" not in s.figs[3].bonus
+    assert apool(s, a=1, t=0).split()[1] == "1-5"  # sixes read as fives
+    s.units[0].activated = True
+    s = activate(s, 3)
+    s, _ = act(s, Move(3, 16, 20), 1)  # walks into the storm this turn
+    assert "rained" in s.figs[3].bonus
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert not any("rained" in f.bonus for f in s.figs)  # the rest of the turn only
+
+
+def t_fervor_of_the_righteous() -> None:
+    s = table(
+        force(("Seer", [(P("Fervor of the Righteous"), 1)]), ("Squad", [(trooper(), 1)])),
+        force(("B", [(C("B"), 1)])),
+        [(10, 5), (14, 5), (10, 40)],
+    )
+    s.units[1].activated = True  # even a unit that has activated already
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 0, 0), 0) is not None  # not its own unit
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 6, 6])
+    assert s.active_units == [1] and s.resume == [0]
+    assert WS.check(s, Move(0, 10, 8), 0) is not None  # the user waits
+    s, _ = act(s, Move(1, 14, 9), 0)  # the Squad's extra activation
+    s, ev = act(s, Deactivate(), 0)
+    assert s.active_units == [0] and not s.resume and s.to_act == 0
+    assert any("L1091" in e.rule for e in ev)
+    s, _ = act(s, Move(0, 10, 8), 0)  # then the user completes its own activation
+    assert s.figs[0].y == 8
+
+
+# ---------------------------------------------------------------------- rerolls (L1387-L1581)
+
+
+def _shoot(a_tweaks: list[str], b_tweaks: list[str], faces: list[int]) -> tuple[GameState, str]:
+    s = duel(C("A", tweaks=a_tweaks), C("B", tweaks=b_tweaks))
+    s, ev = act(s, Attack(0, 0, 1), 0, faces)
+    return s, "\n".join(f"{e.text} [{e.rule}]" for e in ev if e.kind == "reroll")
+
+
+def t_lucky_bastard() -> None:
+    # the attack (1, 1) loses to the defense (3, 3): rerolled (6, 6), it kills
+    s, why = _shoot(["Lucky Bastard"], [], [1, 1, 3, 3, 6, 6])
+    assert not s.figs[1].alive and "Lucky Bastard" in why and "L1581" in why
+    # once a turn: the next losing roll stands
+    assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=False) is None
+    # a defender's losing defense (1, 1 against 6, 6) is rerolled (6, 6): it survives
+    s, why = _shoot([], ["Lucky Bastard"], [6, 6, 1, 1, 6, 6])
+    assert s.figs[1].alive and "rerolls its defense" in why
+
+
+def t_charmed() -> None:
+    s, why = _shoot(["Charmed"], [], [1, 1, 3, 3, 6, 6])
+    assert not s.figs[1].alive and "Charmed" in why and "L1485" in why
+    s.figs[0].bonus = {}  # a later turn: once a game
+    assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=False) is None
+
+
+def t_hard_luck() -> None:
+    # the attack (6, 6) would kill; the opponent has it rerolled (1, 1): the target survives
+    s, why = _shoot(["Hard Luck"], [], [6, 6, 1, 1, 1, 1])
+    assert s.figs[1].alive and "Hard Luck" in why and "L1387" in why
+    assert s.figs[0].marks == ["Hard Luck"]
+    s.figs[0].bonus = {}
+    assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=True) is None
+
+
+def t_fickle_finger_of_fate() -> None:
+    a, b = C("A", tweaks=["Fickle Finger of Fate"]), C("B")
+    for face, luck in ((5, "Lucky Bastard"), (2, "Hard Luck")):
+        s = table(force(("A", [(a, 1)])), force(("D", [(b, 1)])), [(10, 5), (10, 20)])
+        s = activate(s, 0, faces=[face])
+        s.figs[0].moved = s.figs[1].moved = True
+        assert s.figs[0].bonus["fickle"] == (2 if face > 3 else 1)
+        if face > 3:  # Lucky Bastard: the losing attack is rerolled and kills
+            s, ev = act(s, Attack(0, 0, 1), 0, [1, 1, 3, 3, 6, 6])
+            assert not s.figs[1].alive
+        else:  # Hard Luck: the winning attack is rerolled and fails
+            s, ev = act(s, Attack(0, 0, 1), 0, [6, 6, 1, 1, 1, 1])
+            assert s.figs[1].alive
+        assert any(e.kind == "reroll" and "L1515" in e.rule for e in ev), luck
 
 
 EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
@@ -1055,6 +1438,25 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "War Chant"): t_war_chant,
     ("power", "Invisibility"): t_invisibility,
     ("power", "Speaking in Tongues"): t_speaking_in_tongues,
+    ("power", "Mob Mentality"): t_mob_mentality,
+    ("power", "Adrenal Overload"): t_adrenal_overload,
+    ("power", "See the Future"): t_see_the_future,
+    ("power", "Telepathic Command"): t_telepathic_command,
+    ("power", "You Da Man"): t_you_da_man,
+    ("personal", "Force Leader"): t_force_leader,
+    ("power", "Speedster"): t_speedster,
+    ("power", "Static Charge"): t_static_charge,
+    ("power", "Illusionary Swarm"): t_illusionary_swarm,
+    ("personal", "Lightning Reflexes"): t_lightning_reflexes,
+    ("power", "Devour"): t_devour,
+    ("power", "Induce Drug Frenzy"): t_induce_drug_frenzy,
+    ("power", "Wave"): t_wave,
+    ("power", "Summon Rain Storm"): t_summon_rain_storm,
+    ("power", "Fervor of the Righteous"): t_fervor_of_the_righteous,
+    ("personal", "Lucky Bastard"): t_lucky_bastard,
+    ("personal", "Charmed"): t_charmed,
+    ("personal", "Hard Luck"): t_hard_luck,
+    ("personal", "Fickle Finger of Fate"): t_fickle_finger_of_fate,
 }
 
 
@@ -1070,3 +1472,116 @@ def test_effect_in_a_game(key: tuple[str, str]) -> None:
 def test_every_implemented_effect_has_a_test() -> None:
     have = {(k, n) for k, names in effects.implemented().items() for n in names}
     assert have == set(EFFECT_TESTS)
+
+
+# ------------------------------------------------------- tweaks played through the figure itself
+
+
+def _vehicle(tweaks: list[str]) -> dict[str, Any]:
+    return trooper("Walker", type="L", cr='6"', mn="3k2", tweaks=["Vehicle", *tweaks])
+
+
+def b_monster() -> None:
+    beast = trooper("Beast", type="L", tweaks=["Monster"])
+    s = table(
+        force(("A", [(C(), 1)])),
+        force(("B", [(C("B"), 1)]), ("Beast", [(beast, 1)])),
+        [(10, 5), (10, 30), (10, 18)],
+    )
+    assert not sees(s, ctx_of(s), s.figs[0], s.figs[1])  # a monster blocks sight (L438)
+
+
+def b_vehicle() -> None:
+    s = table(
+        force(("A", [(C(), 1)])),
+        force(("B", [(C("B"), 1)]), ("Walker", [(_vehicle([]), 1)])),
+        [(10, 5), (10, 30), (10, 18)],
+    )
+    assert not sees(s, ctx_of(s), s.figs[0], s.figs[1])
+
+
+def b_weapon_master() -> None:
+    extra = {"name": "Second Gun", "range": '18"', "av": "3k3"}
+    fig = trooper("Master", tweaks=["Weapon Master"])
+    fig["weapons"] = [*fig["weapons"], extra]
+    s = duel(fig, C("B"))
+    assert WS.check(s, Attack(0, 2, 1), 0) is None  # the extra slot's weapon attacks
+    _, ev = act(s, Attack(0, 2, 1), 0, [1] * 5)
+    assert "Second Gun 3k3" in ev[0].text
+
+
+def b_vehicular_commander() -> None:
+    troops = trooper("Trooper")
+    for tweaks, ok in (([], False), (["Vehicular Commander"], True)):
+        s = table(
+            force(("Walker", [(_vehicle(tweaks), 1)]), ("Troops", [(troops, 2)])),
+            force(("B", [(C("B"), 1)])),
+            [(10, 5), (12, 8), (13, 8), (10, 40)],
+        )
+        s.to_act = 0
+        s.active_unit = None
+        assert (WS.check(s, Activate(0, join=1), 0) is None) is ok  # joins troopers (L356)
+
+
+def b_multiprofile() -> None:
+    gun = {
+        "name": "Combi",
+        "tweaks": ["Multiprofile"],
+        "profiles": [
+            {"name": "Bolt", "range": '24"', "av": "2k2"},
+            {"name": "Flame", "range": '6"', "av": "3k3"},
+        ],
+    }
+    fig = C("A", weapons=[gun])
+    s = duel(fig, C("B"))
+    names = [w.name for w in ctx_of(s).profiles[0].weapons]
+    assert len(names) == 2 and WS.check(s, Attack(0, 0, 1), 0) is None
+
+
+BUILT_IN_TESTS: dict[tuple[str, str], Callable[[], None]] = {
+    ("personal", "Monster"): b_monster,
+    ("personal", "Vehicle"): b_vehicle,
+    ("personal", "Weapon Master"): b_weapon_master,
+    ("personal", "Vehicular Commander"): b_vehicular_commander,
+    ("weapon", "Multiprofile"): b_multiprofile,
+}
+
+
+@pytest.mark.parametrize(
+    "key",
+    list(BUILT_IN_TESTS),
+    ids=[f"{k}-{n}-L{effects.source_line(k, n)}" for k, n in BUILT_IN_TESTS],
+)
+def test_built_in_tweak_in_a_game(key: tuple[str, str]) -> None:
+    BUILT_IN_TESTS[key]()
+
+
+def test_every_built_in_tweak_has_a_test() -> None:
+    assert set(effects.BUILT_IN) == set(BUILT_IN_TESTS)
+
+
+def test_every_tweak_and_power_is_in_play_or_says_why_not() -> None:
+    """The book's 53 Personal, 27 Weapon, 5 Unit Tweaks and 58 Special Powers: each is in
+    play (an effect or built in, with a test above) or listed in NOT_IN_PLAY with its line
+    and what the engine lacks; never both."""
+    from warbench.rulesets.warengine.tables import catalogue
+
+    cat = catalogue()
+    book = {
+        "personal": dict(cat.personal_tweaks),
+        "weapon": dict(cat.weapon_tweaks),
+        "unit": dict(cat.unit_tweaks),
+        "power": dict(cat.special_powers),
+    }
+    assert {k: len(v) for k, v in book.items()} == {
+        "personal": 53,
+        "weapon": 27,
+        "unit": 5,
+        "power": 58,
+    }
+    played = {(k, n) for k, names in effects.in_play().items() for n in names}
+    missing = set(effects.NOT_IN_PLAY)
+    assert not played & missing
+    assert played | missing == {(k, n) for k, b in book.items() for n in b}
+    for (k, n), why in effects.NOT_IN_PLAY.items():
+        assert why.startswith(f"L{effects.source_line(k, n)}:"), n

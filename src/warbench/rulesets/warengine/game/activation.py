@@ -117,7 +117,27 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
     check_control(state, ctx, ids)
     for i in group_figs(state, ids):
         f = state.figs[i]
-        if ctx.profiles[i].has("stupid") and not mental_test(ctx, f, dice, "Stupid"):
+        if "swarm" in f.marks:  # Illusionary Swarm: this activation (L1107)
+            f.marks.remove("swarm")
+            f.bonus["swarm"] = 1
+    for i in group_figs(state, ids):
+        if ctx.profiles[i].has("fickle"):  # Fickle Finger of Fate (L1515)
+            f = state.figs[i]
+            face = dice.d6(f"{ctx.profiles[i].name}: Fickle Finger of Fate")
+            f.bonus["fickle"] = 1 if face <= 3 else 2
+            f.bonus.pop("hard_luck_used", None)
+            events.append(
+                Event(
+                    "fickle",
+                    f"{ctx.profiles[i].name} #{i} rolls {face}: "
+                    + ("Hard Luck" if face <= 3 else "Lucky Bastard")
+                    + " until it next activates",
+                    rule(1519),
+                )
+            )
+    for i in group_figs(state, ids):
+        f = state.figs[i]
+        if ctx.profiles[i].has("stupid") and not mental_test(ctx, f, dice, "Stupid", state=state):
             f.done = True
             events.append(
                 Event("stupid", f"{ctx.profiles[i].name} #{i} forgets what it is doing", rule(1427))
@@ -130,15 +150,54 @@ def deactivate(state: GameState, ctx: Context, dice: Dice, events: list[Event]) 
     check_control(state, ctx, [u for u in ids if not state.units[u].gone] or ids)
     events.append(Event("deactivate", f"{state.units[ids[0]].name} deactivates", rule(595)))
     side = state.units[ids[0]].side
+    for i in group_figs(state, ids):  # these last to the end of the activation
+        for tag in ("swarm", "speedster"):
+            state.figs[i].bonus.pop(tag, None)
+    if state.resume:  # Fervor of the Righteous: the user completes its own activation (L1089)
+        state.active_units, state.resume = state.resume, []
+        state.active_unit = state.active_units[0]
+        names = " with ".join(state.units[u].name for u in state.active_units)
+        events.append(Event("activate", f"{names} goes on with its activation", rule(1091)))
+        return
     state.active_unit = None
     state.active_units = []
     nxt = 1 - side
+    twice = [f for f in state.figs if f.side == side and "future2" in f.bonus]
+    if twice and activatable(state, ctx, side):  # See the Future: two units in a row (L1199)
+        for f in twice:
+            f.bonus.pop("future2")
+        nxt = side
     if activatable(state, ctx, nxt):
         state.to_act = nxt
     elif activatable(state, ctx, side):
         state.to_act = side
     else:
         end_conflict(state, ctx, dice, events)
+
+
+def see_the_future(state: GameState, ctx: Context, events: list[Event]) -> None:
+    """See the Future (L1199), after the initiative roll: a force that foresaw and lost wins
+    instead; one that foresaw and won activates two units at its first opportunity. When
+    both forces foresaw, the roll stands and neither gets more (docs/rulings.md)."""
+    seers = {f.side for f in state.figs if "future" in f.bonus and on_table(f)}
+    for f in state.figs:
+        f.bonus.pop("future", None)
+    if len(seers) != 1 or state.initiative is None:
+        return
+    (side,) = seers
+    if state.initiative != side:
+        state.initiative = side
+        events.append(
+            Event("future", f"player {side} saw the future: it wins the initiative", rule(1199))
+        )
+        return
+    for f in state.figs:
+        if f.side == side and on_table(f):
+            f.bonus["future2"] = 1
+            break
+    events.append(
+        Event("future", f"player {side} saw the future: two units at its first turn", rule(1199))
+    )
 
 
 def start_turn(state: GameState, ctx: Context) -> None:
@@ -155,9 +214,19 @@ def start_turn(state: GameState, ctx: Context) -> None:
 
 
 def end_conflict(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
-    """Follow Up (L597), Rout (L605), the victory check, and the next turn."""
+    """Follow Up (L597), Rout (L605), the victory check, and the next turn. The Follow Up step
+    pauses (phase ``follow up``) while a follow-up attack waits for Hero Points;
+    :func:`resume_follow_up` goes on from there."""
     events.append(Event("follow up", f"turn {state.turn}: Follow Up", rule(597)))
-    follow_up(state, ctx, dice, events)
+    state.phase = "follow up"
+    resume_follow_up(state, ctx, dice, events)
+
+
+def resume_follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
+    """The Follow Up step from where it stopped, then Rout, the victory check, the next turn."""
+    if not follow_up(state, ctx, dice, events):
+        return
+    state.phase = "conflict"
     if last_standing(state, events):
         return
     rout_step(state, ctx, dice, events)

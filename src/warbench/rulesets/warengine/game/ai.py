@@ -18,6 +18,7 @@ from warbench.rulesets.warengine.game import reserve as res
 from warbench.rulesets.warengine.game.activation import activatable, join_ok
 from warbench.rulesets.warengine.game.control import group_figs
 from warbench.rulesets.warengine.game.measure import (
+    gap,
     in_close_combat,
     in_contact,
     nearest_enemy,
@@ -54,17 +55,26 @@ def _attacks(state: GameState, ctx: Context, f: Fig) -> list[Attack]:
         if atk.weapon_refusal(state, ctx, f, wi) is not None:
             continue
         if w.power is not None and not atk.is_enemy_power(w):
-            if atk.target_refusal(state, ctx, f, w, f.id) is None:
-                out.append(Attack(f.id, wi, f.id))
+            # on the user, on friends in range, and (aimed powers) on anyone in range
+            most = (w.range or 0.0) + f.bonus.get("range", 0)
+            for g in state.figs:
+                if not on_table(g) or (g.side != f.side and not atk.aimed(w)):
+                    continue
+                if g.id != f.id and gap(ctx, f, g) > most + 1e-9:
+                    continue
+                if atk.target_refusal(state, ctx, f, w, g.id) is None:
+                    out.append(Attack(f.id, wi, g.id))
             continue
         special = (
             prof.has("glory_hound")
             or w.has("cybernetic_only")
             or w.power is not None
             or f.vendetta is not None
+            or "swarm" in f.bonus
         )
         for u in state.units:
-            if u.side == f.side or u.gone:
+            friend = u.side == f.side and not ("swarm" in f.bonus and u.id != f.unit)
+            if friend or u.gone:  # an Illusionary Swarm may turn fire on friends (L1107)
                 continue
             for t in atk.allowed_targets(state, ctx, f, w, u.id):
                 secondary: tuple[int, ...] = ()
@@ -160,7 +170,11 @@ def choose(state: GameState, ctx: Context, side: int) -> WarEngineAction:
         f = state.figs[fid]
         if f.done or f.side != side:
             continue
-        attacks = [a for a in _attacks(state, ctx, f) if a.target != f.id]
+        attacks = [
+            a
+            for a in _attacks(state, ctx, f)
+            if a.target != f.id and (state.figs[a.target].side != f.side or "swarm" in f.bonus)
+        ]
         if attacks:
             return max(attacks, key=lambda a: _strength(ctx, a))
         if f.used == 0 and not in_close_combat(state, ctx, f):

@@ -30,21 +30,31 @@ from warbench.rulesets.warengine.dice import (
 )
 from warbench.rulesets.warengine.game.area import secondary_targets
 from warbench.rulesets.warengine.game.board import COVER_NAMES, ENTRENCHING, HEAVY, LIGHT, NO_COVER
-from warbench.rulesets.warengine.game.control import led_by_frother
+from warbench.rulesets.warengine.game.control import force_leader_for, led_by_frother, mental_of
 from warbench.rulesets.warengine.game.effects import Effect, effects_of
 from warbench.rulesets.warengine.game.measure import (
+    enemies_in_contact,
     free_spot,
     gap,
     in_close_combat,
     in_contact,
     on_table,
     sees,
+    sees_many,
 )
-from warbench.rulesets.warengine.game.powers import ENEMY_KINDS, apply_power, chanted, only_refusal
+from warbench.rulesets.warengine.game.powers import (
+    ENEMY_KINDS,
+    apply_power,
+    chanted,
+    only_refusal,
+    only_user,
+)
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import Attack, Fig, GameState, Resolution, rule
+from warbench.rulesets.warengine.tables import catalogue
 
 ENEMY_POWERS = ENEMY_KINDS
+MENTAL_TABLE = catalogue().mental
 A0 = Adjustment(1, 0)
 A1 = Adjustment(1, 1)
 A2 = Adjustment(2, 2)
@@ -72,6 +82,12 @@ def weapon_of(ctx: Context, fid: int, wi: int) -> WeaponProfile | None:
 def is_enemy_power(w: WeaponProfile) -> bool:
     """A Special Power that affects enemies (rolled against Mental, L830)."""
     return w.power is not None and any(e.kind in ENEMY_POWERS for e in _power_effects(w))
+
+
+def aimed(w: WeaponProfile) -> bool:
+    """A power aimed at a figure only to give it a direction (Wave, L1329): any figure in
+    sight and range may be named, and 10 or more succeeds (no one resists, docs/rulings.md)."""
+    return any(e.kind == "power_aimed" for e in _power_effects(w))
 
 
 def _power_effects(w: WeaponProfile) -> tuple[Effect, ...]:
@@ -131,9 +147,18 @@ def allowed_targets(
     figure it can attack (ties: any of them), or the closest one in the open when the closest
     are in cover; a Sniper who has not moved may pick any (L1633)."""
     eagle = ctx.profiles[a.id].has("eagle_eye")
+    figs = state.units[unit].figs
+    if not (w.cc and w.power is None):
+        # only figures within the longest range the weapon may have can be targeted; the
+        # battlefield is asked about their sight lines at once
+        most = (w.range or 0.0) + a.bonus.get("range", 0) + float(w.param("range_vs_open", 0.0))
+        if w.power is not None:
+            most = max(most, 0.01)  # Special Powers may always be used in close combat (L838)
+        figs = [i for i in figs if on_table(g := state.figs[i]) and gap(ctx, a, g) <= most + 1e-9]
+        sees_many(state, ctx, a, [state.figs[i] for i in figs if i != a.id])
     valid = [
         i
-        for i in state.units[unit].figs
+        for i in figs
         if on_table(state.figs[i])
         and i != a.id
         and (eagle or "invisible" not in state.figs[i].bonus or state.figs[i].side == a.side)
@@ -213,12 +238,14 @@ def target_refusal(
     t = state.figs[target]
     friendly_power = w.power is not None and not is_enemy_power(w)
     if w.power is not None:
-        why_not = only_refusal(state, ctx, _power_effects(w), t)
+        why_not = only_refusal(state, ctx, _power_effects(w), t, f)
         if why_not:
             return Refused(f"{w.power}: {why_not}", rule(999))
     if friendly_power:
-        if t.side != f.side:
+        if t.side != f.side and not aimed(w):
             return Refused(f"{w.power} affects friendly figures only", rule(830))
+        if only_user(_power_effects(w)) and t.id != f.id:
+            return Refused(f"{w.power} affects only its user", rule(999))
         if t.id != f.id:
             bad = can_reach(state, ctx, f, w, t)
             if bad:
@@ -226,7 +253,14 @@ def target_refusal(
         if helpers or secondary:
             return Refused("Special Powers may not be used in Massed Attacks", rule(836))
         return None
-    if t.side == f.side:
+    swarm = "swarm" in f.bonus and not w.cc
+    if swarm and t.unit != closest_unit(state, ctx, f):
+        return Refused(
+            f"{_n(ctx, f)} sees an Illusionary Swarm: it must fire on the closest unit, "
+            "friend or foe",
+            rule(1107),
+        )
+    if t.side == f.side and not swarm:
         return Refused(
             "attacks target enemy figures (friends are hit only by area effects)", rule(471)
         )
@@ -293,6 +327,17 @@ def target_refusal(
     return None
 
 
+def closest_unit(state: GameState, ctx: Context, f: Fig) -> int | None:
+    """The unit, friend or foe other than its own, with the figure closest to ``f``."""
+    best: tuple[float, int] | None = None
+    for g in state.figs:
+        if g.unit != f.unit and on_table(g):
+            d = (gap(ctx, f, g), g.unit)
+            if best is None or d < best:
+                best = d
+    return None if best is None else best[1]
+
+
 def _glory_targets(state: GameState, ctx: Context, f: Fig, w: WeaponProfile) -> list[int]:
     """Glory Hound (L1379): of every target ``f`` could attack with ``w``, those with the
     highest base Defense."""
@@ -330,9 +375,11 @@ def attack_pool(
     adjs: list[Adjustment] = []
     cc = w.cc or (w.power is not None and in_contact(ctx, f, t))
     if w.has("mental_attack") or w.power is not None:
-        return w.av, attack_faces(uncontrolled=not f.controlled), why + ["no adjustments"]
-    if not f.moved and not in_close_combat(state, ctx, f):
-        adjs.append(A0)
+        rain = "rained" in f.bonus  # Summon Rain Storm: sixes as fives (L1263)
+        faces = attack_faces(uncontrolled=not f.controlled or rain)
+        return w.av, faces, why + ["no adjustments"]
+    if not f.moved and not in_close_combat(state, ctx, f) and "swarm" not in f.bonus:
+        adjs.append(A0)  # (not while firing at an Illusionary Swarm, L1107)
         why.append("Did Not Move +1k0")
     for e in w.effects:
         if e.kind == "attack" and isinstance(e.param, Adjustment):
@@ -367,8 +414,9 @@ def attack_pool(
         why.append("Brute Strength +2k2")
     pool = w.av.adjusted(_sum(adjs)) if adjs else w.av
     if helpers:
-        pool = massed(pool, helpers)
-        why.append(f"Massed Attack x{helpers}")
+        mob = cc and "mob" in f.bonus  # Mob Mentality: +2k1 a helper, up to five kept (L1149)
+        pool = massed(pool, helpers, mob_mentality=mob)
+        why.append(f"Massed Attack x{helpers}" + (" (Mob Mentality)" if mob else ""))
     floor = int(w.param("attack_floor", 1))
     charging = bool(
         (w.has("charging_weapon") or (cc and "blessed" in f.bonus))
@@ -376,7 +424,7 @@ def attack_pool(
         and f.charge_from >= 6.0 - 1e-9
     )
     faces = attack_faces(
-        uncontrolled=not f.controlled,
+        uncontrolled=not f.controlled or "rained" in f.bonus,  # Summon Rain Storm (L1263)
         extra_bite=floor >= 2,
         charging_weapon=charging,
         war_chant=chanted(state, ctx, f),
@@ -405,7 +453,7 @@ def defense_pool(
         war_chant=chanted(state, ctx, t),
     )
     if w.has("mental_attack") or w.power is not None:
-        mn = prof.mn or XkY(5, 5)
+        mn = _resisting_mental(state, ctx, w, t) or XkY(5, 5)
         if (
             prof.has("cybernetic")
             and w.power is not None
@@ -535,7 +583,7 @@ def declare(
                     _queue(state, ctx, f, w, wi, [f.id], dice, events, label="Volatile")
                 return
     if ctx.profiles[f.id].has("guiltridden") and ctx.profiles[t.id].type in ("T", "E") and not free:
-        ok = mental_test(ctx, f, dice, "Guiltridden")
+        ok = mental_test(ctx, f, dice, "Guiltridden", state=state)
         events.append(
             Event(
                 "guilt",
@@ -564,11 +612,19 @@ def declare(
     elif not w.cc and in_close_combat(state, ctx, t):
         targets = _into_combat(state, ctx, f, w, t, dice, events)
     _queue(state, ctx, f, w, wi, targets, dice, events, helpers=len(helpers))
+    if helpers and w.cc and "mob" in f.bonus:  # Mob Mentality is spent on this attack
+        for i in state.units[f.unit].figs:
+            state.figs[i].bonus.pop("mob", None)
     f.bonus.pop("next_attack", None)
     f.bonus.pop("range", None)
     if not w.cc:
         f.bonus.pop("chanting", None)  # War Chant ends when the chanter fires (L1335)
-    if ctx.profiles[f.id].has("terrifying") and gap(ctx, f, t) <= 18.0:
+    if (
+        ctx.profiles[f.id].has("terrifying")
+        and gap(ctx, f, t) <= 18.0
+        and f"terrified {t.unit}" not in f.marks  # once a game per unit (L1649)
+    ):
+        f.marks.append(f"terrified {t.unit}")
         state.units[t.unit].must_test = True
     state.units[t.unit].attacked_this_turn = True
     if w.has("recoil") and not free:
@@ -584,7 +640,7 @@ def detected(
     it at once. A figure that fails loses the attack."""
     prof = ctx.profiles[t.id]
     if "invisible" in t.bonus and t.side != f.side:  # Invisibility (L1137): Eagle Eye + Mental
-        seen = mental_test(ctx, f, dice, "Invisibility: detection")
+        seen = mental_test(ctx, f, dice, "Invisibility: detection", state=state)
         events.append(
             Event(
                 "detect",
@@ -605,7 +661,9 @@ def detected(
         if on_table(g) and ctx.profiles[i].has("tracker") and gap(ctx, g, t) <= 18.0 + 1e-9:
             return True
     hard = not t.moved or level >= HEAVY
-    ok = mental_test(ctx, f, dice, "Stealthy: detection", *([Adjustment(-1, -1)] if hard else []))
+    ok = mental_test(
+        ctx, f, dice, "Stealthy: detection", *([Adjustment(-1, -1)] if hard else []), state=state
+    )
     events.append(
         Event(
             "detect",
@@ -679,22 +737,26 @@ def _queue(
     primary = state.figs[targets[0]]
     pool, faces, why = attack_pool(state, ctx, f, w, primary, helpers)
     roll = roll_xky(dice, pool, faces, f"{_n(ctx, f)} attacks with {w.name}")
+    flat = frenzy_flat(f, w)
+    if flat:
+        why.append(f"Induce Drug Frenzy {flat:+d}")
     events.append(
         Event(
             "attack roll",
             f"{_n(ctx, f)} attacks with {w.name} {pool} ({', '.join(why)}): rolls "
-            f"{list(roll.faces)} = {roll.total}",
+            f"{list(roll.faces)} = {roll.total + flat}",
             rule(471),
             {
                 "fig": f.id,
                 "weapon": wi,
                 "pool": str(pool),
                 "faces": list(roll.faces),
-                "total": roll.total,
+                "total": roll.total + flat,
             },
         )
     )
     rows: list[list[int]] = []
+    pools: dict[int, tuple[XkY, FaceRule]] = {}
     for i, tid in enumerate(targets):
         t = state.figs[tid]
         if ctx.profiles[tid].has("kamikaze") and (w.cc or in_contact(ctx, f, t)):
@@ -716,16 +778,192 @@ def _queue(
         )
         t.bonus.pop("next_defense", None)
         rows.append([tid, d.total])
-    res = Resolution(f.id, wi, label or w.name, roll.total, rows, cc=w.cc)
+        pools[tid] = (dpool, dfaces)
+    total = _rerolls(state, ctx, f, pool, faces, roll.total + flat, rows, pools, dice, events, flat)
+    res = Resolution(f.id, wi, label or w.name, total, rows, cc=w.cc)
     res.effects = [e.kind for e in w.effects if e.kind in ("entangling", "follow_up")]
     if w.has("follow_up"):
         res.effects.append("follow_up:" + str(w.param("follow_up")))
     state.queue.append(res)
 
 
-def mental_test(ctx: Context, f: Fig, dice: Dice, label: str, *adj: Adjustment) -> bool:
+def frenzy_flat(f: Fig, w: WeaponProfile) -> int:
+    """Induce Drug Frenzy (L1119): +1 on close combat attack rolls and -1 on ranged ones
+    for each rolled die of the power's Attack Value."""
+    n = f.bonus.get("frenzy_r", 0)
+    return (n if w.cc else -n) if n and w.power is None else 0
+
+
+#: The rerolls of a roll made on behalf of a figure: the tweak and its line.
+REROLL_LINES = {
+    "Lucky Bastard": 1581,
+    "Charmed": 1485,
+    "Hard Luck": 1387,
+    "Fickle Finger of Fate": 1515,
+}
+
+
+def reroll_use(state: GameState, ctx: Context, g: Fig, *, goes_its_way: bool) -> str | None:
+    """Whether a roll made on behalf of ``g`` is rerolled now, and by which tweak (its use is
+    then spent). The engine's choices (docs/rulings.md): the figure's owner rerolls a roll
+    that loses (Lucky Bastard L1581 once a turn, Charmed L1485 once a game); the opponent
+    makes it reroll one that wins (Hard Luck L1387, once a game). Fickle Finger of Fate
+    (L1515) gives Hard Luck (1-3) or Lucky Bastard (4-6) from activation to the Follow Up."""
+    prof = ctx.profiles[g.id]
+    fickle = g.bonus.get("fickle", 0)
+    if goes_its_way:
+        if any(e.kind == "reroll_forced" for e in prof.effects) and "Hard Luck" not in g.marks:
+            g.marks.append("Hard Luck")
+            return "Hard Luck"
+        if fickle == 1 and "hard_luck_used" not in g.bonus:
+            g.bonus["hard_luck_used"] = 1
+            return "Fickle Finger of Fate"
+        return None
+    for e in prof.effects:
+        if e.kind == "reroll_own" and e.param == "turn" and "lucky_used" not in g.bonus:
+            g.bonus["lucky_used"] = 1
+            return "Lucky Bastard"
+    if fickle == 2 and "lucky_used" not in g.bonus:
+        g.bonus["lucky_used"] = 1
+        return "Fickle Finger of Fate"
+    for e in prof.effects:
+        if e.kind == "reroll_own" and e.param == "game" and "Charmed" not in g.marks:
+            g.marks.append("Charmed")
+            return "Charmed"
+    return None
+
+
+def _rerolls(
+    state: GameState,
+    ctx: Context,
+    f: Fig,
+    pool: XkY,
+    faces: FaceRule,
+    total: int,
+    rows: list[list[int]],
+    pools: dict[int, tuple[XkY, FaceRule]],
+    dice: Dice,
+    events: list[Event],
+    flat: int = 0,
+) -> int:
+    """Rerolls of the attack roll, then of each defense roll (L493: both are rolled before
+    Hero Points); returns the attack total that stands. The new roll stands."""
+    live = [r for r in rows if r[1] >= 0]
+    if not live:
+        return total
+    why = reroll_use(state, ctx, f, goes_its_way=total > live[0][1])
+    if why:
+        again = roll_xky(dice, pool, faces, f"{_n(ctx, f)} rerolls ({why})")
+        events.append(
+            Event(
+                "reroll",
+                f"{_n(ctx, f)} rerolls the attack ({why}): {list(again.faces)} = "
+                f"{again.total + flat}",
+                rule(REROLL_LINES[why]),
+            )
+        )
+        total = again.total + flat
+    for r in live:
+        t = state.figs[r[0]]
+        why = reroll_use(state, ctx, t, goes_its_way=r[1] >= total)
+        if why:
+            dpool, dfaces = pools[r[0]]
+            again = roll_xky(dice, dpool, dfaces, f"{_n(ctx, t)} rerolls ({why})")
+            events.append(
+                Event(
+                    "reroll",
+                    f"{_n(ctx, t)} rerolls its defense ({why}): {list(again.faces)} = "
+                    f"{again.total}",
+                    rule(REROLL_LINES[why]),
+                )
+            )
+            r[1] = again.total
+    return total
+
+
+def _targets_unit(effects: tuple[Effect, ...]) -> bool:
+    """Whether an enemy power targets a whole unit (Terror, Illuminate Enemy, Instill
+    Overwhelming Greed, Chittering Hordes, Televangelism, Speaking in Tongues)."""
+    return any(
+        e.kind in ("power_rout_test", "power_unit_tag_enemy")
+        or (e.kind == "power_halt" and e.param != "figure")
+        for e in effects
+    )
+
+
+def _resisting_mental(state: GameState, ctx: Context, w: WeaponProfile, t: Fig) -> XkY | None:
+    """The Mental ``t`` resists with: its own (or one Telepathic Command lent it, L1299); a
+    Force Leader's better one against a power that targets its unit (L1537)."""
+    mn = mental_of(state, ctx, t.id)
+    if mn is None or w.power is None or not _targets_unit(_power_effects(w)):
+        return mn
+    fl = force_leader_for(state, ctx, t.unit)
+    if fl is None:
+        return mn
+    theirs = ctx.profiles[fl].mn
+    if theirs is None or MENTAL_TABLE.index(str(theirs)) > MENTAL_TABLE.index(str(mn)):
+        return theirs
+    return mn
+
+
+#: Static Charge's zap (L1251): a 2k2 attack, as a close combat weapon without tweaks.
+ZAP = WeaponProfile(-1, "Static Charge", None, XkY(2, 2), 1, None, None, (), ())
+
+
+def rain_storms(state: GameState, ctx: Context) -> None:
+    """Summon Rain Storm (L1263): every figure within a storm's 6" radius area now is soaked
+    (``rained``) for the rest of the turn. Storms are kept on their summoner (``storm_x`` /
+    ``storm_y`` in thousandths of an inch) until the Follow Up step."""
+    import math
+
+    for s in state.figs:
+        if "storm_r" not in s.bonus:
+            continue
+        cx, cy, r = s.bonus["storm_x"] / 1000, s.bonus["storm_y"] / 1000, s.bonus["storm_r"]
+        for g in state.figs:
+            if on_table(g) and math.hypot(g.x - cx, g.y - cy) - ctx.profiles[g.id].radius <= r:
+                g.bonus["rained"] = 1
+
+
+def static_charge(
+    state: GameState, ctx: Context, mover: Fig, dice: Dice, events: list[Event]
+) -> bool:
+    """Static Charge (L1251): the first enemy figure to come into base contact with a charged
+    figure (or that a charged figure comes into contact with) is zapped with a 2k2 attack
+    before anything else happens; the charge is then spent. True when a zap is queued."""
+    if not on_table(mover):
+        return False
+    pairs: list[tuple[Fig, Fig]] = []
+    if "static" in mover.bonus:
+        pairs += [(mover, g) for g in enemies_in_contact(state, ctx, mover)]
+    pairs += [(g, mover) for g in enemies_in_contact(state, ctx, mover) if "static" in g.bonus]
+    if not pairs:
+        return False
+    zapper, victim = pairs[0]
+    zapper.bonus.pop("static")
+    roll = roll_xky(dice, ZAP.av, attack_faces(uncontrolled=not zapper.controlled), "zap")
+    dpool, dfaces, dwhy = defense_pool(state, ctx, zapper, ZAP, victim)
+    d = roll_xky(dice, dpool, dfaces, f"{_n(ctx, victim)} defends")
+    events.append(
+        Event(
+            "static charge",
+            f"{_n(ctx, zapper)}'s Static Charge zaps {_n(ctx, victim)}: 2k2 rolls "
+            f"{list(roll.faces)} = {roll.total} against {dpool} ({', '.join(dwhy)}) "
+            f"{list(d.faces)} = {d.total}",
+            rule(1251),
+        )
+    )
+    state.queue.append(
+        Resolution(zapper.id, -1, "Static Charge", roll.total, [[victim.id, d.total]])
+    )
+    return True
+
+
+def mental_test(
+    ctx: Context, f: Fig, dice: Dice, label: str, *adj: Adjustment, state: GameState | None = None
+) -> bool:
     """A Mental test: roll Mental, 10 or more passes (L613); Automatic Mental passes."""
-    mn = ctx.profiles[f.id].mn
+    mn = ctx.profiles[f.id].mn if state is None else mental_of(state, ctx, f.id)
     if mn is None:
         return True
     pool = mn.adjusted(*adj) if adj else mn
@@ -747,11 +985,11 @@ def _power(
     assert w.power is not None
     pool, faces, _ = attack_pool(state, ctx, f, w, t)
     roll = roll_xky(dice, pool, faces, f"{w.power}")
-    if t.side == f.side:
+    if t.side == f.side or aimed(w):  # an aimed power: nobody resists it (Wave)
         ok = roll.total >= ROUT_TARGET
         detail = f"{roll.total} (needs 10)"
     else:
-        mn = ctx.profiles[t.id].mn
+        mn = _resisting_mental(state, ctx, w, t)
         if mn is None:
             ok, detail = False, f"{roll.total} against Automatic Mental"
         else:
@@ -769,5 +1007,24 @@ def _power(
         )
     )
     if not ok:
+        if any(e.kind == "power_failing_cc_attack" for e in _power_effects(w)):
+            # Devour (L1059): on a failure, a standard close combat attack against Defense,
+            # which the target may answer with Hero Points
+            plain = WeaponProfile(w.slot, w.name, None, w.av, 1, None, None, (), ())
+            pool, faces, why = attack_pool(state, ctx, f, plain, t)
+            again = roll_xky(dice, pool, faces, f"{_n(ctx, f)} attacks with {w.name}")
+            dpool, dfaces, dwhy = defense_pool(state, ctx, f, plain, t)
+            d = roll_xky(dice, dpool, dfaces, f"{_n(ctx, t)} defends")
+            events.append(
+                Event(
+                    "attack roll",
+                    f"{w.power} fails: {_n(ctx, f)} attacks {pool} ({', '.join(why)}) "
+                    f"{list(again.faces)} = {again.total} against {dpool} ({', '.join(dwhy)}) "
+                    f"{list(d.faces)} = {d.total}",
+                    rule(1061),
+                )
+            )
+            res = Resolution(f.id, -1, w.name, again.total, [[t.id, d.total]], cc=True)
+            state.queue.append(res)
         return
     apply_power(state, ctx, f, w, t, _power_effects(w), dice, events)

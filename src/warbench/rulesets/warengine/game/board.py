@@ -12,31 +12,41 @@ reads it the WarEngine way (004_f4ea5693af0644ce.txt L432-L465, docs/rulings.md 
   Entrenching cover counts only for a figure standing inside the piece (a foxhole, L456); light
   and heavy cover count when the piece lies between attacker and target or holds the target.
 
-The WARSURGE sight module measures obscured fractions with shapely rays (its §5.6); WarEngine
-needs a yes/no sight line and a level, so this is a small pure-Python segment test over the
-pieces' polygons (fast enough for a game in well under 100 ms).
+Sight is decided in one place: :meth:`Field.sight` asks the battlefield's query
+(``battlefield.sight.line_of_sight``) with the two figures as points (WarEngine draws the line
+centre to centre, docs/rulings.md) and the bases of the vehicles and monsters as blockers; the
+answer is the one the WARSURGE game and the CLI get for the same question. Which pieces hold a
+point or lie across a line (for cover, moves and objectives) comes from the same compiled board
+geometry (``BoardGeometry.discs_in``, ``segments_cross``). This module only says what the
+answers mean in WarEngine terms (the cover levels).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from warbench.rulesets.warsurge.battlefield import Board
+from warbench.rulesets.warsurge.battlefield.geometry import BoardGeometry, segments_cross
+from warbench.rulesets.warsurge.battlefield.sight import line_of_sight, sight_matrix
 
 NO_COVER, LIGHT, HEAVY, ENTRENCHING = 0, 1, 2, 3
 COVER_NAMES = ("no cover", "light cover", "heavy cover", "entrenching cover")
 EPS = 1e-9
 
 Point = tuple[float, float]
+#: A figure's base that may block sight: ``(centre, radius)``.
+Blocker = tuple[Point, float]
 
 
 @dataclass(frozen=True)
 class Piece:
-    """A terrain piece as WarEngine reads it."""
+    """A terrain piece as WarEngine reads it (``index``: its place in ``board.terrain``)."""
 
     name: str
-    poly: tuple[Point, ...]
-    box: tuple[float, float, float, float]
+    index: int
     level: int  # cover level for a target behind or inside it
     blocks: bool  # blocks line of sight through it
     impassable: bool
@@ -52,31 +62,9 @@ def _level(cover: int, blocks: bool) -> int:
     return HEAVY if blocks else NO_COVER
 
 
-def _inside(poly: tuple[Point, ...], x: float, y: float) -> bool:
-    inside = False
-    n = len(poly)
-    j = n - 1
-    for i in range(n):
-        xi, yi = poly[i]
-        xj, yj = poly[j]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            inside = not inside
-        j = i
-    return inside
-
-
-def _cross(o: Point, a: Point, b: Point) -> float:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
-def _segments_meet(p: Point, q: Point, r: Point, s: Point) -> bool:
-    d1, d2 = _cross(r, s, p), _cross(r, s, q)
-    d3, d4 = _cross(p, q, r), _cross(p, q, s)
-    return ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0))
-
-
 def seg_point_distance(a: Point, b: Point, c: Point) -> float:
-    """Distance from point ``c`` to the segment ``a``-``b``."""
+    """Distance from point ``c`` to the segment ``a``-``b`` (which figures a Linear area
+    effect passes over, L537; not a sight question)."""
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
     n = dx * dx + dy * dy
@@ -92,69 +80,95 @@ class Field:
         self.board = board
         self.width = float(board.width)
         self.height = float(board.height)
-        pieces = []
-        for t in board.terrain:
-            poly = tuple((float(x), float(y)) for x, y in t.polygon)
-            xs = [p[0] for p in poly]
-            ys = [p[1] for p in poly]
-            pieces.append(
-                Piece(
-                    t.name,
-                    poly,
-                    (min(xs), min(ys), max(xs), max(ys)),
-                    _level(t.cover, t.blocks_los),
-                    t.blocks_los,
-                    t.impassable,
-                )
-            )
-        self.pieces = tuple(pieces)
-        self._sight: dict[tuple[Point, Point], bool] = {}
+        self.geom: BoardGeometry = board.geometry()
+        self.pieces = tuple(
+            Piece(t.name, i, _level(t.cover, t.blocks_los), t.blocks_los, t.impassable)
+            for i, t in enumerate(board.terrain)
+        )
+        self._all = np.arange(len(self.pieces), dtype=np.intp)
+        self._sight: dict[tuple[Point, Point, tuple[Blocker, ...]], bool] = {}
         self._cover: dict[tuple[Point, Point], tuple[int, str]] = {}
+        self._lines: dict[tuple[Point, Point], tuple[tuple[bool, ...], ...]] = {}
+        self._at: dict[Point, tuple[bool, ...]] = {}
 
-    # -- points and segments -----------------------------------------------------------------
+    # -- points and segments (the board geometry's answers) --------------------------------
+    def _inside_all(self, x: float, y: float) -> tuple[bool, ...]:
+        """Which pieces the point ``(x, y)`` stands inside (memoised)."""
+        key = (x, y)
+        hit = self._at.get(key)
+        if hit is None:
+            if len(self._at) > 200_000:
+                self._at.clear()
+            row = self.geom.discs_in(self._all, np.array([[x, y]]), np.zeros(1))[0]
+            hit = self._at[key] = tuple(bool(v) for v in row)
+        return hit
+
+    def _line(self, a: Point, b: Point) -> tuple[tuple[bool, ...], ...]:
+        """``(a inside, b inside, the segment meets an edge)`` for every piece (memoised)."""
+        key = (a, b)
+        hit = self._lines.get(key)
+        if hit is None:
+            if len(self._lines) > 200_000:
+                self._lines.clear()
+            n = len(self.pieces)
+            g = self.geom
+            if n:
+                p0 = np.broadcast_to(np.array(a, dtype=np.float64), (n, 1, 2))
+                p1 = np.broadcast_to(np.array(b, dtype=np.float64), (n, 1, 2))
+                meets = tuple(bool(v) for v in segments_cross(p0, p1, g.edge0, g.edge1)[:, 0])
+            else:
+                meets = ()
+            hit = self._lines[key] = (self._inside_all(*a), self._inside_all(*b), meets)
+        return hit
+
     def inside(self, piece: Piece, x: float, y: float) -> bool:
         """Whether the point stands inside the piece."""
-        x0, y0, x1, y1 = piece.box
-        if x < x0 or x > x1 or y < y0 or y > y1:
-            return False
-        return _inside(piece.poly, x, y)
+        return self._inside_all(x, y)[piece.index]
 
     def crosses(self, piece: Piece, a: Point, b: Point) -> bool:
         """Whether the segment ``a``-``b`` passes through the piece."""
-        x0, y0, x1, y1 = piece.box
-        if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1:
-            return False
-        if max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
-            return False
-        if self.inside(piece, *a) or self.inside(piece, *b):
-            return True
-        poly = piece.poly
-        n = len(poly)
-        return any(_segments_meet(a, b, poly[i - 1], poly[i]) for i in range(n))
+        in_a, in_b, meets = self._line(a, b)
+        i = piece.index
+        return in_a[i] or in_b[i] or meets[i]
 
     def pieces_at(self, x: float, y: float) -> list[Piece]:
         """The pieces a figure standing at ``(x, y)`` is inside."""
-        return [p for p in self.pieces if self.inside(p, x, y)]
+        row = self._inside_all(x, y)
+        return [p for p in self.pieces if row[p.index]]
 
     # -- the rules ---------------------------------------------------------------------------
-    def terrain_sight(self, a: Point, b: Point) -> bool:
-        """No sight-blocking piece lies between ``a`` and ``b`` (figures standing inside a
-        piece see out and are seen). Memoised by the two points (figures mostly stand still)."""
-        key = (a, b)
+    def sight(self, a: Point, b: Point, blockers: Sequence[Blocker] = ()) -> bool:
+        """Line of sight from a figure at ``a`` to one at ``b`` (L432-L440): the battlefield's
+        query with the two figures as points and ``blockers`` (vehicles' and monsters'
+        bases) in the way. Memoised by the points and blockers (figures mostly stand still)."""
+        key = (a, b, tuple(blockers))
         hit = self._sight.get(key)
         if hit is None:
             if len(self._sight) > 200_000:
                 self._sight.clear()
-            hit = self._sight[key] = self._terrain_sight(a, b)
+            hit = self._sight[key] = line_of_sight(self.board, (a, 0.0), (b, 0.0), key[2])
         return hit
 
-    def _terrain_sight(self, a: Point, b: Point) -> bool:
-        for p in self.pieces:
-            if p.blocks and self.crosses(p, a, b):
-                if self.inside(p, *a) or self.inside(p, *b):
-                    continue
-                return False
-        return True
+    def sight_many(
+        self, a: Point, bs: Sequence[Point], blockers: Sequence[Blocker] = ()
+    ) -> list[bool]:
+        """:meth:`sight` from ``a`` to each of ``bs`` with the same ``blockers``, asked of the
+        battlefield in one query (``sight_matrix``: the same answer per pair as
+        ``line_of_sight``) for the pairs not known yet."""
+        blk = tuple(blockers)
+        todo = [b for b in dict.fromkeys(bs) if (a, b, blk) not in self._sight]
+        if len(todo) > 1:
+            if len(self._sight) > 200_000:
+                self._sight.clear()
+            row = sight_matrix(self.board, [(a, 0.0)], [(b, 0.0) for b in todo], blk)[0]
+            for b, ok in zip(todo, row, strict=True):
+                self._sight[(a, b, blk)] = bool(ok)
+        return [self.sight(a, b, blk) for b in bs]
+
+    def terrain_sight(self, a: Point, b: Point) -> bool:
+        """No sight-blocking piece lies between ``a`` and ``b`` (figures standing inside a
+        piece see out and are seen): :meth:`sight` with no figure in the way."""
+        return self.sight(a, b)
 
     def cover(self, a: Point, b: Point) -> tuple[int, str]:
         """The cover level of a target at ``b`` attacked from ``a`` and the piece giving it
@@ -169,13 +183,14 @@ class Field:
 
     def _cover_of(self, a: Point, b: Point) -> tuple[int, str]:
         best, name = NO_COVER, ""
+        in_a, in_b, meets = self._line(a, b) if self.pieces else ((), (), ())
         for p in self.pieces:
             if p.level == NO_COVER:
                 continue
-            t_in = self.inside(p, *b)
-            if t_in:
+            i = p.index
+            if in_b[i]:
                 level = p.level
-            elif p.level == ENTRENCHING or not self.crosses(p, a, b) or self.inside(p, *a):
+            elif p.level == ENTRENCHING or not (in_a[i] or meets[i]) or in_a[i]:
                 continue
             else:
                 level = min(p.level, HEAVY)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game.measure import gap, on_table
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import GameState
@@ -27,6 +28,39 @@ def mental_rank(ctx: Context, fid: int) -> int:
     return _MENTAL.index("A" if mn is None else str(mn))
 
 
+def cr_of(state: GameState, ctx: Context, fid: int) -> float:
+    """A figure's Control Radius: its profile's, or 6" once You Da Man granted one (L1347)."""
+    cr = ctx.profiles[fid].cr
+    return 6.0 if cr <= 0 and "You Da Man" in state.figs[fid].marks else cr
+
+
+def mental_of(state: GameState, ctx: Context, fid: int) -> XkY | None:
+    """The Mental a figure tests and resists with (None: Automatic): its own, or the
+    character's that Telepathic Command lent its unit this turn (L1299)."""
+    lent = state.figs[fid].bonus.get("telepathy", 0)
+    return ctx.profiles[lent - 1].mn if lent else ctx.profiles[fid].mn
+
+
+def force_leader_for(state: GameState, ctx: Context, unit: int) -> int | None:
+    """The friendly Force Leader whose Mental the unit may use for rout tests and against
+    Special Powers that target units (L1537): its leader is within the Force Leader's
+    Control Radius, or, leaderless or independent, one of its figures is; the best one."""
+    u = state.units[unit]
+    figs = group_figs(state, [unit])
+    best: int | None = None
+    for fl in state.figs:
+        if fl.side != u.side or fl.unit == unit or not on_table(fl):
+            continue
+        if not ctx.profiles[fl.id].has("force_leader"):
+            continue
+        cr = cr_of(state, ctx, fl.id)
+        near = [u.leader] if u.leader in figs and not u.solo else figs
+        close = any(gap(ctx, fl, state.figs[i]) <= cr + 1e-9 for i in near if i is not None)
+        if close and (best is None or mental_rank(ctx, fl.id) > mental_rank(ctx, best)):
+            best = fl.id
+    return best
+
+
 def group_figs(state: GameState, unit_ids: list[int]) -> list[int]:
     """The figures on the table of the given units."""
     return [i for u in unit_ids for i in state.units[u].figs if on_table(state.figs[i])]
@@ -36,11 +70,11 @@ def leader_candidates(
     state: GameState, ctx: Context, figs: list[int], previous: tuple[float, float] | None
 ) -> list[int]:
     """The figures tied for leadership after rules 1-3 (L305-L311); empty: no leader."""
-    able = [i for i in figs if ctx.profiles[i].cr > 0]
+    able = [i for i in figs if cr_of(state, ctx, i) > 0]
     if not able:
         return []
-    best = max((mental_rank(ctx, i), ctx.profiles[i].cr) for i in able)
-    tied = [i for i in able if (mental_rank(ctx, i), ctx.profiles[i].cr) == best]
+    best = max((mental_rank(ctx, i), cr_of(state, ctx, i)) for i in able)
+    tied = [i for i in able if (mental_rank(ctx, i), cr_of(state, ctx, i)) == best]
     if len(tied) > 1 and previous is not None:
         d = {
             i: math.hypot(state.figs[i].x - previous[0], state.figs[i].y - previous[1])
@@ -76,18 +110,18 @@ def check_control(state: GameState, ctx: Context, unit_ids: list[int]) -> None:
         other = state.units[unit_ids[1]].leader
         if leader is None or (
             other is not None
-            and (mental_rank(ctx, other), ctx.profiles[other].cr)
-            > (mental_rank(ctx, leader), ctx.profiles[leader].cr)
+            and (mental_rank(ctx, other), cr_of(state, ctx, other))
+            > (mental_rank(ctx, leader), cr_of(state, ctx, leader))
         ):
             leader = other
     for i in figs:
         f = state.figs[i]
         prof = ctx.profiles[i]
-        f.controlled = solo or prof.big or i == leader
+        f.controlled = solo or prof.big or i == leader or "telepathy" in f.bonus  # L1299
     if solo or leader is None or not on_table(state.figs[leader]):
         return
     lf = state.figs[leader]
-    cr = ctx.profiles[leader].cr
+    cr = cr_of(state, ctx, leader)
     extra_used = False
     chains: list[int] = []
     for i in figs:
@@ -97,7 +131,7 @@ def check_control(state: GameState, ctx: Context, unit_ids: list[int]) -> None:
         d = gap(ctx, lf, f)
         if d <= cr + 1e-9:
             f.controlled = True
-            if ctx.profiles[i].has("chain_of_command") and ctx.profiles[i].cr > 0:
+            if ctx.profiles[i].has("chain_of_command") and cr_of(state, ctx, i) > 0:
                 chains.append(i)
         elif not extra_used and ctx.profiles[i].has("easily_controlled") and d <= 2 * cr + 1e-9:
             f.controlled = True
@@ -106,7 +140,7 @@ def check_control(state: GameState, ctx: Context, unit_ids: list[int]) -> None:
         cf = state.figs[c]
         for i in figs:
             f = state.figs[i]
-            if not f.controlled and gap(ctx, cf, f) <= ctx.profiles[c].cr + 1e-9:
+            if not f.controlled and gap(ctx, cf, f) <= cr_of(state, ctx, c) + 1e-9:
                 f.controlled = True
 
 

@@ -83,6 +83,12 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Eagle Eye": (Effect("eagle_eye"),),
     "Tracker": (Effect("tracker"),),
     "Vindictive": (Effect("vindictive"),),
+    "Force Leader": (Effect("force_leader"),),
+    "Lightning Reflexes": (Effect("lightning_reflexes"),),
+    "Lucky Bastard": (Effect("reroll_own", "turn"),),
+    "Charmed": (Effect("reroll_own", "game"),),
+    "Hard Luck": (Effect("reroll_forced", "game"),),
+    "Fickle Finger of Fate": (Effect("fickle"),),
     "Monster": (),
     "Vehicle": (),
 }
@@ -163,6 +169,23 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Earth Sense": (Effect("power_expose"),),
     "War Chant": (Effect("power_war_chant"),),
     "Invisibility": (Effect("power_bonus", ("invisible", 1)),),
+    "Mob Mentality": (Effect("power_unit_tag", "mob"),),
+    "Adrenal Overload": (Effect("power_only", "not_vehicle"), Effect("power_adrenal")),
+    "See the Future": (Effect("power_only", "user"), Effect("power_future")),
+    "Telepathic Command": (Effect("power_only", "near_character"), Effect("power_telepathy")),
+    "You Da Man": (Effect("power_only", "you_da_man"), Effect("power_you_da_man")),
+    "Speedster": (Effect("power_only", "user"), Effect("power_bonus", ("speedster", 6))),
+    "Static Charge": (Effect("power_only", "user"), Effect("power_bonus", ("static", 1))),
+    "Illusionary Swarm": (Effect("power_unit_mark_enemy", "swarm"),),
+    "Devour": (
+        Effect("power_only", "monster_cc"),
+        Effect("power_destroy"),
+        Effect("power_failing_cc_attack"),
+    ),
+    "Induce Drug Frenzy": (Effect("power_frenzy"),),
+    "Wave": (Effect("power_aimed"), Effect("power_wave", 3.0)),
+    "Summon Rain Storm": (Effect("power_aimed"), Effect("power_rain_storm", 6.0)),
+    "Fervor of the Righteous": (Effect("power_only", "other_unit"), Effect("power_fervor")),
     "Speaking in Tongues": (
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),
@@ -170,6 +193,69 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
 }
 
 TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
+
+
+#: Tweaks that act in the game with no effect entry of their own: what they change is the
+#: figure or weapon the Troop Builder made, which the game plays as it is.
+BUILT_IN: Mapping[tuple[str, str], str] = {
+    ("personal", "Monster"): "a type L, M or H figure: it blocks sight and takes the vehicle "
+    "and monster rules (L438, L1593)",
+    ("personal", "Vehicle"): "as Monster (L1671)",
+    ("personal", "Weapon Master"): "the extra weapon slot's weapon is carried and used like "
+    "any other (L1665)",
+    ("personal", "Vehicular Commander"): "the vehicle or monster is also a character "
+    "(costs.is_character, L1677): it acts alone, leads and joins trooper units (L356)",
+    ("weapon", "Multiprofile"): "each profile is a weapon of its own in the game (L1807)",
+}
+
+
+#: The tweaks and powers that cannot be played yet, and what the engine lacks for each.
+NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
+    ("personal", "Blood Rage"): "L1365: its moves and attacks are compelled (its full move "
+    "straight at the nearest figure, every close combat attack); the protocol would need the "
+    "compulsions as refusals that the engine's default and listed actions always meet, with "
+    "Deactivate refused until they are spent",
+    ("personal", "Bushwhacker"): "L1469: reserves all its ranged or all its close combat "
+    "weapons at once; a figure's reserve is one weapon in the state (Fig.reserved)",
+    ("personal", "Monstrously Huge"): "L1401: moved only by other figures giving up inches, "
+    "all together in the Follow Up step; the engine has no such pushing move",
+    ("personal", "Scrounger"): "L1607: takes a killed figure's weapon; a figure's weapons "
+    "are its profile, fixed by the set-up, not part of the state",
+    ("personal", "Shapechanger"): "L1613: changes form in the Follow Up step; the game has "
+    "one profile per figure (the first form plays) and no form in the state",
+    ("personal", "Summoned"): "L1431: enters only through Summoning (not in play)",
+    ("weapon", "Transferable"): "L1845: passes to another figure; weapons are fixed "
+    "profiles (as Scrounger)",
+    ("power", "Actuate Casualty"): "L1007: makes a destroyed enemy a figure of the user's "
+    "force; forces cannot gain figures during a game",
+    ("power", "Astral Projection"): "L1019: creates a projection figure; as Actuate Casualty",
+    ("power", "Battering Waves"): "L1031: lowers a piece's cover; the board is fixed for a "
+    "game (the set-up, with its sight answers)",
+    ("power", "Control"): "L1055: the user controls an enemy figure for the turn; "
+    "activations belong to one side's units",
+    ("power", "Drain Power"): "L1067: removes a power or edge of the user's choice; "
+    "tweaks are the fixed profile",
+    ("power", "Expunge Nanites"): "L1085: only on Mutant or DeadTech figures; forces carry "
+    "no faction (the Force Builder has none), so the targets cannot be told",
+    ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
+    ("power", "Restore Vehicle Spirit"): "L1199: disabled vehicles left on the board; "
+    "destroyed figures are removed",
+    ("power", "Shove"): 'L1217: flings a figure "across the board" with no distance or '
+    "landing rule; the power's action names no point",
+    ("power", "Sudden Conversion"): "L1265: only on MegaCom or Brethren figures, joining a "
+    "Laity cell; as Expunge Nanites",
+    ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "
+    "have no off-table figures",
+    ("power", "System Reset"): "L1289: only on DeadTech White or Black Hat units; as "
+    "Expunge Nanites",
+    ("power", "Teleport"): "L1301: moves a figure to any point in range; the power's action "
+    "(an Attack) names a figure, not a point",
+    ("power", "Wall of Air"): "L1319: places a wall that stops shots and moves; as Battering Waves",
+    ("power", "Wall of Fire"): "L1325: places a wall that blocks sight and burns; as "
+    "Battering Waves",
+    ("power", "Wall of Spewing Filth"): "L1331: places a wall that blocks sight; as "
+    "Battering Waves",
+}
 
 
 def effects_of(table: str, names: list[str] | tuple[str, ...]) -> tuple[Effect, ...]:
@@ -184,6 +270,14 @@ def effects_of(table: str, names: list[str] | tuple[str, ...]) -> tuple[Effect, 
 def implemented() -> dict[str, list[str]]:
     """The tweaks and powers with in-game effects, by category (for the report and tests)."""
     return {k: sorted(n for n, e in t.items() if e) for k, t in TABLES.items()}
+
+
+def in_play() -> dict[str, list[str]]:
+    """Every tweak and power that acts in the game: an effect entry, or :data:`BUILT_IN`."""
+    out = implemented()
+    for table, name in BUILT_IN:
+        out[table] = sorted({*out[table], name})
+    return out
 
 
 def source_line(table: str, name: str) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from warbench.rulesets.warengine.game.board import seg_point_distance
+from warbench.rulesets.warengine.game.board import Blocker
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import Fig, GameState
 
@@ -48,17 +48,32 @@ def in_close_combat(state: GameState, ctx: Context, f: Fig) -> bool:
 
 def sees(state: GameState, ctx: Context, a: Fig, b: Fig) -> bool:
     """Line of sight from ``a`` to ``b`` (L432-L440): terrain that blocks sight, and
-    vehicles and monsters between them, block; other figures never do."""
-    pa, pb = (a.x, a.y), (b.x, b.y)
-    if not ctx.field.terrain_sight(pa, pb):
-        return False
-    for i in ctx.big:
-        g = state.figs[i]
-        if i == a.id or i == b.id or not (g.alive and g.placed):
-            continue
-        if seg_point_distance(pa, pb, (g.x, g.y)) < ctx.profiles[i].radius - 1e-6:
-            return False
-    return True
+    vehicles and monsters between them, block; other figures never do. The battlefield's
+    sight query decides (:meth:`.board.Field.sight`)."""
+    blockers = blockers_for(state, ctx, a.id, b.id)
+    return ctx.field.sight((a.x, a.y), (b.x, b.y), blockers)
+
+
+def blockers_for(state: GameState, ctx: Context, *skip: int) -> tuple[Blocker, ...]:
+    """The bases that block sight (vehicles and monsters on the table, L438-L440) other
+    than the figures ``skip`` (the two at the ends of the line)."""
+    return tuple(
+        ((g.x, g.y), ctx.profiles[i].radius)
+        for i in ctx.big
+        if i not in skip and (g := state.figs[i]).alive and g.placed
+    )
+
+
+def sees_many(state: GameState, ctx: Context, a: Fig, bs: list[Fig]) -> list[bool]:
+    """:func:`sees` from ``a`` to each of ``bs``, the figures that are not vehicles or
+    monsters asked of the battlefield together (their blockers are the same)."""
+    big = set(ctx.big)
+    small = [b for b in bs if b.id not in big]
+    if len(small) > 1:
+        ctx.field.sight_many(
+            (a.x, a.y), [(b.x, b.y) for b in small], blockers_for(state, ctx, a.id)
+        )
+    return [sees(state, ctx, a, b) for b in bs]
 
 
 def nearest_enemy(state: GameState, ctx: Context, f: Fig) -> Fig | None:

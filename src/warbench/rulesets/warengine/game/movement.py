@@ -35,7 +35,8 @@ def allowance(state: GameState, ctx: Context, f: Fig, mode: str) -> int:
         mv += 3
     if mode in ("fast", "charge"):
         mv += ctx.profiles[f.id].mv // 3
-    return mv
+    # Speedster: up to 6" more (L1239); Induce Drug Frenzy: 1" a kept die (L1119)
+    return mv + f.bonus.get("speedster", 0) + f.bonus.get("frenzy_k", 0)
 
 
 def cost(f: Fig, x: float, y: float) -> int:

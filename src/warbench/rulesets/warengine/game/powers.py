@@ -11,7 +11,18 @@ L1281), ``null`` (no further powers: Null Field L1155, Protection L1167), ``atta
 ``blessed`` (Bless Weapon L1035), ``stealthy`` (Skulk in Shadows L1221), ``exposed``
 (Earth Sense L1071), ``def_hero`` (Psychic Shield L1173), ``hero_cap`` (Invigorate L1131),
 ``floor`` / ``chanting`` (War Chant L1335), ``invisible`` (Invisibility L1137), ``first``
-(Speaking in Tongues L1233: the unit activates before any other of its force).
+(Speaking in Tongues L1233: the unit activates before any other of its force), ``mob`` (Mob
+Mentality L1149: the unit's next close combat massed attack), ``adrenal`` / ``doomed``
+(Adrenal Overload L1011: a killing hit removes the figure only in the Follow Up step),
+``future`` (See the Future L1199: kept through the Follow Up step to the next Initiative step),
+``telepathy`` (Telepathic Command L1299: the lending character's id + 1). You Da Man (L1347)
+lasts the game: a mark (``Fig.marks``) that :func:`.control.cr_of` reads. ``frenzy_k`` /
+``frenzy_r`` (Induce Drug Frenzy L1119: its kept and rolled dice), ``storm_x`` /
+``storm_y`` / ``storm_r`` and ``rained`` (Summon Rain Storm L1263), ``speedster``
+(Speedster L1239: 6" more to move this activation, no reserve fire or enemy power on it),
+``static`` (Static Charge L1251: the next enemy in base contact is zapped, 2k2), the mark
+``swarm`` (Illusionary Swarm L1107: the unit's next activation fires on the closest unit,
+friend or foe, without Did Not Move; the tag ``swarm`` while it lasts).
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ ENEMY_KINDS = (
     "power_halt",
     "power_suspend",
     "power_unit_tag_enemy",
+    "power_unit_mark_enemy",
 )
 
 #: Target restrictions (``power_only``): a sentence and the figures allowed.
@@ -40,17 +52,48 @@ ONLY = {
     "machine": "vehicles and figures with the Cybernetic edge",
     "group": "units of at least two figures",
     "not_activated": "units that have not activated this turn",
+    "not_vehicle": "figures that are not vehicles",
+    "user": "the user itself",
+    "other_unit": "another unit (one extra activation at a time)",
+    "monster_cc": "figures in base contact with a monster user no bigger than it",
+    "near_character": "units of a user within a friendly character's Control Radius",
+    "you_da_man": "Troopers or Elites without a Control Radius in a unit that has none left",
 }
+
+
+def lending_character(state: GameState, ctx: Context, f: Fig) -> int | None:
+    """Telepathic Command (L1299): the friendly character whose Control Radius holds the user
+    and whose Mental is lent (the engine picks the best Mental; docs/rulings.md)."""
+    from warbench.rulesets.warengine.game.control import cr_of, mental_rank
+
+    chars = [
+        c.id
+        for c in state.figs
+        if c.side == f.side
+        and on_table(c)
+        and ctx.profiles[c.id].character
+        and cr_of(state, ctx, c.id) > 0
+        and (c.id == f.id or gap(ctx, c, f) <= cr_of(state, ctx, c.id) + 1e-9)
+    ]
+    return max(chars, key=lambda i: (mental_rank(ctx, i), -i)) if chars else None
 
 
 def _n(ctx: Context, f: Fig) -> str:
     return f"{ctx.profiles[f.id].name} #{f.id}"
 
 
-def only_refusal(state: GameState, ctx: Context, effects: tuple[Effect, ...], t: Fig) -> str | None:
+def only_refusal(
+    state: GameState,
+    ctx: Context,
+    effects: tuple[Effect, ...],
+    t: Fig,
+    user: Fig | None = None,
+) -> str | None:
     """Why the power may not target ``t`` (its ``power_only`` restriction, null tags)."""
     if "null" in t.bonus or "suspended" in t.bonus:
         return f"{_n(ctx, t)} may not be affected by Special Powers this turn"
+    if "speedster" in t.bonus and user is not None and user.side != t.side:
+        return f"{_n(ctx, t)} moves too fast to be targeted (Speedster, L1239)"
     for e in effects:
         if e.kind != "power_only":
             continue
@@ -61,7 +104,49 @@ def only_refusal(state: GameState, ctx: Context, effects: tuple[Effect, ...], t:
             return f"it affects only {ONLY['group']}"
         if e.param == "not_activated" and state.units[t.unit].activated:
             return f"it affects only {ONLY['not_activated']}"
+        if e.param == "not_vehicle" and "Vehicle" in prof.tweaks:
+            return f"it affects only {ONLY['not_vehicle']}"
+        if e.param == "other_unit" and (t.unit in state.active_units or state.resume):
+            return f"it affects only {ONLY['other_unit']}"
+        if e.param == "monster_cc" and not _devour_ok(ctx, user, t):
+            return f"it affects only {ONLY['monster_cc']}"
+        if e.param == "near_character" and (
+            user is None or lending_character(state, ctx, user) is None
+        ):
+            return f"it affects only {ONLY['near_character']}"
+        if e.param == "you_da_man" and not _you_da_man_ok(state, ctx, t):
+            return f"it affects only {ONLY['you_da_man']}"
     return None
+
+
+#: Figure types by size, for Devour's "targets bigger than the monster's head" (L1061).
+SIZE = {"T": 0, "E": 0, "C": 0, "L": 1, "M": 2, "H": 3}
+
+
+def _devour_ok(ctx: Context, user: Fig | None, t: Fig) -> bool:
+    """Devour (L1059): a monster's power, in close combat only, on a target no bigger than
+    the monster (its head: docs/rulings.md reads it as a type no larger than the monster's)."""
+    if user is None or "Monster" not in ctx.profiles[user.id].tweaks:
+        return False
+    if gap(ctx, user, t) > 0.01:
+        return False
+    return SIZE[ctx.profiles[t.id].type] <= SIZE[ctx.profiles[user.id].type]
+
+
+def _you_da_man_ok(state: GameState, ctx: Context, t: Fig) -> bool:
+    from warbench.rulesets.warengine.game.control import cr_of
+
+    def leads(i: int) -> bool:
+        return ctx.profiles[i].type in ("T", "E") and cr_of(state, ctx, i) > 0
+
+    if ctx.profiles[t.id].type not in ("T", "E") or cr_of(state, ctx, t.id) > 0:
+        return False
+    return not any(on_table(state.figs[i]) and leads(i) for i in state.units[t.unit].figs)
+
+
+def only_user(effects: tuple[Effect, ...]) -> bool:
+    """Whether the power works on its user only (See the Future L1199)."""
+    return any(e.kind == "power_only" and e.param == "user" for e in effects)
 
 
 def _halt(f: Fig) -> None:
@@ -107,6 +192,10 @@ def apply_power(
                 state.figs[i].bonus["rally"] = 1
         elif k == "power_bonus" and isinstance(e.param, tuple):
             t.bonus[str(e.param[0])] = int(e.param[1]) if len(e.param) == 2 else 1
+        elif k == "power_unit_mark_enemy":  # until the unit's next activation (L1107)
+            for i in unit.figs:
+                if str(e.param) not in state.figs[i].marks:
+                    state.figs[i].marks.append(str(e.param))
         elif k in ("power_unit_tag", "power_unit_tag_enemy"):
             for i in unit.figs:
                 state.figs[i].bonus[str(e.param)] = 1
@@ -131,19 +220,96 @@ def apply_power(
             if tag == "def_hero":
                 t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + gain
             else:
-                t.bonus.setdefault("hero_cap", t.hero)
-                t.hero += gain
+                # Invigorate never stacks with itself (a second use in a turn, after an
+                # extra activation, tops the six up again): at most six over the points
+                # the figure had before the first (docs/rulings.md)
+                cap = t.bonus.setdefault("hero_cap", t.hero)
+                t.hero = max(t.hero, min(t.hero + gain, cap + gain))
         elif k == "power_expose":
             rng = w.range or 0.0
             for g in state.figs:
                 if g.side != f.side and on_table(g) and gap(ctx, f, g) <= rng + 1e-9:
                     g.bonus["exposed"] = 1
+        elif k == "power_adrenal":  # Adrenal Overload (L1011)
+            t.bonus["adrenal"] = 1
+            t.reserved = None
+        elif k == "power_frenzy":  # Induce Drug Frenzy (L1119), until the Follow Up step
+            t.bonus["frenzy_k"] = w.av.kept  # +1" of movement a kept die
+            t.bonus["frenzy_r"] = w.av.rolled  # +1 close combat, -1 ranged a rolled die
+            t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + w.av.kept
+            t.reserved = None
+            t.burning.append([f.id, ctx.profiles[f.id].weapons.index(w), 3, 0])
+        elif k == "power_wave":
+            _wave(state, ctx, f, w, t, float(str(e.param)), events)
+        elif k == "power_rain_storm":  # the area's centre is the named figure (L1263)
+            f.bonus["storm_x"], f.bonus["storm_y"] = round(t.x * 1000), round(t.y * 1000)
+            f.bonus["storm_r"] = round(float(str(e.param)))
+            from warbench.rulesets.warengine.game.attacks import rain_storms
+
+            rain_storms(state, ctx)
+        elif k == "power_fervor":  # Fervor of the Righteous (L1089): activates now
+            from warbench.rulesets.warengine.game.activation import activate
+            from warbench.rulesets.warengine.game.state import Activate
+
+            state.resume = list(state.active_units)
+            activate(state, ctx, Activate(t.unit), dice, events)
+        elif k == "power_future":  # See the Future (L1199): the next Initiative step
+            t.bonus["future"] = 1
+        elif k == "power_telepathy":  # Telepathic Command (L1299)
+            lender = lending_character(state, ctx, f)
+            if lender is not None:
+                for i in unit.figs:
+                    state.figs[i].bonus["telepathy"] = lender + 1
+                    state.figs[i].controlled = True
+        elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game
+            if "You Da Man" not in t.marks:
+                t.marks.append("You Da Man")
         elif k == "power_war_chant":
             rng = w.range or 0.0
             f.bonus["chanting"] = round(rng * 100)
             for g in state.figs:
                 if g.side == f.side and on_table(g) and gap(ctx, f, g) <= rng + 1e-9:
                     g.bonus["floor"] = f.id + 1
+
+
+def _wave(
+    state: GameState,
+    ctx: Context,
+    f: Fig,
+    w: WeaponProfile,
+    t: Fig,
+    push: float,
+    events: list[Event],
+) -> None:
+    """Wave (L1329): a line from the user toward ``t`` to the power's range; every figure it
+    hits, except vehicles and monsters, is moved ``push`` inches directly away from the user
+    (where the board and the other bases let it; otherwise it stays, docs/rulings.md)."""
+    import math
+
+    from warbench.rulesets.warengine.game.board import seg_point_distance
+    from warbench.rulesets.warengine.game.measure import free_spot
+
+    d = math.hypot(t.x - f.x, t.y - f.y)
+    if d <= 1e-9:
+        return
+    reach = (w.range if w.range is not None and math.isfinite(w.range) else d) + (
+        ctx.profiles[f.id].radius
+    )
+    end = (f.x + (t.x - f.x) / d * reach, f.y + (t.y - f.y) / d * reach)
+    for g in state.figs:
+        prof = ctx.profiles[g.id]
+        if g.id == f.id or not on_table(g) or prof.big:
+            continue
+        if seg_point_distance((f.x, f.y), end, (g.x, g.y)) > prof.radius + 1e-9:
+            continue
+        away = math.hypot(g.x - f.x, g.y - f.y) or 1.0
+        x = round(g.x + (g.x - f.x) / away * push, 6)
+        y = round(g.y + (g.y - f.y) / away * push, 6)
+        if ctx.field.passable((g.x, g.y), (x, y), prof.radius) is None and free_spot(
+            state, ctx, g, x, y
+        ):
+            g.x, g.y = x, y
+            events.append(Event("wave", f'the Wave throws {_n(ctx, g)} back 3"', rule(1329)))
 
 
 def _halt_scope(

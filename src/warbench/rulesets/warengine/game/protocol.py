@@ -33,6 +33,7 @@ from warbench.rulesets.warengine.game import resolution as rsl
 from warbench.rulesets.warengine.game import setup as stp
 from warbench.rulesets.warengine.game.control import check_control, group_figs
 from warbench.rulesets.warengine.game.measure import free_spot, on_table
+from warbench.rulesets.warengine.game.rout import terror_tests
 from warbench.rulesets.warengine.game.state import (
     ACTION_TYPE,
     Activate,
@@ -53,7 +54,9 @@ from warbench.rulesets.warengine.game.state import (
 )
 from warbench.rulesets.warengine.game.victory import last_standing, scores
 
-VERSION = "warengine-game-1"
+#: The behaviour version: 2 (issue 16) sight through the battlefield's query, Hero Points in
+#: the Follow Up step as decisions, 21 more tweaks and powers, the state's ``marks``/``resume``.
+VERSION = "warengine-game-2"
 
 
 class _LazyDice:
@@ -556,6 +559,7 @@ def _apply(
             events.append(
                 Event("initiative", f"player {action.winner} wins the initiative", rule(340))
             )
+            act.see_the_future(s, ctx, events)
         return
     if isinstance(action, Place):
         f = s.figs[action.fig]
@@ -645,7 +649,7 @@ def _apply(
             s.then = action
             _settle(s, ctx, dice, events)
             return
-        _move(s, ctx, f, action, events)
+        _move(s, ctx, f, action, events, dice)
         return
     assert isinstance(action, Attack)
     if res.counter_window(s, ctx, action):
@@ -661,12 +665,12 @@ def _apply(
     _settle(s, ctx, dice, events)
 
 
-def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event]) -> None:
+def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event], dice: Dice) -> None:
     start = (f.x, f.y)
     if m.mode == "continue":
         f.x, f.y = m.x, m.y
         events.append(Event("move", f"{ctx.profiles[f.id].name} #{f.id} moves on", rule(410)))
-        res.open_move_window(s, ctx, f.id, start)
+        _moved_near_terror(s, ctx, f, start, dice, events)
         return
     pause = res.lunge_pause(s, ctx, f.id, start, (m.x, m.y))
     mov.do_move(s, ctx, f, m)
@@ -680,14 +684,28 @@ def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event]) 
         res.open_move_window(s, ctx, f.id, start)
         if s.window is None:
             m2, s.then = s.then, None
-            _move(s, ctx, f, m2, events)
+            _move(s, ctx, f, m2, events, dice)
         return
     events.append(
         Event(
             "move", f"{ctx.profiles[f.id].name} #{f.id} {m.mode}s to ({m.x:g}, {m.y:g})", rule(402)
         )
     )
-    res.open_move_window(s, ctx, f.id, start)
+    _moved_near_terror(s, ctx, f, start, dice, events)
+
+
+def _moved_near_terror(
+    s: GameState, ctx: stp.Context, f: Any, start: Any, dice: Dice, events: list[Event]
+) -> None:
+    """After a move stage: a Static Charge zaps (L1251), Terrifying's immediate rout tests
+    (L1649), then the other player's chance to use reserved attacks on the mover if it is
+    still there (L410)."""
+    atk.rain_storms(s, ctx)
+    if atk.static_charge(s, ctx, f, dice, events):
+        rsl.advance(s, ctx, events)  # resolved now, unless it waits for Hero Points
+    terror_tests(s, ctx, dice, events)
+    if on_table(f):
+        res.open_move_window(s, ctx, f.id, start)
 
 
 def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[Event]) -> None:
@@ -709,13 +727,16 @@ def _settle(s: GameState, ctx: stp.Context, dice: Dice, events: list[Event]) -> 
         return
     if s.queue or s.window is not None:
         return
+    if s.phase == "follow up":  # a follow-up attack was resolved: the step goes on (L597)
+        act.resume_follow_up(s, ctx, dice, events)
+        return
     if s.then is not None:
         m, s.then = s.then, None
         f = s.figs[m.fig]
         captor = s.figs[f.entangled_by] if f.entangled_by is not None else None
         held = captor is not None and on_table(captor)
         if on_table(f) and not held and free_spot(s, ctx, f, m.x, m.y):
-            _move(s, ctx, f, m, events)  # an entangled figure may not escape (L1765)
+            _move(s, ctx, f, m, events, dice)  # an entangled figure may not escape (L1765)
     if s.active_unit is not None and not any(
         on_table(s.figs[i]) for u in s.active_units for i in s.units[u].figs
     ):

@@ -44,6 +44,10 @@ def reserve_refusal(
     if bad:
         return (bad.reason, bad.rule)
     w = ctx.profiles[f.id].weapons[r.weapon]
+    if "frenzy_k" in f.bonus:
+        return (f"{ctx.profiles[f.id].name} #{f.id} is in a drug frenzy: no reserve", rule(1119))
+    if "adrenal" in f.bonus:
+        return (f"{ctx.profiles[f.id].name} #{f.id} is in Adrenal Overload: no reserve", rule(1011))
     if w.has("no_reserve"):
         return (f"{w.name} has Slow Attack and may never be placed on reserve", rule(1725))
     return None
@@ -67,7 +71,7 @@ def options(state: GameState, ctx: Context, window: Window) -> list[ReserveFire]
                 out.append(ReserveFire(t.id, a.id))
         return out
     mover = state.figs[window.mover]
-    if not on_table(mover):
+    if not on_table(mover) or "speedster" in mover.bonus:  # Speedster: too fast (L1239)
         return out
     for f in state.figs:
         if f.side != window.player or not on_table(f) or f.reserved is None or f.id in window.used:
@@ -141,7 +145,10 @@ def open_move_window(
 
 
 def counter_window(state: GameState, ctx: Context, a: Attack) -> bool:
-    """Before an attack on a figure with a reserved attack that can answer (L585)."""
+    """Before an attack on a figure with a reserved attack that can answer (L585). A normal
+    attack by a figure with Lightning Reflexes supersedes reserved attacks (L1577): none."""
+    if ctx.profiles[a.fig].has("lightning_reflexes"):
+        return False
     t = state.figs[a.target]
     w = Window("counter", t.side, t.id, declared=a)
     if t.reserved is not None and options(state, ctx, w):

@@ -43,6 +43,8 @@ def hero_question(state: GameState, ctx: Context) -> tuple[int, int, int, int] |
         tid, d = res.targets[k]
         t = state.figs[tid]
         have = t.hero + t.bonus.get("def_hero", 0)  # Psychic Shield: defense only (L1173)
+        if "adrenal" in t.bonus:
+            have //= 2  # Adrenal Overload: two Hero Points raise a Defense roll by one (L1011)
         if d < 0 or not t.alive or have <= 0 or res.mental:
             continue
         if total > d and k == res.decided:
@@ -62,10 +64,11 @@ def spend(state: GameState, points: int) -> None:
         return
     tid, d = res.targets[res.decided]
     t = state.figs[tid]
-    shield = min(points, t.bonus.get("def_hero", 0))  # defense-only points go first
+    cost = points * (2 if "adrenal" in t.bonus else 1)  # Adrenal Overload (L1011)
+    shield = min(cost, t.bonus.get("def_hero", 0))  # defense-only points go first
     if shield:
         t.bonus["def_hero"] -= shield
-    t.hero -= points - shield
+    t.hero -= cost - shield
     res.targets[res.decided] = [tid, d + points]
     res.decided += 1
 
@@ -143,9 +146,25 @@ def destroy(
     (L619-L621)."""
     if not t.alive:
         return
+    if (
+        "adrenal" in t.bonus and how == "destroyed"
+    ):  # a killing hit: removed in the Follow Up (L1011)
+        if "doomed" not in t.bonus:
+            t.bonus["doomed"] = 1
+            events.append(
+                Event(
+                    "adrenal",
+                    f"{_n(ctx, t)} takes a killing hit and fights on until the Follow Up step",
+                    rule(1011),
+                )
+            )
+        return
     if "suspended" in t.bonus:  # Suspend: invulnerable until the Follow Up ends (L1281)
         events.append(Event("suspended", f"{_n(ctx, t)} is suspended: unharmed", rule(1281)))
         return
+    from warbench.rulesets.warengine.game.rout import force_leader_falls
+
+    force_leader_falls(state, ctx, t.id)
     t.alive = False
     u = state.units[t.unit]
     u.lost_this_turn += 1

@@ -13,11 +13,31 @@ from __future__ import annotations
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import ROUT_TARGET, Adjustment, XkY, roll_xky
-from warbench.rulesets.warengine.game.control import group_figs, mental_rank
+from warbench.rulesets.warengine.game.control import (
+    force_leader_for,
+    group_figs,
+    mental_of,
+    mental_rank,
+)
 from warbench.rulesets.warengine.game.effects import effects_of
 from warbench.rulesets.warengine.game.measure import gap, on_table
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import GameState, UnitState, rule
+from warbench.rulesets.warengine.tables import catalogue
+
+
+def _rank(mn: XkY) -> int:
+    return catalogue().mental.index(str(mn))
+
+
+def force_leader_falls(state: GameState, ctx: Context, fl: int) -> None:
+    """A Force Leader destroyed or routed (L1537): every unit that could use its Mental then
+    takes a rout test in the Rout step of the turn. Call while it is still on the table."""
+    if not ctx.profiles[fl].has("force_leader"):
+        return
+    for u in state.units:
+        if not u.gone and force_leader_for(state, ctx, u.id) == fl:
+            u.must_test = True
 
 
 def _kinds(u: UnitState) -> set[str]:
@@ -51,8 +71,6 @@ def triggers(state: GameState, ctx: Context, u: UnitState) -> list[str]:
 
 def rout_step(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
     """The Rout step (L605): every unit that must, tests once."""
-    from warbench.rulesets.warengine.game.resolution import destroy
-
     for u in state.units:
         alive = group_figs(state, [u.id])
         if not alive or u.gone:
@@ -70,64 +88,92 @@ def rout_step(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
         why = triggers(state, ctx, u)
         if not why:
             continue
-        u.tests_taken += 1
-        if "pass_first_rout" in _kinds(u) and u.tests_taken == 1:
-            events.append(
-                Event("rout", f"{u.name} is Well Trained: passes its first rout test", rule(1885))
-            )
-            continue
-        if any("rally" in state.figs[i].bonus for i in alive):
-            events.append(Event("rout", f"{u.name} is Rallied: passes", rule(1181)))
-            continue
-        leader = u.leader if u.leader in alive else None
-        tester = (
-            leader if leader is not None else max(alive, key=lambda i: (mental_rank(ctx, i), -i))
+        rout_test(state, ctx, u, why, dice, events)
+
+
+def rout_test(
+    state: GameState, ctx: Context, u: UnitState, why: list[str], dice: Dice, events: list[Event]
+) -> None:
+    """One rout test of unit ``u`` (L613-L617, with Well Trained, Rally, Inspiring Example,
+    Butthole Sergeant); the figures that fail rout at once."""
+    from warbench.rulesets.warengine.game.resolution import destroy
+
+    alive = group_figs(state, [u.id])
+    if not alive or u.gone:
+        return
+    u.tests_taken += 1
+    if "pass_first_rout" in _kinds(u) and u.tests_taken == 1:
+        events.append(
+            Event("rout", f"{u.name} is Well Trained: passes its first rout test", rule(1885))
         )
-        mn = ctx.profiles[tester].mn
-        if mn is None:
+        return
+    if any("rally" in state.figs[i].bonus for i in alive):
+        events.append(Event("rout", f"{u.name} is Rallied: passes", rule(1181)))
+        return
+    leader = u.leader if u.leader in alive else None
+    tester = leader if leader is not None else max(alive, key=lambda i: (mental_rank(ctx, i), -i))
+    mn = mental_of(state, ctx, tester)
+    fl = force_leader_for(state, ctx, u.id)  # a Force Leader's better Mental (L1537)
+    if fl is not None and mn is not None and mental_rank(ctx, fl) > _rank(mn):
+        mn = ctx.profiles[fl].mn
+        why = [*why, f"{ctx.profiles[fl].name}'s Mental (Force Leader)"]
+    if mn is None:
+        events.append(
+            Event("rout", f"{u.name} tests ({'; '.join(why)}): Automatic Mental holds", rule(613))
+        )
+        return
+    adj = [
+        e.param
+        for e in ctx.profiles[tester].effects
+        if e.kind == "rout" and isinstance(e.param, Adjustment)
+    ]
+    pool: XkY = mn.adjusted(*adj) if adj else mn
+    routed = _test(state, ctx, u, alive, pool, leader, dice, events, why)
+    if routed and leader is not None and ctx.profiles[leader].has("inspiring"):
+        events.append(Event("rout", f"{u.name} rerolls (Inspiring Example)", rule(1573)))
+        routed = _test(
+            state,
+            ctx,
+            u,
+            [i for i in alive if on_table(state.figs[i])],
+            pool,
+            leader,
+            dice,
+            events,
+            why,
+        )
+    if routed and leader is not None and ctx.profiles[leader].has("butthole"):
+        lf = state.figs[leader]
+        others = [i for i in alive if i != leader and on_table(state.figs[i])]
+        if others:
+            victim = min(others, key=lambda i: (gap(ctx, lf, state.figs[i]), i))
             events.append(
-                Event(
-                    "rout", f"{u.name} tests ({'; '.join(why)}): Automatic Mental holds", rule(613)
-                )
+                Event("rout", f"{u.name}: the sergeant makes an example of #{victim}", rule(1477))
             )
+            destroy(state, ctx, state.figs[victim], None, events, "shot by its sergeant")
+            for i in alive:
+                state.figs[i].bonus.pop("routing", None)
+            return
+    for i in list(alive):
+        if state.figs[i].bonus.pop("routing", None):
+            _rout(state, ctx, u, [i], events)
+
+
+def terror_tests(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
+    """Terrifying (L1649): a unit with a figure within 6" of an enemy Terrifying figure takes
+    an immediate rout test (its failed figures rout at once), once a game per unit and
+    Terrifying figure (the figure's ``marks`` remember it, as for the 18" fire test)."""
+    for t in state.figs:
+        if not on_table(t) or not ctx.profiles[t.id].has("terrifying"):
             continue
-        adj = [
-            e.param
-            for e in ctx.profiles[tester].effects
-            if e.kind == "rout" and isinstance(e.param, Adjustment)
-        ]
-        pool: XkY = mn.adjusted(*adj) if adj else mn
-        routed = _test(state, ctx, u, alive, pool, leader, dice, events, why)
-        if routed and leader is not None and ctx.profiles[leader].has("inspiring"):
-            events.append(Event("rout", f"{u.name} rerolls (Inspiring Example)", rule(1573)))
-            routed = _test(
-                state,
-                ctx,
-                u,
-                [i for i in alive if on_table(state.figs[i])],
-                pool,
-                leader,
-                dice,
-                events,
-                why,
-            )
-        if routed and leader is not None and ctx.profiles[leader].has("butthole"):
-            lf = state.figs[leader]
-            others = [i for i in alive if i != leader and on_table(state.figs[i])]
-            if others:
-                victim = min(others, key=lambda i: (gap(ctx, lf, state.figs[i]), i))
-                events.append(
-                    Event(
-                        "rout", f"{u.name}: the sergeant makes an example of #{victim}", rule(1477)
-                    )
-                )
-                destroy(state, ctx, state.figs[victim], None, events, "shot by its sergeant")
-                for i in alive:
-                    state.figs[i].bonus.pop("routing", None)
+        for u in state.units:
+            if u.side == t.side or u.gone or f"terrified {u.id}" in t.marks:
                 continue
-        for i in list(alive):
-            if state.figs[i].bonus.pop("routing", None):
-                _rout(state, ctx, u, [i], events)
+            near = [i for i in group_figs(state, [u.id]) if gap(ctx, t, state.figs[i]) <= 6.0]
+            if near:
+                t.marks.append(f"terrified {u.id}")
+                name = f"{ctx.profiles[t.id].name} #{t.id}"
+                rout_test(state, ctx, u, [f'within 6" of the Terrifying {name}'], dice, events)
 
 
 def _test(
@@ -173,6 +219,7 @@ def _rout(
         f = state.figs[i]
         if not f.alive:
             continue
+        force_leader_falls(state, ctx, i)
         f.alive = False
         f.routed = True
         u.lost_this_turn += 1

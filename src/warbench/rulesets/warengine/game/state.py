@@ -196,6 +196,7 @@ class Fig:
     )  # follow-up attacks [fig, weapon, x10, y10]
     bonus: dict[str, int] = field(default_factory=dict)  # timed effects of powers
     vendetta: int | None = None  # Vindictive: the figure it must keep attacking (L1457)
+    marks: list[str] = field(default_factory=list)  # once-per-game uses spent (Charmed L1485)
 
 
 @dataclass
@@ -268,7 +269,7 @@ class GameState:
     units: list[UnitState]
     step: int = 0
     turn: int = 1
-    phase: str = "placement"  # placement, initiative, conflict, over
+    phase: str = "placement"  # placement, initiative, conflict, follow up, over
     # placement: groups of figure ids by movement, the player placing now
     place_order: list[list[int]] = field(default_factory=list)  # [[side, mv], ...]
     place_roll: bool = False  # a roll-off is pending for the current group (L289)
@@ -278,6 +279,7 @@ class GameState:
     to_act: int = 0  # whose activation comes next
     active_unit: int | None = None
     active_units: list[int] = field(default_factory=list)  # the unit and a joined unit
+    resume: list[int] = field(default_factory=list)  # an activation waiting for Fervor's (L1089)
     window: Window | None = None
     queue: list[Resolution] = field(default_factory=list)
     then: Move | None = None  # a move waiting for free attacks (Leaving Close Combat, L561)
@@ -295,6 +297,7 @@ class GameState:
         new.units = [_copy_unit(u) for u in self.units]
         new.place_order = [list(g) for g in self.place_order]
         new.active_units = list(self.active_units)
+        new.resume = list(self.resume)
         new.window = copy.deepcopy(self.window)
         new.queue = copy.deepcopy(self.queue)
         new.leader_choice = list(self.leader_choice)
@@ -311,6 +314,7 @@ def _copy_fig(f: Fig) -> Fig:
     g.reloaded = dict(f.reloaded)
     g.burning = [list(b) for b in f.burning]
     g.bonus = dict(f.bonus)
+    g.marks = list(f.marks)
     return g
 
 

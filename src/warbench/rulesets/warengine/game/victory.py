@@ -61,6 +61,7 @@ def last_standing(state: GameState, events: list[Event]) -> bool:
     state.window = None
     state.then = None
     state.leader_choice = []
+    state.resume = []
     if not any(left):
         state.winner, state.reason = None, "both forces destroyed"
     else:
