@@ -255,3 +255,16 @@ def test_a_web_game_replays_identically_with_warbench_replay(client: Any, tmp_pa
     out = CliRunner().invoke(app, ["replay", str(path)])
     assert out.exit_code == 0, out.output
     assert f"verified: {end['steps']} actions replay identically" in out.output
+
+
+def test_every_listed_ai_seat_kind_plays_a_game_to_the_end(client: Any) -> None:
+    """Every AI kind the lobby offers builds its player with the game's ruleset and set-up
+    (search players need both; the web once built them without and failed)."""
+    rows = client.get("/api/play/rulesets").json()
+    toy = next(r for r in rows if r["id"] == "toy-duel")
+    kinds = [k for k in toy["seat_kinds"] if k.startswith("ai:")]
+    assert "ai:automatic" in kinds and any(k.startswith("ai:search") for k in kinds)
+    for kind in kinds:
+        g = new_game(client, mode="ai", seats=["human", kind])
+        end = _play_out(client, g["id"], [g["tokens"]["players"]])
+        assert end["result"] is not None, kind

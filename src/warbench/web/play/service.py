@@ -37,6 +37,7 @@ from warbench.play.core import (
     ProtocolError,
     Result,
     Ruleset,
+    SetupArgs,
     chance_dice,
     pick_outcome,
 )
@@ -623,7 +624,12 @@ class PlayService:
                     choice = (d.player, d.default, "automated")
                 elif 0 <= d.player < len(data.seats) and data.seats[d.player] != HUMAN:
                     kind = data.seats[d.player].removeprefix("ai:")
-                    player = Lineup((kind,))(data.seed * 7919 + count + 1, d.player)
+                    setup = data.setup
+                    knows = SetupArgs(
+                        tuple(setup["rosters"]), setup.get("board"), setup.get("options") or {}
+                    )
+                    lineup = Lineup((kind,), data.ruleset, knows)  # search players need both
+                    player = lineup(data.seed * 7919 + count + 1, d.player)
                     view = rs.view(state, d.player)
                     legal = rs.legal_actions(state, d.player)
                     choice = (d.player, player.choose(view, legal, d, Budget()), f"ai:{kind}")
