@@ -115,7 +115,10 @@ def test_search_plays_in_a_batch_on_processes_as_inline() -> None:
 
 def test_search_beats_random_legal_on_a_small_seeded_set() -> None:
     """The issue's first rung: the search player (level 1) against random-legal play, both
-    seat orders, on the sample boards."""
+    seat orders, on the sample boards. Twelve seeded games are a smoke test, not the measure:
+    the measured rate (docs/ai.md, 200-game ladder, ``WARBENCH_LADDER_GAMES``) is about 80%,
+    so two thirds is what twelve games can hold it to (at 80%, 8 or more of 12 in 93% of
+    seed sets; a player no better than random reaches 8 in 19%)."""
     from warbench.sim.lab import LabSpec, run_lab
 
     setup = skirmish()
@@ -127,7 +130,7 @@ def test_search_beats_random_legal_on_a_small_seeded_set() -> None:
             mine = "A" if kinds[0] == "search:1" else "B"
             wins += row.winner == mine
             games += 1
-    assert wins >= 10, f"search won {wins} of {games}"
+    assert wins >= 8, f"search won {wins} of {games}"
 
 
 def test_pass_is_a_candidate_only_when_it_is_the_default() -> None:
