@@ -47,6 +47,12 @@ SOURCE = "warbench/rulesets/warsurge/effects/data/effects.json"
 MACHINERIES: Mapping[str, str] = {
     "attack sequence": "warbench.rulesets.warsurge.attack (compile_weapon_use, §5 and §12.1)",
     "leech": "warbench.rulesets.warsurge.game.perk_effects (the inflicting unit regains HP)",
+    "start of turn": "warbench.rulesets.warsurge.game.perk_turn (tests and rolls as a Game "
+    "Turn starts, bonuses by Game Turns on the Battlefield)",
+    "hp threshold": "warbench.rulesets.warsurge.game.perk_turn (Stats by the User's HP)",
+    "weapon limit": "warbench.rulesets.warsurge.game.perk_turn (when a weapon may be used)",
+    "test modifiers": "warbench.rulesets.warsurge.game.perk_turn and perk_hooks (Dice "
+    "Modifiers on Mastery and Skill Tests)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -23,7 +23,7 @@ import numpy as np
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_turn
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -476,6 +476,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
             continue
         for wp in info.unit.weapons:
             users = view.users_in_range.get(wp.name)
+            if users and perk_turn.weapon_refusal(w, uid, wp.name) is not None:
+                continue  # a Limitation perk (Use I, Countdown …) or Panic: not now
             if users:
                 if wp.type.value == "Heavy":
                     users = [m for m in users if not w.units[uid].moved[m]]

@@ -96,11 +96,60 @@ _GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "E
 AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"})
 
 
+#: The code machineries the game's hooks run besides the attack sequence (``perk_hooks``,
+#: ``perk_turn``): a row naming only these (and statuses the game reads) is played whatever
+#: its triggers and tests, since that code plays them.
+PLAYED_MACHINERIES = frozenset(
+    {"leech", "start of turn", "hp threshold", "weapon limit", "test modifiers"}
+)
+
+
+_TESTS = frozenset({Quantity.MASTERY, Quantity.SKILL})
+
+
+def _statuses_read(row: PerkEffects) -> bool:
+    return all(
+        m.quantity.value in GAME_QUANTITIES
+        for e in row.effects
+        if e.kind is EffectKind.STATUS
+        for m in e.modifiers
+    )
+
+
+def _activated(row: PerkEffects) -> bool:
+    """An activated rank :func:`~.perk_hooks.use_perk` plays: no test, every effect a status
+    on the User the game reads, or HP restored."""
+    if "Activate" not in {t.value for t in row.triggers} or row.tests or not row.effects:
+        return False
+    for e in row.effects:
+        if e.kind is EffectKind.RESTORE or e.machinery in PLAYED_MACHINERIES:
+            continue
+        if e.kind is not EffectKind.STATUS or e.target.kind.value != "self":
+            return False
+    return _statuses_read(row)
+
+
+def activated_ranks() -> frozenset[str]:
+    """The activated ranks the game plays (the automatic choice, the Advanced Use Perks
+    action)."""
+    return frozenset(r.name for r in load_table() if _activated(r))
+
+
 def _playable(row: PerkEffects) -> bool:
     """Whether the hooks below play every effect of a row (and it needs no test they skip)."""
+    machineries = set(row.machineries) - {"leech"}
+    if machineries:
+        if not machineries <= PLAYED_MACHINERIES:
+            return False
+        return all(
+            e.kind is EffectKind.STATUS
+            or e.machinery in PLAYED_MACHINERIES
+            or (e.kind is EffectKind.MODIFY and all(m.quantity in _TESTS for m in e.modifiers))
+            for e in row.effects
+        ) and _statuses_read(row)
     triggers = {t.value for t in row.triggers}
     if "Activate" in triggers:
-        if row.name not in AUTOMATIC_USES:
+        if not _activated(row):
             return False
         triggers.discard("Activate")
     if not row.effects or any(t.kind not in (PerkTest.SKILL, PerkTest.D6) for t in row.tests):
@@ -181,11 +230,15 @@ def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
 
 
 def status_dice(
-    ctx: AttackContext, attacker: Sequence[Status], target: Sequence[Status]
+    ctx: AttackContext,
+    attacker: Sequence[Status],
+    target: Sequence[Status],
+    weapon: str | None = None,
 ) -> AttackContext:
     """``ctx`` with the Dice Modifiers perk statuses put on these Attack Dice: the attacker's
-    own (Concussive -1) and those against the target (Smokescreen -2). Each quantity's
-    modifiers are combined by the one algebra; unchanged (the same object) when there are none.
+    own (Concussive -1; with ``weapon``, also those on that weapon only, Wane ``Wane@Gun``)
+    and those against the target (Smokescreen -2). Each quantity's modifiers are combined by
+    the one algebra; unchanged (the same object) when there are none.
     """
     if not attacker and not target:
         return ctx
@@ -193,7 +246,11 @@ def status_dice(
     for statuses, q in ((attacker, Quantity.ATTACK_DICE), (target, Quantity.ATTACK_DICE_AGAINST)):
         if not statuses:
             continue
-        r = combine(q, 0, marker_modifiers(markers_of(statuses)), floor=None)
+        markers = markers_of(statuses)
+        mods = marker_modifiers(markers)
+        if weapon is not None and statuses is attacker:
+            mods += marker_modifiers(markers, weapon=weapon)
+        r = combine(q, 0, mods, floor=None)
         if r.value:
             out.append((r.value, " + ".join(r.contributors)))
     if not out:

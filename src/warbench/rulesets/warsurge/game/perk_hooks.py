@@ -21,7 +21,6 @@ from dataclasses import replace
 import numpy as np
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.effects.model import EffectKind, Trigger
 from warbench.rulesets.warsurge.effects.runtime import (
     acts_at_turn_end,
@@ -34,41 +33,19 @@ from warbench.rulesets.warsurge.effects.runtime import (
 )
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom
-from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+from warbench.rulesets.warsurge.game import geom, perk_turn
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import AUTOMATIC_USES, markers_of, statuses_of
+from warbench.rulesets.warsurge.game.perk_turn import lose_hp
 from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
-from warbench.rulesets.warsurge.game.work import Work, store_unit_state, to_unit_state
-from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
+from warbench.rulesets.warsurge.game.work import Work
 
 
 def unit_perk_names(w: Work, uid: int) -> list[str]:
     """A unit's profile perks and Traits."""
     info = w.info(uid)
     return [*info.unit.profile.perks, *info.traits]
-
-
-def lose_hp(w: Work, uid: int, amount: int, why: str, rule: str) -> int:
-    """``amount`` HP lost with no Saves, in casualty order; casualties are removed at once
-    (Bleed "causing casualties immediately" L2584; at the end of a Game Turn nothing else
-    would remove them). Returns the HP lost."""
-    u = w.units[uid]
-    if amount <= 0 or not u.living():
-        return 0
-    st = to_unit_state(w, uid)
-    lost = sum(n for _, n in allocate_loss(AttackPlan(st, st, AttackContext()), amount))
-    store_unit_state(w, uid, st)
-    w.emit(
-        "perk", f"{w.label(uid)}: {why}, {lost} HP lost (no Saves)", rule, unit=uid, hp_lost=lost
-    )
-    u = w.units[uid]
-    dead = [i for i in u.present() if u.hp[i] <= 0]
-    if dead:
-        remove_models(w, uid, dead, why)
-        if w.units[uid].living():
-            restore_coherency(w, uid)
-    return lost
 
 
 def _source_label(w: Work, source: str) -> str:
@@ -116,6 +93,7 @@ def _inflict(
         key,
         work.dice,
         trigger=trigger,
+        test_modifier=perk_turn.skill_modifier(work, attacker, source, unit),
     )
     if not log:
         return
@@ -280,12 +258,62 @@ def _wants(work: Work, uid: int, name: str) -> bool:
 
 
 def use_refused(work: Work, uid: int, name: str) -> str | None:
-    """Why ``uid`` may not use the activated perk ``name`` now (Limited Use, once per Game
-    Turn in the Standard playstyle, §12.2), or ``None``."""
+    """Why ``uid`` may not use the activated perk ``name`` now (a perk the engine cannot
+    play, Limited Use, once per Game Turn in the Standard playstyle, §12.2), or ``None``."""
     row = load_table().get(name)
+    if row.name not in activated_ranks():
+        return f"{row.name} is not an activated perk the game plays yet ({row.source})"
     u = work.units[uid]
+    if u.location is not Location.TABLE or not u.living():
+        return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
+    if row.name == "Rush" and u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn:
+        return f"{work.label(uid)} has used Weapons this Game Turn (Rush, {row.source})"
     this_turn = 1 if u.counter(f"used {row.name}") == work.flow.turn else 0
-    return use_refusal(row, used_in_game=u.used(row.name), used_this_turn=this_turn)
+    advanced = work.setup.playstyle is Playstyle.ADVANCED
+    return use_refusal(
+        row, used_in_game=u.used(row.name), used_this_turn=this_turn, advanced=advanced
+    )
+
+
+def usable_perks(work: Work, uid: int) -> list[str]:
+    """The activated perks of ``uid`` that it may use now (book names, in its order)."""
+    out: list[str] = []
+    for name in unit_perk_names(work, uid):
+        row = load_table().find(name)
+        if row is not None and row.name not in out and use_refused(work, uid, row.name) is None:
+            out.append(row.name)
+    return out
+
+
+def use_perks_action(work: Work, unit: int, perks: tuple[str, ...]) -> None:
+    """§9.2 Use Perks (Advanced, 001 §9.2; Perks §12.2 L229: "in Advanced Games a Perk may be
+    used again for more CP"): the unit uses the activated perks named, or every one it may use
+    now when none is named. A named perk it may not use is refused with the reason."""
+    names = list(perks) if perks else usable_perks(work, unit)
+    own = {r.name for n in unit_perk_names(work, unit) if (r := load_table().find(n))}
+    for name in names:
+        row = load_table().find(name)
+        why = (
+            f"it has no perk {name!r}"
+            if row is None or row.name not in own
+            else use_refused(work, unit, row.name)
+        )
+        if why is not None or row is None:
+            # the CP is spent (the action was legal); the perk does nothing (§9.2)
+            work.emit("use_perks", f"{work.label(unit)} cannot use {name}: {why}",
+                      "§9.2 Use Perks", unit=unit)  # fmt: skip
+            continue
+        use_perk(work, unit, row.name)
+    if not names:
+        work.emit("use_perks", f"{work.label(unit)} has no activated perk to use now",
+                  "§9.2 Use Perks", unit=unit)  # fmt: skip
+
+
+def activated_ranks() -> frozenset[str]:
+    """The activated ranks :func:`use_perk` plays (``perk_effects.activated_ranks``)."""
+    from warbench.rulesets.warsurge.game.perk_effects import activated_ranks as ranks
+
+    return ranks()
 
 
 def use_perk(work: Work, uid: int, name: str) -> None:
@@ -340,6 +368,7 @@ def restore_hp(work: Work, uid: int, n: int) -> int:
         got += hp[i]
     if got:
         work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
+        perk_turn.refresh_thresholds(work, uid)
     return got
 
 
@@ -363,6 +392,11 @@ def _free_spot(
     return None
 
 
+def on_hp_noted(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
+    """HP Loss, whatever its cause, for the perks that count it (:mod:`.perk_turn`)."""
+    perk_turn.note_hp_lost(work, unit, attacker)
+
+
 def register_perk_hooks(reg: HookRegistry) -> None:
     """Add the perk hooks to ``reg``; the end-of-turn effects go before the durations tick."""
     reg.register(Hook.HP_LOST, on_hp_lost, "perk afflictions")
@@ -370,6 +404,11 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.AFTER_MOVE, on_after_move, "Bleed")
     reg.register(Hook.PHASE_START, automatic_perk_uses, "activated perks (automatic choice)")
     reg.register(Hook.TURN_END, on_turn_end, "perk effects at the end of the turn", first=True)
+    reg.register(Hook.TURN_START, perk_turn.on_turn_start, "perks at the start of the turn")
+    reg.register(Hook.DEPLOY, perk_turn.on_deploy, "Game Turns on the Battlefield")
+    reg.register(Hook.HP_LOST, on_hp_noted, "HP Loss noted (Psychology, Pain Locked, by HP)")
+    reg.register(Hook.WEAPON_USED, perk_turn.on_weapon_used, "weapon uses, Stats by HP")
+    reg.register(Hook.USE_PERKS, use_perks_action, "Use Perks (Advanced)")
 
 
 register_perk_hooks(DEFAULT_HOOKS)

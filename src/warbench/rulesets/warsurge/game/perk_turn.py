@@ -1,0 +1,571 @@
+"""Perks that act by the Game Turn, by the User's HP, and limits on a weapon's use (issue 11).
+
+The effects engine's rows name three machineries (``effects/table.py`` ``MACHINERIES``) that
+this module plays at the game's hook points (registered with :mod:`.perk_hooks`):
+
+* ``start of turn`` (``Hook.TURN_START``, before the Turn Master Roll-Off): the Psychological
+  perks that test "at the start of the Game Turn, if the User has lost HP in the previous Game
+  Turn, or only has 1 HP" (Conviction L2197, Execution L2209, Frenzy L2239, Morale I/II
+  L2249-L2261, Panic L2267, Pusillanimous L2299), the rolls of +Armour I/II (L1465), the
+  bonuses by Game Turns on the Battlefield (Powered by Pain L1595, Escalate L2963) and Bloody
+  (L3777);
+* ``hp threshold``: Stats by the User's HP, refreshed whenever its HP changes (Deteriorate
+  L1208, Diminish L1226, Wane L3264);
+* ``weapon limit``: when a weapon may be used (Use I-III L3246, Countdown I-III L3046,
+  Recharge I-III L3142, Pain Locked L3134), and Panic's "may not use any Weapons".
+
+Every effect is a status on the unit (``effects.statuses.Marker``, read by the one stacking
+algebra where the game reads Stats); a status on one weapon only is ``Name@Weapon``
+(``effects.runtime.split_scope``). A unit's counters keep what the rules count: ``arrived``
+(the first Game Turn it counts as on the Battlefield), ``hp lost turn``, ``pain`` (the Game
+Turn of its first HP Loss from an enemy), and per weapon the Game Turn of its last use.
+Units without these perks are never touched: the seeded games without perks are unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from warbench.rulesets.warsurge.attack import AttackContext
+from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
+from warbench.rulesets.warsurge.effects.rolls import run_test
+from warbench.rulesets.warsurge.effects.runtime import split_scope
+from warbench.rulesets.warsurge.effects.table import load_table
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.advstate import Playstyle
+from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+from warbench.rulesets.warsurge.game.state import Location, Phase, Status
+from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
+from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.state import GameSetup
+    from warbench.rulesets.warsurge.game.work import Work
+
+BOOK = "000_94ecc6a4c74d351b.txt"
+
+#: Psychological perks tested at the start of a Game Turn after HP Loss (L2197-L2299).
+SHAKEN = ("Conviction", "Execution", "Frenzy", "Morale I", "Morale II", "Panic", "Pusillanimous")
+#: Unit Perks read at the start of a Game Turn.
+TURN_UNIT = frozenset({*SHAKEN, "Powered by Pain", "+Armour I", "+Armour II"})
+#: Weapon Perks read at the start of a Game Turn.
+TURN_WEAPON = frozenset({"Escalate", "Bloody"})
+#: Perks read by the User's HP.
+THRESHOLD_UNIT = frozenset({"Deteriorate", "Diminish"})
+THRESHOLD_WEAPON = frozenset({"Wane"})
+#: Weapon Perks that limit when the weapon may be used, and how many Game Turns / uses.
+USES = {"Use I": 1, "Use II": 2, "Use III": 3}
+COUNTDOWN = {"Countdown I": 1, "Countdown II": 2, "Countdown III": 3}
+RECHARGE = {"Recharge I": 1, "Recharge II": 2, "Recharge III": 3}
+LIMIT_WEAPON = frozenset({*USES, *COUNTDOWN, *RECHARGE, "Pain Locked"})
+#: Statuses under which a unit may not use any Weapons (Panic L2267).
+NO_WEAPONS = ("Panic", "Rush")
+#: Dice Modifiers on enemy Mastery Tests within a Radius (Resist I/II L1677-L1699).
+RESIST = {"Resist I": (12.0, -1), "Resist II": (18.0, -2)}
+
+#: Counter names kept on a unit.
+ARRIVED = "arrived"
+HP_LOST_TURN = "hp lost turn"
+PAIN = "pain"
+WEAPONS_TURN = "weapons turn"  # the last Game Turn the unit used a weapon (Rush L2160)
+
+
+_Play = Callable[["Work", int, str], None]
+
+
+def _weapon_turn(weapon: str) -> str:
+    return f"weapon turn {weapon}"
+
+
+def _weapon_step(weapon: str) -> str:
+    return f"weapon step {weapon}"
+
+
+def _weapon_uses(weapon: str) -> str:
+    return f"weapon uses {weapon}"
+
+
+# -- which units have which perks (once per set-up) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitPerks:
+    """A unit's perks by their book names: its own (profile and Traits) and per weapon."""
+
+    unit: frozenset[str]
+    weapons: tuple[tuple[str, frozenset[str]], ...]
+
+    def weapon_perks(self, weapon: str) -> frozenset[str]:
+        return next((p for w, p in self.weapons if w == weapon), frozenset())
+
+    def weapons_with(self, names: Iterable[str]) -> list[tuple[str, frozenset[str]]]:
+        want = set(names)
+        return [(w, p & want) for w, p in self.weapons if p & want]
+
+    @property
+    def all(self) -> frozenset[str]:
+        return self.unit.union(*(p for _, p in self.weapons))
+
+
+@dataclass(frozen=True)
+class PerkIndex:
+    """Per unit of a set-up, its perks, and which units this module needs to look at."""
+
+    units: tuple[UnitPerks, ...]
+    at_turn_start: tuple[int, ...]
+    by_threshold: frozenset[int]
+    limited: frozenset[int]
+    resist: tuple[tuple[int, float, int], ...]  # (uid, radius, modifier)
+
+
+_INDEX: dict[int, tuple[GameSetup, PerkIndex]] = {}
+
+
+def _canonical(names: Iterable[str]) -> frozenset[str]:
+    table = load_table()
+    out = set()
+    for n in names:
+        row = table.find(n)
+        if row is not None:
+            out.add(row.name)
+    return frozenset(out)
+
+
+def index(setup: GameSetup) -> PerkIndex:
+    """The :class:`PerkIndex` of ``setup`` (computed once per set-up)."""
+    hit = _INDEX.get(id(setup))
+    if hit is not None and hit[0] is setup:
+        return hit[1]
+    units: list[UnitPerks] = []
+    for info in setup.units:
+        own = _canonical([*info.unit.profile.perks, *info.traits])
+        weapons = tuple((wp.name, _canonical(wp.perks)) for wp in info.unit.weapons)
+        units.append(UnitPerks(own, weapons))
+    at_start = tuple(
+        uid
+        for uid, p in enumerate(units)
+        if p.unit & TURN_UNIT or any(ps & TURN_WEAPON for _, ps in p.weapons)
+    )
+    threshold = frozenset(
+        uid
+        for uid, p in enumerate(units)
+        if p.unit & THRESHOLD_UNIT or any(ps & THRESHOLD_WEAPON for _, ps in p.weapons)
+    )
+    limited = frozenset(
+        uid for uid, p in enumerate(units) if any(ps & LIMIT_WEAPON for _, ps in p.weapons)
+    )
+    resist = tuple(
+        (uid, *RESIST[name]) for uid, p in enumerate(units) for name in RESIST if name in p.unit
+    )
+    out = PerkIndex(tuple(units), at_start, threshold, limited, resist)
+    if len(_INDEX) > 64:
+        _INDEX.clear()
+    _INDEX[id(setup)] = (setup, out)
+    return out
+
+
+# -- statuses of this module -----------------------------------------------------------------
+
+
+def _replace_statuses(w: Work, uid: int, bases: Iterable[str], new: Sequence[Status]) -> None:
+    """The unit's statuses whose base name is in ``bases`` replaced by ``new``."""
+    gone = set(bases)
+    u = w.units[uid]
+    kept = tuple(s for s in u.statuses if split_scope(s.name)[0] not in gone)
+    statuses = (*kept, *new)
+    if statuses != u.statuses:
+        w.set_unit(uid, statuses=statuses)
+
+
+def _rule(perk: str) -> str:
+    return load_table().get(perk).source
+
+
+# -- counters: arrival, HP lost --------------------------------------------------------------
+
+
+def on_deploy(work: Work, unit: int) -> None:
+    """The Game Turn from which the unit counts as on the Battlefield (its 1st Game Turn
+    there): the Game Turn it deploys in, or the next when it deploys by an Advanced Deploy
+    Action (Countdown L3046, Escalate L2963, Powered by Pain L1595: "Deploying via the Deploy
+    Action during an Advanced Game Turn does not count"). Its passengers arrive with it."""
+    idx = index(work.setup)
+    if not (idx.at_turn_start or idx.limited):
+        return
+    turn = work.flow.turn
+    late = work.setup.playstyle is Playstyle.ADVANCED and work.flow.phase is Phase.ACTIONS
+    for uid in (unit, *work.passengers(unit)):
+        if work.units[uid].counter(ARRIVED) == 0:
+            work.units[uid] = work.units[uid].with_counter(ARRIVED, turn + (1 if late else 0))
+            work.dirty = True
+
+
+def turns_on_battlefield(work: Work, uid: int) -> int:
+    """Which Game Turn on the Battlefield this is for the unit (1: the turn it arrived; 0: not
+    arrived)."""
+    arrived = work.units[uid].counter(ARRIVED)
+    return 0 if arrived == 0 or work.flow.turn < arrived else work.flow.turn - arrived + 1
+
+
+def note_hp_lost(work: Work, unit: int, attacker: int | None) -> None:
+    """Remember the Game Turn a unit with these perks lost HP (the Psychological tests' "lost HP
+    in the previous Game Turn") and its first HP Loss from an enemy (Pain Locked L3134); refresh
+    its Stats by HP."""
+    idx = index(work.setup)
+    u = work.units[unit]
+    turn = work.flow.turn
+    if unit in idx.at_turn_start and u.counter(HP_LOST_TURN) != turn:
+        work.units[unit] = u = u.with_counter(HP_LOST_TURN, turn)
+        work.dirty = True
+    if (
+        unit in idx.limited
+        and attacker is not None
+        and work.enemies(unit, attacker)
+        and not u.counter(PAIN)
+    ):
+        work.units[unit] = u.with_counter(PAIN, turn)
+        work.dirty = True
+    refresh_thresholds(work, unit)
+
+
+def lose_hp(w: Work, uid: int, amount: int, why: str, rule: str) -> int:
+    """``amount`` HP lost with no Saves, in casualty order; casualties are removed at once
+    (Bleed "causing casualties immediately" L2584; at the end of a Game Turn nothing else
+    would remove them). Returns the HP lost."""
+    u = w.units[uid]
+    if amount <= 0 or not u.living():
+        return 0
+    st = to_unit_state(w, uid)
+    lost = sum(n for _, n in allocate_loss(AttackPlan(st, st, AttackContext()), amount))
+    store_unit_state(w, uid, st)
+    w.emit(
+        "perk", f"{w.label(uid)}: {why}, {lost} HP lost (no Saves)", rule, unit=uid, hp_lost=lost
+    )
+    if lost:
+        note_hp_lost(w, uid, None)
+    u = w.units[uid]
+    dead = [i for i in u.present() if u.hp[i] <= 0]
+    if dead:
+        remove_models(w, uid, dead, why)
+        if w.units[uid].living():
+            restore_coherency(w, uid)
+    return lost
+
+
+# -- Stats by HP (Deteriorate, Diminish, Wane) -----------------------------------------------
+
+
+def _level(hp: int, max_hp: int) -> str:
+    """``"25%"``, ``"50%"`` or ``""``: "At 50% or less HP (rounding up) … At 25% or less HP
+    (rounding up)" (L1208: "divide the User's maximum HP by 2 and round up")."""
+    if hp <= math.ceil(max_hp / 4):
+        return "25%"
+    if hp <= math.ceil(max_hp / 2):
+        return "50%"
+    return ""
+
+
+def refresh_thresholds(work: Work, uid: int) -> None:
+    """Deteriorate (L1208: Armour -1 at 50%, -2 at 25%), Diminish (L1226: Move and Dash -50%
+    and +1 to Attack Dice against it at 50%; -25% and +2 at 25%) and Wane (L3264: the weapon's
+    Attack Dice -1 at 50%, -2 at 25%) as statuses, by the unit's HP now."""
+    idx = index(work.setup)
+    if uid not in idx.by_threshold:
+        return
+    perks = idx.units[uid]
+    u = work.units[uid]
+    level = _level(u.current_hp, work.info(uid).max_hp) if u.living() else ""
+    new: list[Status] = []
+    for name in sorted(perks.unit & THRESHOLD_UNIT):
+        if level:
+            new.append(Status(f"{name} ({level})", None, name))
+    for weapon, names in perks.weapons_with(THRESHOLD_WEAPON):
+        for name in sorted(names):
+            if level:
+                new.append(Status(f"{name} ({level})@{weapon}", None, name))
+    before = {s.name for s in u.statuses}
+    _replace_statuses(work, uid, _THRESHOLD_STATUSES, new)
+    for s in new:
+        if s.name not in before:
+            work.emit(
+                "perk",
+                f"{work.label(uid)}: {s.source} at {level} HP",
+                _rule(s.source),
+                unit=uid,
+                perk=s.source,
+            )
+
+
+_THRESH = THRESHOLD_UNIT | THRESHOLD_WEAPON
+_THRESHOLD_STATUSES = frozenset(f"{n} ({lv})" for n in _THRESH for lv in ("50%", "25%"))
+
+
+# -- the start of a Game Turn ----------------------------------------------------------------
+
+
+def mastery_modifier(work: Work, uid: int) -> int:
+    """Dice Modifiers on the unit's Mastery Tests: Mastery +1 (L1334), the strongest enemy
+    Resist within its Radius -1/-2 (L1677-L1699)."""
+    idx = index(work.setup)
+    mod = 1 if "Mastery" in idx.units[uid].unit else 0
+    worst = 0
+    for other, radius, m in idx.resist:
+        if not work.enemies(uid, other) or work.units[other].location is not Location.TABLE:
+            continue
+        if not work.units[uid].living() or work.units[uid].location is not Location.TABLE:
+            continue
+        d = geom.edge_distances(
+            work.xy(uid), work.info(uid).radius, work.xy(other), work.info(other).radius
+        )
+        if d.size and float(d.min()) <= radius + 1e-9:
+            worst = min(worst, m)
+    return mod + worst
+
+
+def on_turn_start(work: Work, turn: int) -> None:
+    """The start of a Game Turn: the perks of :data:`TURN_UNIT` and :data:`TURN_WEAPON`, in the
+    unit's order, for every unit on the Battlefield (a Transport's passengers too)."""
+    idx = index(work.setup)
+    for uid in idx.at_turn_start:
+        u = work.units[uid]
+        if u.location not in (Location.TABLE, Location.EMBARKED) or not u.living():
+            continue
+        perks = idx.units[uid]
+        _by_turns_on_battlefield(work, uid, perks)
+        _bloody(work, uid, perks)
+        _armour_roll(work, uid, perks)
+        shaken = [p for p in SHAKEN if p in perks.unit]
+        if shaken and _shaken(work, uid, turn):
+            for name in shaken:
+                if work.units[uid].living():
+                    _SHAKEN_PLAY[name](work, uid, name)
+
+
+def _shaken(work: Work, uid: int, turn: int) -> bool:
+    """ "If the User has lost HP in the previous Game Turn, or if the User only has 1 HP"."""
+    u = work.units[uid]
+    return u.counter(HP_LOST_TURN) == turn - 1 or u.current_hp == 1
+
+
+def _status(work: Work, uid: int, name: str, perk: str, text: str, turns: int | None = 1) -> None:
+    _replace_statuses(work, uid, (name,), (Status(name, turns, perk),))
+    work.emit("perk", f"{work.label(uid)}: {text}", _rule(perk), unit=uid, perk=perk)
+
+
+def _mastery(work: Work, uid: int, perk: str) -> bool:
+    out = run_test(
+        work.dice, TestSpec(PerkTest.MASTERY), mastery_modifier(work, uid), label=f"{perk} test"
+    )
+    verdict = "passes" if out.passed else "fails"
+    work.emit(
+        "perk",
+        f"{work.label(uid)} {verdict} its {perk} test ({out.explain()})",
+        _rule(perk),
+        unit=uid,
+        perk=perk,
+        passed=out.passed,
+    )
+    return out.passed
+
+
+def _conviction(work: Work, uid: int, perk: str) -> None:
+    """L2197: "roll a D3 … 1) +50% to Move and Dash. 2) +2 Defence. 3) +1 AEGIS", for the
+    current Game Turn."""
+    r = work.dice.roll("D3", "Conviction")
+    name = ("Conviction (Move)", "Conviction (Defence)", "Conviction (AEGIS)")[r - 1]
+    _status(work, uid, name, perk, f"{perk} rolls {r}: {name}")
+
+
+def _frenzy(work: Work, uid: int, perk: str) -> None:
+    """L2239: a passed Mastery Test: Move and Dash +50%, +1 Power on all Weapons."""
+    if _mastery(work, uid, perk):
+        _status(work, uid, "Frenzy", perk, "Frenzy: Move and Dash +50%, +1 Power")
+
+
+def _on_failure(status: str, text: str) -> _Play:
+    def play(work: Work, uid: int, perk: str) -> None:
+        if not _mastery(work, uid, perk):
+            _status(work, uid, status, perk, f"{perk}: {text}")
+
+    return play
+
+
+def _execution(work: Work, uid: int, perk: str) -> None:
+    """L2209: each failed Mastery Test, one model (the controlling player's choice; the
+    engine's default: the model with the fewest HP, then the last) loses all its HP and is
+    removed; test again until one passes or every model is gone."""
+    while work.units[uid].living() and not _mastery(work, uid, perk):
+        u = work.units[uid]
+        victim = min(u.living(), key=lambda i: (u.hp[i], -i))
+        hp = list(u.hp)
+        hp[victim] = 0
+        work.set_unit(uid, hp=tuple(hp))
+        remove_models(work, uid, [victim], perk)
+
+
+def _pusillanimous(work: Work, uid: int, perk: str) -> None:
+    """L2299: 2D6; 8 or more loses (total - 7) HP with no Saves ("A 2D6 result of 11 will cause
+    a Unit to lose 4 HP")."""
+    total = work.dice.roll("2D6", "Pusillanimous")
+    if total <= 7:
+        work.emit("perk", f"{work.label(uid)}: {perk} rolls {total}, passed", _rule(perk),
+                  unit=uid, perk=perk)  # fmt: skip
+        return
+    lose_hp(work, uid, total - 7, f"{perk} rolls {total}", _rule(perk))
+
+
+_SHAKEN_PLAY = {
+    "Conviction": _conviction,
+    "Execution": _execution,
+    "Frenzy": _frenzy,
+    "Morale I": _on_failure("Morale I", "-1 to all Attack Dice this Game Turn"),
+    "Morale II": _on_failure("Morale II", "-2 to all Attack Dice this Game Turn"),
+    "Panic": _on_failure("Panic", "Immobile and no Weapons this Game Turn"),
+    "Pusillanimous": _pusillanimous,
+}
+
+_ORDINAL = {2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def _by_turns_on_battlefield(work: Work, uid: int, perks: UnitPerks) -> None:
+    """Powered by Pain (L1595: 2nd Game Turn on the Battlefield +50% Move and Dash, 3rd +1
+    Defence, 4th +1 AEGIS) and Escalate (L2963: 2nd +1 Power, 3rd +1 Attack, 4th +1 AP), each
+    bonus kept from then on (docs/rulings.md: cumulative)."""
+    nth = turns_on_battlefield(work, uid)
+    reached = [k for k in (2, 3, 4) if nth >= k]
+    if "Powered by Pain" in perks.unit:
+        names = [f"Powered by Pain ({_ORDINAL[k]})" for k in reached]
+        _grant(
+            work,
+            uid,
+            "Powered by Pain",
+            names,
+            [f"Powered by Pain ({o})" for o in _ORDINAL.values()],
+        )
+    for weapon, _ in perks.weapons_with(("Escalate",)):
+        names = [f"Escalate ({_ORDINAL[k]})@{weapon}" for k in reached]
+        _grant(work, uid, "Escalate", names, [f"Escalate ({o})" for o in _ORDINAL.values()], weapon)
+
+
+def _grant(
+    work: Work, uid: int, perk: str, names: list[str], family: list[str], weapon: str = ""
+) -> None:
+    u = work.units[uid]
+    have = {s.name for s in u.statuses}
+    if set(names) <= have:
+        return
+    mine = [
+        s
+        for s in u.statuses
+        if split_scope(s.name)[0] in family and split_scope(s.name)[1] == weapon
+    ]
+    others = tuple(s for s in u.statuses if s not in mine)
+    work.set_unit(uid, statuses=(*others, *(Status(n, None, perk) for n in names)))
+    latest = names[-1]
+    work.emit("perk", f"{work.label(uid)}: {latest}", _rule(perk), unit=uid, perk=perk)
+
+
+def _bloody(work: Work, uid: int, perks: UnitPerks) -> None:
+    """Bloody (L3777): "If the User is at 50% or less HP (rounding down) at the start of the
+    Game Turn, the Weapon gains +2 Power and +2 Attacks" for that Game Turn."""
+    armed = perks.weapons_with(("Bloody",))
+    if not armed:
+        return
+    u = work.units[uid]
+    if u.current_hp > work.info(uid).max_hp // 2:
+        return
+    for weapon, _ in armed:
+        name = f"Bloody@{weapon}"
+        statuses = tuple(s for s in work.units[uid].statuses if s.name != name)
+        work.set_unit(uid, statuses=(*statuses, Status(name, 1, "Bloody")))
+        work.emit("perk", f"{work.label(uid)}: Bloody {weapon} (+2 Power, +2 Attacks)",
+                  _rule("Bloody"), unit=uid, perk="Bloody")  # fmt: skip
+
+
+def _armour_roll(work: Work, uid: int, perks: UnitPerks) -> None:
+    """+Armour I/II (L1465): "roll a D3 [II: a D6] and add the result to the User's Armour
+    Stat for this Game Turn. Cannot exceed 2+" (the algebra's Armour Stat change)."""
+    for perk, die in (("+Armour I", "D3"), ("+Armour II", "D6")):
+        if perk in perks.unit:
+            r = work.dice.roll(die, perk)
+            _status(work, uid, f"+Armour +{r}", perk, f"{perk} rolls {r}: Armour +{r}")
+
+
+# -- when a weapon may be used ---------------------------------------------------------------
+
+
+def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
+    """Why the unit may not use ``weapon`` now (its Limitation perks, Panic), or ``None``."""
+    u = work.units[uid]
+    if u.statuses:
+        for s in u.statuses:
+            if s.name in NO_WEAPONS:
+                return (
+                    f"{work.label(uid)} may not use any Weapons this Game Turn "
+                    f"({s.name}, {_rule(s.name)})"
+                )
+    idx = index(work.setup)
+    if uid not in idx.limited:
+        return None
+    perks = idx.units[uid].weapon_perks(weapon)
+    turn = work.flow.turn
+    for name in sorted(perks & LIMIT_WEAPON):
+        rule = _rule(name)
+        if name in USES and u.used(_weapon_uses(weapon)) >= USES[name]:
+            n = USES[name]
+            times = "once" if n == 1 else f"{n} times"
+            return f"{weapon} can be used {times} per game ({name}, {rule})"
+        if name in COUNTDOWN:
+            arrived = u.counter(ARRIVED)
+            if not arrived or turn - arrived < COUNTDOWN[name]:
+                return (
+                    f"{weapon} is unusable until its Wielder has waited {COUNTDOWN[name]} full "
+                    f"Game Turn(s) on the Battlefield ({name}, {rule})"
+                )
+        if name in RECHARGE:
+            last = u.counter(_weapon_turn(weapon))
+            if last and turn <= last + RECHARGE[name]:
+                return (
+                    f"{weapon} was used on Game Turn {last}: it recharges until Game Turn "
+                    f"{last + RECHARGE[name] + 1} ({name}, {rule})"
+                )
+        if name == "Pain Locked":
+            pain = u.counter(PAIN)
+            if not pain or turn <= pain:
+                return (
+                    f"{weapon} is locked until the Game Turn after its User suffers HP Loss "
+                    f"from an enemy ({name}, {rule})"
+                )
+    return None
+
+
+def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
+    """After a weapon's share of an Attack: its uses and last Game Turn (Use, Recharge), and
+    both units' Stats by HP (Wane is checked before rolling, so for the next Attack)."""
+    idx = index(work.setup)
+    if unit in idx.limited and idx.units[unit].weapon_perks(weapon) & LIMIT_WEAPON:
+        # one use per Attack (a weapon split among targets is used once, L3246)
+        u = work.units[unit]
+        if u.counter(_weapon_step(weapon)) != work.step + 1:
+            u = u.with_use(_weapon_uses(weapon)).with_counter(_weapon_step(weapon), work.step + 1)
+        work.units[unit] = u.with_counter(_weapon_turn(weapon), work.flow.turn)
+        work.dirty = True
+    if "Rush" in idx.units[unit].unit and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn:
+        work.units[unit] = work.units[unit].with_counter(WEAPONS_TURN, work.flow.turn)
+        work.dirty = True
+    refresh_thresholds(work, unit)
+    if target != unit:
+        refresh_thresholds(work, target)
+
+
+def skill_modifier(work: Work, attacker: int, weapon: str, target: int) -> int:
+    """Dice Modifiers on the Skill Tests of ``attacker``'s ``weapon`` against ``target``: Skill
+    +1 (L2999), the target's Resist I/II -1/-2 (L1677: "Enemy Weapons that Target the User also
+    suffer a -1 Dice Modifier to Skill Tests"; the strongest rank)."""
+    idx = index(work.setup)
+    mod = 1 if "Skill" in idx.units[attacker].weapon_perks(weapon) else 0
+    resist = [m for uid, _, m in idx.resist if uid == target]
+    return mod + min(resist, default=0)
