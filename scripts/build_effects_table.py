@@ -349,6 +349,14 @@ EFFECTS: dict[str, list[Json]] = {
         status("Wane (25%)", mod("Attack Dice", "add", -2), turns=None, target="self"),
         machinery("hp threshold"),
     ],
+    # L3915 "If the User is at full HP, the Weapon gains +12\" Range and +1 Power. Check when
+    # using the Weapon."
+    "Hearty": [
+        status(
+            "Hearty", mod("Range", "add", 12), mod("Power", "add", 1), turns=None, target="self"
+        ),
+        machinery("hp threshold"),
+    ],
     # L3046 Countdown, L3142 Recharge, L3134 Pain Locked, L3246 Use: when the weapon may be used
     **{
         f"{n} {r}": [machinery("weapon limit")]

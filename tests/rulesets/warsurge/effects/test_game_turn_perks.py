@@ -479,3 +479,68 @@ def test_p3134_pain_locked_unlocks_the_game_turn_after_hp_loss_from_an_enemy() -
     assert state.units[USER].counter(perk_turn.PAIN) == 2
     state, _ = _next_turn(state, [])
     engine.check(_until(state, Phase.ATTACK), Attack(USER, (("Gun", FOE),)))
+
+
+# -- Range under statuses: Blind, Hearty (the game's range checks read statuses) -------------
+
+
+def test_p2594_blind_i_halves_the_targets_range_and_its_attack_dice() -> None:
+    # the User's Blind I Gun hits the Foe 20" away (Skill 4+ passed): the Foe's 24" Gun is
+    # 12" for the rest of the Game Turn, so it cannot attack back
+    state, events = _attack(_state(weapon_perks=["Blind I"], gap=20), [4, 4])
+    assert "Blind" in _statuses(state, FOE)
+    assert "suffers Blind" in _texts(events)
+    with pytest.raises(RulesError, match="range"):
+        engine.check(state, Attack(FOE, (("Gun", USER),)))
+    plain, _ = _attack(_state(gap=20), [4])
+    engine.check(plain, Attack(FOE, (("Gun", USER),)))
+    # within its halved Range it attacks at -1: a 4 misses
+    near, _ = _attack(_state(weapon_perks=["Blind I"], gap=10), [4, 4])
+    _, events = _attack(near, [4], uid=FOE, target=USER)
+    assert _lost(events) == 0
+
+
+def test_p2594_blind_i_ends_with_the_game_turn() -> None:
+    state, _ = _attack(_state(weapon_perks=["Blind I"], gap=20), [4, 4])
+    state, _ = _next_turn(state, [])
+    assert _statuses(state, FOE) == []
+
+
+def test_p2606_blind_ii_needs_only_a_successful_attack_die() -> None:
+    # a hit saved by the Foe's 2+ Armour: no HP Loss, Blind II still tests (a 4 passes)
+    state, _ = _attack(_state(weapon_perks=["Blind II"], foe={"armour": 2}, gap=20), [4, 4, 6])
+    assert state.units[FOE].hp == (5,)
+    assert "Blind" in _statuses(state, FOE)
+    with pytest.raises(RulesError, match="range"):
+        engine.check(state, Attack(FOE, (("Gun", USER),)))
+    state, _ = _attack(_state(weapon_perks=["Blind I"], foe={"armour": 2}, gap=20), [4, 6])
+    assert _statuses(state, FOE) == []  # Blind I needs HP Loss
+
+
+def _deployed(perks: list[str], foe_y: float) -> GameState:
+    """The User (3 HP, a Gun with ``perks``) deployed by the engine at (10, 8) in Game Turn 1;
+    the Foe at (10, ``foe_y``); the Attack Phase, side 0 acting."""
+    me = entry(unit("User", hp=3, weapons=[weapon("Gun", power=4, perks=perks)]))
+    them = entry(unit("Foe", hp=5, weapons=[weapon("Gun", power=4)]))
+    st = scenario([[me], [them]], {FOE: [(10.0, foe_y)]}, phase=Phase.DEPLOY, turn=1)
+    st = replace(st, units=(replace(st.units[USER], location=Location.RESERVE), st.units[1]))
+    st, _ = engine.apply(st, Deploy(USER, at=(10.0, 8.0)))
+    return replace(st, flow=replace(st.flow, phase=Phase.ATTACK, active=0))
+
+
+def test_p3915_hearty_at_full_hp_adds_12_inches_and_1_power() -> None:
+    at = _deployed(["Hearty"], 40.0)
+    assert "Hearty@Gun" in _statuses(at)
+    assert 24 < abs(40.0 - at.units[USER].pos[0][1]) - 1.0 <= 36
+    _, events = _attack(at, [3])  # about 30" away, Power 5: 3+ hits
+    assert _lost(events) == 1
+    with pytest.raises(RulesError, match="range"):
+        engine.check(_deployed([], 40.0), Attack(USER, (("Gun", FOE),)))
+
+
+def test_p3915_hearty_ends_when_the_user_loses_hp() -> None:
+    at = _deployed(["Hearty"], 28.0)
+    at = replace(at, flow=replace(at.flow, active=1))
+    hurt, _ = _attack(at, [4], uid=FOE, target=USER)
+    assert "Hearty@Gun" not in _statuses(hurt)
+    assert _profile(hurt).weapons["Gun"].power == 4

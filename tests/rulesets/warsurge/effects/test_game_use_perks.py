@@ -20,7 +20,7 @@ from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.state import GameState, Phase
-from warbench.rulesets.warsurge.game.work import Work
+from warbench.rulesets.warsurge.game.work import Work, to_unit_state
 
 
 def _duel(perks: list[str], hp: int = 3) -> GameState:
@@ -94,3 +94,31 @@ def test_use_perks_with_no_name_uses_every_perk_it_may() -> None:
     st = replace(st, units=(replace(st.units[0], hp=(1,)), *st.units[1:]))
     st, _events = _do(st, UsePerks(0))
     assert st.units[0].hp == (3,) and _allowance(st) == 9
+
+
+@pytest.mark.parametrize(
+    ("rank", "uses"),
+    [
+        pytest.param("Limit Break I", 1, id="p2510-Limit Break I"),
+        pytest.param("Limit Break II", 2, id="p2518-Limit Break II"),
+        pytest.param("Limit Break III", 3, id="p2524-Limit Break III"),
+    ],
+)
+def test_limit_break_doubles_move_adds_range_power_and_ap_for_its_limited_uses(
+    rank: str, uses: int
+) -> None:
+    # L2510 "Move and Dash x2, all Weapons +6\" Range, +3 Power, +1 AP"; the Foe is 28" away
+    st = _duel([rank])
+    st = replace(st, units=(st.units[0], replace(st.units[1], pos=((24.0, 39.0),))))
+    with pytest.raises(RulesError, match="range"):
+        engine.check(st, Attack(0, (("Gun", 1),)))
+    for _ in range(uses):
+        st, events = _do(st, UsePerks(0, (rank,)))
+        assert any(f"uses {rank}" in e.text for e in events)
+        st = _skip_counter(st)  # side 0's next Action Step
+    assert _allowance(st) == 12
+    gun = to_unit_state(Work(st, None, DEFAULT_HOOKS), 0).weapons["Gun"]
+    assert gun.power == 7 and gun.ap is not None
+    engine.check(st, Attack(0, (("Gun", 1),)))  # 30" Gun: in range
+    st, events = _do(st, UsePerks(0, (rank,)))
+    assert any(f"cannot use {rank}" in e.text and "per game" in e.text for e in events)

@@ -22,7 +22,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
-from warbench.rulesets.warsurge.game.perk_effects import status_dice
+from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_turn import weapon_refusal
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
@@ -118,7 +118,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
                 f"{info.label} cannot use {wname} against {w.label(target)}: {why}",
                 "§5.1 Type" if "Heavy" in why else "§5.3-5.4",
             )
-        rng = info.weapon_range[wname]
+        rng = weapon_ranges(info, u.statuses)[wname]  # Blind, Limit Break (Perks §12)
         wperks = perks_of(profiles[wname].perks)
         tperks = perks_of(w.info(target).unit.profile.perks)
         ctx = AttackContext(

@@ -15,20 +15,26 @@ battle").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.effects.algebra import combine
 from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Quantity
-from warbench.rulesets.warsurge.effects.runtime import adjusted_profiles, marker_modifiers, stat
+from warbench.rulesets.warsurge.effects.runtime import (
+    adjusted_profiles,
+    marker_modifiers,
+    split_scope,
+    stat,
+)
 from warbench.rulesets.warsurge.effects.statuses import Marker
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.attack import AttackContext, UnitState
-    from warbench.rulesets.warsurge.game.state import GameSetup, Status
+    from warbench.rulesets.warsurge.game.state import GameSetup, Status, UnitInfo
 
 #: The perk machineries a Standard game runs (names as they registered themselves).
 GAME_MACHINERY: frozenset[str] = frozenset({"attack sequence", "effects engine"})
@@ -84,7 +90,7 @@ DELAYED = " (next Game Turn)"
 #: The quantities the game reads through :func:`adjust_unit_state` and :func:`allowance`.
 GAME_QUANTITIES = frozenset(
     {"Move", "Dash", "Defence", "Armour", "AEGIS", "Power", "AP", "Attacks", "Attack Dice",
-     "Attack Dice against"}
+     "Attack Dice against", "Range"}
 )  # fmt: skip
 
 #: Triggers the hooks below play for an HP-Loss status (weapon perks) or a Passive immunity.
@@ -256,6 +262,44 @@ def status_dice(
     if not out:
         return ctx
     return replace(ctx, status_modifiers=(*ctx.status_modifiers, *out))
+
+
+def weapon_ranges(info: UnitInfo, statuses: Sequence[Status]) -> Mapping[str, int]:
+    """The unit's weapon Ranges under its perk statuses (Limit Break +6", Hearty +12" on its
+    weapon, Blind halves: §12.1's order, additions before the halving); ``info.weapon_range``
+    itself (the same object) when no status changes a Range. A 0" (Melee) weapon stays 0"
+    (docs/rulings.md)."""
+    if not statuses:
+        return info.weapon_range
+    markers = markers_of(statuses)
+    mods = [m for m in marker_modifiers(markers) if m.quantity is Quantity.RANGE]
+    scoped = {n for s in statuses if (n := split_scope(s.name)[1])}
+    if not mods and not scoped:
+        return info.weapon_range
+    out: dict[str, int] = {}
+    for name, rng in info.weapon_range.items():
+        ms = mods
+        if name in scoped:
+            extra = marker_modifiers(markers, weapon=name)
+            ms = [*mods, *(m for m in extra if m.quantity is Quantity.RANGE)]
+        out[name] = rng if rng <= 0 or not ms else combine(Quantity.RANGE, rng, ms).value
+    return out
+
+
+def range_key(statuses: Sequence[Status]) -> tuple[str, ...]:
+    """What of a unit's statuses may change its Ranges (a cache key; empty for most units)."""
+    if not statuses:
+        return ()
+    return tuple(s.name for s in statuses if s.name in _range_statuses() or "@" in s.name)
+
+
+@cache
+def _range_statuses() -> frozenset[str]:
+    return frozenset(
+        name
+        for name, e in load_table().statuses().items()
+        if any(m.quantity is Quantity.RANGE for m in e.modifiers)
+    )
 
 
 def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:

@@ -123,7 +123,7 @@ def _rule_of(perk: str) -> str:
 
 #: Statuses that change the afflicted unit's own weapons (Standard: next Game Turn if it
 #: already attacked).
-_WEAPON_STATUSES = frozenset({"Weaken", "Mitigate", "Concussive"})
+_WEAPON_STATUSES = frozenset({"Weaken", "Mitigate", "Concussive", "Blind"})
 
 
 def on_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:

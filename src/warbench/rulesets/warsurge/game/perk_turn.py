@@ -10,7 +10,7 @@ this module plays at the game's hook points (registered with :mod:`.perk_hooks`)
   bonuses by Game Turns on the Battlefield (Powered by Pain L1595, Escalate L2963) and Bloody
   (L3777);
 * ``hp threshold``: Stats by the User's HP, refreshed whenever its HP changes (Deteriorate
-  L1208, Diminish L1226, Wane L3264);
+  L1208, Diminish L1226, Wane L3264, Hearty L3915);
 * ``weapon limit``: when a weapon may be used (Use I-III L3246, Countdown I-III L3046,
   Recharge I-III L3142, Pain Locked L3134), and Panic's "may not use any Weapons".
 
@@ -55,7 +55,7 @@ TURN_UNIT = frozenset({*SHAKEN, "Powered by Pain", "+Armour I", "+Armour II"})
 TURN_WEAPON = frozenset({"Escalate", "Bloody"})
 #: Perks read by the User's HP.
 THRESHOLD_UNIT = frozenset({"Deteriorate", "Diminish"})
-THRESHOLD_WEAPON = frozenset({"Wane"})
+THRESHOLD_WEAPON = frozenset({"Wane", "Hearty"})
 #: Weapon Perks that limit when the weapon may be used, and how many Game Turns / uses.
 USES = {"Use I": 1, "Use II": 2, "Use III": 3}
 COUNTDOWN = {"Countdown I": 1, "Countdown II": 2, "Countdown III": 3}
@@ -193,7 +193,7 @@ def on_deploy(work: Work, unit: int) -> None:
     Action (Countdown L3046, Escalate L2963, Powered by Pain L1595: "Deploying via the Deploy
     Action during an Advanced Game Turn does not count"). Its passengers arrive with it."""
     idx = index(work.setup)
-    if not (idx.at_turn_start or idx.limited):
+    if not (idx.at_turn_start or idx.limited or idx.by_threshold):
         return
     turn = work.flow.turn
     late = work.setup.playstyle is Playstyle.ADVANCED and work.flow.phase is Phase.ACTIONS
@@ -201,6 +201,7 @@ def on_deploy(work: Work, unit: int) -> None:
         if work.units[uid].counter(ARRIVED) == 0:
             work.units[uid] = work.units[uid].with_counter(ARRIVED, turn + (1 if late else 0))
             work.dirty = True
+        refresh_thresholds(work, uid)  # Hearty: at full HP from the start
 
 
 def turns_on_battlefield(work: Work, uid: int) -> int:
@@ -282,17 +283,19 @@ def refresh_thresholds(work: Work, uid: int) -> None:
     for name in sorted(perks.unit & THRESHOLD_UNIT):
         if level:
             new.append(Status(f"{name} ({level})", None, name))
+    full = bool(u.living()) and u.current_hp >= work.info(uid).max_hp
     for weapon, names in perks.weapons_with(THRESHOLD_WEAPON):
-        for name in sorted(names):
-            if level:
-                new.append(Status(f"{name} ({level})@{weapon}", None, name))
+        if "Wane" in names and level:
+            new.append(Status(f"Wane ({level})@{weapon}", None, "Wane"))
+        if "Hearty" in names and full:  # L3915 "If the User is at full HP"
+            new.append(Status(f"Hearty@{weapon}", None, "Hearty"))
     before = {s.name for s in u.statuses}
     _replace_statuses(work, uid, _THRESHOLD_STATUSES, new)
     for s in new:
         if s.name not in before:
             work.emit(
                 "perk",
-                f"{work.label(uid)}: {s.source} at {level} HP",
+                f"{work.label(uid)}: {s.source} at {level or 'full'} HP",
                 _rule(s.source),
                 unit=uid,
                 perk=s.source,
@@ -300,7 +303,9 @@ def refresh_thresholds(work: Work, uid: int) -> None:
 
 
 _THRESH = THRESHOLD_UNIT | THRESHOLD_WEAPON
-_THRESHOLD_STATUSES = frozenset(f"{n} ({lv})" for n in _THRESH for lv in ("50%", "25%"))
+_THRESHOLD_STATUSES = frozenset(
+    {"Hearty", *(f"{n} ({lv})" for n in _THRESH for lv in ("50%", "25%"))}
+)
 
 
 # -- the start of a Game Turn ----------------------------------------------------------------
