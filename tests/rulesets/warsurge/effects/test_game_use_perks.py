@@ -13,13 +13,13 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Action, Attack
+from warbench.rulesets.warsurge.game.actions import Action, Attack, Move
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
-from warbench.rulesets.warsurge.game.state import GameState, Phase
+from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work, to_unit_state
 
 
@@ -122,3 +122,67 @@ def test_limit_break_doubles_move_adds_range_power_and_ap_for_its_limited_uses(
     engine.check(st, Attack(0, (("Gun", 1),)))  # 30" Gun: in range
     st, events = _do(st, UsePerks(0, (rank,)))
     assert any(f"cannot use {rank}" in e.text and "per game" in e.text for e in events)
+
+
+# -- the Standard playstyle: "use perk" is the player's decision without the automation ------
+
+_CHOOSING = ALL_AUTOMATIONS - {Automation.PERK_USE}
+
+
+def _standard(perks: list[str], *, automation: frozenset[Automation] = _CHOOSING) -> GameState:
+    """Standard Move Phase: unit 0 (``perks``) and unit 1 (side 0, plain), the Foe 30" away."""
+    a = unit("A", perks=perks, hp=3, weapons=[weapon("Gun", range=24, power=4)])
+    b = unit("B", weapons=[weapon("Gun", range=24, power=4)])
+    c = unit("C", weapons=[weapon("Gun", range=24, power=4)])
+    return scenario(
+        [[entry(a), entry(b)], [entry(c)]],
+        {0: [(24, 5)], 1: [(30, 5)], 2: [(24, 40)]},
+        phase=Phase.MOVE,
+        automation=automation,
+    )
+
+
+def test_p2510_limit_break_i_is_the_players_choice_in_the_standard_move_phase() -> None:
+    st = _standard(["Limit Break I"])
+    listed = list(engine.legal_actions(st))
+    assert UsePerks(0, ("Limit Break I",)) in listed
+    st, events = _do(st, UsePerks(0, ("Limit Break I",)))
+    assert any("uses Limit Break I" in e.text for e in events)
+    assert engine.acting_side(st) == 0 and not st.units[0].acted  # not an action
+    assert _allowance(st) == 12
+    st, _ = _do(st, Move(0, to=(24, 17)))  # 12": Move x2
+    assert abs(st.units[0].pos[0][1] - 17) < 1e-6
+    with pytest.raises(RulesError, match="once per game"):
+        engine.check(replace(st, flow=replace(st.flow, active=0)), UsePerks(0, ("Limit Break I",)))
+
+
+def test_standard_use_perk_is_not_listed_under_the_automation_and_automated_play_is_unchanged() -> (
+    None
+):
+    st = _standard(["Limit Break I"], automation=ALL_AUTOMATIONS)
+    assert not any(isinstance(a, UsePerks) for a in engine.legal_actions(st))
+    engine.check(st, UsePerks(0, ("Limit Break I",)))  # still legal when sent
+
+
+def test_standard_a_perk_once_per_game_turn_and_only_its_own() -> None:
+    st = _standard(["Recover"])
+    st = replace(st, units=(replace(st.units[0], hp=(1,)), *st.units[1:]))
+    st, _ = _do(st, UsePerks(0, ("Recover",)))
+    with pytest.raises(RulesError, match="already used this Game Turn"):
+        engine.check(st, UsePerks(0, ("Recover",)))
+    with pytest.raises(RulesError, match="has no perk 'Rush'"):
+        engine.check(st, UsePerks(0, ("Rush",)))
+    with pytest.raises(RulesError, match="no activated perk it may use now"):
+        engine.check(st, UsePerks(1))
+
+
+def test_standard_a_unit_that_uses_a_perk_and_then_does_not_act_forfeits_its_action() -> None:
+    # L229 "they may still use the Perk but it forfeits their opportunity to make an action
+    # later in the Phase"
+    st, _ = _do(_standard(["Rush"]), UsePerks(0, ("Rush",)), Move(1, to=(30, 9)))
+    assert st.units[0].acted
+    with pytest.raises(RulesError, match="already acted"):
+        engine.check(replace(st, flow=replace(st.flow, active=0)), Move(0, to=(24, 9)))
+    st, _ = _do(_standard(["Rush"]), UsePerks(0, ("Rush",)), Move(0, to=(24, 14)))
+    assert st.units[0].acted and not st.units[1].acted  # it moved 9" (Rush)
+    assert abs(st.units[0].pos[0][1] - 14) < 1e-6

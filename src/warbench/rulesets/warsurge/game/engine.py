@@ -23,7 +23,7 @@ import numpy as np
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import geom, perk_turn
+from warbench.rulesets.warsurge.game import geom, perk_hooks, perk_turn
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -281,6 +281,7 @@ class LegalActions:
             else:
                 if phase is Phase.ACTIONS and st.flow.adv and st.flow.adv.step_done:
                     yield EndStep()
+                yield from perk_hooks.perk_use_candidates(w, self.side)  # without automation
                 yield Pass()
             return
         yield from _unit_candidates(w, uid, phase)

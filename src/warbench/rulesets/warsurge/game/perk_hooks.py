@@ -16,6 +16,7 @@ Stat changes are read where the game reads Stats: :func:`~.perk_effects.adjust_u
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -34,6 +35,7 @@ from warbench.rulesets.warsurge.effects.runtime import (
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import geom, perk_turn
+from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import AUTOMATIC_USES, markers_of, statuses_of
@@ -304,9 +306,84 @@ def use_perks_action(work: Work, unit: int, perks: tuple[str, ...]) -> None:
                       "§9.2 Use Perks", unit=unit)  # fmt: skip
             continue
         use_perk(work, unit, row.name)
+    if work.flow.phase is not Phase.ACTIONS:
+        work.units[unit] = work.units[unit].with_counter(PERKS_AT_STEP, work.step + 1)
     if not names:
         work.emit("use_perks", f"{work.label(unit)} has no activated perk to use now",
                   "§9.2 Use Perks", unit=unit)  # fmt: skip
+
+
+#: The counter that remembers the step after a unit used perks in the Standard playstyle.
+PERKS_AT_STEP = "perks at step"
+
+
+def verify_use_perks(work: Work, action: UsePerks, side: int) -> None:
+    """Standard playstyle (Perks §12.2 L225-L231: "Perks are used by a Unit once per Game
+    Turn … Any number of Perks can be used by a Unit before and/or after any action"): the
+    acting side's unit, on the battlefield, uses the activated perks named (or every one it may
+    use now); each must be its own and usable now (:func:`use_refused`). Raises the reason."""
+    uid = action.unit
+    if not 0 <= uid < len(work.units):
+        raise RulesError(f"there is no unit {uid}", "§2.1 Unit")
+    info = work.info(uid)
+    if info.side != side:
+        raise RulesError(
+            f"{info.label} belongs to {work.side_name(info.side)}; it is "
+            f"{work.side_name(side)}'s turn to act",
+            "§2.1 Alternating Actions",
+        )
+    names = list(action.perks) if action.perks else usable_perks(work, uid)
+    if not names:
+        raise RulesError(f"{info.label} has no activated perk it may use now", _WHEN)
+    own = {r.name for n in unit_perk_names(work, uid) if (r := load_table().find(n))}
+    for name in names:
+        row = load_table().find(name)
+        if row is None or row.name not in own:
+            raise RulesError(f"{info.label} has no perk {name!r}; it has {sorted(own)}", _WHEN)
+        why = use_refused(work, uid, row.name)
+        if why is not None:
+            raise RulesError(why, row.source)
+    if action.perks and len(set(names)) != len(names):
+        raise RulesError(f"{info.label} names a perk twice", _WHEN)
+
+
+_WHEN = "000_94ecc6a4c74d351b.txt §12.2 L225"
+
+#: The Standard Phases in which a unit may use its perks around its action.
+_PERK_PHASES = frozenset({Phase.DEPLOY, Phase.MOVE, Phase.ATTACK, Phase.DASH})
+
+
+def perk_use_candidates(work: Work, side: int | None) -> Iterator[UsePerks]:
+    """The player's "use perk" decision (§12.2 L225-L231) without the ``perk use``
+    automation: each activated perk a unit of the acting side may use now, as a
+    :class:`~.actions_advanced.UsePerks` action. With the automation the engine makes the
+    choice (:func:`automatic_perk_uses`) and none is listed, so automated games are
+    unchanged."""
+    if (
+        side is None
+        or Automation.PERK_USE in work.setup.automation
+        or work.flow.phase not in _PERK_PHASES
+    ):
+        return
+    for uid in work.side_units(side):
+        if work.units[uid].location is Location.TABLE:
+            for name in usable_perks(work, uid):
+                yield UsePerks(uid, (name,))
+
+
+def forfeit_after_perks(work: Work, action: object) -> None:
+    """L229-L231: "If a Unit wants to use a Perk but does not wish to make an action, they may
+    still use the Perk but it forfeits their opportunity to make an action later in the Phase":
+    a unit that used perks at the side's last decision and is not the one acting now (a pass,
+    another unit's action) has acted."""
+    if not any(u.counters for u in work.units):
+        return
+    acting = getattr(action, "unit", None)
+    for u in work.units:
+        if u.counter(PERKS_AT_STEP) == work.step and u.uid != acting and not u.acted:
+            work.set_unit(u.uid, acted=True)
+            work.emit("perk", f"{work.label(u.uid)} used its perks and made no action: it has "
+                      "acted", _WHEN, unit=u.uid)  # fmt: skip
 
 
 def activated_ranks() -> frozenset[str]:
