@@ -319,6 +319,20 @@ EFFECTS: dict[str, list[Json]] = {
         modify(mod("Mastery Test", "add", -2), mod("Skill Test", "add", -2), target="radius"),
         machinery("test modifiers"),
     ],
+    # L1661 "Instead of becoming a casualty, the Unit recovers 25% (1/4) of its maximum HP
+    # (rounding up), with a minimum of 1 HP restored"; L1567 Last Stand "removes all negative
+    # Perk effects and restores all HP … until … the end of the next Game Turn, where the User
+    # is removed"; L1707 Resurrection "At the start of the next Game Turn, the model can revive
+    # on a D6 of 4+, starting at full HP" (II: failed models test again each Game Turn)
+    "Reservoir": [restore("ceil(max/4)"), machinery("casualty")],
+    "Last Stand": [
+        clear(*AFFLICTIONS, target="self"),
+        restore("max"),
+        status("Last Stand", turns=2, target="self"),
+        machinery("casualty"),
+    ],
+    "Resurrection I": [machinery("casualty")],
+    "Resurrection II": [machinery("casualty")],
     # -- Movement ------------------------------------------------------------------------------
     # L2160 "If no Weapons have been used this Game Turn, … Move and Dash Stats by 50%. After
     # Rush is active, the Unit cannot use Weapons this Game Turn."

@@ -65,7 +65,7 @@ def _next_turn(state: GameState, faces: list[int]) -> tuple[GameState, list[Even
     turn = state.flow.turn
     while True:
         new, _ = engine.apply(state, Pass())
-        if new.flow.turn != turn:
+        if new.flow.turn != turn or new.over:
             return engine.apply(state, Pass(), dice=ScriptedDice([*faces, 6, 1, 6, 1]))
         state = new
 
@@ -544,3 +544,89 @@ def test_p3915_hearty_ends_when_the_user_loses_hp() -> None:
     hurt, _ = _attack(at, [4], uid=FOE, target=USER)
     assert "Hearty@Gun" not in _statuses(hurt)
     assert _profile(hurt).weapons["Gun"].power == 4
+
+
+# -- instead of a casualty: Reservoir, Last Stand, Resurrection --------------------------------
+
+
+def _squad(perks: list[str], hp_each: int = 2, models: int = 5) -> GameState:
+    """The Foe: ``models`` models of ``hp_each`` HP in a line, 10" from the User's Gun
+    (Power 4, ``attacks`` set per test)."""
+    st = _state(foe={"hp": hp_each, "models": models}, foe_perks=perks)
+    foe = replace(
+        st.units[FOE],
+        pos=tuple((6.0 + 1.2 * k, 20.0) for k in range(models)),
+        hp=(hp_each,) * models,
+        removed=(False,) * models,
+        moved=(False,) * models,
+        heavy=(False,) * models,
+        battle=(False,) * models,
+    )
+    return replace(st, units=(st.units[USER], foe))
+
+
+def _finish(state: GameState, n: int, faces: int = 4) -> tuple[GameState, list[Event]]:
+    """Unit 0 attacks the Foe with ``n`` Attacks, every die a 4 (a hit, no Saves)."""
+    gun = weapon("Gun", power=4, attacks=n)
+    info = state.setup.units[USER]
+    new_unit = info.unit.model_copy(update={"weapons": [gun]})
+    units = (replace(info, unit=new_unit), *state.setup.units[1:])
+    state = replace(state, setup=replace(state.setup, units=units))
+    return _attack(state, [faces] * n)
+
+
+def test_p1661_reservoir_the_books_example_five_models_of_2_hp() -> None:
+    # L1665 "A Unit of 5 models each with 2 HP is reduced to 0 HP. The Unit will recover 3 HP.
+    # 2 models are revived, one with 2 HP and one with 1 HP."
+    state, events = _finish(_squad(["Reservoir"]), 10)
+    living = [state.units[FOE].hp[i] for i in state.units[FOE].living()]
+    assert sorted(living) == [1, 2]
+    assert "Reservoir restores 3 HP" in _texts(events)
+    assert state.units[FOE].used("Reservoir") == 1
+    state, _ = _next_turn(state, [])
+    assert state.units[FOE].location is Location.TABLE and not state.over
+    plain, _ = _finish(_squad([]), 10)
+    assert plain.units[FOE].living() == []
+    plain, _ = _next_turn(plain, [])
+    assert plain.over and plain.units[FOE].location is Location.DESTROYED
+
+
+def test_p1567_last_stand_restores_everything_until_the_end_of_the_next_game_turn() -> None:
+    st = _squad(["Last Stand"])
+    st = replace(st, units=(st.units[USER], replace(st.units[FOE], statuses=(_burn(),))))
+    state, events = _finish(st, 10)
+    assert state.units[FOE].hp == (2,) * 5  # all HP and models
+    assert _statuses(state, FOE) == ["Last Stand"]  # Burn is gone
+    state, _ = _next_turn(state, [])
+    assert state.units[FOE].location is Location.TABLE
+    state, events = _next_turn(state, [])  # the end of the next Game Turn: removed
+    assert state.units[FOE].location is Location.DESTROYED
+    assert "Last Stand ends" in _texts(events)
+
+
+def _burn() -> Any:
+    from warbench.rulesets.warsurge.game.state import Status
+
+    return Status("Burn", None, "u0/Gun")
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [pytest.param("Resurrection I", id="p1707-Resurrection I"),
+     pytest.param("Resurrection II", id="p1725-Resurrection II")],
+)  # fmt: skip
+def test_resurrection_revives_fallen_models_on_4_plus_at_the_next_turn(rank: str) -> None:
+    state, _ = _finish(_squad([rank], hp_each=1, models=3), 2)  # two models fall
+    assert len(state.units[FOE].living()) == 1
+    state, events = _next_turn(state, [5, 2])  # model 1 revives, model 2 does not
+    assert len(state.units[FOE].living()) == 2
+    assert "1 models revive at full HP" in _texts(events)
+    check_invariants(state)
+    state, events = _next_turn(state, [6])
+    if rank == "Resurrection II":  # the failed model tests again
+        assert len(state.units[FOE].living()) == 3
+    else:  # Limited Use (1)
+        assert len(state.units[FOE].living()) == 2
+    plain, _ = _finish(_squad([], hp_each=1, models=3), 2)
+    plain, _ = _next_turn(plain, [5, 5])
+    assert len(plain.units[FOE].living()) == 1

@@ -42,12 +42,21 @@ WEAPON_SETS = [
     ["Poison", "Weaken", "Countdown I", "Critical Hit I", "Skill"],
 ]
 UNIT_SETS = [
-    ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate"],
+    ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
     ["Immunity I", "Resilient", "Evasive", "Adrenaline", "Frenzy", "Powered by Pain"],
-    ["Artificial", "Indomitable", "Reinforced", "Smokescreen", "Conviction", "Resist I"],
+    [
+        "Artificial",
+        "Indomitable",
+        "Reinforced",
+        "Smokescreen",
+        "Conviction",
+        "Resist I",
+        "Resurrection II",
+    ],
     ["Fire Resist II", "Immunity II", "Regenerate", "Stalwart", "Panic", "+Armour I"],
     ["Unstoppable", "Mastery", "Execution", "Diminish", "Limit Break II", "Rush"],
-    ["Pusillanimous", "Morale II", "+Armour II", "Resist II", "Limit Break I"],
+    ["Pusillanimous", "Morale II", "+Armour II", "Resist II", "Limit Break I", "Last Stand"],
+    ["Resurrection I", "Frenzy", "Diminish", "Rush", "Mastery"],
 ]
 
 

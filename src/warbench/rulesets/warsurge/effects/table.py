@@ -51,6 +51,8 @@ MACHINERIES: Mapping[str, str] = {
     "Turn starts, bonuses by Game Turns on the Battlefield)",
     "hp threshold": "warbench.rulesets.warsurge.game.perk_turn (Stats by the User's HP)",
     "weapon limit": "warbench.rulesets.warsurge.game.perk_turn (when a weapon may be used)",
+    "casualty": "warbench.rulesets.warsurge.game.perk_turn (instead of a casualty: Reservoir, "
+    "Last Stand; Resurrection)",
     "test modifiers": "warbench.rulesets.warsurge.game.perk_turn and perk_hooks (Dice "
     "Modifiers on Mastery and Skill Tests)",
 }

@@ -106,7 +106,7 @@ AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"
 #: ``perk_turn``): a row naming only these (and statuses the game reads) is played whatever
 #: its triggers and tests, since that code plays them.
 PLAYED_MACHINERIES = frozenset(
-    {"leech", "start of turn", "hp threshold", "weapon limit", "test modifiers"}
+    {"leech", "start of turn", "hp threshold", "weapon limit", "test modifiers", "casualty"}
 )
 
 
@@ -148,7 +148,7 @@ def _playable(row: PerkEffects) -> bool:
         if not machineries <= PLAYED_MACHINERIES:
             return False
         return all(
-            e.kind is EffectKind.STATUS
+            e.kind in (EffectKind.STATUS, EffectKind.RESTORE, EffectKind.CLEAR)
             or e.machinery in PLAYED_MACHINERIES
             or (e.kind is EffectKind.MODIFY and all(m.quantity in _TESTS for m in e.modifiers))
             for e in row.effects

@@ -15,11 +15,8 @@ Stat changes are read where the game reads Stats: :func:`~.perk_effects.adjust_u
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import replace
-
-import numpy as np
 
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.effects.model import EffectKind, Trigger
@@ -39,6 +36,7 @@ from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import AUTOMATIC_USES, markers_of, statuses_of
+from warbench.rulesets.warsurge.game.perk_turn import free_spot as _free_spot
 from warbench.rulesets.warsurge.game.perk_turn import lose_hp
 from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
 from warbench.rulesets.warsurge.game.work import Work
@@ -449,26 +447,6 @@ def restore_hp(work: Work, uid: int, n: int) -> int:
     return got
 
 
-def _free_spot(
-    work: Work, uid: int, anchors: list[tuple[float, float]]
-) -> tuple[float, float] | None:
-    r = work.info(uid).radius
-    t = work.table()
-    for a in anchors:
-        for s in geom.ring_points(a, 2 * r + 0.2, 16):
-            if not work.field.spot_ok(s, r):
-                continue
-            if len(t.xy):
-                gap = np.sqrt(((t.xy - np.asarray(s)) ** 2).sum(axis=1)) - t.r - r
-                enemy = t.side != work.info(uid).side
-                if (gap < 0.01).any() or (enemy & (gap < 1.0)).any():
-                    continue
-            if any(math.dist(s, p) < 2 * r for p in anchors):
-                continue
-            return s
-    return None
-
-
 def on_hp_noted(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
     """HP Loss, whatever its cause, for the perks that count it (:mod:`.perk_turn`)."""
     perk_turn.note_hp_lost(work, unit, attacker)
@@ -486,6 +464,9 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.HP_LOST, on_hp_noted, "HP Loss noted (Psychology, Pain Locked, by HP)")
     reg.register(Hook.WEAPON_USED, perk_turn.on_weapon_used, "weapon uses, Stats by HP")
     reg.register(Hook.USE_PERKS, use_perks_action, "Use Perks (Advanced)")
+    reg.register(Hook.CASUALTY, perk_turn.on_casualty, "Reservoir, Last Stand, Resurrection")
+    reg.register(Hook.TURN_START, perk_turn.resurrection, "Resurrection")
+    reg.register(Hook.TURN_END, perk_turn.last_stand_ends, "Last Stand ends", first=True)
 
 
 register_perk_hooks(DEFAULT_HOOKS)

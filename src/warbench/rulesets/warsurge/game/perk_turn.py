@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
 from warbench.rulesets.warsurge.effects.rolls import run_test
@@ -249,6 +251,11 @@ def lose_hp(w: Work, uid: int, amount: int, why: str, rule: str) -> int:
         note_hp_lost(w, uid, None)
     u = w.units[uid]
     dead = [i for i in u.present() if u.hp[i] <= 0]
+    if dead and _casualty_perks(w, uid):
+        for i in dead:
+            on_casualty(w, uid, i, why)
+        u = w.units[uid]
+        dead = [i for i in u.present() if u.hp[i] <= 0]
     if dead:
         remove_models(w, uid, dead, why)
         if w.units[uid].living():
@@ -574,3 +581,213 @@ def skill_modifier(work: Work, attacker: int, weapon: str, target: int) -> int:
     mod = 1 if "Skill" in idx.units[attacker].weapon_perks(weapon) else 0
     resist = [m for uid, _, m in idx.resist if uid == target]
     return mod + min(resist, default=0)
+
+
+def free_spot(
+    work: Work,
+    uid: int,
+    anchors: list[tuple[float, float]],
+    *,
+    ring: bool = True,
+    taken: Sequence[tuple[float, float]] = (),
+) -> tuple[float, float] | None:
+    """A free spot for a model of ``uid`` within Coherency of one of ``anchors`` (a ring
+    around each; ``ring=False``: the anchors themselves), on the battlefield, not on a model
+    (nor on a spot ``taken`` already) and not within 1" of an enemy."""
+    r = work.info(uid).radius
+    t = work.table()
+    for a in anchors:
+        for s in geom.ring_points(a, 2 * r + 0.2, 16) if ring else [a]:
+            if not work.field.spot_ok(s, r):
+                continue
+            if len(t.xy):
+                gap = np.sqrt(((t.xy - np.asarray(s)) ** 2).sum(axis=1)) - t.r - r
+                enemy = t.side != work.info(uid).side
+                if (gap < 0.01).any() or (enemy & (gap < 1.0)).any():
+                    continue
+            if ring and any(math.dist(s, p) < 2 * r for p in anchors):
+                continue
+            if any(math.dist(s, p) < 2 * r + 0.01 for p in taken):
+                continue
+            return (float(s[0]), float(s[1]))
+    return None
+
+
+# -- instead of a casualty: Reservoir, Last Stand; Resurrection --------------------------------
+
+#: Unit Perks that act when the unit or its models become casualties (Casualty, L259).
+CASUALTY_UNIT = frozenset({"Reservoir", "Last Stand", "Resurrection I", "Resurrection II"})
+FALLEN = "fallen"  # per model: the Game Turn it became a casualty (Resurrection)
+
+
+def _casualty_perks(work: Work, uid: int) -> frozenset[str]:
+    return index(work.setup).units[uid].unit & CASUALTY_UNIT
+
+
+def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
+    """A model of ``unit`` reached 0 HP (§12.2 L259 Casualty): marked for Resurrection, and
+    when no model is left, Reservoir or Last Stand keeps the unit (:func:`survive_zero`)."""
+    perks = _casualty_perks(work, unit)
+    if not perks:
+        return
+    if perks & {"Resurrection I", "Resurrection II"}:
+        mark_fallen(work, unit, [model])
+    survive_zero(work, unit)
+
+
+def mark_fallen(work: Work, uid: int, models: Sequence[int]) -> None:
+    """Resurrection (L1707): "Each model in the Unit that is a casualty is placed on its side or
+    receives a marker" — the Game Turn it fell, per model."""
+    u = work.units[uid]
+    for i in models:
+        u = u.with_counter(f"{FALLEN} {i}", work.flow.turn)
+    work.units[uid] = u
+    work.dirty = True
+
+
+def survive_zero(work: Work, uid: int) -> bool:
+    """The unit has no model with HP left: Reservoir (L1661, once per game: "recovers 25% (1/4)
+    of its maximum HP (rounding up), with a minimum of 1 HP restored") or else Last Stand
+    (L1567, once per game: "removes all negative Perk effects and restores all HP … until the
+    User becomes a casualty again or until the end of the next Game Turn, where the User is
+    removed as a casualty"). Returns whether the unit stands."""
+    perks = _casualty_perks(work, uid)
+    u = work.units[uid]
+    if u.living() or not perks & {"Reservoir", "Last Stand"}:
+        return False
+    max_hp = work.info(uid).max_hp
+    if "Reservoir" in perks and not u.used("Reservoir"):
+        work.units[uid] = u.with_use("Reservoir")
+        _stand(work, uid, max(1, math.ceil(max_hp / 4)), "Reservoir")
+        return True
+    if "Last Stand" in perks and not u.used("Last Stand"):
+        work.units[uid] = u.with_use("Last Stand")
+        negative = _negative_statuses()
+        kept = tuple(s for s in work.units[uid].statuses if split_scope(s.name)[0] not in negative)
+        work.set_unit(uid, statuses=(*kept, Status("Last Stand", 2, "Last Stand")))
+        _stand(work, uid, max_hp, "Last Stand")
+        return True
+    return False
+
+
+def _stand(work: Work, uid: int, n: int, perk: str) -> None:
+    """``n`` HP back to a unit whose models are all at 0 HP: the models that just fell (still
+    where they fell) first, then models removed earlier, placed in Coherency (L1661)."""
+    u = work.units[uid]
+    per = work.info(uid).hp_per_model
+    hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
+    left = n
+    order = [i for i in range(len(hp)) if not removed[i]] + [
+        i for i in range(len(hp)) if removed[i]
+    ]
+    for i in order:
+        if left <= 0:
+            break
+        if removed[i]:
+            anchors = [pos[k] for k in range(len(hp)) if not removed[k] and hp[k] > 0]
+            spot = free_spot(work, uid, anchors, taken=anchors) if anchors else None
+            if spot is None:
+                continue
+            pos[i] = spot
+        give = min(per, left)
+        hp[i], removed[i] = give, False
+        left -= give
+    work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
+    if len(work.units[uid].living()) > 1:
+        restore_coherency(work, uid)
+    got = n - max(0, left)
+    work.emit("perk", f"{work.label(uid)} is not a casualty: {perk} restores {got} HP",
+              _rule(perk), unit=uid, perk=perk, restored=got)  # fmt: skip
+    refresh_thresholds(work, uid)
+
+
+def _negative_statuses() -> frozenset[str]:
+    """Statuses an enemy's perk puts on a unit (Affliction-family weapon perks)."""
+    table = load_table()
+    return frozenset(
+        e.status
+        for r in table
+        if r.family == "Affliction"
+        for e in r.effects
+        if e.kind.value == "status"
+    )
+
+
+def last_stand_ends(work: Work, turn: int) -> None:
+    """End of a Game Turn: a unit whose Last Stand ends now is removed as a casualty (L1567)."""
+    for u in list(work.units):
+        if not u.statuses or not u.living():
+            continue
+        if any(s.name == "Last Stand" and s.turns == 1 for s in u.statuses):
+            hp = tuple(0 for _ in u.hp)
+            work.set_unit(u.uid, hp=hp)
+            remove_models(work, u.uid, u.present(), "Last Stand ends")
+
+
+def resurrection(work: Work, turn: int) -> None:
+    """Start of a Game Turn (L1707): each model that fell in the previous Game Turn (Resurrection
+    II: in any earlier Game Turn, testing again) revives on a D6 of 4+ at full HP within
+    Coherency of its unit; Resurrection I is used once (Limited Use (1)), Resurrection II each
+    Game Turn. A unit destroyed meanwhile rises where its models fell."""
+    idx = index(work.setup)
+    for uid, perks in enumerate(idx.units):
+        ranks = perks.unit & {"Resurrection I", "Resurrection II"}
+        if not ranks:
+            continue
+        u = work.units[uid]
+        again = "Resurrection II" in ranks
+        if not again and u.used("Resurrection I"):
+            continue
+        due = [
+            i
+            for i in range(len(u.hp))
+            if (t := u.counter(f"{FALLEN} {i}")) and (t == turn - 1 or (again and t < turn))
+        ]
+        if not due or u.location not in (Location.TABLE, Location.DESTROYED) or not u.pos:
+            continue
+        if not again:
+            work.units[uid] = work.units[uid].with_use("Resurrection I")
+        rank = "Resurrection II" if again else "Resurrection I"
+        back: list[int] = []
+        for i in due:
+            face = work.dice.d6(f"{rank} (model {i + 1})")
+            if face >= 4:
+                back.append(i)
+            work.units[uid] = work.units[uid].with_counter(
+                f"{FALLEN} {i}", work.units[uid].counter(f"{FALLEN} {i}") if again else 0
+            )
+        _revive(work, uid, back, rank)
+        for i in back:
+            work.units[uid] = work.units[uid].with_counter(f"{FALLEN} {i}", 0)
+
+
+def _revive(work: Work, uid: int, models: list[int], rank: str) -> None:
+    """The models back at full HP: where they fell when that spot is free, else within
+    Coherency of a model of the unit; a model with no free spot stays a casualty."""
+    u = work.units[uid]
+    per = work.info(uid).hp_per_model
+    hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
+    back: list[int] = []
+    for i in models:
+        anchors = [pos[k] for k in range(len(hp)) if not removed[k] and hp[k] > 0]
+        placed = [pos[k] for k in back]
+        spot = (
+            free_spot(work, uid, anchors, taken=placed)
+            if anchors
+            else free_spot(work, uid, [pos[i]], ring=False, taken=placed)
+        )
+        if spot is None:
+            continue
+        hp[i], removed[i], pos[i] = per, False, spot
+        back.append(i)
+    if not back:
+        work.emit("perk", f"{work.label(uid)}: no model revives ({rank})", _rule(rank), unit=uid)
+        return
+    if u.location is Location.DESTROYED:
+        work.set_unit(uid, location=Location.TABLE)
+    work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
+    if len(work.units[uid].living()) > 1:
+        restore_coherency(work, uid)
+    work.emit("perk", f"{work.label(uid)}: {len(back)} models revive at full HP ({rank})",
+              _rule(rank), unit=uid, perk=rank, models=back)  # fmt: skip
+    refresh_thresholds(work, uid)
