@@ -333,6 +333,38 @@ EFFECTS: dict[str, list[Json]] = {
     ],
     "Resurrection I": [machinery("casualty")],
     "Resurrection II": [machinery("casualty")],
+    # -- Roster Perks switched on by Presence (L1372): a status on every unit of the Roster
+    # while a Presence unit of it is on the Battlefield, not embarked (game/perk_turn.py)
+    "Presence": [machinery("presence")],
+    # L4276 "any enemy Units that Target Units from this Roster will suffer a -1 Dice Modifier
+    # to all Attack Dice while attacking them"
+    "Demoralising": [
+        status("Demoralising", mod("Attack Dice against", "add", -1), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    # L4310 "+50% to Dash (divide Dash Stat by 2 then multiply by 3)"; L4382 Swift: Move
+    "Fleeting": [
+        status("Fleeting", mod("Dash", "mul", "3/2"), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    "Swift": [
+        status("Swift", mod("Move", "mul", "3/2"), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    # L4332 "+1 to Attack Dice with all Weapons"
+    "Inspiring": [
+        status("Inspiring", mod("Attack Dice", "add", 1), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    # L4374 "+1 to Armour Saves" (the Armour Save Stat, docs/rulings.md); L4378 AEGIS
+    "Protective": [
+        status("Protective", mod("Armour", "add", 1), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    "Shielding": [
+        status("Shielding", mod("AEGIS", "add", 1), turns=None, target="roster"),
+        machinery("presence"),
+    ],
     # -- Movement ------------------------------------------------------------------------------
     # L2160 "If no Weapons have been used this Game Turn, … Move and Dash Stats by 50%. After
     # Rush is active, the Unit cannot use Weapons this Game Turn."

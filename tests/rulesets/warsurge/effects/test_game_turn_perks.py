@@ -630,3 +630,92 @@ def test_resurrection_revives_fallen_models_on_4_plus_at_the_next_turn(rank: str
     plain, _ = _finish(_squad([], hp_each=1, models=3), 2)
     plain, _ = _next_turn(plain, [5, 5])
     assert len(plain.units[FOE].living()) == 1
+
+
+# -- Roster Perks switched on by a Presence unit -----------------------------------------------
+
+
+def _roster(
+    perk: str | None, *, presence_at: tuple[float, float] | None = (30.0, 5.0)
+) -> GameState:
+    """Side 0: the User and a Herald with Presence carrying ``perk`` (designated to it in the
+    roster) at ``presence_at`` (``None``: in Reserve); side 1: the Foe 10" from the User; the
+    Attack Phase of Game Turn 2. The Presence units' Roster Perks are read at phase starts,
+    deployment, moves and attacks; here the state is put on a Phase start by a pass."""
+    me = entry(unit("User", hp=5, armour=4, aegis=6, weapons=[weapon("Gun", power=4)]))
+    herald = entry(unit("Herald", perks=["Presence"], weapons=[weapon("Gun", power=4)]))
+    if perk is not None:
+        herald = replace(herald, traits=(perk,))
+    them = entry(unit("Foe", hp=5, weapons=[weapon("Gun", power=4)]))
+    pos = {USER: [(10.0, 10.0)], 2: [(10.0, 20.0)]}
+    if presence_at is not None:
+        pos[1] = [presence_at]
+    st = scenario([[me, herald], [them]], pos, phase=Phase.MOVE, turn=2)
+    # a pass ends side 0's Move Phase, side 1's too: the Attack Phase starts (a Phase start)
+    st, _ = engine.apply(st, Pass())
+    st, _ = engine.apply(st, Pass())
+    assert st.flow.phase is Phase.ATTACK and st.flow.active == 0
+    return st
+
+
+def test_p4382_swift_every_unit_of_the_roster_moves_half_again() -> None:
+    st = _roster("Swift")
+    assert _statuses(st) == ["Swift"] and _statuses(st, 1) == ["Swift"]
+    assert _statuses(st, 2) == []  # not the enemy's
+    assert _allowance(st) == 9 and _allowance(st, dash=True) == 6
+    assert _allowance(_roster(None)) == 6
+
+
+def test_p1372_presence_only_while_the_presence_unit_is_on_the_battlefield() -> None:
+    assert _allowance(_roster("Swift", presence_at=None)) == 6  # Presence unit in Reserve
+    st = _roster("Swift")
+    st = replace(
+        st, units=(st.units[0], replace(st.units[1], location=Location.DESTROYED), st.units[2])
+    )
+    st = _until(st, Phase.DASH)  # the next Phase starts: Swift is off
+    assert _statuses(st) == [] and _allowance(st) == 6
+
+
+def test_p4310_fleeting_dash_half_again() -> None:
+    st = _roster("Fleeting")
+    assert _allowance(st, dash=True) == 9 and _allowance(st) == 6
+
+
+def test_p4332_inspiring_plus_1_to_attack_dice() -> None:
+    _, events = _attack(_roster("Inspiring"), [3], target=2)  # 4+ becomes 3+
+    assert _lost(events) == 1
+    _, events = _attack(_roster(None), [3], target=2)
+    assert _lost(events) == 0
+
+
+def _foe_hits(perk: str | None, faces: list[int]) -> int:
+    """The Foe's Gun at the User (Armour 4+, AEGIS 6+) in a roster with ``perk``."""
+    st = _roster(perk)
+    st = replace(st, flow=replace(st.flow, active=1))
+    return _lost(_attack(st, faces, uid=2, target=USER)[1])
+
+
+def test_p4374_protective_plus_1_armour_save() -> None:
+    assert _foe_hits("Protective", [4, 3]) == 0  # a 3 saves at 3+
+    assert _foe_hits(None, [4, 3, 1]) == 1  # 4+: fails, the AEGIS 6+ fails
+
+
+def test_p4378_shielding_plus_1_aegis_save() -> None:
+    assert _foe_hits("Shielding", [4, 1, 5]) == 0  # Armour fails, AEGIS 5+ saves on a 5
+    assert _foe_hits(None, [4, 1, 5]) == 1
+
+
+def test_p4276_demoralising_minus_1_to_enemy_attack_dice() -> None:
+    assert _foe_hits("Demoralising", [4]) == 0  # 4+ becomes 5+: a miss, no Save rolled
+    assert _foe_hits(None, [4, 1, 1]) == 1
+
+
+def test_presence_roster_perks_go_into_play_from_a_warsurge_roster() -> None:
+    from pathlib import Path
+
+    from warbench.rulesets.warsurge.game.io import load_game_roster
+
+    path = Path(__file__).parents[4] / "examples/warsurge/roster_files/strike_force.yaml"
+    player = load_game_roster(path)
+    herald = next(e for e in player.roster if e.name == "Herald")
+    assert "Inspiring" in herald.traits

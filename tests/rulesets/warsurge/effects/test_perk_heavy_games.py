@@ -57,6 +57,8 @@ UNIT_SETS = [
     ["Unstoppable", "Mastery", "Execution", "Diminish", "Limit Break II", "Rush"],
     ["Pusillanimous", "Morale II", "+Armour II", "Resist II", "Limit Break I", "Last Stand"],
     ["Resurrection I", "Frenzy", "Diminish", "Rush", "Mastery"],
+    # a Presence unit with the Roster Perks it switches on (their Roster: its side's units)
+    ["Presence", "Swift", "Inspiring", "Protective", "Demoralising", "Fleeting", "Shielding"],
 ]
 
 

@@ -53,6 +53,8 @@ MACHINERIES: Mapping[str, str] = {
     "weapon limit": "warbench.rulesets.warsurge.game.perk_turn (when a weapon may be used)",
     "casualty": "warbench.rulesets.warsurge.game.perk_turn (instead of a casualty: Reservoir, "
     "Last Stand; Resurrection)",
+    "presence": "warbench.rulesets.warsurge.game.perk_turn (Roster Perks while a Presence "
+    "unit is on the Battlefield)",
     "test modifiers": "warbench.rulesets.warsurge.game.perk_turn and perk_hooks (Dice "
     "Modifiers on Mastery and Skill Tests)",
 }

@@ -23,7 +23,7 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
-from warbench.rulesets.warsurge.game.perk_turn import weapon_refusal
+from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,

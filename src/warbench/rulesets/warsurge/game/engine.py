@@ -23,7 +23,7 @@ import numpy as np
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import geom, perk_hooks, perk_turn
+from warbench.rulesets.warsurge.game import geom, perk_hooks, perk_limits
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -477,7 +477,7 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
             continue
         for wp in info.unit.weapons:
             users = view.users_in_range.get(wp.name)
-            if users and perk_turn.weapon_refusal(w, uid, wp.name) is not None:
+            if users and perk_limits.weapon_refusal(w, uid, wp.name) is not None:
                 continue  # a Limitation perk (Use I, Countdown …) or Panic: not now
             if users:
                 if wp.type.value == "Heavy":

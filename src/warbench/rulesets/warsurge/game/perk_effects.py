@@ -106,7 +106,15 @@ AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"
 #: ``perk_turn``): a row naming only these (and statuses the game reads) is played whatever
 #: its triggers and tests, since that code plays them.
 PLAYED_MACHINERIES = frozenset(
-    {"leech", "start of turn", "hp threshold", "weapon limit", "test modifiers", "casualty"}
+    {
+        "leech",
+        "start of turn",
+        "hp threshold",
+        "weapon limit",
+        "test modifiers",
+        "casualty",
+        "presence",
+    }
 )
 
 

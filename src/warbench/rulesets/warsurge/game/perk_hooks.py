@@ -31,7 +31,7 @@ from warbench.rulesets.warsurge.effects.runtime import (
 )
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom, perk_turn
+from warbench.rulesets.warsurge.game import geom, perk_limits, perk_roster, perk_turn
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
@@ -93,7 +93,7 @@ def _inflict(
         key,
         work.dice,
         trigger=trigger,
-        test_modifier=perk_turn.skill_modifier(work, attacker, source, unit),
+        test_modifier=perk_limits.skill_modifier(work, attacker, source, unit),
     )
     if not log:
         return
@@ -462,9 +462,14 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.TURN_START, perk_turn.on_turn_start, "perks at the start of the turn")
     reg.register(Hook.DEPLOY, perk_turn.on_deploy, "Game Turns on the Battlefield")
     reg.register(Hook.HP_LOST, on_hp_noted, "HP Loss noted (Psychology, Pain Locked, by HP)")
-    reg.register(Hook.WEAPON_USED, perk_turn.on_weapon_used, "weapon uses, Stats by HP")
+    reg.register(Hook.WEAPON_USED, perk_limits.on_weapon_used, "weapon uses, Stats by HP")
     reg.register(Hook.USE_PERKS, use_perks_action, "Use Perks (Advanced)")
     reg.register(Hook.CASUALTY, perk_turn.on_casualty, "Reservoir, Last Stand, Resurrection")
+    reg.register(Hook.TURN_START, perk_roster.presence_at_turn_start, "Presence Roster Perks")
+    reg.register(Hook.PHASE_START, perk_roster.presence_at_phase, "Presence Roster Perks")
+    reg.register(Hook.DEPLOY, perk_roster.presence_after_deploy, "Presence Roster Perks")
+    reg.register(Hook.AFTER_MOVE, perk_roster.presence_after_move, "Presence Roster Perks")
+    reg.register(Hook.WEAPON_USED, perk_roster.presence_after_attack, "Presence Roster Perks")
     reg.register(Hook.TURN_START, perk_turn.resurrection, "Resurrection")
     reg.register(Hook.TURN_END, perk_turn.last_stand_ends, "Last Stand ends", first=True)
 

@@ -65,6 +65,9 @@ RECHARGE = {"Recharge I": 1, "Recharge II": 2, "Recharge III": 3}
 LIMIT_WEAPON = frozenset({*USES, *COUNTDOWN, *RECHARGE, "Pain Locked"})
 #: Statuses under which a unit may not use any Weapons (Panic L2267).
 NO_WEAPONS = ("Panic", "Rush")
+#: Roster Perks active while a Presence unit of the Roster is on the Battlefield (L1372), a
+#: status on every unit of that Roster (:mod:`.perk_roster`).
+PRESENCE_PERKS = ("Demoralising", "Fleeting", "Inspiring", "Protective", "Shielding", "Swift")
 #: Dice Modifiers on enemy Mastery Tests within a Radius (Resist I/II L1677-L1699).
 RESIST = {"Resist I": (12.0, -1), "Resist II": (18.0, -2)}
 
@@ -121,6 +124,7 @@ class PerkIndex:
     by_threshold: frozenset[int]
     limited: frozenset[int]
     resist: tuple[tuple[int, float, int], ...]  # (uid, radius, modifier)
+    auras: tuple[tuple[int, int, str], ...] = ()  # (Presence unit, player, Roster Perk)
 
 
 _INDEX: dict[int, tuple[GameSetup, PerkIndex]] = {}
@@ -162,7 +166,14 @@ def index(setup: GameSetup) -> PerkIndex:
     resist = tuple(
         (uid, *RESIST[name]) for uid, p in enumerate(units) for name in RESIST if name in p.unit
     )
-    out = PerkIndex(tuple(units), at_start, threshold, limited, resist)
+    auras = tuple(
+        (uid, setup.units[uid].player, name)
+        for uid, p in enumerate(units)
+        if "Presence" in p.unit
+        for name in PRESENCE_PERKS
+        if name in p.unit
+    )
+    out = PerkIndex(tuple(units), at_start, threshold, limited, resist, auras)
     if len(_INDEX) > 64:
         _INDEX.clear()
     _INDEX[id(setup)] = (setup, out)
@@ -504,83 +515,6 @@ def _armour_roll(work: Work, uid: int, perks: UnitPerks) -> None:
         if perk in perks.unit:
             r = work.dice.roll(die, perk)
             _status(work, uid, f"+Armour +{r}", perk, f"{perk} rolls {r}: Armour +{r}")
-
-
-# -- when a weapon may be used ---------------------------------------------------------------
-
-
-def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
-    """Why the unit may not use ``weapon`` now (its Limitation perks, Panic), or ``None``."""
-    u = work.units[uid]
-    if u.statuses:
-        for s in u.statuses:
-            if s.name in NO_WEAPONS:
-                return (
-                    f"{work.label(uid)} may not use any Weapons this Game Turn "
-                    f"({s.name}, {_rule(s.name)})"
-                )
-    idx = index(work.setup)
-    if uid not in idx.limited:
-        return None
-    perks = idx.units[uid].weapon_perks(weapon)
-    turn = work.flow.turn
-    for name in sorted(perks & LIMIT_WEAPON):
-        rule = _rule(name)
-        if name in USES and u.used(_weapon_uses(weapon)) >= USES[name]:
-            n = USES[name]
-            times = "once" if n == 1 else f"{n} times"
-            return f"{weapon} can be used {times} per game ({name}, {rule})"
-        if name in COUNTDOWN:
-            arrived = u.counter(ARRIVED)
-            if not arrived or turn - arrived < COUNTDOWN[name]:
-                return (
-                    f"{weapon} is unusable until its Wielder has waited {COUNTDOWN[name]} full "
-                    f"Game Turn(s) on the Battlefield ({name}, {rule})"
-                )
-        if name in RECHARGE:
-            last = u.counter(_weapon_turn(weapon))
-            if last and turn <= last + RECHARGE[name]:
-                return (
-                    f"{weapon} was used on Game Turn {last}: it recharges until Game Turn "
-                    f"{last + RECHARGE[name] + 1} ({name}, {rule})"
-                )
-        if name == "Pain Locked":
-            pain = u.counter(PAIN)
-            if not pain or turn <= pain:
-                return (
-                    f"{weapon} is locked until the Game Turn after its User suffers HP Loss "
-                    f"from an enemy ({name}, {rule})"
-                )
-    return None
-
-
-def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
-    """After a weapon's share of an Attack: its uses and last Game Turn (Use, Recharge), and
-    both units' Stats by HP (Wane is checked before rolling, so for the next Attack)."""
-    idx = index(work.setup)
-    if unit in idx.limited and idx.units[unit].weapon_perks(weapon) & LIMIT_WEAPON:
-        # one use per Attack (a weapon split among targets is used once, L3246)
-        u = work.units[unit]
-        if u.counter(_weapon_step(weapon)) != work.step + 1:
-            u = u.with_use(_weapon_uses(weapon)).with_counter(_weapon_step(weapon), work.step + 1)
-        work.units[unit] = u.with_counter(_weapon_turn(weapon), work.flow.turn)
-        work.dirty = True
-    if "Rush" in idx.units[unit].unit and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn:
-        work.units[unit] = work.units[unit].with_counter(WEAPONS_TURN, work.flow.turn)
-        work.dirty = True
-    refresh_thresholds(work, unit)
-    if target != unit:
-        refresh_thresholds(work, target)
-
-
-def skill_modifier(work: Work, attacker: int, weapon: str, target: int) -> int:
-    """Dice Modifiers on the Skill Tests of ``attacker``'s ``weapon`` against ``target``: Skill
-    +1 (L2999), the target's Resist I/II -1/-2 (L1677: "Enemy Weapons that Target the User also
-    suffer a -1 Dice Modifier to Skill Tests"; the strongest rank)."""
-    idx = index(work.setup)
-    mod = 1 if "Skill" in idx.units[attacker].weapon_perks(weapon) else 0
-    resist = [m for uid, _, m in idx.resist if uid == target]
-    return mod + min(resist, default=0)
 
 
 def free_spot(
