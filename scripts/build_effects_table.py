@@ -95,6 +95,13 @@ AFFLICTIONS = (
 #: The temporary Psychological statuses Cure strips (L717).
 PSYCHOLOGICAL = ("Terrify", "Morale I", "Morale II", "Fall Back", "Panic", "Horrific")
 
+#: Beneficial statuses of perks used with Activation or a Mastery Test (not Transformation):
+#: what Purge removes (L899).
+BENEFICIAL = ("Adrenaline", "Smokescreen", "Rush", "Frenzy", "Courage", "Stealth", "Defend")
+
+#: Perks a player uses once per Game Turn (§12.2 L227) whose tags do not say Activate.
+USED_ONCE_PER_TURN = ("Cure I", "Cure II", "Purge I", "Purge II")
+
 #: The reviewed effects, by rank, each from the text at the rank's source line.
 EFFECTS: dict[str, list[Json]] = {
     # -- Weapon Afflictions (§12.5, L2576-L2895): statuses put on the Target ----------------
@@ -162,6 +169,10 @@ EFFECTS: dict[str, list[Json]] = {
     # Psychological family … on a Target Unit within 18" and line of sight"; Cure II: no LOS
     "Cure I": [clear(*AFFLICTIONS, *PSYCHOLOGICAL)],
     "Cure II": [clear(*AFFLICTIONS, *PSYCHOLOGICAL)],
+    # L899 "the Target loses any beneficial Perk effects that require Activation or a Mastery
+    # Test, such as Courage … Transformation Perks are unaffected" (Purge II: no LOS)
+    "Purge I": [clear(*BENEFICIAL)],
+    "Purge II": [clear(*BENEFICIAL)],
     # L1611 "Restore D3 HP"; L1645 "Restore ceil(max HP / 10) HP"
     "Recover": [restore("D3")],
     "Regenerate": [restore("max/10")],
@@ -478,7 +489,7 @@ def row(perk: Json, *, implemented: frozenset[str]) -> Json:
             raise SystemExit(f"{perk['name']}: activation tag {tag!r} is not in the vocabulary")
     if not triggers:
         triggers = ["Passive"] if "Passive" in tags else ["Specific"]
-    if "Activate" in triggers:
+    if "Activate" in triggers or perk["name"] in USED_ONCE_PER_TURN:
         uses.setdefault("per_turn", 1)  # Standard: a perk once per Game Turn (§12.2 L227)
     line = int(perk["rule"].rsplit("line ", 1)[1])
     effects = list(EFFECTS.get(perk["name"], []))

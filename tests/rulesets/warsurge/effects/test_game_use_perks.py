@@ -186,3 +186,52 @@ def test_standard_a_unit_that_uses_a_perk_and_then_does_not_act_forfeits_its_act
     st, _ = _do(_standard(["Rush"]), UsePerks(0, ("Rush",)), Move(0, to=(24, 14)))
     assert st.units[0].acted and not st.units[1].acted  # it moved 9" (Rush)
     assert abs(st.units[0].pos[0][1] - 14) < 1e-6
+
+
+# -- Cure and Purge: a Mastery Test, then statuses removed from a unit within the Radius -------
+
+
+def _with(st: GameState, uid: int, *names: str) -> GameState:
+    from warbench.rulesets.warsurge.game.state import Status
+
+    u = replace(st.units[uid], statuses=tuple(Status(n, None, "u2/Gun") for n in names))
+    return replace(st, units=tuple(u if k == uid else x for k, x in enumerate(st.units)))
+
+
+@pytest.mark.parametrize(
+    "rank", [pytest.param("Cure I", id="p717-Cure I"), pytest.param("Cure II", id="p729-Cure II")]
+)
+def test_cure_removes_afflictions_from_a_friendly_unit_on_a_passed_mastery_test(
+    rank: str,
+) -> None:
+    st = _with(_standard([rank]), 1, "Burn", "Cripple (next Game Turn)", "Morale I")
+    st, events = _do(st, UsePerks(0, (rank,)))  # Mastery 4+: a 4 passes
+    assert st.units[1].statuses == ()
+    assert any(f"uses {rank} on P0: B" in e.text for e in events)
+    with pytest.raises(RulesError, match="no unit within"):  # nothing left to remove
+        engine.check(st, UsePerks(0, (rank,)))
+    failed = _with(_standard([rank]), 1, "Burn")
+    failed, _ = engine.apply(failed, UsePerks(0, (rank,)), dice=ScriptedDice([3]))
+    assert [s.name for s in failed.units[1].statuses] == ["Burn"]
+    with pytest.raises(RulesError, match="already used this Game Turn"):
+        engine.check(failed, UsePerks(0, (rank,)))
+    assert failed.units[0].used(rank) == 0  # a failed test spends no Limited Use
+    with pytest.raises(RulesError, match="has no perk"):  # without the perk
+        engine.check(_with(_standard([]), 1, "Burn"), UsePerks(0, (rank,)))
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [pytest.param("Purge I", id="p899-Purge I"), pytest.param("Purge II", id="p909-Purge II")],
+)
+def test_purge_removes_an_enemys_activated_bonuses(rank: str) -> None:
+    # the enemy (unit 2) moved 20" from the User, within Purge's 24"
+    st = _standard([rank])
+    st = replace(st, units=(*st.units[:2], replace(st.units[2], pos=((24.0, 25.0),))))
+    st = _with(st, 2, "Adrenaline", "Limit Break")
+    st, events = _do(st, UsePerks(0, (rank,)))
+    assert [s.name for s in st.units[2].statuses] == ["Limit Break"]  # Transformation stays
+    assert any("Adrenaline removed" in e.text for e in events)
+    far = _with(_standard([rank]), 2, "Adrenaline")  # 35" away: out of its Radius
+    with pytest.raises(RulesError, match="no unit within"):
+        engine.check(far, UsePerks(0, (rank,)))

@@ -133,6 +133,8 @@ def _statuses_read(row: PerkEffects) -> bool:
 def _activated(row: PerkEffects) -> bool:
     """An activated rank :func:`~.perk_hooks.use_perk` plays: no test, every effect a status
     on the User the game reads, or HP restored."""
+    if row.name in USED_PERKS:  # used by the player though not tagged Activate (Cure, Purge)
+        return True
     if "Activate" not in {t.value for t in row.triggers} or row.tests or not row.effects:
         return False
     for e in row.effects:
@@ -141,6 +143,11 @@ def _activated(row: PerkEffects) -> bool:
         if e.kind is not EffectKind.STATUS or e.target.kind.value != "self":
             return False
     return _statuses_read(row)
+
+
+#: Perks a player uses (once per Game Turn, §12.2 L227) though not tagged Activate: a Mastery
+#: Test, then statuses removed from a unit within the Radius (``perk_hooks.use_perk``).
+USED_PERKS = frozenset({"Cure I", "Cure II", "Purge I", "Purge II"})
 
 
 def activated_ranks() -> frozenset[str]:
@@ -162,6 +169,8 @@ def _playable(row: PerkEffects) -> bool:
             for e in row.effects
         ) and _statuses_read(row)
     triggers = {t.value for t in row.triggers}
+    if row.name in USED_PERKS:
+        return True
     if "Activate" in triggers:
         if not _activated(row):
             return False

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.effects.model import EffectKind, Trigger
+from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Trigger
 from warbench.rulesets.warsurge.effects.runtime import (
     acts_at_turn_end,
     converts,
@@ -268,6 +268,11 @@ def use_refused(work: Work, uid: int, name: str) -> str | None:
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
     if row.name == "Rush" and u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn:
         return f"{work.label(uid)} has used Weapons this Game Turn (Rush, {row.source})"
+    if (
+        any(e.kind is EffectKind.CLEAR for e in row.effects)
+        and clear_target(work, uid, row) is None
+    ):
+        return f"no unit within {row.name}'s Radius has an effect it removes ({row.source})"
     this_turn = 1 if u.counter(f"used {row.name}") == work.flow.turn else 0
     advanced = work.setup.playstyle is Playstyle.ADVANCED
     return use_refusal(
@@ -392,14 +397,20 @@ def activated_ranks() -> frozenset[str]:
 
 
 def use_perk(work: Work, uid: int, name: str) -> None:
-    """``uid`` uses the activated perk ``name`` (checked: :func:`use_refused`)."""
+    """``uid`` uses the activated perk ``name`` (checked: :func:`use_refused`). A perk with a
+    Mastery Test (Cure, Purge) tests first; a failed test uses the perk's Game Turn but not its
+    Limited Use (L283: only uses that took effect count)."""
     row = load_table().get(name)
     refused = use_refused(work, uid, row.name)
     if refused is not None:
         raise RulesError(refused, row.source)
-    u = work.units[uid].with_use(row.name).with_counter(f"used {row.name}", work.flow.turn)
-    work.units[uid] = u
+    work.units[uid] = work.units[uid].with_counter(f"used {row.name}", work.flow.turn)
     work.dirty = True
+    if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
+        work, uid, row.name
+    ):
+        return
+    work.units[uid] = work.units[uid].with_use(row.name)
     for e in row.effects:
         if e.kind is EffectKind.RESTORE:
             n = restore_amount(e.amount, work.info(uid).max_hp, work.dice)
@@ -412,6 +423,71 @@ def use_perk(work: Work, uid: int, name: str) -> None:
             work.set_unit(uid, statuses=statuses_of(statuses))
             work.emit("perk", f"{work.label(uid)} uses {row.name}", row.source, unit=uid,
                       perk=row.name)  # fmt: skip
+        elif e.kind is EffectKind.CLEAR:
+            target = clear_target(work, uid, row)
+            if target is None:
+                continue
+            gone = set(e.names)
+            before = work.units[target].statuses
+            kept = tuple(s for s in before if _base(s.name) not in gone)
+            work.set_unit(target, statuses=kept)
+            removed = sorted({_base(s.name) for s in before} - {_base(s.name) for s in kept})
+            work.emit("perk", f"{work.label(uid)} uses {row.name} on {work.label(target)}: "
+                      f"{', '.join(removed)} removed", row.source, unit=target, perk=row.name,
+                      removed=removed)  # fmt: skip
+
+
+def _base(status: str) -> str:
+    """A status's name without a delay or a weapon scope (``Cripple (next Game Turn)``)."""
+    from warbench.rulesets.warsurge.effects.runtime import split_scope
+    from warbench.rulesets.warsurge.game.perk_effects import DELAYED
+
+    return split_scope(status.removesuffix(DELAYED))[0]
+
+
+def clear_target(work: Work, uid: int, row: PerkEffects) -> int | None:
+    """Whom a clearing perk (Cure I/II L717, Purge I/II L899) is used on: the unit within its
+    Radius (line of sight for the ranks I) with the most statuses it removes — a friendly unit
+    for Cure, an enemy for Purge — the User first, then the nearest; ``None`` when no unit
+    has one (the perk is then not usable, :func:`use_refused`)."""
+    effect = next((e for e in row.effects if e.kind is EffectKind.CLEAR), None)
+    if effect is None:
+        return None
+    names = set(effect.names)
+    enemy = row.name.startswith("Purge")
+    radius = row.target.radius or 0.0
+    sight = row.name.endswith(" I")
+    best: tuple[int, float, int] | None = None
+    for other in work.units:
+        t = other.uid
+        if other.location is not Location.TABLE or not other.living():
+            continue
+        if work.enemies(uid, t) != enemy:
+            continue
+        n = sum(1 for s in other.statuses if _base(s.name) in names)
+        if not n:
+            continue
+        d = 0.0 if t == uid else _gap(work, uid, t)
+        if d > radius + 1e-9 or (sight and t != uid and not _sees(work, uid, t)):
+            continue
+        key = (-n, d, t)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[2]
+
+
+def _gap(work: Work, a: int, b: int) -> float:
+    d = geom.edge_distances(work.xy(a), work.info(a).radius, work.xy(b), work.info(b).radius)
+    return float(d.min()) if d.size else float("inf")
+
+
+def _sees(work: Work, uid: int, target: int) -> bool:
+    """Some model of ``uid`` sees some model of ``target`` (§5.4 line of sight)."""
+    t = work.table()
+    others = work.others_mask([uid, target])
+    field = work.field
+    r, tr = work.info(uid).radius, work.info(target).radius
+    return any(field.visible(work.xy(uid), r, work.xy(target), tr, t.xy[others], t.r[others]))
 
 
 def restore_hp(work: Work, uid: int, n: int) -> int:

@@ -378,6 +378,12 @@ def _status(work: Work, uid: int, name: str, perk: str, text: str, turns: int | 
     work.emit("perk", f"{work.label(uid)}: {text}", _rule(perk), unit=uid, perk=perk)
 
 
+def mastery_test(work: Work, uid: int, perk: str) -> bool:
+    """The unit's Mastery Test for ``perk`` (its modifiers: :func:`mastery_modifier`), as an
+    event; whether it passed."""
+    return _mastery(work, uid, perk)
+
+
 def _mastery(work: Work, uid: int, perk: str) -> bool:
     out = run_test(
         work.dice, TestSpec(PerkTest.MASTERY), mastery_modifier(work, uid), label=f"{perk} test"
@@ -427,6 +433,8 @@ def _execution(work: Work, uid: int, perk: str) -> None:
         hp[victim] = 0
         work.set_unit(uid, hp=tuple(hp))
         remove_models(work, uid, [victim], perk)
+    if work.units[uid].living():
+        restore_coherency(work, uid)  # as after any casualties removed at once (§4.2 IV)
 
 
 def _pusillanimous(work: Work, uid: int, perk: str) -> None:
