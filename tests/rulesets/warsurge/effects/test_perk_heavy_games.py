@@ -56,7 +56,7 @@ UNIT_SETS = [
     ["Fire Resist II", "Immunity II", "Regenerate", "Stalwart", "Panic", "+Armour I"],
     ["Unstoppable", "Mastery", "Execution", "Diminish", "Limit Break II", "Rush"],
     ["Pusillanimous", "Morale II", "+Armour II", "Resist II", "Limit Break I", "Last Stand"],
-    ["Resurrection I", "Frenzy", "Diminish", "Rush", "Mastery"],
+    ["Resurrection I", "Frenzy", "Diminish", "Rush", "Mastery", "Cure I", "Purge II"],
     # a Presence unit with the Roster Perks it switches on (their Roster: its side's units)
     ["Presence", "Swift", "Inspiring", "Protective", "Demoralising", "Fleeting", "Shielding"],
 ]
