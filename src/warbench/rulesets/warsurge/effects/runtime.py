@@ -78,20 +78,34 @@ def marker_modifiers(
     """The modifiers of the active markers, each with its marker's source (so different
     sources stack and the same source counts once). A weapon-scoped marker (``Wane@Gun``)
     counts only for ``weapon``; with ``weapon=None`` only unit-wide markers count."""
-    from dataclasses import replace
-
     t = table or load_table()
-    effects = t.statuses()
     out: list[Modifier] = []
     for m in active(markers):
         base, scope = split_scope(m.name)
         if scope and scope != weapon:
             continue
-        e = effects.get(base)
-        if e is None:
-            continue
-        out.extend(replace(mod, source=m.source) for mod in e.modifiers)
+        out.extend(_sourced(t, base, m.source))
     return out
+
+
+_SOURCED: dict[tuple[int, str, str], tuple[Modifier, ...]] = {}
+
+
+def _sourced(table: EffectTable, status: str, source: str) -> tuple[Modifier, ...]:
+    """The modifiers of ``status`` with ``source`` set (memoised: the game reads them at every
+    Stat of every unit under a status)."""
+    key = (id(table), status, source)
+    hit = _SOURCED.get(key) if table is load_table() else None
+    if hit is None:
+        from dataclasses import replace
+
+        e = table.statuses().get(status)
+        hit = () if e is None else tuple(replace(mod, source=source) for mod in e.modifiers)
+        if table is load_table():  # only the packaged table lives for the whole process
+            if len(_SOURCED) > 50_000:
+                _SOURCED.clear()
+            _SOURCED[key] = hit
+    return hit
 
 
 def stat(

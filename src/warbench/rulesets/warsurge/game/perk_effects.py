@@ -150,6 +150,7 @@ def _activated(row: PerkEffects) -> bool:
 USED_PERKS = frozenset({"Cure I", "Cure II", "Purge I", "Purge II"})
 
 
+@cache
 def activated_ranks() -> frozenset[str]:
     """The activated ranks the game plays (the automatic choice, the Advanced Use Perks
     action)."""
