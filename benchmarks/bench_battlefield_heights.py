@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from warbench.rulesets.warsurge.battlefield import (
     Base,
     Footprint,
@@ -18,6 +20,11 @@ from warbench.rulesets.warsurge.battlefield import (
     footprints_overlap,
     sample_board,
     sight_from_above,
+)
+from warbench.rulesets.warsurge.battlefield.sight import (
+    Bases,
+    elevated_cover_report,
+    elevated_sight_matrix,
 )
 
 HIVE = sample_board("hive_city_72x48")
@@ -47,3 +54,31 @@ def test_bench_l2360_sight_from_the_tower_roof_over_10_models(benchmark: Any) ->
     target = Footprint((40, 44))
     seen = benchmark(sight_from_above, HIVE, roof, target, SCREEN, ["Hab tower", "Hab tower roof"])
     assert isinstance(seen, bool)
+
+
+# -- the game's questions with heights (sight.py elevated_*): 10 models on the gantry (3" up)
+# against 10 models past the statue, 10 models of a third unit between them; cold (the
+# board's result cache is emptied before each round)
+
+_GANTRY = Bases(np.array([[5.0 + 0.7 * i, 13.0 + (i % 2)] for i in range(10)]), np.full(10, 0.5))
+_FAR = Bases(np.array([[40.0 + 1.2 * i, 16.0 + (i % 2)] for i in range(10)]), np.full(10, 0.5))
+_MID = Bases(np.array([[25.0 + 1.1 * i, 15.0] for i in range(10)]), np.full(10, 0.5))
+_Z = {"attacker_z": np.full(10, 3.0), "target_z": np.zeros(10), "blocker_z": np.zeros(10)}
+
+
+def _cold() -> None:
+    HIVE.geometry().cache.clear()
+
+
+def test_bench_l2360_elevated_sight_matrix_10_by_10(benchmark: Any) -> None:
+    m = benchmark.pedantic(
+        elevated_sight_matrix, (HIVE, _GANTRY, _FAR, _MID), _Z, setup=_cold, rounds=20
+    )
+    assert m.shape == (10, 10)
+
+
+def test_bench_s5_6_elevated_cover_report_10_by_10(benchmark: Any) -> None:
+    rep = benchmark.pedantic(
+        elevated_cover_report, (HIVE, _GANTRY, _FAR, _MID), _Z, setup=_cold, rounds=20
+    )
+    assert rep.models == 10

@@ -14,6 +14,8 @@ since issue 13's speed work the points model re-uses the odds of a Range class (
 from __future__ import annotations
 
 import itertools
+import os
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,34 @@ with warnings.catch_warnings():
 
 from warbench.rulesets.warsurge.io import unit_to_data
 from warbench.web.app import create_app
+
+
+def _timed(fn: Any, cpu: list[float]) -> Any:
+    """``fn`` with the process's CPU time of each call appended to ``cpu`` (the server runs in
+    this process: TestClient), so CPU and wall time come from the same rounds."""
+
+    def run() -> Any:
+        start = time.process_time()
+        try:
+            return fn()
+        finally:
+            cpu.append(time.process_time() - start)
+
+    return run
+
+
+def _figures(benchmark: Any, cpu: list[float], load: list[float]) -> None:
+    """p95 of wall and CPU time per request, and the load average, into ``extra_info``."""
+    stats = getattr(benchmark, "stats", None)
+    load.append(os.getloadavg()[0])
+    benchmark.extra_info["load_average_1min"] = [round(x, 1) for x in load]
+    if stats is None:
+        return
+    data = sorted(stats.stats.data)
+    benchmark.extra_info["p95_ms"] = round(1000 * data[int(0.95 * (len(data) - 1))], 2)
+    timed = sorted(cpu[-len(data) :])
+    benchmark.extra_info["cpu_median_ms"] = round(1000 * timed[len(timed) // 2], 2)
+    benchmark.extra_info["cpu_p95_ms"] = round(1000 * timed[int(0.95 * (len(timed) - 1))], 2)
 
 
 def test_bench_web_recost_30_unit_roster_after_one_change(benchmark: Any, tmp_path: Path) -> None:
@@ -51,13 +81,14 @@ def test_bench_web_recost_30_unit_roster_after_one_change(benchmark: Any, tmp_pa
             assert r.status_code == 200, r.text
             return r.json()
 
-        report = benchmark.pedantic(change_one, rounds=40, iterations=1, warmup_rounds=2)
+        cpu: list[float] = []
+        load = [os.getloadavg()[0]]
+        report = benchmark.pedantic(
+            _timed(change_one, cpu), rounds=40, iterations=1, warmup_rounds=2
+        )
     assert len(report["units"]) == 30
     assert report["valid"], report["violations"]
-    stats = getattr(benchmark, "stats", None)
-    if stats is not None:
-        data = sorted(stats.stats.data)
-        benchmark.extra_info["p95_ms"] = round(1000 * data[int(0.95 * (len(data) - 1))], 2)
+    _figures(benchmark, cpu, load)
 
 
 def test_bench_web_recost_after_a_change_that_needs_new_odds(
@@ -88,12 +119,13 @@ def test_bench_web_recost_after_a_change_that_needs_new_odds(
             assert r.status_code == 200, r.text
             return r.json()
 
-        report = benchmark.pedantic(change_one, rounds=20, iterations=1, warmup_rounds=1)
+        cpu: list[float] = []
+        load = [os.getloadavg()[0]]
+        report = benchmark.pedantic(
+            _timed(change_one, cpu), rounds=20, iterations=1, warmup_rounds=1
+        )
     assert len(report["units"]) == 30
-    stats = getattr(benchmark, "stats", None)
-    if stats is not None:
-        data = sorted(stats.stats.data)
-        benchmark.extra_info["p95_ms"] = round(1000 * data[int(0.95 * (len(data) - 1))], 2)
+    _figures(benchmark, cpu, load)
 
 
 def test_bench_web_design_page_interactive_from_cold_start(benchmark: Any, tmp_path: Path) -> None:
@@ -103,17 +135,23 @@ def test_bench_web_design_page_interactive_from_cold_start(benchmark: Any, tmp_p
     the Design page in Chromium and waits until the server's first cost of the draft is shown
     (the page then answers the player). Skipped without ``/usr/bin/chromium``.
     """
+    import os
     import re
     import subprocess
     import sys
+    import time
 
     import pytest
 
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("needs Debian's chromium (make setup)")
+    from bench_web_start import process_cpu
     from playwright.sync_api import expect, sync_playwright
 
     serve = [sys.executable, "-c", "from warbench.cli import main; main()", "serve", "--port", "0"]
+    cpu: list[float] = []
+    wall: list[float] = []
+    load = [os.getloadavg()[0]]
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path="/usr/bin/chromium",
@@ -124,6 +162,7 @@ def test_bench_web_design_page_interactive_from_cold_start(benchmark: Any, tmp_p
 
         def cold_start() -> str:
             db = f"sqlite:///{tmp_path / f'cold{next(rounds)}.db'}"
+            t0 = time.perf_counter()
             proc = subprocess.Popen([*serve, "--db", db], stdout=subprocess.PIPE, text=True)
             try:
                 assert proc.stdout is not None
@@ -132,6 +171,8 @@ def test_bench_web_design_page_interactive_from_cold_start(benchmark: Any, tmp_p
                 page = browser.new_page()
                 page.goto(f"{url[0]}design")
                 expect(page.locator("#cost-total")).to_have_text(re.compile(r"^\d+ pts$"))
+                wall.append(time.perf_counter() - t0)
+                cpu.append(process_cpu(proc.pid))
                 shown = page.locator("#cost-total").inner_text()
                 page.close()
                 return shown
@@ -141,6 +182,12 @@ def test_bench_web_design_page_interactive_from_cold_start(benchmark: Any, tmp_p
 
         shown = benchmark.pedantic(cold_start, rounds=3, iterations=1)
         browser.close()
+    load.append(os.getloadavg()[0])
+    # CPU time of the server process and wall time of the same rounds, with the load average
+    # (the machine is shared: wall time follows the load, CPU time much less).
+    benchmark.extra_info["server_cpu_s"] = [round(c, 3) for c in cpu]
+    benchmark.extra_info["wall_s"] = [round(w, 3) for w in wall]
+    benchmark.extra_info["load_average_1min"] = [round(x, 1) for x in load]
     assert shown.endswith(" pts")
 
 

@@ -101,6 +101,16 @@ class Server:
             raise RuntimeError(f"warbench serve printed no address: {line!r}")
         self.url = m[0].rstrip("/")
 
+    def cpu_seconds(self) -> float | None:
+        """The server process's CPU time so far (user + system, from /proc; None elsewhere)."""
+        if self.proc is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def kill(self) -> None:
         if self.proc is not None:
             self.proc.send_signal(signal.SIGKILL)
@@ -257,6 +267,13 @@ def run_load(
         db = f"sqlite:///{Path(tmp) / 'load.db'}"
     server = Server(db, sync_normal)
     server.start()
+    # the server's first game imports the play layer and the ruleset (about 4 s on the busy
+    # shared machine): made before the clock starts, so a short run measures play, not start-up
+    with httpx.Client(timeout=60) as http:
+        http.post(
+            f"{server.url}/api/play/games",
+            json={"ruleset": ruleset, "setup": setup or TOY_SETUP, "mode": "network"},
+        ).raise_for_status()
     stats = Stats()
     stop, paused = threading.Event(), threading.Event()
     slots = [
@@ -266,15 +283,26 @@ def run_load(
         for _ in range(games)
     ]
     started = time.monotonic()
+    load_before = os.getloadavg()
+    cpu_client0 = time.process_time()
+    cpu_server = 0.0
     for t in slots:
         t.start()
     restart_info: dict[str, Any] = {}
     try:
         if restart:
-            time.sleep(seconds / 2)
+            # half-way, but not before every game is made and has an action (a loaded machine
+            # may take longer than the half to start the server and the games; then the
+            # restart would check nothing)
+            while time.monotonic() - started < seconds / 2 or (
+                (stats.games_started < games or stats.actions < games)
+                and time.monotonic() - started < 300
+            ):
+                time.sleep(0.05)
             paused.set()
             time.sleep(0.3)  # requests in flight finish
             before = _steps(server, stats)
+            cpu_server += server.cpu_seconds() or 0.0
             server.kill()
             t0 = time.monotonic()
             port = int(server.url.rsplit(":", 1)[1])
@@ -293,7 +321,9 @@ def run_load(
         stop.set()
         for t in slots:
             t.join(60)
+        cpu_server += server.cpu_seconds() or 0.0
         server.stop()
+    wall = time.monotonic() - started
     lat = stats.latencies
     return {
         "games": games,
@@ -309,6 +339,15 @@ def run_load(
         "max_ms": round(1000 * max(lat), 1) if lat else None,
         "server_p50_ms": round(percentile(stats.server_ms, 0.50), 1),
         "server_p95_ms": round(percentile(stats.server_ms, 0.95), 1),
+        # CPU: what the server process and the simulated clients (this process) used, per
+        # action, beside the wall clock; the load average says how busy the machine was
+        "server_cpu_s": round(cpu_server, 2),
+        "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, stats.actions), 2),
+        "clients_cpu_s": round(time.process_time() - cpu_client0, 2),
+        "wall_s": round(wall, 1),
+        "cpu_cores": os.cpu_count(),
+        "load_average_before": [round(x, 1) for x in load_before],
+        "load_average_after": [round(x, 1) for x in os.getloadavg()],
         **restart_info,
     }
 

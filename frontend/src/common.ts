@@ -148,29 +148,39 @@ export function perkItem(p: Perk): HTMLLIElement {
 
 /** A unit the pages can pick (GET /api/units). */
 export interface UnitListing {
-  source: "example" | "saved";
+  source: "example" | "saved" | "roster";
   name: string;
   faction: string | null;
+  roster: string | null;
   models: number;
   weapons: string[];
 }
 
 export interface UnitRef {
-  source: "example" | "saved" | "inline";
+  source: "example" | "saved" | "roster" | "inline";
   name?: string;
   faction?: string | null;
+  roster?: string | null;
 }
 
-/** Fill a <select> with the units to pick; each option's value is a UnitRef as JSON. */
+/** Fill a <select> with the units to pick, grouped by where they come from (the examples,
+ * each faction, each roster's entries); each option's value is a UnitRef as JSON. */
 export async function fillUnitSelect(select: HTMLSelectElement): Promise<void> {
   const units = await api<UnitListing[]>("GET", "/api/units");
   select.replaceChildren();
+  const groups = new Map<string, HTMLOptGroupElement>();
   for (const u of units) {
-    const ref: UnitRef = { source: u.source, name: u.name, faction: u.faction };
-    const where = u.source === "example" ? "example" : u.faction ?? "";
-    const option = el("option", `${u.name} (${u.models} models, ${where})`, {
-      value: JSON.stringify(ref),
-    });
-    select.appendChild(option);
+    const ref: UnitRef = u.source === "roster"
+      ? { source: "roster", name: u.name, roster: u.roster }
+      : { source: u.source, name: u.name, faction: u.faction };
+    const where = u.source === "example" ? "example" : u.source === "roster" ? `roster ${u.roster ?? ""}` : u.faction ?? "";
+    const heading = u.source === "example" ? "Examples (Core Rules §2.3)" : u.source === "roster" ? `Roster: ${u.roster ?? ""}` : `Faction: ${u.faction ?? ""}`;
+    let group = groups.get(heading);
+    if (group === undefined) {
+      group = el("optgroup", "", { label: heading });
+      groups.set(heading, group);
+      select.appendChild(group);
+    }
+    group.appendChild(el("option", `${u.name} (${u.models} models, ${where})`, { value: JSON.stringify(ref) }));
   }
 }

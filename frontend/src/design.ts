@@ -237,9 +237,47 @@ function itemRow(item: CostItem): HTMLTableRowElement {
   return row;
 }
 
+// ------------------------------------------------------------------ §3.5 guidelines
+// Core Rules §3.5 recommends values for each stat ("3: the recommended value for humans and
+// beasts"); each input shows the bands its value falls in, as it changes. They are hints:
+// the server's §1.5-1.6 ranges decide what is allowed.
+interface Band { value: string; text: string; line: number; min?: number; max?: number; save?: string; choice?: string }
+const guidelines = (JSON.parse($("guidelines").textContent ?? "{}") as { stats?: Record<string, { bands: Band[] }> }).stats ?? {};
+
+function bandsFor(stat: string, value: string): Band[] {
+  const bands = guidelines[stat]?.bands ?? [];
+  return bands.filter((b) => {
+    if (b.save !== undefined) return b.save === value;
+    if (b.choice !== undefined) return b.choice === value;
+    const n = Number(value);
+    if (value.trim() === "" || Number.isNaN(n)) return false;
+    return n >= (b.min ?? -Infinity) && n <= (b.max ?? Infinity);
+  });
+}
+
+/** Show, under every stat input of the form, the §3.5 guideline bands of its value. */
+function showGuidelines(): void {
+  form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input[name], select[name]").forEach((input) => {
+    if (input.closest("template")) return;
+    const stat = input.name.replace(/^w-/, "");
+    if (!(stat in guidelines)) return;
+    const label = input.closest("label");
+    if (label === null) return;
+    let guide = label.querySelector<HTMLElement>("small.guide");
+    if (guide === null) {
+      guide = el("small", "", { class: "guide" });
+      label.appendChild(guide);
+    }
+    const found = bandsFor(stat, input.value);
+    guide.textContent = found.length ? `§3.5: ${found.map((b) => `${b.value} ${b.text}`).join(" / ")}` : "";
+    guide.title = found.length ? `Core Rules §3.5, line ${found.map((b) => b.line).join(", ")}` : "";
+  });
+}
+
 let generation = 0;
 async function recost(): Promise<void> {
   const mine = ++generation;
+  showGuidelines();
   const d = draft();
   localStorage.setItem(DRAFT_KEY, JSON.stringify(d));
   try {
@@ -371,5 +409,6 @@ $("add-group").addEventListener("click", () => {
 });
 restore();
 renderUnitPerks();
-void recost();
-void fillArmoury();
+// The first cost goes first: the Armoury's list is asked for once it is shown (on a cold start
+// the server answers one request at a time, and the cost is what makes the page useful).
+void recost().finally(() => void fillArmoury());

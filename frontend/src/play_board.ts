@@ -21,7 +21,16 @@ export interface Piece {
   r: number;
   hp?: number | null;
   title?: string;
+  letter?: string; // a short mark drawn on the piece (a grid game's character letter)
+  facing?: number[]; // a unit vector: the piece's front (Collision's facing)
+  tags?: string[]; // extra classes: active, done, reserved, statuses ...
 }
+
+export interface Token { x: number; y: number; kind: string; label: string; title?: string }
+export interface Ring { unit: number; x: number; y: number; r: number; kind: string; label?: string }
+
+/** A point of the board a listed action is about (server's presenter), with its class. */
+export interface Spot { x: number; y: number; mark: string; actor?: number }
 
 export interface Scene {
   width: number;
@@ -29,6 +38,10 @@ export interface Scene {
   areas: Area[];
   pieces: Piece[];
   off_table?: { unit: number; side: number; label: string; loc: string }[];
+  grid?: { cols: number; rows: number }; // a board of squares, 1 unit each
+  tokens?: Token[];
+  rings?: Ring[]; // ranges drawn around the selected piece
+  labels?: Record<string, string>; // piece / actor id -> label
 }
 
 function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
@@ -43,18 +56,22 @@ export class Board {
   private flip: SVGGElement;
   private layer: SVGGElement;
   private overlay: SVGGElement;
+  private spotLayer: SVGGElement;
   private ghost: SVGCircleElement | null = null;
   selected: number | null = null;
   targets = new Set<number>();
   onPiece: (unit: number) => void = () => undefined;
   onPoint: ((x: number, y: number, final: boolean) => void) | null = null;
+  onSpot: (key: string) => void = () => undefined;
 
   constructor(private svg: SVGSVGElement) {
     // y grows to the north (the board's coordinates); the flip puts north at the top
     this.flip = svgEl("g", {});
     this.layer = svgEl("g", {});
     this.overlay = svgEl("g", {});
+    this.spotLayer = svgEl("g", {});
     this.flip.appendChild(this.layer);
+    this.flip.appendChild(this.spotLayer);
     this.flip.appendChild(this.overlay);
     svg.appendChild(this.flip);
     this.panAndZoom();
@@ -83,9 +100,34 @@ export class Board {
       poly.appendChild(title);
       this.layer.appendChild(poly);
     }
+    if (scene.grid) {
+      const d: string[] = [];
+      for (let x = 0; x <= scene.grid.cols; x++) d.push(`M${x} 0V${scene.grid.rows}`);
+      for (let y = 0; y <= scene.grid.rows; y++) d.push(`M0 ${y}H${scene.grid.cols}`);
+      this.layer.appendChild(svgEl("path", { d: d.join(""), class: "grid" }));
+    }
+    for (const t of scene.tokens ?? []) {
+      const g = svgEl("g", { class: `token ${t.kind}`, "data-token": t.kind });
+      const s = 0.3;
+      g.appendChild(svgEl("polygon", { points: `${t.x},${t.y + s} ${t.x + s},${t.y} ${t.x},${t.y - s} ${t.x - s},${t.y}` }));
+      const title = svgEl("title", {});
+      title.textContent = t.title ?? t.kind;
+      g.appendChild(title);
+      g.appendChild(this.text(t.x, t.y, t.label, "token-label"));
+      this.layer.appendChild(g);
+    }
+    if (this.selected !== null) {
+      for (const r of (scene.rings ?? []).filter((q) => q.unit === this.selected)) {
+        const c = svgEl("circle", { cx: r.x, cy: r.y, r: r.r, class: `ring ${r.kind}` });
+        const title = svgEl("title", {});
+        title.textContent = r.label ?? r.kind;
+        c.appendChild(title);
+        this.layer.appendChild(c);
+      }
+    }
     const labelled = new Set<number>();
     for (const p of scene.pieces) {
-      const cls = ["piece"];
+      const cls = ["piece", ...(p.tags ?? [])];
       if (p.unit !== null && p.unit === this.selected) cls.push("selected");
       if (p.unit !== null && this.targets.has(p.unit)) cls.push("target");
       const c = svgEl("circle", {
@@ -101,12 +143,49 @@ export class Board {
         if (p.unit !== null) this.onPiece(p.unit);
       });
       this.layer.appendChild(c);
-      if (p.unit !== null && !labelled.has(p.unit)) {
+      if (p.facing && p.facing.length === 2) {
+        this.layer.appendChild(svgEl("line", {
+          x1: p.x + p.facing[0] * p.r * 0.45, y1: p.y + p.facing[1] * p.r * 0.45,
+          x2: p.x + p.facing[0] * p.r * 1.25, y2: p.y + p.facing[1] * p.r * 1.25, class: "facing",
+        }));
+      }
+      if (p.letter !== undefined) {
+        const t = this.text(p.x, p.y, p.letter, "piece-letter");
+        t.style.fontSize = `${(p.r * (p.letter.length > 1 ? 0.95 : 1.25)).toFixed(3)}px`;
+        this.layer.appendChild(t);
+      } else if (p.unit !== null && !labelled.has(p.unit)) {
         labelled.add(p.unit);
         const t = svgEl("text", { x: 0, y: 0, transform: `translate(${p.x + p.r + 0.1} ${p.y + p.r}) scale(1 -1)` });
         t.textContent = p.label.split(": ").pop() ?? p.label;
         this.layer.appendChild(t);
       }
+    }
+  }
+
+  /** Centred text at a board point (the flip undone so it reads the right way up). */
+  private text(x: number, y: number, value: string, cls: string): SVGTextElement {
+    const t = svgEl("text", { x: 0, y: 0, class: cls, transform: `translate(${x} ${y}) scale(1 -1)`, "text-anchor": "middle", "dominant-baseline": "central" });
+    t.textContent = value;
+    return t;
+  }
+
+  /** Highlight the board points the pending decision's actions are about; a tap on one
+   * calls `onSpot` with its key. `cell`: the side of a square (grid boards), else discs. */
+  showSpots(spots: { key: string; x: number; y: number; mark: string; count: number }[], cell: number | null): void {
+    this.spotLayer.replaceChildren();
+    for (const s of spots) {
+      const attrs = { class: `spot ${s.mark}`, "data-spot": s.key, "data-count": s.count };
+      const node = cell !== null
+        ? svgEl("rect", { ...attrs, x: s.x - cell / 2 + 0.06, y: s.y - cell / 2 + 0.06, width: cell - 0.12, height: cell - 0.12, rx: 0.12 })
+        : svgEl("circle", { ...attrs, cx: s.x, cy: s.y, r: 0.7 });
+      const title = svgEl("title", {});
+      title.textContent = `${s.mark}${s.count > 1 ? ` (${s.count} choices)` : ""}`;
+      node.appendChild(title);
+      node.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        this.onSpot(s.key);
+      });
+      this.spotLayer.appendChild(node);
     }
   }
 

@@ -4,13 +4,13 @@
 // fragment and this browser's storage; every request sends it, and the server checks every
 // action for the seat it plays (STYLE.md principle 15).
 import { $, ApiFailure, ApiError, el, pct, debounce } from "./common.js";
-import { Board, Scene, logItem, zoomButtons } from "./play_board.js";
+import { Board, Scene, Spot, logItem, zoomButtons } from "./play_board.js";
 import { remembered, svgById } from "./play_store.js";
 
 type Json = unknown;
 type Action = Record<string, Json>;
 
-interface Listed { action: Action; label: string }
+interface Listed { action: Action; label: string; spot?: Spot }
 interface Domain { type: string; name: string; low?: number; high?: number; x0?: number; y0?: number; x1?: number; y1?: number; values?: Json[] }
 interface Family { name: string; params: Domain[] }
 interface DecisionOut { player: number; kind: string; rule: string; prompt: string; default: Action | null; actions: Listed[]; finite: boolean; families: Family[] }
@@ -26,7 +26,12 @@ interface Snapshot {
   can_download: boolean;
 }
 interface CheckOut { ok: boolean; reason?: string; rule?: string }
-interface OddsTarget { target: number; label?: string; error?: string; expected_hp_lost?: number; expected_models_slain?: number; wipe_chance?: number; exact?: boolean }
+interface Situation { melee?: boolean; cover?: boolean; cover_bonus?: number; within_half_range?: boolean; distance?: number | null }
+interface OddsTarget {
+  target: number; label?: string; error?: string; weapons?: string[]; models?: number; situation?: Situation & { cover_kind?: string };
+  expected_hp_lost?: number; expected_models_slain?: number; wipe_chance?: number; exact?: boolean;
+  hit?: number; crit?: number; cover_miss?: number; expected_injury?: number; defeated?: number; // a grid game's attack
+}
 
 const gameId = $("game").dataset.game ?? "";
 const tokenKey = `warbench.play.token.${gameId}`;
@@ -39,6 +44,11 @@ zoomButtons(board);
 let snap: Snapshot | null = null;
 let busy = false;
 let placing: { action: Action; param: string } | null = null;
+// the board point whose actions are listed (a tap on a highlighted square or point)
+let spotPick: string | null = null;
+// the board points of the pending decision's actions: key -> the actions there (points of a
+// table closer than a tap's width are one group, listed together)
+let spotGroups = new Map<string, Listed[]>();
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json", "X-Play-Token": token };
@@ -61,6 +71,8 @@ function seatName(p: number): string {
 }
 
 function pointParam(a: Action): string | null {
+  if (snap?.scene?.grid) return null; // a board of squares: its squares are tapped, not dragged
+  if (typeof a.x === "number" && typeof a.y === "number") return "xy";
   for (const key of ["to", "at"]) {
     const v = a[key];
     if (Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number")) return key;
@@ -69,8 +81,30 @@ function pointParam(a: Action): string | null {
 }
 
 function unitLabel(uid: number): string {
-  const view = snap?.view as { units?: { uid: number; label?: string }[] } | undefined;
-  return view?.units?.find((u) => u.uid === uid)?.label ?? `unit ${uid}`;
+  const named = snap?.scene?.labels?.[String(uid)];
+  if (named !== undefined) return named;
+  const view = snap?.view as { units?: { uid?: number; id?: number; label?: string; name?: string }[] } | undefined;
+  const u = view?.units?.find((v) => (v.uid ?? v.id) === uid);
+  return u?.label ?? u?.name ?? `unit ${uid}`;
+}
+
+function actorOf(a: Listed): number | null {
+  const actor = a.spot?.actor ?? a.action.unit;
+  return typeof actor === "number" ? actor : null;
+}
+
+function spotKey(s: Spot): string {
+  return `${Math.round(s.x * 100) / 100},${Math.round(s.y * 100) / 100}`;
+}
+
+function pointOf(a: Action, param: string): number[] {
+  return param === "xy" ? [a.x as number, a.y as number] : (a[param] as number[]);
+}
+
+function withPoint(a: Action, param: string, x: number, y: number): Action {
+  const px = Math.round(x * 1e4) / 1e4;
+  const py = Math.round(y * 1e4) / 1e4;
+  return param === "xy" ? { ...a, x: px, y: py } : { ...a, [param]: [px, py] };
 }
 
 function unitRadius(uid: number): number {
@@ -156,7 +190,10 @@ function render(): void {
   $("replay-link").setAttribute("href", `/play/replay?game=${gameId}#t=${encodeURIComponent(token)}`);
   renderDecision();
   setBusy(busy);
-  document.body.dataset.revision = String(s.revision);
+  // data-revision: the revision the page shows and is ready to act on (while an action is on
+  // its way the page waits for it, so a test that waits on this attribute never taps a page
+  // that would drop the tap)
+  if (!busy) document.body.dataset.revision = String(s.revision);
   document.body.dataset.ready = "1";
 }
 
@@ -169,6 +206,8 @@ function renderDecision(): void {
   $("families").replaceChildren();
   $("odds").replaceChildren();
   $("take-default").hidden = true;
+  board.showSpots([], null);
+  $("board-hint").textContent = "Drag to pan, wheel or +/− to zoom. Tap a unit to see its actions.";
   if (placing === null) {
     $("place").hidden = true;
     board.clearOverlay();
@@ -186,10 +225,11 @@ function renderDecision(): void {
   $("decision-title").textContent = `${seatName(d.player)}: ${d.prompt || d.kind}`;
   $("decision-rule").textContent = d.rule;
   $("take-default").hidden = d.default === null;
+  const spotted = d.actions.some((a) => a.spot !== undefined);
   const units = new Map<number, number>();
   for (const a of d.actions) {
-    const u = a.action.unit;
-    if (typeof u === "number") units.set(u, (units.get(u) ?? 0) + 1);
+    const u = actorOf(a);
+    if (u !== null) units.set(u, (units.get(u) ?? 0) + 1);
   }
   if (board.selected !== null && !units.has(board.selected)) board.selected = null;
   $("selected").replaceChildren();
@@ -201,15 +241,66 @@ function renderDecision(): void {
       $("selected").appendChild(b);
     }
   }
-  const shown = d.actions.filter((a) => typeof a.action.unit !== "number" || a.action.unit === board.selected);
   const isDefault = (a: Action): boolean => d.default !== null && JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(d.default));
-  for (const a of shown) {
+  const keyOf = new Map<Listed, string>();
+  const button = (a: Listed): HTMLLIElement => {
     const li = el("li");
-    const b = el("button", a.label, { type: "button", "data-action": JSON.stringify(a.action), class: isDefault(a.action) ? "default" : "" });
+    const cls = [isDefault(a.action) ? "default" : "", a.spot ? `spot-action ${a.spot.mark}` : ""].join(" ").trim();
+    const b = el("button", a.label, { type: "button", "data-action": JSON.stringify(a.action), class: cls });
+    const key = keyOf.get(a);
+    if (key !== undefined) b.dataset.spot = key;
     b.addEventListener("click", () => void choose(a.action));
     li.appendChild(b);
-    list.appendChild(li);
+    return li;
+  };
+  if (!spotted) {
+    const shown = d.actions.filter((a) => typeof a.action.unit !== "number" || a.action.unit === board.selected);
+    for (const a of shown) list.appendChild(button(a));
+    renderFamilies(d);
+    return;
   }
+  // Actions on the board: every action about a point is a highlight there (of the selected
+  // unit's actions when one is selected); a tap lists that point's actions (or makes the
+  // only one). The others (end, pass, choices without a place) stay buttons.
+  const mine = d.actions.filter((a) => board.selected === null || actorOf(a) === null || actorOf(a) === board.selected);
+  const cell = s.scene?.grid ? 1 : null;
+  const at = new Map<string, Listed[]>();
+  for (const a of mine) {
+    if (a.spot === undefined) continue;
+    let k = spotKey(a.spot);
+    if (cell === null && !at.has(k)) {
+      // on a table, a point closer than a tap's width to a group's first point joins it
+      const p = a.spot;
+      for (const [key, group] of at) {
+        const q = group[0].spot as Spot;
+        if (Math.hypot(p.x - q.x, p.y - q.y) < 1.2) {
+          k = key;
+          break;
+        }
+      }
+    }
+    at.set(k, [...(at.get(k) ?? []), a]);
+    keyOf.set(a, k);
+  }
+  spotGroups = at;
+  if (spotPick !== null && !at.has(spotPick)) spotPick = null;
+  board.showSpots([...at.entries()].map(([key, acts]) => {
+    const marks = [...new Set(acts.map((a) => a.spot?.mark ?? ""))];
+    const first = acts[0].spot as Spot;
+    return { key, x: first.x, y: first.y, mark: marks.length === 1 ? marks[0] : `mixed ${marks.join(" ")}`, count: acts.length };
+  }), cell);
+  $("board-hint").textContent = `Tap a highlighted ${cell !== null ? "square" : "point"} to act (${at.size} on the board); drag to pan, wheel or +/− to zoom.`;
+  if (spotPick !== null) {
+    list.appendChild(el("li", `At ${spotPick}: choose`, { class: "spot-head" }));
+    for (const a of at.get(spotPick) ?? []) list.appendChild(button(a));
+  }
+  for (const a of mine.filter((x) => x.spot === undefined)) list.appendChild(button(a));
+  const all = el("details", "", { id: "spot-list" });
+  all.appendChild(el("summary", `Every action as a list (${mine.length})`));
+  const ul = el("ul", "", { class: "actions-list" });
+  for (const a of mine.filter((x) => x.spot !== undefined)) ul.appendChild(button(a));
+  all.appendChild(ul);
+  list.appendChild(all);
   renderFamilies(d);
 }
 
@@ -224,6 +315,14 @@ function sortKeys(v: Json): Json {
 }
 
 function renderFamilies(d: DecisionOut): void {
+  // With the choices on the board, the free forms (any facing, any order) are folded away.
+  let holder: HTMLElement = $("families");
+  if (d.families.length && d.actions.some((a) => a.spot !== undefined)) {
+    const fold = el("details", "", { class: "families-fold" });
+    fold.appendChild(el("summary", "More choices (any facing, any order)"));
+    $("families").appendChild(fold);
+    holder = fold;
+  }
   // A family's parameters are filled into a listed action that has the same fields (the
   // family's template); the server's check judges every value as it is typed.
   for (const f of d.families) {
@@ -257,7 +356,7 @@ function renderFamilies(d: DecisionOut): void {
       ev.preventDefault();
       void act(build());
     });
-    $("families").appendChild(form);
+    holder.appendChild(form);
   }
 }
 
@@ -275,9 +374,23 @@ async function checkLive(a: Action): Promise<boolean> {
 }
 
 function select(u: number): void {
-  board.selected = u;
+  board.selected = board.selected === u && snap?.decision?.actions.some((a) => a.spot) ? null : u;
   board.targets.clear();
   placing = null;
+  spotPick = null;
+  render();
+}
+
+function tapSpot(key: string): void {
+  const d = snap?.decision;
+  if (!d || busy) return;
+  const acts = spotGroups.get(key) ?? [];
+  if (acts.length === 1) {
+    spotPick = null;
+    void choose(acts[0].action);
+    return;
+  }
+  spotPick = key;
   render();
 }
 
@@ -296,10 +409,11 @@ async function choose(a: Action): Promise<void> {
 
 function startPlacing(a: Action, param: string): void {
   placing = { action: a, param };
-  const [x, y] = a[param] as number[];
+  const [x, y] = pointOf(a, param);
   $("place").hidden = false;
   board.clearOverlay();
-  board.showGhost(x, y, typeof a.unit === "number" ? unitRadius(a.unit) : 0.6);
+  const mover = typeof a.unit === "number" ? a.unit : typeof a.fig === "number" ? a.fig : null;
+  board.showGhost(x, y, mover !== null ? unitRadius(mover) : 0.6);
   $("refusal").textContent = `place ${a.kind}: drag the ring`;
   const live = debounce((px: number, py: number) => void checkPoint(px, py), 120);
   board.onPoint = (px, py, final) => {
@@ -312,12 +426,12 @@ function startPlacing(a: Action, param: string): void {
 function placed(): Action | null {
   const g = board.ghostAt();
   if (placing === null || g === null) return null;
-  return { ...placing.action, [placing.param]: [Math.round(g[0] * 1e4) / 1e4, Math.round(g[1] * 1e4) / 1e4] };
+  return withPoint(placing.action, placing.param, g[0], g[1]);
 }
 
 async function checkPoint(x: number, y: number): Promise<void> {
   if (placing === null) return;
-  const a = { ...placing.action, [placing.param]: [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4] };
+  const a = withPoint(placing.action, placing.param, x, y);
   const ok = await checkLive(a);
   board.markGhost(ok);
 }
@@ -326,7 +440,7 @@ async function showReach(): Promise<void> {
   const a = placed();
   if (a === null || placing === null || snap?.scene === null || snap === null) return;
   const sc = snap.scene as Scene;
-  const [x, y] = placing.action[placing.param] as number[]; // around the listed candidate
+  const [x, y] = pointOf(placing.action, placing.param); // around the listed candidate
   const span = Math.min(Math.max(sc.width, sc.height) / 2, 14);
   const box = [Math.max(0, x - span), Math.max(0, y - span), Math.min(sc.width, x + span), Math.min(sc.height, y + span)];
   $("refusal").textContent = "asking the rules where it may go…";
@@ -338,7 +452,8 @@ async function showReach(): Promise<void> {
 async function showOdds(a: Action): Promise<void> {
   const box = $("odds");
   box.replaceChildren(el("p", "computing the exact odds…", { class: "muted" }));
-  board.targets = new Set(((a.targets as [string, number][] | undefined) ?? []).map((t) => t[1]));
+  board.targets = new Set(Array.isArray(a.targets) ? (a.targets as [string, number][]).map((t) => t[1]) :
+    typeof a.target === "number" ? [a.target] : []);
   if (snap?.scene) board.draw(snap.scene);
   let out: { targets: OddsTarget[] } | null = null;
   try {
@@ -347,21 +462,43 @@ async function showOdds(a: Action): Promise<void> {
     out = null;
   }
   box.replaceChildren();
+  const refused = (out as { refused?: string } | null)?.refused;
+  if (refused) box.appendChild(el("p", `✗ ${refused}`, { class: "refusal bad" }));
   for (const t of out?.targets ?? []) {
-    box.appendChild(el("p", t.error ? `${unitLabel(t.target)}: no odds (${t.error})` :
-      `${unitLabel(t.target)}: expected HP lost ${t.expected_hp_lost?.toFixed(2)}, models slain ${t.expected_models_slain?.toFixed(2)}, wipe ${pct(t.wipe_chance ?? 0)}${t.exact ? " (exact)" : " (sampled)"}`,
-      { class: "odds-line" }));
+    const who = `${t.weapons?.length ? `${t.weapons.join(", ")}${t.models ? ` (${t.models} models)` : ""} → ` : ""}${t.label ?? unitLabel(t.target)}`;
+    const sit = t.situation;
+    const bits = sit ? [sit.melee ? "in Melee" : null, sit.cover ? `cover +${sit.cover_bonus ?? 1}` : "no cover",
+      sit.melee ? null : sit.within_half_range ? "within half range" : "beyond half range",
+      typeof sit.distance === "number" && !sit.melee ? `${sit.distance.toFixed(1)}"` : null].filter((b) => b !== null) : [];
+    if (t.hit !== undefined) {
+      const cover = sit?.cover_kind && sit.cover_kind !== "none" ? ` · ${sit.cover_kind} cover (misses ${pct(t.cover_miss ?? 0)})` : " · no cover";
+      const line = el("p", `${who}: hit ${pct(t.hit)}, critical ${pct(t.crit ?? 0)}, expected injury ${(t.expected_injury ?? 0).toFixed(2)}, defeated ${pct(t.defeated ?? 0)}${cover} (exact, before reactions)`, { class: "odds-line" });
+      line.dataset.cover = String(Boolean(sit?.cover));
+      box.appendChild(line);
+      continue;
+    }
+    const line = el("p", t.error ? `${who}: no odds (${t.error})` :
+      `${who}: expected HP lost ${t.expected_hp_lost?.toFixed(2)}, models slain ${t.expected_models_slain?.toFixed(2)}, wipe ${pct(t.wipe_chance ?? 0)}${t.exact ? " (exact)" : " (sampled)"}${bits.length ? ` · ${bits.join(", ")}` : ""}`,
+      { class: "odds-line" });
+    if (sit) {
+      line.dataset.cover = String(Boolean(sit.cover));
+      line.dataset.halfRange = String(Boolean(sit.within_half_range));
+    }
+    box.appendChild(line);
   }
-  const go = el("button", `Attack (${String(a.unit)})`, { type: "button", id: "confirm-attack" });
+  const go = el("button", "Confirm the attack", { type: "button", id: "confirm-attack" });
   go.addEventListener("click", () => void act(a));
   box.appendChild(go);
 }
 
 // While an action is on its way, the decision's buttons are disabled (a press would be
 // dropped), so nobody presses a button that does nothing.
+// ``body[data-busy]`` says so to scripts and tests: a page whose action is on its way still
+// shows the decision it answered until the answer's refresh arrives.
 function setBusy(value: boolean): void {
   busy = value;
-  for (const b of document.querySelectorAll<HTMLButtonElement>("#actions button, #take-default")) {
+  document.body.dataset.busy = value ? "1" : "0";
+  for (const b of document.querySelectorAll<HTMLButtonElement>("#actions button, #take-default, #confirm-attack")) {
     b.disabled = value;
   }
 }
@@ -373,13 +510,18 @@ async function act(a: Action): Promise<void> {
     await call("POST", `/api/play/games/${gameId}/actions`, { action: a });
     $("refusal").textContent = "";
     placing = null;
+    spotPick = null;
     board.targets.clear();
     await refresh();
+    // the live stream may have brought the new snapshot while the action was on its way (and
+    // drawn it with the placement still open): draw the page again without it
+    render();
   } catch (e) {
     $("refusal").textContent = e instanceof ApiFailure ? `✗ ${e.body.detail}` : String(e);
     $("refusal").className = "refusal bad";
   } finally {
     setBusy(false);
+    if (snap !== null) document.body.dataset.revision = String(snap.revision);
   }
 }
 
@@ -406,6 +548,7 @@ $("place-cancel").addEventListener("click", () => {
 });
 $("place-reach").addEventListener("click", () => void showReach());
 board.onPiece = (u) => select(u);
+board.onSpot = (key) => tapSpot(key);
 
 function share(): void {
   const mine = remembered().find((g) => g.id === gameId);

@@ -11,7 +11,7 @@ interface Group { count: number; weapons: string[] }
 interface EntryDoc {
   name: string; traits: string[]; embarked_in: string | null; link: string | null;
   designations: Record<string, string>;
-  unit: { profile: { name: string; transport: number }; weapons: { name: string }[]; models: Group[] };
+  unit: { profile: { name: string; transport: number; perks?: string[] }; weapons: { name: string }[]; models: Group[] };
 }
 interface Report {
   roster: string; point_limit: number; total: number; points_model: string; valid: boolean;
@@ -25,6 +25,22 @@ interface Report {
 interface EditDraft {
   roster: string; entry: string; name: string; groups: Group[]; traits: string;
   embarked_in: string; link: string;
+  /** Perk -> designated entry (absent in drafts kept before designations had a form). */
+  designations?: Record<string, string>;
+}
+
+/** The Unit Perks that designate another entry of the roster (Perks §12.4), what the
+ * designated entry is to the unit, and the book line (as roster.py's _NAME_RULE). */
+const DESIGNATED: { perk: string; what: string; rule: string; transports: boolean }[] = [
+  { perk: "Controlled", what: "its controller", rule: "§12.4 Controlled, line 1178", transports: false },
+  { perk: "Enslaved", what: "its Enslaver", rule: "§12.4 Enslaved, line 1254", transports: false },
+  { perk: "Transport Link", what: "the other linked Transport", rule: "§12.4 Transport Link, lines 1420-1428", transports: true },
+];
+
+/** The designations an entry's form offers: each perk the unit has, and any already given. */
+function designatable(doc: EntryDoc): typeof DESIGNATED {
+  const perks = (doc.unit.profile.perks ?? []).map((p) => p.trim().toLowerCase());
+  return DESIGNATED.filter((d) => perks.includes(d.perk.toLowerCase()) || d.perk in doc.designations);
 }
 
 const OPEN_KEY = "warbench.rosters.open";
@@ -168,6 +184,7 @@ function describe(doc: EntryDoc): string {
   if (doc.traits.length) parts.push(`Traits: ${doc.traits.join(", ")}`);
   if (doc.embarked_in) parts.push(`in ${doc.embarked_in}`);
   if (doc.link) parts.push(`linked set ${doc.link}`);
+  for (const [perk, target] of Object.entries(doc.designations ?? {})) parts.push(`${perk}: ${target}`);
   return parts.join(" · ");
 }
 
@@ -188,7 +205,9 @@ async function editPanel(report: Report, doc: EntryDoc, cell: HTMLElement, draft
     roster: report.roster, entry: doc.name, name: doc.name,
     groups: doc.unit.models.map((g) => ({ count: g.count, weapons: [...g.weapons] })),
     traits: doc.traits.join(", "), embarked_in: doc.embarked_in ?? "", link: doc.link ?? "",
+    designations: { ...doc.designations },
   };
+  state.designations ??= { ...doc.designations };
   const keep = (): void => localStorage.setItem(EDIT_KEY, JSON.stringify(state));
   const form = el("form", "", { class: "edit-entry", "aria-label": `Edit ${doc.name}` });
   const name = el("input", "", { value: state.name, "aria-label": "Entry name", maxlength: "80" });
@@ -247,6 +266,7 @@ async function editPanel(report: Report, doc: EntryDoc, cell: HTMLElement, draft
   }
   link.addEventListener("input", () => { state.link = link.value; keep(); });
   form.append(labelled("Linked Profile set (§12.2: same name = one set)", link), names);
+  form.appendChild(designationsBox(report, doc, state, keep));
   const save = el("button", "Save changes", { type: "submit" });
   const cancel = el("button", "Cancel", { type: "button", class: "danger" });
   const error = el("p", "", { class: "error", role: "alert" });
@@ -263,12 +283,45 @@ async function editPanel(report: Report, doc: EntryDoc, cell: HTMLElement, draft
       traits: state.traits.split(",").map((t) => t.trim()).filter(Boolean),
       embarked_in: state.embarked_in || null,
       link: state.link.trim() || null,
+      designations: Object.fromEntries(Object.entries(state.designations ?? {}).filter(([, v]) => v)),
     };
+    // The draft is dropped before the answer is drawn (else the fresh table re-opens this
+    // editor from it), and put back when the change is refused, so nothing typed is lost.
+    localStorage.removeItem(EDIT_KEY);
     void edit("PATCH", `/entries/${enc(doc.name)}`, body)
-      .then(() => localStorage.removeItem(EDIT_KEY))
-      .catch((err: unknown) => { error.textContent = message(err); });
+      .catch((err: unknown) => { keep(); error.textContent = message(err); });
   });
   cell.replaceChildren(form);
+}
+
+/** The designations of an entry (Controlled, Enslaved, Transport Link: Perks §12.4): for each
+ * perk the unit has, the entry it designates, chosen from the roster's other entries. The
+ * server checks them (an unknown entry is refused, a missing or wrong one is a violation). */
+function designationsBox(report: Report, doc: EntryDoc, state: EditDraft, keep: () => void): HTMLElement {
+  const box = el("fieldset", "", { class: "designations" });
+  box.appendChild(el("legend", "Designations (Perks §12.4)"));
+  const offered = designatable(doc);
+  if (!offered.length) {
+    box.appendChild(el("p", "None of this unit's perks designates another unit (Controlled, Enslaved, Transport Link).", { class: "muted" }));
+    return box;
+  }
+  const designations = state.designations ?? {};
+  for (const d of offered) {
+    const pick = el("select", "", { "aria-label": `${d.perk}: ${d.what}` });
+    pick.appendChild(el("option", "not designated yet", { value: "" }));
+    for (const u of report.document.roster.units) {
+      if (u.name === doc.name || (d.transports && u.unit.profile.transport <= 0)) continue;
+      pick.appendChild(el("option", u.name, { value: u.name }));
+    }
+    const chosen = designations[d.perk] ?? "";
+    if (chosen && ![...pick.options].some((o) => o.value === chosen)) pick.appendChild(el("option", chosen, { value: chosen }));
+    pick.value = chosen;
+    pick.addEventListener("change", () => { designations[d.perk] = pick.value; state.designations = designations; keep(); });
+    const label = labelled(`${d.perk}: ${d.what} `, pick);
+    label.appendChild(el("small", d.rule, { class: "hint" }));
+    box.appendChild(label);
+  }
+  return box;
 }
 
 function labelled(text: string, input: HTMLElement): HTMLLabelElement {

@@ -18,8 +18,15 @@ type Data = Record<string, unknown>;
 interface Violation { where: string; field: string; explanation: string; fix: string; rule: string }
 interface FigureCheck { figure: Data; cost: { points: number; tweak_points: number }; card: string; itemised: string; violations: Violation[] }
 interface UnitDraft { name: string; members: { figure: string; count: number }[]; tweaks: string[] }
-interface ForceDraft { name: string; renown: number; force: number; figures: Record<string, Data>; units: UnitDraft[] }
+interface ForceDraft {
+  name: string; renown: number; force: number; figures: Record<string, Data>; units: UnitDraft[];
+  /** The stored force this draft was opened from or saved as, and the version it was at. */
+  stored?: string | null; version?: number | null;
+}
+interface StoredForce extends ForceCheck { name: string; version: number; force: Data }
+interface ForceSummary { name: string; renown: number; force: number; figures: number; version: number }
 interface ForceCheck {
+  force: Data;
   cost: Record<string, number | unknown>;
   figures: Record<string, number>;
   violations: Violation[];
@@ -308,6 +315,91 @@ async function recostForce(): Promise<void> {
 
 const forceChanged = debounce(() => void recostForce(), 200);
 
+// ------------------------------------------------------------------ stored forces
+// Forces kept in the database like rosters (GET/POST /api/warengine/forces, PUT/DELETE
+// /api/warengine/forces/{name}?version=N): a save made on an older version than the stored
+// one is refused (409) instead of overwriting someone else's save.
+
+const enc = encodeURIComponent;
+
+function savedNote(text?: string): void {
+  $("we-force-saved").textContent = text ?? (force.stored
+    ? `Saved in the database as “${force.stored}” (version ${String(force.version)}); changes here are a draft until you save.`
+    : "Not saved in the database yet (the draft is kept in this browser).");
+}
+
+async function refreshStored(select?: string): Promise<void> {
+  const list = $<HTMLSelectElement>("we-force-list");
+  const rows = await api<ForceSummary[]>("GET", "/api/warengine/forces");
+  list.replaceChildren(el("option", rows.length ? "saved forces…" : "no saved force yet", { value: "" }),
+    ...rows.map((r) => el("option", `${r.name} · ${r.figures} figure profile${r.figures === 1 ? "" : "s"} · v${r.version}`, { value: r.name })));
+  list.value = select ?? force.stored ?? "";
+}
+
+function fromStored(s: StoredForce): ForceDraft {
+  const d = s.force;
+  const units = (d.units as UnitDraft[] | undefined) ?? [];
+  return {
+    name: String(d.name), renown: Number(d.renown ?? 0), force: Number(d.force ?? 0),
+    figures: (d.figures as Record<string, Data> | undefined) ?? {},
+    units: units.map((u) => ({ name: u.name, members: u.members.map((m) => ({ figure: m.figure, count: m.count ?? 1 })), tweaks: u.tweaks ?? [] })),
+    stored: s.name, version: s.version,
+  };
+}
+
+function afterSave(s: StoredForce, verb: string): void {
+  force = fromStored(s);
+  localStorage.setItem(FORCE_KEY, JSON.stringify(force));
+  renderForce();
+  savedNote();
+  void refreshStored(s.name);
+  void recostForce();
+  status(`${verb} ${s.name} (version ${s.version})`);
+}
+
+async function saveForce(asNew: boolean): Promise<void> {
+  await recostForce();
+  try {
+    if (force.stored && !asNew) {
+      const version = force.version ? `?version=${force.version}` : "";
+      afterSave(await api<StoredForce>("PUT", `/api/warengine/forces/${enc(force.stored)}${version}`, { force: forceData() }), "Saved");
+    } else {
+      afterSave(await api<StoredForce>("POST", "/api/warengine/forces", { force: forceData() }), "Saved");
+    }
+  } catch (err) {
+    const text = message(err);
+    if (err instanceof ApiFailure && err.status === 409 && text.includes("already exists")) {
+      savedNote(`${text}: give this force another name, or open the saved one.`);
+    } else {
+      savedNote(text);
+    }
+    status(text);
+  }
+}
+
+$("we-force-save").addEventListener("click", () => void saveForce(false));
+$("we-force-save-new").addEventListener("click", () => void saveForce(true));
+$("we-force-open").addEventListener("click", async () => {
+  const name = $<HTMLSelectElement>("we-force-list").value;
+  if (!name) { status("Choose a saved force first."); return; }
+  try {
+    afterSave(await api<StoredForce>("GET", `/api/warengine/forces/${enc(name)}`), "Opened");
+  } catch (err) { status(message(err)); void refreshStored(); }
+});
+$("we-force-delete").addEventListener("click", async () => {
+  const name = $<HTMLSelectElement>("we-force-list").value || force.stored;
+  if (!name) { status("Choose a saved force first."); return; }
+  if (!window.confirm(`Delete the saved force “${name}”? The draft on this page stays.`)) return;
+  const version = name === force.stored && force.version ? `?version=${force.version}` : "";
+  try {
+    await api<void>("DELETE", `/api/warengine/forces/${enc(name)}${version}`);
+    if (name === force.stored) { force.stored = null; force.version = null; localStorage.setItem(FORCE_KEY, JSON.stringify(force)); }
+    savedNote();
+    await refreshStored("");
+    status(`Deleted ${name}`);
+  } catch (err) { status(message(err)); }
+});
+
 // ------------------------------------------------------------------ wiring
 
 function loadDrafts(): void {
@@ -340,6 +432,8 @@ async function start(): Promise<void> {
   loadDrafts();
   showFigure();
   renderForce();
+  savedNote();
+  void refreshStored();
   void recost();
   void recostForce();
 }
@@ -352,18 +446,21 @@ form.addEventListener("change", (e) => {
   if ((e.target as HTMLElement).closest("#we-weapons, details")) return;
   changed();
 });
-$("we-tweak-add").addEventListener("click", () => {
+$("we-tweak-add").addEventListener("click", async () => {
+  await ready;
   strings(figure.tweaks);
   (figure.tweaks as string[]).push($<HTMLSelectElement>("we-tweak-pick").value);
   renderTweaks();
   changed();
 });
-$("we-add-weapon").addEventListener("click", () => {
+$("we-add-weapon").addEventListener("click", async () => {
+  await ready;
   weaponRows().push({ name: `Weapon ${weaponRows().length + 1}`, range: "-", av: "2k2", tweaks: [] });
   renderWeapons();
   changed();
 });
-$("we-new").addEventListener("click", () => {
+$("we-new").addEventListener("click", async () => {
+  await ready;
   figure = { name: "New Figure", type: "T", tweaks: [], weapons: [] };
   showFigure();
   changed();
@@ -372,7 +469,8 @@ $("we-figure-export").addEventListener("click", () => {
   readForm();
   $<HTMLTextAreaElement>("we-figure-text").value = JSON.stringify(figure, null, 2);
 });
-$("we-figure-load").addEventListener("click", () => {
+$("we-figure-load").addEventListener("click", async () => {
+  await ready;
   const text = $<HTMLTextAreaElement>("we-figure-text").value;
   try {
     figure = JSON.parse(text) as Data;
@@ -384,7 +482,8 @@ $("we-figure-load").addEventListener("click", () => {
   showFigure();
   changed();
 });
-$("we-to-force").addEventListener("click", () => {
+$("we-to-force").addEventListener("click", async () => {
+  await ready;
   readForm();
   let key = keyOf(String(figure.name));
   const existing = Object.entries(force.figures).find(([, f]) => f.name === figure.name);
@@ -398,23 +497,28 @@ $("we-to-force").addEventListener("click", () => {
   forceChanged();
   status(`${String(figure.name)} is in the force`);
 });
-$("we-add-unit").addEventListener("click", () => {
+$("we-add-unit").addEventListener("click", async () => {
+  await ready;
   const keys = Object.keys(force.figures);
   if (!keys.length) { status("Add a figure to the force first."); return; }
   force.units.push({ name: `Unit ${force.units.length + 1}`, members: [{ figure: keys[0], count: 1 }], tweaks: [] });
   renderForce();
   forceChanged();
 });
-$("we-example-force").addEventListener("click", () => {
-  force = structuredClone(example);
+$("we-example-force").addEventListener("click", async () => {
+  await ready; // the example arrives with the tables (a click before that waits for it)
+  force = { ...structuredClone(example), stored: null, version: null };
+  savedNote();
   renderForce();
   forceChanged();
 });
-$("we-clear-force").addEventListener("click", () => {
+$("we-clear-force").addEventListener("click", async () => {
+  await ready;
   force = { ...force, figures: {}, units: [] };
   renderForce();
   forceChanged();
 });
 for (const id of ["we-force-name", "we-renown", "we-force-points"]) $(id).addEventListener("input", forceChanged);
 
-void start();
+/** The tables and the example force, loaded once; handlers that need them wait for it. */
+const ready: Promise<void> = start();

@@ -126,6 +126,8 @@ def test_every_circumstance_of_the_attack_model_has_an_option() -> None:
 
     by_option = {
         "cover_bonus": "--cover-bonus",
+        "cover_armour": "--cover-armour",
+        "cover_aegis": "--cover-aegis",
         "distance": "--distance",
         "darkside_power": "--darkside",
         "darkside_attacks": "--darkside",

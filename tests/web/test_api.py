@@ -393,3 +393,40 @@ def test_roster_perks_added_validated_and_removed_s12_6(client: TestClient) -> N
     assert client.delete("/api/rosters/P/perks/5").json()["field"] == "index"
     left = client.delete("/api/rosters/P/perks/1").json()["document"]["roster"]["roster_perks"]
     assert [p["perk"] for p in left] == ["Inspiring"]
+
+
+def test_odds_of_a_roster_entry_as_fielded_s2_3(client: TestClient) -> None:
+    """The Odds page picks attackers and targets from rosters too: the entry as the roster
+    fields it (here 10 Troopers, not the example's 6)."""
+    client.post("/api/rosters", json={"name": "Patrol", "point_limit": 400})
+    body = {"unit": {"source": "example", "name": "Troopers x10"}, "name": "Squad"}
+    assert client.post("/api/rosters/Patrol/entries", json=body).status_code == 200
+    listed = [u for u in client.get("/api/units").json() if u["source"] == "roster"]
+    assert listed == [
+        {"source": "roster", "name": "Squad", "faction": None, "roster": "Patrol", "models": 10,
+         "weapons": ["Laser Rifle"]}
+    ]  # fmt: skip
+    target = {"source": "example", "name": "Kataton Battle Servitors"}
+    as_entry = client.post(
+        "/api/odds",
+        json={"attacker": {"source": "roster", "roster": "Patrol", "name": "Squad"},
+              "target": target},
+    )  # fmt: skip
+    as_example = client.post(
+        "/api/odds",
+        json={"attacker": {"source": "example", "name": "Troopers x10"}, "target": target},
+    )
+    assert as_entry.status_code == 200, as_entry.text
+    assert as_entry.json()["hp_lost"] == as_example.json()["hp_lost"]
+    bad = client.post(
+        "/api/odds",
+        json={
+            "attacker": {"source": "roster", "roster": "Patrol", "name": "Nope"},
+            "target": target,
+        },
+    )
+    assert bad.status_code == 422 and "Nope" in bad.json()["detail"]
+    no_roster = client.post(
+        "/api/odds", json={"attacker": {"source": "roster", "name": "Squad"}, "target": target}
+    )
+    assert no_roster.status_code == 422 and no_roster.json()["field"] == "attacker.roster"

@@ -462,3 +462,120 @@ def test_design_model_groups_with_their_own_weapons_s1_2(page: Any) -> None:
     playwright_api.expect(page.get_by_label("Models in group 2")).to_have_value("2")
     playwright_api.expect(page.get_by_label("Blade (group 1)")).not_to_be_checked()
     playwright_api.expect(total).to_have_text(f"{expected['points']} pts")
+
+
+def test_warengine_force_saved_opened_and_refused_when_changed_elsewhere_l965_997(
+    page: Any,
+) -> None:
+    expect = playwright_api.expect
+    page.goto("/warengine")
+    expect(page.locator("#we-force-saved")).to_contain_text("Not saved in the database yet")
+    page.click("#we-example-force")
+    example = _api(page, "GET", "/api/warengine/example")
+    cost = _api(page, "POST", "/api/warengine/forces/cost", example)["cost"]["points"]
+    expect(page.locator("#we-force-total")).to_have_text(f"{cost} pts")
+    page.click("#we-force-save")
+    note = page.locator("#we-force-saved")
+    expect(note).to_contain_text("Saved in the database as “StormReavers” (version 1)")
+    [row] = _api(page, "GET", "/api/warengine/forces")
+    assert (row["name"], row["version"]) == ("StormReavers", 1)
+    # A second save of the same draft is version 2, with the new Points of Force.
+    page.fill("#we-force-points", "900")
+    page.click("#we-force-save")
+    expect(note).to_contain_text("(version 2)")
+    assert _api(page, "GET", "/api/warengine/forces/StormReavers")["force"]["force"] == 900
+    # Someone saves it elsewhere: this page's next save is refused, nothing overwritten.
+    other = {**example, "force": 700}
+    r = page.request.put("/api/warengine/forces/StormReavers?version=2", data={"force": other})
+    assert r.status == 200
+    page.fill("#we-force-points", "800")
+    page.click("#we-force-save")
+    expect(note).to_contain_text("changed elsewhere")
+    assert _api(page, "GET", "/api/warengine/forces/StormReavers")["force"]["force"] == 700
+    # Open the stored force: the draft becomes the stored one (version 3), units and all.
+    page.click("#we-clear-force")
+    expect(page.locator("#we-units fieldset.unit")).to_have_count(0)
+    page.select_option("#we-force-list", "StormReavers")
+    page.click("#we-force-open")
+    expect(note).to_contain_text("(version 3)")
+    expect(page.locator("#we-force-points")).to_have_value("700")
+    expect(page.locator("#we-units fieldset.unit")).to_have_count(len(example["units"]))
+    # Saved as a new force under another name; then the first one deleted.
+    page.fill("#we-force-name", "Reavers B")
+    page.click("#we-force-save-new")
+    expect(note).to_contain_text("Saved in the database as “Reavers B” (version 1)")
+    expect(page.locator("#we-force-list option")).to_have_count(3)  # the list is refreshed
+    page.on("dialog", lambda d: d.accept())
+    page.select_option("#we-force-list", "StormReavers")
+    page.click("#we-force-delete")
+    expect(page.locator("#we-force-list option")).to_have_count(2)  # the prompt and Reavers B
+    assert [f["name"] for f in _api(page, "GET", "/api/warengine/forces")] == ["Reavers B"]
+
+
+def _thrall(controlled: bool) -> dict[str, Any]:
+    perks = ["Controlled"] if controlled else []
+    return {
+        "unit": {"name": "Thralls", "move": 5, "dash": 5, "defence": 3, "hp": 1, "perks": perks},
+        "weapons": [{"name": "Claws", "range": 0, "attacks": 1, "power": 3}],
+        "models": [{"count": 5, "weapons": ["Claws"]}],
+    }
+
+
+def test_roster_designations_form_controlled_p12_4_line_1178(page: Any) -> None:
+    """Perks §12.4 Controlled (line 1178): the unit needs a designated friendly controller; the
+    roster form offers the other entries, the server checks the choice."""
+    expect = playwright_api.expect
+    _roster_with_troopers(page)
+    body = {"unit": {"source": "inline", "data": _thrall(True)}, "name": "Thralls"}
+    assert page.request.post("/api/rosters/Patrol/entries", data=body).ok
+    page.goto("/rosters")
+    page.get_by_role("button", name="Patrol · 2 units · limit 400 pts").click()
+    expect(page.locator("#violations")).to_contain_text("Controlled needs a designated")
+    # A unit without such a perk says so in its form.
+    page.locator('tr[data-entry="Squad"]').get_by_role("button", name="Edit").click()
+    squad = page.get_by_role("form", name="Edit Squad")
+    expect(squad.locator("fieldset.designations")).to_contain_text("None of this unit's perks")
+    squad.get_by_role("button", name="Cancel").click()
+    page.locator('tr[data-entry="Thralls"]').get_by_role("button", name="Edit").click()
+    editor = page.get_by_role("form", name="Edit Thralls")
+    pick = editor.get_by_label("Controlled: its controller")
+    expect(pick.locator("option")).to_have_text(["not designated yet", "Squad"])
+    pick.select_option("Squad")
+    # The choice survives a refresh before it is saved (the editor's draft).
+    page.wait_for_timeout(100)
+    page.reload()
+    editor = page.get_by_role("form", name="Edit Thralls")
+    expect(editor.get_by_label("Controlled: its controller")).to_have_value("Squad")
+    editor.get_by_role("button", name="Save changes").click()
+    row = page.locator('tr[data-entry="Thralls"]')
+    expect(row).to_contain_text("Controlled: Squad")
+    expect(page.locator("#violations")).not_to_contain_text("Controlled")
+    entry = _api(page, "GET", "/api/rosters/Patrol")["document"]["roster"]["units"][1]
+    assert entry["designations"] == {"Controlled": "Squad"}
+    # Taken back: the designation is cleared and the violation is back.
+    row.get_by_role("button", name="Edit").click()
+    editor = page.get_by_role("form", name="Edit Thralls")
+    editor.get_by_label("Controlled: its controller").select_option("")
+    editor.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#violations")).to_contain_text("Controlled needs a designated")
+    entry = _api(page, "GET", "/api/rosters/Patrol")["document"]["roster"]["units"][1]
+    assert entry["designations"] == {}
+
+
+def test_design_shows_the_s3_5_profile_guidelines_as_hints(page: Any) -> None:
+    """Core Rules §3.5 (lines 1534-1769): the recommended band of each stat is shown under its
+    input and follows the value as it changes; it is a hint, not a limit."""
+    expect = playwright_api.expect
+    page.goto("/design")
+    expect(page.locator("#cost-total")).to_have_text(__import__("re").compile(r"^\d+ pts$"))
+    defence = page.locator('[data-field="unit.unit.defence"] .guide')
+    expect(defence).to_have_text("§3.5: 3 The recommended value for humans and beasts.")
+    page.fill('input[name="defence"]', "7")
+    expect(defence).to_have_text("§3.5: 6-8 Monsters, militant vehicles, giants.")
+    page.select_option('select[name="armour"]', "4+")
+    expect(page.locator('[data-field="unit.unit.armour"] .guide')).to_contain_text(
+        "4+ Chain mail or thick body armour"
+    )
+    weapon_power = page.locator('fieldset.weapon [data-field="power"] .guide').first
+    expect(weapon_power).to_have_text("§3.5: 3-4 Attacks of human strength or standard firearms.")
+    expect(page.locator("#unit-error")).to_be_hidden()  # 7 is allowed (§1.5: 0-10)

@@ -219,6 +219,11 @@ SITUATIONS: dict[str, tuple[str, object, str]] = {
         True,
         "the target is in a Melee with a friendly unit, attacking into it (§5.8)",
     ),
+    "fire-points": (
+        "through_fire_points",
+        True,
+        "the attacker fires from a Transport engaged in a Melee: no Weapon Type modifiers (§6.9)",
+    ),
     "leader": ("target_is_leader", True, "the target is a Leader or War Master (Assassin)"),
     "airborne": ("target_airborne", True, "the target is Airborne or a Jumper (Anti-Air)"),
     "stationary": ("stationary", True, "the attacker has not moved this turn (Focus)"),
@@ -285,6 +290,12 @@ def odds(
     melee: bool = typer.Option(False, "--melee", help="Attacker and target in the same Melee."),
     cover: bool = typer.Option(False, "--cover", help="Target has a Cover Bonus (§5.6)."),
     cover_bonus: int = typer.Option(1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus."),
+    cover_armour: int = typer.Option(
+        0, "--cover-armour", min=-5, max=5, help="Custom cover: Armour Save steps (§10.4)."
+    ),
+    cover_aegis: int = typer.Option(
+        0, "--cover-aegis", min=-5, max=5, help="Custom cover: AEGIS Save steps (§10.4)."
+    ),
     advanced: bool = typer.Option(False, "--advanced", help="Advanced playstyle (§9)."),
     half_range: bool = typer.Option(
         False, "--half-range", help="A target model is within half the weapons' Range (Rapid)."
@@ -360,6 +371,8 @@ def odds(
             melee=melee,
             cover=cover,
             cover_bonus=cover_bonus,
+            cover_armour=cover_armour,
+            cover_aegis=cover_aegis,
             within_half_range=half_range,
             distance=distance,
             playstyle=Playstyle.ADVANCED if advanced else Playstyle.STANDARD,

@@ -58,16 +58,26 @@ def serve(
         from warbench.web.app import create_app
     except ImportError as exc:  # pragma: no cover - a broken install
         raise fail(f"the web workbench needs fastapi and uvicorn ({exc})") from None
-    try:
-        web = create_app(db)
-    except WarbenchError as exc:
-        sock.close()
-        raise fail(str(exc)) from None
-    except OSError as exc:  # the SQLite file's folder cannot be made (Store.open)
-        sock.close()
-        raise fail(f"{_shown_url(url_text)}: cannot open the database ({exc})") from None
+    # The database is opened once the Design page's first cost is answered (or after 3 s, or
+    # by the first request that needs it): SQLAlchemy and the migration check are not on the
+    # way to the first page. One that cannot be opened stops the server with one line.
+    web = create_app(db, open_database=False)
     server = uvicorn.Server(uvicorn.Config(web, log_level="warning"))
+    failed: list[str] = []
+
+    def stop(exc: Exception) -> None:
+        if isinstance(exc, WarbenchError):
+            failed.append(str(exc))
+        elif isinstance(exc, OSError):  # the SQLite file's folder cannot be made (Store.open)
+            failed.append(f"{_shown_url(url_text)}: cannot open the database ({exc})")
+        else:
+            failed.append(f"{_shown_url(url_text)}: cannot open the database ({exc!r})")
+        server.should_exit = True
+
+    web.state.open_after(3.0, stop)
     server.run(sockets=[sock])
+    if failed:
+        raise fail(failed[0])
 
 
 _DIALECTS = ("sqlite", "postgresql", "mysql", "mariadb", "oracle", "mssql")  # SQLAlchemy's own

@@ -240,7 +240,12 @@ class GameStore:
         """The game's revision (bumped by every step and every undo)."""
 
         def work(s: Session) -> int:
-            return self._row(s, game_id).revision
+            # the one column (not the row, whose set-up JSON may be large): the play service
+            # asks this before every request to reuse the game it read last
+            rev = s.scalar(select(PlayGameRow.revision).where(PlayGameRow.id == game_id))
+            if rev is None:
+                raise StorageError(f"no game with id {game_id!r}")
+            return int(rev)
 
         return self.store._run(f"game {game_id!r}", work, write=False)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -159,31 +159,40 @@ class UnitCheck(BaseModel):
 @router.post("/units/cost", tags=["units"])
 def cost_unit(
     body: Annotated[dict[str, Any], Field(description=UNIT_BODY_DOC)],
+    request: Request,
 ) -> UnitCheck:
     """Validate a unit (§1.5-1.6 ranges) and cost it item by item (points model, versioned)."""
     from warbench.rulesets.warsurge.costing import default_coster
     from warbench.rulesets.warsurge.io import perk_warnings, unit_to_data
 
-    unit = read_unit(body)
-    cost = default_coster().cost_unit(unit)
-    to_dict = getattr(cost, "to_dict", None)
-    data = to_dict() if to_dict is not None else {"unit": cost.unit, "points": cost.total}
-    return UnitCheck(unit=unit_to_data(unit), cost=data, warnings=perk_warnings(unit))
+    try:
+        unit = read_unit(body)
+        cost = default_coster().cost_unit(unit)
+        to_dict = getattr(cost, "to_dict", None)
+        data = to_dict() if to_dict is not None else {"unit": cost.unit, "points": cost.total}
+        return UnitCheck(unit=unit_to_data(unit), cost=data, warnings=perk_warnings(unit))
+    finally:
+        # the Design page has its first answer: ``warbench serve`` opens the database now
+        first_cost = getattr(request.app.state, "first_cost", None)
+        if first_cost is not None:
+            first_cost.set()
 
 
 class UnitListing(BaseModel):
     """A unit the Odds page can pick."""
 
-    source: Literal["example", "saved"]
+    source: Literal["example", "saved", "roster"]
     name: str
     faction: str | None = None
+    roster: str | None = Field(None, description="The roster of a roster entry.")
     models: int
     weapons: list[str]
 
 
 @router.get("/units", tags=["units"])
 def list_units(store: StoreDep) -> list[UnitListing]:
-    """Every unit to pick from: the shipped examples, then each faction's saved units."""
+    """Every unit to pick from: the shipped examples, each faction's saved units, then each
+    roster's entries (as fielded: their model groups and weapons)."""
     out = [
         UnitListing(
             source="example", name=u.name, models=u.model_count, weapons=[w.name for w in u.weapons]
@@ -199,6 +208,19 @@ def list_units(store: StoreDep) -> list[UnitListing]:
                     faction=f.name,
                     models=u.model_count,
                     weapons=[w.name for w in u.weapons],
+                )
+            )
+    for summary in store.rosters():
+        if not summary.name.strip():
+            continue  # a blank name an older version saved: no handle to pick it by
+        for e in store.roster(summary.name).units:
+            out.append(
+                UnitListing(
+                    source="roster",
+                    name=e.name,
+                    roster=summary.name,
+                    models=e.unit.model_count,
+                    weapons=[w.name for w in e.unit.weapons],
                 )
             )
     return out
@@ -573,13 +595,4 @@ def remove_weapon(name: str, store: StoreDep) -> Response:
 
 
 # The roster, rules-section and WarEngine routes live in their own modules (they share
-# web/deps.py with this one); they are mounted here so the app includes one router.
-def _include_parts() -> None:
-    from warbench.web import api_rosters, api_rules, api_warengine
-
-    router.include_router(api_rosters.router)
-    router.include_router(api_rules.router)
-    router.include_router(api_warengine.router)
-
-
-_include_parts()
+# web/deps.py with this one); the app includes them on first use (web/app.py, web/lazy.py).

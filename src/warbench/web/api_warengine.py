@@ -15,10 +15,18 @@ from __future__ import annotations
 from dataclasses import asdict
 from functools import cache
 from importlib import resources
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from warbench.web.deps import StoreDep
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warengine.models import Force
+    from warbench.storage.store import Store
+    from warbench.storage.warengine_forces import ForceStore
 
 router = APIRouter(prefix="/warengine", tags=["warengine"])
 
@@ -156,18 +164,124 @@ class ForceCheck(BaseModel):
 def cost_force(body: Annotated[dict[str, Any], Field(description=FORCE_DOC)]) -> ForceCheck:
     """Read a force (figures inline), cost every unit and the force's spending (Force Builder
     V2.1, 004 lines 965-997) and list every limit it breaks."""
-    from warbench.kernel.errors import DataFileError
-    from warbench.rulesets.warengine.costs import figure_cost, force_cost
-    from warbench.rulesets.warengine.io import parse_force, to_data
-    from warbench.rulesets.warengine.validation import check_force
+    return _check(_read_inline_force(body))
 
-    figures = body.get("figures")
+
+# ------------------------------------------------------------------------ stored forces
+
+
+class ForceSummaryOut(BaseModel):
+    """One stored force in the list."""
+
+    name: str
+    renown: int
+    force: int
+    figures: int
+    ruleset: str
+    version: int
+
+
+class StoredForce(ForceCheck):
+    """A stored force: as costed by ``/forces/cost``, with its name and save counter (send
+    the ``version`` back with the next save to be told when it changed elsewhere)."""
+
+    name: str
+    version: int
+
+
+class SaveForce(BaseModel):
+    """A force to store (figures inline); ``replace`` overwrites a force of that name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    force: dict[str, Any] = Field(description=FORCE_DOC)
+    replace: bool = False
+
+
+class ChangeForce(BaseModel):
+    """A stored force's new content (figures inline); its ``name`` may differ (a rename)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    force: dict[str, Any] = Field(description=FORCE_DOC)
+
+
+ForceVersion = Annotated[
+    int | None,
+    Query(ge=1, description="The force version the edit was made on (refused if it changed)."),
+]
+
+
+def _read_inline_force(data: dict[str, Any]) -> Force:
+    """A force whose figures are all inline (a path would read the server's files)."""
+    from warbench.kernel.errors import DataFileError
+    from warbench.rulesets.warengine.io import parse_force
+
+    figures = data.get("figures")
     if isinstance(figures, dict) and any(isinstance(v, str) for v in figures.values()):
         raise DataFileError("force", "figures must be inline here (no file paths)")
-    force = parse_force(body, "force")
+    return parse_force(data, "force")
+
+
+def _check(force: Force) -> ForceCheck:
+    from warbench.rulesets.warengine.costs import figure_cost, force_cost
+    from warbench.rulesets.warengine.io import to_data
+    from warbench.rulesets.warengine.validation import check_force
+
     return ForceCheck(
         force=to_data(force),
         cost=asdict(force_cost(force)),
         figures={k: figure_cost(f).points for k, f in force.figures.items()},
         violations=_violations(check_force(force)),
     )
+
+
+def _stored(force: Force, version: int) -> StoredForce:
+    return StoredForce(name=force.name, version=version, **_check(force).model_dump())
+
+
+def _forces(store: Store) -> ForceStore:
+    from warbench.storage.warengine_forces import ForceStore
+
+    return ForceStore(store)
+
+
+@router.get("/forces")
+def list_forces(store: StoreDep) -> list[ForceSummaryOut]:
+    """The WarEngine forces stored in the database, by name."""
+    return [ForceSummaryOut(**vars(f)) for f in _forces(store).forces()]
+
+
+@router.post("/forces", status_code=201)
+def save_force(body: SaveForce, store: StoreDep) -> StoredForce:
+    """Store a force (figures inline) under its name: every field is read as the Force
+    Builder reads it; a force that breaks a limit is stored with its violations. A force of
+    that name (any case) is refused (409) unless ``replace``."""
+    force = _read_inline_force(body.force)
+    version = _forces(store).save_force(force, replace=body.replace)
+    return _stored(force, version)
+
+
+@router.get("/forces/{name}")
+def get_force(name: str, store: StoreDep) -> StoredForce:
+    """A stored force (404 when unknown), costed, with every violation and its version."""
+    loaded = _forces(store).versioned_force(name)
+    return _stored(loaded.value, loaded.version)
+
+
+@router.put("/forces/{name}")
+def change_force(
+    name: str, body: ChangeForce, store: StoreDep, version: ForceVersion = None
+) -> StoredForce:
+    """Replace the stored force ``name`` with the body's (a new ``name`` in the body renames
+    it); with ``?version=N``, refused (409) if it was saved elsewhere since version N."""
+    force = _read_inline_force(body.force)
+    saved = _forces(store).save_force(force, name=name, expected_version=version)
+    return _stored(force, saved)
+
+
+@router.delete("/forces/{name}", status_code=204)
+def delete_force(name: str, store: StoreDep, version: ForceVersion = None) -> Response:
+    """Delete a stored force; with ``?version=N``, only if it is still at version N."""
+    _forces(store).delete_force(name, expected_version=version)
+    return Response(status_code=204)

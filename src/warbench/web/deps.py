@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from warbench.kernel.errors import ProfileError, UnknownNameError
 from warbench.rulesets.warsurge.profiles import Unit
-from warbench.storage.store import Store
+
+if TYPE_CHECKING:
+    from warbench.storage.store import Store
 
 _FORBID = ConfigDict(extra="forbid")
 
@@ -32,7 +34,10 @@ def get_store(request: Request) -> Store:
     return store
 
 
-StoreDep = Annotated[Store, Depends(get_store)]
+if TYPE_CHECKING:
+    StoreDep = Annotated[Store, Depends(get_store)]
+else:  # the storage layer (SQLAlchemy) loads when a route first needs the database
+    StoreDep = Annotated[Any, Depends(get_store)]
 
 
 def read_unit(data: dict[str, Any], where: str = "unit") -> Unit:
@@ -63,13 +68,17 @@ def example_units() -> tuple[Unit, ...]:
 
 
 class UnitRef(BaseModel):
-    """Where a unit comes from: a shipped example, a faction in the database, or inline."""
+    """Where a unit comes from: a shipped example, a faction or a roster in the database, or
+    inline."""
 
     model_config = _FORBID
 
-    source: Literal["example", "saved", "inline"] = "example"
-    name: str | None = Field(None, max_length=80, description="Unit name (example or saved).")
+    source: Literal["example", "saved", "roster", "inline"] = "example"
+    name: str | None = Field(
+        None, max_length=80, description="Unit name (example or saved), or roster entry name."
+    )
     faction: str | None = Field(None, max_length=120, description="Faction of a saved unit.")
+    roster: str | None = Field(None, max_length=120, description="Roster of a roster entry.")
     data: dict[str, Any] | None = Field(None, description=UNIT_BODY_DOC)
 
 
@@ -86,4 +95,9 @@ def resolve_unit(ref: UnitRef, store: Store, where: str) -> Unit:
             if u.name.lower() == ref.name.strip().lower():
                 return u
         raise UnknownNameError("example unit", ref.name, [u.name for u in example_units()])
+    if ref.source == "roster":
+        if not ref.roster:
+            raise ProfileError(f"{where}.roster", ref.roster, "the name of a roster")
+        # the entry as the roster fields it (its model groups, weapons and Traits' unit)
+        return store.roster(ref.roster).entry(ref.name).unit
     return store.find_unit(ref.name, ref.faction)

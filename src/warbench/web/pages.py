@@ -52,6 +52,18 @@ def stat_fields(model_name: str) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
+@cache
+def profile_guidelines() -> dict[str, Any]:
+    """The §3.5 Profile Guidelines (recommended values of each stat, with their book lines),
+    shown beside the designer's inputs as hints; the §1.5-1.6 ranges stay the only limits."""
+    import json
+    from importlib import resources
+
+    text = resources.files("warbench.web").joinpath("data", "profile_guidelines.json").read_text()
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
 def _page(request: Request, page: str, **context: Any) -> HTMLResponse:
     return templates.TemplateResponse(
         request, f"{page}.html", {"page": page, "pages": PAGES, **context}
@@ -75,6 +87,7 @@ def design(request: Request) -> HTMLResponse:
         saves=["-", "2+", "3+", "4+", "5+", "6+"],
         save_allowed=SAVE_ALLOWED,
         weapon_types=[t.value for t in WeaponType],
+        guidelines=profile_guidelines(),
     )
 
 

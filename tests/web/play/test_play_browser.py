@@ -22,6 +22,9 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
+# the shared machine is often busy (load 15-20 on 2 cores): wait up to 20 s for a page's state
+# (waits end as soon as the state is there; nothing here sleeps)
+expect.set_options(timeout=20_000)
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTEFACTS = Path(__file__).parents[1] / "artefacts"
@@ -124,8 +127,19 @@ def _decide_until_over(page: Any, limit: int = 200) -> int:
             page.click("#take-default")
         else:
             page.locator("#actions button").first.click()
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     raise AssertionError("the game did not end")
+
+
+def _answered(page: Any, rev: str | None) -> None:
+    """Wait until the page's own action is answered: a new revision on screen *and* the action
+    no longer on its way (``data-busy``). A new revision alone can come from the other player's
+    move over the live stream while this page's action is still in flight, leaving a decision
+    on screen that this page has already answered (the two-browser test once clicked a button
+    that then vanished)."""
+    body = page.locator("body")
+    expect(body).not_to_have_attribute("data-revision", rev or "")
+    expect(body).to_have_attribute("data-busy", "0")
 
 
 @pytest.mark.parametrize("size", ["phone", "desk"])
@@ -185,7 +199,7 @@ def test_two_browsers_play_one_game_with_secret_links_and_live_updates(pages: Pa
                     pg.click("#take-default")
                 else:
                     pg.locator("#actions button").first.click()
-                expect(pg.locator("body")).not_to_have_attribute("data-revision", rev or "")
+                _answered(pg, rev)
                 progressed = True
         if all(
             p.locator("#decision-card").get_attribute("data-state") == "over" for p in (red, blue)
@@ -214,7 +228,7 @@ def test_warsurge_deploy_by_dragging_with_live_refusals_and_attack_odds(pages: P
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     page.locator(".unit-chip").first.click()
     page.locator("#actions button", has_text="deploy").first.click()
     expect(page.locator("#place")).to_be_visible()
@@ -251,13 +265,13 @@ def test_warsurge_deploy_by_dragging_with_live_refusals_and_attack_odds(pages: P
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     else:
         pytest.fail("no attack was offered in 60 decisions")
     expect(page.locator(".odds-line").first).to_contain_text("expected HP lost")
     rev = page.locator("body").get_attribute("data-revision")
     page.click("#confirm-attack")
-    expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    _answered(page, rev)
 
 
 def test_play_manager_tracks_a_table(pages: Pages) -> None:
@@ -327,9 +341,161 @@ def test_warsurge_board_at_phone_size_as_a_spectator_sees_it(pages: Pages) -> No
             break
         rev = host.locator("body").get_attribute("data-revision")
         host.click("#take-default")
-        expect(host.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(host, rev)
     spectator = pages.new(PHONE, "phone-spectator")
     spectator.goto(spectator_link)
     expect(spectator.locator("#board polygon.zone").first).to_be_attached()
     expect(spectator.locator("#decision-card")).to_have_attribute("data-state", "waiting")
     assert spectator.locator("#take-default").is_hidden()
+
+
+#: what a tap on the board may lead to: the game changed, or a choice asked in the page
+_AFTER_TAP = """([rev, listed]) => document.body.dataset.revision !== rev
+  || document.querySelector('#confirm-attack') !== null
+  || !document.querySelector('#place').hidden
+  || (!listed && document.querySelector('#actions li.spot-head') !== null)"""
+
+
+def _tap_board_until_over(page: Any, limit: int = 600) -> tuple[int, int]:
+    """Play every decision of this page by tapping the board: the square or point of the
+    suggested choice when it has one, else the first highlighted one (then the first choice
+    listed there, a placement's confirmation, an attack's confirmation); a decision with
+    nothing on the board takes the suggested choice. Returns (actions made by tapping the
+    board, actions made with a button)."""
+    card = page.locator("#decision-card")
+    body = page.locator("body")
+    tapped = buttons = 0
+    for _ in range(limit):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"), timeout=30_000)
+        if card.get_attribute("data-state") == "over":
+            return tapped, buttons
+        rev = body.get_attribute("data-revision") or ""
+        spots = page.locator("#board .spot")
+        if spots.count():
+            # the suggested choice's square when it has one (the engine's play), else the first
+            default = page.locator("#actions button.default[data-spot]")
+            key = default.first.get_attribute("data-spot") if default.count() else None
+            spot = page.locator(f"#board .spot[data-spot='{key}']") if key else spots.first
+            spot.click()
+            page.wait_for_function(_AFTER_TAP, arg=[rev, False])
+            choice = page.locator("#actions li.spot-head ~ li button")
+            if page.locator("#actions li.spot-head ~ li button.default").count():
+                choice = page.locator("#actions li.spot-head ~ li button.default")
+            if body.get_attribute("data-revision") == rev and choice.count():
+                expect(choice.first).to_be_enabled()
+                choice.first.click()
+                page.wait_for_function(_AFTER_TAP, arg=[rev, True])
+            if body.get_attribute("data-revision") == rev:
+                if page.locator("#place").is_visible():
+                    expect(page.locator("#refusal")).to_have_text("✓ legal")
+                    page.click("#place-confirm")
+                else:
+                    confirm = page.locator("#confirm-attack")
+                    expect(confirm).to_be_enabled()
+                    confirm.click()
+            tapped += 1
+        else:
+            button = page.locator("#take-default")
+            if not button.is_visible():
+                button = page.locator("#actions > li > button").first
+            expect(button).to_be_enabled()
+            button.click()
+            buttons += 1
+        expect(body).not_to_have_attribute("data-revision", rev)
+    raise AssertionError("the game did not end")
+
+
+def test_collision_whole_game_by_tapping_squares_at_phone_size(pages: Pages) -> None:
+    """Collision's grid (003 L375-577): squares, terrain, zones, characters with their facing;
+    every decision with a place on the board is made by tapping a highlighted square, the
+    whole game through, against the scripted player."""
+    page = pages.new(PHONE, "collision")
+    _start(page, "collision", "ai", seed=3)
+    page.click("#start")
+    expect(page).to_have_url(re.compile(r"/play/g/\w+#t="))
+    expect(page.locator("#board path.grid")).to_have_count(1)
+    expect(page.locator("#board polygon.terrain").first).to_be_attached()
+    # the side and the zone are choices without a square: the suggested ones
+    card = page.locator("#decision-card")
+    for _ in range(6):
+        expect(card).to_have_attribute("data-state", "deciding")
+        if page.locator("#board .spot").count():
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    # deployment: every allowed square of every character in hand is highlighted; a chip
+    # narrows them to one character
+    expect(page.locator("#board rect.spot.deploy").first).to_be_attached()
+    page.screenshot(path=str(ARTEFACTS / "play-collision-deploy.png"), full_page=True)
+    tapped, buttons = _tap_board_until_over(page)
+    assert tapped >= 10, (tapped, buttons)
+    expect(page.locator("#board circle.piece").first).to_be_attached()
+    expect(page.locator("#board line.facing").first).to_be_attached()
+    expect(page.locator("#result")).to_contain_text(re.compile("wins|Draw"))
+
+
+def test_collision_attack_and_move_squares_mid_game(pages: Pages) -> None:
+    """In a character's action step its reachable squares (step, maneuver, run) and its
+    targets are highlighted; a screenshot at desk size."""
+    page = pages.new(DESK, "collision-desk")
+    _start(page, "collision", "ai", seed=5)
+    page.click("#start")
+    card = page.locator("#decision-card")
+    for _ in range(80):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
+        if page.locator("#board rect.spot.move.step, #board rect.spot[class*='move']").count():
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    else:
+        pytest.fail("no move was offered")
+    expect(page.locator("#decision-title")).to_contain_text("choose an action")
+    page.screenshot(path=str(ARTEFACTS / "play-collision-action.png"), full_page=True)
+
+
+def test_warengine_whole_game_by_tapping_the_table(pages: Pages) -> None:
+    """The WarEngine table (004 L287-293, L402, L467): the placing strips, figures as bases,
+    a selected figure's Movement and weapon ranges; placements and moves dragged from their
+    points with every position checked, attacks on their targets; the whole game against the
+    engine's player."""
+    page = pages.new(DESK, "warengine")
+    _start(page, "warengine", "ai", seed=3)
+    page.click("#start")
+    expect(page.locator("#board polygon.zone.side-0")).to_have_count(1)
+    card = page.locator("#decision-card")
+    expect(card).to_have_attribute("data-state", "deciding")
+    # a placement: tap its point, then tap the enemy's strip: refused live with the line
+    expect(page.locator("#board circle.spot.place")).to_have_count(1)
+    page.locator("#board circle.spot.place").click()
+    expect(page.locator("#place")).to_be_visible()
+    expect(page.locator("#refusal")).to_have_text("✓ legal")
+    board = page.locator("#board").bounding_box()
+    page.mouse.click(board["x"] + board["width"] / 2, board["y"] + board["height"] * 0.2)
+    expect(page.locator("#refusal")).to_contain_text(re.compile(r"✗ .*placed.*\[.*L\d+"))
+    page.click("#place-cancel")
+    tapped, buttons = _tap_board_until_over(page)
+    assert tapped >= 20, (tapped, buttons)
+    expect(page.locator("#result")).to_contain_text(re.compile("wins|Draw"))
+
+
+def test_warengine_selected_figure_shows_its_ranges(pages: Pages) -> None:
+    page = pages.new(PHONE, "warengine-phone")
+    _start(page, "warengine", "ai", seed=4)
+    page.click("#start")
+    card = page.locator("#decision-card")
+    for _ in range(60):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
+        if "act with a figure" in page.locator("#decision-title").inner_text():
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+    else:
+        pytest.fail("no figure acted")
+    chip = page.locator(".unit-chip").first
+    chip.click()
+    expect(page.locator("#board circle.ring.move")).to_have_count(1)
+    expect(page.locator("#board circle.ring.range").first).to_be_attached()
+    page.screenshot(path=str(ARTEFACTS / "play-warengine-ranges.png"), full_page=True)

@@ -154,8 +154,15 @@ class AttackContext:
     melee: bool = False
     attacker_engaged: bool | None = None
     target_engaged_elsewhere: bool = False
+    #: §6.9 (L3499-3503): the attacker fires through the Fire Points of a Transport engaged in
+    #: a Melee: no Weapon Type modifiers, the into / out of a Melee modifiers still apply
+    through_fire_points: bool = False
     cover: bool = False
     cover_bonus: int = 1
+    #: custom cover (§10.4 L4475-4483): Armour / AEGIS save steps that come with the Cover
+    #: Bonus (1: 4+ becomes 3+; negative worsens it), agreed per terrain piece
+    cover_armour: int = 0
+    cover_aegis: int = 0
     within_half_range: bool = False
     distance: float | None = None
     target_is_leader: bool = False
@@ -425,6 +432,23 @@ def _better(a: AttackRequirement | None, b: AttackRequirement | None) -> AttackR
     return a if ka <= kb else b
 
 
+def _custom_cover_saves(
+    armour: int | None, aegis: int | None, ctx: AttackContext, notes: list[str]
+) -> tuple[int | None, int | None]:
+    """Custom cover's save steps (§10.4): within 2+ to 6+; a unit without the save gains none."""
+    out = []
+    for name, save, steps in (
+        ("Armour", armour, ctx.cover_armour),
+        ("AEGIS", aegis, ctx.cover_aegis),
+    ):
+        if save is not None and steps:
+            new = max(2, min(6, save - steps))
+            notes.append(f"{name} {save}+ → {new}+ from custom cover (§10.4)")
+            save = new
+        out.append(save)
+    return out[0], out[1]
+
+
 def _compile_saves(
     target: UnitState,
     weapon_ap: int | None,
@@ -446,6 +470,9 @@ def _compile_saves(
         new = max(2, aegis - up.aegis)
         notes.append(f"AEGIS {aegis}+ → {new}+ from Ward/Parry +{up.aegis} ({up.aegis_weapon})")
         aegis = new
+    custom = (ctx.cover_armour or ctx.cover_aegis) and ctx.cover and not ctx.melee
+    if custom and not wperks.has("Ignore Cover"):
+        armour, aegis = _custom_cover_saves(armour, aegis, ctx, notes)
     negate = wperks.has("Negate AEGIS")
     armour_pierced = False
     aegis_pierced = False
@@ -574,7 +601,9 @@ def _victim_program(
     mods: list[_Mod] = []
     type_mods: list[_Mod] = []
     if ctx.engaged:
-        if wtype is WeaponType.HEAVY:
+        if ctx.through_fire_points:
+            notes.append("no Weapon Type modifiers from inside an engaged Transport (§6.9)")
+        elif wtype is WeaponType.HEAVY:
             type_mods.append(_Mod(-2, "Heavy Weapon in a Melee (§5.8)"))
         elif wtype is WeaponType.BATTLE:
             type_mods.append(_Mod(-1, "Battle Weapon in a Melee (§5.8)"))

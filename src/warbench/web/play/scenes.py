@@ -21,6 +21,8 @@ from warbench.play.core import JSON
 PRESENTERS: dict[str, str] = {
     "toy-duel": "warbench.web.play.scenes:DuelPresenter",
     "warsurge": "warbench.web.play.scenes:WarsurgePresenter",
+    "collision": "warbench.web.play.collision_scene:CollisionPresenter",
+    "warengine": "warbench.web.play.warengine_scene:WarEnginePresenter",
 }
 
 
@@ -43,9 +45,57 @@ class Presenter:
         """The board to draw, or ``None`` (the page then shows the view as data)."""
         return None
 
-    def odds(self, setup: dict[str, JSON], view: JSON, action: JSON) -> dict[str, JSON] | None:
-        """The exact odds of an attack action now, where the ruleset offers them."""
+    def event_view(
+        self, setup: dict[str, JSON], view: JSON, event: dict[str, JSON], seats: frozenset[int]
+    ) -> dict[str, JSON] | None:
+        """The event as a viewer playing ``seats`` (none: a spectator) may see it, or ``None``.
+
+        The convention (docs/web-play.md, "Events and what each viewer sees"): an event whose
+        ``data`` has ``visible_to`` (a list of seats) is shown in full only to those seats;
+        anyone else sees ``data.public_text`` in its place (kind, text and rule, no data), or
+        nothing when it has none. Presenters may hide more from what ``view`` (the viewer's
+        own view) hides."""
+        return visible_event(event, seats)
+
+    def spots(
+        self, setup: dict[str, JSON], view: JSON, actions: list[JSON]
+    ) -> list[dict[str, JSON] | None]:
+        """Where on the board each listed action points (``{"x", "y", "mark", "actor"?}``:
+        a board point, a class for its highlight, and the piece that makes it), or ``None``.
+        A page that receives spots lets a person act by tapping the board."""
+        return [None] * len(actions)
+
+    def odds(
+        self,
+        setup: dict[str, JSON],
+        view: JSON,
+        action: JSON,
+        state: Any = None,
+        player: int | None = None,
+    ) -> dict[str, JSON] | None:
+        """The exact odds of an attack action now, where the ruleset offers them. ``state``
+        and ``player``: the game's state and the deciding seat, for a presenter that asks the
+        ruleset for the attack's situation as that seat may know it."""
         return None
+
+
+def visible_event(event: dict[str, JSON], seats: frozenset[int]) -> dict[str, JSON] | None:
+    """``event`` (``Event.to_json``) as a viewer playing ``seats`` may see it: whole when it
+    names no ``visible_to`` or one of the seats is in it; else its ``public_text`` (no data),
+    or ``None``."""
+    data = event.get("data")
+    if not isinstance(data, dict) or "visible_to" not in data:
+        return event
+    allowed = data.get("visible_to")
+    if isinstance(allowed, list) and seats & {int(p) for p in allowed if isinstance(p, int)}:
+        return event
+    public = data.get("public_text")
+    if not isinstance(public, str):
+        return None
+    out: dict[str, JSON] = {"kind": event.get("kind"), "text": public}
+    if event.get("rule"):
+        out["rule"] = event["rule"]
+    return out
 
 
 @cache
@@ -142,6 +192,22 @@ class WarsurgePresenter(Presenter):
         """The rosters' player names."""
         return super().seat_names(setup, seats)
 
+    def event_view(
+        self, setup: dict[str, JSON], view: JSON, event: dict[str, JSON], seats: frozenset[int]
+    ) -> dict[str, JSON] | None:
+        """As the convention says; and an event about a unit the viewer's view does not list
+        (another side's unit held in Reserve under ``hide_reserves``, which the view only
+        counts) is not shown."""
+        out = visible_event(event, seats)
+        data = out.get("data") if out is not None else None
+        if out is None or not isinstance(data, dict) or not isinstance(view, dict):
+            return out
+        listed = {u.get("uid") for u in view.get("units") or [] if isinstance(u, dict)}
+        about = [data.get(k) for k in ("unit", "target") if isinstance(data.get(k), int)]
+        if any(uid not in listed for uid in about):
+            return None
+        return out
+
     @staticmethod
     @cache
     def _board(board_json: str) -> dict[str, JSON]:
@@ -228,101 +294,97 @@ class WarsurgePresenter(Presenter):
                 )
         return {**base, "pieces": pieces, "off_table": reserves}
 
-    def odds(self, setup: dict[str, JSON], view: JSON, action: JSON) -> dict[str, JSON] | None:
-        """The exact odds of an ``attack`` action against each target, as the units stand
-        now (models removed, HP lost): the odds engine the Odds page and the CLI use."""
+    def odds(
+        self,
+        setup: dict[str, JSON],
+        view: JSON,
+        action: JSON,
+        state: Any = None,
+        player: int | None = None,
+    ) -> dict[str, JSON] | None:
+        """The exact odds of an ``attack`` action as the game would resolve it now, weapon by
+        weapon: the engine's own attack plan (``game.attacks.verify_attack``: range, line of
+        sight, the models that can attack, cover, half range, Melee, Heavy, the perks'
+        situations) on the state as the deciding side may know it
+        (``protocol.known_state``), each share's ``AttackPlan`` built as the engine builds it
+        (with the perk statuses' dice modifiers) and read by the odds engine the Odds page and
+        ``warbench odds --situation`` use. A refused attack answers the engine's reason."""
         if not (isinstance(action, dict) and action.get("kind") == "attack"):
             return None
-        if not isinstance(view, dict):
+        if state is None or player is None:
             return None
-        units = {u.get("uid"): u for u in view.get("units") or [] if isinstance(u, dict)}
-        attacker = units.get(action.get("unit"))
-        if attacker is None:
-            return None
-        by_target: dict[int, list[str]] = {}
-        for pair in action.get("targets") or []:
-            if isinstance(pair, list) and len(pair) == 2:
-                by_target.setdefault(int(pair[1]), []).append(str(pair[0]))
-        melee = any(
-            attacker.get("uid") in p and t in p
-            for t in by_target
-            for p in (view.get("engaged") or [])
+        return _engine_odds(setup, state, player, action)
+
+
+def _engine_odds(
+    setup: dict[str, JSON], state: Any, player: int, action: dict[str, JSON]
+) -> dict[str, JSON]:
+    from warbench.kernel.errors import EnumerationTooLarge, WarbenchError
+    from warbench.rulesets.warsurge.game.attacks import verify_attack
+    from warbench.rulesets.warsurge.game.codecs import ActionCodec
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_effects import status_dice
+    from warbench.rulesets.warsurge.game.protocol import known_state
+    from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+    from warbench.rulesets.warsurge.odds import AttackPlan, attack_odds
+
+    game = known_state(state.game, player, dict(setup.get("options") or {}))
+    w = Work(game, None, DEFAULT_HOOKS)
+    try:
+        attack = ActionCodec().load(action)
+        plan = verify_attack(w, attack)  # type: ignore[arg-type]
+    except WarbenchError as exc:
+        return {"targets": [], "refused": str(exc)}
+    out: list[dict[str, JSON]] = []
+    for wp in plan.weapons:
+        ctx = status_dice(wp.context, w.units[plan.uid].statuses, w.units[wp.target].statuses)
+        ap = AttackPlan(
+            to_unit_state(w, plan.uid),
+            to_unit_state(w, wp.target),
+            ctx,
+            weapons=(wp.weapon,),
+            users=((wp.weapon, wp.users),),
         )
-        out = []
-        for tid, weapons in by_target.items():
-            target = units.get(tid)
-            if target is None:
-                continue
-            out.append({"target": tid, **_unit_odds(setup, attacker, target, weapons, melee)})
-        return {"targets": out}
+        row: dict[str, JSON] = {
+            "target": wp.target,
+            "label": w.label(wp.target),
+            "weapons": [wp.weapon],
+            "models": wp.users,
+            "situation": {
+                "melee": ctx.melee,
+                "cover": ctx.cover,
+                "cover_bonus": ctx.cover_bonus if ctx.cover else 0,
+                "within_half_range": ctx.within_half_range,
+                "distance": None if ctx.distance is None else round(float(ctx.distance), 2),
+                "attacker_engaged": ctx.attacker_engaged,
+                "target_engaged_elsewhere": ctx.target_engaged_elsewhere,
+                "stationary": ctx.stationary,
+                # the target's models the attacker sees (only they may be casualties, §5.11)
+                "models_in_sight": None if ctx.los_models is None else sorted(ctx.los_models),
+            },
+        }
+        try:
+            odds = attack_odds(ap, seed=0)
+        except (EnumerationTooLarge, WarbenchError) as exc:
+            row["error"] = str(exc)
+        else:
+            row.update(
+                exact=odds.exact,
+                expected_hp_lost=odds.expected_hp_lost,
+                expected_models_slain=odds.expected_models_slain,
+                wipe_chance=odds.wipe_chance,
+                hp_lost={str(k): v for k, v in sorted(odds.hp_lost.items())},
+            )
+        out.append(row)
+    return {"targets": out}
+
+
+def examples_root(ruleset: str) -> Any:
+    """The shipped examples of a ruleset (``examples/<ruleset>``)."""
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[4] / "examples" / ruleset
 
 
 def _examples() -> Any:
-    from pathlib import Path
-
-    return Path(__file__).resolve().parents[4] / "examples" / "warsurge" / "rosters"
-
-
-def _profile(setup: dict[str, JSON], u: dict[str, JSON]) -> Any:
-    """The unit file of a view's unit: its roster's entry (uids count the rosters' units in
-    order), checked against the profile name the view gives."""
-    from warbench.rulesets.warsurge.io import unit_from_data
-
-    rosters = list(setup.get("rosters") or [])
-    uid = int(u["uid"])
-    for r in rosters:
-        entries = list(r.get("units") or [])
-        if uid < len(entries):
-            data = entries[uid]
-            if data.get("unit", {}).get("name") != u.get("profile"):
-                raise LookupError(f"unit {uid} is not {u.get('profile')!r}")
-            unit_data = {k: data[k] for k in ("unit", "weapons", "models") if k in data}
-            return unit_from_data(unit_data, source="setup", prefix=f"unit {uid}")
-        uid -= len(entries)
-    raise LookupError(f"no unit {u['uid']}")
-
-
-def _unit_odds(
-    setup: dict[str, JSON],
-    attacker: dict[str, JSON],
-    target: dict[str, JSON],
-    weapons: list[str],
-    melee: bool,
-) -> dict[str, JSON]:
-    from warbench.kernel.errors import WarbenchError
-    from warbench.rulesets.warsurge.attack import AttackContext, UnitState
-    from warbench.rulesets.warsurge.odds import AttackPlan, attack_odds
-
-    try:
-        a_state = _state(_profile(setup, attacker), attacker)
-        t_state = _state(_profile(setup, target), target)
-        plan = AttackPlan(a_state, t_state, AttackContext(melee=melee), weapons=tuple(weapons))
-        plan.verify_weapons()
-        odds = attack_odds(plan, seed=0)
-    except (WarbenchError, LookupError, ValueError) as exc:
-        return {"error": str(exc)}
-    _ = UnitState
-    return {
-        "label": target.get("label"),
-        "weapons": weapons,
-        "exact": odds.exact,
-        "expected_hp_lost": odds.expected_hp_lost,
-        "expected_models_slain": odds.expected_models_slain,
-        "wipe_chance": odds.wipe_chance,
-        "hp_lost": {str(k): v for k, v in sorted(odds.hp_lost.items())},
-    }
-
-
-def _state(unit: Any, u: dict[str, JSON]) -> Any:
-    """The attack kernel's unit state with the view's HP and removed models."""
-    from warbench.rulesets.warsurge.attack import UnitState
-
-    st = UnitState.of(unit)
-    hp = list(u.get("hp") or [])
-    removed = list(u.get("removed") or [])
-    for k, m in enumerate(st.models):
-        if k < len(hp):
-            m.hp = int(hp[k])
-        if k < len(removed):
-            m.removed = bool(removed[k])
-    return st
+    return examples_root("warsurge") / "rosters"

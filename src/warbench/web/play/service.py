@@ -162,6 +162,7 @@ class PlayService:
         self._tokens: dict[str, TokenData] = {}  # tokens never change once made
         self._waiters: dict[str, set[tuple[Any, Any]]] = {}
         self._answers: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._data: OrderedDict[str, GameData] = OrderedDict()  # the last read of each game
 
     # -- rulesets --------------------------------------------------------------------------
     def ruleset(self, ruleset_id: str) -> Ruleset[Any, Any, Any]:
@@ -257,11 +258,26 @@ class PlayService:
         if not game_id or len(game_id) > 40:
             raise GameNotFound(game_id)
         try:
-            return self.games.load(game_id)
+            with self._guard:
+                hit = self._data.get(game_id)
+            # the game as last read, when its revision (one column, a step or an undo bumps
+            # it, in any server process) has not moved: no re-read of every step per request
+            if hit is not None and self.games.revision(game_id) == hit.revision:
+                return hit
+            data = self.games.load(game_id)
         except WarbenchError as exc:
             if "no game with id" in str(exc):
                 raise GameNotFound(game_id) from None
             raise
+        self._keep(data)
+        return data
+
+    def _keep(self, data: GameData) -> None:
+        with self._guard:
+            self._data[data.id] = data
+            self._data.move_to_end(data.id)
+            while len(self._data) > self._cache_size:
+                self._data.popitem(last=False)
 
     def live(self, data: GameData) -> Live:
         """The state after the game's live steps: from the cache when its last digest
@@ -372,7 +388,8 @@ class PlayService:
         if seat is not None:
             d = next(d for d in decisions if d.player == seat)
             decision = self._memo(
-                (*key, "decision", seat), lambda: self._decision_json(rs, state, d)
+                (*key, "decision", seat),
+                lambda: self._decision_json(rs, state, d, data.setup, view),
             )
         pending = [
             {"player": d.player, "kind": d.kind, "rule": d.rule, "prompt": d.prompt}
@@ -380,10 +397,8 @@ class PlayService:
         ]
         result = rs.result(state) if rs.is_over(state) else None
         since = max(0, min(since, live.steps))
-        events = [
-            {"step": k + 1, **e.to_json()} for k in range(since, live.steps) for e in live.events[k]
-        ]
         pres = presenter(data.ruleset)
+        events = self._events(data, live, since, t, pres, view)
         return {
             "id": data.id,
             "title": data.title,
@@ -406,6 +421,24 @@ class PlayService:
             "can_download": result is not None or set(range(len(data.seats))) <= set(t.seats),
         }
 
+    def _events(
+        self, data: GameData, live: Live, since: int, t: TokenData, pres: Any, view: JSON
+    ) -> list[dict[str, JSON]]:
+        """The events of the steps after ``since`` as this token may see them: whole for a
+        link that plays every seat (hot-seat), else each as the presenter's ``event_view``
+        gives it for the token's seats (a spectator: none), with ``view`` the token's view."""
+        every = set(range(len(data.seats))) <= set(t.seats)
+        seats = frozenset(t.seats)
+        out: list[dict[str, JSON]] = []
+        for k in range(since, live.steps):
+            for e in live.events[k]:
+                shown = (
+                    e.to_json() if every else pres.event_view(data.setup, view, e.to_json(), seats)
+                )
+                if shown is not None:
+                    out.append({"step": k + 1, **shown})
+        return out
+
     def _memo(self, key: tuple[Any, ...], make: Any) -> Any:
         """What ``make()`` gives for this state (games' states are immutable: a key holds
         the game's id, step count and digest), kept for the next reader (both players and
@@ -422,18 +455,32 @@ class PlayService:
         return value
 
     def _decision_json(
-        self, rs: Ruleset[Any, Any, Any], state: Any, d: Decision[Any]
+        self,
+        rs: Ruleset[Any, Any, Any],
+        state: Any,
+        d: Decision[Any],
+        setup: dict[str, JSON],
+        view: JSON,
     ) -> dict[str, JSON]:
+        from warbench.web.play.scenes import presenter
+
         legal = rs.legal_actions(state, d.player)
         listed = [rs.actions.dump(a) for a in islice(iter(legal), MAX_LISTED)]
         families = [f.to_json() for f in getattr(legal, "families", ())]
+        spots = presenter(rs.id).spots(setup, view, listed)
+        actions: list[JSON] = []
+        for a, spot in zip(listed, spots, strict=True):
+            entry: dict[str, JSON] = {"action": a, "label": action_label(a)}
+            if spot is not None:
+                entry["spot"] = spot
+            actions.append(entry)
         return {
             "player": d.player,
             "kind": d.kind,
             "rule": d.rule,
             "prompt": d.prompt,
             "default": None if d.default is None else rs.actions.dump(d.default),
-            "actions": [{"action": a, "label": action_label(a)} for a in listed],
+            "actions": actions,
             "finite": bool(getattr(legal, "finite", False)),
             "families": families,
         }
@@ -470,7 +517,9 @@ class PlayService:
         self, game_id: str, token: str | None, action: JSON, param: str, box: Sequence[float]
     ) -> dict[str, JSON]:
         """Where the point parameter ``param`` of ``action`` may go: the ruleset's ``check``
-        on a grid over ``box`` (``x0, y0, x1, y1``), at most 24x24 points."""
+        on a grid over ``box`` (``x0, y0, x1, y1``), at most 24x24 points. ``param`` is a
+        field holding ``[x, y]`` (``to``, ``at``), or ``"xy"`` for an action with ``x`` and
+        ``y`` fields (WarEngine's placements and moves)."""
         data = self.load(game_id)
         rs, live, seat = self._acting(data, token)
         if not isinstance(action, dict) or len(box) != 4:
@@ -484,7 +533,12 @@ class PlayService:
                 x, y = x0 + i * step, y0 + j * step
                 if x > x1 + 1e-9 or y > y1 + 1e-9:
                     continue
-                proposal = {**action, param: [round(x, 6), round(y, 6)]}
+                point = {"x": round(x, 6), "y": round(y, 6)}
+                proposal = (
+                    {**action, **point}
+                    if param == "xy"
+                    else {**action, param: [point["x"], point["y"]]}
+                )
                 try:
                     a = rs.actions.load(proposal)
                 except WarbenchError:
@@ -492,6 +546,17 @@ class PlayService:
                 if rs.check(live.state, a, seat) is None:
                     ok.append([round(x, 3), round(y, 3)])
         return {"param": param, "step": step, "points": ok}
+
+    def odds(self, game_id: str, token: str | None, action: JSON) -> dict[str, JSON] | None:
+        """The exact odds of an attack the token's deciding seat proposes, as its ruleset's
+        presenter gives them (``None`` where it offers none); only the seat deciding now may
+        ask (the odds read the situation as that seat may know it)."""
+        from warbench.web.play.scenes import presenter
+
+        data = self.load(game_id)
+        rs, live, seat = self._acting(data, token)
+        view = rs.views.dump(rs.view(live.state, seat))
+        return presenter(rs.id).odds(data.setup, view, action, live.state, seat)
 
     def act(self, game_id: str, token: str | None, action: JSON) -> dict[str, JSON]:
         """Apply the token's seat's action (checked by the ruleset) and the automatic steps
@@ -523,6 +588,7 @@ class PlayService:
         after = Live(live.steps + len(steps), steps[-1].digest, state, live.events + events)
         self._remember(data.id, after)
         data = replace(data, steps=data.steps + tuple(steps), revision=revision, result=result_json)
+        self._keep(data)
         return data, after
 
     def _advance(

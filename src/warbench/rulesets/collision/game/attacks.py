@@ -410,11 +410,20 @@ def start_attack(g: Game, u: Unit, a: Attack) -> None:
         u.used.append(a.ability)
     u.acted = True
     acting(g, u)
-    what = a.ability or (w.name if w else "an attack")
     if a.ability == "Checkmate":
         g.s.nominated.pop("checkmate", None)
-        if _pay_checkmate(g, u, a):
-            g.s.nominated["checkmate"] = u.uid
+        if len(checkmate_helpers(g, u, a.target)) >= 2:
+            # the allies "may pay" (L1659-1663): the attacker's player decides first (the
+            # ``checkmate`` decision; its default, the first two, is what the engine chose)
+            g.s.checkmate = (u.uid, a)
+            g.s.stage, g.s.player = "checkmate", u.owner
+            return
+    _launch(g, u, a, spec, w)
+
+
+def _launch(g: Game, u: Unit, a: Attack, spec: AttackSpec, w: Weapon | None) -> None:
+    """The paid attack goes out: a Meteor is called, or each target is attacked in turn."""
+    what = a.ability or (w.name if w else "an attack")
     if spec.delayed:  # Meteor (L2016-2021): the blast comes next turn
         from warbench.rulesets.collision.game.state import Marker
 
@@ -438,24 +447,51 @@ def start_attack(g: Game, u: Unit, a: Attack) -> None:
     run_attack(g)
 
 
-def _pay_checkmate(g: Game, u: Unit, a: Attack) -> bool:
-    helpers = []
-    assert u.pos is not None
+def checkmate_helpers(g: Game, u: Unit, target: int | None) -> list[int]:
+    """The allies who may pay for Checkmate (L1659-1663): friendly characters other than the
+    attacker with the target within their melee weapon's reach and the Endurance to pay its
+    EC, in the order of the battle group."""
+    out: list[int] = []
+    if target is None:
+        return out
+    t = g.unit(target)
     for v in g.on_board(u.owner):
-        if v.uid == u.uid or v.pos is None:
+        if v.uid == u.uid or v.pos is None or t.pos is None:
             continue
         w = next((x for x in g.card(v).weapons if not x.ranged), None)
-        if w is None or a.target is None:
-            continue
-        t = g.unit(a.target)
-        if t.pos is not None and spaces(v.pos, t.pos) <= w.reach_spaces and v.endurance >= w.ec:
-            helpers.append((v, w))
-    if len(helpers) < 2:
-        return False
-    for v, w in helpers[:2]:
-        g.pay(v, w.ec, 0, "Checkmate")
-    g.event("checkmate", "two allies pay their EC: Checkmate slays on a hit", "L1659-1663")
-    return True
+        if w is not None and spaces(v.pos, t.pos) <= w.reach_spaces and v.endurance >= w.ec:
+            out.append(v.uid)
+    return out
+
+
+def check_checkmate(g: Game, helpers: tuple[int, ...]) -> None:
+    """Refuse a Checkmate payment that is not two of the allies who may pay, or none."""
+    assert g.s.checkmate is not None
+    uid, a = g.s.checkmate
+    able = checkmate_helpers(g, g.unit(uid), a.target)
+    if helpers and (len(helpers) != 2 or len(set(helpers)) != 2 or not set(helpers) <= set(able)):
+        raise RulesError(
+            f"name two of the allies who may pay their weapon's EC ({able}), or none",
+            rule("L1659-1663"),
+        )
+
+
+def pay_checkmate(g: Game, helpers: tuple[int, ...]) -> None:
+    """The allies pay (or not), then the Checkmate attack goes on (L1659-1663)."""
+    assert g.s.checkmate is not None
+    uid, a = g.s.checkmate
+    g.s.checkmate = None
+    u = g.unit(uid)
+    g.s.stage, g.s.player = "act", u.owner
+    if helpers:
+        for v in (g.unit(h) for h in helpers):
+            w = next(x for x in g.card(v).weapons if not x.ranged)
+            g.pay(v, w.ec, 0, "Checkmate")
+        g.event("checkmate", "two allies pay their EC: Checkmate slays on a hit", "L1659-1663")
+        g.s.nominated["checkmate"] = u.uid
+    else:
+        g.event("checkmate", "no ally pays: Checkmate does not slay", "L1659-1663")
+    _launch(g, u, a, spec_of(a.ability), weapon_of(g, u, a.weapon))
 
 
 def run_attack(g: Game) -> None:
@@ -508,6 +544,10 @@ def run_attack(g: Game) -> None:
             continue
         if ctx.stage == "defeat":
             _apply(g, ctx, att, tgt, spec)
+            continue
+        if ctx.stage == "effects":
+            if not _effects(g, ctx, att, tgt, spec):
+                return
             continue
         if ctx.stage == "missed":
             ctx.stage = "done"
@@ -651,8 +691,42 @@ def _apply(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> N
             effects += _crit_effects(w.crit)
     if injured:
         effects += list(spec.on_injury)
-    for name, n in effects:
+    ctx.fx, ctx.injured, ctx.stage = effects, injured, "effects"
+
+
+def _effects(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> bool:
+    """Apply the attack's On Hit / On Crit / On Injury effects in order, then the effects of
+    being hit; ``False`` when a diagonal Knockback waits for the attacker's choice
+    (L1943-1944; a free attack, which nobody is asked about, takes the default)."""
+    from warbench.rulesets.collision.game.movement import push_choices
+
+    while ctx.fx:
+        name, n = ctx.fx[0]
+        origin = ctx.centre or att.pos
+        if (
+            name == "knockback"
+            and not ctx.push
+            and tgt.where == "board"
+            and tgt.pos is not None
+            and origin is not None
+            and not (spec.no_reactions or ctx.free)
+            and g.s.active is not None
+            and len(push_choices(tgt.pos, origin)) > 1
+        ):
+            g.s.stage, g.s.player = "knockback", att.owner
+            return False
+        ctx.fx.pop(0)
         _effect(g, name, n, att, tgt, ctx)
+        ctx.push = ""
+    _hit_effects(g, ctx, att, tgt, spec)
+    return True
+
+
+def _hit_effects(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> None:
+    """The effects of being hit (Voodoo, Skittish, Shrieking Armor, Vicious), then the
+    attack's next stage."""
+    slain = any(m[0] == "slay" for m in ctx.mods)
+    injured = ctx.injured
     if tgt.where == "board" and injured:
         if g.has(tgt, "Voodoo") and g.roll(f"{tgt.name}: Voodoo", tgt.owner) >= 7:  # L2275
             g.event("voodoo", f"{att.name} receives 1 injury (Voodoo)", "L2275")
@@ -722,7 +796,7 @@ def _effect(g: Game, name: str, n: int, att: Unit, tgt: Unit, ctx: AttackCtx) ->
 
         origin = ctx.centre or att.pos
         assert origin is not None
-        knockback(g, tgt, n, origin, att)
+        knockback(g, tgt, n, origin, att, ctx.push)
     elif name == "slay":
         if not g.has(tgt, "Immune to Slay") and not tgt.statue:
             g.defeat(tgt, att, "L2173-2174", slay=True)

@@ -291,14 +291,36 @@ def flee_run(g: Game, u: Unit) -> None:
     g.event("flee", f"{u.name} flees to {pos}", "L1781-1786", unit=u.uid)
 
 
-def knockback(g: Game, u: Unit, n: int, origin: Square, by: Unit) -> None:
+def push_choices(pos: Square, origin: Square) -> list[Square]:
+    """The first squares a diagonal Knockback may push onto (L1943-1944: "If the movement is
+    diagonal and there is no clear destination, it is the attacker's choice"): along the x
+    axis, then along the y axis, when the push is exactly diagonal; otherwise none (the
+    push goes along the longer axis, ruling 20)."""
+    dx, dy = pos[0] - origin[0], pos[1] - origin[1]
+    if dx == 0 or dy == 0 or abs(dx) != abs(dy):
+        return []
+    return [(pos[0] + (1 if dx > 0 else -1), pos[1]), (pos[0], pos[1] + (1 if dy > 0 else -1))]
+
+
+def push_direction(pos: Square, origin: Square, axis: str = "") -> Square:
+    """The step of a Knockback away from ``origin``: along the longer axis (the x axis on a
+    tie, ruling 20) unless the attacker chose the ``axis`` of a diagonal push."""
+    dx, dy = pos[0] - origin[0], pos[1] - origin[1]
+    if axis == "y" and dy != 0:
+        return (0, 1 if dy > 0 else -1)
+    if axis == "x" and dx != 0:
+        return (1 if dx > 0 else -1, 0)
+    return (1 if dx > 0 else -1, 0) if abs(dx) >= abs(dy) and dx != 0 else (0, 1 if dy > 0 else -1)
+
+
+def knockback(g: Game, u: Unit, n: int, origin: Square, by: Unit, axis: str = "") -> None:
     """Knockback (L1937-1944): moved ``n`` tiles away from the origin; stopped by impassable or
     vertical terrain, a climb too high or an occupied tile (then a Pow 4 Mundane hit); off a
-    board edge into reserves. A diagonal push goes along the longer axis (ruling 20)."""
+    board edge into reserves. A diagonal push goes along the ``axis`` the attacker chose
+    (the ``knockback`` decision), by default the x axis (ruling 20)."""
     assert u.pos is not None
     b = g.board
-    dx, dy = u.pos[0] - origin[0], u.pos[1] - origin[1]
-    d = (1 if dx > 0 else -1, 0) if abs(dx) >= abs(dy) and dx != 0 else (0, 1 if dy > 0 else -1)
+    d = push_direction(u.pos, origin, axis)
     for _ in range(n):
         nxt = (u.pos[0] + d[0], u.pos[1] + d[1])
         if not b.inside(nxt):

@@ -258,7 +258,13 @@ def nominate(g: Game, uid: int) -> None:
         next_setup_stage(g)
         return
     s.nominated[f"map{u.owner}"] = uid
-    g.event("nominate", f"{g.t.groups[u.owner]} nominates a map carrier in secret", "L1344")
+    g.event(
+        "nominate",
+        f"{g.t.groups[u.owner]} nominates {u.name} as its map carrier (in secret)",
+        "L1344",
+        visible_to=[u.owner],
+        public_text=f"{g.t.groups[u.owner]} nominates a map carrier in secret",
+    )
     _next_map_carrier(g)
 
 

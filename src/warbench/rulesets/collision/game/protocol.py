@@ -5,9 +5,11 @@ Every decision a player makes is a protocol decision with the engine's automatic
 ``default`` (the scripted player of :mod:`.ai` for the action step): the side (``role``), the
 zone (``zone``, ``diagonal``), objective tokens (``marker``), nominations (``nominate``), the
 phase piles (``piles``), deployment (``deploy``), which character activates (``activate``),
-a reinforcement's entry (``arrive``), each action (``action``) and each reaction or "may"
-(``reaction``). Dice are D10s from the kernel's PCG64 stream, seeded per step
-(``step_seed(seed, step)``), so ``apply`` is pure and a record replays exactly.
+a reinforcement's entry (``arrive``), each action (``action``), each reaction or "may"
+(``reaction``), the side of a diagonal Knockback (``knockback``, L1943-1944) and whether two
+allies pay for a Checkmate (``checkmate``, L1659-1663). Dice are D10s from the kernel's PCG64
+stream, seeded per step (``step_seed(seed, step)``), so ``apply`` is pure and a record
+replays exactly.
 
 Views hide what the rules hide: the opponent's phase piles of characters that have not yet
 activated this turn (option ``hide_piles``, default on; L774-776) and the opponent's secret
@@ -42,14 +44,17 @@ from warbench.rulesets.collision.game.state import (
     Hold,
     Move,
     Nominate,
+    PayCheckmate,
     Piles,
     PlaceMarker,
+    Push,
     React,
     UseAbility,
     clone,
 )
 
-VERSION = "collision-game-1"
+#: 2: Knockback's diagonal and Checkmate's payment are decisions (docs/collision-game.md)
+VERSION = "collision-game-2"
 
 _KIND = {
     "role": "role",
@@ -63,6 +68,8 @@ _KIND = {
     "arrive": "arrive",
     "act": "action",
     "react": "reaction",
+    "knockback": "knockback",
+    "checkmate": "checkmate",
 }
 _RULE = {
     "role": "L620-627",
@@ -76,6 +83,8 @@ _RULE = {
     "arrive": "L763-765",
     "act": "L800-899",
     "react": "L891-899",
+    "knockback": "L1937-1944",
+    "checkmate": "L1659-1663",
 }
 
 
@@ -126,6 +135,7 @@ class JsonCodec:
             "objectives",
             "attacker",
             "zones",
+            "rising",
             "board",
             "units",
             "markers",
@@ -268,7 +278,9 @@ class CollisionRuleset:
         _apply(g, action)
         _settle(g)
         s.step += 1
-        s.log = [e.text for e in g.events][-40:]
+        # the views' log is everyone's: an event meant for some players only gives its
+        # public sentence there (Event.data["public_text"])
+        s.log = [str(e.data.get("public_text", e.text)) for e in g.events][-40:]
         return s, g.events
 
     # -- views and the end -----------------------------------------------------------------
@@ -340,6 +352,14 @@ def _prompt(g: Game) -> str:
     if st == "react":
         assert s.window is not None
         return f"react to: {s.window.trigger}?"
+    if st == "knockback":
+        assert s.attack is not None
+        return (
+            f"{g.unit(s.attack.target).name} is knocked back diagonally: push it along which side?"
+        )
+    if st == "checkmate":
+        assert s.checkmate is not None
+        return "Checkmate: may two allies pay their weapon's EC (Slay on a hit)?"
     return ""
 
 
@@ -375,7 +395,31 @@ def _default(g: Game) -> CollisionAction | None:
         return ai.choose_action(g)
     if st == "react":
         return default_reaction(g, s.player)
+    if st == "knockback":
+        return Push(_push_choices(g)[0])
+    if st == "checkmate":
+        return PayCheckmate(tuple(_helpers(g)[:2]))
     return None
+
+
+def _push_choices(g: Game) -> list[tuple[int, int]]:
+    """The squares a diagonal Knockback may push onto first (x axis, then y axis)."""
+    from warbench.rulesets.collision.game.movement import push_choices
+
+    s = g.s
+    assert s.attack is not None
+    att, tgt = g.unit(s.attack.attacker), g.unit(s.attack.target)
+    origin = s.attack.centre or att.pos
+    assert tgt.pos is not None and origin is not None
+    return push_choices(tgt.pos, origin)
+
+
+def _helpers(g: Game) -> list[int]:
+    from warbench.rulesets.collision.game.attacks import checkmate_helpers
+
+    assert g.s.checkmate is not None
+    uid, a = g.s.checkmate
+    return checkmate_helpers(g, g.unit(uid), a.target)
 
 
 def _arrive_default(g: Game) -> Deploy:
@@ -470,6 +514,13 @@ def _listed(g: Game) -> tuple[list[CollisionAction], list[Family[CollisionAction
     elif st == "react":
         assert s.window is not None
         out = list(options(g, s.window, s.player))
+    elif st == "knockback":
+        out = [Push(sq) for sq in _push_choices(g)]
+    elif st == "checkmate":
+        from itertools import combinations
+
+        out = [PayCheckmate(pair) for pair in combinations(_helpers(g), 2)]
+        out.append(PayCheckmate(()))
     elif st == "act":
         assert s.active is not None
         u = g.unit(s.active)
@@ -535,6 +586,8 @@ def _check(g: Game, action: CollisionAction) -> None:
         "arrive": (Deploy,),
         "act": (Move, Attack, UseAbility, Hold, EndActivation),
         "react": (React,),
+        "knockback": (Push,),
+        "checkmate": (PayCheckmate,),
     }
     if not isinstance(action, want[st]):
         raise RulesError(
@@ -589,6 +642,17 @@ def _check(g: Game, action: CollisionAction) -> None:
         check_act(g, g.unit(s.active), action)
     elif isinstance(action, React):
         check_react(g, s.player, action)
+    elif isinstance(action, Push):
+        choices = _push_choices(g)
+        if tuple(action.to) not in choices:
+            raise RulesError(
+                f"push onto {tuple(action.to)}; allowed: {', '.join(map(str, choices))}",
+                rule("L1937-1944"),
+            )
+    elif isinstance(action, PayCheckmate):
+        from warbench.rulesets.collision.game.attacks import check_checkmate
+
+        check_checkmate(g, tuple(action.helpers))
 
 
 def _apply(g: Game, action: CollisionAction) -> None:
@@ -620,6 +684,24 @@ def _apply(g: Game, action: CollisionAction) -> None:
         activate(g, action.unit)
     elif isinstance(action, React):
         apply_react(g, s.player, action)
+    elif isinstance(action, Push | PayCheckmate):
+        from warbench.rulesets.collision.game.attacks import pay_checkmate, run_attack
+        from warbench.rulesets.collision.game.turns import maybe_end_activation
+
+        if isinstance(action, Push):
+            assert s.attack is not None and s.attack.target is not None
+            tgt = g.unit(s.attack.target)
+            assert tgt.pos is not None
+            s.attack.push = "x" if action.to[0] != tgt.pos[0] else "y"
+            s.stage = "act"
+            active = g.unit(s.active) if s.active is not None else None
+            if active is not None:
+                s.player = active.owner
+            run_attack(g)
+        else:
+            pay_checkmate(g, tuple(action.helpers))
+        if s.stage == "act" and s.active is not None:
+            maybe_end_activation(g)
     else:
         assert s.active is not None
         do_act(g, g.unit(s.active), action)
@@ -679,6 +761,7 @@ def make_view(state: CollisionState, player: int) -> dict[str, Any]:
         "objectives": {"major": state.major, "minors": list(state.minors)},
         "attacker": state.attacker,
         "zones": list(state.zone_of),
+        "rising": state.rising,  # the diagonal of a diagonal deployment (L664-674)
         "board": {
             "cols": b.cols,
             "rows": b.rows,

@@ -312,7 +312,23 @@ def set_piles(g: Game, player: int, piles: Sequence[Sequence[int]]) -> None:
     for k, p in enumerate(piles, start=1):
         for uid in p:
             g.unit(uid).pile = k
-    g.event("piles", f"{g.t.groups[player]} sorts the hand into three piles", "L682-686")
+    public = f"{g.t.groups[player]} sorts the hand into three piles"
+    if g.s.turn > 0 and g.t.options.get("hide_piles", True):
+        # the piles are secret (L774-776): the sorting player's event names them, the others
+        # see the public sentence (docs/web-play.md, "Events and what each viewer sees")
+        names = "; ".join(
+            f"phase {k}: " + (", ".join(g.unit(uid).name for uid in p) or "none")
+            for k, p in enumerate(piles, start=1)
+        )
+        g.event(
+            "piles",
+            f"{g.t.groups[player]} sorts the hand: {names}",
+            "L682-686",
+            visible_to=[player],
+            public_text=public,
+        )
+    else:
+        g.event("piles", public, "L682-686")
     s = g.s
     if s.turn == 0:
         first = deploys_first(s)

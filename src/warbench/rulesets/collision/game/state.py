@@ -106,6 +106,9 @@ class AttackCtx:
     free: bool = False  # no EC paid (Counter Attack, Retaliate, Buck Shot, Barrage)
     chain: int = 0  # Barrage's successive hits
     vicious: str = ""  # the stage after Vicious's "may" (L2269)
+    fx: list[tuple[str, int]] = field(default_factory=list)  # On Hit/Crit/Injury effects left
+    injured: bool = False  # the attack injured its target (the effects of being hit follow)
+    push: str = ""  # Knockback's diagonal, as the attacker chose it: "x" or "y" (L1943-1944)
 
 
 @dataclass
@@ -139,7 +142,7 @@ class CollisionState:
     setup_json: str
     step: int = 0
     stage: str = "role"  # role, zone, diagonal, marker, nominate, deploy, piles, activate,
-    # act, react, over
+    # act, react, knockback, checkmate, over
     turn: int = 0
     turn_limit: int = 5
     major: str = ""
@@ -159,6 +162,7 @@ class CollisionState:
     nominated: dict[str, int] = field(default_factory=dict)  # "headhunter", "map0", "map1"
     attack: AttackCtx | None = None
     attack_stack: list[AttackCtx] = field(default_factory=list)  # a reaction's own attack
+    checkmate: tuple[int, Attack] | None = None  # a Checkmate waiting for its allies' EC
     window: Window | None = None
     path: list[Square] = field(default_factory=list)  # the rest of a move (Counter Attack)
     path_unit: int | None = None
@@ -349,6 +353,25 @@ class React:
     kind: Literal["react"] = "react"
 
 
+@dataclass(frozen=True)
+class Push:
+    """Knockback's diagonal (L1943-1944 "If the movement is diagonal and there is no clear
+    destination, it is the attacker's choice"): the first square the knocked back character
+    is pushed onto, along one of the two axes."""
+
+    to: Square
+    kind: Literal["knockback"] = "knockback"
+
+
+@dataclass(frozen=True)
+class PayCheckmate:
+    """Checkmate (L1659-1663 "If two or more friendly units are also within melee reach they
+    may pay EC for their weapon"): the two allies who pay, or none (no Slay on a hit)."""
+
+    helpers: tuple[int, ...]
+    kind: Literal["checkmate"] = "checkmate"
+
+
 CollisionAction = (
     ChooseRole
     | ChooseZone
@@ -364,5 +387,7 @@ CollisionAction = (
     | Hold
     | EndActivation
     | React
+    | Push
+    | PayCheckmate
 )
 ACTION_TYPE = Annotated[CollisionAction, Field(discriminator="kind")]

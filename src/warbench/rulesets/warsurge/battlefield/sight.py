@@ -44,7 +44,7 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     segment_point_distance,
     segments_cross,
 )
-from warbench.rulesets.warsurge.battlefield.model import Board, Disc
+from warbench.rulesets.warsurge.battlefield.model import DEFAULT_MODEL_HEIGHT, Board, Disc
 
 __all__ = [
     "COVER_RAYS",
@@ -54,6 +54,9 @@ __all__ = [
     "attackers_in_sight",
     "cover_bonus",
     "cover_report",
+    "elevated_cover_report",
+    "elevated_sight_matrix",
+    "elevated_visible_models",
     "line_of_sight",
     "obscured_fraction",
     "sight_matrix",
@@ -490,3 +493,349 @@ def obscured_fraction(
 ) -> float:
     """How much of ``target``'s base is obscured as seen from ``attacker`` (0 to 1, §5.6)."""
     return cover_report(board, [attacker], [target], blockers).obscured[0]
+
+
+# --------------------------------------------------------------------------- heights (L2360)
+#
+# The game's line of sight and cover with models standing above the board (on a floor of a
+# building, a gantry, a roof: ``docs/rulings.md`` "WARSURGE battlefield" 16-17 and 24-26). The
+# flat answers above stay the rule on the ground: the height questions are asked only of the
+# pairs of models one of which stands above the board, so a flat board gets the flat answers.
+
+
+@dataclass(frozen=True, slots=True)
+class _Obstacles:
+    """What a line in three dimensions can meet, as parallel arrays: the scene's pieces (with
+    their heights; a piece without one is as tall as any line, ruling 16) and the bases of the
+    other units' models (up to each model's top). ``edges[k]`` are a piece's edges, ``None``
+    for a base (a disc at ``centre[k]`` of radius ``radius[k]``)."""
+
+    edges: tuple[tuple[FloatArray, FloatArray] | None, ...]
+    centre: FloatArray  # (K, 2)
+    radius: FloatArray  # (K,) bounding radius of a piece, the radius of a base
+    tops: FloatArray
+    values: IntArray
+    names: tuple[str, ...]
+    piece: IntArray  # position in the scene's pieces, -1 for a model's base
+
+
+def _obstacles(
+    board: Board, scene: _Scene, bxy: FloatArray, br: FloatArray, bz: FloatArray, height: float
+) -> _Obstacles:
+    g = scene.geom
+    pieces = [int(p) for p in scene.pieces]
+    edges: list[tuple[FloatArray, FloatArray] | None] = [
+        (g.edge0[p, : g.nedges[p]], g.edge1[p, : g.nedges[p]]) for p in pieces
+    ]
+    edges += [None] * len(bxy)
+    heights = [board.terrain[p].height for p in pieces]
+    tops = np.array(
+        [*(math.inf if h is None else float(h) for h in heights), *(bz + height)], dtype=np.float64
+    )
+    centre = np.concatenate([g.centre[pieces].reshape(-1, 2), bxy.reshape(-1, 2)])
+    radius = np.concatenate([g.reach[pieces], br * _SHRINK])
+    values = np.array([*(int(g.cover_value[p]) for p in pieces), *([1] * len(bxy))], np.intp)
+    names = (*(g.names[p] for p in pieces), *(["other units"] * len(bxy)))
+    piece = np.array([*range(len(pieces)), *([-1] * len(bxy))], dtype=np.intp)
+    return _Obstacles(tuple(edges), centre, radius, tops, values, names, piece)
+
+
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    out: FloatArray = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return out
+
+
+def _low_over_polygon(
+    p0: FloatArray, d: FloatArray, z0: FloatArray, dz: FloatArray, e0: FloatArray, e1: FloatArray
+) -> FloatArray:
+    """The lowest altitude of each line ``p0 + t d`` (``t`` in 0..1, altitude ``z0 + t dz``)
+    over a polygon given by its edges; ``inf`` where it does not pass over it. The stretches
+    over the polygon end at edge crossings or at a line's ends inside, and the altitude is
+    linear, so the lowest point is one of those."""
+    e = e1 - e0  # (E, 2)
+    denom = _cross(d[:, None, :], e[None, :, :])  # (R, E)
+    w = e0[None, :, :] - p0[:, None, :]
+    safe = np.where(np.abs(denom) > 1e-12, denom, 1.0)
+    t = _cross(w, e[None, :, :]) / safe
+    u = _cross(w, d[:, None, :]) / safe
+    ok = (np.abs(denom) > 1e-12) & (t >= -EPS) & (t <= 1 + EPS) & (u >= -EPS) & (u <= 1 + EPS)
+    alt = np.where(ok, z0[:, None] + np.clip(t, 0, 1) * dz[:, None], np.inf)
+    low: FloatArray = alt.min(axis=1) if alt.shape[1] else np.full(len(p0), np.inf)
+    for end, z in ((p0, z0), (p0 + d, z0 + dz)):
+        px, py = end[:, 0][:, None], end[:, 1][:, None]
+        y0, y1 = e0[None, :, 1], e1[None, :, 1]
+        x0, x1 = e0[None, :, 0], e1[None, :, 0]
+        crosses = (y0 > py) != (y1 > py)
+        xint = x0 + (py - y0) * (x1 - x0) / np.where(y1 != y0, y1 - y0, 1.0)
+        inside = (crosses & (px < xint)).sum(axis=1) % 2 == 1
+        low = np.where(inside, np.minimum(low, z), low)
+    return low
+
+
+def _low_over_disc(
+    p0: FloatArray, d: FloatArray, z0: FloatArray, dz: FloatArray, c: FloatArray, r: float
+) -> FloatArray:
+    """:func:`_low_over_polygon` for a disc (a model's base)."""
+    f = p0 - c
+    a = (d * d).sum(axis=1)
+    b = 2 * (f * d).sum(axis=1)
+    cc = (f * f).sum(axis=1) - r * r
+    disc = b * b - 4 * a * cc
+    safe_a = np.where(a > 0, a, 1.0)
+    root = np.sqrt(np.maximum(disc, 0.0))
+    t0 = np.clip((-b - root) / (2 * safe_a), 0.0, 1.0)
+    t1 = np.clip((-b + root) / (2 * safe_a), 0.0, 1.0)
+    meets = (disc > 0) & (a > 0) & (t1 > t0)
+    low: FloatArray = np.where(meets, z0 + np.minimum(t0 * dz, t1 * dz), np.inf)
+    return low
+
+
+def _rays_over(
+    obs: _Obstacles,
+    p0: FloatArray,
+    z0: FloatArray,
+    p1: FloatArray,
+    z1: FloatArray,
+    skip: BoolArray,
+) -> tuple[IntArray, IntArray]:
+    """For ``R`` straight lines from ``(p0, z0)`` to ``(p1, z1)``: 0 when a line passes above
+    every obstacle, else the largest value of those it meets at or below their top (ruling
+    17: grazing a top blocks), and which obstacle (-1: none). ``skip[r, q]``: line ``r``
+    ignores the scene's piece ``q`` (one the model stands in, ruling 2)."""
+    n = len(p0)
+    val = np.zeros(n, dtype=np.intp)
+    which = np.full(n, -1, dtype=np.intp)
+    if not n or not len(obs.tops):
+        return val, which
+    d = p1 - p0
+    dz = z1 - z0
+    near = segment_point_distance(p0, p1, obs.centre) < obs.radius[None, :] + EPS  # (R, K)
+    for k in np.argsort(-obs.values, kind="stable"):
+        cand = near[:, k] & (val < obs.values[k])
+        q = int(obs.piece[k])
+        if q >= 0:
+            cand &= ~skip[:, q]
+        rows = np.flatnonzero(cand)
+        if not len(rows):
+            continue
+        edges = obs.edges[k]
+        if edges is None:
+            low = _low_over_disc(
+                p0[rows], d[rows], z0[rows], dz[rows], obs.centre[k], float(obs.radius[k])
+            )
+        else:
+            low = _low_over_polygon(p0[rows], d[rows], z0[rows], dz[rows], *edges)
+        hit = rows[low <= obs.tops[k] + EPS]
+        val[hit] = obs.values[k]
+        which[hit] = k
+    return val, which
+
+
+def _arrays_z(z: FloatArray | Sequence[float] | None, n: int) -> FloatArray:
+    if z is None:
+        return np.zeros(n)
+    out = np.asarray(z, dtype=np.float64).reshape(-1)
+    if len(out) != n:
+        raise ValueError(f"{len(out)} heights given for {n} bases")
+    return out
+
+
+def elevated_sight_matrix(
+    board: Board,
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
+    *,
+    attacker_z: FloatArray | Sequence[float] | None = None,
+    target_z: FloatArray | Sequence[float] | None = None,
+    blocker_z: FloatArray | Sequence[float] | None = None,
+    model_height: float = DEFAULT_MODEL_HEIGHT,
+) -> BoolArray:
+    """:func:`sight_matrix` with the heights the models stand at (L2360, 001 L2363-2366: Unit
+    B in the tower "can see the Target from above", through Unit A).
+
+    A pair of models on the ground keeps the flat answer. A pair one of which stands above
+    the board (``z > 0``) also sees each other when the straight line from either model's top
+    to the other's top or the middle of its height passes above every LoS-blocking piece (a
+    piece without a height is as tall as any line, ruling 16) and every other model's base up
+    to that model's top (ruling 17); pieces either model stands in are left out (ruling 2).
+    The answer stays symmetric (§5.4 "Targeting goes both ways")."""
+    scene = _Scene(board, attackers, targets, blockers)
+    n, m = len(scene.axy), len(scene.txy)
+    az = _arrays_z(attacker_z, n)
+    tz = _arrays_z(target_z, m)
+    flat = sight_matrix(board, attackers, targets, blockers)
+    if not n or not m or not ((az > EPS).any() or (tz > EPS).any()):
+        return flat
+    bxy, br = _arrays(blockers)
+    bz = _arrays_z(blocker_z, len(bxy))
+    key = (
+        *scene.key("elevated"),
+        az.tobytes(),
+        tz.tobytes(),
+        bxy.tobytes(),
+        bz.tobytes(),
+        np.float64(model_height).tobytes(),
+    )
+    cache = scene.geom.cache
+    hit = cache.get(key)
+    if hit is None:
+        out = flat.copy()
+        ia, it = np.nonzero(~flat & ((az[:, None] > EPS) | (tz[None, :] > EPS)))
+        if len(ia):
+            obs = _obstacles(board, scene, bxy, br, bz, model_height)
+            in_a, in_t = scene.inside()
+            h = model_height
+            a, t = scene.axy[ia], scene.txy[it]
+            za, zt = az[ia], tz[it]
+            # four lines a pair: from each model's top to the other's top and middle
+            p0 = np.concatenate([a, a, t, t])
+            p1 = np.concatenate([t, t, a, a])
+            z0 = np.concatenate([za + h, za + h, zt + h, zt + h])
+            z1 = np.concatenate([zt + h, zt + h / 2, za + h, za + h / 2])
+            skip = np.tile(in_a[ia] | in_t[it], (4, 1))
+            val, _ = _rays_over(obs, p0, z0, p1, z1, skip)
+            clear = (val.reshape(4, len(ia)) == 0).any(axis=0)
+            out[ia, it] = clear
+        hit = cache.put(key, out)
+    result: BoolArray = hit.copy()
+    return result
+
+
+def elevated_visible_models(
+    board: Board,
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
+    **heights: Any,
+) -> list[bool]:
+    """:func:`visible_models` with heights (§5.5 with L2360): the target models at least one
+    attacker sees in :func:`elevated_sight_matrix`."""
+    z = [heights.get("attacker_z"), heights.get("target_z")]
+    if not any(v is not None and (np.asarray(v) > EPS).any() for v in z):
+        return visible_models(board, attackers, targets, blockers)
+    matrix = elevated_sight_matrix(board, attackers, targets, blockers, **heights)
+    return [bool(matrix[:, j].any()) for j in range(matrix.shape[1])]
+
+
+def elevated_cover_report(
+    board: Board,
+    attackers: Bases | Sequence[Disc],
+    targets: Bases | Sequence[Disc],
+    blockers: Bases | Sequence[Any] = (),
+    *,
+    attacker_z: FloatArray | Sequence[float] | None = None,
+    target_z: FloatArray | Sequence[float] | None = None,
+    blocker_z: FloatArray | Sequence[float] | None = None,
+    model_height: float = DEFAULT_MODEL_HEIGHT,
+    melee: bool = False,
+) -> CoverReport:
+    """:func:`cover_report` with heights (§5.6 with L2360; ruling 25).
+
+    When every model stands on the ground this is :func:`cover_report`. Otherwise each of the
+    :data:`COVER_RAYS` rays goes in three dimensions, from the attacking model's top to the
+    middle of the target model's height at points spread across its base, and is obscured by
+    what it meets at or below its top: an obscuring piece (its Cover Bonus; a piece without a
+    height is as tall as any ray) or another unit's model (+1); pieces the attacker stands in
+    are left out. A model on a roof firing down past a low wall is not obscured by it; a model
+    behind a parapet on a roof is obscured by it from a firer below. The best view and the 50%
+    rules are :func:`cover_report`'s, and a model in a Cover Area still counts as obscured."""
+    m = len(targets)
+    if melee:
+        return cover_report(board, attackers, targets, blockers, melee=True)
+    axy, _ = _arrays(attackers)
+    txy, _ = _arrays(targets)
+    az = _arrays_z(attacker_z, len(axy))
+    tz = _arrays_z(target_z, len(txy))
+    if not ((az > EPS).any() or (tz > EPS).any()):
+        return cover_report(board, attackers, targets, blockers)
+    if m == 0:
+        return CoverReport(0, (), (), 0, 0, (), "no target models")
+    scene = _Scene(board, attackers, targets, blockers, pieces="obscuring")
+    bxy, br = _arrays(blockers)
+    bz = _arrays_z(blocker_z, len(bxy))
+    key = (
+        *scene.key("elevated cover"),
+        az.tobytes(),
+        tz.tobytes(),
+        bxy.tobytes(),
+        bz.tobytes(),
+        np.float64(model_height).tobytes(),
+    )
+    cached = scene.geom.cache.get(key)
+    if cached is None:
+        cached = scene.geom.cache.put(
+            key, _elevated_cover(board, scene, az, tz, bxy, br, bz, model_height)
+        )
+    report: CoverReport = cached
+    return report
+
+
+def _elevated_cover(
+    board: Board,
+    scene: _Scene,
+    az: FloatArray,
+    tz: FloatArray,
+    bxy: FloatArray,
+    br: FloatArray,
+    bz: FloatArray,
+    h: float,
+) -> CoverReport:
+    n, m = len(scene.axy), len(scene.txy)
+    g = scene.geom
+    levels = np.zeros(m, dtype=np.intp)
+    frac = np.zeros(m)
+    sources: set[str] = set()
+    if n:
+        obs = _obstacles(board, scene, bxy, br, bz, h)
+        in_a, _ = scene.inside()
+        k = COVER_RAYS
+        s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
+        ia, it = np.divmod(np.arange(n * m), m)
+        ends = _across(scene.txy[it], scene.axy[ia], scene.tr[it], s)  # (Q, k, 2)
+        p1 = ends.reshape(-1, 2)
+        p0 = np.repeat(scene.axy[ia], k, axis=0)
+        z0 = np.repeat(az[ia] + h, k)
+        z1 = np.repeat(tz[it] + h / 2, k)
+        skip = np.repeat(in_a[ia], k, axis=0)
+        val, which = _rays_over(obs, p0, z0, p1, z1, skip)
+        value = val.reshape(n * m, k)
+        pair_frac = (value > 0).mean(axis=1).reshape(n, m)
+        pair_level = (-np.sort(-value, axis=1)[:, math.ceil(k / 2) - 1]).reshape(n, m)
+        frac = pair_frac.min(axis=0)
+        levels = pair_level.min(axis=0)
+        best = pair_level == levels[None, :]  # the best-placed attackers' views
+        hits = which.reshape(n, m, k)
+        for i, j in zip(*np.nonzero(best & (levels[None, :] > 0)), strict=True):
+            sources.update(obs.names[int(x)] for x in hits[i, j] if x >= 0)
+    areas = np.flatnonzero(g.cover_area)
+    if len(areas):
+        inside = g.discs_in(areas, scene.txy, np.full(m, EPS))
+        for j, p in zip(*np.nonzero(inside), strict=True):
+            levels[j] = max(levels[j], g.cover_value[areas[p]])
+            sources.add(g.names[areas[p]])
+    need = math.ceil(m / 2)
+    bonus = int(-np.sort(-levels)[need - 1])
+    count = int((levels > 0).sum())
+    pct = round(100 * count / m)
+    why = ", ".join(sorted(sources)) or "nothing"
+    if bonus:
+        reason = (
+            f"{count} of {m} models ({pct}%) are 50% or more obscured, seen in height "
+            f"(by {why}): Cover Bonus +{bonus} Defence"
+        )
+    else:
+        reason = (
+            f"{count} of {m} models ({pct}%) are 50% or more obscured, seen in height; "
+            "fewer than 50%"
+        )
+    return CoverReport(
+        bonus,
+        tuple(float(v) for v in frac),
+        tuple(int(v) for v in levels),
+        count,
+        m,
+        tuple(sorted(sources)),
+        reason,
+        "001_d3f5e425c5e1196d.txt §5.6, L2360",
+    )

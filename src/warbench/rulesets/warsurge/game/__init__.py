@@ -45,7 +45,10 @@ from warbench.rulesets.warsurge.game.state import (
 #: 2: perk inputs in play (Anti-Air, Assassin, Outflank, Clash, Burst, Darkside), split fire,
 #: no Fire Points for a passenger of a passenger (§6.5), Fusion/Respawn/Summon in scoring.
 #: 3: the perk effects engine (issue 11): afflictions, immunities, end-of-turn effects.
-ENGINE_VERSION = "warsurge-game-3"
+#: 4: terrain in play (issue 12): sight and cover with heights (L2360), climbing levels and
+#: vertical Coherency, custom cover (§10.4), passengers of an engaged Transport (§6.9: out of
+#: its Melee, no Weapon Type modifiers). Flat boards without custom cover play as before.
+ENGINE_VERSION = "warsurge-game-4"
 
 __all__ = [
     "ENGINE_VERSION",

@@ -126,6 +126,19 @@ class Casualties:
 
 
 @dataclass(frozen=True)
+class Restore:
+    """The controlling player moves models of ``unit`` back into Coherency at the end of the
+    Attack Phase, after its casualties were removed (§4.2 IV: "not a Move or Dash"; §5.11).
+
+    ``positions`` gives every model still on the battlefield (in model order) its place; asked
+    only when :attr:`~.state.Automation.COHERENCY` is off, the engine's own (the fewest models
+    moved the least distance) being the default."""
+
+    unit: int
+    positions: tuple[Point, ...] = ()
+
+
+@dataclass(frozen=True)
 class Pass:
     """The side is finished with this phase (§2.2 step 3: "declared they were finished")."""
 
@@ -139,6 +152,7 @@ Action = (
     | Disembark
     | Attack
     | Casualties
+    | Restore
     | Pass
     | UsePerks
     | Prepare
@@ -157,6 +171,7 @@ _KINDS: dict[str, type[Any]] = {
     "disembark": Disembark,
     "attack": Attack,
     "casualties": Casualties,
+    "restore": Restore,
     "pass": Pass,
     # the Advanced playstyle's own Actions (§9.2)
     "use_perks": UsePerks,

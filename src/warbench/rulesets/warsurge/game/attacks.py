@@ -124,9 +124,12 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         ctx = AttackContext(
             melee=view.melee,
             attacker_engaged=view.attacker_engaged,
+            through_fire_points=view.attacker_engaged and u.location is Location.EMBARKED,
             target_engaged_elsewhere=view.target_engaged_elsewhere,
             cover=view.cover > 0,
-            cover_bonus=max(1, view.cover),
+            cover_bonus=max(1, view.cover) + view.custom_cover.defence,  # §10.4
+            cover_armour=view.custom_cover.armour,
+            cover_aegis=view.custom_cover.aegis,
             within_half_range=view.distance <= rng / 2,
             distance=view.distance,
             attacker_point_cost=current_value(w, uid),
@@ -401,10 +404,17 @@ def _attack_from(
             weapons=(wp.weapon,),
             users=((wp.weapon, wp.users),),
         )
+        own_choice: tuple[int, ...] | None = None
         if k == start and chosen is not None:
-            assert w.pause is not None
-            rolled = w.pause.rolled
-            ap = replace(ap, casualty_preference=chosen)
+            p = w.pause
+            assert p is not None
+            rolled = p.rolled
+            if p.own:  # the target's HP loss is applied; the attacker's own waited
+                own_choice = chosen
+                before = list(p.target_state[0])
+                target = copy.deepcopy(p.target_state[1])
+            else:
+                ap = replace(ap, casualty_preference=chosen)
             w.pause = None
         else:
             rolled = roll_attack(ap, w.dice)
@@ -435,15 +445,44 @@ def _attack_from(
                         candidates=list(order),
                     )
                     return False
-        res = apply_rolled(ap, rolled)
-        store_unit_state(w, wp.target, target)
-        if res.attacker_hp_lost:
+        if own_choice is None:
+            apply_rolled(ap, rolled)
+            store_unit_state(w, wp.target, target)
+        if rolled.attacker_hp_lost:
             own = to_unit_state(w, uid)
             if wp.target == uid:
                 own = target
-            allocate_loss(
-                AttackPlan(attacker, own, AttackContext(melee=True)), res.attacker_hp_lost
-            )
+            own_plan = AttackPlan(attacker, own, AttackContext(melee=True))
+            if own_choice is not None:
+                own_plan = replace(own_plan, casualty_preference=own_choice)
+            elif ask and _own_choice_waits(own_plan, rolled.attacker_hp_lost):
+                # the attacker's controller chooses its own casualties (§5.11)
+                w.pause = CasualtyPause(
+                    uid,
+                    uid,
+                    k,
+                    rolled.attacker_hp_lost,
+                    tuple(own_plan.casualty_order()),
+                    tuple(heavy),
+                    tuple(battle),
+                    plan,
+                    rolled,
+                    copy.deepcopy(w.dice),
+                    *origin,
+                    own=True,
+                    target_state=(tuple(before), copy.deepcopy(target)),
+                )
+                w.emit(
+                    "choose casualties",
+                    f"{info.label} loses {rolled.attacker_hp_lost} HP from its own "
+                    f"{wp.weapon}: {w.side_name(info.side)} chooses the casualties",
+                    "§5.11",
+                    unit=uid,
+                    loss=rolled.attacker_hp_lost,
+                    candidates=list(w.pause.candidates),
+                )
+                return False
+            allocate_loss(own_plan, rolled.attacker_hp_lost)
             store_unit_state(w, uid, own)
         wtype = info.weapon_types[wp.weapon]
         for i in wp.models:
@@ -460,7 +499,7 @@ def _attack_from(
         fired = _perks_fired(w, uid, wp)
         if fired:
             extra += ", " + ", ".join(fired)
-        r0 = res.weapons[0] if res.weapons else None
+        r0 = rolled.weapons[0] if rolled.weapons else None
         data: dict[str, Any] = {}
         if fired:
             data["perks"] = fired
@@ -468,14 +507,18 @@ def _attack_from(
             "attack",
             f"{info.label} attacks {w.label(wp.target)} with {wp.weapon} ({wp.users} models, "
             f"{how}{extra}): {r0.attack_dice if r0 else 0} Attack Dice, "
-            f"{r0.successes if r0 else 0} successes, {res.hp_lost} HP lost, "
+            f"{r0.successes if r0 else 0} successes, {rolled.loss} HP lost, "
             f"{len(new_cas)} casualties"
-            + (f"; {res.attacker_hp_lost} HP lost by the attacker" if res.attacker_hp_lost else ""),
+            + (
+                f"; {rolled.attacker_hp_lost} HP lost by the attacker"
+                if rolled.attacker_hp_lost
+                else ""
+            ),
             "§5.2",
             unit=uid,
             target=wp.target,
             weapon=wp.weapon,
-            hp_lost=res.hp_lost,
+            hp_lost=rolled.loss,
             casualties=len(new_cas),
             **data,
         )
@@ -484,9 +527,9 @@ def _attack_from(
                 Hook.ATTACK_DICE, w, unit=wp.target, successes=r0.successes, source=wp.weapon,
                 attacker=uid,
             )  # fmt: skip
-        if res.hp_lost and w.hooks.active(Hook.HP_LOST):
+        if rolled.loss and w.hooks.active(Hook.HP_LOST):
             w.hooks.fire(
-                Hook.HP_LOST, w, unit=wp.target, amount=res.hp_lost, source=wp.weapon, attacker=uid
+                Hook.HP_LOST, w, unit=wp.target, amount=rolled.loss, source=wp.weapon, attacker=uid
             )
         if w.hooks.active(Hook.WEAPON_USED):
             w.hooks.fire(Hook.WEAPON_USED, w, unit=uid, weapon=wp.weapon, target=wp.target)
@@ -496,6 +539,13 @@ def _attack_from(
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
     _after_perk_uses(w, plan)
     return True
+
+
+def _own_choice_waits(own_plan: AttackPlan, loss: int) -> bool:
+    """The attacker's controller has a choice of casualties for its own HP loss (§5.11):
+    more than one model may lose it and the loss does not take them all."""
+    order = own_plan.casualty_order()
+    return len(order) > 1 and 0 < loss < sum(own_plan.target.models[i].hp for i in order)
 
 
 def _perks_fired(w: Work, uid: int, wp: WeaponPlan) -> list[str]:

@@ -9,6 +9,7 @@ it stood).
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 
@@ -18,11 +19,14 @@ from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import (
     Casualties,
     Point,
+    Restore,
 )
 from warbench.rulesets.warsurge.game.coherency import full_positions, problem_positions
 from warbench.rulesets.warsurge.game.geom import CONTACT, OVERLAP_TOL, FloatArray
 from warbench.rulesets.warsurge.game.melee import clear_melee_statuses, engage_new_contacts
 from warbench.rulesets.warsurge.game.state import (
+    Automation,
+    CoherencyPause,
     Location,
 )
 from warbench.rulesets.warsurge.game.work import Work, err
@@ -134,17 +138,37 @@ def place_survivors(w: Work, uid: int, site: Sequence[Point], site_r: float) -> 
 def restore_coherency(w: Work, uid: int) -> None:
     """§4.2 IV: the least number of models move the minimum distance to rejoin the largest
     group (not a Move or Dash)."""
+    restored = coherency_restored(w, uid)
+    if restored is None:
+        return
+    pos, moved = restored
+    w.set_unit(uid, pos=pos)
+    w.emit(
+        "coherency",
+        f"{w.label(uid)}: {moved} models moved to restore Coherency",
+        "§4.2 IV",
+        unit=uid,
+    )
+
+
+def out_of_coherency(w: Work, uid: int) -> bool:
+    """The unit is on the battlefield with models not in one coherent group (§4.2)."""
     u = w.units[uid]
-    if u.location is not Location.TABLE:
-        return
+    if u.location is not Location.TABLE or len(u.present()) <= 1:
+        return False
+    return not geom.coherent(w.xy(uid), w.info(uid).radius)
+
+
+def coherency_restored(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | None:
+    """The engine's restoration (§4.2 IV): every model's position afterwards and how many
+    moved; None when the unit is coherent (or not on the battlefield)."""
+    if not out_of_coherency(w, uid):
+        return None
+    u = w.units[uid]
     present = u.present()
-    if len(present) <= 1:
-        return
     info = w.info(uid)
     r = info.radius
     xy = w.xy(uid)
-    if geom.coherent(xy, r):
-        return
     comps = geom.groups(xy, r)
     main = [present[k] for k in comps[0]]
     strays = [present[k] for c in comps[1:] for k in c]
@@ -179,10 +203,7 @@ def restore_coherency(w: Work, uid: int) -> None:
             else:
                 still.append(s)
         strays = still
-    w.set_unit(uid, pos=tuple(pos))
-    w.emit(
-        "coherency", f"{info.label}: {moved} models moved to restore Coherency", "§4.2 IV", unit=uid
-    )
+    return tuple(pos), moved
 
 
 def _near_spot(
@@ -233,9 +254,14 @@ def _near_spot(
     return None
 
 
-def end_attack_phase(w: Work) -> None:
+def end_attack_phase(w: Work, may_wait: bool = False) -> bool:
     """§5.11, §5.14, §4.2 IV, §4.4 III, §6.6: remove casualties, place the passengers of
-    destroyed Transports, restore coherency and base contact, end finished Melees."""
+    destroyed Transports, restore coherency and base contact, end finished Melees.
+
+    With ``may_wait`` (the Standard Attack Phase) and without ``Automation.COHERENCY``, units
+    left out of Coherency are their controllers' to restore: the phase waits
+    (``w.restore``, a :class:`Restore` per unit) and False is returned; the rest of the
+    phase follows the last one (:func:`apply_restore`). True when the phase has ended."""
     counts: dict[int, int] = {}
     for u in list(w.units):
         if u.location not in (Location.TABLE, Location.EMBARKED):
@@ -250,8 +276,114 @@ def end_attack_phase(w: Work) -> None:
             cas = [i for i in u.present() if u.hp[i] <= 0]
             if cas:
                 remove_models(w, uid, cas, "casualties of the Attack Phase")
+    if may_wait and Automation.COHERENCY not in w.setup.automation:
+        waiting = tuple(uid for uid in sorted(counts) if out_of_coherency(w, uid))
+        if waiting:
+            w.restore = CoherencyPause(
+                waiting, tuple(sorted(counts.items())), copy.deepcopy(w.dice)
+            )
+            _ask_restore(w)
+            return False
     for uid in sorted(counts):
         restore_coherency(w, uid)
+    _after_coherency(w, counts)
+    return True
+
+
+def _ask_restore(w: Work) -> None:
+    p = w.restore
+    assert p is not None
+    uid = p.units[0]
+    w.emit(
+        "restore coherency",
+        f"{w.label(uid)} is out of Coherency after its casualties: "
+        f"{w.side_name(w.info(uid).side)} moves its models back",
+        "§4.2 IV",
+        unit=uid,
+    )
+
+
+def verify_restore(w: Work, action: Restore) -> None:
+    """The positions that restore a unit's Coherency (§4.2 IV): one for every model on the
+    battlefield, each a legal spot (on the battlefield, off Impassable Ground, overlapping no
+    base), the unit in one coherent group, moving no more models than the engine's own
+    restoration (the least number, L1930-1932; the distance is the player's, see
+    docs/rulings.md)."""
+    p = w.restore
+    if p is None:
+        raise err("no unit waits to restore its Coherency", "§4.2 IV")
+    uid = p.units[0]
+    if action.unit != uid:
+        raise err(
+            f"{w.label(uid)} (unit {uid}) restores its Coherency now, not unit {action.unit}",
+            "§4.2 IV",
+        )
+    present = w.units[uid].present()
+    if len(action.positions) != len(present):
+        raise err(
+            f"{w.label(uid)} has {len(present)} models on the battlefield; "
+            f"{len(action.positions)} positions given",
+            "§4.2 IV",
+        )
+    prob = problem_positions(w, uid, action.positions, present, None, None, False)
+    if prob:
+        raise err(*prob)
+    # "you must move the least number of models" (L1930-1932): no more than the engine's
+    # restoration moves (a valid one, so at least as many as the least)
+    u = w.units[uid]
+    restored = coherency_restored(w, uid)
+    least = restored[1] if restored is not None else 0
+    moved = sum(1 for i, q in zip(present, action.positions, strict=True) if q != u.pos[i])
+    if moved > least:
+        raise err(
+            f"restoring the Coherency of {w.label(uid)} moves the least number of models: "
+            f"{least} suffice, {moved} would move",
+            "§4.2 IV",
+        )
+
+
+def default_restore(w: Work) -> Restore:
+    """The engine's own restoration of the waiting unit (the fewest models, the least
+    distance, §4.2 IV), as the action a player would give."""
+    p = w.restore
+    if p is None:
+        raise err("no unit waits to restore its Coherency", "§4.2 IV")
+    uid = p.units[0]
+    present = w.units[uid].present()
+    restored = coherency_restored(w, uid)
+    pos = w.units[uid].pos if restored is None else restored[0]
+    return Restore(uid, tuple(pos[i] for i in present))
+
+
+def apply_restore(w: Work, action: Restore) -> bool:
+    """Place the models; then the next unit waits, or the rest of the phase follows on the
+    step's own dice (True: the Attack Phase has ended)."""
+    p = w.restore
+    assert p is not None
+    uid = action.unit
+    u = w.units[uid]
+    present = u.present()
+    new = full_positions(u, present, action.positions)
+    moved = sum(1 for i in present if new[i] != u.pos[i])
+    w.set_unit(uid, pos=new)
+    w.emit(
+        "coherency",
+        f"{w.label(uid)}: {moved} models moved to restore Coherency",
+        "§4.2 IV",
+        unit=uid,
+    )
+    w.use_dice(copy.deepcopy(p.dice))
+    rest = tuple(x for x in p.units[1:] if out_of_coherency(w, x))
+    if rest:
+        w.restore = CoherencyPause(rest, p.counts, p.dice)
+        _ask_restore(w)
+        return False
+    w.restore = None
+    _after_coherency(w, dict(p.counts))
+    return True
+
+
+def _after_coherency(w: Work, counts: dict[int, int]) -> None:
     # base contact (§4.4 III, §5.11): most casualties first, Immobile units last
     pairs = sorted(
         w.engaged,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from warbench.kernel.dice import SeededDice
 from warbench.kernel.errors import DataFileError, ProfileError, RulesError
 from warbench.play.core import JSON, canonical
 from warbench.rulesets.warsurge.game import engine
@@ -26,6 +27,7 @@ from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
     CasualtyPause,
+    CoherencyPause,
     Flow,
     GameResult,
     GameSetup,
@@ -220,6 +222,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         },
     },
     "casualties": {"unit": _UID, "models": {"type": "array", "items": _UID}},
+    "restore": {"unit": _UID, "positions": {"type": "array", "items": _POINT}},
     "pass": {},
 }
 _REQUIRED_FIELDS = {
@@ -227,6 +230,7 @@ _REQUIRED_FIELDS = {
     "zone": ["zone"],
     "embark": ["transport"],
     "attack": ["targets"],
+    "restore": ["positions"],
 }
 
 
@@ -249,6 +253,44 @@ def _pause_to_json(p: CasualtyPause) -> dict[str, JSON]:
     }
 
 
+def _restore_to_json(p: CoherencyPause) -> dict[str, JSON]:
+    """The waiting end of the Attack Phase, with the step's dice as they stand (the PCG64
+    state, its 128-bit integers as decimal strings, so a JSON reader loses nothing)."""
+    dice = p.dice
+    if not isinstance(dice, SeededDice):
+        raise DataFileError("<state>", "only seeded dice can be written in a state")
+    bits = dice.rng.bit_generator.state
+    return {
+        **p.to_json(),
+        "dice": {
+            "seed": str(dice.seed),
+            "state": str(bits["state"]["state"]),
+            "inc": str(bits["state"]["inc"]),
+            "has_uint32": int(bits["has_uint32"]),
+            "uinteger": int(bits["uinteger"]),
+        },
+    }
+
+
+def _restore_from_json(data: Mapping[str, Any]) -> CoherencyPause:
+    try:
+        d = data["dice"]
+        dice = SeededDice(int(d["seed"]))
+        dice.rng.bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": int(d["state"]), "inc": int(d["inc"])},
+            "has_uint32": int(d["has_uint32"]),
+            "uinteger": int(d["uinteger"]),
+        }
+        return CoherencyPause(
+            tuple(int(u) for u in data["units"]),
+            tuple((int(u), int(n)) for u, n in data["counts"]),
+            dice,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataFileError("<state>", f"not a waiting Coherency restoration: {exc!r}") from exc
+
+
 def _paused_again(game: GameState, data: Mapping[str, Any]) -> GameState:
     """The waiting Attack made again: its action and the casualties chosen before, applied to
     the units before it (on the step's own dice), must wait exactly as written."""
@@ -257,13 +299,16 @@ def _paused_again(game: GameState, data: Mapping[str, Any]) -> GameState:
         action = action_from_dict(data["action"], "<state>")
         choices = [tuple(int(m) for m in c) for c in data["choices"]]
         terms = {k: data[k] for k in ("attacker", "target", "weapon", "loss", "candidates")}
+        if data.get("own"):
+            terms["own"] = True
     except (KeyError, TypeError, ValueError) as exc:
         raise DataFileError("<state>", f"not a waiting Attack: {exc!r}") from exc
     state = replace(game, units=origin, pause=None, step=game.step - 1)
     try:
         state, _ = engine.apply(state, action)
-        for models in choices:
-            state, _ = engine.apply(state, Casualties(terms["target"], models))
+        for models in choices:  # each to the Attack's pause of the moment (target or own)
+            unit = state.pause.target if state.pause is not None else terms["target"]
+            state, _ = engine.apply(state, Casualties(unit, models))
     except RulesError as exc:
         raise DataFileError("<state>", f"the waiting Attack does not replay: {exc}") from exc
     if state.pause is None or state.pause.to_json() != terms or state.units != game.units:
@@ -342,6 +387,7 @@ class StateCodec:
             else {"values": list(r.values), "winner": r.winner, "turns": r.turns},
             "scripted": [[t, p, list(skip)] for t, p, skip in value.scripted],
             **({"pause": _pause_to_json(g.pause)} if g.pause is not None else {}),
+            **({"restore": _restore_to_json(g.restore)} if g.restore is not None else {}),
         }
 
     def load(self, data: JSON) -> WarsurgeState:
@@ -383,6 +429,8 @@ class StateCodec:
         )
         if data.get("pause") is not None:
             game = _paused_again(game, data["pause"])
+        if data.get("restore") is not None:
+            game = replace(game, restore=_restore_from_json(data["restore"]))
         return WarsurgeState(args, game, memo)
 
     def schema(self) -> dict[str, JSON]:
@@ -413,6 +461,7 @@ class StateCodec:
                 "result": {"type": ["object", "null"]},
                 "scripted": {"type": "array"},
                 "pause": {"type": "object"},
+                "restore": {"type": "object", "required": ["units", "counts", "dice"]},
             },
             "required": ["setup", "seed", "step", "flow", "engaged", "zones", "units", "result"],
         }
@@ -465,6 +514,7 @@ class ViewCodec:
                     "type": "object",
                     "required": ["attacker", "target", "weapon", "loss", "candidates"],
                 },
+                "coherency": {"type": "object", "required": ["units", "counts"]},
             },
             "required": ["player", "turn", "phase", "active", "sides", "units", "over"],
         }

@@ -201,8 +201,8 @@ def clearly_illegal(
     if not len(live):
         return out
     sub = new[live]  # (L, m, 2)
-    d = np.sqrt(((sub[:, :, None, :] - oxy[None, None, :, :]) ** 2).sum(axis=3)) - orad - r
-    bad = (d < -OVERLAP_TOL - _MARGIN).any(axis=2) & moving[live]  # (L, m)
+    ends = _overlapping(sub.reshape(-1, 2), r, oxy, orad, OVERLAP_TOL + _MARGIN)
+    bad = ends.reshape(sub.shape[:2]) & moving[live]  # (L, m)
     if starts is not None:
         # passing through: only for the candidates not already rejected
         cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
@@ -211,6 +211,34 @@ def clearly_illegal(
             through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
             bad[cand[through], k[through]] = True
     out[live] = bad.any(axis=1)
+    return out
+
+
+def _overlapping(
+    pts: FloatArray, r: float, oxy: FloatArray, orad: FloatArray, tol: float
+) -> npt.NDArray[np.bool_]:
+    """Which points ``(P, 2)``, as centres of bases of radius ``r``, overlap one of the bases
+    ``oxy``/``orad`` by more than ``tol``. Only the pairs in a band of x (a base farther in x
+    than the two radii cannot overlap) are measured, so the cost grows with the pairs that
+    are close, not with every point times every base (the 4000-point deployments)."""
+    out = np.zeros(len(pts), dtype=bool)
+    if not len(pts) or not len(oxy):
+        return out
+    reach = r + float(orad.max()) + 1e-6
+    order = np.argsort(oxy[:, 0], kind="stable")
+    sx = oxy[order, 0]
+    lo = np.searchsorted(sx, pts[:, 0] - reach, side="left")
+    hi = np.searchsorted(sx, pts[:, 0] + reach, side="right")
+    n = hi - lo
+    total = int(n.sum())
+    if not total:
+        return out
+    pi = np.repeat(np.arange(len(pts)), n)
+    first = np.repeat(lo - (np.cumsum(n) - n), n)
+    oi = order[np.arange(total) + first]
+    d = np.sqrt(((pts[pi] - oxy[oi]) ** 2).sum(axis=1)) - orad[oi] - r
+    hit = pi[d < -tol]
+    out[hit] = True
     return out
 
 
@@ -249,11 +277,22 @@ def place_unit(
         None if from_xy is None else from_xy.tobytes(),
         from_r,
     )
-    memo = w.table().memo
-    if key in memo:
-        hit: tuple[Point, ...] | None = memo[key]
-        return hit
-    out = memo[key] = _place_unit(
+    t = w.table()
+    hit: tuple[tuple[Point, ...] | None, int] | None = t.memo.get(key)
+    if hit is not None:
+        return hit[0]
+    # The same question asked of an index this one grew from by adding bases only: every
+    # candidate refused there is refused here too (more bases only block more), so the search
+    # resumes at the candidate found there (the 4000-point deployments ask it unit by unit).
+    start = 0
+    up = t.parent
+    while up is not None:
+        older: tuple[tuple[Point, ...] | None, int] | None = up.memo.get(key)
+        if older is not None:
+            start = older[1]
+            break
+        up = up.parent
+    out = t.memo[key] = _place_unit(
         w,
         uid,
         centre,
@@ -263,8 +302,9 @@ def place_unit(
         from_xy=from_xy,
         from_r=from_r,
         models=models,
+        start=start,
     )
-    return out
+    return out[0]
 
 
 def _place_unit(
@@ -278,7 +318,10 @@ def _place_unit(
     from_xy: FloatArray | None,
     from_r: float,
     models: Sequence[int] | None,
-) -> tuple[Point, ...] | None:
+    start: int = 0,
+) -> tuple[tuple[Point, ...] | None, int]:
+    """The first legal candidate from ``start`` on (candidates before it are known to be
+    refused), and its place in the order (the count of candidates when none is legal)."""
     info = w.info(uid)
     r = info.radius
     idx = list(range(info.models)) if models is None else list(models)
@@ -306,7 +349,7 @@ def _place_unit(
             | (ys - r < zb[1] - 1e-6).any(axis=1)
             | (ys + r > zb[3] + 1e-6).any(axis=1)
         )
-    b0, block = 0, 8
+    b0, block = start, 8
     while b0 < len(cands):
         rows = np.arange(b0, min(b0 + block, len(cands)))
         b0, block = b0 + block, block * 3
@@ -317,14 +360,14 @@ def _place_unit(
             live = rows[~skip[rows]]
         if len(live):
             skip[live] = clearly_illegal(w, uid, None, allpts[live])
-        for c, no in zip([cands[k] for k in rows.tolist()], skip[rows].tolist(), strict=True):
+        for k, no in zip(rows.tolist(), skip[rows].tolist(), strict=True):
             if no:
                 continue
-            placed = _place_at(w, uid, c, offsets, idx, r, zone, zb, within, from_xy, from_r)
+            placed = _place_at(w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r)
             if placed is not None:
-                return placed
+                return placed, k
     _ = spread
-    return None
+    return None, len(cands)
 
 
 def _place_at(

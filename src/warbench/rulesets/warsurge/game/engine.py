@@ -23,7 +23,7 @@ import numpy as np
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import geom, perk_hooks, perk_limits
+from warbench.rulesets.warsurge.game import casualties, geom, perk_hooks, perk_limits
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
     Pass,
     Point,
+    Restore,
     round_point,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
@@ -151,7 +152,7 @@ def apply(
     apply_plan(w, action, plan)
     # choosing casualties finishes the Attack's step: its dice are the Attack's (so a game
     # whose choices are the engine's own rolls as the automated game does)
-    w.step = state.step + (0 if isinstance(action, Casualties) else 1)
+    w.step = state.step + (0 if isinstance(action, Casualties | Restore) else 1)
     return w.state(), w.events
 
 
@@ -160,6 +161,8 @@ def acting_side(state: GameState) -> int | None:
     the target's controller while an Attack waits for casualties, §5.11)."""
     if state.pause is not None:
         return state.setup.units[state.pause.target].side
+    if state.restore is not None:
+        return state.setup.units[state.restore.units[0]].side
     return flow_side(state.flow)
 
 
@@ -170,6 +173,13 @@ def default_casualties(state: GameState) -> Casualties:
     if p is None:
         raise RulesError("no Attack waits for casualties to be chosen", "§5.11")
     return Casualties(p.target, p.candidates)
+
+
+def default_restore(state: GameState, *, hooks: HookRegistry = DEFAULT_HOOKS) -> Restore:
+    """The engine's own restoration of the unit waiting to restore its Coherency at the end
+    of the Attack Phase (``Automation.COHERENCY``, §4.2 IV): the fewest models moved the
+    least distance, every model's position written out."""
+    return casualties.default_restore(Work(state, None, hooks))
 
 
 def default_counter(state: GameState) -> Counter:
@@ -199,8 +209,9 @@ def with_positions(
     placing = state
     if Automation.MODEL_PLACEMENT not in state.setup.automation:
         placing = replace(state, setup=placing_setup(state.setup))
-        if "index" in state.cache:
-            placing.cache["index"] = state.cache["index"]
+        for key in ("index", "index_parent"):
+            if key in state.cache:
+                placing.cache[key] = state.cache[key]
     plan = _verified(placing, normalize(action), hooks)
     if isinstance(action, Deploy) and isinstance(plan, DeployPlan):
         return normalize(replace(action, at=None, positions=plan.positions))
@@ -242,6 +253,8 @@ class LegalActions:
         st = self.state
         if self.side is None or st.flow.phase not in PLAY_PHASES or st.pause is not None:
             return []
+        if st.restore is not None:
+            return []
         if st.flow.adv is not None and st.flow.adv.counter is not None:
             return []
         return [
@@ -256,6 +269,10 @@ class LegalActions:
         phase = st.flow.phase
         w = self._work
         if phase is Phase.OVER:
+            return
+        if st.restore is not None:
+            if uid is None:  # the engine's restoration (§4.2 IV)
+                yield default_restore(st, hooks=self.hooks)
             return
         if st.pause is not None:
             if uid is None:  # the engine's order, and its reverse (§5.11)
@@ -380,7 +397,10 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
     # the index lists each unit's models together: the closest model of each unit
     uids = t.uid[mask]
-    starts = np.flatnonzero(np.r_[True, uids[1:] != uids[:-1]])
+    first = np.empty(len(uids), dtype=bool)
+    first[0] = True
+    np.not_equal(uids[1:], uids[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
     best = np.minimum.reduceat(d, starts)
     return sorted(zip(best.tolist(), uids[starts].tolist(), strict=True))
 

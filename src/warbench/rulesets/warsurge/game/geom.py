@@ -22,7 +22,11 @@ import shapely
 from warbench.rulesets.warsurge.battlefield import Board
 from warbench.rulesets.warsurge.battlefield.sight import (
     Bases,
+    CoverReport,
     cover_report,
+    elevated_cover_report,
+    elevated_sight_matrix,
+    elevated_visible_models,
     sight_matrix,
     visible_models,
 )
@@ -92,6 +96,12 @@ class Field:
         self._zone_box: list[bool] = [
             len(p.exterior.coords) == 5 and bool(p.equals(shapely.box(*p.bounds))) for p in polys
         ]
+        from warbench.rulesets.warsurge.game.terrain import levels_of
+
+        #: the raised pieces models stand on (game/terrain.py); empty on a flat board
+        self.levels = levels_of(board)
+        #: pieces with custom cover (§10.4): without any, cover is the flat Cover Bonus alone
+        self.custom_cover_pieces = tuple(t.name for t in board.terrain if t.custom_cover)
 
     @property
     def source(self) -> dict[str, Any]:
@@ -199,9 +209,21 @@ class Field:
         tr: float,
         bxy: FloatArray,
         br: FloatArray,
+        z: Heights | None = None,
     ) -> npt.NDArray[np.bool_]:
-        """Line of sight matrix (attacker models, target models), §5.4."""
-        return sight_matrix(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
+        """Line of sight matrix (attacker models, target models), §5.4; with the heights the
+        models stand at (``z``: attackers', targets', blockers'), L2360 sight from above."""
+        if z is None:
+            return sight_matrix(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
+        return elevated_sight_matrix(
+            self.board,
+            _bases(axy, ar),
+            _bases(txy, tr),
+            Bases(bxy, br),
+            attacker_z=z.attacker,
+            target_z=z.target,
+            blocker_z=z.blocker,
+        )
 
     def visible(
         self,
@@ -211,10 +233,21 @@ class Field:
         tr: float,
         bxy: FloatArray,
         br: FloatArray,
+        z: Heights | None = None,
     ) -> list[bool]:
         """Which target models at least one attacker model sees (§5.5): the columns of
         :meth:`sight` with any True, found with fewer lines."""
-        return visible_models(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
+        if z is None:
+            return visible_models(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
+        return elevated_visible_models(
+            self.board,
+            _bases(axy, ar),
+            _bases(txy, tr),
+            Bases(bxy, br),
+            attacker_z=z.attacker,
+            target_z=z.target,
+            blocker_z=z.blocker,
+        )
 
     def cover(
         self,
@@ -227,6 +260,39 @@ class Field:
     ) -> int:
         """The target's Cover Bonus against these attackers (§5.6)."""
         return cover_report(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br)).bonus
+
+    def cover_report(
+        self,
+        axy: FloatArray,
+        ar: float,
+        txy: FloatArray,
+        tr: float,
+        bxy: FloatArray,
+        br: FloatArray,
+        z: Heights | None = None,
+    ) -> CoverReport:
+        """The target's Cover Bonus and the pieces that give it (§5.6; with heights, L2360)."""
+        if z is None:
+            return cover_report(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
+        return elevated_cover_report(
+            self.board,
+            _bases(axy, ar),
+            _bases(txy, tr),
+            Bases(bxy, br),
+            attacker_z=z.attacker,
+            target_z=z.target,
+            blocker_z=z.blocker,
+        )
+
+
+@dataclass(frozen=True)
+class Heights:
+    """The heights (inches above the board) the attacking, targeted and blocking models of a
+    sight or cover question stand at (game/terrain.py)."""
+
+    attacker: FloatArray
+    target: FloatArray
+    blocker: FloatArray
 
 
 def _bases(xy: FloatArray, r: float) -> Bases:

@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.attack import (
     AttackContext,
     UnitState,
 )
+from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
 from warbench.rulesets.warsurge.game import geom, perk_effects
 from warbench.rulesets.warsurge.game.actions import (
     Move,
@@ -40,9 +41,62 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+from warbench.rulesets.warsurge.game.terrain import climb_problem
 from warbench.rulesets.warsurge.game.work import Work, err, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, resolve_attack
 from warbench.rulesets.warsurge.profiles import WeaponProfile
+
+
+def move_problems(
+    w: Work,
+    uid: int,
+    new: Sequence[Point],
+    models: Sequence[int],
+    starts: Sequence[Point] | None,
+    allowance: float | None,
+    dash: bool,
+    **kw: Any,
+) -> tuple[str, str] | None:
+    """Why these positions are not a legal Move or Dash (coherency.problem_positions: §4.1-4.7,
+    §4.2), or, where the board has levels, why a model cannot climb to where it would stand
+    (game/terrain.py, ruling 26); None when legal."""
+    prob = problem_positions(w, uid, tuple(new), models, starts, allowance, dash, **kw)
+    if prob or starts is None or allowance is None or w.field.levels.flat:
+        return prob
+    r = w.info(uid).radius
+    climb = climb_problem(
+        w.field.levels,
+        starts,
+        new,
+        allowance,
+        lambda k: w.field.path(starts[k], new[k], r).difficult,
+    )
+    return climb or vertical_coherency_problem(w, uid, new, models)
+
+
+def vertical_coherency_problem(
+    w: Work, uid: int, new: Sequence[Point], models: Sequence[int]
+) -> tuple[str, str] | None:
+    """§4.2 III (L1918-1919): "Vertical Coherency is 6"": the unit's models, after the move,
+    form one group linked within 2" across the board and 6" up or down (ruling 18). Only a
+    board with levels more than 6" apart can refuse anything here."""
+    levels = w.field.levels
+    if levels.flat or max(levels.levels) <= VERTICAL_COHERENCY:
+        return None
+    u = w.units[uid]
+    moved = dict(zip(models, new, strict=True))
+    pts = [moved.get(i, u.pos[i]) for i in u.present()]
+    z = levels.z_of(geom.as_array(pts))
+    if float(z.max() - z.min()) <= VERTICAL_COHERENCY:
+        return None
+    r = w.info(uid).radius
+    if len(coherency_groups(pts, [r] * len(pts), elevations=z.tolist())) > 1:
+        return (
+            f"{w.label(uid)} would be out of Coherency: its models would stand more than "
+            f'{VERTICAL_COHERENCY:g}" apart vertically',
+            "§4.2 III",
+        )
+    return None
 
 
 def unit_allowance(w: Work, uid: int, dash: bool) -> int:
@@ -94,7 +148,7 @@ def verify_move(w: Work, action: Move) -> MovePlan:
         new = plan_towards(w, uid, action.to, allowance, action.dash)
     else:
         raise err("a Move needs positions, a point to move to, or a unit to engage", "§4.1")
-    prob = problem_positions(w, uid, new, models, starts, allowance, action.dash)
+    prob = move_problems(w, uid, new, models, starts, allowance, action.dash)
     if prob:
         raise err(*prob)
     check_locked(w, uid, new)
@@ -110,7 +164,7 @@ def _rigid(
     starts = [u.pos[i] for i in models]
     pts = geom.as_array(starts) + vec
     new = tuple((float(x), float(y)) for x, y in pts)
-    if problem_positions(w, uid, new, models, starts, allowance, dash):
+    if move_problems(w, uid, new, models, starts, allowance, dash):
         return None
     return new
 
@@ -176,7 +230,7 @@ def _rigid_subset(
         for i in models
     )
     starts = [u.pos[i] for i in models]
-    if problem_positions(w, uid, new, models, starts, allowance, dash):
+    if move_problems(w, uid, new, models, starts, allowance, dash):
         return None
     if w.engaged_with(uid):
         try:
@@ -225,7 +279,7 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
         for k, m in enumerate(models):
             if m in free:
                 new[k] = (starts[k][0] + float(vec[0]), starts[k][1] + float(vec[1]))
-        if problem_positions(w, uid, tuple(new), models, starts, allowance, dash) is None:
+        if move_problems(w, uid, tuple(new), models, starts, allowance, dash) is None:
             return tuple(new)
         # shorten followers that collide, keep the lead at full length
         for k, m in enumerate(models):
@@ -234,7 +288,7 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
             ok = False
             for frac in (1.0, 0.75, 0.5, 0.25, 0.0):
                 cand = (starts[k][0] + float(vec[0]) * frac, starts[k][1] + float(vec[1]) * frac)
-                if problem_positions(
+                if move_problems(
                     w, uid, (cand,), (m,), (starts[k],), allowance, dash, ignore=()
                 ) is None and not overlaps_list(cand, info.radius, new, k):
                     new[k] = cand
@@ -242,7 +296,7 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
                     break
             if not ok:
                 new[k] = starts[k]
-        if problem_positions(w, uid, tuple(new), models, starts, allowance, dash) is None:
+        if move_problems(w, uid, tuple(new), models, starts, allowance, dash) is None:
             return tuple(new)
     if not tried:
         raise err(

@@ -68,6 +68,8 @@ class ScriptedPlayer:
     def choose(self, state: GameState) -> Action:
         if state.pause is not None:  # the engine's own casualties (§5.11)
             return engine.default_casualties(state)
+        if state.restore is not None:  # the engine's own Coherency moves (§4.2 IV)
+            return engine.default_restore(state)
         flow = state.flow
         side = engine.acting_side(state)
         assert side is not None

@@ -16,9 +16,10 @@ module only translates (STYLE.md principle 13):
   plays the engine's own game. The AI chooses from the acting side's view
   (:func:`known_state`: what the view hides is a fixed placeholder). In the Advanced
   playstyle (option ``playstyle``, §9) the attacked side answers ``"counter"`` (§9.3,
-  default: no Counter Action). Casualties and model positions are decisions without their
-  automations; coherency moves and the random game end stay inside the engine
-  (docs/protocol.md lists them).
+  default: no Counter Action). Casualties (the target's and the attacker's own), model
+  positions and Coherency after casualties (``"coherency"``, §4.2 IV) are decisions without
+  their automations; Base Contact moves, a wreck's survivors and the random game end stay
+  inside the engine (docs/protocol.md lists them).
 * **dice** are rolled inside ``apply`` from ``step_seed(seed, step)`` exactly as
   ``warbench battle`` rolls them, so a seeded game is the same game.
 * **views** are JSON: everything on the table, with other sides' point values hidden under
@@ -250,14 +251,27 @@ class WarsurgeRuleset:
         phase = g.flow.phase
         if g.pause is not None:
             p = g.pause
+            cause = "its own weapon" if p.own else g.info(p.attacker).label
             return (
                 Decision(
                     side,
                     "casualties",
                     f"{CORE} §5.11, §5.13",
-                    f"{g.info(p.target).label} loses {p.loss} HP to {g.info(p.attacker).label}: "
+                    f"{g.info(p.target).label} loses {p.loss} HP to {cause}: "
                     f"choose the casualties among models {', '.join(map(str, p.candidates))}",
                     engine.default_casualties(g),
+                ),
+            )
+        if g.restore is not None:
+            uid = g.restore.units[0]
+            return (
+                Decision(
+                    side,
+                    "coherency",
+                    f"{CORE} §4.2 IV",
+                    f"end of the Attack Phase: {g.info(uid).label} is out of Coherency after its "
+                    "casualties; give every model's position (one coherent group)",
+                    engine.default_restore(g),
                 ),
             )
         ask = g.flow.adv.counter if g.flow.adv is not None else None
@@ -330,9 +344,14 @@ class WarsurgeRuleset:
         if refusal is not None:
             raise refusal.error()
         memo = state.scripted
-        if state.game.pause is None and state.game.flow.phase not in (
-            Phase.TURN_MASTER,
-            Phase.ZONES,
+        if (
+            state.game.pause is None
+            and state.game.restore is None
+            and state.game.flow.phase
+            not in (
+                Phase.TURN_MASTER,
+                Phase.ZONES,
+            )
         ):
             side = engine.acting_side(state.game)
             assert side is not None
@@ -427,6 +446,7 @@ class WarsurgeRuleset:
             "units": units,
             "over": g.over,
             **({"casualties": g.pause.to_json()} if g.pause is not None else {}),
+            **({"coherency": g.restore.to_json()} if g.restore is not None else {}),
         }
 
 

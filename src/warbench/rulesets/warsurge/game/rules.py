@@ -32,6 +32,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Embark,
     Move,
     Pass,
+    Restore,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
     Counter,
@@ -42,7 +43,11 @@ from warbench.rulesets.warsurge.game.actions_advanced import (
     UsePerks,
 )
 from warbench.rulesets.warsurge.game.attacks import apply_attack, resume_attack, verify_attack
-from warbench.rulesets.warsurge.game.casualties import verify_casualties
+from warbench.rulesets.warsurge.game.casualties import (
+    apply_restore,
+    verify_casualties,
+    verify_restore,
+)
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
 from warbench.rulesets.warsurge.game.movement import apply_move, verify_move
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, DeployPlan, MovePlan, Plan
@@ -53,6 +58,7 @@ from warbench.rulesets.warsurge.game.transports import verify_disembark, verify_
 from warbench.rulesets.warsurge.game.turn import (
     acting_side,
     advance,
+    finish_phase,
     set_turn_master,
     take_zone,
     verify_pass,
@@ -79,6 +85,7 @@ _KIND_NAMES = {
     Disembark: "disembarking",
     Attack: "attacking",
     Casualties: "choosing casualties",
+    Restore: "restoring Coherency",
     Pass: "passing",
     UsePerks: "using Perks",
     Prepare: "preparing",
@@ -94,6 +101,18 @@ def verify(w: Work, action: Action) -> Plan:
     flow = w.flow
     if flow.phase is Phase.OVER:
         raise err("the game is over", "§2.2 step 8")
+    if w.restore is not None:
+        if not isinstance(action, Restore):
+            uid = w.restore.units[0]
+            raise err(
+                f"{w.side_name(w.info(uid).side)} must first restore the Coherency of "
+                f"{w.label(uid)}",
+                "§4.2 IV",
+            )
+        verify_restore(w, action)
+        return None
+    if isinstance(action, Restore):
+        raise err("no unit waits to restore its Coherency", "§4.2 IV")
     if w.pause is not None:
         if not isinstance(action, Casualties):
             p = w.pause
@@ -183,6 +202,10 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         )
         w.flow = replace(w.flow, passed=w.flow.passed | {side})
         advance(w)
+        return
+    if isinstance(action, Restore):
+        if apply_restore(w, action):
+            finish_phase(w, Phase.ATTACK)
         return
     if isinstance(action, Casualties):
         assert w.pause is not None

@@ -71,7 +71,9 @@ class Automation(StrEnum):
     ZONE_CHOICE = "zone choice"  # each side takes the first free zone in its turn
     MODEL_PLACEMENT = "model placement"  # Deploy/Move to a point: the engine places the models
     CASUALTY_SELECTION = "casualty selection"  # rules' order, then roster order (§5.11)
-    COHERENCY = "coherency"  # restore coherency / base contact by minimum moves (§4.2, §5.11)
+    #: restore Coherency after the Attack Phase's casualties by minimum moves (§4.2 IV); off:
+    #: each unit out of Coherency waits for its controller's ``Restore`` (the default is this)
+    COHERENCY = "coherency"
     #: Burst and Darkside ("may", Perks §12.5) for the weapons an Attack leaves undecided:
     #: Burst when it raises the expected HP lost, Darkside's bonus with the best expected
     #: points (rules.choose_perk_use). Records without it (older games) never use them.
@@ -406,16 +408,43 @@ class CasualtyPause:
     origin: tuple[UnitGS, ...] = field(default=(), compare=False, repr=False)
     action: Any = field(default=None, compare=False, repr=False)
     choices: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    #: the attacker's own HP loss waits (Volatile, an Incantation's backlash: the attacking
+    #: unit is ``target`` too, its controller chooses, §5.11); the weapon's HP loss on its
+    #: target is applied already, ``target_state`` is that target as the attack left it
+    own: bool = False
+    target_state: Any = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """What the digest and a view show of the pause (the choice's terms)."""
-        return {
+        out: dict[str, Any] = {
             "attacker": self.attacker,
             "target": self.target,
             "weapon": self.weapon,
             "loss": self.loss,
             "candidates": list(self.candidates),
         }
+        if self.own:
+            out["own"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class CoherencyPause:
+    """The end of the Attack Phase waiting for units out of Coherency to be restored by their
+    controllers (§4.2 IV, §5.11), one unit at a time in the engine's order (unit id); only
+    without ``Automation.COHERENCY`` (Standard playstyle).
+
+    ``counts`` are the casualties removed per unit (the Base Contact step after it moves the
+    units with most casualties first); ``dice`` the step's dice as they stood (copied on every
+    resume), so the rest of the phase rolls as the automated game does."""
+
+    units: tuple[int, ...]
+    counts: tuple[tuple[int, int], ...]
+    dice: Any = field(compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """What the digest and a view show of the pause."""
+        return {"units": list(self.units), "counts": [list(c) for c in self.counts]}
 
 
 @dataclass(frozen=True)
@@ -432,6 +461,8 @@ class GameState:
     result: GameResult | None = None
     #: an Attack waiting for the casualties to be chosen (§5.11), else None
     pause: CasualtyPause | None = None
+    #: the end of the Attack Phase waiting for Coherency to be restored (§4.2 IV), else None
+    restore: CoherencyPause | None = None
     cache: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # -- queries ------------------------------------------------------------------------
@@ -580,6 +611,8 @@ def canonical_json(state: GameState) -> str:
         data["advanced"] = f.adv.to_json()
     if state.pause is not None:  # only then: the digests of every other state are unchanged
         data["pause"] = state.pause.to_json()
+    if state.restore is not None:  # likewise
+        data["restore"] = state.restore.to_json()
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 

@@ -16,11 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.game import geom
-from warbench.rulesets.warsurge.game.geom import FloatArray
+from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
 from warbench.rulesets.warsurge.game.state import (
     Location,
 )
+from warbench.rulesets.warsurge.game.terrain import NO_CUSTOM_COVER, CoverEffect, custom_cover
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.work import Work
 
@@ -34,6 +35,7 @@ class TargetView:
 
     __slots__ = (
         "_cover",
+        "_custom",
         "_visible",
         "attacker_engaged",
         "distance",
@@ -53,6 +55,7 @@ class TargetView:
         visible: frozenset[int] | Callable[[], frozenset[int]],
         cover: int | Callable[[], int],  # Cover Bonus (0: none)
         reason: str = "",
+        custom: CoverEffect | Callable[[], CoverEffect] = NO_CUSTOM_COVER,
     ) -> None:
         self.melee = melee
         self.attacker_engaged = attacker_engaged
@@ -61,6 +64,7 @@ class TargetView:
         self.users_in_range = users_in_range
         self._visible = visible
         self._cover = cover
+        self._custom = custom
         self.reason = reason
 
     @property
@@ -74,6 +78,13 @@ class TargetView:
         if callable(self._cover):
             self._cover = self._cover()
         return self._cover
+
+    @property
+    def custom_cover(self) -> CoverEffect:
+        """The custom cover (§10.4) that comes with the Cover Bonus (none without one)."""
+        if callable(self._custom):
+            self._custom = self._custom()
+        return self._custom
 
     def __repr__(self) -> str:
         return (
@@ -142,7 +153,9 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     else:
         th = target
         melee = (min(holder, th), max(holder, th)) in w.engaged
-    attacker_engaged = (not embarked) and bool(w.engaged_with(uid))
+    # §6.9 (L3499-3503): passengers of a Transport engaged in a Melee attack from that Melee
+    # (out of it, at a unit not engaged with the Transport), without the Weapon Type modifiers
+    attacker_engaged = bool(w.engaged_with(holder if embarked else uid))
     tgt_foes = w.engaged_with(th)
     target_elsewhere = any(not w.enemies(uid, f) and f != holder for f in tgt_foes) and not melee
     axy, ar, models, _ = _shooters(w, uid)
@@ -176,6 +189,12 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     br = t.r[blockers]
     tmodels = tgt.present()
     field = w.field
+    # L2360: the heights the models stand at, where the board raises any (game/terrain.py)
+    z: Heights | None = None
+    if not field.levels.flat:
+        hz = Heights(field.levels.z_of(axy), field.levels.z_of(txy), field.levels.z_of(bxy))
+        if (hz.attacker > 0).any() or (hz.target > 0).any():
+            z = hz
     # Only pairs within a weapon's range can give a user, so sight is asked of those pairs
     # alone (a pair's answer does not depend on the other pairs asked).
     reach = np.asarray(
@@ -194,7 +213,8 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         cols = np.flatnonzero(inr.any(axis=0))
     sub: npt.NDArray[np.bool_] | None = None
     if len(rows) and len(cols):
-        sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br)
+        zs = None if z is None else Heights(z.attacker[rows], z.target[cols], z.blocker)
+        sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br, zs)
         if embarked:
             col_seen = sub.any(axis=0)
             for k, m in enumerate(models):
@@ -223,11 +243,30 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
             seen[cols] = sub.any(axis=0)
         rest = np.flatnonzero(~seen)
         if len(rest):
-            seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br)
+            zv = None if z is None else Heights(z.attacker, z.target[rest], z.blocker)
+            seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br, zv)
         return frozenset(tmodels[j] for j in np.flatnonzero(seen))
 
+    plain = z is None and not field.custom_cover_pieces
+
     def cover() -> int:
-        return field.cover(axy, ar, txy, tr, bxy, br) if visible_once() else 0
+        if not visible_once():
+            return 0
+        if plain:  # the flat board's own answer
+            return field.cover(axy, ar, txy, tr, bxy, br)
+        return cover_info()[0]
+
+    def custom() -> CoverEffect:
+        return cover_info()[1] if not plain and visible_once() else NO_CUSTOM_COVER
+
+    def cover_info() -> tuple[int, CoverEffect]:
+        if not info_memo:
+            rep = field.cover_report(axy, ar, txy, tr, bxy, br, z)
+            eff = custom_cover(field.board, rep.sources) if rep.bonus else NO_CUSTOM_COVER
+            info_memo.append((rep.bonus, eff))
+        return info_memo[0]
+
+    info_memo: list[tuple[int, CoverEffect]] = []
 
     def visible_once() -> frozenset[int]:
         if not done:
@@ -236,5 +275,5 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
 
     done: list[frozenset[int]] = []
     return TargetView(
-        False, attacker_engaged, target_elsewhere, distance, users, visible_once, cover
+        False, attacker_engaged, target_elsewhere, distance, users, visible_once, cover, "", custom
     )

@@ -247,8 +247,14 @@ def advance(w: Work) -> None:
 
 def _end_phase(w: Work) -> None:
     phase = w.flow.phase
-    if phase is Phase.ATTACK:
-        end_attack_phase(w)
+    if phase is Phase.ATTACK and not end_attack_phase(w, may_wait=True):
+        return  # units wait to restore their Coherency (§4.2 IV): finish_phase follows
+    finish_phase(w, phase)
+
+
+def finish_phase(w: Work, phase: Phase) -> None:
+    """The end of ``phase`` after its own end steps: the hooks, then the next phase or the
+    end of the Game Turn."""
     if w.hooks.active(Hook.PHASE_END):
         w.hooks.fire(Hook.PHASE_END, w, phase=phase.value)
     phases = flow_phases(w)

@@ -29,6 +29,7 @@ from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.state import (
     CasualtyPause,
+    CoherencyPause,
     Flow,
     GameResult,
     GameState,
@@ -62,6 +63,13 @@ class TableIndex:
     model: np.ndarray[Any, np.dtype[np.int64]]
     side: np.ndarray[Any, np.dtype[np.int64]]
     memo: dict[Any, Any] = field(default_factory=dict)
+    #: the index this one grew from by adding bases only (units arriving on the table:
+    #: deployment, disembarking), every base of ``parent`` unchanged; None otherwise. An
+    #: answer that more bases can only make "no" (a placement candidate refused) holds here
+    #: too, so a search may resume where the parent's stopped (``coherency.place_unit``).
+    parent: TableIndex | None = None
+    #: how many parents up the chain goes (kept short)
+    depth: int = 0
 
 
 class Work:
@@ -80,10 +88,16 @@ class Work:
         self.step = state.step
         self.result: GameResult | None = state.result
         self.pause: CasualtyPause | None = state.pause
+        self.restore: CoherencyPause | None = state.restore
         self._dice = dice
         self.hooks = hooks
         self.events: list[Event] = []
         self._index: TableIndex | None = state.cache.get("index")  # type: ignore[assignment]
+        # the index a rebuilt one grows from while only bases are added (a state whose own
+        # index was never built passes on the one it grew from)
+        self._grown_from: TableIndex | None = self._index or state.cache.get("index_parent")  # type: ignore[assignment]
+        # True while every change to the table only added bases to the state's own index
+        self._additive = True
         self.dirty = False
 
     @property
@@ -115,9 +129,12 @@ class Work:
             step=self.step,
             result=self.result,
             pause=self.pause,
+            restore=self.restore,
         )
         if self._index is not None:
             out.cache["index"] = self._index
+        elif self._additive and self._grown_from is not None:
+            out.cache["index_parent"] = self._grown_from
         return out
 
     def emit(self, kind: str, text: str, rule: str = "", **data: Any) -> None:
@@ -139,7 +156,12 @@ class Work:
         self.dirty = True
         if "pos" in changes or "removed" in changes or "location" in changes:
             self._index = None
+            if self._before_location(uid) is Location.TABLE:
+                self._additive = False  # a base of the state's index moves or goes
         self.units[uid] = replace(self.units[uid], **changes)
+
+    def _before_location(self, uid: int) -> Location:
+        return self._state.units[uid].location
 
     def table(self) -> TableIndex:
         if self._index is None:
@@ -170,6 +192,10 @@ class Work:
                 np.asarray(models, dtype=np.int64),
                 np.repeat(np.asarray(sides, dtype=np.int64), counts),
             )
+            base = self._grown_from
+            if self._additive and base is not None and base.depth < 256:
+                self._index.parent = base
+                self._index.depth = base.depth + 1
             if not self.dirty:
                 # the state's own index: every later Work of this state reuses it
                 self._state.cache["index"] = self._index

@@ -1,0 +1,58 @@
+"""Control of terrain and Objectives in a game (Core Rules 001_d3f5e425c5e1196d.txt §10.2
+L4404-4407; Perks 000_94ecc6a4c74d351b.txt L95-96). The geometry is the battlefield's
+(``terrain_control``, ``objective_control``); this asks it with the game's models."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from warbench.rulesets.warsurge.battlefield.measure import objective_control, terrain_control
+from warbench.rulesets.warsurge.game.state import GameState, Location
+
+
+@dataclass(frozen=True)
+class Held:
+    """Who holds one terrain piece with a profile or one Objective in a game: the sides in
+    control (a team acts as one player, §3.3), the controller when there is exactly one, and
+    whether it is contested (§10.2 L4404-4407: the piece's Weapons and Perks are then
+    unavailable until one player asserts full control)."""
+
+    name: str
+    kind: str  # "terrain" or "objective"
+    sides: frozenset[int]
+
+    @property
+    def controller(self) -> int | None:
+        return next(iter(self.sides)) if len(self.sides) == 1 else None
+
+    @property
+    def contested(self) -> bool:
+        return len(self.sides) > 1
+
+
+def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> tuple[Held, ...]:
+    """Control of every terrain piece with a profile (§10.2 L4404-4407: "under control by any
+    player that has a Unit either within Coherency or embarked inside it") and of every
+    Objective (Perks L95-96; ruling 20) in ``state``, by side, from the models on the
+    battlefield. ``may_hold(uid)`` leaves out units that may not hold or contest (Stealth
+    active P L1775, Paralysis P L2800, Concealed P L4151 ...: the perks engine knows them);
+    by default every unit on the battlefield counts. The books give no score for it (Book 3
+    is not among the sources); perks and views ask."""
+    board = state.setup.field.board
+    r_of = {info.uid: info.radius for info in state.setup.units}
+    units = [
+        (state.setup.units[u.uid].side, [(p, r_of[u.uid]) for p in (u.pos[i] for i in u.present())])
+        for u in state.units
+        if u.location is Location.TABLE and (may_hold is None or may_hold(u.uid))
+    ]
+    out = [
+        Held(t.name, "terrain", terrain_control(board, t.name, units).players)
+        for t in board.terrain
+        if t.profile is not None
+    ]
+    out += [
+        Held(o.name, "objective", objective_control(board, o.name, units).players)
+        for o in board.objectives
+    ]
+    return tuple(out)

@@ -1,0 +1,193 @@
+"""The WarEngine 2.1 game in the page (004_f4ea5693af0644ce.txt, docs/warengine-game.md).
+
+The scene is the battlefield to scale in inches (the WARSURGE board format the game uses:
+terrain drawn as :class:`~warbench.web.play.scenes.WarsurgePresenter` draws it), the two
+placing strips along the players' edges (L287-293, option ``deploy_depth``), and every placed
+figure as a disc of its base radius (its type, L266), with rings for the selected figure: its
+Movement allowance (L402) and each weapon's Range (L467). ``spots`` puts the listed actions on
+the table: a placement or a move on its point (dragged from there, every position checked by
+the ruleset), an attack on its target figure, a reserve or an activation on the figure. The
+profiles come from the ruleset's own set-up tables (``setup.build_context``); everything else
+from the view (WarEngine has no hidden information, L581).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from typing import Any
+
+from warbench.play.core import JSON
+from warbench.web.play.scenes import Presenter, WarsurgePresenter, examples_root
+
+
+class WarEnginePresenter(Presenter):
+    """Figures on the table, their ranges, and where each listed action points."""
+
+    def presets(self) -> list[dict[str, JSON]]:
+        """StormReavers against StormReavers on the ruins board, two turns and six."""
+        from warbench.rulesets.warengine.io import load_force, to_data
+
+        path = examples_root("warengine") / "stormreavers.yaml"
+        if not path.exists():
+            return []
+        force: JSON = to_data(load_force(path))
+        return [
+            {
+                "name": f"StormReavers against StormReavers, ruins ({n} turns)",
+                "setup": {
+                    "rosters": [force, force],
+                    "board": "ruins_48x48",
+                    "options": {"turns": n},
+                },
+            }
+            for n in (2, 6)
+        ]
+
+    def scene(self, setup: dict[str, JSON], view: JSON) -> dict[str, JSON] | None:
+        """The table, the placing strips and the figures."""
+        if not isinstance(view, dict) or not isinstance(view.get("figures"), list):
+            return None
+        try:
+            ctx = _context(json.dumps(setup, sort_keys=True))
+            base = WarsurgePresenter._board(json.dumps(setup.get("board"), sort_keys=True))
+        except Exception:  # a set-up the page cannot draw: show the view as data
+            return None
+        w, h, d = ctx.field.width, ctx.field.height, ctx.depth
+        areas: list[dict[str, JSON]] = [
+            a for a in base["areas"] if isinstance(a, dict) and a.get("kind") != "zone"
+        ]
+        for side, (y0, y1) in enumerate(((0.0, d), (h - d, h))):
+            areas.insert(
+                0,
+                {
+                    "kind": "zone",
+                    "name": f"player {side + 1}'s placing strip ({d:g}\" from the edge, L293)",
+                    "tags": [f"side-{side}"],
+                    "points": [[0, y0], [w, y0], [w, y1], [0, y1]],
+                },
+            )
+        active = set(view.get("active_units") or [])
+        pieces: list[dict[str, JSON]] = []
+        rings: list[dict[str, JSON]] = []
+        off: list[dict[str, JSON]] = []
+        labels: dict[str, JSON] = {}
+        for f in view["figures"]:
+            prof = ctx.profiles[f["id"]]
+            label = f"{f['name']} #{f['id']}"
+            labels[str(f["id"])] = label
+            if not f.get("alive"):
+                continue
+            if not f.get("placed"):
+                off.append({"unit": f["id"], "side": f["side"], "label": label, "loc": "to place"})
+                continue
+            tags = []
+            if f["unit"] in active:
+                tags.append("active")
+            if f.get("reserved") is not None:
+                tags.append("reserved")
+            if not f.get("controlled", True):
+                tags.append("uncontrolled")
+            title = f'{label} · unit {f["unit"]} · Mv {prof.mv}" · Df {prof.df}'
+            if f.get("hero"):
+                title += f" · {f['hero']} Hero Points"
+            if f.get("reserved") is not None:
+                title += f" · weapon {f['reserved']} on reserve"
+            pieces.append(
+                {
+                    "unit": f["id"],
+                    "side": f["side"],
+                    "label": label,
+                    "x": f["x"],
+                    "y": f["y"],
+                    "r": prof.radius,
+                    "letter": str(f["id"]),
+                    "tags": tags,
+                    "title": title,
+                }
+            )
+            rings.append(
+                {
+                    "unit": f["id"],
+                    "x": f["x"],
+                    "y": f["y"],
+                    "r": prof.mv,
+                    "kind": "move",
+                    "label": f'Move {prof.mv}"',
+                }
+            )
+            for wp in prof.weapons:
+                if wp.range is not None and math.isfinite(wp.range):
+                    rings.append(
+                        {
+                            "unit": f["id"],
+                            "x": f["x"],
+                            "y": f["y"],
+                            "r": wp.range,
+                            "kind": "range",
+                            "label": f'{wp.name} {wp.range:g}"',
+                        }
+                    )
+        return {
+            "width": base["width"],
+            "height": base["height"],
+            "areas": areas,
+            "pieces": pieces,
+            "rings": rings,
+            "off_table": off,
+            "labels": labels,
+        }
+
+    def spots(
+        self, setup: dict[str, JSON], view: JSON, actions: list[JSON]
+    ) -> list[dict[str, JSON] | None]:
+        """Where each listed action points on the table, and the figure that makes it."""
+        if not isinstance(view, dict):
+            return [None] * len(actions)
+        figs = {f["id"]: f for f in view.get("figures") or [] if f.get("alive")}
+        leaders = {u["id"]: u.get("leader") for u in view.get("units") or []}
+
+        def at(fid: Any) -> tuple[float, float] | None:
+            f = figs.get(fid)
+            return (float(f["x"]), float(f["y"])) if f and f.get("placed") else None
+
+        out: list[dict[str, JSON] | None] = []
+        for a in actions:
+            spot: tuple[float, float] | None = None
+            mark, actor = "", None
+            if isinstance(a, dict):
+                kind = a.get("kind")
+                if kind in ("place", "move"):
+                    spot = (float(a["x"]), float(a["y"]))
+                    mark = "place" if kind == "place" else f"move {a.get('mode', 'move')}"
+                    actor = a.get("fig")
+                elif kind in ("attack", "reserve fire"):
+                    spot, mark, actor = at(a.get("target")), "attack", a.get("fig")
+                elif kind == "reserve":
+                    spot, mark, actor = at(a.get("fig")), "reserve", a.get("fig")
+                elif kind == "activate":
+                    unit = a.get("unit")
+                    lead = leaders.get(unit)
+                    fids = [lead] if lead is not None else []
+                    fids += [k for k, f in figs.items() if f["unit"] == unit]
+                    spot = next((p for p in map(at, fids) if p is not None), None)
+                    mark = "select"
+                elif kind == "leader":
+                    spot, mark = at(a.get("fig")), "select"
+            if spot is None:
+                out.append(None)
+                continue
+            s: dict[str, JSON] = {"x": spot[0], "y": spot[1], "mark": mark}
+            if actor is not None:
+                s["actor"] = actor
+            out.append(s)
+        return out
+
+
+@lru_cache(maxsize=32)
+def _context(setup_json: str) -> Any:
+    from warbench.rulesets.warengine.game.setup import build_context
+
+    s = json.loads(setup_json)
+    return build_context(s["rosters"], s.get("board"), s.get("options") or {})

@@ -1,0 +1,99 @@
+"""Random-legal games on the sample boards, the hive city among them, in both playstyles:
+every invariant holds on every state and the record replays to the identical state (issue 12,
+001_d3f5e425c5e1196d.txt §8-§10: heights, climbing, sight from above L2360, custom cover
+§10.4 in play).
+
+Default: one hive-city game per playstyle. The long run: ``WARBENCH_TERRAIN_GAMES=1000`` plays
+that many games in each playstyle (Standard, Advanced), boards in turn among the samples, on
+``WARBENCH_LONG_WORKERS`` processes (default 2); ``WARBENCH_LONG_LOG=FILE`` appends a line per
+game. The figures of the last long run are in ``docs/battlefield.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from tests.warsurge.game.helpers import ROSTERS, check_invariants
+from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.geom import Field
+from warbench.rulesets.warsurge.game.io import load_game_roster
+from warbench.rulesets.warsurge.game.players import RandomLegalPlayer
+from warbench.rulesets.warsurge.game.record import GameRecord, replay
+from warbench.rulesets.warsurge.game.state import GameSetup, Location, build_setup
+
+GAMES = int(os.environ.get("WARBENCH_TERRAIN_GAMES", "0"))
+BOARDS = ["hive_city_72x48", "ruins_48x48", "open_field_42x32", "city_72x48"]
+PLAYSTYLES = ["standard", "advanced"]
+
+
+def setup_for(board: str, playstyle: str) -> GameSetup:
+    players = [load_game_roster(ROSTERS / n) for n in ("skirmish_a.yaml", "skirmish_b.yaml")]
+    return build_setup(players, Field(sample_board(board)), max_turns=6, playstyle=playstyle)
+
+
+def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
+    """Play one seeded random-legal game to its end, checking the invariants on every state
+    and the replay; returns (actions, states with a model standing above the board)."""
+    setup = setup_for(board, playstyle)
+    state, _ = engine.new_game(setup, seed)
+    check_invariants(state)
+    rec = GameRecord(setup, seed)
+    players = [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
+    levels = setup.field.levels
+    steps = raised = 0
+    while not state.over:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = players[side].choose(state)
+        state, _events = engine.apply(state, action)
+        rec.add(action, state)
+        check_invariants(state)
+        if not levels.flat and any(
+            u.location is Location.TABLE and (levels.z_of(u.present_xy()) > 0).any()
+            for u in state.units
+        ):
+            raised += 1
+        steps += 1
+        assert steps < 5000, "the game does not end"
+    assert state.result is not None
+    assert replay(rec).state.digest() == state.digest()
+    return steps, raised
+
+
+@pytest.mark.parametrize("playstyle", PLAYSTYLES)
+def test_a_hive_city_game_plays_to_the_end_with_every_invariant(playstyle: str) -> None:
+    # seed 1 puts units on the gantry (a level 3" up) for part of the game
+    steps, raised = play_checked("hive_city_72x48", playstyle, 1)
+    assert steps > 0
+    assert raised > 0
+
+
+def _one(job: tuple[int, str]) -> str:
+    k, playstyle = job
+    board = BOARDS[k % len(BOARDS)]
+    seed = random.Random(f"{playstyle}-{k}").randrange(2**31)
+    steps, raised = play_checked(board, playstyle, seed)
+    line = f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} ok"
+    log = os.environ.get("WARBENCH_LONG_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+    return line
+
+
+@pytest.mark.skipif(GAMES == 0, reason="long: set WARBENCH_TERRAIN_GAMES=N (N per playstyle)")
+@pytest.mark.parametrize("playstyle", PLAYSTYLES)
+def test_long_run_random_legal_games_over_the_sample_boards(playstyle: str) -> None:
+    jobs = [(k, playstyle) for k in range(GAMES)]
+    workers = int(os.environ.get("WARBENCH_LONG_WORKERS", "2"))
+    if workers <= 1:
+        done = [_one(j) for j in jobs]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            done = list(pool.map(_one, jobs, chunksize=4))
+    assert len(done) == GAMES
