@@ -1,7 +1,9 @@
 """A perk-heavy 1000-point game against the same game without perks (issue 11).
 
-Every unit of the two 1000-point sample rosters carries three Unit Perks that act in a game and
-every weapon four Weapon Perks (afflictions and attack math); both games are played between the
+Every unit of the two 1000-point sample rosters carries six or seven Unit Perks that act in a
+game (immunities, attack math, activated, Psychological, by HP and by Game Turn, casualty,
+Presence) and every weapon six Weapon Perks (afflictions, attack math, Enhancements,
+Limitations); both games are played between the
 scripted players on the same seeds. Goal: the perk-heavy game costs at most 2x the plain one,
 per action (the perks change how long a game lasts, so whole games are compared per action
 too). Timing limits only under ``make bench``.
@@ -24,14 +26,22 @@ from warbench.rulesets.warsurge.game.state import GameSetup, PlayerSetup, build_
 ROSTERS = Path(__file__).resolve().parents[1] / "examples" / "warsurge" / "rosters"
 
 WEAPON_SETS = [
-    ["Burn", "Pulverise", "Cripple I", "Destroy I"],
-    ["Poison", "Corrode", "Freeze", "Rend"],
-    ["Bleed", "Weaken", "Leech", "Critical Hit I"],
+    ["Burn", "Pulverise", "Cripple I", "Destroy I", "Escalate", "Wane"],
+    ["Poison", "Corrode", "Freeze", "Rend", "Blind I", "Recharge I"],
+    ["Bleed", "Weaken", "Leech", "Critical Hit I", "Bloody", "Skill"],
 ]
 UNIT_SETS = [
-    ["Fire Resist I", "Tough", "Recover"],
-    ["Immunity I", "Resilient", "Adrenaline"],
-    ["Artificial", "Indomitable", "Regenerate"],
+    ["Fire Resist I", "Tough", "Recover", "Morale I", "Deteriorate", "Reservoir"],
+    [
+        "Immunity I",
+        "Resilient",
+        "Adrenaline",
+        "Conviction",
+        "Powered by Pain",
+        "Presence",
+        "Inspiring",
+    ],
+    ["Artificial", "Indomitable", "Regenerate", "Frenzy", "+Armour I", "Resurrection II"],
 ]
 
 

@@ -92,6 +92,16 @@ AFFLICTIONS = (
     "Plague", "Poison", "Pulverise", "Scourge", "Stun", "Virus", "Weaken",
 )  # fmt: skip
 
+#: The temporary Psychological statuses Cure strips (L717).
+PSYCHOLOGICAL = ("Terrify", "Morale I", "Morale II", "Fall Back", "Panic", "Horrific")
+
+#: Beneficial statuses of perks used with Activation or a Mastery Test (not Transformation):
+#: what Purge removes (L899).
+BENEFICIAL = ("Adrenaline", "Smokescreen", "Rush", "Frenzy", "Courage", "Stealth", "Defend")
+
+#: Perks a player uses once per Game Turn (§12.2 L227) whose tags do not say Activate.
+USED_ONCE_PER_TURN = ("Cure I", "Cure II", "Purge I", "Purge II")
+
 #: The reviewed effects, by rank, each from the text at the rank's source line.
 EFFECTS: dict[str, list[Json]] = {
     # -- Weapon Afflictions (§12.5, L2576-L2895): statuses put on the Target ----------------
@@ -157,8 +167,12 @@ EFFECTS: dict[str, list[Json]] = {
     # L717 "remove all negative Perk effects from the Affliction family (… including
     # Afflictions that manifest on a later Game Turn), Terrify and temporary effects from the
     # Psychological family … on a Target Unit within 18" and line of sight"; Cure II: no LOS
-    "Cure I": [clear(*AFFLICTIONS, "Terrify", "Morale", "Fall Back", "Panic", "Horrific")],
-    "Cure II": [clear(*AFFLICTIONS, "Terrify", "Morale", "Fall Back", "Panic", "Horrific")],
+    "Cure I": [clear(*AFFLICTIONS, *PSYCHOLOGICAL)],
+    "Cure II": [clear(*AFFLICTIONS, *PSYCHOLOGICAL)],
+    # L899 "the Target loses any beneficial Perk effects that require Activation or a Mastery
+    # Test, such as Courage … Transformation Perks are unaffected" (Purge II: no LOS)
+    "Purge I": [clear(*BENEFICIAL)],
+    "Purge II": [clear(*BENEFICIAL)],
     # L1611 "Restore D3 HP"; L1645 "Restore ceil(max HP / 10) HP"
     "Recover": [restore("D3")],
     "Regenerate": [restore("max/10")],
@@ -205,6 +219,208 @@ EFFECTS: dict[str, list[Json]] = {
         )
     ],
     "Unyielding": [immune("Taunt", "Provoke")],  # L1799 (Melee 'Locked' part: not yet)
+    # L2178 "unaffected by Cripple, Freeze, Paralysis, Stun, Force, Knockback, Warp and Grapple"
+    "Unstoppable": [
+        immune("Cripple", "Freeze", "Paralysis", "Stun", "Force", "Knockback", "Warp", "Grapple")
+    ],
+    # -- Psychological: "At the start of the Game Turn, check if the User has lost HP in the
+    # previous Game Turn, or if the User only has 1 HP" (L2197-L2299, game/perk_turn.py) ----
+    # L2197 "roll a D3 … 1) +50% to Move and Dash. 2) +2 Defence. 3) +1 AEGIS (up to 2+)"
+    "Conviction": [
+        status(
+            "Conviction (Move)", mod("Move", "mul", "3/2"), mod("Dash", "mul", "3/2"), target="self"
+        ),
+        status("Conviction (Defence)", mod("Defence", "add", 2), target="self"),
+        status("Conviction (AEGIS)", mod("AEGIS", "add", 1), target="self"),
+        machinery("start of turn"),
+    ],
+    # L2209 "If failed, one model … will lose all its HP … repeat until it passes"
+    "Execution": [machinery("start of turn")],
+    # L2239 "If passed, … Move and Dash increased by 50%, and +1 Power to all their Weapons"
+    "Frenzy": [
+        status(
+            "Frenzy",
+            mod("Move", "mul", "3/2"),
+            mod("Dash", "mul", "3/2"),
+            mod("Power", "add", 1),
+            target="self",
+        ),
+        machinery("start of turn"),
+    ],
+    # L2249 "If failed, … a negative -1 Dice Modifier to all Attack Dice … until the end of the
+    # Game Turn" (the Difficult Ground part waits for terrain movement costs, docs/rulings.md)
+    "Morale I": [
+        status("Morale I", mod("Attack Dice", "add", -1), target="self"),
+        machinery("start of turn"),
+    ],
+    "Morale II": [
+        status("Morale II", mod("Attack Dice", "add", -2), target="self"),
+        machinery("start of turn"),
+    ],
+    # L2267 "If failed, the User becomes Immobile and may not use any Weapons" (the Game Turn)
+    "Panic": [
+        status("Panic", mod("Move", "set", 0), mod("Dash", "set", 0), target="self"),
+        machinery("start of turn"),
+        machinery("weapon limit"),
+    ],
+    # L2299 "roll 2D6 … 8 or higher … deduct 7. That is the amount of HP the User will lose"
+    "Pusillanimous": [machinery("start of turn")],
+    # -- Defensive, by Game Turn and by HP (game/perk_turn.py) ---------------------------------
+    # L1465 "roll a D3 [+Armour II: a D6] and add the result to the User's Armour Stat for this
+    # Game Turn. Cannot exceed 2+"
+    "+Armour I": [
+        *(status(f"+Armour +{k}", mod("Armour", "add", k), target="self") for k in (1, 2, 3)),
+        machinery("start of turn"),
+    ],
+    "+Armour II": [
+        *(status(f"+Armour +{k}", mod("Armour", "add", k), target="self") for k in range(1, 7)),
+        machinery("start of turn"),
+    ],
+    # L1595 "2nd Game Turn on Battlefield: 50% boost to Move and Dash … 3rd: +1 Defence. 4th:
+    # +1 AEGIS" (cumulative, docs/rulings.md)
+    "Powered by Pain": [
+        status(
+            "Powered by Pain (2nd)",
+            mod("Move", "mul", "3/2"),
+            mod("Dash", "mul", "3/2"),
+            turns=None,
+            target="self",
+        ),
+        status("Powered by Pain (3rd)", mod("Defence", "add", 1), turns=None, target="self"),
+        status("Powered by Pain (4th)", mod("AEGIS", "add", 1), turns=None, target="self"),
+        machinery("start of turn"),
+    ],
+    # L1208 "At 50% or less HP (rounding up), -1 to their Armour Save. At 25% … -2"
+    "Deteriorate": [
+        status("Deteriorate (50%)", mod("Armour", "add", -1), turns=None, target="self"),
+        status("Deteriorate (25%)", mod("Armour", "add", -2), turns=None, target="self"),
+        machinery("hp threshold"),
+    ],
+    # L1226 "At 50% or less HP … a 50% reduction to Move and Dash, and all Weapons that Target
+    # the User receive a bonus +1 … At 25% or less HP … a 25% reduction … +2" (as printed)
+    "Diminish": [
+        status(
+            "Diminish (50%)",
+            mod("Move", "mul", "1/2"),
+            mod("Dash", "mul", "1/2"),
+            mod("Attack Dice against", "add", 1),
+            turns=None,
+            target="self",
+        ),
+        status(
+            "Diminish (25%)",
+            mod("Move", "mul", "3/4"),
+            mod("Dash", "mul", "3/4"),
+            mod("Attack Dice against", "add", 2),
+            turns=None,
+            target="self",
+        ),
+        machinery("hp threshold"),
+    ],
+    # L1334 "improves the chance of passing Mastery Tests by +1"
+    "Mastery": [modify(mod("Mastery Test", "add", 1)), machinery("test modifiers")],
+    # L1677 "Enemy Mastery Tests within 12\" … -1. Enemy Weapons that Target the User also
+    # suffer a -1 Dice Modifier to Skill Tests" (Resist II: 18", -2); the Aether part waits
+    # for Aether Tests in play
+    "Resist I": [
+        modify(mod("Mastery Test", "add", -1), mod("Skill Test", "add", -1), target="radius"),
+        machinery("test modifiers"),
+    ],
+    "Resist II": [
+        modify(mod("Mastery Test", "add", -2), mod("Skill Test", "add", -2), target="radius"),
+        machinery("test modifiers"),
+    ],
+    # L1661 "Instead of becoming a casualty, the Unit recovers 25% (1/4) of its maximum HP
+    # (rounding up), with a minimum of 1 HP restored"; L1567 Last Stand "removes all negative
+    # Perk effects and restores all HP … until … the end of the next Game Turn, where the User
+    # is removed"; L1707 Resurrection "At the start of the next Game Turn, the model can revive
+    # on a D6 of 4+, starting at full HP" (II: failed models test again each Game Turn)
+    "Reservoir": [restore("ceil(max/4)"), machinery("casualty")],
+    "Last Stand": [
+        clear(*AFFLICTIONS, target="self"),
+        restore("max"),
+        status("Last Stand", turns=2, target="self"),
+        machinery("casualty"),
+    ],
+    "Resurrection I": [machinery("casualty")],
+    "Resurrection II": [machinery("casualty")],
+    # -- Roster Perks switched on by Presence (L1372): a status on every unit of the Roster
+    # while a Presence unit of it is on the Battlefield, not embarked (game/perk_turn.py)
+    "Presence": [machinery("presence")],
+    # L4276 "any enemy Units that Target Units from this Roster will suffer a -1 Dice Modifier
+    # to all Attack Dice while attacking them"
+    "Demoralising": [
+        status("Demoralising", mod("Attack Dice against", "add", -1), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    # L4310 "+50% to Dash (divide Dash Stat by 2 then multiply by 3)"; L4382 Swift: Move
+    "Fleeting": [
+        status("Fleeting", mod("Dash", "mul", "3/2"), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    "Swift": [
+        status("Swift", mod("Move", "mul", "3/2"), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    # L4332 "+1 to Attack Dice with all Weapons"
+    "Inspiring": [
+        status("Inspiring", mod("Attack Dice", "add", 1), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    # L4374 "+1 to Armour Saves" (the Armour Save Stat, docs/rulings.md); L4378 AEGIS
+    "Protective": [
+        status("Protective", mod("Armour", "add", 1), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    "Shielding": [
+        status("Shielding", mod("AEGIS", "add", 1), turns=None, target="roster"),
+        machinery("presence"),
+    ],
+    # -- Movement ------------------------------------------------------------------------------
+    # L2160 "If no Weapons have been used this Game Turn, … Move and Dash Stats by 50%. After
+    # Rush is active, the Unit cannot use Weapons this Game Turn."
+    "Rush": [
+        status("Rush", mod("Move", "mul", "3/2"), mod("Dash", "mul", "3/2"), target="self"),
+        machinery("weapon limit"),
+    ],
+    # -- Weapon Enhancements, Tactical and Limitations (game/perk_turn.py) ---------------------
+    # L2999 "Skill Tests with this Weapon are improved by +1"
+    "Skill": [modify(mod("Skill Test", "add", 1)), machinery("test modifiers")],
+    # L2963 "2nd Game Turn on Battlefield: +1 Power … 3rd: +1 Attack … 4th: +1 AP" (the Weapon)
+    "Escalate": [
+        status("Escalate (2nd)", mod("Power", "add", 1), turns=None, target="self"),
+        status("Escalate (3rd)", mod("Attacks", "add", 1), turns=None, target="self"),
+        status("Escalate (4th)", mod("AP", "add", 1), turns=None, target="self"),
+        machinery("start of turn"),
+    ],
+    # L3777 "at 50% or less HP (rounding down) at the start of the Game Turn, the Weapon gains
+    # +2 Power and +2 Attacks"
+    "Bloody": [
+        status("Bloody", mod("Power", "add", 2), mod("Attacks", "add", 2), target="self"),
+        machinery("start of turn"),
+    ],
+    # L3264 "At 50% or less HP (rounding up), the Weapon suffers a -1 Dice Modifier to Attack
+    # Dice. At 25% or less HP (rounding up), it becomes -2 instead."
+    "Wane": [
+        status("Wane (50%)", mod("Attack Dice", "add", -1), turns=None, target="self"),
+        status("Wane (25%)", mod("Attack Dice", "add", -2), turns=None, target="self"),
+        machinery("hp threshold"),
+    ],
+    # L3915 "If the User is at full HP, the Weapon gains +12\" Range and +1 Power. Check when
+    # using the Weapon."
+    "Hearty": [
+        status(
+            "Hearty", mod("Range", "add", 12), mod("Power", "add", 1), turns=None, target="self"
+        ),
+        machinery("hp threshold"),
+    ],
+    # L3046 Countdown, L3142 Recharge, L3134 Pain Locked, L3246 Use: when the weapon may be used
+    **{
+        f"{n} {r}": [machinery("weapon limit")]
+        for n in ("Countdown", "Recharge", "Use")
+        for r in ("I", "II", "III")
+    },
+    "Pain Locked": [machinery("weapon limit")],
 }
 
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
@@ -273,7 +489,7 @@ def row(perk: Json, *, implemented: frozenset[str]) -> Json:
             raise SystemExit(f"{perk['name']}: activation tag {tag!r} is not in the vocabulary")
     if not triggers:
         triggers = ["Passive"] if "Passive" in tags else ["Specific"]
-    if "Activate" in triggers:
+    if "Activate" in triggers or perk["name"] in USED_ONCE_PER_TURN:
         uses.setdefault("per_turn", 1)  # Standard: a perk once per Game Turn (§12.2 L227)
     line = int(perk["rule"].rsplit("line ", 1)[1])
     effects = list(EFFECTS.get(perk["name"], []))

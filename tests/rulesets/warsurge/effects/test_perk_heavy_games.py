@@ -1,7 +1,7 @@
 """Random-legal games with perk-heavy rosters keep every invariant and replay identically
-(issue 11, "Done means"). Every unit carries three or more perks that act in a game (an
-immunity and attack-math Unit Perks) and every weapon three or more (afflictions and
-attack-math Weapon Perks), from every family in play.
+(issue 11, "Done means"). Every unit carries five or six perks that act in a game (immunities,
+attack-math, Psychological, Defensive by HP and by Game Turn, activated) and every weapon five
+or six (afflictions, attack-math, Enhancements, Limitations), from every family in play.
 
 Default: a few games. ``WARBENCH_PERK_GAMES=1000`` plays a thousand (docs/perks.md gives the
 figures of the last long run).
@@ -22,23 +22,43 @@ from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster
 from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
 from warbench.rulesets.warsurge.game.record import GameRecord, replay
-from warbench.rulesets.warsurge.game.state import GameSetup, PlayerSetup, build_setup
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    Automation,
+    GameSetup,
+    PlayerSetup,
+    build_setup,
+)
 
 GAMES = int(os.environ.get("WARBENCH_PERK_GAMES", "3"))
 BOARDS = ["ruins_48x48", "open_field_42x32", "city_72x48"]
 
 WEAPON_SETS = [
-    ["Burn", "Pulverise", "Cripple I", "Destroy I"],
-    ["Poison", "Corrode", "Freeze", "+Power I (D3)"],
-    ["Bleed", "Weaken", "Leech", "Rend"],
-    ["Virus", "Scourge", "Mitigate", "Critical Hit I"],
-    ["Concussive", "Cripple II", "Burn", "Penetrate I"],
+    ["Burn", "Pulverise", "Cripple I", "Destroy I", "Skill", "Escalate"],
+    ["Poison", "Corrode", "Freeze", "+Power I (D3)", "Wane", "Recharge I"],
+    ["Bleed", "Weaken", "Leech", "Rend", "Bloody", "Use II"],
+    ["Virus", "Scourge", "Mitigate", "Critical Hit I", "Blind I", "Hearty"],
+    ["Concussive", "Cripple II", "Burn", "Penetrate I", "Blind II", "Pain Locked"],
+    ["Poison", "Weaken", "Countdown I", "Critical Hit I", "Skill"],
 ]
 UNIT_SETS = [
-    ["Fire Resist I", "Tough", "Dodge", "Recover"],
-    ["Immunity I", "Resilient", "Evasive", "Adrenaline"],
-    ["Artificial", "Indomitable", "Reinforced", "Smokescreen"],
-    ["Fire Resist II", "Immunity II", "Regenerate", "Stalwart"],
+    ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
+    ["Immunity I", "Resilient", "Evasive", "Adrenaline", "Frenzy", "Powered by Pain"],
+    [
+        "Artificial",
+        "Indomitable",
+        "Reinforced",
+        "Smokescreen",
+        "Conviction",
+        "Resist I",
+        "Resurrection II",
+    ],
+    ["Fire Resist II", "Immunity II", "Regenerate", "Stalwart", "Panic", "+Armour I"],
+    ["Unstoppable", "Mastery", "Execution", "Diminish", "Limit Break II", "Rush"],
+    ["Pusillanimous", "Morale II", "+Armour II", "Resist II", "Limit Break I", "Last Stand"],
+    ["Resurrection I", "Frenzy", "Diminish", "Rush", "Mastery", "Cure I", "Purge II"],
+    # a Presence unit with the Roster Perks it switches on (their Roster: its side's units)
+    ["Presence", "Swift", "Inspiring", "Protective", "Demoralising", "Fleeting", "Shielding"],
 ]
 
 
@@ -59,9 +79,13 @@ def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
 
 
 def setup_for(k: int) -> GameSetup:
+    """Game ``k``'s set-up; every other game leaves the "use perk" decision to the players
+    (no ``perk use`` automation), so random players use Limit Break, Rush … by choice."""
     names = ("skirmish_a.yaml", "skirmish_b.yaml")
-    players = [perk_heavy(load_game_roster(ROSTERS / n), i) for i, n in enumerate(names)]
-    return build_setup(players, Field(sample_board(BOARDS[k % len(BOARDS)])), max_turns=6)
+    players = [perk_heavy(load_game_roster(ROSTERS / n), i + k) for i, n in enumerate(names)]
+    automation = ALL_AUTOMATIONS - ({Automation.PERK_USE} if k % 2 else set())
+    board = Field(sample_board(BOARDS[k % len(BOARDS)]))
+    return build_setup(players, board, max_turns=6, automation=automation)
 
 
 def play_checked(setup: GameSetup, seed: int, scripted: bool = False) -> tuple[int, set[str]]:

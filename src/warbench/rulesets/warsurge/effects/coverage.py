@@ -30,6 +30,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/warsurge/game/test_perks_in_play.py",
     "tests/rulesets/warsurge/effects/test_game_attack_perks.py",
     "tests/rulesets/warsurge/effects/test_game_statuses.py",
+    "tests/rulesets/warsurge/effects/test_game_turn_perks.py",
+    "tests/rulesets/warsurge/effects/test_game_use_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

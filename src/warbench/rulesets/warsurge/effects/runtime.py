@@ -34,6 +34,7 @@ __all__ = [
     "inflict_on_hp_loss",
     "marker_modifiers",
     "restore_amount",
+    "split_scope",
     "stat",
     "turn_end_loss",
     "unit_under",
@@ -60,20 +61,51 @@ def immunities(perks: Iterable[str], table: EffectTable | None = None) -> frozen
     return frozenset(out)
 
 
-def marker_modifiers(markers: Iterable[Marker], table: EffectTable | None = None) -> list[Modifier]:
-    """The modifiers of the active markers, each with its marker's source (so different
-    sources stack and the same source counts once)."""
-    from dataclasses import replace
+#: A status that changes one weapon only is named ``Status@Weapon`` (Bloody, Escalate, Wane:
+#: "the Weapon gains …"); every other status changes the whole unit.
+WEAPON_SCOPE = "@"
 
+
+def split_scope(name: str) -> tuple[str, str]:
+    """``("Bloody", "Gun")`` for ``"Bloody@Gun"``; ``(name, "")`` for a unit-wide status."""
+    base, _, weapon = name.partition(WEAPON_SCOPE)
+    return base, weapon
+
+
+def marker_modifiers(
+    markers: Iterable[Marker], table: EffectTable | None = None, *, weapon: str | None = None
+) -> list[Modifier]:
+    """The modifiers of the active markers, each with its marker's source (so different
+    sources stack and the same source counts once). A weapon-scoped marker (``Wane@Gun``)
+    counts only for ``weapon``; with ``weapon=None`` only unit-wide markers count."""
     t = table or load_table()
-    effects = t.statuses()
     out: list[Modifier] = []
     for m in active(markers):
-        e = effects.get(m.name)
-        if e is None:
+        base, scope = split_scope(m.name)
+        if scope and scope != weapon:
             continue
-        out.extend(replace(mod, source=m.source) for mod in e.modifiers)
+        out.extend(_sourced(t, base, m.source))
     return out
+
+
+_SOURCED: dict[tuple[int, str, str], tuple[Modifier, ...]] = {}
+
+
+def _sourced(table: EffectTable, status: str, source: str) -> tuple[Modifier, ...]:
+    """The modifiers of ``status`` with ``source`` set (memoised: the game reads them at every
+    Stat of every unit under a status)."""
+    key = (id(table), status, source)
+    hit = _SOURCED.get(key) if table is load_table() else None
+    if hit is None:
+        from dataclasses import replace
+
+        e = table.statuses().get(status)
+        hit = () if e is None else tuple(replace(mod, source=source) for mod in e.modifiers)
+        if table is load_table():  # only the packaged table lives for the whole process
+            if len(_SOURCED) > 50_000:
+                _SOURCED.clear()
+            _SOURCED[key] = hit
+    return hit
 
 
 def stat(
@@ -219,12 +251,17 @@ def adjusted_profiles(
     game (``work.to_unit_state``) and exact odds (:func:`unit_under`) both read a unit's
     statuses through this one function, so a Pulverised target has the same odds in both.
     """
+    markers = list(markers)
     mods = marker_modifiers(markers, table)
-    if not mods:
+    scoped = {split_scope(m.name)[1] for m in markers} - {""}
+    if not mods and not scoped:
         return None
 
-    def delta(q: Quantity) -> int:
-        return combine(q, 0, mods, floor=None).value
+    def delta(q: Quantity, ms: list[Modifier] = mods) -> int:
+        return combine(q, 0, ms, floor=None).value
+
+    def of(name: str) -> list[Modifier]:
+        return [*mods, *marker_modifiers(markers, table, weapon=name)] if name in scoped else mods
 
     new_profile = profile.model_copy(
         update={
@@ -236,9 +273,9 @@ def adjusted_profiles(
     new_weapons = {
         name: wp.model_copy(
             update={
-                "power": min(10, combine(Quantity.POWER, wp.power, mods).value),
-                "attacks": max(1, combine(Quantity.ATTACKS, wp.attacks, mods).value),
-                "ap": _save(wp.ap, delta(Quantity.AP)),
+                "power": min(10, combine(Quantity.POWER, wp.power, of(name)).value),
+                "attacks": max(1, combine(Quantity.ATTACKS, wp.attacks, of(name)).value),
+                "ap": _save(wp.ap, delta(Quantity.AP, of(name))),
             }
         )
         for name, wp in weapons.items()

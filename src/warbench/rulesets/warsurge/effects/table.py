@@ -18,6 +18,7 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from warbench.kernel.errors import DataFileError
@@ -47,6 +48,16 @@ SOURCE = "warbench/rulesets/warsurge/effects/data/effects.json"
 MACHINERIES: Mapping[str, str] = {
     "attack sequence": "warbench.rulesets.warsurge.attack (compile_weapon_use, §5 and §12.1)",
     "leech": "warbench.rulesets.warsurge.game.perk_effects (the inflicting unit regains HP)",
+    "start of turn": "warbench.rulesets.warsurge.game.perk_turn (tests and rolls as a Game "
+    "Turn starts, bonuses by Game Turns on the Battlefield)",
+    "hp threshold": "warbench.rulesets.warsurge.game.perk_turn (Stats by the User's HP)",
+    "weapon limit": "warbench.rulesets.warsurge.game.perk_turn (when a weapon may be used)",
+    "casualty": "warbench.rulesets.warsurge.game.perk_turn (instead of a casualty: Reservoir, "
+    "Last Stand; Resurrection)",
+    "presence": "warbench.rulesets.warsurge.game.perk_turn (Roster Perks while a Presence "
+    "unit is on the Battlefield)",
+    "test modifiers": "warbench.rulesets.warsurge.game.perk_turn and perk_hooks (Dice "
+    "Modifiers on Mastery and Skill Tests)",
 }
 
 E = TypeVar("E", bound=StrEnum)
@@ -169,14 +180,19 @@ class EffectTable:
         """The ranks whose row has no effect yet (reported at load, in book order)."""
         return [r for r in self.rows if not r.implemented]
 
-    def statuses(self) -> dict[str, Effect]:
-        """Each status name and the effect that puts it (the first rank that names it)."""
+    def statuses(self) -> Mapping[str, Effect]:
+        """Each status name and the effect that puts it (the first rank that names it);
+        worked out once per table (the game reads it at every Stat)."""
+        cached: Mapping[str, Effect] | None = self.__dict__.get("_statuses")
+        if cached is not None:
+            return cached
         out: dict[str, Effect] = {}
         for r in self.rows:
             for e in r.effects:
                 if e.kind is EffectKind.STATUS:
                     out.setdefault(e.status, e)
-        return out
+        object.__setattr__(self, "_statuses", MappingProxyType(out))
+        return self.__dict__["_statuses"]  # type: ignore[no-any-return]
 
 
 def from_json(text: str) -> EffectTable:

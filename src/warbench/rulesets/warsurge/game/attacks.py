@@ -22,7 +22,8 @@ from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
-from warbench.rulesets.warsurge.game.perk_effects import status_dice
+from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
+from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -73,6 +74,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     for wname, target, chosen in shares:
         if not 0 <= target < len(w.units) or not w.enemies(uid, target):
             raise err(f"unit {target} is not an enemy unit", "§5.3")
+        if (limit := weapon_refusal(w, uid, wname)) is not None:  # Use I, Countdown … (Perks)
+            raise err(limit, "Perks §12.5 Limitation")
         tgt = w.units[target]
         if tgt.location not in (Location.TABLE, Location.EMBARKED):
             raise err(f"{w.label(target)} is not on the battlefield", "§5.3")
@@ -115,7 +118,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
                 f"{info.label} cannot use {wname} against {w.label(target)}: {why}",
                 "§5.1 Type" if "Heavy" in why else "§5.3-5.4",
             )
-        rng = info.weapon_range[wname]
+        rng = weapon_ranges(info, u.statuses)[wname]  # Blind, Limit Break (Perks §12)
         wperks = perks_of(profiles[wname].perks)
         tperks = perks_of(w.info(target).unit.profile.perks)
         ctx = AttackContext(
@@ -397,7 +400,7 @@ def _attack_from(
         ap = AttackPlan(
             attacker,
             target,
-            status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses),
+            status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses, wp.weapon),
             weapons=(wp.weapon,),
             users=((wp.weapon, wp.users),),
         )
@@ -528,6 +531,8 @@ def _attack_from(
             w.hooks.fire(
                 Hook.HP_LOST, w, unit=wp.target, amount=rolled.loss, source=wp.weapon, attacker=uid
             )
+        if w.hooks.active(Hook.WEAPON_USED):
+            w.hooks.fire(Hook.WEAPON_USED, w, unit=uid, weapon=wp.weapon, target=wp.target)
         if w.hooks.active(Hook.CASUALTY):
             for i in new_cas:
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)

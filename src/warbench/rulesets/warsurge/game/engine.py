@@ -23,7 +23,7 @@ import numpy as np
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import casualties, geom
+from warbench.rulesets.warsurge.game import casualties, geom, perk_hooks, perk_limits
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -298,6 +298,7 @@ class LegalActions:
             else:
                 if phase is Phase.ACTIONS and st.flow.adv and st.flow.adv.step_done:
                     yield EndStep()
+                yield from perk_hooks.perk_use_candidates(w, self.side)  # without automation
                 yield Pass()
             return
         yield from _unit_candidates(w, uid, phase)
@@ -496,6 +497,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
             continue
         for wp in info.unit.weapons:
             users = view.users_in_range.get(wp.name)
+            if users and perk_limits.weapon_refusal(w, uid, wp.name) is not None:
+                continue  # a Limitation perk (Use I, Countdown …) or Panic: not now
             if users:
                 if wp.type.value == "Heavy":
                     users = [m for m in users if not w.units[uid].moved[m]]

@@ -32,6 +32,8 @@ class Hook(StrEnum):
     ATTACK_DICE = "attack_dice"  # a weapon's Attack Dice succeeded (before Saves, P L255)
     CASUALTY = "casualty"
     DEPLOY = "deploy"
+    WEAPON_USED = "weapon_used"  # a weapon's share of an Attack has been resolved (P L319)
+    USE_PERKS = "use_perks"  # §9.2 Use Perks (Advanced): the unit uses activated Unit Perks
 
 
 #: The keyword arguments each hook passes (besides ``work``).
@@ -46,6 +48,8 @@ HOOK_SPECS: dict[Hook, tuple[str, ...]] = {
     Hook.CASUALTY: ("unit", "model", "source"),
     Hook.ATTACK_DICE: ("unit", "successes", "source", "attacker"),
     Hook.DEPLOY: ("unit",),
+    Hook.WEAPON_USED: ("unit", "weapon", "target"),
+    Hook.USE_PERKS: ("unit", "perks"),
 }
 
 

@@ -117,8 +117,20 @@ def player_from_roster(data: Any, source: str = "<roster>") -> PlayerSetup:
 
     roster = warsurge_roster(data, source)
     report = validate_roster(roster)
+    # a Roster Perk designated to an entry (the Presence unit, Perks L1372) goes into play
+    # with that entry, as one of its traits (kept by game records, docs/rulings.md)
+    carried: dict[str, list[str]] = {}
+    for rp in roster.roster_perks:
+        if rp.unit:
+            carried.setdefault(rp.unit, []).append(rp.perk)
     entries = tuple(
-        RosterEntry(e.unit, cost.points, float(DEFAULT_BASE_MM), e.name, tuple(e.traits))
+        RosterEntry(
+            e.unit,
+            cost.points,
+            float(DEFAULT_BASE_MM),
+            e.name,
+            (*e.traits, *carried.get(e.name or e.unit.profile.name, ())),
+        )
         for e, cost in zip(roster.units, report.entries, strict=True)
     )
     if not entries:

@@ -15,20 +15,26 @@ battle").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.effects.algebra import combine
 from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Quantity
-from warbench.rulesets.warsurge.effects.runtime import adjusted_profiles, marker_modifiers, stat
+from warbench.rulesets.warsurge.effects.runtime import (
+    adjusted_profiles,
+    marker_modifiers,
+    split_scope,
+    stat,
+)
 from warbench.rulesets.warsurge.effects.statuses import Marker
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.attack import AttackContext, UnitState
-    from warbench.rulesets.warsurge.game.state import GameSetup, Status
+    from warbench.rulesets.warsurge.game.state import GameSetup, Status, UnitInfo
 
 #: The perk machineries a Standard game runs (names as they registered themselves).
 GAME_MACHINERY: frozenset[str] = frozenset({"attack sequence", "effects engine"})
@@ -84,7 +90,7 @@ DELAYED = " (next Game Turn)"
 #: The quantities the game reads through :func:`adjust_unit_state` and :func:`allowance`.
 GAME_QUANTITIES = frozenset(
     {"Move", "Dash", "Defence", "Armour", "AEGIS", "Power", "AP", "Attacks", "Attack Dice",
-     "Attack Dice against"}
+     "Attack Dice against", "Range"}
 )  # fmt: skip
 
 #: Triggers the hooks below play for an HP-Loss status (weapon perks) or a Passive immunity.
@@ -96,11 +102,78 @@ _GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "E
 AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"})
 
 
+#: The code machineries the game's hooks run besides the attack sequence (``perk_hooks``,
+#: ``perk_turn``): a row naming only these (and statuses the game reads) is played whatever
+#: its triggers and tests, since that code plays them.
+PLAYED_MACHINERIES = frozenset(
+    {
+        "leech",
+        "start of turn",
+        "hp threshold",
+        "weapon limit",
+        "test modifiers",
+        "casualty",
+        "presence",
+    }
+)
+
+
+_TESTS = frozenset({Quantity.MASTERY, Quantity.SKILL})
+
+
+def _statuses_read(row: PerkEffects) -> bool:
+    return all(
+        m.quantity.value in GAME_QUANTITIES
+        for e in row.effects
+        if e.kind is EffectKind.STATUS
+        for m in e.modifiers
+    )
+
+
+def _activated(row: PerkEffects) -> bool:
+    """An activated rank :func:`~.perk_hooks.use_perk` plays: no test, every effect a status
+    on the User the game reads, or HP restored."""
+    if row.name in USED_PERKS:  # used by the player though not tagged Activate (Cure, Purge)
+        return True
+    if "Activate" not in {t.value for t in row.triggers} or row.tests or not row.effects:
+        return False
+    for e in row.effects:
+        if e.kind is EffectKind.RESTORE or e.machinery in PLAYED_MACHINERIES:
+            continue
+        if e.kind is not EffectKind.STATUS or e.target.kind.value != "self":
+            return False
+    return _statuses_read(row)
+
+
+#: Perks a player uses (once per Game Turn, §12.2 L227) though not tagged Activate: a Mastery
+#: Test, then statuses removed from a unit within the Radius (``perk_hooks.use_perk``).
+USED_PERKS = frozenset({"Cure I", "Cure II", "Purge I", "Purge II"})
+
+
+@cache
+def activated_ranks() -> frozenset[str]:
+    """The activated ranks the game plays (the automatic choice, the Advanced Use Perks
+    action)."""
+    return frozenset(r.name for r in load_table() if _activated(r))
+
+
 def _playable(row: PerkEffects) -> bool:
     """Whether the hooks below play every effect of a row (and it needs no test they skip)."""
+    machineries = set(row.machineries) - {"leech"}
+    if machineries:
+        if not machineries <= PLAYED_MACHINERIES:
+            return False
+        return all(
+            e.kind in (EffectKind.STATUS, EffectKind.RESTORE, EffectKind.CLEAR)
+            or e.machinery in PLAYED_MACHINERIES
+            or (e.kind is EffectKind.MODIFY and all(m.quantity in _TESTS for m in e.modifiers))
+            for e in row.effects
+        ) and _statuses_read(row)
     triggers = {t.value for t in row.triggers}
+    if row.name in USED_PERKS:
+        return True
     if "Activate" in triggers:
-        if row.name not in AUTOMATIC_USES:
+        if not _activated(row):
             return False
         triggers.discard("Activate")
     if not row.effects or any(t.kind not in (PerkTest.SKILL, PerkTest.D6) for t in row.tests):
@@ -181,11 +254,15 @@ def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
 
 
 def status_dice(
-    ctx: AttackContext, attacker: Sequence[Status], target: Sequence[Status]
+    ctx: AttackContext,
+    attacker: Sequence[Status],
+    target: Sequence[Status],
+    weapon: str | None = None,
 ) -> AttackContext:
     """``ctx`` with the Dice Modifiers perk statuses put on these Attack Dice: the attacker's
-    own (Concussive -1) and those against the target (Smokescreen -2). Each quantity's
-    modifiers are combined by the one algebra; unchanged (the same object) when there are none.
+    own (Concussive -1; with ``weapon``, also those on that weapon only, Wane ``Wane@Gun``)
+    and those against the target (Smokescreen -2). Each quantity's modifiers are combined by
+    the one algebra; unchanged (the same object) when there are none.
     """
     if not attacker and not target:
         return ctx
@@ -193,12 +270,54 @@ def status_dice(
     for statuses, q in ((attacker, Quantity.ATTACK_DICE), (target, Quantity.ATTACK_DICE_AGAINST)):
         if not statuses:
             continue
-        r = combine(q, 0, marker_modifiers(markers_of(statuses)), floor=None)
+        markers = markers_of(statuses)
+        mods = marker_modifiers(markers)
+        if weapon is not None and statuses is attacker:
+            mods += marker_modifiers(markers, weapon=weapon)
+        r = combine(q, 0, mods, floor=None)
         if r.value:
             out.append((r.value, " + ".join(r.contributors)))
     if not out:
         return ctx
     return replace(ctx, status_modifiers=(*ctx.status_modifiers, *out))
+
+
+def weapon_ranges(info: UnitInfo, statuses: Sequence[Status]) -> Mapping[str, int]:
+    """The unit's weapon Ranges under its perk statuses (Limit Break +6", Hearty +12" on its
+    weapon, Blind halves: §12.1's order, additions before the halving); ``info.weapon_range``
+    itself (the same object) when no status changes a Range. A 0" (Melee) weapon stays 0"
+    (docs/rulings.md)."""
+    if not statuses:
+        return info.weapon_range
+    markers = markers_of(statuses)
+    mods = [m for m in marker_modifiers(markers) if m.quantity is Quantity.RANGE]
+    scoped = {n for s in statuses if (n := split_scope(s.name)[1])}
+    if not mods and not scoped:
+        return info.weapon_range
+    out: dict[str, int] = {}
+    for name, rng in info.weapon_range.items():
+        ms = mods
+        if name in scoped:
+            extra = marker_modifiers(markers, weapon=name)
+            ms = [*mods, *(m for m in extra if m.quantity is Quantity.RANGE)]
+        out[name] = rng if rng <= 0 or not ms else combine(Quantity.RANGE, rng, ms).value
+    return out
+
+
+def range_key(statuses: Sequence[Status]) -> tuple[str, ...]:
+    """What of a unit's statuses may change its Ranges (a cache key; empty for most units)."""
+    if not statuses:
+        return ()
+    return tuple(s.name for s in statuses if s.name in _range_statuses() or "@" in s.name)
+
+
+@cache
+def _range_statuses() -> frozenset[str]:
+    return frozenset(
+        name
+        for name, e in load_table().statuses().items()
+        if any(m.quantity is Quantity.RANGE for m in e.modifiers)
+    )
 
 
 def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:

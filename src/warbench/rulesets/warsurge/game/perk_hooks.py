@@ -15,14 +15,11 @@ Stat changes are read where the game reads Stats: :func:`~.perk_effects.adjust_u
 
 from __future__ import annotations
 
-import math
+from collections.abc import Iterator
 from dataclasses import replace
 
-import numpy as np
-
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.attack import AttackContext
-from warbench.rulesets.warsurge.effects.model import EffectKind, Trigger
+from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Trigger
 from warbench.rulesets.warsurge.effects.runtime import (
     acts_at_turn_end,
     converts,
@@ -34,41 +31,21 @@ from warbench.rulesets.warsurge.effects.runtime import (
 )
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom
-from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+from warbench.rulesets.warsurge.game import geom, perk_limits, perk_roster, perk_turn
+from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import AUTOMATIC_USES, markers_of, statuses_of
+from warbench.rulesets.warsurge.game.perk_turn import free_spot as _free_spot
+from warbench.rulesets.warsurge.game.perk_turn import lose_hp
 from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
-from warbench.rulesets.warsurge.game.work import Work, store_unit_state, to_unit_state
-from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
+from warbench.rulesets.warsurge.game.work import Work
 
 
 def unit_perk_names(w: Work, uid: int) -> list[str]:
     """A unit's profile perks and Traits."""
     info = w.info(uid)
     return [*info.unit.profile.perks, *info.traits]
-
-
-def lose_hp(w: Work, uid: int, amount: int, why: str, rule: str) -> int:
-    """``amount`` HP lost with no Saves, in casualty order; casualties are removed at once
-    (Bleed "causing casualties immediately" L2584; at the end of a Game Turn nothing else
-    would remove them). Returns the HP lost."""
-    u = w.units[uid]
-    if amount <= 0 or not u.living():
-        return 0
-    st = to_unit_state(w, uid)
-    lost = sum(n for _, n in allocate_loss(AttackPlan(st, st, AttackContext()), amount))
-    store_unit_state(w, uid, st)
-    w.emit(
-        "perk", f"{w.label(uid)}: {why}, {lost} HP lost (no Saves)", rule, unit=uid, hp_lost=lost
-    )
-    u = w.units[uid]
-    dead = [i for i in u.present() if u.hp[i] <= 0]
-    if dead:
-        remove_models(w, uid, dead, why)
-        if w.units[uid].living():
-            restore_coherency(w, uid)
-    return lost
 
 
 def _source_label(w: Work, source: str) -> str:
@@ -116,6 +93,7 @@ def _inflict(
         key,
         work.dice,
         trigger=trigger,
+        test_modifier=perk_limits.skill_modifier(work, attacker, source, unit),
     )
     if not log:
         return
@@ -145,7 +123,7 @@ def _rule_of(perk: str) -> str:
 
 #: Statuses that change the afflicted unit's own weapons (Standard: next Game Turn if it
 #: already attacked).
-_WEAPON_STATUSES = frozenset({"Weaken", "Mitigate", "Concussive"})
+_WEAPON_STATUSES = frozenset({"Weaken", "Mitigate", "Concussive", "Blind"})
 
 
 def on_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
@@ -280,23 +258,159 @@ def _wants(work: Work, uid: int, name: str) -> bool:
 
 
 def use_refused(work: Work, uid: int, name: str) -> str | None:
-    """Why ``uid`` may not use the activated perk ``name`` now (Limited Use, once per Game
-    Turn in the Standard playstyle, §12.2), or ``None``."""
+    """Why ``uid`` may not use the activated perk ``name`` now (a perk the engine cannot
+    play, Limited Use, once per Game Turn in the Standard playstyle, §12.2), or ``None``."""
     row = load_table().get(name)
+    if row.name not in activated_ranks():
+        return f"{row.name} is not an activated perk the game plays yet ({row.source})"
     u = work.units[uid]
+    if u.location is not Location.TABLE or not u.living():
+        return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
+    if row.name == "Rush" and u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn:
+        return f"{work.label(uid)} has used Weapons this Game Turn (Rush, {row.source})"
+    if (
+        any(e.kind is EffectKind.CLEAR for e in row.effects)
+        and clear_target(work, uid, row) is None
+    ):
+        return f"no unit within {row.name}'s Radius has an effect it removes ({row.source})"
     this_turn = 1 if u.counter(f"used {row.name}") == work.flow.turn else 0
-    return use_refusal(row, used_in_game=u.used(row.name), used_this_turn=this_turn)
+    advanced = work.setup.playstyle is Playstyle.ADVANCED
+    return use_refusal(
+        row, used_in_game=u.used(row.name), used_this_turn=this_turn, advanced=advanced
+    )
+
+
+def usable_perks(work: Work, uid: int) -> list[str]:
+    """The activated perks of ``uid`` that it may use now (book names, in its order)."""
+    out: list[str] = []
+    for name in unit_perk_names(work, uid):
+        row = load_table().find(name)
+        if row is not None and row.name not in out and use_refused(work, uid, row.name) is None:
+            out.append(row.name)
+    return out
+
+
+def use_perks_action(work: Work, unit: int, perks: tuple[str, ...]) -> None:
+    """§9.2 Use Perks (Advanced, 001 §9.2; Perks §12.2 L229: "in Advanced Games a Perk may be
+    used again for more CP"): the unit uses the activated perks named, or every one it may use
+    now when none is named. A named perk it may not use is refused with the reason."""
+    names = list(perks) if perks else usable_perks(work, unit)
+    own = {r.name for n in unit_perk_names(work, unit) if (r := load_table().find(n))}
+    for name in names:
+        row = load_table().find(name)
+        why = (
+            f"it has no perk {name!r}"
+            if row is None or row.name not in own
+            else use_refused(work, unit, row.name)
+        )
+        if why is not None or row is None:
+            # the CP is spent (the action was legal); the perk does nothing (§9.2)
+            work.emit("use_perks", f"{work.label(unit)} cannot use {name}: {why}",
+                      "§9.2 Use Perks", unit=unit)  # fmt: skip
+            continue
+        use_perk(work, unit, row.name)
+    if work.flow.phase is not Phase.ACTIONS:
+        work.units[unit] = work.units[unit].with_counter(PERKS_AT_STEP, work.step + 1)
+    if not names:
+        work.emit("use_perks", f"{work.label(unit)} has no activated perk to use now",
+                  "§9.2 Use Perks", unit=unit)  # fmt: skip
+
+
+#: The counter that remembers the step after a unit used perks in the Standard playstyle.
+PERKS_AT_STEP = "perks at step"
+
+
+def verify_use_perks(work: Work, action: UsePerks, side: int) -> None:
+    """Standard playstyle (Perks §12.2 L225-L231: "Perks are used by a Unit once per Game
+    Turn … Any number of Perks can be used by a Unit before and/or after any action"): the
+    acting side's unit, on the battlefield, uses the activated perks named (or every one it may
+    use now); each must be its own and usable now (:func:`use_refused`). Raises the reason."""
+    uid = action.unit
+    if not 0 <= uid < len(work.units):
+        raise RulesError(f"there is no unit {uid}", "§2.1 Unit")
+    info = work.info(uid)
+    if info.side != side:
+        raise RulesError(
+            f"{info.label} belongs to {work.side_name(info.side)}; it is "
+            f"{work.side_name(side)}'s turn to act",
+            "§2.1 Alternating Actions",
+        )
+    names = list(action.perks) if action.perks else usable_perks(work, uid)
+    if not names:
+        raise RulesError(f"{info.label} has no activated perk it may use now", _WHEN)
+    own = {r.name for n in unit_perk_names(work, uid) if (r := load_table().find(n))}
+    for name in names:
+        row = load_table().find(name)
+        if row is None or row.name not in own:
+            raise RulesError(f"{info.label} has no perk {name!r}; it has {sorted(own)}", _WHEN)
+        why = use_refused(work, uid, row.name)
+        if why is not None:
+            raise RulesError(why, row.source)
+    if action.perks and len(set(names)) != len(names):
+        raise RulesError(f"{info.label} names a perk twice", _WHEN)
+
+
+_WHEN = "000_94ecc6a4c74d351b.txt §12.2 L225"
+
+#: The Standard Phases in which a unit may use its perks around its action.
+_PERK_PHASES = frozenset({Phase.DEPLOY, Phase.MOVE, Phase.ATTACK, Phase.DASH})
+
+
+def perk_use_candidates(work: Work, side: int | None) -> Iterator[UsePerks]:
+    """The player's "use perk" decision (§12.2 L225-L231) without the ``perk use``
+    automation: each activated perk a unit of the acting side may use now, as a
+    :class:`~.actions_advanced.UsePerks` action. With the automation the engine makes the
+    choice (:func:`automatic_perk_uses`) and none is listed, so automated games are
+    unchanged."""
+    if (
+        side is None
+        or Automation.PERK_USE in work.setup.automation
+        or work.flow.phase not in _PERK_PHASES
+    ):
+        return
+    for uid in work.side_units(side):
+        if work.units[uid].location is Location.TABLE:
+            for name in usable_perks(work, uid):
+                yield UsePerks(uid, (name,))
+
+
+def forfeit_after_perks(work: Work, action: object) -> None:
+    """L229-L231: "If a Unit wants to use a Perk but does not wish to make an action, they may
+    still use the Perk but it forfeits their opportunity to make an action later in the Phase":
+    a unit that used perks at the side's last decision and is not the one acting now (a pass,
+    another unit's action) has acted."""
+    if not any(u.counters for u in work.units):
+        return
+    acting = getattr(action, "unit", None)
+    for u in work.units:
+        if u.counter(PERKS_AT_STEP) == work.step and u.uid != acting and not u.acted:
+            work.set_unit(u.uid, acted=True)
+            work.emit("perk", f"{work.label(u.uid)} used its perks and made no action: it has "
+                      "acted", _WHEN, unit=u.uid)  # fmt: skip
+
+
+def activated_ranks() -> frozenset[str]:
+    """The activated ranks :func:`use_perk` plays (``perk_effects.activated_ranks``)."""
+    from warbench.rulesets.warsurge.game.perk_effects import activated_ranks as ranks
+
+    return ranks()
 
 
 def use_perk(work: Work, uid: int, name: str) -> None:
-    """``uid`` uses the activated perk ``name`` (checked: :func:`use_refused`)."""
+    """``uid`` uses the activated perk ``name`` (checked: :func:`use_refused`). A perk with a
+    Mastery Test (Cure, Purge) tests first; a failed test uses the perk's Game Turn but not its
+    Limited Use (L283: only uses that took effect count)."""
     row = load_table().get(name)
     refused = use_refused(work, uid, row.name)
     if refused is not None:
         raise RulesError(refused, row.source)
-    u = work.units[uid].with_use(row.name).with_counter(f"used {row.name}", work.flow.turn)
-    work.units[uid] = u
+    work.units[uid] = work.units[uid].with_counter(f"used {row.name}", work.flow.turn)
     work.dirty = True
+    if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
+        work, uid, row.name
+    ):
+        return
+    work.units[uid] = work.units[uid].with_use(row.name)
     for e in row.effects:
         if e.kind is EffectKind.RESTORE:
             n = restore_amount(e.amount, work.info(uid).max_hp, work.dice)
@@ -309,6 +423,71 @@ def use_perk(work: Work, uid: int, name: str) -> None:
             work.set_unit(uid, statuses=statuses_of(statuses))
             work.emit("perk", f"{work.label(uid)} uses {row.name}", row.source, unit=uid,
                       perk=row.name)  # fmt: skip
+        elif e.kind is EffectKind.CLEAR:
+            target = clear_target(work, uid, row)
+            if target is None:
+                continue
+            gone = set(e.names)
+            before = work.units[target].statuses
+            kept = tuple(s for s in before if _base(s.name) not in gone)
+            work.set_unit(target, statuses=kept)
+            removed = sorted({_base(s.name) for s in before} - {_base(s.name) for s in kept})
+            work.emit("perk", f"{work.label(uid)} uses {row.name} on {work.label(target)}: "
+                      f"{', '.join(removed)} removed", row.source, unit=target, perk=row.name,
+                      removed=removed)  # fmt: skip
+
+
+def _base(status: str) -> str:
+    """A status's name without a delay or a weapon scope (``Cripple (next Game Turn)``)."""
+    from warbench.rulesets.warsurge.effects.runtime import split_scope
+    from warbench.rulesets.warsurge.game.perk_effects import DELAYED
+
+    return split_scope(status.removesuffix(DELAYED))[0]
+
+
+def clear_target(work: Work, uid: int, row: PerkEffects) -> int | None:
+    """Whom a clearing perk (Cure I/II L717, Purge I/II L899) is used on: the unit within its
+    Radius (line of sight for the ranks I) with the most statuses it removes — a friendly unit
+    for Cure, an enemy for Purge — the User first, then the nearest; ``None`` when no unit
+    has one (the perk is then not usable, :func:`use_refused`)."""
+    effect = next((e for e in row.effects if e.kind is EffectKind.CLEAR), None)
+    if effect is None:
+        return None
+    names = set(effect.names)
+    enemy = row.name.startswith("Purge")
+    radius = row.target.radius or 0.0
+    sight = row.name.endswith(" I")
+    best: tuple[int, float, int] | None = None
+    for other in work.units:
+        t = other.uid
+        if other.location is not Location.TABLE or not other.living():
+            continue
+        if work.enemies(uid, t) != enemy:
+            continue
+        n = sum(1 for s in other.statuses if _base(s.name) in names)
+        if not n:
+            continue
+        d = 0.0 if t == uid else _gap(work, uid, t)
+        if d > radius + 1e-9 or (sight and t != uid and not _sees(work, uid, t)):
+            continue
+        key = (-n, d, t)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[2]
+
+
+def _gap(work: Work, a: int, b: int) -> float:
+    d = geom.edge_distances(work.xy(a), work.info(a).radius, work.xy(b), work.info(b).radius)
+    return float(d.min()) if d.size else float("inf")
+
+
+def _sees(work: Work, uid: int, target: int) -> bool:
+    """Some model of ``uid`` sees some model of ``target`` (§5.4 line of sight)."""
+    t = work.table()
+    others = work.others_mask([uid, target])
+    field = work.field
+    r, tr = work.info(uid).radius, work.info(target).radius
+    return any(field.visible(work.xy(uid), r, work.xy(target), tr, t.xy[others], t.r[others]))
 
 
 def restore_hp(work: Work, uid: int, n: int) -> int:
@@ -340,27 +519,13 @@ def restore_hp(work: Work, uid: int, n: int) -> int:
         got += hp[i]
     if got:
         work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
+        perk_turn.refresh_thresholds(work, uid)
     return got
 
 
-def _free_spot(
-    work: Work, uid: int, anchors: list[tuple[float, float]]
-) -> tuple[float, float] | None:
-    r = work.info(uid).radius
-    t = work.table()
-    for a in anchors:
-        for s in geom.ring_points(a, 2 * r + 0.2, 16):
-            if not work.field.spot_ok(s, r):
-                continue
-            if len(t.xy):
-                gap = np.sqrt(((t.xy - np.asarray(s)) ** 2).sum(axis=1)) - t.r - r
-                enemy = t.side != work.info(uid).side
-                if (gap < 0.01).any() or (enemy & (gap < 1.0)).any():
-                    continue
-            if any(math.dist(s, p) < 2 * r for p in anchors):
-                continue
-            return s
-    return None
+def on_hp_noted(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
+    """HP Loss, whatever its cause, for the perks that count it (:mod:`.perk_turn`)."""
+    perk_turn.note_hp_lost(work, unit, attacker)
 
 
 def register_perk_hooks(reg: HookRegistry) -> None:
@@ -370,6 +535,19 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.AFTER_MOVE, on_after_move, "Bleed")
     reg.register(Hook.PHASE_START, automatic_perk_uses, "activated perks (automatic choice)")
     reg.register(Hook.TURN_END, on_turn_end, "perk effects at the end of the turn", first=True)
+    reg.register(Hook.TURN_START, perk_turn.on_turn_start, "perks at the start of the turn")
+    reg.register(Hook.DEPLOY, perk_turn.on_deploy, "Game Turns on the Battlefield")
+    reg.register(Hook.HP_LOST, on_hp_noted, "HP Loss noted (Psychology, Pain Locked, by HP)")
+    reg.register(Hook.WEAPON_USED, perk_limits.on_weapon_used, "weapon uses, Stats by HP")
+    reg.register(Hook.USE_PERKS, use_perks_action, "Use Perks (Advanced)")
+    reg.register(Hook.CASUALTY, perk_turn.on_casualty, "Reservoir, Last Stand, Resurrection")
+    reg.register(Hook.TURN_START, perk_roster.presence_at_turn_start, "Presence Roster Perks")
+    reg.register(Hook.PHASE_START, perk_roster.presence_at_phase, "Presence Roster Perks")
+    reg.register(Hook.DEPLOY, perk_roster.presence_after_deploy, "Presence Roster Perks")
+    reg.register(Hook.AFTER_MOVE, perk_roster.presence_after_move, "Presence Roster Perks")
+    reg.register(Hook.WEAPON_USED, perk_roster.presence_after_attack, "Presence Roster Perks")
+    reg.register(Hook.TURN_START, perk_turn.resurrection, "Resurrection")
+    reg.register(Hook.TURN_END, perk_turn.last_stand_ends, "Last Stand ends", first=True)
 
 
 register_perk_hooks(DEFAULT_HOOKS)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from warbench.rulesets.warsurge.game import advanced
+from warbench.rulesets.warsurge.game import advanced, perk_hooks
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -68,10 +68,10 @@ from warbench.rulesets.warsurge.game.work import Work, err
 _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.TURN_MASTER: (ChooseTurnMaster,),
     Phase.ZONES: (ChooseZone,),
-    Phase.DEPLOY: (Deploy, Pass),
-    Phase.MOVE: (Move, Embark, Disembark, Pass),
-    Phase.ATTACK: (Attack, Pass),
-    Phase.DASH: (Move, Embark, Disembark, Pass),
+    Phase.DEPLOY: (Deploy, Pass, UsePerks),  # Perks §12.2 L225: perks before/after actions
+    Phase.MOVE: (Move, Embark, Disembark, Pass, UsePerks),
+    Phase.ATTACK: (Attack, Pass, UsePerks),
+    Phase.DASH: (Move, Embark, Disembark, Pass, UsePerks),
     Phase.ACTIONS: (*advanced.ADVANCED_ACTIONS, EndStep, Counter, Pass),  # §9.2
 }
 
@@ -150,6 +150,9 @@ def verify(w: Work, action: Action) -> Plan:
     if isinstance(action, Pass):
         verify_pass(w, side)
         return None
+    if isinstance(action, UsePerks):  # Standard: a unit's perks, not an action (Perks §12.2)
+        perk_hooks.verify_use_perks(w, action, side)
+        return None
     assert isinstance(action, Deploy | Move | Embark | Disembark | Attack)  # the phase's
     uid = action.unit
     if not 0 <= uid < len(w.units):
@@ -187,6 +190,10 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         if advanced.apply_advanced(w, action, plan):
             advance(w)
         return
+    if isinstance(action, UsePerks):
+        perk_hooks.use_perks_action(w, action.unit, action.perks)
+        return
+    perk_hooks.forfeit_after_perks(w, action)  # a perk user that then did not act (L231)
     if isinstance(action, Pass):
         side = acting_side(w.flow)
         assert side is not None

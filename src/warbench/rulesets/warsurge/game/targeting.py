@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
+from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
 from warbench.rulesets.warsurge.game.state import (
     Location,
 )
@@ -111,7 +112,7 @@ def view_target(
     if w.dirty or w.engaged != w.engaged_at_start:
         return _view_target(w, uid, target)
     memo = w.table().memo
-    key = ("view", uid, target, w.engaged_at_start)
+    key = ("view", uid, target, w.engaged_at_start, range_key(w.units[uid].statuses))
     hit: TargetView | None = memo.get(key)
     if hit is None:
         hit = memo[key] = _view_target(w, uid, target)
@@ -121,6 +122,7 @@ def view_target(
 def _view_target(w: Work, uid: int, target: int) -> TargetView:
     info = w.info(uid)
     u = w.units[uid]
+    ranges = weapon_ranges(info, u.statuses)  # perk statuses: Blind, Limit Break (Perks §12)
     tgt = w.units[target]
     tinfo = w.info(target)
     empty: dict[str, list[int]] = {}
@@ -196,7 +198,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     # Only pairs within a weapon's range can give a user, so sight is asked of those pairs
     # alone (a pair's answer does not depend on the other pairs asked).
     reach = np.asarray(
-        [max((info.weapon_range.get(wn, 0) for wn in ws), default=-1) for ws in weapons_of],
+        [max((ranges.get(wn, 0) for wn in ws), default=-1) for ws in weapons_of],
         dtype=np.float64,
     )
     if embarked:
@@ -217,7 +219,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
             col_seen = sub.any(axis=0)
             for k, m in enumerate(models):
                 for wname in weapons_of[k]:
-                    rng = info.weapon_range.get(wname, 0)
+                    rng = ranges.get(wname, 0)
                     if (col_seen & (near[cols] <= rng + 1e-6)).any():
                         users.setdefault(wname, []).append(m)
         else:
@@ -228,7 +230,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
                 if i is None:
                     continue
                 for wname in weapons_of[k]:
-                    rng = info.weapon_range.get(wname, 0)
+                    rng = ranges.get(wname, 0)
                     if (sub[i] & (dsub[i] <= rng + 1e-6)).any():
                         users.setdefault(wname, []).append(m)
 
