@@ -23,8 +23,9 @@ def play_collision(
     quiet: bool,
 ) -> None:
     """Set up and play one battle; print the events, the board and the result."""
-    from warbench.play import AutomaticPlayer, PromptPlayer, RandomLegalPlayer, SetupArgs
+    from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
+    from warbench.play.terminal import prompt_seat
     from warbench.rulesets.collision.game.protocol import CollisionRuleset, make_view
     from warbench.rulesets.collision.game.render import render_svg, render_text
     from warbench.rulesets.collision.game.state import CollisionState
@@ -53,27 +54,21 @@ def play_collision(
         options["turn_limit"] = turns
     rs = CollisionRuleset()
     auto_player: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
-    ended = False
 
     def write(line: str) -> None:
         if not quiet:
             console.print(line, highlight=False, markup=False)
 
-    def read(prompt: str) -> str:
-        nonlocal ended
-        if ended:
-            return ""
-        try:
-            return input(prompt)
-        except EOFError:
-            ended = True
-            players[side] = auto_player
-            write("input ended: the scripted player plays on for you")
-            return ""
-
     players: list[Any] = [auto_player, auto_player]
     if not auto:
-        players[side] = PromptPlayer(rs.actions, read=read, write=write)
+        prompt_seat(
+            players,
+            side,
+            rs.actions,
+            auto_player,
+            write=write,
+            ended_note="input ended: the scripted player plays on for you",
+        )
     me = side
 
     def on_step(state: CollisionState, events: list[Any]) -> None:

@@ -1,6 +1,6 @@
 """A person's seat at the terminal, beside :class:`~warbench.play.players.PromptPlayer`.
 
-Every ``warbench play`` (WARSURGE, The WarEngine 2.1) seats a person the same way: a
+Every ``warbench play`` (WARSURGE, The WarEngine 2.1, Collision) seats a person the same way: a
 :class:`PromptPlayer` reading lines from the terminal, and when the input ends (end of file, or
 no input to read at all) the seat goes to an automatic player for the rest of the game, the
 question being asked then taking its default. :func:`prompt_seat` is that loop, written once.
