@@ -17,7 +17,12 @@ from warbench.kernel.errors import WarbenchError
 @app.command()
 def simulate(
     rosters: list[Path] = typer.Argument(
-        None, help="Two game roster files: A, then B (not with --run)."
+        None,
+        help="Two roster files of the ruleset: A, then B (not with --run). WARSURGE game "
+        "rosters, Collision battle groups, WarEngine force files.",
+    ),
+    ruleset: str = typer.Option(
+        "warsurge", "--ruleset", "-r", help="warsurge, collision or warengine."
     ),
     games: int = typer.Option(20, "--games", "-n", min=1, help="How many games."),
     players: str = typer.Option(
@@ -38,7 +43,10 @@ def simulate(
         None, "--seed", "-s", min=0, help="Base seed (recorded; random if unset)."
     ),
     turns: int | None = typer.Option(
-        None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
+        None,
+        "--turns",
+        help="WARSURGE: Agreed Game Length (default: random end from Game Turn 4); "
+        "Collision: turn limit; WarEngine: turns.",
     ),
     db: str | None = typer.Option(
         None, "--db", help="Database URL (default: WARBENCH_DB or user data dir)."
@@ -62,11 +70,12 @@ def simulate(
     as_json: bool = typer.Option(False, "--json", help="The summary as JSON."),
 ) -> None:
     """Play N seeded games of roster A against roster B (pairs of games swap the seats on the
-    same seed, pairs rotate over the boards), store and summarise them."""
+    same seed, pairs rotate over the boards), store and summarise them. ``--ruleset collision``
+    plays battle groups, ``--ruleset warengine`` force files (no per-unit table for either)."""
     import secrets
 
     from warbench.cli.progress import progress_bar
-    from warbench.sim.lab import LabSpec, load_rosters, run_lab
+    from warbench.sim.lab import TURN_OPTIONS, LabSpec, check_ruleset, load_rosters, run_lab
     from warbench.sim.report import summarise, write_report
     from warbench.sim.results import load_run, roster_name, save_run, write_csv, write_parquet
 
@@ -81,19 +90,24 @@ def simulate(
             names = (info.roster_a, info.roster_b)
             kinds = (info.player_a, info.player_b)
             base_seed = info.seed
+            ruleset = str(info.spec.get("ruleset", "warsurge"))
         else:
+            check_ruleset(ruleset)
+            if board and ruleset == "collision":
+                raise fail("--board: collision plays on its sample board for the point limit")
             if not rosters or len(rosters) != 2:
                 raise fail(f"simulate needs exactly two rosters (A, B), not {len(rosters or [])}")
             kinds = _kinds(players)
             workers, backend = _jobs(jobs, ray)
             base_seed = secrets.randbits(31) if seed is None else seed
-            pair = load_rosters(rosters)
+            pair = load_rosters(rosters, ruleset)
             spec = LabSpec(
                 pair,
                 kinds,
                 tuple(_board_json(b) for b in board),
-                {} if turns is None else {"game_length": turns},
+                {} if turns is None else {TURN_OPTIONS[ruleset]: turns},
                 base_seed,
+                ruleset,
             )
             with progress_bar("games", as_json=as_json) as bar:
                 rows = run_lab(
@@ -122,8 +136,10 @@ def simulate(
         raise fail(str(exc)) from exc
     s = summarise(rows)
     lo, hi = s.a.interval
+    units = ruleset == "warsurge"
     out: dict[str, Any] = {
         "run": run_id,
+        "ruleset": ruleset,
         "seed": base_seed,
         "a": {"roster": names[0], "player": kinds[0]},
         "b": {"roster": names[1], "player": kinds[1]},
@@ -136,7 +152,8 @@ def simulate(
         "by_board": {b: round(r.rate, 4) for b, r in s.by_board.items()},
         "mean_points": [round(p, 2) for p in s.mean_points],
         "mean_turns": round(s.mean_turns, 2),
-        "silent_games": s.silent,
+        "silent_games": s.silent if units else None,
+        "units_reported": units,
         "written": written,
     }
     if run is None:
@@ -154,12 +171,20 @@ def simulate(
     console.print(f"  A win rate: {s.a}", highlight=False, markup=False)
     for b, r in s.by_board.items():
         console.print(f"    {b}: {r}", highlight=False, markup=False)
-    console.print(
-        f"  mean points left: A {s.mean_points[0]:.1f}, B {s.mean_points[1]:.1f}; "
-        f"mean Game Turns {s.mean_turns:.2f}; one side dealt nothing in {s.silent}",
-        highlight=False,
-        markup=False,
-    )
+    if units:
+        console.print(
+            f"  mean points left: A {s.mean_points[0]:.1f}, B {s.mean_points[1]:.1f}; "
+            f"mean Game Turns {s.mean_turns:.2f}; one side dealt nothing in {s.silent}",
+            highlight=False,
+            markup=False,
+        )
+    else:
+        console.print(
+            f"  mean Victory Points: A {s.mean_points[0]:.1f}, B {s.mean_points[1]:.1f}; "
+            f"mean turns {s.mean_turns:.2f}; {ruleset} reports no units (units table empty)",
+            highlight=False,
+            markup=False,
+        )
     if run is None:
         console.print(f"  {elapsed:.1f} s, {s.games / elapsed:.2f} games/s", highlight=False)
     if run_id is not None and run is None:

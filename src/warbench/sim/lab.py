@@ -11,6 +11,11 @@ Game Turns, steps, the value of each roster at the end of every Game Turn and, p
 point value it took off enemy units and the value it lost (:class:`UnitRow`). A game depends
 only on the spec and its index, so a batch gives the same rows on one core, all local cores
 (``processes``) or a Ray cluster, in game order.
+
+Other rulesets (issue 17): ``ruleset_id`` ``"collision"`` (battle groups) or ``"warengine"``
+(force files) plays through the same protocol; their rows hold the winner, the result's scores
+(Victory Points) in ``points_a``/``points_b``, the turns played (the view's ``turn``), steps
+and digest. Only WARSURGE reports units, so their ``units`` and ``values`` stay empty.
 """
 
 from __future__ import annotations
@@ -23,13 +28,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from warbench.kernel.errors import UnknownNameError
+from warbench.kernel.errors import DataFileError, UnknownNameError
 from warbench.play.core import JSON, Event, ProtocolError, SetupArgs
 
 Backend = Literal["inline", "processes", "ray"]
 Progress = Callable[[int, int], None]
 
 ROSTERS = ("A", "B")
+
+#: The rulesets the lab plays, and the files each reads (:func:`load_rosters`).
+LAB_RULESETS: dict[str, str] = {
+    "warsurge": "game roster files",
+    "collision": "battle-group files (name, points_limit, characters)",
+    "warengine": "force files (name, renown, force, units)",
+}
+
+#: The set-up option that limits the number of turns, by ruleset (``--turns``).
+TURN_OPTIONS: dict[str, str] = {
+    "warsurge": "game_length",
+    "collision": "turn_limit",
+    "warengine": "turns",
+}
+
+
+def check_ruleset(ruleset_id: str) -> str:
+    """``ruleset_id`` if the lab plays it, else an ``UnknownNameError`` naming the ones it does."""
+    if ruleset_id not in LAB_RULESETS:
+        raise UnknownNameError("simulate ruleset", ruleset_id, tuple(LAB_RULESETS))
+    return ruleset_id
 
 
 @dataclass(frozen=True)
@@ -47,6 +73,7 @@ class LabSpec:
     def __post_init__(self) -> None:
         from warbench.ai.players import parse_kind
 
+        check_ruleset(self.ruleset_id)
         for kind in self.players:
             parse_kind(kind)
         if self.seed < 0:
@@ -54,9 +81,12 @@ class LabSpec:
 
     @property
     def board_list(self) -> tuple[JSON, ...]:
-        """The boards in rotation (every sample board when none is given)."""
+        """The boards in rotation (every sample board when none is given; Collision: its
+        sample board for the point limit, ``None``)."""
         if self.boards:
             return self.boards
+        if self.ruleset_id == "collision":
+            return (None,)
         from warbench.rulesets.warsurge.battlefield import sample_boards
 
         return tuple(sample_boards())
@@ -209,9 +239,15 @@ def play_game(spec: LabSpec, game: int) -> GameRow:
     setup = SetupArgs(tuple(rosters), board, dict(spec.options))
     ruleset = get_ruleset(spec.ruleset_id)
     seats = Seats(tuple(kinds), spec.ruleset_id, setup)
-    tally = _Tally(ruleset, a_seat)
+    tally = _Tally(ruleset, a_seat) if spec.ruleset_id == "warsurge" else None
     started = time.perf_counter()
-    run = run_game(ruleset, setup, [seats(seed, 0), seats(seed, 1)], seed, on_step=tally.on_step)
+    run = run_game(
+        ruleset,
+        setup,
+        [seats(seed, 0), seats(seed, 1)],
+        seed,
+        on_step=None if tally is None else tally.on_step,
+    )
     seconds = time.perf_counter() - started
     result = run.result
     assert result is not None
@@ -219,8 +255,13 @@ def play_game(spec: LabSpec, game: int) -> GameRow:
     winner = None
     if result.winner is not None:
         winner = "A" if result.winner == a_seat else "B"
-    units = tally.rows(run.state)
-    last_turn = tally.values[-1][0] if tally.values else 0
+    if tally is not None:
+        units = tally.rows(run.state)
+        values = tuple(tally.values)
+        last_turn = tally.values[-1][0] if tally.values else 0
+    else:  # rulesets that do not report units: the turns from the final view
+        units, values = (), ()
+        last_turn = int(ruleset.view(run.state, 0).get("turn", 0) or 0)
     return GameRow(
         game=game,
         seed=seed,
@@ -234,7 +275,7 @@ def play_game(spec: LabSpec, game: int) -> GameRow:
         steps=len(run.record.steps),
         seconds=round(seconds, 4),
         digest=ruleset.digest(run.state),
-        values=tuple(tally.values),
+        values=values,
         units=units,
     )
 
@@ -284,11 +325,43 @@ def _run_ray(
     return ray_map(play_game, spec, indices, address, workers, progress, "simulate")
 
 
-def load_rosters(paths: Sequence[str | os.PathLike[str]]) -> tuple[JSON, JSON]:
-    """Two game roster files (or WARSURGE roster exports) as game-roster JSON."""
-    from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
-
+def load_rosters(
+    paths: Sequence[str | os.PathLike[str]], ruleset_id: str = "warsurge"
+) -> tuple[JSON, JSON]:
+    """Two roster files of ``ruleset_id`` as the set-up JSON its protocol takes: WARSURGE game
+    roster files (or roster exports), Collision battle groups, WarEngine force files. A file
+    of the wrong kind (a card, a figure) is a :class:`DataFileError` naming what is expected."""
+    check_ruleset(ruleset_id)
     if len(paths) != 2:
         raise ProtocolError(f"the lab needs exactly two rosters, not {len(paths)}", "simulate")
-    a, b = (roster_to_data(load_game_roster(Path(p))) for p in paths)
+    a, b = (_load_roster(Path(p), ruleset_id) for p in paths)
     return a, b
+
+
+def _load_roster(path: Path, ruleset_id: str) -> JSON:
+    expects = f"{ruleset_id} expects {LAB_RULESETS[ruleset_id]}"
+    if path.is_dir():
+        raise DataFileError(str(path), f"is a directory; {expects}")
+    if ruleset_id == "collision":
+        from warbench.rulesets.collision.io import is_group_data, parse_group, read_data, to_data
+
+        data = read_data(path)
+        if not is_group_data(data):
+            kind = (
+                "a character card, not a" if isinstance(data, dict) and "stats" in data else "not a"
+            )
+            raise DataFileError(str(path), f"is {kind} battle group; {expects}")
+        return to_data(parse_group(data, str(path), path.parent))
+    if ruleset_id == "warengine":
+        from warbench.rulesets.warengine.io import is_force_data, parse_force
+        from warbench.rulesets.warengine.io import read_data as we_read
+        from warbench.rulesets.warengine.io import to_data as we_data
+
+        data = we_read(path)
+        if not is_force_data(data):
+            kind = "a figure, not a" if isinstance(data, dict) and "type" in data else "not a"
+            raise DataFileError(str(path), f"is {kind} force; {expects}")
+        return we_data(parse_force(data, str(path), path.parent))
+    from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
+
+    return roster_to_data(load_game_roster(path))

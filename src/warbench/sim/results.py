@@ -57,9 +57,11 @@ class RunInfo:
 
 
 def roster_name(roster: Any, fallback: str) -> str:
-    """A roster's name for the tables (its ``player``)."""
-    if isinstance(roster, dict) and isinstance(roster.get("player"), str):
-        return str(roster["player"])
+    """A roster's name for the tables (its ``player``; a battle group's or force's ``name``)."""
+    if isinstance(roster, dict):
+        for key in ("player", "name"):
+            if isinstance(roster.get(key), str):
+                return str(roster[key])
     return fallback
 
 
