@@ -446,6 +446,21 @@ def _cover(scene: _Scene) -> CoverReport:
             sources.update(g.names[p] for p in np.unique(scene.pieces[cp[covered[it[cq]]]]))
             if covered[it[dq]].any():
                 sources.add("other units")
+    return _unit_cover(scene, frac, levels, sources, "")
+
+
+def _unit_cover(
+    scene: _Scene,
+    frac: FloatArray,
+    levels: IntArray,
+    sources: set[str],
+    seen: str,
+    lines: str = "",
+) -> CoverReport:
+    """The unit's Cover Bonus from each model's obscured level (001 §5.6): Cover Areas raise
+    the models standing in them, then the bonus is the one reached by half or more of the
+    unit's models (flat sight and sight in height share this rule)."""
+    g, m = scene.geom, len(levels)
     areas = np.flatnonzero(g.cover_area)
     if len(areas):
         inside = g.discs_in(areas, scene.txy, np.full(m, EPS))
@@ -459,11 +474,11 @@ def _cover(scene: _Scene) -> CoverReport:
     why = ", ".join(sorted(sources)) or "nothing"
     if bonus:
         reason = (
-            f"{count} of {m} models ({pct}%) are 50% or more obscured (by {why}): "
+            f"{count} of {m} models ({pct}%) are 50% or more obscured{seen} (by {why}): "
             f"Cover Bonus +{bonus} Defence"
         )
     else:
-        reason = f"{count} of {m} models ({pct}%) are 50% or more obscured; fewer than 50%"
+        reason = f"{count} of {m} models ({pct}%) are 50% or more obscured{seen}; fewer than 50%"
     return CoverReport(
         bonus,
         tuple(float(v) for v in frac),
@@ -472,6 +487,7 @@ def _cover(scene: _Scene) -> CoverReport:
         m,
         tuple(sorted(sources)),
         reason,
+        f"001_d3f5e425c5e1196d.txt §5.6{lines}",
     )
 
 
@@ -782,7 +798,6 @@ def _elevated_cover(
     h: float,
 ) -> CoverReport:
     n, m = len(scene.axy), len(scene.txy)
-    g = scene.geom
     levels = np.zeros(m, dtype=np.intp)
     frac = np.zeros(m)
     sources: set[str] = set()
@@ -808,34 +823,4 @@ def _elevated_cover(
         hits = which.reshape(n, m, k)
         for i, j in zip(*np.nonzero(best & (levels[None, :] > 0)), strict=True):
             sources.update(obs.names[int(x)] for x in hits[i, j] if x >= 0)
-    areas = np.flatnonzero(g.cover_area)
-    if len(areas):
-        inside = g.discs_in(areas, scene.txy, np.full(m, EPS))
-        for j, p in zip(*np.nonzero(inside), strict=True):
-            levels[j] = max(levels[j], g.cover_value[areas[p]])
-            sources.add(g.names[areas[p]])
-    need = math.ceil(m / 2)
-    bonus = int(-np.sort(-levels)[need - 1])
-    count = int((levels > 0).sum())
-    pct = round(100 * count / m)
-    why = ", ".join(sorted(sources)) or "nothing"
-    if bonus:
-        reason = (
-            f"{count} of {m} models ({pct}%) are 50% or more obscured, seen in height "
-            f"(by {why}): Cover Bonus +{bonus} Defence"
-        )
-    else:
-        reason = (
-            f"{count} of {m} models ({pct}%) are 50% or more obscured, seen in height; "
-            "fewer than 50%"
-        )
-    return CoverReport(
-        bonus,
-        tuple(float(v) for v in frac),
-        tuple(int(v) for v in levels),
-        count,
-        m,
-        tuple(sorted(sources)),
-        reason,
-        "001_d3f5e425c5e1196d.txt §5.6, L2360",
-    )
+    return _unit_cover(scene, frac, levels, sources, ", seen in height", ", L2360")
