@@ -46,9 +46,8 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.actions_advanced import EndStep
 from warbench.rulesets.warsurge.game.movement import unit_allowance
-from warbench.rulesets.warsurge.game.players import ScriptedPlayer
+from warbench.rulesets.warsurge.game.players import ScriptedPlayer, seek_sight, sees_a_target
 from warbench.rulesets.warsurge.game.state import Automation, GameState, Location, Phase
-from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.work import Work
 
 #: A unit farther than this (inches, edge to edge) from every enemy rides a Transport in reach.
@@ -208,14 +207,14 @@ class TacticalBot(ScriptedPlayer):
             )
         if dash and not melee_unit:
             return opts  # shooters keep their weapons usable (Battle/Heavy, §5.1)
-        sees = state is not None and _sees_a_target(w, uid)
+        sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         if in_range and sees:
             return opts  # a target in sight: stay and shoot (Heavy weapons need it, §5.1)
         tgt = w.xy(foe).mean(axis=0)
         toward = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         if in_range and state is not None:
-            return opts + _seek_sight(state, w, uid, toward, allowance)
+            return opts + seek_sight(state, w, uid, toward, allowance)
         opts.append(toward)
         return opts
 
@@ -266,49 +265,6 @@ def _spread_order(points: list[tuple[float, float]]) -> list[tuple[float, float]
     axis = 1 if len(xs) == 1 else 0
     mid = sum(p[axis] for p in points) / len(points)
     return sorted(points, key=lambda p: (abs(p[axis] - mid), p[axis]))
-
-
-def _sees_a_target(w: Work, uid: int) -> bool:
-    """Some weapon of the unit has an enemy model in range and line of sight (§5.2)."""
-    for _, foe in engine.nearest_enemies(w, uid)[:3]:
-        view = view_target(w, uid, foe)
-        if not view.reason and any(view.users_in_range.values()):
-            return True
-    return False
-
-
-def _seek_sight(
-    state: GameState, w: Work, uid: int, toward: Move, allowance: float
-) -> list[Action]:
-    """Straight at the enemy, then turning 45 and 90 degrees either way: the first legal move
-    after which a weapon sees a target first, the other legal ones after it."""
-    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
-
-    assert toward.to is not None
-    centre = w.xy(uid).mean(axis=0)
-    dx, dy = toward.to[0] - float(centre[0]), toward.to[1] - float(centre[1])
-    norm = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / norm, dy / norm
-    moves: list[Action] = [toward]
-    for angle in (45.0, -45.0, 90.0, -90.0):
-        r = math.radians(angle)
-        vx, vy = ux * math.cos(r) - uy * math.sin(r), ux * math.sin(r) + uy * math.cos(r)
-        moves.append(
-            Move(
-                uid,
-                to=(float(centre[0]) + vx * allowance, float(centre[1]) + vy * allowance),
-                dash=toward.dash,
-            )
-        )
-    legal: list[Action] = []
-    for m in moves:
-        if not engine.can(state, m):
-            continue
-        after, _ = engine.apply(state, m)
-        if _sees_a_target(Work(after, None, DEFAULT_HOOKS), uid):
-            return [m, *legal]
-        legal.append(m)
-    return legal
 
 
 @dataclass

@@ -161,12 +161,12 @@ class ScriptedPlayer:
         if holding and state is not None:
             # close enough but nothing to shoot at in the last Attack Phase (terrain in the
             # way): move to where a weapon sees a target, else toward the enemy, else around
-            return opts + _seek_sight(state, w, uid, toward, allowance)
+            return opts + seek_sight(state, w, uid, toward, allowance)
         opts.append(toward)
         return opts
 
 
-def _sees_a_target(w: Work, uid: int) -> bool:
+def sees_a_target(w: Work, uid: int) -> bool:
     """Some weapon of the unit has an enemy model in range and line of sight (any Type)."""
     for _, foe in engine.nearest_enemies(w, uid)[:3]:
         view = view_target(w, uid, foe)
@@ -175,9 +175,7 @@ def _sees_a_target(w: Work, uid: int) -> bool:
     return False
 
 
-def _seek_sight(
-    state: GameState, w: Work, uid: int, toward: Move, allowance: float
-) -> list[Action]:
+def seek_sight(state: GameState, w: Work, uid: int, toward: Move, allowance: float) -> list[Action]:
     """Moves that look for a target: straight at the enemy, then turning 45 and 90 degrees
     either way (around the obstacle). The first legal one that brings a target into range and
     line of sight comes first; the other legal ones follow in that order."""
@@ -198,7 +196,7 @@ def _seek_sight(
         if not engine.can(state, m):
             continue
         after, _ = engine.apply(state, m)
-        if _sees_a_target(Work(after, None, DEFAULT_HOOKS), uid):
+        if sees_a_target(Work(after, None, DEFAULT_HOOKS), uid):
             return [m, *legal, *moves[k + 1 :]]  # the caller checks the rest
         legal.append(m)
     return legal
