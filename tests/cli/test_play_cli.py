@@ -44,3 +44,15 @@ def test_play_needs_two_rosters(capsys: pytest.CaptureFixture[str]) -> None:
         main(["play", str(ROSTERS / "skirmish_a.yaml")])
     assert exit_info.value.code
     assert "exactly two rosters" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ruleset", ["warengine", "collision"])
+def test_play_refuses_an_ai_the_terminal_game_does_not_seat(
+    ruleset: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--ai`` was silently ignored for The WarEngine and Collision (the scripted AI played)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--ruleset", ruleset, "--ai", "search", "a.json", "b.json"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--ai search" in err and "allowed: scripted" in err

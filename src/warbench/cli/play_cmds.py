@@ -34,12 +34,20 @@ def play(
         help="warsurge (game rosters), warengine (force files) or collision (battle groups).",
     ),
     ai: str = typer.Option(
-        "scripted", "--ai", help="Your opponent: scripted, random, search or search:1..4."
+        "scripted",
+        "--ai",
+        help="Your opponent: scripted, random, tactical, search or search:1..4 (WARSURGE; "
+        "The WarEngine and Collision: scripted).",
     ),
 ) -> None:
     """Play a Standard game against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
     text after each step. When the input ends, the scripted AI plays on for you."""
+    if ruleset in ("warengine", "collision") and ai != "scripted":
+        # the terminal games of these two seat the scripted player opposite you
+        raise fail(
+            f"--ai {ai}: a {ruleset} game at the terminal has the scripted AI; allowed: scripted"
+        )
     if ruleset == "warengine":
         from warbench.cli.play_warengine import play_warengine
 
