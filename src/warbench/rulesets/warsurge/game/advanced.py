@@ -6,7 +6,8 @@ Standard phases, and during :attr:`~.state.Phase.ACTIONS` this module verifies a
 Actions. Move, Dash, Attack and Deploy are the Standard actions, checked and applied by the
 Standard rules; an Action Step adds the unit, the CP cost (§9.2, doubling on reuse), Heavy and
 Battle weapon limits across the Game Turn (§9.2 Move, Dash, Prepare) and the immediate removal
-of casualties after each Attack (§9.1 IV).
+of casualties after each Attack (§9.1 IV), whose Coherency, Base Contact and survivors' moves
+wait for their players as in the Standard Attack Phase when not automated.
 """
 
 from __future__ import annotations
@@ -337,7 +338,8 @@ def after_attack(w: Work) -> bool:
         assert isinstance(plan, AttackPlanG)
         if not apply_attack(w, plan, attack):
             return False  # waiting for the casualties to be chosen (§5.11)
-    end_attack_phase(w)
+    if not end_attack_phase(w, may_wait=True):
+        return False  # a placement waits for its player (§6.6, §4.2 IV, §4.4 III)
     return step_over(w)
 
 

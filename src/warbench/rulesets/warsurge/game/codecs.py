@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     Status,
     UnitGS,
+    Wreck,
     unit_state_fields,
 )
 
@@ -223,6 +224,12 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
     },
     "casualties": {"unit": _UID, "models": {"type": "array", "items": _UID}},
     "restore": {"unit": _UID, "positions": {"type": "array", "items": _POINT}},
+    "survivors": {
+        "unit": _UID,
+        "positions": {"type": "array", "items": _POINT},
+        "lost": {"type": "array", "items": _UID},
+    },
+    "contact": {"unit": _UID, "foe": _UID, "positions": {"type": "array", "items": _POINT}},
     "pass": {},
 }
 _REQUIRED_FIELDS = {
@@ -231,6 +238,7 @@ _REQUIRED_FIELDS = {
     "embark": ["transport"],
     "attack": ["targets"],
     "restore": ["positions"],
+    "contact": ["foe", "positions"],
 }
 
 
@@ -286,6 +294,13 @@ def _restore_from_json(data: Mapping[str, Any]) -> CoherencyPause:
             tuple(int(u) for u in data["units"]),
             tuple((int(u), int(n)) for u, n in data["counts"]),
             dice,
+            stage=str(data.get("stage", "coherency")),
+            removals=tuple(int(u) for u in data.get("removals", ())),
+            wrecks=tuple(
+                Wreck(int(u), tuple((float(x), float(y)) for x, y in site), float(r))
+                for u, site, r in data.get("wrecks", ())
+            ),
+            pairs=tuple((int(a), int(b)) for a, b in data.get("pairs", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise DataFileError("<state>", f"not a waiting Coherency restoration: {exc!r}") from exc

@@ -27,6 +27,7 @@ from warbench.rulesets.warsurge.game import casualties, geom, perk_hooks, perk_l
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
+    BaseContact,
     Casualties,
     ChooseTurnMaster,
     ChooseZone,
@@ -37,6 +38,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
     Point,
     Restore,
+    Survivors,
     round_point,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
@@ -152,7 +154,9 @@ def apply(
     apply_plan(w, action, plan)
     # choosing casualties finishes the Attack's step: its dice are the Attack's (so a game
     # whose choices are the engine's own rolls as the automated game does)
-    w.step = state.step + (0 if isinstance(action, Casualties | Restore) else 1)
+    w.step = state.step + (
+        0 if isinstance(action, Casualties | Restore | Survivors | BaseContact) else 1
+    )
     return w.state(), w.events
 
 
@@ -175,11 +179,16 @@ def default_casualties(state: GameState) -> Casualties:
     return Casualties(p.target, p.candidates)
 
 
-def default_restore(state: GameState, *, hooks: HookRegistry = DEFAULT_HOOKS) -> Restore:
-    """The engine's own restoration of the unit waiting to restore its Coherency at the end
-    of the Attack Phase (``Automation.COHERENCY``, §4.2 IV): the fewest models moved the
-    least distance, every model's position written out."""
-    return casualties.default_restore(Work(state, None, hooks))
+def default_restore(
+    state: GameState, *, hooks: HookRegistry = DEFAULT_HOOKS
+) -> Restore | Survivors | BaseContact:
+    """The engine's own move for the placement waiting at the end of the Attack Phase (or
+    of an Advanced Attack Action): a unit out of Coherency (``Automation.COHERENCY``, §4.2 IV:
+    the fewest models moved the least distance), a destroyed Transport's survivors
+    (``Automation.MODEL_PLACEMENT``, §6.6: where it stood, then around, then the Coherency
+    moves), a Melee that lost its Base Contact (``Automation.COHERENCY``, §4.4 III); every
+    model's position written out."""
+    return casualties.default_placement(Work(state, None, hooks))
 
 
 def default_counter(state: GameState) -> Counter:

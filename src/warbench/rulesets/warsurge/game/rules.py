@@ -24,6 +24,7 @@ from warbench.rulesets.warsurge.game import advanced, perk_hooks
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
+    BaseContact,
     Casualties,
     ChooseTurnMaster,
     ChooseZone,
@@ -33,6 +34,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
     Pass,
     Restore,
+    Survivors,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
     Counter,
@@ -44,9 +46,10 @@ from warbench.rulesets.warsurge.game.actions_advanced import (
 )
 from warbench.rulesets.warsurge.game.attacks import apply_attack, resume_attack, verify_attack
 from warbench.rulesets.warsurge.game.casualties import (
-    apply_restore,
+    refuse_unasked,
+    resume_placement,
     verify_casualties,
-    verify_restore,
+    verify_placement,
 )
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
 from warbench.rulesets.warsurge.game.movement import apply_move, verify_move
@@ -86,6 +89,8 @@ _KIND_NAMES = {
     Attack: "attacking",
     Casualties: "choosing casualties",
     Restore: "restoring Coherency",
+    Survivors: "placing survivors",
+    BaseContact: "restoring Base Contact",
     Pass: "passing",
     UsePerks: "using Perks",
     Prepare: "preparing",
@@ -101,18 +106,10 @@ def verify(w: Work, action: Action) -> Plan:
     flow = w.flow
     if flow.phase is Phase.OVER:
         raise err("the game is over", "§2.2 step 8")
-    if w.restore is not None:
-        if not isinstance(action, Restore):
-            uid = w.restore.units[0]
-            raise err(
-                f"{w.side_name(w.info(uid).side)} must first restore the Coherency of "
-                f"{w.label(uid)}",
-                "§4.2 IV",
-            )
-        verify_restore(w, action)
+    if w.restore is not None:  # survivors, Coherency or Base Contact to place (§6.6, §4.2, §4.4)
+        verify_placement(w, action)
         return None
-    if isinstance(action, Restore):
-        raise err("no unit waits to restore its Coherency", "§4.2 IV")
+    refuse_unasked(action)
     if w.pause is not None:
         if not isinstance(action, Casualties):
             p = w.pause
@@ -203,9 +200,13 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         w.flow = replace(w.flow, passed=w.flow.passed | {side})
         advance(w)
         return
-    if isinstance(action, Restore):
-        if apply_restore(w, action):
-            finish_phase(w, Phase.ATTACK)
+    if isinstance(action, Restore | Survivors | BaseContact):
+        if resume_placement(w, action):
+            if w.flow.phase is Phase.ACTIONS:  # Advanced: the Action Step goes on (§9.1 IV)
+                if advanced.step_over(w):
+                    advance(w)
+            else:
+                finish_phase(w, Phase.ATTACK)
         return
     if isinstance(action, Casualties):
         assert w.pause is not None
