@@ -183,7 +183,8 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         assert side is not None
         take_zone(w, side, action.zone)
         return
-    if w.flow.phase is Phase.ACTIONS and not isinstance(action, Casualties):
+    placing = isinstance(action, Restore | Survivors | BaseContact)
+    if w.flow.phase is Phase.ACTIONS and not (placing or isinstance(action, Casualties)):
         if advanced.apply_advanced(w, action, plan):
             advance(w)
         return
@@ -200,7 +201,8 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         w.flow = replace(w.flow, passed=w.flow.passed | {side})
         advance(w)
         return
-    if isinstance(action, Restore | Survivors | BaseContact):
+    if placing:
+        assert isinstance(action, Restore | Survivors | BaseContact)
         if resume_placement(w, action):
             if w.flow.phase is Phase.ACTIONS:  # Advanced: the Action Step goes on (§9.1 IV)
                 if advanced.step_over(w):
