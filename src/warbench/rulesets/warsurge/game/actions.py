@@ -139,6 +139,18 @@ class Restore:
 
 
 @dataclass(frozen=True)
+class EmbarkTerrain:
+    """Embark a terrain piece with a Transport Stat (§10.2 B/C, L4383-4391: "Units could treat
+    these terrain features as a Transport"), with a Move (or a Dash): at least one model
+    reaches the piece (or one of its gates, §10.5) and the whole unit goes inside. Leaving is a
+    :class:`Disembark` of the unit."""
+
+    unit: int
+    terrain: str
+    dash: bool = False
+
+
+@dataclass(frozen=True)
 class Survivors:
     """The controlling player places the surviving models of ``unit``, a passenger of a
     Transport destroyed as a casualty (§6.6: "place surviving models where the Transport model
@@ -179,6 +191,7 @@ Action = (
     | Deploy
     | Move
     | Embark
+    | EmbarkTerrain
     | Disembark
     | Attack
     | Casualties
@@ -200,6 +213,7 @@ _KINDS: dict[str, type[Any]] = {
     "deploy": Deploy,
     "move": Move,
     "embark": Embark,
+    "embark_terrain": EmbarkTerrain,
     "disembark": Disembark,
     "attack": Attack,
     "casualties": Casualties,

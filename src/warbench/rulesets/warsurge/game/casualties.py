@@ -269,7 +269,7 @@ def end_attack_phase(w: Work, may_wait: bool = False) -> bool:
     when every step has been taken."""
     counts: dict[int, int] = {}
     for u in list(w.units):
-        if u.location not in (Location.TABLE, Location.EMBARKED):
+        if u.location not in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             continue
         cas = [i for i in u.present() if u.hp[i] <= 0]
         if cas:
@@ -317,7 +317,7 @@ def _removals(
             continue
         uid = removals.pop(0)
         u = w.units[uid]
-        if u.location in (Location.TABLE, Location.EMBARKED):
+        if u.location in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             cas = [i for i in u.present() if u.hp[i] <= 0]
             if cas:
                 remove_models(w, uid, cas, "casualties of the Attack Phase", wrecks)
@@ -348,7 +348,7 @@ def _contact_stage(
     ask = may_wait and Automation.COHERENCY not in w.setup.automation
     while pairs:
         a, b = pairs[0]
-        if (a, b) not in w.engaged or b in w.contacts(a):
+        if (a, b) not in w.engaged or _inside_together(w, a, b) or b in w.contacts(a):
             del pairs[0]
             continue
         found = engine_contact(w, (a, b), cmap)
@@ -373,6 +373,13 @@ def _contact_stage(
             engage_new_contacts(w, uid)
     clear_melee_statuses(w)
     return True
+
+
+def _inside_together(w: Work, a: int, b: int) -> bool:
+    """Both units are inside the same terrain piece: their Melee needs no Base Contact
+    (§10.2 L4441-4447, "count as being engaged in a Melee")."""
+    ua, ub = w.units[a], w.units[b]
+    return ua.location is Location.TERRAIN and ua.terrain is not None and ua.terrain == ub.terrain
 
 
 def _ask(w: Work) -> None:

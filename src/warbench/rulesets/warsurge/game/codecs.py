@@ -204,6 +204,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "dash": {"type": "boolean"},
     },
     "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
+    "embark_terrain": {"unit": _UID, "terrain": {"type": "string"}, "dash": {"type": "boolean"}},
     "disembark": {
         "unit": _UID,
         "to": _POINT,
@@ -236,6 +237,7 @@ _REQUIRED_FIELDS = {
     "turn_master": ["side"],
     "zone": ["zone"],
     "embark": ["transport"],
+    "embark_terrain": ["terrain"],
     "attack": ["targets"],
     "restore": ["positions"],
     "contact": ["foe", "positions"],
@@ -353,6 +355,7 @@ def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:
         statuses=tuple(Status(str(n), t, str(s)) for n, t, s in d["st"]),
         counters=tuple((str(k), int(v)) for k, v in d["ct"]),
         uses=tuple((str(k), int(v)) for k, v in d["uses"]),
+        terrain=None if d.get("terrain") is None else str(d["terrain"]),
     )
 
 

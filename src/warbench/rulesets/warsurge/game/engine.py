@@ -453,6 +453,9 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         dash = phase is Phase.DASH
         allowance = unit_allowance(w, uid, dash)
         foes = nearest_enemies(w, uid)
+        if u.location is Location.TERRAIN:  # out of a terrain piece (§10.2, §10.5)
+            yield from _terrain_exits(w, uid, dash)
+            return
         if u.location is Location.EMBARKED:
             holder = w.outermost(uid)
             if w.units[holder].location is not Location.TABLE:
@@ -485,6 +488,24 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         yield from attack_candidates(w, uid)
 
 
+def _terrain_exits(w: Work, uid: int, dash: bool) -> Iterator[Action]:
+    """Disembark candidates of a unit inside a terrain piece: toward the nearest enemy unit on
+    the table, then the eight compass points 10" from the piece's centre."""
+    name = w.units[uid].terrain
+    if name is None:
+        return
+    piece = w.field.board.terrain_named(name)
+    c = np.asarray(piece.polygon, dtype=np.float64).mean(axis=0)
+    t = w.table()
+    enemy = t.side != w.info(uid).side
+    if enemy.any():
+        d = ((t.xy[enemy] - c) ** 2).sum(axis=1)
+        p = t.xy[enemy][int(np.argmin(d))]
+        yield Disembark(uid, to=(float(p[0]), float(p[1])), dash=dash)
+    for dx, dy in _DIRS:
+        yield Disembark(uid, to=(float(c[0] + dx * 10), float(c[1] + dy * 10)), dash=dash)
+
+
 def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> dict[str, list[int]]:
     """For each weapon of the unit, the enemy units it can legally attack (nearest first,
     looking at up to ``limit`` nearest enemy units; engaged foes first). With ``first``, stop
@@ -494,6 +515,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     foes = [f for _, f in nearest_enemies(w, uid)]
     engaged = w.engaged_with(w.outermost(uid))
     order = [f for f in engaged if f in foes] + [f for f in foes if f not in engaged]
+    if w.units[uid].location is Location.TERRAIN:  # the Melee inside a terrain piece (§10.2)
+        order = engaged
     # passengers of engaged Transports with Fire Points (§6.9)
     for f in list(engaged):
         for p in w.passengers(f):

@@ -31,6 +31,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Deploy,
     Disembark,
     Embark,
+    EmbarkTerrain,
     Move,
     Pass,
     Restore,
@@ -53,9 +54,19 @@ from warbench.rulesets.warsurge.game.casualties import (
 )
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
 from warbench.rulesets.warsurge.game.movement import apply_move, verify_move
-from warbench.rulesets.warsurge.game.plans import AttackPlanG, DeployPlan, MovePlan, Plan
+from warbench.rulesets.warsurge.game.plans import (
+    AttackPlanG,
+    DeployPlan,
+    MovePlan,
+    Plan,
+    TerrainPlan,
+)
 from warbench.rulesets.warsurge.game.state import (
     Phase,
+)
+from warbench.rulesets.warsurge.game.terrain_transport import (
+    apply_terrain,
+    verify_embark_terrain,
 )
 from warbench.rulesets.warsurge.game.transports import verify_disembark, verify_embark
 from warbench.rulesets.warsurge.game.turn import (
@@ -72,9 +83,9 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.TURN_MASTER: (ChooseTurnMaster,),
     Phase.ZONES: (ChooseZone,),
     Phase.DEPLOY: (Deploy, Pass, UsePerks),  # Perks §12.2 L225: perks before/after actions
-    Phase.MOVE: (Move, Embark, Disembark, Pass, UsePerks),
+    Phase.MOVE: (Move, Embark, EmbarkTerrain, Disembark, Pass, UsePerks),
     Phase.ATTACK: (Attack, Pass, UsePerks),
-    Phase.DASH: (Move, Embark, Disembark, Pass, UsePerks),
+    Phase.DASH: (Move, Embark, EmbarkTerrain, Disembark, Pass, UsePerks),
     Phase.ACTIONS: (*advanced.ADVANCED_ACTIONS, EndStep, Counter, Pass),  # §9.2
 }
 
@@ -85,6 +96,7 @@ _KIND_NAMES = {
     Deploy: "deploying",
     Move: "moving",
     Embark: "embarking",
+    EmbarkTerrain: "embarking terrain",
     Disembark: "disembarking",
     Attack: "attacking",
     Casualties: "choosing casualties",
@@ -150,7 +162,7 @@ def verify(w: Work, action: Action) -> Plan:
     if isinstance(action, UsePerks):  # Standard: a unit's perks, not an action (Perks §12.2)
         perk_hooks.verify_use_perks(w, action, side)
         return None
-    assert isinstance(action, Deploy | Move | Embark | Disembark | Attack)  # the phase's
+    assert isinstance(action, Deploy | Move | Embark | EmbarkTerrain | Disembark | Attack)
     uid = action.unit
     if not 0 <= uid < len(w.units):
         raise err(f"there is no unit {uid}", "§2.1 Unit")
@@ -169,6 +181,8 @@ def verify(w: Work, action: Action) -> Plan:
         return verify_attack(w, action)
     if isinstance(action, Embark):
         return verify_embark(w, action)
+    if isinstance(action, EmbarkTerrain):  # terrain as a Transport (§10.2)
+        return verify_embark_terrain(w, action)
     if isinstance(action, Disembark):
         return verify_disembark(w, action)
     return verify_move(w, action)
@@ -229,7 +243,9 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
             return  # waiting for the casualties to be chosen (§5.11)
     elif isinstance(plan, MovePlan):
         apply_move(w, plan)
-    assert isinstance(action, Deploy | Move | Embark | Disembark | Attack)
+    elif isinstance(plan, TerrainPlan):
+        apply_terrain(w, plan)
+    assert isinstance(action, Deploy | Move | Embark | EmbarkTerrain | Disembark | Attack)
     uid = action.unit
     w.set_unit(uid, acted=True)
     advance(w)

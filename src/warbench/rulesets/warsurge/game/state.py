@@ -52,12 +52,14 @@ class Phase(StrEnum):
 
 
 class Location(StrEnum):
-    """Where a unit is: in Reserve, on the Battlefield, embarked in a Transport, or destroyed."""
+    """Where a unit is: in Reserve, on the Battlefield, embarked in a Transport, inside a
+    terrain piece used as a Transport (§10.2 B/C; ``UnitGS.terrain`` names it), or destroyed."""
 
     RESERVE = "reserve"
     TABLE = "table"
     EMBARKED = "embarked"
     DESTROYED = "destroyed"
+    TERRAIN = "terrain"
 
 
 class Automation(StrEnum):
@@ -316,6 +318,7 @@ class UnitGS:
     statuses: tuple[Status, ...] = ()
     counters: tuple[tuple[str, int], ...] = ()
     uses: tuple[tuple[str, int], ...] = ()  # limited uses spent (Emergency Save, Burst …)
+    terrain: str | None = None  # the terrain piece the unit is inside (Location.TERRAIN, §10.2)
 
     # -- queries ------------------------------------------------------------------------
     @property
@@ -556,7 +559,7 @@ class GameState:
         """Current Point Value of a unit still on the battlefield (§2.2 step 8), with Fusion,
         Respawn and Summon applied (Perks 000 L333-335)."""
         u = self.units[uid]
-        if u.location not in (Location.TABLE, Location.EMBARKED):
+        if u.location not in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             return 0.0
         if u.location is Location.EMBARKED:
             holder = self.units[self.outermost(uid)]
@@ -605,7 +608,9 @@ def unit_state_fields(u: UnitGS, pos_digits: int | None = None) -> dict[str, Any
         if pos_digits is None
         else [(round(x, pos_digits), round(y, pos_digits)) for x, y in u.pos]
     )
+    inside = {} if u.terrain is None else {"terrain": u.terrain}  # only then: digests unchanged
     return {
+        **inside,
         "uid": u.uid,
         "loc": u.location.value,
         "pos": [[x, y] for x, y in pos],

@@ -18,11 +18,12 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
-from warbench.rulesets.warsurge.game.plans import MovePlan
+from warbench.rulesets.warsurge.game.plans import MovePlan, TerrainPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
     Location,
 )
+from warbench.rulesets.warsurge.game.terrain_transport import verify_disembark_terrain
 from warbench.rulesets.warsurge.game.work import Work, err
 
 
@@ -125,11 +126,13 @@ def verify_embark(w: Work, action: Embark) -> MovePlan:
     return MovePlan(uid, (), (), None, action.dash, embark=tr)
 
 
-def verify_disembark(w: Work, action: Disembark) -> MovePlan:
+def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
     uid = action.unit
     info = w.info(uid)
     check_dash_flag(w, action.dash)
     u = w.units[uid]
+    if u.location is Location.TERRAIN:  # leaving a terrain piece (§10.2, §10.5)
+        return verify_disembark_terrain(w, action)
     if u.location is not Location.EMBARKED or u.embarked_in is None:
         raise err(f"{info.label} is not embarked", "§6.3")
     if info.immobile:
