@@ -158,13 +158,25 @@ def check_invariants(state: GameState) -> None:
                 )
     for a, b in state.engaged:
         assert setup.units[a].side != setup.units[b].side
-        assert state.units[a].location is Location.TABLE
-        assert state.units[b].location is Location.TABLE
+        ua, ub = state.units[a], state.units[b]
+        if ua.location is Location.TERRAIN or ub.location is Location.TERRAIN:
+            # units inside one terrain piece are engaged (§10.2 L4441-4447), nobody else
+            assert ua.terrain is not None and ua.terrain == ub.terrain
+            assert ua.location is ub.location is Location.TERRAIN
+            continue
+        assert ua.location is Location.TABLE
+        assert ub.location is Location.TABLE
+    for u in state.units:  # a terrain piece holds no more than its Transport Capacity (§10.2)
+        assert (u.location is Location.TERRAIN) == (u.terrain is not None)
+    for t in setup.field.board.terrain:
+        inside = [u.uid for u in state.units if u.terrain == t.name]
+        if inside:
+            assert sum(setup.units[x].points for x in inside) <= t.capacity + 1e-9
     # current values from scratch
     totals = [0.0] * len(setup.sides)
     for u in state.units:
         info = setup.units[u.uid]
-        on = u.location is Location.TABLE or (
+        on = u.location in (Location.TABLE, Location.TERRAIN) or (
             u.location is Location.EMBARKED
             and state.units[state.outermost(u.uid)].location is Location.TABLE
         )

@@ -75,7 +75,7 @@ def destroy_unit(w: Work, uid: int, wrecks: list[Wreck] | None = None) -> None:
     u = w.units[uid]
     was_table = u.location is Location.TABLE
     last_pos = [u.pos[i] for i in range(len(u.pos))] if u.pos else []
-    w.set_unit(uid, location=Location.DESTROYED, embarked_in=None)
+    w.set_unit(uid, location=Location.DESTROYED, embarked_in=None, terrain=None)
     w.engaged = {p for p in w.engaged if uid not in p}
     w.emit("destroyed", f"{w.label(uid)} is destroyed", "§5.11", unit=uid)
     for p in w.passengers(uid):

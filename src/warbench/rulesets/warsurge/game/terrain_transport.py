@@ -131,8 +131,8 @@ def verify_embark_terrain(w: Work, action: EmbarkTerrain) -> TerrainPlan:
         if gates:
             spots = gates
         else:
-            near = shapely.ops.nearest_points(poly.boundary, shapely.Point(c))[0]
-            spots = [(float(near.x), float(near.y))]
+            near = shapely.shortest_line(poly.boundary, shapely.Point(c)).coords[0]
+            spots = [(float(near[0]), float(near[1]))]
         inside = poly.contains(shapely.Point(c))
         for g in spots:
             d = 0.0 if inside and not gates else max(0.0, math.dist(c, g) - r)
