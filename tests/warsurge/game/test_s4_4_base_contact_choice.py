@@ -194,3 +194,24 @@ def test_advanced_games_whose_placements_are_the_engine_s_are_the_automated_game
         finals.append((run.state.digest(), len(run.actions) - placed, placed))
     assert finals[1][2] > 0
     assert finals[0][:2] == finals[1][:2]
+
+
+def test_conformance_passes_with_base_contact_decisions() -> None:
+    """Random-legal players and the defaults answer the ``"contact"`` decision too (the sample
+    armies on the ruins, seed 4, where a Melee loses its Base Contact)."""
+    from warbench.play import SetupArgs
+    from warbench.play.conformance import check_conformance
+    from warbench.rulesets.warsurge.game.io import roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+
+    rosters = tuple(
+        roster_to_data(load_game_roster(ROSTERS / f))
+        for f in ("sci_fi_humans.yaml", "scavengers.yaml")
+    )
+    report = check_conformance(
+        WarsurgeRuleset(),
+        SetupArgs(rosters, "ruins_48x48", {"automation": sorted(a.value for a in RESTORING)}),
+        seeds=[4],
+        samples=1,
+    )
+    assert report.finished == 1 and report.decisions.get("contact", 0) > 0

@@ -443,7 +443,9 @@ def verify_placement(w: Work, action: Action) -> None:
     if isinstance(action, Restore):
         verify_restore(w, action)
     elif isinstance(action, Survivors):
-        verify_survivors(w, action, p.wrecks[0], default_placement(w))  # type: ignore[arg-type]
+        engine = default_placement(w)
+        assert isinstance(engine, Survivors)
+        verify_survivors(w, action, p.wrecks[0], engine)
     elif isinstance(action, BaseContact):
         found = engine_contact(w, p.pairs[0], dict(p.counts))
         assert found is not None and found[0] == uid
