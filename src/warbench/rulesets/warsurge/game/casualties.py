@@ -27,7 +27,11 @@ from warbench.rulesets.warsurge.game.actions import (
     Restore,
     Survivors,
 )
-from warbench.rulesets.warsurge.game.coherency import full_positions, problem_positions
+from warbench.rulesets.warsurge.game.coherency import (
+    check_unit_positions,
+    full_positions,
+    spot_clear,
+)
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
 from warbench.rulesets.warsurge.game.melee import (
     clear_melee_statuses,
@@ -237,16 +241,7 @@ def _near_spot(
     best: tuple[float, Point] | None = None
     for rad in (2 * r + 1.0, 2 * r + 0.2, 2 * r + 1.8):
         for s in geom.ring_points((float(anchor[0]), float(anchor[1])), rad, 16):
-            if not w.field.spot_ok(s, r):
-                continue
-            if (
-                len(oxy)
-                and (
-                    np.sqrt(((oxy - np.asarray(s)) ** 2).sum(axis=1)) - orad - r < -OVERLAP_TOL
-                ).any()
-            ):
-                continue
-            if any(math.dist(s, pos[m]) < 2 * r - OVERLAP_TOL for m in main):
+            if not spot_clear(w, s, r, oxy, orad, (pos[m] for m in main)):
                 continue
             cost = math.dist(s, (float(prefer[0]), float(prefer[1])))
             if best is None or cost < best[0]:
@@ -474,22 +469,11 @@ def verify_restore(w: Work, action: Restore) -> None:
             f"{w.label(uid)} (unit {uid}) restores its Coherency now, not unit {action.unit}",
             "§4.2 IV",
         )
-    present = w.units[uid].present()
-    if len(action.positions) != len(present):
-        raise err(
-            f"{w.label(uid)} has {len(present)} models on the battlefield; "
-            f"{len(action.positions)} positions given",
-            "§4.2 IV",
-        )
-    prob = problem_positions(w, uid, action.positions, present, None, None, False)
-    if prob:
-        raise err(*prob)
+    _, moved = check_unit_positions(w, uid, action.positions, "§4.2 IV")
     # "you must move the least number of models" (L1930-1932): no more than the engine's
     # restoration moves (a valid one, so at least as many as the least)
-    u = w.units[uid]
     restored = coherency_restored(w, uid)
     least = restored[1] if restored is not None else 0
-    moved = sum(1 for i, q in zip(present, action.positions, strict=True) if q != u.pos[i])
     if moved > least:
         raise err(
             f"restoring the Coherency of {w.label(uid)} moves the least number of models: "

@@ -18,7 +18,11 @@ from warbench.rulesets.warsurge.game.actions import (
     BaseContact,
     Point,
 )
-from warbench.rulesets.warsurge.game.coherency import full_positions, problem_positions
+from warbench.rulesets.warsurge.game.coherency import (
+    check_unit_positions,
+    full_positions,
+    problem_positions,
+)
 from warbench.rulesets.warsurge.game.geom import CONTACT, OVERLAP_TOL
 from warbench.rulesets.warsurge.game.state import (
     Location,
@@ -200,23 +204,12 @@ def verify_base_contact(w: Work, action: BaseContact, mover: int, foe: int, leas
             f"{w.label(foe)} (unit {foe}) now, not unit {action.unit} with unit {action.foe}",
             "§4.4 III",
         )
-    present = w.units[mover].present()
-    if len(action.positions) != len(present):
-        raise err(
-            f"{w.label(mover)} has {len(present)} models on the battlefield; "
-            f"{len(action.positions)} positions given",
-            "§4.4 III",
-        )
-    prob = problem_positions(w, mover, action.positions, present, None, None, False)
-    if prob:
-        raise err(*prob)
+    _, moved = check_unit_positions(w, mover, action.positions, "§4.4 III")
     if foe not in w.contacts(mover, geom.as_array(action.positions)):
         raise err(
             f"no model of {w.label(mover)} would be in Base Contact with {w.label(foe)}",
             "§4.4 III",
         )
-    u = w.units[mover]
-    moved = sum(1 for i, q in zip(present, action.positions, strict=True) if q != u.pos[i])
     if moved > least:
         raise err(
             f"restoring Base Contact moves the minimum number of models: {least} suffice, "

@@ -82,6 +82,18 @@ def _ways(w: Work, name: str, way: str) -> tuple[shapely.Polygon, list[Point]]:
     return poly, [] if gates is None else [(float(g.at[0]), float(g.at[1])) for g in gates]
 
 
+def check_may_embark(w: Work, uid: int) -> None:
+    """The unit can embark at all: on the battlefield (§6.2), not Immobile (§4.1 Immobile
+    Units), not locked in a Melee (§4.4)."""
+    info = w.info(uid)
+    if w.units[uid].location is not Location.TABLE:
+        raise err(f"{info.label} is not on the battlefield", "§6.2")
+    if info.immobile:
+        raise err(f"{info.label} is Immobile and cannot embark", "§4.1 Immobile Units")
+    if w.engaged_with(uid):
+        raise err(f"{info.label} is locked in a Melee", "§4.4")
+
+
 def verify_embark_terrain(w: Work, action: EmbarkTerrain) -> TerrainPlan:
     """A unit on the battlefield embarks a terrain piece with a Move or Dash (§6.2 with
     §10.2): the piece has a Transport Stat and lets units in (§10.5: not an exit only, through
@@ -103,12 +115,7 @@ def verify_embark_terrain(w: Work, action: EmbarkTerrain) -> TerrainPlan:
             "§10.5 (L4486-4530)",
         )
     u = w.units[uid]
-    if u.location is not Location.TABLE:
-        raise err(f"{info.label} is not on the battlefield", "§6.2")
-    if info.immobile:
-        raise err(f"{info.label} is Immobile and cannot embark", "§4.1 Immobile Units")
-    if w.engaged_with(uid):
-        raise err(f"{info.label} is locked in a Melee", "§4.4")
+    check_may_embark(w, uid)
     if w.passengers(uid):
         raise err(
             f"{info.label} carries passengers; a loaded Transport cannot embark terrain",

@@ -23,7 +23,10 @@ from warbench.rulesets.warsurge.game.state import (
     Automation,
     Location,
 )
-from warbench.rulesets.warsurge.game.terrain_transport import verify_disembark_terrain
+from warbench.rulesets.warsurge.game.terrain_transport import (
+    check_may_embark,
+    verify_disembark_terrain,
+)
 from warbench.rulesets.warsurge.game.work import Work, err
 
 
@@ -93,12 +96,7 @@ def verify_embark(w: Work, action: Embark) -> MovePlan:
     if not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid:
         raise err(f"unit {tr} is not a friendly Transport", "§6.2")
     u = w.units[uid]
-    if u.location is not Location.TABLE:
-        raise err(f"{info.label} is not on the battlefield", "§6.2")
-    if info.immobile:
-        raise err(f"{info.label} is Immobile and cannot embark", "§4.1 Immobile Units")
-    if w.engaged_with(uid):
-        raise err(f"{info.label} is locked in a Melee", "§4.4")
+    check_may_embark(w, uid)
     t = w.units[tr]
     if t.location is not Location.TABLE:
         raise err(f"{w.label(tr)} is not on the battlefield", "§6.2")

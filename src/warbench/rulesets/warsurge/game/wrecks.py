@@ -22,8 +22,7 @@ import numpy as np
 
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import Point, Survivors
-from warbench.rulesets.warsurge.game.coherency import problem_positions
-from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL
+from warbench.rulesets.warsurge.game.coherency import problem_positions, spot_clear
 from warbench.rulesets.warsurge.game.state import Wreck
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -56,16 +55,7 @@ def survivor_spots(w: Work, uid: int, site: Sequence[Point], site_r: float) -> d
     placed: dict[int, Point] = {}
     for i in living:
         for s in spots:
-            if not w.field.spot_ok(s, r):
-                continue
-            if (
-                len(oxy)
-                and (
-                    np.sqrt(((oxy - np.asarray(s)) ** 2).sum(axis=1)) - orad - r < -OVERLAP_TOL
-                ).any()
-            ):
-                continue
-            if any(math.dist(s, q) < 2 * r - OVERLAP_TOL for q in taken):
+            if not spot_clear(w, s, r, oxy, orad, taken):
                 continue
             placed[i] = s
             taken.append(s)
