@@ -16,24 +16,28 @@ import pytest
 
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, BaseContact, Pass, Restore
 from warbench.rulesets.warsurge.game.actions_advanced import Counter
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
 from warbench.rulesets.warsurge.game.codecs import _restore_from_json, _restore_to_json
-from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster
-from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
     GameState,
     Phase,
-    build_setup,
 )
 
-from .helpers import ROSTERS, check_invariants, entry, scenario, unit, weapon
+from .helpers import (
+    ROSTERS,
+    check_invariants,
+    entry,
+    games_with_and_without,
+    scenario,
+    unit,
+    weapon,
+)
 
 RESTORING = ALL_AUTOMATIONS - {Automation.COHERENCY}
 #: the Troopers' model 0 touches the Warlord; models 1 and 2 stand behind it
@@ -116,20 +120,11 @@ def test_s4_4_iii_a_waiting_base_contact_is_json_and_back() -> None:
 
 def test_games_whose_base_contact_moves_are_the_engine_s_are_the_automated_games() -> None:
     """The sample armies on the ruins, seed 4: a Melee loses its Base Contact once."""
-    finals = []
-    for automation in (ALL_AUTOMATIONS, RESTORING):
-        setup = build_setup(
-            [load_game_roster(ROSTERS / n) for n in ("sci_fi_humans.yaml", "scavengers.yaml")],
-            Field(sample_board("ruins_48x48")),
-            automation=automation,
-        )
-        state, events = engine.new_game(setup, 4)
-        run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
-        placed = sum(isinstance(a, Restore | BaseContact) for a in run.actions)
-        contacts = sum(isinstance(a, BaseContact) for a in run.actions)
-        finals.append((run.state.digest(), len(run.actions) - placed, contacts))
-    assert finals[1][2] > 0  # Base Contact was restored by the player's default ...
-    assert finals[0][:2] == finals[1][:2]  # ... and the game is the automated game
+    auto, choosing, asked = games_with_and_without(
+        RESTORING, (BaseContact,), board_name="ruins_48x48", seed=4
+    )
+    assert asked > 0  # Base Contact was restored by the player's default ...
+    assert auto[0] == choosing[0]  # ... and the game is the automated game (Restore included)
 
 
 # -- the Advanced playstyle (§9.1 IV) -----------------------------------------------------
@@ -180,20 +175,11 @@ def test_s9_1_iv_advanced_coherency_after_an_attack_action_is_the_controller_s()
 def test_advanced_games_whose_placements_are_the_engine_s_are_the_automated_games() -> None:
     """The sample armies on the open field, Advanced, seed 3: Coherency and Base Contact wait
     for the players after Attack Actions; every default taken plays the automated game."""
-    finals = []
-    for automation in (ALL_AUTOMATIONS, RESTORING):
-        setup = build_setup(
-            [load_game_roster(ROSTERS / n) for n in ("sci_fi_humans.yaml", "scavengers.yaml")],
-            Field(sample_board("open_field_42x32")),
-            automation=automation,
-            playstyle="advanced",
-        )
-        state, events = engine.new_game(setup, 3)
-        run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
-        placed = sum(isinstance(a, Restore | BaseContact) for a in run.actions)
-        finals.append((run.state.digest(), len(run.actions) - placed, placed))
-    assert finals[1][2] > 0
-    assert finals[0][:2] == finals[1][:2]
+    auto, choosing, asked = games_with_and_without(
+        RESTORING, (Restore, BaseContact), seed=3, playstyle="advanced"
+    )
+    assert asked > 0
+    assert auto == choosing
 
 
 def test_conformance_passes_with_base_contact_decisions() -> None:
