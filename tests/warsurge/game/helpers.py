@@ -158,13 +158,25 @@ def check_invariants(state: GameState) -> None:
                 )
     for a, b in state.engaged:
         assert setup.units[a].side != setup.units[b].side
-        assert state.units[a].location is Location.TABLE
-        assert state.units[b].location is Location.TABLE
+        ua, ub = state.units[a], state.units[b]
+        if ua.location is Location.TERRAIN or ub.location is Location.TERRAIN:
+            # units inside one terrain piece are engaged (§10.2 L4441-4447), nobody else
+            assert ua.terrain is not None and ua.terrain == ub.terrain
+            assert ua.location is ub.location is Location.TERRAIN
+            continue
+        assert ua.location is Location.TABLE
+        assert ub.location is Location.TABLE
+    for u in state.units:  # a terrain piece holds no more than its Transport Capacity (§10.2)
+        assert (u.location is Location.TERRAIN) == (u.terrain is not None)
+    for t in setup.field.board.terrain:
+        inside = [u.uid for u in state.units if u.terrain == t.name]
+        if inside:
+            assert sum(setup.units[x].points for x in inside) <= t.capacity + 1e-9
     # current values from scratch
     totals = [0.0] * len(setup.sides)
     for u in state.units:
         info = setup.units[u.uid]
-        on = u.location is Location.TABLE or (
+        on = u.location in (Location.TABLE, Location.TERRAIN) or (
             u.location is Location.EMBARKED
             and state.units[state.outermost(u.uid)].location is Location.TABLE
         )
@@ -177,3 +189,37 @@ def check_invariants(state: GameState) -> None:
 
 def new(setup: Any, seed: int = 1) -> GameState:
     return engine.new_game(setup, seed)[0]
+
+
+def games_with_and_without(
+    automation: frozenset[Any],
+    kinds: tuple[type, ...],
+    *,
+    pair: tuple[str, str] = ("sci_fi_humans.yaml", "scavengers.yaml"),
+    board_name: str = "open_field_42x32",
+    seed: int = 1,
+    playstyle: str = "standard",
+) -> tuple[tuple[str, int], tuple[str, int], int]:
+    """The scripted game with every automation and with ``automation`` (the players answering
+    each decision with its default): each game's final digest and count of actions other than
+    ``kinds`` (the decisions that take no step), and how many ``kinds`` actions the second had.
+    Equal pairs: taking every default plays the automated game, digest for digest."""
+    from warbench.rulesets.warsurge.battlefield import sample_board
+    from warbench.rulesets.warsurge.game.io import load_game_roster
+    from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS
+
+    out: list[tuple[str, int]] = []
+    asked = 0
+    for auto in (ALL_AUTOMATIONS, automation):
+        setup = build_setup(
+            [load_game_roster(ROSTERS / n) for n in pair],
+            Field(sample_board(board_name)),
+            automation=auto,
+            playstyle=playstyle,
+        )
+        state, events = engine.new_game(setup, seed)
+        run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
+        asked = sum(isinstance(a, kinds) for a in run.actions)
+        out.append((run.state.digest(), len(run.actions) - asked))
+    return out[0], out[1], asked

@@ -16,22 +16,18 @@ import pytest
 
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Pass, Restore
 from warbench.rulesets.warsurge.game.codecs import _restore_from_json, _restore_to_json
-from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster
-from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
     GameState,
     Phase,
-    build_setup,
 )
 
-from .helpers import ROSTERS, entry, scenario, unit, weapon
+from .helpers import ROSTERS, entry, games_with_and_without, scenario, unit, weapon
 
 RESTORING = ALL_AUTOMATIONS - {Automation.COHERENCY}
 #: the Troopers' model 0 stands between the other two: without it they are 4.8" apart
@@ -109,19 +105,9 @@ def test_s4_2_iv_a_waiting_end_of_phase_is_json_and_back() -> None:
 
 def test_games_whose_coherency_moves_are_the_engine_s_are_the_automated_games() -> None:
     """The sample armies on the open field, seed 1: a unit is left out of Coherency once."""
-    finals = []
-    for automation in (ALL_AUTOMATIONS, RESTORING):
-        setup = build_setup(
-            [load_game_roster(ROSTERS / n) for n in ("sci_fi_humans.yaml", "scavengers.yaml")],
-            Field(sample_board("open_field_42x32")),
-            automation=automation,
-        )
-        state, events = engine.new_game(setup, 1)
-        run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
-        restored = sum(isinstance(a, Restore) for a in run.actions)
-        finals.append((run.state.digest(), len(run.actions) - restored, restored))
-    assert finals[1][2] > 0  # coherency was restored by the player's default ...
-    assert finals[0][:2] == finals[1][:2]  # ... and the game is the automated game
+    auto, choosing, asked = games_with_and_without(RESTORING, (Restore,), seed=1)
+    assert asked > 0  # coherency was restored by the player's default ...
+    assert auto == choosing  # ... and the game is the automated game
 
 
 def test_conformance_passes_with_coherency_and_casualty_decisions() -> None:

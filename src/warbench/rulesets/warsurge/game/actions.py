@@ -139,6 +139,48 @@ class Restore:
 
 
 @dataclass(frozen=True)
+class EmbarkTerrain:
+    """Embark a terrain piece with a Transport Stat (§10.2 B/C, L4383-4391: "Units could treat
+    these terrain features as a Transport"), with a Move (or a Dash): at least one model
+    reaches the piece (or one of its gates, §10.5) and the whole unit goes inside. Leaving is a
+    :class:`Disembark` of the unit."""
+
+    unit: int
+    terrain: str
+    dash: bool = False
+
+
+@dataclass(frozen=True)
+class Survivors:
+    """The controlling player places the surviving models of ``unit``, a passenger of a
+    Transport destroyed as a casualty (§6.6: "place surviving models where the Transport model
+    once was ... then in a circular fashion around the other models"; models that cannot be
+    placed are removed with no Saves).
+
+    ``positions`` gives each living model not in ``lost`` its place (in model order); asked
+    only when :attr:`~.state.Automation.MODEL_PLACEMENT` is off, the engine's placement (then
+    its Coherency moves) being the default."""
+
+    unit: int
+    positions: tuple[Point, ...] = ()
+    lost: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class BaseContact:
+    """The controlling player moves models of ``unit`` back into Base Contact with the Melee
+    ``foe`` after casualties broke it (§4.4 III "place the minimum number of models into base
+    contact with the closest enemy model ... while maintaining Coherency", §5.11).
+
+    ``positions`` gives every model on the battlefield (in model order) its place; asked only
+    when :attr:`~.state.Automation.COHERENCY` is off, the engine's move being the default."""
+
+    unit: int
+    foe: int
+    positions: tuple[Point, ...] = ()
+
+
+@dataclass(frozen=True)
 class Pass:
     """The side is finished with this phase (§2.2 step 3: "declared they were finished")."""
 
@@ -149,10 +191,13 @@ Action = (
     | Deploy
     | Move
     | Embark
+    | EmbarkTerrain
     | Disembark
     | Attack
     | Casualties
     | Restore
+    | Survivors
+    | BaseContact
     | Pass
     | UsePerks
     | Prepare
@@ -168,10 +213,13 @@ _KINDS: dict[str, type[Any]] = {
     "deploy": Deploy,
     "move": Move,
     "embark": Embark,
+    "embark_terrain": EmbarkTerrain,
     "disembark": Disembark,
     "attack": Attack,
     "casualties": Casualties,
     "restore": Restore,
+    "survivors": Survivors,
+    "contact": BaseContact,
     "pass": Pass,
     # the Advanced playstyle's own Actions (§9.2)
     "use_perks": UsePerks,
@@ -202,7 +250,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
             out[name] = [[s[0], s[1]] if len(s) == 2 else [s[0], s[1], list(s[2])] for s in value]
         elif name in ("burst", "darkside"):
             out[name] = [list(v) for v in value]
-        elif name in ("passengers", "models", "perks"):
+        elif name in ("passengers", "models", "perks", "lost"):
             out[name] = list(value)
         else:
             out[name] = value
@@ -229,7 +277,7 @@ def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
             kw[name] = tuple((str(w), bool(on)) for w, on in value)
         elif name == "darkside":
             kw[name] = tuple((str(w), int(p), int(a)) for w, p, a in value)
-        elif name in ("passengers", "models"):
+        elif name in ("passengers", "models", "lost"):
             kw[name] = tuple(int(v) for v in value)
         elif name == "perks":
             kw[name] = tuple(str(v) for v in value)

@@ -6,7 +6,8 @@ Standard phases, and during :attr:`~.state.Phase.ACTIONS` this module verifies a
 Actions. Move, Dash, Attack and Deploy are the Standard actions, checked and applied by the
 Standard rules; an Action Step adds the unit, the CP cost (§9.2, doubling on reuse), Heavy and
 Battle weapon limits across the Game Turn (§9.2 Move, Dash, Prepare) and the immediate removal
-of casualties after each Attack (§9.1 IV).
+of casualties after each Attack (§9.1 IV), whose Coherency, Base Contact and survivors' moves
+wait for their players as in the Standard Attack Phase when not automated.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Deploy,
     Disembark,
     Embark,
+    EmbarkTerrain,
     Move,
     Pass,
 )
@@ -38,9 +40,16 @@ from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.movement import apply_move, verify_move
-from warbench.rulesets.warsurge.game.plans import AttackPlanG, DeployPlan, MovePlan, Plan
+from warbench.rulesets.warsurge.game.plans import (
+    AttackPlanG,
+    DeployPlan,
+    MovePlan,
+    Plan,
+    TerrainPlan,
+)
 from warbench.rulesets.warsurge.game.state import Location, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
+from warbench.rulesets.warsurge.game.terrain_transport import apply_terrain, verify_embark_terrain
 from warbench.rulesets.warsurge.game.transports import verify_disembark, verify_embark
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -48,12 +57,23 @@ from warbench.rulesets.warsurge.game.work import Work, err
 #: Action Steps (§9.1 step 1); later turns have the Action Steps only
 ADVANCED_PHASES = (Phase.DEPLOY, Phase.ACTIONS)
 
-ADVANCED_ACTIONS = (Deploy, Move, Embark, Disembark, Attack, UsePerks, Prepare, Guard, Support)
+ADVANCED_ACTIONS = (
+    Deploy,
+    Move,
+    Embark,
+    EmbarkTerrain,
+    Disembark,
+    Attack,
+    UsePerks,
+    Prepare,
+    Guard,
+    Support,
+)
 
 
 def action_name(action: object) -> str | None:
     """The §9.2 Action an action is (Embark and Disembark are a Move or a Dash)."""
-    if isinstance(action, Move | Embark | Disembark):
+    if isinstance(action, Move | Embark | EmbarkTerrain | Disembark):
         return "Dash" if action.dash else "Move"
     return {
         Attack: "Attack",
@@ -94,7 +114,7 @@ def start_actions(w: Work, order: tuple[int, ...]) -> None:
         units = sum(
             1
             for uid in w.side_units(s)
-            if w.units[uid].location in (Location.TABLE, Location.EMBARKED)
+            if w.units[uid].location in (Location.TABLE, Location.EMBARKED, Location.TERRAIN)
         )
         cp.append(old[s] + 2 * units + bonus)
         w.emit(
@@ -206,6 +226,8 @@ def verify_advanced(w: Work, action: Action, side: int) -> Plan:
         return verify_attack(w, action)
     if isinstance(action, Embark):
         return verify_embark(w, action)
+    if isinstance(action, EmbarkTerrain):  # terrain as a Transport (§10.2)
+        return verify_embark_terrain(w, action)
     if isinstance(action, Disembark):
         return verify_disembark(w, action)
     if isinstance(action, Move):
@@ -286,6 +308,8 @@ def apply_advanced(w: Work, action: Action, plan: Plan) -> bool:
         return after_attack(w)
     elif isinstance(plan, MovePlan):
         apply_move(w, plan)
+    elif isinstance(plan, TerrainPlan):
+        apply_terrain(w, plan)
     elif isinstance(action, Guard):
         bonus = a.guard_of(uid) + 1
         w.flow = replace(w.flow, adv=a.with_guard(uid, bonus))
@@ -337,7 +361,8 @@ def after_attack(w: Work) -> bool:
         assert isinstance(plan, AttackPlanG)
         if not apply_attack(w, plan, attack):
             return False  # waiting for the casualties to be chosen (§5.11)
-    end_attack_phase(w)
+    if not end_attack_phase(w, may_wait=True):
+        return False  # a placement waits for its player (§6.6, §4.2 IV, §4.4 III)
     return step_over(w)
 
 

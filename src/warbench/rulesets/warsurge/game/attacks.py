@@ -56,7 +56,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         why = fires_from_transport(w, uid)
         if why is not None:
             raise err(why, "§6.5" if "passenger of a passenger" in why else "§6.7 Fire Points")
-    elif u.location is not Location.TABLE:
+    elif u.location not in (Location.TABLE, Location.TERRAIN):  # TERRAIN: the Melee inside
         raise err(f"{info.label} is not on the battlefield", "§5.3")
     if not action.targets:
         raise err("name at least one weapon and its target", "§5.3")
@@ -77,7 +77,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         if (limit := weapon_refusal(w, uid, wname)) is not None:  # Use I, Countdown … (Perks)
             raise err(limit, "Perks §12.5 Limitation")
         tgt = w.units[target]
-        if tgt.location not in (Location.TABLE, Location.EMBARKED):
+        if tgt.location not in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             raise err(f"{w.label(target)} is not on the battlefield", "§5.3")
         view = view_target(w, uid, target, cache)
         if view.reason:

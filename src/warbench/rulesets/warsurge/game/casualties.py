@@ -4,7 +4,9 @@ Core Rules 001_d3f5e425c5e1196d.txt §5.11 (HP loss & casualties), §5.12 (multi
 (line of sight and selecting casualties), §5.14 (ending a Melee: units restore Base Contact), §5.15
 (targeting units that have casualties: they are removed at the end of the Attack Phase), §4.2
 (coherency restored after removals) and §6.6 (a destroyed Transport's passengers are placed where
-it stood).
+it stood). The placements the rules give to players (survivors, Coherency, Base Contact) wait
+for them at the end of the Attack Phase when their automation is off (:func:`end_attack_phase`,
+:func:`resume_placement`).
 """
 
 from __future__ import annotations
@@ -12,27 +14,47 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import (
+    Action,
+    BaseContact,
     Casualties,
     Point,
     Restore,
+    Survivors,
 )
-from warbench.rulesets.warsurge.game.coherency import full_positions, problem_positions
-from warbench.rulesets.warsurge.game.geom import CONTACT, OVERLAP_TOL, FloatArray
-from warbench.rulesets.warsurge.game.melee import clear_melee_statuses, engage_new_contacts
+from warbench.rulesets.warsurge.game.coherency import (
+    check_unit_positions,
+    full_positions,
+    spot_clear,
+)
+from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
+from warbench.rulesets.warsurge.game.melee import (
+    clear_melee_statuses,
+    engage_new_contacts,
+    engine_contact,
+    set_contact,
+    verify_base_contact,
+)
 from warbench.rulesets.warsurge.game.state import (
     Automation,
     CoherencyPause,
     Location,
+    Wreck,
 )
 from warbench.rulesets.warsurge.game.work import Work, err
+from warbench.rulesets.warsurge.game.wrecks import survivor_spots, verify_survivors
 
 
-def remove_models(w: Work, uid: int, models: Sequence[int], why: str) -> None:
+def remove_models(
+    w: Work, uid: int, models: Sequence[int], why: str, wrecks: list[Wreck] | None = None
+) -> None:
+    """Remove models as casualties (§5.11); a unit left without models is destroyed
+    (:func:`destroy_unit`, ``wrecks`` as there)."""
     u = w.units[uid]
     removed = list(u.removed)
     for i in models:
@@ -46,63 +68,47 @@ def remove_models(w: Work, uid: int, models: Sequence[int], why: str) -> None:
         models=list(models),
     )
     if all(removed):
-        destroy_unit(w, uid)
+        destroy_unit(w, uid, wrecks)
 
 
-def destroy_unit(w: Work, uid: int) -> None:
+def destroy_unit(w: Work, uid: int, wrecks: list[Wreck] | None = None) -> None:
+    """The unit is destroyed; its passengers leave the wreck where it stood (§6.6), placed by
+    the engine at once, or, given ``wrecks``, listed there to be placed by the caller (the end
+    of the Attack Phase, where the placement is a decision); passengers of a Transport that
+    was not on the battlefield are destroyed with it."""
     u = w.units[uid]
     was_table = u.location is Location.TABLE
     last_pos = [u.pos[i] for i in range(len(u.pos))] if u.pos else []
-    w.set_unit(uid, location=Location.DESTROYED, embarked_in=None)
+    w.set_unit(uid, location=Location.DESTROYED, embarked_in=None, terrain=None)
     w.engaged = {p for p in w.engaged if uid not in p}
     w.emit("destroyed", f"{w.label(uid)} is destroyed", "§5.11", unit=uid)
     for p in w.passengers(uid):
         if was_table:
-            place_survivors(w, p, last_pos, w.info(uid).radius)
+            wreck = Wreck(p, tuple(last_pos), w.info(uid).radius)
+            if wrecks is None:
+                place_survivors(w, wreck)
+            else:
+                wrecks.append(wreck)
         else:
             destroy_unit(w, p)
 
 
-def place_survivors(w: Work, uid: int, site: Sequence[Point], site_r: float) -> None:
+def place_survivors(w: Work, wreck: Wreck, wrecks: list[Wreck] | None = None) -> None:
     """§6.6: passengers of a destroyed Transport are placed where it stood, then in circles
-    around; models that cannot be placed are removed as casualties (no Saves)."""
+    around (:func:`.wrecks.survivor_spots`); models that cannot be placed are removed as
+    casualties (no Saves)."""
+    settle_survivors(w, wreck, survivor_spots(w, wreck.unit, wreck.site, wreck.site_r), wrecks)
+
+
+def settle_survivors(
+    w: Work, wreck: Wreck, placed: dict[int, Point], wrecks: list[Wreck] | None = None
+) -> None:
+    """The survivors stand at ``placed`` (model → position); every other model is removed
+    (§6.6 "removed as casualties with no Saves"); then the unit's Coherency (§4.2 IV) and new
+    Melees (§4.3), or its destruction when no model stands."""
+    uid = wreck.unit
     info = w.info(uid)
     u = w.units[uid]
-    r = info.radius
-    living = u.living()
-    taken: list[Point] = []
-    t = w.table()
-    oxy, orad = t.xy, t.r
-    spots: list[Point] = []
-    for c in site:
-        spots.append(c)
-        ring = 1
-        while len(spots) < 6 * len(living) + 6 and ring <= 6:
-            rad = (
-                max(0.0, site_r - r) * ring / 2
-                if ring <= 2
-                else site_r + (2 * r + 0.2) * (ring - 2)
-            )
-            count = max(6, int(2 * math.pi * max(rad, r) / (2 * r + 0.1)))
-            spots.extend(geom.ring_points(c, rad, count))
-            ring += 1
-    placed: dict[int, Point] = {}
-    for i in living:
-        for s in spots:
-            if not w.field.spot_ok(s, r):
-                continue
-            if (
-                len(oxy)
-                and (
-                    np.sqrt(((oxy - np.asarray(s)) ** 2).sum(axis=1)) - orad - r < -OVERLAP_TOL
-                ).any()
-            ):
-                continue
-            if any(math.dist(s, q) < 2 * r - OVERLAP_TOL for q in taken):
-                continue
-            placed[i] = s
-            taken.append(s)
-            break
     pos = list(u.pos) if u.pos else [(0.0, 0.0)] * len(u.hp)
     removed = list(u.removed)
     hp = list(u.hp)
@@ -129,7 +135,7 @@ def place_survivors(w: Work, uid: int, site: Sequence[Point], site_r: float) -> 
         unit=uid,
     )
     if all(removed):
-        destroy_unit(w, uid)
+        destroy_unit(w, uid, wrecks)
         return
     restore_coherency(w, uid)
     engage_new_contacts(w, uid)
@@ -235,16 +241,7 @@ def _near_spot(
     best: tuple[float, Point] | None = None
     for rad in (2 * r + 1.0, 2 * r + 0.2, 2 * r + 1.8):
         for s in geom.ring_points((float(anchor[0]), float(anchor[1])), rad, 16):
-            if not w.field.spot_ok(s, r):
-                continue
-            if (
-                len(oxy)
-                and (
-                    np.sqrt(((oxy - np.asarray(s)) ** 2).sum(axis=1)) - orad - r < -OVERLAP_TOL
-                ).any()
-            ):
-                continue
-            if any(math.dist(s, pos[m]) < 2 * r - OVERLAP_TOL for m in main):
+            if not spot_clear(w, s, r, oxy, orad, (pos[m] for m in main)):
                 continue
             cost = math.dist(s, (float(prefer[0]), float(prefer[1])))
             if best is None or cost < best[0]:
@@ -256,51 +253,205 @@ def _near_spot(
 
 def end_attack_phase(w: Work, may_wait: bool = False) -> bool:
     """§5.11, §5.14, §4.2 IV, §4.4 III, §6.6: remove casualties, place the passengers of
-    destroyed Transports, restore coherency and base contact, end finished Melees.
+    destroyed Transports, restore coherency and base contact, end finished Melees (the end of
+    the Standard Attack Phase, or of an Advanced Attack Action, §9.1 IV).
 
-    With ``may_wait`` (the Standard Attack Phase) and without ``Automation.COHERENCY``, units
-    left out of Coherency are their controllers' to restore: the phase waits
-    (``w.restore``, a :class:`Restore` per unit) and False is returned; the rest of the
-    phase follows the last one (:func:`apply_restore`). True when the phase has ended."""
+    With ``may_wait``, the placements the rules give to players wait for them when their
+    automation is off: a wreck's survivors (``Automation.MODEL_PLACEMENT``, ``Survivors``), a
+    unit out of Coherency (``Automation.COHERENCY``, ``Restore``), a Melee that lost its Base
+    Contact (``Automation.COHERENCY``, ``BaseContact``). The phase waits (``w.restore``, one
+    unit at a time) and False is returned; :func:`resume_placement` goes on from there. True
+    when every step has been taken."""
     counts: dict[int, int] = {}
     for u in list(w.units):
-        if u.location not in (Location.TABLE, Location.EMBARKED):
+        if u.location not in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             continue
         cas = [i for i in u.present() if u.hp[i] <= 0]
         if cas:
             counts[u.uid] = len(cas)
     # passengers first (§6.6 "after applying damage to passengers"), then the rest
-    for uid in sorted(counts, key=lambda x: (w.units[x].location is not Location.EMBARKED, x)):
+    order = sorted(counts, key=lambda x: (w.units[x].location is not Location.EMBARKED, x))
+    return _removals(w, tuple(sorted(counts.items())), [], order, may_wait)
+
+
+def _wait(w: Work, pause: CoherencyPause) -> bool:
+    w.restore = replace(pause, dice=copy.deepcopy(w.dice))
+    _ask(w)
+    return False
+
+
+def _removals(
+    w: Work,
+    counts: tuple[tuple[int, int], ...],
+    wrecks: list[Wreck],
+    removals: list[int],
+    may_wait: bool,
+) -> bool:
+    """Remove the casualties of ``removals`` in order, each wreck's survivors placed before
+    the next removal (in the order the engine placed them: a wreck inside a wreck first)."""
+    ask = may_wait and Automation.MODEL_PLACEMENT not in w.setup.automation
+    while wrecks or removals:
+        if wrecks:
+            wreck = wrecks[0]
+            if ask and w.units[wreck.unit].living():
+                return _wait(
+                    w,
+                    CoherencyPause(
+                        (wreck.unit,),
+                        counts,
+                        None,
+                        stage="survivors",
+                        removals=tuple(removals),
+                        wrecks=tuple(wrecks),
+                    ),
+                )
+            del wrecks[0]
+            inner: list[Wreck] = []
+            place_survivors(w, wreck, inner)
+            wrecks[:0] = inner
+            continue
+        uid = removals.pop(0)
         u = w.units[uid]
-        if u.location in (Location.TABLE, Location.EMBARKED):
+        if u.location in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             cas = [i for i in u.present() if u.hp[i] <= 0]
             if cas:
-                remove_models(w, uid, cas, "casualties of the Attack Phase")
+                remove_models(w, uid, cas, "casualties of the Attack Phase", wrecks)
+    return _coherency_stage(w, counts, may_wait)
+
+
+def _coherency_stage(w: Work, counts: tuple[tuple[int, int], ...], may_wait: bool) -> bool:
     if may_wait and Automation.COHERENCY not in w.setup.automation:
-        waiting = tuple(uid for uid in sorted(counts) if out_of_coherency(w, uid))
+        waiting = tuple(uid for uid, _ in counts if out_of_coherency(w, uid))
         if waiting:
-            w.restore = CoherencyPause(
-                waiting, tuple(sorted(counts.items())), copy.deepcopy(w.dice)
-            )
-            _ask_restore(w)
-            return False
-    for uid in sorted(counts):
+            return _wait(w, CoherencyPause(waiting, counts, None))
+    for uid, _ in counts:
         restore_coherency(w, uid)
-    _after_coherency(w, counts)
+    return _contact_stage(w, counts, None, may_wait)
+
+
+def _contact_stage(
+    w: Work,
+    counts: tuple[tuple[int, int], ...],
+    pairs: list[tuple[int, int]] | None,
+    may_wait: bool,
+) -> bool:
+    """Base Contact (§4.4 III, §5.11): most casualties first, Immobile units last; a Melee
+    whose units can no longer reach each other ends (§5.14). Then new contacts are Melees."""
+    cmap = dict(counts)
+    if pairs is None:
+        pairs = sorted(w.engaged, key=lambda p: -max(cmap.get(p[0], 0), cmap.get(p[1], 0)))
+    ask = may_wait and Automation.COHERENCY not in w.setup.automation
+    while pairs:
+        a, b = pairs[0]
+        if (a, b) not in w.engaged or _inside_together(w, a, b) or b in w.contacts(a):
+            del pairs[0]
+            continue
+        found = engine_contact(w, (a, b), cmap)
+        if found is None:
+            del pairs[0]
+            w.engaged.discard((a, b))
+            w.emit(
+                "melee_end",
+                f"{w.label(a)} and {w.label(b)} can no longer reach each other; their Melee ends",
+                "§5.14",
+            )
+            continue
+        mover, foe, (pos, moved, shifted) = found
+        if ask:
+            return _wait(
+                w, CoherencyPause((mover,), counts, None, stage="contact", pairs=tuple(pairs))
+            )
+        del pairs[0]
+        set_contact(w, mover, foe, pos, moved, shifted)
+    for uid in range(len(w.units)):
+        if w.units[uid].location is Location.TABLE:
+            engage_new_contacts(w, uid)
+    clear_melee_statuses(w)
     return True
 
 
-def _ask_restore(w: Work) -> None:
+def _inside_together(w: Work, a: int, b: int) -> bool:
+    """Both units are inside the same terrain piece: their Melee needs no Base Contact
+    (§10.2 L4441-4447, "count as being engaged in a Melee")."""
+    ua, ub = w.units[a], w.units[b]
+    return ua.location is Location.TERRAIN and ua.terrain is not None and ua.terrain == ub.terrain
+
+
+def _ask(w: Work) -> None:
     p = w.restore
     assert p is not None
     uid = p.units[0]
-    w.emit(
-        "restore coherency",
-        f"{w.label(uid)} is out of Coherency after its casualties: "
-        f"{w.side_name(w.info(uid).side)} moves its models back",
-        "§4.2 IV",
-        unit=uid,
-    )
+    who = w.side_name(w.info(uid).side)
+    if p.stage == "survivors":
+        text = f"{w.label(uid)} leaves a destroyed Transport: {who} places its survivors"
+        rule = "§6.6"
+    elif p.stage == "contact":
+        foe = _contact_foe(p)
+        text = (
+            f"{w.label(uid)} lost Base Contact with {w.label(foe)}: {who} moves models back "
+            "into Base Contact"
+        )
+        rule = "§4.4 III"
+    else:
+        text = (
+            f"{w.label(uid)} is out of Coherency after its casualties: {who} moves its models back"
+        )
+        rule = "§4.2 IV"
+    w.emit(f"{_STAGE_EVENTS[p.stage]}", text, rule, unit=uid)
+
+
+_STAGE_EVENTS = {
+    "survivors": "place survivors",
+    "coherency": "restore coherency",
+    "contact": "restore contact",
+}
+
+#: the action each stage waits for, and how a refusal names it
+_STAGE_ACTIONS: dict[str, tuple[type, str, str]] = {
+    "survivors": (Survivors, "place the survivors of", "§6.6"),
+    "coherency": (Restore, "restore the Coherency of", "§4.2 IV"),
+    "contact": (BaseContact, "move back into Base Contact", "§4.4 III"),
+}
+
+
+def _contact_foe(p: CoherencyPause) -> int:
+    a, b = p.pairs[0]
+    return b if p.units[0] == a else a
+
+
+def verify_placement(w: Work, action: Action) -> None:
+    """The waiting placement's own action, checked (``w.restore`` is set): ``Survivors``
+    (§6.6), ``Restore`` (§4.2 IV) or ``BaseContact`` (§4.4 III); anything else is refused
+    naming what waits."""
+    p = w.restore
+    assert p is not None
+    kind, verb, rule = _STAGE_ACTIONS[p.stage]
+    uid = p.units[0]
+    if not isinstance(action, kind):
+        who = w.side_name(w.info(uid).side)
+        what = (
+            f"{w.label(uid)} ({verb} {w.label(_contact_foe(p))})"
+            if p.stage == "contact"
+            else f"{verb} {w.label(uid)}"
+        )
+        raise err(f"{who} must first {what}", rule)
+    if isinstance(action, Restore):
+        verify_restore(w, action)
+    elif isinstance(action, Survivors):
+        engine = default_placement(w)
+        assert isinstance(engine, Survivors)
+        verify_survivors(w, action, p.wrecks[0], engine)
+    elif isinstance(action, BaseContact):
+        found = engine_contact(w, p.pairs[0], dict(p.counts))
+        assert found is not None and found[0] == uid
+        verify_base_contact(w, action, uid, found[1], found[2][1])
+
+
+def refuse_unasked(action: Action) -> None:
+    """``Restore``, ``Survivors`` and ``BaseContact`` answer a waiting placement only."""
+    for kind, _verb, rule in _STAGE_ACTIONS.values():
+        if isinstance(action, kind):
+            raise err(f"no unit waits to {_verb.removesuffix(' of')}", rule)
 
 
 def verify_restore(w: Work, action: Restore) -> None:
@@ -310,7 +461,7 @@ def verify_restore(w: Work, action: Restore) -> None:
     restoration (the least number, L1930-1932; the distance is the player's, see
     docs/rulings.md)."""
     p = w.restore
-    if p is None:
+    if p is None or p.stage != "coherency":
         raise err("no unit waits to restore its Coherency", "§4.2 IV")
     uid = p.units[0]
     if action.unit != uid:
@@ -318,22 +469,11 @@ def verify_restore(w: Work, action: Restore) -> None:
             f"{w.label(uid)} (unit {uid}) restores its Coherency now, not unit {action.unit}",
             "§4.2 IV",
         )
-    present = w.units[uid].present()
-    if len(action.positions) != len(present):
-        raise err(
-            f"{w.label(uid)} has {len(present)} models on the battlefield; "
-            f"{len(action.positions)} positions given",
-            "§4.2 IV",
-        )
-    prob = problem_positions(w, uid, action.positions, present, None, None, False)
-    if prob:
-        raise err(*prob)
+    _, moved = check_unit_positions(w, uid, action.positions, "§4.2 IV")
     # "you must move the least number of models" (L1930-1932): no more than the engine's
     # restoration moves (a valid one, so at least as many as the least)
-    u = w.units[uid]
     restored = coherency_restored(w, uid)
     least = restored[1] if restored is not None else 0
-    moved = sum(1 for i, q in zip(present, action.positions, strict=True) if q != u.pos[i])
     if moved > least:
         raise err(
             f"restoring the Coherency of {w.label(uid)} moves the least number of models: "
@@ -342,29 +482,68 @@ def verify_restore(w: Work, action: Restore) -> None:
         )
 
 
-def default_restore(w: Work) -> Restore:
-    """The engine's own restoration of the waiting unit (the fewest models, the least
-    distance, §4.2 IV), as the action a player would give."""
+def default_placement(w: Work) -> Restore | Survivors | BaseContact:
+    """The engine's own move for the waiting placement, as the action a player would give:
+    the survivors where the engine places them, then its Coherency moves (§6.6, §4.2 IV); the
+    fewest models moved the least distance back into Coherency (§4.2 IV); the engine's move
+    back into Base Contact (§4.4 III)."""
     p = w.restore
     if p is None:
-        raise err("no unit waits to restore its Coherency", "§4.2 IV")
+        raise err("no unit waits to place its models", "§4.2 IV")
     uid = p.units[0]
+    if p.stage == "survivors":
+        wreck = p.wrecks[0]
+        living = w.units[uid].living()
+        # the engine's placement played on a scratch copy: its positions after Coherency
+        scratch = Work(w.before, None, w.hooks)
+        scratch.restore = None
+        place_survivors(scratch, wreck, [])
+        after = scratch.units[uid]
+        kept = [i for i in living if not after.removed[i]]
+        return Survivors(
+            uid,
+            tuple(after.pos[i] for i in kept),
+            tuple(i for i in living if after.removed[i]),
+        )
+    if p.stage == "contact":
+        found = engine_contact(w, p.pairs[0], dict(p.counts))
+        assert found is not None and found[0] == uid
+        present = w.units[uid].present()
+        return BaseContact(uid, found[1], tuple(found[2][0][i] for i in present))
     present = w.units[uid].present()
     restored = coherency_restored(w, uid)
     pos = w.units[uid].pos if restored is None else restored[0]
     return Restore(uid, tuple(pos[i] for i in present))
 
 
-def apply_restore(w: Work, action: Restore) -> bool:
-    """Place the models; then the next unit waits, or the rest of the phase follows on the
-    step's own dice (True: the Attack Phase has ended)."""
+def default_restore(w: Work) -> Restore | Survivors | BaseContact:
+    """The engine's own move for the waiting placement (:func:`default_placement`)."""
+    return default_placement(w)
+
+
+def resume_placement(w: Work, action: Restore | Survivors | BaseContact) -> bool:
+    """Place the models as the player chose; then the next placement waits, or the rest of
+    the removal of casualties follows on the step's own dice (True: every step is taken)."""
     p = w.restore
     assert p is not None
     uid = action.unit
+    w.use_dice(copy.deepcopy(p.dice))
+    w.restore = None
+    counts = p.counts
+    if isinstance(action, Survivors):
+        living = w.units[uid].living()
+        kept = [i for i in living if i not in action.lost]
+        wrecks = list(p.wrecks[1:])
+        inner: list[Wreck] = []
+        settle_survivors(w, p.wrecks[0], dict(zip(kept, action.positions, strict=True)), inner)
+        return _removals(w, counts, inner + wrecks, list(p.removals), True)
     u = w.units[uid]
     present = u.present()
     new = full_positions(u, present, action.positions)
     moved = sum(1 for i in present if new[i] != u.pos[i])
+    if isinstance(action, BaseContact):
+        set_contact(w, uid, action.foe, new, moved)
+        return _contact_stage(w, counts, list(p.pairs[1:]), True)
     w.set_unit(uid, pos=new)
     w.emit(
         "coherency",
@@ -372,117 +551,10 @@ def apply_restore(w: Work, action: Restore) -> bool:
         "§4.2 IV",
         unit=uid,
     )
-    w.use_dice(copy.deepcopy(p.dice))
     rest = tuple(x for x in p.units[1:] if out_of_coherency(w, x))
     if rest:
-        w.restore = CoherencyPause(rest, p.counts, p.dice)
-        _ask_restore(w)
-        return False
-    w.restore = None
-    _after_coherency(w, dict(p.counts))
-    return True
-
-
-def _after_coherency(w: Work, counts: dict[int, int]) -> None:
-    # base contact (§4.4 III, §5.11): most casualties first, Immobile units last
-    pairs = sorted(
-        w.engaged,
-        key=lambda p: -max(counts.get(p[0], 0), counts.get(p[1], 0)),
-    )
-    for a, b in pairs:
-        if (a, b) not in w.engaged:
-            continue
-        if b in w.contacts(a):
-            continue
-        first, second = (a, b) if counts.get(a, 0) >= counts.get(b, 0) else (b, a)
-        if w.info(first).immobile:
-            first, second = second, first
-        if not (restore_contact(w, first, second) or restore_contact(w, second, first)):
-            w.engaged.discard((a, b))
-            w.emit(
-                "melee_end",
-                f"{w.label(a)} and {w.label(b)} can no longer reach each other; their Melee ends",
-                "§5.14",
-            )
-    for uid in range(len(w.units)):
-        if w.units[uid].location is Location.TABLE:
-            engage_new_contacts(w, uid)
-    clear_melee_statuses(w)
-
-
-def restore_contact(w: Work, mover: int, foe: int) -> bool:
-    """Move the fewest models of ``mover`` into Base Contact with the closest model of ``foe``,
-    keeping coherency (§4.4 III, §5.11)."""
-    info = w.info(mover)
-    if info.immobile and not w.info(foe).immobile:
-        return False
-    u = w.units[mover]
-    present = u.present()
-    r = info.radius
-    a = w.xy(mover)
-    b = w.xy(foe)
-    rb = w.info(foe).radius
-    d = geom.edge_distances(a, r, b, rb)
-    t = w.table()
-    mask = t.uid != mover
-    oxy, orad = t.xy[mask], t.r[mask]
-    for flat in np.argsort(d, axis=None)[:4]:
-        k, j = divmod(int(flat), d.shape[1])
-        m = present[k]
-        target = b[j]
-        direction = a[k] - target
-        norm = float(np.hypot(*direction)) or 1.0
-        for angle in (0.0, 0.5, -0.5, 1.0, -1.0, 1.6, -1.6):
-            c, s = math.cos(angle), math.sin(angle)
-            dv = (
-                np.asarray(
-                    [direction[0] * c - direction[1] * s, direction[0] * s + direction[1] * c]
-                )
-                / norm
-            )
-            spot = target + dv * (r + rb + CONTACT / 2)
-            p = (float(spot[0]), float(spot[1]))
-            if not w.field.spot_ok(p, r):
-                continue
-            if (
-                len(oxy)
-                and (np.sqrt(((oxy - spot) ** 2).sum(axis=1)) - orad - r < -OVERLAP_TOL).any()
-            ):
-                continue
-            pos = list(u.pos)
-            pos[m] = p
-            others = [pos[i] for i in present if i != m]
-            if any(math.dist(p, q) < 2 * r - OVERLAP_TOL for q in others):
-                continue
-            new = geom.as_array([pos[i] for i in present])
-            if not geom.coherent(new, r):
-                continue
-            w.set_unit(mover, pos=tuple(pos))
-            w.emit(
-                "contact",
-                f"{info.label}: 1 model moved back into Base Contact with {w.label(foe)}",
-                "§4.4 III",
-                unit=mover,
-            )
-            return True
-    # the whole unit shifts toward the foe, keeping its formation
-    k, j = divmod(int(np.argmin(d)), d.shape[1])
-    gap = float(d[k, j]) - CONTACT / 2
-    direction = b[j] - a[k]
-    norm = float(np.hypot(*direction)) or 1.0
-    vec = direction / norm * gap
-    new_pts = a + vec
-    newt = tuple((float(x), float(y)) for x, y in new_pts)
-    if problem_positions(w, mover, newt, present, None, None, False) is None:
-        w.set_unit(mover, pos=full_positions(u, present, newt))
-        w.emit(
-            "contact",
-            f"{info.label} shifts back into Base Contact with {w.label(foe)}",
-            "§4.4 III",
-            unit=mover,
-        )
-        return True
-    return False
+        return _wait(w, CoherencyPause(rest, counts, None))
+    return _contact_stage(w, counts, None, True)
 
 
 def verify_casualties(w: Work, action: Casualties) -> None:

@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     Status,
     UnitGS,
+    Wreck,
     unit_state_fields,
 )
 
@@ -203,6 +204,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "dash": {"type": "boolean"},
     },
     "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
+    "embark_terrain": {"unit": _UID, "terrain": {"type": "string"}, "dash": {"type": "boolean"}},
     "disembark": {
         "unit": _UID,
         "to": _POINT,
@@ -223,14 +225,22 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
     },
     "casualties": {"unit": _UID, "models": {"type": "array", "items": _UID}},
     "restore": {"unit": _UID, "positions": {"type": "array", "items": _POINT}},
+    "survivors": {
+        "unit": _UID,
+        "positions": {"type": "array", "items": _POINT},
+        "lost": {"type": "array", "items": _UID},
+    },
+    "contact": {"unit": _UID, "foe": _UID, "positions": {"type": "array", "items": _POINT}},
     "pass": {},
 }
 _REQUIRED_FIELDS = {
     "turn_master": ["side"],
     "zone": ["zone"],
     "embark": ["transport"],
+    "embark_terrain": ["terrain"],
     "attack": ["targets"],
     "restore": ["positions"],
+    "contact": ["foe", "positions"],
 }
 
 
@@ -286,6 +296,13 @@ def _restore_from_json(data: Mapping[str, Any]) -> CoherencyPause:
             tuple(int(u) for u in data["units"]),
             tuple((int(u), int(n)) for u, n in data["counts"]),
             dice,
+            stage=str(data.get("stage", "coherency")),
+            removals=tuple(int(u) for u in data.get("removals", ())),
+            wrecks=tuple(
+                Wreck(int(u), tuple((float(x), float(y)) for x, y in site), float(r))
+                for u, site, r in data.get("wrecks", ())
+            ),
+            pairs=tuple((int(a), int(b)) for a, b in data.get("pairs", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise DataFileError("<state>", f"not a waiting Coherency restoration: {exc!r}") from exc
@@ -338,6 +355,7 @@ def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:
         statuses=tuple(Status(str(n), t, str(s)) for n, t, s in d["st"]),
         counters=tuple((str(k), int(v)) for k, v in d["ct"]),
         uses=tuple((str(k), int(v)) for k, v in d["uses"]),
+        terrain=None if d.get("terrain") is None else str(d["terrain"]),
     )
 
 

@@ -20,7 +20,7 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
 from warbench.rulesets.warsurge.game.state import Location, UnitGS
-from warbench.rulesets.warsurge.game.work import Work
+from warbench.rulesets.warsurge.game.work import Work, err
 
 
 def problem_positions(
@@ -408,3 +408,39 @@ def _place_at(
 
 def overlaps_list(p: Point, r: float, others: Sequence[Point], skip: int) -> bool:
     return any(k != skip and math.dist(p, q) < 2 * r - OVERLAP_TOL for k, q in enumerate(others))
+
+
+def spot_clear(
+    w: Work, s: Point, r: float, oxy: FloatArray, orad: FloatArray, taken: Iterable[Point]
+) -> bool:
+    """A base of radius ``r`` at ``s`` stands on legal ground (§4.7), overlapping none of the
+    bases ``oxy``/``orad`` nor the spots already ``taken`` by the unit's own models (§1.3)."""
+    if not w.field.spot_ok(s, r):
+        return False
+    if (
+        len(oxy)
+        and (np.sqrt(((oxy - np.asarray(s)) ** 2).sum(axis=1)) - orad - r < -OVERLAP_TOL).any()
+    ):
+        return False
+    return not any(math.dist(s, q) < 2 * r - OVERLAP_TOL for q in taken)
+
+
+def check_unit_positions(
+    w: Work, uid: int, positions: Sequence[Point], rule: str
+) -> tuple[list[int], int]:
+    """Positions for every model of the unit on the battlefield, in model order, each a legal
+    spot and the unit one coherent group (:func:`problem_positions`); the models present and
+    how many of them the positions move."""
+    u = w.units[uid]
+    present = u.present()
+    if len(positions) != len(present):
+        raise err(
+            f"{w.label(uid)} has {len(present)} models on the battlefield; "
+            f"{len(positions)} positions given",
+            rule,
+        )
+    prob = problem_positions(w, uid, positions, present, None, None, False)
+    if prob:
+        raise err(*prob)
+    moved = sum(1 for i, q in zip(present, positions, strict=True) if q != u.pos[i])
+    return present, moved

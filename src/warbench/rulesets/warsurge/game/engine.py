@@ -27,6 +27,7 @@ from warbench.rulesets.warsurge.game import casualties, geom, perk_hooks, perk_l
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
+    BaseContact,
     Casualties,
     ChooseTurnMaster,
     ChooseZone,
@@ -37,6 +38,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
     Point,
     Restore,
+    Survivors,
     round_point,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
@@ -152,7 +154,9 @@ def apply(
     apply_plan(w, action, plan)
     # choosing casualties finishes the Attack's step: its dice are the Attack's (so a game
     # whose choices are the engine's own rolls as the automated game does)
-    w.step = state.step + (0 if isinstance(action, Casualties | Restore) else 1)
+    w.step = state.step + (
+        0 if isinstance(action, Casualties | Restore | Survivors | BaseContact) else 1
+    )
     return w.state(), w.events
 
 
@@ -175,11 +179,16 @@ def default_casualties(state: GameState) -> Casualties:
     return Casualties(p.target, p.candidates)
 
 
-def default_restore(state: GameState, *, hooks: HookRegistry = DEFAULT_HOOKS) -> Restore:
-    """The engine's own restoration of the unit waiting to restore its Coherency at the end
-    of the Attack Phase (``Automation.COHERENCY``, §4.2 IV): the fewest models moved the
-    least distance, every model's position written out."""
-    return casualties.default_restore(Work(state, None, hooks))
+def default_restore(
+    state: GameState, *, hooks: HookRegistry = DEFAULT_HOOKS
+) -> Restore | Survivors | BaseContact:
+    """The engine's own move for the placement waiting at the end of the Attack Phase (or
+    of an Advanced Attack Action): a unit out of Coherency (``Automation.COHERENCY``, §4.2 IV:
+    the fewest models moved the least distance), a destroyed Transport's survivors
+    (``Automation.MODEL_PLACEMENT``, §6.6: where it stood, then around, then the Coherency
+    moves), a Melee that lost its Base Contact (``Automation.COHERENCY``, §4.4 III); every
+    model's position written out."""
+    return casualties.default_placement(Work(state, None, hooks))
 
 
 def default_counter(state: GameState) -> Counter:
@@ -444,6 +453,9 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         dash = phase is Phase.DASH
         allowance = unit_allowance(w, uid, dash)
         foes = nearest_enemies(w, uid)
+        if u.location is Location.TERRAIN:  # out of a terrain piece (§10.2, §10.5)
+            yield from _terrain_exits(w, uid, dash)
+            return
         if u.location is Location.EMBARKED:
             holder = w.outermost(uid)
             if w.units[holder].location is not Location.TABLE:
@@ -476,6 +488,24 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         yield from attack_candidates(w, uid)
 
 
+def _terrain_exits(w: Work, uid: int, dash: bool) -> Iterator[Action]:
+    """Disembark candidates of a unit inside a terrain piece: toward the nearest enemy unit on
+    the table, then the eight compass points 10" from the piece's centre."""
+    name = w.units[uid].terrain
+    if name is None:
+        return
+    piece = w.field.board.terrain_named(name)
+    c = np.asarray(piece.polygon, dtype=np.float64).mean(axis=0)
+    t = w.table()
+    enemy = t.side != w.info(uid).side
+    if enemy.any():
+        d = ((t.xy[enemy] - c) ** 2).sum(axis=1)
+        p = t.xy[enemy][int(np.argmin(d))]
+        yield Disembark(uid, to=(float(p[0]), float(p[1])), dash=dash)
+    for dx, dy in _DIRS:
+        yield Disembark(uid, to=(float(c[0] + dx * 10), float(c[1] + dy * 10)), dash=dash)
+
+
 def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> dict[str, list[int]]:
     """For each weapon of the unit, the enemy units it can legally attack (nearest first,
     looking at up to ``limit`` nearest enemy units; engaged foes first). With ``first``, stop
@@ -485,6 +515,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     foes = [f for _, f in nearest_enemies(w, uid)]
     engaged = w.engaged_with(w.outermost(uid))
     order = [f for f in engaged if f in foes] + [f for f in foes if f not in engaged]
+    if w.units[uid].location is Location.TERRAIN:  # the Melee inside a terrain piece (§10.2)
+        order = engaged
     # passengers of engaged Transports with Fire Points (§6.9)
     for f in list(engaged):
         for p in w.passengers(f):

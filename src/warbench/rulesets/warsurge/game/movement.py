@@ -123,6 +123,8 @@ def verify_move(w: Work, action: Move) -> MovePlan:
     what = "Dash" if action.dash else "Move"
     if u.location is Location.EMBARKED:
         raise err(f"{info.label} is embarked; use Disembark to leave its Transport", "§6.3")
+    if u.location is Location.TERRAIN:
+        raise err(f"{info.label} is inside {u.terrain}; use Disembark to leave it", "§10.2, §6.3")
     if u.location is not Location.TABLE:
         raise err(f"{info.label} is not on the battlefield", "§4.1")
     if info.immobile:

@@ -50,4 +50,17 @@ class AttackPlanG:
     weapons: tuple[WeaponPlan, ...]
 
 
-Plan = MovePlan | DeployPlan | AttackPlanG | None
+@dataclass(frozen=True)
+class TerrainPlan:
+    """An embark into (or, with ``leave``, a disembark from) a terrain piece used as a
+    Transport (§10.2; :mod:`.terrain_transport`)."""
+
+    uid: int
+    terrain: str
+    dash: bool
+    models: tuple[int, ...] = ()
+    positions: tuple[Point, ...] = ()
+    leave: bool = False
+
+
+Plan = MovePlan | DeployPlan | AttackPlanG | TerrainPlan | None

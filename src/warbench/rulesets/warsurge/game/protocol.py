@@ -17,9 +17,10 @@ module only translates (STYLE.md principle 13):
   (:func:`known_state`: what the view hides is a fixed placeholder). In the Advanced
   playstyle (option ``playstyle``, §9) the attacked side answers ``"counter"`` (§9.3,
   default: no Counter Action). Casualties (the target's and the attacker's own), model
-  positions and Coherency after casualties (``"coherency"``, §4.2 IV) are decisions without
-  their automations; Base Contact moves, a wreck's survivors and the random game end stay
-  inside the engine (docs/protocol.md lists them).
+  positions, a destroyed Transport's survivors (``"survivors"``, §6.6), Coherency
+  (``"coherency"``, §4.2 IV) and Base Contact (``"contact"``, §4.4 III) after casualties, in
+  both playstyles, are decisions without their automations; the random game end stays inside
+  the engine (docs/protocol.md lists what does).
 * **dice** are rolled inside ``apply`` from ``step_seed(seed, step)`` exactly as
   ``warbench battle`` rolls them, so a seeded game is the same game.
 * **views** are JSON: everything on the table, with other sides' point values hidden under
@@ -264,16 +265,28 @@ class WarsurgeRuleset:
             )
         if g.restore is not None:
             uid = g.restore.units[0]
-            return (
-                Decision(
-                    side,
-                    "coherency",
-                    f"{CORE} §4.2 IV",
-                    f"end of the Attack Phase: {g.info(uid).label} is out of Coherency after its "
-                    "casualties; give every model's position (one coherent group)",
-                    engine.default_restore(g),
-                ),
-            )
+            label = g.info(uid).label
+            if g.restore.stage == "survivors":  # §6.6: a destroyed Transport's passengers
+                kind, rule = "survivors", f"{CORE} §6.6"
+                prompt = (
+                    f"{label}'s Transport is destroyed: place its surviving models where it "
+                    "stood, then around (models that cannot be placed are lost)"
+                )
+            elif g.restore.stage == "contact":  # §4.4 III, §5.11: back into Base Contact
+                a, b = g.restore.pairs[0]
+                foe = g.info(b if a == uid else a).label
+                kind, rule = "contact", f"{CORE} §4.4 III, §5.11"
+                prompt = (
+                    f"casualties broke the Base Contact of {label} with {foe}: move the fewest "
+                    "models back into Base Contact, keeping Coherency"
+                )
+            else:
+                kind, rule = "coherency", f"{CORE} §4.2 IV"
+                prompt = (
+                    f"end of the Attack Phase: {label} is out of Coherency after its "
+                    "casualties; give every model's position (one coherent group)"
+                )
+            return (Decision(side, kind, rule, prompt, engine.default_restore(g)),)
         ask = g.flow.adv.counter if g.flow.adv is not None else None
         if ask is not None:  # Advanced: the attacked unit answers (§9.3)
             return (

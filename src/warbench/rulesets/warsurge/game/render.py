@@ -10,6 +10,7 @@ from typing import Any
 from warbench.rulesets.warsurge.battlefield import render_png, render_svg, render_text
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Location
+from warbench.rulesets.warsurge.game.terrain_transport import terrain_notes
 
 
 def drawings(state: GameState) -> list[tuple[str, int, list[tuple[tuple[float, float], float]]]]:
@@ -38,12 +39,15 @@ def render_state_text(state: GameState) -> str:
         where = u.location.value
         if u.location is Location.EMBARKED and u.embarked_in is not None:
             where = f"in {state.info(u.embarked_in).label}"
+        elif u.location is Location.TERRAIN:
+            where = f"inside {u.terrain}"
         melee = state.engaged_with(u.uid)
         extra = f", Melee with {', '.join(str(m) for m in melee)}" if melee else ""
         lines.append(
             f"[{u.uid}] {info.label}: {where}, {len(u.present())}/{info.models} models, "
             f"{u.current_hp}/{info.max_hp} HP, {state.current_value(u.uid):.1f} pts{extra}"
         )
+    lines.extend(f"Inside {note}" for note in terrain_notes(state))  # §10.2 occupants
     values = state.side_values()
     lines.append(
         "Value on the battlefield: "
@@ -53,7 +57,10 @@ def render_state_text(state: GameState) -> str:
 
 
 def render_state_svg(state: GameState, path: str | Path) -> Path:
-    return render_svg(state.setup.field.board, drawings(state), path, title=title(state))
+    """The board as SVG; the title names the units inside terrain pieces (§10.2)."""
+    inside = terrain_notes(state)
+    head = title(state) + ("; inside " + "; ".join(inside) if inside else "")
+    return render_svg(state.setup.field.board, drawings(state), path, title=head)
 
 
 def render_state_png(state: GameState, path: str | Path) -> Path:

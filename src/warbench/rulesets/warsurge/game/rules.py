@@ -24,15 +24,18 @@ from warbench.rulesets.warsurge.game import advanced, perk_hooks
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
+    BaseContact,
     Casualties,
     ChooseTurnMaster,
     ChooseZone,
     Deploy,
     Disembark,
     Embark,
+    EmbarkTerrain,
     Move,
     Pass,
     Restore,
+    Survivors,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
     Counter,
@@ -44,15 +47,26 @@ from warbench.rulesets.warsurge.game.actions_advanced import (
 )
 from warbench.rulesets.warsurge.game.attacks import apply_attack, resume_attack, verify_attack
 from warbench.rulesets.warsurge.game.casualties import (
-    apply_restore,
+    refuse_unasked,
+    resume_placement,
     verify_casualties,
-    verify_restore,
+    verify_placement,
 )
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
 from warbench.rulesets.warsurge.game.movement import apply_move, verify_move
-from warbench.rulesets.warsurge.game.plans import AttackPlanG, DeployPlan, MovePlan, Plan
+from warbench.rulesets.warsurge.game.plans import (
+    AttackPlanG,
+    DeployPlan,
+    MovePlan,
+    Plan,
+    TerrainPlan,
+)
 from warbench.rulesets.warsurge.game.state import (
     Phase,
+)
+from warbench.rulesets.warsurge.game.terrain_transport import (
+    apply_terrain,
+    verify_embark_terrain,
 )
 from warbench.rulesets.warsurge.game.transports import verify_disembark, verify_embark
 from warbench.rulesets.warsurge.game.turn import (
@@ -69,9 +83,9 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.TURN_MASTER: (ChooseTurnMaster,),
     Phase.ZONES: (ChooseZone,),
     Phase.DEPLOY: (Deploy, Pass, UsePerks),  # Perks §12.2 L225: perks before/after actions
-    Phase.MOVE: (Move, Embark, Disembark, Pass, UsePerks),
+    Phase.MOVE: (Move, Embark, EmbarkTerrain, Disembark, Pass, UsePerks),
     Phase.ATTACK: (Attack, Pass, UsePerks),
-    Phase.DASH: (Move, Embark, Disembark, Pass, UsePerks),
+    Phase.DASH: (Move, Embark, EmbarkTerrain, Disembark, Pass, UsePerks),
     Phase.ACTIONS: (*advanced.ADVANCED_ACTIONS, EndStep, Counter, Pass),  # §9.2
 }
 
@@ -82,10 +96,13 @@ _KIND_NAMES = {
     Deploy: "deploying",
     Move: "moving",
     Embark: "embarking",
+    EmbarkTerrain: "embarking terrain",
     Disembark: "disembarking",
     Attack: "attacking",
     Casualties: "choosing casualties",
     Restore: "restoring Coherency",
+    Survivors: "placing survivors",
+    BaseContact: "restoring Base Contact",
     Pass: "passing",
     UsePerks: "using Perks",
     Prepare: "preparing",
@@ -101,18 +118,10 @@ def verify(w: Work, action: Action) -> Plan:
     flow = w.flow
     if flow.phase is Phase.OVER:
         raise err("the game is over", "§2.2 step 8")
-    if w.restore is not None:
-        if not isinstance(action, Restore):
-            uid = w.restore.units[0]
-            raise err(
-                f"{w.side_name(w.info(uid).side)} must first restore the Coherency of "
-                f"{w.label(uid)}",
-                "§4.2 IV",
-            )
-        verify_restore(w, action)
+    if w.restore is not None:  # survivors, Coherency or Base Contact to place (§6.6, §4.2, §4.4)
+        verify_placement(w, action)
         return None
-    if isinstance(action, Restore):
-        raise err("no unit waits to restore its Coherency", "§4.2 IV")
+    refuse_unasked(action)
     if w.pause is not None:
         if not isinstance(action, Casualties):
             p = w.pause
@@ -153,7 +162,7 @@ def verify(w: Work, action: Action) -> Plan:
     if isinstance(action, UsePerks):  # Standard: a unit's perks, not an action (Perks §12.2)
         perk_hooks.verify_use_perks(w, action, side)
         return None
-    assert isinstance(action, Deploy | Move | Embark | Disembark | Attack)  # the phase's
+    assert isinstance(action, Deploy | Move | Embark | EmbarkTerrain | Disembark | Attack)
     uid = action.unit
     if not 0 <= uid < len(w.units):
         raise err(f"there is no unit {uid}", "§2.1 Unit")
@@ -172,6 +181,8 @@ def verify(w: Work, action: Action) -> Plan:
         return verify_attack(w, action)
     if isinstance(action, Embark):
         return verify_embark(w, action)
+    if isinstance(action, EmbarkTerrain):  # terrain as a Transport (§10.2)
+        return verify_embark_terrain(w, action)
     if isinstance(action, Disembark):
         return verify_disembark(w, action)
     return verify_move(w, action)
@@ -186,7 +197,8 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         assert side is not None
         take_zone(w, side, action.zone)
         return
-    if w.flow.phase is Phase.ACTIONS and not isinstance(action, Casualties):
+    placing = isinstance(action, Restore | Survivors | BaseContact)
+    if w.flow.phase is Phase.ACTIONS and not (placing or isinstance(action, Casualties)):
         if advanced.apply_advanced(w, action, plan):
             advance(w)
         return
@@ -203,9 +215,14 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         w.flow = replace(w.flow, passed=w.flow.passed | {side})
         advance(w)
         return
-    if isinstance(action, Restore):
-        if apply_restore(w, action):
-            finish_phase(w, Phase.ATTACK)
+    if placing:
+        assert isinstance(action, Restore | Survivors | BaseContact)
+        if resume_placement(w, action):
+            if w.flow.phase is Phase.ACTIONS:  # Advanced: the Action Step goes on (§9.1 IV)
+                if advanced.step_over(w):
+                    advance(w)
+            else:
+                finish_phase(w, Phase.ATTACK)
         return
     if isinstance(action, Casualties):
         assert w.pause is not None
@@ -226,7 +243,9 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
             return  # waiting for the casualties to be chosen (§5.11)
     elif isinstance(plan, MovePlan):
         apply_move(w, plan)
-    assert isinstance(action, Deploy | Move | Embark | Disembark | Attack)
+    elif isinstance(plan, TerrainPlan):
+        apply_terrain(w, plan)
+    assert isinstance(action, Deploy | Move | Embark | EmbarkTerrain | Disembark | Attack)
     uid = action.unit
     w.set_unit(uid, acted=True)
     advance(w)

@@ -52,12 +52,14 @@ class Phase(StrEnum):
 
 
 class Location(StrEnum):
-    """Where a unit is: in Reserve, on the Battlefield, embarked in a Transport, or destroyed."""
+    """Where a unit is: in Reserve, on the Battlefield, embarked in a Transport, inside a
+    terrain piece used as a Transport (§10.2 B/C; ``UnitGS.terrain`` names it), or destroyed."""
 
     RESERVE = "reserve"
     TABLE = "table"
     EMBARKED = "embarked"
     DESTROYED = "destroyed"
+    TERRAIN = "terrain"
 
 
 class Automation(StrEnum):
@@ -69,10 +71,14 @@ class Automation(StrEnum):
 
     TURN_MASTER = "turn master"  # the roll-off winner picks themselves
     ZONE_CHOICE = "zone choice"  # each side takes the first free zone in its turn
-    MODEL_PLACEMENT = "model placement"  # Deploy/Move to a point: the engine places the models
+    #: Deploy/Move to a point: the engine places the models; off: the players give positions,
+    #: also for a destroyed Transport's survivors (§6.6, ``Survivors``)
+    MODEL_PLACEMENT = "model placement"
     CASUALTY_SELECTION = "casualty selection"  # rules' order, then roster order (§5.11)
-    #: restore Coherency after the Attack Phase's casualties by minimum moves (§4.2 IV); off:
-    #: each unit out of Coherency waits for its controller's ``Restore`` (the default is this)
+    #: restore Coherency after the Attack Phase's casualties by minimum moves (§4.2 IV), and
+    #: Base Contact likewise (§4.4 III, §5.11), in both playstyles; off: each unit out of
+    #: Coherency waits for its controller's ``Restore``, a Melee that lost its Base Contact for
+    #: the ``BaseContact`` of the unit that moves (the defaults are the engine's moves)
     COHERENCY = "coherency"
     #: Burst and Darkside ("may", Perks §12.5) for the weapons an Attack leaves undecided:
     #: Burst when it raises the expected HP lost, Darkside's bonus with the best expected
@@ -312,6 +318,7 @@ class UnitGS:
     statuses: tuple[Status, ...] = ()
     counters: tuple[tuple[str, int], ...] = ()
     uses: tuple[tuple[str, int], ...] = ()  # limited uses spent (Emergency Save, Burst …)
+    terrain: str | None = None  # the terrain piece the unit is inside (Location.TERRAIN, §10.2)
 
     # -- queries ------------------------------------------------------------------------
     @property
@@ -429,22 +436,58 @@ class CasualtyPause:
 
 
 @dataclass(frozen=True)
-class CoherencyPause:
-    """The end of the Attack Phase waiting for units out of Coherency to be restored by their
-    controllers (§4.2 IV, §5.11), one unit at a time in the engine's order (unit id); only
-    without ``Automation.COHERENCY`` (Standard playstyle).
+class Wreck:
+    """A unit to place out of a destroyed Transport (§6.6): ``site`` the Transport's model
+    positions and ``site_r`` its base radius (where it stood)."""
 
-    ``counts`` are the casualties removed per unit (the Base Contact step after it moves the
-    units with most casualties first); ``dice`` the step's dice as they stood (copied on every
-    resume), so the rest of the phase rolls as the automated game does."""
+    unit: int
+    site: tuple[Point, ...]
+    site_r: float
+
+    def to_json(self) -> list[Any]:
+        return [self.unit, [list(p) for p in self.site], self.site_r]
+
+
+@dataclass(frozen=True)
+class CoherencyPause:
+    """The removal of casualties (the end of the Standard Attack Phase, or of an Advanced
+    Attack Action, §9.1 IV) waiting for a player to place models, one unit at a time in the
+    engine's order; the unit deciding is ``units[0]``. Its ``stage``:
+
+    * ``"survivors"`` (without ``Automation.MODEL_PLACEMENT``): a destroyed Transport's passengers
+      (§6.6), ``wrecks[0]`` waiting; ``wrecks[1:]`` follow, then the casualties of the units in
+      ``removals`` are removed (passengers first, as the engine does);
+    * ``"coherency"`` (without ``Automation.COHERENCY``): the units in ``units`` are out of
+      Coherency after their casualties (§4.2 IV);
+    * ``"contact"`` (without ``Automation.COHERENCY``): the Melee ``pairs[0]`` lost its Base
+      Contact and ``units[0]`` (the engine's choice of the unit that moves, §4.4 III) moves
+      back; ``pairs[1:]`` are checked after it (§5.11).
+
+    ``counts`` are the casualties removed per unit (the Base Contact step moves the units with
+    most casualties first); ``dice`` the step's dice as they stood (copied on every resume),
+    so the rest of the phase rolls as the automated game does."""
 
     units: tuple[int, ...]
     counts: tuple[tuple[int, int], ...]
     dice: Any = field(compare=False, repr=False)
+    stage: str = "coherency"
+    removals: tuple[int, ...] = ()
+    wrecks: tuple[Wreck, ...] = ()
+    pairs: tuple[tuple[int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """What the digest and a view show of the pause."""
-        return {"units": list(self.units), "counts": [list(c) for c in self.counts]}
+        """What the digest and a view show of the pause (a Coherency pause as it always was:
+        the other stages add their fields)."""
+        out: dict[str, Any] = {"units": list(self.units), "counts": [list(c) for c in self.counts]}
+        if self.stage != "coherency":
+            out["stage"] = self.stage
+        if self.removals:
+            out["removals"] = list(self.removals)
+        if self.wrecks:
+            out["wrecks"] = [w.to_json() for w in self.wrecks]
+        if self.pairs:
+            out["pairs"] = [list(p) for p in self.pairs]
+        return out
 
 
 @dataclass(frozen=True)
@@ -516,7 +559,7 @@ class GameState:
         """Current Point Value of a unit still on the battlefield (§2.2 step 8), with Fusion,
         Respawn and Summon applied (Perks 000 L333-335)."""
         u = self.units[uid]
-        if u.location not in (Location.TABLE, Location.EMBARKED):
+        if u.location not in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             return 0.0
         if u.location is Location.EMBARKED:
             holder = self.units[self.outermost(uid)]
@@ -565,7 +608,9 @@ def unit_state_fields(u: UnitGS, pos_digits: int | None = None) -> dict[str, Any
         if pos_digits is None
         else [(round(x, pos_digits), round(y, pos_digits)) for x, y in u.pos]
     )
+    inside = {} if u.terrain is None else {"terrain": u.terrain}  # only then: digests unchanged
     return {
+        **inside,
         "uid": u.uid,
         "loc": u.location.value,
         "pos": [[x, y] for x, y in pos],

@@ -22,6 +22,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
 )
 from warbench.rulesets.warsurge.game.terrain import NO_CUSTOM_COVER, CoverEffect, custom_cover
+from warbench.rulesets.warsurge.game.terrain_transport import melee_inside
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.work import Work
 
@@ -128,6 +129,11 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     empty: dict[str, list[int]] = {}
     holder = w.outermost(uid)
     embarked = u.location is Location.EMBARKED
+    if Location.TERRAIN in (u.location, tgt.location):  # inside terrain (§10.2)
+        inside = melee_inside(w, uid, target)
+        if isinstance(inside, str):
+            return TargetView(False, False, False, 0, empty, frozenset(), 0, inside)
+        return TargetView(True, True, False, 0.0, inside[0], inside[1], 0)
     # who is engaged with whom
     if tgt.location is Location.EMBARKED:
         # §6.9: passengers of a Transport with Fire Points in a Melee can be Targeted by the

@@ -18,10 +18,14 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
-from warbench.rulesets.warsurge.game.plans import MovePlan
+from warbench.rulesets.warsurge.game.plans import MovePlan, TerrainPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
     Location,
+)
+from warbench.rulesets.warsurge.game.terrain_transport import (
+    check_may_embark,
+    verify_disembark_terrain,
 )
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -92,12 +96,7 @@ def verify_embark(w: Work, action: Embark) -> MovePlan:
     if not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid:
         raise err(f"unit {tr} is not a friendly Transport", "§6.2")
     u = w.units[uid]
-    if u.location is not Location.TABLE:
-        raise err(f"{info.label} is not on the battlefield", "§6.2")
-    if info.immobile:
-        raise err(f"{info.label} is Immobile and cannot embark", "§4.1 Immobile Units")
-    if w.engaged_with(uid):
-        raise err(f"{info.label} is locked in a Melee", "§4.4")
+    check_may_embark(w, uid)
     t = w.units[tr]
     if t.location is not Location.TABLE:
         raise err(f"{w.label(tr)} is not on the battlefield", "§6.2")
@@ -125,11 +124,13 @@ def verify_embark(w: Work, action: Embark) -> MovePlan:
     return MovePlan(uid, (), (), None, action.dash, embark=tr)
 
 
-def verify_disembark(w: Work, action: Disembark) -> MovePlan:
+def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
     uid = action.unit
     info = w.info(uid)
     check_dash_flag(w, action.dash)
     u = w.units[uid]
+    if u.location is Location.TERRAIN:  # leaving a terrain piece (§10.2, §10.5)
+        return verify_disembark_terrain(w, action)
     if u.location is not Location.EMBARKED or u.embarked_in is None:
         raise err(f"{info.label} is not embarked", "§6.3")
     if info.immobile:

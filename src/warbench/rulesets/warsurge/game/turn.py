@@ -54,6 +54,8 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
         if u.location is Location.TABLE:
             # in a Dash, not when every model used a Battle or Heavy weapon (§5.1)
             return not (phase is Phase.DASH and all(u.heavy[i] or u.battle[i] for i in u.present()))
+        if u.location is Location.TERRAIN:  # it may disembark (§10.2) unless in a Melee
+            return not w.engaged_with(uid)
         if u.location is Location.EMBARKED and u.embarked_in is not None:
             holder = w.units[u.embarked_in]
             return holder.location is Location.TABLE or (
@@ -69,6 +71,8 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
             return True
         if u.location is Location.EMBARKED:
             return fires_from_transport(w, uid) is None
+        if u.location is Location.TERRAIN:  # the Melee inside a terrain piece (§10.2)
+            return bool(w.engaged_with(uid))
         return False
     return False
 
