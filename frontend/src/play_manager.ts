@@ -34,14 +34,19 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return data as T;
 }
 
-function rosterPick(i: number): HTMLLabelElement {
+/** A roster to start from, and the team it plays in (§3.3; empty: none). */
+function rosterPick(i: number): HTMLDivElement {
+  const box = el("div", "", { class: "roster-choice" });
   const label = el("label", `Roster ${i + 1}`);
   const sel = el("select", "", { class: "roster-pick" });
   for (const n of rosterChoices.example) sel.appendChild(el("option", `${n} (example)`, { value: JSON.stringify({ source: "example", name: n }) }));
   for (const n of rosterChoices.saved) sel.appendChild(el("option", `${n} (saved)`, { value: JSON.stringify({ source: "saved", name: n }) }));
   sel.selectedIndex = Math.min(i + (rosterChoices.example.indexOf("skirmish_a") >= 0 ? rosterChoices.example.indexOf("skirmish_a") : 0), sel.options.length - 1);
   label.appendChild(sel);
-  return label;
+  const team = el("label", "Team");
+  team.appendChild(el("input", "", { class: "team-pick", maxlength: "40", placeholder: "none (§3.3)", "aria-label": `Roster ${i + 1} team` }));
+  box.append(label, team);
+  return box;
 }
 
 async function op(o: Record<string, unknown>): Promise<void> {
@@ -72,6 +77,12 @@ function render(): void {
     box.appendChild(el("p", "Roster values are hidden until the game ends.", { class: "muted" }));
   } else {
     t.sides.forEach((s, i) => box.appendChild(el("p", `${s.name}${s.team ? ` (team ${s.team})` : ""}: ${st.values?.[i] ?? 0} of ${s.roster_points} pts on the Battlefield`)));
+    if (t.sides.some((s) => s.team)) {
+      // §3.3: a team counts as one player; its value is its players' values together
+      const teams = el("p", "", { id: "pm-teams" });
+      teams.textContent = `Teams: ${Object.entries(st.teams ?? {}).map(([k, v]) => `${k} ${v} pts`).join(" · ")}`;
+      box.appendChild(teams);
+    }
     const lead = st.winner === null ? "Draw" : `${st.winner} ${t.over ? "wins" : "leads"}`;
     box.appendChild(el("p", `${lead} · ${st.rule}`, { class: "ok", id: "pm-winner" }));
   }
@@ -147,7 +158,11 @@ async function open(id: string, tok: string): Promise<void> {
 async function start(ev: Event): Promise<void> {
   ev.preventDefault();
   $("table-error").textContent = "";
-  const rosters = Array.from(document.querySelectorAll<HTMLSelectElement>(".roster-pick")).map((s) => JSON.parse(s.value) as unknown);
+  const rosters = Array.from(document.querySelectorAll<HTMLElement>(".roster-choice")).map((box) => {
+    const ref = JSON.parse(box.querySelector<HTMLSelectElement>(".roster-pick")?.value ?? "{}") as Record<string, unknown>;
+    const team = box.querySelector<HTMLInputElement>(".team-pick")?.value.trim() ?? "";
+    return team ? { ...ref, team } : ref;
+  });
   try {
     const made = await api<{ id: string; token: string; link: string }>("POST", "/api/play/tables", { rosters, hide_value: $<HTMLInputElement>("hide-value").checked });
     const mine = JSON.parse(localStorage.getItem(KEY) ?? "[]") as { id: string; link: string }[];

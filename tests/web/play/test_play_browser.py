@@ -499,3 +499,30 @@ def test_warengine_selected_figure_shows_its_ranges(pages: Pages) -> None:
     expect(page.locator("#board circle.ring.move")).to_have_count(1)
     expect(page.locator("#board circle.ring.range").first).to_be_attached()
     page.screenshot(path=str(ARTEFACTS / "play-warengine-ranges.png"), full_page=True)
+
+
+def test_play_manager_teams_and_hidden_roster_value_s3_3(pages: Pages) -> None:
+    """§3.3 team games (a team counts as one player: its value is its players' together) and
+    the app's "hide roster value" (values and the leader hidden until the game ends)."""
+    page = pages.new(PHONE, "manager-teams")
+    page.goto("/play/manager")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.click("#add-roster")
+    expect(page.locator(".roster-choice")).to_have_count(3)
+    for i, team in enumerate(["Allies", "Horde", "Allies"]):
+        page.fill(f'[aria-label="Roster {i + 1} team"]', team)
+    page.check("#hide-value")
+    page.click("#start-table")
+    expect(page.locator("#table")).to_be_visible()
+    standings = page.locator("#pm-standings")
+    expect(standings).to_contain_text("hidden until the game ends")
+    expect(page.locator(".pm-unit").first).not_to_contain_text("pts")
+    for unit in range(page.locator(".pm-unit").count()):
+        steps = page.locator("body").get_attribute("data-steps")
+        page.locator(".pm-unit").nth(unit).locator("select").select_option("table")
+        expect(page.locator("body")).not_to_have_attribute("data-steps", steps or "")
+    expect(standings).not_to_contain_text("pts")
+    page.click("#pm-end")  # the game ends: the values and the winning team are shown
+    expect(page.locator("#pm-teams")).to_contain_text(re.compile(r"Allies \d+(\.\d+)? pts"))
+    expect(page.locator("#pm-winner")).to_contain_text(re.compile("(Allies|Horde) wins|Draw"))
+    expect(page.locator(".pm-unit").first).to_contain_text("pts")

@@ -466,6 +466,12 @@ class RosterRef(BaseModel):
     source: Literal["example", "saved", "inline"]
     name: str | None = Field(None, max_length=120)
     data: dict[str, Any] | None = None
+    team: str | None = Field(
+        None,
+        max_length=40,
+        description="The team this roster plays in (Core Rules §3.3: a team counts as one "
+        "player); empty: the roster's own team, else none.",
+    )
 
 
 class NewTableBody(BaseModel):
@@ -502,7 +508,7 @@ def _roster_data(ref: RosterRef, request: Request, where: str) -> dict[str, Any]
     if ref.source == "inline":
         if ref.data is None:
             raise ProfileError(f"{where}.data", None, "a game roster (player, units)")
-        return ref.data
+        return dict(ref.data)
     if ref.source == "example":
         examples = _example_rosters()
         if ref.name not in examples:
@@ -528,6 +534,9 @@ def _roster_data(ref: RosterRef, request: Request, where: str) -> dict[str, Any]
 def create_table(body: NewTableBody, request: Request, svc: ServiceDep) -> dict[str, Any]:
     """Start a Play Manager table from two or more rosters; answers its secret link."""
     rosters = [_roster_data(r, request, f"rosters[{i}]") for i, r in enumerate(body.rosters)]
+    for ref, data in zip(body.rosters, rosters, strict=True):
+        if ref.team and ref.team.strip():
+            data["team"] = ref.team.strip()
     table_id, token = get_manager(svc).create(rosters, body.hide_value, body.title)
     base = str(request.base_url).rstrip("/")
     return {"id": table_id, "token": token, "link": f"{base}/play/manager#id={table_id}&t={token}"}
