@@ -401,7 +401,7 @@ def _tap_board_until_over(page: Any, limit: int = 600) -> tuple[int, int]:
             expect(button).to_be_enabled()
             button.click()
             buttons += 1
-        expect(body).not_to_have_attribute("data-revision", rev)
+        _answered(page, rev)
     raise AssertionError("the game did not end")
 
 
@@ -423,7 +423,7 @@ def test_collision_whole_game_by_tapping_squares_at_phone_size(pages: Pages) -> 
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     # deployment: every allowed square of every character in hand is highlighted; a chip
     # narrows them to one character
     expect(page.locator("#board rect.spot.deploy").first).to_be_attached()
@@ -448,7 +448,7 @@ def test_collision_attack_and_move_squares_mid_game(pages: Pages) -> None:
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     else:
         pytest.fail("no move was offered")
     expect(page.locator("#decision-title")).to_contain_text("choose an action")
@@ -491,14 +491,37 @@ def test_warengine_selected_figure_shows_its_ranges(pages: Pages) -> None:
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     else:
         pytest.fail("no figure acted")
+    _marks_readable(page, 10)
     chip = page.locator(".unit-chip").first
     chip.click()
     expect(page.locator("#board circle.ring.move")).to_have_count(1)
     expect(page.locator("#board circle.ring.range").first).to_be_attached()
+    _marks_readable(page, 10)
+    page.click("#zoom-in")  # zoomed in, the marks are re-placed: more of them fit
+    page.click("#zoom-in")
+    _marks_readable(page, 10)
     page.screenshot(path=str(ARTEFACTS / "play-warengine-ranges.png"), full_page=True)
+
+
+def _marks_readable(page: Any, least: int) -> None:
+    """The figure numbers drawn on a phone's board are readable: each at least 9 px high on
+    the screen and none over another (a WarEngine placing strip is 1" bases side by side,
+    about 8 px each on a phone); at least ``least`` of them are drawn."""
+    boxes = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#board text.piece-letter'))
+            .map((t) => { const b = t.getBoundingClientRect();
+                          return [b.left, b.top, b.right, b.bottom, t.textContent]; })"""
+    )
+    assert len(boxes) >= least, boxes
+    for i, (x0, y0, x1, y1, text) in enumerate(boxes):
+        assert y1 - y0 >= 9, (text, y1 - y0)
+        for a0, b0, a1, b1, other in boxes[:i]:
+            overlap_x = min(x1, a1) - max(x0, a0)
+            overlap_y = min(y1, b1) - max(y0, b0)
+            assert overlap_x <= 0.5 or overlap_y <= 0.5, (text, other)
 
 
 def test_play_manager_teams_and_hidden_roster_value_s3_3(pages: Pages) -> None:
