@@ -88,7 +88,11 @@ def rulesets(svc: ServiceDep) -> list[dict[str, Any]]:
             out.append({"id": rid, "error": str(exc), "presets": []})
             continue
         out.append({"id": rid, "version": rs.version, "presets": presets})
-    return [{**r, "seat_kinds": list(seat_kinds()), "modes": list(MODES)} for r in out]
+    return [
+        {**r, "seat_kinds": list(seat_kinds(str(r["id"])) if "error" not in r else ["human"]),
+         "modes": list(MODES)}
+        for r in out
+    ]  # fmt: skip
 
 
 @lru_cache(maxsize=32)
