@@ -549,3 +549,43 @@ def test_play_manager_teams_and_hidden_roster_value_s3_3(pages: Pages) -> None:
     expect(page.locator("#pm-teams")).to_contain_text(re.compile(r"Allies \d+(\.\d+)? pts"))
     expect(page.locator("#pm-winner")).to_contain_text(re.compile("(Allies|Horde) wins|Draw"))
     expect(page.locator(".pm-unit").first).to_contain_text("pts")
+
+
+def test_warsurge_casualties_and_counter_actions_are_asked_in_the_page(pages: Pages) -> None:
+    """The decisions the rules give a player are asked in the page (issue 14): with the
+    engine's automations off, an Advanced game (§9.3 Counter Actions) asks the attacked side
+    for its counter action and the side losing models for its casualties (§5.11); each is
+    answered here with a listed choice other than the suggested one where there is one."""
+    from warbench.web.play.scenes import presenter
+
+    page = pages.new(DESK, "warsurge-decisions")
+    setup = presenter("warsurge").presets()[0]["setup"]
+    setup = {**setup, "options": {**setup.get("options", {}), "automation": [],
+                                  "playstyle": "advanced"}}  # fmt: skip
+    made = page.request.post(
+        f"{pages.server}/api/play/games",
+        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 3},
+    ).json()
+    page.goto(made["links"]["players"])
+    card = page.locator("#decision-card")
+    answered: dict[str, int] = {}
+    for _ in range(150):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
+        if card.get_attribute("data-state") == "over" or {"counter", "casualties"} <= set(answered):
+            break
+        kind = card.get_attribute("data-kind") or ""
+        rev = page.locator("body").get_attribute("data-revision")
+        if kind in ("counter", "casualties"):
+            expect(page.locator("#decision-title")).not_to_be_empty()
+            listed = page.locator("#actions > li > button")
+            if not listed.count() and page.locator(".unit-chip").count():
+                page.locator(".unit-chip").first.click()  # a unit's choices: under its chip
+                expect(listed.first).to_be_visible()
+            other = page.locator("#actions > li > button:not(.default)")
+            (other if other.count() else listed).first.click()
+            answered[kind] = answered.get(kind, 0) + 1
+        else:
+            page.click("#take-default")
+        _answered(page, rev)
+    assert {"counter", "casualties"} <= set(answered), answered
+    expect(page.locator("#log li").first).to_be_attached()
