@@ -129,6 +129,25 @@ function render(): void {
       void op({ op: "status", unit: u.id, name, turns: turns ? Number(turns) : null });
     });
     tools.appendChild(mark);
+    // limited uses (a perk or weapon usable N times a game): what is left, − to spend one
+    const use = el("button", "+ limited use", { type: "button", class: "danger" });
+    use.addEventListener("click", () => {
+      const name = window.prompt("Limited use (e.g. Grenade, Heal I)");
+      if (!name) return;
+      const count = window.prompt("Uses left", "1");
+      if (count === null) return;
+      void op({ op: "uses", unit: u.id, name, count: Number(count) });
+    });
+    tools.appendChild(use);
+    for (const [name, left] of Object.entries(u.uses)) {
+      const chip = el("span", `${name}: ${left} left`, { class: "use", "data-use": name });
+      const spend = el("button", "−", { type: "button", class: "danger", "aria-label": `Spend one use of ${name}` });
+      spend.disabled = left <= 0;
+      spend.addEventListener("click", () => void op({ op: "uses", unit: u.id, name, count: Math.max(0, left - 1) }));
+      const more = el("button", "+", { type: "button", class: "danger", "aria-label": `One more use of ${name}` });
+      more.addEventListener("click", () => void op({ op: "uses", unit: u.id, name, count: left + 1 }));
+      tools.append(chip, spend, more);
+    }
     for (const s of u.statuses) {
       const chip = el("button", `${s.name}${s.turns ? ` (${s.turns})` : ""} ✕`, { type: "button", class: "danger", title: "remove the marker" });
       chip.addEventListener("click", () => void op({ op: "clear_status", unit: u.id, name: s.name }));

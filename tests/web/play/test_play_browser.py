@@ -294,8 +294,18 @@ def test_play_manager_tracks_a_table(pages: Pages) -> None:
     expect(page.locator("#pm-phase")).to_have_text("Move")
     page.click("#dice-roll")
     expect(page.locator("#dice-faces li")).to_have_count(6)
+    # a limited use: named and counted in two prompts, then spent one at a time
+    answers = iter(["Grenade", "2"])
+    page.on("dialog", lambda d: d.accept(next(answers)))
+    first.get_by_role("button", name="+ limited use").click()
+    expect(first.locator('[data-use="Grenade"]')).to_have_text("Grenade: 2 left")
+    first.get_by_role("button", name="Spend one use of Grenade").click()
+    expect(first.locator('[data-use="Grenade"]')).to_have_text("Grenade: 1 left")
     page.reload()  # resume
     expect(page.locator("#pm-phase")).to_have_text("Move")
+    expect(page.locator(".pm-unit").first.locator('[data-use="Grenade"]')).to_have_text(
+        "Grenade: 1 left"
+    )
 
 
 def test_replay_viewer_steps_through_an_uploaded_cli_record(pages: Pages, tmp_path: Path) -> None:
