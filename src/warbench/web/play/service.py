@@ -99,7 +99,14 @@ def _kinds_for(ruleset_id: str) -> tuple[str, ...]:
         knows = SetupArgs(
             tuple(setup.get("rosters") or ()), setup.get("board"), setup.get("options") or {}
         )
-    return tuple(k for k in ai_kinds() if _ai_refusal(k, ruleset_id, knows) is None)
+    # a kind's levels play the same rulesets (``search:1`` … share the search hooks): each
+    # kind is built once
+    plays: dict[str, bool] = {}
+    for k in ai_kinds():
+        name = k.partition(":")[0]
+        if name not in plays:
+            plays[name] = _ai_refusal(k, ruleset_id, knows) is None
+    return tuple(k for k in ai_kinds() if plays[k.partition(":")[0]])
 
 
 def _ai_refusal(kind: str, ruleset_id: str, knowledge: SetupArgs | None) -> str | None:
