@@ -404,7 +404,7 @@ def _page(request: Request, page: str, **context: Any) -> HTMLResponse:
     return templates.TemplateResponse(
         request,
         f"{page}.html",
-        {"page": page, "pages": (*PAGES, ("play", "Play")), **context},
+        {"page": page, "pages": PAGES, **context},
     )
 
 
