@@ -65,6 +65,7 @@ class Stats:
     actions: int = 0
     last_steps: dict[str, int] = field(default_factory=dict)
     tokens: dict[str, str] = field(default_factory=dict)
+    seen: dict[tuple[str, str], int] = field(default_factory=dict)  # steps each client has read
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -183,14 +184,22 @@ def _turn(
     think: float = 0.0,
     paused: threading.Event | None = None,
 ) -> bool:
-    """Read the view; answer the decision if one is pending. True once the game is over."""
-    r = http.get(f"{server.url}/api/play/games/{game}", headers={"X-Play-Token": token})
+    """Read the view; answer the decision if one is pending. True once the game is over.
+    Like the page, it asks only for the events after the steps it has seen (``since``)."""
+    with stats.lock:
+        seen = stats.seen.get((game, token), 0)
+    r = http.get(
+        f"{server.url}/api/play/games/{game}",
+        params={"since": seen},
+        headers={"X-Play-Token": token},
+    )
     if r.status_code != 200:
         stats.errors.append(f"GET {r.status_code}: {r.text[:120]}")
         return True
     snap = r.json()
     with stats.lock:
         stats.last_steps[game] = snap["steps"]
+        stats.seen[(game, token)] = int(snap["steps"])
     if snap["result"] is not None:
         return True
     d = snap["decision"]
@@ -324,6 +333,9 @@ def run_load(
     load_before = os.getloadavg()
     cpu_client0 = time.process_time()
     cpu_server = 0.0
+    # the server's CPU from here on (its start-up and first game before the clock are not
+    # play; after a restart, from the moment every game has been read back)
+    cpu_base = server.cpu_seconds() or 0.0
     for t in slots:
         t.start()
     restart_info: dict[str, Any] = {}
@@ -354,13 +366,15 @@ def run_load(
             paused.set()
             time.sleep(0.3)  # requests in flight finish
             before = _steps(server, stats)
-            cpu_server += server.cpu_seconds() or 0.0
+            cpu_server += (server.cpu_seconds() or 0.0) - cpu_base
             server.kill()
             t0 = time.monotonic()
             port = int(server.url.rsplit(":", 1)[1])
             server.start(port)
             restart_info["restart_seconds"] = round(time.monotonic() - t0, 2)
             after = _steps(server, stats)
+            cpu_base = server.cpu_seconds() or 0.0
+            restart_info["restart_cpu_s"] = round(cpu_base, 2)
             restart_info["games_checked"] = len(before)
             restart_info["resumed_behind"] = [
                 (g, n, after.get(g)) for g, n in before.items() if after.get(g) != n
@@ -373,7 +387,7 @@ def run_load(
         stop.set()
         for t in slots:
             t.join(60)
-        cpu_server += server.cpu_seconds() or 0.0
+        cpu_server += (server.cpu_seconds() or 0.0) - cpu_base
         server.stop()
     wall = time.monotonic() - started
     lat = stats.latencies
