@@ -12,7 +12,17 @@ With ``--restart`` the server is killed (SIGKILL) half-way and started again on 
 database; every game must then resume at its last action (its step count unchanged), and the
 clients play on.
 
+``--think S``: each simulated player waits about S seconds (0.5 S to 1.5 S, fixed by the game
+and step, no clock or random source) before answering, as a person at the page does; without
+it the clients act the moment they can, which saturates the server (a throughput test: the
+latency is then mostly the queue). ``--actions N`` makes the run count-based: it stops after N
+actions (and restarts half-way through them) whatever the machine's speed, so a short smoke run
+cannot check nothing on a loaded machine; ``--seconds`` is then only a safety limit, and a run
+that reaches it is an error (``timed_out``).
+
+    .venv/bin/python scripts/play_load.py --games 20 --seconds 600 --restart --think 1
     .venv/bin/python scripts/play_load.py --games 20 --seconds 600 --restart
+    .venv/bin/python scripts/play_load.py --games 4 --actions 80 --restart
 
 prints one JSON object: games, actions, errors, p50/p95/p99/max action latency in ms,
 restart figures.
@@ -55,6 +65,7 @@ class Stats:
     actions: int = 0
     last_steps: dict[str, int] = field(default_factory=dict)
     tokens: dict[str, str] = field(default_factory=dict)
+    seen: dict[tuple[str, str], int] = field(default_factory=dict)  # steps each client has read
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -132,6 +143,7 @@ def _client(
     stats: Stats,
     stop: threading.Event,
     paused: threading.Event,
+    think: float = 0.0,
 ) -> None:
     """One simulated player, as the page behaves: it listens to the game's live stream and,
     on each change, reads its view and answers its decision (until the game ends)."""
@@ -150,27 +162,54 @@ def _client(
                             break  # the server is about to be killed: act no more
                         if not line.startswith("data:"):
                             continue
-                        if _turn(http, server, game, token, stats):
+                        if _turn(http, server, game, token, stats, think, paused):
                             return
             except httpx.TransportError:
                 time.sleep(0.05)  # the server is restarting: the stream reconnects
 
 
-def _turn(http: httpx.Client, server: Server, game: str, token: str, stats: Stats) -> bool:
-    """Read the view; answer the decision if one is pending. True once the game is over."""
-    r = http.get(f"{server.url}/api/play/games/{game}", headers={"X-Play-Token": token})
+def think_time(think: float, game: str, step: int) -> float:
+    """A player's pause before answering: 0.5 to 1.5 times ``think``, fixed by the game and the
+    step (the same run waits the same; no random source)."""
+    spread = (sum(map(ord, game)) * 7 + step * 37) % 101 / 100.0
+    return think * (0.5 + spread)
+
+
+def _turn(
+    http: httpx.Client,
+    server: Server,
+    game: str,
+    token: str,
+    stats: Stats,
+    think: float = 0.0,
+    paused: threading.Event | None = None,
+) -> bool:
+    """Read the view; answer the decision if one is pending. True once the game is over.
+    Like the page, it asks only for the events after the steps it has seen (``since``)."""
+    with stats.lock:
+        seen = stats.seen.get((game, token), 0)
+    r = http.get(
+        f"{server.url}/api/play/games/{game}",
+        params={"since": seen},
+        headers={"X-Play-Token": token},
+    )
     if r.status_code != 200:
         stats.errors.append(f"GET {r.status_code}: {r.text[:120]}")
         return True
     snap = r.json()
     with stats.lock:
         stats.last_steps[game] = snap["steps"]
+        stats.seen[(game, token)] = int(snap["steps"])
     if snap["result"] is not None:
         return True
     d = snap["decision"]
     if d is None:
         return False  # the other player decides; the stream says when
     action = d["default"] or d["actions"][0]["action"]
+    if think > 0:
+        time.sleep(think_time(think, game, int(snap["steps"])))
+        if paused is not None and paused.is_set():
+            return False  # the server is about to be killed: the stream brings the turn back
     t0 = time.perf_counter()
     r = http.post(
         f"{server.url}/api/play/games/{game}/actions",
@@ -197,6 +236,7 @@ def _game_loop(
     stats: Stats,
     stop: threading.Event,
     paused: threading.Event,
+    think: float = 0.0,
 ) -> None:
     """Play games one after the other in this slot until ``stop``."""
     while not stop.is_set():
@@ -217,7 +257,9 @@ def _game_loop(
             stats.games_started += 1
             stats.tokens[made["id"]] = made["tokens"]["spectator"]
         players = [
-            threading.Thread(target=_client, args=(server, made["id"], tok, stats, stop, paused))
+            threading.Thread(
+                target=_client, args=(server, made["id"], tok, stats, stop, paused, think)
+            )
             for label, tok in made["tokens"].items()
             if label != "spectator"
         ]
@@ -259,8 +301,12 @@ def run_load(
     ruleset: str = "toy-duel",
     setup: Any = None,
     sync_normal: bool = False,
+    actions: int | None = None,
+    think: float = 0.0,
 ) -> dict[str, Any]:
-    """Run the load and return its figures (see the module docstring)."""
+    """Run the load and return its figures (see the module docstring). With ``actions`` the
+    run is count-based: it ends after that many actions (restarting after half of them) and
+    ``seconds`` is only a safety limit (``timed_out`` when reached)."""
     tmp = None
     if db is None:
         tmp = tempfile.mkdtemp(prefix="warbench-load-")
@@ -278,7 +324,8 @@ def run_load(
     stop, paused = threading.Event(), threading.Event()
     slots = [
         threading.Thread(
-            target=_game_loop, args=(server, ruleset, setup or TOY_SETUP, stats, stop, paused)
+            target=_game_loop,
+            args=(server, ruleset, setup or TOY_SETUP, stats, stop, paused, think),
         )
         for _ in range(games)
     ]
@@ -286,48 +333,70 @@ def run_load(
     load_before = os.getloadavg()
     cpu_client0 = time.process_time()
     cpu_server = 0.0
+    # the server's CPU from here on (its start-up and first game before the clock are not
+    # play; after a restart, from the moment every game has been read back)
+    cpu_base = server.cpu_seconds() or 0.0
     for t in slots:
         t.start()
     restart_info: dict[str, Any] = {}
+    timed_out = False
+
+    def elapsed() -> float:
+        return time.monotonic() - started
+
+    def half_way() -> bool:
+        """Time to restart: half the actions (or seconds) played, and every game made and
+        moved (else the restart would check nothing)."""
+        if elapsed() >= (seconds if actions is not None else 300.0):
+            return True  # the safety limit
+        ready = stats.games_started >= games and stats.actions >= games
+        if actions is not None:
+            return ready and stats.actions >= actions // 2
+        return ready and elapsed() >= seconds / 2
+
+    def done() -> bool:
+        if actions is not None:
+            return stats.actions >= actions or elapsed() >= seconds
+        return elapsed() >= seconds
+
     try:
         if restart:
-            # half-way, but not before every game is made and has an action (a loaded machine
-            # may take longer than the half to start the server and the games; then the
-            # restart would check nothing)
-            while time.monotonic() - started < seconds / 2 or (
-                (stats.games_started < games or stats.actions < games)
-                and time.monotonic() - started < 300
-            ):
+            while not half_way():
                 time.sleep(0.05)
             paused.set()
             time.sleep(0.3)  # requests in flight finish
             before = _steps(server, stats)
-            cpu_server += server.cpu_seconds() or 0.0
+            cpu_server += (server.cpu_seconds() or 0.0) - cpu_base
             server.kill()
             t0 = time.monotonic()
             port = int(server.url.rsplit(":", 1)[1])
             server.start(port)
             restart_info["restart_seconds"] = round(time.monotonic() - t0, 2)
             after = _steps(server, stats)
+            cpu_base = server.cpu_seconds() or 0.0
+            restart_info["restart_cpu_s"] = round(cpu_base, 2)
             restart_info["games_checked"] = len(before)
             restart_info["resumed_behind"] = [
                 (g, n, after.get(g)) for g, n in before.items() if after.get(g) != n
             ]
             paused.clear()
-            time.sleep(max(0.0, seconds - (time.monotonic() - started)))
-        else:
-            time.sleep(seconds)
+        while not done():
+            time.sleep(0.05)
+        timed_out = actions is not None and stats.actions < actions
     finally:
         stop.set()
         for t in slots:
             t.join(60)
-        cpu_server += server.cpu_seconds() or 0.0
+        cpu_server += (server.cpu_seconds() or 0.0) - cpu_base
         server.stop()
     wall = time.monotonic() - started
     lat = stats.latencies
     return {
         "games": games,
         "seconds": round(time.monotonic() - started, 1),
+        "think_s": think,
+        "actions_asked": actions,
+        "timed_out": timed_out,
         "games_started": stats.games_started,
         "games_finished": stats.games_finished,
         "actions": stats.actions,
@@ -358,6 +427,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--restart", action="store_true", help="kill and restart the server half-way")
+    ap.add_argument(
+        "--actions",
+        type=int,
+        default=None,
+        help="count-based: stop after this many actions (--seconds is then a safety limit)",
+    )
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a simulated player waits before answering (0.5x-1.5x; default 0: at once)",
+    )
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument(
         "--sqlite-sync",
@@ -372,9 +453,11 @@ def main(argv: list[str] | None = None) -> int:
         restart=args.restart,
         db=args.db,
         sync_normal=args.sqlite_sync == "normal",
+        actions=args.actions,
+        think=args.think,
     )
     print(json.dumps(out, indent=1))
-    return 1 if out["errors"] or out.get("resumed_behind") else 0
+    return 1 if out["errors"] or out.get("resumed_behind") or out["timed_out"] else 0
 
 
 if __name__ == "__main__":

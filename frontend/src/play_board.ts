@@ -50,11 +50,19 @@ function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<strin
   return node;
 }
 
+/** A piece's mark (a Collision letter, a WarEngine figure number) waiting to be placed. */
+interface Mark { x: number; y: number; r: number; text: string; first: boolean }
+
+/** The smallest mark a phone can read, in screen pixels. */
+const MIN_MARK_PX = 10;
+
 export class Board {
   private view = { x: 0, y: 0, w: 10, h: 10 };
   private scene: Scene | null = null;
   private flip: SVGGElement;
   private layer: SVGGElement;
+  private markLayer: SVGGElement;
+  private marks: Mark[] = [];
   private overlay: SVGGElement;
   private spotLayer: SVGGElement;
   private ghost: SVGCircleElement | null = null;
@@ -70,7 +78,9 @@ export class Board {
     this.layer = svgEl("g", {});
     this.overlay = svgEl("g", {});
     this.spotLayer = svgEl("g", {});
+    this.markLayer = svgEl("g", { class: "marks" });
     this.flip.appendChild(this.layer);
+    this.flip.appendChild(this.markLayer);
     this.flip.appendChild(this.spotLayer);
     this.flip.appendChild(this.overlay);
     svg.appendChild(this.flip);
@@ -126,6 +136,7 @@ export class Board {
       }
     }
     const labelled = new Set<number>();
+    this.marks = [];
     for (const p of scene.pieces) {
       const cls = ["piece", ...(p.tags ?? [])];
       if (p.unit !== null && p.unit === this.selected) cls.push("selected");
@@ -150,9 +161,8 @@ export class Board {
         }));
       }
       if (p.letter !== undefined) {
-        const t = this.text(p.x, p.y, p.letter, "piece-letter");
-        t.style.fontSize = `${(p.r * (p.letter.length > 1 ? 0.95 : 1.25)).toFixed(3)}px`;
-        this.layer.appendChild(t);
+        const first = p.unit !== null && (p.unit === this.selected || this.targets.has(p.unit));
+        this.marks.push({ x: p.x, y: p.y, r: p.r, text: p.letter, first });
       } else if (p.unit !== null && !labelled.has(p.unit)) {
         labelled.add(p.unit);
         const t = svgEl("text", { x: 0, y: 0, transform: `translate(${p.x + p.r + 0.1} ${p.y + p.r}) scale(1 -1)` });
@@ -160,6 +170,48 @@ export class Board {
         this.layer.appendChild(t);
       }
     }
+    this.placeMarks();
+  }
+
+  /** Board units per screen pixel at the current zoom (0 before the board is laid out). */
+  private unitsPerPixel(): number {
+    const width = this.svg.getBoundingClientRect().width;
+    if (width <= 0) return 0;
+    // the viewBox is fitted into the element keeping its proportions (xMidYMid meet)
+    const height = this.svg.getBoundingClientRect().height || width;
+    return Math.max(this.view.w / width, this.view.h / height);
+  }
+
+  /** Draw the pieces' marks so that each one drawn is readable: inside its disc when the disc
+   * is large enough on screen, else beside it in a readable size, skipped where it would
+   * cover another mark (the selected piece and the targets first; zooming in shows the rest,
+   * and every piece keeps its name in its tooltip). Called after each draw and zoom. */
+  private placeMarks(): void {
+    this.markLayer.replaceChildren();
+    const upp = this.unitsPerPixel();
+    const min = upp > 0 ? MIN_MARK_PX * upp : 0;
+    const boxes: { x0: number; y0: number; x1: number; y1: number }[] = [];
+    const ordered = [...this.marks.filter((m) => m.first), ...this.marks.filter((m) => !m.first)];
+    let hidden = 0;
+    for (const m of ordered) {
+      const inside = m.r * (m.text.length > 1 ? 0.95 : 1.25);
+      const size = inside >= min ? inside : min;
+      const w = size * 0.62 * m.text.length;
+      // inside the disc, else just above it or just below it (north is up on the screen)
+      const places = inside >= min ? [m.y] : [m.y + m.r + size * 0.55, m.y - m.r - size * 0.55];
+      const free = places
+        .map((cy) => ({ cy, box: { x0: m.x - w / 2, y0: cy - size / 2, x1: m.x + w / 2, y1: cy + size / 2 } }))
+        .find(({ box }) => !boxes.some((b) => box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1));
+      if (free === undefined) {
+        hidden++;
+        continue;
+      }
+      boxes.push(free.box);
+      const t = this.text(m.x, free.cy, m.text, inside >= min ? "piece-letter" : "piece-letter beside");
+      t.style.fontSize = `${size.toFixed(3)}px`;
+      this.markLayer.appendChild(t);
+    }
+    this.svg.dataset.hiddenMarks = String(hidden);
   }
 
   /** Centred text at a board point (the flip undone so it reads the right way up). */
@@ -209,6 +261,7 @@ export class Board {
   private apply(): void {
     const v = this.view;
     this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+    this.placeMarks();
   }
 
   /** Board coordinates (inches) of a pointer event. */

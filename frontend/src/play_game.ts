@@ -222,6 +222,7 @@ function renderDecision(): void {
     return;
   }
   $("decision-card").dataset.state = "deciding";
+  $("decision-card").dataset.kind = d.kind;
   $("decision-title").textContent = `${seatName(d.player)}: ${d.prompt || d.kind}`;
   $("decision-rule").textContent = d.rule;
   $("take-default").hidden = d.default === null;

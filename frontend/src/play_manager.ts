@@ -34,14 +34,19 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return data as T;
 }
 
-function rosterPick(i: number): HTMLLabelElement {
+/** A roster to start from, and the team it plays in (§3.3; empty: none). */
+function rosterPick(i: number): HTMLDivElement {
+  const box = el("div", "", { class: "roster-choice" });
   const label = el("label", `Roster ${i + 1}`);
   const sel = el("select", "", { class: "roster-pick" });
   for (const n of rosterChoices.example) sel.appendChild(el("option", `${n} (example)`, { value: JSON.stringify({ source: "example", name: n }) }));
   for (const n of rosterChoices.saved) sel.appendChild(el("option", `${n} (saved)`, { value: JSON.stringify({ source: "saved", name: n }) }));
   sel.selectedIndex = Math.min(i + (rosterChoices.example.indexOf("skirmish_a") >= 0 ? rosterChoices.example.indexOf("skirmish_a") : 0), sel.options.length - 1);
   label.appendChild(sel);
-  return label;
+  const team = el("label", "Team");
+  team.appendChild(el("input", "", { class: "team-pick", maxlength: "40", placeholder: "none (§3.3)", "aria-label": `Roster ${i + 1} team` }));
+  box.append(label, team);
+  return box;
 }
 
 async function op(o: Record<string, unknown>): Promise<void> {
@@ -72,6 +77,12 @@ function render(): void {
     box.appendChild(el("p", "Roster values are hidden until the game ends.", { class: "muted" }));
   } else {
     t.sides.forEach((s, i) => box.appendChild(el("p", `${s.name}${s.team ? ` (team ${s.team})` : ""}: ${st.values?.[i] ?? 0} of ${s.roster_points} pts on the Battlefield`)));
+    if (t.sides.some((s) => s.team)) {
+      // §3.3: a team counts as one player; its value is its players' values together
+      const teams = el("p", "", { id: "pm-teams" });
+      teams.textContent = `Teams: ${Object.entries(st.teams ?? {}).map(([k, v]) => `${k} ${v} pts`).join(" · ")}`;
+      box.appendChild(teams);
+    }
     const lead = st.winner === null ? "Draw" : `${st.winner} ${t.over ? "wins" : "leads"}`;
     box.appendChild(el("p", `${lead} · ${st.rule}`, { class: "ok", id: "pm-winner" }));
   }
@@ -118,6 +129,25 @@ function render(): void {
       void op({ op: "status", unit: u.id, name, turns: turns ? Number(turns) : null });
     });
     tools.appendChild(mark);
+    // limited uses (a perk or weapon usable N times a game): what is left, − to spend one
+    const use = el("button", "+ limited use", { type: "button", class: "danger" });
+    use.addEventListener("click", () => {
+      const name = window.prompt("Limited use (e.g. Grenade, Heal I)");
+      if (!name) return;
+      const count = window.prompt("Uses left", "1");
+      if (count === null) return;
+      void op({ op: "uses", unit: u.id, name, count: Number(count) });
+    });
+    tools.appendChild(use);
+    for (const [name, left] of Object.entries(u.uses)) {
+      const chip = el("span", `${name}: ${left} left`, { class: "use", "data-use": name });
+      const spend = el("button", "−", { type: "button", class: "danger", "aria-label": `Spend one use of ${name}` });
+      spend.disabled = left <= 0;
+      spend.addEventListener("click", () => void op({ op: "uses", unit: u.id, name, count: Math.max(0, left - 1) }));
+      const more = el("button", "+", { type: "button", class: "danger", "aria-label": `One more use of ${name}` });
+      more.addEventListener("click", () => void op({ op: "uses", unit: u.id, name, count: left + 1 }));
+      tools.append(chip, spend, more);
+    }
     for (const s of u.statuses) {
       const chip = el("button", `${s.name}${s.turns ? ` (${s.turns})` : ""} ✕`, { type: "button", class: "danger", title: "remove the marker" });
       chip.addEventListener("click", () => void op({ op: "clear_status", unit: u.id, name: s.name }));
@@ -147,7 +177,11 @@ async function open(id: string, tok: string): Promise<void> {
 async function start(ev: Event): Promise<void> {
   ev.preventDefault();
   $("table-error").textContent = "";
-  const rosters = Array.from(document.querySelectorAll<HTMLSelectElement>(".roster-pick")).map((s) => JSON.parse(s.value) as unknown);
+  const rosters = Array.from(document.querySelectorAll<HTMLElement>(".roster-choice")).map((box) => {
+    const ref = JSON.parse(box.querySelector<HTMLSelectElement>(".roster-pick")?.value ?? "{}") as Record<string, unknown>;
+    const team = box.querySelector<HTMLInputElement>(".team-pick")?.value.trim() ?? "";
+    return team ? { ...ref, team } : ref;
+  });
   try {
     const made = await api<{ id: string; token: string; link: string }>("POST", "/api/play/tables", { rosters, hide_value: $<HTMLInputElement>("hide-value").checked });
     const mine = JSON.parse(localStorage.getItem(KEY) ?? "[]") as { id: string; link: string }[];

@@ -38,6 +38,10 @@ const form = $<HTMLFormElement>("we-figure");
 let tables: Tables;
 let example: ForceDraft;
 let figure: Data = { name: "New Figure", type: "T", tweaks: [], weapons: [] };
+/** Which Shapechanger form the form fields edit: 0 is the figure itself, k its `forms[k - 1]`
+ * (004 L1613-1615: a Shapechanger is built as two or more figures; Hero Points belong to the
+ * combined figure, so they stay on the first form). */
+let formIndex = 0;
 let force: ForceDraft = { name: "My Force", renown: 500, force: 1000, figures: {}, units: [] };
 
 function message(err: unknown): string {
@@ -75,26 +79,89 @@ function field(name: string): HTMLInputElement | HTMLSelectElement {
   return form.querySelector(`[name="${name}"]`) as HTMLInputElement | HTMLSelectElement;
 }
 
+function forms(): Data[] {
+  if (!Array.isArray(figure.forms)) figure.forms = [];
+  return figure.forms as Data[];
+}
+
+/** The form the fields edit (the figure itself unless another Shapechanger form is chosen). */
+function current(): Data {
+  const list = forms();
+  if (formIndex > list.length) formIndex = 0;
+  return formIndex === 0 ? figure : list[formIndex - 1];
+}
+
 function showFigure(): void {
-  field("name").value = String(figure.name ?? "");
+  const f = current();
+  field("name").value = String(f.name ?? "");
   for (const [name, t] of [["mv", tables.movement], ["df", tables.defense], ["mn", tables.mental], ["cr", tables.control_radius]] as const) {
-    options(field(name) as HTMLSelectElement, tableOptions(t), String(figure[name] ?? t.rows[0].value));
+    options(field(name) as HTMLSelectElement, tableOptions(t), String(f[name] ?? t.rows[0].value));
   }
-  options(field("type") as HTMLSelectElement, tables.types.map((t) => ({ value: t.code, label: `${t.code} ${t.name} (${t.points} pts)` })), String(figure.type ?? "T"));
+  options(field("type") as HTMLSelectElement, tables.types.map((t) => ({ value: t.code, label: `${t.code} ${t.name} (${t.points} pts)` })), String(f.type ?? "T"));
   field("hero_points").value = String(figure.hero_points ?? 0);
+  renderForms();
   renderTweaks();
   renderWeapons();
 }
 
+/** The Shapechanger forms bar: one tab per form, add and remove (shown while the figure has
+ * the Shapechanger edge or forms). */
+function renderForms(): void {
+  const box = $("we-forms");
+  const list = forms();
+  const shape = strings(figure.tweaks).includes("Shapechanger");
+  box.hidden = !shape && !list.length;
+  const tabs = $("we-form-tabs");
+  tabs.replaceChildren();
+  [figure, ...list].forEach((f, k) => {
+    const b = el("button", `Form ${k + 1}: ${String(f.name ?? "")}`, { type: "button", role: "tab", "aria-selected": String(k === formIndex), "data-form": String(k) });
+    b.addEventListener("click", () => { readForm(); formIndex = k; showFigure(); });
+    tabs.appendChild(b);
+  });
+  const remove = $<HTMLButtonElement>("we-form-remove");
+  remove.disabled = formIndex === 0;
+  $("we-form-note").textContent = formIndex === 0
+    ? "The first form carries the Hero Points of the combined figure; it costs its dearest form (line 1615)."
+    : `Editing form ${formIndex + 1}; Hero Points belong to the first form.`;
+  field("hero_points").disabled = formIndex !== 0;
+}
+
+function addForm(): void {
+  readForm();
+  const base = structuredClone(figure);
+  delete base.forms;
+  delete base.hero_points;
+  base.tweaks = strings(base.tweaks).filter((t) => t !== "Shapechanger");
+  base.name = `${String(figure.name)} (form ${forms().length + 2})`;
+  forms().push(base);
+  formIndex = forms().length;
+}
+
 function renderTweaks(): void {
-  const list = strings(figure.tweaks);
-  figure.tweaks = list;
-  chips($("we-tweaks"), list, tables.personal_tweaks, () => { renderTweaks(); changed(); });
+  const f = current();
+  const list = strings(f.tweaks);
+  f.tweaks = list;
+  chips($("we-tweaks"), list, tables.personal_tweaks, () => { tweaksChanged(); changed(); });
+}
+
+/** After the first form's edges change: Shapechanger added makes a second form (a copy to
+ * change), removed drops the other forms. */
+function tweaksChanged(): void {
+  const shape = strings(figure.tweaks).includes("Shapechanger");
+  if (shape && !forms().length) {
+    addForm();
+    status("Shapechanger: a second form was added, a copy of the first to change (line 1615).");
+  } else if (!shape && forms().length && formIndex === 0) {
+    figure.forms = [];
+    status("Shapechanger removed: the other forms were dropped.");
+  }
+  showFigure();
 }
 
 function weaponRows(): Data[] {
-  if (!Array.isArray(figure.weapons)) figure.weapons = [];
-  return figure.weapons as Data[];
+  const f = current();
+  if (!Array.isArray(f.weapons)) f.weapons = [];
+  return f.weapons as Data[];
 }
 
 function renderWeapons(): void {
@@ -103,48 +170,123 @@ function renderWeapons(): void {
   weaponRows().forEach((w, i) => box.appendChild(weaponCard(w, i)));
 }
 
-function weaponCard(w: Data, i: number): HTMLFieldSetElement {
-  const card = el("fieldset", "", { class: "weapon card", "data-index": String(i) });
-  card.appendChild(el("legend", `Weapon ${i + 1}`));
-  const name = el("input", "", { value: String(w.name ?? ""), "aria-label": `Weapon ${i + 1} name`, maxlength: "80" });
-  name.addEventListener("input", () => { w.name = name.value; changed(); });
-  card.appendChild(labelled("Name", name));
-  if (Array.isArray(w.profiles) && w.profiles.length) {
-    card.appendChild(el("p", `Multiprofile: ${w.profiles.map((p) => String((p as Data).name)).join(" / ")} (edit in the figure file)`, { class: "muted" }));
-  } else {
-    const grid = el("div", "", { class: "grid" });
-    const pick = (key: string, label: string, rows: { value: string; label: string }[], empty: string | null): void => {
-      const select = el("select", "", { "aria-label": `Weapon ${i + 1} ${label}` });
-      const all = empty === null ? rows : [{ value: "", label: empty }, ...rows];
-      options(select, all, w[key] === undefined || w[key] === null ? (empty === null ? rows[0].value : "") : String(w[key]));
-      select.addEventListener("change", () => {
-        if (select.value === "") delete w[key];
-        else w[key] = select.value;
-        changed();
-      });
-      grid.appendChild(labelled(label, select));
-    };
-    pick("range", "Range", tableOptions(tables.range), null);
-    pick("av", "AV", tableOptions(tables.attack_value), "no attack value");
-    pick("ae", "Area Effect", Object.entries(tables.area_effect).map(([k, v]) => ({ value: k, label: `${k} (x${v})` })), "none");
-    pick("aet", "AE type", tables.area_effect_types.map((t) => ({ value: t.code, label: `${t.code} ${t.name}` })), "none");
-    pick("power", "Special Power", tables.special_powers.map((p) => ({ value: p.name, label: `${p.name} (+${p.cost})` })), "none");
-    card.appendChild(grid);
-  }
+const PROFILE_KEYS = ["range", "av", "ae", "aet", "power"];
+
+/** Multiprofile (004 L1807-1813) added to a weapon: its characteristics and other tweaks move
+ * into a first profile and a second profile is added (a copy to change). */
+function toMultiprofile(w: Data): void {
+  if (Array.isArray(w.profiles) && w.profiles.length) return;
+  const first: Data = { name: `${String(w.name ?? "Weapon")} (1)` };
+  for (const k of PROFILE_KEYS) if (w[k] !== undefined && w[k] !== null) { first[k] = w[k]; delete w[k]; }
+  first.tweaks = strings(w.tweaks).filter((t) => t !== "Multiprofile");
+  if (first.range === undefined) first.range = "-";
+  if (first.av === undefined && first.power === undefined) first.av = "2k2";
+  w.tweaks = ["Multiprofile"];
+  const second = structuredClone(first);
+  second.name = `${String(w.name ?? "Weapon")} (2)`;
+  w.profiles = [first, second];
+}
+
+/** Multiprofile removed: the first profile becomes the weapon again. */
+function fromMultiprofile(w: Data): void {
+  const list = Array.isArray(w.profiles) ? (w.profiles as Data[]) : [];
+  delete w.profiles;
+  const first = list[0];
+  if (first === undefined) return;
+  for (const k of PROFILE_KEYS) if (first[k] !== undefined && first[k] !== null) w[k] = first[k];
+  w.tweaks = [...strings(w.tweaks).filter((t) => t !== "Multiprofile"), ...strings(first.tweaks)];
+}
+
+/** The characteristics of a weapon (or of one profile of a Multiprofile weapon). */
+function weaponStats(w: Data, label: string): HTMLDivElement {
+  const grid = el("div", "", { class: "grid" });
+  const pick = (key: string, name: string, rows: { value: string; label: string }[], empty: string | null): void => {
+    const select = el("select", "", { "aria-label": `${label} ${name}` });
+    const all = empty === null ? rows : [{ value: "", label: empty }, ...rows];
+    options(select, all, w[key] === undefined || w[key] === null ? (empty === null ? rows[0].value : "") : String(w[key]));
+    select.addEventListener("change", () => {
+      if (select.value === "") delete w[key];
+      else w[key] = select.value;
+      changed();
+    });
+    grid.appendChild(labelled(name, select));
+  };
+  pick("range", "Range", tableOptions(tables.range), null);
+  pick("av", "AV", tableOptions(tables.attack_value), "no attack value");
+  pick("ae", "Area Effect", Object.entries(tables.area_effect).map(([k, v]) => ({ value: k, label: `${k} (x${v})` })), "none");
+  pick("aet", "AE type", tables.area_effect_types.map((t) => ({ value: t.code, label: `${t.code} ${t.name}` })), "none");
+  pick("power", "Special Power", tables.special_powers.map((p) => ({ value: p.name, label: `${p.name} (+${p.cost})` })), "none");
+  return grid;
+}
+
+/** A weapon's tweak chips and picker; `onChange` after a tweak is added or removed. */
+function tweakRow(w: Data, label: string, onChange: () => void, extra: HTMLElement[] = []): HTMLElement[] {
   const tweaks = strings(w.tweaks);
   w.tweaks = tweaks;
   const ul = el("ul", "", { class: "chips" });
-  const render = (): void => chips(ul, tweaks, tables.weapon_tweaks, () => { render(); changed(); });
-  render();
-  const tweakPick = el("select", "", { "aria-label": `Weapon ${i + 1} tweak` });
+  chips(ul, tweaks, tables.weapon_tweaks, onChange);
+  const tweakPick = el("select", "", { "aria-label": `${label} tweak` });
   options(tweakPick, tables.weapon_tweaks.map((t) => ({ value: t.name, label: `${t.name} (${t.cost >= 0 ? "+" : ""}${t.cost})` })), tables.weapon_tweaks[0]?.name ?? "");
-  const add = el("button", "Add weapon tweak", { type: "button" });
-  add.addEventListener("click", () => { tweaks.push(tweakPick.value); render(); changed(); });
+  const add = el("button", "Add weapon tweak", { type: "button", "aria-label": `${label}: add weapon tweak` });
+  add.addEventListener("click", () => { tweaks.push(tweakPick.value); onChange(); });
+  const row = el("div", "", { class: "row" });
+  row.append(tweakPick, add, ...extra);
+  return [ul, row];
+}
+
+function weaponCard(w: Data, i: number): HTMLFieldSetElement {
+  const card = el("fieldset", "", { class: "weapon card", "data-index": String(i) });
+  const label = `Weapon ${i + 1}`;
+  card.appendChild(el("legend", label));
+  const name = el("input", "", { value: String(w.name ?? ""), "aria-label": `${label} name`, maxlength: "80" });
+  name.addEventListener("input", () => { w.name = name.value; changed(); });
+  card.appendChild(labelled("Name", name));
+  const multi = (Array.isArray(w.profiles) && w.profiles.length > 0) || strings(w.tweaks).includes("Multiprofile");
   const remove = el("button", "Remove weapon", { type: "button", class: "danger" });
   remove.addEventListener("click", () => { weaponRows().splice(i, 1); renderWeapons(); changed(); });
-  const row = el("div", "", { class: "row" });
-  row.append(tweakPick, add, remove);
-  card.append(ul, row);
+  const onTweaks = (): void => {
+    const now = strings(w.tweaks).includes("Multiprofile");
+    if (now && !multi) toMultiprofile(w);
+    if (!now && multi) fromMultiprofile(w);
+    renderWeapons();
+    changed();
+  };
+  if (!multi) {
+    card.appendChild(weaponStats(w, label));
+    card.append(...tweakRow(w, label, onTweaks, [remove]));
+    return card;
+  }
+  // 004 L1807-1813: a Multiprofile weapon's characteristics and tweaks are in its profiles
+  card.classList.add("multiprofile");
+  card.append(...tweakRow(w, label, onTweaks, [remove]));
+  if (!Array.isArray(w.profiles)) w.profiles = [];
+  const profiles = w.profiles as Data[];
+  const box = el("div", "", { class: "profiles" });
+  box.appendChild(el("p", "Multiprofile (line 1811): the dearest profile's cost + 5; the figure chooses one profile each time it attacks.", { class: "muted" }));
+  profiles.forEach((p, j) => {
+    const plabel = `${label} profile ${j + 1}`;
+    const pcard = el("fieldset", "", { class: "profile", "data-profile": String(j) });
+    pcard.appendChild(el("legend", `Profile ${j + 1}`));
+    const pname = el("input", "", { value: String(p.name ?? ""), "aria-label": `${plabel} name`, maxlength: "80" });
+    pname.addEventListener("input", () => { p.name = pname.value; changed(); });
+    pcard.appendChild(labelled("Name", pname));
+    pcard.appendChild(weaponStats(p, plabel));
+    const drop = el("button", "Remove profile", { type: "button", class: "danger", "aria-label": `Remove ${plabel}` });
+    drop.addEventListener("click", () => { profiles.splice(j, 1); renderWeapons(); changed(); });
+    pcard.append(...tweakRow(p, plabel, () => { renderWeapons(); changed(); }, [drop]));
+    box.appendChild(pcard);
+  });
+  const addProfile = el("button", "Add a profile", { type: "button", "aria-label": `${label}: add a profile` });
+  addProfile.addEventListener("click", () => {
+    const last = profiles[profiles.length - 1];
+    const copy: Data = last === undefined ? { range: "-", av: "2k2", tweaks: [] } : structuredClone(last);
+    copy.name = `${String(w.name ?? "Weapon")} (${profiles.length + 1})`;
+    profiles.push(copy);
+    renderWeapons();
+    changed();
+  });
+  box.appendChild(addProfile);
+  card.appendChild(box);
   return card;
 }
 
@@ -155,8 +297,9 @@ function labelled(text: string, input: HTMLElement): HTMLLabelElement {
 }
 
 function readForm(): void {
-  figure.name = field("name").value;
-  for (const name of ["type", "mv", "df", "mn", "cr"]) figure[name] = field(name).value;
+  const f = current();
+  f.name = field("name").value;
+  for (const name of ["type", "mv", "df", "mn", "cr"]) f[name] = field(name).value;
   const hp = field("hero_points").value;
   figure.hero_points = hp.trim() !== "" && !Number.isNaN(Number(hp)) ? Number(hp) : hp;
 }
@@ -207,7 +350,7 @@ function renderForce(): void {
     li.appendChild(el("span", `${String(fig.name)} (${String(fig.type)}) `, { class: "figure-name" }));
     li.appendChild(el("span", "", { class: "figure-points muted" }));
     const open = el("button", "Open in the designer", { type: "button" });
-    open.addEventListener("click", () => { figure = structuredClone(fig); showFigure(); changed(); window.scrollTo(0, 0); });
+    open.addEventListener("click", () => { figure = structuredClone(fig); formIndex = 0; showFigure(); changed(); window.scrollTo(0, 0); });
     const drop = el("button", "Remove", { type: "button", class: "danger" });
     drop.addEventListener("click", () => {
       delete force.figures[key];
@@ -425,6 +568,7 @@ async function start(): Promise<void> {
     const fig = example.figures[pick.value];
     if (fig === undefined) return;
     figure = structuredClone(fig);
+    formIndex = 0;
     showFigure();
     changed();
   });
@@ -448,9 +592,24 @@ form.addEventListener("change", (e) => {
 });
 $("we-tweak-add").addEventListener("click", async () => {
   await ready;
-  strings(figure.tweaks);
-  (figure.tweaks as string[]).push($<HTMLSelectElement>("we-tweak-pick").value);
-  renderTweaks();
+  readForm();
+  const f = current();
+  f.tweaks = [...strings(f.tweaks), $<HTMLSelectElement>("we-tweak-pick").value];
+  tweaksChanged();
+  changed();
+});
+$("we-form-add").addEventListener("click", async () => {
+  await ready;
+  addForm();
+  showFigure();
+  changed();
+});
+$("we-form-remove").addEventListener("click", async () => {
+  await ready;
+  if (formIndex === 0) return;
+  forms().splice(formIndex - 1, 1);
+  formIndex = 0;
+  showFigure();
   changed();
 });
 $("we-add-weapon").addEventListener("click", async () => {
@@ -462,6 +621,7 @@ $("we-add-weapon").addEventListener("click", async () => {
 $("we-new").addEventListener("click", async () => {
   await ready;
   figure = { name: "New Figure", type: "T", tweaks: [], weapons: [] };
+  formIndex = 0;
   showFigure();
   changed();
 });
@@ -474,6 +634,7 @@ $("we-figure-load").addEventListener("click", async () => {
   const text = $<HTMLTextAreaElement>("we-figure-text").value;
   try {
     figure = JSON.parse(text) as Data;
+    formIndex = 0;
   } catch {
     // YAML: the server reads it (POST /api/warengine/figures/cost answers the canonical data).
     status("Only JSON is read here; use “Show the figure as JSON” for the format.");

@@ -287,6 +287,18 @@ def test_pages_render_with_their_script(client: TestClient, page: str) -> None:
     assert f"/static/js/{page}.js" in r.text
 
 
+@pytest.mark.parametrize(
+    "path", ["/design", "/rosters", "/warengine", "/play", "/play/manager", "/play/replay"]
+)
+def test_every_page_s_nav_reaches_every_tab_play_included(client: TestClient, path: str) -> None:
+    """The workbench and the play pages share one nav: a player reaches Play from the
+    designer (its tab was once only on the play pages)."""
+    text = client.get(path).text
+    nav = text[text.index("<nav>") : text.index("</nav>")]
+    for slug in ("design", "odds", "dice", "rules", "rosters", "factions", "warengine", "play"):
+        assert f'href="/{slug}"' in nav, (path, slug)
+
+
 def test_design_page_hints_come_from_the_profile_model_s1_5(client: TestClient) -> None:
     text = client.get("/design").text
     assert 'name="defence" inputmode="numeric" min="0" max="10"' in text

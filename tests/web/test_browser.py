@@ -579,3 +579,85 @@ def test_design_shows_the_s3_5_profile_guidelines_as_hints(page: Any) -> None:
     weapon_power = page.locator('fieldset.weapon [data-field="power"] .guide').first
     expect(weapon_power).to_have_text("§3.5: 3-4 Attacks of human strength or standard firearms.")
     expect(page.locator("#unit-error")).to_be_hidden()  # 7 is allowed (§1.5: 0-10)
+
+
+def _we_figure(page: Any) -> dict[str, Any]:
+    """The WarEngine figure draft the page keeps (what it last sent to be costed)."""
+    out: dict[str, Any] = page.evaluate(
+        "JSON.parse(localStorage.getItem('warbench.warengine.figure') || 'null')"
+    )
+    return out
+
+
+def _we_costed(page: Any, check: str) -> dict[str, Any]:
+    """Wait until the page's draft satisfies ``check`` (a JS expression over ``f``), then until
+    the page shows the server's cost of that draft; returns the server's answer."""
+    page.wait_for_function(
+        "() => { const f = JSON.parse(localStorage.getItem('warbench.warengine.figure') || 'null');"
+        f" return f !== null && ({check}); }}"
+    )
+    answer: dict[str, Any] = _api(page, "POST", "/api/warengine/figures/cost", _we_figure(page))
+    playwright_api.expect(page.locator("#we-total")).to_have_text(f"{answer['cost']['points']} pts")
+    return answer
+
+
+def test_warengine_multiprofile_and_shapechanger_as_forms_l1613_l1807(page: Any) -> None:
+    """004 L1807-1813 (Multiprofile: the weapon's characteristics and tweaks go in two or more
+    profiles) and L1613-1615 (Shapechanger: two or more forms, Hero Points on the combined
+    figure) edited with form fields, not as the figure's JSON; each change is re-costed."""
+    expect = playwright_api.expect
+    page.goto("/warengine")
+    expect(page.locator("#we-total")).to_have_text(__import__("re").compile(r"^\d+ pts$"))
+    page.click("#we-new")
+    page.click("#we-add-weapon")
+    expect(page.locator("#we-weapons fieldset.weapon")).to_have_count(1)
+    expect(page.locator("#we-forms")).to_be_hidden()
+    # Multiprofile: the weapon's Range and AV move into profile 1, profile 2 is a copy to change
+    page.select_option('[aria-label="Weapon 1 tweak"]', "Multiprofile")
+    page.click('[aria-label="Weapon 1: add weapon tweak"]')
+    expect(page.locator("#we-weapons fieldset.profile")).to_have_count(2)
+    tables = _api(page, "GET", "/api/warengine/tables")
+    ranged = tables["range"]["rows"][2]["value"]
+    page.select_option('[aria-label="Weapon 1 profile 2 Range"]', ranged)
+    page.fill('[aria-label="Weapon 1 profile 2 name"]', "Shot")
+    costed = _we_costed(
+        page,
+        f"f.weapons?.[0]?.profiles?.length === 2 && f.weapons[0].profiles[1].range === {ranged!r}"
+        " && f.weapons[0].profiles[1].name === 'Shot'",
+    )
+    weapon = _we_figure(page)["weapons"][0]
+    assert weapon["tweaks"] == ["Multiprofile"] and "av" not in weapon, weapon
+    assert not [v for v in costed["violations"] if "Multiprofile" in v["rule"]], costed
+    expect(page.locator("#we-itemised")).to_contain_text("Multiprofile")
+    page.click('[aria-label="Weapon 1: add a profile"]')
+    expect(page.locator("#we-weapons fieldset.profile")).to_have_count(3)
+    page.click('[aria-label="Remove Weapon 1 profile 3"]')
+    expect(page.locator("#we-weapons fieldset.profile")).to_have_count(2)
+    # Shapechanger: a second form appears, edited with the same fields; Hero Points stay on
+    # the first form
+    page.select_option("#we-tweak-pick", "Shapechanger")
+    page.click("#we-tweak-add")
+    expect(page.locator("#we-form-tabs button")).to_have_count(2)
+    expect(page.locator('#we-form-tabs button[aria-selected="true"]')).to_contain_text("Form 2")
+    expect(page.locator('input[name="hero_points"]')).to_be_disabled()
+    page.fill('input[name="name"]', "Wolf")
+    movement = tables["movement"]["rows"][-1]["value"]
+    page.select_option('select[name="mv"]', movement)
+    costed = _we_costed(
+        page,
+        f"f.forms?.length === 1 && f.forms[0].name === 'Wolf' && f.forms[0].mv === {movement!r}",
+    )
+    figure = _we_figure(page)
+    assert figure["tweaks"] == ["Shapechanger"] and figure["mv"] != movement, figure
+    assert not [v for v in costed["violations"] if "Shapechanger" in v["rule"]], costed
+    expect(page.locator("#we-itemised")).to_contain_text("Shapechanger")
+    # the first form's fields are its own again; a refresh keeps both forms and the profiles
+    page.click('#we-form-tabs button[data-form="0"]')
+    expect(page.locator('input[name="name"]')).to_have_value("New Figure")
+    page.reload()
+    expect(page.locator("#we-form-tabs button")).to_have_count(2)
+    expect(page.locator("#we-weapons fieldset.profile")).to_have_count(2)
+    # Multiprofile removed: profile 1 becomes the weapon again
+    page.click('#we-weapons [aria-label="Remove Multiprofile"]')
+    expect(page.locator("#we-weapons fieldset.profile")).to_have_count(0)
+    _we_costed(page, "f.weapons?.[0] && !f.weapons[0].profiles && f.weapons[0].av !== undefined")

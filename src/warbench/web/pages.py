@@ -21,6 +21,7 @@ PAGES = (
     ("rosters", "Rosters"),
     ("factions", "Factions"),
     ("warengine", "WarEngine"),
+    ("play", "Play"),  # the play pages (web/play/routes.py): one tab for the workbench's nav
 )
 
 

@@ -135,3 +135,42 @@ def test_a_table_through_the_api_with_undo_history_hidden_value_and_resume(
     with TestClient(create_app(db_url)) as c2:  # a restart: the table resumes
         s2 = c2.get(f"/api/play/tables/{made['id']}", headers=h).json()
         assert s2["steps"] == 2 and s2["standings"]["values"][0] == 120.0
+
+
+def test_s3_3_teams_count_as_one_player_their_values_added(db_url: str) -> None:
+    """001_d3f5e425c5e1196d.txt §3.3 (L1437-1460): "Each team counts as one player": three
+    rosters, two of them one team; the team's value is its players' together (§2.2 step 8),
+    and the winner is a team. A roster's team is set when the table is made (``team``)."""
+    from fastapi.testclient import TestClient
+
+    from warbench.web.app import create_app
+
+    a = {"player": "Red", "units": [_roster_unit("Troopers", 3, 1, 90)]}
+    b = {"player": "Blue", "units": [_roster_unit("Raiders", 4, 2, 120)]}
+    c_ = {"player": "Green", "units": [_roster_unit("Tank", 1, 6, 60)]}
+    with TestClient(create_app(db_url)) as c:
+        made = c.post(
+            "/api/play/tables",
+            json={
+                "rosters": [
+                    {"source": "inline", "data": a, "team": "Allies"},
+                    {"source": "inline", "data": b, "team": " Horde "},
+                    {"source": "inline", "data": c_, "team": "Allies"},
+                ]
+            },
+        )
+        assert made.status_code == 201, made.text
+        h = {"X-Play-Token": made.json()["token"]}
+        ops = f"/api/play/tables/{made.json()['id']}/ops"
+        for uid in (0, 1, 2):
+            s = c.post(ops, json={"op": {"op": "move_to", "unit": uid, "loc": "table"}}, headers=h)
+        st = s.json()["standings"]
+        # Red 90 + Green 60 = 150 against Blue's 120: alone, Blue would lead each of them
+        assert st["values"] == [90.0, 120.0, 60.0]
+        assert st["teams"] == {"Allies": 150.0, "Horde": 120.0} and st["winner"] == "Allies"
+        assert [x["team"] for x in s.json()["table"]["sides"]] == ["Allies", "Horde", "Allies"]
+        too_long = c.post(
+            "/api/play/tables",
+            json={"rosters": [{"source": "inline", "data": a, "team": "x" * 41}] * 2},
+        )
+        assert too_long.status_code == 422 and "team" in too_long.json()["field"]

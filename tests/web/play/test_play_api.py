@@ -268,3 +268,26 @@ def test_every_listed_ai_seat_kind_plays_a_game_to_the_end(client: Any) -> None:
         g = new_game(client, mode="ai", seats=["human", kind])
         end = _play_out(client, g["id"], [g["tokens"]["players"]])
         assert end["result"] is not None, kind
+
+
+def test_the_lobby_offers_each_ruleset_only_the_ai_kinds_that_can_play_it(client: Any) -> None:
+    """Every AI level is offered where it plays (``search:1`` … for the rulesets with search
+    hooks), and a kind that cannot play a ruleset is neither offered nor accepted: a WarEngine
+    game with a search seat was once made and then stuck at the AI's first decision (422)."""
+    from warbench.web.play.scenes import presenter
+
+    rows = {r["id"]: r for r in client.get("/api/play/rulesets").json()}
+    assert {"ai:search:1", "ai:search:4", "ai:tactical"} <= set(rows["warsurge"]["seat_kinds"])
+    for rid in ("warengine", "collision"):
+        kinds = rows[rid]["seat_kinds"]
+        assert "ai:scripted" in kinds and not any(k.startswith("ai:search") for k in kinds)
+        setup = presenter(rid).presets()[0]["setup"]
+        r = client.post(
+            "/api/play/games",
+            json={"ruleset": rid, "setup": setup, "mode": "ai", "seats": ["human", "ai:search:2"]},
+        )
+        assert r.status_code == 422 and r.json()["field"] == "seats[1]", r.text
+        assert "search hooks" in r.json()["detail"]
+    g = new_game(client, mode="ai", seats=["human", "ai:search:1"])
+    end = _play_out(client, g["id"], [g["tokens"]["players"]])
+    assert end["result"] is not None

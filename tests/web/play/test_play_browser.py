@@ -294,8 +294,18 @@ def test_play_manager_tracks_a_table(pages: Pages) -> None:
     expect(page.locator("#pm-phase")).to_have_text("Move")
     page.click("#dice-roll")
     expect(page.locator("#dice-faces li")).to_have_count(6)
+    # a limited use: named and counted in two prompts, then spent one at a time
+    answers = iter(["Grenade", "2"])
+    page.on("dialog", lambda d: d.accept(next(answers)))
+    first.get_by_role("button", name="+ limited use").click()
+    expect(first.locator('[data-use="Grenade"]')).to_have_text("Grenade: 2 left")
+    first.get_by_role("button", name="Spend one use of Grenade").click()
+    expect(first.locator('[data-use="Grenade"]')).to_have_text("Grenade: 1 left")
     page.reload()  # resume
     expect(page.locator("#pm-phase")).to_have_text("Move")
+    expect(page.locator(".pm-unit").first.locator('[data-use="Grenade"]')).to_have_text(
+        "Grenade: 1 left"
+    )
 
 
 def test_replay_viewer_steps_through_an_uploaded_cli_record(pages: Pages, tmp_path: Path) -> None:
@@ -401,7 +411,7 @@ def _tap_board_until_over(page: Any, limit: int = 600) -> tuple[int, int]:
             expect(button).to_be_enabled()
             button.click()
             buttons += 1
-        expect(body).not_to_have_attribute("data-revision", rev)
+        _answered(page, rev)
     raise AssertionError("the game did not end")
 
 
@@ -423,7 +433,7 @@ def test_collision_whole_game_by_tapping_squares_at_phone_size(pages: Pages) -> 
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     # deployment: every allowed square of every character in hand is highlighted; a chip
     # narrows them to one character
     expect(page.locator("#board rect.spot.deploy").first).to_be_attached()
@@ -448,7 +458,7 @@ def test_collision_attack_and_move_squares_mid_game(pages: Pages) -> None:
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     else:
         pytest.fail("no move was offered")
     expect(page.locator("#decision-title")).to_contain_text("choose an action")
@@ -491,11 +501,101 @@ def test_warengine_selected_figure_shows_its_ranges(pages: Pages) -> None:
             break
         rev = page.locator("body").get_attribute("data-revision")
         page.click("#take-default")
-        expect(page.locator("body")).not_to_have_attribute("data-revision", rev or "")
+        _answered(page, rev)
     else:
         pytest.fail("no figure acted")
+    _marks_readable(page, 10)
     chip = page.locator(".unit-chip").first
     chip.click()
     expect(page.locator("#board circle.ring.move")).to_have_count(1)
     expect(page.locator("#board circle.ring.range").first).to_be_attached()
+    _marks_readable(page, 10)
+    page.click("#zoom-in")  # zoomed in, the marks are re-placed: more of them fit
+    page.click("#zoom-in")
+    _marks_readable(page, 10)
     page.screenshot(path=str(ARTEFACTS / "play-warengine-ranges.png"), full_page=True)
+
+
+def _marks_readable(page: Any, least: int) -> None:
+    """The figure numbers drawn on a phone's board are readable: each at least 9 px high on
+    the screen and none over another (a WarEngine placing strip is 1" bases side by side,
+    about 8 px each on a phone); at least ``least`` of them are drawn."""
+    boxes = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#board text.piece-letter'))
+            .map((t) => { const b = t.getBoundingClientRect();
+                          return [b.left, b.top, b.right, b.bottom, t.textContent]; })"""
+    )
+    assert len(boxes) >= least, boxes
+    for i, (x0, y0, x1, y1, text) in enumerate(boxes):
+        assert y1 - y0 >= 9, (text, y1 - y0)
+        for a0, b0, a1, b1, other in boxes[:i]:
+            overlap_x = min(x1, a1) - max(x0, a0)
+            overlap_y = min(y1, b1) - max(y0, b0)
+            assert overlap_x <= 0.5 or overlap_y <= 0.5, (text, other)
+
+
+def test_play_manager_teams_and_hidden_roster_value_s3_3(pages: Pages) -> None:
+    """§3.3 team games (a team counts as one player: its value is its players' together) and
+    the app's "hide roster value" (values and the leader hidden until the game ends)."""
+    page = pages.new(PHONE, "manager-teams")
+    page.goto("/play/manager")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.click("#add-roster")
+    expect(page.locator(".roster-choice")).to_have_count(3)
+    for i, team in enumerate(["Allies", "Horde", "Allies"]):
+        page.fill(f'[aria-label="Roster {i + 1} team"]', team)
+    page.check("#hide-value")
+    page.click("#start-table")
+    expect(page.locator("#table")).to_be_visible()
+    standings = page.locator("#pm-standings")
+    expect(standings).to_contain_text("hidden until the game ends")
+    expect(page.locator(".pm-unit").first).not_to_contain_text("pts")
+    for unit in range(page.locator(".pm-unit").count()):
+        steps = page.locator("body").get_attribute("data-steps")
+        page.locator(".pm-unit").nth(unit).locator("select").select_option("table")
+        expect(page.locator("body")).not_to_have_attribute("data-steps", steps or "")
+    expect(standings).not_to_contain_text("pts")
+    page.click("#pm-end")  # the game ends: the values and the winning team are shown
+    expect(page.locator("#pm-teams")).to_contain_text(re.compile(r"Allies \d+(\.\d+)? pts"))
+    expect(page.locator("#pm-winner")).to_contain_text(re.compile("(Allies|Horde) wins|Draw"))
+    expect(page.locator(".pm-unit").first).to_contain_text("pts")
+
+
+def test_warsurge_casualties_and_counter_actions_are_asked_in_the_page(pages: Pages) -> None:
+    """The decisions the rules give a player are asked in the page (issue 14): with the
+    engine's automations off, an Advanced game (§9.3 Counter Actions) asks the attacked side
+    for its counter action and the side losing models for its casualties (§5.11); each is
+    answered here with a listed choice other than the suggested one where there is one."""
+    from warbench.web.play.scenes import presenter
+
+    page = pages.new(DESK, "warsurge-decisions")
+    setup = presenter("warsurge").presets()[0]["setup"]
+    setup = {**setup, "options": {**setup.get("options", {}), "automation": [],
+                                  "playstyle": "advanced"}}  # fmt: skip
+    made = page.request.post(
+        f"{pages.server}/api/play/games",
+        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 3},
+    ).json()
+    page.goto(made["links"]["players"])
+    card = page.locator("#decision-card")
+    answered: dict[str, int] = {}
+    for _ in range(150):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
+        if card.get_attribute("data-state") == "over" or {"counter", "casualties"} <= set(answered):
+            break
+        kind = card.get_attribute("data-kind") or ""
+        rev = page.locator("body").get_attribute("data-revision")
+        if kind in ("counter", "casualties"):
+            expect(page.locator("#decision-title")).not_to_be_empty()
+            listed = page.locator("#actions > li > button")
+            if not listed.count() and page.locator(".unit-chip").count():
+                page.locator(".unit-chip").first.click()  # a unit's choices: under its chip
+                expect(listed.first).to_be_visible()
+            other = page.locator("#actions > li > button:not(.default)")
+            (other if other.count() else listed).first.click()
+            answered[kind] = answered.get(kind, 0) + 1
+        else:
+            page.click("#take-default")
+        _answered(page, rev)
+    assert {"counter", "casualties"} <= set(answered), answered
+    expect(page.locator("#log li").first).to_be_attached()

@@ -88,7 +88,11 @@ def rulesets(svc: ServiceDep) -> list[dict[str, Any]]:
             out.append({"id": rid, "error": str(exc), "presets": []})
             continue
         out.append({"id": rid, "version": rs.version, "presets": presets})
-    return [{**r, "seat_kinds": list(seat_kinds()), "modes": list(MODES)} for r in out]
+    return [
+        {**r, "seat_kinds": list(seat_kinds(str(r["id"])) if "error" not in r else ["human"]),
+         "modes": list(MODES)}
+        for r in out
+    ]  # fmt: skip
 
 
 @lru_cache(maxsize=32)
@@ -400,7 +404,7 @@ def _page(request: Request, page: str, **context: Any) -> HTMLResponse:
     return templates.TemplateResponse(
         request,
         f"{page}.html",
-        {"page": page, "pages": (*PAGES, ("play", "Play")), **context},
+        {"page": page, "pages": PAGES, **context},
     )
 
 
@@ -466,6 +470,12 @@ class RosterRef(BaseModel):
     source: Literal["example", "saved", "inline"]
     name: str | None = Field(None, max_length=120)
     data: dict[str, Any] | None = None
+    team: str | None = Field(
+        None,
+        max_length=40,
+        description="The team this roster plays in (Core Rules §3.3: a team counts as one "
+        "player); empty: the roster's own team, else none.",
+    )
 
 
 class NewTableBody(BaseModel):
@@ -502,7 +512,7 @@ def _roster_data(ref: RosterRef, request: Request, where: str) -> dict[str, Any]
     if ref.source == "inline":
         if ref.data is None:
             raise ProfileError(f"{where}.data", None, "a game roster (player, units)")
-        return ref.data
+        return dict(ref.data)
     if ref.source == "example":
         examples = _example_rosters()
         if ref.name not in examples:
@@ -528,6 +538,9 @@ def _roster_data(ref: RosterRef, request: Request, where: str) -> dict[str, Any]
 def create_table(body: NewTableBody, request: Request, svc: ServiceDep) -> dict[str, Any]:
     """Start a Play Manager table from two or more rosters; answers its secret link."""
     rosters = [_roster_data(r, request, f"rosters[{i}]") for i, r in enumerate(body.rosters)]
+    for ref, data in zip(body.rosters, rosters, strict=True):
+        if ref.team and ref.team.strip():
+            data["team"] = ref.team.strip()
     table_id, token = get_manager(svc).create(rosters, body.hide_value, body.title)
     base = str(request.base_url).rstrip("/")
     return {"id": table_id, "token": token, "link": f"{base}/play/manager#id={table_id}&t={token}"}

@@ -19,6 +19,7 @@ a seat whose decision is pending and which its token plays; anything else is
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import threading
@@ -41,7 +42,7 @@ from warbench.play.core import (
     chance_dice,
     pick_outcome,
 )
-from warbench.play.players import PLAYER_KINDS, Budget, Lineup
+from warbench.play.players import Budget, Lineup, player_kind_names
 from warbench.play.record import GameRecord, RecordHeader, RecordResult, RecordStep
 from warbench.play.registry import get_ruleset, ruleset_ids
 from warbench.storage.games import GameData, GameStore, NewGame, StepData, TokenData
@@ -71,14 +72,52 @@ def token_hash(token: str) -> str:
 
 
 def ai_kinds() -> tuple[str, ...]:
-    """The AI players a seat may have (the protocol's player kinds; a new kind registered
-    there appears here)."""
-    return tuple(PLAYER_KINDS)
+    """The AI players a seat may have (the protocol's player kinds with their levels,
+    ``search:1`` …; a new kind registered there appears here)."""
+    return player_kind_names()
 
 
-def seat_kinds() -> tuple[str, ...]:
-    """What may sit in a seat: a person or one of the AI kinds."""
-    return (HUMAN, *(f"ai:{k}" for k in ai_kinds()))
+def seat_kinds(ruleset_id: str | None = None) -> tuple[str, ...]:
+    """What may sit in a seat: a person or one of the AI kinds; with ``ruleset_id``, only the
+    kinds that can play that ruleset (a search player needs the ruleset's search hooks, which
+    The WarEngine and Collision do not have yet: the lobby must not offer a seat that fails
+    at its first decision)."""
+    kinds = ai_kinds() if ruleset_id is None else _kinds_for(ruleset_id)
+    return (HUMAN, *(f"ai:{k}" for k in kinds))
+
+
+@functools.cache
+def _kinds_for(ruleset_id: str) -> tuple[str, ...]:
+    """The AI kinds that build a player for ``ruleset_id`` over its first sample set-up
+    (tried once per process)."""
+    from warbench.web.play.scenes import presenter
+
+    presets = presenter(ruleset_id).presets()
+    knows = None
+    if presets and isinstance(presets[0].get("setup"), dict):
+        setup: dict[str, Any] = presets[0]["setup"]
+        knows = SetupArgs(
+            tuple(setup.get("rosters") or ()), setup.get("board"), setup.get("options") or {}
+        )
+    # a kind's levels play the same rulesets (``search:1`` … share the search hooks): each
+    # kind is built once
+    plays: dict[str, bool] = {}
+    for k in ai_kinds():
+        name = k.partition(":")[0]
+        if name not in plays:
+            plays[name] = _ai_refusal(k, ruleset_id, knows) is None
+    return tuple(k for k in ai_kinds() if plays[k.partition(":")[0]])
+
+
+def _ai_refusal(kind: str, ruleset_id: str, knowledge: SetupArgs | None) -> str | None:
+    """Why an AI of ``kind`` cannot play ``ruleset_id`` (its factory's message), or ``None``."""
+    from warbench.play.players import make_player
+
+    try:
+        make_player(kind, 0, 0, ruleset_id, knowledge)
+    except WarbenchError as exc:
+        return str(exc)
+    return None
 
 
 @dataclass
@@ -212,9 +251,15 @@ class PlayService:
         seat_list = tuple(seats) if seats else _default_seats(mode, n)
         if len(seat_list) != n:
             raise ProfileError("seats", list(seat_list), f"one entry per roster ({n})")
+        knows = SetupArgs(tuple(rosters), board, options)
         for i, s in enumerate(seat_list):
-            if s not in seat_kinds():
-                raise ProfileError(f"seats[{i}]", s, ", ".join(seat_kinds()))
+            # every AI seat is built once now: a kind that cannot play this ruleset (a search
+            # player without the ruleset's search hooks) is refused here, not at its first turn
+            known = s in seat_kinds()
+            why = _ai_refusal(s[3:], rs.id, knows) if known and s != HUMAN else None
+            if not known or why is not None:
+                allowed = ", ".join(seat_kinds(rs.id))
+                raise ProfileError(f"seats[{i}]", s, allowed + (f" ({why})" if why else ""))
         humans = tuple(i for i, s in enumerate(seat_list) if s == HUMAN)
         if mode == "hotseat" and len(humans) != n:
             raise ProfileError("seats", list(seat_list), "every seat human in a hot-seat game")
