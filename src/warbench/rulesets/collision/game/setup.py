@@ -101,11 +101,20 @@ def command_total(g: Game, player: int) -> int:
     )
 
 
-def contest(g: Game, label: str, value: tuple[int, int], lines: str) -> int:
-    """A total contest: D10 + value each, the higher wins; ties are rolled again (ruling 19)."""
+def contest(
+    g: Game,
+    label: str,
+    value: tuple[int, int],
+    lines: str,
+    units: tuple[Unit, Unit] | None = None,
+) -> int:
+    """A total contest: D10 + value each, the higher wins; ties are rolled again (ruling 19).
+    In a contest of two characters (``units``: player 0's, player 1's) each die is rolled by
+    one and against the other (Plan Ahead and Luck, L2062-2065, L1977-1980)."""
+    u0, u1 = units if units is not None else (None, None)
     while True:
-        a = g.roll(f"{label} (player 0)", 0) + value[0]
-        b = g.roll(f"{label} (player 1)", 1) + value[1]
+        a = g.roll(f"{label} (player 0)", 0, by=u0, against=u1) + value[0]
+        b = g.roll(f"{label} (player 1)", 1, by=u1, against=u0) + value[1]
         g.event("contest", f"{label}: {a} against {b}", lines, totals=[a, b])
         if a != b:
             return 0 if a > b else 1
