@@ -310,3 +310,34 @@ def test_shadow_hop_L2136_2138_placed_anywhere_not_within_3_of_an_enemy() -> Non
         step(s, Deploy(1, (4, 4), "W"), [])
     s, _ = step(s, Deploy(1, (6, 3), "W"), [])
     assert s.units[1].pos == (6, 3) and not s.units[1].hopped
+
+
+def test_games_with_the_six_entries_pass_the_conformance_suite() -> None:
+    """Whole games where every character has Luck, Plan Ahead, Haste, Trip, Upheaval and
+    Shadow Hop: the new decisions come up, keep the invariants and replay identically."""
+    from tests.rulesets.collision.game.helpers import group
+    from tests.rulesets.collision.game.test_conformance import invariants
+    from warbench.play.conformance import check_conformance
+
+    rosters = []
+    for name in ("deadholm_scouts", "guelivere_band"):
+        g = group(name)
+        for c in g["characters"]:
+            card_ = c["card"]
+            card_["effects"] = [*card_.get("effects", []), "Luck 1"]
+            extra = ["Plan Ahead", "Haste", "Trip", "Upheaval", "Shadow Hop"]
+            card_["abilities"] = [*card_.get("abilities", []), *extra]
+        rosters.append(g)
+    setup = SetupArgs(
+        tuple(rosters),
+        None,
+        {"major": "Headhunter", "minors": ["High Ground", "God's Favor"], "turn_limit": 3},
+    )
+    report = check_conformance(RS, setup, seeds=range(2), invariants=invariants)
+    assert report.finished == 2
+    assert {"luck", "plan", "haste"} <= set(report.decisions)
+
+
+def test_luck_L1979_1980_the_number_is_the_tokens_a_character_starts_with() -> None:
+    s = duel(card("A", effects=["Luck 2"]), card("B", effects=["Luck"]))
+    assert (s.units[0].luck, s.units[1].luck) == (2, 1)

@@ -33,7 +33,7 @@ from warbench.rulesets.collision.game.board import (
 from warbench.rulesets.collision.game.core import Game, Tables, remember, rule
 from warbench.rulesets.collision.game.state import CollisionState, Unit
 from warbench.rulesets.collision.io import parse_group
-from warbench.rulesets.collision.models import BattleGroup
+from warbench.rulesets.collision.models import BattleGroup, Card
 from warbench.rulesets.collision.validation import board_size, phase_piles
 
 OPTIONS = ("major", "minors", "turn_limit", "hide_piles")
@@ -120,6 +120,21 @@ def contest(
             return 0 if a > b else 1
 
 
+def _luck(card: Card) -> int:
+    """Luck tokens a card starts with: ``Luck N`` gives N, ``Luck`` one (L1977-1980: "The
+    number associated with the effect can indicate the number of luck tokens a character
+    receives")."""
+    from warbench.rulesets.collision.glossary import Glossary
+
+    glossary = Glossary.load()
+    total = 0
+    for name in card.effects:
+        entry, n = glossary.resolve(name)
+        if entry.name == "Luck":
+            total += 1 if n is None else n
+    return total
+
+
 def setup_state(
     rosters: Sequence[Any], board: Any, options: Mapping[str, Any], seed: int
 ) -> CollisionState:
@@ -151,7 +166,9 @@ def setup_state(
             end = card.stats.endure
             if "Mark of the Titans" in card.effects:
                 end = min(9, 2 * end)  # L2002-2006
-            s.units.append(Unit(uid, owner, i, name, endurance=end, mana=card.stats.mana))
+            s.units.append(
+                Unit(uid, owner, i, name, endurance=end, mana=card.stats.mana, luck=_luck(card))
+            )
             uid += 1
     g = Game(s, roll)
     # L2206-2211 Swift Assault: more Swift Assault characters choose the side
