@@ -36,6 +36,7 @@ from warbench.rulesets.warengine.game.state import (
     GameState,
     Move,
     Place,
+    Reroll,
     Reserve,
     Resolution,
     Roll,
@@ -1292,14 +1293,37 @@ def t_fervor_of_the_righteous() -> None:
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
-def _shoot(a_tweaks: list[str], b_tweaks: list[str], faces: list[int]) -> tuple[GameState, str]:
+def _shoot(
+    a_tweaks: list[str], b_tweaks: list[str], faces: list[int], answers: tuple[bool, ...] = ()
+) -> tuple[GameState, str]:
+    """A shot with scripted dice; each ``reroll`` decision (L493: after both rolls, before
+    Hero Points) is answered from ``answers`` in turn, or by its default. The decision's
+    player and default are checked against the engine's choice (docs/rulings.md 33)."""
     s = duel(C("A", tweaks=a_tweaks), C("B", tweaks=b_tweaks))
-    s, ev = act(s, Attack(0, 0, 1), 0, faces)
+    dice = ScriptedDice(faces)
+    s, ev = WS.apply(s, Attack(0, 0, 1), 0, dice)
+    left = list(answers)
+    while WS.pending(s) and WS.pending(s)[0].kind == "reroll":
+        d = WS.pending(s)[0]
+        choice = Reroll(left.pop(0)) if left else d.default
+        assert choice is not None
+        s, more = WS.apply(s, choice, d.player, dice)
+        ev += more
     return s, "\n".join(f"{e.text} [{e.rule}]" for e in ev if e.kind == "reroll")
 
 
 def t_lucky_bastard() -> None:
-    # the attack (1, 1) loses to the defense (3, 3): rerolled (6, 6), it kills
+    # the attack (1, 1) loses to the defense (3, 3): its owner is asked, the default rerolls
+    # (6, 6) and it kills
+    s = duel(C("A", tweaks=["Lucky Bastard"]), C("B"))
+    s, _ = act(s, Attack(0, 0, 1), 0, [1, 1, 3, 3])
+    d = WS.pending(s)[0]
+    assert (d.kind, d.player, d.default, d.rule.endswith("L1581")) == (
+        "reroll",
+        0,
+        Reroll(True),
+        True,
+    )
     s, why = _shoot(["Lucky Bastard"], [], [1, 1, 3, 3, 6, 6])
     assert not s.figs[1].alive and "Lucky Bastard" in why and "L1581" in why
     # once a turn: the next losing roll stands
@@ -1307,6 +1331,9 @@ def t_lucky_bastard() -> None:
     # a defender's losing defense (1, 1 against 6, 6) is rerolled (6, 6): it survives
     s, why = _shoot([], ["Lucky Bastard"], [6, 6, 1, 1, 6, 6])
     assert s.figs[1].alive and "rerolls its defense" in why
+    # the owner may let a losing roll stand: the tweak is not spent
+    s, why = _shoot(["Lucky Bastard"], [], [1, 1, 3, 3], answers=(False,))
+    assert s.figs[1].alive and "lets the roll stand" in why and "lucky_used" not in s.figs[0].bonus
 
 
 def t_charmed() -> None:
@@ -1314,12 +1341,21 @@ def t_charmed() -> None:
     assert not s.figs[1].alive and "Charmed" in why and "L1485" in why
     s.figs[0].bonus = {}  # a later turn: once a game
     assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=False) is None
+    # "you may reroll": even a winning roll, if the owner wants; the new roll stands (L1485)
+    s, why = _shoot(["Charmed"], [], [6, 6, 1, 1, 1, 1], answers=(True,))
+    assert s.figs[1].alive and "Charmed" in why
 
 
 def t_hard_luck() -> None:
-    # the attack (6, 6) would kill; the opponent has it rerolled (1, 1): the target survives
+    # the attack (6, 6) would kill; the opponent (player 1) is asked, the default has it
+    # rerolled (1, 1): the target survives
+    s = duel(C("A", tweaks=["Hard Luck"]), C("B"))
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 1, 1])
+    d = WS.pending(s)[0]
+    assert (d.kind, d.player, d.default) == ("reroll", 1, Reroll(True))
     s, why = _shoot(["Hard Luck"], [], [6, 6, 1, 1, 1, 1])
     assert s.figs[1].alive and "Hard Luck" in why and "L1387" in why
+    assert "at the opponent's request" in why
     assert s.figs[0].marks == ["Hard Luck"]
     s.figs[0].bonus = {}
     assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=True) is None
@@ -1332,12 +1368,16 @@ def t_fickle_finger_of_fate() -> None:
         s = activate(s, 0, faces=[face])
         s.figs[0].moved = s.figs[1].moved = True
         assert s.figs[0].bonus["fickle"] == (2 if face > 3 else 1)
-        if face > 3:  # Lucky Bastard: the losing attack is rerolled and kills
-            s, ev = act(s, Attack(0, 0, 1), 0, [1, 1, 3, 3, 6, 6])
-            assert not s.figs[1].alive
-        else:  # Hard Luck: the winning attack is rerolled and fails
-            s, ev = act(s, Attack(0, 0, 1), 0, [6, 6, 1, 1, 1, 1])
-            assert s.figs[1].alive
+        dice = ScriptedDice([1, 1, 3, 3, 6, 6] if face > 3 else [6, 6, 1, 1, 1, 1])
+        s, ev = WS.apply(s, Attack(0, 0, 1), 0, dice)
+        d = WS.pending(s)[0]
+        assert d.kind == "reroll" and d.player == (0 if face > 3 else 1)
+        assert d.default is not None
+        s, more = WS.apply(s, d.default, d.player, dice)
+        ev += more
+        # Lucky Bastard: the losing attack is rerolled and kills; Hard Luck: the winning
+        # attack is rerolled and fails
+        assert s.figs[1].alive == (face <= 3)
         assert any(e.kind == "reroll" and "L1515" in e.rule for e in ev), luck
 
 

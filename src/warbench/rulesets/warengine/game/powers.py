@@ -63,10 +63,20 @@ ONLY = {
 
 def lending_character(state: GameState, ctx: Context, f: Fig) -> int | None:
     """Telepathic Command (L1299): the friendly character whose Control Radius holds the user
-    and whose Mental is lent (the engine picks the best Mental; docs/rulings.md)."""
-    from warbench.rulesets.warengine.game.control import cr_of, mental_rank
+    and whose Mental is lent (the engine's choice, the best Mental; docs/rulings.md)."""
+    from warbench.rulesets.warengine.game.control import mental_rank
 
-    chars = [
+    chars = lenders(state, ctx, f)
+    return max(chars, key=lambda i: (mental_rank(ctx, i), -i)) if chars else None
+
+
+def lenders(state: GameState, ctx: Context, f: Fig) -> list[int]:
+    """The characters a Telepathic Command user may select (L1299 "The user must be within
+    the Control Radius of a selected character"): friendly characters on the table whose
+    Control Radius holds the user (the user itself if it is one)."""
+    from warbench.rulesets.warengine.game.control import cr_of
+
+    return [
         c.id
         for c in state.figs
         if c.side == f.side
@@ -75,7 +85,6 @@ def lending_character(state: GameState, ctx: Context, f: Fig) -> int | None:
         and cr_of(state, ctx, c.id) > 0
         and (c.id == f.id or gap(ctx, c, f) <= cr_of(state, ctx, c.id) + 1e-9)
     ]
-    return max(chars, key=lambda i: (mental_rank(ctx, i), -i)) if chars else None
 
 
 def _n(ctx: Context, f: Fig) -> str:
@@ -178,8 +187,11 @@ def apply_power(
     effects: tuple[Effect, ...],
     dice: Dice,
     events: list[Event],
+    *,
+    via: int | None = None,
 ) -> None:
-    """Apply a successful power's effects (its kinds from the effects table)."""
+    """Apply a successful power's effects (its kinds from the effects table); ``via`` is
+    Telepathic Command's chosen character (else the engine's, :func:`lending_character`)."""
     unit = state.units[t.unit]
     for e in effects:
         k = e.kind
@@ -238,7 +250,9 @@ def apply_power(
             t.bonus["frenzy_r"] = w.av.rolled  # +1 close combat, -1 ranged a rolled die
             t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + w.av.kept
             t.reserved = None
-            t.burning.append([f.id, ctx.profiles[f.id].weapons.index(w), 3, 0])
+            wi = next(i for i, x in enumerate(ctx.profiles[f.id].weapons) if x.name == w.name)
+            # the Follow Up defense is against "the same Attack Value as used" (L1119)
+            t.burning.append([f.id, wi, 3, 0, w.av.rolled, w.av.kept])
         elif k == "power_wave":
             _wave(state, ctx, f, w, t, float(str(e.param)), events)
         elif k == "power_rain_storm":  # the area's centre is the named figure (L1263)
@@ -256,7 +270,7 @@ def apply_power(
         elif k == "power_future":  # See the Future (L1199): the next Initiative step
             t.bonus["future"] = 1
         elif k == "power_telepathy":  # Telepathic Command (L1299)
-            lender = lending_character(state, ctx, f)
+            lender = via if via is not None else lending_character(state, ctx, f)
             if lender is not None:
                 for i in unit.figs:
                     state.figs[i].bonus["telepathy"] = lender + 1

@@ -89,6 +89,8 @@ class Attack:
     target: int
     helpers: tuple[int, ...] = ()
     secondary: tuple[int, ...] = ()
+    via: int | None = None  # Telepathic Command: the character whose Mental is lent (L1299)
+    av: str | None = None  # Induce Drug Frenzy: a lower Attack Value, "XkY" (L1119)
     kind: Literal["attack"] = "attack"
 
 
@@ -135,6 +137,16 @@ class Hero:
 
 
 @dataclass(frozen=True)
+class Reroll:
+    """Reroll the roll the pending ``reroll`` decision names (Lucky Bastard L1581, Charmed
+    L1485: its owner's; Hard Luck L1387, Fickle Finger of Fate L1515: the opponent's), or
+    let it stand."""
+
+    use: bool
+    kind: Literal["reroll"] = "reroll"
+
+
+@dataclass(frozen=True)
 class Leader:
     """Pick ``fig`` as the unit's leader among tied candidates ("You Pick", L311)."""
 
@@ -155,6 +167,7 @@ WarEngineAction = (
     | Pass
     | Hero
     | Leader
+    | Reroll
 )
 ACTION_TYPE = Annotated[WarEngineAction, Field(discriminator="kind")]
 
@@ -241,6 +254,12 @@ class Resolution:
     cc: bool = False
     mental: bool = False  # defended with Mental (Special Powers, Mental Attack)
     effects: list[str] = field(default_factory=list)  # after-effects by tag
+    # the rolls' pools for rerolls (L493): [fig, rolled, kept, floor, cap], the attacker's
+    # first; ``flat`` is added to the attack's total (Induce Drug Frenzy); ``asked`` counts
+    # the reroll questions already answered (attack own, attack forced, then each target's)
+    pools: list[list[int]] = field(default_factory=list)
+    flat: int = 0
+    asked: int = 0
 
 
 @dataclass
