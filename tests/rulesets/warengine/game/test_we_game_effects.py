@@ -1381,7 +1381,56 @@ def t_fickle_finger_of_fate() -> None:
         assert any(e.kind == "reroll" and "L1515" in e.rule for e in ev), luck
 
 
+def _mover(power: str) -> GameState:
+    user = C(
+        "Mystic",
+        mn="4k3",
+        cr='8"',
+        weapons=[{"name": power, "range": '12"', "av": "4k4", "power": power}],
+    )
+    s = table(
+        force(("A", [(user, 1)]), ("Pal", [(C("Pal"), 1)])),
+        force(("B", [(C("Foe", mn="2k2"), 1)])),
+        [(10, 5), (12, 5), (10, 7.5)],
+    )
+    return activate(s, 0)
+
+
+def t_teleport() -> None:
+    s = _mover("Teleport")
+    # the Pal (within the user's 8" Control Radius) to a point within the 12" Range (L1301)
+    s2, ev = act(s, Attack(0, 0, 1, at=(10.0, 16.0)), 0, [6, 6, 6, 6])
+    assert (s2.figs[1].x, s2.figs[1].y) == (10.0, 16.0) and any("L1301" in e.rule for e in ev)
+    assert WS.check(s, Attack(0, 0, 1, at=(10.0, 30.0)), 0) is not None  # beyond the Range
+    assert WS.check(s, Attack(0, 0, 1, at=(10.0, 7.5)), 0) is not None  # onto a base
+    # an enemy resists with its Mental: 4k4 (1, 1, 1, 1) against 2k2 (6, 6) fails, it stays
+    s3, _ = act(s, Attack(0, 0, 2, at=(14.0, 12.0)), 0, [1, 1, 1, 1, 6, 6])
+    assert (s3.figs[2].x, s3.figs[2].y) == (10.0, 7.5)
+    # without a Control Radius the user may only teleport itself
+    s.figs[1].x = 30.0
+    assert WS.check(s, Attack(0, 0, 1, at=(10.0, 16.0)), 0) is not None
+
+
+def t_shove() -> None:
+    s = _mover("Shove")
+    # the Foe (unwilling, within 3") is flung to a named point and takes a 2k2 attack there:
+    # the power 4k4 (6, 6, 6, 6) beats its Mental 2k2 (1, 1); landing 2k2 (6, 6) = 12 against
+    # its Defense (1, 1): destroyed
+    s2, ev = act(s, Attack(0, 0, 2, at=(20.0, 30.0)), 0, [6, 6, 6, 6, 1, 1, 6, 6, 1, 1])
+    assert any("L1217" in e.rule and "flung to (20, 30)" in e.text for e in ev)
+    assert not s2.figs[2].alive
+    # a willing Pal takes only 1k1 (6) against its Defense (6, 6): it survives
+    s3, ev = act(s, Attack(0, 0, 1, at=(30.0, 30.0)), 0, [6, 6, 6, 6, 6, 6, 6])
+    assert s3.figs[1].alive and (s3.figs[1].x, s3.figs[1].y) == (30.0, 30.0)
+    assert any("1k1 attack" in e.text for e in ev)
+    assert WS.check(s, Attack(0, 0, 1, at=(10.0, 5.0)), 0) is not None  # onto a friend
+    s.figs[2].y = 20.0  # more than 3" away
+    assert WS.check(s, Attack(0, 0, 2), 0) is not None
+
+
 EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
+    ("power", "Teleport"): t_teleport,
+    ("power", "Shove"): t_shove,
     ("personal", "Ballsy"): t_ballsy,
     ("personal", "Dodge"): t_dodge,
     ("personal", "Tough"): t_tough,

@@ -242,7 +242,8 @@ def target_refusal(
         if why_not:
             return Refused(f"{w.power}: {why_not}", rule(999))
     if friendly_power:
-        if t.side != f.side and not aimed(w):
+        either = any(e.kind == "power_either_side" for e in _power_effects(w))
+        if t.side != f.side and not aimed(w) and not either:
             return Refused(f"{w.power} affects friendly figures only", rule(830))
         if only_user(_power_effects(w)) and t.id != f.id:
             return Refused(f"{w.power} affects only its user", rule(999))
@@ -549,6 +550,7 @@ def declare(
     reserve_use: bool = False,
     via: int | None = None,
     av: XkY | None = None,
+    at: tuple[float, float] | None = None,
 ) -> None:
     """Make an attack: bookkeeping, jams, rolls; queue it for Hero Points (L461-L497).
     ``via`` and ``av`` are a power's choices: Telepathic Command's character (L1299), Induce
@@ -604,7 +606,7 @@ def declare(
     if w.power is not None:
         if av is not None:
             w = replace(w, av=av)
-        _power(state, ctx, f, w, t, dice, events, via=via)
+        _power(state, ctx, f, w, t, dice, events, via=via, at=at)
         f.bonus.pop("next_attack", None)
         f.bonus.pop("range", None)
         return
@@ -958,6 +960,7 @@ def _power(
     events: list[Event],
     *,
     via: int | None = None,
+    at: tuple[float, float] | None = None,
 ) -> None:
     """A Special Power (L828-L846): against an enemy the Attack Value is rolled against the
     target's Mental with no adjustments; on a friend, 10 or more succeeds."""
@@ -1006,4 +1009,4 @@ def _power(
             res = Resolution(f.id, -1, w.name, again.total, [[t.id, d.total]], cc=True)
             state.queue.append(res)
         return
-    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events, via=via)
+    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events, via=via, at=at)

@@ -190,6 +190,17 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),
     ),
+    # on a friend or an enemy (which resists with its Mental, L830): L1301, L1217
+    "Teleport": (
+        Effect("power_only", "teleport"),
+        Effect("power_either_side"),
+        Effect("power_teleport"),
+    ),
+    "Shove": (
+        Effect("power_only", "shove"),
+        Effect("power_either_side"),
+        Effect("power_shove", 6.0),
+    ),
 }
 
 TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
@@ -240,16 +251,12 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
     ("power", "Restore Vehicle Spirit"): "L1199: disabled vehicles left on the board; "
     "destroyed figures are removed",
-    ("power", "Shove"): 'L1217: flings a figure "across the board" with no distance or '
-    "landing rule; the power's action names no point",
     ("power", "Sudden Conversion"): "L1265: only on MegaCom or Brethren figures, joining a "
     "Laity cell; as Expunge Nanites",
     ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "
     "have no off-table figures",
     ("power", "System Reset"): "L1289: only on DeadTech White or Black Hat units; as "
     "Expunge Nanites",
-    ("power", "Teleport"): "L1301: moves a figure to any point in range; the power's action "
-    "(an Attack) names a figure, not a point",
     ("power", "Wall of Air"): "L1319: places a wall that stops shots and moves; as Battering Waves",
     ("power", "Wall of Fire"): "L1325: places a wall that blocks sight and burns; as "
     "Battering Waves",

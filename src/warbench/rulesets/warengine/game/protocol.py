@@ -522,6 +522,19 @@ def power_choices(state: GameState, ctx: stp.Context, a: Attack) -> list[Attack]
         return [replace(a, via=c) for c in lenders(state, ctx, state.figs[a.fig])]
     if w.power == "Induce Drug Frenzy":
         return [replace(a, av=str(p)) for p in _lower(w.av)]
+    if w.power in ("Teleport", "Shove"):
+        from warbench.rulesets.warengine.game.powers import point_refusal
+
+        f, t = state.figs[a.fig], state.figs[a.target]
+        rng = (w.range or 0.0) if w.power == "Teleport" else 12.0
+        base = (f.x, f.y) if w.power == "Teleport" else (t.x, t.y)
+        out = []
+        for k in range(8):  # the compass points at the power's Range (Shove: 12")
+            ang = k * math.pi / 4
+            pt = (round(base[0] + rng * math.cos(ang), 3), round(base[1] + rng * math.sin(ang), 3))
+            if point_refusal(state, ctx, f, w, t, pt) is None:
+                out.append(replace(a, at=pt))
+        return out
     return []
 
 
@@ -550,6 +563,14 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
                 f"character; allowed: {allowed}",
                 rule(1299),
             )
+    if a.at is not None:
+        from warbench.rulesets.warengine.game.powers import point_refusal
+
+        if w.power not in ("Teleport", "Shove"):
+            return Refusal("only Teleport and Shove name a point (at)", rule(1301))
+        why = point_refusal(state, ctx, state.figs[a.fig], w, state.figs[a.target], a.at)
+        if why is not None:
+            return Refusal(why, rule(1301 if w.power == "Teleport" else 1217))
     if a.av is not None:
         if w.power != "Induce Drug Frenzy":
             return Refusal("only Induce Drug Frenzy takes a lower Attack Value (av)", rule(1119))
@@ -814,6 +835,7 @@ def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[
         events,
         via=a.via,
         av=None if a.av is None else XkY.parse(a.av),
+        at=None if a.at is None else (float(a.at[0]), float(a.at[1])),
     )
     w = ctx.profiles[f.id].weapons[a.weapon]
     if w.cc:

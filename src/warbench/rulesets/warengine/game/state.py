@@ -91,6 +91,7 @@ class Attack:
     secondary: tuple[int, ...] = ()
     via: int | None = None  # Telepathic Command: the character whose Mental is lent (L1299)
     av: str | None = None  # Induce Drug Frenzy: a lower Attack Value, "XkY" (L1119)
+    at: tuple[float, float] | None = None  # Teleport's destination, Shove's landing point
     kind: Literal["attack"] = "attack"
 
 
