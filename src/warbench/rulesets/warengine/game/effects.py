@@ -220,7 +220,8 @@ BUILT_IN: Mapping[tuple[str, str], str] = {
 }
 
 
-#: The tweaks and powers that cannot be played yet, and what the engine lacks for each.
+#: The tweaks and powers not in play, and why: three cannot be played from the sources at all
+#: (faction targets); for the others, what the engine lacks.
 NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     ("personal", "Blood Rage"): "L1365: its moves and attacks are compelled (its full move "
     "straight at the nearest figure, every close combat attack); the protocol would need the "
@@ -246,17 +247,18 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "activations belong to one side's units",
     ("power", "Drain Power"): "L1067: removes a power or edge of the user's choice; "
     "tweaks are the fixed profile",
-    ("power", "Expunge Nanites"): "L1085: only on Mutant or DeadTech figures; forces carry "
-    "no faction (the Force Builder has none), so the targets cannot be told",
+    ("power", "Expunge Nanites"): "L1085: cannot be played from the sources: only on Mutant "
+    "or DeadTech figures, and the Troop and Force Builders give no figure or force a faction, "
+    "so no target can be told",
     ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
     ("power", "Restore Vehicle Spirit"): "L1199: disabled vehicles left on the board; "
     "destroyed figures are removed",
-    ("power", "Sudden Conversion"): "L1265: only on MegaCom or Brethren figures, joining a "
-    "Laity cell; as Expunge Nanites",
+    ("power", "Sudden Conversion"): "L1265: cannot be played from the sources: only on "
+    "MegaCom or Brethren figures, joining a Laity cell; as Expunge Nanites",
     ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "
     "have no off-table figures",
-    ("power", "System Reset"): "L1289: only on DeadTech White or Black Hat units; as "
-    "Expunge Nanites",
+    ("power", "System Reset"): "L1289: cannot be played from the sources: only on DeadTech "
+    "White or Black Hat units; as Expunge Nanites",
     ("power", "Wall of Air"): "L1319: places a wall that stops shots and moves; as Battering Waves",
     ("power", "Wall of Fire"): "L1325: places a wall that blocks sight and burns; as "
     "Battering Waves",
