@@ -1428,7 +1428,36 @@ def t_shove() -> None:
     assert WS.check(s, Attack(0, 0, 2), 0) is not None
 
 
+def t_bushwhacker() -> None:
+    pistols = [
+        {"name": "Pistol", "range": '12"', "av": "2k2"},
+        {"name": "Carbine", "range": '18"', "av": "2k2"},
+        {"name": "Knife", "av": "1k1"},
+    ]
+    s = duel(C("A", tweaks=["Bushwhacker"], weapons=pistols), C("B"))
+    listed = list(WS.legal_actions(s, 0))
+    assert Reserve(0, 0, every=True) in listed and Reserve(0, 0) in listed  # "may" (L1469)
+    s2, ev = act(s, Reserve(0, 0, every=True), 0)
+    f = s2.figs[0]
+    assert f.reserved == 0 and f.reserve_more == [1]  # all its ranged attacks, not the Knife
+    assert any("L1469" in e.rule for e in ev)
+    # a reserved attack used, the next one is still on reserve (L583-L587)
+    ctx = ctx_of(s2)
+    from warbench.rulesets.warengine.game.attacks import declare
+
+    declare(s2, ctx, f, 0, 1, (), (), ScriptedDice([1, 1, 6, 6]), [], reserve_use=True)
+    assert f.reserved == 1 and f.reserve_more == []
+    # a figure that has attacked this activation reserves one weapon only
+    s3 = s.clone()
+    s3.figs[0].fired = [1]
+    assert WS.check(s3, Reserve(0, 0, every=True), 0) is not None
+    # without the edge, no Bushwhacking
+    plain = duel(C("A", weapons=pistols), C("B"))
+    assert WS.check(plain, Reserve(0, 0, every=True), 0) is not None
+
+
 EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
+    ("personal", "Bushwhacker"): t_bushwhacker,
     ("power", "Teleport"): t_teleport,
     ("power", "Shove"): t_shove,
     ("personal", "Ballsy"): t_ballsy,

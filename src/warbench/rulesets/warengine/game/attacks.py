@@ -558,13 +558,14 @@ def declare(
     w = ctx.profiles[f.id].weapons[wi]
     t = state.figs[target]
     if not free:
-        if reserve_use:
-            f.reserved = None
+        if reserve_use:  # Bushwhacker: the next of its reserved weapons (L1469)
+            f.reserved = f.reserve_more.pop(0) if f.reserve_more else None
         else:
             f.fired.append(wi)
             f.attacked = True
         for h in helpers:
-            state.figs[h].reserved = None
+            g = state.figs[h]
+            g.reserved = g.reserve_more.pop(0) if g.reserve_more else None
         if w.has("one_shot"):
             f.one_shot.append(wi)
         if w.has("slow_reload"):

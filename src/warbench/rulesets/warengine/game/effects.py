@@ -65,6 +65,7 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Inspiring Example": (Effect("inspiring"),),
     "Butthole Sergeant": (Effect("butthole"),),
     "Stupid": (Effect("stupid"),),
+    "Bushwhacker": (Effect("bushwhacker"),),
     "Guiltridden": (Effect("guiltridden"),),
     "Ponderous": (Effect("ponderous"),),
     "Easily Controlled": (Effect("easily_controlled"),),
@@ -227,8 +228,6 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "straight at the nearest figure, every close combat attack); the protocol would need the "
     "compulsions as refusals that the engine's default and listed actions always meet, with "
     "Deactivate refused until they are spent",
-    ("personal", "Bushwhacker"): "L1469: reserves all its ranged or all its close combat "
-    "weapons at once; a figure's reserve is one weapon in the state (Fig.reserved)",
     ("personal", "Monstrously Huge"): "L1401: moved only by other figures giving up inches, "
     "all together in the Follow Up step; the engine has no such pushing move",
     ("personal", "Scrounger"): "L1607: takes a killed figure's weapon; a figure's weapons "

@@ -184,6 +184,7 @@ def _halt(f: Fig) -> None:
     """The figure may not act this turn and loses its reserve marker."""
     f.bonus["halted"] = 1
     f.reserved = None
+    f.reserve_more = []
 
 
 def chanted(state: GameState, ctx: Context, f: Fig) -> bool:
@@ -270,11 +271,13 @@ def apply_power(
         elif k == "power_adrenal":  # Adrenal Overload (L1011)
             t.bonus["adrenal"] = 1
             t.reserved = None
+            t.reserve_more = []
         elif k == "power_frenzy":  # Induce Drug Frenzy (L1119), until the Follow Up step
             t.bonus["frenzy_k"] = w.av.kept  # +1" of movement a kept die
             t.bonus["frenzy_r"] = w.av.rolled  # +1 close combat, -1 ranged a rolled die
             t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + w.av.kept
             t.reserved = None
+            t.reserve_more = []
             wi = next(i for i, x in enumerate(ctx.profiles[f.id].weapons) if x.name == w.name)
             # the Follow Up defense is against "the same Attack Value as used" (L1119)
             t.burning.append([f.id, wi, 3, 0, w.av.rolled, w.av.kept])
@@ -487,12 +490,14 @@ def _halt_scope(
         unit.activated = True
         for i in unit.figs:
             state.figs[i].reserved = None
+            state.figs[i].reserve_more = []
     elif scope == "next":  # Chittering Hordes L1047: loses its next activation
         if unit.activated:
             unit.skip_next = True
         unit.activated = True
         for i in unit.figs:
             state.figs[i].reserved = None
+            state.figs[i].reserve_more = []
     elif scope == "seen":  # Televangelism L1305: members in sight and range
         rng = w.range or 0.0
         for i in unit.figs:

@@ -313,6 +313,10 @@ class WarEngineRuleset:
         for a in list(listed):
             if isinstance(a, Attack):
                 listed += power_choices(state, ctx, a)
+            elif isinstance(a, Reserve) and res.bushwhacked(
+                state, ctx, state.figs[a.fig], a.weapon
+            ):
+                listed.append(replace(a, every=True))  # Bushwhacker (L1469)
         fams: list[Family[WarEngineAction]] = []
         for fid in group_figs(state, state.active_units):
             f = state.figs[fid]
@@ -703,13 +707,23 @@ def _apply(
         return
     if isinstance(action, Reserve):
         f = s.figs[action.fig]
+        w = ctx.profiles[f.id].weapons[action.weapon]
+        f.reserve_more = res.bushwhacked(s, ctx, f, action.weapon) if action.every else []
         f.reserved = action.weapon
         f.done = True
         f.attacked = True
-        w = ctx.profiles[f.id].weapons[action.weapon]
         events.append(
             Event("reserve", f"{ctx.profiles[f.id].name} #{f.id} reserves {w.name}", rule(581))
         )
+        if f.reserve_more:
+            more = ", ".join(ctx.profiles[f.id].weapons[i].name for i in f.reserve_more)
+            events.append(
+                Event(
+                    "reserve",
+                    f"{ctx.profiles[f.id].name} #{f.id} is a Bushwhacker: also reserves {more}",
+                    rule(1469),
+                )
+            )
         return
     if isinstance(action, Pass):
         assert s.window is not None

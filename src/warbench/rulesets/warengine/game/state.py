@@ -101,6 +101,7 @@ class Reserve:
 
     fig: int
     weapon: int
+    every: bool = False  # Bushwhacker: all its weapons of that kind, ranged or CC (L1469)
     kind: Literal["reserve"] = "reserve"
 
 
@@ -201,6 +202,7 @@ class Fig:
     done: bool = False  # reserved: its actions are over (L581)
     fired: list[int] = field(default_factory=list)  # weapons used this activation
     reserved: int | None = None  # weapon on reserve (L581)
+    reserve_more: list[int] = field(default_factory=list)  # Bushwhacker's other reserves (L1469)
     controlled: bool = True  # L393: uncontrolled figures read sixes as fives
     one_shot: list[int] = field(default_factory=list)  # weapons spent for the game
     reloaded: dict[int, int] = field(default_factory=dict)  # Slow Reload: turn last fired
@@ -330,6 +332,7 @@ def _copy_fig(f: Fig) -> Fig:
     g: Fig = object.__new__(Fig)
     g.__dict__.update(f.__dict__)
     g.fired = list(f.fired)
+    g.reserve_more = list(f.reserve_more)
     g.one_shot = list(f.one_shot)
     g.reloaded = dict(f.reloaded)
     g.burning = [list(b) for b in f.burning]
