@@ -5,6 +5,7 @@ decision with a default, played through the protocol with scripted D10s."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -314,7 +315,8 @@ def test_shadow_hop_L2136_2138_placed_anywhere_not_within_3_of_an_enemy() -> Non
 
 def test_games_with_the_six_entries_pass_the_conformance_suite() -> None:
     """Whole games where every character has Luck, Plan Ahead, Haste, Trip, Upheaval and
-    Shadow Hop: the new decisions come up, keep the invariants and replay identically."""
+    Shadow Hop: the new decisions come up, keep the invariants and replay identically
+    (``WARBENCH_CONFORMANCE_GAMES=N``: N games, the long run)."""
     from tests.rulesets.collision.game.helpers import group
     from tests.rulesets.collision.game.test_conformance import invariants
     from warbench.play.conformance import check_conformance
@@ -333,8 +335,9 @@ def test_games_with_the_six_entries_pass_the_conformance_suite() -> None:
         None,
         {"major": "Headhunter", "minors": ["High Ground", "God's Favor"], "turn_limit": 3},
     )
-    report = check_conformance(RS, setup, seeds=range(2), invariants=invariants)
-    assert report.finished == 2
+    games = int(os.environ.get("WARBENCH_CONFORMANCE_GAMES", "2"))  # the long run: more
+    report = check_conformance(RS, setup, seeds=range(games), invariants=invariants)
+    assert report.finished == games
     assert {"luck", "plan", "haste"} <= set(report.decisions)
 
 
