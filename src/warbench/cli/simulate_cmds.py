@@ -93,8 +93,6 @@ def simulate(
             ruleset = str(info.spec.get("ruleset", "warsurge"))
         else:
             check_ruleset(ruleset)
-            if board and ruleset == "collision":
-                raise fail("--board: collision plays on its sample board for the point limit")
             if not rosters or len(rosters) != 2:
                 raise fail(f"simulate needs exactly two rosters (A, B), not {len(rosters or [])}")
             kinds = _kinds(players)
@@ -104,7 +102,7 @@ def simulate(
             spec = LabSpec(
                 pair,
                 kinds,
-                tuple(_board_json(b) for b in board),
+                tuple(_board_json(b, ruleset) for b in board),
                 {} if turns is None else {TURN_OPTIONS[ruleset]: turns},
                 base_seed,
                 ruleset,
@@ -227,9 +225,21 @@ def _count(jobs: str) -> int:
     return int(jobs)
 
 
-def _board_json(spec: str) -> Any:
-    """A sample board's name stays a name; a board file becomes its JSON."""
+def _board_json(spec: str, ruleset: str = "warsurge") -> Any:
+    """A sample board's name stays a name; a board file becomes its JSON (Collision: a grid
+    board file, docs/collision-game.md; without ``--board`` its sample board)."""
     from warbench.rulesets.warsurge.battlefield import board_to_data, load_board, sample_boards
+
+    if ruleset == "collision":
+        from warbench.rulesets.collision.game.board import load_board_file
+
+        if not Path(spec).is_file():
+            raise fail(
+                "--board: collision takes a board file {cols, rows, elevation, terrain}; "
+                f"{spec} is no such file (without --board: the sample board for the point "
+                "limit)"
+            )
+        return load_board_file(spec)
 
     if Path(spec).exists():
         return board_to_data(load_board(spec))

@@ -19,7 +19,9 @@ from warbench.rulesets.collision.game.state import (
     Hold,
     Move,
     React,
+    SpendLuck,
     UseAbility,
+    UsePlan,
 )
 
 COVERED: set[str] = set()
@@ -402,9 +404,9 @@ def test_fortune_L1788_1789_and_luck_forces_a_reroll_L1977_1980() -> None:
     assert s.units[0].luck == 1
     s = duel(b=card("B"))
     s.units[1].luck = 1
-    s, _ = step(s, sword(), [5])  # 5+3 hits: B may spend its luck
-    assert s.stage == "react"
-    s, _ = step(s, React(1, "Luck"), [1])  # re-rolled to a 1: a miss
+    s, _ = step(s, sword(), [5])  # 5+3 hits: B may force a re-roll (the ``luck`` decision)
+    assert s.stage == "luck" and s.player == 1
+    s, _ = step(s, SpendLuck(True), [1])  # re-rolled to a 1: a miss
     assert s.units[1].luck == 0 and s.units[1].injuries == 0
 
 
@@ -480,11 +482,12 @@ def test_persevere_L2056_2060_no_injury_penalties_until_next_activation() -> Non
 def test_plan_ahead_L2062_2065_sets_a_die_aside_for_an_attack() -> None:
     s = duel(card("A", abilities=["Plan Ahead"]))
     s = use(s, "Plan Ahead", [9])
-    assert s.units[0].planned == 9
+    assert s.planned == [9, None]
     s, _ = step(s, sword())
-    assert s.stage == "react" and s.player == 0
-    s, ev = step(s, React(0, "Plan Ahead"), [1])  # the 9 replaces the to-hit roll
+    assert s.stage == "plan" and s.player == 0  # asked before the to-hit D10 is rolled
+    s, ev = step(s, UsePlan(True), [1])  # the 9 replaces the to-hit roll
     assert any(e.kind == "to hit" and e.data["face"] == 9 for e in ev)
+    assert s.planned == [None, None]
 
 
 @covers("Pounce", "Leaping Move")

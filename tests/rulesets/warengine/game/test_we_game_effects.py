@@ -36,6 +36,7 @@ from warbench.rulesets.warengine.game.state import (
     GameState,
     Move,
     Place,
+    Reroll,
     Reserve,
     Resolution,
     Roll,
@@ -1292,14 +1293,37 @@ def t_fervor_of_the_righteous() -> None:
 # ---------------------------------------------------------------------- rerolls (L1387-L1581)
 
 
-def _shoot(a_tweaks: list[str], b_tweaks: list[str], faces: list[int]) -> tuple[GameState, str]:
+def _shoot(
+    a_tweaks: list[str], b_tweaks: list[str], faces: list[int], answers: tuple[bool, ...] = ()
+) -> tuple[GameState, str]:
+    """A shot with scripted dice; each ``reroll`` decision (L493: after both rolls, before
+    Hero Points) is answered from ``answers`` in turn, or by its default. The decision's
+    player and default are checked against the engine's choice (docs/rulings.md 33)."""
     s = duel(C("A", tweaks=a_tweaks), C("B", tweaks=b_tweaks))
-    s, ev = act(s, Attack(0, 0, 1), 0, faces)
+    dice = ScriptedDice(faces)
+    s, ev = WS.apply(s, Attack(0, 0, 1), 0, dice)
+    left = list(answers)
+    while WS.pending(s) and WS.pending(s)[0].kind == "reroll":
+        d = WS.pending(s)[0]
+        choice = Reroll(left.pop(0)) if left else d.default
+        assert choice is not None
+        s, more = WS.apply(s, choice, d.player, dice)
+        ev += more
     return s, "\n".join(f"{e.text} [{e.rule}]" for e in ev if e.kind == "reroll")
 
 
 def t_lucky_bastard() -> None:
-    # the attack (1, 1) loses to the defense (3, 3): rerolled (6, 6), it kills
+    # the attack (1, 1) loses to the defense (3, 3): its owner is asked, the default rerolls
+    # (6, 6) and it kills
+    s = duel(C("A", tweaks=["Lucky Bastard"]), C("B"))
+    s, _ = act(s, Attack(0, 0, 1), 0, [1, 1, 3, 3])
+    d = WS.pending(s)[0]
+    assert (d.kind, d.player, d.default, d.rule.endswith("L1581")) == (
+        "reroll",
+        0,
+        Reroll(True),
+        True,
+    )
     s, why = _shoot(["Lucky Bastard"], [], [1, 1, 3, 3, 6, 6])
     assert not s.figs[1].alive and "Lucky Bastard" in why and "L1581" in why
     # once a turn: the next losing roll stands
@@ -1307,6 +1331,9 @@ def t_lucky_bastard() -> None:
     # a defender's losing defense (1, 1 against 6, 6) is rerolled (6, 6): it survives
     s, why = _shoot([], ["Lucky Bastard"], [6, 6, 1, 1, 6, 6])
     assert s.figs[1].alive and "rerolls its defense" in why
+    # the owner may let a losing roll stand: the tweak is not spent
+    s, why = _shoot(["Lucky Bastard"], [], [1, 1, 3, 3], answers=(False,))
+    assert s.figs[1].alive and "lets the roll stand" in why and "lucky_used" not in s.figs[0].bonus
 
 
 def t_charmed() -> None:
@@ -1314,12 +1341,21 @@ def t_charmed() -> None:
     assert not s.figs[1].alive and "Charmed" in why and "L1485" in why
     s.figs[0].bonus = {}  # a later turn: once a game
     assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=False) is None
+    # "you may reroll": even a winning roll, if the owner wants; the new roll stands (L1485)
+    s, why = _shoot(["Charmed"], [], [6, 6, 1, 1, 1, 1], answers=(True,))
+    assert s.figs[1].alive and "Charmed" in why
 
 
 def t_hard_luck() -> None:
-    # the attack (6, 6) would kill; the opponent has it rerolled (1, 1): the target survives
+    # the attack (6, 6) would kill; the opponent (player 1) is asked, the default has it
+    # rerolled (1, 1): the target survives
+    s = duel(C("A", tweaks=["Hard Luck"]), C("B"))
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 1, 1])
+    d = WS.pending(s)[0]
+    assert (d.kind, d.player, d.default) == ("reroll", 1, Reroll(True))
     s, why = _shoot(["Hard Luck"], [], [6, 6, 1, 1, 1, 1])
     assert s.figs[1].alive and "Hard Luck" in why and "L1387" in why
+    assert "at the opponent's request" in why
     assert s.figs[0].marks == ["Hard Luck"]
     s.figs[0].bonus = {}
     assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=True) is None
@@ -1332,16 +1368,98 @@ def t_fickle_finger_of_fate() -> None:
         s = activate(s, 0, faces=[face])
         s.figs[0].moved = s.figs[1].moved = True
         assert s.figs[0].bonus["fickle"] == (2 if face > 3 else 1)
-        if face > 3:  # Lucky Bastard: the losing attack is rerolled and kills
-            s, ev = act(s, Attack(0, 0, 1), 0, [1, 1, 3, 3, 6, 6])
-            assert not s.figs[1].alive
-        else:  # Hard Luck: the winning attack is rerolled and fails
-            s, ev = act(s, Attack(0, 0, 1), 0, [6, 6, 1, 1, 1, 1])
-            assert s.figs[1].alive
+        dice = ScriptedDice([1, 1, 3, 3, 6, 6] if face > 3 else [6, 6, 1, 1, 1, 1])
+        s, ev = WS.apply(s, Attack(0, 0, 1), 0, dice)
+        d = WS.pending(s)[0]
+        assert d.kind == "reroll" and d.player == (0 if face > 3 else 1)
+        assert d.default is not None
+        s, more = WS.apply(s, d.default, d.player, dice)
+        ev += more
+        # Lucky Bastard: the losing attack is rerolled and kills; Hard Luck: the winning
+        # attack is rerolled and fails
+        assert s.figs[1].alive == (face <= 3)
         assert any(e.kind == "reroll" and "L1515" in e.rule for e in ev), luck
 
 
+def _mover(power: str) -> GameState:
+    user = C(
+        "Mystic",
+        mn="4k3",
+        cr='8"',
+        weapons=[{"name": power, "range": '12"', "av": "4k4", "power": power}],
+    )
+    s = table(
+        force(("A", [(user, 1)]), ("Pal", [(C("Pal"), 1)])),
+        force(("B", [(C("Foe", mn="2k2"), 1)])),
+        [(10, 5), (12, 5), (10, 7.5)],
+    )
+    return activate(s, 0)
+
+
+def t_teleport() -> None:
+    s = _mover("Teleport")
+    # the Pal (within the user's 8" Control Radius) to a point within the 12" Range (L1301)
+    s2, ev = act(s, Attack(0, 0, 1, at=(10.0, 16.0)), 0, [6, 6, 6, 6])
+    assert (s2.figs[1].x, s2.figs[1].y) == (10.0, 16.0) and any("L1301" in e.rule for e in ev)
+    assert WS.check(s, Attack(0, 0, 1, at=(10.0, 30.0)), 0) is not None  # beyond the Range
+    assert WS.check(s, Attack(0, 0, 1, at=(10.0, 7.5)), 0) is not None  # onto a base
+    # an enemy resists with its Mental: 4k4 (1, 1, 1, 1) against 2k2 (6, 6) fails, it stays
+    s3, _ = act(s, Attack(0, 0, 2, at=(14.0, 12.0)), 0, [1, 1, 1, 1, 6, 6])
+    assert (s3.figs[2].x, s3.figs[2].y) == (10.0, 7.5)
+    # without a Control Radius the user may only teleport itself
+    s.figs[1].x = 30.0
+    assert WS.check(s, Attack(0, 0, 1, at=(10.0, 16.0)), 0) is not None
+
+
+def t_shove() -> None:
+    s = _mover("Shove")
+    # the Foe (unwilling, within 3") is flung to a named point and takes a 2k2 attack there:
+    # the power 4k4 (6, 6, 6, 6) beats its Mental 2k2 (1, 1); landing 2k2 (6, 6) = 12 against
+    # its Defense (1, 1): destroyed
+    s2, ev = act(s, Attack(0, 0, 2, at=(20.0, 30.0)), 0, [6, 6, 6, 6, 1, 1, 6, 6, 1, 1])
+    assert any("L1217" in e.rule and "flung to (20, 30)" in e.text for e in ev)
+    assert not s2.figs[2].alive
+    # a willing Pal takes only 1k1 (6) against its Defense (6, 6): it survives
+    s3, ev = act(s, Attack(0, 0, 1, at=(30.0, 30.0)), 0, [6, 6, 6, 6, 6, 6, 6])
+    assert s3.figs[1].alive and (s3.figs[1].x, s3.figs[1].y) == (30.0, 30.0)
+    assert any("1k1 attack" in e.text for e in ev)
+    assert WS.check(s, Attack(0, 0, 1, at=(10.0, 5.0)), 0) is not None  # onto a friend
+    s.figs[2].y = 20.0  # more than 3" away
+    assert WS.check(s, Attack(0, 0, 2), 0) is not None
+
+
+def t_bushwhacker() -> None:
+    pistols = [
+        {"name": "Pistol", "range": '12"', "av": "2k2"},
+        {"name": "Carbine", "range": '18"', "av": "2k2"},
+        {"name": "Knife", "av": "1k1"},
+    ]
+    s = duel(C("A", tweaks=["Bushwhacker"], weapons=pistols), C("B"))
+    listed = list(WS.legal_actions(s, 0))
+    assert Reserve(0, 0, every=True) in listed and Reserve(0, 0) in listed  # "may" (L1469)
+    s2, ev = act(s, Reserve(0, 0, every=True), 0)
+    f = s2.figs[0]
+    assert f.reserved == 0 and f.reserve_more == [1]  # all its ranged attacks, not the Knife
+    assert any("L1469" in e.rule for e in ev)
+    # a reserved attack used, the next one is still on reserve (L583-L587)
+    ctx = ctx_of(s2)
+    from warbench.rulesets.warengine.game.attacks import declare
+
+    declare(s2, ctx, f, 0, 1, (), (), ScriptedDice([1, 1, 6, 6]), [], reserve_use=True)
+    assert f.reserved == 1 and f.reserve_more == []
+    # a figure that has attacked this activation reserves one weapon only
+    s3 = s.clone()
+    s3.figs[0].fired = [1]
+    assert WS.check(s3, Reserve(0, 0, every=True), 0) is not None
+    # without the edge, no Bushwhacking
+    plain = duel(C("A", weapons=pistols), C("B"))
+    assert WS.check(plain, Reserve(0, 0, every=True), 0) is not None
+
+
 EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
+    ("personal", "Bushwhacker"): t_bushwhacker,
+    ("power", "Teleport"): t_teleport,
+    ("power", "Shove"): t_shove,
     ("personal", "Ballsy"): t_ballsy,
     ("personal", "Dodge"): t_dodge,
     ("personal", "Tough"): t_tough,

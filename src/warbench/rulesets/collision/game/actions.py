@@ -100,7 +100,8 @@ def _contest(g: Game, u: Unit, t: Unit, label: str, lines: str) -> bool:
     from warbench.rulesets.collision.game.setup import contest
 
     a, b = g.card(u).stats.command, g.card(t).stats.command
-    return contest(g, label, (a, b) if u.owner == 0 else (b, a), lines) == u.owner
+    pair = (u, t) if u.owner == 0 else (t, u)
+    return contest(g, label, (a, b) if u.owner == 0 else (b, a), lines, pair) == u.owner
 
 
 def _assess(g: Game, u: Unit, a: UseAbility) -> None:
@@ -178,10 +179,12 @@ def _gather(g: Game, u: Unit, a: UseAbility) -> None:
 
 
 def _haste(g: Game, u: Unit, a: UseAbility) -> None:
-    for v in [u] + g.within(u, g.card(u).stats.command, enemies=False):
-        if not v.statue:
-            v.hasted = True
-    g.event("haste", f"{u.name} and allies within command may move again", "L1820-1823")
+    """Haste (L1820-1823): the user may make one more move up to its Move in this activation;
+    each ally within command moves now, one at a time as its player chooses (the ``haste``
+    decision), or not. Both "in addition to normal movement actions"."""
+    u.hasted = True
+    g.s.haste = [v.uid for v in g.within(u, g.card(u).stats.command, enemies=False) if not v.statue]
+    g.event("haste", f"{u.name} and allies within command may move", "L1820-1823")
 
 
 def _heal(g: Game, u: Unit, a: UseAbility) -> None:
@@ -232,8 +235,9 @@ def _persevere(g: Game, u: Unit, a: UseAbility) -> None:
 
 
 def _plan(g: Game, u: Unit, a: UseAbility) -> None:
-    u.planned = g.roll(f"{u.name}: Plan Ahead", u.owner)
-    g.event("plan", f"{u.name} sets aside a {u.planned}", "L2062-2065", face=u.planned)
+    face = g.roll(f"{u.name}: Plan Ahead", by=u, plan=False)
+    g.s.planned[u.owner] = face  # "Using Plan Ahead again replaces the D10 already set aside"
+    g.event("plan", f"{u.name} sets aside a {face}", "L2062-2065", face=face)
 
 
 def _pounce_options(g: Game, u: Unit) -> list[UseAbility]:
@@ -296,34 +300,65 @@ def _remedy(g: Game, u: Unit, a: UseAbility) -> None:
 
 
 def _tap(g: Game, u: Unit, a: UseAbility) -> None:
-    face = g.roll(f"{u.name}: Tap into Gea", u.owner)
+    face = g.roll(f"{u.name}: Tap into Gea", by=u)
     got = g.gain_mana(u, 1) if face >= 4 else 0
     g.event("mana", f"{u.name} rolls {face}: recovers {got} Mana", "L2221-2222")
 
 
-_UPHEAVAL = {"impassable": ("vertical-impassable", 2), "obstacle": ("obstacle", 0)}
+#: Upheaval's pieces (L2256-2257): option -> (terrain kind, height, the second square of a
+#: 2x1 piece from ``at``). ``elevation`` raises the square one level (core.board_of).
+_UPHEAVAL: dict[str, tuple[str, int, tuple[int, int] | None]] = {
+    "impassable": ("vertical-impassable", 2, None),
+    "elevation": ("elevation", 1, None),
+    "obstacle-h": ("obstacle", 0, (1, 0)),
+    "obstacle-v": ("obstacle", 0, (0, 1)),
+}
+
+
+def _upheaval_squares(a: UseAbility) -> list[tuple[int, int]]:
+    assert a.at is not None and a.option in _UPHEAVAL
+    second = _UPHEAVAL[a.option][2]
+    first = (a.at[0], a.at[1])
+    return [first] if second is None else [first, (first[0] + second[0], first[1] + second[1])]
 
 
 def _upheaval_options(g: Game, u: Unit) -> list[UseAbility]:
     assert u.pos is not None
     out = []
-    for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)):
-        sq = (u.pos[0] + dx, u.pos[1] + dy)
-        for opt in _UPHEAVAL:
-            out.append(UseAbility("", at=sq, option=opt))
+    for dx in (-2, -1, 0, 1):
+        for dy in (-2, -1, 0, 1):
+            sq = (u.pos[0] + dx, u.pos[1] + dy)
+            for opt in _UPHEAVAL:
+                out.append(UseAbility("", at=sq, option=opt))
     return out
 
 
 def _upheaval_check(g: Game, u: Unit, a: UseAbility) -> str | None:
+    """The piece is adjacent to the user (one of its squares within 1), on the board, on
+    squares without terrain: no piece, no objective token, the ground level 1 (elevation
+    tiles are terrain, L544-545; docs/rulings.md, Collision 49), and impassable terrain not
+    on an occupied square (L2256-2259)."""
     assert u.pos is not None
     if a.option not in _UPHEAVAL:
-        return "choose impassable (1x1 height 2) or obstacle (2x1) (docs/rulings.md, 27)"
-    if a.at is None or not g.board.inside(a.at) or spaces(u.pos, a.at) != 1:
-        return "a square adjacent to you"
-    if g.board.kind(a.at) is not Terrain.OPEN or any(m.at == a.at for m in g.s.markers):
-        return "it can't overlap other terrain (L2258)"
-    if a.option == "impassable" and g.at(a.at) is not None:
-        return "no impassable terrain in an occupied square (L2259)"
+        return "choose " + ", ".join(_UPHEAVAL) + " (L2256-2257)"
+    if a.at is None:
+        return "name the piece's square"
+    squares = _upheaval_squares(a)
+    b = g.board
+    if not all(b.inside(sq) for sq in squares):
+        return "the piece is off the board"
+    if u.pos in squares or min(spaces(u.pos, sq) for sq in squares) != 1:
+        return "a piece adjacent to you (L2257)"
+    own = {(t[0], t[1]) for t in g.s.upheaval[u.owner]}  # it is removed first (L2259-2260)
+    for sq in squares:
+        if sq in own:
+            continue
+        if b.kind(sq) is not Terrain.OPEN or b.level(sq) != 1:
+            return f"{sq} has terrain: it can't overlap other terrain (L2258)"
+        if any(m.at == sq and not m.gone for m in g.s.markers):
+            return f"{sq} has an objective token: it can't overlap other terrain (L2258)"
+    if a.option == "impassable" and g.at(squares[0]) is not None:
+        return "no impassable terrain in an occupied square (L2258-2259)"
     return None
 
 
@@ -331,16 +366,17 @@ def _upheaval(g: Game, u: Unit, a: UseAbility) -> None:
     assert a.at is not None and a.option is not None
     s = g.s
     prev = s.upheaval[u.owner]
-    if prev is not None:  # L2259-2260: the previous piece is removed
-        s.terrain = [t for t in s.terrain if (t[0], t[1]) != prev]
-        second = (prev[0] * 0, 0)
-        del second
-    kind, height = _UPHEAVAL[a.option]
-    s.terrain = [t for t in s.terrain if (t[0], t[1]) != tuple(a.at)]
-    s.terrain.append((a.at[0], a.at[1], kind, height))
-    s.terrain.sort()
-    s.upheaval[u.owner] = (a.at[0], a.at[1])
-    g.event("upheaval", f"{u.name} raises {a.option} terrain at {tuple(a.at)}", "L2254-2260")
+    if prev:  # L2259-2260: "remove their previous terrain piece"
+        s.terrain = [t for t in s.terrain if t not in prev]
+    kind, height, _ = _UPHEAVAL[a.option]
+    piece = [(sq[0], sq[1], kind, height) for sq in _upheaval_squares(a)]
+    s.terrain = sorted(s.terrain + piece)
+    s.upheaval[u.owner] = piece
+    g.event(
+        "upheaval",
+        f"{u.name} raises {a.option} terrain at {', '.join(str(p[:2]) for p in piece)}",
+        "L2254-2260",
+    )
 
 
 def _vigorate(g: Game, u: Unit, a: UseAbility) -> None:
@@ -366,7 +402,7 @@ def _wreck_check(g: Game, u: Unit, a: UseAbility) -> str | None:
 
 def _wreck(g: Game, u: Unit, a: UseAbility) -> None:
     assert a.at is not None
-    face = g.roll(f"{u.name}: Wreck", u.owner)
+    face = g.roll(f"{u.name}: Wreck", by=u)
     total = face + g.card(u).stats.toughness
     if total >= 8:
         g.s.terrain = [t for t in g.s.terrain if (t[0], t[1]) != tuple(a.at)]

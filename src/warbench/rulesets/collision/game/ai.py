@@ -124,8 +124,9 @@ def _targets(g: Game, u: Unit) -> list[Square]:
     return out + enemies if out else enemies
 
 
-def best_move(g: Game, u: Unit) -> Move | None:
-    """A move bringing the character nearest to what it wants, ending facing an enemy."""
+def best_move(g: Game, u: Unit, only: tuple[str, ...] = ()) -> Move | None:
+    """A move bringing the character nearest to what it wants, ending facing an enemy
+    (``only``: the movement modes to consider, such as Haste's)."""
     from warbench.rulesets.collision.game.movement import check_move, reachable
 
     assert u.pos is not None
@@ -139,6 +140,8 @@ def best_move(g: Game, u: Unit) -> Move | None:
     modes = ["maneuver", "step"]
     if here > 2 * g.card(u).stats.move and u.endurance >= 5:
         modes.insert(0, "run")
+    if only:
+        modes = list(only)
     for mode in modes:
         try:
             squares = reachable(g, u, mode)
@@ -196,6 +199,10 @@ def choose_action(g: Game) -> CollisionAction:
             return ab
     if not u.moved and not u.statuses.get("flee"):
         m = best_move(g, u)
+        if m is not None:
+            return m
+    if u.hasted and not u.statuses.get("flee"):
+        m = best_move(g, u, ("haste",))  # Haste's extra move (L1820-1823)
         if m is not None:
             return m
     if not u.acted and not u.moved and not u.special_moved:

@@ -595,7 +595,7 @@ def _roll(
         g.event("hit", f"{att.name}'s {ctx.ability} hits {tgt.name} automatically", "L2146")
         return
     if p.cover is not Cover.NONE and not again:
-        face = g.roll(f"{att.name} against {tgt.name}: cover", att.owner)
+        face = g.roll(f"{att.name} against {tgt.name}: cover", by=att, against=tgt)
         ctx.cover = p.cover.value
         if cover_misses(p, face):
             g.event(
@@ -606,11 +606,7 @@ def _roll(
             )
             ctx.stage = "missed"
             return
-    if ctx.planned and att.planned is not None and not again:
-        face, att.planned = att.planned, None
-        g.event("plan", f"{att.name} uses the Plan Ahead die ({face})", "L2062-2065")
-    else:
-        face = g.roll(f"{att.name} against {tgt.name}: to hit", att.owner)
+    face = g.roll(f"{att.name} against {tgt.name}: to hit", by=att, against=tgt)
     hit, crit = to_hit(p, face)
     ctx.face, ctx.crit = face, crit
     g.event(
@@ -646,7 +642,7 @@ def _injure(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec) -> 
     elif spec.no_injury and not (spec.crit_only_injury and ctx.crit):
         ctx.injury, ctx.after = 0, tgt.injuries
     else:
-        face = g.roll(f"{att.name} against {tgt.name}: injury", att.owner)
+        face = g.roll(f"{att.name} against {tgt.name}: injury", by=att, against=tgt)
         r = injury_from(p, ctx.crit, face)
         ctx.injury, ctx.after = r.injury, r.injury_after
         g.event(
@@ -728,17 +724,18 @@ def _hit_effects(g: Game, ctx: AttackCtx, att: Unit, tgt: Unit, spec: AttackSpec
     slain = any(m[0] == "slay" for m in ctx.mods)
     injured = ctx.injured
     if tgt.where == "board" and injured:
-        if g.has(tgt, "Voodoo") and g.roll(f"{tgt.name}: Voodoo", tgt.owner) >= 7:  # L2275
+        voodoo = g.has(tgt, "Voodoo")
+        if voodoo and g.roll(f"{tgt.name}: Voodoo", by=tgt, against=att) >= 7:  # L2275
             g.event("voodoo", f"{att.name} receives 1 injury (Voodoo)", "L2275")
             g.set_injuries(att, apply_injury(att.injuries, 1), tgt, "L2275")
-        if g.has(tgt, "Skittish") and g.roll(f"{tgt.name}: Skittish", tgt.owner) >= 4:
+        if g.has(tgt, "Skittish") and g.roll(f"{tgt.name}: Skittish", by=tgt, high_good=False) >= 4:
             g.add_status(tgt, "flee", 1, att.uid)  # L2171
     melee = not reach_of(g, att, spec, weapon_of(g, att, ctx.weapon))[1]
     shrieking = melee and g.has(tgt, "Shrieking Armor") and att.where == "board"
     if (
         shrieking
         and not g.brave(att)
-        and g.roll(f"{att.name}: Shrieking Armor", att.owner) < 5  # L2154-2158
+        and g.roll(f"{att.name}: Shrieking Armor", by=att, against=tgt) < 5  # L2154-2158
     ):
         g.add_status(att, "flee", 1, tgt.uid)
     vicious = (injured or slain) and g.has(att, "Vicious") and att.where == "board"
@@ -824,6 +821,7 @@ def _effect(g: Game, name: str, n: int, att: Unit, tgt: Unit, ctx: AttackCtx) ->
             if att.owner == 0
             else (g.card(tgt).stats.s_pow, card_a.stats.s_pow),
             "L2244-2245",
+            (att, tgt) if att.owner == 0 else (tgt, att),
         )
         if w == att.owner and not g.has(tgt, "Immune to Slay"):
             g.defeat(tgt, att, "L2239-2246", slay=True)

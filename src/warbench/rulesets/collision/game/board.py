@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from warbench.kernel.errors import ProfileError
@@ -385,3 +386,20 @@ def cover_between(
             if abs(s[0] - t[0]) == 1 and abs(s[1] - t[1]) == 1:
                 return Cover.PARTIAL  # between two diagonal cover squares (L927-928, L944-945)
     return Cover.NONE
+
+
+def load_board_file(path: str | Path) -> dict[str, Any]:
+    """A Collision board file (YAML or JSON ``{name?, cols, rows, elevation?, terrain?}``,
+    what :meth:`Board.to_json` writes) as the set-up's board JSON: read within the board-file
+    limits, checked by :func:`board_from_json` (errors name the field), named after the file
+    when it has no ``name``."""
+    from warbench.kernel import readers
+    from warbench.kernel.errors import DataFileError
+
+    data = readers.load_data(path, readers.BOARD_FILE)
+    if not isinstance(data, Mapping):
+        raise DataFileError(str(path), "a Collision board is a mapping {cols, rows, ...}")
+    board_from_json(data, source=str(path))
+    out = dict(data)
+    out.setdefault("name", Path(path).stem)
+    return out

@@ -61,10 +61,24 @@ def remember(key: str, t: Tables) -> None:
     _TABLES[key] = t
 
 
+#: A terrain entry of this kind is an elevation piece (Upheaval, L2256-2257): it raises its
+#: square by its height and is not a terrain piece of the board's kinds.
+ELEVATION = "elevation"
+
+
 @lru_cache(maxsize=256)
 def _board(base: Board, terrain: tuple[tuple[int, int, str, int], ...]) -> Board:
-    pieces = tuple(sorted(((x, y), Piece(Terrain(k), h)) for x, y, k, h in terrain))
-    return Board(base.cols, base.rows, base.elevation, pieces, base.name)
+    pieces = tuple(
+        sorted(((x, y), Piece(Terrain(k), h)) for x, y, k, h in terrain if k != ELEVATION)
+    )
+    elevation = base.elevation
+    raised = [(x, y, h) for x, y, k, h in terrain if k == ELEVATION]
+    if raised:
+        rows = [list(r) for r in elevation]
+        for x, y, h in raised:
+            rows[y][x] = min(5, rows[y][x] + h)  # levels 1-5 (L391)
+        elevation = tuple(tuple(r) for r in rows)
+    return Board(base.cols, base.rows, elevation, pieces, base.name)
 
 
 def board_of(state: CollisionState) -> Board:
@@ -81,16 +95,48 @@ def card_of(state: CollisionState, u: Unit) -> Card:
     return tables(state).cards[u.owner][u.card]
 
 
-class Game:
-    """One step's working context: the (copied) state, its D10s and the events produced."""
+class Ask(Exception):
+    """A D10 a player may decide about (Plan Ahead before it, Luck after it): the action
+    stops here and the question becomes the pending decision (protocol ``apply``)."""
 
-    def __init__(self, state: CollisionState, roll: Roll, *, readonly: bool = False) -> None:
+    def __init__(
+        self, index: int, kind: str, unit: Unit, label: str, face: int | None, good: bool
+    ) -> None:
+        super().__init__(f"{kind} for {label}")
+        self.index, self.kind, self.unit, self.label, self.face = index, kind, unit, label, face
+        self.good = good  # a high face is good for the character asked
+
+
+class Game:
+    """One step's working context: the (copied) state, its D10s and the events produced.
+
+    With ``asking`` (the protocol's ``apply``), a D10 of a character whose player has a Plan
+    Ahead die set aside, or a D10 rolled by or against a character with a luck token, stops
+    the step with :class:`Ask` unless ``answers`` holds the decision already; ``replay``
+    gives the D10s drawn before the stop, in order (docs/collision-game.md, "Dice
+    decisions")."""
+
+    def __init__(
+        self,
+        state: CollisionState,
+        roll: Roll,
+        *,
+        readonly: bool = False,
+        asking: bool = False,
+        answers: dict[str, bool] | None = None,
+        replay: list[int] | None = None,
+    ) -> None:
         self.s = state
         self.t = tables(state)
         self._roll = roll
         self.events: list[Event] = []
         self.rolls: list[tuple[str, int]] = []
         self.readonly = readonly
+        self.asking = asking
+        self.answers = answers or {}
+        self._replay = list(replay or [])
+        self.draws: list[int] = []  # every D10 drawn (replayed ones included), in order
+        self._n = 0  # D10s asked for so far
 
     # -- memo of read-only questions (check, legal actions, views of one state) -------------
     def memo(self, *key: object) -> object | None:
@@ -108,12 +154,71 @@ class Game:
         self.s.__dict__.setdefault("_memo", {})[tuple(key)] = value
 
     # -- dice and events -------------------------------------------------------------------
-    def roll(self, label: str, who: int | None = None) -> int:
-        """A D10; a 10 counts for God's Favor when that minor objective is in play (L1380)."""
-        face = self._roll(label)
+    def _draw(self, label: str, who: int | None) -> int:
+        """One D10 from the replayed draws, then from the dice; a 10 counts for God's Favor
+        when that minor objective is in play (L1380)."""
+        i = len(self.draws)
+        face = self._replay[i] if i < len(self._replay) else self._roll(label)
+        self.draws.append(face)
         self.rolls.append((label, face))
         if face == 10 and who is not None and "God's Favor" in self.s.minors:
             self.s.favor[who] += 1
+        return face
+
+    def roll(
+        self,
+        label: str,
+        who: int | None = None,
+        *,
+        by: Unit | None = None,
+        against: Unit | None = None,
+        plan: bool = True,
+        high_good: bool = True,
+    ) -> int:
+        """A D10 rolled by the character ``by`` (its player is ``who`` when not given) and
+        against the character ``against``.
+
+        Plan Ahead (L2062-2065): a character of a player with a die set aside may use it
+        instead of rolling. Luck (L1977-1980): then the roller may spend a luck token to
+        re-roll its die, and the character it is rolled against may force a re-roll; each of
+        the two at most once for a die (docs/rulings.md, Collision 48). ``high_good``: a high
+        face is good for the roller (the decisions' defaults)."""
+        if who is None and by is not None:
+            who = by.owner
+        i = self._n
+        self._n += 1
+        face: int | None = None
+        s = self.s
+        if by is not None and plan and self.asking and s.planned[by.owner] is not None:
+            use = self.answers.get(f"{i}:plan")
+            if use is None:
+                raise Ask(i, "plan", by, label, None, high_good)
+            planned = s.planned[by.owner]
+            if use and planned is not None:
+                face, s.planned[by.owner] = planned, None
+                self.rolls.append((label, planned))
+                self.event(
+                    "plan", f"{by.name} uses the Plan Ahead die ({face}): {label}", "L2062-2065"
+                )
+        if face is None:
+            face = self._draw(label, who)
+        if self.asking:
+            for u in (by, against):
+                if u is None or u.luck <= 0 or u.where == "defeated":
+                    continue
+                spend = self.answers.get(f"{i}:luck:{u.uid}")
+                if spend is None:
+                    raise Ask(i, "luck", u, label, face, high_good == (u is by))
+                if spend:
+                    u.luck -= 1
+                    old, face = face, self._draw(f"{label} (luck)", who)
+                    self.event(
+                        "luck",
+                        f"{u.name} spends a luck token: {label}: the {old} is re-rolled: {face}",
+                        "L1977-1980",
+                        unit=u.uid,
+                        face=face,
+                    )
         return face
 
     def event(self, kind: str, text: str, lines: str = "", **data: Any) -> None:
@@ -312,7 +417,7 @@ class Game:
             u, "Resist Elements 2"
         ):
             armor += 2
-        face = self.roll(f"{u.name}: Pow {power} {kind} hit", by.owner if by else None)
+        face = self.roll(f"{u.name}: Pow {power} {kind} hit", by=by, against=u)
         new = injury_level(face + power - armor)
         self.event(
             "hit",

@@ -129,8 +129,11 @@ def check_move(g: Game, u: Unit, mode: str, to: Square, facing: str) -> None:
             raise RulesError(
                 f"a {mode} costs {ec} Endurance; {u.name} has {u.endurance}", rule("L308-314")
             )
-    elif mode == "haste" and not u.hasted:
-        raise RulesError(f"{u.name} has no Haste move this turn", rule("L1820-1823"))
+    elif mode == "haste":
+        if not (u.hasted or u.uid in g.s.haste):
+            raise RulesError(f"{u.name} has no Haste move this turn", rule("L1820-1823"))
+        if u.statuses.get("flee", 0):
+            raise RulesError(f"{u.name} flees and can't voluntarily move", rule("L1781"))
     elif mode == "pounce":
         raise RulesError("Pounce is used as an ability (UseAbility)", rule("L2073-2075"))
     elif mode == "arrive":
@@ -151,9 +154,11 @@ def start_move(g: Game, u: Unit, mode: str, to: Square, facing: str) -> None:
         g.pay(u, ec, 0, mode)
     if mode in NORMAL:
         u.moved = mode
-    elif mode == "haste":
-        u.hasted = False
-        u.special_moved = True
+    elif mode == "haste":  # "in addition to normal movement actions" (L1822-1823)
+        if u.uid in g.s.haste:
+            g.s.haste.remove(u.uid)
+        else:
+            u.hasted = False
     elif mode == "pounce":
         u.special_moved = True
     g.event("move", f"{u.name} {mode}s towards {tuple(to)}", "L806-863", unit=u.uid, mode=mode)
@@ -178,11 +183,13 @@ def _challenged(g: Game, u: Unit, path: tuple[Square, ...]) -> bool:
             continue
         reach = melee_reach(g, v)
         if reach and spaces(v.pos, u.pos) <= reach < spaces(v.pos, end):
+            pair = (v, u) if v.owner == 0 else (u, v)  # player 0's first
             w = contest(
                 g,
                 f"Challenge: {v.name} against {u.name}",
-                (g.card(v).stats.command, g.card(u).stats.command),
+                (g.card(pair[0]).stats.command, g.card(pair[1]).stats.command),
                 "L1650-1652",
+                pair,
             )
             if w == v.owner:
                 g.event("challenge", f"{u.name} can't move ({v.name}'s Challenge)", "L1650-1652")
@@ -343,9 +350,23 @@ def knockback(g: Game, u: Unit, n: int, origin: Square, by: Unit, axis: str = ""
 
 def arrive_squares(g: Game, u: Unit) -> list[Square]:
     """Where a reinforcement may enter: free squares of its deployment zone's board edge
-    (L763-767; docs/rulings.md, Collision 21)."""
+    (L763-767; docs/rulings.md, Collision 21); after Shadow Hop also any free square not
+    within 3 of an enemy and not impassable or a vertical obstacle (L2136-2138)."""
     from warbench.rulesets.collision.game.objectives import own_edge
 
     b = g.board
     taken = {v.pos for v in g.on_board()}
-    return [sq for sq in own_edge(g, u.owner) if b.kind(sq).stands and sq not in taken]
+    out = [sq for sq in own_edge(g, u.owner) if b.kind(sq).stands and sq not in taken]
+    if u.hopped:  # Shadow Hop (L2136-2138): "anywhere not within 3 of an enemy"
+        enemies = [v.pos for v in g.on_board(1 - u.owner) if v.pos is not None]
+        edge = set(out)
+        out += [
+            sq
+            for sq in b.squares()
+            if sq not in edge
+            and b.kind(sq).stands
+            and sq not in taken
+            and all(spaces(sq, e) > 3 for e in enemies)
+        ]
+        out.sort()
+    return out

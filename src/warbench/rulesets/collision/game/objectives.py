@@ -470,7 +470,7 @@ def do_objective(g: Game, u: Unit, name: str) -> None:
         g.event("carry", f"{u.name} carries the {held[0].kind} off the board", lines)
     elif name == "Channel the Obelisk":
         acting(g, u)
-        face = g.roll(f"{u.name}: Channel the Obelisk", u.owner)
+        face = g.roll(f"{u.name}: Channel the Obelisk", by=u)
         total = face + g.card(u).stats.s_pow
         if total >= 7:
             s.channel[u.owner] += 1
@@ -490,7 +490,7 @@ def do_objective(g: Game, u: Unit, name: str) -> None:
         g.event("raid", f"{u.name} destroys a crate", lines)
     elif name == "Search":
         acting(g, u)
-        face = g.roll(f"{u.name}: Search", u.owner)
+        face = g.roll(f"{u.name}: Search", by=u)
         total = face + g.card(u).stats.att + s.turn + (2 if s.spotted[u.owner] else 0)
         g.event("search", f"{u.name} searches: {total}", lines)
         if total >= 10 and not s.spotted[u.owner]:

@@ -6,10 +6,14 @@ Every decision a player makes is a protocol decision with the engine's automatic
 zone (``zone``, ``diagonal``), objective tokens (``marker``), nominations (``nominate``), the
 phase piles (``piles``), deployment (``deploy``), which character activates (``activate``),
 a reinforcement's entry (``arrive``), each action (``action``), each reaction or "may"
-(``reaction``), the side of a diagonal Knockback (``knockback``, L1943-1944) and whether two
-allies pay for a Checkmate (``checkmate``, L1659-1663). Dice are D10s from the kernel's PCG64
-stream, seeded per step (``step_seed(seed, step)``), so ``apply`` is pure and a record
-replays exactly.
+(``reaction``), the side of a diagonal Knockback (``knockback``, L1943-1944), whether two
+allies pay for a Checkmate (``checkmate``, L1659-1663), each ally's Haste move (``haste``,
+L1820-1823), and at a D10: whether to use the Plan Ahead die instead (``plan``, L2062-2065)
+and whether to spend a luck token on it (``luck``, L1977-1980). Dice are D10s from the
+kernel's PCG64 stream, seeded per step (``step_seed(seed, step)``), so ``apply`` is pure and
+a record replays exactly. A dice decision stops the action at its D10: the state is the one
+before the action with the action, its dice and the answers kept (``suspended``); the answer
+re-runs the action with the same dice.
 
 Views hide what the rules hide: the opponent's phase piles of characters that have not yet
 activated this turn (option ``hide_piles``, default on; L774-776) and the opponent's secret
@@ -29,7 +33,15 @@ from warbench.rulesets.collision.dice import Roll, SeededD10
 from warbench.rulesets.collision.game import ai
 from warbench.rulesets.collision.game import setup as su
 from warbench.rulesets.collision.game.board import FACINGS, face_towards, spaces
-from warbench.rulesets.collision.game.core import Game, card_of, rule, tables
+from warbench.rulesets.collision.game.core import (
+    ELEVATION,
+    Ask,
+    Game,
+    board_of,
+    card_of,
+    rule,
+    tables,
+)
 from warbench.rulesets.collision.game.state import (
     ACTION_TYPE,
     Activate,
@@ -41,6 +53,7 @@ from warbench.rulesets.collision.game.state import (
     CollisionState,
     Deploy,
     EndActivation,
+    HasteMove,
     Hold,
     Move,
     Nominate,
@@ -49,12 +62,17 @@ from warbench.rulesets.collision.game.state import (
     PlaceMarker,
     Push,
     React,
+    SpendLuck,
+    Suspended,
     UseAbility,
+    UsePlan,
     clone,
 )
 
 #: 2: Knockback's diagonal and Checkmate's payment are decisions (docs/collision-game.md)
-VERSION = "collision-game-2"
+#: 3: Luck, Plan Ahead, Haste, Trip, Upheaval and Shadow Hop in full (the ``plan``, ``luck``
+#: and ``haste`` decisions)
+VERSION = "collision-game-3"
 
 _KIND = {
     "role": "role",
@@ -70,6 +88,9 @@ _KIND = {
     "react": "reaction",
     "knockback": "knockback",
     "checkmate": "checkmate",
+    "haste": "haste",
+    "plan": "plan",
+    "luck": "luck",
 }
 _RULE = {
     "role": "L620-627",
@@ -85,6 +106,9 @@ _RULE = {
     "react": "L891-899",
     "knockback": "L1937-1944",
     "checkmate": "L1659-1663",
+    "haste": "L1820-1823",
+    "plan": "L2062-2065",
+    "luck": "L1977-1980",
 }
 
 
@@ -145,6 +169,9 @@ class JsonCodec:
             "glory",
             "channel",
             "window",
+            "dice",
+            "planned",
+            "haste",
             "winner",
             "scores",
             "log",
@@ -272,16 +299,34 @@ class CollisionRuleset:
         refusal = self.check(state, action, player)
         if refusal is not None:
             raise refusal.error()
-        s = _copy(state)
         roll: Roll = dice if callable(dice) else _StepD10(state.seed, state.step)
-        g = Game(s, roll)
-        _apply(g, action)
-        _settle(g)
+        sus = state.suspended
+        base = _copy(state)
+        todo, who, first = action, player, 0
+        answers: dict[str, bool] = {}
+        draws: list[int] = []
+        if sus is not None and isinstance(action, UsePlan | SpendLuck):
+            # the answer: re-run the stopped action with the same dice and the answers so far
+            index, kind, uid = sus.ask[0], sus.ask[1], sus.ask[2]
+            key = f"{index}:plan" if kind == "plan" else f"{index}:luck:{uid}"
+            answer = action.use if isinstance(action, UsePlan) else action.spend
+            answers = {**sus.answers, key: answer}
+            draws = list(sus.draws)
+            base.suspended, base.stage, base.player = None, sus.stage, sus.player
+            todo, who, first = sus.action, sus.player, sus.emitted
+        s = _copy(base)
+        g = Game(s, roll, asking=True, answers=answers, replay=draws)
+        try:
+            _apply(g, todo)
+            _settle(g)
+        except Ask as q:
+            return _suspend(base, todo, who, g, q, answers, first)
         s.step += 1
+        events = g.events[first:]
         # the views' log is everyone's: an event meant for some players only gives its
         # public sentence there (Event.data["public_text"])
-        s.log = [str(e.data.get("public_text", e.text)) for e in g.events][-40:]
-        return s, g.events
+        s.log = [str(e.data.get("public_text", e.text)) for e in events][-40:]
+        return s, events
 
     # -- views and the end -----------------------------------------------------------------
     def view(self, state: CollisionState, player: int) -> dict[str, Any]:
@@ -308,6 +353,42 @@ class CollisionRuleset:
 # --------------------------------------------------------------------------------------------
 
 
+def _suspend(
+    base: CollisionState,
+    action: CollisionAction,
+    player: int,
+    g: Game,
+    q: Ask,
+    answers: dict[str, bool],
+    first: int,
+) -> tuple[CollisionState, list[Event]]:
+    """The action stopped at a D10 a player decides about: the state before it, with the
+    action, the dice drawn and the answers kept, and the question pending."""
+    s = base
+    s.suspended = Suspended(
+        action,
+        player,
+        s.stage,
+        list(g.draws),
+        dict(answers),
+        len(g.events),
+        (q.index, q.kind, q.unit.uid, q.unit.owner, q.label, q.face, q.good),
+    )
+    s.stage, s.player = q.kind, q.unit.owner
+    s.step += 1
+    if q.kind == "plan":
+        text = f"{q.unit.name} may use the Plan Ahead die instead of rolling: {q.label}"
+        lines = "L2062-2065"
+    else:
+        text = f"{q.unit.name} may spend a luck token to re-roll the {q.face}: {q.label}"
+        lines = "L1977-1980"
+    events = g.events[first:] + [
+        Event(q.kind, text, rule(lines), {"unit": q.unit.uid, "face": q.face})
+    ]
+    s.log = [str(e.data.get("public_text", e.text)) for e in events][-40:]
+    return s, events
+
+
 def _settle(g: Game) -> None:
     """Take the steps nobody decides: a token with nowhere to go."""
     from warbench.rulesets.collision.game.objectives import place, placement_squares
@@ -318,6 +399,11 @@ def _settle(g: Game) -> None:
             place(g, None)
             continue
         break
+    if s.stage == "act" and s.haste and s.window is None and s.attack is None:
+        # Haste (L1820-1823): the allies within command move now, one at a time
+        s.haste = [uid for uid in s.haste if g.unit(uid).where == "board"]
+        if s.haste and s.active is not None:
+            s.stage, s.player = "haste", g.unit(s.active).owner
 
 
 def _prompt(g: Game) -> str:
@@ -360,6 +446,14 @@ def _prompt(g: Game) -> str:
     if st == "checkmate":
         assert s.checkmate is not None
         return "Checkmate: may two allies pay their weapon's EC (Slay on a hit)?"
+    if st == "haste":
+        return "Haste: move an ally within command up to its Move, or not"
+    if st in ("plan", "luck"):
+        assert s.suspended is not None
+        _i, _k, uid, _p, label, face, _good = s.suspended.ask
+        if st == "plan":
+            return f"{label}: use the Plan Ahead die ({s.planned[s.player]}) instead of rolling?"
+        return f"{label}: {g.unit(uid).name} may spend a luck token to re-roll the {face}"
     return ""
 
 
@@ -399,7 +493,27 @@ def _default(g: Game) -> CollisionAction | None:
         return Push(_push_choices(g)[0])
     if st == "checkmate":
         return PayCheckmate(tuple(_helpers(g)[:2]))
+    if st == "haste":
+        return _haste_default(g)
+    if st in ("plan", "luck"):
+        assert s.suspended is not None
+        _i, _k, _uid, _p, _label, face, good = s.suspended.ask
+        if st == "plan":
+            planned = s.planned[s.player] or 0
+            return UsePlan(planned >= 6 if good else planned <= 5)  # better than a roll
+        assert face is not None
+        return SpendLuck(face <= 2 if good else face >= 9)  # only a bad die is worth a token
     return None
+
+
+def _haste_default(g: Game) -> HasteMove:
+    """The first ally's Haste move: the scripted player's move for it, else none."""
+    s = g.s
+    u = g.unit(s.haste[0])
+    m = ai.best_move(g, u, ("haste",)) if u.pos is not None else None
+    if m is None:
+        return HasteMove(u.uid, None)
+    return HasteMove(u.uid, m.to, m.facing)
 
 
 def _push_choices(g: Game) -> list[tuple[int, int]]:
@@ -521,6 +635,32 @@ def _listed(g: Game) -> tuple[list[CollisionAction], list[Family[CollisionAction
 
         out = [PayCheckmate(pair) for pair in combinations(_helpers(g), 2)]
         out.append(PayCheckmate(()))
+    elif st == "haste":
+        by_unit: dict[int, list[list[int]]] = {}
+        for uid in s.haste:
+            v = g.unit(uid)
+            out.append(HasteMove(uid, None))
+            if v.pos is None or v.statuses.get("flee", 0):
+                continue
+            reach = sorted(reachable(g, v, "haste"))
+            foes = [e.pos for e in g.on_board(1 - v.owner) if e.pos is not None]
+            for sq in reach:
+                look = min(foes, key=lambda e: (spaces(sq, e), e)) if foes else sq
+                out.append(HasteMove(uid, sq, face_towards(sq, look) if look != sq else v.facing))
+            if reach:
+                by_unit[uid] = [list(q) for q in reach]
+        for uid, hsq in by_unit.items():
+            fams.append(
+                Family(
+                    f"haste {uid}",
+                    (Choice("to", tuple(hsq)), Choice("facing", facings)),
+                    lambda v, uid=uid: HasteMove(uid, (int(v[0][0]), int(v[0][1])), str(v[1])),  # type: ignore[misc]
+                )
+            )
+    elif st == "plan":
+        out = [UsePlan(False), UsePlan(True)]
+    elif st == "luck":
+        out = [SpendLuck(False), SpendLuck(True)]
     elif st == "act":
         assert s.active is not None
         u = g.unit(s.active)
@@ -588,6 +728,9 @@ def _check(g: Game, action: CollisionAction) -> None:
         "react": (React,),
         "knockback": (Push,),
         "checkmate": (PayCheckmate,),
+        "haste": (HasteMove,),
+        "plan": (UsePlan,),
+        "luck": (SpendLuck,),
     }
     if not isinstance(action, want[st]):
         raise RulesError(
@@ -653,6 +796,16 @@ def _check(g: Game, action: CollisionAction) -> None:
         from warbench.rulesets.collision.game.attacks import check_checkmate
 
         check_checkmate(g, tuple(action.helpers))
+    elif isinstance(action, HasteMove):
+        from warbench.rulesets.collision.game.movement import check_move
+
+        if action.unit not in s.haste:
+            raise RulesError(
+                f"character {action.unit} has no Haste move now; allies to move: {s.haste}",
+                rule("L1820-1823"),
+            )
+        if action.to is not None:
+            check_move(g, g.unit(action.unit), "haste", tuple(action.to), action.facing)  # type: ignore[arg-type]
 
 
 def _apply(g: Game, action: CollisionAction) -> None:
@@ -684,6 +837,21 @@ def _apply(g: Game, action: CollisionAction) -> None:
         activate(g, action.unit)
     elif isinstance(action, React):
         apply_react(g, s.player, action)
+    elif isinstance(action, HasteMove):
+        from warbench.rulesets.collision.game.movement import start_move
+        from warbench.rulesets.collision.game.turns import maybe_end_activation
+
+        u = g.unit(action.unit)
+        s.stage = "act"
+        if s.active is not None:
+            s.player = g.unit(s.active).owner
+        if action.to is None:
+            s.haste.remove(u.uid)
+            g.event("haste", f"{u.name} does not make its Haste move", "L1820-1823")
+        else:
+            start_move(g, u, "haste", (action.to[0], action.to[1]), action.facing)
+        if s.stage == "act" and s.active is not None:
+            maybe_end_activation(g)
     elif isinstance(action, Push | PayCheckmate):
         from warbench.rulesets.collision.game.attacks import pay_checkmate, run_attack
         from warbench.rulesets.collision.game.turns import maybe_end_activation
@@ -748,7 +916,8 @@ def make_view(state: CollisionState, player: int) -> dict[str, Any]:
         for k, v in state.nominated.items()
         if not (k.startswith("map") and hide and k != f"map{player}")
     }
-    b = tables(state).board
+    b = board_of(state)  # as it stands: Upheaval's elevation piece raises a square
+    sus = state.suspended
     return {
         "player": player,
         "groups": list(t.groups),
@@ -766,7 +935,7 @@ def make_view(state: CollisionState, player: int) -> dict[str, Any]:
             "cols": b.cols,
             "rows": b.rows,
             "elevation": [list(r) for r in b.elevation],
-            "terrain": [list(x) for x in state.terrain],
+            "terrain": [list(x) for x in state.terrain if x[2] != ELEVATION],
         },
         "units": units,
         "markers": [
@@ -791,6 +960,17 @@ def make_view(state: CollisionState, player: int) -> dict[str, Any]:
             "unit": state.window.unit,
             "source": state.window.source,
         },
+        "dice": None
+        if sus is None
+        else {
+            "kind": sus.ask[1],
+            "unit": sus.ask[2],
+            "label": sus.ask[4],
+            "face": sus.ask[5],
+            "planned": state.planned[sus.ask[3]] if sus.ask[1] == "plan" else None,
+        },
+        "planned": list(state.planned),  # each player's Plan Ahead die (L2062-2065)
+        "haste": list(state.haste),
         "winner": state.winner,
         "scores": list(state.scores),
         "log": list(state.log),

@@ -23,9 +23,9 @@ from warbench.rulesets.collision.game.board import FACINGS, face_towards, spaces
 from warbench.rulesets.collision.game.core import Game, rule
 from warbench.rulesets.collision.game.state import React, Unit, Window
 
-#: Pseudo-reactions that are not (RE) entries but are asked in the same windows: a luck token
-#: re-rolls a die (L1977-1980), the Plan Ahead die replaces a roll (L2062-2065).
-EXTRA = ("Luck", "Plan Ahead", "Vicious")
+#: A "may" that is not an (RE) entry but is asked in the same windows (Vicious, L2269). Luck
+#: and Plan Ahead are asked at the D10 itself (``core.Game.roll``, L1977-1980, L2062-2065).
+EXTRA = ("Vicious",)
 
 
 def _can_react(g: Game, u: Unit, name: str) -> bool:
@@ -37,10 +37,6 @@ def _can_react(g: Game, u: Unit, name: str) -> bool:
         return g.has(u, "Vicious") and u.mana < g.card(u).stats.mana
     if g.hexed(u) or on_cursed(g, u):
         return False  # L898-899
-    if name == "Luck":
-        return u.luck > 0
-    if name == "Plan Ahead":
-        return u.planned is not None
     if name not in g.card(u).abilities:
         return False
     e, m = cost_of(name)
@@ -71,8 +67,6 @@ def options(g: Game, w: Window, player: int) -> list[React]:
                     and "Tactical Strike" not in ctx.reacted
                 ):
                     add(u, "Tactical Strike")  # L2213-2219
-            if source.planned is not None and not ctx.planned:
-                add(source, "Plan Ahead")
         else:
             for name in ("Dodge", "Decoy", "Parry", "Castle", "Sidestep", "Deflect"):
                 if name == "Parry" and is_ranged(g, ctx):
@@ -111,6 +105,12 @@ def options(g: Game, w: Window, player: int) -> list[React]:
                     add(u, "Got your Back")  # L1802-1807
                 if is_ranged(g, ctx) and near <= g.card(u).stats.command:
                     add(u, "Deflect")  # L1715-1718: or an ally within command
+            if ctx.ability is not None and not ctx.free and "Trip" not in ctx.reacted:
+                # L2248-2251: a special attack is "an action other than movement and normal
+                # weapon attacks"; the tripper is within 2 of the attacker
+                for u in mine:
+                    if u.pos is not None and spaces(u.pos, source.pos) <= 2:
+                        add(u, "Trip", target=source.uid)
     elif w.trigger == "hit" and ctx is not None and unit is not None and player == unit.owner:
         for name in (
             "Contort",
@@ -121,7 +121,6 @@ def options(g: Game, w: Window, player: int) -> list[React]:
             "Adamant Form",
             "Majesty",
             "Shadow Hop",
-            "Luck",
         ):
             if name == "Power Channel" and not is_elemental(g, ctx):
                 continue  # L2087-2088
@@ -129,8 +128,6 @@ def options(g: Game, w: Window, player: int) -> list[React]:
                 "Majesty" in ctx.reacted or (source is not None and g.brave(source))
             ):
                 continue  # L1991-1992; fear (L1700-1701)
-            if name == "Luck" and "Luck" in ctx.reacted:
-                continue
             add(unit, name)
     elif w.trigger == "vicious" and unit is not None and player == unit.owner:
         add(unit, "Vicious")  # L2269: "you may recover 1 Mana"
@@ -220,7 +217,7 @@ def check_react(g: Game, player: int, a: React) -> None:
 
 def default_reaction(g: Game, player: int) -> React:
     """The automatic choice: a defensive reaction when one is affordable, in a fixed order of
-    preference; Luck, swaps, Sidestep, Shadow Hop and Kiss of Death are left to the player."""
+    preference; swaps, Sidestep, Shadow Hop and Kiss of Death are left to the player."""
     assert g.s.window is not None
     opts = options(g, g.s.window, player)
     prefer = (
@@ -340,9 +337,6 @@ def _use(g: Game, w: Window, u: Unit, a: React) -> None:
     elif name == "Tactical Strike":
         assert ctx is not None
         ctx.mods += [("W-Att", 2, "Tactical Strike"), ("W-Pow", 1, "Tactical Strike")]
-    elif name == "Plan Ahead":
-        assert ctx is not None
-        ctx.planned = True
     elif name in ("Block 2", "Block 4"):
         assert ctx is not None
         ctx.mods.append(("Armor", int(name[-1]), name))
@@ -359,10 +353,8 @@ def _use(g: Game, w: Window, u: Unit, a: React) -> None:
     elif name == "Contort":
         assert ctx is not None
         ctx.negated = True
-    elif name in ("Majesty", "Luck"):
+    elif name == "Majesty":
         assert ctx is not None
-        if name == "Luck":
-            u.luck -= 1
         ctx.reroll = True
     elif name == "Shadow Hop":
         assert ctx is not None
@@ -371,6 +363,7 @@ def _use(g: Game, w: Window, u: Unit, a: React) -> None:
         ctx.negated = True
         drop_all(g, u)
         u.where, u.pos = "reserve", None  # L2136-2138
+        u.hopped = True  # placed anywhere not within 3 of an enemy when it deploys
     elif name == "Shrug":
         assert ctx is not None and target is not None
         ctx.injury, ctx.after = 0, target.injuries
@@ -380,13 +373,21 @@ def _use(g: Game, w: Window, u: Unit, a: React) -> None:
         u.clinging = True
     elif name == "Parry" and ctx is not None and source is not None:
         w_ = contest(
-            g, "Parry: Att contest", _pair(u, source, lambda c: c.stats.att, g), "L2053-2054"
+            g,
+            "Parry: Att contest",
+            _pair(u, source, lambda c: c.stats.att, g),
+            "L2053-2054",
+            _units(u, source),
         )
         if w_ == u.owner:
             ctx.negated = True
     elif name == "Deflect" and ctx is not None and source is not None:
         w_ = contest(
-            g, "Deflect: S-Pow contest", _pair(u, source, lambda c: c.stats.s_pow, g), "L1715-1718"
+            g,
+            "Deflect: S-Pow contest",
+            _pair(u, source, lambda c: c.stats.s_pow, g),
+            "L1715-1718",
+            _units(u, source),
         )
         if w_ == u.owner:
             ctx.negated = True
@@ -415,6 +416,7 @@ def _use(g: Game, w: Window, u: Unit, a: React) -> None:
             "Counter Attack: Command contest",
             _pair(u, target, lambda c: c.stats.command, g),
             "L1692-1698",
+            _units(u, target),
         )
         if w_ == u.owner:
             s.path = []  # their movement stops
@@ -437,14 +439,21 @@ def _use(g: Game, w: Window, u: Unit, a: React) -> None:
     elif name == "Distract":
         s.ability_call = None  # negated (L1724-1725)
         g.event("negated", "the ability is negated", "L1720-1725")
-    elif name == "Trip" and target is not None and u.pos is not None and target.pos is not None:
-        _trip(g, u, target)
+    elif name == "Trip":
+        tripped = g.unit(a.target) if a.target is not None else target
+        if tripped is not None and u.pos is not None and tripped.pos is not None:
+            _trip(g, u, tripped)
 
 
 def _pair(u: Unit, v: Unit, stat: object, g: Game) -> tuple[int, int]:
     f = stat  # a function of a card
     a, b = f(g.card(u)), f(g.card(v))  # type: ignore[operator]
     return (a, b) if u.owner == 0 else (b, a)
+
+
+def _units(u: Unit, v: Unit) -> tuple[Unit, Unit]:
+    """Two characters of a contest, player 0's first."""
+    return (u, v) if u.owner == 0 else (v, u)
 
 
 def _swap(g: Game, a: Unit, b: Unit) -> None:
@@ -459,7 +468,7 @@ def _trip(g: Game, u: Unit, target: Unit) -> None:
 
     assert u.pos is not None and target.pos is not None
     card, tcard = g.card(u), g.card(target)
-    face = g.roll(f"{u.name}: Trip", u.owner)
+    face = g.roll(f"{u.name}: Trip", by=u, against=target)
     att = card.stats.att - g.injuries_for_penalty(u)
     from warbench.rulesets.collision.attack import AttackProfile, Cover
 
@@ -487,7 +496,12 @@ def _trip(g: Game, u: Unit, target: Unit) -> None:
         "L2248-2251",
     )
     if hit:
-        g.s.ability_call = None
+        ctx = g.s.attack
+        if ctx is not None and ctx.attacker == target.uid and ctx.ability is not None:
+            ctx.negated = True  # a special attack: every target of it (line, blast, burst)
+            g.s.attack_stack = [c for c in g.s.attack_stack if c.attacker != target.uid]
+        else:
+            g.s.ability_call = None
         g.event("negated", f"{target.name}'s ability is cancelled", "L2250-2251")
 
 

@@ -33,7 +33,7 @@ from warbench.rulesets.collision.game.board import (
 from warbench.rulesets.collision.game.core import Game, Tables, remember, rule
 from warbench.rulesets.collision.game.state import CollisionState, Unit
 from warbench.rulesets.collision.io import parse_group
-from warbench.rulesets.collision.models import BattleGroup
+from warbench.rulesets.collision.models import BattleGroup, Card
 from warbench.rulesets.collision.validation import board_size, phase_piles
 
 OPTIONS = ("major", "minors", "turn_limit", "hide_piles")
@@ -101,14 +101,38 @@ def command_total(g: Game, player: int) -> int:
     )
 
 
-def contest(g: Game, label: str, value: tuple[int, int], lines: str) -> int:
-    """A total contest: D10 + value each, the higher wins; ties are rolled again (ruling 19)."""
+def contest(
+    g: Game,
+    label: str,
+    value: tuple[int, int],
+    lines: str,
+    units: tuple[Unit, Unit] | None = None,
+) -> int:
+    """A total contest: D10 + value each, the higher wins; ties are rolled again (ruling 19).
+    In a contest of two characters (``units``: player 0's, player 1's) each die is rolled by
+    one and against the other (Plan Ahead and Luck, L2062-2065, L1977-1980)."""
+    u0, u1 = units if units is not None else (None, None)
     while True:
-        a = g.roll(f"{label} (player 0)", 0) + value[0]
-        b = g.roll(f"{label} (player 1)", 1) + value[1]
+        a = g.roll(f"{label} (player 0)", 0, by=u0, against=u1) + value[0]
+        b = g.roll(f"{label} (player 1)", 1, by=u1, against=u0) + value[1]
         g.event("contest", f"{label}: {a} against {b}", lines, totals=[a, b])
         if a != b:
             return 0 if a > b else 1
+
+
+def _luck(card: Card) -> int:
+    """Luck tokens a card starts with: ``Luck N`` gives N, ``Luck`` one (L1977-1980: "The
+    number associated with the effect can indicate the number of luck tokens a character
+    receives")."""
+    from warbench.rulesets.collision.glossary import Glossary
+
+    glossary = Glossary.load()
+    total = 0
+    for name in card.effects:
+        entry, n = glossary.resolve(name)
+        if entry.name == "Luck":
+            total += 1 if n is None else n
+    return total
 
 
 def setup_state(
@@ -142,7 +166,9 @@ def setup_state(
             end = card.stats.endure
             if "Mark of the Titans" in card.effects:
                 end = min(9, 2 * end)  # L2002-2006
-            s.units.append(Unit(uid, owner, i, name, endurance=end, mana=card.stats.mana))
+            s.units.append(
+                Unit(uid, owner, i, name, endurance=end, mana=card.stats.mana, luck=_luck(card))
+            )
             uid += 1
     g = Game(s, roll)
     # L2206-2211 Swift Assault: more Swift Assault characters choose the side

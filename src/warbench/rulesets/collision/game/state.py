@@ -51,12 +51,12 @@ class Unit:
     held: bool = False
     acted: bool = False  # took an action this activation (Hold is the only action, L883)
     spent: int = 0  # Endurance spent this turn (Poison, L2067-2071)
-    hasted: bool = False  # may move again this turn (Haste, L1820-1823)
+    hasted: bool = False  # the Haste user's own extra move this turn (L1820-1823)
+    hopped: bool = False  # Shadow Hop: placed anywhere not within 3 of an enemy (L2136-2138)
     persevere: bool = False  # L2056-2060
     clinging: bool = False  # Cling to Life: defeated at the end of its recovery (L1673-1678)
     kissed: bool = False  # Kiss of Death: slain in recovery (L1929-1935)
     pain_warp: int | None = None  # Pain Warp's caster: injuries treated as the caster's
-    planned: int | None = None  # Plan Ahead's die (L2062-2065)
     last_hit: int | None = None  # the target of this activation's last ranged hit (Buck Shot)
     tributes: int = 0  # The Dark Gods (L1356-1362)
 
@@ -102,7 +102,6 @@ class AttackCtx:
     cover: str = "none"
     injury: int = 0
     after: int = 0
-    planned: bool = False  # the to-hit die is the Plan Ahead die
     free: bool = False  # no EC paid (Counter Attack, Retaliate, Buck Shot, Barrage)
     chain: int = 0  # Barrage's successive hits
     vicious: str = ""  # the stage after Vicious's "may" (L2269)
@@ -121,6 +120,27 @@ class Window:
     unit: int | None = None  # the character the condition is about
     source: int | None = None  # the enemy causing it
     ability: str | None = None  # the ability being used (Distract, Trip)
+
+
+@dataclass
+class Suspended:
+    """An action stopped at a D10 to ask a player about Plan Ahead (before the roll,
+    L2062-2065) or Luck (after it, L1977-1980). The state around it is the state before the
+    action; answering re-runs the action with the same dice and the answers so far
+    (docs/collision-game.md, "Dice decisions").
+
+    ``ask``: (roll number, ``plan`` or ``luck``, the character, its player, the roll's label,
+    the face rolled or ``None`` before the roll, whether a high face is good for that
+    character).
+    """
+
+    action: Annotated[CollisionAction, Field(discriminator="kind")]
+    player: int  # who took the action
+    stage: str  # the stage it was taken in
+    draws: list[int] = field(default_factory=list)  # every D10 drawn so far, in order
+    answers: dict[str, bool] = field(default_factory=dict)  # "3:plan", "5:luck:2"
+    emitted: int = 0  # events already given out
+    ask: tuple[int, str, int, int, str, int | None, bool] = (0, "luck", 0, 0, "", None, True)
 
 
 @dataclass
@@ -176,7 +196,11 @@ class CollisionState:
     glory: list[int] = field(default_factory=lambda: [0, 0])  # Glorious Combat (L1385-1391)
     channel: list[int] = field(default_factory=lambda: [0, 0])  # Mystic Obelisk (L1239-1242)
     spotted: list[bool] = field(default_factory=lambda: [False, False])  # Lost Trinket
-    upheaval: list[tuple[int, int] | None] = field(default_factory=lambda: [None, None])
+    # each player's Upheaval piece, its terrain entries (L2259-2260)
+    upheaval: list[list[tuple[int, int, str, int]]] = field(default_factory=lambda: [[], []])
+    planned: list[int | None] = field(default_factory=lambda: [None, None])  # Plan Ahead
+    haste: list[int] = field(default_factory=list)  # allies still to make their Haste move
+    suspended: Suspended | None = None  # an action waiting for a dice decision
     winner: int | None = None
     scores: list[float] = field(default_factory=lambda: [0.0, 0.0])
     reason: str = ""
@@ -209,7 +233,10 @@ def clone(s: CollisionState) -> CollisionState:
         glory=list(s.glory),
         channel=list(s.channel),
         spotted=list(s.spotted),
-        upheaval=list(s.upheaval),
+        upheaval=[list(x) for x in s.upheaval],
+        planned=list(s.planned),
+        haste=list(s.haste),
+        suspended=deepcopy(s.suspended),
         scores=list(s.scores),
         log=list(s.log),
     )
@@ -372,6 +399,33 @@ class PayCheckmate:
     kind: Literal["checkmate"] = "checkmate"
 
 
+@dataclass(frozen=True)
+class HasteMove:
+    """Haste (L1820-1823): an ally within command moves up to its Move now, in addition to
+    its normal movement; ``to`` None: that ally does not move."""
+
+    unit: int
+    to: Square | None
+    facing: str = "N"
+    kind: Literal["haste"] = "haste"
+
+
+@dataclass(frozen=True)
+class UsePlan:
+    """Plan Ahead (L2062-2065): use the D10 set aside instead of rolling this one, or roll."""
+
+    use: bool
+    kind: Literal["plan"] = "plan"
+
+
+@dataclass(frozen=True)
+class SpendLuck:
+    """Luck (L1977-1980): spend a luck token to re-roll the D10 just rolled, or keep it."""
+
+    spend: bool
+    kind: Literal["luck"] = "luck"
+
+
 CollisionAction = (
     ChooseRole
     | ChooseZone
@@ -389,5 +443,8 @@ CollisionAction = (
     | React
     | Push
     | PayCheckmate
+    | HasteMove
+    | UsePlan
+    | SpendLuck
 )
 ACTION_TYPE = Annotated[CollisionAction, Field(discriminator="kind")]

@@ -30,12 +30,12 @@ def start_turn(g: Game) -> None:
         u.used = []
         u.spent = 0
         u.hasted = False
-        u.planned = None  # Plan Ahead's die lasts the turn it is rolled (L2063-2064)
+    s.planned = [None, None]  # Plan Ahead's die lasts the turn it is rolled (L2063-2064)
     if s.turn > 1:
         for u in s.units:
             if u.where != "reserve" or u.statue:
                 continue
-            face = g.roll(f"{u.name}: reinforcements", u.owner)
+            face = g.roll(f"{u.name}: reinforcements", by=u)
             total = face + g.card(u).stats.command + s.turn
             ok = total >= 8  # L761-763
             g.event(
@@ -141,7 +141,9 @@ def activate(g: Game, uid: int) -> None:
 
 
 def arrive(g: Game, at: tuple[int, int] | None, facing: str) -> None:
-    """A reinforcement enters on a free square of its zone's board edge (ruling 21)."""
+    """A reinforcement enters on a free square of its zone's board edge (ruling 21); a
+    character that Shadow Hopped may be placed anywhere not within 3 of an enemy or on
+    impassable terrain instead (L2136-2138)."""
     s = g.s
     assert s.active is not None
     u = g.unit(s.active)
@@ -150,7 +152,13 @@ def arrive(g: Game, at: tuple[int, int] | None, facing: str) -> None:
         finish_activation(g, recover=False)
         return
     u.where, u.pos, u.facing = "board", at, facing
-    g.event("arrive", f"{u.name} arrives at {at}", "L763-765", unit=u.uid)
+    g.event(
+        "arrive",
+        f"{u.name} arrives at {at}" + (" (Shadow Hop)" if u.hopped else ""),
+        "L2136-2138" if u.hopped else "L763-765",
+        unit=u.uid,
+    )
+    u.hopped = False
     s.stage = "act"
 
 
@@ -188,6 +196,7 @@ def finish_activation(g: Game, *, recover: bool = True) -> None:
     s = g.s
     assert s.active is not None
     u = g.unit(s.active)
+    s.haste = []  # allies' Haste moves are made while the Haste user is active
     if recover and u.where == "board":
         recovery(g, u)
     s.active = None
@@ -215,7 +224,7 @@ def recovery(g: Game, u: Unit) -> None:
         src = g.unit(u.poisoned_by) if u.poisoned_by is not None else None
         g.suffer_hit(u, u.spent, "Acid", src, "L2067-2071")
     if u.held and u.where == "board" and u.injuries > 0:
-        face = g.roll(f"{u.name}: recover an injury", u.owner)
+        face = g.roll(f"{u.name}: recover an injury", by=u)
         if face >= 4:  # L886-887, L906-907 (docs/rulings.md, Collision 24)
             u.injuries -= 1
             g.event("heal", f"{u.name} rolls {face}: recovers an injury ({u.injuries})", "L883-887")

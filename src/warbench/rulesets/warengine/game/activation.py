@@ -101,6 +101,7 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
     for i in group_figs(state, ids):
         f = state.figs[i]
         f.reserved = None  # Remove Reserve (L383)
+        f.reserve_more = []
         f.moved = False
         f.used = 0
         f.mode = ""

@@ -14,7 +14,7 @@ decisions follow (the attacker first), then it is resolved.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
@@ -242,7 +242,8 @@ def target_refusal(
         if why_not:
             return Refused(f"{w.power}: {why_not}", rule(999))
     if friendly_power:
-        if t.side != f.side and not aimed(w):
+        either = any(e.kind == "power_either_side" for e in _power_effects(w))
+        if t.side != f.side and not aimed(w) and not either:
             return Refused(f"{w.power} affects friendly figures only", rule(830))
         if only_user(_power_effects(w)) and t.id != f.id:
             return Refused(f"{w.power} affects only its user", rule(999))
@@ -547,18 +548,24 @@ def declare(
     *,
     free: bool = False,
     reserve_use: bool = False,
+    via: int | None = None,
+    av: XkY | None = None,
+    at: tuple[float, float] | None = None,
 ) -> None:
-    """Make an attack: bookkeeping, jams, rolls; queue it for Hero Points (L461-L497)."""
+    """Make an attack: bookkeeping, jams, rolls; queue it for Hero Points (L461-L497).
+    ``via`` and ``av`` are a power's choices: Telepathic Command's character (L1299), Induce
+    Drug Frenzy's lower Attack Value (L1119)."""
     w = ctx.profiles[f.id].weapons[wi]
     t = state.figs[target]
     if not free:
-        if reserve_use:
-            f.reserved = None
+        if reserve_use:  # Bushwhacker: the next of its reserved weapons (L1469)
+            f.reserved = f.reserve_more.pop(0) if f.reserve_more else None
         else:
             f.fired.append(wi)
             f.attacked = True
         for h in helpers:
-            state.figs[h].reserved = None
+            g = state.figs[h]
+            g.reserved = g.reserve_more.pop(0) if g.reserve_more else None
         if w.has("one_shot"):
             f.one_shot.append(wi)
         if w.has("slow_reload"):
@@ -598,7 +605,9 @@ def declare(
     if ctx.profiles[f.id].has("vindictive"):
         f.vendetta = t.id
     if w.power is not None:
-        _power(state, ctx, f, w, t, dice, events)
+        if av is not None:
+            w = replace(w, av=av)
+        _power(state, ctx, f, w, t, dice, events, via=via, at=at)
         f.bonus.pop("next_attack", None)
         f.bonus.pop("range", None)
         return
@@ -779,8 +788,10 @@ def _queue(
         t.bonus.pop("next_defense", None)
         rows.append([tid, d.total])
         pools[tid] = (dpool, dfaces)
-    total = _rerolls(state, ctx, f, pool, faces, roll.total + flat, rows, pools, dice, events, flat)
-    res = Resolution(f.id, wi, label or w.name, total, rows, cc=w.cc)
+    res = Resolution(f.id, wi, label or w.name, roll.total + flat, rows, cc=w.cc, flat=flat)
+    res.pools = [[f.id, pool.rolled, pool.kept, faces.floor, faces.cap]] + [
+        [tid, p.rolled, p.kept, fr.floor, fr.cap] for tid, (p, fr) in pools.items()
+    ]
     res.effects = [e.kind for e in w.effects if e.kind in ("entangling", "follow_up")]
     if w.has("follow_up"):
         res.effects.append("follow_up:" + str(w.param("follow_up")))
@@ -803,82 +814,51 @@ REROLL_LINES = {
 }
 
 
-def reroll_use(state: GameState, ctx: Context, g: Fig, *, goes_its_way: bool) -> str | None:
-    """Whether a roll made on behalf of ``g`` is rerolled now, and by which tweak (its use is
-    then spent). The engine's choices (docs/rulings.md): the figure's owner rerolls a roll
-    that loses (Lucky Bastard L1581 once a turn, Charmed L1485 once a game); the opponent
-    makes it reroll one that wins (Hard Luck L1387, once a game). Fickle Finger of Fate
-    (L1515) gives Hard Luck (1-3) or Lucky Bastard (4-6) from activation to the Follow Up."""
+def reroll_available(ctx: Context, g: Fig, *, forced: bool) -> str | None:
+    """The tweak that may reroll a roll made on behalf of ``g`` now, or None: its owner's
+    (``forced`` False: Lucky Bastard L1581 once a turn, then Fickle Finger of Fate's Lucky
+    Bastard, then Charmed L1485 once a game) or the opponent's (``forced``: Hard Luck L1387
+    once a game, Fickle Finger of Fate's Hard Luck L1515 until the figure next activates)."""
     prof = ctx.profiles[g.id]
     fickle = g.bonus.get("fickle", 0)
-    if goes_its_way:
+    if forced:
         if any(e.kind == "reroll_forced" for e in prof.effects) and "Hard Luck" not in g.marks:
-            g.marks.append("Hard Luck")
             return "Hard Luck"
         if fickle == 1 and "hard_luck_used" not in g.bonus:
-            g.bonus["hard_luck_used"] = 1
             return "Fickle Finger of Fate"
         return None
     for e in prof.effects:
         if e.kind == "reroll_own" and e.param == "turn" and "lucky_used" not in g.bonus:
-            g.bonus["lucky_used"] = 1
             return "Lucky Bastard"
     if fickle == 2 and "lucky_used" not in g.bonus:
-        g.bonus["lucky_used"] = 1
         return "Fickle Finger of Fate"
     for e in prof.effects:
         if e.kind == "reroll_own" and e.param == "game" and "Charmed" not in g.marks:
-            g.marks.append("Charmed")
             return "Charmed"
     return None
 
 
-def _rerolls(
-    state: GameState,
-    ctx: Context,
-    f: Fig,
-    pool: XkY,
-    faces: FaceRule,
-    total: int,
-    rows: list[list[int]],
-    pools: dict[int, tuple[XkY, FaceRule]],
-    dice: Dice,
-    events: list[Event],
-    flat: int = 0,
-) -> int:
-    """Rerolls of the attack roll, then of each defense roll (L493: both are rolled before
-    Hero Points); returns the attack total that stands. The new roll stands."""
-    live = [r for r in rows if r[1] >= 0]
-    if not live:
-        return total
-    why = reroll_use(state, ctx, f, goes_its_way=total > live[0][1])
-    if why:
-        again = roll_xky(dice, pool, faces, f"{_n(ctx, f)} rerolls ({why})")
-        events.append(
-            Event(
-                "reroll",
-                f"{_n(ctx, f)} rerolls the attack ({why}): {list(again.faces)} = "
-                f"{again.total + flat}",
-                rule(REROLL_LINES[why]),
-            )
-        )
-        total = again.total + flat
-    for r in live:
-        t = state.figs[r[0]]
-        why = reroll_use(state, ctx, t, goes_its_way=r[1] >= total)
-        if why:
-            dpool, dfaces = pools[r[0]]
-            again = roll_xky(dice, dpool, dfaces, f"{_n(ctx, t)} rerolls ({why})")
-            events.append(
-                Event(
-                    "reroll",
-                    f"{_n(ctx, t)} rerolls its defense ({why}): {list(again.faces)} = "
-                    f"{again.total}",
-                    rule(REROLL_LINES[why]),
-                )
-            )
-            r[1] = again.total
-    return total
+def spend_reroll(g: Fig, why: str, *, forced: bool) -> None:
+    """Mark a reroll tweak's use as spent."""
+    if why == "Hard Luck":
+        g.marks.append("Hard Luck")
+    elif why == "Charmed":
+        g.marks.append("Charmed")
+    elif why == "Lucky Bastard" or (why == "Fickle Finger of Fate" and not forced):
+        g.bonus["lucky_used"] = 1
+    else:
+        g.bonus["hard_luck_used"] = 1
+
+
+def reroll_use(state: GameState, ctx: Context, g: Fig, *, goes_its_way: bool) -> str | None:
+    """The engine's choice (each ``reroll`` decision's default, docs/rulings.md): the
+    figure's owner rerolls a roll that loses, the opponent has one that goes its way
+    rerolled; the tweak used (its use then spent), or None."""
+    forced = goes_its_way
+    why = reroll_available(ctx, g, forced=forced)
+    if why is not None:
+        spend_reroll(g, why, forced=forced)
+    return why
 
 
 def _targets_unit(effects: tuple[Effect, ...]) -> bool:
@@ -979,6 +959,9 @@ def _power(
     t: Fig,
     dice: Dice,
     events: list[Event],
+    *,
+    via: int | None = None,
+    at: tuple[float, float] | None = None,
 ) -> None:
     """A Special Power (L828-L846): against an enemy the Attack Value is rolled against the
     target's Mental with no adjustments; on a friend, 10 or more succeeds."""
@@ -1027,4 +1010,4 @@ def _power(
             res = Resolution(f.id, -1, w.name, again.total, [[t.id, d.total]], cc=True)
             state.queue.append(res)
         return
-    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events)
+    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events, via=via, at=at)

@@ -65,6 +65,7 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Inspiring Example": (Effect("inspiring"),),
     "Butthole Sergeant": (Effect("butthole"),),
     "Stupid": (Effect("stupid"),),
+    "Bushwhacker": (Effect("bushwhacker"),),
     "Guiltridden": (Effect("guiltridden"),),
     "Ponderous": (Effect("ponderous"),),
     "Easily Controlled": (Effect("easily_controlled"),),
@@ -190,6 +191,17 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),
     ),
+    # on a friend or an enemy (which resists with its Mental, L830): L1301, L1217
+    "Teleport": (
+        Effect("power_only", "teleport"),
+        Effect("power_either_side"),
+        Effect("power_teleport"),
+    ),
+    "Shove": (
+        Effect("power_only", "shove"),
+        Effect("power_either_side"),
+        Effect("power_shove", 6.0),
+    ),
 }
 
 TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
@@ -209,14 +221,13 @@ BUILT_IN: Mapping[tuple[str, str], str] = {
 }
 
 
-#: The tweaks and powers that cannot be played yet, and what the engine lacks for each.
+#: The tweaks and powers not in play, and why: three cannot be played from the sources at all
+#: (faction targets); for the others, what the engine lacks.
 NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     ("personal", "Blood Rage"): "L1365: its moves and attacks are compelled (its full move "
     "straight at the nearest figure, every close combat attack); the protocol would need the "
     "compulsions as refusals that the engine's default and listed actions always meet, with "
     "Deactivate refused until they are spent",
-    ("personal", "Bushwhacker"): "L1469: reserves all its ranged or all its close combat "
-    "weapons at once; a figure's reserve is one weapon in the state (Fig.reserved)",
     ("personal", "Monstrously Huge"): "L1401: moved only by other figures giving up inches, "
     "all together in the Follow Up step; the engine has no such pushing move",
     ("personal", "Scrounger"): "L1607: takes a killed figure's weapon; a figure's weapons "
@@ -235,21 +246,18 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "activations belong to one side's units",
     ("power", "Drain Power"): "L1067: removes a power or edge of the user's choice; "
     "tweaks are the fixed profile",
-    ("power", "Expunge Nanites"): "L1085: only on Mutant or DeadTech figures; forces carry "
-    "no faction (the Force Builder has none), so the targets cannot be told",
+    ("power", "Expunge Nanites"): "L1085: cannot be played from the sources: only on Mutant "
+    "or DeadTech figures, and the Troop and Force Builders give no figure or force a faction, "
+    "so no target can be told",
     ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
     ("power", "Restore Vehicle Spirit"): "L1199: disabled vehicles left on the board; "
     "destroyed figures are removed",
-    ("power", "Shove"): 'L1217: flings a figure "across the board" with no distance or '
-    "landing rule; the power's action names no point",
-    ("power", "Sudden Conversion"): "L1265: only on MegaCom or Brethren figures, joining a "
-    "Laity cell; as Expunge Nanites",
+    ("power", "Sudden Conversion"): "L1265: cannot be played from the sources: only on "
+    "MegaCom or Brethren figures, joining a Laity cell; as Expunge Nanites",
     ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "
     "have no off-table figures",
-    ("power", "System Reset"): "L1289: only on DeadTech White or Black Hat units; as "
-    "Expunge Nanites",
-    ("power", "Teleport"): "L1301: moves a figure to any point in range; the power's action "
-    "(an Attack) names a figure, not a point",
+    ("power", "System Reset"): "L1289: cannot be played from the sources: only on DeadTech "
+    "White or Black Hat units; as Expunge Nanites",
     ("power", "Wall of Air"): "L1319: places a wall that stops shots and moves; as Battering Waves",
     ("power", "Wall of Fire"): "L1325: places a wall that blocks sight and burns; as "
     "Battering Waves",

@@ -24,7 +24,7 @@ import math
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
-from warbench.rulesets.warengine.dice import Adjustment, roll_xky
+from warbench.rulesets.warengine.dice import Adjustment, XkY, roll_xky
 from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.resolution import advance, destroy
@@ -58,7 +58,8 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                     if math.hypot(t.x - x0, t.y - y0) >= 3.0:
                         continue
                 if kind == FRENZY:  # the frenzy's own Hero Points may not help (L1119)
-                    w = WeaponProfile(w.slot, w.name, None, w.av, 1, None, None, (), ())
+                    av = XkY(entry[4], entry[5]) if len(entry) >= 6 else w.av  # as used
+                    w = WeaponProfile(w.slot, w.name, None, av, 1, None, None, (), ())
                     lent = min(t.bonus.get("frenzy_k", 0), t.bonus.get("def_hero", 0))
                     t.bonus["def_hero"] = t.bonus.get("def_hero", 0) - lent
                 pool = w.av.adjusted(Adjustment(-1, -1)) if kind == POISON else w.av

@@ -30,7 +30,14 @@ from __future__ import annotations
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.game.effects import Effect
-from warbench.rulesets.warengine.game.measure import gap, in_close_combat, on_table, sees
+from warbench.rulesets.warengine.game.measure import (
+    free_spot,
+    gap,
+    gap_at,
+    in_close_combat,
+    on_table,
+    sees,
+)
 from warbench.rulesets.warengine.game.resolution import destroy
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import Fig, GameState, rule
@@ -58,15 +65,27 @@ ONLY = {
     "monster_cc": "figures in base contact with a monster user no bigger than it",
     "near_character": "units of a user within a friendly character's Control Radius",
     "you_da_man": "Troopers or Elites without a Control Radius in a unit that has none left",
+    "teleport": "a figure within the user's Control Radius (without one, the user itself)",
+    "shove": 'Troopers, Elites and Characters within 3" of the user',
 }
 
 
 def lending_character(state: GameState, ctx: Context, f: Fig) -> int | None:
     """Telepathic Command (L1299): the friendly character whose Control Radius holds the user
-    and whose Mental is lent (the engine picks the best Mental; docs/rulings.md)."""
-    from warbench.rulesets.warengine.game.control import cr_of, mental_rank
+    and whose Mental is lent (the engine's choice, the best Mental; docs/rulings.md)."""
+    from warbench.rulesets.warengine.game.control import mental_rank
 
-    chars = [
+    chars = lenders(state, ctx, f)
+    return max(chars, key=lambda i: (mental_rank(ctx, i), -i)) if chars else None
+
+
+def lenders(state: GameState, ctx: Context, f: Fig) -> list[int]:
+    """The characters a Telepathic Command user may select (L1299 "The user must be within
+    the Control Radius of a selected character"): friendly characters on the table whose
+    Control Radius holds the user (the user itself if it is one)."""
+    from warbench.rulesets.warengine.game.control import cr_of
+
+    return [
         c.id
         for c in state.figs
         if c.side == f.side
@@ -75,7 +94,6 @@ def lending_character(state: GameState, ctx: Context, f: Fig) -> int | None:
         and cr_of(state, ctx, c.id) > 0
         and (c.id == f.id or gap(ctx, c, f) <= cr_of(state, ctx, c.id) + 1e-9)
     ]
-    return max(chars, key=lambda i: (mental_rank(ctx, i), -i)) if chars else None
 
 
 def _n(ctx: Context, f: Fig) -> str:
@@ -116,6 +134,19 @@ def only_refusal(
             return f"it affects only {ONLY['near_character']}"
         if e.param == "you_da_man" and not _you_da_man_ok(state, ctx, t):
             return f"it affects only {ONLY['you_da_man']}"
+        if e.param == "teleport" and user is not None:
+            from warbench.rulesets.warengine.game.control import cr_of
+
+            cr = cr_of(state, ctx, user.id)
+            if t.id != user.id and (cr <= 0 or gap(ctx, user, t) > cr + 1e-9):
+                return f"it affects only {ONLY['teleport']}"
+        if e.param == "shove" and (
+            user is None
+            or t.id == user.id
+            or prof.type not in ("T", "E", "C")
+            or gap(ctx, user, t) > 3.0 + 1e-9
+        ):
+            return f"it affects only {ONLY['shove']}"
     return None
 
 
@@ -153,6 +184,7 @@ def _halt(f: Fig) -> None:
     """The figure may not act this turn and loses its reserve marker."""
     f.bonus["halted"] = 1
     f.reserved = None
+    f.reserve_more = []
 
 
 def chanted(state: GameState, ctx: Context, f: Fig) -> bool:
@@ -178,8 +210,14 @@ def apply_power(
     effects: tuple[Effect, ...],
     dice: Dice,
     events: list[Event],
+    *,
+    via: int | None = None,
+    at: tuple[float, float] | None = None,
 ) -> None:
-    """Apply a successful power's effects (its kinds from the effects table)."""
+    """Apply a successful power's effects (its kinds from the effects table); ``via`` is
+    Telepathic Command's chosen character (else the engine's, :func:`lending_character`),
+    ``at`` Teleport's destination (else the target stays) or Shove's landing point (else
+    :func:`shove_default`)."""
     unit = state.units[t.unit]
     for e in effects:
         k = e.kind
@@ -233,12 +271,16 @@ def apply_power(
         elif k == "power_adrenal":  # Adrenal Overload (L1011)
             t.bonus["adrenal"] = 1
             t.reserved = None
+            t.reserve_more = []
         elif k == "power_frenzy":  # Induce Drug Frenzy (L1119), until the Follow Up step
             t.bonus["frenzy_k"] = w.av.kept  # +1" of movement a kept die
             t.bonus["frenzy_r"] = w.av.rolled  # +1 close combat, -1 ranged a rolled die
             t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + w.av.kept
             t.reserved = None
-            t.burning.append([f.id, ctx.profiles[f.id].weapons.index(w), 3, 0])
+            t.reserve_more = []
+            wi = next(i for i, x in enumerate(ctx.profiles[f.id].weapons) if x.name == w.name)
+            # the Follow Up defense is against "the same Attack Value as used" (L1119)
+            t.burning.append([f.id, wi, 3, 0, w.av.rolled, w.av.kept])
         elif k == "power_wave":
             _wave(state, ctx, f, w, t, float(str(e.param)), events)
         elif k == "power_rain_storm":  # the area's centre is the named figure (L1263)
@@ -256,11 +298,23 @@ def apply_power(
         elif k == "power_future":  # See the Future (L1199): the next Initiative step
             t.bonus["future"] = 1
         elif k == "power_telepathy":  # Telepathic Command (L1299)
-            lender = lending_character(state, ctx, f)
+            lender = via if via is not None else lending_character(state, ctx, f)
             if lender is not None:
                 for i in unit.figs:
                     state.figs[i].bonus["telepathy"] = lender + 1
                     state.figs[i].controlled = True
+        elif k == "power_teleport":  # Teleport (L1301)
+            _teleport(state, ctx, f, t, at, events)
+        elif k == "power_shove":  # Shove (L1217)
+            _shove(
+                state,
+                ctx,
+                f,
+                t,
+                at if at is not None else shove_default(state, ctx, f, t),
+                dice,
+                events,
+            )
         elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game
             if "You Da Man" not in t.marks:
                 t.marks.append("You Da Man")
@@ -270,6 +324,120 @@ def apply_power(
             for g in state.figs:
                 if g.side == f.side and on_table(g) and gap(ctx, f, g) <= rng + 1e-9:
                     g.bonus["floor"] = f.id + 1
+
+
+def point_refusal(
+    state: GameState, ctx: Context, f: Fig, w: WeaponProfile, t: Fig, at: tuple[float, float]
+) -> str | None:
+    """Why ``at`` is not a place Teleport may put ``t`` (L1301: within the power's Range of
+    the user, on the table, not inside impassable terrain or another base; close combat is
+    allowed) or Shove may fling it to (L1217: anywhere on the table, not inside impassable
+    terrain; onto an enemy figure it lands in base contact, not onto a friend's)."""
+    import math
+
+    x, y = at
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return "name a finite point"
+    r = ctx.profiles[t.id].radius
+    why = ctx.field.passable((x, y), (x, y), r)
+    if why is not None:
+        return why
+    if w.power == "Teleport":
+        rng = w.range if w.range is not None else 0.0
+        if math.hypot(x - f.x, y - f.y) > rng + 1e-9:
+            return f"({x:g}, {y:g}) is beyond the power's {rng:g}\" Range of the user"
+        if not free_spot(state, ctx, t, x, y):
+            return f"({x:g}, {y:g}) overlaps another figure's base"
+        return None
+    for g in state.figs:
+        if g.id != t.id and on_table(g) and gap_at(ctx, t, x, y, g) < -1e-6 and g.side == t.side:
+            return f"({x:g}, {y:g}) is on a friendly figure ({_n(ctx, g)})"
+    return None
+
+
+def shove_default(state: GameState, ctx: Context, f: Fig, t: Fig) -> tuple[float, float]:
+    """Shove without a named point: 6" directly away from the user, within the table
+    (docs/rulings.md)."""
+    import math
+
+    d = math.hypot(t.x - f.x, t.y - f.y) or 1.0
+    r = ctx.profiles[t.id].radius
+    x = t.x + (t.x - f.x) / d * 6.0
+    y = t.y + (t.y - f.y) / d * 6.0
+    x = min(max(x, r), ctx.field.width - r)
+    y = min(max(y, r), ctx.field.height - r)
+    return (round(x, 3), round(y, 3))
+
+
+def _teleport(
+    state: GameState,
+    ctx: Context,
+    f: Fig,
+    t: Fig,
+    at: tuple[float, float] | None,
+    events: list[Event],
+) -> None:
+    if at is None:
+        events.append(Event("teleport", f"{_n(ctx, t)} is not moved", rule(1301)))
+        return
+    t.x, t.y = at
+    t.moved = True
+    events.append(
+        Event("teleport", f"{_n(ctx, t)} is teleported to ({at[0]:g}, {at[1]:g})", rule(1301))
+    )
+
+
+def _shove(
+    state: GameState,
+    ctx: Context,
+    f: Fig,
+    t: Fig,
+    at: tuple[float, float],
+    dice: Dice,
+    events: list[Event],
+) -> None:
+    """Shove (L1217): ``t`` lands at ``at``; a willing (friendly) target takes a 1k1 attack,
+    an unwilling one 2k2; hurled onto an enemy figure, it lands in base contact with it and
+    both take 2k2 attacks (each a queued attack with Hero Points, L491)."""
+    import math
+
+    from warbench.rulesets.warengine.dice import XkY, attack_faces, roll_xky
+    from warbench.rulesets.warengine.game.attacks import defense_pool
+    from warbench.rulesets.warengine.game.state import Resolution
+
+    x, y = at
+    hit: Fig | None = None
+    for g in state.figs:
+        if g.id != t.id and on_table(g) and g.side != t.side and gap_at(ctx, t, x, y, g) < -1e-6:
+            hit = g
+            break
+    if hit is not None:  # base contact on the side it came from
+        d = math.hypot(t.x - hit.x, t.y - hit.y) or 1.0
+        reach_ = ctx.profiles[t.id].radius + ctx.profiles[hit.id].radius + 0.001
+        x = round(hit.x + (t.x - hit.x) / d * reach_, 3)
+        y = round(hit.y + (t.y - hit.y) / d * reach_, 3)
+        if ctx.field.passable((x, y), (x, y), ctx.profiles[t.id].radius) is not None or not (
+            free_spot(state, ctx, t, x, y)
+        ):
+            x, y = t.x, t.y  # no room beside it: it falls where it was (docs/rulings.md)
+    t.x, t.y, t.moved = x, y, True
+    events.append(Event("shove", f"{_n(ctx, t)} is flung to ({x:g}, {y:g})", rule(1217)))
+    blows = [(t, XkY(2, 2) if (hit is not None or t.side != f.side) else XkY(1, 1))]
+    if hit is not None:
+        blows.append((hit, XkY(2, 2)))
+    for victim, pool in blows:
+        plain = WeaponProfile(-1, "Shove", None, pool, 1, None, None, (), ())
+        roll = roll_xky(dice, pool, attack_faces(), "Shove: landing")
+        dpool, dfaces, _ = defense_pool(state, ctx, f, plain, victim)
+        dr = roll_xky(dice, dpool, dfaces, f"{_n(ctx, victim)} defends")
+        events.append(
+            Event(
+                "shove",
+                f"{_n(ctx, victim)} takes a {pool} attack: {roll.total} against {dr.total}",
+                rule(1217),
+            )
+        )
+        state.queue.append(Resolution(f.id, -1, "Shove", roll.total, [[victim.id, dr.total]]))
 
 
 def _wave(
@@ -322,12 +490,14 @@ def _halt_scope(
         unit.activated = True
         for i in unit.figs:
             state.figs[i].reserved = None
+            state.figs[i].reserve_more = []
     elif scope == "next":  # Chittering Hordes L1047: loses its next activation
         if unit.activated:
             unit.skip_next = True
         unit.activated = True
         for i in unit.figs:
             state.figs[i].reserved = None
+            state.figs[i].reserve_more = []
     elif scope == "seen":  # Televangelism L1305: members in sight and range
         rng = w.range or 0.0
         for i in unit.figs:

@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from typing_extensions import TypedDict
 
 from warbench.kernel.dice import Dice
+from warbench.kernel.errors import ProfileError
 from warbench.play.codec import TypeCodec
 from warbench.play.core import CHANCE, JSON, Decision, Event, Refusal, Result, digest_of, step_dice
 from warbench.play.legal import Box, Family, LegalSet
+from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game import activation as act
 from warbench.rulesets.warengine.game import attacks as atk
 from warbench.rulesets.warengine.game import movement as mov
@@ -46,6 +49,7 @@ from warbench.rulesets.warengine.game.state import (
     Move,
     Pass,
     Place,
+    Reroll,
     Reserve,
     ReserveFire,
     Roll,
@@ -55,8 +59,10 @@ from warbench.rulesets.warengine.game.state import (
 from warbench.rulesets.warengine.game.victory import last_standing, scores
 
 #: The behaviour version: 2 (issue 16) sight through the battlefield's query, Hero Points in
-#: the Follow Up step as decisions, 21 more tweaks and powers, the state's ``marks``/``resume``.
-VERSION = "warengine-game-2"
+#: the Follow Up step as decisions, 21 more tweaks and powers, the state's ``marks``/``resume``;
+#: 3: rerolls as ``reroll`` decisions, Telepathic Command's character and Induce Drug Frenzy's
+#: Attack Value as choices of the Attack (``via``, ``av``).
+VERSION = "warengine-game-3"
 
 
 class _LazyDice:
@@ -166,6 +172,19 @@ class WarEngineRuleset:
         if state.phase == "over":
             return ()
         ctx = stp.context(state.setup_key)
+        rq = rsl.reroll_question(state, ctx)
+        if rq is not None:
+            player, fig, why, use, _i = rq
+            whose = "your" if player == state.figs[fig].side else "the enemy's"
+            return (
+                Decision(
+                    player,
+                    "reroll",
+                    rule(rsl.reroll_line(why)),
+                    f"reroll {whose} {ctx.profiles[fig].name} #{fig}'s roll ({why})?",
+                    Reroll(use),
+                ),
+            )
         q = rsl.hero_question(state, ctx)
         if q is not None:
             player, fig, most, default = q
@@ -259,6 +278,8 @@ class WarEngineRuleset:
             return LegalSet(player, check)
         d = _who(state)
         ctx = stp.context(state.setup_key)
+        if d.kind == "reroll":
+            return LegalSet(player, check, (Reroll(False), Reroll(True)))
         if d.kind == "hero":
             q = rsl.hero_question(state, ctx)
             assert q is not None
@@ -288,7 +309,14 @@ class WarEngineRuleset:
             return LegalSet(player, check, tuple(activations(state, ctx, player)))
         from warbench.rulesets.warengine.game.ai import figure_actions
 
-        listed = figure_actions(state, ctx, player)
+        listed = list(figure_actions(state, ctx, player))
+        for a in list(listed):
+            if isinstance(a, Attack):
+                listed += power_choices(state, ctx, a)
+            elif isinstance(a, Reserve) and res.bushwhacked(
+                state, ctx, state.figs[a.fig], a.weapon
+            ):
+                listed.append(replace(a, every=True))  # Bushwhacker (L1469)
         fams: list[Family[WarEngineAction]] = []
         for fid in group_figs(state, state.active_units):
             f = state.figs[fid]
@@ -318,6 +346,7 @@ class WarEngineRuleset:
             return Refusal(f"no decision of {who} is pending now", _rule_now(state))
         ctx = stp.context(state.setup_key)
         want: dict[str, tuple[type, ...]] = {
+            "reroll": (Reroll,),
             "hero": (Hero,),
             "leader": (Leader,),
             "roll": (Roll,),
@@ -329,6 +358,8 @@ class WarEngineRuleset:
         }
         if not isinstance(action, want[d.kind]):
             return Refusal(f"{d.prompt} is pending, not {type(action).__name__}", d.rule)
+        if isinstance(action, Reroll):
+            return None  # either answer is allowed (L1387, L1485, L1581)
         if isinstance(action, Hero):
             q = rsl.hero_question(state, ctx)
             assert q is not None
@@ -393,7 +424,9 @@ class WarEngineRuleset:
             return None if r is None else Refusal(*r)
         assert isinstance(action, Attack)
         a = atk.attack_refusal(state, ctx, action, player)
-        return None if a is None else Refusal(a.reason, a.rule)
+        if a is not None:
+            return Refusal(a.reason, a.rule)
+        return _choice_refusal(state, ctx, action)
 
     def apply(
         self, state: GameState, action: WarEngineAction, player: int, dice: Dice | None = None
@@ -481,11 +514,89 @@ def _move_builder(fid: int, mode: str) -> Any:
     return build
 
 
+def power_choices(state: GameState, ctx: stp.Context, a: Attack) -> list[Attack]:
+    """The other choices of a power's attack (``Attack.via``, ``Attack.av``): each character
+    Telepathic Command may select (L1299), each lower Attack Value of Induce Drug Frenzy
+    (L1119: fewer dice rolled, fewer kept, or both). The listed attack itself (``None``:
+    the engine's choice) is the default."""
+    from warbench.rulesets.warengine.game.powers import lenders
+
+    w = ctx.profiles[a.fig].weapons[a.weapon]
+    if w.power == "Telepathic Command":
+        return [replace(a, via=c) for c in lenders(state, ctx, state.figs[a.fig])]
+    if w.power == "Induce Drug Frenzy":
+        return [replace(a, av=str(p)) for p in _lower(w.av)]
+    if w.power in ("Teleport", "Shove"):
+        from warbench.rulesets.warengine.game.powers import point_refusal
+
+        f, t = state.figs[a.fig], state.figs[a.target]
+        rng = (w.range or 0.0) if w.power == "Teleport" else 12.0
+        base = (f.x, f.y) if w.power == "Teleport" else (t.x, t.y)
+        out = []
+        for k in range(8):  # the compass points at the power's Range (Shove: 12")
+            ang = k * math.pi / 4
+            pt = (round(base[0] + rng * math.cos(ang), 3), round(base[1] + rng * math.sin(ang), 3))
+            if point_refusal(state, ctx, f, w, t, pt) is None:
+                out.append(replace(a, at=pt))
+        return out
+    return []
+
+
+def _lower(av: XkY) -> list[XkY]:
+    """Every Attack Value below ``av``: XkY with 1 <= Y <= X, X <= av.X, Y <= av.Y, not av."""
+    return [
+        XkY(x, y)
+        for x in range(1, av.rolled + 1)
+        for y in range(1, min(x, av.kept) + 1)
+        if (x, y) != (av.rolled, av.kept)
+    ]
+
+
+def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | None:
+    """Refuse a power choice the rules do not allow (L1119, L1299)."""
+    from warbench.rulesets.warengine.game.powers import lenders
+
+    w = ctx.profiles[a.fig].weapons[a.weapon]
+    if a.via is not None:
+        if w.power != "Telepathic Command":
+            return Refusal("only Telepathic Command selects a character (via)", rule(1299))
+        allowed = lenders(state, ctx, state.figs[a.fig])
+        if a.via not in allowed:
+            return Refusal(
+                f"via {a.via}: the user must be within the Control Radius of the selected "
+                f"character; allowed: {allowed}",
+                rule(1299),
+            )
+    if a.at is not None:
+        from warbench.rulesets.warengine.game.powers import point_refusal
+
+        if w.power not in ("Teleport", "Shove"):
+            return Refusal("only Teleport and Shove name a point (at)", rule(1301))
+        why = point_refusal(state, ctx, state.figs[a.fig], w, state.figs[a.target], a.at)
+        if why is not None:
+            return Refusal(why, rule(1301 if w.power == "Teleport" else 1217))
+    if a.av is not None:
+        if w.power != "Induce Drug Frenzy":
+            return Refusal("only Induce Drug Frenzy takes a lower Attack Value (av)", rule(1119))
+        try:
+            pool = XkY.parse(a.av, "av")
+        except ProfileError as exc:
+            return Refusal(str(exc), rule(1119))
+        if pool.rolled > w.av.rolled or pool.kept > w.av.kept:
+            return Refusal(
+                f"av {pool}: a lower Attack Value than the power's {w.av} (L1119)", rule(1119)
+            )
+    return None
+
+
 def _who(state: GameState) -> Decision[WarEngineAction]:
     """Who decides what now, without the default (cheap: ``check`` uses it)."""
     if state.phase == "over":
         return Decision(CHANCE - 1, "none")
     ctx = stp.context(state.setup_key)
+    rq = rsl.reroll_question(state, ctx)
+    if rq is not None:
+        return Decision(rq[0], "reroll", rule(rsl.reroll_line(rq[2])), "reroll this roll?")
     q = rsl.hero_question(state, ctx)
     if q is not None:
         return Decision(q[0], "hero", rule(491), "spend Hero Points")
@@ -527,6 +638,10 @@ def _apply(
     dice: Dice,
     events: list[Event],
 ) -> None:
+    if isinstance(action, Reroll):
+        rsl.reroll(s, ctx, action.use, dice, events, player)
+        _settle(s, ctx, dice, events)
+        return
     if isinstance(action, Hero):
         rsl.spend(s, action.points)
         events.append(
@@ -592,13 +707,23 @@ def _apply(
         return
     if isinstance(action, Reserve):
         f = s.figs[action.fig]
+        w = ctx.profiles[f.id].weapons[action.weapon]
+        f.reserve_more = res.bushwhacked(s, ctx, f, action.weapon) if action.every else []
         f.reserved = action.weapon
         f.done = True
         f.attacked = True
-        w = ctx.profiles[f.id].weapons[action.weapon]
         events.append(
             Event("reserve", f"{ctx.profiles[f.id].name} #{f.id} reserves {w.name}", rule(581))
         )
+        if f.reserve_more:
+            more = ", ".join(ctx.profiles[f.id].weapons[i].name for i in f.reserve_more)
+            events.append(
+                Event(
+                    "reserve",
+                    f"{ctx.profiles[f.id].name} #{f.id} is a Bushwhacker: also reserves {more}",
+                    rule(1469),
+                )
+            )
         return
     if isinstance(action, Pass):
         assert s.window is not None
@@ -712,7 +837,20 @@ def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[
     f = s.figs[a.fig]
     if not f.alive or not s.figs[a.target].alive:
         return
-    atk.declare(s, ctx, f, a.weapon, a.target, a.helpers, a.secondary, dice, events)
+    atk.declare(
+        s,
+        ctx,
+        f,
+        a.weapon,
+        a.target,
+        a.helpers,
+        a.secondary,
+        dice,
+        events,
+        via=a.via,
+        av=None if a.av is None else XkY.parse(a.av),
+        at=None if a.at is None else (float(a.at[0]), float(a.at[1])),
+    )
     w = ctx.profiles[f.id].weapons[a.weapon]
     if w.cc:
         f.charged = False  # the bonus is for the first attack only (L430)

@@ -20,6 +20,7 @@ from warbench.rulesets.warengine.game.movement import toward
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import (
     Attack,
+    Fig,
     GameState,
     Pass,
     Reserve,
@@ -50,7 +51,35 @@ def reserve_refusal(
         return (f"{ctx.profiles[f.id].name} #{f.id} is in Adrenal Overload: no reserve", rule(1011))
     if w.has("no_reserve"):
         return (f"{w.name} has Slow Attack and may never be placed on reserve", rule(1725))
+    if r.every and not bushwhacked(state, ctx, f, r.weapon):
+        return (
+            f"{ctx.profiles[f.id].name} #{f.id} reserves one weapon: only a Bushwhacker that "
+            "has not attacked this activation reserves all its ranged or close combat weapons "
+            "(and it has another)",
+            rule(1469),
+        )
     return None
+
+
+def bushwhacked(state: GameState, ctx: Context, f: Fig, wi: int) -> list[int]:
+    """Bushwhacker (L1469): a figure that has not attacked this activation reserves all its
+    ranged weapons or all its close combat weapons (Special Powers are neither): the others
+    of the reserved weapon's kind that it may use and reserve, in weapon order."""
+    from warbench.rulesets.warengine.game.attacks import weapon_refusal
+
+    prof = ctx.profiles[f.id]
+    w = prof.weapons[wi]
+    if not prof.has("bushwhacker") or f.fired or w.power is not None:
+        return []
+    return [
+        i
+        for i, x in enumerate(prof.weapons)
+        if i != wi
+        and x.power is None
+        and x.cc == w.cc
+        and not x.has("no_reserve")
+        and weapon_refusal(state, ctx, f, i) is None
+    ]
 
 
 def lunge_inches(ctx: Context, fid: int) -> int:

@@ -8,6 +8,7 @@ the attack is resolved.
 
 from __future__ import annotations
 
+from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.game.control import choose_leader
 from warbench.rulesets.warengine.game.measure import on_table
@@ -19,10 +20,98 @@ def _n(ctx: Context, f: Fig) -> str:
     return f"{ctx.profiles[f.id].name} #{f.id}"
 
 
+def reroll_question(state: GameState, ctx: Context) -> tuple[int, int, str, bool, int] | None:
+    """The reroll decision the first queued attack waits for (L493: both rolls are made, then
+    rerolls, then Hero Points): ``(player, figure, tweak, default, question)``, or None.
+
+    The questions, in order: the attacker's own reroll, the opponent's forced reroll of the
+    attack, then each target's own and forced reroll of its defense; each is asked only when
+    a tweak for it is unspent (:func:`.attacks.reroll_available`). The default is the
+    engine's choice (docs/rulings.md, WarEngine game 33): reroll one's own roll that loses,
+    force a reroll of one that goes the figure's way."""
+    from warbench.rulesets.warengine.game.attacks import reroll_available
+
+    if not state.queue:
+        return None
+    res = state.queue[0]
+    if res.spent is not None or not res.pools:
+        return None
+    a = state.figs[res.attacker]
+    live = [(k, tid, d) for k, (tid, d) in enumerate(res.targets) if d >= 0]
+    live = [x for x in live if state.figs[x[1]].alive]
+    if not live or not a.alive:
+        return None
+    with_pool = {p[0] for p in res.pools[1:]}
+    questions: list[tuple[int, bool, int]] = [(a.id, False, -1), (a.id, True, -1)]
+    for k, tid, _d in live:
+        if tid in with_pool:
+            questions += [(tid, False, k), (tid, True, k)]
+    for i in range(res.asked, len(questions)):
+        fid, forced, k = questions[i]
+        g = state.figs[fid]
+        why = reroll_available(ctx, g, forced=forced)
+        if why is None:
+            continue
+        # the attack roll goes the attacker's way if it beats the first defense
+        its_way = res.attack > live[0][2] if k < 0 else res.targets[k][1] >= res.attack
+        default = its_way if forced else not its_way
+        return ((1 - g.side) if forced else g.side, fid, why, default, i)
+    return None
+
+
+def reroll(
+    state: GameState, ctx: Context, use: bool, dice: Dice, events: list[Event], player: int
+) -> None:
+    """Answer the pending reroll decision: reroll that roll (its tweak spent; the new roll
+    stands, L1387, L1485, L1581) or let it stand."""
+    from warbench.rulesets.warengine.dice import FaceRule, XkY, roll_xky
+    from warbench.rulesets.warengine.game.attacks import REROLL_LINES, spend_reroll
+
+    q = reroll_question(state, ctx)
+    assert q is not None
+    _player, fid, why, _default, i = q
+    res = state.queue[0]
+    res.asked = i + 1
+    forced = i % 2 == 1
+    g = state.figs[fid]
+    if not use:
+        events.append(Event("reroll", f"player {player} lets the roll stand", rule(493)))
+        return
+    spend_reroll(g, why, forced=forced)
+    pool = next(p for p in res.pools if p[0] == fid)
+    again = roll_xky(
+        dice, XkY(pool[1], pool[2]), FaceRule(pool[3], pool[4]), f"{_n(ctx, g)} rerolls"
+    )
+    if i < 2:
+        res.attack = again.total + res.flat
+        what, total = "the attack", res.attack
+    else:
+        k = next(k for k, (tid, _d) in enumerate(res.targets) if tid == fid)
+        res.targets[k] = [fid, again.total]
+        what, total = "its defense", again.total
+    events.append(
+        Event(
+            "reroll",
+            f"{_n(ctx, g)} rerolls {what} ({why}"
+            + (", at the opponent's request" if forced else "")
+            + f"): {list(again.faces)} = {total}",
+            rule(REROLL_LINES[why]),
+            {"fig": fid, "faces": list(again.faces), "total": total},
+        )
+    )
+
+
+def reroll_line(why: str) -> int:
+    """The book line of a reroll tweak."""
+    from warbench.rulesets.warengine.game.attacks import REROLL_LINES
+
+    return REROLL_LINES[why]
+
+
 def hero_question(state: GameState, ctx: Context) -> tuple[int, int, int, int] | None:
     """The Hero Point decision the first queued attack waits for:
     ``(player, figure, most points, default points)``, or None when none is needed."""
-    if not state.queue:
+    if not state.queue or reroll_question(state, ctx) is not None:
         return None
     res = state.queue[0]
     a = state.figs[res.attacker]
@@ -76,6 +165,8 @@ def spend(state: GameState, points: int) -> None:
 def advance(state: GameState, ctx: Context, events: list[Event]) -> None:
     """Settle queued attacks until one waits for a Hero Point decision."""
     while state.queue:
+        if reroll_question(state, ctx) is not None:
+            return
         q = hero_question(state, ctx)
         if q is not None:
             return

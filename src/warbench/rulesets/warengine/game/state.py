@@ -89,6 +89,9 @@ class Attack:
     target: int
     helpers: tuple[int, ...] = ()
     secondary: tuple[int, ...] = ()
+    via: int | None = None  # Telepathic Command: the character whose Mental is lent (L1299)
+    av: str | None = None  # Induce Drug Frenzy: a lower Attack Value, "XkY" (L1119)
+    at: tuple[float, float] | None = None  # Teleport's destination, Shove's landing point
     kind: Literal["attack"] = "attack"
 
 
@@ -98,6 +101,7 @@ class Reserve:
 
     fig: int
     weapon: int
+    every: bool = False  # Bushwhacker: all its weapons of that kind, ranged or CC (L1469)
     kind: Literal["reserve"] = "reserve"
 
 
@@ -135,6 +139,16 @@ class Hero:
 
 
 @dataclass(frozen=True)
+class Reroll:
+    """Reroll the roll the pending ``reroll`` decision names (Lucky Bastard L1581, Charmed
+    L1485: its owner's; Hard Luck L1387, Fickle Finger of Fate L1515: the opponent's), or
+    let it stand."""
+
+    use: bool
+    kind: Literal["reroll"] = "reroll"
+
+
+@dataclass(frozen=True)
 class Leader:
     """Pick ``fig`` as the unit's leader among tied candidates ("You Pick", L311)."""
 
@@ -155,6 +169,7 @@ WarEngineAction = (
     | Pass
     | Hero
     | Leader
+    | Reroll
 )
 ACTION_TYPE = Annotated[WarEngineAction, Field(discriminator="kind")]
 
@@ -187,6 +202,7 @@ class Fig:
     done: bool = False  # reserved: its actions are over (L581)
     fired: list[int] = field(default_factory=list)  # weapons used this activation
     reserved: int | None = None  # weapon on reserve (L581)
+    reserve_more: list[int] = field(default_factory=list)  # Bushwhacker's other reserves (L1469)
     controlled: bool = True  # L393: uncontrolled figures read sixes as fives
     one_shot: list[int] = field(default_factory=list)  # weapons spent for the game
     reloaded: dict[int, int] = field(default_factory=dict)  # Slow Reload: turn last fired
@@ -241,6 +257,12 @@ class Resolution:
     cc: bool = False
     mental: bool = False  # defended with Mental (Special Powers, Mental Attack)
     effects: list[str] = field(default_factory=list)  # after-effects by tag
+    # the rolls' pools for rerolls (L493): [fig, rolled, kept, floor, cap], the attacker's
+    # first; ``flat`` is added to the attack's total (Induce Drug Frenzy); ``asked`` counts
+    # the reroll questions already answered (attack own, attack forced, then each target's)
+    pools: list[list[int]] = field(default_factory=list)
+    flat: int = 0
+    asked: int = 0
 
 
 @dataclass
@@ -310,6 +332,7 @@ def _copy_fig(f: Fig) -> Fig:
     g: Fig = object.__new__(Fig)
     g.__dict__.update(f.__dict__)
     g.fired = list(f.fired)
+    g.reserve_more = list(f.reserve_more)
     g.one_shot = list(f.one_shot)
     g.reloaded = dict(f.reloaded)
     g.burning = [list(b) for b in f.burning]
