@@ -423,6 +423,116 @@ EFFECTS: dict[str, list[Json]] = {
     "Pain Locked": [machinery("weapon limit")],
 }
 
+# -- Ability, Aeonian, Defensive, Limitation, Transformation (issue 11, s11-perks-b) -----------
+
+#: The forms of Transform I-III (L2530-L2560), each a status on the User for the Game Turn.
+_FORMS: dict[str, dict[str, list[Json]]] = {
+    # L2530 "Tank: +1 Defence. Melee: All Weapons become 0\" Range but receive +1 Power.
+    # Ranged: All Weapons have their Range increased by 50% ... Movement: Removes negative
+    # Movement Perk effects ... pass through Difficult and Dangerous Ground ..."
+    "Transform I": {
+        "Tank": [mod("Defence", "add", 1)],
+        "Melee": [mod("Range", "set", 0), mod("Power", "add", 1)],
+        "Ranged": [mod("Range", "mul", "3/2")],
+        "Movement": [],
+    },
+    # L2544 "Tank: +2 Defence Stat, increase Armour Save by +1. Melee: ... +1 Power, +1 AP and
+    # +1 Attack. Ranged: ... Range doubled, +1 Power and +1 AP. Movement: 50% increase to Move
+    # and Dash Stats"
+    "Transform II": {
+        "Tank": [mod("Defence", "add", 2), mod("Armour", "add", 1)],
+        "Melee": [
+            mod("Range", "set", 0),
+            mod("Power", "add", 1),
+            mod("AP", "add", 1),
+            mod("Attacks", "add", 1),
+        ],
+        "Ranged": [mod("Range", "mul", 2), mod("Power", "add", 1), mod("AP", "add", 1)],
+        "Movement": [mod("Move", "mul", "3/2"), mod("Dash", "mul", "3/2")],
+    },
+    # L2560 "Tank: +3 Defence Stat, increase Armour and AEGIS Saves by +1. Melee: ... +2 Power,
+    # +1 AP and +2 Attacks. +6\" to Move. Ranged: ... doubled, +2 Power and +1 AP. Movement:
+    # Double Move and Dash Stats"
+    "Transform III": {
+        "Tank": [mod("Defence", "add", 3), mod("Armour", "add", 1), mod("AEGIS", "add", 1)],
+        "Melee": [
+            mod("Range", "set", 0),
+            mod("Power", "add", 2),
+            mod("AP", "add", 1),
+            mod("Attacks", "add", 2),
+            mod("Move", "add", 6),
+        ],
+        "Ranged": [mod("Range", "mul", 2), mod("Power", "add", 2), mod("AP", "add", 1)],
+        "Movement": [mod("Move", "mul", 2), mod("Dash", "mul", 2)],
+    },
+}
+
+
+def _granting(effect: Json, *perks: str) -> Json:
+    """A status that gives its unit ``perks`` while it lasts (its ``names``)."""
+    return {**effect, "names": list(perks)}
+
+
+EFFECTS.update(
+    {
+        # L3178-L3184 "The Weapon cannot Target a Unit with one or models within 12\" [24\",
+        # 36\"] of the Wielder"
+        **{f"Trajectory {r}": [machinery("targeting")] for r in ("I", "II", "III")},
+        # L1394-L1404 "Any enemy Units within 6\" [12\"] or in a Melee with the User must Target
+        # them with available Weapons in Range"
+        **{f"Taunt {r}": [machinery("targeting")] for r in ("I", "II")},
+        # L879-L893 (Mastery Test) "One enemy Unit within 12\" [24\"] or in a Melee with this
+        # Unit must Target it with all available Weapons within Range"; for the Game Turn
+        # (docs/rulings.md)
+        **{
+            f"Provoke {r}": [status("Provoke", turns=1), machinery("targeting")]
+            for r in ("I", "II")
+        },
+        # L1579-L1583 (Aether) "the User increases its Armour Save by +1 [+2, +3]. Maximum of
+        # 2+, while no Save becomes 6+"; for the Game Turn (docs/rulings.md)
+        **{
+            f"Magic Armour {r}": [
+                status(f"Magic Armour {r}", mod("Armour", "add", k), turns=1, target="self")
+            ]
+            for k, r in enumerate(("I", "II", "III"), 1)
+        },
+        **{
+            rank: [
+                *(
+                    status(f"{rank} ({form})", *mods, turns=1, target="self")
+                    for form, mods in forms.items()
+                ),
+                machinery("transform"),
+            ]
+            for rank, forms in _FORMS.items()
+        },
+        # L1803 "At the start of the Game Turn, roll a D6. The result is the User's Armour Stat
+        # for this Game Turn. If a '1' is rolled, the Armour Save is 2+ and failed Armour Saves
+        # can be rerolled" (Reinforced's reroll, L1659)
+        "Wild Armour": [
+            _granting(
+                status("Wild Armour (1)", mod("Armour", "set", 2), turns=1, target="self"),
+                "Reinforced",
+            ),
+            *(
+                status(f"Wild Armour ({k}+)", mod("Armour", "set", k), turns=1, target="self")
+                for k in range(2, 7)
+            ),
+            machinery("transform"),
+        ],
+    }
+)
+
+USED_ONCE_PER_TURN = (
+    *USED_ONCE_PER_TURN,
+    "Provoke I",
+    "Provoke II",
+    "Magic Armour I",
+    "Magic Armour II",
+    "Magic Armour III",
+)
+
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

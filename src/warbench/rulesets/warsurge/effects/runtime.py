@@ -16,6 +16,7 @@ from warbench.rulesets.warsurge.effects.model import (
     Effect,
     EffectKind,
     Modifier,
+    Op,
     PerkEffects,
     PerkTest,
     Quantity,
@@ -237,6 +238,30 @@ def _save(value: int | None, delta: int) -> int | None:
     return armour_save(value, stat_changes=delta).stat
 
 
+def _armour(value: int | None, mods: Sequence[Modifier]) -> int | None:
+    """The Armour Save under its modifiers: a set (Wild Armour L1803: "The result is the User's
+    Armour Stat") replaces the Stat first (the last set wins, §12.1's order), then the Stat
+    changes apply (Magic Armour +1 on a Wild Armour 4+: 3+)."""
+    mine = [m for m in mods if m.quantity is Quantity.ARMOUR]
+    sets = [m for m in mine if m.op is Op.SET]
+    if sets:
+        value = int(sets[-1].value)
+        mine = [m for m in mine if m.op is not Op.SET]
+    return _save(value, combine(Quantity.ARMOUR, 0, mine, floor=None).value)
+
+
+def granted_perks(markers: Iterable[Marker], table: EffectTable | None = None) -> tuple[str, ...]:
+    """Perks a unit has while a status lasts (a status effect's ``names``: Wild Armour's 1 gives
+    Reinforced, "failed Armour Saves can be rerolled", L1803), in marker order."""
+    t = table or load_table()
+    out: list[str] = []
+    for m in active(markers):
+        e = t.statuses().get(split_scope(m.name)[0])
+        if e is not None and e.names:
+            out.extend(n for n in e.names if n not in out)
+    return tuple(out)
+
+
 def adjusted_profiles(
     profile: UnitProfile,
     weapons: Mapping[str, WeaponProfile],
@@ -254,7 +279,8 @@ def adjusted_profiles(
     markers = list(markers)
     mods = marker_modifiers(markers, table)
     scoped = {split_scope(m.name)[1] for m in markers} - {""}
-    if not mods and not scoped:
+    granted = granted_perks(markers, table)
+    if not mods and not scoped and not granted:
         return None
 
     def delta(q: Quantity, ms: list[Modifier] = mods) -> int:
@@ -263,13 +289,14 @@ def adjusted_profiles(
     def of(name: str) -> list[Modifier]:
         return [*mods, *marker_modifiers(markers, table, weapon=name)] if name in scoped else mods
 
-    new_profile = profile.model_copy(
-        update={
-            "defence": min(10, combine(Quantity.DEFENCE, profile.defence, mods).value),
-            "armour": _save(profile.armour, delta(Quantity.ARMOUR)),
-            "aegis": _save(profile.aegis, delta(Quantity.AEGIS)),
-        }
-    )
+    update: dict[str, object] = {
+        "defence": min(10, combine(Quantity.DEFENCE, profile.defence, mods).value),
+        "armour": _armour(profile.armour, mods),
+        "aegis": _save(profile.aegis, delta(Quantity.AEGIS)),
+    }
+    if granted:
+        update["perks"] = [*profile.perks, *(p for p in granted if p not in profile.perks)]
+    new_profile = profile.model_copy(update=update)
     new_weapons = {
         name: wp.model_copy(
             update={

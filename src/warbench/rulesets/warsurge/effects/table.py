@@ -58,6 +58,10 @@ MACHINERIES: Mapping[str, str] = {
     "unit is on the Battlefield)",
     "test modifiers": "warbench.rulesets.warsurge.game.perk_turn and perk_hooks (Dice "
     "Modifiers on Mastery and Skill Tests)",
+    "targeting": "warbench.rulesets.warsurge.game.perk_limits (whom a weapon may or must "
+    "Target: Taunt, Provoke, Trajectory)",
+    "transform": "warbench.rulesets.warsurge.game.perk_limits (a form chosen at the start of "
+    "each Game Turn: Transform I-III; Wild Armour's roll)",
 }
 
 E = TypeVar("E", bound=StrEnum)

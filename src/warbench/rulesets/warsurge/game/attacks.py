@@ -23,7 +23,7 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
-from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal
+from warbench.rulesets.warsurge.game.perk_limits import target_refusal, weapon_refusal
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -82,6 +82,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         view = view_target(w, uid, target, cache)
         if view.reason:
             raise err(view.reason, "§6.9")
+        if (aim := target_refusal(w, uid, wname, target)) is not None:  # Taunt, Trajectory …
+            raise err(aim, "Perks §12.5 Targeting")
         users = list(view.users_in_range.get(wname, []))
         wtype = info.weapon_types[wname]
         moved_models = [m for m in users if u.moved[m]]

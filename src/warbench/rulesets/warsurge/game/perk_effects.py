@@ -114,6 +114,8 @@ PLAYED_MACHINERIES = frozenset(
         "test modifiers",
         "casualty",
         "presence",
+        "targeting",
+        "transform",
     }
 )
 
@@ -147,7 +149,25 @@ def _activated(row: PerkEffects) -> bool:
 
 #: Perks a player uses (once per Game Turn, §12.2 L227) though not tagged Activate: a Mastery
 #: Test, then statuses removed from a unit within the Radius (``perk_hooks.use_perk``).
-USED_PERKS = frozenset({"Cure I", "Cure II", "Purge I", "Purge II"})
+USED_PERKS = frozenset(
+    {
+        "Cure I",
+        "Cure II",
+        "Purge I",
+        "Purge II",
+        # a Mastery Test, then the status Provoke on an enemy unit in its Radius (L879)
+        "Provoke I",
+        "Provoke II",
+        # an Aether Test, then a status on the User (L1579)
+        "Magic Armour I",
+        "Magic Armour II",
+        "Magic Armour III",
+        # the player's choice of a form, the engine's one the default (L2530)
+        "Transform I",
+        "Transform II",
+        "Transform III",
+    }
+)
 
 
 @cache

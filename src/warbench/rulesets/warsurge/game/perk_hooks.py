@@ -19,7 +19,16 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Trigger
+from warbench.rulesets.warsurge.effects.model import (
+    Effect,
+    EffectKind,
+    PerkEffects,
+    PerkTest,
+    TargetKind,
+    TestSpec,
+    Trigger,
+)
+from warbench.rulesets.warsurge.effects.rolls import run_test
 from warbench.rulesets.warsurge.effects.runtime import (
     acts_at_turn_end,
     converts,
@@ -257,15 +266,30 @@ def _wants(work: Work, uid: int, name: str) -> bool:
     return False
 
 
-def use_refused(work: Work, uid: int, name: str) -> str | None:
+def split_option(name: str) -> tuple[str, str]:
+    """``("Transform I", "Tank")`` for ``"Transform I: Tank"`` (a perk that gives its player a
+    choice names it after a colon); ``(name, "")`` otherwise."""
+    rank, _, option = name.partition(": ")
+    return rank, option
+
+
+def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None:
     """Why ``uid`` may not use the activated perk ``name`` now (a perk the engine cannot
-    play, Limited Use, once per Game Turn in the Standard playstyle, §12.2), or ``None``."""
+    play, Limited Use, once per Game Turn in the Standard playstyle, §12.2), or ``None``.
+    ``option`` is the choice the perk gives (Transform's form)."""
     row = load_table().get(name)
     if row.name not in activated_ranks():
         return f"{row.name} is not an activated perk the game plays yet ({row.source})"
     u = work.units[uid]
     if u.location is not Location.TABLE or not u.living():
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
+    if row.name in perk_limits.TRANSFORM:
+        return _form_refused(work, uid, row, option)
+    if option:
+        return f"{row.name} gives no choice to name ({option!r}, {row.source})"
+    if row.name in perk_limits.PROVOKE and perk_limits.provoke_target(work, uid, row.name) is None:
+        radius = perk_limits.PROVOKE[row.name]
+        return f'no enemy unit within {radius:g}" or in a Melee to Provoke ({row.source})'
     if row.name == "Rush" and u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn:
         return f"{work.label(uid)} has used Weapons this Game Turn (Rush, {row.source})"
     if (
@@ -285,7 +309,15 @@ def usable_perks(work: Work, uid: int) -> list[str]:
     out: list[str] = []
     for name in unit_perk_names(work, uid):
         row = load_table().find(name)
-        if row is not None and row.name not in out and use_refused(work, uid, row.name) is None:
+        if row is None or row.name in out:
+            continue
+        if row.name in perk_limits.TRANSFORM:
+            out.extend(
+                f"{row.name}: {form}"
+                for form in perk_limits.FORMS
+                if use_refused(work, uid, row.name, form) is None
+            )
+        elif use_refused(work, uid, row.name) is None:
             out.append(row.name)
     return out
 
@@ -297,18 +329,19 @@ def use_perks_action(work: Work, unit: int, perks: tuple[str, ...]) -> None:
     names = list(perks) if perks else usable_perks(work, unit)
     own = {r.name for n in unit_perk_names(work, unit) if (r := load_table().find(n))}
     for name in names:
-        row = load_table().find(name)
+        rank, option = split_option(name)
+        row = load_table().find(rank)
         why = (
             f"it has no perk {name!r}"
             if row is None or row.name not in own
-            else use_refused(work, unit, row.name)
+            else use_refused(work, unit, row.name, option)
         )
         if why is not None or row is None:
             # the CP is spent (the action was legal); the perk does nothing (§9.2)
             work.emit("use_perks", f"{work.label(unit)} cannot use {name}: {why}",
                       "§9.2 Use Perks", unit=unit)  # fmt: skip
             continue
-        use_perk(work, unit, row.name)
+        use_perk(work, unit, row.name, option)
     if work.flow.phase is not Phase.ACTIONS:
         work.units[unit] = work.units[unit].with_counter(PERKS_AT_STEP, work.step + 1)
     if not names:
@@ -340,10 +373,11 @@ def verify_use_perks(work: Work, action: UsePerks, side: int) -> None:
         raise RulesError(f"{info.label} has no activated perk it may use now", _WHEN)
     own = {r.name for n in unit_perk_names(work, uid) if (r := load_table().find(n))}
     for name in names:
-        row = load_table().find(name)
+        rank, option = split_option(name)
+        row = load_table().find(rank)
         if row is None or row.name not in own:
             raise RulesError(f"{info.label} has no perk {name!r}; it has {sorted(own)}", _WHEN)
-        why = use_refused(work, uid, row.name)
+        why = use_refused(work, uid, row.name, option)
         if why is not None:
             raise RulesError(why, row.source)
     if action.perks and len(set(names)) != len(names):
@@ -396,22 +430,40 @@ def activated_ranks() -> frozenset[str]:
     return ranks()
 
 
-def use_perk(work: Work, uid: int, name: str) -> None:
+def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
     """``uid`` uses the activated perk ``name`` (checked: :func:`use_refused`). A perk with a
-    Mastery Test (Cure, Purge) tests first; a failed test uses the perk's Game Turn but not its
-    Limited Use (L283: only uses that took effect count)."""
+    Mastery Test (Cure, Purge, Provoke) or an Aether Test (Magic Armour) tests first; a failed
+    test uses the perk's Game Turn but not its Limited Use (L283: only uses that took effect
+    count). ``option``: the choice the perk gives (Transform's form)."""
     row = load_table().get(name)
-    refused = use_refused(work, uid, row.name)
+    refused = use_refused(work, uid, row.name, option)
     if refused is not None:
         raise RulesError(refused, row.source)
     work.units[uid] = work.units[uid].with_counter(f"used {row.name}", work.flow.turn)
     work.dirty = True
+    if row.name in perk_limits.TRANSFORM:
+        perk_limits.take_form(work, uid, row.name, option, "the player's choice")
+        return
     if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
         work, uid, row.name
     ):
         return
+    doubled = False
+    if any(t.kind is PerkTest.AETHER for t in row.tests):
+        passed, doubled = _aether_test(work, uid, row)
+        if not passed:
+            return
     work.units[uid] = work.units[uid].with_use(row.name)
     for e in row.effects:
+        if e.kind is EffectKind.STATUS and e.target.kind is TargetKind.TARGET:
+            _status_on_target(work, uid, row, e)
+            continue
+        if e.kind is EffectKind.STATUS and doubled:
+            # L249 "If the result is 2, the Perk effect or Stat bonus is doubled": the status
+            # twice, from two sources, so its modifiers stack (§12.1 L113)
+            marker = Marker(e.status, f"u{uid}/{row.name} (doubled)", e.turns, e.delay)
+            statuses = add_marker(markers_of(work.units[uid].statuses), marker)
+            work.set_unit(uid, statuses=statuses_of(statuses))
         if e.kind is EffectKind.RESTORE:
             n = restore_amount(e.amount, work.info(uid).max_hp, work.dice)
             got = restore_hp(work, uid, n)
@@ -435,6 +487,61 @@ def use_perk(work: Work, uid: int, name: str) -> None:
             work.emit("perk", f"{work.label(uid)} uses {row.name} on {work.label(target)}: "
                       f"{', '.join(removed)} removed", row.source, unit=target, perk=row.name,
                       removed=removed)  # fmt: skip
+
+
+def _aether_test(work: Work, uid: int, row: PerkEffects) -> tuple[bool, bool]:
+    """The User's Aether Test for ``row`` (§12.2 L249: 2D6, 9 or lower passes, a 2 doubles the
+    effect, a 12 costs the User D6 HP with no Saves), moved by the strongest enemy Resist within
+    its Radius (L1677, :func:`.perk_limits.aether_modifier`). Returns (passed, doubled)."""
+    out = run_test(
+        work.dice,
+        TestSpec(PerkTest.AETHER),
+        perk_limits.aether_modifier(work, uid),
+        label=f"{row.name} Aether Test",
+    )
+    verdict = "passes" if out.passed else "fails"
+    work.emit("perk", f"{work.label(uid)} {verdict} its {row.name} Aether Test ({out.explain()})",
+              row.source, unit=uid, perk=row.name, passed=out.passed)  # fmt: skip
+    if out.backlash:
+        n = work.dice.roll("D6", f"{row.name} Aether backlash")
+        lose_hp(work, uid, n, f"{row.name}'s Aether Test rolls 12", row.source)
+    return out.passed and bool(work.units[uid].living()), out.doubled
+
+
+def _status_on_target(work: Work, uid: int, row: PerkEffects, e: Effect) -> None:
+    """A used perk's status on its Target (Provoke L879: the enemy unit it names)."""
+    target = perk_limits.provoke_target(work, uid, row.name)
+    if target is None:
+        return
+    marker = Marker(e.status, f"u{uid}/{row.name}", e.turns, e.delay)
+    statuses = add_marker(markers_of(work.units[target].statuses), marker)
+    work.set_unit(target, statuses=statuses_of(statuses))
+    work.emit("perk", f"{work.label(uid)} uses {row.name}: {work.label(target)} must Target it",
+              row.source, unit=target, perk=row.name)  # fmt: skip
+
+
+def _form_refused(work: Work, uid: int, row: PerkEffects, form: str) -> str | None:
+    """Transform I-III (L2530: "User can choose one of the following at the start of each Game
+    Turn"): a form named, once per Game Turn, before the unit acts — in the Standard Deploy
+    Phase or its Move Phase before the unit moves (a Deploy Phase is skipped when no unit is
+    in Reserve), or in the Advanced Action Steps before its first action."""
+    if form not in perk_limits.FORMS:
+        return f"name a form for {row.name}: {', '.join(perk_limits.FORMS)} ({row.source})"
+    u = work.units[uid]
+    start = (
+        work.flow.phase is Phase.ACTIONS and not u.acted
+        if work.setup.playstyle is Playstyle.ADVANCED
+        else work.flow.phase is Phase.DEPLOY
+        or (work.flow.phase is Phase.MOVE and not u.acted and not u.unit_moved)
+    )
+    if not start or u.counter(f"used {row.name}") == work.flow.turn:
+        return (
+            f"{row.name}'s form is chosen at the start of the Game Turn, once, before the unit "
+            f"acts ({row.source})"
+        )
+    if perk_limits.current_form(work, uid, row.name) == form:
+        return f"{work.label(uid)} has the {form} form already ({row.name}, {row.source})"
+    return None
 
 
 def _base(status: str) -> str:
@@ -548,6 +655,8 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.WEAPON_USED, perk_roster.presence_after_attack, "Presence Roster Perks")
     reg.register(Hook.TURN_START, perk_turn.resurrection, "Resurrection")
     reg.register(Hook.TURN_END, perk_turn.last_stand_ends, "Last Stand ends", first=True)
+    reg.register(Hook.TURN_START, perk_limits.forms_at_turn_start, "Transform, Wild Armour")
+    reg.register(Hook.DEPLOY, perk_limits.forms_on_deploy, "Transform on arrival")
 
 
 register_perk_hooks(DEFAULT_HOOKS)

@@ -1,0 +1,259 @@
+"""Forms, rolls and Aether perks played in games (Perks 000_94ecc6a4c74d351b.txt: Transform
+I-III L2530-L2560, Wild Armour L1803, Magic Armour I-III L1579-L1583 and Resist's Aether part
+L1677). Test names carry the rank's source line (``p2530``), which ``warbench perks
+--coverage`` reads."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from warbench.kernel.dice import ScriptedDice
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Attack, Pass
+from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
+from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, GameState, Phase
+from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+_CHOOSING = ALL_AUTOMATIONS - {Automation.PERK_USE}
+
+
+def _duel(
+    perks: list[str],
+    *,
+    phase: Phase = Phase.MOVE,
+    automation: frozenset[Automation] = ALL_AUTOMATIONS,
+    foe_perks: list[str] | None = None,
+    gap: float = 30.0,
+    **stats: Any,
+) -> GameState:
+    """Side 0's User (``perks``, a 24" Gun Power 4 AP 5+, Defence 4, Armour 4+) and side 1's
+    Foe ``gap`` inches away (centres)."""
+    kw: dict[str, Any] = {"hp": 4, "armour": 4, "defence": 4, **stats}
+    me = unit("User", perks=perks, weapons=[weapon("Gun", range=24, power=4, ap=5)], **kw)
+    foe = unit("Foe", perks=foe_perks or [], hp=4)
+    return scenario([[entry(me)], [entry(foe)]], {0: [(20, 5)], 1: [(20, 5 + gap)]},
+                    phase=phase, automation=automation)  # fmt: skip
+
+
+def _next_turn(state: GameState, faces: list[int]) -> tuple[GameState, list[Event]]:
+    """Pass to the next Game Turn; its start rolls ``faces`` first (then the Roll-Off)."""
+    turn = state.flow.turn
+    while True:
+        new, _ = engine.apply(state, Pass())
+        if new.flow.turn != turn or new.over:
+            out = engine.apply(state, Pass(), dice=ScriptedDice([*faces, 6, 1, 6, 1]))
+            check_invariants(out[0])
+            return out
+        state = new
+
+
+def _work(state: GameState) -> Work:
+    return Work(state, None, DEFAULT_HOOKS)
+
+
+def _stats(state: GameState, uid: int = 0) -> tuple[int, int | None, int | None, int, int]:
+    """Defence, Armour, AEGIS, the Gun's Power and Range as the game reads them."""
+    w = _work(state)
+    st = to_unit_state(w, uid)
+    rng = weapon_ranges(w.info(uid), state.units[uid].statuses)["Gun"]
+    return st.profile.defence, st.profile.armour, st.profile.aegis, st.weapons["Gun"].power, rng
+
+
+def _gun(state: GameState, uid: int = 0) -> Any:
+    return to_unit_state(_work(state), uid).weapons["Gun"]
+
+
+# -- Transform I-III: a form each Game Turn, the engine's by default, the player's by choice ---
+
+
+@pytest.mark.parametrize(
+    ("rank", "ranged_range", "ranged_power"),
+    [
+        pytest.param("Transform I", 36, 4, id="p2530-Transform I"),
+        pytest.param("Transform II", 48, 5, id="p2544-Transform II"),
+        pytest.param("Transform III", 48, 6, id="p2560-Transform III"),
+    ],
+)
+def test_transform_takes_the_engines_form_at_the_start_of_the_game_turn(
+    rank: str, ranged_range: int, ranged_power: int
+) -> None:
+    # L2530 "User can choose one of the following at the start of each Game Turn … Ranged: All
+    # Weapons have their Range increased by 50%" (II and III: "Range doubled, +1 [+2] Power")
+    st, events = _next_turn(_duel([rank]), [])
+    assert any(f"takes the Ranged form ({rank}" in e.text for e in events)
+    _, _, _, power, rng = _stats(st)
+    assert (rng, power) == (ranged_range, ranged_power)
+    # the Foe 30" away (29" between bases) is now in Range of the Gun
+    st = replace(st, flow=replace(st.flow, phase=Phase.ATTACK, active=0))
+    engine.check(st, Attack(0, (("Gun", 1),)))
+    # the form lasts the Game Turn: the next one takes it again
+    st2, _ = _next_turn(st, [])
+    assert sum(1 for s in st2.units[0].statuses if s.name.startswith(rank)) == 1
+
+
+@pytest.mark.parametrize(
+    ("rank", "tank"),
+    [
+        pytest.param("Transform I", (5, 4, None), id="p2530-Transform I"),
+        pytest.param("Transform II", (6, 3, None), id="p2544-Transform II"),
+        pytest.param("Transform III", (7, 3, 6), id="p2560-Transform III"),
+    ],
+)
+def test_transform_the_player_chooses_the_tank_form_before_the_unit_acts(
+    rank: str, tank: tuple[int, int | None, int | None]
+) -> None:
+    # L2530-L2560 Tank: "+1 Defence" / "+2 Defence Stat, increase Armour Save by +1" / "+3
+    # Defence Stat, increase Armour and AEGIS Saves by +1" (no AEGIS: 6+, as Magic Armour)
+    st, _ = _next_turn(_duel([rank], automation=_CHOOSING), [])
+    assert st.flow.phase is Phase.MOVE  # no unit in Reserve: no Deploy Phase
+    listed = [a for a in engine.legal_actions(st) if isinstance(a, UsePerks)]
+    assert UsePerks(0, (f"{rank}: Tank",)) in listed
+    assert UsePerks(0, (f"{rank}: Ranged",)) not in listed  # the form it has
+    st = replace(st, flow=replace(st.flow, active=0))
+    st, events = engine.apply(st, UsePerks(0, (f"{rank}: Tank",)))
+    check_invariants(st)
+    assert any(f"takes the Tank form ({rank}, the player's choice)" in e.text for e in events)
+    defence, armour, aegis, power, rng = _stats(st)
+    assert (defence, armour, aegis) == tank
+    assert (power, rng) == (4, 24)
+    with pytest.raises(RulesError, match="once, before the unit acts"):
+        engine.check(st, UsePerks(0, (f"{rank}: Melee",)))
+
+
+@pytest.mark.parametrize(
+    ("rank", "power", "attacks", "move"),
+    [
+        pytest.param("Transform I", 5, 1, 6, id="p2530-Transform I"),
+        pytest.param("Transform II", 5, 2, 6, id="p2544-Transform II"),
+        pytest.param("Transform III", 6, 3, 12, id="p2560-Transform III"),
+    ],
+)
+def test_transform_melee_form_is_0_range_and_more_power(
+    rank: str, power: int, attacks: int, move: int
+) -> None:
+    # L2530 "Melee: All Weapons become 0\" Range but receive +1 Power" (III: "+2 Power, +1 AP
+    # and +2 Attacks. +6\" to Move")
+    st, _ = _next_turn(_duel([rank], automation=_CHOOSING), [])
+    st = replace(st, flow=replace(st.flow, active=0))
+    st, _ = engine.apply(st, UsePerks(0, (f"{rank}: Melee",)))
+    _, _, _, p, rng = _stats(st)
+    assert (p, rng, _gun(st).attacks) == (power, 0, attacks)
+    assert unit_allowance(_work(st), 0, False) == move
+
+
+def test_p2544_transform_ii_movement_form_is_half_again_move_and_dash() -> None:
+    st, _ = _next_turn(_duel(["Transform II"], automation=_CHOOSING), [])
+    st = replace(st, flow=replace(st.flow, active=0))
+    st, _ = engine.apply(st, UsePerks(0, ("Transform II: Movement",)))
+    w = _work(st)
+    assert (unit_allowance(w, 0, False), unit_allowance(w, 0, True)) == (9, 9)
+
+
+def test_p2530_transform_names_a_form() -> None:
+    st, _ = _next_turn(_duel(["Transform I"], automation=_CHOOSING), [])
+    st = replace(st, flow=replace(st.flow, active=0))
+    with pytest.raises(RulesError, match="name a form for Transform I: Tank, Melee"):
+        engine.check(st, UsePerks(0, ("Transform I: Flying",)))
+    with pytest.raises(RulesError, match="gives no choice"):
+        engine.check(
+            _duel(["Magic Armour I"], automation=_CHOOSING), UsePerks(0, ("Magic Armour I: Tank",))
+        )
+
+
+# -- Wild Armour: a D6 at the start of each Game Turn is the Armour Stat -----------------------
+
+
+def test_p1803_wild_armour_rolls_the_armour_stat_at_the_start_of_the_game_turn() -> None:
+    # L1803 "roll a D6. The result is the User's Armour Stat for this Game Turn"
+    st, events = _next_turn(_duel(["Wild Armour"]), [5])
+    assert any("Wild Armour rolls 5: Armour 5+" in e.text for e in events)
+    assert _stats(st)[1] == 5
+    st, _ = _next_turn(st, [3])
+    assert _stats(st)[1] == 3
+
+
+def test_p1803_wild_armour_a_1_is_2_plus_with_failed_armour_saves_rerolled() -> None:
+    # L1803 "If a '1' is rolled, the Armour Save is 2+ and failed Armour Saves can be rerolled"
+    def shot_at(roll: int) -> tuple[GameState, GameState]:
+        st, _ = _next_turn(_duel(["Wild Armour"]), [roll])
+        foe_turn = replace(st, flow=replace(st.flow, phase=Phase.ATTACK, active=1))
+        foe = replace(foe_turn.units[1], pos=((20.0, 20.0),))
+        foe_turn = replace(foe_turn, units=(foe_turn.units[0], foe))
+        # the Foe's Gun: a 6 succeeds; the Armour Save rolls 1 (failed), then 2
+        after, _ = engine.apply(foe_turn, Attack(1, (("Gun", 0),)), dice=ScriptedDice([6, 1, 2]))
+        check_invariants(after)
+        return st, after
+
+    st, after = shot_at(1)
+    unit_state = to_unit_state(_work(st), 0)
+    assert unit_state.profile.armour == 2 and "Reinforced" in unit_state.profile.perks
+    assert after.units[0].hp == (4,)  # saved on the reroll
+    st, after = shot_at(2)  # a 2: 2+ as well, but no reroll
+    assert _stats(st)[1] == 2 and after.units[0].hp == (3,)
+
+
+# -- Magic Armour I-III: an Aether Test, then the Armour Save improved for the Game Turn -------
+
+
+@pytest.mark.parametrize(
+    ("rank", "armour", "doubled"),
+    [
+        pytest.param("Magic Armour I", 3, 2, id="p1579-Magic Armour I"),
+        pytest.param("Magic Armour II", 2, 2, id="p1581-Magic Armour II"),
+        pytest.param("Magic Armour III", 2, 2, id="p1583-Magic Armour III"),
+    ],
+)
+def test_magic_armour_a_passed_aether_test_improves_the_armour_save(
+    rank: str, armour: int, doubled: int
+) -> None:
+    # L1579 "If successful, the User increases its Armour Save by +1. Maximum of 2+"; L249 an
+    # Aether Test passes on 9 or lower, a 2 doubles the bonus
+    st = _duel([rank], automation=_CHOOSING)
+    assert UsePerks(0, (rank,)) in list(engine.legal_actions(st))
+    after, events = engine.apply(st, UsePerks(0, (rank,)), dice=ScriptedDice([4, 5]))
+    assert any(f"passes its {rank} Aether Test" in e.text for e in events)
+    assert _stats(after)[1] == armour
+    twice, _ = engine.apply(st, UsePerks(0, (rank,)), dice=ScriptedDice([1, 1]))
+    assert _stats(twice)[1] == doubled
+    failed, events = engine.apply(st, UsePerks(0, (rank,)), dice=ScriptedDice([5, 5]))
+    assert _stats(failed)[1] == 4 and any("fails" in e.text for e in events)
+    # for the Game Turn (once per Game Turn in the Standard playstyle)
+    with pytest.raises(RulesError, match="already used this Game Turn"):
+        engine.check(after, UsePerks(0, (rank,)))
+    nxt, _ = _next_turn(after, [])
+    assert _stats(nxt)[1] == 4
+
+
+def test_p1579_magic_armour_gives_a_6_plus_save_to_a_unit_without_one() -> None:
+    st = _duel(["Magic Armour I"], automation=_CHOOSING, armour=None)
+    after, _ = engine.apply(st, UsePerks(0, ("Magic Armour I",)), dice=ScriptedDice([3, 3]))
+    assert _stats(after)[1] == 6
+
+
+def test_p1579_magic_armour_an_aether_12_costs_d6_hp() -> None:
+    # L249 "If the result is 12, the User suffers D6 HP Loss (no Saves allowed)"
+    st = _duel(["Magic Armour I"], automation=_CHOOSING)
+    after, events = engine.apply(st, UsePerks(0, ("Magic Armour I",)), dice=ScriptedDice([6, 6, 2]))
+    check_invariants(after)
+    assert after.units[0].hp == (2,) and _stats(after)[1] == 4
+    assert any("2 HP lost (no Saves)" in e.text for e in events)
+
+
+def test_p1677_resist_i_moves_an_enemys_aether_test_within_12() -> None:
+    # L1677 "Resist I also causes a -1 Dice Modifier to Perks with 'Aether' Activation within
+    # 12\" … Aether will instead require 8 or less to succeed"
+    near = _duel(["Magic Armour I"], automation=_CHOOSING, foe_perks=["Resist I"], gap=10)
+    after, events = engine.apply(near, UsePerks(0, ("Magic Armour I",)), dice=ScriptedDice([4, 5]))
+    assert _stats(after)[1] == 4 and any("fails" in e.text for e in events)
+    far = _duel(["Magic Armour I"], automation=_CHOOSING, foe_perks=["Resist I"], gap=20)
+    after, _ = engine.apply(far, UsePerks(0, ("Magic Armour I",)), dice=ScriptedDice([4, 5]))
+    assert _stats(after)[1] == 3
