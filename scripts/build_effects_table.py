@@ -506,6 +506,14 @@ EFFECTS.update(
             ]
             for rank, forms in _FORMS.items()
         },
+        # L673-L699 Blink I-III (Activate, Limited Use (1)), L1025-L1045 Teleport I-III
+        # (Mastery Test): "The Unit can be relocated anywhere within 6\" [12\", no maximum],
+        # functioning as Movement, but not a Move or Dash … cannot engage or leave a Melee"
+        **{
+            f"{p} {r}": [machinery("relocation")]
+            for p in ("Blink", "Teleport")
+            for r in ("I", "II", "III")
+        },
         # L1803 "At the start of the Game Turn, roll a D6. The result is the User's Armour Stat
         # for this Game Turn. If a '1' is rolled, the Armour Save is 2+ and failed Armour Saves
         # can be rerolled" (Reinforced's reroll, L1659)
@@ -530,6 +538,9 @@ USED_ONCE_PER_TURN = (
     "Magic Armour I",
     "Magic Armour II",
     "Magic Armour III",
+    "Teleport I",
+    "Teleport II",
+    "Teleport III",
 )
 
 

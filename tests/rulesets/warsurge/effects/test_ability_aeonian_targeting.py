@@ -13,7 +13,7 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.actions import Attack, Move
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, GameState, Phase
 
@@ -176,3 +176,79 @@ def test_p879_provoke_lasts_the_game_turn() -> None:
     st = _provoked("Provoke I", gap=10)
     (s,) = [s for s in st.units[2].statuses if s.name == "Provoke"]
     assert s.turns == 1 and s.source == "u0/Provoke I"
+
+
+# -- Blink I-III, Teleport I-III: relocated as Movement, neither a Move nor a Dash ------------
+
+
+def _mover(rank: str, foe_at: float = 40.0, engaged: bool = False) -> GameState:
+    """Standard Move Phase, no ``perk use`` automation: side 0's Jumper (``rank``) at (20, 5),
+    side 1's Foe at (20, ``foe_at``)."""
+    me = unit("Jumper", perks=[rank], hp=3)
+    foe = unit("Foe", hp=3)
+    return scenario(
+        [[entry(me)], [entry(foe)]],
+        {0: [(20, 5)], 1: [(20, foe_at)]},
+        phase=Phase.MOVE,
+        automation=_CHOOSING,
+        engaged=[(0, 1)] if engaged else (),
+    )
+
+
+@pytest.mark.parametrize(
+    ("rank", "limit", "faces"),
+    [
+        pytest.param("Blink I", 6, [], id="p673-Blink I"),
+        pytest.param("Blink II", 12, [], id="p691-Blink II"),
+        pytest.param("Blink III", None, [], id="p699-Blink III"),
+        pytest.param("Teleport I", 6, [4], id="p1025-Teleport I"),
+        pytest.param("Teleport II", 12, [4], id="p1039-Teleport II"),
+        pytest.param("Teleport III", None, [4], id="p1045-Teleport III"),
+    ],
+)
+def test_relocation_toward_the_enemy_is_movement_but_not_a_move(
+    rank: str, limit: int | None, faces: list[int]
+) -> None:
+    # L673 "The Unit can be relocated anywhere within 6\", functioning as Movement, but not a
+    # Move or Dash … Blink cannot engage or leave a Melee"; L699 / L1045 "no maximum distance"
+    st = _mover(rank)
+    assert UsePerks(0, (rank,)) in list(engine.legal_actions(st))
+    st, events = engine.apply(st, UsePerks(0, (rank,)), dice=ScriptedDice(faces))
+    check_invariants(st)
+    y = st.units[0].pos[0][1]
+    if limit is not None:
+        assert y == pytest.approx(5 + limit)
+    else:
+        assert 17 < y < 39 and not st.engaged  # far beyond 12", short of a Melee
+    assert any(f"by {rank}" in e.text for e in events)
+    assert st.units[0].moved[0] and not st.units[0].unit_moved  # Movement, not a Move
+    st, _ = engine.apply(st, Move(0, to=(20.0, y + 6)))  # the unit still makes its Move
+    check_invariants(st)
+    assert st.units[0].pos[0][1] == pytest.approx(y + 6)
+
+
+def test_p673_blink_to_a_chosen_point_once_per_game() -> None:
+    st = _mover("Blink I")
+    st, _ = engine.apply(st, UsePerks(0, ("Blink I: 24,8",)))
+    assert st.units[0].pos[0] == pytest.approx((24.0, 8.0))
+    nxt = replace(st, flow=replace(st.flow, turn=st.flow.turn + 1))
+    with pytest.raises(RulesError, match="once per game"):
+        engine.check(nxt, UsePerks(0, ("Blink I",)))
+    with pytest.raises(RulesError, match='up to 6"'):
+        engine.check(_mover("Blink I"), UsePerks(0, ("Blink I: 20,20",)))
+
+
+def test_p673_blink_cannot_leave_or_engage_a_melee() -> None:
+    with pytest.raises(RulesError, match="cannot leave a Melee"):
+        engine.check(_mover("Blink II", foe_at=6.0, engaged=True), UsePerks(0, ("Blink II",)))
+    with pytest.raises(RulesError, match="cannot engage a Melee"):
+        engine.check(_mover("Blink II", foe_at=12.0), UsePerks(0, ("Blink II: 20,11",)))
+
+
+def test_p1025_teleport_a_failed_mastery_test_does_not_relocate() -> None:
+    st = _mover("Teleport I")
+    st, events = engine.apply(st, UsePerks(0, ("Teleport I",)), dice=ScriptedDice([1]))
+    assert st.units[0].pos[0] == (20.0, 5.0)
+    assert any("fails its Teleport I test" in e.text for e in events)
+    with pytest.raises(RulesError, match="already used this Game Turn"):
+        engine.check(st, UsePerks(0, ("Teleport I",)))

@@ -62,6 +62,8 @@ MACHINERIES: Mapping[str, str] = {
     "Target: Taunt, Provoke, Trajectory)",
     "transform": "warbench.rulesets.warsurge.game.perk_limits (a form chosen at the start of "
     "each Game Turn: Transform I-III; Wild Armour's roll)",
+    "relocation": "warbench.rulesets.warsurge.game.perk_relocation (Blink, Teleport: Movement "
+    "that is neither a Move nor a Dash)",
 }
 
 E = TypeVar("E", bound=StrEnum)

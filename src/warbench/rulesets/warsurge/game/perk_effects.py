@@ -116,6 +116,7 @@ PLAYED_MACHINERIES = frozenset(
         "presence",
         "targeting",
         "transform",
+        "relocation",
     }
 )
 
@@ -166,6 +167,13 @@ USED_PERKS = frozenset(
         "Transform I",
         "Transform II",
         "Transform III",
+        # relocated as Movement, neither a Move nor a Dash (L673, L1025; ``perk_relocation``)
+        "Blink I",
+        "Blink II",
+        "Blink III",
+        "Teleport I",
+        "Teleport II",
+        "Teleport III",
     }
 )
 

@@ -40,7 +40,13 @@ from warbench.rulesets.warsurge.effects.runtime import (
 )
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom, perk_limits, perk_roster, perk_turn
+from warbench.rulesets.warsurge.game import (
+    geom,
+    perk_limits,
+    perk_relocation,
+    perk_roster,
+    perk_turn,
+)
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
@@ -285,6 +291,9 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
     if row.name in perk_limits.TRANSFORM:
         return _form_refused(work, uid, row, option)
+    if row.name in perk_relocation.RELOCATE:
+        why = _once(work, uid, row)
+        return why if why is not None else perk_relocation.refused(work, uid, row.name, option)
     if option:
         return f"{row.name} gives no choice to name ({option!r}, {row.source})"
     if row.name in perk_limits.PROVOKE and perk_limits.provoke_target(work, uid, row.name) is None:
@@ -297,6 +306,12 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         and clear_target(work, uid, row) is None
     ):
         return f"no unit within {row.name}'s Radius has an effect it removes ({row.source})"
+    return _once(work, uid, row)
+
+
+def _once(work: Work, uid: int, row: PerkEffects) -> str | None:
+    """Limited Use, and once per Game Turn in the Standard playstyle (§12.2 L227)."""
+    u = work.units[uid]
     this_turn = 1 if u.counter(f"used {row.name}") == work.flow.turn else 0
     advanced = work.setup.playstyle is Playstyle.ADVANCED
     return use_refusal(
@@ -454,6 +469,9 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
         if not passed:
             return
     work.units[uid] = work.units[uid].with_use(row.name)
+    if row.name in perk_relocation.RELOCATE:
+        perk_relocation.relocate(work, uid, row.name, option)
+        return
     for e in row.effects:
         if e.kind is EffectKind.STATUS and e.target.kind is TargetKind.TARGET:
             _status_on_target(work, uid, row, e)
