@@ -514,6 +514,13 @@ EFFECTS.update(
             for p in ("Blink", "Teleport")
             for r in ("I", "II", "III")
         },
+        # L971-L1007 Revive I-III, L915-L957 Reanimate I-III (Casualty, Mastery Test): "all
+        # models of the slain Unit are brought back into Coherency at full HP"
+        **{
+            f"{p} {r}": [machinery("revive")]
+            for p in ("Revive", "Reanimate")
+            for r in ("I", "II", "III")
+        },
         # L1803 "At the start of the Game Turn, roll a D6. The result is the User's Armour Stat
         # for this Game Turn. If a '1' is rolled, the Armour Save is 2+ and failed Armour Saves
         # can be rerolled" (Reinforced's reroll, L1659)

@@ -6,6 +6,7 @@ Test names carry the rank's source line (``p1394``), which ``warbench perks --co
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,13 @@ from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Move
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
-from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, GameState, Phase
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    Automation,
+    GameState,
+    Location,
+    Phase,
+)
 
 _CHOOSING = ALL_AUTOMATIONS - {Automation.PERK_USE}
 
@@ -252,3 +259,65 @@ def test_p1025_teleport_a_failed_mastery_test_does_not_relocate() -> None:
     assert any("fails its Teleport I test" in e.text for e in events)
     with pytest.raises(RulesError, match="already used this Game Turn"):
         engine.check(st, UsePerks(0, ("Teleport I",)))
+
+
+# -- Revive I-III, Reanimate I-III: a fallen friendly unit back at full HP ----------------------
+
+
+def _fallen(rank: str, gap: float, points: int = 100, face: int = 4) -> tuple[GameState, Any]:
+    """Side 1's Foe shoots side 0's Ally (1 model, 2 HP, ``points``) dead; side 0's Medic
+    (``rank``, 100 pts) stands ``gap`` inches (centres) from the Ally and tests with ``face``."""
+    medic = unit("Medic", perks=[rank], hp=3)
+    ally = unit("Ally", hp=2)
+    foe = unit("Foe", hp=3, weapons=[weapon("Gun", range=30, power=6, attacks=2)])
+    st = scenario(
+        [[entry(medic), entry(ally, points=points)], [entry(foe)]],
+        {0: [(10, 10)], 1: [(10 + gap, 10)], 2: [(10 + gap, 30)]},
+        phase=Phase.ATTACK,
+        active=1,
+    )
+    after, events = engine.apply(st, Attack(2, (("Gun", 1),)), dice=ScriptedDice([6, 6, face]))
+    check_invariants(after)
+    return after, events
+
+
+@pytest.mark.parametrize(
+    ("rank", "radius"),
+    [
+        pytest.param("Revive I", 6, id="p971-Revive I"),
+        pytest.param("Revive II", 12, id="p997-Revive II"),
+        pytest.param("Revive III", 18, id="p1007-Revive III"),
+        pytest.param("Reanimate I", 6, id="p915-Reanimate I"),
+        pytest.param("Reanimate II", 12, id="p945-Reanimate II"),
+        pytest.param("Reanimate III", 18, id="p957-Reanimate III"),
+    ],
+)
+def test_a_unit_slain_within_the_radius_comes_back_at_full_hp(rank: str, radius: int) -> None:
+    # L971 "With a successful Mastery Test, all models of the slain Unit are brought back into
+    # Coherency at full HP"
+    after, events = _fallen(rank, gap=radius)  # an edge gap of radius - 1
+    assert after.units[1].location is Location.TABLE and after.units[1].hp == (2,)
+    assert any(f"{rank} restores 2 HP" in e.text for e in events)
+    failed, _ = _fallen(rank, gap=radius, face=1)
+    assert not failed.units[1].living()  # a casualty (removed as the Attack Phase goes on)
+    beyond, _ = _fallen(rank, gap=radius + 1.5)
+    assert not beyond.units[1].living()  # a casualty (removed as the Attack Phase goes on)
+    # Point Cost (Lesser): the slain unit's full Point Cost may not exceed the User's
+    dearer, _ = _fallen(rank, gap=radius, points=150)
+    assert not dearer.units[1].living()  # a casualty (removed as the Attack Phase goes on)
+
+
+def test_p915_reanimated_units_fall_with_their_reanimator() -> None:
+    # L915 "If the User becomes a casualty, all Units reanimated by the User also become
+    # casualties"
+    after, _ = _fallen("Reanimate I", gap=4)
+    assert after.units[1].living()
+    again = replace(after, flow=replace(after.flow, active=1),
+                    units=(after.units[0], after.units[1], after.units[2]))  # fmt: skip
+    st = replace(again, units=(replace(again.units[0], hp=(1,)), *again.units[1:]))
+    st = replace(st, units=(st.units[0], st.units[1], replace(st.units[2], acted=False)))
+    done, events = engine.apply(st, Attack(2, (("Gun", 0),)), dice=ScriptedDice([6, 6]))
+    check_invariants(done)
+    assert not done.units[0].living()
+    assert done.units[1].location is Location.DESTROYED
+    assert any("Ally falls with" in e.text for e in events)

@@ -64,6 +64,8 @@ MACHINERIES: Mapping[str, str] = {
     "each Game Turn: Transform I-III; Wild Armour's roll)",
     "relocation": "warbench.rulesets.warsurge.game.perk_relocation (Blink, Teleport: Movement "
     "that is neither a Move nor a Dash)",
+    "revive": "warbench.rulesets.warsurge.game.perk_revive (Revive, Reanimate: a fallen unit "
+    "brought back at full HP)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -117,6 +117,7 @@ PLAYED_MACHINERIES = frozenset(
         "targeting",
         "transform",
         "relocation",
+        "revive",
     }
 )
 

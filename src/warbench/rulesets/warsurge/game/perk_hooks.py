@@ -44,6 +44,7 @@ from warbench.rulesets.warsurge.game import (
     geom,
     perk_limits,
     perk_relocation,
+    perk_revive,
     perk_roster,
     perk_turn,
 )
@@ -675,6 +676,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.TURN_END, perk_turn.last_stand_ends, "Last Stand ends", first=True)
     reg.register(Hook.TURN_START, perk_limits.forms_at_turn_start, "Transform, Wild Armour")
     reg.register(Hook.DEPLOY, perk_limits.forms_on_deploy, "Transform on arrival")
+    reg.register(Hook.CASUALTY, perk_revive.on_casualty, "Revive, Reanimate")
 
 
 register_perk_hooks(DEFAULT_HOOKS)
