@@ -521,6 +521,17 @@ EFFECTS.update(
             for p in ("Revive", "Reanimate")
             for r in ("I", "II", "III")
         },
+        # L4115 Warp (HP Loss, D6 (6+) per HP Loss): "the Target will be sent into Reserve"
+        # at the end of the Phase; L1081 Vanish (Mastery Test): "The User enters Reserve at
+        # the end of the Phase"; L2329 Unstable (Mastery Test after HP Loss): "go into Reserve
+        # and must stay there for the current Game Turn"
+        "Warp": [status("Warp", turns=1), machinery("reserve")],
+        "Vanish": [status("Vanish", turns=1, target="self"), machinery("reserve")],
+        "Unstable": [
+            status("Unstable", turns=1, target="self"),
+            machinery("start of turn"),
+            machinery("reserve"),
+        ],
         # L1803 "At the start of the Game Turn, roll a D6. The result is the User's Armour Stat
         # for this Game Turn. If a '1' is rolled, the Armour Save is 2+ and failed Armour Saves
         # can be rerolled" (Reinforced's reroll, L1659)
@@ -548,6 +559,7 @@ USED_ONCE_PER_TURN = (
     "Teleport I",
     "Teleport II",
     "Teleport III",
+    "Vanish",
 )
 
 

@@ -14,13 +14,19 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
-from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, GameState, Phase
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    Automation,
+    GameState,
+    Location,
+    Phase,
+)
 from warbench.rulesets.warsurge.game.work import Work, to_unit_state
 
 _CHOOSING = ALL_AUTOMATIONS - {Automation.PERK_USE}
@@ -257,3 +263,75 @@ def test_p1677_resist_i_moves_an_enemys_aether_test_within_12() -> None:
     far = _duel(["Magic Armour I"], automation=_CHOOSING, foe_perks=["Resist I"], gap=20)
     after, _ = engine.apply(far, UsePerks(0, ("Magic Armour I",)), dice=ScriptedDice([4, 5]))
     assert _stats(after)[1] == 3
+
+
+# -- into Reserve: Warp, Vanish, Unstable -------------------------------------------------------
+
+
+def _end_phase(state: GameState) -> GameState:
+    phase = state.flow.phase
+    while state.flow.phase is phase and not state.over:
+        state, _ = engine.apply(state, Pass())
+        check_invariants(state)
+    return state
+
+
+def test_p4115_warp_a_6_sends_the_target_into_reserve_until_the_next_game_turn() -> None:
+    # L4115 "For each HP Loss caused by a Warp Weapon, roll a D6. If any D6 result in a 6, the
+    # Target will be sent into Reserve … Standard: The Target will be able to Deploy in the
+    # following Game Turn"
+    def shot(face: int) -> GameState:
+        me = unit("Warper", weapons=[weapon("Gun", range=24, power=6, perks=["Warp"])])
+        foe = unit("Foe", hp=3)
+        st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 5)], 1: [(20, 15)]},
+                      phase=Phase.ATTACK)  # fmt: skip
+        st, events = engine.apply(st, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, face]))
+        assert any("Warp" in e.text for e in events)
+        return st
+
+    st = shot(6)
+    assert st.units[1].location is Location.TABLE  # at the end of the Phase
+    st = _end_phase(st)
+    assert st.units[1].location is Location.RESERVE and st.units[1].hp == (2,)
+    with pytest.raises(RulesError, match="may deploy from the next Game Turn"):
+        engine.check(replace(st, flow=replace(st.flow, phase=Phase.DEPLOY, active=1)),
+                     Deploy(1))  # fmt: skip
+    nxt, _ = _next_turn(st, [])
+    assert nxt.flow.phase is Phase.DEPLOY
+    nxt = replace(nxt, flow=replace(nxt.flow, active=1))
+    nxt, _ = engine.apply(nxt, Deploy(1))
+    assert nxt.units[1].location is Location.TABLE
+    missed = _end_phase(shot(5))
+    assert missed.units[1].location is Location.TABLE
+
+
+def test_p1081_vanish_a_passed_mastery_test_enters_reserve_at_the_end_of_the_phase() -> None:
+    # L1081 "The User enters Reserve at the end of the Phase … regardless of whether they are
+    # engaged in a Melee"
+    me = unit("Ghost", perks=["Vanish"], hp=3)
+    foe = unit("Foe", hp=3)
+    st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 5)], 1: [(20, 6.05)]},
+                  phase=Phase.MOVE, automation=_CHOOSING, engaged=[(0, 1)])  # fmt: skip
+    assert UsePerks(0, ("Vanish",)) in list(engine.legal_actions(st))
+    st, _ = engine.apply(st, UsePerks(0, ("Vanish",)), dice=ScriptedDice([4]))
+    assert st.units[0].location is Location.TABLE
+    st = _end_phase(st)
+    assert st.units[0].location is Location.RESERVE and not st.engaged
+    assert not any(s.name == "Vanish" for s in st.units[0].statuses)
+
+
+def test_p2329_unstable_a_failed_mastery_test_after_hp_loss_goes_into_reserve() -> None:
+    # L2329 "If failed, the User will go into Reserve and must stay there for the current Game
+    # Turn and can be Deployed next Game Turn"
+    def start(face: int) -> tuple[GameState, list[Event]]:
+        st = _duel(["Unstable"])
+        u = st.units[0].with_counter("hp lost turn", st.flow.turn)
+        return _next_turn(replace(st, units=(u, st.units[1])), [face])
+
+    st, events = start(1)
+    assert st.units[0].location is Location.RESERVE
+    assert any("Unstable: into Reserve" in e.text for e in events)
+    with pytest.raises(RulesError, match=r"went into Reserve this Game Turn \(Unstable"):
+        engine.check(replace(st, flow=replace(st.flow, phase=Phase.DEPLOY, active=0)), Deploy(0))
+    calm, _ = start(4)
+    assert calm.units[0].location is Location.TABLE

@@ -66,6 +66,8 @@ MACHINERIES: Mapping[str, str] = {
     "that is neither a Move nor a Dash)",
     "revive": "warbench.rulesets.warsurge.game.perk_revive (Revive, Reanimate: a fallen unit "
     "brought back at full HP)",
+    "reserve": "warbench.rulesets.warsurge.game.perk_reserve (Warp, Vanish, Unstable: a unit "
+    "sent into Reserve)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -118,6 +118,7 @@ PLAYED_MACHINERIES = frozenset(
         "transform",
         "relocation",
         "revive",
+        "reserve",
     }
 )
 
@@ -175,6 +176,8 @@ USED_PERKS = frozenset(
         "Teleport I",
         "Teleport II",
         "Teleport III",
+        # a Mastery Test, then into Reserve at the end of the Phase (L1081; ``perk_reserve``)
+        "Vanish",
     }
 )
 

@@ -44,6 +44,7 @@ from warbench.rulesets.warsurge.game import (
     geom,
     perk_limits,
     perk_relocation,
+    perk_reserve,
     perk_revive,
     perk_roster,
     perk_turn,
@@ -677,6 +678,8 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.TURN_START, perk_limits.forms_at_turn_start, "Transform, Wild Armour")
     reg.register(Hook.DEPLOY, perk_limits.forms_on_deploy, "Transform on arrival")
     reg.register(Hook.CASUALTY, perk_revive.on_casualty, "Revive, Reanimate")
+    reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")
+    reg.register(Hook.TURN_START, perk_reserve.at_turn_start, "Unstable: into Reserve")
 
 
 register_perk_hooks(DEFAULT_HOOKS)

@@ -50,7 +50,16 @@ if TYPE_CHECKING:
 BOOK = "000_94ecc6a4c74d351b.txt"
 
 #: Psychological perks tested at the start of a Game Turn after HP Loss (L2197-L2299).
-SHAKEN = ("Conviction", "Execution", "Frenzy", "Morale I", "Morale II", "Panic", "Pusillanimous")
+SHAKEN = (
+    "Conviction",
+    "Execution",
+    "Frenzy",
+    "Morale I",
+    "Morale II",
+    "Panic",
+    "Pusillanimous",
+    "Unstable",  # L2329: into Reserve on a failure (perk_reserve)
+)
 #: Unit Perks read at the start of a Game Turn.
 TURN_UNIT = frozenset({*SHAKEN, "Powered by Pain", "+Armour I", "+Armour II"})
 #: Weapon Perks read at the start of a Game Turn.
@@ -456,6 +465,7 @@ _SHAKEN_PLAY = {
     "Morale II": _on_failure("Morale II", "-2 to all Attack Dice this Game Turn"),
     "Panic": _on_failure("Panic", "Immobile and no Weapons this Game Turn"),
     "Pusillanimous": _pusillanimous,
+    "Unstable": _on_failure("Unstable", "into Reserve for this Game Turn"),
 }
 
 _ORDINAL = {2: "2nd", 3: "3rd", 4: "4th"}
