@@ -14,7 +14,7 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Move, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
@@ -335,3 +335,41 @@ def test_p2329_unstable_a_failed_mastery_test_after_hp_loss_goes_into_reserve() 
         engine.check(replace(st, flow=replace(st.flow, phase=Phase.DEPLOY, active=0)), Deploy(0))
     calm, _ = start(4)
     assert calm.units[0].location is Location.TABLE
+
+
+# -- the engine's own choices read the Ranges perks give (the scripted player, perk use) ------
+
+
+def test_p2530_the_scripted_player_holds_its_ground_within_its_transformed_range() -> None:
+    # the scripted player stays put with a target within 3/4 of its reach: the reach is the
+    # Range the game checks (Transform I's Ranged form: 12" x 3/2 = 18"), not the printed 12"
+    from warbench.rulesets.warsurge.game.players import ScriptedPlayer
+
+    def choice(perks: list[str]) -> object:
+        me = unit("Gunner", perks=perks, weapons=[weapon("Gun", range=12)])
+        foe = unit("Foe", hp=3)
+        st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 5)], 1: [(20, 18)]},
+                      phase=Phase.ATTACK)  # fmt: skip
+        st, _ = _next_turn(st, [])
+        assert st.flow.phase is Phase.MOVE
+        st = replace(st, flow=replace(st.flow, active=0))
+        return ScriptedPlayer().choose(st)
+
+    assert isinstance(choice([]), Move)  # 12" away, printed reach 12": closes in
+    assert isinstance(choice(["Transform I"]), Pass)  # Ranged form, 18": holds its ground
+
+
+def test_p1759_smokescreen_is_used_when_the_unit_is_within_an_enemys_reach() -> None:
+    # the engine's choice (the ``perk use`` automation): Smokescreen the first time an enemy
+    # could reach the unit with its Move, Dash and weapon Range (a 30" Gun, 40" away: 42")
+    hidden = unit("Hidden", perks=["Smokescreen"], hp=3)
+    far_gun = unit("Far", weapons=[weapon("Gun", range=30)])
+    st = scenario([[entry(hidden)], [entry(far_gun)]], {0: [(10, 3)], 1: [(10, 44)]},
+                  phase=Phase.ATTACK)  # fmt: skip
+    _, events = _next_turn(st, [])
+    assert any("uses Smokescreen" in e.text for e in events)
+    short_gun = unit("Near", weapons=[weapon("Gun", range=12)])  # 24": out of its reach
+    st = scenario([[entry(hidden)], [entry(short_gun)]], {0: [(10, 3)], 1: [(10, 44)]},
+                  phase=Phase.ATTACK)  # fmt: skip
+    _, events = _next_turn(st, [])
+    assert not any("uses Smokescreen" in e.text for e in events)

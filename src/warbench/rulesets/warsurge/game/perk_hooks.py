@@ -52,7 +52,12 @@ from warbench.rulesets.warsurge.game import (
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
-from warbench.rulesets.warsurge.game.perk_effects import AUTOMATIC_USES, markers_of, statuses_of
+from warbench.rulesets.warsurge.game.perk_effects import (
+    AUTOMATIC_USES,
+    markers_of,
+    statuses_of,
+    weapon_ranges,
+)
 from warbench.rulesets.warsurge.game.perk_turn import free_spot as _free_spot
 from warbench.rulesets.warsurge.game.perk_turn import lose_hp
 from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
@@ -235,8 +240,10 @@ def automatic_perk_uses(work: Work, phase: str) -> None:
 
     * Recover (L1611, D3 HP) and Regenerate (L1645, a tenth of full HP, rounded up) when the
       unit has lost HP and is not under Virus (L2876);
-    * Adrenaline (L666) and Smokescreen (L1759), once per game, the first time an enemy unit on
-      the battlefield is within 18" of the unit (it is about to matter).
+    * Adrenaline (L666), once per game, the first time an enemy unit is within the unit's reach
+      (its Move, Dash and longest weapon Range as the game reads them, :func:`_reach`), and
+      Smokescreen (L1759) the first time the unit is within an enemy unit's reach: it is about
+      to matter (at least 18", the engine's former choice).
 
     This is the hook a player's decision replaces: without the automation nothing is used here
     (as Burst and Darkside, ``attacks.choose_perk_use``), and a ``UsePerk`` decision of the
@@ -262,16 +269,22 @@ def _wants(work: Work, uid: int, name: str) -> bool:
         hurt = u.current_hp < work.info(uid).max_hp
         return hurt and not any(s.name == "Virus" for s in u.statuses)
     if name in ("Adrenaline", "Smokescreen"):
-        mine = work.xy(uid)
-        for other in work.units:
-            if other.location is not Location.TABLE or not work.enemies(uid, other.uid):
-                continue
-            d = geom.edge_distances(
-                mine, work.info(uid).radius, work.xy(other.uid), work.info(other.uid).radius
-            )
-            if d.size and float(d.min()) <= 18.0:
-                return True
+        return any(
+            _gap(work, uid, other.uid) <= _reach(work, uid if name == "Adrenaline" else other.uid)
+            for other in work.units
+            if other.location is Location.TABLE and work.enemies(uid, other.uid)
+        )
     return False
+
+
+def _reach(work: Work, uid: int) -> float:
+    """How far ``uid`` threatens this Game Turn: its Move and Dash and its longest weapon Range
+    as the game reads them (perk statuses: Limit Break, Transform, Blind …), at least 18"."""
+    from warbench.rulesets.warsurge.game.movement import unit_allowance
+
+    ranges = weapon_ranges(work.info(uid), work.units[uid].statuses)
+    move = unit_allowance(work, uid, False) + unit_allowance(work, uid, True)
+    return max(18.0, float(move + max(ranges.values(), default=0)))
 
 
 def split_option(name: str) -> tuple[str, str]:
