@@ -521,6 +521,10 @@ EFFECTS.update(
             for p in ("Revive", "Reanimate")
             for r in ("I", "II", "III")
         },
+        # L3200 Twin, L3186 Triune: "The Wielder only selects one of the Twin [Triune] Weapons
+        # each time it Attacks"
+        "Twin": [machinery("targeting")],
+        "Triune": [machinery("targeting")],
         # L4115 Warp (HP Loss, D6 (6+) per HP Loss): "the Target will be sent into Reserve"
         # at the end of the Phase; L1081 Vanish (Mastery Test): "The User enters Reserve at
         # the end of the Phase"; L2329 Unstable (Mastery Test after HP Loss): "go into Reserve

@@ -321,3 +321,35 @@ def test_p915_reanimated_units_fall_with_their_reanimator() -> None:
     assert not done.units[0].living()
     assert done.units[1].location is Location.DESTROYED
     assert any("Ally falls with" in e.text for e in events)
+
+
+# -- Twin, Triune: one weapon of the set each time the Wielder Attacks ------------------------
+
+
+@pytest.mark.parametrize(
+    ("rank", "size"),
+    [pytest.param("Twin", 2, id="p3200-Twin"), pytest.param("Triune", 3, id="p3186-Triune")],
+)
+def test_linked_weapons_one_of_the_set_each_attack(rank: str, size: int) -> None:
+    # L3200 "The Wielder only selects one of the Twin Weapons each time it Attacks"
+    linked = [weapon(f"Bomb {k}", range=24, power=4 + k, perks=[rank]) for k in range(size)]
+    me = unit("Bomber", weapons=[*linked, weapon("Knife", range=24)])
+    foe = unit("Foe", hp=9)
+    st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 5)], 1: [(20, 15)]},
+                  phase=Phase.ATTACK)  # fmt: skip
+    with pytest.raises(RulesError, match=f"only one of its {rank} Weapons"):
+        engine.check(st, Attack(0, (("Bomb 0", 1), (f"Bomb {size - 1}", 1))))
+    attacks = [a for a in engine.legal_actions(st) if isinstance(a, Attack)]
+    assert attacks and all(
+        sum(1 for t in a.targets if t[0].startswith("Bomb")) == 1 for a in attacks
+    )
+    assert ("Bomb 0", 1) in attacks[0].targets and ("Knife", 1) in attacks[0].targets
+    # the player may choose another of the set
+    after = _shoot(st, Attack(0, ((f"Bomb {size - 1}", 1), ("Knife", 1))))
+    assert after.units[1].hp != st.units[1].hp
+    # without the perk both are used in one Attack
+    plain = scenario(
+        [[entry(unit("Bomber", weapons=[weapon("Bomb 0"), weapon("Bomb 1")]))], [entry(foe)]],
+        {0: [(20, 5)], 1: [(20, 15)]}, phase=Phase.ATTACK,
+    )  # fmt: skip
+    engine.check(plain, Attack(0, (("Bomb 0", 1), ("Bomb 1", 1))))

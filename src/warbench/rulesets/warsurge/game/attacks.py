@@ -23,7 +23,11 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
-from warbench.rulesets.warsurge.game.perk_limits import target_refusal, weapon_refusal
+from warbench.rulesets.warsurge.game.perk_limits import (
+    linked_refusal,
+    target_refusal,
+    weapon_refusal,
+)
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -70,6 +74,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     if holder != uid:
         stationary = stationary and not w.units[holder].unit_moved
     shares = _check_shares(w, uid, action, profiles, carried)
+    if (twin := linked_refusal(w, uid, [s[0] for s in shares])) is not None:  # Twin, Triune
+        raise err(twin, "Perks §12.5 Limitation")
     uperks = perks_of(info.unit.profile.perks)
     for wname, target, chosen in shares:
         if not 0 <= target < len(w.units) or not w.enemies(uid, target):

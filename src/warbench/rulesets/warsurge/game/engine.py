@@ -510,7 +510,7 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
                     out.setdefault(wp.name, []).append(foe)
         if first and len(out) == len(info.unit.weapons):
             break
-    return out
+    return perk_limits.one_of_each_set(w, uid, out)  # Twin, Triune: one weapon of a set
 
 
 def attack_candidates(w: Work, uid: int) -> Iterator[Action]:

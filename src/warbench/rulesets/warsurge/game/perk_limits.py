@@ -6,6 +6,7 @@ Resist I/II L1677). The ``weapon limit`` and ``test modifiers`` machineries of t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -121,6 +122,10 @@ TAUNT = {"Taunt I": 6.0, "Taunt II": 12.0}
 #: Melee with the User) must Target it (the status ``Provoke`` on that unit, sourced by the User).
 PROVOKE = {"Provoke I": 12.0, "Provoke II": 24.0}
 PROVOKED = "Provoke"
+#: Twin (L3200) and Triune (L3186): "the Weapon is part of a two [three] Weapon set … The
+#: Wielder only selects one of the Twin Weapons each time it Attacks"; a unit's weapons with
+#: the perk form sets in profile order (docs/rulings.md).
+LINKED = {"Twin": 2, "Triune": 3}
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,7 @@ class _TargetIndex:
     taunters: tuple[tuple[int, float, str], ...]  # (uid, radius, rank)
     unyielding: frozenset[int]
     heal: dict[int, frozenset[str]]  # uid -> its weapons with Heal
+    linked: dict[int, tuple[tuple[str, tuple[str, ...]], ...]]  # uid -> (perk, weapon set)
 
 
 _TARGETS: dict[int, tuple[GameSetup, _TargetIndex]] = {}
@@ -151,7 +157,15 @@ def _target_index(setup: GameSetup) -> _TargetIndex:
         (uid, TAUNT[n], n) for uid, p in enumerate(idx.units) for n in sorted(p.unit & TAUNT.keys())
     )
     unyielding = frozenset(uid for uid, p in enumerate(idx.units) if "Unyielding" in p.unit)
-    out = _TargetIndex(trajectory, taunters, unyielding, heal)
+    linked: dict[int, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+    for uid, p in enumerate(idx.units):
+        sets: list[tuple[str, tuple[str, ...]]] = []
+        for perk, size in LINKED.items():
+            members = [w for w, names in p.weapons if perk in names]
+            sets.extend((perk, tuple(members[k : k + size])) for k in range(0, len(members), size))
+        if sets:
+            linked[uid] = tuple(sets)
+    out = _TargetIndex(trajectory, taunters, unyielding, heal, linked)
     if len(_TARGETS) > 64:
         _TARGETS.clear()
     _TARGETS[id(setup)] = (setup, out)
@@ -350,3 +364,35 @@ def aether_modifier(work: Work, uid: int) -> int:
         if _on_table(work, uid) and _gap(work, uid, other) <= radius + 1e-9:
             worst = min(worst, m)
     return worst
+
+
+def linked_refusal(work: Work, uid: int, weapons: Iterable[str]) -> str | None:
+    """Why an Attack of ``uid`` may not use these ``weapons`` together (two of one Twin or
+    Triune set, L3186-L3200), or ``None``."""
+    sets = _target_index(work.setup).linked.get(uid)
+    if not sets:
+        return None
+    named = set(weapons)
+    for perk, members in sets:
+        both = [w for w in members if w in named]
+        if len(both) > 1:
+            return (
+                f"{work.label(uid)} selects only one of its {perk} Weapons ({', '.join(members)}) "
+                f"each time it Attacks ({perk}, {_rule(perk)})"
+            )
+    return None
+
+
+def one_of_each_set(work: Work, uid: int, targets: dict[str, list[int]]) -> dict[str, list[int]]:
+    """``targets`` (weapon -> units it may attack) with one weapon of each Twin or Triune set:
+    the first in profile order that has a target (the engine's choice; the player may name
+    another in its Attack)."""
+    sets = _target_index(work.setup).linked.get(uid)
+    if not sets:
+        return targets
+    out = dict(targets)
+    for _, members in sets:
+        present = [w for w in members if w in out]
+        for extra in present[1:]:
+            del out[extra]
+    return out
