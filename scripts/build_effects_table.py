@@ -521,6 +521,15 @@ EFFECTS.update(
             for p in ("Revive", "Reanimate")
             for r in ("I", "II", "III")
         },
+        # L2716 "the Target will automatically fail all Mastery and Skill Tests on the
+        # following Game Turn" (its Weapons' Aether part: no Weapon uses Aether in play yet)
+        "Fugue": [status("Fugue", turns=1, delay=1)],
+        # L2919 "the User gains +1 Attack to this Weapon when the Target Unit is removed as a
+        # casualty" (for the rest of the game, one per Target slain)
+        "Bloodlust": [
+            status("Bloodlust", mod("Attacks", "add", 1), turns=None, target="self"),
+            machinery("casualty"),
+        ],
         # L3200 Twin, L3186 Triune: "The Wielder only selects one of the Twin [Triune] Weapons
         # each time it Attacks"
         "Twin": [machinery("targeting")],

@@ -373,3 +373,64 @@ def test_p1759_smokescreen_is_used_when_the_unit_is_within_an_enemys_reach() -> 
                   phase=Phase.ATTACK)  # fmt: skip
     _, events = _next_turn(st, [])
     assert not any("uses Smokescreen" in e.text for e in events)
+
+
+# -- Bloodlust (L2919), Fugue (L2716) -----------------------------------------------------------
+
+
+def _killers(models: int = 2) -> GameState:
+    """Side 0's Berserker (a Bloodlust Axe, 1 Attack, Power 8) and Ally (a Gun); side 1's Foe."""
+    axe = weapon("Axe", range=24, power=8, attacks=1, perks=["Bloodlust"])
+    me = unit("Berserker", weapons=[axe], hp=3)
+    ally = unit("Ally", weapons=[weapon("Gun", range=24, power=8)], hp=3)
+    foe = unit("Foe", hp=1, models=models)
+    return scenario([[entry(me), entry(ally)], [entry(foe)]],
+                    {0: [(20, 5)], 1: [(24, 5)], 2: [(20, 15), (21.5, 15)][:models]},
+                    phase=Phase.ATTACK)  # fmt: skip
+
+
+def test_p2919_bloodlust_a_target_it_hurt_slain_gives_the_weapon_an_attack() -> None:
+    # L2919 "If the User has contributed any HP Loss to the Target … the User gains +1 Attack
+    # to this Weapon when the Target Unit is removed as a casualty"
+    st = _killers()
+    st, _ = engine.apply(st, Attack(0, (("Axe", 2),)), dice=ScriptedDice([6]))  # 1 of 2 falls
+    assert _work(st).units[2].living() and to_unit_state(_work(st), 0).weapons["Axe"].attacks == 1
+    st = replace(st, flow=replace(st.flow, active=0))
+    st, events = engine.apply(st, Attack(1, (("Gun", 2),)), dice=ScriptedDice([6]))  # the Ally
+    check_invariants(st)
+    assert not st.units[2].living()
+    assert any("Bloodlust, Axe +1 Attack" in e.text for e in events)
+    assert to_unit_state(_work(st), 0).weapons["Axe"].attacks == 2
+    # a Target the Axe never hurt: nothing
+    st = _killers(models=1)
+    st, _ = engine.apply(st, Attack(1, (("Gun", 2),)), dice=ScriptedDice([6]))
+    assert not st.units[2].living()
+    assert to_unit_state(_work(st), 0).weapons["Axe"].attacks == 1
+
+
+def test_p2716_fugue_fails_every_mastery_and_skill_test_the_next_game_turn() -> None:
+    # L2716 "the Target will automatically fail all Mastery and Skill Tests on the following
+    # Game Turn"
+    def hit(perks: list[str]) -> GameState:
+        gun = weapon("Gun", range=24, power=8, perks=perks)
+        me = unit("Caster", weapons=[gun], hp=5)
+        foe = unit("Foe", perks=["Morale I"], hp=5,
+                   weapons=[weapon("Torch", range=24, power=8, perks=["Cripple I"])])  # fmt: skip
+        st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 5)], 1: [(20, 15)]},
+                      phase=Phase.ATTACK)  # fmt: skip
+        st, _ = engine.apply(st, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 4]))
+        return st
+
+    st = hit(["Fugue"])
+    assert any(s.name.startswith("Fugue") for s in st.units[1].statuses)
+    st, events = _next_turn(st, [6])  # Morale I's Mastery Test: a 6, failed all the same
+    assert any(s.name == "Morale I" for s in st.units[1].statuses)
+    assert any("fails its Morale I test" in e.text and "no roll" in e.text for e in events)
+    st = replace(st, flow=replace(st.flow, phase=Phase.ATTACK, active=1))
+    st, events = engine.apply(st, Attack(1, (("Torch", 0),)), dice=ScriptedDice([6, 6]))
+    assert not any("Cripple" in s.name for s in st.units[0].statuses)  # its Skill Test failed
+    calm, _ = _next_turn(hit([]), [6])
+    assert not any(s.name == "Morale I" for s in calm.units[1].statuses)
+    calm = replace(calm, flow=replace(calm.flow, phase=Phase.ATTACK, active=1))
+    calm, _ = engine.apply(calm, Attack(1, (("Torch", 0),)), dice=ScriptedDice([6, 6]))
+    assert any("Cripple" in s.name for s in calm.units[0].statuses)  # passed on the 6

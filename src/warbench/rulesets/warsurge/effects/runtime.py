@@ -20,6 +20,7 @@ from warbench.rulesets.warsurge.effects.model import (
     PerkEffects,
     PerkTest,
     Quantity,
+    TargetKind,
     Trigger,
 )
 from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
@@ -145,6 +146,7 @@ def inflict_on_hp_loss(
     test_modifier: int = 0,
     table: EffectTable | None = None,
     trigger: Trigger = Trigger.HP_LOSS,
+    auto_fail: bool = False,
 ) -> tuple[tuple[Marker, ...], list[Infliction]]:
     """The statuses a weapon's HP-Loss perks put on a target that lost ``hp_lost`` HP.
 
@@ -155,8 +157,9 @@ def inflict_on_hp_loss(
     doubled (:func:`~.statuses.add_marker`). An immune target gains nothing and rolls nothing.
     With ``trigger=Trigger.ATTACK_DICE`` (Blind II, Concussive, Cripple II: "successful Attack
     Dice … trigger the Skill Test") ``hp_lost`` is the number of successful Attack Dice, one
-    test each (docs/rulings.md, perks in play 11). Returns the new markers and what happened,
-    in perk order.
+    test each (docs/rulings.md, perks in play 11). ``auto_fail``: the attacker is under Fugue
+    (L2716), its Skill Tests fail unrolled. Returns the new markers and what happened, in perk
+    order.
     """
     t = table or load_table()
     markers = tuple(target_markers)
@@ -167,8 +170,8 @@ def inflict_on_hp_loss(
         if trigger not in row.triggers:
             continue
         for e in row.effects:
-            if e.kind is not EffectKind.STATUS:
-                continue
+            if e.kind is not EffectKind.STATUS or e.target.kind is TargetKind.SELF:
+                continue  # a status on the weapon's own User (Bloodlust) is not inflicted
             if e.status in target_immune or row.name in target_immune:
                 log.append(Infliction(row.name, e, None, False, blocked=True))
                 continue
@@ -178,7 +181,13 @@ def inflict_on_hp_loss(
             if test is not None:
                 landed = False
                 for _ in range(hp_lost):
-                    outcome = run_test(dice, test, test_modifier, label=f"{row.name} test")
+                    outcome = run_test(
+                        dice,
+                        test,
+                        test_modifier,
+                        auto_fail=auto_fail and test.kind is PerkTest.SKILL,
+                        label=f"{row.name} test",
+                    )
                     landed = landed or outcome.passed
             if landed:
                 stacks = all(m.stacks for m in e.modifiers)

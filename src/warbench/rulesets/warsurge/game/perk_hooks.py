@@ -116,6 +116,7 @@ def _inflict(
         work.dice,
         trigger=trigger,
         test_modifier=perk_limits.skill_modifier(work, attacker, source, unit),
+        auto_fail=perk_turn.fugued(work, attacker),
     )
     if not log:
         return
@@ -663,6 +664,45 @@ def restore_hp(work: Work, uid: int, n: int) -> int:
     return got
 
 
+def _bloodlust_key(attacker: int, weapon: str) -> str:
+    return f"bloodlust u{attacker}/{weapon}"
+
+
+def on_bloodlust_hp(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
+    """Bloodlust (L2919): remember on the Target that this weapon "contributed any HP Loss"."""
+    if attacker is None or amount <= 0:
+        return
+    if "Bloodlust" not in perk_turn.index(work.setup).units[attacker].weapon_perks(source):
+        return
+    key = _bloodlust_key(attacker, source)
+    if not work.units[unit].counter(key):
+        work.units[unit] = work.units[unit].with_counter(key, 1)
+        work.dirty = True
+
+
+def on_bloodlust_casualty(work: Work, unit: int, model: int, source: str) -> None:
+    """Bloodlust (L2919): "the User gains +1 Attack to this Weapon when the Target Unit is
+    removed as a casualty" (once per Target unit, for the rest of the game; a status
+    ``Bloodlust@Weapon`` from that Target, so kills stack)."""
+    u = work.units[unit]
+    if u.living() or not u.counters:
+        return
+    for name, value in u.counters:
+        if not value or not name.startswith("bloodlust u"):
+            continue
+        uid_text, _, weapon = name.removeprefix("bloodlust u").partition("/")
+        killer = int(uid_text)
+        if not work.units[killer].living():
+            continue
+        marker = Marker(f"Bloodlust@{weapon}", f"u{unit}", None)
+        statuses = add_marker(markers_of(work.units[killer].statuses), marker)
+        work.set_unit(killer, statuses=statuses_of(statuses))
+        work.units[unit] = work.units[unit].with_counter(name, 0)
+        work.emit("perk", f"{work.label(killer)}: Bloodlust, {weapon} +1 Attack "
+                  f"({work.label(unit)} slain)", _rule_of("Bloodlust"), unit=killer,
+                  perk="Bloodlust")  # fmt: skip
+
+
 def on_hp_noted(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
     """HP Loss, whatever its cause, for the perks that count it (:mod:`.perk_turn`)."""
     perk_turn.note_hp_lost(work, unit, attacker)
@@ -691,6 +731,8 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.TURN_START, perk_limits.forms_at_turn_start, "Transform, Wild Armour")
     reg.register(Hook.DEPLOY, perk_limits.forms_on_deploy, "Transform on arrival")
     reg.register(Hook.CASUALTY, perk_revive.on_casualty, "Revive, Reanimate")
+    reg.register(Hook.HP_LOST, on_bloodlust_hp, "Bloodlust: HP Loss contributed")
+    reg.register(Hook.CASUALTY, on_bloodlust_casualty, "Bloodlust: the Target slain")
     reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")
     reg.register(Hook.TURN_START, perk_reserve.at_turn_start, "Unstable: into Reserve")
 

@@ -395,7 +395,11 @@ def mastery_test(work: Work, uid: int, perk: str) -> bool:
 
 def _mastery(work: Work, uid: int, perk: str) -> bool:
     out = run_test(
-        work.dice, TestSpec(PerkTest.MASTERY), mastery_modifier(work, uid), label=f"{perk} test"
+        work.dice,
+        TestSpec(PerkTest.MASTERY),
+        mastery_modifier(work, uid),
+        auto_fail=fugued(work, uid),  # Fugue L2716: "automatically fail all Mastery … Tests"
+        label=f"{perk} test",
     )
     verdict = "passes" if out.passed else "fails"
     work.emit(
@@ -407,6 +411,13 @@ def _mastery(work: Work, uid: int, perk: str) -> bool:
         passed=out.passed,
     )
     return out.passed
+
+
+def fugued(work: Work, uid: int) -> bool:
+    """Whether the unit is under Fugue now (L2716: it "will automatically fail all Mastery and
+    Skill Tests on the following Game Turn")."""
+    statuses = work.units[uid].statuses
+    return bool(statuses) and any(s.name == "Fugue" for s in statuses)
 
 
 def _conviction(work: Work, uid: int, perk: str) -> None:
