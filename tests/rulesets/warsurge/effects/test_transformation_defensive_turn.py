@@ -434,3 +434,27 @@ def test_p2716_fugue_fails_every_mastery_and_skill_test_the_next_game_turn() -> 
     calm = replace(calm, flow=replace(calm.flow, phase=Phase.ATTACK, active=1))
     calm, _ = engine.apply(calm, Attack(1, (("Torch", 0),)), dice=ScriptedDice([6, 6]))
     assert any("Cripple" in s.name for s in calm.units[0].statuses)  # passed on the 6
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [
+        pytest.param("Morale I", id="p2249-Morale I"),
+        pytest.param("Morale II", id="p2261-Morale II"),
+    ],
+)
+def test_morale_failed_treats_the_battlefield_as_difficult_ground(rank: str) -> None:
+    # L2249 "If failed, … the Unit treats the Battlefield as Difficult Ground" (§4.5: Movement
+    # halved, rounded down, at least 1" less): Move 6 becomes 3" on open ground
+    st = _duel([rank])
+    u = st.units[0].with_counter("hp lost turn", st.flow.turn)
+    st, _ = _next_turn(replace(st, units=(u, st.units[1])), [1])  # the test fails
+    assert any(s.name == rank for s in st.units[0].statuses)
+    st = replace(st, flow=replace(st.flow, active=0))
+    with pytest.raises(RulesError, match="halved by Difficult Ground"):
+        engine.check(st, Move(0, positions=((20.0, 10.0),)))
+    after, _ = engine.apply(st, Move(0, positions=((20.0, 8.0),)))
+    check_invariants(after)
+    calm, _ = _next_turn(replace(_duel([rank]), units=(u, st.units[1])), [6])
+    calm = replace(calm, flow=replace(calm.flow, active=0))
+    engine.check(calm, Move(0, positions=((20.0, 10.0),)))

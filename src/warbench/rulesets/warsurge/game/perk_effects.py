@@ -363,3 +363,14 @@ def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:
 # Checked against the catalog and the effects table when the game loads (pluggy: declared up
 # front), so a rank the hooks cannot play is never reported as acting.
 register_game_ranks()
+
+
+#: Statuses under which a unit "treats the Battlefield as Difficult Ground even with Movement
+#: Perks" (Morale I/II L2249-L2261, failed).
+DIFFICULT_EVERYWHERE = frozenset({"Morale I", "Morale II"})
+
+
+def difficult_everywhere(statuses: Sequence[Status]) -> bool:
+    """Whether every path of the unit is Difficult Ground (§4.5: Movement halved, rounded down,
+    at least 1" less), once, however much real Difficult Ground it crosses."""
+    return any(s.name in DIFFICULT_EVERYWHERE for s in statuses)
