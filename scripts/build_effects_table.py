@@ -99,6 +99,12 @@ PSYCHOLOGICAL = ("Terrify", "Morale I", "Morale II", "Fall Back", "Panic", "Horr
 #: what Purge removes (L899).
 BENEFICIAL = ("Adrenaline", "Smokescreen", "Rush", "Frenzy", "Courage", "Stealth", "Defend")
 
+#: What Courage ignores and removes (L707).
+COURAGE = (
+    "Cripple", "Stun", "Force", "Knockback", "Fugue", "Morale I", "Morale II", "Fall Back",
+    "Panic", "Horrific", "Terrify", "Dread",
+)  # fmt: skip
+
 #: Perks a player uses once per Game Turn (§12.2 L227) whose tags do not say Activate.
 USED_ONCE_PER_TURN = ("Cure I", "Cure II", "Purge I", "Purge II")
 
@@ -529,6 +535,22 @@ EFFECTS.update(
         "Bloodlust": [
             status("Bloodlust", mod("Attacks", "add", 1), turns=None, target="self"),
             machinery("casualty"),
+        ],
+        # L2790 "During the following Game Turn the Target will be unable to Move, Dash, Attack
+        # or use any Perks until the end of the Game Turn" (a D6 of 6 per HP Loss; its
+        # Objectives and Melee-lock parts: docs/rulings.md)
+        "Paralysis": [
+            status("Paralysis", mod("Move", "set", 0), mod("Dash", "set", 0), delay=1, stacks=False)
+        ],
+        # L1430 "Any Units within 12\" of the User receive no Cover Bonus from any form of
+        # Cover"
+        "Uncover": [machinery("targeting")],
+        # L707 "For the duration of one Game Turn, the Unit ignores the effects of Difficult and
+        # Dangerous Ground. Courage also ignores and removes the effects of Cripple, Stun,
+        # Force, Knockback, Fugue, Morale, Fall Back, Panic, Horrific, Terrify and Dread."
+        "Courage": [
+            status("Courage", turns=1, target="self"),
+            clear(*COURAGE, target="self"),
         ],
         # L3200 Twin, L3186 Triune: "The Wielder only selects one of the Twin [Triune] Weapons
         # each time it Attacks"

@@ -353,3 +353,30 @@ def test_linked_weapons_one_of_the_set_each_attack(rank: str, size: int) -> None
         {0: [(20, 5)], 1: [(20, 15)]}, phase=Phase.ATTACK,
     )  # fmt: skip
     engine.check(plain, Attack(0, (("Bomb 0", 1), ("Bomb 1", 1))))
+
+
+# -- Uncover (L1430): no Cover Bonus within 12" of the User -----------------------------------
+
+
+def test_p1430_uncover_units_within_12_get_no_cover_bonus() -> None:
+    # L1430 "Any Units within 12\" of the User receive no Cover Bonus from any form of Cover"
+    from tests.warsurge.game.helpers import board
+    from warbench.rulesets.warsurge.battlefield import Terrain
+
+    bushes = Terrain(name="Bushes", polygon=[(5, 17), (20, 17), (20, 18), (5, 18)], cover=1)
+
+    def shot(spotter: tuple[float, float]) -> str:
+        gunner = unit("Medusa")
+        uncover = unit("Spotter", perks=["Uncover"])
+        kapers = unit("Kapers", models=4)
+        st = scenario(
+            [[entry(gunner), entry(uncover)], [entry(kapers)]],
+            {0: [(10.0, 10.0)], 1: [spotter],
+             2: [(8.0, 20.0), (9.5, 20.0), (11.0, 20.0), (12.5, 20.0)]},
+            phase=Phase.ATTACK, b=board(terrain=[bushes]),
+        )  # fmt: skip
+        _, events = engine.apply(st, Attack(0, (("Gun", 2),)), dice=ScriptedDice([1]))
+        return events[0].text
+
+    assert "Cover +1" in shot((40.0, 40.0))  # the Spotter far from the Kapers: cover as usual
+    assert "Cover" not in shot((22.0, 20.0))  # 8.5" from the nearest Kaper: no Cover Bonus

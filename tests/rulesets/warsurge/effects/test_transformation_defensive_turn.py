@@ -458,3 +458,61 @@ def test_morale_failed_treats_the_battlefield_as_difficult_ground(rank: str) -> 
     calm, _ = _next_turn(replace(_duel([rank]), units=(u, st.units[1])), [6])
     calm = replace(calm, flow=replace(calm.flow, active=0))
     engine.check(calm, Move(0, positions=((20.0, 10.0),)))
+
+
+# -- Paralysis (L2790), Courage (L707) ----------------------------------------------------------
+
+
+def test_p2790_paralysis_a_6_stops_the_target_moving_attacking_and_using_perks_next_turn() -> None:
+    # L2790 "During the following Game Turn the Target will be unable to Move, Dash, Attack or
+    # use any Perks until the end of the Game Turn"
+    def hit(face: int) -> GameState:
+        gun = weapon("Gun", range=24, power=8, perks=["Paralysis"])
+        me = unit("Stinger", weapons=[gun], hp=5)
+        foe = unit("Foe", perks=["Limit Break I"], hp=5)
+        st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 5)], 1: [(20, 15)]},
+                      phase=Phase.ATTACK, automation=_CHOOSING)  # fmt: skip
+        st, _ = engine.apply(st, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, face]))
+        st, _ = _next_turn(st, [])
+        return replace(st, flow=replace(st.flow, active=1))
+
+    st = hit(6)
+    assert any(s.name == "Paralysis" for s in st.units[1].statuses)
+    assert unit_allowance(_work(st), 1, False) == 0
+    with pytest.raises(RulesError, match="Paralysed"):
+        engine.check(st, UsePerks(1, ("Limit Break I",)))
+    attack = replace(st, flow=replace(st.flow, phase=Phase.ATTACK))
+    with pytest.raises(RulesError, match="Paralysed"):
+        engine.check(attack, Attack(1, (("Gun", 0),)))
+    free = hit(5)
+    assert unit_allowance(_work(free), 1, False) == 6
+    engine.check(free, UsePerks(1, ("Limit Break I",)))
+
+
+def test_p707_courage_removes_and_ignores_morale_and_cripple_and_difficult_ground() -> None:
+    # L707 "For the duration of one Game Turn, the Unit ignores the effects of Difficult and
+    # Dangerous Ground. Courage also ignores and removes the effects of Cripple … Morale …"
+    def shaken() -> GameState:
+        me = unit("Brave", perks=["Morale I", "Courage"], hp=4, armour=None,
+                  weapons=[weapon("Gun", range=24)])  # fmt: skip
+        foe = unit("Foe", hp=4, weapons=[weapon("Claw", range=24, power=8, perks=["Cripple I"])])
+        st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 5)], 1: [(20, 20)]},
+                      automation=_CHOOSING)  # fmt: skip
+        u = st.units[0].with_counter("hp lost turn", st.flow.turn)
+        st, _ = _next_turn(replace(st, units=(u, st.units[1])), [1])  # Morale I failed
+        return replace(st, flow=replace(st.flow, active=0))
+
+    def crippled(st: GameState) -> bool:
+        at = replace(st, flow=replace(st.flow, phase=Phase.ATTACK, active=1))
+        at, _ = engine.apply(at, Attack(1, (("Claw", 0),)), dice=ScriptedDice([6, 6]))
+        return any("Cripple" in s.name for s in at.units[0].statuses)
+
+    st = shaken()
+    with pytest.raises(RulesError, match="halved by Difficult Ground"):
+        engine.check(st, Move(0, positions=((20.0, 10.0),)))
+    assert crippled(st)
+    st, events = engine.apply(st, UsePerks(0, ("Courage",)))
+    assert any("Morale I removed" in e.text for e in events)
+    assert not any(s.name == "Morale I" for s in st.units[0].statuses)
+    engine.check(st, Move(0, positions=((20.0, 10.0),)))
+    assert not crippled(st)  # a Cripple inflicted this Game Turn is ignored

@@ -26,6 +26,7 @@ from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ran
 from warbench.rulesets.warsurge.game.perk_limits import (
     linked_refusal,
     target_refusal,
+    uncovered,
     weapon_refusal,
 )
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
@@ -129,15 +130,16 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         rng = weapon_ranges(info, u.statuses)[wname]  # Blind, Limit Break (Perks §12)
         wperks = perks_of(profiles[wname].perks)
         tperks = perks_of(w.info(target).unit.profile.perks)
+        bare = uncovered(w, target)  # Uncover (Perks L1430): no Cover Bonus
         ctx = AttackContext(
             melee=view.melee,
             attacker_engaged=view.attacker_engaged,
             through_fire_points=view.attacker_engaged and u.location is Location.EMBARKED,
             target_engaged_elsewhere=view.target_engaged_elsewhere,
-            cover=view.cover > 0,
+            cover=view.cover > 0 and not bare,
             cover_bonus=max(1, view.cover) + view.custom_cover.defence,  # §10.4
-            cover_armour=view.custom_cover.armour,
-            cover_aegis=view.custom_cover.aegis,
+            cover_armour=0 if bare else view.custom_cover.armour,
+            cover_aegis=0 if bare else view.custom_cover.aegis,
             within_half_range=view.distance <= rng / 2,
             distance=view.distance,
             attacker_point_cost=current_value(w, uid),

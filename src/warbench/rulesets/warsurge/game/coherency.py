@@ -57,6 +57,7 @@ def problem_positions(
     clear = -OVERLAP_TOL + _MARGIN
     # Morale I/II failed: "the Battlefield as Difficult Ground" (Perks 000 L2249)
     everywhere = bool(u.statuses) and perk_effects.difficult_everywhere(u.statuses)
+    brave = bool(u.statuses) and perk_effects.ignores_ground(u.statuses)  # Courage L707
     for k, (i, p) in enumerate(zip(models, new, strict=True)):
         if not f.on_board(p, r):
             return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
@@ -81,7 +82,7 @@ def problem_positions(
                 )
             if allowance is not None:
                 limit = float(allowance)
-                difficult = pc.difficult or everywhere
+                difficult = (pc.difficult or everywhere) and not brave
                 if difficult:
                     limit = float(min(math.floor(allowance / 2), allowance - 1))
                 if length > limit + 1e-6:

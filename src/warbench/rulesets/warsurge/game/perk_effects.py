@@ -178,6 +178,8 @@ USED_PERKS = frozenset(
         "Teleport III",
         # a Mastery Test, then into Reserve at the end of the Phase (L1081; ``perk_reserve``)
         "Vanish",
+        # its status and the statuses it removes from the User (L707)
+        "Courage",
     }
 )
 
@@ -374,3 +376,38 @@ def difficult_everywhere(statuses: Sequence[Status]) -> bool:
     """Whether every path of the unit is Difficult Ground (§4.5: Movement halved, rounded down,
     at least 1" less), once, however much real Difficult Ground it crosses."""
     return any(s.name in DIFFICULT_EVERYWHERE for s in statuses)
+
+
+def ignores_ground(statuses: Sequence[Status]) -> bool:
+    """Courage (L707): "For the duration of one Game Turn, the Unit ignores the effects of
+    Difficult and Dangerous Ground"."""
+    return bool(statuses) and any(s.name == "Courage" for s in statuses)
+
+
+@cache
+def _ignored_while() -> dict[str, frozenset[str]]:
+    """Statuses that make their unit ignore others while they last: a used perk that removes
+    statuses from its own User and puts one on it (Courage L707: "ignores and removes")."""
+    out: dict[str, frozenset[str]] = {}
+    for row in load_table():
+        own = [e.status for e in row.effects if e.kind is EffectKind.STATUS and e.status]
+        cleared = {
+            n
+            for e in row.effects
+            if e.kind is EffectKind.CLEAR and e.target.kind.value == "self"
+            for n in e.names
+        }
+        for name in own if cleared else ():
+            out[name] = frozenset(cleared)
+    return out
+
+
+def status_immunities(statuses: Sequence[Status]) -> frozenset[str]:
+    """What a unit ignores because of its statuses now (Courage: Cripple, Stun, Fugue …)."""
+    if not statuses:
+        return frozenset()
+    table = _ignored_while()
+    out: set[str] = set()
+    for s in statuses:
+        out |= table.get(s.name, frozenset())
+    return frozenset(out)

@@ -55,6 +55,7 @@ from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegis
 from warbench.rulesets.warsurge.game.perk_effects import (
     AUTOMATIC_USES,
     markers_of,
+    status_immunities,
     statuses_of,
     weapon_ranges,
 )
@@ -111,7 +112,7 @@ def _inflict(
         perks,
         count,
         before,
-        immunities(unit_perk_names(work, unit)),
+        immunities(unit_perk_names(work, unit)) | status_immunities(target.statuses),
         key,
         work.dice,
         trigger=trigger,
@@ -315,10 +316,13 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
     if row.name in perk_limits.PROVOKE and perk_limits.provoke_target(work, uid, row.name) is None:
         radius = perk_limits.PROVOKE[row.name]
         return f'no enemy unit within {radius:g}" or in a Melee to Provoke ({row.source})'
+    if u.statuses and any(s.name == "Paralysis" for s in u.statuses):
+        return f"{work.label(uid)} is Paralysed: it may not use any Perks this Game Turn (L2790)"
     if row.name == "Rush" and u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn:
         return f"{work.label(uid)} has used Weapons this Game Turn (Rush, {row.source})"
     if (
         any(e.kind is EffectKind.CLEAR for e in row.effects)
+        and not any(e.kind is EffectKind.STATUS for e in row.effects)  # Courage: still acts
         and clear_target(work, uid, row) is None
     ):
         return f"no unit within {row.name}'s Radius has an effect it removes ({row.source})"

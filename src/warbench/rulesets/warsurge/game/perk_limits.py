@@ -42,6 +42,11 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     u = work.units[uid]
     if u.statuses:
         for s in u.statuses:
+            if s.name == "Paralysis":  # L2790 "unable to Move, Dash, Attack or use any Perks"
+                return (
+                    f"{work.label(uid)} is Paralysed this Game Turn: it may not Attack "
+                    f"(Paralysis, {_rule('Paralysis')})"
+                )
             if s.name in NO_WEAPONS:
                 return (
                     f"{work.label(uid)} may not use any Weapons this Game Turn "
@@ -135,6 +140,7 @@ class _TargetIndex:
     unyielding: frozenset[int]
     heal: dict[int, frozenset[str]]  # uid -> its weapons with Heal
     linked: dict[int, tuple[tuple[str, tuple[str, ...]], ...]]  # uid -> (perk, weapon set)
+    uncover: tuple[int, ...] = ()  # units with Uncover
 
 
 _TARGETS: dict[int, tuple[GameSetup, _TargetIndex]] = {}
@@ -165,7 +171,8 @@ def _target_index(setup: GameSetup) -> _TargetIndex:
             sets.extend((perk, tuple(members[k : k + size])) for k in range(0, len(members), size))
         if sets:
             linked[uid] = tuple(sets)
-    out = _TargetIndex(trajectory, taunters, unyielding, heal, linked)
+    uncover = tuple(uid for uid, p in enumerate(idx.units) if "Uncover" in p.unit)
+    out = _TargetIndex(trajectory, taunters, unyielding, heal, linked, uncover)
     if len(_TARGETS) > 64:
         _TARGETS.clear()
     _TARGETS[id(setup)] = (setup, out)
@@ -396,3 +403,20 @@ def one_of_each_set(work: Work, uid: int, targets: dict[str, list[int]]) -> dict
         for extra in present[1:]:
             del out[extra]
     return out
+
+
+#: Uncover (L1430): "Any Units within 12\" of the User receive no Cover Bonus from any form of
+#: Cover, including Perks that are associated with Cover".
+UNCOVER = 12.0
+
+
+def uncovered(work: Work, target: int) -> bool:
+    """Whether ``target`` is within 12" of a unit with Uncover on the battlefield (its own
+    included): it gets no Cover Bonus."""
+    units = _target_index(work.setup).uncover
+    if not units or not _on_table(work, target):
+        return False
+    return any(
+        _on_table(work, uid) and (uid == target or _gap(work, uid, target) <= UNCOVER + 1e-9)
+        for uid in units
+    )
