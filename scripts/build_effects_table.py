@@ -552,6 +552,10 @@ EFFECTS.update(
             status("Courage", turns=1, target="self"),
             clear(*COURAGE, target="self"),
         ],
+        # L2740 "At the end of the Game Turn, the Target suffers a single Attack with Power
+        # equal to the HP Loss caused by all Ignite Weapons multiplied by four"; L2758 Ignite II
+        # "the Attack is AP 2"
+        **{f"Ignite {r}": [status("Ignite", turns=None), machinery("ignite")] for r in ("I", "II")},
         # L3200 Twin, L3186 Triune: "The Wielder only selects one of the Twin [Triune] Weapons
         # each time it Attacks"
         "Twin": [machinery("targeting")],

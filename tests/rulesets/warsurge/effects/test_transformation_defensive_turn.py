@@ -516,3 +516,50 @@ def test_p707_courage_removes_and_ignores_morale_and_cripple_and_difficult_groun
     assert not any(s.name == "Morale I" for s in st.units[0].statuses)
     engine.check(st, Move(0, positions=((20.0, 10.0),)))
     assert not crippled(st)  # a Cripple inflicted this Game Turn is ignored
+
+
+# -- Ignite I/II (L2740-L2758): an Attack at the end of each Game Turn while it burns ----------
+
+
+def _lit(rank: str, **foe: Any) -> GameState:
+    """Side 0's Torch (``rank``, Power 8) took 1 HP from side 1's Foe (5 HP) this Game Turn."""
+    torch = weapon("Torch", range=24, power=8, perks=[rank])
+    me = unit("Pyro", weapons=[torch], hp=5)
+    them = unit("Foe", **{"hp": 5, "defence": 4, **foe})
+    st = scenario([[entry(me)], [entry(them)]], {0: [(20, 5)], 1: [(20, 15)]},
+                  phase=Phase.ATTACK)  # fmt: skip
+    saves = [1] if foe.get("armour") else []
+    st, _ = engine.apply(st, Attack(0, (("Torch", 1),)), dice=ScriptedDice([6, *saves]))
+    check_invariants(st)
+    return st
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [
+        pytest.param("Ignite I", id="p2740-Ignite I"),
+        pytest.param("Ignite II", id="p2758-Ignite II"),
+    ],
+)
+def test_ignite_attacks_at_the_end_of_each_turn_until_it_causes_no_hp_loss(rank: str) -> None:
+    # L2740 "the Target suffers a single Attack with Power equal to the HP Loss caused by all
+    # Ignite Weapons multiplied by four … If no HP Loss occurs … Ignite is removed"
+    st = _lit(rank)
+    assert st.units[1].hp == (4,) and st.units[1].counter("ignite power") == 4
+    st, events = _next_turn(st, [6])  # Power 4 against Defence 4: a 6 succeeds
+    assert any("Ignite, one Attack at Power 4" in e.text and "1 HP lost" in e.text for e in events)
+    assert st.units[1].hp == (3,) and any(s.name == "Ignite" for s in st.units[1].statuses)
+    st, events = _next_turn(st, [1])  # it fails: the fire goes out
+    assert st.units[1].hp == (3,) and not any(s.name == "Ignite" for s in st.units[1].statuses)
+    assert any("Ignite goes out" in e.text for e in events)
+
+
+def test_p2758_ignite_ii_is_ap_2_and_fire_resist_is_immune() -> None:
+    # L2758 "the Attack is AP 2": a 3+ Armour Save is ignored (Ignite I's is rolled: a 6 saves)
+    st, _ = _next_turn(_lit("Ignite I", armour=3), [6, 6])
+    assert st.units[1].hp == (4,)
+    st, _ = _next_turn(_lit("Ignite II", armour=3), [6, 6])
+    assert st.units[1].hp == (3,)
+    # Fire Resist I (L1527): "unaffected by Burn and Ignite Perks"
+    immune = _lit("Ignite I", perks=["Fire Resist I"])
+    assert not immune.units[1].statuses

@@ -68,6 +68,8 @@ MACHINERIES: Mapping[str, str] = {
     "brought back at full HP)",
     "reserve": "warbench.rulesets.warsurge.game.perk_reserve (Warp, Vanish, Unstable: a unit "
     "sent into Reserve)",
+    "ignite": "warbench.rulesets.warsurge.game.perk_ignite (Ignite I/II: an Attack at the end "
+    "of each Game Turn while it burns)",
 }
 
 E = TypeVar("E", bound=StrEnum)

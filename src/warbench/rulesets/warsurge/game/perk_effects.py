@@ -119,6 +119,7 @@ PLAYED_MACHINERIES = frozenset(
         "relocation",
         "revive",
         "reserve",
+        "ignite",
     }
 )
 

@@ -42,6 +42,7 @@ from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import (
     geom,
+    perk_ignite,
     perk_limits,
     perk_relocation,
     perk_reserve,
@@ -737,6 +738,8 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.CASUALTY, perk_revive.on_casualty, "Revive, Reanimate")
     reg.register(Hook.HP_LOST, on_bloodlust_hp, "Bloodlust: HP Loss contributed")
     reg.register(Hook.CASUALTY, on_bloodlust_casualty, "Bloodlust: the Target slain")
+    reg.register(Hook.HP_LOST, perk_ignite.on_hp_lost, "Ignite: its Power grows")
+    reg.register(Hook.TURN_END, perk_ignite.at_turn_end, "Ignite: the end-of-turn Attack")
     reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")
     reg.register(Hook.TURN_START, perk_reserve.at_turn_start, "Unstable: into Reserve")
 
