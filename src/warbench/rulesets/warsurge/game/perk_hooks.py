@@ -713,6 +713,10 @@ def on_hp_noted(work: Work, unit: int, amount: int, source: str, attacker: int |
     perk_turn.note_hp_lost(work, unit, attacker)
 
 
+def _ignite_turn_end(work: Work, turn: int) -> None:
+    perk_ignite.at_turn_end(work, turn, restore_hp)
+
+
 def register_perk_hooks(reg: HookRegistry) -> None:
     """Add the perk hooks to ``reg``; the end-of-turn effects go before the durations tick."""
     reg.register(Hook.HP_LOST, on_hp_lost, "perk afflictions")
@@ -739,7 +743,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.HP_LOST, on_bloodlust_hp, "Bloodlust: HP Loss contributed")
     reg.register(Hook.CASUALTY, on_bloodlust_casualty, "Bloodlust: the Target slain")
     reg.register(Hook.HP_LOST, perk_ignite.on_hp_lost, "Ignite: its Power grows")
-    reg.register(Hook.TURN_END, perk_ignite.at_turn_end, "Ignite: the end-of-turn Attack")
+    reg.register(Hook.TURN_END, _ignite_turn_end, "Ignite: the end-of-turn Attack")
     reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")
     reg.register(Hook.TURN_START, perk_reserve.at_turn_start, "Unstable: into Reserve")
 

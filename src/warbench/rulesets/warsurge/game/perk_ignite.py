@@ -16,6 +16,7 @@ Dangerous Ground; Fire Resist II (L1529) regains that HP instead when an enemy l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.attack import AttackContext, UnitState
@@ -53,9 +54,9 @@ def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | 
     work.dirty = True
 
 
-def at_turn_end(work: Work, turn: int) -> None:
+def at_turn_end(work: Work, turn: int, restore: Callable[[Work, int, int], int]) -> None:
     """The end of a Game Turn: each burning unit suffers its Ignite Attack; no HP Loss puts
-    the fire out."""
+    the fire out. ``restore`` gives HP back (Fire Resist II; ``perk_hooks.restore_hp``)."""
     for u in list(work.units):
         if not u.counters or not u.counter(POWER):
             continue
@@ -65,7 +66,7 @@ def at_turn_end(work: Work, turn: int) -> None:
             work.units[u.uid] = u.with_counter(POWER, 0).with_counter(AP2, 0)
             work.dirty = True
             continue
-        _burn(work, u.uid)
+        _burn(work, u.uid, restore)
 
 
 _WEAPONS: dict[tuple[int, bool], Any] = {}
@@ -87,9 +88,8 @@ def _igniter(power: int, ap2: bool) -> Any:
     return hit
 
 
-def _burn(work: Work, uid: int) -> None:
+def _burn(work: Work, uid: int, restore: Callable[[Work, int, int], int]) -> None:
     from warbench.rulesets.warsurge.effects.runtime import converts
-    from warbench.rulesets.warsurge.game.perk_hooks import restore_hp, unit_perk_names
 
     u = work.units[uid]
     power = min(10, u.counter(POWER))
@@ -108,8 +108,9 @@ def _burn(work: Work, uid: int) -> None:
     lost = res.hp_lost
     src = u.counter(SOURCE) - 1
     enemy = src >= 0 and work.enemies(uid, src)
-    if lost and enemy and "Ignite" in converts(unit_perk_names(work, uid)):
-        got = restore_hp(work, uid, lost)  # Fire Resist II: no HP lost, HP regained
+    info = work.info(uid)
+    if lost and enemy and "Ignite" in converts([*info.unit.profile.perks, *info.traits]):
+        got = restore(work, uid, lost)  # Fire Resist II: no HP lost, HP regained
         work.emit("perk", f"{work.label(uid)}: Ignite (Power {power}) restores {got} HP "
                   "(Fire Resist II)", _rule(rank), unit=uid, perk=rank)  # fmt: skip
         return
