@@ -556,6 +556,11 @@ EFFECTS.update(
         # equal to the HP Loss caused by all Ignite Weapons multiplied by four"; L2758 Ignite II
         # "the Attack is AP 2"
         **{f"Ignite {r}": [status("Ignite", turns=None), machinery("ignite")] for r in ("I", "II")},
+        # L1352 Pacifist "cannot roll Attacks with any Weapon unless it has the Heal Perk. The
+        # User cannot be Targeted by enemies unless all friendly (non-Pacifist) Units … are
+        # casualties or in Reserve"; L1338 Murderer "can Target Pacifist Units"
+        "Pacifist": [machinery("targeting")],
+        "Murderer": [machinery("targeting")],
         # L3200 Twin, L3186 Triune: "The Wielder only selects one of the Twin [Triune] Weapons
         # each time it Attacks"
         "Twin": [machinery("targeting")],

@@ -380,3 +380,41 @@ def test_p1430_uncover_units_within_12_get_no_cover_bonus() -> None:
 
     assert "Cover +1" in shot((40.0, 40.0))  # the Spotter far from the Kapers: cover as usual
     assert "Cover" not in shot((22.0, 20.0))  # 8.5" from the nearest Kaper: no Cover Bonus
+
+
+# -- Pacifist (L1352), Murderer (L1338) --------------------------------------------------------
+
+
+def _pacifist(shooter: list[str]) -> GameState:
+    """Side 0's Monk (Pacifist, a Gun) and Guard; side 1's Shooter (``shooter``)."""
+    monk = unit("Monk", perks=["Pacifist"], hp=3)
+    guard = unit("Guard", hp=3)
+    gunner = unit("Shooter", perks=shooter, weapons=[weapon("Gun", range=30)])
+    return scenario(
+        [[entry(monk), entry(guard)], [entry(gunner)]],
+        {0: [(20, 20)], 1: [(40, 40)], 2: [(20, 30)]},
+        phase=Phase.ATTACK,
+        active=1,
+    )
+
+
+def test_p1352_pacifist_cannot_be_targeted_while_its_roster_stands_nor_attack() -> None:
+    # L1352 "The User cannot roll Attacks with any Weapon unless it has the Heal Perk. The User
+    # cannot be Targeted by enemies unless all friendly (non-Pacifist) Units from the same
+    # Roster are casualties or in Reserve"
+    st = _pacifist([])
+    with pytest.raises(RulesError, match="is a Pacifist: it cannot be Targeted"):
+        engine.check(st, Attack(2, (("Gun", 0),)))
+    assert _targets(st, 2) == {1}
+    mine = replace(st, flow=replace(st.flow, active=0))
+    with pytest.raises(RulesError, match="only Heal Weapons"):
+        engine.check(mine, Attack(0, (("Gun", 2),)))
+    alone = replace(st, units=(st.units[0], replace(st.units[1], location=Location.RESERVE,
+                                                      pos=()), st.units[2]))  # fmt: skip
+    _shoot(alone, Attack(2, (("Gun", 0),)))
+
+
+def test_p1338_murderer_can_target_pacifist_units() -> None:
+    st = _pacifist(["Murderer"])
+    assert _targets(st, 2) == {0, 1}
+    _shoot(st, Attack(2, (("Gun", 0),)))

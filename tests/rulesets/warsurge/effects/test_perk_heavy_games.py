@@ -41,6 +41,7 @@ WEAPON_SETS = [
     ["Concussive", "Cripple II", "Burn", "Penetrate I", "Blind II", "Pain Locked"],
     ["Poison", "Weaken", "Countdown I", "Critical Hit I", "Skill"],
     ["Warp", "Trajectory I", "Burn", "Penetrate I", "Use III"],
+    ["Ignite II", "Paralysis", "Fugue", "Bloodlust", "Twin"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -63,6 +64,7 @@ UNIT_SETS = [
     # targeting, forms, relocation, revival and Reserve (s11-perks-b)
     ["Taunt II", "Magic Armour II", "Transform II", "Blink II", "Revive II", "Unstable"],
     ["Provoke I", "Wild Armour", "Teleport I", "Reanimate I", "Vanish", "Unyielding"],
+    ["Courage", "Uncover", "Magic Armour I", "Transform III", "Blink III", "Revive I"],
 ]
 
 

@@ -52,6 +52,8 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
                     f"{work.label(uid)} may not use any Weapons this Game Turn "
                     f"({s.name}, {_rule(s.name)})"
                 )
+    if (calm := pacifist_refusal(work, uid, weapon)) is not None:
+        return calm
     idx = index(work.setup)
     if uid not in idx.limited:
         return None
@@ -141,6 +143,8 @@ class _TargetIndex:
     heal: dict[int, frozenset[str]]  # uid -> its weapons with Heal
     linked: dict[int, tuple[tuple[str, tuple[str, ...]], ...]]  # uid -> (perk, weapon set)
     uncover: tuple[int, ...] = ()  # units with Uncover
+    pacifists: frozenset[int] = frozenset()
+    murderers: frozenset[int] = frozenset()
 
 
 _TARGETS: dict[int, tuple[GameSetup, _TargetIndex]] = {}
@@ -172,7 +176,11 @@ def _target_index(setup: GameSetup) -> _TargetIndex:
         if sets:
             linked[uid] = tuple(sets)
     uncover = tuple(uid for uid, p in enumerate(idx.units) if "Uncover" in p.unit)
-    out = _TargetIndex(trajectory, taunters, unyielding, heal, linked, uncover)
+    pacifists = frozenset(uid for uid, p in enumerate(idx.units) if "Pacifist" in p.unit)
+    murderers = frozenset(uid for uid, p in enumerate(idx.units) if "Murderer" in p.unit)
+    out = _TargetIndex(
+        trajectory, taunters, unyielding, heal, linked, uncover, pacifists, murderers
+    )
     if len(_TARGETS) > 64:
         _TARGETS.clear()
     _TARGETS[id(setup)] = (setup, out)
@@ -232,6 +240,10 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
             f'{weapon} cannot Target a unit within {near:g}" of its Wielder ({rank}, '
             f'{_rule(rank)}); {work.label(target)} is {_gap(work, uid, target):.1f}" away'
         )
+    if target in tidx.pacifists and uid not in tidx.murderers:
+        why = _pacifist_shielded(work, uid, target)
+        if why is not None:
+            return why
     if weapon in tidx.heal.get(uid, frozenset()):
         return None
     compelled = compelled_by(work, uid)
@@ -420,3 +432,36 @@ def uncovered(work: Work, target: int) -> bool:
         _on_table(work, uid) and (uid == target or _gap(work, uid, target) <= UNCOVER + 1e-9)
         for uid in units
     )
+
+
+def _pacifist_shielded(work: Work, uid: int, target: int) -> str | None:
+    """Pacifist (L1352): "The User cannot be Targeted by enemies unless all friendly
+    (non-Pacifist) Units from the same Roster are casualties or in Reserve" — or it Taunts or
+    Provokes the attacker ("the Pacifist can be attacked by the target"); Murderer (L1338) "can
+    Target Pacifist Units"."""
+    if any(t == target for t, _ in compelled_by(work, uid)):
+        return None
+    tidx = _target_index(work.setup)
+    side = work.info(target).side
+    guards = [
+        o
+        for o in work.side_units(side)
+        if o not in tidx.pacifists
+        and work.units[o].location in (Location.TABLE, Location.EMBARKED)
+        and work.units[o].living()
+    ]
+    if not guards:
+        return None
+    return (
+        f"{work.label(target)} is a Pacifist: it cannot be Targeted while {work.label(guards[0])} "
+        f"and the rest of its Roster stand (Pacifist, {_rule('Pacifist')}; Murderer can)"
+    )
+
+
+def pacifist_refusal(work: Work, uid: int, weapon: str) -> str | None:
+    """Pacifist (L1352): "The User cannot roll Attacks with any Weapon unless it has the Heal
+    Perk"."""
+    tidx = _target_index(work.setup)
+    if uid not in tidx.pacifists or weapon in tidx.heal.get(uid, frozenset()):
+        return None
+    return f"{work.label(uid)} is a Pacifist: only Heal Weapons ({_rule('Pacifist')})"
