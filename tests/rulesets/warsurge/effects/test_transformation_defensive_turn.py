@@ -563,3 +563,23 @@ def test_p2758_ignite_ii_is_ap_2_and_fire_resist_is_immune() -> None:
     # Fire Resist I (L1527): "unaffected by Burn and Ignite Perks"
     immune = _lit("Ignite I", perks=["Fire Resist I"])
     assert not immune.units[1].statuses
+
+
+def test_p4115_a_unit_back_from_reserve_with_casualties_deploys_in_coherency() -> None:
+    me = unit("Warper", weapons=[weapon("Gun", range=24, power=6, perks=["Warp"])])
+    foe = unit("Line", hp=1, models=10)
+    st = scenario([[entry(me)], [entry(foe)]],
+                  {0: [(20, 5)], 1: [(10 + 1.5 * k, 15) for k in range(10)]},
+                  phase=Phase.ATTACK)  # fmt: skip
+    # six models in the middle fell earlier; a 6 sends the rest into Reserve
+    keep = (0, 1, 8, 9)
+    gone = replace(st.units[1], hp=tuple(1 if k in keep else 0 for k in range(10)),
+                   removed=tuple(k not in keep for k in range(10)))  # fmt: skip
+    st = replace(st, units=(st.units[0], gone))
+    st, _ = engine.apply(st, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
+    st = _end_phase(st)
+    assert st.units[1].location is Location.RESERVE
+    st, _ = _next_turn(st, [])
+    st, _ = engine.apply(replace(st, flow=replace(st.flow, active=1)), Deploy(1))
+    check_invariants(st)
+    assert st.units[1].location is Location.TABLE and len(st.units[1].living()) == 3

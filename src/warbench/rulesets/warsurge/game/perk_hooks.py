@@ -746,6 +746,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.TURN_END, _ignite_turn_end, "Ignite: the end-of-turn Attack")
     reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")
     reg.register(Hook.TURN_START, perk_reserve.at_turn_start, "Unstable: into Reserve")
+    reg.register(Hook.DEPLOY, perk_reserve.after_deploy, "back from Reserve with casualties")
 
 
 register_perk_hooks(DEFAULT_HOOKS)

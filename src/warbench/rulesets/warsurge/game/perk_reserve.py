@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.casualties import restore_coherency
 from warbench.rulesets.warsurge.game.perk_turn import _rule
 from warbench.rulesets.warsurge.game.state import Location
 
@@ -84,3 +85,11 @@ def deploy_refusal(work: Work, uid: int) -> str | None:
         f"{work.label(uid)} went into Reserve this Game Turn ({name}, {_rule(name)}): it may "
         "deploy from the next Game Turn"
     )
+
+
+def after_deploy(work: Work, unit: int) -> None:
+    """A unit deployed again after going into Reserve with casualties: its placement is made
+    for every model, so the models left are brought back into Coherency (§4.2 IV)."""
+    u = work.units[unit]
+    if any(u.removed) and u.location is Location.TABLE and len(u.living()) > 1:
+        restore_coherency(work, unit)
