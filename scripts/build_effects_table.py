@@ -561,6 +561,15 @@ EFFECTS.update(
         # casualties or in Reserve"; L1338 Murderer "can Target Pacifist Units"
         "Pacifist": [machinery("targeting")],
         "Murderer": [machinery("targeting")],
+        # L1489 "If the Unit has not used Weapons or made Movement in this Game Turn, they can
+        # reroll failed Armour Saves … Using this Perk prevents future Movement and the use of
+        # Weapons for the current Game Turn" (Reinforced's reroll, L1659)
+        "Defend": [
+            _granting(
+                status("Defend", mod("Move", "set", 0), mod("Dash", "set", 0), target="self"),
+                "Reinforced",
+            )
+        ],
         # L3200 Twin, L3186 Triune: "The Wielder only selects one of the Twin [Triune] Weapons
         # each time it Attacks"
         "Twin": [machinery("targeting")],

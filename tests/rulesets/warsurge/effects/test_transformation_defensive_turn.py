@@ -583,3 +583,32 @@ def test_p4115_a_unit_back_from_reserve_with_casualties_deploys_in_coherency() -
     st, _ = engine.apply(replace(st, flow=replace(st.flow, active=1)), Deploy(1))
     check_invariants(st)
     assert st.units[1].location is Location.TABLE and len(st.units[1].living()) == 3
+
+
+def test_p1489_defend_rerolls_failed_armour_saves_and_stops_movement_and_weapons() -> None:
+    # L1489 "If the Unit has not used Weapons or made Movement in this Game Turn, they can
+    # reroll failed Armour Saves … Using this Perk prevents future Movement and the use of
+    # Weapons for the current Game Turn"
+    def shot(defend: bool) -> tuple[GameState, GameState]:
+        st = _duel(["Defend"], automation=_CHOOSING, gap=10)
+        if defend:
+            assert UsePerks(0, ("Defend",)) in list(engine.legal_actions(st))
+            st, _ = engine.apply(st, UsePerks(0, ("Defend",)))
+        at = replace(st, flow=replace(st.flow, phase=Phase.ATTACK, active=1))
+        # the Foe's Gun: a 6 succeeds; the 4+ Armour Save rolls 1 (failed), then 5
+        after, _ = engine.apply(at, Attack(1, (("Gun", 0),)), dice=ScriptedDice([6, 1, 5]))
+        return st, after
+
+    st, after = shot(True)
+    assert after.units[0].hp == (4,)  # saved on the reroll
+    assert unit_allowance(_work(st), 0, False) == 0
+    attack = replace(st, flow=replace(st.flow, phase=Phase.ATTACK, active=0))
+    with pytest.raises(RulesError, match="used Defend: no Weapons"):
+        engine.check(attack, Attack(0, (("Gun", 1),)))
+    _, plain = shot(False)
+    assert plain.units[0].hp == (3,)
+    moved = _duel(["Defend"], automation=_CHOOSING, gap=10)
+    moved, _ = engine.apply(moved, Move(0, to=(20.0, 7.0)))
+    moved = replace(moved, flow=replace(moved.flow, active=0))
+    with pytest.raises(RulesError, match="has moved or used Weapons"):
+        engine.check(moved, UsePerks(0, ("Defend",)))

@@ -319,6 +319,10 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return f'no enemy unit within {radius:g}" or in a Melee to Provoke ({row.source})'
     if u.statuses and any(s.name == "Paralysis" for s in u.statuses):
         return f"{work.label(uid)} is Paralysed: it may not use any Perks this Game Turn (L2790)"
+    if row.name == "Defend" and (
+        u.unit_moved or u.unit_dashed or u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn
+    ):
+        return f"{work.label(uid)} has moved or used Weapons this Game Turn (Defend, {row.source})"
     if row.name == "Rush" and u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn:
         return f"{work.label(uid)} has used Weapons this Game Turn (Rush, {row.source})"
     if (

@@ -42,6 +42,11 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     u = work.units[uid]
     if u.statuses:
         for s in u.statuses:
+            if s.name == "Defend":  # L1489 "prevents future Movement and the use of Weapons"
+                return (
+                    f"{work.label(uid)} used Defend: no Weapons this Game Turn "
+                    f"(Defend, {_rule('Defend')})"
+                )
             if s.name == "Paralysis":  # L2790 "unable to Move, Dash, Attack or use any Perks"
                 return (
                     f"{work.label(uid)} is Paralysed this Game Turn: it may not Attack "
@@ -100,7 +105,10 @@ def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
             u = u.with_use(_weapon_uses(weapon)).with_counter(_weapon_step(weapon), work.step + 1)
         work.units[unit] = u.with_counter(_weapon_turn(weapon), work.flow.turn)
         work.dirty = True
-    if "Rush" in idx.units[unit].unit and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn:
+    if (
+        idx.units[unit].unit & {"Rush", "Defend"}
+        and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn
+    ):
         work.units[unit] = work.units[unit].with_counter(WEAPONS_TURN, work.flow.turn)
         work.dirty = True
     refresh_thresholds(work, unit)
