@@ -570,6 +570,18 @@ EFFECTS.update(
                 "Reinforced",
             )
         ],
+        # L2221 Fall Back (a failed Mastery Test after HP Loss), L1049 Terrify (Mastery Test,
+        # an enemy within 18" and in sight), L2690 Dread (Skill Test): "must dedicate all
+        # Movement toward their closest friendly Deployment Zone board edge … If the Target
+        # touches the board edge, it goes into Reserve"; Dread's "next Move and Dash": this
+        # Game Turn and the next (docs/rulings.md)
+        "Fall Back": [
+            status("Fall Back", turns=1, target="self"),
+            machinery("start of turn"),
+            machinery("flee"),
+        ],
+        "Terrify": [status("Terrify", turns=1), machinery("flee")],
+        "Dread": [status("Dread", turns=2), machinery("flee")],
         # L3200 Twin, L3186 Triune: "The Wielder only selects one of the Twin [Triune] Weapons
         # each time it Attacks"
         "Twin": [machinery("targeting")],
@@ -613,6 +625,7 @@ USED_ONCE_PER_TURN = (
     "Teleport II",
     "Teleport III",
     "Vanish",
+    "Terrify",
 )
 
 

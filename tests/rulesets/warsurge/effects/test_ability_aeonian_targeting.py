@@ -14,7 +14,7 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Move
+from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Move, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
@@ -418,3 +418,96 @@ def test_p1338_murderer_can_target_pacifist_units() -> None:
     st = _pacifist(["Murderer"])
     assert _targets(st, 2) == {0, 1}
     _shoot(st, Attack(2, (("Gun", 0),)))
+
+
+# -- Terrify (L1049), Dread (L2690), Fall Back (L2221), Fearless (L1525): to the board edge -----
+
+
+def _until_phase(state: GameState, phase: Phase) -> tuple[GameState, list[Any]]:
+    events: list[Any] = []
+    while state.flow.phase is not phase:
+        state, evs = engine.apply(state, Pass())
+        check_invariants(state)
+        events.extend(evs)
+    return state, events
+
+
+def _scared(foe_perks: list[str], foe_y: float = 42.0) -> GameState:
+    """Side 0's Scarecrow (Terrify) uses it in its Move Phase on side 1's Foe at (20, foe_y)."""
+    crow = unit("Scarecrow", perks=["Terrify"], hp=3)
+    foe = unit("Foe", perks=foe_perks, hp=3)
+    st = scenario([[entry(crow)], [entry(foe)]], {0: [(20, 26)], 1: [(20, foe_y)]},
+                  phase=Phase.MOVE, automation=_CHOOSING)  # fmt: skip
+    assert UsePerks(0, ("Terrify",)) in list(engine.legal_actions(st))
+    st, _ = engine.apply(st, UsePerks(0, ("Terrify",)), dice=ScriptedDice([4]))
+    return st
+
+
+def test_p1049_terrify_drives_the_target_to_its_board_edge_and_into_reserve() -> None:
+    # L1049 "the Target must dedicate all Movement toward their closest friendly Deployment
+    # Zone board edge … If the Target touches the board edge, it goes into Reserve … must
+    # remain in Reserve until the next Game Turn"
+    st = _scared([])
+    assert any(s.name == "Terrify" for s in st.units[1].statuses)
+    st, events = _until_phase(st, Phase.DASH)
+    assert any("falls back toward its board edge (Terrify)" in e.text for e in events)
+    assert st.units[1].location is Location.RESERVE  # 5.5" from (20, 42): the north edge
+    with pytest.raises(RulesError, match="may deploy from the next Game Turn"):
+        engine.check(replace(st, flow=replace(st.flow, phase=Phase.DEPLOY, active=1)),
+                     Deploy(1))  # fmt: skip
+
+
+def test_p1525_fearless_is_immune_to_terrify() -> None:
+    # L1525 "The User is immune to Horrific, Terrify and Dread Perks"
+    crow = unit("Scarecrow", perks=["Terrify"], hp=3)
+    brave = unit("Foe", perks=["Fearless"], hp=3)
+    st = scenario([[entry(crow)], [entry(brave)]], {0: [(20, 26)], 1: [(20, 40)]},
+                  phase=Phase.MOVE, automation=_CHOOSING)  # fmt: skip
+    with pytest.raises(RulesError, match='no enemy unit within 18" and in sight to Terrify'):
+        engine.check(st, UsePerks(0, ("Terrify",)))
+    dread = _dreaded(["Fearless"])
+    assert not any(s.name == "Dread" for s in dread.units[1].statuses)
+
+
+def _dreaded(foe_perks: list[str], face: int = 4) -> GameState:
+    gun = weapon("Gun", range=24, power=6, perks=["Dread"])
+    me = unit("Ghoul", weapons=[gun], hp=3)
+    foe = unit("Foe", perks=foe_perks, hp=3)
+    st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 26)], 1: [(20, 42)]},
+                  phase=Phase.ATTACK)  # fmt: skip
+    st, _ = engine.apply(st, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, face]))
+    return st
+
+
+def test_p2690_dread_a_passed_skill_test_sends_the_target_back_at_its_next_dash() -> None:
+    # L2690 "the Target must dedicate the next Move and Dash toward the closest friendly
+    # Deployment Zone's board edge. If the Target touches the board edge, it enters Reserve"
+    st = _dreaded([])
+    assert any(s.name == "Dread" for s in st.units[1].statuses)
+    st, _ = _until_phase(st, Phase.DASH)
+    assert st.units[1].location is Location.RESERVE
+    calm, _ = _until_phase(_dreaded([], face=1), Phase.DASH)
+    assert calm.units[1].location is Location.TABLE
+
+
+def test_p2221_fall_back_a_failed_test_moves_the_unit_to_its_edge_at_the_move_phase() -> None:
+    # L2221 "If failed, the User must dedicate all Movement toward the closest friendly
+    # Deployment Zone board edge"
+    me = unit("Recruits", perks=["Fall Back"], hp=3)
+    foe = unit("Foe", hp=3)
+    st = scenario([[entry(me)], [entry(foe)]], {0: [(20, 14)], 1: [(20, 40)]},
+                  phase=Phase.DASH)  # fmt: skip
+    u = st.units[0].with_counter("hp lost turn", st.flow.turn)
+    st = replace(st, units=(u, st.units[1]))
+    while st.flow.turn == 2:
+        nxt, _ = engine.apply(st, Pass())
+        if nxt.flow.turn != 2:
+            st, events = engine.apply(st, Pass(), dice=ScriptedDice([1, 6, 1, 6, 1]))
+            break
+        st = nxt
+    assert any(s.name == "Fall Back" for s in st.units[0].statuses)
+    assert st.flow.phase is Phase.MOVE  # no Deploy Phase: it fell back as the Move Phase began
+    assert any("falls back toward its board edge (Fall Back)" in e.text for e in events)
+    assert st.units[0].pos[0][1] == pytest.approx(8.0) and st.units[0].acted
+    with pytest.raises(RulesError):
+        engine.check(replace(st, flow=replace(st.flow, active=0)), Move(0, to=(20.0, 20.0)))

@@ -70,6 +70,8 @@ MACHINERIES: Mapping[str, str] = {
     "sent into Reserve)",
     "ignite": "warbench.rulesets.warsurge.game.perk_ignite (Ignite I/II: an Attack at the end "
     "of each Game Turn while it burns)",
+    "flee": "warbench.rulesets.warsurge.game.perk_flee (Fall Back, Terrify, Dread: Movement "
+    "toward the unit's board edge, into Reserve there)",
 }
 
 E = TypeVar("E", bound=StrEnum)

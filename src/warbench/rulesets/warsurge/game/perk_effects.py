@@ -120,6 +120,7 @@ PLAYED_MACHINERIES = frozenset(
         "revive",
         "reserve",
         "ignite",
+        "flee",
     }
 )
 
@@ -181,6 +182,8 @@ USED_PERKS = frozenset(
         "Vanish",
         # its status and the statuses it removes from the User (L707)
         "Courage",
+        # a Mastery Test, then an enemy unit in sight within 18" falls back (L1049)
+        "Terrify",
     }
 )
 
@@ -312,9 +315,19 @@ def status_dice(
         r = combine(q, 0, mods, floor=None)
         if r.value:
             out.append((r.value, " + ".join(r.contributors)))
+    if ctx.attacker_engaged and attacker:
+        # Fall Back, Terrify, Dread (L2221, L1049, L2690): "If engaged in a Melee … a -1 Dice
+        # Modifier to Attack Dice instead of being forced to direct Movement"
+        names = sorted({s.name for s in attacker if s.name in FLEEING})
+        if names:
+            out.append((-1, names[0]))
     if not out:
         return ctx
     return replace(ctx, status_modifiers=(*ctx.status_modifiers, *out))
+
+
+#: Statuses that drive their unit to its board edge (``perk_flee``).
+FLEEING = frozenset({"Fall Back", "Terrify", "Dread"})
 
 
 def weapon_ranges(info: UnitInfo, statuses: Sequence[Status]) -> Mapping[str, int]:

@@ -42,6 +42,7 @@ from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import (
     geom,
+    perk_flee,
     perk_ignite,
     perk_limits,
     perk_relocation,
@@ -314,6 +315,8 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return why if why is not None else perk_relocation.refused(work, uid, row.name, option)
     if option:
         return f"{row.name} gives no choice to name ({option!r}, {row.source})"
+    if row.name == "Terrify" and terrify_target(work, uid) is None:
+        return f'no enemy unit within 18" and in sight to Terrify ({row.source})'
     if row.name in perk_limits.PROVOKE and perk_limits.provoke_target(work, uid, row.name) is None:
         radius = perk_limits.PROVOKE[row.name]
         return f'no enemy unit within {radius:g}" or in a Melee to Provoke ({row.source})'
@@ -553,14 +556,39 @@ def _aether_test(work: Work, uid: int, row: PerkEffects) -> tuple[bool, bool]:
 
 def _status_on_target(work: Work, uid: int, row: PerkEffects, e: Effect) -> None:
     """A used perk's status on its Target (Provoke L879: the enemy unit it names)."""
-    target = perk_limits.provoke_target(work, uid, row.name)
+    target = (
+        terrify_target(work, uid)
+        if row.name == "Terrify"
+        else perk_limits.provoke_target(work, uid, row.name)
+    )
     if target is None:
+        return
+    if e.status in immunities(unit_perk_names(work, target)):
+        work.emit("perk", f"{work.label(target)} is immune to {row.name}", row.source,
+                  unit=target, perk=row.name)  # fmt: skip
         return
     marker = Marker(e.status, f"u{uid}/{row.name}", e.turns, e.delay)
     statuses = add_marker(markers_of(work.units[target].statuses), marker)
     work.set_unit(target, statuses=statuses_of(statuses))
-    work.emit("perk", f"{work.label(uid)} uses {row.name}: {work.label(target)} must Target it",
+    what = "falls back" if row.name == "Terrify" else "must Target it"
+    work.emit("perk", f"{work.label(uid)} uses {row.name}: {work.label(target)} {what}",
               row.source, unit=target, perk=row.name)  # fmt: skip
+
+
+def terrify_target(work: Work, uid: int) -> int | None:
+    """Whom Terrify (L1049) is used on: "The Target must be within 18\" and in line of sight":
+    the nearest such enemy unit not immune to it (Fearless), the engine's choice."""
+    best: tuple[float, int] | None = None
+    for other in work.units:
+        t = other.uid
+        if other.location is not Location.TABLE or not other.living() or not work.enemies(uid, t):
+            continue
+        if "Terrify" in immunities(unit_perk_names(work, t)):
+            continue
+        d = _gap(work, uid, t)
+        if d <= 18.0 + 1e-9 and (best is None or (d, t) < best) and _sees(work, uid, t):
+            best = (d, t)
+    return None if best is None else best[1]
 
 
 def _form_refused(work: Work, uid: int, row: PerkEffects, form: str) -> str | None:
@@ -751,6 +779,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")
     reg.register(Hook.TURN_START, perk_reserve.at_turn_start, "Unstable: into Reserve")
     reg.register(Hook.DEPLOY, perk_reserve.after_deploy, "back from Reserve with casualties")
+    reg.register(Hook.PHASE_START, perk_flee.at_phase_start, "Fall Back, Terrify, Dread")
 
 
 register_perk_hooks(DEFAULT_HOOKS)

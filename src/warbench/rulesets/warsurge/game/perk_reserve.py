@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 #: Statuses that send their unit into Reserve at the end of a Phase.
 AT_PHASE_END = ("Warp", "Vanish")
 #: Statuses under which a unit in Reserve may not deploy (for the rest of the Game Turn).
-STAY = ("Warp", "Unstable")
+STAY = ("Warp", "Unstable", "Fall Back", "Terrify", "Dread")
 
 
 def to_reserve(work: Work, uid: int, perk: str) -> None:

@@ -59,6 +59,7 @@ SHAKEN = (
     "Panic",
     "Pusillanimous",
     "Unstable",  # L2329: into Reserve on a failure (perk_reserve)
+    "Fall Back",  # L2221: to its board edge on a failure (perk_flee)
 )
 #: Unit Perks read at the start of a Game Turn.
 TURN_UNIT = frozenset({*SHAKEN, "Powered by Pain", "+Armour I", "+Armour II"})
@@ -477,6 +478,7 @@ _SHAKEN_PLAY = {
     "Panic": _on_failure("Panic", "Immobile and no Weapons this Game Turn"),
     "Pusillanimous": _pusillanimous,
     "Unstable": _on_failure("Unstable", "into Reserve for this Game Turn"),
+    "Fall Back": _on_failure("Fall Back", "all Movement toward its board edge this Game Turn"),
 }
 
 _ORDINAL = {2: "2nd", 3: "3rd", 4: "4th"}
