@@ -42,6 +42,7 @@ WEAPON_SETS = [
     ["Poison", "Weaken", "Countdown I", "Critical Hit I", "Skill"],
     ["Warp", "Trajectory I", "Burn", "Penetrate I", "Use III"],
     ["Ignite II", "Paralysis", "Fugue", "Bloodlust", "Twin"],
+    ["Dread", "Trajectory II", "Poison", "Triune", "Ignite I"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -65,6 +66,8 @@ UNIT_SETS = [
     ["Taunt II", "Magic Armour II", "Transform II", "Blink II", "Revive II", "Unstable"],
     ["Provoke I", "Wild Armour", "Teleport I", "Reanimate I", "Vanish", "Unyielding"],
     ["Courage", "Uncover", "Magic Armour I", "Transform III", "Blink III", "Revive I"],
+    ["Terrify", "Fall Back", "Defend", "Pacifist", "Fearless", "Teleport II"],
+    ["Murderer", "Taunt I", "Provoke II", "Reanimate III", "Transform I", "Magic Armour III"],
 ]
 
 
