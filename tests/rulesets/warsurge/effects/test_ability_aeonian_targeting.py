@@ -511,3 +511,23 @@ def test_p2221_fall_back_a_failed_test_moves_the_unit_to_its_edge_at_the_move_ph
     assert st.units[0].pos[0][1] == pytest.approx(8.0) and st.units[0].acted
     with pytest.raises(RulesError):
         engine.check(replace(st, flow=replace(st.flow, active=0)), Move(0, to=(20.0, 20.0)))
+
+
+def test_p1049_terrify_in_a_melee_is_minus_1_to_attack_dice_instead_of_moving() -> None:
+    # L1049 "If engaged in a Melee while affected by Terrify, the Target suffers a -1 Dice
+    # Modifier to Attack Dice instead of being forced to direct Movement"
+    from warbench.rulesets.warsurge.game.state import Status
+
+    def melee(scared: bool) -> str:
+        crow = unit("Scarecrow", hp=3)
+        foe = unit("Foe", hp=3, weapons=[weapon("Claws", range=1, power=4)])
+        st = scenario([[entry(crow)], [entry(foe)]], {0: [(20, 26)], 1: [(20, 27.0)]},
+                      phase=Phase.ATTACK, active=1, engaged=[(0, 1)])  # fmt: skip
+        if scared:
+            foe_u = replace(st.units[1], statuses=(Status("Terrify", 1, "u0/Terrify"),))
+            st = replace(st, units=(st.units[0], foe_u))
+        _, events = engine.apply(st, Attack(1, (("Claws", 0),)), dice=ScriptedDice([4]))
+        return events[0].text
+
+    assert "1 HP lost" in melee(False)
+    assert "0 HP lost" in melee(True)  # a 4+ needs a 5
