@@ -99,6 +99,12 @@ PSYCHOLOGICAL = ("Terrify", "Morale I", "Morale II", "Fall Back", "Panic", "Horr
 #: what Purge removes (L899).
 BENEFICIAL = ("Adrenaline", "Smokescreen", "Rush", "Frenzy", "Courage", "Stealth", "Defend")
 
+#: What Courage ignores and removes (L707).
+COURAGE = (
+    "Cripple", "Stun", "Force", "Knockback", "Fugue", "Morale I", "Morale II", "Fall Back",
+    "Panic", "Horrific", "Terrify", "Dread",
+)  # fmt: skip
+
 #: Perks a player uses once per Game Turn (§12.2 L227) whose tags do not say Activate.
 USED_ONCE_PER_TURN = ("Cure I", "Cure II", "Purge I", "Purge II")
 
@@ -422,6 +428,206 @@ EFFECTS: dict[str, list[Json]] = {
     },
     "Pain Locked": [machinery("weapon limit")],
 }
+
+# -- Ability, Aeonian, Defensive, Limitation, Transformation (issue 11, s11-perks-b) -----------
+
+#: The forms of Transform I-III (L2530-L2560), each a status on the User for the Game Turn.
+_FORMS: dict[str, dict[str, list[Json]]] = {
+    # L2530 "Tank: +1 Defence. Melee: All Weapons become 0\" Range but receive +1 Power.
+    # Ranged: All Weapons have their Range increased by 50% ... Movement: Removes negative
+    # Movement Perk effects ... pass through Difficult and Dangerous Ground ..."
+    "Transform I": {
+        "Tank": [mod("Defence", "add", 1)],
+        "Melee": [mod("Range", "set", 0), mod("Power", "add", 1)],
+        "Ranged": [mod("Range", "mul", "3/2")],
+        "Movement": [],
+    },
+    # L2544 "Tank: +2 Defence Stat, increase Armour Save by +1. Melee: ... +1 Power, +1 AP and
+    # +1 Attack. Ranged: ... Range doubled, +1 Power and +1 AP. Movement: 50% increase to Move
+    # and Dash Stats"
+    "Transform II": {
+        "Tank": [mod("Defence", "add", 2), mod("Armour", "add", 1)],
+        "Melee": [
+            mod("Range", "set", 0),
+            mod("Power", "add", 1),
+            mod("AP", "add", 1),
+            mod("Attacks", "add", 1),
+        ],
+        "Ranged": [mod("Range", "mul", 2), mod("Power", "add", 1), mod("AP", "add", 1)],
+        "Movement": [mod("Move", "mul", "3/2"), mod("Dash", "mul", "3/2")],
+    },
+    # L2560 "Tank: +3 Defence Stat, increase Armour and AEGIS Saves by +1. Melee: ... +2 Power,
+    # +1 AP and +2 Attacks. +6\" to Move. Ranged: ... doubled, +2 Power and +1 AP. Movement:
+    # Double Move and Dash Stats"
+    "Transform III": {
+        "Tank": [mod("Defence", "add", 3), mod("Armour", "add", 1), mod("AEGIS", "add", 1)],
+        "Melee": [
+            mod("Range", "set", 0),
+            mod("Power", "add", 2),
+            mod("AP", "add", 1),
+            mod("Attacks", "add", 2),
+            mod("Move", "add", 6),
+        ],
+        "Ranged": [mod("Range", "mul", 2), mod("Power", "add", 2), mod("AP", "add", 1)],
+        "Movement": [mod("Move", "mul", 2), mod("Dash", "mul", 2)],
+    },
+}
+
+
+def _granting(effect: Json, *perks: str) -> Json:
+    """A status that gives its unit ``perks`` while it lasts (its ``names``)."""
+    return {**effect, "names": list(perks)}
+
+
+EFFECTS.update(
+    {
+        # L3178-L3184 "The Weapon cannot Target a Unit with one or models within 12\" [24\",
+        # 36\"] of the Wielder"
+        **{f"Trajectory {r}": [machinery("targeting")] for r in ("I", "II", "III")},
+        # L1394-L1404 "Any enemy Units within 6\" [12\"] or in a Melee with the User must Target
+        # them with available Weapons in Range"
+        **{f"Taunt {r}": [machinery("targeting")] for r in ("I", "II")},
+        # L879-L893 (Mastery Test) "One enemy Unit within 12\" [24\"] or in a Melee with this
+        # Unit must Target it with all available Weapons within Range"; for the Game Turn
+        # (docs/rulings.md)
+        **{
+            f"Provoke {r}": [status("Provoke", turns=1), machinery("targeting")]
+            for r in ("I", "II")
+        },
+        # L1579-L1583 (Aether) "the User increases its Armour Save by +1 [+2, +3]. Maximum of
+        # 2+, while no Save becomes 6+"; for the Game Turn (docs/rulings.md)
+        **{
+            f"Magic Armour {r}": [
+                status(f"Magic Armour {r}", mod("Armour", "add", k), turns=1, target="self")
+            ]
+            for k, r in enumerate(("I", "II", "III"), 1)
+        },
+        **{
+            rank: [
+                *(
+                    status(f"{rank} ({form})", *mods, turns=1, target="self")
+                    for form, mods in forms.items()
+                ),
+                machinery("transform"),
+            ]
+            for rank, forms in _FORMS.items()
+        },
+        # L673-L699 Blink I-III (Activate, Limited Use (1)), L1025-L1045 Teleport I-III
+        # (Mastery Test): "The Unit can be relocated anywhere within 6\" [12\", no maximum],
+        # functioning as Movement, but not a Move or Dash … cannot engage or leave a Melee"
+        **{
+            f"{p} {r}": [machinery("relocation")]
+            for p in ("Blink", "Teleport")
+            for r in ("I", "II", "III")
+        },
+        # L971-L1007 Revive I-III, L915-L957 Reanimate I-III (Casualty, Mastery Test): "all
+        # models of the slain Unit are brought back into Coherency at full HP"
+        **{
+            f"{p} {r}": [machinery("revive")]
+            for p in ("Revive", "Reanimate")
+            for r in ("I", "II", "III")
+        },
+        # L2716 "the Target will automatically fail all Mastery and Skill Tests on the
+        # following Game Turn" (its Weapons' Aether part: no Weapon uses Aether in play yet)
+        "Fugue": [status("Fugue", turns=1, delay=1)],
+        # L2919 "the User gains +1 Attack to this Weapon when the Target Unit is removed as a
+        # casualty" (for the rest of the game, one per Target slain)
+        "Bloodlust": [
+            status("Bloodlust", mod("Attacks", "add", 1), turns=None, target="self"),
+            machinery("casualty"),
+        ],
+        # L2790 "During the following Game Turn the Target will be unable to Move, Dash, Attack
+        # or use any Perks until the end of the Game Turn" (a D6 of 6 per HP Loss; its
+        # Objectives and Melee-lock parts: docs/rulings.md)
+        "Paralysis": [
+            status("Paralysis", mod("Move", "set", 0), mod("Dash", "set", 0), delay=1, stacks=False)
+        ],
+        # L1430 "Any Units within 12\" of the User receive no Cover Bonus from any form of
+        # Cover"
+        "Uncover": [machinery("targeting")],
+        # L707 "For the duration of one Game Turn, the Unit ignores the effects of Difficult and
+        # Dangerous Ground. Courage also ignores and removes the effects of Cripple, Stun,
+        # Force, Knockback, Fugue, Morale, Fall Back, Panic, Horrific, Terrify and Dread."
+        "Courage": [
+            status("Courage", turns=1, target="self"),
+            clear(*COURAGE, target="self"),
+        ],
+        # L2740 "At the end of the Game Turn, the Target suffers a single Attack with Power
+        # equal to the HP Loss caused by all Ignite Weapons multiplied by four"; L2758 Ignite II
+        # "the Attack is AP 2"
+        **{f"Ignite {r}": [status("Ignite", turns=None), machinery("ignite")] for r in ("I", "II")},
+        # L1352 Pacifist "cannot roll Attacks with any Weapon unless it has the Heal Perk. The
+        # User cannot be Targeted by enemies unless all friendly (non-Pacifist) Units … are
+        # casualties or in Reserve"; L1338 Murderer "can Target Pacifist Units"
+        "Pacifist": [machinery("targeting")],
+        "Murderer": [machinery("targeting")],
+        # L1489 "If the Unit has not used Weapons or made Movement in this Game Turn, they can
+        # reroll failed Armour Saves … Using this Perk prevents future Movement and the use of
+        # Weapons for the current Game Turn" (Reinforced's reroll, L1659)
+        "Defend": [
+            _granting(
+                status("Defend", mod("Move", "set", 0), mod("Dash", "set", 0), target="self"),
+                "Reinforced",
+            )
+        ],
+        # L2221 Fall Back (a failed Mastery Test after HP Loss), L1049 Terrify (Mastery Test,
+        # an enemy within 18" and in sight), L2690 Dread (Skill Test): "must dedicate all
+        # Movement toward their closest friendly Deployment Zone board edge … If the Target
+        # touches the board edge, it goes into Reserve"; Dread's "next Move and Dash": this
+        # Game Turn and the next (docs/rulings.md)
+        "Fall Back": [
+            status("Fall Back", turns=1, target="self"),
+            machinery("start of turn"),
+            machinery("flee"),
+        ],
+        "Terrify": [status("Terrify", turns=1), machinery("flee")],
+        "Dread": [status("Dread", turns=2), machinery("flee")],
+        # L3200 Twin, L3186 Triune: "The Wielder only selects one of the Twin [Triune] Weapons
+        # each time it Attacks"
+        "Twin": [machinery("targeting")],
+        "Triune": [machinery("targeting")],
+        # L4115 Warp (HP Loss, D6 (6+) per HP Loss): "the Target will be sent into Reserve"
+        # at the end of the Phase; L1081 Vanish (Mastery Test): "The User enters Reserve at
+        # the end of the Phase"; L2329 Unstable (Mastery Test after HP Loss): "go into Reserve
+        # and must stay there for the current Game Turn"
+        "Warp": [status("Warp", turns=1), machinery("reserve")],
+        "Vanish": [status("Vanish", turns=1, target="self"), machinery("reserve")],
+        "Unstable": [
+            status("Unstable", turns=1, target="self"),
+            machinery("start of turn"),
+            machinery("reserve"),
+        ],
+        # L1803 "At the start of the Game Turn, roll a D6. The result is the User's Armour Stat
+        # for this Game Turn. If a '1' is rolled, the Armour Save is 2+ and failed Armour Saves
+        # can be rerolled" (Reinforced's reroll, L1659)
+        "Wild Armour": [
+            _granting(
+                status("Wild Armour (1)", mod("Armour", "set", 2), turns=1, target="self"),
+                "Reinforced",
+            ),
+            *(
+                status(f"Wild Armour ({k}+)", mod("Armour", "set", k), turns=1, target="self")
+                for k in range(2, 7)
+            ),
+            machinery("transform"),
+        ],
+    }
+)
+
+USED_ONCE_PER_TURN = (
+    *USED_ONCE_PER_TURN,
+    "Provoke I",
+    "Provoke II",
+    "Magic Armour I",
+    "Magic Armour II",
+    "Magic Armour III",
+    "Teleport I",
+    "Teleport II",
+    "Teleport III",
+    "Vanish",
+    "Terrify",
+)
+
 
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"

@@ -40,6 +40,9 @@ WEAPON_SETS = [
     ["Virus", "Scourge", "Mitigate", "Critical Hit I", "Blind I", "Hearty"],
     ["Concussive", "Cripple II", "Burn", "Penetrate I", "Blind II", "Pain Locked"],
     ["Poison", "Weaken", "Countdown I", "Critical Hit I", "Skill"],
+    ["Warp", "Trajectory I", "Burn", "Penetrate I", "Use III"],
+    ["Ignite II", "Paralysis", "Fugue", "Bloodlust", "Twin"],
+    ["Dread", "Trajectory II", "Poison", "Triune", "Ignite I"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -59,6 +62,12 @@ UNIT_SETS = [
     ["Resurrection I", "Frenzy", "Diminish", "Rush", "Mastery", "Cure I", "Purge II"],
     # a Presence unit with the Roster Perks it switches on (their Roster: its side's units)
     ["Presence", "Swift", "Inspiring", "Protective", "Demoralising", "Fleeting", "Shielding"],
+    # targeting, forms, relocation, revival and Reserve (s11-perks-b)
+    ["Taunt II", "Magic Armour II", "Transform II", "Blink II", "Revive II", "Unstable"],
+    ["Provoke I", "Wild Armour", "Teleport I", "Reanimate I", "Vanish", "Unyielding"],
+    ["Courage", "Uncover", "Magic Armour I", "Transform III", "Blink III", "Revive I"],
+    ["Terrify", "Fall Back", "Defend", "Pacifist", "Fearless", "Teleport II"],
+    ["Murderer", "Taunt I", "Provoke II", "Reanimate III", "Transform I", "Magic Armour III"],
 ]
 
 

@@ -32,6 +32,9 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_game_statuses.py",
     "tests/rulesets/warsurge/effects/test_game_turn_perks.py",
     "tests/rulesets/warsurge/effects/test_game_use_perks.py",
+    # s11-perks-b: Ability, Aeonian, Defensive, Limitation, Transformation
+    "tests/rulesets/warsurge/effects/test_ability_aeonian_targeting.py",
+    "tests/rulesets/warsurge/effects/test_transformation_defensive_turn.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

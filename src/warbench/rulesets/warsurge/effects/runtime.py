@@ -16,9 +16,11 @@ from warbench.rulesets.warsurge.effects.model import (
     Effect,
     EffectKind,
     Modifier,
+    Op,
     PerkEffects,
     PerkTest,
     Quantity,
+    TargetKind,
     Trigger,
 )
 from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
@@ -144,6 +146,7 @@ def inflict_on_hp_loss(
     test_modifier: int = 0,
     table: EffectTable | None = None,
     trigger: Trigger = Trigger.HP_LOSS,
+    auto_fail: bool = False,
 ) -> tuple[tuple[Marker, ...], list[Infliction]]:
     """The statuses a weapon's HP-Loss perks put on a target that lost ``hp_lost`` HP.
 
@@ -154,8 +157,9 @@ def inflict_on_hp_loss(
     doubled (:func:`~.statuses.add_marker`). An immune target gains nothing and rolls nothing.
     With ``trigger=Trigger.ATTACK_DICE`` (Blind II, Concussive, Cripple II: "successful Attack
     Dice … trigger the Skill Test") ``hp_lost`` is the number of successful Attack Dice, one
-    test each (docs/rulings.md, perks in play 11). Returns the new markers and what happened,
-    in perk order.
+    test each (docs/rulings.md, perks in play 11). ``auto_fail``: the attacker is under Fugue
+    (L2716), its Skill Tests fail unrolled. Returns the new markers and what happened, in perk
+    order.
     """
     t = table or load_table()
     markers = tuple(target_markers)
@@ -166,8 +170,8 @@ def inflict_on_hp_loss(
         if trigger not in row.triggers:
             continue
         for e in row.effects:
-            if e.kind is not EffectKind.STATUS:
-                continue
+            if e.kind is not EffectKind.STATUS or e.target.kind is TargetKind.SELF:
+                continue  # a status on the weapon's own User (Bloodlust) is not inflicted
             if e.status in target_immune or row.name in target_immune:
                 log.append(Infliction(row.name, e, None, False, blocked=True))
                 continue
@@ -177,7 +181,13 @@ def inflict_on_hp_loss(
             if test is not None:
                 landed = False
                 for _ in range(hp_lost):
-                    outcome = run_test(dice, test, test_modifier, label=f"{row.name} test")
+                    outcome = run_test(
+                        dice,
+                        test,
+                        test_modifier,
+                        auto_fail=auto_fail and test.kind is PerkTest.SKILL,
+                        label=f"{row.name} test",
+                    )
                     landed = landed or outcome.passed
             if landed:
                 stacks = all(m.stacks for m in e.modifiers)
@@ -237,6 +247,30 @@ def _save(value: int | None, delta: int) -> int | None:
     return armour_save(value, stat_changes=delta).stat
 
 
+def _armour(value: int | None, mods: Sequence[Modifier]) -> int | None:
+    """The Armour Save under its modifiers: a set (Wild Armour L1803: "The result is the User's
+    Armour Stat") replaces the Stat first (the last set wins, §12.1's order), then the Stat
+    changes apply (Magic Armour +1 on a Wild Armour 4+: 3+)."""
+    mine = [m for m in mods if m.quantity is Quantity.ARMOUR]
+    sets = [m for m in mine if m.op is Op.SET]
+    if sets:
+        value = int(sets[-1].value)
+        mine = [m for m in mine if m.op is not Op.SET]
+    return _save(value, combine(Quantity.ARMOUR, 0, mine, floor=None).value)
+
+
+def granted_perks(markers: Iterable[Marker], table: EffectTable | None = None) -> tuple[str, ...]:
+    """Perks a unit has while a status lasts (a status effect's ``names``: Wild Armour's 1 gives
+    Reinforced, "failed Armour Saves can be rerolled", L1803), in marker order."""
+    t = table or load_table()
+    out: list[str] = []
+    for m in active(markers):
+        e = t.statuses().get(split_scope(m.name)[0])
+        if e is not None and e.names:
+            out.extend(n for n in e.names if n not in out)
+    return tuple(out)
+
+
 def adjusted_profiles(
     profile: UnitProfile,
     weapons: Mapping[str, WeaponProfile],
@@ -254,7 +288,8 @@ def adjusted_profiles(
     markers = list(markers)
     mods = marker_modifiers(markers, table)
     scoped = {split_scope(m.name)[1] for m in markers} - {""}
-    if not mods and not scoped:
+    granted = granted_perks(markers, table)
+    if not mods and not scoped and not granted:
         return None
 
     def delta(q: Quantity, ms: list[Modifier] = mods) -> int:
@@ -263,13 +298,14 @@ def adjusted_profiles(
     def of(name: str) -> list[Modifier]:
         return [*mods, *marker_modifiers(markers, table, weapon=name)] if name in scoped else mods
 
-    new_profile = profile.model_copy(
-        update={
-            "defence": min(10, combine(Quantity.DEFENCE, profile.defence, mods).value),
-            "armour": _save(profile.armour, delta(Quantity.ARMOUR)),
-            "aegis": _save(profile.aegis, delta(Quantity.AEGIS)),
-        }
-    )
+    update: dict[str, object] = {
+        "defence": min(10, combine(Quantity.DEFENCE, profile.defence, mods).value),
+        "armour": _armour(profile.armour, mods),
+        "aegis": _save(profile.aegis, delta(Quantity.AEGIS)),
+    }
+    if granted:
+        update["perks"] = [*profile.perks, *(p for p in granted if p not in profile.perks)]
+    new_profile = profile.model_copy(update=update)
     new_weapons = {
         name: wp.model_copy(
             update={

@@ -58,6 +58,20 @@ MACHINERIES: Mapping[str, str] = {
     "unit is on the Battlefield)",
     "test modifiers": "warbench.rulesets.warsurge.game.perk_turn and perk_hooks (Dice "
     "Modifiers on Mastery and Skill Tests)",
+    "targeting": "warbench.rulesets.warsurge.game.perk_limits (whom a weapon may or must "
+    "Target: Taunt, Provoke, Trajectory)",
+    "transform": "warbench.rulesets.warsurge.game.perk_limits (a form chosen at the start of "
+    "each Game Turn: Transform I-III; Wild Armour's roll)",
+    "relocation": "warbench.rulesets.warsurge.game.perk_relocation (Blink, Teleport: Movement "
+    "that is neither a Move nor a Dash)",
+    "revive": "warbench.rulesets.warsurge.game.perk_revive (Revive, Reanimate: a fallen unit "
+    "brought back at full HP)",
+    "reserve": "warbench.rulesets.warsurge.game.perk_reserve (Warp, Vanish, Unstable: a unit "
+    "sent into Reserve)",
+    "ignite": "warbench.rulesets.warsurge.game.perk_ignite (Ignite I/II: an Attack at the end "
+    "of each Game Turn while it burns)",
+    "flee": "warbench.rulesets.warsurge.game.perk_flee (Fall Back, Terrify, Dread: Movement "
+    "toward the unit's board edge, into Reserve there)",
 }
 
 E = TypeVar("E", bound=StrEnum)

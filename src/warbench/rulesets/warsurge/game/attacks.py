@@ -23,7 +23,12 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
-from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal
+from warbench.rulesets.warsurge.game.perk_limits import (
+    linked_refusal,
+    target_refusal,
+    uncovered,
+    weapon_refusal,
+)
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -70,6 +75,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     if holder != uid:
         stationary = stationary and not w.units[holder].unit_moved
     shares = _check_shares(w, uid, action, profiles, carried)
+    if (twin := linked_refusal(w, uid, [s[0] for s in shares])) is not None:  # Twin, Triune
+        raise err(twin, "Perks §12.5 Limitation")
     uperks = perks_of(info.unit.profile.perks)
     for wname, target, chosen in shares:
         if not 0 <= target < len(w.units) or not w.enemies(uid, target):
@@ -82,6 +89,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         view = view_target(w, uid, target, cache)
         if view.reason:
             raise err(view.reason, "§6.9")
+        if (aim := target_refusal(w, uid, wname, target)) is not None:  # Taunt, Trajectory …
+            raise err(aim, "Perks §12.5 Targeting")
         users = list(view.users_in_range.get(wname, []))
         wtype = info.weapon_types[wname]
         moved_models = [m for m in users if u.moved[m]]
@@ -121,15 +130,16 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         rng = weapon_ranges(info, u.statuses)[wname]  # Blind, Limit Break (Perks §12)
         wperks = perks_of(profiles[wname].perks)
         tperks = perks_of(w.info(target).unit.profile.perks)
+        bare = uncovered(w, target)  # Uncover (Perks L1430): no Cover Bonus
         ctx = AttackContext(
             melee=view.melee,
             attacker_engaged=view.attacker_engaged,
             through_fire_points=view.attacker_engaged and u.location is Location.EMBARKED,
             target_engaged_elsewhere=view.target_engaged_elsewhere,
-            cover=view.cover > 0,
+            cover=view.cover > 0 and not bare,
             cover_bonus=max(1, view.cover) + view.custom_cover.defence,  # §10.4
-            cover_armour=view.custom_cover.armour,
-            cover_aegis=view.custom_cover.aegis,
+            cover_armour=0 if bare else view.custom_cover.armour,
+            cover_aegis=0 if bare else view.custom_cover.aegis,
             within_half_range=view.distance <= rng / 2,
             distance=view.distance,
             attacker_point_cost=current_value(w, uid),

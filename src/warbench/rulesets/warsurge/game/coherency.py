@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_effects
 from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
@@ -55,6 +55,9 @@ def problem_positions(
             new_arr, None if starts is None else geom.as_array(starts), r, oxy, orad
         )
     clear = -OVERLAP_TOL + _MARGIN
+    # Morale I/II failed: "the Battlefield as Difficult Ground" (Perks 000 L2249)
+    everywhere = bool(u.statuses) and perk_effects.difficult_everywhere(u.statuses)
+    brave = bool(u.statuses) and perk_effects.ignores_ground(u.statuses)  # Courage L707
     for k, (i, p) in enumerate(zip(models, new, strict=True)):
         if not f.on_board(p, r):
             return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
@@ -79,15 +82,16 @@ def problem_positions(
                 )
             if allowance is not None:
                 limit = float(allowance)
-                if pc.difficult:
+                difficult = (pc.difficult or everywhere) and not brave
+                if difficult:
                     limit = float(min(math.floor(allowance / 2), allowance - 1))
                 if length > limit + 1e-6:
                     what = "Dash" if dash else "Move"
-                    extra = " (halved by Difficult Ground)" if pc.difficult else ""
+                    extra = " (halved by Difficult Ground)" if difficult else ""
                     return (
                         f'model {i + 1} of {info.label} would travel {length:.2f}" but its '
                         f'{what} allows {limit:.0f}"{extra}',
-                        "§4.5" if pc.difficult else "§4.1",
+                        "§4.5" if difficult else "§4.1",
                     )
             if len(oxy) and (seg_gap is None or seg_gap[k] < clear):
                 dd = geom.segment_distances(np.asarray(s), np.asarray(p), oxy) - orad - r

@@ -30,6 +30,11 @@ def verify_deploy(w: Work, action: Deploy) -> DeployPlan:
     u = w.units[uid]
     if u.location is not Location.RESERVE:
         raise err(f"{info.label} is not in Reserve", "§2.1 Reserve")
+    if u.statuses:  # Warp, Unstable: in Reserve for the Game Turn (Perks)
+        from warbench.rulesets.warsurge.game.perk_reserve import deploy_refusal
+
+        if (stay := deploy_refusal(w, uid)) is not None:
+            raise err(stay, "Perks §12 Reserve")
     zone = w.zones[info.side]
     assert zone is not None
     # §6.1 passengers

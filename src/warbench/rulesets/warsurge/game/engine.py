@@ -531,6 +531,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
             users = view.users_in_range.get(wp.name)
             if users and perk_limits.weapon_refusal(w, uid, wp.name) is not None:
                 continue  # a Limitation perk (Use I, Countdown …) or Panic: not now
+            if users and perk_limits.target_refusal(w, uid, wp.name, foe) is not None:
+                continue  # Trajectory, Taunt, Provoke: not at this unit
             if users:
                 if wp.type.value == "Heavy":
                     users = [m for m in users if not w.units[uid].moved[m]]
@@ -540,7 +542,7 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
                     out.setdefault(wp.name, []).append(foe)
         if first and len(out) == len(info.unit.weapons):
             break
-    return out
+    return perk_limits.one_of_each_set(w, uid, out)  # Twin, Triune: one weapon of a set
 
 
 def attack_candidates(w: Work, uid: int) -> Iterator[Action]:

@@ -360,6 +360,8 @@ def apply_move(w: Work, plan: MovePlan) -> None:
         unit=uid,
         distance=round(longest, 3),
     )
+    if crossed and perk_effects.ignores_ground(w.units[uid].statuses):
+        crossed = {}  # Courage (Perks L707): Dangerous Ground has no effect this Game Turn
     for name, models in crossed.items():
         dangerous_ground(w, uid, models, name)
     engage_new_contacts(w, uid)

@@ -114,6 +114,13 @@ PLAYED_MACHINERIES = frozenset(
         "test modifiers",
         "casualty",
         "presence",
+        "targeting",
+        "transform",
+        "relocation",
+        "revive",
+        "reserve",
+        "ignite",
+        "flee",
     }
 )
 
@@ -147,7 +154,38 @@ def _activated(row: PerkEffects) -> bool:
 
 #: Perks a player uses (once per Game Turn, §12.2 L227) though not tagged Activate: a Mastery
 #: Test, then statuses removed from a unit within the Radius (``perk_hooks.use_perk``).
-USED_PERKS = frozenset({"Cure I", "Cure II", "Purge I", "Purge II"})
+USED_PERKS = frozenset(
+    {
+        "Cure I",
+        "Cure II",
+        "Purge I",
+        "Purge II",
+        # a Mastery Test, then the status Provoke on an enemy unit in its Radius (L879)
+        "Provoke I",
+        "Provoke II",
+        # an Aether Test, then a status on the User (L1579)
+        "Magic Armour I",
+        "Magic Armour II",
+        "Magic Armour III",
+        # the player's choice of a form, the engine's one the default (L2530)
+        "Transform I",
+        "Transform II",
+        "Transform III",
+        # relocated as Movement, neither a Move nor a Dash (L673, L1025; ``perk_relocation``)
+        "Blink I",
+        "Blink II",
+        "Blink III",
+        "Teleport I",
+        "Teleport II",
+        "Teleport III",
+        # a Mastery Test, then into Reserve at the end of the Phase (L1081; ``perk_reserve``)
+        "Vanish",
+        # its status and the statuses it removes from the User (L707)
+        "Courage",
+        # a Mastery Test, then an enemy unit in sight within 18" falls back (L1049)
+        "Terrify",
+    }
+)
 
 
 @cache
@@ -277,9 +315,19 @@ def status_dice(
         r = combine(q, 0, mods, floor=None)
         if r.value:
             out.append((r.value, " + ".join(r.contributors)))
+    if ctx.attacker_engaged and attacker:
+        # Fall Back, Terrify, Dread (L2221, L1049, L2690): "If engaged in a Melee … a -1 Dice
+        # Modifier to Attack Dice instead of being forced to direct Movement"
+        names = sorted({s.name for s in attacker if s.name in FLEEING})
+        if names:
+            out.append((-1, names[0]))
     if not out:
         return ctx
     return replace(ctx, status_modifiers=(*ctx.status_modifiers, *out))
+
+
+#: Statuses that drive their unit to its board edge (``perk_flee``).
+FLEEING = frozenset({"Fall Back", "Terrify", "Dread"})
 
 
 def weapon_ranges(info: UnitInfo, statuses: Sequence[Status]) -> Mapping[str, int]:
@@ -331,3 +379,49 @@ def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:
 # Checked against the catalog and the effects table when the game loads (pluggy: declared up
 # front), so a rank the hooks cannot play is never reported as acting.
 register_game_ranks()
+
+
+#: Statuses under which a unit "treats the Battlefield as Difficult Ground even with Movement
+#: Perks" (Morale I/II L2249-L2261, failed).
+DIFFICULT_EVERYWHERE = frozenset({"Morale I", "Morale II"})
+
+
+def difficult_everywhere(statuses: Sequence[Status]) -> bool:
+    """Whether every path of the unit is Difficult Ground (§4.5: Movement halved, rounded down,
+    at least 1" less), once, however much real Difficult Ground it crosses."""
+    return any(s.name in DIFFICULT_EVERYWHERE for s in statuses)
+
+
+def ignores_ground(statuses: Sequence[Status]) -> bool:
+    """Courage (L707): "For the duration of one Game Turn, the Unit ignores the effects of
+    Difficult and Dangerous Ground"."""
+    return bool(statuses) and any(s.name == "Courage" for s in statuses)
+
+
+@cache
+def _ignored_while() -> dict[str, frozenset[str]]:
+    """Statuses that make their unit ignore others while they last: a used perk that removes
+    statuses from its own User and puts one on it (Courage L707: "ignores and removes")."""
+    out: dict[str, frozenset[str]] = {}
+    for row in load_table():
+        own = [e.status for e in row.effects if e.kind is EffectKind.STATUS and e.status]
+        cleared = {
+            n
+            for e in row.effects
+            if e.kind is EffectKind.CLEAR and e.target.kind.value == "self"
+            for n in e.names
+        }
+        for name in own if cleared else ():
+            out[name] = frozenset(cleared)
+    return out
+
+
+def status_immunities(statuses: Sequence[Status]) -> frozenset[str]:
+    """What a unit ignores because of its statuses now (Courage: Cripple, Stun, Fugue …)."""
+    if not statuses:
+        return frozenset()
+    table = _ignored_while()
+    out: set[str] = set()
+    for s in statuses:
+        out |= table.get(s.name, frozenset())
+    return frozenset(out)

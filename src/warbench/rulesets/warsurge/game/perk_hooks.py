@@ -19,7 +19,16 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Trigger
+from warbench.rulesets.warsurge.effects.model import (
+    Effect,
+    EffectKind,
+    PerkEffects,
+    PerkTest,
+    TargetKind,
+    TestSpec,
+    Trigger,
+)
+from warbench.rulesets.warsurge.effects.rolls import run_test
 from warbench.rulesets.warsurge.effects.runtime import (
     acts_at_turn_end,
     converts,
@@ -31,11 +40,27 @@ from warbench.rulesets.warsurge.effects.runtime import (
 )
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom, perk_limits, perk_roster, perk_turn
+from warbench.rulesets.warsurge.game import (
+    geom,
+    perk_flee,
+    perk_ignite,
+    perk_limits,
+    perk_relocation,
+    perk_reserve,
+    perk_revive,
+    perk_roster,
+    perk_turn,
+)
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook, HookRegistry
-from warbench.rulesets.warsurge.game.perk_effects import AUTOMATIC_USES, markers_of, statuses_of
+from warbench.rulesets.warsurge.game.perk_effects import (
+    AUTOMATIC_USES,
+    markers_of,
+    status_immunities,
+    statuses_of,
+    weapon_ranges,
+)
 from warbench.rulesets.warsurge.game.perk_turn import free_spot as _free_spot
 from warbench.rulesets.warsurge.game.perk_turn import lose_hp
 from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
@@ -89,11 +114,12 @@ def _inflict(
         perks,
         count,
         before,
-        immunities(unit_perk_names(work, unit)),
+        immunities(unit_perk_names(work, unit)) | status_immunities(target.statuses),
         key,
         work.dice,
         trigger=trigger,
         test_modifier=perk_limits.skill_modifier(work, attacker, source, unit),
+        auto_fail=perk_turn.fugued(work, attacker),
     )
     if not log:
         return
@@ -218,8 +244,10 @@ def automatic_perk_uses(work: Work, phase: str) -> None:
 
     * Recover (L1611, D3 HP) and Regenerate (L1645, a tenth of full HP, rounded up) when the
       unit has lost HP and is not under Virus (L2876);
-    * Adrenaline (L666) and Smokescreen (L1759), once per game, the first time an enemy unit on
-      the battlefield is within 18" of the unit (it is about to matter).
+    * Adrenaline (L666), once per game, the first time an enemy unit is within the unit's reach
+      (its Move, Dash and longest weapon Range as the game reads them, :func:`_reach`), and
+      Smokescreen (L1759) the first time the unit is within an enemy unit's reach: it is about
+      to matter (at least 18", the engine's former choice).
 
     This is the hook a player's decision replaces: without the automation nothing is used here
     (as Burst and Darkside, ``attacks.choose_perk_use``), and a ``UsePerk`` decision of the
@@ -245,34 +273,73 @@ def _wants(work: Work, uid: int, name: str) -> bool:
         hurt = u.current_hp < work.info(uid).max_hp
         return hurt and not any(s.name == "Virus" for s in u.statuses)
     if name in ("Adrenaline", "Smokescreen"):
-        mine = work.xy(uid)
-        for other in work.units:
-            if other.location is not Location.TABLE or not work.enemies(uid, other.uid):
-                continue
-            d = geom.edge_distances(
-                mine, work.info(uid).radius, work.xy(other.uid), work.info(other.uid).radius
-            )
-            if d.size and float(d.min()) <= 18.0:
-                return True
+        return any(
+            _gap(work, uid, other.uid) <= _reach(work, uid if name == "Adrenaline" else other.uid)
+            for other in work.units
+            if other.location is Location.TABLE and work.enemies(uid, other.uid)
+        )
     return False
 
 
-def use_refused(work: Work, uid: int, name: str) -> str | None:
+def _reach(work: Work, uid: int) -> float:
+    """How far ``uid`` threatens this Game Turn: its Move and Dash and its longest weapon Range
+    as the game reads them (perk statuses: Limit Break, Transform, Blind …), at least 18"."""
+    from warbench.rulesets.warsurge.game.movement import unit_allowance
+
+    ranges = weapon_ranges(work.info(uid), work.units[uid].statuses)
+    move = unit_allowance(work, uid, False) + unit_allowance(work, uid, True)
+    return max(18.0, float(move + max(ranges.values(), default=0)))
+
+
+def split_option(name: str) -> tuple[str, str]:
+    """``("Transform I", "Tank")`` for ``"Transform I: Tank"`` (a perk that gives its player a
+    choice names it after a colon); ``(name, "")`` otherwise."""
+    rank, _, option = name.partition(": ")
+    return rank, option
+
+
+def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None:
     """Why ``uid`` may not use the activated perk ``name`` now (a perk the engine cannot
-    play, Limited Use, once per Game Turn in the Standard playstyle, §12.2), or ``None``."""
+    play, Limited Use, once per Game Turn in the Standard playstyle, §12.2), or ``None``.
+    ``option`` is the choice the perk gives (Transform's form)."""
     row = load_table().get(name)
     if row.name not in activated_ranks():
         return f"{row.name} is not an activated perk the game plays yet ({row.source})"
     u = work.units[uid]
     if u.location is not Location.TABLE or not u.living():
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
+    if row.name in perk_limits.TRANSFORM:
+        return _form_refused(work, uid, row, option)
+    if row.name in perk_relocation.RELOCATE:
+        why = _once(work, uid, row)
+        return why if why is not None else perk_relocation.refused(work, uid, row.name, option)
+    if option:
+        return f"{row.name} gives no choice to name ({option!r}, {row.source})"
+    if row.name == "Terrify" and terrify_target(work, uid) is None:
+        return f'no enemy unit within 18" and in sight to Terrify ({row.source})'
+    if row.name in perk_limits.PROVOKE and perk_limits.provoke_target(work, uid, row.name) is None:
+        radius = perk_limits.PROVOKE[row.name]
+        return f'no enemy unit within {radius:g}" or in a Melee to Provoke ({row.source})'
+    if u.statuses and any(s.name == "Paralysis" for s in u.statuses):
+        return f"{work.label(uid)} is Paralysed: it may not use any Perks this Game Turn (L2790)"
+    if row.name == "Defend" and (
+        u.unit_moved or u.unit_dashed or u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn
+    ):
+        return f"{work.label(uid)} has moved or used Weapons this Game Turn (Defend, {row.source})"
     if row.name == "Rush" and u.counter(perk_turn.WEAPONS_TURN) == work.flow.turn:
         return f"{work.label(uid)} has used Weapons this Game Turn (Rush, {row.source})"
     if (
         any(e.kind is EffectKind.CLEAR for e in row.effects)
+        and not any(e.kind is EffectKind.STATUS for e in row.effects)  # Courage: still acts
         and clear_target(work, uid, row) is None
     ):
         return f"no unit within {row.name}'s Radius has an effect it removes ({row.source})"
+    return _once(work, uid, row)
+
+
+def _once(work: Work, uid: int, row: PerkEffects) -> str | None:
+    """Limited Use, and once per Game Turn in the Standard playstyle (§12.2 L227)."""
+    u = work.units[uid]
     this_turn = 1 if u.counter(f"used {row.name}") == work.flow.turn else 0
     advanced = work.setup.playstyle is Playstyle.ADVANCED
     return use_refusal(
@@ -285,7 +352,15 @@ def usable_perks(work: Work, uid: int) -> list[str]:
     out: list[str] = []
     for name in unit_perk_names(work, uid):
         row = load_table().find(name)
-        if row is not None and row.name not in out and use_refused(work, uid, row.name) is None:
+        if row is None or row.name in out:
+            continue
+        if row.name in perk_limits.TRANSFORM:
+            out.extend(
+                f"{row.name}: {form}"
+                for form in perk_limits.FORMS
+                if use_refused(work, uid, row.name, form) is None
+            )
+        elif use_refused(work, uid, row.name) is None:
             out.append(row.name)
     return out
 
@@ -297,18 +372,19 @@ def use_perks_action(work: Work, unit: int, perks: tuple[str, ...]) -> None:
     names = list(perks) if perks else usable_perks(work, unit)
     own = {r.name for n in unit_perk_names(work, unit) if (r := load_table().find(n))}
     for name in names:
-        row = load_table().find(name)
+        rank, option = split_option(name)
+        row = load_table().find(rank)
         why = (
             f"it has no perk {name!r}"
             if row is None or row.name not in own
-            else use_refused(work, unit, row.name)
+            else use_refused(work, unit, row.name, option)
         )
         if why is not None or row is None:
             # the CP is spent (the action was legal); the perk does nothing (§9.2)
             work.emit("use_perks", f"{work.label(unit)} cannot use {name}: {why}",
                       "§9.2 Use Perks", unit=unit)  # fmt: skip
             continue
-        use_perk(work, unit, row.name)
+        use_perk(work, unit, row.name, option)
     if work.flow.phase is not Phase.ACTIONS:
         work.units[unit] = work.units[unit].with_counter(PERKS_AT_STEP, work.step + 1)
     if not names:
@@ -340,10 +416,11 @@ def verify_use_perks(work: Work, action: UsePerks, side: int) -> None:
         raise RulesError(f"{info.label} has no activated perk it may use now", _WHEN)
     own = {r.name for n in unit_perk_names(work, uid) if (r := load_table().find(n))}
     for name in names:
-        row = load_table().find(name)
+        rank, option = split_option(name)
+        row = load_table().find(rank)
         if row is None or row.name not in own:
             raise RulesError(f"{info.label} has no perk {name!r}; it has {sorted(own)}", _WHEN)
-        why = use_refused(work, uid, row.name)
+        why = use_refused(work, uid, row.name, option)
         if why is not None:
             raise RulesError(why, row.source)
     if action.perks and len(set(names)) != len(names):
@@ -396,22 +473,43 @@ def activated_ranks() -> frozenset[str]:
     return ranks()
 
 
-def use_perk(work: Work, uid: int, name: str) -> None:
+def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
     """``uid`` uses the activated perk ``name`` (checked: :func:`use_refused`). A perk with a
-    Mastery Test (Cure, Purge) tests first; a failed test uses the perk's Game Turn but not its
-    Limited Use (L283: only uses that took effect count)."""
+    Mastery Test (Cure, Purge, Provoke) or an Aether Test (Magic Armour) tests first; a failed
+    test uses the perk's Game Turn but not its Limited Use (L283: only uses that took effect
+    count). ``option``: the choice the perk gives (Transform's form)."""
     row = load_table().get(name)
-    refused = use_refused(work, uid, row.name)
+    refused = use_refused(work, uid, row.name, option)
     if refused is not None:
         raise RulesError(refused, row.source)
     work.units[uid] = work.units[uid].with_counter(f"used {row.name}", work.flow.turn)
     work.dirty = True
+    if row.name in perk_limits.TRANSFORM:
+        perk_limits.take_form(work, uid, row.name, option, "the player's choice")
+        return
     if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
         work, uid, row.name
     ):
         return
+    doubled = False
+    if any(t.kind is PerkTest.AETHER for t in row.tests):
+        passed, doubled = _aether_test(work, uid, row)
+        if not passed:
+            return
     work.units[uid] = work.units[uid].with_use(row.name)
+    if row.name in perk_relocation.RELOCATE:
+        perk_relocation.relocate(work, uid, row.name, option)
+        return
     for e in row.effects:
+        if e.kind is EffectKind.STATUS and e.target.kind is TargetKind.TARGET:
+            _status_on_target(work, uid, row, e)
+            continue
+        if e.kind is EffectKind.STATUS and doubled:
+            # L249 "If the result is 2, the Perk effect or Stat bonus is doubled": the status
+            # twice, from two sources, so its modifiers stack (§12.1 L113)
+            marker = Marker(e.status, f"u{uid}/{row.name} (doubled)", e.turns, e.delay)
+            statuses = add_marker(markers_of(work.units[uid].statuses), marker)
+            work.set_unit(uid, statuses=statuses_of(statuses))
         if e.kind is EffectKind.RESTORE:
             n = restore_amount(e.amount, work.info(uid).max_hp, work.dice)
             got = restore_hp(work, uid, n)
@@ -435,6 +533,86 @@ def use_perk(work: Work, uid: int, name: str) -> None:
             work.emit("perk", f"{work.label(uid)} uses {row.name} on {work.label(target)}: "
                       f"{', '.join(removed)} removed", row.source, unit=target, perk=row.name,
                       removed=removed)  # fmt: skip
+
+
+def _aether_test(work: Work, uid: int, row: PerkEffects) -> tuple[bool, bool]:
+    """The User's Aether Test for ``row`` (§12.2 L249: 2D6, 9 or lower passes, a 2 doubles the
+    effect, a 12 costs the User D6 HP with no Saves), moved by the strongest enemy Resist within
+    its Radius (L1677, :func:`.perk_limits.aether_modifier`). Returns (passed, doubled)."""
+    out = run_test(
+        work.dice,
+        TestSpec(PerkTest.AETHER),
+        perk_limits.aether_modifier(work, uid),
+        label=f"{row.name} Aether Test",
+    )
+    verdict = "passes" if out.passed else "fails"
+    work.emit("perk", f"{work.label(uid)} {verdict} its {row.name} Aether Test ({out.explain()})",
+              row.source, unit=uid, perk=row.name, passed=out.passed)  # fmt: skip
+    if out.backlash:
+        n = work.dice.roll("D6", f"{row.name} Aether backlash")
+        lose_hp(work, uid, n, f"{row.name}'s Aether Test rolls 12", row.source)
+    return out.passed and bool(work.units[uid].living()), out.doubled
+
+
+def _status_on_target(work: Work, uid: int, row: PerkEffects, e: Effect) -> None:
+    """A used perk's status on its Target (Provoke L879: the enemy unit it names)."""
+    target = (
+        terrify_target(work, uid)
+        if row.name == "Terrify"
+        else perk_limits.provoke_target(work, uid, row.name)
+    )
+    if target is None:
+        return
+    if e.status in immunities(unit_perk_names(work, target)):
+        work.emit("perk", f"{work.label(target)} is immune to {row.name}", row.source,
+                  unit=target, perk=row.name)  # fmt: skip
+        return
+    marker = Marker(e.status, f"u{uid}/{row.name}", e.turns, e.delay)
+    statuses = add_marker(markers_of(work.units[target].statuses), marker)
+    work.set_unit(target, statuses=statuses_of(statuses))
+    what = "falls back" if row.name == "Terrify" else "must Target it"
+    work.emit("perk", f"{work.label(uid)} uses {row.name}: {work.label(target)} {what}",
+              row.source, unit=target, perk=row.name)  # fmt: skip
+
+
+def terrify_target(work: Work, uid: int) -> int | None:
+    """Whom Terrify (L1049) is used on: "The Target must be within 18\" and in line of sight":
+    the nearest such enemy unit not immune to it (Fearless), the engine's choice."""
+    best: tuple[float, int] | None = None
+    for other in work.units:
+        t = other.uid
+        if other.location is not Location.TABLE or not other.living() or not work.enemies(uid, t):
+            continue
+        if "Terrify" in immunities(unit_perk_names(work, t)):
+            continue
+        d = _gap(work, uid, t)
+        if d <= 18.0 + 1e-9 and (best is None or (d, t) < best) and _sees(work, uid, t):
+            best = (d, t)
+    return None if best is None else best[1]
+
+
+def _form_refused(work: Work, uid: int, row: PerkEffects, form: str) -> str | None:
+    """Transform I-III (L2530: "User can choose one of the following at the start of each Game
+    Turn"): a form named, once per Game Turn, before the unit acts — in the Standard Deploy
+    Phase or its Move Phase before the unit moves (a Deploy Phase is skipped when no unit is
+    in Reserve), or in the Advanced Action Steps before its first action."""
+    if form not in perk_limits.FORMS:
+        return f"name a form for {row.name}: {', '.join(perk_limits.FORMS)} ({row.source})"
+    u = work.units[uid]
+    start = (
+        work.flow.phase is Phase.ACTIONS and not u.acted
+        if work.setup.playstyle is Playstyle.ADVANCED
+        else work.flow.phase is Phase.DEPLOY
+        or (work.flow.phase is Phase.MOVE and not u.acted and not u.unit_moved)
+    )
+    if not start or u.counter(f"used {row.name}") == work.flow.turn:
+        return (
+            f"{row.name}'s form is chosen at the start of the Game Turn, once, before the unit "
+            f"acts ({row.source})"
+        )
+    if perk_limits.current_form(work, uid, row.name) == form:
+        return f"{work.label(uid)} has the {form} form already ({row.name}, {row.source})"
+    return None
 
 
 def _base(status: str) -> str:
@@ -523,9 +701,52 @@ def restore_hp(work: Work, uid: int, n: int) -> int:
     return got
 
 
+def _bloodlust_key(attacker: int, weapon: str) -> str:
+    return f"bloodlust u{attacker}/{weapon}"
+
+
+def on_bloodlust_hp(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
+    """Bloodlust (L2919): remember on the Target that this weapon "contributed any HP Loss"."""
+    if attacker is None or amount <= 0:
+        return
+    if "Bloodlust" not in perk_turn.index(work.setup).units[attacker].weapon_perks(source):
+        return
+    key = _bloodlust_key(attacker, source)
+    if not work.units[unit].counter(key):
+        work.units[unit] = work.units[unit].with_counter(key, 1)
+        work.dirty = True
+
+
+def on_bloodlust_casualty(work: Work, unit: int, model: int, source: str) -> None:
+    """Bloodlust (L2919): "the User gains +1 Attack to this Weapon when the Target Unit is
+    removed as a casualty" (once per Target unit, for the rest of the game; a status
+    ``Bloodlust@Weapon`` from that Target, so kills stack)."""
+    u = work.units[unit]
+    if u.living() or not u.counters:
+        return
+    for name, value in u.counters:
+        if not value or not name.startswith("bloodlust u"):
+            continue
+        uid_text, _, weapon = name.removeprefix("bloodlust u").partition("/")
+        killer = int(uid_text)
+        if not work.units[killer].living():
+            continue
+        marker = Marker(f"Bloodlust@{weapon}", f"u{unit}", None)
+        statuses = add_marker(markers_of(work.units[killer].statuses), marker)
+        work.set_unit(killer, statuses=statuses_of(statuses))
+        work.units[unit] = work.units[unit].with_counter(name, 0)
+        work.emit("perk", f"{work.label(killer)}: Bloodlust, {weapon} +1 Attack "
+                  f"({work.label(unit)} slain)", _rule_of("Bloodlust"), unit=killer,
+                  perk="Bloodlust")  # fmt: skip
+
+
 def on_hp_noted(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
     """HP Loss, whatever its cause, for the perks that count it (:mod:`.perk_turn`)."""
     perk_turn.note_hp_lost(work, unit, attacker)
+
+
+def _ignite_turn_end(work: Work, turn: int) -> None:
+    perk_ignite.at_turn_end(work, turn, restore_hp)
 
 
 def register_perk_hooks(reg: HookRegistry) -> None:
@@ -548,6 +769,17 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.WEAPON_USED, perk_roster.presence_after_attack, "Presence Roster Perks")
     reg.register(Hook.TURN_START, perk_turn.resurrection, "Resurrection")
     reg.register(Hook.TURN_END, perk_turn.last_stand_ends, "Last Stand ends", first=True)
+    reg.register(Hook.TURN_START, perk_limits.forms_at_turn_start, "Transform, Wild Armour")
+    reg.register(Hook.DEPLOY, perk_limits.forms_on_deploy, "Transform on arrival")
+    reg.register(Hook.CASUALTY, perk_revive.on_casualty, "Revive, Reanimate")
+    reg.register(Hook.HP_LOST, on_bloodlust_hp, "Bloodlust: HP Loss contributed")
+    reg.register(Hook.CASUALTY, on_bloodlust_casualty, "Bloodlust: the Target slain")
+    reg.register(Hook.HP_LOST, perk_ignite.on_hp_lost, "Ignite: its Power grows")
+    reg.register(Hook.TURN_END, _ignite_turn_end, "Ignite: the end-of-turn Attack")
+    reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")
+    reg.register(Hook.TURN_START, perk_reserve.at_turn_start, "Unstable: into Reserve")
+    reg.register(Hook.DEPLOY, perk_reserve.after_deploy, "back from Reserve with casualties")
+    reg.register(Hook.PHASE_START, perk_flee.at_phase_start, "Fall Back, Terrify, Dread")
 
 
 register_perk_hooks(DEFAULT_HOOKS)

@@ -6,8 +6,11 @@ Resist I/II L1677). The ``weapon limit`` and ``test modifiers`` machineries of t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
     COUNTDOWN,
@@ -24,8 +27,10 @@ from warbench.rulesets.warsurge.game.perk_turn import (
     index,
     refresh_thresholds,
 )
+from warbench.rulesets.warsurge.game.state import Location, Status
 
 if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
 
 
@@ -37,11 +42,23 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     u = work.units[uid]
     if u.statuses:
         for s in u.statuses:
+            if s.name == "Defend":  # L1489 "prevents future Movement and the use of Weapons"
+                return (
+                    f"{work.label(uid)} used Defend: no Weapons this Game Turn "
+                    f"(Defend, {_rule('Defend')})"
+                )
+            if s.name == "Paralysis":  # L2790 "unable to Move, Dash, Attack or use any Perks"
+                return (
+                    f"{work.label(uid)} is Paralysed this Game Turn: it may not Attack "
+                    f"(Paralysis, {_rule('Paralysis')})"
+                )
             if s.name in NO_WEAPONS:
                 return (
                     f"{work.label(uid)} may not use any Weapons this Game Turn "
                     f"({s.name}, {_rule(s.name)})"
                 )
+    if (calm := pacifist_refusal(work, uid, weapon)) is not None:
+        return calm
     idx = index(work.setup)
     if uid not in idx.limited:
         return None
@@ -88,7 +105,10 @@ def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
             u = u.with_use(_weapon_uses(weapon)).with_counter(_weapon_step(weapon), work.step + 1)
         work.units[unit] = u.with_counter(_weapon_turn(weapon), work.flow.turn)
         work.dirty = True
-    if "Rush" in idx.units[unit].unit and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn:
+    if (
+        idx.units[unit].unit & {"Rush", "Defend"}
+        and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn
+    ):
         work.units[unit] = work.units[unit].with_counter(WEAPONS_TURN, work.flow.turn)
         work.dirty = True
     refresh_thresholds(work, unit)
@@ -104,3 +124,352 @@ def skill_modifier(work: Work, attacker: int, weapon: str, target: int) -> int:
     mod = 1 if "Skill" in idx.units[attacker].weapon_perks(weapon) else 0
     resist = [m for uid, _, m in idx.resist if uid == target]
     return mod + min(resist, default=0)
+
+
+# -- whom a weapon may or must Target (the ``targeting`` machinery) ---------------------------
+
+#: Trajectory I-III (L3178-L3184): the weapon cannot Target a unit with a model this close.
+TRAJECTORY = {"Trajectory I": 12.0, "Trajectory II": 24.0, "Trajectory III": 36.0}
+#: Taunt I/II (L1394-L1404): enemy units within this Radius (or in a Melee with the User) must
+#: Target it with their weapons in Range.
+TAUNT = {"Taunt I": 6.0, "Taunt II": 12.0}
+#: Provoke I/II (L879-L893): a Mastery Test, then one enemy unit within the Radius (or in a
+#: Melee with the User) must Target it (the status ``Provoke`` on that unit, sourced by the User).
+PROVOKE = {"Provoke I": 12.0, "Provoke II": 24.0}
+PROVOKED = "Provoke"
+#: Twin (L3200) and Triune (L3186): "the Weapon is part of a two [three] Weapon set … The
+#: Wielder only selects one of the Twin Weapons each time it Attacks"; a unit's weapons with
+#: the perk form sets in profile order (docs/rulings.md).
+LINKED = {"Twin": 2, "Triune": 3}
+
+
+@dataclass(frozen=True)
+class _TargetIndex:
+    trajectory: dict[int, dict[str, float]]  # uid -> weapon -> the closest it may Target
+    taunters: tuple[tuple[int, float, str], ...]  # (uid, radius, rank)
+    unyielding: frozenset[int]
+    heal: dict[int, frozenset[str]]  # uid -> its weapons with Heal
+    linked: dict[int, tuple[tuple[str, tuple[str, ...]], ...]]  # uid -> (perk, weapon set)
+    uncover: tuple[int, ...] = ()  # units with Uncover
+    pacifists: frozenset[int] = frozenset()
+    murderers: frozenset[int] = frozenset()
+
+
+_TARGETS: dict[int, tuple[GameSetup, _TargetIndex]] = {}
+
+
+def _target_index(setup: GameSetup) -> _TargetIndex:
+    hit = _TARGETS.get(id(setup))
+    if hit is not None and hit[0] is setup:
+        return hit[1]
+    idx = index(setup)
+    trajectory: dict[int, dict[str, float]] = {}
+    heal: dict[int, frozenset[str]] = {}
+    for uid, p in enumerate(idx.units):
+        for weapon, names in p.weapons:
+            near = max((TRAJECTORY[n] for n in names & TRAJECTORY.keys()), default=0.0)
+            if near:
+                trajectory.setdefault(uid, {})[weapon] = near
+        heal[uid] = frozenset(w for w, names in p.weapons if "Heal" in names)
+    taunters = tuple(
+        (uid, TAUNT[n], n) for uid, p in enumerate(idx.units) for n in sorted(p.unit & TAUNT.keys())
+    )
+    unyielding = frozenset(uid for uid, p in enumerate(idx.units) if "Unyielding" in p.unit)
+    linked: dict[int, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+    for uid, p in enumerate(idx.units):
+        sets: list[tuple[str, tuple[str, ...]]] = []
+        for perk, size in LINKED.items():
+            members = [w for w, names in p.weapons if perk in names]
+            sets.extend((perk, tuple(members[k : k + size])) for k in range(0, len(members), size))
+        if sets:
+            linked[uid] = tuple(sets)
+    uncover = tuple(uid for uid, p in enumerate(idx.units) if "Uncover" in p.unit)
+    pacifists = frozenset(uid for uid, p in enumerate(idx.units) if "Pacifist" in p.unit)
+    murderers = frozenset(uid for uid, p in enumerate(idx.units) if "Murderer" in p.unit)
+    out = _TargetIndex(
+        trajectory, taunters, unyielding, heal, linked, uncover, pacifists, murderers
+    )
+    if len(_TARGETS) > 64:
+        _TARGETS.clear()
+    _TARGETS[id(setup)] = (setup, out)
+    return out
+
+
+def _gap(work: Work, a: int, b: int) -> float:
+    d = geom.edge_distances(work.xy(a), work.info(a).radius, work.xy(b), work.info(b).radius)
+    return float(d.min()) if d.size else float("inf")
+
+
+def _on_table(work: Work, uid: int) -> bool:
+    u = work.units[uid]
+    return u.location is Location.TABLE and bool(u.living())
+
+
+def compelled_by(work: Work, uid: int) -> list[tuple[int, str]]:
+    """The enemy units ``uid`` must Target (Taunt I/II within their Radius or in a Melee with
+    it, L1394; the units whose Provoke it suffers, L879), with the rank; none for a unit with
+    Unyielding (L1799: "immune to the Taunt and Provoke Perks")."""
+    tidx = _target_index(work.setup)
+    u = work.units[uid]
+    provoked = [s for s in u.statuses if s.name == PROVOKED] if u.statuses else []
+    if not tidx.taunters and not provoked:
+        return []
+    if uid in tidx.unyielding:
+        return []
+    engaged = set(work.engaged_with(work.outermost(uid)))
+    out: list[tuple[int, str]] = []
+    for other, radius, rank in tidx.taunters:
+        if other == uid or not work.enemies(uid, other) or not _on_table(work, other):
+            continue
+        if other in engaged or (_on_table(work, uid) and _gap(work, uid, other) <= radius + 1e-9):
+            out.append((other, rank))
+    for s in provoked:
+        src, _, rank = s.source.partition("/")
+        if src[1:].isdigit() and _on_table(work, int(src[1:])):
+            out.append((int(src[1:]), rank))
+    return out
+
+
+def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None:
+    """Why ``uid`` may not aim ``weapon`` at ``target`` (its perks and the enemies'), or
+    ``None``:
+
+    * Trajectory I-III (L3178): "cannot Target a Unit with one or [more] models within 12"
+      [24", 36"] of the Wielder";
+    * Taunt I/II (L1394) and Provoke I/II (L879): a weapon that has a Taunting or Provoking
+      unit in Range (and line of sight) must Target one of them ("Any Weapons that are out of
+      Range can be used normally"; Heal weapons are unaffected).
+    """
+    tidx = _target_index(work.setup)
+    near = tidx.trajectory.get(uid, {}).get(weapon)
+    if near and _gap(work, uid, target) < near - 1e-9:
+        rank = next(n for n, d in TRAJECTORY.items() if d == near)
+        return (
+            f'{weapon} cannot Target a unit within {near:g}" of its Wielder ({rank}, '
+            f'{_rule(rank)}); {work.label(target)} is {_gap(work, uid, target):.1f}" away'
+        )
+    if target in tidx.pacifists and uid not in tidx.murderers:
+        why = _pacifist_shielded(work, uid, target)
+        if why is not None:
+            return why
+    if weapon in tidx.heal.get(uid, frozenset()):
+        return None
+    compelled = compelled_by(work, uid)
+    if not compelled or any(t == target for t, _ in compelled):
+        return None
+    from warbench.rulesets.warsurge.game.targeting import view_target
+
+    for other, rank in compelled:
+        view = view_target(work, uid, other)
+        if not view.reason and view.users_in_range.get(weapon):
+            return (
+                f"{weapon} has {work.label(other)} in Range: it must Target it ({rank}, "
+                f"{_rule(rank)})"
+            )
+    return None
+
+
+def provoke_target(work: Work, uid: int, rank: str) -> int | None:
+    """Whom Provoke (L879) is used on: an enemy unit in a Melee with the User, else the
+    nearest enemy unit on the battlefield within its Radius (the engine's choice; L879 "One
+    enemy Unit within 12\" or in a Melee with this Unit"); ``None`` when there is none."""
+    engaged = [t for t in work.engaged_with(uid) if _on_table(work, t)]
+    if engaged:
+        return min(engaged)
+    radius = PROVOKE[rank]
+    best: tuple[float, int] | None = None
+    for other in work.units:
+        t = other.uid
+        if not work.enemies(uid, t) or not _on_table(work, t):
+            continue
+        d = _gap(work, uid, t)
+        if d <= radius + 1e-9 and (best is None or (d, t) < best):
+            best = (d, t)
+    return None if best is None else best[1]
+
+
+# -- a form chosen at the start of each Game Turn (the ``transform`` machinery) ----------------
+
+#: Transform I-III (L2530-L2560): "User can choose one of the following at the start of each
+#: Game Turn"; the forms, each a status ``Transform I (Tank)`` of the effects table.
+TRANSFORM = ("Transform I", "Transform II", "Transform III")
+FORMS = ("Tank", "Melee", "Ranged", "Movement")
+
+
+def form_status(rank: str, form: str) -> str:
+    """The status of ``rank``'s ``form`` (``Transform II (Ranged)``)."""
+    return f"{rank} ({form})"
+
+
+def current_form(work: Work, uid: int, rank: str) -> str | None:
+    """The form ``uid`` has taken this Game Turn under ``rank``, or ``None``."""
+    for s in work.units[uid].statuses:
+        for form in FORMS:
+            if s.name == form_status(rank, form):
+                return form
+    return None
+
+
+def default_form(work: Work, uid: int) -> str:
+    """The engine's choice of a form (the default of the player's decision): Melee for a unit
+    in a Melee or with only Melee weapons (0"-1"), else Ranged."""
+    info = work.info(uid)
+    ranged = any(r > 1 for r in info.weapon_range.values())
+    if not ranged or work.engaged_with(work.outermost(uid)):
+        return "Melee"
+    return "Ranged"
+
+
+def take_form(work: Work, uid: int, rank: str, form: str, why: str) -> None:
+    """``uid`` takes ``form`` of ``rank`` for the current Game Turn (replacing another)."""
+    gone = {form_status(rank, f) for f in FORMS}
+    kept = tuple(s for s in work.units[uid].statuses if s.name not in gone)
+    new = Status(form_status(rank, form), 1, f"u{uid}/{rank}")
+    work.set_unit(uid, statuses=(*kept, new))
+    work.emit("perk", f"{work.label(uid)} takes the {form} form ({rank}, {why})", _rule(rank),
+              unit=uid, perk=rank, form=form)  # fmt: skip
+
+
+def _turn_rollers(setup: GameSetup) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    idx = index(setup)
+    out = []
+    for uid, p in enumerate(idx.units):
+        names = tuple(n for n in (*TRANSFORM, "Wild Armour") if n in p.unit)
+        if names:
+            out.append((uid, names))
+    return tuple(out)
+
+
+def forms_at_turn_start(work: Work, turn: int) -> None:
+    """The start of a Game Turn: each unit with Transform I-III on the battlefield takes the
+    engine's form (:func:`default_form`; the player may choose another by ``UsePerks(unit,
+    ("Transform I: Tank",))`` before the unit acts), and Wild Armour (L1803) rolls a D6: "The
+    result is the User's Armour Stat for this Game Turn. If a '1' is rolled, the Armour Save is
+    2+ and failed Armour Saves can be rerolled"."""
+    for uid, names in _turn_rollers(work.setup):
+        u = work.units[uid]
+        if u.location not in (Location.TABLE, Location.EMBARKED) or not u.living():
+            continue
+        for rank in names:
+            if rank == "Wild Armour":
+                _wild_armour(work, uid)
+            else:
+                take_form(work, uid, rank, default_form(work, uid), "the engine's choice")
+
+
+def forms_on_deploy(work: Work, unit: int) -> None:
+    """A unit with Transform that arrives during a Game Turn takes its form then."""
+    for uid, names in _turn_rollers(work.setup):
+        if uid != unit:
+            continue
+        for rank in names:
+            if rank in TRANSFORM and current_form(work, uid, rank) is None:
+                take_form(work, uid, rank, default_form(work, uid), "the engine's choice")
+
+
+def _wild_armour(work: Work, uid: int) -> None:
+    r = work.dice.d6("Wild Armour")
+    save = max(2, r)
+    gone = {f"Wild Armour ({k}+)" for k in range(2, 7)} | {"Wild Armour (1)"}
+    kept = tuple(s for s in work.units[uid].statuses if s.name not in gone)
+    name = "Wild Armour (1)" if r == 1 else f"Wild Armour ({save}+)"
+    work.set_unit(uid, statuses=(*kept, Status(name, 1, f"u{uid}/Wild Armour")))
+    extra = ", failed Armour Saves rerolled" if r == 1 else ""
+    work.emit("perk", f"{work.label(uid)}: Wild Armour rolls {r}: Armour {save}+{extra}",
+              _rule("Wild Armour"), unit=uid, perk="Wild Armour", roll=r)  # fmt: skip
+
+
+def aether_modifier(work: Work, uid: int) -> int:
+    """Dice Modifiers on the unit's Aether Tests for its Unit Perks: the strongest enemy Resist
+    within its Radius, -1/-2 (L1677: "Resist I also causes a -1 Dice Modifier to Perks with
+    'Aether' Activation within 12""; Resist II L1689 -2 within 18")."""
+    idx = index(work.setup)
+    worst = 0
+    for other, radius, m in idx.resist:
+        if not work.enemies(uid, other) or not _on_table(work, other):
+            continue
+        if _on_table(work, uid) and _gap(work, uid, other) <= radius + 1e-9:
+            worst = min(worst, m)
+    return worst
+
+
+def linked_refusal(work: Work, uid: int, weapons: Iterable[str]) -> str | None:
+    """Why an Attack of ``uid`` may not use these ``weapons`` together (two of one Twin or
+    Triune set, L3186-L3200), or ``None``."""
+    sets = _target_index(work.setup).linked.get(uid)
+    if not sets:
+        return None
+    named = set(weapons)
+    for perk, members in sets:
+        both = [w for w in members if w in named]
+        if len(both) > 1:
+            return (
+                f"{work.label(uid)} selects only one of its {perk} Weapons ({', '.join(members)}) "
+                f"each time it Attacks ({perk}, {_rule(perk)})"
+            )
+    return None
+
+
+def one_of_each_set(work: Work, uid: int, targets: dict[str, list[int]]) -> dict[str, list[int]]:
+    """``targets`` (weapon -> units it may attack) with one weapon of each Twin or Triune set:
+    the first in profile order that has a target (the engine's choice; the player may name
+    another in its Attack)."""
+    sets = _target_index(work.setup).linked.get(uid)
+    if not sets:
+        return targets
+    out = dict(targets)
+    for _, members in sets:
+        present = [w for w in members if w in out]
+        for extra in present[1:]:
+            del out[extra]
+    return out
+
+
+#: Uncover (L1430): "Any Units within 12\" of the User receive no Cover Bonus from any form of
+#: Cover, including Perks that are associated with Cover".
+UNCOVER = 12.0
+
+
+def uncovered(work: Work, target: int) -> bool:
+    """Whether ``target`` is within 12" of a unit with Uncover on the battlefield (its own
+    included): it gets no Cover Bonus."""
+    units = _target_index(work.setup).uncover
+    if not units or not _on_table(work, target):
+        return False
+    return any(
+        _on_table(work, uid) and (uid == target or _gap(work, uid, target) <= UNCOVER + 1e-9)
+        for uid in units
+    )
+
+
+def _pacifist_shielded(work: Work, uid: int, target: int) -> str | None:
+    """Pacifist (L1352): "The User cannot be Targeted by enemies unless all friendly
+    (non-Pacifist) Units from the same Roster are casualties or in Reserve" — or it Taunts or
+    Provokes the attacker ("the Pacifist can be attacked by the target"); Murderer (L1338) "can
+    Target Pacifist Units"."""
+    if any(t == target for t, _ in compelled_by(work, uid)):
+        return None
+    tidx = _target_index(work.setup)
+    side = work.info(target).side
+    guards = [
+        o
+        for o in work.side_units(side)
+        if o not in tidx.pacifists
+        and work.units[o].location in (Location.TABLE, Location.EMBARKED)
+        and work.units[o].living()
+    ]
+    if not guards:
+        return None
+    return (
+        f"{work.label(target)} is a Pacifist: it cannot be Targeted while {work.label(guards[0])} "
+        f"and the rest of its Roster stand (Pacifist, {_rule('Pacifist')}; Murderer can)"
+    )
+
+
+def pacifist_refusal(work: Work, uid: int, weapon: str) -> str | None:
+    """Pacifist (L1352): "The User cannot roll Attacks with any Weapon unless it has the Heal
+    Perk"."""
+    tidx = _target_index(work.setup)
+    if uid not in tidx.pacifists or weapon in tidx.heal.get(uid, frozenset()):
+        return None
+    return f"{work.label(uid)} is a Pacifist: only Heal Weapons ({_rule('Pacifist')})"

@@ -50,7 +50,17 @@ if TYPE_CHECKING:
 BOOK = "000_94ecc6a4c74d351b.txt"
 
 #: Psychological perks tested at the start of a Game Turn after HP Loss (L2197-L2299).
-SHAKEN = ("Conviction", "Execution", "Frenzy", "Morale I", "Morale II", "Panic", "Pusillanimous")
+SHAKEN = (
+    "Conviction",
+    "Execution",
+    "Frenzy",
+    "Morale I",
+    "Morale II",
+    "Panic",
+    "Pusillanimous",
+    "Unstable",  # L2329: into Reserve on a failure (perk_reserve)
+    "Fall Back",  # L2221: to its board edge on a failure (perk_flee)
+)
 #: Unit Perks read at the start of a Game Turn.
 TURN_UNIT = frozenset({*SHAKEN, "Powered by Pain", "+Armour I", "+Armour II"})
 #: Weapon Perks read at the start of a Game Turn.
@@ -386,7 +396,11 @@ def mastery_test(work: Work, uid: int, perk: str) -> bool:
 
 def _mastery(work: Work, uid: int, perk: str) -> bool:
     out = run_test(
-        work.dice, TestSpec(PerkTest.MASTERY), mastery_modifier(work, uid), label=f"{perk} test"
+        work.dice,
+        TestSpec(PerkTest.MASTERY),
+        mastery_modifier(work, uid),
+        auto_fail=fugued(work, uid),  # Fugue L2716: "automatically fail all Mastery … Tests"
+        label=f"{perk} test",
     )
     verdict = "passes" if out.passed else "fails"
     work.emit(
@@ -398,6 +412,13 @@ def _mastery(work: Work, uid: int, perk: str) -> bool:
         passed=out.passed,
     )
     return out.passed
+
+
+def fugued(work: Work, uid: int) -> bool:
+    """Whether the unit is under Fugue now (L2716: it "will automatically fail all Mastery and
+    Skill Tests on the following Game Turn")."""
+    statuses = work.units[uid].statuses
+    return bool(statuses) and any(s.name == "Fugue" for s in statuses)
 
 
 def _conviction(work: Work, uid: int, perk: str) -> None:
@@ -456,6 +477,8 @@ _SHAKEN_PLAY = {
     "Morale II": _on_failure("Morale II", "-2 to all Attack Dice this Game Turn"),
     "Panic": _on_failure("Panic", "Immobile and no Weapons this Game Turn"),
     "Pusillanimous": _pusillanimous,
+    "Unstable": _on_failure("Unstable", "into Reserve for this Game Turn"),
+    "Fall Back": _on_failure("Fall Back", "all Movement toward its board edge this Game Turn"),
 }
 
 _ORDINAL = {2: "2nd", 3: "3rd", 4: "4th"}

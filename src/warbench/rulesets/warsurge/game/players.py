@@ -29,6 +29,7 @@ from warbench.rulesets.warsurge.game.actions_advanced import Counter, EndStep
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.work import Work
@@ -140,7 +141,8 @@ class ScriptedPlayer:
         foes = engine.nearest_enemies(w, uid)
         if not foes:
             return []
-        reach = max((wp.range for wp in info.unit.weapons), default=0)
+        # the Ranges the game checks (perk statuses: Limit Break +6", Transform, Blind …)
+        reach = max(weapon_ranges(info, u.statuses).values(), default=0)
         melee_unit = reach <= 1
         heavy = any(wp.type.value == "Heavy" for wp in info.unit.weapons)
         allowance = unit_allowance(w, uid, dash)
