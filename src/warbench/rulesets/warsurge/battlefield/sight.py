@@ -212,14 +212,17 @@ class _Scene:
         values: IntArray | None = None,
     ) -> IntArray:
         """``(Q, K)``: for the ``K`` segments of each pair, 0 when clear, otherwise the largest
-        value (``values[piece]``, 1 for a base) of what they meet."""
+        value (``values[piece]``, 1 for a base) of what they meet.
+
+        Without ``values`` (sight: clear or not) a segment a piece blocks is not tested
+        against the bases: its answer is already 1 (the same answer, with less work)."""
         out = np.zeros(p0.shape[:2], dtype=np.intp)
         cq, cp, dq, db = cands
         g = self.geom
         if len(cq):
             pcs = self.pieces[cp]
             ne = g.nedges[pcs]
-            for e in np.unique(ne):  # pieces with as many edges together: no padding work
+            for e in sorted(set(ne.tolist())):  # as many edges together: no padding work
                 sel = ne == e
                 q, pc = cq[sel], pcs[sel]
                 hit = segments_cross(p0[q], p1[q], g.edge0[pc, :e], g.edge1[pc, :e])
@@ -228,6 +231,17 @@ class _Scene:
                     val *= values[pc][:, None]
                 np.maximum.at(out, q, val)
         if len(dq):
+            if values is None and len(cq):
+                # only the (base, segment) couples whose segment no piece blocks
+                ci, li = np.nonzero(out[dq] == 0)
+                if len(ci):
+                    rows = dq[ci]
+                    d = _segment_distances(
+                        p0[rows, li][:, None, :], p1[rows, li][:, None, :], self.bxy[db[ci]]
+                    )[:, 0]
+                    hit = d < self.br[db[ci]] - EPS
+                    out[rows[hit], li[hit]] = 1
+                return out
             d = _segment_distances(p0[dq], p1[dq], self.bxy[db])
             np.maximum.at(out, dq, (d < self.br[db][:, None] - EPS).astype(np.intp))
         return out
