@@ -38,6 +38,7 @@ from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
 from warbench.rulesets.warsurge.game.state import GameSetup, GameState, PlayerSetup, build_setup
 
 ROSTERS = Path(__file__).resolve().parents[1] / "examples" / "warsurge" / "rosters"
+SAMPLE_PAIR = ("sci_fi_humans.yaml", "scavengers.yaml")
 
 
 def _scaled(player: PlayerSetup, points: int) -> PlayerSetup:
@@ -56,10 +57,7 @@ def _scaled(player: PlayerSetup, points: int) -> PlayerSetup:
 
 def scaled_setup(points: int) -> GameSetup:
     """The sample 1000-point pair cut or repeated to ``points`` a side, on the Ruins board."""
-    players = [
-        _scaled(load_game_roster(ROSTERS / n), points)
-        for n in ("sci_fi_humans.yaml", "scavengers.yaml")
-    ]
+    players = [_scaled(load_game_roster(ROSTERS / n), points) for n in SAMPLE_PAIR]
     return build_setup(players, Field(sample_board("ruins_48x48")))
 
 
@@ -105,3 +103,32 @@ def test_bench_game_apply_mid_game(benchmark: Any) -> None:
     if not benchmark.disabled:
         per_second = len(steps) / benchmark.stats.stats.median
         benchmark.extra_info["applies_per_second"] = round(per_second)
+
+
+def test_bench_protocol_apply_mid_game(benchmark: Any) -> None:
+    """The protocol's ``apply`` (what a search's playouts call) on the same mid-game steps,
+    each from a fresh copy of its state: the engine's ``apply`` plus the protocol's events,
+    and no scripted choice (the AI's memory is worked out only when a default asks)."""
+    from warbench.rulesets.warsurge.game.codecs import WarsurgeState, args_text
+    from warbench.rulesets.warsurge.game.io import roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+
+    ws = WarsurgeRuleset()
+    setup = scaled_setup(1000)  # the sample pair itself
+    args = args_text(
+        [roster_to_data(load_game_roster(ROSTERS / n)) for n in SAMPLE_PAIR], "ruins_48x48", {}
+    )
+    steps = _mid_game(setup, 1) + _mid_game(setup, 2)
+    states = [(WarsurgeState(args, s), a, engine.acting_side(s)) for s, a in steps]
+
+    def applies() -> int:
+        for state, action, side in states:
+            assert side is not None
+            ws.apply(WarsurgeState(state.args, replace(state.game), state.memory), action, side)
+        return len(states)
+
+    benchmark.pedantic(applies, rounds=5, iterations=1)
+    if not benchmark.disabled:
+        benchmark.extra_info["applies_per_second"] = round(
+            len(states) / benchmark.stats.stats.median
+        )
