@@ -46,9 +46,10 @@ def _scaled(player: PlayerSetup, points: int) -> PlayerSetup:
     if points < 1000:
         kept, total = [], 0
         for e in entries:
-            if total + e.points <= points:
+            cost = e.points or 0
+            if total + cost <= points:
                 kept.append(e)
-                total += e.points
+                total += cost
         entries = kept
     else:
         entries = entries * (points // 1000)
