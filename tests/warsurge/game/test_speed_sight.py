@@ -1,8 +1,8 @@
 """The speed paths of line of sight give the exact path's answers (issue 10, speed).
 
-* ``_Scene.hits`` for sight (clear or not) tests a line against the bases only when no piece
-  blocks it; the exact path (with ``values``: every line against every obstacle) must agree
-  on random boards, line by line, and so must ``sight_matrix``.
+* ``_Scene.hits`` tests a line against the bases only when no piece gives it a value; the
+  exact path (every line against every obstacle, the largest value kept) must agree on random
+  boards, line by line, and so must ``sight_matrix`` and ``cover_report`` (§5.4-5.6).
 * ``segments_cross`` computes each product once, in place; it must equal the written-out
   formula (001_d3f5e425c5e1196d.txt §5.4 "if your Unit can see any of the enemy model"),
   collinear and touching cases included.
@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,11 +19,12 @@ import pytest
 from warbench.rulesets.warsurge.battlefield.geometry import EPS, segments_cross
 from warbench.rulesets.warsurge.battlefield.model import Board, Terrain
 from warbench.rulesets.warsurge.battlefield.sight import (
-    _SHRINK,
-    LOS_SAMPLES,
+    _LOS_ACROSS,
     Bases,
     _across,
     _Scene,
+    _segment_distances,
+    cover_report,
     sight_matrix,
 )
 
@@ -33,18 +35,20 @@ def _random_board(rng: random.Random) -> Board:
         x, y = rng.uniform(2, 26), rng.uniform(2, 26)
         w, h = rng.uniform(0.5, 5), rng.uniform(0.5, 5)
         shape = rng.choice(["rect", "circle", "poly"])
+        # a wall (blocks sight, +1) or a piece that only obscures, with an agreed bonus
+        kind: dict[str, Any] = rng.choice(
+            [{"blocks_los": True}, {"cover": rng.randint(1, 3)}, {"cover_area": True}]
+        )
         if shape == "rect":
-            pieces.append(Terrain(name=f"R{k}", rect=[x, y, x + w, y + h], blocks_los=True))  # type: ignore[call-arg]
+            pieces.append(Terrain(name=f"R{k}", rect=[x, y, x + w, y + h], **kind))
         elif shape == "circle":
-            pieces.append(
-                Terrain(name=f"C{k}", circle={"center": [x, y], "radius": w / 2}, blocks_los=True)  # type: ignore[call-arg]
-            )
+            pieces.append(Terrain(name=f"C{k}", circle={"center": [x, y], "radius": w / 2}, **kind))
         else:
             pieces.append(
                 Terrain(
                     name=f"P{k}",
                     polygon=[[x, y], [x + w, y], [x + w, y + h / 2], [x + w / 2, y + h]],
-                    blocks_los=True,
+                    **kind,
                 )
             )
     return Board(width=30, height=30, terrain=pieces)
@@ -56,46 +60,72 @@ def _bases(rng: random.Random, n: int, lo: float, hi: float) -> Bases:
     return Bases(xy, r)
 
 
-def _exact(scene: _Scene) -> np.ndarray:
-    """Sight by the exact path: every line of every pair against every obstacle."""
-    n, m = len(scene.axy), len(scene.txy)
-    ia, it = np.divmod(np.arange(n * m), m)
-    cands = scene.candidates(ia, it)
-    ones = np.ones(len(scene.geom.names), dtype=np.intp)
-    a, b = scene.axy[ia], scene.txy[it]
-    centre = scene.hits(a[:, None, :], b[:, None, :], cands, ones)[:, 0] == 0
-    s = np.linspace(-1.0, 1.0, LOS_SAMPLES) * _SHRINK
-    k = LOS_SAMPLES
-    pa = _across(scene.axy[ia], scene.txy[it], scene.ar[ia], s)
-    pt = _across(scene.txy[it], scene.axy[ia], scene.tr[it], s)
-    p0 = np.broadcast_to(pa[:, :, None, :], (len(ia), k, k, 2)).reshape(-1, k * k, 2)
-    p1 = np.broadcast_to(pt[:, None, :, :], (len(ia), k, k, 2)).reshape(-1, k * k, 2)
-    lines = (scene.hits(p0, p1, cands, ones) == 0).any(axis=1)
-    return np.asarray(centre | lines).reshape(n, m)
+def _hits_reference(
+    scene: _Scene,
+    p0: np.ndarray,
+    p1: np.ndarray,
+    cands: tuple[np.ndarray, ...],
+    values: np.ndarray | None = None,
+) -> np.ndarray:
+    """The exact path: every segment against every candidate piece and base, the largest
+    value kept (``_Scene.hits`` before the shortcut)."""
+    out = np.zeros(p0.shape[:2], dtype=np.intp)
+    cq, cp, dq, db = cands
+    g = scene.geom
+    if len(cq):
+        pcs = scene.pieces[cp]
+        ne = g.nedges[pcs]
+        for e in np.unique(ne):
+            sel = ne == e
+            q, pc = cq[sel], pcs[sel]
+            hit = _cross_written_out(p0[q], p1[q], g.edge0[pc, :e], g.edge1[pc, :e])
+            val = hit.astype(np.intp)
+            if values is not None:
+                val *= values[pc][:, None]
+            np.maximum.at(out, q, val)
+    if len(dq):
+        d = _segment_distances(p0[dq], p1[dq], scene.bxy[db])
+        np.maximum.at(out, dq, (d < scene.br[db][:, None] - EPS).astype(np.intp))
+    return out
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_fast_sight_equals_the_exact_path_on_random_boards(seed: int) -> None:
+def test_fast_sight_and_cover_equal_the_exact_path_on_random_boards(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rng = random.Random(seed)
     board = _random_board(rng)
+    cache = board.geometry().cache
     for _ in range(4):
         attackers = _bases(rng, rng.randint(1, 6), 1, 8)
         targets = _bases(rng, rng.randint(1, 6), 22, 29)
         blockers = _bases(rng, rng.randint(0, 25), 6, 24)
-        scene = _Scene(board, attackers, targets, blockers)
-        n, m = len(scene.axy), len(scene.txy)
-        ia, it = np.divmod(np.arange(n * m), m)
-        cands = scene.candidates(ia, it)
-        ones = np.ones(len(scene.geom.names), dtype=np.intp)
-        s = np.linspace(-1.0, 1.0, LOS_SAMPLES) * _SHRINK
-        pa = _across(scene.axy[ia], scene.txy[it], scene.ar[ia], s)
-        pt = _across(scene.txy[it], scene.axy[ia], scene.tr[it], s)
-        # line by line: blocked or clear, the same with and without the shortcut
-        fast = scene.hits(pa, pt, cands) > 0
-        exact = scene.hits(pa, pt, cands, ones) > 0
-        assert (fast == exact).all()
-        board.geometry().cache._data.clear()
-        assert (sight_matrix(board, attackers, targets, blockers) == _exact(scene)).all()
+        for pieces in ("los", "obscuring"):
+            scene = _Scene(board, attackers, targets, blockers, pieces)
+            n, m = len(scene.axy), len(scene.txy)
+            ia, it = np.divmod(np.arange(n * m), m)
+            cands = scene.candidates(ia, it)
+            pa = _across(scene.axy[ia], scene.txy[it], scene.ar[ia], _LOS_ACROSS)
+            pt = _across(scene.txy[it], scene.axy[ia], scene.tr[it], _LOS_ACROSS)
+            # segment by segment, with and without values, the shortcut's answer is exact
+            for values in (None, scene.geom.cover_value):
+                fast = scene.hits(pa, pt, cands, values)
+                assert (fast == _hits_reference(scene, pa, pt, cands, values)).all()
+        cache._data.clear()
+        got = (
+            sight_matrix(board, attackers, targets, blockers),
+            cover_report(board, attackers, targets, blockers),
+        )
+        with monkeypatch.context() as mp:
+            mp.setattr(_Scene, "hits", _hits_reference)
+            cache._data.clear()
+            want = (
+                sight_matrix(board, attackers, targets, blockers),
+                cover_report(board, attackers, targets, blockers),
+            )
+        cache._data.clear()
+        assert (got[0] == want[0]).all()
+        assert got[1] == want[1]
 
 
 def _cross_written_out(

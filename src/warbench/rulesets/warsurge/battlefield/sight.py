@@ -225,8 +225,9 @@ class _Scene:
         """``(Q, K)``: for the ``K`` segments of each pair, 0 when clear, otherwise the largest
         value (``values[piece]``, 1 for a base) of what they meet.
 
-        Without ``values`` (sight: clear or not) a segment a piece blocks is not tested
-        against the bases: its answer is already 1 (the same answer, with less work)."""
+        A segment a piece already gives a value is not tested against the bases: a base's
+        value is 1, and a piece's that meets a segment is at least 1, so a base cannot change
+        that segment's answer (the same answer, with less work)."""
         out = np.zeros(p0.shape[:2], dtype=np.intp)
         cq, cp, dq, db = cands
         g = self.geom
@@ -242,7 +243,7 @@ class _Scene:
                     val *= values[pc][:, None]
                 np.maximum.at(out, q, val)
         if len(dq):
-            if values is None and len(cq):
+            if len(cq):
                 # only the (base, segment) couples whose segment no piece blocks
                 ci, li = np.nonzero(out[dq] == 0)
                 if len(ci):
