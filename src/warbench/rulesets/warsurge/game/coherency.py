@@ -180,13 +180,6 @@ def clearly_illegal(
     off |= y > f.height - r + 1e-6 + _MARGIN
     out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
     t = w.table()
-    if starts is None:  # a placement: every base of the table's index, sorted by x once
-        live = np.flatnonzero(~out)
-        if len(live):
-            sub = new[live]
-            ends = t.overlapping(sub.reshape(-1, 2), r, OVERLAP_TOL + _MARGIN, uid)
-            out[live] = ends.reshape(sub.shape[:2]).any(axis=1)
-        return out
     other = w.others_mask([uid])
     # only bases near the box of the candidates (and starts) can be met: a base farther than
     # the two radii from the box is farther than that from every segment and end inside it

@@ -71,38 +71,6 @@ class TableIndex:
     #: how many parents up the chain goes (kept short)
     depth: int = 0
 
-    def overlapping(
-        self, pts: FloatArray, r: float, tol: float, uid: int
-    ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """Which points ``(P, 2)``, as centres of bases of radius ``r``, overlap a base of a
-        unit other than ``uid`` by more than ``tol`` (§4.1 "cannot move through other
-        models"). The bases are sorted by x once per index (kept in ``memo``), and only the
-        pairs in a band of x as wide as the two radii are measured: a base farther in x
-        cannot overlap, so the answer is every base's, at the cost of the close ones."""
-        out = np.zeros(len(pts), dtype=bool)
-        if not len(pts) or not len(self.xy):
-            return out
-        hit: tuple[np.ndarray[Any, np.dtype[np.intp]], FloatArray, float] | None = self.memo.get(
-            "by x"
-        )
-        if hit is None:
-            order = np.argsort(self.xy[:, 0], kind="stable")
-            hit = self.memo["by x"] = (order, self.xy[order, 0], float(self.r.max()))
-        order, sx, rmax = hit
-        reach = r + rmax + 1e-6
-        lo = np.searchsorted(sx, pts[:, 0] - reach, side="left")
-        hi = np.searchsorted(sx, pts[:, 0] + reach, side="right")
-        n = hi - lo
-        total = int(n.sum())
-        if not total:
-            return out
-        pi = np.repeat(np.arange(len(pts)), n)
-        first = np.repeat(lo - (np.cumsum(n) - n), n)
-        oi = order[np.arange(total) + first]
-        d = np.sqrt(((pts[pi] - self.xy[oi]) ** 2).sum(axis=1)) - self.r[oi] - r
-        out[pi[(d < -tol) & (self.uid[oi] != uid)]] = True
-        return out
-
 
 class Work:
     """Mutable working copy of a state while one action is applied."""
