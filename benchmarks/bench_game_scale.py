@@ -8,6 +8,8 @@
 * ``apply``: the engine's ``apply`` of the scripted AI's action on states from Game Turns 2-3
   of a 1000-point game (the mid-game), per second (goal: 5,000/s per core). Each call starts
   from a fresh copy of its state, so no answer is cached from an earlier round.
+* ``protocol``: the protocol's ``apply`` on the same states from fresh copies (what a
+  search's playouts call).
 
 Run with ``make bench`` (timings on); ``make test`` runs each once with timings off.
 
@@ -19,6 +21,11 @@ the s10-speed branch -> after, the same games digest for digest:
 * 1000 points, seeds 1-3: 686 M -> 676 M instructions per game (0.2 s CPU median either way);
 * 4000 / 1000 points: 13.4x -> 11.5x (instructions); the goal is 5x;
 * ``apply`` on mid-game states from fresh copies: 1,000-1,500 a CPU second either way.
+
+The fourth pass (docs/game.md "a fourth pass"; instructions, main ``e92d94d`` -> s10-speed):
+1000 points 799 M -> 751 M a game; 4000 points 7.82 G -> 7.46 G (9.9x the 1000-point game);
+``apply`` 3.03 M -> 2.94 M instructions each; the protocol's ``apply`` (``protocol``)
+510-550 -> 1,280-1,300 a CPU second, as it no longer runs the scripted AI.
 """
 
 from __future__ import annotations
