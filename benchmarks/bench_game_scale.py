@@ -23,7 +23,7 @@ the s10-speed branch -> after, the same games digest for digest:
 * ``apply`` on mid-game states from fresh copies: 1,000-1,500 a CPU second either way.
 
 The fourth pass (docs/game.md "a fourth pass"; instructions, main ``e92d94d`` -> s10-speed):
-1000 points 799 M -> 751 M a game; 4000 points 7.82 G -> 7.46 G (9.9x the 1000-point game);
+1000 points 799 M -> 746 M a game; 4000 points 7.82 G -> 7.46 G (10.0x the 1000-point game);
 ``apply`` 3.03 M -> 2.94 M instructions each; the protocol's ``apply`` (``protocol``)
 510-550 -> 1,280-1,300 a CPU second, as it no longer runs the scripted AI.
 """
