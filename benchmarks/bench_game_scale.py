@@ -8,6 +8,8 @@
 * ``apply``: the engine's ``apply`` of the scripted AI's action on states from Game Turns 2-3
   of a 1000-point game (the mid-game), per second (goal: 5,000/s per core). Each call starts
   from a fresh copy of its state, so no answer is cached from an earlier round.
+* ``protocol``: the protocol's ``apply`` on the same states from fresh copies (what a
+  search's playouts call).
 
 Run with ``make bench`` (timings on); ``make test`` runs each once with timings off.
 
@@ -19,6 +21,11 @@ the s10-speed branch -> after, the same games digest for digest:
 * 1000 points, seeds 1-3: 686 M -> 676 M instructions per game (0.2 s CPU median either way);
 * 4000 / 1000 points: 13.4x -> 11.5x (instructions); the goal is 5x;
 * ``apply`` on mid-game states from fresh copies: 1,000-1,500 a CPU second either way.
+
+The fourth pass (docs/game.md "a fourth pass"; instructions, main ``e92d94d`` -> s10-speed):
+1000 points 799 M -> 746 M a game; 4000 points 7.82 G -> 7.46 G (10.0x the 1000-point game);
+``apply`` 3.03 M -> 2.94 M instructions each; the protocol's ``apply`` (``protocol``)
+510-550 -> 1,280-1,300 a CPU second, as it no longer runs the scripted AI.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
 from warbench.rulesets.warsurge.game.state import GameSetup, GameState, PlayerSetup, build_setup
 
 ROSTERS = Path(__file__).resolve().parents[1] / "examples" / "warsurge" / "rosters"
+SAMPLE_PAIR = ("sci_fi_humans.yaml", "scavengers.yaml")
 
 
 def _scaled(player: PlayerSetup, points: int) -> PlayerSetup:
@@ -45,9 +53,10 @@ def _scaled(player: PlayerSetup, points: int) -> PlayerSetup:
     if points < 1000:
         kept, total = [], 0
         for e in entries:
-            if total + e.points <= points:
+            cost = e.points or 0
+            if total + cost <= points:
                 kept.append(e)
-                total += e.points
+                total += cost
         entries = kept
     else:
         entries = entries * (points // 1000)
@@ -56,10 +65,7 @@ def _scaled(player: PlayerSetup, points: int) -> PlayerSetup:
 
 def scaled_setup(points: int) -> GameSetup:
     """The sample 1000-point pair cut or repeated to ``points`` a side, on the Ruins board."""
-    players = [
-        _scaled(load_game_roster(ROSTERS / n), points)
-        for n in ("sci_fi_humans.yaml", "scavengers.yaml")
-    ]
+    players = [_scaled(load_game_roster(ROSTERS / n), points) for n in SAMPLE_PAIR]
     return build_setup(players, Field(sample_board("ruins_48x48")))
 
 
@@ -105,3 +111,32 @@ def test_bench_game_apply_mid_game(benchmark: Any) -> None:
     if not benchmark.disabled:
         per_second = len(steps) / benchmark.stats.stats.median
         benchmark.extra_info["applies_per_second"] = round(per_second)
+
+
+def test_bench_protocol_apply_mid_game(benchmark: Any) -> None:
+    """The protocol's ``apply`` (what a search's playouts call) on the same mid-game steps,
+    each from a fresh copy of its state: the engine's ``apply`` plus the protocol's events,
+    and no scripted choice (the AI's memory is worked out only when a default asks)."""
+    from warbench.rulesets.warsurge.game.codecs import WarsurgeState, args_text
+    from warbench.rulesets.warsurge.game.io import roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+
+    ws = WarsurgeRuleset()
+    setup = scaled_setup(1000)  # the sample pair itself
+    args = args_text(
+        [roster_to_data(load_game_roster(ROSTERS / n)) for n in SAMPLE_PAIR], "ruins_48x48", {}
+    )
+    steps = _mid_game(setup, 1) + _mid_game(setup, 2)
+    states = [(WarsurgeState(args, s), a, engine.acting_side(s)) for s, a in steps]
+
+    def applies() -> int:
+        for state, action, side in states:
+            assert side is not None
+            ws.apply(WarsurgeState(state.args, replace(state.game), state.memory), action, side)
+        return len(states)
+
+    benchmark.pedantic(applies, rounds=5, iterations=1)
+    if not benchmark.disabled:
+        benchmark.extra_info["applies_per_second"] = round(
+            len(states) / benchmark.stats.stats.median
+        )

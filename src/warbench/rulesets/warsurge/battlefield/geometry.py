@@ -291,15 +291,32 @@ def segments_cross(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArra
     bx, by = e0[:, None, :, 0], e0[:, None, :, 1]
     rx, ry = e1[:, None, :, 0] - bx, e1[:, None, :, 1] - by
     wx, wy = ax - bx, ay - by
-    d1 = rx * wy - ry * wx  # side of p0 from the edge's line
-    d2 = d1 + rx * sy - ry * sx  # side of p1
-    d3 = ry * sx - rx * sy  # edge direction across the segment's line, times the edge length
-    d4 = sx * wy - sy * wx  # side of e0 from the segment's line (sign flipped)
-    d5 = d4 - d3  # side of e1
-    hit = (d1 * d2 <= 0) & (d4 * d5 <= 0) & ((rx != 0) | (ry != 0))
-    flat = (d1 == 0) & (d2 == 0)
+    # the same products as written out below, each computed once and in place (the same
+    # floating-point operations in the same order, so the very same answers, with fewer arrays):
+    #   d1 = rx * wy - ry * wx  side of p0 from the edge's line
+    #   d2 = d1 + rx * sy - ry * sx  side of p1
+    #   d3 = ry * sx - rx * sy  edge direction across the segment's line, times its length
+    #   d4 = sx * wy - sy * wx  side of e0 from the segment's line (sign flipped)
+    #   d5 = d4 - d3  side of e1
+    tmp = ry * wx
+    d1 = rx * wy
+    d1 -= tmp
+    rs = rx * sy
+    d2 = d1 + rs
+    sr = ry * sx
+    d2 -= sr
+    d3 = np.subtract(sr, rs, out=sr)
+    d4 = np.multiply(sx, wy, out=wy)
+    np.multiply(sy, wx, out=tmp)
+    d4 -= tmp
+    d5 = np.subtract(d4, d3, out=rs)
+    hit: BoolArray = np.asarray(np.multiply(d1, d2, out=tmp) <= 0)
+    hit &= np.multiply(d4, d5, out=wx) <= 0
+    hit &= (rx != 0) | (ry != 0)
+    flat = (d1 == 0) & hit
+    flat &= d2 == 0
     if flat.any():  # collinear: they meet only when they overlap along the line
-        c, k, e = np.nonzero(flat & hit)
+        c, k, e = np.nonzero(flat)
         px0, px1 = p0[c, k], p1[c, k]
         ex0, ex1 = e0[c, e], e1[c, e]
         overlap = np.all(
@@ -308,7 +325,7 @@ def segments_cross(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArra
             axis=1,
         )
         hit[c[~overlap], k[~overlap], e[~overlap]] = False
-    out: BoolArray = hit.any(axis=2)
+    out: BoolArray = np.asarray(hit.any(axis=2))
     return out
 
 

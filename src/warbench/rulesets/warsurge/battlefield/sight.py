@@ -110,8 +110,8 @@ def near_blockers(
     ignores models far away (the same sight is then found again after unrelated moves)."""
     if not len(bxy) or not len(axy) or not len(txy):
         return bxy, br
-    ca = axy.mean(axis=0)
-    ct = txy.mean(axis=0)
+    ca = axy.sum(axis=0) / len(axy)  # the mean (np.mean's very sum and division)
+    ct = txy.sum(axis=0) / len(txy)
     spread = max(
         float(np.sqrt(((axy - ca) ** 2).sum(axis=1)).max()),
         float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
@@ -179,10 +179,21 @@ class _Scene:
     def inside(self) -> tuple[BoolArray, BoolArray]:
         """Which of the scene's pieces each attacker / target base overlaps."""
         if self._in_a is None or self._in_t is None:
-            g = self.geom
-            self._in_a = g.discs_in(self.pieces, self.axy, self.ar)
-            self._in_t = g.discs_in(self.pieces, self.txy, self.tr)
+            self._in_a = self._inside(self.axy, self.ar)
+            self._in_t = self._inside(self.txy, self.tr)
         return self._in_a, self._in_t
+
+    def _inside(self, xy: FloatArray, r: FloatArray) -> BoolArray:
+        """:meth:`BoardGeometry.discs_in` for the scene's pieces, kept in the board's cache
+        (a unit's bases are asked about again and again, against each enemy unit)."""
+        g = self.geom
+        key = (b"inside", self.pieces.tobytes(), xy.tobytes(), r.tobytes())
+        hit: BoolArray | None = g.cache.get(key)
+        if hit is None:
+            hit = g.discs_in(self.pieces, xy, r)
+            hit.setflags(write=False)
+            g.cache.put(key, hit)
+        return hit
 
     def candidates(self, ia: IntArray, it: IntArray, exclude_target: bool = True) -> _Cands:
         """(pair, piece) and (pair, blocker) couples close enough to matter."""
@@ -212,14 +223,18 @@ class _Scene:
         values: IntArray | None = None,
     ) -> IntArray:
         """``(Q, K)``: for the ``K`` segments of each pair, 0 when clear, otherwise the largest
-        value (``values[piece]``, 1 for a base) of what they meet."""
+        value (``values[piece]``, 1 for a base) of what they meet.
+
+        A segment a piece already gives a value is not tested against the bases: a base's
+        value is 1, and a piece's that meets a segment is at least 1, so a base cannot change
+        that segment's answer (the same answer, with less work)."""
         out = np.zeros(p0.shape[:2], dtype=np.intp)
         cq, cp, dq, db = cands
         g = self.geom
         if len(cq):
             pcs = self.pieces[cp]
             ne = g.nedges[pcs]
-            for e in np.unique(ne):  # pieces with as many edges together: no padding work
+            for e in sorted(set(ne.tolist())):  # as many edges together: no padding work
                 sel = ne == e
                 q, pc = cq[sel], pcs[sel]
                 hit = segments_cross(p0[q], p1[q], g.edge0[pc, :e], g.edge1[pc, :e])
@@ -228,6 +243,17 @@ class _Scene:
                     val *= values[pc][:, None]
                 np.maximum.at(out, q, val)
         if len(dq):
+            if len(cq):
+                # only the (base, segment) couples whose segment no piece blocks
+                ci, li = np.nonzero(out[dq] == 0)
+                if len(ci):
+                    rows = dq[ci]
+                    d = _segment_distances(
+                        p0[rows, li][:, None, :], p1[rows, li][:, None, :], self.bxy[db[ci]]
+                    )[:, 0]
+                    hit = d < self.br[db[ci]] - EPS
+                    out[rows[hit], li[hit]] = 1
+                return out
             d = _segment_distances(p0[dq], p1[dq], self.bxy[db])
             np.maximum.at(out, dq, (d < self.br[db][:, None] - EPS).astype(np.intp))
         return out
@@ -255,7 +281,7 @@ class _Scene:
             sub_cands: _Cands = (*sub[0], *sub[1])
             ra, rt = ia[rest], it[rest]
             k = LOS_SAMPLES
-            s = np.linspace(-1.0, 1.0, k) * _SHRINK
+            s = _LOS_ACROSS
             pa = _across(self.axy[ra], self.txy[rt], self.ar[ra], s)  # (R, k, 2)
             pt = _across(self.txy[rt], self.axy[ra], self.tr[rt], s)
             p0 = np.broadcast_to(pa[:, :, None, :], (len(rest), k, k, 2)).reshape(-1, k * k, 2)
@@ -266,6 +292,9 @@ class _Scene:
 
 
 _EMPTY: IntArray = np.zeros(0, dtype=np.intp)
+#: where the :data:`LOS_SAMPLES` lines of a pair start and end across each base (fractions of
+#: its radius)
+_LOS_ACROSS: FloatArray = np.linspace(-1.0, 1.0, LOS_SAMPLES) * _SHRINK
 _Cands = tuple[IntArray, IntArray, IntArray, IntArray]
 
 

@@ -7,7 +7,7 @@ codecs for actions, states and views (with their JSON Schemas in ``docs/schemas/
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -63,6 +63,78 @@ DEFAULT_BOARD = "ruins_48x48"
 # --------------------------------------------------------------------------------------------
 
 
+#: One side's memory of the scripted AI: ``(turn, phase, units it found nothing for)``.
+Mine = tuple[int, str, tuple[int, ...]]
+#: Every side's memory.
+Memory = tuple[Mine, ...]
+NO_MEMORY: Mine = (0, "", ())
+
+
+class LaterMemory:
+    """The scripted AI's memory after an action: the memory before it, with the acting side's
+    part replaced by what the AI's choice in the state before left it (``choose``, the
+    protocol's :func:`~.protocol.scripted_choice`). Worked out only when asked (issue 10): a
+    search applies actions whose defaults nobody asks, and a side's memory needs the choices
+    of that side's own states alone (another side's memory passes through unchanged), so the
+    AI runs only for the states whose choice the answer depends on. Equal (and hashed) as the
+    memory it stands for."""
+
+    __slots__ = ("_before", "_choose", "_depth", "_mine", "_side", "_sides")
+    _before: WarsurgeState
+    _choose: Callable[[WarsurgeState], Mine]
+    _depth: int
+    _mine: Mine | None
+    _side: int
+    _sides: int
+
+    #: a chain longer than this is worked out at once (it keeps every state on it alive)
+    DEPTH = 32
+
+    def __init__(
+        self,
+        before: WarsurgeState,
+        side: int,
+        sides: int,
+        choose: Callable[[WarsurgeState], Mine],
+    ) -> None:
+        up = before.memory
+        if isinstance(up, LaterMemory) and up._depth >= self.DEPTH:
+            before = WarsurgeState(before.args, before.game, up.full())
+            up = before.memory
+        self._before = before
+        self._side = side
+        self._sides = sides
+        self._choose = choose
+        self._mine = None
+        self._depth = up._depth + 1 if isinstance(up, LaterMemory) else 1
+
+    def of(self, side: int) -> Mine:
+        """Side ``side``'s memory (iteratively up the chain: no recursion)."""
+        node = self
+        while side != node._side:
+            up = node._before.memory
+            if not isinstance(up, LaterMemory):
+                return up[side] if side < len(up) else NO_MEMORY
+            node = up
+        if node._mine is None:
+            node._mine = node._choose(node._before)
+        return node._mine
+
+    def full(self) -> Memory:
+        """Every side's memory."""
+        return tuple(self.of(s) for s in range(self._sides))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LaterMemory):
+            return self.full() == other.full()
+        if isinstance(other, tuple):
+            return self.full() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.full())
+
+
 @dataclass(frozen=True)
 class WarsurgeState:
     """A protocol state: the engine's :class:`GameState` and the canonical JSON text of the
@@ -73,7 +145,21 @@ class WarsurgeState:
     #: the scripted AI's memory per side, as ``warbench battle``'s ``ScriptedPlayer`` keeps it:
     #: ``(turn, phase, units it found nothing for in that phase)``. It changes no rule (the
     #: digest is the engine's); it makes each ``default`` the battle command's own choice.
-    scripted: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
+    #: After an action it is a :class:`LaterMemory`, worked out when asked (:attr:`scripted`).
+    memory: Memory | LaterMemory = ()
+
+    @property
+    def scripted(self) -> Memory:
+        """Every side's memory of the scripted AI (see :attr:`memory`)."""
+        m = self.memory
+        return m.full() if isinstance(m, LaterMemory) else m
+
+    def scripted_of(self, side: int) -> Mine:
+        """Side ``side``'s memory of the scripted AI (only what that side's answer needs)."""
+        m = self.memory
+        if isinstance(m, LaterMemory):
+            return m.of(side)
+        return m[side] if side < len(m) else NO_MEMORY
 
     @property
     def options(self) -> Mapping[str, JSON]:

@@ -52,6 +52,7 @@ from warbench.rulesets.warsurge.game.codecs import (
     DEFAULT_BOARD,
     OPTIONS,
     ActionCodec,
+    LaterMemory,
     StateCodec,
     ViewCodec,
     WarsurgeState,
@@ -356,7 +357,7 @@ class WarsurgeRuleset:
         refusal = self.check(state, action, player)
         if refusal is not None:
             raise refusal.error()
-        memo = state.scripted
+        memo = state.memory
         if (
             state.game.pause is None
             and state.game.restore is None
@@ -368,7 +369,9 @@ class WarsurgeRuleset:
         ):
             side = engine.acting_side(state.game)
             assert side is not None
-            memo = _remember(memo, side, scripted_choice(state)[1], len(state.game.setup.sides))
+            # worked out when a later default asks for it (issue 10: a search's playouts
+            # apply actions whose states' defaults nobody asks)
+            memo = LaterMemory(state, side, len(state.game.setup.sides), _scripted_memory)
         game, evs = engine.apply(state.game, action, dice=dice)
         out = [
             Event(
@@ -477,7 +480,7 @@ def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple
     game = state.game
     side = engine.acting_side(game)
     assert side is not None
-    turn, phase, skip = state.scripted[side] if side < len(state.scripted) else (0, "", ())
+    turn, phase, skip = state.scripted_of(side)
     key = f"protocol default {turn} {phase} {skip}"
     hit = game.cache.get(key)
     if hit is None:
@@ -534,15 +537,9 @@ def known_state(game: GameState, side: int, options: Mapping[str, JSON]) -> Game
     return replace(game, setup=replace(setup, units=infos), units=units)
 
 
-def _remember(
-    memo: tuple[tuple[int, str, tuple[int, ...]], ...],
-    side: int,
-    mine: tuple[int, str, tuple[int, ...]],
-    sides: int,
-) -> tuple[tuple[int, str, tuple[int, ...]], ...]:
-    full = list(memo) + [(0, "", ())] * (sides - len(memo))
-    full[side] = mine
-    return tuple(full)
+def _scripted_memory(state: WarsurgeState) -> tuple[int, str, tuple[int, ...]]:
+    """The acting side's memory after the scripted AI's choice in ``state``."""
+    return scripted_choice(state)[1]
 
 
 def _jsonable(data: Mapping[str, object]) -> dict[str, JSON]:
