@@ -423,6 +423,72 @@ EFFECTS: dict[str, list[Json]] = {
     "Pain Locked": [machinery("weapon limit")],
 }
 
+# -- Mode, Deployment, Leadership, Trait, Roster, Movement (issue 11, lane a) -------------------
+
+
+def template(shape: str, size: float = 0, **kw: Any) -> Json:
+    """A Mode rank's template (effects/mode.py), played by game/perk_mode.py."""
+    out: Json = {"shape": shape, **kw}
+    if size:
+        out["size"] = size
+    return {"kind": "machinery", "target": {"kind": "battlefield"}, "machinery": "template",
+            "template": out}  # fmt: skip
+
+
+_FIRE_POINT = {"I": "D6", "II": "2D6", "III": "3D6"}
+
+EFFECTS.update(
+    {
+        # L3295 "lay a straight 1mm line in the direction of a Target up to maximum Range …
+        # Roll the number of Attack Dice on the Weapon's profile against each Unit struck"
+        "Beam I": [template("beam", placement="from wielder", per_model=False, onward=True)],
+        # L3309 "count each model … under the 1mm line and multiply … by the Attacks"
+        "Beam II": [template("beam", placement="from wielder", onward=True)],
+        # L3321-L3345 "circular 3\" diameter. Place template fully inside Weapon Range, roll 2D6
+        # and Scatter Arrow" (II: 5", III: 10"; Fire Point D6, 2D6, 3D6)
+        **{
+            f"Blast {r}": [template("circle", d, scatter=2, fire_point=_FIRE_POINT[r])]
+            for r, d in (("I", 3), ("II", 5), ("III", 10))
+        },
+        # L3377-L3389 "8\" long droplet. Place at least one edge of the template inside Weapon
+        # Range" (II: 16")
+        **{
+            f"Cone {r}": [
+                template("droplet", d, placement="edge in range", fire_point=_FIRE_POINT[r])
+            ]
+            for r, d in (("I", 8), ("II", 16))
+        },
+        # L3393 "V shaped. An area 90 degrees in front of the Wielder up to the Weapon's
+        # maximum Range"
+        "Diffuse": [template("arc", placement="from wielder")],
+        # L3413-L3429 "circular 3\" diameter. Place template fully inside Weapon Range"
+        **{
+            f"Explode {r}": [template("circle", d, fire_point=_FIRE_POINT[r])]
+            for r, d in (("I", 3), ("II", 5), ("III", 10))
+        },
+        # L3463-L3477 "Place template over the centre of the Wielder's model … count each
+        # enemy model inside the template"
+        **{
+            f"Nova {r}": [
+                template(
+                    "circle",
+                    d,
+                    placement="wielder",
+                    enemies_only=True,
+                    centres=True,
+                    fire_point=_FIRE_POINT[r],
+                )
+            ]
+            for r, d in (("I", 3), ("II", 5), ("III", 10))
+        },
+        # L3549-L3563 "1mm line that is 6\" long, placed inside Weapon Range" (II: 12", III: 18")
+        **{
+            f"Wall {r}": [template("line", d, fire_point=_FIRE_POINT[r])]
+            for r, d in (("I", 6), ("II", 12), ("III", 18))
+        },
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from warbench.kernel.errors import DataFileError
+from warbench.rulesets.warsurge.effects.mode import template_from
 from warbench.rulesets.warsurge.effects.model import (
     Effect,
     EffectKind,
@@ -58,6 +59,8 @@ MACHINERIES: Mapping[str, str] = {
     "unit is on the Battlefield)",
     "test modifiers": "warbench.rulesets.warsurge.game.perk_turn and perk_hooks (Dice "
     "Modifiers on Mastery and Skill Tests)",
+    "template": "warbench.rulesets.warsurge.game.perk_mode (Mode templates: every unit under "
+    "the template attacked, effects.mode's geometry)",
 }
 
 E = TypeVar("E", bound=StrEnum)
@@ -105,6 +108,14 @@ def _effect(data: Mapping[str, Any], perk: str, where: str) -> Effect:
             f"{where}: machinery {machinery!r} is not declared; declared: "
             + ", ".join(repr(m) for m in MACHINERIES),
         )
+    template = None
+    if "template" in data:
+        try:
+            template = template_from(data["template"], where)
+        except (KeyError, ValueError) as exc:
+            raise DataFileError(SOURCE, f"{where}: bad template: {exc}") from None
+    if machinery == "template" and template is None:
+        raise DataFileError(SOURCE, f"{where}: machinery 'template' needs a template")
     status = data.get("status", "")
     if kind is EffectKind.STATUS and not status:
         raise DataFileError(SOURCE, f"{where}: a status effect needs a status name")
@@ -120,6 +131,7 @@ def _effect(data: Mapping[str, Any], perk: str, where: str) -> Effect:
         saves=bool(data.get("saves", False)),
         names=tuple(data.get("names", ())),
         machinery=machinery,
+        template=template,
     )
 
 

@@ -24,6 +24,7 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal
+from warbench.rulesets.warsurge.game.perk_mode import resolve_template, template_of
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -394,6 +395,9 @@ def _attack_from(
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
     for k in range(start, len(plan.weapons)):
         wp = plan.weapons[k]
+        if (k != start or chosen is None) and (mode := template_of(info, wp.weapon)):
+            resolve_template(w, uid, wp, *mode, heavy, battle)  # Mode templates (perk_mode.py)
+            continue
         attacker = to_unit_state(w, uid)
         target = to_unit_state(w, wp.target)
         before = [m.hp for m in target.models]

@@ -112,6 +112,7 @@ PLAYED_MACHINERIES = frozenset(
         "hp threshold",
         "weapon limit",
         "test modifiers",
+        "template",
         "casualty",
         "presence",
     }
