@@ -439,6 +439,12 @@ _FIRE_POINT = {"I": "D6", "II": "2D6", "III": "3D6"}
 
 EFFECTS.update(
     {
+        # L3353 "After a Chain Weapon causes HP Loss, roll a D6 of 4+ for each Enemy Unit within
+        # 6\" and in line of sight of the Target … attacked with the Weapon using its full
+        # profile"; L3365 Chain II: "Units that suffer HP Loss from the Chain Weapon can continue
+        # the Chain"
+        "Chain I": [machinery("chain")],
+        "Chain II": [machinery("chain")],
         # L3295 "lay a straight 1mm line in the direction of a Target up to maximum Range …
         # Roll the number of Attack Dice on the Weapon's profile against each Unit struck"
         "Beam I": [template("beam", placement="from wielder", per_model=False, onward=True)],
@@ -536,7 +542,7 @@ def row(perk: Json, *, implemented: frozenset[str]) -> Json:
         elif tag == "Auto Test":
             tests.append({"kind": "Auto"})
         elif tag.startswith("D6 ("):
-            tests.append({"kind": "D6", "needs": _number(tag)})
+            tests.append({"kind": "D6", "needs": _number(tag[2:])})  # "D6 (4+)": 4
         elif tag.startswith("Radius"):
             target = {**target, "kind": "radius", "radius": _number(tag)}
         elif tag == "Instruct":

@@ -246,3 +246,38 @@ def test_p3321_a_model_partially_under_a_circle_counts() -> None:
     at = TemplateAt(Template(Shape.CIRCLE, 3.0), (0.0, 0.0))
     xy = np.array([(0.0, 1.9), (0.0, 2.1), (1.4, 1.4)])
     assert under(at, xy, 0.5).tolist() == [True, False, True]
+
+
+# -- Chain: the Weapon goes on to enemy units near a Target it damaged ------------------------
+
+CHAIN_A = [(13.0, 20.0)]
+CHAIN_B = [(16.0, 20.0)]  # 2" from A
+CHAIN_C = [(13.0, 30.0)]  # far from everyone
+CHAIN_D = [(19.0, 25.0)]  # 4.8" from B, 6.8" from A
+
+
+def _chain_targets(rank: str, faces: list[int]) -> list[int]:
+    state = _state([rank], [CHAIN_A, CHAIN_B, CHAIN_C, CHAIN_D])
+    _, events = _attack(state, 1, [*faces, *SIXES])
+    return [int(e.data["target"]) for e in events if e.kind == "attack"]
+
+
+def test_p3353_chain_i_attacks_enemy_units_within_6_of_a_damaged_target_on_a_4() -> None:
+    # A loses HP (a 6); B is within 6": D6 4 -> attacked with the full profile; D is not
+    # within 6" of A and Chain I does not go on from B
+    assert _chain_targets("Chain I", [6, 4, 6]) == [1, 2]
+    # a 3 for B: no chain
+    assert _chain_targets("Chain I", [6, 3]) == [1]
+    # no HP Loss on A: nothing to roll
+    assert _chain_targets("Chain I", [1]) == [1]
+    # without the rank: A only
+    state = _state([], [CHAIN_A, CHAIN_B, CHAIN_C, CHAIN_D])
+    _, events = _attack(state, 1)
+    assert [int(e.data["target"]) for e in events if e.kind == "attack"] == [1]
+
+
+def test_p3365_chain_ii_goes_on_from_every_unit_it_damages() -> None:
+    # A (6), B chained (4, 6), then from B: D within 6" (4, 6); A is not struck again
+    assert _chain_targets("Chain II", [6, 4, 6, 4, 6]) == [1, 2, 4]
+    # B chained but takes no HP Loss (a 1): the chain stops there
+    assert _chain_targets("Chain II", [6, 4, 1]) == [1, 2]

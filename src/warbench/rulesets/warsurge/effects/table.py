@@ -61,6 +61,8 @@ MACHINERIES: Mapping[str, str] = {
     "Modifiers on Mastery and Skill Tests)",
     "template": "warbench.rulesets.warsurge.game.perk_mode (Mode templates: every unit under "
     "the template attacked, effects.mode's geometry)",
+    "chain": "warbench.rulesets.warsurge.game.perk_mode (Chain: the Weapon attacks enemy units "
+    "near a Target it damaged)",
 }
 
 E = TypeVar("E", bound=StrEnum)

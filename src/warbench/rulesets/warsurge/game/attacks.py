@@ -24,7 +24,12 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal
-from warbench.rulesets.warsurge.game.perk_mode import resolve_template, template_of
+from warbench.rulesets.warsurge.game.perk_mode import (
+    chain_of,
+    resolve_chain,
+    resolve_template,
+    template_of,
+)
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -397,6 +402,9 @@ def _attack_from(
         wp = plan.weapons[k]
         if (k != start or chosen is None) and (mode := template_of(info, wp.weapon)):
             resolve_template(w, uid, wp, *mode, heavy, battle)  # Mode templates (perk_mode.py)
+            continue
+        if (k != start or chosen is None) and (chain := chain_of(info, wp.weapon)):
+            resolve_chain(w, uid, wp, *chain, heavy, battle)  # Chain (perk_mode.py)
             continue
         attacker = to_unit_state(w, uid)
         target = to_unit_state(w, wp.target)

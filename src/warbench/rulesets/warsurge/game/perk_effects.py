@@ -113,6 +113,7 @@ PLAYED_MACHINERIES = frozenset(
         "weapon limit",
         "test modifiers",
         "template",
+        "chain",
         "casualty",
         "presence",
     }

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import UnitInfo
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["lay_template", "resolve_template", "template_of"]
+__all__ = ["chain_of", "lay_template", "resolve_chain", "resolve_template", "template_of"]
 
 RULE = "Perks §12.5 Mode"
 
@@ -69,6 +69,19 @@ def _templates() -> dict[str, tuple[str, Template]]:
             if e.template is not None:
                 out.setdefault(canonical_perk(row.name), (row.name, e.template))
     return out
+
+
+#: Chain (L3353, L3365): canonical name → (rank, whether units it damages chain on).
+_CHAINS = {"chain i": ("Chain I", False), "chain ii": ("Chain II", True)}
+
+
+def chain_of(info: UnitInfo, weapon: str) -> tuple[str, bool] | None:
+    """The Chain rank of one of the unit's Weapons (the highest), if any."""
+    names = perks_of(info.unit.weapon(weapon).perks).names
+    for key in ("chain ii", "chain i"):
+        if key in names:
+            return _CHAINS[key]
+    return None
 
 
 def template_of(info: UnitInfo, weapon: str) -> tuple[str, Template] | None:
@@ -206,14 +219,16 @@ def _context(w: Work, uid: int, target: int, wp: WeaponPlan) -> AttackContext:
     )
 
 
-def _strike(w: Work, uid: int, target: int, dice_users: int, wp: WeaponPlan, rank: str) -> int:
+def _strike(
+    w: Work, uid: int, target: int, dice_users: int, wp: WeaponPlan, rank: str, own: bool = False
+) -> int:
     """One Attack Sequence of the Weapon against ``target`` with ``dice_users`` x Attacks
     Attack Dice; casualties in the rules' order; the hooks an Attack fires. The HP lost."""
     info = w.info(uid)
     attacker = to_unit_state(w, uid)
     tstate = to_unit_state(w, target)
     before = [m.hp for m in tstate.models]
-    ctx = _context(w, uid, target, wp)
+    ctx = wp.context if own else _context(w, uid, target, wp)
     ap = AttackPlan(
         attacker,
         tstate,
@@ -225,9 +240,11 @@ def _strike(w: Work, uid: int, target: int, dice_users: int, wp: WeaponPlan, ran
     apply_rolled(ap, rolled)
     store_unit_state(w, target, tstate)
     if rolled.attacker_hp_lost:
-        own = to_unit_state(w, uid)
-        allocate_loss(AttackPlan(attacker, own, AttackContext(melee=True)), rolled.attacker_hp_lost)
-        store_unit_state(w, uid, own)
+        mine = to_unit_state(w, uid)
+        allocate_loss(
+            AttackPlan(attacker, mine, AttackContext(melee=True)), rolled.attacker_hp_lost
+        )
+        store_unit_state(w, uid, mine)
     new_cas = [i for i, m in enumerate(tstate.models) if m.hp <= 0 < before[i] and not m.removed]
     r0 = rolled.weapons[0] if rolled.weapons else None
     w.emit(
@@ -292,7 +309,12 @@ def resolve_template(
                    unit=uid, weapon=wp.weapon)  # fmt: skip
         for t in sorted(total, key=lambda x: (order[x], x)):
             _strike(w, uid, t, total[t], wp, rank)
-    wtype = info.weapon_types[wp.weapon]
+    _after_share(w, uid, wp, heavy, battle)
+
+
+def _after_share(w: Work, uid: int, wp: WeaponPlan, heavy: list[bool], battle: list[bool]) -> None:
+    """What a share leaves: Heavy and Battle use by its models, the weapon-used hook."""
+    wtype = w.info(uid).weapon_types[wp.weapon]
     for i in wp.models:
         if wtype == WeaponType.HEAVY.value:
             heavy[i] = True
@@ -300,3 +322,49 @@ def resolve_template(
             battle[i] = True
     if w.hooks.active(Hook.WEAPON_USED):
         w.hooks.fire(Hook.WEAPON_USED, w, unit=uid, weapon=wp.weapon, target=wp.target)
+
+
+def _near_and_seen(w: Work, src: int, other: int, radius: float) -> bool:
+    """Whether ``other`` has a model within ``radius`` of ``src``'s models and in sight of one
+    of them."""
+    from warbench.rulesets.warsurge.game.geom import edge_distances
+    from warbench.rulesets.warsurge.game.targeting import view_target
+
+    d = edge_distances(w.xy(src), w.info(src).radius, w.xy(other), w.info(other).radius)
+    if not d.size or float(d.min()) > radius + 1e-9:
+        return False
+    return bool(view_target(w, src, other).visible)
+
+
+def resolve_chain(
+    w: Work, uid: int, wp: WeaponPlan, rank: str, onward: bool, heavy: list[bool],
+    battle: list[bool],
+) -> None:  # fmt: skip
+    """A Chain Weapon's share (L3353-L3375): the named Target is attacked as usual (its
+    casualties in the rules' order); after HP Loss, a D6 of 4+ for each enemy unit within 6"
+    and in sight of it: a success attacks that unit with the Weapon's full profile (the same
+    models' Attacks), without Chain. Chain II: a unit that loses HP chains on in turn, never to
+    a unit this chain already damaged."""
+    damaged = [wp.target] if _strike(w, uid, wp.target, wp.users, wp, rank, own=True) else []
+    struck = {wp.target}
+    frontier = list(damaged)
+    while frontier:
+        src = frontier.pop(0)
+        for u in w.units:
+            t = u.uid
+            if t in struck or not w.enemies(uid, t) or u.location is not Location.TABLE:
+                continue
+            if not u.living() or not _near_and_seen(w, src, t, 6.0):
+                continue
+            face = w.dice.d6(f"{rank} on {w.label(t)}")
+            ok = face >= 4
+            w.emit("perk", f"{rank}: D6 {face} for {w.label(t)}" + (": chained" if ok else ""),
+                   RULE, unit=uid, target=t, roll=face)  # fmt: skip
+            if not ok:
+                continue
+            struck.add(t)
+            if _strike(w, uid, t, wp.users, wp, f"{rank}, chained") and onward:
+                frontier.append(t)
+        if not onward:
+            break
+    _after_share(w, uid, wp, heavy, battle)
