@@ -443,6 +443,9 @@ EFFECTS.update(
         # 6\" and in line of sight of the Target … attacked with the Weapon using its full
         # profile"; L3365 Chain II: "Units that suffer HP Loss from the Chain Weapon can continue
         # the Chain"
+        # L2138-L2158 "At the end of each Game Turn, the User must be at least 12\" away from
+        # where it began at the start of the Game Turn … it becomes a casualty" (18", 24")
+        **{f"Nonstop {r}": [machinery("movement perks")] for r in ("I", "II", "III")},
         "Chain I": [machinery("chain")],
         "Chain II": [machinery("chain")],
         # L3295 "lay a straight 1mm line in the direction of a Target up to maximum Range …

@@ -63,6 +63,8 @@ MACHINERIES: Mapping[str, str] = {
     "the template attacked, effects.mode's geometry)",
     "chain": "warbench.rulesets.warsurge.game.perk_mode (Chain: the Weapon attacks enemy units "
     "near a Target it damaged)",
+    "movement perks": "warbench.rulesets.warsurge.game.perk_movement (Movement perks by the "
+    "Game Turn: Nonstop)",
 }
 
 E = TypeVar("E", bound=StrEnum)

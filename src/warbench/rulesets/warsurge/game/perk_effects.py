@@ -114,6 +114,7 @@ PLAYED_MACHINERIES = frozenset(
         "test modifiers",
         "template",
         "chain",
+        "movement perks",
         "casualty",
         "presence",
     }

@@ -1,0 +1,80 @@
+"""Movement Unit Perks played by the Game Turn (Perks 000_94ecc6a4c74d351b.txt §12.4 Movement,
+L2076-L2180; ``game/perk_movement.py``). Each test applies actions through the game engine and
+checks the same situation without the perk. Test names carry the rank's source line
+(``p2138``), which ``warbench perks --coverage`` reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Move, Pass
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.state import GameState, Phase
+
+USER, FOE = 0, 1
+
+
+def _state(perks: list[str], move: int = 12) -> GameState:
+    """The User (side 0, two models at (10, 10) and (11.5, 10), Move ``move``) and a Foe far
+    away (side 1), in the Attack Phase of Game Turn 2."""
+    me = entry(unit("User", models=2, perks=perks, move=move, dash=6, hp=2))
+    them = entry(unit("Foe"))
+    return scenario(
+        [[me], [them]], {USER: [(10.0, 10.0), (11.5, 10.0)], FOE: [(40.0, 44.0)]},
+        phase=Phase.ATTACK, turn=2,
+    )  # fmt: skip
+
+
+def _to_turn(state: GameState, turn: int, events: list[Event]) -> GameState:
+    while state.flow.turn < turn and not state.over:
+        state, ev = engine.apply(state, Pass())
+        events.extend(ev)
+        check_invariants(state)
+    return state
+
+
+def _until_move(state: GameState, events: list[Event]) -> GameState:
+    while not (state.flow.phase is Phase.MOVE and state.flow.active == 0):
+        state, ev = engine.apply(state, Pass())
+        events.extend(ev)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("rank", "need"),
+    [
+        pytest.param("Nonstop I", 12.0, id="p2138-Nonstop I"),
+        pytest.param("Nonstop II", 18.0, id="p2148-Nonstop II"),
+        pytest.param("Nonstop III", 24.0, id="p2154-Nonstop III"),
+    ],
+)
+def test_p2138_nonstop_models_that_end_the_turn_short_of_the_distance_are_casualties(
+    rank: str, need: float
+) -> None:
+    events: list[Event] = []
+    # Game Turn 3 starts with the User on the Battlefield: it must end 12"/18"/24" away
+    state = _to_turn(_state([rank], move=int(need)), 3, events)
+    state = _until_move(state, events)
+    # it moves the full distance straight up: it survives the end of Game Turn 3
+    moved, _ = engine.apply(state, Move(USER, to=(10.0, 10.0 + need)))
+    after: list[Event] = []
+    moved = _to_turn(moved, 4, after)
+    assert moved.units[USER].living() == [0, 1]
+    assert not any(rank in e.text for e in after)
+    # it moves one inch less: both models are casualties
+    short, _ = engine.apply(state, Move(USER, to=(10.0, 9.0 + need)))
+    after = []
+    short = _to_turn(short, 4, after)
+    assert short.units[USER].living() == []
+    assert any(f"{rank}, 2 models less than" in e.text for e in after)
+    # standing still without the perk: nothing happens
+    plain = _to_turn(_state([], move=int(need)), 4, [])
+    assert plain.units[USER].living() == [0, 1]
+
+
+def test_p2138_nonstop_leaves_a_unit_alone_in_the_game_turn_it_arrives() -> None:
+    # no place to have begun from in Game Turn 2 (the scenario puts it there mid-turn)
+    state = _to_turn(_state(["Nonstop I"]), 3, [])
+    assert state.units[USER].living() == [0, 1]
