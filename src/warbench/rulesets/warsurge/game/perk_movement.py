@@ -16,13 +16,14 @@ import math
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Location
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["NONSTOP", "nonstop_at_turn_end", "nonstop_at_turn_start"]
+__all__ = ["NONSTOP", "nonstop_at_turn_end", "nonstop_at_turn_start", "register_hooks"]
 
 #: Nonstop rank → the distance a model must end from where it began (L2138, L2148, L2154).
 NONSTOP = {"Nonstop I": 12.0, "Nonstop II": 18.0, "Nonstop III": 24.0}
@@ -100,3 +101,9 @@ def nonstop_at_turn_end(work: Work, turn: int) -> None:
         remove_models(work, uid, short, rank)
         if work.units[uid].living():
             restore_coherency(work, uid)
+
+
+def register_hooks(reg: HookRegistry) -> None:
+    """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
+    reg.register(Hook.TURN_START, nonstop_at_turn_start, "Nonstop (start)")
+    reg.register(Hook.TURN_END, nonstop_at_turn_end, "Nonstop", first=True)

@@ -44,7 +44,6 @@ from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
 
 if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.game.hooks import HookRegistry
     from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
 
@@ -734,16 +733,3 @@ def _revive(work: Work, uid: int, models: list[int], rank: str) -> None:
     work.emit("perk", f"{work.label(uid)}: {len(back)} models revive at full HP ({rank})",
               _rule(rank), unit=uid, perk=rank, models=back)  # fmt: skip
     refresh_thresholds(work, uid)
-
-
-# -- the hooks of the Mode, Movement, Leadership, Deployment, Trait and Roster perks ------------
-
-
-def register_family_hooks(reg: HookRegistry) -> None:
-    """Register the hooks of ``perk_movement``, ``perk_leadership`` (issue 11; one call from
-    :func:`.perk_hooks.register_perk_hooks`)."""
-    from warbench.rulesets.warsurge.game import perk_movement
-    from warbench.rulesets.warsurge.game.hooks import Hook
-
-    reg.register(Hook.TURN_START, perk_movement.nonstop_at_turn_start, "Nonstop (start)")
-    reg.register(Hook.TURN_END, perk_movement.nonstop_at_turn_end, "Nonstop", first=True)
