@@ -446,6 +446,43 @@ EFFECTS.update(
         # L2138-L2158 "At the end of each Game Turn, the User must be at least 12\" away from
         # where it began at the start of the Game Turn … it becomes a casualty" (18", 24")
         **{f"Nonstop {r}": [machinery("movement perks")] for r in ("I", "II", "III")},
+        # L2033 Orders: "Move, Move, Move! = The Unit's Move and Dash is doubled this Game Turn,
+        # but cannot use Weapons. Take Cover! = … +1 Defence this Game Turn, but becomes
+        # Immobile. Bring it Down! = … +1 Power to all Weapons this Game Turn, but -1 to its
+        # Defence" (game/perk_leadership.py)
+        "Orders": [
+            status(
+                "Move, Move, Move!", mod("Move", "mul", 2), mod("Dash", "mul", 2), target="radius"
+            ),
+            status(
+                "Take Cover!",
+                mod("Defence", "add", 1),
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                target="radius",
+            ),
+            status(
+                "Bring it Down!", mod("Power", "add", 1), mod("Defence", "add", -1), target="radius"
+            ),
+            machinery("leadership"),
+        ],
+        # L1987 "Whenever the User is not within 6\" of a friendly Unit … -1 Dice Modifier to
+        # all of its Attacks"; a friendly unit slaying an enemy Leader loses a model
+        "Egotistical": [
+            status("Egotistical (alone)", mod("Attack Dice", "add", -1), turns=None, target="self"),
+            machinery("leadership"),
+        ],
+        # L4258 Avenge "When the Unit is casualty by an enemy Unit, all friendly Units in the
+        # entire Roster receive a +1 Dice Modifier to all Attack Dice for the rest of the game";
+        # L4282 Despair: "-1"
+        "Avenge": [
+            status("Avenge", mod("Attack Dice", "add", 1), turns=None, target="roster"),
+            machinery("leadership"),
+        ],
+        "Despair": [
+            status("Despair", mod("Attack Dice", "add", -1), turns=None, target="roster"),
+            machinery("leadership"),
+        ],
         "Chain I": [machinery("chain")],
         "Chain II": [machinery("chain")],
         # L3295 "lay a straight 1mm line in the direction of a Target up to maximum Range …

@@ -65,6 +65,8 @@ MACHINERIES: Mapping[str, str] = {
     "near a Target it damaged)",
     "movement perks": "warbench.rulesets.warsurge.game.perk_movement (Movement perks by the "
     "Game Turn: Nonstop)",
+    "leadership": "warbench.rulesets.warsurge.game.perk_leadership (Orders, Egotistical; the "
+    "Roster Perks Avenge and Despair when their unit falls)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -115,6 +115,7 @@ PLAYED_MACHINERIES = frozenset(
         "template",
         "chain",
         "movement perks",
+        "leadership",
         "casualty",
         "presence",
     }
