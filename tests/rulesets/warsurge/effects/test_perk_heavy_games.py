@@ -40,6 +40,16 @@ WEAPON_SETS = [
     ["Virus", "Scourge", "Mitigate", "Critical Hit I", "Blind I", "Hearty"],
     ["Concussive", "Cripple II", "Burn", "Penetrate I", "Blind II", "Pain Locked"],
     ["Poison", "Weaken", "Countdown I", "Critical Hit I", "Skill"],
+    # Mode: templates and Chain (issue 11, lane a)
+    ["Blast II", "Poison", "Critical Hit I", "Skill", "Wane"],
+    ["Chain II", "Burn", "Corrode", "Use II"],
+    ["Wall I", "Weaken", "Rend", "Escalate"],
+    ["Nova II", "Bleed", "Penetrate I", "Hearty"],
+    ["Beam I", "Concussive", "Destroy I", "Recharge I"],
+    ["Cone I", "Pulverise", "Blind I", "Bloody"],
+    ["Explode I", "Freeze", "Chain I", "Skill"],
+    ["Diffuse", "Burn", "Cripple I", "Countdown I"],
+    ["Beam II", "Poison", "Blast III", "Mitigate"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -59,6 +69,10 @@ UNIT_SETS = [
     ["Resurrection I", "Frenzy", "Diminish", "Rush", "Mastery", "Cure I", "Purge II"],
     # a Presence unit with the Roster Perks it switches on (their Roster: its side's units)
     ["Presence", "Swift", "Inspiring", "Protective", "Demoralising", "Fleeting", "Shielding"],
+    # Leadership, Movement and the Roster Perks that act when their unit falls (lane a)
+    ["Leader", "Orders", "Egotistical", "Nonstop I", "Tough", "Avenge"],
+    ["Despair", "Nonstop II", "Regenerate", "Dodge", "Frenzy"],
+    ["Leader", "Orders", "Nonstop III", "Despair", "Resilient"],
 ]
 
 
