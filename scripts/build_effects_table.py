@@ -483,6 +483,10 @@ EFFECTS.update(
             status("Despair", mod("Attack Dice", "add", -1), turns=None, target="roster"),
             machinery("leadership"),
         ],
+        # L1864-L1874 Invade: "can be Deployed outside their Deployment Zone, but cannot Deploy
+        # inside an enemy Deployment Zone … not … within 12\" of an enemy Deployment Zone"
+        # (II: 6", III: no minimum distance)
+        **{f"Invade {r}": [machinery("deployment")] for r in ("I", "II", "III")},
         "Chain I": [machinery("chain")],
         "Chain II": [machinery("chain")],
         # L3295 "lay a straight 1mm line in the direction of a Target up to maximum Range …

@@ -67,6 +67,8 @@ MACHINERIES: Mapping[str, str] = {
     "Game Turn: Nonstop)",
     "leadership": "warbench.rulesets.warsurge.game.perk_leadership (Orders, Egotistical; the "
     "Roster Perks Avenge and Despair when their unit falls)",
+    "deployment": "warbench.rulesets.warsurge.game.perk_deployment (where a unit may deploy: "
+    "Invade)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -116,6 +116,7 @@ PLAYED_MACHINERIES = frozenset(
         "chain",
         "movement perks",
         "leadership",
+        "deployment",
         "casualty",
         "presence",
     }
