@@ -446,6 +446,9 @@ EFFECTS.update(
         # L2138-L2158 "At the end of each Game Turn, the User must be at least 12\" away from
         # where it began at the start of the Game Turn … it becomes a casualty" (18", 24")
         **{f"Nonstop {r}": [machinery("movement perks")] for r in ("I", "II", "III")},
+        # L2164 "The User ignores Difficult Ground"; L2166 "… Difficult and Dangerous Ground"
+        "Traverse I": [machinery("movement perks")],
+        "Traverse II": [machinery("movement perks")],
         # L2033 Orders: "Move, Move, Move! = The Unit's Move and Dash is doubled this Game Turn,
         # but cannot use Weapons. Take Cover! = … +1 Defence this Game Turn, but becomes
         # Immobile. Bring it Down! = … +1 Power to all Weapons this Game Turn, but -1 to its

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit
+from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit
+from warbench.kernel.dice import ScriptedDice
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield import DangerousSpec, Terrain
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Move, Pass
 from warbench.rulesets.warsurge.game.events import Event
@@ -78,3 +81,47 @@ def test_p2138_nonstop_leaves_a_unit_alone_in_the_game_turn_it_arrives() -> None
     # no place to have begun from in Game Turn 2 (the scenario puts it there mid-turn)
     state = _to_turn(_state(["Nonstop I"]), 3, [])
     assert state.units[USER].living() == [0, 1]
+
+
+# -- Traverse (L2164, L2166): the ground's cost ---------------------------------------------------
+
+
+def _ground(perks: list[str], terrain: Terrain) -> GameState:
+    me = entry(unit("Rangers", models=2, perks=perks, move=9, armour=4))
+    them = entry(unit("Foe"))
+    return scenario(
+        [[me], [them]], {USER: [(10.0, 10.0), (11.5, 10.0)], FOE: [(40.0, 44.0)]},
+        phase=Phase.MOVE, turn=2, b=board(terrain=[terrain]),
+    )  # fmt: skip
+
+
+WIRE = Terrain(name="Wire", polygon=[(12, 5), (16, 5), (16, 15), (12, 15)], difficult=True)
+PIT = Terrain(name="Pit", polygon=[(5, 12), (30, 12), (30, 14), (5, 14)], dangerous=DangerousSpec())
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [
+        pytest.param("Traverse I", id="p2164-Traverse I"),
+        pytest.param("Traverse II", id="p2166-Traverse II"),
+    ],
+)
+def test_p2164_traverse_ignores_difficult_ground(rank: str) -> None:
+    across = Move(USER, positions=((17.0, 10.0), (18.5, 10.0)))  # 7" through the wire
+    with pytest.raises(RulesError, match="halved by Difficult Ground"):
+        engine.check(_ground([], WIRE), across)
+    new, _ = engine.apply(_ground([rank], WIRE), across)
+    assert new.units[USER].pos == ((17.0, 10.0), (18.5, 10.0))
+
+
+def test_p2166_traverse_ii_ignores_dangerous_ground() -> None:
+    through = Move(USER, positions=((10.0, 16.0), (11.5, 16.0)))
+    # without it: a D6 per model (a 1, then a failed Armour Save 3; a 2): one casualty
+    new, events = engine.apply(_ground([], PIT), through, dice=ScriptedDice([1, 3, 2]))
+    assert any(e.kind == "danger" for e in events) and new.units[USER].removed == (True, False)
+    # Traverse I does not help; Traverse II rolls nothing
+    _, events = engine.apply(_ground(["Traverse I"], PIT), through, dice=ScriptedDice([1, 3, 2]))
+    assert any(e.kind == "danger" for e in events)
+    new, events = engine.apply(_ground(["Traverse II"], PIT), through, dice=ScriptedDice([]))
+    assert not any(e.kind == "danger" for e in events)
+    assert new.units[USER].removed == (False, False)

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from warbench.rulesets.warsurge.effects.movement import ignores_difficult
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import (
     Point,
@@ -79,15 +80,16 @@ def problem_positions(
                 )
             if allowance is not None:
                 limit = float(allowance)
-                if pc.difficult:
+                difficult = pc.difficult and not ignores_difficult(info.unit.profile.perks)
+                if difficult:  # Traverse (Perks L2164) ignores it: effects/movement.py
                     limit = float(min(math.floor(allowance / 2), allowance - 1))
                 if length > limit + 1e-6:
                     what = "Dash" if dash else "Move"
-                    extra = " (halved by Difficult Ground)" if pc.difficult else ""
+                    extra = " (halved by Difficult Ground)" if difficult else ""
                     return (
                         f'model {i + 1} of {info.label} would travel {length:.2f}" but its '
                         f'{what} allows {limit:.0f}"{extra}',
-                        "§4.5" if pc.difficult else "§4.1",
+                        "§4.5" if difficult else "§4.1",
                     )
             if len(oxy) and (seg_gap is None or seg_gap[k] < clear):
                 dd = geom.segment_distances(np.asarray(s), np.asarray(p), oxy) - orad - r

@@ -20,6 +20,7 @@ from warbench.rulesets.warsurge.attack import (
     UnitState,
 )
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
+from warbench.rulesets.warsurge.effects.movement import ignores_dangerous
 from warbench.rulesets.warsurge.game import geom, perk_effects
 from warbench.rulesets.warsurge.game.actions import (
     Move,
@@ -348,6 +349,8 @@ def apply_move(w: Work, plan: MovePlan) -> None:
             longest = max(longest, math.dist(s, p))
             for name in w.field.path(s, p, r).dangerous:
                 crossed.setdefault(name, []).append(i)
+    if crossed and ignores_dangerous(w.info(uid).unit.profile.perks):  # Traverse II (L2166)
+        crossed = {}
     w.set_unit(
         uid, pos=full_positions(u, plan.models, plan.positions), moved=tuple(moved_list), **flag
     )
