@@ -449,6 +449,10 @@ EFFECTS.update(
         # L2164 "The User ignores Difficult Ground"; L2166 "… Difficult and Dangerous Ground"
         "Traverse I": [machinery("movement perks")],
         "Traverse II": [machinery("movement perks")],
+        # L2102 "The User may Move and use Heavy Weapons, but will suffer a -2 Dice Modifier to
+        # Attack Dice with Heavy Weapons for the remainder of the Game Turn" (II, L2110: -1)
+        "Implacable I": [machinery("movement perks")],
+        "Implacable II": [machinery("movement perks")],
         # L2033 Orders: "Move, Move, Move! = The Unit's Move and Dash is doubled this Game Turn,
         # but cannot use Weapons. Take Cover! = … +1 Defence this Game Turn, but becomes
         # Immobile. Bring it Down! = … +1 Power to all Weapons this Game Turn, but -1 to its

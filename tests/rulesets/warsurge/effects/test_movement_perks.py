@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit
+from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield import DangerousSpec, Terrain
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Move, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 
@@ -125,3 +125,56 @@ def test_p2166_traverse_ii_ignores_dangerous_ground() -> None:
     new, events = engine.apply(_ground(["Traverse II"], PIT), through, dice=ScriptedDice([]))
     assert not any(e.kind == "danger" for e in events)
     assert new.units[USER].removed == (False, False)
+
+
+# -- Implacable (L2102, L2110): Heavy Weapons after a Move -----------------------------------------
+
+
+def _heavy(perks: list[str]) -> GameState:
+    """The Gunner (a Heavy Cannon: Power 4, 3 Attacks, 24") moves 3" in the Move Phase; the Foe
+    (Defence 4, 5 HP) is 10" away."""
+    cannon = weapon("Cannon", type="Heavy", attacks=3)
+    me = entry(unit("Gunner", perks=perks, weapons=[cannon]))
+    them = entry(unit("Foe", hp=5))
+    state = scenario(
+        [[me], [them]], {USER: [(10.0, 10.0)], FOE: [(10.0, 24.0)]}, phase=Phase.MOVE, turn=2
+    )
+    state, _ = engine.apply(state, Move(USER, to=(10.0, 13.0)))
+    while not (state.flow.phase is Phase.ATTACK and state.flow.active == 0):
+        state, _ = engine.apply(state, Pass())
+    return state
+
+
+def _fire(state: GameState, faces: list[int]) -> int:
+    new, events = engine.apply(state, Attack(USER, (("Cannon", FOE),)), dice=ScriptedDice(faces))
+    check_invariants(new)
+    e = next(e for e in events if e.kind == "attack")
+    return int(e.text.split(" successes")[0].rsplit(" ", 1)[1])
+
+
+@pytest.mark.parametrize(
+    ("rank", "modifier"),
+    [
+        pytest.param("Implacable I", 2, id="p2102-Implacable I"),
+        pytest.param("Implacable II", 1, id="p2110-Implacable II"),
+    ],
+)
+def test_p2102_implacable_fires_heavy_weapons_after_a_move_with_a_dice_modifier(
+    rank: str, modifier: int
+) -> None:
+    with pytest.raises(RulesError, match="Heavy"):
+        engine.check(_heavy([]), Attack(USER, (("Cannon", FOE),)))
+    state = _heavy([rank])
+    # three Attack Dice: the needed roll is moved by the modifier, so faces one apart differ
+    hits = [_fire(state, [f, f, f, *[1] * 20]) for f in range(1, 7)]
+    assert hits[5] == 3 and hits[0] == 0
+    # the weakest face that hits is higher than a stationary Gunner's
+    first = next(f for f in range(1, 7) if hits[f - 1])
+    still = scenario(
+        [[entry(unit("Gunner", weapons=[weapon("Cannon", type="Heavy", attacks=3)]))],
+         [entry(unit("Foe", hp=5))]],
+        {USER: [(10.0, 13.0)], FOE: [(10.0, 24.0)]}, phase=Phase.ATTACK, turn=2,
+    )  # fmt: skip
+    base = [_fire(still, [f, f, f, *[1] * 20]) for f in range(1, 7)]
+    first_still = next(f for f in range(1, 7) if base[f - 1])
+    assert first == min(6, first_still + modifier)

@@ -18,6 +18,7 @@ from warbench.rulesets.warsurge.attack import (
     AttackContext,
     Playstyle,
 )
+from warbench.rulesets.warsurge.effects.movement import implacable
 from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
@@ -91,7 +92,10 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         users = list(view.users_in_range.get(wname, []))
         wtype = info.weapon_types[wname]
         moved_models = [m for m in users if u.moved[m]]
-        if wtype == WeaponType.HEAVY.value:
+        slowed = implacable(info.unit.profile.perks) if wtype == WeaponType.HEAVY.value else None
+        if slowed is not None:  # Implacable (Perks L2102): Heavy after a Move, with a modifier
+            slowed = slowed if moved_models or not stationary else None
+        elif wtype == WeaponType.HEAVY.value:
             # §5.1 Heavy: the user must remain stationary; §6.8: passengers also need a
             # stationary Transport
             if holder != uid and w.units[holder].unit_moved:
@@ -152,6 +156,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             and u.has_status(clash_status(wname))
             and view.attacker_engaged,  # L3785-3792
         )
+        if slowed is not None:
+            ctx = replace(ctx, status_modifiers=(*ctx.status_modifiers, slowed))
         plans.append(WeaponPlan(wname, target, len(users), ctx, tuple(users)))
     # Attack Step 6: weapons in profile order (the shares of a split weapon as given)
     order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
