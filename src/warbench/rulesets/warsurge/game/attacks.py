@@ -92,16 +92,17 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         users = list(view.users_in_range.get(wname, []))
         wtype = info.weapon_types[wname]
         moved_models = [m for m in users if u.moved[m]]
+        # Implacable (Perks L2102): Heavy Weapons after a Move, with a Dice Modifier
         slowed = implacable(info.unit.profile.perks) if wtype == WeaponType.HEAVY.value else None
-        if slowed is not None:  # Implacable (Perks L2102): Heavy after a Move, with a modifier
-            slowed = slowed if moved_models or not stationary else None
-        elif wtype == WeaponType.HEAVY.value:
+        if wtype == WeaponType.HEAVY.value:
             # §5.1 Heavy: the user must remain stationary; §6.8: passengers also need a
             # stationary Transport
             if holder != uid and w.units[holder].unit_moved:
                 users = []
-            else:
+            elif slowed is None:
                 users = [m for m in users if not u.moved[m]]
+        if slowed is not None and not (moved_models or not stationary):
+            slowed = None
         heavy_why = wtype == WeaponType.HEAVY.value and (bool(moved_models) or holder != uid)
         if chosen is not None:
             # §5.3 split fire: every model named must be able to make its Attacks
