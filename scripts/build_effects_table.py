@@ -451,6 +451,10 @@ EFFECTS.update(
         "Traverse II": [machinery("movement perks")],
         # L2102 "The User may Move and use Heavy Weapons, but will suffer a -2 Dice Modifier to
         # Attack Dice with Heavy Weapons for the remainder of the Game Turn" (II, L2110: -1)
+        # L2086 "If there are one or more enemy Units within 6\" of this Unit after making a Move
+        # or Dash, roll a D6 … relocate toward an enemy within 6\" … engages them in a Melee"
+        "Charge I": [machinery("movement perks")],
+        "Charge II": [machinery("movement perks")],
         "Implacable I": [machinery("movement perks")],
         "Implacable II": [machinery("movement perks")],
         # L2033 Orders: "Move, Move, Move! = The Unit's Move and Dash is doubled this Game Turn,

@@ -178,3 +178,47 @@ def test_p2102_implacable_fires_heavy_weapons_after_a_move_with_a_dice_modifier(
     base = [_fire(still, [f, f, f, *[1] * 20]) for f in range(1, 7)]
     first_still = next(f for f in range(1, 7) if base[f - 1])
     assert first == min(6, first_still + modifier)
+
+
+# -- Charge (L2086, L2096): a relocation into a Melee after a Move ------------------------------
+
+
+def _charger(perks: list[str], foe_y: float) -> GameState:
+    me = entry(unit("Raiders", perks=perks))
+    them = entry(unit("Foe", hp=5))
+    return scenario(
+        [[me], [them]], {USER: [(10.0, 10.0)], FOE: [(10.0, foe_y)]}, phase=Phase.MOVE, turn=2
+    )
+
+
+@pytest.mark.parametrize(
+    ("rank", "foe_y", "faces", "short"),
+    [
+        # the Foe 5" away after a 1" Move (edge to edge 4"): a D6 of 5 reaches it, a 2 does not
+        pytest.param("Charge I", 16.0, [5], [2], id="p2086-Charge I"),
+        # Charge II reaches 12": the Foe 10" away after the Move, 2D6 (5 + 6) reach it
+        pytest.param("Charge II", 22.0, [5, 6], [1, 2], id="p2096-Charge II"),
+    ],
+)
+def test_p2086_charge_relocates_into_a_melee_after_a_move(
+    rank: str, foe_y: float, faces: list[int], short: list[int]
+) -> None:
+    move = Move(USER, to=(10.0, 11.0))
+    new, events = engine.apply(_charger([rank], foe_y), move, dice=ScriptedDice(faces))
+    check_invariants(new)
+    assert (USER, FOE) in new.engaged
+    assert any(f"{rank}" in e.text and "charges" in e.text for e in events)
+    # a short roll: it stays where its Move ended
+    new, events = engine.apply(_charger([rank], foe_y), move, dice=ScriptedDice(short))
+    assert (USER, FOE) not in new.engaged and new.units[USER].pos == ((10.0, 11.0),)
+    assert any("no enemy in reach" in e.text for e in events)
+    # without the rank: no roll, no Melee
+    new, _ = engine.apply(_charger([], foe_y), move, dice=ScriptedDice([]))
+    assert (USER, FOE) not in new.engaged
+
+
+def test_p2086_charge_rolls_nothing_with_no_enemy_within_its_radius() -> None:
+    _, events = engine.apply(
+        _charger(["Charge I"], 30.0), Move(USER, to=(10.0, 11.0)), dice=ScriptedDice([])
+    )
+    assert not any("Charge" in e.text for e in events)

@@ -64,8 +64,8 @@ MACHINERIES: Mapping[str, str] = {
     "chain": "warbench.rulesets.warsurge.game.perk_mode (Chain: the Weapon attacks enemy units "
     "near a Target it damaged)",
     "movement perks": "warbench.rulesets.warsurge.game.perk_movement (Movement perks by the "
-    "Game Turn: Nonstop) and effects.movement (Traverse: the ground's cost; Implacable: Heavy "
-    "Weapons after a Move)",
+    "Game Turn: Nonstop; after a Move: Charge) and effects.movement (Traverse: the ground's "
+    "cost; Implacable: Heavy Weapons after a Move)",
     "leadership": "warbench.rulesets.warsurge.game.perk_leadership (Orders, Egotistical; the "
     "Roster Perks Avenge and Despair when their unit falls)",
     "deployment": "warbench.rulesets.warsurge.game.perk_deployment (where a unit may deploy: "

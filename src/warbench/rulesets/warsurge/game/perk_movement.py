@@ -8,6 +8,12 @@ L2076-L2180).
   distance from where it began is a casualty (docs/rulings.md, "Nonstop"). A unit that was not on
   the Battlefield when the Game Turn started (deployed in it, in Reserve, embarked) has no place
   to have begun from and is left alone.
+* **Charge I-II** (L2086-L2096): "If there are one or more enemy Units within 6" of this Unit
+  after making a Move or Dash, roll a D6. The result is how many inches this Unit can relocate
+  toward an enemy within 6". If this is enough to make contact, the Unit engages them in a
+  Melee" (12", 2D6). After a Move or Dash that leaves the unit out of any Melee, the engine
+  rolls and relocates the unit into Base Contact with the closest enemy unit in reach when the
+  roll is enough (``movement.plan_engage``); otherwise it stays (docs/rulings.md, "Charge").
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index
@@ -23,7 +31,17 @@ from warbench.rulesets.warsurge.game.state import Location
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["NONSTOP", "nonstop_at_turn_end", "nonstop_at_turn_start", "register_hooks"]
+__all__ = [
+    "CHARGE",
+    "NONSTOP",
+    "charge_after_move",
+    "nonstop_at_turn_end",
+    "nonstop_at_turn_start",
+    "register_hooks",
+]
+
+#: Charge rank → (Radius, the dice rolled for the relocation, its line).
+CHARGE = {"Charge II": (12.0, "2D6", 2096), "Charge I": (6.0, "D6", 2086)}
 
 #: Nonstop rank → the distance a model must end from where it began (L2138, L2148, L2154).
 NONSTOP = {"Nonstop I": 12.0, "Nonstop II": 18.0, "Nonstop III": 24.0}
@@ -103,7 +121,53 @@ def nonstop_at_turn_end(work: Work, turn: int) -> None:
             restore_coherency(work, uid)
 
 
+def charge_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
+    """L2086: the Charge relocation after a Move or Dash (see the module docstring)."""
+    perks = index(work.setup).units[unit].unit
+    rank = next((r for r in CHARGE if r in perks), None)
+    u = work.units[unit]
+    if rank is None or u.location is not Location.TABLE or not u.living():
+        return
+    if work.engaged_with(unit):
+        return
+    radius, roll, line = CHARGE[rank]
+    info = work.info(unit)
+    near: list[tuple[float, int]] = []
+    for t in range(len(work.units)):
+        if not work.enemies(unit, t) or work.units[t].location is not Location.TABLE:
+            continue
+        if not work.units[t].living():
+            continue
+        d = geom.edge_distances(work.xy(unit), info.radius, work.xy(t), work.info(t).radius)
+        if d.size and float(d.min()) <= radius + 1e-9:
+            near.append((float(d.min()), t))
+    if not near:
+        return
+    from warbench.rulesets.warsurge.game.melee import engage_new_contacts
+    from warbench.rulesets.warsurge.game.movement import plan_engage
+
+    inches = work.dice.roll(roll, rank)
+    rule = f"Perks §12.4 {rank} (000_94ecc6a4c74d351b.txt L{line})"
+    for _, target in sorted(near):
+        try:
+            pos = plan_engage(work, unit, target, float(inches), dash)
+        except RulesError:
+            continue
+        models = u.present()
+        full = list(u.pos)
+        for k, m in enumerate(models):
+            full[m] = pos[k]
+        work.set_unit(unit, pos=tuple(full))
+        work.emit("perk", f'{work.label(unit)}: {rank}, {inches}" rolled: it charges '
+                  f"{work.label(target)}", rule, unit=unit, target=target, roll=inches)  # fmt: skip
+        engage_new_contacts(work, unit)
+        return
+    work.emit("perk", f'{work.label(unit)}: {rank}, {inches}" rolled: no enemy in reach', rule,
+              unit=unit, roll=inches)  # fmt: skip
+
+
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
     reg.register(Hook.TURN_START, nonstop_at_turn_start, "Nonstop (start)")
     reg.register(Hook.TURN_END, nonstop_at_turn_end, "Nonstop", first=True)
+    reg.register(Hook.AFTER_MOVE, charge_after_move, "Charge")
