@@ -453,6 +453,15 @@ EFFECTS.update(
         # Attack Dice with Heavy Weapons for the remainder of the Game Turn" (II, L2110: -1)
         # L2086 "If there are one or more enemy Units within 6\" of this Unit after making a Move
         # or Dash, roll a D6 … relocate toward an enemy within 6\" … engages them in a Melee"
+        # L2168 "For each 12\" of Movement … in a straight line made by the User, they gain +1
+        # to AEGIS Save … AEGIS cannot exceed 2+" (one status per 12")
+        "Thrust": [
+            *(
+                status(f"Thrust {n}", mod("AEGIS", "add", 1), turns=None, target="self")
+                for n in range(1, 5)
+            ),
+            machinery("movement perks"),
+        ],
         "Charge I": [machinery("movement perks")],
         "Charge II": [machinery("movement perks")],
         "Implacable I": [machinery("movement perks")],

@@ -222,3 +222,37 @@ def test_p2086_charge_rolls_nothing_with_no_enemy_within_its_radius() -> None:
         _charger(["Charge I"], 30.0), Move(USER, to=(10.0, 11.0)), dice=ScriptedDice([])
     )
     assert not any("Charge" in e.text for e in events)
+
+
+# -- Thrust (L2168): +1 AEGIS for each 12" in a straight line ------------------------------------
+
+
+def _thruster(perks: list[str]) -> GameState:
+    me = entry(unit("Jets", perks=perks, move=24, aegis=6))
+    them = entry(unit("Foe"))
+    return scenario(
+        [[me], [them]], {USER: [(10.0, 4.0)], FOE: [(40.0, 44.0)]}, phase=Phase.MOVE, turn=2
+    )
+
+
+def _aegis(state: GameState) -> int | None:
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+    return to_unit_state(Work(state, None, DEFAULT_HOOKS), USER).profile.aegis
+
+
+def test_p2168_thrust_gains_aegis_for_each_12_in_a_straight_line() -> None:
+    new, _ = engine.apply(_thruster(["Thrust"]), Move(USER, to=(10.0, 28.0)))  # 24"
+    assert _aegis(new) == 4  # 6+ improved twice
+    short, _ = engine.apply(_thruster(["Thrust"]), Move(USER, to=(10.0, 15.0)))  # 11"
+    assert _aegis(short) == 6
+    plain, _ = engine.apply(_thruster([]), Move(USER, to=(10.0, 28.0)))
+    assert _aegis(plain) == 6
+    # it keeps the bonus at the end of a Game Turn it moved in, and loses it at the end of one
+    # it did not move in
+    events: list[Event] = []
+    kept = _to_turn(new, 3, events)
+    assert _aegis(kept) == 4 and not any("Thrust resets" in e.text for e in events)
+    gone = _to_turn(kept, 4, events)
+    assert _aegis(gone) == 6 and any("Thrust resets" in e.text for e in events)

@@ -14,6 +14,11 @@ L2076-L2180).
   Melee" (12", 2D6). After a Move or Dash that leaves the unit out of any Melee, the engine
   rolls and relocates the unit into Base Contact with the closest enemy unit in reach when the
   roll is enough (``movement.plan_engage``); otherwise it stays (docs/rulings.md, "Charge").
+* **Thrust** (L2168): "For each 12" of Movement … in a straight line made by the User, they gain
+  +1 to AEGIS Save. This increase resets at the end of a Game Turn if the User is still in a
+  Melee, does not make any Movement on that Game Turn … or goes into Reserve. AEGIS cannot
+  exceed 2+." Each Move or Dash (a straight line for every model) of 12" or more adds a
+  ``Thrust n`` status (+1 AEGIS each, the Stat stops at 2+).
 """
 
 from __future__ import annotations
@@ -38,7 +43,13 @@ __all__ = [
     "nonstop_at_turn_end",
     "nonstop_at_turn_start",
     "register_hooks",
+    "thrust_after_move",
+    "thrust_at_turn_end",
 ]
+
+#: Thrust's statuses, one per 12" (L2168); four take any AEGIS to its 2+ cap.
+THRUST = ("Thrust 1", "Thrust 2", "Thrust 3", "Thrust 4")
+_THRUST_TURN = "thrust moved turn"
 
 #: Charge rank → (Radius, the dice rolled for the relocation, its line).
 CHARGE = {"Charge II": (12.0, "2D6", 2096), "Charge I": (6.0, "D6", 2086)}
@@ -166,8 +177,52 @@ def charge_after_move(work: Work, unit: int, dash: bool, distance: float) -> Non
               unit=unit, roll=inches)  # fmt: skip
 
 
+def _thrust(work: Work, uid: int) -> bool:
+    return "Thrust" in index(work.setup).units[uid].unit
+
+
+def thrust_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
+    """L2168: +1 AEGIS for each 12" of this Move or Dash."""
+    if not _thrust(work, unit):
+        return
+    from warbench.rulesets.warsurge.game.perk_turn import _replace_statuses
+    from warbench.rulesets.warsurge.game.state import Status
+
+    u = work.units[unit].with_counter(_THRUST_TURN, work.flow.turn)
+    work.units[unit] = u
+    work.dirty = True
+    have = sum(1 for s in u.statuses if s.name in THRUST)
+    gain = int(distance // 12 + 1e-9) if distance >= 12 - 1e-6 else 0
+    now = min(len(THRUST), have + gain)
+    if now != have:
+        _replace_statuses(work, unit, THRUST, [Status(n, None, n) for n in THRUST[:now]])
+        work.emit("perk", f'{work.label(unit)}: Thrust, +{now} AEGIS after {distance:.1f}" in a '
+                  "straight line", "Perks §12.4 Thrust (000_94ecc6a4c74d351b.txt L2168)",
+                  unit=unit, thrust=now)  # fmt: skip
+
+
+def thrust_at_turn_end(work: Work, turn: int) -> None:
+    """L2168: Thrust resets for a unit in a Melee, that did not move this Game Turn, or that is
+    no longer on the Battlefield (embarked, in Reserve)."""
+    from warbench.rulesets.warsurge.game.perk_turn import _replace_statuses
+
+    for uid, u in enumerate(work.units):
+        if not any(s.name in THRUST for s in u.statuses):
+            continue
+        if (
+            work.engaged_with(uid)
+            or u.counter(_THRUST_TURN) != turn
+            or u.location is not Location.TABLE
+        ):
+            _replace_statuses(work, uid, THRUST, ())
+            work.emit("perk", f"{work.label(uid)}: Thrust resets",
+                      "Perks §12.4 Thrust (000_94ecc6a4c74d351b.txt L2168)", unit=uid)  # fmt: skip
+
+
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
     reg.register(Hook.TURN_START, nonstop_at_turn_start, "Nonstop (start)")
     reg.register(Hook.TURN_END, nonstop_at_turn_end, "Nonstop", first=True)
+    reg.register(Hook.AFTER_MOVE, thrust_after_move, "Thrust")
     reg.register(Hook.AFTER_MOVE, charge_after_move, "Charge")
+    reg.register(Hook.TURN_END, thrust_at_turn_end, "Thrust resets", first=True)
