@@ -73,6 +73,8 @@ UNIT_SETS = [
     ["Leader", "Orders", "Egotistical", "Nonstop I", "Tough", "Avenge"],
     ["Despair", "Nonstop II", "Regenerate", "Dodge", "Frenzy"],
     ["Leader", "Orders", "Nonstop III", "Despair", "Resilient"],
+    ["Charge I", "Traverse II", "Thrust", "Implacable I", "Invade I", "Tough"],
+    ["Charge II", "Traverse I", "Implacable II", "Invade III", "Egotistical", "Dodge"],
 ]
 
 
