@@ -462,6 +462,11 @@ EFFECTS.update(
             ),
             machinery("movement perks"),
         ],
+        # L2076 Airborne "ignores all Terrain Pieces, Units …  allows Movement onto Impassable
+        # Ground … Attacks in a Melee directed at the User suffer a -2 Dice Modifier"; L2126
+        # Jumper "through or over Difficult Ground and other Units" (effects/movement.py)
+        "Airborne": [machinery("movement perks")],
+        "Jumper": [machinery("movement perks")],
         "Charge I": [machinery("movement perks")],
         "Charge II": [machinery("movement perks")],
         "Implacable I": [machinery("movement perks")],

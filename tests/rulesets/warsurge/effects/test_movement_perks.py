@@ -256,3 +256,91 @@ def test_p2168_thrust_gains_aegis_for_each_12_in_a_straight_line() -> None:
     assert _aegis(kept) == 4 and not any("Thrust resets" in e.text for e in events)
     gone = _to_turn(kept, 4, events)
     assert _aegis(gone) == 6 and any("Thrust resets" in e.text for e in events)
+
+
+# -- Airborne (L2076) and Jumper (L2126): over terrain and units -----------------------------------
+
+ROCK = Terrain(name="Rock", polygon=[(12, 5), (14, 5), (14, 15), (12, 15)], impassable=True)
+MIRE = Terrain(name="Mire", polygon=[(12, 25), (16, 25), (16, 35), (12, 35)], difficult=True)
+MINES = Terrain(
+    name="Mines", polygon=[(5, 40), (30, 40), (30, 42), (5, 42)], dangerous=DangerousSpec()
+)
+
+
+def _flyer(perks: list[str], at: tuple[float, float]) -> GameState:
+    me = entry(unit("Flyer", perks=perks, move=9, armour=4))
+    block = entry(unit("Wall of Shields"))
+    them = entry(unit("Foe"))
+    return scenario(
+        [[me, block], [them]], {USER: [at], 1: [(13.5, 20.0)], 2: [(44.0, 4.0)]},
+        phase=Phase.MOVE, turn=2, b=board(terrain=[ROCK, MIRE, MINES]),
+    )  # fmt: skip
+
+
+def _can(perks: list[str], at: tuple[float, float], to: tuple[float, float]) -> bool:
+    try:
+        engine.check(_flyer(perks, at), Move(USER, positions=(to,)))
+    except RulesError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [pytest.param("Airborne", id="p2076-Airborne"), pytest.param("Jumper", id="p2126-Jumper")],
+)
+def test_p2076_flight_moves_over_units_and_difficult_ground(rank: str) -> None:
+    over_unit = ((10.0, 20.0), (17.0, 20.0))  # through the Wall of Shields
+    through_mire = ((10.0, 30.0), (18.0, 30.0))  # 8" across Difficult Ground
+    assert not _can([], *over_unit) and _can([rank], *over_unit)
+    assert not _can([], *through_mire) and _can([rank], *through_mire)
+
+
+def test_p2076_airborne_moves_onto_impassable_ground_and_ignores_dangerous_ground() -> None:
+    over_rock, onto_rock = ((10.0, 10.0), (17.0, 10.0)), ((10.0, 10.0), (13.0, 10.0))
+    assert _can(["Airborne"], *over_rock) and _can(["Airborne"], *onto_rock)
+    assert not _can([], *over_rock) and not _can([], *onto_rock)
+    # Jumper: neither through nor onto Impassable Ground
+    assert not _can(["Jumper"], *over_rock) and not _can(["Jumper"], *onto_rock)
+    across = Move(USER, positions=((10.0, 45.0),))  # from (10, 37) over the Mines
+    _, events = engine.apply(_flyer(["Airborne"], (10.0, 37.0)), across, dice=ScriptedDice([]))
+    assert not any(e.kind == "danger" for e in events)
+
+
+def test_p2126_jumper_is_struck_by_dangerous_ground_only_where_it_starts_or_ends() -> None:
+    _, events = engine.apply(
+        _flyer(["Jumper"], (10.0, 37.0)),
+        Move(USER, positions=((10.0, 45.0),)),
+        dice=ScriptedDice([]),
+    )
+    assert not any(e.kind == "danger" for e in events)
+    _, events = engine.apply(
+        _flyer(["Jumper"], (10.0, 37.0)),
+        Move(USER, positions=((10.0, 41.0),)),
+        dice=ScriptedDice([2]),
+    )
+    assert any(e.kind == "danger" for e in events)
+    _, events = engine.apply(
+        _flyer([], (10.0, 37.0)), Move(USER, positions=((10.0, 45.0),)), dice=ScriptedDice([2])
+    )
+    assert any(e.kind == "danger" for e in events)
+
+
+def test_p2076_airborne_melee_attacks_at_it_suffer_minus_2() -> None:
+    def hits(perks: list[str], face: int) -> int:
+        me = entry(unit("Raider", weapons=[weapon("Blade", range=0, attacks=3)]))
+        them = entry(unit("Flyer", perks=perks, hp=5))
+        state = scenario(
+            [[me], [them]], {USER: [(10.0, 10.0)], FOE: [(10.0, 11.0)]},
+            phase=Phase.ATTACK, turn=2, engaged=[(USER, FOE)],
+        )  # fmt: skip
+        _, events = engine.apply(
+            state, Attack(USER, (("Blade", FOE),)), dice=ScriptedDice([face] * 3 + [1] * 20)
+        )
+        e = next(e for e in events if e.kind == "attack")
+        return int(e.text.split(" successes")[0].rsplit(" ", 1)[1])
+
+    plain = [hits([], f) for f in range(1, 7)]
+    flying = [hits(["Airborne"], f) for f in range(1, 7)]
+    first = next(f for f in range(1, 7) if plain[f - 1])
+    assert next(f for f in range(1, 7) if flying[f - 1]) == min(6, first + 2)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-__all__ = ["IMPLACABLE", "ignores_dangerous", "ignores_difficult", "implacable"]
+__all__ = ["IMPLACABLE", "flight", "ignores_dangerous", "ignores_difficult", "implacable"]
 
 #: Implacable I (L2102), II (L2110): the Dice Modifier on Heavy Weapons' Attack Dice after a Move.
 IMPLACABLE = {1: -2, 2: -1}
@@ -26,14 +26,31 @@ def _traverse(perks: tuple[str, ...]) -> int:
     return PerkSet(perks).rank("Traverse")
 
 
+@lru_cache(maxsize=1024)
+def _flight(perks: tuple[str, ...]) -> str:
+    from warbench.rulesets.warsurge.attack import PerkSet
+
+    held = PerkSet(perks)
+    return "airborne" if held.has("Airborne") else "jumper" if held.has("Jumper") else ""
+
+
+def flight(perks: Sequence[str]) -> str:
+    """How the User's Movement leaves the ground: ``"airborne"`` (L2076: it "completely ignores
+    all Terrain Pieces, Units and Trap Weapons" and may move onto Impassable Ground),
+    ``"jumper"`` (L2126: "through or over Difficult Ground and other Units", not onto
+    Impassable Ground; Dangerous Ground only where it starts or ends) or ``""``."""
+    return _flight(tuple(perks)) if perks else ""
+
+
 def ignores_difficult(perks: Sequence[str]) -> bool:
-    """Traverse I or II: Difficult Ground does not halve the User's Movement (§4.5)."""
-    return bool(perks) and _traverse(tuple(perks)) >= 1
+    """Traverse I or II, Airborne, Jumper: Difficult Ground does not halve the User's Movement
+    (§4.5)."""
+    return bool(perks) and (_traverse(tuple(perks)) >= 1 or bool(_flight(tuple(perks))))
 
 
 def ignores_dangerous(perks: Sequence[str]) -> bool:
-    """Traverse II: Dangerous Ground does not strike the User (§4.6)."""
-    return bool(perks) and _traverse(tuple(perks)) >= 2
+    """Traverse II, Airborne: Dangerous Ground does not strike the User (§4.6)."""
+    return bool(perks) and (_traverse(tuple(perks)) >= 2 or _flight(tuple(perks)) == "airborne")
 
 
 @lru_cache(maxsize=1024)

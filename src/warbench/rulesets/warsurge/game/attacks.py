@@ -159,6 +159,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         )
         if slowed is not None:
             ctx = replace(ctx, status_modifiers=(*ctx.status_modifiers, slowed))
+        if view.melee and tperks.has("Airborne"):  # L2076: -2 to Melee Attacks at it
+            ctx = replace(ctx, status_modifiers=(*ctx.status_modifiers, (-2, "Airborne")))
         plans.append(WeaponPlan(wname, target, len(users), ctx, tuple(users)))
     # Attack Step 6: weapons in profile order (the shares of a split weapon as given)
     order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
