@@ -512,6 +512,10 @@ EFFECTS.update(
         # inside an enemy Deployment Zone … not … within 12\" of an enemy Deployment Zone"
         # (II: 6", III: no minimum distance)
         **{f"Invade {r}": [machinery("deployment")] for r in ("I", "II", "III")},
+        # L1882 "When this Unit is Deployed on the first Game Turn, it can relocate up to 6\"
+        # in any direction … does not count as Movement and cannot engage a Melee" (II: 12")
+        "Recon I": [machinery("deployment")],
+        "Recon II": [machinery("deployment")],
         "Chain I": [machinery("chain")],
         "Chain II": [machinery("chain")],
         # L3295 "lay a straight 1mm line in the direction of a Target up to maximum Range …

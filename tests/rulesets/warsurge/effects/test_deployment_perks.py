@@ -11,7 +11,7 @@ import pytest
 from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Deploy
+from warbench.rulesets.warsurge.game.actions import Deploy, Pass
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
 
 
@@ -57,3 +57,34 @@ def test_p1864_invade_refusal_names_the_distance() -> None:
         engine.check(_state(["Invade I"]), Deploy(0, positions=((24.0, 25.0),)))
     with pytest.raises(RulesError, match="outside its Deployment Zone"):
         engine.check(_state([]), Deploy(0, positions=((24.0, 25.0),)))
+
+
+# -- Recon (L1882, L1888): a relocation at the end of the first Deploy Phase ---------------------
+
+
+def _after_deploy(perks: list[str]) -> tuple[GameState, list[str]]:
+    state, events = engine.apply(_state(perks), Deploy(0, positions=((24.0, 6.0),)))
+    texts = [e.text for e in events]
+    while state.flow.phase is Phase.DEPLOY:
+        state, events = engine.apply(state, Pass())
+        texts.extend(e.text for e in events)
+    check_invariants(state)
+    return state, texts
+
+
+@pytest.mark.parametrize(
+    ("rank", "y"),
+    [
+        pytest.param("Recon I", 12.0, id="p1882-Recon I"),
+        pytest.param("Recon II", 18.0, id="p1888-Recon II"),
+    ],
+)
+def test_p1882_recon_relocates_towards_the_enemy_at_the_end_of_the_deploy_phase(
+    rank: str, y: float
+) -> None:
+    state, texts = _after_deploy([rank])
+    ((x1, y1),) = state.units[0].pos
+    assert (round(x1, 6), round(y1, 6)) == (24.0, y)
+    assert any(rank in t and "relocates" in t for t in texts)
+    plain, _ = _after_deploy([])
+    assert plain.units[0].pos == ((24.0, 6.0),)

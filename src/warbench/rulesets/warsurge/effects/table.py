@@ -69,7 +69,7 @@ MACHINERIES: Mapping[str, str] = {
     "leadership": "warbench.rulesets.warsurge.game.perk_leadership (Orders, Egotistical; the "
     "Roster Perks Avenge and Despair when their unit falls)",
     "deployment": "warbench.rulesets.warsurge.game.perk_deployment (where a unit may deploy: "
-    "Invade)",
+    "Invade; Recon's relocation)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -548,9 +548,14 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.WEAPON_USED, perk_roster.presence_after_attack, "Presence Roster Perks")
     reg.register(Hook.TURN_START, perk_turn.resurrection, "Resurrection")
     reg.register(Hook.TURN_END, perk_turn.last_stand_ends, "Last Stand ends", first=True)
-    from warbench.rulesets.warsurge.game import perk_leadership, perk_movement  # issue 11, a
+    from warbench.rulesets.warsurge.game import (  # issue 11, lane a
+        perk_deployment,
+        perk_leadership,
+        perk_movement,
+    )
 
-    perk_movement.register_hooks(reg)  # Nonstop
+    perk_deployment.register_hooks(reg)  # Recon
+    perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
     perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
 
 
