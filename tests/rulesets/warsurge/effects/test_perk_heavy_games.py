@@ -75,8 +75,8 @@ UNIT_SETS = [
     ["Leader", "Orders", "Nonstop III", "Despair", "Resilient"],
     ["Charge I", "Traverse II", "Thrust", "Implacable I", "Invade I", "Tough"],
     ["Charge II", "Traverse I", "Implacable II", "Invade III", "Egotistical", "Dodge"],
-    ["Airborne", "Thrust", "Charge I", "Nonstop I", "Reinforced"],
-    ["Jumper", "Traverse II", "Implacable I", "Avenge", "Evasive"],
+    ["Airborne", "Thrust", "Charge I", "Nonstop I", "Reinforced", "Recon II"],
+    ["Jumper", "Traverse II", "Implacable I", "Avenge", "Evasive", "Recon I"],
 ]
 
 
