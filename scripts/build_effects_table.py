@@ -629,6 +629,151 @@ USED_ONCE_PER_TURN = (
 )
 
 
+# -- Mode, Deployment, Leadership, Trait, Roster, Movement (issue 11, lane a) -------------------
+
+
+def template(shape: str, size: float = 0, **kw: Any) -> Json:
+    """A Mode rank's template (effects/mode.py), played by game/perk_mode.py."""
+    out: Json = {"shape": shape, **kw}
+    if size:
+        out["size"] = size
+    return {"kind": "machinery", "target": {"kind": "battlefield"}, "machinery": "template",
+            "template": out}  # fmt: skip
+
+
+_FIRE_POINT = {"I": "D6", "II": "2D6", "III": "3D6"}
+
+EFFECTS.update(
+    {
+        # L3353 "After a Chain Weapon causes HP Loss, roll a D6 of 4+ for each Enemy Unit within
+        # 6\" and in line of sight of the Target … attacked with the Weapon using its full
+        # profile"; L3365 Chain II: "Units that suffer HP Loss from the Chain Weapon can continue
+        # the Chain"
+        # L2138-L2158 "At the end of each Game Turn, the User must be at least 12\" away from
+        # where it began at the start of the Game Turn … it becomes a casualty" (18", 24")
+        **{f"Nonstop {r}": [machinery("movement perks")] for r in ("I", "II", "III")},
+        # L2164 "The User ignores Difficult Ground"; L2166 "… Difficult and Dangerous Ground"
+        "Traverse I": [machinery("movement perks")],
+        "Traverse II": [machinery("movement perks")],
+        # L2102 "The User may Move and use Heavy Weapons, but will suffer a -2 Dice Modifier to
+        # Attack Dice with Heavy Weapons for the remainder of the Game Turn" (II, L2110: -1)
+        # L2086 "If there are one or more enemy Units within 6\" of this Unit after making a Move
+        # or Dash, roll a D6 … relocate toward an enemy within 6\" … engages them in a Melee"
+        # L2168 "For each 12\" of Movement … in a straight line made by the User, they gain +1
+        # to AEGIS Save … AEGIS cannot exceed 2+" (one status per 12")
+        "Thrust": [
+            *(
+                status(f"Thrust {n}", mod("AEGIS", "add", 1), turns=None, target="self")
+                for n in range(1, 5)
+            ),
+            machinery("movement perks"),
+        ],
+        # L2076 Airborne "ignores all Terrain Pieces, Units …  allows Movement onto Impassable
+        # Ground … Attacks in a Melee directed at the User suffer a -2 Dice Modifier"; L2126
+        # Jumper "through or over Difficult Ground and other Units" (effects/movement.py)
+        "Airborne": [machinery("movement perks")],
+        "Jumper": [machinery("movement perks")],
+        "Charge I": [machinery("movement perks")],
+        "Charge II": [machinery("movement perks")],
+        "Implacable I": [machinery("movement perks")],
+        "Implacable II": [machinery("movement perks")],
+        # L2033 Orders: "Move, Move, Move! = The Unit's Move and Dash is doubled this Game Turn,
+        # but cannot use Weapons. Take Cover! = … +1 Defence this Game Turn, but becomes
+        # Immobile. Bring it Down! = … +1 Power to all Weapons this Game Turn, but -1 to its
+        # Defence" (game/perk_leadership.py)
+        "Orders": [
+            status(
+                "Move, Move, Move!", mod("Move", "mul", 2), mod("Dash", "mul", 2), target="radius"
+            ),
+            status(
+                "Take Cover!",
+                mod("Defence", "add", 1),
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                target="radius",
+            ),
+            status(
+                "Bring it Down!", mod("Power", "add", 1), mod("Defence", "add", -1), target="radius"
+            ),
+            machinery("leadership"),
+        ],
+        # L1987 "Whenever the User is not within 6\" of a friendly Unit … -1 Dice Modifier to
+        # all of its Attacks"; a friendly unit slaying an enemy Leader loses a model
+        "Egotistical": [
+            status("Egotistical (alone)", mod("Attack Dice", "add", -1), turns=None, target="self"),
+            machinery("leadership"),
+        ],
+        # L4258 Avenge "When the Unit is casualty by an enemy Unit, all friendly Units in the
+        # entire Roster receive a +1 Dice Modifier to all Attack Dice for the rest of the game";
+        # L4282 Despair: "-1"
+        "Avenge": [
+            status("Avenge", mod("Attack Dice", "add", 1), turns=None, target="roster"),
+            machinery("leadership"),
+        ],
+        "Despair": [
+            status("Despair", mod("Attack Dice", "add", -1), turns=None, target="roster"),
+            machinery("leadership"),
+        ],
+        # L1864-L1874 Invade: "can be Deployed outside their Deployment Zone, but cannot Deploy
+        # inside an enemy Deployment Zone … not … within 12\" of an enemy Deployment Zone"
+        # (II: 6", III: no minimum distance)
+        **{f"Invade {r}": [machinery("deployment")] for r in ("I", "II", "III")},
+        # L1882 "When this Unit is Deployed on the first Game Turn, it can relocate up to 6\"
+        # in any direction … does not count as Movement and cannot engage a Melee" (II: 12")
+        "Recon I": [machinery("deployment")],
+        "Recon II": [machinery("deployment")],
+        "Chain I": [machinery("chain")],
+        "Chain II": [machinery("chain")],
+        # L3295 "lay a straight 1mm line in the direction of a Target up to maximum Range …
+        # Roll the number of Attack Dice on the Weapon's profile against each Unit struck"
+        "Beam I": [template("beam", placement="from wielder", per_model=False, onward=True)],
+        # L3309 "count each model … under the 1mm line and multiply … by the Attacks"
+        "Beam II": [template("beam", placement="from wielder", onward=True)],
+        # L3321-L3345 "circular 3\" diameter. Place template fully inside Weapon Range, roll 2D6
+        # and Scatter Arrow" (II: 5", III: 10"; Fire Point D6, 2D6, 3D6)
+        **{
+            f"Blast {r}": [template("circle", d, scatter=2, fire_point=_FIRE_POINT[r])]
+            for r, d in (("I", 3), ("II", 5), ("III", 10))
+        },
+        # L3377-L3389 "8\" long droplet. Place at least one edge of the template inside Weapon
+        # Range" (II: 16")
+        **{
+            f"Cone {r}": [
+                template("droplet", d, placement="edge in range", fire_point=_FIRE_POINT[r])
+            ]
+            for r, d in (("I", 8), ("II", 16))
+        },
+        # L3393 "V shaped. An area 90 degrees in front of the Wielder up to the Weapon's
+        # maximum Range"
+        "Diffuse": [template("arc", placement="from wielder")],
+        # L3413-L3429 "circular 3\" diameter. Place template fully inside Weapon Range"
+        **{
+            f"Explode {r}": [template("circle", d, fire_point=_FIRE_POINT[r])]
+            for r, d in (("I", 3), ("II", 5), ("III", 10))
+        },
+        # L3463-L3477 "Place template over the centre of the Wielder's model … count each
+        # enemy model inside the template"
+        **{
+            f"Nova {r}": [
+                template(
+                    "circle",
+                    d,
+                    placement="wielder",
+                    enemies_only=True,
+                    centres=True,
+                    fire_point=_FIRE_POINT[r],
+                )
+            ]
+            for r, d in (("I", 3), ("II", 5), ("III", 10))
+        },
+        # L3549-L3563 "1mm line that is 6\" long, placed inside Weapon Range" (II: 12", III: 18")
+        **{
+            f"Wall {r}": [template("line", d, fire_point=_FIRE_POINT[r])]
+            for r, d in (("I", 6), ("II", 12), ("III", 18))
+        },
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 
@@ -676,7 +821,7 @@ def row(perk: Json, *, implemented: frozenset[str]) -> Json:
         elif tag == "Auto Test":
             tests.append({"kind": "Auto"})
         elif tag.startswith("D6 ("):
-            tests.append({"kind": "D6", "needs": _number(tag)})
+            tests.append({"kind": "D6", "needs": _number(tag[2:])})  # "D6 (4+)": 4
         elif tag.startswith("Radius"):
             target = {**target, "kind": "radius", "radius": _number(tag)}
         elif tag == "Instruct":

@@ -43,6 +43,16 @@ WEAPON_SETS = [
     ["Warp", "Trajectory I", "Burn", "Penetrate I", "Use III"],
     ["Ignite II", "Paralysis", "Fugue", "Bloodlust", "Twin"],
     ["Dread", "Trajectory II", "Poison", "Triune", "Ignite I"],
+    # Mode: templates and Chain (issue 11, lane a)
+    ["Blast II", "Poison", "Critical Hit I", "Skill", "Wane"],
+    ["Chain II", "Burn", "Corrode", "Use II"],
+    ["Wall I", "Weaken", "Rend", "Escalate"],
+    ["Nova II", "Bleed", "Penetrate I", "Hearty"],
+    ["Beam I", "Concussive", "Destroy I", "Recharge I"],
+    ["Cone I", "Pulverise", "Blind I", "Bloody"],
+    ["Explode I", "Freeze", "Chain I", "Skill"],
+    ["Diffuse", "Burn", "Cripple I", "Countdown I"],
+    ["Beam II", "Poison", "Blast III", "Mitigate"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -68,6 +78,14 @@ UNIT_SETS = [
     ["Courage", "Uncover", "Magic Armour I", "Transform III", "Blink III", "Revive I"],
     ["Terrify", "Fall Back", "Defend", "Pacifist", "Fearless", "Teleport II"],
     ["Murderer", "Taunt I", "Provoke II", "Reanimate III", "Transform I", "Magic Armour III"],
+    # Leadership, Movement and the Roster Perks that act when their unit falls (lane a)
+    ["Leader", "Orders", "Egotistical", "Nonstop I", "Tough", "Avenge"],
+    ["Despair", "Nonstop II", "Regenerate", "Dodge", "Frenzy"],
+    ["Leader", "Orders", "Nonstop III", "Despair", "Resilient"],
+    ["Charge I", "Traverse II", "Thrust", "Implacable I", "Invade I", "Tough"],
+    ["Charge II", "Traverse I", "Implacable II", "Invade III", "Egotistical", "Dodge"],
+    ["Airborne", "Thrust", "Charge I", "Nonstop I", "Reinforced", "Recon II"],
+    ["Jumper", "Traverse II", "Implacable I", "Avenge", "Evasive", "Recon I"],
 ]
 
 

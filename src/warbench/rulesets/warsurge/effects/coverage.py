@@ -35,6 +35,10 @@ GAME_TEST_FILES: tuple[str, ...] = (
     # s11-perks-b: Ability, Aeonian, Defensive, Limitation, Transformation
     "tests/rulesets/warsurge/effects/test_ability_aeonian_targeting.py",
     "tests/rulesets/warsurge/effects/test_transformation_defensive_turn.py",
+    "tests/rulesets/warsurge/effects/test_mode_templates.py",
+    "tests/rulesets/warsurge/effects/test_movement_perks.py",
+    "tests/rulesets/warsurge/effects/test_leadership_perks.py",
+    "tests/rulesets/warsurge/effects/test_deployment_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
+from warbench.rulesets.warsurge.effects.mode import Template
+
 
 class Trigger(StrEnum):
     """When a perk acts (the activation tags of §12.2, 000 L245-L320)."""
@@ -197,7 +199,8 @@ class Effect:
     * ``IMMUNE`` / ``CLEAR`` / ``CONVERT``: ``names`` lists the perks or statuses (CONVERT:
       the HP Loss an enemy's status would cause restores HP instead, Fire Resist II).
     * ``MACHINERY``: ``machinery`` names the code that implements it (registered, checked at
-      load).
+      load); ``template``: the template a Mode rank lays (machinery ``template``,
+      :mod:`.mode`).
     """
 
     kind: EffectKind
@@ -211,6 +214,7 @@ class Effect:
     saves: bool = False
     names: tuple[str, ...] = ()
     machinery: str = ""
+    template: Template | None = None
 
 
 @dataclass(frozen=True, slots=True)

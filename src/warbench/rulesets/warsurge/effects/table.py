@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from warbench.kernel.errors import DataFileError
+from warbench.rulesets.warsurge.effects.mode import template_from
 from warbench.rulesets.warsurge.effects.model import (
     Effect,
     EffectKind,
@@ -72,6 +73,17 @@ MACHINERIES: Mapping[str, str] = {
     "of each Game Turn while it burns)",
     "flee": "warbench.rulesets.warsurge.game.perk_flee (Fall Back, Terrify, Dread: Movement "
     "toward the unit's board edge, into Reserve there)",
+    "template": "warbench.rulesets.warsurge.game.perk_mode (Mode templates: every unit under "
+    "the template attacked, effects.mode's geometry)",
+    "chain": "warbench.rulesets.warsurge.game.perk_mode (Chain: the Weapon attacks enemy units "
+    "near a Target it damaged)",
+    "movement perks": "warbench.rulesets.warsurge.game.perk_movement (Movement perks by the "
+    "Game Turn: Nonstop; after a Move: Charge) and effects.movement (Traverse: the ground's "
+    "cost; Implacable: Heavy Weapons after a Move)",
+    "leadership": "warbench.rulesets.warsurge.game.perk_leadership (Orders, Egotistical; the "
+    "Roster Perks Avenge and Despair when their unit falls)",
+    "deployment": "warbench.rulesets.warsurge.game.perk_deployment (where a unit may deploy: "
+    "Invade; Recon's relocation)",
 }
 
 E = TypeVar("E", bound=StrEnum)
@@ -119,6 +131,14 @@ def _effect(data: Mapping[str, Any], perk: str, where: str) -> Effect:
             f"{where}: machinery {machinery!r} is not declared; declared: "
             + ", ".join(repr(m) for m in MACHINERIES),
         )
+    template = None
+    if "template" in data:
+        try:
+            template = template_from(data["template"], where)
+        except (KeyError, ValueError) as exc:
+            raise DataFileError(SOURCE, f"{where}: bad template: {exc}") from None
+    if machinery == "template" and template is None:
+        raise DataFileError(SOURCE, f"{where}: machinery 'template' needs a template")
     status = data.get("status", "")
     if kind is EffectKind.STATUS and not status:
         raise DataFileError(SOURCE, f"{where}: a status effect needs a status name")
@@ -134,6 +154,7 @@ def _effect(data: Mapping[str, Any], perk: str, where: str) -> Effect:
         saves=bool(data.get("saves", False)),
         names=tuple(data.get("names", ())),
         machinery=machinery,
+        template=template,
     )
 
 

@@ -18,6 +18,7 @@ from warbench.rulesets.warsurge.attack import (
     AttackContext,
     Playstyle,
 )
+from warbench.rulesets.warsurge.effects.movement import implacable
 from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
@@ -28,6 +29,12 @@ from warbench.rulesets.warsurge.game.perk_limits import (
     target_refusal,
     uncovered,
     weapon_refusal,
+)
+from warbench.rulesets.warsurge.game.perk_mode import (
+    chain_of,
+    resolve_chain,
+    resolve_template,
+    template_of,
 )
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
@@ -94,13 +101,17 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         users = list(view.users_in_range.get(wname, []))
         wtype = info.weapon_types[wname]
         moved_models = [m for m in users if u.moved[m]]
+        # Implacable (Perks L2102): Heavy Weapons after a Move, with a Dice Modifier
+        slowed = implacable(info.unit.profile.perks) if wtype == WeaponType.HEAVY.value else None
         if wtype == WeaponType.HEAVY.value:
             # §5.1 Heavy: the user must remain stationary; §6.8: passengers also need a
             # stationary Transport
             if holder != uid and w.units[holder].unit_moved:
                 users = []
-            else:
+            elif slowed is None:
                 users = [m for m in users if not u.moved[m]]
+        if slowed is not None and not (moved_models or not stationary):
+            slowed = None
         heavy_why = wtype == WeaponType.HEAVY.value and (bool(moved_models) or holder != uid)
         if chosen is not None:
             # §5.3 split fire: every model named must be able to make its Attacks
@@ -156,6 +167,10 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             and u.has_status(clash_status(wname))
             and view.attacker_engaged,  # L3785-3792
         )
+        if slowed is not None:
+            ctx = replace(ctx, status_modifiers=(*ctx.status_modifiers, slowed))
+        if view.melee and tperks.has("Airborne"):  # L2076: -2 to Melee Attacks at it
+            ctx = replace(ctx, status_modifiers=(*ctx.status_modifiers, (-2, "Airborne")))
         plans.append(WeaponPlan(wname, target, len(users), ctx, tuple(users)))
     # Attack Step 6: weapons in profile order (the shares of a split weapon as given)
     order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
@@ -404,6 +419,12 @@ def _attack_from(
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
     for k in range(start, len(plan.weapons)):
         wp = plan.weapons[k]
+        if (k != start or chosen is None) and (mode := template_of(info, wp.weapon)):
+            resolve_template(w, uid, wp, *mode, heavy, battle)  # Mode templates (perk_mode.py)
+            continue
+        if (k != start or chosen is None) and (chain := chain_of(info, wp.weapon)):
+            resolve_chain(w, uid, wp, *chain, heavy, battle)  # Chain (perk_mode.py)
+            continue
         attacker = to_unit_state(w, uid)
         target = to_unit_state(w, wp.target)
         before = [m.hp for m in target.models]

@@ -14,12 +14,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from warbench.rulesets.warsurge.effects.movement import flight, ignores_difficult
 from warbench.rulesets.warsurge.game import geom, perk_effects
 from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
-from warbench.rulesets.warsurge.game.state import Location, UnitGS
+from warbench.rulesets.warsurge.game.state import Location, UnitGS, UnitInfo
 from warbench.rulesets.warsurge.game.work import Work, err
 
 
@@ -74,7 +75,8 @@ def problem_positions(
                 )
             length = math.dist(s, p)
             pc = f.path(s, p, r)
-            if pc.blocked_by is not None:
+            flies = flight(info.unit.profile.perks)  # Airborne, Jumper: effects/movement.py
+            if pc.blocked_by is not None and flies != "airborne":
                 return (
                     f"model {i + 1} of {info.label} cannot cross Impassable Ground "
                     f"({pc.blocked_by})",
@@ -82,8 +84,12 @@ def problem_positions(
                 )
             if allowance is not None:
                 limit = float(allowance)
-                difficult = (pc.difficult or everywhere) and not brave
-                if difficult:
+                difficult = (
+                    (pc.difficult or everywhere)
+                    and not brave
+                    and not ignores_difficult(info.unit.profile.perks)
+                )
+                if difficult:  # Traverse (Perks L2164) ignores it: effects/movement.py
                     limit = float(min(math.floor(allowance / 2), allowance - 1))
                 if length > limit + 1e-6:
                     what = "Dash" if dash else "Move"
@@ -93,7 +99,7 @@ def problem_positions(
                         f'{what} allows {limit:.0f}"{extra}',
                         "§4.5" if difficult else "§4.1",
                     )
-            if len(oxy) and (seg_gap is None or seg_gap[k] < clear):
+            if len(oxy) and not flies and (seg_gap is None or seg_gap[k] < clear):
                 dd = geom.segment_distances(np.asarray(s), np.asarray(p), oxy) - orad - r
                 if (dd < -OVERLAP_TOL).any():
                     j = int(np.argmin(dd))
@@ -105,7 +111,7 @@ def problem_positions(
                     )
         elif not f.spot_ok(p, r):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
-        if starts is not None and not f.spot_ok(p, r):
+        if starts is not None and not f.spot_ok(p, r) and not _lands_anywhere(info, starts):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
         if len(oxy) and (end_gap is None or end_gap[k] < clear):
             d = np.sqrt(((oxy - np.asarray(p)) ** 2).sum(axis=1)) - orad - r
@@ -127,6 +133,11 @@ def problem_positions(
                 "§4.2",
             )
     return None
+
+
+def _lands_anywhere(info: UnitInfo, starts: Sequence[Point] | None) -> bool:
+    """Airborne (Perks L2076) "allows Movement onto Impassable Ground"."""
+    return starts is not None and flight(info.unit.profile.perks) == "airborne"
 
 
 def _gaps(

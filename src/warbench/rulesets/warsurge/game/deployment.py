@@ -15,6 +15,7 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_deployment import deploy_outside_zone
 from warbench.rulesets.warsurge.game.plans import DeployPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -71,9 +72,9 @@ def _check_deploy_positions(w: Work, uid: int, pos: Sequence[Point], zone: int) 
     info = w.info(uid)
     for i, p in enumerate(pos):
         if not w.field.in_zone(zone, p, info.radius):
-            raise err(
-                f"model {i + 1} of {info.label} is outside its Deployment Zone", "§3.6 step 3"
-            )
+            why = deploy_outside_zone(w, uid, i, p)  # Invade (Perks L1864): perk_deployment.py
+            if why is not None:
+                raise err(why, "§3.6 step 3")
     prob = problem_positions(w, uid, pos, range(len(pos)), None, None, False)
     if prob:
         raise err(*prob)

@@ -20,6 +20,7 @@ from warbench.rulesets.warsurge.attack import (
     UnitState,
 )
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
+from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous
 from warbench.rulesets.warsurge.game import geom, perk_effects
 from warbench.rulesets.warsurge.game.actions import (
     Move,
@@ -344,12 +345,17 @@ def apply_move(w: Work, plan: MovePlan) -> None:
     longest = 0.0
     crossed: dict[str, list[int]] = {}
     r = w.info(uid).radius
+    jumps = flight(w.info(uid).unit.profile.perks) == "jumper"
     for i, s, p in zip(plan.models, starts, plan.positions, strict=True):
         if s != p:
             moved_list[i] = True
             longest = max(longest, math.dist(s, p))
             for name in w.field.path(s, p, r).dangerous:
+                if jumps and not _on_piece(w, name, (s, p), r):
+                    continue  # Jumper (Perks L2126): only where it starts or ends
                 crossed.setdefault(name, []).append(i)
+    if crossed and ignores_dangerous(w.info(uid).unit.profile.perks):  # Traverse II (L2166)
+        crossed = {}
     w.set_unit(
         uid, pos=full_positions(u, plan.models, plan.positions), moved=tuple(moved_list), **flag
     )
@@ -367,6 +373,15 @@ def apply_move(w: Work, plan: MovePlan) -> None:
     engage_new_contacts(w, uid)
     if w.hooks.active(Hook.AFTER_MOVE):
         w.hooks.fire(Hook.AFTER_MOVE, w, unit=uid, dash=plan.dash, distance=longest)
+
+
+def _on_piece(w: Work, name: str, points: Sequence[Point], r: float) -> bool:
+    """Whether a base at one of ``points`` touches the terrain piece ``name``."""
+    import shapely
+
+    piece = next(t for t in w.field.board.terrain if t.name == name)
+    poly = shapely.Polygon(piece.polygon)
+    return any(poly.distance(shapely.Point(q)) <= r for q in points)
 
 
 def dangerous_ground(w: Work, uid: int, models: list[int], terrain: str) -> None:

@@ -781,5 +781,15 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.DEPLOY, perk_reserve.after_deploy, "back from Reserve with casualties")
     reg.register(Hook.PHASE_START, perk_flee.at_phase_start, "Fall Back, Terrify, Dread")
 
+    from warbench.rulesets.warsurge.game import (  # issue 11, lane a
+        perk_deployment,
+        perk_leadership,
+        perk_movement,
+    )
+
+    perk_deployment.register_hooks(reg)  # Recon
+    perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
+    perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
+
 
 register_perk_hooks(DEFAULT_HOOKS)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -74,7 +75,7 @@ COUNTDOWN = {"Countdown I": 1, "Countdown II": 2, "Countdown III": 3}
 RECHARGE = {"Recharge I": 1, "Recharge II": 2, "Recharge III": 3}
 LIMIT_WEAPON = frozenset({*USES, *COUNTDOWN, *RECHARGE, "Pain Locked"})
 #: Statuses under which a unit may not use any Weapons (Panic L2267).
-NO_WEAPONS = ("Panic", "Rush")
+NO_WEAPONS = ("Panic", "Rush", "Move, Move, Move!")  # Orders L2037
 #: Roster Perks active while a Presence unit of the Roster is on the Battlefield (L1372), a
 #: status on every unit of that Roster (:mod:`.perk_roster`).
 PRESENCE_PERKS = ("Demoralising", "Fleeting", "Inspiring", "Protective", "Shielding", "Swift")
@@ -204,7 +205,15 @@ def _replace_statuses(w: Work, uid: int, bases: Iterable[str], new: Sequence[Sta
 
 
 def _rule(perk: str) -> str:
-    return load_table().get(perk).source
+    """The source line of a perk, or of the perk whose status this is (Orders' "Take Cover!")."""
+    row = load_table().find(perk)
+    return row.source if row is not None else _status_sources().get(perk, perk)
+
+
+@cache
+def _status_sources() -> dict[str, str]:
+    """Each status name → the source line of the first perk that puts it."""
+    return {e.status: r.source for r in load_table() for e in r.effects if e.status}
 
 
 # -- counters: arrival, HP lost --------------------------------------------------------------
