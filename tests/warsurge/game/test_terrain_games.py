@@ -19,12 +19,14 @@ import pytest
 
 from tests.warsurge.game.helpers import ROSTERS, check_invariants
 from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.battlefield.measure import coherency_groups
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster
 from warbench.rulesets.warsurge.game.players import RandomLegalPlayer
 from warbench.rulesets.warsurge.game.record import GameRecord, replay
-from warbench.rulesets.warsurge.game.state import GameSetup, Location, build_setup
+from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Location, build_setup
+from warbench.rulesets.warsurge.game.terrain_field import field_of
 
 GAMES = int(os.environ.get("WARBENCH_TERRAIN_GAMES", "0"))
 BOARDS = ["hive_city_72x48", "ruins_48x48", "open_field_42x32", "city_72x48"]
@@ -34,6 +36,31 @@ PLAYSTYLES = ["standard", "advanced"]
 def setup_for(board: str, playstyle: str) -> GameSetup:
     players = [load_game_roster(ROSTERS / n) for n in ("skirmish_a.yaml", "skirmish_b.yaml")]
     return build_setup(players, Field(sample_board(board)), max_turns=6, playstyle=playstyle)
+
+
+def check_terrain_invariants(before: GameState, state: GameState) -> None:
+    """Terrain invariants (§10.3, §4.7, §4.2 III) on the battlefield as it stands: HP left
+    within 0 and the piece's HP, never rising (destroyed stays destroyed); no base on
+    Impassable Ground; every unit on the table coherent across and up (6", L1918)."""
+    board = state.setup.field.board
+    old = dict(before.terrain_hp)
+    for name, hp in state.terrain_hp:
+        full = board.terrain_named(name).hp
+        assert full is not None and 0 <= hp <= full, f"{name}: {hp} HP left of {full}"
+        assert hp <= old.get(name, full), f"{name} gained HP"
+    assert set(old) <= set(dict(state.terrain_hp)), "a damaged piece was forgotten"
+    field = field_of(state)
+    for u in state.units:
+        if u.location is not Location.TABLE:
+            continue
+        xy = u.present_xy()
+        r = state.info(u.uid).radius
+        assert not field.g.on_impassable(xy, r).any(), f"{state.info(u.uid).label} on §4.7"
+        if not field.levels.flat and len(xy) > 1:
+            z = field.levels.z_of(xy)
+            pts = [(float(x), float(y)) for x, y in xy]
+            groups = coherency_groups(pts, [r] * len(pts), elevations=z.tolist())
+            assert len(groups) == 1, f"{state.info(u.uid).label} out of vertical Coherency"
 
 
 def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
@@ -50,9 +77,11 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
         side = engine.acting_side(state)
         assert side is not None
         action = players[side].choose(state)
+        before = state
         state, _events = engine.apply(state, action)
         rec.add(action, state)
         check_invariants(state)
+        check_terrain_invariants(before, state)
         if not levels.flat and any(
             u.location is Location.TABLE and (levels.z_of(u.present_xy()) > 0).any()
             for u in state.units

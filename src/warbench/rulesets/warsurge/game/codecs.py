@@ -388,6 +388,7 @@ class StateCodec:
             "scripted": [[t, p, list(skip)] for t, p, skip in value.scripted],
             **({"pause": _pause_to_json(g.pause)} if g.pause is not None else {}),
             **({"restore": _restore_to_json(g.restore)} if g.restore is not None else {}),
+            **({"terrain_hp": [list(t) for t in g.terrain_hp]} if g.terrain_hp else {}),
         }
 
     def load(self, data: JSON) -> WarsurgeState:
@@ -421,6 +422,7 @@ class StateCodec:
                 result=None
                 if r is None
                 else GameResult(tuple(float(v) for v in r["values"]), r["winner"], r["turns"]),
+                terrain_hp=tuple((str(n), int(hp)) for n, hp in data.get("terrain_hp", ())),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise DataFileError("<state>", f"not a WARSURGE state: {exc!r}") from exc
@@ -462,6 +464,10 @@ class StateCodec:
                 "scripted": {"type": "array"},
                 "pause": {"type": "object"},
                 "restore": {"type": "object", "required": ["units", "counts", "dice"]},
+                "terrain_hp": {
+                    "type": "array",
+                    "items": {"type": "array", "prefixItems": [{"type": "string"}, _UID]},
+                },
             },
             "required": ["setup", "seed", "step", "flow", "engaged", "zones", "units", "result"],
         }

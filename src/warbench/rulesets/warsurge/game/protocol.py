@@ -447,6 +447,8 @@ class WarsurgeRuleset:
             "over": g.over,
             **({"casualties": g.pause.to_json()} if g.pause is not None else {}),
             **({"coherency": g.restore.to_json()} if g.restore is not None else {}),
+            # destructible terrain's HP left, once any is damaged (§10.3; 0: destroyed)
+            **({"terrain_hp": dict(g.terrain_hp)} if g.terrain_hp else {}),
         }
 
 

@@ -24,6 +24,24 @@ def drawings(state: GameState) -> list[tuple[str, int, list[tuple[tuple[float, f
     return out
 
 
+def terrain_status(state: GameState) -> dict[str, str]:
+    """Each destructible piece's HP left, or "destroyed" (§10.3), for the renders."""
+    out: dict[str, str] = {}
+    for t in state.setup.field.board.terrain:
+        if t.hp is None:
+            continue
+        left = dict(state.terrain_hp).get(t.name, t.hp)
+        out[t.name] = "destroyed (§10.3)" if left <= 0 else f"HP left {left}/{t.hp}"
+    return out
+
+
+def _board(state: GameState) -> Any:
+    """The battlefield as it stands: destroyed pieces destroyed (§10.3)."""
+    from warbench.rulesets.warsurge.game.terrain_field import field_of
+
+    return field_of(state).board
+
+
 def title(state: GameState) -> str:
     f = state.flow
     side = state.setup.sides[f.active] if f.active is not None else "-"
@@ -32,7 +50,10 @@ def title(state: GameState) -> str:
 
 def render_state_text(state: GameState) -> str:
     """The board as characters, then every unit's location, HP, Melee and value."""
-    lines = [title(state), render_text(state.setup.field.board, drawings(state), cell=1.0)]
+    lines = [
+        title(state),
+        render_text(_board(state), drawings(state), cell=1.0, status=terrain_status(state)),
+    ]
     for u in state.units:
         info = state.info(u.uid)
         where = u.location.value
@@ -53,11 +74,13 @@ def render_state_text(state: GameState) -> str:
 
 
 def render_state_svg(state: GameState, path: str | Path) -> Path:
-    return render_svg(state.setup.field.board, drawings(state), path, title=title(state))
+    return render_svg(
+        _board(state), drawings(state), path, title=title(state), status=terrain_status(state)
+    )
 
 
 def render_state_png(state: GameState, path: str | Path) -> Path:
-    out: Path = render_png(state.setup.field.board, drawings(state), path)
+    out: Path = render_png(_board(state), drawings(state), path, status=terrain_status(state))
     return out
 
 
@@ -73,6 +96,7 @@ _SUMMARY_KINDS = {
     "embark",
     "disembark",
     "destroyed",
+    "terrain_destroyed",
     "survivors",
     "melee_end",
     "length",

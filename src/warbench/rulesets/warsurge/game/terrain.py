@@ -17,17 +17,23 @@ flat, and every answer is the flat one.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from warbench.rulesets.warsurge.battlefield import Board
-from warbench.rulesets.warsurge.battlefield.model import CustomCover
+from warbench.rulesets.warsurge.battlefield.model import CustomCover, Terrain
 from warbench.rulesets.warsurge.battlefield.movement import difficult_allowance
+from warbench.rulesets.warsurge.profiles import Unit
+
+#: a GameState or a Work (both have ``setup`` and ``terrain_hp``)
+GameStateLike = Any
 
 FloatArray = npt.NDArray[np.float64]
 Point = tuple[float, float]
@@ -191,3 +197,79 @@ def improved_save(save: int | None, steps: int) -> int | None:
     if save is None or not steps:
         return save
     return max(2, min(6, save - steps))
+
+
+# --------------------------------------------------------------------------------------------
+# Destructible terrain in play (§10.2 B/C, §10.3)
+# --------------------------------------------------------------------------------------------
+#
+# A destructible piece (``hp`` and a ``profile``) is a Target of the Attack action: a share
+# ``(weapon, target)`` whose ``target`` is past the last unit names the piece by its place on
+# the board (:func:`terrain_target`; ``docs/rulings.md`` "WARSURGE terrain in play" 2). Its HP
+# left is kept in ``GameState.terrain_hp`` from its first loss; at 0 it is destroyed: the game
+# measures on the board with the piece destroyed from then on (``Board.with_terrain_destroyed``),
+# and the models on or in it are unharmed (§10.3 L4470-4473, as §6.6).
+
+
+def terrain_target(state: GameStateLike, name: str) -> int:
+    """The target number of the terrain piece ``name`` in an Attack's shares (§10.3): the
+    number of units plus the piece's place on the board."""
+    board = state.setup.field.board
+    for k, t in enumerate(board.terrain):
+        if t.name == name:
+            return len(state.setup.units) + k
+    board.terrain_named(name)  # raises naming the pieces
+    raise AssertionError  # pragma: no cover
+
+
+def terrain_of_target(state: GameStateLike, target: int) -> Terrain | None:
+    """The terrain piece a share's ``target`` names, None for a unit (or no piece)."""
+    k = target - len(state.setup.units)
+    terrain = state.setup.field.board.terrain
+    return terrain[k] if 0 <= k < len(terrain) else None
+
+
+def terrain_hp_left(state: GameStateLike, name: str) -> int | None:
+    """The HP a destructible piece has left (None for an indestructible one, §10.2 A)."""
+    t = state.setup.field.board.terrain_named(name)
+    if t.hp is None:
+        return None
+    left: int = dict(state.terrain_hp).get(name, t.hp)
+    return left
+
+
+def destroyed_terrain(terrain_hp: Sequence[tuple[str, int]]) -> frozenset[str]:
+    """The pieces destroyed (HP left 0, §10.3)."""
+    return frozenset(name for name, hp in terrain_hp if hp <= 0)
+
+
+def terrain_unit(piece: Terrain) -> Unit:
+    """A destructible piece's profile as a unit (§10.2 B: "Give profiles to terrain"), cached.
+    Its Defence, Armour and AEGIS defend it; its HP is the piece's ``hp`` (one model: the piece
+    is one Target, ruling 3)."""
+    key = (piece.name, json.dumps(piece.profile, sort_keys=True, default=str))
+    hit = _UNITS.get(key)
+    if hit is None:
+        from warbench.rulesets.warsurge.io import unit_from_data
+
+        assert piece.profile is not None
+        hit = _UNITS[key] = unit_from_data(piece.profile, "<board>", f"terrain {piece.name!r}")
+    return hit
+
+
+_UNITS: dict[tuple[str, str], Unit] = {}
+
+
+def terrain_refusal(state: GameStateLike, target: int) -> str | None:
+    """Why the terrain piece named by ``target`` cannot be attacked now, or None."""
+    piece = terrain_of_target(state, target)
+    if piece is None:
+        return f"there is no unit or terrain piece {target}"
+    if piece.hp is None or piece.profile is None:
+        return (
+            f"{piece.name} is indestructible: only terrain with HP and a profile can be "
+            "attacked (§10.2 A/B)"
+        )
+    if (terrain_hp_left(state, piece.name) or 0) <= 0:
+        return f"{piece.name} is already destroyed (§10.3)"
+    return None
