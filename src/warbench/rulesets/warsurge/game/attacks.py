@@ -140,6 +140,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             cover_bonus=max(1, view.cover) + view.custom_cover.defence,  # §10.4
             cover_armour=view.custom_cover.armour,
             cover_aegis=view.custom_cover.aegis,
+            cover_save=view.custom_cover.save_needed,  # §10.4 Cover Save
             within_half_range=view.distance <= rng / 2,
             distance=view.distance,
             attacker_point_cost=current_value(w, uid),

@@ -166,6 +166,11 @@ class CoverEffect:
     def any(self) -> bool:
         return bool(self.defence or self.armour or self.aegis or self.save)
 
+    @property
+    def save_needed(self) -> int | None:
+        """The additional Cover Save as the number a D6 needs (``"5+"`` -> 5), or None."""
+        return int(self.save[0]) if self.save else None
+
 
 NO_CUSTOM_COVER = CoverEffect()
 
@@ -173,16 +178,16 @@ NO_CUSTOM_COVER = CoverEffect()
 def custom_cover(board: Board, sources: Sequence[str]) -> CoverEffect:
     """The custom cover of the pieces that give a unit its Cover Bonus (§10.4 L4475-4483,
     ruling 27): with several pieces, the one that helps the defender most (largest Defence
-    change, then Armour, then AEGIS) counts, so custom cover does not stack (the Cover Bonus
-    of §5.6 does not either)."""
-    best: tuple[tuple[int, int, int], CustomCover, str] | None = None
+    change, then Armour, then AEGIS, then the best Cover Save) counts, so custom cover does
+    not stack (the Cover Bonus of §5.6 does not either)."""
+    best: tuple[tuple[int, int, int, int], CustomCover, str] | None = None
     by_name = {t.name: t for t in board.terrain}
     for name in sources:
         t = by_name.get(name)
         if t is None or t.custom_cover is None:
             continue
         cc = t.custom_cover
-        rank = (cc.defence, cc.armour, cc.aegis)
+        rank = (cc.defence, cc.armour, cc.aegis, 7 - int(cc.save[0]) if cc.save else 0)
         if best is None or rank > best[0]:
             best = (rank, cc, name)
     if best is None:
