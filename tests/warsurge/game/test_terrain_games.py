@@ -3,10 +3,12 @@ every invariant holds on every state and the record replays to the identical sta
 001_d3f5e425c5e1196d.txt §8-§10: heights, climbing, sight from above L2360, custom cover
 §10.4 in play).
 
-Default: one hive-city game per playstyle. The long run: ``WARBENCH_TERRAIN_GAMES=1000`` plays
-that many games in each playstyle (Standard, Advanced), boards in turn among the samples, on
+Default: three hive-city games (units on the gantry, a piece destroyed). The long run:
+``WARBENCH_TERRAIN_GAMES=1000`` plays that many games in each playstyle (Standard, Advanced) on
+the hive city (``WARBENCH_TERRAIN_BOARDS=a,b`` takes sample boards in turn instead), on
 ``WARBENCH_LONG_WORKERS`` processes (default 2); ``WARBENCH_LONG_LOG=FILE`` appends a line per
-game. The figures of the last long run are in ``docs/battlefield.md``.
+game (with its terrain attacks and destroyed pieces, §10.3). The figures of the last long run
+are in ``docs/battlefield.md``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Location
 from warbench.rulesets.warsurge.game.terrain_field import field_of
 
 GAMES = int(os.environ.get("WARBENCH_TERRAIN_GAMES", "0"))
-BOARDS = ["hive_city_72x48", "ruins_48x48", "open_field_42x32", "city_72x48"]
+#: the long run's boards, in turn: the hive city (every feature of issue 12) unless
+#: ``WARBENCH_TERRAIN_BOARDS`` names others (comma-separated sample names)
+BOARDS = os.environ.get("WARBENCH_TERRAIN_BOARDS", "hive_city_72x48").split(",")
 PLAYSTYLES = ["standard", "advanced"]
 
 
@@ -66,6 +70,15 @@ def check_terrain_invariants(before: GameState, state: GameState) -> None:
 def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
     """Play one seeded random-legal game to its end, checking the invariants on every state
     and the replay; returns (actions, states with a model standing above the board)."""
+    steps, raised, _ = play_counted(board, playstyle, seed)
+    return steps, raised
+
+
+def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[str, int]]:
+    """:func:`play_checked`, also counting terrain events: ``terrain_attacks`` (shares at a
+    terrain piece), ``destroyed`` (pieces destroyed, §10.3) and ``stood_on`` (units on a piece
+    when it fell)."""
+    counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0}
     setup = setup_for(board, playstyle)
     state, _ = engine.new_game(setup, seed)
     check_invariants(state)
@@ -78,7 +91,13 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
         assert side is not None
         action = players[side].choose(state)
         before = state
-        state, _events = engine.apply(state, action)
+        state, events = engine.apply(state, action)
+        for e in events:
+            if e.kind == "attack" and "terrain" in e.data:
+                counts["terrain_attacks"] += 1
+            elif e.kind == "terrain_destroyed":
+                counts["destroyed"] += 1
+                counts["stood_on"] += len(e.data["units"])
         rec.add(action, state)
         check_invariants(state)
         check_terrain_invariants(before, state)
@@ -91,23 +110,34 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
         assert steps < 5000, "the game does not end"
     assert state.result is not None
     assert replay(rec).state.digest() == state.digest()
-    return steps, raised
+    return steps, raised, counts
 
 
-@pytest.mark.parametrize("playstyle", PLAYSTYLES)
-def test_a_hive_city_game_plays_to_the_end_with_every_invariant(playstyle: str) -> None:
-    # seed 1 puts units on the gantry (a level 3" up) for part of the game
-    steps, raised = play_checked("hive_city_72x48", playstyle, 1)
+@pytest.mark.parametrize(
+    ("playstyle", "seed", "what"),
+    [("standard", 19, "raised"), ("standard", 1, "destroyed"), ("advanced", 3, "raised")],
+)
+def test_a_hive_city_game_plays_to_the_end_with_every_invariant(
+    playstyle: str, seed: int, what: str
+) -> None:
+    # these seeds put units on the gantry (a level 3" up) for part of the game, or shoot a
+    # destructible piece down (§10.3)
+    steps, raised, counts = play_counted("hive_city_72x48", playstyle, seed)
     assert steps > 0
-    assert raised > 0
+    assert counts["terrain_attacks"] > 0
+    assert (raised if what == "raised" else counts["destroyed"]) > 0
 
 
 def _one(job: tuple[int, str]) -> str:
     k, playstyle = job
     board = BOARDS[k % len(BOARDS)]
     seed = random.Random(f"{playstyle}-{k}").randrange(2**31)
-    steps, raised = play_checked(board, playstyle, seed)
-    line = f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} ok"
+    steps, raised, c = play_counted(board, playstyle, seed)
+    line = (
+        f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} "
+        f"terrain_attacks={c['terrain_attacks']} destroyed={c['destroyed']} "
+        f"stood_on={c['stood_on']} ok"
+    )
     log = os.environ.get("WARBENCH_LONG_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as f:
