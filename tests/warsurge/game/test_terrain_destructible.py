@@ -169,3 +169,36 @@ def test_state_codec_view_and_renders_show_terrain_hp(tmp_path: Path) -> None:
     svg = render_state_svg(game, tmp_path / "g.svg").read_text()
     assert "destroyed (§10.3)" in svg
     assert render_state_png(game, tmp_path / "g.png").stat().st_size > 0
+
+
+def test_s10_2_control_is_shown_and_a_destroyed_piece_is_no_longer_held() -> None:
+    # L4404-4407 control of terrain with a profile; Perks L95 Objectives; §10.3 a destroyed
+    # piece has no profile left, but the Objective on its footprint is still held
+    from warbench.rulesets.warsurge.game.terrain_control import control
+
+    state = scenario(
+        [[entry(unit("Troopers"))], [entry(unit("Raiders"))]],
+        {0: [(61.5, 22.0)], 1: [(10.0, 44.0)]},
+        b=sample_board("hive_city_72x48"),
+    )
+    held = {(h.kind, h.name): h for h in control(state)}
+    assert held[("terrain", "Comms relay")].controller == 0
+    assert held[("objective", "Relay")].controller == 0
+    text = render_state_text(state)
+    assert "Terrain Comms relay: held by P0" in text
+    assert "Objective Relay: held by P0" in text
+    gone = replace(state, terrain_hp=(("Comms relay", 0),))
+    held = {(h.kind, h.name): h for h in control(gone)}
+    assert ("terrain", "Comms relay") not in held
+    assert held[("objective", "Relay")].controller == 0
+
+
+def test_protocol_view_lists_control_on_a_board_with_something_to_hold() -> None:
+    ws = WarsurgeRuleset()
+    files = ("skirmish_a.yaml", "skirmish_b.yaml")
+    rosters = [roster_to_data(load_game_roster(ROSTERS / f)) for f in files]
+    s = ws.setup(rosters, board_to_data(sample_board("hive_city_72x48")), {}, 3)
+    names = {c["name"] for c in ws.view(s, 0)["control"]}  # type: ignore[union-attr]
+    assert {"Command bunker", "Comms relay", "Gantry", "Data cache", "Relay"} <= names
+    plain = ws.setup(rosters, board_to_data(sample_board("open_field_42x32")), {}, 3)
+    assert "control" not in ws.view(plain, 0)

@@ -10,6 +10,7 @@ from typing import Any
 from warbench.rulesets.warsurge.battlefield import render_png, render_svg, render_text
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Location
+from warbench.rulesets.warsurge.game.terrain_control import control
 
 
 def drawings(state: GameState) -> list[tuple[str, int, list[tuple[tuple[float, float], float]]]]:
@@ -65,6 +66,15 @@ def render_state_text(state: GameState) -> str:
             f"[{u.uid}] {info.label}: {where}, {len(u.present())}/{info.models} models, "
             f"{u.current_hp}/{info.max_hp} HP, {state.current_value(u.uid):.1f} pts{extra}"
         )
+    for h in control(state):  # §10.2 L4404-4407, Perks L95
+        who = (
+            "contested by " + ", ".join(state.setup.sides[s] for s in sorted(h.sides))
+            if h.contested
+            else f"held by {state.setup.sides[h.controller]}"
+            if h.controller is not None
+            else "held by nobody"
+        )
+        lines.append(f"{'Objective' if h.kind == 'objective' else 'Terrain'} {h.name}: {who}")
     values = state.side_values()
     lines.append(
         "Value on the battlefield: "
