@@ -57,7 +57,7 @@ def verify_terrain_share(
     if u.location is not Location.TABLE:
         raise err(
             f"{info.label} is embarked: only models on the battlefield attack terrain "
-            "(docs/rulings.md terrain in play 4)",
+            "(docs/rulings.md terrain in play 2)",
             "§10.2",
         )
     models = list(u.present())
