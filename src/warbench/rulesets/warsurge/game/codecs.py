@@ -521,6 +521,19 @@ class ViewCodec:
                     "required": ["attacker", "target", "weapon", "loss", "candidates"],
                 },
                 "coherency": {"type": "object", "required": ["units", "counts"]},
+                # §10.3: destructible terrain's HP left, once any lost HP (0: destroyed)
+                "terrain_hp": {
+                    "type": "object",
+                    "additionalProperties": {"type": "integer", "minimum": 0},
+                },
+                # §10.2 L4404-4407, Perks L95: who holds terrain with a profile and Objectives
+                "control": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "kind", "sides", "controller", "contested"],
+                    },
+                },
             },
             "required": ["player", "turn", "phase", "active", "sides", "units", "over"],
         }
