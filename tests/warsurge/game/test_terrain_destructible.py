@@ -202,3 +202,35 @@ def test_protocol_view_lists_control_on_a_board_with_something_to_hold() -> None
     assert {"Command bunker", "Comms relay", "Gantry", "Data cache", "Relay"} <= names
     plain = ws.setup(rosters, board_to_data(sample_board("open_field_42x32")), {}, 3)
     assert "control" not in ws.view(plain, 0)
+
+
+def test_exact_odds_and_the_game_agree_on_an_attack_at_terrain() -> None:
+    import math
+
+    from warbench.rulesets.warsurge.game.attacks import verify_attack
+    from warbench.rulesets.warsurge.game.terrain_attacks import terrain_attack_plan
+    from warbench.rulesets.warsurge.game.work import Work
+    from warbench.rulesets.warsurge.odds import exact_attack
+
+    armoured = Terrain(
+        name="Wall",
+        rect=[5, 15, 25, 16],
+        blocks_los=True,
+        hp=40,
+        profile={"unit": {"name": "Wall", "move": 0, "dash": 0, "defence": 8, "hp": 40,
+                          "armour": "4+"}},
+    )  # fmt: skip
+    state = _state(armoured, foe_at=(10.0, 40.0))
+    shot = Attack(0, (("Gun", terrain_target(state, "Wall")),))
+    w = Work(state, None, engine.DEFAULT_HOOKS)
+    wp = verify_attack(w, shot).weapons[0]
+    odds = exact_attack(terrain_attack_plan(w, 0, wp))
+    mean = odds.expected_hp_lost
+    var = sum((k - mean) ** 2 * p for k, p in odds.hp_lost.items())
+    assert 0 < mean < 12
+    n = 300
+    total = 0
+    for seed in range(n):
+        after, _ = engine.apply(replace(state, seed=seed), shot)
+        total += 40 - (terrain_hp_left(after, "Wall") or 0)
+    assert abs(total / n - mean) < 4 * math.sqrt(var / n) + 1e-9, (total / n, mean)

@@ -258,7 +258,9 @@ def terrain_unit(piece: Terrain) -> Unit:
         from warbench.rulesets.warsurge.io import unit_from_data
 
         assert piece.profile is not None
-        hit = _UNITS[key] = unit_from_data(piece.profile, "<board>", f"terrain {piece.name!r}")
+        data = dict(piece.profile)
+        data.setdefault("models", [{"count": 1}])  # the piece is one Target (ruling 3)
+        hit = _UNITS[key] = unit_from_data(data, "<board>", f"terrain {piece.name!r}")
     return hit
 
 

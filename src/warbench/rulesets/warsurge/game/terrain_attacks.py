@@ -101,26 +101,35 @@ def verify_terrain_share(
     return WeaponPlan(wname, target, len(users), ctx, tuple(users))
 
 
+def terrain_attack_plan(w: Work, uid: int, wp: WeaponPlan) -> AttackPlan:
+    """The attack sequence's plan for one share at a terrain piece (§5.2, §10.2 B): the
+    attacker as it stands, the piece as one model with its HP left and its profile's Defence
+    and Saves (ruling 3). Exact odds read it as the game rolls it (``odds.exact_attack``)."""
+    piece = terrain_of_target(w, wp.target)
+    assert piece is not None and piece.hp is not None
+    unit = terrain_unit(piece)
+    left = w.terrain_hp.get(piece.name, piece.hp)
+    target = UnitState(profile=unit.profile, weapons={}, models=[ModelState(left, (), False)])
+    return AttackPlan(
+        to_unit_state(w, uid),
+        target,
+        wp.context,
+        weapons=(wp.weapon,),
+        users=((wp.weapon, wp.users),),
+    )
+
+
 def resolve_terrain_share(w: Work, uid: int, wp: WeaponPlan) -> None:
     """Resolve one share at a terrain piece through the attack sequence (§5.2) against the
     piece's profile and HP left; at 0 HP the piece is destroyed (§10.3): the battlefield
     loses it (no cover, blocking, levels or connections), and the models that stood on it
     stand on the board, unharmed (L4470-4473, as §6.6 places a destroyed Transport's
     passengers where it stood)."""
-
     piece = terrain_of_target(w, wp.target)
     assert piece is not None and piece.hp is not None
-    unit = terrain_unit(piece)
-    left = w.terrain_hp.get(piece.name, piece.hp)
-    target = UnitState(
-        profile=unit.profile,
-        weapons={},
-        models=[ModelState(left, (), False)],
-    )
-    attacker = to_unit_state(w, uid)
-    ap = AttackPlan(
-        attacker, target, wp.context, weapons=(wp.weapon,), users=((wp.weapon, wp.users),)
-    )
+    ap = terrain_attack_plan(w, uid, wp)
+    attacker, target = ap.attacker, ap.target
+    left = target.models[0].hp
     rolled = roll_attack(ap, w.dice)
     apply_rolled(ap, rolled)
     now = max(0, target.models[0].hp)
