@@ -128,6 +128,7 @@ def test_every_circumstance_of_the_attack_model_has_an_option() -> None:
         "cover_bonus": "--cover-bonus",
         "cover_armour": "--cover-armour",
         "cover_aegis": "--cover-aegis",
+        "cover_save": "--cover-save",
         "distance": "--distance",
         "darkside_power": "--darkside",
         "darkside_attacks": "--darkside",

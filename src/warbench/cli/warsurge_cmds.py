@@ -296,6 +296,9 @@ def odds(
     cover_aegis: int = typer.Option(
         0, "--cover-aegis", min=-5, max=5, help="Custom cover: AEGIS Save steps (§10.4)."
     ),
+    cover_save: int | None = typer.Option(
+        None, "--cover-save", min=2, max=6, help="Custom cover: an extra Cover Save, 2-6 (§10.4)."
+    ),
     advanced: bool = typer.Option(False, "--advanced", help="Advanced playstyle (§9)."),
     half_range: bool = typer.Option(
         False, "--half-range", help="A target model is within half the weapons' Range (Rapid)."
@@ -373,6 +376,7 @@ def odds(
             cover_bonus=cover_bonus,
             cover_armour=cover_armour,
             cover_aegis=cover_aegis,
+            cover_save=cover_save,
             within_half_range=half_range,
             distance=distance,
             playstyle=Playstyle.ADVANCED if advanced else Playstyle.STANDARD,

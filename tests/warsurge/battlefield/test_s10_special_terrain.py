@@ -290,6 +290,25 @@ def test_s10_5_example_2_bunker_with_a_one_way_escape_hatch_l4524() -> None:
     assert board.routes_from("Hatch") == []  # one way: nothing leads back in
 
 
+def test_s10_5_example_3_two_teleport_gates_l4551() -> None:
+    # "Two teleport gates are connected with a shared Transport Stat. At position A, a Unit of
+    # Troopers and an Enforcer Battlewalker embark a teleport gate with some of their Move then
+    # immediately disembark through the other teleport gate (B)" (L4551-4556)
+    board = city(
+        terrain=[
+            {"name": "Gate A", "circle": {"center": [10, 10], "radius": 2}, "transport": 400,
+             "connected_to": ["Gate B"]},
+            {"name": "Gate B", "circle": {"center": [40, 30], "radius": 2}, "transport": 400},
+        ]
+    )  # fmt: skip
+    assert board.can_embark_at("Gate A") and board.can_embark_at("Gate B")
+    assert board.disembark_from("Gate A") == ["Gate A", "Gate B"]
+    assert board.disembark_from("Gate B") == ["Gate B", "Gate A"]  # connected both ways
+    # destroying one gate cuts the connection (§10.3 with §10.5; ruling 21)
+    cut = board.with_terrain_destroyed("Gate B")
+    assert cut.disembark_from("Gate A") == ["Gate A"]
+
+
 def test_s10_5_gates_and_connections_are_checked() -> None:
     from warbench.kernel.errors import ProfileError
 

@@ -3,10 +3,12 @@ every invariant holds on every state and the record replays to the identical sta
 001_d3f5e425c5e1196d.txt §8-§10: heights, climbing, sight from above L2360, custom cover
 §10.4 in play).
 
-Default: one hive-city game per playstyle. The long run: ``WARBENCH_TERRAIN_GAMES=1000`` plays
-that many games in each playstyle (Standard, Advanced), boards in turn among the samples, on
+Default: three hive-city games (units on the gantry, a piece destroyed). The long run:
+``WARBENCH_TERRAIN_GAMES=1000`` plays that many games in each playstyle (Standard, Advanced) on
+the hive city (``WARBENCH_TERRAIN_BOARDS=a,b`` takes sample boards in turn instead), on
 ``WARBENCH_LONG_WORKERS`` processes (default 2); ``WARBENCH_LONG_LOG=FILE`` appends a line per
-game. The figures of the last long run are in ``docs/battlefield.md``.
+game (with its terrain attacks and destroyed pieces, §10.3). The figures of the last long run
+are in ``docs/battlefield.md``.
 """
 
 from __future__ import annotations
@@ -19,15 +21,19 @@ import pytest
 
 from tests.warsurge.game.helpers import ROSTERS, check_invariants
 from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.battlefield.measure import coherency_groups
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster
 from warbench.rulesets.warsurge.game.players import RandomLegalPlayer
 from warbench.rulesets.warsurge.game.record import GameRecord, replay
-from warbench.rulesets.warsurge.game.state import GameSetup, Location, build_setup
+from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Location, build_setup
+from warbench.rulesets.warsurge.game.terrain_field import field_of
 
 GAMES = int(os.environ.get("WARBENCH_TERRAIN_GAMES", "0"))
-BOARDS = ["hive_city_72x48", "ruins_48x48", "open_field_42x32", "city_72x48"]
+#: the long run's boards, in turn: the hive city (every feature of issue 12) unless
+#: ``WARBENCH_TERRAIN_BOARDS`` names others (comma-separated sample names)
+BOARDS = os.environ.get("WARBENCH_TERRAIN_BOARDS", "hive_city_72x48").split(",")
 PLAYSTYLES = ["standard", "advanced"]
 
 
@@ -36,9 +42,43 @@ def setup_for(board: str, playstyle: str) -> GameSetup:
     return build_setup(players, Field(sample_board(board)), max_turns=6, playstyle=playstyle)
 
 
+def check_terrain_invariants(before: GameState, state: GameState) -> None:
+    """Terrain invariants (§10.3, §4.7, §4.2 III) on the battlefield as it stands: HP left
+    within 0 and the piece's HP, never rising (destroyed stays destroyed); no base on
+    Impassable Ground; every unit on the table coherent across and up (6", L1918)."""
+    board = state.setup.field.board
+    old = dict(before.terrain_hp)
+    for name, hp in state.terrain_hp:
+        full = board.terrain_named(name).hp
+        assert full is not None and 0 <= hp <= full, f"{name}: {hp} HP left of {full}"
+        assert hp <= old.get(name, full), f"{name} gained HP"
+    assert set(old) <= set(dict(state.terrain_hp)), "a damaged piece was forgotten"
+    field = field_of(state)
+    for u in state.units:
+        if u.location is not Location.TABLE:
+            continue
+        xy = u.present_xy()
+        r = state.info(u.uid).radius
+        assert not field.g.on_impassable(xy, r).any(), f"{state.info(u.uid).label} on §4.7"
+        if not field.levels.flat and len(xy) > 1:
+            z = field.levels.z_of(xy)
+            pts = [(float(x), float(y)) for x, y in xy]
+            groups = coherency_groups(pts, [r] * len(pts), elevations=z.tolist())
+            assert len(groups) == 1, f"{state.info(u.uid).label} out of vertical Coherency"
+
+
 def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
     """Play one seeded random-legal game to its end, checking the invariants on every state
     and the replay; returns (actions, states with a model standing above the board)."""
+    steps, raised, _ = play_counted(board, playstyle, seed)
+    return steps, raised
+
+
+def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[str, int]]:
+    """:func:`play_checked`, also counting terrain events: ``terrain_attacks`` (shares at a
+    terrain piece), ``destroyed`` (pieces destroyed, §10.3) and ``stood_on`` (units on a piece
+    when it fell)."""
+    counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0}
     setup = setup_for(board, playstyle)
     state, _ = engine.new_game(setup, seed)
     check_invariants(state)
@@ -50,9 +90,17 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
         side = engine.acting_side(state)
         assert side is not None
         action = players[side].choose(state)
-        state, _events = engine.apply(state, action)
+        before = state
+        state, events = engine.apply(state, action)
+        for e in events:
+            if e.kind == "attack" and "terrain" in e.data:
+                counts["terrain_attacks"] += 1
+            elif e.kind == "terrain_destroyed":
+                counts["destroyed"] += 1
+                counts["stood_on"] += len(e.data["units"])
         rec.add(action, state)
         check_invariants(state)
+        check_terrain_invariants(before, state)
         if not levels.flat and any(
             u.location is Location.TABLE and (levels.z_of(u.present_xy()) > 0).any()
             for u in state.units
@@ -62,23 +110,34 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
         assert steps < 5000, "the game does not end"
     assert state.result is not None
     assert replay(rec).state.digest() == state.digest()
-    return steps, raised
+    return steps, raised, counts
 
 
-@pytest.mark.parametrize("playstyle", PLAYSTYLES)
-def test_a_hive_city_game_plays_to_the_end_with_every_invariant(playstyle: str) -> None:
-    # seed 1 puts units on the gantry (a level 3" up) for part of the game
-    steps, raised = play_checked("hive_city_72x48", playstyle, 1)
+@pytest.mark.parametrize(
+    ("playstyle", "seed", "what"),
+    [("standard", 19, "raised"), ("standard", 1, "destroyed"), ("advanced", 3, "raised")],
+)
+def test_a_hive_city_game_plays_to_the_end_with_every_invariant(
+    playstyle: str, seed: int, what: str
+) -> None:
+    # these seeds put units on the gantry (a level 3" up) for part of the game, or shoot a
+    # destructible piece down (§10.3)
+    steps, raised, counts = play_counted("hive_city_72x48", playstyle, seed)
     assert steps > 0
-    assert raised > 0
+    assert counts["terrain_attacks"] > 0
+    assert (raised if what == "raised" else counts["destroyed"]) > 0
 
 
 def _one(job: tuple[int, str]) -> str:
     k, playstyle = job
     board = BOARDS[k % len(BOARDS)]
     seed = random.Random(f"{playstyle}-{k}").randrange(2**31)
-    steps, raised = play_checked(board, playstyle, seed)
-    line = f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} ok"
+    steps, raised, c = play_counted(board, playstyle, seed)
+    line = (
+        f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} "
+        f"terrain_attacks={c['terrain_attacks']} destroyed={c['destroyed']} "
+        f"stood_on={c['stood_on']} ok"
+    )
     log = os.environ.get("WARBENCH_LONG_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as f:

@@ -163,6 +163,10 @@ class AttackContext:
     #: Bonus (1: 4+ becomes 3+; negative worsens it), agreed per terrain piece
     cover_armour: int = 0
     cover_aegis: int = 0
+    #: custom cover's additional Cover Save (§10.4 L4477-4478: "adding an additional Armour
+    #: Save as a form of 'Cover' Save"), e.g. 5 for 5+: rolled for each hit that failed its
+    #: Armour and AEGIS Saves, unmodified (docs/rulings.md "WARSURGE terrain in play" 6)
+    cover_save: int | None = None
     within_half_range: bool = False
     distance: float | None = None
     target_is_leader: bool = False
@@ -323,6 +327,9 @@ class DieProgram:
     loss_multiplier: int = 1
     volatile: DieProgram | None = None
     emergency_save: bool = False
+    #: §10.4 custom cover's Cover Save (2-6 for 2+ to 6+), after Armour and AEGIS; a hit that
+    #: ignores Armour Saves (Piercing Hit on a 6) ignores it too
+    cover_save: int | None = None
 
 
 @dataclass(frozen=True)
@@ -740,7 +747,10 @@ def _victim_program(
             and vperks.has("Emergency Save")
             and not victim.emergency_save_used
         ),
+        cover_save=ctx.cover_save if in_cover else None,
     )
+    if die.cover_save is not None:
+        notes.append(f"each hit that fails its Saves gets a {die.cover_save}+ Cover Save (§10.4)")
     if die.emergency_save:
         notes.append("the first hit that fails its Saves gets a 2+ Emergency Save")
     rerolls = [
@@ -1105,6 +1115,13 @@ def sample_dice(prog: DieProgram, n: int, dice: Dice, trials: int = 1) -> DiceOu
     aegis_ok = np.zeros(nh, dtype=np.bool_)
     aegis_ok[failed_idx] = _save_rolls(prog.aegis, failed_idx.size, dice, "AEGIS Save")
     unsaved = failed & ~aegis_ok
+    if prog.cover_save is not None:  # §10.4: custom cover's Cover Save, after AEGIS
+        c_idx = np.flatnonzero(unsaved & ~hit_six) if prog.six_ignores_armour else None
+        if c_idx is None:
+            c_idx = np.flatnonzero(unsaved)
+        if c_idx.size:
+            covered = dice.d6_array(c_idx.size, "Cover Save") >= prog.cover_save
+            unsaved[c_idx[covered]] = False
     hit_trial = trial_of[hit_die]
     spent = np.zeros(trials, dtype=np.bool_)
     if prog.emergency_save:

@@ -312,6 +312,8 @@ def unsaved_loss(prog: DieProgram, six: bool) -> tuple[float, tuple[tuple[int, f
     pa = 0.0 if (six and prog.six_ignores_armour) else prog.armour.probability()
     pg = 0.0 if (six and prog.six_ignores_aegis) else prog.aegis.probability()
     p_unsaved = (1 - pa) * (1 - pg)
+    if prog.cover_save is not None and not (six and prog.six_ignores_armour):
+        p_unsaved *= 1 - (7 - prog.cover_save) / 6  # §10.4 custom cover's Cover Save
     base: Dist = {prog.loss_constant: 1.0}
     if prog.loss_dice is not None:
         base = _add(base, _expr_dist(prog.loss_dice))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import string
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -108,14 +108,21 @@ def _model_disc(m: Disc | Footprint) -> Disc:
     return m.disc if isinstance(m, Footprint) else m
 
 
-def render_text(board: Board, units: Sequence[UnitDrawing] = (), cell: float = 1.0) -> str:
+def render_text(
+    board: Board,
+    units: Sequence[UnitDrawing] = (),
+    cell: float = 1.0,
+    status: Mapping[str, str] | None = None,
+) -> str:
     """A character map of the board, one character per ``cell`` inches, north at the top.
 
     ``.`` open ground, ``:`` a Deployment Zone, ``#`` impassable, ``X`` blocks line of sight,
     ``!`` dangerous, ``~`` difficult, ``%`` cover, ``*`` an Objective marker; each unit's
     models are drawn with its letter (listed in the legend below the map). Pieces with §10
     features (heights, HP, profiles, gates ...) and the Objectives are listed under the map.
+    ``status`` adds a game's word on a piece (its HP left, "destroyed", §10.3).
     """
+    status = status or {}
     nx = max(1, int(np.ceil(board.width / cell)))
     ny = max(1, int(np.ceil(board.height / cell)))
     xs = (np.arange(nx) + 0.5) * cell
@@ -150,18 +157,25 @@ def render_text(board: Board, units: Sequence[UnitDrawing] = (), cell: float = 1
     lines = ["".join(row) for row in grid[::-1]]
     title = f'{board.name or "Battlefield"} ({board.width:g}" x {board.height:g}")'
     for t in board.terrain:
-        if _new_features(t):
-            legend.append(f"{t.name}: {'; '.join(terrain_notes(t))}")
+        if _new_features(t) or t.name in status:
+            notes = [*terrain_notes(t), *([status[t.name]] if t.name in status else [])]
+            legend.append(f"{t.name}: {'; '.join(notes)}")
     for o in board.objectives:
         where = f"at ({o.at[0]:g}, {o.at[1]:g})" if o.at is not None else f"terrain {o.terrain}"
         legend.append(f"{OBJECTIVE_CHAR} Objective {o.name}: {where}")
     return "\n".join([title, *lines, *legend]) + "\n"
 
 
-def _figure(board: Board, units: Sequence[UnitDrawing], title: str | None) -> object:
+def _figure(
+    board: Board,
+    units: Sequence[UnitDrawing],
+    title: str | None,
+    status: Mapping[str, str] | None = None,
+) -> object:
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, Polygon, Rectangle
 
+    status = status or {}
     scale = 10 / max(board.width, board.height)
     fig = Figure(figsize=(board.width * scale + 0.5, board.height * scale + 0.8))
     ax = fig.add_subplot()
@@ -184,6 +198,8 @@ def _figure(board: Board, units: Sequence[UnitDrawing], title: str | None) -> ob
             fc = "#c8b68e"
         ec = "#d62728" if t.dangerous is not None else "black"
         hatch = "//" if t.difficult else None
+        if status.get(t.name, "").startswith("destroyed"):  # rubble (§10.3)
+            fc, hatch = "#e6dccb", "xx"
         ax.add_patch(
             Polygon(
                 t.polygon,
@@ -202,8 +218,9 @@ def _figure(board: Board, units: Sequence[UnitDrawing], title: str | None) -> ob
     labels: dict[tuple[Point, ...], list[str]] = {}
     for t in board.terrain:
         text = t.name
-        if _new_features(t):
-            text += "\n" + textwrap.fill("; ".join(terrain_notes(t)), 30)
+        if _new_features(t) or t.name in status:
+            notes = [*terrain_notes(t), *([status[t.name]] if t.name in status else [])]
+            text += "\n" + textwrap.fill("; ".join(notes), 30)
         labels.setdefault(tuple(t.polygon), []).append(text)
     for poly, texts in labels.items():
         cx, cy = shapely.Polygon(poly).representative_point().coords[0]
@@ -253,10 +270,15 @@ def _figure(board: Board, units: Sequence[UnitDrawing], title: str | None) -> ob
 
 
 def render_svg(
-    board: Board, units: Sequence[UnitDrawing], path: str | Path, title: str | None = None
+    board: Board,
+    units: Sequence[UnitDrawing],
+    path: str | Path,
+    title: str | None = None,
+    status: Mapping[str, str] | None = None,
 ) -> Path:
-    """Draw the board and units to an SVG file; returns its path."""
-    fig = _figure(board, units, title)
+    """Draw the board and units to an SVG file; returns its path (``status``: a game's word
+    on a piece, as for :func:`render_text`)."""
+    fig = _figure(board, units, title, status)
     fig.savefig(str(path), format="svg")  # type: ignore[attr-defined]
     return Path(path)
 
@@ -267,8 +289,9 @@ def render_png(
     path: str | Path,
     title: str | None = None,
     dpi: int = 120,
+    status: Mapping[str, str] | None = None,
 ) -> Path:
     """Draw the board and units to a PNG file; returns its path."""
-    fig = _figure(board, units, title)
+    fig = _figure(board, units, title, status)
     fig.savefig(str(path), format="png", dpi=dpi)  # type: ignore[attr-defined]
     return Path(path)

@@ -373,6 +373,8 @@ def counter_ask(w: Work, attack: Attack) -> CounterAsk | None:
     asked: list[int] = []
     for share in attack.targets:
         t = share[1]
+        if t >= len(w.units):  # a terrain piece makes no Counter Action (§10.3)
+            continue
         side = w.info(t).side
         if t in asked or side in w.flow.passed or t in a.supported:
             continue

@@ -45,6 +45,10 @@ from warbench.rulesets.warsurge.game.state import (
     UnitGS,
 )
 from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
+from warbench.rulesets.warsurge.game.terrain_attacks import (
+    resolve_terrain_share,
+    verify_terrain_share,
+)
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
 from warbench.rulesets.warsurge.game.work import (
     Work,
@@ -85,7 +89,13 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     if (twin := linked_refusal(w, uid, [s[0] for s in shares])) is not None:  # Twin, Triune
         raise err(twin, "Perks §12.5 Limitation")
     uperks = perks_of(info.unit.profile.perks)
+    at_terrain: list[WeaponPlan] = []
     for wname, target, chosen in shares:
+        if target >= len(w.units):  # a destructible terrain piece (§10.2 B, §10.3)
+            if (limit := weapon_refusal(w, uid, wname)) is not None:
+                raise err(limit, "Perks §12.5 Limitation")
+            at_terrain.append(verify_terrain_share(w, uid, wname, target, chosen, stationary))
+            continue
         if not 0 <= target < len(w.units) or not w.enemies(uid, target):
             raise err(f"unit {target} is not an enemy unit", "§5.3")
         if (limit := weapon_refusal(w, uid, wname)) is not None:  # Use I, Countdown … (Perks)
@@ -151,6 +161,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             cover_bonus=max(1, view.cover) + view.custom_cover.defence,  # §10.4
             cover_armour=0 if bare else view.custom_cover.armour,
             cover_aegis=0 if bare else view.custom_cover.aegis,
+            cover_save=None if bare else view.custom_cover.save_needed,  # §10.4 Cover Save
             within_half_range=view.distance <= rng / 2,
             distance=view.distance,
             attacker_point_cost=current_value(w, uid),
@@ -176,6 +187,9 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
     plans.sort(key=lambda p: order[p.weapon])
     plans = _perk_use(w, uid, action, plans)
+    # shares at destructible terrain go last, in profile order; Burst and Darkside are chosen
+    # for shares at units only (docs/rulings.md "WARSURGE terrain in play" 2)
+    plans += sorted(at_terrain, key=lambda p: order[p.weapon])
     return AttackPlanG(uid, tuple(plans))
 
 
@@ -419,6 +433,10 @@ def _attack_from(
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
     for k in range(start, len(plan.weapons)):
         wp = plan.weapons[k]
+        if wp.target >= len(w.units):  # at a destructible terrain piece (§10.3)
+            resolve_terrain_share(w, uid, wp)
+            _mark_type(info.weapon_types[wp.weapon], wp.models, heavy, battle)
+            continue
         if (k != start or chosen is None) and (mode := template_of(info, wp.weapon)):
             resolve_template(w, uid, wp, *mode, heavy, battle)  # Mode templates (perk_mode.py)
             continue
@@ -515,12 +533,7 @@ def _attack_from(
                 return False
             allocate_loss(own_plan, rolled.attacker_hp_lost)
             store_unit_state(w, uid, own)
-        wtype = info.weapon_types[wp.weapon]
-        for i in wp.models:
-            if wtype == WeaponType.HEAVY.value:
-                heavy[i] = True
-            elif wtype == WeaponType.BATTLE.value:
-                battle[i] = True
+        _mark_type(info.weapon_types[wp.weapon], wp.models, heavy, battle)
         new_cas = [
             i for i, m in enumerate(target.models) if m.hp <= 0 < before[i] and not m.removed
         ]
@@ -570,6 +583,15 @@ def _attack_from(
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
     _after_perk_uses(w, plan)
     return True
+
+
+def _mark_type(wtype: str, models: Sequence[int], heavy: list[bool], battle: list[bool]) -> None:
+    """The models that used a Heavy or Battle weapon (§5.1, for the rest of the Game Turn)."""
+    for i in models:
+        if wtype == WeaponType.HEAVY.value:
+            heavy[i] = True
+        elif wtype == WeaponType.BATTLE.value:
+            battle[i] = True
 
 
 def _own_choice_waits(own_plan: AttackPlan, loss: int) -> bool:

@@ -492,6 +492,7 @@ class StateCodec:
             "scripted": [[t, p, list(skip)] for t, p, skip in value.scripted],
             **({"pause": _pause_to_json(g.pause)} if g.pause is not None else {}),
             **({"restore": _restore_to_json(g.restore)} if g.restore is not None else {}),
+            **({"terrain_hp": [list(t) for t in g.terrain_hp]} if g.terrain_hp else {}),
         }
 
     def load(self, data: JSON) -> WarsurgeState:
@@ -525,6 +526,7 @@ class StateCodec:
                 result=None
                 if r is None
                 else GameResult(tuple(float(v) for v in r["values"]), r["winner"], r["turns"]),
+                terrain_hp=tuple((str(n), int(hp)) for n, hp in data.get("terrain_hp", ())),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise DataFileError("<state>", f"not a WARSURGE state: {exc!r}") from exc
@@ -566,6 +568,10 @@ class StateCodec:
                 "scripted": {"type": "array"},
                 "pause": {"type": "object"},
                 "restore": {"type": "object", "required": ["units", "counts", "dice"]},
+                "terrain_hp": {
+                    "type": "array",
+                    "items": {"type": "array", "prefixItems": [{"type": "string"}, _UID]},
+                },
             },
             "required": ["setup", "seed", "step", "flow", "engaged", "zones", "units", "result"],
         }
@@ -619,6 +625,19 @@ class ViewCodec:
                     "required": ["attacker", "target", "weapon", "loss", "candidates"],
                 },
                 "coherency": {"type": "object", "required": ["units", "counts"]},
+                # §10.3: destructible terrain's HP left, once any lost HP (0: destroyed)
+                "terrain_hp": {
+                    "type": "object",
+                    "additionalProperties": {"type": "integer", "minimum": 0},
+                },
+                # §10.2 L4404-4407, Perks L95: who holds terrain with a profile and Objectives
+                "control": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "kind", "sides", "controller", "contested"],
+                    },
+                },
             },
             "required": ["player", "turn", "phase", "active", "sides", "units", "over"],
         }

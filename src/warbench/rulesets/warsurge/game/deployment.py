@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
@@ -65,7 +66,33 @@ def verify_deploy(w: Work, action: Deploy) -> DeployPlan:
             "Reserve",
             "§3.6",
         )
+    why = vertical_coherency_at_deployment(w, uid, placed)
+    if why is not None:
+        raise err(*why)
     return DeployPlan(uid, placed, action.passengers)
+
+
+def vertical_coherency_at_deployment(
+    w: Work, uid: int, pos: Sequence[Point]
+) -> tuple[str, str] | None:
+    """§4.2 III (L1918-1919: "Vertical Coherency is 6"") when a unit is deployed: its models
+    form one group linked within 2" across the board and 6" up or down, on the floors the board
+    raises them to (ruling 18; ``docs/rulings.md`` "WARSURGE terrain in play" 7). Only a board
+    with levels more than 6" apart can refuse anything here."""
+    levels = w.field.levels
+    if levels.flat or max(levels.levels) <= VERTICAL_COHERENCY or len(pos) < 2:
+        return None
+    z = levels.z_of(geom.as_array(pos))
+    if float(z.max() - z.min()) <= VERTICAL_COHERENCY:
+        return None
+    r = w.info(uid).radius
+    if len(coherency_groups(list(pos), [r] * len(pos), elevations=z.tolist())) > 1:
+        return (
+            f"{w.label(uid)} would be deployed out of Coherency: its models would stand more "
+            f'than {VERTICAL_COHERENCY:g}" apart vertically',
+            "§4.2 III",
+        )
+    return None
 
 
 def _check_deploy_positions(w: Work, uid: int, pos: Sequence[Point], zone: int) -> None:
@@ -76,6 +103,7 @@ def _check_deploy_positions(w: Work, uid: int, pos: Sequence[Point], zone: int) 
             if why is not None:
                 raise err(why, "§3.6 step 3")
     prob = problem_positions(w, uid, pos, range(len(pos)), None, None, False)
+    prob = prob or vertical_coherency_at_deployment(w, uid, pos)
     if prob:
         raise err(*prob)
     if w.contacts(uid, geom.as_array(pos)):

@@ -547,11 +547,16 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
 
 def attack_candidates(w: Work, uid: int) -> Iterator[Action]:
     wt = weapon_targets(w, uid)
-    if not wt:
-        return
-    yield Attack(uid, tuple((wn, ts[0]) for wn, ts in wt.items()))
-    targets = sorted({t for ts in wt.values() for t in ts})
-    for t in targets:
-        combo = tuple((wn, t) for wn, ts in wt.items() if t in ts)
-        if combo:
-            yield Attack(uid, combo)
+    if wt:
+        yield Attack(uid, tuple((wn, ts[0]) for wn, ts in wt.items()))
+        targets = sorted({t for ts in wt.values() for t in ts})
+        for t in targets:
+            combo = tuple((wn, t) for wn, ts in wt.items() if t in ts)
+            if combo:
+                yield Attack(uid, combo)
+    # destructible terrain (§10.3), after the units: the first candidate stays the same
+    from warbench.rulesets.warsurge.game.terrain_attacks import terrain_attack_targets
+
+    tt = terrain_attack_targets(w, uid)
+    for t in sorted({t for ts in tt.values() for t in ts}):
+        yield Attack(uid, tuple((wn, t) for wn, ts in tt.items() if t in ts))

@@ -66,6 +66,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+from warbench.rulesets.warsurge.game.terrain_control import control_json
 
 __all__ = [
     "CORE",
@@ -463,7 +464,17 @@ class WarsurgeRuleset:
             "over": g.over,
             **({"casualties": g.pause.to_json()} if g.pause is not None else {}),
             **({"coherency": g.restore.to_json()} if g.restore is not None else {}),
+            # destructible terrain's HP left, once any is damaged (§10.3; 0: destroyed)
+            **({"terrain_hp": dict(g.terrain_hp)} if g.terrain_hp else {}),
+            # who holds terrain with a profile and the Objectives (§10.2 L4404-4407, Perks L95)
+            **({"control": control_json(g)} if _holdable(g) else {}),
         }
+
+
+def _holdable(g: GameState) -> bool:
+    """Whether the board has terrain with a profile or Objectives to hold."""
+    board = g.setup.field.board
+    return bool(board.objectives) or any(t.profile is not None for t in board.terrain)
 
 
 def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple[int, ...]]]:

@@ -10,6 +10,7 @@ from typing import Any
 from warbench.rulesets.warsurge.battlefield import render_png, render_svg, render_text
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Location
+from warbench.rulesets.warsurge.game.terrain_control import control
 from warbench.rulesets.warsurge.game.terrain_transport import terrain_notes
 
 
@@ -25,6 +26,24 @@ def drawings(state: GameState) -> list[tuple[str, int, list[tuple[tuple[float, f
     return out
 
 
+def terrain_status(state: GameState) -> dict[str, str]:
+    """Each destructible piece's HP left, or "destroyed" (§10.3), for the renders."""
+    out: dict[str, str] = {}
+    for t in state.setup.field.board.terrain:
+        if t.hp is None:
+            continue
+        left = dict(state.terrain_hp).get(t.name, t.hp)
+        out[t.name] = "destroyed (§10.3)" if left <= 0 else f"HP left {left}/{t.hp}"
+    return out
+
+
+def _board(state: GameState) -> Any:
+    """The battlefield as it stands: destroyed pieces destroyed (§10.3)."""
+    from warbench.rulesets.warsurge.game.terrain_field import field_of
+
+    return field_of(state).board
+
+
 def title(state: GameState) -> str:
     f = state.flow
     side = state.setup.sides[f.active] if f.active is not None else "-"
@@ -33,7 +52,10 @@ def title(state: GameState) -> str:
 
 def render_state_text(state: GameState) -> str:
     """The board as characters, then every unit's location, HP, Melee and value."""
-    lines = [title(state), render_text(state.setup.field.board, drawings(state), cell=1.0)]
+    lines = [
+        title(state),
+        render_text(_board(state), drawings(state), cell=1.0, status=terrain_status(state)),
+    ]
     for u in state.units:
         info = state.info(u.uid)
         where = u.location.value
@@ -48,6 +70,15 @@ def render_state_text(state: GameState) -> str:
             f"{u.current_hp}/{info.max_hp} HP, {state.current_value(u.uid):.1f} pts{extra}"
         )
     lines.extend(f"Inside {note}" for note in terrain_notes(state))  # §10.2 occupants
+    for h in control(state):  # §10.2 L4404-4407, Perks L95
+        who = (
+            "contested by " + ", ".join(state.setup.sides[s] for s in sorted(h.sides))
+            if h.contested
+            else f"held by {state.setup.sides[h.controller]}"
+            if h.controller is not None
+            else "held by nobody"
+        )
+        lines.append(f"{'Objective' if h.kind == 'objective' else 'Terrain'} {h.name}: {who}")
     values = state.side_values()
     lines.append(
         "Value on the battlefield: "
@@ -60,11 +91,13 @@ def render_state_svg(state: GameState, path: str | Path) -> Path:
     """The board as SVG; the title names the units inside terrain pieces (§10.2)."""
     inside = terrain_notes(state)
     head = title(state) + ("; inside " + "; ".join(inside) if inside else "")
-    return render_svg(state.setup.field.board, drawings(state), path, title=head)
+    return render_svg(
+        _board(state), drawings(state), path, title=head, status=terrain_status(state)
+    )
 
 
 def render_state_png(state: GameState, path: str | Path) -> Path:
-    out: Path = render_png(state.setup.field.board, drawings(state), path)
+    out: Path = render_png(_board(state), drawings(state), path, status=terrain_status(state))
     return out
 
 
@@ -80,6 +113,7 @@ _SUMMARY_KINDS = {
     "embark",
     "disembark",
     "destroyed",
+    "terrain_destroyed",
     "survivors",
     "melee_end",
     "length",

@@ -506,6 +506,9 @@ class GameState:
     pause: CasualtyPause | None = None
     #: the end of the Attack Phase waiting for Coherency to be restored (§4.2 IV), else None
     restore: CoherencyPause | None = None
+    #: destructible terrain that has lost HP (§10.3): ``(piece, HP left)`` in board order; a
+    #: piece at 0 is destroyed (``game/terrain.py``). Empty on a board nobody has damaged.
+    terrain_hp: tuple[tuple[str, int], ...] = ()
     cache: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # -- queries ------------------------------------------------------------------------
@@ -658,6 +661,8 @@ def canonical_json(state: GameState) -> str:
         data["pause"] = state.pause.to_json()
     if state.restore is not None:  # likewise
         data["restore"] = state.restore.to_json()
+    if state.terrain_hp:  # likewise: only once terrain has lost HP (§10.3)
+        data["terrain_hp"] = [list(t) for t in state.terrain_hp]
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 

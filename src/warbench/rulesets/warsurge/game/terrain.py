@@ -17,17 +17,23 @@ flat, and every answer is the flat one.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from warbench.rulesets.warsurge.battlefield import Board
-from warbench.rulesets.warsurge.battlefield.model import CustomCover
+from warbench.rulesets.warsurge.battlefield.model import CustomCover, Terrain
 from warbench.rulesets.warsurge.battlefield.movement import difficult_allowance
+from warbench.rulesets.warsurge.profiles import Unit
+
+#: a GameState or a Work (both have ``setup`` and ``terrain_hp``)
+GameStateLike = Any
 
 FloatArray = npt.NDArray[np.float64]
 Point = tuple[float, float]
@@ -160,6 +166,11 @@ class CoverEffect:
     def any(self) -> bool:
         return bool(self.defence or self.armour or self.aegis or self.save)
 
+    @property
+    def save_needed(self) -> int | None:
+        """The additional Cover Save as the number a D6 needs (``"5+"`` -> 5), or None."""
+        return int(self.save[0]) if self.save else None
+
 
 NO_CUSTOM_COVER = CoverEffect()
 
@@ -167,16 +178,16 @@ NO_CUSTOM_COVER = CoverEffect()
 def custom_cover(board: Board, sources: Sequence[str]) -> CoverEffect:
     """The custom cover of the pieces that give a unit its Cover Bonus (§10.4 L4475-4483,
     ruling 27): with several pieces, the one that helps the defender most (largest Defence
-    change, then Armour, then AEGIS) counts, so custom cover does not stack (the Cover Bonus
-    of §5.6 does not either)."""
-    best: tuple[tuple[int, int, int], CustomCover, str] | None = None
+    change, then Armour, then AEGIS, then the best Cover Save) counts, so custom cover does
+    not stack (the Cover Bonus of §5.6 does not either)."""
+    best: tuple[tuple[int, int, int, int], CustomCover, str] | None = None
     by_name = {t.name: t for t in board.terrain}
     for name in sources:
         t = by_name.get(name)
         if t is None or t.custom_cover is None:
             continue
         cc = t.custom_cover
-        rank = (cc.defence, cc.armour, cc.aegis)
+        rank = (cc.defence, cc.armour, cc.aegis, 7 - int(cc.save[0]) if cc.save else 0)
         if best is None or rank > best[0]:
             best = (rank, cc, name)
     if best is None:
@@ -191,3 +202,81 @@ def improved_save(save: int | None, steps: int) -> int | None:
     if save is None or not steps:
         return save
     return max(2, min(6, save - steps))
+
+
+# --------------------------------------------------------------------------------------------
+# Destructible terrain in play (§10.2 B/C, §10.3)
+# --------------------------------------------------------------------------------------------
+#
+# A destructible piece (``hp`` and a ``profile``) is a Target of the Attack action: a share
+# ``(weapon, target)`` whose ``target`` is past the last unit names the piece by its place on
+# the board (:func:`terrain_target`; ``docs/rulings.md`` "WARSURGE terrain in play" 2). Its HP
+# left is kept in ``GameState.terrain_hp`` from its first loss; at 0 it is destroyed: the game
+# measures on the board with the piece destroyed from then on (``Board.with_terrain_destroyed``),
+# and the models on or in it are unharmed (§10.3 L4470-4473, as §6.6).
+
+
+def terrain_target(state: GameStateLike, name: str) -> int:
+    """The target number of the terrain piece ``name`` in an Attack's shares (§10.3): the
+    number of units plus the piece's place on the board."""
+    board = state.setup.field.board
+    for k, t in enumerate(board.terrain):
+        if t.name == name:
+            return len(state.setup.units) + k
+    board.terrain_named(name)  # raises naming the pieces
+    raise AssertionError  # pragma: no cover
+
+
+def terrain_of_target(state: GameStateLike, target: int) -> Terrain | None:
+    """The terrain piece a share's ``target`` names, None for a unit (or no piece)."""
+    k = target - len(state.setup.units)
+    terrain = state.setup.field.board.terrain
+    return terrain[k] if 0 <= k < len(terrain) else None
+
+
+def terrain_hp_left(state: GameStateLike, name: str) -> int | None:
+    """The HP a destructible piece has left (None for an indestructible one, §10.2 A)."""
+    t = state.setup.field.board.terrain_named(name)
+    if t.hp is None:
+        return None
+    left: int = dict(state.terrain_hp).get(name, t.hp)
+    return left
+
+
+def destroyed_terrain(terrain_hp: Sequence[tuple[str, int]]) -> frozenset[str]:
+    """The pieces destroyed (HP left 0, §10.3)."""
+    return frozenset(name for name, hp in terrain_hp if hp <= 0)
+
+
+def terrain_unit(piece: Terrain) -> Unit:
+    """A destructible piece's profile as a unit (§10.2 B: "Give profiles to terrain"), cached.
+    Its Defence, Armour and AEGIS defend it; its HP is the piece's ``hp`` (one model: the piece
+    is one Target, ruling 3)."""
+    key = (piece.name, json.dumps(piece.profile, sort_keys=True, default=str))
+    hit = _UNITS.get(key)
+    if hit is None:
+        from warbench.rulesets.warsurge.io import unit_from_data
+
+        assert piece.profile is not None
+        data = dict(piece.profile)
+        data.setdefault("models", [{"count": 1}])  # the piece is one Target (ruling 3)
+        hit = _UNITS[key] = unit_from_data(data, "<board>", f"terrain {piece.name!r}")
+    return hit
+
+
+_UNITS: dict[tuple[str, str], Unit] = {}
+
+
+def terrain_refusal(state: GameStateLike, target: int) -> str | None:
+    """Why the terrain piece named by ``target`` cannot be attacked now, or None."""
+    piece = terrain_of_target(state, target)
+    if piece is None:
+        return f"there is no unit or terrain piece {target}"
+    if piece.hp is None or piece.profile is None:
+        return (
+            f"{piece.name} is indestructible: only terrain with HP and a profile can be "
+            "attacked (§10.2 A/B)"
+        )
+    if (terrain_hp_left(state, piece.name) or 0) <= 0:
+        return f"{piece.name} is already destroyed (§10.3)"
+    return None

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from warbench.rulesets.warsurge.battlefield.measure import objective_control, terrain_control
 from warbench.rulesets.warsurge.game.state import GameState, Location
+from warbench.rulesets.warsurge.game.terrain_field import field_of
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
     active P L1775, Paralysis P L2800, Concealed P L4151 ...: the perks engine knows them);
     by default every unit on the battlefield counts. The books give no score for it (Book 3
     is not among the sources); perks and views ask."""
-    board = state.setup.field.board
+    board = field_of(state).board  # a destroyed piece has no profile left (§10.3)
     r_of = {info.uid: info.radius for info in state.setup.units}
     units = [
         (state.setup.units[u.uid].side, [(p, r_of[u.uid]) for p in (u.pos[i] for i in u.present())])
@@ -56,3 +57,18 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
         for o in board.objectives
     ]
     return tuple(out)
+
+
+def control_json(state: GameState) -> list[dict[str, object]]:
+    """:func:`control` for views: each piece with a profile and each Objective, the sides
+    holding it, its controller (None: nobody or contested) and whether it is contested."""
+    return [
+        {
+            "name": h.name,
+            "kind": h.kind,
+            "sides": sorted(h.sides),
+            "controller": h.controller,
+            "contested": h.contested,
+        }
+        for h in control(state)
+    ]

@@ -79,6 +79,12 @@ class Work:
         self._state = state
         self.setup = state.setup
         self.field = state.setup.field
+        #: destructible terrain's HP left where it lost any (§10.3, ``game/terrain.py``)
+        self.terrain_hp: dict[str, int] = dict(state.terrain_hp)
+        if state.terrain_hp:
+            from warbench.rulesets.warsurge.game.terrain_field import field_of
+
+            self.field = field_of(state)
         self.units: list[UnitGS] = list(state.units)
         self.engaged: set[tuple[int, int]] = set(state.engaged)
         self.flow: Flow = state.flow
@@ -130,12 +136,29 @@ class Work:
             result=self.result,
             pause=self.pause,
             restore=self.restore,
+            terrain_hp=self._terrain_hp(),
         )
         if self._index is not None:
             out.cache["index"] = self._index
         elif self._additive and self._grown_from is not None:
             out.cache["index_parent"] = self._grown_from
         return out
+
+    def _terrain_hp(self) -> tuple[tuple[str, int], ...]:
+        if not self.terrain_hp:
+            return ()
+        order = {t.name: k for k, t in enumerate(self.setup.field.board.terrain)}
+        return tuple(sorted(self.terrain_hp.items(), key=lambda kv: order[kv[0]]))
+
+    def terrain_changed(self, field: Any) -> None:
+        """The battlefield changed under the models (a terrain piece destroyed, §10.3): measure
+        on ``field`` from now on, and forget every answer kept with the table index (sight,
+        cover and paths were asked of the old terrain)."""
+        self.field = field
+        self._index = None
+        self._grown_from = None
+        self._additive = False
+        self.dirty = True
 
     def emit(self, kind: str, text: str, rule: str = "", **data: Any) -> None:
         self.events.append(
