@@ -141,3 +141,27 @@ def test_l1073_collision_attack_odds_are_the_games_profile_read_exactly() -> Non
     assert from_behind["hit"] > row["hit"]
     refused = pres.odds({}, None, {**sword, "target": 0}, front, 0)
     assert refused is not None and refused["refused"]
+
+
+def test_s10_3_odds_of_an_attack_at_a_terrain_piece_are_the_games_plan() -> None:
+    """An attack at a destructible terrain piece (001 §10.2 B, §10.3 L4470) shows the odds of
+    the game's own plan for it (``terrain_attacks.terrain_attack_plan``: the piece as one model
+    with its HP left), named by the piece; it failed before with the target read as a unit."""
+    from types import SimpleNamespace
+
+    from tests.warsurge.game.test_terrain_destructible import DECK, _state
+    from warbench.rulesets.warsurge.game.actions import Attack
+    from warbench.rulesets.warsurge.game.codecs import ActionCodec
+    from warbench.rulesets.warsurge.game.terrain import terrain_target
+    from warbench.web.play.scenes import _engine_odds
+
+    state = _state(DECK)
+    deck = terrain_target(state, "Deck")
+    action = ActionCodec().dump(Attack(0, (("Gun", deck),)))
+    assert isinstance(action, dict)
+    out = _engine_odds({}, SimpleNamespace(game=state), 0, action)
+    assert "refused" not in out
+    (row,) = out["targets"]
+    assert isinstance(row, dict)
+    assert row["target"] == deck and row["label"] == "Deck"
+    assert "error" not in row and row["exact"] is True

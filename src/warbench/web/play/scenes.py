@@ -325,6 +325,8 @@ def _engine_odds(
     from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
     from warbench.rulesets.warsurge.game.perk_effects import status_dice
     from warbench.rulesets.warsurge.game.protocol import known_state
+    from warbench.rulesets.warsurge.game.terrain import terrain_of_target
+    from warbench.rulesets.warsurge.game.terrain_attacks import terrain_attack_plan
     from warbench.rulesets.warsurge.game.work import Work, to_unit_state
     from warbench.rulesets.warsurge.odds import AttackPlan, attack_odds
 
@@ -337,17 +339,23 @@ def _engine_odds(
         return {"targets": [], "refused": str(exc)}
     out: list[dict[str, JSON]] = []
     for wp in plan.weapons:
-        ctx = status_dice(wp.context, w.units[plan.uid].statuses, w.units[wp.target].statuses)
-        ap = AttackPlan(
-            to_unit_state(w, plan.uid),
-            to_unit_state(w, wp.target),
-            ctx,
-            weapons=(wp.weapon,),
-            users=((wp.weapon, wp.users),),
-        )
+        if wp.target >= len(w.units):  # a destructible terrain piece (§10.3)
+            piece = terrain_of_target(w, wp.target)
+            ap = terrain_attack_plan(w, plan.uid, wp)
+            ctx, label = ap.context, piece.name if piece is not None else f"terrain {wp.target}"
+        else:
+            ctx = status_dice(wp.context, w.units[plan.uid].statuses, w.units[wp.target].statuses)
+            ap = AttackPlan(
+                to_unit_state(w, plan.uid),
+                to_unit_state(w, wp.target),
+                ctx,
+                weapons=(wp.weapon,),
+                users=((wp.weapon, wp.users),),
+            )
+            label = w.label(wp.target)
         row: dict[str, JSON] = {
             "target": wp.target,
-            "label": w.label(wp.target),
+            "label": label,
             "weapons": [wp.weapon],
             "models": wp.users,
             "situation": {
