@@ -48,7 +48,12 @@ from warbench.rulesets.warsurge.game.state import (
 #: 4: terrain in play (issue 12): sight and cover with heights (L2360), climbing levels and
 #: vertical Coherency, custom cover (§10.4), passengers of an engaged Transport (§6.9: out of
 #: its Melee, no Weapon Type modifiers). Flat boards without custom cover play as before.
-ENGINE_VERSION = "warsurge-game-4"
+#: 5: 86 more perk ranks in play (issue 11: Mode templates, Movement, Leadership, Deployment,
+#: targeting limits, forms, relocation, revival, Reserve); destructible terrain and the Cover
+#: Save (§10.3, §10.4); terrain as a Transport (§10.2); a destroyed Transport's survivors
+#: (§6.6), Base Contact (§4.4 III) and Advanced Coherency as decisions when their automation is
+#: off. Seeded games with no perks on boards without such terrain play as before.
+ENGINE_VERSION = "warsurge-game-5"
 
 __all__ = [
     "ENGINE_VERSION",
