@@ -31,6 +31,9 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
+from warbench.ai.navigate import nav_grid
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
 from warbench.play.players import Budget
@@ -45,7 +48,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import EndStep
-from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.movement import plan_towards, unit_allowance
 from warbench.rulesets.warsurge.game.players import ScriptedPlayer, seek_sight, sees_a_target
 from warbench.rulesets.warsurge.game.state import Automation, GameState, Location, Phase
 from warbench.rulesets.warsurge.game.work import Work
@@ -54,6 +57,10 @@ from warbench.rulesets.warsurge.game.work import Work
 EMBARK_DISTANCE = 18.0
 #: Passengers disembark once an enemy is this close to them (inches).
 DISEMBARK_DISTANCE = 14.0
+#: Clearance added to a base's radius on the navigation grid (inches).
+PATH_MARGIN = 0.25
+#: Path moves whose real placement is worked out (the cheapest proposals first).
+PATH_TRIES = 6
 
 
 @dataclass
@@ -205,18 +212,47 @@ class TacticalBot(ScriptedPlayer):
                 for tr in w.side_units(info.side)
                 if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE
             )
-        if dash and not melee_unit:
-            return opts  # shooters keep their weapons usable (Battle/Heavy, §5.1)
+        if dash and not melee_unit and _fired(u):
+            return opts  # models that used a Battle/Heavy weapon may not Dash (§5.1)
         sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         if in_range and sees:
             return opts  # a target in sight: stay and shoot (Heavy weapons need it, §5.1)
+        paths = self._path_moves(w, uid, foe, allowance, dash)
         tgt = w.xy(foe).mean(axis=0)
-        toward = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        toward = paths[0] if paths else straight
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
-        opts.append(toward)
+        opts.extend(paths)
+        opts.append(straight)
         return opts
+
+    def _path_moves(self, w: Work, uid: int, foe: int, allowance: float, dash: bool) -> list[Move]:
+        """Straight moves toward ``foe`` along the cheapest path round the terrain
+        (:mod:`warbench.ai.navigate`), best first by where the engine's own placement of the
+        formation ends (``plan_towards``); empty when none makes progress."""
+        info = w.info(uid)
+        grid = nav_grid(w.field.board, info.radius + PATH_MARGIN)
+        goals = [(float(x), float(y)) for x, y in w.xy(foe)]
+        if not goals:
+            return []
+        dist = grid.cost_to(goals)
+        centre = w.xy(uid).mean(axis=0)
+        start = (float(centre[0]), float(centre[1]))
+        here = grid.at(dist, start)
+        scored: list[tuple[float, int, tuple[float, float]]] = []
+        for k, (_, end) in enumerate(grid.steps(start, allowance, dist)[:PATH_TRIES]):
+            try:
+                new = plan_towards(w, uid, end, allowance, dash)
+            except WarbenchError:
+                continue
+            xy = np.asarray(new, dtype=np.float64).mean(axis=0)
+            value = grid.at(dist, (float(xy[0]), float(xy[1])))
+            if value < here - 0.25:
+                scored.append((value, k, end))
+        scored.sort()
+        return [Move(uid, to=end, dash=dash) for _, _, end in scored]
 
     # -- expected damage -------------------------------------------------------------------
     def _best_shot(self, w: Work, uid: int, foes: list[tuple[float, int]]) -> float:
@@ -251,6 +287,11 @@ class TacticalBot(ScriptedPlayer):
         hp_left = ub.current_hp
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
         return min(frac * alive, float(hp_left)) * per_hp
+
+
+def _fired(u: Any) -> bool:
+    """Some model of the unit used a Battle or Heavy weapon this Game Turn (§5.1)."""
+    return any(u.heavy) or any(u.battle)
 
 
 def _reach(w: Work, uid: int) -> int:
