@@ -57,6 +57,8 @@ from warbench.rulesets.warsurge.game.work import Work
 EMBARK_DISTANCE = 18.0
 #: Passengers disembark once an enemy is this close to them (inches).
 DISEMBARK_DISTANCE = 14.0
+#: Deployment spots tried per unit (each is a placement search by the engine).
+DEPLOY_TRIES = 16
 #: Clearance added to a base's radius on the navigation grid (inches).
 PATH_MARGIN = 0.25
 #: Path moves whose real placement is worked out (the cheapest proposals first).
@@ -69,6 +71,7 @@ class TacticalBot(ScriptedPlayer):
     changes of the module docstring (``choose(state) -> action`` like every engine player)."""
 
     name: str = "tactical"
+    _stuck: set[int] = field(default_factory=set)
     _odds: dict[tuple[int, int, str, bool], float] = field(default_factory=dict)
 
     def choose(self, state: GameState) -> Action:
@@ -82,17 +85,23 @@ class TacticalBot(ScriptedPlayer):
         if key != self._phase_key:
             self._phase_key = key
             self._skip = set()
+            self._stuck = set()
         legal = engine.legal_actions(state)
         w = legal._work
         units = sorted(
-            (u for u in legal.units() if u not in self._skip),
+            (u for u in legal.units() if u not in self._skip and u not in self._stuck),
             key=lambda u: (-state.setup.units[u].transport, -state.setup.units[u].points, u),
         )
         for uid in units:
-            for action in self._options(w, uid, flow.phase, state):
+            options = self._options(w, uid, flow.phase, state)
+            for action in options:
                 if engine.can(state, action):
+                    if isinstance(action, Move | Deploy | Disembark | Embark):
+                        self._stuck = set()  # a unit out of the way: the stuck ones try again
                     return action
-            self._skip.add(uid)
+            # nothing to do stays so for the phase; a unit whose every option was refused
+            # (a friend in the way, most often) tries again once another unit has moved
+            (self._stuck if options else self._skip).add(uid)
         if flow.phase is Phase.ACTIONS and flow.adv is not None and flow.adv.step_done:
             return EndStep()
         return Pass()
@@ -115,28 +124,33 @@ class TacticalBot(ScriptedPlayer):
         return self._move(w, uid, phase is Phase.DASH, state)
 
     def _deploy(self, w: Work, uid: int) -> list[Action]:
-        """Spread along the front of the zone; Transports carry close-range units (§3.6, §6.2)."""
+        """Spread along the front of the zone; Transports carry close-range units (§3.6, §6.2).
+
+        The spots are a grid of points inside the Deployment Zone (any shape: the diagonal
+        layout's zones are triangles), ordered by depth behind the zone's front (toward the
+        enemy's zone) in 2" bands, then by distance from this unit's slot along the front:
+        the side's units take slots spread over the front, middle first."""
         info = w.info(uid)
-        zone = w.zones[info.side]
-        assert zone is not None
-        pts = engine.zone_points(w, zone)
-        cx, cy = pts[0]  # the zone's centre (engine.zone_points)
-        dx, dy = w.field.width / 2 - cx, w.field.height / 2 - cy
-        norm = math.hypot(dx, dy) or 1.0
-        ahead = [((x - cx) * dx + (y - cy) * dy) / norm for x, y in pts]
-        front = [p for p, a in zip(pts, ahead, strict=True) if a >= max(ahead) - 0.5]
-        front = _spread_order(front) or pts[:1]
-        placed = sum(
-            1 for v in w.side_units(info.side) if w.units[v].location is not Location.RESERVE
-        )
-        spot = front[placed % len(front)]
-        rest = [p for p in pts if p != spot]
+        spots = _front_spots(w, info.side, info.radius)
+        # the engine places the models round the point: keep the formation's depth behind it
+        depth = 1.2 * info.radius * math.sqrt(max(1, info.models))
+        spots = [s for s in spots if s[0] * 2 >= depth - 2] or spots
+        if not spots:
+            return []
+        mine = [v for v in w.side_units(info.side) if w.units[v].location is not Location.EMBARKED]
+        placed = sum(1 for v in mine if w.units[v].location is not Location.RESERVE)
+        lateral = [lat for _, lat, _ in spots]
+        lo, hi = min(lateral), max(lateral)
+        n = max(1, len(mine))
+        slots = _spread_order([(lo + (j + 0.5) * (hi - lo) / n, 0.0) for j in range(n)])
+        slot = slots[placed % len(slots)][0]
+        ordered = sorted(spots, key=lambda s: (s[0], abs(s[1] - slot)))
+        points = [p for _, _, p in ordered[:DEPLOY_TRIES]]
         passengers = self._passengers(w, uid) if info.transport else ()
         opts: list[Action] = []
         if passengers:
-            opts.append(Deploy(uid, at=spot, passengers=passengers))
-        opts.append(Deploy(uid, at=spot))
-        opts.extend(Deploy(uid, at=p) for p in [*front, *rest] if p != spot)
+            opts.extend(Deploy(uid, at=p, passengers=passengers) for p in points[:4])
+        opts.extend(Deploy(uid, at=p) for p in points)
         return opts
 
     def _passengers(self, w: Work, uid: int) -> tuple[int, ...]:
@@ -296,6 +310,47 @@ def _fired(u: Any) -> bool:
 
 def _reach(w: Work, uid: int) -> int:
     return max((wp.range for wp in w.info(uid).unit.weapons), default=0)
+
+
+def _front_spots(w: Work, side: int, radius: float) -> list[tuple[int, float, tuple[float, float]]]:
+    """Points of ``side``'s Deployment Zone on a 1.5" grid where a base of ``radius`` fits,
+    as ``(2" band behind the front, position along the front, point)``; the front faces the
+    other sides' zones (the board's centre when none is known)."""
+    zone = w.zones[side]
+    assert zone is not None
+    field = w.field
+    x0, y0, x1, y1 = field.zone_bounds(zone)
+    cx, cy = field.zone_centre(zone)
+    others = [field.zone_centre(z) for s, z in enumerate(w.zones) if s != side and z is not None]
+    if others:
+        tx = sum(p[0] for p in others) / len(others)
+        ty = sum(p[1] for p in others) / len(others)
+    else:
+        tx, ty = field.width / 2, field.height / 2
+    dx, dy = tx - cx, ty - cy
+    norm = math.hypot(dx, dy) or 1.0
+    fx, fy = dx / norm, dy / norm
+    xs = np.arange(x0 + 0.75, x1, 1.5)
+    ys = np.arange(y0 + 0.75, y1, 1.5)
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    if not len(pts):
+        return []
+    ok = field.zone_holds(zone, pts, radius)
+    pts = pts[ok]
+    if not len(pts):
+        return []
+    clear = ~np.asarray(field.g.on_impassable(pts, radius))
+    pts = pts[clear]
+    if not len(pts):
+        return []
+    ahead = (pts[:, 0] - cx) * fx + (pts[:, 1] - cy) * fy
+    along = (pts[:, 0] - cx) * -fy + (pts[:, 1] - cy) * fx
+    top = float(ahead.max())
+    return [
+        (int((top - float(a)) // 2), round(float(b), 3), (round(float(x), 3), round(float(y), 3)))
+        for (x, y), a, b in zip(pts.tolist(), ahead, along, strict=True)
+    ]
 
 
 def _spread_order(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
