@@ -57,6 +57,9 @@ from warbench.rulesets.warsurge.game.work import Work
 EMBARK_DISTANCE = 18.0
 #: Passengers disembark once an enemy is this close to them (inches).
 DISEMBARK_DISTANCE = 14.0
+#: A charge is made only when its expected damage is at least this share of what the foe's
+#: melee is expected to take back.
+CHARGE_RISK = 0.5
 #: Deployment spots tried per unit (each is a placement search by the engine).
 DEPLOY_TRIES = 16
 #: Clearance added to a base's radius on the navigation grid (inches).
@@ -212,13 +215,23 @@ class TacticalBot(ScriptedPlayer):
         if has_melee:
             shooting = self._best_shot(w, uid, foes)
             charges = [
-                (self._worth(w, uid, f, None, True), f) for d, f in foes[:4] if d <= allowance
+                (self._worth(w, uid, f, None, True), self._worth(w, f, uid, None, True), f)
+                for d, f in foes[:4]
+                if d <= allowance
             ]
-            charges.sort(key=lambda c: -c[0])
+            charges.sort(key=lambda c: -(c[0] - c[1]))
             opts.extend(
                 Move(uid, engage=f, dash=dash)
-                for gain, f in charges
-                if melee_unit or gain > shooting
+                for gain, loss, f in charges
+                if (melee_unit or gain > shooting) and gain >= CHARGE_RISK * loss
+            )
+        if melee_unit and len(foes) > 1:
+            # head for the Melee it wins: what it takes off the foe less what the foe's melee
+            # takes back, the farther the less (§4.3, §5.8)
+            scale = 2.0 * max(1.0, float(allowance))
+            dist, foe = max(
+                foes[:4],
+                key=lambda df: (self._melee_edge(w, uid, df[1]) / (1.0 + df[0] / scale), -df[0]),
             )
         if not info.transport and dist > EMBARK_DISTANCE:
             opts.extend(
@@ -269,6 +282,10 @@ class TacticalBot(ScriptedPlayer):
         return [Move(uid, to=end, dash=dash) for _, _, end in scored]
 
     # -- expected damage -------------------------------------------------------------------
+    def _melee_edge(self, w: Work, uid: int, foe: int) -> float:
+        """What the unit's melee is expected to take off ``foe`` less what ``foe``'s takes back."""
+        return self._worth(w, uid, foe, None, True) - self._worth(w, foe, uid, None, True)
+
     def _best_shot(self, w: Work, uid: int, foes: list[tuple[float, int]]) -> float:
         """The most point value the unit's shooting is expected to take off one enemy unit
         in range (0 when none is)."""
