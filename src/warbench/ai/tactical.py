@@ -363,10 +363,17 @@ def _front_spots(w: Work, side: int, radius: float) -> list[tuple[int, float, tu
         return []
     ahead = (pts[:, 0] - cx) * fx + (pts[:, 1] - cy) * fy
     along = (pts[:, 0] - cx) * -fy + (pts[:, 1] - cy) * fx
-    top = float(ahead.max())
+    # depth behind the front at each place along it (2" strips): a zone's front need not
+    # face the enemy squarely (the diagonal layout's triangles)
+    strip = np.floor(along / 2).astype(int)
+    top: dict[int, float] = {}
+    for k, a in zip(strip.tolist(), ahead.tolist(), strict=True):
+        top[k] = max(top.get(k, a), a)
     return [
-        (int((top - float(a)) // 2), round(float(b), 3), (round(float(x), 3), round(float(y), 3)))
-        for (x, y), a, b in zip(pts.tolist(), ahead, along, strict=True)
+        (int((top[k] - a) // 2), round(b, 3), (round(x, 3), round(y, 3)))
+        for (x, y), a, b, k in zip(
+            pts.tolist(), ahead.tolist(), along.tolist(), strip.tolist(), strict=True
+        )
     ]
 
 
