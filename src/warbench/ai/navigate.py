@@ -130,12 +130,18 @@ class NavGrid:
         return float(dist[r, c]) + math.hypot(p[0] - cx, p[1] - cy)
 
     def clear_line(self, a: Sequence[float], b: Sequence[float]) -> bool:
-        """No blocked cell under the segment ``a``-``b`` (sampled every half cell)."""
+        """No blocked cell under the segment ``a``-``b`` (sampled every half cell), but for
+        the cells it starts in: a unit standing where the grid is blocked (a wide clearance
+        near a wall) may leave, never re-enter."""
         n = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / (CELL / 2)))
         t = np.linspace(0.0, 1.0, n + 1)
         xs = np.clip(((a[0] + (b[0] - a[0]) * t) / CELL).astype(int), 0, self.nx - 1)
         ys = np.clip(((a[1] + (b[1] - a[1]) * t) / CELL).astype(int), 0, self.ny - 1)
-        return not bool(self.blocked[ys, xs].any())
+        hit = self.blocked[ys, xs]
+        if not hit[0]:
+            return not bool(hit.any())
+        out = np.flatnonzero(~hit)
+        return bool(len(out)) and not bool(hit[out[0] :].any())
 
     def steps(
         self, start: Sequence[float], allowance: float, dist: FloatGrid, directions: int = 24

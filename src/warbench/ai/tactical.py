@@ -260,13 +260,34 @@ class TacticalBot(ScriptedPlayer):
         (:mod:`warbench.ai.navigate`), best first by where the engine's own placement of the
         formation ends (``plan_towards``); empty when none makes progress."""
         info = w.info(uid)
-        grid = nav_grid(w.field.board, info.radius + PATH_MARGIN)
         goals = [(float(x), float(y)) for x, y in w.xy(foe)]
         if not goals:
             return []
-        dist = grid.cost_to(goals)
-        centre = w.xy(uid).mean(axis=0)
+        xy = w.xy(uid)
+        centre = xy.mean(axis=0)
         start = (float(centre[0]), float(centre[1]))
+        # the centre's clearance first; then the whole formation's, so a wide unit that
+        # cannot squeeze through a gap goes round it (the engine moves it rigidly, §4.1)
+        spread = float(np.hypot(*(xy - centre).T).max()) if len(xy) > 1 else 0.0
+        for radius in (info.radius + PATH_MARGIN, info.radius + spread + PATH_MARGIN):
+            moves = self._paths_on(w, uid, start, goals, radius, allowance, dash)
+            if moves or spread < 1.0:
+                return moves
+        return []
+
+    def _paths_on(
+        self,
+        w: Work,
+        uid: int,
+        start: tuple[float, float],
+        goals: list[tuple[float, float]],
+        radius: float,
+        allowance: float,
+        dash: bool,
+    ) -> list[Move]:
+        """:meth:`_path_moves` on the grid for bases of ``radius``."""
+        grid = nav_grid(w.field.board, radius)
+        dist = grid.cost_to(goals)
         here = grid.at(dist, start)
         scored: list[tuple[float, int, tuple[float, float]]] = []
         for k, (_, end) in enumerate(grid.steps(start, allowance, dist)[:PATH_TRIES]):
