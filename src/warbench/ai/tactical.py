@@ -77,6 +77,13 @@ class TacticalBot(ScriptedPlayer):
     _stuck: set[int] = field(default_factory=set)
     _odds: dict[tuple[int, int, str, bool], float] = field(default_factory=dict)
 
+    def forget(self) -> None:
+        """Forget what this phase taught (units with nothing to do, units stuck): for a bot
+        asked about states of different games (a search's playouts); the odds stay."""
+        self._phase_key = (0, "")
+        self._skip = set()
+        self._stuck = set()
+
     def choose(self, state: GameState) -> Action:
         """The scripted loop, Transports first when deploying (they carry passengers)."""
         flow = state.flow
