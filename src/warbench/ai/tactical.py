@@ -246,8 +246,10 @@ class TacticalBot(ScriptedPlayer):
                 for tr in w.side_units(info.side)
                 if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE
             )
-        if dash and not melee_unit and _fired(u):
-            return opts  # models that used a Battle/Heavy weapon may not Dash (§5.1)
+        if dash and not melee_unit and (_fired(u) or dist - allowance < _threat(w, foes)):
+            # models that used a Battle/Heavy weapon may not Dash (§5.1); a shooter Dashes
+            # only while it stays out of the enemy's reach next Game Turn (Move plus Range)
+            return opts
         sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         if in_range and sees:
@@ -346,6 +348,15 @@ class TacticalBot(ScriptedPlayer):
         hp_left = ub.current_hp
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
         return min(frac * alive, float(hp_left)) * per_hp
+
+
+def _threat(w: Work, foes: list[tuple[float, int]]) -> float:
+    """How far the nearest enemy units reach in a Game Turn: Move plus their longest Range."""
+    out = 0.0
+    for _, f in foes[:4]:
+        info = w.info(f)
+        out = max(out, float(info.unit.profile.move) + _reach(w, f))
+    return out
 
 
 def _fired(u: Any) -> bool:
