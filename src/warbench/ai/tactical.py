@@ -2,20 +2,33 @@
 
 The engine's own scripted AI (``rulesets.warsurge.game.players.ScriptedPlayer``) is every
 decision's ``default`` and the player of the seeded fingerprint games, so it stays as it is;
-this player is a separate kind (issue 15) that changes five of its habits:
+this player is a separate kind (issue 15) that changes these habits:
 
 * **deployment is spread** over the front of the Deployment Zone (Core Rules
-  001_d3f5e425c5e1196d.txt §3.6) instead of every unit aiming at the same spot, Transports
+  001_d3f5e425c5e1196d.txt §3.6) instead of every unit aiming at the same spot: spots on a
+  grid of the zone (of any shape: the diagonal layout's zones are triangles), the front
+  measured strip by strip along it, each unit at its own slot along the front; Transports
   first and carrying units that want to get close (§6.2: a Transport deploys with its
   passengers embarked);
+* **paths round terrain**: the engine moves a unit in a straight line (§4.1), so the player
+  aims each move along the cheapest path round Impassable Ground (§4.7), Difficult (§4.5) and
+  Dangerous Ground (§4.6) on a grid of the board (``ai.navigate``), checking where the
+  engine's placement of the formation really ends; a wide formation that cannot squeeze
+  through a gap is routed with its whole width;
 * **targets by expected damage**: each weapon attacks the target whose point value it is
   expected to take the most of (the exact odds engine, ``warbench.api.odds``, capped at the
   HP the target has left), not the nearest (§5.2);
 * **charges when its melee beats its shooting**: a unit with both kinds of weapon moves into
   Base Contact (§4.3) when its expected melee damage against a reachable enemy is larger than
-  its best shooting, not only pure-melee units;
+  its best shooting, not only pure-melee units; a charge is made only when it is expected to
+  take at least half what the foe's melee takes back, and a melee unit heads for the Melee
+  it wins (damage dealt less damage taken, the farther the less), not the nearest enemy;
 * **advances with nothing in sight**: a unit that sees no target moves (toward the enemy,
-  else around what blocks its sight) instead of holding its ground by distance alone;
+  else around what blocks its sight) instead of holding its ground by distance alone; a
+  shooter that fired no Battle or Heavy weapon this Game Turn also Dashes toward the enemy
+  while it stays out of the enemy's reach next turn (Move plus Range, §5.1);
+* **a unit blocked by a friend tries again** once another unit of its side has moved, instead
+  of sitting out the phase;
 * **embarks and disembarks**: a unit far from the enemy with a friendly Transport in reach
   embarks (§6.3), and passengers disembark toward the enemy once it is close.
 
