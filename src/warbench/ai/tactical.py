@@ -70,6 +70,9 @@ from warbench.rulesets.warsurge.game.work import Work
 EMBARK_DISTANCE = 18.0
 #: Passengers disembark once an enemy is this close to them (inches).
 DISEMBARK_DISTANCE = 14.0
+#: A unit with guns fights as a melee unit when its melee is expected to take this many times
+#: what its guns take off the nearest enemy.
+MELEE_FIRST = 3.0
 #: A charge is made only when its expected damage is at least this share of what the foe's
 #: melee is expected to take back.
 CHARGE_RISK = 0.5
@@ -232,6 +235,12 @@ class TacticalBot(ScriptedPlayer):
         heavy = any(wp.type.value == "Heavy" for wp in info.unit.weapons)
         dist, foe = foes[0]
         opts: list[Action] = []
+        if has_melee and not melee_unit:
+            # a unit whose melee is worth far more than its guns fights as a melee unit:
+            # it closes to charge instead of holding at range (§4.3, §5.8)
+            melee = self._worth(w, uid, foe, None, True)
+            if melee > MELEE_FIRST * self._worth(w, uid, foe, None, False):
+                melee_unit = True
         if has_melee:
             shooting = self._best_shot(w, uid, foes)
             charges = [
