@@ -152,3 +152,23 @@ def test_pass_is_a_candidate_only_when_it_is_the_default() -> None:
             assert "pass" not in kinds
             seen += 1
     assert seen > 10
+
+
+def test_tactical_rollouts_are_deterministic_for_a_seed_and_checked() -> None:
+    """``rollout="prior"``: the playouts follow the tactical player for both sides; the same
+    seed gives the same choice, and the choice is legal."""
+    setup = skirmish()
+    ws = get_ruleset("warsurge")
+    state = _states(setup, 2, 20)[-1]
+    d = ws.pending(state)[0]
+    cfg = SearchConfig(iterations=6, width=3, horizon=3, rollout="prior", seconds=None)
+    view = ws.view(state, d.player)
+    picks = []
+    for _ in range(2):
+        player = SearchPlayer(ws, setup, d.player, 5, cfg)
+        picks.append(player.choose(view, ws.legal_actions(state, d.player), d, Budget()))
+        assert player.last.playouts > 0
+    assert picks[0] == picks[1]
+    assert ws.check(state, picks[0], d.player) is None
+    with pytest.raises(ProtocolError, match="rollout"):
+        SearchConfig(rollout="greedy")

@@ -128,3 +128,27 @@ def test_it_beats_the_scripted_player_more_often_than_not() -> None:
         assert r is not None
         score += 0.5 if r.winner is None else float(r.winner == seat)
     assert score > 4, score
+
+
+def test_on_a_diagonal_layout_its_units_deploy_spread_along_the_front() -> None:
+    """§3.6 on the city board's triangular zones: the three units take three spots along the
+    front, at least 6" apart (they used to share one spot and block one another)."""
+    import math
+
+    from warbench.sim.lab import LabSpec, load_rosters
+
+    rosters = load_rosters([ROSTERS / "skirmish_a.yaml", ROSTERS / "skirmish_b.yaml"])
+    spec = LabSpec(rosters, ("tactical", "random"), boards=("city_72x48",), seed=0)
+    seed, board, _ = spec.plan(0)
+    setup = SetupArgs(rosters, board, {})
+    ws = get_ruleset("warsurge")
+    lineup = Lineup(("tactical", "random"), "warsurge", setup)
+    run = run_game(ws, setup, [lineup(seed, 0), lineup(seed, 1)], seed)
+    spots = [
+        ws.actions.load(s.action).at
+        for s in run.record.steps
+        if s.actor == 0 and s.action.get("kind") == "deploy"
+    ]
+    assert len(spots) == 3
+    for a, b in itertools.combinations(spots, 2):
+        assert math.dist(a, b) >= 6.0, spots

@@ -58,7 +58,10 @@ class SearchConfig:
       be than the first candidate's to be chosen instead — a few noisy playouts should not
       overrule the policy's choice on the luck of the dice;
     * ``prior``: take the first candidate from the hooks' ``prior`` (WARSURGE: the tactical
-      player's choice, ``ai.tactical``) when they have one, else the decision's default.
+      player's choice, ``ai.tactical``) when they have one, else the decision's default;
+    * ``rollout``: the playouts' policy for both sides: ``"default"`` (each decision's
+      default, the engine's scripted choice) or ``"prior"`` (the hooks' ``prior`` where it
+      has a choice, WARSURGE's tactical player; the default elsewhere).
     """
 
     iterations: int = 48
@@ -67,6 +70,7 @@ class SearchConfig:
     seconds: float | None = 1.0
     margin: float = 0.005
     prior: bool = True
+    rollout: str = "default"
 
     def __post_init__(self) -> None:
         for name in ("iterations", "width"):
@@ -77,6 +81,8 @@ class SearchConfig:
             raise ProtocolError(f"search horizon = {self.horizon!r}: a whole number from 0", "ai")
         if self.seconds is not None and not self.seconds > 0:
             raise ProtocolError(f"search seconds = {self.seconds!r}: more than 0", "ai")
+        if self.rollout not in ("default", "prior"):
+            raise ProtocolError(f"search rollout = {self.rollout!r}: default or prior", "ai")
 
 
 #: The levels a player kind names (``search:1`` … ``search:4``; ``search`` is level 2).
@@ -205,12 +211,18 @@ class SearchPlayer:
         except RulesError:
             return 0.0  # legal in the view but not in this determinisation: never better
         rng: SeededChoices | None = None
+        policy = getattr(self.hooks, "prior", None) if self.config.rollout == "prior" else None
         for h in range(self.config.horizon):
             if rs.is_over(state):
                 break
             d = rs.pending(state)[0]
+            proposed = None
+            if policy is not None and not d.is_chance:
+                proposed = policy(state, d.player, d)
             if d.is_chance:
                 a = pick_outcome(d, chance_dice(seed, h))
+            elif proposed is not None:
+                a = proposed
             elif d.default is not None:
                 a = d.default
             else:
@@ -219,7 +231,12 @@ class SearchPlayer:
                 if not drawn:
                     break
                 a = drawn[0]
-            state, _ = rs.apply(state, a, d.player)
+            try:
+                state, _ = rs.apply(state, a, d.player)
+            except RulesError:
+                if proposed is None or d.default is None:
+                    raise
+                state, _ = rs.apply(state, d.default, d.player)
         result = rs.result(state) if rs.is_over(state) else None
         if result is not None:
             return result_value(result, self.seat)

@@ -2,20 +2,33 @@
 
 The engine's own scripted AI (``rulesets.warsurge.game.players.ScriptedPlayer``) is every
 decision's ``default`` and the player of the seeded fingerprint games, so it stays as it is;
-this player is a separate kind (issue 15) that changes five of its habits:
+this player is a separate kind (issue 15) that changes these habits:
 
 * **deployment is spread** over the front of the Deployment Zone (Core Rules
-  001_d3f5e425c5e1196d.txt §3.6) instead of every unit aiming at the same spot, Transports
+  001_d3f5e425c5e1196d.txt §3.6) instead of every unit aiming at the same spot: spots on a
+  grid of the zone (of any shape: the diagonal layout's zones are triangles), the front
+  measured strip by strip along it, each unit at its own slot along the front; Transports
   first and carrying units that want to get close (§6.2: a Transport deploys with its
   passengers embarked);
+* **paths round terrain**: the engine moves a unit in a straight line (§4.1), so the player
+  aims each move along the cheapest path round Impassable Ground (§4.7), Difficult (§4.5) and
+  Dangerous Ground (§4.6) on a grid of the board (``ai.navigate``), checking where the
+  engine's placement of the formation really ends; a wide formation that cannot squeeze
+  through a gap is routed with its whole width;
 * **targets by expected damage**: each weapon attacks the target whose point value it is
   expected to take the most of (the exact odds engine, ``warbench.api.odds``, capped at the
   HP the target has left), not the nearest (§5.2);
 * **charges when its melee beats its shooting**: a unit with both kinds of weapon moves into
   Base Contact (§4.3) when its expected melee damage against a reachable enemy is larger than
-  its best shooting, not only pure-melee units;
+  its best shooting, not only pure-melee units; a charge is made only when it is expected to
+  take at least half what the foe's melee takes back, and a melee unit heads for the Melee
+  it wins (damage dealt less damage taken, the farther the less), not the nearest enemy;
 * **advances with nothing in sight**: a unit that sees no target moves (toward the enemy,
-  else around what blocks its sight) instead of holding its ground by distance alone;
+  else around what blocks its sight) instead of holding its ground by distance alone; a
+  shooter that fired no Battle or Heavy weapon this Game Turn also Dashes toward the enemy
+  while it stays out of the enemy's reach next turn (Move plus Range, §5.1);
+* **a unit blocked by a friend tries again** once another unit of its side has moved, instead
+  of sitting out the phase;
 * **embarks and disembarks**: a unit far from the enemy with a friendly Transport in reach
   embarks (§6.3), and passengers disembark toward the enemy once it is close.
 
@@ -31,6 +44,9 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
+from warbench.ai.navigate import nav_grid
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
 from warbench.play.players import Budget
@@ -45,7 +61,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import EndStep
-from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.movement import plan_towards, unit_allowance
 from warbench.rulesets.warsurge.game.players import ScriptedPlayer, seek_sight, sees_a_target
 from warbench.rulesets.warsurge.game.state import Automation, GameState, Location, Phase
 from warbench.rulesets.warsurge.game.work import Work
@@ -54,6 +70,18 @@ from warbench.rulesets.warsurge.game.work import Work
 EMBARK_DISTANCE = 18.0
 #: Passengers disembark once an enemy is this close to them (inches).
 DISEMBARK_DISTANCE = 14.0
+#: A unit with guns fights as a melee unit when its melee is expected to take this many times
+#: what its guns take off the nearest enemy.
+MELEE_FIRST = 3.0
+#: A charge is made only when its expected damage is at least this share of what the foe's
+#: melee is expected to take back.
+CHARGE_RISK = 0.5
+#: Deployment spots tried per unit (each is a placement search by the engine).
+DEPLOY_TRIES = 16
+#: Clearance added to a base's radius on the navigation grid (inches).
+PATH_MARGIN = 0.25
+#: Path moves whose real placement is worked out (the cheapest proposals first).
+PATH_TRIES = 6
 
 
 @dataclass
@@ -62,7 +90,15 @@ class TacticalBot(ScriptedPlayer):
     changes of the module docstring (``choose(state) -> action`` like every engine player)."""
 
     name: str = "tactical"
+    _stuck: set[int] = field(default_factory=set)
     _odds: dict[tuple[int, int, str, bool], float] = field(default_factory=dict)
+
+    def forget(self) -> None:
+        """Forget what this phase taught (units with nothing to do, units stuck): for a bot
+        asked about states of different games (a search's playouts); the odds stay."""
+        self._phase_key = (0, "")
+        self._skip = set()
+        self._stuck = set()
 
     def choose(self, state: GameState) -> Action:
         """The scripted loop, Transports first when deploying (they carry passengers)."""
@@ -75,17 +111,23 @@ class TacticalBot(ScriptedPlayer):
         if key != self._phase_key:
             self._phase_key = key
             self._skip = set()
+            self._stuck = set()
         legal = engine.legal_actions(state)
         w = legal._work
         units = sorted(
-            (u for u in legal.units() if u not in self._skip),
+            (u for u in legal.units() if u not in self._skip and u not in self._stuck),
             key=lambda u: (-state.setup.units[u].transport, -state.setup.units[u].points, u),
         )
         for uid in units:
-            for action in self._options(w, uid, flow.phase, state):
+            options = self._options(w, uid, flow.phase, state)
+            for action in options:
                 if engine.can(state, action):
+                    if isinstance(action, Move | Deploy | Disembark | Embark):
+                        self._stuck = set()  # a unit out of the way: the stuck ones try again
                     return action
-            self._skip.add(uid)
+            # nothing to do stays so for the phase; a unit whose every option was refused
+            # (a friend in the way, most often) tries again once another unit has moved
+            (self._stuck if options else self._skip).add(uid)
         if flow.phase is Phase.ACTIONS and flow.adv is not None and flow.adv.step_done:
             return EndStep()
         return Pass()
@@ -108,28 +150,33 @@ class TacticalBot(ScriptedPlayer):
         return self._move(w, uid, phase is Phase.DASH, state)
 
     def _deploy(self, w: Work, uid: int) -> list[Action]:
-        """Spread along the front of the zone; Transports carry close-range units (§3.6, §6.2)."""
+        """Spread along the front of the zone; Transports carry close-range units (§3.6, §6.2).
+
+        The spots are a grid of points inside the Deployment Zone (any shape: the diagonal
+        layout's zones are triangles), ordered by depth behind the zone's front (toward the
+        enemy's zone) in 2" bands, then by distance from this unit's slot along the front:
+        the side's units take slots spread over the front, middle first."""
         info = w.info(uid)
-        zone = w.zones[info.side]
-        assert zone is not None
-        pts = engine.zone_points(w, zone)
-        cx, cy = pts[0]  # the zone's centre (engine.zone_points)
-        dx, dy = w.field.width / 2 - cx, w.field.height / 2 - cy
-        norm = math.hypot(dx, dy) or 1.0
-        ahead = [((x - cx) * dx + (y - cy) * dy) / norm for x, y in pts]
-        front = [p for p, a in zip(pts, ahead, strict=True) if a >= max(ahead) - 0.5]
-        front = _spread_order(front) or pts[:1]
-        placed = sum(
-            1 for v in w.side_units(info.side) if w.units[v].location is not Location.RESERVE
-        )
-        spot = front[placed % len(front)]
-        rest = [p for p in pts if p != spot]
+        spots = _front_spots(w, info.side, info.radius)
+        # the engine places the models round the point: keep the formation's depth behind it
+        depth = 1.2 * info.radius * math.sqrt(max(1, info.models))
+        spots = [s for s in spots if s[0] * 2 >= depth - 2] or spots
+        if not spots:
+            return []
+        mine = [v for v in w.side_units(info.side) if w.units[v].location is not Location.EMBARKED]
+        placed = sum(1 for v in mine if w.units[v].location is not Location.RESERVE)
+        lateral = [lat for _, lat, _ in spots]
+        lo, hi = min(lateral), max(lateral)
+        n = max(1, len(mine))
+        slots = _spread_order([(lo + (j + 0.5) * (hi - lo) / n, 0.0) for j in range(n)])
+        slot = slots[placed % len(slots)][0]
+        ordered = sorted(spots, key=lambda s: (s[0], abs(s[1] - slot)))
+        points = [p for _, _, p in ordered[:DEPLOY_TRIES]]
         passengers = self._passengers(w, uid) if info.transport else ()
         opts: list[Action] = []
         if passengers:
-            opts.append(Deploy(uid, at=spot, passengers=passengers))
-        opts.append(Deploy(uid, at=spot))
-        opts.extend(Deploy(uid, at=p) for p in [*front, *rest] if p != spot)
+            opts.extend(Deploy(uid, at=p, passengers=passengers) for p in points[:4])
+        opts.extend(Deploy(uid, at=p) for p in points)
         return opts
 
     def _passengers(self, w: Work, uid: int) -> tuple[int, ...]:
@@ -188,16 +235,32 @@ class TacticalBot(ScriptedPlayer):
         heavy = any(wp.type.value == "Heavy" for wp in info.unit.weapons)
         dist, foe = foes[0]
         opts: list[Action] = []
+        if has_melee and not melee_unit:
+            # a unit whose melee is worth far more than its guns fights as a melee unit:
+            # it closes to charge instead of holding at range (§4.3, §5.8)
+            melee = self._worth(w, uid, foe, None, True)
+            if melee > MELEE_FIRST * self._worth(w, uid, foe, None, False):
+                melee_unit = True
         if has_melee:
             shooting = self._best_shot(w, uid, foes)
             charges = [
-                (self._worth(w, uid, f, None, True), f) for d, f in foes[:4] if d <= allowance
+                (self._worth(w, uid, f, None, True), self._worth(w, f, uid, None, True), f)
+                for d, f in foes[:4]
+                if d <= allowance
             ]
-            charges.sort(key=lambda c: -c[0])
+            charges.sort(key=lambda c: -(c[0] - c[1]))
             opts.extend(
                 Move(uid, engage=f, dash=dash)
-                for gain, f in charges
-                if melee_unit or gain > shooting
+                for gain, loss, f in charges
+                if (melee_unit or gain > shooting) and gain >= CHARGE_RISK * loss
+            )
+        if melee_unit and len(foes) > 1:
+            # head for the Melee it wins: what it takes off the foe less what the foe's melee
+            # takes back, the farther the less (§4.3, §5.8)
+            scale = 2.0 * max(1.0, float(allowance))
+            dist, foe = max(
+                foes[:4],
+                key=lambda df: (self._melee_edge(w, uid, df[1]) / (1.0 + df[0] / scale), -df[0]),
             )
         if not info.transport and dist > EMBARK_DISTANCE:
             opts.extend(
@@ -205,20 +268,76 @@ class TacticalBot(ScriptedPlayer):
                 for tr in w.side_units(info.side)
                 if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE
             )
-        if dash and not melee_unit:
-            return opts  # shooters keep their weapons usable (Battle/Heavy, §5.1)
+        if dash and not melee_unit and (_fired(u) or dist - allowance < _threat(w, foes)):
+            # models that used a Battle/Heavy weapon may not Dash (§5.1); a shooter Dashes
+            # only while it stays out of the enemy's reach next Game Turn (Move plus Range)
+            return opts
         sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         if in_range and sees:
             return opts  # a target in sight: stay and shoot (Heavy weapons need it, §5.1)
+        paths = self._path_moves(w, uid, foe, allowance, dash)
         tgt = w.xy(foe).mean(axis=0)
-        toward = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        toward = paths[0] if paths else straight
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
-        opts.append(toward)
+        opts.extend(paths)
+        opts.append(straight)
         return opts
 
+    def _path_moves(self, w: Work, uid: int, foe: int, allowance: float, dash: bool) -> list[Move]:
+        """Straight moves toward ``foe`` along the cheapest path round the terrain
+        (:mod:`warbench.ai.navigate`), best first by where the engine's own placement of the
+        formation ends (``plan_towards``); empty when none makes progress."""
+        info = w.info(uid)
+        goals = [(float(x), float(y)) for x, y in w.xy(foe)]
+        if not goals:
+            return []
+        xy = w.xy(uid)
+        centre = xy.mean(axis=0)
+        start = (float(centre[0]), float(centre[1]))
+        # the centre's clearance first; then the whole formation's, so a wide unit that
+        # cannot squeeze through a gap goes round it (the engine moves it rigidly, §4.1)
+        spread = float(np.hypot(*(xy - centre).T).max()) if len(xy) > 1 else 0.0
+        for radius in (info.radius + PATH_MARGIN, info.radius + spread + PATH_MARGIN):
+            moves = self._paths_on(w, uid, start, goals, radius, allowance, dash)
+            if moves or spread < 1.0:
+                return moves
+        return []
+
+    def _paths_on(
+        self,
+        w: Work,
+        uid: int,
+        start: tuple[float, float],
+        goals: list[tuple[float, float]],
+        radius: float,
+        allowance: float,
+        dash: bool,
+    ) -> list[Move]:
+        """:meth:`_path_moves` on the grid for bases of ``radius``."""
+        grid = nav_grid(w.field.board, radius)
+        dist = grid.cost_to(goals)
+        here = grid.at(dist, start)
+        scored: list[tuple[float, int, tuple[float, float]]] = []
+        for k, (_, end) in enumerate(grid.steps(start, allowance, dist)[:PATH_TRIES]):
+            try:
+                new = plan_towards(w, uid, end, allowance, dash)
+            except WarbenchError:
+                continue
+            xy = np.asarray(new, dtype=np.float64).mean(axis=0)
+            value = grid.at(dist, (float(xy[0]), float(xy[1])))
+            if value < here - 0.25:
+                scored.append((value, k, end))
+        scored.sort()
+        return [Move(uid, to=end, dash=dash) for _, _, end in scored]
+
     # -- expected damage -------------------------------------------------------------------
+    def _melee_edge(self, w: Work, uid: int, foe: int) -> float:
+        """What the unit's melee is expected to take off ``foe`` less what ``foe``'s takes back."""
+        return self._worth(w, uid, foe, None, True) - self._worth(w, foe, uid, None, True)
+
     def _best_shot(self, w: Work, uid: int, foes: list[tuple[float, int]]) -> float:
         """The most point value the unit's shooting is expected to take off one enemy unit
         in range (0 when none is)."""
@@ -253,8 +372,70 @@ class TacticalBot(ScriptedPlayer):
         return min(frac * alive, float(hp_left)) * per_hp
 
 
+def _threat(w: Work, foes: list[tuple[float, int]]) -> float:
+    """How far the nearest enemy units reach in a Game Turn: Move plus their longest Range."""
+    out = 0.0
+    for _, f in foes[:4]:
+        info = w.info(f)
+        out = max(out, float(info.unit.profile.move) + _reach(w, f))
+    return out
+
+
+def _fired(u: Any) -> bool:
+    """Some model of the unit used a Battle or Heavy weapon this Game Turn (§5.1)."""
+    return any(u.heavy) or any(u.battle)
+
+
 def _reach(w: Work, uid: int) -> int:
     return max((wp.range for wp in w.info(uid).unit.weapons), default=0)
+
+
+def _front_spots(w: Work, side: int, radius: float) -> list[tuple[int, float, tuple[float, float]]]:
+    """Points of ``side``'s Deployment Zone on a 1.5" grid where a base of ``radius`` fits,
+    as ``(2" band behind the front, position along the front, point)``; the front faces the
+    other sides' zones (the board's centre when none is known)."""
+    zone = w.zones[side]
+    assert zone is not None
+    field = w.field
+    x0, y0, x1, y1 = field.zone_bounds(zone)
+    cx, cy = field.zone_centre(zone)
+    others = [field.zone_centre(z) for s, z in enumerate(w.zones) if s != side and z is not None]
+    if others:
+        tx = sum(p[0] for p in others) / len(others)
+        ty = sum(p[1] for p in others) / len(others)
+    else:
+        tx, ty = field.width / 2, field.height / 2
+    dx, dy = tx - cx, ty - cy
+    norm = math.hypot(dx, dy) or 1.0
+    fx, fy = dx / norm, dy / norm
+    xs = np.arange(x0 + 0.75, x1, 1.5)
+    ys = np.arange(y0 + 0.75, y1, 1.5)
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    if not len(pts):
+        return []
+    ok = field.zone_holds(zone, pts, radius)
+    pts = pts[ok]
+    if not len(pts):
+        return []
+    clear = ~np.asarray(field.g.on_impassable(pts, radius))
+    pts = pts[clear]
+    if not len(pts):
+        return []
+    ahead = (pts[:, 0] - cx) * fx + (pts[:, 1] - cy) * fy
+    along = (pts[:, 0] - cx) * -fy + (pts[:, 1] - cy) * fx
+    # depth behind the front at each place along it (2" strips): a zone's front need not
+    # face the enemy squarely (the diagonal layout's triangles)
+    strip = np.floor(along / 2).astype(int)
+    top: dict[int, float] = {}
+    for k, a in zip(strip.tolist(), ahead.tolist(), strict=True):
+        top[k] = max(top.get(k, a), a)
+    return [
+        (int((top[k] - a) // 2), round(b, 3), (round(x, 3), round(y, 3)))
+        for (x, y), a, b, k in zip(
+            pts.tolist(), ahead.tolist(), along.tolist(), strip.tolist(), strict=True
+        )
+    ]
 
 
 def _spread_order(points: list[tuple[float, float]]) -> list[tuple[float, float]]:

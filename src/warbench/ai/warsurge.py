@@ -178,6 +178,9 @@ class WarsurgeHooks:
             self._prior = TacticalBot()
         from warbench.ai.tactical import bot_action
 
+        # states of different playouts share a phase: what the bot remembered of one
+        # (units with nothing to do) does not hold in another
+        self._prior.forget()
         return bot_action(self._prior, state.game)
 
     # -- candidates ------------------------------------------------------------------------

@@ -68,6 +68,13 @@ def simulate(
         None, "--png-dir", help="Also write the report's plots as PNG files here."
     ),
     as_json: bool = typer.Option(False, "--json", help="The summary as JSON."),
+    ladder: str | None = typer.Option(
+        None,
+        "--ladder",
+        help="Play the strength ladder instead of one batch: rungs weakest first "
+        "(random,scripted,tactical) or pairings X/Y (tactical/random,search/tactical); "
+        "--games per roster assignment. Not stored; --report writes its page.",
+    ),
 ) -> None:
     """Play N seeded games of roster A against roster B (pairs of games swap the seats on the
     same seed, pairs rotate over the boards), store and summarise them. ``--ruleset collision``
@@ -79,6 +86,9 @@ def simulate(
     from warbench.sim.report import summarise, write_report
     from warbench.sim.results import load_run, roster_name, save_run, write_csv, write_parquet
 
+    if ladder is not None:
+        _ladder(ladder, rosters, games, board, jobs, seed, report, png_dir, as_json)
+        return
     try:
         started = time.perf_counter()
         run_id = run
@@ -189,6 +199,110 @@ def simulate(
         console.print(f"  stored as run {run_id}", highlight=False)
     for w in written:
         console.print(f"  wrote {w}", highlight=False, markup=False)
+
+
+def _ladder(
+    rungs: str,
+    rosters: list[Path] | None,
+    games: int,
+    board: list[str],
+    jobs: str,
+    seed: int | None,
+    report: Path | None,
+    png_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """``simulate --ladder``: each pairing over both roster assignments, a line each."""
+    from warbench.cli.progress import progress_bar
+    from warbench.sim.lab import load_rosters
+    from warbench.sim.ladder import parse_pairings, play_pairing, write_ladder_report
+
+    try:
+        if not rosters or len(rosters) != 2:
+            raise fail(f"--ladder needs exactly two rosters (A, B), not {len(rosters or [])}")
+        pairs = parse_pairings([r.strip() for r in rungs.split(",") if r.strip()])
+        if not pairs:
+            raise fail("--ladder: name two rungs or more (random,scripted,tactical) or X/Y pairs")
+        for a, b in pairs:
+            _kinds(f"{a},{b}")
+        workers, backend = _jobs(jobs, None)
+        pair = load_rosters(rosters)
+        boards = tuple(_board_json(b) for b in board)
+        done: list[Any] = []
+        started = time.perf_counter()
+        total = 2 * games * len(pairs)
+        with progress_bar("ladder games", as_json=as_json) as bar:
+            for first, second in pairs:
+                base = 2 * games * len(done)
+
+                def tick(k: int, _n: int, base: int = base) -> None:
+                    if bar is not None:
+                        bar(min(total, base + k), total)
+
+                done.append(
+                    play_pairing(
+                        first,
+                        second,
+                        pair,
+                        games,
+                        boards=boards,
+                        seed=seed or 0,
+                        backend=backend,
+                        workers=workers,
+                        progress=_halves(tick, games),
+                    )
+                )
+        written = []
+        if report is not None:
+            png = None
+            if png_dir is not None:
+                png_dir.mkdir(parents=True, exist_ok=True)
+                png = png_dir / "ladder.png"
+            written.append(str(write_ladder_report(done, report, png=png)))
+    except WarbenchError as exc:
+        raise fail(str(exc)) from exc
+    elapsed = time.perf_counter() - started
+    lines = [
+        {
+            "first": p.first,
+            "second": p.second,
+            "games": len(p.rows),
+            "rate": round(p.rate.rate, 4),
+            "interval": [round(x, 4) for x in p.rate.interval],
+            "record": [p.rate.wins, p.rate.draws, p.rate.losses],
+            "silent": p.silent,
+            "silent_first": p.silent_first,
+        }
+        for p in done
+    ]
+    if as_json:
+        console.print_json(
+            json.dumps({"pairings": lines, "seconds": round(elapsed, 1), "written": written})
+        )
+        return
+    for p in done:
+        console.print(
+            f"{p.first} vs {p.second}: {p.rate}; one side dealt nothing in {p.silent}, "
+            f"{p.first} in {p.silent_first}",
+            highlight=False,
+            markup=False,
+        )
+    console.print(f"  {elapsed:.1f} s", highlight=False)
+    for w in written:
+        console.print(f"  wrote {w}", highlight=False, markup=False)
+
+
+def _halves(tick: Any, games: int) -> Any:
+    """A lab progress callback for a pairing's two batches (``games`` each), counting on."""
+    state = {"batch": 0, "last": 0}
+
+    def progress(k: int, n: int) -> None:
+        if k < state["last"]:
+            state["batch"] += 1
+        state["last"] = k
+        tick(state["batch"] * games + k, 2 * games)
+
+    return progress
 
 
 def _store(db: str | None) -> Any:

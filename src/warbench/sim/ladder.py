@@ -18,7 +18,7 @@ from warbench.sim.lab import Backend, GameRow, LabSpec, Progress, run_lab
 from warbench.sim.stats import WinRate
 
 #: The ladder's default rungs, weakest first.
-RUNGS = ("random", "scripted", "search:1", "search:2")
+RUNGS = ("random", "scripted", "tactical", "search:1", "search:2")
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,78 @@ def play_boosted(
     return Pairing(f"{kind} +1", kind, tuple(rows), ("A",) * len(rows))
 
 
+def parse_pairings(rungs: Sequence[str]) -> list[tuple[str, str]]:
+    """``(stronger, weaker)`` pairs: ``X/Y`` rungs are pairings of their own (X the one
+    expected stronger), plain rungs each play the one below them (weakest first)."""
+    if any("/" in r for r in rungs):
+        return [(a, b) for a, _, b in (r.partition("/") for r in rungs)]
+    return [(hi, lo) for lo, hi in itertools.pairwise(rungs)]
+
+
+def write_ladder_report(
+    pairings: Sequence[Pairing], path: Any, *, title: str = "Strength ladder", png: Any = None
+) -> Any:
+    """One self-contained HTML page: each pairing's win rate of the first player with its 95%
+    Wilson interval (a plot and a table, games, games with a silent side); ``png`` also
+    writes the plot there. Returns the page's path."""
+    import base64
+    import html
+    import io
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from warbench.kernel.errors import DataFileError
+
+    labels = [f"{p.first} vs {p.second}" for p in pairings]
+    rates = [p.rate.rate for p in pairings]
+    lows = [p.rate.rate - p.rate.interval[0] for p in pairings]
+    highs = [p.rate.interval[1] - p.rate.rate for p in pairings]
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(pairings) + 1.5))
+    ys = list(range(len(pairings)))
+    ax.errorbar(rates, ys, xerr=[lows, highs], fmt="o", capsize=4)
+    ax.axvline(0.5, color="#999", lw=1, ls="--")
+    ax.set_yticks(ys, labels)
+    ax.set_xlim(0, 1)
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate of the first player (draws count half), 95% Wilson interval")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    out = Path(path)
+    try:
+        fig.savefig(buf, format="png", dpi=96)
+        if png is not None:
+            fig.savefig(png, dpi=96)
+        e = html.escape
+        rows = "".join(
+            f"<tr><td>{e(p.first)}</td><td>{e(p.second)}</td><td>{len(p.rows)}</td>"
+            f"<td>{e(str(p.rate))}</td><td>{p.silent}</td><td>{p.silent_first}</td></tr>"
+            for p in pairings
+        )
+        img = base64.b64encode(buf.getvalue()).decode()
+        out.write_text(
+            f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
+table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .6em}}
+img{{max-width:100%}}</style></head><body><h1>{e(title)}</h1>
+<p>Each pairing: both roster assignments, both seat orders, boards in rotation.</p>
+<figure><img alt="win rates" src="data:image/png;base64,{img}"></figure>
+<table><tr><th>first</th><th>second</th><th>games</th><th>first's win rate [95%]</th>
+<th>silent games</th><th>silent (first)</th></tr>{rows}</table></body></html>
+""",
+            encoding="utf-8",
+        )
+    except OSError as exc:
+        raise DataFileError(str(path), f"cannot write the report ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m warbench.sim.ladder A.yaml B.yaml [GAMES] [RUNG …]``: one JSON line per
     pairing (win rate of the stronger rung, interval, games, games with a silent side).
@@ -159,12 +231,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             t = time.perf_counter()
             p = play_boosted(kind, roster, games, seed=k * 100_000, workers=workers)
             _print(p, time.perf_counter() - t)
-    pairs: list[tuple[str, str]]
-    if any("/" in r for r in rungs):
-        pairs = [(b, a) for a, _, b in (r.partition("/") for r in rungs)]
-    else:
-        pairs = list(itertools.pairwise(rungs))
-    for lo, hi in pairs:
+    for hi, lo in parse_pairings(rungs):
         t = time.perf_counter()
         p = play_pairing(hi, lo, rosters, games, workers=workers)
         _print(p, time.perf_counter() - t)

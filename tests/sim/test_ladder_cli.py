@@ -1,0 +1,77 @@
+"""``warbench simulate --ladder`` (issue 15): the strength ladder from the command line, with a
+report page and its plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from warbench.cli.app import _register, app
+from warbench.sim.ladder import parse_pairings
+
+ROSTERS = Path(__file__).parents[2] / "examples" / "warsurge" / "rosters"
+_register(["simulate"])
+
+
+def test_rungs_play_the_one_below_and_slash_names_a_pairing() -> None:
+    assert parse_pairings(["random", "scripted", "tactical"]) == [
+        ("scripted", "random"),
+        ("tactical", "scripted"),
+    ]
+    assert parse_pairings(["tactical/random", "search/tactical"]) == [
+        ("tactical", "random"),
+        ("search", "tactical"),
+    ]
+
+
+def test_the_ladder_plays_both_roster_assignments_and_writes_its_report(tmp_path: Path) -> None:
+    page = tmp_path / "ladder.html"
+    res = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            str(ROSTERS / "skirmish_a.yaml"),
+            str(ROSTERS / "skirmish_b.yaml"),
+            "--ladder",
+            "scripted/random",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--board",
+            "open_field_42x32",
+            "--report",
+            str(page),
+            "--png-dir",
+            str(tmp_path / "png"),
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    (line,) = out["pairings"]
+    assert (line["first"], line["second"], line["games"]) == ("scripted", "random", 4)
+    assert sum(line["record"]) == 4
+    lo, hi = line["interval"]
+    assert lo <= line["rate"] <= hi
+    text = page.read_text()
+    assert "scripted" in text and "data:image/png;base64," in text
+    assert (tmp_path / "png" / "ladder.png").stat().st_size > 0
+
+
+def test_an_unknown_rung_is_one_line_and_exit_2() -> None:
+    res = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            str(ROSTERS / "skirmish_a.yaml"),
+            str(ROSTERS / "skirmish_b.yaml"),
+            "--ladder",
+            "tactical/wizard",
+            "--no-save",
+        ],
+    )
+    assert res.exit_code == 2
+    assert "wizard" in res.output
