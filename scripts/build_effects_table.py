@@ -774,6 +774,48 @@ EFFECTS.update(
     }
 )
 
+# -- Affliction, Psychological, Roster (issue 11, lane c) ---------------------------------------
+
+EFFECTS.update(
+    {
+        # L2862 "If Skill Test is successful, during the next Game Turn the Target … receives no
+        # benefit from positive Dice Modifiers … and all Attack Dice from the Target's Weapons
+        # require a 6 to succeed … Multiple applications of Stun do not stack" (the attack
+        # kernel's ``stunned``)
+        "Stun": [status("Stun", delay=1, stacks=False)],
+        # L2812 "At the end of each Game Turn, the Unit loses 1 HP … For each Unit (friend or
+        # foe) within 6\" of a Plagued Unit at the start of a Game Turn, roll a D6. On a 4+,
+        # that Unit will also become Plagued" (game/perk_affliction.py)
+        "Plague": [status("Plague", turns=None, each_turn_end="1"), machinery("affliction")],
+        # L2848 "at the end of the Attack Sequence check for Units (friend or foe) within 6\" of
+        # the Target … On a 4+, that Unit immediately receives all the Afflictions caused by
+        # the (same) Spread Weapon(s) this Game Turn"
+        "Spread": [machinery("affliction")],
+        # L2187 "Weapons must be directed to the closest enemy Unit (except for those with the
+        # Heal Perk)"; "must direct any and all Movement toward the closest enemy Unit until
+        # all Weapons are in Range" (game/perk_psych.py)
+        "Berserk": [machinery("psychology")],
+        # L2341 "If there is no friendly Leader model within 12\" … Roll a D3 at the start of
+        # the Game Turn: 1) Inactive … 2) Berserk … 3) Normal"
+        "Wild Instinct": [
+            status(
+                "Wild Instinct (Inactive)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                target="self",
+            ),
+            status("Wild Instinct (Berserk)", target="self"),
+            machinery("psychology"),
+        ],
+        # L4272 "all Units in this Roster receive +1 to Attack to all Weapons while in a Melee,
+        # which is applied after all other Perks" (the attack kernel's ``melee_bonus_attacks``)
+        "Bloodthirsty": [
+            status("Bloodthirsty", turns=None, target="roster"),
+            machinery("presence"),
+        ],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

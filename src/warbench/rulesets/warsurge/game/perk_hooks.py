@@ -782,6 +782,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.PHASE_START, perk_flee.at_phase_start, "Fall Back, Terrify, Dread")
 
     from warbench.rulesets.warsurge.game import (  # issue 11, lane a
+        perk_affliction,
         perk_deployment,
         perk_leadership,
         perk_movement,
@@ -790,6 +791,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     perk_deployment.register_hooks(reg)  # Recon
     perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
     perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
+    perk_affliction.register_hooks(reg)  # lane c: Plague, Spread, Wild Instinct
 
 
 register_perk_hooks(DEFAULT_HOOKS)

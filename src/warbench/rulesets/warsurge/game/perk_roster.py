@@ -23,9 +23,24 @@ if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
 
 
+#: Presence Roster Perks of lane c (issue 11) besides :data:`.perk_turn.PRESENCE_PERKS`:
+#: Bloodthirsty (L4272, +1 Attack in a Melee after all other perks: the attack kernel's
+#: ``melee_bonus_attacks``, ``perk_effects.attack_flags``).
+MORE_PRESENCE = ("Bloodthirsty",)
+ALL_PRESENCE = (*PRESENCE_PERKS, *MORE_PRESENCE)
+
+
 def _auras(work: Work) -> tuple[tuple[int, int, str], ...]:
     """(Presence unit, its player, Roster Perk) for every Presence unit carrying one."""
-    return index(work.setup).auras
+    idx = index(work.setup)
+    more = tuple(
+        (uid, work.setup.units[uid].player, name)
+        for uid, p in enumerate(idx.units)
+        if "Presence" in p.unit
+        for name in MORE_PRESENCE
+        if name in p.unit
+    )
+    return (*idx.auras, *more) if more else idx.auras
 
 
 def refresh_presence(work: Work) -> None:
@@ -43,10 +58,10 @@ def refresh_presence(work: Work) -> None:
             on.setdefault(player, set()).add(perk)
     for uid, info in enumerate(work.setup.units):
         want = sorted(on.get(info.player, set()))
-        have = sorted(s.name for s in work.units[uid].statuses if s.name in PRESENCE_PERKS)
+        have = sorted(s.name for s in work.units[uid].statuses if s.name in ALL_PRESENCE)
         if want != have:
             new = [Status(p, None, "Presence") for p in want]
-            _replace_statuses(work, uid, PRESENCE_PERKS, new)
+            _replace_statuses(work, uid, ALL_PRESENCE, new)
             if work.units[uid].location is Location.TABLE and want:
                 work.emit("perk", f"{work.label(uid)}: {', '.join(want)} (Presence)",
                           _rule("Presence"), unit=uid, perks=want)  # fmt: skip
