@@ -809,6 +809,12 @@ EFFECTS.update(
         ],
         # L4272 "all Units in this Roster receive +1 to Attack to all Weapons while in a Melee,
         # which is applied after all other Perks" (the attack kernel's ``melee_bonus_attacks``)
+        # L1814-L1838 Ambush I-III: "available from Game Turn 2 … Place one model of the Unit.
+        # If Mastery Test is successful, roll Scatter Arrow and 2D6 [D6; none]" (perk_deploy)
+        **{f"Ambush {r}": [machinery("deployment")] for r in ("I", "II", "III")},
+        # L4346 Nexus: "Units can Deploy within 12\" of the Nexus Unit, the area around the
+        # Nexus Unit being treated as a friendly Deployment Zone"
+        "Nexus": [machinery("deployment")],
         "Bloodthirsty": [
             status("Bloodthirsty", turns=None, target="roster"),
             machinery("presence"),

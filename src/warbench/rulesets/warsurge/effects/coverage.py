@@ -42,6 +42,7 @@ GAME_TEST_FILES: tuple[str, ...] = (
     # s11-perks-c: Affliction, Psychological, Roster, Transformation, Mode, Deployment
     "tests/rulesets/warsurge/effects/test_affliction_perks.py",
     "tests/rulesets/warsurge/effects/test_psychological_roster_perks.py",
+    "tests/rulesets/warsurge/effects/test_deployment_ambush_nexus.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

@@ -13,7 +13,7 @@
 * **Stun** (L2862) lives in the attack kernel (``AttackContext.stunned``) and Bloodthirsty
   (L4272) too (``melee_bonus_attacks``); ``perk_effects.attack_flags`` reads their statuses.
 
-The hooks of lane c (this module's, :mod:`.perk_psych`'s) are registered by
+The hooks of lane c (this module's, :mod:`.perk_psych`'s, :mod:`.perk_deploy`'s) are registered by
 :func:`register_hooks`.
 """
 
@@ -172,9 +172,11 @@ def spread_after_use(work: Work, unit: int, weapon: str, target: int) -> None:
 
 
 def register_hooks(reg: HookRegistry) -> None:
-    """Register lane c's hooks: Plague, Spread, and :mod:`.perk_psych`'s."""
-    from warbench.rulesets.warsurge.game import perk_psych
+    """Register lane c's hooks: Plague, Spread, and those of :mod:`.perk_psych` and
+    :mod:`.perk_deploy`."""
+    from warbench.rulesets.warsurge.game import perk_deploy, perk_psych
 
     reg.register(Hook.TURN_START, plague_at_turn_start, "Plague: catching it")
     reg.register(Hook.WEAPON_USED, spread_after_use, "Spread: after the Attack Sequence")
     perk_psych.register_hooks(reg)
+    perk_deploy.register_hooks(reg)
