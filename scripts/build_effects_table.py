@@ -815,6 +815,13 @@ EFFECTS.update(
         # L4346 Nexus: "Units can Deploy within 12\" of the Nexus Unit, the area around the
         # Nexus Unit being treated as a friendly Deployment Zone"
         "Nexus": [machinery("deployment")],
+        # L4308 Extension: "When the game has ended, the player may intervene and extend the
+        # game by one Game Turn": the player's standing declaration, used like an activated
+        # perk by the unit it is designated to (perk_roster.extends)
+        "Extension": [status("Extension", turns=None, target="self")],
+        # L4336 Master Strategist: "The player can choose who will be the Turn Master on any
+        # Game Turn" (perk_roster.strategist_first)
+        "Master Strategist": [machinery("start of turn")],
         "Bloodthirsty": [
             status("Bloodthirsty", turns=None, target="roster"),
             machinery("presence"),

@@ -231,3 +231,92 @@ def test_p4272_bloodthirsty_in_the_odds() -> None:
     assert mean(AttackContext(melee=True)) == 1
     assert mean(with_bt) == Fraction(3, 2)
     assert mean(AttackContext(melee_bonus_attacks=1)) == 1  # not in a Melee: no bonus
+
+
+# -- Extension (L4308) ---------------------------------------------------------------------------
+
+
+def _extension(trait: bool) -> GameState:
+    """A 4-Game-Turn game (agreed Game Length) in the Dash Phase of Game Turn 4; side 0's
+    Herald carries Extension (designated to it in the roster) when ``trait``."""
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation
+
+    herald = entry(unit("Herald"))
+    if trait:
+        herald = replace(herald, traits=("Extension",))
+    foe = entry(unit("Foe"))
+    return scenario(
+        [[herald], [foe]],
+        {0: [(10.0, 10.0)], 1: [(10.0, 40.0)]},
+        phase=Phase.DASH,
+        turn=4,
+        game_length=4,
+        automation=ALL_AUTOMATIONS - {Automation.PERK_USE},
+    )
+
+
+def _to_the_end(state: GameState) -> tuple[GameState, list[str]]:
+    texts: list[str] = []
+    while not state.over:
+        state, events = engine.apply(state, Pass())
+        texts += [e.text for e in events]
+        check_invariants(state)
+    return state, texts
+
+
+def test_p4308_extension_extends_the_game_by_one_game_turn() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    st, _ = engine.apply(_extension(True), UsePerks(0, ("Extension",)))
+    assert "Extension" in _statuses(st, 0)
+    end, texts = _to_the_end(st)
+    assert end.flow.turn == 5  # one more Game Turn, once
+    assert any("extends the game by one Game Turn" in t for t in texts)
+    # not used (the engine's old course, the default): the game ends at its Game Length
+    plain, _ = _to_the_end(_extension(True))
+    assert plain.flow.turn == 4
+    assert UsePerks(0, ("Extension",)) in set(engine.legal_actions(_extension(True)))
+    with pytest.raises(RulesError, match=r"not an activated perk|Extension"):
+        engine.check(_extension(False), UsePerks(0, ("Extension",)))
+
+
+# -- Master Strategist (L4336) -------------------------------------------------------------------
+
+
+def _strategist(seed: int, holder: bool, automated: bool = True) -> GameState:
+    """The Dash Phase of Game Turn 2; side 1's Foe carries Master Strategist when ``holder``;
+    passes on to the next Game Turn's Turn Master."""
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation
+
+    foe = entry(unit("Foe"))
+    if holder:
+        foe = replace(foe, traits=("Master Strategist",))
+    automation = ALL_AUTOMATIONS if automated else ALL_AUTOMATIONS - {Automation.TURN_MASTER}
+    st = scenario(
+        [[entry(unit("Herald"))], [foe]],
+        {0: [(10.0, 10.0)], 1: [(10.0, 40.0)]},
+        phase=Phase.DASH,
+        seed=seed,
+        automation=automation,
+    )
+    while st.flow.turn == 2:
+        st, _ = engine.apply(st, Pass())
+    check_invariants(st)
+    return st
+
+
+def test_p4336_master_strategist_chooses_the_turn_master() -> None:
+    masters = {_strategist(seed, True).flow.turn_master for seed in range(1, 13)}
+    assert masters == {1}  # the engine's choice for the holder: itself, whatever the Roll-Off
+    plain = {_strategist(seed, False).flow.turn_master for seed in range(1, 13)}
+    assert plain == {0, 1}
+
+
+def test_p4336_master_strategist_the_decision_is_the_holders() -> None:
+    from warbench.rulesets.warsurge.game.actions import ChooseTurnMaster
+
+    for seed in range(1, 7):
+        st = _strategist(seed, True, automated=False)
+        assert st.flow.phase is Phase.TURN_MASTER and engine.acting_side(st) == 1
+        st, _ = engine.apply(st, ChooseTurnMaster(0))  # it may hand the role to the foe
+        assert st.flow.turn_master == 0

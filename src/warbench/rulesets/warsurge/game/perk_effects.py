@@ -191,6 +191,9 @@ USED_PERKS = frozenset(
         "Courage",
         # a Mastery Test, then an enemy unit in sight within 18" falls back (L1049)
         "Terrify",
+        # the player's declaration that the game goes on one Game Turn when it ends (L4308,
+        # a Roster Perk designated to the unit; perk_roster.extends)
+        "Extension",
     }
 )
 
