@@ -815,6 +815,15 @@ EFFECTS.update(
         # L4346 Nexus: "Units can Deploy within 12\" of the Nexus Unit, the area around the
         # Nexus Unit being treated as a friendly Deployment Zone"
         "Nexus": [machinery("deployment")],
+        # L1876 Phoenix: "held in Reserve, and will only arrive by replacing a friendly Unit
+        # that is removed as a casualty … following Transport Casualty rules in Section 6.6";
+        # L1890 Seed I: "can only Deploy via Units afflicted with the 'Implant' Perk … placed
+        # immediately where the last model of the Target Unit was removed"
+        "Phoenix": [machinery("deployment")],
+        "Seed I": [machinery("deployment")],
+        # L2764 Implant: "The Target is afflicted with Implant. One of the player's Units with
+        # the Seed Perk can use the Target to Deploy onto the Battlefield"
+        "Implant": [status("Implant", turns=None), machinery("deployment")],
         # L4308 Extension: "When the game has ended, the player may intervene and extend the
         # game by one Game Turn": the player's standing declaration, used like an activated
         # perk by the unit it is designated to (perk_roster.extends)

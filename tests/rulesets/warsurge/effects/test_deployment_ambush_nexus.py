@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit
+from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
@@ -121,3 +121,94 @@ def test_p4346_nexus_units_must_be_wholly_within_the_area() -> None:
     out = ((24.0, 36.5), (25.5, 30.0))  # the first base pokes out of the area
     with pytest.raises(RulesError, match="outside its Deployment Zone"):
         engine.check(_nexus_state(True), Deploy(1, positions=out))
+
+
+# -- Phoenix (L1876), Implant (L2764), Seed I (L1890) --------------------------------------------
+
+
+def _fallen_scene(perk: str, gun_perks: list[str] | None = None) -> GameState:
+    """Side 0: the Guard (1 HP) at (24, 20) and the Reborn (``perk``, 2 models) in Reserve;
+    side 1: the Foe at (24, 30) with a Gun (``gun_perks``). Attack Phase of Game Turn 2, side
+    1 to act; the Reborn is held as Game Turn 2 starts (a pass through its start)."""
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_deploy import arrivals
+    from warbench.rulesets.warsurge.game.work import Work
+
+    guard = entry(unit("Guard"))
+    reborn = entry(unit("Reborn", models=2, perks=[perk]))
+    foe = entry(unit("Foe", hp=3, weapons=[weapon("Gun", power=4, perks=gun_perks or [])]))
+    st = scenario(
+        [[guard, reborn], [foe]], {0: [(24.0, 20.0)], 2: [(24.0, 30.0)]},
+        phase=Phase.ATTACK, active=1,
+    )  # fmt: skip
+    w = Work(st, None, DEFAULT_HOOKS)
+    arrivals(w)
+    return w.state()
+
+
+def _shoot_guard(st: GameState, faces: list[int]) -> GameState:
+    from warbench.rulesets.warsurge.game.actions import Attack, Pass
+
+    dice = ScriptedDice(faces)
+    st, _ = engine.apply(st, Attack(2, (("Gun", 0),)), dice=dice)
+    assert dice.remaining == 0
+    while st.flow.phase is Phase.ATTACK:  # the casualties go at the end of the Phase
+        st, _ = engine.apply(st, Pass())
+        check_invariants(st)
+    return st
+
+
+def test_p1876_phoenix_is_held_in_reserve() -> None:
+    st = _fallen_scene("Phoenix")
+    st = replace(st, flow=replace(st.flow, phase=Phase.DEPLOY, active=0))
+    with pytest.raises(RulesError, match="Phoenix"):
+        engine.check(st, Deploy(1, positions=((10.0, 5.0), (11.5, 5.0))))
+
+
+def test_p1876_phoenix_replaces_a_friendly_unit_removed_as_a_casualty() -> None:
+    st = _shoot_guard(_fallen_scene("Phoenix"), [4])  # 1 HP lost: the Guard falls
+    assert st.units[0].location is Location.DESTROYED
+    reborn = st.units[1]
+    assert reborn.location is Location.TABLE
+    # placed §6.6's way: where the Guard stood, the second model beside it
+    assert reborn.pos[0] == (24.0, 20.0)
+    assert all(abs(x - 24.0) <= 3.0 and abs(y - 20.0) <= 3.0 for x, y in reborn.pos)
+    # without a casualty it stays in Reserve
+    missed = _shoot_guard(_fallen_scene("Phoenix"), [3])
+    assert missed.units[1].location is Location.RESERVE
+
+
+def test_p2764_implant_lands_on_hp_loss_and_p1890_seed_i_is_in_the_host() -> None:
+    # side 0's Foe (its Gun with Implant) hits side 1's Guard (2 HP); side 0's Spawn (Seed I)
+    # waits in Reserve
+    guard = entry(unit("Guard", hp=2))
+    seed = entry(unit("Spawn", models=2, perks=["Seed I"]))
+    foe = entry(unit("Foe", hp=3, weapons=[weapon("Gun", power=4, perks=["Implant"])]))
+    st = scenario(
+        [[foe, seed], [guard]], {0: [(24.0, 30.0)], 2: [(24.0, 20.0)]}, phase=Phase.ATTACK
+    )
+    from warbench.rulesets.warsurge.game.actions import Attack, Pass
+    from warbench.rulesets.warsurge.game.perk_deploy import SEED_HOST
+
+    st, events = engine.apply(st, Attack(0, (("Gun", 2),)), dice=ScriptedDice([4]))
+    assert [s.name for s in st.units[2].statuses] == ["Implant"]
+    assert st.units[1].counter(SEED_HOST) == 3  # in the Guard (uid 2)
+    assert any("is in P1: Guard" in e.text for e in events)
+    # the Guard (1 HP left) falls to a second hit in the next Game Turn: the Spawn emerges
+    while st.flow.turn == 2:
+        st, _ = engine.apply(st, Pass())
+    # held: no normal Deploy
+    with pytest.raises(RulesError, match="Implant"):
+        engine.check(
+            replace(st, flow=replace(st.flow, phase=Phase.DEPLOY, active=0)),
+            Deploy(1, positions=((10.0, 5.0), (11.5, 5.0))),
+        )
+    while not (st.flow.phase is Phase.ATTACK and st.flow.active == 0):
+        st, _ = engine.apply(st, Pass())
+    st, _ = engine.apply(st, Attack(0, (("Gun", 2),)), dice=ScriptedDice([4]))
+    while st.flow.phase is Phase.ATTACK:
+        st, _ = engine.apply(st, Pass())
+        check_invariants(st)
+    assert st.units[2].location is Location.DESTROYED
+    assert st.units[1].location is Location.TABLE
+    assert st.units[1].pos[0] == (24.0, 20.0)

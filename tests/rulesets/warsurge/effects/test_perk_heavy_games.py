@@ -56,6 +56,7 @@ WEAPON_SETS = [
     # Stun, Plague, Spread (issue 11, lane c)
     ["Stun", "Plague", "Spread", "Burn", "Critical Hit I"],
     ["Plague", "Spread", "Poison", "Stun", "Skill"],
+    ["Implant", "Burn", "Critical Hit I", "Stun"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -94,6 +95,8 @@ UNIT_SETS = [
     ["Wild Instinct", "Ambush I", "Resilient", "Frenzy"],
     ["Presence", "Bloodthirsty", "Nexus", "Ambush III", "Evasive"],
     ["Leader", "Wild Instinct", "Berserk", "Reinforced"],
+    ["Phoenix", "Extension", "Master Strategist", "Tough"],
+    ["Seed I", "Extension", "Dodge", "Resilient"],
 ]
 
 

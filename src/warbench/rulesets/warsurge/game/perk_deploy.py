@@ -24,13 +24,21 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index, mastery_test
-from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.state import Location, Status
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.actions import Point
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["AMBUSH", "ambush_after_deploy", "outside_zone", "register_hooks"]
+__all__ = [
+    "AMBUSH",
+    "ambush_after_deploy",
+    "arrivals",
+    "held_refusal",
+    "implant_on_hp_lost",
+    "outside_zone",
+    "register_hooks",
+]
 
 BOOK = "000_94ecc6a4c74d351b.txt"
 #: Ambush rank → (the D6 its Scatter Arrow rolls for distance, 0: none; its line).
@@ -167,6 +175,149 @@ def ambush_after_deploy(work: Work, unit: int) -> None:
     _to_reserve(work, unit, "no room where it landed", rank)
 
 
+# -- Phoenix (L1876), Implant (L2764) and Seed I (L1890): arriving where a unit fell ----------
+
+PHOENIX = "Phoenix"
+SEED = "Seed I"
+#: The status that keeps a Phoenix or Seed unit from a normal Deploy (``perk_reserve``).
+HELD = {PHOENIX: "Phoenix (held in Reserve)", SEED: "Seed (held in Reserve)"}
+#: Counters: on a Seed unit, 1 + the uid of the host it is "in"; on a fallen unit, 1 + the uid
+#: of the Phoenix that replaced it.
+SEED_HOST = "seed host"
+REPLACED_BY = "phoenix"
+PHOENIX_RULE = f"Perks §12.4 Phoenix ({BOOK} L1876)"
+SEED_RULE = f"Perks §12.4 Seed I ({BOOK} L1890)"
+
+
+def _arrivals(w: Work) -> tuple[list[int], list[int]]:
+    idx = index(w.setup)
+    phoenix = [uid for uid, p in enumerate(idx.units) if PHOENIX in p.unit]
+    seeds = [uid for uid, p in enumerate(idx.units) if SEED in p.unit]
+    return phoenix, seeds
+
+
+def held_refusal(w: Work, uid: int) -> str | None:
+    """Why a Phoenix or Seed unit may not Deploy: it arrives only where a unit fell."""
+    names = {s.name for s in w.units[uid].statuses}
+    if HELD[PHOENIX] in names:
+        return (
+            f"{w.label(uid)} arrives only by replacing a friendly unit removed as a casualty "
+            f"(Phoenix, {PHOENIX_RULE})"
+        )
+    if HELD[SEED] in names:
+        return (
+            f"{w.label(uid)} deploys only through a unit afflicted with Implant (Seed I, "
+            f"{SEED_RULE})"
+        )
+    return None
+
+
+def _hold(w: Work, uid: int, rank: str) -> None:
+    u = w.units[uid]
+    if u.location is Location.RESERVE and not any(s.name == HELD[rank] for s in u.statuses):
+        w.set_unit(uid, statuses=(*u.statuses, Status(HELD[rank], None, rank)))
+
+
+def _arrive(w: Work, uid: int, fallen: int, rank: str, rule: str) -> None:
+    from warbench.rulesets.warsurge.game.casualties import place_survivors
+    from warbench.rulesets.warsurge.game.state import Wreck
+
+    u = w.units[uid]
+    kept = tuple(s for s in u.statuses if s.name not in HELD.values())
+    w.set_unit(uid, statuses=kept, acted=True)
+    site = tuple(w.units[fallen].pos)
+    w.emit("perk", f"{w.label(uid)} arrives where {w.label(fallen)} fell ({rank})", rule,
+           unit=uid, perk=rank, replaced=fallen)  # fmt: skip
+    place_survivors(w, Wreck(uid, site, w.info(fallen).radius))
+    if w.units[uid].location is Location.TABLE and w.hooks.active(Hook.DEPLOY):
+        w.hooks.fire(Hook.DEPLOY, w, unit=uid)
+
+
+def arrivals(work: Work) -> None:
+    """Phoenix and Seed I units held in Reserve; each arrives, §6.6's way (as the survivors of
+    a destroyed Transport), where the unit it replaces or grew in was removed as a casualty:
+    a Phoenix for each friendly unit destroyed (one Phoenix a unit, L1876), a Seed unit when
+    its host is destroyed (L1890). Checked as each Phase and Game Turn starts and ends (after
+    the casualties are removed, §5.11)."""
+    phoenix, seeds = _arrivals(work)
+    if not phoenix and not seeds:
+        return
+    for uid in phoenix:
+        _hold(work, uid, PHOENIX)
+    for uid in seeds:
+        _hold(work, uid, SEED)
+    for uid in seeds:
+        u = work.units[uid]
+        host = u.counter(SEED_HOST) - 1
+        if host < 0 or u.location is not Location.RESERVE:
+            continue
+        if work.units[host].location is Location.DESTROYED and work.units[host].pos:
+            work.units[uid] = work.units[uid].with_counter(SEED_HOST, 0)
+            work.dirty = True
+            _arrive(work, uid, host, SEED, SEED_RULE)
+    for uid in phoenix:
+        if work.units[uid].location is not Location.RESERVE:
+            continue
+        fallen = next(
+            (
+                f.uid
+                for f in work.units
+                if f.location is Location.DESTROYED
+                and f.pos
+                and f.uid != uid
+                and not work.enemies(uid, f.uid)
+                and not f.counter(REPLACED_BY)
+            ),
+            None,
+        )
+        if fallen is None:
+            continue
+        work.units[fallen] = work.units[fallen].with_counter(REPLACED_BY, uid + 1)
+        work.dirty = True
+        _arrive(work, uid, fallen, PHOENIX, PHOENIX_RULE)
+
+
+def implant_on_hp_lost(
+    work: Work, unit: int, amount: int, source: str, attacker: int | None
+) -> None:
+    """Implant (L2764): "As soon as a Target is afflicted with Implant, the player must declare
+    which Seed Unit is 'in' the Target" - the engine's choice: the attacker's first Seed I unit
+    in Reserve not yet in a host. It stays in even if Cure removes the Implant status ("This
+    cannot be removed with Cure")."""
+    if attacker is None:
+        return
+    _, seeds = _arrivals(work)
+    if not seeds:
+        return
+    key = f"u{attacker}/{source}"
+    if not any(s.name == "Implant" and s.source == key for s in work.units[unit].statuses):
+        return
+    if any(work.units[s].counter(SEED_HOST) == unit + 1 for s in seeds):
+        return  # a Seed unit is in it already
+    for s in seeds:
+        if work.enemies(attacker, s) or work.units[s].location is not Location.RESERVE:
+            continue
+        if work.units[s].counter(SEED_HOST):
+            continue
+        work.units[s] = work.units[s].with_counter(SEED_HOST, unit + 1)
+        work.dirty = True
+        work.emit("perk", f"{work.label(s)} is in {work.label(unit)} (Implant, Seed I)",
+                  SEED_RULE, unit=s, perk=SEED, host=unit)  # fmt: skip
+        return
+
+
+def _arrivals_turn(work: Work, turn: int) -> None:
+    arrivals(work)
+
+
+def _arrivals_phase(work: Work, phase: str) -> None:
+    arrivals(work)
+
+
 def register_hooks(reg: HookRegistry) -> None:
-    """Ambush after a Deploy."""
+    """Ambush after a Deploy; Phoenix, Implant and Seed I."""
     reg.register(Hook.DEPLOY, ambush_after_deploy, "Ambush: Mastery Test and scatter", first=True)
+    reg.register(Hook.HP_LOST, implant_on_hp_lost, "Implant: a Seed unit is in the host")
+    reg.register(Hook.TURN_START, _arrivals_turn, "Phoenix, Seed I: arrivals")
+    reg.register(Hook.PHASE_START, _arrivals_phase, "Phoenix, Seed I: arrivals")
+    reg.register(Hook.PHASE_END, _arrivals_phase, "Phoenix, Seed I: arrivals")
