@@ -178,7 +178,12 @@ def test_p1876_phoenix_replaces_a_friendly_unit_removed_as_a_casualty() -> None:
     assert missed.units[1].location is Location.RESERVE
 
 
-def test_p2764_implant_lands_on_hp_loss_and_p1890_seed_i_is_in_the_host() -> None:
+@pytest.mark.parametrize("rank", ["p2764-Implant", "p1890-Seed I"])
+def test_implant_puts_a_seed_unit_in_its_host_which_emerges_where_the_host_fell(
+    rank: str,
+) -> None:
+    """Implant lands on HP Loss and a Seed I unit is "in" the Target; it deploys where the
+    Target fell (one story plays both ranks)."""
     # side 0's Foe (its Gun with Implant) hits side 1's Guard (2 HP); side 0's Spawn (Seed I)
     # waits in Reserve
     guard = entry(unit("Guard", hp=2))
