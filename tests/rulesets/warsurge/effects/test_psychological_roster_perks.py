@@ -320,3 +320,54 @@ def test_p4336_master_strategist_the_decision_is_the_holders() -> None:
         assert st.flow.phase is Phase.TURN_MASTER and engine.acting_side(st) == 1
         st, _ = engine.apply(st, ChooseTurnMaster(0))  # it may hand the role to the foe
         assert st.flow.turn_master == 0
+
+
+# -- Berserk's and Wild Instinct's Movement (L2187, L2341) ---------------------------------------
+
+
+def _berserk_move(perks: list[str], gun_range: int = 4) -> GameState:
+    """Side 0: the User (``perks``, a Gun of ``gun_range``") at (10, 10); side 1: Near at
+    (10, 20) (9" away), Far at (18, 26). The Move Phase, side 0 to act."""
+    me = entry(unit("User", perks=perks, weapons=[weapon("Gun", range=gun_range)], hp=3))
+    near = entry(unit("Near", hp=3))
+    far = entry(unit("Far", hp=3))
+    return scenario(
+        [[me], [near, far]], {0: [(10.0, 10.0)], 1: [(10.0, 20.0)], 2: [(18.0, 26.0)]},
+        phase=Phase.MOVE,
+    )  # fmt: skip
+
+
+def test_p2187_berserk_movement_goes_toward_the_closest_enemy() -> None:
+    from warbench.rulesets.warsurge.game.actions import Move
+
+    away = Move(0, positions=((10.0, 5.0),))
+    toward = Move(0, positions=((10.0, 15.0),))
+    sideways = Move(0, positions=((14.0, 10.0),))  # farther from Near: refused
+    st = _berserk_move(["Berserk"])
+    with pytest.raises(RulesError, match=r"toward the closest enemy unit.*Berserk"):
+        engine.check(st, away)
+    with pytest.raises(RulesError, match="Berserk"):
+        engine.check(st, sideways)
+    new, _ = engine.apply(st, toward)
+    check_invariants(new)
+    engine.check(_berserk_move([]), away)  # without Berserk: anywhere
+    # every Weapon already in Range of the closest enemy: Movement is free again
+    engine.check(_berserk_move(["Berserk"], gun_range=24), away)
+
+
+def test_p2341_wild_instinct_berserk_moves_only_while_out_of_range() -> None:
+    from warbench.rulesets.warsurge.game.actions import Move
+    from warbench.rulesets.warsurge.game.perk_psych import WILD_BERSERK
+    from warbench.rulesets.warsurge.game.state import Status
+
+    def wild(gun_range: int) -> GameState:
+        st = _berserk_move(["Wild Instinct"], gun_range)
+        units = list(st.units)
+        units[0] = replace(units[0], statuses=(Status(WILD_BERSERK, 1, "u0/Wild Instinct"),))
+        return replace(st, units=tuple(units))
+
+    with pytest.raises(RulesError, match="may not Move or Dash"):
+        engine.check(wild(24), Move(0, positions=((10.0, 15.0),)))
+    engine.check(wild(4), Move(0, positions=((10.0, 15.0),)))
+    with pytest.raises(RulesError, match="toward the closest enemy"):
+        engine.check(wild(4), Move(0, positions=((10.0, 5.0),)))

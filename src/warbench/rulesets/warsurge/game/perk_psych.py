@@ -12,8 +12,12 @@
   line of sight, treat this as a result of 1" (status ``Wild Instinct (Berserk)``: its weapons
   may Target only the closest enemy unit in sight); 3) *Normal*.
 
-The Movement clauses (toward the closest enemy until every weapon is in Range) are not
-enforced yet (docs/rulings.md "perks in play: lane c").
+Their Movement clauses are checked by :func:`move_refusal`: while a weapon (not Heal) of a
+Berserk unit is out of Range of the closest enemy unit, no model of a Move or Dash may end
+farther from that unit than it began ("direct any and all Movement toward the closest enemy
+Unit until all Weapons are in Range"); a Wild Instinct Berserk unit moves only while a weapon
+is out of Range ("only making a Move or Dash if all Weapons are not in Range"), and then the
+same way.
 """
 
 from __future__ import annotations
@@ -26,9 +30,16 @@ from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Location, Status
 
 if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.actions import Point
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["closest_enemies", "register_hooks", "target_refusal", "weapon_refusal"]
+__all__ = [
+    "closest_enemies",
+    "move_refusal",
+    "register_hooks",
+    "target_refusal",
+    "weapon_refusal",
+]
 
 BOOK = "000_94ecc6a4c74d351b.txt"
 BERSERK_RULE = f"Perks §12.4 Berserk ({BOOK} L2187)"
@@ -101,6 +112,52 @@ def weapon_refusal(w: Work, uid: int, weapon: str) -> str | None:
     if INACTIVE in _statuses(w, uid):
         return f"{w.label(uid)} is Inactive this Game Turn: no Weapons (Wild Instinct, {WILD_RULE})"
     return None
+
+
+def _out_of_range(w: Work, uid: int, foe: int) -> bool:
+    """Whether some weapon of ``uid`` (not Heal) does not reach ``foe`` now."""
+    from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
+
+    info = w.info(uid)
+    ranges = weapon_ranges(info, w.units[uid].statuses)
+    heal = {wp for wp, names in index(w.setup).units[uid].weapons if "Heal" in names}
+    gap = _gap(w, uid, foe)
+    return any(r + 1e-9 < gap for name, r in ranges.items() if name not in heal)
+
+
+def move_refusal(
+    w: Work, uid: int, starts: tuple[Point, ...], new: tuple[Point, ...]
+) -> str | None:
+    """Why this Move or Dash of a Berserk unit (L2187) or a Wild Instinct unit that rolled
+    Berserk (L2341) is not allowed, or ``None``."""
+    berserk = "Berserk" in index(w.setup).units[uid].unit
+    wild = WILD_BERSERK in _statuses(w, uid)
+    if not berserk and not wild:
+        return None
+    closest = closest_enemies(w, uid, visible=wild and not berserk)
+    if not closest:
+        return None
+    rank, rule = ("Berserk", BERSERK_RULE) if berserk else ("Wild Instinct", WILD_RULE)
+    if not any(_out_of_range(w, uid, c) for c in closest):
+        if berserk:
+            return None
+        return (
+            f"{w.label(uid)} has every Weapon in Range of the closest enemy: it may not Move or "
+            f"Dash ({rank}, {rule})"
+        )
+    r = w.info(uid).radius
+    for c in closest:
+        foe = w.xy(c)
+        fr = w.info(c).radius
+        before = geom.edge_distances(geom.as_array(starts), r, foe, fr).min(axis=1)
+        after = geom.edge_distances(geom.as_array(new), r, foe, fr).min(axis=1)
+        if bool((after <= before + 1e-6).all()):
+            return None
+    names = ", ".join(w.label(c) for c in closest)
+    return (
+        f"{w.label(uid)} must direct its Movement toward the closest enemy unit ({names}): no "
+        f"model may end farther from it ({rank}, {rule})"
+    )
 
 
 def _leader_near(w: Work, uid: int) -> bool:
