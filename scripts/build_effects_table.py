@@ -795,6 +795,10 @@ EFFECTS.update(
         # Heal Perk)"; "must direct any and all Movement toward the closest enemy Unit until
         # all Weapons are in Range" (game/perk_psych.py)
         "Berserk": [machinery("psychology")],
+        # L2636 Confuse: "afflicted with Confusion at the end of the Game Turn. For the next
+        # Game Turn, the Unit cannot use Weapons, or any Perks with Activate or Mastery Tests.
+        # In addition, the player that caused Confuse can Move and Dash the Unit"
+        "Confuse": [status("Confuse", delay=1), machinery("psychology")],
         # L2341 "If there is no friendly Leader model within 12\" … Roll a D3 at the start of
         # the Game Turn: 1) Inactive … 2) Berserk … 3) Normal"
         "Wild Instinct": [

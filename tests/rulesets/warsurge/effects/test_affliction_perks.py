@@ -229,3 +229,48 @@ def test_p2848_spread_after_a_re_affliction_too(face: int) -> None:
     new, _ = _spread_hit(state, [4, face, face])
     assert _statuses(new, 1) == ["Burn"] and _statuses(new, 3) == ["Burn"]
     assert _statuses(new, 2) == ["Burn"]  # "re-afflicted": it does not stack with itself
+
+
+# -- Confuse (L2636) -----------------------------------------------------------------------------
+
+
+def _confused(skill_face: int, phase: Phase) -> GameState:
+    """The Attackers' Confuse Gun hits the Foe (Rush, 5 HP) and its Skill Test rolls
+    ``skill_face``; the game goes on to side 1's turn in ``phase`` of the next Game Turn."""
+    state, _ = _hit(_state(["Confuse"], ["Rush"]), [4, skill_face])
+    state, _ = _end_turn(state)
+    return _until(state, phase, 1)
+
+
+def test_p2636_confuse_lands_at_the_end_of_the_game_turn_for_the_next() -> None:
+    state, _ = _hit(_state(["Confuse"]), [4, 4])
+    assert _statuses(state, 1) == ["Confuse (next Game Turn)"]
+    state, _ = _end_turn(state)
+    assert _statuses(state, 1) == ["Confuse"]
+    state, _ = _end_turn(state)
+    assert _statuses(state, 1) == []  # one Game Turn
+
+
+def test_p2636_confuse_no_weapons_and_its_player_does_not_move_it() -> None:
+    from warbench.kernel.errors import RulesError
+    from warbench.rulesets.warsurge.game.actions import Move
+
+    st = _confused(4, Phase.ATTACK)
+    with pytest.raises(RulesError, match="Confused"):
+        engine.check(st, Attack(1, (("Gun", 0),)))
+    assert not [a for a in engine.legal_actions(st) if isinstance(a, Attack)]
+    calm = _confused(3, Phase.ATTACK)  # the Skill Test failed
+    engine.check(calm, Attack(1, (("Gun", 0),)))
+    moving = _confused(4, Phase.MOVE)
+    with pytest.raises(RulesError, match="player that caused it moves it"):
+        engine.check(moving, Move(1, positions=((10.0, 22.0),)))
+    engine.check(_confused(3, Phase.MOVE), Move(1, positions=((10.0, 22.0),)))
+
+
+def test_p2636_confuse_no_perks_with_activate_or_mastery_tests() -> None:
+    from warbench.kernel.errors import RulesError
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    with pytest.raises(RulesError, match="Confused"):
+        engine.check(_confused(4, Phase.MOVE), UsePerks(1, ("Rush",)))
+    engine.check(_confused(3, Phase.MOVE), UsePerks(1, ("Rush",)))

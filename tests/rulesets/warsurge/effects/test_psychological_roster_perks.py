@@ -371,3 +371,16 @@ def test_p2341_wild_instinct_berserk_moves_only_while_out_of_range() -> None:
     engine.check(wild(4), Move(0, positions=((10.0, 15.0),)))
     with pytest.raises(RulesError, match="toward the closest enemy"):
         engine.check(wild(4), Move(0, positions=((10.0, 5.0),)))
+
+
+def test_p2341_wild_instinct_an_inactive_unit_uses_no_perks() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+    from warbench.rulesets.warsurge.game.perk_psych import INACTIVE
+    from warbench.rulesets.warsurge.game.state import Status
+
+    st = _berserk_move(["Wild Instinct", "Rush"])
+    engine.check(st, UsePerks(0, ("Rush",)))
+    units = list(st.units)
+    units[0] = replace(units[0], statuses=(Status(INACTIVE, 1, "u0/Wild Instinct"),))
+    with pytest.raises(RulesError, match="Inactive"):
+        engine.check(replace(st, units=tuple(units)), UsePerks(0, ("Rush",)))

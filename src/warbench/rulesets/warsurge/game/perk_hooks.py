@@ -45,6 +45,7 @@ from warbench.rulesets.warsurge.game import (
     perk_flee,
     perk_ignite,
     perk_limits,
+    perk_psych,
     perk_relocation,
     perk_reserve,
     perk_revive,
@@ -334,7 +335,7 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         and clear_target(work, uid, row) is None
     ):
         return f"no unit within {row.name}'s Radius has an effect it removes ({row.source})"
-    return _once(work, uid, row)
+    return perk_psych.perk_refusal(work, uid, row.name) or _once(work, uid, row)
 
 
 def _once(work: Work, uid: int, row: PerkEffects) -> str | None:

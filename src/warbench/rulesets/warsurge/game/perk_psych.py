@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "closest_enemies",
     "move_refusal",
+    "perk_refusal",
     "register_hooks",
     "target_refusal",
     "weapon_refusal",
@@ -47,6 +48,8 @@ WILD_RULE = f"Perks §12.4 Wild Instinct ({BOOK} L2341)"
 INACTIVE = "Wild Instinct (Inactive)"
 WILD_BERSERK = "Wild Instinct (Berserk)"
 WILD_RADIUS = 12.0
+CONFUSED = "Confuse"
+CONFUSE_RULE = f"Perks §12.5 Confuse ({BOOK} L2636)"
 LEADERS = ("Leader", "War Master")  # War Master "is defined as a 'Leader'" (L2057)
 _TIE = 1e-6
 
@@ -108,9 +111,32 @@ def target_refusal(w: Work, uid: int, weapon: str, target: int) -> str | None:
 
 def weapon_refusal(w: Work, uid: int, weapon: str) -> str | None:
     """Wild Instinct's roll of 1 (L2341): "does nothing and cannot be used at all during this
-    Game Turn"."""
-    if INACTIVE in _statuses(w, uid):
+    Game Turn"; Confuse (L2636): "For the next Game Turn, the Unit cannot use Weapons"."""
+    names = _statuses(w, uid)
+    if INACTIVE in names:
         return f"{w.label(uid)} is Inactive this Game Turn: no Weapons (Wild Instinct, {WILD_RULE})"
+    if CONFUSED in names:
+        return f"{w.label(uid)} is Confused this Game Turn: no Weapons (Confuse, {CONFUSE_RULE})"
+    return None
+
+
+def perk_refusal(w: Work, uid: int, perk: str) -> str | None:
+    """Why ``uid`` may not use the activated perk ``perk`` now: Inactive (Wild Instinct's 1,
+    L2341: "cannot be used at all"), or Confused (L2636: "any Perks with Activate or Mastery
+    Tests"); else ``None``."""
+    names = _statuses(w, uid)
+    if INACTIVE in names:
+        return f"{w.label(uid)} is Inactive this Game Turn: no Perks (Wild Instinct, {WILD_RULE})"
+    if CONFUSED in names:
+        from warbench.rulesets.warsurge.effects.model import PerkTest, Trigger
+        from warbench.rulesets.warsurge.effects.table import load_table
+
+        row = load_table().get(perk)
+        if Trigger.ACTIVATE in row.triggers or any(t.kind is PerkTest.MASTERY for t in row.tests):
+            return (
+                f"{w.label(uid)} is Confused this Game Turn: no Perks with Activate or Mastery "
+                f"Tests (Confuse, {CONFUSE_RULE})"
+            )
     return None
 
 
@@ -130,6 +156,11 @@ def move_refusal(
 ) -> str | None:
     """Why this Move or Dash of a Berserk unit (L2187) or a Wild Instinct unit that rolled
     Berserk (L2341) is not allowed, or ``None``."""
+    if CONFUSED in _statuses(w, uid):
+        return (
+            f"{w.label(uid)} is Confused this Game Turn: the player that caused it moves it, "
+            f"not its own (Confuse, {CONFUSE_RULE})"
+        )
     berserk = "Berserk" in index(w.setup).units[uid].unit
     wild = WILD_BERSERK in _statuses(w, uid)
     if not berserk and not wild:
