@@ -842,6 +842,9 @@ EFFECTS.update(
     }
 )
 
+#: Extension is used like an activated perk (its declaration): once per Game Turn (§12.2 L227).
+USED_ONCE_PER_TURN = (*USED_ONCE_PER_TURN, "Extension")
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

@@ -384,3 +384,13 @@ def test_p2341_wild_instinct_an_inactive_unit_uses_no_perks() -> None:
     units[0] = replace(units[0], statuses=(Status(INACTIVE, 1, "u0/Wild Instinct"),))
     with pytest.raises(RulesError, match="Inactive"):
         engine.check(replace(st, units=tuple(units)), UsePerks(0, ("Rush",)))
+
+
+def test_p4308_extension_is_declared_once_per_game_turn() -> None:
+    # a perk-heavy random game once looped on this declaration (it had no once-per-Game-Turn)
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    st, _ = engine.apply(_extension(True), UsePerks(0, ("Extension",)))
+    with pytest.raises(RulesError, match="once per Game Turn"):
+        engine.check(st, UsePerks(0, ("Extension",)))
+    assert UsePerks(0, ("Extension",)) not in set(engine.legal_actions(st))
