@@ -274,3 +274,14 @@ def test_p2636_confuse_no_perks_with_activate_or_mastery_tests() -> None:
     with pytest.raises(RulesError, match="Confused"):
         engine.check(_confused(4, Phase.MOVE), UsePerks(1, ("Rush",)))
     engine.check(_confused(3, Phase.MOVE), UsePerks(1, ("Rush",)))
+
+
+# -- Implant meets Impregnable (L1565) ----------------------------------------------------------
+
+
+def test_p1565_impregnable_is_immune_to_implant() -> None:
+    state, events = _hit(_state(["Implant"], ["Impregnable"]), [4])
+    assert _statuses(state, 1) == []
+    assert any("immune to Implant" in e.text for e in events)
+    plain, _ = _hit(_state(["Implant"]), [4])
+    assert _statuses(plain, 1) == ["Implant"]

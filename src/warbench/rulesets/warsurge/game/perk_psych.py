@@ -65,9 +65,11 @@ def _gap(w: Work, a: int, b: int) -> float:
 
 
 def _sees(w: Work, uid: int, other: int) -> bool:
-    from warbench.rulesets.warsurge.game.targeting import view_target
-
-    return bool(view_target(w, uid, other).visible)
+    """Some model of ``uid`` sees some model of ``other`` (§5.4 line of sight)."""
+    t = w.table()
+    others = w.others_mask([uid, other])
+    r, tr = w.info(uid).radius, w.info(other).radius
+    return any(w.field.visible(w.xy(uid), r, w.xy(other), tr, t.xy[others], t.r[others]))
 
 
 def closest_enemies(w: Work, uid: int, visible: bool = False) -> list[int]:
