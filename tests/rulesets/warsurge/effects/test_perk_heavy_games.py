@@ -57,6 +57,7 @@ WEAPON_SETS = [
     ["Stun", "Plague", "Spread", "Burn", "Critical Hit I"],
     ["Plague", "Spread", "Poison", "Stun", "Skill"],
     ["Implant", "Burn", "Critical Hit I", "Stun"],
+    ["Confuse", "Spread", "Pulverise", "Penetrate I"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
