@@ -774,6 +774,77 @@ EFFECTS.update(
     }
 )
 
+# -- Affliction, Psychological, Roster (issue 11, lane c) ---------------------------------------
+
+EFFECTS.update(
+    {
+        # L2862 "If Skill Test is successful, during the next Game Turn the Target … receives no
+        # benefit from positive Dice Modifiers … and all Attack Dice from the Target's Weapons
+        # require a 6 to succeed … Multiple applications of Stun do not stack" (the attack
+        # kernel's ``stunned``)
+        "Stun": [status("Stun", delay=1, stacks=False)],
+        # L2812 "At the end of each Game Turn, the Unit loses 1 HP … For each Unit (friend or
+        # foe) within 6\" of a Plagued Unit at the start of a Game Turn, roll a D6. On a 4+,
+        # that Unit will also become Plagued" (game/perk_affliction.py)
+        "Plague": [status("Plague", turns=None, each_turn_end="1"), machinery("affliction")],
+        # L2848 "at the end of the Attack Sequence check for Units (friend or foe) within 6\" of
+        # the Target … On a 4+, that Unit immediately receives all the Afflictions caused by
+        # the (same) Spread Weapon(s) this Game Turn"
+        "Spread": [machinery("affliction")],
+        # L2187 "Weapons must be directed to the closest enemy Unit (except for those with the
+        # Heal Perk)"; "must direct any and all Movement toward the closest enemy Unit until
+        # all Weapons are in Range" (game/perk_psych.py)
+        "Berserk": [machinery("psychology")],
+        # L2636 Confuse: "afflicted with Confusion at the end of the Game Turn. For the next
+        # Game Turn, the Unit cannot use Weapons, or any Perks with Activate or Mastery Tests.
+        # In addition, the player that caused Confuse can Move and Dash the Unit"
+        "Confuse": [status("Confuse", delay=1), machinery("psychology")],
+        # L2341 "If there is no friendly Leader model within 12\" … Roll a D3 at the start of
+        # the Game Turn: 1) Inactive … 2) Berserk … 3) Normal"
+        "Wild Instinct": [
+            status(
+                "Wild Instinct (Inactive)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                target="self",
+            ),
+            status("Wild Instinct (Berserk)", target="self"),
+            machinery("psychology"),
+        ],
+        # L4272 "all Units in this Roster receive +1 to Attack to all Weapons while in a Melee,
+        # which is applied after all other Perks" (the attack kernel's ``melee_bonus_attacks``)
+        # L1814-L1838 Ambush I-III: "available from Game Turn 2 … Place one model of the Unit.
+        # If Mastery Test is successful, roll Scatter Arrow and 2D6 [D6; none]" (perk_deploy)
+        **{f"Ambush {r}": [machinery("deployment")] for r in ("I", "II", "III")},
+        # L4346 Nexus: "Units can Deploy within 12\" of the Nexus Unit, the area around the
+        # Nexus Unit being treated as a friendly Deployment Zone"
+        "Nexus": [machinery("deployment")],
+        # L1876 Phoenix: "held in Reserve, and will only arrive by replacing a friendly Unit
+        # that is removed as a casualty … following Transport Casualty rules in Section 6.6";
+        # L1890 Seed I: "can only Deploy via Units afflicted with the 'Implant' Perk … placed
+        # immediately where the last model of the Target Unit was removed"
+        "Phoenix": [machinery("deployment")],
+        "Seed I": [machinery("deployment")],
+        # L2764 Implant: "The Target is afflicted with Implant. One of the player's Units with
+        # the Seed Perk can use the Target to Deploy onto the Battlefield"
+        "Implant": [status("Implant", turns=None), machinery("deployment")],
+        # L4308 Extension: "When the game has ended, the player may intervene and extend the
+        # game by one Game Turn": the player's standing declaration, used like an activated
+        # perk by the unit it is designated to (perk_roster.extends)
+        "Extension": [status("Extension", turns=None, target="self")],
+        # L4336 Master Strategist: "The player can choose who will be the Turn Master on any
+        # Game Turn" (perk_roster.strategist_first)
+        "Master Strategist": [machinery("start of turn")],
+        "Bloodthirsty": [
+            status("Bloodthirsty", turns=None, target="roster"),
+            machinery("presence"),
+        ],
+    }
+)
+
+#: Extension is used like an activated perk (its declaration): once per Game Turn (§12.2 L227).
+USED_ONCE_PER_TURN = (*USED_ONCE_PER_TURN, "Extension")
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

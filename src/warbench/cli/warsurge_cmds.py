@@ -248,6 +248,12 @@ SITUATIONS: dict[str, tuple[str, object, str]] = {
         True,
         "the target's Point Cost is equal or higher than the attacker's (Defiance, Might)",
     ),
+    "stunned": ("stunned", True, "the attacker is Stunned: Attack Dice need a 6 (Stun)"),
+    "bloodthirsty": (
+        "melee_bonus_attacks",
+        1,
+        "the attacker's Roster has Bloodthirsty: +1 Attack in a Melee, after other perks",
+    ),
 }
 
 

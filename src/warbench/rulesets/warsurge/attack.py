@@ -187,6 +187,11 @@ class AttackContext:
     #: attacker's (Concussive -1, Blind -1) and the target's (Smokescreen -2). Enemy units cause
     #: them, so Stalwart ignores the negative ones (effects engine, docs/perks.md).
     status_modifiers: tuple[tuple[int, str], ...] = ()
+    #: Stun (Perks 000_94ecc6a4c74d351b.txt L2862): the attacker is Stunned this Game Turn: no
+    #: positive Dice Modifiers, and its Attack Dice need a 6 unless they would need worse.
+    stunned: bool = False
+    #: Bloodthirsty (L4272): Attacks added to every weapon in a Melee, after all other perks.
+    melee_bonus_attacks: int = 0
 
     @property
     def engaged(self) -> bool:
@@ -428,6 +433,10 @@ class _Mod:
     enemy: bool = False
 
 
+#: The ladder step of a 6+ (Stun, L2862).
+_SIX = 5
+
+
 def _better(a: AttackRequirement | None, b: AttackRequirement | None) -> AttackRequirement | None:
     """The stronger of two requirements (an automatic multiplier beats a roll)."""
     if a is None:
@@ -650,6 +659,11 @@ def _victim_program(
         if dropped:
             notes.append("Stalwart ignores " + ", ".join(m.source for m in dropped))
         all_mods = [m for m in all_mods if not (m.enemy and m.value < 0)]
+    if ctx.stunned:
+        dropped = [m for m in all_mods if m.value > 0]
+        if dropped:
+            notes.append("Stun ignores " + ", ".join(m.source for m in dropped))
+        all_mods = [m for m in all_mods if m.value <= 0]
     total_mod = sum(m.value for m in all_mods)
     requirement = chart.modified(total_mod) if chart is not None else None
     if chart is not None and requirement != chart:
@@ -663,6 +677,11 @@ def _victim_program(
         if best != requirement:
             notes.append(f"Attack Dice {requirement or '-'} → {best} from Damage {fixed[0]}+")
         requirement = best
+    if ctx.stunned and requirement is not None and requirement.step < _SIX:
+        # L2862: "all Attack Dice … require a 6 to succeed, unless it would be worse (such as
+        # 6/4+ does not become 6)"; an automatic success (A, A x2) needs a 6 too.
+        notes.append(f"Attack Dice {requirement} → 6+ from Stun")
+        requirement = AttackRequirement(_SIX)
 
     pre_rolls = tuple(sorted(aperks.thresholds("Accuracy") + wperks.thresholds("Aim")))
     for t in aperks.thresholds("Accuracy"):
@@ -933,6 +952,11 @@ def compile_weapon_use(
         attack_mult *= 2
         notes.append("Attacks doubled by Rapid (within half Range)")
     attacks *= attack_mult
+    if ctx.melee_bonus_attacks and ctx.melee:
+        # Bloodthirsty (L4272): "+1 to Attack to all Weapons while in a Melee, which is applied
+        # after all other Perks".
+        attacks += ctx.melee_bonus_attacks
+        notes.append(f"Attacks +{ctx.melee_bonus_attacks} from Bloodthirsty (in a Melee)")
 
     # -- AP ---------------------------------------------------------------------------------
     ap_rank = wperks.rank("+AP")

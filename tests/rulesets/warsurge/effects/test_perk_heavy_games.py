@@ -53,6 +53,11 @@ WEAPON_SETS = [
     ["Explode I", "Freeze", "Chain I", "Skill"],
     ["Diffuse", "Burn", "Cripple I", "Countdown I"],
     ["Beam II", "Poison", "Blast III", "Mitigate"],
+    # Stun, Plague, Spread (issue 11, lane c)
+    ["Stun", "Plague", "Spread", "Burn", "Critical Hit I"],
+    ["Plague", "Spread", "Poison", "Stun", "Skill"],
+    ["Implant", "Burn", "Critical Hit I", "Stun"],
+    ["Confuse", "Spread", "Pulverise", "Penetrate I"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -86,6 +91,13 @@ UNIT_SETS = [
     ["Charge II", "Traverse I", "Implacable II", "Invade III", "Egotistical", "Dodge"],
     ["Airborne", "Thrust", "Charge I", "Nonstop I", "Reinforced", "Recon II"],
     ["Jumper", "Traverse II", "Implacable I", "Avenge", "Evasive", "Recon I"],
+    # Psychological, Deployment and Roster Perks of lane c
+    ["Berserk", "Ambush II", "Tough", "Dodge", "Conviction"],
+    ["Wild Instinct", "Ambush I", "Resilient", "Frenzy"],
+    ["Presence", "Bloodthirsty", "Nexus", "Ambush III", "Evasive"],
+    ["Leader", "Wild Instinct", "Berserk", "Reinforced"],
+    ["Phoenix", "Extension", "Master Strategist", "Tough"],
+    ["Seed I", "Extension", "Dodge", "Resilient"],
 ]
 
 

@@ -39,6 +39,10 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_movement_perks.py",
     "tests/rulesets/warsurge/effects/test_leadership_perks.py",
     "tests/rulesets/warsurge/effects/test_deployment_perks.py",
+    # s11-perks-c: Affliction, Psychological, Roster, Transformation, Mode, Deployment
+    "tests/rulesets/warsurge/effects/test_affliction_perks.py",
+    "tests/rulesets/warsurge/effects/test_psychological_roster_perks.py",
+    "tests/rulesets/warsurge/effects/test_deployment_ambush_nexus.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

@@ -84,6 +84,10 @@ MACHINERIES: Mapping[str, str] = {
     "Roster Perks Avenge and Despair when their unit falls)",
     "deployment": "warbench.rulesets.warsurge.game.perk_deployment (where a unit may deploy: "
     "Invade; Recon's relocation)",
+    "affliction": "warbench.rulesets.warsurge.game.perk_affliction (Plague catching at the "
+    "start of a Game Turn; Spread after the Attack Sequence)",
+    "psychology": "warbench.rulesets.warsurge.game.perk_psych (Berserk's and Wild Instinct's "
+    "forced Targets, Wild Instinct's roll)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -157,6 +157,10 @@ def verify_move(w: Work, action: Move) -> MovePlan:
     check_locked(w, uid, new)
     if action.engage is not None and action.engage not in w.contacts(uid, geom.as_array(new)):
         raise err(f"the move does not reach {w.label(action.engage)}", "§4.3")
+    from warbench.rulesets.warsurge.game.perk_psych import move_refusal  # Berserk (lane c)
+
+    if (mad := move_refusal(w, uid, starts, new)) is not None:
+        raise err(mad, "Perks §12.4 Psychological")
     return MovePlan(uid, models, new, starts, action.dash)
 
 

@@ -58,8 +58,10 @@ def deploy_outside_zone(w: Work, uid: int, model: int, p: Point) -> str | None:
     when Invade allows it, else why not (the refusal names the rule)."""
     found = _invade(w, uid)
     info = w.info(uid)
-    if found is None:
-        return f"model {model + 1} of {info.label} is outside its Deployment Zone"
+    if found is None:  # Ambush, Nexus (issue 11 lane c): perk_deploy.py
+        from warbench.rulesets.warsurge.game.perk_deploy import outside_zone
+
+        return outside_zone(w, uid, model, p)
     rank, gap = found
     if not w.field.on_board(p, info.radius):
         return f"model {model + 1} of {info.label} is off the battlefield"

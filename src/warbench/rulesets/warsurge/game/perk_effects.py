@@ -126,6 +126,8 @@ PLAYED_MACHINERIES = frozenset(
         "reserve",
         "ignite",
         "flee",
+        "affliction",  # lane c: Plague, Spread (perk_affliction)
+        "psychology",  # lane c: Berserk, Wild Instinct (perk_psych)
     }
 )
 
@@ -189,6 +191,9 @@ USED_PERKS = frozenset(
         "Courage",
         # a Mastery Test, then an enemy unit in sight within 18" falls back (L1049)
         "Terrify",
+        # the player's declaration that the game goes on one Game Turn when it ends (L4308,
+        # a Roster Perk designated to the unit; perk_roster.extends)
+        "Extension",
     }
 )
 
@@ -309,6 +314,7 @@ def status_dice(
     """
     if not attacker and not target:
         return ctx
+    ctx = attack_flags(ctx, attacker)  # Stun, Bloodthirsty (issue 11, lane c)
     out: list[tuple[int, str]] = []
     for statuses, q in ((attacker, Quantity.ATTACK_DICE), (target, Quantity.ATTACK_DICE_AGAINST)):
         if not statuses:
@@ -430,3 +436,15 @@ def status_immunities(statuses: Sequence[Status]) -> frozenset[str]:
     for s in statuses:
         out |= table.get(s.name, frozenset())
     return frozenset(out)
+
+
+def attack_flags(ctx: AttackContext, attacker: Sequence[Status]) -> AttackContext:
+    """``ctx`` with the attacker's statuses that change the attack kernel's own steps: Stun
+    (L2862, ``stunned``: Attack Dice need a 6, no positive Dice Modifiers) and Bloodthirsty
+    (L4272, ``melee_bonus_attacks``: +1 Attack in a Melee after all other perks)."""
+    names = {s.name for s in attacker}
+    if "Stun" in names:  # a Stun waiting for the next Game Turn is named "Stun (next …)"
+        ctx = replace(ctx, stunned=True)
+    if "Bloodthirsty" in names and ctx.melee:
+        ctx = replace(ctx, melee_bonus_attacks=1)
+    return ctx

@@ -45,6 +45,7 @@ from warbench.rulesets.warsurge.game import (
     perk_flee,
     perk_ignite,
     perk_limits,
+    perk_psych,
     perk_relocation,
     perk_reserve,
     perk_revive,
@@ -334,7 +335,7 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         and clear_target(work, uid, row) is None
     ):
         return f"no unit within {row.name}'s Radius has an effect it removes ({row.source})"
-    return _once(work, uid, row)
+    return perk_psych.perk_refusal(work, uid, row.name) or _once(work, uid, row)
 
 
 def _once(work: Work, uid: int, row: PerkEffects) -> str | None:
@@ -782,6 +783,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.PHASE_START, perk_flee.at_phase_start, "Fall Back, Terrify, Dread")
 
     from warbench.rulesets.warsurge.game import (  # issue 11, lane a
+        perk_affliction,
         perk_deployment,
         perk_leadership,
         perk_movement,
@@ -790,6 +792,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     perk_deployment.register_hooks(reg)  # Recon
     perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
     perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
+    perk_affliction.register_hooks(reg)  # lane c: Plague, Spread, Wild Instinct
 
 
 register_perk_hooks(DEFAULT_HOOKS)

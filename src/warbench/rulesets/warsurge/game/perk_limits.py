@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_psych
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
     COUNTDOWN,
@@ -59,6 +59,8 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
                 )
     if (calm := pacifist_refusal(work, uid, weapon)) is not None:
         return calm
+    if (wild := perk_psych.weapon_refusal(work, uid, weapon)) is not None:  # lane c
+        return wild
     idx = index(work.setup)
     if uid not in idx.limited:
         return None
@@ -254,6 +256,8 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
             return why
     if weapon in tidx.heal.get(uid, frozenset()):
         return None
+    if (mad := perk_psych.target_refusal(work, uid, weapon, target)) is not None:  # lane c
+        return mad
     compelled = compelled_by(work, uid)
     if not compelled or any(t == target for t, _ in compelled):
         return None

@@ -79,8 +79,10 @@ def deploy_refusal(work: Work, uid: int) -> str | None:
     if not u.statuses:
         return None
     name = _has(work, uid, STAY)
-    if name is None:
-        return None
+    if name is None:  # Phoenix, Seed I (issue 11 lane c): perk_deploy.py
+        from warbench.rulesets.warsurge.game.perk_deploy import held_refusal
+
+        return held_refusal(work, uid)
     return (
         f"{work.label(uid)} went into Reserve this Game Turn ({name}, {_rule(name)}): it may "
         "deploy from the next Game Turn"

@@ -23,9 +23,24 @@ if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
 
 
+#: Presence Roster Perks of lane c (issue 11) besides :data:`.perk_turn.PRESENCE_PERKS`:
+#: Bloodthirsty (L4272, +1 Attack in a Melee after all other perks: the attack kernel's
+#: ``melee_bonus_attacks``, ``perk_effects.attack_flags``).
+MORE_PRESENCE = ("Bloodthirsty",)
+ALL_PRESENCE = (*PRESENCE_PERKS, *MORE_PRESENCE)
+
+
 def _auras(work: Work) -> tuple[tuple[int, int, str], ...]:
     """(Presence unit, its player, Roster Perk) for every Presence unit carrying one."""
-    return index(work.setup).auras
+    idx = index(work.setup)
+    more = tuple(
+        (uid, work.setup.units[uid].player, name)
+        for uid, p in enumerate(idx.units)
+        if "Presence" in p.unit
+        for name in MORE_PRESENCE
+        if name in p.unit
+    )
+    return (*idx.auras, *more) if more else idx.auras
 
 
 def refresh_presence(work: Work) -> None:
@@ -43,10 +58,10 @@ def refresh_presence(work: Work) -> None:
             on.setdefault(player, set()).add(perk)
     for uid, info in enumerate(work.setup.units):
         want = sorted(on.get(info.player, set()))
-        have = sorted(s.name for s in work.units[uid].statuses if s.name in PRESENCE_PERKS)
+        have = sorted(s.name for s in work.units[uid].statuses if s.name in ALL_PRESENCE)
         if want != have:
             new = [Status(p, None, "Presence") for p in want]
-            _replace_statuses(work, uid, PRESENCE_PERKS, new)
+            _replace_statuses(work, uid, ALL_PRESENCE, new)
             if work.units[uid].location is Location.TABLE and want:
                 work.emit("perk", f"{work.label(uid)}: {', '.join(want)} (Presence)",
                           _rule("Presence"), unit=uid, perks=want)  # fmt: skip
@@ -70,3 +85,58 @@ def presence_after_move(work: Work, unit: int, dash: bool, distance: float) -> N
 
 def presence_after_attack(work: Work, unit: int, weapon: str, target: int) -> None:
     refresh_presence(work)
+
+
+# -- Extension (L4308) -----------------------------------------------------------------------
+
+EXTENSION = "Extension"
+EXTENDED = "Extension (used)"
+EXTENSION_RULE = "Perks §12.6 Extension (000_94ecc6a4c74d351b.txt L4308)"
+
+
+def extends(work: Work, why: str) -> bool:
+    """L4308: "When the game has ended, the player may intervene and extend the game by one
+    Game Turn". The player's decision is taken beforehand: a unit carrying the Roster Perk
+    *uses* it (``UsePerks(unit, ("Extension",))``, any Game Turn), a standing declaration; when
+    the game would then end (not for want of enemies), it goes on one Game Turn, once a game.
+    Not using it is the engine's old course: the game ends."""
+    if why.startswith("only one side"):
+        return False
+    for u in work.units:
+        if not u.statuses or not any(s.name == EXTENSION for s in u.statuses):
+            continue
+        side = work.info(u.uid).side
+        if any(s.name == EXTENDED for t in work.side_units(side) for s in work.units[t].statuses):
+            continue
+        kept = tuple(s for s in u.statuses if s.name != EXTENSION)
+        work.set_unit(u.uid, statuses=(*kept, Status(EXTENDED, None, "Extension")))
+        work.emit("perk", f"{work.side_name(side)} extends the game by one Game Turn "
+                  f"(Extension; {why})", EXTENSION_RULE, unit=u.uid, perk=EXTENSION)  # fmt: skip
+        return True
+    return False
+
+
+# -- Master Strategist (L4336) ---------------------------------------------------------------
+
+STRATEGIST = "Master Strategist"
+STRATEGIST_RULE = "Perks §12.6 Master Strategist (000_94ecc6a4c74d351b.txt L4336)"
+
+
+def strategist_first(work: Work, ranking: list[int]) -> list[int]:
+    """L4336: "The player can choose who will be the Turn Master on any Game Turn … If more
+    than one player has this Perk, the Master Strategist players Roll-Off at the start of each
+    Game Turn": the side holding the Roster Perk (a unit of its roster carries it) makes the
+    Turn Master choice (the ``ChooseTurnMaster`` decision, or the engine's choice of itself
+    under the ``turn master`` automation); between several holders, the best of them in the
+    Roll-Off. The rest of the Roll-Off order stands. (The alternative, rerolling the Advanced
+    CP, is not offered: docs/rulings.md "perks in play: lane c".)"""
+    idx = index(work.setup)
+    holders = {
+        work.setup.units[uid].side for uid, p in enumerate(idx.units) if STRATEGIST in p.unit
+    }
+    if not holders or ranking[0] in holders:
+        return ranking
+    first = next(s for s in ranking if s in holders)
+    work.emit("perk", f"{work.side_name(first)} chooses the Turn Master (Master Strategist)",
+              STRATEGIST_RULE, side=first, perk=STRATEGIST)  # fmt: skip
+    return [first, *(s for s in ranking if s != first)]

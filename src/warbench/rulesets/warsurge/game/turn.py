@@ -155,6 +155,9 @@ def start_turn(w: Work) -> None:
         w.hooks.fire(Hook.TURN_START, w, turn=turn)
     sides = list(range(len(w.setup.sides)))
     ranking = ranked_rolloff(w, sides, "Turn Master Roll-Off")
+    from warbench.rulesets.warsurge.game.perk_roster import strategist_first  # Perks L4336
+
+    ranking = strategist_first(w, ranking)
     w.flow = replace(
         w.flow, phase=Phase.TURN_MASTER, rolloff_winner=ranking[0], roll_order=tuple(ranking)
     )
@@ -311,6 +314,10 @@ def end_turn(w: Work) -> None:
             ended = f"the Game Length roll is {roll} (3 or lower ends the game)"
         else:
             w.emit("length", f"Game Length roll {roll}: the game continues", "§2.2 step 7")
+    if ended:  # Extension (Perks L4308, issue 11 lane c)
+        from warbench.rulesets.warsurge.game.perk_roster import extends
+
+        ended = "" if extends(w, ended) else ended
     if ended:
         finish(w, ended)
         return
