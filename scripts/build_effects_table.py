@@ -774,6 +774,46 @@ EFFECTS.update(
     }
 )
 
+# -- Ability, Aeonian, Enhancement, Limitation (issue 11, lane b, session 4) ------------------
+
+EFFECTS.update(
+    {
+        # L1324 "The User is immune to Blind, unaffected by the Stealth Perk and can Target Units
+        # with the Espionage Perk" (Stealth, Espionage, Decoy and Concealed: not in play yet)
+        "Keen Eye": [immune("Blind")],
+        # L1186 "For the User to wield Weapons and Perks, it needs at least one Unit embarked
+        # within it"; L1192 Crew II "cannot make any Movement without a Unit embarked"
+        "Crew I": [machinery("crew")],
+        "Crew II": [
+            status(
+                "Crew (empty)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                turns=None,
+                target="self",
+            ),
+            machinery("crew"),
+        ],
+        # L1284 "When all models in the Unit maintain base contact with at least one other model
+        # in the Unit, they receive either … +1 Defence [or] +1 Power to All Weapons, decided at
+        # the start of the Game Turn … If at any time a model … loses base contact, the bonus is
+        # lost"
+        "Formation": [
+            status("Formation (Defence)", mod("Defence", "add", 1), turns=None, target="self"),
+            status("Formation (Power)", mod("Power", "add", 1), turns=None, target="self"),
+            machinery("formation"),
+        ],
+        # L2977 "Each time this Weapon causes HP Loss to a Target … it restores that amount of
+        # HP to the User immediately, up to 1/3 of the User's maximum HP"
+        "HP Steal": [machinery("hp steal")],
+        # L3110 Malfunction I "If half or more of the Weapon's Attack Dice result in 1, or if at
+        # least five 1's are rolled in a single Attack Sequence … the Weapon cannot be used in
+        # the next Game Turn"; L3122 Malfunction II "the Weapon will be destroyed at the end of
+        # the Game Turn"
+        **{f"Malfunction {r}": [machinery("weapon faults")] for r in ("I", "II")},
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

@@ -84,6 +84,14 @@ MACHINERIES: Mapping[str, str] = {
     "Roster Perks Avenge and Despair when their unit falls)",
     "deployment": "warbench.rulesets.warsurge.game.perk_deployment (where a unit may deploy: "
     "Invade; Recon's relocation)",
+    "crew": "warbench.rulesets.warsurge.game.perk_aeonian (Crew I/II: a Transport's Weapons "
+    "and Movement need a unit embarked)",
+    "formation": "warbench.rulesets.warsurge.game.perk_aeonian (Formation: a bonus chosen at the "
+    "start of the Game Turn while every model is in base contact with another)",
+    "hp steal": "warbench.rulesets.warsurge.game.perk_limitation (HP Steal: the HP Loss a Weapon "
+    "causes restored to its User)",
+    "weapon faults": "warbench.rulesets.warsurge.game.perk_limitation (Malfunction I/II: a "
+    "Weapon whose Attack Dice roll too many 1s is unusable or destroyed)",
 }
 
 E = TypeVar("E", bound=StrEnum)

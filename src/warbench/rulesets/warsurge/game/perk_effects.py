@@ -126,6 +126,11 @@ PLAYED_MACHINERIES = frozenset(
         "reserve",
         "ignite",
         "flee",
+        # issue 11, lane b (session 4): perk_aeonian, perk_limitation
+        "crew",
+        "formation",
+        "hp steal",
+        "weapon faults",
     }
 )
 

@@ -790,6 +790,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     perk_deployment.register_hooks(reg)  # Recon
     perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
     perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
+    perk_limits.lane_b_hooks(reg, restore_hp)  # Crew, Formation, Malfunction, HP Steal (lane b)
 
 
 register_perk_hooks(DEFAULT_HOOKS)

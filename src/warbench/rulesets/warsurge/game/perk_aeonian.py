@@ -1,0 +1,212 @@
+"""Aeonian Unit Perks of lane b (issue 11): Crew I/II (Perks 000_94ecc6a4c74d351b.txt L1186,
+L1192) and Formation (L1284). The ``crew`` and ``formation`` machineries of the effects table.
+
+* **Crew I** (L1186): "For the User to wield Weapons and Perks, it needs at least one Unit
+  embarked within it. If no Unit is embarked, the Unit can still perform Movement." Its Weapons
+  are refused (:func:`weapon_refusal`, called by ``perk_limits.weapon_refusal``) while it carries
+  nobody.
+* **Crew II** (L1192): "User cannot make any Movement without a Unit embarked": the status
+  ``Crew (empty)`` (Move and Dash 0) while it carries nobody, refreshed as each Phase starts and
+  after every Movement, Embark, Disembark and Deploy.
+* **Formation** (L1284): "When all models in the Unit maintain base contact with at least one
+  other model in the Unit, they receive either … 1) +1 Defence 2) +1 Power to All Weapons,
+  decided at the start of the Game Turn. If at any time a model in the Unit loses base contact,
+  the bonus is lost." The bonus is chosen as each Game Turn starts (the engine's choice: +1
+  Defence; rulings "perks in play: lane b, session 4") and is the status
+  ``Formation (Defence)`` or ``Formation (Power)`` while every living model touches another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from warbench.rulesets.warsurge.game import geom, perk_limitation
+from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.state import Location, Status
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.perk_limitation import Restore
+    from warbench.rulesets.warsurge.game.state import GameSetup
+    from warbench.rulesets.warsurge.game.work import Work
+
+BOOK = "000_94ecc6a4c74d351b.txt"
+CREW = {"Crew I": "L1186", "Crew II": "L1192"}
+EMPTY = "Crew (empty)"
+FORMATION = "Formation"
+FORMS = {"Defence": "Formation (Defence)", "Power": "Formation (Power)"}
+#: Counter: the bonus chosen for the Game Turn (1 Defence, 2 Power).
+CHOSEN = "formation bonus"
+
+
+@dataclass(frozen=True)
+class _Index:
+    crew: tuple[tuple[int, str], ...]  # (uid, its Crew rank)
+    formation: tuple[int, ...]
+
+
+_INDEX: dict[int, tuple[GameSetup, _Index]] = {}
+
+
+def index(setup: GameSetup) -> _Index:
+    """The units of ``setup`` with Crew or Formation (computed once per set-up)."""
+    hit = _INDEX.get(id(setup))
+    if hit is not None and hit[0] is setup:
+        return hit[1]
+    crew, formation = [], []
+    for uid, info in enumerate(setup.units):
+        perks = set(info.unit.profile.perks) | set(info.traits)
+        for rank in ("Crew II", "Crew I"):
+            if rank in perks:
+                crew.append((uid, rank))
+                break
+        if FORMATION in perks:
+            formation.append(uid)
+    out = _Index(tuple(crew), tuple(formation))
+    if len(_INDEX) > 64:
+        _INDEX.clear()
+    _INDEX[id(setup)] = (setup, out)
+    return out
+
+
+# -- Crew I/II -------------------------------------------------------------------------------
+
+
+def _empty(work: Work, uid: int) -> bool:
+    return not work.passengers(uid)
+
+
+def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
+    """Crew I/II: a Transport with nobody embarked may not wield its Weapons (L1186)."""
+    for cid, rank in index(work.setup).crew:
+        if cid == uid and _empty(work, uid):
+            return (
+                f"{work.label(uid)} has no Unit embarked: it cannot wield {weapon} "
+                f"({rank}, {BOOK} {CREW[rank]})"
+            )
+    return None
+
+
+def refresh_crew(work: Work) -> None:
+    """Crew II: ``Crew (empty)`` on every Crew II Transport carrying nobody, off the others."""
+    for uid, rank in index(work.setup).crew:
+        if rank != "Crew II":
+            continue
+        u = work.units[uid]
+        has = any(s.name == EMPTY for s in u.statuses)
+        empty = u.location is Location.TABLE and _empty(work, uid)
+        if empty and not has:
+            work.set_unit(uid, statuses=(*u.statuses, Status(EMPTY, None, f"u{uid}/Crew II")))
+            work.emit(
+                "perk",
+                f"{work.label(uid)} has no Unit embarked: it cannot make any Movement "
+                f"(Crew II, {BOOK} L1192)",
+                f"Crew II, {BOOK} L1192",
+                unit=uid,
+                perk="Crew II",
+            )
+        elif has and not empty:
+            work.set_unit(uid, statuses=tuple(s for s in u.statuses if s.name != EMPTY))
+
+
+# -- Formation -------------------------------------------------------------------------------
+
+
+def in_formation(work: Work, uid: int) -> bool:
+    """Whether every living model of the unit is in base contact with another of its models
+    (a single model never is)."""
+    u = work.units[uid]
+    if u.location is not Location.TABLE:
+        return False
+    living = u.living()
+    if len(living) < 2:
+        return False
+    xy = np.asarray([u.pos[i] for i in living], dtype=np.float64)
+    gap = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
+    np.fill_diagonal(gap, np.inf)
+    reach = 2 * work.info(uid).radius + geom.CONTACT
+    return bool((gap.min(axis=1) <= reach).all())
+
+
+def default_bonus(work: Work, uid: int) -> str:
+    """The engine's choice of Formation's bonus for the Game Turn: +1 Defence."""
+    return "Defence"
+
+
+def refresh_formation(work: Work, uid: int) -> None:
+    """Formation's status as the unit stands now (the bonus chosen for the Game Turn)."""
+    u = work.units[uid]
+    chosen = u.counter(CHOSEN)
+    want = ""
+    if chosen and in_formation(work, uid):
+        want = FORMS["Power" if chosen == 2 else "Defence"]
+    have = [s.name for s in u.statuses if s.name in FORMS.values()]
+    if have == ([want] if want else []):
+        return
+    kept = tuple(s for s in u.statuses if s.name not in FORMS.values())
+    if want:
+        kept = (*kept, Status(want, None, f"u{uid}/Formation"))
+    work.set_unit(uid, statuses=kept)
+    text = (
+        f"{work.label(uid)} is in Formation: {want.split('(')[1].rstrip(')')} +1"
+        if want
+        else f"{work.label(uid)} has lost base contact: no Formation bonus"
+    )
+    work.emit("perk", text, f"Formation, {BOOK} L1284", unit=uid, perk=FORMATION)
+
+
+def choose_bonus(work: Work, uid: int, bonus: str) -> None:
+    """Formation's bonus for this Game Turn (``"Defence"`` or ``"Power"``)."""
+    if bonus not in FORMS:
+        raise ValueError(f"Formation gives +1 Defence or +1 Power, not {bonus!r} (L1284)")
+    work.units[uid] = work.units[uid].with_counter(CHOSEN, 1 if bonus == "Defence" else 2)
+    work.dirty = True
+    refresh_formation(work, uid)
+
+
+# -- hooks -----------------------------------------------------------------------------------
+
+
+def at_turn_start(work: Work, turn: int) -> None:
+    for uid in index(work.setup).formation:
+        if work.units[uid].location is Location.TABLE:
+            choose_bonus(work, uid, default_bonus(work, uid))
+    refresh_crew(work)
+
+
+def at_phase_start(work: Work, phase: str) -> None:
+    refresh_crew(work)
+    for uid in index(work.setup).formation:
+        refresh_formation(work, uid)
+
+
+def after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
+    refresh_crew(work)
+    if unit in index(work.setup).formation:
+        refresh_formation(work, unit)
+
+
+def after_deploy(work: Work, unit: int) -> None:
+    refresh_crew(work)
+    if unit in index(work.setup).formation:
+        if not work.units[unit].counter(CHOSEN):
+            choose_bonus(work, unit, default_bonus(work, unit))
+        refresh_formation(work, unit)
+
+
+def after_casualty(work: Work, unit: int, model: int, source: str) -> None:
+    if unit in index(work.setup).formation:
+        refresh_formation(work, unit)
+
+
+def register_hooks(reg: HookRegistry, restore_hp: Restore) -> None:
+    """Register lane b's hooks (one call from :func:`.perk_hooks.register_perk_hooks`): this
+    module's and :mod:`.perk_limitation`'s."""
+    reg.register(Hook.TURN_START, at_turn_start, "Formation's bonus, Crew II")
+    reg.register(Hook.PHASE_START, at_phase_start, "Crew II, Formation")
+    reg.register(Hook.AFTER_MOVE, after_move, "Crew II, Formation")
+    reg.register(Hook.DEPLOY, after_deploy, "Crew II, Formation")
+    reg.register(Hook.CASUALTY, after_casualty, "Formation")
+    perk_limitation.register_hooks(reg, restore_hp)

@@ -1,0 +1,269 @@
+"""Aeonian, Enhancement and Limitation perks of lane b (issue 11, session 4) played in a game
+(Perks 000_94ecc6a4c74d351b.txt): Keen Eye L1324, Crew I/II L1186-L1192, Formation L1284,
+HP Steal L2977, Malfunction I/II L3110-L3122 (``game/perk_aeonian.py``,
+``game/perk_limitation.py``). Each test applies actions through the game engine, with scripted
+dice where dice matter, and checks the same situation without the perk. Test names carry the
+rank's source line (``p3110``), which ``warbench perks --coverage`` reads."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from tests.warsurge.game.helpers import check_invariants, entry, line, scenario, unit, weapon
+from warbench.kernel.dice import ScriptedDice
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Attack, Embark, Move, Pass
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
+
+USER, FOE = 0, 1
+
+
+def _names(state: GameState, uid: int) -> list[str]:
+    return [s.name for s in state.units[uid].statuses]
+
+
+def _until(state: GameState, phase: Phase, side: int, turn: int | None = None) -> GameState:
+    while not (
+        state.flow.phase is phase
+        and state.flow.active == side
+        and (turn is None or state.flow.turn == turn)
+    ):
+        state, _ = engine.apply(state, Pass())
+        check_invariants(state)
+    return state
+
+
+# -- Malfunction I/II (L3110, L3122) ---------------------------------------------------------
+
+
+def _gunner(perks: list[str], attacks: int = 4) -> GameState:
+    """The User's Gun (Power 4 vs Defence 4: 4+, ``attacks`` Attack Dice) with ``perks``; a Foe
+    with 20 HP 10" away, in the Attack Phase of Game Turn 2."""
+    gun = weapon("Gun", attacks=attacks, power=4, perks=perks)
+    me = entry(unit("User", weapons=[gun], hp=3))
+    them = entry(unit("Foe", hp=20))
+    return scenario([[me], [them]], {USER: [(10.0, 10.0)], FOE: [(10.0, 20.0)]},
+                    phase=Phase.ATTACK)  # fmt: skip
+
+
+def _shoot(state: GameState, faces: list[int]) -> tuple[GameState, list[Event]]:
+    dice = ScriptedDice(faces)
+    new, events = engine.apply(state, Attack(USER, (("Gun", FOE),)), dice=dice)
+    assert dice.remaining == 0
+    check_invariants(new)
+    return new, events
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [
+        pytest.param("Malfunction I", id="p3110-Malfunction I"),
+        pytest.param("Malfunction II", id="p3122-Malfunction II"),
+    ],
+)
+def test_p3110_malfunction_half_the_attack_dice_ones_locks_the_weapon(rank: str) -> None:
+    # 4 Attack Dice: two 1s are half of them
+    state, events = _shoot(_gunner([rank]), [1, 1, 5, 5])
+    assert any("Gun malfunctions (2 of 4 Attack Dice rolled 1" in e.text for e in events)
+    nxt = _until(state, Phase.ATTACK, 0, turn=3)
+    with pytest.raises(RulesError, match="Malfunction I"):
+        engine.check(nxt, Attack(USER, (("Gun", FOE),)))
+    assert not any(a == Attack(USER, (("Gun", FOE),)) for a in engine.legal_actions(nxt))
+    later = _until(nxt, Phase.ATTACK, 0, turn=4)
+    if rank == "Malfunction I":  # "cannot be used in the next Game Turn": usable again after
+        engine.check(later, Attack(USER, (("Gun", FOE),)))
+    else:  # "destroyed at the end of the Game Turn and can no longer be used for the entire game"
+        with pytest.raises(RulesError, match="destroyed at the end of Game Turn 2"):
+            engine.check(later, Attack(USER, (("Gun", FOE),)))
+
+
+def test_p3110_malfunction_one_one_in_four_or_no_perk_leaves_the_weapon() -> None:
+    state, events = _shoot(_gunner(["Malfunction I"]), [1, 5, 5, 5])  # 1 of 4: less than half
+    assert not any("malfunctions" in e.text for e in events)
+    engine.check(_until(state, Phase.ATTACK, 0, turn=3), Attack(USER, (("Gun", FOE),)))
+    plain, _ = _shoot(_gunner([]), [1, 1, 5, 5])  # the same dice without the perk
+    engine.check(_until(plain, Phase.ATTACK, 0, turn=3), Attack(USER, (("Gun", FOE),)))
+
+
+def test_p3110_malfunction_five_ones_in_one_attack_sequence() -> None:
+    # 12 Attack Dice: five 1s (less than half) still malfunction; four do not
+    five, events = _shoot(_gunner(["Malfunction I"], attacks=12), [1] * 5 + [3] * 7)
+    assert any("5 of 12 Attack Dice rolled 1" in e.text for e in events)
+    with pytest.raises(RulesError, match="malfunctioned on Game Turn 2"):
+        engine.check(_until(five, Phase.ATTACK, 0, turn=3), Attack(USER, (("Gun", FOE),)))
+    _, events = _shoot(_gunner(["Malfunction I"], attacks=12), [1] * 4 + [3] * 8)
+    assert not any("malfunctions" in e.text for e in events)
+
+
+def test_p3110_malfunction_needs_a_weapon_of_3_attacks() -> None:
+    # "Requires a minimum of 3 Attacks on the Weapon": 2 Attacks, both 1s, no malfunction
+    state, events = _shoot(_gunner(["Malfunction I"], attacks=2), [1, 1])
+    assert not any("malfunctions" in e.text for e in events)
+    engine.check(_until(state, Phase.ATTACK, 0, turn=3), Attack(USER, (("Gun", FOE),)))
+
+
+# -- HP Steal (L2977) ------------------------------------------------------------------------
+
+
+def _thief(perks: list[str]) -> GameState:
+    """The User: 3 models of 2 HP (6 HP, a third is 2), one model at 1 HP and one removed; its
+    Gun (3 Attacks, Power 4 vs Defence 4) with ``perks``; a Foe of 10 HP."""
+    gun = weapon("Gun", attacks=3, power=4, perks=perks)
+    me = entry(unit("User", models=3, weapons=[gun], hp=2))
+    them = entry(unit("Foe", hp=10))
+    state = scenario([[me], [them]], {USER: line(10, 10, 3), FOE: [(10.0, 20.0)]},
+                     phase=Phase.ATTACK)  # fmt: skip
+    units = list(state.units)
+    units[USER] = replace(units[USER], hp=(1, 2, 0), removed=(False, False, True))
+    return replace(state, units=tuple(units))
+
+
+def test_p2977_hp_steal_restores_the_hp_loss_up_to_a_third_of_max_hp() -> None:
+    # two living models, 3 Attacks each: three 6s hit (3 HP Loss on the Foe)
+    state, events = _shoot(_thief(["HP Steal"]), [6, 6, 6, 1, 1, 1])
+    assert state.units[FOE].hp == (7,)
+    assert sum(state.units[USER].hp) == 5  # 3 HP + 2 (a third of 6), not 3
+    assert state.units[USER].living() == [0, 1, 2]  # the removed model returns
+    assert any("steals 2 HP with Gun (HP Steal" in e.text for e in events)
+    plain, _ = _shoot(_thief([]), [6, 6, 6, 1, 1, 1])
+    assert sum(plain.units[USER].hp) == 3
+
+
+def test_p2977_hp_steal_restores_only_the_hp_loss_caused() -> None:
+    state, _ = _shoot(_thief(["HP Steal"]), [6, 1, 1, 1, 1, 1])  # 1 HP Loss: 1 HP back
+    assert sum(state.units[USER].hp) == 4
+
+
+# -- Keen Eye (L1324) ------------------------------------------------------------------------
+
+
+def _blinder(target_perks: list[str]) -> GameState:
+    gun = weapon("Gun", attacks=1, power=4, perks=["Blind I"])
+    me = entry(unit("User", weapons=[gun], hp=3))
+    them = entry(unit("Foe", hp=5, perks=target_perks))
+    return scenario([[me], [them]], {USER: [(10.0, 10.0)], FOE: [(10.0, 20.0)]},
+                    phase=Phase.ATTACK)  # fmt: skip
+
+
+def test_p1324_keen_eye_is_immune_to_blind_in_a_game() -> None:
+    # a 4 hits (1 HP Loss), then Blind I's Skill Test (a 6 passes)
+    blinded, _ = engine.apply(
+        _blinder([]), Attack(USER, (("Gun", FOE),)), dice=ScriptedDice([4, 6, 6, 6])
+    )
+    assert "Blind" in _names(blinded, FOE)
+    keen, events = engine.apply(
+        _blinder(["Keen Eye"]), Attack(USER, (("Gun", FOE),)), dice=ScriptedDice([4, 6, 6, 6])
+    )
+    assert "Blind" not in _names(keen, FOE)
+    assert keen.units[FOE].hp == (4,)
+    assert any("immune to Blind" in e.text for e in events)
+
+
+# -- Crew I/II (L1186, L1192) ----------------------------------------------------------------
+
+
+def _crewed(rank: str, *, carrying: bool, phase: Phase = Phase.ATTACK) -> GameState:
+    """A Transport (unit 0, capacity 150, Fire Points) with ``rank`` and a Stubber; Troopers
+    (unit 1) embarked in it or standing beside it; a Foe (unit 2) 15" away."""
+    apc = unit("APC", move=10, dash=10, hp=8, transport=150, fire_points=1, perks=[rank],
+               weapons=[weapon("Stubber")])  # fmt: skip
+    troopers = unit("Troopers", models=3, weapons=[weapon("Rifle")])
+    sides = [[entry(apc, 180, base_mm=76.2), entry(troopers, 120)], [entry(unit("Foe", hp=5))]]
+    pos: dict[int, Any] = {0: [(10.0, 10.0)], 2: [(10.0, 25.0)]}
+    if not carrying:
+        pos[1] = line(14, 10, 3)
+    state = scenario(sides, pos, phase=phase)
+    if carrying:
+        units = list(state.units)
+        units[1] = replace(units[1], location=Location.EMBARKED, embarked_in=0)
+        state = replace(state, units=tuple(units))
+    return state
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [pytest.param("Crew I", id="p1186-Crew I"), pytest.param("Crew II", id="p1192-Crew II")],
+)
+def test_p1186_crew_transport_wields_weapons_only_with_a_unit_embarked(rank: str) -> None:
+    shot = Attack(0, (("Stubber", 2),))
+    with pytest.raises(RulesError, match=f"no Unit embarked: it cannot wield Stubber \\({rank}"):
+        engine.check(_crewed(rank, carrying=False), shot)
+    new, _ = engine.apply(_crewed(rank, carrying=True), shot, dice=ScriptedDice([6, 6, 6]))
+    assert any(e.kind == "attack" for e in _) and new.units[2].hp[0] < 5
+
+
+def test_p1186_crew_i_transport_still_moves_empty() -> None:
+    state = _until(_crewed("Crew I", carrying=False), Phase.MOVE, 0, turn=3)
+    new, _ = engine.apply(state, Move(0, to=(10.0, 18.0)))
+    assert new.units[0].pos[0][1] > 10.0
+    assert "Crew (empty)" not in _names(new, 0)
+
+
+def test_p1192_crew_ii_transport_cannot_move_empty_until_a_unit_embarks() -> None:
+    state = _until(_crewed("Crew II", carrying=False), Phase.MOVE, 0, turn=3)
+    assert "Crew (empty)" in _names(state, 0)
+    with pytest.raises(RulesError, match='has a Move of 0"'):
+        engine.check(state, Move(0, to=(10.0, 18.0)))
+    # the Troopers embark (§6.2): from the next Phase the Transport may make Movement (it is
+    # judged as each Phase starts and after each Move and Deploy: docs/rulings.md)
+    boarded, _ = engine.apply(state, Embark(1, 0))
+    dash = _until(boarded, Phase.DASH, 0)
+    assert "Crew (empty)" not in _names(dash, 0)
+    moved, _ = engine.apply(dash, Move(0, to=(10.0, 18.0), dash=True))
+    assert moved.units[0].pos[0][1] > 10.0
+    # carrying from the start: it moves at once
+    full = _until(_crewed("Crew II", carrying=True), Phase.MOVE, 0, turn=3)
+    assert "Crew (empty)" not in _names(full, 0)
+    engine.check(full, Move(0, to=(10.0, 18.0)))
+
+
+# -- Formation (L1284) -----------------------------------------------------------------------
+
+
+def _formed(perks: list[str], pos: list[tuple[float, float]]) -> GameState:
+    """The User (2 models, 1" bases: in base contact 1" apart) and a Foe, Attack Phase 2."""
+    me = entry(unit("User", models=2, perks=perks, hp=2))
+    them = entry(unit("Foe", hp=5))
+    return scenario([[me], [them]], {USER: pos, FOE: [(40.0, 44.0)]}, phase=Phase.ATTACK)
+
+
+def test_p1284_formation_gives_plus_1_defence_while_every_model_is_in_base_contact() -> None:
+    state = _until(_formed(["Formation"], [(10.0, 10.0), (11.0, 10.0)]), Phase.MOVE, 0, turn=3)
+    assert _names(state, USER) == ["Formation (Defence)"]
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+    seen = to_unit_state(Work(state, None, DEFAULT_HOOKS), USER)
+    assert seen.profile.defence == 5
+    # a Move that breaks base contact loses the bonus ("If at any time a model … loses base
+    # contact, the bonus is lost")
+    apart, events = engine.apply(state, Move(USER, positions=((10.0, 14.0), (13.0, 14.0))))
+    assert _names(apart, USER) == []
+    assert any("lost base contact" in e.text for e in events)
+    assert to_unit_state(Work(apart, None, DEFAULT_HOOKS), USER).profile.defence == 4
+    # apart from the start, or without the perk: no bonus
+    loose = _until(_formed(["Formation"], [(10.0, 10.0), (12.0, 10.0)]), Phase.MOVE, 0, turn=3)
+    assert _names(loose, USER) == []
+    plain = _until(_formed([], [(10.0, 10.0), (11.0, 10.0)]), Phase.MOVE, 0, turn=3)
+    assert _names(plain, USER) == []
+
+
+def test_p1284_formation_power_bonus_chosen_reaches_the_attack() -> None:
+    from warbench.rulesets.warsurge.game import perk_aeonian
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+    state = _until(_formed(["Formation"], [(10.0, 10.0), (11.0, 10.0)]), Phase.MOVE, 0, turn=3)
+    w = Work(state, None, DEFAULT_HOOKS)
+    perk_aeonian.choose_bonus(w, USER, "Power")
+    after = w.state()
+    assert _names(after, USER) == ["Formation (Power)"]
+    seen = to_unit_state(Work(after, None, DEFAULT_HOOKS), USER)
+    assert seen.weapons["Gun"].power == 5 and seen.profile.defence == 4
+    with pytest.raises(ValueError, match="Defence or \\+1 Power"):
+        perk_aeonian.choose_bonus(w, USER, "Speed")
