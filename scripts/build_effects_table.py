@@ -811,6 +811,12 @@ EFFECTS.update(
         # the next Game Turn"; L3122 Malfunction II "the Weapon will be destroyed at the end of
         # the Game Turn"
         **{f"Malfunction {r}": [machinery("weapon faults")] for r in ("I", "II")},
+        # L3062 Counter "The Weapon can only be used if attacked by an enemy Unit. Once per Game
+        # Turn, this Weapon will immediately Target and attack the first Unit to successfully
+        # inflict HP Loss on the User"; L3156 Self-Destruct "This Weapon must Target the
+        # closest Unit (friend or foe) when the Wielder is a casualty"
+        "Counter": [machinery("reaction")],
+        "Self-Destruct": [machinery("reaction")],
     }
 )
 

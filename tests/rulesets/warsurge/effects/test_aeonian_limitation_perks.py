@@ -267,3 +267,69 @@ def test_p1284_formation_power_bonus_chosen_reaches_the_attack() -> None:
     assert seen.weapons["Gun"].power == 5 and seen.profile.defence == 4
     with pytest.raises(ValueError, match="Defence or \\+1 Power"):
         perk_aeonian.choose_bonus(w, USER, "Speed")
+
+
+# -- Counter (L3062), Self-Destruct (L3156) ----------------------------------------------------
+
+
+def _reactive(perk: str, *, wielder: dict[str, Any] | None = None) -> GameState:
+    """The User (side 0) with a Gun and a Spite (``perk``; 2 Attacks, Power 4, Range 12); a
+    Foe (side 1, 5 HP, a 1-Attack Gun) 5" away, whose Attack Phase it is."""
+    spite = weapon("Spite", attacks=2, power=4, range=12, perks=[perk] if perk else [])
+    me = entry(unit("User", weapons=[weapon("Gun"), spite], **{"hp": 3, **(wielder or {})}))
+    them = entry(unit("Foe", hp=5))
+    return scenario([[me], [them]], {USER: [(10.0, 10.0)], FOE: [(10.0, 16.0)]},
+                    phase=Phase.ATTACK, active=1)  # fmt: skip
+
+
+def test_p3062_counter_strikes_back_at_the_first_enemy_to_inflict_hp_loss() -> None:
+    dice = ScriptedDice([4, 6, 6])  # the Foe's 4 hits (1 HP); the Spite's two 6s (2 HP)
+    state, events = engine.apply(_reactive("Counter"), Attack(FOE, (("Gun", USER),)), dice=dice)
+    assert dice.remaining == 0
+    check_invariants(state)
+    assert state.units[USER].hp == (2,)
+    assert state.units[FOE].hp == (3,)
+    assert any("strikes back at P1: Foe with Spite (Counter)" in e.text for e in events)
+    # without the perk the Spite waits for its own Attack
+    plain, _ = engine.apply(_reactive(""), Attack(FOE, (("Gun", USER),)), dice=ScriptedDice([4]))
+    assert plain.units[FOE].hp == (5,)
+
+
+def test_p3062_counter_weapon_is_not_used_in_the_users_own_attack_nor_on_a_miss() -> None:
+    mine = replace(_reactive("Counter"), flow=replace(_reactive("Counter").flow, active=0))
+    with pytest.raises(RulesError, match="Counter, 000_94ecc6a4c74d351b.txt L3062"):
+        engine.check(mine, Attack(USER, (("Spite", FOE),)))
+    engine.check(mine, Attack(USER, (("Gun", FOE),)))
+    # a miss inflicts no HP Loss: no Counter
+    state, events = engine.apply(
+        _reactive("Counter"), Attack(FOE, (("Gun", USER),)), dice=ScriptedDice([3])
+    )
+    assert state.units[FOE].hp == (5,) and not any("Counter" in e.text for e in events)
+
+
+def test_p3062_counter_out_of_range_is_not_used() -> None:
+    far = _reactive("Counter")
+    units = list(far.units)
+    units[FOE] = replace(units[FOE], pos=((10.0, 30.0),))  # 19" away: beyond the Spite's 12"
+    far = replace(far, units=tuple(units))
+    state, events = engine.apply(far, Attack(FOE, (("Gun", USER),)), dice=ScriptedDice([4]))
+    assert state.units[FOE].hp == (5,) and not any("Counter" in e.text for e in events)
+    assert state.units[USER].counter("counter Spite") == 0  # "can be used if attacked later"
+
+
+def test_p3156_self_destruct_fires_at_the_closest_unit_when_the_wielder_falls() -> None:
+    dice = ScriptedDice([4, 6, 6])  # the Foe's 4 slays the 1-HP User; the Spite's two 6s
+    state, events = engine.apply(
+        _reactive("Self-Destruct", wielder={"hp": 1}), Attack(FOE, (("Gun", USER),)), dice=dice
+    )
+    assert dice.remaining == 0
+    check_invariants(state)
+    assert state.units[FOE].hp == (3,)
+    assert any("Spite self-destructs at the closest unit, P1: Foe" in e.text for e in events)
+    plain, _ = engine.apply(
+        _reactive("", wielder={"hp": 1}), Attack(FOE, (("Gun", USER),)), dice=ScriptedDice([4])
+    )
+    assert plain.units[FOE].hp == (5,)
+    mine = replace(_reactive("Self-Destruct"), flow=replace(_reactive("").flow, active=0))
+    with pytest.raises(RulesError, match="only when its Wielder is a casualty"):
+        engine.check(mine, Attack(USER, (("Spite", FOE),)))

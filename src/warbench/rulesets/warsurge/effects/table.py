@@ -92,6 +92,8 @@ MACHINERIES: Mapping[str, str] = {
     "causes restored to its User)",
     "weapon faults": "warbench.rulesets.warsurge.game.perk_limitation (Malfunction I/II: a "
     "Weapon whose Attack Dice roll too many 1s is unusable or destroyed)",
+    "reaction": "warbench.rulesets.warsurge.game.perk_counter (Counter, Self-Destruct: a Weapon "
+    "that attacks on its own, when its User loses HP or its Wielder falls)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom, perk_limitation
+from warbench.rulesets.warsurge.game import geom, perk_counter, perk_limitation
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.state import Location, Status
 
@@ -210,3 +210,4 @@ def register_hooks(reg: HookRegistry, restore_hp: Restore) -> None:
     reg.register(Hook.DEPLOY, after_deploy, "Crew II, Formation")
     reg.register(Hook.CASUALTY, after_casualty, "Formation")
     perk_limitation.register_hooks(reg, restore_hp)
+    perk_counter.register_hooks(reg)

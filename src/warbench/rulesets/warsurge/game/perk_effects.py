@@ -131,6 +131,7 @@ PLAYED_MACHINERIES = frozenset(
         "formation",
         "hp steal",
         "weapon faults",
+        "reaction",
     }
 )
 

@@ -50,6 +50,8 @@ class _Index:
     faulty: frozenset[tuple[int, str]]  # (uid, weapon) with Malfunction I or II
     stealers: frozenset[tuple[int, str]]  # (uid, weapon) with HP Steal
     units: frozenset[int]
+    counters: dict[int, tuple[str, ...]]  # uid → its Counter Weapons (``perk_counter``)
+    self_destruct: dict[int, tuple[str, ...]]  # uid → its Self-Destruct Weapons
 
 
 _INDEX: dict[int, tuple[GameSetup, _Index]] = {}
@@ -61,14 +63,21 @@ def index(setup: GameSetup) -> _Index:
     if hit is not None and hit[0] is setup:
         return hit[1]
     faulty, stealers = set(), set()
+    counters: dict[int, tuple[str, ...]] = {}
+    bombs: dict[int, tuple[str, ...]] = {}
     for uid, info in enumerate(setup.units):
         for wp in info.unit.weapons:
             names = set(wp.perks)
+            if "Counter" in names:
+                counters[uid] = (*counters.get(uid, ()), wp.name)
+            if "Self-Destruct" in names:
+                bombs[uid] = (*bombs.get(uid, ()), wp.name)
             if names & MALFUNCTION.keys() and wp.attacks >= 3:
                 faulty.add((uid, wp.name))
             if HP_STEAL in names:
                 stealers.add((uid, wp.name))
-    out = _Index(frozenset(faulty), frozenset(stealers), frozenset(u for u, _ in faulty | stealers))
+    units = frozenset(u for u, _ in faulty | stealers)
+    out = _Index(frozenset(faulty), frozenset(stealers), units, counters, bombs)
     if len(_INDEX) > 64:
         _INDEX.clear()
     _INDEX[id(setup)] = (setup, out)
@@ -82,8 +91,17 @@ def _rank(work: Work, uid: int, weapon: str) -> str:
 
 def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     """Why ``weapon`` may not be used now because it malfunctioned (Malfunction I: on the Game
-    Turn after; II: from the end of that Game Turn on), or ``None``."""
-    if (uid, weapon) not in index(work.setup).faulty:
+    Turn after; II: from the end of that Game Turn on), or because it fires only on its own
+    (Counter, Self-Destruct: ``perk_counter``), or ``None``."""
+    idx = index(work.setup)
+    if weapon in idx.counters.get(uid, ()):
+        return (
+            f"{weapon} is used only against the first enemy Unit to inflict HP Loss on its "
+            f"User in a Game Turn (Counter, {BOOK} L3062)"
+        )
+    if weapon in idx.self_destruct.get(uid, ()):
+        return f"{weapon} is used only when its Wielder is a casualty (Self-Destruct, {BOOK} L3156)"
+    if (uid, weapon) not in idx.faulty:
         return None
     u = work.units[uid]
     turn = work.flow.turn

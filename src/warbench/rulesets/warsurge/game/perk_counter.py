@@ -1,0 +1,164 @@
+"""Weapons that fire on their own (issue 11, lane b): Counter (Limitation, Perks
+000_94ecc6a4c74d351b.txt L3062) and Self-Destruct (L3156). The ``reaction`` machinery of the
+effects table.
+
+* **Counter** (L3062): "The Weapon can only be used if attacked by an enemy Unit. Once per Game
+  Turn, this Weapon will immediately Target and attack the first Unit to successfully inflict
+  HP Loss on the User. If out of Weapon Range, the Counter is not used and can be used if
+  attacked at a later time." The Weapon is refused in the unit's own Attacks
+  (``perk_limitation.weapon_refusal``); when an enemy unit's Attack costs its unit HP, the
+  models with it that have that unit in Range and sight attack it at once (one Attack
+  Sequence, as a template's strike: ``perk_mode``), before the rest of that Attack.
+* **Self-Destruct** (L3156): "This Weapon must Target the closest Unit (friend or foe) when the
+  Wielder is a casualty … If the Weapon would be restricted from use due to Movement and Weapon
+  Type (such as Heavy or Battle), then it cannot be used. This will still count as using the
+  Weapon." Limited Use (1): the first Wielder model to fall attacks the closest other unit
+  (base edge to edge from where it stood) within the Weapon's Range, with that model's
+  Attacks. The Wielder's own choice to drop to 0 HP is not offered (docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from warbench.rulesets.warsurge.attack import AttackContext, Playstyle
+from warbench.rulesets.warsurge.game import geom, perk_limitation
+from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
+from warbench.rulesets.warsurge.game.plans import WeaponPlan
+from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.work import current_value
+from warbench.rulesets.warsurge.profiles import WeaponType
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.work import Work
+
+BOOK = "000_94ecc6a4c74d351b.txt"
+#: Counter: the Game Turn a Counter Weapon last struck back.
+COUNTERED = "counter "
+SELF_DESTRUCT = "Self-Destruct"
+
+
+def _strike(work: Work, uid: int, weapon: str, target: int, users: int, ctx: AttackContext,
+            rank: str) -> None:  # fmt: skip
+    from warbench.rulesets.warsurge.game import perk_mode
+
+    wp = WeaponPlan(weapon, target, users, ctx)
+    perk_mode._strike(work, uid, target, users, wp, rank, own=True)
+    if work.hooks.active(Hook.WEAPON_USED):
+        work.hooks.fire(Hook.WEAPON_USED, work, unit=uid, weapon=weapon, target=target)
+
+
+def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
+    """Counter: the unit's Counter Weapons strike back at the enemy unit that cost it HP."""
+    if attacker is None:
+        return
+    weapons = perk_limitation.index(work.setup).counters.get(unit)
+    if not weapons or not work.enemies(unit, attacker):
+        return
+    u = work.units[unit]
+    if u.location is not Location.TABLE or not u.living():
+        return
+    if work.units[attacker].location is not Location.TABLE or not work.units[attacker].living():
+        return
+    from warbench.rulesets.warsurge.game.targeting import view_target
+
+    turn = work.flow.turn
+    for weapon in weapons:
+        if work.units[unit].counter(COUNTERED + weapon) == turn or not work.units[unit].living():
+            continue
+        view = view_target(work, unit, attacker)
+        users = [m for m in view.users_in_range.get(weapon, []) if m in u.living()]
+        if view.reason or not users or not (view.melee or view.visible):
+            continue  # "If out of Weapon Range, the Counter is not used"
+        work.units[unit] = work.units[unit].with_counter(COUNTERED + weapon, turn)
+        work.dirty = True
+        rng = weapon_ranges(work.info(unit), u.statuses)[weapon]
+        ctx = AttackContext(
+            melee=view.melee,
+            attacker_engaged=view.attacker_engaged,
+            target_engaged_elsewhere=view.target_engaged_elsewhere,
+            cover=view.cover > 0 and not view.melee,
+            cover_bonus=max(1, view.cover),
+            within_half_range=view.distance <= rng / 2,
+            distance=view.distance,
+            attacker_point_cost=current_value(work, unit),
+            target_point_cost=current_value(work, attacker),
+            emergency_save=True,
+            playstyle=Playstyle.STANDARD,
+            los_models=None if view.melee else view.visible,
+        )
+        work.emit(
+            "perk",
+            f"{work.label(unit)} strikes back at {work.label(attacker)} with {weapon} (Counter)",
+            f"Counter, {BOOK} L3062",
+            unit=unit,
+            target=attacker,
+            perk="Counter",
+            weapon=weapon,
+        )
+        _strike(work, unit, weapon, attacker, len(users), ctx, "Counter")
+
+
+def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
+    """Self-Destruct: the fallen Wielder's Weapon attacks the closest unit in its Range."""
+    weapons = perk_limitation.index(work.setup).self_destruct.get(unit)
+    if not weapons:
+        return
+    info = work.info(unit)
+    u = work.units[unit]
+    for weapon in weapons:
+        if weapon not in info.model_weapons[model] or u.used(SELF_DESTRUCT + " " + weapon):
+            continue
+        work.units[unit] = work.units[unit].with_use(SELF_DESTRUCT + " " + weapon)
+        work.dirty = True
+        wtype = info.weapon_types[weapon]
+        if (wtype == WeaponType.HEAVY.value and u.moved[model]) or (
+            wtype == WeaponType.BATTLE.value and u.unit_dashed
+        ):
+            work.emit("perk", f"{info.label}'s {weapon} cannot Self-Destruct after its Movement",
+                      f"Self-Destruct, {BOOK} L3156", unit=unit, perk=SELF_DESTRUCT)  # fmt: skip
+            continue
+        here = np.asarray([u.pos[model]], dtype=np.float64)
+        rng = weapon_ranges(info, u.statuses)[weapon]
+        best: tuple[float, int] | None = None
+        for other in work.units:
+            t = other.uid
+            if t == unit or other.location is not Location.TABLE or not other.living():
+                continue
+            d = float(geom.edge_distances(here, info.radius, work.xy(t), work.info(t).radius).min())
+            if best is None or (d, t) < best:
+                best = (d, t)
+        if best is None or best[0] > rng:
+            work.emit("perk", f"{info.label}'s {weapon} self-destructs with no unit in Range",
+                      f"Self-Destruct, {BOOK} L3156", unit=unit, perk=SELF_DESTRUCT)  # fmt: skip
+            continue
+        dist, target = best
+        ctx = AttackContext(
+            melee=bool(work.engaged_with(unit)) and target in work.engaged_with(unit),
+            distance=dist,
+            within_half_range=dist <= rng / 2,
+            attacker_point_cost=current_value(work, unit),
+            target_point_cost=current_value(work, target),
+            emergency_save=True,
+            playstyle=Playstyle.STANDARD,
+        )
+        work.emit(
+            "perk",
+            f"{info.label}'s model {model + 1} falls: its {weapon} self-destructs at the closest "
+            f"unit, {work.label(target)}",
+            f"Self-Destruct, {BOOK} L3156",
+            unit=unit,
+            target=target,
+            perk=SELF_DESTRUCT,
+            weapon=weapon,
+        )
+        _strike(work, unit, weapon, target, 1, ctx, SELF_DESTRUCT)
+
+
+def register_hooks(reg: HookRegistry) -> None:
+    """Register this module's hooks (called by :func:`.perk_aeonian.register_hooks`)."""
+    reg.register(Hook.HP_LOST, on_hp_lost, "Counter")
+    reg.register(Hook.CASUALTY, on_casualty, "Self-Destruct")
