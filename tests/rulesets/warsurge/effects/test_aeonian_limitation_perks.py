@@ -297,7 +297,7 @@ def test_p3062_counter_strikes_back_at_the_first_enemy_to_inflict_hp_loss() -> N
 
 def test_p3062_counter_weapon_is_not_used_in_the_users_own_attack_nor_on_a_miss() -> None:
     mine = replace(_reactive("Counter"), flow=replace(_reactive("Counter").flow, active=0))
-    with pytest.raises(RulesError, match="Counter, 000_94ecc6a4c74d351b.txt L3062"):
+    with pytest.raises(RulesError, match=r"Counter, 000_94ecc6a4c74d351b\.txt L3062"):
         engine.check(mine, Attack(USER, (("Spite", FOE),)))
     engine.check(mine, Attack(USER, (("Gun", FOE),)))
     # a miss inflicts no HP Loss: no Counter

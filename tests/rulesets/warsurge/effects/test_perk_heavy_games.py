@@ -53,6 +53,11 @@ WEAPON_SETS = [
     ["Explode I", "Freeze", "Chain I", "Skill"],
     ["Diffuse", "Burn", "Cripple I", "Countdown I"],
     ["Beam II", "Poison", "Blast III", "Mitigate"],
+    # Malfunction, HP Steal, Counter, Self-Destruct (s11-perks-b, session 4)
+    ["Malfunction I", "HP Steal", "Burn", "Critical Hit I"],
+    ["Malfunction II", "Poison", "HP Steal", "Penetrate I"],
+    ["Counter", "Bleed", "Skill", "Hearty"],
+    ["Self-Destruct", "Corrode", "Blind I", "Rend"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -86,6 +91,10 @@ UNIT_SETS = [
     ["Charge II", "Traverse I", "Implacable II", "Invade III", "Egotistical", "Dodge"],
     ["Airborne", "Thrust", "Charge I", "Nonstop I", "Reinforced", "Recon II"],
     ["Jumper", "Traverse II", "Implacable I", "Avenge", "Evasive", "Recon I"],
+    # Formation, Keen Eye, Crew (s11-perks-b, session 4)
+    ["Formation", "Keen Eye", "Tough", "Recover", "Dodge"],
+    ["Crew I", "Formation", "Resilient", "Frenzy"],
+    ["Crew II", "Keen Eye", "Reinforced", "Mastery"],
 ]
 
 
