@@ -815,6 +815,9 @@ EFFECTS.update(
         # Turn, this Weapon will immediately Target and attack the first Unit to successfully
         # inflict HP Loss on the User"; L3156 Self-Destruct "This Weapon must Target the
         # closest Unit (friend or foe) when the Wielder is a casualty"
+        # L1268 Escape Transport "Embarked Units may begin their disembark up to 12\" away from
+        # the User" (game/transports.py; "even if the User was a casualty": docs/rulings.md)
+        "Escape Transport": [machinery("transport perks")],
         "Counter": [machinery("reaction")],
         "Self-Destruct": [machinery("reaction")],
     }

@@ -333,3 +333,34 @@ def test_p3156_self_destruct_fires_at_the_closest_unit_when_the_wielder_falls() 
     mine = replace(_reactive("Self-Destruct"), flow=replace(_reactive("").flow, active=0))
     with pytest.raises(RulesError, match="only when its Wielder is a casualty"):
         engine.check(mine, Attack(USER, (("Spite", FOE),)))
+
+
+# -- Escape Transport (L1268) --------------------------------------------------------------------
+
+
+def test_p1268_escape_transport_passengers_disembark_up_to_12_inches_further() -> None:
+    from warbench.rulesets.warsurge.game.actions import Disembark
+
+    far = Disembark(1, positions=((10.0, 28.0), (11.5, 28.0), (13.0, 28.0)))  # ~16" away
+    near = Disembark(1, positions=((10.0, 17.0), (11.5, 17.0), (13.0, 17.0)))
+
+    def state(perks: list[str]) -> GameState:
+        apc = unit("APC", move=10, dash=10, hp=8, transport=150, fire_points=1, perks=perks)
+        troopers = unit("Troopers", models=3, move=6)
+        sides = [[entry(apc, 180, base_mm=76.2), entry(troopers, 120)], [entry(unit("Foe"))]]
+        s = scenario(sides, {0: [(10.0, 10.0)], 2: [(40.0, 44.0)]}, phase=Phase.MOVE)
+        units = list(s.units)
+        units[1] = replace(units[1], location=Location.EMBARKED, embarked_in=0)
+        return replace(s, units=tuple(units))
+
+    with pytest.raises(RulesError, match='within 6" of'):
+        engine.check(state([]), far)
+    engine.check(state([]), near)
+    new, _ = engine.apply(state(["Escape Transport"]), far)
+    check_invariants(new)
+    assert new.units[1].location is Location.TABLE and new.units[1].pos[0] == (10.0, 28.0)
+    with pytest.raises(RulesError, match='within 18" of'):
+        engine.check(
+            state(["Escape Transport"]),
+            Disembark(1, positions=((10.0, 34.0), (11.5, 34.0), (13.0, 34.0))),
+        )

@@ -132,6 +132,7 @@ PLAYED_MACHINERIES = frozenset(
         "hp steal",
         "weapon faults",
         "reaction",
+        "transport perks",
     }
 )
 
