@@ -818,6 +818,10 @@ EFFECTS.update(
         # L1268 Escape Transport "Embarked Units may begin their disembark up to 12\" away from
         # the User" (game/transports.py; "even if the User was a casualty": docs/rulings.md)
         "Escape Transport": [machinery("transport perks")],
+        # L1302 Kamikaze "Each Unit (friend or foe) that the User passes through or ends in
+        # contact with suffers a number of Attacks equal to the User's (full) HP, Power equal to
+        # the User's (unmodified) Defence, and AP equal to the User's (unmodified) Armour Save"
+        "Kamikaze": [machinery("reaction")],
         "Counter": [machinery("reaction")],
         "Self-Destruct": [machinery("reaction")],
     }

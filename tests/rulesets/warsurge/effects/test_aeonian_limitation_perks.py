@@ -364,3 +364,44 @@ def test_p1268_escape_transport_passengers_disembark_up_to_12_inches_further() -
             state(["Escape Transport"]),
             Disembark(1, positions=((10.0, 34.0), (11.5, 34.0), (13.0, 34.0))),
         )
+
+
+# -- Kamikaze (L1302) ----------------------------------------------------------------------------
+
+
+def _crasher(perks: list[str], foe_at: tuple[float, float] = (10.0, 16.0)) -> GameState:
+    """The User (side 0): one model, 3 HP, Defence 6, no Armour Save, with ``perks``; a Foe (5
+    HP, a 3-Attack Power 10 Gun) whose Attack Phase it is; a friendly Bystander far away."""
+    me = entry(unit("User", hp=3, defence=6, perks=perks))
+    friend = entry(unit("Bystander", hp=5))
+    them = entry(unit("Foe", hp=5, weapons=[weapon("Gun", attacks=3, power=10)]))
+    return scenario([[me, friend], [them]],
+                    {0: [(10.0, 10.0)], 1: [(40.0, 40.0)], 2: [foe_at]},
+                    phase=Phase.ATTACK, active=1)  # fmt: skip
+
+
+def test_p1302_kamikaze_the_last_model_crashes_into_the_units_on_its_path() -> None:
+    # the Foe's three 6s slay the User (3 HP); the Scatter Arrow is a Hit (1) with 2D6 = 7:
+    # the engine aims at the closest enemy, 6" away; the crash: 3 Attacks (the User's HP) at
+    # Power 6 (its Defence) against Defence 4, three 6s
+    dice = ScriptedDice([6, 6, 6, 1, 3, 4, 6, 6, 6])
+    state, events = engine.apply(_crasher(["Kamikaze"]), Attack(2, (("Gun", 0),)), dice=dice)
+    assert dice.remaining == 0
+    check_invariants(state)
+    assert state.units[2].hp == (2,)
+    assert any('Kamikaze, a Hit, 7" toward the closest enemy' in e.text for e in events)
+    assert any("struck by Kamikaze: 3 Attacks at Power 6, AP -: 3 HP lost" in e.text for e in events)
+    assert state.units[1].hp == (5,)  # off the path
+    plain, _ = engine.apply(_crasher([]), Attack(2, (("Gun", 0),)), dice=ScriptedDice([6, 6, 6]))
+    assert plain.units[2].hp == (5,)
+
+
+def test_p1302_kamikaze_that_falls_short_strikes_nobody() -> None:
+    # a Hit with 2D6 = 2 toward a Foe 10" away: the crash ends short of it
+    dice = ScriptedDice([6, 6, 6, 6, 1, 1])
+    state, events = engine.apply(
+        _crasher(["Kamikaze"], foe_at=(10.0, 20.0)), Attack(2, (("Gun", 0),)), dice=dice
+    )
+    assert dice.remaining == 0
+    assert state.units[2].hp == (5,)
+    assert not any("struck by Kamikaze" in e.text for e in events)

@@ -93,7 +93,7 @@ MACHINERIES: Mapping[str, str] = {
     "weapon faults": "warbench.rulesets.warsurge.game.perk_limitation (Malfunction I/II: a "
     "Weapon whose Attack Dice roll too many 1s is unusable or destroyed)",
     "reaction": "warbench.rulesets.warsurge.game.perk_counter (Counter, Self-Destruct: a Weapon "
-    "that attacks on its own, when its User loses HP or its Wielder falls)",
+    "that attacks on its own, when its User loses HP or its Wielder falls; Kamikaze's crash)",
     "transport perks": "warbench.rulesets.warsurge.game.transports (Escape Transport: where "
     "passengers disembark)",
 }

@@ -15,22 +15,37 @@ effects table.
   Weapon." Limited Use (1): the first Wielder model to fall attacks the closest other unit
   (base edge to edge from where it stood) within the Weapon's Range, with that model's
   Attacks. The Wielder's own choice to drop to 0 HP is not offered (docs/rulings.md).
+* **Kamikaze** (Aeonian, L1302): "When the User is to be removed as a casualty (0 HP), roll for
+  Scatter and 2D6. Relocate the User (the last surviving model of the Unit) by 2D6 in the
+  direction indicated. If a Hit, the player may choose where to relocate it … Each Unit (friend
+  or foe) that the User passes through or ends in contact with suffers a number of Attacks equal
+  to the User's (full) HP, Power equal to the User's (unmodified) Defence, and AP equal to the
+  User's (unmodified) Armour Save." On a Hit the engine aims at the closest enemy unit.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from warbench.rulesets.warsurge.attack import AttackContext, Playstyle
+from warbench.kernel.dice import RollEvent
+from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
 from warbench.rulesets.warsurge.game import geom, perk_limitation
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.plans import WeaponPlan
 from warbench.rulesets.warsurge.game.state import Location
-from warbench.rulesets.warsurge.game.work import current_value
-from warbench.rulesets.warsurge.profiles import WeaponType
+from warbench.rulesets.warsurge.game.work import current_value, to_unit_state
+from warbench.rulesets.warsurge.odds import AttackPlan, resolve_attack
+from warbench.rulesets.warsurge.profiles import (
+    ModelGroup,
+    Unit,
+    UnitProfile,
+    WeaponProfile,
+    WeaponType,
+)
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -158,7 +173,108 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
         _strike(work, unit, weapon, target, 1, ctx, SELF_DESTRUCT)
 
 
+# -- Kamikaze (L1302) --------------------------------------------------------------------------
+
+KAMIKAZE = "Kamikaze"
+
+
+def _crash(hp: int, defence: int, armour: int | None) -> Unit:
+    """The Kamikaze strike as an attacker: ``hp`` models of one Attack each (Attacks = the
+    User's full HP), Power = its Defence, AP = its Armour Save."""
+    blow = WeaponProfile(name=KAMIKAZE, range=0, attacks=1, power=defence, ap=armour)
+    return Unit(
+        profile=UnitProfile(name=KAMIKAZE, move=0, dash=0, defence=0, hp=1),
+        weapons=[blow],
+        models=[ModelGroup(count=hp, weapons=[KAMIKAZE])],
+    )
+
+
+def _path(work: Work, unit: int, start: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], str]:
+    """Where the Scatter Arrow sends the last model: the end point and how it was decided."""
+    label = f"{work.label(unit)} Kamikaze"
+    res = work.dice.scatter(2, label)
+    if not res.hit and res.direction is not None:
+        rad = math.radians(res.direction.degrees)  # N is +y, clockwise
+        step = np.asarray([math.sin(rad), math.cos(rad)]) * res.distance
+        return start + step, f'{res.distance}" {res.direction.value}'
+    # a Hit: "the player may choose where to relocate it by the inches indicated on the 2D6";
+    # the engine aims at the closest enemy unit (none: it stays)
+    ev = work.dice.log[-1]
+    faces = ev.faces if isinstance(ev, RollEvent) else ()
+    distance = float(sum(faces[1:]))
+    best: tuple[float, np.ndarray[Any, Any]] | None = None
+    for other in work.units:
+        if other.location is not Location.TABLE or not other.living():
+            continue
+        if not work.enemies(unit, other.uid):
+            continue
+        xy = work.xy(other.uid)
+        d = np.sqrt(((xy - start) ** 2).sum(axis=1))
+        k = int(d.argmin())
+        if best is None or float(d[k]) < best[0]:
+            best = (float(d[k]), xy[k])
+    if best is None or best[0] <= 1e-9:
+        return start, "a Hit, no enemy to aim at"
+    v = (best[1] - start) / best[0]
+    return start + v * distance, f'a Hit, {distance:g}" toward the closest enemy'
+
+
+def _kamikaze(work: Work, unit: int, model: int) -> None:
+    info = work.info(unit)
+    u = work.units[unit]
+    work.units[unit] = u.with_use(KAMIKAZE)
+    work.dirty = True
+    start = np.asarray(u.pos[model], dtype=np.float64)
+    end, how = _path(work, unit, start)
+    prof = info.unit.profile
+    crash = UnitState.of(_crash(prof.hp, min(10, prof.defence), prof.armour))
+    work.emit("perk", f"{info.label}'s last model falls: Kamikaze, {how}",
+              f"Kamikaze, {BOOK} L1302", unit=unit, perk=KAMIKAZE)  # fmt: skip
+    for other in list(work.units):
+        t = other.uid
+        if t == unit or other.location is not Location.TABLE or not other.living():
+            continue
+        reach = info.radius + work.info(t).radius + geom.CONTACT
+        if float(geom.segment_distances(start, end, work.xy(t)).min()) > reach:
+            continue
+        target = to_unit_state(work, t)
+        before = [m.hp for m in target.models]
+        plan = AttackPlan(crash, target, AttackContext(), weapons=(KAMIKAZE,),
+                          users=((KAMIKAZE, prof.hp),))  # fmt: skip
+        lost = resolve_attack(plan, work.dice).hp_lost
+        if lost:
+            work.set_unit(t, hp=tuple(max(0, m.hp) for m in target.models))
+        work.emit(
+            "perk",
+            f"{work.label(t)} is struck by Kamikaze: {prof.hp} Attacks at Power {prof.defence}, "
+            f"AP {prof.armour or '-'}: {lost} HP lost",
+            f"Kamikaze, {BOOK} L1302",
+            unit=unit,
+            target=t,
+            perk=KAMIKAZE,
+            hp_lost=lost,
+        )
+        if lost and work.hooks.active(Hook.HP_LOST):
+            work.hooks.fire(Hook.HP_LOST, work, unit=t, amount=lost, source=KAMIKAZE,
+                            attacker=unit)  # fmt: skip
+        if work.hooks.active(Hook.CASUALTY):
+            for i, m in enumerate(work.units[t].hp):
+                if m <= 0 < before[i]:
+                    work.hooks.fire(Hook.CASUALTY, work, unit=t, model=i, source=KAMIKAZE)
+
+
+def on_casualty_kamikaze(work: Work, unit: int, model: int, source: str) -> None:
+    """Kamikaze: when the unit's last model falls, its crash strikes every unit on its path."""
+    if unit not in perk_limitation.index(work.setup).kamikaze:
+        return
+    u = work.units[unit]
+    if u.living() or u.used(KAMIKAZE) or u.location is not Location.TABLE:
+        return
+    _kamikaze(work, unit, model)
+
+
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (called by :func:`.perk_aeonian.register_hooks`)."""
     reg.register(Hook.HP_LOST, on_hp_lost, "Counter")
     reg.register(Hook.CASUALTY, on_casualty, "Self-Destruct")
+    reg.register(Hook.CASUALTY, on_casualty_kamikaze, "Kamikaze")

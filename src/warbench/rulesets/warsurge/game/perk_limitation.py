@@ -52,6 +52,7 @@ class _Index:
     units: frozenset[int]
     counters: dict[int, tuple[str, ...]]  # uid → its Counter Weapons (``perk_counter``)
     self_destruct: dict[int, tuple[str, ...]]  # uid → its Self-Destruct Weapons
+    kamikaze: frozenset[int] = frozenset()  # units with Kamikaze (``perk_counter``)
 
 
 _INDEX: dict[int, tuple[GameSetup, _Index]] = {}
@@ -77,7 +78,10 @@ def index(setup: GameSetup) -> _Index:
             if HP_STEAL in names:
                 stealers.add((uid, wp.name))
     units = frozenset(u for u, _ in faulty | stealers)
-    out = _Index(frozenset(faulty), frozenset(stealers), units, counters, bombs)
+    crashers = frozenset(
+        uid for uid, info in enumerate(setup.units) if "Kamikaze" in info.unit.profile.perks
+    )
+    out = _Index(frozenset(faulty), frozenset(stealers), units, counters, bombs, crashers)
     if len(_INDEX) > 64:
         _INDEX.clear()
     _INDEX[id(setup)] = (setup, out)
