@@ -390,7 +390,8 @@ def test_p1302_kamikaze_the_last_model_crashes_into_the_units_on_its_path() -> N
     check_invariants(state)
     assert state.units[2].hp == (2,)
     assert any('Kamikaze, a Hit, 7" toward the closest enemy' in e.text for e in events)
-    assert any("struck by Kamikaze: 3 Attacks at Power 6, AP -: 3 HP lost" in e.text for e in events)
+    crash = "struck by Kamikaze: 3 Attacks at Power 6, AP -: 3 HP lost"
+    assert any(crash in e.text for e in events)
     assert state.units[1].hp == (5,)  # off the path
     plain, _ = engine.apply(_crasher([]), Attack(2, (("Gun", 0),)), dice=ScriptedDice([6, 6, 6]))
     assert plain.units[2].hp == (5,)
