@@ -778,6 +778,10 @@ EFFECTS.update(
 
 EFFECTS.update(
     {
+        # L735 Disengage (Melee, Mastery Test) "The User removes the Locked effect of being
+        # engaged in a Melee, allowing them Movement away from enemies in that Melee (causing
+        # the User to no longer be engaged in that Melee)"; for the Game Turn (docs/rulings.md)
+        "Disengage": [status("Disengage", turns=1, target="self"), machinery("melee lock")],
         # L1324 "The User is immune to Blind, unaffected by the Stealth Perk and can Target Units
         # with the Espionage Perk" (Stealth, Espionage, Decoy and Concealed: not in play yet)
         "Keen Eye": [immune("Blind")],

@@ -406,3 +406,46 @@ def test_p1302_kamikaze_that_falls_short_strikes_nobody() -> None:
     assert dice.remaining == 0
     assert state.units[2].hp == (5,)
     assert not any("struck by Kamikaze" in e.text for e in events)
+
+
+# -- Disengage (L735) ----------------------------------------------------------------------------
+
+
+def _locked(perks: list[str]) -> GameState:
+    """The User (``perks``) in Base Contact and a Melee with the Foe, in the Standard Move Phase,
+    the use of perks left to the players."""
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation
+
+    me = entry(unit("User", perks=perks, hp=3))
+    them = entry(unit("Foe", hp=3))
+    return scenario([[me], [them]], {USER: [(10.0, 10.0)], FOE: [(11.0, 10.0)]},
+                    phase=Phase.MOVE, engaged=[(USER, FOE)],
+                    automation=ALL_AUTOMATIONS - {Automation.PERK_USE})  # fmt: skip
+
+
+def test_p735_disengage_passed_mastery_test_lets_the_user_move_out_of_the_melee() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    away = Move(USER, positions=((5.0, 10.0),))
+    with pytest.raises(RulesError, match="locked in a Melee"):
+        engine.check(_locked([]), away)
+    state = _locked(["Disengage"])
+    assert UsePerks(USER, ("Disengage",)) in list(engine.legal_actions(state))
+    used, events = engine.apply(state, UsePerks(USER, ("Disengage",)), dice=ScriptedDice([4]))
+    assert "Disengage" in _names(used, USER)
+    moved, events = engine.apply(used, away)
+    check_invariants(moved)
+    assert moved.units[USER].pos[0][0] < 10.0
+    assert not moved.engaged
+    assert any("disengages from its Melee with P1: Foe" in e.text for e in events)
+
+
+def test_p735_disengage_failed_mastery_test_stays_locked() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    used, _ = engine.apply(
+        _locked(["Disengage"]), UsePerks(USER, ("Disengage",)), dice=ScriptedDice([3])
+    )
+    assert "Disengage" not in _names(used, USER)
+    with pytest.raises(RulesError, match="locked in a Melee"):
+        engine.check(used, Move(USER, positions=((5.0, 10.0),)))

@@ -95,7 +95,7 @@ UNIT_SETS = [
     ["Formation", "Keen Eye", "Tough", "Recover", "Dodge"],
     ["Crew I", "Formation", "Resilient", "Frenzy"],
     ["Crew II", "Keen Eye", "Reinforced", "Mastery"],
-    ["Kamikaze", "Formation", "Dodge", "Escape Transport"],
+    ["Kamikaze", "Formation", "Dodge", "Escape Transport", "Disengage"],
 ]
 
 

@@ -94,6 +94,8 @@ MACHINERIES: Mapping[str, str] = {
     "Weapon whose Attack Dice roll too many 1s is unusable or destroyed)",
     "reaction": "warbench.rulesets.warsurge.game.perk_counter (Counter, Self-Destruct: a Weapon "
     "that attacks on its own, when its User loses HP or its Wielder falls; Kamikaze's crash)",
+    "melee lock": "warbench.rulesets.warsurge.game.perk_aeonian and melee.check_locked "
+    "(Disengage: Movement out of a Melee)",
     "transport perks": "warbench.rulesets.warsurge.game.transports (Escape Transport: where "
     "passengers disembark)",
 }

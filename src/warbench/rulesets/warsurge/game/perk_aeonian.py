@@ -182,7 +182,28 @@ def at_phase_start(work: Work, phase: str) -> None:
         refresh_formation(work, uid)
 
 
+def disengage(work: Work, unit: int) -> None:
+    """Disengage (L735): a unit that used it and moved out of Base Contact "no longer [is]
+    engaged in that Melee" with those enemies."""
+    u = work.units[unit]
+    if not u.statuses or not any(s.name == "Disengage" for s in u.statuses):
+        return
+    now = work.contacts(unit) if u.location is Location.TABLE else set()
+    for foe in work.engaged_with(unit):
+        if foe in now:
+            continue
+        work.engaged.discard((min(unit, foe), max(unit, foe)))
+        work.emit(
+            "melee",
+            f"{work.label(unit)} disengages from its Melee with {work.label(foe)}",
+            f"Disengage, {BOOK} L735",
+            units=[unit, foe],
+            perk="Disengage",
+        )
+
+
 def after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
+    disengage(work, unit)
     refresh_crew(work)
     if unit in index(work.setup).formation:
         refresh_formation(work, unit)

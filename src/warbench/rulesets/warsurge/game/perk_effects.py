@@ -133,6 +133,7 @@ PLAYED_MACHINERIES = frozenset(
         "weapon faults",
         "reaction",
         "transport perks",
+        "melee lock",
     }
 )
 
@@ -196,6 +197,8 @@ USED_PERKS = frozenset(
         "Courage",
         # a Mastery Test, then an enemy unit in sight within 18" falls back (L1049)
         "Terrify",
+        # a Mastery Test, then Movement out of its Melee this Game Turn (L735; perk_aeonian)
+        "Disengage",
     }
 )
 
