@@ -827,6 +827,10 @@ EFFECTS.update(
         # the User's (unmodified) Defence, and AP equal to the User's (unmodified) Armour Save"
         "Kamikaze": [machinery("reaction")],
         "Counter": [machinery("reaction")],
+        # L3216 Upheaval (Skill Test, End of Phase/Step, Scatter Arrow 2D6) "If it fails, the
+        # User relocates … The User will stop when it runs into an object; if into a Unit, the
+        # Weapon profile will be used against that Unit"
+        "Upheaval": [machinery("reaction")],
         "Self-Destruct": [machinery("reaction")],
     }
 )

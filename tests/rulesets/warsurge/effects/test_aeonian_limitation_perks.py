@@ -449,3 +449,49 @@ def test_p735_disengage_failed_mastery_test_stays_locked() -> None:
     assert "Disengage" not in _names(used, USER)
     with pytest.raises(RulesError, match="locked in a Melee"):
         engine.check(used, Move(USER, positions=((5.0, 10.0),)))
+
+
+# -- Upheaval (L3216) ----------------------------------------------------------------------------
+
+
+def _quake(perks: list[str]) -> GameState:
+    """The User (3 HP, Defence 4) with a Quake (2 Attacks, Power 4) with ``perks``; a Foe (5 HP)
+    6" north, in the User's Attack Phase."""
+    quake = weapon("Quake", attacks=2, power=4, perks=perks)
+    me = entry(unit("User", weapons=[quake], hp=3))
+    them = entry(unit("Foe", hp=5))
+    return scenario([[me], [them]], {USER: [(10.0, 10.0)], FOE: [(10.0, 16.0)]},
+                    phase=Phase.ATTACK)  # fmt: skip
+
+
+def _quake_turn(perks: list[str], end_faces: list[int]) -> tuple[GameState, list[Event]]:
+    """The User's Quake hits twice (two 6s); the Foe passes; the Phase ends with ``end_faces``."""
+    state, _ = engine.apply(_quake(perks), Attack(USER, (("Quake", FOE),)),
+                            dice=ScriptedDice([6, 6]))  # fmt: skip
+    assert state.units[FOE].hp == (3,)
+    dice = ScriptedDice(end_faces)
+    state, events = engine.apply(state, Pass(), dice=dice)
+    assert dice.remaining == 0
+    check_invariants(state)
+    return state, events
+
+
+def test_p3216_upheaval_failed_skill_test_relocates_the_user_into_a_unit_it_then_strikes() -> None:
+    # Skill Test 3 (fails); Scatter: arrow 2, 2D6 = 8, direction N (1, 1); it runs into the Foe
+    # 5" away; the Quake's two 6s strike the Foe
+    state, events = _quake_turn(["Upheaval"], [3, 2, 4, 4, 1, 1, 6, 6])
+    assert state.units[FOE].hp == (1,)
+    assert abs(state.units[USER].pos[0][1] - 15.0) < 0.05  # stopped against the Foe
+    assert (USER, FOE) in state.engaged
+    assert any("Upheaval Skill Test failed (3): relocated" in e.text and "into P1: Foe" in e.text
+               for e in events)  # fmt: skip
+
+
+def test_p3216_upheaval_a_hit_strikes_the_user_and_a_passed_test_does_nothing() -> None:
+    hit, _ = _quake_turn(["Upheaval"], [1, 1, 3, 3, 6, 6])  # fails; a Hit: the Quake on the User
+    assert hit.units[USER].hp == (1,) and hit.units[USER].pos == ((10.0, 10.0),)
+    calm, events = _quake_turn(["Upheaval"], [4])  # passed: it stays
+    assert calm.units[USER].pos == ((10.0, 10.0),) and calm.units[USER].hp == (3,)
+    assert any("Upheaval Skill Test passed" in e.text for e in events)
+    plain, _ = _quake_turn([], [])
+    assert plain.units[USER].hp == (3,)

@@ -58,6 +58,7 @@ WEAPON_SETS = [
     ["Malfunction II", "Poison", "HP Steal", "Penetrate I"],
     ["Counter", "Bleed", "Skill", "Hearty"],
     ["Self-Destruct", "Corrode", "Blind I", "Rend"],
+    ["Upheaval", "Burn", "Malfunction I", "Skill"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

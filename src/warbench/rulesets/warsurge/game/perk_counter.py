@@ -21,6 +21,11 @@ effects table.
   or foe) that the User passes through or ends in contact with suffers a number of Attacks equal
   to the User's (full) HP, Power equal to the User's (unmodified) Defence, and AP equal to the
   User's (unmodified) Armour Save." On a Hit the engine aims at the closest enemy unit.
+* **Upheaval** (Limitation, L3216): "At the end of the Phase or Action Step after the Weapon is
+  used, roll a Skill Test. If it fails, the User relocates (which does not count as Movement)
+  with the Scatter Arrow and 2D6. The User will stop when it runs into an object; if into a
+  Unit, the Weapon profile will be used against that Unit. If into terrain, the edge of the
+  Battlefield or rolls a 'Hit' on the Scatter, the Weapon is used on the User."
 """
 
 from __future__ import annotations
@@ -273,8 +278,119 @@ def on_casualty_kamikaze(work: Work, unit: int, model: int, source: str) -> None
     _kamikaze(work, unit, model)
 
 
+# -- Upheaval (L3216) --------------------------------------------------------------------------
+
+UPHEAVAL = "upheaval "
+_STEP = 0.04  # inches: the relocation advances by this much, within the contact tolerance
+
+
+def upheaval_used(work: Work, unit: int, weapon: str, target: int) -> None:
+    """Note an Upheaval Weapon's use: its Skill Test comes at the end of the Phase."""
+    if weapon in perk_limitation.index(work.setup).upheaval.get(unit, ()):
+        work.units[unit] = work.units[unit].with_counter(UPHEAVAL + weapon, 1)
+        work.dirty = True
+
+
+def _run(work: Work, unit: int, v: np.ndarray[Any, Any], distance: float) -> tuple[float, int]:
+    """How far the unit goes along ``v`` before it runs into something: (inches, the unit run
+    into, or -1 for terrain or the board edge, -2 for nothing)."""
+    u = work.units[unit]
+    models = u.present()
+    r = work.info(unit).radius
+    xy = np.asarray([u.pos[i] for i in models], dtype=np.float64)
+    others = [
+        o.uid for o in work.units if o.uid != unit and o.location is Location.TABLE and o.present()
+    ]
+    gone = 0.0
+    while gone < distance:
+        step = min(distance, gone + _STEP)
+        moved = xy + v * step
+        if not all(work.field.spot_ok((float(p[0]), float(p[1])), r) for p in moved):
+            return gone, -1
+        for t in others:
+            if (geom.edge_distances(moved, r, work.xy(t), work.info(t).radius) < 0).any():
+                return gone, t
+        gone = step
+    return gone, -2
+
+
+def _upheaval(work: Work, unit: int, weapon: str) -> None:
+    from warbench.kernel.dice import TestKind
+    from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+    from warbench.rulesets.warsurge.game.melee import engage_new_contacts
+
+    label = f"{work.label(unit)}'s {weapon}"
+    rule = f"Upheaval, {BOOK} L3216"
+    test = work.dice.test(TestKind.SKILL, 0, f"{label} Upheaval Skill Test")
+    if test.passed:
+        work.emit("perk", f"{label}: Upheaval Skill Test passed ({test.roll})", rule,
+                  unit=unit, perk="Upheaval")  # fmt: skip
+        return
+    if work.engaged_with(unit):  # Locked in a Melee (§4.4): it stays (docs/rulings.md)
+        work.emit("perk", f"{label}: Upheaval Skill Test failed ({test.roll}); locked in a "
+                  "Melee, it stays", rule, unit=unit, perk="Upheaval")  # fmt: skip
+        return
+    res = work.dice.scatter(2, f"{label} Upheaval")
+    struck = unit
+    how = "a Hit"
+    if not res.hit and res.direction is not None:
+        rad = math.radians(res.direction.degrees)  # N is +y, clockwise
+        v = np.asarray([math.sin(rad), math.cos(rad)])
+        gone, into = _run(work, unit, v, float(res.distance))
+        u = work.units[unit]
+        pos = list(u.pos)
+        for i in u.present():
+            pos[i] = (float(pos[i][0] + v[0] * gone), float(pos[i][1] + v[1] * gone))
+        work.set_unit(unit, pos=tuple(pos))
+        what = {-1: "terrain or the board edge", -2: "nothing"}.get(into, "")
+        how = f'{gone:.1f}" {res.direction.value} into {what or work.label(into)}'
+        struck = into if into >= 0 else (unit if into == -1 else -2)
+    work.emit("perk", f"{label}: Upheaval Skill Test failed ({test.roll}): relocated, {how}",
+              rule, unit=unit, perk="Upheaval")  # fmt: skip
+    if struck == -2:
+        return
+    if struck != unit and work.enemies(unit, struck):
+        engage_new_contacts(work, unit)
+    info = work.info(unit)
+    users = [i for i in work.units[unit].living() if weapon in info.model_weapons[i]]
+    if not users:
+        return
+    melee = struck != unit and work.enemies(unit, struck)
+    ctx = AttackContext(
+        melee=melee,
+        distance=0.0,
+        within_half_range=True,
+        attacker_point_cost=current_value(work, unit),
+        target_point_cost=current_value(work, struck),
+        emergency_save=True,
+        playstyle=Playstyle.STANDARD,
+    )
+    _strike(work, unit, weapon, struck, len(users), ctx, "Upheaval")
+    for t in {unit, struck}:
+        dead = [i for i in work.units[t].present() if work.units[t].hp[i] <= 0]
+        if dead:
+            remove_models(work, t, dead, "Upheaval")
+            if work.units[t].living():
+                restore_coherency(work, t)
+
+
+def upheaval_at_phase_end(work: Work, phase: str) -> None:
+    """Upheaval: the Skill Test of every Upheaval Weapon used in the Phase."""
+    for unit, weapons in sorted(perk_limitation.index(work.setup).upheaval.items()):
+        for weapon in weapons:
+            if not work.units[unit].counter(UPHEAVAL + weapon):
+                continue
+            work.units[unit] = work.units[unit].with_counter(UPHEAVAL + weapon, 0)
+            work.dirty = True
+            u = work.units[unit]
+            if u.location is Location.TABLE and u.living():
+                _upheaval(work, unit, weapon)
+
+
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (called by :func:`.perk_aeonian.register_hooks`)."""
+    reg.register(Hook.WEAPON_USED, upheaval_used, "Upheaval")
+    reg.register(Hook.PHASE_END, upheaval_at_phase_end, "Upheaval")
     reg.register(Hook.HP_LOST, on_hp_lost, "Counter")
     reg.register(Hook.CASUALTY, on_casualty, "Self-Destruct")
     reg.register(Hook.CASUALTY, on_casualty_kamikaze, "Kamikaze")

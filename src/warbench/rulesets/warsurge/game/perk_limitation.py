@@ -52,7 +52,8 @@ class _Index:
     units: frozenset[int]
     counters: dict[int, tuple[str, ...]]  # uid → its Counter Weapons (``perk_counter``)
     self_destruct: dict[int, tuple[str, ...]]  # uid → its Self-Destruct Weapons
-    kamikaze: frozenset[int] = frozenset()  # units with Kamikaze (``perk_counter``)
+    kamikaze: frozenset[int]  # units with Kamikaze (``perk_counter``)
+    upheaval: dict[int, tuple[str, ...]]  # uid → its Upheaval Weapons (``perk_counter``)
 
 
 _INDEX: dict[int, tuple[GameSetup, _Index]] = {}
@@ -66,11 +67,14 @@ def index(setup: GameSetup) -> _Index:
     faulty, stealers = set(), set()
     counters: dict[int, tuple[str, ...]] = {}
     bombs: dict[int, tuple[str, ...]] = {}
+    quakes: dict[int, tuple[str, ...]] = {}
     for uid, info in enumerate(setup.units):
         for wp in info.unit.weapons:
             names = set(wp.perks)
             if "Counter" in names:
                 counters[uid] = (*counters.get(uid, ()), wp.name)
+            if "Upheaval" in names:
+                quakes[uid] = (*quakes.get(uid, ()), wp.name)
             if "Self-Destruct" in names:
                 bombs[uid] = (*bombs.get(uid, ()), wp.name)
             if names & MALFUNCTION.keys() and wp.attacks >= 3:
@@ -81,7 +85,7 @@ def index(setup: GameSetup) -> _Index:
     crashers = frozenset(
         uid for uid, info in enumerate(setup.units) if "Kamikaze" in info.unit.profile.perks
     )
-    out = _Index(frozenset(faulty), frozenset(stealers), units, counters, bombs, crashers)
+    out = _Index(frozenset(faulty), frozenset(stealers), units, counters, bombs, crashers, quakes)
     if len(_INDEX) > 64:
         _INDEX.clear()
     _INDEX[id(setup)] = (setup, out)
