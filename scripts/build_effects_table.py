@@ -626,6 +626,7 @@ USED_ONCE_PER_TURN = (
     "Teleport III",
     "Vanish",
     "Terrify",
+    "Disengage",  # L735: a used perk, once per Game Turn (§12.2 L227; lane b, session 4)
 )
 
 
