@@ -783,6 +783,18 @@ EFFECTS.update(
         # engaged in a Melee, allowing them Movement away from enemies in that Melee (causing
         # the User to no longer be engaged in that Melee)"; for the Game Turn (docs/rulings.md)
         "Disengage": [status("Disengage", turns=1, target="self"), machinery("melee lock")],
+        # L1178 Controlled "If the controller becomes a casualty, then the User will become a
+        # casualty also. If the controller is in Reserve, the User can only roll Saves"
+        "Controlled": [
+            status(
+                "Controlled (controller in Reserve)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                turns=None,
+                target="self",
+            ),
+            machinery("controller"),
+        ],
         # L1324 "The User is immune to Blind, unaffected by the Stealth Perk and can Target Units
         # with the Espionage Perk" (Stealth, Espionage, Decoy and Concealed: not in play yet)
         "Keen Eye": [immune("Blind")],

@@ -495,3 +495,67 @@ def test_p3216_upheaval_a_hit_strikes_the_user_and_a_passed_test_does_nothing() 
     assert any("Upheaval Skill Test passed" in e.text for e in events)
     plain, _ = _quake_turn([], [])
     assert plain.units[USER].hp == (3,)
+
+
+# -- Controlled (L1178) --------------------------------------------------------------------------
+
+
+def _controlled(*, boss_on_table: bool = True, active: int = 1) -> GameState:
+    """Side 0: the User (Controlled, 100 points) and the Boss (1 HP, 200 points: its
+    controller, the most expensive other friendly unit) and a Grunt (50 points); side 1: a Foe
+    with a 3-Attack Power 10 Gun, in the Attack Phase."""
+    me = entry(unit("User", hp=3, perks=["Controlled"]), 100)
+    boss = entry(unit("Boss", hp=1), 200)
+    grunt = entry(unit("Grunt", hp=1), 50)
+    foe = entry(unit("Foe", hp=5, weapons=[weapon("Gun", attacks=3, power=10)]))
+    pos: dict[int, Any] = {0: [(10.0, 10.0)], 2: [(30.0, 10.0)], 3: [(10.0, 20.0)]}
+    if boss_on_table:
+        pos[1] = [(20.0, 10.0)]
+    return scenario([[me, boss, grunt], [foe]], pos, phase=Phase.ATTACK, active=active)
+
+
+def test_p1178_controlled_user_falls_with_its_controller() -> None:
+    dice = ScriptedDice([6, 1, 1])  # the Foe's first die slays the 1-HP Boss
+    state, events = engine.apply(_controlled(), Attack(3, (("Gun", 1),)), dice=dice)
+    assert any("P0: User falls with its controller P0: Boss" in e.text for e in events)
+    state = _until(state, Phase.DASH, 0)  # the Attack Phase's casualties are removed
+    assert state.units[0].location is Location.DESTROYED
+    assert state.units[2].location is Location.TABLE  # the Grunt is nobody's controller
+    # the Grunt slain instead: the User stays
+    other, _ = engine.apply(_controlled(), Attack(3, (("Gun", 2),)), dice=ScriptedDice([6, 1, 1]))
+    other = _until(other, Phase.DASH, 0)
+    assert other.units[0].living() == [0]
+
+
+def test_p1178_controlled_user_only_rolls_saves_while_its_controller_is_in_reserve() -> None:
+    state = _controlled(boss_on_table=False, active=0)
+    with pytest.raises(RulesError, match="controller P0: Boss is in Reserve: it can only roll"):
+        engine.check(state, Attack(0, (("Gun", 3),)))
+    nxt = _until(state, Phase.MOVE, 0, turn=3)
+    assert "Controlled (controller in Reserve)" in _names(nxt, 0)
+    with pytest.raises(RulesError, match='has a Move of 0"'):
+        engine.check(nxt, Move(0, to=(10.0, 14.0)))
+    # with the controller on the Battlefield it acts as usual
+    free = _until(_controlled(active=0), Phase.MOVE, 0, turn=3)
+    assert _names(free, 0) == []
+    engine.check(free, Move(0, to=(10.0, 14.0)))
+
+
+def test_p1178_controlled_user_falls_when_its_controller_fell_outside_an_attack() -> None:
+    state = _controlled(active=0)
+    units = list(state.units)
+    units[1] = replace(units[1], location=Location.DESTROYED, hp=(0,), removed=(True,))
+    state = replace(state, units=tuple(units))  # e.g. Burn at the end of a Game Turn
+    nxt = _until(state, Phase.DASH, 0)
+    check_invariants(nxt)
+    assert nxt.units[0].location is Location.DESTROYED
+
+
+def test_p735_disengage_is_used_once_per_game_turn() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    used, _ = engine.apply(
+        _locked(["Disengage"]), UsePerks(USER, ("Disengage",)), dice=ScriptedDice([3])
+    )
+    with pytest.raises(RulesError, match="once per Game Turn"):
+        engine.check(used, UsePerks(USER, ("Disengage",)))

@@ -95,7 +95,7 @@ UNIT_SETS = [
     # Formation, Keen Eye, Crew (s11-perks-b, session 4)
     ["Formation", "Keen Eye", "Tough", "Recover", "Dodge"],
     ["Crew I", "Formation", "Resilient", "Frenzy"],
-    ["Crew II", "Keen Eye", "Reinforced", "Mastery"],
+    ["Crew II", "Keen Eye", "Reinforced", "Mastery", "Controlled"],
     ["Kamikaze", "Formation", "Dodge", "Escape Transport", "Disengage"],
 ]
 

@@ -96,6 +96,8 @@ MACHINERIES: Mapping[str, str] = {
     "that attacks on its own, when its User loses HP or its Wielder falls; Kamikaze's crash)",
     "melee lock": "warbench.rulesets.warsurge.game.perk_aeonian and melee.check_locked "
     "(Disengage: Movement out of a Melee)",
+    "controller": "warbench.rulesets.warsurge.game.perk_aeonian (Controlled: the unit falls "
+    "with its controller, only rolls Saves while it is in Reserve)",
     "transport perks": "warbench.rulesets.warsurge.game.transports (Escape Transport: where "
     "passengers disembark)",
 }

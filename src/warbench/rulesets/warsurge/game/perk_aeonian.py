@@ -14,6 +14,11 @@ L1192) and Formation (L1284). The ``crew`` and ``formation`` machineries of the 
   the bonus is lost." The bonus is chosen as each Game Turn starts (the engine's choice: +1
   Defence; rulings "perks in play: lane b, session 4") and is the status
   ``Formation (Defence)`` or ``Formation (Power)`` while every living model touches another.
+* **Controlled** (L1178): "The User requires a designated friendly Unit as its 'controller'. If
+  the controller becomes a casualty, then the User will become a casualty also. If the
+  controller is in Reserve, the User can only roll Saves." The controller is the most
+  expensive other friendly unit without Controlled (the roster does not designate one yet;
+  rulings "perks in play: lane b, session 4").
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ CHOSEN = "formation bonus"
 class _Index:
     crew: tuple[tuple[int, str], ...]  # (uid, its Crew rank)
     formation: tuple[int, ...]
+    controlled: tuple[tuple[int, int], ...]  # (User, its controller)
 
 
 _INDEX: dict[int, tuple[GameSetup, _Index]] = {}
@@ -64,7 +70,18 @@ def index(setup: GameSetup) -> _Index:
                 break
         if FORMATION in perks:
             formation.append(uid)
-    out = _Index(tuple(crew), tuple(formation))
+    controlled = []
+    for uid, info in enumerate(setup.units):
+        if CONTROLLED not in info.unit.profile.perks:
+            continue
+        friends = [
+            (-o.points, k)
+            for k, o in enumerate(setup.units)
+            if k != uid and o.player == info.player and CONTROLLED not in o.unit.profile.perks
+        ]
+        if friends:
+            controlled.append((uid, min(friends)[1]))
+    out = _Index(tuple(crew), tuple(formation), tuple(controlled))
     if len(_INDEX) > 64:
         _INDEX.clear()
     _INDEX[id(setup)] = (setup, out)
@@ -79,7 +96,10 @@ def _empty(work: Work, uid: int) -> bool:
 
 
 def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
-    """Crew I/II: a Transport with nobody embarked may not wield its Weapons (L1186)."""
+    """Crew I/II: a Transport with nobody embarked may not wield its Weapons (L1186);
+    Controlled: none while its controller is in Reserve (L1178)."""
+    if index(work.setup).controlled and (why := controlled_refusal(work, uid, weapon)):
+        return why
     for cid, rank in index(work.setup).crew:
         if cid == uid and _empty(work, uid):
             return (
@@ -166,10 +186,79 @@ def choose_bonus(work: Work, uid: int, bonus: str) -> None:
     refresh_formation(work, uid)
 
 
+# -- Controlled ------------------------------------------------------------------------------
+
+CONTROLLED = "Controlled"
+ADRIFT = "Controlled (controller in Reserve)"
+
+
+def controller_of(work: Work, uid: int) -> int | None:
+    """The unit that controls ``uid`` (Controlled), or ``None``."""
+    for user, ctl in index(work.setup).controlled:
+        if user == uid:
+            return ctl
+    return None
+
+
+def _fallen(work: Work, uid: int) -> bool:
+    u = work.units[uid]
+    return u.location is Location.DESTROYED or (
+        u.location is not Location.RESERVE and not u.living()
+    )
+
+
+def _slay(work: Work, user: int, ctl: int, now: bool) -> None:
+    u = work.units[user]
+    if not u.living():
+        return
+    work.emit("perk", f"{work.label(user)} falls with its controller {work.label(ctl)}",
+              f"Controlled, {BOOK} L1178", unit=user, perk=CONTROLLED)  # fmt: skip
+    if not now:  # in an Attack: removed with its other casualties
+        work.set_unit(user, hp=tuple(0 for _ in u.hp))
+        return
+    from warbench.rulesets.warsurge.game.casualties import remove_models
+
+    if u.location is Location.RESERVE:
+        work.set_unit(user, hp=tuple(0 for _ in u.hp), location=Location.DESTROYED)
+        return
+    work.set_unit(user, hp=tuple(0 for _ in u.hp))
+    remove_models(work, user, work.units[user].present(), CONTROLLED)
+
+
+def refresh_controlled(work: Work) -> None:
+    """Controlled units whose controller fell are slain; the others can only roll Saves
+    (Move and Dash 0, no Weapons) while their controller is in Reserve."""
+    for user, ctl in index(work.setup).controlled:
+        u = work.units[user]
+        if u.location is Location.DESTROYED:
+            continue
+        if _fallen(work, ctl):
+            _slay(work, user, ctl, now=True)
+            continue
+        adrift = work.units[ctl].location is Location.RESERVE
+        has = any(s.name == ADRIFT for s in u.statuses)
+        if adrift and not has:
+            work.set_unit(user, statuses=(*u.statuses, Status(ADRIFT, None, f"u{user}/Controlled")))
+        elif has and not adrift:
+            work.set_unit(user, statuses=tuple(s for s in u.statuses if s.name != ADRIFT))
+
+
+def controlled_refusal(work: Work, uid: int, weapon: str) -> str | None:
+    """Controlled: no Weapons while the controller is in Reserve."""
+    ctl = controller_of(work, uid)
+    if ctl is not None and work.units[ctl].location is Location.RESERVE:
+        return (
+            f"{work.label(uid)}'s controller {work.label(ctl)} is in Reserve: it can only roll "
+            f"Saves (Controlled, {BOOK} L1178)"
+        )
+    return None
+
+
 # -- hooks -----------------------------------------------------------------------------------
 
 
 def at_turn_start(work: Work, turn: int) -> None:
+    refresh_controlled(work)
     for uid in index(work.setup).formation:
         if work.units[uid].location is Location.TABLE:
             choose_bonus(work, uid, default_bonus(work, uid))
@@ -177,6 +266,7 @@ def at_turn_start(work: Work, turn: int) -> None:
 
 
 def at_phase_start(work: Work, phase: str) -> None:
+    refresh_controlled(work)
     refresh_crew(work)
     for uid in index(work.setup).formation:
         refresh_formation(work, uid)
@@ -210,6 +300,7 @@ def after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
 
 
 def after_deploy(work: Work, unit: int) -> None:
+    refresh_controlled(work)
     refresh_crew(work)
     if unit in index(work.setup).formation:
         if not work.units[unit].counter(CHOSEN):
@@ -218,6 +309,9 @@ def after_deploy(work: Work, unit: int) -> None:
 
 
 def after_casualty(work: Work, unit: int, model: int, source: str) -> None:
+    for user, ctl in index(work.setup).controlled:
+        if ctl == unit and not work.units[ctl].living():
+            _slay(work, user, ctl, now=False)  # its casualties go with the Attack's
     if unit in index(work.setup).formation:
         refresh_formation(work, unit)
 
@@ -229,6 +323,6 @@ def register_hooks(reg: HookRegistry, restore_hp: Restore) -> None:
     reg.register(Hook.PHASE_START, at_phase_start, "Crew II, Formation")
     reg.register(Hook.AFTER_MOVE, after_move, "Crew II, Formation")
     reg.register(Hook.DEPLOY, after_deploy, "Crew II, Formation")
-    reg.register(Hook.CASUALTY, after_casualty, "Formation")
+    reg.register(Hook.CASUALTY, after_casualty, "Formation, Controlled")
     perk_limitation.register_hooks(reg, restore_hp)
     perk_counter.register_hooks(reg)

@@ -134,6 +134,7 @@ PLAYED_MACHINERIES = frozenset(
         "reaction",
         "transport perks",
         "melee lock",
+        "controller",
     }
 )
 
