@@ -559,3 +559,14 @@ def test_p735_disengage_is_used_once_per_game_turn() -> None:
     )
     with pytest.raises(RulesError, match="once per Game Turn"):
         engine.check(used, UsePerks(USER, ("Disengage",)))
+
+
+def test_p1178_controlled_user_in_reserve_falls_with_its_controller_too() -> None:
+    state = _controlled(active=1)
+    units = list(state.units)
+    units[0] = replace(units[0], location=Location.RESERVE, pos=())
+    state = replace(state, units=tuple(units))
+    state, _ = engine.apply(state, Attack(3, (("Gun", 1),)), dice=ScriptedDice([6, 1, 1]))
+    nxt = _until(state, Phase.DASH, 0)
+    check_invariants(nxt)
+    assert nxt.units[0].location is Location.DESTROYED

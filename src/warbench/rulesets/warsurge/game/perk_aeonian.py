@@ -208,21 +208,20 @@ def _fallen(work: Work, uid: int) -> bool:
 
 
 def _slay(work: Work, user: int, ctl: int, now: bool) -> None:
+    """The User falls with its controller: in an Attack (``now`` false) its models are slain
+    and removed with that Attack's casualties; otherwise removed at once, wherever it is."""
     u = work.units[user]
-    if not u.living():
+    if u.location is Location.DESTROYED:
         return
-    work.emit("perk", f"{work.label(user)} falls with its controller {work.label(ctl)}",
-              f"Controlled, {BOOK} L1178", unit=user, perk=CONTROLLED)  # fmt: skip
-    if not now:  # in an Attack: removed with its other casualties
-        work.set_unit(user, hp=tuple(0 for _ in u.hp))
+    if u.living():
+        work.emit("perk", f"{work.label(user)} falls with its controller {work.label(ctl)}",
+                  f"Controlled, {BOOK} L1178", unit=user, perk=CONTROLLED)  # fmt: skip
+    work.set_unit(user, hp=tuple(0 for _ in u.hp))
+    if not now:
         return
     from warbench.rulesets.warsurge.game.casualties import remove_models
 
-    if u.location is Location.RESERVE:
-        work.set_unit(user, hp=tuple(0 for _ in u.hp), location=Location.DESTROYED)
-        return
-    work.set_unit(user, hp=tuple(0 for _ in u.hp))
-    remove_models(work, user, work.units[user].present(), CONTROLLED)
+    remove_models(work, user, [i for i, gone in enumerate(u.removed) if not gone], CONTROLLED)
 
 
 def refresh_controlled(work: Work) -> None:
