@@ -626,6 +626,7 @@ USED_ONCE_PER_TURN = (
     "Teleport III",
     "Vanish",
     "Terrify",
+    "Disengage",  # L735: a used perk, once per Game Turn (§12.2 L227; lane b, session 4)
 )
 
 
@@ -844,6 +845,80 @@ EFFECTS.update(
 
 #: Extension is used like an activated perk (its declaration): once per Game Turn (§12.2 L227).
 USED_ONCE_PER_TURN = (*USED_ONCE_PER_TURN, "Extension")
+
+
+# -- Ability, Aeonian, Enhancement, Limitation (issue 11, lane b, session 4) ------------------
+
+EFFECTS.update(
+    {
+        # L735 Disengage (Melee, Mastery Test) "The User removes the Locked effect of being
+        # engaged in a Melee, allowing them Movement away from enemies in that Melee (causing
+        # the User to no longer be engaged in that Melee)"; for the Game Turn (docs/rulings.md)
+        "Disengage": [status("Disengage", turns=1, target="self"), machinery("melee lock")],
+        # L1178 Controlled "If the controller becomes a casualty, then the User will become a
+        # casualty also. If the controller is in Reserve, the User can only roll Saves"
+        "Controlled": [
+            status(
+                "Controlled (controller in Reserve)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                turns=None,
+                target="self",
+            ),
+            machinery("controller"),
+        ],
+        # L1324 "The User is immune to Blind, unaffected by the Stealth Perk and can Target Units
+        # with the Espionage Perk" (Stealth, Espionage, Decoy and Concealed: not in play yet)
+        "Keen Eye": [immune("Blind")],
+        # L1186 "For the User to wield Weapons and Perks, it needs at least one Unit embarked
+        # within it"; L1192 Crew II "cannot make any Movement without a Unit embarked"
+        "Crew I": [machinery("crew")],
+        "Crew II": [
+            status(
+                "Crew (empty)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                turns=None,
+                target="self",
+            ),
+            machinery("crew"),
+        ],
+        # L1284 "When all models in the Unit maintain base contact with at least one other model
+        # in the Unit, they receive either … +1 Defence [or] +1 Power to All Weapons, decided at
+        # the start of the Game Turn … If at any time a model … loses base contact, the bonus is
+        # lost"
+        "Formation": [
+            status("Formation (Defence)", mod("Defence", "add", 1), turns=None, target="self"),
+            status("Formation (Power)", mod("Power", "add", 1), turns=None, target="self"),
+            machinery("formation"),
+        ],
+        # L2977 "Each time this Weapon causes HP Loss to a Target … it restores that amount of
+        # HP to the User immediately, up to 1/3 of the User's maximum HP"
+        "HP Steal": [machinery("hp steal")],
+        # L3110 Malfunction I "If half or more of the Weapon's Attack Dice result in 1, or if at
+        # least five 1's are rolled in a single Attack Sequence … the Weapon cannot be used in
+        # the next Game Turn"; L3122 Malfunction II "the Weapon will be destroyed at the end of
+        # the Game Turn"
+        **{f"Malfunction {r}": [machinery("weapon faults")] for r in ("I", "II")},
+        # L3062 Counter "The Weapon can only be used if attacked by an enemy Unit. Once per Game
+        # Turn, this Weapon will immediately Target and attack the first Unit to successfully
+        # inflict HP Loss on the User"; L3156 Self-Destruct "This Weapon must Target the
+        # closest Unit (friend or foe) when the Wielder is a casualty"
+        # L1268 Escape Transport "Embarked Units may begin their disembark up to 12\" away from
+        # the User" (game/transports.py; "even if the User was a casualty": docs/rulings.md)
+        "Escape Transport": [machinery("transport perks")],
+        # L1302 Kamikaze "Each Unit (friend or foe) that the User passes through or ends in
+        # contact with suffers a number of Attacks equal to the User's (full) HP, Power equal to
+        # the User's (unmodified) Defence, and AP equal to the User's (unmodified) Armour Save"
+        "Kamikaze": [machinery("reaction")],
+        "Counter": [machinery("reaction")],
+        # L3216 Upheaval (Skill Test, End of Phase/Step, Scatter Arrow 2D6) "If it fails, the
+        # User relocates … The User will stop when it runs into an object; if into a Unit, the
+        # Weapon profile will be used against that Unit"
+        "Upheaval": [machinery("reaction")],
+        "Self-Destruct": [machinery("reaction")],
+    }
+)
 
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"

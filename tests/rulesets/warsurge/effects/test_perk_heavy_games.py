@@ -58,6 +58,12 @@ WEAPON_SETS = [
     ["Plague", "Spread", "Poison", "Stun", "Skill"],
     ["Implant", "Burn", "Critical Hit I", "Stun"],
     ["Confuse", "Spread", "Pulverise", "Penetrate I"],
+    # Malfunction, HP Steal, Counter, Self-Destruct (s11-perks-b, session 4)
+    ["Malfunction I", "HP Steal", "Burn", "Critical Hit I"],
+    ["Malfunction II", "Poison", "HP Steal", "Penetrate I"],
+    ["Counter", "Bleed", "Skill", "Hearty"],
+    ["Self-Destruct", "Corrode", "Blind I", "Rend"],
+    ["Upheaval", "Burn", "Malfunction I", "Skill"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -98,6 +104,11 @@ UNIT_SETS = [
     ["Leader", "Wild Instinct", "Berserk", "Reinforced"],
     ["Phoenix", "Extension", "Master Strategist", "Tough"],
     ["Seed I", "Extension", "Dodge", "Resilient"],
+    # Formation, Keen Eye, Crew (s11-perks-b, session 4)
+    ["Formation", "Keen Eye", "Tough", "Recover", "Dodge"],
+    ["Crew I", "Formation", "Resilient", "Frenzy"],
+    ["Crew II", "Keen Eye", "Reinforced", "Mastery", "Controlled"],
+    ["Kamikaze", "Formation", "Dodge", "Escape Transport", "Disengage"],
 ]
 
 

@@ -88,6 +88,22 @@ MACHINERIES: Mapping[str, str] = {
     "start of a Game Turn; Spread after the Attack Sequence)",
     "psychology": "warbench.rulesets.warsurge.game.perk_psych (Berserk's and Wild Instinct's "
     "forced Targets, Wild Instinct's roll)",
+    "crew": "warbench.rulesets.warsurge.game.perk_aeonian (Crew I/II: a Transport's Weapons "
+    "and Movement need a unit embarked)",
+    "formation": "warbench.rulesets.warsurge.game.perk_aeonian (Formation: a bonus chosen at the "
+    "start of the Game Turn while every model is in base contact with another)",
+    "hp steal": "warbench.rulesets.warsurge.game.perk_limitation (HP Steal: the HP Loss a Weapon "
+    "causes restored to its User)",
+    "weapon faults": "warbench.rulesets.warsurge.game.perk_limitation (Malfunction I/II: a "
+    "Weapon whose Attack Dice roll too many 1s is unusable or destroyed)",
+    "reaction": "warbench.rulesets.warsurge.game.perk_counter (Counter, Self-Destruct: a Weapon "
+    "that attacks on its own, when its User loses HP or its Wielder falls; Kamikaze's crash)",
+    "melee lock": "warbench.rulesets.warsurge.game.perk_aeonian and melee.check_locked "
+    "(Disengage: Movement out of a Melee)",
+    "controller": "warbench.rulesets.warsurge.game.perk_aeonian (Controlled: the unit falls "
+    "with its controller, only rolls Saves while it is in Reserve)",
+    "transport perks": "warbench.rulesets.warsurge.game.transports (Escape Transport: where "
+    "passengers disembark)",
 }
 
 E = TypeVar("E", bound=StrEnum)

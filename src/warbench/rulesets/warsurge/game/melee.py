@@ -36,6 +36,8 @@ def check_locked(w: Work, uid: int, new: Sequence[Point]) -> None:
     foes = w.engaged_with(uid)
     if not foes:
         return
+    if any(s.name == "Disengage" for s in w.units[uid].statuses):
+        return  # Perks L735 Disengage: "removes the Locked effect" (perk_aeonian.disengage)
     now = w.contacts(uid, geom.as_array(new))
     lost = [f for f in foes if f not in now]
     if lost:

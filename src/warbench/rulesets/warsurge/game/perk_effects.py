@@ -128,6 +128,15 @@ PLAYED_MACHINERIES = frozenset(
         "flee",
         "affliction",  # lane c: Plague, Spread (perk_affliction)
         "psychology",  # lane c: Berserk, Wild Instinct (perk_psych)
+        # issue 11, lane b (session 4): perk_aeonian, perk_limitation
+        "crew",
+        "formation",
+        "hp steal",
+        "weapon faults",
+        "reaction",
+        "transport perks",
+        "melee lock",
+        "controller",
     }
 )
 
@@ -194,6 +203,8 @@ USED_PERKS = frozenset(
         # the player's declaration that the game goes on one Game Turn when it ends (L4308,
         # a Roster Perk designated to the unit; perk_roster.extends)
         "Extension",
+        # a Mastery Test, then Movement out of its Melee this Game Turn (L735; perk_aeonian)
+        "Disengage",
     }
 )
 

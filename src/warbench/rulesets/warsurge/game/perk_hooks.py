@@ -794,5 +794,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
     perk_affliction.register_hooks(reg)  # lane c: Plague, Spread, Wild Instinct
 
+    perk_limits.lane_b_hooks(reg, restore_hp)  # Crew, Formation, Malfunction, HP Steal (lane b)
+
 
 register_perk_hooks(DEFAULT_HOOKS)

@@ -30,6 +30,8 @@ from warbench.rulesets.warsurge.game.perk_turn import (
 from warbench.rulesets.warsurge.game.state import Location, Status
 
 if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.hooks import HookRegistry
+    from warbench.rulesets.warsurge.game.perk_limitation import Restore
     from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
 
@@ -61,6 +63,9 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
         return calm
     if (wild := perk_psych.weapon_refusal(work, uid, weapon)) is not None:  # lane c
         return wild
+
+    if (crew := _lane_b_refusal(work, uid, weapon)) is not None:  # Crew, Malfunction
+        return crew
     idx = index(work.setup)
     if uid not in idx.limited:
         return None
@@ -477,3 +482,20 @@ def pacifist_refusal(work: Work, uid: int, weapon: str) -> str | None:
     if uid not in tidx.pacifists or weapon in tidx.heal.get(uid, frozenset()):
         return None
     return f"{work.label(uid)} is a Pacifist: only Heal Weapons ({_rule('Pacifist')})"
+
+
+def _lane_b_refusal(work: Work, uid: int, weapon: str) -> str | None:
+    """Crew I/II (``perk_aeonian``) and Malfunction I/II (``perk_limitation``), issue 11 lane b."""
+    from warbench.rulesets.warsurge.game import perk_aeonian, perk_limitation
+
+    why = perk_aeonian.weapon_refusal(work, uid, weapon)
+    return why if why is not None else perk_limitation.weapon_refusal(work, uid, weapon)
+
+
+def lane_b_hooks(reg: HookRegistry, restore_hp: Restore) -> None:
+    """Register the hooks of ``perk_aeonian`` and ``perk_limitation`` (issue 11, lane b): one
+    dispatch line in the frozen ``perk_hooks.register_perk_hooks``, which passes its
+    ``restore_hp`` (HP Steal)."""
+    from warbench.rulesets.warsurge.game import perk_aeonian
+
+    perk_aeonian.register_hooks(reg, restore_hp)

@@ -150,6 +150,8 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
         return MovePlan(uid, (), (), None, action.dash, embark=outer, disembark=True)
     if h.location is not Location.TABLE:
         raise err(f"{w.label(holder)} is not on the battlefield", "§6.3")
+    if "Escape Transport" in w.info(holder).unit.profile.perks:
+        allowance += 12  # Perks L1268: "may begin their disembark up to 12\" away from the User"
     hxy = w.xy(holder)
     hr = w.info(holder).radius
     if action.positions is not None:
