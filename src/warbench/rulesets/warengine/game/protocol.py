@@ -16,7 +16,7 @@ Every decision has the engine's choice as ``default`` (the scripted play of :mod
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -76,6 +76,65 @@ class _LazyDice:
         if self._dice is None:
             self._dice = step_dice(self.seed, self.step)
         return getattr(self._dice, name)
+
+
+class LazyDecision(Decision[WarEngineAction]):
+    """A :class:`~warbench.play.core.Decision` whose ``default`` (the engine's scripted
+    choice, :func:`.ai.choose`) is computed on first reading, then kept (issue 16, speed).
+
+    Asking who decides costs nothing of the scripted play: a random or human player, the
+    conformance checks and a search's ``pending`` never pay for a default they do not read.
+    Equality, hashing, ``repr`` and :meth:`to_json` read the default like any field, so a lazy
+    decision is indistinguishable from an eager one with the same default."""
+
+    def __init__(
+        self,
+        player: int,
+        kind: str,
+        rule: str = "",
+        prompt: str = "",
+        default: WarEngineAction | None = None,
+        outcomes: tuple[tuple[WarEngineAction, float], ...] = (),
+        *,
+        thunk: Callable[[], WarEngineAction] | None = None,
+    ) -> None:
+        # the dataclass's own fields (``dataclasses.replace`` passes them all); the default
+        # is either given or the thunk's answer, computed once when first read
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "prompt", prompt)
+        object.__setattr__(self, "outcomes", outcomes)
+        object.__setattr__(self, "_thunk", thunk)
+        if thunk is None:
+            object.__setattr__(self, "_default", default)
+
+    def eager(self) -> Decision[WarEngineAction]:
+        """The same decision with its default computed (a plain :class:`Decision`)."""
+        return Decision(self.player, self.kind, self.rule, self.prompt, self.default, self.outcomes)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyDecision):
+            other = other.eager()
+        return self.eager() == other
+
+    def __hash__(self) -> int:
+        return hash(self.eager())
+
+    def __repr__(self) -> str:
+        return repr(self.eager())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled and copied as the plain decision (the thunk holds a state and a lambda)
+        return (Decision, (self.player, self.kind, self.rule, self.prompt, self.default))
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "default":
+            d = self.__dict__
+            if "_default" not in d:
+                object.__setattr__(self, "_default", d["_thunk"]())
+            return d["_default"]
+        return object.__getattribute__(self, name)
 
 
 class FigureView(TypedDict):
@@ -213,14 +272,13 @@ class WarEngineRuleset:
                 return (_roll("placement roll-off", 289),)
             assert state.placing is not None
             fid = stp.group_figs(state, ctx)[0]
-            x, y = stp.auto_place(state, ctx, fid)
             return (
-                Decision(
+                LazyDecision(
                     state.placing,
                     "place",
                     rule(287),
                     f"place {ctx.profiles[fid].name} #{fid}",
-                    Place(fid, x, y),
+                    thunk=lambda: Place(fid, *stp.auto_place(state, ctx, fid)),
                 ),
             )
         if state.phase == "initiative":
@@ -236,35 +294,36 @@ class WarEngineRuleset:
                 ),
             )
         if state.window is not None:
+            window = state.window
             return (
-                Decision(
+                LazyDecision(
                     state.window.player,
                     "reserve",
                     rule(587),
                     "use a reserved attack now?",
-                    res.default_answer(state, ctx, state.window),
+                    thunk=lambda: res.default_answer(state, ctx, window),
                 ),
             )
         from warbench.rulesets.warengine.game.ai import choose
 
         if state.active_unit is None:
             return (
-                Decision(
+                LazyDecision(
                     state.to_act,
                     "activation",
                     rule(348),
                     "activate a unit",
-                    choose(state, ctx, state.to_act),
+                    thunk=lambda: choose(state, ctx, state.to_act),
                 ),
             )
         side = state.units[state.active_unit].side
         return (
-            Decision(
+            LazyDecision(
                 side,
                 "action",
                 rule(398),
                 "act with a figure, or Deactivate",
-                choose(state, ctx, side),
+                thunk=lambda: choose(state, ctx, side),
             ),
         )
 

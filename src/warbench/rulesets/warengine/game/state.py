@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -320,30 +320,35 @@ class GameState:
         new.place_order = [list(g) for g in self.place_order]
         new.active_units = list(self.active_units)
         new.resume = list(self.resume)
-        new.window = copy.deepcopy(self.window)
-        new.queue = copy.deepcopy(self.queue)
+        new.window = None if self.window is None else copy.deepcopy(self.window)
+        new.queue = copy.deepcopy(self.queue) if self.queue else []
         new.leader_choice = list(self.leader_choice)
         new.vp = list(self.vp)
         new.log_kills = [list(k) for k in self.log_kills]
         return new
 
 
-def _copy_fig(f: Fig) -> Fig:
-    g: Fig = object.__new__(Fig)
-    g.__dict__.update(f.__dict__)
-    g.fired = list(f.fired)
-    g.reserve_more = list(f.reserve_more)
-    g.one_shot = list(f.one_shot)
-    g.reloaded = dict(f.reloaded)
-    g.burning = [list(b) for b in f.burning]
-    g.bonus = dict(f.bonus)
-    g.marks = list(f.marks)
+def _copy_fig(f: Fig, new: Any = object.__new__) -> Fig:
+    """A copy of ``f``: its attribute dict copied once and given as a whole, the containers
+    copied by slicing (twice as fast as setting each attribute, issue 16 speed)."""
+    g: Fig = new(Fig)
+    d = f.__dict__.copy()
+    d["fired"] = d["fired"][:]
+    d["reserve_more"] = d["reserve_more"][:]
+    d["one_shot"] = d["one_shot"][:]
+    d["reloaded"] = d["reloaded"].copy()
+    burning = d["burning"]
+    d["burning"] = [b[:] for b in burning] if burning else []
+    d["bonus"] = d["bonus"].copy()
+    d["marks"] = d["marks"][:]
+    g.__dict__ = d
     return g
 
 
-def _copy_unit(u: UnitState) -> UnitState:
-    v: UnitState = object.__new__(UnitState)
-    v.__dict__.update(u.__dict__)
-    v.figs = list(u.figs)
-    v.tweaks = list(u.tweaks)
+def _copy_unit(u: UnitState, new: Any = object.__new__) -> UnitState:
+    v: UnitState = new(UnitState)
+    d = u.__dict__.copy()
+    d["figs"] = d["figs"][:]
+    d["tweaks"] = d["tweaks"][:]
+    v.__dict__ = d
     return v
