@@ -125,6 +125,7 @@ IMPLEMENTED_PERKS: frozenset[str] = frozenset(
     + ["Penetrate IV", "Piercing Hit I", "Piercing Hit II", "Puncture I", "Puncture II"]
     + ["Rapid", "Rend", "Reroll Attack", "Rupture I", "Rupture II"]
     + ["Anti-Air I", "Anti-Air II", "Clash", "Focus", "Negate AEGIS"]
+    + ["No Line of Sight I", "No Line of Sight II", "No Line of Sight III"]
 )
 # Checked against the catalog when this module loads (Perks are data first, STYLE.md §5).
 register_implemented(IMPLEMENTED_PERKS, "attack sequence")
@@ -187,6 +188,10 @@ class AttackContext:
     #: attacker's (Concussive -1, Blind -1) and the target's (Smokescreen -2). Enemy units cause
     #: them, so Stalwart ignores the negative ones (effects engine, docs/perks.md).
     status_modifiers: tuple[tuple[int, str], ...] = ()
+    #: no model of the Target is in line of sight of the attacking unit (§5.4): only a No Line
+    #: of Sight Weapon attacks it, No Line of Sight I at -2 (Perks 000_94ecc6a4c74d351b.txt
+    #: L3961-3979; docs/rulings.md "perks in play: Tactical, Trait, Movement …" 1)
+    target_out_of_sight: bool = False
 
     @property
     def engaged(self) -> bool:
@@ -273,6 +278,11 @@ def weapon_refusal(weapon: WeaponProfile, ctx: AttackContext) -> str | None:
         return "Unwieldy: it cannot be used while its User is engaged in a Melee (Perks §12.5)"
     if not ctx.melee and weapon.range <= 0 and not wperks.has("Wildcard"):
         return 'a 0" Weapon attacks only in a Melee (Core Rules L1287, §5.9)'
+    if ctx.target_out_of_sight and not ctx.melee and not wperks.rank("No Line of Sight"):
+        return (
+            "the Target is not in line of sight (§5.4); only a No Line of Sight Weapon "
+            "attacks it (Perks L3961)"
+        )
     return None
 
 
@@ -644,6 +654,10 @@ def _victim_program(
     if vperks.has("Camouflage") and in_cover:
         mods.append(_Mod(-1, "Camouflage", enemy=not own_unit))
     mods.extend(_Mod(v, src, enemy=True) for v, src in ctx.status_modifiers)
+    if ctx.target_out_of_sight and not ctx.melee and wperks.rank("No Line of Sight") == 1:
+        # Perks L3961-3964: "-2 Dice Modifier to Attack Dice if the Target is not in line of
+        # sight"; the Weapon's own penalty, not an enemy's (Stalwart keeps it)
+        mods.append(_Mod(-2, "No Line of Sight I: Target not in line of sight"))
     all_mods = type_mods + mods
     if aperks.has("Stalwart"):
         dropped = [m for m in all_mods if m.enemy and m.value < 0]

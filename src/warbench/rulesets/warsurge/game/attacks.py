@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
     resolve_template,
     template_of,
 )
+from warbench.rulesets.warsurge.game.perk_tactical import sight_context
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -178,6 +179,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             and u.has_status(clash_status(wname))
             and view.attacker_engaged,  # L3785-3792
         )
+        ctx = sight_context(info, wname, view.visible, ctx)  # No Line of Sight (Perks L3961)
         if slowed is not None:
             ctx = replace(ctx, status_modifiers=(*ctx.status_modifiers, slowed))
         if view.melee and tperks.has("Airborne"):  # L2076: -2 to Melee Attacks at it
