@@ -671,6 +671,15 @@ EFFECTS.update(
         # L2076 Airborne "ignores all Terrain Pieces, Units …  allows Movement onto Impassable
         # Ground … Attacks in a Melee directed at the User suffer a -2 Dice Modifier"; L2126
         # Jumper "through or over Difficult Ground and other Units" (effects/movement.py)
+        # L3945 Momentum: "For each Movement (Move, Dash, Blink) the Wielder makes, the Weapon
+        # gains +1 Power" (one status per Movement on that Weapon, ten at most: ruling)
+        "Momentum": [
+            *(
+                status(f"Momentum {n}", mod("Power", "add", 1), turns=None, target="self")
+                for n in range(1, 11)
+            ),
+            machinery("tactical"),
+        ],
         "Airborne": [machinery("movement perks")],
         "Jumper": [machinery("movement perks")],
         "Charge I": [machinery("movement perks")],

@@ -10,17 +10,18 @@ from typing import Any
 
 import pytest
 
-from tests.warsurge.game.helpers import board, entry, scenario, unit, weapon
+from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import SeededDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.attack import AttackContext, UnitState
 from warbench.rulesets.warsurge.battlefield import Terrain
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
+from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
-from warbench.rulesets.warsurge.game.work import Work
+from warbench.rulesets.warsurge.game.work import Work, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, exact_attack
 
 # a wall across the whole line between the shooters (y 10) and the target (y 20)
@@ -117,3 +118,68 @@ def test_p3961_exact_odds_refuse_other_weapons_out_of_sight() -> None:
     )
     with pytest.raises(RulesError, match="No Line of Sight"):
         plan.verify_weapons()
+
+
+# -- Momentum (L3945) ---------------------------------------------------------------------------
+
+
+def _mover(perks: list[str]) -> GameState:
+    gun = weapon("Gun", attacks=2, power=4, perks=perks)
+    knife = weapon("Knife", attacks=1, power=3)
+    me = entry(unit("Riders", weapons=[gun, knife], move=12))
+    them = entry(unit("Foe"))
+    return scenario([[me], [them]], {0: [(10.0, 4.0)], 1: [(40.0, 44.0)]}, phase=Phase.MOVE)
+
+
+def _power(state: GameState, name: str) -> int:
+    seen = to_unit_state(Work(state, None, DEFAULT_HOOKS), 0)
+    return seen.weapons[name].power
+
+
+def _to_turn(state: GameState, turn: int, events: list[Event]) -> GameState:
+    while state.flow.turn < turn and not state.over:
+        state, ev = engine.apply(state, Pass())
+        events.extend(ev)
+        check_invariants(state)
+    return state
+
+
+def test_p3945_momentum_adds_power_for_each_movement_and_resets_without_one() -> None:
+    moved, _ = engine.apply(_mover(["Momentum"]), Move(0, to=(10.0, 10.0)))
+    assert _power(moved, "Gun") == 5 and _power(moved, "Knife") == 3  # that Weapon only
+    plain, _ = engine.apply(_mover([]), Move(0, to=(10.0, 10.0)))
+    assert _power(plain, "Gun") == 4
+    # "must have relocated from their starting position": a Move of 0" gives nothing
+    with_perk = _mover(["Momentum"])
+    assert _power(with_perk, "Gun") == 4
+    events: list[Event] = []
+    kept = _to_turn(moved, 3, events)  # it moved in Game Turn 2: the Power stays
+    assert _power(kept, "Gun") == 5 and not any("Momentum resets" in e.text for e in events)
+    gone = _to_turn(kept, 4, events)  # no Movement in Game Turn 3: it resets
+    assert _power(gone, "Gun") == 4 and any("Momentum resets" in e.text for e in events)
+
+
+def test_p3945_momentum_power_in_a_game_attack_agrees_with_exact_odds() -> None:
+    gun = weapon("Gun", attacks=3, power=4, range=30, perks=["Momentum"])
+    me = entry(unit("Riders", weapons=[gun], move=12))
+    them = entry(unit("Foe", models=3, defence=5))
+    state = scenario(
+        [[me], [them]], {0: [(10.0, 4.0)], 1: [(9.0, 30.0), (10.5, 30.0), (12.0, 30.0)]},
+        phase=Phase.MOVE,
+    )  # fmt: skip
+    state, _ = engine.apply(state, Move(0, to=(10.0, 10.0)))
+    while not (state.flow.phase is Phase.ATTACK and state.flow.active == 0):
+        state, _ = engine.apply(state, Pass())
+    assert _power(state, "Gun") == 5
+    n, total = 800, 0
+    for seed in range(n):
+        after, _ = engine.apply(state, Attack(0, (("Gun", 1),)), dice=SeededDice(seed))
+        total += 3 - sum(after.units[1].hp)
+    foe = UnitState.of(unit("Foe", models=3, defence=5))
+    ctx = AttackContext(distance=19.0)
+    fast = weapon("Gun", attacks=3, power=5, range=30)
+    slow = weapon("Gun", attacks=3, power=4, range=30)
+    exact5 = exact_attack(AttackPlan(UnitState.of(unit("R", weapons=[fast])), foe, ctx))
+    exact4 = exact_attack(AttackPlan(UnitState.of(unit("R", weapons=[slow])), foe, ctx))
+    assert exact5.expected_hp_lost > exact4.expected_hp_lost
+    assert abs(total / n - exact5.expected_hp_lost) < 0.15, (total / n, exact5.expected_hp_lost)

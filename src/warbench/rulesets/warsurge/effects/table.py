@@ -84,6 +84,8 @@ MACHINERIES: Mapping[str, str] = {
     "Roster Perks Avenge and Despair when their unit falls)",
     "deployment": "warbench.rulesets.warsurge.game.perk_deployment (where a unit may deploy: "
     "Invade; Recon's relocation)",
+    "tactical": "warbench.rulesets.warsurge.game.perk_tactical (Tactical Weapon Perks: No Line "
+    "of Sight's users, Momentum's Power)",
 }
 
 E = TypeVar("E", bound=StrEnum)

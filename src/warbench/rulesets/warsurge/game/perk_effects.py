@@ -126,6 +126,7 @@ PLAYED_MACHINERIES = frozenset(
         "reserve",
         "ignite",
         "flee",
+        "tactical",  # issue 11 lane a, session 4: game/perk_tactical.py
     }
 )
 

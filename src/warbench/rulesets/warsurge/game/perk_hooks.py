@@ -785,11 +785,13 @@ def register_perk_hooks(reg: HookRegistry) -> None:
         perk_deployment,
         perk_leadership,
         perk_movement,
+        perk_tactical,
     )
 
     perk_deployment.register_hooks(reg)  # Recon
     perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
     perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
+    perk_tactical.register_hooks(reg)  # Momentum, Disarm … (issue 11, lane a, session 4)
 
 
 register_perk_hooks(DEFAULT_HOOKS)

@@ -12,6 +12,10 @@
   docs/rulings.md "perks in play: Tactical, Trait, Movement, Leadership, Defensive" 1-2).
   The Transport clauses (a passenger without Fire Points, passengers as Targets) stay the
   game's §6 rules for now: ruling 3.
+* **Momentum** (L3945): each Move, Dash or relocation (Blink) of the Wielder that leaves its
+  starting position adds a ``Momentum n@Weapon`` status (+1 Power to that Weapon); at the end
+  of a Game Turn they reset if the Wielder is in a Melee, made no Movement, is Immobile or is
+  off the Battlefield (ruling 4).
 """
 
 from __future__ import annotations
@@ -25,11 +29,22 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.attack import AttackContext, PerkSet
+from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.state import Location
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import UnitInfo
+    from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["no_line_of_sight", "sight_context", "unseen_users"]
+__all__ = [
+    "MOMENTUM",
+    "momentum_after_move",
+    "momentum_at_turn_end",
+    "no_line_of_sight",
+    "register_hooks",
+    "sight_context",
+    "unseen_users",
+]
 
 
 @lru_cache(maxsize=1024)
@@ -84,3 +99,71 @@ def sight_context(
     if ctx.melee or not no_line_of_sight(info, weapon):
         return ctx
     return replace(ctx, los_models=None, target_out_of_sight=not visible)
+
+
+# -- Momentum (L3945) ----------------------------------------------------------------------------
+
+#: Momentum's statuses on one Weapon (``Momentum 3@Gun``), +1 Power each; ten at most
+#: (docs/rulings.md "perks in play: Tactical, Trait, Movement, Leadership, Defensive" 4).
+MOMENTUM = tuple(f"Momentum {n}" for n in range(1, 11))
+_MOMENTUM_TURN = "momentum moved turn"
+_MOMENTUM_RULE = "Perks §12.5 Momentum (000_94ecc6a4c74d351b.txt L3945)"
+
+
+def _momentum_weapons(work: Work, uid: int) -> list[str]:
+    from warbench.rulesets.warsurge.game.perk_turn import index
+
+    return [name for name, ps in index(work.setup).units[uid].weapons if "Momentum" in ps]
+
+
+def momentum_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
+    """L3945: "For each Movement (Move, Dash, Blink) the Wielder makes, the Weapon gains +1
+    Power … the Wielder must have relocated from their starting position" (a Move, Dash or
+    relocation of more than 0")."""
+    weapons = _momentum_weapons(work, unit)
+    if not weapons or distance <= 1e-6:
+        return
+    from warbench.rulesets.warsurge.game.state import Status
+
+    u = work.units[unit].with_counter(_MOMENTUM_TURN, work.flow.turn)
+    work.units[unit] = u
+    work.dirty = True
+    for wname in weapons:
+        have = sum(1 for s in u.statuses if s.name.endswith(f"@{wname}") and _momentum(s.name))
+        now = min(len(MOMENTUM), have + 1)
+        if now == have:
+            continue
+        kept = [s for s in work.units[unit].statuses if not s.name.endswith(f"@{wname}")
+                or not _momentum(s.name)]  # fmt: skip
+        new = [Status(f"{n}@{wname}", None, n) for n in MOMENTUM[:now]]
+        work.set_unit(unit, statuses=(*kept, *new))
+        work.emit("perk", f"{work.label(unit)}: Momentum, {wname} +{now} Power",
+                  _MOMENTUM_RULE, unit=unit, weapon=wname, momentum=now)  # fmt: skip
+
+
+def _momentum(name: str) -> bool:
+    return name.partition("@")[0] in MOMENTUM
+
+
+def momentum_at_turn_end(work: Work, turn: int) -> None:
+    """L3947-3951: the Power resets at the end of a Game Turn if the Wielder is still in a
+    Melee, made no Movement that Game Turn, is Immobile, or is off the Battlefield (embarked,
+    in Reserve)."""
+    for uid, u in enumerate(work.units):
+        if not any(_momentum(s.name) for s in u.statuses):
+            continue
+        if (
+            work.engaged_with(uid)
+            or u.counter(_MOMENTUM_TURN) != turn
+            or u.location is not Location.TABLE
+            or work.info(uid).immobile
+        ):
+            kept = tuple(s for s in u.statuses if not _momentum(s.name))
+            work.set_unit(uid, statuses=kept)
+            work.emit("perk", f"{work.label(uid)}: Momentum resets", _MOMENTUM_RULE, unit=uid)
+
+
+def register_hooks(reg: HookRegistry) -> None:
+    """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
+    reg.register(Hook.AFTER_MOVE, momentum_after_move, "Momentum")
+    reg.register(Hook.TURN_END, momentum_at_turn_end, "Momentum resets", first=True)
