@@ -6,6 +6,7 @@ these names for the coverage table.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -183,3 +184,69 @@ def test_p3945_momentum_power_in_a_game_attack_agrees_with_exact_odds() -> None:
     exact4 = exact_attack(AttackPlan(UnitState.of(unit("R", weapons=[slow])), foe, ctx))
     assert exact5.expected_hp_lost > exact4.expected_hp_lost
     assert abs(total / n - exact5.expected_hp_lost) < 0.15, (total / n, exact5.expected_hp_lost)
+
+
+# -- Disarm (L3807) -----------------------------------------------------------------------------
+
+
+def _duel(perks: list[str], foe_acted: bool = False) -> GameState:
+    gun = weapon("Gun", attacks=6, power=8, perks=perks)
+    me = entry(unit("Raiders", weapons=[gun]))
+    big = weapon("Cannon", attacks=3, power=6)
+    small = weapon("Pistol", attacks=1, power=3, range=12)
+    foe = unit("Foe", models=2, hp=5, defence=3, weapons=[small, big])
+    state = scenario(
+        [[me], [entry(foe)]], {0: [(10.0, 10.0)], 1: [(10.0, 20.0), (11.5, 20.0)]},
+        phase=Phase.ATTACK,
+    )  # fmt: skip
+    if foe_acted:
+        state = replace(state, units=(state.units[0], replace(state.units[1], acted=True)))
+    return state
+
+
+def _disarm_events(events: list[Event]) -> list[Event]:
+    return [e for e in events if e.kind == "perk" and "Disarm" in e.text]
+
+
+def test_p3807_disarm_takes_the_targets_weapon_for_this_game_turn() -> None:
+    hits = 0
+    for seed in range(20):
+        after, events = engine.apply(
+            _duel(["Disarm"]), Attack(0, (("Gun", 1),)), dice=SeededDice(seed)
+        )
+        got = _disarm_events(events)
+        assert got, "a Skill Test per HP lost is rolled"
+        lost = 10 - sum(after.units[1].hp)
+        assert f"of {lost} Skill Tests" in got[0].text
+        if "Cannon may not be used this Game Turn" not in got[0].text:
+            continue
+        hits += 1
+        # the engine's choice: the Weapon with the most Attacks x Power (Cannon 3x6)
+        with pytest.raises(RulesError, match="Disarm"):
+            engine.check(after, Attack(1, (("Cannon", 0),)))
+        engine.check(after, Attack(1, (("Pistol", 0),)))  # the other Weapon still fires
+        # it lasts this Game Turn only
+        events2: list[Event] = []
+        later = _to_turn(after, 3, events2)
+        assert not any(s.name.startswith("Disarm") for s in later.units[1].statuses)
+    assert hits >= 3
+    plain, events = engine.apply(_duel([]), Attack(0, (("Gun", 1),)), dice=SeededDice(1))
+    assert not _disarm_events(events) and not plain.units[1].statuses
+
+
+def test_p3807_disarm_on_a_target_that_already_attacked_waits_for_next_game_turn() -> None:
+    for seed in range(20):
+        after, events = engine.apply(
+            _duel(["Disarm"], foe_acted=True), Attack(0, (("Gun", 1),)), dice=SeededDice(seed)
+        )
+        got = _disarm_events(events)
+        if got and "Cannon may not be used next Game Turn" in got[0].text:
+            break
+    else:
+        pytest.fail("no seed passed a Skill Test")
+    assert any(s.name.startswith("Disarm@Cannon") for s in after.units[1].statuses)
+    events2: list[Event] = []
+    nxt = _to_turn(after, 3, events2)
+    assert any(s.name == "Disarm@Cannon" for s in nxt.units[1].statuses)  # active in Turn 3
+    gone = _to_turn(nxt, 4, events2)
+    assert not any(s.name.startswith("Disarm") for s in gone.units[1].statuses)

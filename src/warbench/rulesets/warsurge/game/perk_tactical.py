@@ -16,6 +16,10 @@
   starting position adds a ``Momentum n@Weapon`` status (+1 Power to that Weapon); at the end
   of a Game Turn they reset if the Wielder is in a Melee, made no Movement, is Immobile or is
   off the Battlefield (ruling 4).
+* **Disarm** (L3807): a Skill Test per HP its Weapon causes; each pass makes one of the
+  Target's Weapons unusable this Game Turn (next Game Turn if it already used its Weapons), the
+  engine's choice (:func:`disarm_choice`, ruling 5): a ``Disarm@Weapon`` status that
+  ``perk_limits.weapon_refusal`` reads.
 """
 
 from __future__ import annotations
@@ -33,11 +37,15 @@ from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.state import Location
 
 if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.game.state import UnitInfo
+    from warbench.rulesets.warsurge.game.state import Status, UnitInfo
     from warbench.rulesets.warsurge.game.work import Work
 
 __all__ = [
+    "DISARM",
     "MOMENTUM",
+    "disarm_choice",
+    "disarm_on_hp_lost",
+    "disarmed",
     "momentum_after_move",
     "momentum_at_turn_end",
     "no_line_of_sight",
@@ -163,7 +171,89 @@ def momentum_at_turn_end(work: Work, turn: int) -> None:
             work.emit("perk", f"{work.label(uid)}: Momentum resets", _MOMENTUM_RULE, unit=uid)
 
 
+# -- Disarm (L3807) -------------------------------------------------------------------------------
+
+#: A Weapon that may not be used this Game Turn (``Disarm@Gun``): ``perk_limits.weapon_refusal``.
+DISARM = "Disarm"
+_DISARM_RULE = "Perks §12.5 Disarm (000_94ecc6a4c74d351b.txt L3807)"
+
+
+def disarm_choice(work: Work, target: int, taken: set[str]) -> str | None:
+    """The engine's choice of the Target's Weapon to Disarm ("selected by the User", L3810):
+    the one a living model carries with the most Attacks x Power, earliest in the profile on a
+    tie, not already Disarmed (docs/rulings.md "perks in play: Tactical …" 5)."""
+    info = work.info(target)
+    carried = {wn for i in work.units[target].living() for wn in info.model_weapons[i]}
+    best: tuple[int, int, str] | None = None
+    for k, wp in enumerate(info.unit.weapons):
+        if wp.name not in carried or wp.name in taken:
+            continue
+        key = (-(wp.attacks * wp.power), k, wp.name)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[2]
+
+
+def disarm_on_hp_lost(
+    work: Work, unit: int, amount: int, source: str, attacker: int | None
+) -> None:
+    """L3807-3812: "Each time the Weapon causes HP Loss and passes the Skill Test, the Target
+    will be unable to use one of their Weapons this Game Turn … Standard Games: If the Target
+    has already used their Weapons, apply the Perk next Game Turn instead." One Skill Test per
+    HP lost (§12.1 L123, Example 3), each pass one more Weapon."""
+    if attacker is None or amount <= 0:
+        return
+    from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
+    from warbench.rulesets.warsurge.effects.rolls import run_test
+    from warbench.rulesets.warsurge.game.perk_effects import DELAYED
+    from warbench.rulesets.warsurge.game.perk_limits import skill_modifier
+    from warbench.rulesets.warsurge.game.perk_turn import fugued, index
+    from warbench.rulesets.warsurge.game.state import Phase, Status
+
+    if DISARM not in index(work.setup).units[attacker].weapon_perks(source):
+        return
+    mod = skill_modifier(work, attacker, source, unit)
+    fail = fugued(work, attacker)
+    passed = 0
+    for _ in range(amount):
+        out = run_test(work.dice, TestSpec(PerkTest.SKILL), mod, auto_fail=fail,
+                       label="Disarm Skill Test")  # fmt: skip
+        passed += out.passed
+    target = work.units[unit]
+    later = target.acted and work.flow.phase is Phase.ATTACK
+    taken = {
+        s.name.removesuffix(DELAYED).partition("@")[2]
+        for s in target.statuses
+        if s.name.removesuffix(DELAYED).partition("@")[0] == DISARM
+    }
+    new: list[Status] = []
+    for _ in range(passed):
+        pick = disarm_choice(work, unit, taken)
+        if pick is None:
+            break
+        taken.add(pick)
+        new.append(
+            Status(f"{DISARM}@{pick}" + (DELAYED if later else ""), 1, f"u{attacker}/{source}")
+        )
+    text = (
+        f"{work.label(unit)}: Disarm from {work.label(attacker)}'s {source}, {passed} of "
+        f"{amount} Skill Tests passed"
+    )
+    if new:
+        names = ", ".join(s.name.removesuffix(DELAYED).partition("@")[2] for s in new)
+        when = "next Game Turn" if later else "this Game Turn"
+        text += f": {names} may not be used {when}"
+        work.set_unit(unit, statuses=(*target.statuses, *new))
+    work.emit("perk", text, _DISARM_RULE, unit=unit, perk=DISARM, landed=bool(new))
+
+
+def disarmed(statuses: Sequence[Status], weapon: str) -> bool:
+    """Whether ``weapon`` is Disarmed now (a waiting Disarm is not yet)."""
+    return any(s.name == f"{DISARM}@{weapon}" for s in statuses)
+
+
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
     reg.register(Hook.AFTER_MOVE, momentum_after_move, "Momentum")
     reg.register(Hook.TURN_END, momentum_at_turn_end, "Momentum resets", first=True)
+    reg.register(Hook.HP_LOST, disarm_on_hp_lost, "Disarm")
