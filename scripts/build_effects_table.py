@@ -673,6 +673,10 @@ EFFECTS.update(
         # Jumper "through or over Difficult Ground and other Units" (effects/movement.py)
         # L3945 Momentum: "For each Movement (Move, Dash, Blink) the Wielder makes, the Weapon
         # gains +1 Power" (one status per Movement on that Weapon, ten at most: ruling)
+        # L1539 Immortal: "cannot lose more than half of its full HP (rounding up, 1 HP minimum)
+        # in a single Game Turn … immune to Deathblow" (the attack sequence caps the loss; the
+        # Game Turn's count is perk_defensive's)
+        "Immortal": [machinery("defensive")],
         # L3807 Disarm: "Each time the Weapon causes HP Loss and passes the Skill Test, the
         # Target will be unable to use one of their Weapons this Game Turn, selected by the User"
         "Disarm": [machinery("tactical")],

@@ -125,7 +125,7 @@ IMPLEMENTED_PERKS: frozenset[str] = frozenset(
     + ["Penetrate IV", "Piercing Hit I", "Piercing Hit II", "Puncture I", "Puncture II"]
     + ["Rapid", "Rend", "Reroll Attack", "Rupture I", "Rupture II"]
     + ["Anti-Air I", "Anti-Air II", "Clash", "Focus", "Negate AEGIS"]
-    + ["No Line of Sight I", "No Line of Sight II", "No Line of Sight III"]
+    + ["No Line of Sight I", "No Line of Sight II", "No Line of Sight III", "Immortal"]
 )
 # Checked against the catalog when this module loads (Perks are data first, STYLE.md §5).
 register_implemented(IMPLEMENTED_PERKS, "attack sequence")
@@ -220,13 +220,20 @@ class UnitState:
     models: list[ModelState]
     emergency_save_used: bool = False
     burst_used: set[str] = field(default_factory=set)
+    #: Immortal (Perks 000_94ecc6a4c74d351b.txt L1539): the HP the unit may still lose this Game
+    #: Turn (``None``: no Immortal). A fresh unit may lose half its full HP, rounding up, 1 at
+    #: least; it is also immune to Deathblow meanwhile.
+    immortal_left: int | None = None
 
     @classmethod
     def of(cls, unit: Unit) -> UnitState:
+        models = [ModelState(unit.profile.hp, ws) for ws in unit.model_weapons()]
+        immortal = PerkSet(unit.profile.perks).has("Immortal")
         return cls(
             profile=unit.profile,
             weapons={w.name: w for w in unit.weapons},
-            models=[ModelState(unit.profile.hp, ws) for ws in unit.model_weapons()],
+            models=models,
+            immortal_left=immortal_allowance(unit.profile.hp * len(models)) if immortal else None,
         )
 
     @property
@@ -256,6 +263,12 @@ class UnitState:
         for i in gone:
             self.models[i].removed = True
         return gone
+
+
+def immortal_allowance(full_hp: int) -> int:
+    """Immortal (L1539): "cannot lose more than half of its full HP (rounding up, 1 HP minimum)
+    in a single Game Turn" (15 HP: 8)."""
+    return max(1, -(-full_hp // 2))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1003,6 +1016,7 @@ def compile_weapon_use(
     deathblow = (
         wperks.has("Deathblow")
         and not against_self
+        and target.immortal_left is None  # Immortal: "also immune to Deathblow" (L1541)
         and point_cost_met("Lesser", ctx.attacker_point_cost, ctx.target_point_cost)
     )
     return WeaponUse(

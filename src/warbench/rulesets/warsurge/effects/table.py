@@ -85,7 +85,9 @@ MACHINERIES: Mapping[str, str] = {
     "deployment": "warbench.rulesets.warsurge.game.perk_deployment (where a unit may deploy: "
     "Invade; Recon's relocation)",
     "tactical": "warbench.rulesets.warsurge.game.perk_tactical (Tactical Weapon Perks: No Line "
-    "of Sight's users, Momentum's Power)",
+    "of Sight's users, Momentum's Power, Disarm)",
+    "defensive": "warbench.rulesets.warsurge.game.perk_defensive (Defensive Unit Perks by the "
+    "Game Turn: Immortal's HP Loss per Game Turn)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -127,6 +127,7 @@ PLAYED_MACHINERIES = frozenset(
         "ignite",
         "flee",
         "tactical",  # issue 11 lane a, session 4: game/perk_tactical.py
+        "defensive",  # issue 11 lane a, session 4: game/perk_defensive.py
     }
 )
 

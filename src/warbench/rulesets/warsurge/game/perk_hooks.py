@@ -782,6 +782,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.PHASE_START, perk_flee.at_phase_start, "Fall Back, Terrify, Dread")
 
     from warbench.rulesets.warsurge.game import (  # issue 11, lane a
+        perk_defensive,
         perk_deployment,
         perk_leadership,
         perk_movement,
@@ -792,6 +793,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
     perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
     perk_tactical.register_hooks(reg)  # Momentum, Disarm … (issue 11, lane a, session 4)
+    perk_defensive.register_hooks(reg)  # Immortal
 
 
 register_perk_hooks(DEFAULT_HOOKS)
