@@ -36,7 +36,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
     resolve_template,
     template_of,
 )
-from warbench.rulesets.warsurge.game.perk_tactical import sight_context
+from warbench.rulesets.warsurge.game.perk_sight import sight_context
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
-from warbench.rulesets.warsurge.game.perk_tactical import unseen_users
+from warbench.rulesets.warsurge.game.perk_sight import unseen_users
 from warbench.rulesets.warsurge.game.state import (
     Location,
 )

@@ -24,7 +24,7 @@ from warbench.rulesets.warsurge.attack import (
     PerkSet,
     UnitState,
 )
-from warbench.rulesets.warsurge.game import geom, perk_defensive, perk_effects
+from warbench.rulesets.warsurge.game import geom, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.state import (
@@ -323,7 +323,7 @@ def to_unit_state(w: Work, uid: int) -> UnitState:
         burst_used={k[len("Burst:") :] for k, _ in u.uses if k.startswith("Burst:")},
     )
     st = perk_effects.adjust_unit_state(u.statuses, st)  # perk statuses (Pulverise, Weaken …)
-    return perk_defensive.immortal_state(w, uid, st)  # Immortal's HP left this Game Turn
+    return perk_immortal.immortal_state(w.setup, u, w.flow.turn, st)  # Immortal (Perks L1539)
 
 
 def store_unit_state(w: Work, uid: int, st: UnitState) -> None:
