@@ -9,8 +9,9 @@
   share's :class:`~warbench.rulesets.warsurge.attack.AttackContext` says so
   (``target_out_of_sight``: the attack kernel refuses other Weapons and gives No Line of Sight
   I its -2, so ``odds`` is exact with ``--situation out-of-sight``), and any model of the
-  Target may be a casualty, since the Weapon needs no sight of it (:func:`.perk_sight.sight_context`;
-  docs/rulings.md "perks in play: Tactical, Trait, Movement, Leadership, Defensive" 1-2).
+  Target may be a casualty, since the Weapon needs no sight of it
+  (:func:`.perk_sight.sight_context`; docs/rulings.md "perks in play: Tactical, Trait,
+  Movement, Leadership, Defensive" 1-2).
   The Transport clauses (a passenger without Fire Points, passengers as Targets) stay the
   game's §6 rules for now: ruling 3.
 * **Momentum** (L3945): each Move, Dash or relocation (Blink) of the Wielder that leaves its
