@@ -677,6 +677,11 @@ EFFECTS.update(
         # in a single Game Turn … immune to Deathblow" (the attack sequence caps the loss; the
         # Game Turn's count is perk_defensive's)
         "Immortal": [machinery("defensive")],
+        # L1617 Reflect I: "Once per game, the User can select one Weapon that is Targeting them
+        # … Roll a D6, if a 4+ … the Weapon Targets the attacking Unit instead"; L1633 Reflect II
+        # "once per Game Turn" (the status lasts the Game Turn it is used in)
+        "Reflect I": [status("Reflect", turns=1, target="self"), machinery("defensive")],
+        "Reflect II": [status("Reflect", turns=1, target="self"), machinery("defensive")],
         # L3807 Disarm: "Each time the Weapon causes HP Loss and passes the Skill Test, the
         # Target will be unable to use one of their Weapons this Game Turn, selected by the User"
         "Disarm": [machinery("tactical")],

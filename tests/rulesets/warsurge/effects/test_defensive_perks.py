@@ -6,6 +6,8 @@ these names for the coverage table.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.attack import AttackContext, UnitState, immortal_allowance
@@ -116,3 +118,76 @@ def test_p1539_immortal_caps_exact_odds_and_monte_carlo_agrees() -> None:
     sampled = sample_attack(plan, 2000, dice=SeededDice(7))
     assert max(sampled.hp_lost) == 8
     assert abs(sampled.expected_hp_lost - exact.expected_hp_lost) < 0.1
+
+
+# -- Reflect I-II (L1617-L1642) -----------------------------------------------------------------
+
+
+def _mirror(rank: str, automated: bool = False) -> GameState:
+    gun = weapon("Gun", attacks=4, power=8, ap=2)
+    pistol = weapon("Pistol", attacks=1, power=3)
+    shooters = entry(unit("Shooters", models=3, hp=2, weapons=[gun, pistol]))
+    knight = entry(unit("Knight", hp=10, defence=3, perks=[rank]))
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation
+
+    kw = {} if automated else {"automation": ALL_AUTOMATIONS - {Automation.PERK_USE}}
+    state = scenario(
+        [[shooters], [knight]],
+        {0: [(10.0 + 1.5 * k, 10.0) for k in range(3)], 1: [(10.0, 20.0)]},
+        phase=Phase.MOVE,
+        **kw,
+    )
+    return state
+
+
+def _armed(state: GameState, rank: str) -> GameState:
+    """The Knight's player uses Reflect (the Standard playstyle's use perk moment)."""
+    from dataclasses import replace
+
+    from warbench.rulesets.warsurge.game.state import Status
+
+    knight = state.units[1]
+    marker = Status("Reflect", 1, f"u1/{rank}")
+    return replace(state, units=(state.units[0], replace(knight, statuses=(marker,))))
+
+
+REFLECT = {"Reflect I": 1617, "Reflect II": 1633}
+
+
+@pytest.mark.parametrize("rank", list(REFLECT), ids=[f"p{v}-{k}" for k, v in REFLECT.items()])
+def test_reflect_turns_the_strongest_weapon_on_the_attacker_on_a_4_plus(rank: str) -> None:
+    base = _next_attack(_mirror(rank))
+    armed = _armed(base, rank)
+    attack = Attack(0, (("Gun", 1), ("Pistol", 1)))
+    back = 0
+    for seed in range(30):
+        after, events = engine.apply(armed, attack, dice=SeededDice(seed))
+        texts = [e.text for e in events if e.kind == "perk" and "Reflect" in e.text]
+        assert len(texts) == 1 and "Gun" in texts[0]  # one attempt, on the Gun (4 x 8 x 3)
+        assert not any(s.name == "Reflect" for s in after.units[1].statuses)
+        if "Reflects" in texts[0]:
+            back += 1
+            assert sum(after.units[0].hp) < 6  # the Shooters took their own Gun
+            hits = [e for e in events if e.kind == "attack" and "Gun" in e.text]
+            assert "Shooters attacks P0: Shooters" in hits[0].text
+        else:
+            assert sum(after.units[0].hp) == 6
+    assert 5 < back < 25  # a D6 of 4+ (half of 30, give or take)
+    plain = [engine.apply(base, attack, dice=SeededDice(s))[0].units[0].hp for s in range(30)]
+    assert all(sum(hp) == 6 for hp in plain)
+
+
+def test_p1617_reflect_i_is_used_once_per_game_by_the_engine() -> None:
+    events: list[Event] = []
+    state = _mirror("Reflect I", automated=True)
+    state = _to_turn(state, state.flow.turn + 2, events)
+    uses = [e for e in events if e.kind == "perk" and "uses Reflect I" in e.text]
+    assert len(uses) == 1
+
+
+def test_p1633_reflect_ii_is_used_each_game_turn_by_the_engine() -> None:
+    events: list[Event] = []
+    state = _mirror("Reflect II", automated=True)
+    state = _to_turn(state, state.flow.turn + 2, events)
+    uses = [e for e in events if e.kind == "perk" and "uses Reflect II" in e.text]
+    assert len(uses) == 2

@@ -174,6 +174,9 @@ USED_PERKS = frozenset(
         "Magic Armour I",
         "Magic Armour II",
         "Magic Armour III",
+        # used, then a D6 of 4+ when an enemy Weapon Targets it (perk_defensive, L1617)
+        "Reflect I",
+        "Reflect II",
         # the player's choice of a form, the engine's one the default (L2530)
         "Transform I",
         "Transform II",
