@@ -685,6 +685,11 @@ EFFECTS.update(
         # L3807 Disarm: "Each time the Weapon causes HP Loss and passes the Skill Test, the
         # Target will be unable to use one of their Weapons this Game Turn, selected by the User"
         "Disarm": [machinery("tactical")],
+        # L3819 Fast: "When this Weapon attacks, casualties are removed immediately"; L4033
+        # Pre-Emptive: "The first time the Weapon is used in any Melee, casualties are removed
+        # immediately"
+        "Fast": [machinery("tactical")],
+        "Pre-Emptive": [machinery("tactical")],
         "Momentum": [
             *(
                 status(f"Momentum {n}", mod("Power", "add", 1), turns=None, target="self")

@@ -250,3 +250,47 @@ def test_p3807_disarm_on_a_target_that_already_attacked_waits_for_next_game_turn
     assert any(s.name == "Disarm@Cannon" for s in nxt.units[1].statuses)  # active in Turn 3
     gone = _to_turn(nxt, 4, events2)
     assert not any(s.name.startswith("Disarm") for s in gone.units[1].statuses)
+
+
+# -- Fast (L3819) and Pre-Emptive (L4033) ---------------------------------------------------------
+
+
+def _volley(perks: list[str], melee: bool = False) -> GameState:
+    gun = weapon("Gun", attacks=1, power=8, ap=2, range=0 if melee else 24, perks=perks)
+    me = entry(unit("Raiders", models=2, weapons=[gun]))
+    foes = entry(unit("Foes", models=5, hp=1, defence=3))
+    if melee:
+        pos = {0: [(10.0, 10.0), (11.2, 10.0)], 1: [(10.0 + 1.2 * k, 11.05) for k in range(5)]}
+        return scenario([[me], [foes]], pos, phase=Phase.ATTACK, engaged=[(0, 1)])
+    pos = {0: [(10.0, 10.0), (11.5, 10.0)], 1: [(8.0 + 1.2 * k, 20.0) for k in range(5)]}
+    return scenario([[me], [foes]], pos, phase=Phase.ATTACK)
+
+
+def test_p3819_fast_removes_its_casualties_at_once() -> None:
+    after, events = engine.apply(_volley(["Fast"]), Attack(0, (("Gun", 1),)), dice=SeededDice(2))
+    dead = [i for i, h in enumerate(after.units[1].hp) if h <= 0]
+    assert dead and all(after.units[1].removed[i] for i in dead)
+    assert any("removed at once (Fast)" in e.text for e in events)
+    # without Fast the casualties stay until the end of the Attack Phase (§5.11) and still attack
+    plain, _ = engine.apply(_volley([]), Attack(0, (("Gun", 1),)), dice=SeededDice(2))
+    dead = [i for i, h in enumerate(plain.units[1].hp) if h <= 0]
+    assert dead and not any(plain.units[1].removed[i] for i in dead)
+    assert len(plain.units[1].present()) > len(after.units[1].present())
+
+
+def test_p4033_pre_emptive_removes_casualties_the_first_time_in_a_melee() -> None:
+    state = _volley(["Pre-Emptive"], melee=True)
+    after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=SeededDice(2))
+    dead = [i for i, h in enumerate(after.units[1].hp) if h <= 0]
+    assert dead and all(after.units[1].removed[i] for i in dead)
+    assert any("(Pre-Emptive)" in e.text for e in events)
+    # the second use in the same Melee is an ordinary one
+    from dataclasses import replace as _replace
+
+    counters = after.units[0].counters  # the first use remembered, the Foes whole again
+    again = _replace(state, units=(_replace(state.units[0], counters=counters), *state.units[1:]))
+    _, events = engine.apply(again, Attack(0, (("Gun", 1),)), dice=SeededDice(2))
+    assert not any("(Pre-Emptive)" in e.text for e in events)
+    # outside a Melee Pre-Emptive does nothing
+    _, events = engine.apply(_volley(["Pre-Emptive"]), Attack(0, (("Gun", 1),)), dice=SeededDice(2))
+    assert not any("(Pre-Emptive)" in e.text for e in events)

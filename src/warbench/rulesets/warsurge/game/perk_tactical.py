@@ -22,6 +22,9 @@
   Target's Weapons unusable this Game Turn (next Game Turn if it already used its Weapons), the
   engine's choice (:func:`disarm_choice`, ruling 5): a ``Disarm@Weapon`` status that
   ``perk_limits.weapon_refusal`` reads.
+* **Fast** (L3819) and **Pre-Emptive** (L4033, the first use in each Melee): the casualties of
+  the Weapon's share are removed at once in the Standard playstyle (:func:`fast_after_weapon`),
+  so they no longer attack that Attack Phase (ruling 8).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ __all__ = [
     "disarm_choice",
     "disarm_on_hp_lost",
     "disarmed",
+    "fast_after_weapon",
     "momentum_after_move",
     "momentum_at_turn_end",
     "register_hooks",
@@ -191,8 +195,69 @@ def disarmed(statuses: Sequence[Status], weapon: str) -> bool:
     return any(s.name == f"{DISARM}@{weapon}" for s in statuses)
 
 
+# -- Fast (L3819) and Pre-Emptive (L4033) ---------------------------------------------------------
+
+_FAST_RULE = "Perks §12.5 {} (000_94ecc6a4c74d351b.txt L{})"
+
+
+def _strikes_first(work: Work, uid: int, weapons: frozenset[str] | set[str]) -> bool:
+    """Whether models of ``uid`` carrying ``weapons`` hold a Fast Weapon, or a Pre-Emptive one
+    in a Melee ("these Weapons may still attack before casualties apply", L3826)."""
+    from warbench.rulesets.warsurge.game.perk_turn import index
+
+    perks = index(work.setup).units[uid]
+    melee = bool(work.engaged_with(uid))
+    for wn in weapons:
+        ps = perks.weapon_perks(wn)
+        if "Fast" in ps or ("Pre-Emptive" in ps and melee):
+            return True
+    return False
+
+
+def fast_after_weapon(work: Work, unit: int, weapon: str, target: int) -> None:
+    """L3819 Fast: "When this Weapon attacks, casualties are removed immediately. If the Target
+    has not already used their Weapons, these casualties may not use their Weapons"; L4033
+    Pre-Emptive: the same "the first time the Weapon is used in any Melee". In the Standard
+    playstyle (the Advanced one removes casualties at once anyway) the Target's models this
+    share left at 0 HP are removed now, not at the end of the Attack Phase, unless they carry a
+    Fast or Pre-Emptive Weapon of their own, or none of the Target's models is left standing
+    (ruling 8)."""
+    from warbench.rulesets.warsurge.game.advstate import Playstyle
+    from warbench.rulesets.warsurge.game.casualties import remove_models
+    from warbench.rulesets.warsurge.game.perk_turn import index
+
+    if target >= len(work.units) or work.setup.playstyle is not Playstyle.STANDARD:
+        return
+    ps = index(work.setup).units[unit].weapon_perks(weapon)
+    if "Fast" in ps:
+        rank, line = "Fast", 3819
+    elif "Pre-Emptive" in ps and target in work.engaged_with(unit):
+        key = f"pre-emptive {weapon} vs {target}"
+        if work.units[unit].counter(key):
+            return
+        work.units[unit] = work.units[unit].with_counter(key, work.flow.turn)
+        work.dirty = True
+        rank, line = "Pre-Emptive", 4033
+    else:
+        return
+    t = work.units[target]
+    if not t.living():
+        return
+    carried = work.info(target).model_weapons
+    dead = [
+        i for i in t.present() if t.hp[i] <= 0 and not _strikes_first(work, target, set(carried[i]))
+    ]
+    if not dead:
+        return
+    work.emit("perk", f"{work.label(target)}: {len(dead)} casualties of {work.label(unit)}'s "
+              f"{weapon} removed at once ({rank})", _FAST_RULE.format(rank, line),
+              unit=target, perk=rank)  # fmt: skip
+    remove_models(work, target, dead, rank)
+
+
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
     reg.register(Hook.AFTER_MOVE, momentum_after_move, "Momentum")
     reg.register(Hook.TURN_END, momentum_at_turn_end, "Momentum resets", first=True)
     reg.register(Hook.HP_LOST, disarm_on_hp_lost, "Disarm")
+    reg.register(Hook.WEAPON_USED, fast_after_weapon, "Fast, Pre-Emptive")
