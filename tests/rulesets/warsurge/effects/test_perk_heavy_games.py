@@ -53,6 +53,10 @@ WEAPON_SETS = [
     ["Explode I", "Freeze", "Chain I", "Skill"],
     ["Diffuse", "Burn", "Cripple I", "Countdown I"],
     ["Beam II", "Poison", "Blast III", "Mitigate"],
+    # Tactical: No Line of Sight, Momentum, Disarm, Fast, Pre-Emptive (lane a, session 4)
+    ["No Line of Sight I", "Momentum", "Disarm", "Burn"],
+    ["No Line of Sight II", "Fast", "Poison", "Skill"],
+    ["No Line of Sight III", "Pre-Emptive", "Disarm", "Weaken"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -86,6 +90,9 @@ UNIT_SETS = [
     ["Charge II", "Traverse I", "Implacable II", "Invade III", "Egotistical", "Dodge"],
     ["Airborne", "Thrust", "Charge I", "Nonstop I", "Reinforced", "Recon II"],
     ["Jumper", "Traverse II", "Implacable I", "Avenge", "Evasive", "Recon I"],
+    # Defensive: Immortal, Reflect (lane a, session 4)
+    ["Immortal", "Reflect II", "Tough", "Recover"],
+    ["Immortal", "Reflect I", "Dodge", "Thrust"],
 ]
 
 

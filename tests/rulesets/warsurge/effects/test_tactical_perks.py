@@ -271,6 +271,7 @@ def test_p3819_fast_removes_its_casualties_at_once() -> None:
     dead = [i for i, h in enumerate(after.units[1].hp) if h <= 0]
     assert dead and all(after.units[1].removed[i] for i in dead)
     assert any("removed at once (Fast)" in e.text for e in events)
+    check_invariants(after)  # Coherency restored after the removal (§4.2 IV)
     # without Fast the casualties stay until the end of the Attack Phase (§5.11) and still attack
     plain, _ = engine.apply(_volley([]), Attack(0, (("Gun", 1),)), dice=SeededDice(2))
     dead = [i for i, h in enumerate(plain.units[1].hp) if h <= 0]

@@ -223,7 +223,7 @@ def fast_after_weapon(work: Work, unit: int, weapon: str, target: int) -> None:
     Fast or Pre-Emptive Weapon of their own, or none of the Target's models is left standing
     (ruling 8)."""
     from warbench.rulesets.warsurge.game.advstate import Playstyle
-    from warbench.rulesets.warsurge.game.casualties import remove_models
+    from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
     from warbench.rulesets.warsurge.game.perk_turn import index
 
     if target >= len(work.units) or work.setup.playstyle is not Playstyle.STANDARD:
@@ -253,6 +253,8 @@ def fast_after_weapon(work: Work, unit: int, weapon: str, target: int) -> None:
               f"{weapon} removed at once ({rank})", _FAST_RULE.format(rank, line),
               unit=target, perk=rank)  # fmt: skip
     remove_models(work, target, dead, rank)
+    if work.units[target].living():
+        restore_coherency(work, target)  # §4.2 IV, as after any removal (the engine's)
 
 
 def register_hooks(reg: HookRegistry) -> None:
