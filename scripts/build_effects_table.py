@@ -671,6 +671,12 @@ EFFECTS.update(
         # L2076 Airborne "ignores all Terrain Pieces, Units …  allows Movement onto Impassable
         # Ground … Attacks in a Melee directed at the User suffer a -2 Dice Modifier"; L2126
         # Jumper "through or over Difficult Ground and other Units" (effects/movement.py)
+        # L3961 No Line of Sight I: "does not need to have line of sight to the Target unit, but
+        # will suffer a -2 Dice Modifier to Attack Dice if the Target is not in line of sight";
+        # L3973 II without the -2; L3979 III (game/perk_sight.py, the attack kernel's context)
+        "No Line of Sight I": [machinery("tactical")],
+        "No Line of Sight II": [machinery("tactical")],
+        "No Line of Sight III": [machinery("tactical")],
         # L3945 Momentum: "For each Movement (Move, Dash, Blink) the Wielder makes, the Weapon
         # gains +1 Power" (one status per Movement on that Weapon, ten at most: ruling)
         # L1539 Immortal: "cannot lose more than half of its full HP (rounding up, 1 HP minimum)

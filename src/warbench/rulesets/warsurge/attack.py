@@ -125,8 +125,10 @@ IMPLEMENTED_PERKS: frozenset[str] = frozenset(
     + ["Penetrate IV", "Piercing Hit I", "Piercing Hit II", "Puncture I", "Puncture II"]
     + ["Rapid", "Rend", "Reroll Attack", "Rupture I", "Rupture II"]
     + ["Anti-Air I", "Anti-Air II", "Clash", "Focus", "Negate AEGIS"]
-    + ["No Line of Sight I", "No Line of Sight II", "No Line of Sight III", "Immortal"]
 )
+# No Line of Sight I-III (AttackContext.target_out_of_sight) and Immortal
+# (UnitState.immortal_left) are read here too, but the game's Tactical and Defensive modules
+# register them (they are not class A of the reference index: the game decides when they apply).
 # Checked against the catalog when this module loads (Perks are data first, STYLE.md §5).
 register_implemented(IMPLEMENTED_PERKS, "attack sequence")
 

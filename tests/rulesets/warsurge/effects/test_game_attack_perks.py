@@ -142,10 +142,6 @@ def _rank_id(name: str) -> str:
 #: Played in a game by ``tests/warsurge/game/test_perks_in_play.py`` (their situations need
 #: more than one Attack: a second friendly unit in the Melee, an engaging Move first).
 ELSEWHERE = ("Outflank", "Clash")
-#: Played behind a wall by ``test_tactical_perks.py`` (a Target out of line of sight).
-ELSEWHERE += ("No Line of Sight I", "No Line of Sight II", "No Line of Sight III")
-#: Played over a Game Turn by ``test_defensive_perks.py`` (half the full HP per Game Turn).
-ELSEWHERE += ("Immortal",)
 
 #: Every class-A rank the attack sequence implements, in book order.
 RANKS: list[str] = [
