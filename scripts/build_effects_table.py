@@ -672,6 +672,38 @@ EFFECTS.update(
         # L2076 Airborne "ignores all Terrain Pieces, Units …  allows Movement onto Impassable
         # Ground … Attacks in a Melee directed at the User suffer a -2 Dice Modifier"; L2126
         # Jumper "through or over Difficult Ground and other Units" (effects/movement.py)
+        # L3961 No Line of Sight I: "does not need to have line of sight to the Target unit, but
+        # will suffer a -2 Dice Modifier to Attack Dice if the Target is not in line of sight";
+        # L3973 II without the -2; L3979 III (game/perk_sight.py, the attack kernel's context)
+        "No Line of Sight I": [machinery("tactical")],
+        "No Line of Sight II": [machinery("tactical")],
+        "No Line of Sight III": [machinery("tactical")],
+        # L3945 Momentum: "For each Movement (Move, Dash, Blink) the Wielder makes, the Weapon
+        # gains +1 Power" (one status per Movement on that Weapon, ten at most: ruling)
+        # L1539 Immortal: "cannot lose more than half of its full HP (rounding up, 1 HP minimum)
+        # in a single Game Turn … immune to Deathblow" (the attack sequence caps the loss; the
+        # Game Turn's count is perk_defensive's)
+        "Immortal": [machinery("defensive")],
+        # L1617 Reflect I: "Once per game, the User can select one Weapon that is Targeting them
+        # … Roll a D6, if a 4+ … the Weapon Targets the attacking Unit instead"; L1633 Reflect II
+        # "once per Game Turn" (the status lasts the Game Turn it is used in)
+        "Reflect I": [status("Reflect", turns=1, target="self"), machinery("defensive")],
+        "Reflect II": [status("Reflect", turns=1, target="self"), machinery("defensive")],
+        # L3807 Disarm: "Each time the Weapon causes HP Loss and passes the Skill Test, the
+        # Target will be unable to use one of their Weapons this Game Turn, selected by the User"
+        "Disarm": [machinery("tactical")],
+        # L3819 Fast: "When this Weapon attacks, casualties are removed immediately"; L4033
+        # Pre-Emptive: "The first time the Weapon is used in any Melee, casualties are removed
+        # immediately"
+        "Fast": [machinery("tactical")],
+        "Pre-Emptive": [machinery("tactical")],
+        "Momentum": [
+            *(
+                status(f"Momentum {n}", mod("Power", "add", 1), turns=None, target="self")
+                for n in range(1, 11)
+            ),
+            machinery("tactical"),
+        ],
         "Airborne": [machinery("movement perks")],
         "Jumper": [machinery("movement perks")],
         "Charge I": [machinery("movement perks")],

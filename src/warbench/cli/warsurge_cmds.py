@@ -238,6 +238,11 @@ SITUATIONS: dict[str, tuple[str, object, str]] = {
         "first use in a Melee whose target another unit already engages (Outflank)",
     ),
     "burst": ("burst", True, "the attacker uses Burst this turn (Burst doubles Attacks)"),
+    "out-of-sight": (
+        "target_out_of_sight",
+        True,
+        "no target model in line of sight: No Line of Sight weapons only, I at -2 (Perks L3961)",
+    ),
     "no-emergency-save": (
         "emergency_save",
         False,

@@ -126,6 +126,9 @@ IMPLEMENTED_PERKS: frozenset[str] = frozenset(
     + ["Rapid", "Rend", "Reroll Attack", "Rupture I", "Rupture II"]
     + ["Anti-Air I", "Anti-Air II", "Clash", "Focus", "Negate AEGIS"]
 )
+# No Line of Sight I-III (AttackContext.target_out_of_sight) and Immortal
+# (UnitState.immortal_left) are read here too, but the game's Tactical and Defensive modules
+# register them (they are not class A of the reference index: the game decides when they apply).
 # Checked against the catalog when this module loads (Perks are data first, STYLE.md §5).
 register_implemented(IMPLEMENTED_PERKS, "attack sequence")
 
@@ -193,6 +196,11 @@ class AttackContext:
     #: Bloodthirsty (L4272): Attacks added to every weapon in a Melee, after all other perks.
     melee_bonus_attacks: int = 0
 
+    #: no model of the Target is in line of sight of the attacking unit (§5.4): only a No Line
+    #: of Sight Weapon attacks it, No Line of Sight I at -2 (Perks 000_94ecc6a4c74d351b.txt
+    #: L3961-3979; docs/rulings.md "perks in play: Tactical, Trait, Movement …" 1)
+    target_out_of_sight: bool = False
+
     @property
     def engaged(self) -> bool:
         return self.melee if self.attacker_engaged is None else self.attacker_engaged
@@ -220,13 +228,20 @@ class UnitState:
     models: list[ModelState]
     emergency_save_used: bool = False
     burst_used: set[str] = field(default_factory=set)
+    #: Immortal (Perks 000_94ecc6a4c74d351b.txt L1539): the HP the unit may still lose this Game
+    #: Turn (``None``: no Immortal). A fresh unit may lose half its full HP, rounding up, 1 at
+    #: least; it is also immune to Deathblow meanwhile.
+    immortal_left: int | None = None
 
     @classmethod
     def of(cls, unit: Unit) -> UnitState:
+        models = [ModelState(unit.profile.hp, ws) for ws in unit.model_weapons()]
+        immortal = PerkSet(unit.profile.perks).has("Immortal")
         return cls(
             profile=unit.profile,
             weapons={w.name: w for w in unit.weapons},
-            models=[ModelState(unit.profile.hp, ws) for ws in unit.model_weapons()],
+            models=models,
+            immortal_left=immortal_allowance(unit.profile.hp * len(models)) if immortal else None,
         )
 
     @property
@@ -258,6 +273,12 @@ class UnitState:
         return gone
 
 
+def immortal_allowance(full_hp: int) -> int:
+    """Immortal (L1539): "cannot lose more than half of its full HP (rounding up, 1 HP minimum)
+    in a single Game Turn" (15 HP: 8)."""
+    return max(1, -(-full_hp // 2))
+
+
 # --------------------------------------------------------------------------------------------
 # Which weapons may attack (Attack Step 1, §5.2-5.3, §5.8-5.9)
 # --------------------------------------------------------------------------------------------
@@ -278,6 +299,11 @@ def weapon_refusal(weapon: WeaponProfile, ctx: AttackContext) -> str | None:
         return "Unwieldy: it cannot be used while its User is engaged in a Melee (Perks §12.5)"
     if not ctx.melee and weapon.range <= 0 and not wperks.has("Wildcard"):
         return 'a 0" Weapon attacks only in a Melee (Core Rules L1287, §5.9)'
+    if ctx.target_out_of_sight and not ctx.melee and not wperks.rank("No Line of Sight"):
+        return (
+            "the Target is not in line of sight (§5.4); only a No Line of Sight Weapon "
+            "attacks it (Perks L3961)"
+        )
     return None
 
 
@@ -653,6 +679,10 @@ def _victim_program(
     if vperks.has("Camouflage") and in_cover:
         mods.append(_Mod(-1, "Camouflage", enemy=not own_unit))
     mods.extend(_Mod(v, src, enemy=True) for v, src in ctx.status_modifiers)
+    if ctx.target_out_of_sight and not ctx.melee and wperks.rank("No Line of Sight") == 1:
+        # Perks L3961-3964: "-2 Dice Modifier to Attack Dice if the Target is not in line of
+        # sight"; the Weapon's own penalty, not an enemy's (Stalwart keeps it)
+        mods.append(_Mod(-2, "No Line of Sight I: Target not in line of sight"))
     all_mods = type_mods + mods
     if aperks.has("Stalwart"):
         dropped = [m for m in all_mods if m.enemy and m.value < 0]
@@ -1013,6 +1043,7 @@ def compile_weapon_use(
     deathblow = (
         wperks.has("Deathblow")
         and not against_self
+        and target.immortal_left is None  # Immortal: "also immune to Deathblow" (L1541)
         and point_cost_met("Lesser", ctx.attacker_point_cost, ctx.target_point_cost)
     )
     return WeaponUse(

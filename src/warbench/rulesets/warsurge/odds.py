@@ -190,9 +190,11 @@ class AttackPlan:
         ]
 
     def final_loss(self, raw: int) -> int:
-        """HP actually lost for a raw tally: Tough halves it (§12.4), excess is discarded (§5.5)."""
+        """HP actually lost for a raw tally: Tough halves it (§12.4), excess is discarded (§5.5);
+        Immortal caps it at what the unit may still lose this Game Turn (Perks L1539)."""
         loss = tough_total(raw) if self.tough else raw
-        return min(loss, self.eligible_hp)
+        left = self.target.immortal_left
+        return min(loss, self.eligible_hp, left if left is not None else loss)
 
     def slain_for_loss(self, loss: int) -> int:
         """Models made casualties by ``loss`` HP, applied in casualty order (§5.12)."""
@@ -203,6 +205,8 @@ def loss_counter(plan: AttackPlan) -> Callable[[int], int]:
     """``raw tally → HP lost`` for ``plan`` (:meth:`AttackPlan.final_loss`), the eligible HP and
     Tough looked up once rather than per tally."""
     h_e = plan.eligible_hp
+    if plan.target.immortal_left is not None:  # Immortal (Perks L1539)
+        h_e = min(h_e, plan.target.immortal_left)
     tough = plan.tough
 
     def loss(raw: int) -> int:
@@ -226,7 +230,11 @@ def slain_counter(plan: AttackPlan) -> Callable[[int], int]:
 
 
 def allocate_loss(plan: AttackPlan, loss: int) -> list[tuple[int, int]]:
-    """Apply ``loss`` HP to the target's models in casualty order; return (model, HP lost)."""
+    """Apply ``loss`` HP to the target's models in casualty order; return (model, HP lost).
+    Immortal's allowance for the Game Turn caps it and is spent (Perks L1539)."""
+    left = plan.target.immortal_left
+    if left is not None:
+        loss = min(loss, left)
     out = []
     for i in plan.casualty_order():
         if loss <= 0:
@@ -236,6 +244,8 @@ def allocate_loss(plan: AttackPlan, loss: int) -> list[tuple[int, int]]:
         m.hp -= lost
         loss -= lost
         out.append((i, lost))
+    if left is not None:
+        plan.target.immortal_left = left - sum(n for _, n in out)
     return out
 
 

@@ -64,6 +64,10 @@ WEAPON_SETS = [
     ["Counter", "Bleed", "Skill", "Hearty"],
     ["Self-Destruct", "Corrode", "Blind I", "Rend"],
     ["Upheaval", "Burn", "Malfunction I", "Skill"],
+    # Tactical: No Line of Sight, Momentum, Disarm, Fast, Pre-Emptive (lane a, session 4)
+    ["No Line of Sight I", "Momentum", "Disarm", "Burn"],
+    ["No Line of Sight II", "Fast", "Poison", "Skill"],
+    ["No Line of Sight III", "Pre-Emptive", "Disarm", "Weaken"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -109,6 +113,9 @@ UNIT_SETS = [
     ["Crew I", "Formation", "Resilient", "Frenzy"],
     ["Crew II", "Keen Eye", "Reinforced", "Mastery", "Controlled"],
     ["Kamikaze", "Formation", "Dodge", "Escape Transport", "Disengage"],
+    # Defensive: Immortal, Reflect (lane a, session 4)
+    ["Immortal", "Reflect II", "Tough", "Recover"],
+    ["Immortal", "Reflect I", "Dodge", "Thrust"],
 ]
 
 

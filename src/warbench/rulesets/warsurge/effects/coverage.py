@@ -45,6 +45,9 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_deployment_ambush_nexus.py",
     # s11-perks-b, session 4: Crew, Formation, Keen Eye, HP Steal, Malfunction …
     "tests/rulesets/warsurge/effects/test_aeonian_limitation_perks.py",
+    # s11-perks-a (session 4): Tactical, Trait, Movement, Leadership, Defensive
+    "tests/rulesets/warsurge/effects/test_tactical_perks.py",
+    "tests/rulesets/warsurge/effects/test_defensive_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

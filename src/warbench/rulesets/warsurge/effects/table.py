@@ -104,6 +104,10 @@ MACHINERIES: Mapping[str, str] = {
     "with its controller, only rolls Saves while it is in Reserve)",
     "transport perks": "warbench.rulesets.warsurge.game.transports (Escape Transport: where "
     "passengers disembark)",
+    "tactical": "warbench.rulesets.warsurge.game.perk_tactical (Tactical Weapon Perks: No Line "
+    "of Sight's users, Momentum's Power, Disarm)",
+    "defensive": "warbench.rulesets.warsurge.game.perk_defensive (Defensive Unit Perks by the "
+    "Game Turn: Immortal's HP Loss per Game Turn)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -23,6 +23,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_limits import (
     linked_refusal,
@@ -36,6 +37,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
     resolve_template,
     template_of,
 )
+from warbench.rulesets.warsurge.game.perk_sight import sight_context
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -178,6 +180,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             and u.has_status(clash_status(wname))
             and view.attacker_engaged,  # L3785-3792
         )
+        ctx = sight_context(info, wname, view.visible, ctx)  # No Line of Sight (Perks L3961)
         if slowed is not None:
             ctx = replace(ctx, status_modifiers=(*ctx.status_modifiers, slowed))
         if view.melee and tperks.has("Airborne"):  # L2076: -2 to Melee Attacks at it
@@ -432,6 +435,7 @@ def _attack_from(
     info = w.info(uid)
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
     for k in range(start, len(plan.weapons)):
+        plan = plan if k == start and chosen is not None else reflect_share(w, plan, k)  # Reflect
         wp = plan.weapons[k]
         if wp.target >= len(w.units):  # at a destructible terrain piece (§10.3)
             resolve_terrain_share(w, uid, wp)

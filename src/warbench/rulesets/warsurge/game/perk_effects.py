@@ -137,6 +137,8 @@ PLAYED_MACHINERIES = frozenset(
         "transport perks",
         "melee lock",
         "controller",
+        "tactical",  # issue 11 lane a, session 4: game/perk_tactical.py
+        "defensive",  # issue 11 lane a, session 4: game/perk_defensive.py
     }
 )
 
@@ -183,6 +185,9 @@ USED_PERKS = frozenset(
         "Magic Armour I",
         "Magic Armour II",
         "Magic Armour III",
+        # used, then a D6 of 4+ when an enemy Weapon Targets it (perk_defensive, L1617)
+        "Reflect I",
+        "Reflect II",
         # the player's choice of a form, the engine's one the default (L2530)
         "Transform I",
         "Transform II",

@@ -782,19 +782,9 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.DEPLOY, perk_reserve.after_deploy, "back from Reserve with casualties")
     reg.register(Hook.PHASE_START, perk_flee.at_phase_start, "Fall Back, Terrify, Dread")
 
-    from warbench.rulesets.warsurge.game import (  # issue 11, lane a
-        perk_affliction,
-        perk_deployment,
-        perk_leadership,
-        perk_movement,
-    )
+    from warbench.rulesets.warsurge.game import perk_families
 
-    perk_deployment.register_hooks(reg)  # Recon
-    perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
-    perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
-    perk_affliction.register_hooks(reg)  # lane c: Plague, Spread, Wild Instinct
-
-    perk_limits.lane_b_hooks(reg, restore_hp)  # Crew, Formation, Malfunction, HP Steal (lane b)
+    perk_families.register_family_hooks(reg, restore_hp)  # the families' own modules
 
 
 register_perk_hooks(DEFAULT_HOOKS)

@@ -54,6 +54,10 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
                     f"{work.label(uid)} is Paralysed this Game Turn: it may not Attack "
                     f"(Paralysis, {_rule('Paralysis')})"
                 )
+            if s.name == f"Disarm@{weapon}":  # Disarm (L3807): perk_tactical
+                return (
+                    f"{weapon} was Disarmed: not usable this Game Turn (Disarm, {_rule('Disarm')})"
+                )
             if s.name in NO_WEAPONS:
                 return (
                     f"{work.label(uid)} may not use any Weapons this Game Turn "

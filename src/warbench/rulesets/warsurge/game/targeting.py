@@ -18,6 +18,7 @@ import numpy.typing as npt
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
+from warbench.rulesets.warsurge.game.perk_sight import unseen_users
 from warbench.rulesets.warsurge.game.state import (
     Location,
 )
@@ -280,6 +281,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         return done[0]
 
     done: list[frozenset[int]] = []
+    users = unseen_users(info, models, weapons_of, ranges, d, embarked, users)  # Perks L3961
     return TargetView(
         False, attacker_engaged, target_elsewhere, distance, users, visible_once, cover, "", custom
     )

@@ -24,7 +24,7 @@ from warbench.rulesets.warsurge.attack import (
     PerkSet,
     UnitState,
 )
-from warbench.rulesets.warsurge.game import geom, perk_effects
+from warbench.rulesets.warsurge.game import geom, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.state import (
@@ -322,7 +322,8 @@ def to_unit_state(w: Work, uid: int) -> UnitState:
         emergency_save_used=u.used("Emergency Save") > 0,
         burst_used={k[len("Burst:") :] for k, _ in u.uses if k.startswith("Burst:")},
     )
-    return perk_effects.adjust_unit_state(u.statuses, st)  # perk statuses (Pulverise, Weaken …)
+    st = perk_effects.adjust_unit_state(u.statuses, st)  # perk statuses (Pulverise, Weaken …)
+    return perk_immortal.immortal_state(w.setup, u, w.flow.turn, st)  # Immortal (Perks L1539)
 
 
 def store_unit_state(w: Work, uid: int, st: UnitState) -> None:

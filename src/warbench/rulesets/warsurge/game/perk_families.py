@@ -1,0 +1,35 @@
+"""Hook registration of the perk families that have their own modules (issue 11).
+
+``perk_hooks.register_perk_hooks`` calls :func:`register_family_hooks` last, so the order of
+hooks on one event stays: the core perk hooks first, then each family in the order below.
+The modules are imported here, inside the function, because several of them import
+``perk_hooks`` themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from warbench.rulesets.warsurge.game.hooks import HookRegistry
+from warbench.rulesets.warsurge.game.work import Work
+
+
+def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, int], int]) -> None:
+    """Add the hooks of the family modules to ``reg`` (``restore_hp`` avoids an import cycle)."""
+    from warbench.rulesets.warsurge.game import (
+        perk_affliction,
+        perk_defensive,
+        perk_deployment,
+        perk_leadership,
+        perk_limits,
+        perk_movement,
+        perk_tactical,
+    )
+
+    perk_deployment.register_hooks(reg)  # Recon
+    perk_movement.register_hooks(reg)  # Nonstop, Charge, Thrust
+    perk_leadership.register_hooks(reg)  # Orders, Egotistical, Avenge, Despair
+    perk_affliction.register_hooks(reg)  # Plague, Spread, Wild Instinct (lane c)
+    perk_limits.lane_b_hooks(reg, restore_hp)  # Crew, Formation, Malfunction, HP Steal (lane b)
+    perk_tactical.register_hooks(reg)  # Momentum, Disarm (lane a)
+    perk_defensive.register_hooks(reg)  # Immortal (lane a)
