@@ -3,10 +3,6 @@
 * ``_Scene.hits`` tests a line against the bases only when no piece gives it a value; the
   exact path (every line against every obstacle, the largest value kept) must agree on random
   boards, line by line, and so must ``sight_matrix`` and ``cover_report`` (§5.4-5.6).
-* ``sight_groups`` asks one attacking unit's sight of several target units at once (each with
-  its own attacker models and without its own unit's bases as blockers); each answer must be
-  ``sight_matrix``'s for that target alone, bit for bit, on random boards (§5.4: models never
-  block their own unit).
 * ``segments_cross`` computes each product once, in place; it must equal the written-out
   formula (001_d3f5e425c5e1196d.txt §5.4 "if your Unit can see any of the enemy model"),
   collinear and touching cases included.
@@ -29,7 +25,6 @@ from warbench.rulesets.warsurge.battlefield.sight import (
     _Scene,
     _segment_distances,
     cover_report,
-    sight_groups,
     sight_matrix,
 )
 
@@ -131,52 +126,6 @@ def test_fast_sight_and_cover_equal_the_exact_path_on_random_boards(
         cache._data.clear()
         assert (got[0] == want[0]).all()
         assert got[1] == want[1]
-
-
-@pytest.mark.parametrize("seed", range(16))
-def test_sight_groups_equal_one_sight_matrix_per_target_on_random_boards(seed: int) -> None:
-    rng = random.Random(1000 + seed)
-    board = None
-    while board is None:  # a random piece may stick out of the board: draw again
-        try:
-            board = _random_board(rng)
-        except ValueError:
-            board = None
-    cache = board.geometry().cache
-    for _ in range(4):
-        attackers = _bases(rng, rng.randint(1, 7), 1, 12)
-        ar = np.full(len(attackers), rng.choice([0.5, 0.625, 1.0]))
-        attackers = Bases(attackers.xy, ar)
-        # the target units, each also among the blockers (the table's other models), with
-        # units of neither side that only block
-        units = [_bases(rng, rng.randint(1, 6), 12, 29) for _ in range(rng.randint(1, 5))]
-        units = [Bases(u.xy, np.full(len(u), rng.choice([0.5, 1.0]))) for u in units]
-        extra = [_bases(rng, rng.randint(0, 8), 4, 26) for _ in range(rng.randint(0, 3))]
-        table = units + extra
-        bxy = np.concatenate([u.xy.reshape(-1, 2) for u in table])
-        br = np.concatenate([u.r for u in table])
-        group = np.concatenate([np.full(len(u), 10 + k) for k, u in enumerate(table)])
-        groups = []
-        for k, u in enumerate(units):
-            rows = np.flatnonzero([rng.random() < 0.8 for _ in range(len(ar))])
-            cols = np.flatnonzero([rng.random() < 0.8 for _ in range(len(u))])
-            groups.append((rows, Bases(u.xy[cols], u.r[cols]), 10 + k))
-        cache._data.clear()
-        got = sight_groups(board, attackers, groups, Bases(bxy, br), group)
-        for (rows, tgt, g), answer in zip(groups, got, strict=True):
-            keep = group != g
-            cache._data.clear()
-            want = sight_matrix(
-                board,
-                Bases(attackers.xy[rows], attackers.r[rows]),
-                tgt,
-                Bases(bxy[keep], br[keep]),
-            )
-            assert answer.shape == want.shape
-            assert (answer == want).all()
-        # asked again, the cached answer is the same
-        again = sight_groups(board, attackers, groups, Bases(bxy, br), group)
-        assert all((a == b).all() for a, b in zip(got, again, strict=True))
 
 
 def _cross_written_out(

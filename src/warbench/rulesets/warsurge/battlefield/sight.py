@@ -59,7 +59,6 @@ __all__ = [
     "elevated_visible_models",
     "line_of_sight",
     "obscured_fraction",
-    "sight_groups",
     "sight_matrix",
     "visible_models",
 ]
@@ -109,23 +108,8 @@ def near_blockers(
     blocker farther than ``spread + max(radii) + its radius`` from that segment can never be
     tested: leaving it out gives the very same answers, with less work and a cache key that
     ignores models far away (the same sight is then found again after unrelated moves)."""
-    keep = _near_mask(axy, ar, txy, tr, bxy, br)
-    if keep is None:
-        return bxy, br
-    return bxy[keep], br[keep]
-
-
-def _near_mask(
-    axy: FloatArray,
-    ar: FloatArray,
-    txy: FloatArray,
-    tr: FloatArray,
-    bxy: FloatArray,
-    br: FloatArray,
-) -> BoolArray | None:
-    """:func:`near_blockers`'s choice as a mask of ``bxy`` (``None``: keep every blocker)."""
     if not len(bxy) or not len(axy) or not len(txy):
-        return None
+        return bxy, br
     ca = axy.sum(axis=0) / len(axy)  # the mean (np.mean's very sum and division)
     ct = txy.sum(axis=0) / len(txy)
     spread = max(
@@ -133,10 +117,10 @@ def _near_mask(
         float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
     )
     d = _point_segment_distances(ca, ct, bxy)
-    keep: BoolArray = d <= spread + max(float(ar.max()), float(tr.max())) + br + 0.01
+    keep = d <= spread + max(float(ar.max()), float(tr.max())) + br + 0.01
     if keep.all():
-        return None
-    return keep
+        return bxy, br
+    return bxy[keep], br[keep]
 
 
 def _point_segment_distances(start: FloatArray, end: FloatArray, centres: FloatArray) -> FloatArray:
@@ -160,19 +144,7 @@ class _Scene:
     close to a pair are tested against that pair's lines, with NumPy.
     """
 
-    __slots__ = (
-        "_in_a",
-        "_in_t",
-        "ar",
-        "axy",
-        "bgroup",
-        "br",
-        "bxy",
-        "geom",
-        "pieces",
-        "tr",
-        "txy",
-    )
+    __slots__ = ("_in_a", "_in_t", "ar", "axy", "br", "bxy", "geom", "pieces", "tr", "txy")
 
     def __init__(
         self,
@@ -181,21 +153,12 @@ class _Scene:
         targets: Bases | Sequence[Any],
         blockers: Bases | Sequence[Any],
         pieces: str = "los",
-        blocker_group: IntArray | None = None,
     ) -> None:
         self.geom: BoardGeometry = board.geometry()
         self.axy, self.ar = _arrays(attackers)
         self.txy, self.tr = _arrays(targets)
         bxy, br = _arrays(blockers)
-        keep = _near_mask(self.axy, self.ar, self.txy, self.tr, bxy, br)
-        #: each blocker's group (``sight_groups``: a pair ignores the blockers of its group)
-        self.bgroup: IntArray | None = blocker_group
-        if keep is None:
-            self.bxy, self.br = bxy, br
-        else:
-            self.bxy, self.br = bxy[keep], br[keep]
-            if blocker_group is not None:
-                self.bgroup = blocker_group[keep]
+        self.bxy, self.br = near_blockers(self.axy, self.ar, self.txy, self.tr, bxy, br)
         g = self.geom
         self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
         self._in_a: BoolArray | None = None
@@ -232,15 +195,8 @@ class _Scene:
             g.cache.put(key, hit)
         return hit
 
-    def candidates(
-        self,
-        ia: IntArray,
-        it: IntArray,
-        exclude_target: bool = True,
-        ignore: IntArray | None = None,
-    ) -> _Cands:
-        """(pair, piece) and (pair, blocker) couples close enough to matter; with ``ignore``
-        (a group per pair), not the blockers of the pair's own group (``bgroup``)."""
+    def candidates(self, ia: IntArray, it: IntArray, exclude_target: bool = True) -> _Cands:
+        """(pair, piece) and (pair, blocker) couples close enough to matter."""
         g = self.geom
         a, b = self.axy[ia], self.txy[it]
         rmax = np.maximum(self.ar[ia], self.tr[it])[:, None]
@@ -257,10 +213,6 @@ class _Scene:
         if len(self.bxy):
             d = segment_point_distance(a, b, self.bxy)
             dq, db = np.nonzero(d < rmax + self.br[None, :] + EPS)
-            if ignore is not None and self.bgroup is not None and len(dq):
-                own = self.bgroup[db] == ignore[dq]
-                if own.any():
-                    dq, db = dq[~own], db[~own]
         return cq, cp, dq, db
 
     def hits(
@@ -306,17 +258,11 @@ class _Scene:
             np.maximum.at(out, dq, (d < self.br[db][:, None] - EPS).astype(np.intp))
         return out
 
-    def sight(
-        self,
-        ia: IntArray,
-        it: IntArray,
-        any_per_target: bool = False,
-        ignore: IntArray | None = None,
-    ) -> BoolArray:
+    def sight(self, ia: IntArray, it: IntArray, any_per_target: bool = False) -> BoolArray:
         """Line of sight for the pairs ``(ia[q], it[q])``: the centre line first, then
         :data:`LOS_SAMPLES` squared lines for the pairs still blocked (only for targets nobody
-        sees yet, with ``any_per_target``). ``ignore``: see :meth:`candidates`."""
-        cands = self.candidates(ia, it, ignore=ignore)
+        sees yet, with ``any_per_target``)."""
+        cands = self.candidates(ia, it)
         ok = np.ones(len(ia), dtype=bool)
         if not (len(cands[0]) or len(cands[2])):
             return ok
@@ -399,67 +345,6 @@ def sight_matrix(
         ia, it = np.divmod(np.arange(n * m), m)
         hit = cache.put(key, scene.sight(ia, it).reshape(n, m))
     out: BoolArray = hit.copy()
-    return out
-
-
-def sight_groups(
-    board: Board,
-    attackers: Bases,
-    groups: Sequence[tuple[IntArray, Bases, int]],
-    blockers: Bases,
-    blocker_group: IntArray,
-) -> list[BoolArray]:
-    """Several :func:`sight_matrix` questions of one attacking unit at once (issue 10: one
-    query per attacking unit for all its targets, not one per target).
-
-    ``groups[k] = (rows, targets, g)``: the attacker models ``rows`` (indices into
-    ``attackers``) against the models of ``targets``, with the blockers of ``blocker_group``
-    ``g`` left out (the target's own unit). Answer ``k`` is exactly
-    ``sight_matrix(board, attackers[rows], targets, blockers[blocker_group != g])``: a pair's
-    lines are tested against the same pieces and bases either way (the blockers culled for all
-    the groups at once are a superset of each group's, and a pair's answer depends on its own
-    couples alone), so the same floating-point answers come back, with one set of array calls
-    instead of one per target (``tests/warsurge/game/test_speed_sight.py`` compares them)."""
-    sizes = [(len(rows), len(t)) for rows, t, _ in groups]
-    if not groups or not len(attackers) or all(n * m == 0 for n, m in sizes):
-        return [np.zeros(nm, dtype=bool) for nm in sizes]
-    txy = np.concatenate([t.xy for _, t, _ in groups])
-    tr = np.concatenate([t.r for _, t, _ in groups])
-    ia_parts: list[IntArray] = []
-    it_parts: list[IntArray] = []
-    own: list[IntArray] = []
-    offset = 0
-    for (rows, _, g), (n, m) in zip(groups, sizes, strict=True):
-        ia_parts.append(np.repeat(np.asarray(rows, dtype=np.intp), m))
-        it_parts.append(np.tile(np.arange(offset, offset + m, dtype=np.intp), n))
-        own.append(np.full(n * m, g, dtype=np.intp))
-        offset += m
-    ia, it, ignore = np.concatenate(ia_parts), np.concatenate(it_parts), np.concatenate(own)
-    used = np.unique(ia)  # culling looks at the attacker models asked, as sight_matrix does
-    scene = _Scene(
-        board,
-        Bases(attackers.xy[used], attackers.r[used]),
-        Bases(txy, tr),
-        blockers,
-        blocker_group=np.asarray(blocker_group, dtype=np.intp),
-    )
-    # the scene holds the used attacker models only: renumber the pairs
-    pos = np.full(len(attackers), -1, dtype=np.intp)
-    pos[used] = np.arange(len(used))
-    ia = pos[ia]
-    key = (*scene.key("groups"), ia.tobytes(), it.tobytes(), ignore.tobytes())
-    if scene.bgroup is not None:
-        key = (*key, scene.bgroup.tobytes())
-    cache = scene.geom.cache
-    hit = cache.get(key)
-    if hit is None:
-        hit = cache.put(key, scene.sight(ia, it, ignore=ignore))
-    flat: BoolArray = hit
-    out: list[BoolArray] = []
-    start = 0
-    for n, m in sizes:
-        out.append(flat[start : start + n * m].reshape(n, m).copy())
-        start += n * m
     return out
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +62,7 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     initial_state,
 )
-from warbench.rulesets.warsurge.game.targeting import view_targets
+from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.turn import PHASES, eligible, start_turn
 from warbench.rulesets.warsurge.game.turn import acting_side as flow_side
@@ -521,9 +522,9 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
         for p in w.passengers(f):
             if fire_point_chain(w, p) and w.enemies(uid, p):
                 order.append(p)
-    asked = order[: limit + len(engaged)]
-    # every view at once: one line-of-sight question for all the foes looked at (issue 10)
-    for foe, view in zip(asked, view_targets(w, uid, asked), strict=True):
+    cache: dict[Any, TargetView] = {}
+    for foe in order[: limit + len(engaged)]:
+        view = view_target(w, uid, foe, cache)
         if view.reason:
             continue
         for wp in info.unit.weapons:

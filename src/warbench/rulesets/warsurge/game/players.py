@@ -31,7 +31,7 @@ from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
-from warbench.rulesets.warsurge.game.targeting import view_targets
+from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.work import Work
 
 
@@ -170,8 +170,8 @@ class ScriptedPlayer:
 
 def sees_a_target(w: Work, uid: int) -> bool:
     """Some weapon of the unit has an enemy model in range and line of sight (any Type)."""
-    foes = [foe for _, foe in engine.nearest_enemies(w, uid)[:3]]
-    for view in view_targets(w, uid, foes):  # one line-of-sight question for the three
+    for _, foe in engine.nearest_enemies(w, uid)[:3]:
+        view = view_target(w, uid, foe)
         if not view.reason and any(view.users_in_range.values()):
             return True
     return False

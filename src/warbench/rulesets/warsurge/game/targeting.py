@@ -9,13 +9,12 @@ themselves are the battlefield's geometry (:mod:`warbench.rulesets.warsurge.game
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from warbench.rulesets.warsurge.battlefield.sight import Bases, sight_groups
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
@@ -111,58 +110,17 @@ def view_target(
     """What ``uid`` sees of ``target``. A view depends on the models on the table (their
     positions, removals, the units' locations: the table index) and on the Melees, so it is
     kept with the index, for every state that shares both (the Attack Phase)."""
-    return view_targets(w, uid, [target])[0]
-
-
-def view_targets(w: Work, uid: int, targets: Sequence[int]) -> list[TargetView]:
-    """:func:`view_target` for several target units at once: the line of sight of every
-    (attacker model, target model) pair in range is asked in one question for all of them
-    (``sight_groups``; the same answers as one question per target, with fewer array calls)."""
     if w.dirty or w.engaged != w.engaged_at_start:
-        return _view_targets(w, uid, targets)
+        return _view_target(w, uid, target)
     memo = w.table().memo
-    rk = range_key(w.units[uid].statuses)
-    keys = [("view", uid, t, w.engaged_at_start, rk) for t in targets]
-    out: list[TargetView | None] = [memo.get(k) for k in keys]
-    todo = [i for i, v in enumerate(out) if v is None]
-    if todo:
-        new = _view_targets(w, uid, [targets[i] for i in todo])
-        for i, v in zip(todo, new, strict=True):
-            out[i] = memo[keys[i]] = v
-    return [v for v in out if v is not None]
+    key = ("view", uid, target, w.engaged_at_start, range_key(w.units[uid].statuses))
+    hit: TargetView | None = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _view_target(w, uid, target)
+    return hit
 
 
-def _view_targets(w: Work, uid: int, targets: Sequence[int]) -> list[TargetView]:
-    """Views of each target: those that need line of sight ask it together (a flat board's
-    or unraised models' question; raised models ask theirs one target at a time)."""
-    steps = [_view_target(w, uid, t) for t in targets]
-    asks = [
-        s for s in steps if isinstance(s, _SightAsk) and s.z is None and len(s.rows) and len(s.cols)
-    ]
-    if len(asks) > 1:
-        t = w.table()
-        keep = w.others_mask([uid, w.outermost(uid)])
-        first = asks[0]
-        answers = sight_groups(
-            w.field.board,
-            Bases(first.axy, np.full(len(first.axy), float(first.ar))),
-            [
-                (
-                    a.rows,
-                    Bases(a.txy[a.cols], np.full(len(a.cols), float(a.tr))),
-                    a.target,
-                )
-                for a in asks
-            ],
-            Bases(t.xy[keep], t.r[keep]),
-            t.uid[keep],
-        )
-        for a, sub in zip(asks, answers, strict=True):
-            a.sub = sub
-    return [s.finish() if isinstance(s, _SightAsk) else s for s in steps]
-
-
-def _view_target(w: Work, uid: int, target: int) -> TargetView | _SightAsk:
+def _view_target(w: Work, uid: int, target: int) -> TargetView:
     info = w.info(uid)
     u = w.units[uid]
     ranges = weapon_ranges(info, u.statuses)  # perk statuses: Blind, Limit Break (Perks §12)
@@ -259,114 +217,11 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView | _SightAsk:
         inr = d <= reach[:, None] + 1e-6
         rows = np.flatnonzero(inr.any(axis=1))
         cols = np.flatnonzero(inr.any(axis=0))
-    return _SightAsk(
-        field,
-        target,
-        attacker_engaged,
-        target_elsewhere,
-        distance,
-        d,
-        axy,
-        ar,
-        txy,
-        tr,
-        bxy,
-        br,
-        z,
-        rows,
-        cols,
-        near if embarked else None,
-        models,
-        weapons_of,
-        ranges,
-        tmodels,
-    )
-
-
-class _SightAsk:
-    """A view waiting for the line of sight of its in-range pairs (``sub``): asked alone
-    (:meth:`finish` asks it) or with the other targets of the attacking unit."""
-
-    __slots__ = (
-        "ar",
-        "attacker_engaged",
-        "axy",
-        "br",
-        "bxy",
-        "cols",
-        "d",
-        "distance",
-        "field",
-        "models",
-        "near",
-        "ranges",
-        "rows",
-        "sub",
-        "target",
-        "target_elsewhere",
-        "tmodels",
-        "tr",
-        "txy",
-        "weapons_of",
-        "z",
-    )
-
-    def __init__(
-        self,
-        field: geom.Field,
-        target: int,
-        attacker_engaged: bool,
-        target_elsewhere: bool,
-        distance: float,
-        d: FloatArray,
-        axy: FloatArray,
-        ar: float,
-        txy: FloatArray,
-        tr: float,
-        bxy: FloatArray,
-        br: FloatArray,
-        z: Heights | None,
-        rows: npt.NDArray[np.intp],
-        cols: npt.NDArray[np.intp],
-        near: FloatArray | None,
-        models: list[int],
-        weapons_of: list[tuple[str, ...]],
-        ranges: Mapping[str, int],
-        tmodels: list[int],
-    ) -> None:
-        self.field = field
-        self.target = target
-        self.attacker_engaged = attacker_engaged
-        self.target_elsewhere = target_elsewhere
-        self.distance = distance
-        self.d = d
-        self.axy, self.ar, self.txy, self.tr, self.bxy, self.br = axy, ar, txy, tr, bxy, br
-        self.z = z
-        self.rows, self.cols, self.near = rows, cols, near
-        self.models, self.weapons_of, self.ranges, self.tmodels = (
-            models,
-            weapons_of,
-            ranges,
-            tmodels,
-        )
-        self.sub: npt.NDArray[np.bool_] | None = None
-
-    def finish(self) -> TargetView:
-        """The view, from the sight of the in-range pairs (asked here unless given)."""
-        return _finish(self)
-
-
-def _finish(a: _SightAsk) -> TargetView:
-    field, axy, ar, txy, tr, bxy, br, z = a.field, a.axy, a.ar, a.txy, a.tr, a.bxy, a.br, a.z
-    rows, cols, near, d = a.rows, a.cols, a.near, a.d
-    models, weapons_of, ranges, tmodels = a.models, a.weapons_of, a.ranges, a.tmodels
-    users: dict[str, list[int]] = {}
-    sub = a.sub
+    sub: npt.NDArray[np.bool_] | None = None
     if len(rows) and len(cols):
-        if sub is None:
-            zs = None if z is None else Heights(z.attacker[rows], z.target[cols], z.blocker)
-            sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br, zs)
-        if near is not None:
+        zs = None if z is None else Heights(z.attacker[rows], z.target[cols], z.blocker)
+        sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br, zs)
+        if embarked:
             col_seen = sub.any(axis=0)
             for k, m in enumerate(models):
                 for wname in weapons_of[k]:
@@ -426,13 +281,5 @@ def _finish(a: _SightAsk) -> TargetView:
 
     done: list[frozenset[int]] = []
     return TargetView(
-        False,
-        a.attacker_engaged,
-        a.target_elsewhere,
-        a.distance,
-        users,
-        visible_once,
-        cover,
-        "",
-        custom,
+        False, attacker_engaged, target_elsewhere, distance, users, visible_once, cover, "", custom
     )
