@@ -177,11 +177,20 @@ class Work:
 
     def set_unit(self, uid: int, **changes: Any) -> None:
         self.dirty = True
+        was = self.units[uid]
+        self.units[uid] = now = replace(was, **changes)
         if "pos" in changes or "removed" in changes or "location" in changes:
-            self._index = None
+            old, self._index = self._index, None
             if self._before_location(uid) is Location.TABLE:
                 self._additive = False  # a base of the state's index moves or goes
-        self.units[uid] = replace(self.units[uid], **changes)
+            if (
+                old is not None
+                and was.location is Location.TABLE
+                and now.location is Location.TABLE
+            ):
+                # a unit moved or lost models on the table: its rows of the index are
+                # replaced in place of a rebuild (the very arrays a rebuild makes)
+                self._index = _spliced(old, now, self.setup.units[uid])
 
     def _before_location(self, uid: int) -> Location:
         return self._state.units[uid].location
@@ -334,3 +343,26 @@ def store_unit_state(w: Work, uid: int, st: UnitState) -> None:
     for b in st.burst_used:
         if not u.used(f"Burst:{b}"):
             w.units[uid] = w.units[uid].with_use(f"Burst:{b}")
+
+
+def _spliced(old: TableIndex, unit: UnitGS, info: UnitInfo) -> TableIndex:
+    """``old`` with the rows of ``unit`` (one unit on the table, before and after) replaced by
+    its present models now: the index :meth:`Work.table` would build, without visiting every
+    unit (its rows are the unit's models together, in the order of the units)."""
+    uid = unit.uid
+    lo = int(np.searchsorted(old.uid, uid, side="left"))
+    hi = int(np.searchsorted(old.uid, uid, side="right"))
+    models = unit.present()
+    n = len(models)
+    xy = np.concatenate([old.xy[:lo], unit.present_xy(), old.xy[hi:]])
+    if n == hi - lo:
+        r, uids, side = old.r, old.uid, old.side
+        model = old.model if models == old.model[lo:hi].tolist() else None
+    else:
+        r = np.concatenate([old.r[:lo], np.full(n, info.radius, dtype=np.float64), old.r[hi:]])
+        uids = np.concatenate([old.uid[:lo], np.full(n, uid, dtype=np.int64), old.uid[hi:]])
+        side = np.concatenate([old.side[:lo], np.full(n, info.side, dtype=np.int64), old.side[hi:]])
+        model = None
+    if model is None:
+        model = np.concatenate([old.model[:lo], np.asarray(models, dtype=np.int64), old.model[hi:]])
+    return TableIndex(xy, r, uids, model, side)
