@@ -53,3 +53,33 @@ def test_spliced_index_equals_the_rebuilt_index(
     run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
     assert run.state.over
     assert spliced > 50
+
+
+def test_unit_evolve_equals_dataclasses_replace_and_keeps_only_valid_positions() -> None:
+    import dataclasses
+
+    from warbench.rulesets.warsurge.game.state import Location, UnitGS
+
+    u = UnitGS(
+        7,
+        Location.TABLE,
+        pos=((1.0, 2.0), (3.0, 4.0), (5.0, 6.0)),
+        hp=(1, 1, 1),
+        removed=(False, True, False),
+    )
+    assert u.present() == [0, 2] and u.present_xy().tolist() == [[1.0, 2.0], [5.0, 6.0]]
+    cases: list[dict[str, object]] = [
+        {"acted": True},
+        {"pos": ((0.0, 0.0), (3.0, 4.0), (9.0, 9.0))},
+        {"removed": (True, False, False)},
+        {"removed": (False, False, False), "pos": ((1.0, 1.0), (2.0, 2.0), (3.0, 3.0))},
+        {},
+    ]
+    for changes in cases:
+        got = u.evolve(**changes)
+        want = dataclasses.replace(u, **changes)  # type: ignore[arg-type]
+        assert got == want and hash(got) == hash(want)
+        assert got.present() == want.present()
+        assert np.array_equal(got.present_xy(), want.present_xy())
+    with pytest.raises(TypeError, match="colour"):
+        u.evolve(colour="red")

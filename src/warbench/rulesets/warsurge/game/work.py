@@ -11,7 +11,7 @@ this step and the events; the engine turns it back into a frozen state. The comb
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -178,7 +178,7 @@ class Work:
     def set_unit(self, uid: int, **changes: Any) -> None:
         self.dirty = True
         was = self.units[uid]
-        self.units[uid] = now = replace(was, **changes)
+        self.units[uid] = now = was.evolve(**changes)
         if "pos" in changes or "removed" in changes or "location" in changes:
             old, self._index = self._index, None
             if self._before_location(uid) is Location.TABLE:
