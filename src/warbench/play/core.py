@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -132,6 +132,27 @@ class Decision(Generic[A]):
     default: A | None = None
     outcomes: tuple[tuple[A, float], ...] = ()
 
+    @classmethod
+    def on_demand(
+        cls, player: int, kind: str, rule: str, prompt: str, later: Callable[[], A | None]
+    ) -> Decision[A]:
+        """A decision whose ``default`` is ``later()``, called on the first read of
+        ``default`` and kept. A default that costs a search (a scripted player's choice) is
+        then paid only by the callers that read it (issue 10: a search's playouts ask
+        ``pending`` on every state, and most never read the default). The decision is the
+        same either way: equality, hashing, ``replace``, JSON and pickling read ``default``
+        like any field."""
+        out = cls(player, kind, rule, prompt)
+        # no value in the instance: reading ``default`` falls through to _LaterDefault
+        object.__delattr__(out, "default")
+        object.__setattr__(out, "_later", later)
+        return out
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with its default worked out (a ``later`` function may not pickle)."""
+        _ = self.default
+        return {k: v for k, v in self.__dict__.items() if k != "_later"}
+
     @property
     def is_chance(self) -> bool:
         """Whether chance decides (its ``outcomes`` are listed)."""
@@ -149,6 +170,23 @@ class Decision(Generic[A]):
         if self.outcomes:
             out["outcomes"] = [[actions.dump(a), p] for a, p in self.outcomes]
         return out
+
+
+class _LaterDefault:
+    """``Decision.default`` when the instance holds none: an on-demand decision's ``later()``,
+    worked out once and kept in the instance (a non-data descriptor, so a kept or given
+    ``default`` in the instance is found first and this is never called again)."""
+
+    def __get__(self, obj: Decision[Any] | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return None  # the class attribute: the field's default value
+        later = obj.__dict__.get("_later")
+        value = later() if later is not None else None
+        object.__setattr__(obj, "default", value)
+        return value
+
+
+setattr(Decision, "default", _LaterDefault())  # noqa: B010 (mypy keeps the field's type)
 
 
 @dataclass(frozen=True)

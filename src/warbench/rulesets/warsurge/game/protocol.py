@@ -11,7 +11,7 @@ module only translates (STYLE.md principle 13):
 * **players** are sides (§3.3: a team acts as one player): player ``k`` is side ``k``.
 * **decisions**: ``"turn master"`` (§2.1, default: the roll-off winner takes it),
   ``"zone"`` (§3.6 step 2, default: the first free zone) and ``"activation"`` (§2.2: choose a
-  unit's action, or Pass), whose ``default`` is the scripted AI's choice
+  unit's action, or Pass), whose ``default`` is the scripted AI's choice, worked out when read
   (``players.ScriptedPlayer``), so ``AutomaticPlayer`` or ``run_game(automate={"activation"})``
   plays the engine's own game. The AI chooses from the acting side's view
   (:func:`known_state`: what the view hides is a fixed placeholder). In the Advanced
@@ -323,12 +323,13 @@ class WarsurgeRuleset:
                 ),
             )
         return (
-            Decision(
+            Decision.on_demand(
                 side,
                 "activation",
                 f"{CORE} §2.2",
                 f"Game Turn {g.flow.turn}, {phase.value} Phase: a unit's action, or pass",
-                scripted_choice(state)[0],
+                # the scripted AI's choice, worked out when a caller reads the default
+                lambda: scripted_choice(state)[0],
             ),
         )
 

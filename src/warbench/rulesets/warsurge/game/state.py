@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
@@ -320,6 +320,25 @@ class UnitGS:
     uses: tuple[tuple[str, int], ...] = ()  # limited uses spent (Emergency Save, Burst …)
     terrain: str | None = None  # the terrain piece the unit is inside (Location.TERRAIN, §10.2)
 
+    def evolve(self, **changes: Any) -> UnitGS:
+        """``dataclasses.replace(self, **changes)`` without calling ``__init__`` (a unit
+        state changes many times an action), keeping the positions worked out from the
+        fields that did not change (:meth:`present`, :meth:`present_xy`)."""
+        mine = self.__dict__
+        unknown = changes.keys() - _UNIT_FIELDS
+        if unknown:
+            raise TypeError(f"UnitGS has no field {sorted(unknown)[0]!r}")
+        out = object.__new__(UnitGS)
+        d = out.__dict__
+        for name in _UNIT_FIELDS:
+            d[name] = changes[name] if name in changes else mine[name]
+        if "removed" not in changes:
+            if "_present" in mine:
+                d["_present"] = mine["_present"]
+            if "pos" not in changes and "_present_xy" in mine:
+                d["_present_xy"] = mine["_present_xy"]
+        return out
+
     # -- queries ------------------------------------------------------------------------
     @property
     def on_table(self) -> bool:
@@ -371,6 +390,10 @@ class UnitGS:
         d = dict(self.uses)
         d[name] = d.get(name, 0) + n
         return replace(self, uses=tuple(sorted(d.items())))
+
+
+#: the fields of :class:`UnitGS`, in order (:meth:`UnitGS.evolve`)
+_UNIT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(UnitGS))
 
 
 @dataclass(frozen=True)

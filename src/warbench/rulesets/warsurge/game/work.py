@@ -11,7 +11,7 @@ this step and the events; the engine turns it back into a frozen state. The comb
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -102,6 +102,11 @@ class Work:
         # the index a rebuilt one grows from while only bases are added (a state whose own
         # index was never built passes on the one it grew from)
         self._grown_from: TableIndex | None = self._index or state.cache.get("index_parent")  # type: ignore[assignment]
+        # an index whose rows of some units (on the table before and after) are out of date:
+        # table() splices their rows in place of a rebuild (``_spliced``)
+        self._stale: tuple[TableIndex, frozenset[int]] | None = (
+            None if self._index is not None else state.cache.get("index_stale")  # type: ignore[assignment]
+        )
         # True while every change to the table only added bases to the state's own index
         self._additive = True
         self.dirty = False
@@ -140,6 +145,8 @@ class Work:
         )
         if self._index is not None:
             out.cache["index"] = self._index
+        elif self._stale is not None:
+            out.cache["index_stale"] = self._stale
         elif self._additive and self._grown_from is not None:
             out.cache["index_parent"] = self._grown_from
         return out
@@ -156,6 +163,7 @@ class Work:
         cover and paths were asked of the old terrain)."""
         self.field = field
         self._index = None
+        self._stale = None
         self._grown_from = None
         self._additive = False
         self.dirty = True
@@ -177,16 +185,41 @@ class Work:
 
     def set_unit(self, uid: int, **changes: Any) -> None:
         self.dirty = True
+        was = self.units[uid]
+        self.units[uid] = now = was.evolve(**changes)
         if "pos" in changes or "removed" in changes or "location" in changes:
+            old = self._index
             self._index = None
             if self._before_location(uid) is Location.TABLE:
                 self._additive = False  # a base of the state's index moves or goes
-        self.units[uid] = replace(self.units[uid], **changes)
+            stale = self._stale
+            if old is not None:
+                stale = (old, frozenset())
+            if (
+                stale is not None
+                and not self._additive
+                and was.location is Location.TABLE
+                and now.location is Location.TABLE
+            ):
+                # a unit moved or lost models on the table: its rows of the index are
+                # replaced when the index is next asked for, in place of a rebuild (the very
+                # arrays a rebuild makes; an index still growing by arrivals is rebuilt, so it
+                # keeps its parent)
+                self._stale = (stale[0], stale[1] | {uid})
+            else:
+                self._stale = None
 
     def _before_location(self, uid: int) -> Location:
         return self._state.units[uid].location
 
     def table(self) -> TableIndex:
+        if self._index is None and self._stale is not None:
+            index, changed = self._stale
+            for uid in sorted(changed):
+                index = _spliced(index, self.units[uid], self.setup.units[uid])
+            self._index, self._stale = index, None
+            if not self.dirty:
+                self._state.cache["index"] = index
         if self._index is None:
             # per unit, not per model: each unit state keeps its positions as an array
             parts: list[FloatArray] = []
@@ -335,3 +368,26 @@ def store_unit_state(w: Work, uid: int, st: UnitState) -> None:
     for b in st.burst_used:
         if not u.used(f"Burst:{b}"):
             w.units[uid] = w.units[uid].with_use(f"Burst:{b}")
+
+
+def _spliced(old: TableIndex, unit: UnitGS, info: UnitInfo) -> TableIndex:
+    """``old`` with the rows of ``unit`` (one unit on the table, before and after) replaced by
+    its present models now: the index :meth:`Work.table` would build, without visiting every
+    unit (its rows are the unit's models together, in the order of the units)."""
+    uid = unit.uid
+    lo = int(np.searchsorted(old.uid, uid, side="left"))
+    hi = int(np.searchsorted(old.uid, uid, side="right"))
+    models = unit.present()
+    n = len(models)
+    xy = np.concatenate([old.xy[:lo], unit.present_xy(), old.xy[hi:]])
+    if n == hi - lo:
+        r, uids, side = old.r, old.uid, old.side
+        model = old.model if models == old.model[lo:hi].tolist() else None
+    else:
+        r = np.concatenate([old.r[:lo], np.full(n, info.radius, dtype=np.float64), old.r[hi:]])
+        uids = np.concatenate([old.uid[:lo], np.full(n, uid, dtype=np.int64), old.uid[hi:]])
+        side = np.concatenate([old.side[:lo], np.full(n, info.side, dtype=np.int64), old.side[hi:]])
+        model = None
+    if model is None:
+        model = np.concatenate([old.model[:lo], np.asarray(models, dtype=np.int64), old.model[hi:]])
+    return TableIndex(xy, r, uids, model, side)
