@@ -99,7 +99,7 @@ def run_game(
         d = decisions[0]
         if d.is_chance:
             action = pick_outcome(d, chance_dice(seed, len(record.steps)))
-        elif d.default is not None and (d.kind in auto or EVERY in auto):
+        elif (d.kind in auto or EVERY in auto) and d.default is not None:
             action = d.default
         else:
             if not 0 <= d.player < len(players):
