@@ -78,7 +78,7 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
     """:func:`play_checked`, also counting terrain events: ``terrain_attacks`` (shares at a
     terrain piece), ``destroyed`` (pieces destroyed, §10.3) and ``stood_on`` (units on a piece
     when it fell)."""
-    counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0}
+    counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0, "inside": 0}
     setup = setup_for(board, playstyle)
     state, _ = engine.new_game(setup, seed)
     check_invariants(state)
@@ -98,6 +98,7 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
             elif e.kind == "terrain_destroyed":
                 counts["destroyed"] += 1
                 counts["stood_on"] += len(e.data["units"])
+                counts["inside"] += len(e.data.get("inside", ()))
         rec.add(action, state)
         check_invariants(state)
         check_terrain_invariants(before, state)
@@ -136,7 +137,7 @@ def _one(job: tuple[int, str]) -> str:
     line = (
         f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} "
         f"terrain_attacks={c['terrain_attacks']} destroyed={c['destroyed']} "
-        f"stood_on={c['stood_on']} ok"
+        f"stood_on={c['stood_on']} inside={c['inside']} ok"
     )
     log = os.environ.get("WARBENCH_LONG_LOG")
     if log:
