@@ -7,8 +7,10 @@ Default: three hive-city games (units on the gantry, a piece destroyed). The lon
 ``WARBENCH_TERRAIN_GAMES=1000`` plays that many games in each playstyle (Standard, Advanced) on
 the hive city (``WARBENCH_TERRAIN_BOARDS=a,b`` takes sample boards in turn instead), on
 ``WARBENCH_LONG_WORKERS`` processes (default 2); ``WARBENCH_LONG_LOG=FILE`` appends a line per
-game (with its terrain attacks and destroyed pieces, §10.3). The figures of the last long run
-are in ``docs/battlefield.md``.
+game (with its terrain attacks and destroyed pieces, §10.3). ``WARBENCH_TERRAIN_EMBARK=1``
+has the players embark terrain pieces now and then (:class:`EmbarkingPlayer`), so units are
+inside pieces when they fall (§10.3 with §6.6). The figures of the last long run are in
+``docs/battlefield.md``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tests.warsurge.game.helpers import ROSTERS, check_invariants
 from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.battlefield.measure import coherency_groups
 from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Action, EmbarkTerrain
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster
 from warbench.rulesets.warsurge.game.players import RandomLegalPlayer
@@ -35,6 +38,26 @@ GAMES = int(os.environ.get("WARBENCH_TERRAIN_GAMES", "0"))
 #: ``WARBENCH_TERRAIN_BOARDS`` names others (comma-separated sample names)
 BOARDS = os.environ.get("WARBENCH_TERRAIN_BOARDS", "hive_city_72x48").split(",")
 PLAYSTYLES = ["standard", "advanced"]
+EMBARK = os.environ.get("WARBENCH_TERRAIN_EMBARK", "") == "1"
+
+
+class EmbarkingPlayer(RandomLegalPlayer):
+    """Random-legal play that, in a Move or Dash Phase (or Step), first tries to embark a
+    terrain piece with a Transport Stat with a unit of its own one time in three (§10.2)."""
+
+    def choose(self, state: GameState) -> Action:
+        legal = engine.legal_actions(state)
+        if state.pause is None and state.restore is None and self.rng.random() < 1 / 3:
+            pieces = [t.name for t in field_of(state).board.terrain if t.embarkable]
+            units = list(legal.units())
+            self.rng.shuffle(units)
+            for uid in units[:3]:
+                for name in pieces:
+                    for dash in (False, True):
+                        a = EmbarkTerrain(uid, name, dash=dash)
+                        if engine.can(state, a):
+                            return a
+        return legal.sample(self.rng, self.pass_chance)
 
 
 def setup_for(board: str, playstyle: str) -> GameSetup:
@@ -78,12 +101,13 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
     """:func:`play_checked`, also counting terrain events: ``terrain_attacks`` (shares at a
     terrain piece), ``destroyed`` (pieces destroyed, §10.3) and ``stood_on`` (units on a piece
     when it fell)."""
-    counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0}
+    counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0, "inside": 0}
     setup = setup_for(board, playstyle)
     state, _ = engine.new_game(setup, seed)
     check_invariants(state)
     rec = GameRecord(setup, seed)
-    players = [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
+    kind = EmbarkingPlayer if EMBARK else RandomLegalPlayer
+    players = [kind(seed * 7 + 1), kind(seed * 7 + 2)]
     levels = setup.field.levels
     steps = raised = 0
     while not state.over:
@@ -98,6 +122,7 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
             elif e.kind == "terrain_destroyed":
                 counts["destroyed"] += 1
                 counts["stood_on"] += len(e.data["units"])
+                counts["inside"] += len(e.data.get("inside", ()))
         rec.add(action, state)
         check_invariants(state)
         check_terrain_invariants(before, state)
@@ -136,7 +161,7 @@ def _one(job: tuple[int, str]) -> str:
     line = (
         f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} "
         f"terrain_attacks={c['terrain_attacks']} destroyed={c['destroyed']} "
-        f"stood_on={c['stood_on']} ok"
+        f"stood_on={c['stood_on']} inside={c['inside']} ok"
     )
     log = os.environ.get("WARBENCH_LONG_LOG")
     if log:

@@ -47,7 +47,7 @@ from warbench.rulesets.warsurge.game.state import (
     Wreck,
 )
 from warbench.rulesets.warsurge.game.work import Work, err
-from warbench.rulesets.warsurge.game.wrecks import survivor_spots, verify_survivors
+from warbench.rulesets.warsurge.game.wrecks import survivor_spots, terrain_wrecks, verify_survivors
 
 
 def remove_models(
@@ -97,7 +97,9 @@ def place_survivors(w: Work, wreck: Wreck, wrecks: list[Wreck] | None = None) ->
     """§6.6: passengers of a destroyed Transport are placed where it stood, then in circles
     around (:func:`.wrecks.survivor_spots`); models that cannot be placed are removed as
     casualties (no Saves)."""
-    settle_survivors(w, wreck, survivor_spots(w, wreck.unit, wreck.site, wreck.site_r), wrecks)
+    settle_survivors(
+        w, wreck, survivor_spots(w, wreck.unit, wreck.site, wreck.site_r, wreck.piece), wrecks
+    )
 
 
 def settle_survivors(
@@ -124,14 +126,17 @@ def settle_survivors(
         uid,
         location=Location.TABLE,
         embarked_in=None,
+        terrain=None,
         pos=tuple(pos),
         removed=tuple(removed),
         hp=tuple(hp),
     )
     w.emit(
         "survivors",
-        f"{info.label} leaves the wreck: {len(placed)} models placed, {len(lost)} lost",
-        "§6.6",
+        f"{info.label} leaves "
+        + (f"the ruins of {wreck.piece}" if wreck.piece else "the wreck")
+        + f": {len(placed)} models placed, {len(lost)} lost",
+        "§10.3, §6.6" if wreck.piece else "§6.6",
         unit=uid,
     )
     if all(removed):
@@ -271,7 +276,8 @@ def end_attack_phase(w: Work, may_wait: bool = False) -> bool:
             counts[u.uid] = len(cas)
     # passengers first (§6.6 "after applying damage to passengers"), then the rest
     order = sorted(counts, key=lambda x: (w.units[x].location is not Location.EMBARKED, x))
-    return _removals(w, tuple(sorted(counts.items())), [], order, may_wait)
+    # the units inside a destroyed terrain piece leave it first (§10.3 with §6.6)
+    return _removals(w, tuple(sorted(counts.items())), terrain_wrecks(w), order, may_wait)
 
 
 def _wait(w: Work, pause: CoherencyPause) -> bool:

@@ -385,8 +385,13 @@ def _restore_from_json(data: Mapping[str, Any]) -> CoherencyPause:
             stage=str(data.get("stage", "coherency")),
             removals=tuple(int(u) for u in data.get("removals", ())),
             wrecks=tuple(
-                Wreck(int(u), tuple((float(x), float(y)) for x, y in site), float(r))
-                for u, site, r in data.get("wrecks", ())
+                Wreck(
+                    int(row[0]),
+                    tuple((float(x), float(y)) for x, y in row[1]),
+                    float(row[2]),
+                    str(row[3]) if len(row) > 3 else "",
+                )
+                for row in data.get("wrecks", ())
             ),
             pairs=tuple((int(a), int(b)) for a, b in data.get("pairs", ())),
         )

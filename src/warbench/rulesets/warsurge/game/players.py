@@ -22,6 +22,7 @@ from warbench.rulesets.warsurge.game.actions import (
     ChooseZone,
     Deploy,
     Disembark,
+    EmbarkTerrain,
     Move,
     Pass,
 )
@@ -138,16 +139,23 @@ class ScriptedPlayer:
             return []
         if w.engaged_with(uid):
             return []
-        foes = engine.nearest_enemies(w, uid)
-        if not foes:
-            return []
         # the Ranges the game checks (perk statuses: Limit Break +6", Transform, Blind …)
         reach = max(weapon_ranges(info, u.statuses).values(), default=0)
         melee_unit = reach <= 1
+        # a melee unit goes into a terrain piece after enemies sheltering inside, a Melee
+        # inside (§10.2 L4437-4447); the engine refuses what is out of reach or full
+        inside: list[Action] = (
+            [EmbarkTerrain(uid, n, dash=dash) for n in enemy_held_pieces(w, info.side)]
+            if melee_unit and u.location is Location.TABLE
+            else []
+        )
+        foes = engine.nearest_enemies(w, uid)
+        if not foes:
+            return inside
         heavy = any(wp.type.value == "Heavy" for wp in info.unit.weapons)
         allowance = unit_allowance(w, uid, dash)
         dist, foe = foes[0]
-        opts: list[Action] = []
+        opts: list[Action] = list(inside)
         if melee_unit:
             for d, f in foes[:3]:
                 if d <= allowance:
@@ -166,6 +174,16 @@ class ScriptedPlayer:
             return opts + seek_sight(state, w, uid, toward, allowance)
         opts.append(toward)
         return opts
+
+
+def enemy_held_pieces(w: Work, side: int) -> list[str]:
+    """The terrain pieces (board order) with a unit of another side inside (§10.2)."""
+    held = {
+        u.terrain
+        for u in w.units
+        if u.location is Location.TERRAIN and u.terrain and w.info(u.uid).side != side
+    }
+    return [t.name for t in w.field.board.terrain if t.name in held]
 
 
 def sees_a_target(w: Work, uid: int) -> bool:

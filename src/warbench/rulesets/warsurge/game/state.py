@@ -461,14 +461,21 @@ class CasualtyPause:
 @dataclass(frozen=True)
 class Wreck:
     """A unit to place out of a destroyed Transport (§6.6): ``site`` the Transport's model
-    positions and ``site_r`` its base radius (where it stood)."""
+    positions and ``site_r`` its base radius (where it stood). ``piece`` names a destroyed
+    terrain piece the unit was inside (§10.3 L4470-4472, "treat it as per the Transport rules
+    listed in Section 6.6"): then ``site`` is a grid of points over its footprint, each
+    covering the disc ``site_r`` around it."""
 
     unit: int
     site: tuple[Point, ...]
     site_r: float
+    piece: str = ""
 
     def to_json(self) -> list[Any]:
-        return [self.unit, [list(p) for p in self.site], self.site_r]
+        out: list[Any] = [self.unit, [list(p) for p in self.site], self.site_r]
+        if self.piece:
+            out.append(self.piece)
+        return out
 
 
 @dataclass(frozen=True)

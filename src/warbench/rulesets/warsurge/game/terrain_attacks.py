@@ -166,7 +166,9 @@ def destroy_terrain(w: Work, name: str) -> None:
     """Destroy the terrain piece ``name`` in the game (§10.3): from now on the battlefield is
     the board with the piece destroyed (``Board.with_terrain_destroyed``: its footprint stays,
     with no effects), so the models that stood on it stand on the board (L4470-4473: "Units
-    are unharmed", as §6.6; ruling 5)."""
+    are unharmed", as §6.6; ruling 5). The units inside it leave it as from a destroyed
+    Transport when the casualties are removed (:func:`.wrecks.terrain_wrecks`, the decision
+    ``survivors`` when model placement is not automated)."""
 
     w.terrain_hp[name] = 0
     before = w.field
@@ -181,13 +183,22 @@ def destroy_terrain(w: Work, name: str) -> None:
             ):
                 on.append(u.uid)
     w.terrain_changed(field)
+    inside = [u.uid for u in w.units if u.location is Location.TERRAIN and u.terrain == name]
     w.emit(
         "terrain_destroyed",
         f"{name} is destroyed"
-        + ("; " + ", ".join(w.label(x) for x in on) + " now on the board, unharmed" if on else ""),
+        + ("; " + ", ".join(w.label(x) for x in on) + " now on the board, unharmed" if on else "")
+        + (
+            "; "
+            + ", ".join(w.label(x) for x in inside)
+            + " inside: placed where it stood with the casualties (§6.6)"
+            if inside
+            else ""
+        ),
         "§10.3",
         terrain=name,
         units=on,
+        inside=inside,
     )
 
 

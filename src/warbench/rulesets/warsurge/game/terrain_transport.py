@@ -12,7 +12,8 @@ piece: off the table (it blocks nothing and is not seen, §6.9 "occupants cannot
 still on the battlefield for its value and Command Points. The piece's Transport Stat
 (``Terrain.transport``, ``transport_unlimited``) bounds the points of the units inside. The
 board's own rules (``Board.can_embark_at``, ``disembark_from``, ``gates_of``) say where a unit
-may get in and out. The AI players do not embark terrain yet (docs/rulings.md).
+may get in and out. The scripted player's melee units embark a piece that holds enemies
+(docs/rulings.md, "WARSURGE terrain in play" 10).
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ be removed as casualties with no Saves permitted."
 ``"survivors"``, asked when ``Automation.MODEL_PLACEMENT`` is off). What happens once the
 models stand (the unit destroyed when none could be placed, its Coherency, new Melees) is
 :mod:`.casualties`'.
+
+§10.3 (L4470-4472): "Units may be inside or on top of a terrain when it is destroyed. When this
+occurs, treat it as per the Transport rules listed in Section 6.6. Units are unharmed". The
+units inside a destroyed piece leave it as from a wreck (:func:`terrain_wrecks`): the piece's
+footprint is the site (filled first, from its middle out), then rings around its outline.
 """
 
 from __future__ import annotations
@@ -19,19 +24,75 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+import shapely
 
+from warbench.rulesets.warsurge.battlefield import Board
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import Point, Survivors
 from warbench.rulesets.warsurge.game.coherency import problem_positions, spot_clear
-from warbench.rulesets.warsurge.game.state import Wreck
+from warbench.rulesets.warsurge.game.state import Location, Wreck
 from warbench.rulesets.warsurge.game.work import Work, err
 
+#: the spacing of a destroyed piece's site grid, inches (each point covers the disc of
+#: radius ``TERRAIN_STEP / sqrt(2)``, so the discs cover the footprint)
+TERRAIN_STEP = 1.0
 
-def survivor_spots(w: Work, uid: int, site: Sequence[Point], site_r: float) -> dict[int, Point]:
+
+def terrain_site(board: Board, name: str) -> tuple[tuple[Point, ...], float]:
+    """The site of the destroyed piece ``name`` (§10.3 with §6.6 "where the Transport model
+    once was"): a grid of points ``TERRAIN_STEP`` apart over its footprint (at least its middle),
+    and the radius of the disc each covers."""
+    poly = shapely.Polygon(board.terrain_named(name).polygon)
+    x0, y0, x1, y1 = poly.bounds
+    xs = np.arange(x0 + TERRAIN_STEP / 2, x1, TERRAIN_STEP)
+    ys = np.arange(y0 + TERRAIN_STEP / 2, y1, TERRAIN_STEP)
+    gx, gy = np.meshgrid(xs, ys)
+    inside = shapely.contains_xy(poly, gx.ravel(), gy.ravel())
+    pts = [
+        (float(x), float(y)) for x, y in zip(gx.ravel()[inside], gy.ravel()[inside], strict=True)
+    ]
+    mid = poly.representative_point()
+    if not pts:
+        pts = [(float(mid.x), float(mid.y))]
+    pts.sort(key=lambda p: (math.dist(p, (mid.x, mid.y)), p))
+    return tuple(pts), TERRAIN_STEP / math.sqrt(2)
+
+
+def terrain_wrecks(w: Work) -> list[Wreck]:
+    """The units inside a destroyed terrain piece, each as a wreck to leave (§10.3 L4470-4472
+    with §6.6), in unit order."""
+    out: list[Wreck] = []
+    for u in w.units:
+        if u.location is Location.TERRAIN and u.terrain and w.terrain_hp.get(u.terrain) == 0:
+            site, site_r = terrain_site(w.setup.field.board, u.terrain)
+            out.append(Wreck(u.uid, site, site_r, u.terrain))
+    return out
+
+
+def _terrain_spots(w: Work, piece: str, site: Sequence[Point], r: float, n: int) -> list[Point]:
+    """The destroyed piece's footprint first (its grid, middle out), then rings ever farther
+    around its outline (§6.6 "placed in a circular fashion around the other models")."""
+    spots = list(site)
+    poly = shapely.Polygon(w.setup.field.board.terrain_named(piece).polygon)
+    for ring in range(1, 7):
+        line = poly.buffer(r + (2 * r + 0.2) * (ring - 1) + 0.05, quad_segs=4).exterior
+        count = max(8, int(line.length / (2 * r + 0.1)))
+        for k in range(count):
+            p = line.interpolate(k / count, normalized=True)
+            spots.append((float(p.x), float(p.y)))
+        if len(spots) >= len(site) + 6 * n + 6:
+            break
+    return spots
+
+
+def survivor_spots(
+    w: Work, uid: int, site: Sequence[Point], site_r: float, piece: str = ""
+) -> dict[int, Point]:
     """The engine's placement of the unit's living models (§6.6): the centres of the site
     (the Transport's models) first, then rings inside its base and around it; a spot is taken
     when it is legal ground and overlaps no base. Models left out cannot be placed. Changes
-    nothing."""
+    nothing. For a destroyed terrain piece (``piece``, §10.3) the spots are its footprint,
+    then rings around it."""
     info = w.info(uid)
     u = w.units[uid]
     r = info.radius
@@ -39,8 +100,8 @@ def survivor_spots(w: Work, uid: int, site: Sequence[Point], site_r: float) -> d
     taken: list[Point] = []
     t = w.table()
     oxy, orad = t.xy, t.r
-    spots: list[Point] = []
-    for c in site:
+    spots: list[Point] = _terrain_spots(w, piece, site, r, len(living)) if piece else []
+    for c in [] if piece else site:
         spots.append(c)
         ring = 1
         while len(spots) < 6 * len(living) + 6 and ring <= 6:
