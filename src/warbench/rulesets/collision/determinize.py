@@ -24,6 +24,7 @@ apart from the hidden parts drawn.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,7 +32,7 @@ from warbench.kernel.dice import SeededChoices
 from warbench.play.core import SetupArgs
 from warbench.rulesets.collision.game.core import ELEVATION
 from warbench.rulesets.collision.game.setup import setup_state
-from warbench.rulesets.collision.game.state import CollisionState, Marker, Unit
+from warbench.rulesets.collision.game.state import CollisionState, Marker, Unit, clone
 
 #: The phase piles a character may be in (L682-686).
 PILES = (1, 2, 3)
@@ -40,9 +41,13 @@ PILES = (1, 2, 3)
 def known_state(view: Mapping[str, Any], knowledge: SetupArgs, seed: int) -> CollisionState:
     """A state ``view`` shows, from the set-up ``knowledge``; hidden parts and dice from
     ``seed`` (module docstring)."""
-    s = setup_state(knowledge.rosters, knowledge.board, dict(knowledge.options), seed)
-    draw = SeededChoices(seed)
-    player = int(view["player"])
+    return _drawn(_written(view, knowledge), view, seed)
+
+
+def _written(view: Mapping[str, Any], knowledge: SetupArgs) -> CollisionState:
+    """The set-up with everything ``view`` shows written in (the hidden piles are drawn by
+    :func:`_drawn`)."""
+    s = clone(_fresh(knowledge))
     s.stage = str(view["stage"])
     s.turn = int(view["turn"])
     s.turn_limit = int(view["turn_limit"])
@@ -68,8 +73,7 @@ def known_state(view: Mapping[str, Any], knowledge: SetupArgs, seed: int) -> Col
         u.injuries = int(entry["injuries"])
         u.statuses = {str(k): int(v) for k, v in dict(entry["statuses"]).items()}
         u.luck = int(entry["luck"])
-        pile = entry["pile"]
-        u.pile = int(pile) if pile is not None else draw.choice(PILES)
+        u.pile = int(entry["pile"]) if entry["pile"] is not None else PILES[0]
         u.activated = bool(entry["activated"])
         u.statue = bool(entry["statue"])
     s.markers = [
@@ -84,11 +88,6 @@ def known_state(view: Mapping[str, Any], knowledge: SetupArgs, seed: int) -> Col
         for i, m in enumerate(view["markers"])
     ]
     s.nominated = {str(k): int(v) for k, v in dict(view["nominated"]).items()}
-    hidden_map = f"map{1 - player}"
-    if player in (0, 1) and f"map{player}" in s.nominated and hidden_map not in s.nominated:
-        enemies = [u.uid for u in s.units if u.owner == 1 - player and not u.statue]
-        if enemies:
-            s.nominated[hidden_map] = draw.choice(enemies)
     elevation = [t for t in s.terrain if t[2] == ELEVATION]
     s.terrain = elevation + [
         (int(t[0]), int(t[1]), str(t[2]), int(t[3])) for t in view["board"]["terrain"]
@@ -106,11 +105,46 @@ def known_state(view: Mapping[str, Any], knowledge: SetupArgs, seed: int) -> Col
     return s
 
 
+#: The state before the first decision of each set-up seen lately (parsed once per set-up).
+_FRESH: dict[str, CollisionState] = {}
+_FRESH_MAX = 8
+
+
+def _fresh(knowledge: SetupArgs) -> CollisionState:
+    """The game of ``knowledge`` before its first decision (L620-627), parsed once."""
+    key = json.dumps([knowledge.rosters, knowledge.board, dict(knowledge.options)], sort_keys=True)
+    state = _FRESH.get(key)
+    if state is None:
+        state = setup_state(knowledge.rosters, knowledge.board, dict(knowledge.options), 0)
+        if len(_FRESH) >= _FRESH_MAX:
+            _FRESH.pop(next(iter(_FRESH)))
+        _FRESH[key] = state
+    return state
+
+
+def _drawn(written: CollisionState, view: Mapping[str, Any], seed: int) -> CollisionState:
+    """A copy of ``written`` with the dice of ``seed`` and the hidden parts drawn from it."""
+    s = clone(written)
+    s.seed = seed
+    draw = SeededChoices(seed)
+    player = int(view["player"])
+    for entry in view["units"]:
+        if entry["pile"] is None:
+            s.units[int(entry["id"])].pile = draw.choice(PILES)
+    hidden_map = f"map{1 - player}"
+    if player in (0, 1) and f"map{player}" in s.nominated and hidden_map not in s.nominated:
+        enemies = [u.uid for u in s.units if u.owner == 1 - player and not u.statue]
+        if enemies:
+            s.nominated[hidden_map] = draw.choice(enemies)
+    return s
+
+
 def determinizer(view: Mapping[str, Any], player: int, knowledge: SetupArgs) -> Any:
     """``seed -> state``: states ``player``'s view shows (the search hooks' determinizer)."""
     del player  # the view names its player
+    written = _written(view, knowledge)  # the set-up is parsed once per view
 
     def sample(seed: int) -> CollisionState:
-        return known_state(view, knowledge, seed)
+        return _drawn(written, view, seed)
 
     return sample
