@@ -75,3 +75,19 @@ def test_an_unknown_rung_is_one_line_and_exit_2() -> None:
     )
     assert res.exit_code == 2
     assert "wizard" in res.output
+
+
+def test_the_ladder_plays_collision_and_warengine_with_ruleset() -> None:
+    """Issue 15: the ladder plays every ruleset the lab plays (their rows have no units, so no
+    silent-side count)."""
+    examples = ROSTERS.parents[1]
+    for ruleset, files in (
+        ("collision", ("collision/deadholm_scouts.yaml", "collision/guelivere_band.yaml")),
+        ("warengine", ("warengine/stormreavers.yaml", "warengine/stormreavers.yaml")),
+    ):
+        args = ["simulate", "--ruleset", ruleset, *(str(examples / f) for f in files)]
+        args += ["--ladder", "scripted/random", "--games", "1", "--jobs", "1", "--json"]
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 0, res.output
+        (line,) = json.loads(res.output[res.output.index("{") :])["pairings"]
+        assert line["games"] == 2 and line["silent"] is None

@@ -60,6 +60,8 @@ class SearchHooks(Protocol):
 HOOKS: dict[str, str] = {
     "warsurge": "warbench.ai.warsurge:WarsurgeHooks",
     "toy-duel": "warbench.ai.toy:DuelHooks",
+    "warengine": "warbench.ai.warengine:WarEngineHooks",
+    "collision": "warbench.ai.collision:CollisionHooks",
 }
 
 

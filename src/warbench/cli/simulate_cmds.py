@@ -87,7 +87,7 @@ def simulate(
     from warbench.sim.results import load_run, roster_name, save_run, write_csv, write_parquet
 
     if ladder is not None:
-        _ladder(ladder, rosters, games, board, jobs, seed, report, png_dir, as_json)
+        _ladder(ladder, rosters, games, board, jobs, seed, report, png_dir, as_json, ruleset)
         return
     try:
         started = time.perf_counter()
@@ -211,10 +211,12 @@ def _ladder(
     report: Path | None,
     png_dir: Path | None,
     as_json: bool,
+    ruleset: str = "warsurge",
 ) -> None:
-    """``simulate --ladder``: each pairing over both roster assignments, a line each."""
+    """``simulate --ladder``: each pairing over both roster assignments, a line each (the
+    games in which a side dealt no damage are counted for WARSURGE, whose lab rows have units)."""
     from warbench.cli.progress import progress_bar
-    from warbench.sim.lab import load_rosters
+    from warbench.sim.lab import check_ruleset, load_rosters
     from warbench.sim.ladder import parse_pairings, play_pairing, write_ladder_report
 
     try:
@@ -226,8 +228,9 @@ def _ladder(
         for a, b in pairs:
             _kinds(f"{a},{b}")
         workers, backend = _jobs(jobs, None)
-        pair = load_rosters(rosters)
-        boards = tuple(_board_json(b) for b in board)
+        check_ruleset(ruleset)
+        pair = load_rosters(rosters, ruleset)
+        boards = tuple(_board_json(b, ruleset) for b in board)
         done: list[Any] = []
         started = time.perf_counter()
         total = 2 * games * len(pairs)
@@ -250,6 +253,7 @@ def _ladder(
                         backend=backend,
                         workers=workers,
                         progress=_halves(tick, games),
+                        ruleset_id=ruleset,
                     )
                 )
         written = []
@@ -270,8 +274,8 @@ def _ladder(
             "rate": round(p.rate.rate, 4),
             "interval": [round(x, 4) for x in p.rate.interval],
             "record": [p.rate.wins, p.rate.draws, p.rate.losses],
-            "silent": p.silent,
-            "silent_first": p.silent_first,
+            "silent": p.silent if ruleset == "warsurge" else None,
+            "silent_first": p.silent_first if ruleset == "warsurge" else None,
         }
         for p in done
     ]
@@ -281,9 +285,13 @@ def _ladder(
         )
         return
     for p in done:
+        silent = (
+            f"; one side dealt nothing in {p.silent}, {p.first} in {p.silent_first}"
+            if ruleset == "warsurge"
+            else ""
+        )
         console.print(
-            f"{p.first} vs {p.second}: {p.rate}; one side dealt nothing in {p.silent}, "
-            f"{p.first} in {p.silent_first}",
+            f"{p.first} vs {p.second}: {p.rate}{silent}",
             highlight=False,
             markup=False,
         )

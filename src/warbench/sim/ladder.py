@@ -74,12 +74,16 @@ def play_pairing(
     backend: Backend = "processes",
     workers: int | None = None,
     progress: Progress | None = None,
+    ruleset_id: str = "warsurge",
 ) -> Pairing:
-    """``games`` games with ``first`` on roster A and ``games`` with it on roster B."""
+    """``games`` games with ``first`` on roster A and ``games`` with it on roster B (of
+    ``ruleset_id``: WARSURGE, Collision or The WarEngine)."""
     rows: list[GameRow] = []
     first_on: list[str] = []
     for k, kinds in enumerate(((first, second), (second, first))):
-        spec = LabSpec(rosters, kinds, tuple(boards), seed=seed + k * 100_000)
+        spec = LabSpec(
+            rosters, kinds, tuple(boards), seed=seed + k * 100_000, ruleset_id=ruleset_id
+        )
         batch = run_lab(spec, games, backend=backend, workers=workers, progress=progress)
         rows.extend(batch)
         first_on.extend(["A" if k == 0 else "B"] * len(batch))
