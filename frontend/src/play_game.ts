@@ -46,7 +46,7 @@ let busy = false;
 let placing: { action: Action; param: string } | null = null;
 // a positions decision (coherency, survivors, contact) or a Deploy/Move/Disembark that names
 // every model's place: one ring per model, dragged on the board or typed in the form
-let placingModels: { action: Action; points: number[][] } | null = null;
+let placingModels: { action: Action; points: number[][]; start: number[][] } | null = null;
 // the board point whose actions are listed (a tap on a highlighted square or point)
 let spotPick: string | null = null;
 // the board points of the pending decision's actions: key -> the actions there (points of a
@@ -242,8 +242,9 @@ function renderDecision(): void {
   $("take-default").hidden = d.default === null;
   const dflt = d.default;
   const dfltPoints = modelPositions(dflt);
-  if (dflt !== null && dfltPoints !== null && !d.actions.some((a) => modelPositions(a.action) !== null)) {
-    // a positions decision: the page offers the engine's placement to change model by model
+  if (dflt !== null && dfltPoints !== null) {
+    // a positions decision (or a suggested Deploy/Move naming every model's place): the page
+    // offers the engine's placement to change model by model
     const li = el("li");
     const b = el("button", `Place the models (${dfltPoints.length})`, { type: "button", id: "place-models-start" });
     b.addEventListener("click", () => startPlacingModels(dflt));
@@ -461,7 +462,7 @@ function startPlacingModels(a: Action): void {
   const points = modelPositions(a);
   if (points === null) return;
   placing = null;
-  placingModels = { action: a, points };
+  placingModels = { action: a, points, start: points.map((p) => [p[0], p[1]]) };
   $("place").hidden = false;
   $("place-reach").hidden = true;
   board.clearOverlay();
@@ -481,6 +482,7 @@ function startPlacingModels(a: Action): void {
         const v = Number(input.value);
         if (!Number.isFinite(v) || placingModels === null) return;
         placingModels.points[i][k] = v;
+        keepStart(i);
         board.moveHandle(i, placingModels.points[i][0], placingModels.points[i][1]);
         void checkModels();
       });
@@ -494,6 +496,7 @@ function startPlacingModels(a: Action): void {
   board.onHandle = (i, x, y, final) => {
     if (placingModels === null) return;
     placingModels.points[i] = [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4];
+    keepStart(i);
     inputs[i][0].value = placingModels.points[i][0].toFixed(2);
     inputs[i][1].value = placingModels.points[i][1].toFixed(2);
     if (final) void checkModels();
@@ -503,16 +506,40 @@ function startPlacingModels(a: Action): void {
   void checkModels();
 }
 
+/** A model put back within 0.01" of where it started (the form shows 2 decimals) is where it
+ * started, exactly: the rules count the models moved (§4.2 IV "the least number of models"). */
+function keepStart(i: number): void {
+  if (placingModels === null) return;
+  const [x, y] = placingModels.points[i];
+  const [sx, sy] = placingModels.start[i];
+  if (Math.hypot(x - sx, y - sy) < 0.01) placingModels.points[i] = [sx, sy];
+}
+
 function placedModels(): Action | null {
   if (placingModels === null) return null;
   return { ...placingModels.action, positions: placingModels.points.map((p) => [p[0], p[1]]) };
 }
 
+// Checks overlap while a ring is dragged or a value typed: only the answer to the latest one is
+// shown (#place[data-checking] is "1" until it arrives).
+let modelCheck = 0;
+
 async function checkModels(): Promise<void> {
   const a = placedModels();
   if (a === null) return;
-  const ok = await checkLive(a);
-  board.markHandles(ok);
+  const mine = ++modelCheck;
+  $("place").dataset.checking = "1";
+  let r: CheckOut;
+  try {
+    r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
+  } catch (e) {
+    r = { ok: false, reason: e instanceof ApiFailure ? e.body.detail : String(e), rule: "" };
+  }
+  if (mine !== modelCheck || placingModels === null) return;
+  $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason}${r.rule ? ` [${r.rule}]` : ""}`;
+  $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
+  board.markHandles(r.ok);
+  $("place").dataset.checking = "0";
 }
 
 function placed(): Action | null {
