@@ -545,7 +545,15 @@ def test_play_manager_teams_and_hidden_roster_value_s3_3(pages: Pages) -> None:
     for i, team in enumerate(["Allies", "Horde", "Allies"]):
         page.fill(f'[aria-label="Roster {i + 1} team"]', team)
     page.check("#hide-value")
+    page.reload()  # the names typed are kept over a refresh (issue 14)
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator(".roster-choice")).to_have_count(3)
+    for i, team in enumerate(["Allies", "Horde", "Allies"]):
+        expect(page.locator(f'[aria-label="Roster {i + 1} team"]')).to_have_value(team)
+    expect(page.locator("#hide-value")).to_be_checked()
     page.click("#start-table")
+    expect(page.locator("#table")).to_be_visible()
+    page.reload()  # and the table's, from the server
     expect(page.locator("#table")).to_be_visible()
     standings = page.locator("#pm-standings")
     expect(standings).to_contain_text("hidden until the game ends")
