@@ -440,6 +440,7 @@ async function choose(a: Action): Promise<void> {
 function startPlacing(a: Action, param: string): void {
   placing = { action: a, param };
   placingModels = null;
+  $("place-help").textContent = "Drag the dashed ring on the board (or tap a point) to place; the rules are checked as you move.";
   $("place-reach").hidden = false;
   $("place-models").replaceChildren();
   const [x, y] = pointOf(a, param);
@@ -463,6 +464,7 @@ function startPlacingModels(a: Action): void {
   if (points === null) return;
   placing = null;
   placingModels = { action: a, points, start: points.map((p) => [p[0], p[1]]) };
+  $("place-help").textContent = "Drag each numbered ring on the board, or type a model's x and y (inches); the rules are checked as you change them.";
   $("place").hidden = false;
   $("place-reach").hidden = true;
   board.clearOverlay();
