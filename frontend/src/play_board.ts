@@ -66,11 +66,15 @@ export class Board {
   private overlay: SVGGElement;
   private spotLayer: SVGGElement;
   private ghost: SVGCircleElement | null = null;
+  // one ring per model while the player places a unit's models (a positions decision)
+  private handles: SVGGElement[] = [];
   selected: number | null = null;
   targets = new Set<number>();
   onPiece: (unit: number) => void = () => undefined;
   onPoint: ((x: number, y: number, final: boolean) => void) | null = null;
   onSpot: (key: string) => void = () => undefined;
+  /** A model ring dragged (positions decisions): its index and where it is now. */
+  onHandle: ((i: number, x: number, y: number, final: boolean) => void) | null = null;
 
   constructor(private svg: SVGSVGElement) {
     // y grows to the north (the board's coordinates); the flip puts north at the top
@@ -296,6 +300,50 @@ export class Board {
   clearOverlay(): void {
     this.overlay.replaceChildren();
     this.ghost = null;
+    this.handles = [];
+  }
+
+  /** One numbered, draggable ring per model (radius `r` inches) at `points`. */
+  showHandles(points: number[][], r: number): void {
+    for (const h of this.handles) h.remove();
+    this.handles = points.map(([x, y], i) => {
+      const g = svgEl("g", { class: "handle", "data-model": i, transform: `translate(${x} ${y})` });
+      g.appendChild(svgEl("circle", { r, class: "ghost" }));
+      const label = svgEl("text", { class: "handle-no", "font-size": Math.max(r, 0.5), transform: "scale(1 -1)", "text-anchor": "middle", dy: "0.35em" });
+      label.textContent = String(i + 1);
+      g.appendChild(label);
+      this.overlay.appendChild(g);
+      return g;
+    });
+  }
+
+  /** Move model ring `i` and mark it legal (true), refused (false) or unchecked (null). */
+  moveHandle(i: number, x: number, y: number, ok: boolean | null = null): void {
+    const h = this.handles[i];
+    if (h === undefined) return;
+    h.setAttribute("transform", `translate(${x} ${y})`);
+    h.querySelector("circle")?.setAttribute("class", ok === null ? "ghost" : ok ? "ghost ok" : "ghost bad");
+  }
+
+  /** Mark every model ring legal, refused or unchecked. */
+  markHandles(ok: boolean | null): void {
+    for (const h of this.handles) h.querySelector("circle")?.setAttribute("class", ok === null ? "ghost" : ok ? "ghost ok" : "ghost bad");
+  }
+
+  private handleAt(x: number, y: number): number | null {
+    let best: number | null = null;
+    let bestD = Infinity;
+    this.handles.forEach((h, i) => {
+      const m = /translate\(([-\d.e]+) ([-\d.e]+)\)/.exec(h.getAttribute("transform") ?? "");
+      const r = Number(h.querySelector("circle")?.getAttribute("r") ?? 0.5);
+      if (m === null) return;
+      const d = Math.hypot(Number(m[1]) - x, Number(m[2]) - y);
+      if (d <= Math.max(r * 1.3, this.view.w / 40) && d < bestD) {
+        best = i;
+        bestD = d;
+      }
+    });
+    return best;
   }
 
   /** Shade the points the server's check accepted (cells of side `step`). */
@@ -312,8 +360,17 @@ export class Board {
   private panAndZoom(): void {
     let start: { x: number; y: number; vx: number; vy: number; moved: boolean } | null = null;
     let placing = false;
+    let dragging: number | null = null; // the model ring being dragged
     this.svg.addEventListener("pointerdown", (ev) => {
       const [x, y] = this.point(ev);
+      if (this.onHandle !== null && this.handles.length) {
+        const i = this.handleAt(x, y);
+        if (i !== null) {
+          dragging = i;
+          this.svg.setPointerCapture(ev.pointerId);
+          return;
+        }
+      }
       if (this.onPoint !== null && this.ghost !== null) {
         const g = this.ghostAt();
         const r = Number(this.ghost.getAttribute("r"));
@@ -327,6 +384,12 @@ export class Board {
       this.svg.classList.add("dragging");
     });
     this.svg.addEventListener("pointermove", (ev) => {
+      if (dragging !== null && this.onHandle !== null) {
+        const [x, y] = this.point(ev);
+        this.moveHandle(dragging, x, y);
+        this.onHandle(dragging, x, y, false);
+        return;
+      }
       if (placing && this.onPoint !== null && this.ghost !== null) {
         const [x, y] = this.point(ev);
         this.showGhost(x, y, Number(this.ghost.getAttribute("r")));
@@ -344,6 +407,14 @@ export class Board {
       this.apply();
     });
     const end = (ev: PointerEvent): void => {
+      if (dragging !== null && this.onHandle !== null) {
+        const i = dragging;
+        dragging = null;
+        const [x, y] = this.point(ev);
+        this.moveHandle(i, x, y);
+        this.onHandle(i, x, y, true);
+        return;
+      }
       if (placing && this.onPoint !== null) {
         placing = false;
         const [x, y] = this.point(ev);
@@ -361,6 +432,7 @@ export class Board {
     this.svg.addEventListener("pointerup", end);
     this.svg.addEventListener("pointercancel", () => {
       start = null;
+      dragging = null;
       placing = false;
     });
     this.svg.addEventListener("wheel", (ev) => {

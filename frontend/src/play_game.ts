@@ -44,6 +44,9 @@ zoomButtons(board);
 let snap: Snapshot | null = null;
 let busy = false;
 let placing: { action: Action; param: string } | null = null;
+// a positions decision (coherency, survivors, contact) or a Deploy/Move/Disembark that names
+// every model's place: one ring per model, dragged on the board or typed in the form
+let placingModels: { action: Action; points: number[][]; start: number[][] } | null = null;
 // the board point whose actions are listed (a tap on a highlighted square or point)
 let spotPick: string | null = null;
 // the board points of the pending decision's actions: key -> the actions there (points of a
@@ -78,6 +81,15 @@ function pointParam(a: Action): string | null {
     if (Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number")) return key;
   }
   return null;
+}
+
+/** The model positions an action names (`positions`: one [x, y] per model), if any. */
+function modelPositions(a: Action | null): number[][] | null {
+  if (a === null || snap?.scene?.grid) return null;
+  const v = a.positions;
+  if (!Array.isArray(v) || !v.length) return null;
+  const ok = v.every((p) => Array.isArray(p) && p.length === 2 && p.every((n) => typeof n === "number"));
+  return ok ? (v as number[][]).map((p) => [p[0], p[1]]) : null;
 }
 
 function unitLabel(uid: number): string {
@@ -208,10 +220,12 @@ function renderDecision(): void {
   $("take-default").hidden = true;
   board.showSpots([], null);
   $("board-hint").textContent = "Drag to pan, wheel or +/− to zoom. Tap a unit to see its actions.";
-  if (placing === null) {
+  if (placing === null && placingModels === null) {
     $("place").hidden = true;
+    $("place-models").replaceChildren();
     board.clearOverlay();
     board.onPoint = null;
+    board.onHandle = null;
   }
   if (d === null) {
     const who = s.pending.map((p) => seatName(p.player)).join(", ");
@@ -226,6 +240,17 @@ function renderDecision(): void {
   $("decision-title").textContent = `${seatName(d.player)}: ${d.prompt || d.kind}`;
   $("decision-rule").textContent = d.rule;
   $("take-default").hidden = d.default === null;
+  const dflt = d.default;
+  const dfltPoints = modelPositions(dflt);
+  if (dflt !== null && dfltPoints !== null) {
+    // a positions decision (or a suggested Deploy/Move naming every model's place): the page
+    // offers the engine's placement to change model by model
+    const li = el("li");
+    const b = el("button", `Place the models (${dfltPoints.length})`, { type: "button", id: "place-models-start" });
+    b.addEventListener("click", () => startPlacingModels(dflt));
+    li.appendChild(b);
+    list.appendChild(li);
+  }
   const spotted = d.actions.some((a) => a.spot !== undefined);
   const units = new Map<number, number>();
   for (const a of d.actions) {
@@ -396,6 +421,10 @@ function tapSpot(key: string): void {
 }
 
 async function choose(a: Action): Promise<void> {
+  if (modelPositions(a) !== null) {
+    startPlacingModels(a);
+    return;
+  }
   const param = pointParam(a);
   if (param !== null) {
     startPlacing(a, param);
@@ -410,6 +439,10 @@ async function choose(a: Action): Promise<void> {
 
 function startPlacing(a: Action, param: string): void {
   placing = { action: a, param };
+  placingModels = null;
+  $("place-help").textContent = "Drag the dashed ring on the board (or tap a point) to place; the rules are checked as you move.";
+  $("place-reach").hidden = false;
+  $("place-models").replaceChildren();
   const [x, y] = pointOf(a, param);
   $("place").hidden = false;
   board.clearOverlay();
@@ -424,7 +457,95 @@ function startPlacing(a: Action, param: string): void {
   void checkPoint(x, y);
 }
 
+/** Place each model of a positions action: drag its ring on the board or type its x and y; the
+ * server checks the whole placement as it changes and names the rule that refuses it. */
+function startPlacingModels(a: Action): void {
+  const points = modelPositions(a);
+  if (points === null) return;
+  placing = null;
+  placingModels = { action: a, points, start: points.map((p) => [p[0], p[1]]) };
+  $("place-help").textContent = "Drag each numbered ring on the board, or type a model's x and y (inches); the rules are checked as you change them.";
+  $("place").hidden = false;
+  $("place-reach").hidden = true;
+  board.clearOverlay();
+  board.onPoint = null;
+  const uid = typeof a.unit === "number" ? a.unit : null;
+  const r = uid !== null ? unitRadius(uid) : 0.6;
+  board.showHandles(points, r);
+  const form = $("place-models");
+  form.replaceChildren();
+  const inputs: HTMLInputElement[][] = [];
+  points.forEach((p, i) => {
+    const row = el("div", "", { class: "model-row", "data-model": String(i) });
+    row.appendChild(el("span", `model ${i + 1}`));
+    const pair = [0, 1].map((k) => {
+      const input = el("input", "", { type: "number", step: "0.1", inputmode: "decimal", value: p[k].toFixed(2), "aria-label": `model ${i + 1} ${k === 0 ? "x" : "y"}`, class: `model-${k === 0 ? "x" : "y"}` });
+      input.addEventListener("change", () => {
+        const v = Number(input.value);
+        if (!Number.isFinite(v) || placingModels === null) return;
+        placingModels.points[i][k] = v;
+        keepStart(i);
+        board.moveHandle(i, placingModels.points[i][0], placingModels.points[i][1]);
+        void checkModels();
+      });
+      row.appendChild(input);
+      return input;
+    });
+    inputs.push(pair);
+    form.appendChild(row);
+  });
+  const live = debounce(() => void checkModels(), 150);
+  board.onHandle = (i, x, y, final) => {
+    if (placingModels === null) return;
+    placingModels.points[i] = [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4];
+    keepStart(i);
+    inputs[i][0].value = placingModels.points[i][0].toFixed(2);
+    inputs[i][1].value = placingModels.points[i][1].toFixed(2);
+    if (final) void checkModels();
+    else live();
+  };
+  $("refusal").textContent = `place ${a.kind}: drag each numbered ring (or type its x and y)`;
+  void checkModels();
+}
+
+/** A model put back within 0.01" of where it started (the form shows 2 decimals) is where it
+ * started, exactly: the rules count the models moved (§4.2 IV "the least number of models"). */
+function keepStart(i: number): void {
+  if (placingModels === null) return;
+  const [x, y] = placingModels.points[i];
+  const [sx, sy] = placingModels.start[i];
+  if (Math.hypot(x - sx, y - sy) < 0.01) placingModels.points[i] = [sx, sy];
+}
+
+function placedModels(): Action | null {
+  if (placingModels === null) return null;
+  return { ...placingModels.action, positions: placingModels.points.map((p) => [p[0], p[1]]) };
+}
+
+// Checks overlap while a ring is dragged or a value typed: only the answer to the latest one is
+// shown (#place[data-checking] is "1" until it arrives).
+let modelCheck = 0;
+
+async function checkModels(): Promise<void> {
+  const a = placedModels();
+  if (a === null) return;
+  const mine = ++modelCheck;
+  $("place").dataset.checking = "1";
+  let r: CheckOut;
+  try {
+    r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
+  } catch (e) {
+    r = { ok: false, reason: e instanceof ApiFailure ? e.body.detail : String(e), rule: "" };
+  }
+  if (mine !== modelCheck || placingModels === null) return;
+  $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason}${r.rule ? ` [${r.rule}]` : ""}`;
+  $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
+  board.markHandles(r.ok);
+  $("place").dataset.checking = "0";
+}
+
 function placed(): Action | null {
+  if (placingModels !== null) return placedModels();
   const g = board.ghostAt();
   if (placing === null || g === null) return null;
   return withPoint(placing.action, placing.param, g[0], g[1]);
@@ -511,6 +632,7 @@ async function act(a: Action): Promise<void> {
     await call("POST", `/api/play/games/${gameId}/actions`, { action: a });
     $("refusal").textContent = "";
     placing = null;
+    placingModels = null;
     spotPick = null;
     board.targets.clear();
     await refresh();
@@ -544,6 +666,7 @@ $("place-confirm").addEventListener("click", () => {
 });
 $("place-cancel").addEventListener("click", () => {
   placing = null;
+  placingModels = null;
   $("refusal").textContent = "";
   render();
 });

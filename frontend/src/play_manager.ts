@@ -49,6 +49,37 @@ function rosterPick(i: number): HTMLDivElement {
   return box;
 }
 
+// The new-table form (each roster and its team) is kept in this browser as it is filled in, so a
+// refresh before "Start" keeps the names typed.
+const DRAFT = "warbench.play.tables.draft";
+
+function saveDraft(): void {
+  const rows = Array.from(document.querySelectorAll<HTMLElement>(".roster-choice")).map((box) => ({
+    roster: box.querySelector<HTMLSelectElement>(".roster-pick")?.value ?? "",
+    team: box.querySelector<HTMLInputElement>(".team-pick")?.value ?? "",
+  }));
+  localStorage.setItem(DRAFT, JSON.stringify({ rows, hide: $<HTMLInputElement>("hide-value").checked }));
+}
+
+function restoreDraft(): void {
+  let draft: { rows?: { roster: string; team: string }[]; hide?: boolean } = {};
+  try {
+    draft = JSON.parse(localStorage.getItem(DRAFT) ?? "{}") as typeof draft;
+  } catch {
+    return;
+  }
+  const rows = Array.isArray(draft.rows) ? draft.rows.slice(0, 12) : [];
+  while ($("roster-picks").children.length < rows.length) $("roster-picks").appendChild(rosterPick($("roster-picks").children.length));
+  rows.forEach((r, i) => {
+    const box = $("roster-picks").children[i];
+    const sel = box.querySelector<HTMLSelectElement>(".roster-pick");
+    if (sel !== null && Array.from(sel.options).some((o) => o.value === r.roster)) sel.value = r.roster;
+    const team = box.querySelector<HTMLInputElement>(".team-pick");
+    if (team !== null && typeof r.team === "string") team.value = r.team;
+  });
+  if (typeof draft.hide === "boolean") $<HTMLInputElement>("hide-value").checked = draft.hide;
+}
+
 async function op(o: Record<string, unknown>): Promise<void> {
   try {
     state = await call<State>("POST", `/api/play/tables/${tableId}/ops`, { op: o });
@@ -209,7 +240,13 @@ async function main(): Promise<void> {
   rosterChoices = await api<{ example: string[]; saved: string[] }>("GET", "/api/play/tables/rosters");
   $("roster-picks").appendChild(rosterPick(0));
   $("roster-picks").appendChild(rosterPick(1));
-  $("add-roster").addEventListener("click", () => $("roster-picks").appendChild(rosterPick($("roster-picks").children.length)));
+  $("add-roster").addEventListener("click", () => {
+    $("roster-picks").appendChild(rosterPick($("roster-picks").children.length));
+    saveDraft();
+  });
+  restoreDraft();
+  $("new-table").addEventListener("input", saveDraft);
+  $("new-table").addEventListener("change", saveDraft);
   $("new-table").addEventListener("submit", (e) => void start(e));
   $("pm-next").addEventListener("click", () => void op({ op: "next_phase" }));
   $("pm-tm").addEventListener("change", () => {

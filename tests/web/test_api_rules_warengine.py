@@ -115,3 +115,29 @@ def test_tables_offer_the_book_values_with_points(client: TestClient) -> None:
     assert {"value": '15"', "points": 12, "class": None} in t["movement"]["rows"]
     assert any(p["name"] == "Terror" for p in t["special_powers"])
     assert t["hero_point_cost"] == 4
+
+
+# ------------------------------------------------------------------- Godslayer abilities (17)
+
+
+def test_godslayer_abilities_all_listed_with_source_l1_119(client: TestClient) -> None:
+    rows = client.get("/api/rules/godslayer").json()
+    assert len(rows) == 97  # 002_bb37dae35014233a.txt L1-119: five tables, 97 entries
+    assert {r["category"] for r in rows} == {"general", "magic", "melee", "ranged", "movement"}
+    band = rows[0]
+    assert band["name"] == "Band" and band["source"] == "002_bb37dae35014233a.txt L6"
+    assert band["parameters"] == {"models": [3, 6]}
+    if SEEDS.exists():
+        lines = (SEEDS / "002_bb37dae35014233a.txt").read_text("utf-8").splitlines()
+        assert "Troop of 3" in lines[band["lines"][0] - 1]
+
+
+def test_godslayer_search_by_name_and_category_links_shown_l7(client: TestClient) -> None:
+    hits = client.get("/api/rules/godslayer", params={"q": "blink"}).json()
+    assert hits[0]["name"] == "Blink"  # name matches first
+    assert {"kind": "warsurge-perk", "target": "Blink"}.items() <= hits[0]["links"][0].items()
+    poison = client.get("/api/rules/godslayer", params={"q": "poison", "category": "melee"})
+    assert poison.status_code == 200
+    assert all(r["category"] == "melee" for r in poison.json()) and poison.json()
+    bad = client.get("/api/rules/godslayer", params={"category": "psychic"})
+    assert bad.status_code == 422 and "movement" in bad.text

@@ -374,6 +374,24 @@ def test_rules_core_sections_search_and_read_s5_6(page: Any) -> None:
     playwright_api.expect(page.locator("#section-results li")).to_contain_text("Point Limit")
 
 
+def test_rules_page_lists_godslayer_abilities_issue17_l1_119(page: Any) -> None:
+    page.goto("/rules")
+    playwright_api.expect(page.locator("#godslayer-count")).to_have_text("97 abilities")
+    page.fill("#rules-q", "blink")
+    first = page.locator("#godslayer-results li").first
+    playwright_api.expect(first).to_have_attribute("data-ability", "Blink")
+    playwright_api.expect(first).to_contain_text("002_bb37dae35014233a.txt L7")
+    link = first.locator(".ability-link").first
+    playwright_api.expect(link).to_contain_text("WARSURGE perk Blink")
+    page.fill("#rules-q", "charge action")
+    general = page.locator("#godslayer-results li[data-category=general]")
+    playwright_api.expect(general.first).to_be_attached()
+    page.select_option("#godslayer-category", "movement")
+    playwright_api.expect(general).to_have_count(0)
+    movement = page.locator("#godslayer-results li[data-category=movement]")
+    playwright_api.expect(movement.first).to_be_attached()
+
+
 def test_warengine_figure_designer_and_force_builder_l925_997(page: Any) -> None:
     page.goto("/warengine")
     playwright_api.expect(page.locator("#we-total")).to_have_text(

@@ -4,6 +4,10 @@ The Rules page searches the perks (``/api/perks``) and the rule sections: every 
 section of WARSURGE Book 1 (Core Rules, ``001_d3f5e425c5e1196d.txt``) and the general sections
 of Book 2 (Perks, ``000_94ecc6a4c74d351b.txt`` §12.1-§12.3), read from the book text by
 ``scripts/build_core_sections.py`` into ``web/data/rule_sections.json``.
+
+It also searches the Godslayer special abilities (``/api/rules/godslayer``, issue 17): the
+catalogue of ``002_bb37dae35014233a.txt`` L1-119 with each ability's text, category, parameters,
+source lines and its links to WARSURGE perks and Collision entries.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import json
 import re
 from functools import cache
 from importlib import resources
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
@@ -121,3 +125,51 @@ def section(
         if s.number == number.strip().lstrip("§"):
             return s
     raise UnknownNameError("section", number, [s.number for s in rows], where=book)
+
+
+class GodslayerLink(BaseModel):
+    """A related effect elsewhere in warbench (a WARSURGE perk or a Collision glossary entry)."""
+
+    kind: str = Field(description="warsurge-perk or collision.")
+    target: str
+    relation: str = Field(description="same or similar.")
+    note: str
+
+
+class GodslayerAbility(BaseModel):
+    """One Godslayer special ability as the book gives it (002_bb37dae35014233a.txt)."""
+
+    name: str
+    book_name: str
+    category: str = Field(description="general, magic, melee, ranged or movement.")
+    text: str
+    lines: list[int] = Field(description="First and last line in the book file (1-based).")
+    source: str
+    parameters: dict[str, Any]
+    links: list[GodslayerLink]
+
+
+@router.get("/rules/godslayer")
+def godslayer(
+    q: Annotated[str, Query(max_length=80, description="Words in the name or text.")] = "",
+    category: Annotated[
+        str | None, Query(max_length=20, description="general, magic, melee, ranged, movement.")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 200,
+) -> list[GodslayerAbility]:
+    """Search the Godslayer special abilities (002_bb37dae35014233a.txt L1-119) by name or
+    text, every word required; name matches come first, then book order. An unknown category
+    is a 422 naming the allowed ones."""
+    from warbench.rulesets.godslayer.catalog import AbilityCatalog
+
+    catalog = AbilityCatalog.load()
+    pool = catalog.abilities if not category else catalog.by_category(category)
+    words = q.lower().split()
+    scored = []
+    for order, a in enumerate(pool):
+        name, text = a.name.lower(), a.text.lower()
+        if not all(w in name or w in text for w in words):
+            continue
+        scored.append((-sum(w in name for w in words), order, a))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [GodslayerAbility.model_validate(a.to_dict()) for _, _, a in scored[:limit]]
