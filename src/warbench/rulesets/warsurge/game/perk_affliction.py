@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 from warbench.rulesets.warsurge.effects.model import EffectKind
 from warbench.rulesets.warsurge.effects.runtime import immunities
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import DELAYED, status_immunities
 from warbench.rulesets.warsurge.game.perk_turn import index
@@ -39,16 +38,6 @@ BOOK = "000_94ecc6a4c74d351b.txt"
 PLAGUE_RULE = f"Perks §12.5 Plague ({BOOK} L2812)"
 SPREAD_RULE = f"Perks §12.5 Spread ({BOOK} L2848)"
 NEAR = 6.0  # both perks: "within 6\""
-
-
-def _on_table(w: Work, uid: int) -> bool:
-    u = w.units[uid]
-    return u.location is Location.TABLE and bool(u.living())
-
-
-def _gap(w: Work, a: int, b: int) -> float:
-    d = geom.edge_distances(w.xy(a), w.info(a).radius, w.xy(b), w.info(b).radius)
-    return float(d.min()) if d.size else float("inf")
 
 
 def _immune(w: Work, uid: int) -> frozenset[str]:
@@ -70,7 +59,7 @@ def plague_at_turn_start(work: Work, turn: int) -> None:
     Plagued unit's source."""
     plagued: list[tuple[int, str]] = []
     for u in work.units:
-        if u.statuses and _on_table(work, u.uid):
+        if u.statuses and work.standing(u.uid):
             src = next((s.source for s in u.statuses if s.name == "Plague"), None)
             if src is not None:
                 plagued.append((u.uid, src))
@@ -79,9 +68,9 @@ def plague_at_turn_start(work: Work, turn: int) -> None:
     carriers = {uid for uid, _ in plagued}
     for u in list(work.units):
         t = u.uid
-        if t in carriers or not _on_table(work, t):
+        if t in carriers or not work.standing(t):
             continue
-        near = sorted((_gap(work, c, t), c, src) for c, src in plagued if c != t)
+        near = sorted((work.gap(c, t), c, src) for c, src in plagued if c != t)
         near = [n for n in near if n[0] <= NEAR + 1e-9]
         if not near:
             continue
@@ -142,7 +131,7 @@ def spread_after_use(work: Work, unit: int, weapon: str, target: int) -> None:
     them (the statuses as the Target has them, same source: no stacking with itself)."""
     if "Spread" not in index(work.setup).units[unit].weapon_perks(weapon):
         return
-    if not _on_table(work, target) and work.units[target].location is not Location.TABLE:
+    if not work.standing(target) and work.units[target].location is not Location.TABLE:
         return
     caught = caught_afflictions(work, unit, weapon, target)
     if not caught:
@@ -150,7 +139,7 @@ def spread_after_use(work: Work, unit: int, weapon: str, target: int) -> None:
     names = ", ".join(sorted({_base(s.name) for s in caught}))
     for u in list(work.units):
         t = u.uid
-        if t == target or not _on_table(work, t) or _gap(work, target, t) > NEAR + 1e-9:
+        if t == target or not work.standing(t) or work.gap(target, t) > NEAR + 1e-9:
             continue
         face = work.dice.d6(f"Spread on {work.label(t)}")
         ok = face >= 4

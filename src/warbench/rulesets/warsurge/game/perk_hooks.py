@@ -41,7 +41,6 @@ from warbench.rulesets.warsurge.effects.runtime import (
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import (
-    geom,
     perk_flee,
     perk_ignite,
     perk_limits,
@@ -275,7 +274,7 @@ def _wants(work: Work, uid: int, name: str) -> bool:
         return hurt and not any(s.name == "Virus" for s in u.statuses)
     if name in ("Adrenaline", "Smokescreen"):
         return any(
-            _gap(work, uid, other.uid) <= _reach(work, uid if name == "Adrenaline" else other.uid)
+            work.gap(uid, other.uid) <= _reach(work, uid if name == "Adrenaline" else other.uid)
             for other in work.units
             if other.location is Location.TABLE and work.enemies(uid, other.uid)
         )
@@ -586,7 +585,7 @@ def terrify_target(work: Work, uid: int) -> int | None:
             continue
         if "Terrify" in immunities(unit_perk_names(work, t)):
             continue
-        d = _gap(work, uid, t)
+        d = work.gap(uid, t)
         if d <= 18.0 + 1e-9 and (best is None or (d, t) < best) and _sees(work, uid, t):
             best = (d, t)
     return None if best is None else best[1]
@@ -646,18 +645,13 @@ def clear_target(work: Work, uid: int, row: PerkEffects) -> int | None:
         n = sum(1 for s in other.statuses if _base(s.name) in names)
         if not n:
             continue
-        d = 0.0 if t == uid else _gap(work, uid, t)
+        d = 0.0 if t == uid else work.gap(uid, t)
         if d > radius + 1e-9 or (sight and t != uid and not _sees(work, uid, t)):
             continue
         key = (-n, d, t)
         if best is None or key < best:
             best = key
     return None if best is None else best[2]
-
-
-def _gap(work: Work, a: int, b: int) -> float:
-    d = geom.edge_distances(work.xy(a), work.info(a).radius, work.xy(b), work.info(b).radius)
-    return float(d.min()) if d.size else float("inf")
 
 
 def _sees(work: Work, uid: int, target: int) -> bool:

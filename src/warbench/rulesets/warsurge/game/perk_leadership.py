@@ -26,7 +26,7 @@ from warbench.rulesets.warsurge.game.casualties import remove_models, restore_co
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import allowance, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_turn import _replace_statuses, index
-from warbench.rulesets.warsurge.game.state import Location, Status
+from warbench.rulesets.warsurge.game.state import Status
 from warbench.rulesets.warsurge.game.work import to_unit_state
 
 if TYPE_CHECKING:
@@ -54,11 +54,6 @@ def _within(w: Work, a: int, b: int, inches: float) -> bool:
     return bool(d.size) and float(d.min()) <= inches + 1e-9
 
 
-def _on_table(w: Work, uid: int) -> bool:
-    u = w.units[uid]
-    return u.location is Location.TABLE and bool(u.living())
-
-
 # -- Orders ------------------------------------------------------------------------------------
 
 
@@ -71,7 +66,7 @@ def _order_for(w: Work, uid: int) -> str | None:
     defence = to_unit_state(w, uid).profile.defence
     if armed:
         reach = max(weapon_ranges(info, u.statuses).values(), default=0) + move
-        foes = [t for t in range(len(w.units)) if w.enemies(uid, t) and _on_table(w, t)]
+        foes = [t for t in range(len(w.units)) if w.enemies(uid, t) and w.standing(t)]
         if defence > 0 and any(_within(w, uid, t, reach) for t in foes):
             return BRING_IT_DOWN
         return MOVE_MOVE_MOVE
@@ -83,10 +78,10 @@ def orders_at_turn_start(work: Work, turn: int) -> None:
     idx = index(work.setup)
     given: set[int] = set()
     for leader, perks in enumerate(idx.units):
-        if "Orders" not in perks.unit or not _on_table(work, leader):
+        if "Orders" not in perks.unit or not work.standing(leader):
             continue
         for uid in work.side_units(work.info(leader).side):
-            if uid in given or not _on_table(work, uid):
+            if uid in given or not work.standing(uid):
                 continue
             if uid != leader and not _within(work, leader, uid, 18.0):
                 continue
@@ -115,8 +110,8 @@ def _egotists(work: Work) -> list[int]:
 def refresh_alone(work: Work) -> None:
     """L1987: the -1 Dice Modifier of an Egotistical User with no friendly unit within 6"."""
     for uid in _egotists(work):
-        alone = _on_table(work, uid) and not any(
-            f != uid and _on_table(work, f) and _within(work, uid, f, 6.0)
+        alone = work.standing(uid) and not any(
+            f != uid and work.standing(f) and _within(work, uid, f, 6.0)
             for f in work.side_units(work.info(uid).side)
         )
         has = work.units[uid].has_status(ALONE)
@@ -163,7 +158,7 @@ def egotistical_on_hp_lost(
     for uid in _egotists(work):
         if uid == attacker or work.enemies(uid, attacker) or not work.enemies(uid, unit):
             continue
-        if not (_on_table(work, uid) and _on_table(work, attacker)):
+        if not (work.standing(uid) and work.standing(attacker)):
             continue
         if not _within(work, uid, attacker, 6.0):
             continue

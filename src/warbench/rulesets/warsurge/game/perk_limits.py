@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom, perk_psych
+from warbench.rulesets.warsurge.game import perk_psych
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
     COUNTDOWN,
@@ -206,16 +206,6 @@ def _target_index(setup: GameSetup) -> _TargetIndex:
     return out
 
 
-def _gap(work: Work, a: int, b: int) -> float:
-    d = geom.edge_distances(work.xy(a), work.info(a).radius, work.xy(b), work.info(b).radius)
-    return float(d.min()) if d.size else float("inf")
-
-
-def _on_table(work: Work, uid: int) -> bool:
-    u = work.units[uid]
-    return u.location is Location.TABLE and bool(u.living())
-
-
 def compelled_by(work: Work, uid: int) -> list[tuple[int, str]]:
     """The enemy units ``uid`` must Target (Taunt I/II within their Radius or in a Melee with
     it, L1394; the units whose Provoke it suffers, L879), with the rank; none for a unit with
@@ -230,13 +220,13 @@ def compelled_by(work: Work, uid: int) -> list[tuple[int, str]]:
     engaged = set(work.engaged_with(work.outermost(uid)))
     out: list[tuple[int, str]] = []
     for other, radius, rank in tidx.taunters:
-        if other == uid or not work.enemies(uid, other) or not _on_table(work, other):
+        if other == uid or not work.enemies(uid, other) or not work.standing(other):
             continue
-        if other in engaged or (_on_table(work, uid) and _gap(work, uid, other) <= radius + 1e-9):
+        if other in engaged or (work.standing(uid) and work.gap(uid, other) <= radius + 1e-9):
             out.append((other, rank))
     for s in provoked:
         src, _, rank = s.source.partition("/")
-        if src[1:].isdigit() and _on_table(work, int(src[1:])):
+        if src[1:].isdigit() and work.standing(int(src[1:])):
             out.append((int(src[1:]), rank))
     return out
 
@@ -253,11 +243,11 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
     """
     tidx = _target_index(work.setup)
     near = tidx.trajectory.get(uid, {}).get(weapon)
-    if near and _gap(work, uid, target) < near - 1e-9:
+    if near and work.gap(uid, target) < near - 1e-9:
         rank = next(n for n, d in TRAJECTORY.items() if d == near)
         return (
             f'{weapon} cannot Target a unit within {near:g}" of its Wielder ({rank}, '
-            f'{_rule(rank)}); {work.label(target)} is {_gap(work, uid, target):.1f}" away'
+            f'{_rule(rank)}); {work.label(target)} is {work.gap(uid, target):.1f}" away'
         )
     if target in tidx.pacifists and uid not in tidx.murderers:
         why = _pacifist_shielded(work, uid, target)
@@ -286,16 +276,16 @@ def provoke_target(work: Work, uid: int, rank: str) -> int | None:
     """Whom Provoke (L879) is used on: an enemy unit in a Melee with the User, else the
     nearest enemy unit on the battlefield within its Radius (the engine's choice; L879 "One
     enemy Unit within 12\" or in a Melee with this Unit"); ``None`` when there is none."""
-    engaged = [t for t in work.engaged_with(uid) if _on_table(work, t)]
+    engaged = [t for t in work.engaged_with(uid) if work.standing(t)]
     if engaged:
         return min(engaged)
     radius = PROVOKE[rank]
     best: tuple[float, int] | None = None
     for other in work.units:
         t = other.uid
-        if not work.enemies(uid, t) or not _on_table(work, t):
+        if not work.enemies(uid, t) or not work.standing(t):
             continue
-        d = _gap(work, uid, t)
+        d = work.gap(uid, t)
         if d <= radius + 1e-9 and (best is None or (d, t) < best):
             best = (d, t)
     return None if best is None else best[1]
@@ -399,9 +389,9 @@ def aether_modifier(work: Work, uid: int) -> int:
     idx = index(work.setup)
     worst = 0
     for other, radius, m in idx.resist:
-        if not work.enemies(uid, other) or not _on_table(work, other):
+        if not work.enemies(uid, other) or not work.standing(other):
             continue
-        if _on_table(work, uid) and _gap(work, uid, other) <= radius + 1e-9:
+        if work.standing(uid) and work.gap(uid, other) <= radius + 1e-9:
             worst = min(worst, m)
     return worst
 
@@ -447,10 +437,10 @@ def uncovered(work: Work, target: int) -> bool:
     """Whether ``target`` is within 12" of a unit with Uncover on the battlefield (its own
     included): it gets no Cover Bonus."""
     units = _target_index(work.setup).uncover
-    if not units or not _on_table(work, target):
+    if not units or not work.standing(target):
         return False
     return any(
-        _on_table(work, uid) and (uid == target or _gap(work, uid, target) <= UNCOVER + 1e-9)
+        work.standing(uid) and (uid == target or work.gap(uid, target) <= UNCOVER + 1e-9)
         for uid in units
     )
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index
-from warbench.rulesets.warsurge.game.state import Location, Status
+from warbench.rulesets.warsurge.game.state import Status
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.actions import Point
@@ -54,16 +54,6 @@ LEADERS = ("Leader", "War Master")  # War Master "is defined as a 'Leader'" (L20
 _TIE = 1e-6
 
 
-def _on_table(w: Work, uid: int) -> bool:
-    u = w.units[uid]
-    return u.location is Location.TABLE and bool(u.living())
-
-
-def _gap(w: Work, a: int, b: int) -> float:
-    d = geom.edge_distances(w.xy(a), w.info(a).radius, w.xy(b), w.info(b).radius)
-    return float(d.min()) if d.size else float("inf")
-
-
 def _sees(w: Work, uid: int, other: int) -> bool:
     """Some model of ``uid`` sees some model of ``other`` (§5.4 line of sight)."""
     t = w.table()
@@ -78,11 +68,11 @@ def closest_enemies(w: Work, uid: int, visible: bool = False) -> list[int]:
     best: list[tuple[float, int]] = []
     for u in w.units:
         t = u.uid
-        if not w.enemies(uid, t) or not _on_table(w, t):
+        if not w.enemies(uid, t) or not w.standing(t):
             continue
         if visible and not _sees(w, uid, t):
             continue
-        best.append((_gap(w, uid, t), t))
+        best.append((w.gap(uid, t), t))
     if not best:
         return []
     near = min(d for d, _ in best)
@@ -149,7 +139,7 @@ def _out_of_range(w: Work, uid: int, foe: int) -> bool:
     info = w.info(uid)
     ranges = weapon_ranges(info, w.units[uid].statuses)
     heal = {wp for wp, names in index(w.setup).units[uid].weapons if "Heal" in names}
-    gap = _gap(w, uid, foe)
+    gap = w.gap(uid, foe)
     return any(r + 1e-9 < gap for name, r in ranges.items() if name not in heal)
 
 
@@ -197,9 +187,9 @@ def _leader_near(w: Work, uid: int) -> bool:
     idx = index(w.setup)
     for u in w.units:
         t = u.uid
-        if w.enemies(uid, t) or not _on_table(w, t):
+        if w.enemies(uid, t) or not w.standing(t):
             continue
-        if idx.units[t].unit & set(LEADERS) and _gap(w, uid, t) <= WILD_RADIUS + 1e-9:
+        if idx.units[t].unit & set(LEADERS) and w.gap(uid, t) <= WILD_RADIUS + 1e-9:
             return True
     return False
 
@@ -211,7 +201,7 @@ def wild_instinct_at_turn_start(work: Work, turn: int) -> None:
     idx = index(work.setup)
     for u in list(work.units):
         uid = u.uid
-        if "Wild Instinct" not in idx.units[uid].unit or not _on_table(work, uid):
+        if "Wild Instinct" not in idx.units[uid].unit or not work.standing(uid):
             continue
         kept = tuple(s for s in u.statuses if s.name not in (INACTIVE, WILD_BERSERK))
         if _leader_near(work, uid):

@@ -263,6 +263,17 @@ class Work:
             return u.present_xy().copy()
         return geom.as_array([u.pos[i] for i in models])
 
+    def gap(self, a: int, b: int) -> float:
+        """The closest base-edge distance between units ``a`` and ``b`` (inches; ``inf`` when
+        either has no model on the table): how the perks measure "within X\"" (001 §1.4)."""
+        d = geom.edge_distances(self.xy(a), self.info(a).radius, self.xy(b), self.info(b).radius)
+        return float(d.min()) if d.size else float("inf")
+
+    def standing(self, uid: int) -> bool:
+        """Whether unit ``uid`` is on the table with a living model."""
+        u = self.units[uid]
+        return u.location is Location.TABLE and bool(u.living())
+
     def others_mask(self, exclude: Iterable[int]) -> np.ndarray[Any, np.dtype[np.bool_]]:
         t = self.table()
         mask = np.ones(len(t.uid), dtype=bool)
