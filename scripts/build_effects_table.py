@@ -689,6 +689,10 @@ EFFECTS.update(
         # "once per Game Turn" (the status lasts the Game Turn it is used in)
         "Reflect I": [status("Reflect", turns=1, target="self"), machinery("defensive")],
         "Reflect II": [status("Reflect", turns=1, target="self"), machinery("defensive")],
+        # L1769 Stealth: "can only be Targeted by enemy Units that have a model within 12\" of
+        # them, reduced to 6\" if having a Cover Bonus … cannot contest or hold Objectives"
+        # (game/perk_stealth.py; the status lasts the Game Turn it is used in: ruling)
+        "Stealth": [status("Stealth", turns=1, target="self"), machinery("defensive")],
         # L3807 Disarm: "Each time the Weapon causes HP Loss and passes the Skill Test, the
         # Target will be unable to use one of their Weapons this Game Turn, selected by the User"
         "Disarm": [machinery("tactical")],
@@ -900,7 +904,8 @@ EFFECTS.update(
             machinery("controller"),
         ],
         # L1324 "The User is immune to Blind, unaffected by the Stealth Perk and can Target Units
-        # with the Espionage Perk" (Stealth, Espionage, Decoy and Concealed: not in play yet)
+        # with the Espionage Perk" (Stealth: game/perk_stealth.py; Espionage, Decoy and
+        # Concealed: not in play yet)
         "Keen Eye": [immune("Blind")],
         # L1186 "For the User to wield Weapons and Perks, it needs at least one Unit embarked
         # within it"; L1192 Crew II "cannot make any Movement without a Unit embarked"

@@ -48,6 +48,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     # s11-perks-a (session 4): Tactical, Trait, Movement, Leadership, Defensive
     "tests/rulesets/warsurge/effects/test_tactical_perks.py",
     "tests/rulesets/warsurge/effects/test_defensive_perks.py",
+    # session 13 (lead): Stealth, Velocity …
+    "tests/rulesets/warsurge/effects/test_stealth_velocity_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

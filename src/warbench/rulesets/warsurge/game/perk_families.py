@@ -23,6 +23,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_leadership,
         perk_limits,
         perk_movement,
+        perk_stealth,
         perk_tactical,
     )
 
@@ -33,3 +34,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_limits.lane_b_hooks(reg, restore_hp)  # Crew, Formation, Malfunction, HP Steal (lane b)
     perk_tactical.register_hooks(reg)  # Momentum, Disarm (lane a)
     perk_defensive.register_hooks(reg)  # Immortal (lane a)
+    perk_stealth.register_hooks(reg)  # Stealth (issue 11, session 13)

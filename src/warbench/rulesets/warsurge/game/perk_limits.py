@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_psych
+from warbench.rulesets.warsurge.game import perk_psych, perk_stealth
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
     COUNTDOWN,
@@ -257,6 +257,8 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         return None
     if (mad := perk_psych.target_refusal(work, uid, weapon, target)) is not None:  # lane c
         return mad
+    if (hidden := perk_stealth.target_refusal(work, uid, weapon, target)) is not None:
+        return hidden
     compelled = compelled_by(work, uid)
     if not compelled or any(t == target for t, _ in compelled):
         return None

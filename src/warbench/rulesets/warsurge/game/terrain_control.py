@@ -38,8 +38,9 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
     Objective (Perks L95-96; ruling 20) in ``state``, by side, from the models on the
     battlefield. ``may_hold(uid)`` leaves out units that may not hold or contest (Stealth
     active P L1775, Paralysis P L2800, Concealed P L4151 ...: the perks engine knows them);
-    by default every unit on the battlefield counts. The books give no score for it (Book 3
-    is not among the sources); perks and views ask."""
+    by default every unit on the battlefield holds terrain, and every unit not under Stealth or
+    Paralysis (:func:`.perk_stealth.may_hold`) holds and contests Objectives. The books give
+    no score for it (Book 3 is not among the sources); perks and views ask."""
     board = field_of(state).board  # a destroyed piece has no profile left (§10.3)
     r_of = {info.uid: info.radius for info in state.setup.units}
     units = [
@@ -52,6 +53,19 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
         for t in board.terrain
         if t.profile is not None
     ]
+    if not board.objectives:
+        return tuple(out)
+    if may_hold is None:  # Stealth (P L1775) and Paralysis (P L2800) hold no Objective
+        from warbench.rulesets.warsurge.game.perk_stealth import may_hold as perk_may_hold
+
+        units = [
+            (
+                state.setup.units[u.uid].side,
+                [(p, r_of[u.uid]) for p in (u.pos[i] for i in u.present())],
+            )
+            for u in state.units
+            if u.location is Location.TABLE and perk_may_hold(state, u.uid)
+        ]
     out += [
         Held(o.name, "objective", objective_control(board, o.name, units).players)
         for o in board.objectives

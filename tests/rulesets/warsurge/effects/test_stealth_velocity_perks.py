@@ -1,0 +1,141 @@
+"""Stealth (Defensive, L1769) and Velocity (Tactical, L4103) played in a game (Perks
+000_94ecc6a4c74d351b.txt). Test names carry the rank's source line (``p1769`` …), which
+``warbench perks --coverage`` reads (``scripts/build_perk_coverage.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
+from warbench.kernel.dice import SeededDice
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield.model import Objective
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Attack, Pass
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    Automation,
+    GameState,
+    Phase,
+    Status,
+)
+from warbench.rulesets.warsurge.game.terrain_control import control
+
+# -- Stealth (L1769) ------------------------------------------------------------------------------
+
+GUN = weapon("Gun", range=36, attacks=2, power=5)
+BLAST = weapon("Launcher", range=36, attacks=1, power=5, perks=["Blast I"])
+
+
+def _hidden(
+    gap: float, *, perks: tuple[str, ...] = (), automated: bool = False, **kw: object
+) -> GameState:
+    """Shooters (unit 0, a Gun and a Blast Launcher) and a Stealth Scout (unit 1) ``gap``
+    inches apart edge to edge (1" bases), in side 0's Attack Phase."""
+    shooters = entry(unit("Shooters", perks=list(perks), weapons=[GUN, BLAST]))
+    scout = entry(unit("Scout", hp=3, perks=["Stealth"]))
+    auto = {} if automated else {"automation": ALL_AUTOMATIONS - {Automation.PERK_USE}}
+    return scenario(
+        [[shooters], [scout]],
+        {0: [(24.0, 10.0)], 1: [(24.0, 11.0 + gap)]},
+        phase=Phase.ATTACK,
+        **auto,  # type: ignore[arg-type]
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def _stealthed(state: GameState) -> GameState:
+    """The Scout's player has used Stealth this Game Turn (the status ``UsePerks`` gives)."""
+    scout = replace(state.units[1], statuses=(Status("Stealth", 1, "u1/Stealth"),))
+    return replace(state, units=(state.units[0], scout))
+
+
+def test_p1769_stealth_unit_cannot_be_targeted_from_beyond_12_inches() -> None:
+    state = _stealthed(_hidden(20.0))
+    with pytest.raises(RulesError, match=r'Stealth: only enemy units with a model within 12"'):
+        engine.apply(state, Attack(0, (("Gun", 1),)), dice=SeededDice(1))
+    # without Stealth the same Attack stands
+    after, _ = engine.apply(_hidden(20.0), Attack(0, (("Gun", 1),)), dice=SeededDice(1))
+    check_invariants(after)
+
+
+def test_p1769_stealth_unit_can_be_targeted_from_within_12_inches() -> None:
+    state = _stealthed(_hidden(11.5))
+    after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=SeededDice(1))
+    check_invariants(after)
+    assert any(e.kind == "attack" and "Gun" in e.text for e in events)
+
+
+def test_p1769_stealth_listed_targets_leave_it_out_beyond_12_inches() -> None:
+    """The players' legal actions (the scripted player's targets) obey Stealth too."""
+    from warbench.rulesets.warsurge.game.engine import weapon_targets
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work
+
+    far = Work(_stealthed(_hidden(20.0)), None, DEFAULT_HOOKS)
+    assert weapon_targets(far, 0) == {}
+    near = Work(_stealthed(_hidden(11.0)), None, DEFAULT_HOOKS)
+    assert weapon_targets(near, 0).get("Gun") == [1]
+
+
+def test_p1769_stealth_mode_weapon_cannot_target_it_even_close() -> None:
+    # L1773 "Weapons with a Mode Perk or Template can only Target the Stealth Unit if it
+    # Scatters onto them or is a by-product of attacking another Target"
+    state = _stealthed(_hidden(3.0))
+    with pytest.raises(RulesError, match=r"Launcher \(Blast I, a Mode Perk\)"):
+        engine.apply(state, Attack(0, (("Launcher", 1),)), dice=SeededDice(1))
+
+
+def test_p1769_stealth_in_cover_reduces_the_reach_to_6_inches() -> None:
+    from warbench.rulesets.warsurge.battlefield.model import Terrain
+
+    # a forest (area terrain, a Cover Bonus) around the Scout
+    wood = Terrain(name="Wood", polygon=[(20, 17), (28, 17), (28, 23), (20, 23)], cover=1,
+                   cover_area=True)  # fmt: skip
+    b = board(terrain=[wood])
+    state = _stealthed(_hidden(8.5, b=b))  # the Scout stands at (24, 19.5), in the Wood
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.targeting import view_target
+    from warbench.rulesets.warsurge.game.work import Work
+
+    assert view_target(Work(state, None, DEFAULT_HOOKS), 0, 1).cover > 0
+    with pytest.raises(RulesError, match=r'within 6" \(it has a Cover Bonus\)'):
+        engine.apply(state, Attack(0, (("Gun", 1),)), dice=SeededDice(1))
+    plain = _stealthed(_hidden(8.5))  # the same 8.5" in the open: within 12"
+    engine.apply(plain, Attack(0, (("Gun", 1),)), dice=SeededDice(1))
+
+
+def test_p1324_keen_eye_is_unaffected_by_stealth() -> None:
+    state = _stealthed(_hidden(20.0, perks=("Keen Eye",)))
+    after, _ = engine.apply(state, Attack(0, (("Gun", 1),)), dice=SeededDice(1))
+    check_invariants(after)
+
+
+def test_p1769_stealth_unit_neither_holds_nor_contests_objectives() -> None:
+    crate = Objective(name="Crate", at=(24.0, 30.0))
+    b = board().model_copy(update={"objectives": [crate]})
+    shooters = entry(unit("Shooters", weapons=[GUN]))
+    scout = entry(unit("Scout", hp=3, perks=["Stealth"]))
+    state = scenario(
+        [[shooters], [scout]], {0: [(24.0, 31.5)], 1: [(24.0, 28.5)]}, phase=Phase.ATTACK, b=b
+    )
+    assert control(state)[0].contested  # both within 2" of the Crate
+    assert control(_stealthed(state))[0].controller == 0  # the hidden Scout does not contest it
+
+
+def test_p1769_stealth_is_used_by_the_engine_and_lasts_the_game_turn() -> None:
+    state = _hidden(20.0, automated=True)
+    state = replace(state, flow=replace(state.flow, phase=Phase.MOVE))
+    events: list[Event] = []
+    turn = state.flow.turn
+    while state.flow.turn == turn and not state.over:
+        state, ev = engine.apply(state, Pass())
+        events.extend(ev)
+        check_invariants(state)
+        if state.flow.phase is Phase.ATTACK and state.flow.turn == turn:
+            assert any(s.name == "Stealth" for s in state.units[1].statuses)
+    assert any(e.kind == "perk" and "uses Stealth" in e.text for e in events)
+    assert not any(s.name == "Stealth" for s in state.units[1].statuses)  # gone at the end
