@@ -710,6 +710,11 @@ EFFECTS.update(
         ],
         "Airborne": [machinery("movement perks")],
         "Jumper": [machinery("movement perks")],
+        # L2112 Juggernaut I: "Movement to pass through other Units, and also ignore and
+        # potentially destroy Terrain Pieces … On a 4+, the Terrain Piece … is destroyed";
+        # L2124 II: "terrain is automatically destroyed" (game/perk_juggernaut.py)
+        "Juggernaut I": [machinery("movement perks")],
+        "Juggernaut II": [machinery("movement perks")],
         "Charge I": [machinery("movement perks")],
         "Charge II": [machinery("movement perks")],
         "Implacable I": [machinery("movement perks")],

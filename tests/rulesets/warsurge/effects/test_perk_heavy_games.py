@@ -116,6 +116,9 @@ UNIT_SETS = [
     # Defensive: Immortal, Reflect (lane a, session 4)
     ["Immortal", "Reflect II", "Tough", "Recover"],
     ["Immortal", "Reflect I", "Dodge", "Thrust"],
+    # Stealth, Juggernaut (session 13, lead)
+    ["Stealth", "Juggernaut I", "Tough", "Keen Eye"],
+    ["Juggernaut II", "Stealth", "Charge I", "Recover"],
 ]
 
 

@@ -1,4 +1,4 @@
-"""Stealth (Defensive, L1769) and Velocity (Tactical, L4103) played in a game (Perks
+"""Stealth (Defensive, L1769), Juggernaut I-II (Movement, L2112-2124) … played in a game (Perks
 000_94ecc6a4c74d351b.txt). Test names carry the rank's source line (``p1769`` …), which
 ``warbench perks --coverage`` reads (``scripts/build_perk_coverage.py``)."""
 
@@ -9,11 +9,12 @@ from dataclasses import replace
 import pytest
 
 from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
-from warbench.kernel.dice import SeededDice
+from warbench.kernel.dice import ScriptedDice, SeededDice
 from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield import DangerousSpec, Terrain
 from warbench.rulesets.warsurge.battlefield.model import Objective
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
@@ -90,8 +91,6 @@ def test_p1769_stealth_mode_weapon_cannot_target_it_even_close() -> None:
 
 
 def test_p1769_stealth_in_cover_reduces_the_reach_to_6_inches() -> None:
-    from warbench.rulesets.warsurge.battlefield.model import Terrain
-
     # a forest (area terrain, a Cover Bonus) around the Scout
     wood = Terrain(name="Wood", polygon=[(20, 17), (28, 17), (28, 23), (20, 23)], cover=1,
                    cover_area=True)  # fmt: skip
@@ -139,3 +138,92 @@ def test_p1769_stealth_is_used_by_the_engine_and_lasts_the_game_turn() -> None:
             assert any(s.name == "Stealth" for s in state.units[1].statuses)
     assert any(e.kind == "perk" and "uses Stealth" in e.text for e in events)
     assert not any(s.name == "Stealth" for s in state.units[1].statuses)  # gone at the end
+
+
+# -- Juggernaut I-II (L2112, L2124) ---------------------------------------------------------------
+
+ROCK = Terrain(name="Rock", polygon=[(12, 5), (14, 5), (14, 15), (12, 15)], impassable=True)
+MIRE = Terrain(name="Mire", polygon=[(12, 25), (16, 25), (16, 35), (12, 35)], difficult=True)
+MINES = Terrain(
+    name="Mines", polygon=[(5, 40), (30, 40), (30, 42), (5, 42)], dangerous=DangerousSpec()
+)
+TOWER = Terrain(name="Tower", polygon=[(30, 20), (34, 20), (34, 24), (30, 24)], level=3.0)
+
+
+def _brute(perks: list[str], at: tuple[float, float]) -> GameState:
+    me = entry(unit("Brute", perks=perks, move=9, armour=4))
+    block = entry(unit("Wall of Shields"))
+    them = entry(unit("Foe"))
+    return scenario(
+        [[me, block], [them]], {0: [at], 1: [(13.5, 20.0)], 2: [(44.0, 4.0)]},
+        phase=Phase.MOVE, turn=2, b=board(terrain=[ROCK, MIRE, MINES, TOWER]),
+    )  # fmt: skip
+
+
+def _moves(perks: list[str], at: tuple[float, float], to: tuple[float, float]) -> bool:
+    try:
+        engine.check(_brute(perks, at), Move(0, positions=(to,)))
+    except RulesError:
+        return False
+    return True
+
+
+JUGGERNAUT = [
+    pytest.param("Juggernaut I", id="p2112-Juggernaut I"),
+    pytest.param("Juggernaut II", id="p2124-Juggernaut II"),
+]
+
+
+@pytest.mark.parametrize("rank", JUGGERNAUT)
+def test_juggernaut_moves_through_units_and_terrain_but_not_onto_impassable(rank: str) -> None:
+    through_unit = ((10.0, 20.0), (17.0, 20.0))  # through the Wall of Shields
+    through_mire = ((10.0, 30.0), (18.0, 30.0))  # 8" across Difficult Ground, not halved
+    through_rock = ((10.0, 10.0), (17.0, 10.0))  # across Impassable Ground
+    onto_rock = ((10.0, 10.0), (13.0, 10.0))
+    for path in (through_unit, through_mire, through_rock):
+        assert not _moves([], *path) and _moves([rank], *path)
+    assert not _moves([rank], *onto_rock)  # "not on Impassable Ground" (ruling)
+
+
+def test_p2124_juggernaut_ii_destroys_every_piece_it_passes_through() -> None:
+    state = _brute(["Juggernaut II"], (10.0, 10.0))
+    after, events = engine.apply(state, Move(0, positions=((17.0, 10.0),)), dice=ScriptedDice([]))
+    check_invariants(after)
+    assert dict(after.terrain_hp) == {"Rock": 0}
+    assert any(e.kind == "terrain_destroyed" and "Rock" in e.text for e in events)
+    # the Rock's footprint is now open ground: a model may stand on it
+    from warbench.rulesets.warsurge.game.terrain_field import field_of
+
+    assert not field_of(state).spot_ok((13.0, 12.0), 0.5)
+    assert field_of(after).spot_ok((13.0, 12.0), 0.5)
+
+
+def test_p2112_juggernaut_i_destroys_a_piece_on_a_4_plus() -> None:
+    state = _brute(["Juggernaut I"], (10.0, 10.0))
+    kept, events = engine.apply(state, Move(0, positions=((17.0, 10.0),)), dice=ScriptedDice([3]))
+    assert not kept.terrain_hp and any("D6 3, it stands" in e.text for e in events)
+    gone, events = engine.apply(state, Move(0, positions=((17.0, 10.0),)), dice=ScriptedDice([4]))
+    assert dict(gone.terrain_hp) == {"Rock": 0}
+    assert any("D6 4, it destroyed" in e.text for e in events)
+    check_invariants(gone)
+
+
+def test_p2112_juggernaut_ignores_dangerous_ground_and_rolls_for_it() -> None:
+    state = _brute(["Juggernaut I"], (10.0, 37.0))
+    after, events = engine.apply(state, Move(0, positions=((10.0, 45.0),)), dice=ScriptedDice([5]))
+    assert not any(e.kind == "danger" for e in events)  # not struck by the Mines
+    assert dict(after.terrain_hp) == {"Mines": 0}
+
+
+def test_p2112_juggernaut_models_on_top_are_placed_below() -> None:
+    """L2116 "Any Units on top or inside of the Terrain Piece are placed below": the Wall of
+    Shields stands on the Tower's floor (level 3"); the Brute smashes the Tower."""
+    state = _brute(["Juggernaut II"], (27.0, 22.0))
+    wall = replace(state.units[1], pos=((32.0, 22.0),))
+    state = replace(state, units=(state.units[0], wall, state.units[2]))
+    after, events = engine.apply(state, Move(0, positions=((27.0, 17.0),)), dice=ScriptedDice([]))
+    assert not after.terrain_hp  # not passed through: 5" south of it, clear
+    after, events = engine.apply(state, Move(0, positions=((36.0, 22.0),)), dice=ScriptedDice([]))
+    check_invariants(after)
+    text = next(e.text for e in events if e.kind == "terrain_destroyed")
+    assert "Tower is destroyed" in text and "Wall of Shields now on the board" in text

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-__all__ = ["IMPLACABLE", "flight", "ignores_dangerous", "ignores_difficult", "implacable"]
+__all__ = [
+    "IMPLACABLE",
+    "flight",
+    "ignores_dangerous",
+    "ignores_difficult",
+    "implacable",
+    "juggernaut",
+]
 
 #: Implacable I (L2102), II (L2110): the Dice Modifier on Heavy Weapons' Attack Dice after a Move.
 IMPLACABLE = {1: -2, 2: -1}
@@ -31,13 +38,33 @@ def _flight(perks: tuple[str, ...]) -> str:
     from warbench.rulesets.warsurge.attack import PerkSet
 
     held = PerkSet(perks)
-    return "airborne" if held.has("Airborne") else "jumper" if held.has("Jumper") else ""
+    if held.has("Airborne"):
+        return "airborne"
+    if held.rank("Juggernaut"):
+        return "juggernaut"
+    return "jumper" if held.has("Jumper") else ""
+
+
+@lru_cache(maxsize=1024)
+def _juggernaut(perks: tuple[str, ...]) -> int:
+    from warbench.rulesets.warsurge.attack import PerkSet
+
+    return PerkSet(perks).rank("Juggernaut")
+
+
+def juggernaut(perks: Sequence[str]) -> int:
+    """The Juggernaut rank held (L2112 I, L2124 II; 0: none): the User's Movement passes
+    through Units and Terrain Pieces, and each piece passed through is destroyed (I: on a D6
+    of 4+; II: always; ``game/perk_juggernaut.py``)."""
+    return _juggernaut(tuple(perks)) if perks else 0
 
 
 def flight(perks: Sequence[str]) -> str:
     """How the User's Movement leaves the ground: ``"airborne"`` (L2076: it "completely ignores
     all Terrain Pieces, Units and Trap Weapons" and may move onto Impassable Ground),
-    ``"jumper"`` (L2126: "through or over Difficult Ground and other Units", not onto
+    ``"juggernaut"`` (L2112: "pass through other Units, and also ignore … Terrain Pieces": it
+    crosses Units, Difficult, Dangerous and Impassable Ground, but does not end on Impassable
+    Ground), ``"jumper"`` (L2126: "through or over Difficult Ground and other Units", not onto
     Impassable Ground; Dangerous Ground only where it starts or ends) or ``""``."""
     return _flight(tuple(perks)) if perks else ""
 
@@ -49,8 +76,10 @@ def ignores_difficult(perks: Sequence[str]) -> bool:
 
 
 def ignores_dangerous(perks: Sequence[str]) -> bool:
-    """Traverse II, Airborne: Dangerous Ground does not strike the User (§4.6)."""
-    return bool(perks) and (_traverse(tuple(perks)) >= 2 or _flight(tuple(perks)) == "airborne")
+    """Traverse II, Airborne, Juggernaut: Dangerous Ground does not strike the User (§4.6)."""
+    return bool(perks) and (
+        _traverse(tuple(perks)) >= 2 or _flight(tuple(perks)) in ("airborne", "juggernaut")
+    )
 
 
 @lru_cache(maxsize=1024)

@@ -76,7 +76,7 @@ def problem_positions(
             length = math.dist(s, p)
             pc = f.path(s, p, r)
             flies = flight(info.unit.profile.perks)  # Airborne, Jumper: effects/movement.py
-            if pc.blocked_by is not None and flies != "airborne":
+            if pc.blocked_by is not None and flies not in ("airborne", "juggernaut"):
                 return (
                     f"model {i + 1} of {info.label} cannot cross Impassable Ground "
                     f"({pc.blocked_by})",

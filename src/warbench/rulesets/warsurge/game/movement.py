@@ -20,7 +20,7 @@ from warbench.rulesets.warsurge.attack import (
     UnitState,
 )
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
-from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous
+from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous, juggernaut
 from warbench.rulesets.warsurge.game import geom, perk_effects
 from warbench.rulesets.warsurge.game.actions import (
     Move,
@@ -374,6 +374,12 @@ def apply_move(w: Work, plan: MovePlan) -> None:
         crossed = {}  # Courage (Perks L707): Dangerous Ground has no effect this Game Turn
     for name, models in crossed.items():
         dangerous_ground(w, uid, models, name)
+    if juggernaut(w.info(uid).unit.profile.perks):  # Perks L2112: terrain passed through
+        from warbench.rulesets.warsurge.game.perk_juggernaut import smash_terrain
+
+        smash_terrain(
+            w, uid, [(s, p) for s, p in zip(starts, plan.positions, strict=True) if s != p]
+        )
     engage_new_contacts(w, uid)
     if w.hooks.active(Hook.AFTER_MOVE):
         w.hooks.fire(Hook.AFTER_MOVE, w, unit=uid, dash=plan.dash, distance=longest)

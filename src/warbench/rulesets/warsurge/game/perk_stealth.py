@@ -107,26 +107,41 @@ def _stealthy(work: Work, uid: int) -> bool:
 
 def stealth_at_phase_start(work: Work, phase: str) -> None:
     """The engine's use of Stealth under the ``perk use`` automation (a player uses it with
-    ``UsePerks``): as each Attack Phase starts, a unit on the battlefield that has not used a
-    perk this Game Turn and is within an enemy unit's reach (its longest Range and Move, 18"
-    at least: ``perk_hooks._reach``) uses Stealth (docs/rulings.md "Stealth" 2)."""
-    from warbench.rulesets.warsurge.game.perk_hooks import _reach, use_perk, use_refused
-    from warbench.rulesets.warsurge.game.state import Automation, Phase
+    ``UsePerks``): as each Attack Phase starts, a unit on the battlefield that has not used it
+    this Game Turn, is not Paralysed, and is within an enemy unit's longest Range (18" at
+    least) uses Stealth (docs/rulings.md "Stealth" 2)."""
+    from warbench.rulesets.warsurge.game.state import Automation, Phase, Status
 
     if phase != Phase.ATTACK.value or Automation.PERK_USE not in work.setup.automation:
         return
+    turn = work.flow.turn
     for uid in range(len(work.units)):
         if not _stealthy(work, uid) or not work.standing(uid) or _hidden(work, uid):
             continue
-        if use_refused(work, uid, STEALTH) is not None:
+        u = work.units[uid]
+        if u.counter(f"used {STEALTH}") == turn:
+            continue  # once per Game Turn (§12.2 L227)
+        if any(s.name == "Paralysis" for s in u.statuses) or not _threatened(work, uid):
             continue
-        if any(
-            work.standing(o.uid)
-            and work.enemies(uid, o.uid)
-            and work.gap(uid, o.uid) <= _reach(work, o.uid)
-            for o in work.units
-        ):
-            use_perk(work, uid, STEALTH)
+        u = u.with_counter(f"used {STEALTH}", turn).with_use(STEALTH)
+        work.units[uid] = u
+        work.dirty = True
+        work.set_unit(uid, statuses=(*u.statuses, Status(STEALTH, 1, f"u{uid}/{STEALTH}")))
+        work.emit("perk", f"{work.label(uid)} uses {STEALTH}", _RULE, unit=uid, perk=STEALTH)
+
+
+def _threatened(work: Work, uid: int) -> bool:
+    """Whether an enemy unit on the battlefield has ``uid`` within its longest Range (18" at
+    least), as the game reads its Weapons now."""
+    from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
+
+    for other in work.units:
+        if not work.standing(other.uid) or not work.enemies(uid, other.uid):
+            continue
+        reach = max(18.0, *weapon_ranges(work.info(other.uid), other.statuses).values())
+        if work.gap(uid, other.uid) <= reach + 1e-9:
+            return True
+    return False
 
 
 def register_hooks(reg: HookRegistry) -> None:
