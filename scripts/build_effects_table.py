@@ -708,6 +708,16 @@ EFFECTS.update(
             ),
             machinery("tactical"),
         ],
+        # L4103 Velocity: "For each 6\" of Movement (Move, Dash, Blink) in a straight line made
+        # by the Wielder, the Weapon gains +1 Power … must be directed at a Unit in front or
+        # behind the Wielder" (one status per 6" on that Weapon, ten at most; perk_velocity)
+        "Velocity": [
+            *(
+                status(f"Velocity {n}", mod("Power", "add", 1), turns=None, target="self")
+                for n in range(1, 11)
+            ),
+            machinery("tactical"),
+        ],
         "Airborne": [machinery("movement perks")],
         "Jumper": [machinery("movement perks")],
         # L2112 Juggernaut I: "Movement to pass through other Units, and also ignore and

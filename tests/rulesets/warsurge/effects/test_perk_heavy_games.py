@@ -68,6 +68,8 @@ WEAPON_SETS = [
     ["No Line of Sight I", "Momentum", "Disarm", "Burn"],
     ["No Line of Sight II", "Fast", "Poison", "Skill"],
     ["No Line of Sight III", "Pre-Emptive", "Disarm", "Weaken"],
+    # Velocity (session 13, lead)
+    ["Velocity", "Burn", "Momentum", "Skill"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

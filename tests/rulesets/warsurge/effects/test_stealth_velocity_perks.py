@@ -227,3 +227,93 @@ def test_p2112_juggernaut_models_on_top_are_placed_below() -> None:
     check_invariants(after)
     text = next(e.text for e in events if e.kind == "terrain_destroyed")
     assert "Tower is destroyed" in text and "Wall of Shields now on the board" in text
+
+
+# -- Velocity (L4103) -----------------------------------------------------------------------------
+
+
+def _rider(perks: list[str], foes: dict[int, list[tuple[float, float]]] | None = None) -> GameState:
+    """Riders (unit 0, one model at (10, 4), Move 12, a Lance with ``perks`` and a Knife) and
+    two Foes: unit 1 ahead on the line x = 10, unit 2 off to the side."""
+    lance = weapon("Lance", attacks=2, power=4, range=30, perks=perks)
+    knife = weapon("Knife", attacks=1, power=3, range=30)
+    me = entry(unit("Riders", weapons=[lance, knife], move=12))
+    ahead, aside = entry(unit("Ahead", hp=5)), entry(unit("Aside", hp=5))
+    pos = {0: [(10.0, 4.0)], 1: [(10.4, 30.0)], 2: [(30.0, 20.0)], **(foes or {})}
+    return scenario([[me], [ahead, aside]], pos, phase=Phase.MOVE)
+
+
+def _power(state: GameState, name: str) -> int:
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+    return to_unit_state(Work(state, None, DEFAULT_HOOKS), 0).weapons[name].power
+
+
+def _to_attack(state: GameState) -> GameState:
+    while not (state.flow.phase is Phase.ATTACK and state.flow.active == 0):
+        state, _ = engine.apply(state, Pass())
+        check_invariants(state)
+    return state
+
+
+def test_p4103_velocity_adds_power_for_each_6_inches_in_a_straight_line() -> None:
+    moved, events = engine.apply(_rider(["Velocity"]), Move(0, to=(10.0, 16.0)))  # 12"
+    assert _power(moved, "Lance") == 6 and _power(moved, "Knife") == 3  # that Weapon only
+    assert any("Velocity, Lance +2 Power" in e.text for e in events)
+    short, _ = engine.apply(_rider(["Velocity"]), Move(0, to=(10.0, 9.9)))  # 5.9": nothing
+    assert _power(short, "Lance") == 4
+    plain, _ = engine.apply(_rider([]), Move(0, to=(10.0, 16.0)))
+    assert _power(plain, "Lance") == 4
+
+
+def test_p4103_velocity_weapon_must_be_directed_along_the_line_of_travel() -> None:
+    state = _to_attack(engine.apply(_rider(["Velocity"]), Move(0, to=(10.0, 16.0)))[0])
+    assert _power(state, "Lance") == 6
+    with pytest.raises(RulesError, match=r"in front of or behind P0: Riders.*heading 90°"):
+        engine.apply(state, Attack(0, (("Lance", 2),)), dice=SeededDice(1))
+    after, _ = engine.apply(state, Attack(0, (("Lance", 1),)), dice=SeededDice(1))  # ahead
+    check_invariants(after)
+    # the Knife has no Velocity: any Target
+    engine.apply(state, Attack(0, (("Knife", 2),)), dice=SeededDice(1))
+    # behind the Wielder is in the path too
+    back = _rider(["Velocity"], {1: [(9.6, 2.0)]})
+    back = _to_attack(engine.apply(back, Move(0, to=(10.0, 16.0)))[0])
+    engine.apply(back, Attack(0, (("Lance", 1),)), dice=SeededDice(1))
+
+
+def test_p4103_velocity_power_in_a_game_agrees_with_exact_odds() -> None:
+    state = _to_attack(engine.apply(_rider(["Velocity"]), Move(0, to=(10.0, 16.0)))[0])
+    n, total = 600, 0
+    for seed in range(n):
+        after, _ = engine.apply(state, Attack(0, (("Lance", 1),)), dice=SeededDice(seed))
+        total += 5 - sum(after.units[1].hp)
+    from warbench.rulesets.warsurge.attack import AttackContext, UnitState
+    from warbench.rulesets.warsurge.odds import AttackPlan, exact_attack
+
+    foe = UnitState.of(unit("Ahead", hp=5))
+    fast = UnitState.of(unit("R", weapons=[weapon("Lance", attacks=2, power=6, range=30)]))
+    slow = UnitState.of(unit("R", weapons=[weapon("Lance", attacks=2, power=4, range=30)]))
+    ctx = AttackContext(distance=13.0)
+    exact6 = exact_attack(AttackPlan(fast, foe, ctx)).expected_hp_lost
+    exact4 = exact_attack(AttackPlan(slow, foe, ctx)).expected_hp_lost
+    assert exact6 > exact4 + 0.2
+    assert abs(total / n - exact6) < 0.12, (total / n, exact6)
+
+
+def test_p4103_velocity_resets_without_movement_and_keeps_with_it() -> None:
+    events: list[Event] = []
+    moved, _ = engine.apply(_rider(["Velocity"]), Move(0, to=(10.0, 16.0)))
+    state = moved
+    while state.flow.turn < 3:
+        state, ev = engine.apply(state, Pass())
+        events.extend(ev)
+    assert _power(state, "Lance") == 6 and not any("Velocity resets" in e.text for e in events)
+    # Game Turn 3: no Movement, so the Power resets at its end
+    while state.flow.turn < 4 and not state.over:
+        state, ev = engine.apply(state, Pass())
+        events.extend(ev)
+        check_invariants(state)
+    assert _power(state, "Lance") == 4 and any("Velocity resets" in e.text for e in events)
+    # and the Lance may Target anything again
+    assert not any(k == "velocity heading" for k, _ in state.units[0].counters)

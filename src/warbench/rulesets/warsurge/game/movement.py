@@ -21,7 +21,7 @@ from warbench.rulesets.warsurge.attack import (
 )
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous, juggernaut
-from warbench.rulesets.warsurge.game import geom, perk_effects
+from warbench.rulesets.warsurge.game import geom, perk_effects, perk_velocity
 from warbench.rulesets.warsurge.game.actions import (
     Move,
     Point,
@@ -378,6 +378,10 @@ def apply_move(w: Work, plan: MovePlan) -> None:
         from warbench.rulesets.warsurge.game.perk_juggernaut import smash_terrain
 
         smash_terrain(
+            w, uid, [(s, p) for s, p in zip(starts, plan.positions, strict=True) if s != p]
+        )
+    if perk_velocity.wielder(w, uid):  # Perks L4103: Velocity's Power and line of travel
+        perk_velocity.velocity_after_move(
             w, uid, [(s, p) for s, p in zip(starts, plan.positions, strict=True) if s != p]
         )
     engage_new_contacts(w, uid)

@@ -25,6 +25,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_movement,
         perk_stealth,
         perk_tactical,
+        perk_velocity,
     )
 
     perk_deployment.register_hooks(reg)  # Recon
@@ -35,3 +36,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_tactical.register_hooks(reg)  # Momentum, Disarm (lane a)
     perk_defensive.register_hooks(reg)  # Immortal (lane a)
     perk_stealth.register_hooks(reg)  # Stealth (issue 11, session 13)
+    perk_velocity.register_hooks(reg)  # Velocity resets (issue 11, session 13)
