@@ -772,6 +772,9 @@ EFFECTS.update(
         **{f"Invade {r}": [machinery("deployment")] for r in ("I", "II", "III")},
         # L1882 "When this Unit is Deployed on the first Game Turn, it can relocate up to 6\"
         # in any direction … does not count as Movement and cannot engage a Melee" (II: 12")
+        # L1749 Sentinel: "Enemy Units may not use Deployment Perks within 12\" of the User,
+        # except for Seed and Phoenix Perks" (game/perk_sentinel.py)
+        "Sentinel": [machinery("deployment")],
         "Recon I": [machinery("deployment")],
         "Recon II": [machinery("deployment")],
         "Chain I": [machinery("chain")],

@@ -121,6 +121,7 @@ UNIT_SETS = [
     # Stealth, Juggernaut (session 13, lead)
     ["Stealth", "Juggernaut I", "Tough", "Keen Eye"],
     ["Juggernaut II", "Stealth", "Charge I", "Recover"],
+    ["Sentinel", "Ambush II", "Invade II", "Dodge"],
 ]
 
 

@@ -14,7 +14,7 @@ from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield import DangerousSpec, Terrain
 from warbench.rulesets.warsurge.battlefield.model import Objective
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Move, Pass
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
@@ -317,3 +317,65 @@ def test_p4103_velocity_resets_without_movement_and_keeps_with_it() -> None:
     assert _power(state, "Lance") == 4 and any("Velocity resets" in e.text for e in events)
     # and the Lance may Target anything again
     assert not any(k == "velocity heading" for k, _ in state.units[0].counters)
+
+
+# -- Sentinel (L1749) -----------------------------------------------------------------------------
+
+
+def _watch(
+    perks: list[str], turn: int, foe_perks: list[str], foe_at: tuple[float, float]
+) -> GameState:
+    """Side 0's Scouts (two models, ``perks``) in Reserve in the Deploy Phase of ``turn``; side
+    1's Watch (``foe_perks``) at ``foe_at`` (48" board, zones y 0-12 and 36-48)."""
+    scouts = entry(unit("Scouts", models=2, perks=perks))
+    watch = entry(unit("Watch", perks=foe_perks))
+    return scenario([[scouts], [watch]], {1: [foe_at]}, phase=Phase.DEPLOY, turn=turn)
+
+
+MIDDLE = ((24.0, 24.0), (25.5, 24.0))
+
+
+@pytest.mark.parametrize("rank", ["Ambush III", "Invade III"])
+def test_p1749_sentinel_refuses_deployment_perks_within_12_inches(rank: str) -> None:
+    near = _watch([rank], 2, ["Sentinel"], (24.0, 34.0))  # 9" from the Scouts' edge
+    with pytest.raises(RulesError, match=rf"within 12\" of P1: Watch, a Sentinel: .*{rank}"):
+        engine.check(near, Deploy(0, positions=MIDDLE))
+    # the same Deploy without Sentinel, or with the Sentinel 13" away, stands
+    engine.check(_watch([rank], 2, [], (24.0, 34.0)), Deploy(0, positions=MIDDLE))
+    far = _watch([rank], 2, ["Sentinel"], (38.0, 34.0))  # 12.2" from the Scouts' edge
+    engine.check(far, Deploy(0, positions=MIDDLE))
+
+
+def test_p1749_sentinel_ambush_scattering_into_its_area_deploys_normally() -> None:
+    state = _watch(["Ambush I"], 2, ["Sentinel"], (24.0, 42.0))  # 17" from MIDDLE
+    # Mastery 4; Scatter Arrow 3, distance 3 + 3, direction (1, 1): N, 6" towards the Watch
+    dice = ScriptedDice([4, 3, 3, 3, 1, 1])
+    new, events = engine.apply(state, Deploy(0, positions=MIDDLE), dice=dice)
+    check_invariants(new)
+    texts = [e.text for e in events]
+    assert any("a Sentinel" in t for t in texts)
+    assert any("deploys normally in its Deployment Zone" in t for t in texts)
+    assert all(y <= 12.0 for _, y in new.units[0].pos)  # in its own zone
+    plain = _watch(["Ambush I"], 2, [], (24.0, 42.0))
+    moved, _ = engine.apply(
+        plain, Deploy(0, positions=MIDDLE), dice=ScriptedDice([4, 3, 3, 3, 1, 1])
+    )
+    assert moved.units[0].pos == ((24.0, 30.0), (25.5, 30.0))
+
+
+def test_p1749_sentinel_stops_recon_relocating_into_its_area() -> None:
+    def recon(foe_perks: list[str]) -> GameState:
+        state = _watch(["Recon II"], 1, foe_perks, (24.0, 28.0))
+        state, _ = engine.apply(state, Deploy(0, positions=((24.0, 6.0), (25.5, 6.0))))
+        while state.flow.phase is Phase.DEPLOY:
+            state, _ = engine.apply(state, Pass())
+        check_invariants(state)
+        return state
+
+    free = recon([])
+    assert free.units[0].pos[0][1] > 6.0 + 11.9  # 12" towards the Watch
+    watched = recon(["Sentinel"])
+    # the relocations that end within 12" of the Watch are refused; a shorter one is taken
+    assert 6.0 < watched.units[0].pos[0][1] < free.units[0].pos[0][1]
+    d = 28.0 - watched.units[0].pos[0][1] - 1.0
+    assert d > 12.0 - 1e-6

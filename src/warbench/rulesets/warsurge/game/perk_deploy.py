@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game import perk_sentinel
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index, mastery_test
 from warbench.rulesets.warsurge.game.state import Location, Status
@@ -89,7 +90,7 @@ def outside_zone(w: Work, uid: int, model: int, p: Point) -> str | None:
         )
     if not w.field.on_board(p, info.radius):
         return f"model {model + 1} of {info.label} is off the battlefield"
-    return None
+    return perk_sentinel.refusal(w, uid, model, p, rank)  # Sentinel (L1749)
 
 
 def _in_own_zone(w: Work, uid: int) -> bool:
@@ -133,16 +134,7 @@ def ambush_after_deploy(work: Work, unit: int) -> None:
 
     pos = tuple((float(x), float(y)) for x, y in work.xy(unit))
     if not mastery_test(work, unit, rank):
-        zone = work.zones[work.info(unit).side]
-        assert zone is not None
-        work.set_unit(unit, location=Location.RESERVE, pos=())
-        placed = place_unit(work, unit, work.field.zone_centre(zone), zone=zone)
-        if placed is None:
-            _to_reserve(work, unit, "the Ambush failed and its Deployment Zone is full", rank)
-            return
-        work.set_unit(unit, location=Location.TABLE, pos=placed)
-        work.emit("perk", f"{work.label(unit)}: the Ambush failed, it deploys normally in its "
-                  "Deployment Zone", _rule(rank), unit=unit, perk=rank)  # fmt: skip
+        _deploy_normally(work, unit, rank, "the Ambush failed")
         return
     dice, _ = AMBUSH[rank]
     dx = dy = 0.0
@@ -162,17 +154,52 @@ def ambush_after_deploy(work: Work, unit: int) -> None:
     moved = tuple((x + dx, y + dy) for x, y in pos)
     work.set_unit(unit, location=Location.RESERVE, pos=())
     if _fits(work, unit, moved):
+        if _watched(work, unit, moved, rank):
+            return
         work.set_unit(unit, location=Location.TABLE, pos=moved)
         return
     lead = moved[0]
     if work.field.on_board(lead, work.info(unit).radius):
         around = place_unit(work, unit, lead, near=lead)
         if around is not None and _fits(work, unit, around):
+            if _watched(work, unit, around, rank):
+                return
             work.set_unit(unit, location=Location.TABLE, pos=around)
             work.emit("perk", f"{work.label(unit)}: placed around its first model ({rank})",
                       _rule(rank), unit=unit, perk=rank)  # fmt: skip
             return
     _to_reserve(work, unit, "no room where it landed", rank)
+
+
+def _deploy_normally(work: Work, unit: int, rank: str, why: str) -> None:
+    """The unit deploys normally instead (the engine's placement in its Deployment Zone), or
+    goes back into Reserve when the zone is full."""
+    from warbench.rulesets.warsurge.game.coherency import place_unit
+
+    zone = work.zones[work.info(unit).side]
+    assert zone is not None
+    work.set_unit(unit, location=Location.RESERVE, pos=())
+    placed = place_unit(work, unit, work.field.zone_centre(zone), zone=zone)
+    if placed is None:
+        _to_reserve(work, unit, f"{why} and its Deployment Zone is full", rank)
+        return
+    work.set_unit(unit, location=Location.TABLE, pos=placed)
+    work.emit("perk", f"{work.label(unit)}: {why}, it deploys normally in its Deployment Zone",
+              _rule(rank), unit=unit, perk=rank)  # fmt: skip
+
+
+def _watched(work: Work, unit: int, pos: tuple[Point, ...], rank: str) -> bool:
+    """Sentinel (L1749): an Ambush that lands within 12" of an enemy Sentinel "will need to
+    choose a different location": it deploys normally (else back into Reserve). True when so."""
+    t = perk_sentinel.watcher(work, unit, pos)
+    if t is None:
+        return False
+    text = (
+        f'{work.label(unit)} lands within {perk_sentinel.RADIUS:g}" of {work.label(t)}, a Sentinel'
+    )
+    work.emit("perk", text, perk_sentinel.RULE, unit=unit, sentinel=t)
+    _deploy_normally(work, unit, rank, f"{rank} may not be used near a Sentinel")
+    return True
 
 
 # -- Phoenix (L1876), Implant (L2764) and Seed I (L1890): arriving where a unit fell ----------

@@ -76,7 +76,9 @@ def deploy_outside_zone(w: Work, uid: int, model: int, p: Point) -> str | None:
                 f"model {model + 1} of {info.label} would be {where} an enemy Deployment Zone; "
                 f'{rank} keeps it {gap:g}" away (Perks L{INVADE_LINES[rank]})'
             )
-    return None
+    from warbench.rulesets.warsurge.game.perk_sentinel import refusal
+
+    return refusal(w, uid, model, p, rank)  # Sentinel (L1749)
 
 
 def recon_at_phase_end(work: Work, phase: str) -> None:
@@ -87,6 +89,7 @@ def recon_at_phase_end(work: Work, phase: str) -> None:
 
     from warbench.rulesets.warsurge.game import geom
     from warbench.rulesets.warsurge.game.coherency import problem_positions
+    from warbench.rulesets.warsurge.game.perk_sentinel import watcher
     from warbench.rulesets.warsurge.game.state import Location
 
     perks = index(work.setup).units
@@ -97,6 +100,8 @@ def recon_at_phase_end(work: Work, phase: str) -> None:
             continue
         reach, line = RECON[rank]
         xy = work.xy(uid)
+        if watcher(work, uid, [(float(x), float(y)) for x, y in xy]) is not None:
+            continue  # Sentinel (L1749): no Deployment Perk within 12" of it
         foes = [t for t in range(len(work.units)) if work.enemies(uid, t)]
         foe_xy = [work.xy(t) for t in foes if work.units[t].location is Location.TABLE]
         if not foe_xy:
@@ -116,6 +121,8 @@ def recon_at_phase_end(work: Work, phase: str) -> None:
                 continue
             if work.contacts(uid, geom.as_array(new)):
                 continue  # "cannot engage a Melee"
+            if watcher(work, uid, new) is not None:
+                continue  # Sentinel (L1749): not into the area either
             full = list(u.pos)
             for k, m in enumerate(models):
                 full[m] = new[k]
