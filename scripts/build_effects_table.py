@@ -775,6 +775,9 @@ EFFECTS.update(
         # L1749 Sentinel: "Enemy Units may not use Deployment Perks within 12\" of the User,
         # except for Seed and Phoenix Perks" (game/perk_sentinel.py)
         "Sentinel": [machinery("deployment")],
+        # L3433 Heal: "This Weapon restores HP rather than inflicting damage … as you must
+        # 'Attack' the Target to restore HP" (game/perk_heal.py; the Absorb shield: not yet)
+        "Heal": [machinery("heal")],
         "Recon I": [machinery("deployment")],
         "Recon II": [machinery("deployment")],
         "Chain I": [machinery("chain")],

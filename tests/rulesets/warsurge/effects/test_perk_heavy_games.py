@@ -70,6 +70,7 @@ WEAPON_SETS = [
     ["No Line of Sight III", "Pre-Emptive", "Disarm", "Weaken"],
     # Velocity (session 13, lead)
     ["Velocity", "Burn", "Momentum", "Skill"],
+    ["Heal", "Freeze", "Skill", "Hearty"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

@@ -379,3 +379,101 @@ def test_p1749_sentinel_stops_recon_relocating_into_its_area() -> None:
     assert 6.0 < watched.units[0].pos[0][1] < free.units[0].pos[0][1]
     d = 28.0 - watched.units[0].pos[0][1] - 1.0
     assert d > 12.0 - 1e-6
+
+
+# -- Heal (L3433) ---------------------------------------------------------------------------------
+
+MEDIKIT = weapon("Medikit", range=12, attacks=3, power=6, perks=["Heal"])
+
+
+def _ward(hurt: tuple[int, ...] = (1, 2, 0), statuses: tuple[Status, ...] = ()) -> GameState:
+    """Side 0: a Medic (unit 0, a Heal Medikit and a Pistol) and Troopers (unit 1, three models,
+    2 HP each, with ``hurt`` HP left: 0 is a casualty removed); side 1: a Foe (unit 2)."""
+    medic = entry(unit("Medic", weapons=[MEDIKIT, weapon("Pistol", range=12)]))
+    troop = entry(unit("Troopers", models=3, hp=2, defence=3))
+    foe = entry(unit("Foe", hp=4))
+    state = scenario(
+        [[medic, troop], [foe]],
+        {0: [(24.0, 10.0)], 1: [(22.0, 16.0), (23.5, 16.0), (25.0, 16.0)], 2: [(24.0, 20.0)]},
+        phase=Phase.ATTACK,
+    )
+    t = state.units[1]
+    removed = tuple(h <= 0 for h in hurt)
+    t = replace(t, hp=hurt, removed=removed, statuses=statuses)
+    return replace(state, units=(state.units[0], t, state.units[2]))
+
+
+def test_p3433_heal_restores_the_hp_its_attack_would_have_caused() -> None:
+    state = _ward(hurt=(1, 0, 0))  # 1 HP left, 5 missing: the roll is not capped at 1
+    restored = []
+    for seed in range(40):
+        after, events = engine.apply(state, Attack(0, (("Medikit", 1),)), dice=SeededDice(seed))
+        check_invariants(after)
+        heal = next(e for e in events if e.kind == "heal")
+        got = sum(max(0, h) for h in after.units[1].hp) - 1
+        assert got == heal.data["restored"] == min(heal.data["rolled"], 5)
+        assert not any(e.kind == "attack" for e in events)  # no HP Loss, no damage
+        restored.append(got)
+        if got >= 3:  # a casualty model is back, in Coherency
+            assert sum(after.units[1].removed) <= 1
+    assert max(restored) >= 3 and min(restored) < 3
+
+
+def test_p3433_heal_in_a_game_agrees_with_exact_odds_of_the_same_attack() -> None:
+    from warbench.rulesets.warsurge.attack import AttackContext, UnitState
+    from warbench.rulesets.warsurge.odds import AttackPlan, exact_attack
+
+    state = _ward(hurt=(1, 1, 1))  # 3 HP missing: nothing is capped below 3
+    n, total = 500, 0
+    for seed in range(n):
+        after, _ = engine.apply(state, Attack(0, (("Medikit", 1),)), dice=SeededDice(seed))
+        total += sum(after.units[1].hp) - 3
+    troop = UnitState.of(unit("Troopers", models=3, hp=2, defence=3))
+    kit = UnitState.of(unit("M", weapons=[weapon("Medikit", range=12, attacks=3, power=6)]))
+    dist = exact_attack(AttackPlan(kit, troop, AttackContext(distance=5.0))).hp_lost
+    expect = sum(p * min(k, 3) for k, p in dist.items())
+    assert abs(total / n - expect) < 0.12, (total / n, expect)
+
+
+def test_p3433_heal_targets_friends_only_and_not_its_own_unit() -> None:
+    state = _ward()
+    with pytest.raises(RulesError, match=r"restores HP rather than inflicting damage"):
+        engine.check(state, Attack(0, (("Medikit", 2),)))
+    with pytest.raises(RulesError, match=r"not its own"):
+        engine.check(state, Attack(0, (("Medikit", 0),)))
+    with pytest.raises(RulesError, match=r"not an enemy unit"):
+        engine.check(state, Attack(0, (("Pistol", 1),)))  # only Heal Weapons Target friends
+    # one Attack may heal a friend and shoot an enemy
+    _, events = engine.apply(state, Attack(0, (("Medikit", 1), ("Pistol", 2))), dice=SeededDice(3))
+    assert {e.kind for e in events} >= {"heal", "attack"}
+
+
+def test_p3433_heal_is_offered_and_the_scripted_player_uses_it() -> None:
+    from warbench.rulesets.warsurge.game.engine import attack_candidates
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work
+
+    state = _ward()
+    cands = list(attack_candidates(Work(state, None, DEFAULT_HOOKS), 0))
+    assert Attack(0, (("Medikit", 1),)) in cands
+    assert all(("Medikit", 2) not in a.targets for a in cands if isinstance(a, Attack))
+    whole = _ward(hurt=(2, 2, 2))  # nobody hurt: nothing to heal
+    cands = list(attack_candidates(Work(whole, None, DEFAULT_HOOKS), 0))
+    assert all(s[0] != "Medikit" for a in cands if isinstance(a, Attack) for s in a.targets)
+
+
+def test_p3433_heal_weapon_perks_remove_their_negative_effects() -> None:
+    # "Heal Weapons that also equip Perks which cause negative non-damaging effects, such as
+    # Pulverise or Freeze, remove that Perk effect from the Target if 1 or more HP is restored"
+    global MEDIKIT
+    kit = MEDIKIT
+    try:
+        MEDIKIT = weapon("Medikit", range=12, attacks=3, power=6, perks=["Heal", "Freeze"])
+        state = _ward(statuses=(Status("Freeze", 1, "u2/Freeze"),))
+        for seed in range(20):
+            after, events = engine.apply(state, Attack(0, (("Medikit", 1),)), dice=SeededDice(seed))
+            heal = next(e for e in events if e.kind == "heal")
+            frozen = any(s.name == "Freeze" for s in after.units[1].statuses)
+            assert frozen == (heal.data["rolled"] == 0)
+    finally:
+        MEDIKIT = kit

@@ -108,6 +108,8 @@ MACHINERIES: Mapping[str, str] = {
     "of Sight's users, Momentum's Power, Disarm)",
     "defensive": "warbench.rulesets.warsurge.game.perk_defensive (Defensive Unit Perks by the "
     "Game Turn: Immortal's HP Loss per Game Turn)",
+    "heal": "warbench.rulesets.warsurge.game.perk_heal (Heal Weapons: an Attack on a friendly "
+    "unit that restores the HP it would have caused)",
 }
 
 E = TypeVar("E", bound=StrEnum)

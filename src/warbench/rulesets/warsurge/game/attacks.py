@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
+from warbench.rulesets.warsurge.game.perk_heal import heal_refusal, heals, resolve_heal
 from warbench.rulesets.warsurge.game.perk_limits import (
     linked_refusal,
     target_refusal,
@@ -98,7 +99,10 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
                 raise err(limit, "Perks §12.5 Limitation")
             at_terrain.append(verify_terrain_share(w, uid, wname, target, chosen, stationary))
             continue
-        if not 0 <= target < len(w.units) or not w.enemies(uid, target):
+        if 0 <= target < len(w.units) and heals(w, uid, wname):  # Heal (Perks L3433)
+            if (why := heal_refusal(w, uid, wname, target)) is not None:
+                raise err(why, "Perks §12.5 Heal")
+        elif not 0 <= target < len(w.units) or not w.enemies(uid, target):
             raise err(f"unit {target} is not an enemy unit", "§5.3")
         if (limit := weapon_refusal(w, uid, wname)) is not None:  # Use I, Countdown … (Perks)
             raise err(limit, "Perks §12.5 Limitation")
@@ -440,6 +444,10 @@ def _attack_from(
         if wp.target >= len(w.units):  # at a destructible terrain piece (§10.3)
             resolve_terrain_share(w, uid, wp)
             _mark_type(info.weapon_types[wp.weapon], wp.models, heavy, battle)
+            continue
+        if not w.enemies(uid, wp.target) and heals(w, uid, wp.weapon):  # Heal (Perks L3433)
+            _mark_type(info.weapon_types[wp.weapon], wp.models, heavy, battle)
+            resolve_heal(w, uid, wp)
             continue
         if (k != start or chosen is None) and (mode := template_of(info, wp.weapon)):
             resolve_template(w, uid, wp, *mode, heavy, battle)  # Mode templates (perk_mode.py)

@@ -52,6 +52,7 @@ from warbench.rulesets.warsurge.game.actions_advanced import (
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
@@ -529,6 +530,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
             continue
         for wp in info.unit.weapons:
             users = view.users_in_range.get(wp.name)
+            if users and heals(w, uid, wp.name):
+                continue  # Heal Targets friends (Perks L3433): perk_heal.heal_targets
             if users and perk_limits.weapon_refusal(w, uid, wp.name) is not None:
                 continue  # a Limitation perk (Use I, Countdown …) or Panic: not now
             if users and perk_limits.target_refusal(w, uid, wp.name, foe) is not None:
@@ -560,3 +563,9 @@ def attack_candidates(w: Work, uid: int) -> Iterator[Action]:
     tt = terrain_attack_targets(w, uid)
     for t in sorted({t for ts in tt.values() for t in ts}):
         yield Attack(uid, tuple((wn, t) for wn, ts in tt.items() if t in ts))
+    # Heal Weapons at wounded friendly units (Perks L3433), after the rest
+    from warbench.rulesets.warsurge.game.perk_heal import heal_targets
+
+    ht = heal_targets(w, uid)
+    for t in list(dict.fromkeys(t for ts in ht.values() for t in ts)):
+        yield Attack(uid, tuple((wn, t) for wn, ts in ht.items() if t in ts))

@@ -139,6 +139,7 @@ PLAYED_MACHINERIES = frozenset(
         "controller",
         "tactical",  # issue 11 lane a, session 4: game/perk_tactical.py
         "defensive",  # issue 11 lane a, session 4: game/perk_defensive.py
+        "heal",  # issue 11, session 13: game/perk_heal.py
     }
 )
 

@@ -61,8 +61,7 @@ from warbench.rulesets.warsurge.game.perk_effects import (
     statuses_of,
     weapon_ranges,
 )
-from warbench.rulesets.warsurge.game.perk_turn import free_spot as _free_spot
-from warbench.rulesets.warsurge.game.perk_turn import lose_hp
+from warbench.rulesets.warsurge.game.perk_turn import lose_hp, restore_hp
 from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
 from warbench.rulesets.warsurge.game.work import Work
 
@@ -661,39 +660,6 @@ def _sees(work: Work, uid: int, target: int) -> bool:
     field = work.field
     r, tr = work.info(uid).radius, work.info(target).radius
     return any(field.visible(work.xy(uid), r, work.xy(target), tr, t.xy[others], t.r[others]))
-
-
-def restore_hp(work: Work, uid: int, n: int) -> int:
-    """Restore up to ``n`` HP (Recover L1611: "returning casualty models in Coherency"):
-    damaged models first, then removed models, each placed within Coherency of a model of the
-    unit on a free spot out of Base Contact with enemies; never above full HP. Returns the HP
-    restored."""
-    u = work.units[uid]
-    if any(s.name == "Virus" for s in u.statuses):
-        return 0  # L2876: "unable to restore lost HP"
-    info = work.info(uid)
-    per = info.hp_per_model
-    hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
-    got = 0
-    for i in u.living():
-        add = min(n - got, per - hp[i])
-        hp[i] += max(0, add)
-        got += max(0, add)
-    for i, gone in enumerate(u.removed):
-        if got >= n:
-            break
-        if not gone:
-            continue
-        spot = _free_spot(work, uid, [pos[k] for k, r in enumerate(removed) if not r])
-        if spot is None:
-            break
-        removed[i], pos[i] = False, spot
-        hp[i] = min(per, n - got)
-        got += hp[i]
-    if got:
-        work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
-        perk_turn.refresh_thresholds(work, uid)
-    return got
 
 
 def _bloodlust_key(attacker: int, weapon: str) -> str:

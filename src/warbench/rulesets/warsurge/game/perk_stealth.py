@@ -66,7 +66,7 @@ def _mode_perks() -> frozenset[str]:
 def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None:
     """Why ``uid``'s ``weapon`` may not Target ``target`` because ``target`` is under Stealth
     (L1769-L1775), or ``None``."""
-    if not _hidden(work, target):
+    if not _hidden(work, target) or not work.enemies(uid, target):
         return None
     from warbench.rulesets.warsurge.game.perk_turn import index
     from warbench.rulesets.warsurge.game.targeting import view_target

@@ -765,3 +765,36 @@ def _revive(work: Work, uid: int, models: list[int], rank: str) -> None:
     work.emit("perk", f"{work.label(uid)}: {len(back)} models revive at full HP ({rank})",
               _rule(rank), unit=uid, perk=rank, models=back)  # fmt: skip
     refresh_thresholds(work, uid)
+
+
+def restore_hp(work: Work, uid: int, n: int) -> int:
+    """Restore up to ``n`` HP (Recover L1611: "returning casualty models in Coherency"):
+    damaged models first, then removed models, each placed within Coherency of a model of the
+    unit on a free spot out of Base Contact with enemies; never above full HP. Returns the HP
+    restored."""
+    u = work.units[uid]
+    if any(s.name == "Virus" for s in u.statuses):
+        return 0  # L2876: "unable to restore lost HP"
+    info = work.info(uid)
+    per = info.hp_per_model
+    hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
+    got = 0
+    for i in u.living():
+        add = min(n - got, per - hp[i])
+        hp[i] += max(0, add)
+        got += max(0, add)
+    for i, gone in enumerate(u.removed):
+        if got >= n:
+            break
+        if not gone:
+            continue
+        spot = free_spot(work, uid, [pos[k] for k, r in enumerate(removed) if not r])
+        if spot is None:
+            break
+        removed[i], pos[i] = False, spot
+        hp[i] = min(per, n - got)
+        got += hp[i]
+    if got:
+        work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
+        refresh_thresholds(work, uid)
+    return got

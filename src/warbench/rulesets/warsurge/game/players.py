@@ -31,6 +31,7 @@ from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
+from warbench.rulesets.warsurge.game.perk_heal import heal_targets
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.work import Work
@@ -125,11 +126,14 @@ class ScriptedPlayer:
             return [Deploy(uid, at=p) for p in front]
         if phase is Phase.ATTACK:
             wt = engine.weapon_targets(w, uid, limit=3, first=True)
-            if not wt:
+            # Heal Weapons at the most wounded friendly unit in reach (Perks L3433)
+            ht = heal_targets(w, uid)
+            if not wt and not ht:
                 self._blind[uid] = w.flow.turn
                 return []
             self._blind.pop(uid, None)
-            return [Attack(uid, tuple((wn, ts[0]) for wn, ts in wt.items()))]
+            shares = [(wn, ts[0]) for wn, ts in wt.items()] + [(wn, ts[0]) for wn, ts in ht.items()]
+            return [Attack(uid, tuple(shares))]
         dash = phase is Phase.DASH
         if u.location is Location.EMBARKED:
             foes = engine.nearest_enemies(w, uid)
