@@ -778,6 +778,9 @@ EFFECTS.update(
         # L3433 Heal: "This Weapon restores HP rather than inflicting damage … as you must
         # 'Attack' the Target to restore HP" (game/perk_heal.py; the Absorb shield: not yet)
         "Heal": [machinery("heal")],
+        # L2678 Delirium: "If Skill Test successful, the Target will attack the closest Unit
+        # (friend or foe) with all available Weapons" (game/perk_delirium.py)
+        "Delirium": [machinery("affliction")],
         "Recon I": [machinery("deployment")],
         "Recon II": [machinery("deployment")],
         "Chain I": [machinery("chain")],
@@ -853,6 +856,9 @@ EFFECTS.update(
         # Heal Perk)"; "must direct any and all Movement toward the closest enemy Unit until
         # all Weapons are in Range" (game/perk_psych.py)
         "Berserk": [machinery("psychology")],
+        # L2277 Psychotic: "must direct any and all Movement toward the closest Unit, friend or
+        # foe … Weapons must be directed to the closest Unit" (game/perk_psychotic.py)
+        "Psychotic": [machinery("psychology")],
         # L2636 Confuse: "afflicted with Confusion at the end of the Game Turn. For the next
         # Game Turn, the Unit cannot use Weapons, or any Perks with Activate or Mastery Tests.
         # In addition, the player that caused Confuse can Move and Dash the Unit"

@@ -39,7 +39,7 @@ def _roster(tmp_path: Path) -> Path:
                     "dash": 8,
                     "defence": 4,
                     "hp": 2,
-                    "perks": ["Juggernaut II", "Bodyguard", "Assassin"],
+                    "perks": ["Challenger", "Bodyguard", "Assassin"],
                 },
                 "weapons": [
                     {
@@ -68,7 +68,7 @@ def test_battle_lists_inert_perks_per_unit_before_the_game(
     first = out.index("Perks with no effect in play yet")
     assert first < out.index("Game Turn 1")
     line = next(x for x in out.splitlines() if x.strip().startswith("Flyers: Sky Riders:"))
-    assert "Juggernaut II" in line and "Bodyguard" in line and "Multi-Strike" in line
+    assert "Challenger" in line and "Bodyguard" in line and "Multi-Strike" in line
     assert "Assassin" not in line and "Anti-Air" not in line  # they act in a game
 
 
@@ -79,7 +79,7 @@ def test_battle_json_has_the_inert_perks(
     assert code == 0, out
     data = json.loads(out)
     assert data["inert_perks"] == {
-        "Flyers: Sky Riders": ["Juggernaut II", "Bodyguard", "Multi-Strike"]
+        "Flyers: Sky Riders": ["Challenger", "Bodyguard", "Multi-Strike"]
     }
 
 

@@ -71,6 +71,7 @@ WEAPON_SETS = [
     # Velocity (session 13, lead)
     ["Velocity", "Burn", "Momentum", "Skill"],
     ["Heal", "Freeze", "Skill", "Hearty"],
+    ["Delirium", "Burn", "Velocity", "Skill"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -123,6 +124,7 @@ UNIT_SETS = [
     ["Stealth", "Juggernaut I", "Tough", "Keen Eye"],
     ["Juggernaut II", "Stealth", "Charge I", "Recover"],
     ["Sentinel", "Ambush II", "Invade II", "Dodge"],
+    ["Psychotic", "Tough", "Recover", "Stealth"],
 ]
 
 

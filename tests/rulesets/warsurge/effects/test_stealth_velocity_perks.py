@@ -477,3 +477,120 @@ def test_p3433_heal_weapon_perks_remove_their_negative_effects() -> None:
             assert frozen == (heal.data["rolled"] == 0)
     finally:
         MEDIKIT = kit
+
+
+# -- Delirium (L2678) -----------------------------------------------------------------------------
+
+
+def _madness(acted: bool = False) -> GameState:
+    """Side 0's Hexers (unit 0, a Delirium Hexgun) shoot side 1's Brutes (unit 1, 6 HP, an Axe
+    and a Gun); the Brutes' friend, the Mates (unit 2), stands 3" from them, the Hexers 10"."""
+    hexgun = weapon("Hexgun", range=24, attacks=4, power=5, perks=["Delirium"])
+    hexers = entry(unit("Hexers", weapons=[hexgun]))
+    brutes = entry(
+        unit("Brutes", hp=6, weapons=[weapon("Axe", range=1, power=6), weapon("Gun", range=12)])
+    )
+    mates = entry(unit("Mates", hp=6, defence=2))
+    state = scenario(
+        [[hexers], [brutes, mates]],
+        {0: [(24.0, 10.0)], 1: [(24.0, 21.0)], 2: [(28.0, 21.0)]},
+        phase=Phase.ATTACK,
+    )
+    if acted:
+        state = replace(
+            state, units=(state.units[0], replace(state.units[1], acted=True), state.units[2])
+        )
+    return state
+
+
+def _first_delirious(acted: bool) -> tuple[GameState, list[Event]]:
+    for seed in range(60):
+        after, events = engine.apply(
+            _madness(acted), Attack(0, (("Hexgun", 1),)), dice=SeededDice(seed)
+        )
+        if any(e.kind == "perk" and e.data.get("landed") for e in events):
+            check_invariants(after)
+            return after, events
+    raise AssertionError("no Delirium Skill Test passed in 60 seeds")
+
+
+def test_p2678_delirium_target_attacks_the_closest_unit_friend_or_foe() -> None:
+    after, events = _first_delirious(acted=False)
+    texts = [e.text for e in events]
+    assert any("Delirious: it attacks the closest unit, P1: Mates" in t for t in texts)
+    strikes = [e for e in events if e.kind == "attack" and "(Delirium) strikes" in e.text]
+    assert strikes and all(e.data["target"] == 2 for e in strikes)
+    assert {e.data["weapon"] for e in strikes} == {"Gun"}  # the Axe cannot reach 3"
+    assert after.units[1].acted  # that was its Attack this Game Turn
+    # a failed test: nothing happens
+    for seed in range(60):
+        _, ev = engine.apply(_madness(), Attack(0, (("Hexgun", 1),)), dice=SeededDice(seed))
+        if any(e.kind == "perk" and e.data.get("landed") is False for e in ev):
+            assert not any("(Delirium) strikes" in e.text for e in ev)
+            break
+    else:
+        raise AssertionError("no failed Delirium test in 60 seeds")
+
+
+def test_p2678_delirium_after_the_unit_attacked_applies_next_game_turn() -> None:
+    after, events = _first_delirious(acted=True)
+    assert not any("(Delirium) strikes" in e.text for e in events)
+    assert any(s.name.startswith("Delirium") for s in after.units[1].statuses)
+    state, seen = after, []
+    while not (state.flow.turn == after.flow.turn + 1 and state.flow.phase is Phase.ATTACK):
+        state, ev = engine.apply(state, Pass())
+        seen.extend(ev)
+        check_invariants(state)
+    assert any("(Delirium) strikes" in e.text and e.data["target"] == 2 for e in seen)
+    assert not any(s.name.startswith("Delirium") for s in state.units[1].statuses)
+
+
+# -- Psychotic (L2277) ----------------------------------------------------------------------------
+
+
+def _psycho(turn: int = 2, perks: tuple[str, ...] = ("Psychotic",)) -> GameState:
+    """Side 0's Maniacs (unit 0, Psychotic, a Gun) with a friend, the Pals (unit 1), 4" away;
+    side 1's Foe (unit 2) 8" away."""
+    maniacs = entry(unit("Maniacs", perks=list(perks), weapons=[weapon("Gun", range=24)]))
+    pals = entry(unit("Pals", hp=3))
+    foe = entry(unit("Foe", hp=3))
+    return scenario(
+        [[maniacs, pals], [foe]],
+        {0: [(24.0, 10.0)], 1: [(24.0, 15.0)], 2: [(16.0, 10.0)]},
+        phase=Phase.ATTACK,
+        turn=turn,
+    )
+
+
+def test_p2277_psychotic_weapons_must_target_the_closest_unit_friend_or_foe() -> None:
+    state = _psycho()
+    with pytest.raises(
+        RulesError, match=r"must Target the closest unit, friend or foe \(P0: Pals\)"
+    ):
+        engine.check(state, Attack(0, (("Gun", 2),)))
+    after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=SeededDice(2))
+    check_invariants(after)
+    assert any(e.kind == "attack" and e.data["target"] == 1 for e in events)
+    # the game's candidates name the friend, not the Foe
+    from warbench.rulesets.warsurge.game.engine import weapon_targets
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work
+
+    assert weapon_targets(Work(state, None, DEFAULT_HOOKS), 0) == {"Gun": [1]}
+    # Game Turn 1, or without the perk: the friend may not be Targeted, the Foe may
+    for free in (_psycho(turn=1), _psycho(perks=())):
+        with pytest.raises(RulesError, match="not an enemy unit"):
+            engine.check(free, Attack(0, (("Gun", 1),)))
+        engine.check(free, Attack(0, (("Gun", 2),)))
+
+
+def test_p2277_psychotic_moves_toward_the_closest_unit_until_in_range() -> None:
+    maniacs = entry(unit("Maniacs", perks=["Psychotic"], weapons=[weapon("Axe", range=1)]))
+    pals, foe = entry(unit("Pals")), entry(unit("Foe"))
+    state = scenario(
+        [[maniacs, pals], [foe]], {0: [(24.0, 10.0)], 1: [(24.0, 15.0)], 2: [(10.0, 10.0)]},
+        phase=Phase.MOVE,
+    )  # fmt: skip
+    with pytest.raises(RulesError, match=r"toward the closest unit, friend or foe \(P0: Pals\)"):
+        engine.check(state, Move(0, to=(20.0, 10.0)))  # away from the Pals, toward the Foe
+    engine.check(state, Move(0, to=(24.0, 13.0)))  # toward the Pals

@@ -38,6 +38,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
     resolve_template,
     template_of,
 )
+from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
@@ -102,7 +103,9 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         if 0 <= target < len(w.units) and heals(w, uid, wname):  # Heal (Perks L3433)
             if (why := heal_refusal(w, uid, wname, target)) is not None:
                 raise err(why, "Perks §12.5 Heal")
-        elif not 0 <= target < len(w.units) or not w.enemies(uid, target):
+        elif not 0 <= target < len(w.units) or (
+            not w.enemies(uid, target) and not may_target_friend(w, uid, wname, target)
+        ):  # Psychotic (Perks L2277): the closest unit, friend or foe
             raise err(f"unit {target} is not an enemy unit", "§5.3")
         if (limit := weapon_refusal(w, uid, wname)) is not None:  # Use I, Countdown … (Perks)
             raise err(limit, "Perks §12.5 Limitation")

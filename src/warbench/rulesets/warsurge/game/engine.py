@@ -53,6 +53,7 @@ from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_heal import heals
+from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
 from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
@@ -516,6 +517,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     foes = [f for _, f in nearest_enemies(w, uid)]
     engaged = w.engaged_with(w.outermost(uid))
     order = [f for f in engaged if f in foes] + [f for f in foes if f not in engaged]
+    if psychotic(w, uid):  # Psychotic (Perks L2277): the closest units, friends too
+        order = [t for t in closest_units(w, uid) if t not in order] + order
     if w.units[uid].location is Location.TERRAIN:  # the Melee inside a terrain piece (§10.2)
         order = engaged
     # passengers of engaged Transports with Fire Points (§6.9)

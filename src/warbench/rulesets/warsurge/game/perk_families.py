@@ -19,6 +19,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import (
         perk_affliction,
         perk_defensive,
+        perk_delirium,
         perk_deployment,
         perk_leadership,
         perk_limits,
@@ -37,3 +38,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_defensive.register_hooks(reg)  # Immortal (lane a)
     perk_stealth.register_hooks(reg)  # Stealth (issue 11, session 13)
     perk_velocity.register_hooks(reg)  # Velocity resets (issue 11, session 13)
+    perk_delirium.register_hooks(reg)  # Delirium (issue 11, session 13)

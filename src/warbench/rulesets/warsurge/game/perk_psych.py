@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_psychotic
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Status
@@ -87,6 +87,8 @@ def _statuses(w: Work, uid: int) -> frozenset[str]:
 def target_refusal(w: Work, uid: int, weapon: str, target: int) -> str | None:
     """Why ``uid``'s ``weapon`` may not Target ``target`` under Berserk or a Wild Instinct
     roll of 2, or ``None``. Heal weapons are free (L2187)."""
+    if (mad := perk_psychotic.target_refusal(w, uid, weapon, target)) is not None:
+        return mad  # Psychotic (L2277)
     berserk = "Berserk" in index(w.setup).units[uid].unit
     wild = WILD_BERSERK in _statuses(w, uid)
     if not berserk and not wild:
@@ -153,6 +155,8 @@ def move_refusal(
             f"{w.label(uid)} is Confused this Game Turn: the player that caused it moves it, "
             f"not its own (Confuse, {CONFUSE_RULE})"
         )
+    if (mad := perk_psychotic.move_refusal(w, uid, starts, new)) is not None:  # Psychotic
+        return mad
     berserk = "Berserk" in index(w.setup).units[uid].unit
     wild = WILD_BERSERK in _statuses(w, uid)
     if not berserk and not wild:
