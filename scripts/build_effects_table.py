@@ -859,6 +859,10 @@ EFFECTS.update(
         # L2277 Psychotic: "must direct any and all Movement toward the closest Unit, friend or
         # foe … Weapons must be directed to the closest Unit" (game/perk_psychotic.py)
         "Psychotic": [machinery("psychology")],
+        # L767 Horrific: "The User rolls a Mastery Test for each enemy Unit that is about to
+        # pass through, over or be within 12\" … the Target has all Movement halved"
+        # (game/perk_horrific.py; the status Horrific@unit on the Target)
+        "Horrific": [machinery("psychology")],
         # L2636 Confuse: "afflicted with Confusion at the end of the Game Turn. For the next
         # Game Turn, the Unit cannot use Weapons, or any Perks with Activate or Mastery Tests.
         # In addition, the player that caused Confuse can Move and Dash the Unit"

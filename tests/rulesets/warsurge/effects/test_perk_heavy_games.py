@@ -125,6 +125,7 @@ UNIT_SETS = [
     ["Juggernaut II", "Stealth", "Charge I", "Recover"],
     ["Sentinel", "Ambush II", "Invade II", "Dodge"],
     ["Psychotic", "Tough", "Recover", "Stealth"],
+    ["Horrific", "Sentinel", "Juggernaut I", "Dodge"],
 ]
 
 

@@ -594,3 +594,51 @@ def test_p2277_psychotic_moves_toward_the_closest_unit_until_in_range() -> None:
     with pytest.raises(RulesError, match=r"toward the closest unit, friend or foe \(P0: Pals\)"):
         engine.check(state, Move(0, to=(20.0, 10.0)))  # away from the Pals, toward the Foe
     engine.check(state, Move(0, to=(24.0, 13.0)))  # toward the Pals
+
+
+# -- Horrific (L767) ------------------------------------------------------------------------------
+
+
+def _horror(perks: list[str], foe_perks: tuple[str, ...] = ()) -> GameState:
+    """Side 0's Horror (unit 0, ``perks``) at (24, 30); side 1's Walkers (unit 1, Move 8) at
+    (24, 10), 19" away, in the Move Phase with side 1 to act."""
+    horror = entry(unit("Horror", perks=perks))
+    walkers = entry(unit("Walkers", move=8, perks=list(foe_perks)))
+    state = scenario(
+        [[horror], [walkers]], {0: [(24.0, 30.0)], 1: [(24.0, 10.0)]}, phase=Phase.DEPLOY
+    )
+    return state
+
+
+def _to_move(state: GameState, faces: list[int]) -> tuple[GameState, list[Event]]:
+    dice = ScriptedDice(faces)
+    events: list[Event] = []
+    while not (state.flow.phase is Phase.MOVE and state.flow.active == 1):
+        state, ev = engine.apply(state, Pass(), dice=dice)
+        events.extend(ev)
+    return state, events
+
+
+def test_p767_horrific_halves_movement_within_12_inches_on_a_passed_test() -> None:
+    state, events = _to_move(_horror(["Horrific"]), [6])  # the Mastery Test passes
+    assert any("horrified by P0: Horror" in e.text for e in events)
+    toward = Move(1, positions=((24.0, 17.0),))  # 7": it ends 12" from the Horror's centre
+    with pytest.raises(RulesError, match=r'allows 4" \(halved by Horrific within 12"\)'):
+        engine.check(state, toward)
+    engine.check(state, Move(1, positions=((24.0, 14.0),)))  # 4": the halved Move
+    engine.check(state, Move(1, positions=((17.0, 10.0),)))  # 7" sideways, never within 12"
+    # the Move toward a point stops outside 12", or goes at most the halved 4" within it
+    after, _ = engine.apply(state, Move(1, to=(24.0, 17.0)))
+    y = after.units[1].pos[0][1]
+    assert 30.0 - y - 1.0 > 12.0 or y - 10.0 <= 4.0 + 1e-6
+    # a failed test, or no Horrific: the whole Move
+    failed, events = _to_move(_horror(["Horrific"]), [1])
+    assert not any("horrified" in e.text for e in events)
+    engine.check(failed, toward)
+    engine.check(_to_move(_horror([]), [])[0], toward)
+
+
+def test_p767_horrific_spares_the_fearless_and_the_far() -> None:
+    fearless, events = _to_move(_horror(["Horrific"], ("Fearless",)), [])
+    assert not any("horrified" in e.text for e in events)
+    engine.check(fearless, Move(1, positions=((24.0, 17.0),)))

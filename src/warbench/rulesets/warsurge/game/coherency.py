@@ -20,6 +20,8 @@ from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
+from warbench.rulesets.warsurge.game.horrific_limit import RADIUS as HORRIFIC_RADIUS
+from warbench.rulesets.warsurge.game.horrific_limit import horrified_limit
 from warbench.rulesets.warsurge.game.state import Location, UnitGS, UnitInfo
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -89,15 +91,20 @@ def problem_positions(
                     and not brave
                     and not ignores_difficult(info.unit.profile.perks)
                 )
+                extra, rule = (
+                    (" (halved by Difficult Ground)", "§4.5") if difficult else ("", "§4.1")
+                )
                 if difficult:  # Traverse (Perks L2164) ignores it: effects/movement.py
                     limit = float(min(math.floor(allowance / 2), allowance - 1))
+                elif u.statuses and (h := horrified_limit(w, uid, s, p, allowance)) is not None:
+                    limit = h  # Horrific (Perks L767): halved within 12" of the User
+                    extra, rule = f' (halved by Horrific within {HORRIFIC_RADIUS:g}")', "Perks L767"
                 if length > limit + 1e-6:
                     what = "Dash" if dash else "Move"
-                    extra = " (halved by Difficult Ground)" if difficult else ""
                     return (
                         f'model {i + 1} of {info.label} would travel {length:.2f}" but its '
                         f'{what} allows {limit:.0f}"{extra}',
-                        "§4.5" if difficult else "§4.1",
+                        rule,
                     )
             if len(oxy) and not flies and (seg_gap is None or seg_gap[k] < clear):
                 dd = geom.segment_distances(np.asarray(s), np.asarray(p), oxy) - orad - r

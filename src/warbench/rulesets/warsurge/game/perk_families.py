@@ -21,6 +21,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_defensive,
         perk_delirium,
         perk_deployment,
+        perk_horrific,
         perk_leadership,
         perk_limits,
         perk_movement,
@@ -39,3 +40,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_stealth.register_hooks(reg)  # Stealth (issue 11, session 13)
     perk_velocity.register_hooks(reg)  # Velocity resets (issue 11, session 13)
     perk_delirium.register_hooks(reg)  # Delirium (issue 11, session 13)
+    perk_horrific.register_hooks(reg)  # Horrific (issue 11, session 13)
