@@ -778,6 +778,33 @@ EFFECTS.update(
         # L3433 Heal: "This Weapon restores HP rather than inflicting damage … as you must
         # 'Attack' the Target to restore HP" (game/perk_heal.py; the Absorb shield: not yet)
         "Heal": [machinery("heal")],
+        # L3793 Corrupted: "For each -1 to Defence (down to 0), the Weapon gains +1 Power. For
+        # each -1 to Armour Save (down to -), the Weapon gains +1 AP (up to 2+). For each -1 HP
+        # … +1 Attack … At the end of the Game Turn, Defence, Armour and the Weapon's Stats
+        # are returned" (game/perk_corrupted.py: one status per point offered, for the turn)
+        "Corrupted": [
+            *(
+                status(f"Corrupted Defence {n}", mod("Defence", "add", -1), target="self")
+                for n in range(1, 11)
+            ),
+            *(
+                status(f"Corrupted Power {n}", mod("Power", "add", 1), target="self")
+                for n in range(1, 11)
+            ),
+            *(
+                status(f"Corrupted Armour {n}", mod("Armour", "add", -1), target="self")
+                for n in range(1, 11)
+            ),
+            *(
+                status(f"Corrupted AP {n}", mod("AP", "add", 1), target="self")
+                for n in range(1, 11)
+            ),
+            *(
+                status(f"Corrupted Attacks {n}", mod("Attacks", "add", 1), target="self")
+                for n in range(1, 11)
+            ),
+            machinery("tactical"),
+        ],
         # L2678 Delirium: "If Skill Test successful, the Target will attack the closest Unit
         # (friend or foe) with all available Weapons" (game/perk_delirium.py)
         "Delirium": [machinery("affliction")],

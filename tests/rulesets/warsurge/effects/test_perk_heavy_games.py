@@ -72,6 +72,7 @@ WEAPON_SETS = [
     ["Velocity", "Burn", "Momentum", "Skill"],
     ["Heal", "Freeze", "Skill", "Hearty"],
     ["Delirium", "Burn", "Velocity", "Skill"],
+    ["Corrupted", "Heal", "Skill", "Burn"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

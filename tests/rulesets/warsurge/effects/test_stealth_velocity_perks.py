@@ -642,3 +642,77 @@ def test_p767_horrific_spares_the_fearless_and_the_far() -> None:
     fearless, events = _to_move(_horror(["Horrific"], ("Fearless",)), [])
     assert not any("horrified" in e.text for e in events)
     engine.check(fearless, Move(1, positions=((24.0, 17.0),)))
+
+
+# -- Corrupted (L3793) ----------------------------------------------------------------------------
+
+
+def _cultist(
+    defence: int = 4, armour: int | None = 4, power: int = 3, ap: int | None = 5
+) -> GameState:
+    """Side 0's Cultists (unit 0, 3 HP, a Corrupted Blade) in the Deploy Phase of Game Turn 2
+    (every unit on the table); side 1's Foe."""
+    blade = weapon("Blade", range=12, attacks=2, power=power, ap=ap, perks=["Corrupted"])
+    cult = entry(unit("Cultists", hp=3, defence=defence, armour=armour, weapons=[blade]))
+    foe = entry(unit("Foe", hp=5))
+    return scenario([[cult], [foe]], {0: [(24.0, 10.0)], 1: [(24.0, 20.0)]}, phase=Phase.DEPLOY)
+
+
+def _seen(state: GameState) -> tuple[int, int | None, int, int | None, int]:
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+    st = to_unit_state(Work(state, None, DEFAULT_HOOKS), 0)
+    b = st.weapons["Blade"]
+    return st.profile.defence, st.profile.armour, b.power, b.ap, b.attacks
+
+
+def test_p3793_corrupted_offers_defence_and_armour_for_power_and_ap_this_game_turn() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    state = _cultist()
+    assert _seen(state) == (4, 4, 3, 5, 2)
+    after, events = engine.apply(state, UsePerks(0, ("Corrupted: Blade D2 A1 H0",)))
+    check_invariants(after)
+    assert _seen(after) == (2, 5, 5, 4, 2)  # Defence -2, Armour 4+ → 5+; Power +2, AP 5+ → 4+
+    assert any("offers 2 Defence, 1 Armour and 0 HP" in e.text for e in events)
+    # "At the end of the Game Turn, Defence, Armour and the Weapon's Stats are returned"
+    nxt = after
+    while nxt.flow.turn == after.flow.turn and not nxt.over:
+        nxt, _ = engine.apply(nxt, Pass())
+    assert _seen(nxt) == (4, 4, 3, 5, 2)
+
+
+def test_p3793_corrupted_hp_only_when_power_matches_defence_and_ap_matches_armour() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    # Defence 4 - 1 = 3 = Power 2 + 1; Armour 4+ → 5+ = AP 6+ → 5+: HP may be offered
+    state = _cultist(defence=4, armour=4, power=2, ap=6)
+    after, _ = engine.apply(state, UsePerks(0, ("Corrupted: Blade D1 A1 H2",)))
+    assert _seen(after) == (3, 5, 3, 5, 4) and sum(after.units[0].hp) == 1  # HP not returned
+    with pytest.raises(RulesError, match="HP may be offered only when"):
+        engine.check(_cultist(), UsePerks(0, ("Corrupted: Blade D0 A0 H1",)))
+
+
+def test_p3793_corrupted_limits_and_timing() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_hooks import usable_perks
+    from warbench.rulesets.warsurge.game.work import Work
+
+    state = _cultist()
+    with pytest.raises(RulesError, match="at most 4 Defence"):
+        engine.check(state, UsePerks(0, ("Corrupted: Blade D5 A0 H0",)))
+    with pytest.raises(RulesError, match="at most 3 Armour"):  # AP 5+ → 2+: three steps
+        engine.check(state, UsePerks(0, ("Corrupted: Blade D0 A4 H0",)))
+    with pytest.raises(RulesError, match="name the Corrupted Weapon"):
+        engine.check(state, UsePerks(0, ("Corrupted: Sword D1 A0 H0",)))
+    shown = usable_perks(Work(state, None, DEFAULT_HOOKS), 0)
+    assert "Corrupted: Blade D1 A0 H0" in shown and "Corrupted: Blade D1 A1 H0" in shown
+    # once per Game Turn, and only at its start (not in the Attack Phase)
+    after, _ = engine.apply(state, UsePerks(0, ("Corrupted: Blade D1 A0 H0",)))
+    with pytest.raises(RulesError, match="at the start of the Game Turn, once"):
+        engine.check(after, UsePerks(0, ("Corrupted: Blade D1 A0 H0",)))
+    late = replace(state, flow=replace(state.flow, phase=Phase.ATTACK))
+    with pytest.raises(RulesError, match="at the start of the Game Turn"):
+        engine.check(late, UsePerks(0, ("Corrupted: Blade D1 A0 H0",)))

@@ -196,7 +196,10 @@ def coherency_restored(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | Non
         k, j = divmod(int(np.argmin(d)), d.shape[1])
         i = strays.pop(k)
         anchor = mxy[j]
-        spot = _near_spot(w, anchor, r, pos, main, oxy, orad, prefer=np.asarray(pos[i]))
+        # clear of every other model of the unit: the strays not moved yet too (one may join
+        # the group where it stands, and must not be stood on)
+        taken = [*main, *strays]
+        spot = _near_spot(w, anchor, r, pos, taken, oxy, orad, prefer=np.asarray(pos[i]))
         if spot is None:
             spot = (float(anchor[0]), float(anchor[1]))  # cannot happen on a sane board
         pos[i] = spot

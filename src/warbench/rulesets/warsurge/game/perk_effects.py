@@ -211,6 +211,8 @@ USED_PERKS = frozenset(
         "Extension",
         # a Mastery Test, then Movement out of its Melee this Game Turn (L735; perk_aeonian)
         "Disengage",
+        # an offer of Stats at the start of the Game Turn (L3793; perk_corrupted)
+        "Corrupted",
     }
 )
 

@@ -41,6 +41,7 @@ from warbench.rulesets.warsurge.effects.runtime import (
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import (
+    perk_corrupted,
     perk_flee,
     perk_ignite,
     perk_limits,
@@ -67,9 +68,11 @@ from warbench.rulesets.warsurge.game.work import Work
 
 
 def unit_perk_names(w: Work, uid: int) -> list[str]:
-    """A unit's profile perks and Traits."""
+    """A unit's profile perks and Traits (and Corrupted, the one Weapon Perk a unit uses,
+    L3793)."""
     info = w.info(uid)
-    return [*info.unit.profile.perks, *info.traits]
+    names = [*info.unit.profile.perks, *info.traits]
+    return [*names, perk_corrupted.CORRUPTED] if perk_corrupted.wields(w, uid) else names
 
 
 def _source_label(w: Work, source: str) -> str:
@@ -309,6 +312,8 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
     if row.name in perk_limits.TRANSFORM:
         return _form_refused(work, uid, row, option)
+    if row.name == perk_corrupted.CORRUPTED:  # L3793: an offer of Stats (perk_corrupted)
+        return perk_corrupted.refused(work, uid, option, _turn_start(work, uid))
     if row.name in perk_relocation.RELOCATE:
         why = _once(work, uid, row)
         return why if why is not None else perk_relocation.refused(work, uid, row.name, option)
@@ -359,6 +364,9 @@ def usable_perks(work: Work, uid: int) -> list[str]:
                 for form in perk_limits.FORMS
                 if use_refused(work, uid, row.name, form) is None
             )
+        elif row.name == perk_corrupted.CORRUPTED:
+            start = _turn_start(work, uid)
+            out.extend(f"{row.name}: {o}" for o in perk_corrupted.options(work, uid, start))
         elif use_refused(work, uid, row.name) is None:
             out.append(row.name)
     return out
@@ -486,6 +494,9 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
     if row.name in perk_limits.TRANSFORM:
         perk_limits.take_form(work, uid, row.name, option, "the player's choice")
         return
+    if row.name == perk_corrupted.CORRUPTED:
+        perk_corrupted.offer(work, uid, option)
+        return
     if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
         work, uid, row.name
     ):
@@ -598,13 +609,7 @@ def _form_refused(work: Work, uid: int, row: PerkEffects, form: str) -> str | No
     if form not in perk_limits.FORMS:
         return f"name a form for {row.name}: {', '.join(perk_limits.FORMS)} ({row.source})"
     u = work.units[uid]
-    start = (
-        work.flow.phase is Phase.ACTIONS and not u.acted
-        if work.setup.playstyle is Playstyle.ADVANCED
-        else work.flow.phase is Phase.DEPLOY
-        or (work.flow.phase is Phase.MOVE and not u.acted and not u.unit_moved)
-    )
-    if not start or u.counter(f"used {row.name}") == work.flow.turn:
+    if not _turn_start(work, uid) or u.counter(f"used {row.name}") == work.flow.turn:
         return (
             f"{row.name}'s form is chosen at the start of the Game Turn, once, before the unit "
             f"acts ({row.source})"
@@ -612,6 +617,18 @@ def _form_refused(work: Work, uid: int, row: PerkEffects, form: str) -> str | No
     if perk_limits.current_form(work, uid, row.name) == form:
         return f"{work.label(uid)} has the {form} form already ({row.name}, {row.source})"
     return None
+
+
+def _turn_start(work: Work, uid: int) -> bool:
+    """Whether it is "the start of the Game Turn" for ``uid`` (Transform, Corrupted): the
+    Standard Deploy Phase or its Move Phase before the unit moves, or the Advanced Action
+    Steps before its first action."""
+    u = work.units[uid]
+    if work.setup.playstyle is Playstyle.ADVANCED:
+        return work.flow.phase is Phase.ACTIONS and not u.acted
+    return work.flow.phase is Phase.DEPLOY or (
+        work.flow.phase is Phase.MOVE and not u.acted and not u.unit_moved
+    )
 
 
 def _base(status: str) -> str:
