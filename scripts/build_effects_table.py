@@ -778,6 +778,11 @@ EFFECTS.update(
         # L3433 Heal: "This Weapon restores HP rather than inflicting damage … as you must
         # 'Attack' the Target to restore HP" (game/perk_heal.py; the Absorb shield: not yet)
         "Heal": [machinery("heal")],
+        # L871 Offering, L1017 Sacrifice: "After failing any Aether, Mastery or Skill Test, the
+        # User can choose to automatically pass the failed test by suffering -1 HP" / "if it
+        # removes a model in the Unit as a casualty" (game/perk_offering.py)
+        "Offering": [machinery("test modifiers")],
+        "Sacrifice": [machinery("test modifiers")],
         # L3793 Corrupted: "For each -1 to Defence (down to 0), the Weapon gains +1 Power. For
         # each -1 to Armour Save (down to -), the Weapon gains +1 AP (up to 2+). For each -1 HP
         # … +1 Attack … At the end of the Game Turn, Defence, Armour and the Weapon's Stats

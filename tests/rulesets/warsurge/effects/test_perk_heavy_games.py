@@ -127,6 +127,8 @@ UNIT_SETS = [
     ["Sentinel", "Ambush II", "Invade II", "Dodge"],
     ["Psychotic", "Tough", "Recover", "Stealth"],
     ["Horrific", "Sentinel", "Juggernaut I", "Dodge"],
+    ["Offering", "Frenzy", "Resilient", "Terrify"],
+    ["Sacrifice", "Courage", "Tough", "Frenzy"],
 ]
 
 

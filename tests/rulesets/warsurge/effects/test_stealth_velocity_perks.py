@@ -716,3 +716,62 @@ def test_p3793_corrupted_limits_and_timing() -> None:
     late = replace(state, flow=replace(state.flow, phase=Phase.ATTACK))
     with pytest.raises(RulesError, match="at the start of the Game Turn"):
         engine.check(late, UsePerks(0, ("Corrupted: Blade D1 A0 H0",)))
+
+
+# -- Offering (L871) and Sacrifice (L1017) --------------------------------------------------------
+
+
+def _payer(perks: list[str], models: int = 1, hp: int = 3, automated: bool = True) -> GameState:
+    """Side 0's Zealots (unit 0, ``perks``); side 1's Foe, in the Move Phase."""
+    zealots = entry(unit("Zealots", models=models, hp=hp, perks=perks))
+    foe = entry(unit("Foe"))
+    auto = {} if automated else {"automation": ALL_AUTOMATIONS - {Automation.PERK_USE}}
+    pos = {0: [(10.0 + 1.5 * k, 10.0) for k in range(models)], 1: [(30.0, 30.0)]}
+    return scenario([[zealots], [foe]], pos, phase=Phase.MOVE, **auto)  # type: ignore[arg-type]
+
+
+def _mastery(state: GameState, faces: list[int]) -> tuple[bool, GameState, list[Event]]:
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_turn import mastery_test
+    from warbench.rulesets.warsurge.game.work import Work
+
+    w = Work(state, ScriptedDice(faces), DEFAULT_HOOKS)
+    passed = mastery_test(w, 0, "Terrify")
+    after = w.state()
+    return passed, after, w.events
+
+
+def test_p871_offering_passes_a_failed_test_for_1_hp() -> None:
+    passed, after, events = _mastery(_payer(["Offering"]), [1])  # a 1: failed
+    assert passed and sum(after.units[0].hp) == 2
+    assert any("suffers 1 HP to pass its Terrify test (Offering)" in e.text for e in events)
+    # without the perk, or at 1 HP (it would fall), or without the automation: failed
+    assert not _mastery(_payer([]), [1])[0]
+    assert not _mastery(_payer(["Offering"], hp=1), [1])[0]
+    assert not _mastery(_payer(["Offering"], automated=False), [1])[0]
+    # a passed test costs nothing
+    ok, after, _ = _mastery(_payer(["Offering"]), [6])
+    assert ok and sum(after.units[0].hp) == 3
+
+
+def test_p1017_sacrifice_passes_a_failed_test_for_a_model() -> None:
+    passed, after, events = _mastery(_payer(["Sacrifice"], models=3, hp=1), [1])
+    assert passed and sum(1 for h in after.units[0].hp if h > 0) == 2
+    assert any("sacrifices a model to pass its Terrify test" in e.text for e in events)
+    assert not _mastery(_payer(["Sacrifice"], models=1, hp=3), [1])[0]  # its last model: no
+
+
+def test_p871_offering_passes_a_weapon_affliction_skill_test() -> None:
+    # the Wielder's Skill Test for Freeze (an affliction, one test per HP lost) failed: Offering
+    burner = weapon("Torch", range=12, attacks=1, power=8, perks=["Freeze"])
+    me = entry(unit("Zealots", hp=3, perks=["Offering"], weapons=[burner]))
+    foe = entry(unit("Foe", hp=5))
+    state = scenario([[me], [foe]], {0: [(24.0, 10.0)], 1: [(24.0, 14.0)]}, phase=Phase.ATTACK)
+    for seed in range(40):
+        after, events = engine.apply(state, Attack(0, (("Torch", 1),)), dice=SeededDice(seed))
+        if any("pass its Freeze test (Offering)" in e.text for e in events):
+            assert any(s.name.startswith("Freeze") for s in after.units[1].statuses)
+            assert sum(after.units[0].hp) == 2
+            check_invariants(after)
+            return
+    raise AssertionError("no failed Freeze test in 40 seeds")

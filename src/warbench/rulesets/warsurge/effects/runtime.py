@@ -7,7 +7,7 @@ own state into these and back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from warbench.kernel.dice import Dice
@@ -147,6 +147,7 @@ def inflict_on_hp_loss(
     table: EffectTable | None = None,
     trigger: Trigger = Trigger.HP_LOSS,
     auto_fail: bool = False,
+    rescue: Callable[[str], bool] | None = None,
 ) -> tuple[tuple[Marker, ...], list[Infliction]]:
     """The statuses a weapon's HP-Loss perks put on a target that lost ``hp_lost`` HP.
 
@@ -158,8 +159,9 @@ def inflict_on_hp_loss(
     With ``trigger=Trigger.ATTACK_DICE`` (Blind II, Concussive, Cripple II: "successful Attack
     Dice … trigger the Skill Test") ``hp_lost`` is the number of successful Attack Dice, one
     test each (docs/rulings.md, perks in play 11). ``auto_fail``: the attacker is under Fugue
-    (L2716), its Skill Tests fail unrolled. Returns the new markers and what happened, in perk
-    order.
+    (L2716), its Skill Tests fail unrolled. ``rescue(test)``: asked when every Skill Test of a
+    perk failed (rolled), whether the attacker pays to pass it (Offering, Sacrifice: L871,
+    L1017). Returns the new markers and what happened, in perk order.
     """
     t = table or load_table()
     markers = tuple(target_markers)
@@ -189,6 +191,8 @@ def inflict_on_hp_loss(
                         label=f"{row.name} test",
                     )
                     landed = landed or outcome.passed
+                if not landed and rescue is not None and test.kind is PerkTest.SKILL:
+                    landed = not auto_fail and rescue(f"{row.name} test")
             if landed:
                 stacks = all(m.stacks for m in e.modifiers)
                 markers = add_marker(

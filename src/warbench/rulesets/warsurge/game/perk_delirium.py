@@ -109,7 +109,8 @@ def delirium_on_hp_lost(
     from warbench.rulesets.warsurge.game.perk_affliction import _immune
     from warbench.rulesets.warsurge.game.perk_effects import DELAYED
     from warbench.rulesets.warsurge.game.perk_limits import skill_modifier
-    from warbench.rulesets.warsurge.game.perk_turn import fugued, index
+    from warbench.rulesets.warsurge.game.perk_offering import rescue
+    from warbench.rulesets.warsurge.game.perk_turn import fugued, index, lose_hp
     from warbench.rulesets.warsurge.game.state import Phase
 
     if DELIRIUM not in index(work.setup).units[attacker].weapon_perks(source):
@@ -122,6 +123,8 @@ def delirium_on_hp_lost(
     passed = 0
     for _ in range(amount):
         passed += run_test(work.dice, spec, mod, auto_fail=fail, label="Delirium Skill Test").passed
+    if not passed and not fail:  # Offering, Sacrifice (L871, L1017)
+        passed = int(rescue(work, attacker, "Delirium Skill Test", lose_hp))
     label = work.label(unit)
     if not passed:
         text = f"{label}: Delirium from {work.label(attacker)}'s {source}, no Skill Test passed"

@@ -45,6 +45,7 @@ from warbench.rulesets.warsurge.game import (
     perk_flee,
     perk_ignite,
     perk_limits,
+    perk_offering,
     perk_psych,
     perk_relocation,
     perk_reserve,
@@ -122,6 +123,7 @@ def _inflict(
         trigger=trigger,
         test_modifier=perk_limits.skill_modifier(work, attacker, source, unit),
         auto_fail=perk_turn.fugued(work, attacker),
+        rescue=lambda test: perk_offering.rescue(work, attacker, test, lose_hp),  # L871, L1017
     )
     if not log:
         return
@@ -558,10 +560,12 @@ def _aether_test(work: Work, uid: int, row: PerkEffects) -> tuple[bool, bool]:
     verdict = "passes" if out.passed else "fails"
     work.emit("perk", f"{work.label(uid)} {verdict} its {row.name} Aether Test ({out.explain()})",
               row.source, unit=uid, perk=row.name, passed=out.passed)  # fmt: skip
+    # Offering, Sacrifice (L871, L1017): a failed test paid for; a 12's HP Loss still comes
+    passed = out.passed or perk_offering.rescue(work, uid, f"{row.name} Aether Test", lose_hp)
     if out.backlash:
         n = work.dice.roll("D6", f"{row.name} Aether backlash")
         lose_hp(work, uid, n, f"{row.name}'s Aether Test rolls 12", row.source)
-    return out.passed and bool(work.units[uid].living()), out.doubled
+    return passed and bool(work.units[uid].living()), out.doubled
 
 
 def _status_on_target(work: Work, uid: int, row: PerkEffects, e: Effect) -> None:

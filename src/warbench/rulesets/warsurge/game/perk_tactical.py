@@ -150,7 +150,8 @@ def disarm_on_hp_lost(
     from warbench.rulesets.warsurge.effects.rolls import run_test
     from warbench.rulesets.warsurge.game.perk_effects import DELAYED
     from warbench.rulesets.warsurge.game.perk_limits import skill_modifier
-    from warbench.rulesets.warsurge.game.perk_turn import fugued, index
+    from warbench.rulesets.warsurge.game.perk_offering import rescue as offering_rescue
+    from warbench.rulesets.warsurge.game.perk_turn import fugued, index, lose_hp
     from warbench.rulesets.warsurge.game.state import Phase, Status
 
     if DISARM not in index(work.setup).units[attacker].weapon_perks(source):
@@ -162,6 +163,8 @@ def disarm_on_hp_lost(
         out = run_test(work.dice, TestSpec(PerkTest.SKILL), mod, auto_fail=fail,
                        label="Disarm Skill Test")  # fmt: skip
         passed += out.passed
+    if not passed and amount and not fail:  # Offering, Sacrifice (L871, L1017)
+        passed = int(offering_rescue(work, attacker, "Disarm Skill Test", lose_hp))
     target = work.units[unit]
     later = target.acted and work.flow.phase is Phase.ATTACK
     taken = {

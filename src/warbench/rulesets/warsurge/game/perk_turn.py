@@ -37,7 +37,7 @@ from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
 from warbench.rulesets.warsurge.effects.rolls import run_test
 from warbench.rulesets.warsurge.effects.runtime import split_scope
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_offering
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.state import Location, Phase, Status
@@ -420,7 +420,7 @@ def _mastery(work: Work, uid: int, perk: str) -> bool:
         perk=perk,
         passed=out.passed,
     )
-    return out.passed
+    return out.passed or perk_offering.rescue(work, uid, f"{perk} test", lose_hp)  # L871
 
 
 def fugued(work: Work, uid: int) -> bool:
