@@ -262,3 +262,28 @@ def test_s5_1_a_dash_toward_a_point_when_every_model_used_a_battle_weapon_warns_
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert engine.check(st, Move(0, to=(10, 20), dash=True)) is None
+
+
+def test_s4_2_iv_a_restored_model_never_stands_on_a_stray_that_joins_where_it_is() -> None:
+    """§4.2 IV with §1.3: the stray moved first (the closer one) is placed clear of the other
+    stray too, which then joins the group where it stands. Found by the 1,000-game perk-heavy
+    run (game 871); before the fix the two bases overlapped by 0.003"."""
+    import numpy as np
+
+    from warbench.rulesets.warsurge.game.casualties import coherency_restored
+    from warbench.rulesets.warsurge.game.geom import edge_distances
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work
+
+    pts = [(24.0, 24.0), (25.2, 24.0), (21.3272, 22.4939), (20.9792, 23.4382)]
+    state = scenario(
+        [[entry(unit("U", models=4))], [entry(unit("F"))]], {0: pts, 1: [(2.0, 2.0)]},
+        phase=Phase.ATTACK,
+    )  # fmt: skip
+    restored = coherency_restored(Work(state, None, DEFAULT_HOOKS), 0)
+    assert restored is not None
+    new = as_array(list(restored[0]))
+    d = edge_distances(new, 0.5, new, 0.5)
+    np.fill_diagonal(d, np.inf)
+    assert (d > -1e-3).all(), float(d.min())
+    assert coherent(new, 0.5)
