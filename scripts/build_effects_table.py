@@ -775,6 +775,10 @@ EFFECTS.update(
         # L1749 Sentinel: "Enemy Units may not use Deployment Perks within 12\" of the User,
         # except for Seed and Phoenix Perks" (game/perk_sentinel.py)
         "Sentinel": [machinery("deployment")],
+        # L1840 Espionage: "The User must be Deployed in an enemy Deployment Zone. For two Game
+        # Turns the Espionage Unit cannot be Targeted by the player who owns the Deployment Zone
+        # … Enemy Units within 6\" … -1 Dice Modifier to all Attack Dice" (perk_espionage)
+        "Espionage": [machinery("deployment")],
         # L3433 Heal: "This Weapon restores HP rather than inflicting damage … as you must
         # 'Attack' the Target to restore HP" (game/perk_heal.py; the Absorb shield: not yet)
         "Heal": [machinery("heal")],

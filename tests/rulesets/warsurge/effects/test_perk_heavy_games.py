@@ -129,6 +129,7 @@ UNIT_SETS = [
     ["Horrific", "Sentinel", "Juggernaut I", "Dodge"],
     ["Offering", "Frenzy", "Resilient", "Terrify"],
     ["Sacrifice", "Courage", "Tough", "Frenzy"],
+    ["Espionage", "Keen Eye", "Dodge", "Stealth"],
 ]
 
 

@@ -775,3 +775,86 @@ def test_p871_offering_passes_a_weapon_affliction_skill_test() -> None:
             check_invariants(after)
             return
     raise AssertionError("no failed Freeze test in 40 seeds")
+
+
+# -- Espionage (L1840) ----------------------------------------------------------------------------
+
+
+def _spies(others_in_reserve: bool = False, keen: bool = False) -> GameState:
+    """Side 0's Spies (unit 0, Espionage, in Reserve) and Mates (unit 1: deployed, or in
+    Reserve); side 1's Guards (unit 2, ``Keen Eye`` with ``keen``) at (14, 40), in the Deploy
+    Phase of Game Turn 1 (48" board: side 1's zone is y 36-48)."""
+    spies = entry(unit("Spies", models=2, perks=["Espionage"], weapons=[weapon("Gun", range=12)]))
+    mates = entry(unit("Mates"))
+    guards = entry(unit("Guards", perks=["Keen Eye"] if keen else [], weapons=[weapon("Gun")]))
+    pos = {2: [(14.0, 40.0)]} if others_in_reserve else {1: [(24.0, 6.0)], 2: [(14.0, 40.0)]}
+    return scenario([[spies, mates], [guards]], pos, phase=Phase.DEPLOY, turn=1)
+
+
+IN_ZONE = ((10.0, 44.0), (11.5, 44.0))
+
+
+def test_p1840_espionage_deploys_in_an_enemy_zone_at_the_end_of_deployment() -> None:
+    state = _spies()
+    after, events = engine.apply(state, Deploy(0, positions=IN_ZONE))
+    check_invariants(after)
+    assert any("deploys by Espionage in P1's Deployment Zone" in e.text for e in events)
+    assert any(s.name == "Espionage@1" for s in after.units[0].statuses)
+    with pytest.raises(RulesError, match=r"Mates is still in Reserve"):
+        engine.check(_spies(others_in_reserve=True), Deploy(0, positions=IN_ZONE))
+    with pytest.raises(RulesError, match="wholly inside an enemy Deployment Zone"):
+        engine.check(state, Deploy(0, positions=((10.0, 30.0), (11.5, 30.0))))
+
+
+def _covered(keen: bool = False) -> GameState:
+    state = engine.apply(_spies(keen=keen), Deploy(0, positions=IN_ZONE))[0]
+    return replace(state, flow=replace(state.flow, turn=2, phase=Phase.ATTACK, active=1))
+
+
+def test_p1840_espionage_the_zone_owner_may_not_target_it_for_two_game_turns() -> None:
+    state = _covered()
+    with pytest.raises(RulesError, match=r"under Espionage: P1 may not Target it"):
+        engine.check(state, Attack(2, (("Gun", 0),)))
+    # Keen Eye can, and the Espionage is lost when it is attacked so
+    keen = _covered(keen=True)
+    after, events = engine.apply(keen, Attack(2, (("Gun", 0),)), dice=SeededDice(1))
+    assert any("loses its Espionage" in e.text for e in events)
+    assert not any(s.name.startswith("Espionage") for s in after.units[0].statuses)
+
+
+def test_p1840_espionage_minus_1_to_attack_dice_of_enemies_within_6_inches() -> None:
+    from warbench.rulesets.warsurge.attack import AttackContext
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier
+    from warbench.rulesets.warsurge.game.work import Work
+
+    state = _covered()
+    near = Work(state, None, DEFAULT_HOOKS)
+    assert dice_modifier(near, 2, AttackContext()).status_modifiers == ((-1, "Espionage"),)
+    far = replace(state, units=(*state.units[:2], replace(state.units[2], pos=((40.0, 40.0),))))
+    assert dice_modifier(Work(far, None, DEFAULT_HOOKS), 2, AttackContext()).status_modifiers == ()
+
+
+def test_p1840_espionage_enemies_near_it_contest_but_do_not_claim_objectives() -> None:
+    from warbench.rulesets.warsurge.battlefield.model import Objective
+
+    state = _covered()
+    b = state.setup.field.board.model_copy(
+        update={"objectives": [Objective(name="Relay", at=(16.0, 40.0))]}
+    )
+    from warbench.rulesets.warsurge.game.geom import Field
+
+    setup = replace(state.setup, field=Field(b))
+    held = replace(state, setup=setup)
+    (relay,) = control(held)
+    assert relay.controller is None and not relay.contested  # the Guards, 3.7" from a spy
+    gone = replace(held, units=(replace(held.units[0], statuses=()), *held.units[1:]))
+    assert control(gone)[0].controller == 1
+
+
+def test_p1840_espionage_lost_when_it_attacks() -> None:
+    state = _covered()
+    mine = replace(state, flow=replace(state.flow, active=0))
+    after, events = engine.apply(mine, Attack(0, (("Gun", 2),)), dice=SeededDice(1))
+    check_invariants(after)
+    assert any("loses its Espionage: it attacks with Gun" in e.text for e in events)

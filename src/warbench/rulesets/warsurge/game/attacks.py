@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
+from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
 from warbench.rulesets.warsurge.game.perk_heal import heal_refusal, heals, resolve_heal
 from warbench.rulesets.warsurge.game.perk_limits import (
     linked_refusal,
@@ -461,10 +462,11 @@ def _attack_from(
         attacker = to_unit_state(w, uid)
         target = to_unit_state(w, wp.target)
         before = [m.hp for m in target.models]
+        ctx = status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses, wp.weapon)
         ap = AttackPlan(
             attacker,
             target,
-            status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses, wp.weapon),
+            espionage_dice(w, uid, ctx),  # Espionage (Perks L1840): -1 within 6" of a spy
             weapons=(wp.weapon,),
             users=((wp.weapon, wp.users),),
         )

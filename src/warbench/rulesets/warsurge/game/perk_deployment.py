@@ -56,12 +56,18 @@ def _polygon(points: tuple[tuple[float, float], ...]) -> shapely.Polygon:
 def deploy_outside_zone(w: Work, uid: int, model: int, p: Point) -> str | None:
     """Whether a model of ``uid`` outside its Deployment Zone may deploy at ``p``: ``None``
     when Invade allows it, else why not (the refusal names the rule)."""
+    from warbench.rulesets.warsurge.game import perk_espionage
+
+    spy = perk_espionage.spy(w, uid)
+    if spy and perk_espionage.enemy_zone_of(w, uid, p) is not None:
+        return perk_espionage.deploy_refusal(w, uid, model, p)  # Espionage (L1840)
     found = _invade(w, uid)
     info = w.info(uid)
     if found is None:  # Ambush, Nexus (issue 11 lane c): perk_deploy.py
         from warbench.rulesets.warsurge.game.perk_deploy import outside_zone
 
-        return outside_zone(w, uid, model, p)
+        why = outside_zone(w, uid, model, p)
+        return why if why is None or not spy else perk_espionage.deploy_refusal(w, uid, model, p)
     rank, gap = found
     if not w.field.on_board(p, info.radius):
         return f"model {model + 1} of {info.label} is off the battlefield"

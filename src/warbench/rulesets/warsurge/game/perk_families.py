@@ -21,6 +21,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_defensive,
         perk_delirium,
         perk_deployment,
+        perk_espionage,
         perk_horrific,
         perk_leadership,
         perk_limits,
@@ -41,3 +42,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_velocity.register_hooks(reg)  # Velocity resets (issue 11, session 13)
     perk_delirium.register_hooks(reg)  # Delirium (issue 11, session 13)
     perk_horrific.register_hooks(reg)  # Horrific (issue 11, session 13)
+    perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)

@@ -38,6 +38,7 @@ from warbench.rulesets.warsurge.effects.mode import Placement, Shape, Template, 
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
+from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
 from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.work import (
     current_value,
@@ -229,6 +230,7 @@ def _strike(
     tstate = to_unit_state(w, target)
     before = [m.hp for m in tstate.models]
     ctx = wp.context if own else _context(w, uid, target, wp)
+    ctx = espionage_dice(w, uid, ctx)  # Espionage (Perks L1840): -1 within 6" of a spy
     ap = AttackPlan(
         attacker,
         tstate,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from warbench.rulesets.warsurge.battlefield.measure import objective_control, terrain_control
-from warbench.rulesets.warsurge.game.state import GameState, Location
+from warbench.rulesets.warsurge.game.state import GameState, Location, UnitGS
 from warbench.rulesets.warsurge.game.terrain_field import field_of
 
 
@@ -39,7 +39,9 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
     battlefield. ``may_hold(uid)`` leaves out units that may not hold or contest (Stealth
     active P L1775, Paralysis P L2800, Concealed P L4151 ...: the perks engine knows them);
     by default every unit on the battlefield holds terrain, and every unit not under Stealth or
-    Paralysis (:func:`.perk_stealth.may_hold`) holds and contests Objectives. The books give
+    Paralysis (:func:`.perk_stealth.may_hold`) holds and contests Objectives, except that a unit
+    near an enemy Espionage unit contests but does not hold one
+    (:func:`.perk_espionage.may_claim`). The books give
     no score for it (Book 3 is not among the sources); perks and views ask."""
     board = field_of(state).board  # a destroyed piece has no profile left (§10.3)
     r_of = {info.uid: info.radius for info in state.setup.units}
@@ -55,21 +57,23 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
     ]
     if not board.objectives:
         return tuple(out)
+    claimers = units
     if may_hold is None:  # Stealth (P L1775) and Paralysis (P L2800) hold no Objective
+        from warbench.rulesets.warsurge.game.perk_espionage import may_claim
         from warbench.rulesets.warsurge.game.perk_stealth import may_hold as perk_may_hold
 
-        units = [
-            (
-                state.setup.units[u.uid].side,
-                [(p, r_of[u.uid]) for p in (u.pos[i] for i in u.present())],
-            )
-            for u in state.units
-            if u.location is Location.TABLE and perk_may_hold(state, u.uid)
-        ]
-    out += [
-        Held(o.name, "objective", objective_control(board, o.name, units).players)
-        for o in board.objectives
-    ]
+        def bases(u: UnitGS) -> tuple[int, list[tuple[tuple[float, float], float]]]:
+            return state.setup.units[u.uid].side, [(u.pos[i], r_of[u.uid]) for i in u.present()]
+
+        on = [u for u in state.units if u.location is Location.TABLE]
+        units = [bases(u) for u in on if perk_may_hold(state, u.uid)]
+        # near an enemy Espionage unit: contests, does not claim (P L1848)
+        claimers = [bases(u) for u in on if perk_may_hold(state, u.uid) and may_claim(state, u.uid)]
+    for o in board.objectives:
+        sides = objective_control(board, o.name, units).players
+        if len(sides) == 1 and claimers is not units:
+            sides = objective_control(board, o.name, claimers).players & sides
+        out.append(Held(o.name, "objective", sides))
     return tuple(out)
 
 
