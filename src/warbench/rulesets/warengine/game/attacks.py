@@ -551,6 +551,7 @@ def declare(
     via: int | None = None,
     av: XkY | None = None,
     at: tuple[float, float] | None = None,
+    lose: str | None = None,
 ) -> None:
     """Make an attack: bookkeeping, jams, rolls; queue it for Hero Points (L461-L497).
     ``via`` and ``av`` are a power's choices: Telepathic Command's character (L1299), Induce
@@ -607,7 +608,7 @@ def declare(
     if w.power is not None:
         if av is not None:
             w = replace(w, av=av)
-        _power(state, ctx, f, w, t, dice, events, via=via, at=at)
+        _power(state, ctx, f, w, t, dice, events, via=via, at=at, lose=lose)
         f.bonus.pop("next_attack", None)
         f.bonus.pop("range", None)
         return
@@ -962,6 +963,7 @@ def _power(
     *,
     via: int | None = None,
     at: tuple[float, float] | None = None,
+    lose: str | None = None,
 ) -> None:
     """A Special Power (L828-L846): against an enemy the Attack Value is rolled against the
     target's Mental with no adjustments; on a friend, 10 or more succeeds."""
@@ -1010,4 +1012,4 @@ def _power(
             res = Resolution(f.id, -1, w.name, again.total, [[t.id, d.total]], cc=True)
             state.queue.append(res)
         return
-    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events, via=via, at=at)
+    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events, via=via, at=at, lose=lose)

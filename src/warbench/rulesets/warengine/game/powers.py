@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game.effects import Effect
 from warbench.rulesets.warengine.game.measure import (
     free_spot,
@@ -52,6 +53,7 @@ ENEMY_KINDS = (
     "power_suspend",
     "power_unit_tag_enemy",
     "power_unit_mark_enemy",
+    "power_drain",
 )
 
 #: Target restrictions (``power_only``): a sentence and the figures allowed.
@@ -213,6 +215,7 @@ def apply_power(
     *,
     via: int | None = None,
     at: tuple[float, float] | None = None,
+    lose: str | None = None,
 ) -> None:
     """Apply a successful power's effects (its kinds from the effects table); ``via`` is
     Telepathic Command's chosen character (else the engine's, :func:`lending_character`),
@@ -240,6 +243,10 @@ def apply_power(
         elif k == "power_heal":
             gain = dice.roll(str(e.param), w.name)
             t.hero = min(ctx.profiles[t.id].hero, t.hero + gain)
+        elif k == "power_drain":  # Drain Power (L1069), game/kit.py
+            kit.drain(state, ctx, f, t, lose, events)
+        elif k == "power_restore":  # Restore gives back what Drain Power took (L1195)
+            kit.restore(state, ctx, t, events)
         elif k == "power_drain_hero":
             loss = dice.roll(str(e.param), w.name)
             if t.hero < loss:

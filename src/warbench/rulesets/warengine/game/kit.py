@@ -1,0 +1,575 @@
+"""Weapons, tweaks and form as game state (004_f4ea5693af0644ce.txt L1067, L1193, L1607,
+L1613, L1845).
+
+A figure's set-up profile (:class:`.setup.Profile`) is fixed for a game; what may change is
+kept in the state as a :class:`.state.Kit` (``GameState.kit``, only for the figures it
+changed): its Shapechanger form, its weapon slots as ``[figure, form, slot]`` references to
+the forces' weapons, the Special Powers and edges Drain Power took and the weapons received
+that wait for the next activation. Every rule reads a figure's profile through one reader:
+:func:`context_of` gives the state's context, whose ``profiles[i]`` is the set-up profile of
+a figure without a kit and the profile its kit derives otherwise. A set-up in which nothing
+can change (no Scrounger, Shapechanger, Transferable or Drain Power) gets the set-up's
+context itself, so those games play and digest exactly as before.
+
+* Scrounger (L1607): a close combat kill lets the killer exchange one of its weapons for one
+  of the victim's (``Attack.take``: ``[victim's slot, own slot]``, ``[-1, -1]`` to keep its
+  own; the engine's choice: the victim's dearest weapon for its own cheapest when dearer).
+* Transferable (L1845): when its carrier is removed from the table, the weapon passes to the
+  nearest figure of the same unit within 3", which gives up its dearest weapon and may not use
+  the new one before its next activation (the engine passes it when it is dearer).
+* Shapechanger (L1613): deployed in either form (``Place.form``); in each Follow Up step the
+  ``shape`` decision (``Shape``, the default: stay) for each Shapechanger on the table.
+* Drain Power (L1067): the target loses a Special Power or personal edge, or an active
+  power's effect ends (``Attack.lose``; the engine's choice: its first power, else its dearest
+  edge, else the first active effect); Restore (L1193) gives back the last one lost.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from typing import overload
+
+from warbench.play.core import Event
+from warbench.rulesets.warengine.costs import weapon_cost
+from warbench.rulesets.warengine.game import setup as stp
+from warbench.rulesets.warengine.game.effects import PERSONAL, POWERS, effects_of
+from warbench.rulesets.warengine.game.measure import gap, gap_at, on_table
+from warbench.rulesets.warengine.game.setup import Context, Profile, WeaponProfile
+from warbench.rulesets.warengine.game.state import Attack, Fig, GameState, Kit, Shape, rule
+from warbench.rulesets.warengine.models import Figure, Weapon
+
+_STATEFUL: dict[str, bool] = {}
+_DERIVED: dict[tuple[object, ...], Profile] = {}
+
+#: The timed effects of Special Powers that Drain Power may end ("active:<tag>", L1069).
+ACTIVE = tuple(
+    sorted(
+        {
+            str(e.param[0]) if isinstance(e.param, tuple) else str(e.param)
+            for effs in POWERS.values()
+            for e in effs
+            if e.kind in ("power_bonus", "power_unit_tag", "power_unit_tag_enemy")
+        }
+        | {"halted", "suspended", "exposed", "adrenal", "telepathy", "def_hero"}
+    )
+)
+
+
+def stateful(ctx: Context) -> bool:
+    """Whether anything in the set-up's forces can change a figure's kit."""
+    v = _STATEFUL.get(ctx.key)
+    if v is None:
+        v = False
+        for force in ctx.forces:
+            for fig in force.figures.values():
+                for form in fig.all_forms():
+                    if {"Scrounger", "Shapechanger"} & set(form.tweaks):
+                        v = True
+                    for w in form.weapons:
+                        for p in [w, *w.profiles]:
+                            if "Transferable" in p.tweaks or p.power == "Drain Power":
+                                v = True
+        _STATEFUL[ctx.key] = v
+    return v
+
+
+class LiveProfiles(Sequence[Profile]):
+    """The figures' profiles as one state has them (the set-up's, or a kit's)."""
+
+    __slots__ = ("base", "ctx", "state")
+
+    def __init__(self, ctx: Context, state: GameState) -> None:
+        self.base = ctx.profiles
+        self.ctx = ctx
+        self.state = state
+
+    @overload
+    def __getitem__(self, i: int) -> Profile: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Profile]: ...
+
+    def __getitem__(self, i: int | slice) -> Profile | Sequence[Profile]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(len(self.base))[i]]
+        k = self.state.kit.get(i)
+        if k is None:
+            return self.base[i]
+        return profile_of(self.ctx, self.state, i, k)
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+    def __iter__(self) -> Iterator[Profile]:
+        return (self[i] for i in range(len(self.base)))
+
+
+def context_of(state: GameState) -> Context:
+    """The context the rules read for ``state``: the set-up's own when no kit can change,
+    else a copy whose profiles follow the state's kits."""
+    ctx = stp.context(state.setup_key)
+    if not stateful(ctx):
+        return ctx
+    live = copy.copy(ctx)
+    live.profiles = LiveProfiles(ctx, state)
+    _refresh_big(live)
+    return live
+
+
+def _refresh_big(ctx: Context) -> None:
+    ctx.big = tuple(i for i, p in enumerate(ctx.profiles) if p.big)
+
+
+def model(ctx: Context, fig: Fig) -> Figure:
+    """The figure's Troop Builder figure (its first form)."""
+    return ctx.forces[fig.side].figures[fig.name]
+
+
+def forms(ctx: Context, fig: Fig) -> list[Figure]:
+    """The figure's forms (one unless a Shapechanger, L1615)."""
+    return model(ctx, fig).all_forms()
+
+
+def arms(ctx: Context, state: GameState, fid: int) -> list[list[int]]:
+    """The figure's weapon slots as ``[figure, form, slot]``."""
+    k = state.kit.get(fid)
+    form = k.form if k is not None else 0
+    if k is not None and k.arms:
+        return [list(a) for a in k.arms]
+    n = len(forms(ctx, state.figs[fid])[form].weapons)
+    return [[fid, form, s] for s in range(n)]
+
+
+def weapon(ctx: Context, state: GameState, arm: list[int]) -> Weapon:
+    """The force's weapon an arm refers to."""
+    return forms(ctx, state.figs[arm[0]])[arm[1]].weapons[arm[2]]
+
+
+def _is_power(w: Weapon) -> bool:
+    return w.power is not None or any(p.power is not None for p in w.profiles)
+
+
+def _powers(w: Weapon) -> set[str]:
+    return {p.power for p in [w, *w.profiles] if p.power is not None}
+
+
+def profile_of(ctx: Context, state: GameState, fid: int, k: Kit) -> Profile:
+    """The profile a kit derives (memoised): the form's characteristics (Hero Points, cost
+    and character of the combined figure stay the set-up's), its arms' weapons, without the
+    slots received this activation and what Drain Power took."""
+    key = (ctx.key, fid, k.form, tuple(tuple(a) for a in k.arms), tuple(k.lost), tuple(k.fresh))
+    got = _DERIVED.get(key)
+    if got is not None:
+        return got
+    base = (
+        ctx.profiles[fid] if not isinstance(ctx.profiles, LiveProfiles) else ctx.profiles.base[fid]
+    )
+    fig = state.figs[fid]
+    form = forms(ctx, fig)[k.form]
+    prof = base
+    if k.form:
+        prof = replace(
+            stp.profile_of_figure(form),
+            hero=base.hero,
+            points=base.points,
+            character=base.character,
+        )
+    tweaks = tuple(t for t in form.tweaks if t not in k.lost)
+    held = k.arms or [[fid, k.form, s] for s in range(len(form.weapons))]
+    ws: list[WeaponProfile] = []
+    for slot, arm in enumerate(held):
+        w = weapon(ctx, state, arm)
+        if slot in k.fresh or _powers(w) & set(k.lost):
+            continue
+        ws.extend(replace(p, slot=slot) for p in stp.weapon_profiles([w]))
+    prof = replace(prof, tweaks=tweaks, effects=effects_of("personal", tweaks), weapons=tuple(ws))
+    _DERIVED[key] = prof
+    return prof
+
+
+def rekit(state: GameState, ctx: Context, fid: int, change: Callable[[Kit], None]) -> None:
+    """Change figure ``fid``'s kit; its weapon bookkeeping (used, reserved, spent, burning
+    attacks it made, its queued attacks) follows each weapon to its new index."""
+    f = state.figs[fid]
+    old = ctx.profiles[fid].weapons
+    old_arms = arms(ctx, state, fid)
+    k = copy.deepcopy(state.kit.get(fid)) or Kit()
+    change(k)
+    if k == Kit():
+        state.kit.pop(fid, None)
+    else:
+        state.kit[fid] = k
+    new = ctx.profiles[fid].weapons
+    new_arms = arms(ctx, state, fid)
+
+    def tag(ws: Sequence[WeaponProfile], am: list[list[int]]) -> list[tuple[object, ...]]:
+        seen: dict[int, int] = {}
+        out: list[tuple[object, ...]] = []
+        for w in ws:
+            n = seen.get(w.slot, 0)
+            seen[w.slot] = n + 1
+            out.append((w.slot, tuple(am[w.slot]) if w.slot < len(am) else (), n))
+        return out
+
+    now = {t: i for i, t in enumerate(tag(new, new_arms))}
+    where = {i: now.get(t) for i, t in enumerate(tag(old, old_arms))}
+
+    def m(i: int | None) -> int | None:
+        return None if i is None else where.get(i)
+
+    f.fired = [j for i in f.fired if (j := m(i)) is not None]
+    f.one_shot = [j for i in f.one_shot if (j := m(i)) is not None]
+    f.reserve_more = [j for i in f.reserve_more if (j := m(i)) is not None]
+    f.reloaded = {j: t for i, t in f.reloaded.items() if (j := m(i)) is not None}
+    f.reserved = m(f.reserved)
+    if f.reserved is None and f.reserve_more:
+        f.reserved = f.reserve_more.pop(0)
+    for g in state.figs:
+        kept: list[list[int]] = []
+        for b in g.burning:
+            j = m(b[1]) if b[0] == fid else b[1]
+            if j is not None:
+                kept.append([b[0], j, *b[2:]])
+        g.burning = kept
+    for r in state.queue:
+        if r.attacker == fid and r.weapon >= 0:
+            j = m(r.weapon)
+            r.weapon = -1 if j is None else j
+    if isinstance(ctx.profiles, LiveProfiles):
+        _refresh_big(ctx)
+
+
+def _cost(w: Weapon) -> int:
+    return weapon_cost(w).points
+
+
+def _n(ctx: Context, f: Fig) -> str:
+    return f"{ctx.profiles[f.id].name} #{f.id}"
+
+
+# -- Scrounger (L1607) ------------------------------------------------------------------------
+
+
+def scrounge_default(ctx: Context, state: GameState, a: Fig, t: Fig) -> tuple[int, int]:
+    """The engine's exchange: the victim's dearest weapon for the killer's cheapest, when
+    dearer; else ``(-1, -1)``."""
+    mine = [(i, _cost(weapon(ctx, state, x))) for i, x in enumerate(arms(ctx, state, a.id))]
+    theirs = [(j, _cost(weapon(ctx, state, x))) for j, x in enumerate(arms(ctx, state, t.id))]
+    mine = [(i, c) for i, c in mine if not _is_power(weapon(ctx, state, arms(ctx, state, a.id)[i]))]
+    theirs = [
+        (j, c) for j, c in theirs if not _is_power(weapon(ctx, state, arms(ctx, state, t.id)[j]))
+    ]
+    if not mine or not theirs:
+        return (-1, -1)
+    i, ci = min(mine, key=lambda x: (x[1], x[0]))
+    j, cj = max(theirs, key=lambda x: (x[1], -x[0]))
+    return (j, i) if cj > ci else (-1, -1)
+
+
+def take_refusal(ctx: Context, state: GameState, a: Attack) -> str | None:
+    """Why ``Attack.take`` is not allowed (only a Scrounger's close combat attack, L1607)."""
+    if a.take is None:
+        return None
+    w = ctx.profiles[a.fig].weapons[a.weapon]
+    if not ctx.profiles[a.fig].has("scrounger") or not w.cc or w.power is not None:
+        return "only a Scrounger's close combat attack may scrounge a weapon (take)"
+    j, i = a.take
+    if (j, i) == (-1, -1):
+        return None
+    mine, theirs = arms(ctx, state, a.fig), arms(ctx, state, a.target)
+    if not (0 <= i < len(mine) and 0 <= j < len(theirs)):
+        return (
+            f"take {[j, i]}: the target has slots 0 to {len(theirs) - 1}, "
+            f"the user 0 to {len(mine) - 1}"
+        )
+    if _is_power(weapon(ctx, state, mine[i])) or _is_power(weapon(ctx, state, theirs[j])):
+        return "a Special Power is not a weapon to scrounge or give"
+    return None
+
+
+def take_choices(ctx: Context, state: GameState, a: Attack) -> list[Attack]:
+    """A Scrounger's close combat attack may also keep its own weapons."""
+    w = ctx.profiles[a.fig].weapons[a.weapon]
+    if ctx.profiles[a.fig].has("scrounger") and w.cc and w.power is None:
+        return [replace(a, take=(-1, -1))]
+    return []
+
+
+def note_take(state: GameState, a: Attack) -> None:
+    """Carry the attack's ``take`` choice on its queued resolution."""
+    if a.take is None:
+        return
+    for r in state.queue:
+        if r.attacker == a.fig and r.cc and not any(e.startswith("take:") for e in r.effects):
+            r.effects.append(f"take:{a.take[0]}:{a.take[1]}")
+
+
+def scrounge(
+    state: GameState, ctx: Context, a: Fig, t: Fig, effects: list[str], events: list[Event]
+) -> None:
+    """After a close combat kill: a Scrounger may exchange a weapon with the victim (L1607)."""
+    if not isinstance(ctx.profiles, LiveProfiles) or not ctx.profiles[a.id].has("scrounger"):
+        return
+    if not a.alive:
+        return
+    chosen = next((e for e in effects if e.startswith("take:")), None)
+    if chosen is not None:
+        j, i = (int(x) for x in chosen.split(":")[1:])
+    else:
+        j, i = scrounge_default(ctx, state, a, t)
+    theirs, mine = arms(ctx, state, t.id), arms(ctx, state, a.id)
+    if i < 0 or j >= len(theirs) or i >= len(mine):
+        return
+    got = theirs[j]
+    gave = weapon(ctx, state, mine[i]).name
+
+    def swap(k: Kit) -> None:
+        k.arms = mine[:i] + [got] + mine[i + 1 :]
+        k.fresh = [x for x in k.fresh if x != i]
+
+    used = any(ctx.profiles[a.id].weapons[x].slot == i for x in a.fired)
+    rekit(state, ctx, a.id, swap)
+    if used:  # the slot stays used this activation (L400)
+        a.fired += [x for x, w in enumerate(ctx.profiles[a.id].weapons) if w.slot == i]
+    events.append(
+        Event(
+            "scrounge",
+            f"{_n(ctx, a)} scrounges {weapon(ctx, state, got).name} from {_n(ctx, t)} for {gave}",
+            rule(1607),
+            {"fig": a.id, "from": t.id},
+        )
+    )
+
+
+# -- Transferable (L1845) ---------------------------------------------------------------------
+
+
+def removed(state: GameState, ctx: Context, t: Fig, events: list[Event]) -> None:
+    """A figure leaves the table: each Transferable weapon it carries may pass to the nearest
+    figure of its unit within 3" (the engine passes it when dearer than the weapon the
+    receiver gives up, its dearest)."""
+    if not isinstance(ctx.profiles, LiveProfiles):
+        return
+    held = arms(ctx, state, t.id)
+    for arm in held:
+        w = weapon(ctx, state, arm)
+        if "Transferable" not in {x for p in [w, *w.profiles] for x in p.tweaks}:
+            continue
+        near = [
+            g
+            for g in state.figs
+            if g.id != t.id and g.unit == t.unit and on_table(g) and gap(ctx, t, g) <= 3.0 + 1e-9
+        ]
+        if not near:
+            continue
+        r = min(near, key=lambda g: (gap(ctx, t, g), g.id))
+        mine = arms(ctx, state, r.id)
+        guns = [(i, _cost(weapon(ctx, state, x))) for i, x in enumerate(mine)]
+        guns = [(i, c) for i, c in guns if not _is_power(weapon(ctx, state, mine[i]))]
+        if guns:
+            i, dear = max(guns, key=lambda x: (x[1], -x[0]))
+            if _cost(w) <= dear:
+                continue
+        else:
+            i = len(mine)
+
+        def give(k: Kit, i: int = i, mine: list[list[int]] = mine, arm: list[int] = arm) -> None:
+            k.arms = [*mine[:i], list(arm), *mine[i + 1 :]]
+            k.fresh = sorted({*k.fresh, i})
+
+        rekit(state, ctx, r.id, give)
+        events.append(
+            Event(
+                "transfer",
+                f"{w.name} passes from {_n(ctx, t)} to {_n(ctx, r)}",
+                rule(1845),
+                {"fig": r.id, "from": t.id},
+            )
+        )
+
+
+def on_activate(state: GameState, ctx: Context, figs: list[int]) -> None:
+    """A received weapon may be used from the figure's next activation (L1845)."""
+    for i in figs:
+        k = state.kit.get(i)
+        if k is not None and k.fresh:
+            rekit(state, ctx, i, lambda k: setattr(k, "fresh", []))
+
+
+# -- Drain Power (L1067) and Restore (L1193) -------------------------------------------------
+
+
+def _edge_cost(name: str) -> int:
+    from warbench.rulesets.warengine.tables import catalogue
+
+    t = dict(catalogue().personal_tweaks).get(name)
+    return int(t.cost) if t is not None and isinstance(t.cost, int) else 0
+
+
+def drain_options(state: GameState, ctx: Context, t: Fig) -> list[str]:
+    """What Drain Power may take from ``t``: its Special Powers, its personal edges (tweaks
+    that cost points and act in the game), then the active effects of powers on it."""
+    prof = ctx.profiles[t.id]
+    powers = list(dict.fromkeys(w.power for w in prof.weapons if w.power is not None))
+    edges = sorted(
+        (n for n in prof.tweaks if PERSONAL.get(n) and _edge_cost(n) > 0),
+        key=lambda n: (-_edge_cost(n), n),
+    )
+    active = [f"active:{tag}" for tag in ACTIVE if tag in t.bonus]
+    return powers + edges + active
+
+
+def drain(
+    state: GameState, ctx: Context, f: Fig, t: Fig, choice: str | None, events: list[Event]
+) -> None:
+    """Drain Power succeeded on ``t`` (L1069)."""
+    opts = drain_options(state, ctx, t)
+    pick = choice if choice is not None else (opts[0] if opts else None)
+    if pick is None or pick not in opts:
+        return
+    if pick.startswith("active:"):
+        tag = pick.split(":", 1)[1]
+        t.bonus.pop(tag, None)
+        if tag == "suspended":
+            t.bonus.pop("halted", None)
+    else:
+        rekit(state, ctx, t.id, lambda k: k.lost.append(pick))
+    events.append(Event("drain", f"{_n(ctx, t)} loses {pick}", rule(1069), {"fig": t.id}))
+
+
+def drain_refusal(state: GameState, ctx: Context, a: Attack) -> str | None:
+    """``Attack.lose`` names something Drain Power may take from the target."""
+    if a.lose is None:
+        return None
+    if ctx.profiles[a.fig].weapons[a.weapon].power != "Drain Power":
+        return "only Drain Power takes a power or edge (lose)"
+    opts = drain_options(state, ctx, state.figs[a.target])
+    if a.lose not in opts:
+        return f"lose {a.lose!r}: the target may lose one of {opts}"
+    return None
+
+
+def drain_choices(state: GameState, ctx: Context, a: Attack) -> list[Attack]:
+    """Each thing Drain Power may take (the listed attack, ``lose`` empty, is the default)."""
+    if ctx.profiles[a.fig].weapons[a.weapon].power != "Drain Power":
+        return []
+    return [replace(a, lose=o) for o in drain_options(state, ctx, state.figs[a.target])]
+
+
+def restore(state: GameState, ctx: Context, t: Fig, events: list[Event]) -> None:
+    """Restore gives back the last Special Power or edge lost through Drain Power (L1195)."""
+    k = state.kit.get(t.id)
+    if k is None or not k.lost or not isinstance(ctx.profiles, LiveProfiles):
+        return
+    back = k.lost[-1]
+
+    def give_back(k: Kit) -> None:
+        k.lost.pop()
+
+    rekit(state, ctx, t.id, give_back)
+    events.append(Event("restore", f"{_n(ctx, t)} regains {back}", rule(1195), {"fig": t.id}))
+
+
+# -- Shapechanger (L1613) ---------------------------------------------------------------------
+
+
+def form_of(state: GameState, fid: int) -> int:
+    """The figure's current form."""
+    k = state.kit.get(fid)
+    return k.form if k is not None else 0
+
+
+def _fits(state: GameState, ctx: Context, f: Fig, form: int) -> bool:
+    """Whether the figure's base in ``form`` overlaps no other base where it stands."""
+    probe = state.clone()
+    k = probe.kit.setdefault(f.id, Kit())
+    k.form, k.arms, k.fresh = form, [], []
+    live = context_of(probe)
+    g = probe.figs[f.id]
+    return all(
+        h.id == f.id or not on_table(h) or gap_at(live, g, g.x, g.y, h) >= -1e-6 for h in probe.figs
+    )
+
+
+def shape_options(state: GameState, ctx: Context, fid: int) -> list[int]:
+    """The forms figure ``fid`` may take now (its own first)."""
+    f = state.figs[fid]
+    cur = form_of(state, fid)
+    return [cur] + [k for k in range(len(forms(ctx, f))) if k != cur and _fits(state, ctx, f, k)]
+
+
+def shape_question(state: GameState, ctx: Context) -> tuple[int, int] | None:
+    """``(player, figure)`` whose Follow Up form change is asked now, in initiative order;
+    a figure in a form without Shapechanger stays in it (L1615)."""
+    if state.phase != "follow up" or state.queue or not isinstance(ctx.profiles, LiveProfiles):
+        return None
+    first = state.first if state.first is not None else 0
+    for side in (first, 1 - first):
+        for f in state.figs:
+            if f.side != side or not on_table(f) or not ctx.profiles[f.id].has("shapechanger"):
+                continue
+            k = state.kit.get(f.id)
+            if (k.asked if k is not None else 0) >= state.turn:
+                continue
+            if len(forms(ctx, f)) > 1 and len(shape_options(state, ctx, f.id)) > 1:
+                return (side, f.id)
+    return None
+
+
+def shape_refusal(state: GameState, ctx: Context, a: Shape) -> str | None:
+    """Why the form change is not allowed."""
+    q = shape_question(state, ctx)
+    if q is None or q[1] != a.fig:
+        return f"the form of figure {q[1] if q else None} is asked now, not {a.fig}"
+    opts = shape_options(state, ctx, a.fig)
+    if a.form not in opts:
+        return f"form {a.form}: the figure may take forms {opts} (its base must fit)"
+    return None
+
+
+def apply_shape(state: GameState, ctx: Context, a: Shape, events: list[Event]) -> None:
+    """Mark the figure asked this turn and take the chosen form (its new form's own weapons:
+    what it scrounged or received stays with the form it leaves)."""
+    cur = form_of(state, a.fig)
+
+    def take(k: Kit) -> None:
+        k.asked = state.turn
+        if a.form != cur:
+            k.form, k.arms, k.fresh = a.form, [], []
+
+    rekit(state, ctx, a.fig, take)
+    f = state.figs[a.fig]
+    if a.form != cur:
+        events.append(
+            Event(
+                "shape",
+                f"{_n(ctx, f)} changes to form {a.form} ({forms(ctx, f)[a.form].name})",
+                rule(1615),
+                {"fig": a.fig, "form": a.form},
+            )
+        )
+
+
+def place_form_refusal(state: GameState, ctx: Context, fid: int, form: int) -> str | None:
+    """A figure is deployed in any of its forms (L1615)."""
+    n = len(forms(ctx, state.figs[fid]))
+    if not 0 <= form < n:
+        return f"form {form}: figure {fid} has forms 0 to {n - 1}"
+    return None
+
+
+def place_in_form(state: GameState, ctx: Context, fid: int, form: int) -> None:
+    """Deploy figure ``fid`` in ``form``."""
+    if form:
+        rekit(state, ctx, fid, lambda k: setattr(k, "form", form))
+
+
+def placed_refusal(state: GameState, fid: int, form: int, x: float, y: float) -> str | None:
+    """:func:`.setup.place_refusal` for the figure in ``form``."""
+    if not form:
+        return stp.place_refusal(state, context_of(state), fid, x, y)
+    probe = state.clone()
+    probe.kit.setdefault(fid, Kit()).form = form
+    return stp.place_refusal(probe, context_of(probe), fid, x, y)
