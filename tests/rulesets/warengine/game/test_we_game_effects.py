@@ -1583,6 +1583,9 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("power", "Drain Power"): (
         s25.test_drain_power_L1067_takes_an_edge_and_restore_L1193_gives_it_back
     ),
+    ("power", "Restore Vehicle Spirit"): (
+        s25.test_restore_vehicle_spirit_L1199_the_user_and_the_vehicle_become_one
+    ),
 }
 
 

@@ -13,6 +13,7 @@ from warbench.rulesets.warengine.game.state import (
     Attack,
     Deactivate,
     GameState,
+    Move,
     Place,
     Roll,
     Shape,
@@ -250,3 +251,62 @@ def test_games_without_these_keep_their_digests() -> None:
     s = WS.setup(sample_forces(), "ruins_48x48", {"turns": 1}, 3)
     assert kit.context_of(s) is stp.context(s.setup_key)
     assert "kit" not in WS.states.dump(s)
+
+
+# ------------------------------------------------------------------ Restore Vehicle Spirit
+
+
+def _wrecked(power: bool = True) -> GameState:
+    rvs = {"name": "Revive", "av": "4k4", "power": "Restore Vehicle Spirit"}
+    weapons = [rvs, {"name": "Knife", "av": "1k1"}] if power else [{"name": "Knife", "av": "1k1"}]
+    mechanic = C("Mechanic", mn="4k3", cr='6"', weapons=weapons)
+    walker = trooper(
+        "Walker",
+        type="L",
+        mv='9"',
+        df="2k2",
+        tweaks=["Vehicle"],
+        weapons=[{"name": "Cannon", "range": '24"', "av": "3k3"}],
+    )
+    s = table(
+        force(("A", [(C("Gunner"), 1)]), ("M", [(mechanic, 1)])),
+        force(("V", [(walker, 1)]), ("F", [(C("Foe"), 1)])),
+        [(10, 5), (14, 16), (14, 20), (30, 30)],
+    )
+    s = activate(s, 0)
+    s, ev = act(s, Attack(0, 0, 2), 0, [6, 6, 6, 1, 1, 1])
+    assert not s.figs[2].alive
+    assert any(e.kind == "disabled" for e in ev) == power
+    return s
+
+
+def test_restore_vehicle_spirit_L1199_the_user_and_the_vehicle_become_one() -> None:
+    s = _wrecked()
+    assert kit.wrecks(s) == [2]
+    s = activate(s, 1)
+    far = Attack(1, 0, 2)
+    assert "base-to-base" in refusal(s, far, 0)
+    s, _ = act(s, Move(1, 14, 18.5), 0)
+    assert far in WS.legal_actions(s, 0).finite_actions
+    s, ev = act(s, far, 0, [6, 6, 1, 1, 5])
+    assert any(e.kind == "revive" for e in ev)
+    ctx = kit.context_of(s)
+    p = ctx.profiles[1]
+    assert (p.type, p.mv, str(p.df), str(p.mn), p.cr) == ("L", 9, "2k2", "4k3", 6.0)
+    assert [w.name for w in p.weapons] == ["Revive", "Knife", "Cannon"]
+    assert (s.figs[1].x, s.figs[1].y) == (14, 20) and not s.figs[2].placed and 1 in ctx.big
+    assert not kit.wrecks(s)
+    # its own attacks or the vehicle's in a turn, not both (L1203)
+    s, _ = act(s, Attack(1, 2, 3), 0, [1, 1, 1, 6, 6, 6])
+    f = s.figs[1]
+    assert kit.set_refusal(s, ctx, f, 1) is not None and kit.set_refusal(s, ctx, f, 2) is None
+
+
+def test_restore_vehicle_spirit_L1199_unusable_or_absent() -> None:
+    s = _wrecked()
+    s = activate(s, 1)
+    s, _ = act(s, Move(1, 14, 18.5), 0)
+    s, ev = act(s, Attack(1, 0, 2), 0, [6, 6, 1, 1, 1])  # a light vehicle needs 2
+    assert any(e.kind == "wreck" for e in ev) and not kit.wrecks(s) and not s.kit
+    s = _wrecked(power=False)
+    assert not kit.wrecks(s) and not s.kit

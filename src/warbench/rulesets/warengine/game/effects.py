@@ -151,6 +151,7 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Brute Strength": (Effect("power_bonus", ("cc_attack", 2, 2)),),
     "Restore": (Effect("power_heal", "2D6"), Effect("power_restore")),
     "Drain Power": (Effect("power_drain"),),
+    "Restore Vehicle Spirit": (Effect("power_only", "wreck"), Effect("power_revive")),
     "Soul Suck": (Effect("power_drain_hero", "2D6"),),
     "Incontrovertible Truth": (Effect("power_halt", "figure"),),
     "Jinx Mechanism": (Effect("power_only", "machine"), Effect("power_halt", "figure")),
@@ -246,8 +247,6 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "or DeadTech figures, and the Troop and Force Builders give no figure or force a faction, "
     "so no target can be told",
     ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
-    ("power", "Restore Vehicle Spirit"): "L1199: disabled vehicles left on the board; "
-    "destroyed figures are removed",
     ("power", "Sudden Conversion"): "L1265: cannot be played from the sources: only on "
     "MegaCom or Brethren figures, joining a Laity cell; as Expunge Nanites",
     ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "

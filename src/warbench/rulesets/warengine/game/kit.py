@@ -1,5 +1,5 @@
-"""Weapons, tweaks and form as game state (004_f4ea5693af0644ce.txt L1067, L1193, L1607,
-L1613, L1845).
+"""Weapons, tweaks and form as game state (004_f4ea5693af0644ce.txt L1067, L1193, L1199,
+L1607, L1613, L1845).
 
 A figure's set-up profile (:class:`.setup.Profile`) is fixed for a game; what may change is
 kept in the state as a :class:`.state.Kit` (``GameState.kit``, only for the figures it
@@ -8,8 +8,8 @@ the forces' weapons, the Special Powers and edges Drain Power took and the weapo
 that wait for the next activation. Every rule reads a figure's profile through one reader:
 :func:`context_of` gives the state's context, whose ``profiles[i]`` is the set-up profile of
 a figure without a kit and the profile its kit derives otherwise. A set-up in which nothing
-can change (no Scrounger, Shapechanger, Transferable or Drain Power) gets the set-up's
-context itself, so those games play and digest exactly as before.
+can change (no Scrounger, Shapechanger, Transferable, Drain Power or Restore Vehicle Spirit)
+gets the set-up's context itself, so those games play and digest exactly as before.
 
 * Scrounger (L1607): a close combat kill lets the killer exchange one of its weapons for one
   of the victim's (``Attack.take``: ``[victim's slot, own slot]``, ``[-1, -1]`` to keep its
@@ -22,25 +22,45 @@ context itself, so those games play and digest exactly as before.
 * Drain Power (L1067): the target loses a Special Power or personal edge, or an active
   power's effect ends (``Attack.lose``; the engine's choice: its first power, else its dearest
   edge, else the first active effect); Restore (L1193) gives back the last one lost.
+* Restore Vehicle Spirit (L1199): a vehicle destroyed while a user is on the table is left
+  disabled (``Kit.wreck``); the user in base contact uses the power on it (an ``Attack`` on
+  the wreck), then a die says whether it is usable; usable, the user becomes the combined
+  figure (``Kit.ride``: the vehicle's type, base, Movement and Defense, the user's Mental,
+  Control Radius and Hero Points, both weapon sets but one set a turn, ``Kit.ridden``).
 """
 
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import overload
 
+from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.costs import weapon_cost
+from warbench.rulesets.warengine.dice import roll_xky
 from warbench.rulesets.warengine.game import setup as stp
 from warbench.rulesets.warengine.game.effects import PERSONAL, POWERS, effects_of
 from warbench.rulesets.warengine.game.measure import gap, gap_at, on_table
 from warbench.rulesets.warengine.game.setup import Context, Profile, WeaponProfile
-from warbench.rulesets.warengine.game.state import Attack, Fig, GameState, Kit, Shape, rule
+from warbench.rulesets.warengine.game.state import (
+    Attack,
+    Fig,
+    GameState,
+    Kit,
+    Move,
+    Shape,
+    rule,
+)
 from warbench.rulesets.warengine.models import Figure, Weapon
 
 _STATEFUL: dict[str, bool] = {}
+#: The powers that change kits.
+STATE_POWERS = ("Drain Power", "Restore Vehicle Spirit")
+#: Restore Vehicle Spirit: the die a Light, Medium or Heavy vehicle needs to be usable (L1203).
+USABLE = {"L": 2, "M": 3, "H": 4}
 _DERIVED: dict[tuple[object, ...], Profile] = {}
 
 #: The timed effects of Special Powers that Drain Power may end ("active:<tag>", L1069).
@@ -69,7 +89,7 @@ def stateful(ctx: Context) -> bool:
                         v = True
                     for w in form.weapons:
                         for p in [w, *w.profiles]:
-                            if "Transferable" in p.tweaks or p.power == "Drain Power":
+                            if "Transferable" in p.tweaks or p.power in STATE_POWERS:
                                 v = True
         _STATEFUL[ctx.key] = v
     return v
@@ -159,13 +179,20 @@ def profile_of(ctx: Context, state: GameState, fid: int, k: Kit) -> Profile:
     """The profile a kit derives (memoised): the form's characteristics (Hero Points, cost
     and character of the combined figure stay the set-up's), its arms' weapons, without the
     slots received this activation and what Drain Power took."""
-    key = (ctx.key, fid, k.form, tuple(tuple(a) for a in k.arms), tuple(k.lost), tuple(k.fresh))
+    key = (
+        ctx.key,
+        fid,
+        k.form,
+        tuple(tuple(a) for a in k.arms),
+        tuple(k.lost),
+        tuple(k.fresh),
+        k.ride,
+    )
     got = _DERIVED.get(key)
     if got is not None:
         return got
-    base = (
-        ctx.profiles[fid] if not isinstance(ctx.profiles, LiveProfiles) else ctx.profiles.base[fid]
-    )
+    profs = ctx.profiles
+    base = profs.base[fid] if isinstance(profs, LiveProfiles) else profs[fid]
     fig = state.figs[fid]
     form = forms(ctx, fig)[k.form]
     prof = base
@@ -178,12 +205,20 @@ def profile_of(ctx: Context, state: GameState, fid: int, k: Kit) -> Profile:
         )
     tweaks = tuple(t for t in form.tweaks if t not in k.lost)
     held = k.arms or [[fid, k.form, s] for s in range(len(form.weapons))]
+    if k.ride is not None:  # the combined figure also has the vehicle's weapons (L1203)
+        held = held + arms(ctx, state, k.ride)
     ws: list[WeaponProfile] = []
     for slot, arm in enumerate(held):
         w = weapon(ctx, state, arm)
         if slot in k.fresh or _powers(w) & set(k.lost):
             continue
         ws.extend(replace(p, slot=slot) for p in stp.weapon_profiles([w]))
+    if k.ride is not None:  # the vehicle's Movement, Defense and base; the user's Mental,
+        # Control Radius and Hero Points (L1203)
+        veh = profs.base[k.ride] if isinstance(profs, LiveProfiles) else profs[k.ride]
+        extra = tuple(t for t in veh.tweaks if t not in tweaks)
+        tweaks = tweaks + extra
+        prof = replace(prof, type=veh.type, mv=veh.mv, df=veh.df, big=veh.big, radius=veh.radius)
     prof = replace(prof, tweaks=tweaks, effects=effects_of("personal", tweaks), weapons=tuple(ws))
     _DERIVED[key] = prof
     return prof
@@ -346,12 +381,17 @@ def scrounge(
 # -- Transferable (L1845) ---------------------------------------------------------------------
 
 
-def removed(state: GameState, ctx: Context, t: Fig, events: list[Event]) -> None:
+def removed(
+    state: GameState, ctx: Context, t: Fig, events: list[Event], *, destroyed: bool = True
+) -> None:
     """A figure leaves the table: each Transferable weapon it carries may pass to the nearest
     figure of its unit within 3" (the engine passes it when dearer than the weapon the
-    receiver gives up, its dearest)."""
+    receiver gives up, its dearest); a destroyed vehicle is left disabled while a Restore
+    Vehicle Spirit user is on the table (L1201)."""
     if not isinstance(ctx.profiles, LiveProfiles):
         return
+    if destroyed:
+        _disable(state, ctx, t, events)
     held = arms(ctx, state, t.id)
     for arm in held:
         w = weapon(ctx, state, arm)
@@ -511,7 +551,7 @@ def shape_question(state: GameState, ctx: Context) -> tuple[int, int] | None:
             if f.side != side or not on_table(f) or not ctx.profiles[f.id].has("shapechanger"):
                 continue
             k = state.kit.get(f.id)
-            if (k.asked if k is not None else 0) >= state.turn:
+            if k is not None and (k.asked >= state.turn or k.ride is not None):
                 continue
             if len(forms(ctx, f)) > 1 and len(shape_options(state, ctx, f.id)) > 1:
                 return (side, f.id)
@@ -573,3 +613,173 @@ def placed_refusal(state: GameState, fid: int, form: int, x: float, y: float) ->
     probe = state.clone()
     probe.kit.setdefault(fid, Kit()).form = form
     return stp.place_refusal(probe, context_of(probe), fid, x, y)
+
+
+# -- Restore Vehicle Spirit (L1199) -----------------------------------------------------------
+
+
+def _revive_power(w: WeaponProfile) -> bool:
+    return w.power == "Restore Vehicle Spirit"
+
+
+def _disable(state: GameState, ctx: Context, t: Fig, events: list[Event]) -> None:
+    """A vehicle destroyed while a user of the power is present is left in place, disabled
+    (a combined figure is not: the user is destroyed with it)."""
+    k = state.kit.get(t.id)
+    if "Vehicle" not in ctx.profiles[t.id].tweaks or (k is not None and k.ride is not None):
+        return
+    if not any(
+        on_table(g) and any(_revive_power(w) for w in ctx.profiles[g.id].weapons)
+        for g in state.figs
+    ):
+        return
+    rekit(state, ctx, t.id, lambda k: setattr(k, "wreck", True))
+    events.append(Event("disabled", f"{_n(ctx, t)} is left disabled", rule(1201)))
+
+
+def wrecks(state: GameState) -> list[int]:
+    """The disabled vehicles on the board."""
+    return [i for i, k in state.kit.items() if k.wreck]
+
+
+def is_revive(ctx: Context, a: Attack) -> bool:
+    """Whether the attack is a use of Restore Vehicle Spirit (a wreck is its target)."""
+    ws = ctx.profiles[a.fig].weapons if 0 <= a.fig < len(ctx.profiles) else ()
+    return 0 <= a.weapon < len(ws) and _revive_power(ws[a.weapon])
+
+
+def revive_refusal(state: GameState, ctx: Context, a: Attack, player: int) -> str | None:
+    """Why the user may not use the power on ``a.target``: a disabled vehicle in base
+    contact with it, whose base fits where it lies (L1201-L1203); whether the power may be
+    used now at all is :func:`.attacks.weapon_refusal`'s."""
+    f = state.figs[a.fig]
+    if f.side != player or f.unit not in state.active_units or not on_table(f):
+        return f"figure {a.fig} is not in the unit you are activating"
+    if a.target not in wrecks(state):
+        return f"the target must be a disabled vehicle on the board: {wrecks(state)}"
+    k = state.kit.get(f.id)
+    if k is not None and k.ride is not None:
+        return "the user is already combined with a vehicle"
+    t = state.figs[a.target]
+    if gap(ctx, f, t) > 0.01:
+        return "the user must first move into base-to-base contact with the vehicle"
+    if not all(
+        g.id in (f.id, t.id) or not on_table(g) or gap(ctx, t, g) >= -1e-6 for g in state.figs
+    ):
+        return "another figure stands on the vehicle's base"
+    return None
+
+
+def revive_actions(state: GameState, ctx: Context, player: int) -> list[Attack]:
+    """The uses of Restore Vehicle Spirit on the wrecks (``protocol`` keeps those allowed)."""
+    out: list[Attack] = []
+    for u in state.active_units:
+        for fid in state.units[u].figs:
+            for wi, w in enumerate(ctx.profiles[fid].weapons):
+                if _revive_power(w):
+                    for t in wrecks(state):
+                        out.append(Attack(fid, wi, t))
+    return out
+
+
+def revive_moves(state: GameState, ctx: Context) -> list[Move]:
+    """Moves of the active unit's users of the power into base contact with a wreck (listed
+    so that random play reaches them; ``protocol`` keeps those allowed)."""
+    out: list[Move] = []
+    for u in state.active_units:
+        for fid in state.units[u].figs:
+            f = state.figs[fid]
+            if not on_table(f) or not any(_revive_power(w) for w in ctx.profiles[fid].weapons):
+                continue
+            for t in wrecks(state):
+                w = state.figs[t]
+                d = math.hypot(f.x - w.x, f.y - w.y)
+                reach = ctx.profiles[fid].radius + ctx.profiles[t].radius
+                if d - reach > 1e-6:
+                    x = round(w.x + (f.x - w.x) * reach / d, 3)
+                    y = round(w.y + (f.y - w.y) * reach / d, 3)
+                    out.append(Move(fid, x, y, "fast" if f.mode == "fast" else "move"))
+    return out
+
+
+def revive(state: GameState, ctx: Context, a: Attack, dice: Dice, events: list[Event]) -> None:
+    """Use the power on a disabled vehicle: 10 or more succeeds (L830, no one resists); then
+    a die for whether it is usable (L1203); usable, the user and the vehicle become one
+    figure standing where the vehicle lies; not usable, the vehicle is removed."""
+    f, t = state.figs[a.fig], state.figs[a.target]
+    w = ctx.profiles[f.id].weapons[a.weapon]
+    f.fired.append(a.weapon)
+    f.attacked = True
+    roll = roll_xky(dice, w.av, None, w.name)
+    ok = roll.total >= 10
+    events.append(
+        Event(
+            "power",
+            f"{_n(ctx, f)} uses {w.name} on {_n(ctx, t)}: {roll.total} (needs 10): "
+            + ("success" if ok else "failure"),
+            rule(830),
+            {"power": w.power, "success": ok},
+        )
+    )
+    if not ok:
+        return
+    vtype = ctx.profiles[t.id].type
+    face = dice.d6(f"{w.name}: is the vehicle usable?")
+    need = USABLE.get(vtype, 2)
+
+    def clear(k: Kit) -> None:
+        k.wreck = False
+
+    rekit(state, ctx, t.id, clear)
+    if face < need:
+        events.append(
+            Event(
+                "wreck",
+                f"{_n(ctx, t)} rolls {face} (needs {need}): too badly damaged, removed",
+                rule(1203),
+            )
+        )
+        return
+
+    def combine(k: Kit) -> None:
+        k.ride = t.id
+        k.ridden = []
+
+    rekit(state, ctx, f.id, combine)
+    f.x, f.y = t.x, t.y
+    t.placed = False
+    events.append(
+        Event(
+            "revive",
+            f"{_n(ctx, t)} rolls {face} (needs {need}): {_n(ctx, f)} and the vehicle are one "
+            "figure now",
+            rule(1203),
+            {"fig": f.id, "vehicle": t.id},
+        )
+    )
+
+
+def _set_of(state: GameState, ctx: Context, fid: int, wi: int) -> int:
+    """0: one of the user's own weapons or powers, 1: one of the vehicle's."""
+    return 1 if ctx.profiles[fid].weapons[wi].slot >= len(arms(ctx, state, fid)) else 0
+
+
+def set_refusal(state: GameState, ctx: Context, f: Fig, wi: int) -> str | None:
+    """A combined figure uses its own attacks or powers or the vehicle's in a turn, not both
+    (L1203)."""
+    k = state.kit.get(f.id)
+    if k is None or k.ride is None or not k.ridden or k.ridden[0] != state.turn:
+        return None
+    if _set_of(state, ctx, f.id, wi) != k.ridden[1]:
+        which = "the vehicle's" if k.ridden[1] else "its own"
+        return f"{_n(ctx, f)} has used {which} attacks this turn: not both (L1203)"
+    return None
+
+
+def note_set(state: GameState, ctx: Context, f: Fig, wi: int) -> None:
+    """Remember which weapon set a combined figure uses this turn."""
+    k = state.kit.get(f.id)
+    if k is None or k.ride is None or (k.ridden and k.ridden[0] == state.turn):
+        return
+    which = _set_of(state, ctx, f.id, wi)
+    k.ridden = [state.turn, which]

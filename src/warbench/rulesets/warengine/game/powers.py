@@ -69,6 +69,7 @@ ONLY = {
     "you_da_man": "Troopers or Elites without a Control Radius in a unit that has none left",
     "teleport": "a figure within the user's Control Radius (without one, the user itself)",
     "shove": 'Troopers, Elites and Characters within 3" of the user',
+    "wreck": "disabled vehicles in base contact with the user (game/kit.py, L1201)",
 }
 
 
@@ -120,6 +121,8 @@ def only_refusal(
         prof = ctx.profiles[t.id]
         if e.param == "machine" and not (prof.has("cybernetic") or "Vehicle" in prof.tweaks):
             return f"it affects only {ONLY['machine']}"
+        if e.param == "wreck":  # used on wrecks through kit.revive, never on a figure
+            return f"it affects only {ONLY['wreck']}"
         if e.param == "group" and len(state.units[t.unit].figs) < 2:
             return f"it affects only {ONLY['group']}"
         if e.param == "not_activated" and state.units[t.unit].activated:

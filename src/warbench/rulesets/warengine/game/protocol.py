@@ -69,7 +69,8 @@ from warbench.rulesets.warengine.game.victory import last_standing, scores
 #: Attack Value as choices of the Attack (``via``, ``av``).
 #: 4: weapons, tweaks and form as state (``GameState.kit``, written only when not empty),
 #: ``Attack.take`` (Scrounger) and ``Attack.lose`` (Drain Power), ``Place.form`` and the
-#: Follow Up step's ``shape`` decision (Shapechanger).
+#: Follow Up step's ``shape`` decision (Shapechanger), Restore Vehicle Spirit's wrecks and
+#: combined figures (``Kit.wreck``, ``ride``, ``ridden``), ``View.kit``.
 VERSION = "warengine-game-4"
 
 
@@ -403,6 +404,9 @@ class WarEngineRuleset:
         from warbench.rulesets.warengine.game.ai import figure_actions
 
         listed = list(figure_actions(state, ctx, player))
+        revive: list[WarEngineAction] = [*kit.revive_actions(state, ctx, player)]
+        revive += kit.revive_moves(state, ctx)
+        listed += [a for a in revive if check(a) is None]
         for a in list(listed):
             if isinstance(a, Attack):
                 listed += power_choices(state, ctx, a)
@@ -524,6 +528,12 @@ class WarEngineRuleset:
             r = res.reserve_refusal(state, ctx, action, player)
             return None if r is None else Refusal(*r)
         assert isinstance(action, Attack)
+        if kit.is_revive(ctx, action):  # Restore Vehicle Spirit: a wreck is its target
+            why = kit.revive_refusal(state, ctx, action, player)
+            if why is None:
+                bad = atk.weapon_refusal(state, ctx, state.figs[action.fig], action.weapon)
+                why = None if bad is None else bad.reason
+            return None if why is None else Refusal(why, rule(1201))
         a = atk.attack_refusal(state, ctx, action, player)
         if a is not None:
             return Refusal(a.reason, a.rule)
@@ -950,6 +960,9 @@ def _moved_near_terror(
 
 def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[Event]) -> None:
     f = s.figs[a.fig]
+    if kit.is_revive(ctx, a):
+        kit.revive(s, ctx, a, dice, events)
+        return
     if not f.alive or not s.figs[a.target].alive:
         return
     atk.declare(

@@ -226,7 +226,7 @@ def _rout(
         u.lost_this_turn += 1
         state.vp[1 - f.side] += ctx.profiles[i].points
         events.append(Event("routed", f"{ctx.profiles[i].name} #{i} routs", rule(613)))
-        kit.removed(state, ctx, f, events)  # Transferable (L1845)
+        kit.removed(state, ctx, f, events, destroyed=False)  # Transferable (L1845)
     if not any(on_table(state.figs[i]) for i in u.figs) and not u.gone:
         u.gone = True
         u.routed = True

@@ -237,13 +237,20 @@ class Kit:
     state): its Shapechanger form (L1615), its weapon slots as ``[figure, form, slot]`` of
     the force's weapons (Scrounger L1607, Transferable L1845; empty: its own), the Special
     Powers and edges it lost through Drain Power (L1069), the slots received that it may not
-    use before its next activation (L1845) and the turn its form was last asked."""
+    use before its next activation (L1845), the turn its form was last asked, and Restore
+    Vehicle Spirit's wreck and combined figure (L1199)."""
 
     form: int = 0
     arms: list[list[int]] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     fresh: list[int] = field(default_factory=list)
     asked: int = 0
+    # Restore Vehicle Spirit (L1199): a destroyed vehicle left in place disabled (``wreck``);
+    # the vehicle a user is combined with (``ride``) and the weapon set it used this turn,
+    # ``[turn, 0 own / 1 the vehicle's]``
+    wreck: bool = False
+    ride: int | None = None
+    ridden: list[int] = field(default_factory=list)
 
 
 @dataclass
