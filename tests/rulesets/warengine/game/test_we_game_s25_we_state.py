@@ -17,6 +17,7 @@ from warbench.rulesets.warengine.game.state import (
     Place,
     Roll,
     Shape,
+    Transfer,
 )
 
 from .helpers import WS, act, activate, board, force, table, trooper
@@ -96,8 +97,15 @@ def _squad(gap: float) -> GameState:
 
 
 def test_transferable_L1845_passes_to_the_nearest_unit_mate() -> None:
-    s, ev = act(_squad(2.0), Attack(0, 0, 1), 0, [6, 6, 6, 1, 1, 1])
+    s, _ = act(_squad(2.0), Attack(0, 0, 1), 0, [6, 6, 6, 1, 1, 1])
     assert not s.figs[1].alive
+    # its owner decides ("may be passed"); the engine passes it (dearer than the Rifle)
+    (d,) = WS.pending(s)
+    assert d.kind == "transfer" and d.player == 1 and d.default == Transfer(1, True)
+    assert set(WS.legal_actions(s, 1).finite_actions) == {Transfer(1, True), Transfer(1, False)}
+    kept, _ = WS.apply(s, Transfer(1, False), 1)
+    assert names(kept, 2) == ["Rifle", "Knife"] and WS.pending(kept)[0].kind == "action"
+    s, ev = WS.apply(s, d.default, 1)
     assert any(e.kind == "transfer" for e in ev)
     # the Rifle (its dearest) is given up; the Plasma waits for the next activation
     assert names(s, 2) == ["Knife"]
@@ -107,8 +115,8 @@ def test_transferable_L1845_passes_to_the_nearest_unit_mate() -> None:
 
 
 def test_transferable_L1845_not_beyond_3_inches() -> None:
-    s, ev = act(_squad(4.0), Attack(0, 0, 1), 0, [6, 6, 6, 1, 1, 1])
-    assert not s.figs[1].alive and not any(e.kind == "transfer" for e in ev)
+    s, _ = act(_squad(4.0), Attack(0, 0, 1), 0, [6, 6, 6, 1, 1, 1])
+    assert not s.figs[1].alive and WS.pending(s)[0].kind == "action"
     assert names(s, 2) == ["Rifle", "Knife"] and not s.kit
 
 

@@ -14,9 +14,10 @@ gets the set-up's context itself, so those games play and digest exactly as befo
 * Scrounger (L1607): a close combat kill lets the killer exchange one of its weapons for one
   of the victim's (``Attack.take``: ``[victim's slot, own slot]``, ``[-1, -1]`` to keep its
   own; the engine's choice: the victim's dearest weapon for its own cheapest when dearer).
-* Transferable (L1845): when its carrier is removed from the table, the weapon passes to the
-  nearest figure of the same unit within 3", which gives up its dearest weapon and may not use
-  the new one before its next activation (the engine passes it when it is dearer).
+* Transferable (L1845): when its carrier is removed from the table, the weapon may pass to
+  the nearest figure of the same unit within 3" (``Kit.offers``; the owner's ``transfer``
+  decision, the engine's default: pass when dearer), which gives up its dearest weapon and
+  may not use the new one before its next activation.
 * Shapechanger (L1613): deployed in either form (``Place.form``); in each Follow Up step the
   ``shape`` decision (``Shape``, the default: stay) for each Shapechanger on the table.
 * Drain Power (L1067): the target loses a Special Power or personal edge, or an active
@@ -52,6 +53,7 @@ from warbench.rulesets.warengine.game.state import (
     Kit,
     Move,
     Shape,
+    Transfer,
     rule,
 )
 from warbench.rulesets.warengine.models import Figure, Weapon
@@ -392,8 +394,8 @@ def removed(
         return
     if destroyed:
         _disable(state, ctx, t, events)
-    held = arms(ctx, state, t.id)
-    for arm in held:
+    offers: list[list[int]] = []
+    for slot, arm in enumerate(arms(ctx, state, t.id)):
         w = weapon(ctx, state, arm)
         if "Transferable" not in {x for p in [w, *w.profiles] for x in p.tweaks}:
             continue
@@ -402,32 +404,79 @@ def removed(
             for g in state.figs
             if g.id != t.id and g.unit == t.unit and on_table(g) and gap(ctx, t, g) <= 3.0 + 1e-9
         ]
-        if not near:
-            continue
-        r = min(near, key=lambda g: (gap(ctx, t, g), g.id))
-        mine = arms(ctx, state, r.id)
-        guns = [(i, _cost(weapon(ctx, state, x))) for i, x in enumerate(mine)]
-        guns = [(i, c) for i, c in guns if not _is_power(weapon(ctx, state, mine[i]))]
-        if guns:
-            i, dear = max(guns, key=lambda x: (x[1], -x[0]))
-            if _cost(w) <= dear:
-                continue
-        else:
-            i = len(mine)
+        if near:
+            r = min(near, key=lambda g: (gap(ctx, t, g), g.id))
+            offers.append([slot, r.id])
+    if offers:
 
-        def give(k: Kit, i: int = i, mine: list[list[int]] = mine, arm: list[int] = arm) -> None:
-            k.arms = [*mine[:i], list(arm), *mine[i + 1 :]]
-            k.fresh = sorted({*k.fresh, i})
+        def offer(k: Kit) -> None:
+            k.offers = offers
 
-        rekit(state, ctx, r.id, give)
-        events.append(
-            Event(
-                "transfer",
-                f"{w.name} passes from {_n(ctx, t)} to {_n(ctx, r)}",
-                rule(1845),
-                {"fig": r.id, "from": t.id},
+        rekit(state, ctx, t.id, offer)
+
+
+def _given_up(ctx: Context, state: GameState, r: int) -> tuple[int, int | None]:
+    """The receiver's slot that takes the weapon (its dearest weapon's, else a new one) and
+    that weapon's cost (None: no weapon given up)."""
+    mine = arms(ctx, state, r)
+    guns = [
+        (i, _cost(weapon(ctx, state, x)))
+        for i, x in enumerate(mine)
+        if not _is_power(weapon(ctx, state, x))
+    ]
+    if not guns:
+        return len(mine), None
+    return max(guns, key=lambda x: (x[1], -x[0]))
+
+
+def transfer_question(state: GameState, ctx: Context) -> tuple[int, int, bool] | None:
+    """``(player, carrier, engine's answer)`` while a Transferable weapon of a figure removed
+    from the table waits for its owner's choice ("may be passed", L1847); the engine passes it
+    when it costs more than the weapon the receiver would give up."""
+    for i in sorted(state.kit):
+        k = state.kit[i]
+        if k.offers:
+            slot, r = k.offers[0]
+            w = weapon(ctx, state, arms(ctx, state, i)[slot])
+            _, dear = _given_up(ctx, state, r)
+            return (
+                state.figs[i].side,
+                i,
+                on_table(state.figs[r]) and (dear is None or _cost(w) > dear),
             )
+    return None
+
+
+def apply_transfer(state: GameState, ctx: Context, a: Transfer, events: list[Event]) -> None:
+    """Pass the weapon (or not): the receiver gives up its dearest weapon and may not use the
+    new one before its next activation (L1847)."""
+    t = state.figs[a.fig]
+    k0 = state.kit[a.fig]
+    slot, r = k0.offers[0]
+    arm = arms(ctx, state, a.fig)[slot]
+
+    def done(k: Kit) -> None:
+        k.offers = k.offers[1:]
+
+    rekit(state, ctx, a.fig, done)
+    if not a.use or not on_table(state.figs[r]):
+        return
+    mine = arms(ctx, state, r)
+    i, _ = _given_up(ctx, state, r)
+
+    def give(k: Kit) -> None:
+        k.arms = [*mine[:i], list(arm), *mine[i + 1 :]]
+        k.fresh = sorted({*k.fresh, i})
+
+    rekit(state, ctx, r, give)
+    events.append(
+        Event(
+            "transfer",
+            f"{weapon(ctx, state, arm).name} passes from {_n(ctx, t)} to {_n(ctx, state.figs[r])}",
+            rule(1847),
+            {"fig": r, "from": t.id},
         )
+    )
 
 
 def on_activate(state: GameState, ctx: Context, figs: list[int]) -> None:

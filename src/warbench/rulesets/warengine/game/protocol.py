@@ -2,6 +2,7 @@
 
 Decisions (``pending``), one at a time, in this priority:
 
+0. ``transfer``: a Transferable weapon of a figure removed from the table (L1847, kit.py);
 1. ``hero``: a rolled attack waits for Hero Points (the attacker, then each defender, L493);
 2. ``leader``: a tie for a unit's leader after rules 1-3, the owner picks (L311);
 3. chance ``roll``: placement roll-offs (L289) and initiative (L340);
@@ -58,6 +59,7 @@ from warbench.rulesets.warengine.game.state import (
     ReserveFire,
     Roll,
     Shape,
+    Transfer,
     WarEngineAction,
     rule,
 )
@@ -250,6 +252,17 @@ class WarEngineRuleset:
         if state.phase == "over":
             return ()
         ctx = kit.context_of(state)
+        tq = kit.transfer_question(state, ctx)
+        if tq is not None:
+            return (
+                Decision(
+                    tq[0],
+                    "transfer",
+                    rule(1847),
+                    f"pass {ctx.profiles[tq[1]].name} #{tq[1]}'s Transferable weapon?",
+                    Transfer(tq[1], tq[2]),
+                ),
+            )
         rq = rsl.reroll_question(state, ctx)
         if rq is not None:
             player, fig, why, use, _i = rq
@@ -375,6 +388,10 @@ class WarEngineRuleset:
             return LegalSet(player, check, tuple(Hero(k) for k in range(q[2] + 1)))
         if d.kind == "leader":
             return LegalSet(player, check, tuple(Leader(i) for i in state.leader_choice[1:]))
+        if d.kind == "transfer":
+            tq = kit.transfer_question(state, ctx)
+            assert tq is not None
+            return LegalSet(player, check, (Transfer(tq[1], True), Transfer(tq[1], False)))
         if d.kind == "shape":
             sq = kit.shape_question(state, ctx)
             assert sq is not None
@@ -454,11 +471,19 @@ class WarEngineRuleset:
             "activation": (Activate,),
             "action": (Move, Attack, Reserve, Deactivate),
             "shape": (Shape,),
+            "transfer": (Transfer,),
         }
         if not isinstance(action, want[d.kind]):
             return Refusal(f"{d.prompt} is pending, not {type(action).__name__}", d.rule)
         if isinstance(action, Reroll):
             return None  # either answer is allowed (L1387, L1485, L1581)
+        if isinstance(action, Transfer):
+            tq = kit.transfer_question(state, ctx)
+            if tq is None or action.fig != tq[1]:
+                return Refusal(
+                    f"the weapon of figure {tq and tq[1]} waits, not {action.fig}", rule(1847)
+                )
+            return None
         if isinstance(action, Shape):
             why = kit.shape_refusal(state, ctx, action)
             return None if why is None else Refusal(why, rule(1615))
@@ -711,6 +736,9 @@ def _who(state: GameState) -> Decision[WarEngineAction]:
     if state.phase == "over":
         return Decision(CHANCE - 1, "none")
     ctx = kit.context_of(state)
+    tq = kit.transfer_question(state, ctx)
+    if tq is not None:
+        return Decision(tq[0], "transfer", rule(1847), "pass the Transferable weapon?")
     rq = rsl.reroll_question(state, ctx)
     if rq is not None:
         return Decision(rq[0], "reroll", rule(rsl.reroll_line(rq[2])), "reroll this roll?")
@@ -795,6 +823,9 @@ def _apply(
                 Event("initiative", f"player {action.winner} wins the initiative", rule(340))
             )
             act.see_the_future(s, ctx, events)
+        return
+    if isinstance(action, Transfer):
+        kit.apply_transfer(s, ctx, action, events)
         return
     if isinstance(action, Shape):
         kit.apply_shape(s, ctx, action, events)

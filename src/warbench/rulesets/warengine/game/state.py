@@ -171,6 +171,16 @@ class Shape:
     kind: Literal["shape"] = "shape"
 
 
+@dataclass(frozen=True)
+class Transfer:
+    """Pass (or keep) the Transferable weapon of figure ``fig``, removed from the table, to
+    the nearest figure of its unit within 3" (L1845-L1847)."""
+
+    fig: int
+    use: bool
+    kind: Literal["transfer"] = "transfer"
+
+
 WarEngineAction = (
     Roll
     | Place
@@ -186,6 +196,7 @@ WarEngineAction = (
     | Leader
     | Reroll
     | Shape
+    | Transfer
 )
 ACTION_TYPE = Annotated[WarEngineAction, Field(discriminator="kind")]
 
@@ -248,6 +259,7 @@ class Kit:
     # Restore Vehicle Spirit (L1199): a destroyed vehicle left in place disabled (``wreck``);
     # the vehicle a user is combined with (``ride``) and the weapon set it used this turn,
     # ``[turn, 0 own / 1 the vehicle's]``
+    offers: list[list[int]] = field(default_factory=list)  # Transferable: [slot, receiver]
     wreck: bool = False
     ride: int | None = None
     ridden: list[int] = field(default_factory=list)
