@@ -318,3 +318,22 @@ def test_restore_vehicle_spirit_L1199_unusable_or_absent() -> None:
     assert any(e.kind == "wreck" for e in ev) and not kit.wrecks(s) and not s.kit
     s = _wrecked(power=False)
     assert not kit.wrecks(s) and not s.kit
+
+
+def test_conformance_with_kits_in_play() -> None:
+    """Random legal play of the Coven (a Shapechanger with Drain Power, Restore and Restore
+    Vehicle Spirit, a vehicle, a Scrounger, a Transferable gun): the protocol's contract
+    (purity, JSON round trips of states with kits, replay) and the invariants hold."""
+    from warbench.play import SetupArgs
+    from warbench.play.conformance import check_conformance
+    from warbench.rulesets.warengine.io import load_force, to_data
+
+    from .helpers import DATA, sample_forces
+    from .test_we_game_protocol import invariants
+
+    coven = to_data(load_force(DATA / "coven.yaml"))
+    setup = SetupArgs(
+        (coven, sample_forces()[0]), "ruins_48x48", {"turns": 3, "builder_limits": False}
+    )
+    report = check_conformance(WS, setup, seeds=range(1), invariants=invariants)
+    assert report.finished == 1 and "shape" in report.decisions

@@ -577,6 +577,9 @@ def _fits(state: GameState, ctx: Context, f: Fig, form: int) -> bool:
     k.form, k.arms, k.fresh = form, [], []
     live = context_of(probe)
     g = probe.figs[f.id]
+    r = live.profiles[f.id].radius
+    if not (r <= g.x <= live.field.width - r and r <= g.y <= live.field.height - r):
+        return False  # the base would leave the table
     return all(
         h.id == f.id or not on_table(h) or gap_at(live, g, g.x, g.y, h) >= -1e-6 for h in probe.figs
     )
