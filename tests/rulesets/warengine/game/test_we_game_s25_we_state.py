@@ -337,3 +337,16 @@ def test_conformance_with_kits_in_play() -> None:
     )
     report = check_conformance(WS, setup, seeds=range(1), invariants=invariants)
     assert report.finished == 1 and "shape" in report.decisions
+
+
+def test_the_view_carries_the_kits_and_the_determinizer_puts_them_back() -> None:
+    from warbench.play import SetupArgs
+    from warbench.rulesets.warengine.determinize import known_state
+
+    s, _ = act(_duel(["Scrounger"]), Attack(0, 1, 1), 0, [6, 1, 1])
+    view = WS.view(s, 1)
+    assert "kit" in view and "kit" not in WS.view(_duel(["Scrounger"]), 1)
+    args = stp.context(s.setup_key).args
+    knowledge = SetupArgs(tuple(args["rosters"]), args["board"], args["options"])
+    back = known_state(WS.views.load(WS.views.dump(view)), knowledge, 0)
+    assert back.kit == s.kit and names(back, 0) == ["Rifle", "Axe"]
