@@ -67,9 +67,8 @@ def test_scrounger_L1607_takes_the_killed_figures_weapon() -> None:
     assert names(s2, 0) == ["Axe", "Knife"]
     s3, _ = act(_duel(["Scrounger"]), Attack(0, 1, 1, take=(-1, -1)), 0, [6, 1, 1])
     assert names(s3, 0) == ["Rifle", "Knife"] and not s3.kit
-    assert (
-        Attack(0, 1, 1, take=(-1, -1)) in WS.legal_actions(_duel(["Scrounger"]), 0).finite_actions
-    )
+    listed = WS.legal_actions(_duel(["Scrounger"]), 0).finite_actions
+    assert Attack(0, 1, 1, take=(-1, -1)) in listed and Attack(0, 1, 1, take=(1, 0)) in listed
 
 
 def test_scrounger_L1607_absent_without_the_tweak_or_a_close_combat_kill() -> None:

@@ -327,11 +327,16 @@ def take_refusal(ctx: Context, state: GameState, a: Attack) -> str | None:
 
 
 def take_choices(ctx: Context, state: GameState, a: Attack) -> list[Attack]:
-    """A Scrounger's close combat attack may also keep its own weapons."""
+    """A Scrounger's close combat attack: keep its own weapons, or each exchange of one of
+    its weapons for one of the target's (the listed attack, ``take`` empty, is the
+    engine's choice)."""
     w = ctx.profiles[a.fig].weapons[a.weapon]
-    if ctx.profiles[a.fig].has("scrounger") and w.cc and w.power is None:
-        return [replace(a, take=(-1, -1))]
-    return []
+    if not (ctx.profiles[a.fig].has("scrounger") and w.cc and w.power is None):
+        return []
+    mine, theirs = arms(ctx, state, a.fig), arms(ctx, state, a.target)
+    own = [i for i, x in enumerate(mine) if not _is_power(weapon(ctx, state, x))]
+    got = [j for j, x in enumerate(theirs) if not _is_power(weapon(ctx, state, x))]
+    return [replace(a, take=(-1, -1))] + [replace(a, take=(j, i)) for j in got for i in own]
 
 
 def note_take(state: GameState, a: Attack) -> None:
