@@ -189,6 +189,7 @@ def profile_of(ctx: Context, state: GameState, fid: int, k: Kit) -> Profile:
         tuple(k.lost),
         tuple(k.fresh),
         k.ride,
+        () if k.ride is None else tuple(tuple(a) for a in arms(ctx, state, k.ride)),
     )
     got = _DERIVED.get(key)
     if got is not None:
@@ -218,7 +219,7 @@ def profile_of(ctx: Context, state: GameState, fid: int, k: Kit) -> Profile:
     if k.ride is not None:  # the vehicle's Movement, Defense and base; the user's Mental,
         # Control Radius and Hero Points (L1203)
         veh = profs.base[k.ride] if isinstance(profs, LiveProfiles) else profs[k.ride]
-        extra = tuple(t for t in veh.tweaks if t not in tweaks)
+        extra = tuple(t for t in veh.tweaks if t not in tweaks and t not in k.lost)
         tweaks = tweaks + extra
         prof = replace(prof, type=veh.type, mv=veh.mv, df=veh.df, big=veh.big, radius=veh.radius)
     prof = replace(prof, tweaks=tweaks, effects=effects_of("personal", tweaks), weapons=tuple(ws))
