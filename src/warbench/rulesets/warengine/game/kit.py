@@ -275,6 +275,8 @@ def rekit(state: GameState, ctx: Context, fid: int, change: Callable[[Kit], None
         if r.attacker == fid and r.weapon >= 0:
             j = m(r.weapon)
             r.weapon = -1 if j is None else j
+            if j is None:  # the weapon is gone: no follow-up attack can name it
+                r.effects = [e for e in r.effects if not e.startswith("follow_up")]
     if isinstance(ctx.profiles, LiveProfiles):
         _refresh_big(ctx)
 
@@ -346,7 +348,7 @@ def note_take(state: GameState, a: Attack) -> None:
         return
     for r in state.queue:
         if r.attacker == a.fig and r.cc and not any(e.startswith("take:") for e in r.effects):
-            r.effects.append(f"take:{a.take[0]}:{a.take[1]}")
+            r.effects.append(f"take:{a.take[0]}:{a.take[1]}:{a.target}")
 
 
 def scrounge(
@@ -358,12 +360,14 @@ def scrounge(
     if not a.alive:
         return
     chosen = next((e for e in effects if e.startswith("take:")), None)
-    if chosen is not None:
-        j, i = (int(x) for x in chosen.split(":")[1:])
+    if chosen is not None and int(chosen.split(":")[3]) == t.id:  # the declared target's
+        j, i = (int(x) for x in chosen.split(":")[1:3])
     else:
         j, i = scrounge_default(ctx, state, a, t)
     theirs, mine = arms(ctx, state, t.id), arms(ctx, state, a.id)
-    if i < 0 or j >= len(theirs) or i >= len(mine):
+    if not (0 <= i < len(mine) and 0 <= j < len(theirs)):
+        return
+    if _is_power(weapon(ctx, state, mine[i])) or _is_power(weapon(ctx, state, theirs[j])):
         return
     got = theirs[j]
     gave = weapon(ctx, state, mine[i]).name
