@@ -349,3 +349,22 @@ def test_the_view_carries_the_kits_and_the_determinizer_puts_them_back() -> None
     knowledge = SetupArgs(tuple(args["rosters"]), args["board"], args["options"])
     back = known_state(WS.views.load(WS.views.dump(view)), knowledge, 0)
     assert back.kit == s.kit and names(back, 0) == ["Rifle", "Axe"]
+
+
+def test_the_web_scene_draws_a_figure_in_its_form() -> None:
+    from warbench.web.play.warengine_scene import WarEnginePresenter
+
+    s = table(force(("A", [(_wolfman(), 1)])), force(("D", [(C("Foe"), 1)])), [(10, 5), (10, 40)])
+    s = _to_follow_up(s)
+    wolf, _ = WS.apply(s, Shape(0, 1), 0)
+    setup = stp.context(s.setup_key).args
+
+    def radius(state: GameState) -> object:
+        view = WS.views.dump(WS.view(state, 0))
+        scene = WarEnginePresenter().scene(setup, view)
+        assert scene is not None
+        pieces = scene["pieces"]
+        assert isinstance(pieces, list)
+        return next(p["r"] for p in pieces if isinstance(p, dict) and p["unit"] == 0)
+
+    assert radius(s) == 0.5 and radius(wolf) == 1.0

@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import overload
+from typing import Any, overload
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
@@ -126,6 +126,20 @@ class LiveProfiles(Sequence[Profile]):
 
     def __iter__(self) -> Iterator[Profile]:
         return (self[i] for i in range(len(self.base)))
+
+
+def view_profiles(ctx: Context, kits: Mapping[str, Any]) -> Sequence[Profile]:
+    """The profiles a view's ``kit`` entries give (for drawing a view without its state)."""
+    figs: list[Fig] = []
+    for side, force in enumerate(ctx.forces):
+        for unit in force.units:
+            for m in unit.members:
+                figs += [Fig(len(figs) + n, side, 0, m.figure) for n in range(m.count)]
+    state = GameState(0, ctx.key, figs, [])
+    state.kit = {
+        int(i): Kit(**k) if isinstance(k, Mapping) else copy.deepcopy(k) for i, k in kits.items()
+    }
+    return LiveProfiles(ctx, state)
 
 
 def context_of(state: GameState) -> Context:
