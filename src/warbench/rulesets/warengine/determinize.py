@@ -20,13 +20,14 @@ state shows the player exactly its view.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from typing import Any
 
 from warbench.play.core import SetupArgs
 from warbench.rulesets.warengine.game import setup as stp
-from warbench.rulesets.warengine.game.state import GameState
+from warbench.rulesets.warengine.game.state import GameState, Kit
 from warbench.rulesets.warengine.game.victory import PLAYING, objective_points
 
 #: The view fields each figure and unit entry writes back (the rest is the set-up's).
@@ -47,6 +48,10 @@ def known_state(view: Mapping[str, Any], knowledge: SetupArgs, seed: int) -> Gam
         unit = state.units[int(entry["id"])]
         for name in _UNIT_FIELDS:
             setattr(unit, name, entry[name])
+    state.kit = {
+        int(i): Kit(**k) if isinstance(k, Mapping) else copy.deepcopy(k)
+        for i, k in (view.get("kit") or {}).items()
+    }
     state.turn = int(view["turn"])
     state.phase = str(view["phase"])
     state.to_act = int(view["to_act"])

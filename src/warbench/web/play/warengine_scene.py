@@ -73,8 +73,13 @@ class WarEnginePresenter(Presenter):
         rings: list[dict[str, JSON]] = []
         off: list[dict[str, JSON]] = []
         labels: dict[str, JSON] = {}
+        profiles = ctx.profiles
+        if isinstance(view.get("kit"), dict):  # a form, a combined figure (game/kit.py)
+            from warbench.rulesets.warengine.game.kit import view_profiles
+
+            profiles = view_profiles(ctx, view["kit"])
         for f in view["figures"]:
-            prof = ctx.profiles[f["id"]]
+            prof = profiles[f["id"]]
             label = f"{f['name']} #{f['id']}"
             labels[str(f["id"])] = label
             if not f.get("alive"):
@@ -173,7 +178,7 @@ class WarEnginePresenter(Presenter):
                     fids += [k for k, f in figs.items() if f["unit"] == unit]
                     spot = next((p for p in map(at, fids) if p is not None), None)
                     mark = "select"
-                elif kind == "leader":
+                elif kind in ("leader", "shape"):
                     spot, mark = at(a.get("fig")), "select"
             if spot is None:
                 out.append(None)

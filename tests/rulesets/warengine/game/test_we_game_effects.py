@@ -43,6 +43,7 @@ from warbench.rulesets.warengine.game.state import (
     Window,
 )
 
+from . import test_we_game_s25_we_state as s25
 from .helpers import WS, act, activate, ctx_of, force, table, trooper
 
 HEDGE = {"name": "Hedge", "rect": [5, 14, 15, 15], "cover": 1}
@@ -1575,6 +1576,16 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("personal", "Charmed"): t_charmed,
     ("personal", "Hard Luck"): t_hard_luck,
     ("personal", "Fickle Finger of Fate"): t_fickle_finger_of_fate,
+    # weapons, tweaks and form as state (session 25): played in test_we_game_s25_we_state.py
+    ("personal", "Scrounger"): s25.test_scrounger_L1607_takes_the_killed_figures_weapon,
+    ("personal", "Shapechanger"): s25.test_shapechanger_L1613_changes_form_in_the_follow_up_step,
+    ("weapon", "Transferable"): s25.test_transferable_L1845_passes_to_the_nearest_unit_mate,
+    ("power", "Drain Power"): (
+        s25.test_drain_power_L1067_takes_an_edge_and_restore_L1193_gives_it_back
+    ),
+    ("power", "Restore Vehicle Spirit"): (
+        s25.test_restore_vehicle_spirit_L1199_the_user_and_the_vehicle_become_one
+    ),
 }
 
 

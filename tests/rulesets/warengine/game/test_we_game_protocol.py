@@ -15,6 +15,7 @@ from warbench.kernel.errors import ProfileError
 from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs, get_ruleset, run_game
 from warbench.play.conformance import check_conformance
 from warbench.play.record import GameRecord, replay
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game import setup as stp
 from warbench.rulesets.warengine.game.measure import gap, on_table
 from warbench.rulesets.warengine.game.state import GameState
@@ -27,7 +28,7 @@ GAMES = int(os.environ.get("WARBENCH_CONFORMANCE_GAMES", "2"))
 def invariants(s: GameState) -> None:
     """What every state keeps: bases never overlap, figures stay on the board, Hero Points
     within 0 and the bought number, one decision source, scores consistent."""
-    ctx = stp.context(s.setup_key)
+    ctx = kit.context_of(s)  # the profiles as the state has them (a Shapechanger's form ...)
     live = [f for f in s.figs if on_table(f)]
     for i, f in enumerate(live):
         r = ctx.profiles[f.id].radius

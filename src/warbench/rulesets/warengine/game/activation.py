@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game.attacks import mental_test
 from warbench.rulesets.warengine.game.control import check_control, choose_leader, group_figs
 from warbench.rulesets.warengine.game.followup import follow_up
@@ -109,6 +110,7 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
         f.charged = False
         f.done = False
         f.fired = []
+    kit.on_activate(state, ctx, group_figs(state, ids))  # Transferable (L1845)
     names = " with ".join(state.units[u].name for u in ids)
     events.append(Event("activate", f"{names} activates", rule(354)))
     for uid in ids:

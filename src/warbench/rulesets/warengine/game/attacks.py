@@ -28,6 +28,7 @@ from warbench.rulesets.warengine.dice import (
     massed,
     roll_xky,
 )
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game.area import secondary_targets
 from warbench.rulesets.warengine.game.board import COVER_NAMES, ENTRENCHING, HEAVY, LIGHT, NO_COVER
 from warbench.rulesets.warengine.game.control import force_leader_for, led_by_frother, mental_of
@@ -198,6 +199,9 @@ def weapon_refusal(
         return Refused(f"{_n(ctx, f)} may not act this turn (a Special Power)", rule(999))
     if f.mode == "fast":
         return Refused(f"{_n(ctx, f)} made a Fast Move and may not attack", rule(420))
+    both = kit.set_refusal(state, ctx, f, wi)  # Restore Vehicle Spirit's combined figure
+    if both is not None:
+        return Refused(both, rule(1203))
     if any(ctx.profiles[f.id].weapons[k].slot == w.slot for k in f.fired):
         return Refused(f"{_n(ctx, f)} has already used {w.name} this activation", rule(400))
     if wi in f.one_shot:
@@ -551,6 +555,7 @@ def declare(
     via: int | None = None,
     av: XkY | None = None,
     at: tuple[float, float] | None = None,
+    lose: str | None = None,
 ) -> None:
     """Make an attack: bookkeeping, jams, rolls; queue it for Hero Points (L461-L497).
     ``via`` and ``av`` are a power's choices: Telepathic Command's character (L1299), Induce
@@ -558,6 +563,7 @@ def declare(
     w = ctx.profiles[f.id].weapons[wi]
     t = state.figs[target]
     if not free:
+        kit.note_set(state, ctx, f, wi)  # L1203: its own attacks or the vehicle's this turn
         if reserve_use:  # Bushwhacker: the next of its reserved weapons (L1469)
             f.reserved = f.reserve_more.pop(0) if f.reserve_more else None
         else:
@@ -607,7 +613,7 @@ def declare(
     if w.power is not None:
         if av is not None:
             w = replace(w, av=av)
-        _power(state, ctx, f, w, t, dice, events, via=via, at=at)
+        _power(state, ctx, f, w, t, dice, events, via=via, at=at, lose=lose)
         f.bonus.pop("next_attack", None)
         f.bonus.pop("range", None)
         return
@@ -962,6 +968,7 @@ def _power(
     *,
     via: int | None = None,
     at: tuple[float, float] | None = None,
+    lose: str | None = None,
 ) -> None:
     """A Special Power (L828-L846): against an enemy the Attack Value is rolled against the
     target's Mental with no adjustments; on a friend, 10 or more succeeds."""
@@ -1010,4 +1017,4 @@ def _power(
             res = Resolution(f.id, -1, w.name, again.total, [[t.id, d.total]], cc=True)
             state.queue.append(res)
         return
-    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events, via=via, at=at)
+    apply_power(state, ctx, f, w, t, _power_effects(w), dice, events, via=via, at=at, lose=lose)

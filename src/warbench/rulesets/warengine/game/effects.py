@@ -90,6 +90,8 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Charmed": (Effect("reroll_own", "game"),),
     "Hard Luck": (Effect("reroll_forced", "game"),),
     "Fickle Finger of Fate": (Effect("fickle"),),
+    "Scrounger": (Effect("scrounger"),),
+    "Shapechanger": (Effect("shapechanger"),),
     "Monster": (),
     "Vehicle": (),
 }
@@ -121,6 +123,7 @@ WEAPON: Mapping[str, tuple[Effect, ...]] = {
     "Immolation": (Effect("follow_up", "Immolation"),),
     "Time Delay": (Effect("time_delay"),),
     "Cybernetic Only": (Effect("cybernetic_only"),),
+    "Transferable": (Effect("transferable"),),
     "Multiprofile": (),
 }
 
@@ -146,7 +149,9 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_bonus", ("range", 12)),
     ),
     "Brute Strength": (Effect("power_bonus", ("cc_attack", 2, 2)),),
-    "Restore": (Effect("power_heal", "2D6"),),
+    "Restore": (Effect("power_heal", "2D6"), Effect("power_restore")),
+    "Drain Power": (Effect("power_drain"),),
+    "Restore Vehicle Spirit": (Effect("power_only", "wreck"), Effect("power_revive")),
     "Soul Suck": (Effect("power_drain_hero", "2D6"),),
     "Incontrovertible Truth": (Effect("power_halt", "figure"),),
     "Jinx Mechanism": (Effect("power_only", "machine"), Effect("power_halt", "figure")),
@@ -230,13 +235,7 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "Deactivate refused until they are spent",
     ("personal", "Monstrously Huge"): "L1401: moved only by other figures giving up inches, "
     "all together in the Follow Up step; the engine has no such pushing move",
-    ("personal", "Scrounger"): "L1607: takes a killed figure's weapon; a figure's weapons "
-    "are its profile, fixed by the set-up, not part of the state",
-    ("personal", "Shapechanger"): "L1613: changes form in the Follow Up step; the game has "
-    "one profile per figure (the first form plays) and no form in the state",
     ("personal", "Summoned"): "L1431: enters only through Summoning (not in play)",
-    ("weapon", "Transferable"): "L1845: passes to another figure; weapons are fixed "
-    "profiles (as Scrounger)",
     ("power", "Actuate Casualty"): "L1007: makes a destroyed enemy a figure of the user's "
     "force; forces cannot gain figures during a game",
     ("power", "Astral Projection"): "L1019: creates a projection figure; as Actuate Casualty",
@@ -244,14 +243,10 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "game (the set-up, with its sight answers)",
     ("power", "Control"): "L1055: the user controls an enemy figure for the turn; "
     "activations belong to one side's units",
-    ("power", "Drain Power"): "L1067: removes a power or edge of the user's choice; "
-    "tweaks are the fixed profile",
     ("power", "Expunge Nanites"): "L1085: cannot be played from the sources: only on Mutant "
     "or DeadTech figures, and the Troop and Force Builders give no figure or force a faction, "
     "so no target can be told",
     ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
-    ("power", "Restore Vehicle Spirit"): "L1199: disabled vehicles left on the board; "
-    "destroyed figures are removed",
     ("power", "Sudden Conversion"): "L1265: cannot be played from the sources: only on "
     "MegaCom or Brethren figures, joining a Laity cell; as Expunge Nanites",
     ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "

@@ -25,6 +25,7 @@ import math
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import Adjustment, XkY, roll_xky
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.resolution import advance, destroy
@@ -39,6 +40,8 @@ KEPT = ("future",)
 def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> bool:
     """Resolve every timed effect, in initiative order (L601); ``False`` while a follow-up
     attack waits for the defender's Hero Points (call again once it is resolved)."""
+    if kit.shape_question(state, ctx) is not None:
+        return False  # a Shapechanger's form is asked first (L1615)
     first = state.first if state.first is not None else 0
     for side in (first, 1 - first):
         for t in state.figs:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game.effects import Effect
 from warbench.rulesets.warengine.game.measure import (
     free_spot,
@@ -52,6 +53,7 @@ ENEMY_KINDS = (
     "power_suspend",
     "power_unit_tag_enemy",
     "power_unit_mark_enemy",
+    "power_drain",
 )
 
 #: Target restrictions (``power_only``): a sentence and the figures allowed.
@@ -67,6 +69,7 @@ ONLY = {
     "you_da_man": "Troopers or Elites without a Control Radius in a unit that has none left",
     "teleport": "a figure within the user's Control Radius (without one, the user itself)",
     "shove": 'Troopers, Elites and Characters within 3" of the user',
+    "wreck": "disabled vehicles in base contact with the user (game/kit.py, L1201)",
 }
 
 
@@ -118,6 +121,8 @@ def only_refusal(
         prof = ctx.profiles[t.id]
         if e.param == "machine" and not (prof.has("cybernetic") or "Vehicle" in prof.tweaks):
             return f"it affects only {ONLY['machine']}"
+        if e.param == "wreck":  # used on wrecks through kit.revive, never on a figure
+            return f"it affects only {ONLY['wreck']}"
         if e.param == "group" and len(state.units[t.unit].figs) < 2:
             return f"it affects only {ONLY['group']}"
         if e.param == "not_activated" and state.units[t.unit].activated:
@@ -213,6 +218,7 @@ def apply_power(
     *,
     via: int | None = None,
     at: tuple[float, float] | None = None,
+    lose: str | None = None,
 ) -> None:
     """Apply a successful power's effects (its kinds from the effects table); ``via`` is
     Telepathic Command's chosen character (else the engine's, :func:`lending_character`),
@@ -240,6 +246,10 @@ def apply_power(
         elif k == "power_heal":
             gain = dice.roll(str(e.param), w.name)
             t.hero = min(ctx.profiles[t.id].hero, t.hero + gain)
+        elif k == "power_drain":  # Drain Power (L1069), game/kit.py
+            kit.drain(state, ctx, f, t, lose, events)
+        elif k == "power_restore":  # Restore gives back what Drain Power took (L1195)
+            kit.restore(state, ctx, t, events)
         elif k == "power_drain_hero":
             loss = dice.roll(str(e.param), w.name)
             if t.hero < loss:

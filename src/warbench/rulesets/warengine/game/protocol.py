@@ -2,10 +2,12 @@
 
 Decisions (``pending``), one at a time, in this priority:
 
+0. ``transfer``: a Transferable weapon of a figure removed from the table (L1847, kit.py);
 1. ``hero``: a rolled attack waits for Hero Points (the attacker, then each defender, L493);
 2. ``leader``: a tie for a unit's leader after rules 1-3, the owner picks (L311);
 3. chance ``roll``: placement roll-offs (L289) and initiative (L340);
-4. ``place`` (L287-L293), ``first`` (who activates first, L340);
+4. ``shape``: a Shapechanger's form in the Follow Up step (L1615, game/kit.py);
+   ``place`` (L287-L293, ``Place.form``), ``first`` (who activates first, L340);
 5. ``reserve``: the other player may use reserved attacks (a ``move`` or ``counter`` window);
 6. ``activation``: choose a unit to activate; ``action``: the active unit's figures act.
 
@@ -15,10 +17,11 @@ Every decision has the engine's choice as ``default`` (the scripted play of :mod
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -30,6 +33,7 @@ from warbench.play.legal import Box, Family, LegalSet
 from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game import activation as act
 from warbench.rulesets.warengine.game import attacks as atk
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game import movement as mov
 from warbench.rulesets.warengine.game import reserve as res
 from warbench.rulesets.warengine.game import resolution as rsl
@@ -45,6 +49,7 @@ from warbench.rulesets.warengine.game.state import (
     First,
     GameState,
     Hero,
+    Kit,
     Leader,
     Move,
     Pass,
@@ -53,6 +58,8 @@ from warbench.rulesets.warengine.game.state import (
     Reserve,
     ReserveFire,
     Roll,
+    Shape,
+    Transfer,
     WarEngineAction,
     rule,
 )
@@ -62,7 +69,11 @@ from warbench.rulesets.warengine.game.victory import last_standing, scores
 #: the Follow Up step as decisions, 21 more tweaks and powers, the state's ``marks``/``resume``;
 #: 3: rerolls as ``reroll`` decisions, Telepathic Command's character and Induce Drug Frenzy's
 #: Attack Value as choices of the Attack (``via``, ``av``).
-VERSION = "warengine-game-3"
+#: 4: weapons, tweaks and form as state (``GameState.kit``, written only when not empty),
+#: ``Attack.take`` (Scrounger) and ``Attack.lose`` (Drain Power), ``Place.form`` and the
+#: Follow Up step's ``shape`` decision (Shapechanger), Restore Vehicle Spirit's wrecks and
+#: combined figures (``Kit.wreck``, ``ride``, ``ridden``), ``View.kit``.
+VERSION = "warengine-game-4"
 
 
 class _LazyDice:
@@ -175,6 +186,16 @@ class View(TypedDict):
     scores: list[int]
     figures: list[FigureView]
     units: list[UnitView]
+    kit: NotRequired[dict[str, Kit]]  # weapons, tweaks, form changed (only when any, kit.py)
+
+
+def _dump(codec: TypeCodec[GameState], state: GameState) -> dict[str, JSON]:
+    """The state's JSON; ``kit`` only when a figure's kit changed (older digests stay)."""
+    data = codec.dump(state)
+    assert isinstance(data, dict)
+    if not state.kit:
+        data.pop("kit", None)
+    return data
 
 
 class StateCodec:
@@ -185,7 +206,7 @@ class StateCodec:
 
     def dump(self, value: GameState) -> JSON:
         """JSON of the state plus its set-up."""
-        data = self._codec.dump(value)
+        data = _dump(self._codec, value)
         data["setup"] = stp.context(value.setup_key).args
         return data
 
@@ -230,7 +251,18 @@ class WarEngineRuleset:
         """The one decision pending now (see the module docstring)."""
         if state.phase == "over":
             return ()
-        ctx = stp.context(state.setup_key)
+        ctx = kit.context_of(state)
+        tq = kit.transfer_question(state, ctx)
+        if tq is not None:
+            return (
+                Decision(
+                    tq[0],
+                    "transfer",
+                    rule(1847),
+                    f"pass {ctx.profiles[tq[1]].name} #{tq[1]}'s Transferable weapon?",
+                    Transfer(tq[1], tq[2]),
+                ),
+            )
         rq = rsl.reroll_question(state, ctx)
         if rq is not None:
             player, fig, why, use, _i = rq
@@ -265,6 +297,17 @@ class WarEngineRuleset:
                     rule(311),
                     f"pick the leader of {state.units[unit].name} among {cands}",
                     Leader(cands[0]),
+                ),
+            )
+        sq = kit.shape_question(state, ctx)
+        if sq is not None:
+            return (
+                Decision(
+                    sq[0],
+                    "shape",
+                    rule(1615),
+                    f"change {ctx.profiles[sq[1]].name} #{sq[1]} to another form?",
+                    Shape(sq[1], kit.form_of(state, sq[1])),
                 ),
             )
         if state.phase == "placement":
@@ -336,7 +379,7 @@ class WarEngineRuleset:
         if state.phase == "over" or _who(state).player != player:
             return LegalSet(player, check)
         d = _who(state)
-        ctx = stp.context(state.setup_key)
+        ctx = kit.context_of(state)
         if d.kind == "reroll":
             return LegalSet(player, check, (Reroll(False), Reroll(True)))
         if d.kind == "hero":
@@ -345,6 +388,15 @@ class WarEngineRuleset:
             return LegalSet(player, check, tuple(Hero(k) for k in range(q[2] + 1)))
         if d.kind == "leader":
             return LegalSet(player, check, tuple(Leader(i) for i in state.leader_choice[1:]))
+        if d.kind == "transfer":
+            tq = kit.transfer_question(state, ctx)
+            assert tq is not None
+            return LegalSet(player, check, (Transfer(tq[1], True), Transfer(tq[1], False)))
+        if d.kind == "shape":
+            sq = kit.shape_question(state, ctx)
+            assert sq is not None
+            opts = kit.shape_options(state, ctx, sq[1])
+            return LegalSet(player, check, tuple(Shape(sq[1], k) for k in opts))
         if d.kind == "roll":
             return LegalSet(player, check, (Roll(0), Roll(1)))
         if d.kind == "first":
@@ -369,9 +421,13 @@ class WarEngineRuleset:
         from warbench.rulesets.warengine.game.ai import figure_actions
 
         listed = list(figure_actions(state, ctx, player))
+        revive: list[WarEngineAction] = [*kit.revive_actions(state, ctx, player)]
+        revive += kit.revive_moves(state, ctx)
+        listed += [a for a in revive if check(a) is None]
         for a in list(listed):
             if isinstance(a, Attack):
                 listed += power_choices(state, ctx, a)
+                listed += kit.take_choices(ctx, state, a) + kit.drain_choices(state, ctx, a)
             elif isinstance(a, Reserve) and res.bushwhacked(
                 state, ctx, state.figs[a.fig], a.weapon
             ):
@@ -403,7 +459,7 @@ class WarEngineRuleset:
         if d.player != player:
             who = "chance" if player == CHANCE else f"player {player}"
             return Refusal(f"no decision of {who} is pending now", _rule_now(state))
-        ctx = stp.context(state.setup_key)
+        ctx = kit.context_of(state)
         want: dict[str, tuple[type, ...]] = {
             "reroll": (Reroll,),
             "hero": (Hero,),
@@ -414,11 +470,23 @@ class WarEngineRuleset:
             "reserve": (ReserveFire, Pass),
             "activation": (Activate,),
             "action": (Move, Attack, Reserve, Deactivate),
+            "shape": (Shape,),
+            "transfer": (Transfer,),
         }
         if not isinstance(action, want[d.kind]):
             return Refusal(f"{d.prompt} is pending, not {type(action).__name__}", d.rule)
         if isinstance(action, Reroll):
             return None  # either answer is allowed (L1387, L1485, L1581)
+        if isinstance(action, Transfer):
+            tq = kit.transfer_question(state, ctx)
+            if tq is None or action.fig != tq[1]:
+                return Refusal(
+                    f"the weapon of figure {tq and tq[1]} waits, not {action.fig}", rule(1847)
+                )
+            return None
+        if isinstance(action, Shape):
+            why = kit.shape_refusal(state, ctx, action)
+            return None if why is None else Refusal(why, rule(1615))
         if isinstance(action, Hero):
             q = rsl.hero_question(state, ctx)
             assert q is not None
@@ -444,7 +512,10 @@ class WarEngineRuleset:
                 )
             if not (math.isfinite(action.x) and math.isfinite(action.y)):
                 return Refusal("a placement needs a finite point", rule(293))
-            why = stp.place_refusal(state, ctx, action.fig, action.x, action.y)
+            why = kit.place_form_refusal(state, ctx, action.fig, action.form)
+            if why is not None:
+                return Refusal(why, rule(1615))
+            why = kit.placed_refusal(state, action.fig, action.form, action.x, action.y)
             return None if why is None else Refusal(why, rule(293))
         if isinstance(action, Pass):
             assert state.window is not None
@@ -482,9 +553,18 @@ class WarEngineRuleset:
             r = res.reserve_refusal(state, ctx, action, player)
             return None if r is None else Refusal(*r)
         assert isinstance(action, Attack)
+        if kit.is_revive(ctx, action):  # Restore Vehicle Spirit: a wreck is its target
+            why = kit.revive_refusal(state, ctx, action, player)
+            if why is None:
+                bad = atk.weapon_refusal(state, ctx, state.figs[action.fig], action.weapon)
+                why = None if bad is None else bad.reason
+            return None if why is None else Refusal(why, rule(1201))
         a = atk.attack_refusal(state, ctx, action, player)
         if a is not None:
             return Refusal(a.reason, a.rule)
+        why = kit.take_refusal(ctx, state, action) or kit.drain_refusal(state, ctx, action)
+        if why is not None:
+            return Refusal(why, rule(1607 if action.take is not None else 1069))
         return _choice_refusal(state, ctx, action)
 
     def apply(
@@ -494,10 +574,10 @@ class WarEngineRuleset:
         refusal = self.check(state, action, player)
         if refusal is not None:
             raise refusal.error()
-        ctx = stp.context(state.setup_key)
         roll: Any = dice if dice is not None else _LazyDice(state.seed, state.step)
         s = state.clone()
         s.step += 1
+        ctx = kit.context_of(s)
         events: list[Event] = []
         _apply(s, ctx, action, player, roll, events)
         return s, events
@@ -506,8 +586,8 @@ class WarEngineRuleset:
     def view(self, state: GameState, player: int) -> View:
         """Everything on the table is open information in WarEngine (reserved weapons are
         announced, L581): the view is the state without its set-up."""
-        ctx = stp.context(state.setup_key)
-        return {
+        ctx = kit.context_of(state)
+        out: View = {
             "player": player,
             "turn": state.turn,
             "phase": state.phase,
@@ -542,6 +622,9 @@ class WarEngineRuleset:
                 for u in state.units
             ],
         }
+        if state.kit:
+            out["kit"] = {str(i): copy.deepcopy(k) for i, k in state.kit.items()}
+        return out
 
     def is_over(self, state: GameState) -> bool:
         """Whether the game has ended."""
@@ -551,12 +634,12 @@ class WarEngineRuleset:
         """Winner (None: a draw) and victory points (L619-L633)."""
         if state.phase != "over":
             return None
-        sc = scores(state, stp.context(state.setup_key))
+        sc = scores(state, kit.context_of(state))
         return Result(state.winner, (float(sc[0]), float(sc[1])), state.reason)
 
     def digest(self, state: GameState) -> str:
         """The digest of the state's JSON (without the set-up, which the key names)."""
-        return digest_of(self.states._codec.dump(state))
+        return digest_of(_dump(self.states._codec, state))
 
 
 def _place_builder(fid: int) -> Any:
@@ -652,7 +735,10 @@ def _who(state: GameState) -> Decision[WarEngineAction]:
     """Who decides what now, without the default (cheap: ``check`` uses it)."""
     if state.phase == "over":
         return Decision(CHANCE - 1, "none")
-    ctx = stp.context(state.setup_key)
+    ctx = kit.context_of(state)
+    tq = kit.transfer_question(state, ctx)
+    if tq is not None:
+        return Decision(tq[0], "transfer", rule(1847), "pass the Transferable weapon?")
     rq = rsl.reroll_question(state, ctx)
     if rq is not None:
         return Decision(rq[0], "reroll", rule(rsl.reroll_line(rq[2])), "reroll this roll?")
@@ -663,6 +749,9 @@ def _who(state: GameState) -> Decision[WarEngineAction]:
         return Decision(
             state.units[state.leader_choice[0]].side, "leader", rule(311), "pick the leader"
         )
+    sq = kit.shape_question(state, ctx)
+    if sq is not None:
+        return Decision(sq[0], "shape", rule(1615), "change form?")
     if state.phase == "placement":
         if state.place_roll:
             return Decision(CHANCE, "roll", rule(289), "placement roll-off")
@@ -735,8 +824,16 @@ def _apply(
             )
             act.see_the_future(s, ctx, events)
         return
+    if isinstance(action, Transfer):
+        kit.apply_transfer(s, ctx, action, events)
+        return
+    if isinstance(action, Shape):
+        kit.apply_shape(s, ctx, action, events)
+        act.resume_follow_up(s, ctx, dice, events)
+        return
     if isinstance(action, Place):
         f = s.figs[action.fig]
+        kit.place_in_form(s, ctx, f.id, action.form)
         f.x, f.y, f.placed = action.x, action.y, True
         events.append(
             Event(
@@ -894,6 +991,9 @@ def _moved_near_terror(
 
 def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[Event]) -> None:
     f = s.figs[a.fig]
+    if kit.is_revive(ctx, a):
+        kit.revive(s, ctx, a, dice, events)
+        return
     if not f.alive or not s.figs[a.target].alive:
         return
     atk.declare(
@@ -909,7 +1009,9 @@ def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[
         via=a.via,
         av=None if a.av is None else XkY.parse(a.av),
         at=None if a.at is None else (float(a.at[0]), float(a.at[1])),
+        lose=a.lose,
     )
+    kit.note_take(s, a)
     w = ctx.profiles[f.id].weapons[a.weapon]
     if w.cc:
         f.charged = False  # the bonus is for the first attack only (L430)

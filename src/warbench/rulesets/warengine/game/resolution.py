@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game.control import choose_leader
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.setup import Context
@@ -199,6 +200,8 @@ def _resolve(state: GameState, ctx: Context, res: Resolution, events: list[Event
                 )
             )
             destroy(state, ctx, t, a, events, "destroyed")
+            if res.cc and not t.alive:
+                kit.scrounge(state, ctx, a, t, res.effects, events)  # Scrounger (L1607)
             if res.cc and ctx.profiles[a.id].has("coup_counter"):
                 a.bonus["coup"] = 1  # L1373: no moving or attacking until the Follow Up
         else:
@@ -262,6 +265,7 @@ def destroy(
     state.vp[1 - t.side] += ctx.profiles[t.id].points
     if by is not None:
         state.log_kills.append([by.id, t.id])
+    kit.removed(state, ctx, t, events)  # Transferable (L1845)
     for g in state.figs:
         if g.entangled_by == t.id:
             g.entangled_by = None

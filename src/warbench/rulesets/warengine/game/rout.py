@@ -13,6 +13,7 @@ from __future__ import annotations
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import ROUT_TARGET, Adjustment, XkY, roll_xky
+from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game.control import (
     force_leader_for,
     group_figs,
@@ -225,6 +226,7 @@ def _rout(
         u.lost_this_turn += 1
         state.vp[1 - f.side] += ctx.profiles[i].points
         events.append(Event("routed", f"{ctx.profiles[i].name} #{i} routs", rule(613)))
+        kit.removed(state, ctx, f, events, destroyed=False)  # Transferable (L1845)
     if not any(on_table(state.figs[i]) for i in u.figs) and not u.gone:
         u.gone = True
         u.routed = True

@@ -97,7 +97,7 @@ class Context:
     args: dict[str, Any]
     forces: tuple[Force, Force]
     field: Field
-    profiles: list[Profile]
+    profiles: Sequence[Profile]  # the set-up's; a state's own through game/kit.context_of
     turns: int
     vp_target: int | None
     objectives: tuple[str, ...]
@@ -162,6 +162,11 @@ def _profile(fig: Any) -> Profile:
         effects_of("personal", fig.tweaks),
         _weapons(fig.weapons),
     )
+
+
+#: Public names for the builders of profiles (game/kit.py derives a figure's changed kit).
+weapon_profiles = _weapons
+profile_of_figure = _profile
 
 
 def setup_key(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]) -> str:

@@ -43,6 +43,7 @@ class Place:
     fig: int
     x: float
     y: float
+    form: int = 0  # Shapechanger: the form it is deployed in (L1615)
     kind: Literal["place"] = "place"
 
 
@@ -92,6 +93,11 @@ class Attack:
     via: int | None = None  # Telepathic Command: the character whose Mental is lent (L1299)
     av: str | None = None  # Induce Drug Frenzy: a lower Attack Value, "XkY" (L1119)
     at: tuple[float, float] | None = None  # Teleport's destination, Shove's landing point
+    # Scrounger: [the victim's weapon slot, the own slot given for it] if the attack kills in
+    # close combat, [-1, -1] to keep its weapons (L1607); Drain Power: what the target loses,
+    # a Special Power, a personal edge or "active:<tag>" (L1069); None: the engine's choice
+    take: tuple[int, int] | None = None
+    lose: str | None = None
     kind: Literal["attack"] = "attack"
 
 
@@ -156,6 +162,25 @@ class Leader:
     kind: Literal["leader"] = "leader"
 
 
+@dataclass(frozen=True)
+class Shape:
+    """A Shapechanger changes to (or stays in) form ``form`` in the Follow Up step (L1615)."""
+
+    fig: int
+    form: int
+    kind: Literal["shape"] = "shape"
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Pass (or keep) the Transferable weapon of figure ``fig``, removed from the table, to
+    the nearest figure of its unit within 3" (L1845-L1847)."""
+
+    fig: int
+    use: bool
+    kind: Literal["transfer"] = "transfer"
+
+
 WarEngineAction = (
     Roll
     | Place
@@ -170,6 +195,8 @@ WarEngineAction = (
     | Hero
     | Leader
     | Reroll
+    | Shape
+    | Transfer
 )
 ACTION_TYPE = Annotated[WarEngineAction, Field(discriminator="kind")]
 
@@ -213,6 +240,29 @@ class Fig:
     bonus: dict[str, int] = field(default_factory=dict)  # timed effects of powers
     vendetta: int | None = None  # Vindictive: the figure it must keep attacking (L1457)
     marks: list[str] = field(default_factory=list)  # once-per-game uses spent (Charmed L1485)
+
+
+@dataclass
+class Kit:
+    """What a figure carries when it differs from its set-up profile (weapons and tweaks as
+    state): its Shapechanger form (L1615), its weapon slots as ``[figure, form, slot]`` of
+    the force's weapons (Scrounger L1607, Transferable L1845; empty: its own), the Special
+    Powers and edges it lost through Drain Power (L1069), the slots received that it may not
+    use before its next activation (L1845), the turn its form was last asked, and Restore
+    Vehicle Spirit's wreck and combined figure (L1199)."""
+
+    form: int = 0
+    arms: list[list[int]] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    fresh: list[int] = field(default_factory=list)
+    asked: int = 0
+    # Restore Vehicle Spirit (L1199): a destroyed vehicle left in place disabled (``wreck``);
+    # the vehicle a user is combined with (``ride``) and the weapon set it used this turn,
+    # ``[turn, 0 own / 1 the vehicle's]``
+    offers: list[list[int]] = field(default_factory=list)  # Transferable: [slot, receiver]
+    wreck: bool = False
+    ride: int | None = None
+    ridden: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -310,6 +360,9 @@ class GameState:
     winner: int | None = None
     reason: str = ""
     log_kills: list[list[int]] = field(default_factory=list)  # [killer, victim]
+    # figures whose weapons, tweaks or form differ from the set-up (game/kit.py); written to
+    # JSON only when not empty, so games without them keep their digests
+    kit: dict[int, Kit] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A copy to change (the input of ``apply`` is never modified): figures and units are
@@ -325,6 +378,7 @@ class GameState:
         new.leader_choice = list(self.leader_choice)
         new.vp = list(self.vp)
         new.log_kills = [list(k) for k in self.log_kills]
+        new.kit = copy.deepcopy(self.kit) if self.kit else {}
         return new
 
 
