@@ -44,6 +44,7 @@ from warbench.rulesets.warengine.game.state import (
 )
 
 from .helpers import WS, act, activate, ctx_of, force, table, trooper
+from .test_we_game_s25_we_terrain import TERRAIN_EFFECT_TESTS
 
 HEDGE = {"name": "Hedge", "rect": [5, 14, 15, 15], "cover": 1}
 WALL = {"name": "Wall", "rect": [5, 14, 15, 15], "cover": 2}
@@ -1576,6 +1577,7 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
     ("personal", "Hard Luck"): t_hard_luck,
     ("personal", "Fickle Finger of Fate"): t_fickle_finger_of_fate,
 }
+EFFECT_TESTS.update(TERRAIN_EFFECT_TESTS)  # the board-changing powers (session 25)
 
 
 def _ids() -> list[str]:

@@ -315,6 +315,10 @@ def apply_power(
                 dice,
                 events,
             )
+        elif k == "power_terrain":  # the board changes (L1031, L1187, L1319, L1325, L1331)
+            from warbench.rulesets.warengine.game.terrain import use
+
+            use(state, ctx, f, w, at, events)
         elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game
             if "You Da Man" not in t.marks:
                 t.marks.append("You Da Man")

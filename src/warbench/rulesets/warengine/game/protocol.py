@@ -34,6 +34,7 @@ from warbench.rulesets.warengine.game import movement as mov
 from warbench.rulesets.warengine.game import reserve as res
 from warbench.rulesets.warengine.game import resolution as rsl
 from warbench.rulesets.warengine.game import setup as stp
+from warbench.rulesets.warengine.game import terrain
 from warbench.rulesets.warengine.game.control import check_control, group_figs
 from warbench.rulesets.warengine.game.measure import free_spot, on_table
 from warbench.rulesets.warengine.game.rout import terror_tests
@@ -500,6 +501,7 @@ class WarEngineRuleset:
         s.step += 1
         events: list[Event] = []
         _apply(s, ctx, action, player, roll, events)
+        terrain.expire(s, events)  # walls end with their user (L1319, L1325)
         return s, events
 
     # -- views and the end -----------------------------------------------------------------------
@@ -585,6 +587,8 @@ def power_choices(state: GameState, ctx: stp.Context, a: Attack) -> list[Attack]
         return [replace(a, via=c) for c in lenders(state, ctx, state.figs[a.fig])]
     if w.power == "Induce Drug Frenzy":
         return [replace(a, av=str(p)) for p in _lower(w.av)]
+    if w.power in terrain.KINDS:  # where the board changes (L1031-L1331)
+        return [replace(a, at=p) for p in terrain.choices(state, ctx, state.figs[a.fig], w)]
     if w.power in ("Teleport", "Shove"):
         from warbench.rulesets.warengine.game.powers import point_refusal
 
@@ -629,8 +633,16 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
     if a.at is not None:
         from warbench.rulesets.warengine.game.powers import point_refusal
 
+        if w.power in terrain.KINDS:
+            why = terrain.at_refusal(state, ctx, state.figs[a.fig], w, a.at)
+            return (
+                None if why is None else Refusal(why, rule(terrain.LINES[terrain.KINDS[w.power]]))
+            )
         if w.power not in ("Teleport", "Shove"):
-            return Refusal("only Teleport and Shove name a point (at)", rule(1301))
+            return Refusal(
+                "only Teleport, Shove and the powers that change the board name a point (at)",
+                rule(1301),
+            )
         why = point_refusal(state, ctx, state.figs[a.fig], w, state.figs[a.target], a.at)
         if why is not None:
             return Refusal(why, rule(1301 if w.power == "Teleport" else 1217))
@@ -861,6 +873,8 @@ def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event], 
     if pause is not None:
         # L410: the move pauses where it passes a figure ready to lunge (L591)
         f.x, f.y = pause
+        if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1325)
+            rsl.advance(s, ctx, events)
         s.then = Move(f.id, m.x, m.y, "continue")
         events.append(
             Event("pause", f"{ctx.profiles[f.id].name} #{f.id} passes an enemy figure", rule(591))
@@ -885,6 +899,8 @@ def _moved_near_terror(
     (L1649), then the other player's chance to use reserved attacks on the mover if it is
     still there (L410)."""
     atk.rain_storms(s, ctx)
+    if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1325)
+        rsl.advance(s, ctx, events)
     if atk.static_charge(s, ctx, f, dice, events):
         rsl.advance(s, ctx, events)  # resolved now, unless it waits for Hero Points
     terror_tests(s, ctx, dice, events)
