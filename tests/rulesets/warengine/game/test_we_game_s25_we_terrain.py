@@ -294,3 +294,23 @@ TERRAIN_EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
         "Wall of Spewing Filth",
     ): test_wall_of_spewing_filth_L1331_blocks_sight_until_the_follow_up_step,
 }
+
+
+def test_the_view_and_the_page_draw_the_changed_board() -> None:
+    from warbench.web.play.warengine_scene import WarEnginePresenter
+
+    s = game("Wall of Fire")
+    walled, _ = cast(s, (10.0, 12.5))
+    assert "board" not in WS.view(s, 0)  # an unchanged board: the view as before
+    view = WS.views.dump(WS.view(walled, 1))
+    assert [t["name"] for t in view["board"]["terrain"]] == ["Wall of Fire #0"]
+    setup = ctx_of(s).args
+    names = [
+        a["name"]
+        for a in (WarEnginePresenter().scene(setup, view) or {}).get("areas", [])
+        if isinstance(a, dict) and a.get("kind") == "terrain"
+    ]
+    plain = WarEnginePresenter().scene(setup, WS.views.dump(WS.view(s, 1))) or {}
+    assert names == ["Wall of Fire #0"] and not [
+        a for a in plain.get("areas", []) if isinstance(a, dict) and a.get("kind") == "terrain"
+    ]

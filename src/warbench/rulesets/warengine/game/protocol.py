@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -176,6 +176,8 @@ class View(TypedDict):
     scores: list[int]
     figures: list[FigureView]
     units: list[UnitView]
+    #: the board as it stands, only once a power has changed it (L1031-L1331)
+    board: NotRequired[dict[str, Any]]
 
 
 class StateCodec:
@@ -509,7 +511,7 @@ class WarEngineRuleset:
         """Everything on the table is open information in WarEngine (reserved weapons are
         announced, L581): the view is the state without its set-up."""
         ctx = stp.context(state.setup_key)
-        return {
+        out: View = {
             "player": player,
             "turn": state.turn,
             "phase": state.phase,
@@ -544,6 +546,9 @@ class WarEngineRuleset:
                 for u in state.units
             ],
         }
+        if "+" in state.setup_key:
+            out["board"] = terrain.board_data(ctx)
+        return out
 
     def is_over(self, state: GameState) -> bool:
         """Whether the game has ended."""

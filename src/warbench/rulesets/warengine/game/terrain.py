@@ -297,6 +297,12 @@ def _reduced(t: Any) -> Any:
     return t.model_copy(update={"cover": LIGHT, "blocks_los": False})
 
 
+def board_data(ctx: stp.Context) -> dict[str, Any]:
+    """The changed board as board data (the view's ``board``, for drawing it)."""
+    data: dict[str, Any] = ctx.field.board.model_dump(mode="json", exclude_defaults=True)
+    return data
+
+
 # --------------------------------------------------------------------------------------------
 # Using the powers
 # --------------------------------------------------------------------------------------------
