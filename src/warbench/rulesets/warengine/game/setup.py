@@ -180,7 +180,7 @@ def context(key: str, args: Mapping[str, Any] | None = None) -> Context:
     if ctx is None and "+" in key:  # a board changed during the game (game/terrain.py)
         from warbench.rulesets.warengine.game.terrain import derive
 
-        ctx = _CONTEXTS[key] = derive(key, args)
+        return derive(key, args)
     if ctx is None:
         if args is None:
             raise ProfileError("state.setup_key", key, "a set-up made by this process")

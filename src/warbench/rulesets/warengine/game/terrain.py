@@ -22,6 +22,7 @@ WarEngine 2.1 game: session 25, s25-we-terrain".
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -133,11 +134,25 @@ def compose(base: str, changes: tuple[Change, ...] | list[Change]) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+#: The contexts of derived keys, the most recently used kept (each change of a wall is a new
+#: key, so a long run makes many; a dropped one is rebuilt from its key, about 5 ms).
+_DERIVED: OrderedDict[str, stp.Context] = OrderedDict()
+KEEP = 256
+
+
 def derive(key: str, args: Any = None) -> stp.Context:
     """The context of a derived key: the set-up's with a field over the changed board."""
+    ctx = _DERIVED.get(key)
+    if ctx is not None:
+        _DERIVED.move_to_end(key)
+        return ctx
     base_key, changes = parse(key)
     base = stp.context(base_key, args)
-    return replace(base, key=key, field=Field(changed_board(base.field.board, changes)))
+    ctx = replace(base, key=key, field=Field(changed_board(base.field.board, changes)))
+    _DERIVED[key] = ctx
+    if len(_DERIVED) > KEEP:
+        _DERIVED.popitem(last=False)
+    return ctx
 
 
 def changed_board(board: Any, changes: tuple[Change, ...]) -> Any:
