@@ -315,3 +315,19 @@ def test_the_view_and_the_page_draw_the_changed_board() -> None:
     assert names == ["Wall of Fire #0"] and not [
         a for a in plain.get("areas", []) if isinstance(a, dict) and a.get("kind") == "terrain"
     ]
+
+
+def test_shove_L1217_the_engines_landing_is_never_on_a_friend() -> None:
+    """Found by the long run with the Coven's Geomancer: Shove's default landing (6" straight
+    away) fell on a friendly figure; now the figure stays where it was (docs/rulings.md)."""
+    s = table(
+        force(("A", [(mage("Shove"), 1), (trooper(), 2)])),
+        force(("B", [(foe(), 1)])),
+        [(10, 5), (10, 7.5), (10, 13.5), (30, 40)],
+    )
+    s = activate(s, 0)
+    shoved, ev = act(s, Attack(0, 0, 1), 0, [6, 6] + [1] * 10)
+    assert (shoved.figs[1].x, shoved.figs[1].y) == (10, 7.5), texts(ev)
+    s.figs[2].x = 20.0  # room: flung 6" straight away
+    shoved, _ = act(s, Attack(0, 0, 1), 0, [6, 6] + [1] * 10)
+    assert (shoved.figs[1].x, shoved.figs[1].y) == (10, 13.5)
