@@ -331,3 +331,12 @@ def test_shove_L1217_the_engines_landing_is_never_on_a_friend() -> None:
     s.figs[2].x = 20.0  # room: flung 6" straight away
     shoved, _ = act(s, Attack(0, 0, 1), 0, [6, 6] + [1] * 10)
     assert (shoved.figs[1].x, shoved.figs[1].y) == (10, 13.5)
+
+
+def test_wall_of_air_L1319_a_user_off_the_thousandths_grid_keeps_its_wall() -> None:
+    s = game("Wall of Air")
+    s.figs[0].x = 10.1234567  # the key keeps thousandths: this is not a move
+    walled, _ = cast(s, (10.1234567, 12.5))
+    assert "+A0@10.123,12.5/10.123,5" in walled.setup_key
+    t, _ = act(walled, Deactivate(), 0)
+    assert t.setup_key == walled.setup_key

@@ -80,6 +80,8 @@ EARTHEN = (
 )
 FIRE = "5k4"  # L1325
 EPS = 1e-6
+#: A user further than this from where it made its wall has moved (the key keeps thousandths).
+MOVED = 2e-3
 
 
 @dataclass(frozen=True)
@@ -332,7 +334,7 @@ def walls(ctx: stp.Context) -> list[tuple[Change, FieldPiece]]:
     return [(c, ctx.field.pieces[n + k]) for k, c in enumerate(ws)]
 
 
-def _wall_names(ctx: stp.Context) -> set[int]:
+def _wall_indices(ctx: stp.Context) -> set[int]:
     return {p.index for _, p in walls(ctx)}
 
 
@@ -347,7 +349,7 @@ def target_piece(ctx: stp.Context, kind: str, at: tuple[float, float]) -> FieldP
     """The piece holding ``at`` that the power may change: cover-producing scenery for
     Battering Waves (L1031), an earthen piece for Remove Earthen Barrier (L1187); walls made
     by powers are not scenery. The first such piece the board lists."""
-    skip = _wall_names(ctx)
+    skip = _wall_indices(ctx)
     for p in ctx.field.pieces_at(*at):
         if p.index in skip:
             continue
@@ -429,7 +431,7 @@ def piece_points(
 
     kind = KINDS[str(w.power)]
     out: list[tuple[float, float]] = []
-    skip = _wall_names(ctx)
+    skip = _wall_indices(ctx)
     for p in ctx.field.pieces:
         if p.index in skip:
             continue
@@ -472,6 +474,8 @@ def use(
     line = rule(LINES[kind])
     cur = stp.context(state.setup_key)
     pt = at if at is not None else default_point(state, cur, f, w)
+    if pt is not None:  # as the key will hold it
+        pt = (round(pt[0], 3), round(pt[1], 3))
     if pt is None or at_refusal(state, cur, f, w, pt) is not None:
         events.append(Event("terrain", f"{w.power}: no place to use it", line))
         return
@@ -572,7 +576,7 @@ def _ended(state: GameState, ctx: stp.Context, c: Change) -> str | None:
     u = state.figs[c.ref]
     if not on_table(u) or u.routed:
         return "its user is gone"
-    if abs(u.x - c.ux) > EPS or abs(u.y - c.uy) > EPS:
+    if abs(u.x - c.ux) > MOVED or abs(u.y - c.uy) > MOVED:
         return "its user moved"
     if in_close_combat(state, ctx, u):
         return "its user is in close combat"
