@@ -375,8 +375,16 @@ def at_refusal(
     rng = w.range if w.range is not None else 0.0
     if math.hypot(x - f.x, y - f.y) - ctx.profiles[f.id].radius > rng + 1e-9:
         return f"({x:g}, {y:g}) is beyond the power's {rng:g}\" Range"
-    if not ctx.field.sight((f.x, f.y), (x, y), blockers_for(state, ctx, f.id)):
-        return f"the user has no line of sight to ({x:g}, {y:g})"
+    why = _place_refusal(state, ctx, f, kind, at)
+    if why is None and not ctx.field.sight((f.x, f.y), (x, y), blockers_for(state, ctx, f.id)):
+        why = f"the user has no line of sight to ({x:g}, {y:g})"  # asked last: the costliest
+    return why
+
+
+def _place_refusal(
+    state: GameState, ctx: stp.Context, f: Fig, kind: str, at: tuple[float, float]
+) -> str | None:
+    x, y = at
     if kind in ("B", "R"):
         if target_piece(ctx, kind, at) is None:
             what = "cover-producing scenery" if kind == "B" else "an earthen piece of terrain"
@@ -384,11 +392,19 @@ def at_refusal(
         return None
     if math.hypot(x - f.x, y - f.y) < EPS:
         return "the wall may not be centred on its user"
-    poly = wall_polygon(kind, at, (f.x, f.y), ctx.field.width, ctx.field.height)
-    from shapely import Point
-
+    length, depth = WALL[kind]
+    dx, dy = x - f.x, y - f.y
+    d = math.hypot(dx, dy)
+    ax, ay = -dy / d, dx / d  # the wall's long side (as wall_polygon)
     for g in state.figs:
-        if on_table(g) and poly.distance(Point(g.x, g.y)) < ctx.profiles[g.id].radius - EPS:
+        if not on_table(g):
+            continue
+        # the distance from the figure's centre to the wall, in the wall's own frame (the
+        # part of a wall cut off at the table's edge touches no base on the table)
+        gx, gy = g.x - x, g.y - y
+        u = max(abs(gx * ax + gy * ay) - length / 2, 0.0)
+        v = max(abs(gx * dx / d + gy * dy / d) - depth / 2, 0.0)
+        if math.hypot(u, v) < ctx.profiles[g.id].radius - EPS:
             return f"the wall would overlap {ctx.profiles[g.id].name} #{g.id}"
     return None
 
@@ -427,9 +443,21 @@ def piece_points(
 ) -> list[tuple[float, float]]:
     """A point on each piece Battering Waves or Remove Earthen Barrier may change from
     where the user stands (for the listed choices and the engine's)."""
+    kind = KINDS[str(w.power)]
+    pts = _piece_points(ctx.key, kind)
+    rng = (w.range if w.range is not None else 0.0) + ctx.profiles[f.id].radius + 1e-9
+    near = [pt for pt in pts if math.hypot(pt[0] - f.x, pt[1] - f.y) <= rng]
+    ctx.field.sight_many((f.x, f.y), near, blockers_for(state, ctx, f.id))  # asked at once
+    return [pt for pt in near if at_refusal(state, ctx, f, w, pt) is None]
+
+
+@lru_cache(maxsize=1024)
+def _piece_points(key: str, kind: str) -> tuple[tuple[float, float], ...]:
+    """A point inside each piece of the board of ``key`` that the power may change (the
+    board's alone: computed once a board)."""
     from shapely import Polygon
 
-    kind = KINDS[str(w.power)]
+    ctx = stp.context(key)
     out: list[tuple[float, float]] = []
     skip = _wall_indices(ctx)
     for p in ctx.field.pieces:
@@ -438,9 +466,9 @@ def piece_points(
         rp = Polygon(ctx.field.board.terrain[p.index].polygon).representative_point()
         pt = (round(rp.x, 3), round(rp.y, 3))
         hit = target_piece(ctx, kind, pt)
-        if hit is not None and hit.index == p.index and at_refusal(state, ctx, f, w, pt) is None:
+        if hit is not None and hit.index == p.index:
             out.append(pt)
-    return out
+    return tuple(out)
 
 
 def choices(
@@ -451,14 +479,16 @@ def choices(
     kind = KINDS[str(w.power)]
     if kind not in WALL:
         return piece_points(state, ctx, f, w)
-    out = []
     r = ctx.profiles[f.id].radius + 3.0
-    for k in range(8):
-        ang = k * math.pi / 4
-        pt = (round(f.x + r * math.cos(ang), 3), round(f.y + r * math.sin(ang), 3))
-        if at_refusal(state, ctx, f, w, pt) is None:
-            out.append(pt)
-    return out
+    pts = [
+        (
+            round(f.x + r * math.cos(k * math.pi / 4), 3),
+            round(f.y + r * math.sin(k * math.pi / 4), 3),
+        )
+        for k in range(8)
+    ]
+    ctx.field.sight_many((f.x, f.y), pts, blockers_for(state, ctx, f.id))  # asked at once
+    return [pt for pt in pts if at_refusal(state, ctx, f, w, pt) is None]
 
 
 def use(
