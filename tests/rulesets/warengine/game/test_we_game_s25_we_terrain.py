@@ -340,3 +340,12 @@ def test_wall_of_air_L1319_a_user_off_the_thousandths_grid_keeps_its_wall() -> N
     assert "+A0@10.123,12.5/10.123,5" in walled.setup_key
     t, _ = act(walled, Deactivate(), 0)
     assert t.setup_key == walled.setup_key
+
+
+def test_wall_of_fire_L1325_burns_once_on_the_way_in_not_again_on_the_way_out() -> None:
+    s = game("Wall of Fire", friends=1, at=[(14.0, 10.0)])
+    walled, _ = cast(s, (10.0, 12.5))
+    into, ev = act(walled, Move(1, 14.0, 12.5), 0, [1, 1, 1, 1, 1, 6, 6])  # into the flames
+    assert "burns Trooper #1" in texts(ev) and into.figs[1].alive
+    _, ev = act(into, Move(1, 14.0, 14.0), 0, [])  # on out of it: no second attack
+    assert "burns" not in texts(ev)

@@ -559,6 +559,8 @@ def burn(
     for c, p in walls(cur):
         if c.kind != "F" or not on_table(f) or not cur.field.crosses(p, a, (f.x, f.y)):
             continue
+        if cur.field.inside(p, *a):  # burnt on the way in (docs/rulings.md)
+            continue
         user = state.figs[c.ref]
         pool = XkY.parse(FIRE)
         plain = stp.WeaponProfile(-1, "Wall of Fire", None, pool, 1, None, None, (), ())
