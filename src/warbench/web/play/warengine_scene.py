@@ -51,7 +51,9 @@ class WarEnginePresenter(Presenter):
             return None
         try:
             ctx = _context(json.dumps(setup, sort_keys=True))
-            base = WarsurgePresenter._board(json.dumps(setup.get("board"), sort_keys=True))
+            # the board as it stands: the view's once a power has changed it (L1031-L1331)
+            board = view.get("board") or setup.get("board")
+            base = WarsurgePresenter._board(json.dumps(board, sort_keys=True))
         except Exception:  # a set-up the page cannot draw: show the view as data
             return None
         w, h, d = ctx.field.width, ctx.field.height, ctx.depth

@@ -45,6 +45,7 @@ from warbench.rulesets.warengine.game.state import (
 
 from . import test_we_game_s25_we_state as s25
 from .helpers import WS, act, activate, ctx_of, force, table, trooper
+from .test_we_game_s25_we_terrain import TERRAIN_EFFECT_TESTS
 
 HEDGE = {"name": "Hedge", "rect": [5, 14, 15, 15], "cover": 1}
 WALL = {"name": "Wall", "rect": [5, 14, 15, 15], "cover": 2}
@@ -1587,6 +1588,7 @@ EFFECT_TESTS: dict[tuple[str, str], Callable[[], None]] = {
         s25.test_restore_vehicle_spirit_L1199_the_user_and_the_vehicle_become_one
     ),
 }
+EFFECT_TESTS.update(TERRAIN_EFFECT_TESTS)  # the board-changing powers (session 25)
 
 
 def _ids() -> list[str]:

@@ -52,6 +52,7 @@ from warbench.rulesets.warengine.game.powers import (
 )
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import Attack, Fig, GameState, Resolution, rule
+from warbench.rulesets.warengine.game.terrain import deflected, end_walls
 from warbench.rulesets.warengine.tables import catalogue
 
 ENEMY_POWERS = ENEMY_KINDS
@@ -128,6 +129,8 @@ def can_reach(
         )
     if not sees(state, ctx, a, t):
         return Refused(f"{_n(ctx, a)} has no line of sight to {_n(ctx, t)}", rule(434))
+    if w.power is None and (wall := deflected(ctx, a, t)) is not None:
+        return Refused(f"the {wall} deflects fire through it", rule(1319))
     rng = w.range if w.range is not None else 0.0
     if w.has("range_vs_open") and cover_of(state, ctx, a, t)[0] == NO_COVER:
         rng += float(w.param("range_vs_open"))
@@ -634,6 +637,7 @@ def declare(
     f.bonus.pop("range", None)
     if not w.cc:
         f.bonus.pop("chanting", None)  # War Chant ends when the chanter fires (L1335)
+        end_walls(state, f.id, events)  # so do its Walls of Air and Fire (L1319, L1325)
     if (
         ctx.profiles[f.id].has("terrifying")
         and gap(ctx, f, t) <= 18.0

@@ -207,6 +207,12 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_either_side"),
         Effect("power_shove", 6.0),
     ),
+    # the board changes (game/terrain.py): used by the user on itself, at a point (Attack.at)
+    "Battering Waves": (Effect("power_only", "user"), Effect("power_terrain", "B")),
+    "Remove Earthen Barrier": (Effect("power_only", "user"), Effect("power_terrain", "R")),
+    "Wall of Air": (Effect("power_only", "user"), Effect("power_terrain", "A")),
+    "Wall of Fire": (Effect("power_only", "user"), Effect("power_terrain", "F")),
+    "Wall of Spewing Filth": (Effect("power_only", "user"), Effect("power_terrain", "S")),
 }
 
 TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
@@ -239,25 +245,17 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     ("power", "Actuate Casualty"): "L1007: makes a destroyed enemy a figure of the user's "
     "force; forces cannot gain figures during a game",
     ("power", "Astral Projection"): "L1019: creates a projection figure; as Actuate Casualty",
-    ("power", "Battering Waves"): "L1031: lowers a piece's cover; the board is fixed for a "
-    "game (the set-up, with its sight answers)",
     ("power", "Control"): "L1055: the user controls an enemy figure for the turn; "
     "activations belong to one side's units",
     ("power", "Expunge Nanites"): "L1085: cannot be played from the sources: only on Mutant "
     "or DeadTech figures, and the Troop and Force Builders give no figure or force a faction, "
     "so no target can be told",
-    ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
     ("power", "Sudden Conversion"): "L1265: cannot be played from the sources: only on "
     "MegaCom or Brethren figures, joining a Laity cell; as Expunge Nanites",
     ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "
     "have no off-table figures",
     ("power", "System Reset"): "L1289: cannot be played from the sources: only on DeadTech "
     "White or Black Hat units; as Expunge Nanites",
-    ("power", "Wall of Air"): "L1319: places a wall that stops shots and moves; as Battering Waves",
-    ("power", "Wall of Fire"): "L1325: places a wall that blocks sight and burns; as "
-    "Battering Waves",
-    ("power", "Wall of Spewing Filth"): "L1331: places a wall that blocks sight; as "
-    "Battering Waves",
 }
 
 

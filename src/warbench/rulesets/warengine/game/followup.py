@@ -31,6 +31,7 @@ from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.resolution import advance, destroy
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import GameState, Resolution, rule
+from warbench.rulesets.warengine.game.terrain import follow_up as terrain_follow_up
 
 POISON, BURN, DELAY, FRENZY = 0, 1, 2, 3
 #: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199).
@@ -102,4 +103,5 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
         if "hero_cap" in f.bonus:  # Invigorate: unused points are lost (L1131)
             f.hero = min(f.hero, f.bonus["hero_cap"])
         f.bonus = {k: v for k, v in f.bonus.items() if k in KEPT}
+    terrain_follow_up(state, events)  # the Wall of Spewing Filth goes (L1331)
     return True

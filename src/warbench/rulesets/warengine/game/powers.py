@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
+from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game import kit
 from warbench.rulesets.warengine.game.effects import Effect
 from warbench.rulesets.warengine.game.measure import (
@@ -325,6 +326,10 @@ def apply_power(
                 dice,
                 events,
             )
+        elif k == "power_terrain":  # the board changes (L1031, L1187, L1319, L1325, L1331)
+            from warbench.rulesets.warengine.game.terrain import use
+
+            use(state, ctx, f, w, at, events)
         elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game
             if "You Da Man" not in t.marks:
                 t.marks.append("You Da Man")
@@ -376,7 +381,14 @@ def shove_default(state: GameState, ctx: Context, f: Fig, t: Fig) -> tuple[float
     y = t.y + (t.y - f.y) / d * 6.0
     x = min(max(x, r), ctx.field.width - r)
     y = min(max(y, r), ctx.field.height - r)
-    return (round(x, 3), round(y, 3))
+    pt = (round(x, 3), round(y, 3))
+    if point_refusal(state, ctx, f, _SHOVE, t, pt) is not None:
+        return (t.x, t.y)  # onto a friend or into impassable terrain: it stays (docs/rulings.md)
+    return pt
+
+
+#: Shove as :func:`point_refusal` reads it (only the power's name matters there).
+_SHOVE = WeaponProfile(-1, "Shove", None, XkY(1, 1), 1, None, "Shove", (), ())
 
 
 def _teleport(

@@ -33,7 +33,7 @@ from warbench.play.legal import Box, Family, LegalSet
 from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game import activation as act
 from warbench.rulesets.warengine.game import attacks as atk
-from warbench.rulesets.warengine.game import kit
+from warbench.rulesets.warengine.game import kit, terrain
 from warbench.rulesets.warengine.game import movement as mov
 from warbench.rulesets.warengine.game import reserve as res
 from warbench.rulesets.warengine.game import resolution as rsl
@@ -187,6 +187,8 @@ class View(TypedDict):
     figures: list[FigureView]
     units: list[UnitView]
     kit: NotRequired[dict[str, Kit]]  # weapons, tweaks, form changed (only when any, kit.py)
+    #: the board as it stands, only once a power has changed it (L1031-L1331)
+    board: NotRequired[dict[str, Any]]
 
 
 def _dump(codec: TypeCodec[GameState], state: GameState) -> dict[str, JSON]:
@@ -580,6 +582,7 @@ class WarEngineRuleset:
         ctx = kit.context_of(s)
         events: list[Event] = []
         _apply(s, ctx, action, player, roll, events)
+        terrain.expire(s, events)  # walls end with their user (L1319, L1325)
         return s, events
 
     # -- views and the end -----------------------------------------------------------------------
@@ -624,6 +627,8 @@ class WarEngineRuleset:
         }
         if state.kit:
             out["kit"] = {str(i): copy.deepcopy(k) for i, k in state.kit.items()}
+        if "+" in state.setup_key:
+            out["board"] = terrain.board_data(ctx)
         return out
 
     def is_over(self, state: GameState) -> bool:
@@ -668,6 +673,8 @@ def power_choices(state: GameState, ctx: stp.Context, a: Attack) -> list[Attack]
         return [replace(a, via=c) for c in lenders(state, ctx, state.figs[a.fig])]
     if w.power == "Induce Drug Frenzy":
         return [replace(a, av=str(p)) for p in _lower(w.av)]
+    if w.power in terrain.KINDS:  # where the board changes (L1031-L1331)
+        return [replace(a, at=p) for p in terrain.choices(state, ctx, state.figs[a.fig], w)]
     if w.power in ("Teleport", "Shove"):
         from warbench.rulesets.warengine.game.powers import point_refusal
 
@@ -712,8 +719,16 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
     if a.at is not None:
         from warbench.rulesets.warengine.game.powers import point_refusal
 
+        if w.power in terrain.KINDS:
+            why = terrain.at_refusal(state, ctx, state.figs[a.fig], w, a.at)
+            return (
+                None if why is None else Refusal(why, rule(terrain.LINES[terrain.KINDS[w.power]]))
+            )
         if w.power not in ("Teleport", "Shove"):
-            return Refusal("only Teleport and Shove name a point (at)", rule(1301))
+            return Refusal(
+                "only Teleport, Shove and the powers that change the board name a point (at)",
+                rule(1301),
+            )
         why = point_refusal(state, ctx, state.figs[a.fig], w, state.figs[a.target], a.at)
         if why is not None:
             return Refusal(why, rule(1301 if w.power == "Teleport" else 1217))
@@ -958,6 +973,8 @@ def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event], 
     if pause is not None:
         # L410: the move pauses where it passes a figure ready to lunge (L591)
         f.x, f.y = pause
+        if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1325)
+            rsl.advance(s, ctx, events)
         s.then = Move(f.id, m.x, m.y, "continue")
         events.append(
             Event("pause", f"{ctx.profiles[f.id].name} #{f.id} passes an enemy figure", rule(591))
@@ -982,6 +999,8 @@ def _moved_near_terror(
     (L1649), then the other player's chance to use reserved attacks on the mover if it is
     still there (L410)."""
     atk.rain_storms(s, ctx)
+    if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1325)
+        rsl.advance(s, ctx, events)
     if atk.static_charge(s, ctx, f, dice, events):
         rsl.advance(s, ctx, events)  # resolved now, unless it waits for Hero Points
     terror_tests(s, ctx, dice, events)

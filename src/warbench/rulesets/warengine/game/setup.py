@@ -182,6 +182,10 @@ def setup_key(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]) ->
 def context(key: str, args: Mapping[str, Any] | None = None) -> Context:
     """The context of a set-up (built once per distinct set-up, then memoised)."""
     ctx = _CONTEXTS.get(key)
+    if ctx is None and "+" in key:  # a board changed during the game (game/terrain.py)
+        from warbench.rulesets.warengine.game.terrain import derive
+
+        return derive(key, args)
     if ctx is None:
         if args is None:
             raise ProfileError("state.setup_key", key, "a set-up made by this process")
