@@ -90,6 +90,7 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Charmed": (Effect("reroll_own", "game"),),
     "Hard Luck": (Effect("reroll_forced", "game"),),
     "Fickle Finger of Fate": (Effect("fickle"),),
+    "Summoned": (Effect("summoned"),),
     "Monster": (),
     "Vehicle": (),
 }
@@ -191,6 +192,7 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),
     ),
+    "Summoning": (Effect("power_only", "summoner"), Effect("power_summon")),
     # on a friend or an enemy (which resists with its Mental, L830): L1301, L1217
     "Teleport": (
         Effect("power_only", "teleport"),
@@ -234,7 +236,6 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "are its profile, fixed by the set-up, not part of the state",
     ("personal", "Shapechanger"): "L1613: changes form in the Follow Up step; the game has "
     "one profile per figure (the first form plays) and no form in the state",
-    ("personal", "Summoned"): "L1431: enters only through Summoning (not in play)",
     ("weapon", "Transferable"): "L1845: passes to another figure; weapons are fixed "
     "profiles (as Scrounger)",
     ("power", "Actuate Casualty"): "L1007: makes a destroyed enemy a figure of the user's "
@@ -254,8 +255,6 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "destroyed figures are removed",
     ("power", "Sudden Conversion"): "L1265: cannot be played from the sources: only on "
     "MegaCom or Brethren figures, joining a Laity cell; as Expunge Nanites",
-    ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "
-    "have no off-table figures",
     ("power", "System Reset"): "L1289: cannot be played from the sources: only on DeadTech "
     "White or Black Hat units; as Expunge Nanites",
     ("power", "Wall of Air"): "L1319: places a wall that stops shots and moves; as Battering Waves",

@@ -30,6 +30,7 @@ from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.resolution import advance, destroy
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import GameState, Resolution, rule
+from warbench.rulesets.warengine.game.summoning import deploy_summoned
 
 POISON, BURN, DELAY, FRENZY = 0, 1, 2, 3
 #: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199).
@@ -85,6 +86,7 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                 if state.queue:
                     return False  # the defender decides its Hero Points
             t.burning = []
+    deploy_summoned(state, ctx, events)  # Summoning (L1279)
     for f in state.figs:  # Adrenal Overload: the killing hit takes effect now (L1011)
         if on_table(f) and "doomed" in f.bonus:
             f.bonus.pop("suspended", None)

@@ -41,6 +41,7 @@ from warbench.rulesets.warengine.game.measure import (
 from warbench.rulesets.warengine.game.resolution import destroy
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import Fig, GameState, rule
+from warbench.rulesets.warengine.game.summoning import summon, waiting
 
 #: Power kinds resisted by the target's Mental (used on enemies, L830); the rest affect
 #: friendly figures (10 or more succeeds).
@@ -67,6 +68,7 @@ ONLY = {
     "you_da_man": "Troopers or Elites without a Control Radius in a unit that has none left",
     "teleport": "a figure within the user's Control Radius (without one, the user itself)",
     "shove": 'Troopers, Elites and Characters within 3" of the user',
+    "summoner": "its user, while a Summoned figure of its force waits to be deployed",
 }
 
 
@@ -140,6 +142,10 @@ def only_refusal(
             cr = cr_of(state, ctx, user.id)
             if t.id != user.id and (cr <= 0 or gap(ctx, user, t) > cr + 1e-9):
                 return f"it affects only {ONLY['teleport']}"
+        if e.param == "summoner" and (
+            user is None or t.id != user.id or not waiting(state, ctx, user.side)
+        ):
+            return f"it affects only {ONLY['summoner']}"
         if e.param == "shove" and (
             user is None
             or t.id == user.id
@@ -315,6 +321,8 @@ def apply_power(
                 dice,
                 events,
             )
+        elif k == "power_summon":  # Summoning (L1277): deployed in the Follow Up step
+            summon(state, ctx, f, via, at, events)
         elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game
             if "You Da Man" not in t.marks:
                 t.marks.append("You Da Man")

@@ -585,6 +585,10 @@ def power_choices(state: GameState, ctx: stp.Context, a: Attack) -> list[Attack]
         return [replace(a, via=c) for c in lenders(state, ctx, state.figs[a.fig])]
     if w.power == "Induce Drug Frenzy":
         return [replace(a, av=str(p)) for p in _lower(w.av)]
+    if w.power == "Summoning":  # which Summoned figure (L1279)
+        from warbench.rulesets.warengine.game.summoning import waiting
+
+        return [replace(a, via=i) for i in waiting(state, ctx, state.figs[a.fig].side)]
     if w.power in ("Teleport", "Shove"):
         from warbench.rulesets.warengine.game.powers import point_refusal
 
@@ -616,9 +620,23 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
     from warbench.rulesets.warengine.game.powers import lenders
 
     w = ctx.profiles[a.fig].weapons[a.weapon]
-    if a.via is not None:
+    if a.via is not None and w.power == "Summoning":
+        from warbench.rulesets.warengine.game.summoning import waiting
+
+        ready = waiting(state, ctx, state.figs[a.fig].side)
+        if a.via not in ready:
+            return Refusal(
+                f"via {a.via}: not a Summoned figure of your force waiting to be deployed; "
+                f"allowed: {ready}",
+                rule(1279),
+            )
+    elif a.via is not None:
         if w.power != "Telepathic Command":
-            return Refusal("only Telepathic Command selects a character (via)", rule(1299))
+            return Refusal(
+                "only Telepathic Command (a character) and Summoning (a Summoned figure) "
+                "select a figure (via)",
+                rule(1299),
+            )
         allowed = lenders(state, ctx, state.figs[a.fig])
         if a.via not in allowed:
             return Refusal(
@@ -626,11 +644,19 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
                 f"character; allowed: {allowed}",
                 rule(1299),
             )
-    if a.at is not None:
+    if a.at is not None and w.power == "Summoning":
+        from warbench.rulesets.warengine.game.summoning import spot_refusal, waiting
+
+        user = state.figs[a.fig]
+        pick = a.via if a.via is not None else next(iter(waiting(state, ctx, user.side)), None)
+        why = None if pick is None else spot_refusal(state, ctx, user, pick, *a.at)
+        if why is not None:
+            return Refusal(why, rule(1279))
+    elif a.at is not None:
         from warbench.rulesets.warengine.game.powers import point_refusal
 
         if w.power not in ("Teleport", "Shove"):
-            return Refusal("only Teleport and Shove name a point (at)", rule(1301))
+            return Refusal("only Teleport, Shove and Summoning name a point (at)", rule(1301))
         why = point_refusal(state, ctx, state.figs[a.fig], w, state.figs[a.target], a.at)
         if why is not None:
             return Refusal(why, rule(1301 if w.power == "Teleport" else 1217))

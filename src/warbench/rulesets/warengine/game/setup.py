@@ -286,7 +286,10 @@ def new_game(
                 )
             )
     state = GameState(seed, ctx.key, figs, units)
-    groups = sorted({(ctx.profiles[f.id].mv, f.side) for f in figs})
+    # Summoned figures are not deployed: only Summoning brings them into play (L1279)
+    groups = sorted(
+        {(ctx.profiles[f.id].mv, f.side) for f in figs if not ctx.profiles[f.id].has("summoned")}
+    )
     state.place_order = [[mv, side] for mv, side in groups]
     _next_group(state, ctx)
     return state
@@ -316,7 +319,10 @@ def group_figs(state: GameState, ctx: Context) -> list[int]:
     return [
         f.id
         for f in state.figs
-        if f.side == state.placing and not f.placed and ctx.profiles[f.id].mv == mv
+        if f.side == state.placing
+        and not f.placed
+        and ctx.profiles[f.id].mv == mv
+        and not ctx.profiles[f.id].has("summoned")
     ]
 
 

@@ -53,7 +53,8 @@ def last_standing(state: GameState, events: list[Event]) -> bool:
     """End the game when a player has no figures left (L621)."""
     if state.phase in ("placement", "over"):
         return False
-    left = [any(f.alive for f in state.figs if f.side == s) for s in (0, 1)]
+    # figures in play: Summoned figures not yet deployed do not count (L1279, docs/rulings.md)
+    left = [any(f.alive and f.placed for f in state.figs if f.side == s) for s in (0, 1)]
     if all(left):
         return False
     state.phase = "over"
