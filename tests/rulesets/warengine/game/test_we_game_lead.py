@@ -1,14 +1,21 @@
 """The WarEngine 2.1 tweaks and powers of session 25's lead lane, each played in a game with
-its source line (004_f4ea5693af0644ce.txt): Summoning (L1277) and Summoned (L1431)."""
+its source line (004_f4ea5693af0644ce.txt): Summoning (L1277) and Summoned (L1431); figures
+changing sides: Control (L1055), Actuate Casualty (L1007), Sudden Conversion (L1265); the
+faction powers Expunge Nanites (L1085) and System Reset (L1289); Rally (L1181) in the Rout
+step."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from warbench.kernel.dice import ScriptedDice
+from warbench.rulesets.warengine.dice import XkY
+from warbench.rulesets.warengine.game.activation import can_activate
+from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.followup import follow_up
 from warbench.rulesets.warengine.game.measure import gap
 from warbench.rulesets.warengine.game.resolution import destroy
+from warbench.rulesets.warengine.game.rout import rout_step
 from warbench.rulesets.warengine.game.state import Attack, GameState, Roll
 from warbench.rulesets.warengine.game.victory import last_standing
 
@@ -127,8 +134,255 @@ def test_summoned_L1279_figures_waiting_are_not_in_play_for_last_force_standing(
     assert last_standing(s, []) and s.winner == 1  # the waiting Imp does not keep it alive
 
 
+# ------------------------------------------------------------------------- figures changing sides
+
+
+def P(power: str, rng: str = '24"', **kw: Any) -> dict[str, Any]:
+    """A mystic character with one power (and a knife)."""
+    return C(
+        "Mystic",
+        mn="4k3",
+        cr='6"',
+        weapons=[
+            {"name": "Knife", "av": "1k1"},
+            {"name": power, "range": rng, "av": "4k4", "power": power},
+        ],
+        **kw,
+    )
+
+
+def _control_table() -> GameState:
+    """Player 0: the Mystic (fig 0); player 1: a squad of two (figs 1, 2) and a character."""
+    s = table(
+        force(("Mystic", [(P("Control"), 1)])),
+        force(("Squad", [(trooper(), 2)]), ("Boss", [(C("Boss"), 1)])),
+        [(10, 5), (10, 20), (12, 20), (30, 40)],
+    )
+    return activate(s, 0)
+
+
+def test_control_L1055_the_user_controls_the_figure_for_the_rest_of_the_turn() -> None:
+    s = _control_table()
+    ctx = ctx_of(s)
+    assert WS.check(s, Attack(0, 1, 1), 0) is None
+    s, ev = act(s, Attack(0, 1, 1), 0, [6, 6, 6, 6, 1, 1, 1])  # 24 against Mental 3k2
+    f = s.figs[1]
+    assert f.side == 0 and f.unit == len(s.units) - 1 and s.units[f.unit].side == 0
+    assert s.units[1].figs == [2]  # it left its squad for the turn
+    assert can_activate(s, ctx, f.unit, 0)  # its squad has not activated: player 0 may
+    assert any(e.rule.endswith("L1057") for e in ev)
+    follow_up(s, ctx, ScriptedDice([]), [])
+    assert f.side == 1 and f.unit == 1 and s.units[1].figs == [1, 2]
+
+
+def test_control_L1057_no_extra_activation_and_its_loss_is_its_owners() -> None:
+    s = _control_table()
+    s.units[1].activated = True  # the squad has activated this turn
+    s, _ = act(s, Attack(0, 1, 1), 0, [6, 6, 6, 6, 1, 1, 1])
+    ctx = ctx_of(s)
+    assert not can_activate(s, ctx, s.figs[1].unit, 0)
+    before = list(s.vp)
+    destroy(s, ctx, s.figs[1], s.figs[0], [], "destroyed")
+    assert s.vp[0] == before[0] + ctx.profiles[1].points and s.vp[1] == before[1]
+    # resisted: Mental 3k2 of 18 beats a roll of 4
+    s2, ev = act(_control_table(), Attack(0, 1, 1), 0, [1, 1, 1, 1, 6, 6, 6])
+    assert s2.figs[1].side == 1 and "failure" in ev[-1].text
+
+
+def _actuate_table() -> GameState:
+    """Player 0: the Mystic (fig 0, CR 6") beside a squad led by a Sergeant with a 6" Control
+    Radius (figs 1, 2); player 1: a
+    trooper in base contact with the Mystic (fig 3) and one far away (fig 4)."""
+    s = table(
+        force(
+            ("Mystic", [(P("Actuate Casualty", rng="-"), 1)]),
+            ("Squad", [(trooper("Sergeant", type="E", cr='6"'), 1), (trooper(), 1)]),
+        ),
+        force(("Foe", [(trooper("Foe"), 1)]), ("Far", [(trooper("Far"), 1)])),
+        [(10, 10), (14, 10), (15, 10), (10, 11), (40, 40)],
+    )
+    return activate(s, 0)
+
+
+def _kill(s: GameState, victim: int, killer: int = 0) -> None:
+    destroy(s, ctx_of(s), s.figs[victim], s.figs[killer], [], "destroyed")
+    s.figs[killer].attacked = True
+
+
+def test_actuate_casualty_L1009_the_corpse_becomes_a_field_actuated_trooper() -> None:
+    s = _actuate_table()
+    ctx = ctx_of(s)
+    why = WS.check(s, Attack(0, 1, 3), 0)
+    assert why is not None and "just destroyed" in why.reason  # nobody destroyed yet
+    _kill(s, 3)
+    assert WS.check(s, Attack(0, 1, 3), 0) is None
+    assert Attack(0, 1, 3) in WS.legal_actions(s, 0)
+    s, ev = act(s, Attack(0, 1, 3), 0, [6, 6, 6, 6])  # 10 or more: the dead do not resist
+    assert "24 (needs 10)" in ev[0].text
+    fat = s.figs[3]
+    assert fat.alive and fat.side == 0 and "fat" in fat.bonus
+    pool, _, why = defense_pool(s, ctx, s.figs[4], ctx.profiles[4].weapons[0], fat)
+    assert pool == XkY(1, 1) and "actuated corpse" in why[0]  # vulnerable to its former friends
+    follow_up(s, ctx, ScriptedDice([]), [])
+    # the Mystic acts alone: the F.A.T. joins the squad whose leader has it within 6"
+    assert fat.alive and fat.unit == 1 and 3 in s.units[1].figs and "fat" not in fat.bonus
+
+
+def test_actuate_casualty_L1009_removed_when_the_user_leaves_or_the_roll_fails() -> None:
+    s = _actuate_table()
+    _kill(s, 3)
+    failed, _ = act(s, Attack(0, 1, 3), 0, [1, 1, 1, 1])
+    assert not failed.figs[3].alive
+    s, _ = act(s, Attack(0, 1, 3), 0, [6, 6, 6, 6])
+    s.figs[0].x = 20.0  # the user does not stay in base contact
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert not s.figs[3].alive
+    # a corpse out of reach, or not the user's latest kill, is refused
+    s = _actuate_table()
+    _kill(s, 4)
+    why = WS.check(s, Attack(0, 1, 4), 0)
+    assert why is not None and "base-to-base" in why.reason
+
+
+def _faction_force(faction: str, unit_faction: str | None = None) -> dict[str, Any]:
+    f = force(("Gang", [(trooper("Mutie"), 2)]))
+    f["faction"] = faction
+    if unit_faction:
+        f["units"][0]["faction"] = unit_faction
+    return f
+
+
+def test_expunge_nanites_L1087_destroys_a_mutant_and_blasts_within_3_inches() -> None:
+    s = table(
+        force(("Mystic", [(P("Expunge Nanites"), 1)])),
+        _faction_force("Mutant"),
+        [(10, 5), (10, 20), (12, 20)],
+    )
+    s = activate(s, 0)
+    s, ev = act(s, Attack(0, 1, 1), 0, [6, 6, 6, 6, 1, 1, 1] + [6, 6, 6, 1, 1, 1])
+    assert not s.figs[1].alive
+    blasts = [e for e in ev if e.kind == "nanites"]
+    assert len(blasts) == 1 and "3k2" in blasts[0].text  # the neighbour 1" away; a Mutant
+    assert s.figs[2].alive or s.queue == []
+    # DeadTech: shrapnel, 3k3; a figure of no such faction may not be targeted
+    s = table(
+        force(("Mystic", [(P("Expunge Nanites"), 1)])),
+        _faction_force("DeadTech"),
+        [(10, 5), (10, 20), (12, 20)],
+    )
+    s = activate(s, 0)
+    _, ev = act(s, Attack(0, 1, 1), 0, [6, 6, 6, 6, 1, 1, 1] + [6, 6, 6, 1, 1, 1])
+    assert "3k3" in next(e.text for e in ev if e.kind == "nanites")
+    s = table(
+        force(("Mystic", [(P("Expunge Nanites"), 1)])),
+        _faction_force("MegaCom"),
+        [(10, 5), (10, 20), (12, 20)],
+    )
+    why = WS.check(activate(s, 0), Attack(0, 1, 1), 0)
+    assert why is not None and "Mutant or DeadTech" in why.reason
+
+
+def test_sudden_conversion_L1267_a_brethren_figure_joins_the_users_force() -> None:
+    s = table(
+        force(("Mystic", [(P("Sudden Conversion"), 1)]), ("Cell", [(trooper("Laity"), 2)])),
+        _faction_force("Brethren"),
+        [(10, 5), (20, 22), (21, 22), (10, 20), (12, 20)],
+    )
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 1, 3), 0) is None
+    s, _ = act(s, Attack(0, 1, 3), 0, [6, 6, 6, 6, 1, 1, 1])
+    t = s.figs[3]
+    assert t.side == 0 and t.unit == 1 and s.units[1].figs == [1, 2, 3]  # the closest cell
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert t.side == 0  # for good
+    s = table(
+        force(("Mystic", [(P("Sudden Conversion"), 1)])),
+        _faction_force("Mutant"),
+        [(10, 5), (10, 20), (12, 20)],
+    )
+    assert WS.check(activate(s, 0), Attack(0, 1, 1), 0) is not None
+
+
+def test_system_reset_L1291_reserves_lost_rout_passed_and_the_leader_upgraded() -> None:
+    gunslinger = trooper("Gunslinger", type="E", cr='6"')
+    gang = force(
+        ("Mystic", [(P("System Reset"), 1)]), ("Outlaws", [(gunslinger, 1), (trooper("Outlaw"), 3)])
+    )
+    gang["faction"] = "DeadTech"
+    gang["units"][1]["faction"] = "White Hat"
+    s = table(
+        gang, force(("B", [(C(), 1)])), [(10, 5), (14, 8), (16, 8), (17, 8), (18, 8), (30, 40)]
+    )
+    ctx = ctx_of(s)
+    destroy(s, ctx, s.figs[1], s.figs[5], [], "destroyed")  # the Gunslinger falls
+    s.figs[2].reserved = 0
+    s = activate(s, 0)
+    assert WS.check(s, Attack(0, 1, 2), 0) is None
+    s, ev = act(s, Attack(0, 1, 2), 0, [6, 6, 1, 1])
+    assert all(s.figs[i].reserved is None for i in (2, 3, 4))
+    lead = s.figs[1]
+    assert lead.alive and (lead.x, lead.y) == (16, 8) and s.units[1].leader == 1  # upgraded
+    assert not s.figs[2].alive and not s.figs[2].placed  # the Outlaw left the table
+    assert any(e.rule.endswith("L1293") for e in ev)
+    s.units[1].must_test = True
+    follow_up(s, ctx, ScriptedDice([]), [])
+    events: list[Any] = []
+    rout_step(s, ctx, ScriptedDice([1] * 9), events)  # a roll of ones would rout it
+    assert all(s.figs[i].alive for i in (1, 3, 4)) and "passes" in " ".join(e.text for e in events)
+    # not a DeadTech White Hat or Black Hat unit
+    s2 = table(
+        force(("Mystic", [(P("System Reset"), 1)]), ("Outlaws", [(trooper("Outlaw"), 2)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (14, 8), (16, 8), (30, 40)],
+    )
+    assert WS.check(activate(s2, 0), Attack(0, 1, 1), 0) is not None
+
+
+def test_rally_L1181_passes_the_rout_test_of_the_rout_step_after_the_follow_up() -> None:
+    s = table(
+        force(("A", [(P("Rally"), 1)]), ("Squad", [(trooper(), 2)])),
+        force(("B", [(C(), 1)])),
+        [(10, 5), (12, 5), (13, 5), (10, 40)],
+    )
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 1, 1), 0, [6, 6, 1, 1])
+    s.units[1].must_test = True
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    events: list[Any] = []
+    rout_step(s, ctx_of(s), ScriptedDice([1] * 9), events)
+    assert s.figs[1].alive and s.figs[2].alive and "Rallied" in " ".join(e.text for e in events)
+
+
+def test_summon_rain_storm_L1263_spares_vengequan_figures() -> None:
+    storm = P("Summon Rain Storm")
+    vq = force(("Vq", [(trooper("Vq"), 1)]))
+    vq["faction"] = "Vengequan"
+    s = table(
+        force(("A", [(storm, 1)]), ("Them", [(trooper("Plain"), 1)])),
+        vq,
+        [(10, 5), (12, 20), (10, 20)],
+    )
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 1, 2), 0, [6, 6, 6, 6])
+    assert "rained" in s.figs[1].bonus and "rained" not in s.figs[2].bonus
+
+
 #: The tweaks and powers this file plays (test_we_game_effects checks the whole book is covered).
 LANE_EFFECT_TESTS = {
     ("personal", "Summoned"): test_summoned_L1431_figures_are_bought_but_not_deployed,
     ("power", "Summoning"): test_summoning_L1277_deploys_the_pick_in_the_follow_up_step,
+    ("power", "Control"): test_control_L1055_the_user_controls_the_figure_for_the_rest_of_the_turn,
+    ("power", "Actuate Casualty"): (
+        test_actuate_casualty_L1009_the_corpse_becomes_a_field_actuated_trooper
+    ),
+    ("power", "Expunge Nanites"): (
+        test_expunge_nanites_L1087_destroys_a_mutant_and_blasts_within_3_inches
+    ),
+    (
+        "power",
+        "Sudden Conversion",
+    ): test_sudden_conversion_L1267_a_brethren_figure_joins_the_users_force,
+    ("power", "System Reset"): (
+        test_system_reset_L1291_reserves_lost_rout_passed_and_the_leader_upgraded
+    ),
 }

@@ -206,6 +206,9 @@ def start_turn(state: GameState, ctx: Context) -> None:
     state.phase = "initiative"
     state.initiative = None
     state.first = None
+    for f in state.figs:  # Rally and System Reset lasted through the Rout step (L1181)
+        if "rally" in f.bonus:
+            del f.bonus["rally"]
     for u in state.units:
         u.activated, u.skip_next = u.skip_next, False
         u.lost_this_turn = 0

@@ -193,6 +193,11 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_unit_tag_enemy", "first"),
     ),
     "Summoning": (Effect("power_only", "summoner"), Effect("power_summon")),
+    "Control": (Effect("power_control"),),
+    "Actuate Casualty": (Effect("power_corpse"), Effect("power_actuate")),
+    "Expunge Nanites": (Effect("power_only", "nanites"), Effect("power_expunge")),
+    "Sudden Conversion": (Effect("power_only", "convert"), Effect("power_convert")),
+    "System Reset": (Effect("power_only", "reset"), Effect("power_reset")),
     # on a friend or an enemy (which resists with its Mental, L830): L1301, L1217
     "Teleport": (
         Effect("power_only", "teleport"),
@@ -223,8 +228,7 @@ BUILT_IN: Mapping[tuple[str, str], str] = {
 }
 
 
-#: The tweaks and powers not in play, and why: three cannot be played from the sources at all
-#: (faction targets); for the others, what the engine lacks.
+#: The tweaks and powers not in play, and why: what the engine lacks.
 NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     ("personal", "Blood Rage"): "L1365: its moves and attacks are compelled (its full move "
     "straight at the nearest figure, every close combat attack); the protocol would need the "
@@ -238,25 +242,14 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "one profile per figure (the first form plays) and no form in the state",
     ("weapon", "Transferable"): "L1845: passes to another figure; weapons are fixed "
     "profiles (as Scrounger)",
-    ("power", "Actuate Casualty"): "L1007: makes a destroyed enemy a figure of the user's "
-    "force; forces cannot gain figures during a game",
     ("power", "Astral Projection"): "L1019: creates a projection figure; as Actuate Casualty",
     ("power", "Battering Waves"): "L1031: lowers a piece's cover; the board is fixed for a "
     "game (the set-up, with its sight answers)",
-    ("power", "Control"): "L1055: the user controls an enemy figure for the turn; "
-    "activations belong to one side's units",
     ("power", "Drain Power"): "L1067: removes a power or edge of the user's choice; "
     "tweaks are the fixed profile",
-    ("power", "Expunge Nanites"): "L1085: cannot be played from the sources: only on Mutant "
-    "or DeadTech figures, and the Troop and Force Builders give no figure or force a faction, "
-    "so no target can be told",
     ("power", "Remove Earthen Barrier"): "L1187: removes terrain; as Battering Waves",
     ("power", "Restore Vehicle Spirit"): "L1199: disabled vehicles left on the board; "
     "destroyed figures are removed",
-    ("power", "Sudden Conversion"): "L1265: cannot be played from the sources: only on "
-    "MegaCom or Brethren figures, joining a Laity cell; as Expunge Nanites",
-    ("power", "System Reset"): "L1289: cannot be played from the sources: only on DeadTech "
-    "White or Black Hat units; as Expunge Nanites",
     ("power", "Wall of Air"): "L1319: places a wall that stops shots and moves; as Battering Waves",
     ("power", "Wall of Fire"): "L1325: places a wall that blocks sight and burns; as "
     "Battering Waves",

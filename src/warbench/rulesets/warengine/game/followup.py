@@ -25,6 +25,7 @@ import math
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import Adjustment, XkY, roll_xky
+from warbench.rulesets.warengine.game.allegiance import release_control, settle_actuated
 from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.resolution import advance, destroy
@@ -33,8 +34,10 @@ from warbench.rulesets.warengine.game.state import GameState, Resolution, rule
 from warbench.rulesets.warengine.game.summoning import deploy_summoned
 
 POISON, BURN, DELAY, FRENZY = 0, 1, 2, 3
-#: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199).
-KEPT = ("future",)
+#: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199;
+#: Rally and System Reset: "any rout test required this turn", L1181, L1291, taken in the Rout
+#: step after the Follow Up; cleared when the next turn starts).
+KEPT = ("future", "rally")
 
 
 def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> bool:
@@ -87,6 +90,8 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                     return False  # the defender decides its Hero Points
             t.burning = []
     deploy_summoned(state, ctx, events)  # Summoning (L1279)
+    release_control(state, ctx, events)  # Control (L1057): to the end of the turn
+    settle_actuated(state, ctx, events)  # Actuate Casualty (L1009)
     for f in state.figs:  # Adrenal Overload: the killing hit takes effect now (L1011)
         if on_table(f) and "doomed" in f.bonus:
             f.bonus.pop("suspended", None)

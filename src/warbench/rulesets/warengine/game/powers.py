@@ -30,6 +30,13 @@ from __future__ import annotations
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.game.effects import Effect
+from warbench.rulesets.warengine.game.factions import (
+    convert,
+    expunge,
+    of_faction,
+    reset_ok,
+    system_reset,
+)
 from warbench.rulesets.warengine.game.measure import (
     free_spot,
     gap,
@@ -53,6 +60,9 @@ ENEMY_KINDS = (
     "power_suspend",
     "power_unit_tag_enemy",
     "power_unit_mark_enemy",
+    "power_control",
+    "power_expunge",
+    "power_convert",
 )
 
 #: Target restrictions (``power_only``): a sentence and the figures allowed.
@@ -69,6 +79,9 @@ ONLY = {
     "teleport": "a figure within the user's Control Radius (without one, the user itself)",
     "shove": 'Troopers, Elites and Characters within 3" of the user',
     "summoner": "its user, while a Summoned figure of its force waits to be deployed",
+    "nanites": "Mutant or DeadTech figures",
+    "convert": "MegaCom or Brethren figures",
+    "reset": "DeadTech White Hat or Black Hat units of Troopers and/or Elites",
 }
 
 
@@ -142,6 +155,12 @@ def only_refusal(
             cr = cr_of(state, ctx, user.id)
             if t.id != user.id and (cr <= 0 or gap(ctx, user, t) > cr + 1e-9):
                 return f"it affects only {ONLY['teleport']}"
+        if e.param == "nanites" and not of_faction(ctx, t.id, "Mutant", "DeadTech"):
+            return f"it affects only {ONLY['nanites']}"
+        if e.param == "convert" and not of_faction(ctx, t.id, "MegaCom", "Brethren"):
+            return f"it affects only {ONLY['convert']}"
+        if e.param == "reset" and not reset_ok(state, ctx, t):
+            return f"it affects only {ONLY['reset']}"
         if e.param == "summoner" and (
             user is None or t.id != user.id or not waiting(state, ctx, user.side)
         ):
@@ -321,6 +340,20 @@ def apply_power(
                 dice,
                 events,
             )
+        elif k == "power_control":  # Control (L1055): for the rest of the turn
+            from warbench.rulesets.warengine.game.allegiance import take_control
+
+            take_control(state, ctx, f, t, events)
+        elif k == "power_actuate":  # Actuate Casualty (L1009)
+            from warbench.rulesets.warengine.game.allegiance import actuate
+
+            actuate(state, ctx, f, t, events)
+        elif k == "power_expunge":  # Expunge Nanites (L1087)
+            expunge(state, ctx, f, t, dice, events)
+        elif k == "power_convert":  # Sudden Conversion (L1267)
+            convert(state, ctx, f, t, events)
+        elif k == "power_reset":  # System Reset (L1291)
+            system_reset(state, ctx, f, t, events)
         elif k == "power_summon":  # Summoning (L1277): deployed in the Follow Up step
             summon(state, ctx, f, via, at, events)
         elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game

@@ -369,6 +369,10 @@ class WarEngineRuleset:
         from warbench.rulesets.warengine.game.ai import figure_actions
 
         listed = list(figure_actions(state, ctx, player))
+        if state.log_kills:  # Actuate Casualty's corpses (L1009)
+            from warbench.rulesets.warengine.game.allegiance import corpse_attacks
+
+            listed += corpse_attacks(state, ctx, player)
         for a in list(listed):
             if isinstance(a, Attack):
                 listed += power_choices(state, ctx, a)
@@ -920,7 +924,8 @@ def _moved_near_terror(
 
 def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[Event]) -> None:
     f = s.figs[a.fig]
-    if not f.alive or not s.figs[a.target].alive:
+    corpse = atk.targets_corpse(ctx.profiles[f.id].weapons[a.weapon])  # Actuate Casualty
+    if not f.alive or not (s.figs[a.target].alive or corpse):
         return
     atk.declare(
         s,

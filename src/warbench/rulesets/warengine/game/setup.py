@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from warbench.kernel.errors import ProfileError
@@ -83,6 +83,7 @@ class Profile:
     tweaks: tuple[str, ...]
     effects: tuple[Effect, ...]
     weapons: tuple[WeaponProfile, ...]
+    faction: str = ""  # the force's, unit's and figure's faction keywords, lower case (L1003)
 
     def has(self, kind: str) -> bool:
         """Whether a personal tweak has an effect of ``kind``."""
@@ -229,7 +230,11 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
     for force in forces:
         for unit in force.units:
             for m in unit.members:
-                prof = _profile(force.figures[m.figure])
+                fig = force.figures[m.figure]
+                prof = _profile(fig)
+                words = " ".join(x for x in (force.faction, unit.faction, fig.faction) if x)
+                if words:
+                    prof = replace(prof, faction=words.lower())
                 profiles.extend([prof] * m.count)
     key = setup_key(rosters, board, options)
     big = tuple(i for i, p in enumerate(profiles) if p.big)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from warbench.play.core import Event
+from warbench.rulesets.warengine.game.allegiance import owner
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import GameState, rule
@@ -54,7 +55,7 @@ def last_standing(state: GameState, events: list[Event]) -> bool:
     if state.phase in ("placement", "over"):
         return False
     # figures in play: Summoned figures not yet deployed do not count (L1279, docs/rulings.md)
-    left = [any(f.alive and f.placed for f in state.figs if f.side == s) for s in (0, 1)]
+    left = [any(f.alive and f.placed for f in state.figs if owner(f) == s) for s in (0, 1)]
     if all(left):
         return False
     state.phase = "over"
