@@ -367,10 +367,87 @@ def test_summon_rain_storm_L1263_spares_vengequan_figures() -> None:
     assert "rained" in s.figs[1].bonus and "rained" not in s.figs[2].bonus
 
 
+# ------------------------------------------------------------------- Astral Projection (L1019)
+
+
+def _astral_table() -> GameState:
+    """Player 0: the Astral (fig 0: Astral Projection 6", Rally; CR 4") and a pal (fig 1);
+    player 1: a mystic with Terror (fig 2). Fig 3 is the Astral's projection, off the table."""
+    astral = C(
+        "Astral",
+        mn="5k4",
+        cr='4"',
+        weapons=[
+            {"name": "Knife", "av": "1k1"},
+            {"name": "AP", "range": '6"', "av": "4k4", "power": "Astral Projection"},
+            {"name": "Rally", "range": '12"', "av": "4k4", "power": "Rally"},
+        ],
+    )
+    s = table(
+        force(("Astral", [(astral, 1)]), ("Pal", [(C("Pal"), 1)])),
+        force(("Foe", [(P("Terror"), 1)])),
+        [(20, 10), (30, 10), (20, 30), (0, 0)],
+    )
+    p = s.figs[3]
+    p.placed, p.alive, p.x, p.y = False, False, -1.0, -1.0
+    return activate(s, 0)
+
+
+def test_astral_projection_L1019_appears_within_the_control_radius_and_acts_with_the_unit() -> None:
+    s = _astral_table()
+    ctx = ctx_of(s)
+    assert s.units[0].figs == [0, 3] and ctx.profiles[3].name == "Astral's projection"
+    assert [w.name for w in ctx.profiles[3].weapons] == ["Rally"]  # powers only, not this one
+    assert WS.check(s, Attack(0, 1, 1), 0) is not None  # on its user only
+    s, ev = act(s, Attack(0, 1, 0), 0, [6, 6, 6, 6])
+    p = s.figs[3]
+    assert p.placed and p.alive and gap(ctx, s.figs[0], p) <= 4.0 + 1e-9
+    assert any(e.rule.endswith("L1019") for e in ev)
+    # one at a time; Special Powers may not affect it
+    s.figs[0].fired = []
+    why = WS.check(s, Attack(0, 1, 0), 0)
+    assert why is not None and "no projection active" in why.reason
+    foe = ctx.profiles[2].weapons[1]
+    from warbench.rulesets.warengine.game.effects import effects_of
+    from warbench.rulesets.warengine.game.powers import only_refusal
+
+    assert only_refusal(s, ctx, effects_of("power", (foe.power or "",)), p, s.figs[2])
+    # it defends with the user's Mental against any attack
+    pool, _, why2 = defense_pool(s, ctx, s.figs[2], ctx.profiles[2].weapons[0], p)
+    assert pool == XkY(5, 4) and "projection" in why2[0]
+
+
+def test_astral_projection_L1019_a_power_is_used_once_by_user_or_projection() -> None:
+    s = _astral_table()
+    s, _ = act(s, Attack(0, 1, 0, at=(20.0, 13.0)), 0, [6, 6, 6, 6])
+    assert (s.figs[3].x, s.figs[3].y) == (20.0, 13.0)
+    assert WS.check(s, Attack(3, 0, 1), 0) is None  # the projection may Rally the pal
+    s, _ = act(s, Attack(3, 0, 1), 0, [6, 6, 6, 6])
+    why = WS.check(s, Attack(0, 2, 1), 0)
+    assert why is not None and "already used" in why.reason  # the user's Rally is spent
+
+
+def test_astral_projection_L1019_removed_beyond_range_or_when_the_user_falls() -> None:
+    s = _astral_table()
+    s, _ = act(s, Attack(0, 1, 0, at=(20.0, 11.5)), 0, [6, 6, 6, 6])
+    from warbench.rulesets.warengine.game.state import Move
+
+    s, ev = act(s, Move(3, 20.0, 17.5), 0)  # 6" of Move, beyond the power's 6" Range
+    assert not s.figs[3].placed and "too far" in " ".join(e.text for e in ev)
+    s = _astral_table()
+    s, _ = act(s, Attack(0, 1, 0), 0, [6, 6, 6, 6])
+    destroy(s, ctx_of(s), s.figs[0], s.figs[2], [], "destroyed")
+    destroy(s, ctx_of(s), s.figs[1], s.figs[2], [], "destroyed")
+    assert last_standing(s, []) and s.winner == 1  # a projection is not a figure of the force
+
+
 #: The tweaks and powers this file plays (test_we_game_effects checks the whole book is covered).
 LANE_EFFECT_TESTS = {
     ("personal", "Summoned"): test_summoned_L1431_figures_are_bought_but_not_deployed,
     ("power", "Summoning"): test_summoning_L1277_deploys_the_pick_in_the_follow_up_step,
+    ("power", "Astral Projection"): (
+        test_astral_projection_L1019_appears_within_the_control_radius_and_acts_with_the_unit
+    ),
     ("power", "Control"): test_control_L1055_the_user_controls_the_figure_for_the_rest_of_the_turn,
     ("power", "Actuate Casualty"): (
         test_actuate_casualty_L1009_the_corpse_becomes_a_field_actuated_trooper

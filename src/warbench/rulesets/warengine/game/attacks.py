@@ -474,6 +474,9 @@ def defense_pool(
         return mn, faces, [f"Mental {mn}"]
     if basic:
         return prof.df, faces, [f"Defense {prof.df}"]
+    if ctx.projections and prof.has("projection"):  # the user's Mental, always (L1019)
+        mn = prof.mn or XkY(5, 5)
+        return mn, faces, [f"the user's Mental {mn} (a projection)"]
     if "fat" in t.bonus:  # an actuated corpse (Actuate Casualty, L1009)
         return XkY(1, 1), faces, ["Defense 1k1 (actuated corpse)"]
     why = [f"Defense {prof.df}"]
@@ -575,6 +578,10 @@ def declare(
         else:
             f.fired.append(wi)
             f.attacked = True
+            if ctx.projections and w.power is not None:  # one use for user and projection
+                from warbench.rulesets.warengine.game.astral import mirror_use
+
+                mirror_use(state, ctx, f, wi)
         for h in helpers:
             g = state.figs[h]
             g.reserved = g.reserve_more.pop(0) if g.reserve_more else None

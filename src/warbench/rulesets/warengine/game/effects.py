@@ -193,6 +193,7 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_unit_tag_enemy", "first"),
     ),
     "Summoning": (Effect("power_only", "summoner"), Effect("power_summon")),
+    "Astral Projection": (Effect("power_only", "projector"), Effect("power_project")),
     "Control": (Effect("power_control"),),
     "Actuate Casualty": (Effect("power_corpse"), Effect("power_actuate")),
     "Expunge Nanites": (Effect("power_only", "nanites"), Effect("power_expunge")),
@@ -242,7 +243,6 @@ NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
     "one profile per figure (the first form plays) and no form in the state",
     ("weapon", "Transferable"): "L1845: passes to another figure; weapons are fixed "
     "profiles (as Scrounger)",
-    ("power", "Astral Projection"): "L1019: creates a projection figure; as Actuate Casualty",
     ("power", "Battering Waves"): "L1031: lowers a piece's cover; the board is fixed for a "
     "game (the set-up, with its sight answers)",
     ("power", "Drain Power"): "L1067: removes a power or edge of the user's choice; "

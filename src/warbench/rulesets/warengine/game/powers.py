@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
+from warbench.rulesets.warengine.game.astral import project, projector_refusal, user_of
 from warbench.rulesets.warengine.game.effects import Effect
 from warbench.rulesets.warengine.game.factions import (
     convert,
@@ -79,6 +80,7 @@ ONLY = {
     "teleport": "a figure within the user's Control Radius (without one, the user itself)",
     "shove": 'Troopers, Elites and Characters within 3" of the user',
     "summoner": "its user, while a Summoned figure of its force waits to be deployed",
+    "projector": "its user, with no projection active",
     "nanites": "Mutant or DeadTech figures",
     "convert": "MegaCom or Brethren figures",
     "reset": "DeadTech White Hat or Black Hat units of Troopers and/or Elites",
@@ -125,6 +127,8 @@ def only_refusal(
     """Why the power may not target ``t`` (its ``power_only`` restriction, null tags)."""
     if "null" in t.bonus or "suspended" in t.bonus:
         return f"{_n(ctx, t)} may not be affected by Special Powers this turn"
+    if ctx.projections and user_of(ctx, t.id) is not None:
+        return f"Special Powers may not affect a projection ({_n(ctx, t)}, L1019)"
     if "speedster" in t.bonus and user is not None and user.side != t.side:
         return f"{_n(ctx, t)} moves too fast to be targeted (Speedster, L1239)"
     for e in effects:
@@ -161,6 +165,8 @@ def only_refusal(
             return f"it affects only {ONLY['convert']}"
         if e.param == "reset" and not reset_ok(state, ctx, t):
             return f"it affects only {ONLY['reset']}"
+        if e.param == "projector" and (user is None or projector_refusal(state, ctx, user, t)):
+            return f"it affects only {ONLY['projector']}"
         if e.param == "summoner" and (
             user is None or t.id != user.id or not waiting(state, ctx, user.side)
         ):
@@ -354,6 +360,8 @@ def apply_power(
             convert(state, ctx, f, t, events)
         elif k == "power_reset":  # System Reset (L1291)
             system_reset(state, ctx, f, t, events)
+        elif k == "power_project":  # Astral Projection (L1019)
+            project(state, ctx, f, at, events)
         elif k == "power_summon":  # Summoning (L1277): deployed in the Follow Up step
             summon(state, ctx, f, via, at, events)
         elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game

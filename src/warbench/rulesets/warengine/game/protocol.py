@@ -504,6 +504,10 @@ class WarEngineRuleset:
         s.step += 1
         events: list[Event] = []
         _apply(s, ctx, action, player, roll, events)
+        if ctx.projections:  # Astral Projection's leash (L1019)
+            from warbench.rulesets.warengine.game.astral import leash
+
+            leash(s, ctx, events)
         return s, events
 
     # -- views and the end -----------------------------------------------------------------------
@@ -648,7 +652,15 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
                 f"character; allowed: {allowed}",
                 rule(1299),
             )
-    if a.at is not None and w.power == "Summoning":
+    if a.at is not None and w.power == "Astral Projection":
+        from warbench.rulesets.warengine.game.astral import projection_of
+        from warbench.rulesets.warengine.game.summoning import spot_refusal
+
+        pid = projection_of(state, ctx, a.fig)
+        why = None if pid is None else spot_refusal(state, ctx, state.figs[a.fig], pid, *a.at)
+        if why is not None:
+            return Refusal(why, rule(1019))
+    elif a.at is not None and w.power == "Summoning":
         from warbench.rulesets.warengine.game.summoning import spot_refusal, waiting
 
         user = state.figs[a.fig]
@@ -660,7 +672,10 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
         from warbench.rulesets.warengine.game.powers import point_refusal
 
         if w.power not in ("Teleport", "Shove"):
-            return Refusal("only Teleport, Shove and Summoning name a point (at)", rule(1301))
+            return Refusal(
+                "only Teleport, Shove, Summoning and Astral Projection name a point (at)",
+                rule(1301),
+            )
         why = point_refusal(state, ctx, state.figs[a.fig], w, state.figs[a.target], a.at)
         if why is not None:
             return Refusal(why, rule(1301 if w.power == "Teleport" else 1217))

@@ -105,6 +105,7 @@ class Context:
     quarters: bool
     depth: float
     big: tuple[int, ...] = ()  # the figures that are vehicles or monsters (they block sight)
+    projections: tuple[int, ...] = ()  # the users of Astral Projection (L1019), by id
 
 
 _CONTEXTS: dict[str, Context] = {}
@@ -236,6 +237,11 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
                 if words:
                     prof = replace(prof, faction=words.lower())
                 profiles.extend([prof] * m.count)
+    from warbench.rulesets.warengine.game.astral import projection_profile, projects
+
+    # one projection figure per Astral Projection user, after every force's figures (L1019)
+    users = tuple(i for i, p in enumerate(profiles) if projects(p))
+    profiles.extend(projection_profile(i, profiles[i]) for i in users)
     key = setup_key(rosters, board, options)
     big = tuple(i for i, p in enumerate(profiles) if p.big)
     ctx = Context(
@@ -250,6 +256,7 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
         bool(options.get("quarters", False)),
         float(depth),
         big,
+        users,
     )
     _CONTEXTS[key] = ctx
     return ctx
@@ -290,11 +297,13 @@ def new_game(
                     start_size=len(ids),
                 )
             )
+    for user in ctx.projections:  # Astral Projection: off the table until projected (L1019)
+        u = figs[user]
+        figs.append(Fig(len(figs), u.side, u.unit, u.name, alive=False, marks=["projection"]))
+        units[u.unit].figs.append(len(figs) - 1)
     state = GameState(seed, ctx.key, figs, units)
     # Summoned figures are not deployed: only Summoning brings them into play (L1279)
-    groups = sorted(
-        {(ctx.profiles[f.id].mv, f.side) for f in figs if not ctx.profiles[f.id].has("summoned")}
-    )
+    groups = sorted({(ctx.profiles[f.id].mv, f.side) for f in figs if not waits(ctx, f.id)})
     state.place_order = [[mv, side] for mv, side in groups]
     _next_group(state, ctx)
     return state
@@ -327,8 +336,15 @@ def group_figs(state: GameState, ctx: Context) -> list[int]:
         if f.side == state.placing
         and not f.placed
         and ctx.profiles[f.id].mv == mv
-        and not ctx.profiles[f.id].has("summoned")
+        and not waits(ctx, f.id)
     ]
+
+
+def waits(ctx: Context, fid: int) -> bool:
+    """A figure not placed in the placement step: a Summoned figure (L1279) or a projection
+    (L1019), brought into play by a power."""
+    prof = ctx.profiles[fid]
+    return prof.has("summoned") or prof.has("projection")
 
 
 def after_roll(state: GameState, ctx: Context, winner: int) -> None:

@@ -55,7 +55,15 @@ def last_standing(state: GameState, events: list[Event]) -> bool:
     if state.phase in ("placement", "over"):
         return False
     # figures in play: Summoned figures not yet deployed do not count (L1279, docs/rulings.md)
-    left = [any(f.alive and f.placed for f in state.figs if owner(f) == s) for s in (0, 1)]
+    # a projection (L1019) is not a figure of the force
+    left = [
+        any(
+            f.alive and f.placed and "projection" not in f.marks
+            for f in state.figs
+            if owner(f) == s
+        )
+        for s in (0, 1)
+    ]
     if all(left):
         return False
     state.phase = "over"
