@@ -441,10 +441,91 @@ def test_astral_projection_L1019_removed_beyond_range_or_when_the_user_falls() -
     assert last_standing(s, []) and s.winner == 1  # a projection is not a figure of the force
 
 
+# --------------------------------------------------------------------------- Blood Rage (L1365)
+
+
+def _berserker(**kw: Any) -> dict[str, Any]:
+    return trooper(
+        "Berserker",
+        tweaks=["Blood Rage"],
+        weapons=[{"name": "Axe", "av": "2k2"}, {"name": "Pistol", "range": '12"', "av": "2k2"}],
+        **kw,
+    )
+
+
+def _rage_table(
+    friend_at: tuple[float, float] = (40, 5), faces: list[int] | None = None
+) -> GameState:
+    """Player 0: the Berserker (fig 0, Mv 6", at (10, 5)) and a friend (fig 1); player 1: a
+    trooper 8" ahead (fig 2, a gap of 7") and one far away (fig 3)."""
+    s = table(
+        force(("Berserker", [(_berserker(), 1)]), ("Pal", [(C("Pal"), 1)])),
+        force(("Foe", [(trooper("Foe"), 1)]), ("Far", [(trooper("Far"), 1)])),
+        [(10, 5), friend_at, (10, 13), (40, 40)],
+    )
+    return activate(s, 0, faces=faces if faces is not None else [4])
+
+
+def test_blood_rage_L1365_full_movement_straight_at_the_nearest_enemy() -> None:
+    from warbench.rulesets.warengine.game.state import Deactivate, Move, Reserve
+
+    s = _rage_table()
+    why = WS.check(s, Deactivate(), 0)
+    assert why is not None and "Blood Rage" in why.reason  # it must move first
+    assert WS.check(s, Move(0, 14, 8), 0) is not None  # not straight at the enemy
+    assert WS.check(s, Move(0, 10, 8), 0) is not None  # not its full movement
+    assert WS.check(s, Reserve(0, 0), 0) is not None
+    assert WS.check(s, Move(0, 10, 10.999, "fast"), 0) is not None
+    legal = [a for a in WS.legal_actions(s, 0).finite_actions if isinstance(a, Move) and a.fig == 0]
+    assert legal and all(WS.check(s, m, 0) is None for m in legal)
+    charge = next(m for m in legal if m.mode == "charge")
+    assert abs(charge.y - 12.0) < 0.01  # a Charge reaches base contact (8" of allowance)
+    s, _ = act(s, charge, 0)
+    why = WS.check(s, Deactivate(), 0)
+    assert why is not None and "attack" in why.reason  # now it must attack
+    assert WS.check(s, Attack(0, 1, 2), 0) is not None  # close combat only
+    assert WS.check(s, Attack(0, 0, 2), 0) is None
+
+
+def test_blood_rage_L1365_a_one_goes_for_the_closest_figure_friend_or_foe() -> None:
+    s = _rage_table(friend_at=(11, 5), faces=[1])
+    assert "rage_any" in s.figs[0].bonus
+    from warbench.rulesets.warengine.game.bloodrage import obligation, quarries
+
+    assert quarries(s, ctx_of(s), s.figs[0]) == [1]  # the friend beside it is the closest
+    assert WS.check(s, Attack(0, 0, 1), 0) is None  # and it attacks it
+    assert obligation(s, ctx_of(s), 0) == Attack(0, 0, 1)
+
+
+def test_blood_rage_L1365_may_ignore_vehicles_for_juicier_targets() -> None:
+    walker = trooper("Walker", type="L", tweaks=["Vehicle"], cr='6"')
+    s = table(
+        force(("Berserker", [(_berserker(), 1)])),
+        force(("Walker", [(walker, 1)]), ("Foe", [(trooper("Foe"), 1)])),
+        [(10, 5), (10, 12), (20, 12)],
+    )
+    s = activate(s, 0, faces=[5])
+    from warbench.rulesets.warengine.game.bloodrage import quarries
+
+    assert quarries(s, ctx_of(s), s.figs[0]) == [1, 2]
+
+
+def test_blood_rage_L1365_the_engine_default_meets_every_compulsion() -> None:
+    s = _rage_table()
+    steps = 0
+    while s.active_unit is not None and steps < 20:
+        d = WS.pending(s)[0]
+        assert WS.check(s, d.default, d.player) is None
+        s, _ = WS.apply(s, d.default, d.player, ScriptedDice([6, 6, 1, 1] * 10))
+        steps += 1
+    assert steps >= 3  # charged, attacked, then deactivated
+
+
 #: The tweaks and powers this file plays (test_we_game_effects checks the whole book is covered).
 LANE_EFFECT_TESTS = {
     ("personal", "Summoned"): test_summoned_L1431_figures_are_bought_but_not_deployed,
     ("power", "Summoning"): test_summoning_L1277_deploys_the_pick_in_the_follow_up_step,
+    ("personal", "Blood Rage"): test_blood_rage_L1365_full_movement_straight_at_the_nearest_enemy,
     ("power", "Astral Projection"): (
         test_astral_projection_L1019_appears_within_the_control_radius_and_acts_with_the_unit
     ),
@@ -463,3 +544,22 @@ LANE_EFFECT_TESTS = {
         test_system_reset_L1291_reserves_lost_rout_passed_and_the_leader_upgraded
     ),
 }
+
+
+def test_conformance_with_every_power_in_play_the_coven() -> None:
+    """The protocol's conformance checks (listed actions legal, defaults legal, views, JSON,
+    replay) with the Coven, which carries every power in play, against a force of the
+    factions its faction powers need."""
+    from warbench.play import SetupArgs
+    from warbench.play.conformance import check_conformance
+    from warbench.rulesets.warengine.io import load_force, to_data
+
+    from .helpers import DATA, sample_forces
+    from .test_we_game_protocol import invariants
+
+    coven = to_data(load_force(DATA / "coven.yaml"))
+    foe = {**sample_forces()[0], "faction": "Mutant Brethren"}
+    for forces in ((coven, foe), (foe, coven)):
+        setup = SetupArgs(forces, "ruins_48x48", {"turns": 3, "builder_limits": False})
+        report = check_conformance(WS, setup, seeds=range(1), invariants=invariants)
+        assert report.finished == 1

@@ -121,6 +121,10 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
         if "swarm" in f.marks:  # Illusionary Swarm: this activation (L1107)
             f.marks.remove("swarm")
             f.bonus["swarm"] = 1
+    if ctx.raging:  # Blood Rage: a die for each raging figure (L1365)
+        from warbench.rulesets.warengine.game.bloodrage import roll_rage
+
+        roll_rage(state, ctx, group_figs(state, ids), dice, events)
     for i in group_figs(state, ids):
         if ctx.profiles[i].has("fickle"):  # Fickle Finger of Fate (L1515)
             f = state.figs[i]

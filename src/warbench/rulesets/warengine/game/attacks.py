@@ -271,7 +271,7 @@ def target_refusal(
             "friend or foe",
             rule(1107),
         )
-    if t.side == f.side and not swarm:
+    if t.side == f.side and not swarm and "rage_any" not in f.bonus:  # Blood Rage's 1 (L1365)
         return Refused(
             "attacks target enemy figures (friends are hit only by area effects)", rule(471)
         )

@@ -91,6 +91,7 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Hard Luck": (Effect("reroll_forced", "game"),),
     "Fickle Finger of Fate": (Effect("fickle"),),
     "Summoned": (Effect("summoned"),),
+    "Blood Rage": (Effect("blood_rage"),),
     "Monster": (),
     "Vehicle": (),
 }
@@ -231,10 +232,6 @@ BUILT_IN: Mapping[tuple[str, str], str] = {
 
 #: The tweaks and powers not in play, and why: what the engine lacks.
 NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
-    ("personal", "Blood Rage"): "L1365: its moves and attacks are compelled (its full move "
-    "straight at the nearest figure, every close combat attack); the protocol would need the "
-    "compulsions as refusals that the engine's default and listed actions always meet, with "
-    "Deactivate refused until they are spent",
     ("personal", "Monstrously Huge"): "L1401: moved only by other figures giving up inches, "
     "all together in the Follow Up step; the engine has no such pushing move",
     ("personal", "Scrounger"): "L1607: takes a killed figure's weapon; a figure's weapons "

@@ -369,6 +369,8 @@ class WarEngineRuleset:
         from warbench.rulesets.warengine.game.ai import figure_actions
 
         listed = list(figure_actions(state, ctx, player))
+        if ctx.raging:  # Blood Rage's compelled moves and attacks (L1365)
+            listed = _rage_listed(state, ctx, player, listed)
         if state.log_kills:  # Actuate Casualty's corpses (L1009)
             from warbench.rulesets.warengine.game.allegiance import corpse_attacks
 
@@ -472,6 +474,12 @@ class WarEngineRuleset:
                     rule(587),
                 )
             return None
+        if ctx.raging and isinstance(action, (Move, Attack, Reserve, Deactivate)):
+            from warbench.rulesets.warengine.game.bloodrage import refusal as rage_refusal
+
+            rage = rage_refusal(state, ctx, action, player)  # Blood Rage (L1365)
+            if rage is not None:
+                return Refusal(*rage)
         if isinstance(action, Activate):
             why = act.activate_refusal(state, ctx, action, player)
             return (
@@ -565,6 +573,21 @@ class WarEngineRuleset:
     def digest(self, state: GameState) -> str:
         """The digest of the state's JSON (without the set-up, which the key names)."""
         return digest_of(self.states._codec.dump(state))
+
+
+def _rage_listed(
+    state: GameState, ctx: stp.Context, player: int, listed: list[WarEngineAction]
+) -> list[WarEngineAction]:
+    """The listed actions a Blood Rage compulsion allows, and its compelled ones (L1365)."""
+    from warbench.rulesets.warengine.game import bloodrage as br
+
+    out = [a for a in listed if br.refusal(state, ctx, a, player) is None]
+    for fid in group_figs(state, state.active_units):
+        f = state.figs[fid]
+        if f.side == player and br.raging(ctx, fid) and not f.done:
+            out += [m for m in br.compelled_moves(state, ctx, f, player) if m not in out]
+            out += [a for a in br.cc_attacks(state, ctx, f) if a not in out]
+    return out
 
 
 def _place_builder(fid: int) -> Any:

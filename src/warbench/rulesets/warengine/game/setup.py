@@ -106,6 +106,7 @@ class Context:
     depth: float
     big: tuple[int, ...] = ()  # the figures that are vehicles or monsters (they block sight)
     projections: tuple[int, ...] = ()  # the users of Astral Projection (L1019), by id
+    raging: tuple[int, ...] = ()  # the figures with Blood Rage (L1365)
 
 
 _CONTEXTS: dict[str, Context] = {}
@@ -257,6 +258,7 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
         float(depth),
         big,
         users,
+        tuple(i for i, p in enumerate(profiles) if p.has("blood_rage")),
     )
     _CONTEXTS[key] = ctx
     return ctx
