@@ -155,7 +155,7 @@ def _attack_ok(state: GameState, ctx: Context, f: Fig, w: WeaponProfile, q: int)
     return atk.target_refusal(state, ctx, f, w, q) is None
 
 
-def obligation(state: GameState, ctx: Context, player: int) -> WarEngineAction | None:
+def obligation(state: GameState, ctx: Context, player: int) -> Attack | Move | None:
     """The first compelled action a Blood Rage figure of the active units still owes (an
     attack before a move), or ``None``."""
     from warbench.rulesets.warengine.game.control import group_figs
