@@ -521,11 +521,98 @@ def test_blood_rage_L1365_the_engine_default_meets_every_compulsion() -> None:
     assert steps >= 3  # charged, attacked, then deactivated
 
 
+# --------------------------------------------------------------------- Monstrously Huge (L1401)
+
+
+def _hulk() -> dict[str, Any]:
+    return trooper("Hulk", type="L", mv='0"', tweaks=["Vehicle", "Monstrously Huge"])
+
+
+def _push_table(pushers: int = 2) -> GameState:
+    """Player 0: the Hulk (fig 0, radius 1", at (20, 10)) and ``pushers`` troopers in base
+    contact behind it (figs 1..); player 1: a trooper far ahead."""
+    spots = [(19.0, 8.5), (21.0, 8.5), (20.0, 8.0)][:pushers]
+    s = table(
+        force(("Hulk", [(_hulk(), 1)]), ("Crew", [(trooper("Crew"), pushers)])),
+        force(("Foe", [(trooper("Foe"), 1)])),
+        [(20, 10), *spots, (20, 40)],
+    )
+    ctx = ctx_of(s)
+    for i in range(1, pushers + 1):  # put each pusher exactly in base contact
+        f = s.figs[i]
+        import math
+
+        d = math.hypot(f.x - 20, f.y - 10)
+        reach = ctx.profiles[0].radius + ctx.profiles[i].radius
+        f.x, f.y = 20 + (f.x - 20) / d * reach, 10 + (f.y - 10) / d * reach
+    return activate(s, 1)
+
+
+def test_monstrously_huge_L1401_placed_on_its_own_table_edge() -> None:
+    s = WS.setup(
+        (force(("Hulk", [(_hulk(), 1)])), force(("Foe", [(trooper("Foe"), 1)]))),
+        {"name": "open", "width": 48, "height": 48, "terrain": []},
+        {"builder_limits": False},
+        0,
+    )
+    from warbench.rulesets.warengine.game.setup import auto_place, place_refusal
+
+    ctx = ctx_of(s)
+    why = place_refusal(s, ctx, 0, 20.0, 6.0)
+    assert why is not None and "Monstrously Huge" in why
+    assert place_refusal(s, ctx, 0, 20.0, 1.0) is None
+    assert auto_place(s, ctx, 0)[1] == 1.0
+
+
+def test_monstrously_huge_L1401_nine_inches_given_make_one_inch_in_the_follow_up() -> None:
+    from warbench.rulesets.warengine.game.state import Push
+
+    s = _push_table()
+    ctx = ctx_of(s)
+    assert WS.check(s, Push(1, 0, 20.0, 30.0), 0) is None
+    assert Push(1, 0, 20.0, 40.0) in WS.legal_actions(s, 0).finite_actions  # toward the foe
+    s, _ = act(s, Push(1, 0, 20.0, 30.0), 0)
+    why = WS.check(s, Push(1, 0, 20.0, 30.0), 0)
+    assert why is not None and "no movement left" in why.reason  # its 6" are given
+    s, _ = act(s, Push(2, 0, 20.0, 30.0), 0)
+    assert s.figs[0].bonus["pushed"] == 12
+    before = [(f.x, f.y) for f in s.figs]
+    events: list[Any] = []
+    follow_up(s, ctx, ScriptedDice([]), events)
+    # 12" given: 1" for the vehicle, and the two pushers in base contact go with it
+    assert s.figs[0].y == before[0][1] + 1.0
+    assert all(abs(s.figs[i].y - (before[i][1] + 1.0)) < 1e-3 for i in (1, 2))
+    assert s.figs[3].y == before[3][1]
+    assert any(e.rule.endswith("L1401") for e in events)
+
+
+def test_monstrously_huge_L1401_pushers_in_contact_only_all_or_nothing_and_at_most_nine() -> None:
+    from warbench.rulesets.warengine.game.state import Push
+
+    s = _push_table(pushers=1)
+    s.figs[1].y -= 2.0  # no longer touching
+    why = WS.check(s, Push(1, 0, 20.0, 30.0), 0)
+    assert why is not None and "base-to-base" in why.reason
+    s = _push_table(pushers=1)
+    s.figs[0].bonus["pushed"] = 200  # more than the 9" a turn
+    s.figs[0].bonus["push_x"], s.figs[0].bonus["push_y"] = 20000, 30000
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert s.figs[0].y == 19.0  # 9" at most
+    s = _push_table(pushers=1)
+    s.figs[0].bonus["pushed"] = 81
+    s.figs[0].bonus["push_x"], s.figs[0].bonus["push_y"] = 20000, 0
+    follow_up(s, ctx_of(s), ScriptedDice([]), [])
+    assert s.figs[0].y == 10.0  # 9" south would leave the table: it does not move at all
+
+
 #: The tweaks and powers this file plays (test_we_game_effects checks the whole book is covered).
 LANE_EFFECT_TESTS = {
     ("personal", "Summoned"): test_summoned_L1431_figures_are_bought_but_not_deployed,
     ("power", "Summoning"): test_summoning_L1277_deploys_the_pick_in_the_follow_up_step,
     ("personal", "Blood Rage"): test_blood_rage_L1365_full_movement_straight_at_the_nearest_enemy,
+    ("personal", "Monstrously Huge"): (
+        test_monstrously_huge_L1401_nine_inches_given_make_one_inch_in_the_follow_up
+    ),
     ("power", "Astral Projection"): (
         test_astral_projection_L1019_appears_within_the_control_radius_and_acts_with_the_unit
     ),

@@ -92,6 +92,7 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Fickle Finger of Fate": (Effect("fickle"),),
     "Summoned": (Effect("summoned"),),
     "Blood Rage": (Effect("blood_rage"),),
+    "Monstrously Huge": (Effect("monstrously_huge"),),
     "Monster": (),
     "Vehicle": (),
 }
@@ -232,8 +233,6 @@ BUILT_IN: Mapping[tuple[str, str], str] = {
 
 #: The tweaks and powers not in play, and why: what the engine lacks.
 NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
-    ("personal", "Monstrously Huge"): "L1401: moved only by other figures giving up inches, "
-    "all together in the Follow Up step; the engine has no such pushing move",
     ("personal", "Scrounger"): "L1607: takes a killed figure's weapon; a figure's weapons "
     "are its profile, fixed by the set-up, not part of the state",
     ("personal", "Shapechanger"): "L1613: changes form in the Follow Up step; the game has "

@@ -92,6 +92,10 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
     deploy_summoned(state, ctx, events)  # Summoning (L1279)
     release_control(state, ctx, events)  # Control (L1057): to the end of the turn
     settle_actuated(state, ctx, events)  # Actuate Casualty (L1009)
+    if ctx.huge:  # Monstrously Huge: pushed vehicles move (L1401)
+        from warbench.rulesets.warengine.game.huge import move_pushed
+
+        move_pushed(state, ctx, events)
     for f in state.figs:  # Adrenal Overload: the killing hit takes effect now (L1011)
         if on_table(f) and "doomed" in f.bonus:
             f.bonus.pop("suspended", None)

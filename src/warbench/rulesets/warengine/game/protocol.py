@@ -49,6 +49,7 @@ from warbench.rulesets.warengine.game.state import (
     Move,
     Pass,
     Place,
+    Push,
     Reroll,
     Reserve,
     ReserveFire,
@@ -62,7 +63,7 @@ from warbench.rulesets.warengine.game.victory import last_standing, scores
 #: the Follow Up step as decisions, 21 more tweaks and powers, the state's ``marks``/``resume``;
 #: 3: rerolls as ``reroll`` decisions, Telepathic Command's character and Induce Drug Frenzy's
 #: Attack Value as choices of the Attack (``via``, ``av``).
-VERSION = "warengine-game-3"
+VERSION = "warengine-game-4"
 
 
 class _LazyDice:
@@ -369,6 +370,10 @@ class WarEngineRuleset:
         from warbench.rulesets.warengine.game.ai import figure_actions
 
         listed = list(figure_actions(state, ctx, player))
+        if ctx.huge:  # Monstrously Huge: pushes (L1401)
+            from warbench.rulesets.warengine.game.huge import push_actions
+
+            listed += push_actions(state, ctx, player)
         if ctx.raging:  # Blood Rage's compelled moves and attacks (L1365)
             listed = _rage_listed(state, ctx, player, listed)
         if state.log_kills:  # Actuate Casualty's corpses (L1009)
@@ -419,7 +424,7 @@ class WarEngineRuleset:
             "first": (First,),
             "reserve": (ReserveFire, Pass),
             "activation": (Activate,),
-            "action": (Move, Attack, Reserve, Deactivate),
+            "action": (Move, Attack, Reserve, Deactivate, Push),
         }
         if not isinstance(action, want[d.kind]):
             return Refusal(f"{d.prompt} is pending, not {type(action).__name__}", d.rule)
@@ -487,6 +492,11 @@ class WarEngineRuleset:
             )
         if isinstance(action, Deactivate):
             return None
+        if isinstance(action, Push):
+            from warbench.rulesets.warengine.game.huge import push_refusal
+
+            p = push_refusal(state, ctx, action, player)
+            return None if p is None else Refusal(*p)
         if isinstance(action, Move):
             m = mov.move_refusal(state, ctx, action, player)
             return None if m is None else Refusal(*m)
@@ -831,6 +841,11 @@ def _apply(
         return
     if isinstance(action, Deactivate):
         act.deactivate(s, ctx, dice, events)
+        return
+    if isinstance(action, Push):
+        from warbench.rulesets.warengine.game.huge import push
+
+        push(s, ctx, action, events)
         return
     if isinstance(action, Reserve):
         f = s.figs[action.fig]

@@ -107,6 +107,7 @@ class Context:
     big: tuple[int, ...] = ()  # the figures that are vehicles or monsters (they block sight)
     projections: tuple[int, ...] = ()  # the users of Astral Projection (L1019), by id
     raging: tuple[int, ...] = ()  # the figures with Blood Rage (L1365)
+    huge: tuple[int, ...] = ()  # the Monstrously Huge vehicles (L1401)
 
 
 _CONTEXTS: dict[str, Context] = {}
@@ -259,6 +260,7 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
         big,
         users,
         tuple(i for i, p in enumerate(profiles) if p.has("blood_rage")),
+        tuple(i for i, p in enumerate(profiles) if p.has("monstrously_huge")),
     )
     _CONTEXTS[key] = ctx
     return ctx
@@ -391,6 +393,12 @@ def place_refusal(state: GameState, ctx: Context, fid: int, x: float, y: float) 
             f'{prof.name} must be placed with its base within {ctx.depth:g}" of its own edge '
             f"(x {x0:g}-{x1:g}, y {y0:g}-{y1:g}), not at ({x:g}, {y:g})"
         )
+    if ctx.huge and prof.has("monstrously_huge"):  # on its own table edge (L1401)
+        from warbench.rulesets.warengine.game.huge import place_refusal as huge_refusal
+
+        why = huge_refusal(ctx, state.figs[fid].side, fid, x, y)
+        if why is not None:
+            return why
     for p in ctx.field.pieces:
         if p.impassable and ctx.field.inside(p, x, y):
             return f"({x:g}, {y:g}) is inside impassable terrain ({p.name})"
@@ -415,6 +423,8 @@ def auto_place(state: GameState, ctx: Context, fid: int) -> tuple[float, float]:
     ys = [y1 - k * step for k in range(int((y1 - y0) / step) + 1)]
     if side == 1:
         ys = [y0 + k * step for k in range(int((y1 - y0) / step) + 1)]
+    if prof.has("monstrously_huge"):  # on its own table edge (L1401)
+        ys = [y0 if side == 0 else y1]
     cols = int((x1 - x0) / step) + 1
     order = sorted(range(cols), key=lambda c: abs(x0 + c * step - mid))
     for y in ys:

@@ -156,6 +156,19 @@ class Leader:
     kind: Literal["leader"] = "leader"
 
 
+@dataclass(frozen=True)
+class Push:
+    """Figure ``fig``, in base contact with the friendly Monstrously Huge vehicle ``vehicle``,
+    gives up the movement it has left to push it toward ``(x, y)`` in the Follow Up step
+    (L1401)."""
+
+    fig: int
+    vehicle: int
+    x: float
+    y: float
+    kind: Literal["push"] = "push"
+
+
 WarEngineAction = (
     Roll
     | Place
@@ -170,6 +183,7 @@ WarEngineAction = (
     | Hero
     | Leader
     | Reroll
+    | Push
 )
 ACTION_TYPE = Annotated[WarEngineAction, Field(discriminator="kind")]
 
