@@ -213,6 +213,14 @@ class Figure(BaseModel):
     tweaks: PersonalTweaks = Field(default_factory=list)
     weapons: list[Weapon] = Field(default_factory=list)
     forms: list[Figure] = Field(default_factory=list)
+    faction: str | None = Field(
+        None,
+        description="Faction keywords (e.g. 'Mutant', 'DeadTech', 'MegaCom', 'Brethren', "
+        "'Vengequan'; a unit may add 'White Hat' or 'Black Hat'), read only by the "
+        "faction-specific Special Powers (004 L1003); a figure's faction is the force's, "
+        "the unit's and its own together",
+        max_length=80,
+    )
 
     def all_forms(self) -> list[Figure]:
         """This form followed by the other Shapechanger forms."""
@@ -236,6 +244,14 @@ class Unit(BaseModel):
     name: str
     members: list[UnitMember] = Field(min_length=1)
     tweaks: UnitTweaks = Field(default_factory=list)
+    faction: str | None = Field(
+        None,
+        description="Faction keywords (e.g. 'Mutant', 'DeadTech', 'MegaCom', 'Brethren', "
+        "'Vengequan'; a unit may add 'White Hat' or 'Black Hat'), read only by the "
+        "faction-specific Special Powers (004 L1003); a figure's faction is the force's, "
+        "the unit's and its own together",
+        max_length=80,
+    )
 
 
 class Force(BaseModel):
@@ -248,6 +264,14 @@ class Force(BaseModel):
     force: int = Field(ge=0)
     figures: dict[str, Figure]
     units: list[Unit]
+    faction: str | None = Field(
+        None,
+        description="Faction keywords (e.g. 'Mutant', 'DeadTech', 'MegaCom', 'Brethren', "
+        "'Vengequan'; a unit may add 'White Hat' or 'Black Hat'), read only by the "
+        "faction-specific Special Powers (004 L1003); a figure's faction is the force's, "
+        "the unit's and its own together",
+        max_length=80,
+    )
 
     @model_validator(mode="after")
     def _members_known(self) -> Force:

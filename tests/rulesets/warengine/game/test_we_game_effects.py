@@ -1600,9 +1600,24 @@ def test_effect_in_a_game(key: tuple[str, str]) -> None:
     EFFECT_TESTS[key]()
 
 
+def _lane_tests() -> dict[tuple[str, str], Callable[[], None]]:
+    """``EFFECT_TESTS`` and the ``LANE_EFFECT_TESTS`` of the other test modules here (each
+    names the tests of its own file that play a tweak or power; pytest runs them there)."""
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    out = dict(EFFECT_TESTS)
+    for mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if mod.name.startswith("test_we_game_") and mod.name != "test_we_game_effects":
+            m = importlib.import_module(f"{__package__}.{mod.name}")
+            out.update(getattr(m, "LANE_EFFECT_TESTS", {}))
+    return out
+
+
 def test_every_implemented_effect_has_a_test() -> None:
     have = {(k, n) for k, names in effects.implemented().items() for n in names}
-    assert have == set(EFFECT_TESTS)
+    assert have == set(_lane_tests())
 
 
 # ------------------------------------------------------- tweaks played through the figure itself

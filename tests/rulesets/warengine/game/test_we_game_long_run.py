@@ -28,6 +28,8 @@ def long_chunk(seeds: list[int]) -> tuple[int, int, dict[int | None, int]]:
     ws = WarEngineRuleset()
     a, b = sample_forces()
     c = to_data(load_force(DATA / "coven.yaml"))  # the Special Powers in play
+    # the Coven's foes are of the factions its faction powers need (L1085, L1265)
+    a, b = {**a, "faction": "Mutant Brethren"}, {**b, "faction": "DeadTech MegaCom"}
     boards = ("ruins_48x48", "open_field_42x32", "city_72x48")
     finished = steps = 0
     winners: dict[int | None, int] = {0: 0, 1: 0, None: 0}

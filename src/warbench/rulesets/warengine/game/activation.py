@@ -123,6 +123,10 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
         if "swarm" in f.marks:  # Illusionary Swarm: this activation (L1107)
             f.marks.remove("swarm")
             f.bonus["swarm"] = 1
+    if ctx.raging:  # Blood Rage: a die for each raging figure (L1365)
+        from warbench.rulesets.warengine.game.bloodrage import roll_rage
+
+        roll_rage(state, ctx, group_figs(state, ids), dice, events)
     for i in group_figs(state, ids):
         if ctx.profiles[i].has("fickle"):  # Fickle Finger of Fate (L1515)
             f = state.figs[i]
@@ -208,6 +212,9 @@ def start_turn(state: GameState, ctx: Context) -> None:
     state.phase = "initiative"
     state.initiative = None
     state.first = None
+    for f in state.figs:  # Rally and System Reset lasted through the Rout step (L1181)
+        if "rally" in f.bonus:
+            del f.bonus["rally"]
     for u in state.units:
         u.activated, u.skip_next = u.skip_next, False
         u.lost_this_turn = 0

@@ -166,10 +166,18 @@ def choose(state: GameState, ctx: Context, side: int) -> WarEngineAction:
     if state.active_unit is None:
         units = activatable(state, ctx, side)
         return Activate(units[0]) if units else Deactivate()
+    if ctx.raging:  # Blood Rage: its compelled moves and attacks come first (L1365)
+        from warbench.rulesets.warengine.game.bloodrage import obligation
+
+        owed = obligation(state, ctx, side)
+        if owed is not None:
+            return owed
     for fid in group_figs(state, state.active_units):
         f = state.figs[fid]
         if f.done or f.side != side:
             continue
+        if ctx.raging and ctx.profiles[fid].has("blood_rage"):
+            continue  # nothing more it may do
         attacks = [
             a
             for a in _attacks(state, ctx, f)

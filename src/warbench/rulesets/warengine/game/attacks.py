@@ -86,6 +86,11 @@ def is_enemy_power(w: WeaponProfile) -> bool:
     return w.power is not None and any(e.kind in ENEMY_POWERS for e in _power_effects(w))
 
 
+def targets_corpse(w: WeaponProfile) -> bool:
+    """A power used on a destroyed figure (Actuate Casualty, L1009)."""
+    return any(e.kind == "power_corpse" for e in _power_effects(w))
+
+
 def aimed(w: WeaponProfile) -> bool:
     """A power aimed at a figure only to give it a direction (Wave, L1329): any figure in
     sight and range may be named, and 10 or more succeeds (no one resists, docs/rulings.md)."""
@@ -240,6 +245,11 @@ def target_refusal(
     secondary: tuple[int, ...] = (),
 ) -> Refused | None:
     """The target, Massed Attack helpers and Close Combat area targets of an attack."""
+    if targets_corpse(w):
+        from warbench.rulesets.warengine.game.allegiance import corpse_refusal
+
+        dead = corpse_refusal(state, ctx, f, target)  # Actuate Casualty (L1009)
+        return Refused(f"{w.power}: {dead}", rule(1009)) if dead else None
     if not 0 <= target < len(state.figs) or not on_table(state.figs[target]):
         return Refused(f"figure {target} is not on the table", rule(471))
     t = state.figs[target]
@@ -268,7 +278,7 @@ def target_refusal(
             "friend or foe",
             rule(1107),
         )
-    if t.side == f.side and not swarm:
+    if t.side == f.side and not swarm and "rage_any" not in f.bonus:  # Blood Rage's 1 (L1365)
         return Refused(
             "attacks target enemy figures (friends are hit only by area effects)", rule(471)
         )
@@ -471,6 +481,11 @@ def defense_pool(
         return mn, faces, [f"Mental {mn}"]
     if basic:
         return prof.df, faces, [f"Defense {prof.df}"]
+    if ctx.projections and prof.has("projection"):  # the user's Mental, always (L1019)
+        mn = prof.mn or XkY(5, 5)
+        return mn, faces, [f"the user's Mental {mn} (a projection)"]
+    if "fat" in t.bonus:  # an actuated corpse (Actuate Casualty, L1009)
+        return XkY(1, 1), faces, ["Defense 1k1 (actuated corpse)"]
     why = [f"Defense {prof.df}"]
     adjs: list[Adjustment] = []
     level = cover_of(state, ctx, a, t)[0] if cover is None else cover
@@ -572,6 +587,10 @@ def declare(
         else:
             f.fired.append(wi)
             f.attacked = True
+            if ctx.projections and w.power is not None:  # one use for user and projection
+                from warbench.rulesets.warengine.game.astral import mirror_use
+
+                mirror_use(state, ctx, f, wi)
         for h in helpers:
             g = state.figs[h]
             g.reserved = g.reserve_more.pop(0) if g.reserve_more else None
@@ -900,6 +919,13 @@ def _resisting_mental(state: GameState, ctx: Context, w: WeaponProfile, t: Fig) 
 ZAP = WeaponProfile(-1, "Static Charge", None, XkY(2, 2), 1, None, None, (), ())
 
 
+def vengequan(ctx: Context, fid: int) -> bool:
+    """Whether a figure is of the Vengequan faction (unaffected by Summon Rain Storm, L1263)."""
+    from warbench.rulesets.warengine.game.factions import of_faction
+
+    return of_faction(ctx, fid, "Vengequan")
+
+
 def rain_storms(state: GameState, ctx: Context) -> None:
     """Summon Rain Storm (L1263): every figure within a storm's 6" radius area now is soaked
     (``rained``) for the rest of the turn. Storms are kept on their summoner (``storm_x`` /
@@ -911,6 +937,8 @@ def rain_storms(state: GameState, ctx: Context) -> None:
             continue
         cx, cy, r = s.bonus["storm_x"] / 1000, s.bonus["storm_y"] / 1000, s.bonus["storm_r"]
         for g in state.figs:
+            if vengequan(ctx, g.id):  # "any non-Vengequan figures" (L1263)
+                continue
             if on_table(g) and math.hypot(g.x - cx, g.y - cy) - ctx.profiles[g.id].radius <= r:
                 g.bonus["rained"] = 1
 
@@ -979,7 +1007,7 @@ def _power(
     assert w.power is not None
     pool, faces, _ = attack_pool(state, ctx, f, w, t)
     roll = roll_xky(dice, pool, faces, f"{w.power}")
-    if t.side == f.side or aimed(w):  # an aimed power: nobody resists it (Wave)
+    if t.side == f.side or aimed(w) or not t.alive:  # nobody resists (Wave; a corpse, L1009)
         ok = roll.total >= ROUT_TARGET
         detail = f"{roll.total} (needs 10)"
     else:

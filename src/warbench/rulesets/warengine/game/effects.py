@@ -92,6 +92,9 @@ PERSONAL: Mapping[str, tuple[Effect, ...]] = {
     "Fickle Finger of Fate": (Effect("fickle"),),
     "Scrounger": (Effect("scrounger"),),
     "Shapechanger": (Effect("shapechanger"),),
+    "Summoned": (Effect("summoned"),),
+    "Blood Rage": (Effect("blood_rage"),),
+    "Monstrously Huge": (Effect("monstrously_huge"),),
     "Monster": (),
     "Vehicle": (),
 }
@@ -196,6 +199,13 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
         Effect("power_only", "not_activated"),
         Effect("power_unit_tag_enemy", "first"),
     ),
+    "Summoning": (Effect("power_only", "summoner"), Effect("power_summon")),
+    "Astral Projection": (Effect("power_only", "projector"), Effect("power_project")),
+    "Control": (Effect("power_control"),),
+    "Actuate Casualty": (Effect("power_corpse"), Effect("power_actuate")),
+    "Expunge Nanites": (Effect("power_only", "nanites"), Effect("power_expunge")),
+    "Sudden Conversion": (Effect("power_only", "convert"), Effect("power_convert")),
+    "System Reset": (Effect("power_only", "reset"), Effect("power_reset")),
     # on a friend or an enemy (which resists with its Mental, L830): L1301, L1217
     "Teleport": (
         Effect("power_only", "teleport"),
@@ -232,31 +242,8 @@ BUILT_IN: Mapping[tuple[str, str], str] = {
 }
 
 
-#: The tweaks and powers not in play, and why: three cannot be played from the sources at all
-#: (faction targets); for the others, what the engine lacks.
-NOT_IN_PLAY: Mapping[tuple[str, str], str] = {
-    ("personal", "Blood Rage"): "L1365: its moves and attacks are compelled (its full move "
-    "straight at the nearest figure, every close combat attack); the protocol would need the "
-    "compulsions as refusals that the engine's default and listed actions always meet, with "
-    "Deactivate refused until they are spent",
-    ("personal", "Monstrously Huge"): "L1401: moved only by other figures giving up inches, "
-    "all together in the Follow Up step; the engine has no such pushing move",
-    ("personal", "Summoned"): "L1431: enters only through Summoning (not in play)",
-    ("power", "Actuate Casualty"): "L1007: makes a destroyed enemy a figure of the user's "
-    "force; forces cannot gain figures during a game",
-    ("power", "Astral Projection"): "L1019: creates a projection figure; as Actuate Casualty",
-    ("power", "Control"): "L1055: the user controls an enemy figure for the turn; "
-    "activations belong to one side's units",
-    ("power", "Expunge Nanites"): "L1085: cannot be played from the sources: only on Mutant "
-    "or DeadTech figures, and the Troop and Force Builders give no figure or force a faction, "
-    "so no target can be told",
-    ("power", "Sudden Conversion"): "L1265: cannot be played from the sources: only on "
-    "MegaCom or Brethren figures, joining a Laity cell; as Expunge Nanites",
-    ("power", "Summoning"): "L1277: deploys Summoned figures bought off the table; forces "
-    "have no off-table figures",
-    ("power", "System Reset"): "L1289: cannot be played from the sources: only on DeadTech "
-    "White or Black Hat units; as Expunge Nanites",
-}
+#: The tweaks and powers not in play, and why: what the engine lacks.
+NOT_IN_PLAY: Mapping[tuple[str, str], str] = {}
 
 
 def effects_of(table: str, names: list[str] | tuple[str, ...]) -> tuple[Effect, ...]:

@@ -26,16 +26,20 @@ from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import Adjustment, XkY, roll_xky
 from warbench.rulesets.warengine.game import kit
+from warbench.rulesets.warengine.game.allegiance import release_control, settle_actuated
 from warbench.rulesets.warengine.game.attacks import defense_pool
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.resolution import advance, destroy
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import GameState, Resolution, rule
+from warbench.rulesets.warengine.game.summoning import deploy_summoned
 from warbench.rulesets.warengine.game.terrain import follow_up as terrain_follow_up
 
 POISON, BURN, DELAY, FRENZY = 0, 1, 2, 3
-#: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199).
-KEPT = ("future",)
+#: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199;
+#: Rally and System Reset: "any rout test required this turn", L1181, L1291, taken in the Rout
+#: step after the Follow Up; cleared when the next turn starts).
+KEPT = ("future", "rally")
 
 
 def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> bool:
@@ -89,6 +93,13 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                 if state.queue:
                     return False  # the defender decides its Hero Points
             t.burning = []
+    deploy_summoned(state, ctx, events)  # Summoning (L1279)
+    release_control(state, ctx, events)  # Control (L1057): to the end of the turn
+    settle_actuated(state, ctx, events)  # Actuate Casualty (L1009)
+    if ctx.huge:  # Monstrously Huge: pushed vehicles move (L1401)
+        from warbench.rulesets.warengine.game.huge import move_pushed
+
+        move_pushed(state, ctx, events)
     for f in state.figs:  # Adrenal Overload: the killing hit takes effect now (L1011)
         if on_table(f) and "doomed" in f.bonus:
             f.bonus.pop("suspended", None)

@@ -160,7 +160,8 @@ def _refresh_big(ctx: Context) -> None:
 
 def model(ctx: Context, fig: Fig) -> Figure:
     """The figure's Troop Builder figure (its first form)."""
-    return ctx.forces[fig.side].figures[fig.name]
+    home = ctx.homes[fig.id] if fig.id < len(ctx.homes) else fig.side  # Control, Conversion
+    return ctx.forces[home].figures[fig.name]
 
 
 def forms(ctx: Context, fig: Fig) -> list[Figure]:
@@ -219,6 +220,7 @@ def profile_of(ctx: Context, state: GameState, fid: int, k: Kit) -> Profile:
             hero=base.hero,
             points=base.points,
             character=base.character,
+            faction=base.faction,
         )
     tweaks = tuple(t for t in form.tweaks if t not in k.lost)
     held = k.arms or [[fid, k.form, s] for s in range(len(form.weapons))]

@@ -31,7 +31,15 @@ from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game import kit
+from warbench.rulesets.warengine.game.astral import project, projector_refusal, user_of
 from warbench.rulesets.warengine.game.effects import Effect
+from warbench.rulesets.warengine.game.factions import (
+    convert,
+    expunge,
+    of_faction,
+    reset_ok,
+    system_reset,
+)
 from warbench.rulesets.warengine.game.measure import (
     free_spot,
     gap,
@@ -43,6 +51,7 @@ from warbench.rulesets.warengine.game.measure import (
 from warbench.rulesets.warengine.game.resolution import destroy
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
 from warbench.rulesets.warengine.game.state import Fig, GameState, rule
+from warbench.rulesets.warengine.game.summoning import summon, waiting
 
 #: Power kinds resisted by the target's Mental (used on enemies, L830); the rest affect
 #: friendly figures (10 or more succeeds).
@@ -55,6 +64,9 @@ ENEMY_KINDS = (
     "power_unit_tag_enemy",
     "power_unit_mark_enemy",
     "power_drain",
+    "power_control",
+    "power_expunge",
+    "power_convert",
 )
 
 #: Target restrictions (``power_only``): a sentence and the figures allowed.
@@ -71,6 +83,11 @@ ONLY = {
     "teleport": "a figure within the user's Control Radius (without one, the user itself)",
     "shove": 'Troopers, Elites and Characters within 3" of the user',
     "wreck": "disabled vehicles in base contact with the user (game/kit.py, L1201)",
+    "summoner": "its user, while a Summoned figure of its force waits to be deployed",
+    "projector": "its user, with no projection active",
+    "nanites": "Mutant or DeadTech figures",
+    "convert": "MegaCom or Brethren figures",
+    "reset": "DeadTech White Hat or Black Hat units of Troopers and/or Elites",
 }
 
 
@@ -114,6 +131,8 @@ def only_refusal(
     """Why the power may not target ``t`` (its ``power_only`` restriction, null tags)."""
     if "null" in t.bonus or "suspended" in t.bonus:
         return f"{_n(ctx, t)} may not be affected by Special Powers this turn"
+    if ctx.projections and user_of(ctx, t.id) is not None:
+        return f"Special Powers may not affect a projection ({_n(ctx, t)}, L1019)"
     if "speedster" in t.bonus and user is not None and user.side != t.side:
         return f"{_n(ctx, t)} moves too fast to be targeted (Speedster, L1239)"
     for e in effects:
@@ -146,6 +165,18 @@ def only_refusal(
             cr = cr_of(state, ctx, user.id)
             if t.id != user.id and (cr <= 0 or gap(ctx, user, t) > cr + 1e-9):
                 return f"it affects only {ONLY['teleport']}"
+        if e.param == "nanites" and not of_faction(ctx, t.id, "Mutant", "DeadTech"):
+            return f"it affects only {ONLY['nanites']}"
+        if e.param == "convert" and not of_faction(ctx, t.id, "MegaCom", "Brethren"):
+            return f"it affects only {ONLY['convert']}"
+        if e.param == "reset" and not reset_ok(state, ctx, t):
+            return f"it affects only {ONLY['reset']}"
+        if e.param == "projector" and (user is None or projector_refusal(state, ctx, user, t)):
+            return f"it affects only {ONLY['projector']}"
+        if e.param == "summoner" and (
+            user is None or t.id != user.id or not waiting(state, ctx, user.side)
+        ):
+            return f"it affects only {ONLY['summoner']}"
         if e.param == "shove" and (
             user is None
             or t.id == user.id
@@ -330,6 +361,24 @@ def apply_power(
             from warbench.rulesets.warengine.game.terrain import use
 
             use(state, ctx, f, w, at, events)
+        elif k == "power_control":  # Control (L1055): for the rest of the turn
+            from warbench.rulesets.warengine.game.allegiance import take_control
+
+            take_control(state, ctx, f, t, events)
+        elif k == "power_actuate":  # Actuate Casualty (L1009)
+            from warbench.rulesets.warengine.game.allegiance import actuate
+
+            actuate(state, ctx, f, t, events)
+        elif k == "power_expunge":  # Expunge Nanites (L1087)
+            expunge(state, ctx, f, t, dice, events)
+        elif k == "power_convert":  # Sudden Conversion (L1267)
+            convert(state, ctx, f, t, events)
+        elif k == "power_reset":  # System Reset (L1291)
+            system_reset(state, ctx, f, t, events)
+        elif k == "power_project":  # Astral Projection (L1019)
+            project(state, ctx, f, at, events)
+        elif k == "power_summon":  # Summoning (L1277): deployed in the Follow Up step
+            summon(state, ctx, f, via, at, events)
         elif k == "power_you_da_man":  # You Da Man (L1347): for the rest of the game
             if "You Da Man" not in t.marks:
                 t.marks.append("You Da Man")

@@ -54,6 +54,7 @@ from warbench.rulesets.warengine.game.state import (
     Move,
     Pass,
     Place,
+    Push,
     Reroll,
     Reserve,
     ReserveFire,
@@ -72,7 +73,8 @@ from warbench.rulesets.warengine.game.victory import last_standing, scores
 #: 4: weapons, tweaks and form as state (``GameState.kit``, written only when not empty),
 #: ``Attack.take`` (Scrounger) and ``Attack.lose`` (Drain Power), ``Place.form`` and the
 #: Follow Up step's ``shape`` decision (Shapechanger), Restore Vehicle Spirit's wrecks and
-#: combined figures (``Kit.wreck``, ``ride``, ``ridden``), ``View.kit``.
+#: combined figures (``Kit.wreck``, ``ride``, ``ridden``), ``View.kit``; the ``Push`` action
+#: (Monstrously Huge), and Rally's and a friendly power's fixes (docs/rulings.md).
 VERSION = "warengine-game-4"
 
 
@@ -426,6 +428,16 @@ class WarEngineRuleset:
         revive: list[WarEngineAction] = [*kit.revive_actions(state, ctx, player)]
         revive += kit.revive_moves(state, ctx)
         listed += [a for a in revive if check(a) is None]
+        if ctx.huge:  # Monstrously Huge: pushes (L1401)
+            from warbench.rulesets.warengine.game.huge import push_actions
+
+            listed += push_actions(state, ctx, player)
+        if ctx.raging:  # Blood Rage's compelled moves and attacks (L1365)
+            listed = _rage_listed(state, ctx, player, listed)
+        if state.log_kills:  # Actuate Casualty's corpses (L1009)
+            from warbench.rulesets.warengine.game.allegiance import corpse_attacks
+
+            listed += corpse_attacks(state, ctx, player)
         for a in list(listed):
             if isinstance(a, Attack):
                 listed += power_choices(state, ctx, a)
@@ -471,7 +483,7 @@ class WarEngineRuleset:
             "first": (First,),
             "reserve": (ReserveFire, Pass),
             "activation": (Activate,),
-            "action": (Move, Attack, Reserve, Deactivate),
+            "action": (Move, Attack, Reserve, Deactivate, Push),
             "shape": (Shape,),
             "transfer": (Transfer,),
         }
@@ -541,6 +553,12 @@ class WarEngineRuleset:
                     rule(587),
                 )
             return None
+        if ctx.raging and isinstance(action, (Move, Attack, Reserve, Deactivate)):
+            from warbench.rulesets.warengine.game.bloodrage import refusal as rage_refusal
+
+            rage = rage_refusal(state, ctx, action, player)  # Blood Rage (L1365)
+            if rage is not None:
+                return Refusal(*rage)
         if isinstance(action, Activate):
             why = act.activate_refusal(state, ctx, action, player)
             return (
@@ -548,6 +566,11 @@ class WarEngineRuleset:
             )
         if isinstance(action, Deactivate):
             return None
+        if isinstance(action, Push):
+            from warbench.rulesets.warengine.game.huge import push_refusal
+
+            p = push_refusal(state, ctx, action, player)
+            return None if p is None else Refusal(*p)
         if isinstance(action, Move):
             m = mov.move_refusal(state, ctx, action, player)
             return None if m is None else Refusal(*m)
@@ -583,6 +606,10 @@ class WarEngineRuleset:
         events: list[Event] = []
         _apply(s, ctx, action, player, roll, events)
         terrain.expire(s, events)  # walls end with their user (L1319, L1325)
+        if ctx.projections:  # Astral Projection's leash (L1019)
+            from warbench.rulesets.warengine.game.astral import leash
+
+            leash(s, ctx, events)
         return s, events
 
     # -- views and the end -----------------------------------------------------------------------
@@ -647,6 +674,21 @@ class WarEngineRuleset:
         return digest_of(_dump(self.states._codec, state))
 
 
+def _rage_listed(
+    state: GameState, ctx: stp.Context, player: int, listed: list[WarEngineAction]
+) -> list[WarEngineAction]:
+    """The listed actions a Blood Rage compulsion allows, and its compelled ones (L1365)."""
+    from warbench.rulesets.warengine.game import bloodrage as br
+
+    out = [a for a in listed if br.refusal(state, ctx, a, player) is None]
+    for fid in group_figs(state, state.active_units):
+        f = state.figs[fid]
+        if f.side == player and br.raging(ctx, fid) and not f.done:
+            out += [m for m in br.compelled_moves(state, ctx, f, player) if m not in out]
+            out += [a for a in br.cc_attacks(state, ctx, f) if a not in out]
+    return out
+
+
 def _place_builder(fid: int) -> Any:
     def build(v: tuple[JSON, ...]) -> WarEngineAction:
         return Place(fid, round(v[0][0], 3), round(v[0][1], 3))
@@ -675,6 +717,10 @@ def power_choices(state: GameState, ctx: stp.Context, a: Attack) -> list[Attack]
         return [replace(a, av=str(p)) for p in _lower(w.av)]
     if w.power in terrain.KINDS:  # where the board changes (L1031-L1331)
         return [replace(a, at=p) for p in terrain.choices(state, ctx, state.figs[a.fig], w)]
+    if w.power == "Summoning":  # which Summoned figure (L1279)
+        from warbench.rulesets.warengine.game.summoning import waiting
+
+        return [replace(a, via=i) for i in waiting(state, ctx, state.figs[a.fig].side)]
     if w.power in ("Teleport", "Shove"):
         from warbench.rulesets.warengine.game.powers import point_refusal
 
@@ -706,9 +752,23 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
     from warbench.rulesets.warengine.game.powers import lenders
 
     w = ctx.profiles[a.fig].weapons[a.weapon]
-    if a.via is not None:
+    if a.via is not None and w.power == "Summoning":
+        from warbench.rulesets.warengine.game.summoning import waiting
+
+        ready = waiting(state, ctx, state.figs[a.fig].side)
+        if a.via not in ready:
+            return Refusal(
+                f"via {a.via}: not a Summoned figure of your force waiting to be deployed; "
+                f"allowed: {ready}",
+                rule(1279),
+            )
+    elif a.via is not None:
         if w.power != "Telepathic Command":
-            return Refusal("only Telepathic Command selects a character (via)", rule(1299))
+            return Refusal(
+                "only Telepathic Command (a character) and Summoning (a Summoned figure) "
+                "select a figure (via)",
+                rule(1299),
+            )
         allowed = lenders(state, ctx, state.figs[a.fig])
         if a.via not in allowed:
             return Refusal(
@@ -716,7 +776,23 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
                 f"character; allowed: {allowed}",
                 rule(1299),
             )
-    if a.at is not None:
+    if a.at is not None and w.power == "Astral Projection":
+        from warbench.rulesets.warengine.game.astral import projection_of
+        from warbench.rulesets.warengine.game.summoning import spot_refusal
+
+        pid = projection_of(state, ctx, a.fig)
+        why = None if pid is None else spot_refusal(state, ctx, state.figs[a.fig], pid, *a.at)
+        if why is not None:
+            return Refusal(why, rule(1019))
+    elif a.at is not None and w.power == "Summoning":
+        from warbench.rulesets.warengine.game.summoning import spot_refusal, waiting
+
+        user = state.figs[a.fig]
+        pick = a.via if a.via is not None else next(iter(waiting(state, ctx, user.side)), None)
+        why = None if pick is None else spot_refusal(state, ctx, user, pick, *a.at)
+        if why is not None:
+            return Refusal(why, rule(1279))
+    elif a.at is not None:
         from warbench.rulesets.warengine.game.powers import point_refusal
 
         if w.power in terrain.KINDS:
@@ -726,7 +802,8 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
             )
         if w.power not in ("Teleport", "Shove"):
             return Refusal(
-                "only Teleport, Shove and the powers that change the board name a point (at)",
+                "only Teleport, Shove, Summoning, Astral Projection and the powers that change the "
+                "board name a point (at)",
                 rule(1301),
             )
         why = point_refusal(state, ctx, state.figs[a.fig], w, state.figs[a.target], a.at)
@@ -876,6 +953,11 @@ def _apply(
     if isinstance(action, Deactivate):
         act.deactivate(s, ctx, dice, events)
         return
+    if isinstance(action, Push):
+        from warbench.rulesets.warengine.game.huge import push
+
+        push(s, ctx, action, events)
+        return
     if isinstance(action, Reserve):
         f = s.figs[action.fig]
         w = ctx.profiles[f.id].weapons[action.weapon]
@@ -1013,7 +1095,8 @@ def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[
     if kit.is_revive(ctx, a):
         kit.revive(s, ctx, a, dice, events)
         return
-    if not f.alive or not s.figs[a.target].alive:
+    corpse = atk.targets_corpse(ctx.profiles[f.id].weapons[a.weapon])  # Actuate Casualty
+    if not f.alive or not (s.figs[a.target].alive or corpse):
         return
     atk.declare(
         s,

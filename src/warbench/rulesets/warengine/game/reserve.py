@@ -174,11 +174,14 @@ def open_move_window(
 
 
 def counter_window(state: GameState, ctx: Context, a: Attack) -> bool:
-    """Before an attack on a figure with a reserved attack that can answer (L585). A normal
-    attack by a figure with Lightning Reflexes supersedes reserved attacks (L1577): none."""
+    """Before an attack on an enemy figure with a reserved attack that can answer (L585). A
+    normal attack by a figure with Lightning Reflexes supersedes reserved attacks (L1577):
+    none. A friendly power on one's own figure opens no window (docs/rulings.md)."""
     if ctx.profiles[a.fig].has("lightning_reflexes"):
         return False
     t = state.figs[a.target]
+    if t.side == state.figs[a.fig].side:  # a power on a friend: nobody answers it
+        return False
     w = Window("counter", t.side, t.id, declared=a)
     if t.reserved is not None and options(state, ctx, w):
         state.window = w

@@ -11,6 +11,7 @@ from __future__ import annotations
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
 from warbench.rulesets.warengine.game import kit
+from warbench.rulesets.warengine.game.allegiance import owner
 from warbench.rulesets.warengine.game.control import choose_leader
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.setup import Context
@@ -262,7 +263,7 @@ def destroy(
     t.alive = False
     u = state.units[t.unit]
     u.lost_this_turn += 1
-    state.vp[1 - t.side] += ctx.profiles[t.id].points
+    state.vp[1 - owner(t)] += ctx.profiles[t.id].points  # a controlled figure: its owner's loss
     if by is not None:
         state.log_kills.append([by.id, t.id])
     kit.removed(state, ctx, t, events)  # Transferable (L1845)
@@ -276,5 +277,5 @@ def destroy(
             u.lost_leader = False
     if not u.gone and not any(on_table(state.figs[i]) for i in u.figs):
         u.gone = True
-        state.vp[1 - t.side] += 100
+        state.vp[1 - t.side] += 0 if "control" in t.bonus else 100  # Control's own unit
         events.append(Event("unit destroyed", f"{u.name} is destroyed", rule(621)))

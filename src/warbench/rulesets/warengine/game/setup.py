@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from warbench.kernel.errors import ProfileError
@@ -83,6 +83,7 @@ class Profile:
     tweaks: tuple[str, ...]
     effects: tuple[Effect, ...]
     weapons: tuple[WeaponProfile, ...]
+    faction: str = ""  # the force's, unit's and figure's faction keywords, lower case (L1003)
 
     def has(self, kind: str) -> bool:
         """Whether a personal tweak has an effect of ``kind``."""
@@ -104,6 +105,10 @@ class Context:
     quarters: bool
     depth: float
     big: tuple[int, ...] = ()  # the figures that are vehicles or monsters (they block sight)
+    projections: tuple[int, ...] = ()  # the users of Astral Projection (L1019), by id
+    raging: tuple[int, ...] = ()  # the figures with Blood Rage (L1365)
+    huge: tuple[int, ...] = ()  # the Monstrously Huge vehicles (L1401)
+    homes: tuple[int, ...] = ()  # the force each figure id was bought with (sides may change)
 
 
 _CONTEXTS: dict[str, Context] = {}
@@ -235,11 +240,22 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
     if not isinstance(depth, int | float) or not 1 <= depth <= field.height / 2:
         raise ProfileError("options.deploy_depth", depth, f"1 to {field.height / 2:g} inches")
     profiles: list[Profile] = []
-    for force in forces:
+    homes: tuple[int, ...] = ()
+    for side, force in enumerate(forces):
         for unit in force.units:
             for m in unit.members:
-                prof = _profile(force.figures[m.figure])
+                fig = force.figures[m.figure]
+                prof = _profile(fig)
+                words = " ".join(x for x in (force.faction, unit.faction, fig.faction) if x)
+                if words:
+                    prof = replace(prof, faction=words.lower())
                 profiles.extend([prof] * m.count)
+                homes += (side,) * m.count
+    from warbench.rulesets.warengine.game.astral import projection_profile, projects
+
+    # one projection figure per Astral Projection user, after every force's figures (L1019)
+    users = tuple(i for i, p in enumerate(profiles) if projects(p))
+    profiles.extend(projection_profile(i, profiles[i]) for i in users)
     key = setup_key(rosters, board, options)
     big = tuple(i for i, p in enumerate(profiles) if p.big)
     ctx = Context(
@@ -254,6 +270,10 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
         bool(options.get("quarters", False)),
         float(depth),
         big,
+        users,
+        tuple(i for i, p in enumerate(profiles) if p.has("blood_rage")),
+        tuple(i for i, p in enumerate(profiles) if p.has("monstrously_huge")),
+        homes + tuple(homes[i] for i in users),
     )
     _CONTEXTS[key] = ctx
     return ctx
@@ -294,8 +314,13 @@ def new_game(
                     start_size=len(ids),
                 )
             )
+    for user in ctx.projections:  # Astral Projection: off the table until projected (L1019)
+        u = figs[user]
+        figs.append(Fig(len(figs), u.side, u.unit, u.name, alive=False, marks=["projection"]))
+        units[u.unit].figs.append(len(figs) - 1)
     state = GameState(seed, ctx.key, figs, units)
-    groups = sorted({(ctx.profiles[f.id].mv, f.side) for f in figs})
+    # Summoned figures are not deployed: only Summoning brings them into play (L1279)
+    groups = sorted({(ctx.profiles[f.id].mv, f.side) for f in figs if not waits(ctx, f.id)})
     state.place_order = [[mv, side] for mv, side in groups]
     _next_group(state, ctx)
     return state
@@ -325,8 +350,18 @@ def group_figs(state: GameState, ctx: Context) -> list[int]:
     return [
         f.id
         for f in state.figs
-        if f.side == state.placing and not f.placed and ctx.profiles[f.id].mv == mv
+        if f.side == state.placing
+        and not f.placed
+        and ctx.profiles[f.id].mv == mv
+        and not waits(ctx, f.id)
     ]
+
+
+def waits(ctx: Context, fid: int) -> bool:
+    """A figure not placed in the placement step: a Summoned figure (L1279) or a projection
+    (L1019), brought into play by a power."""
+    prof = ctx.profiles[fid]
+    return prof.has("summoned") or prof.has("projection")
 
 
 def after_roll(state: GameState, ctx: Context, winner: int) -> None:
@@ -371,6 +406,12 @@ def place_refusal(state: GameState, ctx: Context, fid: int, x: float, y: float) 
             f'{prof.name} must be placed with its base within {ctx.depth:g}" of its own edge '
             f"(x {x0:g}-{x1:g}, y {y0:g}-{y1:g}), not at ({x:g}, {y:g})"
         )
+    if ctx.huge and prof.has("monstrously_huge"):  # on its own table edge (L1401)
+        from warbench.rulesets.warengine.game.huge import place_refusal as huge_refusal
+
+        why = huge_refusal(ctx, state.figs[fid].side, fid, x, y)
+        if why is not None:
+            return why
     for p in ctx.field.pieces:
         if p.impassable and ctx.field.inside(p, x, y):
             return f"({x:g}, {y:g}) is inside impassable terrain ({p.name})"
@@ -395,6 +436,8 @@ def auto_place(state: GameState, ctx: Context, fid: int) -> tuple[float, float]:
     ys = [y1 - k * step for k in range(int((y1 - y0) / step) + 1)]
     if side == 1:
         ys = [y0 + k * step for k in range(int((y1 - y0) / step) + 1)]
+    if prof.has("monstrously_huge"):  # on its own table edge (L1401)
+        ys = [y0 if side == 0 else y1]
     cols = int((x1 - x0) / step) + 1
     order = sorted(range(cols), key=lambda c: abs(x0 + c * step - mid))
     for y in ys:

@@ -181,6 +181,19 @@ class Transfer:
     kind: Literal["transfer"] = "transfer"
 
 
+@dataclass(frozen=True)
+class Push:
+    """Figure ``fig``, in base contact with the friendly Monstrously Huge vehicle ``vehicle``,
+    gives up the movement it has left to push it toward ``(x, y)`` in the Follow Up step
+    (L1401)."""
+
+    fig: int
+    vehicle: int
+    x: float
+    y: float
+    kind: Literal["push"] = "push"
+
+
 WarEngineAction = (
     Roll
     | Place
@@ -197,6 +210,7 @@ WarEngineAction = (
     | Reroll
     | Shape
     | Transfer
+    | Push
 )
 ACTION_TYPE = Annotated[WarEngineAction, Field(discriminator="kind")]
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from warbench.play.core import Event
+from warbench.rulesets.warengine.game.allegiance import owner
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import GameState, rule
@@ -53,7 +54,16 @@ def last_standing(state: GameState, events: list[Event]) -> bool:
     """End the game when a player has no figures left (L621)."""
     if state.phase in ("placement", "over"):
         return False
-    left = [any(f.alive for f in state.figs if f.side == s) for s in (0, 1)]
+    # figures in play: Summoned figures not yet deployed do not count (L1279, docs/rulings.md)
+    # a projection (L1019) is not a figure of the force
+    left = [
+        any(
+            f.alive and f.placed and "projection" not in f.marks
+            for f in state.figs
+            if owner(f) == s
+        )
+        for s in (0, 1)
+    ]
     if all(left):
         return False
     state.phase = "over"
