@@ -1024,6 +1024,46 @@ EFFECTS.update(
     }
 )
 
+# -- session 25, s25-transform: Transformation ----------------------------------------------
+
+
+def _doubled(name: str, turns: int | None) -> Json:
+    """Ascension's and Descend's status: Defence, Move and Dash doubled, failed Armour and AEGIS
+    Saves rerolled (Reinforced L1659, Resilient L1675) while it lasts."""
+    return _granting(
+        status(
+            name,
+            mod("Defence", "mul", 2),
+            mod("Move", "mul", 2),
+            mod("Dash", "mul", 2),
+            turns=turns,
+            target="self",
+        ),
+        "Reinforced",
+        "Resilient",
+    )
+
+
+EFFECTS.update(
+    {
+        # L2368-L2374 Ascension: "After three [two, one] Game Turns have been spent on the
+        # Battlefield (not in Reserve), the User doubles its Defence, Move, Dash, current and
+        # max HP and can reroll failed Saves for the rest of the Game" (game/perk_ascension.py)
+        **{
+            f"Ascension {r}": [_doubled("Ascension", None), machinery("transformation")]
+            for r in ("I", "II", "III")
+        },
+        # L2376-L2384 Descend: "After being Deployed for the first time, for one [two, three]
+        # Game Turn the User doubles its Defence, Move, Dash, current and max HP and can reroll
+        # failed Saves. When the Game Turn has ended, these Stats are returned to normal, but
+        # current HP is halved, rounding up"
+        **{
+            f"Descend {r}": [_doubled("Descend", n), machinery("transformation")]
+            for n, r in enumerate(("I", "II", "III"), start=1)
+        },
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

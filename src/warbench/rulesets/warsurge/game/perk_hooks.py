@@ -64,7 +64,13 @@ from warbench.rulesets.warsurge.game.perk_effects import (
     weapon_ranges,
 )
 from warbench.rulesets.warsurge.game.perk_turn import lose_hp, restore_hp
-from warbench.rulesets.warsurge.game.state import Automation, Location, Phase
+from warbench.rulesets.warsurge.game.state import (
+    Automation,
+    Location,
+    Phase,
+    model_max_hp,
+    unit_max_hp,
+)
 from warbench.rulesets.warsurge.game.work import Work
 
 
@@ -227,7 +233,7 @@ def _leech_back(w: Work, source: str, n: int) -> None:
     if not u.living() or any(s.name == "Virus" for s in u.statuses):
         return
     hp = list(u.hp)
-    per = w.info(uid).hp_per_model
+    per = model_max_hp(w.info(uid), u)
     for i in u.living():
         while n and hp[i] < per:
             hp[i] += 1
@@ -274,7 +280,7 @@ def automatic_perk_uses(work: Work, phase: str) -> None:
 def _wants(work: Work, uid: int, name: str) -> bool:
     u = work.units[uid]
     if name in ("Recover", "Regenerate"):
-        hurt = u.current_hp < work.info(uid).max_hp
+        hurt = u.current_hp < unit_max_hp(work.info(uid), u)
         return hurt and not any(s.name == "Virus" for s in u.statuses)
     if name in ("Adrenaline", "Smokescreen"):
         return any(
@@ -523,7 +529,8 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
             statuses = add_marker(markers_of(work.units[uid].statuses), marker)
             work.set_unit(uid, statuses=statuses_of(statuses))
         if e.kind is EffectKind.RESTORE:
-            n = restore_amount(e.amount, work.info(uid).max_hp, work.dice)
+            full = unit_max_hp(work.info(uid), work.units[uid])
+            n = restore_amount(e.amount, full, work.dice)
             got = restore_hp(work, uid, n)
             work.emit("perk", f"{work.label(uid)} uses {row.name}: {got} HP restored", row.source,
                       unit=uid, perk=row.name, restored=got)  # fmt: skip

@@ -392,6 +392,9 @@ class UnitGS:
         return replace(self, uses=tuple(sorted(d.items())))
 
 
+#: A unit's counter: how many times its current and max HP are doubled (Ascension, Descend).
+HP_DOUBLED = "hp doubled"
+
 #: the fields of :class:`UnitGS`, in order (:meth:`UnitGS.evolve`)
 _UNIT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(UnitGS))
 
@@ -599,7 +602,7 @@ class GameState:
             if holder.location is not Location.TABLE:
                 return 0.0
         info = self.setup.units[uid]
-        return current_point_cost(info.value, info.max_hp, u.current_hp)
+        return current_point_cost(info.value, unit_max_hp(info, u), u.current_hp)
 
     def side_values(self) -> list[float]:
         totals = [0.0] * len(self.setup.sides)
@@ -610,6 +613,22 @@ class GameState:
     def digest(self) -> str:
         """A hash of everything that changes (for replay identity)."""
         return hashlib.sha256(canonical_json(self).encode()).hexdigest()[:16]
+
+
+def model_max_hp(info: UnitInfo, u: UnitGS) -> int:
+    """One model's maximum HP now: the profile's, doubled by each doubling of Ascension and
+    Descend (Perks 000 L2368, L2376: "doubles its … current and max HP"; the unit's counter
+    :data:`HP_DOUBLED`, only ever set on a unit with those perks)."""
+    if u.counters:
+        k = u.counter(HP_DOUBLED)
+        if k:
+            return info.hp_per_model << k
+    return info.hp_per_model
+
+
+def unit_max_hp(info: UnitInfo, u: UnitGS) -> int:
+    """The unit's maximum HP now (:func:`model_max_hp` times its models)."""
+    return model_max_hp(info, u) * info.models
 
 
 @dataclass(frozen=True)

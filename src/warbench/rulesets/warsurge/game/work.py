@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     UnitGS,
     UnitInfo,
+    unit_max_hp,
 )
 
 
@@ -346,7 +347,8 @@ def current_value(w: Work, uid: int) -> float:
     """Current Point Cost (Perks 000 L98-100) with Fusion, Respawn and Summon (L333-335)."""
     info = w.info(uid)
     u = w.units[uid]
-    return info.value * u.current_hp / info.max_hp if info.max_hp else 0.0
+    full = unit_max_hp(info, u)  # Ascension, Descend double it (Perks L2368, L2376)
+    return info.value * u.current_hp / full if full else 0.0
 
 
 def to_unit_state(w: Work, uid: int) -> UnitState:

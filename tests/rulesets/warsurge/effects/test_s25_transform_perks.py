@@ -1,0 +1,217 @@
+"""Transformation perks of session 25 (lane s25-transform) played in a game: Ascension I-III
+(L2368-L2374) and Descend I-III (L2376-L2384) of Perks 000_94ecc6a4c74d351b.txt. Test names
+carry the rank's source line (``p2368`` …), which ``warbench perks --coverage`` reads
+(``scripts/build_perk_coverage.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from warbench.rulesets.warsurge.attack import AttackContext
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Deploy, Move, Pass
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.state import (
+    HP_DOUBLED,
+    GameState,
+    Location,
+    Phase,
+    model_max_hp,
+    unit_max_hp,
+)
+from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+from warbench.rulesets.warsurge.odds import AttackOdds, AttackPlan, exact_attack
+
+GUN = weapon("Gun", range=24, attacks=2, power=4)
+
+
+def _pair(perks: tuple[str, ...], *, phase: Phase, deployed: bool, hp: int = 3) -> GameState:
+    """Side 0: a Champion (1 model, ``hp`` HP, Armour 4+, AEGIS 5+) with ``perks``, on the table
+    at (24, 6) or in Reserve; side 1: Raiders on the table, far away; Game Turn 2, side 0
+    acting."""
+    champ = entry(unit("Champion", hp=hp, armour=4, aegis=5, perks=list(perks), weapons=[GUN]))
+    raiders = entry(unit("Raiders", hp=2, models=2, weapons=[GUN]))
+    positions = {1: [(10.0, 44.0), (11.5, 44.0)]}
+    if deployed:
+        positions[0] = [(24.0, 6.0)]
+    return scenario([[champ], [raiders]], positions, phase=phase)
+
+
+def _to_turn_end(state: GameState) -> tuple[GameState, list[Event]]:
+    """Both sides pass until the Game Turn ends (its end-of-turn hooks fired)."""
+    turn = state.flow.turn
+    events: list[Event] = []
+    while state.flow.turn == turn and not state.over:
+        state, ev = engine.apply(state, Pass())
+        events.extend(ev)
+        check_invariants(state)
+    return state, events
+
+
+def _profile(state: GameState, uid: int) -> tuple[int, list[str]]:
+    st = to_unit_state(Work(state, None, DEFAULT_HOOKS), uid)
+    return st.profile.defence, list(st.profile.perks)
+
+
+def _set_hp(state: GameState, uid: int, hp: tuple[int, ...]) -> GameState:
+    units = list(state.units)
+    units[uid] = replace(units[uid], hp=hp)
+    return replace(state, units=tuple(units))
+
+
+# -- Descend I-III (L2376-L2384) ------------------------------------------------------------------
+
+DESCEND = [
+    pytest.param("Descend I", 1, id="p2376-Descend I"),
+    pytest.param("Descend II", 2, id="p2382-Descend II"),
+    pytest.param("Descend III", 3, id="p2384-Descend III"),
+]
+
+
+@pytest.mark.parametrize(("rank", "turns"), DESCEND)
+def test_descend_doubles_on_first_deploy_for_its_game_turns_then_halves_hp(
+    rank: str, turns: int
+) -> None:
+    state = _pair((rank,), phase=Phase.DEPLOY, deployed=False)
+    state, events = engine.apply(state, Deploy(0, at=(24.0, 6.0)))
+    check_invariants(state)
+    champ = state.units[0]
+    assert champ.location is Location.TABLE
+    assert champ.hp == (6,)  # L2376 "doubles its … current and max HP"
+    assert model_max_hp(state.info(0), champ) == 6
+    assert state.current_value(0) == pytest.approx(state.info(0).value)  # full HP still
+    defence, perks = _profile(state, 0)
+    assert defence == 8  # Defence 4 doubled
+    assert {"Reinforced", "Resilient"} <= set(perks)  # "can reroll failed Saves"
+    assert any(e.kind == "perk" and rank in e.text for e in events)
+    state = _set_hp(state, 0, (5,))  # it lost 1 HP of its 6
+    for k in range(1, turns):
+        state, _ = _to_turn_end(state)
+        assert state.units[0].hp == (5,), f"still Descended after {k} Game Turns"
+        assert _profile(state, 0)[0] == 8
+    state, events = _to_turn_end(state)
+    champ = state.units[0]
+    # "these Stats are returned to normal, but current HP is halved, rounding up": 5 -> 3
+    assert champ.hp == (3,)
+    assert model_max_hp(state.info(0), champ) == 3
+    assert champ.counter(HP_DOUBLED) == 0
+    defence, perks = _profile(state, 0)
+    assert defence == 4 and "Reinforced" not in perks
+    assert any(e.kind == "perk" and f"{rank} ends" in e.text for e in events)
+
+
+def test_p2376_descend_only_on_the_first_deploy_and_not_without_it() -> None:
+    plain = _pair((), phase=Phase.DEPLOY, deployed=False)
+    plain, _ = engine.apply(plain, Deploy(0, at=(24.0, 6.0)))
+    assert plain.units[0].hp == (3,) and _profile(plain, 0)[0] == 4
+    # deployed again later (back from Reserve): no second Descend
+    state = _pair(("Descend I",), phase=Phase.DEPLOY, deployed=False)
+    state, _ = engine.apply(state, Deploy(0, at=(24.0, 6.0)))
+    state, _ = _to_turn_end(state)
+    units = list(state.units)
+    units[0] = replace(units[0], location=Location.RESERVE, pos=())
+    state = replace(state, units=tuple(units), flow=replace(state.flow, phase=Phase.DEPLOY))
+    state = replace(state, flow=replace(state.flow, active=0, passed=frozenset()))
+    state, _ = engine.apply(state, Deploy(0, at=(24.0, 6.0)))
+    assert state.units[0].hp == (3,)
+    assert not any(s.name == "Descend" for s in state.units[0].statuses)
+
+
+def test_p2376_descend_halves_each_model_rounding_up() -> None:
+    """Three models of 2 HP Descend to 4 HP each; at 4, 3 and 1 HP when it ends they keep 2, 2
+    and 1 (each model's HP halved, rounding up: docs/rulings.md s25-transform 2)."""
+    troop = entry(unit("Troop", hp=2, models=3, perks=["Descend I"]))
+    raiders = entry(unit("Raiders", hp=2, weapons=[GUN]))
+    state = scenario([[troop], [raiders]], {1: [(10.0, 44.0)]}, phase=Phase.DEPLOY)
+    state, _ = engine.apply(state, Deploy(0, at=(24.0, 6.0)))
+    assert state.units[0].hp == (4, 4, 4)
+    state = _set_hp(state, 0, (4, 3, 1))
+    state, _ = _to_turn_end(state)
+    assert state.units[0].hp == (2, 2, 1)
+
+
+def test_p2376_descend_doubles_move_in_the_game() -> None:
+    """A Move toward a point 10" away reaches it while Descended (Move 6 doubled to 12); without
+    Descend the Champion stops at 6"."""
+    state = _pair(("Descend I",), phase=Phase.DEPLOY, deployed=False)
+    state, _ = engine.apply(state, Deploy(0, at=(24.0, 6.0)))
+    state = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=0, passed=frozenset()))
+    moved, _ = engine.apply(state, Move(0, to=(24.0, 16.0)))
+    assert moved.units[0].pos[0] == pytest.approx((24.0, 16.0))
+    plain = _pair((), phase=Phase.MOVE, deployed=True)
+    short, _ = engine.apply(plain, Move(0, to=(24.0, 16.0)))
+    assert short.units[0].pos[0][1] == pytest.approx(12.0, abs=0.05)
+
+
+def test_p2376_descend_rerolls_failed_saves_in_the_exact_odds() -> None:
+    """The Descended Champion (Defence 8, Armour and AEGIS rerolled) loses less to the Raiders'
+    Guns than the plain one, by the exact distribution the game's profile gives."""
+    state = _pair(("Descend I",), phase=Phase.DEPLOY, deployed=False)
+    state, _ = engine.apply(state, Deploy(0, at=(24.0, 6.0)))
+    plain = _pair((), phase=Phase.ATTACK, deployed=True)
+
+    def odds(s: GameState) -> AttackOdds:
+        w = Work(s, None, DEFAULT_HOOKS)
+        return exact_attack(AttackPlan(to_unit_state(w, 1), to_unit_state(w, 0), AttackContext()))
+
+    descended, normal = odds(state), odds(plain)
+    assert any("failed Saves are rerolled (Reinforced, Resilient)" in n for n in descended.notes)
+    assert not any("rerolled" in n for n in normal.notes)
+    assert 0 < descended.expected_hp_lost < normal.expected_hp_lost
+
+
+# -- Ascension I-III (L2368-L2374) ----------------------------------------------------------------
+
+ASCENSION = [
+    pytest.param("Ascension I", 3, id="p2368-Ascension I"),
+    pytest.param("Ascension II", 2, id="p2372-Ascension II"),
+    pytest.param("Ascension III", 1, id="p2374-Ascension III"),
+]
+
+
+@pytest.mark.parametrize(("rank", "turns"), ASCENSION)
+def test_ascension_after_its_game_turns_on_the_battlefield_for_the_rest_of_the_game(
+    rank: str, turns: int
+) -> None:
+    state = _pair((rank,), phase=Phase.MOVE, deployed=True)
+    state = _set_hp(state, 0, (2,))  # 2 of 3 HP
+    for k in range(1, turns):
+        state, _ = _to_turn_end(state)
+        assert state.units[0].hp == (2,), f"not yet after {k} Game Turns"
+        assert _profile(state, 0)[0] == 4
+    state, events = _to_turn_end(state)
+    champ = state.units[0]
+    assert champ.hp == (4,)  # current HP doubled
+    assert unit_max_hp(state.info(0), champ) == 6  # and max HP
+    defence, perks = _profile(state, 0)
+    assert defence == 8 and {"Reinforced", "Resilient"} <= set(perks)
+    assert any(e.kind == "perk" and rank in e.text for e in events)
+    # for the rest of the game: another Game Turn leaves it so
+    state, _ = _to_turn_end(state)
+    assert state.units[0].hp == (4,) and _profile(state, 0)[0] == 8
+    assert state.units[0].counter(HP_DOUBLED) == 1
+
+
+def test_p2374_ascension_does_not_count_game_turns_in_reserve() -> None:
+    state = _pair(("Ascension III",), phase=Phase.MOVE, deployed=False)
+    state, _ = _to_turn_end(state)
+    assert state.units[0].location is Location.RESERVE
+    assert state.units[0].hp == (3,) and not state.units[0].statuses
+
+
+def test_p2374_ascension_raises_what_recover_may_restore() -> None:
+    """After Ascension the unit's maximum is doubled: HP restored may reach 6, not 3."""
+    from warbench.rulesets.warsurge.game.perk_turn import restore_hp
+
+    state = _pair(("Ascension III",), phase=Phase.MOVE, deployed=True)
+    state, _ = _to_turn_end(state)
+    state = _set_hp(state, 0, (1,))
+    w = Work(state, None, DEFAULT_HOOKS)
+    assert restore_hp(w, 0, 10) == 5
+    assert w.units[0].hp == (6,)
+    plain = Work(_set_hp(_pair((), phase=Phase.MOVE, deployed=True), 0, (1,)), None, DEFAULT_HOOKS)
+    assert restore_hp(plain, 0, 10) == 2
