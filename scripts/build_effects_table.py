@@ -1061,6 +1061,11 @@ EFFECTS.update(
             f"Descend {r}": [_doubled("Descend", n), machinery("transformation")]
             for n, r in enumerate(("I", "II", "III"), start=1)
         },
+        # L1511 Eternal: "The Unit is not immediately a casualty, able to make actions as
+        # normal. The Unit must keep a tally of the HP it has lost, even into the negative. If
+        # the Unit has recovered enough HP to have at least 1 HP by the end of the Game Turn, it
+        # will not be a casualty" (game/perk_eternal.py, asked as Reservoir and Last Stand)
+        "Eternal": [machinery("casualty")],
     }
 )
 

@@ -132,6 +132,7 @@ UNIT_SETS = [
     ["Espionage", "Keen Eye", "Dodge", "Stealth"],
     ["Ascension III", "Recover", "Deteriorate", "Last Stand"],  # session 25, s25-transform
     ["Descend II", "Regenerate", "Reservoir", "Resurrection I"],
+    ["Eternal", "Recover", "Dodge", "Tough"],
 ]
 
 

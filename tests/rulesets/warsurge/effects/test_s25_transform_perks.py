@@ -215,3 +215,95 @@ def test_p2374_ascension_raises_what_recover_may_restore() -> None:
     assert w.units[0].hp == (6,)
     plain = Work(_set_hp(_pair((), phase=Phase.MOVE, deployed=True), 0, (1,)), None, DEFAULT_HOOKS)
     assert restore_hp(plain, 0, 10) == 2
+
+
+# -- Eternal (Defensive, L1511) -------------------------------------------------------------------
+
+CANNON = weapon("Cannon", range=24, attacks=3, power=10, type="Assault")
+
+
+def _duel(perks: tuple[str, ...], hp: int = 1) -> GameState:
+    """Side 0: Gunners with a Cannon (Power 10, automatic damage) 10" from side 1's Immortal
+    (one model, ``hp`` HP, Defence 1, no Saves) with ``perks``; side 0's Attack Phase."""
+    gunners = entry(unit("Gunners", weapons=[CANNON]))
+    target = entry(unit("Immortal", hp=hp, defence=1, perks=list(perks), weapons=[GUN]))
+    return scenario(
+        [[gunners], [target]], {0: [(24.0, 10.0)], 1: [(24.0, 21.0)]}, phase=Phase.ATTACK
+    )
+
+
+def test_p1511_eternal_unit_at_0_hp_is_not_a_casualty_until_the_turn_ends() -> None:
+    from warbench.rulesets.warsurge.game.actions import Attack
+
+    state, events = engine.apply(_duel(("Eternal",)), Attack(0, (("Cannon", 1),)))
+    check_invariants(state)
+    kept = state.units[1]
+    assert kept.location is Location.TABLE and kept.living()  # "able to make actions"
+    assert any(e.kind == "perk" and "Eternal" in e.text for e in events)
+    state, events = _to_turn_end(state)  # no HP recovered: a casualty at the end of the turn
+    assert state.units[1].location is Location.DESTROYED
+    assert any(e.kind == "perk" and "Eternal ends, tally 0 HP" in e.text for e in events)
+    # without Eternal the same Attack leaves a casualty removed at the end of the Attack Phase
+    plain, _ = engine.apply(_duel(()), Attack(0, (("Cannon", 1),)))
+    assert not plain.units[1].living()
+    plain, _ = engine.apply(plain, Pass())
+    plain, _ = engine.apply(plain, Pass())
+    assert plain.units[1].location is Location.DESTROYED
+
+
+def _eternal_work(hp: int) -> Work:
+    """The Immortal (``hp`` HP, Eternal) has just lost all its HP to Burn (``lose_hp``)."""
+    from warbench.rulesets.warsurge.game.perk_turn import lose_hp
+
+    w = Work(_duel(("Eternal",), hp=hp), None, DEFAULT_HOOKS)
+    lose_hp(w, 1, hp, "Burn", "test")
+    return w
+
+
+def _end(w: Work) -> GameState:
+    from warbench.rulesets.warsurge.game.perk_eternal import eternal_at_turn_end
+
+    eternal_at_turn_end(w, w.flow.turn)
+    return w.state()
+
+
+def test_p1511_eternal_recovered_to_1_hp_by_the_end_of_the_turn_survives() -> None:
+    from warbench.rulesets.warsurge.game.perk_eternal import tally
+    from warbench.rulesets.warsurge.game.perk_turn import restore_hp
+
+    w = _eternal_work(3)
+    assert w.units[1].living() and tally(w, 1) == 0
+    assert restore_hp(w, 1, 1) == 1  # Recover, Heal …
+    state = _end(w)
+    assert state.units[1].hp == (1,) and state.units[1].location is Location.TABLE
+    assert model_max_hp(state.info(1), state.units[1]) == 3  # the maximum is normal again
+    check_invariants(state)
+
+
+def test_p1511_eternal_keeps_a_tally_into_the_negative() -> None:
+    """At 0 HP it loses 2 more (tally -2): 2 HP restored bring it back to 0, a casualty; 3 bring
+    it to 1 HP, and it stands."""
+    from warbench.rulesets.warsurge.game.perk_eternal import tally
+    from warbench.rulesets.warsurge.game.perk_turn import lose_hp, restore_hp
+
+    for restored, standing in ((2, False), (3, True)):
+        w = _eternal_work(3)
+        lose_hp(w, 1, 2, "Poison", "test")
+        assert tally(w, 1) == -2 and w.units[1].living()
+        restore_hp(w, 1, restored)
+        state = _end(w)
+        assert (state.units[1].location is Location.TABLE) is standing
+        if standing:
+            assert state.units[1].hp == (1,)
+
+
+def test_p1511_eternal_is_used_once_per_game() -> None:
+    from warbench.rulesets.warsurge.game.perk_turn import lose_hp, restore_hp
+
+    w = _eternal_work(2)
+    restore_hp(w, 1, 2)
+    state = _end(w)
+    assert state.units[1].hp == (2,)
+    w = Work(state, None, DEFAULT_HOOKS)
+    lose_hp(w, 1, 2, "Burn", "test")  # Limited Use (1): a casualty at once now
+    assert w.units[1].location is Location.DESTROYED

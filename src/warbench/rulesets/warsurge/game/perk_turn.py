@@ -37,7 +37,7 @@ from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
 from warbench.rulesets.warsurge.effects.rolls import run_test
 from warbench.rulesets.warsurge.effects.runtime import split_scope
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom, perk_offering
+from warbench.rulesets.warsurge.game import geom, perk_eternal, perk_offering
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.state import Location, Phase, Status, model_max_hp, unit_max_hp
@@ -589,8 +589,8 @@ def free_spot(
 
 # -- instead of a casualty: Reservoir, Last Stand; Resurrection --------------------------------
 
-#: Unit Perks that act when the unit or its models become casualties (Casualty, L259).
-CASUALTY_UNIT = frozenset({"Reservoir", "Last Stand", "Resurrection I", "Resurrection II"})
+RESURRECTION = ("Resurrection I", "Resurrection II")  # and below: perks on Casualty (L259)
+CASUALTY_UNIT = frozenset({"Reservoir", "Last Stand", "Eternal", *RESURRECTION})
 FALLEN = "fallen"  # per model: the Game Turn it became a casualty (Resurrection)
 
 
@@ -606,7 +606,7 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
         return
     if perks & {"Resurrection I", "Resurrection II"}:
         mark_fallen(work, unit, [model])
-    survive_zero(work, unit)
+    survive_zero(work, unit) or perk_eternal.keep(work, unit)  # Eternal L1511: after them
 
 
 def mark_fallen(work: Work, uid: int, models: Sequence[int]) -> None:
