@@ -1066,6 +1066,10 @@ EFFECTS.update(
         # the Unit has recovered enough HP to have at least 1 HP by the end of the Game Turn, it
         # will not be a casualty" (game/perk_eternal.py, asked as Reservoir and Last Stand)
         "Eternal": [machinery("casualty")],
+        # L2418-L2440 Form I-III: "User can be exchanged for another linked Unit that has Form
+        # I. Two [three, four] Units are linked at the start of the game. Follow the rules for
+        # 'Linked Profiles' in Section 12.2" (L299; game/perk_form.py)
+        **{f"Form {r}": [machinery("transformation")] for r in ("I", "II", "III")},
     }
 )
 

@@ -307,3 +307,124 @@ def test_p1511_eternal_is_used_once_per_game() -> None:
     w = Work(state, None, DEFAULT_HOOKS)
     lose_hp(w, 1, 2, "Burn", "test")  # Limited Use (1): a casualty at once now
     assert w.units[1].location is Location.DESTROYED
+
+
+# -- Form I-III (L2418-L2440, Linked Profiles §12.2 L299) -----------------------------------------
+
+SWORD = weapon("Sword", range=0, attacks=2, power=5, type="Battle")
+BREATH = weapon("Breath", range=12, attacks=3, power=6)
+
+
+def _forms(rank: str, n: int, *, points: tuple[int, ...] = (), hp: int = 4) -> GameState:
+    """Side 0: ``n`` linked profiles ``Form 0`` … (one model, ``hp`` HP each except as given,
+    ``rank``), the first on the table at (24, 10) and the others held (as the first Game Turn
+    starts); side 1: Raiders at (24, 40). Side 0's Move Phase of Game Turn 2."""
+    from warbench.rulesets.warsurge.game.perk_form import hold_linked
+
+    costs = points or tuple(100 + k for k in range(n))
+    forms = [
+        entry(unit(f"Form {k}", hp=hp, perks=[rank], weapons=[BREATH if k else SWORD]), costs[k])
+        for k in range(n)
+    ]
+    raiders = entry(unit("Raiders", hp=2, models=2, weapons=[GUN]))
+    state = scenario([forms, [raiders]], {0: [(24.0, 10.0)], n: [(24.0, 40.0), (25.5, 40.0)]})
+    w = Work(state, None, DEFAULT_HOOKS)
+    hold_linked(w, 1)
+    return w.state()
+
+
+FORMS = [
+    pytest.param("Form I", 2, id="p2418-Form I"),
+    pytest.param("Form II", 3, id="p2426-Form II"),
+    pytest.param("Form III", 4, id="p2434-Form III"),
+]
+
+
+@pytest.mark.parametrize(("rank", "n"), FORMS)
+def test_form_exchanges_the_user_for_a_linked_profile_sharing_hp(rank: str, n: int) -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+    from warbench.rulesets.warsurge.game.perk_form import HELD
+    from warbench.rulesets.warsurge.game.perk_hooks import usable_perks
+
+    state = _forms(rank, n)
+    assert all(state.units[k].location is Location.DESTROYED for k in range(1, n))
+    assert all(state.units[k].counter(HELD) for k in range(1, n))
+    assert state.current_value(1) == 0.0  # a held profile is worth nothing on the battlefield
+    listed = usable_perks(Work(state, None, DEFAULT_HOOKS), 0)
+    assert listed == [f"{rank}: Form {k}" for k in range(1, n)]  # one choice per held profile
+    state = _set_hp(state, 0, (1,))  # 1 of 4 HP
+    target = n - 1
+    state, events = engine.apply(state, UsePerks(0, (f"{rank}: Form {target}",)))
+    check_invariants(state)
+    new = state.units[target]
+    assert new.location is Location.TABLE and new.pos == ((24.0, 10.0),)
+    assert new.hp == (1,)  # L299 "will share current HP"
+    assert state.units[0].location is Location.DESTROYED and state.units[0].counter(HELD)
+    assert any(e.kind == "perk" and "is exchanged for" in e.text for e in events)
+    # the new form's Weapons are the ones the unit attacks with now
+    assert [w.name for w in state.info(target).unit.weapons] == ["Breath"]
+
+
+def test_p2418_form_lingering_negative_effects_stay_unit_perk_effects_end() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+    from warbench.rulesets.warsurge.game.state import Status
+
+    state = _forms("Form I", 2)
+    units = list(state.units)
+    units[0] = replace(
+        units[0], statuses=(Status("Burn", None, "u2/Burn"), Status("Adrenaline", 1, "u0"))
+    )
+    state = replace(state, units=tuple(units))
+    state, _ = engine.apply(state, UsePerks(0, ("Form I: Form 1",)))
+    assert [s.name for s in state.units[1].statuses] == ["Burn"]
+
+
+def test_p2418_form_once_per_game_turn_and_back_the_next() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+    from warbench.rulesets.warsurge.game.perk_hooks import use_refused
+
+    state = _forms("Form I", 2)
+    state, _ = engine.apply(state, UsePerks(0, ("Form I: Form 1",)))
+    why = use_refused(Work(state, None, DEFAULT_HOOKS), 1, "Form I", "Form 0")
+    assert why is not None and "already used this Game Turn" in why
+    state, _ = _to_turn_end(state)
+    state = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=0, passed=frozenset()))
+    state, _ = engine.apply(state, UsePerks(1, ("Form I: Form 0",)))
+    assert state.units[0].location is Location.TABLE
+    assert state.units[1].location is Location.DESTROYED
+
+
+def test_p2418_form_keeps_the_melee_and_falls_with_its_linked_profiles() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    state = _forms("Form I", 2)
+    units = list(state.units)
+    units[2] = replace(units[2], pos=((24.0, 11.0), (25.0, 11.5)))  # in Base Contact
+    state = replace(state, units=tuple(units), engaged=frozenset({(0, 2)}))
+    state, _ = engine.apply(state, UsePerks(0, ("Form I: Form 1",)))
+    assert state.engaged == frozenset({(1, 2)})
+    check_invariants(state)
+
+
+def test_p299_form_not_linked_beyond_10_percent_or_unequal_hp() -> None:
+    from warbench.rulesets.warsurge.game.perk_form import links
+    from warbench.rulesets.warsurge.game.perk_hooks import use_refused
+
+    far = _forms("Form I", 2, points=(100, 115))
+    assert links(far.setup) == {}
+    assert far.units[1].location is Location.RESERVE  # a plain unit, not held
+    why = use_refused(Work(far, None, DEFAULT_HOOKS), 0, "Form I", "Form 1")
+    assert why is not None and "not linked" in why
+    near = _forms("Form I", 2, points=(100, 110))
+    assert links(near.setup) == {0: (0, 1), 1: (0, 1)}
+
+
+def test_p2418_form_profiles_held_as_the_game_starts() -> None:
+    from tests.warsurge.game.helpers import setup_of
+    from warbench.rulesets.warsurge.game.perk_form import HELD
+
+    forms = [entry(unit(f"Form {k}", hp=4, perks=["Form I"]), 100) for k in range(2)]
+    raiders = entry(unit("Raiders", hp=2, models=2, weapons=[GUN]))
+    state, _ = engine.new_game(setup_of([forms, [raiders]]), 1)
+    assert state.units[0].location is Location.RESERVE
+    assert state.units[1].location is Location.DESTROYED and state.units[1].counter(HELD)

@@ -43,6 +43,7 @@ from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import (
     perk_corrupted,
     perk_flee,
+    perk_form,
     perk_ignite,
     perk_limits,
     perk_offering,
@@ -320,6 +321,9 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
     if row.name in perk_limits.TRANSFORM:
         return _form_refused(work, uid, row, option)
+    if row.name in perk_form.FORM:  # Linked Profiles (L2418; s25-transform)
+        why = perk_form.refused(work, uid, row.name, option)
+        return why or perk_psych.perk_refusal(work, uid, row.name)
     if row.name == perk_corrupted.CORRUPTED:  # L3793: an offer of Stats (perk_corrupted)
         return perk_corrupted.refused(work, uid, option, _turn_start(work, uid))
     if row.name in perk_relocation.RELOCATE:
@@ -372,6 +376,8 @@ def usable_perks(work: Work, uid: int) -> list[str]:
                 for form in perk_limits.FORMS
                 if use_refused(work, uid, row.name, form) is None
             )
+        elif row.name in perk_form.FORM:
+            out.extend(f"{row.name}: {o}" for o in perk_form.options(work, uid, row.name))
         elif row.name == perk_corrupted.CORRUPTED:
             start = _turn_start(work, uid)
             out.extend(f"{row.name}: {o}" for o in perk_corrupted.options(work, uid, start))
@@ -504,6 +510,9 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
         return
     if row.name == perk_corrupted.CORRUPTED:
         perk_corrupted.offer(work, uid, option)
+        return
+    if row.name in perk_form.FORM:
+        perk_form.exchange(work, uid, row.name, option)
         return
     if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
         work, uid, row.name
