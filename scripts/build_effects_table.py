@@ -1070,6 +1070,10 @@ EFFECTS.update(
         # I. Two [three, four] Units are linked at the start of the game. Follow the rules for
         # 'Linked Profiles' in Section 12.2" (L299; game/perk_form.py)
         **{f"Form {r}": [machinery("transformation")] for r in ("I", "II", "III")},
+        # L2442 Fusion: "The User is formed by removing one or more friendly Units during
+        # Deployment or with a Deploy Command … must add up to 10 times the Point Cost of the
+        # User" (game/perk_fusion.py)
+        "Fusion": [machinery("transformation")],
     }
 )
 

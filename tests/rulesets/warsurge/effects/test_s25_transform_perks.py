@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Deploy, Move, Pass
@@ -428,3 +429,85 @@ def test_p2418_form_profiles_held_as_the_game_starts() -> None:
     state, _ = engine.new_game(setup_of([forms, [raiders]]), 1)
     assert state.units[0].location is Location.RESERVE
     assert state.units[1].location is Location.DESTROYED and state.units[1].counter(HELD)
+
+
+# -- Fusion (L2442) -------------------------------------------------------------------------------
+
+
+def _fusion(*, automated: bool = True, traits: tuple[str, ...] = ()) -> GameState:
+    """Side 0: Colossus (Fusion, 20 points, in Reserve), Troop A (150 points, on the table),
+    Troop B (60, Reserve), Troop C (100, Reserve, ``traits``), Titan (Fusion, 20, Reserve);
+    side 1: Raiders. Side 0's Deploy Phase of Game Turn 2."""
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, RosterEntry
+
+    colossus = entry(unit("Colossus", hp=6, perks=["Fusion"]), 20)
+    a = entry(unit("Troop A", models=2, hp=2), 150)
+    b = entry(unit("Troop B"), 60)
+    c = RosterEntry(unit("Troop C"), 100, 25.4, traits=traits)
+    titan = entry(unit("Titan", hp=6, perks=["Fusion"]), 20)
+    raiders = entry(unit("Raiders", hp=2, models=2, weapons=[GUN]))
+    auto = ALL_AUTOMATIONS if automated else ALL_AUTOMATIONS - {Automation.PERK_USE}
+    return scenario(
+        [[colossus, a, b, c, titan], [raiders]],
+        {1: [(20.0, 8.0), (21.5, 8.0)], 5: [(24.0, 40.0), (25.5, 40.0)]},
+        phase=Phase.DEPLOY,
+        automation=auto,
+    )
+
+
+def test_p2442_fusion_deploys_by_removing_ten_times_its_points_of_friendly_units() -> None:
+    """L2442's example: "A 20pts User Deploys, but must remove 200pts worth of friendly Units"
+    (the engine's choice: Troop A's 150, then Troop B's 60 covering the 50 left)."""
+    state, events = engine.apply(_fusion(), Deploy(0, at=(30.0, 6.0)))
+    check_invariants(state)
+    assert state.units[0].location is Location.TABLE and state.units[0].used("Fusion")
+    assert state.units[1].location is Location.DESTROYED  # from the Battlefield
+    assert state.units[2].location is Location.DESTROYED  # from Reserve
+    assert state.units[3].location is Location.RESERVE  # not needed
+    assert any(e.kind == "perk" and "formed by Fusion" in e.text for e in events)
+    assert state.current_value(0) == pytest.approx(200.0)  # Fusion x10 (L333)
+
+
+def test_p2442_fusion_cannot_deploy_without_the_points_nor_with_summon_or_respawn() -> None:
+    # Troop C has Summon: the rest (150 + 60 + the unformed Titan, not in the game) is short
+    state = _fusion(traits=("Summon",))
+    units = list(state.units)
+    units[2] = replace(units[2], location=Location.DESTROYED)  # Troop B is gone
+    state = replace(state, units=tuple(units))
+    with pytest.raises(RulesError, match="cannot be formed"):
+        engine.apply(state, Deploy(0, at=(30.0, 6.0)))
+    # a plain unit deploys as ever
+    plain, _ = engine.apply(state, Deploy(3, at=(30.0, 6.0)))
+    assert plain.units[3].location is Location.TABLE
+
+
+def test_p2442_fusion_the_player_names_the_units_removed() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    state = _fusion(automated=False)
+    with pytest.raises(RulesError, match="must be formed first"):
+        engine.apply(state, Deploy(0, at=(30.0, 6.0)))
+    with pytest.raises(RulesError, match="worth 160 points; Fusion needs 200"):
+        engine.apply(state, UsePerks(0, ("Fusion: Troop B, Troop C",)))
+    state, _ = engine.apply(state, UsePerks(0, ("Fusion: Troop C, Troop A",)))
+    assert [state.units[k].location for k in (1, 2, 3)] == [
+        Location.DESTROYED,
+        Location.RESERVE,
+        Location.DESTROYED,
+    ]
+    state = replace(state, flow=replace(state.flow, active=0, passed=frozenset()))
+    state, _ = engine.apply(state, Deploy(0, at=(30.0, 6.0)))
+    assert state.units[0].location is Location.TABLE
+    check_invariants(state)
+
+
+def test_p2442_a_fusion_unit_counts_ten_times_its_points_for_another_fusion() -> None:
+    """ "The User can be used to create a different Fusion Unit, but multiply the User's Point
+    Cost by 10": the formed Colossus (20 points) alone forms the Titan (needs 200)."""
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    state, _ = engine.apply(_fusion(), Deploy(0, at=(30.0, 6.0)))
+    state = replace(state, flow=replace(state.flow, active=0, passed=frozenset()))
+    state, _ = engine.apply(state, UsePerks(4, ("Fusion: Colossus",)))
+    assert state.units[0].location is Location.DESTROYED
+    assert state.units[4].used("Fusion") and state.units[4].location is Location.RESERVE

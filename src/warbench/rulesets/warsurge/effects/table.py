@@ -112,8 +112,8 @@ MACHINERIES: Mapping[str, str] = {
     "unit that restores the HP it would have caused)",
     # session 25, s25-transform
     "transformation": "warbench.rulesets.warsurge.game.perk_ascension (Ascension, Descend: "
-    "Stats, current and max HP doubled by the Game Turn) and perk_form (Form: a linked profile "
-    "exchanged for the User)",
+    "Stats, current and max HP doubled by the Game Turn), perk_form (Form: a linked profile "
+    "exchanged for the User) and perk_fusion (Fusion: friendly units removed to form it)",
 }
 
 E = TypeVar("E", bound=StrEnum)
