@@ -133,6 +133,7 @@ UNIT_SETS = [
     ["Ascension III", "Recover", "Deteriorate", "Last Stand"],  # session 25, s25-transform
     ["Descend II", "Regenerate", "Reservoir", "Resurrection I"],
     ["Eternal", "Recover", "Dodge", "Tough"],
+    ["Fusion", "Ascension I", "Descend I", "Dodge"],
 ]
 
 
