@@ -511,3 +511,32 @@ def test_p2442_a_fusion_unit_counts_ten_times_its_points_for_another_fusion() ->
     state, _ = engine.apply(state, UsePerks(4, ("Fusion: Colossus",)))
     assert state.units[0].location is Location.DESTROYED
     assert state.units[4].used("Fusion") and state.units[4].location is Location.RESERVE
+
+
+# -- the Advanced playstyle (Use Perks and Deploy Actions, 001 §9.2) ------------------------------
+
+
+def _advanced(state: GameState) -> GameState:
+    from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
+
+    setup = replace(state.setup, playstyle=Playstyle.ADVANCED)
+    flow = replace(state.flow, phase=Phase.ACTIONS, adv=AdvancedFlow(cp=(20, 20)))
+    return replace(state, setup=setup, flow=flow)
+
+
+def test_p2426_form_by_the_advanced_use_perks_action() -> None:
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    state, events = engine.apply(_advanced(_forms("Form II", 3)), UsePerks(0, ("Form II: Form 2",)))
+    check_invariants(state)
+    assert state.units[2].location is Location.TABLE
+    assert state.units[0].location is Location.DESTROYED
+    assert any(e.kind == "perk" and "is exchanged for" in e.text for e in events)
+
+
+def test_p2442_fusion_with_the_advanced_deploy_action() -> None:
+    state, events = engine.apply(_advanced(_fusion()), Deploy(0, at=(30.0, 6.0)))
+    check_invariants(state)
+    assert state.units[0].location is Location.TABLE
+    assert state.units[1].location is Location.DESTROYED
+    assert any(e.kind == "perk" and "formed by Fusion" in e.text for e in events)
