@@ -540,3 +540,26 @@ def test_p2442_fusion_with_the_advanced_deploy_action() -> None:
     assert state.units[0].location is Location.TABLE
     assert state.units[1].location is Location.DESTROYED
     assert any(e.kind == "perk" and "formed by Fusion" in e.text for e in events)
+
+
+def test_p2418_form_refused_where_the_linked_bases_do_not_fit() -> None:
+    """A linked profile on a 60 mm base would touch (not overlap) enemy Raiders it is not in a
+    Melee with: refused; with the Raiders a little further it stands there."""
+    from warbench.rulesets.warsurge.game.perk_form import hold_linked
+    from warbench.rulesets.warsurge.game.perk_hooks import use_refused
+    from warbench.rulesets.warsurge.game.state import RosterEntry
+
+    def state_at(y: float) -> GameState:
+        small = entry(unit("Form 0", hp=4, perks=["Form I"], weapons=[SWORD]), 100)
+        big = RosterEntry(unit("Form 1", hp=4, perks=["Form I"], weapons=[BREATH]), 100, 60.0)
+        raiders = entry(unit("Raiders", hp=2, models=2, weapons=[GUN]))
+        st = scenario([[small, big], [raiders]], {0: [(24.0, 10.0)], 2: [(24.0, y), (25.5, y)]})
+        w = Work(st, None, DEFAULT_HOOKS)
+        hold_linked(w, 1)
+        return w.state()
+
+    near = state_at(11.70)
+    why = use_refused(Work(near, None, DEFAULT_HOOKS), 0, "Form I", "Form 1")
+    assert why is not None and "do not fit" in why
+    far = state_at(11.80)
+    assert use_refused(Work(far, None, DEFAULT_HOOKS), 0, "Form I", "Form 1") is None

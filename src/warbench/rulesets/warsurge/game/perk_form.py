@@ -148,19 +148,23 @@ def options(work: Work, uid: int, rank: str) -> list[str]:
     return out
 
 
-def _taken(work: Work, uid: int) -> tuple[np.ndarray, np.ndarray]:
+def _taken(work: Work, uid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The other bases on the table: positions, radii, and whether each is an enemy the User
+    is not in a Melee with (the new profile may not come into Base Contact with it)."""
     t = work.table()
     keep = t.uid != uid
-    return t.xy[keep], t.r[keep]
+    foes = (t.side != work.info(uid).side) & ~np.isin(t.uid, work.engaged_with(uid))
+    return t.xy[keep], t.r[keep], foes[keep]
 
 
-def _fits(work: Work, spot: tuple[float, float], r: float, xy: np.ndarray, rr: np.ndarray) -> bool:
+def _fits(work: Work, spot: tuple[float, float], r: float, taken: tuple[np.ndarray, ...]) -> bool:
     if not work.field.spot_ok(spot, r):
         return False
+    xy, rr, foes = taken
     if not len(xy):
         return True
     gap = np.sqrt(((xy - np.asarray(spot)) ** 2).sum(axis=1)) - rr - r
-    return bool((gap > -2e-3).all())
+    return bool((gap > -2e-3).all() and (gap[foes] > 0.06).all())
 
 
 def _placement(work: Work, uid: int, new: int, models: int) -> list[tuple[float, float]] | None:
@@ -170,11 +174,11 @@ def _placement(work: Work, uid: int, new: int, models: int) -> list[tuple[float,
 
     u = work.units[uid]
     r = work.info(new).radius
-    xy, rr = _taken(work, uid)
+    taken = _taken(work, uid)
     spots = [u.pos[i] for i in u.living()][:models]
     placed: list[tuple[float, float]] = []
     for s in spots:
-        if not _fits(work, s, r, xy, rr) or any(math.dist(s, p) < 2 * r - 2e-3 for p in placed):
+        if not _fits(work, s, r, taken) or any(math.dist(s, p) < 2 * r - 2e-3 for p in placed):
             return None
         placed.append((float(s[0]), float(s[1])))
     while len(placed) < models:
@@ -182,7 +186,7 @@ def _placement(work: Work, uid: int, new: int, models: int) -> list[tuple[float,
         for a in placed:
             for s in geom.ring_points(a, 2 * r + 0.2, 16):
                 spot = (float(s[0]), float(s[1]))
-                if _fits(work, spot, r, xy, rr) and all(
+                if _fits(work, spot, r, taken) and all(
                     math.dist(spot, p) >= 2 * r + 0.01 for p in placed
                 ):
                     found = spot
