@@ -20,7 +20,7 @@ from warbench.rulesets.warsurge.game.state import (
     build_setup,
     initial_state,
     model_max_hp,
-    unit_max_hp,
+    unit_value,
 )
 from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, UnitProfile, WeaponProfile
 
@@ -184,8 +184,7 @@ def check_invariants(state: GameState) -> None:
             and state.units[state.outermost(u.uid)].location is Location.TABLE
         )
         if on:
-            hp = sum(h for h, gone in zip(u.hp, u.removed, strict=True) if not gone)
-            totals[info.side] += info.value * hp / unit_max_hp(info, u)
+            totals[info.side] += unit_value(info, u)  # Ascension, Descend, Eternal
     for a, b in zip(totals, state.side_values(), strict=True):
         assert abs(a - b) < 1e-6
 

@@ -274,7 +274,9 @@ def test_p1511_eternal_recovered_to_1_hp_by_the_end_of_the_turn_survives() -> No
 
     w = _eternal_work(3)
     assert w.units[1].living() and tally(w, 1) == 0
+    assert w.state().current_value(1) == 0.0  # its Current Point Cost reads the tally
     assert restore_hp(w, 1, 1) == 1  # Recover, Heal …
+    assert w.state().current_value(1) == pytest.approx(100 / 3)
     state = _end(w)
     assert state.units[1].hp == (1,) and state.units[1].location is Location.TABLE
     assert model_max_hp(state.info(1), state.units[1]) == 3  # the maximum is normal again

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
-from warbench.rulesets.warsurge.game.state import HP_DOUBLED, Location, model_max_hp
+from warbench.rulesets.warsurge.game.state import ETERNAL_TURN, HP_DOUBLED, Location, model_max_hp
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -34,7 +34,7 @@ __all__ = ["ETERNAL", "TURN", "eternal_at_turn_end", "keep", "register_hooks", "
 
 ETERNAL = "Eternal"
 #: The unit's counter: the Game Turn its Eternal was used in (0: not under Eternal).
-TURN = "eternal turn"
+TURN = ETERNAL_TURN
 RULE = "Perks §12.4 Eternal (000_94ecc6a4c74d351b.txt L1511)"
 
 

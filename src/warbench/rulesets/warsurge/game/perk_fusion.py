@@ -33,8 +33,7 @@ from warbench.rulesets.warsurge.game.state import (
     Automation,
     Location,
     Phase,
-    current_point_cost,
-    unit_max_hp,
+    unit_value,
 )
 
 if TYPE_CHECKING:
@@ -97,9 +96,7 @@ def need(work: Work, uid: int) -> float:
 
 def material_value(work: Work, uid: int) -> float:
     """A removed unit's Current Point Cost (L98), with Fusion x10 (L333), wherever it is."""
-    info = work.info(uid)
-    u = work.units[uid]
-    return current_point_cost(info.value, unit_max_hp(info, u), u.current_hp)
+    return unit_value(work.info(uid), work.units[uid])
 
 
 def _why_not(work: Work, user: int, uid: int) -> str | None:
