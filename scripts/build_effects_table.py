@@ -1024,6 +1024,59 @@ EFFECTS.update(
     }
 )
 
+# -- session 25, s25-transform: Transformation ----------------------------------------------
+
+
+def _doubled(name: str, turns: int | None) -> Json:
+    """Ascension's and Descend's status: Defence, Move and Dash doubled, failed Armour and AEGIS
+    Saves rerolled (Reinforced L1659, Resilient L1675) while it lasts."""
+    return _granting(
+        status(
+            name,
+            mod("Defence", "mul", 2),
+            mod("Move", "mul", 2),
+            mod("Dash", "mul", 2),
+            turns=turns,
+            target="self",
+        ),
+        "Reinforced",
+        "Resilient",
+    )
+
+
+EFFECTS.update(
+    {
+        # L2368-L2374 Ascension: "After three [two, one] Game Turns have been spent on the
+        # Battlefield (not in Reserve), the User doubles its Defence, Move, Dash, current and
+        # max HP and can reroll failed Saves for the rest of the Game" (game/perk_ascension.py)
+        **{
+            f"Ascension {r}": [_doubled("Ascension", None), machinery("transformation")]
+            for r in ("I", "II", "III")
+        },
+        # L2376-L2384 Descend: "After being Deployed for the first time, for one [two, three]
+        # Game Turn the User doubles its Defence, Move, Dash, current and max HP and can reroll
+        # failed Saves. When the Game Turn has ended, these Stats are returned to normal, but
+        # current HP is halved, rounding up"
+        **{
+            f"Descend {r}": [_doubled("Descend", n), machinery("transformation")]
+            for n, r in enumerate(("I", "II", "III"), start=1)
+        },
+        # L1511 Eternal: "The Unit is not immediately a casualty, able to make actions as
+        # normal. The Unit must keep a tally of the HP it has lost, even into the negative. If
+        # the Unit has recovered enough HP to have at least 1 HP by the end of the Game Turn, it
+        # will not be a casualty" (game/perk_eternal.py, asked as Reservoir and Last Stand)
+        "Eternal": [machinery("casualty")],
+        # L2418-L2440 Form I-III: "User can be exchanged for another linked Unit that has Form
+        # I. Two [three, four] Units are linked at the start of the game. Follow the rules for
+        # 'Linked Profiles' in Section 12.2" (L299; game/perk_form.py)
+        **{f"Form {r}": [machinery("transformation")] for r in ("I", "II", "III")},
+        # L2442 Fusion: "The User is formed by removing one or more friendly Units during
+        # Deployment or with a Deploy Command … must add up to 10 times the Point Cost of the
+        # User" (game/perk_fusion.py)
+        "Fusion": [machinery("transformation")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

@@ -19,6 +19,8 @@ from warbench.rulesets.warsurge.game.state import (
     RosterEntry,
     build_setup,
     initial_state,
+    model_max_hp,
+    unit_value,
 )
 from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, UnitProfile, WeaponProfile
 
@@ -124,7 +126,8 @@ def check_invariants(state: GameState) -> None:
     owner: list[int] = []
     for u in state.units:
         info = setup.units[u.uid]
-        assert all(0 <= h <= info.hp_per_model for h in u.hp), f"HP out of range: {u}"
+        per = model_max_hp(info, u)  # doubled by Ascension, Descend (Perks L2368, L2376)
+        assert all(0 <= h <= per for h in u.hp), f"HP out of range: {u}"
         if u.location is Location.EMBARKED:
             assert u.embarked_in is not None
             holder = state.units[u.embarked_in]
@@ -181,8 +184,7 @@ def check_invariants(state: GameState) -> None:
             and state.units[state.outermost(u.uid)].location is Location.TABLE
         )
         if on:
-            hp = sum(h for h, gone in zip(u.hp, u.removed, strict=True) if not gone)
-            totals[info.side] += info.value * hp / info.max_hp
+            totals[info.side] += unit_value(info, u)  # Ascension, Descend, Eternal
     for a, b in zip(totals, state.side_values(), strict=True):
         assert abs(a - b) < 1e-6
 

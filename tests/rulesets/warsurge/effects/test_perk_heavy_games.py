@@ -130,6 +130,10 @@ UNIT_SETS = [
     ["Offering", "Frenzy", "Resilient", "Terrify"],
     ["Sacrifice", "Courage", "Tough", "Frenzy"],
     ["Espionage", "Keen Eye", "Dodge", "Stealth"],
+    ["Ascension III", "Recover", "Deteriorate", "Last Stand"],  # session 25, s25-transform
+    ["Descend II", "Regenerate", "Reservoir", "Resurrection I"],
+    ["Eternal", "Recover", "Dodge", "Tough"],
+    ["Fusion", "Ascension I", "Descend I", "Dodge"],
 ]
 
 

@@ -110,6 +110,10 @@ MACHINERIES: Mapping[str, str] = {
     "Game Turn: Immortal's HP Loss per Game Turn)",
     "heal": "warbench.rulesets.warsurge.game.perk_heal (Heal Weapons: an Attack on a friendly "
     "unit that restores the HP it would have caused)",
+    # session 25, s25-transform
+    "transformation": "warbench.rulesets.warsurge.game.perk_ascension (Ascension, Descend: "
+    "Stats, current and max HP doubled by the Game Turn), perk_form (Form: a linked profile "
+    "exchanged for the User) and perk_fusion (Fusion: friendly units removed to form it)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -17,6 +17,7 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_deployment import deploy_outside_zone
+from warbench.rulesets.warsurge.game.perk_fusion import deploy_refusal as fusion_refusal
 from warbench.rulesets.warsurge.game.plans import DeployPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -32,6 +33,8 @@ def verify_deploy(w: Work, action: Deploy) -> DeployPlan:
     u = w.units[uid]
     if u.location is not Location.RESERVE:
         raise err(f"{info.label} is not in Reserve", "§2.1 Reserve")
+    if (unformed := fusion_refusal(w, uid)) is not None:  # Fusion (Perks L2442)
+        raise err(unformed, "Perks §12.4 Fusion")
     if u.statuses:  # Warp, Unstable: in Reserve for the Game Turn (Perks)
         from warbench.rulesets.warsurge.game.perk_reserve import deploy_refusal
 

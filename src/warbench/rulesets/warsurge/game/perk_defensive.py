@@ -31,6 +31,7 @@ from warbench.rulesets.warsurge.game.perk_immortal import (
     immortal_lost,
     immortal_units,
 )
+from warbench.rulesets.warsurge.game.state import unit_max_hp
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.plans import AttackPlanG
@@ -78,7 +79,7 @@ def immortal_at_turn_end(work: Work, turn: int) -> None:
         u = work.units[uid]
         if u.used(IMMORTAL) or u.counter(TURN_COUNTED) != turn:
             continue
-        half = immortal_allowance(work.info(uid).max_hp)
+        half = immortal_allowance(unit_max_hp(work.info(uid), u))
         if immortal_lost(work.units[uid], turn) >= half:
             work.units[uid] = work.units[uid].with_use(IMMORTAL)
             work.dirty = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from warbench.rulesets.warsurge.game.hooks import HookRegistry
+from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.work import Work
 
 
@@ -43,3 +43,10 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_delirium.register_hooks(reg)  # Delirium (issue 11, session 13)
     perk_horrific.register_hooks(reg)  # Horrific (issue 11, session 13)
     perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)
+    # -- session 25, s25-transform --------------------------------------------------------
+    from warbench.rulesets.warsurge.game import perk_ascension, perk_eternal, perk_form, perk_fusion
+
+    perk_ascension.register_hooks(reg)  # Ascension I-III, Descend I-III
+    perk_eternal.register_hooks(reg)  # Eternal (Defensive)
+    reg.register(Hook.TURN_START, perk_form.hold_linked, "Form: linked profiles held")
+    reg.register(Hook.DEPLOY, perk_fusion.form_on_deploy, "Fusion formed as it deploys")

@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.game.perk_turn import index, restore_hp
-from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.state import Location, model_max_hp
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.plans import WeaponPlan
@@ -65,7 +65,7 @@ def heal_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None:
 
 def _missing(work: Work, uid: int) -> int:
     u = work.units[uid]
-    per = work.info(uid).hp_per_model
+    per = model_max_hp(work.info(uid), u)
     return sum(per - max(0, h) for h in u.hp)
 
 
@@ -111,7 +111,7 @@ def resolve_heal(
 
     target = wp.target
     whole = to_unit_state(work, target)
-    per = work.info(target).hp_per_model
+    per = model_max_hp(work.info(target), work.units[target])
     # rolled as at the unit made whole: what Heal may restore is capped by the HP missing, not
     # by the HP left (docs/rulings.md "Heal")
     whole.models = [replace(m, hp=per, removed=False) for m in whole.models]

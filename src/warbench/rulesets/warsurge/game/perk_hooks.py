@@ -51,7 +51,9 @@ from warbench.rulesets.warsurge.game import (
     perk_reserve,
     perk_revive,
     perk_roster,
+    perk_transformation,
     perk_turn,
+    state,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.advstate import Playstyle
@@ -227,7 +229,7 @@ def _leech_back(w: Work, source: str, n: int) -> None:
     if not u.living() or any(s.name == "Virus" for s in u.statuses):
         return
     hp = list(u.hp)
-    per = w.info(uid).hp_per_model
+    per = state.model_max_hp(w.info(uid), u)
     for i in u.living():
         while n and hp[i] < per:
             hp[i] += 1
@@ -274,7 +276,7 @@ def automatic_perk_uses(work: Work, phase: str) -> None:
 def _wants(work: Work, uid: int, name: str) -> bool:
     u = work.units[uid]
     if name in ("Recover", "Regenerate"):
-        hurt = u.current_hp < work.info(uid).max_hp
+        hurt = u.current_hp < state.unit_max_hp(work.info(uid), u)
         return hurt and not any(s.name == "Virus" for s in u.statuses)
     if name in ("Adrenaline", "Smokescreen"):
         return any(
@@ -310,6 +312,8 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
     if row.name not in activated_ranks():
         return f"{row.name} is not an activated perk the game plays yet ({row.source})"
     u = work.units[uid]
+    if row.name in perk_transformation.RANKS:  # Form, Fusion (L2418-L2442; s25-transform)
+        return perk_transformation.refused(work, uid, row.name, option)
     if u.location is not Location.TABLE or not u.living():
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
     if row.name in perk_limits.TRANSFORM:
@@ -366,6 +370,8 @@ def usable_perks(work: Work, uid: int) -> list[str]:
                 for form in perk_limits.FORMS
                 if use_refused(work, uid, row.name, form) is None
             )
+        elif row.name in perk_transformation.RANKS:
+            out.extend(f"{row.name}: {o}" for o in perk_transformation.options(work, uid, row.name))
         elif row.name == perk_corrupted.CORRUPTED:
             start = _turn_start(work, uid)
             out.extend(f"{row.name}: {o}" for o in perk_corrupted.options(work, uid, start))
@@ -499,6 +505,8 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
     if row.name == perk_corrupted.CORRUPTED:
         perk_corrupted.offer(work, uid, option)
         return
+    if row.name in perk_transformation.RANKS:
+        return perk_transformation.use(work, uid, row.name, option)
     if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
         work, uid, row.name
     ):
@@ -523,7 +531,8 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
             statuses = add_marker(markers_of(work.units[uid].statuses), marker)
             work.set_unit(uid, statuses=statuses_of(statuses))
         if e.kind is EffectKind.RESTORE:
-            n = restore_amount(e.amount, work.info(uid).max_hp, work.dice)
+            full = state.unit_max_hp(work.info(uid), work.units[uid])
+            n = restore_amount(e.amount, full, work.dice)
             got = restore_hp(work, uid, n)
             work.emit("perk", f"{work.label(uid)} uses {row.name}: {got} HP restored", row.source,
                       unit=uid, perk=row.name, restored=got)  # fmt: skip

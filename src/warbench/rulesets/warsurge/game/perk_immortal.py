@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.attack import PerkSet, UnitState, immortal_allowance
+from warbench.rulesets.warsurge.game.state import unit_max_hp
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import GameSetup, UnitGS
@@ -61,5 +62,5 @@ def immortal_state(setup: GameSetup, u: UnitGS, turn: int, st: UnitState) -> Uni
     Immortal is spent)."""
     if u.uid not in immortal_units(setup) or u.used(IMMORTAL):
         return st
-    full = setup.units[u.uid].max_hp
+    full = unit_max_hp(setup.units[u.uid], u)
     return replace(st, immortal_left=max(0, immortal_allowance(full) - immortal_lost(u, turn)))

@@ -24,6 +24,7 @@ from weakref import WeakKeyDictionary
 
 from warbench.kernel.dice import BatchRollEvent, Dice
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.state import unit_max_hp
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import GameSetup
@@ -194,8 +195,8 @@ def hp_steal(
     if attacker is None or (attacker, source) not in index(work.setup).stealers:
         return
     info = work.info(attacker)
-    cap = -(-info.max_hp // 3)
     u = work.units[attacker]
+    cap = -(-unit_max_hp(info, u) // 3)
     step = work.step + 1
     so_far = u.counter(STOLEN) if u.counter(STEAL_STEP) == step else 0
     want = min(amount, cap - so_far)

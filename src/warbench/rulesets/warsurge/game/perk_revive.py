@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.casualties import remove_models
 from warbench.rulesets.warsurge.game.perk_turn import _rule, _stand, index, mastery_test
-from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.state import Location, unit_max_hp
 from warbench.rulesets.warsurge.game.work import current_value
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
     _, uid, rank = best
     if not mastery_test(work, uid, rank):
         return
-    _stand(work, unit, work.info(unit).max_hp, rank)
+    _stand(work, unit, unit_max_hp(work.info(unit), work.units[unit]), rank)
     if rank.startswith("Reanimate"):
         work.units[unit] = work.units[unit].with_counter(REANIMATED_BY, uid + 1)
         work.dirty = True

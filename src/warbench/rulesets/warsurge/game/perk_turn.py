@@ -37,10 +37,10 @@ from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
 from warbench.rulesets.warsurge.effects.rolls import run_test
 from warbench.rulesets.warsurge.effects.runtime import split_scope
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom, perk_offering
+from warbench.rulesets.warsurge.game import geom, perk_eternal, perk_offering
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
-from warbench.rulesets.warsurge.game.state import Location, Phase, Status
+from warbench.rulesets.warsurge.game.state import Location, Phase, Status, model_max_hp, unit_max_hp
 from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
 
@@ -315,12 +315,12 @@ def refresh_thresholds(work: Work, uid: int) -> None:
         return
     perks = idx.units[uid]
     u = work.units[uid]
-    level = _level(u.current_hp, work.info(uid).max_hp) if u.living() else ""
+    level = _level(u.current_hp, unit_max_hp(work.info(uid), u)) if u.living() else ""
     new: list[Status] = []
     for name in sorted(perks.unit & THRESHOLD_UNIT):
         if level:
             new.append(Status(f"{name} ({level})", None, name))
-    full = bool(u.living()) and u.current_hp >= work.info(uid).max_hp
+    full = bool(u.living()) and u.current_hp >= unit_max_hp(work.info(uid), u)
     for weapon, names in perks.weapons_with(THRESHOLD_WEAPON):
         if "Wane" in names and level:
             new.append(Status(f"Wane ({level})@{weapon}", None, "Wane"))
@@ -538,7 +538,7 @@ def _bloody(work: Work, uid: int, perks: UnitPerks) -> None:
     if not armed:
         return
     u = work.units[uid]
-    if u.current_hp > work.info(uid).max_hp // 2:
+    if u.current_hp > unit_max_hp(work.info(uid), u) // 2:
         return
     for weapon, _ in armed:
         name = f"Bloody@{weapon}"
@@ -589,8 +589,8 @@ def free_spot(
 
 # -- instead of a casualty: Reservoir, Last Stand; Resurrection --------------------------------
 
-#: Unit Perks that act when the unit or its models become casualties (Casualty, L259).
-CASUALTY_UNIT = frozenset({"Reservoir", "Last Stand", "Resurrection I", "Resurrection II"})
+RESURRECTION = ("Resurrection I", "Resurrection II")  # and below: perks on Casualty (L259)
+CASUALTY_UNIT = frozenset({"Reservoir", "Last Stand", "Eternal", *RESURRECTION})
 FALLEN = "fallen"  # per model: the Game Turn it became a casualty (Resurrection)
 
 
@@ -606,7 +606,7 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
         return
     if perks & {"Resurrection I", "Resurrection II"}:
         mark_fallen(work, unit, [model])
-    survive_zero(work, unit)
+    survive_zero(work, unit) or perk_eternal.keep(work, unit)  # Eternal L1511: after them
 
 
 def mark_fallen(work: Work, uid: int, models: Sequence[int]) -> None:
@@ -629,7 +629,7 @@ def survive_zero(work: Work, uid: int) -> bool:
     u = work.units[uid]
     if u.living() or not perks & {"Reservoir", "Last Stand"}:
         return False
-    max_hp = work.info(uid).max_hp
+    max_hp = unit_max_hp(work.info(uid), u)
     if "Reservoir" in perks and not u.used("Reservoir"):
         work.units[uid] = u.with_use("Reservoir")
         _stand(work, uid, max(1, math.ceil(max_hp / 4)), "Reservoir")
@@ -648,7 +648,7 @@ def _stand(work: Work, uid: int, n: int, perk: str) -> None:
     """``n`` HP back to a unit whose models are all at 0 HP: the models that just fell (still
     where they fell) first, then models removed earlier, placed in Coherency (L1661)."""
     u = work.units[uid]
-    per = work.info(uid).hp_per_model
+    per = model_max_hp(work.info(uid), u)
     hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
     left = n
     order = [i for i in range(len(hp)) if not removed[i]] + [
@@ -739,7 +739,7 @@ def _revive(work: Work, uid: int, models: list[int], rank: str) -> None:
     """The models back at full HP: where they fell when that spot is free, else within
     Coherency of a model of the unit; a model with no free spot stays a casualty."""
     u = work.units[uid]
-    per = work.info(uid).hp_per_model
+    per = model_max_hp(work.info(uid), u)
     hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
     back: list[int] = []
     for i in models:
@@ -776,7 +776,7 @@ def restore_hp(work: Work, uid: int, n: int) -> int:
     if any(s.name == "Virus" for s in u.statuses):
         return 0  # L2876: "unable to restore lost HP"
     info = work.info(uid)
-    per = info.hp_per_model
+    per = model_max_hp(info, u)
     hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
     got = 0
     for i in u.living():

@@ -9,7 +9,7 @@ from typing import Any
 
 from warbench.rulesets.warsurge.battlefield import render_png, render_svg, render_text
 from warbench.rulesets.warsurge.game.events import Event
-from warbench.rulesets.warsurge.game.state import GameState, Location
+from warbench.rulesets.warsurge.game.state import GameState, Location, unit_max_hp
 from warbench.rulesets.warsurge.game.terrain_control import control
 from warbench.rulesets.warsurge.game.terrain_transport import terrain_notes
 
@@ -67,7 +67,7 @@ def render_state_text(state: GameState) -> str:
         extra = f", Melee with {', '.join(str(m) for m in melee)}" if melee else ""
         lines.append(
             f"[{u.uid}] {info.label}: {where}, {len(u.present())}/{info.models} models, "
-            f"{u.current_hp}/{info.max_hp} HP, {state.current_value(u.uid):.1f} pts{extra}"
+            f"{u.current_hp}/{unit_max_hp(info, u)} HP, {state.current_value(u.uid):.1f} pts{extra}"
         )
     lines.extend(f"Inside {note}" for note in terrain_notes(state))  # §10.2 occupants
     for h in control(state):  # §10.2 L4404-4407, Perks L95

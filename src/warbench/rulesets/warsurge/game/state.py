@@ -392,6 +392,11 @@ class UnitGS:
         return replace(self, uses=tuple(sorted(d.items())))
 
 
+#: A unit's counter: how many times its current and max HP are doubled (Ascension, Descend).
+HP_DOUBLED = "hp doubled"
+#: A unit's counter: the Game Turn its Eternal was used in (0: not under Eternal; Perks L1511).
+ETERNAL_TURN = "eternal turn"
+
 #: the fields of :class:`UnitGS`, in order (:meth:`UnitGS.evolve`)
 _UNIT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(UnitGS))
 
@@ -598,8 +603,7 @@ class GameState:
             holder = self.units[self.outermost(uid)]
             if holder.location is not Location.TABLE:
                 return 0.0
-        info = self.setup.units[uid]
-        return current_point_cost(info.value, info.max_hp, u.current_hp)
+        return unit_value(self.setup.units[uid], u)
 
     def side_values(self) -> list[float]:
         totals = [0.0] * len(self.setup.sides)
@@ -610,6 +614,35 @@ class GameState:
     def digest(self) -> str:
         """A hash of everything that changes (for replay identity)."""
         return hashlib.sha256(canonical_json(self).encode()).hexdigest()[:16]
+
+
+def model_max_hp(info: UnitInfo, u: UnitGS) -> int:
+    """One model's maximum HP now: the profile's, doubled by each doubling of Ascension and
+    Descend (Perks 000 L2368, L2376: "doubles its … current and max HP"; the unit's counter
+    :data:`HP_DOUBLED`, only ever set on a unit with those perks)."""
+    if u.counters:
+        k = u.counter(HP_DOUBLED)
+        if k:
+            return info.hp_per_model << k
+    return info.hp_per_model
+
+
+def unit_max_hp(info: UnitInfo, u: UnitGS) -> int:
+    """The unit's maximum HP now (:func:`model_max_hp` times its models)."""
+    return model_max_hp(info, u) * info.models
+
+
+def unit_value(info: UnitInfo, u: UnitGS) -> float:
+    """The unit's Current Point Cost wherever it is (Perks 000 L98-L100, Fusion, Respawn and
+    Summon, L333-L335). Under Eternal (L1511, the counter :data:`ETERNAL_TURN`) its HP are its
+    tally, each model's HP above half its doubled maximum (``game/perk_eternal.py``)."""
+    full = unit_max_hp(info, u)
+    hp = u.current_hp
+    if u.counters and u.counter(ETERNAL_TURN):
+        zero = model_max_hp(info, u) // 2
+        full //= 2
+        hp = sum(max(0, h - zero) for h, r in zip(u.hp, u.removed, strict=True) if not r)
+    return current_point_cost(info.value, full, hp)
 
 
 @dataclass(frozen=True)

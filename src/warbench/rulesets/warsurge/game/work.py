@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     UnitGS,
     UnitInfo,
+    unit_value,
 )
 
 
@@ -344,9 +345,7 @@ def melee_use_status(weapon: str) -> str:
 
 def current_value(w: Work, uid: int) -> float:
     """Current Point Cost (Perks 000 L98-100) with Fusion, Respawn and Summon (L333-335)."""
-    info = w.info(uid)
-    u = w.units[uid]
-    return info.value * u.current_hp / info.max_hp if info.max_hp else 0.0
+    return unit_value(w.info(uid), w.units[uid])  # Ascension, Descend, Eternal (L2368, L1511)
 
 
 def to_unit_state(w: Work, uid: int) -> UnitState:
