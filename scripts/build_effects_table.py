@@ -1024,6 +1024,22 @@ EFFECTS.update(
     }
 )
 
+# session 25, lane s25-aeon: Aeonian Transport perks (game/perk_transport.py)
+EFFECTS.update(
+    {
+        # L1280 Exposed "Embarked Units and the User can both be Targeted by any Unit and the
+        # Embarked Units may Attack without Fire Points equipped. Set the User's Fire Points
+        # Stat to N."
+        "Exposed": [machinery("transport access")],
+        # L1438 Unsheltered "Embarked Units do not need Fire Points to attack, but are Targeted
+        # and receive casualties before the User."
+        "Unsheltered": [machinery("transport access")],
+        # L1248 Enclosed "If the User's passengers are Targeted by Weapons, the User's Defence,
+        # Armour and AEGIS can be used instead of the passenger's stats."
+        "Enclosed": [machinery("transport access")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

@@ -54,6 +54,7 @@ from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
+from warbench.rulesets.warsurge.game.perk_transport import open_passengers
 from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
@@ -526,8 +527,9 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
         for p in w.passengers(f):
             if fire_point_chain(w, p) and w.enemies(uid, p):
                 order.append(p)
+    opened = open_passengers(w, uid, foes[:limit])  # Exposed, Unsheltered (Perks L1280, L1438)
     cache: dict[Any, TargetView] = {}
-    for foe in order[: limit + len(engaged)]:
+    for foe in [*order[: limit + len(engaged)], *opened]:
         view = view_target(w, uid, foe, cache)
         if view.reason:
             continue

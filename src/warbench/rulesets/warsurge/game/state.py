@@ -252,7 +252,10 @@ def build_setup(
                     hp_per_model=unit.profile.hp,
                     immobile=unit.profile.move == 0 and unit.profile.dash == 0,
                     transport=unit.profile.transport,
-                    fire_points=unit.profile.fire_points > 0,
+                    # Exposed (Perks L1280): "Set the User's Fire Points Stat to N"
+                    fire_points=(
+                        unit.profile.fire_points > 0 and "Exposed" not in unit.profile.perks
+                    ),
                     weapon_types={w.name: w.type.value for w in unit.weapons},
                     weapon_range={w.name: w.range for w in unit.weapons},
                     value_factor=value_factor(unit, entry.traits),

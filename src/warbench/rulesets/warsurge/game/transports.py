@@ -18,6 +18,7 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
+from warbench.rulesets.warsurge.game.perk_transport import fires_without_points
 from warbench.rulesets.warsurge.game.plans import MovePlan, TerrainPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -46,7 +47,7 @@ def fires_from_transport(w: Work, uid: int) -> str | None:
             f"{w.label(w.outermost(uid))}) and cannot use Fire Points to attack from the "
             "outer Transport (§6.5)"
         )
-    if not w.info(holder).fire_points:
+    if not w.info(holder).fire_points and not fires_without_points(w, holder):  # Perks L1280
         return f"{label} is embarked in a Transport without Fire Points (§6.7 Fire Points)"
     if h.location is not Location.TABLE:
         return f"{w.label(holder)} is not on the battlefield"

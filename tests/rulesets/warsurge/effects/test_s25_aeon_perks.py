@@ -1,0 +1,172 @@
+"""Aeonian Transport perks of session 25 (issue 11, lane s25-aeon) played in a game (Perks
+000_94ecc6a4c74d351b.txt): Exposed L1280, Unsheltered L1438, Enclosed L1248
+(``game/perk_transport.py``). Each test applies actions through the game engine, with
+scripted dice where dice matter, and checks the same situation without the perk. Test names
+carry the rank's source line (``p1280``), which ``warbench perks --coverage`` reads."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from warbench.kernel.dice import ScriptedDice
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
+from warbench.rulesets.warsurge.game.work import Work
+
+APC, CREW, FOE = 0, 1, 2
+
+
+def _carrier(
+    perks: list[str],
+    *,
+    fire_points: int = 0,
+    active: int = 1,
+    crew_defence: int = 2,
+    apc_defence: int = 8,
+    engaged: bool = False,
+) -> GameState:
+    """A Transport (unit 0, Defence ``apc_defence``, 10 HP, a Stubber) with ``perks``, Troopers
+    (unit 1: three models of 1 HP, Defence ``crew_defence``, Rifles) embarked in it, and a Foe
+    (unit 2, a 4-Attack Gun at Power 4, range 24") 10" away (or in base contact when
+    ``engaged``), in the Attack Phase of side ``active``."""
+    apc = unit("APC", move=10, dash=10, hp=10, defence=apc_defence, transport=150,
+               fire_points=fire_points, perks=perks, weapons=[weapon("Stubber")])  # fmt: skip
+    crew = unit("Troopers", models=3, defence=crew_defence, weapons=[weapon("Rifle")])
+    foe = unit("Foe", hp=10, weapons=[weapon("Gun", attacks=4, power=4)])
+    sides = [[entry(apc, 180, base_mm=76.2), entry(crew, 120)], [entry(foe)]]
+    gap = 12.0 if engaged else 22.0
+    state = scenario(
+        sides,
+        {APC: [(10.0, 10.0)], FOE: [(10.0, gap)]},
+        phase=Phase.ATTACK,
+        active=active,
+        engaged=[(APC, FOE)] if engaged else [],
+    )
+    units = list(state.units)
+    units[CREW] = replace(units[CREW], location=Location.EMBARKED, embarked_in=APC)
+    return replace(state, units=tuple(units))
+
+
+def _shoot(state: GameState, target: int, faces: list[int]) -> GameState:
+    dice = ScriptedDice(faces)
+    new, _ = engine.apply(state, Attack(FOE, (("Gun", target),)), dice=dice)
+    assert dice.remaining == 0
+    check_invariants(new)
+    return new
+
+
+def _targets(state: GameState, uid: int) -> dict[str, list[int]]:
+    return engine.weapon_targets(Work(state, None, DEFAULT_HOOKS), uid)
+
+
+# -- Exposed (L1280) -------------------------------------------------------------------------
+
+
+def test_p1280_exposed_passengers_and_transport_can_both_be_targeted_at_range() -> None:
+    state = _carrier(["Exposed"])
+    # four 2s: Power 4 against the Troopers' Defence 2 needs 2+ (§5.7): three slain
+    new = _shoot(state, CREW, [2, 2, 2, 2])
+    assert new.units[CREW].hp == (0, 0, 0)
+    assert sorted(_targets(state, FOE)["Gun"]) == [APC, CREW]
+    new = _shoot(state, APC, [6, 6, 6, 6, 1, 1, 1, 1])  # 6/3 against Defence 8
+    assert new.units[APC].hp == (10,) and new.units[CREW].hp == (1, 1, 1)
+    # without the perk the passengers cannot be Targeted (§6.9)
+    with pytest.raises(RulesError, match="embarked units cannot be attacked"):
+        engine.check(_carrier([]), Attack(FOE, (("Gun", CREW),)))
+    with pytest.raises(RulesError, match="only units engaged with it in a Melee"):
+        engine.check(_carrier([], fire_points=1), Attack(FOE, (("Gun", CREW),)))
+    assert _targets(_carrier([]), FOE)["Gun"] == [APC]
+
+
+def test_p1280_exposed_passengers_attack_without_fire_points() -> None:
+    shot = Attack(CREW, (("Rifle", FOE),))
+    new, _ = engine.apply(_carrier(["Exposed"], active=0), shot, dice=ScriptedDice([6, 6, 6]))
+    assert new.units[FOE].hp == (7,)
+    with pytest.raises(RulesError, match="without Fire Points"):
+        engine.check(_carrier([], active=0), shot)
+
+
+def test_p1280_exposed_sets_the_fire_points_stat_to_n() -> None:
+    exposed = _carrier(["Exposed"], fire_points=2)
+    assert not exposed.setup.units[APC].fire_points
+    assert _carrier([], fire_points=2).setup.units[APC].fire_points
+
+
+def test_p1280_exposed_passengers_seen_only_where_the_transport_is_seen() -> None:
+    """The passengers stand where the Transport stands: out of its Range, out of theirs."""
+    state = _carrier(["Exposed"])
+    units = list(state.units)
+    units[FOE] = replace(units[FOE], pos=((10.0, 40.0),))  # 28.5" from the APC's edge
+    far = replace(state, units=tuple(units))
+    with pytest.raises(RulesError, match="in range and line of sight"):
+        engine.check(far, Attack(FOE, (("Gun", CREW),)))
+
+
+# -- Unsheltered (L1438) ---------------------------------------------------------------------
+
+
+def test_p1438_unsheltered_passengers_are_targeted_before_the_transport() -> None:
+    state = _carrier(["Unsheltered"])
+    with pytest.raises(RulesError, match="Unsheltered: its passengers"):
+        engine.check(state, Attack(FOE, (("Gun", APC),)))
+    assert _targets(state, FOE)["Gun"] == [CREW]
+    new = _shoot(state, CREW, [2, 2, 2, 2])
+    assert new.units[CREW].hp == (0, 0, 0)
+    # the passengers gone, the Transport is Targeted
+    units = list(state.units)
+    units[CREW] = replace(units[CREW], location=Location.DESTROYED, embarked_in=None)
+    empty = replace(state, units=tuple(units))
+    engine.check(empty, Attack(FOE, (("Gun", APC),)))
+    # without the perk the Transport is the Target and the passengers are not
+    engine.check(_carrier([]), Attack(FOE, (("Gun", APC),)))
+
+
+def test_p1438_unsheltered_passengers_attack_without_fire_points() -> None:
+    shot = Attack(CREW, (("Rifle", FOE),))
+    new, _ = engine.apply(_carrier(["Unsheltered"], active=0), shot, dice=ScriptedDice([6] * 3))
+    assert new.units[FOE].hp == (7,)
+    # the Transport keeps its Fire Points Stat (only Exposed sets it to N)
+    assert _carrier(["Unsheltered"], fire_points=1).setup.units[APC].fire_points
+
+
+# -- Enclosed (L1248) ------------------------------------------------------------------------
+
+
+def test_p1248_enclosed_passengers_use_the_transports_defence() -> None:
+    """Exposed lets the Foe Target the passengers; Enclosed gives them the Transport's
+    Defence 8 (Power 4 needs 6/3), so four 2s that slay three Troopers at Defence 2 miss."""
+    state = _carrier(["Exposed", "Enclosed"])
+    new = _shoot(state, CREW, [2, 2, 2, 2])
+    assert new.units[CREW].hp == (1, 1, 1)
+    new = _shoot(state, CREW, [6, 6, 6, 1, 3, 3, 3])
+    assert new.units[CREW].hp == (0, 0, 0)
+    assert _shoot(_carrier(["Exposed"]), CREW, [2, 2, 2, 2]).units[CREW].hp == (0, 0, 0)
+
+
+def test_p1248_enclosed_keeps_the_passengers_stats_when_better() -> None:
+    """The Transport's Defence 2 is worse than the Troopers' 8: they keep their own."""
+    state = _carrier(["Exposed", "Enclosed"], crew_defence=8, apc_defence=2)
+    assert _shoot(state, CREW, [2, 2, 2, 2]).units[CREW].hp == (1, 1, 1)
+
+
+def test_p1248_enclosed_in_a_melee_through_fire_points() -> None:
+    """§6.9: an engaged Transport with Fire Points exposes its passengers; Enclosed gives them
+    its Defence and its Save rerolls (Reinforced)."""
+    state = _carrier(["Enclosed", "Reinforced"], fire_points=1, engaged=True)
+    units = list(state.setup.units)
+    apc = units[APC].unit
+    armoured = apc.model_copy(update={"profile": apc.profile.model_copy(update={"armour": 5})})
+    units[APC] = replace(units[APC], unit=armoured)
+    state = replace(state, setup=replace(state.setup, units=tuple(units)))
+    # 6/3 hits: 6 6 6 then 3 3 3 (three successes); Armour 5+: 1 1 1 failed, rerolled 5 5 1
+    new = _shoot(state, CREW, [6, 6, 6, 1, 3, 3, 3, 1, 1, 1, 5, 5, 1])
+    assert new.units[CREW].hp == (0, 1, 1)
+    # without Enclosed: Defence 2 (2+), no Armour, every hit slays
+    plain = _carrier([], fire_points=1, engaged=True)
+    assert _shoot(plain, CREW, [2, 2, 2, 2]).units[CREW].hp == (0, 0, 0)
