@@ -1037,6 +1037,9 @@ EFFECTS.update(
         # L1248 Enclosed "If the User's passengers are Targeted by Weapons, the User's Defence,
         # Armour and AEGIS can be used instead of the passenger's stats."
         "Enclosed": [machinery("transport access")],
+        # L1420 Transport Link "Any embarked Units can transfer from one Transport to the other
+        # instead of disembarking."
+        "Transport Link": [machinery("transport access")],
     }
 )
 

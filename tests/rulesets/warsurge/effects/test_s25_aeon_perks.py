@@ -14,9 +14,9 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.actions import Attack, Embark
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
-from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
+from warbench.rulesets.warsurge.game.state import GameState, Location, Phase, RosterEntry
 from warbench.rulesets.warsurge.game.work import Work
 
 APC, CREW, FOE = 0, 1, 2
@@ -170,3 +170,65 @@ def test_p1248_enclosed_in_a_melee_through_fire_points() -> None:
     # without Enclosed: Defence 2 (2+), no Armour, every hit slays
     plain = _carrier([], fire_points=1, engaged=True)
     assert _shoot(plain, CREW, [2, 2, 2, 2]).units[CREW].hp == (0, 0, 0)
+
+
+# -- Transport Link (L1420) ------------------------------------------------------------------
+
+
+def _apc(name: str, perks: list[str], cap: int = 150) -> RosterEntry:
+    apc = unit(name, move=10, dash=10, hp=8, transport=cap, perks=perks)
+    return entry(apc, 150, base_mm=76.2)
+
+
+def _linked(perks: list[str], *, third: bool = False, small: bool = False) -> GameState:
+    """Transports Gate A and Gate B (units 0 and 1, capacity 150; 100 when ``small``) with
+    ``perks`` 34" apart, Troopers (unit 2, 120 points) embarked in Gate A; with ``third``,
+    Gate C (unit 3) with Scouts (unit 4) embarked; a Foe last; in side 0's Move Phase."""
+    mine = [_apc("Gate A", perks), _apc("Gate B", perks, 100 if small else 150)]
+    mine.append(entry(unit("Troopers", models=3), 120))
+    pos: dict[int, list[tuple[float, float]]] = {0: [(6.0, 6.0)], 1: [(40.0, 6.0)]}
+    if third:
+        mine += [_apc("Gate C", perks), entry(unit("Scouts", models=2), 80)]
+        pos[3] = [(24.0, 20.0)]
+    pos[len(mine)] = [(24.0, 40.0)]
+    state = scenario([mine, [entry(unit("Foe"))]], pos, phase=Phase.MOVE)
+    units = list(state.units)
+    units[2] = replace(units[2], location=Location.EMBARKED, embarked_in=0)
+    if third:
+        units[4] = replace(units[4], location=Location.EMBARKED, embarked_in=3)
+    return replace(state, units=tuple(units))
+
+
+def test_p1420_transport_link_passengers_transfer_instead_of_disembarking() -> None:
+    state = _linked(["Transport Link"])
+    assert Embark(2, 1) in list(engine.legal_actions(state).for_unit(2))
+    new, events = engine.apply(state, Embark(2, 1))
+    check_invariants(new)
+    assert new.units[2].location is Location.EMBARKED and new.units[2].embarked_in == 1
+    assert new.units[2].unit_moved and any("moves on into" in e.text for e in events)
+    # without the perk the Troopers must Disembark (§6.3): 34" is far beyond any Move
+    with pytest.raises(RulesError, match="not on the battlefield"):
+        engine.check(_linked([]), Embark(2, 1))
+    assert Embark(2, 1) not in list(engine.legal_actions(_linked([])).for_unit(2))
+
+
+def test_p1424_transport_link_is_broken_while_one_is_in_reserve_or_a_casualty() -> None:
+    state = _linked(["Transport Link"])
+    for gone in (Location.RESERVE, Location.DESTROYED):
+        units = list(state.units)
+        units[1] = replace(units[1], location=gone, pos=())
+        broken = replace(state, units=tuple(units))
+        with pytest.raises(RulesError, match="not linked while one is in Reserve"):
+            engine.check(broken, Embark(2, 1))
+
+
+def test_p1426_transport_link_pairs_only_two_and_keeps_capacity() -> None:
+    """Three Transports with the perk: Gate A and Gate B are linked (roster order), Gate C is
+    not; a transfer still needs room (§6.4)."""
+    state = _linked(["Transport Link"], third=True)
+    with pytest.raises(RulesError, match="may only transfer to a Transport linked"):
+        engine.check(state, Embark(2, 3))
+    with pytest.raises(RulesError, match="may only transfer to a Transport linked"):
+        engine.check(state, Embark(4, 0))
+    with pytest.raises(RulesError, match="can carry 100 points"):
+        engine.check(_linked(["Transport Link"], small=True), Embark(2, 1))

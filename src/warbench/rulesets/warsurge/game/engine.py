@@ -54,7 +54,7 @@ from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
-from warbench.rulesets.warsurge.game.perk_transport import open_passengers
+from warbench.rulesets.warsurge.game.perk_transport import linked_partner, open_passengers
 from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
@@ -460,6 +460,8 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
             yield from _terrain_exits(w, uid, dash)
             return
         if u.location is Location.EMBARKED:
+            if (link := linked_partner(w, u.embarked_in)) is not None:  # Perks L1420
+                yield Embark(uid, link, dash=dash)
             holder = w.outermost(uid)
             if w.units[holder].location is not Location.TABLE:
                 return

@@ -16,6 +16,12 @@ machinery of the effects table; rulings "WARSURGE perks in play: session 25, s25
   be rerolled, the passenger will benefit if using the User's Saves." The defender's choice is
   the engine's (:func:`enclosed_state`): the Transport's stats when they are better (Defence,
   then Armour, then AEGIS), with the Transport's Save rerolls (Reinforced, Resilient).
+* **Transport Link** (L1420): "The User must be linked to another Transport Unit with this Perk.
+  Any embarked Units can transfer from one Transport to the other instead of disembarking. The
+  Transport Units are not linked while one of the Transports is in Reserve, or if a casualty.
+  Only two Units can be linked together at once". The Transports of a player with the perk are
+  linked in pairs in roster order (:func:`linked_partner`); a passenger transfers with an
+  ``Embark`` naming the other Transport, as its Move or Dash (``transports.verify_transfer``).
 """
 
 from __future__ import annotations
@@ -35,7 +41,8 @@ BOOK = "000_94ecc6a4c74d351b.txt"
 EXPOSED = "Exposed"
 UNSHELTERED = "Unsheltered"
 ENCLOSED = "Enclosed"
-LINES = {EXPOSED: "L1280", UNSHELTERED: "L1438", ENCLOSED: "L1248"}
+LINK = "Transport Link"
+LINES = {EXPOSED: "L1280", UNSHELTERED: "L1438", ENCLOSED: "L1248", LINK: "L1420"}
 #: the Save rerolls that go with a unit's Saves (Perks L1250 "Saves that can be rerolled")
 SAVE_REROLLS = ("Reinforced", "Resilient")
 
@@ -45,10 +52,7 @@ class _Index:
     open: frozenset[int]  # Transports with Exposed or Unsheltered
     unsheltered: frozenset[int]
     enclosed: frozenset[int]
-
-    @property
-    def any(self) -> bool:
-        return bool(self.open or self.enclosed)
+    links: dict[int, int]  # Transport Link: each linked Transport's partner
 
 
 _INDEX: dict[int, tuple[GameSetup, _Index]] = {}
@@ -60,6 +64,7 @@ def index(setup: GameSetup) -> _Index:
     if hit is not None and hit[0] is setup:
         return hit[1]
     opened, unsheltered, enclosed = set(), set(), set()
+    linkers: dict[int, list[int]] = {}
     for uid, info in enumerate(setup.units):
         if info.transport <= 0:  # "User must be a Transport" (L1248, L1280, L1438)
             continue
@@ -70,7 +75,13 @@ def index(setup: GameSetup) -> _Index:
             unsheltered.add(uid)
         if ENCLOSED in perks:
             enclosed.add(uid)
-    out = _Index(frozenset(opened), frozenset(unsheltered), frozenset(enclosed))
+        if LINK in perks:
+            linkers.setdefault(info.player, []).append(uid)
+    links: dict[int, int] = {}
+    for mine in linkers.values():  # pairs in roster order; an odd one out is not linked
+        for a, b in zip(mine[0::2], mine[1::2], strict=False):
+            links[a], links[b] = b, a
+    out = _Index(frozenset(opened), frozenset(unsheltered), frozenset(enclosed), links)
     if len(_INDEX) > 64:
         _INDEX.clear()
     _INDEX[id(setup)] = (setup, out)
@@ -166,3 +177,45 @@ def enclosed_state(w: Work, target: int, st: UnitState, holder_st: UnitState | N
         update={"defence": h.defence, "armour": h.armour, "aegis": h.aegis, "perks": perks}
     )
     return replace(st, profile=profile)
+
+
+# -- Transport Link (L1420) ------------------------------------------------------------------
+
+
+def _gone(w: Work, uid: int) -> bool:
+    """In Reserve or a casualty: the state that breaks a Transport Link (L1424)."""
+    u = w.units[uid]
+    return u.location in (Location.RESERVE, Location.DESTROYED) or not u.living()
+
+
+def links_in_game(w: Work) -> bool:
+    """Some Transports of the game are linked (Transport Link)."""
+    return bool(index(w.setup).links)
+
+
+def linked_partner(w: Work, holder: int | None) -> int | None:
+    """The Transport linked to ``holder`` while the link holds (neither in Reserve nor a
+    casualty, L1424), or ``None``."""
+    links = index(w.setup).links
+    if not links or holder is None or holder not in links:
+        return None
+    other = links[holder]
+    return None if _gone(w, holder) or _gone(w, other) else other
+
+
+def link_refusal(w: Work, uid: int, transport: int) -> str | None:
+    """Why the passenger ``uid`` cannot transfer to ``transport`` by Transport Link, or
+    ``None``."""
+    holder = w.units[uid].embarked_in
+    links = index(w.setup).links
+    if holder is None or links.get(holder) != transport:
+        return (
+            f"{w.label(uid)} is embarked and may only transfer to a Transport linked to its own "
+            f"(Transport Link, {BOOK} L1420); to leave it, Disembark"
+        )
+    if linked_partner(w, holder) is None:
+        return (
+            f"{w.label(holder)} and {w.label(transport)} are not linked while one is in Reserve "
+            f"or a casualty (Transport Link, {BOOK} L1424)"
+        )
+    return None

@@ -18,7 +18,11 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
-from warbench.rulesets.warsurge.game.perk_transport import fires_without_points
+from warbench.rulesets.warsurge.game.perk_transport import (
+    fires_without_points,
+    link_refusal,
+    links_in_game,
+)
 from warbench.rulesets.warsurge.game.plans import MovePlan, TerrainPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -90,10 +94,28 @@ def check_capacity(w: Work, transport: int, load: float, newcomers: Sequence[int
         )
 
 
+def verify_transfer(w: Work, action: Embark) -> MovePlan:
+    """Transport Link (Perks L1420): "Any embarked Units can transfer from one Transport to the
+    other instead of disembarking", as the passenger's Move or Dash (it must be able to make
+    one), into the linked Transport's free capacity (§6.4)."""
+    uid, tr = action.unit, action.transport
+    info = w.info(uid)
+    if not 0 <= tr < len(w.units) or (why := link_refusal(w, uid, tr)) is not None:
+        raise err(why or f"there is no unit {tr}", "Perks L1420")
+    if info.immobile:
+        raise err(f"{info.label} is Immobile and cannot make Movement", "§4.1 Immobile Units")
+    if unit_allowance(w, uid, action.dash) <= 0:
+        raise err(f"{info.label} cannot {'Dash' if action.dash else 'Move'}", "§4.1")
+    check_capacity(w, tr, info.points, [uid])
+    return MovePlan(uid, (), (), None, action.dash, embark=tr, disembark=True)
+
+
 def verify_embark(w: Work, action: Embark) -> MovePlan:
     uid, tr = action.unit, action.transport
     info = w.info(uid)
     check_dash_flag(w, action.dash)
+    if w.units[uid].location is Location.EMBARKED and links_in_game(w):
+        return verify_transfer(w, action)  # Transport Link (Perks L1420)
     if not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid:
         raise err(f"unit {tr} is not a friendly Transport", "§6.2")
     u = w.units[uid]
