@@ -1040,6 +1040,10 @@ EFFECTS.update(
         # L1420 Transport Link "Any embarked Units can transfer from one Transport to the other
         # instead of disembarking."
         "Transport Link": [machinery("transport access")],
+        # L1384 Rift Gate "Embarked Units inside the User can choose to enter Reserve, and Units
+        # in Reserve can choose to Deploy inside the User. This can occur even if the User is
+        # outside the player's Deployment Zone."
+        "Rift Gate": [machinery("transport access")],
     }
 )
 

@@ -14,7 +14,7 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Embark
+from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Disembark, Embark, Pass
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase, RosterEntry
 from warbench.rulesets.warsurge.game.work import Work
@@ -232,3 +232,56 @@ def test_p1426_transport_link_pairs_only_two_and_keeps_capacity() -> None:
         engine.check(state, Embark(4, 0))
     with pytest.raises(RulesError, match="can carry 100 points"):
         engine.check(_linked(["Transport Link"], small=True), Embark(2, 1))
+
+
+# -- Rift Gate (L1384) -----------------------------------------------------------------------
+
+
+def _rift(perks: list[str], phase: Phase, *, embarked: bool = False, cap: int = 150) -> GameState:
+    """A Transport (unit 0, capacity ``cap``) with ``perks`` at the middle of the board, far
+    outside side 0's Deployment Zone (y < 12); Troopers (unit 1, 120 points) in Reserve, or
+    embarked in it; a Foe (unit 2); side 0 acts in ``phase`` of Game Turn 2."""
+    sides = [[_apc("Rift", perks, cap), entry(unit("Troopers", models=3), 120)]]
+    sides.append([entry(unit("Foe"))])
+    state = scenario(sides, {0: [(24.0, 30.0)], 2: [(24.0, 44.0)]}, phase=phase)
+    if embarked:
+        units = list(state.units)
+        units[1] = replace(units[1], location=Location.EMBARKED, embarked_in=0)
+        state = replace(state, units=tuple(units))
+    return state
+
+
+def test_p1384_rift_gate_units_in_reserve_deploy_inside_it_outside_the_zone() -> None:
+    state = _rift(["Rift Gate"], Phase.DEPLOY)
+    assert state.units[1].location is Location.RESERVE
+    assert Deploy(1, into=0) in list(engine.legal_actions(state).for_unit(1))
+    new, events = engine.apply(state, Deploy(1, into=0))
+    check_invariants(new)
+    assert new.units[1].location is Location.EMBARKED and new.units[1].embarked_in == 0
+    assert any("through its Rift Gate" in e.text for e in events)
+    # without the perk: only the Deployment Zone (§3.6)
+    with pytest.raises(RulesError, match="has no Rift Gate"):
+        engine.check(_rift([], Phase.DEPLOY), Deploy(1, into=0))
+    assert Deploy(1, into=0) not in list(engine.legal_actions(_rift([], Phase.DEPLOY)).for_unit(1))
+    # §6.4: the Troopers' 120 points must fit
+    with pytest.raises(RulesError, match="can carry 100 points"):
+        engine.check(_rift(["Rift Gate"], Phase.DEPLOY, cap=100), Deploy(1, into=0))
+
+
+def test_p1384_rift_gate_passengers_enter_reserve_and_deploy_again() -> None:
+    state = _rift(["Rift Gate"], Phase.MOVE, embarked=True)
+    out = Disembark(1, reserve=True)
+    assert out in list(engine.legal_actions(state).for_unit(1))
+    new, events = engine.apply(state, out)
+    check_invariants(new)
+    assert new.units[1].location is Location.RESERVE and new.units[1].embarked_in is None
+    assert any("into Reserve" in e.text for e in events)
+    # the next Game Turn's Deploy Phase: back inside the Rift Gate
+    while not (new.flow.phase is Phase.DEPLOY and new.flow.active == 0):
+        new, _ = engine.apply(new, Pass())
+    assert new.flow.turn == 3
+    new, _ = engine.apply(new, Deploy(1, into=0))
+    assert new.units[1].location is Location.EMBARKED
+    # without the perk a passenger cannot go into Reserve from its Transport
+    with pytest.raises(RulesError, match="not inside a Transport with Rift Gate"):
+        engine.check(_rift([], Phase.MOVE, embarked=True), out)

@@ -17,6 +17,7 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_deployment import deploy_outside_zone
+from warbench.rulesets.warsurge.game.perk_transport import deploy_inside, rift_gate_refusal
 from warbench.rulesets.warsurge.game.plans import DeployPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -37,6 +38,13 @@ def verify_deploy(w: Work, action: Deploy) -> DeployPlan:
 
         if (stay := deploy_refusal(w, uid)) is not None:
             raise err(stay, "Perks §12 Reserve")
+    if action.into is not None:  # Rift Gate (Perks L1384)
+        if action.passengers or action.positions is not None or action.at is not None:
+            raise err("a Deploy into a Transport names no place and no passengers", "Perks L1384")
+        if (gate := rift_gate_refusal(w, uid, action.into)) is not None:
+            raise err(gate, "Perks L1384")
+        check_capacity(w, action.into, info.points, [uid])
+        return DeployPlan(uid, (), (), into=action.into)
     zone = w.zones[info.side]
     assert zone is not None
     # §6.1 passengers
@@ -116,6 +124,9 @@ def _check_deploy_positions(w: Work, uid: int, pos: Sequence[Point], zone: int) 
 
 def apply_deploy(w: Work, plan: DeployPlan) -> None:
     uid = plan.uid
+    if plan.into is not None:  # Rift Gate (Perks L1384): as a passenger deployed in it (§6.1)
+        deploy_inside(w, uid, plan.into)
+        return
     w.set_unit(uid, location=Location.TABLE, pos=plan.positions)
     text = f"{w.label(uid)} deploys ({len(plan.positions)} models)"
     for p in plan.passengers:

@@ -54,7 +54,12 @@ from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
-from warbench.rulesets.warsurge.game.perk_transport import linked_partner, open_passengers
+from warbench.rulesets.warsurge.game.perk_transport import (
+    exits_to_reserve,
+    linked_partner,
+    open_passengers,
+    rift_gates,
+)
 from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
@@ -225,7 +230,7 @@ def with_positions(
             if key in state.cache:
                 placing.cache[key] = state.cache[key]
     plan = _verified(placing, normalize(action), hooks)
-    if isinstance(action, Deploy) and isinstance(plan, DeployPlan):
+    if isinstance(action, Deploy) and isinstance(plan, DeployPlan) and plan.into is None:
         return normalize(replace(action, at=None, positions=plan.positions))
     if isinstance(action, Move | Disembark) and isinstance(plan, MovePlan) and plan.positions:
         return normalize(replace(action, to=None, positions=plan.positions))
@@ -433,6 +438,9 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         yield from (Guard(uid), Prepare(uid), Support(uid), UsePerks(uid))
         return
     if phase is Phase.DEPLOY:
+        for gate in rift_gates(w, info.side):  # Rift Gate (Perks L1384)
+            if gate != uid:
+                yield Deploy(uid, into=gate)
         zone = w.zones[info.side]
         if zone is None:
             return
@@ -462,6 +470,8 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         if u.location is Location.EMBARKED:
             if (link := linked_partner(w, u.embarked_in)) is not None:  # Perks L1420
                 yield Embark(uid, link, dash=dash)
+            if exits_to_reserve(w, uid):  # Rift Gate (Perks L1384)
+                yield Disembark(uid, dash=dash, reserve=True)
             holder = w.outermost(uid)
             if w.units[holder].location is not Location.TABLE:
                 return

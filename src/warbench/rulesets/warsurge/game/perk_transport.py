@@ -22,6 +22,11 @@ machinery of the effects table; rulings "WARSURGE perks in play: session 25, s25
   Only two Units can be linked together at once". The Transports of a player with the perk are
   linked in pairs in roster order (:func:`linked_partner`); a passenger transfers with an
   ``Embark`` naming the other Transport, as its Move or Dash (``transports.verify_transfer``).
+* **Rift Gate** (L1384): "Embarked Units inside the User can choose to enter Reserve, and Units
+  in Reserve can choose to Deploy inside the User. This can occur even if the User is outside
+  the player's Deployment Zone." A passenger leaves it into Reserve with ``Disembark(reserve=
+  True)`` as its Move or Dash (:func:`enter_reserve`); a unit in Reserve deploys inside it with
+  ``Deploy(into=…)`` in a Deploy Phase (:func:`deploy_inside`).
 """
 
 from __future__ import annotations
@@ -42,7 +47,8 @@ EXPOSED = "Exposed"
 UNSHELTERED = "Unsheltered"
 ENCLOSED = "Enclosed"
 LINK = "Transport Link"
-LINES = {EXPOSED: "L1280", UNSHELTERED: "L1438", ENCLOSED: "L1248", LINK: "L1420"}
+RIFT = "Rift Gate"
+LINES = {EXPOSED: "L1280", UNSHELTERED: "L1438", ENCLOSED: "L1248", LINK: "L1420", RIFT: "L1384"}
 #: the Save rerolls that go with a unit's Saves (Perks L1250 "Saves that can be rerolled")
 SAVE_REROLLS = ("Reinforced", "Resilient")
 
@@ -53,6 +59,7 @@ class _Index:
     unsheltered: frozenset[int]
     enclosed: frozenset[int]
     links: dict[int, int]  # Transport Link: each linked Transport's partner
+    rift: frozenset[int]  # Rift Gate
 
 
 _INDEX: dict[int, tuple[GameSetup, _Index]] = {}
@@ -63,7 +70,7 @@ def index(setup: GameSetup) -> _Index:
     hit = _INDEX.get(id(setup))
     if hit is not None and hit[0] is setup:
         return hit[1]
-    opened, unsheltered, enclosed = set(), set(), set()
+    opened, unsheltered, enclosed, rift = set(), set(), set(), set()
     linkers: dict[int, list[int]] = {}
     for uid, info in enumerate(setup.units):
         if info.transport <= 0:  # "User must be a Transport" (L1248, L1280, L1438)
@@ -75,13 +82,17 @@ def index(setup: GameSetup) -> _Index:
             unsheltered.add(uid)
         if ENCLOSED in perks:
             enclosed.add(uid)
+        if RIFT in perks:
+            rift.add(uid)
         if LINK in perks:
             linkers.setdefault(info.player, []).append(uid)
     links: dict[int, int] = {}
     for mine in linkers.values():  # pairs in roster order; an odd one out is not linked
         for a, b in zip(mine[0::2], mine[1::2], strict=False):
             links[a], links[b] = b, a
-    out = _Index(frozenset(opened), frozenset(unsheltered), frozenset(enclosed), links)
+    out = _Index(
+        frozenset(opened), frozenset(unsheltered), frozenset(enclosed), links, frozenset(rift)
+    )
     if len(_INDEX) > 64:
         _INDEX.clear()
     _INDEX[id(setup)] = (setup, out)
@@ -219,3 +230,76 @@ def link_refusal(w: Work, uid: int, transport: int) -> str | None:
             f"or a casualty (Transport Link, {BOOK} L1424)"
         )
     return None
+
+
+# -- Rift Gate (L1384) -----------------------------------------------------------------------
+
+
+def rift_gates(w: Work, side: int) -> list[int]:
+    """The side's Transports with Rift Gate on the battlefield (a unit in Reserve may deploy
+    inside them)."""
+    gates = index(w.setup).rift
+    return [
+        g
+        for g in sorted(gates)
+        if w.info(g).side == side and w.units[g].location is Location.TABLE and w.units[g].living()
+    ]
+
+
+def rift_gate_refusal(w: Work, uid: int, into: int) -> str | None:
+    """Why the unit in Reserve ``uid`` may not deploy inside ``into``, or ``None`` (capacity
+    is checked by the caller, §6.4)."""
+    if not 0 <= into < len(w.units) or into == uid or w.info(into).side != w.info(uid).side:
+        return f"unit {into} is not a friendly Transport"
+    if into not in index(w.setup).rift:
+        return f"{w.label(into)} has no Rift Gate: units deploy inside it only with it (L1384)"
+    if into not in rift_gates(w, w.info(uid).side):
+        return f"{w.label(into)} is not on the battlefield"
+    return None
+
+
+def deploy_inside(w: Work, uid: int, into: int) -> None:
+    """The unit deploys inside the Rift Gate Transport ``into`` (L1384), as a passenger deployed
+    with its Transport (§6.1)."""
+    w.set_unit(uid, location=Location.EMBARKED, embarked_in=into, pos=())
+    w.emit(
+        "deploy",
+        f"{w.label(uid)} deploys inside {w.label(into)} through its Rift Gate",
+        f"Rift Gate, {BOOK} L1384",
+        unit=uid,
+        perk=RIFT,
+    )
+
+
+def rift_exit_refusal(w: Work, uid: int) -> str | None:
+    """Why the passenger ``uid`` may not leave its Transport into Reserve, or ``None``."""
+    holder = w.units[uid].embarked_in
+    if holder is None or holder not in index(w.setup).rift:
+        return (
+            f"{w.label(uid)} is not inside a Transport with Rift Gate: it cannot enter Reserve "
+            f"from it (L1384)"
+        )
+    if w.units[holder].location is Location.RESERVE:
+        return f"{w.label(holder)} is in Reserve already"
+    return None
+
+
+def exits_to_reserve(w: Work, uid: int) -> bool:
+    """The passenger may leave its Transport into Reserve (Rift Gate)."""
+    return bool(index(w.setup).rift) and rift_exit_refusal(w, uid) is None
+
+
+def enter_reserve(w: Work, uid: int) -> None:
+    """The passenger leaves its Rift Gate Transport into Reserve, with any passengers of its
+    own (L1384)."""
+    holder = w.units[uid].embarked_in
+    for p in (uid, *w.passengers(uid)):
+        w.set_unit(p, location=Location.RESERVE, embarked_in=None, pos=())
+    w.engaged = {pair for pair in w.engaged if uid not in pair}
+    w.emit(
+        "perk",
+        f"{w.label(uid)} leaves {w.label(holder or 0)} through its Rift Gate into Reserve",
+        f"Rift Gate, {BOOK} L1384",
+        unit=uid,
+        perk=RIFT,
+    )

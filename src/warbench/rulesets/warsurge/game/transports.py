@@ -22,6 +22,7 @@ from warbench.rulesets.warsurge.game.perk_transport import (
     fires_without_points,
     link_refusal,
     links_in_game,
+    rift_exit_refusal,
 )
 from warbench.rulesets.warsurge.game.plans import MovePlan, TerrainPlan
 from warbench.rulesets.warsurge.game.state import (
@@ -156,6 +157,10 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
         return verify_disembark_terrain(w, action)
     if u.location is not Location.EMBARKED or u.embarked_in is None:
         raise err(f"{info.label} is not embarked", "§6.3")
+    if action.reserve:  # Rift Gate (Perks L1384): into Reserve instead
+        if (gate := rift_exit_refusal(w, uid)) is not None:
+            raise err(gate, "Perks L1384")
+        return MovePlan(uid, (), (), None, action.dash, disembark=True, reserve=True)
     if info.immobile:
         raise err(
             f"{info.label} is Immobile and leaves its Transport only when it is destroyed",
