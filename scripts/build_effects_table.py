@@ -1044,6 +1044,10 @@ EFFECTS.update(
         # in Reserve can choose to Deploy inside the User. This can occur even if the User is
         # outside the player's Deployment Zone."
         "Rift Gate": [machinery("transport access")],
+        # L1904 Seed II "The Seed II User will count as embarked and engaged in a Melee with the
+        # Target, though the Target may still Move, use Perks and Attack other Units as normal"
+        # (game/perk_seed.py)
+        "Seed II": [machinery("seed")],
     }
 )
 

@@ -14,7 +14,14 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Disembark, Embark, Pass
+from warbench.rulesets.warsurge.game.actions import (
+    Attack,
+    Deploy,
+    Disembark,
+    Embark,
+    Move,
+    Pass,
+)
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase, RosterEntry
 from warbench.rulesets.warsurge.game.work import Work
@@ -285,3 +292,88 @@ def test_p1384_rift_gate_passengers_enter_reserve_and_deploy_again() -> None:
     # without the perk a passenger cannot go into Reserve from its Transport
     with pytest.raises(RulesError, match="not inside a Transport with Rift Gate"):
         engine.check(_rift([], Phase.MOVE, embarked=True), out)
+
+
+# -- Seed II (L1904) -------------------------------------------------------------------------
+
+
+def _seeded(rank: str = "Seed II") -> GameState:
+    """Side 0: the Sower (unit 0, a Gun with Implant) and the Spawn (unit 1, ``rank``, two
+    models with Claws) in Reserve; side 1: the Guard (unit 2, 2 HP, Fists) 10" from the Sower
+    and the Other (unit 3) beyond; side 0's Attack Phase of Game Turn 2."""
+    sower = entry(unit("Sower", hp=3, weapons=[weapon("Gun", power=4, perks=["Implant"])]))
+    spawn = entry(unit("Spawn", models=2, perks=[rank], weapons=[weapon("Claws", range=0)]))
+    guard = entry(unit("Guard", hp=2, weapons=[weapon("Fists", range=0, attacks=2)]))
+    other = entry(unit("Other", weapons=[weapon("Rifle", range=30)]))
+    return scenario(
+        [[sower, spawn], [guard, other]],
+        {0: [(24.0, 31.0)], 2: [(24.0, 20.0)], 3: [(34.0, 20.0)]},
+        phase=Phase.ATTACK,
+    )
+
+
+def _implanted(rank: str = "Seed II") -> tuple[GameState, list[str]]:
+    """The Sower's Gun hits the Guard (Implant); side 0 to act again."""
+    state, events = engine.apply(_seeded(rank), Attack(0, (("Gun", 2),)), dice=ScriptedDice([4]))
+    check_invariants(state)
+    return replace(state, flow=replace(state.flow, active=0)), [e.text for e in events]
+
+
+def test_p1904_seed_ii_is_held_in_reserve_until_implant_puts_it_in_the_host() -> None:
+    from warbench.rulesets.warsurge.game.perk_seed import hold
+
+    w = Work(_seeded(), None, DEFAULT_HOOKS)
+    hold(w)
+    held = replace(w.state(), flow=replace(w.state().flow, phase=Phase.DEPLOY))
+    with pytest.raises(RulesError, match="only through a unit afflicted with Implant"):
+        engine.check(held, Deploy(1, positions=((10.0, 5.0), (11.5, 5.0))))
+    state, texts = _implanted()
+    assert state.units[1].location is Location.EMBARKED and state.units[1].embarked_in == 2
+    assert any("Spawn is in P1: Guard, engaged with it" in t for t in texts)
+    # Seed I stays in Reserve (its host only carries it, L1890)
+    plain, _ = _implanted("Seed I")
+    assert plain.units[1].location is Location.RESERVE
+
+
+def test_p1904_seed_ii_and_its_host_attack_each_other_as_in_a_melee() -> None:
+    state, _ = _implanted()
+    # the Spawn's Claws (Range 0) strike the Guard inside: a Melee ignores Range (§5.9)
+    assert _targets(state, 1) == {"Claws": [2]}
+    hit, _ = engine.apply(state, Attack(1, (("Claws", 2),)), dice=ScriptedDice([1, 1]))
+    check_invariants(hit)
+    # and nobody else: not the Other, and the Other may not attack the Spawn
+    with pytest.raises(RulesError, match="it attacks only its host"):
+        engine.check(state, Attack(1, (("Claws", 3),)))
+    theirs = replace(state, flow=replace(state.flow, active=1))
+    with pytest.raises(RulesError, match="only its host attacks it"):
+        engine.check(theirs, Attack(3, (("Rifle", 1),)))
+    assert 1 in _targets(theirs, 2)["Fists"]
+    new, _ = engine.apply(theirs, Attack(2, (("Fists", 1),)), dice=ScriptedDice([6, 6]))
+    check_invariants(new)
+    assert new.units[1].hp == (0, 0)
+    # without the Seed II perk the Spawn is not there to attack or be attacked
+    plain, _ = _implanted("Seed I")
+    with pytest.raises(RulesError, match="not on the battlefield"):
+        engine.check(plain, Attack(1, (("Claws", 2),)))
+
+
+def test_p1904_seed_ii_stays_inside_while_its_host_moves_freely() -> None:
+    state, _ = _implanted()
+    moving = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=1))
+    new, _ = engine.apply(moving, Move(2, to=(20.0, 20.0)))
+    assert new.units[2].pos[0] != (24.0, 20.0) and not new.engaged
+    assert new.units[1].embarked_in == 2
+    ours = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=0))
+    with pytest.raises(RulesError, match="leaves it only when it is removed as a casualty"):
+        engine.check(ours, Disembark(1, to=(24.0, 25.0)))
+
+
+def test_p1918_seed_ii_emerges_where_its_host_is_removed_as_a_casualty() -> None:
+    state, _ = _implanted()  # the Guard has 1 HP left
+    state, _ = engine.apply(state, Attack(1, (("Claws", 2),)), dice=ScriptedDice([6, 6]))
+    while state.flow.phase is Phase.ATTACK:  # the casualties go at the end of the Phase
+        state, _ = engine.apply(state, Pass())
+        check_invariants(state)
+    assert state.units[2].location is Location.DESTROYED
+    spawn = state.units[1]
+    assert spawn.location is Location.TABLE and spawn.pos[0] == (24.0, 20.0)

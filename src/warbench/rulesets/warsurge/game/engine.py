@@ -54,6 +54,7 @@ from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
+from warbench.rulesets.warsurge.game.perk_seed import seed_targets
 from warbench.rulesets.warsurge.game.perk_transport import (
     exits_to_reserve,
     linked_partner,
@@ -540,8 +541,10 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
             if fire_point_chain(w, p) and w.enemies(uid, p):
                 order.append(p)
     opened = open_passengers(w, uid, foes[:limit])  # Exposed, Unsheltered (Perks L1280, L1438)
+    opened += seed_targets(w, uid)  # Seed II and its host (Perks L1904)
+    near = order[: limit + len(engaged)]
     cache: dict[Any, TargetView] = {}
-    for foe in [*order[: limit + len(engaged)], *opened]:
+    for foe in [*near, *(t for t in opened if t not in near)]:
         view = view_target(w, uid, foe, cache)
         if view.reason:
             continue

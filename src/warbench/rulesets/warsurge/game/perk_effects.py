@@ -142,6 +142,7 @@ PLAYED_MACHINERIES = frozenset(
         "heal",  # issue 11, session 13: game/perk_heal.py
         # issue 11, session 25, lane s25-aeon
         "transport access",  # game/perk_transport.py
+        "seed",  # game/perk_seed.py
     }
 )
 

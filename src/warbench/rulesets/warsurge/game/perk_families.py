@@ -43,3 +43,8 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_delirium.register_hooks(reg)  # Delirium (issue 11, session 13)
     perk_horrific.register_hooks(reg)  # Horrific (issue 11, session 13)
     perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)
+
+    # -- s25-aeon (issue 11, session 25) --
+    from warbench.rulesets.warsurge.game import perk_seed
+
+    perk_seed.register_hooks(reg)  # Seed II

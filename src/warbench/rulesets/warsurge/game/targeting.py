@@ -18,6 +18,7 @@ import numpy.typing as npt
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
+from warbench.rulesets.warsurge.game.perk_seed import seed_view
 from warbench.rulesets.warsurge.game.perk_sight import unseen_users
 from warbench.rulesets.warsurge.game.perk_transport import open_holder
 from warbench.rulesets.warsurge.game.state import (
@@ -131,6 +132,10 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     empty: dict[str, list[int]] = {}
     holder = w.outermost(uid)
     embarked = u.location is Location.EMBARKED
+    if (seed := seed_view(w, uid, target)) is not None:  # Seed II inside its host (Perks L1904)
+        if isinstance(seed, str):
+            return TargetView(False, False, False, 0, empty, frozenset(), 0, seed)
+        return TargetView(True, True, False, 0.0, seed[0], seed[1], 0)
     if Location.TERRAIN in (u.location, tgt.location):  # inside terrain (§10.2)
         inside = melee_inside(w, uid, target)
         if isinstance(inside, str):

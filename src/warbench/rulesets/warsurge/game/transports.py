@@ -18,6 +18,7 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
+from warbench.rulesets.warsurge.game.perk_seed import host_of, stays_inside
 from warbench.rulesets.warsurge.game.perk_transport import (
     fires_without_points,
     link_refusal,
@@ -42,8 +43,8 @@ def fires_from_transport(w: Work, uid: int) -> str | None:
     cannot use Fire Points to attack from the outer Transport (§6.5, 001 L3394)."""
     u = w.units[uid]
     holder = u.embarked_in
-    if u.location is not Location.EMBARKED or holder is None:
-        return None
+    if u.location is not Location.EMBARKED or holder is None or host_of(w, uid) is not None:
+        return None  # a Seed II unit fights its host as in a Melee (Perks L1904)
     h = w.units[holder]
     label = w.info(uid).label
     if h.location is Location.EMBARKED:
@@ -157,6 +158,8 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
         return verify_disembark_terrain(w, action)
     if u.location is not Location.EMBARKED or u.embarked_in is None:
         raise err(f"{info.label} is not embarked", "§6.3")
+    if (seed := stays_inside(w, uid)) is not None:
+        raise err(seed, "Perks L1904")
     if action.reserve:  # Rift Gate (Perks L1384): into Reserve instead
         if (gate := rift_exit_refusal(w, uid)) is not None:
             raise err(gate, "Perks L1384")
