@@ -1048,6 +1048,10 @@ EFFECTS.update(
         # Target, though the Target may still Move, use Perks and Attack other Units as normal"
         # (game/perk_seed.py)
         "Seed II": [machinery("seed")],
+        # L1140 Breach "The User can 'embark' enemy Units even if they are not a Transport …
+        # The User can attack the Target they have embarked, counted as in a Melee, though the
+        # Target may move freely" (game/perk_seed.py)
+        "Breach": [machinery("seed")],
     }
 )
 

@@ -130,6 +130,8 @@ UNIT_SETS = [
     ["Offering", "Frenzy", "Resilient", "Terrify"],
     ["Sacrifice", "Courage", "Tough", "Frenzy"],
     ["Espionage", "Keen Eye", "Dodge", "Stealth"],
+    # session 25, s25-aeon: into enemy units (the Transport perks need Transports)
+    ["Breach", "Seed II", "Dodge", "Tough"],
 ]
 
 

@@ -10,9 +10,10 @@ from dataclasses import replace
 
 import pytest
 
-from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from tests.warsurge.game.helpers import ROSTERS, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import (
     Attack,
@@ -22,8 +23,20 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
     Pass,
 )
+from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
-from warbench.rulesets.warsurge.game.state import GameState, Location, Phase, RosterEntry
+from warbench.rulesets.warsurge.game.io import load_game_roster
+from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
+from warbench.rulesets.warsurge.game.record import GameRecord, replay
+from warbench.rulesets.warsurge.game.state import (
+    GameState,
+    Location,
+    Phase,
+    PlayerSetup,
+    RosterEntry,
+    Status,
+    build_setup,
+)
 from warbench.rulesets.warsurge.game.work import Work
 
 APC, CREW, FOE = 0, 1, 2
@@ -342,7 +355,7 @@ def test_p1904_seed_ii_and_its_host_attack_each_other_as_in_a_melee() -> None:
     hit, _ = engine.apply(state, Attack(1, (("Claws", 2),)), dice=ScriptedDice([1, 1]))
     check_invariants(hit)
     # and nobody else: not the Other, and the Other may not attack the Spawn
-    with pytest.raises(RulesError, match="it attacks only its host"):
+    with pytest.raises(RulesError, match="it attacks only in there"):
         engine.check(state, Attack(1, (("Claws", 3),)))
     theirs = replace(state, flow=replace(state.flow, active=1))
     with pytest.raises(RulesError, match="only its host attacks it"):
@@ -377,3 +390,157 @@ def test_p1918_seed_ii_emerges_where_its_host_is_removed_as_a_casualty() -> None
     assert state.units[2].location is Location.DESTROYED
     spawn = state.units[1]
     assert spawn.location is Location.TABLE and spawn.pos[0] == (24.0, 20.0)
+
+
+# -- Breach (L1140) --------------------------------------------------------------------------
+
+RAIDER, WATCHER, BRUTE, TANK, TCREW, OTHER = 0, 1, 2, 3, 4, 5
+
+
+def _breach(
+    perks: list[str], *, brute: tuple[str, ...] = (), tank: tuple[str, ...] = ()
+) -> GameState:
+    """Side 0: the Raider (unit 0, ``perks``, a Knife) 3" from the Brute (unit 2, 3 HP, a Club,
+    ``brute`` perks) and the Watcher (unit 1) 12" behind; side 1 also has the Tank (unit 3, a
+    Transport without Fire Points, Defence 8, ``tank`` perks) carrying the Crew (unit 4, two
+    models, Defence 2, Rifles), and the Other (unit 5, a Rifle) 10" away. Side 0's Move Phase
+    of Game Turn 2."""
+    raider = entry(unit("Raider", hp=2, perks=perks, weapons=[weapon("Knife", range=0)]))
+    brute = entry(unit("Brute", hp=3, perks=list(brute), weapons=[weapon("Club", range=0)]))
+    tank = entry(unit("Tank", hp=5, defence=8, transport=200, perks=list(tank)), 150, 50.8)
+    crew = entry(unit("Crew", models=2, defence=2, weapons=[weapon("Rifle", range=24)]))
+    other = entry(unit("Other", weapons=[weapon("Rifle", range=30)]))
+    state = scenario(
+        [[raider, entry(unit("Watcher"))], [brute, tank, crew, other]],
+        {RAIDER: [(24.0, 20.0)], WATCHER: [(24.0, 8.0)], BRUTE: [(24.0, 24.0)],
+         TANK: [(20.0, 20.0)], OTHER: [(34.0, 24.0)]},
+        phase=Phase.MOVE,
+    )  # fmt: skip
+    units = list(state.units)
+    units[TCREW] = replace(units[TCREW], location=Location.EMBARKED, embarked_in=TANK)
+    return replace(state, units=tuple(units))
+
+
+def _inside(state: GameState, host: int, phase: Phase, active: int) -> GameState:
+    """The Raider has breached ``host`` (in an earlier Game Turn: it may act again)."""
+    new, _ = engine.apply(state, Embark(RAIDER, host))
+    check_invariants(new)
+    units = list(new.units)
+    units[RAIDER] = replace(units[RAIDER], acted=False)
+    return replace(new, units=tuple(units), flow=replace(new.flow, phase=phase, active=active))
+
+
+def test_p1140_breach_embarks_an_enemy_unit_as_a_whole() -> None:
+    state = _breach(["Breach"])
+    assert Embark(RAIDER, BRUTE) in list(engine.legal_actions(state).for_unit(RAIDER))
+    new, events = engine.apply(state, Embark(RAIDER, BRUTE))
+    check_invariants(new)
+    assert new.units[RAIDER].location is Location.EMBARKED
+    assert new.units[RAIDER].embarked_in == BRUTE
+    assert any("moves into P1: Brute" in e.text for e in events)
+    # without Breach: only a friendly Transport; Impregnable is immune (L1565)
+    with pytest.raises(RulesError, match="not a friendly Transport"):
+        engine.check(_breach([]), Embark(RAIDER, BRUTE))
+    with pytest.raises(RulesError, match="immune to Breach"):
+        engine.check(_breach(["Breach"], brute=("Impregnable",)), Embark(RAIDER, BRUTE))
+
+
+def test_p1140_breach_user_and_target_attack_each_other_only_and_the_target_moves() -> None:
+    ours = _inside(_breach(["Breach"]), BRUTE, Phase.ATTACK, 0)
+    assert _targets(ours, RAIDER) == {"Knife": [BRUTE]}
+    hit, _ = engine.apply(ours, Attack(RAIDER, (("Knife", BRUTE),)), dice=ScriptedDice([6]))
+    assert hit.units[BRUTE].hp == (2,)
+    theirs = replace(ours, flow=replace(ours.flow, active=1))
+    with pytest.raises(RulesError, match="only its host attacks it"):
+        engine.check(theirs, Attack(OTHER, (("Rifle", RAIDER),)))
+    new, _ = engine.apply(theirs, Attack(BRUTE, (("Club", RAIDER),)), dice=ScriptedDice([6]))
+    assert new.units[RAIDER].hp == (1,)
+    # "though the Target may move freely": the Brute is locked in no Melee
+    moving = replace(ours, flow=replace(ours.flow, phase=Phase.MOVE, active=1))
+    new, _ = engine.apply(moving, Move(BRUTE, to=(24.0, 30.0)))
+    assert new.units[RAIDER].embarked_in == BRUTE and new.units[BRUTE].pos[0][1] > 24.5
+
+
+def test_p1148_breach_into_a_transport_fights_its_passengers() -> None:
+    """In the Tank (no Fire Points) the Raider Targets the Crew and the Crew the Raider; the
+    Crew still cannot attack out; the Tank's Enclosed does not protect them (L1252)."""
+    ours = _inside(_breach(["Breach"], tank=("Enclosed",)), TANK, Phase.ATTACK, 0)
+    assert sorted(_targets(ours, RAIDER)["Knife"]) == [TANK, TCREW]
+    # Power 4 against the Crew's own Defence 2 (2+; the Tank's 8 would need 6/3)
+    hit, _ = engine.apply(ours, Attack(RAIDER, (("Knife", TCREW),)), dice=ScriptedDice([2]))
+    assert hit.units[TCREW].hp == (0, 1) or hit.units[TCREW].hp == (1, 0)
+    theirs = replace(ours, flow=replace(ours.flow, active=1))
+    engine.check(theirs, Attack(TCREW, (("Rifle", RAIDER),)))
+    with pytest.raises(RulesError, match="only the Breach unit inside"):
+        engine.check(theirs, Attack(TCREW, (("Rifle", WATCHER),)))
+    # without a Breach unit inside, the Crew has no Fire Points at all (§6.7)
+    with pytest.raises(RulesError, match="without Fire Points"):
+        engine.check(replace(_breach([]), flow=theirs.flow), Attack(TCREW, (("Rifle", RAIDER),)))
+
+
+def test_p1150_breach_disembarks_once_it_breaks_free_from_the_melee() -> None:
+    state = _inside(_breach(["Breach"]), BRUTE, Phase.MOVE, 0)
+    out = Disembark(RAIDER, to=(24.0, 17.0))
+    with pytest.raises(RulesError, match="break free"):
+        engine.check(state, out)
+    units = list(state.units)
+    units[RAIDER] = replace(units[RAIDER], statuses=(Status("Disengage", 1, "u0/Disengage"),))
+    free, _ = engine.apply(replace(state, units=tuple(units)), out)
+    check_invariants(free)
+    assert free.units[RAIDER].location is Location.TABLE
+
+
+# -- random-legal games with these perks -----------------------------------------------------
+
+
+def _perked(name: str, perks: list[str], weapon_perks: list[str]) -> PlayerSetup:
+    """The example roster ``name`` with ``perks`` on every unit (Seed II on every third unit
+    only: the others must deploy), ``weapon_perks`` on every weapon, and its Transports twice
+    (a pair for Transport Link)."""
+    player = load_game_roster(ROSTERS / name)
+    out = []
+    for i, e in enumerate(player.roster):
+        u = e.unit
+        mine = [p for p in perks if p != "Seed II" or i % 3 == 2]
+        profile = u.profile.model_copy(update={"perks": mine})
+        ws = [w.model_copy(update={"perks": list(weapon_perks)}) for w in u.weapons]
+        out.append(replace(e, unit=u.model_copy(update={"profile": profile, "weapons": ws})))
+    out += [e for e in out if e.unit.profile.transport]
+    return replace(player, roster=tuple(out))
+
+
+@pytest.mark.parametrize(
+    ("perks", "scripted"),
+    [
+        (["Breach", "Seed II", "Enclosed", "Transport Link", "Rift Gate"], False),
+        (["Seed II", "Breach", "Exposed", "Transport Link"], False),
+        (["Breach", "Unsheltered", "Rift Gate", "Seed II"], True),
+    ],
+)
+def test_s25_aeon_perks_in_random_games_keep_invariants_and_replay(
+    perks: list[str], scripted: bool
+) -> None:
+    sides = [
+        _perked("sci_fi_humans.yaml", perks, ["Implant"]),
+        _perked("scavengers.yaml", perks, ["Implant"]),
+    ]
+    setup = build_setup(sides, Field(sample_board("open_field_42x32")), max_turns=5)
+    seed = 101 + len(perks)
+    state, _ = engine.new_game(setup, seed)
+    rec = GameRecord(setup, seed)
+    players = (
+        [ScriptedPlayer(), ScriptedPlayer()]
+        if scripted
+        else [RandomLegalPlayer(seed), RandomLegalPlayer(seed + 1)]
+    )
+    steps = 0
+    while not state.over:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = players[side].choose(state)
+        state, _ = engine.apply(state, action)
+        rec.add(action, state)
+        check_invariants(state)
+        steps += 1
+        assert steps < 5000, "the game does not end"
+    assert replay(rec).state.digest() == state.digest()

@@ -108,8 +108,8 @@ MACHINERIES: Mapping[str, str] = {
     "transport access": "warbench.rulesets.warsurge.game.perk_transport (Exposed, Unsheltered, "
     "Enclosed: passengers Targeted from outside, attacking without Fire Points, the "
     "Transport's stats; Transport Link, Rift Gate: ways in and out of a Transport)",
-    "seed": "warbench.rulesets.warsurge.game.perk_seed (Seed II: a unit inside the enemy host "
-    "its side's Implant afflicted, fighting it as in a Melee until the host falls)",
+    "seed": "warbench.rulesets.warsurge.game.perk_seed (Seed II, Breach: a unit inside an enemy "
+    "unit, fighting it (and, for Breach, its passengers) as in a Melee until it falls)",
     "tactical": "warbench.rulesets.warsurge.game.perk_tactical (Tactical Weapon Perks: No Line "
     "of Sight's users, Momentum's Power, Disarm)",
     "defensive": "warbench.rulesets.warsurge.game.perk_defensive (Defensive Unit Perks by the "

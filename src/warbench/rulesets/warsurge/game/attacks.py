@@ -71,10 +71,10 @@ from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss, apply_rol
 from warbench.rulesets.warsurge.profiles import WeaponProfile, WeaponType
 
 
-def target_state(w: Work, target: int) -> UnitState:
+def target_state(w: Work, target: int, attacker: int) -> UnitState:
     """The Targeted unit's state; a passenger of an Enclosed Transport may use the Transport's
     Defence, Armour and AEGIS (Perks L1248, ``perk_transport.enclosed_state``)."""
-    return targeted_state(w, target, to_unit_state)
+    return targeted_state(w, target, to_unit_state, attacker)
 
 
 def verify_attack(w: Work, action: Attack) -> AttackPlanG:
@@ -360,7 +360,7 @@ def _expected(w: Work, uid: int, plan: WeaponPlan, ctx: AttackContext) -> tuple[
 
     ap = AttackPlan(
         to_unit_state(w, uid),
-        target_state(w, plan.target),
+        target_state(w, plan.target, uid),
         ctx,
         weapons=(plan.weapon,),
         users=((plan.weapon, plan.users),),
@@ -468,7 +468,7 @@ def _attack_from(
             resolve_chain(w, uid, wp, *chain, heavy, battle)  # Chain (perk_mode.py)
             continue
         attacker = to_unit_state(w, uid)
-        target = target_state(w, wp.target)  # Enclosed (Perks L1248): the Transport's stats
+        target = target_state(w, wp.target, uid)  # Enclosed (Perks L1248): the Transport's stats
         before = [m.hp for m in target.models]
         ctx = status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses, wp.weapon)
         ap = AttackPlan(

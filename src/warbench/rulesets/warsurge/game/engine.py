@@ -54,7 +54,7 @@ from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
-from warbench.rulesets.warsurge.game.perk_seed import seed_targets
+from warbench.rulesets.warsurge.game.perk_seed import breaches, seed_targets
 from warbench.rulesets.warsurge.game.perk_transport import (
     exits_to_reserve,
     linked_partner,
@@ -493,6 +493,9 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         for tr in w.side_units(info.side):
             if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE:
                 yield Embark(uid, tr, dash=dash)
+        for dist, foe in foes:  # Breach (Perks L1140): into an enemy unit within reach
+            if dist <= allowance + 0.5 and breaches(w, uid, foe):
+                yield Embark(uid, foe, dash=dash)
         for dx, dy in _DIRS:
             yield Move(
                 uid,

@@ -228,7 +228,7 @@ def _strike(
     Attack Dice; casualties in the rules' order; the hooks an Attack fires. The HP lost."""
     info = w.info(uid)
     attacker = to_unit_state(w, uid)
-    tstate = targeted_state(w, target, to_unit_state)  # Enclosed (Perks L1248)
+    tstate = targeted_state(w, target, to_unit_state, uid)  # Enclosed (Perks L1248)
     before = [m.hp for m in tstate.models]
     ctx = wp.context if own else _context(w, uid, target, wp)
     ctx = espionage_dice(w, uid, ctx)  # Espionage (Perks L1840): -1 within 6" of a spy

@@ -167,12 +167,17 @@ def enclosed_holder(w: Work, target: int) -> int | None:
     return h if u.location is Location.EMBARKED and h in enc else None
 
 
-def targeted_state(w: Work, target: int, to_state: Callable[[Work, int], UnitState]) -> UnitState:
+def targeted_state(
+    w: Work, target: int, to_state: Callable[[Work, int], UnitState], attacker: int
+) -> UnitState:
     """The state of the Targeted unit ``target`` (``to_state``: ``work.to_unit_state``), with
-    Enclosed's stats for a passenger of an Enclosed Transport (L1248)."""
+    Enclosed's stats for a passenger of an Enclosed Transport (L1248), unless ``attacker`` is
+    inside that Transport too ("Breach and Hijack Perks ignore this Perk", L1252)."""
     st = to_state(w, target)
     holder = enclosed_holder(w, target)
-    return st if holder is None else enclosed_state(w, target, st, to_state(w, holder))
+    if holder is None or w.units[attacker].embarked_in == holder:
+        return st
+    return enclosed_state(w, target, st, to_state(w, holder))
 
 
 def enclosed_state(w: Work, target: int, st: UnitState, holder_st: UnitState | None) -> UnitState:

@@ -18,7 +18,13 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
-from warbench.rulesets.warsurge.game.perk_seed import host_of, stays_inside
+from warbench.rulesets.warsurge.game.perk_seed import (
+    breach_refusal,
+    breaches,
+    fights_inside,
+    host_of,
+    stays_inside,
+)
 from warbench.rulesets.warsurge.game.perk_transport import (
     fires_without_points,
     link_refusal,
@@ -44,7 +50,9 @@ def fires_from_transport(w: Work, uid: int) -> str | None:
     u = w.units[uid]
     holder = u.embarked_in
     if u.location is not Location.EMBARKED or holder is None or host_of(w, uid) is not None:
-        return None  # a Seed II unit fights its host as in a Melee (Perks L1904)
+        return None  # a Seed II or Breach unit fights its host as in a Melee (Perks L1904)
+    if fights_inside(w, uid):
+        return None  # and its host's passengers fight a Breach unit (Perks L1148)
     h = w.units[holder]
     label = w.info(uid).label
     if h.location is Location.EMBARKED:
@@ -118,14 +126,19 @@ def verify_embark(w: Work, action: Embark) -> MovePlan:
     check_dash_flag(w, action.dash)
     if w.units[uid].location is Location.EMBARKED and links_in_game(w):
         return verify_transfer(w, action)  # Transport Link (Perks L1420)
-    if not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid:
+    breach = breaches(w, uid, tr)  # Breach (Perks L1140): an enemy unit as a whole
+    if not breach and (not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid):
         raise err(f"unit {tr} is not a friendly Transport", "§6.2")
     u = w.units[uid]
     check_may_embark(w, uid)
     t = w.units[tr]
     if t.location is not Location.TABLE:
         raise err(f"{w.label(tr)} is not on the battlefield", "§6.2")
-    check_capacity(w, tr, info.points, [uid])
+    if breach:
+        if (why := breach_refusal(w, uid, tr)) is not None:
+            raise err(why, "Perks L1140")
+    else:
+        check_capacity(w, tr, info.points, [uid])
     allowance = unit_allowance(w, uid, action.dash)
     a = w.xy(uid)
     b = w.xy(tr)
