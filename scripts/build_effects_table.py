@@ -1052,6 +1052,10 @@ EFFECTS.update(
         # The User can attack the Target they have embarked, counted as in a Melee, though the
         # Target may move freely" (game/perk_seed.py)
         "Breach": [machinery("seed")],
+        # L1410 Terrain "The User is Immobile and cannot embark a Transport, but can be moved
+        # onto or over by other Units just like regular terrain … The User is immune to
+        # Terrify, Dread and Juggernaut." (game/perk_terrain_unit.py)
+        "Terrain": [immune("Terrify", "Dread", "Juggernaut"), machinery("terrain unit")],
     }
 )
 

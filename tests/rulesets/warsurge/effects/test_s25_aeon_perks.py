@@ -495,13 +495,15 @@ def test_p1150_breach_disembarks_once_it_breaks_free_from_the_melee() -> None:
 
 def _perked(name: str, perks: list[str], weapon_perks: list[str]) -> PlayerSetup:
     """The example roster ``name`` with ``perks`` on every unit (Seed II on every third unit
-    only: the others must deploy), ``weapon_perks`` on every weapon, and its Transports twice
-    (a pair for Transport Link)."""
+    only: the others must deploy; Terrain on every other one), ``weapon_perks`` on every
+    weapon, and its Transports twice (a pair for Transport Link)."""
     player = load_game_roster(ROSTERS / name)
     out = []
     for i, e in enumerate(player.roster):
         u = e.unit
-        mine = [p for p in perks if p != "Seed II" or i % 3 == 2]
+        mine = [p for p in perks if p not in ("Seed II", "Terrain")]
+        mine += ["Seed II"] * ("Seed II" in perks and i % 3 == 2)
+        mine += ["Terrain"] * ("Terrain" in perks and i % 2 == 0)
         profile = u.profile.model_copy(update={"perks": mine})
         ws = [w.model_copy(update={"perks": list(weapon_perks)}) for w in u.weapons]
         out.append(replace(e, unit=u.model_copy(update={"profile": profile, "weapons": ws})))
@@ -515,6 +517,7 @@ def _perked(name: str, perks: list[str], weapon_perks: list[str]) -> PlayerSetup
         (["Breach", "Seed II", "Enclosed", "Transport Link", "Rift Gate"], False),
         (["Seed II", "Breach", "Exposed", "Transport Link"], False),
         (["Breach", "Unsheltered", "Rift Gate", "Seed II"], True),
+        (["Terrain", "Breach", "Exposed"], False),
     ],
 )
 def test_s25_aeon_perks_in_random_games_keep_invariants_and_replay(
@@ -544,3 +547,89 @@ def test_s25_aeon_perks_in_random_games_keep_invariants_and_replay(
         steps += 1
         assert steps < 5000, "the game does not end"
     assert replay(rec).state.digest() == state.digest()
+
+
+# -- Terrain (L1410) -------------------------------------------------------------------------
+
+
+def _rampart(perks: list[str], phase: Phase = Phase.MOVE, turn: int = 2) -> GameState:
+    """Side 0: the Rampart (unit 0, ``perks``, Move 6, one 3" model) at (24, 20) and the Scout
+    (unit 1) at (24, 16); side 1: the Raider (unit 2, Move 8) at (24, 26)."""
+    rampart = entry(unit("Rampart", hp=6, defence=8, perks=perks), 150, base_mm=76.2)
+    scout = entry(unit("Scout"))
+    raider = entry(unit("Raider", move=8, weapons=[weapon("Axe", range=0)]))
+    return scenario(
+        [[rampart, scout], [raider]],
+        {0: [(24.0, 20.0)], 1: [(24.0, 16.0)], 2: [(24.0, 26.0)]},
+        phase=phase,
+        turn=turn,
+    )
+
+
+def test_p1410_terrain_units_are_moved_over_and_onto_like_terrain() -> None:
+    over = Move(1, positions=((24.0, 21.9),))  # across the Rampart's 3" base, and onto it
+    new, _ = engine.apply(_rampart(["Terrain"]), over)
+    check_invariants(new)
+    assert new.units[1].pos == ((24.0, 21.9),)
+    with pytest.raises(RulesError, match=r"cannot move through P0: Rampart|would overlap"):
+        engine.check(_rampart([]), over)
+    # an enemy standing on it is in a Melee with it (§4.3)
+    theirs = _rampart(["Terrain"])
+    theirs = replace(theirs, flow=replace(theirs.flow, active=1))
+    new, _ = engine.apply(theirs, Move(2, positions=((24.0, 20.5),)))
+    check_invariants(new)
+    assert (0, 2) in new.engaged
+
+
+def test_p1410_terrain_unit_is_immobile() -> None:
+    with pytest.raises(RulesError, match="Immobile"):
+        engine.check(_rampart(["Terrain"]), Move(0, to=(24.0, 14.0)))
+    assert _rampart(["Terrain"]).setup.units[0].immobile
+    engine.check(_rampart([]), Move(0, to=(30.0, 20.0)))
+
+
+def test_p1416_terrain_deploys_only_on_the_first_game_turn_and_never_embarked() -> None:
+    for turn, ok in ((1, True), (2, False)):
+        state = _rampart(["Terrain"], Phase.DEPLOY, turn)
+        units = list(state.units)
+        units[0] = replace(units[0], location=Location.RESERVE, pos=())
+        state = replace(state, units=tuple(units))
+        if ok:
+            engine.check(state, Deploy(0, positions=((24.0, 6.0),)))
+        else:
+            with pytest.raises(RulesError, match="only be Deployed on the first Game Turn"):
+                engine.check(state, Deploy(0, positions=((24.0, 6.0),)))
+
+
+def test_p1416_terrain_unit_cannot_go_into_reserve() -> None:
+    """A Warp hit would send it into Reserve at the end of the Phase (L4115); it stays."""
+    state = _rampart(["Terrain"], Phase.ATTACK)
+    units = list(state.units)
+    units[0] = replace(units[0], statuses=(Status("Warp", 1, "u2/Warp"),))
+    state, events = engine.apply(replace(state, units=tuple(units)), Pass())
+    while state.flow.phase is Phase.ATTACK:
+        state, more = engine.apply(state, Pass())
+        events += more
+    assert state.units[0].location is Location.TABLE
+    assert any("Rampart cannot go into Reserve" in e.text for e in events)
+    plain = _rampart([], Phase.ATTACK)
+    units = list(plain.units)
+    units[0] = replace(units[0], statuses=(Status("Warp", 1, "u2/Warp"),))
+    plain = replace(plain, units=tuple(units))
+    while plain.flow.phase is Phase.ATTACK:
+        plain, _ = engine.apply(plain, Pass())
+    assert plain.units[0].location is Location.RESERVE
+
+
+def test_p1418_terrain_unit_is_immune_to_terrify_and_dread() -> None:
+    gun = weapon("Gun", range=24, power=6, perks=["Dread"])
+    ghoul = unit("Ghoul", weapons=[gun], hp=3)
+    for perks, dreaded in ((["Terrain"], False), ([], True)):
+        mound = unit("Mound", perks=perks, hp=3)
+        st = scenario([[entry(ghoul)], [entry(mound)]], {0: [(20, 26)], 1: [(20, 42)]},
+                      phase=Phase.ATTACK)  # fmt: skip
+        st, _ = engine.apply(st, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 4]))
+        assert any(s.name == "Dread" for s in st.units[1].statuses) is dreaded
+    from warbench.rulesets.warsurge.effects.runtime import immunities
+
+    assert {"Terrify", "Dread", "Juggernaut"} <= immunities(["Terrain"])

@@ -110,6 +110,9 @@ MACHINERIES: Mapping[str, str] = {
     "Transport's stats; Transport Link, Rift Gate: ways in and out of a Transport)",
     "seed": "warbench.rulesets.warsurge.game.perk_seed (Seed II, Breach: a unit inside an enemy "
     "unit, fighting it (and, for Breach, its passengers) as in a Melee until it falls)",
+    "terrain unit": "warbench.rulesets.warsurge.game.perk_terrain_unit (Terrain: an Immobile "
+    "unit other units move over and stand on, deployed on the first Game Turn only, never in "
+    "Reserve or a Transport)",
     "tactical": "warbench.rulesets.warsurge.game.perk_tactical (Tactical Weapon Perks: No Line "
     "of Sight's users, Momentum's Power, Disarm)",
     "defensive": "warbench.rulesets.warsurge.game.perk_defensive (Defensive Unit Perks by the "

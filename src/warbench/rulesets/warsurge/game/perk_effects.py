@@ -143,6 +143,7 @@ PLAYED_MACHINERIES = frozenset(
         # issue 11, session 25, lane s25-aeon
         "transport access",  # game/perk_transport.py
         "seed",  # game/perk_seed.py
+        "terrain unit",  # game/perk_terrain_unit.py
     }
 )
 
