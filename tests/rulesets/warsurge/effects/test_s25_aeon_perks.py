@@ -307,6 +307,23 @@ def test_p1384_rift_gate_passengers_enter_reserve_and_deploy_again() -> None:
         engine.check(_rift([], Phase.MOVE, embarked=True), out)
 
 
+def test_p1384_rift_gate_actions_are_recorded_and_read_back() -> None:
+    """The new fields (``Deploy.into``, ``Disembark.reserve``) go through the action codec and
+    its JSON Schema, and show in ``repr`` only when set (seeded games' records hash as before)."""
+    import jsonschema
+
+    from warbench.rulesets.warsurge.game.codecs import ActionCodec
+
+    codec = ActionCodec()
+    for action in (Deploy(1, into=0), Disembark(1, dash=True, reserve=True)):
+        data = codec.dump(action)
+        jsonschema.validate(data, codec.schema())
+        assert codec.load(data) == action
+    assert "into" not in repr(Deploy(1, at=(1.0, 2.0))) and "into=0" in repr(Deploy(1, into=0))
+    assert "reserve" not in repr(Disembark(1))
+    assert "reserve=True" in repr(Disembark(1, reserve=True))
+
+
 # -- Seed II (L1904) -------------------------------------------------------------------------
 
 
