@@ -650,3 +650,23 @@ def test_p1418_terrain_unit_is_immune_to_terrify_and_dread() -> None:
     from warbench.rulesets.warsurge.effects.runtime import immunities
 
     assert {"Terrify", "Dread", "Juggernaut"} <= immunities(["Terrain"])
+
+
+def test_p1438_unsheltered_pacifist_passengers_can_be_targeted_normally() -> None:
+    """Pacifist (L1362): "embarks a Unit with a Crew or Unsheltered Perk (that do not have the
+    Pacifist Perk), they can be Targeted normally"; in an Exposed Transport it stays shielded
+    while its Roster stands."""
+    for rank, shielded in (("Unsheltered", False), ("Exposed", True)):
+        state = _carrier([rank])
+        units = list(state.setup.units)
+        crew = units[CREW].unit
+        pacifist = crew.profile.model_copy(update={"perks": ["Pacifist"]})
+        meek = crew.model_copy(update={"profile": pacifist})
+        units[CREW] = replace(units[CREW], unit=meek)
+        state = replace(state, setup=replace(state.setup, units=tuple(units)))
+        shot = Attack(FOE, (("Gun", CREW),))
+        if shielded:
+            with pytest.raises(RulesError, match="is a Pacifist"):
+                engine.check(state, shot)
+        else:
+            assert _shoot(state, CREW, [2, 2, 2, 2]).units[CREW].hp == (0, 0, 0)

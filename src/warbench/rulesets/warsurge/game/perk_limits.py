@@ -466,6 +466,8 @@ def _pacifist_shielded(work: Work, uid: int, target: int) -> str | None:
     Target Pacifist Units"."""
     if any(t == target for t, _ in compelled_by(work, uid)):
         return None
+    if perk_transport.unshields_pacifist(work, target):  # L1362: in a Crew/Unsheltered Transport
+        return None
     tidx = _target_index(work.setup)
     side = work.info(target).side
     guards = [

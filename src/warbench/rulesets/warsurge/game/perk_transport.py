@@ -151,6 +151,19 @@ def target_refusal(w: Work, uid: int, weapon: str, target: int) -> str | None:
     )
 
 
+def unshields_pacifist(w: Work, target: int) -> bool:
+    """Pacifist (L1362): "If the User … embarks a Unit with a Crew or Unsheltered Perk (that do
+    not have the Pacifist Perk), they can be Targeted normally"."""
+    u = w.units[target]
+    h = u.embarked_in
+    if u.location is not Location.EMBARKED or h is None:
+        return False
+    perks = set(w.info(h).unit.profile.perks)
+    if "Pacifist" in perks:
+        return False
+    return bool(perks & {UNSHELTERED, "Crew I", "Crew II", "Crew III"})
+
+
 def _guard(st: UnitState) -> tuple[int, int, int]:
     """How well a unit's stats protect it (higher is better): Defence, then Armour, then AEGIS."""
     p = st.profile
