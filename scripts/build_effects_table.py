@@ -1077,6 +1077,41 @@ EFFECTS.update(
     }
 )
 
+# session 25, lane s25-aeon: Aeonian Transport perks (game/perk_transport.py)
+EFFECTS.update(
+    {
+        # L1280 Exposed "Embarked Units and the User can both be Targeted by any Unit and the
+        # Embarked Units may Attack without Fire Points equipped. Set the User's Fire Points
+        # Stat to N."
+        "Exposed": [machinery("transport access")],
+        # L1438 Unsheltered "Embarked Units do not need Fire Points to attack, but are Targeted
+        # and receive casualties before the User."
+        "Unsheltered": [machinery("transport access")],
+        # L1248 Enclosed "If the User's passengers are Targeted by Weapons, the User's Defence,
+        # Armour and AEGIS can be used instead of the passenger's stats."
+        "Enclosed": [machinery("transport access")],
+        # L1420 Transport Link "Any embarked Units can transfer from one Transport to the other
+        # instead of disembarking."
+        "Transport Link": [machinery("transport access")],
+        # L1384 Rift Gate "Embarked Units inside the User can choose to enter Reserve, and Units
+        # in Reserve can choose to Deploy inside the User. This can occur even if the User is
+        # outside the player's Deployment Zone."
+        "Rift Gate": [machinery("transport access")],
+        # L1904 Seed II "The Seed II User will count as embarked and engaged in a Melee with the
+        # Target, though the Target may still Move, use Perks and Attack other Units as normal"
+        # (game/perk_seed.py)
+        "Seed II": [machinery("seed")],
+        # L1140 Breach "The User can 'embark' enemy Units even if they are not a Transport …
+        # The User can attack the Target they have embarked, counted as in a Melee, though the
+        # Target may move freely" (game/perk_seed.py)
+        "Breach": [machinery("seed")],
+        # L1410 Terrain "The User is Immobile and cannot embark a Transport, but can be moved
+        # onto or over by other Units just like regular terrain … The User is immune to
+        # Terrify, Dread and Juggernaut." (game/perk_terrain_unit.py)
+        "Terrain": [immune("Terrify", "Dread", "Juggernaut"), machinery("terrain unit")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

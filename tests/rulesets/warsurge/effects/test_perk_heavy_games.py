@@ -134,6 +134,8 @@ UNIT_SETS = [
     ["Descend II", "Regenerate", "Reservoir", "Resurrection I"],
     ["Eternal", "Recover", "Dodge", "Tough"],
     ["Fusion", "Ascension I", "Descend I", "Dodge"],
+    # session 25, s25-aeon: into enemy units (the Transport perks need Transports)
+    ["Breach", "Seed II", "Dodge", "Tough"],
 ]
 
 

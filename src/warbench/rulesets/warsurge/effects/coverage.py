@@ -52,6 +52,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_stealth_velocity_perks.py",
     # session 25, s25-transform: Ascension, Descend …
     "tests/rulesets/warsurge/effects/test_s25_transform_perks.py",
+    # session 25, lane s25-aeon: Aeonian Transport perks
+    "tests/rulesets/warsurge/effects/test_s25_aeon_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

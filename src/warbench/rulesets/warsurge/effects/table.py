@@ -104,6 +104,15 @@ MACHINERIES: Mapping[str, str] = {
     "with its controller, only rolls Saves while it is in Reserve)",
     "transport perks": "warbench.rulesets.warsurge.game.transports (Escape Transport: where "
     "passengers disembark)",
+    # session 25, lane s25-aeon
+    "transport access": "warbench.rulesets.warsurge.game.perk_transport (Exposed, Unsheltered, "
+    "Enclosed: passengers Targeted from outside, attacking without Fire Points, the "
+    "Transport's stats; Transport Link, Rift Gate: ways in and out of a Transport)",
+    "seed": "warbench.rulesets.warsurge.game.perk_seed (Seed II, Breach: a unit inside an enemy "
+    "unit, fighting it (and, for Breach, its passengers) as in a Melee until it falls)",
+    "terrain unit": "warbench.rulesets.warsurge.game.perk_terrain_unit (Terrain: an Immobile "
+    "unit other units move over and stand on, deployed on the first Game Turn only, never in "
+    "Reserve or a Transport)",
     "tactical": "warbench.rulesets.warsurge.game.perk_tactical (Tactical Weapon Perks: No Line "
     "of Sight's users, Momentum's Power, Disarm)",
     "defensive": "warbench.rulesets.warsurge.game.perk_defensive (Defensive Unit Perks by the "

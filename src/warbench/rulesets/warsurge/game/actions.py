@@ -47,12 +47,21 @@ class ChooseZone:
 @dataclass(frozen=True)
 class Deploy:
     """Place a unit from Reserve in the side's Deployment Zone (§3.6, §2.2 step 2), with
-    passengers already embarked if it is a Transport (§6.1)."""
+    passengers already embarked if it is a Transport (§6.1); or, with ``into``, deploy it inside
+    that friendly Transport with Rift Gate wherever it stands (Perks L1384)."""
 
     unit: int
     at: Point | None = None
     positions: tuple[Point, ...] | None = None
     passengers: tuple[int, ...] = ()
+    into: int | None = None
+
+    def __repr__(self) -> str:  # ``into`` only when set: seeded games' records hash as before
+        into = f", into={self.into!r}" if self.into is not None else ""
+        return (
+            f"Deploy(unit={self.unit!r}, at={self.at!r}, positions={self.positions!r}, "
+            f"passengers={self.passengers!r}{into})"
+        )
 
 
 @dataclass(frozen=True)
@@ -77,12 +86,21 @@ class Embark:
 
 @dataclass(frozen=True)
 class Disembark:
-    """Leave a Transport: place the unit within its Move or Dash of the Transport (§6.3)."""
+    """Leave a Transport: place the unit within its Move or Dash of the Transport (§6.3); with
+    ``reserve``, leave a Transport with Rift Gate into Reserve instead (Perks L1384)."""
 
     unit: int
     to: Point | None = None
     positions: tuple[Point, ...] | None = None
     dash: bool = False
+    reserve: bool = False
+
+    def __repr__(self) -> str:  # ``reserve`` only when set: seeded games' records hash as before
+        reserve = ", reserve=True" if self.reserve else ""
+        return (
+            f"Disembark(unit={self.unit!r}, to={self.to!r}, positions={self.positions!r}, "
+            f"dash={self.dash!r}{reserve})"
+        )
 
 
 #: One share of an Attack: ``(weapon, target)`` for every model that can use the weapon

@@ -17,6 +17,7 @@ from typing import Any
 from warbench.rulesets.warsurge.attack import (
     AttackContext,
     Playstyle,
+    UnitState,
 )
 from warbench.rulesets.warsurge.effects.movement import implacable
 from warbench.rulesets.warsurge.game.actions import (
@@ -41,6 +42,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
 )
 from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
+from warbench.rulesets.warsurge.game.perk_transport import targeted_state
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -67,6 +69,12 @@ from warbench.rulesets.warsurge.game.work import (
 )
 from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss, apply_rolled, roll_attack
 from warbench.rulesets.warsurge.profiles import WeaponProfile, WeaponType
+
+
+def target_state(w: Work, target: int, attacker: int) -> UnitState:
+    """The Targeted unit's state; a passenger of an Enclosed Transport may use the Transport's
+    Defence, Armour and AEGIS (Perks L1248, ``perk_transport.enclosed_state``)."""
+    return targeted_state(w, target, to_unit_state, attacker)
 
 
 def verify_attack(w: Work, action: Attack) -> AttackPlanG:
@@ -352,7 +360,7 @@ def _expected(w: Work, uid: int, plan: WeaponPlan, ctx: AttackContext) -> tuple[
 
     ap = AttackPlan(
         to_unit_state(w, uid),
-        to_unit_state(w, plan.target),
+        target_state(w, plan.target, uid),
         ctx,
         weapons=(plan.weapon,),
         users=((plan.weapon, plan.users),),
@@ -460,7 +468,7 @@ def _attack_from(
             resolve_chain(w, uid, wp, *chain, heavy, battle)  # Chain (perk_mode.py)
             continue
         attacker = to_unit_state(w, uid)
-        target = to_unit_state(w, wp.target)
+        target = target_state(w, wp.target, uid)  # Enclosed (Perks L1248): the Transport's stats
         before = [m.hp for m in target.models]
         ctx = status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses, wp.weapon)
         ap = AttackPlan(

@@ -281,6 +281,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "at": _POINT,
         "positions": {"type": "array", "items": _POINT},
         "passengers": {"type": "array", "items": _UID},
+        "into": _UID,  # Rift Gate (Perks L1384)
     },
     "move": {
         "unit": _UID,
@@ -296,6 +297,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "to": _POINT,
         "positions": {"type": "array", "items": _POINT},
         "dash": {"type": "boolean"},
+        "reserve": {"type": "boolean"},  # Rift Gate (Perks L1384)
     },
     "attack": {
         "unit": _UID,

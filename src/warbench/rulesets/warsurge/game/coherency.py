@@ -22,6 +22,7 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
 from warbench.rulesets.warsurge.game.horrific_limit import RADIUS as HORRIFIC_RADIUS
 from warbench.rulesets.warsurge.game.horrific_limit import horrified_limit
+from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
 from warbench.rulesets.warsurge.game.state import Location, UnitGS, UnitInfo
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -43,7 +44,7 @@ def problem_positions(
     r = info.radius
     f = w.field
     t = w.table()
-    other = w.others_mask([uid, *ignore])
+    other = w.others_mask([uid, *ignore, *passable(w, uid)])  # Terrain (Perks L1410)
     oxy = t.xy[other]
     orad = t.r[other]
     new_arr = geom.as_array(new)

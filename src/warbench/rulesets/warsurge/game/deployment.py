@@ -18,6 +18,8 @@ from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positi
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_deployment import deploy_outside_zone
 from warbench.rulesets.warsurge.game.perk_fusion import deploy_refusal as fusion_refusal
+from warbench.rulesets.warsurge.game.perk_terrain_unit import deploy_refusal as scenery_refusal
+from warbench.rulesets.warsurge.game.perk_transport import deploy_inside, rift_gate_refusal
 from warbench.rulesets.warsurge.game.plans import DeployPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -40,6 +42,15 @@ def verify_deploy(w: Work, action: Deploy) -> DeployPlan:
 
         if (stay := deploy_refusal(w, uid)) is not None:
             raise err(stay, "Perks §12 Reserve")
+    if (scenery := scenery_refusal(w, uid, action.into is not None)) is not None:
+        raise err(scenery, "Perks L1410")  # Terrain
+    if action.into is not None:  # Rift Gate (Perks L1384)
+        if action.passengers or action.positions is not None or action.at is not None:
+            raise err("a Deploy into a Transport names no place and no passengers", "Perks L1384")
+        if (gate := rift_gate_refusal(w, uid, action.into)) is not None:
+            raise err(gate, "Perks L1384")
+        check_capacity(w, action.into, info.points, [uid])
+        return DeployPlan(uid, (), (), into=action.into)
     zone = w.zones[info.side]
     assert zone is not None
     # §6.1 passengers
@@ -49,6 +60,8 @@ def verify_deploy(w: Work, action: Deploy) -> DeployPlan:
             raise err(f"unit {p} is not one of your units", "§6.1")
         if p == uid or w.units[p].location is not Location.RESERVE:
             raise err(f"{w.label(p)} is not in Reserve to embark", "§6.1")
+        if (scenery := scenery_refusal(w, p, True)) is not None:
+            raise err(scenery, "Perks L1410")  # Terrain
         load += w.info(p).points
     if action.passengers:
         check_capacity(w, uid, load, action.passengers)
@@ -119,6 +132,9 @@ def _check_deploy_positions(w: Work, uid: int, pos: Sequence[Point], zone: int) 
 
 def apply_deploy(w: Work, plan: DeployPlan) -> None:
     uid = plan.uid
+    if plan.into is not None:  # Rift Gate (Perks L1384): as a passenger deployed in it (§6.1)
+        deploy_inside(w, uid, plan.into)
+        return
     w.set_unit(uid, location=Location.TABLE, pos=plan.positions)
     text = f"{w.label(uid)} deploys ({len(plan.positions)} models)"
     for p in plan.passengers:

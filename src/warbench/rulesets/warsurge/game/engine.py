@@ -54,6 +54,13 @@ from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
+from warbench.rulesets.warsurge.game.perk_seed import breaches, seed_targets
+from warbench.rulesets.warsurge.game.perk_transport import (
+    exits_to_reserve,
+    linked_partner,
+    open_passengers,
+    rift_gates,
+)
 from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan, Plan
 from warbench.rulesets.warsurge.game.rules import apply_plan, verify
 from warbench.rulesets.warsurge.game.state import (
@@ -224,7 +231,7 @@ def with_positions(
             if key in state.cache:
                 placing.cache[key] = state.cache[key]
     plan = _verified(placing, normalize(action), hooks)
-    if isinstance(action, Deploy) and isinstance(plan, DeployPlan):
+    if isinstance(action, Deploy) and isinstance(plan, DeployPlan) and plan.into is None:
         return normalize(replace(action, at=None, positions=plan.positions))
     if isinstance(action, Move | Disembark) and isinstance(plan, MovePlan) and plan.positions:
         return normalize(replace(action, to=None, positions=plan.positions))
@@ -432,6 +439,9 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         yield from (Guard(uid), Prepare(uid), Support(uid), UsePerks(uid))
         return
     if phase is Phase.DEPLOY:
+        for gate in rift_gates(w, info.side):  # Rift Gate (Perks L1384)
+            if gate != uid:
+                yield Deploy(uid, into=gate)
         zone = w.zones[info.side]
         if zone is None:
             return
@@ -459,6 +469,10 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
             yield from _terrain_exits(w, uid, dash)
             return
         if u.location is Location.EMBARKED:
+            if (link := linked_partner(w, u.embarked_in)) is not None:  # Perks L1420
+                yield Embark(uid, link, dash=dash)
+            if exits_to_reserve(w, uid):  # Rift Gate (Perks L1384)
+                yield Disembark(uid, dash=dash, reserve=True)
             holder = w.outermost(uid)
             if w.units[holder].location is not Location.TABLE:
                 return
@@ -479,6 +493,9 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         for tr in w.side_units(info.side):
             if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE:
                 yield Embark(uid, tr, dash=dash)
+        for dist, foe in foes:  # Breach (Perks L1140): into an enemy unit within reach
+            if dist <= allowance + 0.5 and breaches(w, uid, foe):
+                yield Embark(uid, foe, dash=dash)
         for dx, dy in _DIRS:
             yield Move(
                 uid,
@@ -526,8 +543,11 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
         for p in w.passengers(f):
             if fire_point_chain(w, p) and w.enemies(uid, p):
                 order.append(p)
+    opened = open_passengers(w, uid, foes[:limit])  # Exposed, Unsheltered (Perks L1280, L1438)
+    opened += seed_targets(w, uid)  # Seed II and its host (Perks L1904)
+    near = order[: limit + len(engaged)]
     cache: dict[Any, TargetView] = {}
-    for foe in order[: limit + len(engaged)]:
+    for foe in [*near, *(t for t in opened if t not in near)]:
         view = view_target(w, uid, foe, cache)
         if view.reason:
             continue

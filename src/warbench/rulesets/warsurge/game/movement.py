@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.coherency import (
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.melee import check_locked, engage_new_contacts
+from warbench.rulesets.warsurge.game.perk_transport import enter_reserve
 from warbench.rulesets.warsurge.game.plans import MovePlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -321,6 +322,10 @@ def apply_move(w: Work, plan: MovePlan) -> None:
         w.hooks.fire(Hook.BEFORE_MOVE, w, unit=uid, dash=plan.dash)
     u = w.units[uid]
     flag = {"unit_dashed": True} if plan.dash else {"unit_moved": True}
+    if plan.reserve:  # Rift Gate (Perks L1384)
+        w.set_unit(uid, **flag)
+        enter_reserve(w, uid)
+        return
     if plan.embark is not None:
         moved = tuple(True if not r else m for m, r in zip(u.moved, u.removed, strict=True))
         w.set_unit(uid, location=Location.EMBARKED, embarked_in=plan.embark, moved=moved, **flag)

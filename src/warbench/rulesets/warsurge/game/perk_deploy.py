@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import perk_sentinel
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_seed import HELD as SEED_II_HELD
+from warbench.rulesets.warsurge.game.perk_seed import RULE as SEED_II_RULE
 from warbench.rulesets.warsurge.game.perk_turn import index, mastery_test
 from warbench.rulesets.warsurge.game.state import Location, Status
 
@@ -231,6 +233,8 @@ def held_refusal(w: Work, uid: int) -> str | None:
             f"{w.label(uid)} arrives only by replacing a friendly unit removed as a casualty "
             f"(Phoenix, {PHOENIX_RULE})"
         )
+    if SEED_II_HELD in names:
+        return f"{w.label(uid)} deploys only through a unit afflicted with Implant ({SEED_II_RULE})"
     if HELD[SEED] in names:
         return (
             f"{w.label(uid)} deploys only through a unit afflicted with Implant (Seed I, "

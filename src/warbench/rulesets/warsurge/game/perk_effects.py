@@ -141,6 +141,10 @@ PLAYED_MACHINERIES = frozenset(
         "defensive",  # issue 11 lane a, session 4: game/perk_defensive.py
         "heal",  # issue 11, session 13: game/perk_heal.py
         "transformation",  # session 25, s25-transform: game/perk_ascension.py
+        # issue 11, session 25, lane s25-aeon
+        "transport access",  # game/perk_transport.py
+        "seed",  # game/perk_seed.py
+        "terrain unit",  # game/perk_terrain_unit.py
     }
 )
 

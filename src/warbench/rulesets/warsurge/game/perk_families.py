@@ -50,3 +50,8 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_eternal.register_hooks(reg)  # Eternal (Defensive)
     reg.register(Hook.TURN_START, perk_form.hold_linked, "Form: linked profiles held")
     reg.register(Hook.DEPLOY, perk_fusion.form_on_deploy, "Fusion formed as it deploys")
+
+    # -- s25-aeon (issue 11, session 25) --
+    from warbench.rulesets.warsurge.game import perk_seed
+
+    perk_seed.register_hooks(reg)  # Seed II

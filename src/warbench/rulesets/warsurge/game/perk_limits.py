@@ -10,7 +10,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_espionage, perk_psych, perk_stealth, perk_velocity
+from warbench.rulesets.warsurge.game import (
+    perk_espionage,
+    perk_psych,
+    perk_stealth,
+    perk_transport,
+    perk_velocity,
+)
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
     COUNTDOWN,
@@ -263,6 +269,8 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         return line
     if (spy := perk_espionage.target_refusal(work, uid, weapon, target)) is not None:
         return spy
+    if (shelter := perk_transport.target_refusal(work, uid, weapon, target)) is not None:
+        return shelter  # Unsheltered (Perks L1438)
     compelled = compelled_by(work, uid)
     if not compelled or any(t == target for t, _ in compelled):
         return None
@@ -457,6 +465,8 @@ def _pacifist_shielded(work: Work, uid: int, target: int) -> str | None:
     Provokes the attacker ("the Pacifist can be attacked by the target"); Murderer (L1338) "can
     Target Pacifist Units"."""
     if any(t == target for t, _ in compelled_by(work, uid)):
+        return None
+    if perk_transport.unshields_pacifist(work, target):  # L1362: in a Crew/Unsheltered Transport
         return None
     tidx = _target_index(work.setup)
     side = work.info(target).side

@@ -39,6 +39,7 @@ from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
+from warbench.rulesets.warsurge.game.perk_transport import targeted_state
 from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.work import (
     current_value,
@@ -227,7 +228,7 @@ def _strike(
     Attack Dice; casualties in the rules' order; the hooks an Attack fires. The HP lost."""
     info = w.info(uid)
     attacker = to_unit_state(w, uid)
-    tstate = to_unit_state(w, target)
+    tstate = targeted_state(w, target, to_unit_state, uid)  # Enclosed (Perks L1248)
     before = [m.hp for m in tstate.models]
     ctx = wp.context if own else _context(w, uid, target, wp)
     ctx = espionage_dice(w, uid, ctx)  # Espionage (Perks L1840): -1 within 6" of a spy

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.casualties import restore_coherency
+from warbench.rulesets.warsurge.game.perk_terrain_unit import reserve_refusal
 from warbench.rulesets.warsurge.game.perk_turn import _rule
 from warbench.rulesets.warsurge.game.state import Location
 
@@ -34,7 +35,11 @@ STAY = ("Warp", "Unstable", "Fall Back", "Terrify", "Dread")
 
 
 def to_reserve(work: Work, uid: int, perk: str) -> None:
-    """``uid`` (and its passengers) into Reserve: off the battlefield, out of any Melee."""
+    """``uid`` (and its passengers) into Reserve: off the battlefield, out of any Melee; a unit
+    with Terrain (Perks L1410) stays."""
+    if (stays := reserve_refusal(work, uid)) is not None:
+        work.emit("perk", stays, _rule(perk), unit=uid, perk="Terrain")
+        return
     for p in (uid, *work.passengers(uid)):
         work.set_unit(p, location=Location.RESERVE, embarked_in=None, pos=())
     work.engaged = {pair for pair in work.engaged if uid not in pair}

@@ -26,6 +26,7 @@ class MovePlan:
     dash: bool
     embark: int | None = None
     disembark: bool = False
+    reserve: bool = False  # out of a Transport with Rift Gate into Reserve (Perks L1384)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class DeployPlan:
     uid: int
     positions: tuple[Point, ...]
     passengers: tuple[int, ...]
+    into: int | None = None  # inside a Transport with Rift Gate (Perks L1384)
 
 
 @dataclass(frozen=True)

@@ -250,9 +250,13 @@ def build_setup(
                     radius=entry.base_mm / MM_PER_INCH / 2,
                     model_weapons=tuple(unit.model_weapons()),
                     hp_per_model=unit.profile.hp,
-                    immobile=unit.profile.move == 0 and unit.profile.dash == 0,
+                    immobile=(unit.profile.move == 0 and unit.profile.dash == 0)
+                    or "Terrain" in unit.profile.perks,  # Perks L1410: "The User is Immobile"
                     transport=unit.profile.transport,
-                    fire_points=unit.profile.fire_points > 0,
+                    # Exposed (Perks L1280): "Set the User's Fire Points Stat to N"
+                    fire_points=(
+                        unit.profile.fire_points > 0 and "Exposed" not in unit.profile.perks
+                    ),
                     weapon_types={w.name: w.type.value for w in unit.weapons},
                     weapon_range={w.name: w.range for w in unit.weapons},
                     value_factor=value_factor(unit, entry.traits),

@@ -18,7 +18,9 @@ import numpy.typing as npt
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
+from warbench.rulesets.warsurge.game.perk_seed import seed_view
 from warbench.rulesets.warsurge.game.perk_sight import unseen_users
+from warbench.rulesets.warsurge.game.perk_transport import open_holder
 from warbench.rulesets.warsurge.game.state import (
     Location,
 )
@@ -130,13 +132,21 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     empty: dict[str, list[int]] = {}
     holder = w.outermost(uid)
     embarked = u.location is Location.EMBARKED
+    if (seed := seed_view(w, uid, target)) is not None:  # Seed II inside its host (Perks L1904)
+        if isinstance(seed, str):
+            return TargetView(False, False, False, 0, empty, frozenset(), 0, seed)
+        return TargetView(True, True, False, 0.0, seed[0], seed[1], 0)
     if Location.TERRAIN in (u.location, tgt.location):  # inside terrain (§10.2)
         inside = melee_inside(w, uid, target)
         if isinstance(inside, str):
             return TargetView(False, False, False, 0, empty, frozenset(), 0, inside)
         return TargetView(True, True, False, 0.0, inside[0], inside[1], 0)
     # who is engaged with whom
-    if tgt.location is Location.EMBARKED:
+    opened = open_holder(w, target)  # Exposed, Unsheltered (Perks L1280, L1438)
+    if opened is not None:
+        th = opened
+        melee = (min(holder, th), max(holder, th)) in w.engaged
+    elif tgt.location is Location.EMBARKED:
         # §6.9: passengers of a Transport with Fire Points in a Melee can be Targeted by the
         # units engaged with that Transport
         th = w.outermost(target)
@@ -178,7 +188,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
                 users.setdefault(wname, []).append(m)
         present = tgt.present()
         return TargetView(True, attacker_engaged, False, distance, users, frozenset(present), 0)
-    if tgt.location is not Location.TABLE:
+    if w.units[th].location is not Location.TABLE:
         return TargetView(
             False,
             attacker_engaged,
@@ -190,7 +200,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
             "not on the battlefield",
         )
     # line of sight: attacker "eyes" are its models, or the Transport it fires from
-    blockers = w.others_mask([uid, target, holder])
+    blockers = w.others_mask([uid, target, holder, th])
     t = w.table()
     bxy = t.xy[blockers]
     br = t.r[blockers]
@@ -252,6 +262,8 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         if len(rest):
             zv = None if z is None else Heights(z.attacker, z.target[rest], z.blocker)
             seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br, zv)
+        if th != target:  # passengers seen where their Transport is seen (L1280, L1438)
+            return frozenset(tmodels) if seen.any() else frozenset()
         return frozenset(tmodels[j] for j in np.flatnonzero(seen))
 
     plain = z is None and not field.custom_cover_pieces

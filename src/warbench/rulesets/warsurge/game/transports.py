@@ -18,6 +18,19 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
+from warbench.rulesets.warsurge.game.perk_seed import (
+    breach_refusal,
+    breaches,
+    fights_inside,
+    host_of,
+    stays_inside,
+)
+from warbench.rulesets.warsurge.game.perk_transport import (
+    fires_without_points,
+    link_refusal,
+    links_in_game,
+    rift_exit_refusal,
+)
 from warbench.rulesets.warsurge.game.plans import MovePlan, TerrainPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -36,8 +49,10 @@ def fires_from_transport(w: Work, uid: int) -> str | None:
     cannot use Fire Points to attack from the outer Transport (§6.5, 001 L3394)."""
     u = w.units[uid]
     holder = u.embarked_in
-    if u.location is not Location.EMBARKED or holder is None:
-        return None
+    if u.location is not Location.EMBARKED or holder is None or host_of(w, uid) is not None:
+        return None  # a Seed II or Breach unit fights its host as in a Melee (Perks L1904)
+    if fights_inside(w, uid):
+        return None  # and its host's passengers fight a Breach unit (Perks L1148)
     h = w.units[holder]
     label = w.info(uid).label
     if h.location is Location.EMBARKED:
@@ -46,7 +61,7 @@ def fires_from_transport(w: Work, uid: int) -> str | None:
             f"{w.label(w.outermost(uid))}) and cannot use Fire Points to attack from the "
             "outer Transport (§6.5)"
         )
-    if not w.info(holder).fire_points:
+    if not w.info(holder).fire_points and not fires_without_points(w, holder):  # Perks L1280
         return f"{label} is embarked in a Transport without Fire Points (§6.7 Fire Points)"
     if h.location is not Location.TABLE:
         return f"{w.label(holder)} is not on the battlefield"
@@ -89,18 +104,41 @@ def check_capacity(w: Work, transport: int, load: float, newcomers: Sequence[int
         )
 
 
+def verify_transfer(w: Work, action: Embark) -> MovePlan:
+    """Transport Link (Perks L1420): "Any embarked Units can transfer from one Transport to the
+    other instead of disembarking", as the passenger's Move or Dash (it must be able to make
+    one), into the linked Transport's free capacity (§6.4)."""
+    uid, tr = action.unit, action.transport
+    info = w.info(uid)
+    if not 0 <= tr < len(w.units) or (why := link_refusal(w, uid, tr)) is not None:
+        raise err(why or f"there is no unit {tr}", "Perks L1420")
+    if info.immobile:
+        raise err(f"{info.label} is Immobile and cannot make Movement", "§4.1 Immobile Units")
+    if unit_allowance(w, uid, action.dash) <= 0:
+        raise err(f"{info.label} cannot {'Dash' if action.dash else 'Move'}", "§4.1")
+    check_capacity(w, tr, info.points, [uid])
+    return MovePlan(uid, (), (), None, action.dash, embark=tr, disembark=True)
+
+
 def verify_embark(w: Work, action: Embark) -> MovePlan:
     uid, tr = action.unit, action.transport
     info = w.info(uid)
     check_dash_flag(w, action.dash)
-    if not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid:
+    if w.units[uid].location is Location.EMBARKED and links_in_game(w):
+        return verify_transfer(w, action)  # Transport Link (Perks L1420)
+    breach = breaches(w, uid, tr)  # Breach (Perks L1140): an enemy unit as a whole
+    if not breach and (not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid):
         raise err(f"unit {tr} is not a friendly Transport", "§6.2")
     u = w.units[uid]
     check_may_embark(w, uid)
     t = w.units[tr]
     if t.location is not Location.TABLE:
         raise err(f"{w.label(tr)} is not on the battlefield", "§6.2")
-    check_capacity(w, tr, info.points, [uid])
+    if breach:
+        if (why := breach_refusal(w, uid, tr)) is not None:
+            raise err(why, "Perks L1140")
+    else:
+        check_capacity(w, tr, info.points, [uid])
     allowance = unit_allowance(w, uid, action.dash)
     a = w.xy(uid)
     b = w.xy(tr)
@@ -133,6 +171,12 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
         return verify_disembark_terrain(w, action)
     if u.location is not Location.EMBARKED or u.embarked_in is None:
         raise err(f"{info.label} is not embarked", "§6.3")
+    if (seed := stays_inside(w, uid)) is not None:
+        raise err(seed, "Perks L1904")
+    if action.reserve:  # Rift Gate (Perks L1384): into Reserve instead
+        if (gate := rift_exit_refusal(w, uid)) is not None:
+            raise err(gate, "Perks L1384")
+        return MovePlan(uid, (), (), None, action.dash, disembark=True, reserve=True)
     if info.immobile:
         raise err(
             f"{info.label} is Immobile and leaves its Transport only when it is destroyed",

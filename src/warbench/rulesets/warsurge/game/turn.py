@@ -21,6 +21,7 @@ from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.deployment import verify_deploy
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.movement import dangerous_ground, unit_allowance
+from warbench.rulesets.warsurge.game.perk_seed import stays_inside
 from warbench.rulesets.warsurge.game.state import (
     Automation,
     Flow,
@@ -57,6 +58,8 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
         if u.location is Location.TERRAIN:  # it may disembark (§10.2) unless in a Melee
             return not w.engaged_with(uid)
         if u.location is Location.EMBARKED and u.embarked_in is not None:
+            if stays_inside(w, uid) is not None:  # Seed II (Perks L1904)
+                return False
             holder = w.units[u.embarked_in]
             return holder.location is Location.TABLE or (
                 holder.location is Location.EMBARKED  # into the outer Transport (§6.5)
