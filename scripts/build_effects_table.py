@@ -1024,6 +1024,17 @@ EFFECTS.update(
     }
 )
 
+# -- Leadership, Trait, Mode, Limitation (issue 11, session 25, lane s25-lead) -----------------
+
+EFFECTS.update(
+    {
+        # L2003 Furious: "count up the dice that are not successful. Those failed Attack Dice
+        # will instead strike the closest friendly Unit within 6\" … counting as successful
+        # Attack Dice against them" (game/perk_furious.py)
+        "Furious": [machinery("leaders")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

@@ -130,6 +130,8 @@ UNIT_SETS = [
     ["Offering", "Frenzy", "Resilient", "Terrify"],
     ["Sacrifice", "Courage", "Tough", "Frenzy"],
     ["Espionage", "Keen Eye", "Dodge", "Stealth"],
+    # Leadership, Trait (session 25, s25-lead)
+    ["Leader", "Furious", "Tough", "Dodge"],
 ]
 
 

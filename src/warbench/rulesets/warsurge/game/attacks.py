@@ -26,6 +26,7 @@ from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
+from warbench.rulesets.warsurge.game.perk_furious import after_share as furious_share
 from warbench.rulesets.warsurge.game.perk_heal import heal_refusal, heals, resolve_heal
 from warbench.rulesets.warsurge.game.perk_limits import (
     linked_refusal,
@@ -597,6 +598,8 @@ def _attack_from(
         if w.hooks.active(Hook.CASUALTY):
             for i in new_cas:
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)
+        if r0 is not None and r0.attack_dice > r0.successes:  # Furious (Perks L2003)
+            furious_share(w, uid, wp.weapon, r0.attack_dice, r0.successes)
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
     _after_perk_uses(w, plan)
     return True
