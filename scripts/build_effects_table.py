@@ -1032,6 +1032,14 @@ EFFECTS.update(
         # will instead strike the closest friendly Unit within 6\" … counting as successful
         # Attack Dice against them" (game/perk_furious.py)
         "Furious": [machinery("leaders")],
+        # L1957 Challenger (Leader, Activate): "If a challenge is refused, a refusing Leader
+        # suffers a -1 Dice Modifier to their Attacks for a Game Turn. If accepted, the
+        # challengers … can only Target each other until one survivor remains"
+        # (game/perk_challenger.py)
+        "Challenger": [
+            status("Challenge refused", mod("Attack Dice", "add", -1), turns=1, target="self"),
+            machinery("leaders"),
+        ],
     }
 )
 

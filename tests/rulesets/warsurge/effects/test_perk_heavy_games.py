@@ -132,6 +132,7 @@ UNIT_SETS = [
     ["Espionage", "Keen Eye", "Dodge", "Stealth"],
     # Leadership, Trait (session 25, s25-lead)
     ["Leader", "Furious", "Tough", "Dodge"],
+    ["Leader", "Challenger", "Taunt I", "Recover"],
 ]
 
 

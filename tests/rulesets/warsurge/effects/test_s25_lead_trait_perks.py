@@ -4,11 +4,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
-from warbench.kernel.dice import ScriptedDice
+from warbench.kernel.dice import ScriptedDice, SeededDice
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack
-from warbench.rulesets.warsurge.game.state import GameState, Phase
+from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
+from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, GameState, Phase
 
 # -- Furious (L2003) ------------------------------------------------------------------------------
 
@@ -70,3 +77,114 @@ def test_p2003_furious_no_failed_dice_strike_nothing() -> None:
     )
     assert _hp(after, 1) == 3 and _hp(after, 2) == 0
     assert not any(e.kind == "perk" and "Furious" in e.text for e in events)
+
+
+# -- Challenger (L1957) ---------------------------------------------------------------------------
+
+RIFLE = weapon("Rifle", range=24, attacks=1, power=4)
+
+
+def _duel(
+    rival_points: int = 150,
+    *,
+    perks: tuple[str, ...] = ("Leader", "Challenger"),
+    phase: Phase = Phase.ATTACK,
+    reach: int = 24,
+    **kw: object,
+) -> GameState:
+    """Side 0: a Challenger Leader (unit 0) and Troopers (unit 1); side 1: an enemy Leader
+    (unit 2, ``rival_points``) and Raiders (unit 3), 10" away."""
+    gun = weapon("Rifle", range=reach, attacks=1, power=4)
+    hero = entry(unit("Hero", hp=3, perks=list(perks), weapons=[gun]), points=100)
+    troopers = entry(unit("Troopers", models=2, weapons=[RIFLE]))
+    rival = entry(unit("Rival", hp=3, perks=["Leader"], weapons=[RIFLE]), points=rival_points)
+    raiders = entry(unit("Raiders", models=2, weapons=[RIFLE]))
+    return scenario(
+        [[hero, troopers], [rival, raiders]],
+        {0: [(10.0, 10.0)], 1: [(10.0, 20.0), (11.5, 20.0)], 2: [(21.0, 10.0)],
+         3: [(21.0, 20.0), (22.5, 20.0)]},
+        phase=phase,
+        **kw,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def _challenged(state: GameState) -> tuple[GameState, list[Event]]:
+    return engine.apply(state, UsePerks(0, ("Challenger",)), dice=SeededDice(1))
+
+
+def test_p1957_challenger_accepted_the_two_leaders_may_only_target_each_other() -> None:
+    after, events = _challenged(_duel(150))
+    check_invariants(after)
+    assert any("accepts" in e.text for e in events)
+    # the Hero may not shoot the Raiders, the Troopers may not shoot the Rival
+    with pytest.raises(RulesError, match="is in a challenge: it may only Target P1: Rival"):
+        engine.apply(after, Attack(0, (("Rifle", 3),)), dice=SeededDice(1))
+    with pytest.raises(RulesError, match="no other unit may interfere"):
+        engine.apply(after, Attack(1, (("Rifle", 2),)), dice=SeededDice(1))
+    engine.apply(after, Attack(0, (("Rifle", 2),)), dice=SeededDice(1))
+    engine.apply(after, Attack(1, (("Rifle", 3),)), dice=SeededDice(1))
+    # without a challenge the same Attacks stand
+    engine.apply(_duel(150), Attack(0, (("Rifle", 3),)), dice=SeededDice(1))
+    engine.apply(_duel(150), Attack(1, (("Rifle", 2),)), dice=SeededDice(1))
+
+
+def test_p1957_challenger_refused_minus_1_to_the_refusers_attack_dice() -> None:
+    after, events = _challenged(_duel(50))
+    assert any("refuses" in e.text for e in events)
+    assert any(s.name == "Challenge refused" for s in after.units[2].statuses)
+    # the Rival's Rifle (Power 4 against Defence 4: 4+) now needs a 5+: a 4 fails
+    side1 = replace(after, flow=replace(after.flow, active=1))
+    shot, _ = engine.apply(side1, Attack(2, (("Rifle", 0),)), dice=ScriptedDice([4]))
+    assert _hp(shot, 0) == 3
+    clean = _duel(50)
+    shot, _ = engine.apply(
+        replace(clean, flow=replace(clean.flow, active=1)),
+        Attack(2, (("Rifle", 0),)),
+        dice=ScriptedDice([4, 1]),
+    )
+    assert _hp(shot, 0) == 2
+
+
+def test_p1957_challenger_needs_an_enemy_leader_in_weapon_range() -> None:
+    far = _duel(150)
+    far = replace(far, units=tuple(
+        replace(u, pos=((40.0, 40.0),)) if u.uid == 2 else u for u in far.units
+    ))  # fmt: skip
+    with pytest.raises(RulesError, match="no enemy Leader is within"):
+        _challenged(far)
+    with pytest.raises(RulesError, match="has no perk 'Challenger'"):
+        _challenged(_duel(150, perks=("Leader",)))
+
+
+def test_p1971_challenger_movement_stays_within_maximum_weapon_range() -> None:
+    # the Hero's Rifle reaches 12"; the Rival stands 10" away
+    after, _ = _challenged(_duel(150, phase=Phase.MOVE, reach=12))
+    with pytest.raises(RulesError, match=r'maximum Weapon Range \(12"\)'):
+        engine.apply(after, Move(0, to=(5.0, 10.0)), dice=SeededDice(1))
+    near, _ = engine.apply(after, Move(0, to=(12.0, 12.0)), dice=SeededDice(1))
+    check_invariants(near)
+    # without the challenge the same Move stands
+    free, _ = engine.apply(_duel(150, phase=Phase.MOVE, reach=12), Move(0, to=(5.0, 10.0)),
+                           dice=SeededDice(1))  # fmt: skip
+    check_invariants(free)
+
+
+def test_p1969_challenger_ends_when_one_challenger_falls() -> None:
+    after, _ = _challenged(_duel(150))
+    rival = replace(after.units[2], hp=(1,))
+    after = replace(after, units=(*after.units[:2], rival, *after.units[3:]))
+    # the Hero's Rifle: 6 succeeds, no Save: the Rival falls, the challenge is over
+    done, events = engine.apply(after, Attack(0, (("Rifle", 2),)), dice=ScriptedDice([6]))
+    assert any("survives its challenge" in e.text for e in events)
+    assert not any(s.name.startswith("Challenge@") for s in done.units[0].statuses)
+
+
+def test_p1957_challenger_used_by_the_engine_as_the_attack_phase_starts() -> None:
+    state = _duel(150, phase=Phase.MOVE, automation=ALL_AUTOMATIONS)
+    for _ in range(6):
+        if state.flow.phase is Phase.ATTACK:
+            break
+        state, _ = engine.apply(state, Pass(), dice=SeededDice(1))
+    assert state.flow.phase is Phase.ATTACK
+    assert any(s.name == "Challenge@2" for s in state.units[0].statuses)
+    assert any(s.name == "Challenge@0" for s in state.units[2].statuses)

@@ -18,6 +18,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     """Add the hooks of the family modules to ``reg`` (``restore_hp`` avoids an import cycle)."""
     from warbench.rulesets.warsurge.game import (
         perk_affliction,
+        perk_challenger,
         perk_defensive,
         perk_delirium,
         perk_deployment,
@@ -43,3 +44,5 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_delirium.register_hooks(reg)  # Delirium (issue 11, session 13)
     perk_horrific.register_hooks(reg)  # Horrific (issue 11, session 13)
     perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)
+    # -- session 25, lane s25-lead (Leadership, Trait, Mode, Limitation) --
+    perk_challenger.register_hooks(reg)  # Challenger (L1957)

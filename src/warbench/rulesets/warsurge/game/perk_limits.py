@@ -10,7 +10,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_espionage, perk_psych, perk_stealth, perk_velocity
+from warbench.rulesets.warsurge.game import (
+    perk_challenger,
+    perk_espionage,
+    perk_psych,
+    perk_stealth,
+    perk_velocity,
+)
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
     COUNTDOWN,
@@ -263,6 +269,10 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         return line
     if (spy := perk_espionage.target_refusal(work, uid, weapon, target)) is not None:
         return spy
+    if (duel := perk_challenger.target_refusal(work, uid, weapon, target)) is not None:
+        return duel
+    if perk_challenger.opponents(work, uid):
+        return None  # Challenger (L1973): "Challenge overrides Provoke and Taunt"
     compelled = compelled_by(work, uid)
     if not compelled or any(t == target for t, _ in compelled):
         return None
