@@ -1040,6 +1040,10 @@ EFFECTS.update(
             status("Challenge refused", mod("Attack Dice", "add", -1), turns=1, target="self"),
             machinery("leaders"),
         ],
+        # L2057 War Master: "The User can redirect enemy Attacks onto friendly Units within 6\"
+        # of the User, as long as both the attacker and User have line of sight and are in Range
+        # of the redirected Unit" (game/perk_warmaster.py)
+        "War Master": [machinery("leaders")],
     }
 )
 

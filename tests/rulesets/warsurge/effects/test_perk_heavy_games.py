@@ -133,6 +133,7 @@ UNIT_SETS = [
     # Leadership, Trait (session 25, s25-lead)
     ["Leader", "Furious", "Tough", "Dodge"],
     ["Leader", "Challenger", "Taunt I", "Recover"],
+    ["War Master", "Challenger", "Tough", "Dodge"],
 ]
 
 

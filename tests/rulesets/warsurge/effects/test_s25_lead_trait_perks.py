@@ -188,3 +188,54 @@ def test_p1957_challenger_used_by_the_engine_as_the_attack_phase_starts() -> Non
     assert state.flow.phase is Phase.ATTACK
     assert any(s.name == "Challenge@2" for s in state.units[0].statuses)
     assert any(s.name == "Challenge@0" for s in state.units[2].statuses)
+
+
+# -- War Master (L2057) ---------------------------------------------------------------------------
+
+GUN = weapon("Gun", range=24, attacks=2, power=4)
+
+
+def _master(
+    *, perks: tuple[str, ...] = ("War Master",), scouts: bool = True, guards_x: float = 14.0
+) -> GameState:
+    """Shooters (unit 0) 11" from a War Master (unit 1) with Guards (unit 2) beside it and
+    enemy Scouts (unit 3) closer to the Shooters (left in Reserve when not ``scouts``)."""
+    shooters = entry(unit("Shooters", weapons=[GUN]))
+    master = entry(unit("Warlord", hp=3, perks=list(perks)))
+    guards = entry(unit("Guards", models=3))
+    scout = entry(unit("Scouts"))
+    places = {
+        0: [(10.0, 10.0)],
+        1: [(10.0, 22.0)],
+        2: [(guards_x, 22.0), (guards_x + 1.5, 22.0), (guards_x + 3.0, 22.0)],
+    }
+    if scouts:
+        places[3] = [(2.0, 12.0)]
+    return scenario([[shooters], [master, guards, scout]], places, phase=Phase.ATTACK)  # fmt: skip
+
+
+def test_p2057_war_master_redirects_an_attack_onto_a_friend_within_6_inches() -> None:
+    after, events = engine.apply(_master(), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
+    check_invariants(after)
+    assert any(e.kind == "perk" and "redirects" in e.text for e in events)
+    assert _hp(after, 1) == 3 and _hp(after, 2) == 1
+    # without War Master the Warlord takes the hits
+    plain, _ = engine.apply(_master(perks=()), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
+    assert _hp(plain, 1) == 1 and _hp(plain, 2) == 3
+
+
+def test_p2067_war_master_cannot_redirect_when_it_is_the_closest_target() -> None:
+    after, events = engine.apply(
+        _master(scouts=False), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6])
+    )
+    assert not any("redirects" in e.text for e in events)
+    assert _hp(after, 1) == 1 and _hp(after, 2) == 3
+
+
+def test_p2057_war_master_redirects_only_onto_units_within_6_inches() -> None:
+    # the Guards stand 9" from the Warlord: no redirection
+    after, events = engine.apply(
+        _master(guards_x=20.0), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6])
+    )
+    assert not any("redirects" in e.text for e in events)
+    assert _hp(after, 1) == 1

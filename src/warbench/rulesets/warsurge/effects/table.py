@@ -112,7 +112,8 @@ MACHINERIES: Mapping[str, str] = {
     "unit that restores the HP it would have caused)",
     # issue 11, session 25, lane s25-lead
     "leaders": "warbench.rulesets.warsurge.game.perk_furious (Furious: failed Attack Dice strike "
-    "a friendly unit) and perk_challenger (Challenger: challenges between Leaders)",
+    "a friendly unit), perk_challenger (Challenger: challenges between Leaders) and perk_warmaster "
+    "(War Master: enemy Attacks redirected onto a friendly unit)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -42,6 +42,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
 )
 from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
+from warbench.rulesets.warsurge.game.perk_warmaster import redirect_share
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -444,7 +445,8 @@ def _attack_from(
     info = w.info(uid)
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
     for k in range(start, len(plan.weapons)):
-        plan = plan if k == start and chosen is not None else reflect_share(w, plan, k)  # Reflect
+        if k != start or chosen is None:  # Reflect (Perks L1617), then War Master (L2057)
+            plan = redirect_share(w, reflect_share(w, plan, k), k, target_refusal)
         wp = plan.weapons[k]
         if wp.target >= len(w.units):  # at a destructible terrain piece (§10.3)
             resolve_terrain_share(w, uid, wp)
