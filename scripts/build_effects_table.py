@@ -1044,6 +1044,10 @@ EFFECTS.update(
         # of the User, as long as both the attacker and User have line of sight and are in Range
         # of the redirected Unit" (game/perk_warmaster.py)
         "War Master": [machinery("leaders")],
+        # L4205 Respawn: "At the start of the Game Turn, the player may choose to use Respawn on
+        # the Unit … restored to full HP (with no negative Perk effects) and immediately
+        # Deployed … within 6\" of the Unit's Deployment Zone board edge" (game/perk_respawn.py)
+        "Respawn": [machinery("respawn")],
     }
 )
 

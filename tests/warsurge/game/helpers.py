@@ -180,7 +180,7 @@ def check_invariants(state: GameState) -> None:
             u.location is Location.EMBARKED
             and state.units[state.outermost(u.uid)].location is Location.TABLE
         )
-        if on:
+        if on and not u.counter("respawns"):  # Respawn: "counts as destroyed" (P L4211)
             hp = sum(h for h, gone in zip(u.hp, u.removed, strict=True) if not gone)
             totals[info.side] += info.value * hp / info.max_hp
     for a, b in zip(totals, state.side_values(), strict=True):

@@ -137,6 +137,10 @@ UNIT_SETS = [
 ]
 
 
+#: Traits given to some units (session 25, s25-lead: Respawn).
+TRAIT_SETS: list[tuple[str, ...]] = [(), ("Respawn",), ()]
+
+
 def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
     """Every unit with 3 Unit Perks and every weapon with 4 Weapon Perks (acting in a game)."""
     entries = []
@@ -147,8 +151,13 @@ def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
             for j, w in enumerate(u.weapons)
         ]
         profile = u.profile.model_copy(update={"perks": UNIT_SETS[(offset + k) % len(UNIT_SETS)]})
+        traits = TRAIT_SETS[(offset + k) % len(TRAIT_SETS)]
         entries.append(
-            replace(e, unit=u.model_copy(update={"profile": profile, "weapons": weapons}))
+            replace(
+                e,
+                unit=u.model_copy(update={"profile": profile, "weapons": weapons}),
+                traits=(*e.traits, *traits),
+            )
         )
     return replace(player, roster=tuple(entries))
 

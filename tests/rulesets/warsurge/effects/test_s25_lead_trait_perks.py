@@ -8,14 +8,22 @@ from dataclasses import replace
 
 import pytest
 
-from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice, SeededDice
 from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield.model import Objective
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.events import Event
-from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, GameState, Phase
+from warbench.rulesets.warsurge.game.geom import Field
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    GameState,
+    Location,
+    Phase,
+    RosterEntry,
+)
 
 # -- Furious (L2003) ------------------------------------------------------------------------------
 
@@ -239,3 +247,61 @@ def test_p2057_war_master_redirects_only_onto_units_within_6_inches() -> None:
     )
     assert not any("redirects" in e.text for e in events)
     assert _hp(after, 1) == 1
+
+
+# -- Respawn (L4205) ------------------------------------------------------------------------------
+
+
+def _respawning(traits: tuple[str, ...] = ("Respawn",), respawns: int = 0) -> GameState:
+    """Side 0's Troopers (unit 0, two models, Respawn) destroyed at the end of Game Turn 2's
+    Dash Phase, and its Sentries (unit 1); side 1's Raiders (unit 2) in the middle."""
+    troopers = RosterEntry(unit("Troopers", models=2, hp=2), 100, 25.4, traits=traits)
+    sentries = entry(unit("Sentries"))
+    raiders = entry(unit("Raiders"))
+    state = scenario([[troopers, sentries], [raiders]], {0: [(20.0, 30.0), (21.5, 30.0)],
+                     1: [(40.0, 40.0)], 2: [(24.0, 24.0)]}, phase=Phase.DASH)  # fmt: skip
+    dead = replace(state.units[0], location=Location.DESTROYED, hp=(0, 0), removed=(True, True),
+                   counters=(("respawns", respawns),) if respawns else ())  # fmt: skip
+    return replace(state, units=(dead, *state.units[1:]))
+
+
+def _next_turn(state: GameState) -> tuple[GameState, list[Event]]:
+    events: list[Event] = []
+    for _ in range(4):
+        if state.flow.turn == 3:
+            break
+        state, ev = engine.apply(state, Pass(), dice=SeededDice(2))
+        events.extend(ev)
+    assert state.flow.turn == 3
+    return state, events
+
+
+def test_p4205_respawn_a_destroyed_unit_returns_at_full_hp_by_its_zone_edge() -> None:
+    after, events = _next_turn(_respawning())
+    check_invariants(after)
+    u = after.units[0]
+    assert u.location is Location.TABLE and u.hp == (2, 2)
+    assert all(y - 0.5 <= 6.0 + 1e-9 for _, y in u.pos)  # within 6" of the south edge
+    assert any(e.kind == "perk" and "Respawns" in e.text for e in events)
+    # it counts as destroyed for Victory Conditions (the Sentries' 100 points remain)
+    assert after.side_values()[0] == 100.0
+    assert after.current_value(0) > 0
+    # without Respawn it stays destroyed
+    plain, _ = _next_turn(_respawning(traits=()))
+    assert plain.units[0].location is Location.DESTROYED
+
+
+def test_p4213_respawn_twice_no_longer_holds_or_contests_objectives() -> None:
+    from warbench.rulesets.warsurge.game.terrain_control import control
+
+    after, _ = _next_turn(_respawning(respawns=1))
+    assert after.units[0].counter("respawns") == 2
+    crate = Objective(name="Crate", at=after.units[0].pos[0])
+    b = board().model_copy(update={"objectives": [crate]})
+    moved = replace(after, setup=replace(after.setup, field=Field(b)))
+    held = [h for h in control(moved) if h.kind == "objective"]
+    assert held and held[0].sides == frozenset()
+    once, _ = _next_turn(_respawning())
+    held = [h for h in control(replace(once, setup=replace(once.setup, field=Field(b))))
+            if h.kind == "objective"]  # fmt: skip
+    assert held[0].sides == frozenset({0})  # respawned once: it still holds it

@@ -114,6 +114,8 @@ MACHINERIES: Mapping[str, str] = {
     "leaders": "warbench.rulesets.warsurge.game.perk_furious (Furious: failed Attack Dice strike "
     "a friendly unit), perk_challenger (Challenger: challenges between Leaders) and perk_warmaster "
     "(War Master: enemy Attacks redirected onto a friendly unit)",
+    "respawn": "warbench.rulesets.warsurge.game.perk_respawn (Respawn: a destroyed unit deployed "
+    "again at full HP by its Deployment Zone's board edge at the start of a Game Turn)",
 }
 
 E = TypeVar("E", bound=StrEnum)

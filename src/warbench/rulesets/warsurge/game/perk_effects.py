@@ -140,7 +140,8 @@ PLAYED_MACHINERIES = frozenset(
         "tactical",  # issue 11 lane a, session 4: game/perk_tactical.py
         "defensive",  # issue 11 lane a, session 4: game/perk_defensive.py
         "heal",  # issue 11, session 13: game/perk_heal.py
-        "leaders",  # issue 11, session 25 (s25-lead): perk_furious
+        "leaders",  # issue 11, session 25 (s25-lead): perk_furious, perk_challenger …
+        "respawn",  # issue 11, session 25 (s25-lead): perk_respawn
     }
 )
 

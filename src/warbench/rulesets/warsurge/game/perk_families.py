@@ -27,6 +27,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_leadership,
         perk_limits,
         perk_movement,
+        perk_respawn,
         perk_stealth,
         perk_tactical,
         perk_velocity,
@@ -46,3 +47,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)
     # -- session 25, lane s25-lead (Leadership, Trait, Mode, Limitation) --
     perk_challenger.register_hooks(reg)  # Challenger (L1957)
+    perk_respawn.register_hooks(reg)  # Respawn (L4205)

@@ -105,6 +105,11 @@ def listed_points(unit: Unit, listed: int | None) -> float:
     return float(listed)
 
 
+#: Respawn (Perks 000_94ecc6a4c74d351b.txt L4205): the counter of a unit's respawns; a unit that
+#: respawned "counts as destroyed for Victory Conditions" (:meth:`GameState.side_values`).
+RESPAWNS = "respawns"
+
+
 def current_point_cost(full_cost: float, total_hp: int, remaining_hp: int) -> float:
     """Current Point Cost (Perks 000_94ecc6a4c74d351b.txt line 98; Core §2.2 step 8):
     the unit's cost divided by its full HP, times its remaining HP."""
@@ -604,6 +609,8 @@ class GameState:
     def side_values(self) -> list[float]:
         totals = [0.0] * len(self.setup.sides)
         for u in self.units:
+            if u.counters and u.counter(RESPAWNS):
+                continue  # Respawn (Perks L4211): "counts as destroyed for Victory Conditions"
             totals[self.setup.units[u.uid].side] += self.current_value(u.uid)
         return totals
 
