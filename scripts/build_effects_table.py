@@ -1048,6 +1048,14 @@ EFFECTS.update(
         # the Unit … restored to full HP (with no negative Perk effects) and immediately
         # Deployed … within 6\" of the Unit's Deployment Zone board edge" (game/perk_respawn.py)
         "Respawn": [machinery("respawn")],
+        # L3481 Residue I: "Attacking with any Beam, Blast, Cone, Explode, Nova or Wall leaves the
+        # Template on the Battlefield … starting on the next Game Turn and lasting for one Game
+        # Turn. For each model that makes Movement … through or stationary in the area, the Unit
+        # receives Attacks, Power, AP and Perks from the Residue Weapon's profile" (II: two, III:
+        # three Game Turns); L3509 Vortex I-III: Blast, Explode or Nova, and "When Vortex
+        # becomes active … it travels 2D6 inches with a Scatter Arrow" (game/perk_residue.py)
+        **{f"Residue {r}": [machinery("residue")] for r in ("I", "II", "III")},
+        **{f"Vortex {r}": [machinery("residue")] for r in ("I", "II", "III")},
     }
 )
 

@@ -73,6 +73,11 @@ WEAPON_SETS = [
     ["Heal", "Freeze", "Skill", "Hearty"],
     ["Delirium", "Burn", "Velocity", "Skill"],
     ["Corrupted", "Heal", "Skill", "Burn"],
+    # Residue, Vortex (session 25, s25-lead)
+    ["Blast II", "Residue II", "Burn", "Skill"],
+    ["Explode I", "Vortex I", "Poison"],
+    ["Nova II", "Vortex III", "Penetrate I"],
+    ["Cone I", "Residue III", "Weaken"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

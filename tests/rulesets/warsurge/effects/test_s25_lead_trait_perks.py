@@ -23,7 +23,9 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
     RosterEntry,
+    Status,
 )
+from warbench.rulesets.warsurge.profiles import WeaponProfile
 
 # -- Furious (L2003) ------------------------------------------------------------------------------
 
@@ -305,3 +307,118 @@ def test_p4213_respawn_twice_no_longer_holds_or_contests_objectives() -> None:
     held = [h for h in control(replace(once, setup=replace(once.setup, field=Field(b))))
             if h.kind == "objective"]  # fmt: skip
     assert held[0].sides == frozenset({0})  # respawned once: it still holds it
+
+
+# -- Residue I-III (L3481-L3503), Vortex I-III (L3509-L3541) -------------------------------------
+
+
+def _launcher(*perks: str) -> WeaponProfile:
+    return weapon("Launcher", range=24, attacks=2, power=4, perks=["Explode I", *perks])
+
+
+def _lingering(
+    *perks: str,
+    phase: Phase = Phase.ATTACK,
+    left: Status | None = None,
+    runner_y: float = 14.0,
+    active: int = 0,
+) -> GameState:
+    """Gunners (unit 0, a Launcher with Explode I and ``perks``) 14" from three Grunts (unit 1,
+    a line at y = 30) and a Runner (unit 2, 3 HP) at (10, ``runner_y``); ``left``: a status
+    already on the Gunners (a template left earlier)."""
+    gunners = entry(unit("Gunners", weapons=[_launcher(*perks)]))
+    grunts = entry(unit("Grunts", models=3))
+    runner = entry(unit("Runner", hp=3))
+    state = scenario([[gunners], [grunts, runner]], {0: [(24.0, 15.0)],
+                     1: [(24.0, 30.0), (25.5, 30.0), (27.0, 30.0)], 2: [(10.0, runner_y)]},
+                     phase=phase, active=active)  # fmt: skip
+    if left is not None:
+        state = replace(state, units=(replace(state.units[0], statuses=(left,)), *state.units[1:]))
+    return state
+
+
+def _left(rank: str, origin: tuple[float, float], turns: int = 1) -> Status:
+    """An active template of the Launcher (Explode I, 3" across) left by ``rank``."""
+    from warbench.rulesets.warsurge.effects.mode import TemplateAt
+    from warbench.rulesets.warsurge.game.perk_residue import _encode, _templates
+
+    tpl = _templates()["Explode I"]
+    name = _encode("Launcher", "Explode I", rank, TemplateAt(tpl, origin), False)
+    return Status(name, turns, f"u0/{rank}")
+
+
+@pytest.mark.parametrize(
+    ("rank", "turns"),
+    [
+        pytest.param("Residue I", 1, id="p3481-Residue I"),
+        pytest.param("Residue II", 2, id="p3497-Residue II"),
+        pytest.param("Residue III", 3, id="p3503-Residue III"),
+        pytest.param("Vortex I", 1, id="p3509-Vortex I"),
+        pytest.param("Vortex II", 2, id="p3533-Vortex II"),
+        pytest.param("Vortex III", 3, id="p3541-Vortex III"),
+    ],
+)
+def test_p3481_residue_and_vortex_leave_the_template_from_the_next_game_turn(
+    rank: str, turns: int
+) -> None:
+    after, events = engine.apply(
+        _lingering(rank), Attack(0, (("Launcher", 1),)), dice=SeededDice(3)
+    )
+    check_invariants(after)
+    left = [s for s in after.units[0].statuses if s.name.startswith("Residue:")]
+    assert len(left) == 1 and left[0].turns == turns
+    assert left[0].name.endswith("(next Game Turn)")  # from the next Game Turn
+    assert f"|{rank}|" in left[0].name
+    assert any(e.kind == "perk" and "leaves its Explode I template" in e.text for e in events)
+    plain, _ = engine.apply(_lingering(), Attack(0, (("Launcher", 1),)), dice=SeededDice(3))
+    assert not plain.units[0].statuses
+
+
+@pytest.mark.parametrize("rank", [pytest.param("Residue I", id="p3481-Residue I"),
+                                  pytest.param("Vortex I", id="p3509-Vortex I")])  # fmt: skip
+def test_p3481_residue_strikes_each_model_moving_through_the_area(rank: str) -> None:
+    # the template lies at (10, 20); the Runner moves from (10, 14) to (10, 19.9) into it
+    state = _lingering(phase=Phase.MOVE, left=_left(rank, (10.0, 20.0)), active=1)
+    after, events = engine.apply(state, Move(2, to=(10.0, 19.9)), dice=ScriptedDice([6, 6]))
+    check_invariants(after)
+    assert _hp(after, 2) == 1  # 1 model x 2 Attacks, both 6s, no Saves
+    assert any(e.kind == "attack" and f"({rank}) strikes" in e.text for e in events)
+    # the same Move with no template left: no strike
+    free, _ = engine.apply(
+        _lingering(phase=Phase.MOVE, active=1), Move(2, to=(10.0, 19.9)), dice=SeededDice(1)
+    )
+    assert _hp(free, 2) == 3
+    # a Move that stays clear of it: no strike
+    clear, ev = engine.apply(state, Move(2, to=(14.0, 14.0)), dice=SeededDice(1))
+    assert _hp(clear, 2) == 3 and not any("strikes" in e.text for e in ev)
+
+
+def test_p3481_residue_strikes_stationary_models_at_the_end_of_the_game_turn() -> None:
+    # the template over the first two Grunts; the Dash Phase passes, the Game Turn ends
+    state = _lingering(phase=Phase.DASH, left=_left("Residue I", (24.75, 30.0)))
+    events: list[Event] = []
+    for _ in range(3):
+        if state.flow.turn == 3:
+            break
+        state, ev = engine.apply(state, Pass(), dice=SeededDice(4))
+        events.extend(ev)
+    strikes = [e for e in events if e.kind == "attack" and "(Residue I) strikes" in e.text]
+    assert len(strikes) == 1 and "Grunts" in strikes[0].text
+    assert "4 Attack Dice" in strikes[0].text  # two models under it x 2 Attacks
+    # Residue I lasts one Game Turn: gone
+    assert not any(s.name.startswith("Residue:") for s in state.units[0].statuses)
+
+
+def test_p3513_vortex_travels_by_the_scatter_arrow_as_it_becomes_active() -> None:
+    waiting = _left("Vortex II", (10.0, 30.0), turns=2)
+    waiting = replace(waiting, name=waiting.name + " (next Game Turn)")
+    state = _lingering("Vortex II", phase=Phase.DASH, left=waiting)
+    events: list[Event] = []
+    for _ in range(3):
+        if state.flow.turn == 3:
+            break
+        state, ev = engine.apply(state, Pass(), dice=SeededDice(4))
+        events.extend(ev)
+    (vortex,) = [s for s in state.units[0].statuses if s.name.startswith("Residue:")]
+    assert vortex.name.endswith("|1") and vortex.turns == 2
+    assert any(e.kind == "perk" and "(Vortex II)" in e.text for e in events)

@@ -116,6 +116,8 @@ MACHINERIES: Mapping[str, str] = {
     "(War Master: enemy Attacks redirected onto a friendly unit)",
     "respawn": "warbench.rulesets.warsurge.game.perk_respawn (Respawn: a destroyed unit deployed "
     "again at full HP by its Deployment Zone's board edge at the start of a Game Turn)",
+    "residue": "warbench.rulesets.warsurge.game.perk_residue (Residue, Vortex: a Mode template "
+    "left on the Battlefield that strikes the models moving through it or standing in it)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -142,6 +142,7 @@ PLAYED_MACHINERIES = frozenset(
         "heal",  # issue 11, session 13: game/perk_heal.py
         "leaders",  # issue 11, session 25 (s25-lead): perk_furious, perk_challenger …
         "respawn",  # issue 11, session 25 (s25-lead): perk_respawn
+        "residue",  # issue 11, session 25 (s25-lead): perk_residue
     }
 )
 

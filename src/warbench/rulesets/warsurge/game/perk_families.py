@@ -26,7 +26,9 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_horrific,
         perk_leadership,
         perk_limits,
+        perk_mode,
         perk_movement,
+        perk_residue,
         perk_respawn,
         perk_stealth,
         perk_tactical,
@@ -48,3 +50,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     # -- session 25, lane s25-lead (Leadership, Trait, Mode, Limitation) --
     perk_challenger.register_hooks(reg)  # Challenger (L1957)
     perk_respawn.register_hooks(reg)  # Respawn (L4205)
+    perk_residue.register_hooks(reg, perk_mode._strike)  # Residue, Vortex (L3481-L3545)

@@ -39,6 +39,7 @@ from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
+from warbench.rulesets.warsurge.game.perk_residue import leave as leave_residue
 from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.work import (
     current_value,
@@ -291,6 +292,7 @@ def resolve_template(
         for m in models:
             at = lay_template(w, uid, m, wp.target, wp.weapon, tpl)
             at = replace(at, length=_blocked_at(w, at))
+            leave_residue(w, uid, wp.weapon, rank, at)  # Residue (Perks L3481)
             for _, t, n in _counts(w, uid, at):
                 if w.units[t].location is not Location.TABLE or not w.units[t].living():
                     continue
@@ -303,6 +305,7 @@ def resolve_template(
             at = lay_template(w, uid, m, wp.target, wp.weapon, tpl)
             if tpl.scatter:
                 at = _scatter(w, at, f"{info.label}'s {wp.weapon} ({rank})")
+            leave_residue(w, uid, wp.weapon, rank, at)  # Residue, Vortex (Perks L3481, L3509)
             for near, t, n in _counts(w, uid, at):
                 total[t] = total.get(t, 0) + n
                 order[t] = min(order.get(t, math.inf), near)
