@@ -1056,6 +1056,11 @@ EFFECTS.update(
         # becomes active … it travels 2D6 inches with a Scatter Arrow" (game/perk_residue.py)
         **{f"Residue {r}": [machinery("residue")] for r in ("I", "II", "III")},
         **{f"Vortex {r}": [machinery("residue")] for r in ("I", "II", "III")},
+        # L4161 Decoy I: "Deploy an additional 'fake Unit' … If the Decoy loses HP, or has an
+        # enemy Unit Deployed or performed Movement through or within 6\" of it, the Decoy Unit
+        # is removed immediately"; II: Move 6, Dash 6; III: "causes an explosion, causing D6
+        # Attack Dice to each Unit within 12\"" (game/perk_decoy.py, perk_decoy_units.py)
+        **{f"Decoy {r}": [machinery("decoy")] for r in ("I", "II", "III")},
     }
 )
 

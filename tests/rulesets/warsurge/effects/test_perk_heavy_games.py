@@ -142,8 +142,8 @@ UNIT_SETS = [
 ]
 
 
-#: Traits given to some units (session 25, s25-lead: Respawn).
-TRAIT_SETS: list[tuple[str, ...]] = [(), ("Respawn",), ()]
+#: Traits given to some units (session 25, s25-lead: Respawn, Decoy).
+TRAIT_SETS: list[tuple[str, ...]] = [(), ("Respawn",), ("Decoy II",), (), ("Decoy III",)]
 
 
 def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:

@@ -422,3 +422,105 @@ def test_p3513_vortex_travels_by_the_scatter_arrow_as_it_becomes_active() -> Non
     (vortex,) = [s for s in state.units[0].statuses if s.name.startswith("Residue:")]
     assert vortex.name.endswith("|1") and vortex.turns == 2
     assert any(e.kind == "perk" and "(Vortex II)" in e.text for e in events)
+
+
+# -- Decoy I-III (L4161-L4203) -------------------------------------------------------------------
+
+
+def _decoyed(
+    rank: str | None = "Decoy I", *, phase: Phase = Phase.MOVE, active: int = 1, **kw: object
+) -> GameState:
+    """Side 0's Troopers (unit 0, three models) with ``rank``, and their fake unit (unit 2) at
+    (24, 30); side 1's Runner (unit 1, 3 HP) at (24, 18), 11" from it."""
+    traits = (rank,) if rank else ()
+    troopers = RosterEntry(unit("Troopers", models=3), 100, 25.4, traits=traits)
+    runner = entry(unit("Runner", hp=3, weapons=[weapon("Gun", range=24, attacks=2, power=6)]))
+    places: dict[int, list[tuple[float, float]]] = {0: [(4.0, 4.0), (5.5, 4.0), (7.0, 4.0)],
+                                                    1: [(24.0, 18.0)]}  # fmt: skip
+    if rank:
+        fakes = 1 if rank == "Decoy III" else 3
+        places[2] = [(24.0 + 1.5 * k, 30.0) for k in range(fakes)]
+    return scenario(
+        [[troopers], [runner]],
+        places,
+        phase=phase,
+        active=active,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_p4161_decoy_deploys_an_additional_fake_unit() -> None:
+    state = _decoyed("Decoy I")
+    assert len(state.setup.units) == 3 and state.setup.decoys == ((2, 0, "Decoy I"),)
+    fake = state.setup.units[2]
+    assert fake.label.endswith("(Decoy)") and fake.side == 0 and fake.points == 0
+    p = fake.unit.profile
+    assert (p.move, p.dash, p.defence, p.hp, fake.models) == (0, 0, 5, 1, 3)
+    assert not fake.unit.weapons and p.armour is None
+    assert state.setup.units[2 - 0].unit.profile.name == "Troopers"
+    assert _decoyed("Decoy II").setup.units[2].unit.profile.move == 6  # L4173
+    assert _decoyed("Decoy III").setup.units[2].models == 1  # L4185
+    assert len(_decoyed(None).setup.units) == 2
+
+
+def test_p4161_decoy_is_removed_when_it_loses_hp() -> None:
+    state = _decoyed(phase=Phase.ATTACK)
+    after, events = engine.apply(state, Attack(1, (("Gun", 2),)), dice=ScriptedDice([6, 1]))
+    check_invariants(after)
+    assert after.units[2].location is Location.DESTROYED  # one HP lost: every model gone
+    assert any(e.kind == "perk" and "it loses HP" in e.text for e in events)
+
+
+def test_p4165_decoy_is_removed_by_an_enemy_moving_within_6_inches() -> None:
+    state = _decoyed()
+    after, events = engine.apply(state, Move(1, to=(24.0, 23.5)), dice=SeededDice(1))
+    check_invariants(after)
+    assert after.units[2].location is Location.DESTROYED
+    assert any('moves within 6"' in e.text for e in events)
+    far, _ = engine.apply(state, Move(1, to=(24.0, 20.0)), dice=SeededDice(1))
+    assert far.units[2].location is Location.TABLE  # 9" away still
+
+
+def test_p4165_decoy_is_removed_by_an_enemy_deployed_within_6_inches() -> None:
+    state = _decoyed(phase=Phase.DEPLOY)
+    units = list(state.units)
+    units[1] = replace(units[1], location=Location.RESERVE, pos=())
+    state = replace(state, units=tuple(units), zones=(0, 1))
+    from warbench.rulesets.warsurge.game.actions import Deploy
+
+    # side 1's zone is the north band (y 36-48): the Runner at (24, 36.5) is 5.5" away
+    after, events = engine.apply(state, Deploy(1, positions=((24.0, 36.5),)), dice=SeededDice(1))
+    assert after.units[2].location is Location.DESTROYED
+    assert any('is deployed within 6"' in e.text for e in events)
+
+
+def test_p4173_decoy_ii_is_removed_when_it_moves_within_6_inches_of_an_enemy() -> None:
+    state = _decoyed("Decoy II", active=0)
+    after, events = engine.apply(state, Move(2, to=(25.5, 24.5)), dice=SeededDice(1))
+    check_invariants(after)
+    assert after.units[2].location is Location.DESTROYED
+    assert any('it moves within 6"' in e.text for e in events)
+    away, _ = engine.apply(state, Move(2, to=(25.5, 35.0)), dice=SeededDice(1))
+    assert away.units[2].location is Location.TABLE
+
+
+def test_p4185_decoy_iii_explodes_d6_attack_dice_at_each_unit_within_12_inches() -> None:
+    state = _decoyed("Decoy III")
+    # the Runner comes within 6": the explosion's D6 is 3, the Runner's dice 6, 5, 1
+    after, events = engine.apply(state, Move(1, to=(24.0, 23.5)), dice=ScriptedDice([3, 6, 5, 1]))
+    check_invariants(after)
+    assert after.units[2].location is Location.DESTROYED
+    assert _hp(after, 1) == 1  # two successes, no Saves
+    assert any("explodes: 3 Attack Dice" in e.text for e in events)
+    assert _hp(after, 0) == 3  # the Troopers are 26" away
+    plain, _ = engine.apply(_decoyed("Decoy I"), Move(1, to=(24.0, 23.5)), dice=SeededDice(1))
+    assert _hp(plain, 1) == 3  # Decoy I does not explode
+
+
+def test_p4169_decoys_cannot_claim_objectives() -> None:
+    from warbench.rulesets.warsurge.game.terrain_control import control
+
+    crate = Objective(name="Crate", at=(25.5, 30.0))
+    b = board().model_copy(update={"objectives": [crate]})
+    held = [h for h in control(_decoyed(b=b)) if h.kind == "objective"]
+    assert held[0].sides == frozenset()

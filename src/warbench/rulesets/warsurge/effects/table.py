@@ -118,6 +118,8 @@ MACHINERIES: Mapping[str, str] = {
     "again at full HP by its Deployment Zone's board edge at the start of a Game Turn)",
     "residue": "warbench.rulesets.warsurge.game.perk_residue (Residue, Vortex: a Mode template "
     "left on the Battlefield that strikes the models moving through it or standing in it)",
+    "decoy": "warbench.rulesets.warsurge.game.perk_decoy (Decoy I-III: a fake unit made with the "
+    'set-up, removed when it loses HP or an enemy comes within 6"; Decoy III explodes)',
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -143,6 +143,7 @@ PLAYED_MACHINERIES = frozenset(
         "leaders",  # issue 11, session 25 (s25-lead): perk_furious, perk_challenger …
         "respawn",  # issue 11, session 25 (s25-lead): perk_respawn
         "residue",  # issue 11, session 25 (s25-lead): perk_residue
+        "decoy",  # issue 11, session 25 (s25-lead): perk_decoy
     }
 )
 

@@ -19,6 +19,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import (
         perk_affliction,
         perk_challenger,
+        perk_decoy,
         perk_defensive,
         perk_delirium,
         perk_deployment,
@@ -51,3 +52,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_challenger.register_hooks(reg)  # Challenger (L1957)
     perk_respawn.register_hooks(reg)  # Respawn (L4205)
     perk_residue.register_hooks(reg, perk_mode._strike)  # Residue, Vortex (L3481-L3545)
+    perk_decoy.register_hooks(reg)  # Decoy I-III (L4161-L4203)

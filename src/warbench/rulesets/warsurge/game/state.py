@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
+from warbench.rulesets.warsurge.game.perk_decoy_units import decoy_of, decoy_rank
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
@@ -194,6 +195,8 @@ class GameSetup:
     deploy_share: float = 0.5  # §3.6: at least 50% of the roster (in points) on Game Turn 1
     playstyle: Playstyle = Playstyle.STANDARD  # §8
     point_limit: int | None = None  # §9.1 step 2 (None: the largest roster's points)
+    #: Decoy I-III (Perks L4161): (fake unit, its real unit, rank), the fake units last
+    decoys: tuple[tuple[int, int, str], ...] = ()
 
     def units_of_side(self, side: int) -> list[int]:
         return [u.uid for u in self.units if u.side == side]
@@ -264,6 +267,31 @@ def build_setup(
                     traits=tuple(entry.traits),
                 )
             )
+    decoys: list[tuple[int, int, str]] = []
+    for real in list(infos):  # Decoy I-III (Perks L4161): a fake unit each, after all others
+        rank = decoy_rank(real.traits)
+        if rank is None:
+            continue
+        fake = decoy_of(real.unit, rank)
+        decoys.append((len(infos), real.uid, rank))
+        infos.append(
+            replace(
+                real,
+                uid=len(infos),
+                label=f"{real.label} (Decoy)",
+                unit=fake,
+                points=0.0,
+                model_weapons=tuple(fake.model_weapons()),
+                hp_per_model=1,
+                immobile=fake.profile.move == 0,
+                transport=0,
+                fire_points=False,
+                weapon_types={},
+                weapon_range={},
+                value_factor=1.0,
+                traits=(),
+            )
+        )
     if len(sides) < 2:
         raise RulesError("a game needs at least two players or teams", "§2.2, §3.3")
     if len(field.zones) < len(sides):
@@ -283,6 +311,7 @@ def build_setup(
         automation=automation,
         playstyle=Playstyle(playstyle),
         point_limit=point_limit,
+        decoys=tuple(decoys),
     )
 
 
