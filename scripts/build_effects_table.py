@@ -1061,6 +1061,10 @@ EFFECTS.update(
         # is removed immediately"; II: Move 6, Dash 6; III: "causes an explosion, causing D6
         # Attack Dice to each Unit within 12\"" (game/perk_decoy.py, perk_decoy_units.py)
         **{f"Decoy {r}": [machinery("decoy")] for r in ("I", "II", "III")},
+        # L4219 Summon: "This Unit is produced as a new Unit once at the start of every Game
+        # Turn … it must be Deployed onto the Battlefield, or the Unit counts as destroyed"
+        # (game/perk_summon.py, perk_summon_value.py)
+        "Summon": [machinery("summon")],
     }
 )
 

@@ -142,8 +142,15 @@ UNIT_SETS = [
 ]
 
 
-#: Traits given to some units (session 25, s25-lead: Respawn, Decoy).
-TRAIT_SETS: list[tuple[str, ...]] = [(), ("Respawn",), ("Decoy II",), (), ("Decoy III",)]
+#: Traits given to some units (session 25, s25-lead: Respawn, Decoy, Summon).
+TRAIT_SETS: list[tuple[str, ...]] = [
+    (),
+    ("Respawn",),
+    ("Decoy II",),
+    (),
+    ("Decoy III",),
+    ("Summon",),
+]
 
 
 def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:

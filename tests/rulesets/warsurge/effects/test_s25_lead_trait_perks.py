@@ -524,3 +524,65 @@ def test_p4169_decoys_cannot_claim_objectives() -> None:
     b = board().model_copy(update={"objectives": [crate]})
     held = [h for h in control(_decoyed(b=b)) if h.kind == "objective"]
     assert held[0].sides == frozenset()
+
+
+# -- Summon (L4219) -------------------------------------------------------------------------------
+
+
+def _summoning(perks: tuple[str, ...] = (), traits: tuple[str, ...] = ("Summon",)) -> GameState:
+    """Side 0's Imps (unit 0, two models of 5 HP, Summon) and Sentries (unit 1); side 1's
+    Raiders (unit 2); Game Turn 2's Dash Phase of a game of at most 4 Game Turns."""
+    imps = RosterEntry(unit("Imps", models=2, hp=5, perks=list(perks)), 100, 25.4, traits=traits)
+    sentries = entry(unit("Sentries"))
+    raiders = entry(unit("Raiders"))
+    places = {0: [(20.0, 30.0), (21.5, 30.0)], 1: [(40.0, 40.0)], 2: [(24.0, 24.0)]}
+    return scenario([[imps, sentries], [raiders]], places, phase=Phase.DASH, max_turns=4)
+
+
+def test_p4219_summon_copies_wait_destroyed_until_their_game_turn() -> None:
+    state = _summoning()
+    assert state.setup.summons == ((3, 0, 2), (4, 0, 3), (5, 0, 4))
+    assert [state.setup.units[k].label for k in (3, 4, 5)] == [
+        "P0: Imps (Summon 2)", "P0: Imps (Summon 3)", "P0: Imps (Summon 4)"
+    ]  # fmt: skip
+    fresh = engine.new_game(state.setup, 1)[0]
+    assert [fresh.units[k].location for k in (3, 4, 5)] == [Location.DESTROYED] * 3
+    assert len(_summoning(traits=()).setup.units) == 3
+
+
+def test_p4219_summon_a_new_unit_is_produced_and_deployed_each_game_turn() -> None:
+    after, events = _next_turn(_summoning())
+    check_invariants(after)
+    copy = after.units[4]  # the copy of Game Turn 3
+    assert copy.location is Location.TABLE and copy.hp == (5, 5)
+    assert all(y + 0.5 <= 12.0 + 1e-9 for _, y in copy.pos)  # in side 0's zone (south band)
+    assert after.units[5].location is Location.DESTROYED  # Game Turn 4's: not yet
+    assert any(e.kind == "perk" and "(Summon 3) is produced" in e.text for e in events)
+
+
+def test_p4229_summon_with_seed_is_produced_and_held_in_reserve() -> None:
+    after, _ = _next_turn(_summoning(perks=("Seed I",)))
+    assert after.units[4].location is Location.RESERVE
+
+
+def test_p4237_summon_victory_value_is_the_hp_left_per_game_turn() -> None:
+    from warbench.rulesets.warsurge.game.perk_summon_value import summoned_hp
+
+    # the book's example: 10 HP, four units over four Game Turns, 6 HP left: 2 of 10 HP
+    assert summoned_hp(6, 4, 10) == 2
+    state = _summoning()
+    # Game Turn 4: the Imps (3 HP left) and the copies of Game Turns 2-4 (3, 0 and 4 HP left)
+    units = list(state.units)
+    units[0] = replace(units[0], hp=(3, 0), removed=(False, True))
+    for uid, hp, turn in ((3, (2, 1), 2), (4, (0, 0), 3), (5, (4, 0), 4)):
+        units[uid] = replace(
+            units[uid], location=Location.TABLE if any(hp) else Location.DESTROYED,
+            pos=((30.0, 3.0 + 2 * uid), (31.5, 3.0 + 2 * uid)), hp=hp,
+            removed=tuple(h == 0 for h in hp), counters=(("summoned", turn),),
+        )  # fmt: skip
+    state = replace(state, units=tuple(units), flow=replace(state.flow, turn=4))
+    # (3 + 3 + 0 + 4) / 4 = 2.5, rounded to 3 of 10 HP: 3/10 of the Imps' value (100 / 4)
+    info = state.setup.units[0]
+    assert info.value == 25.0
+    assert abs(state.side_values()[0] - (100.0 + 25.0 * 3 / 10)) < 1e-9
+    check_invariants(state)

@@ -120,6 +120,8 @@ MACHINERIES: Mapping[str, str] = {
     "left on the Battlefield that strikes the models moving through it or standing in it)",
     "decoy": "warbench.rulesets.warsurge.game.perk_decoy (Decoy I-III: a fake unit made with the "
     'set-up, removed when it loses HP or an enemy comes within 6"; Decoy III explodes)',
+    "summon": "warbench.rulesets.warsurge.game.perk_summon (Summon: a copy of the unit made with "
+    "the set-up, deployed at the start of each Game Turn; perk_summon_value: its value)",
 }
 
 E = TypeVar("E", bound=StrEnum)

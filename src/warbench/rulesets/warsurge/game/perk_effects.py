@@ -144,6 +144,7 @@ PLAYED_MACHINERIES = frozenset(
         "respawn",  # issue 11, session 25 (s25-lead): perk_respawn
         "residue",  # issue 11, session 25 (s25-lead): perk_residue
         "decoy",  # issue 11, session 25 (s25-lead): perk_decoy
+        "summon",  # issue 11, session 25 (s25-lead): perk_summon
     }
 )
 

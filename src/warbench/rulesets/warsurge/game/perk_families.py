@@ -32,6 +32,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_residue,
         perk_respawn,
         perk_stealth,
+        perk_summon,
         perk_tactical,
         perk_velocity,
     )
@@ -53,3 +54,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_respawn.register_hooks(reg)  # Respawn (L4205)
     perk_residue.register_hooks(reg, perk_mode._strike)  # Residue, Vortex (L3481-L3545)
     perk_decoy.register_hooks(reg)  # Decoy I-III (L4161-L4203)
+    perk_summon.register_hooks(reg)  # Summon (L4219)

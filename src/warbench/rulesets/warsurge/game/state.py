@@ -197,6 +197,8 @@ class GameSetup:
     point_limit: int | None = None  # §9.1 step 2 (None: the largest roster's points)
     #: Decoy I-III (Perks L4161): (fake unit, its real unit, rank), the fake units last
     decoys: tuple[tuple[int, int, str], ...] = ()
+    #: Summon (Perks L4219): (copy, its original, the Game Turn it is produced), copies last
+    summons: tuple[tuple[int, int, int], ...] = ()
 
     def units_of_side(self, side: int) -> list[int]:
         return [u.uid for u in self.units if u.side == side]
@@ -292,6 +294,11 @@ def build_setup(
                 traits=(),
             )
         )
+    summons: list[tuple[int, int, int]] = []
+    for real in [i for i in infos if "summon" in {t.strip().lower() for t in i.traits}]:
+        for turn in range(2, max_turns + 1):  # Summon (Perks L4219): a copy each Game Turn
+            summons.append((len(infos), real.uid, turn))
+            infos.append(replace(real, uid=len(infos), label=f"{real.label} (Summon {turn})"))
     if len(sides) < 2:
         raise RulesError("a game needs at least two players or teams", "§2.2, §3.3")
     if len(field.zones) < len(sides):
@@ -312,6 +319,7 @@ def build_setup(
         playstyle=Playstyle(playstyle),
         point_limit=point_limit,
         decoys=tuple(decoys),
+        summons=tuple(summons),
     )
 
 
@@ -637,10 +645,16 @@ class GameState:
 
     def side_values(self) -> list[float]:
         totals = [0.0] * len(self.setup.sides)
+        grouped = {u for pair in self.setup.summons for u in pair[:2]}
         for u in self.units:
-            if u.counters and u.counter(RESPAWNS):
+            if (u.counters and u.counter(RESPAWNS)) or u.uid in grouped:
                 continue  # Respawn (Perks L4211): "counts as destroyed for Victory Conditions"
             totals[self.setup.units[u.uid].side] += self.current_value(u.uid)
+        if grouped:  # Summon (Perks L4219-L4239): the produced units' HP left, a Game Turn each
+            from warbench.rulesets.warsurge.game.perk_summon_value import summon_values
+
+            for side, value in summon_values(self):
+                totals[side] += value
         return totals
 
     def digest(self) -> str:
@@ -733,10 +747,13 @@ def canonical_json(state: GameState) -> str:
 
 
 def initial_state(setup: GameSetup, seed: int) -> GameState:
-    """Every unit in Reserve (§2.1 Reserve) before the first Turn Master roll-off."""
+    """Every unit in Reserve (§2.1 Reserve) before the first Turn Master roll-off; a Summon
+    copy not produced yet counts as destroyed (``perk_summon``)."""
+    unmade = {copy for copy, _, _ in setup.summons}
     units = tuple(
         UnitGS(
             uid=info.uid,
+            location=Location.DESTROYED if info.uid in unmade else Location.RESERVE,
             hp=(info.hp_per_model,) * info.models,
             removed=(False,) * info.models,
             moved=(False,) * info.models,
