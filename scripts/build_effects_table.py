@@ -1065,6 +1065,10 @@ EFFECTS.update(
         # Turn … it must be Deployed onto the Battlefield, or the Unit counts as destroyed"
         # (game/perk_summon.py, perk_summon_value.py)
         "Summon": [machinery("summon")],
+        # L4147 Concealed: "Enemies cannot Target the Concealed marker, but may reveal it by
+        # placing a Unit within 6\" of the marker … Concealed Units cannot claim Objectives"
+        # (game/perk_concealed.py)
+        "Concealed": [machinery("concealed")],
     }
 )
 

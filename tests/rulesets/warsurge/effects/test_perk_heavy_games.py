@@ -142,7 +142,7 @@ UNIT_SETS = [
 ]
 
 
-#: Traits given to some units (session 25, s25-lead: Respawn, Decoy, Summon).
+#: Traits given to some units (session 25, s25-lead: Respawn, Decoy, Summon, Concealed).
 TRAIT_SETS: list[tuple[str, ...]] = [
     (),
     ("Respawn",),
@@ -150,6 +150,7 @@ TRAIT_SETS: list[tuple[str, ...]] = [
     (),
     ("Decoy III",),
     ("Summon",),
+    ("Concealed", "Decoy I"),
 ]
 
 

@@ -13,7 +13,7 @@ from warbench.kernel.dice import ScriptedDice, SeededDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield.model import Objective
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Move, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import Field
@@ -486,8 +486,6 @@ def test_p4165_decoy_is_removed_by_an_enemy_deployed_within_6_inches() -> None:
     units = list(state.units)
     units[1] = replace(units[1], location=Location.RESERVE, pos=())
     state = replace(state, units=tuple(units), zones=(0, 1))
-    from warbench.rulesets.warsurge.game.actions import Deploy
-
     # side 1's zone is the north band (y 36-48): the Runner at (24, 36.5) is 5.5" away
     after, events = engine.apply(state, Deploy(1, positions=((24.0, 36.5),)), dice=SeededDice(1))
     assert after.units[2].location is Location.DESTROYED
@@ -586,3 +584,88 @@ def test_p4237_summon_victory_value_is_the_hp_left_per_game_turn() -> None:
     assert info.value == 25.0
     assert abs(state.side_values()[0] - (100.0 + 25.0 * 3 / 10)) < 1e-9
     check_invariants(state)
+
+
+# -- Concealed (L4147) ----------------------------------------------------------------------------
+
+
+def _shadows(
+    traits: tuple[str, ...] = ("Concealed",), *, phase: Phase = Phase.DEPLOY, **kw: object
+) -> GameState:
+    """Side 0's Shadows (unit 0, Concealed) in Reserve; side 1's Hunters (unit 1, a Gun) at
+    (24, 22)."""
+    shadows = RosterEntry(unit("Shadows", models=2), 100, 25.4, traits=traits)
+    hunters = entry(unit("Hunters", weapons=[weapon("Gun", range=24, attacks=1, power=4)]))
+    places = {1: [(24.0, 22.0)]}
+    return scenario([[shadows], [hunters]], places, phase=phase, **kw)  # type: ignore[arg-type]
+
+
+def _deployed(state: GameState) -> GameState:
+    after, _ = engine.apply(
+        state, Deploy(0, positions=((24.0, 10.0), (25.5, 10.0))), dice=SeededDice(1)
+    )
+    return after
+
+
+def _turn_of(state: GameState, side: int, phase: Phase) -> GameState:
+    return replace(state, flow=replace(state.flow, phase=phase, active=side, passed=frozenset()))
+
+
+def test_p4147_concealed_unit_deploys_hidden_and_cannot_be_targeted() -> None:
+    after = _deployed(_shadows())
+    assert any(s.name == "Concealed" for s in after.units[0].statuses)
+    shoot = _turn_of(after, 1, Phase.ATTACK)
+    with pytest.raises(RulesError, match="is Concealed: enemies may not Target it"):
+        engine.apply(shoot, Attack(1, (("Gun", 0),)), dice=SeededDice(1))
+    # without the Trait the same Attack stands
+    plain = _turn_of(_deployed(_shadows(traits=())), 1, Phase.ATTACK)
+    engine.apply(plain, Attack(1, (("Gun", 0),)), dice=SeededDice(1))
+
+
+def test_p4149_concealed_unit_is_revealed_when_it_acts() -> None:
+    moving = _turn_of(_deployed(_shadows()), 0, Phase.MOVE)
+    after, events = engine.apply(moving, Move(0, to=(20.0, 10.0)), dice=SeededDice(1))
+    assert not any(s.name == "Concealed" for s in after.units[0].statuses)
+    assert any(e.kind == "perk" and "is revealed: it acts" in e.text for e in events)
+
+
+def test_p4153_concealed_unit_is_revealed_by_an_enemy_within_6_inches() -> None:
+    state = _turn_of(_deployed(_shadows()), 1, Phase.MOVE)
+    far, _ = engine.apply(state, Move(1, to=(24.0, 18.0)), dice=SeededDice(1))
+    assert any(s.name == "Concealed" for s in far.units[0].statuses)  # 7" away
+    near, events = engine.apply(state, Move(1, to=(24.0, 16.5)), dice=SeededDice(1))
+    assert not any(s.name == "Concealed" for s in near.units[0].statuses)
+    assert any('moves within 6" of it' in e.text for e in events)
+
+
+def test_p4151_concealed_units_cannot_claim_objectives() -> None:
+    from warbench.rulesets.warsurge.game.terrain_control import control
+
+    crate = Objective(name="Crate", at=(24.75, 10.0))
+    b = board().model_copy(update={"objectives": [crate]})
+    hidden = _deployed(_shadows(b=b))
+    assert [h.sides for h in control(hidden) if h.kind == "objective"] == [frozenset()]
+    shown = _deployed(_shadows(traits=(), b=b))
+    assert [h.sides for h in control(shown) if h.kind == "objective"] == [frozenset({0})]
+
+
+def test_p4159_a_decoy_taken_with_concealed_is_concealed_too() -> None:
+    state = _shadows(traits=("Concealed", "Decoy I"))
+    after, _ = engine.apply(state, Deploy(2, positions=((10.0, 10.0), (11.5, 10.0))),
+                            dice=SeededDice(1))  # fmt: skip
+    assert any(s.name == "Concealed" for s in after.units[2].statuses)
+
+
+def test_p4155_a_template_striking_a_concealed_unit_reveals_it() -> None:
+    launcher = weapon("Launcher", range=24, attacks=1, power=4, perks=["Explode II"])
+    shadows = RosterEntry(unit("Shadows", models=1), 100, 25.4, traits=("Concealed",))
+    grunts = entry(unit("Grunts"))
+    gunners = entry(unit("Gunners", weapons=[launcher]))
+    state = scenario([[shadows, grunts], [gunners]],
+                     {0: [(24.0, 31.5)], 1: [(24.0, 30.0)], 2: [(24.0, 15.0)]},
+                     phase=Phase.ATTACK, active=1)  # fmt: skip
+    hidden = replace(state.units[0], statuses=(Status("Concealed", None, "Concealed"),))
+    state = replace(state, units=(hidden, *state.units[1:]))
+    after, events = engine.apply(state, Attack(2, (("Launcher", 1),)), dice=SeededDice(2))
+    assert not any(s.name == "Concealed" for s in after.units[0].statuses)
+    assert any("is revealed: a template strikes it" in e.text for e in events)

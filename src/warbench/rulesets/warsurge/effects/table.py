@@ -122,6 +122,8 @@ MACHINERIES: Mapping[str, str] = {
     'set-up, removed when it loses HP or an enemy comes within 6"; Decoy III explodes)',
     "summon": "warbench.rulesets.warsurge.game.perk_summon (Summon: a copy of the unit made with "
     "the set-up, deployed at the start of each Game Turn; perk_summon_value: its value)",
+    "concealed": "warbench.rulesets.warsurge.game.perk_concealed (Concealed: untargetable by "
+    'enemies and holding no Objective until it acts or an enemy comes within 6")',
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -145,6 +145,7 @@ PLAYED_MACHINERIES = frozenset(
         "residue",  # issue 11, session 25 (s25-lead): perk_residue
         "decoy",  # issue 11, session 25 (s25-lead): perk_decoy
         "summon",  # issue 11, session 25 (s25-lead): perk_summon
+        "concealed",  # issue 11, session 25 (s25-lead): perk_concealed
     }
 )
 

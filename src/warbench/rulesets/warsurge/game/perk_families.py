@@ -19,6 +19,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import (
         perk_affliction,
         perk_challenger,
+        perk_concealed,
         perk_decoy,
         perk_defensive,
         perk_delirium,
@@ -55,3 +56,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_residue.register_hooks(reg, perk_mode._strike)  # Residue, Vortex (L3481-L3545)
     perk_decoy.register_hooks(reg)  # Decoy I-III (L4161-L4203)
     perk_summon.register_hooks(reg)  # Summon (L4219)
+    perk_concealed.register_hooks(reg)  # Concealed (L4147)

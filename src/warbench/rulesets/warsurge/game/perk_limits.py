@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import (
     perk_challenger,
+    perk_concealed,
     perk_espionage,
     perk_psych,
     perk_stealth,
@@ -269,6 +270,8 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         return line
     if (spy := perk_espionage.target_refusal(work, uid, weapon, target)) is not None:
         return spy
+    if (hidden := perk_concealed.target_refusal(work, uid, weapon, target)) is not None:
+        return hidden  # Concealed (L4153)
     if (duel := perk_challenger.target_refusal(work, uid, weapon, target)) is not None:
         return duel
     if perk_challenger.opponents(work, uid):

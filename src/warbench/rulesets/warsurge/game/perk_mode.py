@@ -37,6 +37,7 @@ from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.effects.mode import Placement, Shape, Template, TemplateAt, under
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_concealed import reveal_struck
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
 from warbench.rulesets.warsurge.game.perk_residue import leave as leave_residue
@@ -226,6 +227,7 @@ def _strike(
 ) -> int:
     """One Attack Sequence of the Weapon against ``target`` with ``dice_users`` x Attacks
     Attack Dice; casualties in the rules' order; the hooks an Attack fires. The HP lost."""
+    reveal_struck(w, target)  # Concealed (Perks L4155): revealed before the Attack Dice
     info = w.info(uid)
     attacker = to_unit_state(w, uid)
     tstate = to_unit_state(w, target)
