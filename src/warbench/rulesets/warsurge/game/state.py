@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
-from warbench.rulesets.warsurge.game.perk_decoy_units import decoy_of, decoy_rank
+from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
@@ -269,36 +269,8 @@ def build_setup(
                     traits=tuple(entry.traits),
                 )
             )
-    decoys: list[tuple[int, int, str]] = []
-    for real in list(infos):  # Decoy I-III (Perks L4161): a fake unit each, after all others
-        rank = decoy_rank(real.traits)
-        if rank is None:
-            continue
-        fake = decoy_of(real.unit, rank)
-        decoys.append((len(infos), real.uid, rank))
-        infos.append(
-            replace(
-                real,
-                uid=len(infos),
-                label=f"{real.label} (Decoy)",
-                unit=fake,
-                points=0.0,
-                model_weapons=tuple(fake.model_weapons()),
-                hp_per_model=1,
-                immobile=fake.profile.move == 0,
-                transport=0,
-                fire_points=False,
-                weapon_types={},
-                weapon_range={},
-                value_factor=1.0,
-                traits=(),
-            )
-        )
-    summons: list[tuple[int, int, int]] = []
-    for real in [i for i in infos if "summon" in {t.strip().lower() for t in i.traits}]:
-        for turn in range(2, max_turns + 1):  # Summon (Perks L4219): a copy each Game Turn
-            summons.append((len(infos), real.uid, turn))
-            infos.append(replace(real, uid=len(infos), label=f"{real.label} (Summon {turn})"))
+    # Decoy I-III (Perks L4161), Summon (L4219): the units they add, after all others
+    decoys, summons = trait_units(infos, max_turns)
     if len(sides) < 2:
         raise RulesError("a game needs at least two players or teams", "§2.2, §3.3")
     if len(field.zones) < len(sides):
@@ -318,8 +290,8 @@ def build_setup(
         automation=automation,
         playstyle=Playstyle(playstyle),
         point_limit=point_limit,
-        decoys=tuple(decoys),
-        summons=tuple(summons),
+        decoys=decoys,
+        summons=summons,
     )
 
 
