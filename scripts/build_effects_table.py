@@ -1044,6 +1044,12 @@ EFFECTS.update(
         # of the User, as long as both the attacker and User have line of sight and are in Range
         # of the redirected Unit" (game/perk_warmaster.py)
         "War Master": [machinery("leaders")],
+        # L2017 Leader: "The User can attach itself to another Unit by having the User or
+        # Unit's Movement end within Coherency … The User will not receive damage until the
+        # attached Unit is destroyed, unless the User is the only model in line of sight. If
+        # any Unit engages a Melee, all attached Units also engage in a Melee"
+        # (game/perk_leader.py)
+        "Leader": [machinery("leaders")],
         # L4205 Respawn: "At the start of the Game Turn, the player may choose to use Respawn on
         # the Unit … restored to full HP (with no negative Perk effects) and immediately
         # Deployed … within 6\" of the Unit's Deployment Zone board edge" (game/perk_respawn.py)

@@ -669,3 +669,70 @@ def test_p4155_a_template_striking_a_concealed_unit_reveals_it() -> None:
     after, events = engine.apply(state, Attack(2, (("Launcher", 1),)), dice=SeededDice(2))
     assert not any(s.name == "Concealed" for s in after.units[0].statuses)
     assert any("is revealed: a template strikes it" in e.text for e in events)
+
+
+# -- Leader (L2017) -------------------------------------------------------------------------------
+
+
+def _captain(perks: tuple[str, ...] = ("Leader",), *, phase: Phase = Phase.MOVE) -> GameState:
+    """Side 0's Captain (unit 0, 3 HP) at (10, 10) and Troopers (unit 1, three models) at
+    (14-17, 10); side 1's Hunters (unit 2, a Gun and a Claw) at (12, 22)."""
+    captain = entry(unit("Captain", hp=3, perks=list(perks)))
+    troopers = entry(unit("Troopers", models=3))
+    gun = weapon("Gun", range=24, attacks=2, power=4)
+    claw = weapon("Claw", range=0, attacks=1, power=4)
+    hunters = entry(unit("Hunters", move=12, weapons=[gun, claw]))
+    return scenario(
+        [[captain, troopers], [hunters]],
+        {0: [(10.0, 10.0)], 1: [(14.0, 10.0), (15.5, 10.0), (17.0, 10.0)], 2: [(12.0, 22.0)]},
+        phase=phase,
+    )
+
+
+def _attach(state: GameState) -> GameState:
+    after, _ = engine.apply(state, Move(0, to=(12.0, 10.0)), dice=SeededDice(1))
+    return after
+
+
+def test_p2017_leader_attaches_when_its_movement_ends_within_coherency() -> None:
+    after, events = engine.apply(_captain(), Move(0, to=(12.0, 10.0)), dice=SeededDice(1))
+    check_invariants(after)
+    assert any(s.name == "Attached@1" for s in after.units[0].statuses)
+    assert any(e.kind == "perk" and "attaches to P0: Troopers" in e.text for e in events)
+    plain, _ = engine.apply(_captain(()), Move(0, to=(12.0, 10.0)), dice=SeededDice(1))
+    assert not plain.units[0].statuses
+
+
+def test_p2017_leader_detaches_by_moving_out_of_coherency() -> None:
+    attached = _attach(_captain())
+    moved = replace(attached, units=tuple(
+        replace(u, moved=(False,) * len(u.hp), unit_moved=False, acted=False)
+        for u in attached.units
+    ), flow=replace(attached.flow, active=0, passed=frozenset()))  # fmt: skip
+    after, events = engine.apply(moved, Move(0, to=(7.0, 10.0)), dice=SeededDice(1))
+    assert not any(s.name.startswith("Attached@") for s in after.units[0].statuses)
+    assert any("detaches" in e.text for e in events)
+
+
+def test_p2019_attached_leader_takes_no_damage_until_its_unit_is_destroyed() -> None:
+    attached = _attach(_captain())
+    shoot = replace(attached, flow=replace(attached.flow, phase=Phase.ATTACK, active=1,
+                                           passed=frozenset()))  # fmt: skip
+    after, events = engine.apply(shoot, Attack(2, (("Gun", 0),)), dice=ScriptedDice([6, 6]))
+    check_invariants(after)
+    assert _hp(after, 0) == 3 and _hp(after, 1) == 1
+    assert any(e.kind == "perk" and "strikes P0: Troopers first" in e.text for e in events)
+    # an unattached Captain takes the hits
+    alone = _captain(phase=Phase.ATTACK)
+    alone = replace(alone, flow=replace(alone.flow, active=1))
+    hit, _ = engine.apply(alone, Attack(2, (("Gun", 0),)), dice=ScriptedDice([6, 6]))
+    assert _hp(hit, 0) == 1 and _hp(hit, 1) == 3
+
+
+def test_p2021_an_attached_unit_engaged_in_a_melee_engages_its_leader_too() -> None:
+    attached = _attach(_captain())
+    charge = replace(attached, flow=replace(attached.flow, active=1, passed=frozenset()))
+    after, events = engine.apply(charge, Move(2, to=(15.5, 11.0), engage=1), dice=SeededDice(1))
+    check_invariants(after)
+    assert (1, 2) in after.engaged and (0, 2) in after.engaged
+    assert any("an attached unit engages" in e.text for e in events)

@@ -113,7 +113,8 @@ MACHINERIES: Mapping[str, str] = {
     # issue 11, session 25, lane s25-lead
     "leaders": "warbench.rulesets.warsurge.game.perk_furious (Furious: failed Attack Dice strike "
     "a friendly unit), perk_challenger (Challenger: challenges between Leaders) and perk_warmaster "
-    "(War Master: enemy Attacks redirected onto a friendly unit)",
+    "(War Master: enemy Attacks redirected onto a friendly unit), perk_leader (Leader: "
+    "attached to a unit that takes its damage first)",
     "respawn": "warbench.rulesets.warsurge.game.perk_respawn (Respawn: a destroyed unit deployed "
     "again at full HP by its Deployment Zone's board edge at the start of a Game Turn)",
     "residue": "warbench.rulesets.warsurge.game.perk_residue (Residue, Vortex: a Mode template "

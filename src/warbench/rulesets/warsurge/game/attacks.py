@@ -28,6 +28,7 @@ from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ran
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
 from warbench.rulesets.warsurge.game.perk_furious import after_share as furious_share
 from warbench.rulesets.warsurge.game.perk_heal import heal_refusal, heals, resolve_heal
+from warbench.rulesets.warsurge.game.perk_leader import leader_share
 from warbench.rulesets.warsurge.game.perk_limits import (
     linked_refusal,
     target_refusal,
@@ -445,8 +446,9 @@ def _attack_from(
     info = w.info(uid)
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
     for k in range(start, len(plan.weapons)):
-        if k != start or chosen is None:  # Reflect (Perks L1617), then War Master (L2057)
+        if k != start or chosen is None:  # Reflect (Perks L1617), War Master (L2057), Leader
             plan = redirect_share(w, reflect_share(w, plan, k), k, target_refusal)
+            plan = leader_share(w, plan, k)  # Leader (L2017): its unit takes the damage first
         wp = plan.weapons[k]
         if wp.target >= len(w.units):  # at a destructible terrain piece (§10.3)
             resolve_terrain_share(w, uid, wp)

@@ -26,6 +26,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_deployment,
         perk_espionage,
         perk_horrific,
+        perk_leader,
         perk_leadership,
         perk_limits,
         perk_mode,
@@ -57,3 +58,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_decoy.register_hooks(reg)  # Decoy I-III (L4161-L4203)
     perk_summon.register_hooks(reg)  # Summon (L4219)
     perk_concealed.register_hooks(reg)  # Concealed (L4147)
+    perk_leader.register_hooks(reg)  # Leader (L2017)

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["RADIUS", "WAR_MASTER", "candidates", "redirect_share"]
+__all__ = ["RADIUS", "WAR_MASTER", "candidates", "redirect_share", "retarget"]
 
 WAR_MASTER = "War Master"
 RULE = "Perks §12.4 War Master (000_94ecc6a4c74d351b.txt L2057)"
@@ -120,6 +120,18 @@ def redirect_share(work: Work, plan: AttackPlanG, k: int, refusal: Refusal) -> A
     if not options:
         return plan
     onto = max(options, key=lambda f: (work.units[f].current_hp, -f))
+    work.emit("perk", f"{work.label(master)} (War Master) redirects {info.label}'s "
+              f"{wp.weapon} onto {work.label(onto)}", RULE, unit=master, perk=WAR_MASTER,
+              attacker=uid, onto=onto)  # fmt: skip
+    return retarget(work, plan, k, onto)
+
+
+def retarget(work: Work, plan: AttackPlanG, k: int, onto: int) -> AttackPlanG:
+    """``plan`` with share ``k`` made against ``onto`` instead: its distance, Cover and sight
+    from the attacking unit (exact in ``odds`` as an Attack at ``onto``)."""
+    wp = plan.weapons[k]
+    uid = plan.uid
+    info = work.info(uid)
     view = view_target(work, uid, onto)
     tperks = perks_of(work.info(onto).unit.profile.perks)
     rng = weapon_ranges(info, work.units[uid].statuses)[wp.weapon]
@@ -141,8 +153,5 @@ def redirect_share(work: Work, plan: AttackPlanG, k: int, refusal: Refusal) -> A
         target_is_leader=tperks.has("Leader") or tperks.has("War Master"),
         target_out_of_sight=False,
     )
-    work.emit("perk", f"{work.label(master)} (War Master) redirects {info.label}'s "
-              f"{wp.weapon} onto {work.label(onto)}", RULE, unit=master, perk=WAR_MASTER,
-              attacker=uid, onto=onto)  # fmt: skip
     moved = replace(wp, target=onto, context=ctx)
     return replace(plan, weapons=(*plan.weapons[:k], moved, *plan.weapons[k + 1 :]))
