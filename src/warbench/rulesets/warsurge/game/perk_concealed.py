@@ -27,7 +27,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warbench.rulesets.warsurge.game.actions import Deploy
+from warbench.rulesets.warsurge.game.actions import (
+    BaseContact,
+    Casualties,
+    Deploy,
+    Restore,
+    Survivors,
+)
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index
@@ -113,8 +119,8 @@ def before_action(work: Work, action: Any) -> None:
     uid = getattr(action, "unit", None)
     if not isinstance(uid, int) or not 0 <= uid < len(work.units) or not _concealed(work, uid):
         return
-    if isinstance(action, Deploy):
-        return
+    if isinstance(action, Deploy | Casualties | Restore | Survivors | BaseContact):
+        return  # its Deploy, and the choices other rules ask of its player, are not its actions
     if isinstance(action, UsePerks) and work.flow.phase is not Phase.ACTIONS:
         return
     reveal(work, uid, f"it acts ({type(action).__name__})")
