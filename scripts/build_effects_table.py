@@ -1112,6 +1112,60 @@ EFFECTS.update(
     }
 )
 
+# -- Leadership, Trait, Mode, Limitation (issue 11, session 25, lane s25-lead) -----------------
+
+EFFECTS.update(
+    {
+        # L2003 Furious: "count up the dice that are not successful. Those failed Attack Dice
+        # will instead strike the closest friendly Unit within 6\" … counting as successful
+        # Attack Dice against them" (game/perk_furious.py)
+        "Furious": [machinery("leaders")],
+        # L1957 Challenger (Leader, Activate): "If a challenge is refused, a refusing Leader
+        # suffers a -1 Dice Modifier to their Attacks for a Game Turn. If accepted, the
+        # challengers … can only Target each other until one survivor remains"
+        # (game/perk_challenger.py)
+        "Challenger": [
+            status("Challenge refused", mod("Attack Dice", "add", -1), turns=1, target="self"),
+            machinery("leaders"),
+        ],
+        # L2057 War Master: "The User can redirect enemy Attacks onto friendly Units within 6\"
+        # of the User, as long as both the attacker and User have line of sight and are in Range
+        # of the redirected Unit" (game/perk_warmaster.py)
+        "War Master": [machinery("leaders")],
+        # L2017 Leader: "The User can attach itself to another Unit by having the User or
+        # Unit's Movement end within Coherency … The User will not receive damage until the
+        # attached Unit is destroyed, unless the User is the only model in line of sight. If
+        # any Unit engages a Melee, all attached Units also engage in a Melee"
+        # (game/perk_leader.py)
+        "Leader": [machinery("leaders")],
+        # L4205 Respawn: "At the start of the Game Turn, the player may choose to use Respawn on
+        # the Unit … restored to full HP (with no negative Perk effects) and immediately
+        # Deployed … within 6\" of the Unit's Deployment Zone board edge" (game/perk_respawn.py)
+        "Respawn": [machinery("respawn")],
+        # L3481 Residue I: "Attacking with any Beam, Blast, Cone, Explode, Nova or Wall leaves the
+        # Template on the Battlefield … starting on the next Game Turn and lasting for one Game
+        # Turn. For each model that makes Movement … through or stationary in the area, the Unit
+        # receives Attacks, Power, AP and Perks from the Residue Weapon's profile" (II: two, III:
+        # three Game Turns); L3509 Vortex I-III: Blast, Explode or Nova, and "When Vortex
+        # becomes active … it travels 2D6 inches with a Scatter Arrow" (game/perk_residue.py)
+        **{f"Residue {r}": [machinery("residue")] for r in ("I", "II", "III")},
+        **{f"Vortex {r}": [machinery("residue")] for r in ("I", "II", "III")},
+        # L4161 Decoy I: "Deploy an additional 'fake Unit' … If the Decoy loses HP, or has an
+        # enemy Unit Deployed or performed Movement through or within 6\" of it, the Decoy Unit
+        # is removed immediately"; II: Move 6, Dash 6; III: "causes an explosion, causing D6
+        # Attack Dice to each Unit within 12\"" (game/perk_decoy.py, perk_decoy_units.py)
+        **{f"Decoy {r}": [machinery("decoy")] for r in ("I", "II", "III")},
+        # L4219 Summon: "This Unit is produced as a new Unit once at the start of every Game
+        # Turn … it must be Deployed onto the Battlefield, or the Unit counts as destroyed"
+        # (game/perk_summon.py, perk_summon_value.py)
+        "Summon": [machinery("summon")],
+        # L4147 Concealed: "Enemies cannot Target the Concealed marker, but may reveal it by
+        # placing a Unit within 6\" of the marker … Concealed Units cannot claim Objectives"
+        # (game/perk_concealed.py)
+        "Concealed": [machinery("concealed")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

@@ -138,6 +138,7 @@ def test_every_circumstance_of_the_attack_model_has_an_option() -> None:
         "attacker_point_cost": "target-costs-more",
         "target_point_cost": "target-costs-more",
         "status_modifiers": "--dice-modifier",
+        "struck_dice": "--struck-dice",
     }
     reachable = {field for field, _, _ in SITUATIONS.values()} | set(by_option)
     assert {f.name for f in dataclasses.fields(AttackContext)} - reachable == set()
@@ -184,3 +185,23 @@ def test_a_bad_dice_modifier_is_one_line(bad: str) -> None:
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
     assert "VALUE:SOURCE" in result.output
+
+
+def test_struck_dice_counts_dice_as_successful_L2003(tmp_path: Path) -> None:
+    """Furious (Perks L2003): --struck-dice N skips the Attack Dice roll; N dice succeed."""
+    a = tmp_path / "a.yaml"
+    t = tmp_path / "t.yaml"
+    a.write_text(
+        "unit: {name: Ravagers, move: 6, dash: 6, defence: 5, hp: 1}\n"
+        "weapons: [{name: Claw, range: 0, attacks: 1, power: 1}]\n"
+        "models: [{count: 1, weapons: [Claw]}]\n"
+    )
+    t.write_text(
+        "unit: {name: Dummies, move: 6, dash: 6, defence: 1, hp: 1}\n"
+        "weapons: [{name: Fist, range: 0, attacks: 1, power: 1}]\n"
+        "models: [{count: 5, weapons: [Fist]}]\n"
+    )
+    rolled = runner.invoke(app, ["odds", str(a), str(t), "--melee", "--json"])
+    struck = runner.invoke(app, ["odds", str(a), str(t), "--melee", "--struck-dice", "3", "--json"])
+    assert rolled.exit_code == 0 and struck.exit_code == 0, struck.output
+    assert "Furious" in struck.output and struck.output != rolled.output

@@ -330,6 +330,13 @@ def odds(
     aether_modifier: int = typer.Option(
         0, "--aether-modifier", min=-12, max=12, help="Modifier to Aether Tests (Incantation)."
     ),
+    struck_dice: int | None = typer.Option(
+        None,
+        "--struck-dice",
+        min=0,
+        max=1000,
+        help="N Attack Dice that count as successful, not rolled (Furious, Perks L2003).",
+    ),
     dice_modifier: list[str] = typer.Option(
         [],
         "--dice-modifier",
@@ -373,6 +380,8 @@ def odds(
         flags["darkside_power"], flags["darkside_attacks"] = (int(p) for p in parts)
     if aether_modifier:
         flags["aether_modifier"] = aether_modifier
+    if struck_dice is not None:
+        flags["struck_dice"] = struck_dice
     if dice_modifier:
         flags["status_modifiers"] = tuple(_dice_modifier(m) for m in dice_modifier)
     melee = bool(flags.pop("melee", melee))

@@ -183,14 +183,20 @@ def check_invariants(state: GameState) -> None:
             assert sum(setup.units[x].points for x in inside) <= t.capacity + 1e-9
     # current values from scratch
     totals = [0.0] * len(setup.sides)
+    grouped = {x for pair in setup.summons for x in pair[:2]}  # Summon (P L4229)
     for u in state.units:
         info = setup.units[u.uid]
         on = u.location in (Location.TABLE, Location.TERRAIN) or (
             u.location is Location.EMBARKED
             and state.units[state.outermost(u.uid)].location is Location.TABLE
         )
-        if on:
+        if on and not u.counter("respawns") and u.uid not in grouped:  # Respawn (P L4211)
             totals[info.side] += unit_value(info, u)  # Ascension, Descend, Eternal
+    if grouped:
+        from warbench.rulesets.warsurge.game.perk_summon_value import summon_values
+
+        for side, value in summon_values(state):
+            totals[side] += value
     for a, b in zip(totals, state.side_values(), strict=True):
         assert abs(a - b) < 1e-6
 

@@ -273,10 +273,16 @@ def test_perks_fire_in_a_scripted_game_and_the_record_replays() -> None:
     raiders = unit(
         "Raiders", models=5, move=8, perks=["Outflank"], weapons=[weapon("Knife", range=0)]
     )
+    # side 1's Brutes are Leaders too, so the Sky Riders (a Leader) attach to nobody (Leader,
+    # Perks L2017, in play since session 25: an attached Leader changes these games)
+    guards = unit(
+        "Brutes", models=5, move=8, perks=["Leader"], weapons=[weapon("Maul", range=0, power=5)],
+        hp=2,
+    )  # fmt: skip
     setup = setup_of(
         [
             [entry(hunters, 200), entry(brutes, 100), entry(raiders, 100)],
-            [entry(sky, 150), entry(brutes, 100)],
+            [entry(sky, 150), entry(guards, 100)],
         ],
         max_turns=6,
     )

@@ -30,7 +30,11 @@ def _game(a: RosterEntry, b: RosterEntry) -> GameState:
 
 
 @pytest.mark.parametrize(
-    ("trait", "value"), [("Summon", 25.0), ("Respawn", 50.0)], ids=["summon", "respawn"]
+    # Summon (Perks L4235, in play since session 25): the HP left of the units produced per
+    # Game Turn: 1 HP over 4 Game Turns rounds to 0 of its 1 HP
+    ("trait", "value"),
+    [("Summon", 0.0), ("Respawn", 50.0)],
+    ids=["summon", "respawn"],
 )
 def test_p333_335_traits_chosen_in_the_roster_adjust_the_value_at_the_end(
     trait: str, value: float
@@ -56,7 +60,7 @@ def test_p333_fusion_on_the_profile_multiplies_the_current_value_by_ten() -> Non
 def test_p333_summon_halves_and_respawn_quarter_combine_with_damage() -> None:
     both = RosterEntry(unit("Both", hp=2, perks=["Respawn"]), 80, 25.4, traits=("Summon",))
     state = _game(both, RosterEntry(unit("B"), 10, 25.4))
-    state = replace(state, units=(replace(state.units[0], hp=(1,)), state.units[1]))
+    state = replace(state, units=(replace(state.units[0], hp=(1,)), *state.units[1:]))
     # 80 / 2 / 4 x 1/2 = 5
     assert state.current_value(0) == 5.0
     state = _end(state)

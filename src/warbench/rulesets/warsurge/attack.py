@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import overload
@@ -200,6 +200,9 @@ class AttackContext:
     #: of Sight Weapon attacks it, No Line of Sight I at -2 (Perks 000_94ecc6a4c74d351b.txt
     #: L3961-3979; docs/rulings.md "perks in play: Tactical, Trait, Movement …" 1)
     target_out_of_sight: bool = False
+    #: Furious (Perks 000_94ecc6a4c74d351b.txt L2003): the use is this many Attack Dice that
+    #: count as successful (no Attack Dice roll; Saves and HP Loss as normal). ``None``: rolled.
+    struck_dice: int | None = None
 
     @property
     def engaged(self) -> bool:
@@ -1046,9 +1049,26 @@ def compile_weapon_use(
         and target.immortal_left is None  # Immortal: "also immune to Deathblow" (L1541)
         and point_cost_met("Lesser", ctx.attacker_point_cost, ctx.target_point_cost)
     )
+    n_dice = users * attacks if requirement is not None or fixed else 0
+    if ctx.struck_dice is not None:  # Furious (L2003): failed dice "counting as successful"
+        die = replace(
+            die,
+            requirement=AttackRequirement(0),
+            pre_rolls=(),
+            reroll_failed=False,
+            accursed=False,
+            hits_per_success=1,
+            volatile=None,  # the Wielder's own Volatile dice were rolled with the use
+            auto_test=die.six_loss_multiplier > 1
+            or die.six_dire
+            or die.six_ignores_armour
+            or die.six_ignores_aegis,  # §12.2 Auto Test: a 6 still Critical/Piercing/Dire
+        )
+        n_dice = max(0, ctx.struck_dice)
+        notes.append(f"{n_dice} Attack Dice count as successful (Furious)")
     return WeaponUse(
         weapon=weapon.name,
-        dice=users * attacks if requirement is not None or fixed else 0,
+        dice=n_dice,
         die=die,
         against_self=against_self,
         gravity=wperks.has("Gravity") and not against_self,

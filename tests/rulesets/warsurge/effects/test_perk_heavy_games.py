@@ -73,6 +73,11 @@ WEAPON_SETS = [
     ["Heal", "Freeze", "Skill", "Hearty"],
     ["Delirium", "Burn", "Velocity", "Skill"],
     ["Corrupted", "Heal", "Skill", "Burn"],
+    # Residue, Vortex (session 25, s25-lead)
+    ["Blast II", "Residue II", "Burn", "Skill"],
+    ["Explode I", "Vortex I", "Poison"],
+    ["Nova II", "Vortex III", "Penetrate I"],
+    ["Cone I", "Residue III", "Weaken"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -136,6 +141,22 @@ UNIT_SETS = [
     ["Fusion", "Ascension I", "Descend I", "Dodge"],
     # session 25, s25-aeon: into enemy units (the Transport perks need Transports)
     ["Breach", "Seed II", "Dodge", "Tough"],
+    # Leadership, Trait (session 25, s25-lead)
+    ["Leader", "Furious", "Tough", "Dodge"],
+    ["Leader", "Challenger", "Taunt I", "Recover"],
+    ["War Master", "Challenger", "Tough", "Dodge"],
+]
+
+
+#: Traits given to some units (session 25, s25-lead: Respawn, Decoy, Summon, Concealed).
+TRAIT_SETS: list[tuple[str, ...]] = [
+    (),
+    ("Respawn",),
+    ("Decoy II",),
+    (),
+    ("Decoy III",),
+    ("Summon",),
+    ("Concealed", "Decoy I"),
 ]
 
 
@@ -149,8 +170,13 @@ def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
             for j, w in enumerate(u.weapons)
         ]
         profile = u.profile.model_copy(update={"perks": UNIT_SETS[(offset + k) % len(UNIT_SETS)]})
+        traits = TRAIT_SETS[(offset + k) % len(TRAIT_SETS)]
         entries.append(
-            replace(e, unit=u.model_copy(update={"profile": profile, "weapons": weapons}))
+            replace(
+                e,
+                unit=u.model_copy(update={"profile": profile, "weapons": weapons}),
+                traits=(*e.traits, *traits),
+            )
         )
     return replace(player, roster=tuple(entries))
 

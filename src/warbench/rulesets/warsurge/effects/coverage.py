@@ -54,6 +54,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_s25_transform_perks.py",
     # session 25, lane s25-aeon: Aeonian Transport perks
     "tests/rulesets/warsurge/effects/test_s25_aeon_perks.py",
+    # session 25 (s25-lead): Leadership, Trait, Mode, Limitation
+    "tests/rulesets/warsurge/effects/test_s25_lead_trait_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

@@ -123,6 +123,21 @@ MACHINERIES: Mapping[str, str] = {
     "transformation": "warbench.rulesets.warsurge.game.perk_ascension (Ascension, Descend: "
     "Stats, current and max HP doubled by the Game Turn), perk_form (Form: a linked profile "
     "exchanged for the User) and perk_fusion (Fusion: friendly units removed to form it)",
+    # issue 11, session 25, lane s25-lead
+    "leaders": "warbench.rulesets.warsurge.game.perk_furious (Furious: failed Attack Dice strike "
+    "a friendly unit), perk_challenger (Challenger: challenges between Leaders) and perk_warmaster "
+    "(War Master: enemy Attacks redirected onto a friendly unit), perk_leader (Leader: "
+    "attached to a unit that takes its damage first)",
+    "respawn": "warbench.rulesets.warsurge.game.perk_respawn (Respawn: a destroyed unit deployed "
+    "again at full HP by its Deployment Zone's board edge at the start of a Game Turn)",
+    "residue": "warbench.rulesets.warsurge.game.perk_residue (Residue, Vortex: a Mode template "
+    "left on the Battlefield that strikes the models moving through it or standing in it)",
+    "decoy": "warbench.rulesets.warsurge.game.perk_decoy (Decoy I-III: a fake unit made with the "
+    'set-up, removed when it loses HP or an enemy comes within 6"; Decoy III explodes)',
+    "summon": "warbench.rulesets.warsurge.game.perk_summon (Summon: a copy of the unit made with "
+    "the set-up, deployed at the start of each Game Turn; perk_summon_value: its value)",
+    "concealed": "warbench.rulesets.warsurge.game.perk_concealed (Concealed: untargetable by "
+    'enemies and holding no Objective until it acts or an enemy comes within 6")',
 }
 
 E = TypeVar("E", bound=StrEnum)

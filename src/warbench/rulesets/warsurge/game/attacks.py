@@ -27,7 +27,9 @@ from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
+from warbench.rulesets.warsurge.game.perk_furious import after_share as furious_share
 from warbench.rulesets.warsurge.game.perk_heal import heal_refusal, heals, resolve_heal
+from warbench.rulesets.warsurge.game.perk_leader import leader_share
 from warbench.rulesets.warsurge.game.perk_limits import (
     linked_refusal,
     target_refusal,
@@ -43,6 +45,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
 from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
 from warbench.rulesets.warsurge.game.perk_transport import targeted_state
+from warbench.rulesets.warsurge.game.perk_warmaster import redirect_share
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -451,7 +454,9 @@ def _attack_from(
     info = w.info(uid)
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
     for k in range(start, len(plan.weapons)):
-        plan = plan if k == start and chosen is not None else reflect_share(w, plan, k)  # Reflect
+        if k != start or chosen is None:  # Reflect (Perks L1617), War Master (L2057), Leader
+            plan = redirect_share(w, reflect_share(w, plan, k), k, target_refusal)
+            plan = leader_share(w, plan, k)  # Leader (L2017): its unit takes the damage first
         wp = plan.weapons[k]
         if wp.target >= len(w.units):  # at a destructible terrain piece (§10.3)
             resolve_terrain_share(w, uid, wp)
@@ -605,6 +610,8 @@ def _attack_from(
         if w.hooks.active(Hook.CASUALTY):
             for i in new_cas:
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)
+        if r0 is not None and r0.attack_dice > r0.successes:  # Furious (Perks L2003)
+            furious_share(w, uid, wp.weapon, r0.attack_dice, r0.successes)
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
     _after_perk_uses(w, plan)
     return True

@@ -162,6 +162,10 @@ def verify_move(w: Work, action: Move) -> MovePlan:
 
     if (mad := move_refusal(w, uid, starts, new)) is not None:
         raise err(mad, "Perks §12.4 Psychological")
+    from warbench.rulesets.warsurge.game.perk_challenger import move_refusal as duel_refusal
+
+    if (duel := duel_refusal(w, uid, new)) is not None:  # Challenger (Perks L1971)
+        raise err(duel, "Perks §12.4 Leadership")
     return MovePlan(uid, models, new, starts, action.dash)
 
 

@@ -145,6 +145,12 @@ PLAYED_MACHINERIES = frozenset(
         "transport access",  # game/perk_transport.py
         "seed",  # game/perk_seed.py
         "terrain unit",  # game/perk_terrain_unit.py
+        "leaders",  # issue 11, session 25 (s25-lead): perk_furious, perk_challenger …
+        "respawn",  # issue 11, session 25 (s25-lead): perk_respawn
+        "residue",  # issue 11, session 25 (s25-lead): perk_residue
+        "decoy",  # issue 11, session 25 (s25-lead): perk_decoy
+        "summon",  # issue 11, session 25 (s25-lead): perk_summon
+        "concealed",  # issue 11, session 25 (s25-lead): perk_concealed
     }
 )
 

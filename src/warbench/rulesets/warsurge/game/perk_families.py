@@ -18,15 +18,23 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     """Add the hooks of the family modules to ``reg`` (``restore_hp`` avoids an import cycle)."""
     from warbench.rulesets.warsurge.game import (
         perk_affliction,
+        perk_challenger,
+        perk_concealed,
+        perk_decoy,
         perk_defensive,
         perk_delirium,
         perk_deployment,
         perk_espionage,
         perk_horrific,
+        perk_leader,
         perk_leadership,
         perk_limits,
+        perk_mode,
         perk_movement,
+        perk_residue,
+        perk_respawn,
         perk_stealth,
+        perk_summon,
         perk_tactical,
         perk_velocity,
     )
@@ -55,3 +63,12 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import perk_seed
 
     perk_seed.register_hooks(reg)  # Seed II
+
+    # -- session 25, lane s25-lead (Leadership, Trait, Mode, Limitation) --
+    perk_challenger.register_hooks(reg)  # Challenger (L1957)
+    perk_respawn.register_hooks(reg)  # Respawn (L4205)
+    perk_residue.register_hooks(reg, perk_mode._strike)  # Residue, Vortex (L3481-L3545)
+    perk_decoy.register_hooks(reg)  # Decoy I-III (L4161-L4203)
+    perk_summon.register_hooks(reg)  # Summon (L4219)
+    perk_concealed.register_hooks(reg)  # Concealed (L4147)
+    perk_leader.register_hooks(reg)  # Leader (L2017)

@@ -41,6 +41,7 @@ from warbench.rulesets.warsurge.effects.runtime import (
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import (
+    perk_challenger,
     perk_corrupted,
     perk_flee,
     perk_ignite,
@@ -325,6 +326,8 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return why if why is not None else perk_relocation.refused(work, uid, row.name, option)
     if option:
         return f"{row.name} gives no choice to name ({option!r}, {row.source})"
+    if (duel := perk_challenger.use_refusal(work, uid, row.name)) is not None:  # L1957
+        return duel
     if row.name == "Terrify" and terrify_target(work, uid) is None:
         return f'no enemy unit within 18" and in sight to Terrify ({row.source})'
     if row.name in perk_limits.PROVOKE and perk_limits.provoke_target(work, uid, row.name) is None:
@@ -507,6 +510,9 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
         return
     if row.name in perk_transformation.RANKS:
         return perk_transformation.use(work, uid, row.name, option)
+    if row.name == perk_challenger.CHALLENGER:  # L1957 (session 25, s25-lead)
+        perk_challenger.declare(work, uid)
+        return
     if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
         work, uid, row.name
     ):

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import (
+    perk_challenger,
+    perk_concealed,
     perk_espionage,
     perk_psych,
     perk_stealth,
@@ -271,6 +273,12 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         return spy
     if (shelter := perk_transport.target_refusal(work, uid, weapon, target)) is not None:
         return shelter  # Unsheltered (Perks L1438)
+    if (hidden := perk_concealed.target_refusal(work, uid, weapon, target)) is not None:
+        return hidden  # Concealed (L4153)
+    if (duel := perk_challenger.target_refusal(work, uid, weapon, target)) is not None:
+        return duel
+    if perk_challenger.opponents(work, uid):
+        return None  # Challenger (L1973): "Challenge overrides Provoke and Taunt"
     compelled = compelled_by(work, uid)
     if not compelled or any(t == target for t, _ in compelled):
         return None

@@ -37,8 +37,10 @@ from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.effects.mode import Placement, Shape, Template, TemplateAt, under
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_concealed import reveal_struck
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
+from warbench.rulesets.warsurge.game.perk_residue import leave as leave_residue
 from warbench.rulesets.warsurge.game.perk_transport import targeted_state
 from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.work import (
@@ -226,6 +228,7 @@ def _strike(
 ) -> int:
     """One Attack Sequence of the Weapon against ``target`` with ``dice_users`` x Attacks
     Attack Dice; casualties in the rules' order; the hooks an Attack fires. The HP lost."""
+    reveal_struck(w, target)  # Concealed (Perks L4155): revealed before the Attack Dice
     info = w.info(uid)
     attacker = to_unit_state(w, uid)
     tstate = targeted_state(w, target, to_unit_state, uid)  # Enclosed (Perks L1248)
@@ -292,6 +295,7 @@ def resolve_template(
         for m in models:
             at = lay_template(w, uid, m, wp.target, wp.weapon, tpl)
             at = replace(at, length=_blocked_at(w, at))
+            leave_residue(w, uid, wp.weapon, rank, at)  # Residue (Perks L3481)
             for _, t, n in _counts(w, uid, at):
                 if w.units[t].location is not Location.TABLE or not w.units[t].living():
                     continue
@@ -304,6 +308,7 @@ def resolve_template(
             at = lay_template(w, uid, m, wp.target, wp.weapon, tpl)
             if tpl.scatter:
                 at = _scatter(w, at, f"{info.label}'s {wp.weapon} ({rank})")
+            leave_residue(w, uid, wp.weapon, rank, at)  # Residue, Vortex (Perks L3481, L3509)
             for near, t, n in _counts(w, uid, at):
                 total[t] = total.get(t, 0) + n
                 order[t] = min(order.get(t, math.inf), near)

@@ -48,7 +48,7 @@ _RULE = "Perks §12.4 Stealth (000_94ecc6a4c74d351b.txt L1769)"
 #: L1770: "within 12" of them, reduced to 6" if having a Cover Bonus".
 REACH, REACH_IN_COVER = 12.0, 6.0
 #: Statuses under which a unit neither holds nor contests an Objective (L1775, L2800).
-NO_OBJECTIVES = frozenset({STEALTH, "Paralysis"})
+NO_OBJECTIVES = frozenset({STEALTH, "Paralysis", "Concealed"})  # Concealed: L4151
 
 
 def _hidden(work: Work, uid: int) -> bool:

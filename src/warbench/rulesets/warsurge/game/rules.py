@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from warbench.rulesets.warsurge.game import advanced, perk_hooks
+from warbench.rulesets.warsurge.game import advanced, perk_concealed, perk_hooks
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -197,6 +197,7 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         assert side is not None
         take_zone(w, side, action.zone)
         return
+    perk_concealed.before_action(w, action)  # Concealed (Perks L4149): revealed as it acts
     placing = isinstance(action, Restore | Survivors | BaseContact)
     if w.flow.phase is Phase.ACTIONS and not (placing or isinstance(action, Casualties)):
         if advanced.apply_advanced(w, action, plan):

@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
+from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
@@ -103,6 +104,11 @@ def listed_points(unit: Unit, listed: int | None) -> float:
 
         return float(cost_unit(unit).total)
     return float(listed)
+
+
+#: Respawn (Perks 000_94ecc6a4c74d351b.txt L4205): the counter of a unit's respawns; a unit that
+#: respawned "counts as destroyed for Victory Conditions" (:meth:`GameState.side_values`).
+RESPAWNS = "respawns"
 
 
 def current_point_cost(full_cost: float, total_hp: int, remaining_hp: int) -> float:
@@ -189,6 +195,10 @@ class GameSetup:
     deploy_share: float = 0.5  # §3.6: at least 50% of the roster (in points) on Game Turn 1
     playstyle: Playstyle = Playstyle.STANDARD  # §8
     point_limit: int | None = None  # §9.1 step 2 (None: the largest roster's points)
+    #: Decoy I-III (Perks L4161): (fake unit, its real unit, rank), the fake units last
+    decoys: tuple[tuple[int, int, str], ...] = ()
+    #: Summon (Perks L4219): (copy, its original, the Game Turn it is produced), copies last
+    summons: tuple[tuple[int, int, int], ...] = ()
 
     def units_of_side(self, side: int) -> list[int]:
         return [u.uid for u in self.units if u.side == side]
@@ -263,6 +273,8 @@ def build_setup(
                     traits=tuple(entry.traits),
                 )
             )
+    # Decoy I-III (Perks L4161), Summon (L4219): the units they add, after all others
+    decoys, summons = trait_units(infos, max_turns)
     if len(sides) < 2:
         raise RulesError("a game needs at least two players or teams", "§2.2, §3.3")
     if len(field.zones) < len(sides):
@@ -282,6 +294,8 @@ def build_setup(
         automation=automation,
         playstyle=Playstyle(playstyle),
         point_limit=point_limit,
+        decoys=decoys,
+        summons=summons,
     )
 
 
@@ -611,8 +625,16 @@ class GameState:
 
     def side_values(self) -> list[float]:
         totals = [0.0] * len(self.setup.sides)
+        grouped = {u for pair in self.setup.summons for u in pair[:2]}
         for u in self.units:
+            if (u.counters and u.counter(RESPAWNS)) or u.uid in grouped:
+                continue  # Respawn (Perks L4211): "counts as destroyed for Victory Conditions"
             totals[self.setup.units[u.uid].side] += self.current_value(u.uid)
+        if grouped:  # Summon (Perks L4219-L4239): the produced units' HP left, a Game Turn each
+            from warbench.rulesets.warsurge.game.perk_summon_value import summon_values
+
+            for side, value in summon_values(self):
+                totals[side] += value
         return totals
 
     def digest(self) -> str:
@@ -734,10 +756,13 @@ def canonical_json(state: GameState) -> str:
 
 
 def initial_state(setup: GameSetup, seed: int) -> GameState:
-    """Every unit in Reserve (§2.1 Reserve) before the first Turn Master roll-off."""
+    """Every unit in Reserve (§2.1 Reserve) before the first Turn Master roll-off; a Summon
+    copy not produced yet counts as destroyed (``perk_summon``)."""
+    unmade = {copy for copy, _, _ in setup.summons}
     units = tuple(
         UnitGS(
             uid=info.uid,
+            location=Location.DESTROYED if info.uid in unmade else Location.RESERVE,
             hp=(info.hp_per_model,) * info.models,
             removed=(False,) * info.models,
             moved=(False,) * info.models,

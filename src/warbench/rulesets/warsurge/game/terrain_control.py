@@ -65,7 +65,18 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
         def bases(u: UnitGS) -> tuple[int, list[tuple[tuple[float, float], float]]]:
             return state.setup.units[u.uid].side, [(u.pos[i], r_of[u.uid]) for i in u.present()]
 
-        on = [u for u in state.units if u.location is Location.TABLE]
+        from warbench.rulesets.warsurge.game.perk_decoy import may_hold as decoy_may_hold
+        from warbench.rulesets.warsurge.game.perk_respawn import may_hold as respawn_may_hold
+
+        # Respawn (P L4213): a unit that respawned twice neither seizes nor contests one;
+        # "Decoys cannot claim objectives" (P L4169)
+        on = [
+            u
+            for u in state.units
+            if u.location is Location.TABLE
+            and (not u.counters or respawn_may_hold(state, u.uid))
+            and (not state.setup.decoys or decoy_may_hold(state, u.uid))
+        ]
         units = [bases(u) for u in on if perk_may_hold(state, u.uid)]
         # near an enemy Espionage unit: contests, does not claim (P L1848)
         claimers = [bases(u) for u in on if perk_may_hold(state, u.uid) and may_claim(state, u.uid)]
