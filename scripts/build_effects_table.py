@@ -1024,6 +1024,23 @@ EFFECTS.update(
     }
 )
 
+# -- Tactical Weapon Perks (issue 11, session 25, lane s25-tactical) -------------------------
+
+EFFECTS.update(
+    {
+        # L3917 Knockback I "If successful, the Target is moved 6\" directly away from the User,
+        # but must stop 1\" away from Impassable Ground … This Perk can be used to move Units
+        # away to end a Melee"; L3933 II: 12" (game/perk_displace.py, End of Phase/Step)
+        "Knockback I": [machinery("displacement")],
+        "Knockback II": [machinery("displacement")],
+        # L3837 Force I "the User can reposition the Target Unit up to 6\" in any direction …
+        # For each Unit, roll D6 Attack Dice and multiply by the number of (successful) Force
+        # Weapons … succeed on a 4+ and allow Saves"; L3859 II: 12", 2D6 (game/perk_displace.py)
+        "Force I": [machinery("displacement")],
+        "Force II": [machinery("displacement")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

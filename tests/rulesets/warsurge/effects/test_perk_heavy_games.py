@@ -73,6 +73,9 @@ WEAPON_SETS = [
     ["Heal", "Freeze", "Skill", "Hearty"],
     ["Delirium", "Burn", "Velocity", "Skill"],
     ["Corrupted", "Heal", "Skill", "Burn"],
+    # Force, Knockback (session 25, s25-tactical)
+    ["Force I", "Knockback II", "Burn", "Skill"],
+    ["Knockback I", "Force II", "Poison", "Momentum"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

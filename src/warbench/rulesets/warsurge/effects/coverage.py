@@ -50,6 +50,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_defensive_perks.py",
     # session 13 (lead): Stealth, Velocity …
     "tests/rulesets/warsurge/effects/test_stealth_velocity_perks.py",
+    # session 25, s25-tactical: Force, Knockback …
+    "tests/rulesets/warsurge/effects/test_s25_tactical_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

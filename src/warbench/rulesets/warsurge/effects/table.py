@@ -110,6 +110,9 @@ MACHINERIES: Mapping[str, str] = {
     "Game Turn: Immortal's HP Loss per Game Turn)",
     "heal": "warbench.rulesets.warsurge.game.perk_heal (Heal Weapons: an Attack on a friendly "
     "unit that restores the HP it would have caused)",
+    # issue 11, session 25, lane s25-tactical
+    "displacement": "warbench.rulesets.warsurge.game.perk_displace (Force, Knockback: a unit "
+    "relocated by a Weapon that caused it HP Loss, not Movement)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -43,3 +43,8 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_delirium.register_hooks(reg)  # Delirium (issue 11, session 13)
     perk_horrific.register_hooks(reg)  # Horrific (issue 11, session 13)
     perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)
+
+    # -- s25-tactical (issue 11, session 25) ----------------------------------------------------
+    from warbench.rulesets.warsurge.game import perk_displace
+
+    perk_displace.register_hooks(reg)  # Force I-II, Knockback I-II

@@ -1,0 +1,232 @@
+"""Tactical Weapon Perks of session 25 (lane s25-tactical) played in a game (Perks
+000_94ecc6a4c74d351b.txt §12.5): Knockback I-II (L3917, L3933), Force I-II (L3837, L3859) …
+Test names carry the rank's source line (``p3917`` …), which ``warbench perks --coverage`` reads
+(``scripts/build_perk_coverage.py``)."""
+
+from __future__ import annotations
+
+import math
+
+from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
+from warbench.kernel.dice import ScriptedDice
+from warbench.rulesets.warsurge.battlefield import Terrain
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Attack, Pass
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.state import GameState, Phase
+
+
+def _centre(state: GameState, uid: int) -> tuple[float, float]:
+    u = state.units[uid]
+    pts = [u.pos[i] for i in u.present()]
+    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
+def _perk_events(events: list[Event], word: str) -> list[Event]:
+    return [e for e in events if e.kind == "perk" and word in e.text]
+
+
+def _end_attack_phase(state: GameState, events: list[Event]) -> GameState:
+    while state.flow.phase is Phase.ATTACK and not state.over:
+        state, ev = engine.apply(state, Pass())
+        events.extend(ev)
+        check_invariants(state)
+    return state
+
+
+# -- Knockback I-II (L3917, L3933) ----------------------------------------------------------------
+
+
+def _duel(
+    perks: list[str],
+    *,
+    foe_perks: tuple[str, ...] = (),
+    foe_at: float = 20.0,
+    blocker_at: float | None = None,
+    melee: bool = False,
+    b: object = None,
+) -> GameState:
+    """Shooters (unit 0, one model at (24, 10)) with a Gun of ``perks``; Foes (unit 1, one model
+    of 3 HP, Defence 4, no Saves) straight north at (24, ``foe_at``); a Wall of friends of the
+    Foes (unit 2) further north at ``blocker_at`` when given."""
+    gun = weapon("Gun", range=0 if melee else 24, attacks=1, power=4, perks=perks)
+    me = entry(unit("Shooters", weapons=[gun]))
+    foe = entry(unit("Foes", hp=3, perks=list(foe_perks)))
+    sides: list[list[object]] = [[me], [foe]]
+    pos: dict[int, list[tuple[float, float]]] = {0: [(24.0, 10.0)], 1: [(24.0, foe_at)]}
+    if blocker_at is not None:
+        sides[1].append(entry(unit("Wall", hp=3)))
+        pos[2] = [(24.0, blocker_at)]
+    kw: dict[str, object] = {"phase": Phase.ATTACK}
+    if melee:
+        kw["engaged"] = [(0, 1)]
+    if b is not None:
+        kw["b"] = b
+    return scenario(sides, pos, **kw)  # type: ignore[arg-type]
+
+
+def test_p3917_knockback_I_moves_the_target_6_inches_away_at_the_end_of_the_attack_phase() -> None:
+    state = _duel(["Knockback I"])
+    # the Attack Dice 6 (Power 4 v Defence 4), then the Skill Test 6
+    after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
+    assert sum(after.units[1].hp) == 2
+    assert _perk_events(events, "Skill Test passed")
+    assert after.units[1].pos == ((24.0, 20.0),)  # End of Phase/Step (L279): not yet
+    log: list[Event] = []
+    done = _end_attack_phase(after, log)
+    assert done.units[1].pos[0] == (24.0, 26.0)
+    assert _perk_events(log, 'knocked back 6.0" directly away')
+    assert not done.units[1].moved[0]  # "Knockback does not count as Movement"
+    assert not done.units[1].statuses
+    # without the perk, the same dice leave the Foes where they stand
+    plain, _ = engine.apply(_duel([]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6]))
+    assert _end_attack_phase(plain, []).units[1].pos[0] == (24.0, 20.0)
+
+
+def test_p3933_knockback_II_moves_the_target_12_inches() -> None:
+    after, _ = engine.apply(
+        _duel(["Knockback II"]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 4])
+    )
+    done = _end_attack_phase(after, [])
+    assert done.units[1].pos[0] == (24.0, 32.0)
+
+
+def test_p3917_knockback_failed_skill_tests_leave_the_target() -> None:
+    # a Skill Test per HP lost (one HP here): a 3 fails (4+)
+    after, events = engine.apply(
+        _duel(["Knockback I"]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 3])
+    )
+    assert _perk_events(events, "Skill Test failed")
+    assert _end_attack_phase(after, []).units[1].pos[0] == (24.0, 20.0)
+
+
+def test_p3917_knockback_stops_1_inch_from_other_units() -> None:
+    # the Wall stands 4" behind the Foes (edge to edge 3"): they stop 1" short of it
+    after, _ = engine.apply(
+        _duel(["Knockback I"], blocker_at=24.0), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6])
+    )
+    log: list[Event] = []
+    done = _end_attack_phase(after, log)
+    x, y = done.units[1].pos[0]
+    assert x == 24.0 and math.isclose(y, 22.0, abs_tol=0.01)
+    assert _perk_events(log, 'stopped 1" short of P1: Wall')
+
+
+def test_p3917_knockback_stops_1_inch_from_impassable_ground() -> None:
+    wall = Terrain(name="Rock", polygon=[(18, 30), (30, 30), (30, 32), (18, 32)], impassable=True)
+    after, _ = engine.apply(
+        _duel(["Knockback II"], b=board(terrain=[wall])),
+        Attack(0, (("Gun", 1),)),
+        dice=ScriptedDice([6, 6]),
+    )
+    log: list[Event] = []
+    done = _end_attack_phase(after, log)
+    # the base's edge (radius 0.5") stops 1" short of the Rock's face at y 30
+    assert math.isclose(done.units[1].pos[0][1], 28.5, abs_tol=0.01)
+    assert _perk_events(log, "Impassable Ground")
+
+
+def test_p3917_knockback_ends_a_melee() -> None:
+    state = _duel(["Knockback I"], foe_at=11.0, melee=True)  # in Base Contact, locked
+    assert state.engaged
+    after, _ = engine.apply(state, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
+    log: list[Event] = []
+    done = _end_attack_phase(after, log)
+    assert done.units[1].pos[0] == (24.0, 17.0)
+    assert not done.engaged
+    assert any(e.kind == "melee_end" for e in log)
+
+
+def test_p3917_knockback_leaves_an_unstoppable_unit() -> None:
+    # L2178 Unstoppable: "unaffected by … Force, Knockback … and Grapple"
+    after, events = engine.apply(
+        _duel(["Knockback I"], foe_perks=("Unstoppable",)),
+        Attack(0, (("Gun", 1),)),
+        dice=ScriptedDice([6]),
+    )
+    assert _perk_events(events, "unaffected by Knockback I")
+    assert _end_attack_phase(after, []).units[1].pos[0] == (24.0, 20.0)
+
+
+# -- Force I-II (L3837, L3859) --------------------------------------------------------------------
+
+
+def test_p3837_force_I_pushes_the_target_6_inches_at_once() -> None:
+    after, events = engine.apply(
+        _duel(["Force I"]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 5])
+    )
+    check_invariants(after)
+    assert after.units[1].pos[0] == (24.0, 26.0)  # Immediate: before the Phase ends
+    assert _perk_events(events, "1 successful Force Weapons")
+    assert not after.units[1].moved[0]  # "Force does not count as Movement"
+    plain, _ = engine.apply(_duel([]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6]))
+    assert plain.units[1].pos[0] == (24.0, 20.0)
+
+
+def test_p3859_force_II_pushes_the_target_12_inches() -> None:
+    after, _ = engine.apply(
+        _duel(["Force II"]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 5])
+    )
+    assert after.units[1].pos[0] == (24.0, 32.0)
+
+
+def test_p3837_force_failed_skill_test_does_nothing() -> None:
+    after, events = engine.apply(
+        _duel(["Force I"]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 2])
+    )
+    assert after.units[1].pos[0] == (24.0, 20.0)
+    assert _perk_events(events, "0 successful Force Weapons")
+
+
+def test_p3837_force_into_a_unit_damages_both_without_a_melee() -> None:
+    # the Wall 4" behind the Foes: the push stops just short of it (no Base Contact, no Melee)
+    state = _duel(["Force I"], blocker_at=24.0)
+    # Attack Die 6, Skill Test 6; the Foes: D6 = 2 Attack Dice (6, 1); the Wall: D6 = 3 (4, 4, 3)
+    dice = ScriptedDice([6, 6, 2, 6, 1, 3, 4, 4, 3])
+    after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=dice)
+    check_invariants(after)
+    assert dice.remaining == 0
+    y = after.units[1].pos[0][1]
+    assert 22.85 < y < 22.91  # stopped 0.1" short of the Wall (edge to edge)
+    assert sum(after.units[1].hp) == 3 - 1 - 1  # the Gun's HP, then one collision success
+    assert sum(after.units[2].hp) == 1  # two successes on 4+
+    assert not after.engaged
+    hits = _perk_events(events, "collision")
+    assert [e.data["hp_lost"] for e in hits] == [1, 2]
+
+
+def test_p3837_force_into_impassable_ground_damages_the_target() -> None:
+    wall = Terrain(name="Rock", polygon=[(18, 23), (30, 23), (30, 25), (18, 25)], impassable=True)
+    state = _duel(["Force I"], b=board(terrain=[wall]))
+    # the Attack Die 6, Skill Test 4, D6 = 1 Attack Die: 4 (a success, no Saves)
+    dice = ScriptedDice([6, 4, 1, 4])
+    after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=dice)
+    assert dice.remaining == 0
+    assert math.isclose(after.units[1].pos[0][1], 22.4, abs_tol=0.02)  # 0.1" short
+    assert sum(after.units[1].hp) == 1
+    assert _perk_events(events, "into Impassable Ground")
+
+
+def test_p3837_force_saves_apply_to_the_collision_dice() -> None:
+    wall = Terrain(name="Rock", polygon=[(18, 23), (30, 23), (30, 25), (18, 25)], impassable=True)
+    gun = weapon("Gun", range=24, attacks=1, power=6, perks=["Force I"])
+    me = entry(unit("Shooters", weapons=[gun]))
+    foe = entry(unit("Knights", hp=3, armour=4))
+    state = scenario(
+        [[me], [foe]], {0: [(24.0, 10.0)], 1: [(24.0, 20.0)]}, phase=Phase.ATTACK,
+        b=board(terrain=[wall]),
+    )  # fmt: skip
+    # Attack Die 6, Armour Save 1 (fails); Skill Test 5; D6 = 2 Attack Dice (5, 6); Saves 4, 2
+    dice = ScriptedDice([6, 1, 5, 2, 5, 6, 4, 2])
+    after, _ = engine.apply(state, Attack(0, (("Gun", 1),)), dice=dice)
+    assert dice.remaining == 0
+    assert sum(after.units[1].hp) == 3 - 1 - 1  # one collision success saved
+
+
+def test_p3837_force_ends_a_melee() -> None:
+    state = _duel(["Force I"], foe_at=11.0, melee=True)
+    after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
+    check_invariants(after)
+    assert not after.engaged
+    assert after.units[1].pos[0] == (24.0, 17.0)
+    assert any(e.kind == "melee_end" for e in events)
