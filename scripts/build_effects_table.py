@@ -1038,6 +1038,11 @@ EFFECTS.update(
         # Weapons … succeed on a 4+ and allow Saves"; L3859 II: 12", 2D6 (game/perk_displace.py)
         "Force I": [machinery("displacement")],
         "Force II": [machinery("displacement")],
+        # L4049 Preliminary "The Weapon Attacks before all other actions in the Game Turn, causing
+        # casualties to occur immediately"; L3987 Postliminary "The Weapon Attacks after all
+        # other actions have been completed in the Game Turn" (game/perk_windows.py)
+        "Preliminary": [machinery("attack windows")],
+        "Postliminary": [machinery("attack windows")],
     }
 )
 

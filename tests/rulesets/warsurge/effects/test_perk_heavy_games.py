@@ -76,6 +76,8 @@ WEAPON_SETS = [
     # Force, Knockback (session 25, s25-tactical)
     ["Force I", "Knockback II", "Burn", "Skill"],
     ["Knockback I", "Force II", "Poison", "Momentum"],
+    ["Preliminary", "Burn", "Skill", "Knockback I"],
+    ["Postliminary", "Poison", "Force I", "Hearty"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

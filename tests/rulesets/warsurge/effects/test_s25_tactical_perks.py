@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield import Terrain
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Pass
@@ -230,3 +233,78 @@ def test_p3837_force_ends_a_melee() -> None:
     assert not after.engaged
     assert after.units[1].pos[0] == (24.0, 17.0)
     assert any(e.kind == "melee_end" for e in events)
+
+
+# -- Preliminary (L4049) and Postliminary (L3987) -------------------------------------------------
+
+
+def _timed(perk: str, phase: Phase, **kw: object) -> GameState:
+    """Shooters (unit 0) with a Gun of ``perk`` (2 Attacks, Power 4) and a plain Pistol; three
+    Foes of 1 HP (unit 1) 10" north, in ``phase`` of Game Turn 2."""
+    gun = weapon("Gun", range=24, attacks=2, power=4, perks=[perk] if perk else [])
+    pistol = weapon("Pistol", range=24, attacks=1, power=4)
+    me = entry(unit("Shooters", weapons=[gun, pistol]))
+    foe = entry(unit("Foes", hp=1, models=3))
+    pos = {0: [(24.0, 10.0)], 1: [(22.0, 20.0), (24.0, 20.0), (26.0, 20.0)]}
+    return scenario([[me], [foe]], pos, phase=phase, **kw)  # type: ignore[arg-type]
+
+
+def test_p4049_preliminary_attacks_as_the_deploy_phase_ends_casualties_at_once() -> None:
+    state = _timed("Preliminary", Phase.DEPLOY)
+    dice = ScriptedDice([6, 5])  # the Gun's two Attack Dice (Power 4 v Defence 4: 4+)
+    after, events = engine.apply(state, Pass(), dice=dice)  # nobody has anything to deploy
+    check_invariants(after)
+    assert dice.remaining == 0
+    assert after.flow.phase is Phase.MOVE
+    assert sum(after.units[1].removed) == 2  # removed at once, before the Move Phase
+    assert _perk_events(events, "Gun (Preliminary) attacks P1: Foes")
+    # a Gun without the perk does not attack by itself
+    plain, events = engine.apply(_timed("", Phase.DEPLOY), Pass(), dice=ScriptedDice([]))
+    assert not any(plain.units[1].removed) and not _perk_events(events, "Preliminary")
+
+
+def test_p4049_preliminary_weapon_is_refused_in_the_attack_phase() -> None:
+    state = _timed("Preliminary", Phase.ATTACK)
+    with pytest.raises(RulesError, match=r"Gun attacks only before everything else"):
+        engine.apply(state, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
+    after, _ = engine.apply(state, Attack(0, (("Pistol", 1),)), dice=ScriptedDice([6]))
+    assert sum(after.units[1].hp) == 2  # the other Weapon attacks as usual
+
+
+def test_p3987_postliminary_attacks_after_the_dash_phase() -> None:
+    from warbench.kernel.dice import SeededDice
+
+    state = _timed("Postliminary", Phase.DASH)
+    events: list[Event] = []
+    while state.flow.turn == 2:
+        state, ev = engine.apply(state, Pass(), dice=SeededDice(4))
+        events.extend(ev)
+        check_invariants(state)
+    texts = [e.text for e in events]
+    at = next(k for k, t in enumerate(texts) if "Gun (Postliminary) attacks P1: Foes" in t)
+    assert any("finished with the Dash Phase" in t for t in texts[:at])
+    assert any(e.kind == "attack" and "Postliminary" in e.text for e in events[at:])
+    assert next(k for k, t in enumerate(texts) if t == "Game Turn 3") > at
+    with pytest.raises(RulesError, match="after everything else"):
+        engine.check(_timed("Postliminary", Phase.ATTACK), Attack(0, (("Gun", 1),)))
+
+
+def test_p3987_p4049_advanced_windows_wrap_the_action_steps() -> None:
+    from dataclasses import replace
+
+    from warbench.kernel.dice import SeededDice
+    from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
+
+    for perk in ("Postliminary", "Preliminary"):
+        state = _timed(perk, Phase.ACTIONS, playstyle="advanced")
+        state = replace(state, flow=replace(state.flow, adv=AdvancedFlow(cp=(5, 5))))
+        events: list[Event] = []
+        while state.flow.turn == 2 or state.flow.phase is not Phase.ACTIONS:
+            state, ev = engine.apply(state, Pass(), dice=SeededDice(2))
+            events.extend(ev)
+            check_invariants(state)
+        texts = [e.text for e in events]
+        at = next(k for k, t in enumerate(texts) if f"Gun ({perk}) attacks" in t)
+        turn3 = texts.index("Game Turn 3")
+        # Postliminary: after the Action Steps of Game Turn 2; Preliminary: before those of 3
+        assert (at < turn3) if perk == "Postliminary" else (at > turn3)

@@ -113,6 +113,8 @@ MACHINERIES: Mapping[str, str] = {
     # issue 11, session 25, lane s25-tactical
     "displacement": "warbench.rulesets.warsurge.game.perk_displace (Force, Knockback: a unit "
     "relocated by a Weapon that caused it HP Loss, not Movement)",
+    "attack windows": "warbench.rulesets.warsurge.game.perk_windows (Preliminary, Postliminary: "
+    "a Weapon attacking by itself before or after everything else in the Game Turn)",
 }
 
 E = TypeVar("E", bound=StrEnum)

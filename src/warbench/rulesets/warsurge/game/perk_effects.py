@@ -141,6 +141,7 @@ PLAYED_MACHINERIES = frozenset(
         "defensive",  # issue 11 lane a, session 4: game/perk_defensive.py
         "heal",  # issue 11, session 13: game/perk_heal.py
         "displacement",  # issue 11, session 25, s25-tactical: game/perk_displace.py
+        "attack windows",  # issue 11, session 25, s25-tactical: game/perk_windows.py
     }
 )
 
