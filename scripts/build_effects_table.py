@@ -1043,6 +1043,10 @@ EFFECTS.update(
         # other actions have been completed in the Game Turn" (game/perk_windows.py)
         "Preliminary": [machinery("attack windows")],
         "Postliminary": [machinery("attack windows")],
+        # L4055 Shared "Any model in the Unit has access to this Weapon. Measure from any model in
+        # the Unit to attack" (game/perk_shared.py: every model carries it, no more users than
+        # the profile's copies)
+        "Shared": [machinery("shared weapons")],
     }
 )
 

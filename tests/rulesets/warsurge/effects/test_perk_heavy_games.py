@@ -78,6 +78,7 @@ WEAPON_SETS = [
     ["Knockback I", "Force II", "Poison", "Momentum"],
     ["Preliminary", "Burn", "Skill", "Knockback I"],
     ["Postliminary", "Poison", "Force I", "Hearty"],
+    ["Shared", "Burn", "Knockback II", "Skill"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

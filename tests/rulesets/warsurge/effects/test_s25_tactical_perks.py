@@ -308,3 +308,73 @@ def test_p3987_p4049_advanced_windows_wrap_the_action_steps() -> None:
         turn3 = texts.index("Game Turn 3")
         # Postliminary: after the Action Steps of Game Turn 2; Preliminary: before those of 3
         assert (at < turn3) if perk == "Postliminary" else (at > turn3)
+
+
+# -- Shared (L4055) -------------------------------------------------------------------------------
+
+
+def _squad(perks: list[str], *, carriers: int = 1, models: int = 7, dead: int = 0) -> GameState:
+    """A Squad (unit 0) in a line west to east, 1.5" apart, from (4, 10); ``carriers`` models
+    (the westmost) carry a Gun (Range 12, ``perks``), all a Pistol (Range 3). Foes (unit 1, five
+    models of 3 HP) from 10.5" north of the eastmost model: beyond 12" of the westmost one."""
+    from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, UnitProfile
+
+    gun = weapon("Gun", range=12, attacks=1, power=4, perks=perks)
+    pistol = weapon("Pistol", range=3, attacks=1, power=4)
+    squad = Unit(
+        profile=UnitProfile(name="Squad", move=6, dash=6, defence=4, hp=1),
+        weapons=[gun, pistol],
+        models=[
+            ModelGroup(count=carriers, weapons=["Gun", "Pistol"]),
+            ModelGroup(count=models - carriers, weapons=["Pistol"]),
+        ],
+    )
+    east = 4.0 + 1.5 * (models - 1)
+    foes = entry(unit("Foes", hp=3, models=5))
+    pos = {
+        0: [(4.0 + 1.5 * k, 10.0) for k in range(models)],
+        1: [(east + 1.5 * k, 20.5) for k in range(5)],
+    }
+    state = scenario([[entry(squad)], [foes]], pos, phase=Phase.ATTACK)
+    if dead:
+        from dataclasses import replace
+
+        u = state.units[0]
+        removed = tuple(k < dead for k in range(models))
+        hp = tuple(0 if k < dead else h for k, h in enumerate(u.hp))
+        state = replace(state, units=(replace(u, removed=removed, hp=hp), state.units[1]))
+    return state
+
+
+def test_p4055_shared_weapon_is_used_by_a_model_that_does_not_carry_it() -> None:
+    # only the eastmost model has the Foes within 12"; the Gun is carried by the westmost
+    with pytest.raises(RulesError, match="cannot use Gun"):
+        engine.check(_squad([]), Attack(0, (("Gun", 1),)))
+    after, events = engine.apply(
+        _squad(["Shared"]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6])
+    )
+    attack = next(e for e in events if e.kind == "attack")
+    assert "with Gun (1 models" in attack.text  # one Gun: one model's Attacks
+    assert sum(after.units[1].hp) == 14
+
+
+def test_p4055_shared_weapon_stays_with_the_unit_when_its_wielder_falls() -> None:
+    with pytest.raises(RulesError, match="carries Gun"):
+        engine.check(_squad([], dead=1), Attack(0, (("Gun", 1),)))
+    engine.check(_squad(["Shared"], dead=1), Attack(0, (("Gun", 1),)))
+
+
+def test_p4055_shared_weapon_attacks_no_more_than_its_copies() -> None:
+    # two Guns in a unit of four, every model within 12": two models attack with them
+    state = _squad(["Shared"], carriers=2, models=4)
+    from dataclasses import replace
+
+    near = replace(state.units[1], pos=tuple((6.0 + 1.5 * k, 14.0) for k in range(5)))
+    state = replace(state, units=(state.units[0], near))
+    after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
+    attack = next(e for e in events if e.kind == "attack")
+    assert "with Gun (2 models" in attack.text and "2 Attack Dice" in attack.text
+    assert sum(after.units[1].hp) == 13
+    # naming three models for the two Guns is refused
+    with pytest.raises(RulesError, match="Shared"):
+        engine.check(state, Attack(0, (("Gun", 1, (0, 1, 2)),)))

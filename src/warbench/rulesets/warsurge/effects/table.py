@@ -115,6 +115,8 @@ MACHINERIES: Mapping[str, str] = {
     "relocated by a Weapon that caused it HP Loss, not Movement)",
     "attack windows": "warbench.rulesets.warsurge.game.perk_windows (Preliminary, Postliminary: "
     "a Weapon attacking by itself before or after everything else in the Game Turn)",
+    "shared weapons": "warbench.rulesets.warsurge.game.perk_shared (Shared: any model of the unit "
+    "uses the Weapon, no more at once than its copies)",
 }
 
 E = TypeVar("E", bound=StrEnum)

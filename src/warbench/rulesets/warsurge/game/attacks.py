@@ -40,6 +40,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
     template_of,
 )
 from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
+from warbench.rulesets.warsurge.game.perk_shared import split_refusal
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
@@ -91,6 +92,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     if holder != uid:
         stationary = stationary and not w.units[holder].unit_moved
     shares = _check_shares(w, uid, action, profiles, carried)
+    if (shared := split_refusal(info.unit, shares)) is not None:  # Shared (Perks L4055)
+        raise err(shared, "Perks §12.5 Shared")
     if (twin := linked_refusal(w, uid, [s[0] for s in shares])) is not None:  # Twin, Triune
         raise err(twin, "Perks §12.5 Limitation")
     uperks = perks_of(info.unit.profile.perks)

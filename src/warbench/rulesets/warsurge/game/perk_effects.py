@@ -142,6 +142,7 @@ PLAYED_MACHINERIES = frozenset(
         "heal",  # issue 11, session 13: game/perk_heal.py
         "displacement",  # issue 11, session 25, s25-tactical: game/perk_displace.py
         "attack windows",  # issue 11, session 25, s25-tactical: game/perk_windows.py
+        "shared weapons",  # issue 11, session 25, s25-tactical: game/perk_shared.py
     }
 )
 
