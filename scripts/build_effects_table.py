@@ -1047,6 +1047,10 @@ EFFECTS.update(
         # the Unit to attack" (game/perk_shared.py: every model carries it, no more users than
         # the profile's copies)
         "Shared": [machinery("shared weapons")],
+        # L3869 Grapple "the User attacking with this weapon will either pull itself to the
+        # Target, or the Target to the User … Compare the full Point Cost of the Target to the
+        # User" (game/perk_grapple.py, with perk_displace's straight-line travel)
+        "Grapple": [machinery("displacement")],
     }
 )
 

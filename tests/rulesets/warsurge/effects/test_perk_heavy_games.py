@@ -79,6 +79,8 @@ WEAPON_SETS = [
     ["Preliminary", "Burn", "Skill", "Knockback I"],
     ["Postliminary", "Poison", "Force I", "Hearty"],
     ["Shared", "Burn", "Knockback II", "Skill"],
+    ["Grapple", "Poison", "Force I", "Skill"],
+    ["Grapple", "No Line of Sight II", "Knockback I", "Burn"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

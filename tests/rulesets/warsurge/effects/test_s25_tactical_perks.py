@@ -378,3 +378,153 @@ def test_p4055_shared_weapon_attacks_no_more_than_its_copies() -> None:
     # naming three models for the two Guns is refused
     with pytest.raises(RulesError, match="Shared"):
         engine.check(state, Attack(0, (("Gun", 1, (0, 1, 2)),)))
+
+
+# -- Grapple (L3869) ------------------------------------------------------------------------------
+
+
+def _grapple(
+    perks: list[str], *, mine: int = 100, theirs: int = 50, foe_perks: tuple[str, ...] = (),
+    blocker: bool = False,
+) -> GameState:  # fmt: skip
+    """The Hunter (unit 0, ``mine`` points) at (24, 10) with a Hook (``perks``, Range 24); the
+    Prey (unit 1, ``theirs`` points, 3 HP) at (24, 20); a Crate (unit 2, a friend of the Prey)
+    at (24.8, 15), a little off the line, when ``blocker``."""
+    hook = weapon("Hook", range=24, attacks=1, power=4, perks=perks)
+    me = entry(unit("Hunter", weapons=[hook]), points=mine)
+    prey = entry(unit("Prey", hp=3, perks=list(foe_perks)), points=theirs)
+    sides: list[list[object]] = [[me], [prey]]
+    pos = {0: [(24.0, 10.0)], 1: [(24.0, 20.0)]}
+    if blocker:
+        sides[1].append(entry(unit("Crate", hp=3), points=10))
+        pos[2] = [(24.8, 15.0)]
+    return scenario(sides, pos, phase=Phase.ATTACK)  # type: ignore[arg-type]
+
+
+def test_p3869_grapple_pulls_a_cheaper_target_into_a_melee() -> None:
+    after, events = engine.apply(
+        _grapple(["Grapple"]), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6, 4])
+    )
+    check_invariants(after)
+    x, y = after.units[1].pos[0]
+    assert x == 24.0 and 11.0 <= y <= 11.05  # in Base Contact with the Hunter
+    assert after.units[0].pos[0] == (24.0, 10.0)
+    assert (0, 1) in after.engaged  # "into base contact with enemy Units … begin a Melee"
+    assert not after.units[1].moved[0]  # "Grapple does not count as Movement"
+    assert _perk_events(events, "Prey is pulled")
+    plain, _ = engine.apply(_grapple([]), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6]))
+    assert plain.units[1].pos[0] == (24.0, 20.0) and not plain.engaged
+
+
+def test_p3869_grapple_pulls_the_user_to_a_dearer_target() -> None:
+    after, _ = engine.apply(
+        _grapple(["Grapple"], theirs=200), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6, 6])
+    )
+    check_invariants(after)
+    assert 18.95 <= after.units[0].pos[0][1] <= 19.0
+    assert after.units[1].pos[0] == (24.0, 20.0)
+    assert (0, 1) in after.engaged
+
+
+def test_p3869_grapple_equal_point_costs_nothing_happens() -> None:
+    after, events = engine.apply(
+        _grapple(["Grapple"], theirs=100), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6, 6])
+    )
+    assert after.units[1].pos[0] == (24.0, 20.0) and after.units[0].pos[0] == (24.0, 10.0)
+    assert _perk_events(events, "nothing happens (their full Point Costs are equal)")
+
+
+def test_p3869_grapple_failed_skill_test_nothing_happens() -> None:
+    after, events = engine.apply(
+        _grapple(["Grapple"]), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6, 3])
+    )
+    assert after.units[1].pos[0] == (24.0, 20.0)
+    assert _perk_events(events, "Skill Test failed")
+
+
+def test_p3869_grapple_an_unstoppable_target_brings_the_user_to_it() -> None:
+    # the Prey is cheaper, but "If the Target is Immobile or has Unstoppable, the User goes to
+    # the Target"
+    after, _ = engine.apply(
+        _grapple(["Grapple"], foe_perks=("Unstoppable",)),
+        Attack(0, (("Hook", 1),)),
+        dice=ScriptedDice([6, 6]),
+    )
+    check_invariants(after)
+    assert after.units[1].pos[0] == (24.0, 20.0)
+    assert 18.95 <= after.units[0].pos[0][1] <= 19.0
+
+
+def test_p3869_grapple_stops_short_of_a_unit_in_the_way() -> None:
+    after, _ = engine.apply(
+        _grapple(["Grapple"], blocker=True), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6, 6])
+    )
+    check_invariants(after)
+    assert 15.7 <= after.units[1].pos[0][1] <= 15.8  # 0.1" short of the Crate (edge to edge)
+    assert not after.engaged
+
+
+def test_p3869_grapple_with_no_line_of_sight_passes_through_units() -> None:
+    # "If the No Line of Sight Perk is on the Grapple Weapon, Units can be grappled through
+    # Impassable Terrain and Units"
+    after, _ = engine.apply(
+        _grapple(["Grapple", "No Line of Sight II"], blocker=True),
+        Attack(0, (("Hook", 1),)),
+        dice=ScriptedDice([6, 6]),
+    )
+    check_invariants(after)
+    assert 11.0 <= after.units[1].pos[0][1] <= 11.05
+    assert (0, 1) in after.engaged
+
+
+def _grapple_and_gun() -> GameState:
+    """The Hunter (unit 0, 50 points) at (24, 10) with a Hook (Grapple) and a Gun (Range 12);
+    the Prey (unit 1, 200 points) at (24, 20); the Lookout (unit 2, 50 points) at (24, 4)."""
+    hook = weapon("Hook", range=24, attacks=1, power=4, perks=["Grapple"])
+    gun = weapon("Gun", range=12, attacks=1, power=4)
+    me = entry(unit("Hunter", weapons=[hook, gun]), points=50)
+    prey = entry(unit("Prey", hp=3), points=200)
+    look = entry(unit("Lookout", hp=3), points=50)
+    pos = {0: [(24.0, 10.0)], 1: [(24.0, 20.0)], 2: [(24.0, 4.0)]}
+    return scenario([[me], [prey, look]], pos, phase=Phase.ATTACK)
+
+
+def test_p3869_grapple_the_users_other_weapons_are_measured_after_it() -> None:
+    # the Gun had the Lookout within 12" when declared; pulled to the Prey, it no longer has
+    state = _grapple_and_gun()
+    dice = ScriptedDice([6, 6])  # the Hook's Attack Die, the Grapple Skill Test
+    after, events = engine.apply(state, Attack(0, (("Hook", 1), ("Gun", 2))), dice=dice)
+    check_invariants(after)
+    assert dice.remaining == 0
+    assert 18.95 <= after.units[0].pos[0][1] <= 19.0
+    assert sum(after.units[2].hp) == 3
+    assert _perk_events(events, "Gun can no longer attack P1: Lookout after the Grapple")
+
+
+def test_p3869_grapple_the_users_other_weapons_attack_in_the_new_melee() -> None:
+    state = _grapple_and_gun()
+    after, events = engine.apply(
+        state, Attack(0, (("Hook", 1), ("Gun", 1))), dice=ScriptedDice([6, 6, 6])
+    )
+    check_invariants(after)
+    shots = [e.text for e in events if e.kind == "attack"]
+    assert "at 9.0" in shots[0] and "with Gun (1 models, in a Melee)" in shots[1]
+
+
+def test_p3869_grapple_on_a_heal_pulls_the_friend_in() -> None:
+    # "performed immediately after the Weapon causes HP Loss (or restored with the Heal Perk)";
+    # "Grapple Weapons do not start a Melee if Targeting friendly Units"
+    from dataclasses import replace
+
+    beam = weapon("Beam", range=24, attacks=1, power=4, perks=["Heal", "Grapple"])
+    medic = entry(unit("Medic", weapons=[beam]), points=100)
+    patient = entry(unit("Patient", hp=3), points=50)
+    foe = entry(unit("Foe"))
+    pos = {0: [(24.0, 10.0)], 1: [(24.0, 20.0)], 2: [(4.0, 44.0)]}
+    state = scenario([[medic, patient], [foe]], pos, phase=Phase.ATTACK)
+    state = replace(state, units=(state.units[0], replace(state.units[1], hp=(1,)), state.units[2]))
+    after, events = engine.apply(state, Attack(0, (("Beam", 1),)), dice=ScriptedDice([6, 6]))
+    check_invariants(after)
+    assert after.units[1].hp == (2,)
+    assert 11.0 <= after.units[1].pos[0][1] <= 11.05 and not after.engaged
+    assert _perk_events(events, "1 HP restored")

@@ -111,8 +111,8 @@ MACHINERIES: Mapping[str, str] = {
     "heal": "warbench.rulesets.warsurge.game.perk_heal (Heal Weapons: an Attack on a friendly "
     "unit that restores the HP it would have caused)",
     # issue 11, session 25, lane s25-tactical
-    "displacement": "warbench.rulesets.warsurge.game.perk_displace (Force, Knockback: a unit "
-    "relocated by a Weapon that caused it HP Loss, not Movement)",
+    "displacement": "warbench.rulesets.warsurge.game.perk_displace and perk_grapple (Force, "
+    "Knockback, Grapple: a unit relocated by a Weapon that caused it HP Loss, not Movement)",
     "attack windows": "warbench.rulesets.warsurge.game.perk_windows (Preliminary, Postliminary: "
     "a Weapon attacking by itself before or after everything else in the Game Turn)",
     "shared weapons": "warbench.rulesets.warsurge.game.perk_shared (Shared: any model of the unit "

@@ -9,6 +9,7 @@ use is a choice: Burst, Darkside, Outflank, Clash).
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -26,6 +27,7 @@ from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
+from warbench.rulesets.warsurge.game.perk_grapple import GRAPPLE_PULLS, GRAPPLE_RULE
 from warbench.rulesets.warsurge.game.perk_heal import heal_refusal, heals, resolve_heal
 from warbench.rulesets.warsurge.game.perk_limits import (
     linked_refusal,
@@ -445,7 +447,9 @@ def _attack_from(
     uid = plan.uid
     info = w.info(uid)
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
-    for k in range(start, len(plan.weapons)):
+    for k in itertools.count(start):  # the plan may lose shares on the way (Grapple: _remeasure)
+        if k >= len(plan.weapons):
+            break
         plan = plan if k == start and chosen is not None else reflect_share(w, plan, k)  # Reflect
         wp = plan.weapons[k]
         if wp.target >= len(w.units):  # at a destructible terrain piece (§10.3)
@@ -586,6 +590,7 @@ def _attack_from(
             casualties=len(new_cas),
             **data,
         )
+        pulls = w.units[uid].counter(GRAPPLE_PULLS)  # Grapple (Perks L3869), below
         if r0 is not None and r0.successes and w.hooks.active(Hook.ATTACK_DICE):
             w.hooks.fire(
                 Hook.ATTACK_DICE, w, unit=wp.target, successes=r0.successes, source=wp.weapon,
@@ -600,9 +605,40 @@ def _attack_from(
         if w.hooks.active(Hook.CASUALTY):
             for i in new_cas:
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)
+        if k + 1 < len(plan.weapons) and w.units[uid].counter(GRAPPLE_PULLS) != pulls:
+            plan = _remeasure(w, plan, k + 1)
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
     _after_perk_uses(w, plan)
     return True
+
+
+def _remeasure(w: Work, plan: AttackPlanG, start: int) -> AttackPlanG:
+    """Grapple (Perks L3869): "If the User is yet to attack with other Weapons in this Attack
+    Sequence, measure the Range of these Weapons after applying Grapple, and apply Melee effects
+    if now engaged in a Melee": the shares still to come at units are checked again where the
+    units now stand (their models that still can, Burst and Darkside as chosen); a share none
+    of whose models can is dropped."""
+    from warbench.kernel.errors import RulesError
+
+    kept = list(plan.weapons[:start])
+    for wp in plan.weapons[start:]:
+        if wp.target >= len(w.units):
+            kept.append(wp)
+            continue
+        try:
+            new = verify_attack(w, Attack(plan.uid, ((wp.weapon, wp.target),))).weapons[0]
+            models = tuple(m for m in new.models if m in wp.models) if wp.models else new.models
+            if not models:
+                raise err("its models no longer have the Target in Range and sight", "§5.3")
+        except RulesError as exc:
+            w.emit("perk", f"{w.label(plan.uid)}'s {wp.weapon} can no longer attack "
+                   f"{w.label(wp.target)} after the Grapple: {exc.reason}", GRAPPLE_RULE,
+                   unit=plan.uid, weapon=wp.weapon, target=wp.target)  # fmt: skip
+            continue
+        ctx = replace(new.context, burst=wp.context.burst, darkside_power=wp.context.darkside_power,
+                      darkside_attacks=wp.context.darkside_attacks)  # fmt: skip
+        kept.append(replace(new, users=len(models), context=ctx, models=models))
+    return replace(plan, weapons=tuple(kept))
 
 
 def _mark_type(wtype: str, models: Sequence[int], heavy: list[bool], battle: list[bool]) -> None:

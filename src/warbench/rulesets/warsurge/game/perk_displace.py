@@ -44,10 +44,13 @@ __all__ = [
     "KNOCKBACK",
     "KNOCKBACK_PENDING",
     "Slide",
+    "end_broken_melees",
     "force_on_hp_lost",
     "knockback_at_phase_end",
     "knockback_on_hp_lost",
+    "move_rigid",
     "register_hooks",
+    "skill_passes",
     "slide",
 ]
 
@@ -81,37 +84,46 @@ class Slide:
 
 
 def _clear_of(
-    work: Work, uid: int, pts: FloatArray, margin: float, d0: FloatArray, oxy: FloatArray,
-    orad: FloatArray, ouid: np.ndarray, imp0: np.ndarray,
+    work: Work, uid: int, pts: FloatArray, marg: FloatArray, d0: FloatArray, oxy: FloatArray,
+    orad: FloatArray, ouid: np.ndarray, imp0: np.ndarray, margin: float, terrain_too: bool,
 ) -> tuple[set[int], bool, bool]:  # fmt: skip
-    """What blocks the unit's models at ``pts``: other units closer than ``margin`` that it came
-    nearer to, Impassable Ground within ``margin`` it was not within at the start, the edge."""
+    """What blocks the unit's models at ``pts``: other units closer than their margin
+    (``marg``, per other base) that it came nearer to, Impassable Ground within ``margin`` it
+    was not within at the start (``terrain_too``), the battlefield's edge."""
     r = work.info(uid).radius
     f = work.field
     edge = not all(f.on_board((float(p[0]), float(p[1])), r) for p in pts)
     hit: set[int] = set()
     if len(oxy):
         d = geom.edge_distances(pts, r, oxy, orad).min(axis=0)
-        bad = (d < margin - 1e-9) & (d < d0 - 1e-9)
+        bad = (d < marg - 1e-9) & (d < d0 - 1e-9)
         hit = {int(x) for x in ouid[bad]}
     terrain = False
-    if f.board.terrain and any(t.impassable for t in f.board.terrain):
+    if terrain_too and f.board.terrain and any(t.impassable for t in f.board.terrain):
         near = np.asarray(f.g.on_impassable(pts, r + margin), dtype=bool)
         terrain = bool((near & ~imp0).any())
     return hit, terrain, edge
 
 
-def slide(work: Work, uid: int, direction: FloatArray, distance: float, margin: float) -> Slide:
+def slide(
+    work: Work, uid: int, direction: FloatArray, distance: float, margin: float,
+    goal: int | None = None, through: bool = False,
+) -> Slide:  # fmt: skip
     """How far ``uid`` (its models on the table, as one rigid formation) travels along the unit
     vector ``direction``, up to ``distance``, stopping ``margin`` short of other units and of
-    Impassable Ground (a unit it starts nearer than that only stops it by coming closer)."""
+    Impassable Ground (a unit it starts nearer than that only stops it by coming closer). The
+    ``goal`` unit stops it only on touching (Base Contact); ``through``: only the goal and the
+    battlefield's edge stop it (the spot it ends on is then backed off to a clear one)."""
     u = work.units[uid]
     models = u.present()
     r = work.info(uid).radius
     starts = geom.as_array([u.pos[i] for i in models])
     t = work.table()
     mask = t.uid != uid
+    if through:
+        mask &= t.uid == goal
     oxy, orad, ouid = t.xy[mask], t.r[mask], t.uid[mask]
+    marg = np.where(ouid == goal, 0.0, margin) if goal is not None else np.full(len(ouid), margin)
     d0 = (
         geom.edge_distances(starts, r, oxy, orad).min(axis=0)
         if len(oxy)
@@ -124,7 +136,8 @@ def slide(work: Work, uid: int, direction: FloatArray, distance: float, margin: 
         imp0 = np.zeros(len(starts), dtype=bool)
 
     def blocked(s: float) -> tuple[set[int], bool, bool]:
-        return _clear_of(work, uid, starts + direction * s, margin, d0, oxy, orad, ouid, imp0)
+        return _clear_of(work, uid, starts + direction * s, marg, d0, oxy, orad, ouid, imp0,
+                         margin, not through)  # fmt: skip
 
     n = max(1, math.ceil(distance / _STEP))
     good = 0.0
@@ -142,8 +155,39 @@ def slide(work: Work, uid: int, direction: FloatArray, distance: float, margin: 
                 bad, hit, terrain, edge = mid, h2, t2, e2
             else:
                 good = mid
-        return Slide(good, tuple(sorted(hit)), terrain, edge)
-    return Slide(good, (), False, False)
+        out = Slide(good, tuple(sorted(hit)), terrain, edge)
+        return _back_off(work, uid, direction, out, margin, goal) if through else out
+    out = Slide(good, (), False, False)
+    return _back_off(work, uid, direction, out, margin, goal) if through else out
+
+
+def _back_off(
+    work: Work, uid: int, direction: FloatArray, stop: Slide, margin: float, goal: int | None
+) -> Slide:
+    """A spot reached through units and terrain: back along the line, by steps, to the first
+    one where the models stand clear of every base (``margin``; the goal may touch) and of
+    Impassable Ground ("If insufficient space, a Unit relocates as close as possible")."""
+    u = work.units[uid]
+    r = work.info(uid).radius
+    starts = geom.as_array([u.pos[i] for i in u.present()])
+    t = work.table()
+    mask = t.uid != uid
+    oxy, orad, ouid = t.xy[mask], t.r[mask], t.uid[mask]
+    marg = np.where(ouid == goal, -1e-3, margin - 1e-6)
+    f = work.field
+    imp = f.board.terrain and any(tt.impassable for tt in f.board.terrain)
+    s = stop.distance
+    while s > 1e-9:
+        pts = starts + direction * s
+        clear = not len(oxy) or bool(
+            (geom.edge_distances(pts, r, oxy, orad).min(axis=0) >= marg).all()
+        )
+        if clear and imp:
+            clear = not bool(np.asarray(f.g.on_impassable(pts, r), dtype=bool).any())
+        if clear:
+            break
+        s = max(0.0, s - _STEP / 4)
+    return Slide(s, stop.units, stop.terrain, stop.edge)
 
 
 def _away(work: Work, frm: int, to: int) -> FloatArray | None:
@@ -161,7 +205,7 @@ def _away(work: Work, frm: int, to: int) -> FloatArray | None:
     return out
 
 
-def _move_rigid(work: Work, uid: int, vec: FloatArray) -> None:
+def move_rigid(work: Work, uid: int, vec: FloatArray) -> None:
     """Translate the unit's models by ``vec``; not Movement (nothing counts as moved)."""
     from warbench.rulesets.warsurge.game.coherency import full_positions
 
@@ -285,7 +329,7 @@ def _knockback(work: Work, unit: int, attacker: int, dist: float, rank: str) -> 
         return
     stop = slide(work, unit, way, dist, 1.0)
     if stop.distance > 1e-6:
-        _move_rigid(work, unit, way * stop.distance)
+        move_rigid(work, unit, way * stop.distance)
     why = ""
     if stop.distance < dist - 1e-6:
         why = (
@@ -352,7 +396,7 @@ def force_on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: 
     dist, dice = FORCE[rank]
     stop = slide(work, unit, way, dist, FORCE_GAP)
     if stop.distance > 1e-6:
-        _move_rigid(work, unit, way * stop.distance)
+        move_rigid(work, unit, way * stop.distance)
     hit = stop.distance < dist - 1e-6 and (bool(stop.units) or stop.terrain)
     what = ", ".join(work.label(x) for x in stop.units) or "Impassable Ground"
     work.emit("perk", f'{work.label(unit)} is forced {stop.distance:.1f}" away from '
