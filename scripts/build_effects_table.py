@@ -1051,6 +1051,10 @@ EFFECTS.update(
         # Target, or the Target to the User … Compare the full Point Cost of the Target to the
         # User" (game/perk_grapple.py, with perk_displace's straight-line travel)
         "Grapple": [machinery("displacement")],
+        # L4085 Trap "Place a Trap marker inside the Weapon's maximum Range … can be triggered by
+        # any Unit that passes through or is within 2\" of the marker, whether friend or foe"
+        # (game/perk_trap.py)
+        "Trap": [machinery("markers")],
     }
 )
 

@@ -81,6 +81,7 @@ WEAPON_SETS = [
     ["Shared", "Burn", "Knockback II", "Skill"],
     ["Grapple", "Poison", "Force I", "Skill"],
     ["Grapple", "No Line of Sight II", "Knockback I", "Burn"],
+    ["Trap", "Burn", "Skill", "Hearty"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

@@ -14,7 +14,7 @@ from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield import Terrain
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 
@@ -528,3 +528,86 @@ def test_p3869_grapple_on_a_heal_pulls_the_friend_in() -> None:
     assert after.units[1].hp == (2,)
     assert 11.0 <= after.units[1].pos[0][1] <= 11.05 and not after.engaged
     assert _perk_events(events, "1 HP restored")
+
+
+# -- Trap (L4085) ---------------------------------------------------------------------------------
+
+
+def _trapper(perks: list[str], phase: Phase = Phase.ATTACK) -> GameState:
+    """Sappers (unit 0) at (24, 10) with a Mine (``perks``, Range 24, 2 Attacks, Power 4);
+    Foes (unit 1, 3 HP) at (24, 20); Scouts (unit 2, 3 HP, a friend of the Foes) at (40, 30)."""
+    mine = weapon("Mine", range=24, attacks=2, power=4, perks=perks)
+    me = entry(unit("Sappers", weapons=[mine]))
+    foes = entry(unit("Foes", hp=3))
+    scouts = entry(unit("Scouts", hp=3, move=20))
+    pos = {0: [(24.0, 10.0)], 1: [(24.0, 20.0)], 2: [(40.0, 30.0)]}
+    return scenario([[me], [foes, scouts]], pos, phase=phase)
+
+
+def _armed(state: GameState, at: tuple[float, float], turn: int) -> GameState:
+    from dataclasses import replace
+
+    from warbench.rulesets.warsurge.game.state import Status
+
+    mark = Status(f"Trap@Mine@{at[0]:.2f},{at[1]:.2f}@1@{turn}", None, "u0/Mine")
+    return replace(state, units=(replace(state.units[0], statuses=(mark,)), *state.units[1:]))
+
+
+def _side_1_moves(state: GameState) -> GameState:
+    from dataclasses import replace
+
+    return replace(state, flow=replace(state.flow, active=1, order=(1, 0)))
+
+
+def test_p4085_trap_weapon_places_a_marker_instead_of_attacking() -> None:
+    dice = ScriptedDice([])
+    after, events = engine.apply(_trapper(["Trap"]), Attack(0, (("Mine", 1),)), dice=dice)
+    check_invariants(after)
+    assert sum(after.units[1].hp) == 3  # no Attack Dice rolled
+    assert [s.name for s in after.units[0].statuses] == ["Trap@Mine@24.00,20.00@1@2"]
+    assert _perk_events(events, "places a Trap marker with Mine at (24.0, 20.0)")
+    plain, _ = engine.apply(_trapper([]), Attack(0, (("Mine", 1),)), dice=ScriptedDice([6, 6]))
+    assert sum(plain.units[1].hp) == 1 and not plain.units[0].statuses
+
+
+def test_p4085_trap_strikes_a_unit_standing_within_2_inches_as_the_game_turn_starts() -> None:
+    from warbench.kernel.dice import SeededDice
+
+    state, _ = engine.apply(_trapper(["Trap"]), Attack(0, (("Mine", 1),)), dice=ScriptedDice([]))
+    events: list[Event] = []
+    while state.flow.turn == 2:
+        state, ev = engine.apply(state, Pass(), dice=SeededDice(5))
+        events.extend(ev)
+        check_invariants(state)
+    texts = [e.text for e in events]
+    at = texts.index("Game Turn 3")
+    hit = next(k for k, t in enumerate(texts) if "P1: Foes triggers P0: Sappers's Trap" in t)
+    assert hit > at
+    assert any("Mine (Trap) strikes P1: Foes" in t for t in texts[hit:])
+    assert not state.units[0].statuses  # spent
+
+
+def test_p4085_trap_strikes_a_unit_passing_within_2_inches() -> None:
+    # the Scouts move from (40, 30) to (20, 30), passing 2" from a marker at (30, 28)
+    state = _armed(_trapper(["Trap"], Phase.MOVE), (30.0, 28.0), turn=1)
+    state = _side_1_moves(state)
+    dice = ScriptedDice([6, 6])  # the Mine's two Attack Dice, Power 4 v Defence 4
+    after, events = engine.apply(state, Move(2, to=(20.0, 30.0)), dice=dice)
+    check_invariants(after)
+    assert _perk_events(events, "P1: Scouts triggers P0: Sappers's Trap (Mine)")
+    assert sum(after.units[2].hp) == 1
+    assert not after.units[0].statuses
+    # a marker 3" off the path is not triggered
+    far = _armed(_trapper(["Trap"], Phase.MOVE), (30.0, 26.4), turn=1)
+    far = _side_1_moves(far)
+    after, events = engine.apply(far, Move(2, to=(20.0, 30.0)), dice=ScriptedDice([]))
+    assert not _perk_events(events, "triggers") and after.units[0].statuses
+
+
+def test_p4085_trap_user_does_not_trigger_it_the_game_turn_it_placed_it() -> None:
+    state = _armed(_trapper(["Trap"], Phase.MOVE), (24.0, 13.0), turn=2)
+    after, events = engine.apply(state, Move(0, to=(24.0, 15.0)), dice=ScriptedDice([]))
+    assert not _perk_events(events, "triggers") and after.units[0].statuses
+    older = _armed(_trapper(["Trap"], Phase.MOVE), (24.0, 13.0), turn=1)
+    after, events = engine.apply(older, Move(0, to=(24.0, 15.0)), dice=ScriptedDice([6, 6]))
+    assert _perk_events(events, "P0: Sappers triggers P0: Sappers's Trap")

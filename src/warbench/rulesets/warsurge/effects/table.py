@@ -117,6 +117,8 @@ MACHINERIES: Mapping[str, str] = {
     "a Weapon attacking by itself before or after everything else in the Game Turn)",
     "shared weapons": "warbench.rulesets.warsurge.game.perk_shared (Shared: any model of the unit "
     "uses the Weapon, no more at once than its copies)",
+    "markers": "warbench.rulesets.warsurge.game.perk_trap (Trap: a marker on the battlefield "
+    "that strikes the unit passing or standing within 2\" of it)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -44,6 +44,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
 from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
 from warbench.rulesets.warsurge.game.perk_shared import split_refusal
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
+from warbench.rulesets.warsurge.game.perk_trap import is_trap, place_trap
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -459,6 +460,10 @@ def _attack_from(
         if not w.enemies(uid, wp.target) and heals(w, uid, wp.weapon):  # Heal (Perks L3433)
             _mark_type(info.weapon_types[wp.weapon], wp.models, heavy, battle)
             resolve_heal(w, uid, wp)
+            continue
+        if (k != start or chosen is None) and is_trap(w, uid, wp.weapon):  # Trap (Perks L4085)
+            place_trap(w, uid, wp)
+            _mark_type(info.weapon_types[wp.weapon], wp.models, heavy, battle)
             continue
         if (k != start or chosen is None) and (mode := template_of(info, wp.weapon)):
             resolve_template(w, uid, wp, *mode, heavy, battle)  # Mode templates (perk_mode.py)

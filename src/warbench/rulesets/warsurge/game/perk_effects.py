@@ -143,6 +143,7 @@ PLAYED_MACHINERIES = frozenset(
         "displacement",  # issue 11, session 25, s25-tactical: game/perk_displace.py
         "attack windows",  # issue 11, session 25, s25-tactical: game/perk_windows.py
         "shared weapons",  # issue 11, session 25, s25-tactical: game/perk_shared.py
+        "markers",  # issue 11, session 25, s25-tactical: game/perk_trap.py
     }
 )
 

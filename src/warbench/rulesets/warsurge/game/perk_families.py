@@ -45,8 +45,14 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)
 
     # -- s25-tactical (issue 11, session 25) ----------------------------------------------------
-    from warbench.rulesets.warsurge.game import perk_displace, perk_grapple, perk_windows
+    from warbench.rulesets.warsurge.game import (
+        perk_displace,
+        perk_grapple,
+        perk_trap,
+        perk_windows,
+    )
 
     perk_displace.register_hooks(reg)  # Force I-II, Knockback I-II
     perk_grapple.register_hooks(reg)  # Grapple
     perk_windows.register_hooks(reg)  # Preliminary, Postliminary
+    perk_trap.register_hooks(reg)  # Trap
