@@ -118,7 +118,7 @@ MACHINERIES: Mapping[str, str] = {
     "shared weapons": "warbench.rulesets.warsurge.game.perk_shared (Shared: any model of the unit "
     "uses the Weapon, no more at once than its copies)",
     "markers": "warbench.rulesets.warsurge.game.perk_trap (Trap: a marker on the battlefield "
-    "that strikes the unit passing or standing within 2\" of it)",
+    'that strikes the unit passing or standing within 2" of it)',
 }
 
 E = TypeVar("E", bound=StrEnum)
