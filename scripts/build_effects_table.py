@@ -1055,6 +1055,9 @@ EFFECTS.update(
         # any Unit that passes through or is within 2\" of the marker, whether friend or foe"
         # (game/perk_trap.py)
         "Trap": [machinery("markers")],
+        # L3943 Multi-Strike "The Wielder can direct each of this Weapon's Attacks to different
+        # Units" (game/perk_multistrike.py: a model named in several shares, one Attack each)
+        "Multi-Strike": [machinery("tactical")],
     }
 )
 

@@ -82,6 +82,7 @@ WEAPON_SETS = [
     ["Grapple", "Poison", "Force I", "Skill"],
     ["Grapple", "No Line of Sight II", "Knockback I", "Burn"],
     ["Trap", "Burn", "Skill", "Hearty"],
+    ["Multi-Strike", "Poison", "Clash", "Knockback I"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],

@@ -611,3 +611,44 @@ def test_p4085_trap_user_does_not_trigger_it_the_game_turn_it_placed_it() -> Non
     older = _armed(_trapper(["Trap"], Phase.MOVE), (24.0, 13.0), turn=1)
     after, events = engine.apply(older, Move(0, to=(24.0, 15.0)), dice=ScriptedDice([6, 6]))
     assert _perk_events(events, "P0: Sappers triggers P0: Sappers's Trap")
+
+
+# -- Multi-Strike (L3943) -------------------------------------------------------------------------
+
+
+def _striker(perks: list[str]) -> GameState:
+    """A Duellist (unit 0) at (24, 10) with a Blade (Range 24, 3 Attacks, Power 4, ``perks``);
+    Foes A (unit 1) at (20, 20) and Foes B (unit 2) at (28, 20), 3 HP each, Defence 4."""
+    blade = weapon("Blade", range=24, attacks=3, power=4, perks=perks)
+    me = entry(unit("Duellist", weapons=[blade]))
+    a = entry(unit("Foes A", hp=3))
+    b = entry(unit("Foes B", hp=3))
+    pos = {0: [(24.0, 10.0)], 1: [(20.0, 20.0)], 2: [(28.0, 20.0)]}
+    return scenario([[me], [a, b]], pos, phase=Phase.ATTACK)
+
+
+def test_p3943_multi_strike_directs_each_attack_at_a_different_unit() -> None:
+    split = Attack(0, (("Blade", 1, (0, 0)), ("Blade", 2, (0,))))
+    with pytest.raises(RulesError, match="named twice for Blade"):
+        engine.check(_striker([]), split)
+    with pytest.raises(RulesError, match="aims its Blade at two units"):
+        engine.check(_striker([]), Attack(0, (("Blade", 1, (0,)), ("Blade", 2, (0,)))))
+    dice = ScriptedDice([6, 6, 6])  # two Attack Dice at Foes A, one at Foes B
+    after, events = engine.apply(_striker(["Multi-Strike"]), split, dice=dice)
+    check_invariants(after)
+    assert dice.remaining == 0
+    assert sum(after.units[1].hp) == 1 and sum(after.units[2].hp) == 2
+    shots = [e.text for e in events if e.kind == "attack"]
+    assert "2 Attack Dice" in shots[0] and "1 Attack Dice" in shots[1]
+
+
+def test_p3943_multi_strike_undivided_weapon_attacks_as_usual() -> None:
+    dice = ScriptedDice([6, 6, 6])
+    after, _ = engine.apply(_striker(["Multi-Strike"]), Attack(0, (("Blade", 1),)), dice=dice)
+    assert dice.remaining == 0 and sum(after.units[1].hp) == 0
+
+
+def test_p3943_multi_strike_no_more_attacks_than_the_weapon_has() -> None:
+    over = Attack(0, (("Blade", 1, (0, 0, 0)), ("Blade", 2, (0,))))
+    with pytest.raises(RulesError, match="directs 4 Attacks of Blade, which has 3"):
+        engine.check(_striker(["Multi-Strike"]), over)

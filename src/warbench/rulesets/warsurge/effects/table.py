@@ -105,7 +105,8 @@ MACHINERIES: Mapping[str, str] = {
     "transport perks": "warbench.rulesets.warsurge.game.transports (Escape Transport: where "
     "passengers disembark)",
     "tactical": "warbench.rulesets.warsurge.game.perk_tactical (Tactical Weapon Perks: No Line "
-    "of Sight's users, Momentum's Power, Disarm)",
+    "of Sight's users, Momentum's Power, Disarm) and perk_multistrike (Multi-Strike's divided "
+    "Attacks)",
     "defensive": "warbench.rulesets.warsurge.game.perk_defensive (Defensive Unit Perks by the "
     "Game Turn: Immortal's HP Loss per Game Turn)",
     "heal": "warbench.rulesets.warsurge.game.perk_heal (Heal Weapons: an Attack on a friendly "

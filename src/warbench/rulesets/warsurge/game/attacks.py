@@ -41,6 +41,8 @@ from warbench.rulesets.warsurge.game.perk_mode import (
     resolve_template,
     template_of,
 )
+from warbench.rulesets.warsurge.game.perk_multistrike import divided, multi_strike, one_attack
+from warbench.rulesets.warsurge.game.perk_multistrike import split_refusal as multi_split_refusal
 from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
 from warbench.rulesets.warsurge.game.perk_shared import split_refusal
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
@@ -261,6 +263,9 @@ def _check_shares(
                         f"model {m + 1} of {info.label} does not carry {wname} on the table",
                         "§5.3",
                     )
+                if multi_strike(info, wname):  # Multi-Strike (Perks L3943): checked below
+                    seen[m] = target
+                    continue
                 if m in seen and seen[m] != target:
                     raise err(
                         f"model {m + 1} of {info.label} aims its {wname} at two units; all of "
@@ -271,6 +276,10 @@ def _check_shares(
                     raise err(f"model {m + 1} of {info.label} is named twice for {wname}", "§5.3")
                 seen[m] = target
         out.append((wname, target, chosen))
+    for wname in {s[0] for s in out if multi_strike(info, s[0])}:
+        namings = [c for wn, _, c in out if wn == wname and c is not None]
+        if (why := multi_split_refusal(info, wname, namings)) is not None:
+            raise err(why, "Perks §12.5 Multi-Strike")
     return out
 
 
@@ -475,6 +484,8 @@ def _attack_from(
         target = to_unit_state(w, wp.target)
         before = [m.hp for m in target.models]
         ctx = status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses, wp.weapon)
+        if divided(info, plan, wp):  # Multi-Strike (Perks L3943): each naming one Attack
+            ctx = one_attack(attacker.weapons, wp.weapon, ctx)
         ap = AttackPlan(
             attacker,
             target,
