@@ -652,3 +652,37 @@ def test_p3943_multi_strike_no_more_attacks_than_the_weapon_has() -> None:
     over = Attack(0, (("Blade", 1, (0, 0, 0)), ("Blade", 2, (0,))))
     with pytest.raises(RulesError, match="directs 4 Attacks of Blade, which has 3"):
         engine.check(_striker(["Multi-Strike"]), over)
+
+
+# -- the points an Attack names (Attack.aim): Force's direction, Trap's marker --------------------
+
+
+def test_p3837_force_pushes_toward_the_point_the_player_names() -> None:
+    # "reposition the Target Unit up to 6\" in any direction": east, 4" (the point is 4" away)
+    act = Attack(0, (("Gun", 1),), aim=(("Gun", 28.0, 20.0),))
+    after, events = engine.apply(_duel(["Force I"]), act, dice=ScriptedDice([6, 6]))
+    check_invariants(after)
+    assert after.units[1].pos[0] == (28.0, 20.0)
+    assert _perk_events(events, 'forced 4.0" toward (28, 20)')
+    far = Attack(0, (("Gun", 1),), aim=(("Gun", 44.0, 20.0),))  # 20" away: 6" at most
+    after, _ = engine.apply(_duel(["Force I"]), far, dice=ScriptedDice([6, 6]))
+    assert after.units[1].pos[0] == (30.0, 20.0)
+
+
+def test_p4085_trap_marker_goes_where_the_player_names_within_range() -> None:
+    act = Attack(0, (("Mine", 1),), aim=(("Mine", 30.0, 14.0),))
+    after, _ = engine.apply(_trapper(["Trap"]), act, dice=ScriptedDice([]))
+    assert [s.name for s in after.units[0].statuses] == ["Trap@Mine@30.00,14.00@1@2"]
+    beyond = Attack(0, (("Mine", 1),), aim=(("Mine", 24.0, 40.0),))  # 29.5" from the Sappers
+    with pytest.raises(RulesError, match="inside Mine's Range"):
+        engine.check(_trapper(["Trap"]), beyond)
+
+
+def test_attack_aim_is_refused_for_a_weapon_without_force_or_trap_and_round_trips() -> None:
+    from warbench.rulesets.warsurge.game.actions import action_from_dict, action_to_dict
+
+    with pytest.raises(RulesError, match="neither Force nor Trap"):
+        engine.check(_duel([]), Attack(0, (("Gun", 1),), aim=(("Gun", 28.0, 20.0),)))
+    act = Attack(0, (("Gun", 1),), aim=(("Gun", 28.0, 20.5),))
+    assert action_to_dict(act)["aim"] == [["Gun", 28.0, 20.5]]
+    assert action_from_dict(action_to_dict(act)) == act

@@ -24,6 +24,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_aim import aim_refusal, aimed
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
@@ -206,6 +207,10 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
     plans.sort(key=lambda p: order[p.weapon])
     plans = _perk_use(w, uid, action, plans)
+    if action.aim:  # Force's and Trap's points (Perks L3837, L4085)
+        named = [(p.weapon, p.target, p.models) for p in plans]
+        if (why := aim_refusal(w, uid, action.aim, named)) is not None:
+            raise err(why, "Perks §12.5 Force, Trap")
     # shares at destructible terrain go last, in profile order; Burst and Darkside are chosen
     # for shares at units only (docs/rulings.md "WARSURGE terrain in play" 2)
     plans += sorted(at_terrain, key=lambda p: order[p.weapon])
@@ -446,6 +451,19 @@ def resume_attack(w: Work, models: tuple[int, ...]) -> bool:
 
 
 def _attack_from(
+    w: Work,
+    plan: AttackPlanG,
+    start: int,
+    heavy: list[bool],
+    battle: list[bool],
+    chosen: tuple[int, ...] | None,
+    origin: tuple[tuple[UnitGS, ...], Attack, tuple[tuple[int, ...], ...]],
+) -> bool:
+    with aimed(origin[1].aim):  # Force's and Trap's points (Perks L3837, L4085: perk_aim)
+        return _attack_steps(w, plan, start, heavy, battle, chosen, origin)
+
+
+def _attack_steps(
     w: Work,
     plan: AttackPlanG,
     start: int,

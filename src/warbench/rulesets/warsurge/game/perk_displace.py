@@ -14,9 +14,10 @@ s25-tactical").
   buildings and other Units. If the Target Unit is placed into contact with another Unit or
   terrain, the affected Units … receive additional damage (but does not engage a Melee). For each
   Unit, roll D6 [2D6] Attack Dice and multiply by the number of (successful) Force Weapons in the
-  Unit. These Attack Dice succeed on a 4+ and allow Saves." The engine's direction is directly
-  away from the User, the full distance (ruling 3); the Target stops just short of Base Contact
-  (0.1") with a unit it runs into (ruling 4).
+  Unit. These Attack Dice succeed on a 4+ and allow Saves." The player names a point
+  (``Attack.aim``): the Target is pushed straight toward it, up to the distance; else the
+  engine's direction is directly away from the User, the full distance (ruling 3). The Target
+  stops just short of Base Contact (0.1") with a unit it runs into (ruling 4).
 
 Both are "not Movement": the models do not count as moved, no Movement perk reacts. A Melee the
 Target is no longer in Base Contact with ends (§5.14). Unstoppable (L2178) and Courage (L707)
@@ -33,6 +34,7 @@ import numpy as np
 
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_aim import aim_of
 from warbench.rulesets.warsurge.game.state import Location
 
 if TYPE_CHECKING:
@@ -390,17 +392,26 @@ def force_on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: 
               landed=bool(passed))  # fmt: skip
     if not passed:
         return
-    way = _away(work, attacker, unit)
+    dist, dice = FORCE[rank]
+    point = aim_of(source)  # the player's point (Attack.aim), else away from the User
+    if point is not None:
+        v = np.asarray(point, dtype=np.float64) - work.xy(unit).mean(axis=0)
+        norm = float(np.hypot(*v))
+        way, dist = (v / norm, min(dist, norm)) if norm > 1e-9 else (None, 0.0)
+    else:
+        way = _away(work, attacker, unit)
     if way is None:
         return
-    dist, dice = FORCE[rank]
     stop = slide(work, unit, way, dist, FORCE_GAP)
     if stop.distance > 1e-6:
         move_rigid(work, unit, way * stop.distance)
     hit = stop.distance < dist - 1e-6 and (bool(stop.units) or stop.terrain)
     what = ", ".join(work.label(x) for x in stop.units) or "Impassable Ground"
-    work.emit("perk", f'{work.label(unit)} is forced {stop.distance:.1f}" away from '
-              f"{work.label(attacker)} ({rank}" + (f", into {what})" if hit else ")"),
+    whither = (
+        f"toward ({point[0]:g}, {point[1]:g})" if point else f"away from {work.label(attacker)}"
+    )
+    work.emit("perk", f'{work.label(unit)} is forced {stop.distance:.1f}" {whither} '
+              f"({rank}" + (f", into {what})" if hit else ")"),
               _rule(rank), unit=unit, perk=rank, distance=round(stop.distance, 3))  # fmt: skip
     end_broken_melees(work, unit, _rule(rank))
     if not hit:

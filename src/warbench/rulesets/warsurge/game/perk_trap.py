@@ -9,9 +9,10 @@ Trap Wielder, with the Trap model or Marker as the origin point of the Weapon (e
 Beam and Nova), but must strike the Unit that triggered the Trap."
 
 * Placing: an Attack share of the Trap Weapon at a unit (checked as any share: Range, sight)
-  places the marker instead of rolling, where the Target's closest model stands (the protocol
-  names a unit, not a point: ruling 11); the share's models are the Trap's users. The marker is
-  a status on the User (``Trap@<weapon>@x,y@users@turn``); it goes with the User.
+  places the marker instead of rolling, at the point the Attack names for the Weapon
+  (``Attack.aim``, within its Range of the share's models), else where the Target's closest
+  model stands (the engine's choice: ruling 11); the share's models are the Trap's users. The
+  marker is a status on the User (``Trap@<weapon>@x,y@users@turn``); it goes with the User.
 * Triggering (ruling 12): a unit whose Move, Dash or relocation passes within 2" of the marker
   (any model's straight path, base edge to the marker) or which stands within 2" of it as a
   Game Turn starts (the closest such unit). It is struck at once by the Weapon's profile with
@@ -83,15 +84,22 @@ def traps(work: Work) -> list[tuple[int, Status, str, tuple[float, float], int, 
 def place_trap(work: Work, uid: int, wp: WeaponPlan) -> None:
     """The share ``wp`` of the Trap Weapon places its marker where the Target's closest model
     stands (instead of rolling Attack Dice)."""
+    from warbench.rulesets.warsurge.game.perk_aim import aim_of
+
     u = work.units[uid]
     tgt = work.units[wp.target]
     if not tgt.present():
         return
-    mine = work.xy(work.outermost(uid), list(wp.models) or None)
-    theirs = work.xy(wp.target)
-    d = geom.edge_distances(mine, work.info(uid).radius, theirs, work.info(wp.target).radius)
-    j = int(np.unravel_index(int(np.argmin(d)), d.shape)[1])
-    x, y = float(theirs[j][0]), float(theirs[j][1])
+    point = aim_of(wp.weapon)  # the player's point (Attack.aim, checked within Range)
+    if point is not None:
+        x, y = point
+    else:
+        holder = work.outermost(uid)
+        mine = work.xy(holder, None if holder != uid else (list(wp.models) or None))
+        theirs = work.xy(wp.target)
+        d = geom.edge_distances(mine, work.info(uid).radius, theirs, work.info(wp.target).radius)
+        j = int(np.unravel_index(int(np.argmin(d)), d.shape)[1])
+        x, y = float(theirs[j][0]), float(theirs[j][1])
     name = f"{TRAP}@{wp.weapon}@{x:.2f},{y:.2f}@{wp.users}@{work.flow.turn}"
     work.set_unit(uid, statuses=(*u.statuses, Status(name, None, f"u{uid}/{wp.weapon}")))
     work.emit("perk", f"{work.label(uid)} places a Trap marker with {wp.weapon} at ({x:.1f}, "
