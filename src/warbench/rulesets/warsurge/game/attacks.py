@@ -661,7 +661,8 @@ def _remeasure(w: Work, plan: AttackPlanG, start: int) -> AttackPlanG:
             continue
         try:
             new = verify_attack(w, Attack(plan.uid, ((wp.weapon, wp.target),))).weapons[0]
-            models = tuple(m for m in new.models if m in wp.models) if wp.models else new.models
+            able = set(new.models)  # the namings kept, repeated ones too (Multi-Strike)
+            models = tuple(m for m in wp.models if m in able) if wp.models else new.models
             if not models:
                 raise err("its models no longer have the Target in Range and sight", "§5.3")
         except RulesError as exc:
