@@ -1058,6 +1058,12 @@ EFFECTS.update(
         # L3943 Multi-Strike "The Wielder can direct each of this Weapon's Attacks to different
         # Units" (game/perk_multistrike.py: a model named in several shares, one Attack each)
         "Multi-Strike": [machinery("tactical")],
+        # L3993-L4027 Precision 2+-6+ "Any Attack Dice from this Weapon that results in a 2+ will
+        # allow the attacking player to choose a specific model in the Unit to receive the
+        # Attack Dice"; L1587 Obscured "on a D6 4+ that Weapon cannot single out models of the
+        # User for this Attack Sequence" (game/perk_precision.py; the kernel's precision_loss)
+        **{f"Precision {n}+": [machinery("precision")] for n in range(2, 7)},
+        "Obscured": [machinery("precision")],
     }
 )
 

@@ -83,6 +83,8 @@ WEAPON_SETS = [
     ["Grapple", "No Line of Sight II", "Knockback I", "Burn"],
     ["Trap", "Burn", "Skill", "Hearty"],
     ["Multi-Strike", "Poison", "Clash", "Knockback I"],
+    ["Precision 4+", "Burn", "Skill", "Critical Hit I"],
+    ["Precision 6+", "Force II", "Poison", "Penetrate I"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -140,6 +142,7 @@ UNIT_SETS = [
     ["Offering", "Frenzy", "Resilient", "Terrify"],
     ["Sacrifice", "Courage", "Tough", "Frenzy"],
     ["Espionage", "Keen Eye", "Dodge", "Stealth"],
+    ["Obscured", "Tough", "Dodge", "Recover"],  # session 25, s25-tactical
 ]
 
 

@@ -686,3 +686,100 @@ def test_attack_aim_is_refused_for_a_weapon_without_force_or_trap_and_round_trip
     act = Attack(0, (("Gun", 1),), aim=(("Gun", 28.0, 20.5),))
     assert action_to_dict(act)["aim"] == [["Gun", 28.0, 20.5]]
     assert action_from_dict(action_to_dict(act)) == act
+
+
+# -- Precision 2+-6+ (L3993-L4027) and Obscured (L1587) -------------------------------------------
+
+
+def _crew(perks: list[str], *, crew_perks: tuple[str, ...] = (), attacks: int = 1,
+          power: int = 4, **kw: object) -> GameState:  # fmt: skip
+    """Snipers (unit 0) with a Rifle (``perks``); a Crew (unit 1) of three 1-HP models, the
+    third carrying a Cannon (3 Attacks, Power 6) besides its Pistol, 10" away."""
+    from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, UnitProfile
+
+    rifle = weapon("Rifle", range=24, attacks=attacks, power=power, perks=perks)
+    me = entry(unit("Snipers", weapons=[rifle]))
+    cannon = weapon("Cannon", range=24, attacks=3, power=6)
+    pistol = weapon("Pistol", range=12, attacks=1, power=3)
+    crew = Unit(
+        profile=UnitProfile(name="Crew", move=6, dash=6, defence=4, hp=1, perks=list(crew_perks)),
+        weapons=[cannon, pistol],
+        models=[
+            ModelGroup(count=2, weapons=["Pistol"]),
+            ModelGroup(count=1, weapons=["Cannon", "Pistol"]),
+        ],
+    )
+    pos = {0: [(24.0, 10.0)], 1: [(22.0, 20.0), (24.0, 20.0), (26.0, 20.0)]}
+    return scenario([[me], [entry(crew)]], pos, phase=Phase.ATTACK, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("rank", "line"),
+    [("Precision 2+", 3993), ("Precision 3+", 4009), ("Precision 4+", 4015),
+     ("Precision 5+", 4021), ("Precision 6+", 4027)],
+    ids=["p3993", "p4009", "p4015", "p4021", "p4027"],
+)  # fmt: skip
+def test_precision_attack_dice_single_out_the_model_the_attacker_chooses(
+    rank: str, line: int
+) -> None:
+    threshold = int(rank.split()[1][0])
+    # a 6 meets every rank: the attacker's choice, the Cannon carrier (model 3)
+    after, events = engine.apply(_crew([rank]), Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6]))
+    assert after.units[1].hp == (1, 1, 0)
+    assert _perk_events(events, "Precision singles out model 3 1 HP")
+    # a success below the rank's number is the defender's to allocate (model 1 first)
+    if threshold > 4:
+        low, _ = engine.apply(_crew([rank]), Attack(0, (("Rifle", 1),)), dice=ScriptedDice([4]))
+        assert low.units[1].hp == (0, 1, 1)
+    plain, _ = engine.apply(_crew([]), Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6]))
+    assert plain.units[1].hp == (0, 1, 1)
+
+
+def test_p4021_precision_automatic_damage_rolls_an_auto_test_die() -> None:
+    # Power 10 against Defence 4: automatic damage, no Attack Dice roll; the Auto Test die
+    # (L263) decides Precision: a 5 meets 5+, a 4 does not
+    state = _crew(["Precision 5+"], power=10)
+    after, _ = engine.apply(state, Attack(0, (("Rifle", 1),)), dice=ScriptedDice([5]))
+    assert after.units[1].hp == (1, 1, 0)
+    after, _ = engine.apply(state, Attack(0, (("Rifle", 1),)), dice=ScriptedDice([4]))
+    assert after.units[1].hp == (0, 1, 1)
+
+
+def test_p1587_obscured_on_a_4_the_precision_weapon_cannot_single_out() -> None:
+    state = _crew(["Precision 2+"], crew_perks=("Obscured",))
+    hidden, events = engine.apply(state, Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6, 4]))
+    assert hidden.units[1].hp == (0, 1, 1)
+    assert _perk_events(events, "Obscured against Rifle's Precision, rolled 4: it cannot")
+    seen, _ = engine.apply(state, Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6, 3]))
+    assert seen.units[1].hp == (1, 1, 0)
+
+
+def test_p4015_precision_then_the_defender_chooses_the_rest() -> None:
+    from warbench.rulesets.warsurge.game.actions import Casualties
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation
+
+    auto = ALL_AUTOMATIONS - {Automation.CASUALTY_SELECTION}
+    state = _crew(["Precision 5+"], attacks=2, automation=auto)
+    # a 6 (Precision: the Cannon carrier) and a 4 (the defender's choice)
+    paused, events = engine.apply(state, Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6, 4]))
+    ask = next(e for e in events if e.kind == "choose casualties")
+    assert ask.data["loss"] == 1 and 2 not in ask.data["candidates"]
+    after, _ = engine.apply(paused, Casualties(1, (1,)))
+    check_invariants(after)
+    assert after.units[1].hp == (1, 0, 0)
+
+
+def test_p3993_precision_leaves_the_odds_of_hp_lost_and_models_slain_unchanged() -> None:
+    from warbench.rulesets.warsurge.attack import AttackContext, UnitState
+    from warbench.rulesets.warsurge.odds import AttackPlan, exact_attack
+
+    def odds(perks: list[str]) -> tuple[object, object]:
+        st = _crew(perks, attacks=3)
+        plan = AttackPlan(
+            UnitState.of(st.setup.units[0].unit), UnitState.of(st.setup.units[1].unit),
+            AttackContext(),
+        )  # fmt: skip
+        o = exact_attack(plan)
+        return o.hp_lost, o.models_slain
+
+    assert odds(["Precision 3+"]) == odds([])

@@ -118,6 +118,8 @@ MACHINERIES: Mapping[str, str] = {
     "a Weapon attacking by itself before or after everything else in the Game Turn)",
     "shared weapons": "warbench.rulesets.warsurge.game.perk_shared (Shared: any model of the unit "
     "uses the Weapon, no more at once than its copies)",
+    "precision": "warbench.rulesets.warsurge.game.perk_precision (Precision: the HP Loss of "
+    "Attack Dice meeting the threshold, on the models the attacker chooses; Obscured)",
     "markers": "warbench.rulesets.warsurge.game.perk_trap (Trap: a marker on the battlefield "
     'that strikes the unit passing or standing within 2" of it)',
 }

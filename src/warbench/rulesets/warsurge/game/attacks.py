@@ -44,6 +44,7 @@ from warbench.rulesets.warsurge.game.perk_mode import (
 )
 from warbench.rulesets.warsurge.game.perk_multistrike import divided, multi_strike, one_attack
 from warbench.rulesets.warsurge.game.perk_multistrike import split_refusal as multi_split_refusal
+from warbench.rulesets.warsurge.game.perk_precision import obscured, precision_first
 from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
 from warbench.rulesets.warsurge.game.perk_shared import split_refusal
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
@@ -515,24 +516,26 @@ def _attack_steps(
         if k == start and chosen is not None:
             p = w.pause
             assert p is not None
-            rolled = p.rolled
+            rolled = rest = p.rolled
             if p.own:  # the target's HP loss is applied; the attacker's own waited
                 own_choice = chosen
                 before = list(p.target_state[0])
                 target = copy.deepcopy(p.target_state[1])
-            else:
+            else:  # Precision (Perks L3993): the attacker's models first, as before the pause
+                rest = precision_first(w, wp.target, wp.weapon, ap, rolled)
                 ap = replace(ap, casualty_preference=chosen)
             w.pause = None
         else:
-            rolled = roll_attack(ap, w.dice)
+            rolled = obscured(w, wp.target, wp.weapon, roll_attack(ap, w.dice))  # Obscured L1587
+            rest = precision_first(w, wp.target, wp.weapon, ap, rolled)  # Precision (L3993)
             if ask:
                 order = ap.casualty_order()
-                if len(order) > 1 and 0 < rolled.loss < sum(target.models[i].hp for i in order):
+                if len(order) > 1 and 0 < rest.loss < sum(target.models[i].hp for i in order):
                     w.pause = CasualtyPause(
                         uid,
                         wp.target,
                         k,
-                        rolled.loss,
+                        rest.loss,
                         tuple(order),
                         tuple(heavy),
                         tuple(battle),
@@ -543,17 +546,17 @@ def _attack_steps(
                     )
                     w.emit(
                         "choose casualties",
-                        f"{w.label(wp.target)} loses {rolled.loss} HP to {info.label}'s "
+                        f"{w.label(wp.target)} loses {rest.loss} HP to {info.label}'s "
                         f"{wp.weapon}: {w.side_name(w.info(wp.target).side)} chooses the "
                         "casualties",
                         "§5.11",
                         unit=wp.target,
-                        loss=rolled.loss,
+                        loss=rest.loss,
                         candidates=list(order),
                     )
                     return False
         if own_choice is None:
-            apply_rolled(ap, rolled)
+            apply_rolled(ap, rest)
             store_unit_state(w, wp.target, target)
         if rolled.attacker_hp_lost:
             own = to_unit_state(w, uid)

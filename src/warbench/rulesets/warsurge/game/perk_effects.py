@@ -144,6 +144,7 @@ PLAYED_MACHINERIES = frozenset(
         "attack windows",  # issue 11, session 25, s25-tactical: game/perk_windows.py
         "shared weapons",  # issue 11, session 25, s25-tactical: game/perk_shared.py
         "markers",  # issue 11, session 25, s25-tactical: game/perk_trap.py
+        "precision",  # issue 11, session 25, s25-tactical: game/perk_precision.py
     }
 )
 
