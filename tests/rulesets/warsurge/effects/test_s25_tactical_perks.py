@@ -783,3 +783,19 @@ def test_p3993_precision_leaves_the_odds_of_hp_lost_and_models_slain_unchanged()
         return o.hp_lost, o.models_slain
 
     assert odds(["Precision 3+"]) == odds([])
+
+
+def test_p4015_precision_the_player_names_the_model_to_single_out() -> None:
+    # "allow the attacking player to choose a specific model": Attack.single_out
+    from warbench.rulesets.warsurge.game.actions import action_from_dict, action_to_dict
+
+    act = Attack(0, (("Rifle", 1),), single_out=(("Rifle", (1,)),))
+    after, _ = engine.apply(_crew(["Precision 4+"]), act, dice=ScriptedDice([6]))
+    assert after.units[1].hp == (1, 0, 1)
+    assert action_from_dict(action_to_dict(act)) == act
+    with pytest.raises(RulesError, match="has no Precision"):
+        engine.check(_crew([]), act)
+    with pytest.raises(RulesError, match="no such model"):
+        engine.check(
+            _crew(["Precision 4+"]), Attack(0, (("Rifle", 1),), single_out=(("Rifle", (7,)),))
+        )

@@ -24,7 +24,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
-from warbench.rulesets.warsurge.game.perk_aim import aim_refusal, aimed
+from warbench.rulesets.warsurge.game.perk_aim import aim_refusal, aimed, picks_refusal
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
@@ -212,6 +212,10 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         named = [(p.weapon, p.target, p.models) for p in plans]
         if (why := aim_refusal(w, uid, action.aim, named)) is not None:
             raise err(why, "Perks §12.5 Force, Trap")
+    if action.single_out:  # Precision's picks (Perks L3993)
+        aims = [(p.weapon, p.target) for p in plans]
+        if (why := picks_refusal(w, uid, action.single_out, aims)) is not None:
+            raise err(why, "Perks §12.5 Precision")
     # shares at destructible terrain go last, in profile order; Burst and Darkside are chosen
     # for shares at units only (docs/rulings.md "WARSURGE terrain in play" 2)
     plans += sorted(at_terrain, key=lambda p: order[p.weapon])
@@ -460,7 +464,7 @@ def _attack_from(
     chosen: tuple[int, ...] | None,
     origin: tuple[tuple[UnitGS, ...], Attack, tuple[tuple[int, ...], ...]],
 ) -> bool:
-    with aimed(origin[1].aim):  # Force's and Trap's points (Perks L3837, L4085: perk_aim)
+    with aimed(origin[1].aim, origin[1].single_out):  # Force, Trap, Precision (perk_aim)
         return _attack_steps(w, plan, start, heavy, battle, chosen, origin)
 
 

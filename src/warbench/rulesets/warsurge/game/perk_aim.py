@@ -16,21 +16,58 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["AIMED", "aim_of", "aim_refusal", "aimed"]
+__all__ = ["AIMED", "aim_of", "aim_refusal", "aimed", "picks_of", "picks_refusal"]
 
 Aim = tuple[str, float, float]
 #: The Weapon Perks whose Weapon may name a point.
 AIMED = ("Force I", "Force II", "Trap")
+Pick = tuple[str, tuple[int, ...]]
 _NOW: ContextVar[tuple[Aim, ...]] = ContextVar("warsurge_attack_aim", default=())
+_PICKS: ContextVar[tuple[Pick, ...]] = ContextVar("warsurge_attack_picks", default=())
 
 
 @contextmanager
-def aimed(aims: Sequence[Aim]) -> Iterator[None]:
+def aimed(aims: Sequence[Aim], picks: Sequence[Pick] = ()) -> Iterator[None]:
+    """The points (``Attack.aim``) and Precision picks (``Attack.single_out``) of the Attack
+    being resolved."""
     token = _NOW.set(tuple(aims))
+    token2 = _PICKS.set(tuple(picks))
     try:
         yield
     finally:
+        _PICKS.reset(token2)
         _NOW.reset(token)
+
+
+def picks_of(weapon: str) -> tuple[int, ...]:
+    """The models the Attack being resolved singles out first with ``weapon`` (Precision)."""
+    return next((ms for name, ms in _PICKS.get() if name == weapon), ())
+
+
+def picks_refusal(
+    work: Work, uid: int, picks: Sequence[Pick], targets: Sequence[tuple[str, int]]
+) -> str | None:
+    """Why the Attack's Precision picks may not stand: a Weapon not used in it, without
+    Precision, named twice, or a model its Targets do not have."""
+    from warbench.rulesets.warsurge.game.perk_turn import index
+
+    perks = index(work.setup).units[uid]
+    seen: set[str] = set()
+    for weapon, models in picks:
+        aims = [t for w, t in targets if w == weapon]
+        if not aims:
+            return f"{weapon} singles out models but is not used in this Attack"
+        if weapon in seen:
+            return f"{weapon} names the models it singles out twice"
+        seen.add(weapon)
+        if not any(p.startswith("Precision ") for p in perks.weapon_perks(weapon)):
+            return f"{weapon} has no Precision: it does not single out models"
+        for t in aims:
+            n = len(work.units[t].hp) if t < len(work.units) else 0
+            if any(not 0 <= m < n for m in models):
+                who = work.label(t) if t < len(work.units) else f"terrain {t}"
+                return f"{who} has no such model for {weapon}"
+    return None
 
 
 def aim_of(weapon: str) -> tuple[float, float] | None:

@@ -10,8 +10,9 @@ Weapon, on a D6 4+ that Weapon cannot single out models of the User for this Att
 
 The attack kernel counts the HP Loss of the Attack Dice whose last roll met the threshold
 (``WeaponResult.precision_loss``; automatic damage rolls an Auto Test die for it, §12.2 L263).
-That HP Loss is applied first, to the models the attacker chooses (the engine's choice: the
-model carrying the most Attacks x Power of Weapons, then model order), within the rules' order
+That HP Loss is applied first, to the models the attacker chooses (``Attack.single_out``,
+else the engine's choice: the model carrying the most Attacks x Power of Weapons, then model
+order), within the rules' order
 of casualties (§5.12: a wounded model first, models out of sight never), so the counts of HP
 lost and models slain are the ones ``odds`` gives; the rest of the HP Loss is the defender's
 to allocate as usual (§5.11). Obscured rolls after the Attack Dice; on a 4+ the share has no
@@ -77,9 +78,12 @@ def precision_first(
     p = precision_of(rolled)
     if p <= 0:
         return rolled
+    from warbench.rulesets.warsurge.game.perk_aim import picks_of
     from warbench.rulesets.warsurge.odds import allocate_loss
 
-    chosen = allocate_loss(replace(ap, casualty_preference=_preference(work, target)), p)
+    mine = picks_of(weapon)  # the player's picks (Attack.single_out), then the engine's order
+    pref = (*mine, *(m for m in _preference(work, target) if m not in mine))
+    chosen = allocate_loss(replace(ap, casualty_preference=pref), p)
     got = ", ".join(f"model {i + 1} {n} HP" for i, n in chosen)
     work.emit("perk", f"{work.label(target)}: {weapon}'s Precision singles out {got}", RULE,
               unit=target, perk="Precision", hp_lost=sum(n for _, n in chosen))  # fmt: skip
