@@ -799,3 +799,26 @@ def test_p4015_precision_the_player_names_the_model_to_single_out() -> None:
         engine.check(
             _crew(["Precision 4+"]), Attack(0, (("Rifle", 1),), single_out=(("Rifle", (7,)),))
         )
+
+
+def test_p3917_knockback_in_the_advanced_playstyle_waits_for_the_end_of_the_action_step() -> None:
+    # L279 End of Phase/Step: "In Advanced Games, this is after the Action Step has ended"
+    from dataclasses import replace
+
+    from warbench.rulesets.warsurge.game.actions_advanced import Counter, EndStep
+    from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
+
+    state = scenario(
+        [[entry(unit("Shooters", weapons=[weapon("Gun", range=24, attacks=1, power=4,
+                                                  perks=["Knockback I"])]))],
+         [entry(unit("Foes", hp=3))]],
+        {0: [(24.0, 10.0)], 1: [(24.0, 20.0)]}, phase=Phase.ACTIONS, playstyle="advanced",
+    )  # fmt: skip
+    state = replace(state, flow=replace(state.flow, adv=AdvancedFlow(cp=(5, 5))))
+    state, _ = engine.apply(state, Attack(0, (("Gun", 1),)), dice=ScriptedDice([]))
+    state, _ = engine.apply(state, Counter(1, "none"), dice=ScriptedDice([6, 6]))
+    assert state.units[1].pos[0] == (24.0, 20.0)  # the step goes on (a second Action may follow)
+    after, events = engine.apply(state, EndStep(), dice=ScriptedDice([]))
+    check_invariants(after)
+    assert after.units[1].pos[0] == (24.0, 26.0)
+    assert _perk_events(events, "knocked back 6.0")

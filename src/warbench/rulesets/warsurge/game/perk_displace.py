@@ -8,7 +8,7 @@ s25-tactical").
   Knockback does not count as Movement." A Skill Test per HP the Weapon causes (§12.1 L123,
   Example 3; one pass is enough, the effect does not stack: ruling 1); a pass queues the
   relocation on the Target (a ``Knockback`` status), made at the end of the Attack Phase
-  (Standard, after its casualties are removed) or at once in the Advanced playstyle (ruling 2).
+  (Standard, after its casualties are removed) or of the Action Step (Advanced; ruling 2).
 * **Force I-II** (L3837, L3859; HP Loss, Skill Test, Immediate): "the User can reposition the
   Target Unit up to 6" [12"] in any direction, but must stop at Impassable Ground such as walls,
   buildings and other Units. If the Target Unit is placed into contact with another Unit or
@@ -50,6 +50,7 @@ __all__ = [
     "force_on_hp_lost",
     "knockback_at_phase_end",
     "knockback_on_hp_lost",
+    "knockbacks_due",
     "move_rigid",
     "register_hooks",
     "skill_passes",
@@ -312,13 +313,9 @@ def knockback_on_hp_lost(
               perk=rank, landed=bool(passed))  # fmt: skip
     if not passed:
         return
-    from warbench.rulesets.warsurge.game.advstate import Playstyle
     from warbench.rulesets.warsurge.game.state import Status
 
     dist = KNOCKBACK[rank]
-    if work.setup.playstyle is not Playstyle.STANDARD:
-        _knockback(work, unit, attacker, dist, rank)  # ruling 2
-        return
     pending = Status(f"{KNOCKBACK_PENDING} {dist:g}@u{attacker}", 1, f"u{attacker}/{source}")
     work.set_unit(unit, statuses=(*work.units[unit].statuses, pending))
 
@@ -347,13 +344,20 @@ def _knockback(work: Work, unit: int, attacker: int, dist: float, rank: str) -> 
 
 
 def knockback_at_phase_end(work: Work, phase: str) -> None:
-    """End of Phase/Step (L279): the Knockbacks waiting on units are made, unit by unit, in the
-    order they were caused; the statuses go."""
+    """End of Phase/Step (L279): the Knockbacks waiting are made as the Attack Phase ends
+    (Standard) or, for any left, as the Action Steps end (Advanced)."""
     from warbench.rulesets.warsurge.game.state import Phase
 
-    if phase != Phase.ATTACK.value:
-        return
+    if phase in (Phase.ATTACK.value, Phase.ACTIONS.value):
+        knockbacks_due(work)
+
+
+def knockbacks_due(work: Work) -> None:
+    """The Knockbacks waiting on units are made, unit by unit, in the order they were caused;
+    the statuses go. Advanced: ``turn.advance`` calls this as each Action Step ends."""
     for u in list(work.units):
+        if not u.statuses:
+            continue
         waiting = [s for s in u.statuses if s.name.startswith(f"{KNOCKBACK_PENDING} ")]
         if not waiting:
             continue
