@@ -1166,6 +1166,49 @@ EFFECTS.update(
     }
 )
 
+# -- Tactical Weapon Perks (issue 11, session 25, lane s25-tactical) -------------------------
+
+EFFECTS.update(
+    {
+        # L3917 Knockback I "If successful, the Target is moved 6\" directly away from the User,
+        # but must stop 1\" away from Impassable Ground … This Perk can be used to move Units
+        # away to end a Melee"; L3933 II: 12" (game/perk_displace.py, End of Phase/Step)
+        "Knockback I": [machinery("displacement")],
+        "Knockback II": [machinery("displacement")],
+        # L3837 Force I "the User can reposition the Target Unit up to 6\" in any direction …
+        # For each Unit, roll D6 Attack Dice and multiply by the number of (successful) Force
+        # Weapons … succeed on a 4+ and allow Saves"; L3859 II: 12", 2D6 (game/perk_displace.py)
+        "Force I": [machinery("displacement")],
+        "Force II": [machinery("displacement")],
+        # L4049 Preliminary "The Weapon Attacks before all other actions in the Game Turn, causing
+        # casualties to occur immediately"; L3987 Postliminary "The Weapon Attacks after all
+        # other actions have been completed in the Game Turn" (game/perk_windows.py)
+        "Preliminary": [machinery("attack windows")],
+        "Postliminary": [machinery("attack windows")],
+        # L4055 Shared "Any model in the Unit has access to this Weapon. Measure from any model in
+        # the Unit to attack" (game/perk_shared.py: every model carries it, no more users than
+        # the profile's copies)
+        "Shared": [machinery("shared weapons")],
+        # L3869 Grapple "the User attacking with this weapon will either pull itself to the
+        # Target, or the Target to the User … Compare the full Point Cost of the Target to the
+        # User" (game/perk_grapple.py, with perk_displace's straight-line travel)
+        "Grapple": [machinery("displacement")],
+        # L4085 Trap "Place a Trap marker inside the Weapon's maximum Range … can be triggered by
+        # any Unit that passes through or is within 2\" of the marker, whether friend or foe"
+        # (game/perk_trap.py)
+        "Trap": [machinery("markers")],
+        # L3943 Multi-Strike "The Wielder can direct each of this Weapon's Attacks to different
+        # Units" (game/perk_multistrike.py: a model named in several shares, one Attack each)
+        "Multi-Strike": [machinery("tactical")],
+        # L3993-L4027 Precision 2+-6+ "Any Attack Dice from this Weapon that results in a 2+ will
+        # allow the attacking player to choose a specific model in the Unit to receive the
+        # Attack Dice"; L1587 Obscured "on a D6 4+ that Weapon cannot single out models of the
+        # User for this Attack Sequence" (game/perk_precision.py; the kernel's precision_loss)
+        **{f"Precision {n}+": [machinery("precision")] for n in range(2, 7)},
+        "Obscured": [machinery("precision")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

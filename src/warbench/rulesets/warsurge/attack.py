@@ -364,6 +364,9 @@ class DieProgram:
     #: §10.4 custom cover's Cover Save (2-6 for 2+ to 6+), after Armour and AEGIS; a hit that
     #: ignores Armour Saves (Piercing Hit on a 6) ignores it too
     cover_save: int | None = None
+    #: Precision 2+-6+ (Perks L3993-L4027, Auto Test): the last roll of an Attack Dice at least
+    #: this lets the attacker choose the model that receives it (the game's allocation)
+    precision: int | None = None
 
 
 @dataclass(frozen=True)
@@ -776,13 +779,14 @@ def _victim_program(
             loss_mult *= factor
             notes.append(f"HP Loss x{factor} (Swarm)")
 
+    precision = min(wperks.thresholds("Precision"), default=None)  # Perks L3993-L4027
     die = DieProgram(
         requirement=requirement,
         pre_rolls=pre_rolls,
         reroll_failed=reroll_failed,
         accursed=aperks.has("Accursed"),
         hits_per_success=(requirement.multiplier if requirement else 1) * obliterate,
-        auto_test=bool(crit or piercing or dire or volatile is not None),
+        auto_test=bool(crit or piercing or dire or volatile is not None or precision),
         six_loss_multiplier=crit + 1 if crit else 1,
         six_dire=dire,
         six_ignores_armour=piercing >= 1,
@@ -800,6 +804,7 @@ def _victim_program(
             and not victim.emergency_save_used
         ),
         cover_save=ctx.cover_save if in_cover else None,
+        precision=precision,
     )
     if die.cover_save is not None:
         notes.append(f"each hit that fails its Saves gets a {die.cover_save}+ Cover Save (§10.4)")
@@ -1096,6 +1101,8 @@ class DiceOutcome:
     target_loss: IntArray
     self_loss: IntArray
     emergency_spent: BoolArray
+    #: the part of ``target_loss`` from Attack Dice whose last roll met Precision (L3993)
+    precision_loss: IntArray
 
 
 def _save_rolls(spec: SaveSpec, n: int, dice: Dice, label: str) -> BoolArray:
@@ -1115,14 +1122,18 @@ def _save_rolls(spec: SaveSpec, n: int, dice: Dice, label: str) -> BoolArray:
     return ok
 
 
-def _attack_rolls(prog: DieProgram, n: int, dice: Dice) -> tuple[BoolArray, BoolArray, BoolArray]:
-    """Roll ``n`` Attack Dice: (success, final six, final one) per die."""
+def _attack_rolls(
+    prog: DieProgram, n: int, dice: Dice
+) -> tuple[BoolArray, BoolArray, BoolArray, BoolArray]:
+    """Roll ``n`` Attack Dice: (success, final six, final one, final roll at least the
+    Precision threshold) per die."""
     req = prog.requirement
     success = np.zeros(n, dtype=np.bool_)
     six = np.zeros(n, dtype=np.bool_)
     one = np.zeros(n, dtype=np.bool_)
+    prec = np.zeros(n, dtype=np.bool_)
     if req is None or n == 0:
-        return success, six, one
+        return success, six, one, prec
     active = np.ones(n, dtype=np.bool_)
     for t in prog.pre_rolls:  # Accuracy / Aim: a roll before the Attack Dice (§12.4, §12.5)
         idx = np.flatnonzero(active)
@@ -1136,7 +1147,9 @@ def _attack_rolls(prog: DieProgram, n: int, dice: Dice) -> tuple[BoolArray, Bool
                 faces = dice.d6_array(idx.size, "Auto Test")
                 six[idx] = faces == 6
                 one[idx] = faces == 1
-        return success, six, one
+                if prog.precision is not None:
+                    prec[idx] = faces >= prog.precision
+        return success, six, one, prec
 
     def attempt(idx: IntArray, label: str) -> None:
         alive = idx
@@ -1154,9 +1167,12 @@ def _attack_rolls(prog: DieProgram, n: int, dice: Dice) -> tuple[BoolArray, Bool
             if final:
                 success[alive] = faces >= t
                 six[alive] = faces == 6
+                if prog.precision is not None:
+                    prec[alive] = faces >= prog.precision
             else:
                 success[alive] = False
                 six[alive] = False
+                prec[alive] = False
                 alive = alive[faces >= t]
 
     first = np.flatnonzero(active)
@@ -1166,14 +1182,14 @@ def _attack_rolls(prog: DieProgram, n: int, dice: Dice) -> tuple[BoolArray, Bool
         if failed.size:
             one[failed] = False
             attempt(failed, "Attack Dice reroll failed")
-    return success, six, one
+    return success, six, one, prec
 
 
 def sample_dice(prog: DieProgram, n: int, dice: Dice, trials: int = 1) -> DiceOutcome:
     """Roll ``trials`` independent batches of ``n`` Attack Dice through ``prog``."""
     total = n * trials
     trial_of = np.repeat(np.arange(trials, dtype=np.int64), n)
-    success, six, one = _attack_rolls(prog, total, dice)
+    success, six, one, prec = _attack_rolls(prog, total, dice)
     per_die_hits = np.where(success, prog.hits_per_success, 0).astype(np.int64)
     hit_die = np.repeat(np.arange(total, dtype=np.int64), per_die_hits)
     hit_six = six[hit_die]
@@ -1220,6 +1236,10 @@ def sample_dice(prog: DieProgram, n: int, dice: Dice, trials: int = 1) -> DiceOu
     if prog.six_loss_multiplier > 1:
         loss[hit_six[u_idx]] *= prog.six_loss_multiplier
     target_loss = np.bincount(hit_trial[u_idx], weights=loss, minlength=trials).astype(np.int64)
+    p_idx = np.flatnonzero(prec[hit_die][u_idx]) if prog.precision is not None else u_idx[:0]
+    precision_loss = np.bincount(
+        hit_trial[u_idx][p_idx], weights=loss[p_idx], minlength=trials
+    ).astype(np.int64)
     self_loss = np.zeros(trials, dtype=np.int64)
     if prog.volatile is not None:
         v_idx = np.flatnonzero(one)
@@ -1230,7 +1250,7 @@ def sample_dice(prog: DieProgram, n: int, dice: Dice, trials: int = 1) -> DiceOu
             ).astype(np.int64)
     successes = np.bincount(trial_of[success], minlength=trials).astype(np.int64)
     hits = np.bincount(hit_trial, minlength=trials).astype(np.int64)
-    return DiceOutcome(successes, hits, target_loss, self_loss, spent)
+    return DiceOutcome(successes, hits, target_loss, self_loss, spent, precision_loss)
 
 
 def _roll_expr_array(expr: DiceExpr, n: int, dice: Dice, label: str) -> IntArray:

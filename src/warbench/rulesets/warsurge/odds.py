@@ -816,6 +816,9 @@ class WeaponResult:
     hits: int
     hp_loss: int
     attacker_hp_loss: int
+    #: the HP Loss from Attack Dice whose last roll met Precision (Perks L3993): the attacker
+    #: chooses the models that receive it (``game.perk_precision``)
+    precision_loss: int = 0
 
 
 @dataclass
@@ -957,6 +960,7 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
                             int(out.hits[0]),
                             int(after[0] - before[0]),
                             int(sl[0]),
+                            int(min(out.precision_loss[0], after[0] - before[0])),
                         )
                     )
         per_weapon[weapon] = float(weapon_loss.mean())

@@ -78,6 +78,18 @@ WEAPON_SETS = [
     ["Explode I", "Vortex I", "Poison"],
     ["Nova II", "Vortex III", "Penetrate I"],
     ["Cone I", "Residue III", "Weaken"],
+    # Force, Knockback (session 25, s25-tactical)
+    ["Force I", "Knockback II", "Burn", "Skill"],
+    ["Knockback I", "Force II", "Poison", "Momentum"],
+    ["Preliminary", "Burn", "Skill", "Knockback I"],
+    ["Postliminary", "Poison", "Force I", "Hearty"],
+    ["Shared", "Burn", "Knockback II", "Skill"],
+    ["Grapple", "Poison", "Force I", "Skill"],
+    ["Grapple", "No Line of Sight II", "Knockback I", "Burn"],
+    ["Trap", "Burn", "Skill", "Hearty"],
+    ["Multi-Strike", "Poison", "Clash", "Knockback I"],
+    ["Precision 4+", "Burn", "Skill", "Critical Hit I"],
+    ["Precision 6+", "Force II", "Poison", "Penetrate I"],
 ]
 UNIT_SETS = [
     ["Fire Resist I", "Tough", "Dodge", "Recover", "Morale I", "Deteriorate", "Reservoir"],
@@ -157,6 +169,7 @@ TRAIT_SETS: list[tuple[str, ...]] = [
     ("Decoy III",),
     ("Summon",),
     ("Concealed", "Decoy I"),
+    ["Obscured", "Tough", "Dodge", "Recover"],  # session 25, s25-tactical
 ]
 
 

@@ -114,7 +114,8 @@ MACHINERIES: Mapping[str, str] = {
     "unit other units move over and stand on, deployed on the first Game Turn only, never in "
     "Reserve or a Transport)",
     "tactical": "warbench.rulesets.warsurge.game.perk_tactical (Tactical Weapon Perks: No Line "
-    "of Sight's users, Momentum's Power, Disarm)",
+    "of Sight's users, Momentum's Power, Disarm) and perk_multistrike (Multi-Strike's divided "
+    "Attacks)",
     "defensive": "warbench.rulesets.warsurge.game.perk_defensive (Defensive Unit Perks by the "
     "Game Turn: Immortal's HP Loss per Game Turn)",
     "heal": "warbench.rulesets.warsurge.game.perk_heal (Heal Weapons: an Attack on a friendly "
@@ -138,6 +139,17 @@ MACHINERIES: Mapping[str, str] = {
     "the set-up, deployed at the start of each Game Turn; perk_summon_value: its value)",
     "concealed": "warbench.rulesets.warsurge.game.perk_concealed (Concealed: untargetable by "
     'enemies and holding no Objective until it acts or an enemy comes within 6")',
+    # issue 11, session 25, lane s25-tactical
+    "displacement": "warbench.rulesets.warsurge.game.perk_displace and perk_grapple (Force, "
+    "Knockback, Grapple: a unit relocated by a Weapon that caused it HP Loss, not Movement)",
+    "attack windows": "warbench.rulesets.warsurge.game.perk_windows (Preliminary, Postliminary: "
+    "a Weapon attacking by itself before or after everything else in the Game Turn)",
+    "shared weapons": "warbench.rulesets.warsurge.game.perk_shared (Shared: any model of the unit "
+    "uses the Weapon, no more at once than its copies)",
+    "precision": "warbench.rulesets.warsurge.game.perk_precision (Precision: the HP Loss of "
+    "Attack Dice meeting the threshold, on the models the attacker chooses; Obscured)",
+    "markers": "warbench.rulesets.warsurge.game.perk_trap (Trap: a marker on the battlefield "
+    'that strikes the unit passing or standing within 2" of it)',
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -14,7 +14,7 @@ accepted and checked model by model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from warbench.kernel.errors import DataFileError
@@ -125,6 +125,13 @@ class Attack:
     targets: tuple[Share, ...]  # (weapon profile name, target unit id[, models])
     burst: tuple[tuple[str, bool], ...] = ()
     darkside: tuple[tuple[str, int, int], ...] = ()
+    #: (weapon, x, y): where a Force Weapon pushes its Target, where a Trap Weapon places its
+    #: marker (Perks L3837, L4085; ``perk_aim``); weapons left out: the engine's choice. Left
+    #: out of the repr (the seeded games' fingerprints hash the actions' reprs).
+    aim: tuple[tuple[str, float, float], ...] = field(default=(), repr=False)
+    #: (weapon, models): the Target's models a Precision Weapon singles out first, in order
+    #: (Perks L3993; ``perk_precision``); weapons left out: the engine's choice. Not in the repr.
+    single_out: tuple[tuple[str, tuple[int, ...]], ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True)
@@ -266,8 +273,10 @@ def action_to_dict(action: Action) -> dict[str, Any]:
             out[name] = [[float(x), float(y)] for x, y in value]
         elif name == "targets":
             out[name] = [[s[0], s[1]] if len(s) == 2 else [s[0], s[1], list(s[2])] for s in value]
-        elif name in ("burst", "darkside"):
+        elif name in ("burst", "darkside", "aim"):
             out[name] = [list(v) for v in value]
+        elif name == "single_out":
+            out[name] = [[w, list(ms)] for w, ms in value]
         elif name in ("passengers", "models", "perks", "lost"):
             out[name] = list(value)
         else:
@@ -295,6 +304,10 @@ def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
             kw[name] = tuple((str(w), bool(on)) for w, on in value)
         elif name == "darkside":
             kw[name] = tuple((str(w), int(p), int(a)) for w, p, a in value)
+        elif name == "aim":
+            kw[name] = tuple((str(w), float(x), float(y)) for w, x, y in value)
+        elif name == "single_out":
+            kw[name] = tuple((str(w), tuple(int(m) for m in ms)) for w, ms in value)
         elif name in ("passengers", "models", "lost"):
             kw[name] = tuple(int(v) for v in value)
         elif name == "perks":

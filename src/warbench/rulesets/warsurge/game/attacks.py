@@ -9,6 +9,7 @@ use is a choice: Burst, Darkside, Outflank, Clash).
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -24,10 +25,12 @@ from warbench.rulesets.warsurge.game.actions import (
     Attack,
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_aim import aim_refusal, aimed, picks_refusal
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
 from warbench.rulesets.warsurge.game.perk_furious import after_share as furious_share
+from warbench.rulesets.warsurge.game.perk_grapple import GRAPPLE_PULLS, GRAPPLE_RULE
 from warbench.rulesets.warsurge.game.perk_heal import heal_refusal, heals, resolve_heal
 from warbench.rulesets.warsurge.game.perk_leader import leader_share
 from warbench.rulesets.warsurge.game.perk_limits import (
@@ -42,9 +45,14 @@ from warbench.rulesets.warsurge.game.perk_mode import (
     resolve_template,
     template_of,
 )
+from warbench.rulesets.warsurge.game.perk_multistrike import divided, multi_strike, one_attack
+from warbench.rulesets.warsurge.game.perk_multistrike import split_refusal as multi_split_refusal
+from warbench.rulesets.warsurge.game.perk_precision import obscured, precision_first
 from warbench.rulesets.warsurge.game.perk_psychotic import may_target_friend
+from warbench.rulesets.warsurge.game.perk_shared import split_refusal
 from warbench.rulesets.warsurge.game.perk_sight import sight_context
 from warbench.rulesets.warsurge.game.perk_transport import targeted_state
+from warbench.rulesets.warsurge.game.perk_trap import is_trap, place_trap
 from warbench.rulesets.warsurge.game.perk_warmaster import redirect_share
 from warbench.rulesets.warsurge.game.plans import AttackPlanG, WeaponPlan
 from warbench.rulesets.warsurge.game.state import (
@@ -102,6 +110,8 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     if holder != uid:
         stationary = stationary and not w.units[holder].unit_moved
     shares = _check_shares(w, uid, action, profiles, carried)
+    if (shared := split_refusal(info.unit, shares)) is not None:  # Shared (Perks L4055)
+        raise err(shared, "Perks §12.5 Shared")
     if (twin := linked_refusal(w, uid, [s[0] for s in shares])) is not None:  # Twin, Triune
         raise err(twin, "Perks §12.5 Limitation")
     uperks = perks_of(info.unit.profile.perks)
@@ -209,6 +219,14 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     order = {wp.name: k for k, wp in enumerate(info.unit.weapons)}
     plans.sort(key=lambda p: order[p.weapon])
     plans = _perk_use(w, uid, action, plans)
+    if action.aim:  # Force's and Trap's points (Perks L3837, L4085)
+        named = [(p.weapon, p.target, p.models) for p in plans]
+        if (why := aim_refusal(w, uid, action.aim, named)) is not None:
+            raise err(why, "Perks §12.5 Force, Trap")
+    if action.single_out:  # Precision's picks (Perks L3993)
+        aims = [(p.weapon, p.target) for p in plans]
+        if (why := picks_refusal(w, uid, action.single_out, aims)) is not None:
+            raise err(why, "Perks §12.5 Precision")
     # shares at destructible terrain go last, in profile order; Burst and Darkside are chosen
     # for shares at units only (docs/rulings.md "WARSURGE terrain in play" 2)
     plans += sorted(at_terrain, key=lambda p: order[p.weapon])
@@ -266,6 +284,9 @@ def _check_shares(
                         f"model {m + 1} of {info.label} does not carry {wname} on the table",
                         "§5.3",
                     )
+                if multi_strike(info, wname):  # Multi-Strike (Perks L3943): checked below
+                    seen[m] = target
+                    continue
                 if m in seen and seen[m] != target:
                     raise err(
                         f"model {m + 1} of {info.label} aims its {wname} at two units; all of "
@@ -276,6 +297,10 @@ def _check_shares(
                     raise err(f"model {m + 1} of {info.label} is named twice for {wname}", "§5.3")
                 seen[m] = target
         out.append((wname, target, chosen))
+    for wname in {s[0] for s in out if multi_strike(info, s[0])}:
+        namings = [c for wn, _, c in out if wn == wname and c is not None]
+        if (why := multi_split_refusal(info, wname, namings)) is not None:
+            raise err(why, "Perks §12.5 Multi-Strike")
     return out
 
 
@@ -450,10 +475,25 @@ def _attack_from(
     chosen: tuple[int, ...] | None,
     origin: tuple[tuple[UnitGS, ...], Attack, tuple[tuple[int, ...], ...]],
 ) -> bool:
+    with aimed(origin[1].aim, origin[1].single_out):  # Force, Trap, Precision (perk_aim)
+        return _attack_steps(w, plan, start, heavy, battle, chosen, origin)
+
+
+def _attack_steps(
+    w: Work,
+    plan: AttackPlanG,
+    start: int,
+    heavy: list[bool],
+    battle: list[bool],
+    chosen: tuple[int, ...] | None,
+    origin: tuple[tuple[UnitGS, ...], Attack, tuple[tuple[int, ...], ...]],
+) -> bool:
     uid = plan.uid
     info = w.info(uid)
     ask = Automation.CASUALTY_SELECTION not in w.setup.automation
-    for k in range(start, len(plan.weapons)):
+    for k in itertools.count(start):  # the plan may lose shares on the way (Grapple: _remeasure)
+        if k >= len(plan.weapons):
+            break
         if k != start or chosen is None:  # Reflect (Perks L1617), War Master (L2057), Leader
             plan = redirect_share(w, reflect_share(w, plan, k), k, target_refusal)
             plan = leader_share(w, plan, k)  # Leader (L2017): its unit takes the damage first
@@ -466,6 +506,10 @@ def _attack_from(
             _mark_type(info.weapon_types[wp.weapon], wp.models, heavy, battle)
             resolve_heal(w, uid, wp)
             continue
+        if (k != start or chosen is None) and is_trap(w, uid, wp.weapon):  # Trap (Perks L4085)
+            place_trap(w, uid, wp)
+            _mark_type(info.weapon_types[wp.weapon], wp.models, heavy, battle)
+            continue
         if (k != start or chosen is None) and (mode := template_of(info, wp.weapon)):
             resolve_template(w, uid, wp, *mode, heavy, battle)  # Mode templates (perk_mode.py)
             continue
@@ -476,6 +520,8 @@ def _attack_from(
         target = target_state(w, wp.target, uid)  # Enclosed (Perks L1248): the Transport's stats
         before = [m.hp for m in target.models]
         ctx = status_dice(wp.context, w.units[uid].statuses, w.units[wp.target].statuses, wp.weapon)
+        if divided(info, plan, wp):  # Multi-Strike (Perks L3943): each naming one Attack
+            ctx = one_attack(attacker.weapons, wp.weapon, ctx)
         ap = AttackPlan(
             attacker,
             target,
@@ -487,24 +533,26 @@ def _attack_from(
         if k == start and chosen is not None:
             p = w.pause
             assert p is not None
-            rolled = p.rolled
+            rolled = rest = p.rolled
             if p.own:  # the target's HP loss is applied; the attacker's own waited
                 own_choice = chosen
                 before = list(p.target_state[0])
                 target = copy.deepcopy(p.target_state[1])
-            else:
+            else:  # Precision (Perks L3993): the attacker's models first, as before the pause
+                rest = precision_first(w, wp.target, wp.weapon, ap, rolled)
                 ap = replace(ap, casualty_preference=chosen)
             w.pause = None
         else:
-            rolled = roll_attack(ap, w.dice)
+            rolled = obscured(w, wp.target, wp.weapon, roll_attack(ap, w.dice))  # Obscured L1587
+            rest = precision_first(w, wp.target, wp.weapon, ap, rolled)  # Precision (L3993)
             if ask:
                 order = ap.casualty_order()
-                if len(order) > 1 and 0 < rolled.loss < sum(target.models[i].hp for i in order):
+                if len(order) > 1 and 0 < rest.loss < sum(target.models[i].hp for i in order):
                     w.pause = CasualtyPause(
                         uid,
                         wp.target,
                         k,
-                        rolled.loss,
+                        rest.loss,
                         tuple(order),
                         tuple(heavy),
                         tuple(battle),
@@ -515,17 +563,17 @@ def _attack_from(
                     )
                     w.emit(
                         "choose casualties",
-                        f"{w.label(wp.target)} loses {rolled.loss} HP to {info.label}'s "
+                        f"{w.label(wp.target)} loses {rest.loss} HP to {info.label}'s "
                         f"{wp.weapon}: {w.side_name(w.info(wp.target).side)} chooses the "
                         "casualties",
                         "§5.11",
                         unit=wp.target,
-                        loss=rolled.loss,
+                        loss=rest.loss,
                         candidates=list(order),
                     )
                     return False
         if own_choice is None:
-            apply_rolled(ap, rolled)
+            apply_rolled(ap, rest)
             store_unit_state(w, wp.target, target)
         if rolled.attacker_hp_lost:
             own = to_unit_state(w, uid)
@@ -596,6 +644,7 @@ def _attack_from(
             casualties=len(new_cas),
             **data,
         )
+        pulls = w.units[uid].counter(GRAPPLE_PULLS)  # Grapple (Perks L3869), below
         if r0 is not None and r0.successes and w.hooks.active(Hook.ATTACK_DICE):
             w.hooks.fire(
                 Hook.ATTACK_DICE, w, unit=wp.target, successes=r0.successes, source=wp.weapon,
@@ -612,9 +661,41 @@ def _attack_from(
                 w.hooks.fire(Hook.CASUALTY, w, unit=wp.target, model=i, source=wp.weapon)
         if r0 is not None and r0.attack_dice > r0.successes:  # Furious (Perks L2003)
             furious_share(w, uid, wp.weapon, r0.attack_dice, r0.successes)
+        if k + 1 < len(plan.weapons) and w.units[uid].counter(GRAPPLE_PULLS) != pulls:
+            plan = _remeasure(w, plan, k + 1)
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
     _after_perk_uses(w, plan)
     return True
+
+
+def _remeasure(w: Work, plan: AttackPlanG, start: int) -> AttackPlanG:
+    """Grapple (Perks L3869): "If the User is yet to attack with other Weapons in this Attack
+    Sequence, measure the Range of these Weapons after applying Grapple, and apply Melee effects
+    if now engaged in a Melee": the shares still to come at units are checked again where the
+    units now stand (their models that still can, Burst and Darkside as chosen); a share none
+    of whose models can is dropped."""
+    from warbench.kernel.errors import RulesError
+
+    kept = list(plan.weapons[:start])
+    for wp in plan.weapons[start:]:
+        if wp.target >= len(w.units):
+            kept.append(wp)
+            continue
+        try:
+            new = verify_attack(w, Attack(plan.uid, ((wp.weapon, wp.target),))).weapons[0]
+            able = set(new.models)  # the namings kept, repeated ones too (Multi-Strike)
+            models = tuple(m for m in wp.models if m in able) if wp.models else new.models
+            if not models:
+                raise err("its models no longer have the Target in Range and sight", "§5.3")
+        except RulesError as exc:
+            w.emit("perk", f"{w.label(plan.uid)}'s {wp.weapon} can no longer attack "
+                   f"{w.label(wp.target)} after the Grapple: {exc.reason}", GRAPPLE_RULE,
+                   unit=plan.uid, weapon=wp.weapon, target=wp.target)  # fmt: skip
+            continue
+        ctx = replace(new.context, burst=wp.context.burst, darkside_power=wp.context.darkside_power,
+                      darkside_attacks=wp.context.darkside_attacks)  # fmt: skip
+        kept.append(replace(new, users=len(models), context=ctx, models=models))
+    return replace(plan, weapons=tuple(kept))
 
 
 def _mark_type(wtype: str, models: Sequence[int], heavy: list[bool], battle: list[bool]) -> None:

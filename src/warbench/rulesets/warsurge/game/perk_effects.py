@@ -151,6 +151,11 @@ PLAYED_MACHINERIES = frozenset(
         "decoy",  # issue 11, session 25 (s25-lead): perk_decoy
         "summon",  # issue 11, session 25 (s25-lead): perk_summon
         "concealed",  # issue 11, session 25 (s25-lead): perk_concealed
+        "displacement",  # issue 11, session 25, s25-tactical: game/perk_displace.py
+        "attack windows",  # issue 11, session 25, s25-tactical: game/perk_windows.py
+        "shared weapons",  # issue 11, session 25, s25-tactical: game/perk_shared.py
+        "markers",  # issue 11, session 25, s25-tactical: game/perk_trap.py
+        "precision",  # issue 11, session 25, s25-tactical: game/perk_precision.py
     }
 )
 

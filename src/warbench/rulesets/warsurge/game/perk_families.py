@@ -72,3 +72,16 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_summon.register_hooks(reg)  # Summon (L4219)
     perk_concealed.register_hooks(reg)  # Concealed (L4147)
     perk_leader.register_hooks(reg)  # Leader (L2017)
+
+    # -- s25-tactical (issue 11, session 25) ----------------------------------------------------
+    from warbench.rulesets.warsurge.game import (
+        perk_displace,
+        perk_grapple,
+        perk_trap,
+        perk_windows,
+    )
+
+    perk_displace.register_hooks(reg)  # Force I-II, Knockback I-II
+    perk_grapple.register_hooks(reg)  # Grapple
+    perk_windows.register_hooks(reg)  # Preliminary, Postliminary
+    perk_trap.register_hooks(reg)  # Trap

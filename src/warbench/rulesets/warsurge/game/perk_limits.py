@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.game import (
     perk_transport,
     perk_velocity,
 )
+from warbench.rulesets.warsurge.game.perk_timing import timing_refusal
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
     COUNTDOWN,
@@ -78,6 +79,8 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
 
     if (crew := _lane_b_refusal(work, uid, weapon)) is not None:  # Crew, Malfunction
         return crew
+    if (when := timing_refusal(work, uid, weapon)) is not None:  # Preliminary, Postliminary
+        return when
     idx = index(work.setup)
     if uid not in idx.limited:
         return None

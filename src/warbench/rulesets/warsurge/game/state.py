@@ -27,6 +27,7 @@ import numpy.typing as npt
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
+from warbench.rulesets.warsurge.game.perk_shared import model_weapons as shared_model_weapons
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
@@ -258,7 +259,7 @@ def build_setup(
                     unit=unit,
                     points=coster(unit, entry.points),
                     radius=entry.base_mm / MM_PER_INCH / 2,
-                    model_weapons=tuple(unit.model_weapons()),
+                    model_weapons=tuple(shared_model_weapons(unit)),  # Shared L4055
                     hp_per_model=unit.profile.hp,
                     immobile=(unit.profile.move == 0 and unit.profile.dash == 0)
                     or "Terrain" in unit.profile.perks,  # Perks L1410: "The User is Immobile"

@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_seed import seed_view
+from warbench.rulesets.warsurge.game.perk_shared import cap_users
 from warbench.rulesets.warsurge.game.perk_sight import unseen_users
 from warbench.rulesets.warsurge.game.perk_transport import open_holder
 from warbench.rulesets.warsurge.game.state import (
@@ -187,6 +188,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
             for wname in weapons_of[k]:
                 users.setdefault(wname, []).append(m)
         present = tgt.present()
+        users = cap_users(info.unit, users)  # Shared (Perks L4055): no more than its copies
         return TargetView(True, attacker_engaged, False, distance, users, frozenset(present), 0)
     if w.units[th].location is not Location.TABLE:
         return TargetView(
@@ -294,6 +296,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
 
     done: list[frozenset[int]] = []
     users = unseen_users(info, models, weapons_of, ranges, d, embarked, users)  # Perks L3961
+    users = cap_users(info.unit, users)  # Shared (Perks L4055): no more than its copies
     return TargetView(
         False, attacker_engaged, target_elsewhere, distance, users, visible_once, cover, "", custom
     )

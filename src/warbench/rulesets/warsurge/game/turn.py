@@ -240,6 +240,10 @@ def _start_phase(w: Work, phase: Phase) -> None:
 
 def advance(w: Work) -> None:
     """Alternate clockwise to the next side that can still act; end the phase when none can."""
+    if w.flow.phase is Phase.ACTIONS:  # an Action Step has ended: Knockback (Perks L3917)
+        from warbench.rulesets.warsurge.game.perk_displace import knockbacks_due
+
+        knockbacks_due(w)
     flow = w.flow
     order = flow.order
     cur = flow.active
