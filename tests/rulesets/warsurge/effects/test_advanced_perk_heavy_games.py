@@ -1,0 +1,106 @@
+"""The perk-heavy games of ``test_perk_heavy_games`` in the Advanced playstyle (001 §9): random
+legal players play them to the end, keeping every invariant, and the records replay identically
+(issue 11/12, s25-advfix).
+
+Found by these games: in the first Game Turn's deployment (001 L3641-L3647, L3777), before any
+CP exist, a unit could use an activated perk (Rush, L2160) again and again for nothing — the
+Standard "once per Game Turn" (Perks L226) does not hold in Advanced games and the Advanced cost
+(Perks L234-L236, "will cost additional CP with each use"; the Use Perks Action, 001 L3779) was
+not paid, so a random player repeated ``UsePerks(... "Rush" ...)`` forever (docs/rulings.md,
+"s25-advfix" 1).
+
+Default: a few games. ``WARBENCH_PERK_GAMES=1000`` plays a thousand.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+
+import pytest
+
+from tests.rulesets.warsurge.effects.test_perk_heavy_games import play_checked, setup_for
+from tests.warsurge.game.helpers import entry, scenario, unit, weapon
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+from warbench.rulesets.warsurge.game.advstate import Playstyle
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    Automation,
+    GameSetup,
+    GameState,
+    Location,
+    Phase,
+)
+
+GAMES = int(os.environ.get("WARBENCH_PERK_GAMES", "3"))
+#: The reported games (setup_for(1) and setup_for(3)): played by their own regression test.
+LOOPED = (1, 3)
+
+
+def advanced_setup_for(k: int) -> GameSetup:
+    """Game ``k`` of the perk-heavy set, in the Advanced playstyle."""
+    return replace(setup_for(k), playstyle=Playstyle.ADVANCED)
+
+
+def _seed(k: int) -> int:
+    return random.Random(1000 + k).randrange(2**31)
+
+
+@pytest.mark.parametrize("k", [k for k in range(GAMES) if k not in LOOPED])
+def test_advanced_perk_heavy_random_legal_games_end_keep_invariants_and_replay(k: int) -> None:
+    steps, _ = play_checked(advanced_setup_for(k), seed=_seed(k))
+    assert steps > 0
+
+
+@pytest.mark.parametrize("k", LOOPED)
+def test_advanced_perk_heavy_games_1_and_3_end_no_free_rush_loop(k: int) -> None:
+    # the reported games: Turn 1's deployment repeated UsePerks(... "Rush" ...) forever
+    steps, _ = play_checked(advanced_setup_for(k), seed=_seed(k))
+    assert steps < 1000
+
+
+def _deploying(playstyle: str, perks: list[str]) -> GameState:
+    """The first Game Turn's deployment: unit 0 (``perks``) deployed, unit 1 still in Reserve;
+    players decide the use of perks (no ``perk use`` automation)."""
+    a = unit("A", perks=perks, weapons=[weapon("Gun", range=24, power=4)])
+    b = unit("B", weapons=[weapon("Gun", range=24, power=4)])
+    c = unit("C", weapons=[weapon("Axe", range=1, power=4)])
+    st = scenario(
+        [[entry(a), entry(b)], [entry(c)]],
+        {0: [(24, 6)], 2: [(24, 40)]},
+        phase=Phase.DEPLOY,
+        turn=1,
+        playstyle=playstyle,
+        automation=ALL_AUTOMATIONS - {Automation.PERK_USE},
+    )
+    assert st.units[1].location is Location.RESERVE
+    return st
+
+
+def _offered(state: GameState) -> list[UsePerks]:
+    return [a for a in engine.legal_actions(state) if isinstance(a, UsePerks)]
+
+
+def test_p2160_advanced_rush_is_not_used_in_turn_1_deployment_without_cp() -> None:
+    # Perks L234-L236: every Advanced use costs CP, by the Use Perks Action (001 L3779); the
+    # deployment before the Action Steps (001 L3641-L3647) has no CP and no Use Perks Action
+    state = _deploying("advanced", ["Rush"])
+    assert _offered(state) == []
+    with pytest.raises(RulesError, match="Use Perks Action"):
+        engine.check(state, UsePerks(0, ("Rush",)))
+    with pytest.raises(RulesError):
+        engine.check(state, UsePerks(0))
+
+
+def test_p2160_standard_rush_in_deployment_is_offered_once_per_game_turn() -> None:
+    # the Standard playstyle keeps its use-perk moment (Perks L226-L231), once per Game Turn
+    state = _deploying("standard", ["Rush"])
+    assert _offered(state) == [UsePerks(0, ("Rush",))]
+    state, events = engine.apply(state, UsePerks(0, ("Rush",)))
+    assert any("uses Rush" in e.text for e in events)
+    assert _offered(state) == []
+    with pytest.raises(RulesError, match="already used this Game Turn"):
+        engine.check(state, UsePerks(0, ("Rush",)))
