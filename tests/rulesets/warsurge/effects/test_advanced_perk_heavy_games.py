@@ -21,11 +21,14 @@ from dataclasses import replace
 import pytest
 
 from tests.rulesets.warsurge.effects.test_perk_heavy_games import play_checked, setup_for
-from tests.warsurge.game.helpers import entry, scenario, unit, weapon
+from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
-from warbench.rulesets.warsurge.game.advstate import Playstyle
+from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.actions_advanced import Counter, UsePerks
+from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
+from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
@@ -104,3 +107,46 @@ def test_p2160_standard_rush_in_deployment_is_offered_once_per_game_turn() -> No
     assert _offered(state) == []
     with pytest.raises(RulesError, match="already used this Game Turn"):
         engine.check(state, UsePerks(0, ("Rush",)))
+
+
+def _attacked(perks: list[str]) -> GameState:
+    """Advanced Action Steps, 20 CP each: unit 0 (a Gun) and unit 1 (``perks``) 22" apart."""
+    a = unit("A", weapons=[weapon("Gun", range=30, power=4)])
+    b = unit("B", perks=perks, weapons=[weapon("Axe", range=1, power=4)])
+    st = scenario(
+        [[entry(a)], [entry(b)]],
+        {0: [(24, 6)], 1: [(24, 29)]},
+        playstyle="advanced",
+        automation=ALL_AUTOMATIONS - {Automation.PERK_USE},
+    )
+    return replace(st, flow=replace(st.flow, phase=Phase.ACTIONS, adv=AdvancedFlow(cp=(20, 20))))
+
+
+def test_p1769_counter_perk_stealth_out_of_reach_loses_the_attack_not_the_game() -> None:
+    # C L3865 Counter Perk; Stealth L1773: only enemies within 12" may Target the User. The
+    # 1000-game Advanced run's games 33 and 34 raised here (rulings.md, s25-advfix 2).
+    state, _ = engine.apply(_attacked(["Stealth"]), Attack(0, (("Gun", 1),)))
+    assert state.flow.adv is not None and state.flow.adv.counter is not None
+    hp = state.units[1].hp
+    state, events = engine.apply(state, Counter(1, "perk"))
+    check_invariants(state)
+    texts = [e.text for e in events]
+    assert any("uses Stealth" in t for t in texts)
+    assert any("Attack is lost after the Counter Actions" in t and "Stealth" in t for t in texts)
+    assert state.units[1].hp == hp
+    assert state.flow.adv is not None and state.flow.adv.cp[1] == 19  # the Counter Perk's CP
+    assert not any(e.kind == "attack_lost" for e in _counter_events(["Recover"], "perk"))
+
+
+def _counter_events(perks: list[str], choice: str) -> list[Event]:
+    state, _ = engine.apply(_attacked(perks), Attack(0, (("Gun", 1),)))
+    _, events = engine.apply(state, Counter(1, choice), dice=ScriptedDice([4] * 40))
+    return events
+
+
+def test_counter_without_perk_makes_the_attack() -> None:
+    # the same Attack with no Counter Perk: made, and it kills B (its dice scripted)
+    events = _counter_events(["Stealth"], "none")
+    assert any(e.kind == "attack" and "1 HP lost" in e.text for e in events)
+    assert any(e.kind == "destroyed" for e in events)
+    assert not any(e.kind == "attack_lost" for e in events)
