@@ -25,10 +25,11 @@ from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit,
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.actions import Attack, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import Counter, UsePerks
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.perk_hooks import activated_ranks
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
@@ -150,3 +151,74 @@ def test_counter_without_perk_makes_the_attack() -> None:
     assert any(e.kind == "attack" and "1 HP lost" in e.text for e in events)
     assert any(e.kind == "destroyed" for e in events)
     assert not any(e.kind == "attack_lost" for e in events)
+
+
+def _perk_user(rank: str, style: str, phase: Phase, turn: int) -> GameState:
+    """Unit 0 (``rank``, 3 models, one hurt) 8" from an enemy unit, a friend in Reserve."""
+    a = unit("A", perks=[rank], hp=6, models=3, weapons=[weapon("Gun", range=24, power=4)])
+    b = unit("B", weapons=[weapon("Gun", range=24, power=4)])
+    c = unit("C", hp=3, weapons=[weapon("Axe", range=1, power=4)])
+    st = scenario(
+        [[entry(a), entry(b)], [entry(c)]],
+        {0: [(22, 6), (23.5, 6), (25, 6)], 2: [(24, 14)]},
+        phase=phase,
+        turn=turn,
+        playstyle=style,
+        automation=ALL_AUTOMATIONS - {Automation.PERK_USE},
+    )
+    return replace(st, units=(replace(st.units[0], hp=(1, 6, 6)), *st.units[1:]))
+
+
+_CONTEXTS = [
+    ("standard", Phase.DEPLOY, 1),
+    ("standard", Phase.MOVE, 2),
+    ("standard", Phase.ATTACK, 2),
+    ("standard", Phase.DASH, 2),
+    ("advanced", Phase.DEPLOY, 1),
+]
+
+
+@pytest.mark.parametrize("rank", sorted(activated_ranks()))
+def test_every_use_perks_option_outside_the_action_steps_is_taken_once_per_game_turn(
+    rank: str,
+) -> None:
+    # Perks L226 (Standard: once per Game Turn) and L234-L236 (Advanced: each use for CP, so
+    # none in the first Game Turn's deployment): taking every UsePerks option offered, again and
+    # again, ends; no rank (any of its options: Transform's forms, Corrupted's offers) is used
+    # twice in a Game Turn, none in the Advanced deployment
+    for style, phase, turn in _CONTEXTS:
+        state = _perk_user(rank, style, phase, turn)
+        uses: dict[str, int] = {}
+        for _ in range(30):
+            offered = _offered(state)
+            if not offered:
+                break
+            state, _events = engine.apply(state, offered[0])
+            name = offered[0].perks[0].split(": ")[0]
+            uses[name] = uses.get(name, 0) + 1
+        else:
+            pytest.fail(f"{rank} ({style}, {phase.value}): UsePerks offered without end")
+        limit = 0 if style == "advanced" else 1
+        assert all(n <= limit for n in uses.values()), (style, phase.value, uses)
+
+
+@pytest.mark.parametrize("rank", sorted(activated_ranks()))
+def test_every_advanced_use_perks_action_costs_cp_doubling_with_each_use(rank: str) -> None:
+    # C L3779-L3781 Use Perks: "1 CP - Doubles with each reuse by the same Unit on the same
+    # Game Turn"; Perks L234: "will cost additional CP with each use"
+    state = _perk_user(rank, "advanced", Phase.ACTIONS, 2)
+    state = replace(state, flow=replace(state.flow, adv=AdvancedFlow(cp=(20, 20))))
+    costs: list[int] = []
+    for _ in range(10):
+        if engine.acting_side(state) == 1:
+            state, _events = engine.apply(state, Pass())  # side 1 is finished for the turn
+            continue
+        action = UsePerks(0, (rank,))
+        if not engine.can(state, action):
+            break
+        assert state.flow.adv is not None
+        before = state.flow.adv.cp[0]
+        state, _events = engine.apply(state, action)
+        assert state.flow.adv is not None
+        costs.append(before - state.flow.adv.cp[0])
+    assert costs == [1, 2, 4, 8][: len(costs)] and len(costs) == 4, costs
