@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.game.actions import (
     EmbarkTerrain,
     Move,
     Pass,
+    Share,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import (
     Counter,
@@ -484,12 +485,43 @@ def apply_counter(w: Work, action: Counter, ask: CounterAsk) -> bool:
         use_perks(w, UsePerks(uid))
     if ask.asked:
         return False
-    attack = ask.attack
-    plan = verify_attack(w, attack)
+    kept = attack_after_counters(w, ask.attack)
+    if kept is None:
+        return after_attack(w)
+    plan = verify_attack(w, kept)
     assert isinstance(plan, AttackPlanG)
-    if not apply_attack(w, plan, attack):
+    if not apply_attack(w, plan, kept):
         return False
     return after_attack(w)
+
+
+def attack_after_counters(w: Work, attack: Attack) -> Attack | None:
+    """The Attack as it is made after the Counter Actions (rulings.md, s25-advfix 2): a Counter
+    Perk (§9.3, C L3865) may leave a target no longer one the Attack may Target (Stealth out
+    of reach, a Teleport out of Range or sight); the shares at it are lost, in order, the
+    others are made. ``None``: nothing is left of the Attack (its CP stays spent)."""
+    try:
+        verify_attack(w, attack)
+        return attack
+    except RulesError as exc:
+        why = str(exc)
+    kept: tuple[Share, ...] = ()
+    for share in attack.targets:
+        try:
+            verify_attack(w, replace(attack, targets=(*kept, share)))
+        except RulesError:
+            continue
+        kept = (*kept, share)
+    lost = [s for s in attack.targets if s not in kept]
+    w.emit(
+        "attack_lost",
+        f"{w.label(attack.unit)}'s Attack "
+        + (f"loses its {', '.join(str(s[0]) for s in lost)} share" if kept else "is lost")
+        + f" after the Counter Actions: {why}",
+        "§9.3 Counter Perk",
+        unit=attack.unit,
+    )
+    return replace(attack, targets=kept) if kept else None
 
 
 def step_over(w: Work) -> bool:
