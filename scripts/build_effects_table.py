@@ -1024,6 +1024,21 @@ EFFECTS.update(
     }
 )
 
+# -- session 25, lane s25-ability (issue 11) -------------------------------------------------
+EFFECTS.update(
+    {
+        # L859 Jinx "Once per Game Turn, one enemy Unit within 24\" of the User may have a dice
+        # rerolled"; L867 Lucky "reroll any one dice per Game Turn related to the User … enemy
+        # dice directed at this Unit"; L4250 Architect of Destiny "One dice roll per Game Turn
+        # can be rerolled … whose dice it was"; L4300 Deny "on a 6 … counts as failed … does not
+        # consume Limited Use" (game/perk_reroll.py: the perks' tests)
+        "Jinx": [machinery("rerolls")],
+        "Lucky": [machinery("rerolls")],
+        "Architect of Destiny": [machinery("rerolls")],
+        "Deny": [machinery("rerolls")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

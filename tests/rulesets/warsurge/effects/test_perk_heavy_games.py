@@ -130,6 +130,9 @@ UNIT_SETS = [
     ["Offering", "Frenzy", "Resilient", "Terrify"],
     ["Sacrifice", "Courage", "Tough", "Frenzy"],
     ["Espionage", "Keen Eye", "Dodge", "Stealth"],
+    # Lucky, Jinx, Architect of Destiny, Deny (session 25, s25-ability)
+    ["Lucky", "Jinx", "Frenzy", "Provoke I"],
+    ["Architect of Destiny", "Deny", "Magic Armour I", "Terrify"],
 ]
 
 

@@ -50,6 +50,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_defensive_perks.py",
     # session 13 (lead): Stealth, Velocity …
     "tests/rulesets/warsurge/effects/test_stealth_velocity_perks.py",
+    # session 25, lane s25-ability: Jinx, Lucky, Architect of Destiny, Deny …
+    "tests/rulesets/warsurge/effects/test_s25_ability_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

@@ -110,6 +110,9 @@ MACHINERIES: Mapping[str, str] = {
     "Game Turn: Immortal's HP Loss per Game Turn)",
     "heal": "warbench.rulesets.warsurge.game.perk_heal (Heal Weapons: an Attack on a friendly "
     "unit that restores the HP it would have caused)",
+    # session 25, lane s25-ability (issue 11)
+    "rerolls": "warbench.rulesets.warsurge.game.perk_reroll (Lucky, Jinx, Architect of Destiny, "
+    "Deny: a perk's test rerolled or denied, a used perk denied)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -140,6 +140,8 @@ PLAYED_MACHINERIES = frozenset(
         "tactical",  # issue 11 lane a, session 4: game/perk_tactical.py
         "defensive",  # issue 11 lane a, session 4: game/perk_defensive.py
         "heal",  # issue 11, session 13: game/perk_heal.py
+        # session 25, lane s25-ability (issue 11)
+        "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
     }
 )
 

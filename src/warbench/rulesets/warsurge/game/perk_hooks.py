@@ -48,6 +48,7 @@ from warbench.rulesets.warsurge.game import (
     perk_offering,
     perk_psych,
     perk_relocation,
+    perk_reroll,
     perk_reserve,
     perk_revive,
     perk_roster,
@@ -124,6 +125,7 @@ def _inflict(
         test_modifier=perk_limits.skill_modifier(work, attacker, source, unit),
         auto_fail=perk_turn.fugued(work, attacker),
         rescue=lambda test: perk_offering.rescue(work, attacker, test, lose_hp),  # L871, L1017
+        settle=lambda outs, roll, what: perk_reroll.settle(work, attacker, outs, roll, what, unit),
     )
     if not log:
         return
@@ -493,6 +495,8 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
         raise RulesError(refused, row.source)
     work.units[uid] = work.units[uid].with_counter(f"used {row.name}", work.flow.turn)
     work.dirty = True
+    if perk_reroll.denied(work, uid, row.name):  # Deny L4300: no Limited Use spent
+        return
     if row.name in perk_limits.TRANSFORM:
         perk_limits.take_form(work, uid, row.name, option, "the player's choice")
         return
@@ -551,15 +555,10 @@ def _aether_test(work: Work, uid: int, row: PerkEffects) -> tuple[bool, bool]:
     """The User's Aether Test for ``row`` (§12.2 L249: 2D6, 9 or lower passes, a 2 doubles the
     effect, a 12 costs the User D6 HP with no Saves), moved by the strongest enemy Resist within
     its Radius (L1677, :func:`.perk_limits.aether_modifier`). Returns (passed, doubled)."""
-    out = run_test(
-        work.dice,
-        TestSpec(PerkTest.AETHER),
-        perk_limits.aether_modifier(work, uid),
-        label=f"{row.name} Aether Test",
-    )
-    verdict = "passes" if out.passed else "fails"
-    work.emit("perk", f"{work.label(uid)} {verdict} its {row.name} Aether Test ({out.explain()})",
-              row.source, unit=uid, perk=row.name, passed=out.passed)  # fmt: skip
+    spec, mod = TestSpec(PerkTest.AETHER), perk_limits.aether_modifier(work, uid)
+    out = perk_reroll.tested(work, uid, f"{row.name} Aether Test",  # Architect, Deny (L4250)
+                             lambda label: run_test(work.dice, spec, mod, label=label),
+                             row.source, row.name)  # fmt: skip
     # Offering, Sacrifice (L871, L1017): a failed test paid for; a 12's HP Loss still comes
     passed = out.passed or perk_offering.rescue(work, uid, f"{row.name} Aether Test", lose_hp)
     if out.backlash:

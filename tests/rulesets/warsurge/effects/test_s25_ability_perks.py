@@ -1,0 +1,241 @@
+"""Ability and Roster ranks of session 25, lane s25-ability, played in a game (Perks
+000_94ecc6a4c74d351b.txt): Jinx (L859), Lucky (L867), Architect of Destiny (L4250), Deny
+(L4300) … Test names carry the rank's source line (``p859`` …), which
+``warbench perks --coverage`` reads (``scripts/build_perk_coverage.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from warbench.kernel.dice import ScriptedDice
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, GameState, Phase
+
+# -- rerolls of tests: Jinx (L859), Lucky (L867), Architect of Destiny (L4250), Deny (L4300) ------
+
+
+def _provoker(
+    mine: list[str] = (),  # type: ignore[assignment]
+    theirs: list[str] = (),  # type: ignore[assignment]
+    gap: float = 10.0,
+    automated: bool = True,
+) -> GameState:
+    """Side 0's Bait (unit 0: Provoke I and ``mine``) and side 1's Watcher (unit 1:
+    ``theirs``) ``gap``" apart edge to edge, in side 0's Attack Phase (Provoke is used by the
+    player: a Mastery Test, then the enemy within 12" must Target the Bait)."""
+    bait = entry(unit("Bait", hp=3, perks=["Provoke I", *mine]))
+    watcher = entry(unit("Watcher", hp=3, perks=list(theirs), weapons=[weapon("Gun", range=30)]))
+    auto = {} if automated else {"automation": ALL_AUTOMATIONS - {Automation.PERK_USE}}
+    return scenario(
+        [[bait], [watcher]],
+        {0: [(20.0, 10.0)], 1: [(20.0, 11.0 + gap)]},
+        phase=Phase.ATTACK,
+        **auto,  # type: ignore[arg-type]
+    )
+
+
+def _provoke(state: GameState, faces: list[int]) -> tuple[GameState, list[Event], ScriptedDice]:
+    dice = ScriptedDice(faces)
+    after, events = engine.apply(state, UsePerks(0, ("Provoke I",)), dice=dice)
+    check_invariants(after)
+    return after, events, dice
+
+
+def _provoked(state: GameState) -> bool:
+    return any(s.name == "Provoke" for s in state.units[1].statuses)
+
+
+def test_p867_lucky_rerolls_its_own_failed_mastery_test() -> None:
+    after, events, dice = _provoke(_provoker(["Lucky"]), [1, 5])
+    assert _provoked(after) and dice.remaining == 0
+    assert any("Bait rerolls its Provoke I test (Lucky)" in e.text for e in events)
+    assert after.units[0].counter("Lucky used") == after.flow.turn
+    # without Lucky, or without the perk use automation, the 1 stands
+    assert not _provoked(_provoke(_provoker([]), [1, 5])[0])
+    assert not _provoked(_provoke(_provoker(["Lucky"], automated=False), [1, 5])[0])
+
+
+def test_p867_lucky_once_per_game_turn_and_back_the_next() -> None:
+    state = _provoker(["Lucky"])
+    used = replace(state.units[0], counters=(("Lucky used", state.flow.turn),))
+    spent = replace(state, units=(used, state.units[1]))
+    after, _, dice = _provoke(spent, [1, 5])
+    assert not _provoked(after) and dice.remaining == 1  # no reroll this Game Turn
+    last_turn = replace(state.units[0], counters=(("Lucky used", state.flow.turn - 1),))
+    after, _, _ = _provoke(replace(state, units=(last_turn, state.units[1])), [1, 5])
+    assert _provoked(after)  # "You cannot stack" / once per Game Turn: a new one each turn
+
+
+def test_p867_lucky_keeps_a_passed_test() -> None:
+    after, _, dice = _provoke(_provoker(["Lucky"]), [5])
+    assert _provoked(after) and after.units[0].counter("Lucky used") == 0 and not dice.remaining
+
+
+def test_p859_jinx_rerolls_an_enemy_units_passed_test_within_24_inches() -> None:
+    after, events, _ = _provoke(_provoker(theirs=["Jinx"], gap=10.0), [5, 2])
+    assert not _provoked(after)
+    assert any("Watcher rerolls P0: Bait's Provoke I test (Jinx)" in e.text for e in events)
+    assert after.units[1].counter("Jinx used") == after.flow.turn
+    # no Jinx: the 5 stands
+    assert _provoked(_provoke(_provoker(gap=10.0), [5, 2])[0])
+
+
+def test_p859_jinx_reaches_24_inches_and_no_further() -> None:
+    # Provoke I needs an enemy within 12" to be used at all: the Jinx unit is a third one
+    bait = entry(unit("Bait", hp=3, perks=["Provoke I"]))
+    near = entry(unit("Near", hp=3, weapons=[weapon("Gun", range=30)]))
+    jinx = entry(unit("Jinxer", hp=3, perks=["Jinx"]))
+
+    def state(jinx_gap: float) -> GameState:
+        return scenario([[bait], [near, jinx]],
+                        {0: [(20.0, 10.0)], 1: [(20.0, 20.0)], 2: [(21.0 + jinx_gap, 10.0)]},
+                        phase=Phase.ATTACK)  # fmt: skip
+
+    def provoked(st: GameState) -> bool:
+        after, _ = engine.apply(st, UsePerks(0, ("Provoke I",)), dice=ScriptedDice([5, 2]))
+        return any(s.name == "Provoke" for s in after.units[1].statuses)
+
+    assert not provoked(state(23.5))  # the Jinxer 23.5" from the Bait: rerolled
+    assert provoked(state(24.5))  # beyond 24": the 5 stands
+
+
+def test_p859_jinx_then_lucky_rerolls_the_rerolled_die() -> None:
+    # "This can occur even if the dice has already been rerolled" (L859, L867): Jinx turns the
+    # 5 into a 2, the Bait's Lucky rerolls the 2 into a 6
+    after, events, dice = _provoke(_provoker(["Lucky"], ["Jinx"]), [5, 2, 6])
+    assert _provoked(after) and dice.remaining == 0
+    texts = [e.text for e in events]
+    jinx = next(i for i, t in enumerate(texts) if "(Jinx)" in t)
+    lucky = next(i for i, t in enumerate(texts) if "(Lucky)" in t)
+    assert jinx < lucky
+
+
+def test_p4250_architect_of_destiny_rerolls_its_players_failed_test() -> None:
+    after, events, _ = _provoke(_provoker(["Architect of Destiny"]), [2, 6])
+    assert _provoked(after)
+    assert any("P0 rerolls its Provoke I test (Architect of Destiny)" in e.text for e in events)
+    assert not _provoked(_provoke(_provoker([]), [2, 6])[0])
+
+
+def test_p4250_architect_of_destiny_rerolls_an_opponents_dice_too() -> None:
+    # "It doesn't matter whose dice it was or who rolled the dice"
+    after, events, _ = _provoke(_provoker(theirs=["Architect of Destiny"]), [4, 3])
+    assert not _provoked(after)
+    assert any(
+        "P1 rerolls P0: Bait's Provoke I test (Architect of Destiny)" in e.text for e in events
+    )
+
+
+def test_p4250_architect_of_destiny_once_per_game_turn_for_the_player() -> None:
+    # one reroll a Game Turn whichever unit carries it: spent, the failed test stands
+    state = _provoker(["Architect of Destiny"])
+    used = replace(state.units[0], counters=(("Architect of Destiny used", state.flow.turn),))
+    after, _, dice = _provoke(replace(state, units=(used, state.units[1])), [2, 6])
+    assert not _provoked(after) and dice.remaining == 1
+
+
+def test_p4300_deny_a_6_makes_the_opponents_perk_fail() -> None:
+    after, events, dice = _provoke(_provoker(theirs=["Deny"]), [6])
+    assert not _provoked(after) and dice.remaining == 0  # the Deny D6; no Mastery Test rolled
+    assert any("P1 denies P0: Bait's Provoke I: rolled 6, it counts as failed" in e.text
+               for e in events)  # fmt: skip
+    assert after.units[1].counter("Deny used") == after.flow.turn
+    # the perk's Game Turn is used all the same
+    assert after.units[0].counter("used Provoke I") == after.flow.turn
+
+
+def test_p4300_deny_below_6_the_perk_goes_on() -> None:
+    after, events, dice = _provoke(_provoker(theirs=["Deny"]), [5, 4])
+    assert _provoked(after) and dice.remaining == 0
+    assert any("rolled 5, it stands (Deny)" in e.text for e in events)
+
+
+def test_p4300_deny_does_not_consume_limited_use() -> None:
+    # Blink I (Limited Use (1), Activate): denied, it is not spent and no model moves
+    me = entry(unit("Jumper", hp=3, perks=["Blink I"]))
+    foe = entry(unit("Foe", hp=3, perks=["Deny"]))
+    state = scenario([[me], [foe]], {0: [(20.0, 5.0)], 1: [(20.0, 40.0)]}, phase=Phase.MOVE)
+    action = UsePerks(0, ("Blink I: 20,10",))
+    after, events = engine.apply(state, action, dice=ScriptedDice([6]))
+    check_invariants(after)
+    assert after.units[0].pos == state.units[0].pos
+    assert after.units[0].uses == state.units[0].uses
+    assert any("denies P0: Jumper's Blink I" in e.text for e in events)
+    nxt = replace(after, flow=replace(after.flow, turn=after.flow.turn + 1))
+    engine.check(nxt, action)  # still there to use next Game Turn
+    # with a 3 the Deny fails: the Jumper blinks and the use is spent
+    moved, _ = engine.apply(state, action, dice=ScriptedDice([3]))
+    assert moved.units[0].pos != state.units[0].pos
+    assert moved.units[0].uses != state.units[0].uses
+
+
+def _freezer(target_perks: list[str], attacker_perks: list[str] = ()) -> GameState:  # type: ignore[assignment]
+    """Side 0's Zealots (a Torch with Freeze: a Skill Test per HP lost) 4" from side 1's Foe
+    (``target_perks``, no Saves), in side 0's Attack Phase."""
+    torch = weapon("Torch", range=12, attacks=1, power=8, perks=["Freeze"])
+    me = entry(unit("Zealots", hp=3, perks=list(attacker_perks), weapons=[torch]))
+    foe = entry(unit("Foe", hp=5, perks=list(target_perks)))
+    return scenario([[me], [foe]], {0: [(24.0, 10.0)], 1: [(24.0, 14.0)]}, phase=Phase.ATTACK)
+
+
+def _torch(state: GameState, faces: list[int]) -> tuple[GameState, list[Event], ScriptedDice]:
+    dice = ScriptedDice(faces)
+    after, events = engine.apply(state, Attack(0, (("Torch", 1),)), dice=dice)
+    check_invariants(after)
+    return after, events, dice
+
+
+def _frozen(state: GameState) -> bool:
+    return any(s.name.startswith("Freeze") for s in state.units[1].statuses)
+
+
+def test_p867_lucky_rerolls_an_enemy_test_directed_at_it() -> None:
+    # "It can also reroll enemy dice directed at this Unit": the Torch's Attack Dice (6), the
+    # Freeze Skill Test against the Lucky Foe (5) rerolled (2)
+    after, events, dice = _torch(_freezer(["Lucky"]), [6, 5, 2])
+    assert not _frozen(after) and dice.remaining == 0
+    assert any("Foe rerolls P0: Zealots's Freeze test (Lucky)" in e.text for e in events)
+    assert _frozen(_torch(_freezer([]), [6, 5, 2])[0])
+
+
+def test_p4300_deny_a_passed_skill_test_of_an_opponent() -> None:
+    # no reroll to turn it: Deny's D6, a 6, and the passed Freeze test counts as failed
+    after, events, _ = _torch(_freezer(["Deny"]), [6, 5, 6])
+    assert not _frozen(after)
+    assert any("denies P0: Zealots's Freeze test: rolled 6, it counts as failed" in e.text
+               for e in events)  # fmt: skip
+    assert _frozen(_torch(_freezer(["Deny"]), [6, 5, 1])[0])
+
+
+def test_p867_lucky_attacker_rerolls_its_failed_affliction_test() -> None:
+    after, _, _ = _torch(_freezer([], ["Lucky"]), [6, 1, 4])
+    assert _frozen(after)
+    assert not _frozen(_torch(_freezer([]), [6, 1, 4])[0])
+
+
+def _armoured(perks: list[str]) -> GameState:
+    """Side 0's Mystic (Magic Armour I: an Aether Test, 2D6 9 or lower) and ``perks``; side 1's
+    Foe, in side 0's Move Phase."""
+    me = entry(unit("Mystic", hp=5, perks=["Magic Armour I", *perks]))
+    foe = entry(unit("Foe", hp=3))
+    return scenario([[me], [foe]], {0: [(20.0, 5.0)], 1: [(20.0, 40.0)]}, phase=Phase.MOVE)
+
+
+def test_p4250_architect_of_destiny_rerolls_the_2d6_of_an_aether_test() -> None:
+    # "One dice roll": the 2D6 of the Aether Test (5 + 5 = 10, failed) rolled again (2 + 3)
+    dice = ScriptedDice([5, 5, 2, 3])
+    after, events = engine.apply(_armoured(["Architect of Destiny"]),
+                                 UsePerks(0, ("Magic Armour I",)), dice=dice)  # fmt: skip
+    check_invariants(after)
+    assert dice.remaining == 0 and any(s.name.startswith("Magic Armour") for s in
+                                       after.units[0].statuses)  # fmt: skip
+    assert any("(Architect of Destiny): Aether Test" in e.text for e in events)
+    # Lucky rerolls "one dice", not a 2D6 roll: the 10 stands
+    dice = ScriptedDice([5, 5, 2, 3])
+    after, _ = engine.apply(_armoured(["Lucky"]), UsePerks(0, ("Magic Armour I",)), dice=dice)
+    assert dice.remaining == 2
+    assert not any(s.name.startswith("Magic Armour") for s in after.units[0].statuses)
