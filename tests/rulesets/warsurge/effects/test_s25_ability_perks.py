@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
@@ -239,3 +242,12 @@ def test_p4250_architect_of_destiny_rerolls_the_2d6_of_an_aether_test() -> None:
     after, _ = engine.apply(_armoured(["Lucky"]), UsePerks(0, ("Magic Armour I",)), dice=dice)
     assert dice.remaining == 2
     assert not any(s.name.startswith("Magic Armour") for s in after.units[0].statuses)
+
+
+def test_p4300_deny_is_not_a_perk_the_unit_uses_itself() -> None:
+    # Deny answers an opponent's roll or perk: never offered as a Use Perks of its own unit
+    state = _provoker(theirs=["Deny"])
+    state = replace(state, flow=replace(state.flow, active=1))
+    assert UsePerks(1, ("Deny",)) not in list(engine.legal_actions(state))
+    with pytest.raises(RulesError, match="not an activated perk"):
+        engine.check(state, UsePerks(1, ("Deny",)))

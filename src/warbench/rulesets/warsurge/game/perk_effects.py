@@ -158,11 +158,18 @@ def _statuses_read(row: PerkEffects) -> bool:
     )
 
 
+#: Activate perks used in answer to an opponent's roll, never by ``UsePerks`` (session 25,
+#: s25-ability: Deny L4300, game/perk_reroll.py)
+ANSWERING = frozenset({"Deny"})
+
+
 def _activated(row: PerkEffects) -> bool:
     """An activated rank :func:`~.perk_hooks.use_perk` plays: no test, every effect a status
     on the User the game reads, or HP restored."""
     if row.name in USED_PERKS:  # used by the player though not tagged Activate (Cure, Purge)
         return True
+    if row.name in ANSWERING:
+        return False
     if "Activate" not in {t.value for t in row.triggers} or row.tests or not row.effects:
         return False
     for e in row.effects:
