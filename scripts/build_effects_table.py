@@ -1036,6 +1036,24 @@ EFFECTS.update(
         "Lucky": [machinery("rerolls")],
         "Architect of Destiny": [machinery("rerolls")],
         "Deny": [machinery("rerolls")],
+        # L4354 Nightmare Anomaly "At the start of the Game Turn … choose any Unit on the
+        # Battlefield … roll a D6 … 1) … teleports … 2) +1 Defence, reroll failed Saves. 3) -1
+        # Defence, reroll successful Saves. 4) Restore D6 HP … 5) … D6 Attack Dice at Power 10,
+        # ignoring all Armour and AEGIS Saves. 6) Unit is immune to HP Loss." (the statuses
+        # last the Game Turn; game/perk_nightmare.py)
+        "Nightmare Anomaly": [
+            _granting(
+                status("Nightmare Anomaly (2)", mod("Defence", "add", 1), target="target"),
+                "Reinforced",
+                "Resilient",
+            ),
+            _granting(
+                status("Nightmare Anomaly (3)", mod("Defence", "add", -1), target="target"),
+                "Nightmare Anomaly: reroll successful Saves",
+            ),
+            status("Nightmare Anomaly (6)", target="target"),
+            machinery("nightmare"),
+        ],
     }
 )
 

@@ -133,6 +133,7 @@ UNIT_SETS = [
     # Lucky, Jinx, Architect of Destiny, Deny (session 25, s25-ability)
     ["Lucky", "Jinx", "Frenzy", "Provoke I"],
     ["Architect of Destiny", "Deny", "Magic Armour I", "Terrify"],
+    ["Nightmare Anomaly", "Lucky", "Tough", "Reinforced"],
 ]
 
 

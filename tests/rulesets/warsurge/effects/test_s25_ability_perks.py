@@ -251,3 +251,148 @@ def test_p4300_deny_is_not_a_perk_the_unit_uses_itself() -> None:
     assert UsePerks(1, ("Deny",)) not in list(engine.legal_actions(state))
     with pytest.raises(RulesError, match="not an activated perk"):
         engine.check(state, UsePerks(1, ("Deny",)))
+
+
+# -- Nightmare Anomaly (L4354) ---------------------------------------------------------------------
+
+
+def _nightmare(
+    foe_hp: int = 3,
+    foe_at: tuple[float, float] = (24.0, 30.0),
+    automated: bool = True,
+    **foe: object,
+) -> GameState:
+    """Side 0's Dreamers (unit 0, carrying Nightmare Anomaly, a Gun) at (24, 24); side 1's Foe
+    (unit 1, 3 HP a model, ``foe``) at ``foe_at``, with ``foe_hp`` HP left; side 1's Attack
+    Phase of Game Turn 2."""
+    dreamers = entry(unit("Dreamers", hp=3, perks=["Nightmare Anomaly"],
+                          weapons=[weapon("Gun", range=30, power=10, attacks=1)]))  # fmt: skip
+    target = entry(unit("Foe", hp=3, **foe))  # type: ignore[arg-type]
+    auto = {} if automated else {"automation": ALL_AUTOMATIONS - {Automation.PERK_USE}}
+    state = scenario([[dreamers], [target]], {0: [(24.0, 24.0)], 1: [foe_at]},
+                     phase=Phase.ATTACK, **auto)  # type: ignore[arg-type]  # fmt: skip
+    foe_u = replace(state.units[1], hp=(foe_hp,))
+    return replace(state, units=(state.units[0], foe_u))
+
+
+def _anomaly(state: GameState, faces: list[int]) -> tuple[GameState, list[Event], ScriptedDice]:
+    """The Game Turn's start as the TURN_START hook plays it (Nightmare Anomaly on the Foe)."""
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_nightmare import at_turn_start
+    from warbench.rulesets.warsurge.game.work import Work
+
+    dice = ScriptedDice(faces)
+    w = Work(state, dice, DEFAULT_HOOKS)
+    at_turn_start(w, state.flow.turn)
+    after = w.state()
+    check_invariants(after)
+    return after, w.events, dice
+
+
+def test_p4354_nightmare_anomaly_rolls_as_each_game_turn_starts() -> None:
+    from warbench.kernel.dice import SeededDice
+    from warbench.rulesets.warsurge.game.actions import Pass
+
+    def next_turn(state: GameState) -> list[Event]:
+        events: list[Event] = []
+        turn = state.flow.turn
+        while state.flow.turn == turn and not state.over:
+            state, ev = engine.apply(state, Pass(), dice=SeededDice(7))
+            events.extend(ev)
+            check_invariants(state)
+        return events
+
+    events = next_turn(_nightmare())
+    rolled = [e for e in events if "P0's Nightmare Anomaly on P1: Foe: rolled" in e.text]
+    assert len(rolled) == 1  # once, on the enemy unit
+    assert not any("Nightmare Anomaly" in e.text for e in next_turn(_nightmare(automated=False)))
+
+
+def test_p4354_nightmare_anomaly_the_engine_picks_an_enemy_at_full_hp() -> None:
+    after, events, _ = _anomaly(_nightmare(foe_hp=1), [4, 2])  # the only enemy: wounded
+    assert any("on P1: Foe: rolled 4" in e.text for e in events)
+    assert after.units[1].hp == (3,)  # 4: D6 HP restored (2, up to its full 3)
+
+
+def test_p4354_nightmare_anomaly_1_teleports_with_the_scatter_arrow() -> None:
+    # 1, the Scatter Arrow 3 (no Hit), distance 2 + 2, direction N (faces 1, 1)
+    after, events, dice = _anomaly(_nightmare(), [1, 3, 2, 2, 1, 1])
+    assert dice.remaining == 0
+    assert after.units[1].pos[0] == (24.0, 34.0)
+    assert any('teleports 4" N' in e.text for e in events)
+    # off the board edge: into Reserve
+    after, events, _ = _anomaly(_nightmare(foe_at=(24.0, 46.0)), [1, 3, 2, 2, 1, 1])
+    assert after.units[1].location.value == "reserve"
+    assert any("goes into Reserve (Nightmare Anomaly)" in e.text for e in events)
+    # a Hit: it stays
+    after, _, _ = _anomaly(_nightmare(), [1, 6, 2, 2])
+    assert after.units[1].pos[0] == (24.0, 30.0)
+
+
+def _shot(state: GameState, faces: list[int]) -> tuple[GameState, ScriptedDice]:
+    """The Foe (side 1) is shot by the Dreamers' Gun in side 0's Attack Phase."""
+    state = replace(state, flow=replace(state.flow, active=0))
+    dice = ScriptedDice(faces)
+    after, _ = engine.apply(state, Attack(0, (("Gun", 1),)), dice=dice)
+    check_invariants(after)
+    return after, dice
+
+
+def test_p4354_nightmare_anomaly_2_defence_up_and_failed_saves_rerolled() -> None:
+    state, _, _ = _anomaly(_nightmare(armour=4), [2])
+    assert any(s.name == "Nightmare Anomaly (2)" for s in state.units[1].statuses)
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+    assert to_unit_state(Work(state, None, DEFAULT_HOOKS), 1).profile.defence == 5
+    # Power 10 against Defence 5 hits automatically; the Armour Save 2 (failed) rerolled: 5
+    after, dice = _shot(state, [2, 5])
+    assert after.units[1].hp == (3,) and dice.remaining == 0
+    plain, dice = _shot(_nightmare(armour=4), [2, 5])
+    assert plain.units[1].hp == (2,) and dice.remaining == 1
+
+
+def test_p4354_nightmare_anomaly_3_defence_down_and_successful_saves_rerolled() -> None:
+    state, _, _ = _anomaly(_nightmare(armour=4), [3])
+    # the Armour Save 5 (saved) rerolled: 1, failed (the Attack Dice hit automatically)
+    after, dice = _shot(state, [5, 1])
+    assert after.units[1].hp == (2,) and dice.remaining == 0
+    plain, dice = _shot(_nightmare(armour=4), [5, 1])
+    assert plain.units[1].hp == (3,) and dice.remaining == 1
+
+
+def test_p4354_nightmare_anomaly_4_restores_d6_hp_and_casualties_in_coherency() -> None:
+    dreamers = entry(unit("Dreamers", hp=3, perks=["Nightmare Anomaly"]))
+    foes = entry(unit("Foes", models=3, hp=2))
+    state = scenario([[dreamers], [foes]], {0: [(24.0, 10.0)], 1: [(20.0, 30.0), (21.5, 30.0),
+                     (23.0, 30.0)]}, phase=Phase.ATTACK)  # fmt: skip
+    u = replace(state.units[1], hp=(1, 0, 0), removed=(False, True, True))
+    state = replace(state, units=(state.units[0], u))
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_nightmare import apply
+    from warbench.rulesets.warsurge.game.work import Work
+
+    w = Work(state, ScriptedDice([4, 4]), DEFAULT_HOOKS)
+    apply(w, 0, 1)  # side 0's Nightmare Anomaly on the Foes (a 4, then 4 HP)
+    after = w.state()
+    check_invariants(after)
+    assert sum(after.units[1].hp) == 5 and after.units[1].living() == [0, 1, 2]
+
+
+def test_p4354_nightmare_anomaly_5_d6_attack_dice_at_power_10_without_saves() -> None:
+    # 5, then D6 = 2 Attack Dice (Power 10 against Defence 4: automatic hits): 2 HP lost,
+    # no Armour (2+) or AEGIS (2+) Save rolled
+    after, events, dice = _anomaly(_nightmare(armour=2, aegis=2), [5, 2])
+    assert after.units[1].hp == (1,) and dice.remaining == 0
+    assert any("2 Attack Dice at Power 10, no Armour or AEGIS Save: 2 HP lost" in e.text
+               for e in events)  # fmt: skip
+
+
+def test_p4354_nightmare_anomaly_6_immune_to_hp_loss_this_game_turn() -> None:
+    state, _, _ = _anomaly(_nightmare(), [6])
+    after, _ = _shot(state, [])  # an automatic hit, no Save
+    assert after.units[1].hp == (3,)
+    plain, _ = _shot(_nightmare(), [])
+    assert plain.units[1].hp == (2,)
+    (s,) = [s for s in state.units[1].statuses if s.name == "Nightmare Anomaly (6)"]
+    assert s.turns == 1

@@ -113,6 +113,8 @@ MACHINERIES: Mapping[str, str] = {
     # session 25, lane s25-ability (issue 11)
     "rerolls": "warbench.rulesets.warsurge.game.perk_reroll (Lucky, Jinx, Architect of Destiny, "
     "Deny: a perk's test rerolled or denied, a used perk denied)",
+    "nightmare": "warbench.rulesets.warsurge.game.perk_nightmare (Nightmare Anomaly: a D6 on a "
+    "unit as the Game Turn starts, teleport, Saves, HP, Attack Dice, immunity to HP Loss)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -142,6 +142,7 @@ PLAYED_MACHINERIES = frozenset(
         "heal",  # issue 11, session 13: game/perk_heal.py
         # session 25, lane s25-ability (issue 11)
         "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
+        "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
     }
 )
 

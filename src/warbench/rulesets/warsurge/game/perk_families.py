@@ -26,6 +26,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_leadership,
         perk_limits,
         perk_movement,
+        perk_nightmare,
         perk_stealth,
         perk_tactical,
         perk_velocity,
@@ -43,3 +44,5 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_delirium.register_hooks(reg)  # Delirium (issue 11, session 13)
     perk_horrific.register_hooks(reg)  # Horrific (issue 11, session 13)
     perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)
+    # -- session 25, s25-ability (issue 11) --
+    perk_nightmare.register_hooks(reg)  # Nightmare Anomaly (Roster Perk, L4354)
