@@ -1054,6 +1054,12 @@ EFFECTS.update(
             status("Nightmare Anomaly (6)", target="target"),
             machinery("nightmare"),
         ],
+        # L2313 Traitorous "If the User has lost 50% or more of its total HP, it betrays the
+        # player, counting as an enemy Unit … must direct Attacks at the closest friendly Unit";
+        # L1254 Enslaved "If the Enslaver is a casualty or is in Reserve without the User, then
+        # the User will become an enemy Unit to the player" (game/perk_defect.py)
+        "Traitorous": [machinery("defection")],
+        "Enslaved": [machinery("defection")],
     }
 )
 

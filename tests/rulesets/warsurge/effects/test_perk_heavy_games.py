@@ -134,6 +134,8 @@ UNIT_SETS = [
     ["Lucky", "Jinx", "Frenzy", "Provoke I"],
     ["Architect of Destiny", "Deny", "Magic Armour I", "Terrify"],
     ["Nightmare Anomaly", "Lucky", "Tough", "Reinforced"],
+    ["Traitorous", "Tough", "Dodge", "Jinx"],
+    ["Enslaved", "Recover", "Resilient", "Lucky"],
 ]
 
 

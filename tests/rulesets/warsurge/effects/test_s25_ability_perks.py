@@ -16,7 +16,14 @@ from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.events import Event
-from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, GameState, Phase
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    Automation,
+    GameState,
+    Location,
+    Phase,
+    Status,
+)
 
 # -- rerolls of tests: Jinx (L859), Lucky (L867), Architect of Destiny (L4250), Deny (L4300) ------
 
@@ -396,3 +403,150 @@ def test_p4354_nightmare_anomaly_6_immune_to_hp_loss_this_game_turn() -> None:
     assert plain.units[1].hp == (2,)
     (s,) = [s for s in state.units[1].statuses if s.name == "Nightmare Anomaly (6)"]
     assert s.turns == 1
+
+
+# -- Traitorous (L2313) and Enslaved (L1254): a unit turning against its own side ----------------
+
+GUN10 = weapon("Gun", range=30, attacks=1, power=10)
+
+
+def _turncoat(
+    perk: str = "Traitorous", full: int = 16, left: int = 9, engaged: bool = False
+) -> GameState:
+    """Side 0's Shooter (unit 0, Power 10: it hits automatically) at (24, 10); side 1's Turncoat
+    (unit 1, one model of ``full`` HP with ``left`` left, ``perk``) at (24, 20), or in Base
+    Contact with the Shooter (``engaged``), and its Mate (unit 2, the most expensive other
+    unit of side 1: the Enslaver) at (36, 30); side 0's Attack Phase."""
+    shooter = entry(unit("Shooter", hp=5, weapons=[GUN10]))
+    turncoat = entry(unit("Turncoat", hp=full, perks=[perk], weapons=[GUN10]))
+    mate = entry(unit("Mate", hp=5, weapons=[GUN10]), points=200)
+    at = (24.0, 11.0) if engaged else (24.0, 20.0)
+    state = scenario([[shooter], [turncoat, mate]], {0: [(24.0, 10.0)], 1: [at], 2: [(36.0, 30.0)]},
+                     phase=Phase.ATTACK, engaged=[(0, 1)] if engaged else ())  # fmt: skip
+    u = replace(state.units[1], hp=(left,))
+    return replace(state, units=(state.units[0], u, state.units[2]))
+
+
+def _to_phase_end(state: GameState, first: object) -> tuple[GameState, list[Event]]:
+    """Play ``first`` (side 0's action), then Pass until the Attack Phase has ended."""
+    from warbench.kernel.dice import SeededDice
+    from warbench.rulesets.warsurge.game.actions import Pass
+
+    state, events = engine.apply(state, first, dice=SeededDice(3))  # type: ignore[arg-type]
+    check_invariants(state)
+    while state.flow.phase is Phase.ATTACK:
+        state, ev = engine.apply(state, Pass(), dice=SeededDice(3))
+        check_invariants(state)
+        events.extend(ev)
+    return state, events
+
+
+def _defected(state: GameState, uid: int = 1) -> bool:
+    return any(s.name == "Defected" for s in state.units[uid].statuses)
+
+
+@pytest.mark.parametrize(("full", "left", "turns"), [(16, 9, True), (16, 10, False),
+                                                      (17, 9, True), (17, 10, False)])  # fmt: skip
+def test_p2313_traitorous_example_16_or_17_hp_turns_at_8_hp(
+    full: int, left: int, turns: bool
+) -> None:
+    # "A Unit starting with 16 HP or 17 HP will trigger Traitorous when it has 8 HP or less": the
+    # Shooter's Gun takes 1 HP; the check comes as the Attack Phase's casualties are removed
+    after, events = _to_phase_end(_turncoat(full=full, left=left), Attack(0, (("Gun", 1),)))
+    assert after.units[1].hp == (left - 1,)
+    assert _defected(after) is turns
+    assert any("Turncoat turns against P1 (Traitorous" in e.text for e in events) is turns
+
+
+def test_p2313_traitorous_only_when_casualties_are_removed() -> None:
+    from warbench.kernel.dice import SeededDice
+
+    after, _ = engine.apply(_turncoat(left=9), Attack(0, (("Gun", 1),)), dice=SeededDice(3))
+    assert after.units[1].hp == (8,) and not _defected(after)  # still the Attack Phase
+    # without the perk, no betrayal
+    plain, _ = _to_phase_end(_turncoat(perk="Tough", left=9), Attack(0, (("Gun", 1),)))
+    assert not _defected(plain)
+
+
+def _betrayed(perk: str = "Traitorous", engaged: bool = False) -> GameState:
+    state = _turncoat(perk, left=8, engaged=engaged)
+    u = replace(state.units[1], statuses=(Status("Defected", None, perk),))
+    return replace(state, units=(state.units[0], u, state.units[2]))
+
+
+def test_p2313_a_traitor_is_an_enemy_of_its_own_side_and_attacks_the_closest_friend() -> None:
+    state = _betrayed()
+    assert state.enemies(1, 2) and state.enemies(2, 1) and state.enemies(0, 1)
+    side1 = replace(state, flow=replace(state.flow, active=1))
+    # its Weapons: only the closest unit of its former side (the Mate), not the Shooter
+    with pytest.raises(RulesError, match="must Target the closest unit of P1: Turncoat's former"):
+        engine.check(side1, Attack(1, (("Gun", 0),)))
+    after, _ = engine.apply(side1, Attack(1, (("Gun", 2),)), dice=ScriptedDice([6] * 10))
+    check_invariants(after)
+    assert sum(after.units[2].hp) < 5
+    # its former friends may attack it
+    after, _ = engine.apply(side1, Attack(2, (("Gun", 1),)), dice=ScriptedDice([6] * 10))
+    assert sum(after.units[1].hp) < 8
+    # not betrayed: the Mate is no Target, and the Turncoat no Target of the Mate
+    loyal = replace(_turncoat(left=8), flow=replace(side1.flow))
+    with pytest.raises(RulesError, match="not an enemy unit"):
+        engine.check(loyal, Attack(1, (("Gun", 2),)))
+
+
+def test_p2313_a_traitor_moves_only_toward_the_closest_friend() -> None:
+    from warbench.rulesets.warsurge.game.actions import Move
+
+    state = replace(_betrayed(), flow=replace(_betrayed().flow, phase=Phase.MOVE, active=1))
+    # the Mate stands 13.4" away: the Gun (30") reaches, so the Turncoat moves freely
+    engine.check(state, Move(1, to=(24.0, 14.0)))
+    far = replace(state.units[2], pos=((46.0, 47.0),))  # out of the Gun's Range now
+    state = replace(state, units=(state.units[0], state.units[1], far))
+    with pytest.raises(RulesError, match="must direct its Movement toward the closest unit"):
+        engine.check(state, Move(1, to=(24.0, 14.0)))
+    engine.check(state, Move(1, to=(28.0, 24.0)))
+
+
+def test_p2313_a_traitor_leaves_its_melee_and_holds_no_objective() -> None:
+    from warbench.rulesets.warsurge.game.perk_stealth import may_hold
+
+    after, events = _to_phase_end(_turncoat(left=9, engaged=True), Attack(0, (("Gun", 1),)))
+    assert _defected(after) and not any(1 in pair for pair in after.engaged)
+    assert any("P1: Turncoat steps out of Base Contact (Traitorous)" in e.text for e in events)
+    assert not may_hold(after, 1) and may_hold(after, 2)
+
+
+def test_p2313_a_traitor_falls_when_no_friendly_unit_is_left() -> None:
+    # the Mate destroyed by the Shooter: the Turncoat becomes a casualty
+    state = _betrayed()
+    mate = replace(state.units[2], hp=(1,))
+    state = replace(state, units=(state.units[0], state.units[1], mate))
+    after, events = _to_phase_end(state, Attack(0, (("Gun", 2),)))
+    assert after.units[2].location.value == "destroyed"
+    assert after.units[1].location.value == "destroyed"
+    assert any("no friendly unit is left; it becomes a casualty" in e.text for e in events)
+
+
+def test_p1254_enslaved_turns_when_its_enslaver_is_a_casualty() -> None:
+    state = _turncoat("Enslaved", left=16)
+    mate = replace(state.units[2], hp=(1,))
+    third = state  # the Enslaver is the Mate (200 points, the most expensive)
+    state = replace(third, units=(state.units[0], state.units[1], mate))
+    after, events = _to_phase_end(state, Attack(0, (("Gun", 2),)))
+    assert after.units[2].location.value == "destroyed"
+    assert any("Turncoat turns against P1 (Enslaved: its Enslaver P1: Mate is a casualty)" in e.text
+               for e in events)  # fmt: skip
+    # its former side has no other unit left: it falls at once (L1262)
+    assert after.units[1].location.value == "destroyed"
+
+
+def test_p1254_enslaved_turns_when_its_enslaver_is_in_reserve_without_it() -> None:
+    state = _turncoat("Enslaved", left=16)
+    mate = replace(state.units[2], location=Location.RESERVE, pos=())
+    after, events = _to_phase_end(replace(state, units=(state.units[0], state.units[1], mate)),
+                                  Attack(0, (("Gun", 1),)))  # fmt: skip
+    assert _defected(after)
+    assert any("its Enslaver P1: Mate is in Reserve" in e.text for e in events)
+    assert after.units[1].location.value == "table"  # the Mate, in Reserve, is no casualty
+    # with its Enslaver on the battlefield, it stays loyal
+    after, _ = _to_phase_end(_turncoat("Enslaved", left=16), Attack(0, (("Gun", 1),)))
+    assert not _defected(after)

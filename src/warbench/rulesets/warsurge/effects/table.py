@@ -115,6 +115,8 @@ MACHINERIES: Mapping[str, str] = {
     "Deny: a perk's test rerolled or denied, a used perk denied)",
     "nightmare": "warbench.rulesets.warsurge.game.perk_nightmare (Nightmare Anomaly: a D6 on a "
     "unit as the Game Turn starts, teleport, Saves, HP, Attack Dice, immunity to HP Loss)",
+    "defection": "warbench.rulesets.warsurge.game.perk_defect (Traitorous, Enslaved: a unit "
+    "turned against its own side, attacking the closest unit of it)",
 }
 
 E = TypeVar("E", bound=StrEnum)

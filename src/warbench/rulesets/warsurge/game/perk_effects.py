@@ -143,6 +143,7 @@ PLAYED_MACHINERIES = frozenset(
         # session 25, lane s25-ability (issue 11)
         "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
+        "defection",  # game/perk_defect.py: Traitorous, Enslaved
     }
 )
 

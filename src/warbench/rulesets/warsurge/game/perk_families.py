@@ -18,6 +18,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     """Add the hooks of the family modules to ``reg`` (``restore_hp`` avoids an import cycle)."""
     from warbench.rulesets.warsurge.game import (
         perk_affliction,
+        perk_defect,
         perk_defensive,
         perk_delirium,
         perk_deployment,
@@ -46,3 +47,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_espionage.register_hooks(reg)  # Espionage (issue 11, session 13)
     # -- session 25, s25-ability (issue 11) --
     perk_nightmare.register_hooks(reg)  # Nightmare Anomaly (Roster Perk, L4354)
+    perk_defect.register_hooks(reg)  # Traitorous (L2313), Enslaved (L1254)

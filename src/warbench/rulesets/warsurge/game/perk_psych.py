@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom, perk_psychotic
+from warbench.rulesets.warsurge.game import geom, perk_defect, perk_psychotic
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Status
@@ -89,6 +89,8 @@ def target_refusal(w: Work, uid: int, weapon: str, target: int) -> str | None:
     roll of 2, or ``None``. Heal weapons are free (L2187)."""
     if (mad := perk_psychotic.target_refusal(w, uid, weapon, target)) is not None:
         return mad  # Psychotic (L2277)
+    if (turned := perk_defect.target_refusal(w, uid, weapon, target)) is not None:
+        return turned  # Traitorous (L2313), Enslaved (L1254)
     berserk = "Berserk" in index(w.setup).units[uid].unit
     wild = WILD_BERSERK in _statuses(w, uid)
     if not berserk and not wild:
@@ -157,6 +159,8 @@ def move_refusal(
         )
     if (mad := perk_psychotic.move_refusal(w, uid, starts, new)) is not None:  # Psychotic
         return mad
+    if (turned := perk_defect.move_refusal(w, uid, starts, new)) is not None:  # Traitorous
+        return turned
     berserk = "Berserk" in index(w.setup).units[uid].unit
     wild = WILD_BERSERK in _statuses(w, uid)
     if not berserk and not wild:

@@ -286,6 +286,12 @@ def build_setup(
 # --------------------------------------------------------------------------------------------
 
 
+#: The status of a unit that has turned against its own side for the rest of the game
+#: (Traitorous, Perks L2313; Enslaved, L1254; ``game/perk_defect.py``): an enemy of every
+#: other unit, its own side's included.
+DEFECTED = "Defected"
+
+
 @dataclass(frozen=True)
 class Status:
     """A status on a unit with an optional duration in Game Turns (perk machinery)."""
@@ -379,6 +385,16 @@ class UnitGS:
 
     def has_status(self, name: str) -> bool:
         return any(s.name == name for s in self.statuses)
+
+    @property
+    def defected(self) -> bool:
+        """Whether the unit has turned against its side (:data:`DEFECTED`)."""
+        return bool(self.statuses) and any(s.name == DEFECTED for s in self.statuses)
+
+    def table_side(self, side: int) -> int:
+        """The side the battlefield index files the unit under: its own, or one of its own
+        (``-1 - uid``) once it has defected, an enemy to every other unit."""
+        return -1 - self.uid if self.defected else side
 
     # -- builders -----------------------------------------------------------------------
     def with_counter(self, name: str, value: int) -> UnitGS:
@@ -552,7 +568,9 @@ class GameState:
         return self.setup.units[uid].side
 
     def enemies(self, a: int, b: int) -> bool:
-        return self.setup.units[a].side != self.setup.units[b].side
+        if self.setup.units[a].side != self.setup.units[b].side:
+            return True
+        return a != b and (self.units[a].defected or self.units[b].defected)  # DEFECTED
 
     def engaged_with(self, uid: int) -> list[int]:
         out = []
