@@ -1060,6 +1060,10 @@ EFFECTS.update(
         # the User will become an enemy Unit to the player" (game/perk_defect.py)
         "Traitorous": [machinery("defection")],
         "Enslaved": [machinery("defection")],
+        # L745 Dominate "roll a Mastery Test. If successful, the User seizes control of the
+        # Target Unit for an entire Game Turn … the User cannot perform any other Actions"
+        # (game/perk_dominate.py: the side that acts with a unit, state.SEIZED)
+        "Dominate": [machinery("defection")],
     }
 )
 

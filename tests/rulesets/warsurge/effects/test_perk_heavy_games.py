@@ -136,6 +136,7 @@ UNIT_SETS = [
     ["Nightmare Anomaly", "Lucky", "Tough", "Reinforced"],
     ["Traitorous", "Tough", "Dodge", "Jinx"],
     ["Enslaved", "Recover", "Resilient", "Lucky"],
+    ["Dominate", "Tough", "Dodge", "Deny"],
 ]
 
 

@@ -550,3 +550,95 @@ def test_p1254_enslaved_turns_when_its_enslaver_is_in_reserve_without_it() -> No
     # with its Enslaver on the battlefield, it stays loyal
     after, _ = _to_phase_end(_turncoat("Enslaved", left=16), Attack(0, (("Gun", 1),)))
     assert not _defected(after)
+
+
+# -- Dominate (L745): a unit another side acts with for a Game Turn -----------------------------
+
+
+def _dominion(
+    brute_points: int = 100, gap: float = 9.0, automated: bool = True, **kw: object
+) -> GameState:
+    """Side 0's Mind (unit 0: Dominate, 100 points) at (24, 10); side 1's Brute (unit 1,
+    ``brute_points``) ``gap``" away and its Other (unit 2) at (40, 40); the Deploy Phase of
+    Game Turn 2 (every unit on the Battlefield)."""
+    mind = entry(unit("Mind", hp=3, perks=["Dominate"], weapons=[GUN10]))
+    brute = entry(unit("Brute", hp=3, weapons=[GUN10]), points=brute_points)
+    other = entry(unit("Other", hp=3, weapons=[GUN10]))
+    auto = {} if automated else {"automation": ALL_AUTOMATIONS - {Automation.PERK_USE}}
+    return scenario([[mind], [brute, other]],
+                    {0: [(24.0, 10.0)], 1: [(24.0, 11.0 + gap)], 2: [(40.0, 40.0)]},
+                    phase=Phase.DEPLOY, **auto, **kw)  # type: ignore[arg-type]  # fmt: skip
+
+
+def _end_deploy(state: GameState, faces: list[int]) -> tuple[GameState, list[Event]]:
+    from warbench.rulesets.warsurge.game.actions import Pass
+
+    events: list[Event] = []
+    dice = ScriptedDice(faces)
+    while state.flow.phase is Phase.DEPLOY:
+        state, ev = engine.apply(state, Pass(), dice=dice)
+        check_invariants(state)
+        events.extend(ev)
+    return state, events
+
+
+def _seized(state: GameState, uid: int = 1) -> bool:
+    return state.units[uid].seized_by == 0
+
+
+def test_p745_dominate_seizes_an_enemy_unit_at_the_end_of_the_deploy_phase() -> None:
+    from warbench.rulesets.warsurge.game.actions import Move
+
+    state, events = _end_deploy(_dominion(), [5])  # the Mastery Test: 5, passed
+    assert state.flow.phase is Phase.MOVE and _seized(state)
+    assert any("Mind seizes control of P1: Brute for the Game Turn (Dominate)" in e.text
+               for e in events)  # fmt: skip
+    # side 0 acts with the Brute, side 1 does not; the Mind makes no other Action
+    mine = replace(state, flow=replace(state.flow, active=0))
+    engine.check(mine, Move(1, to=(24.0, 24.0)))
+    with pytest.raises(RulesError, match="is Dominating this Game Turn"):
+        engine.check(mine, Move(0, to=(24.0, 6.0)))
+    theirs = replace(state, flow=replace(state.flow, active=1))
+    with pytest.raises(RulesError, match="P1: Brute belongs to P0; it is P1's turn"):
+        engine.check(theirs, Move(1, to=(24.0, 24.0)))
+    # a failed test seizes nothing; nor does a Target costing more than the Mind (Lesser)
+    assert not _seized(_end_deploy(_dominion(), [2])[0])
+    assert not _seized(_end_deploy(_dominion(brute_points=150), [])[0])
+    assert not _seized(_end_deploy(_dominion(gap=19.0), [])[0])  # beyond 18"
+    assert not _seized(_end_deploy(_dominion(automated=False), [])[0])
+
+
+def test_p745_the_seized_unit_attacks_its_own_side_and_returns_as_the_game_turn_ends() -> None:
+    from warbench.kernel.dice import SeededDice
+    from warbench.rulesets.warsurge.game.actions import Pass
+
+    state, _ = _end_deploy(_dominion(), [5])
+    atk = replace(state, flow=replace(state.flow, phase=Phase.ATTACK, active=0))
+    assert atk.enemies(1, 2) and not atk.enemies(0, 1)
+    with pytest.raises(RulesError, match="not an enemy unit"):
+        engine.check(atk, Attack(1, (("Gun", 0),)))
+    after, _ = engine.apply(atk, Attack(1, (("Gun", 2),)), dice=ScriptedDice([6] * 10))
+    check_invariants(after)
+    assert sum(after.units[2].hp) < 3  # the Brute shot its own side's Other
+    # the Game Turn ends: control returns
+    turn = after.flow.turn
+    events: list[Event] = []
+    while after.flow.turn == turn:
+        after, ev = engine.apply(after, Pass(), dice=SeededDice(2))
+        check_invariants(after)
+        events.extend(ev)
+    assert not _seized(after) and not after.enemies(1, 2) and after.enemies(0, 1)
+    assert not any(s.name == "Dominating" for s in after.units[0].statuses)
+    assert any("P1: Brute returns to P1 (the Game Turn ends; Dominate)" in e.text for e in events)
+
+
+def test_p745_dominate_before_the_first_action_step_advanced() -> None:
+    from warbench.rulesets.warsurge.game.actions import Move
+
+    state, _ = _end_deploy(_dominion(playstyle="advanced", turn=1), [5] * 8)  # CP dice, test
+    assert state.flow.phase is Phase.ACTIONS and _seized(state)
+    side0 = replace(state, flow=replace(state.flow, active=0))
+    assert any(isinstance(a, Move) and a.unit == 1 for a in engine.legal_actions(side0))
+    engine.check(side0, Move(1, to=(24.0, 24.0)))  # paid from side 0's Command Points
+    with pytest.raises(RulesError, match="is Dominating this Game Turn"):
+        engine.check(side0, Move(0, to=(24.0, 6.0)))

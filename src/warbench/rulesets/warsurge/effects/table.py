@@ -115,8 +115,8 @@ MACHINERIES: Mapping[str, str] = {
     "Deny: a perk's test rerolled or denied, a used perk denied)",
     "nightmare": "warbench.rulesets.warsurge.game.perk_nightmare (Nightmare Anomaly: a D6 on a "
     "unit as the Game Turn starts, teleport, Saves, HP, Attack Dice, immunity to HP Loss)",
-    "defection": "warbench.rulesets.warsurge.game.perk_defect (Traitorous, Enslaved: a unit "
-    "turned against its own side, attacking the closest unit of it)",
+    "defection": "warbench.rulesets.warsurge.game.perk_defect and perk_dominate (Traitorous, "
+    "Enslaved: a unit turned against its own side; Dominate: a unit another side acts with)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -270,7 +270,7 @@ class LegalActions:
             return []
         return [
             uid
-            for uid in self._work.side_units(self.side)
+            for uid in self._work.acting_units(self.side)  # Dominate: a seized unit too
             if eligible(self._work, uid, st.flow.phase)
         ]
 

@@ -22,6 +22,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_defensive,
         perk_delirium,
         perk_deployment,
+        perk_dominate,
         perk_espionage,
         perk_horrific,
         perk_leadership,
@@ -48,3 +49,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     # -- session 25, s25-ability (issue 11) --
     perk_nightmare.register_hooks(reg)  # Nightmare Anomaly (Roster Perk, L4354)
     perk_defect.register_hooks(reg)  # Traitorous (L2313), Enslaved (L1254)
+    perk_dominate.register_hooks(reg)  # Dominate (L745)

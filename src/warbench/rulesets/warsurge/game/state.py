@@ -290,6 +290,9 @@ def build_setup(
 #: (Traitorous, Perks L2313; Enslaved, L1254; ``game/perk_defect.py``): an enemy of every
 #: other unit, its own side's included.
 DEFECTED = "Defected"
+#: The status of a unit another side controls, ``Seized by side <n>`` (Dominate, Perks L745;
+#: ``game/perk_dominate.py``): that side acts with it and it is that side's for enemies.
+SEIZED = "Seized by side "
 
 
 @dataclass(frozen=True)
@@ -391,10 +394,31 @@ class UnitGS:
         """Whether the unit has turned against its side (:data:`DEFECTED`)."""
         return bool(self.statuses) and any(s.name == DEFECTED for s in self.statuses)
 
+    @property
+    def seized_by(self) -> int | None:
+        """The side that has seized control of the unit (:data:`SEIZED`), or ``None``."""
+        if not self.statuses:
+            return None
+        for s in self.statuses:
+            if s.name.startswith(SEIZED):
+                return int(s.name[len(SEIZED) :])
+        return None
+
     def table_side(self, side: int) -> int:
-        """The side the battlefield index files the unit under: its own, or one of its own
-        (``-1 - uid``) once it has defected, an enemy to every other unit."""
-        return -1 - self.uid if self.defected else side
+        """The side the battlefield index files the unit under: its own (``side``), the side
+        that seized it, or one of its own (``-1 - uid``) once it has defected, an enemy to
+        every other unit."""
+        if not self.statuses:
+            return side
+        if self.defected:
+            return -1 - self.uid
+        seized = self.seized_by
+        return side if seized is None else seized
+
+    def controller(self, side: int) -> int:
+        """The side that acts with the unit (``side``, its own, unless another seized it)."""
+        seized = self.seized_by
+        return side if seized is None else seized
 
     # -- builders -----------------------------------------------------------------------
     def with_counter(self, name: str, value: int) -> UnitGS:
@@ -568,9 +592,11 @@ class GameState:
         return self.setup.units[uid].side
 
     def enemies(self, a: int, b: int) -> bool:
-        if self.setup.units[a].side != self.setup.units[b].side:
-            return True
-        return a != b and (self.units[a].defected or self.units[b].defected)  # DEFECTED
+        ua, ub = self.units[a], self.units[b]
+        sa, sb = self.setup.units[a].side, self.setup.units[b].side
+        if not ua.statuses and not ub.statuses:
+            return sa != sb
+        return a != b and ua.table_side(sa) != ub.table_side(sb)  # DEFECTED, SEIZED
 
     def engaged_with(self, uid: int) -> list[int]:
         out = []

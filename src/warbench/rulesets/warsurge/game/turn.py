@@ -78,7 +78,7 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
 
 
 def side_can_act(w: Work, side: int, phase: Phase) -> bool:
-    return any(eligible(w, uid, phase) for uid in w.side_units(side))
+    return any(eligible(w, uid, phase) for uid in w.acting_units(side))
 
 
 def verify_pass(w: Work, side: int) -> None:

@@ -282,9 +282,11 @@ class Work:
         return mask
 
     def enemies(self, a: int, b: int) -> bool:
-        if self.setup.units[a].side != self.setup.units[b].side:
-            return True
-        return a != b and (self.units[a].defected or self.units[b].defected)  # DEFECTED
+        ua, ub = self.units[a], self.units[b]
+        sa, sb = self.setup.units[a].side, self.setup.units[b].side
+        if not ua.statuses and not ub.statuses:
+            return sa != sb
+        return a != b and ua.table_side(sa) != ub.table_side(sb)  # DEFECTED, SEIZED
 
     def sides_changed(self) -> None:
         """A unit has defected (``perk_defect``): the battlefield index is built anew."""
@@ -310,6 +312,11 @@ class Work:
 
     def side_units(self, side: int) -> list[int]:
         return [u.uid for u in self.setup.units if u.side == side]
+
+    def acting_units(self, side: int) -> list[int]:
+        """The units ``side`` acts with: its own, less those another side seized, and those it
+        seized (Dominate, ``UnitGS.controller``)."""
+        return [i.uid for i in self.setup.units if self.units[i.uid].controller(i.side) == side]
 
     def outermost(self, uid: int) -> int:
         u = self.units[uid]
