@@ -1064,6 +1064,10 @@ EFFECTS.update(
         # Target Unit for an entire Game Turn … the User cannot perform any other Actions"
         # (game/perk_dominate.py: the side that acts with a unit, state.SEIZED)
         "Dominate": [machinery("defection")],
+        # L4386 Undead Legion "When an enemy Unit is a casualty … At the start of the next Game
+        # Turn, it is raised to full HP and models … under the Undead Legion player's control"
+        # (game/perk_undead.py)
+        "Undead Legion": [machinery("defection")],
     }
 )
 

@@ -182,7 +182,7 @@ def check_invariants(state: GameState) -> None:
         )
         if on:
             hp = sum(h for h, gone in zip(u.hp, u.removed, strict=True) if not gone)
-            totals[info.side] += info.value * hp / info.max_hp
+            totals[u.controller(info.side)] += info.value * hp / info.max_hp  # Undead Legion
     for a, b in zip(totals, state.side_values(), strict=True):
         assert abs(a - b) < 1e-6
 

@@ -137,6 +137,7 @@ UNIT_SETS = [
     ["Traitorous", "Tough", "Dodge", "Jinx"],
     ["Enslaved", "Recover", "Resilient", "Lucky"],
     ["Dominate", "Tough", "Dodge", "Deny"],
+    ["Undead Legion", "Resilient", "Recover", "Jinx"],
 ]
 
 

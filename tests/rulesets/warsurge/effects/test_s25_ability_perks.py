@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -642,3 +643,58 @@ def test_p745_dominate_before_the_first_action_step_advanced() -> None:
     engine.check(side0, Move(1, to=(24.0, 24.0)))  # paid from side 0's Command Points
     with pytest.raises(RulesError, match="is Dominating this Game Turn"):
         engine.check(side0, Move(0, to=(24.0, 6.0)))
+
+
+# -- Undead Legion (L4386): an enemy casualty raised under its player's control -----------------
+
+
+def _legion(victim_perks: tuple[str, ...] = (), legion: bool = True) -> GameState:
+    """Side 0's Necro (unit 0, carrying Undead Legion, a Power 10 Gun) at (24, 10); side 1's
+    Victim (unit 1, two 2-HP models, 1 HP left on each) at (24, 20) and Other (unit 2) at
+    (40, 40); side 0's Attack Phase."""
+    necro = entry(unit("Necro", hp=3, perks=["Undead Legion"] if legion else [],
+                       weapons=[weapon("Gun", range=30, attacks=2, power=10)]))  # fmt: skip
+    victim = entry(unit("Victim", models=2, hp=2, perks=list(victim_perks), weapons=[GUN10]))
+    other = entry(unit("Other", hp=3, weapons=[GUN10]))
+    state = scenario([[necro], [victim, other]],
+                     {0: [(24.0, 10.0)], 1: [(23.0, 20.0), (24.5, 20.0)], 2: [(40.0, 40.0)]},
+                     phase=Phase.ATTACK)  # fmt: skip
+    v = replace(state.units[1], hp=(1, 1))
+    return replace(state, units=(state.units[0], v, state.units[2]))
+
+
+def _next_turn(state: GameState, first: object) -> tuple[GameState, list[Event]]:
+    """``first`` (side 0's Attack), then Pass into the next Game Turn's Move Phase."""
+    from warbench.kernel.dice import SeededDice
+    from warbench.rulesets.warsurge.game.actions import Pass
+
+    turn = state.flow.turn
+    state, events = engine.apply(state, first, dice=SeededDice(5))  # type: ignore[arg-type]
+    check_invariants(state)
+    while state.flow.turn == turn or state.flow.phase is Phase.DEPLOY:
+        state, ev = engine.apply(state, Pass(), dice=SeededDice(5))
+        check_invariants(state)
+        events.extend(ev)
+    return state, events
+
+
+def test_p4386_undead_legion_raises_a_fallen_enemy_unit_under_its_control() -> None:
+    after, events = _next_turn(_legion(), Attack(0, (("Gun", 1),)))
+    assert any("P1: Victim is destroyed" in e.text for e in events)
+    assert any("P1: Victim rises under P0's control at full HP (Undead Legion)" in e.text
+               for e in events)  # fmt: skip
+    v = after.units[1]
+    assert v.location is Location.TABLE and v.hp == (2, 2) and v.seized_by == 0
+    assert all(math.dist(p, (23.0, 20.0)) < 4.0 for p in v.pos)  # where its last model fell
+    assert after.enemies(1, 2) and not after.enemies(0, 1)
+    assert after.side_values()[0] > after.side_values()[1]
+    # side 0 acts with it
+    mine = replace(after, flow=replace(after.flow, active=0))
+    assert any(getattr(a, "unit", None) == 1 for a in engine.legal_actions(mine))
+
+
+def test_p4386_undead_legion_spares_respawn_and_resurrection_and_needs_the_perk() -> None:
+    after, _ = _next_turn(_legion(("Respawn",)), Attack(0, (("Gun", 1),)))
+    assert after.units[1].location is Location.DESTROYED
+    after, _ = _next_turn(_legion(legion=False), Attack(0, (("Gun", 1),)))
+    assert after.units[1].location is Location.DESTROYED

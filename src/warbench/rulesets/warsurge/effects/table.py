@@ -115,8 +115,9 @@ MACHINERIES: Mapping[str, str] = {
     "Deny: a perk's test rerolled or denied, a used perk denied)",
     "nightmare": "warbench.rulesets.warsurge.game.perk_nightmare (Nightmare Anomaly: a D6 on a "
     "unit as the Game Turn starts, teleport, Saves, HP, Attack Dice, immunity to HP Loss)",
-    "defection": "warbench.rulesets.warsurge.game.perk_defect and perk_dominate (Traitorous, "
-    "Enslaved: a unit turned against its own side; Dominate: a unit another side acts with)",
+    "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
+    "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
+    "unit another side acts with)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -143,7 +143,8 @@ def _release(work: Work, target: int, why: str) -> None:
 
 
 def _seized(work: Work) -> list[int]:
-    return [u.uid for u in work.units if u.statuses and u.seized_by is not None]
+    """The units a Dominate seized (the status's source names the User: ``u<uid>``)."""
+    return [u.uid for u in work.units if u.statuses and _dominator(work, u.uid) is not None]
 
 
 def _alive(work: Work, uid: int) -> bool:

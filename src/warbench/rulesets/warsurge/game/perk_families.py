@@ -31,6 +31,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_nightmare,
         perk_stealth,
         perk_tactical,
+        perk_undead,
         perk_velocity,
     )
 
@@ -50,3 +51,4 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_nightmare.register_hooks(reg)  # Nightmare Anomaly (Roster Perk, L4354)
     perk_defect.register_hooks(reg)  # Traitorous (L2313), Enslaved (L1254)
     perk_dominate.register_hooks(reg)  # Dominate (L745)
+    perk_undead.register_hooks(reg)  # Undead Legion (Roster Perk, L4386)

@@ -647,8 +647,8 @@ class GameState:
 
     def side_values(self) -> list[float]:
         totals = [0.0] * len(self.setup.sides)
-        for u in self.units:
-            totals[self.setup.units[u.uid].side] += self.current_value(u.uid)
+        for u in self.units:  # a raised unit (Undead Legion): its controller's (SEIZED)
+            totals[u.controller(self.setup.units[u.uid].side)] += self.current_value(u.uid)
         return totals
 
     def digest(self) -> str:

@@ -298,7 +298,7 @@ def end_turn(w: Work) -> None:
     alive = [
         s
         for s in range(len(w.setup.sides))
-        if any(w.units[uid].location is not Location.DESTROYED for uid in w.side_units(s))
+        if any(w.units[uid].location is not Location.DESTROYED for uid in w.acting_units(s))
     ]
     ended = ""
     if len(alive) <= 1:
