@@ -698,3 +698,25 @@ def test_p4386_undead_legion_spares_respawn_and_resurrection_and_needs_the_perk(
     assert after.units[1].location is Location.DESTROYED
     after, _ = _next_turn(_legion(legion=False), Attack(0, (("Gun", 1),)))
     assert after.units[1].location is Location.DESTROYED
+
+
+def test_p4354_nightmare_anomaly_the_player_picks_the_unit_with_use_perks() -> None:
+    # without the perk use automation: the player's decision at the start of the Game Turn
+    state = _nightmare(automated=False)
+    state = replace(state, flow=replace(state.flow, phase=Phase.DEPLOY, active=0))
+    listed = [a for a in engine.legal_actions(state) if isinstance(a, UsePerks)]
+    assert UsePerks(0, ("Nightmare Anomaly: 1",)) in listed  # the engine's choice first
+    assert UsePerks(0, ("Nightmare Anomaly: 0",)) in listed  # any unit on the Battlefield
+    after, events = engine.apply(
+        state, UsePerks(0, ("Nightmare Anomaly: 0",)), dice=ScriptedDice([2])
+    )
+    check_invariants(after)
+    assert any(s.name == "Nightmare Anomaly (2)" for s in after.units[0].statuses)
+    assert any("P0's Nightmare Anomaly on P0: Dreamers: rolled 2" in e.text for e in events)
+    with pytest.raises(RulesError, match="at the start of the Game Turn, once"):
+        engine.check(after, UsePerks(0, ("Nightmare Anomaly: 1",)))
+    late = replace(state, flow=replace(state.flow, phase=Phase.ATTACK))
+    with pytest.raises(RulesError, match="at the start of the Game Turn, once"):
+        engine.check(late, UsePerks(0, ("Nightmare Anomaly: 1",)))
+    with pytest.raises(RulesError, match="name a unit on the Battlefield"):
+        engine.check(state, UsePerks(0, ("Nightmare Anomaly: 9",)))

@@ -224,6 +224,9 @@ USED_PERKS = frozenset(
         "Disengage",
         # an offer of Stats at the start of the Game Turn (L3793; perk_corrupted)
         "Corrupted",
+        # session 25, s25-ability: the unit the player picks at the start of the Game Turn
+        # (L4354, a Roster Perk designated to the unit; perk_nightmare)
+        "Nightmare Anomaly",
     }
 )
 

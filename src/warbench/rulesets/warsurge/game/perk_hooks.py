@@ -45,6 +45,7 @@ from warbench.rulesets.warsurge.game import (
     perk_flee,
     perk_ignite,
     perk_limits,
+    perk_nightmare,
     perk_offering,
     perk_psych,
     perk_relocation,
@@ -318,6 +319,8 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return _form_refused(work, uid, row, option)
     if row.name == perk_corrupted.CORRUPTED:  # L3793: an offer of Stats (perk_corrupted)
         return perk_corrupted.refused(work, uid, option, _turn_start(work, uid))
+    if row.name == perk_nightmare.NIGHTMARE:  # L4354: the unit picked (s25-ability)
+        return perk_nightmare.refused(work, uid, option, _turn_start(work, uid))
     if row.name in perk_relocation.RELOCATE:
         why = _once(work, uid, row)
         return why if why is not None else perk_relocation.refused(work, uid, row.name, option)
@@ -371,6 +374,9 @@ def usable_perks(work: Work, uid: int) -> list[str]:
         elif row.name == perk_corrupted.CORRUPTED:
             start = _turn_start(work, uid)
             out.extend(f"{row.name}: {o}" for o in perk_corrupted.options(work, uid, start))
+        elif row.name == perk_nightmare.NIGHTMARE:
+            start = _turn_start(work, uid)
+            out.extend(f"{row.name}: {o}" for o in perk_nightmare.options(work, uid, start))
         elif use_refused(work, uid, row.name) is None:
             out.append(row.name)
     return out
@@ -456,7 +462,7 @@ def perk_use_candidates(work: Work, side: int | None) -> Iterator[UsePerks]:
         or work.flow.phase not in _PERK_PHASES
     ):
         return
-    for uid in work.side_units(side):
+    for uid in work.acting_units(side):  # Dominate: the seized unit's perks too
         if work.units[uid].location is Location.TABLE:
             for name in usable_perks(work, uid):
                 yield UsePerks(uid, (name,))
@@ -502,6 +508,9 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
         return
     if row.name == perk_corrupted.CORRUPTED:
         perk_corrupted.offer(work, uid, option)
+        return
+    if row.name == perk_nightmare.NIGHTMARE:
+        perk_nightmare.use(work, uid, option)
         return
     if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
         work, uid, row.name

@@ -10,10 +10,12 @@
 
 * **Who holds it**: a player whose roster carries it (on the entry it is designated to, as
   every Roster Perk here), once per Game Turn, at the TURN_START hook.
-* **The choice** ("may choose any Unit") is the engine's under the ``perk use`` automation
-  (:func:`choose`): an enemy unit on the Battlefield, the one with the highest Current Point
-  Value among those at full HP (where 4 restores nothing), else among all; without the
-  automation the perk is not used (docs/rulings.md, session 25 s25-ability, 5).
+* **The choice** ("may choose any Unit") is the player's: ``UsePerks(holder, ("Nightmare
+  Anomaly: <unit>",))`` at the start of the Game Turn (:func:`refused`, :func:`options`,
+  :func:`use`), once per Game Turn for its player; under the ``perk use`` automation the
+  engine's, as the Game Turn starts (:func:`choose`): an enemy unit on the Battlefield, the
+  one with the highest Current Point Value among those at full HP (where 4 restores nothing),
+  else among all (docs/rulings.md, session 25 s25-ability, 5).
 * **1**: the Scatter Arrow (``Dice.scatter``, 2D6): a Hit and it stays; else every model moves
   that far that way, and if a model would leave the board, stand where it may not, overlap or
   touch another unit's base, the unit goes into Reserve (``perk_reserve.to_reserve``); it is
@@ -47,14 +49,20 @@ __all__ = [
     "IMMUNE",
     "NIGHTMARE",
     "REROLL_SUCCESSFUL",
+    "USED",
     "at_turn_start",
     "choose",
     "immune",
+    "options",
+    "refused",
     "register_hooks",
     "strike",
+    "use",
 ]
 
 NIGHTMARE = "Nightmare Anomaly"
+#: the holder's counter: the Game Turn its player used it (``used <perk>``, as ``UsePerks``)
+USED = "used Nightmare Anomaly"
 RULE = "Perks §12.6 Nightmare Anomaly (000_94ecc6a4c74d351b.txt L4354)"
 #: the statuses of results 2, 3 and 6 (their modifiers: the effects table's row)
 STATUS = {2: f"{NIGHTMARE} (2)", 3: f"{NIGHTMARE} (3)", 6: HP_LOSS_IMMUNE}
@@ -112,7 +120,8 @@ def choose(work: Work, side: int) -> int | None:
 
 
 def at_turn_start(work: Work, turn: int) -> None:
-    """Each holder's Nightmare Anomaly, side by side (the engine's choice of unit)."""
+    """Each holder's Nightmare Anomaly, side by side: the engine's choice of unit under the
+    ``perk use`` automation (without it, the player's ``UsePerks``: :func:`use`)."""
     sides = holders(work.setup)
     if not sides:
         return
@@ -123,7 +132,64 @@ def at_turn_start(work: Work, turn: int) -> None:
     for side in sorted(sides):
         target = choose(work, side)
         if target is not None:
+            holder = sides[side]
+            work.units[holder] = work.units[holder].with_counter(USED, work.flow.turn)
+            work.dirty = True
             apply(work, side, target)
+
+
+def _used(work: Work, side: int) -> bool:
+    return any(
+        work.units[t].counter(USED) == work.flow.turn
+        for t in work.side_units(side)
+        if work.units[t].counters
+    )
+
+
+def _on_battlefield(work: Work) -> list[int]:
+    return [u.uid for u in work.units if u.location is Location.TABLE and u.living()]
+
+
+def refused(work: Work, uid: int, option: str, start: bool) -> str | None:
+    """Why ``uid`` (carrying the Roster Perk) may not use it on the unit ``option`` names now:
+    once per Game Turn for its player, at the start of the Game Turn (Transform's window: the
+    Standard Deploy Phase, or the Move Phase before it moves; the Advanced Action Steps before
+    its first action); or ``None``."""
+    side = work.info(uid).side
+    if not start or _used(work, side):
+        return f"Nightmare Anomaly is used at the start of the Game Turn, once ({RULE})"
+    if not option:
+        return None  # the engine's choice (:func:`choose`)
+    try:
+        target = int(option.strip())
+    except ValueError:
+        target = -1
+    if target not in _on_battlefield(work):
+        return (f"name a unit on the Battlefield by its number, as 'Nightmare Anomaly: 3' "
+                f"({RULE})")  # fmt: skip
+    return None
+
+
+def options(work: Work, uid: int, start: bool) -> list[str]:
+    """The units a player is shown: every unit on the Battlefield, the engine's choice first."""
+    if refused(work, uid, "", start) is not None:
+        return []
+    units = _on_battlefield(work)
+    best = choose(work, work.info(uid).side)
+    if best is not None:
+        units = [best, *(t for t in units if t != best)]
+    return [str(t) for t in units]
+
+
+def use(work: Work, uid: int, option: str) -> None:
+    """``UsePerks(uid, ("Nightmare Anomaly: <unit>",))``: the player's unit (no unit named:
+    the engine's choice) and its D6."""
+    side = work.info(uid).side
+    work.units[uid] = work.units[uid].with_counter(USED, work.flow.turn)
+    work.dirty = True
+    target = int(option) if option.strip() else choose(work, side)
+    if target is not None:
+        apply(work, side, target)
 
 
 def apply(work: Work, side: int, uid: int) -> int:
