@@ -720,3 +720,24 @@ def test_p4354_nightmare_anomaly_the_player_picks_the_unit_with_use_perks() -> N
         engine.check(late, UsePerks(0, ("Nightmare Anomaly: 1",)))
     with pytest.raises(RulesError, match="name a unit on the Battlefield"):
         engine.check(state, UsePerks(0, ("Nightmare Anomaly: 9",)))
+
+
+def test_p745_dominate_the_player_names_the_target_with_use_perks() -> None:
+    state = _dominion(automated=False)
+    state = replace(state, flow=replace(state.flow, active=0))
+    listed = [a for a in engine.legal_actions(state) if isinstance(a, UsePerks)]
+    assert UsePerks(0, ("Dominate: 1",)) in listed
+    with pytest.raises(RulesError, match=r"name the Target by its number, one of: 1 \(P1: Brute\)"):
+        engine.check(state, UsePerks(0, ("Dominate: 2",)))  # the Other: beyond 18"
+    after, events = engine.apply(state, UsePerks(0, ("Dominate: 1",)), dice=ScriptedDice([4]))
+    check_invariants(after)
+    assert _seized(after)
+    assert any("P0: Mind passes its Dominate test" in e.text for e in events)
+    with pytest.raises(RulesError, match="used once a Game Turn"):
+        engine.check(after, UsePerks(0, ("Dominate: 1",)))
+    failed, _ = engine.apply(state, UsePerks(0, ("Dominate: 1",)), dice=ScriptedDice([3]))
+    assert not _seized(failed)
+    # only in the Deploy Phase (Standard)
+    moving = replace(state, flow=replace(state.flow, phase=Phase.MOVE))
+    with pytest.raises(RulesError, match="in the Deploy Phase"):
+        engine.check(moving, UsePerks(0, ("Dominate: 1",)))

@@ -12,8 +12,10 @@
 
 * **When**: the PHASE_END hook of the Standard Deploy Phase; the PHASE_START hook of the
   Advanced Actions Phase (before its first Action Step; its CP already counted).
-* **The Target** (a player's choice, the engine's under the ``perk use`` automation; without it
-  the perk is not used): an enemy unit on the Battlefield within 18" (closest base edges),
+* **The Target** is the player's choice, ``UsePerks(user, ("Dominate: <n>",))`` in the Deploy
+  Phase (Advanced: before the unit's first Action), the Mastery Test then (:func:`refused`,
+  :func:`options`, :func:`use`); under the ``perk use`` automation the engine's, as the Phase
+  ends (:func:`choose`): an enemy unit on the Battlefield within 18" (closest base edges),
   whose Current Point Cost is no more than the User's (Point Cost (Lesser), L321), not in a
   Melee with a unit of the User's side and not itself seized; the one with the highest Current
   Point Cost (ties: roster order). No Target, no test.
@@ -41,10 +43,24 @@ if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["DOMINATE", "DOMINATING", "choose", "refusal", "register_hooks", "seize"]
+__all__ = [
+    "DOMINATE",
+    "DOMINATING",
+    "USED",
+    "choose",
+    "options",
+    "refusal",
+    "refused",
+    "register_hooks",
+    "seize",
+    "targets",
+    "use",
+]
 
 DOMINATE = "Dominate"
 DOMINATING = "Dominating"
+#: the User's counter: the Game Turn it used Dominate (``used <perk>``, as ``UsePerks``)
+USED = "used Dominate"
 RULE = "Perks §12.4 Dominate (000_94ecc6a4c74d351b.txt L745)"
 RADIUS = 18.0
 
@@ -84,13 +100,14 @@ def refusal(work: Work, uid: int) -> str | None:
             f"Actions, but may still roll Saves ({RULE})")  # fmt: skip
 
 
-def choose(work: Work, uid: int) -> int | None:
-    """The engine's Target for ``uid``'s Dominate (the module's rule), or ``None``."""
+def targets(work: Work, uid: int) -> list[int]:
+    """The units ``uid`` may Dominate now (the module's rule), the engine's choice first: the
+    highest Current Point Cost, ties in roster order."""
     from warbench.rulesets.warsurge.game.work import current_value
 
     own = current_value(work, uid)
     side = work.info(uid).side
-    best: tuple[float, int] | None = None
+    found: list[tuple[float, int]] = []
     for u in work.units:
         t = u.uid
         if not work.standing(t) or not work.enemies(uid, t) or u.seized_by is not None:
@@ -102,9 +119,59 @@ def choose(work: Work, uid: int) -> int | None:
             continue
         if any(work.info(f).side == side for f in work.engaged_with(t)):
             continue
-        if best is None or (value, -t) > best:
-            best = (value, -t)
-    return None if best is None else -best[1]
+        found.append((-value, t))
+    return [t for _, t in sorted(found)]
+
+
+def choose(work: Work, uid: int) -> int | None:
+    """The engine's Target for ``uid``'s Dominate, or ``None``."""
+    found = targets(work, uid)
+    return found[0] if found else None
+
+
+def _window(work: Work, start: bool) -> bool:
+    """The Standard Deploy Phase; the Advanced Action Steps before the unit's first action."""
+    from warbench.rulesets.warsurge.game.advstate import Playstyle
+
+    advanced = work.setup.playstyle is Playstyle.ADVANCED
+    return start and (advanced or work.flow.phase is Phase.DEPLOY)
+
+
+def refused(work: Work, uid: int, option: str, start: bool) -> str | None:
+    """Why ``uid`` may not Dominate the unit ``option`` names now (``start``: the start of the
+    Game Turn for it), or ``None``: the player's use, ``UsePerks(uid, ("Dominate: <n>",))``."""
+    if not _window(work, start) or work.units[uid].counter(USED) == work.flow.turn:
+        return (f"Dominate is used once a Game Turn, in the Deploy Phase (Advanced: before the "
+                f"unit's first Action) ({RULE})")  # fmt: skip
+    if work.units[uid].seized_by is not None:
+        return f"{work.label(uid)} is seized itself this Game Turn ({RULE})"
+    found = targets(work, uid)
+    if not found:
+        return (f'no enemy unit within 18" costing no more than {work.label(uid)} to '
+                f"Dominate ({RULE})")  # fmt: skip
+    if option and (not option.strip().isdigit() or int(option) not in found):
+        names = ", ".join(f"{t} ({work.label(t)})" for t in found)
+        return f"name the Target by its number, one of: {names} ({RULE})"
+    return None
+
+
+def options(work: Work, uid: int, start: bool) -> list[str]:
+    """The Targets a player is shown (every one, the engine's choice first)."""
+    if refused(work, uid, "", start) is not None:
+        return []
+    return [str(t) for t in targets(work, uid)]
+
+
+def use(work: Work, uid: int, option: str) -> None:
+    """The player's Dominate: the Mastery Test, then the Target (no number named: the
+    engine's) seized for the Game Turn."""
+    from warbench.rulesets.warsurge.game.perk_turn import mastery_test
+
+    work.units[uid] = work.units[uid].with_counter(USED, work.flow.turn)
+    work.dirty = True
+    target = int(option) if option.strip() else choose(work, uid)
+    if target is not None and mastery_test(work, uid, DOMINATE):
+        seize(work, uid, target)
 
 
 def seize(work: Work, uid: int, target: int) -> None:
@@ -183,8 +250,14 @@ def _dominate(work: Work) -> None:
     for uid in users(work.setup):
         if not work.standing(uid) or work.units[uid].seized_by is not None:
             continue
+        if work.units[uid].counter(USED) == work.flow.turn:
+            continue
         target = choose(work, uid)
-        if target is not None and mastery_test(work, uid, DOMINATE):
+        if target is None:
+            continue
+        work.units[uid] = work.units[uid].with_counter(USED, work.flow.turn)
+        work.dirty = True
+        if mastery_test(work, uid, DOMINATE):
             seize(work, uid, target)
 
 

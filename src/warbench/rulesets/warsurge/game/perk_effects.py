@@ -227,6 +227,8 @@ USED_PERKS = frozenset(
         # session 25, s25-ability: the unit the player picks at the start of the Game Turn
         # (L4354, a Roster Perk designated to the unit; perk_nightmare)
         "Nightmare Anomaly",
+        # the Target the player names, a Mastery Test, the unit seized (L745; perk_dominate)
+        "Dominate",
     }
 )
 

@@ -41,11 +41,11 @@ from warbench.rulesets.warsurge.effects.runtime import (
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import (
+    perk_choice,
     perk_corrupted,
     perk_flee,
     perk_ignite,
     perk_limits,
-    perk_nightmare,
     perk_offering,
     perk_psych,
     perk_relocation,
@@ -319,8 +319,9 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return _form_refused(work, uid, row, option)
     if row.name == perk_corrupted.CORRUPTED:  # L3793: an offer of Stats (perk_corrupted)
         return perk_corrupted.refused(work, uid, option, _turn_start(work, uid))
-    if row.name == perk_nightmare.NIGHTMARE:  # L4354: the unit picked (s25-ability)
-        return perk_nightmare.refused(work, uid, option, _turn_start(work, uid))
+    if (pick := perk_choice.CHOICES.get(row.name)) is not None:  # a unit named (s25-ability)
+        why = pick[0](work, uid, option, _turn_start(work, uid))
+        return why or perk_psych.perk_refusal(work, uid, row.name)
     if row.name in perk_relocation.RELOCATE:
         why = _once(work, uid, row)
         return why if why is not None else perk_relocation.refused(work, uid, row.name, option)
@@ -374,9 +375,8 @@ def usable_perks(work: Work, uid: int) -> list[str]:
         elif row.name == perk_corrupted.CORRUPTED:
             start = _turn_start(work, uid)
             out.extend(f"{row.name}: {o}" for o in perk_corrupted.options(work, uid, start))
-        elif row.name == perk_nightmare.NIGHTMARE:
-            start = _turn_start(work, uid)
-            out.extend(f"{row.name}: {o}" for o in perk_nightmare.options(work, uid, start))
+        elif (pick := perk_choice.CHOICES.get(row.name)) is not None:  # Nightmare, Dominate
+            out.extend(f"{row.name}: {o}" for o in pick[1](work, uid, _turn_start(work, uid)))
         elif use_refused(work, uid, row.name) is None:
             out.append(row.name)
     return out
@@ -509,8 +509,8 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
     if row.name == perk_corrupted.CORRUPTED:
         perk_corrupted.offer(work, uid, option)
         return
-    if row.name == perk_nightmare.NIGHTMARE:
-        perk_nightmare.use(work, uid, option)
+    if (pick := perk_choice.CHOICES.get(row.name)) is not None:  # Nightmare, Dominate
+        pick[2](work, uid, option)
         return
     if any(t.kind is PerkTest.MASTERY for t in row.tests) and not perk_turn.mastery_test(
         work, uid, row.name
