@@ -37,6 +37,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.attack import SUCCESSFUL_SAVES_REROLLED
+from warbench.rulesets.warsurge.game import perk_reroll
 from warbench.rulesets.warsurge.game.perk_immortal import HP_LOSS_IMMUNE
 from warbench.rulesets.warsurge.game.state import Location, Status
 
@@ -135,7 +136,8 @@ def at_turn_start(work: Work, turn: int) -> None:
             holder = sides[side]
             work.units[holder] = work.units[holder].with_counter(USED, work.flow.turn)
             work.dirty = True
-            apply(work, side, target)
+            if not perk_reroll.denied(work, holder, NIGHTMARE):  # Deny (L4300), as UsePerks
+                apply(work, side, target)
 
 
 def _used(work: Work, side: int) -> bool:
