@@ -741,3 +741,39 @@ def test_p745_dominate_the_player_names_the_target_with_use_perks() -> None:
     moving = replace(state, flow=replace(state.flow, phase=Phase.MOVE))
     with pytest.raises(RulesError, match="in the Deploy Phase"):
         engine.check(moving, UsePerks(0, ("Dominate: 1",)))
+
+
+def test_p745_control_returns_at_once_when_the_dominating_unit_is_destroyed() -> None:
+    state, _ = _end_deploy(_dominion(), [5])
+    atk = replace(state, flow=replace(state.flow, phase=Phase.ATTACK, active=1))
+    mind = replace(atk.units[0], hp=(1,))
+    other = replace(atk.units[2], pos=((30.0, 25.0),))  # within its Gun's 30" of the Mind
+    atk = replace(atk, units=(mind, atk.units[1], other))
+    # side 1's Other shoots the Mind dead (Power 10: automatic); its casualties go at the
+    # Attack Phase's end, and with them the seizure
+    after, events = _to_phase_end(atk, Attack(2, (("Gun", 0),)))
+    assert after.units[0].location is Location.DESTROYED
+    assert not _seized(after)
+    assert any("returns to P1 (the Dominating unit is destroyed; Dominate)" in e.text
+               for e in events)  # fmt: skip
+
+
+def test_p2313_traitorous_turns_at_once_in_the_advanced_playstyle() -> None:
+    # Advanced: casualties are removed at once (§9), so the check follows the Attack
+    shooter = entry(unit("Shooter", hp=5, weapons=[GUN10]))
+    turncoat = entry(unit("Turncoat", hp=4, perks=["Traitorous"], weapons=[GUN10]))
+    mate = entry(unit("Mate", hp=5, weapons=[GUN10]))
+    state = scenario([[shooter], [turncoat, mate]],
+                     {0: [(24.0, 10.0)], 1: [(24.0, 20.0)], 2: [(36.0, 30.0)]},
+                     phase=Phase.DEPLOY, turn=1, playstyle="advanced")  # fmt: skip
+    u = replace(state.units[1], hp=(3,))
+    state, _ = _end_deploy(replace(state, units=(state.units[0], u, state.units[2])), [3] * 8)
+    assert state.flow.phase is Phase.ACTIONS
+    state = replace(state, flow=replace(state.flow, active=0))
+    dice = ScriptedDice([6] * 10)
+    after, _ = engine.apply(state, Attack(0, (("Gun", 1),)), dice=dice)
+    while after.flow.adv is not None and after.flow.adv.counter is not None:  # no Counter
+        after, _ = engine.apply(after, engine.default_counter(after), dice=dice)
+    check_invariants(after)
+    assert after.units[1].hp == (2,) and _defected(after)
+    assert after.flow.phase is Phase.ACTIONS  # at once, in the Action Steps
