@@ -777,3 +777,28 @@ def test_p2313_traitorous_turns_at_once_in_the_advanced_playstyle() -> None:
     check_invariants(after)
     assert after.units[1].hp == (2,) and _defected(after)
     assert after.flow.phase is Phase.ACTIONS  # at once, in the Action Steps
+
+
+def test_p867_lucky_rerolls_a_failed_upheaval_skill_test() -> None:
+    # the Quake (Upheaval, L3216) used; its Skill Test at the Phase's end fails (3): the Lucky
+    # User rerolls it (5) and stays where it is
+    from warbench.rulesets.warsurge.game.actions import Pass
+
+    quake = weapon("Quake", attacks=2, power=4, perks=["Upheaval"])
+
+    def turn(perks: list[str], faces: list[int]) -> tuple[GameState, list[Event]]:
+        me = entry(unit("User", weapons=[quake], hp=3, perks=perks))
+        them = entry(unit("Foe", hp=5))
+        state = scenario([[me], [them]], {0: [(10.0, 10.0)], 1: [(10.0, 16.0)]},
+                         phase=Phase.ATTACK)  # fmt: skip
+        state, _ = engine.apply(state, Attack(0, (("Quake", 1),)), dice=ScriptedDice([6, 6]))
+        state, events = engine.apply(state, Pass(), dice=ScriptedDice(faces))
+        check_invariants(state)
+        return state, events
+
+    lucky, events = turn(["Lucky"], [3, 5])
+    assert lucky.units[0].pos == ((10.0, 10.0),)
+    assert any("rerolls its Upheaval Skill Test (Lucky)" in e.text for e in events)
+    assert any("Upheaval Skill Test passed (5)" in e.text for e in events)
+    plain, _ = turn([], [3, 2, 4, 4, 1, 1, 6, 6])  # no Lucky: it relocates
+    assert plain.units[0].pos != ((10.0, 10.0),)
