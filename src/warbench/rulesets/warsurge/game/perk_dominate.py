@@ -143,8 +143,8 @@ def refused(work: Work, uid: int, option: str, start: bool) -> str | None:
     if not _window(work, start) or work.units[uid].counter(USED) == work.flow.turn:
         return (f"Dominate is used once a Game Turn, in the Deploy Phase (Advanced: before the "
                 f"unit's first Action) ({RULE})")  # fmt: skip
-    if work.units[uid].seized_by is not None:
-        return f"{work.label(uid)} is seized itself this Game Turn ({RULE})"
+    if work.units[uid].seized_by is not None or work.units[uid].defected:
+        return f"{work.label(uid)} is seized itself, or has turned against its side ({RULE})"
     found = targets(work, uid)
     if not found:
         return (f'no enemy unit within 18" costing no more than {work.label(uid)} to '
@@ -248,9 +248,10 @@ def _dominate(work: Work) -> None:
     if Automation.PERK_USE not in work.setup.automation:
         return
     for uid in users(work.setup):
-        if not work.standing(uid) or work.units[uid].seized_by is not None:
+        u = work.units[uid]
+        if not work.standing(uid) or u.seized_by is not None or u.defected:
             continue
-        if work.units[uid].counter(USED) == work.flow.turn:
+        if u.counter(USED) == work.flow.turn:
             continue
         target = choose(work, uid)
         if target is None:
