@@ -1209,6 +1209,53 @@ EFFECTS.update(
     }
 )
 
+# -- session 25, lane s25-ability (issue 11) -------------------------------------------------
+EFFECTS.update(
+    {
+        # L859 Jinx "Once per Game Turn, one enemy Unit within 24\" of the User may have a dice
+        # rerolled"; L867 Lucky "reroll any one dice per Game Turn related to the User … enemy
+        # dice directed at this Unit"; L4250 Architect of Destiny "One dice roll per Game Turn
+        # can be rerolled … whose dice it was"; L4300 Deny "on a 6 … counts as failed … does not
+        # consume Limited Use" (game/perk_reroll.py: the perks' tests)
+        "Jinx": [machinery("rerolls")],
+        "Lucky": [machinery("rerolls")],
+        "Architect of Destiny": [machinery("rerolls")],
+        "Deny": [machinery("rerolls")],
+        # L4354 Nightmare Anomaly "At the start of the Game Turn … choose any Unit on the
+        # Battlefield … roll a D6 … 1) … teleports … 2) +1 Defence, reroll failed Saves. 3) -1
+        # Defence, reroll successful Saves. 4) Restore D6 HP … 5) … D6 Attack Dice at Power 10,
+        # ignoring all Armour and AEGIS Saves. 6) Unit is immune to HP Loss." (the statuses
+        # last the Game Turn; game/perk_nightmare.py)
+        "Nightmare Anomaly": [
+            _granting(
+                status("Nightmare Anomaly (2)", mod("Defence", "add", 1), target="target"),
+                "Reinforced",
+                "Resilient",
+            ),
+            _granting(
+                status("Nightmare Anomaly (3)", mod("Defence", "add", -1), target="target"),
+                "Nightmare Anomaly: reroll successful Saves",
+            ),
+            status("Nightmare Anomaly (6)", target="target"),
+            machinery("nightmare"),
+        ],
+        # L2313 Traitorous "If the User has lost 50% or more of its total HP, it betrays the
+        # player, counting as an enemy Unit … must direct Attacks at the closest friendly Unit";
+        # L1254 Enslaved "If the Enslaver is a casualty or is in Reserve without the User, then
+        # the User will become an enemy Unit to the player" (game/perk_defect.py)
+        "Traitorous": [machinery("defection")],
+        "Enslaved": [machinery("defection")],
+        # L745 Dominate "roll a Mastery Test. If successful, the User seizes control of the
+        # Target Unit for an entire Game Turn … the User cannot perform any other Actions"
+        # (game/perk_dominate.py: the side that acts with a unit, state.SEIZED)
+        "Dominate": [machinery("defection")],
+        # L4386 Undead Legion "When an enemy Unit is a casualty … At the start of the next Game
+        # Turn, it is raised to full HP and models … under the Undead Legion player's control"
+        # (game/perk_undead.py)
+        "Undead Legion": [machinery("defection")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

@@ -160,13 +160,13 @@ def check_invariants(state: GameState) -> None:
         contact = d <= 0.05
         for i, j in zip(*np.nonzero(contact), strict=True):
             a, b = int(o[i]), int(o[j])
-            if a != b and setup.units[a].side != setup.units[b].side:
+            if a != b and state.enemies(a, b):  # a defected unit too (Traitorous)
                 assert (min(a, b), max(a, b)) in state.engaged, (
                     f"{setup.units[a].label} and {setup.units[b].label} touch but are not "
                     "in a Melee"
                 )
     for a, b in state.engaged:
-        assert setup.units[a].side != setup.units[b].side
+        assert state.enemies(a, b)
         ua, ub = state.units[a], state.units[b]
         if ua.location is Location.TERRAIN or ub.location is Location.TERRAIN:
             # units inside one terrain piece are engaged (§10.2 L4441-4447), nobody else
@@ -191,7 +191,7 @@ def check_invariants(state: GameState) -> None:
             and state.units[state.outermost(u.uid)].location is Location.TABLE
         )
         if on and not u.counter("respawns") and u.uid not in grouped:  # Respawn (P L4211)
-            totals[info.side] += unit_value(info, u)  # Ascension, Descend, Eternal
+            totals[u.controller(info.side)] += unit_value(info, u)  # Ascension…; Undead Legion
     if grouped:
         from warbench.rulesets.warsurge.game.perk_summon_value import summon_values
 

@@ -64,6 +64,11 @@ def canonical_perk(name: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
+#: A perk a status grants (Nightmare Anomaly's 3, Perks L4354, game/perk_nightmare.py): the
+#: unit's successful Armour and AEGIS Saves are rerolled, as Rupture II's (§12.5).
+SUCCESSFUL_SAVES_REROLLED = "Nightmare Anomaly: reroll successful Saves"
+
+
 class PerkSet:
     """The perks of a profile, queried by base name and rank."""
 
@@ -550,8 +555,9 @@ def _compile_saves(
                 a_needed = None
     g_needed: int | None = None if aegis_pierced else aegis
     rupture = wperks.rank("Rupture")
-    a_spec = SaveSpec(a_needed, tperks.has("Reinforced"), rupture >= 1)
-    g_spec = SaveSpec(g_needed, tperks.has("Resilient"), rupture >= 2)
+    nightmare = tperks.has(SUCCESSFUL_SAVES_REROLLED)  # Nightmare Anomaly's 3 (Perks L4354)
+    a_spec = SaveSpec(a_needed, tperks.has("Reinforced"), rupture >= 1 or nightmare)
+    g_spec = SaveSpec(g_needed, tperks.has("Resilient"), rupture >= 2 or nightmare)
     return a_spec, g_spec
 
 
@@ -818,10 +824,10 @@ def _victim_program(
     if rerolls:
         notes.append(f"failed Saves are rerolled ({', '.join(rerolls)})")
     if armour.reroll_successful:
-        notes.append(
-            "successful Saves must be rerolled (Rupture "
-            + ("II)" if aegis.reroll_successful else "I)")
-        )
+        why = "Rupture " + ("II" if aegis.reroll_successful else "I")
+        if vperks.has(SUCCESSFUL_SAVES_REROLLED):
+            why = "Nightmare Anomaly"
+        notes.append(f"successful Saves must be rerolled ({why})")
     return die, bool(fixed)
 
 

@@ -170,6 +170,14 @@ TRAIT_SETS: list[tuple[str, ...]] = [
     ("Summon",),
     ("Concealed", "Decoy I"),
     ["Obscured", "Tough", "Dodge", "Recover"],  # session 25, s25-tactical
+    # Lucky, Jinx, Architect of Destiny, Deny (session 25, s25-ability)
+    ["Lucky", "Jinx", "Frenzy", "Provoke I"],
+    ["Architect of Destiny", "Deny", "Magic Armour I", "Terrify"],
+    ["Nightmare Anomaly", "Lucky", "Tough", "Reinforced"],
+    ["Traitorous", "Tough", "Dodge", "Jinx"],
+    ["Enslaved", "Recover", "Resilient", "Lucky"],
+    ["Dominate", "Tough", "Dodge", "Deny"],
+    ["Undead Legion", "Resilient", "Recover", "Jinx"],
 ]
 
 

@@ -21,6 +21,7 @@ from warbench.rulesets.warsurge.effects.model import (
     PerkTest,
     Quantity,
     TargetKind,
+    TestSpec,
     Trigger,
 )
 from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
@@ -41,6 +42,9 @@ __all__ = [
     "turn_end_loss",
     "unit_under",
 ]
+
+#: (the tests of one perk, a roll of one again by its label, what they are) -> as they stand
+Settle = Callable[[list[Outcome], Callable[[str], Outcome], str], list[Outcome]]
 
 
 def _rows(names: Iterable[str], table: EffectTable) -> list[PerkEffects]:
@@ -148,6 +152,7 @@ def inflict_on_hp_loss(
     trigger: Trigger = Trigger.HP_LOSS,
     auto_fail: bool = False,
     rescue: Callable[[str], bool] | None = None,
+    settle: Settle | None = None,
 ) -> tuple[tuple[Marker, ...], list[Infliction]]:
     """The statuses a weapon's HP-Loss perks put on a target that lost ``hp_lost`` HP.
 
@@ -161,7 +166,9 @@ def inflict_on_hp_loss(
     test each (docs/rulings.md, perks in play 11). ``auto_fail``: the attacker is under Fugue
     (L2716), its Skill Tests fail unrolled. ``rescue(test)``: asked when every Skill Test of a
     perk failed (rolled), whether the attacker pays to pass it (Offering, Sacrifice: L871,
-    L1017). Returns the new markers and what happened, in perk order.
+    L1017). ``settle(tests, roll, what)``: the tests of one perk as they stand after the
+    players' rerolls and denials (Lucky, Jinx, Architect of Destiny, Deny: ``game.perk_reroll``;
+    ``roll(label)`` rolls one again). Returns the new markers and what happened, in perk order.
     """
     t = table or load_table()
     markers = tuple(target_markers)
@@ -181,16 +188,16 @@ def inflict_on_hp_loss(
             landed = True
             test = next((s for s in row.tests if s.kind in (PerkTest.SKILL, PerkTest.D6)), None)
             if test is not None:
-                landed = False
-                for _ in range(hp_lost):
-                    outcome = run_test(
-                        dice,
-                        test,
-                        test_modifier,
-                        auto_fail=auto_fail and test.kind is PerkTest.SKILL,
-                        label=f"{row.name} test",
-                    )
-                    landed = landed or outcome.passed
+                fails = auto_fail and test.kind is PerkTest.SKILL
+
+                def roll(label: str, test: TestSpec = test, fails: bool = fails) -> Outcome:
+                    return run_test(dice, test, test_modifier, auto_fail=fails, label=label)
+
+                tests = [roll(f"{row.name} test") for _ in range(hp_lost)]
+                if settle is not None:
+                    tests = settle(tests, roll, f"{row.name} test")
+                outcome = tests[-1]
+                landed = any(o.passed for o in tests)
                 if not landed and rescue is not None and test.kind is PerkTest.SKILL:
                     landed = not auto_fail and rescue(f"{row.name} test")
             if landed:

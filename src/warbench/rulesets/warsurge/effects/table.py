@@ -150,6 +150,14 @@ MACHINERIES: Mapping[str, str] = {
     "Attack Dice meeting the threshold, on the models the attacker chooses; Obscured)",
     "markers": "warbench.rulesets.warsurge.game.perk_trap (Trap: a marker on the battlefield "
     'that strikes the unit passing or standing within 2" of it)',
+    # session 25, lane s25-ability (issue 11)
+    "rerolls": "warbench.rulesets.warsurge.game.perk_reroll (Lucky, Jinx, Architect of Destiny, "
+    "Deny: a perk's test rerolled or denied, a used perk denied)",
+    "nightmare": "warbench.rulesets.warsurge.game.perk_nightmare (Nightmare Anomaly: a D6 on a "
+    "unit as the Game Turn starts, teleport, Saves, HP, Attack Dice, immunity to HP Loss)",
+    "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
+    "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
+    "unit another side acts with)",
 }
 
 E = TypeVar("E", bound=StrEnum)

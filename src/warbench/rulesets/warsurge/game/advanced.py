@@ -149,12 +149,12 @@ def unit_can_act(w: Work, uid: int) -> bool:
         return False
     if u.location is Location.RESERVE:
         return True  # Deploy is free
-    side = w.info(uid).side
+    side = u.controller(w.info(uid).side)  # Dominate: the seizing side's CP
     return a.cp[side] >= 1 or uid not in a.actors  # Support needs no CP
 
 
 def side_can_act(w: Work, side: int) -> bool:
-    return any(unit_can_act(w, uid) for uid in w.side_units(side))
+    return any(unit_can_act(w, uid) for uid in w.acting_units(side))
 
 
 def verify_advanced(w: Work, action: Action, side: int) -> Plan:
@@ -181,9 +181,9 @@ def verify_advanced(w: Work, action: Action, side: int) -> Plan:
     if not 0 <= uid < len(w.units):
         raise err(f"there is no unit {uid}", "§2.1 Unit")
     info = w.info(uid)
-    if info.side != side:
+    if (owner := w.units[uid].controller(info.side)) != side:  # Dominate: the seizing side
         raise err(
-            f"{info.label} belongs to {w.side_name(info.side)}; it is {w.side_name(side)}'s "
+            f"{info.label} belongs to {w.side_name(owner)}; it is {w.side_name(side)}'s "
             "Action Step",
             "§9.1 step 3",
         )
@@ -376,14 +376,14 @@ def counter_ask(w: Work, attack: Attack) -> CounterAsk | None:
         t = share[1]
         if t >= len(w.units):  # a terrain piece makes no Counter Action (§10.3)
             continue
-        side = w.info(t).side
+        side = w.units[t].controller(w.info(t).side)  # Dominate: the seizing side answers
         if t in asked or side in w.flow.passed or t in a.supported:
             continue
         if any(k for k in COUNTER_KINDS if k != "none" and counter_option(w, t, k, attack.unit)):
             asked.append(t)
     if not asked:
         return None
-    sides = tuple(w.info(t).side for t in asked)
+    sides = tuple(w.units[t].controller(w.info(t).side) for t in asked)
     return CounterAsk(attack.unit, attack, tuple(asked), sides)
 
 
@@ -411,7 +411,7 @@ def counter_option(w: Work, uid: int, kind: str, attacker: int | None) -> bool:
     parent = COUNTER_KINDS.get(kind)
     if not parent:
         return False
-    side = w.info(uid).side
+    side = w.units[uid].controller(w.info(uid).side)
     if a.cost(uid, parent) > a.cp[side]:
         return False
     if w.units[uid].location not in (Location.TABLE, Location.EMBARKED):
@@ -458,7 +458,7 @@ def apply_counter(w: Work, action: Counter, ask: CounterAsk) -> bool:
     )
     if action.choice != "none":
         parent = COUNTER_KINDS[action.choice]
-        side = w.info(uid).side
+        side = w.units[uid].controller(w.info(uid).side)
         cost = a.cost(uid, parent)
         a = a.with_cp(side, -cost).with_use(uid, parent)
         if parent != "Guard" and a.guard_of(uid):

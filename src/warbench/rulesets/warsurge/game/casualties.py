@@ -40,12 +40,8 @@ from warbench.rulesets.warsurge.game.melee import (
     set_contact,
     verify_base_contact,
 )
-from warbench.rulesets.warsurge.game.state import (
-    Automation,
-    CoherencyPause,
-    Location,
-    Wreck,
-)
+from warbench.rulesets.warsurge.game.pauses import CoherencyPause, Wreck
+from warbench.rulesets.warsurge.game.state import Automation, Location
 from warbench.rulesets.warsurge.game.work import Work, err
 from warbench.rulesets.warsurge.game.wrecks import survivor_spots, terrain_wrecks, verify_survivors
 

@@ -23,11 +23,11 @@ from warbench.rulesets.warsurge.game.actions import (
     action_to_dict,
 )
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
+from warbench.rulesets.warsurge.game.pauses import CoherencyPause, Wreck
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
     CasualtyPause,
-    CoherencyPause,
     Flow,
     GameResult,
     GameSetup,
@@ -36,7 +36,6 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     Status,
     UnitGS,
-    Wreck,
     unit_state_fields,
 )
 

@@ -277,7 +277,7 @@ class LegalActions:
             return []
         return [
             uid
-            for uid in self._work.side_units(self.side)
+            for uid in self._work.acting_units(self.side)  # Dominate: a seized unit too
             if eligible(self._work, uid, st.flow.phase)
         ]
 
@@ -408,7 +408,7 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
         return []
     a = w.xy(holder)
     ra = w.info(holder).radius
-    side = w.info(uid).side
+    side = w.units[uid].table_side(w.info(uid).side)  # a defector: every unit (DEFECTED)
     mask = t.side != side
     if not mask.any() or not len(a):
         return []
@@ -516,7 +516,7 @@ def _terrain_exits(w: Work, uid: int, dash: bool) -> Iterator[Action]:
     piece = w.field.board.terrain_named(name)
     c = np.asarray(piece.polygon, dtype=np.float64).mean(axis=0)
     t = w.table()
-    enemy = t.side != w.info(uid).side
+    enemy = t.side != w.units[uid].table_side(w.info(uid).side)
     if enemy.any():
         d = ((t.xy[enemy] - c) ** 2).sum(axis=1)
         p = t.xy[enemy][int(np.argmin(d))]

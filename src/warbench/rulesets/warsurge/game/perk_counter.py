@@ -31,7 +31,7 @@ effects table.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -314,14 +314,32 @@ def _run(work: Work, unit: int, v: np.ndarray[Any, Any], distance: float) -> tup
     return gone, -2
 
 
+class _Test(NamedTuple):
+    passed: bool
+    roll: int
+
+
+def _upheaval_test(work: Work, unit: int, label: str) -> _Test:
+    """The Upheaval Skill Test (a D6, 4+), rerolled or denied as any perk's test (Lucky, Jinx,
+    Architect of Destiny, Deny: ``perk_reroll``, session 25)."""
+    from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
+    from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
+    from warbench.rulesets.warsurge.game.perk_reroll import settle
+
+    def roll(name: str) -> Outcome:
+        return run_test(work.dice, TestSpec(PerkTest.SKILL), 0, label=name)
+
+    out = settle(work, unit, [roll(label)], roll, "Upheaval Skill Test")[0]
+    return _Test(out.passed, out.rolls[0] if out.rolls else 0)
+
+
 def _upheaval(work: Work, unit: int, weapon: str) -> None:
-    from warbench.kernel.dice import TestKind
     from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
     from warbench.rulesets.warsurge.game.melee import engage_new_contacts
 
     label = f"{work.label(unit)}'s {weapon}"
     rule = f"Upheaval, {BOOK} L3216"
-    test = work.dice.test(TestKind.SKILL, 0, f"{label} Upheaval Skill Test")
+    test = _upheaval_test(work, unit, f"{label} Upheaval Skill Test")
     if test.passed:
         work.emit("perk", f"{label}: Upheaval Skill Test passed ({test.roll})", rule,
                   unit=unit, perk="Upheaval")  # fmt: skip

@@ -104,7 +104,7 @@ def delirium_on_hp_lost(
     if attacker is None or amount <= 0 or not work.standing(unit):
         return
     from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
-    from warbench.rulesets.warsurge.effects.rolls import run_test
+    from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
     from warbench.rulesets.warsurge.game.advstate import Playstyle
     from warbench.rulesets.warsurge.game.perk_affliction import _immune
     from warbench.rulesets.warsurge.game.perk_effects import DELAYED
@@ -120,9 +120,13 @@ def delirium_on_hp_lost(
     mod = skill_modifier(work, attacker, source, unit)
     fail = fugued(work, attacker)
     spec = TestSpec(PerkTest.SKILL)
-    passed = 0
-    for _ in range(amount):
-        passed += run_test(work.dice, spec, mod, auto_fail=fail, label="Delirium Skill Test").passed
+    from warbench.rulesets.warsurge.game.perk_reroll import settle
+
+    def roll(label: str) -> Outcome:
+        return run_test(work.dice, spec, mod, auto_fail=fail, label=label)
+
+    tests = [roll("Delirium Skill Test") for _ in range(amount)]  # Lucky, Jinx … (L859-L867)
+    passed = sum(o.passed for o in settle(work, attacker, tests, roll, "Delirium Skill Test", unit))
     if not passed and not fail:  # Offering, Sacrifice (L871, L1017)
         passed = int(rescue(work, attacker, "Delirium Skill Test", lose_hp))
     label = work.label(unit)

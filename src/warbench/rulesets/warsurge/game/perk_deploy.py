@@ -251,7 +251,7 @@ def _hold(w: Work, uid: int, rank: str) -> None:
 
 def _arrive(w: Work, uid: int, fallen: int, rank: str, rule: str) -> None:
     from warbench.rulesets.warsurge.game.casualties import place_survivors
-    from warbench.rulesets.warsurge.game.state import Wreck
+    from warbench.rulesets.warsurge.game.pauses import Wreck
 
     u = w.units[uid]
     kept = tuple(s for s in u.statuses if s.name not in HELD.values())

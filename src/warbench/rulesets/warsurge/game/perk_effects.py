@@ -156,6 +156,10 @@ PLAYED_MACHINERIES = frozenset(
         "shared weapons",  # issue 11, session 25, s25-tactical: game/perk_shared.py
         "markers",  # issue 11, session 25, s25-tactical: game/perk_trap.py
         "precision",  # issue 11, session 25, s25-tactical: game/perk_precision.py
+        # session 25, lane s25-ability (issue 11)
+        "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
+        "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
+        "defection",  # game/perk_defect.py: Traitorous, Enslaved
     }
 )
 
@@ -172,11 +176,18 @@ def _statuses_read(row: PerkEffects) -> bool:
     )
 
 
+#: Activate perks used in answer to an opponent's roll, never by ``UsePerks`` (session 25,
+#: s25-ability: Deny L4300, game/perk_reroll.py)
+ANSWERING = frozenset({"Deny"})
+
+
 def _activated(row: PerkEffects) -> bool:
     """An activated rank :func:`~.perk_hooks.use_perk` plays: no test, every effect a status
     on the User the game reads, or HP restored."""
     if row.name in USED_PERKS:  # used by the player though not tagged Activate (Cure, Purge)
         return True
+    if row.name in ANSWERING:
+        return False
     if "Activate" not in {t.value for t in row.triggers} or row.tests or not row.effects:
         return False
     for e in row.effects:
@@ -229,6 +240,11 @@ USED_PERKS = frozenset(
         "Disengage",
         # an offer of Stats at the start of the Game Turn (L3793; perk_corrupted)
         "Corrupted",
+        # session 25, s25-ability: the unit the player picks at the start of the Game Turn
+        # (L4354, a Roster Perk designated to the unit; perk_nightmare)
+        "Nightmare Anomaly",
+        # the Target the player names, a Mastery Test, the unit seized (L745; perk_dominate)
+        "Dominate",
     }
 )
 

@@ -21,9 +21,11 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_challenger,
         perk_concealed,
         perk_decoy,
+        perk_defect,
         perk_defensive,
         perk_delirium,
         perk_deployment,
+        perk_dominate,
         perk_espionage,
         perk_horrific,
         perk_leader,
@@ -31,11 +33,13 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
         perk_limits,
         perk_mode,
         perk_movement,
+        perk_nightmare,
         perk_residue,
         perk_respawn,
         perk_stealth,
         perk_summon,
         perk_tactical,
+        perk_undead,
         perk_velocity,
     )
 
@@ -85,3 +89,8 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_grapple.register_hooks(reg)  # Grapple
     perk_windows.register_hooks(reg)  # Preliminary, Postliminary
     perk_trap.register_hooks(reg)  # Trap
+    # -- session 25, s25-ability (issue 11) --
+    perk_nightmare.register_hooks(reg)  # Nightmare Anomaly (Roster Perk, L4354)
+    perk_defect.register_hooks(reg)  # Traitorous (L2313), Enslaved (L1254)
+    perk_dominate.register_hooks(reg)  # Dominate (L745)
+    perk_undead.register_hooks(reg)  # Undead Legion (Roster Perk, L4386)

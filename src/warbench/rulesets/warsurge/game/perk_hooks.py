@@ -41,7 +41,9 @@ from warbench.rulesets.warsurge.effects.runtime import (
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker, end_of_turn
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import (
+    perk_bloodlust,
     perk_challenger,
+    perk_choice,
     perk_corrupted,
     perk_flee,
     perk_ignite,
@@ -49,6 +51,7 @@ from warbench.rulesets.warsurge.game import (
     perk_offering,
     perk_psych,
     perk_relocation,
+    perk_reroll,
     perk_reserve,
     perk_revive,
     perk_roster,
@@ -127,6 +130,7 @@ def _inflict(
         test_modifier=perk_limits.skill_modifier(work, attacker, source, unit),
         auto_fail=perk_turn.fugued(work, attacker),
         rescue=lambda test: perk_offering.rescue(work, attacker, test, lose_hp),  # L871, L1017
+        settle=lambda outs, roll, what: perk_reroll.settle(work, attacker, outs, roll, what, unit),
     )
     if not log:
         return
@@ -323,6 +327,9 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return _form_refused(work, uid, row, option)
     if row.name == perk_corrupted.CORRUPTED:  # L3793: an offer of Stats (perk_corrupted)
         return perk_corrupted.refused(work, uid, option, _turn_start(work, uid))
+    if (pick := perk_choice.CHOICES.get(row.name)) is not None:  # a unit named (s25-ability)
+        why = pick[0](work, uid, option, _turn_start(work, uid))
+        return why or perk_psych.perk_refusal(work, uid, row.name)
     if row.name in perk_relocation.RELOCATE:
         why = _once(work, uid, row)
         return why if why is not None else perk_relocation.refused(work, uid, row.name, option)
@@ -389,6 +396,8 @@ def usable_perks(work: Work, uid: int) -> list[str]:
         elif row.name == perk_corrupted.CORRUPTED:
             start = _turn_start(work, uid)
             out.extend(f"{row.name}: {o}" for o in perk_corrupted.options(work, uid, start))
+        elif (pick := perk_choice.CHOICES.get(row.name)) is not None:  # Nightmare, Dominate
+            out.extend(f"{row.name}: {o}" for o in pick[1](work, uid, _turn_start(work, uid)))
         elif use_refused(work, uid, row.name) is None:
             out.append(row.name)
     return out
@@ -474,7 +483,7 @@ def perk_use_candidates(work: Work, side: int | None) -> Iterator[UsePerks]:
         or work.flow.phase not in _PERK_PHASES
     ):
         return
-    for uid in work.side_units(side):
+    for uid in work.acting_units(side):  # Dominate: the seized unit's perks too
         if work.units[uid].location is Location.TABLE:
             for name in usable_perks(work, uid):
                 yield UsePerks(uid, (name,))
@@ -513,6 +522,8 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
         raise RulesError(refused, row.source)
     work.units[uid] = work.units[uid].with_counter(f"used {row.name}", work.flow.turn)
     work.dirty = True
+    if perk_reroll.denied(work, uid, row.name):  # Deny L4300: no Limited Use spent
+        return
     if row.name in perk_limits.TRANSFORM:
         perk_limits.take_form(work, uid, row.name, option, "the player's choice")
         return
@@ -521,6 +532,9 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
         return
     if row.name in perk_transformation.RANKS:
         return perk_transformation.use(work, uid, row.name, option)
+    if (pick := perk_choice.CHOICES.get(row.name)) is not None:  # Nightmare, Dominate
+        pick[2](work, uid, option)
+        return
     if row.name == perk_challenger.CHALLENGER:  # L1957 (session 25, s25-lead)
         perk_challenger.declare(work, uid)
         return
@@ -577,15 +591,10 @@ def _aether_test(work: Work, uid: int, row: PerkEffects) -> tuple[bool, bool]:
     """The User's Aether Test for ``row`` (§12.2 L249: 2D6, 9 or lower passes, a 2 doubles the
     effect, a 12 costs the User D6 HP with no Saves), moved by the strongest enemy Resist within
     its Radius (L1677, :func:`.perk_limits.aether_modifier`). Returns (passed, doubled)."""
-    out = run_test(
-        work.dice,
-        TestSpec(PerkTest.AETHER),
-        perk_limits.aether_modifier(work, uid),
-        label=f"{row.name} Aether Test",
-    )
-    verdict = "passes" if out.passed else "fails"
-    work.emit("perk", f"{work.label(uid)} {verdict} its {row.name} Aether Test ({out.explain()})",
-              row.source, unit=uid, perk=row.name, passed=out.passed)  # fmt: skip
+    spec, mod = TestSpec(PerkTest.AETHER), perk_limits.aether_modifier(work, uid)
+    out = perk_reroll.tested(work, uid, f"{row.name} Aether Test",  # Architect, Deny (L4250)
+                             lambda label: run_test(work.dice, spec, mod, label=label),
+                             row.source, row.name)  # fmt: skip
     # Offering, Sacrifice (L871, L1017): a failed test paid for; a 12's HP Loss still comes
     passed = out.passed or perk_offering.rescue(work, uid, f"{row.name} Aether Test", lose_hp)
     if out.backlash:
@@ -709,45 +718,6 @@ def _sees(work: Work, uid: int, target: int) -> bool:
     return any(field.visible(work.xy(uid), r, work.xy(target), tr, t.xy[others], t.r[others]))
 
 
-def _bloodlust_key(attacker: int, weapon: str) -> str:
-    return f"bloodlust u{attacker}/{weapon}"
-
-
-def on_bloodlust_hp(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
-    """Bloodlust (L2919): remember on the Target that this weapon "contributed any HP Loss"."""
-    if attacker is None or amount <= 0:
-        return
-    if "Bloodlust" not in perk_turn.index(work.setup).units[attacker].weapon_perks(source):
-        return
-    key = _bloodlust_key(attacker, source)
-    if not work.units[unit].counter(key):
-        work.units[unit] = work.units[unit].with_counter(key, 1)
-        work.dirty = True
-
-
-def on_bloodlust_casualty(work: Work, unit: int, model: int, source: str) -> None:
-    """Bloodlust (L2919): "the User gains +1 Attack to this Weapon when the Target Unit is
-    removed as a casualty" (once per Target unit, for the rest of the game; a status
-    ``Bloodlust@Weapon`` from that Target, so kills stack)."""
-    u = work.units[unit]
-    if u.living() or not u.counters:
-        return
-    for name, value in u.counters:
-        if not value or not name.startswith("bloodlust u"):
-            continue
-        uid_text, _, weapon = name.removeprefix("bloodlust u").partition("/")
-        killer = int(uid_text)
-        if not work.units[killer].living():
-            continue
-        marker = Marker(f"Bloodlust@{weapon}", f"u{unit}", None)
-        statuses = add_marker(markers_of(work.units[killer].statuses), marker)
-        work.set_unit(killer, statuses=statuses_of(statuses))
-        work.units[unit] = work.units[unit].with_counter(name, 0)
-        work.emit("perk", f"{work.label(killer)}: Bloodlust, {weapon} +1 Attack "
-                  f"({work.label(unit)} slain)", _rule_of("Bloodlust"), unit=killer,
-                  perk="Bloodlust")  # fmt: skip
-
-
 def on_hp_noted(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
     """HP Loss, whatever its cause, for the perks that count it (:mod:`.perk_turn`)."""
     perk_turn.note_hp_lost(work, unit, attacker)
@@ -780,8 +750,8 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.TURN_START, perk_limits.forms_at_turn_start, "Transform, Wild Armour")
     reg.register(Hook.DEPLOY, perk_limits.forms_on_deploy, "Transform on arrival")
     reg.register(Hook.CASUALTY, perk_revive.on_casualty, "Revive, Reanimate")
-    reg.register(Hook.HP_LOST, on_bloodlust_hp, "Bloodlust: HP Loss contributed")
-    reg.register(Hook.CASUALTY, on_bloodlust_casualty, "Bloodlust: the Target slain")
+    reg.register(Hook.HP_LOST, perk_bloodlust.on_hp, "Bloodlust: HP Loss contributed")
+    reg.register(Hook.CASUALTY, perk_bloodlust.on_casualty, "Bloodlust: the Target slain")
     reg.register(Hook.HP_LOST, perk_ignite.on_hp_lost, "Ignite: its Power grows")
     reg.register(Hook.TURN_END, _ignite_turn_end, "Ignite: the end-of-turn Attack")
     reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")

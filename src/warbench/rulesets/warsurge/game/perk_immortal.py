@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HP_AT_START",
+    "HP_LOSS_IMMUNE",
     "IMMORTAL",
     "TURN_COUNTED",
     "immortal_lost",
@@ -25,6 +26,9 @@ __all__ = [
 ]
 
 IMMORTAL = "Immortal"
+#: Nightmare Anomaly's 6 (Perks L4354, game/perk_nightmare.py): "Unit is immune to HP Loss";
+#: the kernel's cap on the HP the unit may lose is then 0, as Immortal's cap (session 25)
+HP_LOSS_IMMUNE = "Nightmare Anomaly (6)"
 #: The unit's counters: the Game Turn counted and the HP it had as that Game Turn started.
 TURN_COUNTED = "immortal turn"
 HP_AT_START = "immortal hp"
@@ -60,6 +64,8 @@ def immortal_lost(u: UnitGS, turn: int) -> int:
 def immortal_state(setup: GameSetup, u: UnitGS, turn: int, st: UnitState) -> UnitState:
     """``st`` with Immortal's HP left this Game Turn (unchanged for any other unit, or once
     Immortal is spent)."""
+    if u.statuses and any(s.name == HP_LOSS_IMMUNE for s in u.statuses):
+        return replace(st, immortal_left=0)  # Nightmare Anomaly's 6 (L4354): no HP lost at all
     if u.uid not in immortal_units(setup) or u.used(IMMORTAL):
         return st
     full = unit_max_hp(setup.units[u.uid], u)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom, perk_psychotic
+from warbench.rulesets.warsurge.game import geom, perk_defect, perk_dominate, perk_psychotic
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Status
@@ -89,6 +89,10 @@ def target_refusal(w: Work, uid: int, weapon: str, target: int) -> str | None:
     roll of 2, or ``None``. Heal weapons are free (L2187)."""
     if (mad := perk_psychotic.target_refusal(w, uid, weapon, target)) is not None:
         return mad  # Psychotic (L2277)
+    if (turned := perk_defect.target_refusal(w, uid, weapon, target)) is not None:
+        return turned  # Traitorous (L2313), Enslaved (L1254)
+    if (held := perk_dominate.refusal(w, uid)) is not None:
+        return held  # Dominate (L745): the User makes no other Action
     berserk = "Berserk" in index(w.setup).units[uid].unit
     wild = WILD_BERSERK in _statuses(w, uid)
     if not berserk and not wild:
@@ -106,6 +110,8 @@ def target_refusal(w: Work, uid: int, weapon: str, target: int) -> str | None:
 def weapon_refusal(w: Work, uid: int, weapon: str) -> str | None:
     """Wild Instinct's roll of 1 (L2341): "does nothing and cannot be used at all during this
     Game Turn"; Confuse (L2636): "For the next Game Turn, the Unit cannot use Weapons"."""
+    if (held := perk_dominate.refusal(w, uid)) is not None:  # Dominate (L745)
+        return held
     names = _statuses(w, uid)
     if INACTIVE in names:
         return f"{w.label(uid)} is Inactive this Game Turn: no Weapons (Wild Instinct, {WILD_RULE})"
@@ -118,6 +124,8 @@ def perk_refusal(w: Work, uid: int, perk: str) -> str | None:
     """Why ``uid`` may not use the activated perk ``perk`` now: Inactive (Wild Instinct's 1,
     L2341: "cannot be used at all"), or Confused (L2636: "any Perks with Activate or Mastery
     Tests"); else ``None``."""
+    if (held := perk_dominate.refusal(w, uid)) is not None:  # Dominate (L745)
+        return held
     names = _statuses(w, uid)
     if INACTIVE in names:
         return f"{w.label(uid)} is Inactive this Game Turn: no Perks (Wild Instinct, {WILD_RULE})"
@@ -157,6 +165,10 @@ def move_refusal(
         )
     if (mad := perk_psychotic.move_refusal(w, uid, starts, new)) is not None:  # Psychotic
         return mad
+    if (turned := perk_defect.move_refusal(w, uid, starts, new)) is not None:  # Traitorous
+        return turned
+    if (held := perk_dominate.refusal(w, uid)) is not None:  # Dominate (L745)
+        return held
     berserk = "Berserk" in index(w.setup).units[uid].unit
     wild = WILD_BERSERK in _statuses(w, uid)
     if not berserk and not wild:

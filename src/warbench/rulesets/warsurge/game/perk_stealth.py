@@ -29,6 +29,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.state import DEFECTED
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import GameState
@@ -48,7 +49,9 @@ _RULE = "Perks §12.4 Stealth (000_94ecc6a4c74d351b.txt L1769)"
 #: L1770: "within 12" of them, reduced to 6" if having a Cover Bonus".
 REACH, REACH_IN_COVER = 12.0, 6.0
 #: Statuses under which a unit neither holds nor contests an Objective (L1775, L2800).
-NO_OBJECTIVES = frozenset({STEALTH, "Paralysis", "Concealed"})  # Concealed: L4151
+NO_OBJECTIVES = frozenset(
+    {STEALTH, "Paralysis", "Concealed", DEFECTED}
+)  # Concealed L4151; Traitorous, Enslaved
 
 
 def _hidden(work: Work, uid: int) -> bool:

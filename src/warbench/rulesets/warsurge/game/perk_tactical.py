@@ -147,7 +147,7 @@ def disarm_on_hp_lost(
     if attacker is None or amount <= 0:
         return
     from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
-    from warbench.rulesets.warsurge.effects.rolls import run_test
+    from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
     from warbench.rulesets.warsurge.game.perk_effects import DELAYED
     from warbench.rulesets.warsurge.game.perk_limits import skill_modifier
     from warbench.rulesets.warsurge.game.perk_offering import rescue as offering_rescue
@@ -158,11 +158,13 @@ def disarm_on_hp_lost(
         return
     mod = skill_modifier(work, attacker, source, unit)
     fail = fugued(work, attacker)
-    passed = 0
-    for _ in range(amount):
-        out = run_test(work.dice, TestSpec(PerkTest.SKILL), mod, auto_fail=fail,
-                       label="Disarm Skill Test")  # fmt: skip
-        passed += out.passed
+    from warbench.rulesets.warsurge.game.perk_reroll import settle
+
+    def roll(label: str) -> Outcome:
+        return run_test(work.dice, TestSpec(PerkTest.SKILL), mod, auto_fail=fail, label=label)
+
+    tests = [roll("Disarm Skill Test") for _ in range(amount)]  # Lucky, Jinx … (L859-L867)
+    passed = sum(o.passed for o in settle(work, attacker, tests, roll, "Disarm Skill Test", unit))
     if not passed and amount and not fail:  # Offering, Sacrifice (L871, L1017)
         passed = int(offering_rescue(work, attacker, "Disarm Skill Test", lose_hp))
     target = work.units[unit]

@@ -34,10 +34,10 @@ import numpy as np
 
 from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
-from warbench.rulesets.warsurge.effects.rolls import run_test
+from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
 from warbench.rulesets.warsurge.effects.runtime import split_scope
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom, perk_eternal, perk_offering
+from warbench.rulesets.warsurge.game import geom, perk_eternal, perk_offering, perk_reroll
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.state import Location, Phase, Status, model_max_hp, unit_max_hp
@@ -399,27 +399,17 @@ def _status(work: Work, uid: int, name: str, perk: str, text: str, turns: int | 
 
 def mastery_test(work: Work, uid: int, perk: str) -> bool:
     """The unit's Mastery Test for ``perk`` (its modifiers: :func:`mastery_modifier`), as an
-    event; whether it passed."""
+    event, rerolled or denied by Lucky, Jinx, Architect, Deny (:mod:`.perk_reroll`)."""
     return _mastery(work, uid, perk)
 
 
 def _mastery(work: Work, uid: int, perk: str) -> bool:
-    out = run_test(
-        work.dice,
-        TestSpec(PerkTest.MASTERY),
-        mastery_modifier(work, uid),
-        auto_fail=fugued(work, uid),  # Fugue L2716: "automatically fail all Mastery … Tests"
-        label=f"{perk} test",
-    )
-    verdict = "passes" if out.passed else "fails"
-    work.emit(
-        "perk",
-        f"{work.label(uid)} {verdict} its {perk} test ({out.explain()})",
-        _rule(perk),
-        unit=uid,
-        perk=perk,
-        passed=out.passed,
-    )
+    spec, mod, fail = TestSpec(PerkTest.MASTERY), mastery_modifier(work, uid), fugued(work, uid)
+
+    def roll(label: str) -> Outcome:  # Fugue L2716: "automatically fail all Mastery … Tests"
+        return run_test(work.dice, spec, mod, auto_fail=fail, label=label)
+
+    out = perk_reroll.tested(work, uid, f"{perk} test", roll, _rule(perk), perk)
     return out.passed or perk_offering.rescue(work, uid, f"{perk} test", lose_hp)  # L871
 
 

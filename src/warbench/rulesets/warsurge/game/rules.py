@@ -167,9 +167,9 @@ def verify(w: Work, action: Action) -> Plan:
     if not 0 <= uid < len(w.units):
         raise err(f"there is no unit {uid}", "§2.1 Unit")
     info = w.info(uid)
-    if info.side != side:
+    if (owner := w.units[uid].controller(info.side)) != side:  # Dominate: the seizing side
         raise err(
-            f"{info.label} belongs to {w.side_name(info.side)}; it is "
+            f"{info.label} belongs to {w.side_name(owner)}; it is "
             f"{w.side_name(side)}'s turn to act",
             "§2.1 Alternating Actions",
         )

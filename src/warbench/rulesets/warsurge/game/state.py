@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
+from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
 from warbench.rulesets.warsurge.game.perk_shared import model_weapons as shared_model_weapons
 from warbench.rulesets.warsurge.profiles import Unit
@@ -305,6 +306,15 @@ def build_setup(
 # --------------------------------------------------------------------------------------------
 
 
+#: The status of a unit that has turned against its own side for the rest of the game
+#: (Traitorous, Perks L2313; Enslaved, L1254; ``game/perk_defect.py``): an enemy of every
+#: other unit, its own side's included.
+DEFECTED = "Defected"
+#: The status of a unit another side controls, ``Seized by side <n>`` (Dominate, Perks L745;
+#: ``game/perk_dominate.py``): that side acts with it and it is that side's for enemies.
+SEIZED = "Seized by side "
+
+
 @dataclass(frozen=True)
 class Status:
     """A status on a unit with an optional duration in Game Turns (perk machinery)."""
@@ -399,6 +409,37 @@ class UnitGS:
     def has_status(self, name: str) -> bool:
         return any(s.name == name for s in self.statuses)
 
+    @property
+    def defected(self) -> bool:
+        """Whether the unit has turned against its side (:data:`DEFECTED`)."""
+        return bool(self.statuses) and any(s.name == DEFECTED for s in self.statuses)
+
+    @property
+    def seized_by(self) -> int | None:
+        """The side that has seized control of the unit (:data:`SEIZED`), or ``None``."""
+        if not self.statuses:
+            return None
+        for s in self.statuses:
+            if s.name.startswith(SEIZED):
+                return int(s.name[len(SEIZED) :])
+        return None
+
+    def table_side(self, side: int) -> int:
+        """The side the battlefield index files the unit under: its own (``side``), the side
+        that seized it, or one of its own (``-1 - uid``) once it has defected, an enemy to
+        every other unit."""
+        if not self.statuses:
+            return side
+        if self.defected:
+            return -1 - self.uid
+        seized = self.seized_by
+        return side if seized is None else seized
+
+    def controller(self, side: int) -> int:
+        """The side that acts with the unit (``side``, its own, unless another seized it)."""
+        seized = self.seized_by
+        return side if seized is None else seized
+
     # -- builders -----------------------------------------------------------------------
     def with_counter(self, name: str, value: int) -> UnitGS:
         d = dict(self.counters)
@@ -483,68 +524,6 @@ class CasualtyPause:
 
 
 @dataclass(frozen=True)
-class Wreck:
-    """A unit to place out of a destroyed Transport (§6.6): ``site`` the Transport's model
-    positions and ``site_r`` its base radius (where it stood). ``piece`` names a destroyed
-    terrain piece the unit was inside (§10.3 L4470-4472, "treat it as per the Transport rules
-    listed in Section 6.6"): then ``site`` is a grid of points over its footprint, each
-    covering the disc ``site_r`` around it."""
-
-    unit: int
-    site: tuple[Point, ...]
-    site_r: float
-    piece: str = ""
-
-    def to_json(self) -> list[Any]:
-        out: list[Any] = [self.unit, [list(p) for p in self.site], self.site_r]
-        if self.piece:
-            out.append(self.piece)
-        return out
-
-
-@dataclass(frozen=True)
-class CoherencyPause:
-    """The removal of casualties (the end of the Standard Attack Phase, or of an Advanced
-    Attack Action, §9.1 IV) waiting for a player to place models, one unit at a time in the
-    engine's order; the unit deciding is ``units[0]``. Its ``stage``:
-
-    * ``"survivors"`` (without ``Automation.MODEL_PLACEMENT``): a destroyed Transport's passengers
-      (§6.6), ``wrecks[0]`` waiting; ``wrecks[1:]`` follow, then the casualties of the units in
-      ``removals`` are removed (passengers first, as the engine does);
-    * ``"coherency"`` (without ``Automation.COHERENCY``): the units in ``units`` are out of
-      Coherency after their casualties (§4.2 IV);
-    * ``"contact"`` (without ``Automation.COHERENCY``): the Melee ``pairs[0]`` lost its Base
-      Contact and ``units[0]`` (the engine's choice of the unit that moves, §4.4 III) moves
-      back; ``pairs[1:]`` are checked after it (§5.11).
-
-    ``counts`` are the casualties removed per unit (the Base Contact step moves the units with
-    most casualties first); ``dice`` the step's dice as they stood (copied on every resume),
-    so the rest of the phase rolls as the automated game does."""
-
-    units: tuple[int, ...]
-    counts: tuple[tuple[int, int], ...]
-    dice: Any = field(compare=False, repr=False)
-    stage: str = "coherency"
-    removals: tuple[int, ...] = ()
-    wrecks: tuple[Wreck, ...] = ()
-    pairs: tuple[tuple[int, int], ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """What the digest and a view show of the pause (a Coherency pause as it always was:
-        the other stages add their fields)."""
-        out: dict[str, Any] = {"units": list(self.units), "counts": [list(c) for c in self.counts]}
-        if self.stage != "coherency":
-            out["stage"] = self.stage
-        if self.removals:
-            out["removals"] = list(self.removals)
-        if self.wrecks:
-            out["wrecks"] = [w.to_json() for w in self.wrecks]
-        if self.pairs:
-            out["pairs"] = [list(p) for p in self.pairs]
-        return out
-
-
-@dataclass(frozen=True)
 class GameState:
     """The whole game at one moment. Immutable; ``apply`` returns a new one."""
 
@@ -576,7 +555,11 @@ class GameState:
         return self.setup.units[uid].side
 
     def enemies(self, a: int, b: int) -> bool:
-        return self.setup.units[a].side != self.setup.units[b].side
+        ua, ub = self.units[a], self.units[b]
+        sa, sb = self.setup.units[a].side, self.setup.units[b].side
+        if not ua.statuses and not ub.statuses:
+            return sa != sb
+        return a != b and ua.table_side(sa) != ub.table_side(sb)  # DEFECTED, SEIZED
 
     def engaged_with(self, uid: int) -> list[int]:
         out = []
@@ -630,7 +613,8 @@ class GameState:
         for u in self.units:
             if (u.counters and u.counter(RESPAWNS)) or u.uid in grouped:
                 continue  # Respawn (Perks L4211): "counts as destroyed for Victory Conditions"
-            totals[self.setup.units[u.uid].side] += self.current_value(u.uid)
+            # a raised unit (Undead Legion): its controller's (SEIZED)
+            totals[u.controller(self.setup.units[u.uid].side)] += self.current_value(u.uid)
         if grouped:  # Summon (Perks L4219-L4239): the produced units' HP left, a Game Turn each
             from warbench.rulesets.warsurge.game.perk_summon_value import summon_values
 

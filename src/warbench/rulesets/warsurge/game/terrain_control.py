@@ -46,7 +46,10 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
     board = field_of(state).board  # a destroyed piece has no profile left (§10.3)
     r_of = {info.uid: info.radius for info in state.setup.units}
     units = [
-        (state.setup.units[u.uid].side, [(p, r_of[u.uid]) for p in (u.pos[i] for i in u.present())])
+        (
+            u.controller(state.setup.units[u.uid].side),
+            [(p, r_of[u.uid]) for p in (u.pos[i] for i in u.present())],
+        )
         for u in state.units
         if u.location is Location.TABLE and (may_hold is None or may_hold(u.uid))
     ]
@@ -63,7 +66,8 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
         from warbench.rulesets.warsurge.game.perk_stealth import may_hold as perk_may_hold
 
         def bases(u: UnitGS) -> tuple[int, list[tuple[tuple[float, float], float]]]:
-            return state.setup.units[u.uid].side, [(u.pos[i], r_of[u.uid]) for i in u.present()]
+            side = u.controller(state.setup.units[u.uid].side)  # Dominate, Undead Legion
+            return side, [(u.pos[i], r_of[u.uid]) for i in u.present()]
 
         from warbench.rulesets.warsurge.game.perk_decoy import may_hold as decoy_may_hold
         from warbench.rulesets.warsurge.game.perk_respawn import may_hold as respawn_may_hold

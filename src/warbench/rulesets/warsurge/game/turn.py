@@ -81,7 +81,7 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
 
 
 def side_can_act(w: Work, side: int, phase: Phase) -> bool:
-    return any(eligible(w, uid, phase) for uid in w.side_units(side))
+    return any(eligible(w, uid, phase) for uid in w.acting_units(side))
 
 
 def verify_pass(w: Work, side: int) -> None:
@@ -305,7 +305,7 @@ def end_turn(w: Work) -> None:
     alive = [
         s
         for s in range(len(w.setup.sides))
-        if any(w.units[uid].location is not Location.DESTROYED for uid in w.side_units(s))
+        if any(w.units[uid].location is not Location.DESTROYED for uid in w.acting_units(s))
     ]
     ended = ""
     if len(alive) <= 1:

@@ -27,9 +27,9 @@ from warbench.rulesets.warsurge.attack import (
 from warbench.rulesets.warsurge.game import geom, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
+from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.state import (
     CasualtyPause,
-    CoherencyPause,
     Flow,
     GameResult,
     GameState,
@@ -240,7 +240,7 @@ class Work:
                 models.extend(present)
                 rads.append(info.radius)
                 uids.append(u.uid)
-                sides.append(info.side)
+                sides.append(u.table_side(info.side))  # a defector: its own (DEFECTED)
                 counts.append(len(present))
             self._index = TableIndex(
                 np.concatenate(parts) if parts else geom.as_array([]),
@@ -283,7 +283,16 @@ class Work:
         return mask
 
     def enemies(self, a: int, b: int) -> bool:
-        return self.setup.units[a].side != self.setup.units[b].side
+        ua, ub = self.units[a], self.units[b]
+        sa, sb = self.setup.units[a].side, self.setup.units[b].side
+        if not ua.statuses and not ub.statuses:
+            return sa != sb
+        return a != b and ua.table_side(sa) != ub.table_side(sb)  # DEFECTED, SEIZED
+
+    def sides_changed(self) -> None:
+        """A unit has defected (``perk_defect``): the battlefield index is built anew."""
+        self._index, self._stale, self._grown_from, self._additive = None, None, None, False
+        self.dirty = True
 
     def engaged_with(self, uid: int) -> list[int]:
         return sorted(b if a == uid else a for a, b in self.engaged if uid in (a, b))
@@ -294,7 +303,7 @@ class Work:
         pts = self.xy(uid) if xy is None else xy
         if not len(pts) or not len(t.xy):
             return set()
-        side = self.setup.units[uid].side
+        side = self.units[uid].table_side(self.setup.units[uid].side)
         mask = (t.uid != uid) & (t.side != side)
         if not mask.any():
             return set()
@@ -304,6 +313,11 @@ class Work:
 
     def side_units(self, side: int) -> list[int]:
         return [u.uid for u in self.setup.units if u.side == side]
+
+    def acting_units(self, side: int) -> list[int]:
+        """The units ``side`` acts with: its own, less those another side seized, and those it
+        seized (Dominate, ``UnitGS.controller``)."""
+        return [i.uid for i in self.setup.units if self.units[i.uid].controller(i.side) == side]
 
     def outermost(self, uid: int) -> int:
         u = self.units[uid]
@@ -396,7 +410,8 @@ def _spliced(old: TableIndex, unit: UnitGS, info: UnitInfo) -> TableIndex:
     else:
         r = np.concatenate([old.r[:lo], np.full(n, info.radius, dtype=np.float64), old.r[hi:]])
         uids = np.concatenate([old.uid[:lo], np.full(n, uid, dtype=np.int64), old.uid[hi:]])
-        side = np.concatenate([old.side[:lo], np.full(n, info.side, dtype=np.int64), old.side[hi:]])
+        here = np.full(n, unit.table_side(info.side), dtype=np.int64)
+        side = np.concatenate([old.side[:lo], here, old.side[hi:]])
         model = None
     if model is None:
         model = np.concatenate([old.model[:lo], np.asarray(models, dtype=np.int64), old.model[hi:]])

@@ -30,7 +30,8 @@ from warbench.rulesets.warsurge.battlefield import Board
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import Point, Survivors
 from warbench.rulesets.warsurge.game.coherency import problem_positions, spot_clear
-from warbench.rulesets.warsurge.game.state import Location, Wreck
+from warbench.rulesets.warsurge.game.pauses import Wreck
+from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.work import Work, err
 
 #: the spacing of a destroyed piece's site grid, inches (each point covers the disc of

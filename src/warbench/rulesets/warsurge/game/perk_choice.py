@@ -1,0 +1,36 @@
+"""Perks whose use names a unit at the start of the Game Turn (issue 11, session 25,
+s25-ability): ``UsePerks(unit, ("<perk>: <n>",))``, the player's decision, with the engine's
+choice under the ``perk use`` automation made by the perk's own module.
+
+``perk_hooks`` asks :data:`CHOICES` in three places: why a use is refused (``use_refused``),
+the options a player is shown (``usable_perks``) and the use itself (``use_perk``). Each entry
+is (refused(work, uid, option, start), options(work, uid, start), use(work, uid, option)),
+``start`` being whether it is the start of the Game Turn for the unit (Transform's window).
+
+* Nightmare Anomaly (Perks L4354, :mod:`.perk_nightmare`): any unit on the Battlefield.
+* Dominate (L745, :mod:`.perk_dominate`): the Target to seize, after its Mastery Test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from warbench.rulesets.warsurge.game import perk_dominate, perk_nightmare
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.work import Work
+
+__all__ = ["CHOICES", "Choice"]
+
+#: (refused, options, use) of one perk
+Choice = tuple[
+    Callable[["Work", int, str, bool], "str | None"],
+    Callable[["Work", int, bool], list[str]],
+    Callable[["Work", int, str], None],
+]
+
+CHOICES: dict[str, Choice] = {
+    perk_nightmare.NIGHTMARE: (perk_nightmare.refused, perk_nightmare.options, perk_nightmare.use),
+    perk_dominate.DOMINATE: (perk_dominate.refused, perk_dominate.options, perk_dominate.use),
+}
