@@ -79,6 +79,20 @@ def _load(path: Path, name: str | None, role: str = "ATTACKER") -> Unit:
     raise UnknownNameError("unit", name, [u.name for u in units], where=str(path))
 
 
+def _combat_damage(text: str) -> tuple[int, ...]:
+    """``--combat-damage 1,4``: Combat Damage results in effect (Perks L1154): 1-3 at most
+    once each, 4 once per broken Weapon."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not all(p in {"1", "2", "3", "4"} for p in parts) or any(
+        parts.count(r) > 1 for r in ("1", "2", "3")
+    ):
+        raise fail(
+            f"--combat-damage {text!r}: write results 1-4 separated by commas, 1-3 at most once "
+            "(e.g. 1,4,4; Perks L1154)"
+        )
+    return tuple(int(p) for p in parts)
+
+
 def _dice_modifier(text: str) -> tuple[int, str]:
     """``-1:Concussive`` → ``(-1, "Concussive")``; a bad value is one line naming the form."""
     value, sep, source = text.partition(":")
@@ -337,6 +351,12 @@ def odds(
         max=1000,
         help="N Attack Dice that count as successful, not rolled (Furious, Perks L2003).",
     ),
+    combat_damage: str | None = typer.Option(
+        None,
+        "--combat-damage",
+        help="Combat Damage results already in effect on the target, e.g. 1,4 (1-3 waiting or "
+        "lasting, one 4 per broken Weapon; Perks L1154).",
+    ),
     dice_modifier: list[str] = typer.Option(
         [],
         "--dice-modifier",
@@ -382,6 +402,8 @@ def odds(
         flags["aether_modifier"] = aether_modifier
     if struck_dice is not None:
         flags["struck_dice"] = struck_dice
+    if combat_damage is not None:
+        flags["combat_damage"] = _combat_damage(combat_damage)
     if dice_modifier:
         flags["status_modifiers"] = tuple(_dice_modifier(m) for m in dice_modifier)
     melee = bool(flags.pop("melee", melee))

@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from warbench.kernel.dice import D3, Dice, DiceExpr, SeededDice, enumerate_outcomes
 from warbench.kernel.errors import EnumerationTooLarge, RulesError
+from warbench.rulesets.warsurge import combat_damage
 from warbench.rulesets.warsurge.attack import (
     AttackContext,
     DieProgram,
@@ -176,14 +177,42 @@ class AttackPlan:
 
     @property
     def cap(self) -> int:
-        """Largest raw tally that still matters (twice the HP against Tough)."""
-        return self.eligible_hp * (2 if self.tough else 1)
+        """Largest raw tally that still matters (twice the HP against Tough). Against Combat
+        Damage (Perks L1154) an HP Loss may cost no HP: the rolls that may be free are added."""
+        hp = self.eligible_hp
+        if self.combat_damage is not None:
+            hp += combat_damage.free_rolls(self.combat_damage)
+        return hp * (2 if self.tough else 1)
+
+    @property
+    def combat_damage(self) -> combat_damage.CombatDamage | None:
+        """The Target's Combat Damage table state (Perks L1154), ``None`` without the perk."""
+        if not combat_damage.applies(self.target):
+            return None
+        return combat_damage.state_of(self.target, self.context)
+
+    def loss_cap(self) -> int:
+        """The most HP the sequence can take: the eligible HP, and Immortal's allowance for
+        the Game Turn (Perks L1539)."""
+        left = self.target.immortal_left
+        return min(self.eligible_hp, left if left is not None else self.eligible_hp)
+
+    def events(self, raw: int) -> int:
+        """The HP Losses a raw tally is: Tough halves it, rounding up (Perks L1793)."""
+        return tough_total(raw) if self.tough else raw
 
     def sequence_notes(self) -> list[str]:
         """What changes the whole sequence's tally into HP lost, for the explanations."""
+        notes = []
+        if self.combat_damage is not None:
+            notes.append(
+                f"{self.target.profile.name}: Combat Damage rolls a D6 for each HP Loss "
+                "instead of -1 HP (1-4 statuses or a broken Weapon, 5 -D3 HP, 6 -D6 HP; a "
+                "duplicate 1-3 or a result with no effect -1 HP; Perks L1154)"
+            )
         if not self.tough:
-            return []
-        return [
+            return notes
+        return notes + [
             f"{self.target.profile.name}: Tough halves the HP tallied by all the weapons, "
             "rounding up (Perks L1793-1795), so the weapons' tallies add up to more than the "
             "HP lost"
@@ -718,14 +747,13 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
-    loss_of = loss_counter(plan)
-    for t in range(cap_t + 1):
+    for t, dist in enumerate(_losses_of_tallies(plan, cap_t)):
         p = float(raw[t].sum())
         if p <= 0:
             continue
-        loss = loss_of(t)
-        hp_lost[loss] += p
-        slain[slain_of(loss)] += p
+        for loss, q in dist.items():
+            hp_lost[loss] += p * q
+            slain[slain_of(loss)] += p * q
     attacker = {s: float(raw[:, s].sum()) for s in range(cap_s + 1) if raw[:, s].sum() > 0}
     return AttackOdds(
         hp_lost=_clean(hp_lost),
@@ -738,6 +766,18 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
         weapons=plan.weapon_order(),
         unused_weapons=plan.unused_weapons(),
     )
+
+
+def _losses_of_tallies(plan: AttackPlan, cap_t: int) -> list[Dist]:
+    """For each raw tally 0 … ``cap_t``, the distribution of HP lost: one value (Tough, the
+    eligible HP, Immortal: :func:`loss_counter`), or Combat Damage's table rolled for each HP
+    Loss (Perks L1154, :func:`combat_damage.loss_distributions`)."""
+    state = plan.combat_damage
+    if state is None:
+        loss_of = loss_counter(plan)
+        return [{loss_of(t): 1.0} for t in range(cap_t + 1)]
+    by_events = combat_damage.loss_distributions(plan.events(cap_t), state, plan.loss_cap())
+    return [by_events[plan.events(t)] for t in range(cap_t + 1)]
 
 
 def _clean(d: Dist) -> Dist:
@@ -1008,7 +1048,14 @@ def sample_attack(
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
     loss_of = loss_counter(plan)
-    values, counts = np.unique(run.tally, return_counts=True)
+    state = plan.combat_damage
+    if state is not None:  # Combat Damage (Perks L1154): the table, rolled per trial
+        events = np.array([plan.events(int(t)) for t in run.tally], dtype=np.int64)
+        losses, _ = combat_damage.roll_losses(events, state, plan.loss_cap(), dice)
+        values, counts = np.unique(losses, return_counts=True)
+        loss_of = int
+    else:
+        values, counts = np.unique(run.tally, return_counts=True)
     for v, c in zip(values, counts, strict=True):
         loss = loss_of(int(v))
         hp_lost[loss] += c / trials
@@ -1039,6 +1086,8 @@ class AttackResult:
     allocation: list[tuple[int, int]]
     casualties: list[int]
     removed: list[int]
+    #: Combat Damage (Perks L1154): the table's results 1-4 that took effect, in order
+    combat_damage: tuple[int, ...] = ()
 
 
 def resolve_attack(plan: AttackPlan, dice: Dice) -> AttackResult:
@@ -1062,17 +1111,31 @@ class RolledAttack:
     loss: int
     attacker_hp_lost: int
     emergency_used: bool
+    #: Combat Damage (Perks L1154): the table's results 1-4 that took effect on the Target,
+    #: in order (the game puts their statuses on it, ``game.perk_combat_damage``)
+    combat_damage: tuple[int, ...] = ()
 
 
 def roll_attack(plan: AttackPlan, dice: Dice) -> RolledAttack:
     """Roll one attack sequence (no model changes): the HP the target loses, after Tough and
     the eligible HP cap (:meth:`AttackPlan.final_loss`)."""
     run = _run_sequence(plan, 1, dice)
+    state = plan.combat_damage
+    if state is None:
+        return RolledAttack(
+            run.weapons,
+            plan.final_loss(int(run.tally[0])),
+            int(run.self_loss[0]),
+            bool(run.emergency_used[0]),
+        )
+    events = np.array([plan.events(int(run.tally[0]))], dtype=np.int64)  # Perks L1154
+    loss, results = combat_damage.roll_losses(events, state, plan.loss_cap(), dice)
     return RolledAttack(
         run.weapons,
-        plan.final_loss(int(run.tally[0])),
+        int(loss[0]),
         int(run.self_loss[0]),
         bool(run.emergency_used[0]),
+        results,
     )
 
 
@@ -1086,7 +1149,13 @@ def apply_rolled(plan: AttackPlan, rolled: RolledAttack) -> AttackResult:
     if plan.context.playstyle is Playstyle.ADVANCED:
         removed = plan.target.remove_casualties()
     return AttackResult(
-        rolled.weapons, rolled.loss, rolled.attacker_hp_lost, allocation, casualties, removed
+        rolled.weapons,
+        rolled.loss,
+        rolled.attacker_hp_lost,
+        allocation,
+        casualties,
+        removed,
+        rolled.combat_damage,
     )
 
 

@@ -158,6 +158,10 @@ MACHINERIES: Mapping[str, str] = {
     "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
     "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
     "unit another side acts with)",
+    # session 25 wave 2, lane w2-kernel (issue 11)
+    "combat damage": "warbench.rulesets.warsurge.combat_damage and game.perk_combat_damage "
+    "(Combat Damage: a D6 on the table for each HP Loss in the attack kernel, exact in odds; "
+    "the statuses and broken Weapons it leaves)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -26,6 +26,8 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_aim import aim_refusal, aimed, picks_refusal
+from warbench.rulesets.warsurge.game.perk_combat_damage import after_share as combat_damage_share
+from warbench.rulesets.warsurge.game.perk_combat_damage import attack_done as combat_damage_done
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
@@ -575,6 +577,7 @@ def _attack_steps(
         if own_choice is None:
             apply_rolled(ap, rest)
             store_unit_state(w, wp.target, target)
+            combat_damage_share(w, wp.target, uid, rest.combat_damage)  # Perks L1154
         if rolled.attacker_hp_lost:
             own = to_unit_state(w, uid)
             if wp.target == uid:
@@ -664,6 +667,7 @@ def _attack_steps(
         if k + 1 < len(plan.weapons) and w.units[uid].counter(GRAPPLE_PULLS) != pulls:
             plan = _remeasure(w, plan, k + 1)
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
+    combat_damage_done(w, uid)  # Combat Damage's 2 is spent (Perks L1154)
     _after_perk_uses(w, plan)
     return True
 
