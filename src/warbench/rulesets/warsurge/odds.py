@@ -29,12 +29,14 @@ from warbench.kernel.errors import EnumerationTooLarge, RulesError
 from warbench.rulesets.warsurge import combat_damage
 from warbench.rulesets.warsurge.attack import (
     AttackContext,
+    DiceOutcome,
     DieProgram,
     Playstyle,
     Retaliation,
     SaveSpec,
     UnitState,
     WeaponUse,
+    _attack_rolls,
     _roll_expr_array,
     _save_rolls,
     can_attack_with,
@@ -780,6 +782,51 @@ def _losses_of_tallies(plan: AttackPlan, cap_t: int) -> list[Dist]:
     return [by_events[plan.events(t)] for t in range(cap_t + 1)]
 
 
+def follow_on_dice(plan: AttackPlan, *, max_paths: int = 20_000) -> Dist:
+    """The exact distribution of the successful Attack Dice left over once ``plan``'s Target
+    is slain by a one-weapon share (Bodyguard, Perks L1935: "Once a Bodyguard Unit is slain,
+    any remaining successful Attack Dice and Saves are followed on to an attached Unit or
+    Leader"); they would strike the next unit as successful dice (``struck_dice``), its own
+    Saves rolled.
+
+    The Attack Dice are resolved one at a time. With ``T_m`` the raw tally of the first ``m``
+    dice, the Target is slain by die ``K``, the first ``m`` whose tally slays every eligible
+    model; the HP lost grows with the tally (Tough, Immortal, Combat Damage's table rolled per
+    HP Loss in order), so ``P(K <= m) = sum_t P(T_m = t) P(slain | t)``. The dice after ``K``
+    are fresh, so the leftover successes given ``K = m`` are Binomial(n - m, p), ``p`` one
+    die's chance of success. Gravity, Deathblow and Retaliate act after the weapon's dice:
+    they leave none over.
+    """
+    weapons = plan.weapon_order()
+    if len(weapons) != 1:
+        raise RulesError("follow-on dice are counted for a share of one weapon", "Perks L1935")
+    if plan.combat_damage is not None:  # its table is rolled after the dice: none left over
+        return {0: 1.0}
+    h_e = plan.eligible_hp
+    cap_t = plan.cap
+    slain = np.array(
+        [sum(q for loss, q in d.items() if loss >= h_e) for d in _losses_of_tallies(plan, cap_t)]
+    )
+    start = 1 if plan.target.emergency_save_used else 0
+    out: Dist = defaultdict(float)
+    for use, p in _weapon_uses(plan, weapons[0], max_paths):
+        n = use.dice
+        if use.against_self or n == 0 or h_e == 0:
+            out[0] += p
+            continue
+        p_success = sum(q for (ok, _six, _one), q in attack_roll_distribution(use.die) if ok)
+        before = 0.0
+        for m in range(1, n + 1):
+            tally = dice_distribution(use.die, m, cap_t, 0)[start].sum(axis=(0, 2))
+            by_m = float(tally @ slain)
+            if by_m - before > 0:
+                for k, q in _binom(n - m, p_success).items():
+                    out[k] += p * (by_m - before) * q
+            before = by_m
+        out[0] += p * (1 - before)
+    return _clean(out)
+
+
 def _clean(d: Dist) -> Dist:
     return {k: p for k, p in sorted(d.items()) if p > 1e-15}
 
@@ -868,6 +915,9 @@ class _Run:
     weapons: list[WeaponResult]
     per_weapon_mean: dict[str, float]
     emergency_used: npt.NDArray[np.bool_]
+    #: Bodyguard (Perks L1935): successful Attack Dice left over once the Target was slain
+    #: (one trial resolved die by die, :func:`_die_by_die`)
+    follow_on: int = 0
 
 
 class _NeedRoll(Exception):
@@ -950,8 +1000,60 @@ def _compile_per_trial(
     return {use: np.asarray(ts, dtype=np.int64) for use, ts in groups.items()}
 
 
-def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
-    """Resolve the sequence ``trials`` times with physical dice (the simulator's path)."""
+def _die_by_die(
+    prog: DieProgram, n: int, dice: Dice, slain: Callable[[int], bool]
+) -> tuple[DiceOutcome, int]:
+    """One trial's ``n`` Attack Dice resolved one at a time until ``slain(raw tally)``; then
+    only the Attack rolls of the dice left (their successes follow on: Bodyguard, Perks
+    L1935; a Volatile 1 among them still strikes its User). See :func:`follow_on_dice`."""
+    totals = [0, 0, 0, 0, 0]  # successes, hits, target loss, self loss, precision loss
+    spent = False
+    left = 0
+    for m in range(n):
+        out = sample_dice(replace(prog, emergency_save=False) if spent else prog, 1, dice)
+        for j, a in enumerate(
+            (out.successes, out.hits, out.target_loss, out.self_loss, out.precision_loss)
+        ):
+            totals[j] += int(a[0])
+        spent = spent or bool(out.emergency_spent[0])
+        if slain(totals[2]):
+            success, _six, one, _prec = _attack_rolls(prog, n - m - 1, dice)
+            left = int(success.sum())
+            if prog.volatile is not None and one.any():
+                totals[3] += int(sample_dice(prog.volatile, int(one.sum()), dice).target_loss[0])
+            break
+
+    def arr(v: int) -> IntArray:
+        return np.array([v], dtype=np.int64)
+
+    return (
+        DiceOutcome(
+            arr(totals[0]),
+            arr(totals[1]),
+            arr(totals[2]),
+            arr(totals[3]),
+            np.array([spent]),
+            arr(totals[4]),
+        ),
+        left,
+    )
+
+
+def _slain(
+    loss_of: Callable[[int], int], start: int, cap_t: int, h_e: int
+) -> Callable[[int], bool]:
+    """Whether a die-by-die tally ``t`` after ``start`` slays every eligible model."""
+
+    def slain(t: int) -> bool:
+        return loss_of(min(cap_t, start + t)) >= h_e
+
+    return slain
+
+
+def _run_sequence(plan: AttackPlan, trials: int, dice: Dice, follow_on: bool = False) -> _Run:
+    """Resolve the sequence ``trials`` times with physical dice (the simulator's path);
+    ``follow_on`` (one trial of one weapon): die by die, counting the successful Attack Dice
+    left over once the Target is slain (Bodyguard, Perks L1935)."""
     h_e = plan.eligible_hp
     cap_t = plan.cap
     cap_s = max(0, plan.attacker.current_hp)
@@ -960,6 +1062,9 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
     emergency_used = np.full(trials, plan.target.emergency_save_used)
     per_weapon: dict[str, float] = {}
     results: list[WeaponResult] = []
+    left = 0
+    by_dice = follow_on and trials == 1 and plan.combat_damage is None
+    loss_of = loss_counter(plan)
     for weapon in plan.weapon_order():
         weapon_loss = np.zeros(trials, dtype=np.int64)
         for use, idx in _compile_groups(plan, weapon, trials, dice).items():
@@ -969,7 +1074,11 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
                 if not sub.size:
                     continue
                 die = replace(use.die, emergency_save=False) if em_used else use.die
-                out = sample_dice(die, use.dice, dice, trials=sub.size)
+                if by_dice and not use.against_self and h_e > 0:
+                    start = int(tally[0])
+                    out, left = _die_by_die(die, use.dice, dice, _slain(loss_of, start, cap_t, h_e))
+                else:
+                    out = sample_dice(die, use.dice, dice, trials=sub.size)
                 emergency_used[sub] = emergency_used[sub] | out.emergency_spent
                 tl = out.target_loss
                 sl = out.self_loss + use.self_loss
@@ -1004,7 +1113,7 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
                         )
                     )
         per_weapon[weapon] = float(weapon_loss.mean())
-    return _Run(tally, self_loss, results, per_weapon, emergency_used)
+    return _Run(tally, self_loss, results, per_weapon, emergency_used, left)
 
 
 MC_CHUNK = 20_000  # trials sampled at once: bounded memory, and progress after each chunk
@@ -1114,12 +1223,17 @@ class RolledAttack:
     #: Combat Damage (Perks L1154): the table's results 1-4 that took effect on the Target,
     #: in order (the game puts their statuses on it, ``game.perk_combat_damage``)
     combat_damage: tuple[int, ...] = ()
+    #: Bodyguard (Perks L1935): the successful Attack Dice left over once the Target was slain
+    #: (``roll_attack(…, follow_on=True)``), which strike the unit it guards
+    follow_on: int = 0
 
 
-def roll_attack(plan: AttackPlan, dice: Dice) -> RolledAttack:
+def roll_attack(plan: AttackPlan, dice: Dice, follow_on: bool = False) -> RolledAttack:
     """Roll one attack sequence (no model changes): the HP the target loses, after Tough and
-    the eligible HP cap (:meth:`AttackPlan.final_loss`)."""
-    run = _run_sequence(plan, 1, dice)
+    the eligible HP cap (:meth:`AttackPlan.final_loss`). ``follow_on`` (a share of one
+    weapon at a Bodyguard, Perks L1935): the Attack Dice are resolved one at a time and those
+    left over once it is slain are counted (:func:`follow_on_dice` gives their exact odds)."""
+    run = _run_sequence(plan, 1, dice, follow_on)
     state = plan.combat_damage
     if state is None:
         return RolledAttack(
@@ -1127,6 +1241,7 @@ def roll_attack(plan: AttackPlan, dice: Dice) -> RolledAttack:
             plan.final_loss(int(run.tally[0])),
             int(run.self_loss[0]),
             bool(run.emergency_used[0]),
+            follow_on=run.follow_on,
         )
     events = np.array([plan.events(int(run.tally[0]))], dtype=np.int64)  # Perks L1154
     loss, results = combat_damage.roll_losses(events, state, plan.loss_cap(), dice)

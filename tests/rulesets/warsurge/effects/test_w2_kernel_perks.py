@@ -27,7 +27,13 @@ from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Move
 from warbench.rulesets.warsurge.game.perk_effects import allowance
 from warbench.rulesets.warsurge.game.state import GameState, Phase, Status
-from warbench.rulesets.warsurge.odds import AttackPlan, exact_attack, roll_attack, sample_attack
+from warbench.rulesets.warsurge.odds import (
+    AttackPlan,
+    exact_attack,
+    follow_on_dice,
+    roll_attack,
+    sample_attack,
+)
 
 # -- Combat Damage (L1154) ------------------------------------------------------------------------
 
@@ -275,3 +281,57 @@ def test_p1154_combat_damage_rolls_for_hp_lost_outside_an_attack() -> None:
     )
     assert minus.units[1].hp == (8,)
     assert "Combat Damage (Attack Dice)" in _names(minus, 1)
+
+
+# -- Bodyguard (L1935): the successful Attack Dice left over once the Target is slain ----------
+
+
+def _guard(perks: tuple[str, ...] = ("Tough",), hp: int = 3, armour: int | None = 5) -> UnitState:
+    return UnitState.of(unit("Guard", models=1, hp=hp, armour=armour, perks=list(perks)))
+
+
+def _gunners() -> UnitState:
+    return UnitState.of(unit("A", models=3, weapons=[weapon("Gun", attacks=3, power=5)]))
+
+
+@pytest.mark.parametrize("perks", [(), ("Tough",)])
+def test_bodyguard_l1935_follow_on_dice_exact_agrees_with_die_by_die_rolls(
+    perks: tuple[str, ...],
+) -> None:
+    """The exact distribution of the successful dice left over (``follow_on_dice``) against
+    the game's die-by-die roll (``roll_attack(…, follow_on=True)``)."""
+    plan = AttackPlan(_gunners(), _guard(perks))
+    exact = follow_on_dice(plan)
+    assert sum(exact.values()) == pytest.approx(1.0)
+    assert exact.get(1, 0.0) > 0.05  # the guard often falls with dice to spare
+    dice = SeededDice(11)
+    trials = 6000
+    counts: dict[int, int] = {}
+    for _ in range(trials):
+        left = roll_attack(plan, dice, follow_on=True).follow_on
+        counts[left] = counts.get(left, 0) + 1
+    for k, p in exact.items():
+        assert abs(p - counts.get(k, 0) / trials) < 0.02, k
+    # the HP the guard loses is the same rolled die by die or all at once (exact odds)
+    loss = exact_attack(plan).expected_hp_lost
+    rolled = [roll_attack(plan, dice, follow_on=True).loss for _ in range(trials)]
+    assert abs(sum(rolled) / trials - loss) < 0.1
+
+
+def test_bodyguard_l1935_die_by_die_leaves_the_dice_after_the_slaying_one() -> None:
+    """Nine Attack Dice at a 1 HP guard with no Save: the first success slays it, and the
+    successes among the dice after it are left over."""
+    plan = AttackPlan(_gunners(), _guard((), hp=1, armour=None))
+    # Power 5 at Defence 4 hits on 3+: 1 fails, 6 slays, then seven dice 5, 6, 5, 1, 2, 6, 3:
+    # five successes left over
+    rolled = roll_attack(plan, ScriptedDice([1, 6, 5, 6, 5, 1, 2, 6, 3, 5]), follow_on=True)
+    assert rolled.loss == 1
+    assert rolled.follow_on == 5
+    assert roll_attack(plan, ScriptedDice([1, 6, 5, 6, 5, 1, 2, 6, 3, 5])).follow_on == 0
+
+
+def test_bodyguard_l1935_no_dice_left_when_the_guard_cannot_be_slain() -> None:
+    immortal = _guard(("Immortal",), hp=4)  # may lose 2 of its 4 HP this Game Turn (L1539)
+    assert follow_on_dice(AttackPlan(_gunners(), immortal)) == {0: 1.0}
+    table = _guard(("Combat Damage",), hp=3)  # its table is rolled after the dice (L1154)
+    assert follow_on_dice(AttackPlan(_gunners(), table)) == {0: 1.0}
