@@ -1376,6 +1376,11 @@ EFFECTS.update(
             ),
             machinery("combat damage"),
         ],
+        # L1935 Bodyguard "Order of damage received from Attacks is as follows: Bodyguards,
+        # Attached Units then Leaders … Once a Bodyguard Unit is slain, any remaining
+        # successful Attack Dice and Saves are followed on to an attached Unit or Leader"
+        # (game/perk_bodyguard.py; odds.follow_on_dice)
+        "Bodyguard": [machinery("bodyguard")],
     }
 )
 

@@ -295,7 +295,7 @@ def _gunners() -> UnitState:
 
 
 @pytest.mark.parametrize("perks", [(), ("Tough",)])
-def test_bodyguard_l1935_follow_on_dice_exact_agrees_with_die_by_die_rolls(
+def test_p1935_bodyguard_follow_on_dice_exact_agrees_with_die_by_die_rolls(
     perks: tuple[str, ...],
 ) -> None:
     """The exact distribution of the successful dice left over (``follow_on_dice``) against
@@ -318,7 +318,7 @@ def test_bodyguard_l1935_follow_on_dice_exact_agrees_with_die_by_die_rolls(
     assert abs(sum(rolled) / trials - loss) < 0.1
 
 
-def test_bodyguard_l1935_die_by_die_leaves_the_dice_after_the_slaying_one() -> None:
+def test_p1935_bodyguard_die_by_die_leaves_the_dice_after_the_slaying_one() -> None:
     """Nine Attack Dice at a 1 HP guard with no Save: the first success slays it, and the
     successes among the dice after it are left over."""
     plan = AttackPlan(_gunners(), _guard((), hp=1, armour=None))
@@ -330,8 +330,113 @@ def test_bodyguard_l1935_die_by_die_leaves_the_dice_after_the_slaying_one() -> N
     assert roll_attack(plan, ScriptedDice([1, 6, 5, 6, 5, 1, 2, 6, 3, 5])).follow_on == 0
 
 
-def test_bodyguard_l1935_no_dice_left_when_the_guard_cannot_be_slain() -> None:
+def test_p1935_bodyguard_no_dice_left_when_the_guard_cannot_be_slain() -> None:
     immortal = _guard(("Immortal",), hp=4)  # may lose 2 of its 4 HP this Game Turn (L1539)
     assert follow_on_dice(AttackPlan(_gunners(), immortal)) == {0: 1.0}
     table = _guard(("Combat Damage",), hp=3)  # its table is rolled after the dice (L1154)
     assert follow_on_dice(AttackPlan(_gunners(), table)) == {0: 1.0}
+
+
+# -- Bodyguard in a game (L1935) --------------------------------------------------------------
+
+
+def _guarded(
+    *,
+    guard_perks: tuple[str, ...] = ("Bodyguard",),
+    gun_perks: tuple[str, ...] = (),
+    second: bool = False,
+    attached: bool = True,
+    phase: Phase = Phase.ATTACK,
+    active: int = 0,
+) -> GameState:
+    """A Shooter (unit 0, a Gun: 4 Attacks at Power 5, 3+ against Defence 4) 9" from a
+    1 HP Guard (unit 1, 50 points) guarding three VIPs (unit 2); ``second``: another Guard
+    (unit 3, 80 points) guards them too."""
+    gun = weapon("Gun", range=24, attacks=4, power=5, perks=list(gun_perks))
+    shooter = entry(unit("Shooter", weapons=[gun]))
+    guard = entry(unit("Guard", hp=1, perks=list(guard_perks)), points=50)
+    vip = entry(unit("VIP", models=3))
+    sides = [[shooter], [guard, vip]]
+    at: dict[int, list[tuple[float, float]]] = {
+        0: [(10.0, 10.0)],
+        1: [(20.0, 11.5)],
+        2: [(20.0, 10.0), (21.5, 10.0), (23.0, 10.0)],
+    }
+    if second:
+        sides[1].append(entry(unit("Guard II", hp=1, perks=list(guard_perks)), points=80))
+        at[3] = [(21.5, 8.5)]
+    state = scenario(sides, at, phase=phase, active=active)
+    if not attached:
+        return state
+    units = list(state.units)
+    for b in (1, 3) if second else (1,):
+        units[b] = replace(units[b], statuses=(Status("Guarding@2", None, "Bodyguard"),))
+    return replace(state, units=tuple(units))
+
+
+def test_p1935_bodyguard_attaches_when_its_movement_ends_within_coherency() -> None:
+    state = _guarded(attached=False, phase=Phase.MOVE, active=1)
+    after, events = engine.apply(state, Move(1, (20.0, 11.6)), dice=SeededDice(1))
+    assert "Guarding@2" in _names(after, 1)
+    assert any("attaches to P1: VIP as its Bodyguard" in e.text for e in events)
+    away, _ = engine.apply(
+        _guarded(phase=Phase.MOVE, active=1), Move(1, (20.0, 16.0)), dice=SeededDice(1)
+    )
+    assert not any(n.startswith("Guarding@") for n in _names(away, 1))  # out of Coherency
+
+
+def test_p1935_bodyguard_takes_the_damage_and_the_dice_left_follow_on() -> None:
+    # 6 slays the 1 HP Guard; the three dice left roll 5, 1, 4: two successes follow on to the
+    # VIPs as successful Attack Dice (no Saves: two casualties)
+    after, events = engine.apply(
+        _guarded(), Attack(0, (("Gun", 2),)), dice=ScriptedDice([6, 5, 1, 4])
+    )
+    check_invariants(after)
+    assert after.units[1].hp == (0,)
+    assert after.units[2].hp == (0, 0, 1)
+    assert any("2 successful Attack Dice" in e.text and "follow on" in e.text for e in events)
+    # without Bodyguard the Gun strikes the VIPs: 6, 5, 4 hit, three casualties
+    plain, _ = engine.apply(
+        _guarded(guard_perks=()), Attack(0, (("Gun", 2),)), dice=ScriptedDice([6, 5, 1, 4])
+    )
+    assert plain.units[1].hp == (1,)
+    assert plain.units[2].hp == (0, 0, 0)
+
+
+def test_p1935_bodyguard_no_dice_follow_on_while_it_stands() -> None:
+    guard2 = _guarded(guard_perks=("Bodyguard",))
+    units = list(guard2.units)
+    after, _ = engine.apply(guard2, Attack(0, (("Gun", 2),)), dice=ScriptedDice([1, 2, 1, 2]))
+    assert after.units[1].hp == (1,) and after.units[2].hp == units[2].hp
+
+
+def test_p1935_bodyguard_cheapest_takes_the_damage_first() -> None:
+    after, events = engine.apply(
+        _guarded(second=True), Attack(0, (("Gun", 2),)), dice=ScriptedDice([6, 1, 1, 1])
+    )
+    assert after.units[1].hp == (0,)  # the 50-point Guard
+    assert after.units[3].hp == (1,)
+    assert any("P1: Guard guards P1: VIP" in e.text for e in events)
+
+
+def test_p1935_bodyguard_precision_weapons_bypass_it() -> None:
+    after, _ = engine.apply(
+        _guarded(gun_perks=("Precision 6+",)),
+        Attack(0, (("Gun", 2),)),
+        dice=ScriptedDice([6, 1, 1, 1, 6]),
+    )
+    assert after.units[1].hp == (1,)  # the Guard is not struck
+    assert sum(after.units[2].hp) == 2
+
+
+def test_p1935_bodyguard_engages_the_melee_of_the_unit_it_guards() -> None:
+    state = _guarded(phase=Phase.MOVE, active=1)
+    state = replace(state, engaged=frozenset({(0, 2)}))
+    after, events = engine.apply(state, Move(1, (20.0, 11.6)), dice=SeededDice(1))
+    assert (0, 1) in after.engaged
+    assert any("engage together" in e.text for e in events)
+    plain = replace(
+        _guarded(guard_perks=(), phase=Phase.MOVE, active=1), engaged=frozenset({(0, 2)})
+    )
+    after, _ = engine.apply(plain, Move(1, (20.0, 11.6)), dice=SeededDice(1))
+    assert (0, 1) not in after.engaged

@@ -162,6 +162,8 @@ MACHINERIES: Mapping[str, str] = {
     "combat damage": "warbench.rulesets.warsurge.combat_damage and game.perk_combat_damage "
     "(Combat Damage: a D6 on the table for each HP Loss in the attack kernel, exact in odds; "
     "the statuses and broken Weapons it leaves)",
+    "bodyguard": "warbench.rulesets.warsurge.game.perk_bodyguard (Bodyguard: attached to a unit, "
+    "it takes the damage first; the successful Attack Dice left once it is slain follow on)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -163,6 +163,7 @@ PLAYED_MACHINERIES = frozenset(
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
         # session 25 wave 2, lane w2-kernel (issue 11)
         "combat damage",  # combat_damage.py and game/perk_combat_damage.py: Combat Damage
+        "bodyguard",  # game/perk_bodyguard.py: Bodyguard (odds.follow_on_dice)
     }
 )
 
