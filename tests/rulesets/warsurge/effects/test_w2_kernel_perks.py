@@ -440,3 +440,25 @@ def test_p1935_bodyguard_engages_the_melee_of_the_unit_it_guards() -> None:
     )
     after, _ = engine.apply(plain, Move(1, (20.0, 11.6)), dice=SeededDice(1))
     assert (0, 1) not in after.engaged
+
+
+def test_p1154_combat_damage_statuses_from_furious_dice_too() -> None:
+    """Furious (L2003): the failed dice strike a friendly Combat Damage Walker; its table
+    results become statuses as from any Attack."""
+    club = weapon("Club", range=24, attacks=4, power=4)
+    boss = entry(unit("Boss", hp=5, perks=["Leader", "Furious"], weapons=[club]))
+    walker = entry(unit("Walker", hp=8, perks=["Combat Damage"], weapons=[CANNON]))
+    grunts = entry(unit("Grunts", models=3))
+    state = scenario(
+        [[boss, walker], [grunts]],
+        {0: [(10.0, 10.0)], 1: [(7.0, 10.0)], 2: [(21.0, 10.0), (22.5, 10.0), (24.0, 10.0)]},
+        phase=Phase.ATTACK,
+    )
+    # 6, 5 hit the Grunts; 1, 2 fail and strike the Walker: the table rolls 1 and 3
+    after, _ = engine.apply(state, Attack(0, (("Club", 2),)), dice=ScriptedDice([6, 5, 1, 2, 1, 3]))
+    check_invariants(after)
+    assert after.units[1].hp == (8,)
+    assert _names(after, 1) == {
+        "Combat Damage (Movement) (next Game Turn)",
+        "Combat Damage (Immobile) (next Game Turn)",
+    }

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.attack import AttackContext
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_combat_damage
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_leader import group_of
 from warbench.rulesets.warsurge.game.perk_turn import index
@@ -192,10 +192,12 @@ def follow_on(work: Work, uid: int, bg: int, weapon: str, dice: int, ctx: Attack
         attacker_point_cost=current_value(work, uid),
         target_point_cost=current_value(work, target),
     )
+    follow = perk_combat_damage.in_effect(work, target, follow)  # Combat Damage (L1154)
     plan = AttackPlan(attacker, victim, follow, weapons=(weapon,), users=((weapon, 1),))
     rolled = roll_attack(plan, work.dice)
     apply_rolled(plan, rolled)
     store_unit_state(work, target, victim)
+    perk_combat_damage.after_share(work, target, uid, rolled.combat_damage)
     new_cas = [i for i, m in enumerate(victim.models) if m.hp <= 0 < before[i] and not m.removed]
     work.emit(
         "perk",

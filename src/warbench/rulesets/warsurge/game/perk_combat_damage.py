@@ -25,6 +25,7 @@ unit reads them back from its statuses (``perk_effects.status_dice`` →
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import Status
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["after_share", "attack_done", "refusal", "table_loss"]
+__all__ = ["after_share", "attack_done", "in_effect", "refusal", "table_loss"]
 
 RULE = "Perks §12.4 Combat Damage (000_94ecc6a4c74d351b.txt L1154)"
 _TEXT = {
@@ -142,3 +143,14 @@ def table_loss(w: Work, uid: int, amount: int) -> int:
     hp, results = roll_losses(np.array([amount], dtype=np.int64), state, st.current_hp, w.dice)
     after_share(w, uid, None, results)
     return int(hp[0])
+
+
+def in_effect(w: Work, target: int, ctx: AttackContext) -> AttackContext:
+    """``ctx`` of an Attack Sequence at ``target`` with the table's results in effect on it
+    (for the sequences that do not read the statuses' Dice Modifiers: Furious, Bodyguard's
+    followed-on dice, Decoy III, Kamikaze, Ignite, Nightmare Anomaly, Dangerous Ground)."""
+    statuses = w.units[target].statuses
+    if not statuses:
+        return ctx
+    done = results_in_effect(s.name for s in statuses)
+    return replace(ctx, combat_damage=done) if done else ctx
