@@ -379,9 +379,14 @@ def odds(
         forward(ruleset, ["odds", *context.args, *(["--json"] if as_json else [])])
         return
     from warbench.kernel.dice import SeededDice
-    from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
+    from warbench.rulesets.warsurge.attack import AttackContext, PerkSet, Playstyle, UnitState
     from warbench.rulesets.warsurge.io import perk_warnings
-    from warbench.rulesets.warsurge.odds import AttackPlan, attack_odds, sample_attack
+    from warbench.rulesets.warsurge.odds import (
+        AttackPlan,
+        attack_odds,
+        follow_on_dice,
+        sample_attack,
+    )
 
     if context.args:
         raise fail(f"unexpected arguments {' '.join(context.args)}; see warbench odds --help")
@@ -440,6 +445,9 @@ def odds(
                         "Range (give --half-range if one is)"
                     )
         warnings = perk_warnings(attacker) + perk_warnings(target)
+        follow = None  # Bodyguard (Perks L1935): the dice that follow on once it is slain
+        if len(names) == 1 and PerkSet(target.profile.perks).has("Bodyguard"):
+            follow = follow_on_dice(plan)
         sampled = None
         if monte_carlo:
             with progress_bar("Monte Carlo trials", as_json=as_json) as bar:
@@ -455,6 +463,8 @@ def odds(
         report["situations"] = chosen
         report["distance"] = distance
         report["warnings"] = warnings
+        if follow is not None:
+            report["follow_on_dice"] = {str(k): p for k, p in follow.items()}
         if sampled is not None:
             report["monte_carlo"] = odds_report(attacker, target, sampled, names)
         console.print_json(json.dumps(report))
@@ -464,6 +474,14 @@ def odds(
             console.print(f"situation: {said}", highlight=False)
         for table in odds_tables(attacker, target, result):
             console.print(table)
+        if follow is not None:
+            dist = ", ".join(f"{k}: {p:.4f}" for k, p in follow.items())
+            console.print(
+                f"Bodyguard (Perks L1935): successful Attack Dice left over once {target.name} "
+                f"is slain, which follow on to the unit it guards ({dist}; odds of them: "
+                "--struck-dice N at that unit)",
+                highlight=False,
+            )
         if sampled is not None:
             console.print(
                 f"Monte Carlo ({sampled.trials} trials): expected HP lost "

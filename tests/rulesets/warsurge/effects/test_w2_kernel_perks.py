@@ -462,3 +462,29 @@ def test_p1154_combat_damage_statuses_from_furious_dice_too() -> None:
         "Combat Damage (Movement) (next Game Turn)",
         "Combat Damage (Immobile) (next Game Turn)",
     }
+
+
+def test_p1935_odds_reports_the_dice_that_follow_on(tmp_path: Path) -> None:
+    a = tmp_path / "a.yaml"
+    t = tmp_path / "t.yaml"
+    a.write_text(
+        "unit: {name: Gunners, move: 6, dash: 6, defence: 4, hp: 1}\n"
+        "weapons: [{name: Gun, range: 24, attacks: 3, power: 5}]\n"
+        "models: [{count: 3, weapons: [Gun]}]\n"
+    )
+    t.write_text(
+        "unit: {name: Guard, move: 6, dash: 6, defence: 4, hp: 3, armour: 5+, "
+        "perks: [Bodyguard, Tough]}\n"
+        "weapons: [{name: Knife, range: 0, attacks: 1, power: 1}]\n"
+        "models: [{count: 1, weapons: [Knife]}]\n"
+    )
+    out = runner.invoke(app, ["odds", str(a), str(t), "--json"])
+    assert out.exit_code == 0, out.output
+    follow = json.loads(out.output)["follow_on_dice"]
+    expected = follow_on_dice(AttackPlan(_gunners(), _guard()))
+    assert {int(k): v for k, v in follow.items()} == pytest.approx(expected)
+    text = runner.invoke(app, ["odds", str(a), str(t)]).output
+    assert "Bodyguard (Perks L1935)" in text
+    t.write_text(t.read_text().replace("Bodyguard, ", ""))
+    plain = runner.invoke(app, ["odds", str(a), str(t), "--json"])
+    assert "follow_on_dice" not in json.loads(plain.output)
