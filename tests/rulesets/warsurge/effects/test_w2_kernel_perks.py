@@ -488,3 +488,26 @@ def test_p1935_odds_reports_the_dice_that_follow_on(tmp_path: Path) -> None:
     t.write_text(t.read_text().replace("Bodyguard, ", ""))
     plain = runner.invoke(app, ["odds", str(a), str(t), "--json"])
     assert "follow_on_dice" not in json.loads(plain.output)
+
+
+def test_p1935_bodyguard_out_of_sight_does_not_protect() -> None:
+    """ "If an attacking Unit has no line of sight to the Bodyguard but does to the attached
+    Unit, then the attached Unit is not protected by the Bodyguard": a wall hides the Guard."""
+    from tests.warsurge.game.helpers import board
+    from warbench.rulesets.warsurge.battlefield import Terrain
+
+    wall = Terrain(name="Wall", polygon=[(14, 13), (17, 13), (17, 22), (14, 22)], blocks_los=True)
+    gun = weapon("Gun", range=24, attacks=4, power=5)
+    sides = [
+        [entry(unit("Shooter", weapons=[gun]))],
+        [entry(unit("Guard", hp=1, perks=["Bodyguard"]), points=50), entry(unit("VIP", models=3))],
+    ]
+    at = {0: [(10.0, 10.0)], 1: [(20.0, 20.0)], 2: [(20.0, 10.0), (21.5, 10.0), (23.0, 10.0)]}
+    state = scenario(sides, at, phase=Phase.ATTACK, b=board(terrain=[wall]))
+    units = list(state.units)
+    units[1] = replace(units[1], statuses=(Status("Guarding@2", None, "Bodyguard"),))
+    state = replace(state, units=tuple(units))
+    after, events = engine.apply(state, Attack(0, (("Gun", 2),)), dice=ScriptedDice([6, 1, 1, 1]))
+    assert after.units[1].hp == (1,)
+    assert after.units[2].hp.count(0) == 1  # the VIPs take the hit
+    assert not any("guards" in e.text for e in events)
