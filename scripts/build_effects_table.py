@@ -1264,6 +1264,10 @@ EFFECTS.update(
         # Target's Weapon profile instead for the current Game Turn" (game/perk_simulacrum.py;
         # the profile read through game/perk_arms.py)
         "Simulacrum": [machinery("weapon state")],
+        # L3090 Loot "When the Wielder is removed as a casualty, the Weapon can be picked up and
+        # used by models from any Unit (friend or foe) … A model that directs Movement onto,
+        # past or within contact of the marker picks up the Weapon" (game/perk_loot.py)
+        "Loot": [machinery("weapon state")],
     }
 )
 

@@ -5,15 +5,19 @@ source line (``p4059`` …), which ``warbench perks --coverage`` reads
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice, SeededDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.perk_loot import on_casualty
 from warbench.rulesets.warsurge.game.state import Automation, GameState, Phase
 
 # -- Simulacrum (L4059) ---------------------------------------------------------------------------
@@ -106,7 +110,6 @@ def test_p4059_simulacrum_copies_a_weapon_that_targeted_the_user_last_turn_from_
     state = _mimic([CANNON, gun], foe_at=33.0, phase=Phase.ATTACK, active=1, automation=_manual())
     shot, _ = engine.apply(state, Attack(1, (("Cannon", 0),)), dice=ScriptedDice([1]))
     start = _until(shot, lambda s: s.flow.turn == 3 and s.flow.phase is Phase.MOVE)
-    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
     from warbench.rulesets.warsurge.game.perk_hooks import usable_perks
     from warbench.rulesets.warsurge.game.work import Work
 
@@ -134,3 +137,130 @@ def test_p4059_simulacrum_engine_copies_a_dearer_profile_as_the_game_turn_starts
     events = []
     _until(_mimic([CANNON], phase=Phase.ATTACK, active=1), lambda s: s.flow.turn == 3, events)
     assert not _perk_events(events, "copies")
+
+
+# -- Loot (L3090) -------------------------------------------------------------------------------
+
+#: the Looters' Weapon
+BLASTER = weapon("Blaster", range=12, attacks=2, power=6, perks=["Loot"])
+GUN = weapon("Gun", range=24, attacks=1, power=10)
+
+
+def _looters(perks: list[str], *, models: int = 2, phase: Phase = Phase.ATTACK) -> GameState:
+    """Looters (unit 0, ``models`` models of 1 HP with a Blaster of ``perks``, the first only
+    when Shared) at (24, 20) and (26, 20); Raiders (unit 1, one model of 3 HP with a Gun,
+    Power 10) at (24, 34); side 1 acts."""
+    blaster = weapon("Blaster", range=12, attacks=2, power=6, perks=perks)
+    shared = "Shared" in perks
+    me = entry(unit("Looters", models=models, weapons=[blaster, GUN]))
+    if shared:  # the Blaster on the first model only, a Gun on every model
+        from warbench.rulesets.warsurge.profiles import ModelGroup
+
+        me = replace(
+            me,
+            unit=me.unit.model_copy(
+                update={
+                    "models": [
+                        ModelGroup(count=1, weapons=["Blaster", "Gun"]),
+                        ModelGroup(count=models - 1, weapons=["Gun"]),
+                    ]
+                }
+            ),
+        )
+    raiders = entry(unit("Raiders", hp=3, move=20, weapons=[GUN]))
+    pos = {0: [(24.0, 20.0), (26.0, 20.0)][:models], 1: [(24.0, 34.0)]}
+    return scenario([[me], [raiders]], pos, phase=phase, active=1, automation=_manual())
+
+
+def _markers(state: GameState) -> list[str]:
+    return [s.name for u in state.units for s in u.statuses if s.name.startswith("Loot@")]
+
+
+def test_p3090_loot_weapon_drops_as_a_marker_where_its_wielder_falls() -> None:
+    state = _looters(["Loot"])
+    # one Attack Die of the Gun (Power 10): a 6 slays one Looter
+    after, events = engine.apply(state, Attack(1, (("Gun", 0),)), dice=ScriptedDice([6]))
+    check_invariants(after)
+    dead = next(i for i, h in enumerate(after.units[0].hp) if h <= 0)
+    x, y = state.units[0].pos[dead]
+    assert _markers(after) == [f"Loot@0@Blaster@{x:.2f},{y:.2f}@{dead}"]
+    assert _perk_events(events, f"P0: Looters's Blaster drops as a Loot marker at ({x:.1f}")
+    assert "Blaster" not in after.info(0).model_weapons[dead]  # the fallen model has lost it
+    assert "Blaster" in after.info(0).model_weapons[1 - dead]  # the other keeps its own
+    plain, _ = engine.apply(_looters([]), Attack(1, (("Gun", 0),)), dice=ScriptedDice([6]))
+    assert not _markers(plain)
+
+
+def _dropped(state: GameState, at: tuple[float, float], weapon: str = "Blaster") -> GameState:
+    from warbench.rulesets.warsurge.game.state import Status
+
+    mark = Status(f"Loot@0@{weapon}@{at[0]:.2f},{at[1]:.2f}@0", None, f"u0/{weapon}")
+    u = state.units[0]
+    return replace(state, units=(replace(u, statuses=(*u.statuses, mark)), *state.units[1:]))
+
+
+def test_p3090_loot_marker_is_picked_up_by_a_model_moving_past_it() -> None:
+    # the Raiders move from (24, 34) to (40, 34), passing over a marker at (32, 34.4)
+    state = _dropped(_looters(["Loot"], phase=Phase.MOVE), (32.0, 34.4))
+    after, events = engine.apply(state, Move(1, to=(40.0, 34.0)), dice=ScriptedDice([]))
+    check_invariants(after)
+    assert _perk_events(events, "model 1 of P1: Raiders picks up the Loot Weapon Blaster")
+    assert not _markers(after)
+    assert after.info(1).model_weapons == (("Gun", "Blaster"),)
+    blaster = after.info(1).unit.weapon("Blaster")
+    assert (blaster.range, blaster.attacks, blaster.power) == (12, 2, 6)
+    # a marker 3" off the path stays where it is
+    far = _dropped(_looters(["Loot"], phase=Phase.MOVE), (32.0, 37.0))
+    after, events = engine.apply(far, Move(1, to=(40.0, 34.0)), dice=ScriptedDice([]))
+    assert not _perk_events(events, "picks up") and _markers(after)
+    assert after.info(1).model_weapons == (("Gun",),)
+
+
+def test_p3090_loot_picked_up_weapon_is_used_and_dropped_again() -> None:
+    from warbench.rulesets.warsurge.game.state import Status
+
+    state = _looters(["Loot"], phase=Phase.ATTACK)
+    take = Status("Arms@take@0@0@Blaster", None, "u0/Blaster")
+    raider = replace(state.units[1], pos=((24.0, 28.0),), statuses=(take,))
+    state = replace(state, units=(state.units[0], raider))
+    # the Blaster (12"): two Attack Dice at the Looters 8" off; one 6 slays one
+    after, _ = engine.apply(state, Attack(1, (("Blaster", 0),)), dice=ScriptedDice([6, 1]))
+    assert sum(after.units[0].hp) == 1
+    # without the Blaster the Raiders' Gun alone is theirs
+    with pytest.raises(RulesError):
+        bare = replace(state, units=(state.units[0], replace(raider, statuses=())))
+        engine.apply(bare, Attack(1, (("Blaster", 0),)), dice=ScriptedDice([6, 1]))
+    # the Raider falls: the Blaster drops again where it stood
+    turned = replace(after, flow=replace(after.flow, active=0))
+    from warbench.rulesets.warsurge.game.work import Work
+
+    w = Work(turned, None, DEFAULT_HOOKS)
+    on_casualty(w, 1, 0, "test")
+    # (the Looter it slew dropped its own Blaster too)
+    assert "Loot@0@Blaster@24.00,28.00@0" in _markers(w.state())
+    assert not any(s.name.startswith("Arms@take") for s in w.state().units[1].statuses)
+    assert w.state().info(1).model_weapons == (("Gun",),)
+
+
+def test_p3090_loot_shared_weapon_drops_only_when_the_whole_unit_falls() -> None:
+    state = _looters(["Loot", "Shared"])
+    one, _ = engine.apply(state, Attack(1, (("Gun", 0),)), dice=ScriptedDice([6]))
+    assert sum(1 for h in one.units[0].hp if h <= 0) == 1 and not _markers(one)
+    # the second Looter falls: the unit is gone, the Blaster drops
+    from warbench.rulesets.warsurge.game.work import Work
+
+    w = Work(one, None, DEFAULT_HOOKS)
+    left = next(i for i, h in enumerate(one.units[0].hp) if h > 0)
+    w.set_unit(0, hp=tuple(0 for _ in one.units[0].hp))
+    on_casualty(w, 0, left, "test")
+    assert len(_markers(w.state())) == 1 and "@0@Blaster@" in _markers(w.state())[0]
+
+
+def test_p3090_loot_one_picked_up_weapon_per_model() -> None:
+    from warbench.rulesets.warsurge.game.state import Status
+
+    state = _dropped(_looters(["Loot"], phase=Phase.MOVE), (32.0, 34.4))
+    take = Status("Arms@take@0@0@Blaster", None, "u0/Blaster")
+    state = replace(state, units=(state.units[0], replace(state.units[1], statuses=(take,))))
+    after, events = engine.apply(state, Move(1, to=(40.0, 34.0)), dice=ScriptedDice([]))
+    assert not _perk_events(events, "picks up") and _markers(after)

@@ -11,6 +11,8 @@ Two kinds of change, each a status on the unit that carries the Weapon:
 * ``Arms@take@<model>@<unit>@<other weapon>``: the model ``<model>`` also carries ``<unit>``'s
   ``<other weapon>`` (Loot, L3090, :mod:`.perk_loot`), under that Weapon's name, or
   ``<name> (u<unit>)`` when the unit already has a different Weapon of that name.
+* ``Arms@drop@<model>@<weapon>``: the model no longer carries its profile's ``<weapon>`` (a
+  Loot Weapon it dropped as it fell: a model revived later is without it).
 
 Only a set-up with a Weapon that can change so (:func:`in_play`) looks at the statuses, so no
 other game changes. A unit's cost and its perk index (``perk_turn.index``: the set-up's
@@ -40,11 +42,23 @@ class Status(Protocol):
     def name(self) -> str: ...
 
 
-__all__ = ["ARMS", "COPY", "TAKE", "armed", "copy_status", "in_play", "take_status", "taken"]
+__all__ = [
+    "ARMS",
+    "COPY",
+    "DROP",
+    "TAKE",
+    "armed",
+    "copy_status",
+    "drop_status",
+    "in_play",
+    "take_status",
+    "taken",
+]
 
 ARMS = "Arms@"
 COPY = "Arms@copy@"
 TAKE = "Arms@take@"
+DROP = "Arms@drop@"
 #: the Weapon Perks whose Weapons change in a game (their modules make the statuses)
 CHANGING = ("Simulacrum", "Loot")
 _PLAY: dict[int, tuple[object, bool]] = {}
@@ -74,6 +88,10 @@ def copy_status(weapon: str, source: int, other: str) -> str:
 
 def take_status(model: int, source: int, other: str) -> str:
     return f"{TAKE}{model}@{source}@{other}"
+
+
+def drop_status(model: int, weapon: str) -> str:
+    return f"{DROP}{model}@{weapon}"
 
 
 def taken(statuses: Sequence[Status]) -> dict[int, tuple[int, str]]:
@@ -130,10 +148,18 @@ def _derive(setup: GameSetup, info: UnitInfo, names: tuple[str, ...]) -> UnitInf
                 label = f"{other} (u{s})"
             if label not in index:
                 index[label] = len(weapons)
-                weapons.append(_profile(setup, s, other).model_copy(update={"name": label}))
+                prof = _profile(setup, s, other)
+                # one model's Weapon now: Shared (a unit's) does not come with it (Loot L3102)
+                kept = [p for p in prof.perks if not PerkSet([p]).has("Shared")]
+                weapons.append(prof.model_copy(update={"name": label, "perks": kept}))
                 origin[label] = (s, other)
             if 0 <= m < len(carried) and label not in carried[m]:
                 carried[m].append(label)
+        elif name.startswith(DROP):
+            model, weapon = name[len(DROP) :].split("@", 1)
+            m = int(model)
+            if 0 <= m < len(carried) and weapon in carried[m]:
+                carried[m].remove(weapon)
     unit = info.unit.model_copy(update={"weapons": weapons})
     return replace(
         info,
