@@ -264,3 +264,69 @@ def test_p3090_loot_one_picked_up_weapon_per_model() -> None:
     state = replace(state, units=(state.units[0], replace(state.units[1], statuses=(take,))))
     after, events = engine.apply(state, Move(1, to=(40.0, 34.0)), dice=ScriptedDice([]))
     assert not _perk_events(events, "picks up") and _markers(after)
+
+
+# -- random and scripted games (Simulacrum L4059, Loot L3090) -------------------------------------
+
+W2_WEAPON_SETS = [["Simulacrum"], ["Loot"], ["Loot", "Shared"], ["Loot", "Burn"], []]
+
+
+def _w2_setup(k: int) -> object:
+    from tests.rulesets.warsurge.effects.test_perk_heavy_games import BOARDS
+    from tests.warsurge.game.helpers import ROSTERS
+    from warbench.rulesets.warsurge.battlefield import sample_board
+    from warbench.rulesets.warsurge.game.geom import Field
+    from warbench.rulesets.warsurge.game.io import load_game_roster
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, build_setup
+
+    players = []
+    for i, name in enumerate(("skirmish_a.yaml", "skirmish_b.yaml")):
+        p = load_game_roster(ROSTERS / name)
+        entries = []
+        for n, e in enumerate(p.roster):
+            ws = [
+                w.model_copy(update={"perks": W2_WEAPON_SETS[(i + k + n + j) % 5]})
+                for j, w in enumerate(e.unit.weapons)
+            ]
+            entries.append(replace(e, unit=e.unit.model_copy(update={"weapons": ws})))
+        players.append(replace(p, roster=tuple(entries)))
+    automation = ALL_AUTOMATIONS - ({Automation.PERK_USE} if k % 2 else set())
+    board = Field(sample_board(BOARDS[k % len(BOARDS)]))
+    return build_setup(players, board, max_turns=6, automation=automation)
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_p4059_p3090_random_games_with_simulacrum_and_loot_keep_invariants_and_replay(
+    k: int,
+) -> None:
+    from tests.rulesets.warsurge.effects.test_perk_heavy_games import play_checked
+
+    play_checked(_w2_setup(k), seed=1000 + k)  # type: ignore[arg-type]
+
+
+def test_p4059_p3090_games_copy_drop_and_pick_up_weapons() -> None:
+    from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
+    from warbench.rulesets.warsurge.game.record import GameRecord, replay
+
+    seen: dict[str, int] = {"copies": 0, "drops as a Loot": 0, "picks up the Loot": 0}
+    for k in range(12):
+        setup, seed = _w2_setup(k), 2000 + k
+        state, _ = engine.new_game(setup, seed)  # type: ignore[arg-type]
+        rec = GameRecord(setup, seed)  # type: ignore[arg-type]
+        players = (
+            [ScriptedPlayer(), ScriptedPlayer()]
+            if k % 3 == 0
+            else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
+        )
+        while not state.over:
+            side = engine.acting_side(state)
+            assert side is not None
+            action = players[side].choose(state)
+            state, events = engine.apply(state, action)
+            rec.add(action, state)
+            check_invariants(state)
+            for e in events:
+                for word in seen:
+                    seen[word] += e.kind == "perk" and word in e.text
+        assert replay(rec).state.digest() == state.digest()
+    assert all(seen.values()), seen
