@@ -173,7 +173,7 @@ def _looters(perks: list[str], *, models: int = 2, phase: Phase = Phase.ATTACK) 
 
 
 def _markers(state: GameState) -> list[str]:
-    return [s.name for u in state.units for s in u.statuses if s.name.startswith("Loot@")]
+    return [s.name for u in state.units for s in u.statuses if s.name.startswith("Loot marker@")]
 
 
 def test_p3090_loot_weapon_drops_as_a_marker_where_its_wielder_falls() -> None:
@@ -183,7 +183,7 @@ def test_p3090_loot_weapon_drops_as_a_marker_where_its_wielder_falls() -> None:
     check_invariants(after)
     dead = next(i for i, h in enumerate(after.units[0].hp) if h <= 0)
     x, y = state.units[0].pos[dead]
-    assert _markers(after) == [f"Loot@0@Blaster@{x:.2f},{y:.2f}@{dead}"]
+    assert _markers(after) == [f"Loot marker@0@Blaster@{x:.2f},{y:.2f}@{dead}"]
     assert _perk_events(events, f"P0: Looters's Blaster drops as a Loot marker at ({x:.1f}")
     assert "Blaster" not in after.info(0).model_weapons[dead]  # the fallen model has lost it
     assert "Blaster" in after.info(0).model_weapons[1 - dead]  # the other keeps its own
@@ -194,7 +194,7 @@ def test_p3090_loot_weapon_drops_as_a_marker_where_its_wielder_falls() -> None:
 def _dropped(state: GameState, at: tuple[float, float], weapon: str = "Blaster") -> GameState:
     from warbench.rulesets.warsurge.game.state import Status
 
-    mark = Status(f"Loot@0@{weapon}@{at[0]:.2f},{at[1]:.2f}@0", None, f"u0/{weapon}")
+    mark = Status(f"Loot marker@0@{weapon}@{at[0]:.2f},{at[1]:.2f}@0", None, f"u0/{weapon}")
     u = state.units[0]
     return replace(state, units=(replace(u, statuses=(*u.statuses, mark)), *state.units[1:]))
 
@@ -237,7 +237,7 @@ def test_p3090_loot_picked_up_weapon_is_used_and_dropped_again() -> None:
     w = Work(turned, None, DEFAULT_HOOKS)
     on_casualty(w, 1, 0, "test")
     # (the Looter it slew dropped its own Blaster too)
-    assert "Loot@0@Blaster@24.00,28.00@0" in _markers(w.state())
+    assert "Loot marker@0@Blaster@24.00,28.00@0" in _markers(w.state())
     assert not any(s.name.startswith("Arms@take") for s in w.state().units[1].statuses)
     assert w.state().info(1).model_weapons == (("Gun",),)
 

@@ -11,11 +11,11 @@ Phase/Step; docs/rulings.md "WARSURGE perks in play: session 25, w2-state" 5-8).
     Loot Weapon if they wish (by picking up a different Loot Weapon)."
 
 * **The drop** (ruling 5): as a model carrying a Loot Weapon becomes a casualty (the
-  ``CASUALTY`` hook) a marker ``Loot@<unit>@<weapon>@x,y@<n>`` appears where it stands, a status
-  of the unit it fell from (it stays there when that unit is destroyed). The model no longer
-  carries it (``perk_arms.drop_status``; a picked-up one: its ``take`` status ends), so a
-  model revived later is without it. A Shared Loot Weapon drops when the unit's last model
-  falls, one marker per copy of its profile.
+  ``CASUALTY`` hook) a marker ``Loot marker@<unit>@<weapon>@x,y@<n>`` appears where it
+  stands, a status of the unit it fell from (it stays there when that unit is destroyed).
+  The model no longer carries it (``perk_arms.drop_status``; a picked-up one: its ``take``
+  status ends), so a model revived later is without it. A Shared Loot Weapon drops when the
+  unit's last model falls, one marker per copy of its profile.
 * **The pick-up** (ruling 6): a model whose straight Move or Dash path comes within contact
   of a marker (its base edge at the marker's point) picks the Weapon up at once: it carries it
   (``perk_arms.take_status``, read through ``GameState.info``) with its profile, under its
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = ["LOOT", "MARKER", "markers", "on_casualty", "on_move", "register_hooks"]
 
 LOOT = "Loot"
-MARKER = "Loot@"
+MARKER = "Loot marker@"
 RULE = "Perks §12.5 Loot (000_94ecc6a4c74d351b.txt L3090)"
 _PLAY: dict[int, tuple[object, bool]] = {}
 
