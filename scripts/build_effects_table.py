@@ -1256,6 +1256,21 @@ EFFECTS.update(
     }
 )
 
+# -- session 25, lane w2-state (issue 11) ------------------------------------------------------
+EFFECTS.update(
+    {
+        # L4059 Simulacrum "At the start of the Game Turn, select a Target Unit within 18\" of the
+        # Wielder. If a Target's Weapon is equal or less in Point Cost … the Wielder may use the
+        # Target's Weapon profile instead for the current Game Turn" (game/perk_simulacrum.py;
+        # the profile read through game/perk_arms.py)
+        "Simulacrum": [machinery("weapon state")],
+        # L3090 Loot "When the Wielder is removed as a casualty, the Weapon can be picked up and
+        # used by models from any Unit (friend or foe) … A model that directs Movement onto,
+        # past or within contact of the marker picks up the Weapon" (game/perk_loot.py)
+        "Loot": [machinery("weapon state")],
+    }
+)
+
 #: The attack-math ranks (class A): the attack sequence implements them (attack.py).
 ATTACK_SEQUENCE = "attack sequence"
 

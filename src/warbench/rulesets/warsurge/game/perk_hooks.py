@@ -55,6 +55,7 @@ from warbench.rulesets.warsurge.game import (
     perk_reserve,
     perk_revive,
     perk_roster,
+    perk_simulacrum,
     perk_stealth,
     perk_transformation,
     perk_turn,
@@ -80,6 +81,8 @@ def unit_perk_names(w: Work, uid: int) -> list[str]:
     L3793)."""
     info = w.info(uid)
     names = [*info.unit.profile.perks, *info.traits]
+    if uid in perk_simulacrum.wielders(w.setup):  # a Weapon Perk the unit uses (L4059)
+        names.append(perk_simulacrum.SIMULACRUM)
     return [*names, perk_corrupted.CORRUPTED] if perk_corrupted.wields(w, uid) else names
 
 
