@@ -1112,6 +1112,22 @@ EFFECTS.update(
     }
 )
 
+# -- session 25 wave 2, lane w2-transport (issue 11) -------------------------------------------
+
+EFFECTS.update(
+    {
+        # L1298 Hijack "The User can embark enemy Transports (ignoring the Transport Stat) and
+        # attack embarked passengers. If there are no passengers in the Transport, the User
+        # takes control of the Transport." (game/perk_seed.py, game/perk_crew.py)
+        "Hijack": [machinery("seed"), machinery("transport control")],
+        # L1194 Crew III "Functions as per Crew II, except User can be embarked and controlled
+        # by any Unit (friend or foe). If the User becomes unoccupied it counts as a friendly
+        # Unit to all players, but can be engaged in a Melee if desired." (game/perk_aeonian.py,
+        # game/perk_crew.py; the status "Crew (empty)" is Crew II's)
+        "Crew III": [machinery("crew"), machinery("transport control")],
+    }
+)
+
 # -- Leadership, Trait, Mode, Limitation (issue 11, session 25, lane s25-lead) -----------------
 
 EFFECTS.update(

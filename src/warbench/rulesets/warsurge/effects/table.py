@@ -158,6 +158,9 @@ MACHINERIES: Mapping[str, str] = {
     "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
     "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
     "unit another side acts with)",
+    # session 25 wave 2, lane w2-transport (issue 11)
+    "transport control": "warbench.rulesets.warsurge.game.perk_crew (Hijack, Crew III: a "
+    "Transport passing to the side of the unit that embarks it)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from warbench.rulesets.warsurge.game import (
     perk_challenger,
     perk_concealed,
+    perk_crew,
     perk_espionage,
     perk_psych,
     perk_stealth,
@@ -276,6 +277,8 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         return spy
     if (shelter := perk_transport.target_refusal(work, uid, weapon, target)) is not None:
         return shelter  # Unsheltered (Perks L1438)
+    if (empty := perk_crew.target_refusal(work, uid, weapon, target)) is not None:
+        return empty  # Crew III (Perks L1194): unoccupied, friendly to all
     if (hidden := perk_concealed.target_refusal(work, uid, weapon, target)) is not None:
         return hidden  # Concealed (L4153)
     if (duel := perk_challenger.target_refusal(work, uid, weapon, target)) is not None:
