@@ -1125,6 +1125,20 @@ EFFECTS.update(
         # Unit to all players, but can be engaged in a Melee if desired." (game/perk_aeonian.py,
         # game/perk_crew.py; the status "Crew (empty)" is Crew II's)
         "Crew III": [machinery("crew"), machinery("transport control")],
+        # L1446 Wreckage "When the User becomes a casualty, the model will remain on the
+        # Battlefield as terrain instead of being removed (unable to contest Objectives,
+        # Immobile, no Weapons and no Perks) … can be attacked, referring to the User's Stats
+        # except it has 1 HP" (game/perk_wreckage.py)
+        "Wreckage": [
+            status(
+                "Wreckage (terrain)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                turns=None,
+                target="self",
+            ),
+            machinery("wreckage"),
+        ],
     }
 )
 

@@ -10,9 +10,10 @@ from dataclasses import replace
 
 import pytest
 
-from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
+from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield.model import Objective
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Disembark, Embark, Move, Pass
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
@@ -225,3 +226,113 @@ def test_p1194_crew_iii_unoccupied_is_friendly_to_all_but_can_be_engaged_in_mele
     assert hit.units[APC].hp[0] < 10
     # Crew II: an enemy Transport like any other
     engine.check(_at(_crew("Crew II", foe_at=20.0), Phase.ATTACK, 1), Attack(FOE, (("Gun", APC),)))
+
+
+# -- Wreckage (L1442) ------------------------------------------------------------------------
+
+MECH, PILOT, GUNNER, RUNNER = 0, 1, 2, 3
+
+
+def _mech(perks: list[str], phase: Phase = Phase.ATTACK, active: int = 1) -> GameState:
+    """Side 0: the Mech (unit 0, one model, 1 HP, Defence 4, ``perks``, a Laser) and the Pilot
+    (unit 1) far off; side 1: the Gunner (unit 2, a 2-Attack Gun at Power 4) 10" from the Mech
+    and the Runner (unit 3, Move 6) 3" below it."""
+    mech = entry(unit("Mech", perks=perks, weapons=[weapon("Laser")]), 200)
+    pilot = entry(unit("Pilot"), 50)
+    gunner = entry(unit("Gunner", weapons=[weapon("Gun", attacks=2, power=4)]))
+    runner = entry(unit("Runner", weapons=[weapon("Club", range=0)]))
+    return scenario(
+        [[mech, pilot], [gunner, runner]],
+        {MECH: [(10.0, 10.0)], PILOT: [(40.0, 40.0)], GUNNER: [(20.5, 10.0)],
+         RUNNER: [(10.0, 7.0)]},
+        phase=phase,
+        active=active,
+    )  # fmt: skip
+
+
+def _wrecked(perks: list[str]) -> GameState:
+    """The Gunner slays the Mech (a 4 succeeds, a 1 fails; no Saves) and the Phase ends."""
+    new, _ = engine.apply(_mech(perks), Attack(GUNNER, (("Gun", MECH),)), dice=ScriptedDice([4, 1]))
+    check_invariants(new)
+    while new.flow.phase is Phase.ATTACK:
+        new, _ = engine.apply(new, Pass())
+    return new
+
+
+def test_p1442_wreckage_casualty_stays_on_the_battlefield_with_1_hp_and_no_value() -> None:
+    wreck = _wrecked(["Wreckage"])
+    m = wreck.units[MECH]
+    assert m.location is Location.TABLE and m.hp == (1,) and m.wrecked
+    assert m.pos == ((10.0, 10.0),)
+    assert wreck.side_values()[0] == pytest.approx(wreck.current_value(PILOT))
+    assert wreck.current_value(MECH) == 0.0
+    # without Wreckage the Mech is removed
+    gone = _wrecked([])
+    assert gone.units[MECH].location is Location.DESTROYED
+
+
+def test_p1442_wreckage_is_immobile_has_no_weapons_and_acts_no_more() -> None:
+    wreck = _wrecked(["Wreckage"])
+    ours = _at(wreck, Phase.ATTACK, 0)
+    with pytest.raises(RulesError):
+        engine.check(ours, Attack(MECH, (("Laser", GUNNER),)))
+    assert not list(engine.legal_actions(ours).for_unit(MECH))
+    moving = _at(wreck, Phase.MOVE, 0)
+    assert not list(engine.legal_actions(moving).for_unit(MECH))
+    with pytest.raises(RulesError):
+        engine.check(moving, Move(MECH, to=(10.0, 14.0)))
+
+
+def test_p1442_wreckage_attacked_with_1_hp_and_removed_by_hp_loss() -> None:
+    wreck = _at(_wrecked(["Wreckage"]), Phase.ATTACK, 1)
+    assert MECH in _targets(wreck, GUNNER)["Gun"]
+    hit, _ = engine.apply(wreck, Attack(GUNNER, (("Gun", MECH),)), dice=ScriptedDice([4, 1]))
+    while hit.flow.phase is Phase.ATTACK:
+        hit, _ = engine.apply(hit, Pass())
+    assert hit.units[MECH].location is Location.DESTROYED
+
+
+def test_p1442_wreckage_is_traversed_as_difficult_ground_and_in_no_melee() -> None:
+    wreck = _at(_wrecked(["Wreckage"]), Phase.MOVE, 1)
+    # 5.5" over the Wreckage: Difficult Ground halves the Move of 6 to 3 (§4.5)
+    with pytest.raises(RulesError, match="halved by Difficult Ground"):
+        engine.check(wreck, Move(RUNNER, positions=((10.0, 12.5),)))
+    # 3" onto it: allowed, and no Melee with it
+    new, _ = engine.apply(wreck, Move(RUNNER, positions=((10.0, 10.0),)))
+    assert new.units[RUNNER].pos[0] == (10.0, 10.0)
+    assert not _work(new).engaged_with(RUNNER)
+    # 5.5" clear of it: the full Move
+    engine.check(wreck, Move(RUNNER, positions=((15.5, 7.0),)))
+    # the living Mech is a unit: Impassable Ground to the Runner (§4.7)
+    with pytest.raises(RulesError, match="Impassable Ground"):
+        engine.check(
+            _at(_mech(["Wreckage"]), Phase.MOVE, 1), Move(RUNNER, positions=((10.0, 12.5),))
+        )
+
+
+def test_p1446_wreckage_holds_no_objective_and_keeps_no_side_in_the_game() -> None:
+    """The Mech alone on side 0 stands on the Crate; the Gunner slays it; the game ends with
+    the Game Turn ("only one side has units left"), Wreckage or not."""
+    from warbench.rulesets.warsurge.game.terrain_control import control
+
+    b = board().model_copy(update={"objectives": [Objective(name="Crate", at=(10.0, 10.0))]})
+
+    def play(perks: list[str]) -> tuple[GameState, list[frozenset[int]]]:
+        mech = entry(unit("Mech", perks=perks, weapons=[weapon("Laser")]), 200)
+        gunner = entry(unit("Gunner", weapons=[weapon("Gun", attacks=2, power=4)]))
+        s = scenario([[mech], [gunner]], {0: [(10.0, 10.0)], 1: [(20.5, 10.0)]},
+                     phase=Phase.ATTACK, active=1, b=b)  # fmt: skip
+        assert [h.sides for h in control(s) if h.kind == "objective"] == [frozenset({0})]
+        s, _ = engine.apply(s, Attack(1, (("Gun", 0),)), dice=ScriptedDice([4, 1]))
+        while s.flow.phase is Phase.ATTACK:
+            s, _ = engine.apply(s, Pass())
+        held = [h.sides for h in control(s) if h.kind == "objective"]
+        while s.result is None:
+            s, _ = engine.apply(s, Pass())
+        return s, held
+
+    wreck, held = play(["Wreckage"])
+    assert wreck.units[0].wrecked and held == [frozenset()]
+    assert wreck.result is not None and wreck.result.winner == 1 and wreck.result.turns == 2
+    gone, _ = play([])
+    assert gone.result is not None and gone.result.turns == 2

@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.game import (
     perk_stealth,
     perk_transport,
     perk_velocity,
+    perk_wreckage,
 )
 from warbench.rulesets.warsurge.game.perk_timing import timing_refusal
 from warbench.rulesets.warsurge.game.perk_turn import (
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
 def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     """Why the unit may not use ``weapon`` now (its Limitation perks, Panic), or ``None``."""
     u = work.units[uid]
+    if u.statuses and u.wrecked:
+        return perk_wreckage.weapon_refusal(work, uid, weapon)
     if u.statuses:
         for s in u.statuses:
             if s.name == "Defend":  # L1489 "prevents future Movement and the use of Weapons"
