@@ -10,15 +10,34 @@ from dataclasses import replace
 
 import pytest
 
-from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
+from tests.warsurge.game.helpers import (
+    ROSTERS,
+    board,
+    check_invariants,
+    entry,
+    scenario,
+    unit,
+    weapon,
+)
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.battlefield.model import Objective
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Disembark, Embark, Move, Pass
+from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.io import load_game_roster
 from warbench.rulesets.warsurge.game.perk_seed import host_of
-from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
+from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
+from warbench.rulesets.warsurge.game.record import GameRecord, replay
+from warbench.rulesets.warsurge.game.state import (
+    GameState,
+    Location,
+    Phase,
+    PlayerSetup,
+    build_setup,
+)
 from warbench.rulesets.warsurge.game.work import Work
 
 
@@ -336,3 +355,51 @@ def test_p1446_wreckage_holds_no_objective_and_keeps_no_side_in_the_game() -> No
     assert wreck.result is not None and wreck.result.winner == 1 and wreck.result.turns == 2
     gone, _ = play([])
     assert gone.result is not None and gone.result.turns == 2
+
+
+# -- random-legal games with these perks -----------------------------------------------------
+
+
+def _perked(name: str, perks: list[str]) -> PlayerSetup:
+    """The example roster ``name`` with ``perks`` on every unit and its Transports twice."""
+    player = load_game_roster(ROSTERS / name)
+    out = []
+    for e in player.roster:
+        profile = e.unit.profile.model_copy(update={"perks": [*e.unit.profile.perks, *perks]})
+        out.append(replace(e, unit=e.unit.model_copy(update={"profile": profile})))
+    out += [e for e in out if e.unit.profile.transport]
+    return replace(player, roster=tuple(out))
+
+
+@pytest.mark.parametrize(
+    ("perks", "scripted"),
+    [
+        (["Hijack", "Crew III", "Wreckage"], False),
+        (["Hijack", "Wreckage", "Breach"], False),
+        (["Crew III", "Hijack", "Wreckage"], True),
+    ],
+)
+def test_w2_transport_perks_in_random_games_keep_invariants_and_replay(
+    perks: list[str], scripted: bool
+) -> None:
+    sides = [_perked("sci_fi_humans.yaml", perks), _perked("scavengers.yaml", perks)]
+    setup = build_setup(sides, Field(sample_board("open_field_42x32")), max_turns=5)
+    seed = 211 + len(perks) + scripted
+    state, _ = engine.new_game(setup, seed)
+    rec = GameRecord(setup, seed)
+    players = (
+        [ScriptedPlayer(), ScriptedPlayer()]
+        if scripted
+        else [RandomLegalPlayer(seed), RandomLegalPlayer(seed + 1)]
+    )
+    steps = 0
+    while not state.over:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = players[side].choose(state)
+        state, _ = engine.apply(state, action)
+        rec.add(action, state)
+        check_invariants(state)
+        steps += 1
+        assert steps < 5000, "the game does not end"
+    assert replay(rec).state.digest() == state.digest()
