@@ -692,7 +692,7 @@ EFFECTS.update(
         # L1769 Stealth: "can only be Targeted by enemy Units that have a model within 12\" of
         # them, reduced to 6\" if having a Cover Bonus … cannot contest or hold Objectives"
         # (game/perk_stealth.py; the status lasts the Game Turn it is used in: ruling)
-        "Stealth": [status("Stealth", turns=1, target="self"), machinery("defensive")],
+        "Stealth": [status("Stealth", turns=None, target="self"), machinery("defensive")],
         # L3807 Disarm: "Each time the Weapon causes HP Loss and passes the Skill Test, the
         # Target will be unable to use one of their Weapons this Game Turn, selected by the User"
         "Disarm": [machinery("tactical")],
