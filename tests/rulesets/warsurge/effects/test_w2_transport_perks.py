@@ -318,6 +318,7 @@ def test_p1442_wreckage_is_traversed_as_difficult_ground_and_in_no_melee() -> No
         engine.check(wreck, Move(RUNNER, positions=((10.0, 12.5),)))
     # 3" onto it: allowed, and no Melee with it
     new, _ = engine.apply(wreck, Move(RUNNER, positions=((10.0, 10.0),)))
+    check_invariants(new)
     assert new.units[RUNNER].pos[0] == (10.0, 10.0)
     assert not _work(new).engaged_with(RUNNER)
     # 5.5" clear of it: the full Move
