@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.battlefield.model import Objective
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Disembark, Embark, Move, Pass
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.io import load_game_roster
@@ -373,18 +374,21 @@ def _perked(name: str, perks: list[str]) -> PlayerSetup:
 
 
 @pytest.mark.parametrize(
-    ("perks", "scripted"),
+    ("perks", "scripted", "advanced"),
     [
-        (["Hijack", "Crew III", "Wreckage"], False),
-        (["Hijack", "Wreckage", "Breach"], False),
-        (["Crew III", "Hijack", "Wreckage"], True),
+        (["Hijack", "Crew III", "Wreckage"], False, False),
+        (["Hijack", "Wreckage", "Breach"], False, False),
+        (["Crew III", "Hijack", "Wreckage"], True, False),
+        (["Hijack", "Crew III", "Wreckage"], False, True),
     ],
 )
 def test_w2_transport_perks_in_random_games_keep_invariants_and_replay(
-    perks: list[str], scripted: bool
+    perks: list[str], scripted: bool, advanced: bool
 ) -> None:
     sides = [_perked("sci_fi_humans.yaml", perks), _perked("scavengers.yaml", perks)]
     setup = build_setup(sides, Field(sample_board("open_field_42x32")), max_turns=5)
+    if advanced:
+        setup = replace(setup, playstyle=Playstyle.ADVANCED)
     seed = 211 + len(perks) + scripted
     state, _ = engine.new_game(setup, seed)
     rec = GameRecord(setup, seed)
