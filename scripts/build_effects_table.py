@@ -1112,6 +1112,36 @@ EFFECTS.update(
     }
 )
 
+# -- session 25 wave 2, lane w2-transport (issue 11) -------------------------------------------
+
+EFFECTS.update(
+    {
+        # L1298 Hijack "The User can embark enemy Transports (ignoring the Transport Stat) and
+        # attack embarked passengers. If there are no passengers in the Transport, the User
+        # takes control of the Transport." (game/perk_seed.py, game/perk_crew.py)
+        "Hijack": [machinery("seed"), machinery("transport control")],
+        # L1194 Crew III "Functions as per Crew II, except User can be embarked and controlled
+        # by any Unit (friend or foe). If the User becomes unoccupied it counts as a friendly
+        # Unit to all players, but can be engaged in a Melee if desired." (game/perk_aeonian.py,
+        # game/perk_crew.py; the status "Crew (empty)" is Crew II's)
+        "Crew III": [machinery("crew"), machinery("transport control")],
+        # L1446 Wreckage "When the User becomes a casualty, the model will remain on the
+        # Battlefield as terrain instead of being removed (unable to contest Objectives,
+        # Immobile, no Weapons and no Perks) … can be attacked, referring to the User's Stats
+        # except it has 1 HP" (game/perk_wreckage.py)
+        "Wreckage": [
+            status(
+                "Wreckage (terrain)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                turns=None,
+                target="self",
+            ),
+            machinery("wreckage"),
+        ],
+    }
+)
+
 # -- Leadership, Trait, Mode, Limitation (issue 11, session 25, lane s25-lead) -----------------
 
 EFFECTS.update(

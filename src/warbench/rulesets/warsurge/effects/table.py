@@ -162,6 +162,12 @@ MACHINERIES: Mapping[str, str] = {
     "weapon state": "warbench.rulesets.warsurge.game.perk_arms (a unit's Weapons as game state: "
     "perk_simulacrum copies a profile for a Game Turn; perk_loot drops a Weapon as a marker that "
     "a model picks up)",
+    # session 25 wave 2, lane w2-transport (issue 11)
+    "transport control": "warbench.rulesets.warsurge.game.perk_crew (Hijack, Crew III: a "
+    "Transport passing to the side of the unit that embarks it)",
+    "wreckage": "warbench.rulesets.warsurge.game.perk_wreckage (Wreckage: a casualty left on the "
+    "Battlefield as terrain with 1 HP, of no value, holding no Objective, crossed as Difficult "
+    "Ground, removed by HP Loss)",
 }
 
 E = TypeVar("E", bound=StrEnum)

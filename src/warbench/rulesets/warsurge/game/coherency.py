@@ -23,6 +23,7 @@ from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
 from warbench.rulesets.warsurge.game.horrific_limit import RADIUS as HORRIFIC_RADIUS
 from warbench.rulesets.warsurge.game.horrific_limit import horrified_limit
 from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
+from warbench.rulesets.warsurge.game.perk_wreckage import crossed, holders
 from warbench.rulesets.warsurge.game.state import Location, UnitGS, UnitInfo
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -61,6 +62,7 @@ def problem_positions(
     clear = -OVERLAP_TOL + _MARGIN
     # Morale I/II failed: "the Battlefield as Difficult Ground" (Perks 000 L2249)
     everywhere = bool(u.statuses) and perk_effects.difficult_everywhere(u.statuses)
+    wreckage_on = bool(holders(w.setup))  # Wreckage (Perks L1448): Difficult Ground
     brave = bool(u.statuses) and perk_effects.ignores_ground(u.statuses)  # Courage L707
     for k, (i, p) in enumerate(zip(models, new, strict=True)):
         if not f.on_board(p, r):
@@ -88,7 +90,7 @@ def problem_positions(
             if allowance is not None:
                 limit = float(allowance)
                 difficult = (
-                    (pc.difficult or everywhere)
+                    (pc.difficult or everywhere or (wreckage_on and crossed(w, uid, s, p, r)))
                     and not brave
                     and not ignores_difficult(info.unit.profile.perks)
                 )

@@ -50,9 +50,11 @@ def check_locked(w: Work, uid: int, new: Sequence[Point]) -> None:
 
 def engage_new_contacts(w: Work, uid: int) -> None:
     """§4.3: moving into Base Contact with an enemy unit locks both in a Melee."""
-    if w.units[uid].location is not Location.TABLE:
+    if w.units[uid].location is not Location.TABLE or w.units[uid].wrecked:
         return
     for foe in sorted(w.contacts(uid)):
+        if w.units[foe].statuses and w.units[foe].wrecked:
+            continue  # Wreckage (Perks L1442) is terrain: in no Melee
         pair = (min(uid, foe), max(uid, foe))
         if pair not in w.engaged:
             w.engaged.add(pair)

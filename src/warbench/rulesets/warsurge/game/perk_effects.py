@@ -161,6 +161,8 @@ PLAYED_MACHINERIES = frozenset(
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
         "weapon state",  # session 25, w2-state: game/perk_arms.py (Simulacrum, Loot)
+        "transport control",  # session 25 wave 2, w2-transport: game/perk_crew.py
+        "wreckage",  # session 25 wave 2, w2-transport: game/perk_wreckage.py
     }
 )
 

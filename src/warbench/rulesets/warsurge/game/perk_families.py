@@ -99,3 +99,8 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
 
     perk_simulacrum.register_hooks(reg)  # Simulacrum (L4059)
     perk_loot.register_hooks(reg)  # Loot (L3090)
+
+    # -- session 25 wave 2, w2-transport (issue 11) --
+    from warbench.rulesets.warsurge.game import perk_crew
+
+    perk_crew.register_hooks(reg)  # Hijack (L1298), Crew III (L1194)

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING
 from warbench.rulesets.warsurge.game import (
     perk_challenger,
     perk_concealed,
+    perk_crew,
     perk_espionage,
     perk_psych,
     perk_stealth,
     perk_transport,
     perk_velocity,
+    perk_wreckage,
 )
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.perk_timing import timing_refusal
@@ -52,6 +54,8 @@ if TYPE_CHECKING:
 def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     """Why the unit may not use ``weapon`` now (its Limitation perks, Panic), or ``None``."""
     u = work.units[uid]
+    if u.statuses and u.wrecked:
+        return perk_wreckage.weapon_refusal(work, uid, weapon)
     if u.statuses:
         for s in u.statuses:
             if s.name == "Defend":  # L1489 "prevents future Movement and the use of Weapons"
@@ -279,6 +283,8 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         return spy
     if (shelter := perk_transport.target_refusal(work, uid, weapon, target)) is not None:
         return shelter  # Unsheltered (Perks L1438)
+    if (empty := perk_crew.target_refusal(work, uid, weapon, target)) is not None:
+        return empty  # Crew III (Perks L1194): unoccupied, friendly to all
     if (hidden := perk_concealed.target_refusal(work, uid, weapon, target)) is not None:
         return hidden  # Concealed (L4153)
     if (duel := perk_challenger.target_refusal(work, uid, weapon, target)) is not None:

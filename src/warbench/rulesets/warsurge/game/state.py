@@ -314,6 +314,9 @@ DEFECTED = "Defected"
 #: The status of a unit another side controls, ``Seized by side <n>`` (Dominate, Perks L745;
 #: ``game/perk_dominate.py``): that side acts with it and it is that side's for enemies.
 SEIZED = "Seized by side "
+#: The status of a casualty left on the Battlefield as terrain (Wreckage, Perks L1442;
+#: ``game/perk_wreckage.py``): no value, no actions, no Objectives, 1 HP.
+WRECKED = "Wreckage (terrain)"
 
 
 @dataclass(frozen=True)
@@ -414,6 +417,11 @@ class UnitGS:
     def defected(self) -> bool:
         """Whether the unit has turned against its side (:data:`DEFECTED`)."""
         return bool(self.statuses) and any(s.name == DEFECTED for s in self.statuses)
+
+    @property
+    def wrecked(self) -> bool:
+        """Whether the unit is Wreckage left on the Battlefield (:data:`WRECKED`)."""
+        return bool(self.statuses) and any(s.name == WRECKED for s in self.statuses)
 
     @property
     def seized_by(self) -> int | None:
@@ -651,6 +659,8 @@ def unit_value(info: UnitInfo, u: UnitGS) -> float:
     """The unit's Current Point Cost wherever it is (Perks 000 L98-L100, Fusion, Respawn and
     Summon, L333-L335). Under Eternal (L1511, the counter :data:`ETERNAL_TURN`) its HP are its
     tally, each model's HP above half its doubled maximum (``game/perk_eternal.py``)."""
+    if u.statuses and u.wrecked:  # Wreckage (Perks L1442): terrain, of no value
+        return 0.0
     full = unit_max_hp(info, u)
     hp = u.current_hp
     if u.counters and u.counter(ETERNAL_TURN):

@@ -45,7 +45,7 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
     """Cheap test: could this unit still act in this phase (before geometry)?"""
     u = w.units[uid]
     info = w.info(uid)
-    if u.acted:
+    if u.acted or (u.statuses and u.wrecked):  # Wreckage (Perks L1442) acts no more
         return False
     if phase is Phase.DEPLOY:
         return u.location is Location.RESERVE
@@ -305,7 +305,10 @@ def end_turn(w: Work) -> None:
     alive = [
         s
         for s in range(len(w.setup.sides))
-        if any(w.units[uid].location is not Location.DESTROYED for uid in w.acting_units(s))
+        if any(
+            w.units[uid].location is not Location.DESTROYED and not w.units[uid].wrecked
+            for uid in w.acting_units(s)
+        )
     ]
     ended = ""
     if len(alive) <= 1:

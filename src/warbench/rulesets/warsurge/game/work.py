@@ -372,6 +372,8 @@ def to_unit_state(w: Work, uid: int) -> UnitState:
     adv = w.flow.adv
     if adv is not None and adv.guard_of(uid):  # Advanced: Guard, +1 Defence a use (§9.2)
         profile = profile.model_copy(update={"defence": profile.defence + adv.guard_of(uid)})
+    if u.statuses and u.wrecked:  # Wreckage (Perks L1442): the User's Stats, no Perks
+        profile = profile.model_copy(update={"perks": []})
     st = UnitState(
         profile=profile,
         weapons={wp.name: wp for wp in info.unit.weapons},
