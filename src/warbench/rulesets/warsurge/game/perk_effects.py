@@ -160,6 +160,7 @@ PLAYED_MACHINERIES = frozenset(
         "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
+        "incorporeal",  # session 25 wave 2, w2-transform: game/perk_incorporeal*.py
     }
 )
 

@@ -14,6 +14,7 @@ from warbench.rulesets.warsurge.game import (
     perk_challenger,
     perk_concealed,
     perk_espionage,
+    perk_incorporeal,
     perk_psych,
     perk_stealth,
     perk_transport,
@@ -264,7 +265,12 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         why = _pacifist_shielded(work, uid, target)
         if why is not None:
             return why
-    if weapon in tidx.heal.get(uid, frozenset()):
+    heal = weapon in tidx.heal.get(uid, frozenset())
+    if perk_incorporeal.ghosts(work) and (  # Incorporeal (L2466): before Heal weapons, too
+        ghost := perk_incorporeal.target_refusal(work, uid, target, heal)
+    ):
+        return ghost
+    if heal:
         return None
     if (mad := perk_psych.target_refusal(work, uid, weapon, target)) is not None:  # lane c
         return mad
