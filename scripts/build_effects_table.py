@@ -1078,6 +1078,11 @@ EFFECTS.update(
         # Targeted by any Unit … can freely move through solid objects … counts as destroyed
         # for the purposes of Victory Conditions" (game/perk_incorporeal.py, _use.py)
         "Incorporeal": [machinery("incorporeal")],
+        # L2386-L2406 Doppelganger I/II: "The User can Target and become another Unit for the
+        # rest of the game, mimicking their Stats, Weapons, Perks (but retains Doppelganger),
+        # current number of models and HP" (game/perk_doppelganger.py, perk_doppel_units.py)
+        "Doppelganger I": [machinery("transformation")],
+        "Doppelganger II": [machinery("transformation")],
     }
 )
 

@@ -271,3 +271,120 @@ def test_p2500_incorporeal_transport_and_passenger_with_it_activate_together() -
     assert state.units[0].used(INCORPOREAL) and state.units[1].used(INCORPOREAL)
     assert state.units[1].location is Location.EMBARKED  # "avoiding disembarking"
     assert not any("disembarks" in t for t in texts)
+
+
+# -- Doppelganger I/II (L2386-L2416) -------------------------------------------------------------
+
+MIMIC, ALLY, BRUTES, TITAN = 0, 1, 2, 3
+CLAW = weapon("Claw", range=2, attacks=3, power=6, type="Battle")
+
+
+def _mimicry(rank: str = "Doppelganger I", *, phase: Phase = Phase.MOVE) -> GameState:
+    """Side 0: the Mimic (unit 0, one model of 2 HP, Move 6, ``rank``, 100 pts) at (24, 10) and
+    an Ally (unit 1, 50 pts) at (10, 10); side 1: Brutes (unit 2, two models of 3 HP, Move 4,
+    Defence 6, Fearless, a Claw, 80 pts) at (24, 20) and a Titan (unit 3, 500 pts) at
+    (30, 20). Game Turn 2, side 0 acting."""
+    mimic = entry(unit("Mimic", hp=2, perks=[rank], weapons=[GUN]), 100)
+    ally = entry(unit("Ally", weapons=[GUN]), 50)
+    brutes = entry(
+        unit(
+            "Brutes", models=2, hp=3, move=4, dash=4, defence=6, perks=["Fearless"], weapons=[CLAW]
+        ),
+        80,
+    )
+    titan = entry(unit("Titan", hp=10, weapons=[CANNON]), 500)
+    return scenario(
+        [[mimic, ally], [brutes, titan]],
+        {
+            MIMIC: [(24.0, 10.0)],
+            ALLY: [(10.0, 10.0)],
+            BRUTES: [(24.0, 20.0), (25.5, 20.0)],
+            TITAN: [(30.0, 20.0)],
+        },
+        phase=phase,
+    )
+
+
+def _form(state: GameState, target: int) -> int:
+    from warbench.rulesets.warsurge.game.perk_doppel_units import copies
+
+    return copies(state.setup)[MIMIC][target]
+
+
+def test_p2386_doppelganger_I_becomes_a_copy_of_the_target() -> None:
+    state = _mimicry()
+    # the Brutes lose a model's HP first: "HP in the Target's current state"
+    units = list(state.units)
+    units[BRUTES] = replace(units[BRUTES], hp=(3, 1))
+    state = replace(state, units=tuple(units))
+    state, events = engine.apply(state, UsePerks(MIMIC, (f"Doppelganger I: {BRUTES}",)))
+    check_invariants(state)
+    new = _form(state, BRUTES)
+    form, info = state.units[new], state.info(new)
+    assert state.units[MIMIC].location is Location.DESTROYED  # the User is held
+    assert form.location is Location.TABLE and form.hp == (3, 1)
+    assert info.side == 0 and info.unit.profile.defence == 6 and info.unit.profile.move == 4
+    assert [w.name for w in info.unit.weapons] == ["Claw"]
+    assert {"Fearless", "Doppelganger I"} <= set(info.unit.profile.perks)  # retains it
+    assert form.pos[0] == (24.0, 10.0)  # where the Mimic stood
+    assert Work(state, None, DEFAULT_HOOKS).enemies(new, BRUTES)  # "remains as an enemy"
+    assert any("becomes a copy of" in e.text for e in events)
+    # Limited Use (1), and "cannot discard their new form"
+    with pytest.raises(RulesError):
+        engine.apply(state, UsePerks(new, (f"Doppelganger I: {ALLY}",)))
+    # its side's value is the copy's Current Point Cost now (80 pts at 4 of 6 HP)
+    assert state.side_values()[0] == pytest.approx(50 + 80 * 4 / 6)
+
+
+def test_p2386_doppelganger_I_target_cheaper_within_18_and_not_after_its_weapons() -> None:
+    state = _mimicry()
+    with pytest.raises(RulesError, match="worth more"):
+        engine.apply(state, UsePerks(MIMIC, (f"Doppelganger I: {TITAN}",)))
+    far = _mimicry()
+    units = list(far.units)
+    units[BRUTES] = replace(units[BRUTES], pos=((24.0, 40.0), (25.5, 40.0)))
+    far = replace(far, units=tuple(units))
+    with pytest.raises(RulesError, match='within 18"'):
+        engine.apply(far, UsePerks(MIMIC, (f"Doppelganger I: {BRUTES}",)))
+    # "cannot activate Doppelganger if they used their own Weapons in the same Game Turn"
+    shot = _mimicry(phase=Phase.ATTACK)
+    shot, _ = engine.apply(shot, Attack(MIMIC, (("Gun", BRUTES),)))
+    shot = _pass_to(shot, 0)
+    with pytest.raises(RulesError, match="used its own Weapons"):
+        engine.apply(shot, UsePerks(MIMIC, (f"Doppelganger I: {BRUTES}",)))
+    # the options listed: the Brutes and the Ally, not the Titan
+    from warbench.rulesets.warsurge.game.perk_hooks import usable_perks
+
+    listed = usable_perks(Work(_mimicry(), None, DEFAULT_HOOKS), MIMIC)
+    assert listed == [f"Doppelganger I: {ALLY}", f"Doppelganger I: {BRUTES}"]
+
+
+def test_p2406_doppelganger_II_copies_again_each_game_turn() -> None:
+    state = _mimicry("Doppelganger II")
+    state, _ = engine.apply(state, UsePerks(MIMIC, (f"Doppelganger II: {BRUTES}",)))
+    brutes_form = _form(state, BRUTES)
+    with pytest.raises(RulesError, match="this Game Turn"):
+        engine.apply(state, UsePerks(brutes_form, (f"Doppelganger II: {ALLY}",)))
+    state = _to_turn_end(state)
+    state = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=0))
+    state, _ = engine.apply(state, UsePerks(brutes_form, (f"Doppelganger II: {ALLY}",)))
+    check_invariants(state)
+    ally_form = _form(state, ALLY)
+    assert state.units[brutes_form].location is Location.DESTROYED
+    assert state.units[ally_form].location is Location.TABLE
+    assert "Doppelganger II" in state.info(ally_form).unit.profile.perks
+    assert state.info(ally_form).unit.weapons[0].name == "Gun"
+
+
+def test_p2386_doppelganger_forms_are_held_from_the_first_game_turn() -> None:
+    from warbench.rulesets.warsurge.game.perk_doppelganger import hold_copies
+
+    state = _mimicry()
+    assert len(state.setup.units) == 4 + 3  # the Mimic's three forms
+    w = Work(state, None, DEFAULT_HOOKS)
+    hold_copies(w, 1)
+    after = w.state()
+    assert all(after.units[_form(state, t)].location is Location.DESTROYED for t in (1, 2, 3))
+    assert after.side_values() == state.side_values()
+    plain = _mimicry("Fearless")
+    assert len(plain.setup.units) == 4

@@ -127,7 +127,8 @@ MACHINERIES: Mapping[str, str] = {
     # session 25 wave 2, w2-transform
     "incorporeal": "warbench.rulesets.warsurge.game.perk_incorporeal (Incorporeal: untargetable, "
     "immune to damage, through terrain and bases, out of Melees) and perk_incorporeal_use (its "
-    "activation, Transports, Game Turns not counted, counts as destroyed)",
+    "activation, Transports, Game Turns not counted, counts as destroyed); Doppelganger is "
+    "'transformation' (perk_doppelganger, perk_doppel_units: a held copy of another unit)",
     # issue 11, session 25, lane s25-lead
     "leaders": "warbench.rulesets.warsurge.game.perk_furious (Furious: failed Attack Dice strike "
     "a friendly unit), perk_challenger (Challenger: challenges between Leaders) and perk_warmaster "

@@ -99,3 +99,6 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import perk_incorporeal_use
 
     perk_incorporeal_use.register_hooks(reg)  # Incorporeal (L2466)
+    from warbench.rulesets.warsurge.game import perk_doppelganger
+
+    perk_doppelganger.register_hooks(reg)  # Doppelganger I/II (L2386-L2406)

@@ -129,7 +129,7 @@ def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
         work.units[unit] = u.with_counter(_weapon_turn(weapon), work.flow.turn)
         work.dirty = True
     if (
-        idx.units[unit].unit & {"Rush", "Defend"}
+        idx.units[unit].unit & {"Rush", "Defend", "Doppelganger I", "Doppelganger II"}
         and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn
     ):
         work.units[unit] = work.units[unit].with_counter(WEAPONS_TURN, work.flow.turn)

@@ -1,6 +1,7 @@
 """The activated Transformation perks of session 25 as ``perk_hooks`` uses them (one dispatch):
 Form I-III (``perk_form``, Perks 000_94ecc6a4c74d351b.txt L2418-L2440) and Fusion
-(``perk_fusion``, L2442), and Incorporeal (``perk_incorporeal_use``, L2466; w2-transform). Each
+(``perk_fusion``, L2442), Incorporeal (``perk_incorporeal_use``, L2466) and Doppelganger I/II
+(``perk_doppelganger``, L2386-L2406; both w2-transform). Each
 names its choice after a colon (``"Form I: Beast"``, ``"Fusion: Troopers, Bikes"``,
 ``"Incorporeal: on"``)."""
 
@@ -8,7 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_form, perk_fusion, perk_incorporeal_use
+from warbench.rulesets.warsurge.game import (
+    perk_doppelganger,
+    perk_form,
+    perk_fusion,
+    perk_incorporeal_use,
+)
 from warbench.rulesets.warsurge.game.perk_incorporeal import INCORPOREAL
 from warbench.rulesets.warsurge.game.state import Location
 
@@ -17,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["RANKS", "options", "refused", "use"]
 
-RANKS = frozenset({*perk_form.FORM, perk_fusion.FUSION, INCORPOREAL})
+RANKS = frozenset({*perk_form.FORM, perk_fusion.FUSION, INCORPOREAL, *perk_doppelganger.RANKS})
 
 
 def refused(work: Work, uid: int, rank: str, option: str) -> str | None:
@@ -27,6 +33,8 @@ def refused(work: Work, uid: int, rank: str, option: str) -> str | None:
         return perk_fusion.refused(work, uid, option)
     if rank == INCORPOREAL:  # on the Battlefield or embarked (L2498)
         return perk_incorporeal_use.refused(work, uid, option)
+    if rank in perk_doppelganger.RANKS:  # L2386-L2416
+        return perk_doppelganger.refused(work, uid, rank, option)
     u = work.units[uid]
     if u.location is not Location.TABLE or not u.living():
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
@@ -46,6 +54,8 @@ def options(work: Work, uid: int, rank: str) -> list[str]:
         return [option] if perk_fusion.refused(work, uid, option) is None else []
     if rank == INCORPOREAL:
         return perk_incorporeal_use.options(work, uid)
+    if rank in perk_doppelganger.RANKS:
+        return perk_doppelganger.options(work, uid, rank)
     if work.units[uid].location is not Location.TABLE:
         return []
     return perk_form.options(work, uid, rank)
@@ -60,5 +70,8 @@ def use(work: Work, uid: int, rank: str, option: str) -> None:
         return
     if rank == INCORPOREAL:
         perk_incorporeal_use.use(work, uid, option)
+        return
+    if rank in perk_doppelganger.RANKS:
+        perk_doppelganger.become(work, uid, rank, option)
         return
     perk_form.exchange(work, uid, rank, option)
