@@ -388,3 +388,46 @@ def test_p2386_doppelganger_forms_are_held_from_the_first_game_turn() -> None:
     assert after.side_values() == state.side_values()
     plain = _mimicry("Fearless")
     assert len(plain.setup.units) == 4
+
+
+# -- random-legal games with the ranks (invariants, replay) -------------------------------------
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_p2386_p2406_p2466_random_legal_games_with_the_ranks_keep_invariants(seed: int) -> None:
+    """Every unit of both rosters has Incorporeal, Doppelganger I or Doppelganger II; the
+    players decide every perk use (no ``perk use`` automation)."""
+    from tests.rulesets.warsurge.effects.test_perk_heavy_games import play_checked
+    from tests.warsurge.game.helpers import ROSTERS
+    from warbench.rulesets.warsurge.battlefield import sample_board
+    from warbench.rulesets.warsurge.game.geom import Field
+    from warbench.rulesets.warsurge.game.io import load_game_roster
+    from warbench.rulesets.warsurge.game.state import ALL_AUTOMATIONS, Automation, build_setup
+
+    sets = [["Incorporeal", "Tough"], ["Doppelganger I", "Dodge"], ["Doppelganger II"]]
+    players = []
+    for i, name in enumerate(("skirmish_a.yaml", "skirmish_b.yaml")):
+        p = load_game_roster(ROSTERS / name)
+        roster = tuple(
+            replace(
+                e,
+                unit=e.unit.model_copy(
+                    update={
+                        "profile": e.unit.profile.model_copy(
+                            update={"perks": sets[(i + k) % len(sets)]}
+                        )
+                    }
+                ),
+            )
+            for k, e in enumerate(p.roster)
+        )
+        players.append(replace(p, roster=roster))
+    setup = build_setup(
+        players,
+        Field(sample_board("open_field_42x32")),
+        max_turns=5,
+        automation=ALL_AUTOMATIONS - {Automation.PERK_USE},
+    )
+    assert len(setup.units) > sum(len(p.roster) for p in players)  # the forms
+    steps, _ = play_checked(setup, seed=seed)
+    assert steps > 0
