@@ -431,3 +431,30 @@ def test_p2386_p2406_p2466_random_legal_games_with_the_ranks_keep_invariants(see
     assert len(setup.units) > sum(len(p.roster) for p in players)  # the forms
     steps, _ = play_checked(setup, seed=seed)
     assert steps > 0
+
+
+def test_p2467_incorporeal_takes_nothing_from_a_template_over_it() -> None:
+    """A Blast I centred on a Foe covers a friendly unit 1.5" away (Perks L3321): Incorporeal,
+    that unit takes no Attack Dice ("immune to all damage"); otherwise it takes one."""
+    from tests.rulesets.warsurge.effects.test_mode_templates import (
+        FOE_ROW,
+        FRIEND_NEAR,
+        SIXES,
+        _attack,
+        _dice,
+        _state,
+    )
+
+    foe, friend = 2, 1
+    state = _state(["Blast I"], [FOE_ROW], [FRIEND_NEAR])
+    units = list(state.units)
+    units[friend] = replace(
+        units[friend], statuses=(Status(INCORPOREAL, None, f"u{friend}/{INCORPOREAL}"),)
+    )
+    ghostly = replace(state, units=tuple(units))
+    after, events = _attack(ghostly, foe, [1, 3, 4, *SIXES])
+    assert _dice(events) == {foe: 2}
+    assert after.units[friend].hp == ghostly.units[friend].hp
+    assert any("is Incorporeal" in e.text and "does nothing" in e.text for e in events)
+    _, plain = _attack(state, foe, [1, 3, 4, *SIXES])
+    assert _dice(plain) == {foe: 2, friend: 1}

@@ -230,7 +230,7 @@ def _strike(
     """One Attack Sequence of the Weapon against ``target`` with ``dice_users`` x Attacks
     Attack Dice; casualties in the rules' order; the hooks an Attack fires. The HP lost."""
     if w.units[target].statuses and perk_incorporeal.immune(w, target, uid):
-        w.emit("attack", f"{w.label(target)} is Incorporeal: {w.info(uid).label}'s {wp.weapon} "
+        w.emit("perk", f"{w.label(target)} is Incorporeal: {w.info(uid).label}'s {wp.weapon} "
                f"({rank}) does nothing to it", perk_incorporeal.RULE, unit=target)  # fmt: skip
         return 0
     reveal_struck(w, target)  # Concealed (Perks L4155): revealed before the Attack Dice
