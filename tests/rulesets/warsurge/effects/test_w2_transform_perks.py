@@ -458,3 +458,21 @@ def test_p2467_incorporeal_takes_nothing_from_a_template_over_it() -> None:
     assert any("is Incorporeal" in e.text and "does nothing" in e.text for e in events)
     _, plain = _attack(state, foe, [1, 3, 4, *SIXES])
     assert _dice(plain) == {foe: 2, friend: 1}
+
+
+def test_p2467_incorporeal_friend_is_not_struck_by_furious_failed_dice() -> None:
+    """Furious (L2003) sends failed Attack Dice at the closest friendly unit within 6": an
+    Incorporeal friend is immune, so they strike the User itself."""
+    from warbench.rulesets.warsurge.game.perk_furious import fury_target
+
+    fury = entry(unit("Berserker", perks=["Furious"], weapons=[GUN]))
+    ghost = entry(unit("Ghost", perks=[INCORPOREAL], weapons=[GUN]))
+    foe = entry(unit("Foe", weapons=[GUN]))
+    state = scenario(
+        [[fury, ghost], [foe]], {0: [(24.0, 10.0)], 1: [(24.0, 12.0)], 2: [(24.0, 40.0)]}
+    )
+    assert fury_target(Work(state, None, DEFAULT_HOOKS), 0) == 1
+    units = list(state.units)
+    units[1] = replace(units[1], statuses=(Status(INCORPOREAL, None, f"u1/{INCORPOREAL}"),))
+    state = replace(state, units=tuple(units))
+    assert fury_target(Work(state, None, DEFAULT_HOOKS), 0) == 0
