@@ -13,6 +13,7 @@ from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.perk_incorporeal import INCORPOREAL, active, immune
 from warbench.rulesets.warsurge.game.perk_stealth import may_hold
@@ -476,3 +477,23 @@ def test_p2467_incorporeal_friend_is_not_struck_by_furious_failed_dice() -> None
     units[1] = replace(units[1], statuses=(Status(INCORPOREAL, None, f"u1/{INCORPOREAL}"),))
     state = replace(state, units=tuple(units))
     assert fury_target(Work(state, None, DEFAULT_HOOKS), 0) == 0
+
+
+def test_p2406_doppelganger_II_in_advanced_games_at_every_use_perks_action() -> None:
+    """ "Advanced Games: The User may copy a Unit every time it selects the 'Use Perks'
+    Action": a second copy in the same Game Turn is refused only in the Standard playstyle."""
+    from warbench.rulesets.warsurge.game.perk_doppelganger import refused
+
+    def again(playstyle: str) -> str | None:
+        state = _mimicry("Doppelganger II")
+        if playstyle == "advanced":
+            setup = replace(state.setup, playstyle=Playstyle.ADVANCED)
+            state = replace(state, setup=setup, flow=replace(state.flow, phase=Phase.ACTIONS))
+        units = list(state.units)
+        units[MIMIC] = units[MIMIC].with_counter("used Doppelganger II", state.flow.turn)
+        state = replace(state, units=tuple(units))
+        return refused(Work(state, None, DEFAULT_HOOKS), MIMIC, "Doppelganger II", str(BRUTES))
+
+    why = again("standard")
+    assert why is not None and "this Game Turn" in why
+    assert again("advanced") is None

@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import perk_form
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.perk_doppel_units import RANKS, copies
 from warbench.rulesets.warsurge.game.perk_form import HELD
 from warbench.rulesets.warsurge.game.state import HP_DOUBLED, Location
@@ -113,7 +114,8 @@ def refused(work: Work, uid: int, rank: str, option: str) -> str | None:
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
     if rank == "Doppelganger I" and u.used(rank):
         return f"{work.label(uid)} has used {rank} (Limited Use (1), {_rule(rank)})"
-    if u.counter(f"used {rank}") == work.flow.turn:
+    standard = work.setup.playstyle is not Playstyle.ADVANCED  # Advanced: each Use Perks (L2414)
+    if standard and u.counter(f"used {rank}") == work.flow.turn:
         return f"{rank} was already used this Game Turn (§12.2 L227; {_rule(rank)})"
     if u.counter(WEAPONS_TURN) == work.flow.turn:
         return f"{work.label(uid)} used its own Weapons this Game Turn ({_rule(rank)})"
