@@ -195,7 +195,7 @@ def refused(work: Work, uid: int, option: str) -> str | None:
     if u.statuses and any(s.name == "Paralysis" for s in u.statuses):
         return f"{work.label(uid)} is Paralysed: it may not use any Perks this Game Turn (L2790)"
     if u.location is Location.EMBARKED and u.embarked_in != where:
-        return f"{work.label(uid)} is embarked in an embarked Transport ({RULE}; w2-transform 5)"
+        return f"{work.label(uid)} is embarked in an embarked Transport ({RULE}; w2-transform 8)"
     from warbench.rulesets.warsurge.game.perk_psych import perk_refusal
 
     if (why := perk_refusal(work, uid, INCORPOREAL)) is not None:
