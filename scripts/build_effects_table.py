@@ -1074,6 +1074,15 @@ EFFECTS.update(
         # Deployment or with a Deploy Command … must add up to 10 times the Point Cost of the
         # User" (game/perk_fusion.py)
         "Fusion": [machinery("transformation")],
+        # L2466 Incorporeal (w2-transform): "the User becomes immune to all damage, cannot be
+        # Targeted by any Unit … can freely move through solid objects … counts as destroyed
+        # for the purposes of Victory Conditions" (game/perk_incorporeal.py, _use.py)
+        "Incorporeal": [machinery("incorporeal")],
+        # L2386-L2406 Doppelganger I/II: "The User can Target and become another Unit for the
+        # rest of the game, mimicking their Stats, Weapons, Perks (but retains Doppelganger),
+        # current number of models and HP" (game/perk_doppelganger.py, perk_doppel_units.py)
+        "Doppelganger I": [machinery("transformation")],
+        "Doppelganger II": [machinery("transformation")],
     }
 )
 

@@ -64,6 +64,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_w2_state_perks.py",
     # session 25 wave 2, lane w2-transport: Hijack, Crew III
     "tests/rulesets/warsurge/effects/test_w2_transport_perks.py",
+    # session 25 wave 2, w2-transform
+    "tests/rulesets/warsurge/effects/test_w2_transform_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

@@ -124,6 +124,11 @@ MACHINERIES: Mapping[str, str] = {
     "transformation": "warbench.rulesets.warsurge.game.perk_ascension (Ascension, Descend: "
     "Stats, current and max HP doubled by the Game Turn), perk_form (Form: a linked profile "
     "exchanged for the User) and perk_fusion (Fusion: friendly units removed to form it)",
+    # session 25 wave 2, w2-transform
+    "incorporeal": "warbench.rulesets.warsurge.game.perk_incorporeal (Incorporeal: untargetable, "
+    "immune to damage, through terrain and bases, out of Melees) and perk_incorporeal_use (its "
+    "activation, Transports, Game Turns not counted, counts as destroyed); Doppelganger is "
+    "'transformation' (perk_doppelganger, perk_doppel_units: a held copy of another unit)",
     # issue 11, session 25, lane s25-lead
     "leaders": "warbench.rulesets.warsurge.game.perk_furious (Furious: failed Attack Dice strike "
     "a friendly unit), perk_challenger (Challenger: challenges between Leaders) and perk_warmaster "

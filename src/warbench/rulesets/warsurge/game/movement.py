@@ -21,7 +21,13 @@ from warbench.rulesets.warsurge.attack import (
 )
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous, juggernaut
-from warbench.rulesets.warsurge.game import geom, perk_crew, perk_effects, perk_velocity
+from warbench.rulesets.warsurge.game import (
+    geom,
+    perk_crew,
+    perk_effects,
+    perk_incorporeal,
+    perk_velocity,
+)
 from warbench.rulesets.warsurge.game.actions import (
     Move,
     Point,
@@ -412,6 +418,8 @@ def _on_piece(w: Work, name: str, points: Sequence[Point], r: float) -> bool:
 
 def dangerous_ground(w: Work, uid: int, models: list[int], terrain: str) -> None:
     """§4.6: each model that crossed rolls; casualties are removed at once."""
+    if w.units[uid].statuses and perk_incorporeal.immune(w, uid, None):
+        return  # Incorporeal (Perks L2467): "immune to all damage"
     info = w.info(uid)
     u = w.units[uid]
     hp = list(u.hp)

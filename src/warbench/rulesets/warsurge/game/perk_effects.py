@@ -163,6 +163,7 @@ PLAYED_MACHINERIES = frozenset(
         "weapon state",  # session 25, w2-state: game/perk_arms.py (Simulacrum, Loot)
         "transport control",  # session 25 wave 2, w2-transport: game/perk_crew.py
         "wreckage",  # session 25 wave 2, w2-transport: game/perk_wreckage.py
+        "incorporeal",  # session 25 wave 2, w2-transform: game/perk_incorporeal*.py
     }
 )
 

@@ -104,3 +104,11 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import perk_crew
 
     perk_crew.register_hooks(reg)  # Hijack (L1298), Crew III (L1194)
+
+    # -- session 25 wave 2, w2-transform (issue 11) --
+    from warbench.rulesets.warsurge.game import perk_incorporeal_use
+
+    perk_incorporeal_use.register_hooks(reg)  # Incorporeal (L2466)
+    from warbench.rulesets.warsurge.game import perk_doppelganger
+
+    perk_doppelganger.register_hooks(reg)  # Doppelganger I/II (L2386-L2406)

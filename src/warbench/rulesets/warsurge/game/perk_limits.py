@@ -15,6 +15,7 @@ from warbench.rulesets.warsurge.game import (
     perk_concealed,
     perk_crew,
     perk_espionage,
+    perk_incorporeal,
     perk_psych,
     perk_stealth,
     perk_transport,
@@ -135,7 +136,7 @@ def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
         work.units[unit] = u.with_counter(_weapon_turn(weapon), work.flow.turn)
         work.dirty = True
     if (
-        idx.units[unit].unit & {"Rush", "Defend"}
+        idx.units[unit].unit & {"Rush", "Defend", "Doppelganger I", "Doppelganger II"}
         and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn
     ):
         work.units[unit] = work.units[unit].with_counter(WEAPONS_TURN, work.flow.turn)
@@ -271,7 +272,12 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         why = _pacifist_shielded(work, uid, target)
         if why is not None:
             return why
-    if weapon in tidx.heal.get(uid, frozenset()):
+    heal = weapon in tidx.heal.get(uid, frozenset())
+    if perk_incorporeal.ghosts(work) and (  # Incorporeal (L2466): before Heal weapons, too
+        ghost := perk_incorporeal.target_refusal(work, uid, target, heal)
+    ):
+        return ghost
+    if heal:
         return None
     if (mad := perk_psych.target_refusal(work, uid, weapon, target)) is not None:  # lane c
         return mad

@@ -67,8 +67,8 @@ _RULE = "Perks §12.4 Stealth (000_94ecc6a4c74d351b.txt L1769)"
 REACH, REACH_IN_COVER = 12.0, 6.0
 #: Statuses under which a unit neither holds nor contests an Objective (L1775, L2800).
 NO_OBJECTIVES = frozenset(
-    {STEALTH, "Paralysis", "Concealed", DEFECTED}
-)  # Concealed L4151; Traitorous, Enslaved
+    {STEALTH, "Paralysis", "Concealed", DEFECTED, "Incorporeal"}
+)  # Concealed L4151; Traitorous, Enslaved; Incorporeal L2469
 
 
 def _hidden(work: Work, uid: int) -> bool:

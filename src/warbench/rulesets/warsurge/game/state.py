@@ -112,6 +112,8 @@ def listed_points(unit: Unit, listed: int | None) -> float:
 #: Respawn (Perks 000_94ecc6a4c74d351b.txt L4205): the counter of a unit's respawns; a unit that
 #: respawned "counts as destroyed for Victory Conditions" (:meth:`GameState.side_values`).
 RESPAWNS = "respawns"
+#: Incorporeal (Perks L2502): the last Game Turn the unit was Incorporeal, active or deactivated.
+INCORPOREAL_TURN = "incorporeal turn"
 
 
 def current_point_cost(full_cost: float, total_hp: int, remaining_hp: int) -> float:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import advanced
+from warbench.rulesets.warsurge.game import advanced, perk_incorporeal
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
 )
@@ -338,7 +338,7 @@ def end_turn(w: Work) -> None:
 def finish(w: Work, why: str) -> None:
     """§2.2 step 8: most Current Point Value on the battlefield wins; equal values draw."""
     st = w.state()
-    values = tuple(round(v, 6) for v in st.side_values())
+    values = tuple(round(v, 6) for v in perk_incorporeal.final_values(st, st.side_values()))
     best = max(values)
     leaders = [s for s, v in enumerate(values) if abs(v - best) < 1e-6]
     winner = leaders[0] if len(leaders) == 1 else None
