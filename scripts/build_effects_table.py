@@ -692,7 +692,7 @@ EFFECTS.update(
         # L1769 Stealth: "can only be Targeted by enemy Units that have a model within 12\" of
         # them, reduced to 6\" if having a Cover Bonus … cannot contest or hold Objectives"
         # (game/perk_stealth.py; the status lasts the Game Turn it is used in: ruling)
-        "Stealth": [status("Stealth", turns=1, target="self"), machinery("defensive")],
+        "Stealth": [status("Stealth", turns=None, target="self"), machinery("defensive")],
         # L3807 Disarm: "Each time the Weapon causes HP Loss and passes the Skill Test, the
         # Target will be unable to use one of their Weapons this Game Turn, selected by the User"
         "Disarm": [machinery("tactical")],
@@ -1074,6 +1074,15 @@ EFFECTS.update(
         # Deployment or with a Deploy Command … must add up to 10 times the Point Cost of the
         # User" (game/perk_fusion.py)
         "Fusion": [machinery("transformation")],
+        # L2466 Incorporeal (w2-transform): "the User becomes immune to all damage, cannot be
+        # Targeted by any Unit … can freely move through solid objects … counts as destroyed
+        # for the purposes of Victory Conditions" (game/perk_incorporeal.py, _use.py)
+        "Incorporeal": [machinery("incorporeal")],
+        # L2386-L2406 Doppelganger I/II: "The User can Target and become another Unit for the
+        # rest of the game, mimicking their Stats, Weapons, Perks (but retains Doppelganger),
+        # current number of models and HP" (game/perk_doppelganger.py, perk_doppel_units.py)
+        "Doppelganger I": [machinery("transformation")],
+        "Doppelganger II": [machinery("transformation")],
     }
 )
 
@@ -1109,6 +1118,36 @@ EFFECTS.update(
         # onto or over by other Units just like regular terrain … The User is immune to
         # Terrify, Dread and Juggernaut." (game/perk_terrain_unit.py)
         "Terrain": [immune("Terrify", "Dread", "Juggernaut"), machinery("terrain unit")],
+    }
+)
+
+# -- session 25 wave 2, lane w2-transport (issue 11) -------------------------------------------
+
+EFFECTS.update(
+    {
+        # L1298 Hijack "The User can embark enemy Transports (ignoring the Transport Stat) and
+        # attack embarked passengers. If there are no passengers in the Transport, the User
+        # takes control of the Transport." (game/perk_seed.py, game/perk_crew.py)
+        "Hijack": [machinery("seed"), machinery("transport control")],
+        # L1194 Crew III "Functions as per Crew II, except User can be embarked and controlled
+        # by any Unit (friend or foe). If the User becomes unoccupied it counts as a friendly
+        # Unit to all players, but can be engaged in a Melee if desired." (game/perk_aeonian.py,
+        # game/perk_crew.py; the status "Crew (empty)" is Crew II's)
+        "Crew III": [machinery("crew"), machinery("transport control")],
+        # L1446 Wreckage "When the User becomes a casualty, the model will remain on the
+        # Battlefield as terrain instead of being removed (unable to contest Objectives,
+        # Immobile, no Weapons and no Perks) … can be attacked, referring to the User's Stats
+        # except it has 1 HP" (game/perk_wreckage.py)
+        "Wreckage": [
+            status(
+                "Wreckage (terrain)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                turns=None,
+                target="self",
+            ),
+            machinery("wreckage"),
+        ],
     }
 )
 
@@ -1253,6 +1292,21 @@ EFFECTS.update(
         # Turn, it is raised to full HP and models … under the Undead Legion player's control"
         # (game/perk_undead.py)
         "Undead Legion": [machinery("defection")],
+    }
+)
+
+# -- session 25, lane w2-state (issue 11) ------------------------------------------------------
+EFFECTS.update(
+    {
+        # L4059 Simulacrum "At the start of the Game Turn, select a Target Unit within 18\" of the
+        # Wielder. If a Target's Weapon is equal or less in Point Cost … the Wielder may use the
+        # Target's Weapon profile instead for the current Game Turn" (game/perk_simulacrum.py;
+        # the profile read through game/perk_arms.py)
+        "Simulacrum": [machinery("weapon state")],
+        # L3090 Loot "When the Wielder is removed as a casualty, the Weapon can be picked up and
+        # used by models from any Unit (friend or foe) … A model that directs Movement onto,
+        # past or within contact of the marker picks up the Weapon" (game/perk_loot.py)
+        "Loot": [machinery("weapon state")],
     }
 )
 

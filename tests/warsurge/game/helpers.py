@@ -152,6 +152,7 @@ def check_invariants(state: GameState) -> None:
         o = np.asarray(owner)
         # models stand on a unit with the Terrain perk (Perks L1410) as on terrain
         scenery = [k for k, x in enumerate(setup.units) if "Terrain" in x.unit.profile.perks]
+        scenery += [u.uid for u in state.units if u.wrecked]  # Wreckage (Perks L1448)
         on = np.isin(o, scenery)
         d[on[:, None] | on[None, :]] = np.inf
         assert (d > -2e-3).all(), "overlapping bases"
@@ -160,6 +161,8 @@ def check_invariants(state: GameState) -> None:
         contact = d <= 0.05
         for i, j in zip(*np.nonzero(contact), strict=True):
             a, b = int(o[i]), int(o[j])
+            if state.units[a].wrecked or state.units[b].wrecked:
+                continue  # Wreckage (Perks L1442) is terrain: in no Melee
             if a != b and state.enemies(a, b):  # a defected unit too (Traitorous)
                 assert (min(a, b), max(a, b)) in state.engaged, (
                     f"{setup.units[a].label} and {setup.units[b].label} touch but are not "

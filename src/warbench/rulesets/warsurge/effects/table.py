@@ -124,6 +124,11 @@ MACHINERIES: Mapping[str, str] = {
     "transformation": "warbench.rulesets.warsurge.game.perk_ascension (Ascension, Descend: "
     "Stats, current and max HP doubled by the Game Turn), perk_form (Form: a linked profile "
     "exchanged for the User) and perk_fusion (Fusion: friendly units removed to form it)",
+    # session 25 wave 2, w2-transform
+    "incorporeal": "warbench.rulesets.warsurge.game.perk_incorporeal (Incorporeal: untargetable, "
+    "immune to damage, through terrain and bases, out of Melees) and perk_incorporeal_use (its "
+    "activation, Transports, Game Turns not counted, counts as destroyed); Doppelganger is "
+    "'transformation' (perk_doppelganger, perk_doppel_units: a held copy of another unit)",
     # issue 11, session 25, lane s25-lead
     "leaders": "warbench.rulesets.warsurge.game.perk_furious (Furious: failed Attack Dice strike "
     "a friendly unit), perk_challenger (Challenger: challenges between Leaders) and perk_warmaster "
@@ -158,6 +163,16 @@ MACHINERIES: Mapping[str, str] = {
     "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
     "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
     "unit another side acts with)",
+    # session 25, lane w2-state (issue 11)
+    "weapon state": "warbench.rulesets.warsurge.game.perk_arms (a unit's Weapons as game state: "
+    "perk_simulacrum copies a profile for a Game Turn; perk_loot drops a Weapon as a marker that "
+    "a model picks up)",
+    # session 25 wave 2, lane w2-transport (issue 11)
+    "transport control": "warbench.rulesets.warsurge.game.perk_crew (Hijack, Crew III: a "
+    "Transport passing to the side of the unit that embarks it)",
+    "wreckage": "warbench.rulesets.warsurge.game.perk_wreckage (Wreckage: a casualty left on the "
+    "Battlefield as terrain with 1 HP, of no value, holding no Objective, crossed as Difficult "
+    "Ground, removed by HP Loss)",
     # session 25 wave 2, lane w2-kernel (issue 11)
     "combat damage": "warbench.rulesets.warsurge.combat_damage and game.perk_combat_damage "
     "(Combat Damage: a D6 on the table for each HP Loss in the attack kernel, exact in odds; "

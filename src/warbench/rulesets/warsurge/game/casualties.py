@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_wreckage
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     BaseContact,
@@ -75,9 +75,10 @@ def destroy_unit(w: Work, uid: int, wrecks: list[Wreck] | None = None) -> None:
     u = w.units[uid]
     was_table = u.location is Location.TABLE
     last_pos = [u.pos[i] for i in range(len(u.pos))] if u.pos else []
-    w.set_unit(uid, location=Location.DESTROYED, embarked_in=None, terrain=None)
-    w.engaged = {p for p in w.engaged if uid not in p}
-    w.emit("destroyed", f"{w.label(uid)} is destroyed", "§5.11", unit=uid)
+    if not perk_wreckage.stays(w, uid):  # Wreckage (Perks L1442): left as terrain
+        w.set_unit(uid, location=Location.DESTROYED, embarked_in=None, terrain=None)
+        w.engaged = {p for p in w.engaged if uid not in p}
+        w.emit("destroyed", f"{w.label(uid)} is destroyed", "§5.11", unit=uid)
     for p in w.passengers(uid):
         if was_table:
             wreck = Wreck(p, tuple(last_pos), w.info(uid).radius)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_difficult
-from warbench.rulesets.warsurge.game import geom, perk_effects
+from warbench.rulesets.warsurge.game import geom, perk_effects, perk_incorporeal
 from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
@@ -23,6 +23,7 @@ from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
 from warbench.rulesets.warsurge.game.horrific_limit import RADIUS as HORRIFIC_RADIUS
 from warbench.rulesets.warsurge.game.horrific_limit import horrified_limit
 from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
+from warbench.rulesets.warsurge.game.perk_wreckage import crossed, holders
 from warbench.rulesets.warsurge.game.state import Location, UnitGS, UnitInfo
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -61,7 +62,13 @@ def problem_positions(
     clear = -OVERLAP_TOL + _MARGIN
     # Morale I/II failed: "the Battlefield as Difficult Ground" (Perks 000 L2249)
     everywhere = bool(u.statuses) and perk_effects.difficult_everywhere(u.statuses)
+    wreckage_on = bool(holders(w.setup))  # Wreckage (Perks L1448): Difficult Ground
     brave = bool(u.statuses) and perk_effects.ignores_ground(u.statuses)  # Courage L707
+    # Incorporeal (Perks L2474-L2476): it moves through terrain and bases; bases of Incorporeal
+    # units are passed through
+    passing = perk_incorporeal.ghosts(w) if any(x.statuses for x in w.units) else frozenset()
+    ghost = uid in passing
+    brave = brave or ghost
     for k, (i, p) in enumerate(zip(models, new, strict=True)):
         if not f.on_board(p, r):
             return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
@@ -79,7 +86,7 @@ def problem_positions(
             length = math.dist(s, p)
             pc = f.path(s, p, r)
             flies = flight(info.unit.profile.perks)  # Airborne, Jumper: effects/movement.py
-            if pc.blocked_by is not None and flies not in ("airborne", "juggernaut"):
+            if pc.blocked_by is not None and flies not in ("airborne", "juggernaut") and not ghost:
                 return (
                     f"model {i + 1} of {info.label} cannot cross Impassable Ground "
                     f"({pc.blocked_by})",
@@ -88,7 +95,7 @@ def problem_positions(
             if allowance is not None:
                 limit = float(allowance)
                 difficult = (
-                    (pc.difficult or everywhere)
+                    (pc.difficult or everywhere or (wreckage_on and crossed(w, uid, s, p, r)))
                     and not brave
                     and not ignores_difficult(info.unit.profile.perks)
                 )
@@ -107,8 +114,10 @@ def problem_positions(
                         f'{what} allows {limit:.0f}"{extra}',
                         rule,
                     )
-            if len(oxy) and not flies and (seg_gap is None or seg_gap[k] < clear):
+            if len(oxy) and not flies and not ghost and (seg_gap is None or seg_gap[k] < clear):
                 dd = geom.segment_distances(np.asarray(s), np.asarray(p), oxy) - orad - r
+                if passing:
+                    dd[np.isin(t.uid[other], sorted(passing))] = np.inf
                 if (dd < -OVERLAP_TOL).any():
                     j = int(np.argmin(dd))
                     who = w.label(int(t.uid[other][j]))

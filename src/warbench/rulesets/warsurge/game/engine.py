@@ -52,6 +52,7 @@ from warbench.rulesets.warsurge.game.actions_advanced import (
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.perk_crew import transports_open_to
 from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
 from warbench.rulesets.warsurge.game.perk_seed import breaches, seed_targets
@@ -490,7 +491,7 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         if foes:
             tgt = w.xy(foes[0][1]).mean(axis=0)
             yield Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
-        for tr in w.side_units(info.side):
+        for tr in w.side_units(info.side) + transports_open_to(w, uid):
             if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE:
                 yield Embark(uid, tr, dash=dash)
         for dist, foe in foes:  # Breach (Perks L1140): into an enemy unit within reach

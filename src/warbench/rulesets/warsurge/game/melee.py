@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_incorporeal
 from warbench.rulesets.warsurge.game.actions import (
     BaseContact,
     Point,
@@ -50,10 +50,16 @@ def check_locked(w: Work, uid: int, new: Sequence[Point]) -> None:
 
 def engage_new_contacts(w: Work, uid: int) -> None:
     """§4.3: moving into Base Contact with an enemy unit locks both in a Melee."""
-    if w.units[uid].location is not Location.TABLE:
+    if w.units[uid].location is not Location.TABLE or w.units[uid].wrecked:
         return
     for foe in sorted(w.contacts(uid)):
+        if w.units[foe].statuses and w.units[foe].wrecked:
+            continue  # Wreckage (Perks L1442) is terrain: in no Melee
         pair = (min(uid, foe), max(uid, foe))
+        if (w.units[uid].statuses or w.units[foe].statuses) and not perk_incorporeal.may_lock(
+            w, uid, foe
+        ):
+            continue  # Incorporeal (Perks L2476): passes through, no Melee
         if pair not in w.engaged:
             w.engaged.add(pair)
             w.emit(

@@ -21,7 +21,13 @@ from warbench.rulesets.warsurge.attack import (
 )
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous, juggernaut
-from warbench.rulesets.warsurge.game import geom, perk_effects, perk_velocity
+from warbench.rulesets.warsurge.game import (
+    geom,
+    perk_crew,
+    perk_effects,
+    perk_incorporeal,
+    perk_velocity,
+)
 from warbench.rulesets.warsurge.game.actions import (
     Move,
     Point,
@@ -37,6 +43,7 @@ from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.melee import check_locked, engage_new_contacts
 from warbench.rulesets.warsurge.game.perk_combat_damage import after_share, in_effect
+from warbench.rulesets.warsurge.game.perk_seed import hijackers
 from warbench.rulesets.warsurge.game.perk_transport import enter_reserve
 from warbench.rulesets.warsurge.game.plans import MovePlan
 from warbench.rulesets.warsurge.game.state import (
@@ -336,6 +343,8 @@ def apply_move(w: Work, plan: MovePlan) -> None:
         w.set_unit(uid, location=Location.EMBARKED, embarked_in=plan.embark, moved=moved, **flag)
         verb = "moves into" if not plan.disembark else "moves on into"
         w.emit("embark", f"{w.label(uid)} {verb} {w.label(plan.embark)} ({what})", "§6.2", unit=uid)
+        if perk_crew.crew_iii(w.setup) or hijackers(w.setup):  # Crew III, Hijack (L1194, L1298)
+            perk_crew.after_embark(w, uid, plan.embark)
         return
     if plan.disembark:
         holder = u.embarked_in
@@ -410,6 +419,8 @@ def _on_piece(w: Work, name: str, points: Sequence[Point], r: float) -> bool:
 
 def dangerous_ground(w: Work, uid: int, models: list[int], terrain: str) -> None:
     """§4.6: each model that crossed rolls; casualties are removed at once."""
+    if w.units[uid].statuses and perk_incorporeal.immune(w, uid, None):
+        return  # Incorporeal (Perks L2467): "immune to all damage"
     info = w.info(uid)
     u = w.units[uid]
     hp = list(u.hp)

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
 
 BOOK = "000_94ecc6a4c74d351b.txt"
-CREW = {"Crew I": "L1186", "Crew II": "L1192"}
+#: Crew III (L1194) "Functions as per Crew II" (its control: ``perk_crew``)
+CREW = {"Crew I": "L1186", "Crew II": "L1192", "Crew III": "L1194"}
 EMPTY = "Crew (empty)"
 FORMATION = "Formation"
 FORMS = {"Defence": "Formation (Defence)", "Power": "Formation (Power)"}
@@ -64,7 +65,7 @@ def index(setup: GameSetup) -> _Index:
     crew, formation = [], []
     for uid, info in enumerate(setup.units):
         perks = set(info.unit.profile.perks) | set(info.traits)
-        for rank in ("Crew II", "Crew I"):
+        for rank in ("Crew III", "Crew II", "Crew I"):
             if rank in perks:
                 crew.append((uid, rank))
                 break
@@ -112,20 +113,20 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
 def refresh_crew(work: Work) -> None:
     """Crew II: ``Crew (empty)`` on every Crew II Transport carrying nobody, off the others."""
     for uid, rank in index(work.setup).crew:
-        if rank != "Crew II":
+        if rank == "Crew I":
             continue
         u = work.units[uid]
         has = any(s.name == EMPTY for s in u.statuses)
         empty = u.location is Location.TABLE and _empty(work, uid)
         if empty and not has:
-            work.set_unit(uid, statuses=(*u.statuses, Status(EMPTY, None, f"u{uid}/Crew II")))
+            work.set_unit(uid, statuses=(*u.statuses, Status(EMPTY, None, f"u{uid}/{rank}")))
             work.emit(
                 "perk",
                 f"{work.label(uid)} has no Unit embarked: it cannot make any Movement "
-                f"(Crew II, {BOOK} L1192)",
-                f"Crew II, {BOOK} L1192",
+                f"({rank}, {BOOK} {CREW[rank]})",
+                f"{rank}, {BOOK} {CREW[rank]}",
                 unit=uid,
-                perk="Crew II",
+                perk=rank,
             )
         elif has and not empty:
             work.set_unit(uid, statuses=tuple(s for s in u.statuses if s.name != EMPTY))

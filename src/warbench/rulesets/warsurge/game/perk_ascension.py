@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
-from warbench.rulesets.warsurge.game.state import HP_DOUBLED, Location, Status
+from warbench.rulesets.warsurge.game.state import HP_DOUBLED, INCORPOREAL_TURN, Location, Status
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -128,6 +128,8 @@ def ascension_at_turn_end(work: Work, turn: int) -> None:
         u = work.units[uid]
         if u.used("Ascension") or not _on_battlefield(work, uid):
             continue
+        if u.counter(INCORPOREAL_TURN) == turn:
+            continue  # Incorporeal (L2480): its Game Turns do not count for improving perks
         rank = _rank(work, uid, ASCENSION)
         assert rank is not None
         n = u.counter(TURNS) + 1

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from warbench.rulesets.warsurge.attack import AttackContext, UnitState
-from warbench.rulesets.warsurge.game import geom, perk_combat_damage
+from warbench.rulesets.warsurge.game import geom, perk_combat_damage, perk_incorporeal
 from warbench.rulesets.warsurge.game.casualties import remove_models
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_decoy_units import DECOYS
@@ -99,6 +99,8 @@ def _explode(work: Work, fake: int, spot: geom.FloatArray) -> None:
         t = other.uid
         if t == fake or not work.standing(t):
             continue
+        if work.units[t].statuses and perk_incorporeal.immune(work, t, fake):
+            continue  # Incorporeal (L2467): "immune to all damage"
         d = geom.edge_distances(spot, r, work.xy(t), work.info(t).radius)
         if not d.size or float(d.min()) > BLAST + 1e-9:
             continue

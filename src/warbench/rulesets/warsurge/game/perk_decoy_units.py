@@ -50,7 +50,11 @@ def trait_units(
 ) -> tuple[tuple[tuple[int, int, str], ...], tuple[tuple[int, int, int], ...]]:
     """Append to ``infos`` (the set-up's ``UnitInfo``, numbered) the units Traits add: each
     Decoy's fake unit, then each Summon unit's copies; returns ``GameSetup.decoys`` (fake, real,
-    rank) and ``GameSetup.summons`` (copy, original, Game Turn)."""
+    rank) and ``GameSetup.summons`` (copy, original, Game Turn). Doppelganger's forms come last
+    (``perk_doppel_units``)."""
+    from warbench.rulesets.warsurge.game.perk_doppel_units import add_copies
+
+    originals = len(infos)
     decoys: list[tuple[int, int, str]] = []
     for real in list(infos):
         rank = decoy_rank(real.traits)
@@ -81,4 +85,5 @@ def trait_units(
         for turn in range(2, max_turns + 1):  # L4219: "once at the start of every Game Turn"
             summons.append((len(infos), real.uid, turn))
             infos.append(replace(real, uid=len(infos), label=f"{real.label} (Summon {turn})"))
+    add_copies(infos, originals)  # Doppelganger I/II (Perks L2386; w2-transform)
     return tuple(decoys), tuple(summons)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_aim import aim_of
 from warbench.rulesets.warsurge.game.state import Location
@@ -437,6 +437,10 @@ def collision(work: Work, uid: int, n: int, attacker: int, rank: str) -> int:
     """``n`` Attack Dice at ``uid`` succeeding on a 4+, each success saved by the Armour Save,
     then the AEGIS Save (§5 Attack Step 4, no AP); casualties are removed at once (Immediate,
     L287). Returns the HP lost."""
+    if work.units[uid].statuses and perk_incorporeal.immune(work, uid, attacker):
+        work.emit("perk", f"{work.label(uid)} is Incorporeal: the {rank} collision does nothing to "
+                  "it", perk_incorporeal.RULE, unit=uid, perk=rank)  # fmt: skip
+        return 0
     from warbench.rulesets.warsurge.attack import AttackContext
     from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
     from warbench.rulesets.warsurge.game.perk_turn import note_hp_lost

@@ -161,6 +161,10 @@ PLAYED_MACHINERIES = frozenset(
         "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
+        "weapon state",  # session 25, w2-state: game/perk_arms.py (Simulacrum, Loot)
+        "transport control",  # session 25 wave 2, w2-transport: game/perk_crew.py
+        "wreckage",  # session 25 wave 2, w2-transport: game/perk_wreckage.py
+        "incorporeal",  # session 25 wave 2, w2-transform: game/perk_incorporeal*.py
         # session 25 wave 2, lane w2-kernel (issue 11)
         "combat damage",  # combat_damage.py and game/perk_combat_damage.py: Combat Damage
         "bodyguard",  # game/perk_bodyguard.py: Bodyguard (odds.follow_on_dice)
@@ -249,6 +253,8 @@ USED_PERKS = frozenset(
         "Nightmare Anomaly",
         # the Target the player names, a Mastery Test, the unit seized (L745; perk_dominate)
         "Dominate",
+        # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059; perk_simulacrum)
+        "Simulacrum",
     }
 )
 

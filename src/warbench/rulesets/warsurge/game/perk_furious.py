@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.attack import AttackContext
-from warbench.rulesets.warsurge.game import perk_combat_damage
+from warbench.rulesets.warsurge.game import perk_combat_damage, perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.work import current_value, store_unit_state, to_unit_state
@@ -54,6 +54,8 @@ def fury_target(work: Work, uid: int) -> int:
     for f in work.side_units(work.info(uid).side):
         if f == uid or not work.standing(f):
             continue
+        if work.units[f].statuses and perk_incorporeal.immune(work, f, uid):
+            continue  # Incorporeal (L2467): "immune to all damage"
         gap = work.gap(uid, f)
         if gap <= RADIUS + 1e-9 and (best is None or gap < best[0] - 1e-9):
             best = (gap, f)

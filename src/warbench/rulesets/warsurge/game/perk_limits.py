@@ -14,12 +14,16 @@ from warbench.rulesets.warsurge.game import (
     perk_challenger,
     perk_combat_damage,
     perk_concealed,
+    perk_crew,
     perk_espionage,
+    perk_incorporeal,
     perk_psych,
     perk_stealth,
     perk_transport,
     perk_velocity,
+    perk_wreckage,
 )
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.perk_timing import timing_refusal
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
@@ -52,6 +56,8 @@ if TYPE_CHECKING:
 def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     """Why the unit may not use ``weapon`` now (its Limitation perks, Panic), or ``None``."""
     u = work.units[uid]
+    if u.statuses and u.wrecked:
+        return perk_wreckage.weapon_refusal(work, uid, weapon)
     if u.statuses:
         for s in u.statuses:
             if s.name == "Defend":  # L1489 "prevents future Movement and the use of Weapons"
@@ -68,6 +74,8 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
                 return (
                     f"{weapon} was Disarmed: not usable this Game Turn (Disarm, {_rule('Disarm')})"
                 )
+            if s.name == perk_stealth.STEALTH and work.setup.playstyle is not Playstyle.ADVANCED:
+                return perk_stealth.weapons_refusal(work, uid)  # L1779 (Advanced: lifted)
             if s.name in NO_WEAPONS:
                 return (
                     f"{work.label(uid)} may not use any Weapons this Game Turn "
@@ -131,7 +139,7 @@ def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
         work.units[unit] = u.with_counter(_weapon_turn(weapon), work.flow.turn)
         work.dirty = True
     if (
-        idx.units[unit].unit & {"Rush", "Defend"}
+        idx.units[unit].unit & {"Rush", "Defend", "Doppelganger I", "Doppelganger II"}
         and work.units[unit].counter(WEAPONS_TURN) != work.flow.turn
     ):
         work.units[unit] = work.units[unit].with_counter(WEAPONS_TURN, work.flow.turn)
@@ -267,7 +275,12 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         why = _pacifist_shielded(work, uid, target)
         if why is not None:
             return why
-    if weapon in tidx.heal.get(uid, frozenset()):
+    heal = weapon in tidx.heal.get(uid, frozenset())
+    if perk_incorporeal.ghosts(work) and (  # Incorporeal (L2466): before Heal weapons, too
+        ghost := perk_incorporeal.target_refusal(work, uid, target, heal)
+    ):
+        return ghost
+    if heal:
         return None
     if (mad := perk_psych.target_refusal(work, uid, weapon, target)) is not None:  # lane c
         return mad
@@ -279,6 +292,8 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         return spy
     if (shelter := perk_transport.target_refusal(work, uid, weapon, target)) is not None:
         return shelter  # Unsheltered (Perks L1438)
+    if (empty := perk_crew.target_refusal(work, uid, weapon, target)) is not None:
+        return empty  # Crew III (Perks L1194): unoccupied, friendly to all
     if (hidden := perk_concealed.target_refusal(work, uid, weapon, target)) is not None:
         return hidden  # Concealed (L4153)
     if (duel := perk_challenger.target_refusal(work, uid, weapon, target)) is not None:

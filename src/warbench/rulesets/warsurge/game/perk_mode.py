@@ -36,6 +36,7 @@ import shapely
 from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.effects.mode import Placement, Shape, Template, TemplateAt, under
 from warbench.rulesets.warsurge.effects.table import load_table
+from warbench.rulesets.warsurge.game import perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_combat_damage import after_share as combat_damage_share
 from warbench.rulesets.warsurge.game.perk_concealed import reveal_struck
@@ -229,6 +230,10 @@ def _strike(
 ) -> int:
     """One Attack Sequence of the Weapon against ``target`` with ``dice_users`` x Attacks
     Attack Dice; casualties in the rules' order; the hooks an Attack fires. The HP lost."""
+    if w.units[target].statuses and perk_incorporeal.immune(w, target, uid):
+        w.emit("perk", f"{w.label(target)} is Incorporeal: {w.info(uid).label}'s {wp.weapon} "
+               f"({rank}) does nothing to it", perk_incorporeal.RULE, unit=target)  # fmt: skip
+        return 0
     reveal_struck(w, target)  # Concealed (Perks L4155): revealed before the Attack Dice
     info = w.info(uid)
     attacker = to_unit_state(w, uid)

@@ -33,6 +33,12 @@ in the Target Unit". It embarks an enemy unit with an ``Embark`` naming it (as a
 Move or Dash, no capacity; Impregnable units are immune: :func:`breach_refusal`); inside it
 fights as a Seed II unit does, and its host's passengers too; it disembarks only with the
 status Disengage (L735, "removes the Locked effect"), measured from any model of its host.
+
+Hijack (L1298, session 25 lane w2-transport): "The User can embark enemy Transports (ignoring the
+Transport Stat) and attack embarked passengers. If there are no passengers in the Transport, the
+User takes control of the Transport." It embarks an enemy Transport as Breach does (Impregnable
+is immune, L1565) and fights its passengers as a Breach unit does, not the Transport itself
+(:func:`_foes_inside`); the Transport's control is ``perk_crew``'s.
 """
 
 from __future__ import annotations
@@ -52,27 +58,32 @@ BOOK = "000_94ecc6a4c74d351b.txt"
 SEED_II = "Seed II"
 BREACH = "Breach"
 BREACH_RULE = f"Breach ({BOOK} L1140)"
+HIJACK = "Hijack"
+HIJACK_RULE = f"Hijack ({BOOK} L1298)"
 HELD = "Seed II (held in Reserve)"
 RULE = f"Perks §12.4 Seed II ({BOOK} L1904)"
 #: the counter of a Seed I unit naming its host (``perk_deploy.SEED_HOST``)
 SEED_I_HOST = "seed host"
 
-_INDEX: dict[int, tuple[GameSetup, tuple[int, ...], tuple[int, ...]]] = {}
+_Found = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_INDEX: dict[int, tuple[GameSetup, _Found]] = {}
 
 
-def _index(setup: GameSetup) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _index(setup: GameSetup) -> _Found:
     hit = _INDEX.get(id(setup))
     if hit is not None and hit[0] is setup:
-        return hit[1], hit[2]
-    found: dict[str, list[int]] = {SEED_II: [], BREACH: []}
+        return hit[1]
+    found: dict[str, list[int]] = {SEED_II: [], BREACH: [], HIJACK: []}
     for uid, info in enumerate(setup.units):
         for rank, out in found.items():
             if rank in info.unit.profile.perks or rank in info.traits:
                 out.append(uid)
     if len(_INDEX) > 64:
         _INDEX.clear()
-    _INDEX[id(setup)] = (setup, tuple(found[SEED_II]), tuple(found[BREACH]))
-    return tuple(found[SEED_II]), tuple(found[BREACH])
+    hijack = tuple(k for k in found[HIJACK] if k not in found[BREACH])
+    found_all: _Found = (tuple(found[SEED_II]), tuple(found[BREACH]), hijack)
+    _INDEX[id(setup)] = (setup, found_all)
+    return found_all
 
 
 def seeds(setup: GameSetup) -> tuple[int, ...]:
@@ -85,10 +96,21 @@ def breachers(setup: GameSetup) -> tuple[int, ...]:
     return _index(setup)[1]
 
 
+def hijackers(setup: GameSetup) -> tuple[int, ...]:
+    """The units of ``setup`` with Hijack (and not Breach, which covers it)."""
+    return _index(setup)[2]
+
+
+def boarders(setup: GameSetup) -> tuple[int, ...]:
+    """The units that fight a Transport's passengers from inside it (Breach, Hijack)."""
+    _, b, h = _index(setup)
+    return b + h if h else b
+
+
 def intruders(setup: GameSetup) -> tuple[int, ...]:
-    """The units that may be inside an enemy unit (Seed II, Breach)."""
-    s, b = _index(setup)
-    return s + b if b else s
+    """The units that may be inside an enemy unit (Seed II, Breach, Hijack)."""
+    s, b, h = _index(setup)
+    return s + b + h if b or h else s
 
 
 def host_of(w: Work, uid: int) -> int | None:
@@ -113,21 +135,23 @@ def _foes_inside(w: Work, uid: int) -> list[int]:
     inside its Transport."""
     host = host_of(w, uid)
     if host is not None:
-        out = [host]
-        if uid in breachers(w.setup):  # L1148: "the User can Target the Transport's passengers"
+        hijack = uid in hijackers(w.setup)  # L1298: "attack embarked passengers" only
+        out = [] if hijack else [host]
+        if hijack or uid in breachers(w.setup):  # L1148: "Target the Transport's passengers"
             out += [p for p in w.passengers(host) if host_of(w, p) is None and w.enemies(uid, p)]
         return out
-    out = seeds_in(w, uid)
+    h = hijackers(w.setup)
+    out = [s for s in seeds_in(w, uid) if s not in h] if h else seeds_in(w, uid)
     u = w.units[uid]
     if u.location is Location.EMBARKED and u.embarked_in is not None:
-        out += [b for b in seeds_in(w, u.embarked_in) if b in breachers(w.setup)]
+        out += [b for b in seeds_in(w, u.embarked_in) if b in boarders(w.setup)]
     return out
 
 
 def fights_inside(w: Work, uid: int) -> bool:
     """A passenger with a Breach unit inside its Transport: the two fight as in a Melee
     (L1148), with or without Fire Points."""
-    b = breachers(w.setup)
+    b = boarders(w.setup)
     u = w.units[uid]
     if not b or u.location is not Location.EMBARKED or u.embarked_in is None:
         return False
@@ -183,7 +207,7 @@ def stays_inside(w: Work, uid: int) -> str | None:
     host = host_of(w, uid)
     if host is None:
         return None
-    if uid in breachers(w.setup):
+    if uid in boarders(w.setup):
         if any(s.name == "Disengage" for s in w.units[uid].statuses):
             return None
         return (
@@ -205,15 +229,19 @@ def breach_refusal(w: Work, uid: int, target: int) -> str | None:
     if t.location is not Location.TABLE or not t.living():
         return f"{w.label(target)} is not on the battlefield"
     tinfo = w.info(target)
-    if BREACH in immunities([*tinfo.unit.profile.perks, *tinfo.traits]):  # Impregnable L1565
-        return f"{w.label(target)} is immune to Breach"
+    perk = HIJACK if uid in hijackers(w.setup) else BREACH
+    if perk in immunities([*tinfo.unit.profile.perks, *tinfo.traits]):  # Impregnable L1565
+        return f"{w.label(target)} is immune to {perk}"
     return None
 
 
 def breaches(w: Work, uid: int, target: int) -> bool:
-    """``uid`` has Breach and ``target`` is an enemy unit: an ``Embark`` naming it breaches."""
-    b = breachers(w.setup)
-    return bool(b) and uid in b and 0 <= target < len(w.units) and w.enemies(uid, target)
+    """``uid`` has Breach and ``target`` is an enemy unit, or ``uid`` has Hijack and ``target``
+    is an enemy Transport (L1298): an ``Embark`` naming it breaches."""
+    b = boarders(w.setup)
+    if not b or uid not in b or not 0 <= target < len(w.units) or not w.enemies(uid, target):
+        return False
+    return uid in breachers(w.setup) or w.info(target).transport > 0
 
 
 def hold(work: Work) -> None:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.perk_wreckage import holders, wrecks
+
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
@@ -53,6 +55,8 @@ def terrain_units(setup: GameSetup) -> frozenset[int]:
 def passable(w: Work, uid: int) -> frozenset[int]:
     """The Terrain units whose models ``uid``'s models may move over and stand on."""
     out = terrain_units(w.setup)
+    if holders(w.setup):  # Wreckage (L1448): "traversed as Difficult Ground"
+        out = out | frozenset(wrecks(w))
     return out - {uid} if uid in out else out
 
 

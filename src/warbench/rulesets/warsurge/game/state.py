@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.kernel.dice import SeededDice
+from warbench.rulesets.warsurge.game import perk_arms
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
@@ -111,6 +112,8 @@ def listed_points(unit: Unit, listed: int | None) -> float:
 #: Respawn (Perks 000_94ecc6a4c74d351b.txt L4205): the counter of a unit's respawns; a unit that
 #: respawned "counts as destroyed for Victory Conditions" (:meth:`GameState.side_values`).
 RESPAWNS = "respawns"
+#: Incorporeal (Perks L2502): the last Game Turn the unit was Incorporeal, active or deactivated.
+INCORPOREAL_TURN = "incorporeal turn"
 
 
 def current_point_cost(full_cost: float, total_hp: int, remaining_hp: int) -> float:
@@ -313,6 +316,9 @@ DEFECTED = "Defected"
 #: The status of a unit another side controls, ``Seized by side <n>`` (Dominate, Perks L745;
 #: ``game/perk_dominate.py``): that side acts with it and it is that side's for enemies.
 SEIZED = "Seized by side "
+#: The status of a casualty left on the Battlefield as terrain (Wreckage, Perks L1442;
+#: ``game/perk_wreckage.py``): no value, no actions, no Objectives, 1 HP.
+WRECKED = "Wreckage (terrain)"
 
 
 @dataclass(frozen=True)
@@ -413,6 +419,11 @@ class UnitGS:
     def defected(self) -> bool:
         """Whether the unit has turned against its side (:data:`DEFECTED`)."""
         return bool(self.statuses) and any(s.name == DEFECTED for s in self.statuses)
+
+    @property
+    def wrecked(self) -> bool:
+        """Whether the unit is Wreckage left on the Battlefield (:data:`WRECKED`)."""
+        return bool(self.statuses) and any(s.name == WRECKED for s in self.statuses)
 
     @property
     def seized_by(self) -> int | None:
@@ -546,6 +557,9 @@ class GameState:
 
     # -- queries ------------------------------------------------------------------------
     def info(self, uid: int) -> UnitInfo:
+        if perk_arms.in_play(self.setup):  # Weapons as state (Simulacrum, Loot): perk_arms
+            armed: UnitInfo = perk_arms.armed(self.setup, uid, self.units[uid].statuses)
+            return armed
         return self.setup.units[uid]
 
     def unit(self, uid: int) -> UnitGS:
@@ -647,6 +661,8 @@ def unit_value(info: UnitInfo, u: UnitGS) -> float:
     """The unit's Current Point Cost wherever it is (Perks 000 L98-L100, Fusion, Respawn and
     Summon, L333-L335). Under Eternal (L1511, the counter :data:`ETERNAL_TURN`) its HP are its
     tally, each model's HP above half its doubled maximum (``game/perk_eternal.py``)."""
+    if u.statuses and u.wrecked:  # Wreckage (Perks L1442): terrain, of no value
+        return 0.0
     full = unit_max_hp(info, u)
     hp = u.current_hp
     if u.counters and u.counter(ETERNAL_TURN):

@@ -80,6 +80,7 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
             if u.location is Location.TABLE
             and (not u.counters or respawn_may_hold(state, u.uid))
             and (not state.setup.decoys or decoy_may_hold(state, u.uid))
+            and not (u.statuses and u.wrecked)  # Wreckage (P L1446)
         ]
         units = [bases(u) for u in on if perk_may_hold(state, u.uid)]
         # near an enemy Espionage unit: contests, does not claim (P L1848)

@@ -18,6 +18,7 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
+from warbench.rulesets.warsurge.game.perk_crew import open_to
 from warbench.rulesets.warsurge.game.perk_seed import (
     breach_refusal,
     breaches,
@@ -127,8 +128,15 @@ def verify_embark(w: Work, action: Embark) -> MovePlan:
     if w.units[uid].location is Location.EMBARKED and links_in_game(w):
         return verify_transfer(w, action)  # Transport Link (Perks L1420)
     breach = breaches(w, uid, tr)  # Breach (Perks L1140): an enemy unit as a whole
-    if not breach and (not 0 <= tr < len(w.units) or w.info(tr).side != info.side or tr == uid):
+    if not breach and (not 0 <= tr < len(w.units) or tr == uid):
         raise err(f"unit {tr} is not a friendly Transport", "§6.2")
+    if not breach and not open_to(w, uid, tr):  # Crew III (Perks L1194): any unit, unoccupied
+        if w.units[tr].seized_by is None and w.units[uid].seized_by is None:
+            foe = w.info(tr).side != info.side
+        else:  # a Transport or unit under another side's control (Hijack, Crew III, Dominate)
+            foe = w.enemies(uid, tr)
+        if foe:
+            raise err(f"unit {tr} is not a friendly Transport", "§6.2")
     u = w.units[uid]
     check_may_embark(w, uid)
     t = w.units[tr]

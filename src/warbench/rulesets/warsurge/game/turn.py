@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import advanced
+from warbench.rulesets.warsurge.game import advanced, perk_incorporeal
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
 )
@@ -45,7 +45,7 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
     """Cheap test: could this unit still act in this phase (before geometry)?"""
     u = w.units[uid]
     info = w.info(uid)
-    if u.acted:
+    if u.acted or (u.statuses and u.wrecked):  # Wreckage (Perks L1442) acts no more
         return False
     if phase is Phase.DEPLOY:
         return u.location is Location.RESERVE
@@ -305,7 +305,10 @@ def end_turn(w: Work) -> None:
     alive = [
         s
         for s in range(len(w.setup.sides))
-        if any(w.units[uid].location is not Location.DESTROYED for uid in w.acting_units(s))
+        if any(
+            w.units[uid].location is not Location.DESTROYED and not w.units[uid].wrecked
+            for uid in w.acting_units(s)
+        )
     ]
     ended = ""
     if len(alive) <= 1:
@@ -335,7 +338,7 @@ def end_turn(w: Work) -> None:
 def finish(w: Work, why: str) -> None:
     """§2.2 step 8: most Current Point Value on the battlefield wins; equal values draw."""
     st = w.state()
-    values = tuple(round(v, 6) for v in st.side_values())
+    values = tuple(round(v, 6) for v in perk_incorporeal.final_values(st, st.side_values()))
     best = max(values)
     leaders = [s for s, v in enumerate(values) if abs(v - best) < 1e-6]
     winner = leaders[0] if len(leaders) == 1 else None

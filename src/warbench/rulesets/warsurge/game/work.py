@@ -24,7 +24,7 @@ from warbench.rulesets.warsurge.attack import (
     PerkSet,
     UnitState,
 )
-from warbench.rulesets.warsurge.game import geom, perk_effects, perk_immortal
+from warbench.rulesets.warsurge.game import geom, perk_arms, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
@@ -182,6 +182,9 @@ class Work:
 
     # -- units -------------------------------------------------------------------------------
     def info(self, uid: int) -> UnitInfo:
+        if perk_arms.in_play(self.setup):  # Weapons as state (Simulacrum, Loot): perk_arms
+            armed: UnitInfo = perk_arms.armed(self.setup, uid, self.units[uid].statuses)
+            return armed
         return self.setup.units[uid]
 
     def set_unit(self, uid: int, **changes: Any) -> None:
@@ -369,6 +372,8 @@ def to_unit_state(w: Work, uid: int) -> UnitState:
     adv = w.flow.adv
     if adv is not None and adv.guard_of(uid):  # Advanced: Guard, +1 Defence a use (§9.2)
         profile = profile.model_copy(update={"defence": profile.defence + adv.guard_of(uid)})
+    if u.statuses and u.wrecked:  # Wreckage (Perks L1442): the User's Stats, no Perks
+        profile = profile.model_copy(update={"perks": []})
     st = UnitState(
         profile=profile,
         weapons={wp.name: wp for wp in info.unit.weapons},
