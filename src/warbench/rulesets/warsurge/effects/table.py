@@ -158,6 +158,9 @@ MACHINERIES: Mapping[str, str] = {
     "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
     "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
     "unit another side acts with)",
+    # session 25 wave 2, lane w2-timejump (issue 11)
+    "time jump": "warbench.rulesets.warsurge.game.perk_timejump (Time Jump I-II: the unit's "
+    "Move, Dash or Attack Sequence undone, the game as before it, by its player's decision)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -160,6 +160,7 @@ PLAYED_MACHINERIES = frozenset(
         "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
+        "time jump",  # session 25 wave 2, w2-timejump: game/perk_timejump.py
     }
 )
 
@@ -178,7 +179,9 @@ def _statuses_read(row: PerkEffects) -> bool:
 
 #: Activate perks used in answer to an opponent's roll, never by ``UsePerks`` (session 25,
 #: s25-ability: Deny L4300, game/perk_reroll.py)
-ANSWERING = frozenset({"Deny"})
+#: and Time Jump I-II, used in the decision after the unit's own action (w2-timejump,
+#: game/perk_timejump.py)
+ANSWERING = frozenset({"Deny", "Time Jump I", "Time Jump II"})
 
 
 def _activated(row: PerkEffects) -> bool:
