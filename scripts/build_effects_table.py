@@ -1351,6 +1351,10 @@ EFFECTS.update(
         # (game/perk_timejump.py: a rewind point kept with the state, the player's decision)
         "Time Jump I": [machinery("time jump")],
         "Time Jump II": [machinery("time jump")],
+        # L821 Imprison "The User may force the Target Unit to embark the User … Imprisoned Units
+        # can only escape by destroying the User, using Vanish …" (game/perk_imprison.py: a
+        # pseudo-transport on perk_seed's machinery)
+        "Imprison": [machinery("imprison")],
     }
 )
 

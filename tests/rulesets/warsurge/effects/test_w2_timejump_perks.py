@@ -14,7 +14,7 @@ from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.play import SetupArgs, run_game
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Disembark, Move, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
 from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset, WarsurgeState
@@ -22,6 +22,7 @@ from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
     GameState,
+    Location,
     Phase,
     canonical_json,
 )
@@ -220,3 +221,147 @@ def test_p1067_time_jump_I_undoes_an_advanced_move_action_for_cp() -> None:
     cost = state.flow.adv.cost(0, "Use Perks")  # type: ignore[union-attr]
     assert back.flow.adv.cp[0] == state.flow.adv.cp[0] - cost  # type: ignore[union-attr]
     assert any(e.kind == "action" and "Time Jump I" in e.text for e in events)
+
+
+# -- Imprison (L821): a pseudo-transport holding an enemy unit ---------------------------------
+
+
+def _jail(
+    jailer_perks: tuple[str, ...] = ("Imprison",),
+    prisoner_points: int = 80,
+    *,
+    phase: Phase = Phase.ATTACK,
+    automated: bool = False,
+) -> GameState:
+    """Side 0's Jailer (unit 0, 100 points, 3 HP) in a Melee with side 1's Prisoner (unit 2,
+    ``prisoner_points``, 2 HP); side 0's Gunner (unit 1, a Gun) stands apart."""
+    jailer = entry(
+        unit("Jailer", hp=3, perks=list(jailer_perks), weapons=[weapon("Blade", range=0)])
+    )
+    gunner = entry(unit("Gunner", hp=2, weapons=[weapon("Gun", range=30)]), points=80)
+    prisoner = entry(
+        unit("Prisoner", hp=2, weapons=[weapon("Knife", range=0)]), points=prisoner_points
+    )
+    auto = {} if automated else {"automation": MANUAL}
+    return scenario(
+        [[jailer, gunner], [prisoner]],
+        {0: [(20.0, 10.0)], 1: [(30.0, 20.0)], 2: [(20.0, 11.0)]},
+        phase=phase,
+        engaged=[(0, 2)],
+        **auto,  # type: ignore[arg-type]
+    )
+
+
+def _imprisoned(faces: list[int], state: GameState | None = None) -> GameState:
+    start = state or _jail()
+    after, _ = engine.apply(start, UsePerks(0, ("Imprison: 2",)), dice=ScriptedDice(faces))
+    check_invariants(after)
+    return after
+
+
+def _prisoners_turn(state: GameState) -> GameState:
+    return replace(state, flow=replace(state.flow, active=1))
+
+
+def test_p821_imprison_holds_the_target_inside_the_user_in_a_melee() -> None:
+    after = _imprisoned([6])
+    p = after.units[2]
+    assert p.location is Location.EMBARKED and p.embarked_in == 0 and after.engaged == frozenset()
+    # the Jailer attacks its prisoner as in a Melee; nobody else of its side reaches it
+    assert engine.can(after, Attack(0, (("Blade", 2),)))
+    with pytest.raises(RulesError, match="inside"):
+        engine.check(after, Attack(1, (("Gun", 2),)))
+    hit, _ = engine.apply(after, Attack(0, (("Blade", 2),)), dice=ScriptedDice([6]))
+    assert sum(hit.units[2].hp) == 1
+    # the Prisoner attacks the Jailer from inside
+    assert engine.acting_side(hit) == 1 and engine.can(hit, Attack(2, (("Knife", 0),)))
+    # without Imprison the Gunner may shoot the (un-imprisoned) Prisoner
+    assert engine.can(_jail(jailer_perks=()), Attack(1, (("Gun", 2),)))
+
+
+def test_p821_imprison_fails_its_mastery_test_and_needs_a_lesser_target() -> None:
+    failed = _imprisoned([1])
+    assert failed.units[2].location is Location.TABLE and failed.engaged
+    assert failed.units[0].counter("used Imprison") == failed.flow.turn  # once a Game Turn
+    with pytest.raises(RulesError, match="Point Cost"):  # the Prisoner costs more: refused
+        engine.check(_jail(prisoner_points=120), UsePerks(0, ("Imprison: 2",)))
+    with pytest.raises(RulesError):  # without the perk nothing to use
+        engine.check(_jail(jailer_perks=()), UsePerks(0, ("Imprison: 2",)))
+
+
+def test_p821_imprisoned_unit_cannot_disembark() -> None:
+    state = _imprisoned([6])
+    moving = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=1))
+    with pytest.raises(RulesError, match="Imprisoned"):
+        engine.check(moving, Disembark(2, to=(20.0, 14.0)))
+
+
+def test_p821_destroying_the_user_sends_the_prisoner_into_its_reserve() -> None:
+    state = _imprisoned([6])
+    low = replace(state.units[0], hp=(1,))
+    state = _prisoners_turn(replace(state, units=(low, *state.units[1:])))
+    after, events = engine.apply(state, Attack(2, (("Knife", 0),)), dice=ScriptedDice([6] * 4))
+    while after.flow.phase is Phase.ATTACK:  # casualties leave as the Attack Phase ends
+        after, more = engine.apply(after, Pass())
+        events += more
+    check_invariants(after)
+    assert after.units[0].location is Location.DESTROYED
+    assert after.units[2].location is Location.RESERVE and not after.units[2].statuses
+    assert any("goes into Reserve (Imprison)" in e.text for e in events)
+
+
+def test_p821_a_prisoner_costing_more_than_the_user_disembarks_at_once() -> None:
+    # the Prisoner (80 points) strikes the Jailer (100 points, 3 HP): at 2 HP it costs 66.7
+    state = _prisoners_turn(_imprisoned([6]))
+    after, events = engine.apply(state, Attack(2, (("Knife", 0),)), dice=ScriptedDice([6] * 4))
+    check_invariants(after)
+    assert sum(after.units[0].hp) == 2
+    p = after.units[2]
+    assert p.location is Location.TABLE and not p.statuses and (0, 2) in after.engaged
+    assert any("disembarks at once (Imprison)" in e.text for e in events)
+    # a Prisoner of 60 points still costs less than the hurt Jailer: it stays
+    cheap = _prisoners_turn(_imprisoned([6], _jail(prisoner_points=60)))
+    kept, _ = engine.apply(cheap, Attack(2, (("Knife", 0),)), dice=ScriptedDice([6] * 4))
+    assert kept.units[2].location is Location.EMBARKED
+
+
+def test_p821_the_engine_imprisons_as_the_attack_phase_starts() -> None:
+    state = _jail(phase=Phase.MOVE, automated=True)
+    after, events = engine.apply(state, Pass(), dice=ScriptedDice([6] * 10))
+    after, more = engine.apply(after, Pass(), dice=ScriptedDice([6] * 10))
+    assert after.flow.phase is Phase.ATTACK
+    assert after.units[2].location is Location.EMBARKED and after.units[2].embarked_in == 0
+    assert any("Imprisons" in e.text for e in [*events, *more])
+
+
+def _with_prisoner_perks(perks: list[str]) -> GameState:
+    state = _jail()
+    prisoner = state.setup.units[2]
+    profile = prisoner.unit.profile.model_copy(update={"perks": perks})
+    info = replace(prisoner, unit=prisoner.unit.model_copy(update={"profile": profile}))
+    setup = replace(state.setup, units=(*state.setup.units[:2], info))
+    return replace(state, setup=setup)
+
+
+def test_p821_vanish_escapes_imprison() -> None:
+    state = _prisoners_turn(_imprisoned([6], _with_prisoner_perks(["Vanish"])))
+    after, events = engine.apply(state, UsePerks(2, ("Vanish",)), dice=ScriptedDice([6]))
+    while after.flow.phase is Phase.ATTACK:  # Vanish: into Reserve as the Phase ends
+        after, more = engine.apply(after, Pass())
+        events += more
+    assert after.units[2].location is Location.RESERVE and after.units[0].location is Location.TABLE
+
+
+def test_p1152_breach_breaks_free_from_imprison_with_disengage() -> None:
+    from warbench.rulesets.warsurge.game.state import Status
+
+    state = _imprisoned([6], _with_prisoner_perks(["Breach"]))
+    moving = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=1))
+    out = Disembark(2, to=(20.0, 14.0))
+    with pytest.raises(RulesError, match="Disengage"):
+        engine.check(moving, out)
+    p = moving.units[2]
+    free = replace(p, statuses=(*p.statuses, Status("Disengage", 1, "u2/Disengage")))
+    free_state = replace(moving, units=(*moving.units[:2], free))
+    after, _ = engine.apply(free_state, out)
+    assert after.units[2].location is Location.TABLE

@@ -161,6 +161,8 @@ MACHINERIES: Mapping[str, str] = {
     # session 25 wave 2, lane w2-timejump (issue 11)
     "time jump": "warbench.rulesets.warsurge.game.perk_timejump (Time Jump I-II: the unit's "
     "Move, Dash or Attack Sequence undone, the game as before it, by its player's decision)",
+    "imprison": "warbench.rulesets.warsurge.game.perk_imprison (Imprison: an enemy unit in the "
+    "User's Melee held inside it, fighting it as in a Melee until it escapes)",
 }
 
 E = TypeVar("E", bound=StrEnum)

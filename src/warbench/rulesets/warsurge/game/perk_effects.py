@@ -161,6 +161,7 @@ PLAYED_MACHINERIES = frozenset(
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
         "time jump",  # session 25 wave 2, w2-timejump: game/perk_timejump.py
+        "imprison",  # session 25 wave 2, w2-timejump: game/perk_imprison.py
     }
 )
 
@@ -248,6 +249,9 @@ USED_PERKS = frozenset(
         "Nightmare Anomaly",
         # the Target the player names, a Mastery Test, the unit seized (L745; perk_dominate)
         "Dominate",
+        # session 25 wave 2, w2-timejump: the Target in its Melee, a Mastery Test, the unit
+        # Imprisoned inside the User (L821; perk_imprison)
+        "Imprison",
     }
 )
 
