@@ -14,7 +14,7 @@ from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
 from warbench.play import SetupArgs, run_game
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Disembark, Move, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Disembark, Embark, Move, Pass
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
 from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset, WarsurgeState
@@ -232,12 +232,14 @@ def _jail(
     *,
     phase: Phase = Phase.ATTACK,
     automated: bool = False,
+    transport: int = 0,
+    gunner_at: tuple[float, float] = (30.0, 20.0),
 ) -> GameState:
     """Side 0's Jailer (unit 0, 100 points, 3 HP) in a Melee with side 1's Prisoner (unit 2,
     ``prisoner_points``, 2 HP); side 0's Gunner (unit 1, a Gun) stands apart."""
-    jailer = entry(
-        unit("Jailer", hp=3, perks=list(jailer_perks), weapons=[weapon("Blade", range=0)])
-    )
+    stats = {"transport": transport} if transport else {}
+    blade = weapon("Blade", range=0)
+    jailer = entry(unit("Jailer", hp=3, perks=list(jailer_perks), weapons=[blade], **stats))
     gunner = entry(unit("Gunner", hp=2, weapons=[weapon("Gun", range=30)]), points=80)
     prisoner = entry(
         unit("Prisoner", hp=2, weapons=[weapon("Knife", range=0)]), points=prisoner_points
@@ -245,7 +247,7 @@ def _jail(
     auto = {} if automated else {"automation": MANUAL}
     return scenario(
         [[jailer, gunner], [prisoner]],
-        {0: [(20.0, 10.0)], 1: [(30.0, 20.0)], 2: [(20.0, 11.0)]},
+        {0: [(20.0, 10.0)], 1: [gunner_at], 2: [(20.0, 11.0)]},
         phase=phase,
         engaged=[(0, 2)],
         **auto,  # type: ignore[arg-type]
@@ -365,3 +367,14 @@ def test_p1152_breach_breaks_free_from_imprison_with_disengage() -> None:
     free_state = replace(moving, units=(*moving.units[:2], free))
     after, _ = engine.apply(free_state, out)
     assert after.units[2].location is Location.TABLE
+
+
+def test_p821_the_users_transport_stat_is_not_used_for_the_prisoner() -> None:
+    # L829: "If the User also has a Transport Stat, it is not used for this Perk (it is only
+    # used for friendly Units that embark it)": the 80-point Gunner still fits in 100 points
+    jail = _jail(transport=100, gunner_at=(22.0, 10.0))
+    state = _imprisoned([6], jail)
+    moving = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=0))
+    after, _ = engine.apply(moving, Embark(1, 0))
+    check_invariants(after)
+    assert after.units[1].embarked_in == 0 and after.units[2].embarked_in == 0
