@@ -378,3 +378,15 @@ def test_p821_the_users_transport_stat_is_not_used_for_the_prisoner() -> None:
     after, _ = engine.apply(moving, Embark(1, 0))
     check_invariants(after)
     assert after.units[1].embarked_in == 0 and after.units[2].embarked_in == 0
+
+
+def test_p821_the_prisoner_goes_into_reserve_with_its_user() -> None:
+    # L845: "If the User goes into Reserve, the Imprisoned Unit will go with them"
+    state = _imprisoned([6], _jail(jailer_perks=("Imprison", "Vanish")))
+    after, events = engine.apply(state, UsePerks(0, ("Vanish",)), dice=ScriptedDice([6]))
+    while after.flow.phase is Phase.ATTACK:
+        after, more = engine.apply(after, Pass())
+        events += more
+    check_invariants(after)
+    assert after.units[0].location is Location.RESERVE
+    assert after.units[2].location is Location.RESERVE and not after.units[2].statuses
