@@ -155,6 +155,23 @@ def test_p1067_time_jump_I_a_protocol_decision_that_survives_a_saved_state() -> 
     )
 
 
+def test_p1067_time_jump_I_waits_for_the_casualties_then_undoes_them() -> None:
+    # ruling 1: the decision comes once the Attack Sequence is over (its casualties chosen)
+    auto = MANUAL - {Automation.CASUALTY_SELECTION}
+    jumper = entry(unit("Jumper", hp=3, perks=["Time Jump I"], weapons=[weapon("Gun", range=30)]))
+    squad = entry(unit("Squad", hp=1, models=2))
+    state = scenario([[jumper], [squad]], {0: [(20.0, 10.0)], 1: [(20.0, 20.0), (21.5, 20.0)]},
+                     phase=Phase.ATTACK, automation=auto)  # fmt: skip
+    paused = _shoot(state, [6])
+    assert paused.pause is not None and engine.acting_side(paused) == 1  # the casualty first
+    chosen, _ = engine.apply(paused, engine.default_casualties(paused))
+    assert chosen.pause is None and engine.acting_side(chosen) == 0
+    assert list(engine.LegalActions(chosen)) == [UsePerks(0, ("Time Jump I",)), Pass()]
+    back, _ = engine.apply(chosen, UsePerks(0, ("Time Jump I",)))
+    check_invariants(back)
+    assert back.units[1].hp == (1, 1) and not back.units[0].acted
+
+
 # -- the engine's choice under the perk use automation (ruling 3) ----------------------------------
 
 
