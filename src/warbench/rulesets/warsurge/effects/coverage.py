@@ -62,6 +62,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_s25_ability_perks.py",
     # session 25 wave 2, lane w2-timejump: Time Jump I-II
     "tests/rulesets/warsurge/effects/test_w2_timejump_perks.py",
+    # session 25, lane w2-state: Simulacrum, Loot (Weapons as game state)
+    "tests/rulesets/warsurge/effects/test_w2_state_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

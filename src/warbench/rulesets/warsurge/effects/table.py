@@ -163,6 +163,10 @@ MACHINERIES: Mapping[str, str] = {
     "Move, Dash or Attack Sequence undone, the game as before it, by its player's decision)",
     "imprison": "warbench.rulesets.warsurge.game.perk_imprison (Imprison: an enemy unit in the "
     "User's Melee held inside it, fighting it as in a Melee until it escapes)",
+    # session 25, lane w2-state (issue 11)
+    "weapon state": "warbench.rulesets.warsurge.game.perk_arms (a unit's Weapons as game state: "
+    "perk_simulacrum copies a profile for a Game Turn; perk_loot drops a Weapon as a marker that "
+    "a model picks up)",
 }
 
 E = TypeVar("E", bound=StrEnum)

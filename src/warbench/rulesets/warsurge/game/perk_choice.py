@@ -9,6 +9,7 @@ is (refused(work, uid, option, start), options(work, uid, start), use(work, uid,
 
 * Nightmare Anomaly (Perks L4354, :mod:`.perk_nightmare`): any unit on the Battlefield.
 * Dominate (L745, :mod:`.perk_dominate`): the Target to seize, after its Mastery Test.
+* Simulacrum (L4059, :mod:`.perk_simulacrum`): the Weapon copied (a Weapon Perk the unit uses).
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_dominate, perk_imprison_use, perk_nightmare
+from warbench.rulesets.warsurge.game import (
+    perk_dominate,
+    perk_imprison_use,
+    perk_nightmare,
+    perk_simulacrum,
+)
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -38,5 +44,11 @@ CHOICES: dict[str, Choice] = {
         perk_imprison_use.refused,
         perk_imprison_use.options,
         perk_imprison_use.use,
+    ),
+    # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059)
+    perk_simulacrum.SIMULACRUM: (
+        perk_simulacrum.refused,
+        perk_simulacrum.options,
+        perk_simulacrum.use,
     ),
 }

@@ -162,6 +162,7 @@ PLAYED_MACHINERIES = frozenset(
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
         "time jump",  # session 25 wave 2, w2-timejump: game/perk_timejump.py
         "imprison",  # session 25 wave 2, w2-timejump: game/perk_imprison.py
+        "weapon state",  # session 25, w2-state: game/perk_arms.py (Simulacrum, Loot)
     }
 )
 
@@ -252,6 +253,8 @@ USED_PERKS = frozenset(
         # session 25 wave 2, w2-timejump: the Target in its Melee, a Mastery Test, the unit
         # Imprisoned inside the User (L821; perk_imprison)
         "Imprison",
+        # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059; perk_simulacrum)
+        "Simulacrum",
     }
 )
 

@@ -99,3 +99,8 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import casualties, perk_imprison_use
 
     perk_imprison_use.register_hooks(reg, casualties.place_survivors)  # Imprison (L821)
+    # -- session 25, w2-state (issue 11) --
+    from warbench.rulesets.warsurge.game import perk_loot, perk_simulacrum
+
+    perk_simulacrum.register_hooks(reg)  # Simulacrum (L4059)
+    perk_loot.register_hooks(reg)  # Loot (L3090)
