@@ -1396,6 +1396,23 @@ def row(perk: Json, *, implemented: frozenset[str]) -> Json:
     return out
 
 
+# -- session 25 wave 2, lane w2-timejump (issue 11) ---------------------------------------------
+EFFECTS.update(
+    {
+        # L1067 Time Jump I "Once per game, the User can undo the effects of their own Move, Dash,
+        # or Attack Sequence (which also undoes any HP changes to Targets) and then attempt it
+        # again or decide differently"; L1079 Time Jump II "once each Game Turn"
+        # (game/perk_timejump.py: a rewind point kept with the state, the player's decision)
+        "Time Jump I": [machinery("time jump")],
+        "Time Jump II": [machinery("time jump")],
+        # L821 Imprison "The User may force the Target Unit to embark the User … Imprisoned Units
+        # can only escape by destroying the User, using Vanish …" (game/perk_imprison.py: a
+        # pseudo-transport on perk_seed's machinery)
+        "Imprison": [machinery("imprison")],
+    }
+)
+
+
 def build() -> Json:
     """The whole table (needs warbench importable, for the attack sequence's registry)."""
     from warbench.rulesets.warsurge.attack import IMPLEMENTED_PERKS

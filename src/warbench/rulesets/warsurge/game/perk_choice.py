@@ -17,7 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_dominate, perk_nightmare, perk_simulacrum
+from warbench.rulesets.warsurge.game import (
+    perk_dominate,
+    perk_imprison_use,
+    perk_nightmare,
+    perk_simulacrum,
+)
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -34,6 +39,12 @@ Choice = tuple[
 CHOICES: dict[str, Choice] = {
     perk_nightmare.NIGHTMARE: (perk_nightmare.refused, perk_nightmare.options, perk_nightmare.use),
     perk_dominate.DOMINATE: (perk_dominate.refused, perk_dominate.options, perk_dominate.use),
+    # session 25 wave 2, w2-timejump: Imprison (L821), the enemy unit in its Melee to hold
+    perk_imprison_use.IMPRISON: (
+        perk_imprison_use.refused,
+        perk_imprison_use.options,
+        perk_imprison_use.use,
+    ),
     # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059)
     perk_simulacrum.SIMULACRUM: (
         perk_simulacrum.refused,

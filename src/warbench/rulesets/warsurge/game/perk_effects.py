@@ -160,6 +160,8 @@ PLAYED_MACHINERIES = frozenset(
         "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
+        "time jump",  # session 25 wave 2, w2-timejump: game/perk_timejump.py
+        "imprison",  # session 25 wave 2, w2-timejump: game/perk_imprison.py
         "weapon state",  # session 25, w2-state: game/perk_arms.py (Simulacrum, Loot)
         "transport control",  # session 25 wave 2, w2-transport: game/perk_crew.py
         "wreckage",  # session 25 wave 2, w2-transport: game/perk_wreckage.py
@@ -182,7 +184,9 @@ def _statuses_read(row: PerkEffects) -> bool:
 
 #: Activate perks used in answer to an opponent's roll, never by ``UsePerks`` (session 25,
 #: s25-ability: Deny L4300, game/perk_reroll.py)
-ANSWERING = frozenset({"Deny"})
+#: and Time Jump I-II, used in the decision after the unit's own action (w2-timejump,
+#: game/perk_timejump.py)
+ANSWERING = frozenset({"Deny", "Time Jump I", "Time Jump II"})
 
 
 def _activated(row: PerkEffects) -> bool:
@@ -249,6 +253,9 @@ USED_PERKS = frozenset(
         "Nightmare Anomaly",
         # the Target the player names, a Mastery Test, the unit seized (L745; perk_dominate)
         "Dominate",
+        # session 25 wave 2, w2-timejump: the Target in its Melee, a Mastery Test, the unit
+        # Imprisoned inside the User (L821; perk_imprison)
+        "Imprison",
         # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059; perk_simulacrum)
         "Simulacrum",
     }

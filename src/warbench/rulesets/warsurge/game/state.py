@@ -553,6 +553,8 @@ class GameState:
     #: destructible terrain that has lost HP (§10.3): ``(piece, HP left)`` in board order; a
     #: piece at 0 is destroyed (``game/terrain.py``). Empty on a board nobody has damaged.
     terrain_hp: tuple[tuple[str, int], ...] = ()
+    #: a Time Jump's rewind point (``perk_timejump.Rewind``, L1067), else None
+    rewind: Any = field(default=None, compare=False, repr=False)
     cache: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # -- queries ------------------------------------------------------------------------
@@ -753,6 +755,8 @@ def canonical_json(state: GameState) -> str:
         data["restore"] = state.restore.to_json()
     if state.terrain_hp:  # likewise: only once terrain has lost HP (§10.3)
         data["terrain_hp"] = [list(t) for t in state.terrain_hp]
+    if state.rewind is not None:  # likewise: a Time Jump's rewind point (perk_timejump)
+        data["rewind"] = state.rewind.to_json()
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 

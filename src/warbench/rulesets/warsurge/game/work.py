@@ -96,6 +96,7 @@ class Work:
         self.result: GameResult | None = state.result
         self.pause: CasualtyPause | None = state.pause
         self.restore: CoherencyPause | None = state.restore
+        self.rewind: Any = state.rewind  # a Time Jump's rewind point (perk_timejump)
         self._dice = dice
         self.hooks = hooks
         self.events: list[Event] = []
@@ -143,6 +144,7 @@ class Work:
             pause=self.pause,
             restore=self.restore,
             terrain_hp=self._terrain_hp(),
+            rewind=self.rewind,
         )
         if self._index is not None:
             out.cache["index"] = self._index
