@@ -158,6 +158,10 @@ MACHINERIES: Mapping[str, str] = {
     "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
     "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
     "unit another side acts with)",
+    # session 25 wave 2, w2-illusion (issue 11)
+    "illusions": "warbench.rulesets.warsurge.game.perk_illusion (Illusion I-III: models added "
+    "to the unit mid-game in slots made with the set-up, removed first as casualties, "
+    "dispelled by Precision)",
 }
 
 E = TypeVar("E", bound=StrEnum)

@@ -9,6 +9,8 @@ is (refused(work, uid, option, start), options(work, uid, start), use(work, uid,
 
 * Nightmare Anomaly (Perks L4354, :mod:`.perk_nightmare`): any unit on the Battlefield.
 * Dominate (L745, :mod:`.perk_dominate`): the Target to seize, after its Mastery Test.
+* Illusion I-III (L779-L817, :mod:`.perk_illusion`): how many Illusions each model makes
+  (the option names no unit; Limited Use is the module's).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_dominate, perk_nightmare
+from warbench.rulesets.warsurge.game import perk_dominate, perk_illusion, perk_nightmare
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -33,4 +35,6 @@ Choice = tuple[
 CHOICES: dict[str, Choice] = {
     perk_nightmare.NIGHTMARE: (perk_nightmare.refused, perk_nightmare.options, perk_nightmare.use),
     perk_dominate.DOMINATE: (perk_dominate.refused, perk_dominate.options, perk_dominate.use),
+    # session 25 wave 2, w2-illusion: Illusions made per model (L779-L817, perk_illusion)
+    **perk_illusion.choices(),
 }
