@@ -189,3 +189,22 @@ def test_p4007_precision_hp_loss_dispels_all_illusions() -> None:
     plain = replace(plain, flow=replace(plain.flow, phase=Phase.ATTACK, active=1))
     hit, _ = engine.apply(plain, Attack(1, (("Rifle", 0),)), dice=ScriptedDice([6]))
     assert len(_illusion_hp(hit)) == 2 and hit.units[0].hp[0] == 3
+
+
+def _to_move_phase(state: GameState) -> GameState:
+    from warbench.rulesets.warsurge.game.actions import Pass
+
+    dice = ScriptedDice([])
+    while state.flow.phase is Phase.DEPLOY:
+        state, _ = engine.apply(state, Pass(), dice=dice)
+        check_invariants(state)
+    return state
+
+
+def test_p779_illusion_I_the_engine_uses_it_once_an_enemy_can_reach_the_unit() -> None:
+    # the ``perk use`` automation: at the start of the Move Phase, as Smokescreen (ruling 2)
+    after = _to_move_phase(_mirage(["Illusion I"], phase=Phase.DEPLOY))
+    assert after.flow.phase is Phase.MOVE and _illusion_hp(after) == [7]
+    auto = ALL_AUTOMATIONS - {Automation.PERK_USE}
+    assert _illusion_hp(_to_move_phase(_mirage(["Illusion I"], phase=Phase.DEPLOY,
+                                               automation=auto))) == []  # fmt: skip

@@ -99,7 +99,10 @@ _GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "E
 
 #: Activated perks the engine uses by itself under the ``perk use`` automation (its automatic
 #: choice, ``perk_hooks.automatic_perk_uses``); without it they are not used (as Burst).
-AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"})
+AUTOMATIC_USES = frozenset(
+    {"Adrenaline", "Recover", "Regenerate", "Smokescreen"}
+    | {"Illusion I", "Illusion II", "Illusion III"}  # w2-illusion: as Smokescreen (L779)
+)
 
 
 #: The code machineries the game's hooks run besides the attack sequence (``perk_hooks``,
