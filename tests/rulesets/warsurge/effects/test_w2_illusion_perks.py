@@ -208,3 +208,12 @@ def test_p779_illusion_I_the_engine_uses_it_once_an_enemy_can_reach_the_unit() -
     auto = ALL_AUTOMATIONS - {Automation.PERK_USE}
     assert _illusion_hp(_to_move_phase(_mirage(["Illusion I"], phase=Phase.DEPLOY,
                                                automation=auto))) == []  # fmt: skip
+
+
+def test_p779_illusion_advanced_by_the_use_perks_action_only() -> None:
+    # Advanced (P L234-L236): by the Use Perks Action of an Action Step, not in the Deploy Phase
+    auto = ALL_AUTOMATIONS - {Automation.PERK_USE}
+    state = _mirage(["Illusion I"], phase=Phase.DEPLOY, playstyle="advanced", automation=auto)
+    assert not [a for a in engine.legal_actions(state) if isinstance(a, UsePerks)]
+    with pytest.raises(RulesError, match="by the Use Perks Action"):
+        engine.check(state, UsePerks(0, ("Illusion I: 1",)))

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.perk_illusion_slots import ILLUSION
-from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.state import Location, Phase
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.attack import UnitState
@@ -87,6 +87,11 @@ def _limit(work: Work, uid: int, rank: str) -> str | None:
 
 def refused(work: Work, uid: int, rank: str, option: str) -> str | None:
     """Why ``uid`` may not use ``rank`` making ``option`` Illusions a model now, or ``None``."""
+    from warbench.rulesets.warsurge.game.advstate import Playstyle
+
+    if work.setup.playstyle is Playstyle.ADVANCED and work.flow.phase is not Phase.ACTIONS:
+        return (f"in the Advanced playstyle perks are used by the Use Perks Action of the "
+                f"Action Steps (000_94ecc6a4c74d351b.txt L234-L236) ({_rule(rank)})")  # fmt: skip
     u = work.units[uid]
     own = _own_living(work, uid)
     if u.location is not Location.TABLE or not own:
