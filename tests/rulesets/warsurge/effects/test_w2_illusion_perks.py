@@ -217,3 +217,24 @@ def test_p779_illusion_advanced_by_the_use_perks_action_only() -> None:
     assert not [a for a in engine.legal_actions(state) if isinstance(a, UsePerks)]
     with pytest.raises(RulesError, match="by the Use Perks Action"):
         engine.check(state, UsePerks(0, ("Illusion I: 1",)))
+
+
+def test_p779_illusion_I_the_users_weapons_are_measured_from_its_illusions() -> None:
+    # L782: "existing Weapons on the User can be measured and used from the Illusions": the
+    # Mirage's 6" Gun reaches the Target 6.7" away from its Illusion, placed 1.2" toward it
+    short = weapon("Gun", range=6, attacks=1, power=4)
+    mirage = entry(unit("Mirage", hp=2, perks=["Illusion I"], weapons=[short]))
+    target = entry(unit("Target", hp=3, weapons=[GUN]))
+    state = scenario([[mirage], [target]], {0: [(24.0, 10.0)], 1: [(31.7, 10.0)]})
+    u = state.units[0]
+    state = replace(state, units=(replace(u, pos=pad_positions(u.pos, len(u.hp))), state.units[1]))
+    atk = replace(state, flow=replace(state.flow, phase=Phase.ATTACK))
+    with pytest.raises(RulesError):
+        engine.check(atk, Attack(0, (("Gun", 1),)))  # out of Range from the User itself
+    made, _ = _use(state, "Illusion I: 1")
+    assert made.units[0].pos[1] == pytest.approx((25.2, 10.0))
+    atk = replace(made, flow=replace(made.flow, phase=Phase.ATTACK))
+    after, events = engine.apply(atk, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6]))
+    check_invariants(after)
+    assert after.units[1].hp == (2,)  # one Attack: the User's Gun, not one more for the copy
+    assert any("1 Attack Dice" in e.text for e in events)

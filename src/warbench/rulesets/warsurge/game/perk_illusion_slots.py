@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-__all__ = ["ILLUSION", "illusion_uses", "pad_positions", "with_illusion_slots"]
+__all__ = ["ILLUSION", "illusion_uses", "lent_weapons", "pad_positions", "with_illusion_slots"]
 
 #: rank → (Limited Use, source line)
 ILLUSION = {"Illusion I": (1, 779), "Illusion II": (2, 803), "Illusion III": (3, 811)}
@@ -46,3 +46,16 @@ def pad_positions(pos: Sequence[Any], n: int) -> tuple[Any, ...]:
     unit's own models only)."""
     pos = tuple(pos)
     return pos + (pos[-1] if pos else (0.0, 0.0),) * (n - len(pos))
+
+
+def lent_weapons(
+    info: Any, models: Sequence[int], weapons_of: Sequence[tuple[str, ...]]
+) -> list[tuple[int, tuple[str, ...]]]:
+    """L782 "existing Weapons on the User can be measured and used from the Illusions": the
+    unit's own models among ``models`` and their Weapons (``targeting``: every Illusion on the
+    Battlefield measures them; the model that carries a Weapon uses it), or none without an
+    Illusion among ``models``."""
+    real = info.real_models
+    if not any(m >= real for m in models):
+        return []
+    return [(m, ws) for m, ws in zip(models, weapons_of, strict=True) if m < real and ws]
