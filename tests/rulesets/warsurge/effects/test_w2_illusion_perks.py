@@ -238,3 +238,24 @@ def test_p779_illusion_I_the_users_weapons_are_measured_from_its_illusions() -> 
     check_invariants(after)
     assert after.units[1].hp == (2,)  # one Attack: the User's Gun, not one more for the copy
     assert any("1 Attack Dice" in e.text for e in events)
+
+
+def test_p779_illusions_leave_with_the_user_and_end_with_it() -> None:
+    # ruling 7: the User off the Battlefield (Reserve, a Transport) or slain: no Illusions
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.state import Location
+    from warbench.rulesets.warsurge.game.work import Work
+
+    made, _ = _use(_mirage(["Illusion I"], hp=3), "Illusion I: 3")
+    w = Work(made, None, DEFAULT_HOOKS)
+    w.set_unit(0, location=Location.RESERVE)
+    assert w.units[0].removed[1:] == (True,) * (len(made.units[0].hp) - 1)
+    assert w.units[0].current_hp == 3
+    # Precision singles out the User itself: the User slain, its Illusions go with it
+    state = _mirage(["Illusion I"], hp=1, rifle=["Precision 2+"])
+    state, _ = _use(state, "Illusion I: 1")
+    assert _illusion_hp(state) == [1]
+    atk = replace(state, flow=replace(state.flow, phase=Phase.ATTACK, active=1))
+    after, _ = engine.apply(atk, Attack(1, (("Rifle", 0),)), dice=ScriptedDice([6]))
+    check_invariants(after)
+    assert after.units[0].location is Location.DESTROYED and _illusion_hp(after) == []

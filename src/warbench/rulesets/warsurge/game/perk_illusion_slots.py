@@ -19,7 +19,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-__all__ = ["ILLUSION", "illusion_uses", "lent_weapons", "pad_positions", "with_illusion_slots"]
+__all__ = [
+    "ILLUSION",
+    "illusion_uses",
+    "lent_weapons",
+    "off_the_table",
+    "pad_positions",
+    "with_illusion_slots",
+]
 
 #: rank → (Limited Use, source line)
 ILLUSION = {"Illusion I": (1, 779), "Illusion II": (2, 803), "Illusion III": (3, 811)}
@@ -59,3 +66,21 @@ def lent_weapons(
     if not any(m >= real for m in models):
         return []
     return [(m, ws) for m, ws in zip(models, weapons_of, strict=True) if m < real and ws]
+
+
+def off_the_table(
+    slots: int, hp: Sequence[int], removed: Sequence[bool], changes: dict[str, Any]
+) -> dict[str, Any]:
+    """``Work.set_unit``'s ``changes`` for a unit leaving the Battlefield (Reserve, a Transport,
+    destroyed): its Illusions are dispelled with it (they "must remain in Coherency with the
+    User", L780), their slots removed at 0 HP."""
+    if not slots:
+        return changes
+    n = len(hp) - slots
+    hp_now = list(changes.get("hp", hp))
+    gone = list(changes.get("removed", removed))
+    if all(gone[n:]):
+        return changes
+    hp_now[n:] = [0] * slots
+    gone[n:] = [True] * slots
+    return {**changes, "hp": tuple(hp_now), "removed": tuple(gone)}

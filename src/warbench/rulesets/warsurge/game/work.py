@@ -28,7 +28,7 @@ from warbench.rulesets.warsurge.game import geom, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
-from warbench.rulesets.warsurge.game.perk_illusion_slots import pad_positions
+from warbench.rulesets.warsurge.game.perk_illusion_slots import off_the_table, pad_positions
 from warbench.rulesets.warsurge.game.state import (
     CasualtyPause,
     Flow,
@@ -190,6 +190,8 @@ class Work:
         was = self.units[uid]
         if "pos" in changes and len(changes["pos"]) < len(was.hp):  # Illusion slots (L779)
             changes["pos"] = pad_positions(changes["pos"], len(was.hp))
+        if "location" in changes and changes["location"] is not Location.TABLE:
+            changes = off_the_table(self.info(uid).illusions, was.hp, was.removed, changes)
         self.units[uid] = now = was.evolve(**changes)
         if "pos" in changes or "removed" in changes or "location" in changes:
             old = self._index
