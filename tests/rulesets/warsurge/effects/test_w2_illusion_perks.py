@@ -259,3 +259,17 @@ def test_p779_illusions_leave_with_the_user_and_end_with_it() -> None:
     after, _ = engine.apply(atk, Attack(1, (("Rifle", 0),)), dice=ScriptedDice([6]))
     check_invariants(after)
     assert after.units[0].location is Location.DESTROYED and _illusion_hp(after) == []
+
+
+def test_p779_hp_restored_goes_to_the_users_own_models_not_to_illusion_slots() -> None:
+    # ruling 4: Recover, Regenerate … restore the unit's own models; an Illusion slot is not a
+    # casualty model to return (L1611)
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_turn import restore_hp
+    from warbench.rulesets.warsurge.game.work import Work
+
+    made, _ = _use(_mirage(["Illusion I"], hp=3), "Illusion I: 3")
+    hurt = replace(made.units[0], hp=(1, *made.units[0].hp[1:]))
+    w = Work(replace(made, units=(hurt, *made.units[1:])), None, DEFAULT_HOOKS)
+    assert restore_hp(w, 0, 6) == 2
+    assert w.units[0].hp[0] == 3 and sum(1 for r in w.units[0].removed if not r) == 4

@@ -21,6 +21,7 @@ from typing import Any
 
 __all__ = [
     "ILLUSION",
+    "full_strength",
     "illusion_uses",
     "lent_weapons",
     "off_the_table",
@@ -84,3 +85,10 @@ def off_the_table(
     hp_now[n:] = [0] * slots
     gone[n:] = [True] * slots
     return {**changes, "hp": tuple(hp_now), "removed": tuple(gone)}
+
+
+def full_strength(info: Any) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """The HP and removals of a unit at full HP (set-up, Respawn, Undead Legion): its own
+    models at the profile's HP, its Illusion slots off the table."""
+    own, slots = info.real_models, info.illusions
+    return (info.hp_per_model,) * own + (0,) * slots, (False,) * own + (True,) * slots

@@ -769,11 +769,11 @@ def restore_hp(work: Work, uid: int, n: int) -> int:
     per = model_max_hp(info, u)
     hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
     got = 0
-    for i in u.living():
+    for i in (k for k in u.living() if k < info.real_models):  # not Illusions (L779)
         add = min(n - got, per - hp[i])
         hp[i] += max(0, add)
         got += max(0, add)
-    for i, gone in enumerate(u.removed):
+    for i, gone in enumerate(u.removed[: info.real_models]):
         if got >= n:
             break
         if not gone:
