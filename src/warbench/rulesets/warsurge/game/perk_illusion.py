@@ -26,7 +26,11 @@ docs/rulings.md "WARSURGE perks in play: session 25, w2-illusion").
   unit's value and maximum HP are its own models' (``state.unit_value``).
 * **Dispelled** (all Illusion models removed, not slain): by Precision HP Loss (L4007,
   :func:`dispel_for_precision`, before the attacker singles out models), when the unit's own
-  models are all casualties, and when the unit is deployed again (it left the Battlefield).
+  models are all casualties, and when the unit leaves the Battlefield (``Work.set_unit``,
+  ``perk_illusion_slots.off_the_table``; a unit deployed again comes without them).
+* **Weapons** (L782 "existing Weapons on the User can be measured and used from the
+  Illusions"): ``targeting`` measures the unit's own models' Weapons from its Illusions too
+  (``perk_illusion_slots.lent_weapons``).
 """
 
 from __future__ import annotations
