@@ -692,7 +692,7 @@ EFFECTS.update(
         # L1769 Stealth: "can only be Targeted by enemy Units that have a model within 12\" of
         # them, reduced to 6\" if having a Cover Bonus … cannot contest or hold Objectives"
         # (game/perk_stealth.py; the status lasts the Game Turn it is used in: ruling)
-        "Stealth": [status("Stealth", turns=1, target="self"), machinery("defensive")],
+        "Stealth": [status("Stealth", turns=None, target="self"), machinery("defensive")],
         # L3807 Disarm: "Each time the Weapon causes HP Loss and passes the Skill Test, the
         # Target will be unable to use one of their Weapons this Game Turn, selected by the User"
         "Disarm": [machinery("tactical")],
@@ -1260,6 +1260,21 @@ EFFECTS.update(
         "Illusion I": [machinery("illusions")],
         "Illusion II": [machinery("illusions")],
         "Illusion III": [machinery("illusions")],
+    }
+)
+
+# -- session 25, lane w2-state (issue 11) ------------------------------------------------------
+EFFECTS.update(
+    {
+        # L4059 Simulacrum "At the start of the Game Turn, select a Target Unit within 18\" of the
+        # Wielder. If a Target's Weapon is equal or less in Point Cost … the Wielder may use the
+        # Target's Weapon profile instead for the current Game Turn" (game/perk_simulacrum.py;
+        # the profile read through game/perk_arms.py)
+        "Simulacrum": [machinery("weapon state")],
+        # L3090 Loot "When the Wielder is removed as a casualty, the Weapon can be picked up and
+        # used by models from any Unit (friend or foe) … A model that directs Movement onto,
+        # past or within contact of the marker picks up the Weapon" (game/perk_loot.py)
+        "Loot": [machinery("weapon state")],
     }
 )
 

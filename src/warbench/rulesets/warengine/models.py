@@ -109,6 +109,19 @@ def _power(value: object) -> str | None:
 
 
 _cat = catalogue()
+#: Faction keywords of a force, unit or figure (004 L1003), read only by the faction-specific
+#: Special Powers; a figure's faction is the force's, the unit's and its own together.
+Faction = Annotated[
+    str | None,
+    Field(
+        description="Faction keywords (e.g. 'Mutant', 'DeadTech', 'MegaCom', 'Brethren', "
+        "'Vengequan'; a unit may add 'White Hat' or 'Black Hat'), read only by the "
+        "faction-specific Special Powers (004 L1003); a figure's faction is the force's, "
+        "the unit's and its own together",
+        max_length=80,
+    ),
+]
+
 TypeCode = Annotated[
     str,
     BeforeValidator(_type_code),
@@ -213,14 +226,7 @@ class Figure(BaseModel):
     tweaks: PersonalTweaks = Field(default_factory=list)
     weapons: list[Weapon] = Field(default_factory=list)
     forms: list[Figure] = Field(default_factory=list)
-    faction: str | None = Field(
-        None,
-        description="Faction keywords (e.g. 'Mutant', 'DeadTech', 'MegaCom', 'Brethren', "
-        "'Vengequan'; a unit may add 'White Hat' or 'Black Hat'), read only by the "
-        "faction-specific Special Powers (004 L1003); a figure's faction is the force's, "
-        "the unit's and its own together",
-        max_length=80,
-    )
+    faction: Faction = None
 
     def all_forms(self) -> list[Figure]:
         """This form followed by the other Shapechanger forms."""
@@ -244,14 +250,7 @@ class Unit(BaseModel):
     name: str
     members: list[UnitMember] = Field(min_length=1)
     tweaks: UnitTweaks = Field(default_factory=list)
-    faction: str | None = Field(
-        None,
-        description="Faction keywords (e.g. 'Mutant', 'DeadTech', 'MegaCom', 'Brethren', "
-        "'Vengequan'; a unit may add 'White Hat' or 'Black Hat'), read only by the "
-        "faction-specific Special Powers (004 L1003); a figure's faction is the force's, "
-        "the unit's and its own together",
-        max_length=80,
-    )
+    faction: Faction = None
 
 
 class Force(BaseModel):
@@ -264,14 +263,7 @@ class Force(BaseModel):
     force: int = Field(ge=0)
     figures: dict[str, Figure]
     units: list[Unit]
-    faction: str | None = Field(
-        None,
-        description="Faction keywords (e.g. 'Mutant', 'DeadTech', 'MegaCom', 'Brethren', "
-        "'Vengequan'; a unit may add 'White Hat' or 'Black Hat'), read only by the "
-        "faction-specific Special Powers (004 L1003); a figure's faction is the force's, "
-        "the unit's and its own together",
-        max_length=80,
-    )
+    faction: Faction = None
 
     @model_validator(mode="after")
     def _members_known(self) -> Force:

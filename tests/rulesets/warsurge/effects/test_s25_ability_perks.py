@@ -695,7 +695,8 @@ def test_p4386_undead_legion_raises_a_fallen_enemy_unit_under_its_control() -> N
 
 def test_p4386_undead_legion_spares_respawn_and_resurrection_and_needs_the_perk() -> None:
     after, _ = _next_turn(_legion(("Respawn",)), Attack(0, (("Gun", 1),)))
-    assert after.units[1].location is Location.DESTROYED
+    v = after.units[1]  # not raised: it Respawns for its own side instead (Perks L4205-L4211)
+    assert v.seized_by is None and v.counter("respawns") == 1
     after, _ = _next_turn(_legion(legion=False), Attack(0, (("Gun", 1),)))
     assert after.units[1].location is Location.DESTROYED
 

@@ -125,19 +125,70 @@ def test_p1769_stealth_unit_neither_holds_nor_contests_objectives() -> None:
     assert control(_stealthed(state))[0].controller == 0  # the hidden Scout does not contest it
 
 
-def test_p1769_stealth_is_used_by_the_engine_and_lasts_the_game_turn() -> None:
-    state = _hidden(20.0, automated=True)
-    state = replace(state, flow=replace(state.flow, phase=Phase.MOVE))
+WALL = Terrain(name="Wall", polygon=[(16, 14), (32, 14), (32, 15), (16, 15)], blocks_los=True)
+
+
+def test_p1785_stealth_is_activated_only_out_of_every_enemy_sight() -> None:
+    """L1785: "The User may Activate Stealth if there is no Line of Sight to all enemy Units";
+    the engine activates it as the Attack Phase starts (session 25 revision of ruling 1)."""
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    seen = _hidden(20.0)  # in the open, in the Shooters' sight
+    seen = replace(seen, flow=replace(seen.flow, active=1))  # the Scout's player acts
+    with pytest.raises(RulesError, match="line of sight"):
+        engine.apply(seen, UsePerks(1, ("Stealth",)))
+    behind = _hidden(20.0, b=board(terrain=[WALL]), automated=True)
+    state = replace(behind, flow=replace(behind.flow, phase=Phase.MOVE))
     events: list[Event] = []
     turn = state.flow.turn
+    dash = None
     while state.flow.turn == turn and not state.over:
         state, ev = engine.apply(state, Pass())
         events.extend(ev)
         check_invariants(state)
-        if state.flow.phase is Phase.ATTACK and state.flow.turn == turn:
-            assert any(s.name == "Stealth" for s in state.units[1].statuses)
+        if state.flow.phase is Phase.DASH:
+            dash = state
     assert any(e.kind == "perk" and "uses Stealth" in e.text for e in events)
-    assert not any(s.name == "Stealth" for s in state.units[1].statuses)  # gone at the end
+    # L1781: it lasts until deactivated (after the Attack Phase it is still active), and the
+    # engine deactivates it as the next Move Phase starts, to attack (ruling "Stealth" 2)
+    assert dash is not None and any(s.name == "Stealth" for s in dash.units[1].statuses)
+    assert any("Stealth ends" in e.text for e in events)
+
+
+def test_p1779_stealth_no_weapons_and_lost_with_hp() -> None:
+    """L1779: "The User may not use Weapons with Stealth active, and loses Stealth immediately
+    if it loses HP"."""
+    gunner = entry(unit("Gunner", hp=3, perks=["Stealth"], weapons=[GUN]))
+    target = entry(unit("Target", hp=3, weapons=[GUN]))
+    state = scenario(
+        [[gunner], [target]], {0: [(24.0, 10.0)], 1: [(24.0, 30.0)]}, phase=Phase.ATTACK
+    )
+    hidden = replace(state.units[0], statuses=(Status("Stealth", None, "u0/Stealth"),))
+    state = replace(state, units=(hidden, state.units[1]))
+    with pytest.raises(RulesError, match="Stealth active: it may not use Weapons"):
+        engine.apply(state, Attack(0, (("Gun", 1),)), dice=SeededDice(1))
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.perk_stealth import lose_on_hp
+    from warbench.rulesets.warsurge.game.work import Work
+
+    w = Work(state, None, DEFAULT_HOOKS)
+    lose_on_hp(w, 0, 1, "Gun", 1)
+    assert not any(s.name == "Stealth" for s in w.units[0].statuses)
+
+
+def test_p1781_stealth_is_deactivated_in_the_move_or_dash_phases() -> None:
+    """L1781: "The User can only deactivate Stealth after Movement, or during the Move or Dash
+    Phases": ``UsePerks(unit, ("Stealth: off",))``."""
+    from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+
+    attack = _stealthed(_hidden(20.0))
+    attack = replace(attack, flow=replace(attack.flow, active=1))  # the Scout's player acts
+    with pytest.raises(RulesError, match="Move or Dash Phases"):
+        engine.apply(attack, UsePerks(1, ("Stealth: off",)))
+    move = replace(attack, flow=replace(attack.flow, phase=Phase.MOVE, active=1))
+    after, events = engine.apply(move, UsePerks(1, ("Stealth: off",)))
+    assert not any(s.name == "Stealth" for s in after.units[1].statuses)
+    assert any("Stealth ends" in e.text for e in events)
 
 
 # -- Juggernaut I-II (L2112, L2124) ---------------------------------------------------------------

@@ -14,10 +14,10 @@ import re
 
 from warbench.kernel.dice import Dice
 from warbench.play.core import Event
-from warbench.rulesets.warengine.dice import XkY, attack_faces, roll_xky
+from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game.measure import gap, on_table
-from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
-from warbench.rulesets.warengine.game.state import Fig, GameState, Resolution, rule
+from warbench.rulesets.warengine.game.setup import Context
+from warbench.rulesets.warengine.game.state import Fig, GameState, rule
 
 #: Expunge Nanites' blast (L1087): inches, and the attack by the target's faction.
 NANITE_RADIUS = 3.0
@@ -49,7 +49,6 @@ def expunge(
 ) -> None:
     """Expunge Nanites (L1087): the target explodes (destroyed); every figure within 3" of it
     defends from a 3k2 attack (Mutant) or 3k3 (DeadTech), each queued with Hero Points."""
-    from warbench.rulesets.warengine.game.attacks import defense_pool
     from warbench.rulesets.warengine.game.resolution import destroy
 
     pool = nanite_blast(ctx, t)
@@ -59,20 +58,10 @@ def expunge(
     destroy(state, ctx, t, f, events, "expunged")
     if pool is None:
         return
-    blast = WeaponProfile(-1, "Expunge Nanites", None, pool, 1, None, None, (), ())
+    from warbench.rulesets.warengine.game.powers import strike
+
     for g in victims:
-        roll = roll_xky(dice, pool, attack_faces(), "Expunge Nanites: the blast")
-        dpool, dfaces, _ = defense_pool(state, ctx, f, blast, g)
-        dr = roll_xky(dice, dpool, dfaces, f"{_n(ctx, g)} defends")
-        events.append(
-            Event(
-                "nanites",
-                f"{_n(ctx, g)} takes a {pool} blast: {roll.total} against {dr.total}",
-                rule(1087),
-                {"fig": g.id},
-            )
-        )
-        state.queue.append(Resolution(f.id, -1, "Expunge Nanites", roll.total, [[g.id, dr.total]]))
+        strike(state, ctx, f, g, pool, dice, events, ("nanites", "Expunge Nanites", "blast", 1087))
 
 
 def convert(state: GameState, ctx: Context, f: Fig, t: Fig, events: list[Event]) -> None:

@@ -472,9 +472,7 @@ def _shove(
     both take 2k2 attacks (each a queued attack with Hero Points, L491)."""
     import math
 
-    from warbench.rulesets.warengine.dice import XkY, attack_faces, roll_xky
-    from warbench.rulesets.warengine.game.attacks import defense_pool
-    from warbench.rulesets.warengine.game.state import Resolution
+    from warbench.rulesets.warengine.dice import XkY
 
     x, y = at
     hit: Fig | None = None
@@ -497,18 +495,40 @@ def _shove(
     if hit is not None:
         blows.append((hit, XkY(2, 2)))
     for victim, pool in blows:
-        plain = WeaponProfile(-1, "Shove", None, pool, 1, None, None, (), ())
-        roll = roll_xky(dice, pool, attack_faces(), "Shove: landing")
-        dpool, dfaces, _ = defense_pool(state, ctx, f, plain, victim)
-        dr = roll_xky(dice, dpool, dfaces, f"{_n(ctx, victim)} defends")
-        events.append(
-            Event(
-                "shove",
-                f"{_n(ctx, victim)} takes a {pool} attack: {roll.total} against {dr.total}",
-                rule(1217),
-            )
+        strike(state, ctx, f, victim, pool, dice, events, ("shove", "Shove", "attack", 1217))
+
+
+def strike(
+    state: GameState,
+    ctx: Context,
+    f: Fig,
+    victim: Fig,
+    pool: XkY,
+    dice: Dice,
+    events: list[Event],
+    what: tuple[str, str, str, int],
+) -> None:
+    """A power's plain attack of ``pool`` on ``victim`` (Shove's landing L1217, Expunge
+    Nanites' blast L1087): rolled against its Defense and queued as the user's attack, with
+    Hero Points (L491). ``what`` is the event kind, the attack's name, its noun and line."""
+    from warbench.rulesets.warengine.dice import attack_faces, roll_xky
+    from warbench.rulesets.warengine.game.attacks import defense_pool
+    from warbench.rulesets.warengine.game.state import Resolution
+
+    kind, name, noun, line = what
+    plain = WeaponProfile(-1, name, None, pool, 1, None, None, (), ())
+    roll = roll_xky(dice, pool, attack_faces(), f"{name}: {'landing' if kind == 'shove' else noun}")
+    dpool, dfaces, _ = defense_pool(state, ctx, f, plain, victim)
+    dr = roll_xky(dice, dpool, dfaces, f"{_n(ctx, victim)} defends")
+    events.append(
+        Event(
+            kind,
+            f"{_n(ctx, victim)} takes a {pool} {noun}: {roll.total} against {dr.total}",
+            rule(line),
+            {"fig": victim.id},
         )
-        state.queue.append(Resolution(f.id, -1, "Shove", roll.total, [[victim.id, dr.total]]))
+    )
+    state.queue.append(Resolution(f.id, -1, name, roll.total, [[victim.id, dr.total]]))
 
 
 def _wave(

@@ -158,6 +158,10 @@ MACHINERIES: Mapping[str, str] = {
     "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
     "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
     "unit another side acts with)",
+    # session 25, lane w2-state (issue 11)
+    "weapon state": "warbench.rulesets.warsurge.game.perk_arms (a unit's Weapons as game state: "
+    "perk_simulacrum copies a profile for a Game Turn; perk_loot drops a Weapon as a marker that "
+    "a model picks up)",
     # session 25 wave 2, w2-illusion (issue 11)
     "illusions": "warbench.rulesets.warsurge.game.perk_illusion (Illusion I-III: models added "
     "to the unit mid-game in slots made with the set-up, removed first as casualties, "

@@ -163,6 +163,7 @@ PLAYED_MACHINERIES = frozenset(
         "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
+        "weapon state",  # session 25, w2-state: game/perk_arms.py (Simulacrum, Loot)
         "illusions",  # session 25 wave 2, w2-illusion: game/perk_illusion.py
     }
 )
@@ -249,6 +250,8 @@ USED_PERKS = frozenset(
         "Nightmare Anomaly",
         # the Target the player names, a Mastery Test, the unit seized (L745; perk_dominate)
         "Dominate",
+        # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059; perk_simulacrum)
+        "Simulacrum",
         # session 25 wave 2, w2-illusion: Illusions per model, the player's (L779; perk_illusion)
         "Illusion I",
         "Illusion II",

@@ -94,6 +94,11 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_defect.register_hooks(reg)  # Traitorous (L2313), Enslaved (L1254)
     perk_dominate.register_hooks(reg)  # Dominate (L745)
     perk_undead.register_hooks(reg)  # Undead Legion (Roster Perk, L4386)
+    # -- session 25, w2-state (issue 11) --
+    from warbench.rulesets.warsurge.game import perk_loot, perk_simulacrum
+
+    perk_simulacrum.register_hooks(reg)  # Simulacrum (L4059)
+    perk_loot.register_hooks(reg)  # Loot (L3090)
     # -- session 25 wave 2, w2-illusion (issue 11) --
     from warbench.rulesets.warsurge.game import perk_illusion
 

@@ -55,6 +55,8 @@ from warbench.rulesets.warsurge.game import (
     perk_reserve,
     perk_revive,
     perk_roster,
+    perk_simulacrum,
+    perk_stealth,
     perk_transformation,
     perk_turn,
     state,
@@ -79,6 +81,8 @@ def unit_perk_names(w: Work, uid: int) -> list[str]:
     L3793)."""
     info = w.info(uid)
     names = [*info.unit.profile.perks, *info.traits]
+    if uid in perk_simulacrum.wielders(w.setup):  # a Weapon Perk the unit uses (L4059)
+        names.append(perk_simulacrum.SIMULACRUM)
     return [*names, perk_corrupted.CORRUPTED] if perk_corrupted.wields(w, uid) else names
 
 
@@ -319,6 +323,15 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
     if work.setup.playstyle is Playstyle.ADVANCED and work.flow.phase is not Phase.ACTIONS:
         return _ADVANCED_ONLY_BY_ACTION
     u = work.units[uid]
+    if row.name == perk_stealth.STEALTH:  # L1777-L1787: activation, deactivation, Reserve
+        why = perk_stealth.use_refusal(work, uid, option)
+        if why is not None or option:
+            return why  # deactivating is not a use
+        if u.statuses and any(s.name == "Paralysis" for s in u.statuses):
+            return (
+                f"{work.label(uid)} is Paralysed: it may not use any Perks this Game Turn (L2790)"
+            )
+        return perk_psych.perk_refusal(work, uid, row.name) or _once(work, uid, row)
     if row.name in perk_transformation.RANKS:  # Form, Fusion (L2418-L2442; s25-transform)
         return perk_transformation.refused(work, uid, row.name, option)
     if u.location is not Location.TABLE or not u.living():
@@ -398,6 +411,9 @@ def usable_perks(work: Work, uid: int) -> list[str]:
             out.extend(f"{row.name}: {o}" for o in perk_corrupted.options(work, uid, start))
         elif (pick := perk_choice.CHOICES.get(row.name)) is not None:  # Nightmare, Dominate
             out.extend(f"{row.name}: {o}" for o in pick[1](work, uid, _turn_start(work, uid)))
+        elif row.name == perk_stealth.STEALTH:  # on, or off (L1781)
+            offered = perk_stealth.options(work, uid)
+            out.extend(o for o in offered if use_refused(work, uid, *split_option(o)) is None)
         elif use_refused(work, uid, row.name) is None:
             out.append(row.name)
     return out
@@ -487,6 +503,12 @@ def perk_use_candidates(work: Work, side: int | None) -> Iterator[UsePerks]:
         if work.units[uid].location is Location.TABLE:
             for name in usable_perks(work, uid):
                 yield UsePerks(uid, (name,))
+        elif (
+            work.units[uid].location is Location.RESERVE
+            and perk_stealth.has_stealth(work, uid)
+            and use_refused(work, uid, perk_stealth.STEALTH) is None
+        ):
+            yield UsePerks(uid, (perk_stealth.STEALTH,))  # L1785: Stealth in Reserve
 
 
 def forfeit_after_perks(work: Work, action: object) -> None:
@@ -520,6 +542,8 @@ def use_perk(work: Work, uid: int, name: str, option: str = "") -> None:
     refused = use_refused(work, uid, row.name, option)
     if refused is not None:
         raise RulesError(refused, row.source)
+    if row.name == perk_stealth.STEALTH and option:  # L1781: deactivated, not used
+        return perk_stealth.deactivate(work, uid, "its player's choice")
     work.units[uid] = work.units[uid].with_counter(f"used {row.name}", work.flow.turn)
     work.dirty = True
     if perk_reroll.denied(work, uid, row.name):  # Deny L4300: no Limited Use spent

@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.game import (
     perk_transport,
     perk_velocity,
 )
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.perk_timing import timing_refusal
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
@@ -67,6 +68,8 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
                 return (
                     f"{weapon} was Disarmed: not usable this Game Turn (Disarm, {_rule('Disarm')})"
                 )
+            if s.name == perk_stealth.STEALTH and work.setup.playstyle is not Playstyle.ADVANCED:
+                return perk_stealth.weapons_refusal(work, uid)  # L1779 (Advanced: lifted)
             if s.name in NO_WEAPONS:
                 return (
                     f"{work.label(uid)} may not use any Weapons this Game Turn "

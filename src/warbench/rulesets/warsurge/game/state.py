@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.kernel.dice import SeededDice
+from warbench.rulesets.warsurge.game import perk_arms
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
@@ -554,6 +555,9 @@ class GameState:
 
     # -- queries ------------------------------------------------------------------------
     def info(self, uid: int) -> UnitInfo:
+        if perk_arms.in_play(self.setup):  # Weapons as state (Simulacrum, Loot): perk_arms
+            armed: UnitInfo = perk_arms.armed(self.setup, uid, self.units[uid].statuses)
+            return armed
         return self.setup.units[uid]
 
     def unit(self, uid: int) -> UnitGS:

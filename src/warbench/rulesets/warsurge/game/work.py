@@ -24,7 +24,7 @@ from warbench.rulesets.warsurge.attack import (
     PerkSet,
     UnitState,
 )
-from warbench.rulesets.warsurge.game import geom, perk_effects, perk_immortal
+from warbench.rulesets.warsurge.game import geom, perk_arms, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
@@ -183,6 +183,9 @@ class Work:
 
     # -- units -------------------------------------------------------------------------------
     def info(self, uid: int) -> UnitInfo:
+        if perk_arms.in_play(self.setup):  # Weapons as state (Simulacrum, Loot): perk_arms
+            armed: UnitInfo = perk_arms.armed(self.setup, uid, self.units[uid].statuses)
+            return armed
         return self.setup.units[uid]
 
     def set_unit(self, uid: int, **changes: Any) -> None:

@@ -1,0 +1,170 @@
+"""Weapons as game state (issue 11, session 25, w2-state): a unit's Weapons as the game reads
+them now, its set-up profile changed by the Weapon statuses on it (one accessor,
+:func:`armed`, which ``GameState.info`` and ``Work.info`` return).
+
+Two kinds of change, each a status on the unit that carries the Weapon:
+
+* ``Arms@copy@<weapon>@<unit>@<other weapon>``: the unit's ``<weapon>`` has the profile of
+  ``<unit>``'s ``<other weapon>`` (Range, Type, Attack profile and Weapon Perks) under its own
+  name, carried by the same models (Simulacrum, Perks 000_94ecc6a4c74d351b.txt L4059,
+  :mod:`.perk_simulacrum`).
+* ``Arms@take@<model>@<unit>@<other weapon>``: the model ``<model>`` also carries ``<unit>``'s
+  ``<other weapon>`` (Loot, L3090, :mod:`.perk_loot`), under that Weapon's name, or
+  ``<name> (u<unit>)`` when the unit already has a different Weapon of that name.
+* ``Arms@drop@<model>@<weapon>``: the model no longer carries its profile's ``<weapon>`` (a
+  Loot Weapon it dropped as it fell: a model revived later is without it).
+
+Only a set-up with a Weapon that can change so (:func:`in_play`) looks at the statuses, so no
+other game changes. A unit's cost and its perk index (``perk_turn.index``: the set-up's
+perks by Weapon name) do not change. This module imports nothing of the game package: ``state``
+uses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+from warbench.rulesets.warsurge.attack import PerkSet
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.profiles import WeaponProfile
+
+#: ``state.GameSetup`` and ``state.UnitInfo`` (this module may not import ``state``, even for
+#: types: ``state`` imports it)
+GameSetup = Any
+UnitInfo = Any
+
+
+class Status(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+__all__ = [
+    "ARMS",
+    "COPY",
+    "DROP",
+    "TAKE",
+    "armed",
+    "copy_status",
+    "drop_status",
+    "in_play",
+    "take_status",
+    "taken",
+]
+
+ARMS = "Arms@"
+COPY = "Arms@copy@"
+TAKE = "Arms@take@"
+DROP = "Arms@drop@"
+#: the Weapon Perks whose Weapons change in a game (their modules make the statuses)
+CHANGING = ("Simulacrum", "Loot")
+_PLAY: dict[int, tuple[object, bool]] = {}
+_ARMED: dict[tuple[int, tuple[str, ...]], tuple[UnitInfo, UnitInfo]] = {}
+
+
+def in_play(setup: GameSetup) -> bool:
+    """Whether a Weapon of the set-up can change in the game (memoised per set-up)."""
+    hit = _PLAY.get(id(setup))
+    if hit is not None and hit[0] is setup:
+        return hit[1]
+    out = any(
+        PerkSet(wp.perks).has(name)
+        for info in setup.units
+        for wp in info.unit.weapons
+        for name in CHANGING
+    )
+    if len(_PLAY) > 64:
+        _PLAY.clear()
+    _PLAY[id(setup)] = (setup, out)
+    return out
+
+
+def copy_status(weapon: str, source: int, other: str) -> str:
+    return f"{COPY}{weapon}@{source}@{other}"
+
+
+def take_status(model: int, source: int, other: str) -> str:
+    return f"{TAKE}{model}@{source}@{other}"
+
+
+def drop_status(model: int, weapon: str) -> str:
+    return f"{DROP}{model}@{weapon}"
+
+
+def taken(statuses: Sequence[Status]) -> dict[int, tuple[int, str]]:
+    """Model -> (unit, Weapon) it has picked up (Loot)."""
+    out: dict[int, tuple[int, str]] = {}
+    for s in statuses:
+        if s.name.startswith(TAKE):
+            model, src, other = s.name[len(TAKE) :].split("@", 2)
+            out[int(model)] = (int(src), other)
+    return out
+
+
+def armed(setup: GameSetup, uid: int, statuses: Sequence[Status]) -> UnitInfo:
+    """The unit's facts with its Weapons as the statuses change them (the set-up's own
+    :class:`UnitInfo` when none does)."""
+    info = setup.units[uid]
+    if not statuses:
+        return info
+    names = tuple(s.name for s in statuses if s.name.startswith(ARMS))
+    if not names:
+        return info
+    key = (id(info), names)
+    hit = _ARMED.get(key)
+    if hit is not None and hit[0] is info:
+        return hit[1]
+    out = _derive(setup, info, names)
+    if len(_ARMED) > 4096:
+        _ARMED.clear()
+    _ARMED[key] = (info, out)
+    return out
+
+
+def _profile(setup: GameSetup, source: int, other: str) -> WeaponProfile:
+    prof: WeaponProfile = setup.units[source].unit.weapon(other)
+    return prof
+
+
+def _derive(setup: GameSetup, info: UnitInfo, names: tuple[str, ...]) -> UnitInfo:
+    weapons = list(info.unit.weapons)
+    index = {wp.name: k for k, wp in enumerate(weapons)}
+    carried = [list(ws) for ws in info.model_weapons]
+    origin: dict[str, tuple[int, str]] = {}
+    for name in names:
+        if name.startswith(COPY):
+            weapon, src, other = name[len(COPY) :].rsplit("@", 2)
+            if weapon in index:
+                prof = _profile(setup, int(src), other)
+                weapons[index[weapon]] = prof.model_copy(update={"name": weapon})
+        elif name.startswith(TAKE):
+            model, src, other = name[len(TAKE) :].split("@", 2)
+            m, s = int(model), int(src)
+            label = other
+            if label in index and origin.get(label) != (s, other):
+                label = f"{other} (u{s})"
+            if label not in index:
+                index[label] = len(weapons)
+                prof = _profile(setup, s, other)
+                # one model's Weapon now: Shared (a unit's) does not come with it (Loot L3102)
+                kept = [p for p in prof.perks if not PerkSet([p]).has("Shared")]
+                weapons.append(prof.model_copy(update={"name": label, "perks": kept}))
+                origin[label] = (s, other)
+            if 0 <= m < len(carried) and label not in carried[m]:
+                carried[m].append(label)
+        elif name.startswith(DROP):
+            model, weapon = name[len(DROP) :].split("@", 1)
+            m = int(model)
+            if 0 <= m < len(carried) and weapon in carried[m]:
+                carried[m].remove(weapon)
+    unit = info.unit.model_copy(update={"weapons": weapons})
+    return replace(
+        info,
+        unit=unit,
+        model_weapons=tuple(tuple(ws) for ws in carried),
+        weapon_types={wp.name: wp.type.value for wp in weapons},
+        weapon_range={wp.name: wp.range for wp in weapons},
+    )

@@ -1,0 +1,166 @@
+"""Loot (Limitation Weapon Perk, Perks 000_94ecc6a4c74d351b.txt L3090-L3104; Specific, End of
+Phase/Step; docs/rulings.md "WARSURGE perks in play: session 25, w2-state" 5-8).
+
+    "When the Wielder is removed as a casualty, the Weapon can be picked up and used by models
+    from any Unit (friend or foe), including the same Unit as the Wielder. Use a marker to
+    represent the Loot Weapon, which appears where the casualty model stood before being
+    removed. A model that directs Movement onto, past or within contact of the marker picks up
+    the Weapon and may use it at the next opportunity. … If the Loot Weapon also has the
+    'Shared' Perk, the Weapon will become available as a marker when the entire Unit becomes a
+    casualty. Each model in a Unit can pick up one Loot Weapon, and may exchange it for another
+    Loot Weapon if they wish (by picking up a different Loot Weapon)."
+
+* **The drop** (ruling 5): as a model carrying a Loot Weapon becomes a casualty (the
+  ``CASUALTY`` hook) a marker ``Loot marker@<unit>@<weapon>@x,y@<n>`` appears where it
+  stands, a status of the unit it fell from (it stays there when that unit is destroyed).
+  The model no longer carries it (``perk_arms.drop_status``; a picked-up one: its ``take``
+  status ends), so a model revived later is without it. A Shared Loot Weapon drops when the
+  unit's last model falls, one marker per copy of its profile.
+* **The pick-up** (ruling 6): a model whose straight Move or Dash path comes within contact
+  of a marker (its base edge at the marker's point) picks the Weapon up at once: it carries it
+  (``perk_arms.take_status``, read through ``GameState.info``) with its profile, under its
+  name (``<name> (u<unit>)`` when its unit has another Weapon of that name). One Loot Weapon
+  picked up per model: a model holding one passes over other markers (the engine never
+  exchanges, ruling 7). The first such model of the unit in model order, the markers in the
+  order they were dropped.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from warbench.rulesets.warsurge.attack import PerkSet
+from warbench.rulesets.warsurge.game import geom, perk_arms
+from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_shared import copies, shared_weapons
+from warbench.rulesets.warsurge.game.state import Status
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.state import GameSetup
+    from warbench.rulesets.warsurge.game.work import Work
+
+__all__ = ["LOOT", "MARKER", "markers", "on_casualty", "on_move", "register_hooks"]
+
+LOOT = "Loot"
+MARKER = "Loot marker@"
+RULE = "Perks §12.5 Loot (000_94ecc6a4c74d351b.txt L3090)"
+_PLAY: dict[int, tuple[object, bool]] = {}
+
+Marker = tuple[int, Status, int, str, tuple[float, float]]
+
+
+def in_play(setup: GameSetup) -> bool:
+    """Whether a Weapon of the set-up has Loot (memoised per set-up)."""
+    hit = _PLAY.get(id(setup))
+    if hit is not None and hit[0] is setup:
+        return hit[1]
+    out = any(PerkSet(wp.perks).has(LOOT) for info in setup.units for wp in info.unit.weapons)
+    if len(_PLAY) > 64:
+        _PLAY.clear()
+    _PLAY[id(setup)] = (setup, out)
+    return out
+
+
+def markers(work: Work) -> list[Marker]:
+    """Every Loot marker: (unit holding it, status, profile's unit, Weapon, point)."""
+    out: list[Marker] = []
+    for u in work.units:
+        for s in u.statuses:
+            if s.name.startswith(MARKER):
+                src, weapon, xy, _ = s.name[len(MARKER) :].rsplit("@", 3)
+                x, y = (float(v) for v in xy.split(","))
+                out.append((u.uid, s, int(src), weapon, (x, y)))
+    return out
+
+
+def _is_loot(work: Work, uid: int, weapon: str) -> bool:
+    return PerkSet(work.info(uid).unit.weapon(weapon).perks).has(LOOT)
+
+
+def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
+    """A model carrying Loot Weapons falls: each drops as a marker where it stands."""
+    if not in_play(work.setup):
+        return
+    info = work.info(unit)
+    if model >= len(info.model_weapons):
+        return
+    u = work.units[unit]
+    x, y = u.pos[model]
+    held = perk_arms.taken(u.statuses)
+    shared = shared_weapons(work.setup.units[unit].unit)
+    base = work.setup.units[unit].unit.weapons
+    own = {wp.name for wp in base}
+    carried = info.model_weapons[model]
+    label = None  # the picked-up Weapon the model carries, under its name here
+    if model in held:
+        src, other = held[model]
+        label = f"{other} (u{src})" if f"{other} (u{src})" in carried else other
+    dropped: list[tuple[int, str, int, bool]] = []  # (profile's unit, Weapon, n, its own)
+    ends: set[str] = set()
+    for weapon in carried:
+        if weapon in shared or not _is_loot(work, unit, weapon):
+            continue
+        if weapon == label:
+            src, other = held[model]
+            ends.add(perk_arms.take_status(model, src, other))
+            dropped.append((src, other, model, False))
+        elif weapon in own:
+            dropped.append((unit, weapon, model, True))
+    others = [k for k in range(len(u.hp)) if k != model]
+    if all(u.hp[k] <= 0 or u.removed[k] for k in others):  # the whole unit: Shared (L3102)
+        for wp in base:
+            if wp.name in shared and PerkSet(wp.perks).has(LOOT):
+                n = copies(work.setup.units[unit].unit, wp.name)
+                dropped.extend((unit, wp.name, 100 + k, False) for k in range(n))
+    if not dropped:
+        return
+    kept = [s for s in u.statuses if s.name not in ends]
+    for src, weapon, n, mine in dropped:
+        if mine:
+            kept.append(Status(perk_arms.drop_status(model, weapon), None, f"u{unit}/{weapon}"))
+        name = f"{MARKER}{src}@{weapon}@{x:.2f},{y:.2f}@{n}"
+        kept.append(Status(name, None, f"u{unit}/{weapon}"))
+        work.emit("perk", f"{work.label(unit)}'s {weapon} drops as a Loot marker at ({x:.1f}, "
+                  f"{y:.1f})", RULE, unit=unit, perk=LOOT, weapon=weapon, at=[x, y])  # fmt: skip
+    work.set_unit(unit, statuses=tuple(kept))
+
+
+def on_move(work: Work, unit: int, dash: bool, distance: float) -> None:
+    """A model whose straight path came within contact of a marker picks the Weapon up."""
+    if not in_play(work.setup) or not work.standing(unit):
+        return
+    found = markers(work)
+    if not found:
+        return
+    u = work.units[unit]
+    old = work.before.units[unit]
+    r = work.info(unit).radius
+    for holder, status, src, weapon, at in found:
+        held = perk_arms.taken(work.units[unit].statuses)
+        point = np.asarray(at)[None, :]
+        for i in u.living():
+            if i in held or i >= len(old.pos) or u.pos[i] == old.pos[i]:
+                continue
+            s, e = np.asarray(old.pos[i]), np.asarray(u.pos[i])
+            if float(geom.segment_distances(s, e, point)[0]) <= r + 1e-9:
+                _pick(work, unit, i, holder, status, src, weapon)
+                break
+
+
+def _pick(work: Work, unit: int, model: int, holder: int, status: Status, src: int,
+          weapon: str) -> None:  # fmt: skip
+    h = work.units[holder]
+    work.set_unit(holder, statuses=tuple(s for s in h.statuses if s != status))
+    u = work.units[unit]
+    take = Status(perk_arms.take_status(model, src, weapon), None, f"u{src}/{weapon}")
+    work.set_unit(unit, statuses=(*u.statuses, take))
+    work.emit("perk", f"model {model + 1} of {work.label(unit)} picks up the Loot Weapon {weapon}",
+              RULE, unit=unit, perk=LOOT, weapon=weapon, model=model)  # fmt: skip
+
+
+def register_hooks(reg: HookRegistry) -> None:
+    """Register this module's hooks (one call from :func:`.perk_families.register_family_hooks`)."""
+    reg.register(Hook.CASUALTY, on_casualty, "Loot (dropped)")
+    reg.register(Hook.AFTER_MOVE, on_move, "Loot (picked up)")
