@@ -273,3 +273,30 @@ def test_p779_hp_restored_goes_to_the_users_own_models_not_to_illusion_slots() -
     w = Work(replace(made, units=(hurt, *made.units[1:])), None, DEFAULT_HOOKS)
     assert restore_hp(w, 0, 6) == 2
     assert w.units[0].hp[0] == 3 and sum(1 for r in w.units[0].removed if not r) == 4
+
+
+@pytest.mark.parametrize(("rank", "style", "k"), [("Illusion II", "standard", 0),
+                                                  ("Illusion III", "advanced", 1)])  # fmt: skip
+def test_p803_p811_random_legal_games_with_illusions_keep_invariants_and_replay(
+    rank: str, style: str, k: int
+) -> None:
+    # every unit of both skirmish rosters with ``rank``; odd k: the players' own perk use
+    from tests.rulesets.warsurge.effects.test_perk_heavy_games import BOARDS, ROSTERS, play_checked
+    from warbench.rulesets.warsurge.battlefield import sample_board
+    from warbench.rulesets.warsurge.game.geom import Field
+    from warbench.rulesets.warsurge.game.io import load_game_roster
+    from warbench.rulesets.warsurge.game.state import build_setup
+
+    players = []
+    for name in ("skirmish_a.yaml", "skirmish_b.yaml"):
+        p = load_game_roster(ROSTERS / name)
+        roster = []
+        for e in p.roster:
+            prof = e.unit.profile.model_copy(update={"perks": [*e.unit.profile.perks, rank]})
+            roster.append(replace(e, unit=e.unit.model_copy(update={"profile": prof})))
+        players.append(replace(p, roster=tuple(roster)))
+    auto = ALL_AUTOMATIONS - ({Automation.PERK_USE} if k % 2 else set())
+    setup = build_setup(players, Field(sample_board(BOARDS[k])), max_turns=6, automation=auto,
+                        playstyle=style)  # fmt: skip
+    assert all(info.illusions for info in setup.units)
+    play_checked(setup, seed=200 + k)
