@@ -1292,6 +1292,13 @@ EFFECTS.update(
         # Turn, it is raised to full HP and models … under the Undead Legion player's control"
         # (game/perk_undead.py)
         "Undead Legion": [machinery("defection")],
+        # session 25 wave 2, w2-illusion: L779 Illusion I "The User creates copies of itself
+        # … any number of Illusions as long as it divides their current HP equally … any
+        # Illusions are removed before the User" (L803 II, L811 III: used twice, three times)
+        # (game/perk_illusion.py: model slots made with the set-up)
+        "Illusion I": [machinery("illusions")],
+        "Illusion II": [machinery("illusions")],
+        "Illusion III": [machinery("illusions")],
     }
 )
 

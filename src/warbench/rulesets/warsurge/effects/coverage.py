@@ -68,6 +68,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_w2_transport_perks.py",
     # session 25 wave 2, w2-transform
     "tests/rulesets/warsurge/effects/test_w2_transform_perks.py",
+    # session 25 wave 2, lane w2-illusion: Illusion I-III
+    "tests/rulesets/warsurge/effects/test_w2_illusion_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

@@ -178,6 +178,10 @@ MACHINERIES: Mapping[str, str] = {
     "wreckage": "warbench.rulesets.warsurge.game.perk_wreckage (Wreckage: a casualty left on the "
     "Battlefield as terrain with 1 HP, of no value, holding no Objective, crossed as Difficult "
     "Ground, removed by HP Loss)",
+    # session 25 wave 2, w2-illusion (issue 11)
+    "illusions": "warbench.rulesets.warsurge.game.perk_illusion (Illusion I-III: models added "
+    "to the unit mid-game in slots made with the set-up, removed first as casualties, "
+    "dispelled by Precision)",
 }
 
 E = TypeVar("E", bound=StrEnum)

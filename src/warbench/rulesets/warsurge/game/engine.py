@@ -476,7 +476,7 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
             return
         passengers: tuple[int, ...] = ()
         if info.transport:
-            cap = info.transport * info.models
+            cap = info.transport * info.real_models
             load = 0.0
             chosen = []
             for p in w.side_units(info.side):

@@ -10,6 +10,8 @@ is (refused(work, uid, option, start), options(work, uid, start), use(work, uid,
 * Nightmare Anomaly (Perks L4354, :mod:`.perk_nightmare`): any unit on the Battlefield.
 * Dominate (L745, :mod:`.perk_dominate`): the Target to seize, after its Mastery Test.
 * Simulacrum (L4059, :mod:`.perk_simulacrum`): the Weapon copied (a Weapon Perk the unit uses).
+* Illusion I-III (L779-L817, :mod:`.perk_illusion`): how many Illusions each model makes
+  (the option names no unit; Limited Use is the module's).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import (
     perk_dominate,
+    perk_illusion,
     perk_imprison_use,
     perk_nightmare,
     perk_simulacrum,
@@ -51,4 +54,6 @@ CHOICES: dict[str, Choice] = {
         perk_simulacrum.options,
         perk_simulacrum.use,
     ),
+    # session 25 wave 2, w2-illusion: Illusions made per model (L779-L817, perk_illusion)
+    **perk_illusion.choices(),
 }

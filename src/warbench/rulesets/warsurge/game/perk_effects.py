@@ -99,7 +99,10 @@ _GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "E
 
 #: Activated perks the engine uses by itself under the ``perk use`` automation (its automatic
 #: choice, ``perk_hooks.automatic_perk_uses``); without it they are not used (as Burst).
-AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"})
+AUTOMATIC_USES = frozenset(
+    {"Adrenaline", "Recover", "Regenerate", "Smokescreen"}
+    | {"Illusion I", "Illusion II", "Illusion III"}  # w2-illusion: as Smokescreen (L779)
+)
 
 
 #: The code machineries the game's hooks run besides the attack sequence (``perk_hooks``,
@@ -166,6 +169,7 @@ PLAYED_MACHINERIES = frozenset(
         "transport control",  # session 25 wave 2, w2-transport: game/perk_crew.py
         "wreckage",  # session 25 wave 2, w2-transport: game/perk_wreckage.py
         "incorporeal",  # session 25 wave 2, w2-transform: game/perk_incorporeal*.py
+        "illusions",  # session 25 wave 2, w2-illusion: game/perk_illusion.py
     }
 )
 
@@ -258,6 +262,10 @@ USED_PERKS = frozenset(
         "Imprison",
         # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059; perk_simulacrum)
         "Simulacrum",
+        # session 25 wave 2, w2-illusion: Illusions per model, the player's (L779; perk_illusion)
+        "Illusion I",
+        "Illusion II",
+        "Illusion III",
     }
 )
 

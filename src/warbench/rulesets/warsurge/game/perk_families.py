@@ -117,3 +117,8 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import perk_doppelganger
 
     perk_doppelganger.register_hooks(reg)  # Doppelganger I/II (L2386-L2406)
+
+    # -- session 25 wave 2, w2-illusion (issue 11) --
+    from warbench.rulesets.warsurge.game import perk_illusion
+
+    perk_illusion.register_hooks(reg)  # Illusion I-III (L779-L817)

@@ -287,7 +287,7 @@ def _wants(work: Work, uid: int, name: str) -> bool:
     if name in ("Recover", "Regenerate"):
         hurt = u.current_hp < state.unit_max_hp(work.info(uid), u)
         return hurt and not any(s.name == "Virus" for s in u.statuses)
-    if name in ("Adrenaline", "Smokescreen"):
+    if name in ("Adrenaline", "Smokescreen") or name.startswith("Illusion"):
         return any(
             work.gap(uid, other.uid) <= _reach(work, uid if name == "Adrenaline" else other.uid)
             for other in work.units

@@ -439,7 +439,7 @@ class WarsurgeRuleset:
                 side=info.side,
                 label=info.label,
                 profile=info.unit.name,
-                models=info.models,
+                models=info.real_models,
                 hp_per_model=info.hp_per_model,
                 radius=info.radius,
                 weapons={
