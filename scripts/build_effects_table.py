@@ -1292,6 +1292,13 @@ EFFECTS.update(
         # Turn, it is raised to full HP and models … under the Undead Legion player's control"
         # (game/perk_undead.py)
         "Undead Legion": [machinery("defection")],
+        # session 25 wave 2, w2-illusion: L779 Illusion I "The User creates copies of itself
+        # … any number of Illusions as long as it divides their current HP equally … any
+        # Illusions are removed before the User" (L803 II, L811 III: used twice, three times)
+        # (game/perk_illusion.py: model slots made with the set-up)
+        "Illusion I": [machinery("illusions")],
+        "Illusion II": [machinery("illusions")],
+        "Illusion III": [machinery("illusions")],
     }
 )
 
@@ -1435,6 +1442,23 @@ EFFECTS.update(
         # successful Attack Dice and Saves are followed on to an attached Unit or Leader"
         # (game/perk_bodyguard.py; odds.follow_on_dice)
         "Bodyguard": [machinery("bodyguard")],
+    }
+)
+
+
+# -- session 25 wave 2, lane w2-timejump (issue 11) ---------------------------------------------
+EFFECTS.update(
+    {
+        # L1067 Time Jump I "Once per game, the User can undo the effects of their own Move, Dash,
+        # or Attack Sequence (which also undoes any HP changes to Targets) and then attempt it
+        # again or decide differently"; L1079 Time Jump II "once each Game Turn"
+        # (game/perk_timejump.py: a rewind point kept with the state, the player's decision)
+        "Time Jump I": [machinery("time jump")],
+        "Time Jump II": [machinery("time jump")],
+        # L821 Imprison "The User may force the Target Unit to embark the User … Imprisoned Units
+        # can only escape by destroying the User, using Vanish …" (game/perk_imprison.py: a
+        # pseudo-transport on perk_seed's machinery)
+        "Imprison": [machinery("imprison")],
     }
 )
 

@@ -225,6 +225,7 @@ class ModelState:
     hp: int
     weapons: tuple[str, ...]
     removed: bool = False
+    illusion: bool = False  # an Illusion (Perks L779): "removed before the User"
 
     @property
     def casualty(self) -> bool:
@@ -446,18 +447,19 @@ def casualty_order(
     preference: Sequence[int] = (),
 ) -> list[int]:
     """The order in which models of ``eligible`` take HP Loss (§5.12, §5.16 "Casualties with
-    Deflect, Ward or Parry"): wounded models first, then models that upgraded both saves, then
-    AEGIS, then Armour, then the rest. Within a group the controlling player chooses (§5.11):
-    models in ``preference`` first, in that order, then roster order."""
+    Deflect, Ward or Parry"): Illusions first (Perks L779 "When resolving casualties, any
+    Illusions are removed before the User"), then wounded models, then models that upgraded
+    both saves, then AEGIS, then Armour, then the rest. Within a group the controlling player
+    chooses (§5.11): models in ``preference`` first, in that order, then roster order."""
     pref = {m: k for k, m in enumerate(preference)}
 
-    def rank(i: int) -> tuple[int, int, int, int]:
+    def rank(i: int) -> tuple[int, int, int, int, int]:
         m = unit.models[i]
         wounded = 0 if 0 < m.hp < unit.profile.hp else 1
         a = upgrades.aegis_weapon is not None and upgrades.aegis_weapon in m.weapons
         d = upgrades.deflect_weapon is not None and upgrades.deflect_weapon in m.weapons
         group = 0 if (a and d) else 1 if a else 2 if d else 3
-        return (wounded, group, pref.get(i, len(pref)), i)
+        return (0 if m.illusion else 1, wounded, group, pref.get(i, len(pref)), i)
 
     return sorted((i for i in eligible if unit.models[i].hp > 0), key=rank)
 

@@ -30,6 +30,7 @@ from warbench.rulesets.warsurge.game.actions_advanced import Counter, UsePerks
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.perk_hooks import activated_ranks
+from warbench.rulesets.warsurge.game.perk_illusion_slots import pad_positions
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
     Automation,
@@ -166,7 +167,9 @@ def _perk_user(rank: str, style: str, phase: Phase, turn: int) -> GameState:
         playstyle=style,
         automation=ALL_AUTOMATIONS - {Automation.PERK_USE},
     )
-    return replace(st, units=(replace(st.units[0], hp=(1, 6, 6)), *st.units[1:]))
+    u = st.units[0]  # (Illusion I-III: its slots off the table, Perks L779)
+    u = replace(u, hp=(1, 6, 6, *u.hp[3:]), pos=pad_positions(u.pos, len(u.hp)))
+    return replace(st, units=(u, *st.units[1:]))
 
 
 _CONTEXTS = [
@@ -194,8 +197,9 @@ def test_every_use_perks_option_outside_the_action_steps_is_taken_once_per_game_
             if not offered:
                 break
             state, _events = engine.apply(state, offered[0])
-            name = offered[0].perks[0].split(": ")[0]
-            uses[name] = uses.get(name, 0) + 1
+            name, _, option = offered[0].perks[0].partition(": ")
+            if option != "off":  # switching Stealth or Incorporeal off is not a use (L1781)
+                uses[name] = uses.get(name, 0) + 1
         else:
             pytest.fail(f"{rank} ({style}, {phase.value}): UsePerks offered without end")
         limit = 0 if style == "advanced" else 1

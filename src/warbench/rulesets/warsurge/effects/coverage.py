@@ -60,12 +60,16 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_s25_tactical_perks.py",
     # session 25, lane s25-ability: Jinx, Lucky, Architect of Destiny, Deny …
     "tests/rulesets/warsurge/effects/test_s25_ability_perks.py",
+    # session 25 wave 2, lane w2-timejump: Time Jump I-II
+    "tests/rulesets/warsurge/effects/test_w2_timejump_perks.py",
     # session 25, lane w2-state: Simulacrum, Loot (Weapons as game state)
     "tests/rulesets/warsurge/effects/test_w2_state_perks.py",
     # session 25 wave 2, lane w2-transport: Hijack, Crew III
     "tests/rulesets/warsurge/effects/test_w2_transport_perks.py",
     # session 25 wave 2, w2-transform
     "tests/rulesets/warsurge/effects/test_w2_transform_perks.py",
+    # session 25 wave 2, lane w2-illusion: Illusion I-III
+    "tests/rulesets/warsurge/effects/test_w2_illusion_perks.py",
     # session 25 wave 2, lane w2-kernel: Combat Damage, Bodyguard (the attack kernel)
     "tests/rulesets/warsurge/effects/test_w2_kernel_perks.py",
 )

@@ -163,6 +163,11 @@ MACHINERIES: Mapping[str, str] = {
     "defection": "warbench.rulesets.warsurge.game.perk_defect, perk_dominate and perk_undead "
     "(Traitorous, Enslaved: a unit turned against its own side; Dominate, Undead Legion: a "
     "unit another side acts with)",
+    # session 25 wave 2, lane w2-timejump (issue 11)
+    "time jump": "warbench.rulesets.warsurge.game.perk_timejump (Time Jump I-II: the unit's "
+    "Move, Dash or Attack Sequence undone, the game as before it, by its player's decision)",
+    "imprison": "warbench.rulesets.warsurge.game.perk_imprison (Imprison: an enemy unit in the "
+    "User's Melee held inside it, fighting it as in a Melee until it escapes)",
     # session 25, lane w2-state (issue 11)
     "weapon state": "warbench.rulesets.warsurge.game.perk_arms (a unit's Weapons as game state: "
     "perk_simulacrum copies a profile for a Game Turn; perk_loot drops a Weapon as a marker that "
@@ -173,6 +178,10 @@ MACHINERIES: Mapping[str, str] = {
     "wreckage": "warbench.rulesets.warsurge.game.perk_wreckage (Wreckage: a casualty left on the "
     "Battlefield as terrain with 1 HP, of no value, holding no Objective, crossed as Difficult "
     "Ground, removed by HP Loss)",
+    # session 25 wave 2, w2-illusion (issue 11)
+    "illusions": "warbench.rulesets.warsurge.game.perk_illusion (Illusion I-III: models added "
+    "to the unit mid-game in slots made with the set-up, removed first as casualties, "
+    "dispelled by Precision)",
     # session 25 wave 2, lane w2-kernel (issue 11)
     "combat damage": "warbench.rulesets.warsurge.combat_damage and game.perk_combat_damage "
     "(Combat Damage: a D6 on the table for each HP Loss in the attack kernel, exact in odds; "

@@ -41,6 +41,7 @@ from warbench.rulesets.warsurge.game.melee import (
     verify_base_contact,
 )
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause, Wreck
+from warbench.rulesets.warsurge.game.perk_imprison import released_to_reserve
 from warbench.rulesets.warsurge.game.state import Automation, Location
 from warbench.rulesets.warsurge.game.work import Work, err
 from warbench.rulesets.warsurge.game.wrecks import survivor_spots, terrain_wrecks, verify_survivors
@@ -80,6 +81,8 @@ def destroy_unit(w: Work, uid: int, wrecks: list[Wreck] | None = None) -> None:
         w.engaged = {p for p in w.engaged if uid not in p}
         w.emit("destroyed", f"{w.label(uid)} is destroyed", "§5.11", unit=uid)
     for p in w.passengers(uid):
+        if released_to_reserve(w, p):  # Imprison (Perks L847): into its own Reserve
+            continue
         if was_table:
             wreck = Wreck(p, tuple(last_pos), w.info(uid).radius)
             if wrecks is None:

@@ -499,7 +499,15 @@ class StateCodec:
             **({"pause": _pause_to_json(g.pause)} if g.pause is not None else {}),
             **({"restore": _restore_to_json(g.restore)} if g.restore is not None else {}),
             **({"terrain_hp": [list(t) for t in g.terrain_hp]} if g.terrain_hp else {}),
+            **({"rewind": self._rewind(value)} if g.rewind is not None else {}),
         }
+
+    def _rewind(self, value: WarsurgeState) -> JSON:
+        """A Time Jump's rewind point (``perk_timejump``): the state before the action, whole."""
+        r = value.game.rewind
+        before = WarsurgeState(value.args, r.before)
+        return {"unit": r.unit, "perk": r.perk, "kind": r.kind,
+                "action": action_to_dict(r.action), "before": self.dump(before)}  # fmt: skip
 
     def load(self, data: JSON) -> WarsurgeState:
         """The state written by :meth:`dump`. A state in which an Attack waits for its
@@ -543,6 +551,12 @@ class StateCodec:
             game = _paused_again(game, data["pause"])
         if data.get("restore") is not None:
             game = replace(game, restore=_restore_from_json(data["restore"]))
+        if (rw := data.get("rewind")) is not None:  # a Time Jump's rewind point (L1067)
+            from warbench.rulesets.warsurge.game.perk_timejump import Rewind
+
+            action = action_from_dict(rw["action"], "<state>")
+            before = self.load(rw["before"]).game
+            game = replace(game, rewind=Rewind(rw["unit"], rw["perk"], rw["kind"], action, before))
         return WarsurgeState(args, game, memo)
 
     def schema(self) -> dict[str, JSON]:

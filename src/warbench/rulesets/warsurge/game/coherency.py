@@ -356,7 +356,7 @@ def _place_unit(
     refused), and its place in the order (the count of candidates when none is legal)."""
     info = w.info(uid)
     r = info.radius
-    idx = list(range(info.models)) if models is None else list(models)
+    idx = list(range(info.real_models)) if models is None else list(models)
     offsets = geom.formation(len(idx), r)
     spread = float(np.abs(offsets).max()) + r if len(offsets) else r
     cands: list[Point] = [centre]

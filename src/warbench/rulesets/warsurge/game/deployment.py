@@ -67,8 +67,10 @@ def verify_deploy(w: Work, action: Deploy) -> DeployPlan:
         check_capacity(w, uid, load, action.passengers)
     if action.positions is not None:
         pos = tuple(action.positions)
-        if len(pos) != info.models:
-            raise err(f"{info.label} has {info.models} models; {len(pos)} positions given", "§3.6")
+        if len(pos) != info.real_models:  # (not its Illusion slots, Perks L779)
+            raise err(
+                f"{info.label} has {info.real_models} models; {len(pos)} positions given", "§3.6"
+            )
         _check_deploy_positions(w, uid, pos, zone)
         return DeployPlan(uid, pos, action.passengers)
     if Automation.MODEL_PLACEMENT not in w.setup.automation:

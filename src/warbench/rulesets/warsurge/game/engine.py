@@ -23,7 +23,13 @@ import numpy as np
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import casualties, geom, perk_hooks, perk_limits
+from warbench.rulesets.warsurge.game import (
+    casualties,
+    geom,
+    perk_hooks,
+    perk_limits,
+    perk_timejump,
+)
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -129,7 +135,11 @@ def _verified(state: GameState, action: Action, hooks: HookRegistry) -> Plan:
         return hit  # type: ignore[return-value]
     w = Work(state, None, hooks)
     try:
-        plan = verify(w, action)
+        if perk_timejump.offered(state):  # a Time Jump decision waits (L1067)
+            perk_timejump.verify_answer(state, action)
+            plan = None
+        else:
+            plan = verify(w, action)
     except RulesError as exc:
         # the cache keeps a copy without a traceback: the raised error's frames hold this
         # cache, and a cycle through them would leave every refusal to the garbage collector
@@ -160,6 +170,8 @@ def apply(
     """Check and apply ``action``; return the new state and the events it caused."""
     action = normalize(action)
     plan = _verified(state, action, hooks)
+    if perk_timejump.offered(state):  # the Time Jump decision (L1067): undo or keep
+        return perk_timejump.answer(state, action, dice, hooks)
     w = Work(state, dice, hooks)  # None: the step's own dice, made if a die is rolled
     apply_plan(w, action, plan)
     # choosing casualties finishes the Attack's step: its dice are the Attack's (so a game
@@ -167,12 +179,22 @@ def apply(
     w.step = state.step + (
         0 if isinstance(action, Casualties | Restore | Survivors | BaseContact) else 1
     )
-    return w.state(), w.events
+    perk_timejump.after_action(w, state, action)  # a Time Jump's rewind point
+    out = w.state()
+    if perk_timejump.offered(out) and Automation.PERK_USE in state.setup.automation:
+
+        def again(back: GameState, act: object) -> tuple[GameState, list[Event]]:
+            return apply(back, act, dice=dice, hooks=hooks)  # type: ignore[arg-type]
+
+        return perk_timejump.auto_decide(out, w.events, dice, hooks, again)
+    return out, w.events
 
 
 def acting_side(state: GameState) -> int | None:
     """The side whose decision it is (the roll-off winner while choosing the Turn Master;
     the target's controller while an Attack waits for casualties, §5.11)."""
+    if perk_timejump.offered(state):  # the Time Jump's player (L1067)
+        return perk_timejump.deciding_side(state)
     if state.pause is not None:
         return state.setup.units[state.pause.target].side
     if state.restore is not None:
@@ -272,6 +294,8 @@ class LegalActions:
         st = self.state
         if self.side is None or st.flow.phase not in PLAY_PHASES or st.pause is not None:
             return []
+        if perk_timejump.offered(st):
+            return []
         if st.restore is not None:
             return []
         if st.flow.adv is not None and st.flow.adv.counter is not None:
@@ -288,6 +312,10 @@ class LegalActions:
         phase = st.flow.phase
         w = self._work
         if phase is Phase.OVER:
+            return
+        if perk_timejump.offered(st):  # undo with the Time Jump, or keep (L1067)
+            if uid is None:
+                yield from perk_timejump.choices(st)
             return
         if st.restore is not None:
             if uid is None:  # the engine's restoration (§4.2 IV)
@@ -448,7 +476,7 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
             return
         passengers: tuple[int, ...] = ()
         if info.transport:
-            cap = info.transport * info.models
+            cap = info.transport * info.real_models
             load = 0.0
             chosen = []
             for p in w.side_units(info.side):

@@ -10,6 +10,8 @@ is (refused(work, uid, option, start), options(work, uid, start), use(work, uid,
 * Nightmare Anomaly (Perks L4354, :mod:`.perk_nightmare`): any unit on the Battlefield.
 * Dominate (L745, :mod:`.perk_dominate`): the Target to seize, after its Mastery Test.
 * Simulacrum (L4059, :mod:`.perk_simulacrum`): the Weapon copied (a Weapon Perk the unit uses).
+* Illusion I-III (L779-L817, :mod:`.perk_illusion`): how many Illusions each model makes
+  (the option names no unit; Limited Use is the module's).
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_dominate, perk_nightmare, perk_simulacrum
+from warbench.rulesets.warsurge.game import (
+    perk_dominate,
+    perk_illusion,
+    perk_imprison_use,
+    perk_nightmare,
+    perk_simulacrum,
+)
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -34,10 +42,18 @@ Choice = tuple[
 CHOICES: dict[str, Choice] = {
     perk_nightmare.NIGHTMARE: (perk_nightmare.refused, perk_nightmare.options, perk_nightmare.use),
     perk_dominate.DOMINATE: (perk_dominate.refused, perk_dominate.options, perk_dominate.use),
+    # session 25 wave 2, w2-timejump: Imprison (L821), the enemy unit in its Melee to hold
+    perk_imprison_use.IMPRISON: (
+        perk_imprison_use.refused,
+        perk_imprison_use.options,
+        perk_imprison_use.use,
+    ),
     # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059)
     perk_simulacrum.SIMULACRUM: (
         perk_simulacrum.refused,
         perk_simulacrum.options,
         perk_simulacrum.use,
     ),
+    # session 25 wave 2, w2-illusion: Illusions made per model (L779-L817, perk_illusion)
+    **perk_illusion.choices(),
 }

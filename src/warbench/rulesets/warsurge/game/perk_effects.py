@@ -100,7 +100,10 @@ _GAME_TRIGGERS = frozenset({"HP Loss", "Attack Dice", "Passive", "Immediate", "E
 
 #: Activated perks the engine uses by itself under the ``perk use`` automation (its automatic
 #: choice, ``perk_hooks.automatic_perk_uses``); without it they are not used (as Burst).
-AUTOMATIC_USES = frozenset({"Adrenaline", "Recover", "Regenerate", "Smokescreen"})
+AUTOMATIC_USES = frozenset(
+    {"Adrenaline", "Recover", "Regenerate", "Smokescreen"}
+    | {"Illusion I", "Illusion II", "Illusion III"}  # w2-illusion: as Smokescreen (L779)
+)
 
 
 #: The code machineries the game's hooks run besides the attack sequence (``perk_hooks``,
@@ -161,10 +164,13 @@ PLAYED_MACHINERIES = frozenset(
         "rerolls",  # game/perk_reroll.py: Lucky, Jinx, Architect of Destiny, Deny
         "nightmare",  # game/perk_nightmare.py: Nightmare Anomaly
         "defection",  # game/perk_defect.py: Traitorous, Enslaved
+        "time jump",  # session 25 wave 2, w2-timejump: game/perk_timejump.py
+        "imprison",  # session 25 wave 2, w2-timejump: game/perk_imprison.py
         "weapon state",  # session 25, w2-state: game/perk_arms.py (Simulacrum, Loot)
         "transport control",  # session 25 wave 2, w2-transport: game/perk_crew.py
         "wreckage",  # session 25 wave 2, w2-transport: game/perk_wreckage.py
         "incorporeal",  # session 25 wave 2, w2-transform: game/perk_incorporeal*.py
+        "illusions",  # session 25 wave 2, w2-illusion: game/perk_illusion.py
         # session 25 wave 2, lane w2-kernel (issue 11)
         "combat damage",  # combat_damage.py and game/perk_combat_damage.py: Combat Damage
         "bodyguard",  # game/perk_bodyguard.py: Bodyguard (odds.follow_on_dice)
@@ -186,7 +192,9 @@ def _statuses_read(row: PerkEffects) -> bool:
 
 #: Activate perks used in answer to an opponent's roll, never by ``UsePerks`` (session 25,
 #: s25-ability: Deny L4300, game/perk_reroll.py)
-ANSWERING = frozenset({"Deny"})
+#: and Time Jump I-II, used in the decision after the unit's own action (w2-timejump,
+#: game/perk_timejump.py)
+ANSWERING = frozenset({"Deny", "Time Jump I", "Time Jump II"})
 
 
 def _activated(row: PerkEffects) -> bool:
@@ -253,8 +261,15 @@ USED_PERKS = frozenset(
         "Nightmare Anomaly",
         # the Target the player names, a Mastery Test, the unit seized (L745; perk_dominate)
         "Dominate",
+        # session 25 wave 2, w2-timejump: the Target in its Melee, a Mastery Test, the unit
+        # Imprisoned inside the User (L821; perk_imprison)
+        "Imprison",
         # session 25, w2-state: the Weapon a Simulacrum Weapon copies (L4059; perk_simulacrum)
         "Simulacrum",
+        # session 25 wave 2, w2-illusion: Illusions per model, the player's (L779; perk_illusion)
+        "Illusion I",
+        "Illusion II",
+        "Illusion III",
     }
 )
 

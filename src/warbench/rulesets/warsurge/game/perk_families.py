@@ -94,6 +94,11 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     perk_defect.register_hooks(reg)  # Traitorous (L2313), Enslaved (L1254)
     perk_dominate.register_hooks(reg)  # Dominate (L745)
     perk_undead.register_hooks(reg)  # Undead Legion (Roster Perk, L4386)
+
+    # -- session 25 wave 2, w2-timejump (issue 11) --
+    from warbench.rulesets.warsurge.game import casualties, perk_imprison_use
+
+    perk_imprison_use.register_hooks(reg, casualties.place_survivors)  # Imprison (L821)
     # -- session 25, w2-state (issue 11) --
     from warbench.rulesets.warsurge.game import perk_loot, perk_simulacrum
 
@@ -112,6 +117,11 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import perk_doppelganger
 
     perk_doppelganger.register_hooks(reg)  # Doppelganger I/II (L2386-L2406)
+
+    # -- session 25 wave 2, w2-illusion (issue 11) --
+    from warbench.rulesets.warsurge.game import perk_illusion
+
+    perk_illusion.register_hooks(reg)  # Illusion I-III (L779-L817)
     # -- session 25 wave 2, w2-kernel (issue 11) --
     from warbench.rulesets.warsurge.game import perk_bodyguard
 

@@ -287,7 +287,7 @@ def _wants(work: Work, uid: int, name: str) -> bool:
     if name in ("Recover", "Regenerate"):
         hurt = u.current_hp < state.unit_max_hp(work.info(uid), u)
         return hurt and not any(s.name == "Virus" for s in u.statuses)
-    if name in ("Adrenaline", "Smokescreen"):
+    if name in ("Adrenaline", "Smokescreen") or name.startswith("Illusion"):
         return any(
             work.gap(uid, other.uid) <= _reach(work, uid if name == "Adrenaline" else other.uid)
             for other in work.units
@@ -334,7 +334,8 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
         return perk_psych.perk_refusal(work, uid, row.name) or _once(work, uid, row)
     if row.name in perk_transformation.RANKS:  # Form, Fusion (L2418-L2442; s25-transform)
         return perk_transformation.refused(work, uid, row.name, option)
-    if u.location is not Location.TABLE or not u.living():
+    inside = row.name == "Vanish" and u.location is Location.EMBARKED  # Imprison's escape, L823
+    if (u.location is not Location.TABLE and not inside) or not u.living():
         return f"{work.label(uid)} is not on the battlefield (§12.2: the User uses its perks)"
     if row.name in perk_limits.TRANSFORM:
         return _form_refused(work, uid, row, option)

@@ -79,8 +79,10 @@ def precision_first(
     if p <= 0:
         return rolled
     from warbench.rulesets.warsurge.game.perk_aim import picks_of
+    from warbench.rulesets.warsurge.game.perk_illusion import dispel_for_precision
     from warbench.rulesets.warsurge.odds import allocate_loss
 
+    dispel_for_precision(work, target, ap.target)  # L4007: Illusions dispelled first
     mine = picks_of(weapon)  # the player's picks (Attack.single_out), then the engine's order
     pref = (*mine, *(m for m in _preference(work, target) if m not in mine))
     chosen = allocate_loss(replace(ap, casualty_preference=pref), p)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_illusion_slots import full_strength
 from warbench.rulesets.warsurge.game.perk_turn import _negative_statuses, index
 from warbench.rulesets.warsurge.game.state import RESPAWNS, Location
 
@@ -120,8 +121,8 @@ def respawn_at_turn_start(work: Work, turn: int) -> None:
             uid,
             location=Location.TABLE,
             pos=spot,
-            hp=(work.info(uid).hp_per_model,) * n,
-            removed=(False,) * n,
+            hp=full_strength(work.info(uid))[0],  # Illusion slots off (L779)
+            removed=full_strength(work.info(uid))[1],
             statuses=kept,
             moved=(False,) * n,
         )

@@ -47,6 +47,8 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.effects.runtime import immunities
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_imprison import RULE as IMPRISON_RULE
+from warbench.rulesets.warsurge.game.perk_imprison import imprisoned_by, users
 from warbench.rulesets.warsurge.game.perk_transport import fires_without_points
 from warbench.rulesets.warsurge.game.state import Location, Status
 
@@ -108,9 +110,18 @@ def boarders(setup: GameSetup) -> tuple[int, ...]:
 
 
 def intruders(setup: GameSetup) -> tuple[int, ...]:
-    """The units that may be inside an enemy unit (Seed II, Breach, Hijack)."""
+    """The units that may be inside an enemy unit (Seed II, Breach, Hijack; with an Imprison
+    User in the game, any unit, ``perk_imprison``)."""
     s, b, h = _index(setup)
+    if users(setup):
+        return tuple(range(len(setup.units)))
     return s + b + h if b or h else s
+
+
+def _with_passengers(w: Work, uid: int) -> bool:
+    """An intruder that fights its host's passengers too: Breach (L1148), Hijack (L1298),
+    Imprisoned ("along with any embarked Passenger Units that are friendly to the User", L835)."""
+    return uid in boarders(w.setup) or imprisoned_by(w, uid) is not None
 
 
 def host_of(w: Work, uid: int) -> int | None:
@@ -137,25 +148,26 @@ def _foes_inside(w: Work, uid: int) -> list[int]:
     if host is not None:
         hijack = uid in hijackers(w.setup)  # L1298: "attack embarked passengers" only
         out = [] if hijack else [host]
-        if hijack or uid in breachers(w.setup):  # L1148: "Target the Transport's passengers"
+        if hijack or _with_passengers(w, uid):  # L1148 (Breach), L835 (Imprison): passengers
             out += [p for p in w.passengers(host) if host_of(w, p) is None and w.enemies(uid, p)]
         return out
     h = hijackers(w.setup)
     out = [s for s in seeds_in(w, uid) if s not in h] if h else seeds_in(w, uid)
     u = w.units[uid]
     if u.location is Location.EMBARKED and u.embarked_in is not None:
-        out += [b for b in seeds_in(w, u.embarked_in) if b in boarders(w.setup)]
+        out += [b for b in seeds_in(w, u.embarked_in) if _with_passengers(w, b)]
     return out
 
 
 def fights_inside(w: Work, uid: int) -> bool:
     """A passenger with a Breach unit inside its Transport: the two fight as in a Melee
     (L1148), with or without Fire Points."""
-    b = boarders(w.setup)
     u = w.units[uid]
-    if not b or u.location is not Location.EMBARKED or u.embarked_in is None:
+    if not (boarders(w.setup) or users(w.setup)) or u.location is not Location.EMBARKED:
         return False
-    return host_of(w, uid) is None and any(x in b for x in seeds_in(w, u.embarked_in))
+    if u.embarked_in is None or host_of(w, uid) is not None:
+        return False
+    return any(_with_passengers(w, x) for x in seeds_in(w, u.embarked_in))
 
 
 def _fires_out(w: Work, uid: int) -> bool:
@@ -207,12 +219,17 @@ def stays_inside(w: Work, uid: int) -> str | None:
     host = host_of(w, uid)
     if host is None:
         return None
-    if uid in boarders(w.setup):
+    if uid in boarders(w.setup):  # also out of Imprison this way (L1150-L1152)
         if any(s.name == "Disengage" for s in w.units[uid].statuses):
             return None
         return (
             f"{w.label(uid)} is in a Melee inside {w.label(host)}: it disembarks only once it "
             f"can break free from it (Disengage) ({BREACH_RULE})"
+        )
+    if imprisoned_by(w, uid) is not None:
+        return (
+            f"{w.label(uid)} is Imprisoned in {w.label(host)}: it escapes only by destroying "
+            f"it, Vanish, Incorporeal or Phaser ({IMPRISON_RULE})"
         )
     return (
         f"{w.label(uid)} is inside {w.label(host)} and leaves it only when it is removed as a "

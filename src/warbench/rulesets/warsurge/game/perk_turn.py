@@ -597,8 +597,8 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
     perks = _casualty_perks(work, unit)
     if not perks:
         return
-    if perks & {"Resurrection I", "Resurrection II"}:
-        mark_fallen(work, unit, [model])
+    if perks & {"Resurrection I", "Resurrection II"} and model < work.info(unit).real_models:
+        mark_fallen(work, unit, [model])  # (an Illusion is no model to resurrect, L779)
     survive_zero(work, unit) or perk_eternal.keep(work, unit)  # Eternal L1511: after them
 
 
@@ -644,8 +644,10 @@ def _stand(work: Work, uid: int, n: int, perk: str) -> None:
     per = model_max_hp(work.info(uid), u)
     hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
     left = n
-    order = [i for i in range(len(hp)) if not removed[i]] + [
-        i for i in range(len(hp)) if removed[i]
+    order = [i for i in range(work.info(uid).real_models) if not removed[i]] + [
+        i
+        for i in range(work.info(uid).real_models)
+        if removed[i]  # not Illusions (L779)
     ]
     for i in order:
         if left <= 0:
@@ -772,11 +774,11 @@ def restore_hp(work: Work, uid: int, n: int) -> int:
     per = model_max_hp(info, u)
     hp, removed, pos = list(u.hp), list(u.removed), list(u.pos)
     got = 0
-    for i in u.living():
+    for i in (k for k in u.living() if k < info.real_models):  # not Illusions (L779)
         add = min(n - got, per - hp[i])
         hp[i] += max(0, add)
         got += max(0, add)
-    for i, gone in enumerate(u.removed):
+    for i, gone in enumerate(u.removed[: info.real_models]):
         if got >= n:
             break
         if not gone:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.pauses import Wreck
+from warbench.rulesets.warsurge.game.perk_illusion_slots import full_strength
 from warbench.rulesets.warsurge.game.state import SEIZED, Location, Status
 
 if TYPE_CHECKING:
@@ -109,11 +110,10 @@ def _raise(work: Work, uid: int, side: int) -> None:
     info = work.info(uid)
     u = work.units[uid]
     last = u.pos[0]
-    n = len(u.hp)
     work.set_unit(
         uid,
-        hp=(info.hp_per_model,) * n,
-        removed=(False,) * n,
+        hp=full_strength(work.info(uid))[0],  # Illusion slots off (L779)
+        removed=full_strength(work.info(uid))[1],
         statuses=(Status(f"{SEIZED}{side}", None, UNDEAD),),
         acted=False,
     )

@@ -38,7 +38,7 @@ from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
 from warbench.play.core import JSON, Decision, Event, Refusal, Result
 from warbench.play.legal import Box, Choice, Family
-from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game import engine, perk_timejump
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     ChooseTurnMaster,
@@ -252,6 +252,18 @@ class WarsurgeRuleset:
         side = engine.acting_side(g)
         assert side is not None
         phase = g.flow.phase
+        if perk_timejump.offered(g):  # Perks L1067: undo the unit's action, or keep it
+            r = g.rewind
+            return (
+                Decision(
+                    side,
+                    "time jump",
+                    perk_timejump.rule(r.perk),
+                    f"{g.info(r.unit).label} made a {r.kind}: undo it with {r.perk} "
+                    f"(UsePerks({r.unit}, ({r.perk!r},))) or keep it (pass)",
+                    perk_timejump.choices(g)[1],
+                ),
+            )
         if g.pause is not None:
             p = g.pause
             cause = "its own weapon" if p.own else g.info(p.attacker).label
@@ -427,7 +439,7 @@ class WarsurgeRuleset:
                 side=info.side,
                 label=info.label,
                 profile=info.unit.name,
-                models=info.models,
+                models=info.real_models,
                 hp_per_model=info.hp_per_model,
                 radius=info.radius,
                 weapons={

@@ -29,6 +29,7 @@ from warbench.rulesets.warsurge.game import perk_arms
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
+from warbench.rulesets.warsurge.game.perk_illusion_slots import with_illusion_slots
 from warbench.rulesets.warsurge.game.perk_shared import model_weapons as shared_model_weapons
 from warbench.rulesets.warsurge.profiles import Unit
 
@@ -171,6 +172,7 @@ class UnitInfo:
     #: docs/rulings.md "WARSURGE points" 2): the unit's value is ``points * value_factor``.
     value_factor: float = 1.0
     traits: tuple[str, ...] = ()
+    illusions: int = 0  # Illusion slots after the unit's own models (``perk_illusion_slots``)
 
     @property
     def value(self) -> float:
@@ -182,8 +184,13 @@ class UnitInfo:
         return len(self.model_weapons)
 
     @property
+    def real_models(self) -> int:
+        """The unit's own models (not its Illusion slots, Perks L779)."""
+        return len(self.model_weapons) - self.illusions
+
+    @property
     def max_hp(self) -> int:
-        return self.hp_per_model * len(self.model_weapons)
+        return self.hp_per_model * self.real_models
 
 
 @dataclass(frozen=True)
@@ -278,6 +285,7 @@ def build_setup(
                     traits=tuple(entry.traits),
                 )
             )
+            infos[-1] = with_illusion_slots(infos[-1])  # Illusion I-III (Perks L779)
     # Decoy I-III (Perks L4161), Summon (L4219): the units they add, after all others
     decoys, summons = trait_units(infos, max_turns)
     if len(sides) < 2:
@@ -553,6 +561,8 @@ class GameState:
     #: destructible terrain that has lost HP (§10.3): ``(piece, HP left)`` in board order; a
     #: piece at 0 is destroyed (``game/terrain.py``). Empty on a board nobody has damaged.
     terrain_hp: tuple[tuple[str, int], ...] = ()
+    #: a Time Jump's rewind point (``perk_timejump.Rewind``, L1067), else None
+    rewind: Any = field(default=None, compare=False, repr=False)
     cache: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # -- queries ------------------------------------------------------------------------
@@ -654,7 +664,7 @@ def model_max_hp(info: UnitInfo, u: UnitGS) -> int:
 
 def unit_max_hp(info: UnitInfo, u: UnitGS) -> int:
     """The unit's maximum HP now (:func:`model_max_hp` times its models)."""
-    return model_max_hp(info, u) * info.models
+    return model_max_hp(info, u) * info.real_models
 
 
 def unit_value(info: UnitInfo, u: UnitGS) -> float:
@@ -665,6 +675,9 @@ def unit_value(info: UnitInfo, u: UnitGS) -> float:
         return 0.0
     full = unit_max_hp(info, u)
     hp = u.current_hp
+    if info.illusions:  # Illusions are not the User's HP (Perks L779; perk_illusion)
+        own = zip(u.hp[: info.real_models], u.removed, strict=False)
+        hp = sum(max(0, h) for h, r in own if not r)
     if u.counters and u.counter(ETERNAL_TURN):
         zero = model_max_hp(info, u) // 2
         full //= 2
@@ -753,6 +766,8 @@ def canonical_json(state: GameState) -> str:
         data["restore"] = state.restore.to_json()
     if state.terrain_hp:  # likewise: only once terrain has lost HP (§10.3)
         data["terrain_hp"] = [list(t) for t in state.terrain_hp]
+    if state.rewind is not None:  # likewise: a Time Jump's rewind point (perk_timejump)
+        data["rewind"] = state.rewind.to_json()
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
@@ -764,8 +779,8 @@ def initial_state(setup: GameSetup, seed: int) -> GameState:
         UnitGS(
             uid=info.uid,
             location=Location.DESTROYED if info.uid in unmade else Location.RESERVE,
-            hp=(info.hp_per_model,) * info.models,
-            removed=(False,) * info.models,
+            hp=(info.hp_per_model,) * info.real_models + (0,) * info.illusions,
+            removed=(False,) * info.real_models + (True,) * info.illusions,
             moved=(False,) * info.models,
             heavy=(False,) * info.models,
             battle=(False,) * info.models,

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
+from warbench.rulesets.warsurge.game.perk_illusion_slots import lent_weapons
 from warbench.rulesets.warsurge.game.perk_seed import seed_view
 from warbench.rulesets.warsurge.game.perk_shared import cap_users
 from warbench.rulesets.warsurge.game.perk_sight import unseen_users
@@ -220,6 +221,12 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         [max((ranges.get(wn, 0) for wn in ws), default=-1) for ws in weapons_of],
         dtype=np.float64,
     )
+    # Illusion (Perks L782): "existing Weapons on the User can be measured and used from the
+    # Illusions": an Illusion's row reaches as far as the unit's own models' Weapons
+    lent = lent_weapons(info, models, weapons_of) if info.illusions and not embarked else []
+    if lent:
+        far = max((ranges.get(wn, 0) for _, ws in lent for wn in ws), default=-1)
+        reach[[k for k, m in enumerate(models) if m >= info.real_models]] = far
     if embarked:
         # every passenger model fires from the Transport: sees what any Transport model sees,
         # at the distance of the closest Transport model
@@ -252,6 +259,13 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
                     rng = ranges.get(wname, 0)
                     if (sub[i] & (dsub[i] <= rng + 1e-6)).any():
                         users.setdefault(wname, []).append(m)
+                if lent and m >= info.real_models:  # an Illusion: its User's Weapons (L782)
+                    for own, ws in lent:
+                        for wname in ws:
+                            rng = ranges.get(wname, 0)
+                            fires = users.setdefault(wname, [])
+                            if own not in fires and (sub[i] & (dsub[i] <= rng + 1e-6)).any():
+                                fires.append(own)
 
     def visible() -> frozenset[int]:
         # a target model is visible when some attacker model sees it (any range): those seen

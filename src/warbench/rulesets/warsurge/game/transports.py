@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.coherency import place_unit, problem_positions
 from warbench.rulesets.warsurge.game.movement import check_dash_flag, mover_models, unit_allowance
 from warbench.rulesets.warsurge.game.perk_crew import open_to
+from warbench.rulesets.warsurge.game.perk_imprison import imprisoned_by
 from warbench.rulesets.warsurge.game.perk_seed import (
     breach_refusal,
     breaches,
@@ -96,7 +97,8 @@ def check_capacity(w: Work, transport: int, load: float, newcomers: Sequence[int
                 raise err("a Transport inside a Transport cannot hold a loaded Transport", "§6.5")
     u = w.units[transport]
     capacity = info.transport * max(1, len(u.living()) if u.hp else info.models)
-    current = sum(w.info(p).points for p in w.passengers(transport))
+    # an Imprisoned enemy unit is not carried by the Transport Stat (Perks L829)
+    current = sum(w.info(p).points for p in w.passengers(transport) if imprisoned_by(w, p) is None)
     if current + load > capacity + 1e-9:
         raise err(
             f"{info.label} can carry {capacity} points; it holds {current:.0f} and "

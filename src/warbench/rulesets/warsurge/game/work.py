@@ -28,6 +28,7 @@ from warbench.rulesets.warsurge.game import geom, perk_arms, perk_effects, perk_
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
+from warbench.rulesets.warsurge.game.perk_illusion_slots import off_the_table, pad_positions
 from warbench.rulesets.warsurge.game.state import (
     CasualtyPause,
     Flow,
@@ -96,6 +97,7 @@ class Work:
         self.result: GameResult | None = state.result
         self.pause: CasualtyPause | None = state.pause
         self.restore: CoherencyPause | None = state.restore
+        self.rewind: Any = state.rewind  # a Time Jump's rewind point (perk_timejump)
         self._dice = dice
         self.hooks = hooks
         self.events: list[Event] = []
@@ -143,6 +145,7 @@ class Work:
             pause=self.pause,
             restore=self.restore,
             terrain_hp=self._terrain_hp(),
+            rewind=self.rewind,
         )
         if self._index is not None:
             out.cache["index"] = self._index
@@ -190,6 +193,10 @@ class Work:
     def set_unit(self, uid: int, **changes: Any) -> None:
         self.dirty = True
         was = self.units[uid]
+        if "pos" in changes and len(changes["pos"]) < len(was.hp):  # Illusion slots (L779)
+            changes["pos"] = pad_positions(changes["pos"], len(was.hp))
+        if "location" in changes and changes["location"] is not Location.TABLE:
+            changes = off_the_table(self.info(uid).illusions, was.hp, was.removed, changes)
         self.units[uid] = now = was.evolve(**changes)
         if "pos" in changes or "removed" in changes or "location" in changes:
             old = self._index
@@ -378,8 +385,8 @@ def to_unit_state(w: Work, uid: int) -> UnitState:
         profile=profile,
         weapons={wp.name: wp for wp in info.unit.weapons},
         models=[
-            ModelState(h, ws, r)
-            for h, ws, r in zip(u.hp, info.model_weapons, u.removed, strict=True)
+            ModelState(h, ws, r, k >= info.real_models) if info.illusions else ModelState(h, ws, r)
+            for k, (h, ws, r) in enumerate(zip(u.hp, info.model_weapons, u.removed, strict=True))
         ],
         emergency_save_used=u.used("Emergency Save") > 0,
         burst_used={k[len("Burst:") :] for k, _ in u.uses if k.startswith("Burst:")},
