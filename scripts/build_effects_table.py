@@ -1402,6 +1402,49 @@ def row(perk: Json, *, implemented: frozenset[str]) -> Json:
     }
     return out
 
+# -- session 25 wave 2, lane w2-kernel (issue 11) ----------------------------------------------
+EFFECTS.update(
+    {
+        # L1154 Combat Damage "For each HP Loss the User receives, instead of applying -1 HP,
+        # roll a D6 … 1: User's Movement reduced by 50% next Game Turn (lasts one Game Turn) 2:
+        # User's Weapons suffer -3 Dice Modifier to Attack Dice next time User attacks 3: Next
+        # Game Turn, User is Immobile and can't use Weapons (lasts one Game Turn) 4: One of the
+        # Unit's Weapon is immediately broken … 5: -D3 HP 6: -D6 HP" (the attack kernel rolls
+        # the table, combat_damage.py; game/perk_combat_damage.py puts the statuses)
+        "Combat Damage": [
+            status(
+                "Combat Damage (Movement)",
+                mod("Move", "mul", "1/2"),
+                mod("Dash", "mul", "1/2"),
+                delay=1,
+                stacks=False,
+                target="self",
+            ),
+            status(
+                "Combat Damage (Attack Dice)",
+                mod("Attack Dice", "add", -3),
+                turns=None,
+                stacks=False,
+                target="self",
+            ),
+            status(
+                "Combat Damage (Immobile)",
+                mod("Move", "set", 0),
+                mod("Dash", "set", 0),
+                delay=1,
+                stacks=False,
+                target="self",
+            ),
+            machinery("combat damage"),
+        ],
+        # L1935 Bodyguard "Order of damage received from Attacks is as follows: Bodyguards,
+        # Attached Units then Leaders … Once a Bodyguard Unit is slain, any remaining
+        # successful Attack Dice and Saves are followed on to an attached Unit or Leader"
+        # (game/perk_bodyguard.py; odds.follow_on_dice)
+        "Bodyguard": [machinery("bodyguard")],
+    }
+)
+
 
 # -- session 25 wave 2, lane w2-timejump (issue 11) ---------------------------------------------
 EFFECTS.update(

@@ -139,6 +139,7 @@ def test_every_circumstance_of_the_attack_model_has_an_option() -> None:
         "target_point_cost": "target-costs-more",
         "status_modifiers": "--dice-modifier",
         "struck_dice": "--struck-dice",
+        "combat_damage": "--combat-damage",
     }
     reachable = {field for field, _, _ in SITUATIONS.values()} | set(by_option)
     assert {f.name for f in dataclasses.fields(AttackContext)} - reachable == set()

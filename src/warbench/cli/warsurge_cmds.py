@@ -79,6 +79,20 @@ def _load(path: Path, name: str | None, role: str = "ATTACKER") -> Unit:
     raise UnknownNameError("unit", name, [u.name for u in units], where=str(path))
 
 
+def _combat_damage(text: str) -> tuple[int, ...]:
+    """``--combat-damage 1,4``: Combat Damage results in effect (Perks L1154): 1-3 at most
+    once each, 4 once per broken Weapon."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not all(p in {"1", "2", "3", "4"} for p in parts) or any(
+        parts.count(r) > 1 for r in ("1", "2", "3")
+    ):
+        raise fail(
+            f"--combat-damage {text!r}: write results 1-4 separated by commas, 1-3 at most once "
+            "(e.g. 1,4,4; Perks L1154)"
+        )
+    return tuple(int(p) for p in parts)
+
+
 def _dice_modifier(text: str) -> tuple[int, str]:
     """``-1:Concussive`` → ``(-1, "Concussive")``; a bad value is one line naming the form."""
     value, sep, source = text.partition(":")
@@ -337,6 +351,12 @@ def odds(
         max=1000,
         help="N Attack Dice that count as successful, not rolled (Furious, Perks L2003).",
     ),
+    combat_damage: str | None = typer.Option(
+        None,
+        "--combat-damage",
+        help="Combat Damage results already in effect on the target, e.g. 1,4 (1-3 waiting or "
+        "lasting, one 4 per broken Weapon; Perks L1154).",
+    ),
     dice_modifier: list[str] = typer.Option(
         [],
         "--dice-modifier",
@@ -359,9 +379,14 @@ def odds(
         forward(ruleset, ["odds", *context.args, *(["--json"] if as_json else [])])
         return
     from warbench.kernel.dice import SeededDice
-    from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
+    from warbench.rulesets.warsurge.attack import AttackContext, PerkSet, Playstyle, UnitState
     from warbench.rulesets.warsurge.io import perk_warnings
-    from warbench.rulesets.warsurge.odds import AttackPlan, attack_odds, sample_attack
+    from warbench.rulesets.warsurge.odds import (
+        AttackPlan,
+        attack_odds,
+        follow_on_dice,
+        sample_attack,
+    )
 
     if context.args:
         raise fail(f"unexpected arguments {' '.join(context.args)}; see warbench odds --help")
@@ -382,6 +407,8 @@ def odds(
         flags["aether_modifier"] = aether_modifier
     if struck_dice is not None:
         flags["struck_dice"] = struck_dice
+    if combat_damage is not None:
+        flags["combat_damage"] = _combat_damage(combat_damage)
     if dice_modifier:
         flags["status_modifiers"] = tuple(_dice_modifier(m) for m in dice_modifier)
     melee = bool(flags.pop("melee", melee))
@@ -418,6 +445,9 @@ def odds(
                         "Range (give --half-range if one is)"
                     )
         warnings = perk_warnings(attacker) + perk_warnings(target)
+        follow = None  # Bodyguard (Perks L1935): the dice that follow on once it is slain
+        if len(names) == 1 and PerkSet(target.profile.perks).has("Bodyguard"):
+            follow = follow_on_dice(plan)
         sampled = None
         if monte_carlo:
             with progress_bar("Monte Carlo trials", as_json=as_json) as bar:
@@ -433,6 +463,8 @@ def odds(
         report["situations"] = chosen
         report["distance"] = distance
         report["warnings"] = warnings
+        if follow is not None:
+            report["follow_on_dice"] = {str(k): p for k, p in follow.items()}
         if sampled is not None:
             report["monte_carlo"] = odds_report(attacker, target, sampled, names)
         console.print_json(json.dumps(report))
@@ -442,6 +474,14 @@ def odds(
             console.print(f"situation: {said}", highlight=False)
         for table in odds_tables(attacker, target, result):
             console.print(table)
+        if follow is not None:
+            dist = ", ".join(f"{k}: {p:.4f}" for k, p in follow.items())
+            console.print(
+                f"Bodyguard (Perks L1935): successful Attack Dice left over once {target.name} "
+                f"is slain, which follow on to the unit it guards ({dist}; odds of them: "
+                "--struck-dice N at that unit)",
+                highlight=False,
+            )
         if sampled is not None:
             console.print(
                 f"Monte Carlo ({sampled.trials} trials): expected HP lost "

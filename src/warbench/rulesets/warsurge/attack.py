@@ -208,6 +208,10 @@ class AttackContext:
     #: Furious (Perks 000_94ecc6a4c74d351b.txt L2003): the use is this many Attack Dice that
     #: count as successful (no Attack Dice roll; Saves and HP Loss as normal). ``None``: rolled.
     struck_dice: int | None = None
+    #: Combat Damage (Perks 000_94ecc6a4c74d351b.txt L1154): the table's results already in
+    #: effect on the Target (1-3 waiting or lasting: a duplicate is -1 HP; one 4 per broken
+    #: Weapon), :mod:`warbench.rulesets.warsurge.combat_damage`
+    combat_damage: tuple[int, ...] = ()
 
     @property
     def engaged(self) -> bool:

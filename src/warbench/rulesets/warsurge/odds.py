@@ -26,14 +26,17 @@ import numpy.typing as npt
 
 from warbench.kernel.dice import D3, Dice, DiceExpr, SeededDice, enumerate_outcomes
 from warbench.kernel.errors import EnumerationTooLarge, RulesError
+from warbench.rulesets.warsurge import combat_damage
 from warbench.rulesets.warsurge.attack import (
     AttackContext,
+    DiceOutcome,
     DieProgram,
     Playstyle,
     Retaliation,
     SaveSpec,
     UnitState,
     WeaponUse,
+    _attack_rolls,
     _roll_expr_array,
     _save_rolls,
     can_attack_with,
@@ -176,14 +179,42 @@ class AttackPlan:
 
     @property
     def cap(self) -> int:
-        """Largest raw tally that still matters (twice the HP against Tough)."""
-        return self.eligible_hp * (2 if self.tough else 1)
+        """Largest raw tally that still matters (twice the HP against Tough). Against Combat
+        Damage (Perks L1154) an HP Loss may cost no HP: the rolls that may be free are added."""
+        hp = self.eligible_hp
+        if self.combat_damage is not None:
+            hp += combat_damage.free_rolls(self.combat_damage)
+        return hp * (2 if self.tough else 1)
+
+    @property
+    def combat_damage(self) -> combat_damage.CombatDamage | None:
+        """The Target's Combat Damage table state (Perks L1154), ``None`` without the perk."""
+        if not combat_damage.applies(self.target):
+            return None
+        return combat_damage.state_of(self.target, self.context)
+
+    def loss_cap(self) -> int:
+        """The most HP the sequence can take: the eligible HP, and Immortal's allowance for
+        the Game Turn (Perks L1539)."""
+        left = self.target.immortal_left
+        return min(self.eligible_hp, left if left is not None else self.eligible_hp)
+
+    def events(self, raw: int) -> int:
+        """The HP Losses a raw tally is: Tough halves it, rounding up (Perks L1793)."""
+        return tough_total(raw) if self.tough else raw
 
     def sequence_notes(self) -> list[str]:
         """What changes the whole sequence's tally into HP lost, for the explanations."""
+        notes = []
+        if self.combat_damage is not None:
+            notes.append(
+                f"{self.target.profile.name}: Combat Damage rolls a D6 for each HP Loss "
+                "instead of -1 HP (1-4 statuses or a broken Weapon, 5 -D3 HP, 6 -D6 HP; a "
+                "duplicate 1-3 or a result with no effect -1 HP; Perks L1154)"
+            )
         if not self.tough:
-            return []
-        return [
+            return notes
+        return notes + [
             f"{self.target.profile.name}: Tough halves the HP tallied by all the weapons, "
             "rounding up (Perks L1793-1795), so the weapons' tallies add up to more than the "
             "HP lost"
@@ -718,14 +749,13 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
     hp_lost: Dist = defaultdict(float)
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
-    loss_of = loss_counter(plan)
-    for t in range(cap_t + 1):
+    for t, dist in enumerate(_losses_of_tallies(plan, cap_t)):
         p = float(raw[t].sum())
         if p <= 0:
             continue
-        loss = loss_of(t)
-        hp_lost[loss] += p
-        slain[slain_of(loss)] += p
+        for loss, q in dist.items():
+            hp_lost[loss] += p * q
+            slain[slain_of(loss)] += p * q
     attacker = {s: float(raw[:, s].sum()) for s in range(cap_s + 1) if raw[:, s].sum() > 0}
     return AttackOdds(
         hp_lost=_clean(hp_lost),
@@ -738,6 +768,63 @@ def exact_attack(plan: AttackPlan, *, max_paths: int = 20_000, max_work: float =
         weapons=plan.weapon_order(),
         unused_weapons=plan.unused_weapons(),
     )
+
+
+def _losses_of_tallies(plan: AttackPlan, cap_t: int) -> list[Dist]:
+    """For each raw tally 0 … ``cap_t``, the distribution of HP lost: one value (Tough, the
+    eligible HP, Immortal: :func:`loss_counter`), or Combat Damage's table rolled for each HP
+    Loss (Perks L1154, :func:`combat_damage.loss_distributions`)."""
+    state = plan.combat_damage
+    if state is None:
+        loss_of = loss_counter(plan)
+        return [{loss_of(t): 1.0} for t in range(cap_t + 1)]
+    by_events = combat_damage.loss_distributions(plan.events(cap_t), state, plan.loss_cap())
+    return [by_events[plan.events(t)] for t in range(cap_t + 1)]
+
+
+def follow_on_dice(plan: AttackPlan, *, max_paths: int = 20_000) -> Dist:
+    """The exact distribution of the successful Attack Dice left over once ``plan``'s Target
+    is slain by a one-weapon share (Bodyguard, Perks L1935: "Once a Bodyguard Unit is slain,
+    any remaining successful Attack Dice and Saves are followed on to an attached Unit or
+    Leader"); they would strike the next unit as successful dice (``struck_dice``), its own
+    Saves rolled.
+
+    The Attack Dice are resolved one at a time. With ``T_m`` the raw tally of the first ``m``
+    dice, the Target is slain by die ``K``, the first ``m`` whose tally slays every eligible
+    model; the HP lost grows with the tally (Tough, Immortal, Combat Damage's table rolled per
+    HP Loss in order), so ``P(K <= m) = sum_t P(T_m = t) P(slain | t)``. The dice after ``K``
+    are fresh, so the leftover successes given ``K = m`` are Binomial(n - m, p), ``p`` one
+    die's chance of success. Gravity, Deathblow and Retaliate act after the weapon's dice:
+    they leave none over.
+    """
+    weapons = plan.weapon_order()
+    if len(weapons) != 1:
+        raise RulesError("follow-on dice are counted for a share of one weapon", "Perks L1935")
+    if plan.combat_damage is not None:  # its table is rolled after the dice: none left over
+        return {0: 1.0}
+    h_e = plan.eligible_hp
+    cap_t = plan.cap
+    slain = np.array(
+        [sum(q for loss, q in d.items() if loss >= h_e) for d in _losses_of_tallies(plan, cap_t)]
+    )
+    start = 1 if plan.target.emergency_save_used else 0
+    out: Dist = defaultdict(float)
+    for use, p in _weapon_uses(plan, weapons[0], max_paths):
+        n = use.dice
+        if use.against_self or n == 0 or h_e == 0:
+            out[0] += p
+            continue
+        p_success = sum(q for (ok, _six, _one), q in attack_roll_distribution(use.die) if ok)
+        before = 0.0
+        for m in range(1, n + 1):
+            tally = dice_distribution(use.die, m, cap_t, 0)[start].sum(axis=(0, 2))
+            by_m = float(tally @ slain)
+            if by_m - before > 0:
+                for k, q in _binom(n - m, p_success).items():
+                    out[k] += p * (by_m - before) * q
+            before = by_m
+        out[0] += p * (1 - before)
+    return _clean(out)
 
 
 def _clean(d: Dist) -> Dist:
@@ -828,6 +915,9 @@ class _Run:
     weapons: list[WeaponResult]
     per_weapon_mean: dict[str, float]
     emergency_used: npt.NDArray[np.bool_]
+    #: Bodyguard (Perks L1935): successful Attack Dice left over once the Target was slain
+    #: (one trial resolved die by die, :func:`_die_by_die`)
+    follow_on: int = 0
 
 
 class _NeedRoll(Exception):
@@ -910,8 +1000,60 @@ def _compile_per_trial(
     return {use: np.asarray(ts, dtype=np.int64) for use, ts in groups.items()}
 
 
-def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
-    """Resolve the sequence ``trials`` times with physical dice (the simulator's path)."""
+def _die_by_die(
+    prog: DieProgram, n: int, dice: Dice, slain: Callable[[int], bool]
+) -> tuple[DiceOutcome, int]:
+    """One trial's ``n`` Attack Dice resolved one at a time until ``slain(raw tally)``; then
+    only the Attack rolls of the dice left (their successes follow on: Bodyguard, Perks
+    L1935; a Volatile 1 among them still strikes its User). See :func:`follow_on_dice`."""
+    totals = [0, 0, 0, 0, 0]  # successes, hits, target loss, self loss, precision loss
+    spent = False
+    left = 0
+    for m in range(n):
+        out = sample_dice(replace(prog, emergency_save=False) if spent else prog, 1, dice)
+        for j, a in enumerate(
+            (out.successes, out.hits, out.target_loss, out.self_loss, out.precision_loss)
+        ):
+            totals[j] += int(a[0])
+        spent = spent or bool(out.emergency_spent[0])
+        if slain(totals[2]):
+            success, _six, one, _prec = _attack_rolls(prog, n - m - 1, dice)
+            left = int(success.sum())
+            if prog.volatile is not None and one.any():
+                totals[3] += int(sample_dice(prog.volatile, int(one.sum()), dice).target_loss[0])
+            break
+
+    def arr(v: int) -> IntArray:
+        return np.array([v], dtype=np.int64)
+
+    return (
+        DiceOutcome(
+            arr(totals[0]),
+            arr(totals[1]),
+            arr(totals[2]),
+            arr(totals[3]),
+            np.array([spent]),
+            arr(totals[4]),
+        ),
+        left,
+    )
+
+
+def _slain(
+    loss_of: Callable[[int], int], start: int, cap_t: int, h_e: int
+) -> Callable[[int], bool]:
+    """Whether a die-by-die tally ``t`` after ``start`` slays every eligible model."""
+
+    def slain(t: int) -> bool:
+        return loss_of(min(cap_t, start + t)) >= h_e
+
+    return slain
+
+
+def _run_sequence(plan: AttackPlan, trials: int, dice: Dice, follow_on: bool = False) -> _Run:
+    """Resolve the sequence ``trials`` times with physical dice (the simulator's path);
+    ``follow_on`` (one trial of one weapon): die by die, counting the successful Attack Dice
+    left over once the Target is slain (Bodyguard, Perks L1935)."""
     h_e = plan.eligible_hp
     cap_t = plan.cap
     cap_s = max(0, plan.attacker.current_hp)
@@ -920,6 +1062,9 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
     emergency_used = np.full(trials, plan.target.emergency_save_used)
     per_weapon: dict[str, float] = {}
     results: list[WeaponResult] = []
+    left = 0
+    by_dice = follow_on and trials == 1 and plan.combat_damage is None
+    loss_of = loss_counter(plan)
     for weapon in plan.weapon_order():
         weapon_loss = np.zeros(trials, dtype=np.int64)
         for use, idx in _compile_groups(plan, weapon, trials, dice).items():
@@ -929,7 +1074,11 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
                 if not sub.size:
                     continue
                 die = replace(use.die, emergency_save=False) if em_used else use.die
-                out = sample_dice(die, use.dice, dice, trials=sub.size)
+                if by_dice and not use.against_self and h_e > 0:
+                    start = int(tally[0])
+                    out, left = _die_by_die(die, use.dice, dice, _slain(loss_of, start, cap_t, h_e))
+                else:
+                    out = sample_dice(die, use.dice, dice, trials=sub.size)
                 emergency_used[sub] = emergency_used[sub] | out.emergency_spent
                 tl = out.target_loss
                 sl = out.self_loss + use.self_loss
@@ -964,7 +1113,7 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice) -> _Run:
                         )
                     )
         per_weapon[weapon] = float(weapon_loss.mean())
-    return _Run(tally, self_loss, results, per_weapon, emergency_used)
+    return _Run(tally, self_loss, results, per_weapon, emergency_used, left)
 
 
 MC_CHUNK = 20_000  # trials sampled at once: bounded memory, and progress after each chunk
@@ -1008,7 +1157,14 @@ def sample_attack(
     slain: Dist = defaultdict(float)
     slain_of = slain_counter(plan)
     loss_of = loss_counter(plan)
-    values, counts = np.unique(run.tally, return_counts=True)
+    state = plan.combat_damage
+    if state is not None:  # Combat Damage (Perks L1154): the table, rolled per trial
+        events = np.array([plan.events(int(t)) for t in run.tally], dtype=np.int64)
+        losses, _ = combat_damage.roll_losses(events, state, plan.loss_cap(), dice)
+        values, counts = np.unique(losses, return_counts=True)
+        loss_of = int
+    else:
+        values, counts = np.unique(run.tally, return_counts=True)
     for v, c in zip(values, counts, strict=True):
         loss = loss_of(int(v))
         hp_lost[loss] += c / trials
@@ -1039,6 +1195,8 @@ class AttackResult:
     allocation: list[tuple[int, int]]
     casualties: list[int]
     removed: list[int]
+    #: Combat Damage (Perks L1154): the table's results 1-4 that took effect, in order
+    combat_damage: tuple[int, ...] = ()
 
 
 def resolve_attack(plan: AttackPlan, dice: Dice) -> AttackResult:
@@ -1062,17 +1220,37 @@ class RolledAttack:
     loss: int
     attacker_hp_lost: int
     emergency_used: bool
+    #: Combat Damage (Perks L1154): the table's results 1-4 that took effect on the Target,
+    #: in order (the game puts their statuses on it, ``game.perk_combat_damage``)
+    combat_damage: tuple[int, ...] = ()
+    #: Bodyguard (Perks L1935): the successful Attack Dice left over once the Target was slain
+    #: (``roll_attack(…, follow_on=True)``), which strike the unit it guards
+    follow_on: int = 0
 
 
-def roll_attack(plan: AttackPlan, dice: Dice) -> RolledAttack:
+def roll_attack(plan: AttackPlan, dice: Dice, follow_on: bool = False) -> RolledAttack:
     """Roll one attack sequence (no model changes): the HP the target loses, after Tough and
-    the eligible HP cap (:meth:`AttackPlan.final_loss`)."""
-    run = _run_sequence(plan, 1, dice)
+    the eligible HP cap (:meth:`AttackPlan.final_loss`). ``follow_on`` (a share of one
+    weapon at a Bodyguard, Perks L1935): the Attack Dice are resolved one at a time and those
+    left over once it is slain are counted (:func:`follow_on_dice` gives their exact odds)."""
+    run = _run_sequence(plan, 1, dice, follow_on)
+    state = plan.combat_damage
+    if state is None:
+        return RolledAttack(
+            run.weapons,
+            plan.final_loss(int(run.tally[0])),
+            int(run.self_loss[0]),
+            bool(run.emergency_used[0]),
+            follow_on=run.follow_on,
+        )
+    events = np.array([plan.events(int(run.tally[0]))], dtype=np.int64)  # Perks L1154
+    loss, results = combat_damage.roll_losses(events, state, plan.loss_cap(), dice)
     return RolledAttack(
         run.weapons,
-        plan.final_loss(int(run.tally[0])),
+        int(loss[0]),
         int(run.self_loss[0]),
         bool(run.emergency_used[0]),
+        results,
     )
 
 
@@ -1086,7 +1264,13 @@ def apply_rolled(plan: AttackPlan, rolled: RolledAttack) -> AttackResult:
     if plan.context.playstyle is Playstyle.ADVANCED:
         removed = plan.target.remove_casualties()
     return AttackResult(
-        rolled.weapons, rolled.loss, rolled.attacker_hp_lost, allocation, casualties, removed
+        rolled.weapons,
+        rolled.loss,
+        rolled.attacker_hp_lost,
+        allocation,
+        casualties,
+        removed,
+        rolled.combat_damage,
     )
 
 

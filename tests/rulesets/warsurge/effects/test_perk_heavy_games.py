@@ -157,6 +157,8 @@ UNIT_SETS = [
     ["Leader", "Furious", "Tough", "Dodge"],
     ["Leader", "Challenger", "Taunt I", "Recover"],
     ["War Master", "Challenger", "Tough", "Dodge"],
+    ["Combat Damage", "Tough", "Dodge", "Recover"],  # session 25 wave 2, w2-kernel
+    ["Bodyguard", "Leader", "Dodge", "Recover"],  # session 25 wave 2, w2-kernel
 ]
 
 

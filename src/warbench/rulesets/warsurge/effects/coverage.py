@@ -70,6 +70,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_w2_transform_perks.py",
     # session 25 wave 2, lane w2-illusion: Illusion I-III
     "tests/rulesets/warsurge/effects/test_w2_illusion_perks.py",
+    # session 25 wave 2, lane w2-kernel: Combat Damage, Bodyguard (the attack kernel)
+    "tests/rulesets/warsurge/effects/test_w2_kernel_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

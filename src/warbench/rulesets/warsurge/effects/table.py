@@ -182,6 +182,12 @@ MACHINERIES: Mapping[str, str] = {
     "illusions": "warbench.rulesets.warsurge.game.perk_illusion (Illusion I-III: models added "
     "to the unit mid-game in slots made with the set-up, removed first as casualties, "
     "dispelled by Precision)",
+    # session 25 wave 2, lane w2-kernel (issue 11)
+    "combat damage": "warbench.rulesets.warsurge.combat_damage and game.perk_combat_damage "
+    "(Combat Damage: a D6 on the table for each HP Loss in the attack kernel, exact in odds; "
+    "the statuses and broken Weapons it leaves)",
+    "bodyguard": "warbench.rulesets.warsurge.game.perk_bodyguard (Bodyguard: attached to a unit, "
+    "it takes the damage first; the successful Attack Dice left once it is slain follow on)",
 }
 
 E = TypeVar("E", bound=StrEnum)

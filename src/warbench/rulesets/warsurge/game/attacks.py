@@ -26,6 +26,9 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_aim import aim_refusal, aimed, picks_refusal
+from warbench.rulesets.warsurge.game.perk_bodyguard import bodyguard_share, follow_on, follows_on
+from warbench.rulesets.warsurge.game.perk_combat_damage import after_share as combat_damage_share
+from warbench.rulesets.warsurge.game.perk_combat_damage import attack_done as combat_damage_done
 from warbench.rulesets.warsurge.game.perk_defensive import reflect_share
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
@@ -497,6 +500,7 @@ def _attack_steps(
         if k != start or chosen is None:  # Reflect (Perks L1617), War Master (L2057), Leader
             plan = redirect_share(w, reflect_share(w, plan, k), k, target_refusal)
             plan = leader_share(w, plan, k)  # Leader (L2017): its unit takes the damage first
+            plan = bodyguard_share(w, plan, k)  # Bodyguard (L1935): it takes the damage first
         wp = plan.weapons[k]
         if wp.target >= len(w.units):  # at a destructible terrain piece (§10.3)
             resolve_terrain_share(w, uid, wp)
@@ -543,7 +547,8 @@ def _attack_steps(
                 ap = replace(ap, casualty_preference=chosen)
             w.pause = None
         else:
-            rolled = obscured(w, wp.target, wp.weapon, roll_attack(ap, w.dice))  # Obscured L1587
+            rolled = roll_attack(ap, w.dice, follows_on(w, wp.target))  # Bodyguard (L1935)
+            rolled = obscured(w, wp.target, wp.weapon, rolled)  # Obscured L1587
             rest = precision_first(w, wp.target, wp.weapon, ap, rolled)  # Precision (L3993)
             if ask:
                 order = ap.casualty_order()
@@ -575,6 +580,8 @@ def _attack_steps(
         if own_choice is None:
             apply_rolled(ap, rest)
             store_unit_state(w, wp.target, target)
+            combat_damage_share(w, wp.target, uid, rest.combat_damage)  # Perks L1154
+            follow_on(w, uid, wp.target, wp.weapon, rest.follow_on, wp.context)  # L1935
         if rolled.attacker_hp_lost:
             own = to_unit_state(w, uid)
             if wp.target == uid:
@@ -664,6 +671,7 @@ def _attack_steps(
         if k + 1 < len(plan.weapons) and w.units[uid].counter(GRAPPLE_PULLS) != pulls:
             plan = _remeasure(w, plan, k + 1)
     w.set_unit(uid, heavy=tuple(heavy), battle=tuple(battle))
+    combat_damage_done(w, uid)  # Combat Damage's 2 is spent (Perks L1154)
     _after_perk_uses(w, plan)
     return True
 

@@ -42,6 +42,7 @@ from warbench.rulesets.warsurge.game.coherency import (
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.melee import check_locked, engage_new_contacts
+from warbench.rulesets.warsurge.game.perk_combat_damage import after_share, in_effect
 from warbench.rulesets.warsurge.game.perk_seed import hijackers
 from warbench.rulesets.warsurge.game.perk_transport import enter_reserve
 from warbench.rulesets.warsurge.game.plans import MovePlan
@@ -431,11 +432,12 @@ def dangerous_ground(w: Work, uid: int, models: list[int], terrain: str) -> None
         plan = AttackPlan(
             attacker,
             target,
-            AttackContext(los_models=frozenset(models)),
+            in_effect(w, uid, AttackContext(los_models=frozenset(models))),  # Perks L1154
             weapons=(danger.name,),
             users=((danger.name, len(models)),),
         )
         res = resolve_attack(plan, w.dice)
+        after_share(w, uid, None, res.combat_damage)  # Combat Damage (Perks L1154)
         for i, m in enumerate(target.models):
             hp[i] = max(0, m.hp)
         lost_total = res.hp_lost

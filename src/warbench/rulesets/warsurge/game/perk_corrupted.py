@@ -157,4 +157,5 @@ def offer(work: Work, uid: int, option: str) -> None:
               f"{weapon} (Corrupted): +{d} Power, +{a} AP, +{h} Attacks this Game Turn", RULE,
               unit=uid, perk=CORRUPTED, weapon=weapon, defence=d, armour=a, hp=h)  # fmt: skip
     if h:
-        lose_hp(work, uid, h, f"{h} HP offered to {weapon} (Corrupted)", RULE)
+        # HP offered is a price, not an HP Loss received: no Combat Damage table (L1154)
+        lose_hp(work, uid, h, f"{h} HP offered to {weapon} (Corrupted)", RULE, table=False)

@@ -37,7 +37,7 @@ import numpy as np
 
 from warbench.kernel.dice import RollEvent
 from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
-from warbench.rulesets.warsurge.game import geom, perk_limitation
+from warbench.rulesets.warsurge.game import geom, perk_combat_damage, perk_limitation
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.plans import WeaponPlan
@@ -244,9 +244,11 @@ def _kamikaze(work: Work, unit: int, model: int) -> None:
             continue
         target = to_unit_state(work, t)
         before = [m.hp for m in target.models]
-        plan = AttackPlan(crash, target, AttackContext(), weapons=(KAMIKAZE,),
-                          users=((KAMIKAZE, prof.hp),))  # fmt: skip
-        lost = resolve_attack(plan, work.dice).hp_lost
+        ctx = perk_combat_damage.in_effect(work, t, AttackContext())  # Combat Damage (L1154)
+        plan = AttackPlan(crash, target, ctx, weapons=(KAMIKAZE,), users=((KAMIKAZE, prof.hp),))
+        res = resolve_attack(plan, work.dice)
+        lost = res.hp_lost
+        perk_combat_damage.after_share(work, t, unit, res.combat_damage)
         if lost:
             work.set_unit(t, hp=tuple(max(0, m.hp) for m in target.models))
         work.emit(

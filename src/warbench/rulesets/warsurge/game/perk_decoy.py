@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from warbench.rulesets.warsurge.attack import AttackContext, UnitState
-from warbench.rulesets.warsurge.game import geom, perk_incorporeal
+from warbench.rulesets.warsurge.game import geom, perk_combat_damage, perk_incorporeal
 from warbench.rulesets.warsurge.game.casualties import remove_models
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_decoy_units import DECOYS
@@ -108,11 +108,12 @@ def _explode(work: Work, fake: int, spot: geom.FloatArray) -> None:
         hits = sum(1 for f in faces if f >= 4)
         target = to_unit_state(work, t)
         before = [m.hp for m in target.models]
-        plan = AttackPlan(bomb, target, AttackContext(struck_dice=hits), weapons=("Decoy III",),
-                          users=(("Decoy III", 1),))  # fmt: skip
+        ctx = perk_combat_damage.in_effect(work, t, AttackContext(struck_dice=hits))  # L1154
+        plan = AttackPlan(bomb, target, ctx, weapons=("Decoy III",), users=(("Decoy III", 1),))
         rolled = roll_attack(plan, work.dice)
         apply_rolled(plan, rolled)
         store_unit_state(work, t, target)
+        perk_combat_damage.after_share(work, t, None, rolled.combat_damage)
         new_cas = [i for i, m in enumerate(target.models) if m.hp <= 0 < before[i]]
         work.emit("perk", f"the Decoy III explosion strikes {work.label(t)}: {hits} of {n} "
                   f"Attack Dice succeed, {rolled.loss} HP lost", rule, unit=fake, target=t,

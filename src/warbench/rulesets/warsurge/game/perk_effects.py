@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.combat_damage import results_in_effect
 from warbench.rulesets.warsurge.effects.algebra import combine
 from warbench.rulesets.warsurge.effects.model import EffectKind, PerkEffects, PerkTest, Quantity
 from warbench.rulesets.warsurge.effects.runtime import (
@@ -170,6 +171,9 @@ PLAYED_MACHINERIES = frozenset(
         "wreckage",  # session 25 wave 2, w2-transport: game/perk_wreckage.py
         "incorporeal",  # session 25 wave 2, w2-transform: game/perk_incorporeal*.py
         "illusions",  # session 25 wave 2, w2-illusion: game/perk_illusion.py
+        # session 25 wave 2, lane w2-kernel (issue 11)
+        "combat damage",  # combat_damage.py and game/perk_combat_damage.py: Combat Damage
+        "bodyguard",  # game/perk_bodyguard.py: Bodyguard (odds.follow_on_dice)
     }
 )
 
@@ -387,6 +391,8 @@ def status_dice(
     if not attacker and not target:
         return ctx
     ctx = attack_flags(ctx, attacker)  # Stun, Bloodthirsty (issue 11, lane c)
+    if target and (done := results_in_effect(s.name for s in target)):
+        ctx = replace(ctx, combat_damage=done)  # Combat Damage (L1154): w2-kernel
     out: list[tuple[int, str]] = []
     for statuses, q in ((attacker, Quantity.ATTACK_DICE), (target, Quantity.ATTACK_DICE_AGAINST)):
         if not statuses:

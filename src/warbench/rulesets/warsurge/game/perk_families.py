@@ -122,3 +122,7 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import perk_illusion
 
     perk_illusion.register_hooks(reg)  # Illusion I-III (L779-L817)
+    # -- session 25 wave 2, w2-kernel (issue 11) --
+    from warbench.rulesets.warsurge.game import perk_bodyguard
+
+    perk_bodyguard.register_hooks(reg)  # Bodyguard (L1935)

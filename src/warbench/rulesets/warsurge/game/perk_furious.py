@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.attack import AttackContext
-from warbench.rulesets.warsurge.game import perk_incorporeal
+from warbench.rulesets.warsurge.game import perk_combat_damage, perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.work import current_value, store_unit_state, to_unit_state
@@ -77,10 +77,12 @@ def after_share(work: Work, uid: int, weapon: str, attack_dice: int, successes: 
         attacker_point_cost=current_value(work, uid),
         target_point_cost=current_value(work, target),
     )
+    ctx = perk_combat_damage.in_effect(work, target, ctx)  # Combat Damage (L1154)
     plan = AttackPlan(attacker, victim, ctx, weapons=(weapon,), users=((weapon, 1),))
     rolled = roll_attack(plan, work.dice)
     apply_rolled(plan, rolled)
     store_unit_state(work, target, victim)
+    perk_combat_damage.after_share(work, target, uid, rolled.combat_damage)
     if rolled.attacker_hp_lost and target != uid:
         mine = to_unit_state(work, uid)
         allocate_loss(

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.attack import AttackContext, UnitState
+from warbench.rulesets.warsurge.game import perk_combat_damage
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_turn import _rule, index
@@ -100,11 +101,12 @@ def _burn(work: Work, uid: int, restore: Callable[[Work, int, int], int]) -> Non
     plan = AttackPlan(
         UnitState.of(_igniter(power, ap2)),
         target,
-        AttackContext(),
+        perk_combat_damage.in_effect(work, uid, AttackContext()),  # Combat Damage (L1154)
         weapons=("Ignite",),
         users=(("Ignite", 1),),
     )
     res = resolve_attack(plan, work.dice)
+    perk_combat_damage.after_share(work, uid, None, res.combat_damage)
     lost = res.hp_lost
     src = u.counter(SOURCE) - 1
     enemy = src >= 0 and work.enemies(uid, src)

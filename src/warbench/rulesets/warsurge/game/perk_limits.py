@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import (
     perk_challenger,
+    perk_combat_damage,
     perk_concealed,
     perk_crew,
     perk_espionage,
@@ -80,6 +81,8 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
                     f"{work.label(uid)} may not use any Weapons this Game Turn "
                     f"({s.name}, {_rule(s.name)})"
                 )
+        if (broken := perk_combat_damage.refusal(u.statuses, work.label(uid), weapon)) is not None:
+            return broken  # Combat Damage 3 and 4 (L1154): w2-kernel
     if (calm := pacifist_refusal(work, uid, weapon)) is not None:
         return calm
     if (wild := perk_psych.weapon_refusal(work, uid, weapon)) is not None:  # lane c

@@ -38,6 +38,7 @@ from warbench.rulesets.warsurge.effects.mode import Placement, Shape, Template, 
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_combat_damage import after_share as combat_damage_share
 from warbench.rulesets.warsurge.game.perk_concealed import reveal_struck
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espionage_dice
@@ -250,6 +251,7 @@ def _strike(
     rolled = roll_attack(ap, w.dice)
     apply_rolled(ap, rolled)
     store_unit_state(w, target, tstate)
+    combat_damage_share(w, target, uid, rolled.combat_damage)  # Combat Damage (L1154)
     if rolled.attacker_hp_lost:
         mine = to_unit_state(w, uid)
         allocate_loss(

@@ -288,9 +288,14 @@ def strike(work: Work, uid: int, n: int) -> int:
 
     st = to_unit_state(work, uid)
     bare = replace(st, profile=st.profile.model_copy(update={"armour": None, "aegis": None}))
-    plan = AttackPlan(UnitState.of(_anomaly(n)), bare, AttackContext(),
+    from warbench.rulesets.warsurge.game import perk_combat_damage
+
+    ctx = perk_combat_damage.in_effect(work, uid, AttackContext())  # Combat Damage (L1154)
+    plan = AttackPlan(UnitState.of(_anomaly(n)), bare, ctx,
                       weapons=(NIGHTMARE,), users=((NIGHTMARE, 1),))  # fmt: skip
-    lost = resolve_attack(plan, work.dice).hp_lost
+    res = resolve_attack(plan, work.dice)
+    lost = res.hp_lost
+    perk_combat_damage.after_share(work, uid, None, res.combat_damage)
     if lost:
         work.set_unit(uid, hp=tuple(max(0, m.hp) for m in bare.models))
     work.emit("perk", f"{work.label(uid)}: {n} Attack Dice at Power 10, no Armour or AEGIS "

@@ -40,6 +40,7 @@ from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import geom, perk_eternal, perk_offering, perk_reroll
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+from warbench.rulesets.warsurge.game.perk_combat_damage import table_loss as combat_damage_loss
 from warbench.rulesets.warsurge.game.state import Location, Phase, Status, model_max_hp, unit_max_hp
 from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
@@ -264,13 +265,15 @@ def note_hp_lost(work: Work, unit: int, attacker: int | None) -> None:
     refresh_thresholds(work, unit)
 
 
-def lose_hp(w: Work, uid: int, amount: int, why: str, rule: str) -> int:
+def lose_hp(w: Work, uid: int, amount: int, why: str, rule: str, table: bool = True) -> int:
     """``amount`` HP lost with no Saves, in casualty order; casualties are removed at once
     (Bleed "causing casualties immediately" L2584; at the end of a Game Turn nothing else
-    would remove them). Returns the HP lost."""
+    would remove them). Returns the HP lost. ``table``: Combat Damage (L1154) rolls for it."""
     u = w.units[uid]
     if amount <= 0 or not u.living():
         return 0
+    if table:
+        amount = combat_damage_loss(w, uid, amount)  # Combat Damage (L1154): w2-kernel
     st = to_unit_state(w, uid)
     lost = sum(n for _, n in allocate_loss(AttackPlan(st, st, AttackContext()), amount))
     store_unit_state(w, uid, st)
