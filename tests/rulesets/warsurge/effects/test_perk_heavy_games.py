@@ -248,3 +248,13 @@ def test_perk_heavy_random_legal_games_keep_invariants_and_replay(k: int) -> Non
 def test_perk_heavy_scripted_game_plays_afflictions() -> None:
     _, kinds = play_checked(setup_for(0), seed=5, scripted=True)
     assert kinds, "no perk event in a perk-heavy game"
+
+
+def test_p4386_a_seized_unit_uses_its_perks_for_its_controller_game_13() -> None:
+    """Regression (the 1000-game run of session 25, game 13): a unit raised by Undead Legion
+    (L4386) under the other side's control was offered its perks for its controller, whose
+    ``UsePerks`` the engine then refused as "not your unit", so the random player had no legal
+    action left. The controller uses them (``verify_use_perks``)."""
+    rng = random.Random(1000 + 13)
+    steps, _ = play_checked(setup_for(13), seed=rng.randrange(2**31))
+    assert steps > 0

@@ -460,7 +460,7 @@ def verify_use_perks(work: Work, action: UsePerks, side: int) -> None:
     if not 0 <= uid < len(work.units):
         raise RulesError(f"there is no unit {uid}", "§2.1 Unit")
     info = work.info(uid)
-    if info.side != side:
+    if work.units[uid].controller(info.side) != side:  # a seized unit: its controller's
         raise RulesError(
             f"{info.label} belongs to {work.side_name(info.side)}; it is "
             f"{work.side_name(side)}'s turn to act",
