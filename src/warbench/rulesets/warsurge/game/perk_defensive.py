@@ -143,7 +143,7 @@ def _threatened(work: Work, uid: int) -> bool:
     for other in work.units:
         if other.location is not Location.TABLE or not work.enemies(uid, other.uid):
             continue
-        reach = max(18.0, *weapon_ranges(work.info(other.uid), other.statuses).values())
+        reach = max([18.0, *weapon_ranges(work.info(other.uid), other.statuses).values()])
         gap = geom.edge_distances(me, r, work.xy(other.uid), work.info(other.uid).radius)
         if gap.size and float(gap.min()) <= reach:
             return True

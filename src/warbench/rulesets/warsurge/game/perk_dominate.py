@@ -182,8 +182,18 @@ def seize(work: Work, uid: int, target: int) -> None:
     u = work.units[uid]
     work.set_unit(uid, statuses=(*u.statuses, Status(DOMINATING, 1, f"u{target}")))
     work.sides_changed()
+    work.engaged = {(a, b) for a, b in work.engaged if work.enemies(a, b)}  # now allies
+    _engage(work, target)
     work.emit("perk", f"{work.label(uid)} seizes control of {work.label(target)} for the Game "
               f"Turn (Dominate)", RULE, unit=target, by=uid, perk=DOMINATE)  # fmt: skip
+
+
+def _engage(work: Work, uid: int) -> None:
+    """§4.3: a unit touching units that are now its enemies is locked in a Melee with them
+    (found by the 1000-game perk-heavy run of session 25, game 116)."""
+    from warbench.rulesets.warsurge.game.melee import engage_new_contacts
+
+    engage_new_contacts(work, uid)
 
 
 def _dominator(work: Work, target: int) -> int | None:
@@ -205,6 +215,7 @@ def _release(work: Work, target: int, why: str) -> None:
         work.set_unit(user, statuses=gone)
     work.sides_changed()
     work.engaged = {(a, b) for a, b in work.engaged if work.enemies(a, b)}
+    _engage(work, target)
     work.emit("perk", f"{work.label(target)} returns to {work.side_name(work.info(target).side)}"
               f" ({why}; Dominate)", RULE, unit=target, perk=DOMINATE)  # fmt: skip
 

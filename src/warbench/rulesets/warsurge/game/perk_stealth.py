@@ -277,7 +277,7 @@ def _threatened(work: Work, uid: int) -> bool:
     for other in work.units:
         if not work.standing(other.uid) or not work.enemies(uid, other.uid):
             continue
-        reach = max(18.0, *weapon_ranges(work.info(other.uid), other.statuses).values())
+        reach = max([18.0, *weapon_ranges(work.info(other.uid), other.statuses).values()])
         if work.gap(uid, other.uid) <= reach + 1e-9:
             return True
     return False
