@@ -148,7 +148,12 @@ def _part(work: Work, uid: int, perk: str) -> None:
             continue
         spot = _clear_spot(work, uid, i, pos, p, t, mine, gaps, foe)
         if spot is not None:
-            pos[i], moved = spot, True
+            was = pos[i]
+            pos[i] = spot
+            if geom.coherent(geom.as_array([pos[k] for k in u.present()]), r):
+                moved = True
+            else:  # a step that breaks Coherency (§4.2) is not taken: it stays locked
+                pos[i] = was
     if moved:
         work.set_unit(uid, pos=tuple(pos))
         work.emit("perk", f"{work.label(uid)} steps out of Base Contact ({perk})", rule(perk),
