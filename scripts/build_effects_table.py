@@ -1402,6 +1402,7 @@ def row(perk: Json, *, implemented: frozenset[str]) -> Json:
     }
     return out
 
+
 # -- session 25 wave 2, lane w2-kernel (issue 11) ----------------------------------------------
 EFFECTS.update(
     {
@@ -1459,6 +1460,18 @@ EFFECTS.update(
         # can only escape by destroying the User, using Vanish …" (game/perk_imprison.py: a
         # pseudo-transport on perk_seed's machinery)
         "Imprison": [machinery("imprison")],
+    }
+)
+
+
+# -- session 25 wave 2, lane w3-gateway (issue 11) ----------------------------------------------
+EFFECTS.update(
+    {
+        # L4314 Gateway "A Unit embarks a Gateway marker like a Transport (Section 6 in the Core
+        # Rules) and may disembark the other Gateway marker like a Transport. All Units (friend
+        # and foe) have access to the Gateway" (game/perk_gateway.py: a terrain piece used as a
+        # Transport whose gates are the two markers, §10.2 B/C, §10.5)
+        "Gateway": [machinery("gateway")],
     }
 )
 

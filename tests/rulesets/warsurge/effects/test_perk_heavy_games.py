@@ -159,6 +159,7 @@ UNIT_SETS = [
     ["War Master", "Challenger", "Tough", "Dodge"],
     ["Combat Damage", "Tough", "Dodge", "Recover"],  # session 25 wave 2, w2-kernel
     ["Bodyguard", "Leader", "Dodge", "Recover"],  # session 25 wave 2, w2-kernel
+    ["Gateway", "Tough", "Dodge", "Recover"],  # session 25 wave 2, w3-gateway
 ]
 
 

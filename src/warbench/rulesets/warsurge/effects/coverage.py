@@ -72,6 +72,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_w2_illusion_perks.py",
     # session 25 wave 2, lane w2-kernel: Combat Damage, Bodyguard (the attack kernel)
     "tests/rulesets/warsurge/effects/test_w2_kernel_perks.py",
+    # session 25 wave 2, lane w3-gateway: Gateway (markers as a terrain Transport)
+    "tests/rulesets/warsurge/effects/test_w3_gateway_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

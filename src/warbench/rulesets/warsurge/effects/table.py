@@ -188,6 +188,10 @@ MACHINERIES: Mapping[str, str] = {
     "the statuses and broken Weapons it leaves)",
     "bodyguard": "warbench.rulesets.warsurge.game.perk_bodyguard (Bodyguard: attached to a unit, "
     "it takes the damage first; the successful Attack Dice left once it is slain follow on)",
+    # session 25 wave 2, lane w3-gateway (issue 11)
+    "gateway": "warbench.rulesets.warsurge.game.perk_gateway (Gateway: two markers placed at "
+    "the start of Game Turns 1 and 2, one terrain piece used as a Transport whose gates they are, "
+    "open to every side, a Melee inside as in §10.2)",
 }
 
 E = TypeVar("E", bound=StrEnum)

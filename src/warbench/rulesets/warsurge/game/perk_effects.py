@@ -174,6 +174,7 @@ PLAYED_MACHINERIES = frozenset(
         # session 25 wave 2, lane w2-kernel (issue 11)
         "combat damage",  # combat_damage.py and game/perk_combat_damage.py: Combat Damage
         "bodyguard",  # game/perk_bodyguard.py: Bodyguard (odds.follow_on_dice)
+        "gateway",  # session 25 wave 2, w3-gateway: game/perk_gateway.py (Gateway)
     }
 )
 

@@ -126,3 +126,8 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import perk_bodyguard
 
     perk_bodyguard.register_hooks(reg)  # Bodyguard (L1935)
+
+    # -- session 25 wave 2, w3-gateway (issue 11) --
+    from warbench.rulesets.warsurge.game import perk_gateway
+
+    perk_gateway.register_hooks(reg)  # Gateway (L4314)

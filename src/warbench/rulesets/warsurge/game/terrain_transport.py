@@ -331,9 +331,12 @@ def melee_inside(
 
 def terrain_notes(state: GameState) -> list[str]:
     """A line per terrain piece with units inside (for the text render): the piece, its
-    space left and its occupants."""
+    space left and its occupants (the battlefield as it stands: a Gateway's piece too, Perks
+    L4314)."""
+    from warbench.rulesets.warsurge.game.terrain_field import field_of
+
     out = []
-    for t in state.setup.field.board.terrain:
+    for t in field_of(state).board.terrain:
         inside = occupants(state, t.name)
         if not inside:
             continue

@@ -83,7 +83,7 @@ class Work:
         self.field = state.setup.field
         #: destructible terrain's HP left where it lost any (§10.3, ``game/terrain.py``)
         self.terrain_hp: dict[str, int] = dict(state.terrain_hp)
-        if state.terrain_hp:
+        if state.terrain_hp or _gateways(state.setup):
             from warbench.rulesets.warsurge.game.terrain_field import field_of
 
             self.field = field_of(state)
@@ -428,3 +428,11 @@ def _spliced(old: TableIndex, unit: UnitGS, info: UnitInfo) -> TableIndex:
     if model is None:
         model = np.concatenate([old.model[:lo], np.asarray(models, dtype=np.int64), old.model[hi:]])
     return TableIndex(xy, r, uids, model, side)
+
+
+def _gateways(setup: Any) -> bool:
+    """Whether a roster of the game carries Gateway (Perks L4314): its markers are terrain of
+    the battlefield (``perk_gateway``, ``terrain_field.field_of``)."""
+    from warbench.rulesets.warsurge.game.gateway_markers import holders
+
+    return bool(holders(setup))
