@@ -226,3 +226,11 @@ def test_every_advanced_use_perks_action_costs_cp_doubling_with_each_use(rank: s
         assert state.flow.adv is not None
         costs.append(before - state.flow.adv.cp[0])
     assert costs == [1, 2, 4, 8][: len(costs)] and len(costs) == 4, costs
+
+
+def test_game_337_a_model_moved_to_restore_coherency_into_contact_locks_a_melee() -> None:
+    """Regression (the 1000-game Advanced run of session 25, game 337): an end-of-turn Burn
+    casualty's Coherency restoration (§4.2 IV) moved a model into Base Contact with an enemy
+    unit and no Melee followed; moving into Base Contact locks both (§4.3)."""
+    steps, _ = play_checked(advanced_setup_for(337), seed=_seed(337))
+    assert steps > 0

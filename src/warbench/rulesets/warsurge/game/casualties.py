@@ -160,6 +160,7 @@ def restore_coherency(w: Work, uid: int) -> None:
         "§4.2 IV",
         unit=uid,
     )
+    engage_new_contacts(w, uid)  # §4.3: a model moved into Base Contact locks a Melee
 
 
 def out_of_coherency(w: Work, uid: int) -> bool:

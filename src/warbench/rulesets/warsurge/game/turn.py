@@ -99,7 +99,9 @@ def verify_pass(w: Work, side: int) -> None:
     if total <= 0 or deployed >= share * total - 1e-9:
         return
     for uid in w.side_units(side):
-        if w.units[uid].location is Location.RESERVE:
+        # a unit that has acted this phase (back in Reserve, or its perk use forfeited its
+        # action, Perks L229-L231) cannot be placed now either
+        if w.units[uid].location is Location.RESERVE and not w.units[uid].acted:
             try:
                 verify_deploy(w, Deploy(uid))
             except RulesError:
