@@ -407,11 +407,16 @@ def usable_perks(work: Work, uid: int) -> list[str]:
             )
         elif row.name in perk_transformation.RANKS:
             out.extend(f"{row.name}: {o}" for o in perk_transformation.options(work, uid, row.name))
-        elif row.name == perk_corrupted.CORRUPTED:
-            start = _turn_start(work, uid)
-            out.extend(f"{row.name}: {o}" for o in perk_corrupted.options(work, uid, start))
+        elif row.name == perk_corrupted.CORRUPTED:  # the offers it may make now (L3793)
+            offers = perk_corrupted.options(work, uid, _turn_start(work, uid))
+            out.extend(
+                f"{row.name}: {o}" for o in offers if not use_refused(work, uid, row.name, o)
+            )
         elif (pick := perk_choice.CHOICES.get(row.name)) is not None:  # Nightmare, Dominate
-            out.extend(f"{row.name}: {o}" for o in pick[1](work, uid, _turn_start(work, uid)))
+            offers = pick[1](work, uid, _turn_start(work, uid))
+            out.extend(
+                f"{row.name}: {o}" for o in offers if not use_refused(work, uid, row.name, o)
+            )
         elif row.name == perk_stealth.STEALTH:  # on, or off (L1781)
             offered = perk_stealth.options(work, uid)
             out.extend(o for o in offered if use_refused(work, uid, *split_option(o)) is None)
