@@ -261,15 +261,16 @@ def test_p4386_a_seized_unit_uses_its_perks_for_its_controller_game_13() -> None
     assert steps > 0
 
 
-@pytest.mark.parametrize("k", [32, 116, 247, 504, 915])
+@pytest.mark.parametrize("k", [32, 116, 247, 504, 915, 969])
 def test_session_25_long_run_regressions(k: int) -> None:
     """The 1000-game run of session 25 on the merged lanes: game 32, a unit with no Weapon left
     (Loot, Combat Damage) crashed Stealth's and Smokescreen's reach (``max`` of no Range);
     game 116, a Dominate (L745) that made two engaged units allies left them in a Melee, and
     the seized unit touching its new enemies was in none (§4.3); game 915, Corrupted's offers
-    (L3793) were listed for a unit that may not use perks now; game 247, a unit back in
-    Reserve that had acted was still counted as placeable by the 50% rule of the first Game
-    Turn (§3.6), so no Pass was legal; game 504, a Traitorous unit
+    (L3793) were listed for a unit that may not use perks now; game 969, a model revived by
+    Resurrection next to an enemy unit (a defected one) locked no Melee (§4.3); game 247, a
+    unit back in Reserve that had acted was still counted as placeable by the 50% rule of the
+    first Game Turn (§3.6), so no Pass was legal; game 504, a Traitorous unit
     (L2313) stepping out of its Melees broke its own Coherency (§4.2)."""
     rng = random.Random(1000 + k)
     steps, _ = play_checked(setup_for(k), seed=rng.randrange(2**31))

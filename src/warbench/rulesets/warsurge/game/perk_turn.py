@@ -757,6 +757,9 @@ def _revive(work: Work, uid: int, models: list[int], rank: str) -> None:
     work.set_unit(uid, hp=tuple(hp), removed=tuple(removed), pos=tuple(pos))
     if len(work.units[uid].living()) > 1:
         restore_coherency(work, uid)
+    from warbench.rulesets.warsurge.game.melee import engage_new_contacts
+
+    engage_new_contacts(work, uid)  # §4.3: a model back in Base Contact with an enemy
     work.emit("perk", f"{work.label(uid)}: {len(back)} models revive at full HP ({rank})",
               _rule(rank), unit=uid, perk=rank, models=back)  # fmt: skip
     refresh_thresholds(work, uid)
