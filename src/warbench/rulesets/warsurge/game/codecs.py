@@ -288,6 +288,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "positions": {"type": "array", "items": _POINT},
         "engage": _UID,
         "dash": {"type": "boolean"},
+        "facing": {"type": "number"},  # oval and rectangular bases (§1.3)
     },
     "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
     "embark_terrain": {"unit": _UID, "terrain": {"type": "string"}, "dash": {"type": "boolean"}},
@@ -448,6 +449,7 @@ def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:
         counters=tuple((str(k), int(v)) for k, v in d["ct"]),
         uses=tuple((str(k), int(v)) for k, v in d["uses"]),
         terrain=None if d.get("terrain") is None else str(d["terrain"]),
+        facing=tuple(float(f) for f in d.get("facing", ())),  # oval/rect bases (§1.3)
     )
 
 

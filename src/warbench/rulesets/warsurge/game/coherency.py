@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_difficult
-from warbench.rulesets.warsurge.game import geom, perk_effects, perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, geom, perk_effects, perk_incorporeal
 from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
@@ -46,8 +46,10 @@ def problem_positions(
     f = w.field
     t = w.table()
     other = w.others_mask([uid, *ignore, *passable(w, uid)])  # Terrain (Perks L1410)
-    oxy = t.xy[other]
-    orad = t.r[other]
+    exact = bases.shaped(w.setup)  # oval or rectangular bases: measured in game/bases.py
+    oxy = t.xy[other] if not exact else t.xy[:0]
+    orad = t.r[other] if not exact else t.r[:0]
+    skip_path: list[bool] = []
     new_arr = geom.as_array(new)
     u = w.units[uid]
     # The closest other base to each model's path and end, for every model at once: a model
@@ -74,7 +76,8 @@ def problem_positions(
             return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
         if starts is not None:
             s = starts[k]
-            if s == p:
+            skip_path.append(False)
+            if s == p and not (exact and bases.turns(w, uid, i)):
                 continue
             if dash and (u.heavy[i] or u.battle[i]):
                 kind = "Heavy" if u.heavy[i] else "Battle"
@@ -83,9 +86,10 @@ def problem_positions(
                     "cannot Dash",
                     "§5.1 Type",
                 )
-            length = math.dist(s, p)
+            length = math.dist(s, p) if not exact else bases.model_travel(w, uid, i, s, p)
             pc = f.path(s, p, r)
             flies = flight(info.unit.profile.perks)  # Airborne, Jumper: effects/movement.py
+            skip_path[-1] = bool(flies) or ghost
             if pc.blocked_by is not None and flies not in ("airborne", "juggernaut") and not ghost:
                 return (
                     f"model {i + 1} of {info.label} cannot cross Impassable Ground "
@@ -138,6 +142,8 @@ def problem_positions(
                     f"model {i + 1} of {info.label} would overlap {w.label(int(t.uid[other][j]))}",
                     "§4.7",
                 )
+    if exact:
+        return bases.problems(w, uid, new, models, starts, t, other, skip_path, passing)
     if len(new_arr) > 1:
         d = geom.edge_distances(new_arr, r, new_arr, r)
         np.fill_diagonal(d, np.inf)
@@ -357,7 +363,11 @@ def _place_unit(
     info = w.info(uid)
     r = info.radius
     idx = list(range(info.real_models)) if models is None else list(models)
-    offsets = geom.formation(len(idx), r)
+    offsets = (
+        geom.formation(len(idx), r)
+        if info.base is None
+        else bases.formation(info.base, len(idx), bases.facing_of(w, uid, idx[0] if idx else 0))
+    )
     spread = float(np.abs(offsets).max()) + r if len(offsets) else r
     cands: list[Point] = [centre]
     step = max(2 * r + 0.5, 1.0)
