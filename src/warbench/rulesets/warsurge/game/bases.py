@@ -316,8 +316,10 @@ def _overlapping(area: Any, shapes: npt.NDArray[Any], extra: FloatArray) -> npt.
     inner = area.buffer(-_TOUCH, 2)
     if inner.is_empty:
         inner = area
-    d = shapely.distance(inner, shapes) - extra
-    out: npt.NDArray[np.bool_] = np.asarray(d < 0.0)
+    d = shapely.distance(inner, shapes)
+    # a round base (a centre and its radius) overlaps when nearer than its radius; a polygon
+    # when it meets the shrunken area at all
+    out: npt.NDArray[np.bool_] = np.asarray((d < extra) | ((extra <= 0.0) & (d <= 0.0)))
     return out
 
 

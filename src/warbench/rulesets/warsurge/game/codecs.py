@@ -474,6 +474,7 @@ _UNIT_SCHEMA: dict[str, Any] = {
         "loc": {"enum": [loc.value for loc in Location]},
         "pos": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
         "hp": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "facing": {"type": "array", "items": {"type": "number"}},  # oval/rect bases (§1.3)
     },
     "required": ["uid", "loc", "pos", "hp", "removed", "in", "acted"],
 }
