@@ -56,6 +56,18 @@ def base_of(info: Any) -> Base | None:
 
 
 def default_facing(game: Any, uid: int) -> float:
+    """:func:`_default_facing`, kept with the set-up per unit and chosen zones."""
+    memo: dict[tuple[int, tuple[int | None, ...]], float] = game.setup.__dict__.setdefault(
+        "_facing_memo", {}
+    )
+    key = (uid, tuple(game.zones))
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _default_facing(game, uid)
+    return got
+
+
+def _default_facing(game: Any, uid: int) -> float:
     """The facing a unit is deployed with (ruling 1): from the centre of its side's deployment
     zone toward the centre of the nearest enemy side's zone (toward the battlefield's centre
     when no enemy zone is chosen yet), in degrees counter-clockwise from ``+x``, to 1e-6."""
@@ -132,11 +144,21 @@ def _shapes(
     pts = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
     if base is None:
         return shapely.points(pts), np.full(len(pts), float(radius))
-    polys = [
-        shapely.Polygon(base.outline((float(p[0]), float(p[1])), float(f)))
-        for p, f in zip(pts, facing, strict=True)
-    ]
-    return np.asarray(polys, dtype=object), np.zeros(len(pts))
+    return outlines(base, pts, facing), np.zeros(len(pts))
+
+
+def outlines(base: Base, pts: FloatArray, facing: Sequence[float]) -> npt.NDArray[Any]:
+    """The polygons of one kind of base at ``pts`` with these facings, made at once (the
+    corners of ``Base.outline`` turned and moved with NumPy)."""
+    if not len(pts):
+        return np.zeros(0, dtype=object)
+    local = np.asarray(base.outline((0.0, 0.0), 0.0), dtype=np.float64)  # (k, 2)
+    rad = np.radians(np.asarray(facing, dtype=np.float64))
+    c, s = np.cos(rad)[:, None], np.sin(rad)[:, None]
+    x = local[None, :, 0] * c - local[None, :, 1] * s + pts[:, 0:1]
+    y = local[None, :, 0] * s + local[None, :, 1] * c + pts[:, 1:2]
+    out: npt.NDArray[Any] = shapely.polygons(np.stack([x, y], axis=2))
+    return out
 
 
 def gaps(
@@ -294,7 +316,7 @@ def overlap_problem(
         s = np.asarray(starts[k], dtype=np.float64)
         start_shape = _solid(info.base, float(info.radius), s, fac_now[k])
         moved = _solid(info.base, float(info.radius), pts[k], fac_now[k])
-        swept = shapely.union(start_shape, moved).convex_hull
+        swept = _swept(start_shape, moved)
         hit = _overlapping(swept, shapes, extra) & ~ghost
         hit &= ~_overlapping(start_shape, shapes, extra)  # already touching where it stands
         if hit.any():
@@ -302,29 +324,50 @@ def overlap_problem(
     return None
 
 
-def _solid(base: Base | None, radius: float, p: FloatArray, facing: float) -> Any:
-    """A base as a shapely area (a round one as a 64-corner disc that covers the circle)."""
+#: A base as :func:`_solid` gives it: a shapely geometry and how far around it the base
+#: reaches (a round base: its centre, or the segment it sweeps, and its radius less the touch
+#: tolerance; an oval or rectangle: its polygon shrunk by the tolerance, and 0).
+Solid = tuple[Any, float]
+
+
+def _solid(base: Base | None, radius: float, p: FloatArray, facing: float) -> Solid:
+    """What of a base may not meet another base (:data:`Solid`): the base shrunk by the touch
+    tolerance (``_TOUCH``), an oval's or rectangle's half-length and half-width less it."""
+    x, y = float(p[0]), float(p[1])
     if base is None:
-        return shapely.Point(float(p[0]), float(p[1])).buffer(radius / math.cos(math.pi / 64), 16)
-    return shapely.Polygon(base.outline((float(p[0]), float(p[1])), facing))
+        return shapely.Point(x, y), radius - _TOUCH
+    a, b = base.half_extents
+    local = np.asarray(base.outline((0.0, 0.0), 0.0), dtype=np.float64)
+    local = local * [(a - _TOUCH) / a, (b - _TOUCH) / b]
+    c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+    poly = shapely.Polygon(
+        np.stack([local[:, 0] * c - local[:, 1] * s + x, local[:, 0] * s + local[:, 1] * c + y], 1)
+    )
+    return poly, 0.0
 
 
-def _overlapping(area: Any, shapes: npt.NDArray[Any], extra: FloatArray) -> npt.NDArray[np.bool_]:
-    """Which ``shapes`` (less ``extra``) overlap ``area`` by more than the touch tolerance."""
-    if area.geom_type != "Polygon" or not len(shapes):
+def _swept(start: Solid, end: Solid) -> Solid:
+    """The area a base sweeps moving straight from ``start`` to ``end`` without turning."""
+    if start[1] > 0.0:
+        return shapely.LineString([start[0].coords[0], end[0].coords[0]]), start[1]
+    return shapely.union(start[0], end[0]).convex_hull, 0.0
+
+
+def _overlapping(
+    solid: Solid, shapes: npt.NDArray[Any], extra: FloatArray
+) -> npt.NDArray[np.bool_]:
+    """Which bases ``shapes`` (each less its ``extra``, as :func:`_shapes` gives them) meet
+    ``solid``: overlap a base by more than the touch tolerance."""
+    if not len(shapes):
         return np.zeros(len(shapes), dtype=bool)
-    inner = area.buffer(-_TOUCH, 2)
-    if inner.is_empty:
-        inner = area
-    d = shapely.distance(inner, shapes)
-    # a round base (a centre and its radius) overlaps when nearer than its radius; a polygon
-    # when it meets the shrunken area at all
-    out: npt.NDArray[np.bool_] = np.asarray((d < extra) | ((extra <= 0.0) & (d <= 0.0)))
+    d = shapely.distance(solid[0], shapes)
+    reach = solid[1] + extra
+    out: npt.NDArray[np.bool_] = np.asarray((d < reach) | ((reach <= 0.0) & (d <= 0.0)))
     return out
 
 
-def _overlaps(area: Any, shapes: npt.NDArray[Any], extra: FloatArray) -> bool:
-    return bool(_overlapping(area, shapes, extra).any())
+def _overlaps(solid: Solid, shapes: npt.NDArray[Any], extra: FloatArray) -> bool:
+    return bool(_overlapping(solid, shapes, extra).any())
 
 
 def own_problem(game: Any, uid: int, new: Sequence[Point], models: Sequence[int]) -> str | None:
@@ -335,10 +378,10 @@ def own_problem(game: Any, uid: int, new: Sequence[Point], models: Sequence[int]
     if len(pts) < 2:
         return None
     fac = _new_facings(game, uid, models)
-    solids = [_solid(info.base, float(info.radius), p, f) for p, f in zip(pts, fac, strict=True)]
-    for i in range(len(solids)):
-        rest = np.asarray(solids[i + 1 :], dtype=object)
-        if len(rest) and _overlaps(solids[i], rest, np.zeros(len(rest))):
+    shapes, extra = _shapes(info.base, float(info.radius), pts, fac)
+    for i in range(len(pts) - 1):
+        solid = _solid(info.base, float(info.radius), pts[i], fac[i])
+        if _overlaps(solid, shapes[i + 1 :], extra[i + 1 :]):
             return "overlap"
     if len(group_of(game, uid, pts, fac)) > 1:
         return "coherency"

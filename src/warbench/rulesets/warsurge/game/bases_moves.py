@@ -111,14 +111,13 @@ def _clear(w: Work, uid: int, pos: list[Point], i: int, taken: list[int]) -> boo
 
 
 def _overlap(w: Work, uid: int, pos: list[Point], a: int, b: int) -> bool:
+    """Whether models ``a`` and ``b`` of the unit at ``pos`` overlap (§1.3)."""
     info = w.setup.units[uid]
-    one = bases._solid(
-        info.base, float(info.radius), np.asarray(pos[a]), bases.facing_of(w, uid, a)
+    one = bases._solid(info.base, info.radius, np.asarray(pos[a]), bases.facing_of(w, uid, a))
+    two, extra = bases._shapes(
+        info.base, info.radius, np.asarray([pos[b]]), [bases.facing_of(w, uid, b)]
     )
-    two = bases._solid(
-        info.base, float(info.radius), np.asarray(pos[b]), bases.facing_of(w, uid, b)
-    )
-    return bool(bases._overlapping(one, np.asarray([two], dtype=object), np.zeros(1))[0])
+    return bool(bases._overlapping(one, two, extra)[0])
 
 
 def contact_placement(w: Work, mover: int, foe: int) -> tuple[tuple[Point, ...], int, bool] | None:
