@@ -368,3 +368,35 @@ def test_s1_3_random_legal_games_on_oval_and_rect_bases_keep_every_invariant_and
         assert steps < 3000
     assert any(u.facing for u in state.units)
     assert replay(rec).state.digest() == state.digest()
+
+
+# ---------------------------------------------------------------------------------- schema
+
+
+def test_s1_3_the_game_roster_schema_is_current_and_checks_bases() -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    from warbench.rulesets.warsurge.game.roster_schema import SCHEMA_FILE, game_roster_schema
+
+    committed = ROSTERS.parents[2] / "docs" / "schemas" / SCHEMA_FILE
+    schema = game_roster_schema()
+    assert json.loads(committed.read_text(encoding="utf-8")) == schema
+    v = jsonschema.Draft202012Validator(schema)
+    for path in sorted(ROSTERS.glob("*.yaml")):
+        assert not list(v.iter_errors(yaml.safe_load(path.read_text()))), path.name
+    good = {
+        "player": "P",
+        "units": [{"file": "t.yaml", "base": {"shape": "oval", "length_mm": 60, "width_mm": 35}}],
+    }
+    assert v.is_valid(good)
+    for bad_base in (
+        {"shape": "hexagon", "length_mm": 60, "width_mm": 35},
+        {"shape": "rect", "length_mm": 60},
+        {"shape": "rect", "length_mm": 5, "width_mm": 35},
+    ):
+        assert not v.is_valid({"player": "P", "units": [{"file": "t.yaml", "base": bad_base}]})
+    both = {"file": "t.yaml", "base_mm": 32, **good["units"][0]}  # type: ignore[dict-item]
+    assert not v.is_valid({"player": "P", "units": [both]})
