@@ -127,6 +127,15 @@ def check_dash_flag(w: Work, dash: bool) -> None:
 
 
 def verify_move(w: Work, action: Move) -> MovePlan:
+    """The plan of a legal Move or Dash (§4.1-4.7), else a refusal; a Move that turns oval or
+    rectangular bases (``action.facing``, §1.3) is checked with its turn, forgotten after."""
+    try:
+        return _verify_move(w, action)
+    finally:
+        w.turning.pop(action.unit, None)
+
+
+def _verify_move(w: Work, action: Move) -> MovePlan:
     uid = action.unit
     info = w.info(uid)
     u = w.units[uid]
@@ -177,7 +186,7 @@ def verify_move(w: Work, action: Move) -> MovePlan:
 
     if (duel := duel_refusal(w, uid, new)) is not None:  # Challenger (Perks L1971)
         raise err(duel, "Perks §12.4 Leadership")
-    turn = w.turning.pop(uid, ())
+    turn = w.turning.get(uid, ())
     return MovePlan(uid, models, new, starts, action.dash, facing=turn)
 
 
