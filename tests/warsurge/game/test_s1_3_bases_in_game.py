@@ -400,3 +400,30 @@ def test_s1_3_the_game_roster_schema_is_current_and_checks_bases() -> None:
         assert not v.is_valid({"player": "P", "units": [{"file": "t.yaml", "base": bad_base}]})
     both = {"file": "t.yaml", "base_mm": 32, **good["units"][0]}  # type: ignore[dict-item]
     assert not v.is_valid({"player": "P", "units": [both]})
+
+
+# ---------------------------------------------------------------------------------- transports
+
+
+def test_s6_2_embarking_measures_from_the_transports_hull() -> None:
+    apc = RosterEntry(
+        unit("APC", hp=8, move=8, dash=8, transport=100, fire_points=1), 100, 25.4, base=HULL
+    )
+    squad = entry(unit("Squad", models=1, move=1, dash=1))
+    # the Squad's base 1.1" from the hull's long side, beyond its Move of 1" (the circle that
+    # covers the hull reaches the Squad's base); 0.9" away it embarks
+    st = scenario(
+        [[apc, squad], [troop()]],
+        {0: [TANK_AT], 1: [(TANK_AT[0] + HALF_W + 1.6, TANK_AT[1])], 2: [(40.0, 40.0)]},
+    )
+    from warbench.rulesets.warsurge.game.actions import Embark
+
+    with pytest.raises(RulesError, match="away") as exc:
+        engine.apply(st, Embark(1, 0))
+    assert exc.value.rule == "§6.2"
+    near = scenario(
+        [[apc, squad], [troop()]],
+        {0: [TANK_AT], 1: [(TANK_AT[0] + HALF_W + 1.4, TANK_AT[1])], 2: [(40.0, 40.0)]},
+    )
+    after, _ = engine.apply(near, Embark(1, 0))
+    assert after.units[1].location is Location.EMBARKED
