@@ -308,6 +308,7 @@ def place_unit(
         uid if on_table else None,
         info.models if models is None else tuple(models),
         info.radius,
+        None if info.base is None else (repr(info.base), bases.facing_of(w, uid, 0)),  # §1.3
         centre,
         zone,
         tries,
