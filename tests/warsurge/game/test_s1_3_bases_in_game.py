@@ -9,6 +9,7 @@ scenario's south zone faces the north one: ruling 1), so its long sides face eas
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from warbench.rulesets.warsurge.game.actions import Move
 from warbench.rulesets.warsurge.game.codecs import _unit_from_json, unit_to_json
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster, roster_from_data, roster_to_data
-from warbench.rulesets.warsurge.game.players import RandomLegalPlayer
+from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
 from warbench.rulesets.warsurge.game.record import GameRecord, replay
 from warbench.rulesets.warsurge.game.render import drawings, render_state_svg, render_state_text
 from warbench.rulesets.warsurge.game.state import (
@@ -427,3 +428,90 @@ def test_s6_2_embarking_measures_from_the_transports_hull() -> None:
     )
     after, _ = engine.apply(near, Embark(1, 0))
     assert after.units[1].location is Location.EMBARKED
+
+
+# ---------------------------------------------------------------------------------- restores
+
+
+def test_s4_2_iv_coherency_is_restored_between_the_true_bases() -> None:
+    from warbench.rulesets.warsurge.game.casualties import coherency_restored
+
+    # three bikes abreast (facing +y), 2.4" apart; the middle one gone, the outer two are
+    # 7.16" apart: the engine moves one back within 2" of the other, overlapping nothing
+    squad = RosterEntry(
+        unit("Bikes", models=3, move=8, dash=8),
+        100,
+        25.4,
+        base=Base(shape="rect", length_mm=100, width_mm=60),
+    )
+    step = 2 * HALF_W + 2.4
+    pts = [(10.0, 30.0), (10.0 + step, 30.0), (10.0 + 2 * step, 30.0)]
+    st = scenario([[squad], [troop()]], {0: pts, 1: [(40.0, 40.0)]}, phase=Phase.ATTACK)
+    st = replace(
+        st,
+        units=(st.units[0].evolve(facing=(90.0,) * 3, removed=(False, True, False)), *st.units[1:]),
+    )
+    assert not bases.coherent(st, 0)
+    restored = coherency_restored(work(st), 0)
+    assert restored is not None
+    pos, moved = restored
+    assert moved == 1
+    after = replace(st, units=(st.units[0].evolve(pos=pos), *st.units[1:]))
+    assert bases.coherent(after, 0)
+    check_invariants(after)
+
+
+def test_s4_4_iii_base_contact_is_restored_against_the_hull() -> None:
+    from warbench.rulesets.warsurge.game.melee import contact_placement
+
+    # the Troop 1" off the hull's long side, still in the Melee (its contact was lost)
+    st = game(
+        tank(), [(TANK_AT[0] + HALF_W + 1.5, TANK_AT[1])], engaged=[(0, 1)], phase=Phase.ATTACK
+    )
+    placed = contact_placement(work(st), 1, 0)
+    assert placed is not None
+    pos, moved, _shifted = placed
+    assert moved == 1
+    after = replace(st, units=(st.units[0], st.units[1].evolve(pos=pos)))
+    gap = float(bases.unit_gaps(after, 1, 0).min())
+    assert 0.0 < gap <= 0.05
+    check_invariants(after)
+
+
+# ---------------------------------------------------------------------------------- long run
+
+LONG_GAMES = int(os.environ.get("WARBENCH_BASES_GAMES", "0"))
+_BOARDS = ("open_field_42x32", "ruins_48x48", "city_72x48", "hive_city_72x48")
+_FOES = ("skirmish_b.yaml", "scavengers.yaml", "skirmish_a.yaml", "armoured_column.yaml")
+
+
+@pytest.mark.skipif(not LONG_GAMES, reason="long run: WARBENCH_BASES_GAMES=N")
+def test_s1_3_long_run_games_on_oval_and_rect_bases() -> None:
+    """``WARBENCH_BASES_GAMES=N``: N seeded games of the sample roster against each sample
+    roster in turn (itself too, as a second player), both playstyles, the four sample boards,
+    random-legal players (every fifth game scripted); every invariant on every state, and the
+    record replays to the identical state."""
+    for k in range(LONG_GAMES):
+        foe = load_game_roster(ROSTERS / _FOES[k % len(_FOES)])
+        foe = replace(foe, name=f"{foe.name} (foe)")
+        setup = build_setup(
+            [load_game_roster(ROSTERS / "armoured_column.yaml"), foe],
+            Field(sample_board(_BOARDS[k % len(_BOARDS)])),
+            max_turns=6,
+            playstyle="advanced" if k % 2 else "standard",
+        )
+        state, _ = engine.new_game(setup, k)
+        rec = GameRecord(setup, k)
+        players = (
+            [ScriptedPlayer(), ScriptedPlayer()]
+            if k % 5 == 0
+            else [RandomLegalPlayer(k), RandomLegalPlayer(k + 1)]
+        )
+        while not state.over:
+            side = engine.acting_side(state)
+            assert side is not None
+            action = players[side].choose(state)
+            state, _ = engine.apply(state, action)
+            rec.add(action, state)
+            check_invariants(state)
+        assert replay(rec).state.digest() == state.digest(), k
