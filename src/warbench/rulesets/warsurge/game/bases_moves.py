@@ -18,7 +18,7 @@ from warbench.rulesets.warsurge.game.work import Work
 Point = tuple[float, float]
 
 #: Angles (radians) tried around a model's own direction when it is placed next to another.
-_ANGLES = (0.0, 0.4, -0.4, 0.8, -0.8, 1.3, -1.3, 1.8, -1.8, 2.4, -2.4, math.pi)
+_ANGLES = (0.0, 0.4, -0.4, 0.8, -0.8, 1.3, -1.3, 1.8, -1.8, 2.4, -2.4, 2.8, -2.8, math.pi)
 
 
 def restore_coherency(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | None:
@@ -26,7 +26,7 @@ def restore_coherency(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | None
     Coherency group move, one by one and closest first, to the legal spot nearest to where
     they stand that is within 2" of a model of the group (a spot found by sliding the model
     straight toward that model, then at angles around it). Every model's position afterwards
-    and how many moved; None when the unit is coherent or no spot is found."""
+    and how many moved; None when the unit is coherent or no model can move."""
     u = w.units[uid]
     present = u.present()
     xy = u.present_xy()
@@ -48,9 +48,15 @@ def restore_coherency(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | None
         assert best is not None
         _, i, m = best
         strays.remove(i)
-        spot = _spot_near(w, uid, pos, i, m, [*main, *strays])
-        if spot is None:
-            return None
+        # next to the closest model of the group, else next to any other (closest first)
+        anchors = sorted(main, key=lambda k: (k != m, _gap(w, uid, pos, i, k)))
+        spot = None
+        for anchor in anchors:
+            spot = _spot_near(w, uid, pos, i, anchor, [*main, *strays])
+            if spot is not None:
+                break
+        if spot is None:  # nowhere free next to the group: the model stays (not met in play)
+            continue
         pos[i] = spot
         main.append(i)
         moved += 1
@@ -61,7 +67,7 @@ def restore_coherency(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | None
             else:
                 still.append(s)
         strays = still
-    if problem_positions(w, uid, tuple(pos[k] for k in present), present, None, None, False):
+    if not moved:
         return None
     return tuple(pos), moved
 
