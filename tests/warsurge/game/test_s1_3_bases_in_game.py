@@ -515,3 +515,22 @@ def test_s1_3_long_run_games_on_oval_and_rect_bases() -> None:
             rec.add(action, state)
             check_invariants(state)
         assert replay(rec).state.digest() == state.digest(), k
+
+
+def test_s6_3_the_engine_disembarks_within_the_move_of_the_true_hull() -> None:
+    from warbench.rulesets.warsurge.game.actions import Disembark
+
+    apc = RosterEntry(
+        unit("APC", hp=8, move=8, dash=8, transport=100, fire_points=1), 100, 25.4, base=HULL
+    )
+    bikes = RosterEntry(
+        unit("Bikes", models=3, move=3, dash=3), 60, 25.4,
+        base=Base(shape="oval", length_mm=60, width_mm=35),
+    )  # fmt: skip
+    st = scenario([[apc, bikes], [troop()]], {0: [TANK_AT], 2: [(40.0, 40.0)]})
+    inside = st.units[1].evolve(location=Location.EMBARKED, embarked_in=0, pos=())
+    st = replace(st, units=(st.units[0], inside, st.units[2]))
+    after, _ = engine.apply(st, Disembark(1, to=(TANK_AT[0] + 6.0, TANK_AT[1])))
+    assert after.units[1].location is Location.TABLE
+    assert float(bases.unit_gaps(after, 1, 0).min(axis=1).max()) <= 3.0 + 1e-9  # within its Move
+    check_invariants(after)

@@ -292,6 +292,7 @@ def place_unit(
     from_xy: FloatArray | None = None,
     from_r: float = 0.0,
     models: Sequence[int] | None = None,
+    from_unit: int | None = None,
 ) -> tuple[Point, ...] | None:
     """Automated placement: a compact formation around ``centre`` (then nearby points),
     inside ``zone`` if given, within ``within`` inches of the bases ``from_xy`` if given.
@@ -315,6 +316,7 @@ def place_unit(
         within,
         None if from_xy is None else from_xy.tobytes(),
         from_r,
+        from_unit if info.base is not None or bases.shaped(w.setup) else None,
     )
     t = w.table()
     hit: tuple[tuple[Point, ...] | None, int] | None = t.memo.get(key)
@@ -342,6 +344,7 @@ def place_unit(
         from_r=from_r,
         models=models,
         start=start,
+        from_unit=from_unit,
     )
     return out[0]
 
@@ -358,6 +361,7 @@ def _place_unit(
     from_r: float,
     models: Sequence[int] | None,
     start: int = 0,
+    from_unit: int | None = None,
 ) -> tuple[tuple[Point, ...] | None, int]:
     """The first legal candidate from ``start`` on (candidates before it are known to be
     refused), and its place in the order (the count of candidates when none is legal)."""
@@ -406,7 +410,9 @@ def _place_unit(
         for k, no in zip(rows.tolist(), skip[rows].tolist(), strict=True):
             if no:
                 continue
-            placed = _place_at(w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r)
+            placed = _place_at(
+                w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r, from_unit
+            )
             if placed is not None:
                 return placed, k
     _ = spread
@@ -425,6 +431,7 @@ def _place_at(
     within: float | None,
     from_xy: FloatArray | None,
     from_r: float,
+    from_unit: int | None = None,
 ) -> tuple[Point, ...] | None:
     """One candidate of :func:`place_unit`: the formation centred on ``c``, if legal."""
     pts = offsets + np.asarray(c)
@@ -439,7 +446,11 @@ def _place_at(
     if zone is not None and not w.field.in_zone_all(zone, pts, r):
         return None
     if from_xy is not None and within is not None:
-        d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
+        if from_unit is not None and bases.shaped(w.setup):  # the true bases (§1.3)
+            mine = bases.unit_group(w, uid, pts, idx)
+            d = bases.gaps(mine, bases.unit_group(w, from_unit)).min(axis=1)
+        else:
+            d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
         if (d > within + 1e-6).any():
             return None
     if problem_positions(w, uid, pos, idx, None, None, False):

@@ -241,6 +241,7 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
             from_xy=hxy,
             from_r=hr,
             models=u.present(),
+            from_unit=holder,  # oval and rectangular bases: measured to the true shapes (§1.3)
         )
         if placed is None:
             raise err(
