@@ -338,6 +338,30 @@ def test_s1_3_renders_draw_the_hull(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------- games
 
 
+class TurningPlayer(RandomLegalPlayer):
+    """A random-legal player whose Moves of oval and rectangular bases also turn them, half the
+    time, to a random facing (ruling 2), or turn them where they stand when the turn would take
+    the Move past its allowance (ruling 3); the plain Move when the engine allows neither."""
+
+    def choose(self, state: GameState) -> Move:  # type: ignore[override]
+        action = super().choose(state)
+        if (
+            isinstance(action, Move)
+            and state.setup.units[action.unit].base is not None
+            and self.rng.random() < 0.5
+        ):
+            facing = round(self.rng.random() * 360.0, 1)
+            u = state.units[action.unit]
+            here = tuple(u.pos[i] for i in u.present())
+            for turned in (  # the Move with a turn, else a turn where it stands
+                replace(action, facing=facing),
+                Move(action.unit, positions=here, dash=action.dash, facing=facing),
+            ):
+                if engine.can(state, turned):
+                    return turned
+        return action  # type: ignore[return-value]
+
+
 def _column_setup(board: str = "ruins_48x48") -> object:
     return build_setup(
         [
@@ -356,7 +380,7 @@ def test_s1_3_random_legal_games_on_oval_and_rect_bases_keep_every_invariant_and
     setup = _column_setup(board)
     state, _ = engine.new_game(setup, seed)  # type: ignore[arg-type]
     rec = GameRecord(setup, seed)  # type: ignore[arg-type]
-    players = [RandomLegalPlayer(seed), RandomLegalPlayer(seed + 1)]
+    players = [TurningPlayer(seed), TurningPlayer(seed + 1)]
     steps = 0
     while not state.over:
         side = engine.acting_side(state)
@@ -368,6 +392,7 @@ def test_s1_3_random_legal_games_on_oval_and_rect_bases_keep_every_invariant_and
         steps += 1
         assert steps < 3000
     assert any(u.facing for u in state.units)
+    assert any(isinstance(a, Move) and a.facing is not None for a in rec.actions)
     assert replay(rec).state.digest() == state.digest()
 
 
@@ -505,7 +530,7 @@ def test_s1_3_long_run_games_on_oval_and_rect_bases() -> None:
         players = (
             [ScriptedPlayer(), ScriptedPlayer()]
             if k % 5 == 0
-            else [RandomLegalPlayer(k), RandomLegalPlayer(k + 1)]
+            else [TurningPlayer(k), TurningPlayer(k + 1)]
         )
         while not state.over:
             side = engine.acting_side(state)
