@@ -7,7 +7,9 @@ Opportunist still cost CP." Test names carry the rank's source line (``L1340``),
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -347,3 +349,31 @@ def test_p1340_opportunist_the_scripted_player_delays_nothing_and_acts_in_the_wi
     st = _pass_to_window(st, [])
     action = ScriptedPlayer().choose(st)  # it makes what the unit delayed
     assert isinstance(action, Move) and action.unit == 0 and not action.dash
+
+
+def test_p1340_opportunist_play_cli_lists_the_delay(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``warbench play``: the question names the units that may delay, the choice is listed
+    as ``{"kind": "delay", "unit": n}``; taking every default (no delay) plays on."""
+    from warbench.cli.app import main
+
+    roster = tmp_path / "opportunists.yaml"
+    roster.write_text(
+        "player: Red\n"
+        "units:\n"
+        "  - unit: {name: Runners, move: 6, dash: 6, defence: 4, hp: 1, armour: 4+,\n"
+        "           perks: [Opportunist]}\n"
+        "    weapons:\n"
+        "      - {name: Rifle, range: 24, type: Assault, attacks: 1, power: 4, ap: 4+}\n"
+        "    models: [{count: 5, weapons: [Rifle]}]\n"
+        "    points: 100\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 40))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", str(roster), str(ROSTERS / "skirmish_b.yaml"), "--seed", "1"])
+    text = capsys.readouterr().out
+    assert not exit_info.value.code, text
+    assert "Move Phase: a unit's action, or pass; or delay to the end of the Game Turn" in text
+    assert '{"kind": "delay", "unit": 0}' in text
