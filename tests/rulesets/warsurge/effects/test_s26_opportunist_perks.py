@@ -244,6 +244,9 @@ def test_p1340_opportunist_L1345_advanced_delayed_actions_still_cost_cp() -> Non
     st = _game(perks, Phase.ACTIONS, weapons=[GUN, MEDKIT], advanced=True)
     with pytest.raises(RulesError, match="give no perk_use"):
         engine.check(st, Delay(0, perk_use=True))
+    deploying = replace(st, flow=replace(st.flow, phase=Phase.DEPLOY))  # Game Turn 1's
+    with pytest.raises(RulesError, match="between Action Steps"):
+        engine.check(deploying, Delay(0, perk_use=True))
     st, events = _do(st, Delay(0))
     assert any("its remaining Actions" in e.text for e in events)
     assert st.flow.adv is not None and st.flow.adv.cp == (10, 10)  # delaying is free

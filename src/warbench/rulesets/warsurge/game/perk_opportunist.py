@@ -43,6 +43,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.perk_heal import heal_targets, heals
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Location, Phase
@@ -185,6 +186,11 @@ def verify_delay(work: Work, action: Delay, side: int, movable: bool) -> None:
         if bits & ACTIONS:
             raise RulesError(f"{label} has delayed its Actions already", _ADVANCED_RULE)
         return
+    if work.setup.playstyle is Playstyle.ADVANCED:
+        raise RulesError(
+            "in the Advanced playstyle a unit delays its remaining Actions between Action Steps",
+            _ADVANCED_RULE,
+        )
     if action.perk_use:
         if bits & PERKS:
             raise RulesError(f"{label} has delayed its perk use already", RULE)
