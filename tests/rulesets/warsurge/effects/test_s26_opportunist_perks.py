@@ -352,6 +352,10 @@ def test_p1340_opportunist_the_scripted_player_delays_nothing_and_acts_in_the_wi
     st = _pass_to_window(st, [])
     action = ScriptedPlayer().choose(st)  # it makes what the unit delayed
     assert isinstance(action, Move) and action.unit == 0 and not action.dash
+    st = _game(["Opportunist"], Phase.ATTACK, weapons=[GUN, MEDKIT])
+    st, _ = _do(st, Delay(0))
+    st = _pass_to_window(st, [])
+    assert ScriptedPlayer().choose(st) == Attack(0, (("Medkit", 1),))
 
 
 def test_p1340_opportunist_play_cli_lists_the_delay(
@@ -380,3 +384,14 @@ def test_p1340_opportunist_play_cli_lists_the_delay(
     assert not exit_info.value.code, text
     assert "Move Phase: a unit's action, or pass; or delay to the end of the Game Turn" in text
     assert '{"kind": "delay", "unit": 0}' in text
+
+
+def test_p1340_opportunist_the_tactical_ai_acts_in_the_window() -> None:
+    from warbench.ai.tactical import TacticalBot
+
+    st = _game(["Opportunist"], Phase.ATTACK, weapons=[GUN, MEDKIT])
+    st, _ = _do(st, Delay(0))
+    st = _pass_to_window(st, [])
+    action = TacticalBot().choose(st)  # the delayed Heal, not a Move it did not delay
+    assert action == Attack(0, (("Medkit", 1),))
+    engine.check(st, action)
