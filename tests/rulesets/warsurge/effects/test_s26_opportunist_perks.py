@@ -395,3 +395,31 @@ def test_p1340_opportunist_the_tactical_ai_acts_in_the_window() -> None:
     action = TacticalBot().choose(st)  # the delayed Heal, not a Move it did not delay
     assert action == Attack(0, (("Medkit", 1),))
     engine.check(st, action)
+
+
+@pytest.mark.parametrize("playstyle", ["standard", "advanced"])
+def test_p1340_opportunist_protocol_record_with_delays_replays_from_json(
+    playstyle: str, tmp_path: Path
+) -> None:
+    """A protocol game (random-legal players) whose record holds ``delay`` actions and the
+    window's actions is saved as JSON, loaded and replayed to the same digests."""
+    from warbench.play import GameRecord as ProtocolRecord
+    from warbench.play import RandomLegalPlayer as ProtocolRandom
+    from warbench.play import SetupArgs
+    from warbench.play import replay as protocol_replay
+    from warbench.play.runner import run_game
+    from warbench.rulesets.warsurge.game.io import roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+
+    setup = _opportunist_setup(playstyle)
+    rosters = tuple(roster_to_data(p) for p in setup.players)  # type: ignore[attr-defined]
+    args = SetupArgs(rosters, "open_field_42x32", {"playstyle": playstyle, "max_turns": 5})
+    ws = WarsurgeRuleset()
+    run = run_game(ws, args, [ProtocolRandom(1), ProtocolRandom(2)], 0)
+    kinds = [s.action.get("kind") for s in run.record.steps]  # type: ignore[union-attr]
+    assert "delay" in kinds
+    path = tmp_path / "game.jsonl"
+    run.record.save(path)
+    rep = protocol_replay(ProtocolRecord.load(path), ws)
+    assert rep.digests == [s.digest for s in run.record.steps]
+    assert ws.digest(rep.state) == ws.digest(run.state)
