@@ -193,7 +193,10 @@ def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
             w.model_copy(update={"perks": WEAPON_SETS[(offset + k + j) % len(WEAPON_SETS)]})
             for j, w in enumerate(u.weapons)
         ]
-        profile = u.profile.model_copy(update={"perks": UNIT_SETS[(offset + k) % len(UNIT_SETS)]})
+        perks = UNIT_SETS[(offset + k) % len(UNIT_SETS)]
+        if k == 0:  # Opportunist (L1340, session 26): each side's first unit may delay
+            perks = [*perks, "Opportunist"]
+        profile = u.profile.model_copy(update={"perks": perks})
         traits = TRAIT_SETS[(offset + k) % len(TRAIT_SETS)]
         entries.append(
             replace(
