@@ -73,6 +73,16 @@ class Move:
     positions: tuple[Point, ...] | None = None
     engage: int | None = None  # move into Base Contact with this enemy unit (§4.3)
     dash: bool = False
+    #: the facing (degrees from +x) the moving models of an oval or rectangular base end with
+    #: (§1.3, game/bases.py); None: they keep theirs
+    facing: float | None = None
+
+    def __repr__(self) -> str:  # as before ``facing`` was added, unless one is given
+        turn = "" if self.facing is None else f", facing={self.facing!r}"
+        return (
+            f"Move(unit={self.unit!r}, to={self.to!r}, positions={self.positions!r}, "
+            f"engage={self.engage!r}, dash={self.dash!r}{turn})"
+        )
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ import numpy as np
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import (
+    bases,
     casualties,
     geom,
     perk_hooks,
@@ -443,7 +444,10 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     mask = t.side != side
     if not mask.any() or not len(a):
         return []
-    d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
+    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3)
+        d = bases.table_gaps(w, holder, a, t, mask).min(axis=0)
+    else:
+        d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
     # the index lists each unit's models together: the closest model of each unit
     uids = t.uid[mask]
     first = np.empty(len(uids), dtype=bool)
