@@ -309,11 +309,14 @@ def apply_terrain(w: Work, plan: TerrainPlan) -> None:
 
 def melee_inside(
     w: Work, uid: int, target: int
-) -> tuple[dict[str, list[int]], frozenset[int]] | str:
+) -> tuple[dict[str, list[int]], frozenset[int]] | str | None:
     """What ``uid`` may attack of ``target`` when either is inside a terrain piece: in the
     Melee inside the same piece, every weapon of every model (a Melee ignores Range, line of
-    sight and cover, §5.9) at every model; otherwise the reason it cannot (§6.9: occupants are
-    not attacked from outside; Fire Points of terrain are not modelled yet)."""
+    sight and cover, §5.9) at every model; None when ``uid`` fires out of a piece with Fire
+    Points at a unit outside (§6.7, ``terrain_fire``: the ordinary Targeting from the piece);
+    otherwise the reason it cannot (§6.9: occupants are not attacked from outside)."""
+    from warbench.rulesets.warsurge.game.terrain_fire import has_fire_points
+
     pair = (min(uid, target), max(uid, target))
     if same_piece(w, uid, target) and pair in w.engaged:
         users = {wp.name: w.units[uid].present() for wp in w.info(uid).unit.weapons}
@@ -323,9 +326,12 @@ def melee_inside(
         return (
             f"{w.label(target)} is inside {t.terrain}: only units engaged with it there attack it"
         )
+    name = w.units[uid].terrain
+    if has_fire_points(w, name):
+        return None
     return (
-        f"{w.label(uid)} is inside {w.units[uid].terrain}: it attacks only in the Melee there "
-        "(Fire Points of terrain are not modelled yet)"
+        f"{w.label(uid)} is inside {name}: it attacks only in the Melee there ({name} has no "
+        "Fire Points, §6.7)"
     )
 
 
