@@ -83,7 +83,8 @@ def check_terrain_invariants(before: GameState, state: GameState) -> None:
         xy = u.present_xy()
         r = state.info(u.uid).radius
         assert not field.g.on_impassable(xy, r).any(), f"{state.info(u.uid).label} on §4.7"
-        if not field.levels.flat and len(xy) > 1:
+        # a split unit's groups outside are linked through its piece (L4455; helpers)
+        if not field.levels.flat and len(xy) > 1 and not u.inside:
             z = field.levels.z_of(xy)
             pts = [(float(x), float(y)) for x, y in xy]
             groups = coherency_groups(pts, [r] * len(pts), elevations=z.tolist())

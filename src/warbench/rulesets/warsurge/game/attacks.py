@@ -204,6 +204,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             emergency_save=True,
             playstyle=Playstyle.STANDARD,
             los_models=None if view.melee else view.visible,
+            split_models=frozenset(view.visible) if w.units[target].inside else None,  # L4466
             # Perk inputs (Perks 000_94ecc6a4c74d351b.txt; docs/rulings.md "WARSURGE game")
             target_airborne=tperks.has("Airborne") or tperks.has("Jumper"),  # L3771-3775
             target_is_leader=tperks.has("Leader") or tperks.has("War Master"),  # L1136

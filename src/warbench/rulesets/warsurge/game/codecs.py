@@ -290,7 +290,13 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "dash": {"type": "boolean"},
     },
     "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
-    "embark_terrain": {"unit": _UID, "terrain": {"type": "string"}, "dash": {"type": "boolean"}},
+    "embark_terrain": {
+        "unit": _UID,
+        "terrain": {"type": "string"},
+        "dash": {"type": "boolean"},
+        "models": {"type": "array", "items": _UID},  # a partial fit (L4449-4460)
+        "positions": {"type": "array", "items": _POINT},
+    },
     "disembark": {
         "unit": _UID,
         "to": _POINT,
@@ -448,6 +454,7 @@ def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:
         counters=tuple((str(k), int(v)) for k, v in d["ct"]),
         uses=tuple((str(k), int(v)) for k, v in d["uses"]),
         terrain=None if d.get("terrain") is None else str(d["terrain"]),
+        inside=tuple(int(i) for i in d.get("inside", ())),
     )
 
 

@@ -142,13 +142,13 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         if isinstance(seed, str):
             return TargetView(False, False, False, 0, empty, frozenset(), 0, seed)
         return TargetView(True, True, False, 0.0, seed[0], seed[1], 0)
-    if Location.TERRAIN in (u.location, tgt.location):  # inside terrain (§10.2)
+    if Location.TERRAIN in (u.location, tgt.location) or u.inside or tgt.inside:  # §10.2
         inside = melee_inside(w, uid, target)
         if isinstance(inside, str):
             return TargetView(False, False, False, 0, empty, frozenset(), 0, inside)
         if inside is not None:
             return TargetView(True, True, False, 0.0, inside[0], inside[1], 0)
-        embarked = True  # out of a piece through its Fire Points (§6.7, terrain_fire)
+        embarked = embarked or u.location is Location.TERRAIN  # out by Fire Points (§6.7)
     # who is engaged with whom
     opened = open_holder(w, target)  # Exposed, Unsheltered (Perks L1280, L1438)
     if opened is not None:
