@@ -120,7 +120,7 @@ def line(x0: float, y: float, n: int, gap: float = 1.5) -> list[tuple[float, flo
 
 
 def _check_linked(state: GameState, piece: str, pts: Any, r: float, label: str) -> None:
-    """A split unit's models outside keep Coherency with the piece (001 L4455-4457): every
+    """A split unit's models outside keep Coherency with the piece (001 L4460-4462): every
     group of them linked by 2" has a model within 2" of the piece's footprint."""
     import shapely
 
@@ -152,7 +152,7 @@ def check_invariants(state: GameState) -> None:
         present = u.present()
         assert present, f"{info.label} on the table with no models"
         pts = as_array([u.pos[i] for i in present])
-        if u.inside:  # split by a piece's Transport Capacity (001 L4449-4460)
+        if u.inside:  # split by a piece's Transport Capacity (001 L4459-4464)
             assert u.terrain is not None and not set(u.inside) & set(present)
             assert [i for i in u.inside if not u.removed[i]], f"{info.label}: none inside"
             _check_linked(state, u.terrain, pts, info.radius, info.label)
@@ -192,7 +192,7 @@ def check_invariants(state: GameState) -> None:
         assert state.enemies(a, b)
         ua, ub = state.units[a], state.units[b]
         if ua.location is Location.TERRAIN or ub.location is Location.TERRAIN:
-            # units inside one terrain piece are engaged (§10.2 L4441-4447), nobody else; a
+            # units inside one terrain piece are engaged (§10.2 L4450-4457), nobody else; a
             # split unit's models inside too (L4466-4468)
             assert ua.terrain is not None and ua.terrain == ub.terrain
             assert {ua.location, ub.location} <= {Location.TERRAIN, Location.TABLE}

@@ -4,9 +4,9 @@ issue 12, session 26).
 "Insufficient Transport Capacity to Embark Terrain ... When there is a Melee inside the
 terrain and a Unit has models inside and outside the terrain, the outside models cannot
 contribute to the Melee unless attacking from the outside through a Fire Point (Section 6.9)"
-(L4449-4468). "Fire Points ... allows embarked Units to attack from inside the Transport. When
+(L4459-4468). "Fire Points ... allows embarked Units to attack from inside the Transport. When
 measuring range for attacking with the embarked models, measure from the Transport model
-itself" (§6.7 L3455-3462). Rulings: docs/rulings.md "WARSURGE terrain in play: session 26,
+itself" (§6.7 L3455-3460). Rulings: docs/rulings.md "WARSURGE terrain in play: session 26,
 s26-terrain".
 """
 
@@ -109,7 +109,7 @@ def test_s10_2_s6_7_L3455_without_fire_points_the_unit_inside_attacks_only_in_th
         engine.check(state, Attack(0, (("Gun", 1),)))
 
 
-def test_s6_7_L3459_range_is_measured_from_the_piece_itself() -> None:
+def test_s6_7_L3458_range_is_measured_from_the_piece_itself() -> None:
     """12.5" from the Bunker's edge is out of a 12" range although 'the models' are not on
     the table; 11.5" is in."""
     far = _inside(foe_at=(24.0, 28 + 12.5 + 0.5))
@@ -129,7 +129,7 @@ def test_s6_7_line_of_sight_from_the_piece_is_blocked_by_other_terrain() -> None
     engine.check(seen, Attack(0, (("Gun", 1),)))
 
 
-def test_s6_8_L3487_a_unit_that_moved_into_the_piece_cannot_fire_heavy_weapons_out() -> None:
+def test_s6_8_L3485_a_unit_that_moved_into_the_piece_cannot_fire_heavy_weapons_out() -> None:
     moved = _inside(gun="Heavy", moved=True)
     with pytest.raises(RulesError, match="moved"):
         engine.check(moved, Attack(0, (("Gun", 1),)))
@@ -139,7 +139,7 @@ def test_s6_8_L3487_a_unit_that_moved_into_the_piece_cannot_fire_heavy_weapons_o
 
 def test_s6_9_occupants_of_a_piece_with_fire_points_are_still_not_attacked_from_outside() -> None:
     """The piece is not a unit engaged in a Melee (§6.9 L3497-3499): the Raiders outside
-    cannot Target the unit inside, only by embarking (L4441-4447)."""
+    cannot Target the unit inside, only by embarking (L4450-4457)."""
     state = _attack_phase(_inside(), side=1)
     with pytest.raises(RulesError, match="inside Bunker"):
         engine.check(state, Attack(1, (("Gun", 0),)))
@@ -168,7 +168,7 @@ def test_s5_8_a_unit_locked_in_the_melee_inside_may_fire_out_with_the_out_of_mel
     assert Attack(0, (("Gun", 1),)) in legal and Attack(0, (("Gun", 2),)) in legal
     plan = engine._verified(state, Attack(0, (("Gun", 2),)), engine.DEFAULT_HOOKS)
     ctx = plan.weapons[0].context  # type: ignore[union-attr]
-    # engaged (Out of a Melee, §5.8 L2679), the Weapon Type modifiers too: the piece is not an
+    # engaged (Out of a Melee, §5.8 L2682), the Weapon Type modifiers too: the piece is not an
     # engaged Transport (§6.9 L3499-3503 does not apply; ruling 3)
     assert ctx.attacker_engaged and not ctx.through_fire_points and not ctx.melee
     _, events = engine.apply(state, Attack(0, (("Gun", 2),)), dice=ScriptedDice([6] * 30))
@@ -227,14 +227,14 @@ def _split_game(
     return state
 
 
-def test_s10_2_L4449_partial_fit_the_models_that_fit_go_in_the_rest_stay_outside() -> None:
+def test_s10_2_L4460_partial_fit_the_models_that_fit_go_in_the_rest_stay_outside() -> None:
     state = _split_game()
     done, events = engine.apply(state, EmbarkTerrain(0, "Post"))
     u = done.units[0]
     assert u.location is Location.TABLE and u.terrain == "Post"
     assert u.inside == (0, 1) and u.present() == [2, 3]  # 100 of the 200 points fit
     assert u.moved == (True, True, False, False)  # the models that went in moved (§6.8)
-    assert events[0].kind == "embark" and "L4449-4460" in events[0].rule
+    assert events[0].kind == "embark" and "L4459-4464" in events[0].rule
     assert "2 stay outside in Coherency" in events[0].text
     assert occupants(done, "Post") == [0]
     check_invariants(done)
@@ -246,7 +246,7 @@ def test_s10_2_L4449_partial_fit_the_models_that_fit_go_in_the_rest_stay_outside
     assert "table, 2 inside Post, 4/4 models" in text and "Inside Post (100/100 pts)" in text
 
 
-def test_s10_2_L4449_the_player_names_the_models_that_go_in() -> None:
+def test_s10_2_L4460_the_player_names_the_models_that_go_in() -> None:
     state = _split_game()
     done, _ = engine.apply(state, EmbarkTerrain(0, "Post", models=(2, 3)))
     assert done.units[0].inside == (2, 3) and done.units[0].present() == [0, 1]
@@ -268,9 +268,9 @@ def test_s10_2_L4449_the_player_names_the_models_that_go_in() -> None:
     assert action_from_dict(action_to_dict(a)) == a
 
 
-def test_s10_2_L4455_the_models_left_outside_step_up_to_keep_coherency_with_the_piece() -> None:
+def test_s10_2_L4460_the_models_left_outside_step_up_to_keep_coherency_with_the_piece() -> None:
     """A column walking away from the Post: the two nearest go in, the other two follow
-    within their Move until 1" from the Post (L4455-4457: "at least one model ... must
+    within their Move until 1" from the Post (L4460-4462: "at least one model ... must
     maintain Coherency with the terrain")."""
     state = _split_game(column=True)
     done, _ = engine.apply(state, EmbarkTerrain(0, "Post"))
@@ -283,7 +283,7 @@ def test_s10_2_L4455_the_models_left_outside_step_up_to_keep_coherency_with_the_
     slow = _split_game(column=True, move=2, gap=3.0)
     with pytest.raises(RulesError, match="would not keep Coherency") as info:
         engine.check(slow, EmbarkTerrain(0, "Post"))
-    assert "L4449-4457" in info.value.rule
+    assert "L4459-4462" in info.value.rule
     # the player's own choice and positions (a decision)
     mine = EmbarkTerrain(0, "Post", models=(2, 3), positions=((23.0, 18.0), (24.5, 18.0)))
     done, _ = engine.apply(state, mine)
@@ -306,7 +306,7 @@ def _split(state: GameState, inside: tuple[int, ...] = (0, 1)) -> GameState:
     return replace(state, units=tuple(units))
 
 
-def test_s10_2_L4457_outside_models_embark_when_space_becomes_available() -> None:
+def test_s10_2_L4464_outside_models_embark_when_space_becomes_available() -> None:
     state = _split(_split_game(transport=150))  # 100 inside, 50 left: one more model fits
     state = replace(state, units=tuple(replace(u, acted=False) for u in state.units))
     more, _ = engine.apply(state, EmbarkTerrain(0, "Post"))
@@ -320,7 +320,7 @@ def test_s10_2_L4457_outside_models_embark_when_space_becomes_available() -> Non
         engine.check(_split(_split_game()), EmbarkTerrain(0, "Post"))
 
 
-def test_s10_2_L4455_a_split_unit_moves_its_outside_models_in_coherency_with_the_piece() -> None:
+def test_s10_2_L4460_a_split_unit_moves_its_outside_models_in_coherency_with_the_piece() -> None:
     state = _split(_split_game())
     near = ((24.0, 18.5), (25.5, 18.5))
     moved, _ = engine.apply(state, Move(0, positions=near))
@@ -328,10 +328,10 @@ def test_s10_2_L4455_a_split_unit_moves_its_outside_models_in_coherency_with_the
     check_invariants(moved)
     with pytest.raises(RulesError, match="would not keep Coherency with it") as info:
         engine.check(state, Move(0, positions=((24.0, 14.0), (25.5, 14.0))))
-    assert "L4449-4468" in info.value.rule
+    assert "L4459-4468" in info.value.rule
 
 
-def test_s10_2_L4457_a_split_unit_disembarks_its_models_inside_beside_the_rest() -> None:
+def test_s10_2_L4464_a_split_unit_disembarks_its_models_inside_beside_the_rest() -> None:
     state = _split(_split_game())
     assert Disembark(0) in list(engine.legal_actions(state).for_unit(0))
     out, events = engine.apply(state, Disembark(0))
@@ -345,7 +345,7 @@ def test_s10_2_L4457_a_split_unit_disembarks_its_models_inside_beside_the_rest()
 
 def _melee_inside(fire_points: int = 0) -> GameState:
     """The Legionaries split (models 0-1 inside the Post), the Raiders inside with them: a
-    Melee inside (L4441-4447); the Attack Phase, player A to act."""
+    Melee inside (L4450-4457); the Attack Phase, player A to act."""
     state = _split(_split_game(foe_inside=True, fire_points=fire_points))
     return replace(
         state,
@@ -430,7 +430,7 @@ def test_s10_2_a_split_unit_in_the_state_json_and_digest() -> None:
 
 
 @pytest.mark.parametrize(("playstyle", "seed"), [("standard", 1), ("advanced", 2)])
-def test_s10_2_L4449_partial_fits_in_hive_city_games_of_each_playstyle(
+def test_s10_2_L4460_partial_fits_in_hive_city_games_of_each_playstyle(
     playstyle: str, seed: int
 ) -> None:
     """Players that embark terrain now and then (``EmbarkingPlayer``) on the hive city, whose

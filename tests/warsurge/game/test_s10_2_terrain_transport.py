@@ -102,8 +102,8 @@ def test_s10_2_example_bunker_of_500_takes_a_100_point_unit_then_b_s_150_points_
 
 def test_s10_2_transport_capacity_is_enforced() -> None:
     """100 + 150 inside leaves 250 of 500: a 600-point unit of two models (300 each) does not
-    fit at all (L4449-4454); a 300-point one only partly: one model goes in, the other steps
-    up to the Bunker and stays outside in Coherency with it (L4455-4457;
+    fit at all (L4459-4460); a 300-point one only partly: one model goes in, the other steps
+    up to the Bunker and stays outside in Coherency with it (L4460-4462;
     test_s10_2_terrain_fire_split.py)."""
 
     def inside_with(points: int) -> GameState:
@@ -116,10 +116,10 @@ def test_s10_2_transport_capacity_is_enforced() -> None:
 
     with pytest.raises(RulesError, match="250 points of Transport Capacity left") as info:
         engine.check(inside_with(600), EmbarkTerrain(1, "Bunker"))
-    assert "L4449-4454" in info.value.rule
+    assert "L4459-4460" in info.value.rule
     part, _ = engine.apply(inside_with(300), EmbarkTerrain(1, "Bunker"))
     assert part.units[1].inside == (0,) and part.units[1].location is Location.TABLE
-    assert (1, 2) in part.engaged  # its model inside is in the Melee there (L4441-4447)
+    assert (1, 2) in part.engaged  # its model inside is in the Melee there (L4450-4457)
     check_invariants(part)
     small = _bunker_game(c_points=250)
     units = list(small.units)

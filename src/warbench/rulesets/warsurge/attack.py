@@ -192,7 +192,7 @@ class AttackContext:
     playstyle: Playstyle = Playstyle.STANDARD
     los_models: frozenset[int] | None = None
     #: the target's models on the attacker's side of a terrain piece's walls, when the target
-    #: is a unit split by the piece (001 L4449-4468): only they can be casualties, in a Melee
+    #: is a unit split by the piece (001 L4459-4468): only they can be casualties, in a Melee
     #: too (None: every model)
     split_models: frozenset[int] | None = None
     #: Dice Modifiers on these Attack Dice from perk statuses, as (value, source): the

@@ -171,10 +171,10 @@ class EmbarkTerrain:
     :class:`Disembark` of the unit.
 
     When the unit does not fit the Transport Capacity left, ``models`` names the models that
-    go in (L4449-4460) and ``positions`` where the others end their Move outside, in Coherency
+    go in (L4459-4464) and ``positions`` where the others end their Move outside, in Coherency
     with the piece (in model order; empty: the engine's choices, with
     ``Automation.MODEL_PLACEMENT``). A unit split so embarks more of its outside models into
-    the same piece when space becomes available (L4457-4458)."""
+    the same piece when space becomes available (L4462-4464)."""
 
     unit: int
     terrain: str

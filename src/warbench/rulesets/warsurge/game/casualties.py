@@ -75,7 +75,7 @@ def remove_models(
     if all(removed):
         destroy_unit(w, uid, wrecks)
     elif u.inside:
-        settle(w, uid)  # a split unit with no model left on one side (L4455-4460)
+        settle(w, uid)  # a split unit with no model left on one side (L4459-4464)
 
 
 def destroy_unit(w: Work, uid: int, wrecks: list[Wreck] | None = None) -> None:
@@ -177,7 +177,7 @@ def restore_coherency(w: Work, uid: int) -> None:
 def out_of_coherency(w: Work, uid: int) -> bool:
     """The unit is on the battlefield with models not in one coherent group (§4.2)."""
     u = w.units[uid]
-    if u.location is Location.TABLE and u.inside:  # split: linked to its piece (L4455)
+    if u.location is Location.TABLE and u.inside:  # split: linked to its piece (L4460)
         return not split_coherent(w, uid)
     if u.location is not Location.TABLE or len(u.present()) <= 1:
         return False
@@ -194,7 +194,7 @@ def coherency_restored(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | Non
     info = w.info(uid)
     r = info.radius
     moved = 0
-    if u.inside:  # a split unit: its groups linked to the piece stay (L4455-4457)
+    if u.inside:  # a split unit: its groups linked to the piece stay (L4460-4462)
         main, strays, pos, moved = split_groups(w, uid)
     else:
         comps = geom.groups(w.xy(uid), r)
@@ -290,7 +290,7 @@ def end_attack_phase(w: Work, may_wait: bool = False) -> bool:
     for u in list(w.units):
         if u.location not in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             continue
-        cas = [i for i in standing_models(u) if u.hp[i] <= 0]  # a split unit's too (L4455)
+        cas = [i for i in standing_models(u) if u.hp[i] <= 0]  # a split unit's too (L4460)
         if cas:
             counts[u.uid] = len(cas)
     # passengers first (§6.6 "after applying damage to passengers"), then the rest
@@ -398,7 +398,7 @@ def _contact_stage(
 def _inside_together(w: Work, a: int, b: int) -> bool:
     """Both units are inside the same terrain piece: their Melee needs no Base Contact
     (§10.2 L4441-4447, "count as being engaged in a Melee")."""
-    pa = piece_of(w.units[a])  # wholly or in part (L4455-4468)
+    pa = piece_of(w.units[a])  # wholly or in part (L4459-4468)
     return pa is not None and pa == piece_of(w.units[b])
 
 

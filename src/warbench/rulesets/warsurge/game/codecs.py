@@ -294,7 +294,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "unit": _UID,
         "terrain": {"type": "string"},
         "dash": {"type": "boolean"},
-        "models": {"type": "array", "items": _UID},  # a partial fit (L4449-4460)
+        "models": {"type": "array", "items": _UID},  # a partial fit (L4459-4464)
         "positions": {"type": "array", "items": _POINT},
     },
     "disembark": {

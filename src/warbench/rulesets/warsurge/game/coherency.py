@@ -150,7 +150,7 @@ def problem_positions(
                 "in one group",
                 "§4.2",
             )
-    if u.inside and u.location is Location.TABLE:  # a split unit (L4455-4460)
+    if u.inside and u.location is Location.TABLE:  # a split unit (L4459-4464)
         return split_problem(w, uid, new, models)
     return None
 

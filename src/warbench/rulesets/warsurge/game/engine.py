@@ -498,7 +498,7 @@ def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         if u.location is Location.TERRAIN:  # out of a terrain piece (§10.2, §10.5)
             yield from _terrain_exits(w, uid, dash)
             return
-        if u.inside:  # a split unit: its models inside come out beside the rest (L4455)
+        if u.inside:  # a split unit: its models inside come out beside the rest (L4460)
             yield Disembark(uid, dash=dash)
         if u.location is Location.EMBARKED:
             if (link := linked_partner(w, u.embarked_in)) is not None:  # Perks L1420

@@ -63,7 +63,7 @@ class TerrainPlan:
     models: tuple[int, ...] = ()
     positions: tuple[Point, ...] = ()
     leave: bool = False
-    #: a partial fit (L4449-4460): the models left outside, at ``positions``
+    #: a partial fit (L4459-4464): the models left outside, at ``positions``
     rest: tuple[int, ...] = ()
 
 

@@ -63,7 +63,7 @@ def render_state_text(state: GameState) -> str:
             where = f"in {state.info(u.embarked_in).label}"
         elif u.location is Location.TERRAIN:
             where = f"inside {u.terrain}"
-        elif u.inside:  # a split unit (L4455-4460)
+        elif u.inside:  # a split unit (L4459-4464)
             where = f"table, {len([i for i in u.inside if not u.removed[i]])} inside {u.terrain}"
         melee = state.engaged_with(u.uid)
         extra = f", Melee with {', '.join(str(m) for m in melee)}" if melee else ""

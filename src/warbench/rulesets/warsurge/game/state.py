@@ -362,7 +362,7 @@ class UnitGS:
     counters: tuple[tuple[str, int], ...] = ()
     uses: tuple[tuple[str, int], ...] = ()  # limited uses spent (Emergency Save, Burst …)
     terrain: str | None = None  # the terrain piece the unit is inside (Location.TERRAIN, §10.2)
-    inside: tuple[int, ...] = ()  # on the table, these models inside ``terrain`` (L4455-4460)
+    inside: tuple[int, ...] = ()  # on the table, these models inside ``terrain`` (L4459-4464)
 
     def evolve(self, **changes: Any) -> UnitGS:
         """``dataclasses.replace(self, **changes)`` without calling ``__init__`` (a unit
@@ -389,7 +389,7 @@ class UnitGS:
 
     def present(self) -> list[int]:
         """Models on the battlefield (casualties included until removed), those of a unit
-        split by a terrain piece's Transport Capacity that are inside it left out (L4455)."""
+        split by a terrain piece's Transport Capacity that are inside it left out (L4460)."""
         cached: tuple[int, ...] | None = self.__dict__.get("_present")
         if cached is None:
             cached = tuple(i for i, r in enumerate(self.removed) if not r and i not in self.inside)

@@ -184,7 +184,7 @@ def destroy_terrain(w: Work, name: str) -> None:
             ):
                 on.append(u.uid)
     w.terrain_changed(field)
-    inside = [u.uid for u in w.units if piece_of(u) == name]  # split units too (L4455)
+    inside = [u.uid for u in w.units if piece_of(u) == name]  # split units too (L4460)
     w.emit(
         "terrain_destroyed",
         f"{name} is destroyed"

@@ -1,7 +1,7 @@
 """Terrain Fire Points: units inside a terrain piece with Fire Points attack out of it.
 
 Core Rules 001_d3f5e425c5e1196d.txt §10.2 (L4383-4391: terrain embarked is treated "as a
-Transport (refer to Section 6)"; L4467-4468 names a terrain piece's Fire Point), §6.7
+Transport (refer to Section 6)"; L4466-4468 names a terrain piece's Fire Point), §6.7
 (L3455-3478: "Fire Points ... allows embarked Units to attack from inside the Transport. When
 measuring range for attacking with the embarked models, measure from the Transport model
 itself"; "all models of an embarked Unit ... use all their Weapons"), §6.8 (L3480-3493: the

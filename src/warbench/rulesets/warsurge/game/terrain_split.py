@@ -1,7 +1,7 @@
 """Units that only partly fit a terrain piece: some models inside, the rest outside.
 
 Core Rules 001_d3f5e425c5e1196d.txt §10.2, "Insufficient Transport Capacity to Embark Terrain"
-(L4449-4468): "If the terrain has insufficient space to embark an entire Unit, at least one
+(L4459-4468): "If the terrain has insufficient space to embark an entire Unit, at least one
 model from the remainder of the Unit (that could not embark) must maintain Coherency with the
 terrain. If additional space becomes available within the terrain, any of the outside models
 may embark it with Movement. When there is a Melee inside the terrain and a Unit has models
@@ -34,7 +34,7 @@ from warbench.rulesets.warsurge.game.work import Work
 #: Coherency's distance (§4.2 I): a model within this of the piece keeps its unit linked to it
 COHERENCY = 2.0
 #: the rule of a split unit
-RULE = "§10.2 (L4449-4468)"
+RULE = "§10.2 (L4459-4468)"
 
 
 def is_split(u: UnitGS) -> bool:
@@ -108,7 +108,7 @@ def gaps_to_piece(w: Work | GameState, name: str, xy: FloatArray, r: float) -> F
 def linked_to_piece(
     w: Work | GameState, name: str, pts: Sequence[tuple[float, float]], r: float
 ) -> bool:
-    """The outside models at ``pts`` are in Coherency with the piece (L4455-4457): each group
+    """The outside models at ``pts`` are in Coherency with the piece (L4460-4462): each group
     of them linked by 2" (§4.2) has a model within 2" of the piece (ruling 2)."""
     if not pts:
         return False
@@ -139,7 +139,7 @@ def split_problem(
     """Why the split unit's models at ``new`` (``models``; the others where they stand) are
     not legal as a whole, or None: no overlap with its models that stay; its models inside
     that come out (a Disembark) make it one coherent group (§4.2); its outside models alone
-    keep Coherency with the piece (L4455-4457)."""
+    keep Coherency with the piece (L4460-4462)."""
     u = w.units[uid]
     info = w.info(uid)
     r = info.radius

@@ -4,8 +4,9 @@ Core Rules 001_d3f5e425c5e1196d.txt §10.2 B/C (L4383-4391: "Some scenery could 
 ability to move, be embarked and have Weapons equipped ... Units could treat these terrain
 features as a Transport (refer to Section 6)"), "Multiple Players Embarking Terrain"
 (L4437-4447: units of different players inside count as engaged in a Melee), "Insufficient
-Transport Capacity" (L4449-4460), §10.5 (connected terrain, gates) and §6.2-6.3 (embarking with
-a Move or Dash, disembarking within the Move or Dash of the Transport).
+Transport Capacity" (L4459-4468: a unit that only partly fits splits, :mod:`.terrain_split`),
+§10.5 (connected terrain, gates) and §6.2-6.3 (embarking with a Move or Dash, disembarking
+within the Move or Dash of the Transport).
 
 A unit inside a piece is :attr:`~.state.Location.TERRAIN` with ``UnitGS.terrain`` naming the
 piece: off the table (it blocks nothing and is not seen, §6.9 "occupants cannot be attacked"),
@@ -52,13 +53,13 @@ RULE = "§10.2 (L4383-4460)"
 
 
 def occupants(units: GameState | Work, name: str) -> list[int]:
-    """The units inside the terrain piece ``name`` (wholly or in part, L4455), by unit id."""
+    """The units inside the terrain piece ``name`` (wholly or in part, L4460), by unit id."""
     return [u.uid for u in units.units if piece_of(u) == name]
 
 
 def same_piece(w: Work | GameState, a: int, b: int) -> bool:
     """Both units are (some of their models) inside the same terrain piece (so in Base
-    Contact, L4441-4447)."""
+    Contact, L4450-4457)."""
     pa = piece_of(w.units[a])
     return pa is not None and pa == piece_of(w.units[b])
 
@@ -174,7 +175,7 @@ def verify_embark_terrain(w: Work, action: EmbarkTerrain) -> TerrainPlan:
 def partial_fit(
     w: Work, action: EmbarkTerrain, name: str
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Point, ...]]:
-    """The models that go into the piece when the unit does not fit whole (L4449-4460),
+    """The models that go into the piece when the unit does not fit whole (L4459-4464),
     ``action.models`` or the engine's choice, and the models left outside with where they end
     their Move (``action.positions`` or the engine's: each group of them steps toward the
     piece until within 2" of it); all empty when the whole unit (or all of a split unit's
@@ -191,7 +192,7 @@ def partial_fit(
     need = share * len([i for i in outside if i < info.real_models])  # ruling 4
     chosen = tuple(sorted(set(action.models)))
     if len(chosen) != len(action.models) or any(m not in outside for m in chosen):
-        raise err(f"name models of {info.label} on the battlefield, each once", "§10.2 (L4449)")
+        raise err(f"name models of {info.label} on the battlefield, each once", "§10.2 (L4460)")
     if need <= left + 1e-9:
         if (chosen and chosen != tuple(outside)) or action.positions:
             raise err(f"{info.label} fits {name} whole, so the whole unit goes in", "§6.2, §6.4")
@@ -200,7 +201,7 @@ def partial_fit(
         raise err(
             f"{name} has {left:.0f} points of Transport Capacity left; not one model of "
             f"{info.label} ({share:.1f} points a model) fits",
-            "§10.2 (L4449-4454), §6.4",
+            "§10.2 (L4459-4460), §6.4",
         )
     manual = Automation.MODEL_PLACEMENT not in w.setup.automation
     if chosen:
@@ -208,13 +209,13 @@ def partial_fit(
             raise err(
                 f"{name} has {left:.0f} points of Transport Capacity left; {len(chosen)} "
                 f"models of {info.label} ({share * len(chosen):.0f} points) do not fit",
-                "§10.2 (L4449-4454), §6.4",
+                "§10.2 (L4459-4460), §6.4",
             )
         choices = [chosen]
     elif manual:
         raise err(
             f"{info.label} does not fit {name} whole: name the models that go in",
-            "§10.2 (L4449-4454)",
+            "§10.2 (L4459-4460)",
         )
     else:
         choices = embark_choices(w, uid, name, left, outside)
@@ -227,14 +228,14 @@ def partial_fit(
                 raise err(
                     f"{len(rest)} models of {info.label} stay outside; "
                     f"{len(action.positions)} positions given",
-                    "§10.2 (L4455-4457)",
+                    "§10.2 (L4460-4462)",
                 )
             pos = tuple(action.positions)
         elif manual and not linked_to_piece(w, name, [u.pos[i] for i in rest], info.radius):
             raise err(
                 f"give the positions of the models of {info.label} that stay outside (model "
                 "placement is not automated)",
-                "§10.2 (L4455-4457)",
+                "§10.2 (L4460-4462)",
             )
         else:
             pos = _follow(w, uid, name, rest, allowance)
@@ -244,7 +245,7 @@ def partial_fit(
     raise err(
         f"{name} has {left:.0f} points of Transport Capacity left; {info.label} ({need:.0f} "
         f"points) does not fit whole, and the models left outside {why}",
-        "§10.2 (L4449-4457)",
+        "§10.2 (L4459-4462)",
     )
 
 
@@ -421,7 +422,7 @@ def apply_terrain(w: Work, plan: TerrainPlan) -> None:
         engage_new_contacts(w, uid)
         return
     going = set(plan.models)
-    if going and set(u.present()) - going:  # a partial fit (L4449-4460)
+    if going and set(u.present()) - going:  # a partial fit (L4459-4464)
         pos = full_positions(u, plan.rest, plan.positions)
         moved = tuple(
             True if i in going or pos[i] != u.pos[i] else m for i, m in enumerate(u.moved)
@@ -432,7 +433,7 @@ def apply_terrain(w: Work, plan: TerrainPlan) -> None:
             "embark",
             f"{w.label(uid)}: {len(going)} models move into {plan.terrain} ({what}); "
             f"{len(w.units[uid].present())} stay outside in Coherency with it",
-            "§10.2 (L4449-4460), §6.2",
+            "§10.2 (L4459-4464), §6.2",
             unit=uid,
             terrain=plan.terrain,
             models=sorted(going),
@@ -464,10 +465,10 @@ def apply_terrain(w: Work, plan: TerrainPlan) -> None:
 def melee_inside(
     w: Work, uid: int, target: int
 ) -> tuple[dict[str, list[int]], frozenset[int]] | str | None:
-    """What ``uid`` may attack of ``target`` when either is (partly, L4455) inside a terrain
+    """What ``uid`` may attack of ``target`` when either is (partly, L4460) inside a terrain
     piece: in the Melee inside the same piece, every weapon of every model inside (a Melee
     ignores Range, line of sight and cover, §5.9) at every model of the target inside, and the
-    outside models of a split unit through the piece's Fire Points (L4467-4468); None when the
+    outside models of a split unit through the piece's Fire Points (L4466-4468); None when the
     ordinary Targeting applies (a split unit's models on the table; a unit firing out of a
     piece with Fire Points, §6.7, ``terrain_fire``); otherwise the reason it cannot (§6.9:
     occupants are not attacked from outside)."""
@@ -496,7 +497,7 @@ def melee_inside(
 
 
 def _through_fire_points(w: Work, uid: int, users: dict[str, list[int]]) -> None:
-    """L4467-4468: the outside models of a split unit join the Melee inside its piece "from
+    """L4466-4468: the outside models of a split unit join the Melee inside its piece "from
     the outside through a Fire Point": each weapon of an outside model that has the piece in
     range and line of sight (as a Target, rulings "WARSURGE terrain in play" 1)."""
     from warbench.rulesets.warsurge.battlefield.terrain_targets import terrain_sight

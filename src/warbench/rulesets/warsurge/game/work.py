@@ -196,7 +196,7 @@ class Work:
         if "pos" in changes and len(changes["pos"]) < len(was.hp):  # Illusion slots (L779)
             changes["pos"] = pad_positions(changes["pos"], len(was.hp))
         if was.inside and changes.get("location", Location.TABLE) is not Location.TABLE:
-            changes = {"inside": (), **changes}  # no longer split (L4455-4460)
+            changes = {"inside": (), **changes}  # no longer split (L4459-4464)
         if "location" in changes and changes["location"] is not Location.TABLE:
             changes = off_the_table(self.info(uid).illusions, was.hp, was.removed, changes)
         self.units[uid] = now = was.evolve(**changes)

@@ -64,7 +64,7 @@ def terrain_wrecks(w: Work) -> list[Wreck]:
     with §6.6), in unit order."""
     out: list[Wreck] = []
     for u in w.units:
-        if (name := piece_of(u)) and w.terrain_hp.get(name) == 0:  # split units too (L4455)
+        if (name := piece_of(u)) and w.terrain_hp.get(name) == 0:  # split units too (L4460)
             site, site_r = terrain_site(w.setup.field.board, name)
             out.append(Wreck(u.uid, site, site_r, name))
     return out
@@ -97,7 +97,7 @@ def survivor_spots(
     info = w.info(uid)
     u = w.units[uid]
     r = info.radius
-    living = survivors_of(u)  # a split unit's models inside (L4455)
+    living = survivors_of(u)  # a split unit's models inside (L4460)
     taken: list[Point] = []
     t = w.table()
     oxy, orad = t.xy, t.r
