@@ -300,6 +300,18 @@ def test_s10_2_L4460_the_models_left_outside_step_up_to_keep_coherency_with_the_
     assert action_from_dict(action_to_dict(mine)) == mine
 
 
+def test_s10_2_L4462_models_stepping_up_into_base_contact_engage_a_melee() -> None:
+    """§4.3: the models left outside that step up to the Post and touch an enemy engage it."""
+    state = _split_game(column=True)
+    units = list(state.units)
+    units[2] = replace(units[2], pos=((25.0, 18.5),))  # the Scouts beside the Post
+    state = replace(state, units=tuple(units))
+    done, _ = engine.apply(state, EmbarkTerrain(0, "Post"))
+    assert done.units[0].pos[2] == pytest.approx((24.0, 18.5))
+    assert (0, 2) in done.engaged
+    check_invariants(done)
+
+
 def _split(state: GameState, inside: tuple[int, ...] = (0, 1)) -> GameState:
     units = list(state.units)
     units[0] = replace(units[0], terrain="Post", inside=inside)

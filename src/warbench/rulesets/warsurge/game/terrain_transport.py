@@ -438,6 +438,7 @@ def apply_terrain(w: Work, plan: TerrainPlan) -> None:
             terrain=plan.terrain,
             models=sorted(going),
         )
+        engage_new_contacts(w, uid)  # the models outside may have stepped into Base Contact
     else:
         w.set_unit(uid, location=Location.TERRAIN, terrain=plan.terrain, moved=moved, **flag)
         w.emit(
