@@ -191,10 +191,6 @@ class AttackContext:
     emergency_save: bool = True
     playstyle: Playstyle = Playstyle.STANDARD
     los_models: frozenset[int] | None = None
-    #: the target's models on the attacker's side of a terrain piece's walls, when the target
-    #: is a unit split by the piece (001 L4459-4468): only they can be casualties, in a Melee
-    #: too (None: every model)
-    split_models: frozenset[int] | None = None
     #: Dice Modifiers on these Attack Dice from perk statuses, as (value, source): the
     #: attacker's (Concussive -1, Blind -1) and the target's (Smokescreen -2). Enemy units cause
     #: them, so Stalwart ignores the negative ones (effects engine, docs/perks.md).

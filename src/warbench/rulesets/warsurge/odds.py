@@ -160,9 +160,6 @@ class AttackPlan:
     def eligible(self) -> list[int]:
         """Models that may become casualties: in line of sight unless in a Melee (§5.5, §5.13)."""
         living = [i for i in self.target.on_table if self.target.models[i].hp > 0]
-        side = self.context.split_models  # a unit split by a terrain piece (001 L4466-4468)
-        if side is not None:
-            living = [i for i in living if i in side]
         los = self.context.los_models
         if los is None or self.context.melee:
             return living

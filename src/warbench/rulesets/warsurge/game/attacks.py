@@ -70,6 +70,7 @@ from warbench.rulesets.warsurge.game.terrain_attacks import (
     resolve_terrain_share,
     verify_terrain_share,
 )
+from warbench.rulesets.warsurge.game.terrain_split import split_side
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
 from warbench.rulesets.warsurge.game.work import (
     Work,
@@ -88,7 +89,8 @@ from warbench.rulesets.warsurge.profiles import WeaponProfile, WeaponType
 def target_state(w: Work, target: int, attacker: int) -> UnitState:
     """The Targeted unit's state; a passenger of an Enclosed Transport may use the Transport's
     Defence, Armour and AEGIS (Perks L1248, ``perk_transport.enclosed_state``)."""
-    return targeted_state(w, target, to_unit_state, attacker)
+    st = targeted_state(w, target, to_unit_state, attacker)
+    return split_side(w, target, attacker, st)  # a unit split by a terrain piece (L4466)
 
 
 def verify_attack(w: Work, action: Attack) -> AttackPlanG:
@@ -204,7 +206,6 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
             emergency_save=True,
             playstyle=Playstyle.STANDARD,
             los_models=None if view.melee else view.visible,
-            split_models=frozenset(view.visible) if w.units[target].inside else None,  # L4466
             # Perk inputs (Perks 000_94ecc6a4c74d351b.txt; docs/rulings.md "WARSURGE game")
             target_airborne=tperks.has("Airborne") or tperks.has("Jumper"),  # L3771-3775
             target_is_leader=tperks.has("Leader") or tperks.has("War Master"),  # L1136

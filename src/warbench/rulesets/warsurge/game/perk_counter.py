@@ -109,7 +109,6 @@ def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | 
             emergency_save=True,
             playstyle=Playstyle.STANDARD,
             los_models=None if view.melee else view.visible,
-            split_models=frozenset(view.visible) if work.units[attacker].inside else None,  # L4466
         )
         work.emit(
             "perk",

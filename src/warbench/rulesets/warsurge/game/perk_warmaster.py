@@ -149,7 +149,6 @@ def retarget(work: Work, plan: AttackPlanG, k: int, onto: int) -> AttackPlanG:
         within_half_range=view.distance <= rng / 2,
         target_point_cost=current_value(work, onto),
         los_models=None if view.melee else view.visible,
-        split_models=frozenset(view.visible) if work.units[onto].inside else None,  # L4466
         target_airborne=tperks.has("Airborne") or tperks.has("Jumper"),
         target_is_leader=tperks.has("Leader") or tperks.has("War Master"),
         target_out_of_sight=False,

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import shapely
 import shapely.ops
 
+from warbench.rulesets.warsurge.attack import UnitState
 from warbench.rulesets.warsurge.battlefield.measure import coherency_groups
 from warbench.rulesets.warsurge.game.geom import FloatArray
 from warbench.rulesets.warsurge.game.state import GameState, Location, UnitGS
@@ -243,6 +245,21 @@ def split_groups(w: Work, uid: int) -> tuple[list[int], list[int], list[tuple[fl
             pos[i] = spot
             return [i], [m for m in strays if m != i], pos, 1
     return [i], [m for m in strays if m != i], pos, 0
+
+
+def split_side(w: Work, target: int, attacker: int, st: UnitState) -> UnitState:
+    """The Targeted unit's state for an attack: a unit split by a terrain piece loses models
+    only on the attacker's side of the piece's walls (L4466-4468, ruling 8): its models inside
+    in the Melee inside (the attacker inside the same piece), its models outside otherwise;
+    the others count as off the table for this attack."""
+    u = w.units[target]
+    if not is_split(u):
+        return st
+    pair = (min(target, attacker), max(target, attacker))
+    same = piece_of(w.units[attacker]) == u.terrain and pair in w.engaged
+    side = set(inside_models(u)) if same else set(u.present())
+    models = [m if i in side else replace(m, removed=True) for i, m in enumerate(st.models)]
+    return replace(st, models=models)
 
 
 def embark_choices(
