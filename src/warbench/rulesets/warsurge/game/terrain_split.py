@@ -111,7 +111,7 @@ def linked_to_piece(
     w: Work | GameState, name: str, pts: Sequence[tuple[float, float]], r: float
 ) -> bool:
     """The outside models at ``pts`` are in Coherency with the piece (L4460-4462): each group
-    of them linked by 2" (§4.2) has a model within 2" of the piece (ruling 2)."""
+    of them linked by 2" (§4.2) has a model within 2" of the piece (ruling 6)."""
     if not pts:
         return False
     gaps = gaps_to_piece(w, name, np.asarray(pts, dtype=np.float64), r)
@@ -178,7 +178,7 @@ def split_coherent(state: GameState | Work, uid: int) -> bool:
 def settle(w: Work, uid: int) -> None:
     """After removals: a split unit with no model left inside is a unit on the table, its
     Melee inside over; one with no model left outside is a unit inside its piece, its Melees
-    on the table over (§5.14; ruling 6)."""
+    on the table over (§5.14; ruling 9)."""
     u = w.units[uid]
     if u.location is not Location.TABLE or not u.inside:
         return
@@ -203,7 +203,7 @@ def settle(w: Work, uid: int) -> None:
 
 def split_groups(w: Work, uid: int) -> tuple[list[int], list[int], list[tuple[float, float]], int]:
     """§4.2 IV for a split unit: the outside models in groups linked to its piece stay (the
-    main group, ruling 5), the others are strays to rejoin them. When no group is linked, the
+    main group, ruling 6), the others are strays to rejoin them. When no group is linked, the
     model nearest the piece first steps to just within 2" of it (the minimum move). Returns
     (main, strays, positions, models moved so far)."""
     u = w.units[uid]
@@ -267,7 +267,7 @@ def embark_choices(
 ) -> list[tuple[int, ...]]:
     """The engine's choices of the models of ``candidates`` (the unit's models on the table)
     that go into the piece when not all of them fit ``space``, best first: as many as fit,
-    nearest the piece first; then the nearest with the farthest (ruling 3)."""
+    nearest the piece first; then the nearest with the farthest (ruling 5)."""
     share = model_share(w, uid)
     k = int((space + 1e-9) // share) if share > 0 else len(candidates)
     if k <= 0:

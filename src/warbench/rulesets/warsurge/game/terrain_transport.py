@@ -180,7 +180,7 @@ def partial_fit(
     their Move (``action.positions`` or the engine's: each group of them steps toward the
     piece until within 2" of it); all empty when the whole unit (or all of a split unit's
     outside models) goes in. The models left outside keep Coherency with the piece; a split
-    unit embarks only into its own piece (rulings 2-3)."""
+    unit embarks only into its own piece (rulings 5-7)."""
     uid = action.unit
     info = w.info(uid)
     u = w.units[uid]
