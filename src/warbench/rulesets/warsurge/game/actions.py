@@ -214,6 +214,17 @@ class BaseContact:
 
 
 @dataclass(frozen=True)
+class Delay:
+    """Opportunist (Perks L1340): the unit delays to the end of the Game Turn its Move (Move
+    Phase), its Dash (Dash Phase) or its Attack with Heal Weapons (Attack Phase); with
+    ``perk_use``, its perk use instead (its action stays). Advanced: all its remaining Actions
+    (``game/perk_opportunist.py``)."""
+
+    unit: int
+    perk_use: bool = False
+
+
+@dataclass(frozen=True)
 class Pass:
     """The side is finished with this phase (§2.2 step 3: "declared they were finished")."""
 
@@ -232,6 +243,7 @@ Action = (
     | Survivors
     | BaseContact
     | Pass
+    | Delay
     | UsePerks
     | Prepare
     | Guard
@@ -254,6 +266,7 @@ _KINDS: dict[str, type[Any]] = {
     "survivors": Survivors,
     "contact": BaseContact,
     "pass": Pass,
+    "delay": Delay,  # Opportunist (Perks L1340)
     # the Advanced playstyle's own Actions (§9.2)
     "use_perks": UsePerks,
     "prepare": Prepare,

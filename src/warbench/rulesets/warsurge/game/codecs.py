@@ -325,6 +325,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
     },
     "contact": {"unit": _UID, "foe": _UID, "positions": {"type": "array", "items": _POINT}},
     "pass": {},
+    "delay": {"unit": _UID, "perk_use": {"type": "boolean"}},  # Opportunist (Perks L1340)
 }
 _REQUIRED_FIELDS = {
     "turn_master": ["side"],

@@ -117,7 +117,7 @@ def unit_allowance(w: Work, uid: int, dash: bool) -> int:
 
 
 def check_dash_flag(w: Work, dash: bool) -> None:
-    if w.flow.phase is Phase.ACTIONS:  # Advanced: Move and Dash are both Actions (§9.2)
+    if w.flow.phase in (Phase.ACTIONS, Phase.OPPORTUNIST):  # Advanced §9.2; Perks L1340
         return
     want = w.flow.phase is Phase.DASH
     if dash != want:

@@ -53,6 +53,7 @@ class Phase(StrEnum):
     ATTACK = "Attack"
     DASH = "Dash"
     ACTIONS = "Action Steps"  # Advanced playstyle (§9.1 step 3)
+    OPPORTUNIST = "Opportunist"  # the end of the Game Turn's delayed actions (Perks L1340)
     OVER = "Game Over"
 
 
@@ -110,8 +111,7 @@ def listed_points(unit: Unit, listed: int | None) -> float:
     return float(listed)
 
 
-#: Respawn (Perks 000_94ecc6a4c74d351b.txt L4205): the counter of a unit's respawns; a unit that
-#: respawned "counts as destroyed for Victory Conditions" (:meth:`GameState.side_values`).
+#: Respawn (Perks L4205): a unit's respawns; it "counts as destroyed" (GameState.side_values).
 RESPAWNS = "respawns"
 #: Incorporeal (Perks L2502): the last Game Turn the unit was Incorporeal, active or deactivated.
 INCORPOREAL_TURN = "incorporeal turn"
