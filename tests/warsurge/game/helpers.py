@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from warbench.rulesets.warsurge.battlefield import Board, Terrain, Zone
+from warbench.rulesets.warsurge.battlefield.measure import coherency_groups
 from warbench.rulesets.warsurge.game import bases, engine
 from warbench.rulesets.warsurge.game.geom import Field, as_array, coherent, edge_distances
 from warbench.rulesets.warsurge.game.state import (
@@ -118,6 +119,20 @@ def line(x0: float, y: float, n: int, gap: float = 1.5) -> list[tuple[float, flo
 # --------------------------------------------------------------------------- invariants
 
 
+def _check_linked(state: GameState, piece: str, pts: Any, r: float, label: str) -> None:
+    """A split unit's models outside keep Coherency with the piece (001 L4460-4462): every
+    group of them linked by 2" has a model within 2" of the piece's footprint."""
+    import shapely
+
+    from warbench.rulesets.warsurge.game.terrain_field import field_of
+
+    poly = shapely.Polygon(field_of(state).board.terrain_named(piece).polygon)
+    groups = coherency_groups([(float(x), float(y)) for x, y in pts], [r] * len(pts))
+    for g in groups:
+        gaps = [float(poly.distance(shapely.Point(pts[k]))) - r for k in g]
+        assert min(gaps) <= 2.0 + 1e-6, f"{label}: a group outside {piece} out of Coherency"
+
+
 def check_invariants(state: GameState) -> None:
     """Invariants that hold after every action (conformance test)."""
     setup = state.setup
@@ -137,7 +152,11 @@ def check_invariants(state: GameState) -> None:
         present = u.present()
         assert present, f"{info.label} on the table with no models"
         pts = as_array([u.pos[i] for i in present])
-        if info.base is not None:  # an oval or rectangular base (§1.3, game/bases.py)
+        if u.inside:  # split by a piece's Transport Capacity (001 L4459-4464)
+            assert u.terrain is not None and not set(u.inside) & set(present)
+            assert [i for i in u.inside if not u.removed[i]], f"{info.label}: none inside"
+            _check_linked(state, u.terrain, pts, info.radius, info.label)
+        elif info.base is not None:  # an oval or rectangular base (§1.3, game/bases.py)
             assert bases.coherent(state, u.uid), f"{info.label} out of coherency"
         else:
             assert coherent(pts, info.radius), f"{info.label} out of coherency"
@@ -177,18 +196,27 @@ def check_invariants(state: GameState) -> None:
         assert state.enemies(a, b)
         ua, ub = state.units[a], state.units[b]
         if ua.location is Location.TERRAIN or ub.location is Location.TERRAIN:
-            # units inside one terrain piece are engaged (§10.2 L4441-4447), nobody else
+            # units inside one terrain piece are engaged (§10.2 L4450-4457), nobody else; a
+            # split unit's models inside too (L4466-4468)
             assert ua.terrain is not None and ua.terrain == ub.terrain
-            assert ua.location is ub.location is Location.TERRAIN
+            assert {ua.location, ub.location} <= {Location.TERRAIN, Location.TABLE}
+            assert all(u.location is Location.TERRAIN or u.inside for u in (ua, ub))
             continue
         assert ua.location is Location.TABLE
         assert ub.location is Location.TABLE
     for u in state.units:  # a terrain piece holds no more than its Transport Capacity (§10.2)
-        assert (u.location is Location.TERRAIN) == (u.terrain is not None)
+        split = u.location is Location.TABLE and bool(u.inside)
+        assert (u.location is Location.TERRAIN or split) == (u.terrain is not None)
+        assert not u.inside or split
     for t in setup.field.board.terrain:
-        inside = [u.uid for u in state.units if u.terrain == t.name]
-        if inside:
-            assert sum(setup.units[x].points for x in inside) <= t.capacity + 1e-9
+        used = 0.0
+        for u in state.units:
+            if u.terrain != t.name:
+                continue
+            x = setup.units[u.uid]  # its models inside, a share of its points each
+            inside = u.inside or range(x.real_models)
+            used += x.points / x.real_models * sum(not u.removed[i] for i in inside)
+        assert used <= t.capacity + 1e-9
     # current values from scratch
     totals = [0.0] * len(setup.sides)
     grouped = {x for pair in setup.summons for x in pair[:2]}  # Summon (P L4229)

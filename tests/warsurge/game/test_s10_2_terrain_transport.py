@@ -101,17 +101,26 @@ def test_s10_2_example_bunker_of_500_takes_a_100_point_unit_then_b_s_150_points_
 
 
 def test_s10_2_transport_capacity_is_enforced() -> None:
-    """200 + 150 inside leaves 150 of 500: a 300-point unit does not fit (L4449-4454)."""
-    state = _bunker_game(c_points=300)
-    units = list(state.units)
-    units[0] = replace(units[0], location=Location.TERRAIN, terrain="Bunker")
-    units[2] = replace(units[2], location=Location.TERRAIN, terrain="Bunker")
-    big = replace(units[1], pos=tuple(line(23, 16.5, 2)))
-    units[1] = big
-    state = replace(state, units=tuple(units), engaged=frozenset({(0, 2)}))
+    """100 + 150 inside leaves 250 of 500: a 600-point unit of two models (300 each) does not
+    fit at all (L4459-4460); a 300-point one only partly: one model goes in, the other steps
+    up to the Bunker and stays outside in Coherency with it (L4460-4462;
+    test_s10_2_terrain_fire_split.py)."""
+
+    def inside_with(points: int) -> GameState:
+        state = _bunker_game(c_points=points)
+        units = list(state.units)
+        units[0] = replace(units[0], location=Location.TERRAIN, terrain="Bunker")
+        units[2] = replace(units[2], location=Location.TERRAIN, terrain="Bunker")
+        units[1] = replace(units[1], pos=tuple(line(23, 16.5, 2)))
+        return replace(state, units=tuple(units), engaged=frozenset({(0, 2)}))
+
     with pytest.raises(RulesError, match="250 points of Transport Capacity left") as info:
-        engine.check(state, EmbarkTerrain(1, "Bunker"))
-    assert "L4449-4454" in info.value.rule
+        engine.check(inside_with(600), EmbarkTerrain(1, "Bunker"))
+    assert "L4459-4460" in info.value.rule
+    part, _ = engine.apply(inside_with(300), EmbarkTerrain(1, "Bunker"))
+    assert part.units[1].inside == (0,) and part.units[1].location is Location.TABLE
+    assert (1, 2) in part.engaged  # its model inside is in the Melee there (L4450-4457)
+    check_invariants(part)
     small = _bunker_game(c_points=250)
     units = list(small.units)
     units[0] = replace(units[0], location=Location.TERRAIN, terrain="Bunker")

@@ -83,7 +83,8 @@ def check_terrain_invariants(before: GameState, state: GameState) -> None:
         xy = u.present_xy()
         r = state.info(u.uid).radius
         assert not field.g.on_impassable(xy, r).any(), f"{state.info(u.uid).label} on §4.7"
-        if not field.levels.flat and len(xy) > 1:
+        # a split unit's groups outside are linked through its piece (L4460; helpers)
+        if not field.levels.flat and len(xy) > 1 and not u.inside:
             z = field.levels.z_of(xy)
             pts = [(float(x), float(y)) for x, y in xy]
             groups = coherency_groups(pts, [r] * len(pts), elevations=z.tolist())
@@ -99,9 +100,9 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
 
 def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[str, int]]:
     """:func:`play_checked`, also counting terrain events: ``terrain_attacks`` (shares at a
-    terrain piece), ``destroyed`` (pieces destroyed, §10.3) and ``stood_on`` (units on a piece
-    when it fell)."""
-    counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0, "inside": 0}
+    terrain piece), ``destroyed`` (pieces destroyed, §10.3), ``stood_on`` (units on a piece
+    when it fell), ``inside`` (units inside it then) and ``split`` (partial fits, L4459-4464)."""
+    counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0, "inside": 0, "split": 0}
     setup = setup_for(board, playstyle)
     state, _ = engine.new_game(setup, seed)
     check_invariants(state)
@@ -119,6 +120,8 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
         for e in events:
             if e.kind == "attack" and "terrain" in e.data:
                 counts["terrain_attacks"] += 1
+            elif e.kind == "embark" and "models" in e.data:  # a partial fit (L4459-4464)
+                counts["split"] += 1
             elif e.kind == "terrain_destroyed":
                 counts["destroyed"] += 1
                 counts["stood_on"] += len(e.data["units"])
@@ -161,7 +164,7 @@ def _one(job: tuple[int, str]) -> str:
     line = (
         f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} "
         f"terrain_attacks={c['terrain_attacks']} destroyed={c['destroyed']} "
-        f"stood_on={c['stood_on']} inside={c['inside']} ok"
+        f"stood_on={c['stood_on']} inside={c['inside']} split={c['split']} ok"
     )
     log = os.environ.get("WARBENCH_LONG_LOG")
     if log:

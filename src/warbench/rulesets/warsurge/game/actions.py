@@ -178,11 +178,19 @@ class EmbarkTerrain:
     """Embark a terrain piece with a Transport Stat (§10.2 B/C, L4383-4391: "Units could treat
     these terrain features as a Transport"), with a Move (or a Dash): at least one model
     reaches the piece (or one of its gates, §10.5) and the whole unit goes inside. Leaving is a
-    :class:`Disembark` of the unit."""
+    :class:`Disembark` of the unit.
+
+    When the unit does not fit the Transport Capacity left, ``models`` names the models that
+    go in (L4459-4464) and ``positions`` where the others end their Move outside, in Coherency
+    with the piece (in model order; empty: the engine's choices, with
+    ``Automation.MODEL_PLACEMENT``). A unit split so embarks more of its outside models into
+    the same piece when space becomes available (L4462-4464)."""
 
     unit: int
     terrain: str
     dash: bool = False
+    models: tuple[int, ...] = ()
+    positions: tuple[Point, ...] = ()
 
 
 @dataclass(frozen=True)

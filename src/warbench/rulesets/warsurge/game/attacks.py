@@ -70,6 +70,7 @@ from warbench.rulesets.warsurge.game.terrain_attacks import (
     resolve_terrain_share,
     verify_terrain_share,
 )
+from warbench.rulesets.warsurge.game.terrain_split import split_side
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
 from warbench.rulesets.warsurge.game.work import (
     Work,
@@ -88,7 +89,8 @@ from warbench.rulesets.warsurge.profiles import WeaponProfile, WeaponType
 def target_state(w: Work, target: int, attacker: int) -> UnitState:
     """The Targeted unit's state; a passenger of an Enclosed Transport may use the Transport's
     Defence, Armour and AEGIS (Perks L1248, ``perk_transport.enclosed_state``)."""
-    return targeted_state(w, target, to_unit_state, attacker)
+    st = targeted_state(w, target, to_unit_state, attacker)
+    return split_side(w, target, attacker, st)  # a unit split by a terrain piece (L4466)
 
 
 def verify_attack(w: Work, action: Attack) -> AttackPlanG:

@@ -43,6 +43,14 @@ from warbench.rulesets.warsurge.game.melee import (
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause, Wreck
 from warbench.rulesets.warsurge.game.perk_imprison import released_to_reserve
 from warbench.rulesets.warsurge.game.state import Automation, Location
+from warbench.rulesets.warsurge.game.terrain_split import (
+    piece_of,
+    settle,
+    split_coherent,
+    split_groups,
+    standing_models,
+    survivors_of,
+)
 from warbench.rulesets.warsurge.game.work import Work, err
 from warbench.rulesets.warsurge.game.wrecks import survivor_spots, terrain_wrecks, verify_survivors
 
@@ -66,6 +74,8 @@ def remove_models(
     )
     if all(removed):
         destroy_unit(w, uid, wrecks)
+    elif u.inside:
+        settle(w, uid)  # a split unit with no model left on one side (L4459-4464)
 
 
 def destroy_unit(w: Work, uid: int, wrecks: list[Wreck] | None = None) -> None:
@@ -118,7 +128,7 @@ def settle_survivors(
     for i in range(len(hp)):
         if i in placed:
             pos[i] = placed[i]
-        elif not removed[i]:
+        elif not removed[i] and (not u.inside or i in u.inside):  # a split unit's rest stays
             removed[i] = True
             hp[i] = 0
             lost.append(i)
@@ -127,6 +137,7 @@ def settle_survivors(
         location=Location.TABLE,
         embarked_in=None,
         terrain=None,
+        inside=(),
         pos=tuple(pos),
         removed=tuple(removed),
         hp=tuple(hp),
@@ -166,6 +177,8 @@ def restore_coherency(w: Work, uid: int) -> None:
 def out_of_coherency(w: Work, uid: int) -> bool:
     """The unit is on the battlefield with models not in one coherent group (§4.2)."""
     u = w.units[uid]
+    if u.location is Location.TABLE and u.inside:  # split: linked to its piece (L4460)
+        return not split_coherent(w, uid)
     if u.location is not Location.TABLE or len(u.present()) <= 1:
         return False
     if w.info(uid).base is not None:  # oval and rectangular bases (§1.3, game/bases.py)
@@ -184,15 +197,17 @@ def coherency_restored(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | Non
     present = u.present()
     info = w.info(uid)
     r = info.radius
-    xy = w.xy(uid)
-    comps = geom.groups(xy, r)
-    main = [present[k] for k in comps[0]]
-    strays = [present[k] for c in comps[1:] for k in c]
-    pos = list(u.pos)
+    moved = 0
+    if u.inside:  # a split unit: its groups linked to the piece stay (L4460-4462)
+        main, strays, pos, moved = split_groups(w, uid)
+    else:
+        comps = geom.groups(w.xy(uid), r)
+        main = [present[k] for k in comps[0]]
+        strays = [present[k] for c in comps[1:] for k in c]
+        pos = list(u.pos)
     t = w.table()
     mask = t.uid != uid
     oxy, orad = t.xy[mask], t.r[mask]
-    moved = 0
     while strays:
         # the stray closest to the main group goes first
         mxy = geom.as_array([pos[i] for i in main])
@@ -279,7 +294,7 @@ def end_attack_phase(w: Work, may_wait: bool = False) -> bool:
     for u in list(w.units):
         if u.location not in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
             continue
-        cas = [i for i in u.present() if u.hp[i] <= 0]
+        cas = [i for i in standing_models(u) if u.hp[i] <= 0]  # a split unit's too (L4460)
         if cas:
             counts[u.uid] = len(cas)
     # passengers first (§6.6 "after applying damage to passengers"), then the rest
@@ -327,7 +342,7 @@ def _removals(
         uid = removals.pop(0)
         u = w.units[uid]
         if u.location in (Location.TABLE, Location.EMBARKED, Location.TERRAIN):
-            cas = [i for i in u.present() if u.hp[i] <= 0]
+            cas = [i for i in standing_models(u) if u.hp[i] <= 0]
             if cas:
                 remove_models(w, uid, cas, "casualties of the Attack Phase", wrecks)
     return _coherency_stage(w, counts, may_wait)
@@ -387,8 +402,8 @@ def _contact_stage(
 def _inside_together(w: Work, a: int, b: int) -> bool:
     """Both units are inside the same terrain piece: their Melee needs no Base Contact
     (§10.2 L4441-4447, "count as being engaged in a Melee")."""
-    ua, ub = w.units[a], w.units[b]
-    return ua.location is Location.TERRAIN and ua.terrain is not None and ua.terrain == ub.terrain
+    pa = piece_of(w.units[a])  # wholly or in part (L4459-4468)
+    return pa is not None and pa == piece_of(w.units[b])
 
 
 def _ask(w: Work) -> None:
@@ -507,7 +522,7 @@ def default_placement(w: Work) -> Restore | Survivors | BaseContact:
     uid = p.units[0]
     if p.stage == "survivors":
         wreck = p.wrecks[0]
-        living = w.units[uid].living()
+        living = survivors_of(w.units[uid])
         # the engine's placement played on a scratch copy: its positions after Coherency
         scratch = Work(w.before, None, w.hooks)
         scratch.restore = None

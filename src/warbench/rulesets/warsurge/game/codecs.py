@@ -291,7 +291,13 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "facing": {"type": "number"},  # oval and rectangular bases (§1.3)
     },
     "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
-    "embark_terrain": {"unit": _UID, "terrain": {"type": "string"}, "dash": {"type": "boolean"}},
+    "embark_terrain": {
+        "unit": _UID,
+        "terrain": {"type": "string"},
+        "dash": {"type": "boolean"},
+        "models": {"type": "array", "items": _UID},  # a partial fit (L4459-4464)
+        "positions": {"type": "array", "items": _POINT},
+    },
     "disembark": {
         "unit": _UID,
         "to": _POINT,
@@ -451,6 +457,7 @@ def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:
         uses=tuple((str(k), int(v)) for k, v in d["uses"]),
         terrain=None if d.get("terrain") is None else str(d["terrain"]),
         facing=tuple(float(f) for f in d.get("facing", ())),  # oval/rect bases (§1.3)
+        inside=tuple(int(i) for i in d.get("inside", ())),
     )
 
 

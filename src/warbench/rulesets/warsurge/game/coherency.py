@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.game.horrific_limit import horrified_limit
 from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
 from warbench.rulesets.warsurge.game.perk_wreckage import crossed, holders
 from warbench.rulesets.warsurge.game.state import Location, UnitGS, UnitInfo
+from warbench.rulesets.warsurge.game.terrain_split import split_problem
 from warbench.rulesets.warsurge.game.work import Work, err
 
 
@@ -149,12 +150,14 @@ def problem_positions(
         np.fill_diagonal(d, np.inf)
         if (d < -OVERLAP_TOL).any():
             return (f"models of {info.label} would overlap each other", "§1.3")
-        if not geom.coherent(new_arr, r):
+        if not u.inside and not geom.coherent(new_arr, r):
             return (
                 f'{info.label} would break Coherency: every model within 2" of another, '
                 "in one group",
                 "§4.2",
             )
+    if u.inside and u.location is Location.TABLE:  # a split unit (L4459-4464)
+        return split_problem(w, uid, new, models)
     return None
 
 

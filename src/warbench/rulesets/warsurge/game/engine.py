@@ -82,6 +82,7 @@ from warbench.rulesets.warsurge.game.state import (
     initial_state,
 )
 from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
+from warbench.rulesets.warsurge.game.terrain_fire import nearest_from_piece
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.turn import PHASES, eligible, start_turn
 from warbench.rulesets.warsurge.game.turn import acting_side as flow_side
@@ -529,6 +530,8 @@ def _own_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         if u.location is Location.TERRAIN:  # out of a terrain piece (§10.2, §10.5)
             yield from _terrain_exits(w, uid, dash)
             return
+        if u.inside:  # a split unit: its models inside come out beside the rest (L4460)
+            yield Disembark(uid, dash=dash)
         if u.location is Location.EMBARKED:
             if (link := linked_partner(w, u.embarked_in)) is not None:  # Perks L1420
                 yield Embark(uid, link, dash=dash)
@@ -598,7 +601,7 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     if psychotic(w, uid):  # Psychotic (Perks L2277): the closest units, friends too
         order = [t for t in closest_units(w, uid) if t not in order] + order
     if w.units[uid].location is Location.TERRAIN:  # the Melee inside a terrain piece (§10.2)
-        order = engaged
+        order = engaged + [f for _, f in nearest_from_piece(w, uid) if f not in engaged]
     # passengers of engaged Transports with Fire Points (§6.9)
     for f in list(engaged):
         for p in w.passengers(f):

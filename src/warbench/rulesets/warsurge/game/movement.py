@@ -95,6 +95,8 @@ def vertical_coherency_problem(
     if levels.flat or max(levels.levels) <= VERTICAL_COHERENCY:
         return None
     u = w.units[uid]
+    if u.inside:  # a split unit: its groups are linked through its piece (L4460, ruling 6)
+        return None
     moved = dict(zip(models, new, strict=True))
     pts = [moved.get(i, u.pos[i]) for i in u.present()]
     z = levels.z_of(geom.as_array(pts))

@@ -64,6 +64,8 @@ class TerrainPlan:
     models: tuple[int, ...] = ()
     positions: tuple[Point, ...] = ()
     leave: bool = False
+    #: a partial fit (L4459-4464): the models left outside, at ``positions``
+    rest: tuple[int, ...] = ()
 
 
 Plan = MovePlan | DeployPlan | AttackPlanG | TerrainPlan | None

@@ -34,6 +34,7 @@ from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.perk_heal import heal_targets
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
+from warbench.rulesets.warsurge.game.terrain_split import piece_of
 from warbench.rulesets.warsurge.game.work import Work
 
 
@@ -183,12 +184,9 @@ class ScriptedPlayer:
 
 
 def enemy_held_pieces(w: Work, side: int) -> list[str]:
-    """The terrain pieces (board order) with a unit of another side inside (§10.2)."""
-    held = {
-        u.terrain
-        for u in w.units
-        if u.location is Location.TERRAIN and u.terrain and w.info(u.uid).side != side
-    }
+    """The terrain pieces (board order) with a unit of another side inside (§10.2; in part
+    too, L4459-4468)."""
+    held = {piece_of(u) for u in w.units if piece_of(u) and w.info(u.uid).side != side}
     return [t.name for t in w.field.board.terrain if t.name in held]
 
 

@@ -75,10 +75,12 @@ def render_state_text(state: GameState) -> str:
             where = f"in {state.info(u.embarked_in).label}"
         elif u.location is Location.TERRAIN:
             where = f"inside {u.terrain}"
+        elif u.inside:  # a split unit (L4459-4464)
+            where = f"table, {len([i for i in u.inside if not u.removed[i]])} inside {u.terrain}"
         melee = state.engaged_with(u.uid)
         extra = f", Melee with {', '.join(str(m) for m in melee)}" if melee else ""
         lines.append(
-            f"[{u.uid}] {info.label}: {where}, {len(u.present())}/{info.models} models, "
+            f"[{u.uid}] {info.label}: {where}, {u.removed.count(False)}/{info.models} models, "
             f"{u.current_hp}/{unit_max_hp(info, u)} HP, {state.current_value(u.uid):.1f} pts{extra}"
         )
     lines.extend(f"Inside {note}" for note in terrain_notes(state))  # §10.2 occupants

@@ -361,6 +361,7 @@ class UnitGS:
     uses: tuple[tuple[str, int], ...] = ()  # limited uses spent (Emergency Save, Burst …)
     terrain: str | None = None  # the terrain piece the unit is inside (Location.TERRAIN, §10.2)
     facing: tuple[float, ...] = ()  # per model, degrees from +x: oval/rect bases (game/bases.py)
+    inside: tuple[int, ...] = ()  # on the table, these models inside ``terrain`` (L4459-4464)
 
     def evolve(self, **changes: Any) -> UnitGS:
         """``dataclasses.replace(self, **changes)`` without calling ``__init__`` (a unit
@@ -374,24 +375,23 @@ class UnitGS:
         d = out.__dict__
         for name in _UNIT_FIELDS:
             d[name] = changes[name] if name in changes else mine[name]
-        if "removed" not in changes:
+        if "removed" not in changes and "inside" not in changes:
             if "_present" in mine:
                 d["_present"] = mine["_present"]
             if "pos" not in changes and "_present_xy" in mine:
                 d["_present_xy"] = mine["_present_xy"]
         return out
 
-    # -- queries ------------------------------------------------------------------------
     @property
     def on_table(self) -> bool:
         return self.location is Location.TABLE
 
     def present(self) -> list[int]:
-        """Models on the battlefield (casualties included until removed)."""
-        # worked out once per (immutable) unit state; a new list each time
+        """Models on the battlefield (casualties included until removed), those of a unit
+        split by a terrain piece's Transport Capacity that are inside it left out (L4460)."""
         cached: tuple[int, ...] | None = self.__dict__.get("_present")
         if cached is None:
-            cached = tuple(i for i, r in enumerate(self.removed) if not r)
+            cached = tuple(i for i, r in enumerate(self.removed) if not r and i not in self.inside)
             object.__setattr__(self, "_present", cached)
         return list(cached)
 
@@ -458,7 +458,6 @@ class UnitGS:
         seized = self.seized_by
         return side if seized is None else seized
 
-    # -- builders -----------------------------------------------------------------------
     def with_counter(self, name: str, value: int) -> UnitGS:
         d = dict(self.counters)
         d[name] = value
@@ -563,7 +562,6 @@ class GameState:
     rewind: Any = field(default=None, compare=False, repr=False)
     cache: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
 
-    # -- queries ------------------------------------------------------------------------
     def info(self, uid: int) -> UnitInfo:
         if perk_arms.in_play(self.setup):  # Weapons as state (Simulacrum, Loot): perk_arms
             armed: UnitInfo = perk_arms.armed(self.setup, uid, self.units[uid].statuses)
@@ -717,6 +715,7 @@ def unit_state_fields(u: UnitGS, pos_digits: int | None = None) -> dict[str, Any
     return {
         **inside,
         **turned,
+        **({"inside": list(u.inside)} if u.inside else {}),
         "uid": u.uid,
         "loc": u.location.value,
         "pos": [[x, y] for x, y in pos],

@@ -27,6 +27,8 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
 )
 from warbench.rulesets.warsurge.game.terrain import NO_CUSTOM_COVER, CoverEffect, custom_cover
+from warbench.rulesets.warsurge.game.terrain_fire import EYE_RADIUS, piece_distances
+from warbench.rulesets.warsurge.game.terrain_fire import eyes as terrain_eyes
 from warbench.rulesets.warsurge.game.terrain_transport import melee_inside
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.work import Work
@@ -106,6 +108,8 @@ def _shooters(w: Work, uid: int) -> tuple[FloatArray, float, list[int], bool]:
         holder = w.outermost(uid)
         hxy = w.xy(holder)
         return hxy, w.info(holder).radius, u.present(), True
+    if u.location is Location.TERRAIN and u.terrain is not None:  # terrain Fire Points (§6.7)
+        return terrain_eyes(w, u.terrain), EYE_RADIUS, u.present(), True
     return w.xy(uid), w.info(uid).radius, u.present(), False
 
 
@@ -138,11 +142,13 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         if isinstance(seed, str):
             return TargetView(False, False, False, 0, empty, frozenset(), 0, seed)
         return TargetView(True, True, False, 0.0, seed[0], seed[1], 0)
-    if Location.TERRAIN in (u.location, tgt.location):  # inside terrain (§10.2)
+    if Location.TERRAIN in (u.location, tgt.location) or u.inside or tgt.inside:  # §10.2
         inside = melee_inside(w, uid, target)
         if isinstance(inside, str):
             return TargetView(False, False, False, 0, empty, frozenset(), 0, inside)
-        return TargetView(True, True, False, 0.0, inside[0], inside[1], 0)
+        if inside is not None:
+            return TargetView(True, True, False, 0.0, inside[0], inside[1], 0)
+        embarked = embarked or u.location is Location.TERRAIN  # out by Fire Points (§6.7)
     # who is engaged with whom
     opened = open_holder(w, target)  # Exposed, Unsheltered (Perks L1280, L1438)
     if opened is not None:
@@ -185,6 +191,9 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         d = bases.gaps(bases.unit_group(w, src), bases.unit_group(w, th))
     else:
         d = geom.edge_distances(axy, ar, txy, tr)
+    if u.location is Location.TERRAIN and u.terrain is not None:
+        # §6.7: range from the piece itself, to its footprint's nearest point (terrain_fire)
+        d = np.broadcast_to(piece_distances(w, u.terrain, txy, tr), d.shape)
     distance = float(d.min()) if d.size else math.inf
     weapons_of = [info.model_weapons[i] for i in models]
     users: dict[str, list[int]] = {}

@@ -29,6 +29,7 @@ from warbench.rulesets.warsurge.game.terrain import (
     terrain_unit,
 )
 from warbench.rulesets.warsurge.game.terrain_field import field_with_destroyed
+from warbench.rulesets.warsurge.game.terrain_split import piece_of
 from warbench.rulesets.warsurge.game.work import (
     Work,
     current_value,
@@ -183,7 +184,7 @@ def destroy_terrain(w: Work, name: str) -> None:
             ):
                 on.append(u.uid)
     w.terrain_changed(field)
-    inside = [u.uid for u in w.units if u.location is Location.TERRAIN and u.terrain == name]
+    inside = [u.uid for u in w.units if piece_of(u) == name]  # split units too (L4460)
     w.emit(
         "terrain_destroyed",
         f"{name} is destroyed"

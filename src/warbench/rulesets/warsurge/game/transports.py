@@ -180,7 +180,7 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
     info = w.info(uid)
     check_dash_flag(w, action.dash)
     u = w.units[uid]
-    if u.location is Location.TERRAIN:  # leaving a terrain piece (§10.2, §10.5)
+    if u.location is Location.TERRAIN or u.inside:  # leaving a terrain piece (§10.2, §10.5)
         return verify_disembark_terrain(w, action)
     if u.location is not Location.EMBARKED or u.embarked_in is None:
         raise err(f"{info.label} is not embarked", "§6.3")

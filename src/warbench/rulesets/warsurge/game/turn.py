@@ -29,6 +29,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+from warbench.rulesets.warsurge.game.terrain_fire import fires_from_terrain
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
 from warbench.rulesets.warsurge.game.work import Work, err
 
@@ -76,8 +77,8 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
             return True
         if u.location is Location.EMBARKED:
             return fires_from_transport(w, uid) is None
-        if u.location is Location.TERRAIN:  # the Melee inside a terrain piece (§10.2)
-            return bool(w.engaged_with(uid))
+        if u.location is Location.TERRAIN:  # the Melee inside, or out by Fire Points (§6.7)
+            return bool(w.engaged_with(uid)) or fires_from_terrain(w, uid)
         return False
     return False
 

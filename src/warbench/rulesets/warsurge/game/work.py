@@ -197,10 +197,13 @@ class Work:
         was = self.units[uid]
         if "pos" in changes and len(changes["pos"]) < len(was.hp):  # Illusion slots (L779)
             changes["pos"] = pad_positions(changes["pos"], len(was.hp))
+        if was.inside and (loc := changes.get("location", Location.TABLE)) is not Location.TABLE:
+            gone = {} if loc is Location.TERRAIN else {"terrain": None}  # no longer split (L4459)
+            changes = {"inside": (), **gone, **changes}
         if "location" in changes and changes["location"] is not Location.TABLE:
             changes = off_the_table(self.info(uid).illusions, was.hp, was.removed, changes)
         self.units[uid] = now = was.evolve(**changes)
-        if "pos" in changes or "removed" in changes or "location" in changes:
+        if "pos" in changes or "removed" in changes or "location" in changes or "inside" in changes:
             old = self._index
             self._index = None
             if self._before_location(uid) is Location.TABLE:

@@ -31,7 +31,7 @@ from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.actions import Point, Survivors
 from warbench.rulesets.warsurge.game.coherency import problem_positions, spot_clear
 from warbench.rulesets.warsurge.game.pauses import Wreck
-from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.terrain_split import piece_of, survivors_of
 from warbench.rulesets.warsurge.game.work import Work, err
 
 #: the spacing of a destroyed piece's site grid, inches (each point covers the disc of
@@ -64,9 +64,9 @@ def terrain_wrecks(w: Work) -> list[Wreck]:
     with §6.6), in unit order."""
     out: list[Wreck] = []
     for u in w.units:
-        if u.location is Location.TERRAIN and u.terrain and w.terrain_hp.get(u.terrain) == 0:
-            site, site_r = terrain_site(w.setup.field.board, u.terrain)
-            out.append(Wreck(u.uid, site, site_r, u.terrain))
+        if (name := piece_of(u)) and w.terrain_hp.get(name) == 0:  # split units too (L4460)
+            site, site_r = terrain_site(w.setup.field.board, name)
+            out.append(Wreck(u.uid, site, site_r, name))
     return out
 
 
@@ -97,11 +97,16 @@ def survivor_spots(
     info = w.info(uid)
     u = w.units[uid]
     r = info.radius
-    living = u.living()
+    living = survivors_of(u)  # a split unit's models inside (L4460)
     taken: list[Point] = []
     t = w.table()
     oxy, orad = t.xy, t.r
     spots: list[Point] = _terrain_spots(w, piece, site, r, len(living)) if piece else []
+    if piece and u.inside and u.present():  # a split unit: nearest its models outside first
+        out = u.present_xy()
+        near = [float(np.hypot(*(out - np.asarray(p)).T).min()) for p in spots[: len(site)]]
+        order = sorted(range(len(near)), key=near.__getitem__)
+        spots[: len(site)] = [spots[k] for k in order]
     for c in [] if piece else site:
         spots.append(c)
         ring = 1
@@ -150,7 +155,7 @@ def verify_survivors(w: Work, action: Survivors, wreck: Wreck, engine: Survivors
     label = w.label(uid)
     if action.unit != uid:
         raise err(f"{label} (unit {uid}) leaves the wreck now, not unit {action.unit}", "§6.6")
-    living = w.units[uid].living()
+    living = survivors_of(w.units[uid])
     if len(set(action.lost)) != len(action.lost):
         raise err(f"a model of {label} is named lost twice", "§6.6")
     for m in action.lost:
