@@ -373,7 +373,7 @@ def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
         return st
     # memoised by the identity of the profiles (the setup's, for the whole game; the entry
     # keeps them, so their ids are theirs while it lives) and the statuses (issue 11)
-    key = (id(st.profile), *map(id, st.weapons.values()), *st.weapons, *statuses)
+    key = (id(st.profile), *map(id, st.weapons.values()), *st.weapons, *_named(statuses))
     hit = _ADJUSTED.get(key)
     if hit is None:
         adjusted = adjusted_profiles(st.profile, st.weapons, markers_of(statuses))
@@ -388,10 +388,17 @@ def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
 #: adjust_unit_state's answers: (profile, weapon profiles, the adjusted profiles or None); the
 #: profiles are kept so that their ids stay theirs while the entry lives
 _ADJUSTED: dict[tuple[object, ...], tuple[object, list[object], Any]] = {}
-#: allowance's answers by (statuses, dash, base)
+#: allowance's answers by (dash, base, the statuses' names and sources)
 _ALLOWANCE: dict[tuple[object, ...], int] = {}
-#: weapon_ranges' answers by (id of the unit's Ranges, statuses): (those Ranges, the answer)
+#: weapon_ranges' answers by (id of the unit's Ranges, statuses named): (those Ranges, answer)
 _RANGES: dict[tuple[object, ...], tuple[Mapping[str, int], Mapping[str, int]]] = {}
+
+
+def _named(statuses: Sequence[Status]) -> tuple[tuple[str, str], ...]:
+    """What of the statuses the memoised answers read: each one's name and source, in order
+    (a marker's modifiers, scope and granted perks come from its name and source; how many
+    Game Turns it has left changes none of them)."""
+    return tuple([(s.name, s.source) for s in statuses])
 
 
 def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
@@ -418,7 +425,7 @@ def status_dice(
         ctx = replace(ctx, combat_damage=done)  # Combat Damage (L1154): w2-kernel
     # the modifiers depend on the statuses, the weapon and whether the attacker is engaged
     # alone: memoised (issue 11)
-    key = (weapon, ctx.attacker_engaged, tuple(attacker), tuple(target))
+    key = (weapon, ctx.attacker_engaged, _named(attacker), _named(target))
     out = _DICE.get(key)
     if out is None:
         out = _status_dice_modifiers(ctx.attacker_engaged, attacker, target, weapon)
@@ -469,7 +476,7 @@ def weapon_ranges(info: UnitInfo, statuses: Sequence[Status]) -> Mapping[str, in
     (docs/rulings.md)."""
     if not statuses:
         return info.weapon_range
-    key = (id(info.weapon_range), *statuses)
+    key = (id(info.weapon_range), *_named(statuses))
     hit = _RANGES.get(key)
     if hit is None or hit[0] is not info.weapon_range:
         hit = (info.weapon_range, _weapon_ranges(info, statuses))
@@ -513,7 +520,7 @@ def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:
     """Move or Dash under the unit's perk statuses (Cripple halves, Freeze is Immobile)."""
     if not statuses:
         return base
-    key = (dash, base, *statuses)
+    key = (dash, base, *_named(statuses))
     hit = _ALLOWANCE.get(key)
     if hit is None:
         q = Quantity.DASH if dash else Quantity.MOVE
