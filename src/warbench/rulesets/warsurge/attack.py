@@ -91,13 +91,24 @@ class PerkSet:
 
     def thresholds(self, base: str) -> list[int]:
         """Every ``base X+`` held (``Aim 4+`` → [4])."""
-        b = canonical_perk(base)
-        out = []
-        for n in self.names:
-            m = re.fullmatch(re.escape(b) + r" ([2-6])\+?", n)
-            if m:
-                out.append(int(m[1]))
-        return sorted(out)
+        key = (self.names, base)
+        hit = _THRESHOLDS.get(key)
+        if hit is None:  # kept per (perks, base): the same few are asked at every Attack
+            b = canonical_perk(base)
+            out = []
+            for n in self.names:
+                m = re.fullmatch(re.escape(b) + r" ([2-6])\+?", n)
+                if m:
+                    out.append(int(m[1]))
+            hit = tuple(sorted(out))
+            if len(_THRESHOLDS) > 20_000:
+                _THRESHOLDS.clear()
+            _THRESHOLDS[key] = hit
+        return list(hit)
+
+
+#: PerkSet.thresholds' answers by (the perks' canonical names, base)
+_THRESHOLDS: dict[tuple[frozenset[str], str], tuple[int, ...]] = {}
 
 
 MODE_PERKS = frozenset(

@@ -317,11 +317,17 @@ class EffectTable:
         return row
 
     def find(self, name: str) -> PerkEffects | None:
-        """The row of ``name``, or ``None`` for a name the catalog does not know."""
+        """The row of ``name``, or ``None`` for a name the catalog does not know (kept per
+        name: the packaged catalog is read once, and a game asks for the same few names at
+        every step, issue 11)."""
+        found: dict[str, PerkEffects | None] = self.__dict__.setdefault("_found", {})
+        if name in found:
+            return found[name]
         from warbench.rulesets.warsurge.perks import PerkCatalog
 
         perk = PerkCatalog.load().find(name)
-        return None if perk is None else self.get(perk.name)
+        row = found[name] = None if perk is None else self.get(perk.name)
+        return row
 
     def unimplemented(self) -> list[PerkEffects]:
         """The ranks whose row has no effect yet (reported at load, in book order)."""

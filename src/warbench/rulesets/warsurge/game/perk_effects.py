@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.combat_damage import results_in_effect
 from warbench.rulesets.warsurge.effects.algebra import combine
@@ -372,11 +372,40 @@ def adjust_unit_state(statuses: Sequence[Status], st: UnitState) -> UnitState:
     ``odds`` uses for a unit under statuses). Unchanged (the same object) without statuses."""
     if not statuses:
         return st
-    adjusted = adjusted_profiles(st.profile, st.weapons, markers_of(statuses))
-    if adjusted is None:
+    # memoised by the identity of the profiles (the setup's, for the whole game; the entry
+    # keeps them, so their ids are theirs while it lives) and the statuses (issue 11)
+    key = (id(st.profile), *map(id, st.weapons.values()), *st.weapons, *_named(statuses))
+    hit = _ADJUSTED.get(key)
+    if hit is None:
+        adjusted = adjusted_profiles(st.profile, st.weapons, markers_of(statuses))
+        hit = (st.profile, list(st.weapons.values()), adjusted)
+        _remember(_ADJUSTED, key, hit)
+    if hit[2] is None:
         return st
-    profile, weapons = adjusted
+    profile, weapons = hit[2]
     return replace(st, profile=profile, weapons=dict(weapons))
+
+
+#: adjust_unit_state's answers: (profile, weapon profiles, the adjusted profiles or None); the
+#: profiles are kept so that their ids stay theirs while the entry lives
+_ADJUSTED: dict[tuple[object, ...], tuple[object, list[object], Any]] = {}
+#: allowance's answers by (dash, base, the statuses' names and sources)
+_ALLOWANCE: dict[tuple[object, ...], int] = {}
+#: weapon_ranges' answers by (id of the unit's Ranges, statuses named): (those Ranges, answer)
+_RANGES: dict[tuple[object, ...], tuple[Mapping[str, int], Mapping[str, int]]] = {}
+
+
+def _named(statuses: Sequence[Status]) -> tuple[tuple[str, str], ...]:
+    """What of the statuses the memoised answers read: each one's name and source, in order
+    (a marker's modifiers, scope and granted perks come from its name and source; how many
+    Game Turns it has left changes none of them)."""
+    return tuple([(s.name, s.source) for s in statuses])
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(memo) > 20_000:  # bounded: a long process plays many games
+        memo.clear()
+    memo[key] = value
 
 
 def status_dice(
@@ -395,6 +424,28 @@ def status_dice(
     ctx = attack_flags(ctx, attacker)  # Stun, Bloodthirsty (issue 11, lane c)
     if target and (done := results_in_effect(s.name for s in target)):
         ctx = replace(ctx, combat_damage=done)  # Combat Damage (L1154): w2-kernel
+    # the modifiers depend on the statuses, the weapon and whether the attacker is engaged
+    # alone: memoised (issue 11)
+    key = (weapon, ctx.attacker_engaged, _named(attacker), _named(target))
+    out = _DICE.get(key)
+    if out is None:
+        out = _status_dice_modifiers(ctx.attacker_engaged, attacker, target, weapon)
+        _remember(_DICE, key, out)
+    if not out:
+        return ctx
+    return replace(ctx, status_modifiers=(*ctx.status_modifiers, *out))
+
+
+#: status_dice's modifiers by (weapon, attacker engaged, attacker's statuses, target's)
+_DICE: dict[tuple[object, ...], tuple[tuple[int, str], ...]] = {}
+
+
+def _status_dice_modifiers(
+    engaged: bool | None,
+    attacker: Sequence[Status],
+    target: Sequence[Status],
+    weapon: str | None,
+) -> tuple[tuple[int, str], ...]:
     out: list[tuple[int, str]] = []
     for statuses, q in ((attacker, Quantity.ATTACK_DICE), (target, Quantity.ATTACK_DICE_AGAINST)):
         if not statuses:
@@ -406,15 +457,13 @@ def status_dice(
         r = combine(q, 0, mods, floor=None)
         if r.value:
             out.append((r.value, " + ".join(r.contributors)))
-    if ctx.attacker_engaged and attacker:
+    if engaged and attacker:
         # Fall Back, Terrify, Dread (L2221, L1049, L2690): "If engaged in a Melee … a -1 Dice
         # Modifier to Attack Dice instead of being forced to direct Movement"
         names = sorted({s.name for s in attacker if s.name in FLEEING})
         if names:
             out.append((-1, names[0]))
-    if not out:
-        return ctx
-    return replace(ctx, status_modifiers=(*ctx.status_modifiers, *out))
+    return tuple(out)
 
 
 #: Statuses that drive their unit to its board edge (``perk_flee``).
@@ -428,6 +477,15 @@ def weapon_ranges(info: UnitInfo, statuses: Sequence[Status]) -> Mapping[str, in
     (docs/rulings.md)."""
     if not statuses:
         return info.weapon_range
+    key = (id(info.weapon_range), *_named(statuses))
+    hit = _RANGES.get(key)
+    if hit is None or hit[0] is not info.weapon_range:
+        hit = (info.weapon_range, _weapon_ranges(info, statuses))
+        _remember(_RANGES, key, hit)
+    return hit[1]
+
+
+def _weapon_ranges(info: UnitInfo, statuses: Sequence[Status]) -> Mapping[str, int]:
     markers = markers_of(statuses)
     mods = [m for m in marker_modifiers(markers) if m.quantity is Quantity.RANGE]
     scoped = {n for s in statuses if (n := split_scope(s.name)[1])}
@@ -463,8 +521,13 @@ def allowance(statuses: Sequence[Status], dash: bool, base: int) -> int:
     """Move or Dash under the unit's perk statuses (Cripple halves, Freeze is Immobile)."""
     if not statuses:
         return base
-    q = Quantity.DASH if dash else Quantity.MOVE
-    return stat(q, base, markers_of(statuses)).value
+    key = (dash, base, *_named(statuses))
+    hit = _ALLOWANCE.get(key)
+    if hit is None:
+        q = Quantity.DASH if dash else Quantity.MOVE
+        hit = stat(q, base, markers_of(statuses)).value
+        _remember(_ALLOWANCE, key, hit)
+    return hit
 
 
 # Checked against the catalog and the effects table when the game loads (pluggy: declared up

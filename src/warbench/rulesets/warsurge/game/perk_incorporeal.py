@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.state import INCORPOREAL_TURN
+from warbench.rulesets.warsurge.game.unit_marks import status_names
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import GameState
@@ -59,8 +60,8 @@ RULE = "Perks §12.4 Incorporeal (000_94ecc6a4c74d351b.txt L2466)"
 
 def active(state: Work | GameState, uid: int) -> bool:
     """Whether unit ``uid`` is Incorporeal now."""
-    st = state.units[uid].statuses
-    return bool(st) and any(s.name == INCORPOREAL for s in st)
+    u = state.units[uid]
+    return bool(u.statuses) and INCORPOREAL in status_names(u)
 
 
 def ghosts(state: Work | GameState) -> frozenset[int]:

@@ -28,11 +28,15 @@ if TYPE_CHECKING:
 #: ``melee_bonus_attacks``, ``perk_effects.attack_flags``).
 MORE_PRESENCE = ("Bloodthirsty",)
 ALL_PRESENCE = (*PRESENCE_PERKS, *MORE_PRESENCE)
+_ALL_PRESENCE = frozenset(ALL_PRESENCE)
 
 
 def _auras(work: Work) -> tuple[tuple[int, int, str], ...]:
     """(Presence unit, its player, Roster Perk) for every Presence unit carrying one."""
     idx = index(work.setup)
+    hit = _AURAS.get(id(idx))
+    if hit is not None and hit[0] is idx:  # worked out once per set-up (issue 11)
+        return hit[1]
     more = tuple(
         (uid, work.setup.units[uid].player, name)
         for uid, p in enumerate(idx.units)
@@ -40,7 +44,14 @@ def _auras(work: Work) -> tuple[tuple[int, int, str], ...]:
         for name in MORE_PRESENCE
         if name in p.unit
     )
-    return (*idx.auras, *more) if more else idx.auras
+    out = (*idx.auras, *more) if more else idx.auras
+    if len(_AURAS) > 64:
+        _AURAS.clear()
+    _AURAS[id(idx)] = (idx, out)
+    return out
+
+
+_AURAS: dict[int, tuple[object, tuple[tuple[int, int, str], ...]]] = {}
 
 
 def refresh_presence(work: Work) -> None:
@@ -56,9 +67,11 @@ def refresh_presence(work: Work) -> None:
         u = work.units[uid]
         if u.location is Location.TABLE and u.living():
             on.setdefault(player, set()).add(perk)
+    wants = {player: sorted(perks) for player, perks in on.items()}
     for uid, info in enumerate(work.setup.units):
-        want = sorted(on.get(info.player, set()))
-        have = sorted(s.name for s in work.units[uid].statuses if s.name in ALL_PRESENCE)
+        want = list(wants.get(info.player, ()))
+        statuses = work.units[uid].statuses
+        have = sorted(s.name for s in statuses if s.name in _ALL_PRESENCE) if statuses else []
         if want != have:
             new = [Status(p, None, "Presence") for p in want]
             _replace_statuses(work, uid, ALL_PRESENCE, new)

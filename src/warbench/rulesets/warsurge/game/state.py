@@ -28,6 +28,7 @@ from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
 from warbench.rulesets.warsurge.game.perk_illusion_slots import with_illusion_slots
 from warbench.rulesets.warsurge.game.perk_shared import model_weapons as shared_model_weapons
+from warbench.rulesets.warsurge.game.unit_marks import seized_side, status_names
 from warbench.rulesets.warsurge.profiles import Unit
 
 if TYPE_CHECKING:
@@ -420,27 +421,22 @@ class UnitGS:
         return dict(self.uses).get(name, 0)
 
     def has_status(self, name: str) -> bool:
-        return any(s.name == name for s in self.statuses)
+        return bool(self.statuses) and name in status_names(self)
 
     @property
     def defected(self) -> bool:
         """Whether the unit has turned against its side (:data:`DEFECTED`)."""
-        return bool(self.statuses) and any(s.name == DEFECTED for s in self.statuses)
+        return bool(self.statuses) and DEFECTED in status_names(self)
 
     @property
     def wrecked(self) -> bool:
         """Whether the unit is Wreckage left on the Battlefield (:data:`WRECKED`)."""
-        return bool(self.statuses) and any(s.name == WRECKED for s in self.statuses)
+        return bool(self.statuses) and WRECKED in status_names(self)
 
     @property
     def seized_by(self) -> int | None:
         """The side that has seized control of the unit (:data:`SEIZED`), or ``None``."""
-        if not self.statuses:
-            return None
-        for s in self.statuses:
-            if s.name.startswith(SEIZED):
-                return int(s.name[len(SEIZED) :])
-        return None
+        return seized_side(self, SEIZED) if self.statuses else None
 
     def table_side(self, side: int) -> int:
         """The side the battlefield index files the unit under: its own (``side``), the side
