@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_closest import heal_weapon, moves_away, nearest
 from warbench.rulesets.warsurge.game.state import DEFECTED, Location, Phase, Status
 
@@ -66,14 +67,9 @@ def rule(perk: str) -> str:
     return f"Perks §12.4 {section} {perk} (000_94ecc6a4c74d351b.txt L{_LINE[perk]})"
 
 
-_INDEX: dict[int, tuple[GameSetup, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]] = {}
-
-
+@per_setup
 def index(setup: GameSetup) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
     """(Traitorous units, (Enslaved unit, its Enslaver) pairs) of ``setup``, once per set-up."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     from warbench.rulesets.warsurge.effects.table import load_table
 
     table = load_table()
@@ -94,9 +90,6 @@ def index(setup: GameSetup) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...
         if masters:
             slaves.append((k, min(masters)[1]))
     out = (traitors, tuple(slaves))
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_targeted import listed, misnamed, use_once
 from warbench.rulesets.warsurge.game.state import SEIZED, Location, Phase, Status
 
@@ -65,14 +66,10 @@ USED = "used Dominate"
 RULE = "Perks §12.4 Dominate (000_94ecc6a4c74d351b.txt L745)"
 RADIUS = 18.0
 
-_USERS: dict[int, tuple[GameSetup, tuple[int, ...]]] = {}
 
-
+@per_setup
 def users(setup: GameSetup) -> tuple[int, ...]:
     """The units of ``setup`` with Dominate (once per set-up)."""
-    hit = _USERS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     from warbench.rulesets.warsurge.effects.table import load_table
 
     table = load_table()
@@ -84,7 +81,6 @@ def users(setup: GameSetup) -> tuple[int, ...]:
             for n in (*info.unit.profile.perks, *info.traits)
         )
     )
-    _USERS[id(setup)] = (setup, out)
     return out
 
 

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import HP_DOUBLED, Location, model_max_hp
 
 if TYPE_CHECKING:
@@ -78,13 +79,8 @@ def _linkable(setup: GameSetup, group: tuple[int, ...]) -> bool:
     return all(abs(a.points - b.points) <= 0.1 * a.points + 1e-9 for a in infos for b in infos)
 
 
-_LINKS: dict[int, tuple[GameSetup, dict[int, tuple[int, ...]]]] = {}
-
-
+@per_setup
 def _links(setup: GameSetup) -> dict[int, tuple[int, ...]]:
-    hit = _LINKS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     out: dict[int, tuple[int, ...]] = {}
     for player in range(len(setup.players)):
         mine = [u.uid for u in setup.units if u.player == player]
@@ -94,9 +90,6 @@ def _links(setup: GameSetup) -> dict[int, tuple[int, ...]]:
                 group = tuple(holders[k : k + n])
                 if _linkable(setup, group):
                     out.update(dict.fromkeys(group, group))
-    if len(_LINKS) > 64:
-        _LINKS.clear()
-    _LINKS[id(setup)] = (setup, out)
     return out
 
 
