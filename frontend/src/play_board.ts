@@ -113,6 +113,27 @@ export class Board {
       title.textContent = `${a.name}${a.tags && a.tags.length ? ` (${a.tags.join(", ")})` : ""}`;
       poly.appendChild(title);
       this.layer.appendChild(poly);
+      if (a.tags?.includes("named") && a.points.length) {
+        // a piece a power made (a WarEngine Wall of Fire): its name written on it
+        const cx = a.points.reduce((s, p) => s + p[0], 0) / a.points.length;
+        const cy = a.points.reduce((s, p) => s + p[1], 0) / a.points.length;
+        // written along its longest side (a wall 12" by 1" reads along the wall)
+        let angle = 0;
+        let longest = 0;
+        a.points.forEach((p, i) => {
+          const q = a.points[(i + 1) % a.points.length];
+          const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
+          if (len > longest) {
+            longest = len;
+            angle = (Math.atan2(q[1] - p[1], q[0] - p[0]) * 180) / Math.PI;
+          }
+        });
+        if (angle > 90) angle -= 180;
+        if (angle <= -90) angle += 180;
+        const label = this.text(cx, cy, a.name, "area-label");
+        label.setAttribute("transform", `translate(${cx} ${cy}) rotate(${angle}) scale(1 -1)`);
+        this.layer.appendChild(label);
+      }
     }
     if (scene.grid) {
       const d: string[] = [];

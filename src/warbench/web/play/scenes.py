@@ -65,6 +65,11 @@ class Presenter:
         A page that receives spots lets a person act by tapping the board."""
         return [None] * len(actions)
 
+    def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
+        """A person's words for each listed action (names, not numbers), or ``None`` where
+        the generic label (its kind, then its fields) is kept."""
+        return [None] * len(actions)
+
     def odds(
         self,
         setup: dict[str, JSON],
@@ -151,6 +156,44 @@ class DuelPresenter(Presenter):
             ],
             "pieces": pieces,
         }
+
+
+def _gateway_tokens(view: dict[str, Any]) -> list[dict[str, JSON]]:
+    """The Gateway markers on the table (Perks 000_94ecc6a4c74d351b.txt L4314): a diamond for
+    each marker its holder's ``Gateway@x,y@turn`` status names, labelled ``G1``/``G2`` and
+    titled with its player and whether the Gateway is active (both markers placed, L4316)."""
+    sides = [s.get("name") for s in view.get("sides") or [] if isinstance(s, dict)]
+    out: list[dict[str, JSON]] = []
+    for u in view.get("units") or []:
+        if not isinstance(u, dict):
+            continue
+        spots = []
+        for st in u.get("st") or []:
+            name = st[0] if isinstance(st, list) and st else None
+            if isinstance(name, str) and name.startswith("Gateway@"):
+                try:
+                    x, y = (float(v) for v in name.split("@")[1].split(","))
+                except ValueError:
+                    continue
+                spots.append((x, y))
+        side = u.get("side")
+        who = sides[side] if isinstance(side, int) and 0 <= side < len(sides) else f"side {side}"
+        state = (
+            "active: enter at one marker, leave at the other"
+            if len(spots) >= 2
+            else ("inactive until its second marker is placed (start of Game Turn 2)")
+        )
+        for k, (x, y) in enumerate(spots[:2]):
+            out.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "kind": "gateway",
+                    "label": f"G{k + 1}",
+                    "title": f"{who}'s Gateway marker {k + 1} ({state}; Perks L4314)",
+                }
+            )
+    return out
 
 
 class WarsurgePresenter(Presenter):
@@ -292,7 +335,25 @@ class WarsurgePresenter(Presenter):
                         "title": title,
                     }
                 )
-        return {**base, "pieces": pieces, "off_table": reserves}
+        tokens = _gateway_tokens(view)
+        return {
+            **base,
+            "pieces": pieces,
+            "off_table": reserves,
+            **({"tokens": tokens} if tokens else {}),
+        }
+
+    def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
+        """The Turn Master's choice by the players' names (§2.1: "Red is the Turn Master");
+        other actions keep their generic labels."""
+        sides = view.get("sides") if isinstance(view, dict) else None
+        names = [s.get("name") for s in sides or [] if isinstance(s, dict)]
+        out: list[str | None] = []
+        for a in actions:
+            side = a.get("side") if isinstance(a, dict) and a.get("kind") == "turn_master" else None
+            ok = isinstance(side, int) and 0 <= side < len(names)
+            out.append(f"{names[side]} is the Turn Master" if ok and side is not None else None)
+        return out
 
     def odds(
         self,
