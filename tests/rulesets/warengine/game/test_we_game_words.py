@@ -45,3 +45,27 @@ def test_a_push_is_asked_in_words_with_its_json_L1401() -> None:
         WS.view(s, 0), WS.legal_actions(s, 0), decision, Budget()
     )
     assert not any("gives its movement" in line for line in plain)  # without words: JSON only
+
+
+def test_shape_and_transfer_in_words_L1615_L1847() -> None:
+    wolf = {"name": "Wolf", "type": "L", "mv": '9"', "df": "3k3", "mn": "2k2",
+            "tweaks": ["Shapechanger"], "weapons": [{"name": "Claws", "av": "3k3"}]}  # fmt: skip
+    wolfman = trooper("Wolfman", type="C", tweaks=["Shapechanger"], forms=[wolf])
+    plasma = {"name": "Plasma", "range": '24"', "av": "3k3", "tweaks": ["Transferable"]}
+    carrier = trooper("Carrier", weapons=[{"name": "Knife", "av": "1k1"}, plasma])
+    s = table(
+        force(("W", [(wolfman, 1)]), ("G", [(carrier, 2)])),
+        force(("D", [(trooper("Foe"), 1)])),
+        [(10, 5), (20, 5), (22, 5), (10, 40)],
+    )
+    ctx, view = ctx_of(s), WS.views.dump(WS.view(s, 0))
+    assert describe(ctx, view, {"kind": "shape", "fig": 0, "form": 0}) == (
+        "Wolfman #0 stays in its Wolfman form (form 0, Shapechanger L1615)"
+    )
+    assert describe(ctx, view, {"kind": "shape", "fig": 0, "form": 1}) == (
+        "Wolfman #0 changes to its Wolf form (form 1, Shapechanger L1615)"
+    )
+    passed = describe(ctx, view, {"kind": "transfer", "fig": 1, "use": True}) or ""
+    kept = describe(ctx, view, {"kind": "transfer", "fig": 1, "use": False}) or ""
+    assert passed.startswith("pass Carrier #1's Transferable weapon to the nearest figure")
+    assert kept.startswith("keep Carrier #1's Transferable weapon")

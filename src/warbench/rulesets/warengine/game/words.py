@@ -80,6 +80,31 @@ def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:
     if kind == "place":
         form = f" in form {a['form']} (Shapechanger, L1615)" if a.get("form") else ""
         return f"place {name(a['fig'])} at {point(a['x'], a['y'])}{form}"
+    if kind == "shape":
+        forms = _forms(ctx, figs.get(a["fig"]))
+        what = forms[a["form"]] if 0 <= a["form"] < len(forms) else f"form {a['form']}"
+        kit = (view.get("kit") or {}).get(str(a["fig"]))
+        now = kit.get("form", 0) if isinstance(kit, dict) else 0
+        verb = "stays in" if a["form"] == now else "changes to"
+        return f"{name(a['fig'])} {verb} its {what} form (form {a['form']}, Shapechanger L1615)"
+    if kind == "transfer":
+        if a.get("use"):
+            return (f"pass {name(a['fig'])}'s Transferable weapon to the nearest figure of its "
+                    f'unit within 3" (L1847)')  # fmt: skip
+        return f"keep {name(a['fig'])}'s Transferable weapon (it leaves the table with it)"
     if kind == "deactivate":
         return "Deactivate (end this unit's activation)"
     return None
+
+
+def _forms(ctx: Context, fig: dict[str, Any] | None) -> list[str]:
+    """The names of a Shapechanger's forms, its first form first (L1615), read from the
+    force its figure was bought with; empty when it cannot be found."""
+    if fig is None:
+        return []
+    home = ctx.homes[fig["id"]] if fig["id"] < len(ctx.homes) else fig.get("side", 0)
+    for model in ctx.forces[home].figures.values():
+        names = [f.name for f in model.all_forms()]
+        if fig.get("name") in names:
+            return names
+    return []
