@@ -1476,6 +1476,18 @@ EFFECTS.update(
 )
 
 
+# -- session 26, lane s26-opportunist (issue 11) -------------------------------------------------
+EFFECTS.update(
+    {
+        # L1340 Opportunist "The User can delay the use of Perks, Weapons with the Heal Perk and
+        # Movement to the end of the Game Turn instead of their usual timing, assuming it does
+        # not damage an enemy Unit … In Advanced, Actions made with Opportunist still cost CP"
+        # (game/perk_opportunist.py: the Delay decision and a window at the end of the Game Turn)
+        "Opportunist": [machinery("opportunist")],
+    }
+)
+
+
 def build() -> Json:
     """The whole table (needs warbench importable, for the attack sequence's registry)."""
     from warbench.rulesets.warsurge.attack import IMPLEMENTED_PERKS

@@ -137,6 +137,8 @@ class TacticalBot(ScriptedPlayer):
         self, w: Work, uid: int, phase: Phase, state: GameState | None = None
     ) -> list[Action]:
         u = w.units[uid]
+        if phase is Phase.OPPORTUNIST:  # what the unit delayed (Perks L1340)
+            return list(engine.opportunist_candidates(w, uid))
         if phase is Phase.ACTIONS:
             if u.location is Location.RESERVE:
                 return self._options(w, uid, Phase.DEPLOY, state)

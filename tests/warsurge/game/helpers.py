@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from warbench.rulesets.warsurge.battlefield import Board, Terrain, Zone
-from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game import bases, engine
 from warbench.rulesets.warsurge.game.geom import Field, as_array, coherent, edge_distances
 from warbench.rulesets.warsurge.game.state import (
     Flow,
@@ -137,12 +137,17 @@ def check_invariants(state: GameState) -> None:
         present = u.present()
         assert present, f"{info.label} on the table with no models"
         pts = as_array([u.pos[i] for i in present])
-        assert coherent(pts, info.radius), f"{info.label} out of coherency"
+        if info.base is not None:  # an oval or rectangular base (§1.3, game/bases.py)
+            assert bases.coherent(state, u.uid), f"{info.label} out of coherency"
+        else:
+            assert coherent(pts, info.radius), f"{info.label} out of coherency"
         for p in pts:
             xy.append((float(p[0]), float(p[1])))
             rad.append(info.radius)
             owner.append(u.uid)
-    if xy:
+    if xy and bases.shaped(setup):
+        _footprint_invariants(state)
+    elif xy:
         arr = as_array(xy)
         import numpy as np
 
@@ -240,3 +245,47 @@ def games_with_and_without(
         asked = sum(isinstance(a, kinds) for a in run.actions)
         out.append((run.state.digest(), len(run.actions) - asked))
     return out[0], out[1], asked
+
+
+def _footprint_invariants(state: GameState) -> None:
+    """No two bases overlap and enemies in Base Contact are in a Melee, measured with the true
+    shapes of oval and rectangular bases and hulls (§1.3, ``game/bases.py``)."""
+    import numpy as np
+
+    setup = state.setup
+    solids: list[Any] = []
+    exact: list[Any] = []
+    extra: list[float] = []
+    owner: list[int] = []
+    groups = []
+    for u in state.units:
+        if u.location is not Location.TABLE:
+            continue
+        info = setup.units[u.uid]
+        group = bases.unit_group(state, u.uid)
+        groups.append((u.uid, group))
+        geoms, more = bases._shapes(*group)
+        exact.extend(geoms)
+        extra.extend(float(x) for x in more)
+        for p, f in zip(group[2], group[3], strict=True):
+            solids.append(bases._solid(info.base, info.radius, p, f))
+            owner.append(u.uid)
+    scenery = {k for k, x in enumerate(setup.units) if "Terrain" in x.unit.profile.perks}
+    scenery |= {u.uid for u in state.units if u.wrecked}
+    shapes = np.asarray(exact, dtype=object)
+    for i, one in enumerate(solids):
+        if owner[i] in scenery:
+            continue
+        hit = bases._overlapping(one, shapes, np.asarray(extra))
+        hit[i] = False
+        for j in np.flatnonzero(hit):
+            assert owner[int(j)] in scenery, "overlapping bases"
+    for k, (a, ga) in enumerate(groups):
+        for b, gb in groups[k + 1 :]:
+            if not state.enemies(a, b) or state.units[a].wrecked or state.units[b].wrecked:
+                continue
+            if (bases.gaps(ga, gb) <= 0.05).any():
+                assert (min(a, b), max(a, b)) in state.engaged, (
+                    f"{setup.units[a].label} and {setup.units[b].label} touch but are not "
+                    "in a Melee"
+                )

@@ -184,8 +184,9 @@ TRAIT_SETS: list[tuple[str, ...]] = [
 ]
 
 
-def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
-    """Every unit with 3 Unit Perks and every weapon with 4 Weapon Perks (acting in a game)."""
+def perk_heavy(player: PlayerSetup, offset: int, opportunist: bool = True) -> PlayerSetup:
+    """Every unit with 3 Unit Perks and every weapon with 4 Weapon Perks (acting in a game);
+    with ``opportunist``, each side's first unit also has Opportunist (L1340)."""
     entries = []
     for k, e in enumerate(player.roster):
         u = e.unit
@@ -193,7 +194,12 @@ def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
             w.model_copy(update={"perks": WEAPON_SETS[(offset + k + j) % len(WEAPON_SETS)]})
             for j, w in enumerate(u.weapons)
         ]
-        profile = u.profile.model_copy(update={"perks": UNIT_SETS[(offset + k) % len(UNIT_SETS)]})
+        perks = UNIT_SETS[(offset + k) % len(UNIT_SETS)]
+        if (
+            k == 0 and opportunist
+        ):  # Opportunist (L1340, session 26): each side's first unit may delay
+            perks = [*perks, "Opportunist"]
+        profile = u.profile.model_copy(update={"perks": perks})
         traits = TRAIT_SETS[(offset + k) % len(TRAIT_SETS)]
         entries.append(
             replace(
@@ -205,11 +211,15 @@ def perk_heavy(player: PlayerSetup, offset: int) -> PlayerSetup:
     return replace(player, roster=tuple(entries))
 
 
-def setup_for(k: int) -> GameSetup:
+def setup_for(k: int, opportunist: bool = True) -> GameSetup:
     """Game ``k``'s set-up; every other game leaves the "use perk" decision to the players
-    (no ``perk use`` automation), so random players use Limit Break, Rush … by choice."""
+    (no ``perk use`` automation), so random players use Limit Break, Rush … by choice.
+    ``opportunist=False`` gives the rosters of session 25 (before Opportunist was in play),
+    with which the regression games below replay the faults they were found with."""
     names = ("skirmish_a.yaml", "skirmish_b.yaml")
-    players = [perk_heavy(load_game_roster(ROSTERS / n), i + k) for i, n in enumerate(names)]
+    players = [
+        perk_heavy(load_game_roster(ROSTERS / n), i + k, opportunist) for i, n in enumerate(names)
+    ]
     automation = ALL_AUTOMATIONS - ({Automation.PERK_USE} if k % 2 else set())
     board = Field(sample_board(BOARDS[k % len(BOARDS)]))
     return build_setup(players, board, max_turns=6, automation=automation)
@@ -257,7 +267,7 @@ def test_p4386_a_seized_unit_uses_its_perks_for_its_controller_game_13() -> None
     ``UsePerks`` the engine then refused as "not your unit", so the random player had no legal
     action left. The controller uses them (``verify_use_perks``)."""
     rng = random.Random(1000 + 13)
-    steps, _ = play_checked(setup_for(13), seed=rng.randrange(2**31))
+    steps, _ = play_checked(setup_for(13, opportunist=False), seed=rng.randrange(2**31))
     assert steps > 0
 
 
@@ -273,5 +283,5 @@ def test_session_25_long_run_regressions(k: int) -> None:
     first Game Turn (§3.6), so no Pass was legal; game 504, a Traitorous unit
     (L2313) stepping out of its Melees broke its own Coherency (§4.2)."""
     rng = random.Random(1000 + k)
-    steps, _ = play_checked(setup_for(k), seed=rng.randrange(2**31))
+    steps, _ = play_checked(setup_for(k, opportunist=False), seed=rng.randrange(2**31))
     assert steps > 0

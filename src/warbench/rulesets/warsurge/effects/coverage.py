@@ -74,6 +74,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_w2_kernel_perks.py",
     # session 25 wave 2, lane w3-gateway: Gateway (markers as a terrain Transport)
     "tests/rulesets/warsurge/effects/test_w3_gateway_perks.py",
+    # session 26, lane s26-opportunist: Opportunist (the window at the end of the Game Turn)
+    "tests/rulesets/warsurge/effects/test_s26_opportunist_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

@@ -192,6 +192,10 @@ MACHINERIES: Mapping[str, str] = {
     "gateway": "warbench.rulesets.warsurge.game.perk_gateway (Gateway: two markers placed at "
     "the start of Game Turns 1 and 2, one terrain piece used as a Transport whose gates they are, "
     "open to every side, a Melee inside as in §10.2)",
+    # session 26, lane s26-opportunist (issue 11)
+    "opportunist": "warbench.rulesets.warsurge.game.perk_opportunist (Opportunist: the Delay "
+    "decision, and a window at the end of the Game Turn for the delayed Movement, Heal Weapons "
+    "and perk uses; Advanced Actions there still cost CP)",
 }
 
 E = TypeVar("E", bound=StrEnum)

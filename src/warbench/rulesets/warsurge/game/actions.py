@@ -73,6 +73,16 @@ class Move:
     positions: tuple[Point, ...] | None = None
     engage: int | None = None  # move into Base Contact with this enemy unit (§4.3)
     dash: bool = False
+    #: the facing (degrees from +x) the moving models of an oval or rectangular base end with
+    #: (§1.3, game/bases.py); None: they keep theirs
+    facing: float | None = None
+
+    def __repr__(self) -> str:  # as before ``facing`` was added, unless one is given
+        turn = "" if self.facing is None else f", facing={self.facing!r}"
+        return (
+            f"Move(unit={self.unit!r}, to={self.to!r}, positions={self.positions!r}, "
+            f"engage={self.engage!r}, dash={self.dash!r}{turn})"
+        )
 
 
 @dataclass(frozen=True)
@@ -206,6 +216,17 @@ class BaseContact:
 
 
 @dataclass(frozen=True)
+class Delay:
+    """Opportunist (Perks L1340): the unit delays to the end of the Game Turn its Move (Move
+    Phase), its Dash (Dash Phase) or its Attack with Heal Weapons (Attack Phase); with
+    ``perk_use``, its perk use instead (its action stays). Advanced: all its remaining Actions
+    (``game/perk_opportunist.py``)."""
+
+    unit: int
+    perk_use: bool = False
+
+
+@dataclass(frozen=True)
 class Pass:
     """The side is finished with this phase (§2.2 step 3: "declared they were finished")."""
 
@@ -224,6 +245,7 @@ Action = (
     | Survivors
     | BaseContact
     | Pass
+    | Delay
     | UsePerks
     | Prepare
     | Guard
@@ -246,6 +268,7 @@ _KINDS: dict[str, type[Any]] = {
     "survivors": Survivors,
     "contact": BaseContact,
     "pass": Pass,
+    "delay": Delay,  # Opportunist (Perks L1340)
     # the Advanced playstyle's own Actions (§9.2)
     "use_perks": UsePerks,
     "prepare": Prepare,

@@ -41,6 +41,8 @@ from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.movement import apply_move, verify_move
+from warbench.rulesets.warsurge.game.perk_opportunist import ACTIONS as DELAYED_ACTIONS
+from warbench.rulesets.warsurge.game.perk_opportunist import delayed
 from warbench.rulesets.warsurge.game.plans import (
     AttackPlanG,
     DeployPlan,
@@ -145,6 +147,8 @@ def unit_can_act(w: Work, uid: int) -> bool:
     u = w.units[uid]
     if uid in a.supported or u.location is Location.DESTROYED:
         return False
+    if u.counters and delayed(w, uid) & DELAYED_ACTIONS:  # Opportunist: at the end (P L1340)
+        return False
     if a.step_unit is not None and a.step_unit != uid:
         return False
     if u.location is Location.RESERVE:
@@ -194,6 +198,11 @@ def verify_advanced(w: Work, action: Action, side: int) -> Plan:
         )
     if uid in a.supported:
         raise err(f"{info.label} used Support and makes no more Actions this Game Turn", "§9.2")
+    if delayed(w, uid) & DELAYED_ACTIONS:
+        raise err(
+            f"{info.label} delayed its Actions to the end of the Game Turn (Opportunist)",
+            "Perks §12.3 Opportunist (000_94ecc6a4c74d351b.txt L1340)",
+        )
     cost = a.cost(uid, name)
     if cost > a.cp[side]:
         raise err(

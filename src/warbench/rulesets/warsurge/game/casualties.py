@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom, perk_wreckage
+from warbench.rulesets.warsurge.game import bases, bases_moves, geom, perk_wreckage
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     BaseContact,
@@ -168,6 +168,8 @@ def out_of_coherency(w: Work, uid: int) -> bool:
     u = w.units[uid]
     if u.location is not Location.TABLE or len(u.present()) <= 1:
         return False
+    if w.info(uid).base is not None:  # oval and rectangular bases (§1.3, game/bases.py)
+        return not bases.coherent(w, uid)
     return not geom.coherent(w.xy(uid), w.info(uid).radius)
 
 
@@ -176,6 +178,8 @@ def coherency_restored(w: Work, uid: int) -> tuple[tuple[Point, ...], int] | Non
     moved; None when the unit is coherent (or not on the battlefield)."""
     if not out_of_coherency(w, uid):
         return None
+    if w.info(uid).base is not None:  # oval and rectangular bases (§1.3)
+        return bases_moves.restore_coherency(w, uid)
     u = w.units[uid]
     present = u.present()
     info = w.info(uid)

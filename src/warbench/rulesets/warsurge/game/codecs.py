@@ -288,6 +288,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
         "positions": {"type": "array", "items": _POINT},
         "engage": _UID,
         "dash": {"type": "boolean"},
+        "facing": {"type": "number"},  # oval and rectangular bases (§1.3)
     },
     "embark": {"unit": _UID, "transport": _UID, "dash": {"type": "boolean"}},
     "embark_terrain": {"unit": _UID, "terrain": {"type": "string"}, "dash": {"type": "boolean"}},
@@ -319,6 +320,7 @@ _ACTION_FIELDS: dict[str, dict[str, JSON]] = {
     },
     "contact": {"unit": _UID, "foe": _UID, "positions": {"type": "array", "items": _POINT}},
     "pass": {},
+    "delay": {"unit": _UID, "perk_use": {"type": "boolean"}},  # Opportunist (Perks L1340)
 }
 _REQUIRED_FIELDS = {
     "turn_master": ["side"],
@@ -448,6 +450,7 @@ def _unit_from_json(d: Mapping[str, Any]) -> UnitGS:
         counters=tuple((str(k), int(v)) for k, v in d["ct"]),
         uses=tuple((str(k), int(v)) for k, v in d["uses"]),
         terrain=None if d.get("terrain") is None else str(d["terrain"]),
+        facing=tuple(float(f) for f in d.get("facing", ())),  # oval/rect bases (§1.3)
     )
 
 
@@ -472,6 +475,7 @@ _UNIT_SCHEMA: dict[str, Any] = {
         "loc": {"enum": [loc.value for loc in Location]},
         "pos": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
         "hp": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "facing": {"type": "array", "items": {"type": "number"}},  # oval/rect bases (§1.3)
     },
     "required": ["uid", "loc", "pos", "hp", "removed", "in", "acted"],
 }

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_difficult
-from warbench.rulesets.warsurge.game import geom, perk_effects, perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, geom, perk_effects, perk_incorporeal
 from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
@@ -46,8 +46,10 @@ def problem_positions(
     f = w.field
     t = w.table()
     other = w.others_mask([uid, *ignore, *passable(w, uid)])  # Terrain (Perks L1410)
-    oxy = t.xy[other]
-    orad = t.r[other]
+    exact = bases.shaped(w.setup)  # oval or rectangular bases: measured in game/bases.py
+    oxy = t.xy[other] if not exact else t.xy[:0]
+    orad = t.r[other] if not exact else t.r[:0]
+    skip_path: list[bool] = []
     new_arr = geom.as_array(new)
     u = w.units[uid]
     # The closest other base to each model's path and end, for every model at once: a model
@@ -74,7 +76,8 @@ def problem_positions(
             return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
         if starts is not None:
             s = starts[k]
-            if s == p:
+            skip_path.append(False)
+            if s == p and not (exact and bases.turns(w, uid, i)):
                 continue
             if dash and (u.heavy[i] or u.battle[i]):
                 kind = "Heavy" if u.heavy[i] else "Battle"
@@ -83,9 +86,10 @@ def problem_positions(
                     "cannot Dash",
                     "§5.1 Type",
                 )
-            length = math.dist(s, p)
+            length = math.dist(s, p) if not exact else bases.model_travel(w, uid, i, s, p)
             pc = f.path(s, p, r)
             flies = flight(info.unit.profile.perks)  # Airborne, Jumper: effects/movement.py
+            skip_path[-1] = bool(flies) or ghost
             if pc.blocked_by is not None and flies not in ("airborne", "juggernaut") and not ghost:
                 return (
                     f"model {i + 1} of {info.label} cannot cross Impassable Ground "
@@ -138,6 +142,8 @@ def problem_positions(
                     f"model {i + 1} of {info.label} would overlap {w.label(int(t.uid[other][j]))}",
                     "§4.7",
                 )
+    if exact:
+        return bases.problems(w, uid, new, models, starts, t, other, skip_path, passing)
     if len(new_arr) > 1:
         d = geom.edge_distances(new_arr, r, new_arr, r)
         np.fill_diagonal(d, np.inf)
@@ -286,6 +292,7 @@ def place_unit(
     from_xy: FloatArray | None = None,
     from_r: float = 0.0,
     models: Sequence[int] | None = None,
+    from_unit: int | None = None,
 ) -> tuple[Point, ...] | None:
     """Automated placement: a compact formation around ``centre`` (then nearby points),
     inside ``zone`` if given, within ``within`` inches of the bases ``from_xy`` if given.
@@ -302,12 +309,14 @@ def place_unit(
         uid if on_table else None,
         info.models if models is None else tuple(models),
         info.radius,
+        None if info.base is None else (repr(info.base), bases.facing_of(w, uid, 0)),  # §1.3
         centre,
         zone,
         tries,
         within,
         None if from_xy is None else from_xy.tobytes(),
         from_r,
+        from_unit if info.base is not None or bases.shaped(w.setup) else None,
     )
     t = w.table()
     hit: tuple[tuple[Point, ...] | None, int] | None = t.memo.get(key)
@@ -335,6 +344,7 @@ def place_unit(
         from_r=from_r,
         models=models,
         start=start,
+        from_unit=from_unit,
     )
     return out[0]
 
@@ -351,13 +361,18 @@ def _place_unit(
     from_r: float,
     models: Sequence[int] | None,
     start: int = 0,
+    from_unit: int | None = None,
 ) -> tuple[tuple[Point, ...] | None, int]:
     """The first legal candidate from ``start`` on (candidates before it are known to be
     refused), and its place in the order (the count of candidates when none is legal)."""
     info = w.info(uid)
     r = info.radius
     idx = list(range(info.real_models)) if models is None else list(models)
-    offsets = geom.formation(len(idx), r)
+    offsets = (
+        geom.formation(len(idx), r)
+        if info.base is None
+        else bases.formation(info.base, len(idx), bases.facing_of(w, uid, idx[0] if idx else 0))
+    )
     spread = float(np.abs(offsets).max()) + r if len(offsets) else r
     cands: list[Point] = [centre]
     step = max(2 * r + 0.5, 1.0)
@@ -395,7 +410,9 @@ def _place_unit(
         for k, no in zip(rows.tolist(), skip[rows].tolist(), strict=True):
             if no:
                 continue
-            placed = _place_at(w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r)
+            placed = _place_at(
+                w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r, from_unit
+            )
             if placed is not None:
                 return placed, k
     _ = spread
@@ -414,6 +431,7 @@ def _place_at(
     within: float | None,
     from_xy: FloatArray | None,
     from_r: float,
+    from_unit: int | None = None,
 ) -> tuple[Point, ...] | None:
     """One candidate of :func:`place_unit`: the formation centred on ``c``, if legal."""
     pts = offsets + np.asarray(c)
@@ -428,7 +446,11 @@ def _place_at(
     if zone is not None and not w.field.in_zone_all(zone, pts, r):
         return None
     if from_xy is not None and within is not None:
-        d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
+        if from_unit is not None and bases.shaped(w.setup):  # the true bases (§1.3)
+            mine = bases.unit_group(w, uid, pts, idx)
+            d = bases.gaps(mine, bases.unit_group(w, from_unit)).min(axis=1)
+        else:
+            d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
         if (d > within + 1e-6).any():
             return None
     if problem_positions(w, uid, pos, idx, None, None, False):

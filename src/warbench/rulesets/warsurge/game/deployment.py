@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
     Point,
@@ -138,6 +138,8 @@ def apply_deploy(w: Work, plan: DeployPlan) -> None:
         deploy_inside(w, uid, plan.into)
         return
     w.set_unit(uid, location=Location.TABLE, pos=plan.positions)
+    if w.setup.units[uid].base is not None:  # oval/rect bases face the enemy (game/bases.py)
+        w.set_unit(uid, facing=bases.deployed_facings(w, uid))
     text = f"{w.label(uid)} deploys ({len(plan.positions)} models)"
     for p in plan.passengers:
         w.set_unit(p, location=Location.EMBARKED, embarked_in=uid, acted=True)

@@ -24,10 +24,12 @@ import numpy as np
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import (
+    bases,
     casualties,
     geom,
     perk_hooks,
     perk_limits,
+    perk_opportunist,
     perk_timejump,
 )
 from warbench.rulesets.warsurge.game.actions import (
@@ -37,6 +39,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Casualties,
     ChooseTurnMaster,
     ChooseZone,
+    Delay,
     Deploy,
     Disembark,
     Embark,
@@ -441,7 +444,10 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     mask = t.side != side
     if not mask.any() or not len(a):
         return []
-    d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
+    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3)
+        d = bases.table_gaps(w, holder, a, t, mask).min(axis=0)
+    else:
+        d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
     # the index lists each unit's models together: the closest model of each unit
     uids = t.uid[mask]
     first = np.empty(len(uids), dtype=bool)
@@ -452,19 +458,45 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     return sorted(zip(best.tolist(), uids[starts].tolist(), strict=True))
 
 
-PLAY_PHASES = (*PHASES, Phase.ACTIONS)
+PLAY_PHASES = (*PHASES, Phase.ACTIONS, Phase.OPPORTUNIST)
 
 
 def _unit_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
+    yield from _own_candidates(w, uid, phase)
+    if phase in (Phase.MOVE, Phase.ATTACK, Phase.DASH, Phase.ACTIONS) and (
+        perk_opportunist.has_opportunist(w, uid)  # Perks L1340: delay it (after the rest)
+    ):
+        yield Delay(uid)
+        if phase is not Phase.ACTIONS and perk_hooks.usable_perks(w, uid):
+            yield Delay(uid, perk_use=True)
+
+
+def opportunist_candidates(w: Work, uid: int) -> Iterator[Action]:
+    """The delayed actions ``uid`` may make in Opportunist's window at the end of the Game
+    Turn (Perks L1340): its Moves or Dashes, its Heal Weapons' Attacks, its perk uses."""
+    for phase in perk_opportunist.window_phases(w, uid):
+        if phase is Phase.ATTACK:
+            yield from perk_opportunist.window_attacks(w, uid)
+        else:
+            yield from _own_candidates(w, uid, phase)
+    if perk_opportunist.may_use_perks(w, uid):
+        for name in perk_opportunist.window_perks(w, uid, perk_hooks.usable_perks):
+            yield UsePerks(uid, (name,))
+
+
+def _own_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
     info = w.info(uid)
     u = w.units[uid]
+    if phase is Phase.OPPORTUNIST:
+        yield from opportunist_candidates(w, uid)
+        return
     if phase is Phase.ACTIONS:  # Advanced (§9.2): every Action of the unit
         if u.location is Location.RESERVE:
-            yield from _unit_candidates(w, uid, Phase.DEPLOY)
+            yield from _own_candidates(w, uid, Phase.DEPLOY)
             return
-        yield from _unit_candidates(w, uid, Phase.ATTACK)
-        yield from _unit_candidates(w, uid, Phase.MOVE)
-        yield from _unit_candidates(w, uid, Phase.DASH)
+        yield from _own_candidates(w, uid, Phase.ATTACK)
+        yield from _own_candidates(w, uid, Phase.MOVE)
+        yield from _own_candidates(w, uid, Phase.DASH)
         yield from (Guard(uid), Prepare(uid), Support(uid), UsePerks(uid))
         return
     if phase is Phase.DEPLOY:

@@ -9,6 +9,8 @@ export`` are read too (:func:`load_game_roster`)::
       - file: ../troopers_10.yaml   # a unit file, relative to this roster
         points: 120
         base_mm: 32                 # optional, default 32 mm
+      - file: ../tank.yaml
+        base: {shape: rect, length_mm: 100, width_mm: 60, hull: true}  # §1.3, not with base_mm
       - unit: {name: Shadow Hounds, move: 7, dash: 6, defence: 3, hp: 1, armour: 4+}
         weapons: [{name: Hound Rifle, range: 24, type: Battle, attacks: 2, power: 3}]
         models: [{count: 5, weapons: [Hound Rifle]}]
@@ -32,6 +34,7 @@ _ENTRY_KEYS = {
     "models",
     "points",
     "base_mm",
+    "base",
     "name",
     "count",
     "traits",
@@ -88,6 +91,16 @@ def roster_from_data(
         base = e.get("base_mm", DEFAULT_BASE_MM)
         if not isinstance(base, int | float) or not 5 <= base <= 400:
             raise ProfileError(f"{where}.base_mm", base, "5 to 400 mm", source=source)
+        shape = None
+        if "base" in e:
+            if "base_mm" in e:
+                raise ProfileError(
+                    f"{where}.base",
+                    e["base"],
+                    "base_mm (round) or base (oval, rect), not both",
+                    source=source,
+                )
+            shape = base_from_data(e["base"], f"{where}.base", source)
         count = e.get("count", 1)
         if not isinstance(count, int) or not 1 <= count <= 20:
             raise ProfileError(f"{where}.count", count, "1 to 20 copies", source=source)
@@ -97,7 +110,9 @@ def roster_from_data(
                 f"{where}.traits", traits, "a list of Trait names (Perks §12.6)", source=source
             )
         for _ in range(count):
-            entries.append(RosterEntry(unit, points, float(base), e.get("name"), tuple(traits)))
+            entries.append(
+                RosterEntry(unit, points, float(base), e.get("name"), tuple(traits), shape)
+            )
     return PlayerSetup(player.strip(), tuple(entries), team)
 
 
@@ -148,7 +163,10 @@ def roster_to_data(player: PlayerSetup) -> dict[str, Any]:
         d.pop("$schema", None)
         if e.points is not None:
             d["points"] = e.points
-        d["base_mm"] = e.base_mm
+        if e.base is None:
+            d["base_mm"] = e.base_mm
+        else:
+            d["base"] = base_to_data(e.base)
         if e.name:
             d["name"] = e.name
         if e.traits:
@@ -157,4 +175,49 @@ def roster_to_data(player: PlayerSetup) -> dict[str, Any]:
     out: dict[str, Any] = {"player": player.name, "units": units}
     if player.team:
         out["team"] = player.team
+    return out
+
+
+#: What a roster entry's ``base`` mapping may hold (§1.3).
+_BASE_KEYS = ("shape", "length_mm", "width_mm", "hull")
+
+
+def base_from_data(data: Any, where: str, source: str) -> Any:
+    """An oval or rectangular base or hull (Core Rules 001 §1.3, L249-255) from a roster
+    entry's ``base`` mapping: ``shape`` (``oval`` or ``rect``), ``length_mm`` along the model's
+    facing and ``width_mm`` across it (10 to 2000 mm each), ``hull`` (``true``: the model has
+    no base and is measured from its body or hull). Round bases are given with ``base_mm``."""
+    from warbench.rulesets.warsurge.battlefield.model import Base
+
+    if not isinstance(data, dict):
+        raise ProfileError(where, data, "a mapping with shape, length_mm, width_mm", source=source)
+    bad = sorted(set(data) - set(_BASE_KEYS))
+    if bad:
+        raise ProfileError(f"{where}.{bad[0]}", data[bad[0]], ", ".join(_BASE_KEYS), source=source)
+    shape = data.get("shape")
+    if shape not in ("oval", "rect"):
+        raise ProfileError(
+            f"{where}.shape", shape, "oval or rect (a round base: base_mm)", source=source
+        )
+    size: dict[str, float] = {}
+    for key in ("length_mm", "width_mm"):
+        v = data.get(key)
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 10 <= v <= 2000:
+            raise ProfileError(f"{where}.{key}", v, "10 to 2000 mm", source=source)
+        size[key] = float(v)
+    hull = data.get("hull", False)
+    if not isinstance(hull, bool):
+        raise ProfileError(f"{where}.hull", hull, "true or false", source=source)
+    return Base(shape=shape, hull=hull, **size)
+
+
+def base_to_data(base: Any) -> dict[str, Any]:
+    """A roster entry's ``base`` mapping (see :func:`base_from_data`)."""
+    out: dict[str, Any] = {
+        "shape": base.shape,
+        "length_mm": base.length_mm,
+        "width_mm": base.width_mm,
+    }
+    if base.hull:
+        out["hull"] = True
     return out

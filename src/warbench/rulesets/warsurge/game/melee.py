@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom, perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, bases_moves, geom, perk_incorporeal
 from warbench.rulesets.warsurge.game.actions import (
     BaseContact,
     Point,
@@ -106,6 +106,8 @@ def contact_placement(w: Work, mover: int, foe: int) -> tuple[tuple[Point, ...],
     info = w.info(mover)
     if info.immobile and not w.info(foe).immobile:
         return None
+    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3)
+        return bases_moves.contact_placement(w, mover, foe)
     u = w.units[mover]
     present = u.present()
     r = info.radius

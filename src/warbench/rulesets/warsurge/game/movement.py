@@ -22,6 +22,7 @@ from warbench.rulesets.warsurge.attack import (
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous, juggernaut
 from warbench.rulesets.warsurge.game import (
+    bases,
     geom,
     perk_crew,
     perk_effects,
@@ -115,7 +116,7 @@ def unit_allowance(w: Work, uid: int, dash: bool) -> int:
 
 
 def check_dash_flag(w: Work, dash: bool) -> None:
-    if w.flow.phase is Phase.ACTIONS:  # Advanced: Move and Dash are both Actions (§9.2)
+    if w.flow.phase in (Phase.ACTIONS, Phase.OPPORTUNIST):  # Advanced §9.2; Perks L1340
         return
     want = w.flow.phase is Phase.DASH
     if dash != want:
@@ -126,6 +127,15 @@ def check_dash_flag(w: Work, dash: bool) -> None:
 
 
 def verify_move(w: Work, action: Move) -> MovePlan:
+    """The plan of a legal Move or Dash (§4.1-4.7), else a refusal; a Move that turns oval or
+    rectangular bases (``action.facing``, §1.3) is checked with its turn, forgotten after."""
+    try:
+        return _verify_move(w, action)
+    finally:
+        w.turning.pop(action.unit, None)
+
+
+def _verify_move(w: Work, action: Move) -> MovePlan:
     uid = action.unit
     info = w.info(uid)
     u = w.units[uid]
@@ -160,6 +170,8 @@ def verify_move(w: Work, action: Move) -> MovePlan:
         new = plan_towards(w, uid, action.to, allowance, action.dash)
     else:
         raise err("a Move needs positions, a point to move to, or a unit to engage", "§4.1")
+    if action.facing is not None:  # oval and rectangular bases turn (§1.3, game/bases.py)
+        w.turning[uid] = bases.check_turn(w, uid, models, action.facing)
     prob = move_problems(w, uid, new, models, starts, allowance, action.dash)
     if prob:
         raise err(*prob)
@@ -174,7 +186,8 @@ def verify_move(w: Work, action: Move) -> MovePlan:
 
     if (duel := duel_refusal(w, uid, new)) is not None:  # Challenger (Perks L1971)
         raise err(duel, "Perks §12.4 Leadership")
-    return MovePlan(uid, models, new, starts, action.dash)
+    turn = w.turning.get(uid, ())
+    return MovePlan(uid, models, new, starts, action.dash, facing=turn)
 
 
 def _rigid(
@@ -276,7 +289,10 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
     a = w.xy(uid, free)
     b = w.xy(target)
     rt = w.info(target).radius
-    d = geom.edge_distances(a, info.radius, b, rt)
+    if bases.shaped(w.setup):  # oval and rectangular bases: along the closest points (§1.3)
+        d, dirs = bases.closest_vectors(w, uid, a, free, target)
+    else:
+        d, dirs = geom.edge_distances(a, info.radius, b, rt), None
     order = np.argsort(d, axis=None)
     starts = [u.pos[i] for i in models]
     tried = 0
@@ -288,7 +304,7 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
         tried += 1
         pa = a[i]
         pb = b[j]
-        direction = pb - pa
+        direction = pb - pa if dirs is None else dirs[i, j]
         norm = float(np.hypot(*direction))
         if norm < 1e-9:
             continue
@@ -369,8 +385,9 @@ def apply_move(w: Work, plan: MovePlan) -> None:
     crossed: dict[str, list[int]] = {}
     r = w.info(uid).radius
     jumps = flight(w.info(uid).unit.profile.perks) == "jumper"
+    turn = {"facing": plan.facing} if plan.facing else {}  # a Move that turns (§1.3)
     for i, s, p in zip(plan.models, starts, plan.positions, strict=True):
-        if s != p:
+        if s != p or (turn and plan.facing[i] != bases.facing_of(w, uid, i)):
             moved_list[i] = True
             longest = max(longest, math.dist(s, p))
             for name in w.field.path(s, p, r).dangerous:
@@ -380,7 +397,11 @@ def apply_move(w: Work, plan: MovePlan) -> None:
     if crossed and ignores_dangerous(w.info(uid).unit.profile.perks):  # Traverse II (L2166)
         crossed = {}
     w.set_unit(
-        uid, pos=full_positions(u, plan.models, plan.positions), moved=tuple(moved_list), **flag
+        uid,
+        pos=full_positions(u, plan.models, plan.positions),
+        moved=tuple(moved_list),
+        **flag,
+        **turn,
     )
     w.emit(
         "move",

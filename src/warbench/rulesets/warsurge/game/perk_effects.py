@@ -175,6 +175,7 @@ PLAYED_MACHINERIES = frozenset(
         "combat damage",  # combat_damage.py and game/perk_combat_damage.py: Combat Damage
         "bodyguard",  # game/perk_bodyguard.py: Bodyguard (odds.follow_on_dice)
         "gateway",  # session 25 wave 2, w3-gateway: game/perk_gateway.py (Gateway)
+        "opportunist",  # session 26, s26-opportunist: game/perk_opportunist.py
     }
 )
 

@@ -320,7 +320,7 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
     row = load_table().get(name)
     if row.name not in activated_ranks():
         return f"{row.name} is not an activated perk the game plays yet ({row.source})"
-    if work.setup.playstyle is Playstyle.ADVANCED and work.flow.phase is not Phase.ACTIONS:
+    if work.setup.playstyle is Playstyle.ADVANCED and work.flow.phase not in _BY_ACTION:
         return _ADVANCED_ONLY_BY_ACTION
     u = work.units[uid]
     if row.name == perk_stealth.STEALTH:  # L1777-L1787: activation, deactivation, Reserve
@@ -376,6 +376,7 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
 #: Advanced (rulings.md, s25-advfix 1): every use of a perk costs CP (P L234-L236), paid by the
 #: Use Perks Action of an Action Step (C L3779-L3790) or a Counter Perk (C L3865); the first
 #: Game Turn's deployment, before CP exist (C L3641-L3647, L3777), uses none.
+_BY_ACTION = (Phase.ACTIONS, Phase.OPPORTUNIST)  # and Opportunist's window (L1340; s26)
 _ADVANCED_ONLY_BY_ACTION = (
     "in the Advanced playstyle perks are used by the Use Perks Action of the Action Steps, "
     "for its CP (000_94ecc6a4c74d351b.txt L234-L236; 001_d3f5e425c5e1196d.txt §9.2 L3779)"

@@ -36,7 +36,7 @@ import shapely
 from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.effects.mode import Placement, Shape, Template, TemplateAt, under
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.perk_combat_damage import after_share as combat_damage_share
 from warbench.rulesets.warsurge.game.perk_concealed import reveal_struck
@@ -190,7 +190,11 @@ def _counts(w: Work, uid: int, at: TemplateAt) -> list[tuple[float, int, int]]:
         if at.template.enemies_only and w.info(u.uid).side == side:
             continue
         xy = u.present_xy()
-        mask = under(at, xy, w.info(u.uid).radius)
+        info = w.info(u.uid)
+        if info.base is None:
+            mask = under(at, xy, info.radius)
+        else:  # an oval or rectangular base or hull (§1.3): its true shape
+            mask = bases.under_template(at, info.base, info.radius, xy, bases.facings(w, u.uid))
         n = int(mask.sum())
         if n:
             near = float(np.hypot(*(xy[mask] - origin).T).min())

@@ -27,6 +27,7 @@ class MovePlan:
     embark: int | None = None
     disembark: bool = False
     reserve: bool = False  # out of a Transport with Rift Gate into Reserve (Perks L1384)
+    facing: tuple[float, ...] = ()  # every model's facing after a Move that turns (§1.3)
 
 
 @dataclass(frozen=True)

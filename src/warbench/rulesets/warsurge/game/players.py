@@ -112,6 +112,8 @@ class ScriptedPlayer:
     ) -> list[Action]:
         info = w.info(uid)
         u = w.units[uid]
+        if phase is Phase.OPPORTUNIST:  # what it delayed (Perks L1340): the engine's first
+            return list(engine.opportunist_candidates(w, uid))
         if phase is Phase.ACTIONS:  # Advanced (§9.2): deploy, else attack, else move
             if u.location is Location.RESERVE:
                 return self._options(w, uid, Phase.DEPLOY, state)

@@ -43,6 +43,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Action,
     ChooseTurnMaster,
     ChooseZone,
+    Delay,
     Deploy,
     Disembark,
     Move,
@@ -339,7 +340,7 @@ class WarsurgeRuleset:
                 side,
                 "activation",
                 f"{CORE} §2.2",
-                f"Game Turn {g.flow.turn}, {phase.value} Phase: a unit's action, or pass",
+                _activation_prompt(g, side),
                 # the scripted AI's choice, worked out when a caller reads the default
                 lambda: scripted_choice(state)[0],
             ),
@@ -482,6 +483,31 @@ class WarsurgeRuleset:
             # who holds terrain with a profile and the Objectives (§10.2 L4404-4407, Perks L95)
             **({"control": control_json(g)} if _holdable(g) else {}),
         }
+
+
+def _activation_prompt(g: GameState, side: int) -> str:
+    """The activation's question; with Opportunist (Perks L1340) the units that may delay, or
+    the window at the end of the Game Turn."""
+    turn, phase = g.flow.turn, g.flow.phase
+    if phase is Phase.OPPORTUNIST:
+        return (
+            f"Game Turn {turn}, its end (Opportunist, Perks L1340): a delayed Move, Dash, "
+            "Heal Weapons' Attack or perk use, or pass"
+        )
+    text = f"Game Turn {turn}, {phase.value} Phase: a unit's action, or pass"
+    from warbench.rulesets.warsurge.game.perk_opportunist import OPPORTUNIST
+    from warbench.rulesets.warsurge.game.perk_turn import index
+
+    perks = index(g.setup).units
+    delayers = [
+        uid
+        for uid in range(len(g.units))
+        if OPPORTUNIST in perks[uid].unit and engine.can(g, Delay(uid))
+    ]
+    if delayers:
+        units = ", ".join(str(u) for u in delayers)
+        text += f"; or delay to the end of the Game Turn (Opportunist): delay, unit {units}"
+    return text
 
 
 def _holdable(g: GameState) -> bool:

@@ -8,20 +8,32 @@ from pathlib import Path
 from typing import Any
 
 from warbench.rulesets.warsurge.battlefield import render_png, render_svg, render_text
+from warbench.rulesets.warsurge.game import bases
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Location, unit_max_hp
 from warbench.rulesets.warsurge.game.terrain_control import control
 from warbench.rulesets.warsurge.game.terrain_transport import terrain_notes
 
 
-def drawings(state: GameState) -> list[tuple[str, int, list[tuple[tuple[float, float], float]]]]:
-    """Units on the battlefield as ``(name, side, [(centre, radius), ...])``."""
-    out = []
+def drawings(state: GameState) -> list[tuple[str, int, list[Any]]]:
+    """Units on the battlefield as ``(name, side, [(centre, radius), ...])``; an oval or
+    rectangular base or hull (§1.3) as a ``Footprint`` with its facing (``game/bases.py``)."""
+    out: list[tuple[str, int, list[Any]]] = []
     for u in state.units:
         if u.location is not Location.TABLE:
             continue
         info = state.info(u.uid)
-        discs = [(u.pos[i], info.radius) for i in u.present()]
+        if info.base is not None:
+            fac = bases.facings(state, u.uid)
+            out.append(
+                (
+                    info.label,
+                    info.side,
+                    bases.footprints(info.base, info.radius, u.present_xy(), fac),
+                )
+            )
+            continue
+        discs: list[Any] = [(u.pos[i], info.radius) for i in u.present()]
         out.append((info.label, info.side, discs))
     return out
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from warbench.rulesets.warsurge.game import advanced, perk_concealed, perk_hooks
+from warbench.rulesets.warsurge.game import advanced, perk_concealed, perk_hooks, perk_opportunist
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -28,6 +28,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Casualties,
     ChooseTurnMaster,
     ChooseZone,
+    Delay,
     Deploy,
     Disembark,
     Embark,
@@ -72,6 +73,7 @@ from warbench.rulesets.warsurge.game.transports import verify_disembark, verify_
 from warbench.rulesets.warsurge.game.turn import (
     acting_side,
     advance,
+    eligible,
     finish_phase,
     set_turn_master,
     take_zone,
@@ -82,11 +84,13 @@ from warbench.rulesets.warsurge.game.work import Work, err
 _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.TURN_MASTER: (ChooseTurnMaster,),
     Phase.ZONES: (ChooseZone,),
-    Phase.DEPLOY: (Deploy, Pass, UsePerks),  # Perks §12.2 L225: perks before/after actions
-    Phase.MOVE: (Move, Embark, EmbarkTerrain, Disembark, Pass, UsePerks),
-    Phase.ATTACK: (Attack, Pass, UsePerks),
-    Phase.DASH: (Move, Embark, EmbarkTerrain, Disembark, Pass, UsePerks),
-    Phase.ACTIONS: (*advanced.ADVANCED_ACTIONS, EndStep, Counter, Pass),  # §9.2
+    Phase.DEPLOY: (Deploy, Pass, UsePerks, Delay),  # Perks §12.2 L225: perks before/after actions
+    Phase.MOVE: (Move, Embark, EmbarkTerrain, Disembark, Pass, UsePerks, Delay),
+    Phase.ATTACK: (Attack, Pass, UsePerks, Delay),
+    Phase.DASH: (Move, Embark, EmbarkTerrain, Disembark, Pass, UsePerks, Delay),
+    Phase.ACTIONS: (*advanced.ADVANCED_ACTIONS, EndStep, Counter, Pass, Delay),  # §9.2
+    # Opportunist (Perks L1340): the delayed Movement, Heal Weapons and perk uses
+    Phase.OPPORTUNIST: (Move, Embark, EmbarkTerrain, Disembark, Attack, UsePerks, Pass),
 }
 
 
@@ -104,6 +108,7 @@ _KIND_NAMES = {
     Survivors: "placing survivors",
     BaseContact: "restoring Base Contact",
     Pass: "passing",
+    Delay: "delaying (Opportunist)",
     UsePerks: "using Perks",
     Prepare: "preparing",
     Guard: "guarding",
@@ -143,6 +148,19 @@ def verify(w: Work, action: Action) -> Plan:
         )
     side = acting_side(flow)
     assert side is not None
+    if isinstance(action, Delay):  # Opportunist (Perks L1340)
+        movable = flow.phase in (Phase.MOVE, Phase.DASH) and eligible(w, action.unit, flow.phase)
+        perk_opportunist.verify_delay(w, action, side, movable)
+        return None
+    if flow.phase is Phase.OPPORTUNIST and not isinstance(action, Pass):
+        return perk_opportunist.verify_window(
+            w,
+            action,
+            side,
+            _unit_plan,
+            perk_hooks.verify_use_perks,
+            perk_hooks.usable_perks,
+        )
     if flow.phase is Phase.ACTIONS:
         return advanced.verify_advanced(w, action, side)
     if isinstance(action, ChooseTurnMaster):
@@ -175,6 +193,12 @@ def verify(w: Work, action: Action) -> Plan:
         )
     if w.units[uid].acted:
         raise err(f"{info.label} has already acted in this {flow.phase.value} Phase", "§2.2")
+    return _unit_plan(w, action)
+
+
+def _unit_plan(w: Work, action: Action) -> Plan:
+    """The plan of a unit's Deploy, Move, Embark, Disembark or Attack (checked)."""
+    assert isinstance(action, Deploy | Move | Embark | EmbarkTerrain | Disembark | Attack)
     if isinstance(action, Deploy):
         return verify_deploy(w, action)
     if isinstance(action, Attack):
@@ -199,6 +223,23 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         return
     perk_concealed.before_action(w, action)  # Concealed (Perks L4149): revealed as it acts
     placing = isinstance(action, Restore | Survivors | BaseContact)
+    if isinstance(action, Delay):  # Opportunist (Perks L1340)
+        if w.flow.phase is not Phase.ACTIONS:
+            perk_hooks.forfeit_after_perks(w, action)
+        side = acting_side(w.flow)
+        assert side is not None
+        if perk_opportunist.apply_delay(w, action) or (
+            w.flow.phase is Phase.ACTIONS and not advanced.side_can_act(w, side)
+        ):
+            advance(w)
+        return
+    window = w.flow.phase is Phase.OPPORTUNIST
+    if window and not (placing or isinstance(action, Pass | Casualties)):
+        if perk_opportunist.apply_window(
+            w, action, plan, _apply_unit, perk_hooks.use_perks_action, perk_hooks.usable_perks
+        ):
+            advance(w)
+        return
     if w.flow.phase is Phase.ACTIONS and not (placing or isinstance(action, Casualties)):
         if advanced.apply_advanced(w, action, plan):
             advance(w)
@@ -236,17 +277,24 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
             w.set_unit(attacker, acted=True)
             advance(w)
         return
-    if isinstance(plan, DeployPlan):
-        apply_deploy(w, plan)
-    elif isinstance(plan, AttackPlanG):
-        assert isinstance(action, Attack)
-        if not apply_attack(w, plan, action):
-            return  # waiting for the casualties to be chosen (§5.11)
-    elif isinstance(plan, MovePlan):
-        apply_move(w, plan)
-    elif isinstance(plan, TerrainPlan):
-        apply_terrain(w, plan)
+    if not _apply_unit(w, action, plan):
+        return  # waiting for the casualties to be chosen (§5.11)
     assert isinstance(action, Deploy | Move | Embark | EmbarkTerrain | Disembark | Attack)
     uid = action.unit
     w.set_unit(uid, acted=True)
     advance(w)
+
+
+def _apply_unit(w: Work, action: Action, plan: Plan) -> bool:
+    """Apply a unit's checked Deploy, Move, Embark, Disembark or Attack; False while an Attack
+    waits for its casualties to be chosen (§5.11)."""
+    if isinstance(plan, DeployPlan):
+        apply_deploy(w, plan)
+    elif isinstance(plan, AttackPlanG):
+        assert isinstance(action, Attack)
+        return apply_attack(w, plan, action)
+    elif isinstance(plan, MovePlan):
+        apply_move(w, plan)
+    elif isinstance(plan, TerrainPlan):
+        apply_terrain(w, plan)
+    return True

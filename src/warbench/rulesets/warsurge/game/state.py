@@ -2,13 +2,10 @@
 
 Core Rules (001_d3f5e425c5e1196d.txt) §2 (the game), §3.3 (players and teams), §3.6
 (deployment), §6 (transports). The state is immutable: :func:`~.engine.apply` returns a new
-state. What never changes during a game (rosters, profiles, point costs, base sizes, the
-battlefield) lives in :class:`GameSetup`, shared by every state of the game; what changes
-(flow, model positions and HP, Melees, statuses) lives in :class:`GameState`.
-
-Chance lives in the state too (boardgame.io's random plugin, Pgx's key): the seed and the
-number of the next step. The dice for a step are derived from ``(seed, step)``, so ``apply``
-is a pure function of the state and the action, and a record replays exactly.
+state. What never changes (rosters, profiles, point costs, bases, the battlefield) lives in
+:class:`GameSetup`; what changes (flow, positions, facings and HP, Melees, statuses) in
+:class:`GameState`. Chance lives in the state too: the dice for a step derive from ``(seed,
+step)``, so ``apply`` is a pure function of the state and the action, and a record replays.
 """
 
 from __future__ import annotations
@@ -53,6 +50,7 @@ class Phase(StrEnum):
     ATTACK = "Attack"
     DASH = "Dash"
     ACTIONS = "Action Steps"  # Advanced playstyle (§9.1 step 3)
+    OPPORTUNIST = "Opportunist"  # the end of the Game Turn's delayed actions (Perks L1340)
     OVER = "Game Over"
 
 
@@ -110,8 +108,7 @@ def listed_points(unit: Unit, listed: int | None) -> float:
     return float(listed)
 
 
-#: Respawn (Perks 000_94ecc6a4c74d351b.txt L4205): the counter of a unit's respawns; a unit that
-#: respawned "counts as destroyed for Victory Conditions" (:meth:`GameState.side_values`).
+#: Respawn (Perks L4205): a unit's respawns; it "counts as destroyed" (GameState.side_values).
 RESPAWNS = "respawns"
 #: Incorporeal (Perks L2502): the last Game Turn the unit was Incorporeal, active or deactivated.
 INCORPOREAL_TURN = "incorporeal turn"
@@ -139,6 +136,7 @@ class RosterEntry:
     base_mm: float = DEFAULT_BASE_MM
     name: str | None = None  # a label for this copy ("Troopers 2"), default the profile name
     traits: tuple[str, ...] = ()  # Traits chosen in the roster (Respawn, Summon …, §12.6)
+    base: Any = None  # an oval or rectangular base or hull (§1.3, game/bases.py), else None
 
 
 @dataclass(frozen=True)
@@ -160,7 +158,7 @@ class UnitInfo:
     label: str
     unit: Unit
     points: float
-    radius: float  # base radius in inches
+    radius: float  # base radius in inches (an oval's or rectangle's covering circle)
     model_weapons: tuple[tuple[str, ...], ...]
     hp_per_model: int
     immobile: bool  # Move 0 and Dash 0 (§4.1 Immobile Units)
@@ -168,11 +166,11 @@ class UnitInfo:
     fire_points: bool  # §1.5 Fire Point ("Yes"/"No" in the app; any value above 0 is Yes)
     weapon_types: Mapping[str, str]
     weapon_range: Mapping[str, int]
-    #: Fusion x10, Respawn /2, Summon /4 of the Current Point Cost (Perks 000 L333-335;
-    #: docs/rulings.md "WARSURGE points" 2): the unit's value is ``points * value_factor``.
+    #: value ``points * value_factor``: Fusion x10, Respawn /2, Summon /4 (Perks 000 L333-335)
     value_factor: float = 1.0
     traits: tuple[str, ...] = ()
     illusions: int = 0  # Illusion slots after the unit's own models (``perk_illusion_slots``)
+    base: Any = None  # a battlefield ``Base`` that is oval or rect (§1.3, game/bases.py)
 
     @property
     def value(self) -> float:
@@ -269,7 +267,8 @@ def build_setup(
                     label=f"{player.name}: {label}",
                     unit=unit,
                     points=coster(unit, entry.points),
-                    radius=entry.base_mm / MM_PER_INCH / 2,
+                    radius=entry.base.radius if entry.base else entry.base_mm / MM_PER_INCH / 2,
+                    base=entry.base,
                     model_weapons=tuple(shared_model_weapons(unit)),  # Shared L4055
                     hp_per_model=unit.profile.hp,
                     immobile=(unit.profile.move == 0 and unit.profile.dash == 0)
@@ -317,9 +316,8 @@ def build_setup(
 # --------------------------------------------------------------------------------------------
 
 
-#: The status of a unit that has turned against its own side for the rest of the game
-#: (Traitorous, Perks L2313; Enslaved, L1254; ``game/perk_defect.py``): an enemy of every
-#: other unit, its own side's included.
+#: The status of a unit turned against its own side for the rest of the game (Traitorous,
+#: Perks L2313; Enslaved, L1254; ``game/perk_defect.py``): an enemy of every other unit.
 DEFECTED = "Defected"
 #: The status of a unit another side controls, ``Seized by side <n>`` (Dominate, Perks L745;
 #: ``game/perk_dominate.py``): that side acts with it and it is that side's for enemies.
@@ -362,6 +360,7 @@ class UnitGS:
     counters: tuple[tuple[str, int], ...] = ()
     uses: tuple[tuple[str, int], ...] = ()  # limited uses spent (Emergency Save, Burst …)
     terrain: str | None = None  # the terrain piece the unit is inside (Location.TERRAIN, §10.2)
+    facing: tuple[float, ...] = ()  # per model, degrees from +x: oval/rect bases (game/bases.py)
 
     def evolve(self, **changes: Any) -> UnitGS:
         """``dataclasses.replace(self, **changes)`` without calling ``__init__`` (a unit
@@ -558,8 +557,7 @@ class GameState:
     pause: CasualtyPause | None = None
     #: the end of the Attack Phase waiting for Coherency to be restored (§4.2 IV), else None
     restore: CoherencyPause | None = None
-    #: destructible terrain that has lost HP (§10.3): ``(piece, HP left)`` in board order; a
-    #: piece at 0 is destroyed (``game/terrain.py``). Empty on a board nobody has damaged.
+    #: terrain that lost HP (§10.3, ``game/terrain.py``): ``(piece, HP left)``, 0 destroyed
     terrain_hp: tuple[tuple[str, int], ...] = ()
     #: a Time Jump's rewind point (``perk_timejump.Rewind``, L1067), else None
     rewind: Any = field(default=None, compare=False, repr=False)
@@ -715,8 +713,10 @@ def unit_state_fields(u: UnitGS, pos_digits: int | None = None) -> dict[str, Any
         else [(round(x, pos_digits), round(y, pos_digits)) for x, y in u.pos]
     )
     inside = {} if u.terrain is None else {"terrain": u.terrain}  # only then: digests unchanged
+    turned = {"facing": list(u.facing)} if u.facing else {}  # oval/rect bases only (§1.3)
     return {
         **inside,
+        **turned,
         "uid": u.uid,
         "loc": u.location.value,
         "pos": [[x, y] for x, y in pos],

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_illusion_slots import lent_weapons
@@ -180,7 +180,11 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     axy, ar, models, _ = _shooters(w, uid)
     txy = w.xy(th) if th != target else w.xy(target)
     tr = w.info(th).radius
-    d = geom.edge_distances(axy, ar, txy, tr)
+    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3, §5.4 L2331)
+        src = w.outermost(uid)
+        d = bases.gaps(bases.unit_group(w, src), bases.unit_group(w, th))
+    else:
+        d = geom.edge_distances(axy, ar, txy, tr)
     distance = float(d.min()) if d.size else math.inf
     weapons_of = [info.model_weapons[i] for i in models]
     users: dict[str, list[int]] = {}

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.actions import (
     Disembark,
     Embark,
@@ -152,7 +152,10 @@ def verify_embark(w: Work, action: Embark) -> MovePlan:
     allowance = unit_allowance(w, uid, action.dash)
     a = w.xy(uid)
     b = w.xy(tr)
-    d = geom.edge_distances(a, info.radius, b, w.info(tr).radius)
+    if bases.shaped(w.setup):  # oval and rectangular bases and hulls (§1.3)
+        d = bases.unit_gaps(w, uid, tr)
+    else:
+        d = geom.edge_distances(a, info.radius, b, w.info(tr).radius)
     i, j = divmod(int(np.argmin(d)), d.shape[1])
     need = float(d[i, j])
     if need > allowance + 1e-6:
@@ -212,7 +215,11 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
         pos = tuple(action.positions)
         if len(pos) != len(u.present()):
             raise err(f"{info.label} has {len(u.present())} models; {len(pos)} positions", "§6.3")
-        d = geom.edge_distances(geom.as_array(pos), info.radius, hxy, hr).min(axis=1)
+        if bases.shaped(w.setup):  # oval and rectangular bases and hulls (§1.3)
+            mine = bases.unit_group(w, uid, geom.as_array(pos))
+            d = bases.gaps(mine, bases.unit_group(w, holder)).min(axis=1)
+        else:
+            d = geom.edge_distances(geom.as_array(pos), info.radius, hxy, hr).min(axis=1)
         if (d > allowance + 1e-6).any():
             raise err(
                 f'every model must be placed within {allowance}" of {w.label(holder)}', "§6.3"
@@ -234,6 +241,7 @@ def verify_disembark(w: Work, action: Disembark) -> MovePlan | TerrainPlan:
             from_xy=hxy,
             from_r=hr,
             models=u.present(),
+            from_unit=holder,  # oval and rectangular bases: measured to the true shapes (§1.3)
         )
         if placed is None:
             raise err(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import advanced, perk_incorporeal
+from warbench.rulesets.warsurge.game import advanced, perk_incorporeal, perk_opportunist
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
 )
@@ -43,6 +43,8 @@ def acting_side(state_flow: Flow) -> int | None:
 
 def eligible(w: Work, uid: int, phase: Phase) -> bool:
     """Cheap test: could this unit still act in this phase (before geometry)?"""
+    if phase is Phase.OPPORTUNIST:  # the delayed actions (Perks L1340)
+        return perk_opportunist.can_act(w, uid)
     u = w.units[uid]
     info = w.info(uid)
     if u.acted or (u.statuses and u.wrecked):  # Wreckage (Perks L1442) acts no more
@@ -231,7 +233,7 @@ def _start_phase(w: Work, phase: Phase) -> None:
         advanced.start_actions(w, order)
     else:
         w.flow = replace(w.flow, phase=phase, order=order, active=None, passed=frozenset())
-    if w.hooks.active(Hook.PHASE_START):
+    if phase is not Phase.OPPORTUNIST and w.hooks.active(Hook.PHASE_START):
         w.hooks.fire(Hook.PHASE_START, w, phase=phase.value)
     first = [s for s in order if side_can_act(w, s, phase)]
     if not first:
@@ -271,10 +273,16 @@ def _end_phase(w: Work) -> None:
 def finish_phase(w: Work, phase: Phase) -> None:
     """The end of ``phase`` after its own end steps: the hooks, then the next phase or the
     end of the Game Turn."""
-    if w.hooks.active(Hook.PHASE_END):
+    window = phase is Phase.OPPORTUNIST  # Opportunist's window is no Phase of its own
+    if not window and w.hooks.active(Hook.PHASE_END):
         w.hooks.fire(Hook.PHASE_END, w, phase=phase.value)
     phases = flow_phases(w)
-    if phase is phases[-1]:
+    if phase is phases[-1] or window:
+        if not window and perk_opportunist.any_delayed(w):  # Perks L1340
+            perk_opportunist.announce(w)
+            _start_phase(w, Phase.OPPORTUNIST)
+            return
+        perk_opportunist.close(w)
         end_turn(w)
         return
     nxt = phases[phases.index(phase) + 1]

@@ -24,7 +24,7 @@ from warbench.rulesets.warsurge.attack import (
     PerkSet,
     UnitState,
 )
-from warbench.rulesets.warsurge.game import geom, perk_arms, perk_effects, perk_immortal
+from warbench.rulesets.warsurge.game import bases, geom, perk_arms, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
@@ -101,6 +101,8 @@ class Work:
         self._dice = dice
         self.hooks = hooks
         self.events: list[Event] = []
+        #: the facings a Move being checked would give oval or rectangular bases (game/bases.py)
+        self.turning: dict[int, tuple[float, ...]] = {}
         self._index: TableIndex | None = state.cache.get("index")  # type: ignore[assignment]
         # the index a rebuilt one grows from while only bases are added (a state whose own
         # index was never built passes on the one it grew from)
@@ -277,7 +279,12 @@ class Work:
     def gap(self, a: int, b: int) -> float:
         """The closest base-edge distance between units ``a`` and ``b`` (inches; ``inf`` when
         either has no model on the table): how the perks measure "within X\"" (001 §1.4)."""
-        d = geom.edge_distances(self.xy(a), self.info(a).radius, self.xy(b), self.info(b).radius)
+        if bases.shaped(self.setup):  # oval and rectangular bases (§1.3)
+            d = bases.unit_gaps(self, a, b)
+        else:
+            d = geom.edge_distances(
+                self.xy(a), self.info(a).radius, self.xy(b), self.info(b).radius
+            )
         return float(d.min()) if d.size else float("inf")
 
     def standing(self, uid: int) -> bool:
@@ -317,6 +324,8 @@ class Work:
         mask = (t.uid != uid) & (t.side != side)
         if not mask.any():
             return set()
+        if bases.shaped(self.setup):  # oval and rectangular bases (§1.3)
+            return bases.contacts(self, uid, pts, t, mask)
         d = geom.edge_distances(pts, self.setup.units[uid].radius, t.xy[mask], t.r[mask])
         hit = (d <= CONTACT).any(axis=0)
         return {int(x) for x in t.uid[mask][hit]}
