@@ -42,6 +42,7 @@ export interface Scene {
   tokens?: Token[];
   rings?: Ring[]; // ranges drawn around the selected piece
   labels?: Record<string, string>; // piece / actor id -> label
+  side_colours?: string[]; // a side named by a colour ("Red") is drawn in it
 }
 
 function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
@@ -168,7 +169,7 @@ export class Board {
       if (p.unit !== null && this.targets.has(p.unit)) cls.push("target");
       const c = svgEl("circle", {
         cx: p.x, cy: p.y, r: p.r, class: cls.join(" "),
-        fill: COLOURS[(p.side ?? 0) % COLOURS.length],
+        fill: scene.side_colours?.[p.side ?? 0] ?? COLOURS[(p.side ?? 0) % COLOURS.length],
         "data-unit": p.unit ?? "",
       });
       const title = svgEl("title", {});

@@ -46,3 +46,14 @@ def test_s2_1_the_turn_master_choice_names_the_player() -> None:
                        {"kind": "pass"}]  # fmt: skip
     words = WarsurgePresenter().labels(_setup(), _view([]), acts)
     assert words == ["Red is the Turn Master", "Blue is the Turn Master", None]
+
+
+def test_sides_named_red_and_blue_are_drawn_red_and_blue() -> None:
+    """The sample set-up names side 0 "Red" and side 1 "Blue"; the board drew side 0 in the
+    page's first colour (blue) and side 1 in red, the other way round from their names."""
+    scene = WarsurgePresenter().scene(_setup(), _view([])) or {}
+    assert scene["side_colours"] == ["#c0392b", "#1f5fbf"]  # Red, Blue
+    other = {**_view([]), "sides": [{"name": "Ann"}, {"name": "Bob"}]}
+    assert "side_colours" not in (WarsurgePresenter().scene(_setup(), other) or {})
+    same = {**_view([]), "sides": [{"name": "Red"}, {"name": "Red Team"}]}
+    assert "side_colours" not in (WarsurgePresenter().scene(_setup(), same) or {})

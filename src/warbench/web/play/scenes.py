@@ -158,6 +158,26 @@ class DuelPresenter(Presenter):
         }
 
 
+#: The colours the board draws a side in when its name is one of them (the page's palette).
+NAMED_COLOURS = {
+    "blue": "#1f5fbf",
+    "red": "#c0392b",
+    "green": "#2e8b57",
+    "purple": "#8e44ad",
+    "orange": "#d68910",
+}
+
+
+def side_colours(view: dict[str, Any]) -> list[str] | None:
+    """Each side's colour when every side is named by a different colour word ("Red",
+    "Blue Team"); else ``None`` (the page's colours by seat: blue, then red)."""
+    names = [str(s.get("name") or "") for s in view.get("sides") or [] if isinstance(s, dict)]
+    words = [n.split()[0].lower() if n.split() else "" for n in names]
+    if not words or any(w not in NAMED_COLOURS for w in words) or len(set(words)) < len(words):
+        return None
+    return [NAMED_COLOURS[w] for w in words]
+
+
 def _gateway_tokens(view: dict[str, Any]) -> list[dict[str, JSON]]:
     """The Gateway markers on the table (Perks 000_94ecc6a4c74d351b.txt L4314): a diamond for
     each marker its holder's ``Gateway@x,y@turn`` status names, labelled ``G1``/``G2`` and
@@ -340,7 +360,9 @@ class WarsurgePresenter(Presenter):
             **base,
             "pieces": pieces,
             "off_table": reserves,
-            **({"tokens": tokens} if tokens else {}),
+            **({"tokens": tokens} if tokens else {}),  # only a game with Gateway gains the key
+            # sides named by colours ("Red", "Blue") are drawn in them
+            **({"side_colours": colours} if (colours := side_colours(view)) else {}),
         }
 
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
