@@ -42,6 +42,7 @@ export interface Scene {
   tokens?: Token[];
   rings?: Ring[]; // ranges drawn around the selected piece
   labels?: Record<string, string>; // piece / actor id -> label
+  side_colours?: string[]; // a side named by a colour ("Red") is drawn in it
 }
 
 function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
@@ -113,6 +114,27 @@ export class Board {
       title.textContent = `${a.name}${a.tags && a.tags.length ? ` (${a.tags.join(", ")})` : ""}`;
       poly.appendChild(title);
       this.layer.appendChild(poly);
+      if (a.tags?.includes("named") && a.points.length) {
+        // a piece a power made (a WarEngine Wall of Fire): its name written on it
+        const cx = a.points.reduce((s, p) => s + p[0], 0) / a.points.length;
+        const cy = a.points.reduce((s, p) => s + p[1], 0) / a.points.length;
+        // written along its longest side (a wall 12" by 1" reads along the wall)
+        let angle = 0;
+        let longest = 0;
+        a.points.forEach((p, i) => {
+          const q = a.points[(i + 1) % a.points.length];
+          const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
+          if (len > longest) {
+            longest = len;
+            angle = (Math.atan2(q[1] - p[1], q[0] - p[0]) * 180) / Math.PI;
+          }
+        });
+        if (angle > 90) angle -= 180;
+        if (angle <= -90) angle += 180;
+        const label = this.text(cx, cy, a.name, "area-label");
+        label.setAttribute("transform", `translate(${cx} ${cy}) rotate(${angle}) scale(1 -1)`);
+        this.layer.appendChild(label);
+      }
     }
     if (scene.grid) {
       const d: string[] = [];
@@ -147,7 +169,7 @@ export class Board {
       if (p.unit !== null && this.targets.has(p.unit)) cls.push("target");
       const c = svgEl("circle", {
         cx: p.x, cy: p.y, r: p.r, class: cls.join(" "),
-        fill: COLOURS[(p.side ?? 0) % COLOURS.length],
+        fill: scene.side_colours?.[p.side ?? 0] ?? COLOURS[(p.side ?? 0) % COLOURS.length],
         "data-unit": p.unit ?? "",
       });
       const title = svgEl("title", {});

@@ -341,11 +341,13 @@ function sortKeys(v: Json): Json {
 }
 
 function renderFamilies(d: DecisionOut): void {
-  // With the choices on the board, the free forms (any facing, any order) are folded away.
+  // With the choices on the board, the free forms (a move to any point, any facing, any
+  // order) are folded away under their names (a WarEngine "move #3", a Collision "move").
   let holder: HTMLElement = $("families");
   if (d.families.length && d.actions.some((a) => a.spot !== undefined)) {
     const fold = el("details", "", { class: "families-fold" });
-    fold.appendChild(el("summary", "More choices (any facing, any order)"));
+    const names = [...new Set(d.families.map((f) => f.name))].join(", ");
+    fold.appendChild(el("summary", `More choices, any value: ${names}`));
     $("families").appendChild(fold);
     holder = fold;
   }

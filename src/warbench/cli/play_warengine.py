@@ -39,6 +39,17 @@ def play_warengine(
         console.print(line, highlight=False, markup=False)
 
     players: list[Any] = [auto, auto]
+    words: dict[str, Any] = {}
+
+    def describe(view: Any, action: Any) -> str | None:
+        """The choice in words (``game/words.py``), read against the set-up's context."""
+        from warbench.rulesets.warengine.game.words import describe as say
+
+        ctx = words.get("ctx")
+        if ctx is None:
+            return None
+        return say(ctx, ws.views.dump(view), ws.actions.dump(action))
+
     prompt_seat(
         players,
         side,
@@ -46,6 +57,7 @@ def play_warengine(
         auto,
         write=write,
         ended_note="input ended: the engine plays on for you",
+        describe=describe,
     )
 
     def on_step(state: Any, events: list[Any]) -> None:
@@ -57,6 +69,9 @@ def play_warengine(
         options: dict[str, Any] = {} if turns is None else {"turns": turns}
         forces = tuple(to_data(load_force(r)) for r in rosters)
         setup = SetupArgs(forces, board, options)
+        from warbench.rulesets.warengine.game.setup import build_context
+
+        words["ctx"] = build_context(list(forces), board, options)
         game_seed = secrets.randbits(31) if seed is None else seed
         run = run_game(ws, setup, players, game_seed, on_step=on_step)
         if record is not None:

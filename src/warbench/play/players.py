@@ -153,6 +153,8 @@ class PromptPlayer(Generic[A]):
     read: Callable[[str], str] = input
     write: Callable[[str], None] = print
     limit: int = 40
+    #: a choice in words (``describe(view, action)``, ``None``: none), shown before its JSON
+    describe: Callable[[Any, A], str | None] | None = None
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
         """Ask until the answer is a legal action."""
@@ -161,7 +163,9 @@ class PromptPlayer(Generic[A]):
         self.write(f"player {decision.player}: {decision.prompt or decision.kind}{rule}")
         for k, a in enumerate(choices, 1):
             mark = "  (default)" if a == decision.default else ""
-            self.write(f"  {k}. {json.dumps(self.codec.dump(a), sort_keys=True)}{mark}")
+            raw = json.dumps(self.codec.dump(a), sort_keys=True)
+            said = self.describe(view, a) if self.describe is not None else None
+            self.write(f"  {k}. {said}{mark}\n       {raw}" if said else f"  {k}. {raw}{mark}")
         for fam in getattr(legal, "families", ()):
             self.write(f"  or an action as JSON: {json.dumps(fam.to_json())}")
         if decision.default is not None and decision.default not in choices:

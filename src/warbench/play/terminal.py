@@ -26,6 +26,7 @@ def prompt_seat(
     write: Callable[[str], None],
     ended_note: str,
     read: Callable[[str], str] | None = None,
+    describe: Callable[[Any, Any], str | None] | None = None,
 ) -> PromptPlayer[Any]:
     """Seat a person at ``players[side]`` and return their :class:`PromptPlayer`.
 
@@ -48,6 +49,6 @@ def prompt_seat(
             write(ended_note)
             return ""
 
-    person: PromptPlayer[Any] = PromptPlayer(codec, read=ask, write=write)
+    person: PromptPlayer[Any] = PromptPlayer(codec, read=ask, write=write, describe=describe)
     players[side] = person
     return person

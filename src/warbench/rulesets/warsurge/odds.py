@@ -804,14 +804,14 @@ def follow_on_dice(plan: AttackPlan, *, max_paths: int = 20_000) -> Dist:
         return {0: 1.0}
     h_e = plan.eligible_hp
     cap_t = plan.cap
-    slain = np.array(
-        [sum(q for loss, q in d.items() if loss >= h_e) for d in _losses_of_tallies(plan, cap_t)]
-    )
+    # the game's die-by-die roll stops at the same die: one predicate (:func:`_slain`)
+    slain_by = _slain(loss_counter(plan), 0, cap_t, h_e)
+    slain = np.array([float(slain_by(t)) for t in range(cap_t + 1)])
     start = 1 if plan.target.emergency_save_used else 0
     out: Dist = defaultdict(float)
     for use, p in _weapon_uses(plan, weapons[0], max_paths):
         n = use.dice
-        if use.against_self or n == 0 or h_e == 0:
+        if not _by_dice(use, h_e) or n == 0:
             out[0] += p
             continue
         p_success = sum(q for (ok, _six, _one), q in attack_roll_distribution(use.die) if ok)
@@ -1050,6 +1050,13 @@ def _slain(
     return slain
 
 
+def _by_dice(use: WeaponUse, h_e: int) -> bool:
+    """Whether a share's Attack Dice can leave dice over once the Target is slain (Bodyguard,
+    L1935): not a weapon turned on its User, and a Target with eligible HP. The exact odds
+    (:func:`follow_on_dice`) and the die-by-die roll (:func:`_run_sequence`) both ask it."""
+    return not use.against_self and h_e > 0
+
+
 def _run_sequence(plan: AttackPlan, trials: int, dice: Dice, follow_on: bool = False) -> _Run:
     """Resolve the sequence ``trials`` times with physical dice (the simulator's path);
     ``follow_on`` (one trial of one weapon): die by die, counting the successful Attack Dice
@@ -1074,7 +1081,7 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice, follow_on: bool = F
                 if not sub.size:
                     continue
                 die = replace(use.die, emergency_save=False) if em_used else use.die
-                if by_dice and not use.against_self and h_e > 0:
+                if by_dice and _by_dice(use, h_e):
                     start = int(tally[0])
                     out, left = _die_by_die(die, use.dice, dice, _slain(loss_of, start, cap_t, h_e))
                 else:

@@ -65,6 +65,11 @@ class Presenter:
         A page that receives spots lets a person act by tapping the board."""
         return [None] * len(actions)
 
+    def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
+        """A person's words for each listed action (names, not numbers), or ``None`` where
+        the generic label (its kind, then its fields) is kept."""
+        return [None] * len(actions)
+
     def odds(
         self,
         setup: dict[str, JSON],
@@ -151,6 +156,64 @@ class DuelPresenter(Presenter):
             ],
             "pieces": pieces,
         }
+
+
+#: The colours the board draws a side in when its name is one of them (the page's palette).
+NAMED_COLOURS = {
+    "blue": "#1f5fbf",
+    "red": "#c0392b",
+    "green": "#2e8b57",
+    "purple": "#8e44ad",
+    "orange": "#d68910",
+}
+
+
+def side_colours(view: dict[str, Any]) -> list[str] | None:
+    """Each side's colour when every side is named by a different colour word ("Red",
+    "Blue Team"); else ``None`` (the page's colours by seat: blue, then red)."""
+    names = [str(s.get("name") or "") for s in view.get("sides") or [] if isinstance(s, dict)]
+    words = [n.split()[0].lower() if n.split() else "" for n in names]
+    if not words or any(w not in NAMED_COLOURS for w in words) or len(set(words)) < len(words):
+        return None
+    return [NAMED_COLOURS[w] for w in words]
+
+
+def _gateway_tokens(view: dict[str, Any]) -> list[dict[str, JSON]]:
+    """The Gateway markers on the table (Perks 000_94ecc6a4c74d351b.txt L4314): a diamond for
+    each marker its holder's ``Gateway@x,y@turn`` status names, labelled ``G1``/``G2`` and
+    titled with its player and whether the Gateway is active (both markers placed, L4316)."""
+    sides = [s.get("name") for s in view.get("sides") or [] if isinstance(s, dict)]
+    out: list[dict[str, JSON]] = []
+    for u in view.get("units") or []:
+        if not isinstance(u, dict):
+            continue
+        spots = []
+        for st in u.get("st") or []:
+            name = st[0] if isinstance(st, list) and st else None
+            if isinstance(name, str) and name.startswith("Gateway@"):
+                try:
+                    x, y = (float(v) for v in name.split("@")[1].split(","))
+                except ValueError:
+                    continue
+                spots.append((x, y))
+        side = u.get("side")
+        who = sides[side] if isinstance(side, int) and 0 <= side < len(sides) else f"side {side}"
+        state = (
+            "active: enter at one marker, leave at the other"
+            if len(spots) >= 2
+            else ("inactive until its second marker is placed (start of Game Turn 2)")
+        )
+        for k, (x, y) in enumerate(spots[:2]):
+            out.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "kind": "gateway",
+                    "label": f"G{k + 1}",
+                    "title": f"{who}'s Gateway marker {k + 1} ({state}; Perks L4314)",
+                }
+            )
+    return out
 
 
 class WarsurgePresenter(Presenter):
@@ -292,7 +355,27 @@ class WarsurgePresenter(Presenter):
                         "title": title,
                     }
                 )
-        return {**base, "pieces": pieces, "off_table": reserves}
+        tokens = _gateway_tokens(view)
+        return {
+            **base,
+            "pieces": pieces,
+            "off_table": reserves,
+            **({"tokens": tokens} if tokens else {}),  # only a game with Gateway gains the key
+            # sides named by colours ("Red", "Blue") are drawn in them
+            **({"side_colours": colours} if (colours := side_colours(view)) else {}),
+        }
+
+    def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
+        """The Turn Master's choice by the players' names (§2.1: "Red is the Turn Master");
+        other actions keep their generic labels."""
+        sides = view.get("sides") if isinstance(view, dict) else None
+        names = [s.get("name") for s in sides or [] if isinstance(s, dict)]
+        out: list[str | None] = []
+        for a in actions:
+            side = a.get("side") if isinstance(a, dict) and a.get("kind") == "turn_master" else None
+            ok = isinstance(side, int) and 0 <= side < len(names)
+            out.append(f"{names[side]} is the Turn Master" if ok and side is not None else None)
+        return out
 
     def odds(
         self,

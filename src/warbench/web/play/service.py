@@ -513,10 +513,12 @@ class PlayService:
         legal = rs.legal_actions(state, d.player)
         listed = [rs.actions.dump(a) for a in islice(iter(legal), MAX_LISTED)]
         families = [f.to_json() for f in getattr(legal, "families", ())]
-        spots = presenter(rs.id).spots(setup, view, listed)
+        shown = presenter(rs.id)
+        spots = shown.spots(setup, view, listed)
+        words = shown.labels(setup, view, listed)
         actions: list[JSON] = []
-        for a, spot in zip(listed, spots, strict=True):
-            entry: dict[str, JSON] = {"action": a, "label": action_label(a)}
+        for a, spot, said in zip(listed, spots, words, strict=True):
+            entry: dict[str, JSON] = {"action": a, "label": said or action_label(a)}
             if spot is not None:
                 entry["spot"] = spot
             actions.append(entry)

@@ -6,9 +6,11 @@ placing strips along the players' edges (L287-293, option ``deploy_depth``), and
 figure as a disc of its base radius (its type, L266), with rings for the selected figure: its
 Movement allowance (L402) and each weapon's Range (L467). ``spots`` puts the listed actions on
 the table: a placement or a move on its point (dragged from there, every position checked by
-the ruleset), an attack on its target figure, a reserve or an activation on the figure. The
-profiles come from the ruleset's own set-up tables (``setup.build_context``); everything else
-from the view (WarEngine has no hidden information, L581).
+the ruleset), an attack on its target figure (a power that names a point, ``Attack.at``, on
+that point), a reserve on the figure, an activation on the unit's leader (else its first
+placed figure), the figure that names the unit's chip. The profiles come from the ruleset's
+own set-up tables (``setup.build_context``); everything else from the view (WarEngine has no
+hidden information, L581).
 """
 
 from __future__ import annotations
@@ -58,7 +60,9 @@ class WarEnginePresenter(Presenter):
             return None
         w, h, d = ctx.field.width, ctx.field.height, ctx.depth
         areas: list[dict[str, JSON]] = [
-            a for a in base["areas"] if isinstance(a, dict) and a.get("kind") != "zone"
+            _power_piece(a)
+            for a in base["areas"]
+            if isinstance(a, dict) and a.get("kind") != "zone"
         ]
         for side, (y0, y1) in enumerate(((0.0, d), (h - d, h))):
             areas.insert(
@@ -169,6 +173,11 @@ class WarEnginePresenter(Presenter):
                     spot = (float(a["x"]), float(a["y"]))
                     mark = "place" if kind == "place" else f"move {a.get('mode', 'move')}"
                     actor = a.get("fig")
+                elif kind == "attack" and isinstance(a.get("at"), list | tuple):
+                    # a point the power names (a wall's centre, Teleport's, Shove's landing,
+                    # L1031-L1331): the highlight is there, not on the target (often the user)
+                    spot = (float(a["at"][0]), float(a["at"][1]))
+                    mark, actor = "attack", a.get("fig")
                 elif kind in ("attack", "reserve fire"):
                     spot, mark, actor = at(a.get("target")), "attack", a.get("fig")
                 elif kind == "reserve":
@@ -178,7 +187,9 @@ class WarEnginePresenter(Presenter):
                     lead = leaders.get(unit)
                     fids = [lead] if lead is not None else []
                     fids += [k for k, f in figs.items() if f["unit"] == unit]
-                    spot = next((p for p in map(at, fids) if p is not None), None)
+                    placed = [k for k in fids if at(k) is not None]
+                    if placed:  # the unit is named by its leader (else its first figure)
+                        spot, actor = at(placed[0]), placed[0]
                     mark = "select"
                 elif kind in ("leader", "shape"):
                     spot, mark = at(a.get("fig")), "select"
@@ -190,6 +201,35 @@ class WarEnginePresenter(Presenter):
                 s["actor"] = actor
             out.append(s)
         return out
+
+    def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
+        """Each listed action in a player's words (:func:`.words.describe`: figures and weapons
+        by name, points in inches, a push toward the figure it heads for, L1401; Summoning's
+        chosen Summoned figure, L1279)."""
+        from warbench.rulesets.warengine.game.words import describe
+
+        if not isinstance(view, dict) or not isinstance(view.get("figures"), list):
+            return [None] * len(actions)
+        try:
+            ctx = _context(json.dumps(setup, sort_keys=True))
+        except Exception:  # a set-up the page cannot read: the generic labels
+            return [None] * len(actions)
+        return [describe(ctx, view, a) for a in actions]
+
+
+def _power_piece(area: dict[str, JSON]) -> dict[str, JSON]:
+    """A terrain piece a Special Power put on the table (``Wall of Fire #0``, L1319-L1331)
+    tagged ``power``, its power's name as a class (``wall-of-fire``: drawn in its own colour) and
+    ``named`` (its name written on it), so a player tells a Wall of Fire from a wall of the
+    board; any other area as it is."""
+    from warbench.rulesets.warengine.game.terrain import KINDS
+
+    name = str(area.get("name") or "")
+    power = next((p for p in KINDS if name.startswith(f"{p} #")), None)
+    if area.get("kind") != "terrain" or power is None:
+        return area
+    tags = [t for t in area.get("tags") or [] if isinstance(t, str)]
+    return {**area, "tags": [*tags, "power", power.lower().replace(" ", "-"), "named"]}
 
 
 @lru_cache(maxsize=32)

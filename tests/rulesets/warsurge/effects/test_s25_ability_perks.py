@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from tests.rulesets.warsurge.effects.play_helpers import pass_while, to_phase_end, to_turn_end
 from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
@@ -298,17 +299,8 @@ def _anomaly(state: GameState, faces: list[int]) -> tuple[GameState, list[Event]
 
 
 def test_p4354_nightmare_anomaly_rolls_as_each_game_turn_starts() -> None:
-    from warbench.kernel.dice import SeededDice
-    from warbench.rulesets.warsurge.game.actions import Pass
-
     def next_turn(state: GameState) -> list[Event]:
-        events: list[Event] = []
-        turn = state.flow.turn
-        while state.flow.turn == turn and not state.over:
-            state, ev = engine.apply(state, Pass(), dice=SeededDice(7))
-            events.extend(ev)
-            check_invariants(state)
-        return events
+        return to_turn_end(state, seed=7)[1]
 
     events = next_turn(_nightmare())
     rolled = [e for e in events if "P0's Nightmare Anomaly on P1: Foe: rolled" in e.text]
@@ -430,16 +422,7 @@ def _turncoat(
 
 def _to_phase_end(state: GameState, first: object) -> tuple[GameState, list[Event]]:
     """Play ``first`` (side 0's action), then Pass until the Attack Phase has ended."""
-    from warbench.kernel.dice import SeededDice
-    from warbench.rulesets.warsurge.game.actions import Pass
-
-    state, events = engine.apply(state, first, dice=SeededDice(3))  # type: ignore[arg-type]
-    check_invariants(state)
-    while state.flow.phase is Phase.ATTACK:
-        state, ev = engine.apply(state, Pass(), dice=SeededDice(3))
-        check_invariants(state)
-        events.extend(ev)
-    return state, events
+    return to_phase_end(state, Phase.ATTACK, first=first, seed=3)
 
 
 def _defected(state: GameState, uid: int = 1) -> bool:
@@ -572,15 +555,7 @@ def _dominion(
 
 
 def _end_deploy(state: GameState, faces: list[int]) -> tuple[GameState, list[Event]]:
-    from warbench.rulesets.warsurge.game.actions import Pass
-
-    events: list[Event] = []
-    dice = ScriptedDice(faces)
-    while state.flow.phase is Phase.DEPLOY:
-        state, ev = engine.apply(state, Pass(), dice=dice)
-        check_invariants(state)
-        events.extend(ev)
-    return state, events
+    return to_phase_end(state, Phase.DEPLOY, dice=ScriptedDice(faces))
 
 
 def _seized(state: GameState, uid: int = 1) -> bool:
@@ -665,17 +640,12 @@ def _legion(victim_perks: tuple[str, ...] = (), legion: bool = True) -> GameStat
 
 def _next_turn(state: GameState, first: object) -> tuple[GameState, list[Event]]:
     """``first`` (side 0's Attack), then Pass into the next Game Turn's Move Phase."""
-    from warbench.kernel.dice import SeededDice
-    from warbench.rulesets.warsurge.game.actions import Pass
-
     turn = state.flow.turn
-    state, events = engine.apply(state, first, dice=SeededDice(5))  # type: ignore[arg-type]
-    check_invariants(state)
-    while state.flow.turn == turn or state.flow.phase is Phase.DEPLOY:
-        state, ev = engine.apply(state, Pass(), dice=SeededDice(5))
-        check_invariants(state)
-        events.extend(ev)
-    return state, events
+
+    def going(s: GameState) -> bool:
+        return s.flow.turn == turn or s.flow.phase is Phase.DEPLOY
+
+    return pass_while(state, going, first=first, seed=5)
 
 
 def test_p4386_undead_legion_raises_a_fallen_enemy_unit_under_its_control() -> None:

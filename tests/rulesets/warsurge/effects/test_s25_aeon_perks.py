@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from tests.rulesets.warsurge.effects.play_helpers import play_and_replay, to_phase_end
 from tests.warsurge.game.helpers import ROSTERS, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
@@ -26,8 +27,6 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.io import load_game_roster
-from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
-from warbench.rulesets.warsurge.game.record import GameRecord, replay
 from warbench.rulesets.warsurge.game.state import (
     GameState,
     Location,
@@ -401,9 +400,7 @@ def test_p1904_seed_ii_stays_inside_while_its_host_moves_freely() -> None:
 def test_p1918_seed_ii_emerges_where_its_host_is_removed_as_a_casualty() -> None:
     state, _ = _implanted()  # the Guard has 1 HP left
     state, _ = engine.apply(state, Attack(1, (("Claws", 2),)), dice=ScriptedDice([6, 6]))
-    while state.flow.phase is Phase.ATTACK:  # the casualties go at the end of the Phase
-        state, _ = engine.apply(state, Pass())
-        check_invariants(state)
+    state, _ = to_phase_end(state, Phase.ATTACK)  # the casualties go at the end of the Phase
     assert state.units[2].location is Location.DESTROYED
     spawn = state.units[1]
     assert spawn.location is Location.TABLE and spawn.pos[0] == (24.0, 20.0)
@@ -546,24 +543,7 @@ def test_s25_aeon_perks_in_random_games_keep_invariants_and_replay(
     ]
     setup = build_setup(sides, Field(sample_board("open_field_42x32")), max_turns=5)
     seed = 101 + len(perks)
-    state, _ = engine.new_game(setup, seed)
-    rec = GameRecord(setup, seed)
-    players = (
-        [ScriptedPlayer(), ScriptedPlayer()]
-        if scripted
-        else [RandomLegalPlayer(seed), RandomLegalPlayer(seed + 1)]
-    )
-    steps = 0
-    while not state.over:
-        side = engine.acting_side(state)
-        assert side is not None
-        action = players[side].choose(state)
-        state, _ = engine.apply(state, action)
-        rec.add(action, state)
-        check_invariants(state)
-        steps += 1
-        assert steps < 5000, "the game does not end"
-    assert replay(rec).state.digest() == state.digest()
+    play_and_replay(setup, seed, scripted)
 
 
 # -- Terrain (L1410) -------------------------------------------------------------------------
@@ -623,10 +603,7 @@ def test_p1416_terrain_unit_cannot_go_into_reserve() -> None:
     state = _rampart(["Terrain"], Phase.ATTACK)
     units = list(state.units)
     units[0] = replace(units[0], statuses=(Status("Warp", 1, "u2/Warp"),))
-    state, events = engine.apply(replace(state, units=tuple(units)), Pass())
-    while state.flow.phase is Phase.ATTACK:
-        state, more = engine.apply(state, Pass())
-        events += more
+    state, events = to_phase_end(replace(state, units=tuple(units)), Phase.ATTACK, first=Pass())
     assert state.units[0].location is Location.TABLE
     assert any("Rampart cannot go into Reserve" in e.text for e in events)
     plain = _rampart([], Phase.ATTACK)

@@ -8,12 +8,13 @@ from dataclasses import replace
 
 import pytest
 
+from tests.rulesets.warsurge.effects.play_helpers import pass_while, total_hp, turn_of
 from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice, SeededDice
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield.model import Objective
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Move, Pass
+from warbench.rulesets.warsurge.game.actions import Attack, Deploy, Move
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import Field
@@ -50,34 +51,30 @@ def _furious(
     )  # fmt: skip
 
 
-def _hp(state: GameState, uid: int) -> int:
-    return sum(max(0, h) for h in state.units[uid].hp)
-
-
 def test_p2003_furious_failed_dice_strike_the_closest_friend_within_6_inches() -> None:
     state = _furious(2.0)
     # four Attack Dice at 4+: 6, 5 succeed, 1, 2 fail; the two failed dice strike the Militia
     # as successful Attack Dice (no roll, no Saves: 2 HP, two casualties)
     after, events = engine.apply(state, Attack(0, (("Club", 2),)), dice=ScriptedDice([6, 5, 1, 2]))
     check_invariants(after)
-    assert _hp(after, 2) == 1
-    assert _hp(after, 1) == 1
-    assert _hp(after, 0) == 5
+    assert total_hp(after, 2) == 1
+    assert total_hp(after, 1) == 1
+    assert total_hp(after, 0) == 5
     assert any(e.kind == "perk" and "Furious" in e.text and "Militia" in e.text for e in events)
     # without Furious the Militia are untouched
     plain, _ = engine.apply(
         _furious(2.0, perks=("Leader",)), Attack(0, (("Club", 2),)), dice=ScriptedDice([6, 5, 1, 2])
     )
-    assert _hp(plain, 1) == 3 and _hp(plain, 2) == 1
+    assert total_hp(plain, 1) == 3 and total_hp(plain, 2) == 1
 
 
 def test_p2003_furious_with_no_friend_within_6_inches_the_user_attacks_itself() -> None:
     state = _furious(None)
     after, events = engine.apply(state, Attack(0, (("Club", 2),)), dice=ScriptedDice([6, 1, 1, 1]))
     check_invariants(after)
-    assert _hp(after, 2) == 2
-    assert _hp(after, 1) == 3  # 20" away: not struck
-    assert _hp(after, 0) == 2  # three failed dice strike the Boss itself
+    assert total_hp(after, 2) == 2
+    assert total_hp(after, 1) == 3  # 20" away: not struck
+    assert total_hp(after, 0) == 2  # three failed dice strike the Boss itself
     assert any(e.kind == "perk" and "strike itself" in e.text for e in events)
 
 
@@ -85,7 +82,7 @@ def test_p2003_furious_no_failed_dice_strike_nothing() -> None:
     after, events = engine.apply(
         _furious(2.0), Attack(0, (("Club", 2),)), dice=ScriptedDice([6, 5, 4, 4])
     )
-    assert _hp(after, 1) == 3 and _hp(after, 2) == 0
+    assert total_hp(after, 1) == 3 and total_hp(after, 2) == 0
     assert not any(e.kind == "perk" and "Furious" in e.text for e in events)
 
 
@@ -145,14 +142,14 @@ def test_p1957_challenger_refused_minus_1_to_the_refusers_attack_dice() -> None:
     # the Rival's Rifle (Power 4 against Defence 4: 4+) now needs a 5+: a 4 fails
     side1 = replace(after, flow=replace(after.flow, active=1))
     shot, _ = engine.apply(side1, Attack(2, (("Rifle", 0),)), dice=ScriptedDice([4]))
-    assert _hp(shot, 0) == 3
+    assert total_hp(shot, 0) == 3
     clean = _duel(50)
     shot, _ = engine.apply(
         replace(clean, flow=replace(clean.flow, active=1)),
         Attack(2, (("Rifle", 0),)),
         dice=ScriptedDice([4, 1]),
     )
-    assert _hp(shot, 0) == 2
+    assert total_hp(shot, 0) == 2
 
 
 def test_p1957_challenger_needs_an_enemy_leader_in_weapon_range() -> None:
@@ -191,10 +188,7 @@ def test_p1969_challenger_ends_when_one_challenger_falls() -> None:
 
 def test_p1957_challenger_used_by_the_engine_as_the_attack_phase_starts() -> None:
     state = _duel(150, phase=Phase.MOVE, automation=ALL_AUTOMATIONS)
-    for _ in range(6):
-        if state.flow.phase is Phase.ATTACK:
-            break
-        state, _ = engine.apply(state, Pass(), dice=SeededDice(1))
+    state, _ = pass_while(state, lambda s: s.flow.phase is not Phase.ATTACK, seed=1, limit=6)
     assert state.flow.phase is Phase.ATTACK
     assert any(s.name == "Challenge@2" for s in state.units[0].statuses)
     assert any(s.name == "Challenge@0" for s in state.units[2].statuses)
@@ -228,10 +222,10 @@ def test_p2057_war_master_redirects_an_attack_onto_a_friend_within_6_inches() ->
     after, events = engine.apply(_master(), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
     check_invariants(after)
     assert any(e.kind == "perk" and "redirects" in e.text for e in events)
-    assert _hp(after, 1) == 3 and _hp(after, 2) == 1
+    assert total_hp(after, 1) == 3 and total_hp(after, 2) == 1
     # without War Master the Warlord takes the hits
     plain, _ = engine.apply(_master(perks=()), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
-    assert _hp(plain, 1) == 1 and _hp(plain, 2) == 3
+    assert total_hp(plain, 1) == 1 and total_hp(plain, 2) == 3
 
 
 def test_p2067_war_master_cannot_redirect_when_it_is_the_closest_target() -> None:
@@ -239,7 +233,7 @@ def test_p2067_war_master_cannot_redirect_when_it_is_the_closest_target() -> Non
         _master(scouts=False), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6])
     )
     assert not any("redirects" in e.text for e in events)
-    assert _hp(after, 1) == 1 and _hp(after, 2) == 3
+    assert total_hp(after, 1) == 1 and total_hp(after, 2) == 3
 
 
 def test_p2057_war_master_redirects_only_onto_units_within_6_inches() -> None:
@@ -248,7 +242,7 @@ def test_p2057_war_master_redirects_only_onto_units_within_6_inches() -> None:
         _master(guards_x=20.0), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6])
     )
     assert not any("redirects" in e.text for e in events)
-    assert _hp(after, 1) == 1
+    assert total_hp(after, 1) == 1
 
 
 # -- Respawn (L4205) ------------------------------------------------------------------------------
@@ -268,12 +262,7 @@ def _respawning(traits: tuple[str, ...] = ("Respawn",), respawns: int = 0) -> Ga
 
 
 def _next_turn(state: GameState) -> tuple[GameState, list[Event]]:
-    events: list[Event] = []
-    for _ in range(4):
-        if state.flow.turn == 3:
-            break
-        state, ev = engine.apply(state, Pass(), dice=SeededDice(2))
-        events.extend(ev)
+    state, events = pass_while(state, lambda s: s.flow.turn != 3, seed=2, limit=4)
     assert state.flow.turn == 3
     return state, events
 
@@ -381,27 +370,22 @@ def test_p3481_residue_strikes_each_model_moving_through_the_area(rank: str) -> 
     state = _lingering(phase=Phase.MOVE, left=_left(rank, (10.0, 20.0)), active=1)
     after, events = engine.apply(state, Move(2, to=(10.0, 19.9)), dice=ScriptedDice([6, 6]))
     check_invariants(after)
-    assert _hp(after, 2) == 1  # 1 model x 2 Attacks, both 6s, no Saves
+    assert total_hp(after, 2) == 1  # 1 model x 2 Attacks, both 6s, no Saves
     assert any(e.kind == "attack" and f"({rank}) strikes" in e.text for e in events)
     # the same Move with no template left: no strike
     free, _ = engine.apply(
         _lingering(phase=Phase.MOVE, active=1), Move(2, to=(10.0, 19.9)), dice=SeededDice(1)
     )
-    assert _hp(free, 2) == 3
+    assert total_hp(free, 2) == 3
     # a Move that stays clear of it: no strike
     clear, ev = engine.apply(state, Move(2, to=(14.0, 14.0)), dice=SeededDice(1))
-    assert _hp(clear, 2) == 3 and not any("strikes" in e.text for e in ev)
+    assert total_hp(clear, 2) == 3 and not any("strikes" in e.text for e in ev)
 
 
 def test_p3481_residue_strikes_stationary_models_at_the_end_of_the_game_turn() -> None:
     # the template over the first two Grunts; the Dash Phase passes, the Game Turn ends
     state = _lingering(phase=Phase.DASH, left=_left("Residue I", (24.75, 30.0)))
-    events: list[Event] = []
-    for _ in range(3):
-        if state.flow.turn == 3:
-            break
-        state, ev = engine.apply(state, Pass(), dice=SeededDice(4))
-        events.extend(ev)
+    state, events = pass_while(state, lambda s: s.flow.turn != 3, seed=4, limit=3)
     strikes = [e for e in events if e.kind == "attack" and "(Residue I) strikes" in e.text]
     assert len(strikes) == 1 and "Grunts" in strikes[0].text
     assert "4 Attack Dice" in strikes[0].text  # two models under it x 2 Attacks
@@ -413,12 +397,7 @@ def test_p3513_vortex_travels_by_the_scatter_arrow_as_it_becomes_active() -> Non
     waiting = _left("Vortex II", (10.0, 30.0), turns=2)
     waiting = replace(waiting, name=waiting.name + " (next Game Turn)")
     state = _lingering("Vortex II", phase=Phase.DASH, left=waiting)
-    events: list[Event] = []
-    for _ in range(3):
-        if state.flow.turn == 3:
-            break
-        state, ev = engine.apply(state, Pass(), dice=SeededDice(4))
-        events.extend(ev)
+    state, events = pass_while(state, lambda s: s.flow.turn != 3, seed=4, limit=3)
     (vortex,) = [s for s in state.units[0].statuses if s.name.startswith("Residue:")]
     assert vortex.name.endswith("|1") and vortex.turns == 2
     assert any(e.kind == "perk" and "(Vortex II)" in e.text for e in events)
@@ -508,11 +487,11 @@ def test_p4185_decoy_iii_explodes_d6_attack_dice_at_each_unit_within_12_inches()
     after, events = engine.apply(state, Move(1, to=(24.0, 23.5)), dice=ScriptedDice([3, 6, 5, 1]))
     check_invariants(after)
     assert after.units[2].location is Location.DESTROYED
-    assert _hp(after, 1) == 1  # two successes, no Saves
+    assert total_hp(after, 1) == 1  # two successes, no Saves
     assert any("explodes: 3 Attack Dice" in e.text for e in events)
-    assert _hp(after, 0) == 3  # the Troopers are 26" away
+    assert total_hp(after, 0) == 3  # the Troopers are 26" away
     plain, _ = engine.apply(_decoyed("Decoy I"), Move(1, to=(24.0, 23.5)), dice=SeededDice(1))
-    assert _hp(plain, 1) == 3  # Decoy I does not explode
+    assert total_hp(plain, 1) == 3  # Decoy I does not explode
 
 
 def test_p4169_decoys_cannot_claim_objectives() -> None:
@@ -607,30 +586,26 @@ def _deployed(state: GameState) -> GameState:
     return after
 
 
-def _turn_of(state: GameState, side: int, phase: Phase) -> GameState:
-    return replace(state, flow=replace(state.flow, phase=phase, active=side, passed=frozenset()))
-
-
 def test_p4147_concealed_unit_deploys_hidden_and_cannot_be_targeted() -> None:
     after = _deployed(_shadows())
     assert any(s.name == "Concealed" for s in after.units[0].statuses)
-    shoot = _turn_of(after, 1, Phase.ATTACK)
+    shoot = turn_of(after, 1, Phase.ATTACK)
     with pytest.raises(RulesError, match="is Concealed: enemies may not Target it"):
         engine.apply(shoot, Attack(1, (("Gun", 0),)), dice=SeededDice(1))
     # without the Trait the same Attack stands
-    plain = _turn_of(_deployed(_shadows(traits=())), 1, Phase.ATTACK)
+    plain = turn_of(_deployed(_shadows(traits=())), 1, Phase.ATTACK)
     engine.apply(plain, Attack(1, (("Gun", 0),)), dice=SeededDice(1))
 
 
 def test_p4149_concealed_unit_is_revealed_when_it_acts() -> None:
-    moving = _turn_of(_deployed(_shadows()), 0, Phase.MOVE)
+    moving = turn_of(_deployed(_shadows()), 0, Phase.MOVE)
     after, events = engine.apply(moving, Move(0, to=(20.0, 10.0)), dice=SeededDice(1))
     assert not any(s.name == "Concealed" for s in after.units[0].statuses)
     assert any(e.kind == "perk" and "is revealed: it acts" in e.text for e in events)
 
 
 def test_p4153_concealed_unit_is_revealed_by_an_enemy_within_6_inches() -> None:
-    state = _turn_of(_deployed(_shadows()), 1, Phase.MOVE)
+    state = turn_of(_deployed(_shadows()), 1, Phase.MOVE)
     far, _ = engine.apply(state, Move(1, to=(24.0, 18.0)), dice=SeededDice(1))
     assert any(s.name == "Concealed" for s in far.units[0].statuses)  # 7" away
     near, events = engine.apply(state, Move(1, to=(24.0, 16.5)), dice=SeededDice(1))
@@ -720,13 +695,13 @@ def test_p2019_attached_leader_takes_no_damage_until_its_unit_is_destroyed() -> 
                                            passed=frozenset()))  # fmt: skip
     after, events = engine.apply(shoot, Attack(2, (("Gun", 0),)), dice=ScriptedDice([6, 6]))
     check_invariants(after)
-    assert _hp(after, 0) == 3 and _hp(after, 1) == 1
+    assert total_hp(after, 0) == 3 and total_hp(after, 1) == 1
     assert any(e.kind == "perk" and "strikes P0: Troopers first" in e.text for e in events)
     # an unattached Captain takes the hits
     alone = _captain(phase=Phase.ATTACK)
     alone = replace(alone, flow=replace(alone.flow, active=1))
     hit, _ = engine.apply(alone, Attack(2, (("Gun", 0),)), dice=ScriptedDice([6, 6]))
-    assert _hp(hit, 0) == 1 and _hp(hit, 1) == 3
+    assert total_hp(hit, 0) == 1 and total_hp(hit, 1) == 3
 
 
 def test_p2021_an_attached_unit_engaged_in_a_melee_engages_its_leader_too() -> None:

@@ -9,6 +9,7 @@ import math
 
 import pytest
 
+from tests.rulesets.warsurge.effects.play_helpers import perk_events, to_phase_end
 from tests.warsurge.game.helpers import board, check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.dice import ScriptedDice
 from warbench.kernel.errors import RulesError
@@ -19,21 +20,9 @@ from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 
 
-def _centre(state: GameState, uid: int) -> tuple[float, float]:
-    u = state.units[uid]
-    pts = [u.pos[i] for i in u.present()]
-    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
-
-
-def _perk_events(events: list[Event], word: str) -> list[Event]:
-    return [e for e in events if e.kind == "perk" and word in e.text]
-
-
 def _end_attack_phase(state: GameState, events: list[Event]) -> GameState:
-    while state.flow.phase is Phase.ATTACK and not state.over:
-        state, ev = engine.apply(state, Pass())
-        events.extend(ev)
-        check_invariants(state)
+    state, ev = to_phase_end(state, Phase.ATTACK)
+    events.extend(ev)
     return state
 
 
@@ -73,12 +62,12 @@ def test_p3917_knockback_I_moves_the_target_6_inches_away_at_the_end_of_the_atta
     # the Attack Dice 6 (Power 4 v Defence 4), then the Skill Test 6
     after, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 6]))
     assert sum(after.units[1].hp) == 2
-    assert _perk_events(events, "Skill Test passed")
+    assert perk_events(events, "Skill Test passed")
     assert after.units[1].pos == ((24.0, 20.0),)  # End of Phase/Step (L279): not yet
     log: list[Event] = []
     done = _end_attack_phase(after, log)
     assert done.units[1].pos[0] == (24.0, 26.0)
-    assert _perk_events(log, 'knocked back 6.0" directly away')
+    assert perk_events(log, 'knocked back 6.0" directly away')
     assert not done.units[1].moved[0]  # "Knockback does not count as Movement"
     assert not done.units[1].statuses
     # without the perk, the same dice leave the Foes where they stand
@@ -99,7 +88,7 @@ def test_p3917_knockback_failed_skill_tests_leave_the_target() -> None:
     after, events = engine.apply(
         _duel(["Knockback I"]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 3])
     )
-    assert _perk_events(events, "Skill Test failed")
+    assert perk_events(events, "Skill Test failed")
     assert _end_attack_phase(after, []).units[1].pos[0] == (24.0, 20.0)
 
 
@@ -112,7 +101,7 @@ def test_p3917_knockback_stops_1_inch_from_other_units() -> None:
     done = _end_attack_phase(after, log)
     x, y = done.units[1].pos[0]
     assert x == 24.0 and math.isclose(y, 22.0, abs_tol=0.01)
-    assert _perk_events(log, 'stopped 1" short of P1: Wall')
+    assert perk_events(log, 'stopped 1" short of P1: Wall')
 
 
 def test_p3917_knockback_stops_1_inch_from_impassable_ground() -> None:
@@ -126,7 +115,7 @@ def test_p3917_knockback_stops_1_inch_from_impassable_ground() -> None:
     done = _end_attack_phase(after, log)
     # the base's edge (radius 0.5") stops 1" short of the Rock's face at y 30
     assert math.isclose(done.units[1].pos[0][1], 28.5, abs_tol=0.01)
-    assert _perk_events(log, "Impassable Ground")
+    assert perk_events(log, "Impassable Ground")
 
 
 def test_p3917_knockback_ends_a_melee() -> None:
@@ -147,7 +136,7 @@ def test_p3917_knockback_leaves_an_unstoppable_unit() -> None:
         Attack(0, (("Gun", 1),)),
         dice=ScriptedDice([6]),
     )
-    assert _perk_events(events, "unaffected by Knockback I")
+    assert perk_events(events, "unaffected by Knockback I")
     assert _end_attack_phase(after, []).units[1].pos[0] == (24.0, 20.0)
 
 
@@ -160,7 +149,7 @@ def test_p3837_force_I_pushes_the_target_6_inches_at_once() -> None:
     )
     check_invariants(after)
     assert after.units[1].pos[0] == (24.0, 26.0)  # Immediate: before the Phase ends
-    assert _perk_events(events, "1 successful Force Weapons")
+    assert perk_events(events, "1 successful Force Weapons")
     assert not after.units[1].moved[0]  # "Force does not count as Movement"
     plain, _ = engine.apply(_duel([]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6]))
     assert plain.units[1].pos[0] == (24.0, 20.0)
@@ -178,7 +167,7 @@ def test_p3837_force_failed_skill_test_does_nothing() -> None:
         _duel(["Force I"]), Attack(0, (("Gun", 1),)), dice=ScriptedDice([6, 2])
     )
     assert after.units[1].pos[0] == (24.0, 20.0)
-    assert _perk_events(events, "0 successful Force Weapons")
+    assert perk_events(events, "0 successful Force Weapons")
 
 
 def test_p3837_force_into_a_unit_damages_both_without_a_melee() -> None:
@@ -194,7 +183,7 @@ def test_p3837_force_into_a_unit_damages_both_without_a_melee() -> None:
     assert sum(after.units[1].hp) == 3 - 1 - 1  # the Gun's HP, then one collision success
     assert sum(after.units[2].hp) == 1  # two successes on 4+
     assert not after.engaged
-    hits = _perk_events(events, "collision")
+    hits = perk_events(events, "collision")
     assert [e.data["hp_lost"] for e in hits] == [1, 2]
 
 
@@ -207,7 +196,7 @@ def test_p3837_force_into_impassable_ground_damages_the_target() -> None:
     assert dice.remaining == 0
     assert math.isclose(after.units[1].pos[0][1], 22.4, abs_tol=0.02)  # 0.1" short
     assert sum(after.units[1].hp) == 1
-    assert _perk_events(events, "into Impassable Ground")
+    assert perk_events(events, "into Impassable Ground")
 
 
 def test_p3837_force_saves_apply_to_the_collision_dice() -> None:
@@ -257,10 +246,10 @@ def test_p4049_preliminary_attacks_as_the_deploy_phase_ends_casualties_at_once()
     assert dice.remaining == 0
     assert after.flow.phase is Phase.MOVE
     assert sum(after.units[1].removed) == 2  # removed at once, before the Move Phase
-    assert _perk_events(events, "Gun (Preliminary) attacks P1: Foes")
+    assert perk_events(events, "Gun (Preliminary) attacks P1: Foes")
     # a Gun without the perk does not attack by itself
     plain, events = engine.apply(_timed("", Phase.DEPLOY), Pass(), dice=ScriptedDice([]))
-    assert not any(plain.units[1].removed) and not _perk_events(events, "Preliminary")
+    assert not any(plain.units[1].removed) and not perk_events(events, "Preliminary")
 
 
 def test_p4049_preliminary_weapon_is_refused_in_the_attack_phase() -> None:
@@ -411,7 +400,7 @@ def test_p3869_grapple_pulls_a_cheaper_target_into_a_melee() -> None:
     assert after.units[0].pos[0] == (24.0, 10.0)
     assert (0, 1) in after.engaged  # "into base contact with enemy Units … begin a Melee"
     assert not after.units[1].moved[0]  # "Grapple does not count as Movement"
-    assert _perk_events(events, "Prey is pulled")
+    assert perk_events(events, "Prey is pulled")
     plain, _ = engine.apply(_grapple([]), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6]))
     assert plain.units[1].pos[0] == (24.0, 20.0) and not plain.engaged
 
@@ -431,7 +420,7 @@ def test_p3869_grapple_equal_point_costs_nothing_happens() -> None:
         _grapple(["Grapple"], theirs=100), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6, 6])
     )
     assert after.units[1].pos[0] == (24.0, 20.0) and after.units[0].pos[0] == (24.0, 10.0)
-    assert _perk_events(events, "nothing happens (their full Point Costs are equal)")
+    assert perk_events(events, "nothing happens (their full Point Costs are equal)")
 
 
 def test_p3869_grapple_failed_skill_test_nothing_happens() -> None:
@@ -439,7 +428,7 @@ def test_p3869_grapple_failed_skill_test_nothing_happens() -> None:
         _grapple(["Grapple"]), Attack(0, (("Hook", 1),)), dice=ScriptedDice([6, 3])
     )
     assert after.units[1].pos[0] == (24.0, 20.0)
-    assert _perk_events(events, "Skill Test failed")
+    assert perk_events(events, "Skill Test failed")
 
 
 def test_p3869_grapple_an_unstoppable_target_brings_the_user_to_it() -> None:
@@ -498,7 +487,7 @@ def test_p3869_grapple_the_users_other_weapons_are_measured_after_it() -> None:
     assert dice.remaining == 0
     assert 18.95 <= after.units[0].pos[0][1] <= 19.0
     assert sum(after.units[2].hp) == 3
-    assert _perk_events(events, "Gun can no longer attack P1: Lookout after the Grapple")
+    assert perk_events(events, "Gun can no longer attack P1: Lookout after the Grapple")
 
 
 def test_p3869_grapple_the_users_other_weapons_attack_in_the_new_melee() -> None:
@@ -527,7 +516,7 @@ def test_p3869_grapple_on_a_heal_pulls_the_friend_in() -> None:
     check_invariants(after)
     assert after.units[1].hp == (2,)
     assert 11.0 <= after.units[1].pos[0][1] <= 11.05 and not after.engaged
-    assert _perk_events(events, "1 HP restored")
+    assert perk_events(events, "1 HP restored")
 
 
 # -- Trap (L4085) ---------------------------------------------------------------------------------
@@ -565,7 +554,7 @@ def test_p4085_trap_weapon_places_a_marker_instead_of_attacking() -> None:
     check_invariants(after)
     assert sum(after.units[1].hp) == 3  # no Attack Dice rolled
     assert [s.name for s in after.units[0].statuses] == ["Trap@Mine@24.00,20.00@1@2"]
-    assert _perk_events(events, "places a Trap marker with Mine at (24.0, 20.0)")
+    assert perk_events(events, "places a Trap marker with Mine at (24.0, 20.0)")
     plain, _ = engine.apply(_trapper([]), Attack(0, (("Mine", 1),)), dice=ScriptedDice([6, 6]))
     assert sum(plain.units[1].hp) == 1 and not plain.units[0].statuses
 
@@ -594,23 +583,23 @@ def test_p4085_trap_strikes_a_unit_passing_within_2_inches() -> None:
     dice = ScriptedDice([6, 6])  # the Mine's two Attack Dice, Power 4 v Defence 4
     after, events = engine.apply(state, Move(2, to=(20.0, 30.0)), dice=dice)
     check_invariants(after)
-    assert _perk_events(events, "P1: Scouts triggers P0: Sappers's Trap (Mine)")
+    assert perk_events(events, "P1: Scouts triggers P0: Sappers's Trap (Mine)")
     assert sum(after.units[2].hp) == 1
     assert not after.units[0].statuses
     # a marker 3" off the path is not triggered
     far = _armed(_trapper(["Trap"], Phase.MOVE), (30.0, 26.4), turn=1)
     far = _side_1_moves(far)
     after, events = engine.apply(far, Move(2, to=(20.0, 30.0)), dice=ScriptedDice([]))
-    assert not _perk_events(events, "triggers") and after.units[0].statuses
+    assert not perk_events(events, "triggers") and after.units[0].statuses
 
 
 def test_p4085_trap_user_does_not_trigger_it_the_game_turn_it_placed_it() -> None:
     state = _armed(_trapper(["Trap"], Phase.MOVE), (24.0, 13.0), turn=2)
     after, events = engine.apply(state, Move(0, to=(24.0, 15.0)), dice=ScriptedDice([]))
-    assert not _perk_events(events, "triggers") and after.units[0].statuses
+    assert not perk_events(events, "triggers") and after.units[0].statuses
     older = _armed(_trapper(["Trap"], Phase.MOVE), (24.0, 13.0), turn=1)
     after, events = engine.apply(older, Move(0, to=(24.0, 15.0)), dice=ScriptedDice([6, 6]))
-    assert _perk_events(events, "P0: Sappers triggers P0: Sappers's Trap")
+    assert perk_events(events, "P0: Sappers triggers P0: Sappers's Trap")
 
 
 # -- Multi-Strike (L3943) -------------------------------------------------------------------------
@@ -663,7 +652,7 @@ def test_p3837_force_pushes_toward_the_point_the_player_names() -> None:
     after, events = engine.apply(_duel(["Force I"]), act, dice=ScriptedDice([6, 6]))
     check_invariants(after)
     assert after.units[1].pos[0] == (28.0, 20.0)
-    assert _perk_events(events, 'forced 4.0" toward (28, 20)')
+    assert perk_events(events, 'forced 4.0" toward (28, 20)')
     far = Attack(0, (("Gun", 1),), aim=(("Gun", 44.0, 20.0),))  # 20" away: 6" at most
     after, _ = engine.apply(_duel(["Force I"]), far, dice=ScriptedDice([6, 6]))
     assert after.units[1].pos[0] == (30.0, 20.0)
@@ -726,7 +715,7 @@ def test_precision_attack_dice_single_out_the_model_the_attacker_chooses(
     # a 6 meets every rank: the attacker's choice, the Cannon carrier (model 3)
     after, events = engine.apply(_crew([rank]), Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6]))
     assert after.units[1].hp == (1, 1, 0)
-    assert _perk_events(events, "Precision singles out model 3 1 HP")
+    assert perk_events(events, "Precision singles out model 3 1 HP")
     # a success below the rank's number is the defender's to allocate (model 1 first)
     if threshold > 4:
         low, _ = engine.apply(_crew([rank]), Attack(0, (("Rifle", 1),)), dice=ScriptedDice([4]))
@@ -749,7 +738,7 @@ def test_p1587_obscured_on_a_4_the_precision_weapon_cannot_single_out() -> None:
     state = _crew(["Precision 2+"], crew_perks=("Obscured",))
     hidden, events = engine.apply(state, Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6, 4]))
     assert hidden.units[1].hp == (0, 1, 1)
-    assert _perk_events(events, "Obscured against Rifle's Precision, rolled 4: it cannot")
+    assert perk_events(events, "Obscured against Rifle's Precision, rolled 4: it cannot")
     seen, _ = engine.apply(state, Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6, 3]))
     assert seen.units[1].hp == (1, 1, 0)
 
@@ -821,4 +810,4 @@ def test_p3917_knockback_in_the_advanced_playstyle_waits_for_the_end_of_the_acti
     after, events = engine.apply(state, EndStep(), dice=ScriptedDice([]))
     check_invariants(after)
     assert after.units[1].pos[0] == (24.0, 26.0)
-    assert _perk_events(events, "knocked back 6.0")
+    assert perk_events(events, "knocked back 6.0")

@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
+from tests.rulesets.warsurge.effects.play_helpers import set_hp, to_turn_end
 from tests.warsurge.game.helpers import check_invariants, entry, scenario, unit, weapon
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Deploy, Move, Pass
-from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.state import (
     HP_DOUBLED,
@@ -42,26 +42,9 @@ def _pair(perks: tuple[str, ...], *, phase: Phase, deployed: bool, hp: int = 3) 
     return scenario([[champ], [raiders]], positions, phase=phase)
 
 
-def _to_turn_end(state: GameState) -> tuple[GameState, list[Event]]:
-    """Both sides pass until the Game Turn ends (its end-of-turn hooks fired)."""
-    turn = state.flow.turn
-    events: list[Event] = []
-    while state.flow.turn == turn and not state.over:
-        state, ev = engine.apply(state, Pass())
-        events.extend(ev)
-        check_invariants(state)
-    return state, events
-
-
 def _profile(state: GameState, uid: int) -> tuple[int, list[str]]:
     st = to_unit_state(Work(state, None, DEFAULT_HOOKS), uid)
     return st.profile.defence, list(st.profile.perks)
-
-
-def _set_hp(state: GameState, uid: int, hp: tuple[int, ...]) -> GameState:
-    units = list(state.units)
-    units[uid] = replace(units[uid], hp=hp)
-    return replace(state, units=tuple(units))
 
 
 # -- Descend I-III (L2376-L2384) ------------------------------------------------------------------
@@ -89,12 +72,12 @@ def test_descend_doubles_on_first_deploy_for_its_game_turns_then_halves_hp(
     assert defence == 8  # Defence 4 doubled
     assert {"Reinforced", "Resilient"} <= set(perks)  # "can reroll failed Saves"
     assert any(e.kind == "perk" and rank in e.text for e in events)
-    state = _set_hp(state, 0, (5,))  # it lost 1 HP of its 6
+    state = set_hp(state, 0, (5,))  # it lost 1 HP of its 6
     for k in range(1, turns):
-        state, _ = _to_turn_end(state)
+        state, _ = to_turn_end(state)
         assert state.units[0].hp == (5,), f"still Descended after {k} Game Turns"
         assert _profile(state, 0)[0] == 8
-    state, events = _to_turn_end(state)
+    state, events = to_turn_end(state)
     champ = state.units[0]
     # "these Stats are returned to normal, but current HP is halved, rounding up": 5 -> 3
     assert champ.hp == (3,)
@@ -112,7 +95,7 @@ def test_p2376_descend_only_on_the_first_deploy_and_not_without_it() -> None:
     # deployed again later (back from Reserve): no second Descend
     state = _pair(("Descend I",), phase=Phase.DEPLOY, deployed=False)
     state, _ = engine.apply(state, Deploy(0, at=(24.0, 6.0)))
-    state, _ = _to_turn_end(state)
+    state, _ = to_turn_end(state)
     units = list(state.units)
     units[0] = replace(units[0], location=Location.RESERVE, pos=())
     state = replace(state, units=tuple(units), flow=replace(state.flow, phase=Phase.DEPLOY))
@@ -130,8 +113,8 @@ def test_p2376_descend_halves_each_model_rounding_up() -> None:
     state = scenario([[troop], [raiders]], {1: [(10.0, 44.0)]}, phase=Phase.DEPLOY)
     state, _ = engine.apply(state, Deploy(0, at=(24.0, 6.0)))
     assert state.units[0].hp == (4, 4, 4)
-    state = _set_hp(state, 0, (4, 3, 1))
-    state, _ = _to_turn_end(state)
+    state = set_hp(state, 0, (4, 3, 1))
+    state, _ = to_turn_end(state)
     assert state.units[0].hp == (2, 2, 1)
 
 
@@ -179,12 +162,12 @@ def test_ascension_after_its_game_turns_on_the_battlefield_for_the_rest_of_the_g
     rank: str, turns: int
 ) -> None:
     state = _pair((rank,), phase=Phase.MOVE, deployed=True)
-    state = _set_hp(state, 0, (2,))  # 2 of 3 HP
+    state = set_hp(state, 0, (2,))  # 2 of 3 HP
     for k in range(1, turns):
-        state, _ = _to_turn_end(state)
+        state, _ = to_turn_end(state)
         assert state.units[0].hp == (2,), f"not yet after {k} Game Turns"
         assert _profile(state, 0)[0] == 4
-    state, events = _to_turn_end(state)
+    state, events = to_turn_end(state)
     champ = state.units[0]
     assert champ.hp == (4,)  # current HP doubled
     assert unit_max_hp(state.info(0), champ) == 6  # and max HP
@@ -192,14 +175,14 @@ def test_ascension_after_its_game_turns_on_the_battlefield_for_the_rest_of_the_g
     assert defence == 8 and {"Reinforced", "Resilient"} <= set(perks)
     assert any(e.kind == "perk" and rank in e.text for e in events)
     # for the rest of the game: another Game Turn leaves it so
-    state, _ = _to_turn_end(state)
+    state, _ = to_turn_end(state)
     assert state.units[0].hp == (4,) and _profile(state, 0)[0] == 8
     assert state.units[0].counter(HP_DOUBLED) == 1
 
 
 def test_p2374_ascension_does_not_count_game_turns_in_reserve() -> None:
     state = _pair(("Ascension III",), phase=Phase.MOVE, deployed=False)
-    state, _ = _to_turn_end(state)
+    state, _ = to_turn_end(state)
     assert state.units[0].location is Location.RESERVE
     assert state.units[0].hp == (3,) and not state.units[0].statuses
 
@@ -209,12 +192,12 @@ def test_p2374_ascension_raises_what_recover_may_restore() -> None:
     from warbench.rulesets.warsurge.game.perk_turn import restore_hp
 
     state = _pair(("Ascension III",), phase=Phase.MOVE, deployed=True)
-    state, _ = _to_turn_end(state)
-    state = _set_hp(state, 0, (1,))
+    state, _ = to_turn_end(state)
+    state = set_hp(state, 0, (1,))
     w = Work(state, None, DEFAULT_HOOKS)
     assert restore_hp(w, 0, 10) == 5
     assert w.units[0].hp == (6,)
-    plain = Work(_set_hp(_pair((), phase=Phase.MOVE, deployed=True), 0, (1,)), None, DEFAULT_HOOKS)
+    plain = Work(set_hp(_pair((), phase=Phase.MOVE, deployed=True), 0, (1,)), None, DEFAULT_HOOKS)
     assert restore_hp(plain, 0, 10) == 2
 
 
@@ -241,7 +224,7 @@ def test_p1511_eternal_unit_at_0_hp_is_not_a_casualty_until_the_turn_ends() -> N
     kept = state.units[1]
     assert kept.location is Location.TABLE and kept.living()  # "able to make actions"
     assert any(e.kind == "perk" and "Eternal" in e.text for e in events)
-    state, events = _to_turn_end(state)  # no HP recovered: a casualty at the end of the turn
+    state, events = to_turn_end(state)  # no HP recovered: a casualty at the end of the turn
     assert state.units[1].location is Location.DESTROYED
     assert any(e.kind == "perk" and "Eternal ends, tally 0 HP" in e.text for e in events)
     # without Eternal the same Attack leaves a casualty removed at the end of the Attack Phase
@@ -355,7 +338,7 @@ def test_form_exchanges_the_user_for_a_linked_profile_sharing_hp(rank: str, n: i
     assert state.current_value(1) == 0.0  # a held profile is worth nothing on the battlefield
     listed = usable_perks(Work(state, None, DEFAULT_HOOKS), 0)
     assert listed == [f"{rank}: Form {k}" for k in range(1, n)]  # one choice per held profile
-    state = _set_hp(state, 0, (1,))  # 1 of 4 HP
+    state = set_hp(state, 0, (1,))  # 1 of 4 HP
     target = n - 1
     state, events = engine.apply(state, UsePerks(0, (f"{rank}: Form {target}",)))
     check_invariants(state)
@@ -390,7 +373,7 @@ def test_p2418_form_once_per_game_turn_and_back_the_next() -> None:
     state, _ = engine.apply(state, UsePerks(0, ("Form I: Form 1",)))
     why = use_refused(Work(state, None, DEFAULT_HOOKS), 1, "Form I", "Form 0")
     assert why is not None and "already used this Game Turn" in why
-    state, _ = _to_turn_end(state)
+    state, _ = to_turn_end(state)
     state = replace(state, flow=replace(state.flow, phase=Phase.MOVE, active=0, passed=frozenset()))
     state, _ = engine.apply(state, UsePerks(1, ("Form I: Form 0",)))
     assert state.units[0].location is Location.TABLE

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from tests.rulesets.warsurge.effects.play_helpers import play_and_replay
 from tests.warsurge.game.helpers import (
     ROSTERS,
     board,
@@ -30,8 +31,6 @@ from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.io import load_game_roster
 from warbench.rulesets.warsurge.game.perk_seed import host_of
-from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
-from warbench.rulesets.warsurge.game.record import GameRecord, replay
 from warbench.rulesets.warsurge.game.state import (
     GameState,
     Location,
@@ -390,21 +389,4 @@ def test_w2_transport_perks_in_random_games_keep_invariants_and_replay(
     if advanced:
         setup = replace(setup, playstyle=Playstyle.ADVANCED)
     seed = 211 + len(perks) + scripted
-    state, _ = engine.new_game(setup, seed)
-    rec = GameRecord(setup, seed)
-    players = (
-        [ScriptedPlayer(), ScriptedPlayer()]
-        if scripted
-        else [RandomLegalPlayer(seed), RandomLegalPlayer(seed + 1)]
-    )
-    steps = 0
-    while not state.over:
-        side = engine.acting_side(state)
-        assert side is not None
-        action = players[side].choose(state)
-        state, _ = engine.apply(state, action)
-        rec.add(action, state)
-        check_invariants(state)
-        steps += 1
-        assert steps < 5000, "the game does not end"
-    assert replay(rec).state.digest() == state.digest()
+    play_and_replay(setup, seed, scripted)

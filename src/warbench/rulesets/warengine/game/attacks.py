@@ -51,6 +51,7 @@ from warbench.rulesets.warengine.game.powers import (
     only_user,
 )
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
+from warbench.rulesets.warengine.game.setup import fig_name as _n
 from warbench.rulesets.warengine.game.state import Attack, Fig, GameState, Resolution, rule
 from warbench.rulesets.warengine.game.terrain import deflected, end_walls
 from warbench.rulesets.warengine.tables import catalogue
@@ -143,10 +144,6 @@ def can_reach(
     if d > rng + bonus + 1e-9:
         return Refused(f'{_n(ctx, t)} is {d:.2f}" away, beyond {w.name}\'s {rng:g}"', rule(469))
     return None
-
-
-def _n(ctx: Context, f: Fig) -> str:
-    return f"{ctx.profiles[f.id].name} #{f.id}"
 
 
 def allowed_targets(
@@ -1019,15 +1016,7 @@ def _power(
             d = roll_xky(dice, dpool, dfaces, f"{_n(ctx, t)} resists")
             ok = roll.total > d.total
             detail = f"{roll.total} against Mental {d.total}"
-    events.append(
-        Event(
-            "power",
-            f"{_n(ctx, f)} uses {w.power} on {_n(ctx, t)}: {detail}: "
-            + ("success" if ok else "failure"),
-            rule(830),
-            {"power": w.power, "success": ok},
-        )
-    )
+    events.append(kit.power_event(ctx, f, w.power, t, detail, ok, w.power))
     if not ok:
         if any(e.kind == "power_failing_cc_attack" for e in _power_effects(w)):
             # Devour (L1059): on a failure, a standard close combat attack against Defense,

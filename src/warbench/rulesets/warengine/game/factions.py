@@ -17,6 +17,7 @@ from warbench.play.core import Event
 from warbench.rulesets.warengine.dice import XkY
 from warbench.rulesets.warengine.game.measure import gap, on_table
 from warbench.rulesets.warengine.game.setup import Context
+from warbench.rulesets.warengine.game.setup import fig_name as _n
 from warbench.rulesets.warengine.game.state import Fig, GameState, rule
 
 #: Expunge Nanites' blast (L1087): inches, and the attack by the target's faction.
@@ -29,10 +30,6 @@ def of_faction(ctx: Context, fid: int, *names: str) -> bool:
     case: ``"white hat"`` matches ``DeadTech White Hat``)."""
     text = ctx.profiles[fid].faction
     return bool(text) and any(re.search(rf"\b{re.escape(n.lower())}\b", text) for n in names)
-
-
-def _n(ctx: Context, f: Fig) -> str:
-    return f"{ctx.profiles[f.id].name} #{f.id}"
 
 
 def nanite_blast(ctx: Context, t: Fig) -> XkY | None:

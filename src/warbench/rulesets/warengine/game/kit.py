@@ -46,6 +46,7 @@ from warbench.rulesets.warengine.game import setup as stp
 from warbench.rulesets.warengine.game.effects import PERSONAL, POWERS, effects_of
 from warbench.rulesets.warengine.game.measure import gap, gap_at, on_table
 from warbench.rulesets.warengine.game.setup import Context, Profile, WeaponProfile
+from warbench.rulesets.warengine.game.setup import fig_name as _n
 from warbench.rulesets.warengine.game.state import (
     Attack,
     Fig,
@@ -301,8 +302,17 @@ def _cost(w: Weapon) -> int:
     return weapon_cost(w).points
 
 
-def _n(ctx: Context, f: Fig) -> str:
-    return f"{ctx.profiles[f.id].name} #{f.id}"
+def power_event(
+    ctx: Context, f: Fig, name: str, t: Fig, detail: str, ok: bool, power: str | None
+) -> Event:
+    """The event of ``f``'s Special Power roll with ``name`` on ``t`` (L830): ``detail`` tells
+    the roll, ``ok`` its success."""
+    return Event(
+        "power",
+        f"{_n(ctx, f)} uses {name} on {_n(ctx, t)}: {detail}: " + ("success" if ok else "failure"),
+        rule(830),
+        {"power": power, "success": ok},
+    )
 
 
 # -- Scrounger (L1607) ------------------------------------------------------------------------
@@ -790,15 +800,7 @@ def revive(state: GameState, ctx: Context, a: Attack, dice: Dice, events: list[E
     f.attacked = True
     roll = roll_xky(dice, w.av, None, w.name)
     ok = roll.total >= 10
-    events.append(
-        Event(
-            "power",
-            f"{_n(ctx, f)} uses {w.name} on {_n(ctx, t)}: {roll.total} (needs 10): "
-            + ("success" if ok else "failure"),
-            rule(830),
-            {"power": w.power, "success": ok},
-        )
-    )
+    events.append(power_event(ctx, f, w.name, t, f"{roll.total} (needs 10)", ok, w.power))
     if not ok:
         return
     vtype = ctx.profiles[t.id].type

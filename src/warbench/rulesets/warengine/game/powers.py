@@ -50,6 +50,7 @@ from warbench.rulesets.warengine.game.measure import (
 )
 from warbench.rulesets.warengine.game.resolution import destroy
 from warbench.rulesets.warengine.game.setup import Context, WeaponProfile
+from warbench.rulesets.warengine.game.setup import fig_name as _n
 from warbench.rulesets.warengine.game.state import Fig, GameState, rule
 from warbench.rulesets.warengine.game.summoning import summon, waiting
 
@@ -115,10 +116,6 @@ def lenders(state: GameState, ctx: Context, f: Fig) -> list[int]:
         and cr_of(state, ctx, c.id) > 0
         and (c.id == f.id or gap(ctx, c, f) <= cr_of(state, ctx, c.id) + 1e-9)
     ]
-
-
-def _n(ctx: Context, f: Fig) -> str:
-    return f"{ctx.profiles[f.id].name} #{f.id}"
 
 
 def only_refusal(

@@ -15,11 +15,8 @@ from warbench.rulesets.warengine.game.allegiance import owner
 from warbench.rulesets.warengine.game.control import choose_leader
 from warbench.rulesets.warengine.game.measure import on_table
 from warbench.rulesets.warengine.game.setup import Context
+from warbench.rulesets.warengine.game.setup import fig_name as _n
 from warbench.rulesets.warengine.game.state import Fig, GameState, Resolution, rule
-
-
-def _n(ctx: Context, f: Fig) -> str:
-    return f"{ctx.profiles[f.id].name} #{f.id}"
 
 
 def reroll_question(state: GameState, ctx: Context) -> tuple[int, int, str, bool, int] | None:

@@ -111,6 +111,11 @@ class Context:
     homes: tuple[int, ...] = ()  # the force each figure id was bought with (sides may change)
 
 
+def fig_name(ctx: Context, f: Fig) -> str:
+    """How events name figure ``f``: its profile's name and its number (``Grunt #3``)."""
+    return f"{ctx.profiles[f.id].name} #{f.id}"
+
+
 _CONTEXTS: dict[str, Context] = {}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from warbench.rulesets.warsurge.battlefield.model import Gate, Terrain
 from warbench.rulesets.warsurge.effects.table import load_table
+from warbench.rulesets.warsurge.game.memo import per_setup
 
 __all__ = ["GATEWAY", "RULE", "gateway_name", "gateway_pieces", "holders", "markers"]
 
@@ -17,15 +18,12 @@ GATEWAY = "Gateway"
 RULE = "Perks §12.6 Gateway (000_94ecc6a4c74d351b.txt L4314)"
 #: the side of a marker's square piece, in inches (the book gives no size; ruling 2)
 SIZE = 1.0
-_HOLDERS: dict[int, tuple[object, tuple[int, ...]]] = {}
 
 
+@per_setup
 def holders(setup: Any) -> tuple[int, ...]:
     """The holder of each side whose roster carries Gateway: its first unit with the perk
     (memoised per set-up; empty in every game without it)."""
-    hit = _HOLDERS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     table = load_table()
     seen: dict[int, int] = {}
     for uid, info in enumerate(setup.units):
@@ -34,9 +32,6 @@ def holders(setup: Any) -> tuple[int, ...]:
             if row is not None and row.name == GATEWAY:
                 seen.setdefault(info.side, uid)
     out = tuple(sorted(seen.values()))
-    if len(_HOLDERS) > 64:
-        _HOLDERS.clear()
-    _HOLDERS[id(setup)] = (setup, out)
     return out
 
 

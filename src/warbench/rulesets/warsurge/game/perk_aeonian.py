@@ -30,6 +30,7 @@ import numpy as np
 
 from warbench.rulesets.warsurge.game import geom, perk_counter, perk_limitation
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import Location, Status
 
 if TYPE_CHECKING:
@@ -54,14 +55,9 @@ class _Index:
     controlled: tuple[tuple[int, int], ...]  # (User, its controller)
 
 
-_INDEX: dict[int, tuple[GameSetup, _Index]] = {}
-
-
+@per_setup
 def index(setup: GameSetup) -> _Index:
     """The units of ``setup`` with Crew or Formation (computed once per set-up)."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     crew, formation = [], []
     for uid, info in enumerate(setup.units):
         perks = set(info.unit.profile.perks) | set(info.traits)
@@ -83,9 +79,6 @@ def index(setup: GameSetup) -> _Index:
         if friends:
             controlled.append((uid, min(friends)[1]))
     out = _Index(tuple(crew), tuple(formation), tuple(controlled))
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

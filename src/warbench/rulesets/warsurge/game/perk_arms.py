@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from warbench.rulesets.warsurge.attack import PerkSet
+from warbench.rulesets.warsurge.game.memo import per_setup
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.profiles import WeaponProfile
@@ -61,24 +62,18 @@ TAKE = "Arms@take@"
 DROP = "Arms@drop@"
 #: the Weapon Perks whose Weapons change in a game (their modules make the statuses)
 CHANGING = ("Simulacrum", "Loot")
-_PLAY: dict[int, tuple[object, bool]] = {}
 _ARMED: dict[tuple[int, tuple[str, ...]], tuple[UnitInfo, UnitInfo]] = {}
 
 
+@per_setup
 def in_play(setup: GameSetup) -> bool:
     """Whether a Weapon of the set-up can change in the game (memoised per set-up)."""
-    hit = _PLAY.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     out = any(
         PerkSet(wp.perks).has(name)
         for info in setup.units
         for wp in info.unit.weapons
         for name in CHANGING
     )
-    if len(_PLAY) > 64:
-        _PLAY.clear()
-    _PLAY[id(setup)] = (setup, out)
     return out
 
 

@@ -33,15 +33,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.attack import AttackContext
-from warbench.rulesets.warsurge.game import geom, perk_combat_damage
+from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_leader import group_of
+from warbench.rulesets.warsurge.game.perk_struck import strike
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.perk_warmaster import retarget
 from warbench.rulesets.warsurge.game.state import Status
 from warbench.rulesets.warsurge.game.targeting import view_target
-from warbench.rulesets.warsurge.game.work import current_value, store_unit_state, to_unit_state
-from warbench.rulesets.warsurge.odds import AttackPlan, apply_rolled, roll_attack
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.plans import AttackPlanG
@@ -183,22 +182,7 @@ def follow_on(work: Work, uid: int, bg: int, weapon: str, dice: int, ctx: Attack
     target = int(st.name[len(GUARDING) :])
     if not work.standing(target) or not work.units[target].living():
         return
-    attacker = to_unit_state(work, uid)
-    victim = to_unit_state(work, target)
-    before = [m.hp for m in victim.models]
-    follow = AttackContext(
-        melee=ctx.melee,
-        struck_dice=dice,
-        attacker_point_cost=current_value(work, uid),
-        target_point_cost=current_value(work, target),
-    )
-    follow = perk_combat_damage.in_effect(work, target, follow)  # Combat Damage (L1154)
-    plan = AttackPlan(attacker, victim, follow, weapons=(weapon,), users=((weapon, 1),))
-    rolled = roll_attack(plan, work.dice)
-    apply_rolled(plan, rolled)
-    store_unit_state(work, target, victim)
-    perk_combat_damage.after_share(work, target, uid, rolled.combat_damage)
-    new_cas = [i for i, m in enumerate(victim.models) if m.hp <= 0 < before[i] and not m.removed]
+    rolled, new_cas, _ = strike(work, uid, target, weapon, dice, melee=ctx.melee)
     work.emit(
         "perk",
         f"{work.label(bg)} is slain: {dice} successful Attack Dice of {work.label(uid)}'s "

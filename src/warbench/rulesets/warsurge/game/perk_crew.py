@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import perk_seed
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import SEIZED, Location, Status
 
 if TYPE_CHECKING:
@@ -61,22 +62,15 @@ RULES = {
     CREW_III: f"Perks §12.4 Crew III ({BOOK} L1194)",
 }
 
-_INDEX: dict[int, tuple[GameSetup, tuple[int, ...]]] = {}
 
-
+@per_setup
 def crew_iii(setup: GameSetup) -> tuple[int, ...]:
     """The Transports of ``setup`` with Crew III (once per set-up)."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     out = tuple(
         info.uid
         for info in setup.units
         if info.transport > 0 and CREW_III in (*info.unit.profile.perks, *info.traits)
     )
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

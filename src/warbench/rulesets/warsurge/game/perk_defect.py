@@ -37,6 +37,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.memo import per_setup
+from warbench.rulesets.warsurge.game.perk_closest import heal_weapon, moves_away, nearest
 from warbench.rulesets.warsurge.game.state import DEFECTED, Location, Phase, Status
 
 if TYPE_CHECKING:
@@ -58,7 +60,6 @@ __all__ = [
 
 TRAITOROUS, ENSLAVED = "Traitorous", "Enslaved"
 _LINE = {TRAITOROUS: 2313, ENSLAVED: 1254}
-_TIE = 1e-6
 
 
 def rule(perk: str) -> str:
@@ -66,14 +67,9 @@ def rule(perk: str) -> str:
     return f"Perks §12.4 {section} {perk} (000_94ecc6a4c74d351b.txt L{_LINE[perk]})"
 
 
-_INDEX: dict[int, tuple[GameSetup, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]] = {}
-
-
+@per_setup
 def index(setup: GameSetup) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
     """(Traitorous units, (Enslaved unit, its Enslaver) pairs) of ``setup``, once per set-up."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     from warbench.rulesets.warsurge.effects.table import load_table
 
     table = load_table()
@@ -94,9 +90,6 @@ def index(setup: GameSetup) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...
         if masters:
             slaves.append((k, min(masters)[1]))
     out = (traitors, tuple(slaves))
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 
@@ -199,17 +192,7 @@ def _former_friends(work: Work, uid: int) -> list[int]:
 def closest_friends(work: Work, uid: int) -> list[int]:
     """The units of the defector's former side on the Battlefield at the least distance from
     it (several when tied)."""
-    near = [(work.gap(uid, t), t) for t in _former_friends(work, uid) if work.standing(t)]
-    if not near:
-        return []
-    least = min(d for d, _ in near)
-    return sorted(t for d, t in near if d <= least + _TIE)
-
-
-def _heal(work: Work, uid: int, weapon: str) -> bool:
-    from warbench.rulesets.warsurge.game.perk_turn import index as perk_index
-
-    return "Heal" in perk_index(work.setup).units[uid].weapon_perks(weapon)
+    return nearest(work, uid, (t for t in _former_friends(work, uid) if work.standing(t)))
 
 
 def _perk(work: Work, uid: int) -> str:
@@ -221,7 +204,7 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
     """Why the defector ``uid``'s ``weapon`` may not Target ``target`` (not a closest unit of
     its former side), or ``None``. Heal Weapons are left to their own rules."""
     u = work.units[uid]
-    if not u.defected or _heal(work, uid, weapon):
+    if not u.defected or heal_weapon(work, uid, weapon):
         return None
     closest = closest_friends(work, uid)
     if target in closest:
@@ -230,14 +213,6 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
     perk = _perk(work, uid)
     return (f"{weapon} must Target the closest unit of {work.label(uid)}'s former side "
             f"({names}): {perk}, {rule(perk)}")  # fmt: skip
-
-
-def _out_of_range(work: Work, uid: int, other: int) -> bool:
-    from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
-
-    ranges = weapon_ranges(work.info(uid), work.units[uid].statuses)
-    gap = work.gap(uid, other)
-    return any(r + 1e-9 < gap for name, r in ranges.items() if not _heal(work, uid, name))
 
 
 def move_refusal(
@@ -249,15 +224,8 @@ def move_refusal(
     if not work.units[uid].defected:
         return None
     closest = closest_friends(work, uid)
-    if not closest or not any(_out_of_range(work, uid, c) for c in closest):
+    if not moves_away(work, uid, closest, starts, new):
         return None
-    r = work.info(uid).radius
-    for c in closest:
-        xy, cr = work.xy(c), work.info(c).radius
-        before = geom.edge_distances(geom.as_array(starts), r, xy, cr).min(axis=1)
-        after = geom.edge_distances(geom.as_array(new), r, xy, cr).min(axis=1)
-        if bool((after <= before + 1e-6).all()):
-            return None
     perk = _perk(work, uid)
     names = ", ".join(work.label(c) for c in closest)
     return (f"{work.label(uid)} must direct its Movement toward the closest unit of its former "

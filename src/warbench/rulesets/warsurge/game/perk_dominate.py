@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.memo import per_setup
+from warbench.rulesets.warsurge.game.perk_targeted import listed, misnamed, use_once
 from warbench.rulesets.warsurge.game.state import SEIZED, Location, Phase, Status
 
 if TYPE_CHECKING:
@@ -64,14 +66,10 @@ USED = "used Dominate"
 RULE = "Perks §12.4 Dominate (000_94ecc6a4c74d351b.txt L745)"
 RADIUS = 18.0
 
-_USERS: dict[int, tuple[GameSetup, tuple[int, ...]]] = {}
 
-
+@per_setup
 def users(setup: GameSetup) -> tuple[int, ...]:
     """The units of ``setup`` with Dominate (once per set-up)."""
-    hit = _USERS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     from warbench.rulesets.warsurge.effects.table import load_table
 
     table = load_table()
@@ -83,7 +81,6 @@ def users(setup: GameSetup) -> tuple[int, ...]:
             for n in (*info.unit.profile.perks, *info.traits)
         )
     )
-    _USERS[id(setup)] = (setup, out)
     return out
 
 
@@ -149,29 +146,19 @@ def refused(work: Work, uid: int, option: str, start: bool) -> str | None:
     if not found:
         return (f'no enemy unit within 18" costing no more than {work.label(uid)} to '
                 f"Dominate ({RULE})")  # fmt: skip
-    if option and (not option.strip().isdigit() or int(option) not in found):
-        names = ", ".join(f"{t} ({work.label(t)})" for t in found)
-        return f"name the Target by its number, one of: {names} ({RULE})"
-    return None
+    return misnamed(work, option, found, RULE)
 
 
 def options(work: Work, uid: int, start: bool) -> list[str]:
     """The Targets a player is shown (every one, the engine's choice first)."""
-    if refused(work, uid, "", start) is not None:
-        return []
-    return [str(t) for t in targets(work, uid)]
+    return listed(refused(work, uid, "", start), lambda: targets(work, uid))
 
 
 def use(work: Work, uid: int, option: str) -> None:
     """The player's Dominate: the Mastery Test, then the Target (no number named: the
     engine's) seized for the Game Turn."""
-    from warbench.rulesets.warsurge.game.perk_turn import mastery_test
-
-    work.units[uid] = work.units[uid].with_counter(USED, work.flow.turn)
-    work.dirty = True
-    target = int(option) if option.strip() else choose(work, uid)
-    if target is not None and mastery_test(work, uid, DOMINATE):
-        seize(work, uid, target)
+    use_once(work, uid, option, perk=DOMINATE, counter=USED, choose=lambda: choose(work, uid),
+             effect=seize)  # fmt: skip
 
 
 def seize(work: Work, uid: int, target: int) -> None:

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from warbench.rulesets.warsurge.game.memo import per_setup
+
 __all__ = ["RANKS", "add_copies", "copies", "rank_of"]
 
 #: The ranks and their source lines.
@@ -66,16 +68,11 @@ def add_copies(infos: list[Any], originals: int) -> None:
                 infos.append(_copy(user, target, len(infos), rank))
 
 
-_COPIES: dict[int, tuple[Any, dict[int, dict[int, int]]]] = {}
-
-
+@per_setup
 def copies(setup: Any) -> dict[int, dict[int, int]]:
     """Each Doppelganger's copies: user → (copied unit → its copy), for the users and for each
     copy (a copy takes the next form from its user's table). ``setup``: the ``GameSetup``
     (typed loosely: the set-up module imports this one)."""
-    hit = _COPIES.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     originals = sum(len(p.roster) for p in setup.players)
     k = originals + len(setup.decoys) + len(setup.summons)
     out: dict[int, dict[int, int]] = {}
@@ -90,7 +87,4 @@ def copies(setup: Any) -> dict[int, dict[int, int]]:
         out[user.uid] = table
         for c in table.values():
             out[c] = table
-    if len(_COPIES) > 64:
-        _COPIES.clear()
-    _COPIES[id(setup)] = (setup, out)
     return out

@@ -173,8 +173,6 @@ def become(work: Work, uid: int, rank: str, option: str) -> None:
     hp = [0] * n
     for i, s in zip(standing, spots, strict=True):
         pos[i], hp[i] = s, model.hp[i]
-    negative = perk_turn._negative_statuses()
-    lingering = tuple(s for s in old.statuses if s.name.partition("@")[0] in negative)
     turn = work.flow.turn
     u = work.units[new].with_counter(HELD, 0).with_counter(HP_DOUBLED, model.counter(HP_DOUBLED))
     u = u.with_counter(f"used {rank}", turn).with_counter(perk_turn.ARRIVED, 0)
@@ -184,30 +182,7 @@ def become(work: Work, uid: int, rank: str, option: str) -> None:
         for _ in range(old.used(name) - u.used(name)):
             u = u.with_use(name)
     work.units[new] = u.with_use(rank)
-    work.units[uid] = old.with_counter(HELD, 1).with_counter(HP_DOUBLED, 0)
-    work.dirty = True
-    work.set_unit(uid, location=Location.DESTROYED, statuses=())
-    work.set_unit(
-        new,
-        location=Location.TABLE,
-        pos=tuple(pos),
-        hp=tuple(hp),
-        removed=tuple(h <= 0 for h in hp),
-        moved=(any(old.moved),) * n,
-        heavy=(False,) * n,
-        battle=(False,) * n,
-        acted=old.acted,
-        unit_moved=old.unit_moved,
-        unit_dashed=old.unit_dashed,
-        statuses=lingering,
-        embarked_in=None,
-    )
-
-    def swap(x: int) -> int:
-        return new if x == uid else x
-
-    work.engaged = {(min(swap(a), swap(b)), max(swap(a), swap(b))) for a, b in work.engaged}
-    perk_turn.on_deploy(work, new)
+    perk_form.take_place(work, uid, new, pos, hp)
     work.emit(
         "perk",
         f"{work.label(uid)} becomes a copy of {work.label(target)} ({rank}): "

@@ -39,13 +39,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import HP_DOUBLED, Location, model_max_hp
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["FORM", "HELD", "exchange", "hold_linked", "links", "options", "refused"]
+__all__ = ["FORM", "HELD", "exchange", "hold_linked", "links", "options", "refused", "take_place"]
 
 #: Linked Profiles (x) of each rank (L2418-L2440).
 FORM = {"Form I": 2, "Form II": 3, "Form III": 4}
@@ -78,13 +79,8 @@ def _linkable(setup: GameSetup, group: tuple[int, ...]) -> bool:
     return all(abs(a.points - b.points) <= 0.1 * a.points + 1e-9 for a in infos for b in infos)
 
 
-_LINKS: dict[int, tuple[GameSetup, dict[int, tuple[int, ...]]]] = {}
-
-
+@per_setup
 def _links(setup: GameSetup) -> dict[int, tuple[int, ...]]:
-    hit = _LINKS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     out: dict[int, tuple[int, ...]] = {}
     for player in range(len(setup.players)):
         mine = [u.uid for u in setup.units if u.player == player]
@@ -94,9 +90,6 @@ def _links(setup: GameSetup) -> dict[int, tuple[int, ...]]:
                 group = tuple(holders[k : k + n])
                 if _linkable(setup, group):
                     out.update(dict.fromkeys(group, group))
-    if len(_LINKS) > 64:
-        _LINKS.clear()
-    _LINKS[id(setup)] = (setup, out)
     return out
 
 
@@ -247,19 +240,42 @@ def exchange(work: Work, uid: int, rank: str, option: str) -> None:
 
     new = _named(work, uid, option)
     assert new is not None
-    old = work.units[uid]
     hp = _shared_hp(work, uid, new)
     standing = sum(1 for h in hp if h > 0)
     spots = _placement(work, uid, new, standing)
     assert spots is not None
     n = work.info(new).models
     pos = [*spots, *([spots[0]] * (n - standing))]
-    negative = perk_turn._negative_statuses()
-    lingering = tuple(s for s in old.statuses if s.name.partition("@")[0] in negative)
     turn = work.flow.turn
     u = work.units[new]
     u = u.with_counter(HELD, 0).with_counter(HP_DOUBLED, 0).with_counter(f"used {rank}", turn)
     work.units[new] = u.with_counter(perk_turn.ARRIVED, 0).with_counter(perk_ascension.TURNS, 0)
+    take_place(work, uid, new, pos, hp)
+    work.emit(
+        "perk",
+        f"{work.label(uid)} is exchanged for {work.label(new)} ({rank}): "
+        f"{sum(hp)} HP shared, {standing} models",
+        _rule(rank),
+        unit=uid,
+        target=new,
+        perk=rank,
+    )
+
+
+def take_place(
+    work: Work, uid: int, new: int, pos: list[tuple[float, float]], hp: list[int]
+) -> None:
+    """``new`` (a held profile whose counters the caller has set) takes the User ``uid``'s
+    place on the Battlefield with the models at ``pos`` and their ``hp`` (a model with none is
+    a casualty): it keeps the User's Melees, its Movement and actions this Game Turn and its
+    negative statuses (L299-L311); the User is held (:data:`HELD`) out of the game. Shared by
+    Form's exchange and Doppelganger's copy (perk_doppelganger.py)."""
+    from warbench.rulesets.warsurge.game import perk_turn
+
+    old = work.units[uid]
+    n = work.info(new).models
+    negative = perk_turn._negative_statuses()
+    lingering = tuple(s for s in old.statuses if s.name.partition("@")[0] in negative)
     work.units[uid] = old.with_counter(HELD, 1).with_counter(HP_DOUBLED, 0)
     work.dirty = True
     work.set_unit(uid, location=Location.DESTROYED, statuses=())
@@ -284,12 +300,3 @@ def exchange(work: Work, uid: int, rank: str, option: str) -> None:
 
     work.engaged = {(min(swap(a), swap(b)), max(swap(a), swap(b))) for a, b in work.engaged}
     perk_turn.on_deploy(work, new)  # its Game Turns on the Battlefield count from this one
-    work.emit(
-        "perk",
-        f"{work.label(uid)} is exchanged for {work.label(new)} ({rank}): "
-        f"{sum(hp)} HP shared, {standing} models",
-        _rule(rank),
-        unit=uid,
-        target=new,
-        perk=rank,
-    )

@@ -25,11 +25,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.attack import AttackContext
-from warbench.rulesets.warsurge.game import perk_combat_damage, perk_incorporeal
+from warbench.rulesets.warsurge.game import perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_struck import strike
 from warbench.rulesets.warsurge.game.perk_turn import index
-from warbench.rulesets.warsurge.game.work import current_value, store_unit_state, to_unit_state
-from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss, apply_rolled, roll_attack
+from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
+from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -69,27 +70,13 @@ def after_share(work: Work, uid: int, weapon: str, attack_dice: int, successes: 
     if failed <= 0 or not furious(work, uid) or not work.units[uid].living():
         return
     target = fury_target(work, uid)
-    attacker = to_unit_state(work, uid)
-    victim = to_unit_state(work, target)
-    before = [m.hp for m in victim.models]
-    ctx = AttackContext(
-        struck_dice=failed,
-        attacker_point_cost=current_value(work, uid),
-        target_point_cost=current_value(work, target),
-    )
-    ctx = perk_combat_damage.in_effect(work, target, ctx)  # Combat Damage (L1154)
-    plan = AttackPlan(attacker, victim, ctx, weapons=(weapon,), users=((weapon, 1),))
-    rolled = roll_attack(plan, work.dice)
-    apply_rolled(plan, rolled)
-    store_unit_state(work, target, victim)
-    perk_combat_damage.after_share(work, target, uid, rolled.combat_damage)
+    rolled, new_cas, attacker = strike(work, uid, target, weapon, failed)
     if rolled.attacker_hp_lost and target != uid:
         mine = to_unit_state(work, uid)
         allocate_loss(
             AttackPlan(attacker, mine, AttackContext(melee=True)), rolled.attacker_hp_lost
         )
         store_unit_state(work, uid, mine)
-    new_cas = [i for i, m in enumerate(victim.models) if m.hp <= 0 < before[i] and not m.removed]
     whom = "itself" if target == uid else work.label(target)
     work.emit(
         "perk",

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.attack import PerkSet, UnitState, immortal_allowance
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import unit_max_hp
 
 if TYPE_CHECKING:
@@ -33,22 +34,15 @@ HP_LOSS_IMMUNE = "Nightmare Anomaly (6)"
 TURN_COUNTED = "immortal turn"
 HP_AT_START = "immortal hp"
 
-_UNITS: dict[int, tuple[GameSetup, frozenset[int]]] = {}
 
-
+@per_setup
 def immortal_units(setup: GameSetup) -> frozenset[int]:
     """The units of ``setup`` with Immortal (worked out once per set-up)."""
-    hit = _UNITS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     found = frozenset(
         info.uid
         for info in setup.units
         if PerkSet([*info.unit.profile.perks, *info.traits]).has(IMMORTAL)
     )
-    if len(_UNITS) > 64:
-        _UNITS.clear()
-    _UNITS[id(setup)] = (setup, found)
     return found
 
 

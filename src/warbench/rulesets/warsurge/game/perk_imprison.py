@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import Location
 
 if TYPE_CHECKING:
@@ -52,22 +53,16 @@ IMPRISON = "Imprison"
 IMPRISONED = "Imprisoned"
 RULE = "Perks §12.4 Imprison (000_94ecc6a4c74d351b.txt L821)"
 USED = f"used {IMPRISON}"
-_USERS: dict[int, tuple[GameSetup, tuple[int, ...]]] = {}
 
 
+@per_setup
 def users(setup: GameSetup) -> tuple[int, ...]:
     """The units of ``setup`` with Imprison (once per set-up)."""
-    hit = _USERS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     out = tuple(
         info.uid
         for info in setup.units
         if IMPRISON in info.unit.profile.perks or IMPRISON in info.traits
     )
-    if len(_USERS) > 64:
-        _USERS.clear()
-    _USERS[id(setup)] = (setup, out)
     return out
 
 

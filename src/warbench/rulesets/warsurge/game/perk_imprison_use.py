@@ -17,6 +17,7 @@ from warbench.rulesets.warsurge.game.perk_imprison import (
     imprisoned_by,
     users,
 )
+from warbench.rulesets.warsurge.game.perk_targeted import listed, misnamed, use_once
 from warbench.rulesets.warsurge.game.state import Automation, Location, Phase, Status
 
 if TYPE_CHECKING:
@@ -65,29 +66,23 @@ def refused(work: Work, uid: int, option: str, start: bool) -> str | None:
     if not found:
         return (f"no enemy unit in a Melee with {work.label(uid)} costs no more than it "
                 f"(Melee, Point Cost (Lesser), {RULE})")  # fmt: skip
-    if option and (not option.strip().isdigit() or int(option) not in found):
-        names = ", ".join(f"{t} ({work.label(t)})" for t in found)
-        return f"name the Target by its number, one of: {names} ({RULE})"
-    return None
+    return misnamed(work, option, found, RULE)
 
 
 def options(work: Work, uid: int, start: bool) -> list[str]:
     """The Targets a player is shown (every one, the engine's choice first)."""
-    if refused(work, uid, "", start) is not None:
-        return []
-    return [str(t) for t in targets(work, uid)]
+    return listed(refused(work, uid, "", start), lambda: targets(work, uid))
 
 
 def use(work: Work, uid: int, option: str) -> None:
     """The Imprison: the Mastery Test, then the Target (none named: the engine's) Imprisoned."""
-    from warbench.rulesets.warsurge.game.perk_turn import mastery_test
 
-    work.units[uid] = work.units[uid].with_counter(USED, work.flow.turn)
-    work.dirty = True
-    found = targets(work, uid)
-    target = int(option) if option.strip() else (found[0] if found else None)
-    if target is not None and mastery_test(work, uid, IMPRISON):
-        imprison(work, uid, target)
+    def engine_choice() -> int | None:
+        found = targets(work, uid)
+        return found[0] if found else None
+
+    use_once(work, uid, option, perk=IMPRISON, counter=USED, choose=engine_choice,
+             effect=imprison)  # fmt: skip
 
 
 def imprison(work: Work, uid: int, target: int) -> None:

@@ -41,6 +41,7 @@ import math
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.advstate import Playstyle
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_incorporeal import INCORPOREAL, RULE, active
 from warbench.rulesets.warsurge.game.state import (
     DEFECTED,
@@ -58,14 +59,10 @@ if TYPE_CHECKING:
 
 __all__ = ["activate", "holders", "options", "refused", "register_hooks", "use"]
 
-_HOLDERS: dict[int, tuple[GameSetup, frozenset[int]]] = {}
 
-
+@per_setup
 def holders(setup: GameSetup) -> frozenset[int]:
     """The units of ``setup`` with Incorporeal (once per set-up)."""
-    hit = _HOLDERS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     from warbench.rulesets.warsurge.effects.table import load_table
 
     table = load_table()
@@ -77,9 +74,6 @@ def holders(setup: GameSetup) -> frozenset[int]:
             for n in (*info.unit.profile.perks, *info.traits)
         )
     )
-    if len(_HOLDERS) > 64:
-        _HOLDERS.clear()
-    _HOLDERS[id(setup)] = (setup, out)
     return out
 
 

@@ -24,6 +24,7 @@ from weakref import WeakKeyDictionary
 
 from warbench.kernel.dice import BatchRollEvent, Dice
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import unit_max_hp
 
 if TYPE_CHECKING:
@@ -57,14 +58,9 @@ class _Index:
     upheaval: dict[int, tuple[str, ...]]  # uid → its Upheaval Weapons (``perk_counter``)
 
 
-_INDEX: dict[int, tuple[GameSetup, _Index]] = {}
-
-
+@per_setup
 def index(setup: GameSetup) -> _Index:
     """The weapons of ``setup`` with Malfunction or HP Steal (computed once per set-up)."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     faulty, stealers = set(), set()
     counters: dict[int, tuple[str, ...]] = {}
     bombs: dict[int, tuple[str, ...]] = {}
@@ -87,9 +83,6 @@ def index(setup: GameSetup) -> _Index:
         uid for uid, info in enumerate(setup.units) if "Kamikaze" in info.unit.profile.perks
     )
     out = _Index(frozenset(faulty), frozenset(stealers), units, counters, bombs, crashers, quakes)
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

@@ -24,6 +24,7 @@ from warbench.rulesets.warsurge.game import (
     perk_wreckage,
 )
 from warbench.rulesets.warsurge.game.advstate import Playstyle
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_timing import timing_refusal
 from warbench.rulesets.warsurge.game.perk_turn import (
     ARRIVED,
@@ -188,13 +189,8 @@ class _TargetIndex:
     murderers: frozenset[int] = frozenset()
 
 
-_TARGETS: dict[int, tuple[GameSetup, _TargetIndex]] = {}
-
-
+@per_setup
 def _target_index(setup: GameSetup) -> _TargetIndex:
-    hit = _TARGETS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     idx = index(setup)
     trajectory: dict[int, dict[str, float]] = {}
     heal: dict[int, frozenset[str]] = {}
@@ -222,9 +218,6 @@ def _target_index(setup: GameSetup) -> _TargetIndex:
     out = _TargetIndex(
         trajectory, taunters, unyielding, heal, linked, uncover, pacifists, murderers
     )
-    if len(_TARGETS) > 64:
-        _TARGETS.clear()
-    _TARGETS[id(setup)] = (setup, out)
     return out
 
 

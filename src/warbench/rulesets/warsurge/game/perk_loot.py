@@ -34,6 +34,7 @@ import numpy as np
 from warbench.rulesets.warsurge.attack import PerkSet
 from warbench.rulesets.warsurge.game import geom, perk_arms
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_shared import copies, shared_weapons
 from warbench.rulesets.warsurge.game.state import Status
 
@@ -46,20 +47,14 @@ __all__ = ["LOOT", "MARKER", "markers", "on_casualty", "on_move", "register_hook
 LOOT = "Loot"
 MARKER = "Loot marker@"
 RULE = "Perks §12.5 Loot (000_94ecc6a4c74d351b.txt L3090)"
-_PLAY: dict[int, tuple[object, bool]] = {}
 
 Marker = tuple[int, Status, int, str, tuple[float, float]]
 
 
+@per_setup
 def in_play(setup: GameSetup) -> bool:
     """Whether a Weapon of the set-up has Loot (memoised per set-up)."""
-    hit = _PLAY.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     out = any(PerkSet(wp.perks).has(LOOT) for info in setup.units for wp in info.unit.weapons)
-    if len(_PLAY) > 64:
-        _PLAY.clear()
-    _PLAY[id(setup)] = (setup, out)
     return out
 
 

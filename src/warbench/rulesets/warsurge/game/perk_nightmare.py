@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.attack import SUCCESSFUL_SAVES_REROLLED
 from warbench.rulesets.warsurge.game import perk_reroll
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_immortal import HP_LOSS_IMMUNE
 from warbench.rulesets.warsurge.game.state import Location, Status
 
@@ -76,14 +77,10 @@ _TEXT = {
     6: "immune to HP Loss this Game Turn",
 }
 
-_SIDES: dict[int, tuple[GameSetup, dict[int, int]]] = {}
 
-
+@per_setup
 def holders(setup: GameSetup) -> dict[int, int]:
     """Side -> the first unit of that side carrying Nightmare Anomaly (once per set-up)."""
-    hit = _SIDES.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     from warbench.rulesets.warsurge.effects.table import load_table
 
     table = load_table()
@@ -92,7 +89,6 @@ def holders(setup: GameSetup) -> dict[int, int]:
         names = (*info.unit.profile.perks, *info.traits)
         if any((r := table.find(n)) is not None and r.name == NIGHTMARE for n in names):
             out.setdefault(info.side, info.uid)
-    _SIDES[id(setup)] = (setup, out)
     return out
 
 

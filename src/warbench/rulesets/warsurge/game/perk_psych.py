@@ -24,8 +24,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom, perk_defect, perk_dominate, perk_psychotic
+from warbench.rulesets.warsurge.game import perk_defect, perk_dominate, perk_psychotic
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_closest import (
+    heal_weapon,
+    moves_away,
+    nearest,
+    out_of_range,
+)
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Status
 
@@ -51,7 +57,6 @@ WILD_RADIUS = 12.0
 CONFUSED = "Confuse"
 CONFUSE_RULE = f"Perks §12.5 Confuse ({BOOK} L2636)"
 LEADERS = ("Leader", "War Master")  # War Master "is defined as a 'Leader'" (L2057)
-_TIE = 1e-6
 
 
 def _sees(w: Work, uid: int, other: int) -> bool:
@@ -65,18 +70,8 @@ def _sees(w: Work, uid: int, other: int) -> bool:
 def closest_enemies(w: Work, uid: int, visible: bool = False) -> list[int]:
     """The enemy units on the Battlefield at the least distance from ``uid`` (several when
     tied; with ``visible``, only those in its sight)."""
-    best: list[tuple[float, int]] = []
-    for u in w.units:
-        t = u.uid
-        if not w.enemies(uid, t) or not w.standing(t):
-            continue
-        if visible and not _sees(w, uid, t):
-            continue
-        best.append((w.gap(uid, t), t))
-    if not best:
-        return []
-    near = min(d for d, _ in best)
-    return sorted(t for d, t in best if d <= near + _TIE)
+    foes = [u.uid for u in w.units if w.enemies(uid, u.uid) and w.standing(u.uid)]
+    return nearest(w, uid, (t for t in foes if not visible or _sees(w, uid, t)))
 
 
 def _statuses(w: Work, uid: int) -> frozenset[str]:
@@ -97,7 +92,7 @@ def target_refusal(w: Work, uid: int, weapon: str, target: int) -> str | None:
     wild = WILD_BERSERK in _statuses(w, uid)
     if not berserk and not wild:
         return None
-    if "Heal" in index(w.setup).units[uid].weapon_perks(weapon):
+    if heal_weapon(w, uid, weapon):
         return None
     closest = closest_enemies(w, uid, visible=wild and not berserk)
     if not closest or target in closest:
@@ -142,17 +137,6 @@ def perk_refusal(w: Work, uid: int, perk: str) -> str | None:
     return None
 
 
-def _out_of_range(w: Work, uid: int, foe: int) -> bool:
-    """Whether some weapon of ``uid`` (not Heal) does not reach ``foe`` now."""
-    from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
-
-    info = w.info(uid)
-    ranges = weapon_ranges(info, w.units[uid].statuses)
-    heal = {wp for wp, names in index(w.setup).units[uid].weapons if "Heal" in names}
-    gap = w.gap(uid, foe)
-    return any(r + 1e-9 < gap for name, r in ranges.items() if name not in heal)
-
-
 def move_refusal(
     w: Work, uid: int, starts: tuple[Point, ...], new: tuple[Point, ...]
 ) -> str | None:
@@ -177,21 +161,15 @@ def move_refusal(
     if not closest:
         return None
     rank, rule = ("Berserk", BERSERK_RULE) if berserk else ("Wild Instinct", WILD_RULE)
-    if not any(_out_of_range(w, uid, c) for c in closest):
+    if not any(out_of_range(w, uid, c) for c in closest):
         if berserk:
             return None
         return (
             f"{w.label(uid)} has every Weapon in Range of the closest enemy: it may not Move or "
             f"Dash ({rank}, {rule})"
         )
-    r = w.info(uid).radius
-    for c in closest:
-        foe = w.xy(c)
-        fr = w.info(c).radius
-        before = geom.edge_distances(geom.as_array(starts), r, foe, fr).min(axis=1)
-        after = geom.edge_distances(geom.as_array(new), r, foe, fr).min(axis=1)
-        if bool((after <= before + 1e-6).all()):
-            return None
+    if not moves_away(w, uid, closest, starts, new):
+        return None
     names = ", ".join(w.label(c) for c in closest)
     return (
         f"{w.label(uid)} must direct its Movement toward the closest enemy unit ({names}): no "

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.perk_closest import heal_weapon, moves_away, nearest
 from warbench.rulesets.warsurge.game.perk_turn import index
 
 if TYPE_CHECKING:
@@ -39,7 +39,6 @@ __all__ = [
 ]
 
 RULE = "Perks §12.4 Psychotic (000_94ecc6a4c74d351b.txt L2277)"
-_TIE = 1e-6
 
 
 def psychotic(work: Work, uid: int) -> bool:
@@ -50,25 +49,14 @@ def psychotic(work: Work, uid: int) -> bool:
 def closest_units(work: Work, uid: int) -> list[int]:
     """The other units on the battlefield, friend or foe, at the least distance from ``uid``
     (several when tied)."""
-    best: list[tuple[float, int]] = []
-    for u in work.units:
-        t = u.uid
-        if t != uid and work.standing(t):
-            best.append((work.gap(uid, t), t))
-    if not best:
-        return []
-    near = min(d for d, _ in best)
-    return sorted(t for d, t in best if d <= near + _TIE)
-
-
-def _heal(work: Work, uid: int, weapon: str) -> bool:
-    return "Heal" in index(work.setup).units[uid].weapon_perks(weapon)
+    others = (u.uid for u in work.units)
+    return nearest(work, uid, (t for t in others if t != uid and work.standing(t)))
 
 
 def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None:
     """Why the Psychotic unit's ``weapon`` may not Target ``target`` (not a closest unit), or
     ``None``."""
-    if not psychotic(work, uid) or _heal(work, uid, weapon):
+    if not psychotic(work, uid) or heal_weapon(work, uid, weapon):
         return None
     closest = closest_units(work, uid)
     if not closest or target in closest:
@@ -83,17 +71,9 @@ def may_target_friend(work: Work, uid: int, weapon: str, target: int) -> bool:
     return (
         psychotic(work, uid)
         and target != uid
-        and not _heal(work, uid, weapon)
+        and not heal_weapon(work, uid, weapon)
         and target in closest_units(work, uid)
     )
-
-
-def _out_of_range(work: Work, uid: int, other: int) -> bool:
-    from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
-
-    ranges = weapon_ranges(work.info(uid), work.units[uid].statuses)
-    gap = work.gap(uid, other)
-    return any(r + 1e-9 < gap for name, r in ranges.items() if not _heal(work, uid, name))
 
 
 def move_refusal(
@@ -104,15 +84,8 @@ def move_refusal(
     if not psychotic(work, uid):
         return None
     closest = closest_units(work, uid)
-    if not closest or not any(_out_of_range(work, uid, c) for c in closest):
+    if not moves_away(work, uid, closest, starts, new):
         return None
-    r = work.info(uid).radius
-    for c in closest:
-        xy, cr = work.xy(c), work.info(c).radius
-        before = geom.edge_distances(geom.as_array(starts), r, xy, cr).min(axis=1)
-        after = geom.edge_distances(geom.as_array(new), r, xy, cr).min(axis=1)
-        if bool((after <= before + 1e-6).all()):
-            return None
     names = ", ".join(work.label(c) for c in closest)
     return (
         f"{work.label(uid)} must direct its Movement toward the closest unit, friend or foe "

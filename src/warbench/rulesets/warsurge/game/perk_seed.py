@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.effects.runtime import immunities
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_imprison import RULE as IMPRISON_RULE
 from warbench.rulesets.warsurge.game.perk_imprison import imprisoned_by, users
 from warbench.rulesets.warsurge.game.perk_transport import fires_without_points
@@ -68,23 +69,17 @@ RULE = f"Perks §12.4 Seed II ({BOOK} L1904)"
 SEED_I_HOST = "seed host"
 
 _Found = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-_INDEX: dict[int, tuple[GameSetup, _Found]] = {}
 
 
+@per_setup
 def _index(setup: GameSetup) -> _Found:
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     found: dict[str, list[int]] = {SEED_II: [], BREACH: [], HIJACK: []}
     for uid, info in enumerate(setup.units):
         for rank, out in found.items():
             if rank in info.unit.profile.perks or rank in info.traits:
                 out.append(uid)
-    if len(_INDEX) > 64:
-        _INDEX.clear()
     hijack = tuple(k for k in found[HIJACK] if k not in found[BREACH])
     found_all: _Found = (tuple(found[SEED_II]), tuple(found[BREACH]), hijack)
-    _INDEX[id(setup)] = (setup, found_all)
     return found_all
 
 

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import perk_arms
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import Automation, Location, Status
 
 if TYPE_CHECKING:
@@ -69,15 +70,12 @@ TARGETED_ONLY = frozenset(
 )
 #: the machineries that read a Weapon's perks from its profile (the copy's profile)
 _READ = frozenset({"attack sequence", "template", "chain"})
-_WIELDERS: dict[int, tuple[object, dict[int, tuple[str, ...]]]] = {}
 _COSTS: dict[tuple[int, str, bool], tuple[object, float]] = {}
 
 
+@per_setup
 def wielders(setup: GameSetup) -> dict[int, tuple[str, ...]]:
     """Unit -> its Simulacrum Weapons (memoised per set-up)."""
-    hit = _WIELDERS.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     from warbench.rulesets.warsurge.attack import PerkSet
 
     out = {
@@ -85,9 +83,6 @@ def wielders(setup: GameSetup) -> dict[int, tuple[str, ...]]:
         for info in setup.units
         if (names := tuple(w.name for w in info.unit.weapons if PerkSet(w.perks).has(SIMULACRUM)))
     }
-    if len(_WIELDERS) > 64:
-        _WIELDERS.clear()
-    _WIELDERS[id(setup)] = (setup, out)
     return out
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_wreckage import holders, wrecks
 
 if TYPE_CHECKING:
@@ -33,22 +34,15 @@ BOOK = "000_94ecc6a4c74d351b.txt"
 TERRAIN = "Terrain"
 RULE = f"Terrain ({BOOK} L1410)"
 
-_INDEX: dict[int, tuple[GameSetup, frozenset[int]]] = {}
 
-
+@per_setup
 def terrain_units(setup: GameSetup) -> frozenset[int]:
     """The units of ``setup`` with the Terrain perk (computed once per set-up)."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     out = frozenset(
         uid
         for uid, info in enumerate(setup.units)
         if TERRAIN in info.unit.profile.perks or TERRAIN in info.traits
     )
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import Location
 
 if TYPE_CHECKING:
@@ -62,14 +63,9 @@ class _Index:
     rift: frozenset[int]  # Rift Gate
 
 
-_INDEX: dict[int, tuple[GameSetup, _Index]] = {}
-
-
+@per_setup
 def index(setup: GameSetup) -> _Index:
     """The Transports of ``setup`` with this module's perks (computed once per set-up)."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     opened, unsheltered, enclosed, rift = set(), set(), set(), set()
     linkers: dict[int, list[int]] = {}
     for uid, info in enumerate(setup.units):
@@ -93,9 +89,6 @@ def index(setup: GameSetup) -> _Index:
     out = _Index(
         frozenset(opened), frozenset(unsheltered), frozenset(enclosed), links, frozenset(rift)
     )
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

@@ -40,6 +40,7 @@ from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import geom, perk_eternal, perk_offering, perk_reroll
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_combat_damage import table_loss as combat_damage_loss
 from warbench.rulesets.warsurge.game.state import Location, Phase, Status, model_max_hp, unit_max_hp
 from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
@@ -139,9 +140,6 @@ class PerkIndex:
     auras: tuple[tuple[int, int, str], ...] = ()  # (Presence unit, player, Roster Perk)
 
 
-_INDEX: dict[int, tuple[GameSetup, PerkIndex]] = {}
-
-
 def _canonical(names: Iterable[str]) -> frozenset[str]:
     table = load_table()
     out = set()
@@ -152,11 +150,9 @@ def _canonical(names: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+@per_setup
 def index(setup: GameSetup) -> PerkIndex:
     """The :class:`PerkIndex` of ``setup`` (computed once per set-up)."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     units: list[UnitPerks] = []
     for info in setup.units:
         own = _canonical([*info.unit.profile.perks, *info.traits])
@@ -186,9 +182,6 @@ def index(setup: GameSetup) -> PerkIndex:
         if name in p.unit
     )
     out = PerkIndex(tuple(units), at_start, threshold, limited, resist, auras)
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.pauses import Wreck
 from warbench.rulesets.warsurge.game.perk_illusion_slots import full_strength
 from warbench.rulesets.warsurge.game.state import SEIZED, Location, Status
@@ -46,14 +47,10 @@ RULE = "Perks §12.6 Undead Legion (000_94ecc6a4c74d351b.txt L4386)"
 SEEN = "undead legion seen"
 _IMMUNE = ("Respawn", "Resurrection I", "Resurrection II")
 
-_INDEX: dict[int, tuple[GameSetup, tuple[dict[int, int], frozenset[int]]]] = {}
 
-
+@per_setup
 def holders(setup: GameSetup) -> tuple[dict[int, int], frozenset[int]]:
     """(side -> a unit carrying Undead Legion, the units immune: Respawn, Resurrection)."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     from warbench.rulesets.warsurge.effects.table import load_table
 
     table = load_table()
@@ -66,9 +63,6 @@ def holders(setup: GameSetup) -> tuple[dict[int, int], frozenset[int]]:
         if names & set(_IMMUNE):
             immune.add(info.uid)
     out = (sides, frozenset(immune))
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.state import WRECKED, Location, Status
 
 if TYPE_CHECKING:
@@ -39,22 +40,15 @@ BOOK = "000_94ecc6a4c74d351b.txt"
 WRECKAGE = "Wreckage"
 RULE = f"Perks §12.4 Wreckage ({BOOK} L1442)"
 
-_INDEX: dict[int, tuple[GameSetup, frozenset[int]]] = {}
 
-
+@per_setup
 def holders(setup: GameSetup) -> frozenset[int]:
     """The Single Model units of ``setup`` with Wreckage (once per set-up)."""
-    hit = _INDEX.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        return hit[1]
     out = frozenset(
         info.uid
         for info in setup.units
         if info.models == 1 and WRECKAGE in (*info.unit.profile.perks, *info.traits)
     )
-    if len(_INDEX) > 64:
-        _INDEX.clear()
-    _INDEX[id(setup)] = (setup, out)
     return out
 
 

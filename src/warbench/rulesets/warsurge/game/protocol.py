@@ -260,8 +260,8 @@ class WarsurgeRuleset:
                     side,
                     "time jump",
                     perk_timejump.rule(r.perk),
-                    f"{g.info(r.unit).label} made a {r.kind}: undo it with {r.perk} "
-                    f"(UsePerks({r.unit}, ({r.perk!r},))) or keep it (pass)",
+                    f"{g.info(r.unit).label} made a {r.kind}: undo it with {r.perk} and "
+                    f"decide again (use_perks), or keep it (pass)",
                     perk_timejump.choices(g)[1],
                 ),
             )

@@ -1,0 +1,110 @@
+"""The WarEngine 2.1 game's actions in a player's words (004_f4ea5693af0644ce.txt), for the
+page's buttons (``web/play/warengine_scene.py``) and the terminal's numbered choices
+(``warbench play --ruleset warengine``): figures and weapons by name, points in inches, a push
+toward the figure it heads for (Monstrously Huge, L1401), a power's chosen figure (Summoning's
+Summoned figure, ``Attack.via``, L1279) and its place (``Attack.at``, L1031-L1331). The action
+itself (its JSON) is unchanged: these are its labels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warbench.rulesets.warengine.game.setup import Context
+
+__all__ = ["describe"]
+
+
+def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:
+    """``action`` (its JSON) in words, read against ``view`` (the protocol view's JSON: the
+    figures' names, units and places) and ``ctx`` (the weapons' names); ``None`` for a kind it
+    does not word (the caller keeps its generic label)."""
+    if not isinstance(action, dict):
+        return None
+    figs = {f["id"]: f for f in view.get("figures") or [] if isinstance(f, dict)}
+    leaders = {u["id"]: u.get("leader") for u in view.get("units") or [] if isinstance(u, dict)}
+
+    def name(fid: Any) -> str:
+        f = figs.get(fid)
+        return f"{f['name']} #{fid}" if f else f"figure {fid}"
+
+    def unit(uid: Any) -> str:
+        members = [k for k, f in figs.items() if f.get("unit") == uid and f.get("alive")]
+        lead = leaders.get(uid)
+        first = lead if lead is not None else (members[0] if members else None)
+        more = f" and {len(members) - 1} more" if len(members) > 1 else ""
+        return f"{name(first)}{more}" if first is not None else f"unit {uid}"
+
+    def point(x: Any, y: Any) -> str:
+        return f'({float(x):g}", {float(y):g}")'
+
+    def weapon(fid: Any, w: Any) -> str:
+        try:
+            return str(ctx.profiles[fid].weapons[w].name)
+        except (IndexError, KeyError, TypeError):
+            return f"weapon {w}"
+
+    def figure_at(x: Any, y: Any) -> str | None:
+        for k, f in figs.items():
+            on = f.get("placed") and f.get("alive")
+            if on and abs(float(f["x"]) - float(x)) + abs(float(f["y"]) - float(y)) < 1e-3:
+                return name(k)
+        return None
+
+    a = action
+    kind = a.get("kind")
+    if kind == "push":
+        toward = figure_at(a["x"], a["y"]) or point(a["x"], a["y"])
+        return (f"{name(a['fig'])} gives its movement left to push {name(a['vehicle'])} "
+                f"toward {toward}")  # fmt: skip
+    if kind == "activate":
+        said = f"Activate {unit(a['unit'])}"
+        return said + (f" together with {unit(a['join'])}" if a.get("join") is not None else "")
+    if kind == "move":
+        how = {"move": "moves", "fast": "makes a Fast Move", "charge": "charges"}
+        verb = how.get(str(a.get("mode")), "moves")
+        return f"{name(a['fig'])} {verb} to {point(a['x'], a['y'])}"
+    if kind == "attack":
+        said = f"{name(a['fig'])}: {weapon(a['fig'], a['weapon'])}"
+        if a.get("target") != a.get("fig"):
+            said += f" at {name(a['target'])}"
+        if a.get("via") is not None:
+            said += f", choosing {name(a['via'])}"
+        if a.get("at"):
+            said += f", placed at {point(*a['at'])}"
+        if a.get("helpers"):
+            said += ", helped by " + ", ".join(name(h) for h in a["helpers"])
+        return said
+    if kind == "reserve":
+        every = " (every figure of its unit)" if a.get("every") else ""
+        return f"{name(a['fig'])} reserves its {weapon(a['fig'], a['weapon'])}{every}"
+    if kind == "place":
+        form = f" in form {a['form']} (Shapechanger, L1615)" if a.get("form") else ""
+        return f"place {name(a['fig'])} at {point(a['x'], a['y'])}{form}"
+    if kind == "shape":
+        forms = _forms(ctx, figs.get(a["fig"]))
+        what = forms[a["form"]] if 0 <= a["form"] < len(forms) else f"form {a['form']}"
+        kit = (view.get("kit") or {}).get(str(a["fig"]))
+        now = kit.get("form", 0) if isinstance(kit, dict) else 0
+        verb = "stays in" if a["form"] == now else "changes to"
+        return f"{name(a['fig'])} {verb} its {what} form (form {a['form']}, Shapechanger L1615)"
+    if kind == "transfer":
+        if a.get("use"):
+            return (f"pass {name(a['fig'])}'s Transferable weapon to the nearest figure of its "
+                    f'unit within 3" (L1847)')  # fmt: skip
+        return f"keep {name(a['fig'])}'s Transferable weapon (it leaves the table with it)"
+    if kind == "deactivate":
+        return "Deactivate (end this unit's activation)"
+    return None
+
+
+def _forms(ctx: Context, fig: dict[str, Any] | None) -> list[str]:
+    """The names of a Shapechanger's forms, its first form first (L1615), read from the
+    force its figure was bought with; empty when it cannot be found."""
+    if fig is None:
+        return []
+    home = ctx.homes[fig["id"]] if fig["id"] < len(ctx.homes) else fig.get("side", 0)
+    for model in ctx.forces[home].figures.values():
+        names = [f.name for f in model.all_forms()]
+        if fig.get("name") in names:
+            return names
+    return []
