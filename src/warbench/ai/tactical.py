@@ -15,9 +15,20 @@ this player is a separate kind (issue 15) that changes these habits:
   Dangerous Ground (§4.6) on a grid of the board (``ai.navigate``), checking where the
   engine's placement of the formation really ends; a wide formation that cannot squeeze
   through a gap is routed with its whole width;
-* **targets by expected damage**: each weapon attacks the target whose point value it is
-  expected to take the most of (the exact odds engine, ``warbench.api.odds``, capped at the
-  HP the target has left), not the nearest (§5.2);
+* **focus fire**: each weapon attacks the target where it is worth most, not the nearest
+  (§5.2): the point value it is expected to take, from the exact odds engine's distribution
+  of HP lost (``warbench.api.odds``, the target's Cover Bonus against it counted, §5.6),
+  going to wounded models first (§5.12) and never beyond the HP left (overkill is worth
+  nothing), plus the enemy output removed with the models it is expected to slay, weighed
+  by the Attack Phases left; so a second unit finishes what a first has wounded, and a
+  unit's later weapons count what its earlier ones are expected to take
+  (:mod:`warbench.ai.tactics`);
+* **holds out of reach when ahead**: in the Move Phase, while its side is ahead on points,
+  a unit out of every enemy's Move plus Range does not walk into it without a target of its
+  own to shoot from there (§2.2 steps 3-4, 8);
+* **seeks cover on the way**: of the path moves that make nearly the most progress, the one
+  where the enemy's shooters are expected to take least (out of their sight, else in cover,
+  §5.5-5.6; each worked out on the engine's state after the move) comes first;
 * **charges when its melee beats its shooting**: a unit with both kinds of weapon moves into
   Base Contact (§4.3) when its expected melee damage against a reachable enemy is larger than
   its best shooting, not only pure-melee units; a charge is made only when it is expected to
@@ -96,7 +107,7 @@ PATH_TRIES = 6
 
 @dataclass
 class TacticalBot(ScriptedPlayer):
-    """The engine-state half of the tactical player: the scripted AI's loop with the five
+    """The engine-state half of the tactical player: the scripted AI's loop with the
     changes of the module docstring (``choose(state) -> action`` like every engine player)."""
 
     name: str = "tactical"
@@ -424,9 +435,32 @@ class TacticalBot(ScriptedPlayer):
         ]
         if len(near) < 2:
             return moves
-        exposure = {m: self._exposure_after(state, uid, m) for m in near}
+        # where no enemy reaches (Move plus Range, or a charge) nothing is exposed: the
+        # engine's state after the move is worked out only where one does
+        exposure = {m: self._exposure_if_reached(state, w, uid, m) for m in near}
         near.sort(key=lambda m: (exposure[m], self._progress.get(m, 0.0)))
         return near + [m for m in moves if m not in exposure]
+
+    def _exposure_if_reached(self, state: GameState, w: Work, uid: int, move: Move) -> float:
+        """:meth:`_exposure_after`, or 0 without the engine's state after the move when the
+        place it ends (its landing, when known) is beyond every enemy unit's Move plus its
+        longest Range with 2" to spare (where :meth:`_exposure` counts nothing)."""
+        landing = self._landing.get(move)
+        if landing is None:
+            return self._exposure_after(state, uid, move)
+        spread = _spread(w, uid) + w.info(uid).radius + 2.0
+        for v in w.units:
+            f = v.uid
+            if v.location is not Location.TABLE or not w.enemies(uid, f):
+                continue
+            fi = w.info(f)
+            fxy = w.xy(f)
+            if not len(fxy):
+                continue
+            d = float(np.hypot(fxy[:, 0] - landing[0], fxy[:, 1] - landing[1]).min())
+            if d - fi.radius - spread <= _reach(w, f) + float(fi.unit.profile.move):
+                return self._exposure_after(state, uid, move)
+        return 0.0
 
     def _exposure_after(self, state: GameState, uid: int, move: Move | None) -> float:
         """:meth:`_exposure` of ``uid`` after ``move`` (``None``: where it stands); infinite
