@@ -1,6 +1,6 @@
 """The tactical player's fire and positions on constructed states (issue 15, fifth session):
-focus fire, overkill, holding out of reach, cover, crossing the board (``ai.tactics``,
-``ai.tactical``). Core Rules 001_d3f5e425c5e1196d.txt."""
+focus fire, overkill, holding out of reach, cover (``ai.tactics``, ``ai.tactical``). Core
+Rules 001_d3f5e425c5e1196d.txt."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import pytest
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
-from warbench.ai.tactics import expected_take, exposure_ratio, target_score, wounded_first
+from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Move, Pass
 from warbench.rulesets.warsurge.game.state import GameState, Phase
+from warbench.rulesets.warsurge.game.work import Work
 
 
-def _work(state: GameState) -> object:
+def _work(state: GameState) -> Work:
     return engine.legal_actions(state)._work
 
 
@@ -32,7 +33,6 @@ def test_expected_take_caps_at_the_hp_left_and_counts_the_slain_wounded_first() 
     taken, _ = expected_take(dist, 0.5, [2, 2, 2])  # half the attackers left: half the dice
     assert taken == pytest.approx(0.5 * 1 + 0.25 * 2)
     assert target_score(2.0, 1.0, 10.0, 6.0, 0.5) == pytest.approx(23.0)
-    assert exposure_ratio(0.0, 0.0) == 0.0 and exposure_ratio(4.0, 2.0) == 2.0
 
 
 def _firing_line(hp_near: tuple[int, ...], hp_far: tuple[int, ...], attacks: int) -> GameState:

@@ -462,11 +462,8 @@ class TacticalBot(ScriptedPlayer):
                 return self._exposure_after(state, uid, move)
         return 0.0
 
-    def _exposure_after(self, state: GameState, uid: int, move: Move | None) -> float:
-        """:meth:`_exposure` of ``uid`` after ``move`` (``None``: where it stands); infinite
-        when the engine refuses the move."""
-        if move is None:
-            return self._exposure(Work(state, None, DEFAULT_HOOKS), uid)
+    def _exposure_after(self, state: GameState, uid: int, move: Move) -> float:
+        """:meth:`_exposure` of ``uid`` after ``move``; infinite when the engine refuses it."""
         if not engine.can(state, move):
             return math.inf
         after, _ = engine.apply(state, move)

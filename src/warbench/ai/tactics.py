@@ -1,17 +1,14 @@
-"""The arithmetic behind the tactical player's fire and positions (issue 15, fifth session).
+"""The arithmetic behind the tactical player's focus fire (issue 15, fifth session).
 
-Pure functions over the exact odds engine's distributions (``warbench.api.odds``), so each
-habit of :mod:`warbench.ai.tactical` that rests on them can be checked on its own:
+Pure functions over the exact odds engine's distributions (``warbench.api.odds``), so the
+focus fire of :mod:`warbench.ai.tactical` can be checked on its own:
 
 * :func:`expected_take`: what one attack is expected to take off a unit as it is now, the HP
   loss going to wounded models first (Core Rules 001_d3f5e425c5e1196d.txt §5.12) and never
   more than the HP the unit has left (overkill is worth nothing), and how many models it is
   expected to slay (each slain model stops attacking once removed, §5.11);
 * :func:`target_score`: the point value taken plus the enemy output removed, the measure by
-  which several units *focus* their fire on one enemy unit instead of spreading it;
-* :func:`exposure_ratio`: how much more a unit is expected to lose than to take where it
-  stands, the measure by which a shooter holds out of the enemy's reach (and seeks cover,
-  §5.6) rather than walking into a losing exchange.
+  which several units *focus* their fire on one enemy unit instead of spreading it.
 """
 
 from __future__ import annotations
@@ -57,11 +54,3 @@ def target_score(
     plus ``weight`` times the enemy output it removes (``slain`` models, each expected to
     take ``output_per_model`` points off the player's units in an attack of its own)."""
     return taken * per_hp + weight * slain * output_per_model
-
-
-def exposure_ratio(incoming: float, outgoing: float) -> float:
-    """How many times what a unit deals it is expected to take back where it stands (a large
-    number when it deals nothing and takes something; 0 when nothing can reach it)."""
-    if incoming <= 0.0:
-        return 0.0
-    return incoming / max(outgoing, 1e-6)
