@@ -55,8 +55,9 @@ def test_its_transport_deploys_with_passengers_and_they_disembark_near_the_enemy
 
 
 def test_each_weapon_attacks_the_target_it_is_expected_to_hurt_most() -> None:
-    """§5.2: the target of each weapon maximises the expected point value taken (exact odds),
-    among the targets the weapon may attack."""
+    """§5.2: the target of each weapon maximises the expected point value taken (exact odds,
+    overkill excluded, the Cover Bonus counted) plus the output removed, among the targets the
+    weapon may attack, after what the unit's earlier weapons are expected to take."""
     ws = get_ruleset("warsurge")
     setup = _big()
     seen = 0
@@ -86,9 +87,16 @@ def test_each_weapon_attacks_the_target_it_is_expected_to_hurt_most() -> None:
                 first = opts[0]
                 assert isinstance(first, Attack)
                 engaged = set(w.engaged_with(w.outermost(uid)))
+                planned: dict[int, float] = {}
                 for wn, target, *_ in first.targets:
-                    worth = {t: bot._worth(w, uid, t, wn, t in engaged) for t in wt[wn]}
+                    worth = {
+                        t: bot._fire_value(w, uid, t, wn, t in engaged, planned.get(t, 0.0))
+                        for t in wt[wn]
+                    }
                     assert worth[target] == max(worth.values())
+                    cover = bot._covered(w, uid, target)
+                    dist = bot._dist(w, uid, target, wn, target in engaged, cover)
+                    planned[target] = planned.get(target, 0.0) + sum(k * p for k, p in dist.items())
                     seen += 1
     assert seen > 0
 

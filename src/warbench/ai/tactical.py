@@ -15,9 +15,20 @@ this player is a separate kind (issue 15) that changes these habits:
   Dangerous Ground (§4.6) on a grid of the board (``ai.navigate``), checking where the
   engine's placement of the formation really ends; a wide formation that cannot squeeze
   through a gap is routed with its whole width;
-* **targets by expected damage**: each weapon attacks the target whose point value it is
-  expected to take the most of (the exact odds engine, ``warbench.api.odds``, capped at the
-  HP the target has left), not the nearest (§5.2);
+* **focus fire**: each weapon attacks the target where it is worth most, not the nearest
+  (§5.2): the point value it is expected to take, from the exact odds engine's distribution
+  of HP lost (``warbench.api.odds``, the target's Cover Bonus against it counted, §5.6),
+  going to wounded models first (§5.12) and never beyond the HP left (overkill is worth
+  nothing), plus the enemy output removed with the models it is expected to slay, weighed
+  by the Attack Phases left; so a second unit finishes what a first has wounded, and a
+  unit's later weapons count what its earlier ones are expected to take
+  (:mod:`warbench.ai.tactics`);
+* **holds out of reach when ahead**: in the Move Phase, while its side is ahead on points,
+  a unit out of every enemy's Move plus Range does not walk into it without a target of its
+  own to shoot from there (§2.2 steps 3-4, 8);
+* **seeks cover on the way**: of the path moves that make nearly the most progress, the one
+  where the enemy's shooters are expected to take least (out of their sight, else in cover,
+  §5.5-5.6; each worked out on the engine's state after the move) comes first;
 * **charges when its melee beats its shooting**: a unit with both kinds of weapon moves into
   Base Contact (§4.3) when its expected melee damage against a reachable enemy is larger than
   its best shooting, not only pure-melee units; a charge is made only when it is expected to
@@ -41,12 +52,14 @@ engine's default.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from warbench.ai.navigate import nav_grid
+from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
 from warbench.play.players import Budget
@@ -61,9 +74,11 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import EndStep
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import plan_towards, unit_allowance
 from warbench.rulesets.warsurge.game.players import ScriptedPlayer, seek_sight, sees_a_target
 from warbench.rulesets.warsurge.game.state import Automation, GameState, Location, Phase
+from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.work import Work
 
 #: A unit farther than this (inches, edge to edge) from every enemy rides a Transport in reach.
@@ -80,18 +95,31 @@ CHARGE_RISK = 0.5
 DEPLOY_TRIES = 16
 #: Clearance added to a base's radius on the navigation grid (inches).
 PATH_MARGIN = 0.25
+#: An enemy model's attack counts this much for each Attack Phase left (focus fire).
+OUTPUT_WEIGHT = 0.5
+#: A side is ahead when its value on the battlefield beats every other side's by this share.
+AHEAD_MARGIN = 0.02
+#: Moves toward the enemy whose exposure after the move is compared (each an engine step).
+SHELTER_TRIES = 4
 #: Path moves whose real placement is worked out (the cheapest proposals first).
 PATH_TRIES = 6
 
 
 @dataclass
 class TacticalBot(ScriptedPlayer):
-    """The engine-state half of the tactical player: the scripted AI's loop with the five
+    """The engine-state half of the tactical player: the scripted AI's loop with the
     changes of the module docstring (``choose(state) -> action`` like every engine player)."""
 
     name: str = "tactical"
     _stuck: set[int] = field(default_factory=set)
     _odds: dict[tuple[int, int, str, bool], float] = field(default_factory=dict)
+    _dists: dict[tuple[int, int, str, bool, bool], Mapping[int, float]] = field(
+        default_factory=dict
+    )
+    # per move proposed along a path: the grid's cost to the enemy where it ends, and the
+    # formation's centre there (the engine's own placement)
+    _progress: dict[Move, float] = field(default_factory=dict)
+    _landing: dict[Move, tuple[float, float]] = field(default_factory=dict)
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -114,6 +142,8 @@ class TacticalBot(ScriptedPlayer):
             self._stuck = set()
         legal = engine.legal_actions(state)
         w = legal._work
+        self._progress.clear()
+        self._landing.clear()
         units = sorted(
             (u for u in legal.units() if u not in self._skip and u not in self._stuck),
             key=lambda u: (-state.setup.units[u].transport, -state.setup.units[u].points, u),
@@ -202,20 +232,28 @@ class TacticalBot(ScriptedPlayer):
         return tuple(chosen)
 
     def _attack(self, w: Work, uid: int) -> list[Action]:
-        """Each weapon at the target it is expected to take the most point value from."""
+        """Each weapon at the target where it is worth most (:meth:`_fire_value`): the point
+        value it is expected to take, overkill excluded, plus the enemy output it removes,
+        so the side's units finish what another has wounded (focus fire)."""
         wt = engine.weapon_targets(w, uid, limit=4)
         if not wt:
             self._blind[uid] = w.flow.turn
             return []
         self._blind.pop(uid, None)
         engaged = set(w.engaged_with(w.outermost(uid)))
-        picks = tuple(
-            (wn, max(ts, key=lambda t: (self._worth(w, uid, t, wn, t in engaged), -ts.index(t))))
-            for wn, ts in wt.items()
-        )
+        planned: dict[int, float] = {}  # HP this unit's earlier weapons are expected to take
+        picks: list[tuple[str, int]] = []
+        for wn, ts in wt.items():
+            scores = {
+                t: self._fire_value(w, uid, t, wn, t in engaged, planned.get(t, 0.0)) for t in ts
+            }
+            best = max(ts, key=lambda t: (scores[t], -ts.index(t)))
+            picks.append((wn, best))
+            dist = self._dist(w, uid, best, wn, best in engaged, self._covered(w, uid, best))
+            planned[best] = planned.get(best, 0.0) + sum(k * p for k, p in dist.items())
         nearest = tuple((wn, ts[0]) for wn, ts in wt.items())
-        opts: list[Action] = [Attack(uid, picks)]
-        if nearest != picks:
+        opts: list[Action] = [Attack(uid, tuple(picks))]
+        if nearest != tuple(picks):
             opts.append(Attack(uid, nearest))
         return opts
 
@@ -278,17 +316,94 @@ class TacticalBot(ScriptedPlayer):
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         if in_range and sees:
             return opts  # a target in sight: stay and shoot (Heavy weapons need it, §5.1)
-        paths = self._path_moves(w, uid, foe, allowance, dash)
+        paths = self._path_moves(w, uid, foe, allowance, dash, state)
         tgt = w.xy(foe).mean(axis=0)
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         toward = paths[0] if paths else straight
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
+        if state is not None and self._holds(state, w, uid, toward, melee_unit):
+            return opts  # out of the enemy's reach, and the move would walk into its fire
         opts.extend(paths)
         opts.append(straight)
         return opts
 
-    def _path_moves(self, w: Work, uid: int, foe: int, allowance: float, dash: bool) -> list[Move]:
+    def _holds(self, state: GameState, w: Work, uid: int, move: Move, melee_unit: bool) -> bool:
+        """Hold out of the enemy's reach (issue 15, fifth session): in the Move Phase, while
+        its side is ahead on points (the game is decided on the value left, §2.2 step 8), a
+        unit that no enemy can attack where it stands stays there when ``move`` would bring
+        it within an enemy's Move plus Range (or charge) before the Attack Phase (§2.2 steps
+        3-4) without a target of its own to shoot from there. A side that is not ahead seeks
+        the exchange (or two careful armies would never meet)."""
+        if w.flow.phase is not Phase.MOVE or move.dash:
+            return False
+        here = w.xy(uid).mean(axis=0)
+        if self._incoming(w, uid, (float(here[0]), float(here[1]))) > 0.0:
+            return False  # already in reach: standing still saves nothing
+        end = self._landing.get(move)
+        if end is None:
+            return False
+        if self._incoming(w, uid, end) <= 0.0:
+            return False  # a safe advance
+        if not melee_unit and self._outgoing(w, uid, end) > 0.0:
+            return False  # it trades shots from there
+        values = state.side_values()
+        mine = values[w.info(uid).side]
+        others = max((v for k, v in enumerate(values) if k != w.info(uid).side), default=0.0)
+        return mine > others * (1.0 + AHEAD_MARGIN)
+
+    def _incoming(self, w: Work, uid: int, at: tuple[float, float]) -> float:
+        """The point value enemy units are expected to take off ``uid`` standing at ``at`` in
+        the coming Attack Phase: each that can still move this phase adds its Move to its
+        Range (shooting) or reaches it with its Move (a charge, §4.3); sight is not checked."""
+        spread = _spread(w, uid) + w.info(uid).radius
+        total = 0.0
+        for v in w.units:
+            f = v.uid
+            if v.location is not Location.TABLE or not w.enemies(uid, f) or w.engaged_with(f):
+                continue
+            fi = w.info(f)
+            step = 0.0 if v.acted or w.flow.phase is not Phase.MOVE else float(fi.unit.profile.move)
+            fxy = w.xy(f)
+            if not len(fxy):
+                continue
+            d = float(np.hypot(fxy[:, 0] - at[0], fxy[:, 1] - at[1]).min()) - fi.radius - spread
+            longest = max((wp.range for wp in fi.unit.weapons if wp.range > 1), default=None)
+            best = 0.0
+            if longest is not None and d <= longest + step:
+                best = self._worth(w, f, uid, None, False)
+            if any(wp.range <= 1 for wp in fi.unit.weapons) and d <= step:
+                best = max(best, self._worth(w, f, uid, None, True))
+            total += best
+        return total
+
+    def _outgoing(self, w: Work, uid: int, at: tuple[float, float]) -> float:
+        """The most point value ``uid``'s shooting is expected to take off one enemy unit in
+        Range from ``at`` (sight is not checked)."""
+        info = w.info(uid)
+        spread = _spread(w, uid) + info.radius
+        longest = max((wp.range for wp in info.unit.weapons if wp.range > 1), default=None)
+        if longest is None:
+            return 0.0
+        best = 0.0
+        for _, f in engine.nearest_enemies(w, uid)[:4]:
+            fxy = w.xy(f)
+            if not len(fxy):
+                continue
+            d = float(np.hypot(fxy[:, 0] - at[0], fxy[:, 1] - at[1]).min())
+            if d - w.info(f).radius - spread <= longest:
+                best = max(best, self._worth(w, uid, f, None, False))
+        return best
+
+    def _path_moves(
+        self,
+        w: Work,
+        uid: int,
+        foe: int,
+        allowance: float,
+        dash: bool,
+        state: GameState | None = None,
+    ) -> list[Move]:
         """Straight moves toward ``foe`` along the cheapest path round the terrain
         (:mod:`warbench.ai.navigate`), best first by where the engine's own placement of the
         formation ends (``plan_towards``); empty when none makes progress."""
@@ -305,8 +420,87 @@ class TacticalBot(ScriptedPlayer):
         for radius in (info.radius + PATH_MARGIN, info.radius + spread + PATH_MARGIN):
             moves = self._paths_on(w, uid, start, goals, radius, allowance, dash)
             if moves or spread < 1.0:
-                return moves
+                return self._sheltered_first(state, w, uid, moves, allowance)
         return []
+
+    def _sheltered_first(
+        self, state: GameState | None, w: Work, uid: int, moves: list[Move], allowance: float
+    ) -> list[Move]:
+        """Among the moves that make nearly the most progress (within a third of the
+        allowance), the one where the enemy's shooters are expected to take least comes
+        first: out of their sight, else with a Cover Bonus against them (§5.5-5.6)."""
+        if state is None or len(moves) < 2:
+            return moves
+        best = self._progress.get(moves[0], 0.0)
+        near = [
+            m for m in moves[:SHELTER_TRIES] if self._progress.get(m, 0.0) <= best + allowance / 3
+        ]
+        if len(near) < 2:
+            return moves
+        # where no enemy reaches (Move plus Range, or a charge) nothing is exposed: the
+        # engine's state after the move is worked out only where one does
+        exposure = {m: self._exposure_if_reached(state, w, uid, m) for m in near}
+        near.sort(key=lambda m: (exposure[m], self._progress.get(m, 0.0)))
+        return near + [m for m in moves if m not in exposure]
+
+    def _exposure_if_reached(self, state: GameState, w: Work, uid: int, move: Move) -> float:
+        """:meth:`_exposure_after`, or 0 without the engine's state after the move when the
+        place it ends (its landing, when known) is beyond every enemy unit's Move plus its
+        longest Range with 2" to spare (where :meth:`_exposure` counts nothing)."""
+        landing = self._landing.get(move)
+        if landing is None:
+            return self._exposure_after(state, uid, move)
+        spread = _spread(w, uid) + w.info(uid).radius + 2.0
+        for v in w.units:
+            f = v.uid
+            if v.location is not Location.TABLE or not w.enemies(uid, f):
+                continue
+            fi = w.info(f)
+            fxy = w.xy(f)
+            if not len(fxy):
+                continue
+            d = float(np.hypot(fxy[:, 0] - landing[0], fxy[:, 1] - landing[1]).min())
+            if d - fi.radius - spread <= _reach(w, f) + float(fi.unit.profile.move):
+                return self._exposure_after(state, uid, move)
+        return 0.0
+
+    def _exposure_after(self, state: GameState, uid: int, move: Move) -> float:
+        """:meth:`_exposure` of ``uid`` after ``move``; infinite when the engine refuses it."""
+        if not engine.can(state, move):
+            return math.inf
+        after, _ = engine.apply(state, move)
+        return self._exposure(Work(after, None, DEFAULT_HOOKS), uid)
+
+    def _exposure(self, w: Work, uid: int) -> float:
+        """What the enemy units are expected to take off ``uid`` in the coming Attack Phase
+        where it stands in ``w``: a shooter that sees it (from where the shooter stands, §5.5)
+        within its Range plus the Move it may still make before then, with ``uid``'s Cover
+        Bonus against it (§5.6); a unit with a melee weapon within its Move (a charge, §4.3).
+        Each enemy counts its best attack."""
+        ui = w.info(uid)
+        per_hp = ui.value / ui.max_hp if ui.max_hp else 0.0
+        hp_left = float(w.units[uid].current_hp)
+        total = 0.0
+        for v in w.units:
+            f = v.uid
+            if v.location is not Location.TABLE or not w.enemies(uid, f) or w.engaged_with(f):
+                continue
+            fi = w.info(f)
+            moving = w.flow.phase is not Phase.MOVE or not v.acted
+            step = float(fi.unit.profile.move) if moving else 0.0
+            longest = max((wp.range for wp in fi.unit.weapons if wp.range > 1), default=None)
+            try:
+                view = view_target(w, f, uid)
+            except WarbenchError:
+                continue
+            best = 0.0
+            if longest is not None and view.distance <= longest + step and view.visible:
+                dist = self._dist(w, f, uid, None, False, view.cover > 0)
+                best = min(sum(k * p for k, p in dist.items()), hp_left) * per_hp
+            if view.distance <= step and any(wp.range <= 1 for wp in fi.unit.weapons):
+                best = max(best, self._worth(w, f, uid, None, True))
+            total += best
+        return total
 
     def _paths_on(
         self,
@@ -322,7 +516,7 @@ class TacticalBot(ScriptedPlayer):
         grid = nav_grid(w.field.board, radius)
         dist = grid.cost_to(goals)
         here = grid.at(dist, start)
-        scored: list[tuple[float, int, tuple[float, float]]] = []
+        scored: list[tuple[float, int, tuple[float, float], tuple[float, float]]] = []
         for k, (_, end) in enumerate(grid.steps(start, allowance, dist)[:PATH_TRIES]):
             try:
                 new = plan_towards(w, uid, end, allowance, dash)
@@ -331,9 +525,15 @@ class TacticalBot(ScriptedPlayer):
             xy = np.asarray(new, dtype=np.float64).mean(axis=0)
             value = grid.at(dist, (float(xy[0]), float(xy[1])))
             if value < here - 0.25:
-                scored.append((value, k, end))
+                scored.append((value, k, end, (float(xy[0]), float(xy[1]))))
         scored.sort()
-        return [Move(uid, to=end, dash=dash) for _, _, end in scored]
+        out: list[Move] = []
+        for value, _, end, landing in scored:
+            m = Move(uid, to=end, dash=dash)
+            self._progress[m] = value
+            self._landing[m] = landing
+            out.append(m)
+        return out
 
     # -- expected damage -------------------------------------------------------------------
     def _melee_edge(self, w: Work, uid: int, foe: int) -> float:
@@ -349,6 +549,86 @@ class TacticalBot(ScriptedPlayer):
             if any(d <= wp.range for wp in ranged):
                 best = max(best, self._worth(w, uid, f, None, False))
         return best
+
+    def _fire_value(
+        self, w: Work, a: int, b: int, weapon: str | None, melee: bool, planned: float = 0.0
+    ) -> float:
+        """What ``a``'s attack with ``weapon`` on ``b`` is worth (:func:`tactics.target_score`):
+        the point value expected to be taken off ``b`` as it is now (its wounded models first,
+        never more than its HP left, after ``planned`` HP of this unit's other weapons) plus
+        the output of the models expected to be slain, weighed by the Attack Phases left."""
+        ub, ib = w.units[b], w.info(b)
+        hps = wounded_first(ub.hp, ub.removed)
+        spent = int(planned + 0.5)
+        while spent > 0 and hps:  # the HP this unit's other weapons take, wounded first
+            cut = min(spent, hps[0])
+            spent -= cut
+            hps[0] -= cut
+            if hps[0] <= 0:
+                hps.pop(0)
+        if not hps:
+            return 0.0
+        dist = self._dist(w, a, b, weapon, melee, not melee and self._covered(w, a, b))
+        alive = sum(1 for gone in w.units[a].removed if not gone) / max(1, w.info(a).models)
+        taken, slain = expected_take(dist, alive, hps)
+        per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
+        per_model = self._output(w, b) / max(1, ib.models)
+        return target_score(taken, slain, per_hp, per_model, self._output_weight(w))
+
+    def _covered(self, w: Work, a: int, b: int) -> bool:
+        """``b`` has a Cover Bonus against ``a``'s attack (§5.6; none in a Melee, §5.9)."""
+        if b in w.engaged_with(w.outermost(a)):
+            return False
+        try:
+            return view_target(w, a, b).cover > 0
+        except WarbenchError:
+            return False
+
+    def _output(self, w: Work, b: int) -> float:
+        """What ``b`` at full strength is expected to take off the best of its enemies on the
+        table in one attack (point value, uncapped; shooting or melee, whichever is more)."""
+        side = w.info(b).side
+        best = 0.0
+        for v in w.units:
+            m = v.uid
+            if v.location is not Location.TABLE or w.info(m).side == side:
+                continue
+            im = w.info(m)
+            per_hp = im.value / im.max_hp if im.max_hp else 0.0
+            for melee in (False, True):
+                dist = self._dist(w, b, m, None, melee, False)
+                best = max(best, sum(k * p for k, p in dist.items()) * per_hp)
+        return best
+
+    def _output_weight(self, w: Work) -> float:
+        """How much an enemy model's attack counts: half for each Attack Phase left after this
+        one (a quarter at least: the game may go on past its length, §2.2 step 7)."""
+        length = w.setup.game_length or 4
+        return OUTPUT_WEIGHT * max(0.5, float(length - w.flow.turn))
+
+    def _dist(
+        self, w: Work, a: int, b: int, weapon: str | None, melee: bool, cover: bool
+    ) -> Mapping[int, float]:
+        """The exact distribution of the HP ``a``'s whole unit takes off ``b``'s whole unit
+        in one attack with ``weapon`` (``None``: all that apply), with the Cover Bonus."""
+        key = (a, b, weapon or "", melee, cover)
+        hit = self._dists.get(key)
+        if hit is None:
+            from warbench.api import odds
+
+            try:
+                got = odds(
+                    w.info(a).unit,
+                    w.info(b).unit,
+                    melee=melee,
+                    cover=cover,
+                    weapons=(weapon,) if weapon else (),
+                )
+                hit = {int(k): float(p) for k, p in got.hp_lost.items()}
+            except WarbenchError:
+                hit = {}
+            self._dists[key] = hit
+        return hit
 
     def _worth(self, w: Work, a: int, b: int, weapon: str | None, melee: bool) -> float:
         """Expected point value ``a`` takes off ``b`` with ``weapon`` (``None``: all that
@@ -381,6 +661,14 @@ def _threat(w: Work, foes: list[tuple[float, int]]) -> float:
         info = w.info(f)
         out = max(out, float(info.unit.profile.move) + _reach(w, f))
     return out
+
+
+def _spread(w: Work, uid: int) -> float:
+    """How far the unit's models stand from their centre (0 for one model)."""
+    xy = w.xy(uid)
+    if len(xy) < 2:
+        return 0.0
+    return float(np.hypot(*(xy - xy.mean(axis=0)).T).max())
 
 
 def _fired(u: Any) -> bool:
