@@ -42,6 +42,7 @@ from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.plans import WeaponPlan
 from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.terrain_split import split_side
 from warbench.rulesets.warsurge.game.work import current_value, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, resolve_attack
 from warbench.rulesets.warsurge.profiles import (
@@ -242,7 +243,7 @@ def _kamikaze(work: Work, unit: int, model: int) -> None:
         reach = info.radius + work.info(t).radius + geom.CONTACT
         if float(geom.segment_distances(start, end, work.xy(t)).min()) > reach:
             continue
-        target = to_unit_state(work, t)
+        target = split_side(work, t, unit, to_unit_state(work, t))  # L4466 (ruling 11)
         before = [m.hp for m in target.models]
         ctx = perk_combat_damage.in_effect(work, t, AttackContext())  # Combat Damage (L1154)
         plan = AttackPlan(crash, target, ctx, weapons=(KAMIKAZE,), users=((KAMIKAZE, prof.hp),))

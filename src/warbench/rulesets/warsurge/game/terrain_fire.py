@@ -49,6 +49,12 @@ def has_fire_points(w: Work | GameState, name: str | None) -> bool:
     return False
 
 
+def fire_point_pieces(w: Work) -> list[str]:
+    """The names of the battlefield's terrain pieces that units may embark and that have Fire
+    Points, in board order (random-legal play offers to go into them, §10.2, §6.7)."""
+    return [t.name for t in w.field.board.terrain if t.embarkable and t.fire_points > 0]
+
+
 def fires_from_terrain(w: Work, uid: int) -> bool:
     """The unit is inside a terrain piece with Fire Points, so it may attack out (§6.7)."""
     u = w.units[uid]

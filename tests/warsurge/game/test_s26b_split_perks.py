@@ -1,0 +1,79 @@
+"""A unit split by a terrain piece (001_d3f5e425c5e1196d.txt §10.2 L4459-4468) under perk-made
+strikes and in random-legal play (issue 12, session 26, lane s26b-split).
+
+"When there is a Melee inside the terrain and a Unit has models inside and outside the terrain,
+the outside models cannot contribute to the Melee unless attacking from the outside through a
+Fire Point" (L4466-4468): the models of a split unit on the other side of the piece's walls are
+out of reach of a strike as of an attack. Rulings: docs/rulings.md "WARSURGE terrain in play:
+session 26, s26-terrain" 11-14.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from warbench.kernel.dice import ScriptedDice
+from warbench.rulesets.warsurge.battlefield import Terrain
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.perk_struck import strike
+from warbench.rulesets.warsurge.game.state import GameState, Phase
+from warbench.rulesets.warsurge.game.work import Work
+
+from .helpers import board, check_invariants, entry, line, scenario, unit, weapon
+
+
+def _post() -> Terrain:
+    return Terrain(name="Post", polygon=[(20, 20), (28, 20), (28, 28), (20, 28)], transport=100)
+
+
+def _split(counter: str = "Counter", melee: bool = False) -> GameState:
+    """Player A's 4-model Legionaries (50 points a model), models 0-1 inside the Post and
+    2-3 outside 2" south of it; player B's Scouts 8" south with a Spite (``counter``), or
+    (``melee``) in base contact with model 3, the two units engaged in a Melee."""
+    gun = weapon("Gun", range=12, attacks=1, power=10)
+    spite = weapon("Spite", attacks=12, power=10, range=12, perks=[counter] if counter else [])
+    sides = [
+        [entry(unit("Legionaries", models=4, weapons=[gun]), 200)],
+        [entry(unit("Scouts", hp=20, weapons=[weapon("Gun"), spite]))],
+    ]
+    state = scenario(
+        sides,
+        {0: line(21, 18.0, 4), 1: [(25.5, 17.0) if melee else (24.0, 10.0)]},
+        b=board(terrain=[_post()]),
+        phase=Phase.ATTACK,
+        active=0,
+        engaged=[(0, 1)] if melee else [],
+    )
+    units = list(state.units)
+    units[0] = replace(units[0], terrain="Post", inside=(0, 1))
+    return replace(state, units=tuple(units))
+
+
+@pytest.mark.parametrize("melee", [False, True])
+def test_s10_2_L4466_a_counter_strike_falls_only_on_the_split_unit_s_models_outside(
+    melee: bool,
+) -> None:
+    # the Legionaries' two models outside attack the Scouts (2 hits), who strike back with
+    # the Spite (Counter, Perks L3062): twelve 6s, but only the two models outside can fall
+    # (in a Melee on the table too, where the Counter's casualties are not limited to the
+    # models the Scouts see)
+    dice = ScriptedDice([6] * 60)
+    state, events = engine.apply(_split(melee=melee), Attack(0, (("Gun", 1),)), dice=dice)
+    assert any("(Counter)" in e.text for e in events)
+    u = state.units[0]
+    assert u.hp[0] > 0 and u.hp[1] > 0  # inside the Post: out of the Spite's reach
+    assert u.hp[2] == 0 and u.hp[3] == 0
+    check_invariants(state)
+
+
+def test_s10_2_L4466_a_struck_share_falls_only_on_the_side_of_the_walls_of_the_striker() -> None:
+    # Furious and Bodyguard's strikes (perk_struck.strike): 4 successful dice from outside
+    w = Work(_split(""), ScriptedDice([6] * 40), DEFAULT_HOOKS)
+    done = strike(w, 1, 0, "Spite", 4)
+    assert sorted(done.casualties) == [2, 3]
+    hp = w.units[0].hp
+    assert hp[0] > 0 and hp[1] > 0
