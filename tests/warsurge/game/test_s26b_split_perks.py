@@ -77,3 +77,42 @@ def test_s10_2_L4466_a_struck_share_falls_only_on_the_side_of_the_walls_of_the_s
     assert sorted(done.casualties) == [2, 3]
     hp = w.units[0].hp
     assert hp[0] > 0 and hp[1] > 0
+
+
+def _forced(perks: list[str]) -> GameState:
+    """The Legionaries split as in :func:`_split` (3 HP a model); the Scouts, 8" south, shoot
+    them with a Gun of ``perks``: their Attack Phase."""
+    gun = weapon("Gun", range=24, attacks=1, power=4, perks=perks)
+    sides = [
+        [entry(unit("Legionaries", models=4, hp=3), 200)],
+        [entry(unit("Scouts", weapons=[gun]))],
+    ]
+    state = scenario(
+        sides,
+        {0: line(21, 18.0, 4), 1: [(24.0, 10.0)]},
+        b=board(terrain=[_post()]),
+        phase=Phase.ATTACK,
+        active=1,
+    )
+    units = list(state.units)
+    units[0] = replace(units[0], terrain="Post", inside=(0, 1))
+    return replace(state, units=tuple(units))
+
+
+def test_s10_2_L4460_a_force_push_stops_where_the_split_unit_keeps_coherency_with_its_piece() -> (
+    None
+):
+    # Force I (Perks L3837) aimed 18" south: the models outside (1.5" from the Post) go only
+    # 0.5", the last spot where one is within 2" of the Post; the models inside stay
+    aim = Attack(1, (("Gun", 0),), aim=(("Gun", 24.0, 0.0),))
+    state, events = engine.apply(_forced(["Force I"]), aim, dice=ScriptedDice([6, 5] + [1] * 9))
+    check_invariants(state)
+    u = state.units[0]
+    assert u.pos[:2] == ((21.0, 18.0), (22.5, 18.0)) and u.inside == (0, 1)
+    assert 17.4 < u.pos[2][1] < 17.6 and 17.4 < u.pos[3][1] < 17.6
+    assert any("in Coherency with its terrain piece" in e.text for e in events)
+    # a unit not split goes the full 6"
+    fresh = _forced(["Force I"])
+    whole = replace(fresh, units=(replace(fresh.units[0], inside=(), terrain=None), fresh.units[1]))
+    pushed, _ = engine.apply(whole, aim, dice=ScriptedDice([6, 5] + [1] * 9))
+    assert pushed.units[0].pos[3][1] < 12.5

@@ -363,6 +363,8 @@ def _upheaval(work: Work, unit: int, weapon: str) -> None:
         for i in u.present():
             pos[i] = (float(pos[i][0] + v[0] * gone), float(pos[i][1] + v[1] * gone))
         work.set_unit(unit, pos=tuple(pos))
+        if work.units[unit].inside:  # a split unit rejoins its piece (L4460, §4.2 IV)
+            restore_coherency(work, unit)
         what = {-1: "terrain or the board edge", -2: "nothing"}.get(into, "")
         how = f'{gone:.1f}" {res.direction.value} into {what or work.label(into)}'
         struck = into if into >= 0 else (unit if into == -1 else -2)
