@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 
 from warbench.kernel.dice import ScriptedDice
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield import Terrain
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack
@@ -116,3 +117,27 @@ def test_s10_2_L4460_a_force_push_stops_where_the_split_unit_keeps_coherency_wit
     whole = replace(fresh, units=(replace(fresh.units[0], inside=(), terrain=None), fresh.units[1]))
     pushed, _ = engine.apply(whole, aim, dice=ScriptedDice([6, 5] + [1] * 9))
     assert pushed.units[0].pos[3][1] < 12.5
+
+
+def test_s6_7_L4466_a_split_unit_s_models_inside_fire_out_through_the_fire_points() -> None:
+    # the Legionaries' models 0-1 inside the Post, 2-3 outside south of it; the Raiders 11.5"
+    # north of the Post: only the models inside reach them, from the piece (§6.7 L3458)
+    from .test_s10_2_terrain_fire_split import _split_game
+
+    def split(fire_points: int) -> GameState:
+        state = _split_game(fire_points=fire_points)
+        units = list(state.units)
+        units[0] = replace(units[0], terrain="Post", inside=(0, 1))
+        return replace(state, units=tuple(units), flow=replace(state.flow, phase=Phase.ATTACK))
+
+    state = split(1)
+    plan = engine._verified(state, Attack(0, (("Gun", 1),)), engine.DEFAULT_HOOKS)
+    assert plan.weapons[0].models == (0, 1)  # type: ignore[union-attr]
+    done, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6] * 20))
+    assert "2 models" in events[0].text and sum(done.units[1].hp) < sum(state.units[1].hp)
+    check_invariants(done)
+    # the Scouts 8" south: the models outside and inside both reach them
+    both = engine._verified(state, Attack(0, (("Gun", 2),)), engine.DEFAULT_HOOKS)
+    assert both.weapons[0].models == (0, 1, 2, 3)  # type: ignore[union-attr]
+    with pytest.raises(RulesError, match=r"range|sight|no model"):  # no Fire Points: none
+        engine.check(split(0), Attack(0, (("Gun", 1),)))
