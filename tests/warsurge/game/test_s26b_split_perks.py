@@ -141,3 +141,28 @@ def test_s6_7_L4466_a_split_unit_s_models_inside_fire_out_through_the_fire_point
     assert both.weapons[0].models == (0, 1, 2, 3)  # type: ignore[union-attr]
     with pytest.raises(RulesError, match=r"range|sight|no model"):  # no Fire Points: none
         engine.check(split(0), Attack(0, (("Gun", 1),)))
+
+
+def test_s10_2_L4466_kamikaze_s_crash_strikes_only_the_split_unit_s_models_outside() -> None:
+    # the Legionaries' two models outside slay the User (3 HP, Kamikaze, Perks L1302); the
+    # Scatter Arrow is a Hit, 2D6 = 7" toward them: the crash (3 Attacks at Power 6, three 6s)
+    # can fell only the two models outside, never the two inside the Post
+    gun = weapon("Gun", range=12, attacks=3, power=10)
+    sides = [
+        [entry(unit("Legionaries", models=4, weapons=[gun]), 200)],
+        [entry(unit("User", hp=3, defence=6, perks=["Kamikaze"]))],
+    ]
+    state = scenario(
+        sides,
+        {0: line(21, 18.0, 4), 1: [(24.0, 10.0)]},
+        b=board(terrain=[_post()]),
+        phase=Phase.ATTACK,
+        active=0,
+    )
+    units = list(state.units)
+    units[0] = replace(units[0], terrain="Post", inside=(0, 1))
+    state = replace(state, units=tuple(units))
+    dice = ScriptedDice([6] * 6 + [1, 3, 4] + [6] * 8)
+    done, events = engine.apply(state, Attack(0, (("Gun", 1),)), dice=dice)
+    assert any("struck by Kamikaze" in e.text for e in events)
+    assert done.units[0].hp == (1, 1, 0, 0)
