@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,9 @@ from warbench.rulesets.warsurge.game.terrain_split import inside_models, is_spli
 from warbench.rulesets.warsurge.game.terrain_transport import melee_inside
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.work import Work
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.profiles import Unit
 
 
 class TargetView:
@@ -156,16 +159,18 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         return view
     if not view.users_in_range:
         return out
-    return merge_views(view, out)
+    return merge_views(view, out, w.info(uid).unit)
 
 
-def merge_views(a: TargetView, b: TargetView) -> TargetView:
+def merge_views(a: TargetView, b: TargetView, unit: Unit) -> TargetView:
     """One view of a target from two groups of the same unit's models (a split unit's models
     outside ``a`` and inside its piece ``b``): the users of both, the closer distance, the
-    target models either sees; the Cover Bonus of the models outside (its own Targeting)."""
+    target models either sees (a Shared Weapon's users capped at its copies, Perks L4055); the
+    Cover Bonus of the models outside (its own Targeting)."""
     users = {k: list(v) for k, v in a.users_in_range.items()}
     for k, v in b.users_in_range.items():
         users[k] = sorted({*users.get(k, []), *v})
+    users = cap_users(unit, users)  # Shared (Perks L4055): no more than its copies
     return TargetView(
         False,
         a.attacker_engaged,

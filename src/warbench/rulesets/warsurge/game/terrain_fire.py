@@ -13,7 +13,8 @@ measured from the piece's footprint to the target's bases, exactly; line of sigh
 traced from "eyes" on the piece's edge, just inside it, so the piece itself never blocks them
 (a model sees out of the piece it stands in, battlefield ruling 2), at the height of the floor
 when the piece is a level (L2360). Occupants are still attacked only in the Melee inside (the
-piece is not a unit engaged in a Melee, §6.9; rulings 2-3).
+piece is not a unit engaged in a Melee, §6.9; rulings 2-3). The models inside of a unit split by
+the piece fire out the same way, in one Attack with its models outside (``targeting``; ruling 13).
 """
 
 from __future__ import annotations
