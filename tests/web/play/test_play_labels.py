@@ -1,0 +1,127 @@
+"""What a person reads on the play board (issues 12, 15): every unit's name and figure number
+drawn is readable (over the discs, on a halo, clear of the units where there is room) and no
+two of them touch, at phone and desk size, in a real browser (Playwright driving Debian's
+Chromium, as in ``test_play_browser``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.web.play import test_play_browser as tpb
+from tests.web.play.test_play_browser import (
+    ARTEFACTS,
+    CHROMIUM,
+    DESK,
+    PHONE,
+    Pages,
+    _answered,
+    _start,
+)
+
+# the browser, the app and the pages of the play browser tests, shared
+browser = tpb.browser
+server = tpb.server
+pages = tpb.pages
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make setup)"),
+]
+
+#: every text on the board (figure numbers, unit names) with its box on the screen, and every
+#: disc with its centre and radius on the screen
+_MEASURE = """() => {
+  const texts = Array.from(
+      document.querySelectorAll('#board text.piece-letter, #board text.unit-label'))
+    .map((t) => { const b = t.getBoundingClientRect();
+                  return [b.left, b.top, b.right, b.bottom, t.textContent,
+                          t.classList.contains('unit-label')]; });
+  const discs = Array.from(document.querySelectorAll('#board circle.piece'))
+    .map((c) => { const b = c.getBoundingClientRect();
+                  return [(b.left + b.right) / 2, (b.top + b.bottom) / 2, b.width / 2]; });
+  const last = Array.from(document.querySelectorAll('#board circle.piece')).pop();
+  const above = Array.from(document.querySelectorAll('#board text.unit-label')).every(
+    (t) => last === undefined
+      || (last.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0);
+  return {texts, discs, above};
+}"""
+
+
+def _texts_apart(page: Any, gap: float = 2.0) -> dict[str, Any]:
+    """No two texts on the board touch: side by side at least ``gap`` px apart (the phone's
+    "10" and "8" once read "108"), one over the other not overlapping. Returns the measure."""
+    m = page.evaluate(_MEASURE)
+    texts = m["texts"]
+    for i, (x0, y0, x1, y1, text, _) in enumerate(texts):
+        for a0, b0, a1, b1, other, _ in texts[:i]:
+            apart_x = max(a0 - x1, x0 - a1)
+            apart_y = max(b0 - y1, y0 - b1)
+            assert apart_x >= gap or apart_y >= 0, (text, other, apart_x, apart_y)
+    return m
+
+
+def _deploy(page: Any, units: int) -> None:
+    """Take the suggested choices until ``units`` units stand on the table."""
+    for _ in range(80):
+        expect(page.locator("#decision-card")).to_have_attribute(
+            "data-state", re.compile("deciding|over")
+        )
+        if page.locator("#board text.unit-label").count() >= units:
+            return
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        _answered(page, rev)
+    pytest.fail("the units were not deployed")
+
+
+@pytest.mark.parametrize("size", ["phone", "desk"])
+def test_warsurge_unit_names_drawn_over_the_discs_clear_of_the_units(
+    pages: Pages, size: str
+) -> None:
+    """A unit's name is drawn after every disc (never under a model: "roopers" for
+    "Troopers"), on a halo, and at desk size clear of every disc."""
+    page = pages.new(PHONE if size == "phone" else DESK, f"ws-labels-{size}")
+    _start(page, "warsurge", "ai", seed=1)
+    page.click("#start")
+    _deploy(page, 6)
+    m = _texts_apart(page)
+    assert m["above"], "a unit's name is drawn under a disc"
+    names = [t for t in m["texts"] if t[5]]
+    assert len(names) >= (3 if size == "phone" else 6), names
+    if size == "desk":
+        for x0, y0, x1, y1, text, _ in names:
+            for cx, cy, r in m["discs"]:
+                nx, ny = min(max(cx, x0), x1), min(max(cy, y0), y1)
+                assert (cx - nx) ** 2 + (cy - ny) ** 2 >= (r - 0.5) ** 2, (text, cx, cy)
+    halo = page.eval_on_selector("#board text.unit-label", "(t) => getComputedStyle(t).paintOrder")
+    assert halo.startswith("stroke"), halo
+    page.click("#zoom-in")  # re-placed on zoom: still apart
+    _texts_apart(page)
+    page.screenshot(path=str(ARTEFACTS / f"play-ws-labels-{size}.png"), full_page=True)
+
+
+def test_warengine_figure_numbers_apart_on_a_phone(pages: Pages) -> None:
+    """The WarEngine placing strip on a phone (1" bases side by side, about 8 px each): the
+    numbers drawn beside the figures keep a gap ("10" and "8" never read "108")."""
+    page = pages.new(PHONE, "we-numbers-phone")
+    _start(page, "warengine", "ai", seed=4)
+    page.click("#start")
+    card = page.locator("#decision-card")
+    for _ in range(60):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
+        if "act with a figure" in page.locator("#decision-title").inner_text():
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        _answered(page, rev)
+    else:
+        pytest.fail("no figure acted")
+    m = _texts_apart(page)
+    assert len(m["texts"]) >= 8, m["texts"]
+    page.screenshot(path=str(ARTEFACTS / "play-we-numbers-phone.png"), full_page=True)
