@@ -235,6 +235,11 @@ export class Board {
     return Math.max(this.view.w / width, this.view.h / height);
   }
 
+  /** `n` screen pixels in board inches at the current zoom (0 before the board is laid out). */
+  pixels(n: number): number {
+    return n * this.unitsPerPixel();
+  }
+
   /** Draw the pieces' marks and the units' names so that each one drawn is readable and none
    * touches another: a mark inside its disc when the disc is large enough on screen, else
    * beside it (above, below, right or left) in a readable size; a unit's name above its

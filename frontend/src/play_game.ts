@@ -452,11 +452,45 @@ function startPlacing(a: Action, param: string): void {
   board.showGhost(x, y, mover !== null ? unitRadius(mover) : 0.6);
   $("refusal").textContent = `place ${a.kind}: drag the ring`;
   const live = debounce((px: number, py: number) => void checkPoint(px, py), 120);
+  const fig = typeof a.fig === "number" ? a.fig : null;
+  $("place").dataset.fig = fig === null ? "" : String(fig);
   board.onPoint = (px, py, final) => {
+    const touch = fig !== null ? contactPoint(fig, px, py) : null;
+    if (touch !== null) [px, py] = [touch.x, touch.y];
+    // the ring stands where the point checked is (a tap beside the ring, too)
+    board.showGhost(px, py, mover !== null ? unitRadius(mover) : 0.6);
+    $("place-help").textContent = touch !== null
+      ? `Snapped into base contact with ${touch.label} (contact is within 0.01", L467: a figure touching its own Monstrously Huge vehicle may push it, L1401). Drag it further away to stand apart.`
+      : "Drag the dashed ring on the board (or tap a point) to place; a figure dropped close to another one snaps into base contact. The rules are checked as you move.";
     if (final) void checkPoint(px, py);
     else live(px, py);
   };
   void checkPoint(x, y);
+}
+
+/** A single figure dropped close to another figure's base (a quarter inch, or 12 px on the
+ * screen, whichever is more, at most an inch): the point where it stands in base contact with it instead
+ * (contact is within 0.01", 004 L467, too fine for a finger; a push needs it, L1401), 0.004"
+ * apart; null when no other base is that close. No rule is decided here: the server checks
+ * the point as any other. */
+function contactPoint(fig: number, x: number, y: number): { x: number; y: number; label: string } | null {
+  const pieces = snap?.scene?.pieces ?? [];
+  const me = pieces.find((p) => p.unit === fig);
+  const r = me?.r ?? unitRadius(fig);
+  const tol = Math.min(Math.max(0.25, board.pixels(10)), 1);
+  let best: { x: number; y: number; label: string } | null = null;
+  let bestGap = Infinity;
+  for (const p of pieces) {
+    if (p.unit === fig) continue;
+    const d = Math.hypot(x - p.x, y - p.y);
+    const gap = d - r - p.r;
+    // near its edge, outside or a little inside (not dropped onto its centre)
+    if (Math.abs(gap) > tol || d < 1e-6 || Math.abs(gap) >= bestGap) continue;
+    const k = (r + p.r + 0.004) / d;
+    best = { x: p.x + (x - p.x) * k, y: p.y + (y - p.y) * k, label: p.label };
+    bestGap = Math.abs(gap);
+  }
+  return best;
 }
 
 /** Place each model of a positions action: drag its ring on the board or type its x and y; the

@@ -125,3 +125,77 @@ def test_warengine_figure_numbers_apart_on_a_phone(pages: Pages) -> None:
     m = _texts_apart(page)
     assert len(m["texts"]) >= 8, m["texts"]
     page.screenshot(path=str(ARTEFACTS / "play-we-numbers-phone.png"), full_page=True)
+
+
+#: the placing figure's ring, the figure nearest to it (not the figure placed) and the board's
+#: inches -> screen pixels
+_NEAREST = """() => {
+  const ghost = document.querySelector('#board circle.ghost');
+  const fig = document.querySelector('#place').dataset.fig;
+  const g = [Number(ghost.getAttribute('cx')), Number(ghost.getAttribute('cy')),
+             Number(ghost.getAttribute('r'))];
+  const others = Array.from(document.querySelectorAll('#board circle.piece'))
+    .filter((c) => c.dataset.unit !== fig)
+    .map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy')),
+                 Number(c.getAttribute('r')), c.dataset.unit]);
+  const far = (q) => Math.hypot(q[0] - g[0], q[1] - g[1]);
+  others.sort((a, b) => far(a) - far(b));
+  const m = ghost.getScreenCTM();
+  return {g, p: others[0], all: others, m: [m.a, m.b, m.c, m.d, m.e, m.f]};
+}"""
+
+
+def test_warengine_figure_dropped_near_a_base_snaps_into_contact_L467_L1401(pages: Pages) -> None:
+    """A figure dropped a tenth of an inch from another base stands in base contact with it
+    (within 0.01", L467: what a push of a Monstrously Huge vehicle needs, L1401), which no
+    finger could place; the page says so, and the rules check the snapped point."""
+    page = pages.new(DESK, "we-snap")
+    _start(page, "warengine", "ai", seed=4)
+    page.click("#start")
+    card = page.locator("#decision-card")
+    for _ in range(60):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
+        if page.locator("#board circle.spot[class*='move']").count():
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        _answered(page, rev)
+    else:
+        pytest.fail("no figure could move")
+    page.locator("#board circle.spot[class*='move']").first.click()
+    page.wait_for_function(
+        "() => !document.querySelector('#place').hidden"
+        " || document.querySelector('#actions li.spot-head') !== null"
+    )
+    if page.locator("#place").is_hidden():  # the point's choices listed: its move
+        page.locator("#actions li.spot-head ~ li button", has_text="to (").first.click()
+    expect(page.locator("#place")).to_be_visible()
+    m = page.evaluate(_NEAREST)
+    (gx, gy, r), (px, py, pr, _) = m["g"], m["p"]
+    d = ((gx - px) ** 2 + (gy - py) ** 2) ** 0.5
+    ux, uy = (gx - px) / d, (gy - py) / d
+    tap = (px + ux * (pr + r + 0.1), py + uy * (pr + r + 0.1))
+    a, b, c, dd, e, f = m["m"]
+    page.mouse.click(a * tap[0] + c * tap[1] + e, b * tap[0] + dd * tap[1] + f)
+    expect(page.locator("#place-help")).to_contain_text("Snapped into base contact")
+    ghost = page.locator("#board circle.ghost")
+    sx, sy = float(ghost.get_attribute("cx") or 0), float(ghost.get_attribute("cy") or 0)
+    gap = ((sx - px) ** 2 + (sy - py) ** 2) ** 0.5 - pr - r
+    assert 0 < gap <= 0.01, gap
+    expect(page.locator("#refusal")).to_contain_text(re.compile("✓|✗"))
+
+    # dropped more than an inch from every other base: it stays where it is dropped
+    def clear(q: tuple[float, float]) -> float:
+        return min(((q[0] - o[0]) ** 2 + (q[1] - o[1]) ** 2) ** 0.5 - o[2] - r for o in m["all"])
+
+    far = next(
+        q
+        for k in (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+        for q in [(px + ux * (pr + r + k), py + uy * (pr + r + k))]
+        if clear(q) > 1.2
+    )
+    page.mouse.click(a * far[0] + c * far[1] + e, b * far[0] + dd * far[1] + f)
+    expect(page.locator("#place-help")).not_to_contain_text("Snapped")
+    sx, sy = float(ghost.get_attribute("cx") or 0), float(ghost.get_attribute("cy") or 0)
+    assert abs(sx - far[0]) < 0.05 and abs(sy - far[1]) < 0.05, (sx, sy, far)
+    page.screenshot(path=str(ARTEFACTS / "play-we-snap.png"), full_page=True)
