@@ -366,16 +366,13 @@ class WarsurgePresenter(Presenter):
         }
 
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
-        """The Turn Master's choice by the players' names (§2.1: "Red is the Turn Master");
-        other actions keep their generic labels."""
-        sides = view.get("sides") if isinstance(view, dict) else None
-        names = [s.get("name") for s in sides or [] if isinstance(s, dict)]
-        out: list[str | None] = []
-        for a in actions:
-            side = a.get("side") if isinstance(a, dict) and a.get("kind") == "turn_master" else None
-            ok = isinstance(side, int) and 0 <= side < len(names)
-            out.append(f"{names[side]} is the Turn Master" if ok and side is not None else None)
-        return out
+        """Each action in words (:func:`warbench.rulesets.warsurge.game.words.describe`):
+        the Turn Master by the players' names (§2.1: "Red is the Turn Master"), units by their
+        names, the Counter Actions said in full (§9.3); other actions keep their generic
+        labels."""
+        from warbench.rulesets.warsurge.game.words import describe
+
+        return [describe(view, a) for a in actions]
 
     def odds(
         self,
