@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,9 @@ def test_play_advanced_asks_counter_actions_in_words_s9_3(
     assert "Counter Attack the attacking unit (costs as an Attack Action, §9.3)" in adv
     assert '{"choice": "attack", "kind": "counter", "unit": 0}' in adv
     assert 'Red: Troopers: deploy at (24", 9.6")' in adv  # units by name, inches
+    assert re.search(r"Command Points: Red \d+, Blue \d+", adv)  # what a choice may spend
     assert "Counter Action" not in texts["standard"]
+    assert "Command Points" not in texts["standard"]
 
 
 def test_play_playstyle_is_checked(capsys: pytest.CaptureFixture[str]) -> None:

@@ -199,3 +199,35 @@ def test_warengine_figure_dropped_near_a_base_snaps_into_contact_L467_L1401(page
     sx, sy = float(ghost.get_attribute("cx") or 0), float(ghost.get_attribute("cy") or 0)
     assert abs(sx - far[0]) < 0.05 and abs(sy - far[1]) < 0.05, (sx, sy, far)
     page.screenshot(path=str(ARTEFACTS / "play-we-snap.png"), full_page=True)
+
+
+def test_warsurge_move_to_any_point_form_names_units_and_takes_x_and_y(pages: Pages) -> None:
+    """The free "move to" form (any point of the box the rules allow) names each unit (not
+    "1") and asks the point's x and y in inches (a single number field could not hold the
+    point: it showed empty and sent 0); folded under "More choices" beside the listed ones;
+    the rules check what is typed."""
+    page = pages.new(PHONE, "ws-move-form")
+    _start(page, "warsurge", "ai", seed=1)
+    page.click("#start")
+    _deploy(page, 6)
+    card = page.locator("#decision-card")
+    for _ in range(40):
+        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
+        if page.locator("form.family[data-family='move to']").count():
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        _answered(page, rev)
+    else:
+        pytest.fail("no free move was offered")
+    form = page.locator("form.family[data-family='move to']")
+    expect(form).to_be_hidden()  # folded away
+    page.locator("details.families-fold summary").click()
+    expect(form).to_be_visible()
+    units = form.locator("select[name='unit'] option").all_inner_texts()
+    assert units and all(": " in u for u in units), units  # "Red: Troopers", not "0"
+    x, y = form.locator("input[name='to-x']"), form.locator("input[name='to-y']")
+    assert float(x.input_value()) > 0 and float(y.input_value()) > 0
+    x.fill("0.5")  # the far edge, beyond a move: the rules say why
+    expect(page.locator("#refusal")).to_contain_text("✗")
+    page.screenshot(path=str(ARTEFACTS / "play-ws-move-form.png"), full_page=True)
