@@ -81,3 +81,15 @@ def test_s9_3_actions_are_listed_in_words_units_by_name() -> None:
         "Blue: Dogs: Guard",
         None,
     ]
+
+
+def test_s4_3_units_locked_in_a_melee_are_marked_on_the_board() -> None:
+    """Each model of a unit locked in a Melee (§4.3) is tagged ``melee`` (drawn ringed in red)
+    and its title names the foe; a unit not in a Melee is not."""
+    view = {**_view([]), "engaged": [[0, 1]]}
+    pieces = (WarsurgePresenter().scene(_setup(), view) or {})["pieces"]
+    assert [p.get("tags") for p in pieces] == [["melee"], ["melee"]]
+    assert "in a Melee with Dogs" in pieces[0]["title"]
+    assert "in a Melee with Troopers" in pieces[1]["title"]
+    apart = (WarsurgePresenter().scene(_setup(), _view([])) or {})["pieces"]
+    assert all("tags" not in p and "Melee" not in p["title"] for p in apart)
