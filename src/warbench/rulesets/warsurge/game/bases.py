@@ -552,3 +552,60 @@ def check_turn(game: Any, uid: int, models: Sequence[int], facing: float) -> tup
     if not math.isfinite(float(facing)):
         raise RulesError(f"a facing of {facing!r} degrees is not a direction", "§1.3")
     return turned(game, uid, models, facing)
+
+
+# -- sight and cover ----------------------------------------------------------------------------
+
+
+def _closed(
+    base: Base | None, radius: float, xy: FloatArray, facing: Sequence[float], k: int
+) -> FloatArray:
+    """``(n, k, 2)`` closed outlines padded to ``k`` corners with their first; a round base's
+    row its centre repeated."""
+    pts = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+    out = np.repeat(pts[:, None, :], k, axis=1)
+    if base is None or not len(pts):
+        return out
+    local = np.asarray(base.outline((0.0, 0.0), 0.0), dtype=np.float64)
+    rad = np.radians(np.asarray(facing, dtype=np.float64))
+    c, s = np.cos(rad)[:, None], np.sin(rad)[:, None]
+    x = local[None, :, 0] * c - local[None, :, 1] * s + pts[:, 0:1]
+    y = local[None, :, 0] * s + local[None, :, 1] * c + pts[:, 1:2]
+    ring = np.stack([x, y], axis=2)
+    out[:, : len(local)] = ring
+    out[:, len(local) :] = ring[:, :1]
+    return out
+
+
+def _corners(base: Base | None) -> int:
+    return 1 if base is None else len(base.outline((0.0, 0.0), 0.0)) + 1
+
+
+def group_outlines(
+    group: tuple[Base | None, float, FloatArray, Sequence[float]],
+) -> FloatArray | None:
+    """The true outlines of a :func:`unit_group` for the sight module (§5.4-5.6), None for
+    round bases (the disc answers)."""
+    base, radius, xy, fac = group
+    if base is None:
+        return None
+    return _closed(base, radius, xy, fac, _corners(base))
+
+
+def table_outlines(game: Any, t: Any, mask: npt.NDArray[np.bool_]) -> FloatArray | None:
+    """The true outlines of the table index's rows in ``mask`` (the blockers of a sight or
+    cover question), None when all of them stand on round bases."""
+    rows = np.flatnonzero(mask)
+    uids = t.uid[rows]
+    kinds = {int(u): game.setup.units[int(u)].base for u in set(uids.tolist())}
+    if all(b is None for b in kinds.values()):
+        return None
+    k = max(_corners(b) for b in kinds.values())
+    out = np.repeat(t.xy[rows][:, None, :].astype(np.float64), k, axis=1)
+    for other, base in kinds.items():
+        if base is None:
+            continue
+        cols = np.flatnonzero(uids == other)
+        fac = [facing_of(game, other, int(m)) for m in t.model[rows[cols]]]
+        out[cols] = _closed(base, 0.0, t.xy[rows[cols]], fac, k)
+    return out
