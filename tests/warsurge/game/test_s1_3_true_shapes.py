@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield.model import Terrain
+from warbench.rulesets.warsurge.game import bases_ground, engine
+from warbench.rulesets.warsurge.game.actions import Move
+from warbench.rulesets.warsurge.game.deployment import _check_deploy_positions
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
 
@@ -92,3 +98,101 @@ def test_s1_3_a_turned_hull_is_seen_with_its_turn() -> None:
     east = replace(state, units=tuple(units))
     assert view_target(work(state), 1, 0).visible
     assert not view_target(work(east), 1, 0).visible
+
+
+# ------------------------------------------------------ the ground (§2.1, §3.6, §4.5-4.7)
+
+
+def _moved(tank_entry: object, to: tuple[float, float], **kw: object) -> GameState:
+    state = game(tank_entry, [(40.0, 40.0)], **kw)  # type: ignore[arg-type]
+    after, _ = engine.apply(state, Move(0, positions=(to,)))
+    return after
+
+
+def _refused(tank_entry: object, to: tuple[float, float], **kw: object) -> RulesError:
+    with pytest.raises(RulesError) as exc:
+        _moved(tank_entry, to, **kw)
+    return exc.value
+
+
+def test_s2_1_the_hull_may_stand_where_its_covering_circle_would_leave_the_board() -> None:
+    # 1.3" from the west edge: the hull (1.18" each way along x) is on the board, the circle
+    # that covers it (2.30") would not be
+    state = replace(
+        game(tank(), [(40.0, 40.0)]),
+        units=tuple(
+            replace(u, pos=((6.0, 20.0),)) if u.uid == 0 else u
+            for u in game(tank(), [(40.0, 40.0)]).units
+        ),
+    )
+    after, _ = engine.apply(state, Move(0, positions=((1.3, 20.0),)))
+    assert after.units[0].pos == ((1.3, 20.0),)
+    disc = replace(
+        game(tank(None, COVERING_MM), [(40.0, 40.0)]),
+        units=tuple(
+            replace(u, pos=((6.0, 20.0),)) if u.uid == 0 else u
+            for u in game(tank(None, COVERING_MM), [(40.0, 40.0)]).units
+        ),
+    )
+    with pytest.raises(RulesError, match="off the battlefield"):
+        engine.apply(disc, Move(0, positions=((1.3, 20.0),)))
+    # 1.1" from the edge the hull itself would leave it
+    with pytest.raises(RulesError, match="off the battlefield"):
+        engine.apply(state, Move(0, positions=((1.1, 20.0),)))
+
+
+def test_s3_6_the_hull_is_deployed_wholly_in_its_zone_by_its_outline() -> None:
+    # the south zone ends at y 12; facing north the hull reaches 1.97" beyond its centre
+    w = work(game(tank(), [(40.0, 40.0)]))
+    _check_deploy_positions(w, 0, [(20.0, 9.9)], 0)  # the hull inside: 11.87
+    with pytest.raises(RulesError) as exc:
+        _check_deploy_positions(w, 0, [(20.0, 10.1)], 0)  # 12.07: partly outside
+    assert "§3.6" in exc.value.rule
+    disc = work(game(tank(None, COVERING_MM), [(40.0, 40.0)]))
+    with pytest.raises(RulesError):
+        _check_deploy_positions(disc, 0, [(20.0, 9.9)], 0)  # the circle reaches 12.2
+
+
+def _beside(difficult: bool) -> Terrain:
+    """A piece east of the tank's way north: 1.5" from its centre line (the hull passes it
+    0.32" away, its covering circle would cross it)."""
+    return Terrain(
+        name="Rubble" if difficult else "Rock",
+        polygon=[(21.5, 22), (25, 22), (25, 26), (21.5, 26)],
+        difficult=difficult,
+        impassable=not difficult,
+    )
+
+
+def test_s4_5_difficult_ground_halves_the_move_only_where_the_hull_crosses_it() -> None:
+    b = board(terrain=[_beside(True)])
+    after = _moved(tank(), (20.0, 27.0), b=b)  # 7" of its 8": not halved
+    assert after.units[0].pos == ((20.0, 27.0),)
+    err = _refused(tank(None, COVERING_MM), (20.0, 27.0), b=b)
+    assert err.rule == "§4.5" and "halved by Difficult Ground" in str(err)
+    # turned east where it ends, the hull reaches into the rubble: halved, 7" is too far
+    state = game(tank(), [(40.0, 40.0)], b=b)
+    with pytest.raises(RulesError, match="halved by Difficult Ground"):
+        engine.apply(state, Move(0, positions=((20.0, 24.0),), facing=0.0))
+
+
+def test_s4_7_impassable_ground_stops_the_hull_only_where_it_would_cross_it() -> None:
+    b = board(terrain=[_beside(False)])
+    assert _moved(tank(), (20.0, 27.0), b=b).units[0].pos == ((20.0, 27.0),)
+    assert _refused(tank(None, COVERING_MM), (20.0, 27.0), b=b).rule == "§4.7"
+    state = game(tank(), [(40.0, 40.0)], b=b)
+    with pytest.raises(RulesError) as exc:
+        engine.apply(state, Move(0, positions=((20.0, 24.0),), facing=0.0))
+    assert exc.value.rule == "§4.7"
+
+
+def test_s4_6_dangerous_ground_strikes_the_hull_that_stands_on_it() -> None:
+    piece = Terrain(
+        name="Fire",
+        polygon=[(21.5, 18), (25, 18), (25, 22), (21.5, 22)],
+        dangerous={"kind": "roll"},
+    )
+    w = work(game(tank(), [(40.0, 40.0)], b=board(terrain=[piece])))
+    assert bases_ground.dangerous_at(w, 0, TANK_AT, 90.0) == []  # 0.32" short of it
+    assert bases_ground.dangerous_at(w, 0, TANK_AT, 0.0) == ["Fire"]  # turned east: on it
+    assert w.field.dangerous_at(TANK_AT, HULL.radius) == ["Fire"]  # the covering circle
