@@ -7,17 +7,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.battlefield.model import Terrain
-from warbench.rulesets.warsurge.game import bases_ground, engine
+from warbench.rulesets.warsurge.game import bases, bases_ground, engine, geom
 from warbench.rulesets.warsurge.game.actions import Move
 from warbench.rulesets.warsurge.game.deployment import _check_deploy_positions
+from warbench.rulesets.warsurge.game.perk_sentinel import watcher
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
 
-from .helpers import board, scenario
+from .helpers import board, entry, scenario, unit
 from .test_s1_3_bases_in_game import HULL, TANK_AT, game, tank, troop, work
 
 #: a round base as wide as the circle that covers the hull (the measure before session 26b)
@@ -196,3 +198,33 @@ def test_s4_6_dangerous_ground_strikes_the_hull_that_stands_on_it() -> None:
     assert bases_ground.dangerous_at(w, 0, TANK_AT, 90.0) == []  # 0.32" short of it
     assert bases_ground.dangerous_at(w, 0, TANK_AT, 0.0) == ["Fire"]  # turned east: on it
     assert w.field.dangerous_at(TANK_AT, HULL.radius) == ["Fire"]  # the covering circle
+
+
+# ------------------------------------------------------------- the perks' own measurements
+
+
+def test_s1_4_the_perks_own_distances_measure_the_hull() -> None:
+    # 12.3" from the hull's long side, 11.18" from the circle that covers it
+    foe = [(TANK_AT[0] + HULL.half_extents[1] + 0.5 + 12.3, TANK_AT[1])]
+    w = work(game(tank(), foe))
+    d = bases.distances(w, 0, w.xy(0), HULL.radius, 1, w.xy(1), 0.5)
+    assert float(d.min()) == pytest.approx(12.3, abs=1e-6) == w.gap(0, 1)
+    # to a point (Aim, Trap): from the long side
+    point = geom.as_array([(TANK_AT[0] + 5.0, TANK_AT[1])])
+    to_point = bases.distances(w, 0, w.xy(0), HULL.radius, None, point, 0.0)
+    assert float(to_point.min()) == pytest.approx(5.0 - HULL.half_extents[1], abs=1e-6)
+    # a game on round bases keeps the disc answer, bit for bit
+    r = work(game(tank(None, COVERING_MM), foe))
+    disc = bases.distances(r, 0, r.xy(0), HULL.radius, 1, r.xy(1), 0.5)
+    assert np.array_equal(disc, geom.edge_distances(r.xy(0), HULL.radius, r.xy(1), 0.5))
+
+
+def test_sentinel_L1749_watches_within_12_of_the_hull_not_of_its_covering_circle() -> None:
+    sentry = entry(unit("Sentry", perks=["Sentinel"]))
+    foe = [(TANK_AT[0] + HULL.half_extents[1] + 0.5 + 12.3, TANK_AT[1])]
+    hull = work(scenario([[tank()], [sentry]], {0: [TANK_AT], 1: foe}))
+    disc = work(scenario([[tank(None, COVERING_MM)], [sentry]], {0: [TANK_AT], 1: foe}))
+    assert watcher(hull, 0, [TANK_AT]) is None  # 12.3" from the hull
+    assert watcher(disc, 0, [TANK_AT]) == 1  # 11.18" from the circle
+    near = (TANK_AT[0] + 0.4, TANK_AT[1])  # 0.4" nearer: 11.9" from the hull
+    assert watcher(hull, 0, [near]) == 1

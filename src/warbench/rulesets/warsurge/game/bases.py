@@ -609,3 +609,48 @@ def table_outlines(game: Any, t: Any, mask: npt.NDArray[np.bool_]) -> FloatArray
         fac = [facing_of(game, other, int(m)) for m in t.model[rows[cols]]]
         out[cols] = _closed(base, 0.0, t.xy[rows[cols]], fac, k)
     return out
+
+
+# -- the perks' own measurements ----------------------------------------------------------------
+
+
+def distances(
+    game: Any,
+    a: int | None,
+    axy: FloatArray,
+    ra: float,
+    b: int | None,
+    bxy: FloatArray,
+    rb: float,
+) -> FloatArray:
+    """``geom.edge_distances(axy, ra, bxy, rb)`` for the perks that measure their own way
+    (Counter, Decoy, Displace, Aim, ...): when a unit of the game stands on an oval or
+    rectangular base, unit ``a``'s bases at ``axy`` and unit ``b``'s at ``bxy`` are measured
+    with their true shapes (§1.3; a ``None`` unit, or a round one, is discs of radius ``ra`` or
+    ``rb``: a point is radius 0). Games on round bases get the disc answer, bit for bit."""
+    from warbench.rulesets.warsurge.game.geom import edge_distances
+
+    if not shaped(game.setup):
+        return edge_distances(axy, ra, bxy, rb)
+    return gaps(_group(game, a, axy, ra), _group(game, b, bxy, rb))
+
+
+def _group(
+    game: Any, uid: int | None, xy: FloatArray, r: float
+) -> tuple[Base | None, float, FloatArray, Sequence[float]]:
+    pts = _array(xy)
+    if uid is None or game.setup.units[uid].base is None:
+        return None, float(r), pts, [0.0] * len(pts)
+    return unit_group(game, uid, pts)
+
+
+def table_distances(
+    game: Any, uid: int, pts: FloatArray, r: float, t: Any, mask: npt.NDArray[np.bool_]
+) -> FloatArray:
+    """:func:`distances` from ``uid``'s bases at ``pts`` to the table index's rows in
+    ``mask`` (``geom.edge_distances(pts, r, t.xy[mask], t.r[mask])`` on round bases)."""
+    from warbench.rulesets.warsurge.game.geom import edge_distances
+
+    if not shaped(game.setup):
+        return edge_distances(pts, r, t.xy[mask], t.r[mask])
+    return table_gaps(game, uid, _array(pts), t, mask)
