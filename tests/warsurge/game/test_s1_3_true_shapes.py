@@ -228,3 +228,9 @@ def test_sentinel_L1749_watches_within_12_of_the_hull_not_of_its_covering_circle
     assert watcher(disc, 0, [TANK_AT]) == 1  # 11.18" from the circle
     near = (TANK_AT[0] + 0.4, TANK_AT[1])  # 0.4" nearer: 11.9" from the hull
     assert watcher(hull, 0, [near]) == 1
+
+
+def test_s5_4_the_perks_own_sight_sees_past_the_true_hull() -> None:
+    # Psych, Doppelganger and the perk hooks' "in sight" (bases.sees): as an Attack's sight
+    assert bases.sees(work(_past_the_hull(tank())), 0, 2)
+    assert not bases.sees(work(_past_the_hull(tank(None, COVERING_MM))), 0, 2)

@@ -654,3 +654,25 @@ def table_distances(
     if not shaped(game.setup):
         return edge_distances(pts, r, t.xy[mask], t.r[mask])
     return table_gaps(game, uid, _array(pts), t, mask)
+
+
+def sight_polys(
+    game: Any, a: int, b: int, t: Any, mask: npt.NDArray[np.bool_]
+) -> tuple[FloatArray | None, FloatArray | None, FloatArray | None] | None:
+    """The true outlines of units ``a`` and ``b`` and of the table index's rows in ``mask``
+    for a sight question (``geom.Field.visible``'s ``polys``); None on round bases."""
+    if not shaped(game.setup):
+        return None
+    ga, gb = group_outlines(unit_group(game, a)), group_outlines(unit_group(game, b))
+    return ga, gb, table_outlines(game, t, mask)
+
+
+def sees(game: Any, a: int, b: int) -> bool:
+    """Some model of ``a`` sees some model of ``b`` (§5.4 line of sight), the models of the
+    other units blocking; oval and rectangular bases with their outline (ruling 4)."""
+    t = game.table()
+    others = game.others_mask([a, b])
+    r, tr = game.info(a).radius, game.info(b).radius
+    polys = sight_polys(game, a, b, t, others)
+    bxy, br = t.xy[others], t.r[others]
+    return any(game.field.visible(game.xy(a), r, game.xy(b), tr, bxy, br, None, polys))
