@@ -244,8 +244,13 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     br = t.r[blockers]
     tmodels = tgt.present()
     field = w.field
-    polys = _outlines(w, uid, th, t, blockers)  # oval and rectangular bases (§1.3, §5.4)
-    ap, tp, bp = polys if polys is not None else (None, None, None)
+    made: list[SightPolys | None] = []
+
+    def outlines() -> SightPolys | None:  # oval and rectangular bases (§1.3, §5.4), once
+        if not made:
+            made.append(_outlines(w, uid, th, t, blockers))
+        return made[0]
+
     # L2360: the heights the models stand at, where the board raises any (game/terrain.py)
     z: Heights | None = None
     if not field.levels.flat:
@@ -277,7 +282,8 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     sub: npt.NDArray[np.bool_] | None = None
     if len(rows) and len(cols):
         zs = None if z is None else Heights(z.attacker[rows], z.target[cols], z.blocker)
-        sp = None if polys is None else (_rows(ap, rows), _rows(tp, cols), bp)
+        polys = outlines()
+        sp = None if polys is None else (_rows(polys[0], rows), _rows(polys[1], cols), polys[2])
         sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br, zs, sp)
         if embarked:
             col_seen = sub.any(axis=0)
@@ -315,7 +321,8 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         rest = np.flatnonzero(~seen)
         if len(rest):
             zv = None if z is None else Heights(z.attacker, z.target[rest], z.blocker)
-            vp = None if polys is None else (ap, _rows(tp, rest), bp)
+            polys = outlines()
+            vp = None if polys is None else (polys[0], _rows(polys[1], rest), polys[2])
             seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br, zv, vp)
         if th != target:  # passengers seen where their Transport is seen (L1280, L1438)
             return frozenset(tmodels) if seen.any() else frozenset()
@@ -327,7 +334,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         if not visible_once():
             return 0
         if plain:  # the flat board's own answer
-            return field.cover(axy, ar, txy, tr, bxy, br, polys)
+            return field.cover(axy, ar, txy, tr, bxy, br, outlines())
         return cover_info()[0]
 
     def custom() -> CoverEffect:
@@ -335,7 +342,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
 
     def cover_info() -> tuple[int, CoverEffect]:
         if not info_memo:
-            rep = field.cover_report(axy, ar, txy, tr, bxy, br, z, polys)
+            rep = field.cover_report(axy, ar, txy, tr, bxy, br, z, outlines())
             eff = custom_cover(field.board, rep.sources) if rep.bonus else NO_CUSTOM_COVER
             info_memo.append((rep.bonus, eff))
         return info_memo[0]
