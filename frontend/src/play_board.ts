@@ -22,7 +22,10 @@ export interface Piece {
   hp?: number | null;
   title?: string;
   letter?: string; // a short mark drawn on the piece (a grid game's character letter)
-  facing?: number[]; // a unit vector: the piece's front (Collision's facing)
+  facing?: number[]; // a unit vector: the piece's front (Collision's facing, a WARSURGE base's)
+  // an oval or rectangular base (WARSURGE §1.3): length along the facing, width across, inches;
+  // angle in degrees counter-clockwise from +x. Without it the piece is the disc of radius r.
+  shape?: { kind: string; length: number; width: number; angle: number };
   tags?: string[]; // extra classes: active, done, reserved, statuses ...
 }
 
@@ -186,11 +189,21 @@ export class Board {
       const cls = ["piece", ...(p.tags ?? [])];
       if (p.unit !== null && p.unit === this.selected) cls.push("selected");
       if (p.unit !== null && this.targets.has(p.unit)) cls.push("target");
-      const c = svgEl("circle", {
-        cx: p.x, cy: p.y, r: p.r, class: cls.join(" "),
+      const paint = {
+        class: cls.join(" "),
         fill: scene.side_colours?.[p.side ?? 0] ?? COLOURS[(p.side ?? 0) % COLOURS.length],
         "data-unit": p.unit ?? "",
-      });
+      };
+      const s = p.shape;
+      const turn = s ? `rotate(${s.angle} ${p.x} ${p.y})` : "";
+      const c = !s
+        ? svgEl("circle", { cx: p.x, cy: p.y, r: p.r, ...paint })
+        : s.kind === "oval"
+          ? svgEl("ellipse", { cx: p.x, cy: p.y, rx: s.length / 2, ry: s.width / 2, transform: turn, ...paint })
+          : svgEl("rect", {
+            x: p.x - s.length / 2, y: p.y - s.width / 2, width: s.length, height: s.width,
+            transform: turn, ...paint,
+          });
       const title = svgEl("title", {});
       title.textContent = p.title ?? p.label;
       c.appendChild(title);
@@ -200,9 +213,10 @@ export class Board {
       });
       this.layer.appendChild(c);
       if (p.facing && p.facing.length === 2) {
+        const reach = s ? s.length / 2 : p.r; // a shaped base's front is half its length away
         this.layer.appendChild(svgEl("line", {
-          x1: p.x + p.facing[0] * p.r * 0.45, y1: p.y + p.facing[1] * p.r * 0.45,
-          x2: p.x + p.facing[0] * p.r * 1.25, y2: p.y + p.facing[1] * p.r * 1.25, class: "facing",
+          x1: p.x + p.facing[0] * reach * 0.45, y1: p.y + p.facing[1] * reach * 0.45,
+          x2: p.x + p.facing[0] * reach * 1.25, y2: p.y + p.facing[1] * reach * 1.25, class: "facing",
         }));
       }
       if (p.letter !== undefined) {

@@ -11,6 +11,7 @@ the odds engine), never an engine's state.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from importlib import import_module
 from typing import Any
@@ -216,9 +217,32 @@ def _gateway_tokens(view: dict[str, Any]) -> list[dict[str, JSON]]:
     return out
 
 
+def _shape(u: dict[str, Any], k: int) -> dict[str, JSON]:
+    """An oval or rectangular base's shape and facing for the board (Core Rules §1.3; the view
+    gives ``base`` and each model's ``facing`` in degrees): ``shape`` (kind, length and width
+    in inches, angle in degrees counter-clockwise from ``+x``) and ``facing`` (the unit vector
+    of its front); nothing for a round base, drawn as its disc."""
+    base = u.get("base")
+    facings = u.get("facing") or []
+    if not isinstance(base, dict) or k >= len(facings):
+        return {}
+    angle = float(facings[k])
+    rad = math.radians(angle)
+    return {
+        "shape": {
+            "kind": base.get("shape"),
+            "length": base.get("length"),
+            "width": base.get("width"),
+            "angle": angle,
+        },
+        "facing": [round(math.cos(rad), 6), round(math.sin(rad), 6)],
+    }
+
+
 class WarsurgePresenter(Presenter):
     """WARSURGE: the board of the set-up (terrain, Deployment Zones) to scale, every model on
-    the table as a disc of its base's radius, and the exact odds of an attack."""
+    the table as its base (a disc of its radius, or an oval or rectangle turned to its
+    facing), and the exact odds of an attack."""
 
     ROSTERS = ("skirmish_a.yaml", "skirmish_b.yaml")
 
@@ -366,6 +390,7 @@ class WarsurgePresenter(Presenter):
                         "hp": hp[k] if k < len(hp) else None,
                         "title": title,
                         **({"tags": ["melee"]} if uid in melee else {}),
+                        **_shape(u, k),
                     }
                 )
         tokens = _gateway_tokens(view)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import shapely
 
 from warbench.rulesets.warsurge.battlefield.geometry import (
     EPS,
@@ -80,6 +81,11 @@ class Bases:
 
     xy: FloatArray
     r: FloatArray
+    #: Oval and rectangular bases (§1.3): ``(n, K + 1, 2)`` each base's true outline on the
+    #: board, closed (its first corner again at the end) and padded with that corner; a round
+    #: base's row is its centre repeated (``r`` is then its radius; for a shaped base ``r`` is
+    #: the circle that covers it). None: every base is round (the disc answers, unchanged).
+    poly: FloatArray | None = None
 
     def __len__(self) -> int:
         return len(self.xy)
@@ -89,6 +95,35 @@ def _arrays(discs: Bases | Sequence[Any]) -> tuple[FloatArray, FloatArray]:
     if isinstance(discs, Bases):
         return discs.xy, discs.r
     return as_discs(discs)
+
+
+def _polys(discs: Bases | Sequence[Any]) -> FloatArray | None:
+    """The true outlines of ``discs`` (:attr:`Bases.poly`), None when all are round."""
+    return discs.poly if isinstance(discs, Bases) else None
+
+
+def _poly_key(discs: Bases | Sequence[Any]) -> tuple[bytes, ...]:
+    """The outlines of ``discs`` for a cache key (nothing when all are round)."""
+    poly = _polys(discs)
+    return () if poly is None else (poly.tobytes(),)
+
+
+def _shaped_rows(poly: FloatArray) -> BoolArray:
+    """Which rows of a :attr:`Bases.poly` are oval or rectangular (not a repeated centre)."""
+    out: BoolArray = np.asarray((poly != poly[:, :1]).any(axis=(1, 2)))
+    return out
+
+
+def _support(poly: FloatArray, frm: FloatArray, n: FloatArray) -> FloatArray:
+    """``(Q, 2)``: for each outline (``(Q, K + 1, 2)`` about centres ``frm``), the corner
+    farthest along ``n`` (``(Q, 2)``), from the centre. A base is symmetric about its
+    centre, so the segment between that corner and the opposite one lies inside it and spans
+    the width the base shows seen along the perpendicular of ``n`` (§5.4 "any of the enemy
+    model or base")."""
+    rel = poly[:, :-1, :] - frm[:, None, :]
+    k = np.argmax(np.einsum("qkx,qx->qk", rel, n), axis=1)
+    out: FloatArray = rel[np.arange(len(rel)), k]
+    return out
 
 
 def near_blockers(
@@ -108,8 +143,23 @@ def near_blockers(
     blocker farther than ``spread + max(radii) + its radius`` from that segment can never be
     tested: leaving it out gives the very same answers, with less work and a cache key that
     ignores models far away (the same sight is then found again after unrelated moves)."""
-    if not len(bxy) or not len(axy) or not len(txy):
+    keep = _near_keep(axy, ar, txy, tr, bxy, br)
+    if keep.all():
         return bxy, br
+    return bxy[keep], br[keep]
+
+
+def _near_keep(
+    axy: FloatArray,
+    ar: FloatArray,
+    txy: FloatArray,
+    tr: FloatArray,
+    bxy: FloatArray,
+    br: FloatArray,
+) -> BoolArray:
+    """Which blockers :func:`near_blockers` keeps."""
+    if not len(bxy) or not len(axy) or not len(txy):
+        return np.ones(len(bxy), dtype=bool)
     ca = axy.sum(axis=0) / len(axy)  # the mean (np.mean's very sum and division)
     ct = txy.sum(axis=0) / len(txy)
     spread = max(
@@ -117,10 +167,8 @@ def near_blockers(
         float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
     )
     d = _point_segment_distances(ca, ct, bxy)
-    keep = d <= spread + max(float(ar.max()), float(tr.max())) + br + 0.01
-    if keep.all():
-        return bxy, br
-    return bxy[keep], br[keep]
+    keep: BoolArray = d <= spread + max(float(ar.max()), float(tr.max())) + br + 0.01
+    return keep
 
 
 def _point_segment_distances(start: FloatArray, end: FloatArray, centres: FloatArray) -> FloatArray:
@@ -144,7 +192,22 @@ class _Scene:
     close to a pair are tested against that pair's lines, with NumPy.
     """
 
-    __slots__ = ("_in_a", "_in_t", "ar", "axy", "br", "bxy", "geom", "pieces", "tr", "txy")
+    __slots__ = (
+        "_in_a",
+        "_in_t",
+        "ap",
+        "ar",
+        "axy",
+        "bp",
+        "br",
+        "bshaped",
+        "bxy",
+        "geom",
+        "pieces",
+        "tp",
+        "tr",
+        "txy",
+    )
 
     def __init__(
         self,
@@ -158,7 +221,15 @@ class _Scene:
         self.axy, self.ar = _arrays(attackers)
         self.txy, self.tr = _arrays(targets)
         bxy, br = _arrays(blockers)
-        self.bxy, self.br = near_blockers(self.axy, self.ar, self.txy, self.tr, bxy, br)
+        self.ap, self.tp, bp = _polys(attackers), _polys(targets), _polys(blockers)
+        self.bp: FloatArray | None = None
+        self.bshaped: BoolArray | None = None
+        if bp is None:
+            self.bxy, self.br = near_blockers(self.axy, self.ar, self.txy, self.tr, bxy, br)
+        else:
+            keep = _near_keep(self.axy, self.ar, self.txy, self.tr, bxy, br)
+            self.bxy, self.br, self.bp = bxy[keep], br[keep], bp[keep]
+            self.bshaped = _shaped_rows(self.bp)
         g = self.geom
         self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
         self._in_a: BoolArray | None = None
@@ -166,7 +237,7 @@ class _Scene:
 
     def key(self, kind: str) -> tuple[bytes, ...]:
         """A cache key for this query (positions and radii, bit for bit)."""
-        return (
+        key = (
             kind.encode(),
             self.axy.tobytes(),
             self.ar.tobytes(),
@@ -175,22 +246,69 @@ class _Scene:
             self.bxy.tobytes(),
             self.br.tobytes(),
         )
+        shapes = (self.ap, self.tp, self.bp)
+        if all(p is None for p in shapes):
+            return key
+        return (*key, b"outlines", *(b"-" if p is None else p.tobytes() for p in shapes))
+
+    def across(self, targets: bool, rows: IntArray, to: FloatArray, s: FloatArray) -> FloatArray:
+        """:func:`_across` for the attackers' (or the targets') bases ``rows``: an oval or
+        rectangle's points spread between its two corners that bound it as seen from ``to``
+        (its true width, not the covering circle's)."""
+        xy, r, poly = (self.txy, self.tr, self.tp) if targets else (self.axy, self.ar, self.ap)
+        frm = xy[rows]
+        out = _across(frm, to, r[rows], s)
+        if poly is None:
+            return out
+        sub = poly[rows]
+        shaped = np.flatnonzero(_shaped_rows(sub))
+        if len(shaped):
+            d = to[shaped] - frm[shaped]
+            n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+            corner = _support(sub[shaped], frm[shaped], n)
+            out[shaped] = frm[shaped][:, None, :] + s[None, :, None] * corner[:, None, :]
+        return out
+
+    def base_hits(self, p0: FloatArray, p1: FloatArray, bi: IntArray) -> BoolArray:
+        """``(C, K)``: whether the ``K`` segments of row ``c`` pass through blocker base
+        ``bi[c]`` (a disc: closer than its radius; an oval or rectangle: through its outline
+        shrunk by :data:`EPS`, so a line grazing it is not blocked)."""
+        d = _segment_distances(p0, p1, self.bxy[bi])
+        hit: BoolArray = d < self.br[bi][:, None] - EPS
+        if self.bp is None or self.bshaped is None:
+            return hit
+        rows = np.flatnonzero(self.bshaped[bi])
+        if len(rows):
+            b = bi[rows]
+            c = self.bxy[b][:, None, :]
+            shrink = (1.0 - EPS / np.maximum(self.br[b], EPS))[:, None, None]
+            poly = c + (self.bp[b] - c) * shrink
+            hit[rows] = segments_cross(p0[rows], p1[rows], poly[:, :-1], poly[:, 1:])
+        return hit
 
     def inside(self) -> tuple[BoolArray, BoolArray]:
         """Which of the scene's pieces each attacker / target base overlaps."""
         if self._in_a is None or self._in_t is None:
-            self._in_a = self._inside(self.axy, self.ar)
-            self._in_t = self._inside(self.txy, self.tr)
+            self._in_a = self._inside(self.axy, self.ar, self.ap)
+            self._in_t = self._inside(self.txy, self.tr, self.tp)
         return self._in_a, self._in_t
 
-    def _inside(self, xy: FloatArray, r: FloatArray) -> BoolArray:
+    def _inside(self, xy: FloatArray, r: FloatArray, poly: FloatArray | None) -> BoolArray:
         """:meth:`BoardGeometry.discs_in` for the scene's pieces, kept in the board's cache
-        (a unit's bases are asked about again and again, against each enemy unit)."""
+        (a unit's bases are asked about again and again, against each enemy unit); an oval
+        or rectangular base stands in a piece its true outline overlaps (§1.3)."""
         g = self.geom
-        key = (b"inside", self.pieces.tobytes(), xy.tobytes(), r.tobytes())
+        key: tuple[bytes, ...] = (b"inside", self.pieces.tobytes(), xy.tobytes(), r.tobytes())
+        if poly is not None:
+            key = (*key, poly.tobytes())
         hit: BoolArray | None = g.cache.get(key)
         if hit is None:
             hit = g.discs_in(self.pieces, xy, r)
+            if poly is not None and len(self.pieces):
+                for i in np.flatnonzero(_shaped_rows(poly)).tolist():
+                    shape = shapely.Polygon(poly[i])
+                    area = shapely.area(shapely.intersection(shape, g.polys[self.pieces]))
+                    hit[i] = area > EPS
             hit.setflags(write=False)
             g.cache.put(key, hit)
         return hit
@@ -248,14 +366,12 @@ class _Scene:
                 ci, li = np.nonzero(out[dq] == 0)
                 if len(ci):
                     rows = dq[ci]
-                    d = _segment_distances(
-                        p0[rows, li][:, None, :], p1[rows, li][:, None, :], self.bxy[db[ci]]
+                    hit = self.base_hits(
+                        p0[rows, li][:, None, :], p1[rows, li][:, None, :], db[ci]
                     )[:, 0]
-                    hit = d < self.br[db[ci]] - EPS
                     out[rows[hit], li[hit]] = 1
                 return out
-            d = _segment_distances(p0[dq], p1[dq], self.bxy[db])
-            np.maximum.at(out, dq, (d < self.br[db][:, None] - EPS).astype(np.intp))
+            np.maximum.at(out, dq, self.base_hits(p0[dq], p1[dq], db).astype(np.intp))
         return out
 
     def sight(self, ia: IntArray, it: IntArray, any_per_target: bool = False) -> BoolArray:
@@ -282,8 +398,8 @@ class _Scene:
             ra, rt = ia[rest], it[rest]
             k = LOS_SAMPLES
             s = _LOS_ACROSS
-            pa = _across(self.axy[ra], self.txy[rt], self.ar[ra], s)  # (R, k, 2)
-            pt = _across(self.txy[rt], self.axy[ra], self.tr[rt], s)
+            pa = self.across(False, ra, self.txy[rt], s)  # (R, k, 2)
+            pt = self.across(True, rt, self.axy[ra], s)
             p0 = np.broadcast_to(pa[:, :, None, :], (len(rest), k, k, 2)).reshape(-1, k * k, 2)
             p1 = np.broadcast_to(pt[:, None, :, :], (len(rest), k, k, 2)).reshape(-1, k * k, 2)
             blocked = self.hits(p0, p1, sub_cands)
@@ -462,7 +578,7 @@ def _cover(scene: _Scene) -> CoverReport:
         if len(cands[0]) or len(cands[2]):
             k = COVER_RAYS
             s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
-            p1 = _across(scene.txy[it], scene.axy[ia], scene.tr[it], s)  # (Q, k, 2)
+            p1 = scene.across(True, it, scene.axy[ia], s)  # (Q, k, 2)
             p0 = np.broadcast_to(scene.axy[ia][:, None, :], p1.shape)
             value = scene.hits(p0, p1, cands, g.cover_value)
             pair_frac = (value > 0).mean(axis=1)
@@ -565,14 +681,24 @@ class _Obstacles:
 
 
 def _obstacles(
-    board: Board, scene: _Scene, bxy: FloatArray, br: FloatArray, bz: FloatArray, height: float
+    board: Board,
+    scene: _Scene,
+    bxy: FloatArray,
+    br: FloatArray,
+    bz: FloatArray,
+    height: float,
+    bp: FloatArray | None = None,
 ) -> _Obstacles:
     g = scene.geom
     pieces = [int(p) for p in scene.pieces]
     edges: list[tuple[FloatArray, FloatArray] | None] = [
         (g.edge0[p, : g.nedges[p]], g.edge1[p, : g.nedges[p]]) for p in pieces
     ]
-    edges += [None] * len(bxy)
+    if bp is None:
+        edges += [None] * len(bxy)
+    else:  # an oval or rectangular base is its outline (§1.3), a round one its disc
+        shaped = _shaped_rows(bp)
+        edges += [(q[:-1], q[1:]) if f else None for q, f in zip(bp, shaped, strict=True)]
     heights = [board.terrain[p].height for p in pieces]
     tops = np.array(
         [*(math.inf if h is None else float(h) for h in heights), *(bz + height)], dtype=np.float64
@@ -721,6 +847,7 @@ def elevated_sight_matrix(
         bxy.tobytes(),
         bz.tobytes(),
         np.float64(model_height).tobytes(),
+        *_poly_key(blockers),
     )
     cache = scene.geom.cache
     hit = cache.get(key)
@@ -728,7 +855,7 @@ def elevated_sight_matrix(
         out = flat.copy()
         ia, it = np.nonzero(~flat & ((az[:, None] > EPS) | (tz[None, :] > EPS)))
         if len(ia):
-            obs = _obstacles(board, scene, bxy, br, bz, model_height)
+            obs = _obstacles(board, scene, bxy, br, bz, model_height, _polys(blockers))
             in_a, in_t = scene.inside()
             h = model_height
             a, t = scene.axy[ia], scene.txy[it]
@@ -806,11 +933,13 @@ def elevated_cover_report(
         bxy.tobytes(),
         bz.tobytes(),
         np.float64(model_height).tobytes(),
+        *_poly_key(blockers),
     )
     cached = scene.geom.cache.get(key)
     if cached is None:
         cached = scene.geom.cache.put(
-            key, _elevated_cover(board, scene, az, tz, bxy, br, bz, model_height)
+            key,
+            _elevated_cover(board, scene, az, tz, bxy, br, bz, model_height, _polys(blockers)),
         )
     report: CoverReport = cached
     return report
@@ -825,18 +954,19 @@ def _elevated_cover(
     br: FloatArray,
     bz: FloatArray,
     h: float,
+    bp: FloatArray | None = None,
 ) -> CoverReport:
     n, m = len(scene.axy), len(scene.txy)
     levels = np.zeros(m, dtype=np.intp)
     frac = np.zeros(m)
     sources: set[str] = set()
     if n:
-        obs = _obstacles(board, scene, bxy, br, bz, h)
+        obs = _obstacles(board, scene, bxy, br, bz, h, bp)
         in_a, _ = scene.inside()
         k = COVER_RAYS
         s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
         ia, it = np.divmod(np.arange(n * m), m)
-        ends = _across(scene.txy[it], scene.axy[ia], scene.tr[it], s)  # (Q, k, 2)
+        ends = scene.across(True, it, scene.axy[ia], s)  # (Q, k, 2)
         p1 = ends.reshape(-1, 2)
         p0 = np.repeat(scene.axy[ia], k, axis=0)
         z0 = np.repeat(az[ia] + h, k)

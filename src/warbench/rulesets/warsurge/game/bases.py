@@ -552,3 +552,127 @@ def check_turn(game: Any, uid: int, models: Sequence[int], facing: float) -> tup
     if not math.isfinite(float(facing)):
         raise RulesError(f"a facing of {facing!r} degrees is not a direction", "§1.3")
     return turned(game, uid, models, facing)
+
+
+# -- sight and cover ----------------------------------------------------------------------------
+
+
+def _closed(
+    base: Base | None, radius: float, xy: FloatArray, facing: Sequence[float], k: int
+) -> FloatArray:
+    """``(n, k, 2)`` closed outlines padded to ``k`` corners with their first; a round base's
+    row its centre repeated."""
+    pts = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+    out = np.repeat(pts[:, None, :], k, axis=1)
+    if base is None or not len(pts):
+        return out
+    local = np.asarray(base.outline((0.0, 0.0), 0.0), dtype=np.float64)
+    rad = np.radians(np.asarray(facing, dtype=np.float64))
+    c, s = np.cos(rad)[:, None], np.sin(rad)[:, None]
+    x = local[None, :, 0] * c - local[None, :, 1] * s + pts[:, 0:1]
+    y = local[None, :, 0] * s + local[None, :, 1] * c + pts[:, 1:2]
+    ring = np.stack([x, y], axis=2)
+    out[:, : len(local)] = ring
+    out[:, len(local) :] = ring[:, :1]
+    return out
+
+
+def _corners(base: Base | None) -> int:
+    return 1 if base is None else len(base.outline((0.0, 0.0), 0.0)) + 1
+
+
+def group_outlines(
+    group: tuple[Base | None, float, FloatArray, Sequence[float]],
+) -> FloatArray | None:
+    """The true outlines of a :func:`unit_group` for the sight module (§5.4-5.6), None for
+    round bases (the disc answers)."""
+    base, radius, xy, fac = group
+    if base is None:
+        return None
+    return _closed(base, radius, xy, fac, _corners(base))
+
+
+def table_outlines(game: Any, t: Any, mask: npt.NDArray[np.bool_]) -> FloatArray | None:
+    """The true outlines of the table index's rows in ``mask`` (the blockers of a sight or
+    cover question), None when all of them stand on round bases."""
+    rows = np.flatnonzero(mask)
+    uids = t.uid[rows]
+    kinds = {int(u): game.setup.units[int(u)].base for u in set(uids.tolist())}
+    if all(b is None for b in kinds.values()):
+        return None
+    k = max(_corners(b) for b in kinds.values())
+    out = np.repeat(t.xy[rows][:, None, :].astype(np.float64), k, axis=1)
+    for other, base in kinds.items():
+        if base is None:
+            continue
+        cols = np.flatnonzero(uids == other)
+        fac = [facing_of(game, other, int(m)) for m in t.model[rows[cols]]]
+        out[cols] = _closed(base, 0.0, t.xy[rows[cols]], fac, k)
+    return out
+
+
+# -- the perks' own measurements ----------------------------------------------------------------
+
+
+def distances(
+    game: Any,
+    a: int | None,
+    axy: FloatArray,
+    ra: float,
+    b: int | None,
+    bxy: FloatArray,
+    rb: float,
+) -> FloatArray:
+    """``geom.edge_distances(axy, ra, bxy, rb)`` for the perks that measure their own way
+    (Counter, Decoy, Displace, Aim, ...): when a unit of the game stands on an oval or
+    rectangular base, unit ``a``'s bases at ``axy`` and unit ``b``'s at ``bxy`` are measured
+    with their true shapes (§1.3; a ``None`` unit, or a round one, is discs of radius ``ra`` or
+    ``rb``: a point is radius 0). Games on round bases get the disc answer, bit for bit."""
+    from warbench.rulesets.warsurge.game.geom import edge_distances
+
+    if not shaped(game.setup):
+        return edge_distances(axy, ra, bxy, rb)
+    return gaps(_group(game, a, axy, ra), _group(game, b, bxy, rb))
+
+
+def _group(
+    game: Any, uid: int | None, xy: FloatArray, r: float
+) -> tuple[Base | None, float, FloatArray, Sequence[float]]:
+    pts = _array(xy)
+    if uid is None or game.setup.units[uid].base is None:
+        return None, float(r), pts, [0.0] * len(pts)
+    return unit_group(game, uid, pts)
+
+
+def table_distances(
+    game: Any, uid: int, pts: FloatArray, r: float, t: Any, mask: npt.NDArray[np.bool_]
+) -> FloatArray:
+    """:func:`distances` from ``uid``'s bases at ``pts`` to the table index's rows in
+    ``mask`` (``geom.edge_distances(pts, r, t.xy[mask], t.r[mask])`` on round bases)."""
+    from warbench.rulesets.warsurge.game.geom import edge_distances
+
+    if not shaped(game.setup):
+        return edge_distances(pts, r, t.xy[mask], t.r[mask])
+    return table_gaps(game, uid, _array(pts), t, mask)
+
+
+def sight_polys(
+    game: Any, a: int, b: int, t: Any, mask: npt.NDArray[np.bool_]
+) -> tuple[FloatArray | None, FloatArray | None, FloatArray | None] | None:
+    """The true outlines of units ``a`` and ``b`` and of the table index's rows in ``mask``
+    for a sight question (``geom.Field.visible``'s ``polys``); None on round bases."""
+    if not shaped(game.setup):
+        return None
+    ga, gb = group_outlines(unit_group(game, a)), group_outlines(unit_group(game, b))
+    return ga, gb, table_outlines(game, t, mask)
+
+
+def sees(game: Any, a: int, b: int) -> bool:
+    """Some model of ``a`` sees some model of ``b`` (§5.4 line of sight), the models of the
+    other units blocking; oval and rectangular bases with their outline (ruling 4)."""
+    t = game.table()
+    others = game.others_mask([a, b])
+    r, tr = game.info(a).radius, game.info(b).radius
+    polys = sight_polys(game, a, b, t, others)
+    bxy, br = t.xy[others], t.r[others]
+    return any(game.field.visible(game.xy(a), r, game.xy(b), tr, bxy, br, None, polys))

@@ -15,7 +15,13 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_difficult
-from warbench.rulesets.warsurge.game import bases, geom, perk_effects, perk_incorporeal
+from warbench.rulesets.warsurge.game import (
+    bases,
+    bases_ground,
+    geom,
+    perk_effects,
+    perk_incorporeal,
+)
 from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
@@ -72,8 +78,11 @@ def problem_positions(
     passing = perk_incorporeal.ghosts(w) if any(x.statuses for x in w.units) else frozenset()
     ghost = uid in passing
     brave = brave or ghost
+    # an oval or rectangular base meets the board's edge and terrain with its outline (§1.3)
+    shape = exact and info.base is not None
+    ends = bases_ground.end_facings(w, uid, models) if shape else []
     for k, (i, p) in enumerate(zip(models, new, strict=True)):
-        if not f.on_board(p, r):
+        if not (bases_ground.on_board(w, uid, p, ends[k]) if shape else f.on_board(p, r)):
             return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
         if starts is not None:
             s = starts[k]
@@ -88,7 +97,7 @@ def problem_positions(
                     "§5.1 Type",
                 )
             length = math.dist(s, p) if not exact else bases.model_travel(w, uid, i, s, p)
-            pc = f.path(s, p, r)
+            pc = bases_ground.model_path(w, uid, i, s, p) if shape else f.path(s, p, r)
             flies = flight(info.unit.profile.perks)  # Airborne, Jumper: effects/movement.py
             skip_path[-1] = bool(flies) or ghost
             if pc.blocked_by is not None and flies not in ("airborne", "juggernaut") and not ghost:
@@ -131,9 +140,10 @@ def problem_positions(
                         "are Impassable Ground",
                         "§4.7",
                     )
-        elif not f.spot_ok(p, r):
+        elif not (bases_ground.spot_ok(w, uid, p, ends[k]) if shape else f.spot_ok(p, r)):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
-        if starts is not None and not f.spot_ok(p, r) and not _lands_anywhere(info, starts):
+        fits = bases_ground.spot_ok(w, uid, p, ends[k]) if shape else f.spot_ok(p, r)
+        if starts is not None and not fits and not _lands_anywhere(info, starts):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
         if len(oxy) and (end_gap is None or end_gap[k] < clear):
             d = np.sqrt(((oxy - np.asarray(p)) ** 2).sum(axis=1)) - orad - r

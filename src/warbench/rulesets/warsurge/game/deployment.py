@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, coherency_groups
-from warbench.rulesets.warsurge.game import bases, geom
+from warbench.rulesets.warsurge.game import bases, bases_ground, geom
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
     Point,
@@ -115,8 +115,14 @@ def vertical_coherency_at_deployment(
 
 def _check_deploy_positions(w: Work, uid: int, pos: Sequence[Point], zone: int) -> None:
     info = w.info(uid)
+    shape = info.base is not None  # an oval or rectangle: all its outline in the zone (§1.3)
     for i, p in enumerate(pos):
-        if not w.field.in_zone(zone, p, info.radius):
+        if shape:
+            fac = [bases.facing_of(w, uid, i)]
+            inside = bool(bases_ground.zone_holds(w, uid, zone, geom.as_array([p]), fac)[0])
+        else:
+            inside = w.field.in_zone(zone, p, info.radius)
+        if not inside:
             why = deploy_outside_zone(w, uid, i, p)  # Invade (Perks L1864): perk_deployment.py
             if why is not None:
                 raise err(why, "§3.6 step 3")

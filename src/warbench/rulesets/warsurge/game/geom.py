@@ -210,16 +210,15 @@ class Field:
         bxy: FloatArray,
         br: FloatArray,
         z: Heights | None = None,
+        polys: SightPolys | None = None,
     ) -> npt.NDArray[np.bool_]:
         """Line of sight matrix (attacker models, target models), §5.4; with the heights the
         models stand at (``z``: attackers', targets', blockers'), L2360 sight from above."""
         if z is None:
-            return sight_matrix(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
+            return sight_matrix(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
         return elevated_sight_matrix(
             self.board,
-            _bases(axy, ar),
-            _bases(txy, tr),
-            Bases(bxy, br),
+            *_three(axy, ar, txy, tr, bxy, br, polys),
             attacker_z=z.attacker,
             target_z=z.target,
             blocker_z=z.blocker,
@@ -234,16 +233,15 @@ class Field:
         bxy: FloatArray,
         br: FloatArray,
         z: Heights | None = None,
+        polys: SightPolys | None = None,
     ) -> list[bool]:
         """Which target models at least one attacker model sees (§5.5): the columns of
         :meth:`sight` with any True, found with fewer lines."""
         if z is None:
-            return visible_models(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
+            return visible_models(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
         return elevated_visible_models(
             self.board,
-            _bases(axy, ar),
-            _bases(txy, tr),
-            Bases(bxy, br),
+            *_three(axy, ar, txy, tr, bxy, br, polys),
             attacker_z=z.attacker,
             target_z=z.target,
             blocker_z=z.blocker,
@@ -257,9 +255,10 @@ class Field:
         tr: float,
         bxy: FloatArray,
         br: FloatArray,
+        polys: SightPolys | None = None,
     ) -> int:
         """The target's Cover Bonus against these attackers (§5.6)."""
-        return cover_report(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br)).bonus
+        return cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, polys)).bonus
 
     def cover_report(
         self,
@@ -270,15 +269,14 @@ class Field:
         bxy: FloatArray,
         br: FloatArray,
         z: Heights | None = None,
+        polys: SightPolys | None = None,
     ) -> CoverReport:
         """The target's Cover Bonus and the pieces that give it (§5.6; with heights, L2360)."""
         if z is None:
-            return cover_report(self.board, _bases(axy, ar), _bases(txy, tr), Bases(bxy, br))
+            return cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
         return elevated_cover_report(
             self.board,
-            _bases(axy, ar),
-            _bases(txy, tr),
-            Bases(bxy, br),
+            *_three(axy, ar, txy, tr, bxy, br, polys),
             attacker_z=z.attacker,
             target_z=z.target,
             blocker_z=z.blocker,
@@ -295,9 +293,28 @@ class Heights:
     blocker: FloatArray
 
 
-def _bases(xy: FloatArray, r: float) -> Bases:
-    """One unit's bases (one radius) for the sight module."""
-    return Bases(xy, np.full(len(xy), float(r)))
+def _bases(xy: FloatArray, r: float, poly: FloatArray | None = None) -> Bases:
+    """One unit's bases (one radius; ``poly``: their true outlines) for the sight module."""
+    return Bases(xy, np.full(len(xy), float(r)), poly)
+
+
+#: The true outlines of a sight question's attackers, targets and blockers (``game/bases.py``
+#: ``SightPolys``): oval and rectangular bases are seen and see with their shape (§1.3, §5.4).
+SightPolys = tuple[FloatArray | None, FloatArray | None, FloatArray | None]
+
+
+def _three(
+    axy: FloatArray,
+    ar: float,
+    txy: FloatArray,
+    tr: float,
+    bxy: FloatArray,
+    br: FloatArray,
+    polys: SightPolys | None,
+) -> tuple[Bases, Bases, Bases]:
+    """The attacking, targeted and blocking bases of a sight or cover question."""
+    ap, tp, bp = polys if polys is not None else (None, None, None)
+    return _bases(axy, ar, ap), _bases(txy, tr, tp), Bases(bxy, br, bp)
 
 
 _CLEAR = PathCheck(None, False, ())

@@ -23,6 +23,7 @@ from warbench.rulesets.warsurge.battlefield.measure import VERTICAL_COHERENCY, c
 from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous, juggernaut
 from warbench.rulesets.warsurge.game import (
     bases,
+    bases_ground,
     geom,
     perk_crew,
     perk_effects,
@@ -75,12 +76,17 @@ def move_problems(
     if prob or starts is None or allowance is None or w.field.levels.flat:
         return prob
     r = w.info(uid).radius
+    shape = w.info(uid).base is not None  # oval or rectangular bases (§1.3)
     climb = climb_problem(
         w.field.levels,
         starts,
         new,
         allowance,
-        lambda k: w.field.path(starts[k], new[k], r).difficult,
+        lambda k: (
+            bases_ground.model_path(w, uid, models[k], starts[k], new[k]).difficult
+            if shape
+            else w.field.path(starts[k], new[k], r).difficult
+        ),
     )
     return climb or vertical_coherency_problem(w, uid, new, models)
 
@@ -392,7 +398,12 @@ def apply_move(w: Work, plan: MovePlan) -> None:
         if s != p or (turn and plan.facing[i] != bases.facing_of(w, uid, i)):
             moved_list[i] = True
             longest = max(longest, math.dist(s, p))
-            for name in w.field.path(s, p, r).dangerous:
+            crossing = (
+                bases_ground.path(w, uid, s, p, bases.facing_of(w, uid, i), plan.facing[i])
+                if turn and w.info(uid).base is not None
+                else bases_ground.model_path(w, uid, i, s, p)
+            )
+            for name in crossing.dangerous:
                 if jumps and not _on_piece(w, name, (s, p), r):
                     continue  # Jumper (Perks L2126): only where it starts or ends
                 crossed.setdefault(name, []).append(i)

@@ -84,7 +84,7 @@ def aim_refusal(
     """Why the Attack's points may not stand: a Weapon not used in it, without Force or Trap,
     named twice, a point off the battlefield, or (Trap) beyond the Weapon's Range of every model
     of its shares. ``shares``: (Weapon, Target, the models using it)."""
-    from warbench.rulesets.warsurge.game import geom
+    from warbench.rulesets.warsurge.game import bases, geom
     from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
     from warbench.rulesets.warsurge.game.perk_turn import index
 
@@ -108,7 +108,7 @@ def aim_refusal(
             holder = work.outermost(uid)
             models = sorted({m for s in mine for m in s[2]})
             pts = work.xy(holder) if holder != uid else work.xy(uid, models or None)
-            d = geom.edge_distances(pts, info.radius, geom.as_array([(x, y)]), 0.0)
+            d = bases.distances(work, holder, pts, info.radius, None, geom.as_array([(x, y)]), 0.0)
             if float(d.min()) > rng + 1e-6:
                 return (
                     f"a Trap marker goes inside {weapon}'s Range ({rng}\"); ({x:g}, {y:g}) is "

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import DELAYED, weapon_ranges
@@ -226,7 +226,7 @@ def move_refusal(work: Work, uid: int, new: tuple[Point, ...]) -> str | None:
     for t in mine:
         if not work.standing(t):
             continue
-        d = geom.edge_distances(xy, r, work.xy(t), work.info(t).radius)
+        d = bases.distances(work, uid, xy, r, t, work.xy(t), work.info(t).radius)
         if d.size and float(d.min()) > max(float(reach), geom.CONTACT) + 1e-9:
             return (
                 f"{work.label(uid)} is in a challenge with {work.label(t)}: its Movement must end "

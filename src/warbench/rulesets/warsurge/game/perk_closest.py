@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.actions import Point
@@ -71,8 +71,8 @@ def moves_away(
     r = work.info(uid).radius
     for c in closest:
         xy, cr = work.xy(c), work.info(c).radius
-        before = geom.edge_distances(geom.as_array(starts), r, xy, cr).min(axis=1)
-        after = geom.edge_distances(geom.as_array(new), r, xy, cr).min(axis=1)
+        before = bases.distances(work, uid, geom.as_array(starts), r, c, xy, cr).min(axis=1)
+        after = bases.distances(work, uid, geom.as_array(new), r, c, xy, cr).min(axis=1)
         if bool((after <= before + 1e-6).all()):
             return False
     return True

@@ -37,7 +37,7 @@ import numpy as np
 
 from warbench.kernel.dice import RollEvent
 from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
-from warbench.rulesets.warsurge.game import geom, perk_combat_damage, perk_limitation
+from warbench.rulesets.warsurge.game import bases, geom, perk_combat_damage, perk_limitation
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.plans import WeaponPlan
@@ -149,7 +149,11 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
             t = other.uid
             if t == unit or other.location is not Location.TABLE or not other.living():
                 continue
-            d = float(geom.edge_distances(here, info.radius, work.xy(t), work.info(t).radius).min())
+            d = float(
+                bases.distances(
+                    work, unit, here, info.radius, t, work.xy(t), work.info(t).radius
+                ).min()
+            )
             if best is None or (d, t) < best:
                 best = (d, t)
         if best is None or best[0] > rng:
@@ -311,7 +315,9 @@ def _run(work: Work, unit: int, v: np.ndarray[Any, Any], distance: float) -> tup
         if not all(work.field.spot_ok((float(p[0]), float(p[1])), r) for p in moved):
             return gone, -1
         for t in others:
-            if (geom.edge_distances(moved, r, work.xy(t), work.info(t).radius) < 0).any():
+            if (
+                bases.distances(work, unit, moved, r, t, work.xy(t), work.info(t).radius) < 0
+            ).any():
                 return gone, t
         gone = step
     return gone, -2

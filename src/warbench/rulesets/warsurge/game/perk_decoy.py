@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from warbench.rulesets.warsurge.attack import AttackContext, UnitState
-from warbench.rulesets.warsurge.game import geom, perk_combat_damage, perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, geom, perk_combat_damage, perk_incorporeal
 from warbench.rulesets.warsurge.game.casualties import remove_models
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_decoy_units import DECOYS
@@ -102,7 +102,7 @@ def _explode(work: Work, fake: int, spot: geom.FloatArray) -> None:
             continue
         if work.units[t].statuses and perk_incorporeal.immune(work, t, fake):
             continue  # Incorporeal (L2467): "immune to all damage"
-        d = geom.edge_distances(spot, r, work.xy(t), work.info(t).radius)
+        d = bases.distances(work, fake, spot, r, t, work.xy(t), work.info(t).radius)
         if not d.size or float(d.min()) > BLAST + 1e-9:
             continue
         faces = [work.dice.d6(f"Decoy III at {work.label(t)}") for _ in range(n)]
@@ -147,7 +147,7 @@ def _comes_near(work: Work, mover: int, other: int) -> bool:
         a = np.asarray(before.pos[i], dtype=np.float64) if before.location is Location.TABLE else b
         k = max(2, math.ceil(float(np.hypot(*(b - a))) / _STEP) + 1)
         path = a + np.linspace(0.0, 1.0, k)[:, None] * (b - a)
-        if float(geom.edge_distances(path, r, theirs, ro).min()) <= NEAR + 1e-9:
+        if float(bases.distances(work, mover, path, r, other, theirs, ro).min()) <= NEAR + 1e-9:
             return True
     return False
 

@@ -134,7 +134,7 @@ def reflect_at_phase_start(work: Work, phase: str) -> None:
 
 
 def _threatened(work: Work, uid: int) -> bool:
-    from warbench.rulesets.warsurge.game import geom
+    from warbench.rulesets.warsurge.game import bases
     from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
     from warbench.rulesets.warsurge.game.state import Location
 
@@ -144,7 +144,9 @@ def _threatened(work: Work, uid: int) -> bool:
         if other.location is not Location.TABLE or not work.enemies(uid, other.uid):
             continue
         reach = max([18.0, *weapon_ranges(work.info(other.uid), other.statuses).values()])
-        gap = geom.edge_distances(me, r, work.xy(other.uid), work.info(other.uid).radius)
+        gap = bases.distances(
+            work, uid, me, r, other.uid, work.xy(other.uid), work.info(other.uid).radius
+        )
         if gap.size and float(gap.min()) <= reach:
             return True
     return False

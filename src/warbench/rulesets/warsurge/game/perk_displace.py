@@ -32,13 +32,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom, perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, geom, perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_aim import aim_of
 from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.terrain_split import is_split, linked_to_piece
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from warbench.rulesets.warsurge.game.geom import FloatArray
     from warbench.rulesets.warsurge.game.work import Work
 
@@ -93,6 +95,7 @@ class Slide:
 def _clear_of(
     work: Work, uid: int, pts: FloatArray, marg: FloatArray, d0: FloatArray, oxy: FloatArray,
     orad: FloatArray, ouid: np.ndarray, imp0: np.ndarray, margin: float, terrain_too: bool,
+    dist: Callable[[FloatArray], FloatArray],
 ) -> tuple[set[int], bool, bool]:  # fmt: skip
     """What blocks the unit's models at ``pts``: other units closer than their margin
     (``marg``, per other base) that it came nearer to, Impassable Ground within ``margin`` it
@@ -102,7 +105,7 @@ def _clear_of(
     edge = not all(f.on_board((float(p[0]), float(p[1])), r) for p in pts)
     hit: set[int] = set()
     if len(oxy):
-        d = geom.edge_distances(pts, r, oxy, orad).min(axis=0)
+        d = dist(pts).min(axis=0)  # the true bases when oval or rectangular (§1.3)
         bad = (d < marg - 1e-9) & (d < d0 - 1e-9)
         hit = {int(x) for x in ouid[bad]}
     terrain = False
@@ -131,11 +134,11 @@ def slide(
         mask &= t.uid == goal
     oxy, orad, ouid = t.xy[mask], t.r[mask], t.uid[mask]
     marg = np.where(ouid == goal, 0.0, margin) if goal is not None else np.full(len(ouid), margin)
-    d0 = (
-        geom.edge_distances(starts, r, oxy, orad).min(axis=0)
-        if len(oxy)
-        else np.zeros(0, dtype=np.float64)
-    )
+
+    def dist(pts: FloatArray) -> FloatArray:
+        return bases.table_distances(work, uid, pts, r, t, mask)
+
+    d0 = dist(starts).min(axis=0) if len(oxy) else np.zeros(0, dtype=np.float64)
     f = work.field
     if f.board.terrain and any(tt.impassable for tt in f.board.terrain):
         imp0 = np.asarray(f.g.on_impassable(starts, r + margin), dtype=bool)
@@ -147,7 +150,7 @@ def slide(
 
     def blocked(s: float) -> tuple[set[int], bool, bool]:
         pts = starts + direction * s
-        out = _clear_of(work, uid, pts, marg, d0, oxy, orad, ouid, imp0, margin, not through)
+        out = _clear_of(work, uid, pts, marg, d0, oxy, orad, ouid, imp0, margin, not through, dist)
         if (
             piece is not None
             and not any(out)
@@ -192,7 +195,7 @@ def _back_off(
     starts = geom.as_array([u.pos[i] for i in u.present()])
     t = work.table()
     mask = t.uid != uid
-    oxy, orad, ouid = t.xy[mask], t.r[mask], t.uid[mask]
+    oxy, ouid = t.xy[mask], t.uid[mask]
     marg = np.where(ouid == goal, -1e-3, margin - 1e-6)
     f = work.field
     imp = f.board.terrain and any(tt.impassable for tt in f.board.terrain)
@@ -200,7 +203,7 @@ def _back_off(
     while s > 1e-9:
         pts = starts + direction * s
         clear = not len(oxy) or bool(
-            (geom.edge_distances(pts, r, oxy, orad).min(axis=0) >= marg).all()
+            (bases.table_distances(work, uid, pts, r, t, mask).min(axis=0) >= marg).all()
         )
         if clear and imp:
             clear = not bool(np.asarray(f.g.on_impassable(pts, r), dtype=bool).any())

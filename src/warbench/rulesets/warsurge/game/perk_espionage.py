@@ -188,7 +188,7 @@ def may_claim(state: GameState, uid: int) -> bool:
     ]
     if not spies:
         return True
-    from warbench.rulesets.warsurge.game import geom
+    from warbench.rulesets.warsurge.game import bases, geom
 
     me = state.units[uid]
     side = state.setup.units[uid].side
@@ -199,7 +199,7 @@ def may_claim(state: GameState, uid: int) -> bool:
             continue
         su = state.units[s]
         theirs = geom.as_array([su.pos[i] for i in su.present()])
-        d = geom.edge_distances(mine, r, theirs, state.setup.units[s].radius)
+        d = bases.distances(state, uid, mine, r, s, theirs, state.setup.units[s].radius)
         if d.size and float(d.min()) <= RADIUS + 1e-9:
             return False
     return True

@@ -742,11 +742,9 @@ def clear_target(work: Work, uid: int, row: PerkEffects) -> int | None:
 
 def _sees(work: Work, uid: int, target: int) -> bool:
     """Some model of ``uid`` sees some model of ``target`` (§5.4 line of sight)."""
-    t = work.table()
-    others = work.others_mask([uid, target])
-    field = work.field
-    r, tr = work.info(uid).radius, work.info(target).radius
-    return any(field.visible(work.xy(uid), r, work.xy(target), tr, t.xy[others], t.r[others]))
+    from warbench.rulesets.warsurge.game.bases import sees
+
+    return sees(work, uid, target)  # oval and rectangular bases with their outline (§1.3)
 
 
 def on_hp_noted(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:

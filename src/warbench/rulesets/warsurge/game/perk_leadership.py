@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import allowance, weapon_ranges
@@ -50,7 +50,7 @@ def _rule(perk: str, line: int) -> str:
 
 def _within(w: Work, a: int, b: int, inches: float) -> bool:
     """Whether units ``a`` and ``b`` (on the table) have models within ``inches``."""
-    d = geom.edge_distances(w.xy(a), w.info(a).radius, w.xy(b), w.info(b).radius)
+    d = bases.distances(w, a, w.xy(a), w.info(a).radius, b, w.xy(b), w.info(b).radius)
     return bool(d.size) and float(d.min()) <= inches + 1e-9
 
 

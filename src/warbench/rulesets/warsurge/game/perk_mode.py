@@ -348,10 +348,11 @@ def _after_share(w: Work, uid: int, wp: WeaponPlan, heavy: list[bool], battle: l
 def _near_and_seen(w: Work, src: int, other: int, radius: float) -> bool:
     """Whether ``other`` has a model within ``radius`` of ``src``'s models and in sight of one
     of them."""
-    from warbench.rulesets.warsurge.game.geom import edge_distances
     from warbench.rulesets.warsurge.game.targeting import view_target
 
-    d = edge_distances(w.xy(src), w.info(src).radius, w.xy(other), w.info(other).radius)
+    d = bases.distances(
+        w, src, w.xy(src), w.info(src).radius, other, w.xy(other), w.info(other).radius
+    )
     if not d.size or float(d.min()) > radius + 1e-9:
         return False
     return bool(view_target(w, src, other).visible)

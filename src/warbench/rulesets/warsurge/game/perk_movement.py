@@ -27,7 +27,7 @@ import math
 from typing import TYPE_CHECKING
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import index
@@ -149,7 +149,9 @@ def charge_after_move(work: Work, unit: int, dash: bool, distance: float) -> Non
             continue
         if not work.units[t].living():
             continue
-        d = geom.edge_distances(work.xy(unit), info.radius, work.xy(t), work.info(t).radius)
+        d = bases.distances(
+            work, unit, work.xy(unit), info.radius, t, work.xy(t), work.info(t).radius
+        )
         if d.size and float(d.min()) <= radius + 1e-9:
             near.append((float(d.min()), t))
     if not near:

@@ -61,10 +61,9 @@ LEADERS = ("Leader", "War Master")  # War Master "is defined as a 'Leader'" (L20
 
 def _sees(w: Work, uid: int, other: int) -> bool:
     """Some model of ``uid`` sees some model of ``other`` (§5.4 line of sight)."""
-    t = w.table()
-    others = w.others_mask([uid, other])
-    r, tr = w.info(uid).radius, w.info(other).radius
-    return any(w.field.visible(w.xy(uid), r, w.xy(other), tr, t.xy[others], t.r[others]))
+    from warbench.rulesets.warsurge.game.bases import sees
+
+    return sees(w, uid, other)  # oval and rectangular bases with their outline (§1.3)
 
 
 def closest_enemies(w: Work, uid: int, visible: bool = False) -> list[int]:

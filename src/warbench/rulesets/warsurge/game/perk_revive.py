@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.casualties import remove_models
 from warbench.rulesets.warsurge.game.perk_turn import _rule, _stand, index, mastery_test
 from warbench.rulesets.warsurge.game.state import Location, unit_max_hp
@@ -74,7 +74,9 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
             continue
         if work.enemies(uid, unit) or current_value(work, uid) + 1e-9 < value:
             continue
-        d = geom.edge_distances(work.xy(uid), work.info(uid).radius, pts, work.info(unit).radius)
+        d = bases.distances(
+            work, uid, work.xy(uid), work.info(uid).radius, unit, pts, work.info(unit).radius
+        )
         gap = float(d.min()) if d.size else float("inf")
         if gap <= REVIVE[rank] + 1e-9 and (best is None or (gap, uid, rank) < best):
             best = (gap, uid, rank)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.perk_turn import index
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def watcher(work: Work, uid: int, points: Sequence[Point]) -> int | None:
             continue
         if work.info(t).side == work.info(uid).side or not work.enemies(uid, t):
             continue
-        d = geom.edge_distances(xy, r, work.xy(t), work.info(t).radius)
+        d = bases.distances(work, uid, xy, r, t, work.xy(t), work.info(t).radius)
         if d.size and float(d.min()) <= RADIUS + 1e-9:
             return t
     return None

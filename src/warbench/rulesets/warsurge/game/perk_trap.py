@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.state import Location, Status
 
@@ -97,7 +97,15 @@ def place_trap(work: Work, uid: int, wp: WeaponPlan) -> None:
         holder = work.outermost(uid)
         mine = work.xy(holder, None if holder != uid else (list(wp.models) or None))
         theirs = work.xy(wp.target)
-        d = geom.edge_distances(mine, work.info(uid).radius, theirs, work.info(wp.target).radius)
+        d = bases.distances(
+            work,
+            holder,
+            mine,
+            work.info(uid).radius,
+            wp.target,
+            theirs,
+            work.info(wp.target).radius,
+        )
         j = int(np.unravel_index(int(np.argmin(d)), d.shape)[1])
         x, y = float(theirs[j][0]), float(theirs[j][1])
     name = f"{TRAP}@{wp.weapon}@{x:.2f},{y:.2f}@{wp.users}@{work.flow.turn}"

@@ -37,7 +37,7 @@ from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
 from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
 from warbench.rulesets.warsurge.effects.runtime import split_scope
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import geom, perk_eternal, perk_offering, perk_reroll
+from warbench.rulesets.warsurge.game import bases, geom, perk_eternal, perk_offering, perk_reroll
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.memo import per_setup
@@ -355,8 +355,14 @@ def mastery_modifier(work: Work, uid: int) -> int:
             continue
         if not work.units[uid].living() or work.units[uid].location is not Location.TABLE:
             continue
-        d = geom.edge_distances(
-            work.xy(uid), work.info(uid).radius, work.xy(other), work.info(other).radius
+        d = bases.distances(
+            work,
+            uid,
+            work.xy(uid),
+            work.info(uid).radius,
+            other,
+            work.xy(other),
+            work.info(other).radius,
         )
         if d.size and float(d.min()) <= radius + 1e-9:
             worst = min(worst, m)

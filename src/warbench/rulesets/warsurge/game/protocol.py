@@ -38,7 +38,7 @@ from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
 from warbench.play.core import JSON, Decision, Event, Refusal, Result
 from warbench.play.legal import Box, Choice, Family
-from warbench.rulesets.warsurge.game import engine, perk_timejump
+from warbench.rulesets.warsurge.game import bases, engine, perk_timejump
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     ChooseTurnMaster,
@@ -447,6 +447,10 @@ class WarsurgeRuleset:
                     w: [info.weapon_types[w], info.weapon_range[w]] for w in info.weapon_types
                 },
             )
+            if info.base is not None:  # an oval or rectangular base or hull (§1.3): its shape
+                length, width = (round(2 * h, 6) for h in info.base.half_extents)
+                d["base"] = {"shape": info.base.shape, "length": length, "width": width}
+                d["facing"] = [bases.facing_of(g, u.uid, i) for i in range(len(u.hp))]
             if mine or not hide_value:
                 d["points"] = info.points
                 d["value"] = round(g.current_value(u.uid), 4)

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.game import bases, geom
-from warbench.rulesets.warsurge.game.geom import FloatArray, Heights
+from warbench.rulesets.warsurge.game.geom import FloatArray, Heights, SightPolys
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_illusion_slots import lent_weapons
 from warbench.rulesets.warsurge.game.perk_seed import seed_view
@@ -124,6 +124,28 @@ def _shooters(
     if u.location is Location.TERRAIN and u.terrain is not None:  # terrain Fire Points (§6.7)
         return terrain_eyes(w, u.terrain), EYE_RADIUS, u.present(), True
     return w.xy(uid), w.info(uid).radius, u.present(), False
+
+
+def _outlines(
+    w: Work, uid: int, th: int, t: Any, blockers: npt.NDArray[np.bool_]
+) -> SightPolys | None:
+    """The true outlines of the attacking models (or the Transport they fire from; terrain
+    Fire Points are points), the targeted ones and the blockers, when a unit of the game
+    stands on an oval or rectangular base (§1.3; ruling 4 of "WARSURGE bases in play:
+    session 26"); None keeps sight on round bases as it was."""
+    if not bases.shaped(w.setup):
+        return None
+    u = w.units[uid]
+    ap = None
+    if u.location is not Location.TERRAIN:
+        src = w.outermost(uid) if u.location is Location.EMBARKED else uid
+        ap = bases.group_outlines(bases.unit_group(w, src))
+    tp = bases.group_outlines(bases.unit_group(w, th))
+    return ap, tp, bases.table_outlines(w, t, blockers)
+
+
+def _rows(poly: FloatArray | None, idx: Any) -> FloatArray | None:
+    return None if poly is None else poly[idx]
 
 
 def view_target(
@@ -277,6 +299,13 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
     br = t.r[blockers]
     tmodels = tgt.present()
     field = w.field
+    made: list[SightPolys | None] = []
+
+    def outlines() -> SightPolys | None:  # oval and rectangular bases (§1.3, §5.4), once
+        if not made:
+            made.append(_outlines(w, uid, th, t, blockers))
+        return made[0]
+
     # L2360: the heights the models stand at, where the board raises any (game/terrain.py)
     z: Heights | None = None
     if not field.levels.flat:
@@ -308,7 +337,9 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
     sub: npt.NDArray[np.bool_] | None = None
     if len(rows) and len(cols):
         zs = None if z is None else Heights(z.attacker[rows], z.target[cols], z.blocker)
-        sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br, zs)
+        polys = outlines()
+        sp = None if polys is None else (_rows(polys[0], rows), _rows(polys[1], cols), polys[2])
+        sub = field.sight(axy[rows], ar, txy[cols], tr, bxy, br, zs, sp)
         if embarked:
             col_seen = sub.any(axis=0)
             for k, m in enumerate(models):
@@ -345,7 +376,9 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
         rest = np.flatnonzero(~seen)
         if len(rest):
             zv = None if z is None else Heights(z.attacker, z.target[rest], z.blocker)
-            seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br, zv)
+            polys = outlines()
+            vp = None if polys is None else (polys[0], _rows(polys[1], rest), polys[2])
+            seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br, zv, vp)
         if th != target:  # passengers seen where their Transport is seen (L1280, L1438)
             return frozenset(tmodels) if seen.any() else frozenset()
         return frozenset(tmodels[j] for j in np.flatnonzero(seen))
@@ -356,7 +389,7 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
         if not visible_once():
             return 0
         if plain:  # the flat board's own answer
-            return field.cover(axy, ar, txy, tr, bxy, br)
+            return field.cover(axy, ar, txy, tr, bxy, br, outlines())
         return cover_info()[0]
 
     def custom() -> CoverEffect:
@@ -364,7 +397,7 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
 
     def cover_info() -> tuple[int, CoverEffect]:
         if not info_memo:
-            rep = field.cover_report(axy, ar, txy, tr, bxy, br, z)
+            rep = field.cover_report(axy, ar, txy, tr, bxy, br, z, outlines())
             eff = custom_cover(field.board, rep.sources) if rep.bonus else NO_CUSTOM_COVER
             info_memo.append((rep.bonus, eff))
         return info_memo[0]

@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.game import advanced, perk_incorporeal, perk_opportunist
+from warbench.rulesets.warsurge.game import (
+    advanced,
+    bases,
+    bases_ground,
+    perk_incorporeal,
+    perk_opportunist,
+)
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
 )
@@ -305,8 +311,13 @@ def end_turn(w: Work) -> None:
         at = iter(w.field.dangerous_at_many(pts, radii))
         for u, living in still:
             inside: dict[str, list[int]] = {}
+            shaped = w.info(u.uid).base is not None  # its outline on the ground (§1.3)
             for i in living:
-                for name in next(at):
+                names = next(at)
+                if shaped:
+                    fac = bases.facing_of(w, u.uid, i)
+                    names = bases_ground.dangerous_at(w, u.uid, u.pos[i], fac)
+                for name in names:
                     inside.setdefault(name, []).append(i)
             for name, models in inside.items():
                 if w.units[u.uid].location is Location.TABLE:
