@@ -510,36 +510,49 @@ _BOARDS = ("open_field_42x32", "ruins_48x48", "city_72x48", "hive_city_72x48")
 _FOES = ("skirmish_b.yaml", "scavengers.yaml", "skirmish_a.yaml", "armoured_column.yaml")
 
 
+def _play_long_run_game(k: int) -> None:
+    """Game ``k`` of the long run: the sample roster against each sample roster in turn (itself
+    too, as a second player), both playstyles, the four sample boards, random-legal players
+    (every fifth game scripted); every invariant on every state, and the record replays to the
+    identical state."""
+    foe = load_game_roster(ROSTERS / _FOES[k % len(_FOES)])
+    foe = replace(foe, name=f"{foe.name} (foe)")
+    setup = build_setup(
+        [load_game_roster(ROSTERS / "armoured_column.yaml"), foe],
+        Field(sample_board(_BOARDS[k % len(_BOARDS)])),
+        max_turns=6,
+        playstyle="advanced" if k % 2 else "standard",
+    )
+    state, _ = engine.new_game(setup, k)
+    rec = GameRecord(setup, k)
+    players = (
+        [ScriptedPlayer(), ScriptedPlayer()]
+        if k % 5 == 0
+        else [TurningPlayer(k), TurningPlayer(k + 1)]
+    )
+    while not state.over:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = players[side].choose(state)
+        state, _ = engine.apply(state, action)
+        rec.add(action, state)
+        check_invariants(state)
+    assert replay(rec).state.digest() == state.digest(), k
+
+
 @pytest.mark.skipif(not LONG_GAMES, reason="long run: WARBENCH_BASES_GAMES=N")
 def test_s1_3_long_run_games_on_oval_and_rect_bases() -> None:
-    """``WARBENCH_BASES_GAMES=N``: N seeded games of the sample roster against each sample
-    roster in turn (itself too, as a second player), both playstyles, the four sample boards,
-    random-legal players (every fifth game scripted); every invariant on every state, and the
-    record replays to the identical state."""
+    """``WARBENCH_BASES_GAMES=N``: N games of :func:`_play_long_run_game`."""
     for k in range(LONG_GAMES):
-        foe = load_game_roster(ROSTERS / _FOES[k % len(_FOES)])
-        foe = replace(foe, name=f"{foe.name} (foe)")
-        setup = build_setup(
-            [load_game_roster(ROSTERS / "armoured_column.yaml"), foe],
-            Field(sample_board(_BOARDS[k % len(_BOARDS)])),
-            max_turns=6,
-            playstyle="advanced" if k % 2 else "standard",
-        )
-        state, _ = engine.new_game(setup, k)
-        rec = GameRecord(setup, k)
-        players = (
-            [ScriptedPlayer(), ScriptedPlayer()]
-            if k % 5 == 0
-            else [TurningPlayer(k), TurningPlayer(k + 1)]
-        )
-        while not state.over:
-            side = engine.acting_side(state)
-            assert side is not None
-            action = players[side].choose(state)
-            state, _ = engine.apply(state, action)
-            rec.add(action, state)
-            check_invariants(state)
-        assert replay(rec).state.digest() == state.digest(), k
+        _play_long_run_game(k)
+
+
+def test_s10_2_L4460_a_split_unit_in_a_game_on_true_bases_keeps_coherency_with_its_piece() -> None:
+    """Regression (the long run after the merge of session 26, game 7): on the hive city, a
+    unit split by a guard post's capacity (L4459-4464) made a Dash whose models outside went
+    beyond 2" of the piece, because the true-bases check of the move (``bases.problems``)
+    returned before the split unit's link to its piece was checked."""
+    _play_long_run_game(7)
 
 
 def test_s6_3_the_engine_disembarks_within_the_move_of_the_true_hull() -> None:

@@ -514,7 +514,7 @@ def problems(
     own = own_problem(game, uid, new, models)
     if own == "overlap":
         return (f"models of {label} would overlap each other", "§1.3")
-    if own == "coherency":
+    if own == "coherency" and not game.units[uid].inside:  # a split unit: its piece links it
         return (
             f'{label} would break Coherency: every model within 2" of another, in one group',
             "§4.2",

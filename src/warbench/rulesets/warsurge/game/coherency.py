@@ -154,7 +154,10 @@ def problem_positions(
                     "§4.7",
                 )
     if exact:
-        return bases.problems(w, uid, new, models, starts, t, other, skip_path, passing)
+        problem = bases.problems(w, uid, new, models, starts, t, other, skip_path, passing)
+        if problem is not None or not (u.inside and u.location is Location.TABLE):
+            return problem
+        return split_problem(w, uid, new, models)  # a split unit on true bases (L4459-4464)
     if len(new_arr) > 1:
         d = geom.edge_distances(new_arr, r, new_arr, r)
         np.fill_diagonal(d, np.inf)
