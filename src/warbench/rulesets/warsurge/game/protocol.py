@@ -507,6 +507,13 @@ def _activation_prompt(g: GameState, side: int) -> str:
     if delayers:
         units = ", ".join(str(u) for u in delayers)
         text += f"; or delay to the end of the Game Turn (Opportunist): delay, unit {units}"
+    if any("Orders" in p.unit for p in perks):  # Perks L2033 (session 26, s26b-choices)
+        from warbench.rulesets.warsurge.game import perk_hooks, perk_orders
+        from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+        from warbench.rulesets.warsurge.game.work import Work
+
+        w = Work(g, None, DEFAULT_HOOKS)
+        text += perk_orders.prompt(w, side, perk_hooks._turn_start)
     return text
 
 

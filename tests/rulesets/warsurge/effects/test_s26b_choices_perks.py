@@ -1,0 +1,235 @@
+"""Choices the rules leave to a player, made protocol decisions with the engine's choice as the
+default (issue 11, session 26, lane s26b-choices; ``game/perk_orders.py``).
+
+* Orders (Perks 000_94ecc6a4c74d351b.txt L2033-L2041): "the User can direct any friendly Units
+  within 18" (including itself) to choose one of" three Orders: ``UsePerks(leader, ("Orders:
+  <n> <Order>",))``.
+
+Test names carry the rank's source line (``L2033``), which ``warbench perks --coverage`` reads."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tests.warsurge.game.helpers import ROSTERS, check_invariants, entry, scenario, unit
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Action, Attack, Move, Pass
+from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
+from warbench.rulesets.warsurge.game.geom import Field
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.io import load_game_roster
+from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.players import RandomLegalPlayer
+from warbench.rulesets.warsurge.game.record import GameRecord, replay
+from warbench.rulesets.warsurge.game.state import (
+    ALL_AUTOMATIONS,
+    Automation,
+    GameSetup,
+    GameState,
+    Phase,
+    PlayerSetup,
+    build_setup,
+)
+from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+NO_AUTO_PERKS = ALL_AUTOMATIONS - {Automation.PERK_USE}
+
+
+def _names(state: GameState, uid: int) -> list[str]:
+    return [s.name for s in state.units[uid].statuses]
+
+
+def _allowance(state: GameState, uid: int) -> int:
+    return unit_allowance(Work(state, None, DEFAULT_HOOKS), uid, False)
+
+
+def _orders_game(automation: frozenset[Automation] = NO_AUTO_PERKS, **kw: object) -> GameState:
+    """Side 0: a Captain (Leader, Orders) at (10, 10), Squad A at (10, 14), Squad B at (10, 40)
+    (beyond 18"); side 1: a Foe far off at (46, 46). Played from Game Turn 2's Attack Phase to
+    the start of Game Turn 3 (its Move Phase, side 0 to act): the engine's Orders are given."""
+    captain = entry(unit("Captain", perks=["Leader", "Orders"]))
+    sides = [[captain, entry(unit("Squad A")), entry(unit("Squad B"))], [entry(unit("Foe"))]]
+    st = scenario(
+        sides,
+        {0: [(10.0, 10.0)], 1: [(10.0, 14.0)], 2: [(10.0, 40.0)], 3: [(46.0, 46.0)]},
+        phase=Phase.ATTACK,
+        turn=2,
+        automation=automation,
+        **kw,
+    )
+    while st.flow.turn == 2:
+        st, _ = engine.apply(st, Pass())
+        check_invariants(st)
+    assert st.flow.phase is Phase.MOVE and st.flow.active == 0
+    return st
+
+
+def _do(state: GameState, action: Action) -> GameState:
+    state, _ = engine.apply(state, action)
+    check_invariants(state)
+    return state
+
+
+def test_orders_L2033_the_engines_order_is_the_default_and_the_player_may_give_another() -> None:
+    st = _orders_game()
+    # the default: the engine's Order (Move, Move, Move!: no enemy within reach), given already
+    assert "Move, Move, Move!" in _names(st, 1) and _allowance(st, 1) == 12
+    offered = [a for a in engine.legal_actions(st) if isinstance(a, UsePerks)]
+    assert UsePerks(0, ("Orders: 1 Take Cover!",)) in offered
+    assert UsePerks(0, ("Orders: 1 Bring it Down!",)) in offered
+    assert UsePerks(0, ("Orders: 1 Move, Move, Move!",)) not in offered  # the one it holds
+    assert not any("Orders: 2 " in a.perks[0] for a in offered)  # Squad B: beyond 18"
+    chosen = _do(st, UsePerks(0, ("Orders: 1 Take Cover!",)))
+    assert _names(chosen, 1) == ["Take Cover!"]  # in place of the engine's (one Order a unit)
+    assert _allowance(chosen, 1) == 0  # Immobile
+    assert to_unit_state(Work(chosen, None, DEFAULT_HOOKS), 1).profile.defence == 5
+    # the outcome changes: the Squad that could move 12" cannot move at all now
+    with pytest.raises(RulesError):
+        engine.check(chosen, Move(1, (10.0, 24.0)))
+    engine.check(st, Move(1, (10.0, 24.0)))
+    # a unit's Order is chosen once a Game Turn; the Leader keeps its own action
+    assert not any(
+        "Orders: 1 " in a.perks[0] for a in engine.legal_actions(chosen) if isinstance(a, UsePerks)
+    )
+    assert not chosen.units[0].acted
+    moved = _do(chosen, Move(2, (10.0, 46.0)))
+    assert not moved.units[0].acted  # no forfeit (L229-L231) for an Order (rulings 2)
+
+
+def test_orders_L2033_bring_it_down_for_a_unit_the_engine_sends_running() -> None:
+    st = _do(_orders_game(), UsePerks(0, ("Orders: 1 Bring it Down!",)))
+    squad = to_unit_state(Work(st, None, DEFAULT_HOOKS), 1)
+    assert squad.profile.defence == 3 and squad.weapons["Gun"].power == 5
+    assert _allowance(st, 1) == 6  # not doubled any more
+    # Move, Move, Move! forbade its Weapons; Bring it Down! does not: the Attack is checked on
+    # (the Foe is out of Range: the refusal is the Range's, not the Order's)
+    at = st
+    while not (at.flow.phase is Phase.ATTACK and at.flow.active == 0):
+        at = _do(at, Pass())
+    with pytest.raises(RulesError) as refusal:
+        engine.check(at, Attack(1, (("Gun", 3),)))
+    assert "Move, Move, Move!" not in str(refusal.value)
+
+
+def test_orders_L2033_a_bad_choice_is_refused_naming_the_rule_and_the_allowed_options() -> None:
+    st = _orders_game()
+    with pytest.raises(RulesError, match=r"one of: 0 Move, Move, Move!; .*L2033"):
+        engine.check(st, UsePerks(0, ("Orders: 2 Take Cover!",)))  # beyond 18"
+    with pytest.raises(RulesError, match="one of:"):
+        engine.check(st, UsePerks(0, ("Orders: 1 Charge!",)))
+    with pytest.raises(RulesError, match="has no perk"):
+        engine.check(st, UsePerks(1, ("Orders: 1 Take Cover!",)))  # Squad A has no Orders
+    # the start of the Game Turn only: not once the Leader has moved
+    after = _do(st, Move(0, (10.0, 6.0)))
+    after = _do(after, Pass()) if engine.acting_side(after) == 1 else after
+    with pytest.raises(RulesError, match="start of the Game Turn"):
+        engine.check(after, UsePerks(0, ("Orders: 1 Take Cover!",)))
+    # the player may confirm the engine's Order (the default taken explicitly)
+    same = _do(st, UsePerks(0, ("Orders: 1 Move, Move, Move!",)))
+    assert _names(same, 1) == ["Move, Move, Move!"]
+
+
+def test_orders_L2033_with_the_perk_use_automation_nothing_is_listed() -> None:
+    st = _orders_game(ALL_AUTOMATIONS)
+    assert "Move, Move, Move!" in _names(st, 1)  # the engine's Order, as before
+    assert not any(isinstance(a, UsePerks) for a in engine.legal_actions(st))
+
+
+def test_orders_L2033_advanced_keeps_the_engines_order() -> None:
+    from warbench.rulesets.warsurge.game import perk_orders
+    from warbench.rulesets.warsurge.game.advstate import Playstyle
+
+    st = _orders_game()
+    adv = replace(st, setup=replace(st.setup, playstyle=Playstyle.ADVANCED))
+    why = perk_orders.refused(Work(adv, None, DEFAULT_HOOKS), 0, "1 Take Cover!", True)
+    assert why is not None and "Advanced" in why and "L2033" in why
+    assert perk_orders.options(Work(adv, None, DEFAULT_HOOKS), 0, True) == []
+    assert perk_orders.refused(Work(st, None, DEFAULT_HOOKS), 0, "1 Take Cover!", True) is None
+
+
+# -- games, records, the protocol --------------------------------------------------------------
+
+
+def _with_orders() -> GameSetup:
+    """The skirmish rosters, each unit a Leader with Orders, without the ``perk use``
+    automation."""
+    players = []
+    for name in ("skirmish_a.yaml", "skirmish_b.yaml"):
+        p = load_game_roster(ROSTERS / name)
+        roster = tuple(
+            replace(
+                e,
+                unit=e.unit.model_copy(
+                    update={
+                        "profile": e.unit.profile.model_copy(
+                            update={"perks": [*e.unit.profile.perks, "Leader", "Orders"]}
+                        )
+                    }
+                ),
+            )
+            for e in p.roster
+        )
+        players.append(PlayerSetup(p.name, roster, p.team))
+    return build_setup(
+        players, Field(sample_board("open_field_42x32")), max_turns=4, automation=NO_AUTO_PERKS
+    )
+
+
+def test_orders_L2033_random_players_choose_orders_and_the_record_replays() -> None:
+    setup = _with_orders()
+    state, _ = engine.new_game(setup, 0)
+    rec = GameRecord(setup, 0)
+    players = [RandomLegalPlayer(1), RandomLegalPlayer(2)]
+    chosen: list[str] = []
+    steps = 0
+    while not state.over:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = players[side].choose(state)
+        if isinstance(action, UsePerks) and action.perks[0].startswith("Orders: "):
+            chosen.append(action.perks[0])
+        state, _ = engine.apply(state, action)
+        rec.add(action, state)
+        check_invariants(state)
+        steps += 1
+        assert steps < 5000
+    assert len({c.split(" ", 2)[2] for c in chosen}) >= 2  # the random player samples Orders
+    assert replay(rec).state.digest() == state.digest()
+
+
+def test_orders_L2033_protocol_record_replays_from_json_and_the_prompt_names_it(
+    tmp_path: Path,
+) -> None:
+    from warbench.play import GameRecord as ProtocolRecord
+    from warbench.play import RandomLegalPlayer as ProtocolRandom
+    from warbench.play import SetupArgs
+    from warbench.play import replay as protocol_replay
+    from warbench.play.runner import run_game
+    from warbench.rulesets.warsurge.game.io import roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+
+    setup = _with_orders()
+    rosters = tuple(roster_to_data(p) for p in setup.players)
+    automation = [a.value for a in NO_AUTO_PERKS]
+    options = {"max_turns": 3, "automation": automation}
+    args = SetupArgs(rosters, "open_field_42x32", options)  # type: ignore[arg-type]
+    ws = WarsurgeRuleset()
+    run = run_game(ws, args, [ProtocolRandom(1), ProtocolRandom(2)], 0)
+    perks = [s.action.get("perks") for s in run.record.steps]  # type: ignore[union-attr]
+    assert any(p and str(p[0]).startswith("Orders: ") for p in perks)
+    path = tmp_path / "game.jsonl"
+    run.record.save(path)
+    rep = protocol_replay(ProtocolRecord.load(path), ws)
+    assert rep.digests == [s.digest for s in run.record.steps]
+    # the question at the start of a Game Turn names the choice in words
+    state = ws.setup(rosters, "open_field_42x32", options, 0)  # type: ignore[arg-type]
+    prompts: list[str] = []
+    for step in run.record.steps:
+        prompts += [d.prompt for d in ws.pending(state)]
+        state = ws.apply(state, ws.actions.load(step.action), step.actor)[0]  # type: ignore[union-attr]
+    assert any("give a unit another Order (Orders, Perks L2033)" in p for p in prompts)
