@@ -4,6 +4,8 @@ default (issue 11, session 26, lane s26b-choices; ``game/perk_orders.py``).
 * Orders (Perks 000_94ecc6a4c74d351b.txt L2033-L2041): "the User can direct any friendly Units
   within 18" (including itself) to choose one of" three Orders: ``UsePerks(leader, ("Orders:
   <n> <Order>",))``.
+* Recon I-II (L1882-L1888): "it can relocate up to 6" in any direction (at the end of the
+  Deploy Phase in Standard …)": ``UsePerks(unit, ("Recon I: <dir> <inches>",))`` or ``stay``.
 
 Test names carry the rank's source line (``L2033``), which ``warbench perks --coverage`` reads."""
 
@@ -152,12 +154,78 @@ def test_orders_L2033_advanced_keeps_the_engines_order() -> None:
     assert perk_orders.refused(Work(st, None, DEFAULT_HOOKS), 0, "1 Take Cover!", True) is None
 
 
+# -- Recon (L1882, L1888) ----------------------------------------------------------------------
+
+
+def _deployed(rank: str | None, automation: frozenset[Automation] = NO_AUTO_PERKS) -> GameState:
+    """Side 0's Scouts (``rank``) deployed at (24, 6) in Game Turn 1's Deploy Phase, side 0 to
+    act again (its Rearguard still in Reserve); side 1's Foe at (24, 44)."""
+    from warbench.rulesets.warsurge.game.actions import Deploy
+
+    scouts = entry(unit("Scouts", perks=[rank] if rank else []))
+    sides = [[scouts, entry(unit("Rearguard"))], [entry(unit("Foe"))]]
+    st = scenario(sides, {2: [(24.0, 44.0)]}, phase=Phase.DEPLOY, turn=1,
+                  automation=automation)  # fmt: skip
+    st = _do(st, Deploy(0, positions=((24.0, 6.0),)))
+    while engine.acting_side(st) != 0 and st.flow.phase is Phase.DEPLOY:
+        st = _do(st, Pass())
+    return st
+
+
+def _end_deploy(st: GameState) -> GameState:
+    while st.flow.phase is Phase.DEPLOY:
+        st = _do(st, Pass())
+    return st
+
+
+@pytest.mark.parametrize(
+    ("rank", "option", "at"),
+    [
+        pytest.param("Recon I", "E 6", (30.0, 6.0), id="L1882-Recon I east"),
+        pytest.param("Recon I", "W 3", (21.0, 6.0), id="L1882-Recon I west half"),
+        pytest.param("Recon II", "NE 12", (24 + 12 / 2**0.5, 6 + 12 / 2**0.5), id="L1888-NE"),
+        pytest.param("Recon II", "stay", (24.0, 6.0), id="L1888-Recon II stays"),
+    ],
+)
+def test_recon_L1882_the_player_declares_the_relocation_made_at_the_deploy_phase_end(
+    rank: str, option: str, at: tuple[float, float]
+) -> None:
+    st = _deployed(rank)
+    offered = [a for a in engine.legal_actions(st) if isinstance(a, UsePerks)]
+    assert UsePerks(0, (f"{rank}: E 6",)) in offered and UsePerks(0, (f"{rank}: stay",)) in offered
+    st = _do(st, UsePerks(0, (f"{rank}: {option}",)))
+    assert st.units[0].pos == ((24.0, 6.0),)  # made at the end of the Deploy Phase
+    assert not any(isinstance(a, UsePerks) for a in engine.legal_actions(st))  # declared once
+    ((x, y),) = _end_deploy(st).units[0].pos
+    assert (round(x, 6), round(y, 6)) == (round(at[0], 6), round(at[1], 6))
+    # the default (no declaration): the engine's, towards the enemy
+    ((x0, y0),) = _end_deploy(_deployed(rank)).units[0].pos
+    assert (x0, y0) == (24.0, 6.0 + (6 if rank == "Recon I" else 12))
+
+
+def test_recon_L1882_a_bad_declaration_is_refused_naming_the_rule_and_the_options() -> None:
+    st = _deployed("Recon I")
+    with pytest.raises(RulesError, match=r"up to 6, or stay; legal now: N 6; .*L1882"):
+        engine.check(st, UsePerks(0, ("Recon I: N 7",)))
+    with pytest.raises(RulesError, match="legal now"):
+        engine.check(st, UsePerks(0, ("Recon I: S 6",)))  # off the battlefield
+    with pytest.raises(RulesError, match="direction"):
+        engine.check(st, UsePerks(0, ("Recon I: up 3",)))
+    with pytest.raises(RulesError, match="Deploy Phase"):
+        engine.check(_end_deploy(st), UsePerks(0, ("Recon I: N 3",)))
+    with pytest.raises(RulesError, match="has no perk"):
+        engine.check(_deployed(None), UsePerks(0, ("Recon I: N 3",)))
+    # with the perk use automation nothing is listed; the engine relocates as before
+    auto = _deployed("Recon I", ALL_AUTOMATIONS)
+    assert not any(isinstance(a, UsePerks) for a in engine.legal_actions(auto))
+
+
 # -- games, records, the protocol --------------------------------------------------------------
 
 
 def _with_orders() -> GameSetup:
-    """The skirmish rosters, each unit a Leader with Orders, without the ``perk use``
-    automation."""
+    """The skirmish rosters, each unit a Leader with Orders and Recon I, without the ``perk
+    use`` automation."""
     players = []
     for name in ("skirmish_a.yaml", "skirmish_b.yaml"):
         p = load_game_roster(ROSTERS / name)
@@ -167,7 +235,7 @@ def _with_orders() -> GameSetup:
                 unit=e.unit.model_copy(
                     update={
                         "profile": e.unit.profile.model_copy(
-                            update={"perks": [*e.unit.profile.perks, "Leader", "Orders"]}
+                            update={"perks": [*e.unit.profile.perks, "Leader", "Orders", "Recon I"]}
                         )
                     }
                 ),
@@ -186,6 +254,7 @@ def test_orders_L2033_random_players_choose_orders_and_the_record_replays() -> N
     rec = GameRecord(setup, 0)
     players = [RandomLegalPlayer(1), RandomLegalPlayer(2)]
     chosen: list[str] = []
+    recon: list[str] = []
     steps = 0
     while not state.over:
         side = engine.acting_side(state)
@@ -193,12 +262,15 @@ def test_orders_L2033_random_players_choose_orders_and_the_record_replays() -> N
         action = players[side].choose(state)
         if isinstance(action, UsePerks) and action.perks[0].startswith("Orders: "):
             chosen.append(action.perks[0])
+        if isinstance(action, UsePerks):
+            recon.append(action.perks[0])
         state, _ = engine.apply(state, action)
         rec.add(action, state)
         check_invariants(state)
         steps += 1
         assert steps < 5000
     assert len({c.split(" ", 2)[2] for c in chosen}) >= 2  # the random player samples Orders
+    assert any(e.startswith("Recon I: ") for e in recon)  # and Recon relocations
     assert replay(rec).state.digest() == state.digest()
 
 
@@ -222,6 +294,7 @@ def test_orders_L2033_protocol_record_replays_from_json_and_the_prompt_names_it(
     run = run_game(ws, args, [ProtocolRandom(1), ProtocolRandom(2)], 0)
     perks = [s.action.get("perks") for s in run.record.steps]  # type: ignore[union-attr]
     assert any(p and str(p[0]).startswith("Orders: ") for p in perks)
+    assert any(p and str(p[0]).startswith("Recon I: ") for p in perks)
     path = tmp_path / "game.jsonl"
     run.record.save(path)
     rep = protocol_replay(ProtocolRecord.load(path), ws)
@@ -233,3 +306,4 @@ def test_orders_L2033_protocol_record_replays_from_json_and_the_prompt_names_it(
         prompts += [d.prompt for d in ws.pending(state)]
         state = ws.apply(state, ws.actions.load(step.action), step.actor)[0]  # type: ignore[union-attr]
     assert any("give a unit another Order (Orders, Perks L2033)" in p for p in prompts)
+    assert any("declare where a Recon unit relocates" in p for p in prompts)

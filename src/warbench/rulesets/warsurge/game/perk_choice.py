@@ -15,6 +15,8 @@ is (refused(work, uid, option, start), options(work, uid, start), use(work, uid,
 * Orders (L2033, :mod:`.perk_orders`): another Order for a unit the Leader directs (no activated
   perk: ``perk_hooks.use_refused`` lets a choice of this table through; the engine's Order is
   given at the start of every Game Turn by :mod:`.perk_leadership`).
+* Recon I-II (L1882-L1888, :mod:`.perk_recon`): the relocation made at the end of the first
+  Deploy Phase (a direction and inches, or staying; the engine's: :mod:`.perk_deployment`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from warbench.rulesets.warsurge.game import (
     perk_imprison_use,
     perk_nightmare,
     perk_orders,
+    perk_recon,
     perk_simulacrum,
 )
 
@@ -62,6 +65,8 @@ CHOICES: dict[str, Choice] = {
     **perk_illusion.choices(),
     # session 26, s26b-choices: Orders' Order (L2033), the engine's given first (perk_leadership)
     perk_orders.ORDERS_PERK: (perk_orders.refused, perk_orders.options, perk_orders.use),
+    # session 26, s26b-choices: Recon's relocation (L1882-L1888), declared in the Deploy Phase
+    **{rank: (perk_recon.refused, perk_recon.options, perk_recon.use) for rank in perk_recon.REACH},
 }
 
 
