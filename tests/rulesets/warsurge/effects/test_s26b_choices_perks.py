@@ -4,6 +4,7 @@ default (issue 11, session 26, lane s26b-choices; ``game/perk_orders.py``).
 * Orders (Perks 000_94ecc6a4c74d351b.txt L2033-L2041): "the User can direct any friendly Units
   within 18" (including itself) to choose one of" three Orders: ``UsePerks(leader, ("Orders:
   <n> <Order>",))``.
+* Mode templates (L3321-L3563): where the template goes, ``Attack.aim`` ``(weapon, x, y)``.
 * Recon I-II (L1882-L1888): "it can relocate up to 6" in any direction (at the end of the
   Deploy Phase in Standard …)": ``UsePerks(unit, ("Recon I: <dir> <inches>",))`` or ``stay``.
 
@@ -220,12 +221,85 @@ def test_recon_L1882_a_bad_declaration_is_refused_naming_the_rule_and_the_option
     assert not any(isinstance(a, UsePerks) for a in engine.legal_actions(auto))
 
 
+# -- Mode templates (L3321-L3563) --------------------------------------------------------------
+
+FOE_ROW = [(13.0 + 1.5 * k, 20.0) for k in range(5)]  # x = 13, 14.5, 16, 17.5, 19
+FRIEND_NEAR = [(13.0, 21.5)]
+
+
+def _template_state(rank: str, automation: frozenset[Automation] = NO_AUTO_PERKS) -> GameState:
+    """The User (unit 0: a Gun, 24", one Attack, ``rank``) at (13, 10); a Friend (unit 1) at
+    (13, 21.5); a Foe of five models in a row (unit 2) at y = 20. Attack Phase, side 0."""
+    from tests.warsurge.game.helpers import weapon
+
+    gun = weapon("Gun", power=4, attacks=1, range=24, perks=[rank])
+    sides = [
+        [entry(unit("User", weapons=[gun], hp=5)), entry(unit("Friend", hp=5, defence=3))],
+        [entry(unit("Foe", models=5, hp=5, defence=3))],
+    ]
+    return scenario(sides, {0: [(13.0, 10.0)], 1: FRIEND_NEAR, 2: FOE_ROW}, phase=Phase.ATTACK,
+                    turn=2, automation=automation)  # fmt: skip
+
+
+def _struck(state: GameState, aim: tuple[tuple[str, float, float], ...]) -> dict[int, int]:
+    from warbench.kernel.dice import ScriptedDice
+
+    new, _ = engine.apply(state, Attack(0, (("Gun", 2),), aim=aim), dice=ScriptedDice([6] * 99))
+    check_invariants(new)
+    return {
+        t: state.units[t].current_hp - new.units[t].current_hp
+        for t in (1, 2)
+        if new.units[t].current_hp != state.units[t].current_hp
+    }
+
+
+def test_mode_L3413_explode_aimed_by_the_player_spares_the_friend_the_default_strikes() -> None:
+    st = _template_state("Explode I")
+    # the default: over the Foe's closest model (13, 20): two Foe models and the Friend
+    assert _struck(st, ()) == {2: 2, 1: 1}
+    # the player's point, the Foe's far end (19, 20): two Foe models, the Friend spared
+    assert _struck(st, (("Gun", 19.0, 20.0),)) == {2: 2}
+    # between the Friend and the row's middle (16, 20): three Foe models
+    assert _struck(st, (("Gun", 16.0, 20.0),)) == {2: 3}
+
+
+def test_mode_L3377_a_cone_points_where_the_player_aims_it() -> None:
+    st = _template_state("Cone I")
+    default = _struck(st, ())
+    aimed = _struck(st, (("Gun", 2.0, 10.0),))  # due West, away from everyone
+    assert default and aimed == {}
+
+
+def test_mode_L3321_a_bad_point_is_refused_naming_the_rule_and_the_range() -> None:
+    st = _template_state("Explode I")
+    with pytest.raises(RulesError, match=r'within its Range \(24"\).*L3321'):
+        engine.check(st, Attack(0, (("Gun", 2),), aim=(("Gun", 13.0, 40.0),)))
+    with pytest.raises(RulesError, match="off the battlefield"):
+        engine.check(st, Attack(0, (("Gun", 2),), aim=(("Gun", -5.0, 10.0),)))
+    with pytest.raises(RulesError, match="centred over its Wielder"):
+        engine.check(_template_state("Nova I"), Attack(0, (("Gun", 2),), aim=(("Gun", 13, 12),)))
+    plain = _template_state("Rapid Fire")
+    with pytest.raises(RulesError, match="nor a Mode template"):
+        engine.check(plain, Attack(0, (("Gun", 2),), aim=(("Gun", 13.0, 20.0),)))
+
+
+def test_mode_L3321_placements_are_listed_without_the_perk_use_automation() -> None:
+    aimed = [
+        a
+        for a in engine.legal_actions(_template_state("Explode I"))
+        if isinstance(a, Attack) and a.aim
+    ]
+    assert {a.aim for a in aimed} == {(("Gun", 16.0, 20.0),), (("Gun", 19.0, 20.0),)}
+    auto = _template_state("Explode I", ALL_AUTOMATIONS)
+    assert not any(isinstance(a, Attack) and a.aim for a in engine.legal_actions(auto))
+
+
 # -- games, records, the protocol --------------------------------------------------------------
 
 
 def _with_orders() -> GameSetup:
-    """The skirmish rosters, each unit a Leader with Orders and Recon I, without the ``perk
-    use`` automation."""
+    """The skirmish rosters, each unit a Leader with Orders and Recon I, each Weapon with
+    Explode I, without the ``perk use`` automation."""
     players = []
     for name in ("skirmish_a.yaml", "skirmish_b.yaml"):
         p = load_game_roster(ROSTERS / name)
@@ -236,7 +310,11 @@ def _with_orders() -> GameSetup:
                     update={
                         "profile": e.unit.profile.model_copy(
                             update={"perks": [*e.unit.profile.perks, "Leader", "Orders", "Recon I"]}
-                        )
+                        ),
+                        "weapons": [
+                            w.model_copy(update={"perks": [*w.perks, "Explode I"]})
+                            for w in e.unit.weapons
+                        ],
                     }
                 ),
             )
@@ -255,6 +333,7 @@ def test_orders_L2033_random_players_choose_orders_and_the_record_replays() -> N
     players = [RandomLegalPlayer(1), RandomLegalPlayer(2)]
     chosen: list[str] = []
     recon: list[str] = []
+    aims: list[object] = []
     steps = 0
     while not state.over:
         side = engine.acting_side(state)
@@ -264,6 +343,8 @@ def test_orders_L2033_random_players_choose_orders_and_the_record_replays() -> N
             chosen.append(action.perks[0])
         if isinstance(action, UsePerks):
             recon.append(action.perks[0])
+        if isinstance(action, Attack) and action.aim:
+            aims.append(action.aim)
         state, _ = engine.apply(state, action)
         rec.add(action, state)
         check_invariants(state)
@@ -271,6 +352,7 @@ def test_orders_L2033_random_players_choose_orders_and_the_record_replays() -> N
         assert steps < 5000
     assert len({c.split(" ", 2)[2] for c in chosen}) >= 2  # the random player samples Orders
     assert any(e.startswith("Recon I: ") for e in recon)  # and Recon relocations
+    assert aims  # and template placements
     assert replay(rec).state.digest() == state.digest()
 
 
@@ -288,13 +370,14 @@ def test_orders_L2033_protocol_record_replays_from_json_and_the_prompt_names_it(
     setup = _with_orders()
     rosters = tuple(roster_to_data(p) for p in setup.players)
     automation = [a.value for a in NO_AUTO_PERKS]
-    options = {"max_turns": 3, "automation": automation}
+    options = {"max_turns": 4, "automation": automation}
     args = SetupArgs(rosters, "open_field_42x32", options)  # type: ignore[arg-type]
     ws = WarsurgeRuleset()
     run = run_game(ws, args, [ProtocolRandom(1), ProtocolRandom(2)], 0)
     perks = [s.action.get("perks") for s in run.record.steps]  # type: ignore[union-attr]
     assert any(p and str(p[0]).startswith("Orders: ") for p in perks)
     assert any(p and str(p[0]).startswith("Recon I: ") for p in perks)
+    assert any(s.action.get("aim") for s in run.record.steps)  # type: ignore[union-attr]
     path = tmp_path / "game.jsonl"
     run.record.save(path)
     rep = protocol_replay(ProtocolRecord.load(path), ws)
@@ -307,3 +390,4 @@ def test_orders_L2033_protocol_record_replays_from_json_and_the_prompt_names_it(
         state = ws.apply(state, ws.actions.load(step.action), step.actor)[0]  # type: ignore[union-attr]
     assert any("give a unit another Order (Orders, Perks L2033)" in p for p in prompts)
     assert any("declare where a Recon unit relocates" in p for p in prompts)
+    assert any("may say where its template goes" in p for p in prompts)

@@ -514,6 +514,12 @@ def _activation_prompt(g: GameState, side: int) -> str:
 
         w = Work(g, None, DEFAULT_HOOKS)
         text += perk_orders.prompt(w, side, perk_hooks._turn_start)
+    if phase is Phase.ATTACK:  # a Mode template's placement (Perks L3321, s26b-choices)
+        from warbench.rulesets.warsurge.game import perk_placement
+        from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+        from warbench.rulesets.warsurge.game.work import Work
+
+        text += perk_placement.prompt(Work(g, None, DEFAULT_HOOKS), side)
     if g.flow.turn == 1 and any("Recon" in n for p in perks for n in p.unit):  # Perks L1882
         from warbench.rulesets.warsurge.game import perk_recon
         from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
