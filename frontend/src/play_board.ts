@@ -54,6 +54,22 @@ function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<strin
 /** A piece's mark (a Collision letter, a WarEngine figure number) waiting to be placed. */
 interface Mark { x: number; y: number; r: number; text: string; first: boolean }
 
+/** A unit's name waiting to be placed: the box its models stand in (board inches). */
+interface UnitLabel { x0: number; y0: number; x1: number; y1: number; text: string; first: boolean }
+
+interface Box { x0: number; y0: number; x1: number; y1: number }
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/** Whether a box covers any part of a disc. */
+function coversDisc(b: Box, d: { x: number; y: number; r: number }): boolean {
+  const nx = Math.min(Math.max(d.x, b.x0), b.x1);
+  const ny = Math.min(Math.max(d.y, b.y0), b.y1);
+  return Math.hypot(d.x - nx, d.y - ny) < d.r;
+}
+
 /** The smallest mark a phone can read, in screen pixels. */
 const MIN_MARK_PX = 10;
 
@@ -64,6 +80,8 @@ export class Board {
   private layer: SVGGElement;
   private markLayer: SVGGElement;
   private marks: Mark[] = [];
+  private unitLabels: UnitLabel[] = [];
+  private discs: { x: number; y: number; r: number }[] = [];
   private overlay: SVGGElement;
   private spotLayer: SVGGElement;
   private ghost: SVGCircleElement | null = null;
@@ -161,8 +179,9 @@ export class Board {
         this.layer.appendChild(c);
       }
     }
-    const labelled = new Set<number>();
+    const named = new Map<number, UnitLabel>();
     this.marks = [];
+    this.discs = scene.pieces.map((p) => ({ x: p.x, y: p.y, r: p.r }));
     for (const p of scene.pieces) {
       const cls = ["piece", ...(p.tags ?? [])];
       if (p.unit !== null && p.unit === this.selected) cls.push("selected");
@@ -189,13 +208,21 @@ export class Board {
       if (p.letter !== undefined) {
         const first = p.unit !== null && (p.unit === this.selected || this.targets.has(p.unit));
         this.marks.push({ x: p.x, y: p.y, r: p.r, text: p.letter, first });
-      } else if (p.unit !== null && !labelled.has(p.unit)) {
-        labelled.add(p.unit);
-        const t = svgEl("text", { x: 0, y: 0, transform: `translate(${p.x + p.r + 0.1} ${p.y + p.r}) scale(1 -1)` });
-        t.textContent = p.label.split(": ").pop() ?? p.label;
-        this.layer.appendChild(t);
+      } else if (p.unit !== null) {
+        // the unit's name, placed with the marks (above every disc, clear of the unit)
+        const box = named.get(p.unit);
+        if (box === undefined) {
+          const first = p.unit === this.selected || this.targets.has(p.unit) || (p.tags ?? []).includes("active");
+          named.set(p.unit, { x0: p.x - p.r, y0: p.y - p.r, x1: p.x + p.r, y1: p.y + p.r, text: p.label.split(": ").pop() ?? p.label, first });
+        } else {
+          box.x0 = Math.min(box.x0, p.x - p.r);
+          box.y0 = Math.min(box.y0, p.y - p.r);
+          box.x1 = Math.max(box.x1, p.x + p.r);
+          box.y1 = Math.max(box.y1, p.y + p.r);
+        }
       }
     }
+    this.unitLabels = [...named.values()];
     this.placeMarks();
   }
 
@@ -208,36 +235,84 @@ export class Board {
     return Math.max(this.view.w / width, this.view.h / height);
   }
 
-  /** Draw the pieces' marks so that each one drawn is readable: inside its disc when the disc
-   * is large enough on screen, else beside it in a readable size, skipped where it would
-   * cover another mark (the selected piece and the targets first; zooming in shows the rest,
+  /** `n` screen pixels in board inches at the current zoom (0 before the board is laid out). */
+  pixels(n: number): number {
+    return n * this.unitsPerPixel();
+  }
+
+  /** Draw the pieces' marks and the units' names so that each one drawn is readable and none
+   * touches another: a mark inside its disc when the disc is large enough on screen, else
+   * beside it (above, below, right or left) in a readable size; a unit's name above its
+   * models, else below, right or left of them, clear of every disc where it can be, on a
+   * light halo and over the discs where it cannot. A mark or name with no free place is
+   * skipped (the selected unit and the targets are placed first; zooming in shows the rest,
    * and every piece keeps its name in its tooltip). Called after each draw and zoom. */
   private placeMarks(): void {
     this.markLayer.replaceChildren();
     const upp = this.unitsPerPixel();
     const min = upp > 0 ? MIN_MARK_PX * upp : 0;
-    const boxes: { x0: number; y0: number; x1: number; y1: number }[] = [];
+    const boxes: Box[] = [];
+    // a gap of a third of a character around each text: "10" and "8" never read as "108"
+    const padded = (b: Box, size: number): Box => {
+      const g = size * 0.34;
+      return { x0: b.x0 - g, y0: b.y0 - g * 0.4, x1: b.x1 + g, y1: b.y1 + g * 0.4 };
+    };
     const ordered = [...this.marks.filter((m) => m.first), ...this.marks.filter((m) => !m.first)];
     let hidden = 0;
     for (const m of ordered) {
       const inside = m.r * (m.text.length > 1 ? 0.95 : 1.25);
       const size = inside >= min ? inside : min;
       const w = size * 0.62 * m.text.length;
-      // inside the disc, else just above it or just below it (north is up on the screen)
-      const places = inside >= min ? [m.y] : [m.y + m.r + size * 0.55, m.y - m.r - size * 0.55];
+      const gap = size * 0.55;
+      // inside the disc, else just above, below, right or left of it (north is up on screen)
+      const places: [number, number][] = inside >= min
+        ? [[m.x, m.y]]
+        : [[m.x, m.y + m.r + gap], [m.x, m.y - m.r - gap], [m.x + m.r + w / 2 + size * 0.2, m.y], [m.x - m.r - w / 2 - size * 0.2, m.y]];
       const free = places
-        .map((cy) => ({ cy, box: { x0: m.x - w / 2, y0: cy - size / 2, x1: m.x + w / 2, y1: cy + size / 2 } }))
-        .find(({ box }) => !boxes.some((b) => box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1));
+        .map(([cx, cy]) => ({ cx, cy, box: { x0: cx - w / 2, y0: cy - size / 2, x1: cx + w / 2, y1: cy + size / 2 } }))
+        .find(({ box }) => !boxes.some((b) => overlaps(padded(box, size), b)));
       if (free === undefined) {
         hidden++;
         continue;
       }
-      boxes.push(free.box);
-      const t = this.text(m.x, free.cy, m.text, inside >= min ? "piece-letter" : "piece-letter beside");
+      boxes.push(padded(free.box, size));
+      const t = this.text(free.cx, free.cy, m.text, inside >= min ? "piece-letter" : "piece-letter beside");
       t.style.fontSize = `${size.toFixed(3)}px`;
       this.markLayer.appendChild(t);
     }
     this.svg.dataset.hiddenMarks = String(hidden);
+    const board = this.scene === null ? 0 : Math.max(this.scene.width, this.scene.height) / 45;
+    const size = Math.max(board, upp > 0 ? MIN_MARK_PX * upp : 0);
+    let hiddenLabels = 0;
+    const labels = [...this.unitLabels.filter((l) => l.first), ...this.unitLabels.filter((l) => !l.first)];
+    for (const l of labels) {
+      const t = this.text(0, 0, l.text, "unit-label");
+      t.style.fontSize = `${size.toFixed(3)}px`;
+      this.markLayer.appendChild(t);
+      // its width as drawn (board inches), an estimate where the page has no layout
+      const drawn = t.getComputedTextLength();
+      const w = drawn > 0 ? drawn : size * 0.6 * l.text.length;
+      const cx = (l.x0 + l.x1) / 2;
+      const cy = (l.y0 + l.y1) / 2;
+      const gap = size * 0.3;
+      const places: [number, number][] = [
+        [cx, l.y1 + gap + size / 2], [cx, l.y0 - gap - size / 2],
+        [l.x1 + gap + w / 2, cy], [l.x0 - gap - w / 2, cy],
+        [l.x1 + gap + w / 2, l.y1 + gap + size / 2], [l.x0 - gap - w / 2, l.y1 + gap + size / 2],
+        [l.x1 + gap + w / 2, l.y0 - gap - size / 2], [l.x0 - gap - w / 2, l.y0 - gap - size / 2],
+      ];
+      const candidates = places.map(([x, y]) => ({ x, y, box: { x0: x - w / 2, y0: y - size / 2, x1: x + w / 2, y1: y + size / 2 } }))
+        .filter(({ box }) => !boxes.some((b) => overlaps(padded(box, size), b)));
+      const place = candidates.find(({ box }) => !this.discs.some((d) => coversDisc(box, d))) ?? candidates[0];
+      if (place === undefined) {
+        hiddenLabels++;
+        t.remove();
+        continue;
+      }
+      boxes.push(padded(place.box, size));
+      t.setAttribute("transform", `translate(${place.x} ${place.y}) scale(1 -1)`);
+    }
+    this.svg.dataset.hiddenLabels = String(hiddenLabels);
   }
 
   /** Centred text at a board point (the flip undone so it reads the right way up). */

@@ -229,7 +229,9 @@ function renderDecision(): void {
   }
   if (d === null) {
     const who = s.pending.map((p) => seatName(p.player)).join(", ");
-    $("decision-title").textContent = s.result !== null ? "The game is over" : `Waiting for ${who}`;
+    // the game's end says who won in the card too (the header line is easy to miss on a phone)
+    const over = s.result === null ? "" : s.result.winner === null ? ": a draw" : `: ${seatName(s.result.winner)} wins`;
+    $("decision-title").textContent = s.result !== null ? `The game is over${over}` : `Waiting for ${who}`;
     $("decision-rule").textContent = "";
     $("selected").textContent = "";
     $("decision-card").dataset.state = s.result !== null ? "over" : "waiting";
@@ -344,7 +346,7 @@ function renderFamilies(d: DecisionOut): void {
   // With the choices on the board, the free forms (a move to any point, any facing, any
   // order) are folded away under their names (a WarEngine "move #3", a Collision "move").
   let holder: HTMLElement = $("families");
-  if (d.families.length && d.actions.some((a) => a.spot !== undefined)) {
+  if (d.families.length && d.actions.length) {
     const fold = el("details", "", { class: "families-fold" });
     const names = [...new Set(d.families.map((f) => f.name))].join(", ");
     fold.appendChild(el("summary", `More choices, any value: ${names}`));
@@ -359,12 +361,28 @@ function renderFamilies(d: DecisionOut): void {
     const form = el("form", "", { class: "family", "data-family": f.name });
     form.appendChild(el("strong", f.name));
     const inputs: [Domain, HTMLInputElement | HTMLSelectElement][] = [];
+    const points: [Domain, HTMLInputElement, HTMLInputElement][] = [];
     for (const p of f.params) {
       const label = el("label", `${p.name}${p.type === "interval" ? ` (${p.low} to ${p.high})` : ""}`);
       let input: HTMLInputElement | HTMLSelectElement;
+      const at = template[p.name];
       if (p.type === "choice") {
         input = el("select", "", { name: p.name });
-        for (const v of p.values ?? []) input.appendChild(el("option", String(v), { value: JSON.stringify(v) }));
+        // a unit by its name (a WARSURGE "move to": unit 1 is "Red: Assault Squad")
+        for (const v of p.values ?? []) input.appendChild(el("option", p.name === "unit" && typeof v === "number" ? unitLabel(v) : String(v), { value: JSON.stringify(v) }));
+      } else if (p.type === "box" && Array.isArray(at) && at.length === 2) {
+        // a point: its x and y in inches, each within the box (a number field cannot hold both)
+        const pair = (["x", "y"] as const).map((axis, k) => {
+          const lo = axis === "x" ? p.x0 : p.y0;
+          const hi = axis === "x" ? p.x1 : p.y1;
+          const field = el("input", "", { name: `${p.name}-${axis}`, type: "number", step: "any", value: String(Number(at[k]).toFixed(2)) });
+          const box = el("label", `${p.name} ${axis} (${lo ?? "?"} to ${hi ?? "?"} inches)`);
+          box.appendChild(field);
+          form.appendChild(box);
+          return field;
+        });
+        points.push([p, pair[0], pair[1]]);
+        continue;
       } else {
         input = el("input", "", { name: p.name, type: "number", step: "any", value: String(template[p.name] ?? p.low ?? 0) });
       }
@@ -375,6 +393,7 @@ function renderFamilies(d: DecisionOut): void {
     const build = (): Action => {
       const a: Action = { ...template };
       for (const [p, input] of inputs) a[p.name] = p.type === "choice" ? JSON.parse(input.value) : Number(input.value);
+      for (const [p, x, y] of points) a[p.name] = [Number(x.value), Number(y.value)];
       return a;
     };
     const live = debounce(() => void checkLive(build()), 150);
@@ -452,11 +471,45 @@ function startPlacing(a: Action, param: string): void {
   board.showGhost(x, y, mover !== null ? unitRadius(mover) : 0.6);
   $("refusal").textContent = `place ${a.kind}: drag the ring`;
   const live = debounce((px: number, py: number) => void checkPoint(px, py), 120);
+  const fig = typeof a.fig === "number" ? a.fig : null;
+  $("place").dataset.fig = fig === null ? "" : String(fig);
   board.onPoint = (px, py, final) => {
+    const touch = fig !== null ? contactPoint(fig, px, py) : null;
+    if (touch !== null) [px, py] = [touch.x, touch.y];
+    // the ring stands where the point checked is (a tap beside the ring, too)
+    board.showGhost(px, py, mover !== null ? unitRadius(mover) : 0.6);
+    $("place-help").textContent = touch !== null
+      ? `Snapped into base contact with ${touch.label} (contact is within 0.01", L467: a figure touching its own Monstrously Huge vehicle may push it, L1401). Drag it further away to stand apart.`
+      : "Drag the dashed ring on the board (or tap a point) to place; a figure dropped close to another one snaps into base contact. The rules are checked as you move.";
     if (final) void checkPoint(px, py);
     else live(px, py);
   };
   void checkPoint(x, y);
+}
+
+/** A single figure dropped close to another figure's base (a quarter inch, or 12 px on the
+ * screen, whichever is more, at most an inch): the point where it stands in base contact with it instead
+ * (contact is within 0.01", 004 L467, too fine for a finger; a push needs it, L1401), 0.004"
+ * apart; null when no other base is that close. No rule is decided here: the server checks
+ * the point as any other. */
+function contactPoint(fig: number, x: number, y: number): { x: number; y: number; label: string } | null {
+  const pieces = snap?.scene?.pieces ?? [];
+  const me = pieces.find((p) => p.unit === fig);
+  const r = me?.r ?? unitRadius(fig);
+  const tol = Math.min(Math.max(0.25, board.pixels(10)), 1);
+  let best: { x: number; y: number; label: string } | null = null;
+  let bestGap = Infinity;
+  for (const p of pieces) {
+    if (p.unit === fig) continue;
+    const d = Math.hypot(x - p.x, y - p.y);
+    const gap = d - r - p.r;
+    // near its edge, outside or a little inside (not dropped onto its centre)
+    if (Math.abs(gap) > tol || d < 1e-6 || Math.abs(gap) >= bestGap) continue;
+    const k = (r + p.r + 0.004) / d;
+    best = { x: p.x + (x - p.x) * k, y: p.y + (y - p.y) * k, label: p.label };
+    bestGap = Math.abs(gap);
+  }
+  return best;
 }
 
 /** Place each model of a positions action: drag its ring on the board or type its x and y; the

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,3 +57,35 @@ def test_play_refuses_an_ai_the_terminal_game_does_not_seat(
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--ai search" in err and "allowed: scripted" in err
+
+
+def test_play_advanced_asks_counter_actions_in_words_s9_3(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--playstyle advanced`` plays the Advanced game (§9): the person is asked for a
+    Counter Action (§9.3, L3825) with each choice in words, its JSON under it; without the
+    option the game is Standard and asks none. Every answer is the default (Enter)."""
+    a, b = (str(ROSTERS / f) for f in ("skirmish_a.yaml", "skirmish_b.yaml"))
+    texts = {}
+    for style in ("advanced", "standard"):
+        monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 400))
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", a, b, "--seed", "3", "--turns", "4", "--playstyle", style])
+        texts[style] = capsys.readouterr().out
+        assert not exit_info.value.code, texts[style]
+    adv = texts["advanced"]
+    assert "a Counter Action (none, attack, guard, perk) [001_d3f5e425c5e1196d.txt" in adv
+    assert "Red: Troopers: no Counter Action  (default)" in adv
+    assert "Counter Attack the attacking unit (costs as an Attack Action, §9.3)" in adv
+    assert '{"choice": "attack", "kind": "counter", "unit": 0}' in adv
+    assert 'Red: Troopers: deploy at (24", 9.6")' in adv  # units by name, inches
+    assert re.search(r"Command Points: Red \d+, Blue \d+", adv)  # what a choice may spend
+    assert "Counter Action" not in texts["standard"]
+    assert "Command Points" not in texts["standard"]
+
+
+def test_play_playstyle_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--playstyle", "fast", "a.yaml", "b.yaml"])
+    assert exit_info.value.code
+    assert "allowed: standard, advanced" in capsys.readouterr().err

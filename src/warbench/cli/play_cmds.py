@@ -39,8 +39,15 @@ def play(
         help="Your opponent: scripted, random, tactical, search or search:1..4 (WARSURGE; "
         "The WarEngine and Collision: scripted).",
     ),
+    playstyle: str = typer.Option(
+        "standard",
+        "--playstyle",
+        help="WARSURGE: standard, or advanced (Command Points, Action Steps and Counter "
+        "Actions, §9).",
+    ),
 ) -> None:
-    """Play a Standard game against the scripted AI: each decision is asked at the prompt
+    """Play a Standard game (``--playstyle advanced``: the Advanced game of §9, your Counter
+    Actions asked too) against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
     text after each step. When the input ends, the scripted AI plays on for you."""
     if ruleset in ("warengine", "collision") and ai != "scripted":
@@ -48,6 +55,10 @@ def play(
         raise fail(
             f"--ai {ai}: a {ruleset} game at the terminal has the scripted AI; allowed: scripted"
         )
+    if playstyle not in ("standard", "advanced"):
+        raise fail(f"--playstyle {playstyle}: allowed: standard, advanced")
+    if ruleset != "warsurge" and playstyle != "standard":
+        raise fail(f"--playstyle {playstyle}: a {ruleset} game has no playstyle; allowed: standard")
     if ruleset == "warengine":
         from warbench.cli.play_warengine import play_warengine
 
@@ -82,6 +93,13 @@ def play(
         console.print(line, highlight=False, markup=False)
 
     players: list[Any] = [auto, auto]
+
+    def describe(view: Any, action: Any) -> str | None:
+        """The choice in words (units by name, Counter Actions in full, §9.3)."""
+        from warbench.rulesets.warsurge.game.words import describe as say
+
+        return say(ws.views.dump(view), ws.actions.dump(action))
+
     # this question takes the default when the input ends, the next go to the AI
     prompt_seat(
         players,
@@ -90,6 +108,7 @@ def play(
         auto,
         write=write,
         ended_note="input ended: the scripted AI plays on for you",
+        describe=describe,
     )
 
     def on_step(state: WarsurgeState, events: list[Any]) -> None:
@@ -105,6 +124,7 @@ def play(
                 "game_length": turns,
                 # the Turn Master and the zone are your decisions too (§2.1, §3.6)
                 "automation": ["model placement", "casualty selection", "coherency"],
+                **({} if playstyle == "standard" else {"playstyle": playstyle}),
             },
         )
         game_seed = secrets.randbits(31) if seed is None else seed

@@ -3,7 +3,9 @@ every invariant holds on every state and the record replays to the identical sta
 001_d3f5e425c5e1196d.txt §8-§10: heights, climbing, sight from above L2360, custom cover
 §10.4 in play).
 
-Default: three hive-city games (units on the gantry, a piece destroyed). The long run:
+Default: three hive-city games (units on the gantry, a piece destroyed) and two that split a
+unit in a partial fit (random-legal play offers to go into the pieces with Fire Points). The
+long run:
 ``WARBENCH_TERRAIN_GAMES=1000`` plays that many games in each playstyle (Standard, Advanced) on
 the hive city (``WARBENCH_TERRAIN_BOARDS=a,b`` takes sample boards in turn instead), on
 ``WARBENCH_LONG_WORKERS`` processes (default 2); ``WARBENCH_LONG_LOG=FILE`` appends a line per
@@ -143,7 +145,7 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
 
 @pytest.mark.parametrize(
     ("playstyle", "seed", "what"),
-    [("standard", 19, "raised"), ("standard", 1, "destroyed"), ("advanced", 3, "raised")],
+    [("standard", 17, "raised"), ("standard", 3, "destroyed"), ("advanced", 2, "raised")],
 )
 def test_a_hive_city_game_plays_to_the_end_with_every_invariant(
     playstyle: str, seed: int, what: str
@@ -154,6 +156,17 @@ def test_a_hive_city_game_plays_to_the_end_with_every_invariant(
     assert steps > 0
     assert counts["terrain_attacks"] > 0
     assert (raised if what == "raised" else counts["destroyed"]) > 0
+
+
+@pytest.mark.parametrize(("playstyle", "seed"), [("standard", 23), ("advanced", 35)])
+def test_random_legal_hive_city_play_splits_units_in_part_fits_L4459(
+    playstyle: str, seed: int
+) -> None:
+    # random-legal play offers to go into the pieces with Fire Points (§6.7; the hive city's
+    # bunker and guard posts), which hold fewer points than most units: partial fits
+    # (L4459-4464) without WARBENCH_TERRAIN_EMBARK (rulings 14 of "WARSURGE terrain in play")
+    _, _, counts = play_counted("hive_city_72x48", playstyle, seed)
+    assert counts["split"] > 0
 
 
 def _one(job: tuple[int, str]) -> str:

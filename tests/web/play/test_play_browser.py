@@ -152,6 +152,10 @@ def test_a_whole_dice_duel_against_the_ai_through_the_page(pages: Pages, size: s
     made = _decide_until_over(page)
     assert made >= 6  # a stance and a move each round at least
     expect(page.locator("#result")).to_contain_text(re.compile("wins|Draw"))
+    # the card says the result too (the header line is easy to miss on a phone)
+    expect(page.locator("#decision-title")).to_have_text(
+        re.compile(r"The game is over: (.+ wins|a draw)")
+    )
     expect(page.locator("#log li").first).to_be_visible()
     # the record downloads as the JSON lines play.replay verifies, identical to the game
     href = page.locator("#download").get_attribute("href")

@@ -77,6 +77,12 @@ def test_listed_actions_are_worded_with_names_not_numbers_L1401_L1279() -> None:
         {"kind": "activate", "unit": 1, "join": None},
         {"kind": "deactivate"},
         {"kind": "first", "player": 0},
+        {"kind": "attack", "fig": 2, "weapon": 0, "target": 2, "via": None, "at": None,
+         "helpers": [], "secondary": []},
+        {"kind": "attack", "fig": 3, "weapon": 0, "target": 0, "via": None, "at": None,
+         "helpers": [], "secondary": []},
+        {"kind": "deactivate"},
+        {"kind": "first", "player": 0},
     ]  # fmt: skip
     words = WarEnginePresenter().labels(ctx_of(s).args, view, acts)
     assert words[0] == "Crew #1 gives its movement left to push Hulk #0 toward Raider #3"
@@ -85,3 +91,10 @@ def test_listed_actions_are_worded_with_names_not_numbers_L1401_L1279() -> None:
     assert words[3] == "Activate Crew #1"
     assert words[4] is not None and words[4].startswith("Deactivate")
     assert words[5] is None  # a kind it does not word keeps the generic label
+    # Summoning with no figure named: the words say the engine picks it (L1279); a weapon
+    # attack has no such note
+    assert words[6] == (
+        "Conjurer #2: Summoning, the engine choosing which Summoned figure"
+        " (the most expensive waiting)"
+    )
+    assert words[7] is not None and "engine" not in words[7]

@@ -45,7 +45,7 @@ def test_s2_1_the_turn_master_choice_names_the_player() -> None:
     acts: list[Any] = [{"kind": "turn_master", "side": 0}, {"kind": "turn_master", "side": 1},
                        {"kind": "pass"}]  # fmt: skip
     words = WarsurgePresenter().labels(_setup(), _view([]), acts)
-    assert words == ["Red is the Turn Master", "Blue is the Turn Master", None]
+    assert words == ["Red is the Turn Master", "Blue is the Turn Master", "Pass (no action)"]
 
 
 def test_sides_named_red_and_blue_are_drawn_red_and_blue() -> None:
@@ -57,3 +57,39 @@ def test_sides_named_red_and_blue_are_drawn_red_and_blue() -> None:
     assert "side_colours" not in (WarsurgePresenter().scene(_setup(), other) or {})
     same = {**_view([]), "sides": [{"name": "Red"}, {"name": "Red Team"}]}
     assert "side_colours" not in (WarsurgePresenter().scene(_setup(), same) or {})
+
+
+def test_s9_3_actions_are_listed_in_words_units_by_name() -> None:
+    """Units by their names, points in inches, the Counter Actions said in full (§9.3,
+    001 L3825-L3850); a kind not worded keeps the generic label."""
+    view = {"units": [{"uid": 0, "label": "Red: Troopers"}, {"uid": 4, "label": "Blue: Dogs"}],
+            "sides": [{"name": "Red"}, {"name": "Blue"}]}  # fmt: skip
+    acts: list[Any] = [
+        {"kind": "counter", "choice": "attack", "unit": 0},
+        {"kind": "counter", "choice": "none", "unit": 0},
+        {"kind": "attack", "targets": [["Rifle", 4]], "unit": 0},
+        {"kind": "move", "to": [30.064961, 38.4], "unit": 0, "dash": True},
+        {"kind": "guard", "unit": 4},
+        {"kind": "zone", "zone": 1},
+    ]
+    words = WarsurgePresenter().labels(_setup(), view, acts)
+    assert words == [
+        "Red: Troopers: Counter Attack the attacking unit (costs as an Attack Action, §9.3)",
+        "Red: Troopers: no Counter Action",
+        "Red: Troopers: attack with Rifle at Blue: Dogs",
+        'Red: Troopers: Dash to (30.1", 38.4")',
+        "Blue: Dogs: Guard",
+        None,
+    ]
+
+
+def test_s4_3_units_locked_in_a_melee_are_marked_on_the_board() -> None:
+    """Each model of a unit locked in a Melee (§4.3) is tagged ``melee`` (drawn ringed in red)
+    and its title names the foe; a unit not in a Melee is not."""
+    view = {**_view([]), "engaged": [[0, 1]]}
+    pieces = (WarsurgePresenter().scene(_setup(), view) or {})["pieces"]
+    assert [p.get("tags") for p in pieces] == [["melee"], ["melee"]]
+    assert "in a Melee with Dogs" in pieces[0]["title"]
+    assert "in a Melee with Troopers" in pieces[1]["title"]
+    apart = (WarsurgePresenter().scene(_setup(), _view([])) or {})["pieces"]
+    assert all("tags" not in p and "Melee" not in p["title"] for p in apart)

@@ -319,6 +319,16 @@ class WarsurgePresenter(Presenter):
             return None
         pieces: list[dict[str, JSON]] = []
         reserves: list[dict[str, JSON]] = []
+        names = {
+            u.get("uid"): u.get("label") for u in view.get("units") or [] if isinstance(u, dict)
+        }
+        # the units locked in a Melee (§4.3): each of its models tagged, the foe in its title
+        melee: dict[Any, list[str]] = {}
+        for pair in view.get("engaged") or []:
+            if isinstance(pair, list) and len(pair) == 2:
+                a, b = pair
+                melee.setdefault(a, []).append(str(names.get(b, f"unit {b}")))
+                melee.setdefault(b, []).append(str(names.get(a, f"unit {a}")))
         for u in view.get("units") or []:
             if not isinstance(u, dict):
                 continue
@@ -330,6 +340,8 @@ class WarsurgePresenter(Presenter):
             statuses = [s[0] for s in u.get("st") or [] if isinstance(s, list) and s]
             if statuses:
                 title += " · " + ", ".join(map(str, statuses))
+            if uid in melee:
+                title += " · in a Melee with " + ", ".join(sorted(melee[uid]))
             if u.get("loc") != "table":
                 reserves.append(
                     {
@@ -353,6 +365,7 @@ class WarsurgePresenter(Presenter):
                         "r": u.get("radius") or 0.5,
                         "hp": hp[k] if k < len(hp) else None,
                         "title": title,
+                        **({"tags": ["melee"]} if uid in melee else {}),
                     }
                 )
         tokens = _gateway_tokens(view)
@@ -366,16 +379,13 @@ class WarsurgePresenter(Presenter):
         }
 
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
-        """The Turn Master's choice by the players' names (§2.1: "Red is the Turn Master");
-        other actions keep their generic labels."""
-        sides = view.get("sides") if isinstance(view, dict) else None
-        names = [s.get("name") for s in sides or [] if isinstance(s, dict)]
-        out: list[str | None] = []
-        for a in actions:
-            side = a.get("side") if isinstance(a, dict) and a.get("kind") == "turn_master" else None
-            ok = isinstance(side, int) and 0 <= side < len(names)
-            out.append(f"{names[side]} is the Turn Master" if ok and side is not None else None)
-        return out
+        """Each action in words (:func:`warbench.rulesets.warsurge.game.words.describe`):
+        the Turn Master by the players' names (§2.1: "Red is the Turn Master"), units by their
+        names, the Counter Actions said in full (§9.3); other actions keep their generic
+        labels."""
+        from warbench.rulesets.warsurge.game.words import describe
+
+        return [describe(view, a) for a in actions]
 
     def odds(
         self,

@@ -69,6 +69,9 @@ def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:
             said += f" at {name(a['target'])}"
         if a.get("via") is not None:
             said += f", choosing {name(a['via'])}"
+        elif _power(ctx, a["fig"], a["weapon"]) == "Summoning":
+            # no figure named: the engine picks (the most expensive waiting, L1279)
+            said += ", the engine choosing which Summoned figure (the most expensive waiting)"
         if a.get("at"):
             said += f", placed at {point(*a['at'])}"
         if a.get("helpers"):
@@ -95,6 +98,15 @@ def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:
     if kind == "deactivate":
         return "Deactivate (end this unit's activation)"
     return None
+
+
+def _power(ctx: Context, fid: Any, w: Any) -> str | None:
+    """The Special Power of figure ``fid``'s weapon ``w`` (None: a weapon, or none found)."""
+    try:
+        power = ctx.profiles[fid].weapons[w].power
+        return None if power is None else str(power)
+    except (IndexError, KeyError, TypeError):
+        return None
 
 
 def _forms(ctx: Context, fig: dict[str, Any] | None) -> list[str]:

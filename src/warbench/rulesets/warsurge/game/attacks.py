@@ -70,7 +70,7 @@ from warbench.rulesets.warsurge.game.terrain_attacks import (
     resolve_terrain_share,
     verify_terrain_share,
 )
-from warbench.rulesets.warsurge.game.terrain_split import split_side
+from warbench.rulesets.warsurge.game.terrain_split import inside_models, split_side
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
 from warbench.rulesets.warsurge.game.work import (
     Work,
@@ -108,7 +108,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     plans: list[WeaponPlan] = []
     cache: dict[Any, TargetView] = {}
     profiles = {wp.name: wp for wp in info.unit.weapons}
-    present = u.present()
+    present = u.present() + inside_models(u) if u.inside else u.present()  # split (L4466)
     carried = {wn for i in present for wn in info.model_weapons[i]}
     stationary = not u.unit_moved and not u.unit_dashed
     holder = w.outermost(uid)
@@ -251,7 +251,7 @@ def _check_shares(
     B"); a model's Attacks with one weapon go at one unit."""
     info = w.info(uid)
     u = w.units[uid]
-    present = set(u.present())
+    present = set(u.present()) | set(inside_models(u))  # a split unit's inside too (L4466)
     count: dict[str, int] = {}
     pairs: set[tuple[str, int]] = set()
     for share in action.targets:

@@ -44,6 +44,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Deploy,
     Disembark,
     Embark,
+    EmbarkTerrain,
     Move,
     Pass,
     Point,
@@ -83,7 +84,7 @@ from warbench.rulesets.warsurge.game.state import (
     initial_state,
 )
 from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
-from warbench.rulesets.warsurge.game.terrain_fire import nearest_from_piece
+from warbench.rulesets.warsurge.game.terrain_fire import fire_point_pieces, nearest_from_piece
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.turn import PHASES, eligible, start_turn
 from warbench.rulesets.warsurge.game.turn import acting_side as flow_side
@@ -561,6 +562,10 @@ def _own_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
         for dist, foe in foes:  # Breach (Perks L1140): into an enemy unit within reach
             if dist <= allowance + 0.5 and breaches(w, uid, foe):
                 yield Embark(uid, foe, dash=dash)
+        # into a terrain piece with Fire Points (§10.2 L4383-4391, §6.7): in whole, or in part
+        # when it does not fit (L4459-4464); boards without such pieces get no candidate
+        for name in fire_point_pieces(w):
+            yield EmbarkTerrain(uid, name, dash=dash)
         for dx, dy in _DIRS:
             yield Move(
                 uid,

@@ -42,6 +42,7 @@ from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.plans import WeaponPlan
 from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.terrain_split import split_side
 from warbench.rulesets.warsurge.game.work import current_value, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, resolve_attack
 from warbench.rulesets.warsurge.profiles import (
@@ -242,7 +243,7 @@ def _kamikaze(work: Work, unit: int, model: int) -> None:
         reach = info.radius + work.info(t).radius + geom.CONTACT
         if float(geom.segment_distances(start, end, work.xy(t)).min()) > reach:
             continue
-        target = to_unit_state(work, t)
+        target = split_side(work, t, unit, to_unit_state(work, t))  # L4466 (ruling 11)
         before = [m.hp for m in target.models]
         ctx = perk_combat_damage.in_effect(work, t, AttackContext())  # Combat Damage (L1154)
         plan = AttackPlan(crash, target, ctx, weapons=(KAMIKAZE,), users=((KAMIKAZE, prof.hp),))
@@ -362,6 +363,8 @@ def _upheaval(work: Work, unit: int, weapon: str) -> None:
         for i in u.present():
             pos[i] = (float(pos[i][0] + v[0] * gone), float(pos[i][1] + v[1] * gone))
         work.set_unit(unit, pos=tuple(pos))
+        if work.units[unit].inside:  # a split unit rejoins its piece (L4460, §4.2 IV)
+            restore_coherency(work, unit)
         what = {-1: "terrain or the board edge", -2: "nothing"}.get(into, "")
         how = f'{gone:.1f}" {res.direction.value} into {what or work.label(into)}'
         struck = into if into >= 0 else (unit if into == -1 else -2)

@@ -35,6 +35,7 @@ from warbench.rulesets.warsurge.game.casualties import remove_models
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_decoy_units import DECOYS
 from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.terrain_split import split_side
 from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, apply_rolled, roll_attack
 from warbench.rulesets.warsurge.profiles import ModelGroup, Unit, UnitProfile, WeaponProfile
@@ -106,7 +107,7 @@ def _explode(work: Work, fake: int, spot: geom.FloatArray) -> None:
             continue
         faces = [work.dice.d6(f"Decoy III at {work.label(t)}") for _ in range(n)]
         hits = sum(1 for f in faces if f >= 4)
-        target = to_unit_state(work, t)
+        target = split_side(work, t, fake, to_unit_state(work, t))  # L4466 (ruling 11)
         before = [m.hp for m in target.models]
         ctx = perk_combat_damage.in_effect(work, t, AttackContext(struck_dice=hits))  # L1154
         plan = AttackPlan(bomb, target, ctx, weapons=("Decoy III",), users=(("Decoy III", 1),))

@@ -40,6 +40,7 @@ from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_closest import heal_weapon, moves_away, nearest
 from warbench.rulesets.warsurge.game.state import DEFECTED, Location, Phase, Status
+from warbench.rulesets.warsurge.game.terrain_split import is_split, linked_to_piece
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.actions import Point
@@ -143,7 +144,12 @@ def _part(work: Work, uid: int, perk: str) -> None:
         if spot is not None:
             was = pos[i]
             pos[i] = spot
-            if geom.coherent(geom.as_array([pos[k] for k in u.present()]), r):
+            here = [pos[k] for k in u.present()]
+            if (
+                linked_to_piece(work, u.terrain, here, r)  # split: with its piece (L4460)
+                if is_split(u) and u.terrain is not None
+                else geom.coherent(geom.as_array(here), r)
+            ):
                 moved = True
             else:  # a step that breaks Coherency (§4.2) is not taken: it stays locked
                 pos[i] = was

@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game import geom, perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_aim import aim_of
 from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.terrain_split import is_split, linked_to_piece
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.geom import FloatArray
@@ -84,6 +85,9 @@ class Slide:
     units: tuple[int, ...]
     terrain: bool
     edge: bool
+    #: a split unit's models outside stopped where they would lose Coherency with their
+    #: terrain piece (001 L4460-4462; rulings "WARSURGE terrain in play: session 26" 12)
+    tether: bool = False
 
 
 def _clear_of(
@@ -138,9 +142,20 @@ def slide(
     else:
         imp0 = np.zeros(len(starts), dtype=bool)
 
+    piece = u.terrain if is_split(u) else None  # a split unit (001 L4459-4462)
+    tether = [False]
+
     def blocked(s: float) -> tuple[set[int], bool, bool]:
-        return _clear_of(work, uid, starts + direction * s, marg, d0, oxy, orad, ouid, imp0,
-                         margin, not through)  # fmt: skip
+        pts = starts + direction * s
+        out = _clear_of(work, uid, pts, marg, d0, oxy, orad, ouid, imp0, margin, not through)
+        if (
+            piece is not None
+            and not any(out)
+            and not linked_to_piece(work, piece, [(float(x), float(y)) for x, y in pts], r)
+        ):
+            tether[0] = True
+            return out[0], out[1], True
+        return out
 
     n = max(1, math.ceil(distance / _STEP))
     good = 0.0
@@ -158,7 +173,9 @@ def slide(
                 bad, hit, terrain, edge = mid, h2, t2, e2
             else:
                 good = mid
-        out = Slide(good, tuple(sorted(hit)), terrain, edge)
+        tether[0] = False
+        blocked(bad)  # what stopped it: the piece's Coherency, or a unit, terrain, the edge
+        out = Slide(good, tuple(sorted(hit)), terrain, edge and not tether[0], tether[0])
         return _back_off(work, uid, direction, out, margin, goal) if through else out
     out = Slide(good, (), False, False)
     return _back_off(work, uid, direction, out, margin, goal) if through else out
@@ -190,7 +207,7 @@ def _back_off(
         if clear:
             break
         s = max(0.0, s - _STEP / 4)
-    return Slide(s, stop.units, stop.terrain, stop.edge)
+    return Slide(s, stop.units, stop.terrain, stop.edge, stop.tether)
 
 
 def _away(work: Work, frm: int, to: int) -> FloatArray | None:
@@ -335,6 +352,7 @@ def _knockback(work: Work, unit: int, attacker: int, dist: float, rank: str) -> 
             ", stopped 1\" short of " + ", ".join(work.label(x) for x in stop.units)
             if stop.units
             else (", stopped 1\" short of Impassable Ground" if stop.terrain
+                  else ", stopped in Coherency with its terrain piece (L4460)" if stop.tether
                   else ", stopped at the battlefield's edge")
         )  # fmt: skip
     work.emit("perk", f'{work.label(unit)} is knocked back {stop.distance:.1f}" directly away '
@@ -415,7 +433,8 @@ def force_on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: 
         f"toward ({point[0]:g}, {point[1]:g})" if point else f"away from {work.label(attacker)}"
     )
     work.emit("perk", f'{work.label(unit)} is forced {stop.distance:.1f}" {whither} '
-              f"({rank}" + (f", into {what})" if hit else ")"),
+              f"({rank}" + (f", into {what})" if hit else ", in Coherency with its terrain piece)"
+                            if stop.tether else ")"),
               _rule(rank), unit=unit, perk=rank, distance=round(stop.distance, 3))  # fmt: skip
     end_broken_melees(work, unit, _rule(rank))
     if not hit:

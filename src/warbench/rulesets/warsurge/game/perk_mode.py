@@ -48,6 +48,7 @@ from warbench.rulesets.warsurge.game.perk_espionage import dice_modifier as espi
 from warbench.rulesets.warsurge.game.perk_residue import leave as leave_residue
 from warbench.rulesets.warsurge.game.perk_transport import targeted_state
 from warbench.rulesets.warsurge.game.state import Location
+from warbench.rulesets.warsurge.game.terrain_split import split_side
 from warbench.rulesets.warsurge.game.work import (
     current_value,
     perks_of,
@@ -248,6 +249,7 @@ def _strike(
     info = w.info(uid)
     attacker = to_unit_state(w, uid)
     tstate = targeted_state(w, target, to_unit_state, uid)  # Enclosed (Perks L1248)
+    tstate = split_side(w, target, uid, tstate)  # a unit split by a terrain piece (L4466)
     before = [m.hp for m in tstate.models]
     ctx = wp.context if own else _context(w, uid, target, wp)
     ctx = espionage_dice(w, uid, ctx)  # Espionage (Perks L1840): -1 within 6" of a spy

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.game import perk_combat_damage
+from warbench.rulesets.warsurge.game.terrain_split import split_side
 from warbench.rulesets.warsurge.game.work import current_value, store_unit_state, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, RolledAttack, apply_rolled, roll_attack
 
@@ -38,7 +39,7 @@ def strike(
 ) -> Struck:
     """``dice`` Attack Dice of ``uid``'s ``weapon`` strike ``target`` as successful ones."""
     attacker = to_unit_state(work, uid)
-    victim = to_unit_state(work, target)
+    victim = split_side(work, target, uid, to_unit_state(work, target))  # L4466 (ruling 11)
     before = [m.hp for m in victim.models]
     ctx = AttackContext(
         melee=melee,

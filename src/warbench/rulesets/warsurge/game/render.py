@@ -98,6 +98,12 @@ def render_state_text(state: GameState) -> str:
         "Value on the battlefield: "
         + ", ".join(f"{n} {v:.1f}" for n, v in zip(state.setup.sides, values, strict=True))
     )
+    adv = state.flow.adv
+    if adv is not None:  # the Advanced game: each side's Command Points to spend (§9)
+        lines.append(
+            "Command Points: "
+            + ", ".join(f"{n} {cp}" for n, cp in zip(state.setup.sides, adv.cp, strict=True))
+        )
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -27,11 +27,19 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
 )
 from warbench.rulesets.warsurge.game.terrain import NO_CUSTOM_COVER, CoverEffect, custom_cover
-from warbench.rulesets.warsurge.game.terrain_fire import EYE_RADIUS, piece_distances
+from warbench.rulesets.warsurge.game.terrain_fire import (
+    EYE_RADIUS,
+    has_fire_points,
+    piece_distances,
+)
 from warbench.rulesets.warsurge.game.terrain_fire import eyes as terrain_eyes
+from warbench.rulesets.warsurge.game.terrain_split import inside_models, is_split
 from warbench.rulesets.warsurge.game.terrain_transport import melee_inside
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.work import Work
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.profiles import Unit
 
 
 class TargetView:
@@ -101,9 +109,14 @@ class TargetView:
         )
 
 
-def _shooters(w: Work, uid: int) -> tuple[FloatArray, float, list[int], bool]:
-    """Where the unit attacks from: its models, or its outermost Transport (§6.7)."""
+def _shooters(
+    w: Work, uid: int, from_piece: bool = False
+) -> tuple[FloatArray, float, list[int], bool]:
+    """Where the unit attacks from: its models, or its outermost Transport (§6.7); with
+    ``from_piece``, a split unit's models inside its piece, from the piece (L4466-4468)."""
     u = w.units[uid]
+    if from_piece and u.terrain is not None:  # a split unit's models inside (ruling 13)
+        return terrain_eyes(w, u.terrain), EYE_RADIUS, inside_models(u), True
     if u.location is Location.EMBARKED:
         holder = w.outermost(uid)
         hxy = w.xy(holder)
@@ -130,6 +143,48 @@ def view_target(
 
 
 def _view_target(w: Work, uid: int, target: int) -> TargetView:
+    view = _view_from(w, uid, target)
+    u = w.units[uid]
+    if (
+        view.melee
+        or not is_split(u)
+        or not has_fire_points(w, u.terrain)
+        or w.units[target].location is not Location.TABLE
+    ):
+        return view
+    # a split unit's models inside a piece with Fire Points fire out through them (§6.7,
+    # L4466-4468; rulings "WARSURGE terrain in play: session 26, s26-terrain" 13)
+    out = _view_from(w, uid, target, from_piece=True)
+    if out.melee or not out.users_in_range:
+        return view
+    if not view.users_in_range:
+        return out
+    return merge_views(view, out, w.info(uid).unit)
+
+
+def merge_views(a: TargetView, b: TargetView, unit: Unit) -> TargetView:
+    """One view of a target from two groups of the same unit's models (a split unit's models
+    outside ``a`` and inside its piece ``b``): the users of both, the closer distance, the
+    target models either sees (a Shared Weapon's users capped at its copies, Perks L4055); the
+    Cover Bonus of the models outside (its own Targeting)."""
+    users = {k: list(v) for k, v in a.users_in_range.items()}
+    for k, v in b.users_in_range.items():
+        users[k] = sorted({*users.get(k, []), *v})
+    users = cap_users(unit, users)  # Shared (Perks L4055): no more than its copies
+    return TargetView(
+        False,
+        a.attacker_engaged,
+        a.target_engaged_elsewhere,
+        min(a.distance, b.distance),
+        users,
+        lambda: a.visible | b.visible,
+        lambda: a.cover,
+        "",
+        lambda: a.custom_cover,
+    )
+
+
+def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> TargetView:
     info = w.info(uid)
     u = w.units[uid]
     ranges = weapon_ranges(info, u.statuses)  # perk statuses: Blind, Limit Break (Perks §12)
@@ -148,7 +203,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
             return TargetView(False, False, False, 0, empty, frozenset(), 0, inside)
         if inside is not None:
             return TargetView(True, True, False, 0.0, inside[0], inside[1], 0)
-        embarked = embarked or u.location is Location.TERRAIN  # out by Fire Points (§6.7)
+        embarked = embarked or u.location is Location.TERRAIN or from_piece  # Fire Points
     # who is engaged with whom
     opened = open_holder(w, target)  # Exposed, Unsheltered (Perks L1280, L1438)
     if opened is not None:
@@ -183,7 +238,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
     attacker_engaged = bool(w.engaged_with(holder if embarked else uid))
     tgt_foes = w.engaged_with(th)
     target_elsewhere = any(not w.enemies(uid, f) and f != holder for f in tgt_foes) and not melee
-    axy, ar, models, _ = _shooters(w, uid)
+    axy, ar, models, _ = _shooters(w, uid, from_piece)
     txy = w.xy(th) if th != target else w.xy(target)
     tr = w.info(th).radius
     if bases.shaped(w.setup):  # oval and rectangular bases (§1.3, §5.4 L2331)
@@ -191,7 +246,7 @@ def _view_target(w: Work, uid: int, target: int) -> TargetView:
         d = bases.gaps(bases.unit_group(w, src), bases.unit_group(w, th))
     else:
         d = geom.edge_distances(axy, ar, txy, tr)
-    if u.location is Location.TERRAIN and u.terrain is not None:
+    if (u.location is Location.TERRAIN or from_piece) and u.terrain is not None:
         # §6.7: range from the piece itself, to its footprint's nearest point (terrain_fire)
         d = np.broadcast_to(piece_distances(w, u.terrain, txy, tr), d.shape)
     distance = float(d.min()) if d.size else math.inf

@@ -13,7 +13,8 @@ measured from the piece's footprint to the target's bases, exactly; line of sigh
 traced from "eyes" on the piece's edge, just inside it, so the piece itself never blocks them
 (a model sees out of the piece it stands in, battlefield ruling 2), at the height of the floor
 when the piece is a level (L2360). Occupants are still attacked only in the Melee inside (the
-piece is not a unit engaged in a Melee, §6.9; rulings 2-3).
+piece is not a unit engaged in a Melee, §6.9; rulings 2-3). The models inside of a unit split by
+the piece fire out the same way, in one Attack with its models outside (``targeting``; ruling 13).
 """
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ def has_fire_points(w: Work | GameState, name: str | None) -> bool:
         if t.name == name:
             return t.fire_points > 0
     return False
+
+
+def fire_point_pieces(w: Work) -> list[str]:
+    """The names of the battlefield's terrain pieces that units may embark and that have Fire
+    Points, in board order (random-legal play offers to go into them, §10.2, §6.7)."""
+    return [t.name for t in w.field.board.terrain if t.embarkable and t.fire_points > 0]
 
 
 def fires_from_terrain(w: Work, uid: int) -> bool:

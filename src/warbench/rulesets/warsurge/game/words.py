@@ -1,0 +1,74 @@
+"""A WARSURGE action in a player's words, read against a player's view (both as JSON): units
+by their names, not their numbers, points in inches. The terminal (``warbench play``) and the
+web page (``web/play/scenes.py``) list a decision's choices with them; the action's JSON stays
+what is sent. A kind it does not word returns ``None`` (the caller keeps its generic label).
+
+The Counter Actions of the Advanced game (001_d3f5e425c5e1196d.txt §9.3, L3825-L3850) say what
+each one is: no Counter Action, a Counter Attack on the attacking unit, a Counter Guard, a
+Counter Use Perks; each costs the Command Points of its parent Action (L3836)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: the Counter Actions (§9.3) in words
+COUNTER_WORDS = {
+    "none": "no Counter Action",
+    "attack": "Counter Attack the attacking unit (costs as an Attack Action, §9.3)",
+    "guard": "Counter Guard (costs as a Guard Action, §9.3)",
+    "perk": "Counter Use Perks (costs as a Use Perks Action, §9.3)",
+}
+
+
+def _inches(p: Any) -> str:
+    try:
+        return f'({float(p[0]):.3g}", {float(p[1]):.3g}")'
+    except (TypeError, ValueError, IndexError):
+        return str(p)
+
+
+def describe(view: Any, action: Any) -> str | None:
+    """``action`` (its JSON) in words, or ``None`` for a kind not worded here."""
+    if not isinstance(action, dict):
+        return None
+    units = view.get("units") if isinstance(view, dict) else None
+    labels = {
+        u.get("uid"): str(u.get("label"))
+        for u in units or []
+        if isinstance(u, dict) and u.get("label") is not None
+    }
+    sides = view.get("sides") if isinstance(view, dict) else None
+    names = [str(s.get("name")) for s in sides or [] if isinstance(s, dict)]
+
+    def unit(uid: Any) -> str:
+        return labels.get(uid, f"unit {uid}")
+
+    a = action
+    kind = a.get("kind")
+    who = unit(a.get("unit"))
+    if kind == "pass":
+        return "Pass (no action)"
+    if kind == "end_step":
+        return "End this Action Step"
+    if kind == "turn_master":
+        side = a.get("side")
+        if isinstance(side, int) and 0 <= side < len(names):
+            return f"{names[side]} is the Turn Master"
+        return f"side {side} is the Turn Master"
+    if kind == "counter":
+        what = COUNTER_WORDS.get(str(a.get("choice")))
+        return None if what is None else f"{who}: {what}"
+    if kind == "deploy" and a.get("at") is not None:
+        return f"{who}: deploy at {_inches(a['at'])}"
+    if kind == "move" and a.get("to") is not None and "positions" not in a:
+        return f"{who}: {'Dash' if a.get('dash') else 'move'} to {_inches(a['to'])}"
+    if kind == "attack" and isinstance(a.get("targets"), list):
+        aims = []
+        for t in a["targets"]:
+            if isinstance(t, list | tuple) and len(t) == 2:
+                aims.append(f"{t[0]} at {unit(t[1])}")
+        return f"{who}: attack with " + "; ".join(aims) if aims else None
+    words = {"guard": "Guard", "prepare": "Prepare", "support": "Support", "use_perks": "Use Perks"}
+    if kind in words and set(a) == {"kind", "unit"}:
+        return f"{who}: {words[str(kind)]}"
+    return None
