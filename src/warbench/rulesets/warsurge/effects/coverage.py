@@ -76,6 +76,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_w3_gateway_perks.py",
     # session 26, lane s26-opportunist: Opportunist (the window at the end of the Game Turn)
     "tests/rulesets/warsurge/effects/test_s26_opportunist_perks.py",
+    # session 26, lane s26b-choices: Orders' Order as a player's decision
+    "tests/rulesets/warsurge/effects/test_s26b_choices_perks.py",
 )
 
 _LINE = re.compile(r"(?:::test_|\[)p(\d{2,5})(?=[_\-\]])")

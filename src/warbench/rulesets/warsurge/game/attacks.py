@@ -227,7 +227,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
     if action.aim:  # Force's and Trap's points (Perks L3837, L4085)
         named = [(p.weapon, p.target, p.models) for p in plans]
         if (why := aim_refusal(w, uid, action.aim, named)) is not None:
-            raise err(why, "Perks §12.5 Force, Trap")
+            raise err(why, "Perks §12.5 Force, Trap, Mode")
     if action.single_out:  # Precision's picks (Perks L3993)
         aims = [(p.weapon, p.target) for p in plans]
         if (why := picks_refusal(w, uid, action.single_out, aims)) is not None:

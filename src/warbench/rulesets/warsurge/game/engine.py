@@ -30,6 +30,7 @@ from warbench.rulesets.warsurge.game import (
     perk_hooks,
     perk_limits,
     perk_opportunist,
+    perk_placement,
     perk_timejump,
 )
 from warbench.rulesets.warsurge.game.actions import (
@@ -649,6 +650,7 @@ def attack_candidates(w: Work, uid: int) -> Iterator[Action]:
             combo = tuple((wn, t) for wn, ts in wt.items() if t in ts)
             if combo:
                 yield Attack(uid, combo)
+                yield from perk_placement.aimed_candidates(w, uid, combo)  # Mode (s26b)
     # destructible terrain (§10.3), after the units: the first candidate stays the same
     from warbench.rulesets.warsurge.game.terrain_attacks import terrain_attack_targets
 

@@ -1,9 +1,11 @@
 """The points an Attack names for its Weapons (``Attack.aim``, issue 11 session 25): where a
 Force Weapon pushes its Target (Perks 000_94ecc6a4c74d351b.txt L3837 "in any direction") and
-where a Trap Weapon places its marker (L4085 "inside the Weapon's maximum Range"). The Attack
+where a Trap Weapon places its marker (L4085 "inside the Weapon's maximum Range"), where a
+Mode template goes (L3321-L3563, :mod:`.perk_placement`, session 26). The Attack
 being resolved sets them (:func:`aimed`); the perks read them (:func:`aim_of`). Weapons left out
 get the engine's choice (docs/rulings.md "WARSURGE perks in play: session 25, s25-tactical"
-3, 11). This module imports nothing of the game package but the perk index.
+3, 11). This module imports nothing of the game package but the perk index and
+:mod:`.perk_placement`.
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ def aim_refusal(
     of its shares. ``shares``: (Weapon, Target, the models using it)."""
     from warbench.rulesets.warsurge.game import bases, geom
     from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
+    from warbench.rulesets.warsurge.game.perk_placement import refusal, template
     from warbench.rulesets.warsurge.game.perk_turn import index
 
     perks = index(work.setup).units[uid]
@@ -98,10 +101,14 @@ def aim_refusal(
             return f"{weapon} is aimed twice"
         seen.add(weapon)
         held = perks.weapon_perks(weapon) & set(AIMED)
-        if not held:
-            return f"{weapon} has neither Force nor Trap: it does not name a point"
+        if not held and template(work, uid, weapon) is None:
+            return f"{weapon} has neither Force nor Trap nor a Mode template: it names no point"
         if not work.field.on_board((x, y), 0.0):
             return f"({x:g}, {y:g}) is off the battlefield"
+        if not held:  # a Mode template's placement (session 26, s26b-choices)
+            models = sorted({m for s in mine for m in s[2]})
+            if (why := refusal(work, uid, weapon, x, y, models)) is not None:
+                return why
         if "Trap" in held:
             info = work.info(uid)
             rng = weapon_ranges(info, work.units[uid].statuses)[weapon]

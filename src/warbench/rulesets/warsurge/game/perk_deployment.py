@@ -12,7 +12,8 @@ L1805-L1928).
   not count as Movement and cannot engage a Melee" (II: 12"). At the end of the first Deploy
   Phase the engine relocates each Recon unit on the Battlefield straight towards the closest
   enemy model, as far as the rank allows and a legal placement is found (the whole distance,
-  then 3/4, 1/2, 1/4 of it), never into Base Contact (docs/rulings.md, "Recon").
+  then 3/4, 1/2, 1/4 of it), never into Base Contact (docs/rulings.md, "Recon"), unless its
+  player declared the relocation (:mod:`.perk_recon`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import shapely
 
+from warbench.rulesets.warsurge.game import perk_recon
 from warbench.rulesets.warsurge.game.perk_turn import index
 
 if TYPE_CHECKING:
@@ -108,6 +110,15 @@ def recon_at_phase_end(work: Work, phase: str) -> None:
         xy = work.xy(uid)
         if watcher(work, uid, [(float(x), float(y)) for x, y in xy]) is not None:
             continue  # Sentinel (L1749): no Deployment Perk within 12" of it
+        chosen = perk_recon.declared(work, uid)  # the player's (session 26, s26b-choices)
+        if chosen is not None:
+            if not isinstance(chosen, bool):
+                _relocate(work, uid, chosen, rank, line, "as its player declared")
+            else:
+                work.emit("perk", f"{work.label(uid)}: {rank}, stays where it is (its player's "
+                          "declaration)", f"Perks §12.4 {rank} (000_94ecc6a4c74d351b.txt "
+                          f"L{line})", unit=uid)  # fmt: skip
+            continue
         foes = [t for t in range(len(work.units)) if work.enemies(uid, t)]
         foe_xy = [work.xy(t) for t in foes if work.units[t].location is Location.TABLE]
         if not foe_xy:
@@ -137,6 +148,19 @@ def recon_at_phase_end(work: Work, phase: str) -> None:
                       "the enemy", f"Perks §12.4 {rank} (000_94ecc6a4c74d351b.txt L{line})",
                       unit=uid, distance=reach * frac)  # fmt: skip
             break
+
+
+def _relocate(
+    work: Work, uid: int, new: tuple[tuple[float, float], ...], rank: str, line: int, how: str
+) -> None:
+    """The player's declared Recon relocation of ``uid``'s present models to ``new``."""
+    u = work.units[uid]
+    full = list(u.pos)
+    for k, m in enumerate(u.present()):
+        full[m] = new[k]
+    work.set_unit(uid, pos=tuple(full))
+    work.emit("perk", f"{work.label(uid)}: {rank}, relocates {how}",
+              f"Perks §12.4 {rank} (000_94ecc6a4c74d351b.txt L{line})", unit=uid)  # fmt: skip
 
 
 def register_hooks(reg: HookRegistry) -> None:

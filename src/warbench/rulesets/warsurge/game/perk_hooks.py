@@ -318,7 +318,7 @@ def use_refused(work: Work, uid: int, name: str, option: str = "") -> str | None
     play, Limited Use, once per Game Turn in the Standard playstyle, §12.2), or ``None``.
     ``option`` is the choice the perk gives (Transform's form)."""
     row = load_table().get(name)
-    if row.name not in activated_ranks():
+    if row.name not in activated_ranks() and row.name not in perk_choice.CHOICES:  # Orders
         return f"{row.name} is not an activated perk the game plays yet ({row.source})"
     if work.setup.playstyle is Playstyle.ADVANCED and work.flow.phase not in _BY_ACTION:
         return _ADVANCED_ONLY_BY_ACTION
@@ -446,7 +446,7 @@ def use_perks_action(work: Work, unit: int, perks: tuple[str, ...]) -> None:
                       "§9.2 Use Perks", unit=unit)  # fmt: skip
             continue
         use_perk(work, unit, row.name, option)
-    if work.flow.phase is not Phase.ACTIONS:
+    if work.flow.phase is not Phase.ACTIONS and not perk_choice.at_turn_start(names):
         work.units[unit] = work.units[unit].with_counter(PERKS_AT_STEP, work.step + 1)
     if not names:
         work.emit("use_perks", f"{work.label(unit)} has no activated perk to use now",

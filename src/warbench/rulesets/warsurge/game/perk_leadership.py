@@ -4,7 +4,8 @@ L1930-L2075), and the Roster Perks that act when their unit falls (Avenge L4258,
 * **Orders** (L2033): "At the start of the Game Turn, the User can direct any friendly Units
   within 18" (including itself) to choose one of" Move, Move, Move! (Move and Dash doubled, no
   Weapons), Take Cover! (+1 Defence, Immobile), Bring it Down! (+1 Power, -1 Defence), one
-  Order a unit per Game Turn. The Order is the engine's choice (docs/rulings.md, "Orders"):
+  Order a unit per Game Turn. The Order is the engine's (docs/rulings.md, "Orders"; the
+  player may give another, :mod:`.perk_orders`):
   Bring it Down! for a unit with an enemy within its longest Range plus its Move (and Defence
   above 0), otherwise Move, Move, Move! for a unit with Weapons, otherwise Take Cover! (not for
   an Immobile unit).

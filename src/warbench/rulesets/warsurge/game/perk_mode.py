@@ -5,6 +5,8 @@ A Weapon with a Mode rank that lays a template (:mod:`~warbench.rulesets.warsurg
 still names one Target in its Attack (its range and line of sight are checked as for any
 Attack, §5.3); when it is used, each model firing it lays its template towards that Target:
 
+* towards the point the Attack names for the Weapon (``Attack.aim``, the player's choice,
+  :mod:`.perk_placement`) if any, in place of the Target's closest model below;
 * the engine places it (docs/rulings.md, "Mode templates"): a circle or a Wall over the
   Target's model closest to the Wielder, drawn back towards the Wielder until it is fully
   inside Weapon Range (0" Range: over the Wielder); a Cone's narrow end on the line to that
@@ -38,6 +40,7 @@ from warbench.rulesets.warsurge.effects.mode import Placement, Shape, Template, 
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import bases, perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook
+from warbench.rulesets.warsurge.game.perk_aim import aim_of
 from warbench.rulesets.warsurge.game.perk_combat_damage import after_share as combat_damage_share
 from warbench.rulesets.warsurge.game.perk_concealed import reveal_struck
 from warbench.rulesets.warsurge.game.perk_effects import status_dice, weapon_ranges
@@ -113,13 +116,16 @@ def lay_template(
     w: Work, uid: int, model: int, target: int, weapon: str, tpl: Template
 ) -> TemplateAt:
     """Where the engine lays ``model``'s template of ``weapon`` aimed at ``target`` (before any
-    Scatter): see the module docstring."""
+    Scatter): see the module docstring; towards the Attack's point for ``weapon`` when it names
+    one (``Attack.aim``, :mod:`.perk_placement`), else towards the Target's closest model."""
     info = w.info(uid)
     pw = np.asarray(w.units[uid].pos[model], dtype=np.float64)
     rng = float(weapon_ranges(info, w.units[uid].statuses)[weapon])
     reach = rng + info.radius  # Range is measured from the Wielder's base (§5.4)
     txy = w.xy(w.outermost(target))
-    if len(txy):
+    if (aim := aim_of(weapon)) is not None:  # the player's placement (s26b-choices, L3321)
+        q = np.asarray(aim, dtype=np.float64)
+    elif len(txy):
         d = np.hypot(*(txy - pw).T)
         q = txy[int(np.argmin(d))]
     else:

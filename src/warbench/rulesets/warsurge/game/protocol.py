@@ -511,6 +511,25 @@ def _activation_prompt(g: GameState, side: int) -> str:
     if delayers:
         units = ", ".join(str(u) for u in delayers)
         text += f"; or delay to the end of the Game Turn (Opportunist): delay, unit {units}"
+    if any("Orders" in p.unit for p in perks):  # Perks L2033 (session 26, s26b-choices)
+        from warbench.rulesets.warsurge.game import perk_hooks, perk_orders
+        from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+        from warbench.rulesets.warsurge.game.work import Work
+
+        w = Work(g, None, DEFAULT_HOOKS)
+        text += perk_orders.prompt(w, side, perk_hooks._turn_start)
+    if phase is Phase.ATTACK:  # a Mode template's placement (Perks L3321, s26b-choices)
+        from warbench.rulesets.warsurge.game import perk_placement
+        from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+        from warbench.rulesets.warsurge.game.work import Work
+
+        text += perk_placement.prompt(Work(g, None, DEFAULT_HOOKS), side)
+    if g.flow.turn == 1 and any("Recon" in n for p in perks for n in p.unit):  # Perks L1882
+        from warbench.rulesets.warsurge.game import perk_recon
+        from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+        from warbench.rulesets.warsurge.game.work import Work
+
+        text += perk_recon.prompt(Work(g, None, DEFAULT_HOOKS), side)
     return text
 
 
