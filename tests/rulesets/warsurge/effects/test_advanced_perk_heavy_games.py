@@ -235,3 +235,12 @@ def test_game_337_a_model_moved_to_restore_coherency_into_contact_locks_a_melee(
     unit and no Melee followed; moving into Base Contact locks both (§4.3)."""
     steps, _ = play_checked(advanced_setup_for(337, opportunist=False), seed=_seed(337))
     assert steps > 0
+
+
+def test_p3487_game_523_residue_casualties_at_the_end_of_the_game_turn_are_removed() -> None:
+    """Regression (the 1000-game Advanced run of session 26, game 523): a Residue II template
+    (Perks L3487) struck stationary models at the end of the Game Turn and its casualties were
+    never removed: two fallen models stood on, out of Coherency. They are removed at once and
+    the unit restores its Coherency (§4.2 IV), as after Burn and Bleed."""
+    steps, _ = play_checked(advanced_setup_for(523), seed=_seed(523))
+    assert steps > 0

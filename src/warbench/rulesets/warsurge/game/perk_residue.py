@@ -233,6 +233,7 @@ def residue_at_turn_end(work: Work, strike: Strike) -> None:
     """L3487: at the end of the Game Turn, the models of each unit stationary in a template's
     area (under it and not moved this Game Turn)."""
     templates = active(work)
+    struck: set[int] = set()
     for owner, _, weapon, mode, rank, at in templates:
         for u in list(work.units):
             t = u.uid
@@ -245,6 +246,25 @@ def residue_at_turn_end(work: Work, strike: Strike) -> None:
             n = int(mask.sum())
             if n:
                 _strike(work, strike, owner, weapon, rank, t, n)
+                struck.add(t)
+    for t in sorted(struck):
+        _remove_fallen(work, t)
+
+
+def _remove_fallen(work: Work, uid: int) -> None:
+    """The casualties of the end-of-turn strikes are removed at once, and the unit restores
+    its Coherency (§4.2 IV): at the end of a Game Turn nothing else would remove them (as for
+    Bleed and Burn, ``perk_turn``; the Advanced run of session 26, game 523, left two fallen
+    models standing out of Coherency)."""
+    from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
+
+    u = work.units[uid]
+    dead = [i for i in u.present() if u.hp[i] <= 0]
+    if u.location is not Location.TABLE or not dead:
+        return
+    remove_models(work, uid, dead, "a template left on the battlefield")
+    if work.units[uid].living():
+        restore_coherency(work, uid)
 
 
 def register_hooks(reg: HookRegistry, strike: Strike) -> None:
