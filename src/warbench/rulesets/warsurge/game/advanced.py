@@ -35,7 +35,12 @@ from warbench.rulesets.warsurge.game.actions_advanced import (
     Support,
     UsePerks,
 )
-from warbench.rulesets.warsurge.game.advstate import COUNTER_KINDS, AdvancedFlow, CounterAsk
+from warbench.rulesets.warsurge.game.advstate import (
+    COUNTER_KINDS,
+    AdvancedFlow,
+    CounterAsk,
+    weapon_type_bar,
+)
 from warbench.rulesets.warsurge.game.attacks import apply_attack, verify_attack
 from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.deployment import apply_deploy, verify_deploy
@@ -203,26 +208,18 @@ def verify_advanced(w: Work, action: Action, side: int) -> Plan:
             f"{info.label} delayed its Actions to the end of the Game Turn (Opportunist)",
             "Perks §12.3 Opportunist (000_94ecc6a4c74d351b.txt L1340)",
         )
-    cost = a.cost(uid, name)
-    if cost > a.cp[side]:
-        raise err(
-            f"{name} costs {info.label} {cost} CP (used {a.used(uid, name)} times this Game "
-            f"Turn); {w.side_name(side)} has {a.cp[side]} CP",
-            "§9.2",
-        )
+    unpaid = a.cp_refusal(uid, name, side, info.label, w.side_name(side))
+    if unpaid is not None:
+        raise err(unpaid, "§9.2")
     u = w.units[uid]
     if u.location is Location.RESERVE and name != "Deploy":
         raise err(f"{info.label} is in Reserve; its only Action is Deploy", "§9.2 Deploy")
     present = u.present()
-    if name == "Move" and any(u.heavy[i] for i in present):
+    fired = weapon_type_bar(name, u.heavy, u.battle, present)
+    if fired is not None:
         raise err(
-            f"{info.label} used a Heavy Weapon this Game Turn; Prepare before a Move",
-            "§9.2 Move, §5.1",
-        )
-    if name == "Dash" and any(u.heavy[i] or u.battle[i] for i in present):
-        raise err(
-            f"{info.label} used a Battle or Heavy Weapon this Game Turn; Prepare before a Dash",
-            "§9.2 Dash, §5.1",
+            f"{info.label} used {fired} this Game Turn; Prepare before a {name}",
+            f"§9.2 {name}, §5.1",
         )
     if isinstance(action, Deploy):
         return verify_deploy(w, action)

@@ -6,6 +6,7 @@ Kept apart from :mod:`.state` (which only holds an optional :class:`AdvancedFlow
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -91,6 +92,17 @@ class AdvancedFlow:
             return -1
         return int(2 ** self.used(uid, name))
 
+    def cp_refusal(self, uid: int, name: str, side: int, label: str, side_name: str) -> str | None:
+        """§9.2: why ``label`` cannot pay for ``name`` now (its doubling cost over the side's
+        CP), or None; the Action Steps and the Opportunist window (Perks L1345) both ask."""
+        cost = self.cost(uid, name)
+        if cost <= self.cp[side]:
+            return None
+        return (
+            f"{name} costs {label} {cost} CP (used {self.used(uid, name)} times this Game "
+            f"Turn); {side_name} has {self.cp[side]} CP"
+        )
+
     def guard_of(self, uid: int) -> int:
         return dict(self.guard).get(uid, 0)
 
@@ -136,3 +148,16 @@ class AdvancedFlow:
             counter=None if data.get("counter") is None else CounterAsk.from_json(data["counter"]),
             pending=tuple(action_from_dict(p) for p in data.get("pending", [])),
         )
+
+
+def weapon_type_bar(
+    name: str, heavy: Sequence[bool], battle: Sequence[bool], present: Sequence[int]
+) -> str | None:
+    """§5.1 Weapon Types (001 L2234-L2240): the weapons fired this Game Turn that bar a Move
+    (a Heavy Weapon) or a Dash (a Battle or Heavy Weapon) of the unit, worded for a refusal
+    ("a Heavy Weapon", "a Battle or Heavy Weapon"), or None."""
+    if name == "Move" and any(heavy[i] for i in present):
+        return "a Heavy Weapon"
+    if name == "Dash" and any(heavy[i] or battle[i] for i in present):
+        return "a Battle or Heavy Weapon"
+    return None

@@ -43,7 +43,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Move,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import UsePerks
-from warbench.rulesets.warsurge.game.advstate import Playstyle
+from warbench.rulesets.warsurge.game.advstate import Playstyle, weapon_type_bar
 from warbench.rulesets.warsurge.game.perk_heal import heal_targets, heals
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Location, Phase
@@ -313,26 +313,17 @@ def verify_window(
     if a is not None:
         if not bits & ACTIONS:
             raise RulesError(f"{label} delayed no Actions this Game Turn", _ADVANCED_RULE)
-        cost = a.cost(uid, name)
-        if cost > a.cp[side]:
-            raise RulesError(
-                f"{name} costs {label} {cost} CP (used {a.used(uid, name)} times this Game "
-                f"Turn); {work.side_name(side)} has {a.cp[side]} CP",
-                _ADVANCED_RULE,
-            )
+        unpaid = a.cp_refusal(uid, name, side, label, work.side_name(side))
+        if unpaid is not None:
+            raise RulesError(unpaid, _ADVANCED_RULE)
     elif not bits & BITS[name]:
         what = {"Attack": "Attack with Heal Weapons", "Use Perks": "perk use"}.get(name, name)
         raise RulesError(f"{label} did not delay its {what} this Game Turn (or made it)", RULE)
     u = work.units[uid]
-    present = u.present()
-    if name == "Move" and any(u.heavy[i] for i in present):
+    fired = weapon_type_bar(name, u.heavy, u.battle, u.present())
+    if fired is not None:
         raise RulesError(
-            f"{label} used a Heavy Weapon this Game Turn: it may not Move after it",
-            "§5.1 Heavy (001 L2234-L2236)",
-        )
-    if name == "Dash" and any(u.heavy[i] or u.battle[i] for i in present):
-        raise RulesError(
-            f"{label} used a Battle or Heavy Weapon this Game Turn: it may not Dash after it",
+            f"{label} used {fired} this Game Turn: it may not {name} after it",
             "§5.1 Weapon Types (001 L2234-L2240)",
         )
     if isinstance(action, UsePerks):
