@@ -11,6 +11,7 @@ from warbench.rulesets.warsurge.battlefield import Board, Terrain, Zone
 from warbench.rulesets.warsurge.battlefield.measure import coherency_groups
 from warbench.rulesets.warsurge.game import bases, engine
 from warbench.rulesets.warsurge.game.geom import Field, as_array, coherent, edge_distances
+from warbench.rulesets.warsurge.game.record import GameRecord, replay
 from warbench.rulesets.warsurge.game.state import (
     Flow,
     GameState,
@@ -235,6 +236,29 @@ def check_invariants(state: GameState) -> None:
             totals[side] += value
     for a, b in zip(totals, state.side_values(), strict=True):
         assert abs(a - b) < 1e-6
+
+
+def play_checked(
+    setup: Any, seed: int, players: Sequence[Any], limit: int = 5000
+) -> tuple[GameState, GameRecord]:
+    """Play a whole game of ``setup`` (seed ``seed``) by ``players`` (one per side, each with
+    ``choose(state)``), checking every invariant after each action and that the game ends
+    within ``limit`` actions; then check that its record replays to the identical state.
+    Returns the final state and the record."""
+    state, _ = engine.new_game(setup, seed)
+    rec = GameRecord(setup, seed)
+    steps = 0
+    while not state.over:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = players[side].choose(state)
+        state, _ = engine.apply(state, action)
+        rec.add(action, state)
+        check_invariants(state)
+        steps += 1
+        assert steps < limit, "the game does not end"
+    assert replay(rec).state.digest() == state.digest(), seed
+    return state, rec
 
 
 def new(setup: Any, seed: int = 1) -> GameState:

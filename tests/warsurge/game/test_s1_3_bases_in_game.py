@@ -26,7 +26,6 @@ from warbench.rulesets.warsurge.game.codecs import _unit_from_json, unit_to_json
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster, roster_from_data, roster_to_data
 from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
-from warbench.rulesets.warsurge.game.record import GameRecord, replay
 from warbench.rulesets.warsurge.game.render import drawings, render_state_svg, render_state_text
 from warbench.rulesets.warsurge.game.state import (
     GameState,
@@ -38,7 +37,7 @@ from warbench.rulesets.warsurge.game.state import (
 from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.work import Work
 
-from .helpers import ROSTERS, check_invariants, entry, scenario, unit, weapon
+from .helpers import ROSTERS, check_invariants, entry, play_checked, scenario, unit, weapon
 
 HULL = Base(shape="rect", length_mm=100, width_mm=60, hull=True)
 HALF_L, HALF_W = 100 / 25.4 / 2, 60 / 25.4 / 2  # 1.9685", 1.1811"
@@ -378,22 +377,9 @@ def test_s1_3_random_legal_games_on_oval_and_rect_bases_keep_every_invariant_and
     board: str, seed: int
 ) -> None:
     setup = _column_setup(board)
-    state, _ = engine.new_game(setup, seed)  # type: ignore[arg-type]
-    rec = GameRecord(setup, seed)  # type: ignore[arg-type]
-    players = [TurningPlayer(seed), TurningPlayer(seed + 1)]
-    steps = 0
-    while not state.over:
-        side = engine.acting_side(state)
-        assert side is not None
-        action = players[side].choose(state)
-        state, _ = engine.apply(state, action)
-        rec.add(action, state)
-        check_invariants(state)
-        steps += 1
-        assert steps < 3000
+    state, rec = play_checked(setup, seed, [TurningPlayer(seed), TurningPlayer(seed + 1)], 3000)
     assert any(u.facing for u in state.units)
     assert any(isinstance(a, Move) and a.facing is not None for a in rec.actions)
-    assert replay(rec).state.digest() == state.digest()
 
 
 # ---------------------------------------------------------------------------------- schema
@@ -523,21 +509,12 @@ def _play_long_run_game(k: int) -> None:
         max_turns=6,
         playstyle="advanced" if k % 2 else "standard",
     )
-    state, _ = engine.new_game(setup, k)
-    rec = GameRecord(setup, k)
     players = (
         [ScriptedPlayer(), ScriptedPlayer()]
         if k % 5 == 0
         else [TurningPlayer(k), TurningPlayer(k + 1)]
     )
-    while not state.over:
-        side = engine.acting_side(state)
-        assert side is not None
-        action = players[side].choose(state)
-        state, _ = engine.apply(state, action)
-        rec.add(action, state)
-        check_invariants(state)
-    assert replay(rec).state.digest() == state.digest(), k
+    play_checked(setup, k, players)
 
 
 @pytest.mark.skipif(not LONG_GAMES, reason="long run: WARBENCH_BASES_GAMES=N")

@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from tests.warsurge.game.helpers import check_invariants
+from tests.warsurge.game.helpers import check_invariants, play_checked
 from warbench.kernel.dice import Dice, SeededDice
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Pass
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.players import RandomLegalPlayer, ScriptedPlayer
-from warbench.rulesets.warsurge.game.record import GameRecord, replay
 from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Phase
 
 
@@ -109,22 +108,9 @@ def play_and_replay(setup: GameSetup, seed: int, scripted: bool) -> GameState:
     legal players (seeds ``seed`` and ``seed + 1``), checking the invariants after each action
     and that it ends within 5000 actions; then check that its record replays to the same
     state. Returns the final state."""
-    state, _ = engine.new_game(setup, seed)
-    rec = GameRecord(setup, seed)
     players = (
         [ScriptedPlayer(), ScriptedPlayer()]
         if scripted
         else [RandomLegalPlayer(seed), RandomLegalPlayer(seed + 1)]
     )
-    steps = 0
-    while not state.over:
-        side = engine.acting_side(state)
-        assert side is not None
-        action = players[side].choose(state)
-        state, _ = engine.apply(state, action)
-        rec.add(action, state)
-        check_invariants(state)
-        steps += 1
-        assert steps < 5000, "the game does not end"
-    assert replay(rec).state.digest() == state.digest()
-    return state
+    return play_checked(setup, seed, players)[0]
