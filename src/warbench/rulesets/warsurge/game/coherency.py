@@ -109,7 +109,7 @@ def problem_positions(
             if allowance is not None:
                 limit = float(allowance)
                 difficult = (
-                    (pc.difficult or everywhere or (wreckage_on and crossed(w, uid, s, p, r)))
+                    (pc.difficult or everywhere or (wreckage_on and crossed(w, uid, s, p, r, i)))
                     and not brave
                     and not ignores_difficult(info.unit.profile.perks)
                 )
@@ -118,7 +118,7 @@ def problem_positions(
                 )
                 if difficult:  # Traverse (Perks L2164) ignores it: effects/movement.py
                     limit = float(min(math.floor(allowance / 2), allowance - 1))
-                elif u.statuses and (h := horrified_limit(w, uid, s, p, allowance)) is not None:
+                elif u.statuses and (h := horrified_limit(w, uid, s, p, allowance, i)) is not None:
                     limit = h  # Horrific (Perks L767): halved within 12" of the User
                     extra, rule = f' (halved by Horrific within {HORRIFIC_RADIUS:g}")', "Perks L767"
                 if length > limit + 1e-6:
@@ -218,22 +218,40 @@ _MARGIN = 1e-9
 
 
 def clearly_illegal(
-    w: Work, uid: int, starts: FloatArray | None, new: FloatArray
+    w: Work,
+    uid: int,
+    starts: FloatArray | None,
+    new: FloatArray,
+    models: Sequence[int] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Which candidate positions ``new`` ``(C, m, 2)`` of the unit's models (from ``starts``
     ``(m, 2)``; None for a placement) certainly fail :func:`problem_positions`: a model off
     the battlefield, or a moving model passing through or ending on another unit's base, each
     by clearly more than the tolerances. All candidates are tested at once with NumPy; the
     callers check the candidates not rejected here with :func:`problem_positions` itself, in
-    their order, so they find the very same positions (the search is only faster)."""
+    their order, so they find the very same positions (the search is only faster). In a game
+    with oval or rectangular bases (§1.3) a base is off the board by its outline at its facing
+    (``models``: the unit's models in ``new``, default those present) and bases overlap by the
+    circles inside them (``bases_ground.inner_radii``), the paths left to the true check."""
     r = w.info(uid).radius
     f = w.field
     x, y = new[..., 0], new[..., 1]
-    lo = r - 1e-6 - _MARGIN
-    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
-    off |= y > f.height - r + 1e-6 + _MARGIN
-    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
     t = w.table()
+    exact = bases.shaped(w.setup)
+    if exact:  # oval and rectangular bases (§1.3): their outline on the board, inner circles
+        idx = w.units[uid].present() if models is None else list(models)
+        ext = bases_ground.reach(w, uid, idx)
+        rx, ry = ext[:, 0], ext[:, 1]
+        off = (x < rx - 1e-6 - _MARGIN) | (x > f.width - rx + 1e-6 + _MARGIN)
+        off |= (y < ry - 1e-6 - _MARGIN) | (y > f.height - ry + 1e-6 + _MARGIN)
+        inner = bases_ground.inner_radii(w.setup)
+        r, trad = float(inner[uid]), inner[t.uid]
+    else:
+        lo = r - 1e-6 - _MARGIN
+        off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+        off |= y > f.height - r + 1e-6 + _MARGIN
+        trad = t.r
+    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
     other = w.others_mask([uid])
     # only bases near the box of the candidates (and starts) can be met: a base farther than
     # the two radii from the box is farther than that from every segment and end inside it
@@ -242,12 +260,12 @@ def clearly_illegal(
         lo_xy = flat.min(axis=0) - r - 1.0
         hi_xy = flat.max(axis=0) + r + 1.0
         other &= (
-            (t.xy[:, 0] > lo_xy[0] - t.r)
-            & (t.xy[:, 0] < hi_xy[0] + t.r)
-            & (t.xy[:, 1] > lo_xy[1] - t.r)
-            & (t.xy[:, 1] < hi_xy[1] + t.r)
+            (t.xy[:, 0] > lo_xy[0] - trad)
+            & (t.xy[:, 0] < hi_xy[0] + trad)
+            & (t.xy[:, 1] > lo_xy[1] - trad)
+            & (t.xy[:, 1] < hi_xy[1] + trad)
         )
-    oxy, orad = t.xy[other], t.r[other]
+    oxy, orad = t.xy[other], trad[other]
     if not len(oxy):
         return out
     moving = np.ones(off.shape, dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
@@ -257,7 +275,7 @@ def clearly_illegal(
     sub = new[live]  # (L, m, 2)
     ends = _overlapping(sub.reshape(-1, 2), r, oxy, orad, OVERLAP_TOL + _MARGIN)
     bad = ends.reshape(sub.shape[:2]) & moving[live]  # (L, m)
-    if starts is not None:
+    if starts is not None and not exact:  # (true bases already touching may pass: bases.py)
         # passing through: only for the candidates not already rejected
         cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
         if len(cand):
@@ -399,6 +417,10 @@ def _place_unit(
         if len(cands) > tries * 6:
             break
     zb = w.field.zone_bounds(zone) if zone is not None else None
+    # an oval or rectangular base reaches its outline's box at its facing (§1.3), a round one
+    # its radius: the placement is as tight as a player's
+    ext = bases_ground.reach(w, uid, idx) if info.base is not None else None
+    rx, ry = (r, r) if ext is None else (ext[:, 0], ext[:, 1])
     # every candidate formation at once; blocks of candidates that certainly fail are skipped
     # (outside the zone's box or the zone, off the table, on another unit), the others are
     # tested one by one in order below, exactly as before
@@ -407,10 +429,10 @@ def _place_unit(
     if zb is not None:
         xs, ys = allpts[..., 0], allpts[..., 1]
         skip = (
-            (xs - r < zb[0] - 1e-6).any(axis=1)
-            | (xs + r > zb[2] + 1e-6).any(axis=1)
-            | (ys - r < zb[1] - 1e-6).any(axis=1)
-            | (ys + r > zb[3] + 1e-6).any(axis=1)
+            (xs - rx < zb[0] - 1e-6).any(axis=1)
+            | (xs + rx > zb[2] + 1e-6).any(axis=1)
+            | (ys - ry < zb[1] - 1e-6).any(axis=1)
+            | (ys + ry > zb[3] + 1e-6).any(axis=1)
         )
     b0, block = start, 8
     while b0 < len(cands):
@@ -418,11 +440,11 @@ def _place_unit(
         b0, block = b0 + block, block * 3
         live = rows[~skip[rows]]
         if zone is not None and len(live):
-            inside = w.field.zone_holds(zone, allpts[live].reshape(-1, 2), r)
+            inside = _zone_holds(w, uid, zone, allpts[live].reshape(-1, 2), idx)
             skip[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
             live = rows[~skip[rows]]
         if len(live):
-            skip[live] = clearly_illegal(w, uid, None, allpts[live])
+            skip[live] = clearly_illegal(w, uid, None, allpts[live], idx)
         for k, no in zip(rows.tolist(), skip[rows].tolist(), strict=True):
             if no:
                 continue
@@ -451,20 +473,26 @@ def _place_at(
 ) -> tuple[Point, ...] | None:
     """One candidate of :func:`place_unit`: the formation centred on ``c``, if legal."""
     pts = offsets + np.asarray(c)
+    shape = w.setup.units[uid].base is not None
+    ext = bases_ground.reach(w, uid, idx) if shape else None
+    rx, ry = (r, r) if ext is None else (ext[:, 0], ext[:, 1])
     if zb is not None and (
-        (pts[:, 0] - r < zb[0] - 1e-6).any()
-        or (pts[:, 0] + r > zb[2] + 1e-6).any()
-        or (pts[:, 1] - r < zb[1] - 1e-6).any()
-        or (pts[:, 1] + r > zb[3] + 1e-6).any()
+        (pts[:, 0] - rx < zb[0] - 1e-6).any()
+        or (pts[:, 0] + rx > zb[2] + 1e-6).any()
+        or (pts[:, 1] - ry < zb[1] - 1e-6).any()
+        or (pts[:, 1] + ry > zb[3] + 1e-6).any()
     ):
         return None
     pos = tuple((float(x), float(y)) for x, y in pts)
-    if zone is not None and not w.field.in_zone_all(zone, pts, r):
+    if zone is not None and not bool(_zone_holds(w, uid, zone, pts, idx).all()):
         return None
     if from_xy is not None and within is not None:
         if from_unit is not None and bases.shaped(w.setup):  # the true bases (§1.3)
             mine = bases.unit_group(w, uid, pts, idx)
             d = bases.gaps(mine, bases.unit_group(w, from_unit)).min(axis=1)
+        elif shape:  # from points (a terrain piece's way out, §10.2): the true bases
+            mine = bases.unit_group(w, uid, pts, idx)
+            d = bases.gaps(mine, (None, from_r, from_xy, [0.0] * len(from_xy))).min(axis=1)
         else:
             d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
         if (d > within + 1e-6).any():
@@ -474,6 +502,17 @@ def _place_at(
     if zone is not None and w.contacts(uid, pts):
         return None
     return pos
+
+
+def _zone_holds(
+    w: Work, uid: int, zone: int, xy: FloatArray, idx: Sequence[int]
+) -> npt.NDArray[np.bool_]:
+    """Which of the bases ``xy`` (formations of the unit's models ``idx``, one after another)
+    lie wholly in the zone (§3.6): an oval or rectangle by its outline at its facing."""
+    if w.setup.units[uid].base is None:
+        return w.field.zone_holds(zone, xy, w.setup.units[uid].radius)
+    fac = bases_ground.end_facings(w, uid, idx) * (len(xy) // max(1, len(idx)))
+    return bases_ground.zone_holds(w, uid, zone, xy, fac)
 
 
 def overlaps_list(p: Point, r: float, others: Sequence[Point], skip: int) -> bool:

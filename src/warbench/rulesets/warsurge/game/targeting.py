@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.game import bases, geom
+from warbench.rulesets.warsurge.game.bases_ground import outline_heights
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights, SightPolys
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_illusion_slots import lent_weapons
@@ -309,7 +310,12 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
     # L2360: the heights the models stand at, where the board raises any (game/terrain.py)
     z: Heights | None = None
     if not field.levels.flat:
-        hz = Heights(field.levels.z_of(axy), field.levels.z_of(txy), field.levels.z_of(bxy))
+        # oval and rectangular bases stand on the pieces their outline overlaps (§1.3)
+        ap, tp, bp = outlines() or (None, None, None)
+        lv = field.levels
+        hz = Heights(
+            outline_heights(lv, axy, ap), outline_heights(lv, txy, tp), outline_heights(lv, bxy, bp)
+        )
         if (hz.attacker > 0).any() or (hz.target > 0).any():
             z = hz
     # Only pairs within a weapon's range can give a user, so sight is asked of those pairs
