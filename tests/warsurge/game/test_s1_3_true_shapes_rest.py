@@ -26,6 +26,7 @@ from warbench.rulesets.warsurge.game.perk_displace import slide
 from warbench.rulesets.warsurge.game.perk_wreckage import WRECKAGE
 from warbench.rulesets.warsurge.game.state import WRECKED, GameState, Phase, RosterEntry, Status
 from warbench.rulesets.warsurge.game.targeting import view_target
+from warbench.rulesets.warsurge.game.terrain_split import split_problem
 from warbench.rulesets.warsurge.game.work import Work
 
 from .helpers import board, entry, scenario, unit
@@ -235,3 +236,29 @@ def test_upheaval_L3216_the_relocation_runs_into_the_board_edge_by_the_hull() ->
     assert into == -1 and 48.0 - 44.0 - HALF_W - 0.04 <= gone <= 48.0 - 44.0 - HALF_W
     gone, into = _run(_slid(44.0, tank(None, COVERING_MM)), 0, EAST, 6.0)
     assert into == -1 and gone <= 48.0 - 44.0 - HULL.radius
+
+
+def test_s10_2_L4460_a_split_unit_on_hulls_keeps_its_outlines_apart_and_near_its_piece() -> None:
+    # a Transport piece holds model 0; models 1 and 2 stay outside, side by side 0.4" apart
+    # (their covering circles overlap) and 1.83" from the piece (their circles 1.5" nearer)
+    post = Terrain(name="Post", polygon=[(18, 24), (30, 24), (30, 30), (18, 30)], transport=1000)
+    trio = RosterEntry(unit("Tanks", models=3, move=8, dash=8), 300, 25.4, base=HULL)
+    one, two = (20.0, 20.2), (20.0 + 2 * HALF_W + 0.4, 20.2)
+    state = scenario(
+        [[trio], [troop()]], {0: [(24.0, 27.0), one, (26.0, 20.2)], 1: [(10.0, 44.0)]},
+        b=board(terrain=[post]),
+    )  # fmt: skip
+    units = list(state.units)
+    units[0] = replace(units[0], terrain="Post", inside=(0,))
+    w = work(replace(state, units=tuple(units)))
+    assert split_problem(w, 0, [two], [2]) is None
+    # 0.5" nearer each other the hulls overlap
+    near = (two[0] - 0.5, two[1])
+    assert split_problem(w, 0, [near], [2]) == (
+        f"models of {w.label(0)} would overlap each other",
+        "§1.3",
+    )
+    # both 0.3" farther south, the hulls are 2.13" from the piece: out of Coherency with it
+    assert split_problem(w, 0, [(two[0], 19.9)], [2]) is None
+    far = [(one[0], 19.9), (two[0], 19.9)]
+    assert split_problem(w, 0, far, [1, 2]) is not None

@@ -166,7 +166,9 @@ def slide(
         if (
             piece is not None
             and not any(out)
-            and not linked_to_piece(work, piece, [(float(x), float(y)) for x, y in pts], r)
+            and not linked_to_piece(
+                work, piece, [(float(x), float(y)) for x, y in pts], r, (uid, models)
+            )
         ):
             tether[0] = True
             return out[0], out[1], True

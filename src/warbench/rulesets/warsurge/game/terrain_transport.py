@@ -251,7 +251,9 @@ def partial_fit(
                     "§10.2 (L4460-4462)",
                 )
             pos = tuple(action.positions)
-        elif manual and not linked_to_piece(w, name, [u.pos[i] for i in rest], info.radius):
+        elif manual and not linked_to_piece(
+            w, name, [u.pos[i] for i in rest], info.radius, (uid, list(rest))
+        ):
             raise err(
                 f"give the positions of the models of {info.label} that stay outside (model "
                 "placement is not automated)",
@@ -309,12 +311,15 @@ def _rest_refusal(
         if prob:
             return f"cannot end there: {prob[0]} ({prob[1]})"
     xy = geom.as_array(pos)
-    if len(xy) > 1:
+    if w.info(uid).base is not None:  # oval or rectangular bases: their outlines (§1.3)
+        if bases.own_problem(w, uid, pos, rest) == "overlap":
+            return "would overlap each other"
+    elif len(xy) > 1:
         d = geom.edge_distances(xy, r, xy, r)
         np.fill_diagonal(d, np.inf)
         if (d < -1e-6).any():
             return "would overlap each other"
-    if not linked_to_piece(w, name, pos, r):
+    if not linked_to_piece(w, name, pos, r, (uid, list(rest))):
         return 'would not keep Coherency with it (a model of each group within 2")'
     return ""
 
