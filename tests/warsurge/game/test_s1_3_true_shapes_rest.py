@@ -24,6 +24,7 @@ from warbench.rulesets.warsurge.game.horrific_limit import HORRIFIC
 from warbench.rulesets.warsurge.game.perk_counter import _run
 from warbench.rulesets.warsurge.game.perk_displace import slide
 from warbench.rulesets.warsurge.game.perk_wreckage import WRECKAGE
+from warbench.rulesets.warsurge.game.players import ScriptedPlayer
 from warbench.rulesets.warsurge.game.state import WRECKED, GameState, Phase, RosterEntry, Status
 from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.terrain_split import split_problem
@@ -262,3 +263,23 @@ def test_s10_2_L4460_a_split_unit_on_hulls_keeps_its_outlines_apart_and_near_its
     assert split_problem(w, 0, [(two[0], 19.9)], [2]) is None
     far = [(one[0], 19.9), (two[0], 19.9)]
     assert split_problem(w, 0, far, [1, 2]) is not None
+
+
+# ------------------------------------------------------------ the scripted player turns hulls
+
+
+def test_s1_3_the_scripted_player_turns_a_hull_to_face_its_advance() -> None:
+    # the tank faces north; the enemy is 20" due east, out of its Cannon's reach: it advances
+    # east and turns to face that way (its narrow end toward the enemy)
+    state = game(tank(), [(40.0, 20.0)])
+    move = ScriptedPlayer().choose(state)
+    assert isinstance(move, Move) and move.facing == 0.0
+    after, _ = engine.apply(state, move)
+    assert after.units[0].facing == (0.0,) and after.units[0].pos[0][0] > TANK_AT[0]
+    assert after.units[0].pos[0][0] - TANK_AT[0] < 8.0  # the turn cost some of its 8"
+    # facing its way already, it does not turn; a round base never does
+    east = replace(state.units[0], facing=(0.0,))
+    again = ScriptedPlayer().choose(replace(state, units=(east, *state.units[1:])))
+    assert isinstance(again, Move) and again.facing is None
+    disc = ScriptedPlayer().choose(game(tank(None, COVERING_MM), [(40.0, 20.0)]))
+    assert isinstance(disc, Move) and disc.facing is None

@@ -175,6 +175,8 @@ def _verify_move(w: Work, action: Move) -> MovePlan:
         raise err(f'{info.label} has a {what} of 0"', "§4.1")
     models = tuple(u.present())
     starts = tuple(u.pos[i] for i in models)
+    if action.facing is not None:  # oval and rectangular bases turn (§1.3, game/bases.py):
+        w.turning[uid] = bases.check_turn(w, uid, models, action.facing)  # planned with it
     if action.positions is not None:
         if len(action.positions) != len(models):
             raise err(
@@ -191,8 +193,6 @@ def _verify_move(w: Work, action: Move) -> MovePlan:
         new = plan_towards(w, uid, action.to, allowance, action.dash)
     else:
         raise err("a Move needs positions, a point to move to, or a unit to engage", "§4.1")
-    if action.facing is not None:  # oval and rectangular bases turn (§1.3, game/bases.py)
-        w.turning[uid] = bases.check_turn(w, uid, models, action.facing)
     prob = move_problems(w, uid, new, models, starts, allowance, action.dash)
     if prob:
         raise err(*prob)
