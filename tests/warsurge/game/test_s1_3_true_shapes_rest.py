@@ -25,12 +25,19 @@ from warbench.rulesets.warsurge.game.perk_counter import _run
 from warbench.rulesets.warsurge.game.perk_displace import slide
 from warbench.rulesets.warsurge.game.perk_wreckage import WRECKAGE
 from warbench.rulesets.warsurge.game.players import ScriptedPlayer
-from warbench.rulesets.warsurge.game.state import WRECKED, GameState, Phase, RosterEntry, Status
-from warbench.rulesets.warsurge.game.targeting import view_target
+from warbench.rulesets.warsurge.game.state import (
+    WRECKED,
+    GameState,
+    Location,
+    Phase,
+    RosterEntry,
+    Status,
+)
+from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
 from warbench.rulesets.warsurge.game.terrain_split import split_problem
 from warbench.rulesets.warsurge.game.work import Work
 
-from .helpers import board, entry, scenario, unit
+from .helpers import board, entry, scenario, unit, weapon
 from .test_s1_3_bases_in_game import HALF_L, HALF_W, HULL, TANK_AT, game, tank, troop, work
 
 #: a round base as wide as the circle that covers the hull (the measure before)
@@ -283,3 +290,59 @@ def test_s1_3_the_scripted_player_turns_a_hull_to_face_its_advance() -> None:
     assert isinstance(again, Move) and again.facing is None
     disc = ScriptedPlayer().choose(game(tank(None, COVERING_MM), [(40.0, 20.0)]))
     assert isinstance(disc, Move) and disc.facing is None
+
+
+def test_s6_7_L3458_fire_points_range_from_the_piece_to_the_hull() -> None:
+    # Troopers inside a Bunker with a Fire Point, 10" Guns; the hull's long side 10.3" from
+    # the Bunker's edge (its covering circle 9.18"): out of range
+    edge = TANK_AT[0] + HALF_W + 10.3
+    bunker = Terrain(
+        name="Bunker", polygon=[(edge, 16), (edge + 6, 16), (edge + 6, 24), (edge, 24)],
+        transport=1000, fire_points=1,
+    )  # fmt: skip
+    gunners = entry(unit("Gunners", weapons=[weapon("Gun", range=10)]))
+
+    def view(tank_entry: RosterEntry, x: float = TANK_AT[0]) -> TargetView:
+        state = scenario(
+            [[tank_entry], [gunners]], {0: [(x, 20.0)], 1: [(edge + 3, 20.0)]},
+            phase=Phase.ATTACK, active=1, b=board(terrain=[bunker]),
+        )  # fmt: skip
+        units = list(state.units)
+        units[1] = replace(units[1], location=Location.TERRAIN, terrain="Bunker")
+        return view_target(work(replace(state, units=tuple(units))), 1, 0)
+
+    assert not view(tank()).users_in_range
+    assert view(tank(None, COVERING_MM)).users_in_range
+    assert view(tank(), TANK_AT[0] + 0.4).users_in_range  # 9.9" from the hull
+
+
+def test_s2_1_the_perks_placements_keep_the_hull_on_the_board_by_its_outline() -> None:
+    # Invade, Ambush, Nexus and Nightmare ask it: a hull 1.3" from the west edge is on the
+    # board (its covering circle is not)
+    w = work(game(tank(), [(40.0, 40.0)]))
+    assert bases_ground.model_on_board(w, 0, 0, (1.3, 20.0))
+    assert not w.field.on_board((1.3, 20.0), HULL.radius)
+    assert not bases_ground.model_on_board(w, 0, 0, (1.1, 20.0))
+
+
+def test_s10_2_L4466_a_split_hull_unit_fires_from_its_piece_on_a_board_with_levels() -> None:
+    """Regression (the long run of session 27): the models of a split unit on hulls inside a
+    piece with Fire Points fire from the piece's points (L4466-4468), not from their hulls;
+    the heights of sight (L2360) took the hulls' outlines for the piece's points."""
+    post = Terrain(
+        name="Post", polygon=[(18, 24), (30, 24), (30, 30), (18, 30)], transport=1000,
+        fire_points=1,
+    )  # fmt: skip
+    gantry = Terrain(name="Gantry", polygon=[(2, 2), (6, 2), (6, 6), (2, 6)], level=3.0)
+    trio = RosterEntry(
+        unit("Tanks", models=3, move=8, dash=8, weapons=[weapon("Gun", range=12)]), 300, 25.4,
+        base=HULL,
+    )  # fmt: skip
+    state = scenario(
+        [[trio], [troop()]], {0: [(24.0, 27.0), (20.0, 20.2), (23.0, 20.2)], 1: [(24.0, 38.0)]},
+        phase=Phase.ATTACK, b=board(terrain=[post, gantry]),
+    )  # fmt: skip
+    units = list(state.units)
+    units[0] = replace(units[0], terrain="Post", inside=(0,))
+    view = view_target(work(replace(state, units=tuple(units))), 0, 1)
+    assert view.visible and view.users_in_range

@@ -226,7 +226,7 @@ def outline_heights(levels: Any, xy: FloatArray, polys: FloatArray | None) -> Fl
     """:func:`heights` for the rows of a sight question (``bases.group_outlines``,
     ``bases.table_outlines``: a round base's row is its centre repeated)."""
     z: FloatArray = levels.z_of(xy)
-    if polys is None or levels.flat or not len(xy):
+    if polys is None or levels.flat or len(polys) != len(xy):  # (points: a piece's eyes)
         return z
     shaped = np.ptp(polys, axis=1).max(axis=1) > 1e-9
     if shaped.any():
@@ -327,3 +327,20 @@ def all_on_board(w: Any, uid: int, xy: Any, models: Sequence[int]) -> bool:
         on_board(w, uid, (float(p[0]), float(p[1])), f)
         for p, f in zip(np.asarray(xy).reshape(-1, 2), fac, strict=True)
     )
+
+
+def model_on_board(w: Any, uid: int, model: int, p: Point) -> bool:
+    """:func:`on_board` for one model of the unit at its facing (§2.1)."""
+    if base_of(w, uid) is None:
+        return bool(w.field.on_board(p, w.setup.units[uid].radius))
+    return on_board(w, uid, p, bases.facing_of(w, uid, model))
+
+
+def gap_to_area(w: Any, uid: int, model: int, p: Point, area: Any) -> float:
+    """The distance from one model's base at ``p`` to a shapely ``area`` (negative inside it
+    for a round base, as its centre's distance less its radius; 0 for an oval or rectangle
+    that touches or overlaps it)."""
+    base = base_of(w, uid)
+    if base is None:
+        return float(area.distance(shapely.Point(p))) - float(w.setup.units[uid].radius)
+    return float(shapely.distance(area, outline(base, p, bases.facing_of(w, uid, model))))
