@@ -11,7 +11,8 @@ battlefield" 24-27).
 A model's height is not stored in the game state: it follows from where the model stands. A
 piece with a ``level`` above the board that models can stand on (a gantry, a raised deck: not
 Impassable, ``embark`` not refused) raises the models whose base's centre is on it to that
-level; everywhere else models stand on the board (``z = 0``). A board without such pieces is
+level (an oval or rectangular base: whose outline overlaps it, ``bases_ground.heights``);
+everywhere else models stand on the board (``z = 0``). A board without such pieces is
 flat, and every answer is the flat one.
 """
 
