@@ -76,7 +76,12 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.actions_advanced import EndStep
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import plan_towards, unit_allowance
-from warbench.rulesets.warsurge.game.players import ScriptedPlayer, seek_sight, sees_a_target
+from warbench.rulesets.warsurge.game.players import (
+    ScriptedPlayer,
+    seek_sight,
+    sees_a_target,
+    turned_toward,
+)
 from warbench.rulesets.warsurge.game.state import Automation, GameState, Location, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.work import Work
@@ -324,6 +329,7 @@ class TacticalBot(ScriptedPlayer):
             return opts + seek_sight(state, w, uid, toward, allowance)
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
+        opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way
         opts.extend(paths)
         opts.append(straight)
         return opts

@@ -346,3 +346,13 @@ def test_s10_2_L4466_a_split_hull_unit_fires_from_its_piece_on_a_board_with_leve
     units[0] = replace(units[0], terrain="Post", inside=(0,))
     view = view_target(work(replace(state, units=tuple(units))), 0, 1)
     assert view.visible and view.users_in_range
+
+
+def test_s1_3_the_tactical_bot_turns_a_hull_to_face_its_advance() -> None:
+    from warbench.ai.tactical import TacticalBot
+
+    state = game(tank(), [(40.0, 20.0)])
+    move = TacticalBot().choose(state)
+    assert isinstance(move, Move) and move.facing == 0.0
+    disc = TacticalBot().choose(game(tank(None, COVERING_MM), [(40.0, 20.0)]))
+    assert isinstance(disc, Move) and disc.facing is None
