@@ -29,7 +29,7 @@ from warbench.kernel.errors import ProfileError, RulesError
 from warbench.rulesets.warsurge.battlefield import Terrain, render_text, sample_board
 from warbench.rulesets.warsurge.battlefield.io import board_file_schema, board_from_data
 from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Attack
+from warbench.rulesets.warsurge.game.actions import Attack, Pass, action_to_dict
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
@@ -317,3 +317,58 @@ def test_s10_2_renders_mark_the_armed_pieces(tmp_path: Path) -> None:
     assert "armed (army of side 1)" in render_state_text(state)
     svg = render_state_svg(state, tmp_path / "armed.svg").read_text()
     assert "armed" in svg
+
+
+# -- the protocol ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("playstyle", ["standard", "advanced"])
+def test_s10_2_the_protocol_lists_terrain_attacks_and_words_them(playstyle: str) -> None:
+    from warbench.play import SetupArgs
+    from warbench.play.conformance import check_conformance
+    from warbench.rulesets.warsurge.game.io import roster_to_data
+    from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+    from warbench.rulesets.warsurge.game.words import describe
+
+    rosters = tuple(
+        roster_to_data(load_game_roster(ROSTERS / f))
+        for f in ("skirmish_a.yaml", "skirmish_b.yaml")
+    )
+    args = SetupArgs(rosters, ARMED_BOARD, {"playstyle": playstyle, "max_turns": 5})
+    ws = WarsurgeRuleset()
+    report = check_conformance(ws, args, seeds=range(1), samples=2)
+    assert report.finished == 1
+    # a state where side 0's turret may fire: its Attack is among the legal actions, worded
+    state = ws.setup(args.rosters, args.board, args.options, 4)
+    game = state.game
+    n = len(game.units)
+    seen = False
+    for _ in range(400):
+        if ws.is_over(state):
+            break
+        player = engine.acting_side(state.game)
+        assert player is not None
+        legal = list(ws.legal_actions(state, player))
+        mine = [a for a in legal if isinstance(a, Attack) and a.unit >= n]
+        if mine:
+            view = ws.view(state, player)
+            armed = {p["number"]: p for p in view["armed_terrain"]}
+            assert mine[0].unit in armed
+            words = describe(view, action_to_dict(mine[0]))
+            assert words is not None and "(terrain): attack with" in words
+            seen = True
+            break
+        state = ws.apply(state, legal[0] if legal else Pass(), player)[0]
+    assert seen, "no terrain Attack was offered"
+
+
+def test_s10_2_L4404_the_control_view_counts_units_inside_and_army_pieces() -> None:
+    from warbench.rulesets.warsurge.game.terrain_control import control
+
+    st = state_at(FAR, [(23, 20.8), (24, 20.8), (25, 20.8)])  # Blue within 2" of the turret
+    held = {h.name: h for h in control(st)}
+    assert held["Turret"].controller == 0 and not held["Turret"].contested  # its army's
+    assert held["Bunker"].controller is None and not held["Bunker"].sides
+    inside = replace(st.units[0], location=Location.TERRAIN, terrain="Bunker", pos=())
+    st = replace(st, units=(inside, st.units[1]))
+    assert {h.name: h for h in control(st)}["Bunker"].controller == 0  # "embarked inside it"

@@ -665,6 +665,14 @@ class ViewCodec:
                     "type": "object",
                     "additionalProperties": {"type": "integer", "minimum": 0},
                 },
+                # §10.2: terrain that attacks, by the number its Attack names it with
+                "armed_terrain": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["number", "name", "weapons", "army", "held_by", "attacked"],
+                    },
+                },
                 # §10.2 L4404-4407, Perks L95: who holds terrain with a profile and Objectives
                 "control": {
                     "type": "array",

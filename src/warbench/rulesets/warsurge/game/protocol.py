@@ -38,7 +38,7 @@ from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
 from warbench.play.core import JSON, Decision, Event, Refusal, Result
 from warbench.play.legal import Box, Choice, Family
-from warbench.rulesets.warsurge.game import bases, engine, perk_timejump
+from warbench.rulesets.warsurge.game import bases, engine, perk_timejump, terrain_army
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     ChooseTurnMaster,
@@ -67,6 +67,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+from warbench.rulesets.warsurge.game.terrain_army import armed_json
 from warbench.rulesets.warsurge.game.terrain_control import control_json
 
 __all__ = [
@@ -486,6 +487,8 @@ class WarsurgeRuleset:
             **({"terrain_hp": dict(g.terrain_hp)} if g.terrain_hp else {}),
             # who holds terrain with a profile and the Objectives (§10.2 L4404-4407, Perks L95)
             **({"control": control_json(g)} if _holdable(g) else {}),
+            # terrain that attacks, by the number an Attack names it with (§10.2)
+            **({"armed_terrain": armed_json(g)} if terrain_army.in_play(g.setup) else {}),
         }
 
 

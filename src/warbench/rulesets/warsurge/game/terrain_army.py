@@ -56,6 +56,7 @@ from warbench.rulesets.warsurge.odds import AttackPlan, apply_rolled, roll_attac
 __all__ = [
     "PieceAttackPlan",
     "apply_piece_attack",
+    "armed_json",
     "armed_numbers",
     "check_setup",
     "in_play",
@@ -411,4 +412,29 @@ def piece_candidates(w: Work, number: int, limit: int = 3) -> list[Action]:
         out.append(Attack(number, shares))
         if len(shares) > 1:
             out.extend(Attack(number, (s,)) for s in shares)
+    return out
+
+
+def armed_json(state: Any) -> list[dict[str, object]]:
+    """For views: each piece whose weapons are in play, with the number its Attack names it
+    by, its weapons, its army's side (None: the controller's), the sides holding it now and
+    whether it has attacked in this Attack Phase (§10.2)."""
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+
+    w = Work(state, None, DEFAULT_HOOKS)
+    out: list[dict[str, object]] = []
+    for number in armed_numbers(w):
+        found = piece_of_number(w, number)
+        assert found is not None
+        piece = found[1]
+        out.append(
+            {
+                "number": number,
+                "name": piece.name,
+                "weapons": [wp.name for wp in piece_unit(piece).weapons],
+                "army": piece.army,
+                "held_by": sorted(piece_controller(w, piece)),
+                "attacked": piece.name in state.pieces_acted,
+            }
+        )
     return out
