@@ -80,7 +80,7 @@ def state_at(
     return scenario(SIDES, {0: red, 1: blue}, b=B, **kw)
 
 
-def refusal(state: GameState, action: Attack) -> RulesError:
+def refusal(state: GameState, action: Attack | Pass) -> RulesError:
     with pytest.raises(RulesError) as exc:
         engine.check(state, action)
     return exc.value
@@ -372,3 +372,16 @@ def test_s10_2_L4404_the_control_view_counts_units_inside_and_army_pieces() -> N
     inside = replace(st.units[0], location=Location.TERRAIN, terrain="Bunker", pos=())
     st = replace(st, units=(inside, st.units[1]))
     assert {h.name: h for h in control(st)}["Bunker"].controller == 0  # "embarked inside it"
+
+
+def test_s3_6_an_army_piece_counts_as_deployed_in_the_first_turns_share() -> None:
+    # three 40-point units and the turret (priced over 40): one unit on the battlefield with
+    # the turret is at least half the roster (§3.6), so side 0 may pass; without the turret
+    # (40 of 120 points) it may not
+    assert piece_points(TURRET) >= 40
+    sides = [[entry(unit(f"Red {k}"), points=40) for k in range(3)], [entry(unit("Blue"))]]
+    st = scenario(sides, {0: [(10, 5)]}, b=B, phase=Phase.DEPLOY, turn=1)
+    assert engine.can(st, Pass())
+    plain = scenario(sides, {0: [(10, 5)]}, b=board(terrain=[BUNKER]), phase=Phase.DEPLOY, turn=1)
+    why = refusal(plain, Pass())
+    assert "at least 50%" in why.reason and why.rule == "§3.6"

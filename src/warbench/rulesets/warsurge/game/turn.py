@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+from warbench.rulesets.warsurge.game.terrain_army_value import army_points
 from warbench.rulesets.warsurge.game.terrain_fire import fires_from_terrain
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
 from warbench.rulesets.warsurge.game.work import Work, err
@@ -107,7 +108,7 @@ def verify_pass(w: Work, side: int) -> None:
         w.info(uid).points
         for uid in w.side_units(side)
         if w.units[uid].location in (Location.TABLE, Location.EMBARKED)
-    )
+    ) + army_points(w.setup.field.board, side)  # its army's terrain stands there (§10.2)
     if total <= 0 or deployed >= share * total - 1e-9:
         return
     for uid in w.side_units(side):
