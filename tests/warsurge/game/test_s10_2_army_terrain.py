@@ -30,6 +30,7 @@ from warbench.rulesets.warsurge.battlefield import Terrain, render_text, sample_
 from warbench.rulesets.warsurge.battlefield.io import board_file_schema, board_from_data
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Attack, Pass, action_to_dict
+from warbench.rulesets.warsurge.game.actions_advanced import Counter
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
@@ -218,24 +219,59 @@ def test_s10_2_L4404_a_unit_embarked_inside_controls_the_piece() -> None:
 # -- the Advanced playstyle (§9.1-9.2) -----------------------------------------------------
 
 
-def test_s9_2_a_piece_attack_action_costs_cp_doubling_and_removes_casualties_at_once() -> None:
-    sides = [[entry(unit("Red", models=3, hp=2))], [entry(unit("Blue", models=6, hp=1))]]
-    pos = {0: line(10, 5, 3), 1: line(18, 30, 6)}
+def _advanced(blue_models: int = 6) -> GameState:
+    sides = [[entry(unit("Red", models=3, hp=2))], [entry(unit("Blue", models=blue_models, hp=1))]]
+    pos = {0: line(10, 5, 3), 1: line(18, 30, blue_models)}
     st = scenario(sides, pos, b=B, phase=Phase.ACTIONS, playstyle="advanced")
-    st = replace(st, flow=replace(st.flow, adv=AdvancedFlow(cp=(3, 3))))
+    return replace(st, flow=replace(st.flow, adv=AdvancedFlow(cp=(3, 3))))
+
+
+def _answered(st: GameState, action: Attack, choice: str = "none") -> tuple[GameState, list[Any]]:
+    """Apply ``action``, then the attacked unit's Counter Action ``choice`` (§9.3)."""
+    after, events = engine.apply(st, action)
+    if after.flow.adv is not None and after.flow.adv.counter is not None:
+        assert after.flow.adv.counter.attacker == action.unit
+        after, more = engine.apply(after, Counter(1, choice))
+        events = [*events, *more]
+    return after, events
+
+
+def test_s9_2_a_piece_attack_action_costs_cp_doubling_and_removes_casualties_at_once() -> None:
+    st = _advanced()
     action = Attack(TURRET_N, (("Stubber", 1),))
     costs = []
     for _ in range(2):
-        after, events = engine.apply(st, action)
+        after, events = _answered(st, action)
         costs += [e.data["cost"] for e in events if e.kind == "action"]
         blue = after.units[1]
         # §9.1 IV: no casualty is left standing after the Attack Action
         assert not any(h <= 0 and not r for h, r in zip(blue.hp, blue.removed, strict=True))
         assert blue.location is Location.TABLE, "six 1-HP models outlast 2 x 4 Attacks here"
+        assert any(e.kind == "attack" and e.data.get("terrain") == "Turret" for e in events)
         st = replace(after, flow=replace(after.flow, active=0))
     assert costs == [1, 2]  # 1 CP, doubling on reuse (§9.2)
     assert st.flow.adv is not None and st.flow.adv.cp[0] == 0
     assert "CP" in refusal(st, action).reason
+
+
+def test_s9_3_L3826_the_attacked_unit_answers_a_piece_attack_with_a_counter_action() -> None:
+    action = Attack(TURRET_N, (("Stubber", 1),))
+    asked, _ = engine.apply(_advanced(), action)
+    adv = asked.flow.adv
+    assert adv is not None and adv.counter is not None and adv.counter.asked == (1,)
+    assert engine.acting_side(asked) == 1
+    # Counter Guard: +1 Defence before the Saves, 1 CP of Blue's (§9.2 Guard, §9.3)
+    guarded, events = engine.apply(asked, Counter(1, "guard"))
+    assert guarded.flow.adv is not None and guarded.flow.adv.cp[1] == 2
+    assert any(e.kind == "guard" for e in events)
+    assert any(e.kind == "attack" and e.data.get("terrain") == "Turret" for e in events)
+    # Counter Attack: Blue's Guns answer at the turret, a destructible piece (§10.3)
+    hit, events = engine.apply(asked, Counter(1, "attack"))
+    back = [e for e in events if e.kind == "attack" and e.data.get("unit") == 1]
+    assert back and back[0].data["terrain"] == "Turret"
+    left = dict(hit.terrain_hp).get("Turret", 10)
+    assert left == 10 - back[0].data["hp_lost"]
+    check_invariants(hit)
 
 
 # -- odds agree with the game ----------------------------------------------------------------

@@ -67,7 +67,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
-from warbench.rulesets.warsurge.game.terrain_army import armed_json
+from warbench.rulesets.warsurge.game.terrain_army import actor_label, armed_json
 from warbench.rulesets.warsurge.game.terrain_control import control_json
 
 __all__ = [
@@ -310,7 +310,7 @@ class WarsurgeRuleset:
                     side,
                     "counter",
                     f"{CORE} §9.3",
-                    f"{g.info(ask.attacker).label} makes an Attack Action on "
+                    f"{actor_label(g.setup, ask.attacker)} makes an Attack Action on "
                     f"{g.info(ask.asked[0]).label}: a Counter Action (none, attack, guard, perk)",
                     engine.default_counter(g),
                 ),

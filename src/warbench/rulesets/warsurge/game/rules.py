@@ -230,7 +230,12 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         take_zone(w, side, action.zone)
         return
     if isinstance(plan, terrain_army.PieceAttackPlan):  # a terrain piece attacks (§10.2)
-        if terrain_army.apply_piece_attack(w, plan):
+        assert isinstance(action, Attack)
+        if w.flow.phase is Phase.ACTIONS:
+            done = advanced.apply_piece_action(w, action, plan)
+        else:
+            done = terrain_army.apply_piece_attack(w, plan)
+        if done:
             advance(w)
         return
     perk_concealed.before_action(w, action)  # Concealed (Perks L4149): revealed as it acts

@@ -16,7 +16,8 @@ terrain in play: session 27, s27-armyterrain" gives warbench's reading:
   number is the one that names it as a Target (:func:`.terrain.terrain_target`: the number of
   units plus its place on the board). Standard: once in its side's Attack Phase, as one of the
   side's alternating actions (§2.2 step 4). Advanced: an Action Step of one Attack Action, at
-  the Attack's CP cost doubling on reuse (§9.1-9.2), its casualties removed at once (§9.1 IV).
+  the Attack's CP cost doubling on reuse (§9.1-9.2), answered by the attacked units' Counter
+  Actions (§9.3, ``advanced.apply_piece_action``), its casualties removed at once (§9.1 IV).
 * Range is measured from the piece's footprint, line of sight and cover traced from its edge
   (as terrain Fire Points, ``terrain_fire``); the piece is never in a Melee, never moves (its
   Heavy Weapons fire), and attacks enemy units on the battlefield (not terrain).
@@ -36,7 +37,6 @@ from warbench.rulesets.warsurge.attack import AttackContext, ModelState, Playsty
 from warbench.rulesets.warsurge.battlefield.measure import terrain_control
 from warbench.rulesets.warsurge.battlefield.model import Terrain
 from warbench.rulesets.warsurge.game.actions import Action, Attack
-from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.geom import Heights
 from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.plans import PieceAttackPlan, WeaponPlan
@@ -55,17 +55,20 @@ from warbench.rulesets.warsurge.odds import AttackPlan, apply_rolled, roll_attac
 
 __all__ = [
     "PieceAttackPlan",
+    "actor_label",
     "apply_piece_attack",
     "armed_json",
     "armed_numbers",
     "check_setup",
     "in_play",
+    "pay_piece_attack",
     "piece_attack_plan",
     "piece_candidates",
     "piece_controller",
     "piece_of_number",
     "piece_refusal",
     "pieces_can_act",
+    "resolve_piece_attack",
     "verify_piece_attack",
 ]
 
@@ -127,7 +130,7 @@ def piece_controller(w: Work, piece: Terrain) -> frozenset[int]:
     return terrain_control(w.field.board, piece.name, on, inside).players
 
 
-def piece_refusal(w: Work, number: int, side: int) -> tuple[str, str] | None:
+def piece_refusal(w: Work, number: int, side: int, paid: bool = False) -> tuple[str, str] | None:
     """Why ``side`` cannot attack with the piece named by ``number`` now, as ``(reason,
     rule)``, or None (before its targets are looked at)."""
     found = piece_of_number(w, number)
@@ -170,6 +173,8 @@ def piece_refusal(w: Work, number: int, side: int) -> tuple[str, str] | None:
             return f"{piece.name} has already attacked in this Attack Phase", "§2.2 step 4"
         return None
     assert adv is not None
+    if paid:
+        return None
     if adv.counter is not None:
         return "a Counter Action is asked first", "§9.3"
     if adv.step_unit is not None:
@@ -240,11 +245,12 @@ def _view(w: Work, piece: Terrain, side: int, target: int) -> _View | str:
     return _View(float(d.min()), users, visible, cover, custom, elsewhere)
 
 
-def verify_piece_attack(w: Work, action: Attack, side: int) -> PieceAttackPlan:
+def verify_piece_attack(w: Work, action: Attack, side: int, paid: bool = False) -> PieceAttackPlan:
     """Check an Attack by a terrain piece (``action.unit`` its number) for ``side``: the piece
     may attack now (:func:`piece_refusal`), each share names one of its weapons once and an
-    enemy unit it sees within that weapon's range (§5.3-5.4 from the piece)."""
-    why = piece_refusal(w, action.unit, side)
+    enemy unit it sees within that weapon's range (§5.3-5.4 from the piece). ``paid``: the
+    Advanced Attack Action is paid already (checked again after the Counter Actions, §9.3)."""
+    why = piece_refusal(w, action.unit, side, paid)
     if why is not None:
         raise err(*why)
     found = piece_of_number(w, action.unit)
@@ -325,34 +331,52 @@ def piece_attack_plan(w: Work, plan: PieceAttackPlan, share: int) -> AttackPlan:
 
 
 def apply_piece_attack(w: Work, plan: PieceAttackPlan) -> bool:
-    """Make the piece's Attack; True when the side's action (Standard) or Action Step
-    (Advanced, its CP paid) is over, False while a placement after the casualties waits for a
-    player (§4.2 IV, §6.6)."""
+    """Make the piece's Attack in the Standard Attack Phase (once: ``pieces_acted``); True:
+    the side's action is over. (Advanced: ``advanced.apply_piece_action`` pays the CP, asks
+    the Counter Actions, then :func:`resolve_piece_attack`.)"""
+    resolve_piece_attack(w, plan)
+    piece = w.setup.field.board.terrain[plan.piece]
+    w.pieces_acted = (*w.pieces_acted, piece.name)
+    return True
+
+
+def pay_piece_attack(w: Work, plan: PieceAttackPlan) -> None:
+    """Advanced: pay the piece's Attack Action, 1 CP doubling on reuse by the piece (§9.2)."""
     piece = w.setup.field.board.terrain[plan.piece]
     adv = w.flow.adv
-    if w.flow.phase is Phase.ACTIONS and adv is not None:
-        cost = adv.cost(plan.number, "Attack")
-        adv = adv.with_cp(plan.side, -cost).with_use(plan.number, "Attack")
-        w.flow = replace(w.flow, adv=adv)
-        w.emit(
-            "action",
-            f"{piece.name}: Attack ({cost} CP; {w.side_name(plan.side)} has "
-            f"{adv.cp[plan.side]} CP)",
-            "§9.2, §10.2",
-            terrain=piece.name,
-            action="Attack",
-            cost=cost,
-            cp=adv.cp[plan.side],
-        )
+    assert adv is not None
+    cost = adv.cost(plan.number, "Attack")
+    adv = adv.with_cp(plan.side, -cost).with_use(plan.number, "Attack")
+    w.flow = replace(w.flow, adv=adv)
+    w.emit(
+        "action",
+        f"{piece.name}: Attack ({cost} CP; {w.side_name(plan.side)} has {adv.cp[plan.side]} CP)",
+        "§9.2, §10.2",
+        terrain=piece.name,
+        action="Attack",
+        cost=cost,
+        cp=adv.cp[plan.side],
+    )
+
+
+def resolve_piece_attack(w: Work, plan: PieceAttackPlan) -> None:
+    """Roll the piece's shares in order (§5.2, Attack Step 6); a share at a unit no longer on
+    the battlefield is lost; the piece destroyed by its own weapon (Volatile) stops."""
+    piece = w.setup.field.board.terrain[plan.piece]
     for k, wp in enumerate(plan.weapons):
         _resolve(w, plan, k, piece, wp)
         left = _hp_left(w, piece)
         if left is not None and left <= 0:
             break  # Volatile and the like destroyed it (§5.11)
-    if w.flow.phase is Phase.ATTACK:
-        w.pieces_acted = (*w.pieces_acted, piece.name)
-        return True
-    return end_attack_phase(w, may_wait=True)  # §9.1 IV: casualties at once
+
+
+def actor_label(setup: Any, number: int) -> str:
+    """The name of the unit or, past the last unit, of the terrain piece ``number`` names."""
+    if number < len(setup.units):
+        label: str = setup.units[number].label
+        return label
+    name: str = setup.field.board.terrain[number - len(setup.units)].name
+    return name
 
 
 def _resolve(w: Work, plan: PieceAttackPlan, k: int, piece: Terrain, wp: WeaponPlan) -> None:
