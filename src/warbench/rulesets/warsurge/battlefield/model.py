@@ -370,8 +370,18 @@ class Terrain(BaseModel):
     exits_to: list[str] = Field(default_factory=list)
     embark: bool = True
     gates: list[Gate] = Field(default_factory=list)
-    armed: bool = False
-    army: int | None = Field(None, ge=0, le=7)
+    armed: bool = Field(
+        False,
+        description="Terrain weapons in play: the profile's weapons, used by the side that "
+        "alone controls the piece (§10.2 L4388-4392, L4404-4408).",
+    )
+    army: int | None = Field(
+        None,
+        ge=0,
+        le=7,
+        description="Fielded in the army of this side (0-based): an Immobile Unit of that side, "
+        "priced by the points model, that attacks with its profile's weapons (§10.2 L4424-4430).",
+    )
 
     _shorthand = model_validator(mode="before")(_polygon_shorthand)
     _simple = field_validator("polygon")(_check_polygon)
