@@ -121,6 +121,8 @@ def piece_controller(w: Work, piece: Terrain) -> frozenset[int]:
     on: list[tuple[int, list[tuple[tuple[float, float], float]]]] = []
     inside: set[int] = set()
     for u in w.units:
+        if u.statuses and u.wrecked:  # Wreckage (Perks L1442) is terrain, holding nothing
+            continue
         info = w.setup.units[u.uid]
         side = u.controller(info.side)  # Dominate: the seizing side
         if u.terrain == piece.name and u.location in (Location.TERRAIN, Location.TABLE):
