@@ -38,11 +38,13 @@ from warbench.rulesets.warsurge.battlefield.measure import terrain_control
 from warbench.rulesets.warsurge.battlefield.model import Terrain
 from warbench.rulesets.warsurge.game.actions import Action, Attack
 from warbench.rulesets.warsurge.game.geom import Heights
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.plans import PieceAttackPlan, WeaponPlan
 from warbench.rulesets.warsurge.game.state import Location, Phase
 from warbench.rulesets.warsurge.game.terrain import NO_CUSTOM_COVER, CoverEffect, custom_cover
 from warbench.rulesets.warsurge.game.terrain_army_value import piece_points, piece_unit
+from warbench.rulesets.warsurge.game.terrain_attacks import destroy_terrain
 from warbench.rulesets.warsurge.game.terrain_fire import EYE_RADIUS, eyes, piece_distances
 from warbench.rulesets.warsurge.game.work import (
     Work,
@@ -382,8 +384,6 @@ def actor_label(setup: Any, number: int) -> str:
 
 
 def _resolve(w: Work, plan: PieceAttackPlan, k: int, piece: Terrain, wp: WeaponPlan) -> None:
-    from warbench.rulesets.warsurge.game.terrain_attacks import destroy_terrain
-
     if w.units[wp.target].location is not Location.TABLE:
         return
     ap = piece_attack_plan(w, plan, k)
@@ -445,8 +445,6 @@ def armed_json(state: Any) -> list[dict[str, object]]:
     """For views: each piece whose weapons are in play, with the number its Attack names it
     by, its weapons, its army's side (None: the controller's), the sides holding it now and
     whether it has attacked in this Attack Phase (§10.2)."""
-    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
-
     w = Work(state, None, DEFAULT_HOOKS)
     out: list[dict[str, object]] = []
     for number in armed_numbers(w):
