@@ -63,7 +63,7 @@ from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
 from warbench.play.players import Budget
-from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game import engine, terrain_army
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -149,12 +149,21 @@ class TacticalBot(ScriptedPlayer):
         w = legal._work
         self._progress.clear()
         self._landing.clear()
+        n = len(state.units)  # terrain that attacks (§10.2, ``terrain_army``) fires first
         units = sorted(
             (u for u in legal.units() if u not in self._skip and u not in self._stuck),
-            key=lambda u: (-state.setup.units[u].transport, -state.setup.units[u].points, u),
+            key=lambda u: (
+                (-state.setup.units[u].transport, -state.setup.units[u].points, u)
+                if u < n
+                else (-math.inf, 0.0, u)
+            ),
         )
         for uid in units:
-            options = self._options(w, uid, flow.phase, state)
+            options = (
+                self._options(w, uid, flow.phase, state)
+                if uid < n
+                else terrain_army.piece_candidates(w, uid)
+            )
             for action in options:
                 if engine.can(state, action):
                     if isinstance(action, Move | Deploy | Disembark | Embark):

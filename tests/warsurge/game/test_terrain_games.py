@@ -103,8 +103,10 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
 def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[str, int]]:
     """:func:`play_checked`, also counting terrain events: ``terrain_attacks`` (shares at a
     terrain piece), ``destroyed`` (pieces destroyed, §10.3), ``stood_on`` (units on a piece
-    when it fell), ``inside`` (units inside it then) and ``split`` (partial fits, L4459-4464)."""
+    when it fell), ``inside`` (units inside it then), ``split`` (partial fits, L4459-4464) and
+    ``piece_attacks`` (Attacks made by terrain pieces, §10.2 L4386-4430)."""
     counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0, "inside": 0, "split": 0}
+    counts["piece_attacks"] = 0
     setup = setup_for(board, playstyle)
     state, _ = engine.new_game(setup, seed)
     check_invariants(state)
@@ -120,7 +122,9 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
         before = state
         state, events = engine.apply(state, action)
         for e in events:
-            if e.kind == "attack" and "terrain" in e.data:
+            if e.kind == "attack" and "terrain" in e.data and "target" in e.data:
+                counts["piece_attacks"] += 1  # a piece that attacks (§10.2, terrain_army)
+            elif e.kind == "attack" and "terrain" in e.data:
                 counts["terrain_attacks"] += 1
             elif e.kind == "embark" and "models" in e.data:  # a partial fit (L4459-4464)
                 counts["split"] += 1
@@ -177,7 +181,8 @@ def _one(job: tuple[int, str]) -> str:
     line = (
         f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} "
         f"terrain_attacks={c['terrain_attacks']} destroyed={c['destroyed']} "
-        f"stood_on={c['stood_on']} inside={c['inside']} split={c['split']} ok"
+        f"stood_on={c['stood_on']} inside={c['inside']} split={c['split']} "
+        f"piece_attacks={c['piece_attacks']} ok"
     )
     log = os.environ.get("WARBENCH_LONG_LOG")
     if log:

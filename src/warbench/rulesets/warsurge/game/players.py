@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from warbench.kernel.dice import SeededChoices
-from warbench.rulesets.warsurge.game import bases, engine
+from warbench.rulesets.warsurge.game import bases, engine, terrain_army
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -95,12 +95,18 @@ class ScriptedPlayer:
             self._skip = set()
         legal = engine.legal_actions(state)
         w = legal._work
+        n = len(state.units)  # terrain that attacks (§10.2) fires first, by its number
         units = sorted(
             (u for u in legal.units() if u not in self._skip),
-            key=lambda u: -state.setup.units[u].points,
+            key=lambda u: -state.setup.units[u].points if u < n else -math.inf,
         )
         for uid in units:
-            for action in self._options(w, uid, flow.phase, state):
+            opts = (
+                self._options(w, uid, flow.phase, state)
+                if uid < n
+                else terrain_army.piece_candidates(w, uid)
+            )
+            for action in opts:
                 if engine.can(state, action):
                     return action
             self._skip.add(uid)
