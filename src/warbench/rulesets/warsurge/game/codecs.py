@@ -681,6 +681,10 @@ class ViewCodec:
                         "required": ["name", "kind", "sides", "controller", "contested"],
                     },
                 },
+                # §10.2: the pieces that attacked this phase (game/terrain_army.py)
+                "pieces_acted": {"type": "array", "items": {"type": "string"}},
+                # §9.1-9.3: the Advanced playstyle's Command Points and Action Step (public)
+                "advanced": {"type": "object"},
             },
             "required": ["player", "turn", "phase", "active", "sides", "units", "over"],
         }

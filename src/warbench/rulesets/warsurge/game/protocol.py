@@ -489,6 +489,10 @@ class WarsurgeRuleset:
             **({"control": control_json(g)} if _holdable(g) else {}),
             # terrain that attacks, by the number an Attack names it with (§10.2)
             **({"armed_terrain": armed_json(g)} if terrain_army.in_play(g.setup) else {}),
+            **({"pieces_acted": list(g.pieces_acted)} if g.pieces_acted else {}),
+            # the Advanced playstyle's Command Points and Action Step, public to every player
+            # (§9.1-9.3: CP are spent openly)
+            **({"advanced": g.flow.adv.to_json()} if g.flow.adv is not None else {}),
         }
 
 
