@@ -100,7 +100,9 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
     return steps, raised
 
 
-def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[str, int]]:
+def play_counted(
+    board: str, playstyle: str, seed: int, embark: bool = EMBARK
+) -> tuple[int, int, dict[str, int]]:
     """:func:`play_checked`, also counting terrain events: ``terrain_attacks`` (shares at a
     terrain piece), ``destroyed`` (pieces destroyed, §10.3), ``stood_on`` (units on a piece
     when it fell), ``inside`` (units inside it then), ``split`` (partial fits, L4459-4464) and
@@ -111,7 +113,7 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
     state, _ = engine.new_game(setup, seed)
     check_invariants(state)
     rec = GameRecord(setup, seed)
-    kind = EmbarkingPlayer if EMBARK else RandomLegalPlayer
+    kind = EmbarkingPlayer if embark else RandomLegalPlayer
     players = [kind(seed * 7 + 1), kind(seed * 7 + 2)]
     levels = setup.field.levels
     steps = raised = 0
@@ -171,6 +173,18 @@ def test_random_legal_hive_city_play_splits_units_in_part_fits_L4459(
     # (L4459-4464) without WARBENCH_TERRAIN_EMBARK (rulings 14 of "WARSURGE terrain in play")
     _, _, counts = play_counted("hive_city_72x48", playstyle, seed)
     assert counts["split"] > 0
+
+
+@pytest.mark.parametrize(("playstyle", "seed"), [("standard", 804039318), ("advanced", 1389655312)])
+def test_s4_4_iii_base_contact_restored_keeps_a_split_units_link_to_its_piece_L4460(
+    playstyle: str, seed: int
+) -> None:
+    # games 153 (Standard) and 255 (Advanced) of the 1000-game embarking run (session 27):
+    # a split unit's casualties were removed, its outside models restored Coherency with the
+    # North guard post, then the engine moved one back into Base Contact with its foe (§4.4
+    # III) over 2" from the piece, breaking the link L4460-4462 asks (the invariant failed)
+    steps, _, counts = play_counted("hive_city_72x48", playstyle, seed, embark=True)
+    assert steps > 0 and counts["split"] > 0
 
 
 def _one(job: tuple[int, str]) -> str:
