@@ -366,21 +366,23 @@ class UnitGS:
 
     def evolve(self, **changes: Any) -> UnitGS:
         """``dataclasses.replace(self, **changes)`` without calling ``__init__`` (a unit
-        state changes many times an action), keeping the positions worked out from the
-        fields that did not change (:meth:`present`, :meth:`present_xy`)."""
-        mine = self.__dict__
-        unknown = changes.keys() - _UNIT_FIELDS
-        if unknown:
-            raise TypeError(f"UnitGS has no field {sorted(unknown)[0]!r}")
+        state changes many times an action), keeping what was worked out from the fields that
+        did not change: the positions (:meth:`present`, :meth:`present_xy`) and the status
+        marks (``unit_marks``; every answer kept on a unit state is one of these four)."""
+        if not changes.keys() <= _UNIT_FIELD_SET:
+            raise TypeError(f"UnitGS has no field {sorted(changes.keys() - _UNIT_FIELD_SET)[0]!r}")
         out = object.__new__(UnitGS)
         d = out.__dict__
-        for name in _UNIT_FIELDS:
-            d[name] = changes[name] if name in changes else mine[name]
-        if "removed" not in changes and "inside" not in changes:
-            if "_present" in mine:
-                d["_present"] = mine["_present"]
-            if "pos" not in changes and "_present_xy" in mine:
-                d["_present_xy"] = mine["_present_xy"]
+        d.update(self.__dict__)
+        d.update(changes)
+        if "removed" in changes or "inside" in changes:
+            d.pop("_present", None)
+            d.pop("_present_xy", None)
+        elif "pos" in changes:
+            d.pop("_present_xy", None)
+        if "statuses" in changes:
+            d.pop("_status_names", None)
+            d.pop("_seized", None)
         return out
 
     @property
@@ -451,7 +453,9 @@ class UnitGS:
 
     def controller(self, side: int) -> int:
         """The side that acts with the unit (``side``, its own, unless another seized it)."""
-        seized = self.seized_by
+        if not self.statuses:
+            return side
+        seized = seized_side(self, SEIZED)
         return side if seized is None else seized
 
     def with_counter(self, name: str, value: int) -> UnitGS:
@@ -470,8 +474,8 @@ HP_DOUBLED = "hp doubled"
 #: A unit's counter: the Game Turn its Eternal was used in (0: not under Eternal; Perks L1511).
 ETERNAL_TURN = "eternal turn"
 
-#: the fields of :class:`UnitGS`, in order (:meth:`UnitGS.evolve`)
-_UNIT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(UnitGS))
+#: the fields of :class:`UnitGS` (:meth:`UnitGS.evolve`)
+_UNIT_FIELD_SET = frozenset(f.name for f in fields(UnitGS))
 
 
 @dataclass(frozen=True)
