@@ -127,3 +127,33 @@ def test_edge_and_segment_distances_are_the_written_out_formulas_bit_for_bit(see
     assert got.shape == want.shape == (s, m)
     assert np.array_equal(got, want)
     assert np.array_equal(geom.centre_distances(a, a).diagonal(), np.zeros(n))
+
+
+def test_per_setup_answers_each_setup_its_own_while_alternating_and_past_the_limit() -> None:
+    """``memo.per_setup`` keeps the set-up asked last in front of its cache (issue 10,
+    s27-apply): alternating set-ups, equal but distinct ones and more than ``LIMIT`` of them
+    still get their own answers, each worked out once while kept."""
+    from warbench.rulesets.warsurge.game import memo
+
+    calls: list[object] = []
+
+    class Setup:
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        def __eq__(self, other: object) -> bool:  # equal set-ups are still asked apart
+            return isinstance(other, Setup)
+
+        __hash__ = object.__hash__
+
+    @memo.per_setup
+    def value(s: Setup) -> int:
+        calls.append(s)
+        return s.n * 10
+
+    a, b = Setup(1), Setup(2)
+    assert [value(a), value(b), value(a), value(a), value(b)] == [10, 20, 10, 10, 20]
+    assert calls == [a, b]
+    many = [Setup(k) for k in range(memo.LIMIT + 5)]
+    assert [value(s) for s in many] == [s.n * 10 for s in many]
+    assert value(many[-1]) == (memo.LIMIT + 4) * 10 and value(a) == 10 and value(b) == 20

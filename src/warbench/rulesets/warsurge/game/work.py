@@ -26,6 +26,7 @@ from warbench.rulesets.warsurge.attack import (
 )
 from warbench.rulesets.warsurge.game import bases, geom, perk_arms, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.gateway_markers import holders as gateway_holders
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_illusion_slots import off_the_table, pad_positions
@@ -465,6 +466,4 @@ def _spliced(old: TableIndex, unit: UnitGS, info: UnitInfo) -> TableIndex:
 def _gateways(setup: Any) -> bool:
     """Whether a roster of the game carries Gateway (Perks L4314): its markers are terrain of
     the battlefield (``perk_gateway``, ``terrain_field.field_of``)."""
-    from warbench.rulesets.warsurge.game.gateway_markers import holders
-
-    return bool(holders(setup))
+    return bool(gateway_holders(setup))
