@@ -106,6 +106,7 @@ def _points(rng: np.random.Generator, n: int) -> np.ndarray:
     xy = rng.random((n, 2)) * 48.0
     grid = rng.random(n) < 0.4
     xy[grid] = np.round(xy[grid] / 2.0) * 2.0
+    xy[rng.random(n) < 0.1] = 0.0  # the board's corner: products of zeros
     return xy
 
 

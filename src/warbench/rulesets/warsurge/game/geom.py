@@ -380,17 +380,20 @@ def segment_distances(start: FloatArray, end: FloatArray, centres: FloatArray) -
 
 def segments_distances(starts: FloatArray, ends: FloatArray, centres: FloatArray) -> FloatArray:
     """Matrix (segment, centre) of distances from centres to many segments."""
+    # x and y written out (no (s, c, 2) arrays, no reductions over pairs, no error state):
+    # the distances of the formulas with them, float for float (issue 10)
     d = ends - starts  # (s, 2)
-    length2 = (d * d).sum(axis=1)  # (s,)
-    rel = centres[None, :, :] - starts[:, None, :]  # (s, c, 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(
-            length2[:, None] > 1e-18, (rel * d[:, None, :]).sum(axis=2) / length2[:, None], 0.0
-        )
+    ex, ey = d[:, 0, None], d[:, 1, None]
+    length2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]  # (s,)
+    long = length2 > 1e-18
+    rel_x = centres[None, :, 0] - starts[:, None, 0]  # (s, c)
+    rel_y = centres[None, :, 1] - starts[:, None, 1]
+    dot = rel_x * ex + rel_y * ey
+    t = np.where(long[:, None], dot / np.where(long, length2, 1.0)[:, None], 0.0)
     t = np.clip(t, 0.0, 1.0)
     # sqrt(dx*dx + dy*dy) from centre to projection, as ``centre_distances`` computes it
-    dx = centres[None, :, 0] - (starts[:, None, 0] + t * d[:, None, 0])
-    dy = centres[None, :, 1] - (starts[:, None, 1] + t * d[:, None, 1])
+    dx = centres[None, :, 0] - (starts[:, None, 0] + t * ex)
+    dy = centres[None, :, 1] - (starts[:, None, 1] + t * ey)
     dx *= dx
     dy *= dy
     dx += dy
