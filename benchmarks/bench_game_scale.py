@@ -26,6 +26,11 @@ The fourth pass (docs/game.md "a fourth pass"; instructions, main ``e92d94d`` ->
 1000 points 799 M -> 746 M a game; 4000 points 7.82 G -> 7.46 G (10.0x the 1000-point game);
 ``apply`` 3.03 M -> 2.94 M instructions each; the protocol's ``apply`` (``protocol``)
 510-550 -> 1,280-1,300 a CPU second, as it no longer runs the scripted AI.
+
+The sixth pass (docs/game.md "a sixth pass"; instructions counted with
+``benchmarks/instructions.py``, main ``3d217fc`` -> s27-apply): ``apply`` 3.555 M -> 3.282 M
+instructions each (-7.7%); the protocol's ``apply`` 3.680 M -> 3.423 M; the scripted
+1000-point game 741 M -> 698 M (seeds 1-3).
 """
 
 from __future__ import annotations

@@ -85,3 +85,20 @@ def test_unit_evolve_equals_dataclasses_replace_and_keeps_only_valid_positions()
         assert np.array_equal(got.present_xy(), want.present_xy())
     with pytest.raises(TypeError, match="colour"):
         u.evolve(colour="red")
+
+
+def test_unit_evolve_keeps_status_marks_only_while_the_statuses_stay() -> None:
+    """``evolve`` carries the status marks (``unit_marks``) over a change of another field
+    (issue 10, s27-apply) and drops them with the statuses, so a new status is seen."""
+    from warbench.rulesets.warsurge.game.state import SEIZED, WRECKED, Location, Status, UnitGS
+
+    u = UnitGS(3, Location.TABLE, pos=((1.0, 2.0),), hp=(2,), removed=(False,))
+    u = u.evolve(statuses=(Status(f"{SEIZED}1"),))
+    assert u.controller(0) == 1 and not u.wrecked  # both marks worked out
+    moved = u.evolve(pos=((4.0, 4.0),), acted=True)
+    assert "_seized" in moved.__dict__ and "_status_names" in moved.__dict__
+    assert moved.controller(0) == 1 and not moved.wrecked
+    wrecked = moved.evolve(statuses=(Status(WRECKED),))
+    assert "_seized" not in wrecked.__dict__ and "_status_names" not in wrecked.__dict__
+    assert wrecked.controller(0) == 0 and wrecked.wrecked
+    assert UnitGS(3).controller(1) == 1

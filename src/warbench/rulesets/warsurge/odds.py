@@ -1119,7 +1119,8 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice, follow_on: bool = F
                             int(min(out.precision_loss[0], after[0] - before[0])),
                         )
                     )
-        per_weapon[weapon] = float(weapon_loss.mean())
+        # one trial (the game's Attack): its value, which is the mean, without NumPy's mean
+        per_weapon[weapon] = float(weapon_loss[0]) if trials == 1 else float(weapon_loss.mean())
     return _Run(tally, self_loss, results, per_weapon, emergency_used, left)
 
 

@@ -392,9 +392,10 @@ def _contact_stage(
             )
         del pairs[0]
         set_contact(w, mover, foe, pos, moved, shifted)
+    swept = w.contact_map()  # engaging moves no model: one sweep answers every unit
     for uid in range(len(w.units)):
         if w.units[uid].location is Location.TABLE:
-            engage_new_contacts(w, uid)
+            engage_new_contacts(w, uid, swept)
     clear_melee_statuses(w)
     return True
 

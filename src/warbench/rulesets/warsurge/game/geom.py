@@ -341,12 +341,27 @@ def edge_distances(
     a: FloatArray, ra: float | FloatArray, b: FloatArray, rb: float | FloatArray
 ) -> FloatArray:
     """Matrix of base-edge distances between the models of ``a`` and ``b`` (§5.3 measuring)."""
-    d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2))
+    d = centre_distances(a, b)
     rb_arr = np.asarray(rb, dtype=np.float64)
     ra_arr = np.asarray(ra, dtype=np.float64)
     if ra_arr.ndim:
         ra_arr = ra_arr[:, None]
-    out: FloatArray = d - ra_arr - (rb_arr[None, :] if rb_arr.ndim else rb_arr)
+    d -= ra_arr
+    d -= rb_arr[None, :] if rb_arr.ndim else rb_arr
+    return d
+
+
+def centre_distances(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Matrix of distances between the points of ``a`` and ``b``: ``sqrt(dx*dx + dy*dy)``
+    in place, the very numbers of ``sqrt(((a[:, None] - b[None]) ** 2).sum(axis=2))`` without
+    its (n, m, 2) arrays and its reduction over pairs (issue 10: most of a small matrix's
+    cost)."""
+    dx = np.subtract.outer(a[:, 0], b[:, 0])
+    dy = np.subtract.outer(a[:, 1], b[:, 1])
+    dx *= dx
+    dy *= dy
+    dx += dy
+    out: FloatArray = np.sqrt(dx, out=dx)
     return out
 
 
@@ -365,16 +380,24 @@ def segment_distances(start: FloatArray, end: FloatArray, centres: FloatArray) -
 
 def segments_distances(starts: FloatArray, ends: FloatArray, centres: FloatArray) -> FloatArray:
     """Matrix (segment, centre) of distances from centres to many segments."""
+    # x and y written out (no (s, c, 2) arrays, no reductions over pairs, no error state):
+    # the distances of the formulas with them, float for float (issue 10)
     d = ends - starts  # (s, 2)
-    length2 = (d * d).sum(axis=1)  # (s,)
-    rel = centres[None, :, :] - starts[:, None, :]  # (s, c, 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(
-            length2[:, None] > 1e-18, (rel * d[:, None, :]).sum(axis=2) / length2[:, None], 0.0
-        )
+    ex, ey = d[:, 0, None], d[:, 1, None]
+    length2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]  # (s,)
+    long = length2 > 1e-18
+    rel_x = centres[None, :, 0] - starts[:, None, 0]  # (s, c)
+    rel_y = centres[None, :, 1] - starts[:, None, 1]
+    dot = rel_x * ex + rel_y * ey
+    t = np.where(long[:, None], dot / np.where(long, length2, 1.0)[:, None], 0.0)
     t = np.clip(t, 0.0, 1.0)
-    proj = starts[:, None, :] + t[:, :, None] * d[:, None, :]
-    out: FloatArray = np.sqrt(((centres[None, :, :] - proj) ** 2).sum(axis=2))
+    # sqrt(dx*dx + dy*dy) from centre to projection, as ``centre_distances`` computes it
+    dx = centres[None, :, 0] - (starts[:, None, 0] + t * ex)
+    dy = centres[None, :, 1] - (starts[:, None, 1] + t * ey)
+    dx *= dx
+    dy *= dy
+    dx += dy
+    out: FloatArray = np.sqrt(dx, out=dx)
     return out
 
 

@@ -49,11 +49,13 @@ def check_locked(w: Work, uid: int, new: Sequence[Point]) -> None:
         )
 
 
-def engage_new_contacts(w: Work, uid: int) -> None:
-    """§4.3: moving into Base Contact with an enemy unit locks both in a Melee."""
+def engage_new_contacts(w: Work, uid: int, found: dict[int, set[int]] | None = None) -> None:
+    """§4.3: moving into Base Contact with an enemy unit locks both in a Melee. ``found``:
+    every unit's contacts worked out at once (``Work.contact_map``) for a sweep of the table."""
     if w.units[uid].location is not Location.TABLE or w.units[uid].wrecked:
         return
-    for foe in sorted(w.contacts(uid)):
+    now = w.contacts(uid) if found is None else found.get(uid, set())
+    for foe in sorted(now):
         if w.units[foe].statuses and w.units[foe].wrecked:
             continue  # Wreckage (Perks L1442) is terrain: in no Melee
         pair = (min(uid, foe), max(uid, foe))

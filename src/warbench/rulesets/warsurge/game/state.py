@@ -366,21 +366,22 @@ class UnitGS:
     inside: tuple[int, ...] = ()  # on the table, these models inside ``terrain`` (L4459-4464)
 
     def evolve(self, **changes: Any) -> UnitGS:
-        """``dataclasses.replace(self, **changes)`` without ``__init__`` (a unit state changes
-        often), keeping :meth:`present` and :meth:`present_xy` of the fields not changed."""
-        mine = self.__dict__
-        unknown = changes.keys() - _UNIT_FIELDS
-        if unknown:
-            raise TypeError(f"UnitGS has no field {sorted(unknown)[0]!r}")
+        """``dataclasses.replace(self, **changes)`` without ``__init__``, keeping what was
+        worked out from the fields not changed: :meth:`present`, :meth:`present_xy` and the
+        status marks (``unit_marks``)."""
+        if not changes.keys() <= _UNIT_FIELD_SET:
+            raise TypeError(f"UnitGS has no field {sorted(changes.keys() - _UNIT_FIELD_SET)[0]!r}")
         out = object.__new__(UnitGS)
         d = out.__dict__
-        for name in _UNIT_FIELDS:
-            d[name] = changes[name] if name in changes else mine[name]
-        if "removed" not in changes and "inside" not in changes:
-            if "_present" in mine:
-                d["_present"] = mine["_present"]
-            if "pos" not in changes and "_present_xy" in mine:
-                d["_present_xy"] = mine["_present_xy"]
+        d.update(self.__dict__)
+        d.update(changes)
+        if "removed" in changes or "inside" in changes:
+            d.pop("_present", None)
+        if "removed" in changes or "inside" in changes or "pos" in changes:
+            d.pop("_present_xy", None)
+        if "statuses" in changes:
+            d.pop("_status_names", None)
+            d.pop("_seized", None)
         return out
 
     @property
@@ -451,7 +452,9 @@ class UnitGS:
 
     def controller(self, side: int) -> int:
         """The side that acts with the unit (``side``, its own, unless another seized it)."""
-        seized = self.seized_by
+        if not self.statuses:
+            return side
+        seized = seized_side(self, SEIZED)
         return side if seized is None else seized
 
     def with_counter(self, name: str, value: int) -> UnitGS:
@@ -470,8 +473,8 @@ HP_DOUBLED = "hp doubled"
 #: A unit's counter: the Game Turn its Eternal was used in (0: not under Eternal; Perks L1511).
 ETERNAL_TURN = "eternal turn"
 
-#: the fields of :class:`UnitGS`, in order (:meth:`UnitGS.evolve`)
-_UNIT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(UnitGS))
+#: the fields of :class:`UnitGS` (:meth:`UnitGS.evolve`)
+_UNIT_FIELD_SET = frozenset(f.name for f in fields(UnitGS))
 
 
 @dataclass(frozen=True)
@@ -758,16 +761,13 @@ def canonical_json(state: GameState) -> str:
     }
     if f.adv is not None:  # Advanced only: Standard digests are unchanged
         data["advanced"] = f.adv.to_json()
-    if state.pause is not None:  # only then: the digests of every other state are unchanged
-        data["pause"] = state.pause.to_json()
-    if state.restore is not None:  # likewise
-        data["restore"] = state.restore.to_json()
+    for key, part in (("pause", state.pause), ("restore", state.restore), ("rewind", state.rewind)):
+        if part is not None:  # only then: the digests of every other state are unchanged
+            data[key] = part.to_json()  # (a Time Jump's rewind point: perk_timejump)
     if state.terrain_hp:  # likewise: only once terrain has lost HP (§10.3)
         data["terrain_hp"] = [list(t) for t in state.terrain_hp]
     if state.pieces_acted:  # likewise: terrain that attacked (game/terrain_army.py)
         data["pieces_acted"] = list(state.pieces_acted)
-    if state.rewind is not None:  # likewise: a Time Jump's rewind point (perk_timejump)
-        data["rewind"] = state.rewind.to_json()
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 

@@ -357,20 +357,28 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
         else:
             row_of = {int(k): i for i, k in enumerate(rows)}
             dsub = d[np.ix_(rows, cols)]
+            seen_in: dict[float, list[bool]] = {}  # per Range: each row sees a model within it
+            sub_seen: npt.NDArray[np.bool_] = sub
+
+            def sees(i: int, rng: float) -> bool:
+                if rng not in seen_in:  # row by row, the same test of every row at once
+                    seen_in[rng] = np.asarray(
+                        (sub_seen & (dsub <= rng + 1e-6)).any(axis=1)
+                    ).tolist()
+                return seen_in[rng][i]
+
             for k, m in enumerate(models):
                 i = row_of.get(k)
                 if i is None:
                     continue
                 for wname in weapons_of[k]:
-                    rng = ranges.get(wname, 0)
-                    if (sub[i] & (dsub[i] <= rng + 1e-6)).any():
+                    if sees(i, ranges.get(wname, 0)):
                         users.setdefault(wname, []).append(m)
                 if lent and m >= info.real_models:  # an Illusion: its User's Weapons (L782)
                     for own, ws in lent:
                         for wname in ws:
-                            rng = ranges.get(wname, 0)
                             fires = users.setdefault(wname, [])
-                            if own not in fires and (sub[i] & (dsub[i] <= rng + 1e-6)).any():
+                            if own not in fires and sees(i, ranges.get(wname, 0)):
                                 fires.append(own)
 
     def visible() -> frozenset[int]:

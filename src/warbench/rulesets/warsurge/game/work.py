@@ -26,6 +26,7 @@ from warbench.rulesets.warsurge.attack import (
 )
 from warbench.rulesets.warsurge.game import bases, geom, perk_arms, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
+from warbench.rulesets.warsurge.game.gateway_markers import holders as gateway_holders
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_illusion_slots import off_the_table, pad_positions
@@ -335,6 +336,26 @@ class Work:
         hit = (d <= CONTACT).any(axis=0)
         return {int(x) for x in t.uid[mask][hit]}
 
+    def contact_map(self) -> dict[int, set[int]] | None:
+        """:meth:`contacts` of every unit on the table at once (one distance matrix of the
+        table index in place of one per unit; the same numbers, element for element), or
+        ``None`` for oval and rectangular bases (``bases.contacts``, unit by unit)."""
+        if bases.shaped(self.setup):
+            return None
+        t = self.table()
+        out: dict[int, set[int]] = {}
+        if not len(t.xy):
+            return out
+        uids = t.uid.tolist()
+        side_of = {u: self.units[u].table_side(self.setup.units[u].side) for u in set(uids)}
+        own = np.asarray([side_of[u] for u in uids], dtype=np.int64)  # as contacts(): now
+        touch = geom.edge_distances(t.xy, t.r, t.xy, t.r) <= CONTACT
+        touch &= (t.uid[:, None] != t.uid[None, :]) & (own[:, None] != t.side[None, :])
+        rows, cols = np.nonzero(touch)
+        for a, b in zip(t.uid[rows].tolist(), t.uid[cols].tolist(), strict=True):
+            out.setdefault(a, set()).add(b)
+        return out
+
     def side_units(self, side: int) -> list[int]:
         return [u.uid for u in self.setup.units if u.side == side]
 
@@ -447,6 +468,4 @@ def _spliced(old: TableIndex, unit: UnitGS, info: UnitInfo) -> TableIndex:
 def _gateways(setup: Any) -> bool:
     """Whether a roster of the game carries Gateway (Perks L4314): its markers are terrain of
     the battlefield (``perk_gateway``, ``terrain_field.field_of``)."""
-    from warbench.rulesets.warsurge.game.gateway_markers import holders
-
-    return bool(holders(setup))
+    return bool(gateway_holders(setup))

@@ -1,0 +1,80 @@
+"""Work for counting CPU instructions with cachegrind (issue 10), where the shared machine's
+load makes CPU time swing by ±20%.
+
+``python benchmarks/instructions.py MODE N`` does the set-up of ``bench_game_scale.py``, then
+``N`` units of work, printing CPU time per unit (the bench's view on a quiet machine):
+
+* ``apply``: the steps of Game Turns 2-3 of two scripted 1000-point games (74 steps), one warm-up
+  round, then ``N`` rounds of the engine's ``apply`` on each from a fresh copy of its state;
+* ``protocol``: the same with the protocol's ``apply``;
+* ``games``: scripted 1000-point games on seeds ``0 .. N-1``.
+
+The count of one unit is the difference of two runs, which leaves the start-up out::
+
+    PYTHONHASHSEED=0 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
+        python benchmarks/instructions.py apply 0        # I refs: A
+    ... apply 8                                          # I refs: B; (B - A) / (8 * 74) an apply
+    ... games 1, then games 4                            # (B - A) / 3 a game (seeds 1-3)
+
+The start-up's count moves by ~20 M between runs (addresses), so count 8 rounds of ``apply``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_game_scale import ROSTERS, SAMPLE_PAIR, _mid_game, scaled_setup
+
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
+
+
+def main(mode: str, n: int) -> None:
+    setup = scaled_setup(1000)
+    if mode == "games":
+        for seed in range(n):
+            t = time.process_time()
+            state, events = engine.new_game(setup, seed)
+            run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
+            ms = 1000 * (time.process_time() - t)
+            print(f"seed {seed}: {len(run.actions)} actions, {ms:.0f} ms CPU")
+        return
+    steps = _mid_game(setup, 1) + _mid_game(setup, 2)
+    if mode == "apply":
+
+        def once() -> None:
+            for state, action in steps:
+                engine.apply(replace(state), action)
+
+    elif mode == "protocol":
+        from warbench.rulesets.warsurge.game.codecs import WarsurgeState, args_text
+        from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
+        from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset
+
+        ws = WarsurgeRuleset()
+        rosters = [roster_to_data(load_game_roster(ROSTERS / x)) for x in SAMPLE_PAIR]
+        args = args_text(rosters, "ruins_48x48", {})
+        states = [(WarsurgeState(args, s), a, engine.acting_side(s)) for s, a in steps]
+
+        def once() -> None:
+            for st, a, side in states:
+                assert side is not None
+                ws.apply(WarsurgeState(st.args, replace(st.game), st.memory), a, side)
+
+    else:
+        raise SystemExit(f"unknown mode {mode!r}: apply, protocol or games")
+    once()  # warm-up: the set-up's memos
+    for r in range(n):
+        t = time.process_time()
+        once()
+        per_s = len(steps) / (time.process_time() - t)
+        print(f"round {r + 1}: {per_s:.0f} {mode} a CPU second ({len(steps)} steps)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))
