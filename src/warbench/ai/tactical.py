@@ -37,7 +37,9 @@ this player is a separate kind (issue 15) that changes these habits:
 * **advances with nothing in sight**: a unit that sees no target moves (toward the enemy,
   else around what blocks its sight) instead of holding its ground by distance alone; a
   shooter that fired no Battle or Heavy weapon this Game Turn also Dashes toward the enemy
-  while it stays out of the enemy's reach next turn (Move plus Range, §5.1);
+  (§5.1) where the enemy's expected damage on it next Game Turn grows by no more than its
+  own shooting gains (sixth session; it used to Dash only out of every enemy's Move plus
+  Range, so a fast long-ranged enemy kept it at a walk all game);
 * **a unit blocked by a friend tries again** once another unit of its side has moved, instead
   of sitting out the phase;
 * **embarks and disembarks**: a unit far from the enemy with a friendly Transport in reach
@@ -120,6 +122,10 @@ class TacticalBot(ScriptedPlayer):
     # formation's centre there (the engine's own placement)
     _progress: dict[Move, float] = field(default_factory=dict)
     _landing: dict[Move, tuple[float, float]] = field(default_factory=dict)
+    #: A shooter Dashes where the enemy's expected damage on it next Game Turn grows by no
+    #: more than what it gains in shooting (sixth session); ``False``: the fifth session's
+    #: rule, a Dash only while it stays out of every enemy's Move plus Range.
+    dash_in_reach: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -308,10 +314,11 @@ class TacticalBot(ScriptedPlayer):
                 for tr in w.side_units(info.side)
                 if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE
             )
-        if dash and not melee_unit and (_fired(u) or dist - allowance < _threat(w, foes)):
-            # models that used a Battle/Heavy weapon may not Dash (§5.1); a shooter Dashes
-            # only while it stays out of the enemy's reach next Game Turn (Move plus Range)
-            return opts
+        if dash and not melee_unit and _fired(u):
+            return opts  # models that used a Battle/Heavy weapon may not Dash (§5.1)
+        old_rule = dash and not melee_unit and not self.dash_in_reach
+        if old_rule and dist - allowance < _threat(w, foes):
+            return opts  # the fifth session: only while out of the enemy's reach
         sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         if in_range and sees:
@@ -320,6 +327,8 @@ class TacticalBot(ScriptedPlayer):
         tgt = w.xy(foe).mean(axis=0)
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         toward = paths[0] if paths else straight
+        if dash and not melee_unit and self.dash_in_reach and state is not None:
+            return opts + self._dashes_worth_it(w, uid, paths)
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
@@ -327,6 +336,31 @@ class TacticalBot(ScriptedPlayer):
         opts.extend(paths)
         opts.append(straight)
         return opts
+
+    def _dashes_worth_it(self, w: Work, uid: int, paths: list[Move]) -> list[Move]:
+        """The path Dashes (sixth session) after which the point value the enemy is expected
+        to take off the shooter next Game Turn (:meth:`_incoming` with each enemy's Move)
+        grows by no more than the point value the shooter's guns gain from there
+        (:meth:`_outgoing`). An enemy that already reaches it where it stands (a fast
+        long-ranged vehicle: Move 12" plus Range 30") reaches it after the Dash too: it
+        closes the distance for nothing, where the old rule (out of every enemy's Move plus
+        Range, :func:`_threat`) kept it at a walk for the whole game. Models that Dash may not
+        use Battle or Heavy weapons in that Game Turn (§5.1), which has passed its Attack
+        Phase when the Dash Phase comes (§2.2)."""
+        here = w.xy(uid).mean(axis=0)
+        at = (float(here[0]), float(here[1]))
+        risk_here = self._incoming(w, uid, at, next_turn=True)
+        gain_here = self._outgoing(w, uid, at)
+        out: list[Move] = []
+        for m in paths:
+            end = self._landing.get(m)
+            if end is None:
+                continue
+            risk = self._incoming(w, uid, end, next_turn=True) - risk_here
+            gain = self._outgoing(w, uid, end) - gain_here
+            if risk <= max(0.0, gain) + 1e-9:
+                out.append(m)
+        return out
 
     def _holds(self, state: GameState, w: Work, uid: int, move: Move, melee_unit: bool) -> bool:
         """Hold out of the enemy's reach (issue 15, fifth session): in the Move Phase, while
@@ -352,10 +386,13 @@ class TacticalBot(ScriptedPlayer):
         others = max((v for k, v in enumerate(values) if k != w.info(uid).side), default=0.0)
         return mine > others * (1.0 + AHEAD_MARGIN)
 
-    def _incoming(self, w: Work, uid: int, at: tuple[float, float]) -> float:
+    def _incoming(
+        self, w: Work, uid: int, at: tuple[float, float], next_turn: bool = False
+    ) -> float:
         """The point value enemy units are expected to take off ``uid`` standing at ``at`` in
         the coming Attack Phase: each that can still move this phase adds its Move to its
-        Range (shooting) or reaches it with its Move (a charge, §4.3); sight is not checked."""
+        Range (shooting) or reaches it with its Move (a charge, §4.3); with ``next_turn``,
+        every enemy adds its Move (the next Game Turn's Move Phase); sight is not checked."""
         spread = _spread(w, uid) + w.info(uid).radius
         total = 0.0
         for v in w.units:
@@ -364,6 +401,8 @@ class TacticalBot(ScriptedPlayer):
                 continue
             fi = w.info(f)
             step = 0.0 if v.acted or w.flow.phase is not Phase.MOVE else float(fi.unit.profile.move)
+            if next_turn:
+                step = float(fi.unit.profile.move)
             fxy = w.xy(f)
             if not len(fxy):
                 continue
