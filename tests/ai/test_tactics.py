@@ -207,3 +207,42 @@ def test_a_shooter_does_not_dash_into_a_second_enemys_reach_for_nothing() -> Non
     at = (float(here[0]), float(here[1]))
     assert bot._incoming(w, 0, at, next_turn=True) > 0.0  # the Gunner reaches them already
     assert isinstance(bot.choose(state), Pass)
+
+
+def _hidden_melee_state() -> GameState:
+    """Dash Phase, side 0 to act: its Blades (uid 0: Move and Dash 6", melee only) stand at
+    (27, 17) behind a tall wall (x 8-30, y 20-22: blocks sight, impassable) from an enemy
+    Gunner (uid 1: Move 12", Range 30") at (24, 40); the way to the Gunner runs round the
+    wall's east end, where the Gunner sees it."""
+    from tests.warsurge.game.helpers import board
+    from warbench.rulesets.warsurge.battlefield import Terrain
+
+    wall = Terrain(
+        name="Wall",
+        polygon=[(8, 20), (30, 20), (30, 22), (8, 22)],
+        blocks_los=True,
+        impassable=True,
+    )
+    blades = unit("Blades", models=2, weapons=[weapon("Blade", range=0, attacks=3, power=5)])
+    gunner = unit("Gunner", move=12, weapons=[weapon("Cannon", range=30, attacks=3, power=6)])
+    return scenario(
+        [[entry(blades)], [entry(gunner)]],
+        {0: [(26.0, 17.0), (28.0, 17.0)], 1: [(24.0, 40.0)]},
+        phase=Phase.DASH,
+        b=board(terrain=[wall]),
+    )
+
+
+def test_a_melee_unit_out_of_sight_does_not_dash_into_a_guns_sight() -> None:
+    """§5.5, §4.3 (sixth session): hidden from the Gunner behind the wall, the Blades would
+    end the Dash along their path round the wall's end in its sight, still far beyond their
+    Move of it (no charge next Game Turn): they Dash no farther than the wall still hides
+    them. Switched off, they Dash round the end into the Gunner's sight."""
+    state = _hidden_melee_state()
+    bot = TacticalBot()
+    assert bot._exposure(_work(state), 0) == 0.0
+    on = bot.choose(state)
+    assert isinstance(on, Pass) or TacticalBot()._exposure_after(state, 0, on) == 0.0
+    off = TacticalBot(melee_dash_hidden=False).choose(state)
+    assert isinstance(off, Move) and off.unit == 0 and off.dash
+    assert TacticalBot()._exposure_after(state, 0, off) > 0.0

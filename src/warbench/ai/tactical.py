@@ -40,6 +40,10 @@ this player is a separate kind (issue 15) that changes these habits:
   (§5.1) where the enemy's expected damage on it next Game Turn grows by no more than its
   own shooting gains (sixth session; it used to Dash only out of every enemy's Move plus
   Range, so a fast long-ranged enemy kept it at a walk all game);
+* **a melee unit runs only where it is no more exposed** (sixth session): its Dash ends
+  where the enemy's expected damage on it next Game Turn, by sight and Cover (§5.5-5.6),
+  is no more than where it stands, or within its Move of an enemy (a charge next Game
+  Turn, §4.3): it does not run alone into a long-ranged gun's sight ahead of its friends;
 * **a unit blocked by a friend tries again** once another unit of its side has moved, instead
   of sitting out the phase;
 * **embarks and disembarks**: a unit far from the enemy with a friendly Transport in reach
@@ -126,6 +130,9 @@ class TacticalBot(ScriptedPlayer):
     #: more than what it gains in shooting (sixth session); ``False``: the fifth session's
     #: rule, a Dash only while it stays out of every enemy's Move plus Range.
     dash_in_reach: bool = True
+    #: A melee unit Dashes only where it is no more exposed to the enemy's attacks next Game
+    #: Turn than where it stands, or to within its Move of an enemy (sixth session).
+    melee_dash_hidden: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -333,6 +340,8 @@ class TacticalBot(ScriptedPlayer):
             return opts + seek_sight(state, w, uid, toward, allowance)
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
+        if melee_unit and dash and state is not None and self.melee_dash_hidden:
+            return opts + self._melee_dashes(state, w, uid, paths)
         opts.extend(paths)
         opts.append(straight)
         return opts
@@ -361,6 +370,39 @@ class TacticalBot(ScriptedPlayer):
             if risk <= max(0.0, gain) + 1e-9:
                 out.append(m)
         return out
+
+    def _melee_dashes(self, state: GameState, w: Work, uid: int, paths: list[Move]) -> list[Move]:
+        """The path Dashes of a melee unit (sixth session) that end within its Move of an
+        enemy (a charge next Game Turn, §4.3) or where the enemy's expected damage on it
+        next Game Turn, by sight and Cover from where each enemy stands (:meth:`_exposure`,
+        §5.5-5.6), is no more than where it stands: it crosses open ground under a
+        long-ranged gun no faster than its friends, and runs the last stretch."""
+        now = self._exposure(w, uid)
+        reach = float(w.info(uid).unit.profile.move)
+        out: list[Move] = []
+        for m in paths:
+            end = self._landing.get(m)
+            if end is None:
+                continue
+            charge = self._gap_at(w, uid, end) <= reach
+            if charge or self._exposure_if_reached(state, w, uid, m) <= now + 1e-9:
+                out.append(m)
+        return out
+
+    def _gap_at(self, w: Work, uid: int, at: tuple[float, float]) -> float:
+        """About the edge distance from ``uid`` with its centre at ``at`` to the nearest enemy
+        model on the table (its formation's spread taken as kept)."""
+        spread = _spread(w, uid) + w.info(uid).radius
+        best = math.inf
+        for v in w.units:
+            f = v.uid
+            if v.location is not Location.TABLE or not w.enemies(uid, f):
+                continue
+            fxy = w.xy(f)
+            if len(fxy):
+                d = float(np.hypot(fxy[:, 0] - at[0], fxy[:, 1] - at[1]).min())
+                best = min(best, d - w.info(f).radius - spread)
+        return best
 
     def _holds(self, state: GameState, w: Work, uid: int, move: Move, melee_unit: bool) -> bool:
         """Hold out of the enemy's reach (issue 15, fifth session): in the Move Phase, while
