@@ -163,3 +163,86 @@ def test_of_two_moves_making_the_same_progress_it_takes_the_one_out_of_sight() -
         assert ranked == ([hidden, open_move] if wall else [open_move, hidden])
         assert bot._exposure_after(state, 0, open_move) > 0.0
         assert (bot._exposure_after(state, 0, hidden) == 0.0) is wall
+
+
+def _dash_state(second_enemy: bool) -> GameState:
+    """Dash Phase, side 0 to act: its Carbines (uid 0: Move and Dash 6", Range 12") stand
+    33" from an enemy Gunner (uid 1: Move 12", Range 30") that reaches them next Game Turn
+    (12 + 30 = 42") whether they Dash or not. With ``second_enemy``, enemy Rifles (uid 2:
+    Move 6", Range 16") stand 25" from them: out of the Rifles' reach (22") where they
+    stand, in it after a 6" Dash toward the Gunner."""
+    ours = unit("Carbines", models=2, weapons=[weapon("Carbine", range=12, attacks=2)])
+    gunner = unit("Gunner", move=12, weapons=[weapon("Cannon", range=30, attacks=3, power=6)])
+    rifles = unit("Rifles", models=2, weapons=[weapon("Rifle", range=16, attacks=2)])
+    enemies = [entry(gunner)] + ([entry(rifles)] if second_enemy else [])
+    positions = {0: [(23.0, 5.0), (25.0, 5.0)], 1: [(24.0, 39.0)]}
+    if second_enemy:
+        positions[2] = [(23.0, 31.0), (25.0, 31.0)]
+    return scenario([[entry(ours)], enemies], positions, phase=Phase.DASH)
+
+
+def test_a_shooter_already_in_a_fast_enemys_reach_dashes_toward_it() -> None:
+    """§5.1, §2.2 (sixth session): the Carbines fired nothing this Game Turn, so they may
+    Dash; the Gunner reaches them next Game Turn wherever they end, so the Dash costs
+    nothing and brings them 6" nearer their own Range. The fifth session's rule (a Dash
+    only out of every enemy's Move plus Range) kept them at a walk: switched off, they
+    pass."""
+    state = _dash_state(second_enemy=False)
+    on = TacticalBot().choose(state)
+    assert isinstance(on, Move) and on.unit == 0 and on.dash
+    after, _ = engine.apply(state, on)
+    before_gap = engine.nearest_enemies(_work(state), 0)[0][0]
+    assert engine.nearest_enemies(_work(after), 0)[0][0] < before_gap - 4.0
+    assert isinstance(TacticalBot(dash_in_reach=False).choose(state), Pass)
+
+
+def test_a_shooter_does_not_dash_into_a_second_enemys_reach_for_nothing() -> None:
+    """The Dash that would carry the Carbines into the Rifles' Move plus Range (22"), with
+    no target of their own in Range from there, is not made: the expected damage on them
+    next Game Turn would grow by the Rifles' attack and their guns gain nothing."""
+    state = _dash_state(second_enemy=True)
+    bot = TacticalBot()
+    w = _work(state)
+    here = w.xy(0).mean(axis=0)
+    at = (float(here[0]), float(here[1]))
+    assert bot._incoming(w, 0, at, next_turn=True) > 0.0  # the Gunner reaches them already
+    assert isinstance(bot.choose(state), Pass)
+
+
+def _hidden_melee_state() -> GameState:
+    """Dash Phase, side 0 to act: its Blades (uid 0: Move and Dash 6", melee only) stand at
+    (27, 17) behind a tall wall (x 8-30, y 20-22: blocks sight, impassable) from an enemy
+    Gunner (uid 1: Move 12", Range 30") at (24, 40); the way to the Gunner runs round the
+    wall's east end, where the Gunner sees it."""
+    from tests.warsurge.game.helpers import board
+    from warbench.rulesets.warsurge.battlefield import Terrain
+
+    wall = Terrain(
+        name="Wall",
+        polygon=[(8, 20), (30, 20), (30, 22), (8, 22)],
+        blocks_los=True,
+        impassable=True,
+    )
+    blades = unit("Blades", models=2, weapons=[weapon("Blade", range=0, attacks=3, power=5)])
+    gunner = unit("Gunner", move=12, weapons=[weapon("Cannon", range=30, attacks=3, power=6)])
+    return scenario(
+        [[entry(blades)], [entry(gunner)]],
+        {0: [(26.0, 17.0), (28.0, 17.0)], 1: [(24.0, 40.0)]},
+        phase=Phase.DASH,
+        b=board(terrain=[wall]),
+    )
+
+
+def test_a_melee_unit_out_of_sight_does_not_dash_into_a_guns_sight() -> None:
+    """§5.5, §4.3 (sixth session): hidden from the Gunner behind the wall, the Blades would
+    end the Dash along their path round the wall's end in its sight, still far beyond their
+    Move of it (no charge next Game Turn): they Dash no farther than the wall still hides
+    them. Switched off, they Dash round the end into the Gunner's sight."""
+    state = _hidden_melee_state()
+    bot = TacticalBot()
+    assert bot._exposure(_work(state), 0) == 0.0
+    on = bot.choose(state)
+    assert isinstance(on, Pass) or TacticalBot()._exposure_after(state, 0, on) == 0.0
+    off = TacticalBot(melee_dash_hidden=False).choose(state)
+    assert isinstance(off, Move) and off.unit == 0 and off.dash
+    assert TacticalBot()._exposure_after(state, 0, off) > 0.0

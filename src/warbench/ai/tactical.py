@@ -37,7 +37,13 @@ this player is a separate kind (issue 15) that changes these habits:
 * **advances with nothing in sight**: a unit that sees no target moves (toward the enemy,
   else around what blocks its sight) instead of holding its ground by distance alone; a
   shooter that fired no Battle or Heavy weapon this Game Turn also Dashes toward the enemy
-  while it stays out of the enemy's reach next turn (Move plus Range, §5.1);
+  (§5.1) where the enemy's expected damage on it next Game Turn grows by no more than its
+  own shooting gains (sixth session; it used to Dash only out of every enemy's Move plus
+  Range, so a fast long-ranged enemy kept it at a walk all game);
+* **a melee unit runs only where it is no more exposed** (sixth session): its Dash ends
+  where the enemy's expected damage on it next Game Turn, by sight and Cover (§5.5-5.6),
+  is no more than where it stands, or within its Move of an enemy (a charge next Game
+  Turn, §4.3): it does not run alone into a long-ranged gun's sight ahead of its friends;
 * **a unit blocked by a friend tries again** once another unit of its side has moved, instead
   of sitting out the phase;
 * **embarks and disembarks**: a unit far from the enemy with a friendly Transport in reach
@@ -125,6 +131,13 @@ class TacticalBot(ScriptedPlayer):
     # formation's centre there (the engine's own placement)
     _progress: dict[Move, float] = field(default_factory=dict)
     _landing: dict[Move, tuple[float, float]] = field(default_factory=dict)
+    #: A shooter Dashes where the enemy's expected damage on it next Game Turn grows by no
+    #: more than what it gains in shooting (sixth session); ``False``: the fifth session's
+    #: rule, a Dash only while it stays out of every enemy's Move plus Range.
+    dash_in_reach: bool = True
+    #: A melee unit Dashes only where it is no more exposed to the enemy's attacks next Game
+    #: Turn than where it stands, or to within its Move of an enemy (sixth session).
+    melee_dash_hidden: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -322,10 +335,11 @@ class TacticalBot(ScriptedPlayer):
                 for tr in w.side_units(info.side)
                 if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE
             )
-        if dash and not melee_unit and (_fired(u) or dist - allowance < _threat(w, foes)):
-            # models that used a Battle/Heavy weapon may not Dash (§5.1); a shooter Dashes
-            # only while it stays out of the enemy's reach next Game Turn (Move plus Range)
-            return opts
+        if dash and not melee_unit and _fired(u):
+            return opts  # models that used a Battle/Heavy weapon may not Dash (§5.1)
+        old_rule = dash and not melee_unit and not self.dash_in_reach
+        if old_rule and dist - allowance < _threat(w, foes):
+            return opts  # the fifth session: only while out of the enemy's reach
         sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         if in_range and sees:
@@ -334,14 +348,76 @@ class TacticalBot(ScriptedPlayer):
         tgt = w.xy(foe).mean(axis=0)
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         toward = paths[0] if paths else straight
+        if dash and not melee_unit and self.dash_in_reach and state is not None:
+            return opts + self._dashes_worth_it(w, uid, paths)
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
         opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way
+        if melee_unit and dash and state is not None and self.melee_dash_hidden:
+            return opts + self._melee_dashes(state, w, uid, paths)
         opts.extend(paths)
         opts.append(straight)
         return opts
+
+    def _dashes_worth_it(self, w: Work, uid: int, paths: list[Move]) -> list[Move]:
+        """The path Dashes (sixth session) after which the point value the enemy is expected
+        to take off the shooter next Game Turn (:meth:`_incoming` with each enemy's Move)
+        grows by no more than the point value the shooter's guns gain from there
+        (:meth:`_outgoing`). An enemy that already reaches it where it stands (a fast
+        long-ranged vehicle: Move 12" plus Range 30") reaches it after the Dash too: it
+        closes the distance for nothing, where the old rule (out of every enemy's Move plus
+        Range, :func:`_threat`) kept it at a walk for the whole game. Models that Dash may not
+        use Battle or Heavy weapons in that Game Turn (§5.1), which has passed its Attack
+        Phase when the Dash Phase comes (§2.2)."""
+        here = w.xy(uid).mean(axis=0)
+        at = (float(here[0]), float(here[1]))
+        risk_here = self._incoming(w, uid, at, next_turn=True)
+        gain_here = self._outgoing(w, uid, at)
+        out: list[Move] = []
+        for m in paths:
+            end = self._landing.get(m)
+            if end is None:
+                continue
+            risk = self._incoming(w, uid, end, next_turn=True) - risk_here
+            gain = self._outgoing(w, uid, end) - gain_here
+            if risk <= max(0.0, gain) + 1e-9:
+                out.append(m)
+        return out
+
+    def _melee_dashes(self, state: GameState, w: Work, uid: int, paths: list[Move]) -> list[Move]:
+        """The path Dashes of a melee unit (sixth session) that end within its Move of an
+        enemy (a charge next Game Turn, §4.3) or where the enemy's expected damage on it
+        next Game Turn, by sight and Cover from where each enemy stands (:meth:`_exposure`,
+        §5.5-5.6), is no more than where it stands: it crosses open ground under a
+        long-ranged gun no faster than its friends, and runs the last stretch."""
+        now = self._exposure(w, uid)
+        reach = float(w.info(uid).unit.profile.move)
+        out: list[Move] = []
+        for m in paths:
+            end = self._landing.get(m)
+            if end is None:
+                continue
+            charge = self._gap_at(w, uid, end) <= reach
+            if charge or self._exposure_if_reached(state, w, uid, m) <= now + 1e-9:
+                out.append(m)
+        return out
+
+    def _gap_at(self, w: Work, uid: int, at: tuple[float, float]) -> float:
+        """About the edge distance from ``uid`` with its centre at ``at`` to the nearest enemy
+        model on the table (its formation's spread taken as kept)."""
+        spread = _spread(w, uid) + w.info(uid).radius
+        best = math.inf
+        for v in w.units:
+            f = v.uid
+            if v.location is not Location.TABLE or not w.enemies(uid, f):
+                continue
+            fxy = w.xy(f)
+            if len(fxy):
+                d = float(np.hypot(fxy[:, 0] - at[0], fxy[:, 1] - at[1]).min())
+                best = min(best, d - w.info(f).radius - spread)
+        return best
 
     def _holds(self, state: GameState, w: Work, uid: int, move: Move, melee_unit: bool) -> bool:
         """Hold out of the enemy's reach (issue 15, fifth session): in the Move Phase, while
@@ -367,10 +443,13 @@ class TacticalBot(ScriptedPlayer):
         others = max((v for k, v in enumerate(values) if k != w.info(uid).side), default=0.0)
         return mine > others * (1.0 + AHEAD_MARGIN)
 
-    def _incoming(self, w: Work, uid: int, at: tuple[float, float]) -> float:
+    def _incoming(
+        self, w: Work, uid: int, at: tuple[float, float], next_turn: bool = False
+    ) -> float:
         """The point value enemy units are expected to take off ``uid`` standing at ``at`` in
         the coming Attack Phase: each that can still move this phase adds its Move to its
-        Range (shooting) or reaches it with its Move (a charge, §4.3); sight is not checked."""
+        Range (shooting) or reaches it with its Move (a charge, §4.3); with ``next_turn``,
+        every enemy adds its Move (the next Game Turn's Move Phase); sight is not checked."""
         spread = _spread(w, uid) + w.info(uid).radius
         total = 0.0
         for v in w.units:
@@ -379,6 +458,8 @@ class TacticalBot(ScriptedPlayer):
                 continue
             fi = w.info(f)
             step = 0.0 if v.acted or w.flow.phase is not Phase.MOVE else float(fi.unit.profile.move)
+            if next_turn:
+                step = float(fi.unit.profile.move)
             fxy = w.xy(f)
             if not len(fxy):
                 continue
