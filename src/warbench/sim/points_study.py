@@ -531,32 +531,52 @@ def play_round(
 
 #: The body exponents the fit tries (``ws-points-1``: 0.75).
 EXPONENTS = (0.65, 0.7, 0.75, 0.8, 0.85)
+#: The reach gaps the fit tries (inches; 0 is no reach, ``ws-points-1`` and ``-2``).
+GAPS = (0.0, 12.0, 18.0, 24.0, 30.0, 36.0)
 
 
 def fit(
-    rnd: Round, reference: str = "line", exponents: Sequence[float] = EXPONENTS
+    rnd: Round,
+    reference: str = "line",
+    exponents: Sequence[float] = EXPONENTS,
+    gaps: Sequence[float] = GAPS,
 ) -> dict[str, float]:
-    """The body exponent and the multipliers of body, ranged (its flat part and its part
-    growing with Range) and melee points that move each archetype's price by
-    ``exp(beta / k)`` (least squares on log prices, the ``reference`` price held fixed;
-    multipliers on a grid from 0.5 to 2 in steps of 0.05)."""
-    import numpy as np
-
+    """The body exponent, the reach gap and the multipliers of body, ranged (its flat part and
+    its part growing with Range) and melee points that move each archetype's price by
+    ``exp(beta / k)`` (:func:`fit_ratings` on the round's ratings and elasticity; an army whose
+    whole models cost more than the points it holds got more for them)."""
     beta = rnd.ratings()
     k = rnd.elasticity()
-    base = {n: composition(n, rnd.version)["total"] for n in beta}
-    # an army whose whole models cost more than the points it holds got more for them
     target = {n: beta[n] / k - math.log(rnd.raw.get(n, POINTS) / POINTS) for n in beta}
+    return fit_targets(target, rnd.version, reference, exponents, gaps)
+
+
+def fit_targets(
+    target: Mapping[str, float],
+    version: str,
+    reference: str = "line",
+    exponents: Sequence[float] = EXPONENTS,
+    gaps: Sequence[float] = GAPS,
+) -> dict[str, float]:
+    """The constants that move each archetype's ``version`` price by ``exp(target)`` relative
+    to the ``reference`` (whose price is held fixed): least squares on log prices over a grid
+    of body exponents × reach gaps (``reach_gap``, docs/points.md §8) × multipliers of body,
+    flat ranged, Range-growing ranged and melee points (0.5 to 2 in steps of 0.05)."""
+    import numpy as np
+
+    names = list(target)
+    base = {n: composition(n, version)["total"] for n in names}
     axis = np.arange(0.5, 2.0001, 0.05)
     xb, xr, xs, xm = np.meshgrid(axis, axis, axis, axis, indexing="ij")
-    best: tuple[float, float, tuple[float, ...], dict[str, dict[str, float]]] = (
+    best: tuple[float, float, float, tuple[float, ...], dict[str, dict[str, float]]] = (
         math.inf,
         0.75,
+        0.0,
         (1.0, 1.0, 1.0, 1.0),
         {},
     )
-    for e in exponents:
-        comp = {n: composition(n, rnd.version, body_exponent=e) for n in beta}
+    for e, g in itertools.product(exponents, gaps):
+        comp = {n: composition(n, version, body_exponent=e, reach_gap=g) for n in names}
 
         def price(n: str, comp: dict[str, dict[str, float]] = comp) -> Any:
             c = comp[n]
@@ -566,19 +586,20 @@ def fit(
 
         ref = np.log(price(reference) / base[reference])
         err = np.zeros_like(xb)
-        for n in beta:
+        for n in names:
             moved = np.log(price(n) / base[n]) - ref
             err += (moved - (target[n] - target[reference])) ** 2
         i = np.unravel_index(int(np.argmin(err)), err.shape)
-        if float(err[i]) < best[0]:
+        if float(err[i]) < best[0] - 1e-12:
             found = (float(xb[i]), float(xr[i]), float(xs[i]), float(xm[i]))
-            best = (float(err[i]), e, found, comp)
-    err_best, e, x, comp = best
+            best = (float(err[i]), e, g, found, comp)
+    err_best, e, g, x, comp = best
     c = comp[reference]
     at = x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["range"] + x[3] * c["melee"]
     norm = base[reference] / (at + c["transport"])  # the reference keeps its price
     return {
         "body_exponent": e,
+        "reach_gap": g,
         "body": x[0] * norm,
         "ranged": x[1] * norm,
         "range": x[2] * norm,
@@ -600,6 +621,7 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
         "offence_factor": round(c.offence_factor * mult["ranged"] / mult["body"], 3),
         "melee_weight": round(c.melee_weight * mult["melee"] / mult["ranged"], 3),
         "range_slope": round(c.range_slope * mult.get("range", mult["ranged"]) / mult["ranged"], 3),
+        "reach_gap": mult.get("reach_gap", c.reach_gap),
     }
 
 
