@@ -24,7 +24,17 @@ from warbench.rulesets.warsurge.points_models import (
 )
 from warbench.rulesets.warsurge.profiles import UnitProfile, WeaponProfile
 from warbench.rulesets.warsurge.roster_io import load_roster
-from warbench.sim.points_study import composition, constants_for, fit_targets
+from warbench.sim.points_study import (
+    Matchup,
+    Round,
+    compare,
+    composition,
+    constants_for,
+    fit_targets,
+    games_for,
+    noise_floor,
+)
+from warbench.sim.stats import WinRate
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "warsurge"
 
@@ -134,6 +144,7 @@ def test_the_fit_recovers_known_constants_from_synthetic_prices() -> None:
     true = {
         "body_exponent": 0.8,
         "reach_gap": 24.0,
+        "reach_turns": 3.0,
         "body": 1.1,
         "ranged": 1.2,
         "range": 0.8,
@@ -143,8 +154,10 @@ def test_the_fit_recovers_known_constants_from_synthetic_prices() -> None:
     priced = {n: composition(n, "ws-points-2", **constants)["total"] for n in names}
     base = {n: composition(n, "ws-points-2")["total"] for n in names}
     target = {n: math.log(priced[n] / base[n]) for n in names}
-    found = fit_targets(target, "ws-points-2", exponents=(0.75, 0.8), gaps=(0.0, 24.0))
-    assert found["body_exponent"] == 0.8 and found["reach_gap"] == 24.0
+    found = fit_targets(
+        target, "ws-points-2", exponents=(0.75, 0.8), gaps=(0.0, 24.0), turns=(3.0, 4.0), prior=0
+    )
+    assert (found["body_exponent"], found["reach_gap"], found["reach_turns"]) == (0.8, 24.0, 3.0)
     # the line keeps its price, so the multipliers come back scaled by one common factor
     scale = found["body"] / true["body"]
     for part in ("ranged", "range", "melee"):
@@ -153,3 +166,27 @@ def test_the_fit_recovers_known_constants_from_synthetic_prices() -> None:
     again = constants_for(found, "ws-points-2")
     for name in ("offence_factor", "melee_weight", "range_slope"):
         assert again[name] == pytest.approx(constants[name], rel=0.06)
+
+
+def test_what_twelve_games_can_show() -> None:
+    """A 95% interval of ± 5 points at 50% needs 385 games; a fair coin tossed 12 times lands
+    on 6 of 12 (the only result within 50 ± 5%) 22.6% of the time."""
+    assert games_for() == 385
+    mean, hit = noise_floor(12)
+    assert hit == pytest.approx(924 / 4096)
+    assert mean == pytest.approx(
+        sum(math.comb(12, x) * abs(x / 12 - 0.5) for x in range(13)) / 4096
+    )
+
+
+def test_compare_counts_residuals_and_intervals() -> None:
+    rnd = Round("ws-points-3", "tactical", 12)
+    rnd.matchups = [
+        Matchup("a", "b", WinRate(6, 0, 6)),
+        Matchup("a", "c", WinRate(12, 0, 0)),
+        Matchup("b", "c", WinRate(7, 0, 5)),
+    ]
+    text = compare([("r", rnd)])
+    # residuals 0, 50 and 8.3 points: mean 19.4%, one within ± 5, two intervals hold 50%
+    assert "| r | 19.4% | 1 of 3 [" in text and "| 2 of 3 |" in text
+    assert "385 games" in text
