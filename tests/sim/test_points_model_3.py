@@ -190,3 +190,21 @@ def test_compare_counts_residuals_and_intervals() -> None:
     # residuals 0, 50 and 8.3 points: mean 19.4%, one within ± 5, two intervals hold 50%
     assert "| r | 19.4% | 1 of 3 [" in text and "| 2 of 3 |" in text
     assert "385 games" in text
+
+
+def test_a_transitive_round_leaves_nothing_at_equal_ratings() -> None:
+    """Rock-paper-scissors cannot be priced away; a strict order can."""
+    order = Round("ws-points-3", "tactical", 12)
+    order.matchups = [
+        Matchup("a", "b", WinRate(9, 0, 3)),
+        Matchup("b", "c", WinRate(9, 0, 3)),
+        Matchup("a", "c", WinRate(11, 0, 1)),
+    ]
+    cycle = Round("ws-points-3", "tactical", 12)
+    cycle.matchups = [
+        Matchup("a", "b", WinRate(10, 0, 2)),
+        Matchup("b", "c", WinRate(10, 0, 2)),
+        Matchup("c", "a", WinRate(10, 0, 2)),
+    ]
+    assert order.price_floor() < 0.05
+    assert cycle.price_floor() > 0.25

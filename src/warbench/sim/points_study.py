@@ -424,6 +424,19 @@ class Round:
         p = min(0.97, max(0.53, self.handicap_rate.rate))
         return max(0.5, math.log(p / (1 - p)) / math.log(1 + self.handicap))
 
+    def price_floor(self) -> float:
+        """The mean absolute residual left if prices made every rating equal: what a price
+        per army cannot remove. Each matchup's log-odds (half a win each way as a prior) minus
+        the ratings' difference is its intransitive part (and its noise); at equal ratings
+        the matchup would be won at the logistic of that part."""
+        beta = self.ratings()
+        left = []
+        for m in self.matchups:
+            p = (m.rate.wins + m.rate.draws / 2 + 0.5) / (m.rate.games + 1)
+            eps = math.log(p / (1 - p)) - (beta[m.a] - beta[m.b])
+            left.append(abs(1 / (1 + math.exp(-eps)) - 0.5))
+        return sum(left) / len(left) if left else 0.0
+
     def residuals(self) -> list[tuple[str, str, float]]:
         """Each matchup's win rate minus one half."""
         return [(m.a, m.b, m.rate.rate - 0.5) for m in self.matchups]
@@ -530,7 +543,7 @@ def play_round(
 
 
 #: The body exponents the fit tries (``ws-points-1``: 0.75).
-EXPONENTS = (0.65, 0.7, 0.75, 0.8, 0.85)
+EXPONENTS = (0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
 #: The reach gaps the fit tries (inches; 0 is no reach, ``ws-points-1`` and ``-2``).
 GAPS = (0.0, 18.0, 24.0, 30.0)
 #: The reach turns the fit tries (the Game Turns a reference game effectively lasts).
@@ -670,8 +683,8 @@ def compare(rounds: Sequence[tuple[str, Round]]) -> str:
 
     lines = [
         "| round | mean absolute residual | within 50 ± 5% [95%] | interval holds 50% "
-        "| spread of the ratings |",
-        "| --- | --- | --- | --- | --- |",
+        "| spread of the ratings | left at equal ratings |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for label, rnd in rounds:
         res = [abs(r) for _, _, r in rnd.residuals()]
@@ -684,7 +697,7 @@ def compare(rounds: Sequence[tuple[str, Round]]) -> str:
         lines.append(
             f"| {label} | {sum(res) / len(res):.1%} | {within} of {len(res)} [{lo:.0%}, {hi:.0%}]"
             f" | {holds} of {len(res)} | {beta[top] - beta[low]:.2f} ({top} {beta[top]:+.2f} … "
-            f"{low} {beta[low]:+.2f}) |"
+            f"{low} {beta[low]:+.2f}) | {rnd.price_floor():.1%} |"
         )
     games = rounds[0][1].games if rounds else 12
     mean, hit = noise_floor(games)
@@ -693,7 +706,8 @@ def compare(rounds: Sequence[tuple[str, Round]]) -> str:
         f"With {games} games a matchup, even exact prices would show a mean absolute residual "
         f"of about {mean:.1%} and put only {hit:.0%} of matchups within 50 ± 5% (a fair "
         f"coin's {games} tosses); a 95% interval of ± 5 points needs {games_for()} games a "
-        "matchup.",
+        "matchup. *Left at equal ratings* is the mean residual a price per army cannot "
+        "remove (the matchups' intransitive part, plus their noise).",
     ]
     return "\n".join(lines)
 
