@@ -18,10 +18,16 @@ and the ``ws-points-2`` constants fitted from the results (docs/points.md, issue
    splits into body, ranged weapon, melee weapon and Transport points (by pricing it with one
    constant doubled at a time — the model is linear in each); multipliers of body, ranged and
    melee points (transport kept) are fitted by least squares on the log prices, with the line
-   troopers' price held fixed, and turned into the constants of ``ws-points-2``.
+   troopers' price held fixed, and turned into the constants of ``ws-points-2``; the grid
+   also searches the body exponent and reach (``reach_gap``, ``reach_turns``), which gave
+   ``ws-points-3`` (docs/points.md §8).
+6. **Compare**: :func:`compare` sets rounds side by side (mean absolute residual, matchups
+   within 50 ± 5% with Wilson intervals, what one price per army cannot remove, and what the
+   number of games can show).
 
 ``python -m warbench.sim.points_study [--games N] [--version V] [--out FILE.json]`` runs one
-round (steps 1-4 for the version; ``--fit`` adds step 5 and prints the constants).
+round (steps 1-4 for the version; ``--fit`` adds step 5 and prints the constants);
+``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
 """
 
 from __future__ import annotations
@@ -764,14 +770,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
     ap.add_argument("--markdown", action="store_true", help="print the docs/points.md tables")
     ap.add_argument(
-        "--compare", nargs="+", default=None, help="rounds saved by --out: print them side by side"
+        "--compare",
+        nargs="+",
+        default=None,
+        metavar="[LABEL=]FILE",
+        help="rounds saved by --out: print them side by side",
     )
     args = ap.parse_args(argv)
     if args.compare:
         rounds = []
-        for path in args.compare:
+        for arg in args.compare:
+            label, _, path = arg.rpartition("=")
             with open(path, encoding="utf-8") as fh:
-                rounds.append((path, Round.from_json(json.load(fh))))
+                rounds.append((label or path, Round.from_json(json.load(fh))))
         print(compare(rounds))
         return
     if args.source:
