@@ -18,10 +18,16 @@ and the ``ws-points-2`` constants fitted from the results (docs/points.md, issue
    splits into body, ranged weapon, melee weapon and Transport points (by pricing it with one
    constant doubled at a time — the model is linear in each); multipliers of body, ranged and
    melee points (transport kept) are fitted by least squares on the log prices, with the line
-   troopers' price held fixed, and turned into the constants of ``ws-points-2``.
+   troopers' price held fixed, and turned into the constants of ``ws-points-2``; the grid
+   also searches the body exponent and reach (``reach_gap``, ``reach_turns``), which gave
+   ``ws-points-3`` (docs/points.md §8).
+6. **Compare**: :func:`compare` sets rounds side by side (mean absolute residual, matchups
+   within 50 ± 5% with Wilson intervals, what one price per army cannot remove, and what the
+   number of games can show).
 
 ``python -m warbench.sim.points_study [--games N] [--version V] [--out FILE.json]`` runs one
-round (steps 1-4 for the version; ``--fit`` adds step 5 and prints the constants).
+round (steps 1-4 for the version; ``--fit`` adds step 5 and prints the constants);
+``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
 """
 
 from __future__ import annotations
@@ -424,6 +430,19 @@ class Round:
         p = min(0.97, max(0.53, self.handicap_rate.rate))
         return max(0.5, math.log(p / (1 - p)) / math.log(1 + self.handicap))
 
+    def price_floor(self) -> float:
+        """The mean absolute residual left if prices made every rating equal: what a price
+        per army cannot remove. Each matchup's log-odds (half a win each way as a prior) minus
+        the ratings' difference is its intransitive part (and its noise); at equal ratings
+        the matchup would be won at the logistic of that part."""
+        beta = self.ratings()
+        left = []
+        for m in self.matchups:
+            p = (m.rate.wins + m.rate.draws / 2 + 0.5) / (m.rate.games + 1)
+            eps = math.log(p / (1 - p)) - (beta[m.a] - beta[m.b])
+            left.append(abs(1 / (1 + math.exp(-eps)) - 0.5))
+        return sum(left) / len(left) if left else 0.0
+
     def residuals(self) -> list[tuple[str, str, float]]:
         """Each matchup's win rate minus one half."""
         return [(m.a, m.b, m.rate.rate - 0.5) for m in self.matchups]
@@ -530,33 +549,69 @@ def play_round(
 
 
 #: The body exponents the fit tries (``ws-points-1``: 0.75).
-EXPONENTS = (0.65, 0.7, 0.75, 0.8, 0.85)
+EXPONENTS = (0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
+#: The reach gaps the fit tries (inches; 0 is no reach, ``ws-points-1`` and ``-2``).
+GAPS = (0.0, 18.0, 24.0, 30.0)
+#: The reach turns the fit tries (the Game Turns a reference game effectively lasts).
+TURNS = (2.0, 3.0, 4.0)
+#: Weight of the prior pulling each multiplier towards 1 (squared log), against the squared
+#: error of the log prices (docs/points.md §6: "with a prior pulling towards the current
+#: values").
+PRIOR = 0.01
 
 
 def fit(
-    rnd: Round, reference: str = "line", exponents: Sequence[float] = EXPONENTS
+    rnd: Round,
+    reference: str = "line",
+    exponents: Sequence[float] = EXPONENTS,
+    gaps: Sequence[float] = GAPS,
+    turns: Sequence[float] = TURNS,
+    prior: float = PRIOR,
 ) -> dict[str, float]:
-    """The body exponent and the multipliers of body, ranged (its flat part and its part
-    growing with Range) and melee points that move each archetype's price by
-    ``exp(beta / k)`` (least squares on log prices, the ``reference`` price held fixed;
-    multipliers on a grid from 0.5 to 2 in steps of 0.05)."""
-    import numpy as np
-
+    """The body exponent, the reach gap and turns and the multipliers of body, ranged (its
+    flat part and its part growing with Range) and melee points that move each archetype's
+    price by ``exp(beta / k)`` (:func:`fit_targets` on the round's ratings and elasticity;
+    an army whose whole models cost more than the points it holds got more for them)."""
     beta = rnd.ratings()
     k = rnd.elasticity()
-    base = {n: composition(n, rnd.version)["total"] for n in beta}
-    # an army whose whole models cost more than the points it holds got more for them
     target = {n: beta[n] / k - math.log(rnd.raw.get(n, POINTS) / POINTS) for n in beta}
+    return fit_targets(target, rnd.version, reference, exponents, gaps, turns, prior)
+
+
+def fit_targets(
+    target: Mapping[str, float],
+    version: str,
+    reference: str = "line",
+    exponents: Sequence[float] = EXPONENTS,
+    gaps: Sequence[float] = GAPS,
+    turns: Sequence[float] = TURNS,
+    prior: float = PRIOR,
+) -> dict[str, float]:
+    """The constants that move each archetype's ``version`` price by ``exp(target)`` relative
+    to the ``reference`` (whose price is held fixed): least squares on log prices over a grid
+    of body exponents × reach (``reach_gap`` and ``reach_turns``, docs/points.md §8; a gap of
+    0 is no reach) × multipliers of body, flat ranged, Range-growing ranged and melee points
+    (0.5 to 2 in steps of 0.05), plus ``prior`` × the squared logs of the multipliers."""
+    import numpy as np
+
+    names = list(target)
+    base = {n: composition(n, version)["total"] for n in names}
     axis = np.arange(0.5, 2.0001, 0.05)
     xb, xr, xs, xm = np.meshgrid(axis, axis, axis, axis, indexing="ij")
-    best: tuple[float, float, tuple[float, ...], dict[str, dict[str, float]]] = (
+    penalty = prior * (np.log(xb) ** 2 + np.log(xr) ** 2 + np.log(xs) ** 2 + np.log(xm) ** 2)
+    best: tuple[float, tuple[float, float, float], tuple[float, ...], dict[str, Any]] = (
         math.inf,
-        0.75,
+        (0.75, 0.0, 4.0),
         (1.0, 1.0, 1.0, 1.0),
         {},
     )
-    for e in exponents:
-        comp = {n: composition(n, rnd.version, body_exponent=e) for n in beta}
+    shapes = [(e, 0.0, turns[-1]) for e in exponents if 0.0 in gaps] + [
+        (e, g, t) for e, g, t in itertools.product(exponents, gaps, turns) if g > 0
+    ]
+    for e, g, t in shapes:
+        comp = {
+            n: composition(n, version, body_exponent=e, reach_gap=g, reach_turns=t) for n in names
+        }
 
         def price(n: str, comp: dict[str, dict[str, float]] = comp) -> Any:
             c = comp[n]
@@ -565,20 +620,22 @@ def fit(
             ]
 
         ref = np.log(price(reference) / base[reference])
-        err = np.zeros_like(xb)
-        for n in beta:
+        err = penalty.copy()
+        for n in names:
             moved = np.log(price(n) / base[n]) - ref
             err += (moved - (target[n] - target[reference])) ** 2
         i = np.unravel_index(int(np.argmin(err)), err.shape)
-        if float(err[i]) < best[0]:
+        if float(err[i]) < best[0] - 1e-12:
             found = (float(xb[i]), float(xr[i]), float(xs[i]), float(xm[i]))
-            best = (float(err[i]), e, found, comp)
-    err_best, e, x, comp = best
+            best = (float(err[i]), (e, g, t), found, comp)
+    err_best, (e, g, t), x, comp = best
     c = comp[reference]
     at = x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["range"] + x[3] * c["melee"]
     norm = base[reference] / (at + c["transport"])  # the reference keeps its price
     return {
         "body_exponent": e,
+        "reach_gap": g,
+        "reach_turns": t,
         "body": x[0] * norm,
         "ranged": x[1] * norm,
         "range": x[2] * norm,
@@ -588,9 +645,10 @@ def fit(
 
 
 def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> dict[str, float]:
-    """The ``ws-points-2`` constants from ``version``'s and the fitted multipliers: the body's
-    points scale every price (weapons are priced in bodies destroyed), so offence and melee
-    weights are divided back."""
+    """The refitted constants (``ws-points-2``, ``ws-points-3``) from ``version``'s and the
+    fitted multipliers: the body's points scale every price (weapons are priced in bodies
+    destroyed), so offence and melee weights are divided back; the reach gap and turns are
+    the fitted ones (``version``'s when the fit has none)."""
     from warbench.rulesets.warsurge.points_models import model_data
 
     c = model_data(version).constants
@@ -600,7 +658,64 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
         "offence_factor": round(c.offence_factor * mult["ranged"] / mult["body"], 3),
         "melee_weight": round(c.melee_weight * mult["melee"] / mult["ranged"], 3),
         "range_slope": round(c.range_slope * mult.get("range", mult["ranged"]) / mult["ranged"], 3),
+        "reach_gap": mult.get("reach_gap", c.reach_gap),
+        "reach_turns": mult.get("reach_turns", c.reach_turns),
     }
+
+
+def games_for(half_width: float = 0.05, z: float = 1.96) -> int:
+    """Games a matchup needs for a 95% interval of ``± half_width`` around a 50% win rate."""
+    return math.ceil(z * z * 0.25 / (half_width * half_width))
+
+
+def noise_floor(games: int, within: float = 0.05) -> tuple[float, float]:
+    """What perfect prices would still show with ``games`` games a matchup (no draws): the
+    expected absolute residual of a fair coin's win rate, and the chance it lands within
+    ``± within`` of 50%."""
+    mean = hit = 0.0
+    for x in range(games + 1):
+        p = math.comb(games, x) / 2**games
+        r = abs(x / games - 0.5)
+        mean += p * r
+        hit += p * (r <= within + 1e-12)
+    return mean, hit
+
+
+def compare(rounds: Sequence[tuple[str, Round]]) -> str:
+    """Rounds side by side (docs/points.md §8): mean absolute residual, matchups within
+    50 ± 5% (with the 95% Wilson interval of that share), matchups whose own 95% interval
+    holds 50%, and the spread of the ratings; then what 12 games can and cannot show."""
+    from warbench.sim.stats import wilson
+
+    lines = [
+        "| round | mean absolute residual | within 50 ± 5% [95%] | interval holds 50% "
+        "| spread of the ratings | left at equal ratings |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for label, rnd in rounds:
+        res = [abs(r) for _, _, r in rnd.residuals()]
+        within = sum(r <= 0.05 + 1e-12 for r in res)
+        lo, hi = wilson(within, len(res))
+        holds = sum(m.rate.interval[0] <= 0.5 <= m.rate.interval[1] for m in rnd.matchups)
+        beta = rnd.ratings()
+        top = max(beta, key=lambda n: beta[n])
+        low = min(beta, key=lambda n: beta[n])
+        lines.append(
+            f"| {label} | {sum(res) / len(res):.1%} | {within} of {len(res)} [{lo:.0%}, {hi:.0%}]"
+            f" | {holds} of {len(res)} | {beta[top] - beta[low]:.2f} ({top} {beta[top]:+.2f} … "
+            f"{low} {beta[low]:+.2f}) | {rnd.price_floor():.1%} |"
+        )
+    games = rounds[0][1].games if rounds else 12
+    mean, hit = noise_floor(games)
+    lines += [
+        "",
+        f"With {games} games a matchup, even exact prices would show a mean absolute residual "
+        f"of about {mean:.1%} and put only {hit:.0%} of matchups within 50 ± 5% (a fair "
+        f"coin's {games} tosses); a 95% interval of ± 5 points needs {games_for()} games a "
+        "matchup. *Left at equal ratings* is the mean residual a price per army cannot "
+        "remove (the matchups' intransitive part, plus their noise).",
+    ]
+    return "\n".join(lines)
 
 
 def markdown(rnd: Round) -> str:
@@ -654,7 +769,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--fit", action="store_true", help="fit ws-points-2 multipliers")
     ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
     ap.add_argument("--markdown", action="store_true", help="print the docs/points.md tables")
+    ap.add_argument(
+        "--compare",
+        nargs="+",
+        default=None,
+        metavar="[LABEL=]FILE",
+        help="rounds saved by --out: print them side by side",
+    )
     args = ap.parse_args(argv)
+    if args.compare:
+        rounds = []
+        for arg in args.compare:
+            label, _, path = arg.rpartition("=")
+            with open(path, encoding="utf-8") as fh:
+                rounds.append((label or path, Round.from_json(json.load(fh))))
+        print(compare(rounds))
+        return
     if args.source:
         with open(args.source, encoding="utf-8") as fh:
             rnd = Round.from_json(json.load(fh))

@@ -82,6 +82,12 @@ class Constants(BaseModel):
     transport_points_per_capacity: float = Field(ge=0)
     fire_point_points: float = Field(ge=0)
     half_range_share: float = Field(ge=0, le=1)
+    # Reach (ws-points-3, docs/points.md §8): the share of a reference game's Attack Phases a
+    # weapon can attack in. 0 turns it off (every weapon attacks every turn: ws-points-1/2).
+    reach_gap: float = Field(default=0.0, ge=0)
+    reach_turns: float = Field(default=4.0, gt=0)
+    reach_enemy_move: float = Field(default=6.0, ge=0)
+    reach_min: float = Field(default=0.25, gt=0, le=1)
 
 
 class PoolTarget(BaseModel):
@@ -332,12 +338,17 @@ class WeaponValue:
     self_harm: float
     range_factor: float
     type_factor: float
+    ranged_reach: float = 1.0
+    melee_reach: float = 1.0
 
     @property
     def points(self) -> float:
         """Points of reference targets destroyed per Attack Phase, net of self-harm."""
         return max(
-            0.0, self.ranged * self.range_factor * self.type_factor + self.melee - self.self_harm
+            0.0,
+            self.ranged * self.range_factor * self.type_factor * self.ranged_reach
+            + self.melee * self.melee_reach
+            - self.self_harm,
         )
 
 
@@ -608,6 +619,41 @@ class PointsModel:
             return 0.0
         return c.range_base + c.range_slope * min(weapon.range, c.range_cap) / 24
 
+    def reach(self, profile: UnitProfile, weapon: WeaponProfile) -> tuple[float, float, float]:
+        """Reach (ws-points-3): the share of a reference game's Attack Phases ``weapon`` on a
+        model of ``profile`` attacks at Range, the share it strikes in a Melee, and its Type
+        factor. ``(1, 1, type_factor)`` when ``reach_gap`` is 0.
+
+        The armies start ``reach_gap`` inches apart and the enemy closes ``reach_enemy_move``
+        a Game Turn. A ranged weapon attacks once the gap left is within its Range; the wielder
+        closes with its Move while attacking (Battle), Move and Dash (Assault), or Move and
+        Dash on turns it does not attack (Heavy: stationary to attack, Core Rules
+        001_d3f5e425c5e1196d.txt L2234-2236; Battle cannot Dash, L2240). A Melee needs the
+        whole gap closed with Move and Dash (§4.3, L1990). The share is ``1 - turns /
+        reach_turns``, at least ``reach_min``. The Type's penalty applies to the share of the
+        gap the wielder must walk: a Heavy weapon whose Range covers the gap never moves.
+        """
+        c = self.c
+        tf = c.type_factor[weapon.type]
+        if c.reach_gap <= 0:
+            return 1.0, 1.0, tf
+        gap, enemy = c.reach_gap, c.reach_enemy_move
+
+        def share(distance: float, speed: float) -> float:
+            turns = distance / speed if speed > 0 else c.reach_turns
+            return max(c.reach_min, 1.0 - turns / c.reach_turns)
+
+        melee = share(gap, profile.move + profile.dash + enemy)
+        if weapon.range <= 0:
+            return 0.0, melee, tf
+        walk = max(0.0, gap - weapon.range)
+        if weapon.type is WeaponType.BATTLE:
+            speed = profile.move + enemy
+        else:  # Assault moves, attacks and Dashes; Heavy walks on turns it does not attack
+            speed = profile.move + profile.dash + enemy
+        ranged = share(walk, speed)
+        return ranged, melee, tf + (1.0 - tf) * (1.0 - min(1.0, walk / gap))
+
     def weapon_value(self, profile: UnitProfile, weapon: WeaponProfile) -> WeaponValue:
         """Offence of ``weapon`` in the hands of one model of ``profile``."""
         view = self._weapon_view(weapon, "W0")
@@ -633,12 +679,15 @@ class PointsModel:
             total_w += weight
         own = self.durability(profile, (weapon,))
         own_value = self.body_points(own.attacks) / profile.hp
+        ranged_reach, melee_reach, tf = self.reach(profile, weapon)
         out = WeaponValue(
             ranged=ranged / total_w,
             melee=melee / total_w,
             self_harm=own_loss / total_w * own_value,
             range_factor=rf,
-            type_factor=self.c.type_factor[weapon.type],
+            type_factor=tf,
+            ranged_reach=ranged_reach,
+            melee_reach=melee_reach,
         )
         self._offence[full_key] = out
         return out
@@ -856,12 +905,13 @@ class PointsModel:
         v = self.weapon_value(profile, w)
         pts = c.offence_factor * v.points * stay
         parts = []
+        reach_on = c.reach_gap > 0
         if w.range > 0:
             parts.append(
                 f"ranged {v.ranged:.3f} × range {v.range_factor:.3f} × {w.type.value} "
-                f"{v.type_factor:g}"
+                f"{v.type_factor:.3g}" + (f" × reach {v.ranged_reach:.3f}" if reach_on else "")
             )
-        parts.append(f"melee {v.melee:.3f}")
+        parts.append(f"melee {v.melee:.3f}" + (f" × reach {v.melee_reach:.3f}" if reach_on else ""))
         if v.self_harm:
             parts.append(f"self-harm −{v.self_harm:.3f}")
         reason = (
