@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +22,7 @@ from warbench.rulesets.warsurge.game import (
     geom,
     perk_effects,
     perk_incorporeal,
+    place_memo,
 )
 from warbench.rulesets.warsurge.game.actions import (
     Point,
@@ -226,13 +228,18 @@ def clearly_illegal(
     by clearly more than the tolerances. All candidates are tested at once with NumPy; the
     callers check the candidates not rejected here with :func:`problem_positions` itself, in
     their order, so they find the very same positions (the search is only faster)."""
+    return _clearly_illegal(w, uid, starts, new)[0]
+
+
+def _clearly_illegal(
+    w: Work, uid: int, starts: FloatArray | None, new: FloatArray, witness: bool = False
+) -> tuple[npt.NDArray[np.bool_], FloatArray | None]:
+    """:func:`clearly_illegal`, and with ``witness`` (a placement: ``starts`` None) for each
+    candidate refused for an overlap, one base ``(x, y, radius, unit)`` it overlaps (NaN for
+    the others), which refuses it on any table where that base stands (``place_memo``)."""
     r = w.info(uid).radius
-    f = w.field
-    x, y = new[..., 0], new[..., 1]
-    lo = r - 1e-6 - _MARGIN
-    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
-    off |= y > f.height - r + 1e-6 + _MARGIN
-    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
+    out = _off_table(w, r, new)
+    wit = np.full((len(out), 4), np.nan) if witness else None
     t = w.table()
     other = w.others_mask([uid])
     # only bases near the box of the candidates (and starts) can be met: a base farther than
@@ -249,14 +256,25 @@ def clearly_illegal(
         )
     oxy, orad = t.xy[other], t.r[other]
     if not len(oxy):
-        return out
-    moving = np.ones(off.shape, dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
+        return out, wit
+    moving = (
+        np.ones(new.shape[:2], dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
+    )
     live = np.flatnonzero(~out)
     if not len(live):
-        return out
+        return out, wit
     sub = new[live]  # (L, m, 2)
-    ends = _overlapping(sub.reshape(-1, 2), r, oxy, orad, OVERLAP_TOL + _MARGIN)
+    which = np.full(sub.shape[0] * sub.shape[1], -1, dtype=np.intp) if witness else None
+    ends = _overlapping(sub.reshape(-1, 2), r, oxy, orad, OVERLAP_TOL + _MARGIN, which)
     bad = ends.reshape(sub.shape[:2]) & moving[live]  # (L, m)
+    if wit is not None and which is not None and starts is None:
+        rows = np.flatnonzero(bad.any(axis=1))
+        if len(rows):
+            base = which.reshape(bad.shape)[rows, np.argmax(bad[rows], axis=1)]
+            keep = np.flatnonzero(other)[base]  # rows of the table index
+            wit[live[rows]] = np.stack(
+                [t.xy[keep, 0], t.xy[keep, 1], t.r[keep], t.uid[keep].astype(np.float64)], axis=1
+            )
     if starts is not None:
         # passing through: only for the candidates not already rejected
         cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
@@ -265,16 +283,33 @@ def clearly_illegal(
             through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
             bad[cand[through], k[through]] = True
     out[live] = bad.any(axis=1)
+    return out, wit
+
+
+def _off_table(w: Work, r: float, new: FloatArray) -> npt.NDArray[np.bool_]:
+    """Which candidates ``(C, m, 2)`` put a base of radius ``r`` clearly off the battlefield."""
+    f = w.field
+    x, y = new[..., 0], new[..., 1]
+    lo = r - 1e-6 - _MARGIN
+    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+    off |= y > f.height - r + 1e-6 + _MARGIN
+    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
     return out
 
 
 def _overlapping(
-    pts: FloatArray, r: float, oxy: FloatArray, orad: FloatArray, tol: float
+    pts: FloatArray,
+    r: float,
+    oxy: FloatArray,
+    orad: FloatArray,
+    tol: float,
+    which: npt.NDArray[np.intp] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Which points ``(P, 2)``, as centres of bases of radius ``r``, overlap one of the bases
     ``oxy``/``orad`` by more than ``tol``. Only the pairs in a band of x (a base farther in x
     than the two radii cannot overlap) are measured, so the cost grows with the pairs that
-    are close, not with every point times every base (the 4000-point deployments)."""
+    are close, not with every point times every base (the 4000-point deployments). With
+    ``which``, each overlapping point's entry is set to a base (row of ``oxy``) it overlaps."""
     out = np.zeros(len(pts), dtype=bool)
     if not len(pts) or not len(oxy):
         return out
@@ -291,8 +326,11 @@ def _overlapping(
     first = np.repeat(lo - (np.cumsum(n) - n), n)
     oi = order[np.arange(total) + first]
     d = np.sqrt(((pts[pi] - oxy[oi]) ** 2).sum(axis=1)) - orad[oi] - r
-    hit = pi[d < -tol]
+    over = d < -tol
+    hit = pi[over]
     out[hit] = True
+    if which is not None:
+        which[hit] = oi[over]
     return out
 
 
@@ -361,6 +399,7 @@ def place_unit(
         models=models,
         start=start,
         from_unit=from_unit,
+        key=key,
     )
     return out[0]
 
@@ -378,9 +417,15 @@ def _place_unit(
     models: Sequence[int] | None,
     start: int = 0,
     from_unit: int | None = None,
+    key: Any = None,
 ) -> tuple[tuple[Point, ...] | None, int]:
     """The first legal candidate from ``start`` on (candidates before it are known to be
-    refused), and its place in the order (the count of candidates when none is legal)."""
+    refused), and its place in the order (the count of candidates when none is legal).
+
+    The candidates and those the board alone refuses are kept with the battlefield under
+    ``key`` (the question), and so is, for each candidate refused on another unit's base, that
+    base: a candidate whose base still stands is refused without being measured
+    (``place_memo``); the others are measured here, so the answer is the same."""
     info = w.info(uid)
     r = info.radius
     idx = list(range(info.real_models)) if models is None else list(models)
@@ -389,7 +434,63 @@ def _place_unit(
         if info.base is None
         else bases.formation(info.base, len(idx), bases.facing_of(w, uid, idx[0] if idx else 0))
     )
-    spread = float(np.abs(offsets).max()) + r if len(offsets) else r
+    # kept only for questions without bases to stay near (those are asked once or twice)
+    store = place_memo.questions(w.field) if key is not None and from_xy is None else None
+    qkey = (key, info.real_models)
+    q = None if store is None else store.get(qkey)
+    if q is None:
+        q = _question(w, centre, offsets, r, zone, tries)
+        if store is not None:
+            store[qkey] = q
+    cands, allpts, static = q.cands, q.allpts, q.static
+    zb = w.field.zone_bounds(zone) if zone is not None else None
+    if start >= len(cands):
+        return None, len(cands)
+    t = w.table()
+    known: frozenset[tuple[float, ...]] | None = None
+    b0, block = start, 8
+    while b0 < len(cands):
+        rows = np.arange(b0, min(b0 + block, len(cands)))
+        b0, block = b0 + block, block * 3
+        live = rows[~static[rows]]
+        skip = static[rows].copy()
+        if len(live):
+            todo = live
+            if not np.isnan(q.witness[live, 0]).all():
+                if known is None:
+                    known = t.memo.get("bases")
+                    if known is None:
+                        known = t.memo["bases"] = place_memo.base_set(t.xy, t.r, t.uid)
+                still = np.asarray(place_memo.still_refused(q, live.tolist(), known), dtype=bool)
+                skip[live[still] - rows[0]] = True
+                todo = live[~still]
+            if len(todo):
+                bad, wit = _clearly_illegal(w, uid, None, allpts[todo], witness=True)
+                assert wit is not None
+                q.witness[todo] = wit
+                skip[todo - rows[0]] = bad
+        for k, no in zip(rows.tolist(), skip.tolist(), strict=True):
+            if no:
+                continue
+            placed = _place_at(
+                w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r, from_unit
+            )
+            if placed is not None:
+                return placed, k
+    return None, len(cands)
+
+
+def _question(
+    w: Work,
+    centre: Point,
+    offsets: FloatArray,
+    r: float,
+    zone: int | None,
+    tries: int,
+) -> place_memo.PlaceQuestion:
+    """A placement question's candidates (a compact formation around ``centre``, then around
+    rings of points about it) and which of them the board alone refuses: outside the zone's
+    box or the zone (§3.6), off the battlefield (the test of :func:`clearly_illegal`)."""
     cands: list[Point] = [centre]
     step = max(2 * r + 0.5, 1.0)
     for ring in range(1, tries):
@@ -398,41 +499,23 @@ def _place_unit(
         cands.extend(geom.ring_points(centre, rad, min(k, 24)))
         if len(cands) > tries * 6:
             break
-    zb = w.field.zone_bounds(zone) if zone is not None else None
-    # every candidate formation at once; blocks of candidates that certainly fail are skipped
-    # (outside the zone's box or the zone, off the table, on another unit), the others are
-    # tested one by one in order below, exactly as before
     allpts = offsets[None, :, :] + np.asarray(cands)[:, None, :]
-    skip = np.zeros(len(cands), dtype=bool)
-    if zb is not None:
+    static = np.zeros(len(cands), dtype=bool)
+    if zone is not None:
+        zb = w.field.zone_bounds(zone)
         xs, ys = allpts[..., 0], allpts[..., 1]
-        skip = (
+        static = (
             (xs - r < zb[0] - 1e-6).any(axis=1)
             | (xs + r > zb[2] + 1e-6).any(axis=1)
             | (ys - r < zb[1] - 1e-6).any(axis=1)
             | (ys + r > zb[3] + 1e-6).any(axis=1)
         )
-    b0, block = start, 8
-    while b0 < len(cands):
-        rows = np.arange(b0, min(b0 + block, len(cands)))
-        b0, block = b0 + block, block * 3
-        live = rows[~skip[rows]]
-        if zone is not None and len(live):
-            inside = w.field.zone_holds(zone, allpts[live].reshape(-1, 2), r)
-            skip[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
-            live = rows[~skip[rows]]
+        live = np.flatnonzero(~static)
         if len(live):
-            skip[live] = clearly_illegal(w, uid, None, allpts[live])
-        for k, no in zip(rows.tolist(), skip[rows].tolist(), strict=True):
-            if no:
-                continue
-            placed = _place_at(
-                w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r, from_unit
-            )
-            if placed is not None:
-                return placed, k
-    _ = spread
-    return None, len(cands)
+            inside = w.field.zone_holds(zone, allpts[live].reshape(-1, 2), r)
+            static[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
+    static |= _off_table(w, r, allpts)
+    return place_memo.PlaceQuestion(cands, allpts, static)
 
 
 def _place_at(
