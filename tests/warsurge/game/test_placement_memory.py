@@ -1,14 +1,18 @@
 """Automated placement (001 §3.6) with the battlefield's memory of placement questions is the
 very search made without it (issue 10 speed, ``game/place_memo.py``).
 
-A candidate formation refused on another unit's base is refused again on any later table where
-that base still stands, without being measured; a 4000-point army leaves units in Reserve that
-try every Deployment spot at every Deployment Phase, on tables that changed only in part.
+A candidate formation refused on other units' bases is refused again on any later table where
+one of those bases (the same model, at the same place) still stands, without being measured;
+a 4000-point army leaves units in Reserve that try every Deployment spot at every Deployment
+Phase, on tables that changed only in part.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
 
 from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.game import engine, place_memo
@@ -21,6 +25,8 @@ from warbench.rulesets.warsurge.game.state import Phase, PlayerSetup, build_setu
 from warbench.rulesets.warsurge.game.work import Work
 
 from .helpers import ROSTERS
+
+IntArray = npt.NDArray[np.int64]
 
 
 def _fourfold(p: PlayerSetup) -> PlayerSetup:
@@ -39,10 +45,10 @@ def test_s3_6_placement_with_remembered_refusals_is_the_search_without_them() ->
     still = place_memo.still_refused
 
     def counted(
-        q: place_memo.PlaceQuestion, rows: list[int], bases: frozenset[tuple[float, ...]]
-    ) -> list[bool]:
-        out = still(q, rows, bases)
-        reused[0] += sum(out)
+        q: place_memo.PlaceQuestion, rows: IntArray, table: place_memo.Standing
+    ) -> npt.NDArray[np.bool_]:
+        out = still(q, rows, table)
+        reused[0] += int(out.sum())
         return out
 
     place_memo.still_refused = counted

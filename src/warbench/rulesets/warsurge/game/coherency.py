@@ -233,13 +233,14 @@ def clearly_illegal(
 
 def _clearly_illegal(
     w: Work, uid: int, starts: FloatArray | None, new: FloatArray, witness: bool = False
-) -> tuple[npt.NDArray[np.bool_], FloatArray | None]:
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.intp] | None]:
     """:func:`clearly_illegal`, and with ``witness`` (a placement: ``starts`` None) for each
-    candidate refused for an overlap, one base ``(x, y, radius, unit)`` it overlaps (NaN for
-    the others), which refuses it on any table where that base stands (``place_memo``)."""
+    candidate and model ``(C, m)``, the row of the table index of a base it overlaps by
+    clearly more than the tolerance (-1: none), which refuses the candidate on any table where
+    that base stands (``place_memo``)."""
     r = w.info(uid).radius
     out = _off_table(w, r, new)
-    wit = np.full((len(out), 4), np.nan) if witness else None
+    wit = np.full(new.shape[:2], -1, dtype=np.intp) if witness else None
     t = w.table()
     other = w.others_mask([uid])
     # only bases near the box of the candidates (and starts) can be met: a base farther than
@@ -268,13 +269,8 @@ def _clearly_illegal(
     ends = _overlapping(sub.reshape(-1, 2), r, oxy, orad, OVERLAP_TOL + _MARGIN, which)
     bad = ends.reshape(sub.shape[:2]) & moving[live]  # (L, m)
     if wit is not None and which is not None and starts is None:
-        rows = np.flatnonzero(bad.any(axis=1))
-        if len(rows):
-            base = which.reshape(bad.shape)[rows, np.argmax(bad[rows], axis=1)]
-            keep = np.flatnonzero(other)[base]  # rows of the table index
-            wit[live[rows]] = np.stack(
-                [t.xy[keep, 0], t.xy[keep, 1], t.r[keep], t.uid[keep].astype(np.float64)], axis=1
-            )
+        over = which.reshape(bad.shape)
+        wit[live] = np.where(over >= 0, np.flatnonzero(other)[np.maximum(over, 0)], -1)
     if starts is not None:
         # passing through: only for the candidates not already rejected
         cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
@@ -447,7 +443,7 @@ def _place_unit(
     if start >= len(cands):
         return None, len(cands)
     t = w.table()
-    known: frozenset[tuple[float, ...]] | None = None
+    table: place_memo.Standing | None = None
     b0, block = start, 8
     while b0 < len(cands):
         rows = np.arange(b0, min(b0 + block, len(cands)))
@@ -455,19 +451,17 @@ def _place_unit(
         live = rows[~static[rows]]
         skip = static[rows].copy()
         if len(live):
-            todo = live
-            if not np.isnan(q.witness[live, 0]).all():
-                if known is None:
-                    known = t.memo.get("bases")
-                    if known is None:
-                        known = t.memo["bases"] = place_memo.base_set(t.xy, t.r, t.uid)
-                still = np.asarray(place_memo.still_refused(q, live.tolist(), known), dtype=bool)
-                skip[live[still] - rows[0]] = True
-                todo = live[~still]
+            if table is None:
+                table = t.memo.get("standing")
+                if table is None:
+                    table = t.memo["standing"] = place_memo.Standing.of(t.xy, t.r, t.uid, t.model)
+            still = place_memo.still_refused(q, live, table)
+            skip[live[still] - rows[0]] = True
+            todo = live[~still]
             if len(todo):
-                bad, wit = _clearly_illegal(w, uid, None, allpts[todo], witness=True)
-                assert wit is not None
-                q.witness[todo] = wit
+                bad, which = _clearly_illegal(w, uid, None, allpts[todo], witness=True)
+                assert which is not None
+                q.remember(todo, which, table)
                 skip[todo - rows[0]] = bad
         for k, no in zip(rows.tolist(), skip.tolist(), strict=True):
             if no:
