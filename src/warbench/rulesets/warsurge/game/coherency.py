@@ -443,29 +443,25 @@ def _place_unit(
     if start >= len(cands):
         return None, len(cands)
     t = w.table()
-    table: place_memo.Standing | None = None
+    table = t.memo.get("standing")
+    if table is None:
+        table = t.memo["standing"] = place_memo.Standing.of(t.xy, t.r, t.uid, t.model)
+    # refused: by the board, by a base still standing (one question for every candidate)
+    refused = static.copy()
+    ahead = np.flatnonzero(~static[start:]) + start
+    if len(ahead):
+        refused[ahead[place_memo.still_refused(q, ahead, table)]] = True
     b0, block = start, 8
     while b0 < len(cands):
         rows = np.arange(b0, min(b0 + block, len(cands)))
         b0, block = b0 + block, block * 3
-        live = rows[~static[rows]]
-        skip = static[rows].copy()
-        if len(live):
-            if table is None:
-                table = t.memo.get("standing")
-                if table is None:
-                    table = t.memo["standing"] = place_memo.Standing.of(t.xy, t.r, t.uid, t.model)
-            still = place_memo.still_refused(q, live, table)
-            skip[live[still] - rows[0]] = True
-            todo = live[~still]
-            if len(todo):
-                bad, which = _clearly_illegal(w, uid, None, allpts[todo], witness=True)
-                assert which is not None
-                q.remember(todo, which, table)
-                skip[todo - rows[0]] = bad
-        for k, no in zip(rows.tolist(), skip.tolist(), strict=True):
-            if no:
-                continue
+        todo = rows[~refused[rows]]
+        if len(todo):  # measured on this table, in blocks (the first ones often fit)
+            bad, which = _clearly_illegal(w, uid, None, allpts[todo], witness=True)
+            assert which is not None
+            q.remember(todo, which, table)
+            refused[todo[bad]] = True
+        for k in rows[~refused[rows]].tolist():
             placed = _place_at(
                 w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r, from_unit
             )
