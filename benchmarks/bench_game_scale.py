@@ -69,6 +69,10 @@ def scaled_setup(points: int) -> GameSetup:
     return build_setup(players, Field(sample_board("ruins_48x48")))
 
 
+#: median seconds of a game per size, as the sizes are timed (500 and 1000 come first)
+_MEDIANS: dict[int, float] = {}
+
+
 @pytest.mark.parametrize("points", [500, 1000, 2000, 4000])
 def test_bench_game_scripted_by_size(benchmark: Any, points: int) -> None:
     setup = scaled_setup(points)
@@ -81,6 +85,11 @@ def test_bench_game_scripted_by_size(benchmark: Any, points: int) -> None:
         return len(run.actions)
 
     benchmark.pedantic(game, rounds=3 if points >= 2000 else 6, iterations=1)
+    if not benchmark.disabled:
+        # the goal is a ratio: a 4000-point game at most 5x the 1000-point game
+        _MEDIANS[points] = benchmark.stats.stats.median
+        if points != 1000 and 1000 in _MEDIANS:
+            benchmark.extra_info["x_1000_points"] = round(_MEDIANS[points] / _MEDIANS[1000], 2)
 
 
 def _mid_game(setup: GameSetup, seed: int) -> list[tuple[GameState, Action]]:
