@@ -451,12 +451,14 @@ def _place_unit(
     ahead = np.flatnonzero(~static[start:]) + start
     if len(ahead):
         refused[ahead[place_memo.still_refused(q, ahead, table)]] = True
-    b0, block = start, 8
+    # measured in blocks (the first candidates often fit), or all at once where the question
+    # found no place last time it was asked (a full zone)
+    b0, block = start, len(cands) if q.failed else 8
     while b0 < len(cands):
         rows = np.arange(b0, min(b0 + block, len(cands)))
         b0, block = b0 + block, block * 3
         todo = rows[~refused[rows]]
-        if len(todo):  # measured on this table, in blocks (the first ones often fit)
+        if len(todo):
             bad, which = _clearly_illegal(w, uid, None, allpts[todo], witness=True)
             assert which is not None
             q.remember(todo, which, table)
@@ -466,7 +468,9 @@ def _place_unit(
                 w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r, from_unit
             )
             if placed is not None:
+                q.failed = False
                 return placed, k
+    q.failed = True
     return None, len(cands)
 
 

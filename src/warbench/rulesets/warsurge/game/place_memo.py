@@ -48,6 +48,8 @@ class PlaceQuestion:
     static: npt.NDArray[np.bool_]
     who: IntArray = field(init=False)
     where: FloatArray = field(init=False)
+    #: the last search found no place (every candidate is then measured at once)
+    failed: bool = False
 
     def __post_init__(self) -> None:
         c, m = self.allpts.shape[:2]
