@@ -26,6 +26,12 @@ The fourth pass (docs/game.md "a fourth pass"; instructions, main ``e92d94d`` ->
 1000 points 799 M -> 746 M a game; 4000 points 7.82 G -> 7.46 G (10.0x the 1000-point game);
 ``apply`` 3.03 M -> 2.94 M instructions each; the protocol's ``apply`` (``protocol``)
 510-550 -> 1,280-1,300 a CPU second, as it no longer runs the scripted AI.
+
+The sixth pass (docs/game.md "a sixth pass"; instructions a game, seeds 0-2 of one set-up,
+main ``3d217fc`` -> s27-scale, placement's memory of refused candidates): 500 points 822 M ->
+810 M; 1000 points 786 M -> 777 M; 2000 points 2.94 G -> 2.80 G; 4000 points 7.56 G -> 5.97 G;
+4000 / 1000 points 9.6x -> 7.7x (the goal is 5x). Timed, each size's median is also given as a
+multiple of the 1000-point game's (``x_1000_points`` in the benchmark's extra info).
 """
 
 from __future__ import annotations
