@@ -27,8 +27,9 @@ import numpy.typing as npt
 
 from warbench.rulesets.warsurge.game.geom import FloatArray, Point
 
-#: Questions a battlefield remembers before it forgets them all (a long run of games).
-LIMIT = 4096
+#: Questions a battlefield remembers before it forgets them all (a long run of games; a
+#: question keeps about 48 bytes per candidate model: 75 kB for 157 candidates of 10 models).
+LIMIT = 512
 #: A base's identity on the table: its unit times this, plus its model.
 _MODELS = 1 << 20
 
