@@ -63,7 +63,7 @@ from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
 from warbench.play.players import Budget
-from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game import engine, terrain_army
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -76,7 +76,12 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.actions_advanced import EndStep
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import plan_towards, unit_allowance
-from warbench.rulesets.warsurge.game.players import ScriptedPlayer, seek_sight, sees_a_target
+from warbench.rulesets.warsurge.game.players import (
+    ScriptedPlayer,
+    seek_sight,
+    sees_a_target,
+    turned_toward,
+)
 from warbench.rulesets.warsurge.game.state import Automation, GameState, Location, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
 from warbench.rulesets.warsurge.game.work import Work
@@ -144,12 +149,21 @@ class TacticalBot(ScriptedPlayer):
         w = legal._work
         self._progress.clear()
         self._landing.clear()
+        n = len(state.units)  # terrain that attacks (§10.2, ``terrain_army``) fires first
         units = sorted(
             (u for u in legal.units() if u not in self._skip and u not in self._stuck),
-            key=lambda u: (-state.setup.units[u].transport, -state.setup.units[u].points, u),
+            key=lambda u: (
+                (-state.setup.units[u].transport, -state.setup.units[u].points, u)
+                if u < n
+                else (-math.inf, 0.0, u)
+            ),
         )
         for uid in units:
-            options = self._options(w, uid, flow.phase, state)
+            options = (
+                self._options(w, uid, flow.phase, state)
+                if uid < n
+                else terrain_army.piece_candidates(w, uid)
+            )
             for action in options:
                 if engine.can(state, action):
                     if isinstance(action, Move | Deploy | Disembark | Embark):
@@ -324,6 +338,7 @@ class TacticalBot(ScriptedPlayer):
             return opts + seek_sight(state, w, uid, toward, allowance)
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
+        opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way
         opts.extend(paths)
         opts.append(straight)
         return opts

@@ -69,12 +69,21 @@ class WarsurgeHooks:
                 "order": _clockwise(tm, zones) if tm is not None else [],
                 "active": active,
                 "passed": list(view.get("passed", [])),
+                # the Advanced playstyle's public flow (Command Points, the Action Step, §9)
+                **({"advanced": view["advanced"]} if "advanced" in view else {}),
             },
             "engaged": view.get("engaged", []),
             "zones": zones,
             "units": units,
             "result": None,
             "scripted": [],
+            # destructible terrain's HP (§10.3) and the pieces that attacked (§10.2): public
+            **(
+                {"terrain_hp": [list(t) for t in view["terrain_hp"].items()]}
+                if "terrain_hp" in view
+                else {}
+            ),
+            **({"pieces_acted": list(view["pieces_acted"])} if "pieces_acted" in view else {}),
         }
         load = self.ruleset.states.load
 

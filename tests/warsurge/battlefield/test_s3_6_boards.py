@@ -75,7 +75,13 @@ def test_s3_6_bad_deployment_is_reported() -> None:
 
 
 def test_sample_boards_load_and_round_trip(tmp_path: Path) -> None:
-    assert sample_boards() == ["city_72x48", "hive_city_72x48", "open_field_42x32", "ruins_48x48"]
+    assert sample_boards() == [
+        "city_72x48",
+        "hive_city_72x48",
+        "hive_city_armed_72x48",
+        "open_field_42x32",
+        "ruins_48x48",
+    ]
     for name in sample_boards():
         b = sample_board(name)
         assert len(b.zones) == 2

@@ -234,6 +234,13 @@ def check_invariants(state: GameState) -> None:
 
         for side, value in summon_values(state):
             totals[side] += value
+    left = dict(state.terrain_hp)
+    for t in setup.field.board.terrain:  # a piece in an army (§10.2 L4424-4430), HP left
+        if t.army is not None:
+            from warbench.rulesets.warsurge.game.terrain_army_value import piece_points
+
+            share = 1.0 if t.hp is None else left.get(t.name, t.hp) / t.hp
+            totals[t.army] += piece_points(t) * share
     for a, b in zip(totals, state.side_values(), strict=True):
         assert abs(a - b) < 1e-6
 

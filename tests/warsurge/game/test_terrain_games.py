@@ -100,16 +100,20 @@ def play_checked(board: str, playstyle: str, seed: int) -> tuple[int, int]:
     return steps, raised
 
 
-def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[str, int]]:
+def play_counted(
+    board: str, playstyle: str, seed: int, embark: bool = EMBARK
+) -> tuple[int, int, dict[str, int]]:
     """:func:`play_checked`, also counting terrain events: ``terrain_attacks`` (shares at a
     terrain piece), ``destroyed`` (pieces destroyed, §10.3), ``stood_on`` (units on a piece
-    when it fell), ``inside`` (units inside it then) and ``split`` (partial fits, L4459-4464)."""
+    when it fell), ``inside`` (units inside it then), ``split`` (partial fits, L4459-4464) and
+    ``piece_attacks`` (Attacks made by terrain pieces, §10.2 L4386-4430)."""
     counts = {"terrain_attacks": 0, "destroyed": 0, "stood_on": 0, "inside": 0, "split": 0}
+    counts["piece_attacks"] = 0
     setup = setup_for(board, playstyle)
     state, _ = engine.new_game(setup, seed)
     check_invariants(state)
     rec = GameRecord(setup, seed)
-    kind = EmbarkingPlayer if EMBARK else RandomLegalPlayer
+    kind = EmbarkingPlayer if embark else RandomLegalPlayer
     players = [kind(seed * 7 + 1), kind(seed * 7 + 2)]
     levels = setup.field.levels
     steps = raised = 0
@@ -120,7 +124,9 @@ def play_counted(board: str, playstyle: str, seed: int) -> tuple[int, int, dict[
         before = state
         state, events = engine.apply(state, action)
         for e in events:
-            if e.kind == "attack" and "terrain" in e.data:
+            if e.kind == "attack" and "terrain" in e.data and "target" in e.data:
+                counts["piece_attacks"] += 1  # a piece that attacks (§10.2, terrain_army)
+            elif e.kind == "attack" and "terrain" in e.data:
                 counts["terrain_attacks"] += 1
             elif e.kind == "embark" and "models" in e.data:  # a partial fit (L4459-4464)
                 counts["split"] += 1
@@ -169,6 +175,18 @@ def test_random_legal_hive_city_play_splits_units_in_part_fits_L4459(
     assert counts["split"] > 0
 
 
+@pytest.mark.parametrize(("playstyle", "seed"), [("standard", 804039318), ("advanced", 1389655312)])
+def test_s4_4_iii_base_contact_restored_keeps_a_split_units_link_to_its_piece_L4460(
+    playstyle: str, seed: int
+) -> None:
+    # games 153 (Standard) and 255 (Advanced) of the 1000-game embarking run (session 27):
+    # a split unit's casualties were removed, its outside models restored Coherency with the
+    # North guard post, then the engine moved one back into Base Contact with its foe (§4.4
+    # III) over 2" from the piece, breaking the link L4460-4462 asks (the invariant failed)
+    steps, _, counts = play_counted("hive_city_72x48", playstyle, seed, embark=True)
+    assert steps > 0 and counts["split"] > 0
+
+
 def _one(job: tuple[int, str]) -> str:
     k, playstyle = job
     board = BOARDS[k % len(BOARDS)]
@@ -177,7 +195,8 @@ def _one(job: tuple[int, str]) -> str:
     line = (
         f"{playstyle} {k} {board} seed={seed} actions={steps} raised={raised} "
         f"terrain_attacks={c['terrain_attacks']} destroyed={c['destroyed']} "
-        f"stood_on={c['stood_on']} inside={c['inside']} split={c['split']} ok"
+        f"stood_on={c['stood_on']} inside={c['inside']} split={c['split']} "
+        f"piece_attacks={c['piece_attacks']} ok"
     )
     log = os.environ.get("WARBENCH_LONG_LOG")
     if log:

@@ -61,6 +61,8 @@ _ALLOWED = {
     "level": "a number of inches from 0, below the piece's height (the floor models stand on)",
     "hp": "a whole number from 1 to 10000 (destructible terrain, §10.3)",
     "fire_points": "a whole number from 0 to 100 (§6.9)",
+    "armed": "true or false (terrain weapons in play, §10.2 L4388-4392)",
+    "army": "a side's number from 0 to 7 (the piece is a unit of that army, §10.2 L4424-4430)",
     "shape": "round, oval or rect (§1.3)",
     "save": "a Cover Save such as 5+ (§10.4)",
     "defence": "a whole number from -10 to 10 (§10.4)",

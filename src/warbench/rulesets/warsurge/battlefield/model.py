@@ -339,6 +339,13 @@ class Terrain(BaseModel):
     pieces its occupants may move into and back, ``exits_to`` pieces they may only leave by
     (one-way), ``embark: false`` a piece units cannot embark from the battlefield, ``gates``
     the ways in and out (none: anywhere along its edge).
+
+    Terrain in an army and terrain weapons (§10.2 L4388-4392, L4404-4408, L4424-4430; rulings
+    "WARSURGE terrain in play: session 27, s27-armyterrain"): ``army`` fields the piece in the
+    army of that side (0-based, the game's sides in order): an Immobile Unit of the side
+    (§4.1 L1861-1881), priced by the points model, that attacks with its profile's weapons;
+    ``armed: true`` puts the profile's weapons in play as terrain weapons, used by the side
+    that alone controls the piece. Without either, a profile's weapons are data.
     """
 
     model_config = _DATA
@@ -363,6 +370,18 @@ class Terrain(BaseModel):
     exits_to: list[str] = Field(default_factory=list)
     embark: bool = True
     gates: list[Gate] = Field(default_factory=list)
+    armed: bool = Field(
+        False,
+        description="Terrain weapons in play: the profile's weapons, used by the side that "
+        "alone controls the piece (§10.2 L4388-4392, L4404-4408).",
+    )
+    army: int | None = Field(
+        None,
+        ge=0,
+        le=7,
+        description="Fielded in the army of this side (0-based): an Immobile Unit of that side, "
+        "priced by the points model, that attacks with its profile's weapons (§10.2 L4424-4430).",
+    )
 
     _shorthand = model_validator(mode="before")(_polygon_shorthand)
     _simple = field_validator("polygon")(_check_polygon)
@@ -375,6 +394,10 @@ class Terrain(BaseModel):
             )
         if self.transport_unlimited and self.transport is not None:
             raise ValueError("give transport (points) or transport_unlimited, not both (§10.5)")
+        if self.armed and not (self.profile or {}).get("weapons"):
+            raise ValueError("an armed piece needs a profile with weapons (§10.2 B, L4388-4392)")
+        if self.army is not None and self.profile is None:
+            raise ValueError("a piece in an army needs a profile (§10.2 B, L4424-4430)")
         return self
 
     @property
@@ -410,6 +433,11 @@ class Terrain(BaseModel):
         placed as from a destroyed Transport (§6.6, ``placement.place_near``). Rules the players
         add for rubble are theirs to give the piece again (ruling 21)."""
         return Terrain(name=self.name, polygon=self.polygon, level=0.0)
+
+    @property
+    def in_play_weapons(self) -> bool:
+        """Whether its profile's weapons attack in a game (``armed`` or ``army``, §10.2)."""
+        return self.armed or self.army is not None
 
 
 class Zone(BaseModel):

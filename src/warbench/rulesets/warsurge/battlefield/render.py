@@ -34,6 +34,8 @@ UnitDrawing = tuple[str, int, Sequence[Disc | Footprint]]
 
 #: The text map's character for an Objective marker (drawn over terrain and zones).
 OBJECTIVE_CHAR = "*"
+#: The mark of a terrain piece whose weapons are in play (§10.2, ``game/terrain_army.py``).
+ARMED_CHAR = "@"
 
 PLAYER_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8"]
 _ZONE_COLOURS = ["#9ec5fe", "#f5b7b1", "#abebc6", "#d7bde2"]
@@ -67,6 +69,10 @@ def terrain_notes(t: Terrain) -> list[str]:
     if t.profile is not None:
         unit = t.profile.get("unit") or t.profile.get("profile") or {}
         notes.append(f"profile {unit.get('name', '?')}" if isinstance(unit, dict) else "profile")
+    if t.in_play_weapons:  # terrain that attacks (§10.2 L4388-4392, L4424-4430)
+        weapons = ", ".join(str(w.get("name", "?")) for w in (t.profile or {}).get("weapons", []))
+        who = f"army of side {t.army}" if t.army is not None else "its controller's"
+        notes.append(f"{ARMED_CHAR} armed ({who}): {weapons}")
     if t.transport_unlimited:
         notes.append("Transport unlimited")
     elif t.transport:
@@ -97,6 +103,12 @@ def terrain_notes(t: Terrain) -> list[str]:
     return notes
 
 
+def _armed_colour(t: Terrain) -> str:
+    """An armed piece's outline: its army's colour, or red for a piece whose controller uses
+    its weapons (§10.2)."""
+    return PLAYER_COLOURS[t.army % len(PLAYER_COLOURS)] if t.army is not None else "#d62728"
+
+
 def _new_features(t: Terrain) -> bool:
     """Whether ``t`` has a §10 feature beyond what older boards described (their text maps
     stay as they were)."""
@@ -117,7 +129,8 @@ def render_text(
     """A character map of the board, one character per ``cell`` inches, north at the top.
 
     ``.`` open ground, ``:`` a Deployment Zone, ``#`` impassable, ``X`` blocks line of sight,
-    ``!`` dangerous, ``~`` difficult, ``%`` cover, ``*`` an Objective marker; each unit's
+    ``!`` dangerous, ``~`` difficult, ``%`` cover, ``*`` an Objective marker, ``@`` a piece
+    whose weapons are in play (§10.2: armed, or in an army); each unit's
     models are drawn with its letter (listed in the legend below the map). Pieces with §10
     features (heights, HP, profiles, gates ...) and the Objectives are listed under the map.
     ``status`` adds a game's word on a piece (its HP left, "destroyed", §10.3).
@@ -133,6 +146,12 @@ def render_text(
         grid[shapely.contains_xy(shapely.Polygon(z.polygon), gx, gy)] = ":"
     for t in board.terrain:
         grid[shapely.contains_xy(shapely.Polygon(t.polygon), gx, gy)] = _terrain_char(t)
+    for t in board.terrain:  # an armed piece: its mark in its middle (§10.2)
+        if t.in_play_weapons:
+            cx, cy = shapely.Polygon(t.polygon).representative_point().coords[0]
+            i = min(max(int(cy / cell), 0), ny - 1)
+            j = min(max(int(cx / cell), 0), nx - 1)
+            grid[i, j] = ARMED_CHAR
     for o in board.objectives:
         if o.at is not None:
             ox, oy = o.at
@@ -222,6 +241,11 @@ def _figure(
             notes = [*terrain_notes(t), *([status[t.name]] if t.name in status else [])]
             text += "\n" + textwrap.fill("; ".join(notes), 30)
         labels.setdefault(tuple(t.polygon), []).append(text)
+    for t in board.terrain:  # an armed piece (§10.2): a crosshair, its army's colour
+        if t.in_play_weapons:
+            ax.add_patch(Polygon(t.polygon, closed=True, fc="none", ec=_armed_colour(t), lw=2.2))
+            x0, y0 = np.min(np.asarray(t.polygon), axis=0)
+            ax.plot(x0 + 0.6, y0 + 0.6, marker="P", ms=7, mfc=_armed_colour(t), mec="black")
     for poly, texts in labels.items():
         cx, cy = shapely.Polygon(poly).representative_point().coords[0]
         plain = all("\n" not in x for x in texts)

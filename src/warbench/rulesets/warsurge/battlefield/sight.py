@@ -609,6 +609,11 @@ def _unit_cover(
     areas = np.flatnonzero(g.cover_area)
     if len(areas):
         inside = g.discs_in(areas, scene.txy, np.full(m, EPS))
+        if scene.tp is not None:  # an oval or rectangle: half its outline or more in it (§1.3)
+            for i in np.flatnonzero(_shaped_rows(scene.tp)).tolist():
+                shape = shapely.Polygon(scene.tp[i])
+                held = shapely.area(shapely.intersection(shape, g.polys[areas]))
+                inside[i] = held >= shape.area / 2 - EPS
         for j, p in zip(*np.nonzero(inside), strict=True):
             levels[j] = max(levels[j], g.cover_value[areas[p]])
             sources.add(g.names[areas[p]])

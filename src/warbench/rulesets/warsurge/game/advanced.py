@@ -52,11 +52,19 @@ from warbench.rulesets.warsurge.game.plans import (
     AttackPlanG,
     DeployPlan,
     MovePlan,
+    PieceAttackPlan,
     Plan,
     TerrainPlan,
 )
 from warbench.rulesets.warsurge.game.state import Location, Phase
 from warbench.rulesets.warsurge.game.targeting import view_target
+from warbench.rulesets.warsurge.game.terrain_army import (
+    actor_label,
+    pay_piece_attack,
+    resolve_piece_attack,
+    verify_piece_attack,
+)
+from warbench.rulesets.warsurge.game.terrain_attacks import terrain_attack_targets
 from warbench.rulesets.warsurge.game.terrain_transport import apply_terrain, verify_embark_terrain
 from warbench.rulesets.warsurge.game.transports import verify_disembark, verify_embark
 from warbench.rulesets.warsurge.game.work import Work, err
@@ -336,6 +344,27 @@ def apply_advanced(w: Work, action: Action, plan: Plan) -> bool:
     return step_over(w)
 
 
+def apply_piece_action(w: Work, action: Attack, plan: PieceAttackPlan) -> bool:
+    """A terrain piece's Attack Action (§9.2, §10.2; ``terrain_army``): paid, answered by the
+    attacked units' Counter Actions (§9.3), made, its casualties removed at once (§9.1 IV).
+    The piece's Action Step is this one Action. True when the step is over."""
+    pay_piece_attack(w, plan)
+    w.flow = replace(w.flow, adv=replace(adv(w), step_unit=None, step_done=0))
+    ask = counter_ask(w, action)
+    if ask is not None:  # the targets may answer first (§9.3)
+        w.flow = replace(w.flow, adv=replace(adv(w), counter=ask))
+        w.emit(
+            "counter_ask",
+            f"{actor_label(w.setup, action.unit)} attacks "
+            f"{', '.join(w.label(t) for t in ask.asked)}: each may make a Counter Action",
+            "§9.3",
+            units=list(ask.asked),
+        )
+        return False
+    resolve_piece_attack(w, plan)
+    return after_attack(w)
+
+
 def use_perks(w: Work, action: UsePerks) -> None:
     """§9.2 Use Perks: the hook into the perk effects engine (:mod:`.hooks`); with no
     activated perk effect registered, the CP is spent and the event says so."""
@@ -394,7 +423,18 @@ def counter_ask(w: Work, attack: Attack) -> CounterAsk | None:
 
 
 def counter_attack_for(w: Work, uid: int, attacker: int) -> Attack | None:
-    """The Counter Attack of ``uid``: every weapon that can attack the attacking unit."""
+    """The Counter Attack of ``uid``: every weapon that can attack the attacking unit (or the
+    attacking terrain piece, when it can be attacked: §10.3, ``terrain_attacks``)."""
+    if attacker >= len(w.units):
+        at = tuple(n for n, ts in terrain_attack_targets(w, uid).items() if attacker in ts)
+        if not at:
+            return None
+        piece = Attack(uid, tuple((n, attacker) for n in at))
+        try:
+            verify_attack(w, piece)
+        except RulesError:
+            return None
+        return piece
     view = view_target(w, uid, attacker)
     if view.reason:
         return None
@@ -432,7 +472,8 @@ def verify_counter(w: Work, action: Action, ask: CounterAsk) -> Plan:
     if not isinstance(action, Counter) or action.unit != unit:
         raise err(
             f"{w.side_name(ask.sides[0])} first chooses the Counter Action of {w.label(unit)} "
-            f"against {w.label(ask.attacker)}'s Attack (none, attack, guard or perk)",
+            f"against {actor_label(w.setup, ask.attacker)}'s Attack (none, attack, guard or "
+            "perk)",
             "§9.3",
         )
     if action.choice not in COUNTER_KINDS:
@@ -494,6 +535,11 @@ def apply_counter(w: Work, action: Counter, ask: CounterAsk) -> bool:
     kept = attack_after_counters(w, ask.attack)
     if kept is None:
         return after_attack(w)
+    if kept.unit >= len(w.units):  # a terrain piece's Attack (§10.2)
+        mine = w.flow.active
+        assert mine is not None
+        resolve_piece_attack(w, verify_piece_attack(w, kept, mine, paid=True))
+        return after_attack(w)
     plan = verify_attack(w, kept)
     assert isinstance(plan, AttackPlanG)
     if not apply_attack(w, plan, kept):
@@ -507,27 +553,37 @@ def attack_after_counters(w: Work, attack: Attack) -> Attack | None:
     of reach, a Teleport out of Range or sight); the shares at it are lost, in order, the
     others are made. ``None``: nothing is left of the Attack (its CP stays spent)."""
     try:
-        verify_attack(w, attack)
+        _verify_made(w, attack)
         return attack
     except RulesError as exc:
         why = str(exc)
     kept: tuple[Share, ...] = ()
     for share in attack.targets:
         try:
-            verify_attack(w, replace(attack, targets=(*kept, share)))
+            _verify_made(w, replace(attack, targets=(*kept, share)))
         except RulesError:
             continue
         kept = (*kept, share)
     lost = [s for s in attack.targets if s not in kept]
     w.emit(
         "attack_lost",
-        f"{w.label(attack.unit)}'s Attack "
+        f"{actor_label(w.setup, attack.unit)}'s Attack "
         + (f"loses its {', '.join(str(s[0]) for s in lost)} share" if kept else "is lost")
         + f" after the Counter Actions: {why}",
         "§9.3 Counter Perk",
         unit=attack.unit,
     )
     return replace(attack, targets=kept) if kept else None
+
+
+def _verify_made(w: Work, attack: Attack) -> AttackPlanG | PieceAttackPlan:
+    """The check of an Attack about to be made after its Counter Actions: a unit's, or a
+    terrain piece's with its Action paid (§10.2, ``terrain_army``)."""
+    if attack.unit < len(w.units):
+        return verify_attack(w, attack)
+    side = w.flow.active
+    assert side is not None
+    return verify_piece_attack(w, attack, side, paid=True)
 
 
 def step_over(w: Work) -> bool:

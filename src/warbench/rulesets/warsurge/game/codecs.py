@@ -510,6 +510,7 @@ class StateCodec:
             **({"pause": _pause_to_json(g.pause)} if g.pause is not None else {}),
             **({"restore": _restore_to_json(g.restore)} if g.restore is not None else {}),
             **({"terrain_hp": [list(t) for t in g.terrain_hp]} if g.terrain_hp else {}),
+            **({"pieces_acted": list(g.pieces_acted)} if g.pieces_acted else {}),
             **({"rewind": self._rewind(value)} if g.rewind is not None else {}),
         }
 
@@ -552,6 +553,7 @@ class StateCodec:
                 if r is None
                 else GameResult(tuple(float(v) for v in r["values"]), r["winner"], r["turns"]),
                 terrain_hp=tuple((str(n), int(hp)) for n, hp in data.get("terrain_hp", ())),
+                pieces_acted=tuple(str(n) for n in data.get("pieces_acted", ())),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise DataFileError("<state>", f"not a WARSURGE state: {exc!r}") from exc
@@ -603,6 +605,8 @@ class StateCodec:
                     "type": "array",
                     "items": {"type": "array", "prefixItems": [{"type": "string"}, _UID]},
                 },
+                # §10.2: terrain pieces that attacked in this Attack Phase (terrain_army)
+                "pieces_acted": {"type": "array", "items": {"type": "string"}},
             },
             "required": ["setup", "seed", "step", "flow", "engaged", "zones", "units", "result"],
         }
@@ -661,6 +665,14 @@ class ViewCodec:
                     "type": "object",
                     "additionalProperties": {"type": "integer", "minimum": 0},
                 },
+                # §10.2: terrain that attacks, by the number its Attack names it with
+                "armed_terrain": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["number", "name", "weapons", "army", "held_by", "attacked"],
+                    },
+                },
                 # §10.2 L4404-4407, Perks L95: who holds terrain with a profile and Objectives
                 "control": {
                     "type": "array",
@@ -669,6 +681,10 @@ class ViewCodec:
                         "required": ["name", "kind", "sides", "controller", "contested"],
                     },
                 },
+                # §10.2: the pieces that attacked this phase (game/terrain_army.py)
+                "pieces_acted": {"type": "array", "items": {"type": "string"}},
+                # §9.1-9.3: the Advanced playstyle's Command Points and Action Step (public)
+                "advanced": {"type": "object"},
             },
             "required": ["player", "turn", "phase", "active", "sides", "units", "over"],
         }

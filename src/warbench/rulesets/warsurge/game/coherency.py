@@ -34,7 +34,7 @@ from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
 from warbench.rulesets.warsurge.game.perk_wreckage import crossed, holders
 from warbench.rulesets.warsurge.game.state import Location, UnitGS, UnitInfo
 from warbench.rulesets.warsurge.game.terrain_split import split_problem
-from warbench.rulesets.warsurge.game.work import Work, err
+from warbench.rulesets.warsurge.game.work import TableIndex, Work, err
 
 
 def problem_positions(
@@ -111,7 +111,7 @@ def problem_positions(
             if allowance is not None:
                 limit = float(allowance)
                 difficult = (
-                    (pc.difficult or everywhere or (wreckage_on and crossed(w, uid, s, p, r)))
+                    (pc.difficult or everywhere or (wreckage_on and crossed(w, uid, s, p, r, i)))
                     and not brave
                     and not ignores_difficult(info.unit.profile.perks)
                 )
@@ -120,7 +120,7 @@ def problem_positions(
                 )
                 if difficult:  # Traverse (Perks L2164) ignores it: effects/movement.py
                     limit = float(min(math.floor(allowance / 2), allowance - 1))
-                elif u.statuses and (h := horrified_limit(w, uid, s, p, allowance)) is not None:
+                elif u.statuses and (h := horrified_limit(w, uid, s, p, allowance, i)) is not None:
                     limit = h  # Horrific (Perks L767): halved within 12" of the User
                     extra, rule = f' (halved by Horrific within {HORRIFIC_RADIUS:g}")', "Perks L767"
                 if length > limit + 1e-6:
@@ -220,28 +220,44 @@ _MARGIN = 1e-9
 
 
 def clearly_illegal(
-    w: Work, uid: int, starts: FloatArray | None, new: FloatArray
+    w: Work,
+    uid: int,
+    starts: FloatArray | None,
+    new: FloatArray,
+    models: Sequence[int] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Which candidate positions ``new`` ``(C, m, 2)`` of the unit's models (from ``starts``
     ``(m, 2)``; None for a placement) certainly fail :func:`problem_positions`: a model off
     the battlefield, or a moving model passing through or ending on another unit's base, each
     by clearly more than the tolerances. All candidates are tested at once with NumPy; the
     callers check the candidates not rejected here with :func:`problem_positions` itself, in
-    their order, so they find the very same positions (the search is only faster)."""
-    return _clearly_illegal(w, uid, starts, new)[0]
+    their order, so they find the very same positions (the search is only faster). In a game
+    with oval or rectangular bases (§1.3) a base is off the board by its outline at its facing
+    (``models``: the unit's models in ``new``, default those present) and bases overlap by the
+    circles inside them (``bases_ground.inner_radii``), the paths left to the true check."""
+    return _clearly_illegal(w, uid, starts, new, models)[0]
 
 
 def _clearly_illegal(
-    w: Work, uid: int, starts: FloatArray | None, new: FloatArray, witness: bool = False
+    w: Work,
+    uid: int,
+    starts: FloatArray | None,
+    new: FloatArray,
+    models: Sequence[int] | None = None,
+    witness: bool = False,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.intp] | None]:
     """:func:`clearly_illegal`, and with ``witness`` (a placement: ``starts`` None) for each
     candidate and model ``(C, m)``, the row of the table index of a base it overlaps by
     clearly more than the tolerance (-1: none), which refuses the candidate on any table where
     that base stands (``place_memo``)."""
     r = w.info(uid).radius
-    out = _off_table(w, r, new)
+    out = _off_table(w, uid, new, models)
     wit = np.full(new.shape[:2], -1, dtype=np.intp) if witness else None
     t = w.table()
+    exact = bases.shaped(w.setup)
+    inner, trad = _overlap_radii(w, t)
+    if exact:  # oval and rectangular bases (§1.3): bases overlap by the circles inside them
+        r = float(inner[uid])
     other = w.others_mask([uid])
     # only bases near the box of the candidates (and starts) can be met: a base farther than
     # the two radii from the box is farther than that from every segment and end inside it
@@ -250,12 +266,12 @@ def _clearly_illegal(
         lo_xy = flat.min(axis=0) - r - 1.0
         hi_xy = flat.max(axis=0) + r + 1.0
         other &= (
-            (t.xy[:, 0] > lo_xy[0] - t.r)
-            & (t.xy[:, 0] < hi_xy[0] + t.r)
-            & (t.xy[:, 1] > lo_xy[1] - t.r)
-            & (t.xy[:, 1] < hi_xy[1] + t.r)
+            (t.xy[:, 0] > lo_xy[0] - trad)
+            & (t.xy[:, 0] < hi_xy[0] + trad)
+            & (t.xy[:, 1] > lo_xy[1] - trad)
+            & (t.xy[:, 1] < hi_xy[1] + trad)
         )
-    oxy, orad = t.xy[other], t.r[other]
+    oxy, orad = t.xy[other], trad[other]
     if not len(oxy):
         return out, wit
     moving = (
@@ -271,7 +287,7 @@ def _clearly_illegal(
     if wit is not None and which is not None and starts is None:
         over = which.reshape(bad.shape)
         wit[live] = np.where(over >= 0, np.flatnonzero(other)[np.maximum(over, 0)], -1)
-    if starts is not None:
+    if starts is not None and not exact:  # (true bases already touching may pass: bases.py)
         # passing through: only for the candidates not already rejected
         cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
         if len(cand):
@@ -282,13 +298,35 @@ def _clearly_illegal(
     return out, wit
 
 
-def _off_table(w: Work, r: float, new: FloatArray) -> npt.NDArray[np.bool_]:
-    """Which candidates ``(C, m, 2)`` put a base of radius ``r`` clearly off the battlefield."""
+def _overlap_radii(w: Work, t: TableIndex) -> tuple[Any, FloatArray]:
+    """The radii :func:`clearly_illegal` measures overlaps with: per unit (by uid) and per
+    base of the table index: the bases' own, or in a game with oval or rectangular bases
+    (§1.3) the circles inside them (``bases_ground.inner_radii``)."""
+    if bases.shaped(w.setup):
+        inner = bases_ground.inner_radii(w.setup)
+        return inner, inner[t.uid]
+    return None, t.r
+
+
+def _off_table(
+    w: Work, uid: int, new: FloatArray, models: Sequence[int] | None = None
+) -> npt.NDArray[np.bool_]:
+    """Which candidates ``(C, m, 2)`` put one of the unit's bases clearly off the battlefield
+    (an oval or rectangular one by its outline at its facing, ``models`` as in
+    :func:`clearly_illegal`)."""
     f = w.field
     x, y = new[..., 0], new[..., 1]
-    lo = r - 1e-6 - _MARGIN
-    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
-    off |= y > f.height - r + 1e-6 + _MARGIN
+    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outline on the board
+        idx = w.units[uid].present() if models is None else list(models)
+        ext = bases_ground.reach(w, uid, idx)
+        rx, ry = ext[:, 0], ext[:, 1]
+        off = (x < rx - 1e-6 - _MARGIN) | (x > f.width - rx + 1e-6 + _MARGIN)
+        off |= (y < ry - 1e-6 - _MARGIN) | (y > f.height - ry + 1e-6 + _MARGIN)
+    else:
+        r = w.info(uid).radius
+        lo = r - 1e-6 - _MARGIN
+        off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+        off |= y > f.height - r + 1e-6 + _MARGIN
     out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
     return out
 
@@ -430,12 +468,14 @@ def _place_unit(
         if info.base is None
         else bases.formation(info.base, len(idx), bases.facing_of(w, uid, idx[0] if idx else 0))
     )
-    # kept only for questions without bases to stay near (those are asked once or twice)
+    # kept only for questions without bases to stay near (those are asked once or twice); an
+    # oval or rectangular base's candidates depend on every model's facing (§1.3)
     store = place_memo.questions(w.field) if key is not None and from_xy is None else None
-    qkey = (key, info.real_models)
+    turned = tuple(bases.facing_of(w, uid, i) for i in idx) if info.base is not None else ()
+    qkey = (key, info.real_models, turned)
     q = None if store is None else store.get(qkey)
     if q is None:
-        q = _question(w, centre, offsets, r, zone, tries)
+        q = _question(w, uid, centre, offsets, idx, zone, tries)
         if store is not None:
             store[qkey] = q
     cands, allpts, static = q.cands, q.allpts, q.static
@@ -444,8 +484,9 @@ def _place_unit(
         return None, len(cands)
     t = w.table()
     table = t.memo.get("standing")
-    if table is None:
-        table = t.memo["standing"] = place_memo.Standing.of(t.xy, t.r, t.uid, t.model)
+    if table is None:  # the radii the overlaps are measured with (clearly_illegal)
+        rad = _overlap_radii(w, t)[1]
+        table = t.memo["standing"] = place_memo.Standing.of(t.xy, rad, t.uid, t.model)
     # refused: by the board, by a base still standing (one question for every candidate)
     refused = static.copy()
     ahead = np.flatnonzero(~static[start:]) + start
@@ -459,7 +500,7 @@ def _place_unit(
         b0, block = b0 + block, block * 3
         todo = rows[~refused[rows]]
         if len(todo):
-            bad, which = _clearly_illegal(w, uid, None, allpts[todo], witness=True)
+            bad, which = _clearly_illegal(w, uid, None, allpts[todo], idx, witness=True)
             assert which is not None
             q.remember(todo, which, table)
             refused[todo[bad]] = True
@@ -476,15 +517,18 @@ def _place_unit(
 
 def _question(
     w: Work,
+    uid: int,
     centre: Point,
     offsets: FloatArray,
-    r: float,
+    idx: Sequence[int],
     zone: int | None,
     tries: int,
 ) -> place_memo.PlaceQuestion:
     """A placement question's candidates (a compact formation around ``centre``, then around
     rings of points about it) and which of them the board alone refuses: outside the zone's
     box or the zone (§3.6), off the battlefield (the test of :func:`clearly_illegal`)."""
+    info = w.info(uid)
+    r = info.radius
     cands: list[Point] = [centre]
     step = max(2 * r + 0.5, 1.0)
     for ring in range(1, tries):
@@ -493,22 +537,26 @@ def _question(
         cands.extend(geom.ring_points(centre, rad, min(k, 24)))
         if len(cands) > tries * 6:
             break
+    # an oval or rectangular base reaches its outline's box at its facing (§1.3), a round one
+    # its radius: the placement is as tight as a player's
+    ext = bases_ground.reach(w, uid, idx) if info.base is not None else None
+    rx, ry = (r, r) if ext is None else (ext[:, 0], ext[:, 1])
     allpts = offsets[None, :, :] + np.asarray(cands)[:, None, :]
     static = np.zeros(len(cands), dtype=bool)
     if zone is not None:
         zb = w.field.zone_bounds(zone)
         xs, ys = allpts[..., 0], allpts[..., 1]
         static = (
-            (xs - r < zb[0] - 1e-6).any(axis=1)
-            | (xs + r > zb[2] + 1e-6).any(axis=1)
-            | (ys - r < zb[1] - 1e-6).any(axis=1)
-            | (ys + r > zb[3] + 1e-6).any(axis=1)
+            (xs - rx < zb[0] - 1e-6).any(axis=1)
+            | (xs + rx > zb[2] + 1e-6).any(axis=1)
+            | (ys - ry < zb[1] - 1e-6).any(axis=1)
+            | (ys + ry > zb[3] + 1e-6).any(axis=1)
         )
         live = np.flatnonzero(~static)
         if len(live):
-            inside = w.field.zone_holds(zone, allpts[live].reshape(-1, 2), r)
+            inside = _zone_holds(w, uid, zone, allpts[live].reshape(-1, 2), idx)
             static[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
-    static |= _off_table(w, r, allpts)
+    static |= _off_table(w, uid, allpts, idx)
     return place_memo.PlaceQuestion(cands, allpts, static)
 
 
@@ -528,20 +576,26 @@ def _place_at(
 ) -> tuple[Point, ...] | None:
     """One candidate of :func:`place_unit`: the formation centred on ``c``, if legal."""
     pts = offsets + np.asarray(c)
+    shape = w.setup.units[uid].base is not None
+    ext = bases_ground.reach(w, uid, idx) if shape else None
+    rx, ry = (r, r) if ext is None else (ext[:, 0], ext[:, 1])
     if zb is not None and (
-        (pts[:, 0] - r < zb[0] - 1e-6).any()
-        or (pts[:, 0] + r > zb[2] + 1e-6).any()
-        or (pts[:, 1] - r < zb[1] - 1e-6).any()
-        or (pts[:, 1] + r > zb[3] + 1e-6).any()
+        (pts[:, 0] - rx < zb[0] - 1e-6).any()
+        or (pts[:, 0] + rx > zb[2] + 1e-6).any()
+        or (pts[:, 1] - ry < zb[1] - 1e-6).any()
+        or (pts[:, 1] + ry > zb[3] + 1e-6).any()
     ):
         return None
     pos = tuple((float(x), float(y)) for x, y in pts)
-    if zone is not None and not w.field.in_zone_all(zone, pts, r):
+    if zone is not None and not bool(_zone_holds(w, uid, zone, pts, idx).all()):
         return None
     if from_xy is not None and within is not None:
         if from_unit is not None and bases.shaped(w.setup):  # the true bases (§1.3)
             mine = bases.unit_group(w, uid, pts, idx)
             d = bases.gaps(mine, bases.unit_group(w, from_unit)).min(axis=1)
+        elif shape:  # from points (a terrain piece's way out, §10.2): the true bases
+            mine = bases.unit_group(w, uid, pts, idx)
+            d = bases.gaps(mine, (None, from_r, from_xy, [0.0] * len(from_xy))).min(axis=1)
         else:
             d = geom.edge_distances(pts, r, from_xy, from_r).min(axis=1)
         if (d > within + 1e-6).any():
@@ -551,6 +605,17 @@ def _place_at(
     if zone is not None and w.contacts(uid, pts):
         return None
     return pos
+
+
+def _zone_holds(
+    w: Work, uid: int, zone: int, xy: FloatArray, idx: Sequence[int]
+) -> npt.NDArray[np.bool_]:
+    """Which of the bases ``xy`` (formations of the unit's models ``idx``, one after another)
+    lie wholly in the zone (§3.6): an oval or rectangle by its outline at its facing."""
+    if w.setup.units[uid].base is None:
+        return w.field.zone_holds(zone, xy, w.setup.units[uid].radius)
+    fac = bases_ground.end_facings(w, uid, idx) * (len(xy) // max(1, len(idx)))
+    return bases_ground.zone_holds(w, uid, zone, xy, fac)
 
 
 def overlaps_list(p: Point, r: float, others: Sequence[Point], skip: int) -> bool:

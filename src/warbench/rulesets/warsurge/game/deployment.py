@@ -100,11 +100,17 @@ def vertical_coherency_at_deployment(
     levels = w.field.levels
     if levels.flat or max(levels.levels) <= VERTICAL_COHERENCY or len(pos) < 2:
         return None
-    z = levels.z_of(geom.as_array(pos))
+    shape = w.info(uid).base is not None  # oval or rectangular bases: their outlines (§1.3)
+    idx = range(len(pos))
+    z = bases_ground.heights(w, uid, pos, idx) if shape else levels.z_of(geom.as_array(pos))
     if float(z.max() - z.min()) <= VERTICAL_COHERENCY:
         return None
     r = w.info(uid).radius
-    if len(coherency_groups(list(pos), [r] * len(pos), elevations=z.tolist())) > 1:
+    if shape:
+        groups = bases_ground.vertical_groups(w, uid, pos, idx)
+    else:
+        groups = coherency_groups(list(pos), [r] * len(pos), elevations=z.tolist())
+    if len(groups) > 1:
         return (
             f"{w.label(uid)} would be deployed out of Coherency: its models would stand more "
             f'than {VERTICAL_COHERENCY:g}" apart vertically',

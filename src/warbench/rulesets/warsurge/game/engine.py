@@ -32,6 +32,7 @@ from warbench.rulesets.warsurge.game import (
     perk_opportunist,
     perk_placement,
     perk_timejump,
+    terrain_army,
 )
 from warbench.rulesets.warsurge.game.actions import (
     Action,
@@ -84,6 +85,7 @@ from warbench.rulesets.warsurge.game.state import (
     initial_state,
 )
 from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
+from warbench.rulesets.warsurge.game.terrain_army import piece_refusal
 from warbench.rulesets.warsurge.game.terrain_fire import fire_point_pieces, nearest_from_piece
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
 from warbench.rulesets.warsurge.game.turn import PHASES, eligible, start_turn
@@ -103,6 +105,7 @@ def new_game(
     hooks: HookRegistry = DEFAULT_HOOKS,
 ) -> tuple[GameState, list[Event]]:
     """Every unit in Reserve, then the first Turn Master Roll-Off (§2.2 step 1)."""
+    terrain_army.check_setup(setup)  # a piece fielded in an army names a side (§10.2)
     state = initial_state(setup, seed)
     w = Work(state, dice or state.dice(), hooks)
     start_turn(w)
@@ -306,11 +309,15 @@ class LegalActions:
             return []
         if st.flow.adv is not None and st.flow.adv.counter is not None:
             return []
-        return [
+        out = [
             uid
             for uid in self._work.acting_units(self.side)  # Dominate: a seized unit too
             if eligible(self._work, uid, st.flow.phase)
         ]
+        if terrain_army.in_play(st.setup):  # terrain that attacks, by its number (§10.2)
+            w, side = self._work, self.side
+            out += [n for n in terrain_army.armed_numbers(w) if not piece_refusal(w, n, side)]
+        return out
 
     def candidates(self, uid: int | None = None) -> Iterator[Action]:
         """Proposed actions (unchecked): for one unit, or the phase's non-unit actions."""
@@ -353,6 +360,9 @@ class LegalActions:
                     yield EndStep()
                 yield from perk_hooks.perk_use_candidates(w, self.side)  # without automation
                 yield Pass()
+            return
+        if uid >= len(st.units):  # a terrain piece's Attacks (§10.2)
+            yield from terrain_army.piece_candidates(w, uid)
             return
         yield from _unit_candidates(w, uid, phase)
 

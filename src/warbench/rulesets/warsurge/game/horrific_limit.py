@@ -35,11 +35,15 @@ def sources(statuses: Sequence[Status]) -> list[int]:
 
 
 def horrified_limit(
-    work: Work, uid: int, start: Point, end: Point, allowance: float
+    work: Work, uid: int, start: Point, end: Point, allowance: float, model: int | None = None
 ) -> float | None:
     """The Movement a model of ``uid`` may make along ``start`` → ``end`` when it passes
     within 12" of a Horrific unit that horrified it (half the allowance, rounded down), or
-    ``None`` when Horrific does not halve it."""
+    ``None`` when Horrific does not halve it. In a game with oval or rectangular bases (§1.3)
+    the area the ``model``'s base sweeps (``bases_ground.swept``) is measured to the
+    Horrific unit's true bases."""
+    from warbench.rulesets.warsurge.game import bases, bases_ground
+
     u = work.units[uid]
     if not u.statuses:
         return None
@@ -47,10 +51,19 @@ def horrified_limit(
     if not who:
         return None
     r = work.info(uid).radius
+    exact = model is not None and bases.shaped(work.setup)
+    sweep = (
+        bases_ground.swept(work, uid, model, start, end) if exact and model is not None else None
+    )
     for h in who:
         if not work.standing(h):
             continue
         hxy = work.xy(h)
+        if sweep is not None:
+            gap = bases_ground.swept_gaps(work, sweep, h, hxy, work.units[h].present())[0]
+            if float(gap.min()) <= RADIUS + 1e-9:
+                return float(min(math.floor(allowance / 2), allowance - 1))
+            continue
         d = geom.segment_distances(np.asarray(start), np.asarray(end), hxy)
         if float(d.min()) - work.info(h).radius - r <= RADIUS + 1e-9:
             return float(min(math.floor(allowance / 2), allowance - 1))

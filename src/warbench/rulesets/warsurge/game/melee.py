@@ -28,6 +28,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Status,
 )
+from warbench.rulesets.warsurge.game.terrain_split import split_refusal
 from warbench.rulesets.warsurge.game.work import Work, clash_status, err, perks_of
 
 
@@ -146,8 +147,10 @@ def contact_placement(w: Work, mover: int, foe: int) -> tuple[tuple[Point, ...],
             others = [pos[i] for i in present if i != m]
             if any(math.dist(p, q) < 2 * r - OVERLAP_TOL for q in others):
                 continue
-            new = geom.as_array([pos[i] for i in present])
-            if not geom.coherent(new, r):
+            if u.inside:  # a split unit: its outside models keep Coherency with the piece
+                if split_refusal(w, mover, [pos[i] for i in present]) is not None:
+                    continue  # (L4460-4462; the 1000-game embarking run's fault, session 27)
+            elif not geom.coherent(geom.as_array([pos[i] for i in present]), r):
                 continue
             return tuple(pos), 1, False
     # the whole unit shifts toward the foe, keeping its formation

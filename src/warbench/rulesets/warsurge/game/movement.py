@@ -87,6 +87,13 @@ def move_problems(
             if shape
             else w.field.path(starts[k], new[k], r).difficult
         ),
+        # an oval or rectangle stands on the pieces its outline overlaps (§1.3, session 27)
+        (
+            bases_ground.heights(w, uid, starts, models, start=True),
+            bases_ground.heights(w, uid, new, models),
+        )
+        if shape
+        else None,
     )
     return climb or vertical_coherency_problem(w, uid, new, models)
 
@@ -104,12 +111,18 @@ def vertical_coherency_problem(
     if u.inside:  # a split unit: its groups are linked through its piece (L4460, ruling 6)
         return None
     moved = dict(zip(models, new, strict=True))
-    pts = [moved.get(i, u.pos[i]) for i in u.present()]
-    z = levels.z_of(geom.as_array(pts))
+    present = u.present()
+    pts = [moved.get(i, u.pos[i]) for i in present]
+    shape = w.info(uid).base is not None  # oval or rectangular bases: their outlines (§1.3)
+    z = bases_ground.heights(w, uid, pts, present) if shape else levels.z_of(geom.as_array(pts))
     if float(z.max() - z.min()) <= VERTICAL_COHERENCY:
         return None
     r = w.info(uid).radius
-    if len(coherency_groups(pts, [r] * len(pts), elevations=z.tolist())) > 1:
+    if shape:
+        groups = bases_ground.vertical_groups(w, uid, pts, present)
+    else:
+        groups = coherency_groups(pts, [r] * len(pts), elevations=z.tolist())
+    if len(groups) > 1:
         return (
             f"{w.label(uid)} would be out of Coherency: its models would stand more than "
             f'{VERTICAL_COHERENCY:g}" apart vertically',
@@ -162,6 +175,8 @@ def _verify_move(w: Work, action: Move) -> MovePlan:
         raise err(f'{info.label} has a {what} of 0"', "§4.1")
     models = tuple(u.present())
     starts = tuple(u.pos[i] for i in models)
+    if action.facing is not None:  # oval and rectangular bases turn (§1.3, game/bases.py):
+        w.turning[uid] = bases.check_turn(w, uid, models, action.facing)  # planned with it
     if action.positions is not None:
         if len(action.positions) != len(models):
             raise err(
@@ -178,8 +193,6 @@ def _verify_move(w: Work, action: Move) -> MovePlan:
         new = plan_towards(w, uid, action.to, allowance, action.dash)
     else:
         raise err("a Move needs positions, a point to move to, or a unit to engage", "§4.1")
-    if action.facing is not None:  # oval and rectangular bases turn (§1.3, game/bases.py)
-        w.turning[uid] = bases.check_turn(w, uid, models, action.facing)
     prob = move_problems(w, uid, new, models, starts, allowance, action.dash)
     if prob:
         raise err(*prob)

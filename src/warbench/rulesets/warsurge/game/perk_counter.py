@@ -37,7 +37,13 @@ import numpy as np
 
 from warbench.kernel.dice import RollEvent
 from warbench.rulesets.warsurge.attack import AttackContext, Playstyle, UnitState
-from warbench.rulesets.warsurge.game import bases, geom, perk_combat_damage, perk_limitation
+from warbench.rulesets.warsurge.game import (
+    bases,
+    bases_ground,
+    geom,
+    perk_combat_damage,
+    perk_limitation,
+)
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.plans import WeaponPlan
@@ -308,11 +314,19 @@ def _run(work: Work, unit: int, v: np.ndarray[Any, Any], distance: float) -> tup
     others = [
         o.uid for o in work.units if o.uid != unit and o.location is Location.TABLE and o.present()
     ]
+    shape = work.info(unit).base is not None
+    fac = bases.facings(work, unit, models) if shape else []
     gone = 0.0
     while gone < distance:
         step = min(distance, gone + _STEP)
         moved = xy + v * step
-        if not all(work.field.spot_ok((float(p[0]), float(p[1])), r) for p in moved):
+        if shape:  # an oval or rectangle meets the edge and Impassable Ground by its outline
+            if not all(
+                bases_ground.spot_ok(work, unit, (float(p[0]), float(p[1])), f)
+                for p, f in zip(moved, fac, strict=True)
+            ):
+                return gone, -1
+        elif not all(work.field.spot_ok((float(p[0]), float(p[1])), r) for p in moved):
             return gone, -1
         for t in others:
             if (

@@ -146,7 +146,7 @@ def _part(work: Work, uid: int, perk: str) -> None:
             pos[i] = spot
             here = [pos[k] for k in u.present()]
             if (
-                linked_to_piece(work, u.terrain, here, r)  # split: with its piece (L4460)
+                linked_to_piece(work, u.terrain, here, r, (uid, u.present()))  # split (L4460)
                 if is_split(u) and u.terrain is not None
                 else geom.coherent(geom.as_array(here), r)
             ):

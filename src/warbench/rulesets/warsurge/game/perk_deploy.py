@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game import perk_sentinel
+from warbench.rulesets.warsurge.game import bases_ground, perk_sentinel
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_seed import HELD as SEED_II_HELD
 from warbench.rulesets.warsurge.game.perk_seed import RULE as SEED_II_RULE
@@ -90,7 +90,7 @@ def outside_zone(w: Work, uid: int, model: int, p: Point) -> str | None:
             f"model {model + 1} of {info.label} is outside its Deployment Zone; {rank} is "
             f"available from Game Turn 2 ({_rule(rank)})"
         )
-    if not w.field.on_board(p, info.radius):
+    if not bases_ground.model_on_board(w, uid, model, p):  # its outline (§1.3)
         return f"model {model + 1} of {info.label} is off the battlefield"
     return perk_sentinel.refusal(w, uid, model, p, rank)  # Sentinel (L1749)
 
@@ -98,7 +98,15 @@ def outside_zone(w: Work, uid: int, model: int, p: Point) -> str | None:
 def _in_own_zone(w: Work, uid: int) -> bool:
     info = w.info(uid)
     zone = w.zones[info.side]
-    return zone is not None and all(w.field.in_zone(zone, p, info.radius) for p in w.xy(uid))
+    if zone is None:
+        return False
+    if info.base is not None:  # an oval or rectangle: all its outline in the zone (§1.3)
+        return bool(
+            bases_ground.zone_holds(
+                w, uid, zone, w.xy(uid), bases_ground.end_facings(w, uid, w.units[uid].present())
+            ).all()
+        )
+    return all(w.field.in_zone(zone, p, info.radius) for p in w.xy(uid))
 
 
 def _nexus_placed(w: Work, uid: int) -> bool:
@@ -109,8 +117,7 @@ def _fits(w: Work, uid: int, pos: tuple[Point, ...]) -> bool:
     from warbench.rulesets.warsurge.game import geom
     from warbench.rulesets.warsurge.game.coherency import problem_positions
 
-    r = w.info(uid).radius
-    if not all(w.field.on_board(p, r) for p in pos):
+    if not all(bases_ground.model_on_board(w, uid, k, p) for k, p in enumerate(pos)):
         return False
     if problem_positions(w, uid, pos, range(len(pos)), None, None, False):
         return False
@@ -161,7 +168,7 @@ def ambush_after_deploy(work: Work, unit: int) -> None:
         work.set_unit(unit, location=Location.TABLE, pos=moved)
         return
     lead = moved[0]
-    if work.field.on_board(lead, work.info(unit).radius):
+    if bases_ground.model_on_board(work, unit, 0, lead):
         around = place_unit(work, unit, lead, near=lead)
         if around is not None and _fits(work, unit, around):
             if _watched(work, unit, around, rank):

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import shapely
 
-from warbench.rulesets.warsurge.game import perk_recon
+from warbench.rulesets.warsurge.game import bases_ground, perk_recon
 from warbench.rulesets.warsurge.game.perk_turn import index
 
 if TYPE_CHECKING:
@@ -71,13 +71,13 @@ def deploy_outside_zone(w: Work, uid: int, model: int, p: Point) -> str | None:
         why = outside_zone(w, uid, model, p)
         return why if why is None or not spy else perk_espionage.deploy_refusal(w, uid, model, p)
     rank, gap = found
-    if not w.field.on_board(p, info.radius):
+    if not bases_ground.model_on_board(w, uid, model, p):  # its outline (§1.3)
         return f"model {model + 1} of {info.label} is off the battlefield"
     for side, zone in enumerate(w.zones):
         if zone is None or side == info.side:
             continue
         poly = _polygon(tuple(tuple(q) for q in w.field.zones[zone].polygon))
-        d = poly.distance(shapely.Point(p)) - info.radius
+        d = bases_ground.gap_to_area(w, uid, model, p, poly)
         if d < gap - 1e-6:
             where = "inside" if d < 0 else f'{max(d, 0):.1f}" from'
             return (

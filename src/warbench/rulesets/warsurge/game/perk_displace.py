@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import bases, geom, perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, bases_ground, geom, perk_incorporeal
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_aim import aim_of
 from warbench.rulesets.warsurge.game.state import Location
@@ -102,7 +102,12 @@ def _clear_of(
     was not within at the start (``terrain_too``), the battlefield's edge."""
     r = work.info(uid).radius
     f = work.field
-    edge = not all(f.on_board((float(p[0]), float(p[1])), r) for p in pts)
+    shape = work.info(uid).base is not None  # an oval or rectangle: its outline (§1.3)
+    models = work.units[uid].present()
+    if shape:
+        edge = not bases_ground.all_on_board(work, uid, pts, models)
+    else:
+        edge = not all(f.on_board((float(p[0]), float(p[1])), r) for p in pts)
     hit: set[int] = set()
     if len(oxy):
         d = dist(pts).min(axis=0)  # the true bases when oval or rectangular (§1.3)
@@ -110,7 +115,10 @@ def _clear_of(
         hit = {int(x) for x in ouid[bad]}
     terrain = False
     if terrain_too and f.board.terrain and any(t.impassable for t in f.board.terrain):
-        near = np.asarray(f.g.on_impassable(pts, r + margin), dtype=bool)
+        if shape:
+            near = bases_ground.near_impassable(work, uid, pts, models, margin)
+        else:
+            near = np.asarray(f.g.on_impassable(pts, r + margin), dtype=bool)
         terrain = bool((near & ~imp0).any())
     return hit, terrain, edge
 
@@ -141,7 +149,11 @@ def slide(
     d0 = dist(starts).min(axis=0) if len(oxy) else np.zeros(0, dtype=np.float64)
     f = work.field
     if f.board.terrain and any(tt.impassable for tt in f.board.terrain):
-        imp0 = np.asarray(f.g.on_impassable(starts, r + margin), dtype=bool)
+        imp0 = (
+            bases_ground.near_impassable(work, uid, starts, models, margin)
+            if work.info(uid).base is not None  # an oval or rectangle: its outline (§1.3)
+            else np.asarray(f.g.on_impassable(starts, r + margin), dtype=bool)
+        )
     else:
         imp0 = np.zeros(len(starts), dtype=bool)
 
@@ -154,7 +166,9 @@ def slide(
         if (
             piece is not None
             and not any(out)
-            and not linked_to_piece(work, piece, [(float(x), float(y)) for x, y in pts], r)
+            and not linked_to_piece(
+                work, piece, [(float(x), float(y)) for x, y in pts], r, (uid, models)
+            )
         ):
             tether[0] = True
             return out[0], out[1], True
@@ -205,7 +219,9 @@ def _back_off(
         clear = not len(oxy) or bool(
             (bases.table_distances(work, uid, pts, r, t, mask).min(axis=0) >= marg).all()
         )
-        if clear and imp:
+        if clear and imp and work.info(uid).base is not None:  # its outline (§1.3)
+            clear = not bool(bases_ground.near_impassable(work, uid, pts, u.present()).any())
+        elif clear and imp:
             clear = not bool(np.asarray(f.g.on_impassable(pts, r), dtype=bool).any())
         if clear:
             break

@@ -37,7 +37,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warbench.rulesets.warsurge.attack import SUCCESSFUL_SAVES_REROLLED
-from warbench.rulesets.warsurge.game import perk_reroll
+from warbench.rulesets.warsurge.game import bases_ground, perk_reroll
 from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_immortal import HP_LOSS_IMMUNE
 from warbench.rulesets.warsurge.game.state import Location, Status
@@ -219,8 +219,9 @@ def _fits(work: Work, uid: int, models: list[int], new: list[tuple[float, float]
     from warbench.rulesets.warsurge.game import geom
     from warbench.rulesets.warsurge.game.coherency import problem_positions
 
-    r = work.info(uid).radius
-    if not all(work.field.on_board(p, r) for p in new):
+    if not all(
+        bases_ground.model_on_board(work, uid, m, p) for m, p in zip(models, new, strict=True)
+    ):
         return False
     if problem_positions(work, uid, new, models, None, None, False):
         return False

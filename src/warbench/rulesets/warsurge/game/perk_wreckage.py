@@ -89,11 +89,23 @@ def weapon_refusal(w: Work, uid: int, weapon: str) -> str | None:
     return f"{w.label(uid)} is Wreckage: it has no Weapons ({RULE})"
 
 
-def crossed(w: Work, uid: int, start: Point, end: Point, r: float) -> bool:
+def crossed(
+    w: Work, uid: int, start: Point, end: Point, r: float, model: int | None = None
+) -> bool:
     """Whether a model of ``uid`` (radius ``r``) moving from ``start`` to ``end`` passes over
-    Wreckage (Difficult Ground, L1448)."""
+    Wreckage (Difficult Ground, L1448). In a game with oval or rectangular bases (§1.3) the
+    area the ``model``'s base sweeps (``bases_ground.swept``) meets the wrecks' true bases."""
+    from warbench.rulesets.warsurge.game import bases, bases_ground
+
+    exact = model is not None and bases.shaped(w.setup)
+    sweep = bases_ground.swept(w, uid, model, start, end) if exact and model is not None else None
     for k in wrecks(w):
         if k == uid:
+            continue
+        if sweep is not None:
+            pos = w.units[k].pos
+            if bases_ground.swept_gaps(w, sweep, k, pos, range(len(pos)))[1].any():
+                return True
             continue
         kr = w.info(k).radius
         for c in w.units[k].pos:

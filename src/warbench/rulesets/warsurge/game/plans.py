@@ -68,4 +68,16 @@ class TerrainPlan:
     rest: tuple[int, ...] = ()
 
 
-Plan = MovePlan | DeployPlan | AttackPlanG | TerrainPlan | None
+@dataclass(frozen=True)
+class PieceAttackPlan:
+    """A checked Attack of terrain piece ``piece`` (its place on the board; ``number`` the
+    unit number naming it) for ``side``: one share per weapon and target (§10.2,
+    :mod:`.terrain_army`)."""
+
+    piece: int
+    number: int
+    side: int
+    weapons: tuple[WeaponPlan, ...]
+
+
+Plan = MovePlan | DeployPlan | AttackPlanG | TerrainPlan | PieceAttackPlan | None

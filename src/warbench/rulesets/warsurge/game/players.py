@@ -4,7 +4,8 @@ Both only use the public engine (``legal_actions``, ``can``); neither re-impleme
 The scripted player deploys toward the front, advances toward the nearest enemy, shoots the
 nearest target each weapon can reach (foes in a Melee first), charges with melee units and
 keeps Heavy weapons stationary; a unit within reach of an enemy that found nothing to shoot at
-in the last Attack Phase moves until a weapon sees a target.
+in the last Attack Phase moves until a weapon sees a target. A unit on oval or rectangular
+bases turns to face the way it advances (:func:`turned_toward`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from warbench.kernel.dice import SeededChoices
-from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game import bases, engine, terrain_army
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -94,12 +95,18 @@ class ScriptedPlayer:
             self._skip = set()
         legal = engine.legal_actions(state)
         w = legal._work
+        n = len(state.units)  # terrain that attacks (§10.2) fires first, by its number
         units = sorted(
             (u for u in legal.units() if u not in self._skip),
-            key=lambda u: -state.setup.units[u].points,
+            key=lambda u: -state.setup.units[u].points if u < n else -math.inf,
         )
         for uid in units:
-            for action in self._options(w, uid, flow.phase, state):
+            opts = (
+                self._options(w, uid, flow.phase, state)
+                if uid < n
+                else terrain_army.piece_candidates(w, uid)
+            )
+            for action in opts:
                 if engine.can(state, action):
                     return action
             self._skip.add(uid)
@@ -175,12 +182,36 @@ class ScriptedPlayer:
             return opts  # in range with a target: stay put (Heavy weapons need it, §5.1)
         tgt = w.xy(foe).mean(axis=0)
         toward = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
+        turned = turned_toward(w, uid, toward)
         if holding and state is not None:
             # close enough but nothing to shoot at in the last Attack Phase (terrain in the
             # way): move to where a weapon sees a target, else toward the enemy, else around
-            return opts + seek_sight(state, w, uid, toward, allowance)
-        opts.append(toward)
+            return opts + turned + seek_sight(state, w, uid, toward, allowance)
+        opts.extend([*turned, toward])
         return opts
+
+
+#: A unit on oval or rectangular bases turns toward its way only when it faces farther off it
+#: than this (degrees): the turn costs movement (§4.1, ruling 3 of "WARSURGE bases in play").
+TURN_AT = 20.0
+
+
+def turned_toward(w: Work, uid: int, toward: Move) -> list[Action]:
+    """For a unit on oval or rectangular bases or hulls (§1.3) facing more than ``TURN_AT``
+    degrees off the way to its Move's point: the same Move with its models turned to face that
+    way where they end (ruling 2), its narrow end toward the enemy (a smaller front, and its
+    next Move sweeps its width, not its length). None for round bases."""
+    if w.info(uid).base is None or toward.to is None:
+        return []
+    centre = w.xy(uid).mean(axis=0)
+    dx, dy = toward.to[0] - float(centre[0]), toward.to[1] - float(centre[1])
+    if math.hypot(dx, dy) < 1e-6:
+        return []
+    way = round(math.degrees(math.atan2(dy, dx)) % 360.0, 1)
+    now = bases.facing_of(w, uid, w.units[uid].present()[0])
+    if abs((way - now + 180.0) % 360.0 - 180.0) <= TURN_AT:
+        return []
+    return [Move(uid, to=toward.to, dash=toward.dash, facing=way)]
 
 
 def enemy_held_pieces(w: Work, side: int) -> list[str]:

@@ -38,7 +38,7 @@ from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
 from warbench.play.core import JSON, Decision, Event, Refusal, Result
 from warbench.play.legal import Box, Choice, Family
-from warbench.rulesets.warsurge.game import bases, engine, perk_timejump
+from warbench.rulesets.warsurge.game import bases, engine, perk_timejump, terrain_army
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     ChooseTurnMaster,
@@ -67,6 +67,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+from warbench.rulesets.warsurge.game.terrain_army import actor_label, armed_json
 from warbench.rulesets.warsurge.game.terrain_control import control_json
 
 __all__ = [
@@ -309,7 +310,7 @@ class WarsurgeRuleset:
                     side,
                     "counter",
                     f"{CORE} §9.3",
-                    f"{g.info(ask.attacker).label} makes an Attack Action on "
+                    f"{actor_label(g.setup, ask.attacker)} makes an Attack Action on "
                     f"{g.info(ask.asked[0]).label}: a Counter Action (none, attack, guard, perk)",
                     engine.default_counter(g),
                 ),
@@ -486,6 +487,12 @@ class WarsurgeRuleset:
             **({"terrain_hp": dict(g.terrain_hp)} if g.terrain_hp else {}),
             # who holds terrain with a profile and the Objectives (§10.2 L4404-4407, Perks L95)
             **({"control": control_json(g)} if _holdable(g) else {}),
+            # terrain that attacks, by the number an Attack names it with (§10.2)
+            **({"armed_terrain": armed_json(g)} if terrain_army.in_play(g.setup) else {}),
+            **({"pieces_acted": list(g.pieces_acted)} if g.pieces_acted else {}),
+            # the Advanced playstyle's Command Points and Action Step, public to every player
+            # (§9.1-9.3: CP are spent openly)
+            **({"advanced": g.flow.adv.to_json()} if g.flow.adv is not None else {}),
         }
 
 

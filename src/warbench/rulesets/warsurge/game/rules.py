@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from warbench.rulesets.warsurge.game import advanced, perk_concealed, perk_hooks, perk_opportunist
+from warbench.rulesets.warsurge.game import (
+    advanced,
+    perk_concealed,
+    perk_hooks,
+    perk_opportunist,
+    terrain_army,
+)
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     Attack,
@@ -152,6 +158,8 @@ def verify(w: Work, action: Action) -> Plan:
         movable = flow.phase in (Phase.MOVE, Phase.DASH) and eligible(w, action.unit, flow.phase)
         perk_opportunist.verify_delay(w, action, side, movable)
         return None
+    if isinstance(action, Attack) and action.unit >= len(w.units):  # terrain attacks (§10.2)
+        return terrain_army.verify_piece_attack(w, action, side)
     if flow.phase is Phase.OPPORTUNIST and not isinstance(action, Pass):
         return perk_opportunist.verify_window(
             w,
@@ -220,6 +228,15 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         side = acting_side(w.flow)
         assert side is not None
         take_zone(w, side, action.zone)
+        return
+    if isinstance(plan, terrain_army.PieceAttackPlan):  # a terrain piece attacks (§10.2)
+        assert isinstance(action, Attack)
+        if w.flow.phase is Phase.ACTIONS:
+            done = advanced.apply_piece_action(w, action, plan)
+        else:
+            done = terrain_army.apply_piece_attack(w, plan)
+        if done:
+            advance(w)
         return
     perk_concealed.before_action(w, action)  # Concealed (Perks L4149): revealed as it acts
     placing = isinstance(action, Restore | Survivors | BaseContact)

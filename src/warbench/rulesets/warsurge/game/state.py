@@ -28,6 +28,7 @@ from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
 from warbench.rulesets.warsurge.game.perk_illusion_slots import with_illusion_slots
 from warbench.rulesets.warsurge.game.perk_shared import model_weapons as shared_model_weapons
+from warbench.rulesets.warsurge.game.terrain_army_value import army_points, army_values
 from warbench.rulesets.warsurge.game.unit_marks import seized_side, status_names
 from warbench.rulesets.warsurge.profiles import Unit
 
@@ -214,14 +215,14 @@ class GameSetup:
     def units_of_side(self, side: int) -> list[int]:
         return [u.uid for u in self.units if u.side == side]
 
-    def roster_points(self, side: int) -> float:
-        return sum(u.points for u in self.units if u.side == side)
+    def roster_points(self, side: int) -> float:  # and the army's terrain (§10.2 L4424)
+        own = army_points(self.field.board, side)
+        return sum(u.points for u in self.units if u.side == side) + own
 
 
 def value_factor(unit: Unit, traits: Sequence[str] = ()) -> float:
     """The factor of Perks 000 L333-335 for a unit with these profile perks and Traits:
-    Fusion x10, Respawn /2, Summon /4 (the points model's table, names as the catalog spells
-    them)."""
+    Fusion x10, Respawn /2, Summon /4 (the points model's table, by the catalog's names)."""
     from warbench.rulesets.warsurge.perks import PerkCatalog
     from warbench.rulesets.warsurge.points import trait_adjusted
 
@@ -365,9 +366,8 @@ class UnitGS:
     inside: tuple[int, ...] = ()  # on the table, these models inside ``terrain`` (L4459-4464)
 
     def evolve(self, **changes: Any) -> UnitGS:
-        """``dataclasses.replace(self, **changes)`` without calling ``__init__`` (a unit
-        state changes many times an action), keeping the positions worked out from the
-        fields that did not change (:meth:`present`, :meth:`present_xy`)."""
+        """``dataclasses.replace(self, **changes)`` without ``__init__`` (a unit state changes
+        often), keeping :meth:`present` and :meth:`present_xy` of the fields not changed."""
         mine = self.__dict__
         unknown = changes.keys() - _UNIT_FIELDS
         if unknown:
@@ -554,6 +554,8 @@ class GameState:
     restore: CoherencyPause | None = None
     #: terrain that lost HP (§10.3, ``game/terrain.py``): ``(piece, HP left)``, 0 destroyed
     terrain_hp: tuple[tuple[str, int], ...] = ()
+    #: terrain pieces that attacked in this Attack Phase (Standard, ``game/terrain_army.py``)
+    pieces_acted: tuple[str, ...] = ()
     #: a Time Jump's rewind point (``perk_timejump.Rewind``, L1067), else None
     rewind: Any = field(default=None, compare=False, repr=False)
     cache: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -636,6 +638,8 @@ class GameState:
 
             for side, value in summon_values(self):
                 totals[side] += value
+        for side, value in army_values(self.setup.field.board, self.terrain_hp):  # §10.2
+            totals[side] += value
         return totals
 
     def digest(self) -> str:
@@ -645,8 +649,7 @@ class GameState:
 
 def model_max_hp(info: UnitInfo, u: UnitGS) -> int:
     """One model's maximum HP now: the profile's, doubled by each doubling of Ascension and
-    Descend (Perks 000 L2368, L2376: "doubles its … current and max HP"; the unit's counter
-    :data:`HP_DOUBLED`, only ever set on a unit with those perks)."""
+    Descend (Perks 000 L2368, L2376; the counter :data:`HP_DOUBLED`, set by those perks)."""
     if u.counters:
         k = u.counter(HP_DOUBLED)
         if k:
@@ -761,6 +764,8 @@ def canonical_json(state: GameState) -> str:
         data["restore"] = state.restore.to_json()
     if state.terrain_hp:  # likewise: only once terrain has lost HP (§10.3)
         data["terrain_hp"] = [list(t) for t in state.terrain_hp]
+    if state.pieces_acted:  # likewise: terrain that attacked (game/terrain_army.py)
+        data["pieces_acted"] = list(state.pieces_acted)
     if state.rewind is not None:  # likewise: a Time Jump's rewind point (perk_timejump)
         data["rewind"] = state.rewind.to_json()
     return json.dumps(data, sort_keys=True, separators=(",", ":"))

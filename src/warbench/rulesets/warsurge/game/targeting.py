@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.game import bases, geom
+from warbench.rulesets.warsurge.game.bases_ground import outline_heights
 from warbench.rulesets.warsurge.game.geom import FloatArray, Heights, SightPolys
 from warbench.rulesets.warsurge.game.perk_effects import range_key, weapon_ranges
 from warbench.rulesets.warsurge.game.perk_illusion_slots import lent_weapons
@@ -127,17 +128,18 @@ def _shooters(
 
 
 def _outlines(
-    w: Work, uid: int, th: int, t: Any, blockers: npt.NDArray[np.bool_]
+    w: Work, uid: int, th: int, t: Any, blockers: npt.NDArray[np.bool_], from_piece: bool = False
 ) -> SightPolys | None:
     """The true outlines of the attacking models (or the Transport they fire from; terrain
     Fire Points are points), the targeted ones and the blockers, when a unit of the game
     stands on an oval or rectangular base (§1.3; ruling 4 of "WARSURGE bases in play:
-    session 26"); None keeps sight on round bases as it was."""
+    session 26"); None keeps sight on round bases as it was. ``from_piece``: a split unit's
+    models inside fire from the piece's points (L4466-4468), not from their bases."""
     if not bases.shaped(w.setup):
         return None
     u = w.units[uid]
     ap = None
-    if u.location is not Location.TERRAIN:
+    if u.location is not Location.TERRAIN and not from_piece:
         src = w.outermost(uid) if u.location is Location.EMBARKED else uid
         ap = bases.group_outlines(bases.unit_group(w, src))
     tp = bases.group_outlines(bases.unit_group(w, th))
@@ -270,7 +272,7 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
         d = geom.edge_distances(axy, ar, txy, tr)
     if (u.location is Location.TERRAIN or from_piece) and u.terrain is not None:
         # §6.7: range from the piece itself, to its footprint's nearest point (terrain_fire)
-        d = np.broadcast_to(piece_distances(w, u.terrain, txy, tr), d.shape)
+        d = np.broadcast_to(piece_distances(w, u.terrain, txy, tr, th), d.shape)
     distance = float(d.min()) if d.size else math.inf
     weapons_of = [info.model_weapons[i] for i in models]
     users: dict[str, list[int]] = {}
@@ -303,13 +305,18 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
 
     def outlines() -> SightPolys | None:  # oval and rectangular bases (§1.3, §5.4), once
         if not made:
-            made.append(_outlines(w, uid, th, t, blockers))
+            made.append(_outlines(w, uid, th, t, blockers, from_piece))
         return made[0]
 
     # L2360: the heights the models stand at, where the board raises any (game/terrain.py)
     z: Heights | None = None
     if not field.levels.flat:
-        hz = Heights(field.levels.z_of(axy), field.levels.z_of(txy), field.levels.z_of(bxy))
+        # oval and rectangular bases stand on the pieces their outline overlaps (§1.3)
+        ap, tp, bp = outlines() or (None, None, None)
+        lv = field.levels
+        hz = Heights(
+            outline_heights(lv, axy, ap), outline_heights(lv, txy, tp), outline_heights(lv, bxy, bp)
+        )
         if (hz.attacker > 0).any() or (hz.target > 0).any():
             z = hz
     # Only pairs within a weapon's range can give a user, so sight is asked of those pairs

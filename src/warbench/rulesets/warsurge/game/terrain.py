@@ -11,7 +11,8 @@ battlefield" 24-27).
 A model's height is not stored in the game state: it follows from where the model stands. A
 piece with a ``level`` above the board that models can stand on (a gantry, a raised deck: not
 Impassable, ``embark`` not refused) raises the models whose base's centre is on it to that
-level; everywhere else models stand on the board (``z = 0``). A board without such pieces is
+level (an oval or rectangular base: whose outline overlaps it, ``bases_ground.heights``);
+everywhere else models stand on the board (``z = 0``). A board without such pieces is
 flat, and every answer is the flat one.
 """
 
@@ -126,18 +127,22 @@ def climb_problem(
     ends: Sequence[Point],
     allowance: float,
     difficult: Callable[[int], bool],
+    heights: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[str, str] | None:
     """Why these moves cannot be made for the height they climb, as ``(reason, rule)``, or
     None. A model moving from one level to another (onto a gantry 3" up, down from it) uses
     the height climbed or descended of its Move or Dash as well as the distance across the
     board (§4.1 "place the model within that distance", L1918-1919 "scaling buildings";
     ruling 26). ``difficult(i)``: model ``i``'s path crosses Difficult Ground (§4.5 halves its
-    allowance). A flat board never refuses anything here."""
+    allowance). ``heights``: the heights the models stand at before and after, when not where
+    their centres are (oval and rectangular bases, ``bases_ground.heights``). A flat board
+    never refuses anything here."""
     if levels.flat or not starts:
         return None
     s = np.asarray(starts, dtype=np.float64).reshape(-1, 2)
     e = np.asarray(ends, dtype=np.float64).reshape(-1, 2)
-    dz = np.abs(levels.z_of(e) - levels.z_of(s))
+    z0, z1 = heights if heights is not None else (levels.z_of(s), levels.z_of(e))
+    dz = np.abs(z1 - z0)
     for k in (int(x) for x in np.flatnonzero(dz > LEVEL_EPS)):
         a = float(difficult_allowance(int(allowance))) if difficult(k) else float(allowance)
         c = Climb(math.dist(starts[k], ends[k]), float(dz[k]), a)

@@ -53,8 +53,18 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
         for u in state.units
         if u.location is Location.TABLE and (may_hold is None or may_hold(u.uid))
     ]
+    inside: dict[str, set[int]] = {}  # "or embarked inside it" (L4404), split units too
+    for u in state.units:
+        if u.terrain is not None and (may_hold is None or may_hold(u.uid)):
+            inside.setdefault(u.terrain, set()).add(u.controller(state.setup.units[u.uid].side))
     out = [
-        Held(t.name, "terrain", terrain_control(board, t.name, units).players)
+        Held(
+            t.name,
+            "terrain",
+            frozenset({t.army})  # a piece in an army is its side's (L4424-4430)
+            if t.army is not None
+            else terrain_control(board, t.name, units, inside.get(t.name, ())).players,
+        )
         for t in board.terrain
         if t.profile is not None
     ]

@@ -87,12 +87,26 @@ def eyes(w: Work, name: str) -> FloatArray:
     return pts
 
 
-def piece_distances(w: Work, name: str, xy: FloatArray, r: float) -> FloatArray:
+def piece_distances(
+    w: Work, name: str, xy: FloatArray, r: float, uid: int | None = None
+) -> FloatArray:
     """The distance from the piece's footprint to each base (centres ``xy``, radius ``r``):
-    0 when a base touches or overlaps it (§6.7: measured from the Transport itself)."""
+    0 when a base touches or overlaps it (§6.7: measured from the Transport itself). ``uid``:
+    the unit whose present models stand at ``xy``, measured by its outlines when it stands on
+    oval or rectangular bases (§1.3)."""
     if not len(xy):
         return np.zeros(0, dtype=np.float64)
     poly = _polygon(w, name)
+    info = w.setup.units[uid] if uid is not None else None
+    if info is not None and info.base is not None and uid is not None:
+        from warbench.rulesets.warsurge.game import bases
+
+        fac = bases.facings(w, uid, w.units[uid].present()[: len(xy)])
+        out: FloatArray = np.asarray(
+            shapely.distance(poly, bases.outlines(info.base, np.asarray(xy), fac)),
+            dtype=np.float64,
+        )
+        return out
     d = shapely.distance(poly, shapely.points(xy))
     return np.maximum(0.0, np.asarray(d, dtype=np.float64) - r)
 

@@ -108,12 +108,20 @@ def gaps_to_piece(w: Work | GameState, name: str, xy: FloatArray, r: float) -> F
 
 
 def linked_to_piece(
-    w: Work | GameState, name: str, pts: Sequence[tuple[float, float]], r: float
+    w: Work | GameState,
+    name: str,
+    pts: Sequence[tuple[float, float]],
+    r: float,
+    shaped: tuple[int, Sequence[int]] | None = None,
 ) -> bool:
     """The outside models at ``pts`` are in Coherency with the piece (L4460-4462): each group
-    of them linked by 2" (§4.2) has a model within 2" of the piece (ruling 6)."""
+    of them linked by 2" (§4.2) has a model within 2" of the piece (ruling 6). ``shaped``:
+    the unit and its models at ``pts`` when it stands on oval or rectangular bases, measured
+    with their outlines (§1.3)."""
     if not pts:
         return False
+    if shaped is not None and w.setup.units[shaped[0]].base is not None:
+        return _linked_outlines(w, name, pts, *shaped)
     gaps = gaps_to_piece(w, name, np.asarray(pts, dtype=np.float64), r)
     for group in coherency_groups(list(pts), [r] * len(pts)):
         if not any(gaps[k] <= COHERENCY + 1e-6 for k in group):
@@ -121,13 +129,33 @@ def linked_to_piece(
     return True
 
 
-def split_refusal(w: Work, uid: int, pts: Sequence[tuple[float, float]]) -> str | None:
-    """Why the outside models of the split unit ``uid`` at ``pts`` would not keep Coherency
-    with its piece, or None."""
+def _linked_outlines(
+    w: Work | GameState, name: str, pts: Sequence[tuple[float, float]], uid: int,
+    models: Sequence[int],
+) -> bool:  # fmt: skip
+    """:func:`linked_to_piece` for oval or rectangular bases, with their outlines (§1.3)."""
+    from warbench.rulesets.warsurge.game import bases
+
+    info = w.setup.units[uid]
+    xy = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    fac = bases.facings(w, uid, models)
+    gaps = shapely.distance(_polygon(w, name), bases.outlines(info.base, xy, fac))
+    return all(
+        any(float(gaps[k]) <= 2.0 + 1e-6 for k in group)
+        for group in bases.group_of(w, uid, xy, fac)
+    )
+
+
+def split_refusal(
+    w: Work, uid: int, pts: Sequence[tuple[float, float]], models: Sequence[int] | None = None
+) -> str | None:
+    """Why the outside models of the split unit ``uid`` at ``pts`` (its ``models``, default
+    those present) would not keep Coherency with its piece, or None."""
     u = w.units[uid]
     name = u.terrain
     assert name is not None
-    if linked_to_piece(w, name, pts, w.info(uid).radius):
+    idx = u.present() if models is None else list(models)
+    if linked_to_piece(w, name, pts, w.info(uid).radius, (uid, idx)):
         return None
     return (
         f"the models of {w.info(uid).label} outside {name} would not keep Coherency with it: "
@@ -148,6 +176,8 @@ def split_problem(
     moving = set(models)
     stay = [i for i in u.present() if i not in moving]
     pts = [*(u.pos[i] for i in stay), *new]
+    if info.base is not None:  # oval or rectangular bases: their outlines (§1.3)
+        return _split_outlines(w, uid, pts, [*stay, *models], bool(moving & set(inside_models(u))))
     if stay and new:
         a = np.asarray(new, dtype=np.float64)
         b = np.asarray([u.pos[i] for i in stay], dtype=np.float64)
@@ -166,13 +196,34 @@ def split_problem(
     return None if why is None else (why, RULE)
 
 
+def _split_outlines(
+    w: Work, uid: int, pts: Sequence[tuple[float, float]], idx: Sequence[int], leaving: bool
+) -> tuple[str, str] | None:
+    """:func:`split_problem` for oval or rectangular bases, with their outlines (§1.3)."""
+    from warbench.rulesets.warsurge.game import bases
+
+    label = w.info(uid).label
+    own = bases.own_problem(w, uid, pts, idx)
+    if own == "overlap":
+        return (f"models of {label} would overlap each other", "§1.3")
+    if leaving:  # leaving the piece: one group again
+        if own == "coherency":
+            return (
+                f'{label} would break Coherency: every model within 2" of another, in one group',
+                "§4.2",
+            )
+        return None
+    why = split_refusal(w, uid, pts, idx)
+    return None if why is None else (why, RULE)
+
+
 def split_coherent(state: GameState | Work, uid: int) -> bool:
     """The split unit's outside models are in Coherency with its piece (the invariant)."""
     u = state.units[uid]
     assert u.terrain is not None
     xy = u.present_xy()
     pts = [(float(x), float(y)) for x, y in xy]
-    return linked_to_piece(state, u.terrain, pts, state.info(uid).radius)
+    return linked_to_piece(state, u.terrain, pts, state.info(uid).radius, (uid, u.present()))
 
 
 def settle(w: Work, uid: int) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import shapely
@@ -29,7 +30,7 @@ import shapely.ops
 from warbench.kernel.errors import UnknownNameError
 from warbench.rulesets.warsurge.battlefield import Terrain
 from warbench.rulesets.warsurge.battlefield.measure import coherency_groups
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, bases_ground, geom
 from warbench.rulesets.warsurge.game.actions import Disembark, EmbarkTerrain, Point
 from warbench.rulesets.warsurge.game.coherency import full_positions, place_unit, problem_positions
 from warbench.rulesets.warsurge.game.melee import engage_new_contacts
@@ -92,6 +93,12 @@ def _ways(w: Work, name: str, way: str) -> tuple[shapely.Polygon, list[Point]]:
     return poly, [] if gates is None else [(float(g.at[0]), float(g.at[1])) for g in gates]
 
 
+def _nearest(poly: shapely.Polygon, shape: Any) -> Point:
+    """The point of ``poly`` nearest to ``shape`` (a base's outline)."""
+    x, y = shapely.shortest_line(poly, shape).coords[0]
+    return (float(x), float(y))
+
+
 def check_may_embark(w: Work, uid: int) -> None:
     """The unit can embark at all: on the battlefield (§6.2), not Immobile (§4.1 Immobile
     Units), not locked in a Melee (§4.4)."""
@@ -141,6 +148,13 @@ def verify_embark_terrain(w: Work, action: EmbarkTerrain) -> TerrainPlan:
     best: tuple[float, int, Point] | None = None
     for m in free:
         c = u.pos[m]
+        if info.base is not None:  # an oval or rectangle: from its outline (§1.3)
+            shape = bases_ground.outline(info.base, c, bases.facing_of(w, uid, m))
+            for g in gates or [_nearest(poly, shape)]:
+                d = float(shapely.distance(shape, poly if not gates else shapely.Point(g)))
+                if best is None or d < best[0]:
+                    best = (d, m, g)
+            continue
         if gates:
             spots = gates
         else:
@@ -163,10 +177,16 @@ def verify_embark_terrain(w: Work, action: EmbarkTerrain) -> TerrainPlan:
     start = u.pos[m]
     length = math.dist(start, goal)
     if length > 1e-9:
+        short = need if info.base is not None else length - r  # the base's own gap (§1.3)
         stop = geom.as_array([start])[0] + (np.asarray(goal) - np.asarray(start)) * max(
-            0.0, (length - r - 0.01) / length
+            0.0, (short - 0.01) / length
         )
-        pc = w.field.path(start, (float(stop[0]), float(stop[1])), r)
+        end = (float(stop[0]), float(stop[1]))
+        pc = (
+            bases_ground.model_path(w, uid, m, start, end)
+            if info.base
+            else w.field.path(start, end, r)
+        )
         if pc.blocked_by is not None and pc.blocked_by != piece.name:
             raise err(f"the way to {piece.name} is blocked by {pc.blocked_by}", "§4.7")
     return TerrainPlan(uid, piece.name, action.dash, going, rest_pos, rest=rest)
@@ -231,7 +251,9 @@ def partial_fit(
                     "§10.2 (L4460-4462)",
                 )
             pos = tuple(action.positions)
-        elif manual and not linked_to_piece(w, name, [u.pos[i] for i in rest], info.radius):
+        elif manual and not linked_to_piece(
+            w, name, [u.pos[i] for i in rest], info.radius, (uid, list(rest))
+        ):
             raise err(
                 f"give the positions of the models of {info.label} that stay outside (model "
                 "placement is not automated)",
@@ -289,12 +311,15 @@ def _rest_refusal(
         if prob:
             return f"cannot end there: {prob[0]} ({prob[1]})"
     xy = geom.as_array(pos)
-    if len(xy) > 1:
+    if w.info(uid).base is not None:  # oval or rectangular bases: their outlines (§1.3)
+        if bases.own_problem(w, uid, pos, rest) == "overlap":
+            return "would overlap each other"
+    elif len(xy) > 1:
         d = geom.edge_distances(xy, r, xy, r)
         np.fill_diagonal(d, np.inf)
         if (d < -1e-6).any():
             return "would overlap each other"
-    if not linked_to_piece(w, name, pos, r):
+    if not linked_to_piece(w, name, pos, r, (uid, list(rest))):
         return 'would not keep Coherency with it (a model of each group within 2")'
     return ""
 
@@ -329,8 +354,14 @@ def verify_disembark_terrain(w: Work, action: Disembark) -> TerrainPlan:
     models = tuple(inside_models(u))
     r = info.radius
 
-    def reach(p: Point) -> float:
+    def reach(p: Point, k: int) -> float:
         best = math.inf
+        if info.base is not None:  # an oval or rectangle: from its outline (§1.3)
+            shape = bases_ground.outline(info.base, p, bases.facing_of(w, uid, models[k]))
+            for poly, gates in ways:
+                to = shapely.MultiPoint(gates) if gates else poly.boundary
+                best = min(best, float(shapely.distance(shape, to)))
+            return best
         for poly, gates in ways:
             if gates:
                 best = min(best, *(max(0.0, math.dist(p, g) - r) for g in gates))
@@ -349,7 +380,7 @@ def verify_disembark_terrain(w: Work, action: Disembark) -> TerrainPlan:
         if aim is None and u.location is Location.TABLE:  # a split unit: beside the rest
             aim = tuple(float(c) for c in u.present_xy().mean(axis=0))  # type: ignore[assignment]
         pos = _placement(w, uid, ways, aim, allowance)
-    far = [k for k, p in enumerate(pos) if reach(p) > allowance + 1e-6]
+    far = [k for k, p in enumerate(pos) if reach(p, k) > allowance + 1e-6]
     if far:
         raise err(
             f"model {models[far[0]] + 1} of {info.label} would stand beyond its "

@@ -18,6 +18,7 @@ from warbench.rulesets.warsurge.game import (
     bases_ground,
     perk_incorporeal,
     perk_opportunist,
+    terrain_army,
 )
 from warbench.rulesets.warsurge.game.actions import (
     Deploy,
@@ -35,6 +36,7 @@ from warbench.rulesets.warsurge.game.state import (
     Location,
     Phase,
 )
+from warbench.rulesets.warsurge.game.terrain_army_value import army_points
 from warbench.rulesets.warsurge.game.terrain_fire import fires_from_terrain
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
 from warbench.rulesets.warsurge.game.work import Work, err
@@ -90,7 +92,9 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
 
 
 def side_can_act(w: Work, side: int, phase: Phase) -> bool:
-    return any(eligible(w, uid, phase) for uid in w.acting_units(side))
+    if any(eligible(w, uid, phase) for uid in w.acting_units(side)):
+        return True
+    return terrain_army.in_play(w.setup) and terrain_army.pieces_can_act(w, side, phase)  # §10.2
 
 
 def verify_pass(w: Work, side: int) -> None:
@@ -104,7 +108,7 @@ def verify_pass(w: Work, side: int) -> None:
         w.info(uid).points
         for uid in w.side_units(side)
         if w.units[uid].location in (Location.TABLE, Location.EMBARKED)
-    )
+    ) + army_points(w.setup.field.board, side)  # its army's terrain stands there (§10.2)
     if total <= 0 or deployed >= share * total - 1e-9:
         return
     for uid in w.side_units(side):
@@ -233,6 +237,7 @@ def _start_phase(w: Work, phase: Phase) -> None:
     for u in list(w.units):
         if u.acted:
             w.set_unit(u.uid, acted=False)
+    w.pieces_acted = ()  # terrain that attacked (§10.2, game/terrain_army.py)
     tm = w.flow.turn_master
     assert tm is not None
     order = clockwise_order(w, tm)

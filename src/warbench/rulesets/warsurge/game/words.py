@@ -37,6 +37,10 @@ def describe(view: Any, action: Any) -> str | None:
         for u in units or []
         if isinstance(u, dict) and u.get("label") is not None
     }
+    armed = view.get("armed_terrain") if isinstance(view, dict) else None
+    for p in armed or []:  # terrain that attacks, by its number (§10.2)
+        if isinstance(p, dict) and p.get("name") is not None:
+            labels[p.get("number")] = f"{p['name']} (terrain)"
     sides = view.get("sides") if isinstance(view, dict) else None
     names = [str(s.get("name")) for s in sides or [] if isinstance(s, dict)]
 

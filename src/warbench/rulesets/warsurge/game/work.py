@@ -83,6 +83,7 @@ class Work:
         self.field = state.setup.field
         #: destructible terrain's HP left where it lost any (§10.3, ``game/terrain.py``)
         self.terrain_hp: dict[str, int] = dict(state.terrain_hp)
+        self.pieces_acted: tuple[str, ...] = state.pieces_acted  # terrain_army (§10.2)
         if state.terrain_hp or _gateways(state.setup):
             from warbench.rulesets.warsurge.game.terrain_field import field_of
 
@@ -147,6 +148,7 @@ class Work:
             pause=self.pause,
             restore=self.restore,
             terrain_hp=self._terrain_hp(),
+            pieces_acted=self.pieces_acted,
             rewind=self.rewind,
         )
         if self._index is not None:
