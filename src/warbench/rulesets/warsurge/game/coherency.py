@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +22,7 @@ from warbench.rulesets.warsurge.game import (
     geom,
     perk_effects,
     perk_incorporeal,
+    place_memo,
 )
 from warbench.rulesets.warsurge.game.actions import (
     Point,
@@ -32,7 +34,7 @@ from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
 from warbench.rulesets.warsurge.game.perk_wreckage import crossed, holders
 from warbench.rulesets.warsurge.game.state import Location, UnitGS, UnitInfo
 from warbench.rulesets.warsurge.game.terrain_split import split_problem
-from warbench.rulesets.warsurge.game.work import Work, err
+from warbench.rulesets.warsurge.game.work import TableIndex, Work, err
 
 
 def problem_positions(
@@ -233,25 +235,29 @@ def clearly_illegal(
     with oval or rectangular bases (§1.3) a base is off the board by its outline at its facing
     (``models``: the unit's models in ``new``, default those present) and bases overlap by the
     circles inside them (``bases_ground.inner_radii``), the paths left to the true check."""
+    return _clearly_illegal(w, uid, starts, new, models)[0]
+
+
+def _clearly_illegal(
+    w: Work,
+    uid: int,
+    starts: FloatArray | None,
+    new: FloatArray,
+    models: Sequence[int] | None = None,
+    witness: bool = False,
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.intp] | None]:
+    """:func:`clearly_illegal`, and with ``witness`` (a placement: ``starts`` None) for each
+    candidate and model ``(C, m)``, the row of the table index of a base it overlaps by
+    clearly more than the tolerance (-1: none), which refuses the candidate on any table where
+    that base stands (``place_memo``)."""
     r = w.info(uid).radius
-    f = w.field
-    x, y = new[..., 0], new[..., 1]
+    out = _off_table(w, uid, new, models)
+    wit = np.full(new.shape[:2], -1, dtype=np.intp) if witness else None
     t = w.table()
     exact = bases.shaped(w.setup)
-    if exact:  # oval and rectangular bases (§1.3): their outline on the board, inner circles
-        idx = w.units[uid].present() if models is None else list(models)
-        ext = bases_ground.reach(w, uid, idx)
-        rx, ry = ext[:, 0], ext[:, 1]
-        off = (x < rx - 1e-6 - _MARGIN) | (x > f.width - rx + 1e-6 + _MARGIN)
-        off |= (y < ry - 1e-6 - _MARGIN) | (y > f.height - ry + 1e-6 + _MARGIN)
-        inner = bases_ground.inner_radii(w.setup)
-        r, trad = float(inner[uid]), inner[t.uid]
-    else:
-        lo = r - 1e-6 - _MARGIN
-        off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
-        off |= y > f.height - r + 1e-6 + _MARGIN
-        trad = t.r
-    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
+    inner, trad = _overlap_radii(w, t)
+    if exact:  # oval and rectangular bases (§1.3): bases overlap by the circles inside them
+        r = float(inner[uid])
     other = w.others_mask([uid])
     # only bases near the box of the candidates (and starts) can be met: a base farther than
     # the two radii from the box is farther than that from every segment and end inside it
@@ -267,14 +273,20 @@ def clearly_illegal(
         )
     oxy, orad = t.xy[other], trad[other]
     if not len(oxy):
-        return out
-    moving = np.ones(off.shape, dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
+        return out, wit
+    moving = (
+        np.ones(new.shape[:2], dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
+    )
     live = np.flatnonzero(~out)
     if not len(live):
-        return out
+        return out, wit
     sub = new[live]  # (L, m, 2)
-    ends = _overlapping(sub.reshape(-1, 2), r, oxy, orad, OVERLAP_TOL + _MARGIN)
+    which = np.full(sub.shape[0] * sub.shape[1], -1, dtype=np.intp) if witness else None
+    ends = _overlapping(sub.reshape(-1, 2), r, oxy, orad, OVERLAP_TOL + _MARGIN, which)
     bad = ends.reshape(sub.shape[:2]) & moving[live]  # (L, m)
+    if wit is not None and which is not None and starts is None:
+        over = which.reshape(bad.shape)
+        wit[live] = np.where(over >= 0, np.flatnonzero(other)[np.maximum(over, 0)], -1)
     if starts is not None and not exact:  # (true bases already touching may pass: bases.py)
         # passing through: only for the candidates not already rejected
         cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
@@ -283,16 +295,55 @@ def clearly_illegal(
             through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
             bad[cand[through], k[through]] = True
     out[live] = bad.any(axis=1)
+    return out, wit
+
+
+def _overlap_radii(w: Work, t: TableIndex) -> tuple[Any, FloatArray]:
+    """The radii :func:`clearly_illegal` measures overlaps with: per unit (by uid) and per
+    base of the table index: the bases' own, or in a game with oval or rectangular bases
+    (§1.3) the circles inside them (``bases_ground.inner_radii``)."""
+    if bases.shaped(w.setup):
+        inner = bases_ground.inner_radii(w.setup)
+        return inner, inner[t.uid]
+    return None, t.r
+
+
+def _off_table(
+    w: Work, uid: int, new: FloatArray, models: Sequence[int] | None = None
+) -> npt.NDArray[np.bool_]:
+    """Which candidates ``(C, m, 2)`` put one of the unit's bases clearly off the battlefield
+    (an oval or rectangular one by its outline at its facing, ``models`` as in
+    :func:`clearly_illegal`)."""
+    f = w.field
+    x, y = new[..., 0], new[..., 1]
+    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outline on the board
+        idx = w.units[uid].present() if models is None else list(models)
+        ext = bases_ground.reach(w, uid, idx)
+        rx, ry = ext[:, 0], ext[:, 1]
+        off = (x < rx - 1e-6 - _MARGIN) | (x > f.width - rx + 1e-6 + _MARGIN)
+        off |= (y < ry - 1e-6 - _MARGIN) | (y > f.height - ry + 1e-6 + _MARGIN)
+    else:
+        r = w.info(uid).radius
+        lo = r - 1e-6 - _MARGIN
+        off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+        off |= y > f.height - r + 1e-6 + _MARGIN
+    out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
     return out
 
 
 def _overlapping(
-    pts: FloatArray, r: float, oxy: FloatArray, orad: FloatArray, tol: float
+    pts: FloatArray,
+    r: float,
+    oxy: FloatArray,
+    orad: FloatArray,
+    tol: float,
+    which: npt.NDArray[np.intp] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Which points ``(P, 2)``, as centres of bases of radius ``r``, overlap one of the bases
     ``oxy``/``orad`` by more than ``tol``. Only the pairs in a band of x (a base farther in x
     than the two radii cannot overlap) are measured, so the cost grows with the pairs that
-    are close, not with every point times every base (the 4000-point deployments)."""
+    are close, not with every point times every base (the 4000-point deployments). With
+    ``which``, each overlapping point's entry is set to a base (row of ``oxy``) it overlaps."""
     out = np.zeros(len(pts), dtype=bool)
     if not len(pts) or not len(oxy):
         return out
@@ -309,8 +360,11 @@ def _overlapping(
     first = np.repeat(lo - (np.cumsum(n) - n), n)
     oi = order[np.arange(total) + first]
     d = np.sqrt(((pts[pi] - oxy[oi]) ** 2).sum(axis=1)) - orad[oi] - r
-    hit = pi[d < -tol]
+    over = d < -tol
+    hit = pi[over]
     out[hit] = True
+    if which is not None:
+        which[hit] = oi[over]
     return out
 
 
@@ -379,6 +433,7 @@ def place_unit(
         models=models,
         start=start,
         from_unit=from_unit,
+        key=key,
     )
     return out[0]
 
@@ -396,9 +451,15 @@ def _place_unit(
     models: Sequence[int] | None,
     start: int = 0,
     from_unit: int | None = None,
+    key: Any = None,
 ) -> tuple[tuple[Point, ...] | None, int]:
     """The first legal candidate from ``start`` on (candidates before it are known to be
-    refused), and its place in the order (the count of candidates when none is legal)."""
+    refused), and its place in the order (the count of candidates when none is legal).
+
+    The candidates and those the board alone refuses are kept with the battlefield under
+    ``key`` (the question), and so is, for each candidate refused on another unit's base, that
+    base: a candidate whose base still stands is refused without being measured
+    (``place_memo``); the others are measured here, so the answer is the same."""
     info = w.info(uid)
     r = info.radius
     idx = list(range(info.real_models)) if models is None else list(models)
@@ -407,7 +468,67 @@ def _place_unit(
         if info.base is None
         else bases.formation(info.base, len(idx), bases.facing_of(w, uid, idx[0] if idx else 0))
     )
-    spread = float(np.abs(offsets).max()) + r if len(offsets) else r
+    # kept only for questions without bases to stay near (those are asked once or twice); an
+    # oval or rectangular base's candidates depend on every model's facing (§1.3)
+    store = place_memo.questions(w.field) if key is not None and from_xy is None else None
+    turned = tuple(bases.facing_of(w, uid, i) for i in idx) if info.base is not None else ()
+    qkey = (key, info.real_models, turned)
+    q = None if store is None else store.get(qkey)
+    if q is None:
+        q = _question(w, uid, centre, offsets, idx, zone, tries)
+        if store is not None:
+            store[qkey] = q
+    cands, allpts, static = q.cands, q.allpts, q.static
+    zb = w.field.zone_bounds(zone) if zone is not None else None
+    if start >= len(cands):
+        return None, len(cands)
+    t = w.table()
+    table = t.memo.get("standing")
+    if table is None:  # the radii the overlaps are measured with (clearly_illegal)
+        rad = _overlap_radii(w, t)[1]
+        table = t.memo["standing"] = place_memo.Standing.of(t.xy, rad, t.uid, t.model)
+    # refused: by the board, by a base still standing (one question for every candidate)
+    refused = static.copy()
+    ahead = np.flatnonzero(~static[start:]) + start
+    if len(ahead):
+        refused[ahead[place_memo.still_refused(q, ahead, table)]] = True
+    # measured in blocks (the first candidates often fit), or all at once where the question
+    # found no place last time it was asked (a full zone)
+    b0, block = start, len(cands) if q.failed else 8
+    while b0 < len(cands):
+        rows = np.arange(b0, min(b0 + block, len(cands)))
+        b0, block = b0 + block, block * 3
+        todo = rows[~refused[rows]]
+        if len(todo):
+            bad, which = _clearly_illegal(w, uid, None, allpts[todo], idx, witness=True)
+            assert which is not None
+            q.remember(todo, which, table)
+            refused[todo[bad]] = True
+        for k in rows[~refused[rows]].tolist():
+            placed = _place_at(
+                w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r, from_unit
+            )
+            if placed is not None:
+                q.failed = False
+                return placed, k
+    q.failed = True
+    return None, len(cands)
+
+
+def _question(
+    w: Work,
+    uid: int,
+    centre: Point,
+    offsets: FloatArray,
+    idx: Sequence[int],
+    zone: int | None,
+    tries: int,
+) -> place_memo.PlaceQuestion:
+    """A placement question's candidates (a compact formation around ``centre``, then around
+    rings of points about it) and which of them the board alone refuses: outside the zone's
+    box or the zone (§3.6), off the battlefield (the test of :func:`clearly_illegal`)."""
+    info = w.info(uid)
+    r = info.radius
     cands: list[Point] = [centre]
     step = max(2 * r + 0.5, 1.0)
     for ring in range(1, tries):
@@ -416,45 +537,27 @@ def _place_unit(
         cands.extend(geom.ring_points(centre, rad, min(k, 24)))
         if len(cands) > tries * 6:
             break
-    zb = w.field.zone_bounds(zone) if zone is not None else None
     # an oval or rectangular base reaches its outline's box at its facing (§1.3), a round one
     # its radius: the placement is as tight as a player's
     ext = bases_ground.reach(w, uid, idx) if info.base is not None else None
     rx, ry = (r, r) if ext is None else (ext[:, 0], ext[:, 1])
-    # every candidate formation at once; blocks of candidates that certainly fail are skipped
-    # (outside the zone's box or the zone, off the table, on another unit), the others are
-    # tested one by one in order below, exactly as before
     allpts = offsets[None, :, :] + np.asarray(cands)[:, None, :]
-    skip = np.zeros(len(cands), dtype=bool)
-    if zb is not None:
+    static = np.zeros(len(cands), dtype=bool)
+    if zone is not None:
+        zb = w.field.zone_bounds(zone)
         xs, ys = allpts[..., 0], allpts[..., 1]
-        skip = (
+        static = (
             (xs - rx < zb[0] - 1e-6).any(axis=1)
             | (xs + rx > zb[2] + 1e-6).any(axis=1)
             | (ys - ry < zb[1] - 1e-6).any(axis=1)
             | (ys + ry > zb[3] + 1e-6).any(axis=1)
         )
-    b0, block = start, 8
-    while b0 < len(cands):
-        rows = np.arange(b0, min(b0 + block, len(cands)))
-        b0, block = b0 + block, block * 3
-        live = rows[~skip[rows]]
-        if zone is not None and len(live):
-            inside = _zone_holds(w, uid, zone, allpts[live].reshape(-1, 2), idx)
-            skip[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
-            live = rows[~skip[rows]]
+        live = np.flatnonzero(~static)
         if len(live):
-            skip[live] = clearly_illegal(w, uid, None, allpts[live], idx)
-        for k, no in zip(rows.tolist(), skip[rows].tolist(), strict=True):
-            if no:
-                continue
-            placed = _place_at(
-                w, uid, cands[k], offsets, idx, r, zone, zb, within, from_xy, from_r, from_unit
-            )
-            if placed is not None:
-                return placed, k
-    _ = spread
-    return None, len(cands)
+            inside = _zone_holds(w, uid, zone, allpts[live].reshape(-1, 2), idx)
+            static[live[~inside.reshape(len(live), -1).all(axis=1)]] = True
+    static |= _off_table(w, uid, allpts, idx)
+    return place_memo.PlaceQuestion(cands, allpts, static)
 
 
 def _place_at(
