@@ -379,6 +379,7 @@ class Terrain(BaseModel):
         None,
         ge=0,
         le=7,
+        strict=True,  # a side's number: ``army: true`` is no side 1, ``false`` no side 0
         description="Fielded in the army of this side (0-based): an Immobile Unit of that side, "
         "priced by the points model, that attacks with its profile's weapons (§10.2 L4424-4430).",
     )

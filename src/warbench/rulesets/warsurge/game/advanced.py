@@ -307,16 +307,7 @@ def apply_advanced(w: Work, action: Action, plan: Plan) -> bool:
         apply_deploy(w, plan)
     elif isinstance(plan, AttackPlanG):
         assert isinstance(action, Attack)
-        ask = counter_ask(w, action)
-        if ask is not None:  # the targets may answer first (§9.3)
-            w.flow = replace(w.flow, adv=replace(adv(w), counter=ask))
-            w.emit(
-                "counter_ask",
-                f"{w.label(uid)} attacks {', '.join(w.label(t) for t in ask.asked)}: "
-                "each may make a Counter Action",
-                "§9.3",
-                units=list(ask.asked),
-            )
+        if ask_counters(w, action):  # the targets may answer first (§9.3)
             return False
         if not apply_attack(w, plan, action):
             return False  # waiting for the casualties to be chosen (§5.11)
@@ -350,16 +341,7 @@ def apply_piece_action(w: Work, action: Attack, plan: PieceAttackPlan) -> bool:
     The piece's Action Step is this one Action. True when the step is over."""
     pay_piece_attack(w, plan)
     w.flow = replace(w.flow, adv=replace(adv(w), step_unit=None, step_done=0))
-    ask = counter_ask(w, action)
-    if ask is not None:  # the targets may answer first (§9.3)
-        w.flow = replace(w.flow, adv=replace(adv(w), counter=ask))
-        w.emit(
-            "counter_ask",
-            f"{actor_label(w.setup, action.unit)} attacks "
-            f"{', '.join(w.label(t) for t in ask.asked)}: each may make a Counter Action",
-            "§9.3",
-            units=list(ask.asked),
-        )
+    if ask_counters(w, action):  # the targets may answer first (§9.3)
         return False
     resolve_piece_attack(w, plan)
     return after_attack(w)
@@ -400,6 +382,23 @@ def after_attack(w: Work) -> bool:
     if not end_attack_phase(w, may_wait=True):
         return False  # a placement waits for its player (§6.6, §4.2 IV, §4.4 III)
     return step_over(w)
+
+
+def ask_counters(w: Work, attack: Attack) -> bool:
+    """Ask the units ``attack`` targets for their Counter Actions when any may make one
+    (§9.3; the attacker a unit or a terrain piece): True when the game now waits for them."""
+    ask = counter_ask(w, attack)
+    if ask is None:
+        return False
+    w.flow = replace(w.flow, adv=replace(adv(w), counter=ask))
+    w.emit(
+        "counter_ask",
+        f"{actor_label(w.setup, attack.unit)} attacks "
+        f"{', '.join(w.label(t) for t in ask.asked)}: each may make a Counter Action",
+        "§9.3",
+        units=list(ask.asked),
+    )
+    return True
 
 
 def counter_ask(w: Work, attack: Attack) -> CounterAsk | None:

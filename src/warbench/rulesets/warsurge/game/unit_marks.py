@@ -2,8 +2,9 @@
 
 A perk-heavy game asks the same unit state many times an action whether it is under a status
 (Defected, Seized, Wreckage, Incorporeal …). A ``UnitGS`` never changes (a change makes a new
-one, :meth:`UnitGS.evolve`, which does not carry these answers over), so the names of its
-statuses and the side that seized it are kept on the state itself, like its present models.
+one, :meth:`UnitGS.evolve`, which carries these answers over only while its statuses stay), so
+the names of its statuses and the side that seized it are kept on the state itself, like its
+present models.
 """
 
 from __future__ import annotations
