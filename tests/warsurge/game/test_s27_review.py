@@ -50,3 +50,25 @@ def test_s10_2_L4424_battle_on_a_board_with_army_true_fails_in_one_line(tmp_path
     assert r.exit_code != 0
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and "army" in lines[0] and "Traceback" not in r.output
+
+
+def test_s10_2_L4424_an_army_piece_without_weapons_is_no_attacker() -> None:
+    # a bunker fielded in an army without weapons (a unit that never attacks, §10.2 L4424-4430)
+    # was offered as a unit that can act, so its side was made to act every Attack Phase
+    piece = _turret(1)
+    profile = dict(piece["profile"])  # type: ignore[call-overload]
+    del profile["weapons"]
+    profile["models"] = [{"count": 1}]
+    board = board_from_data(
+        {
+            "width": 10,
+            "height": 10,
+            "terrain": [
+                {**piece, "name": "B", "profile": profile},
+                {**_turret(0), "rect": [5, 5, 7, 7]},
+            ],
+        }
+    )
+    bunker, turret = board.terrain
+    assert bunker.army == 1 and not bunker.in_play_weapons
+    assert turret.in_play_weapons

@@ -437,8 +437,10 @@ class Terrain(BaseModel):
 
     @property
     def in_play_weapons(self) -> bool:
-        """Whether its profile's weapons attack in a game (``armed`` or ``army``, §10.2)."""
-        return self.armed or self.army is not None
+        """Whether its profile's weapons attack in a game (``armed`` or ``army``, §10.2); an
+        army piece without weapons is a unit that never attacks."""
+        weapons = bool((self.profile or {}).get("weapons"))
+        return weapons and (self.armed or self.army is not None)
 
 
 class Zone(BaseModel):

@@ -142,7 +142,8 @@ def piece_refusal(w: Work, number: int, side: int, paid: bool = False) -> tuple[
         return f"there is no unit or terrain piece {number}", "§2.1 Unit"
     _, piece = found
     if not piece.in_play_weapons:
-        why = "has no profile weapons" if piece.profile is None else "has no weapons in play"
+        weapons = bool((piece.profile or {}).get("weapons"))
+        why = "has no weapons in play" if weapons else "has no profile weapons"
         return (
             f"{piece.name} {why}: a board gives a piece weapons with a profile and "
             "armed: true, or fields it in an army (army: side)",
