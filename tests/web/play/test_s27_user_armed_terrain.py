@@ -124,3 +124,26 @@ def test_a_side_named_blue_is_drawn_blue_against_a_side_not_named_by_a_colour() 
     assert side_colours(mixed) == ["#c0392b", "#1f5fbf"]
     assert side_colours({"sides": [{"name": "Red"}, {"name": "Dogs"}]}) == ["#c0392b", "#1f5fbf"]
     assert side_colours({"sides": [{"name": "Ann"}, {"name": "Bob"}]}) is None
+
+
+def test_the_svg_render_draws_a_side_named_red_in_red(tmp_path: Any) -> None:
+    """``warbench battle --svg`` drew side 0 ("Red": its units and the turret in its army,
+    §10.2 L4424) in blue and "Blue" in red; the renders now colour a side by its name."""
+    from dataclasses import replace
+
+    from warbench.rulesets.warsurge.battlefield.render import side_colours as render_colours
+    from warbench.rulesets.warsurge.game.render import render_state_svg
+
+    red, blue = "#c0392b", "#1f5fbf"
+    assert render_colours(["Red", "Blue"]) == [red, blue]
+    assert render_colours(["Armoured Column", "Blue"]) == [red, blue]
+    assert render_colours(["Ann", "Bob"]) == [blue, red]
+    _, state, _, _ = _to_piece_attack()
+    game = state.game
+    assert game.setup.sides[0] == "Red"
+    swapped = replace(game, setup=replace(game.setup, sides=("Blue", "Red")))
+    one = render_state_svg(game, tmp_path / "a.svg").read_text()
+    two = render_state_svg(swapped, tmp_path / "b.svg").read_text()
+    # the same picture with the colours exchanged: side 0 in red, then in blue
+    assert one.count(red) == two.count(blue) and one.count(blue) == two.count(red)
+    assert one.count(red) != one.count(blue)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from warbench.rulesets.warsurge.battlefield import render_png, render_svg, render_text
+from warbench.rulesets.warsurge.battlefield.render import side_colours
 from warbench.rulesets.warsurge.game import bases
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Location, unit_max_hp
@@ -112,12 +113,23 @@ def render_state_svg(state: GameState, path: str | Path) -> Path:
     inside = terrain_notes(state)
     head = title(state) + ("; inside " + "; ".join(inside) if inside else "")
     return render_svg(
-        _board(state), drawings(state), path, title=head, status=terrain_status(state)
+        _board(state),
+        drawings(state),
+        path,
+        title=head,
+        status=terrain_status(state),
+        colours=side_colours(state.setup.sides),  # "Red" drawn red (session 27, s27-user)
     )
 
 
 def render_state_png(state: GameState, path: str | Path) -> Path:
-    out: Path = render_png(_board(state), drawings(state), path, status=terrain_status(state))
+    out: Path = render_png(
+        _board(state),
+        drawings(state),
+        path,
+        status=terrain_status(state),
+        colours=side_colours(state.setup.sides),
+    )
     return out
 
 
