@@ -147,3 +147,16 @@ def test_the_svg_render_draws_a_side_named_red_in_red(tmp_path: Any) -> None:
     # the same picture with the colours exchanged: side 0 in red, then in blue
     assert one.count(red) == two.count(blue) and one.count(blue) == two.count(red)
     assert one.count(red) != one.count(blue)
+
+
+def test_s10_2_L4424_the_text_render_names_the_army_of_a_piece_by_its_side() -> None:
+    """``warbench play`` printed "armed (army of side 0)": the side by number only; the game's
+    text render now says whose army it is by name."""
+    from warbench.rulesets.warsurge.game.render import render_state_text
+
+    _, state, _, _ = _to_piece_attack()
+    lines = render_state_text(state.game).splitlines()
+    west = next(line for line in lines if line.startswith("West gun turret:"))
+    east = next(line for line in lines if line.startswith("East gun turret:"))
+    assert "in Red's army" in west and "in Blue's army" in east
+    assert "in Red's army" not in next(x for x in lines if x.startswith("Command bunker:"))

@@ -40,13 +40,20 @@ def drawings(state: GameState) -> list[tuple[str, int, list[Any]]]:
 
 
 def terrain_status(state: GameState) -> dict[str, str]:
-    """Each destructible piece's HP left, or "destroyed" (§10.3), for the renders."""
+    """Each destructible piece's HP left, or "destroyed" (§10.3), and a piece fielded in an
+    army its side by name ("in Red's army", §10.2 L4424-4430: the board file numbers the
+    side), for the renders."""
     out: dict[str, str] = {}
+    sides = state.setup.sides
     for t in state.setup.field.board.terrain:
-        if t.hp is None:
-            continue
-        left = dict(state.terrain_hp).get(t.name, t.hp)
-        out[t.name] = "destroyed (§10.3)" if left <= 0 else f"HP left {left}/{t.hp}"
+        words = []
+        if t.army is not None and 0 <= t.army < len(sides):
+            words.append(f"in {sides[t.army]}'s army")
+        if t.hp is not None:
+            left = dict(state.terrain_hp).get(t.name, t.hp)
+            words.append("destroyed (§10.3)" if left <= 0 else f"HP left {left}/{t.hp}")
+        if words:
+            out[t.name] = "; ".join(words)
     return out
 
 
