@@ -160,3 +160,14 @@ def test_s10_2_L4424_the_text_render_names_the_army_of_a_piece_by_its_side() -> 
     east = next(line for line in lines if line.startswith("East gun turret:"))
     assert "in Red's army" in west and "in Blue's army" in east
     assert "in Red's army" not in next(x for x in lines if x.startswith("Command bunker:"))
+
+
+def test_s3_6_a_taken_deployment_zone_is_drawn_in_its_sides_colour() -> None:
+    """The pictures shaded the zones by their place on the board: Red's south edge blue."""
+    from warbench.rulesets.warsurge.game.render import _zone_colours
+
+    _, state, _, _ = _to_piece_attack()
+    game = state.game
+    colours = _zone_colours(game)
+    red, blue = "#c0392b", "#1f5fbf"
+    assert colours[game.zones[0]] == red and colours[game.zones[1]] == blue

@@ -218,6 +218,7 @@ def _figure(
     title: str | None,
     status: Mapping[str, str] | None = None,
     colours: Sequence[str] = PLAYER_COLOURS,
+    zone_colours: Sequence[str | None] | None = None,
 ) -> object:
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, Polygon, Rectangle
@@ -228,9 +229,9 @@ def _figure(
     ax = fig.add_subplot()
     ax.add_patch(Rectangle((0, 0), board.width, board.height, fc="#f4f1e8", ec="black"))
     for i, z in enumerate(board.zones):
-        ax.add_patch(
-            Polygon(z.polygon, closed=True, fc=_ZONE_COLOURS[i % 4], alpha=0.45, ec="none")
-        )
+        taken = zone_colours[i] if zone_colours is not None and i < len(zone_colours) else None
+        fill, alpha = (taken, 0.2) if taken is not None else (_ZONE_COLOURS[i % 4], 0.45)
+        ax.add_patch(Polygon(z.polygon, closed=True, fc=fill, alpha=alpha, ec="none"))
         cx, cy = shapely.Polygon(z.polygon).centroid.coords[0]
         ax.text(cx, cy, z.name, ha="center", va="center", fontsize=7, color="#555555")
     for t in board.terrain:
@@ -332,11 +333,13 @@ def render_svg(
     title: str | None = None,
     status: Mapping[str, str] | None = None,
     colours: Sequence[str] | None = None,
+    zone_colours: Sequence[str | None] | None = None,
 ) -> Path:
     """Draw the board and units to an SVG file; returns its path (``status``: a game's word
     on a piece, as for :func:`render_text`; ``colours``: each player's, as
-    :func:`side_colours` gives them; default :data:`PLAYER_COLOURS`)."""
-    fig = _figure(board, units, title, status, colours or PLAYER_COLOURS)
+    :func:`side_colours` gives them; default :data:`PLAYER_COLOURS`; ``zone_colours``: each
+    Deployment Zone's, its side's colour once taken, None: the board's shade)."""
+    fig = _figure(board, units, title, status, colours or PLAYER_COLOURS, zone_colours)
     fig.savefig(str(path), format="svg")  # type: ignore[attr-defined]
     return Path(path)
 
@@ -349,9 +352,10 @@ def render_png(
     dpi: int = 120,
     status: Mapping[str, str] | None = None,
     colours: Sequence[str] | None = None,
+    zone_colours: Sequence[str | None] | None = None,
 ) -> Path:
-    """Draw the board and units to a PNG file; returns its path (``colours`` as for
-    :func:`render_svg`)."""
-    fig = _figure(board, units, title, status, colours or PLAYER_COLOURS)
+    """Draw the board and units to a PNG file; returns its path (``colours`` and
+    ``zone_colours`` as for :func:`render_svg`)."""
+    fig = _figure(board, units, title, status, colours or PLAYER_COLOURS, zone_colours)
     fig.savefig(str(path), format="png", dpi=dpi)  # type: ignore[attr-defined]
     return Path(path)

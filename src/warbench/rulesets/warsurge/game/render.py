@@ -64,6 +64,16 @@ def _board(state: GameState) -> Any:
     return field_of(state).board
 
 
+def _zone_colours(state: GameState) -> list[str | None]:
+    """Each Deployment Zone's colour: its side's once taken (§3.6), else None."""
+    colours = side_colours(state.setup.sides)
+    out: list[str | None] = [None] * len(state.setup.field.board.zones)
+    for side, zone in enumerate(state.zones):
+        if zone is not None and 0 <= zone < len(out):
+            out[zone] = colours[side]
+    return out
+
+
 def title(state: GameState) -> str:
     f = state.flow
     side = state.setup.sides[f.active] if f.active is not None else "-"
@@ -126,6 +136,7 @@ def render_state_svg(state: GameState, path: str | Path) -> Path:
         title=head,
         status=terrain_status(state),
         colours=side_colours(state.setup.sides),  # "Red" drawn red (session 27, s27-user)
+        zone_colours=_zone_colours(state),
     )
 
 
@@ -136,6 +147,7 @@ def render_state_png(state: GameState, path: str | Path) -> Path:
         path,
         status=terrain_status(state),
         colours=side_colours(state.setup.sides),
+        zone_colours=_zone_colours(state),
     )
     return out
 
