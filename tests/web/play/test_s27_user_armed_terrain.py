@@ -147,6 +147,8 @@ def test_the_svg_render_draws_a_side_named_red_in_red(tmp_path: Any) -> None:
     # the same picture with the colours exchanged: side 0 in red, then in blue
     assert one.count(red) == two.count(blue) and one.count(blue) == two.count(red)
     assert one.count(red) != one.count(blue)
+    # the bunker its controller fires is outlined amber, not in a side's red (or danger's)
+    assert "#d4ac0d" in one
 
 
 def test_s10_2_L4424_the_text_render_names_the_army_of_a_piece_by_its_side() -> None:

@@ -37,6 +37,8 @@ UnitDrawing = tuple[str, int, Sequence[Disc | Footprint]]
 OBJECTIVE_CHAR = "*"
 #: The mark of a terrain piece whose weapons are in play (§10.2, ``game/terrain_army.py``).
 ARMED_CHAR = "@"
+#: the outline of a piece whose weapons its controller fires (no side's colour)
+ARMED_COLOUR = "#d4ac0d"
 
 PLAYER_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8"]
 #: a side whose name starts with a colour word is drawn in it ("Red", "Blue Team")
@@ -131,9 +133,9 @@ def terrain_notes(t: Terrain) -> list[str]:
 
 
 def _armed_colour(t: Terrain, colours: Sequence[str] = PLAYER_COLOURS) -> str:
-    """An armed piece's outline: its army's colour, or red for a piece whose controller uses
-    its weapons (§10.2)."""
-    return colours[t.army % len(colours)] if t.army is not None else "#d62728"
+    """An armed piece's outline: its army's colour, or amber for a piece whose controller uses
+    its weapons (§10.2; not red, which is a side's colour and dangerous terrain's edge)."""
+    return colours[t.army % len(colours)] if t.army is not None else ARMED_COLOUR
 
 
 def _new_features(t: Terrain) -> bool:
