@@ -717,3 +717,45 @@ def test_warsurge_coherency_positions_placed_model_by_model_on_a_phone_s4_2_iv(
     assert restores, hist[-3:]
     placed = restores[-1]["action"]["positions"]
     assert len(placed) == n and mine in placed  # the page's placement, not the engine's
+
+
+def test_s10_2_an_armed_piece_is_marked_named_and_fired_from_the_page_at_phone_size(
+    pages: Pages,
+) -> None:
+    """Terrain that attacks on ``hive_city_armed_72x48`` (Core Rules §10.2 L4386-4392,
+    L4404-4408, L4424-4430; session 27, s27-user): the armed pieces are outlined and named on
+    the board (a turret in an army with its side's name), the piece's chip and actions name it
+    (not "unit 19"), its Attack shows the exact odds and is made from the page."""
+    from warbench.web.play.scenes import presenter
+
+    page = pages.new(PHONE, "armed-terrain")
+    setup = {**presenter("warsurge").presets()[0]["setup"], "board": "hive_city_armed_72x48"}
+    made = page.request.post(
+        f"{pages.server}/api/play/games",
+        data={"ruleset": "warsurge", "setup": setup, "mode": "ai", "seed": 3},
+    ).json()
+    page.goto(made["links"]["players"])
+    expect(page.locator("#board polygon.terrain.armed")).to_have_count(3)
+    labels = page.locator("#board text.area-label")
+    expect(labels.filter(has_text="West gun turret (Red)")).to_have_count(1)
+    expect(labels.filter(has_text="Command bunker")).to_have_count(1)
+    chip = page.locator(".unit-chip", has_text="gun turret (terrain)")
+    for _ in range(60):
+        expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+        if chip.count():
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        _answered(page, rev)
+    else:
+        pytest.fail("no armed piece could fire in 60 decisions")
+    assert not page.locator(".unit-chip", has_text=re.compile(r"^unit \d+$")).count()
+    chip.first.click()
+    fire = page.locator("#actions button", has_text="gun turret (terrain): attack with")
+    fire.first.click()
+    expect(page.locator(".odds-line").first).to_contain_text("expected HP lost")
+    expect(page.locator(".odds-line").first).to_contain_text("(exact)")
+    rev = page.locator("body").get_attribute("data-revision")
+    page.click("#confirm-attack")
+    _answered(page, rev)
+    expect(page.locator("#log")).to_contain_text("gun turret attacks")

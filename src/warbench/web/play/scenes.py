@@ -160,6 +160,9 @@ class DuelPresenter(Presenter):
 
 
 #: The colours the board draws a side in when its name is one of them (the page's palette).
+#: the page's colours by seat (``frontend/src/play_board.ts`` COLOURS)
+PAGE_COLOURS = ("#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8")
+
 NAMED_COLOURS = {
     "blue": "#1f5fbf",
     "red": "#c0392b",
@@ -170,13 +173,21 @@ NAMED_COLOURS = {
 
 
 def side_colours(view: dict[str, Any]) -> list[str] | None:
-    """Each side's colour when every side is named by a different colour word ("Red",
-    "Blue Team"); else ``None`` (the page's colours by seat: blue, then red)."""
+    """Each side's colour when a side is named by a colour word ("Red", "Blue Team") and no
+    two by the same one: such a side in its colour, any other in the first of the page's
+    colours (:data:`PAGE_COLOURS`) no side has (an "Armoured Column" against "Blue" is red,
+    not the page's blue of seat 0); else ``None`` (the page's colours by seat: blue, then
+    red)."""
     names = [str(s.get("name") or "") for s in view.get("sides") or [] if isinstance(s, dict)]
     words = [n.split()[0].lower() if n.split() else "" for n in names]
-    if not words or any(w not in NAMED_COLOURS for w in words) or len(set(words)) < len(words):
+    named = [w for w in words if w in NAMED_COLOURS]
+    if not named or len(set(named)) < len(named):
         return None
-    return [NAMED_COLOURS[w] for w in words]
+    free = [c for c in PAGE_COLOURS if c not in {NAMED_COLOURS[w] for w in named}]
+    out = []
+    for w in words:
+        out.append(NAMED_COLOURS[w] if w in NAMED_COLOURS else free.pop(0) if free else "#555")
+    return out
 
 
 def _gateway_tokens(view: dict[str, Any]) -> list[dict[str, JSON]]:
@@ -318,9 +329,14 @@ class WarsurgePresenter(Presenter):
                     ("difficult", t.difficult),
                     ("dangerous", t.dangerous is not None),
                     ("cover", t.cover > 0 or t.cover_area),
+                    # terrain that attacks (§10.2 L4388, L4424): marked and named on the board
+                    ("armed", t.in_play_weapons),
+                    ("named", t.in_play_weapons),
                 )
                 if on
             ]
+            if t.army is not None:
+                tags.append(f"army-{t.army}")
             areas.append(
                 {
                     "kind": "terrain",
@@ -394,8 +410,18 @@ class WarsurgePresenter(Presenter):
                     }
                 )
         tokens = _gateway_tokens(view)
+        # the pieces an action names by number (a Target, terrain that attacks: §10.2-10.3)
+        terrain = {
+            str(p["number"]): f"{p['name']} (terrain)"
+            for key in ("control", "armed_terrain")
+            for p in view.get(key) or []
+            if isinstance(p, dict) and "number" in p and p.get("name") is not None
+        }
+        sides = [s.get("name") for s in view.get("sides") or [] if isinstance(s, dict)]
         return {
             **base,
+            "areas": [_army_named(a, sides) for a in base["areas"]],
+            **({"labels": terrain} if terrain else {}),
             "pieces": pieces,
             "off_table": reserves,
             **({"tokens": tokens} if tokens else {}),  # only a game with Gateway gains the key
@@ -437,7 +463,8 @@ class WarsurgePresenter(Presenter):
 def _engine_odds(
     setup: dict[str, JSON], state: Any, player: int, action: dict[str, JSON]
 ) -> dict[str, JSON]:
-    from warbench.kernel.errors import EnumerationTooLarge, WarbenchError
+    from warbench.kernel.errors import WarbenchError
+    from warbench.rulesets.warsurge.game.actions import Attack
     from warbench.rulesets.warsurge.game.attacks import verify_attack
     from warbench.rulesets.warsurge.game.codecs import ActionCodec
     from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
@@ -446,13 +473,27 @@ def _engine_odds(
     from warbench.rulesets.warsurge.game.terrain import terrain_of_target
     from warbench.rulesets.warsurge.game.terrain_attacks import terrain_attack_plan
     from warbench.rulesets.warsurge.game.work import Work, to_unit_state
-    from warbench.rulesets.warsurge.odds import AttackPlan, attack_odds
+    from warbench.rulesets.warsurge.odds import AttackPlan
 
     game = known_state(state.game, player, dict(setup.get("options") or {}))
     w = Work(game, None, DEFAULT_HOOKS)
     try:
         attack = ActionCodec().load(action)
-        plan = verify_attack(w, attack)  # type: ignore[arg-type]
+        if not isinstance(attack, Attack):
+            return {"targets": [], "refused": "not an Attack"}
+        if attack.unit >= len(w.units):  # a piece's own Attack (terrain that attacks, §10.2)
+            from warbench.rulesets.warsurge.game.terrain_army import (
+                piece_attack_plan,
+                verify_piece_attack,
+            )
+
+            piece_plan = verify_piece_attack(w, attack, player)
+            shares = [
+                (wp, piece_attack_plan(w, piece_plan, k), wp.context, w.label(wp.target))
+                for k, wp in enumerate(piece_plan.weapons)
+            ]
+            return {"targets": [_odds_row(*share) for share in shares]}
+        plan = verify_attack(w, attack)
     except WarbenchError as exc:
         return {"targets": [], "refused": str(exc)}
     out: list[dict[str, JSON]] = []
@@ -471,38 +512,57 @@ def _engine_odds(
                 users=((wp.weapon, wp.users),),
             )
             label = w.label(wp.target)
-        row: dict[str, JSON] = {
-            "target": wp.target,
-            "label": label,
-            "weapons": [wp.weapon],
-            "models": wp.users,
-            "situation": {
-                "melee": ctx.melee,
-                "cover": ctx.cover,
-                "cover_bonus": ctx.cover_bonus if ctx.cover else 0,
-                "within_half_range": ctx.within_half_range,
-                "distance": None if ctx.distance is None else round(float(ctx.distance), 2),
-                "attacker_engaged": ctx.attacker_engaged,
-                "target_engaged_elsewhere": ctx.target_engaged_elsewhere,
-                "stationary": ctx.stationary,
-                # the target's models the attacker sees (only they may be casualties, §5.11)
-                "models_in_sight": None if ctx.los_models is None else sorted(ctx.los_models),
-            },
-        }
-        try:
-            odds = attack_odds(ap, seed=0)
-        except (EnumerationTooLarge, WarbenchError) as exc:
-            row["error"] = str(exc)
-        else:
-            row.update(
-                exact=odds.exact,
-                expected_hp_lost=odds.expected_hp_lost,
-                expected_models_slain=odds.expected_models_slain,
-                wipe_chance=odds.wipe_chance,
-                hp_lost={str(k): v for k, v in sorted(odds.hp_lost.items())},
-            )
-        out.append(row)
+        out.append(_odds_row(wp, ap, ctx, label))
     return {"targets": out}
+
+
+def _odds_row(wp: Any, ap: Any, ctx: Any, label: str) -> dict[str, JSON]:
+    """One share's odds for the page: its target, weapon, models, situation and the exact
+    distribution of HP lost (``odds.attack_odds``)."""
+    from warbench.kernel.errors import EnumerationTooLarge, WarbenchError
+    from warbench.rulesets.warsurge.odds import attack_odds
+
+    row: dict[str, JSON] = {
+        "target": wp.target,
+        "label": label,
+        "weapons": [wp.weapon],
+        "models": wp.users,
+        "situation": {
+            "melee": ctx.melee,
+            "cover": ctx.cover,
+            "cover_bonus": ctx.cover_bonus if ctx.cover else 0,
+            "within_half_range": ctx.within_half_range,
+            "distance": None if ctx.distance is None else round(float(ctx.distance), 2),
+            "attacker_engaged": ctx.attacker_engaged,
+            "target_engaged_elsewhere": ctx.target_engaged_elsewhere,
+            "stationary": ctx.stationary,
+            # the target's models the attacker sees (only they may be casualties, §5.11)
+            "models_in_sight": None if ctx.los_models is None else sorted(ctx.los_models),
+        },
+    }
+    try:
+        odds = attack_odds(ap, seed=0)
+    except (EnumerationTooLarge, WarbenchError) as exc:
+        row["error"] = str(exc)
+    else:
+        row.update(
+            exact=odds.exact,
+            expected_hp_lost=odds.expected_hp_lost,
+            expected_models_slain=odds.expected_models_slain,
+            wipe_chance=odds.wipe_chance,
+            hp_lost={str(k): v for k, v in sorted(odds.hp_lost.items())},
+        )
+    return row
+
+
+def _army_named(area: Any, sides: list[Any]) -> Any:
+    """A terrain piece fielded in an army (``army-N`` tag, §10.2 L4424-4430) named with its
+    side's name ("West gun turret (Red)"); any other area as it is."""
+    tags = (area.get("tags") or []) if isinstance(area, dict) else []
+    army = next((int(t[5:]) for t in tags if t.startswith("army-") and t[5:].isdigit()), None)
+    if army is None or army >= len(sides):
+        return area
+    return {**area, "name": f"{area['name']} ({sides[army]})"}
 
 
 def examples_root(ruleset: str) -> Any:

@@ -26,6 +26,7 @@ __all__ = [
     "render_png",
     "render_svg",
     "render_text",
+    "side_colours",
     "terrain_notes",
 ]
 
@@ -36,8 +37,36 @@ UnitDrawing = tuple[str, int, Sequence[Disc | Footprint]]
 OBJECTIVE_CHAR = "*"
 #: The mark of a terrain piece whose weapons are in play (§10.2, ``game/terrain_army.py``).
 ARMED_CHAR = "@"
+#: the outline of a piece whose weapons its controller fires (no side's colour)
+ARMED_COLOUR = "#d4ac0d"
 
 PLAYER_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8"]
+#: a side whose name starts with a colour word is drawn in it ("Red", "Blue Team")
+NAMED_COLOURS = {
+    "blue": "#1f5fbf",
+    "red": "#c0392b",
+    "green": "#2e8b57",
+    "purple": "#8e44ad",
+    "orange": "#d68910",
+}
+
+
+def side_colours(names: Sequence[str]) -> list[str]:
+    """Each side's colour: a side named by a colour word in it (when no two sides share one),
+    any other in the first of :data:`PLAYER_COLOURS` no side has; without colour names, the
+    colours by seat (a side "Red" is not drawn blue because it sits first)."""
+    words = [n.split()[0].lower() if n.split() else "" for n in names]
+    named = [w for w in words if w in NAMED_COLOURS]
+    if not named or len(set(named)) < len(named):
+        return [PLAYER_COLOURS[k % len(PLAYER_COLOURS)] for k in range(len(names))]
+    taken = {NAMED_COLOURS[w] for w in named}
+    free = [c for c in PLAYER_COLOURS if c not in taken]
+    return [
+        NAMED_COLOURS[w] if w in NAMED_COLOURS else free.pop(0) if free else "#555555"
+        for w in words
+    ]
+
+
 _ZONE_COLOURS = ["#9ec5fe", "#f5b7b1", "#abebc6", "#d7bde2"]
 _UNIT_LETTERS = string.ascii_uppercase + string.ascii_lowercase
 
@@ -103,10 +132,10 @@ def terrain_notes(t: Terrain) -> list[str]:
     return notes
 
 
-def _armed_colour(t: Terrain) -> str:
-    """An armed piece's outline: its army's colour, or red for a piece whose controller uses
-    its weapons (§10.2)."""
-    return PLAYER_COLOURS[t.army % len(PLAYER_COLOURS)] if t.army is not None else "#d62728"
+def _armed_colour(t: Terrain, colours: Sequence[str] = PLAYER_COLOURS) -> str:
+    """An armed piece's outline: its army's colour, or amber for a piece whose controller uses
+    its weapons (§10.2; not red, which is a side's colour and dangerous terrain's edge)."""
+    return colours[t.army % len(colours)] if t.army is not None else ARMED_COLOUR
 
 
 def _new_features(t: Terrain) -> bool:
@@ -190,6 +219,8 @@ def _figure(
     units: Sequence[UnitDrawing],
     title: str | None,
     status: Mapping[str, str] | None = None,
+    colours: Sequence[str] = PLAYER_COLOURS,
+    zone_colours: Sequence[str | None] | None = None,
 ) -> object:
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, Polygon, Rectangle
@@ -200,9 +231,9 @@ def _figure(
     ax = fig.add_subplot()
     ax.add_patch(Rectangle((0, 0), board.width, board.height, fc="#f4f1e8", ec="black"))
     for i, z in enumerate(board.zones):
-        ax.add_patch(
-            Polygon(z.polygon, closed=True, fc=_ZONE_COLOURS[i % 4], alpha=0.45, ec="none")
-        )
+        taken = zone_colours[i] if zone_colours is not None and i < len(zone_colours) else None
+        fill, alpha = (taken, 0.2) if taken is not None else (_ZONE_COLOURS[i % 4], 0.45)
+        ax.add_patch(Polygon(z.polygon, closed=True, fc=fill, alpha=alpha, ec="none"))
         cx, cy = shapely.Polygon(z.polygon).centroid.coords[0]
         ax.text(cx, cy, z.name, ha="center", va="center", fontsize=7, color="#555555")
     for t in board.terrain:
@@ -243,9 +274,13 @@ def _figure(
         labels.setdefault(tuple(t.polygon), []).append(text)
     for t in board.terrain:  # an armed piece (§10.2): a crosshair, its army's colour
         if t.in_play_weapons:
-            ax.add_patch(Polygon(t.polygon, closed=True, fc="none", ec=_armed_colour(t), lw=2.2))
+            ax.add_patch(
+                Polygon(t.polygon, closed=True, fc="none", ec=_armed_colour(t, colours), lw=2.2)
+            )
             x0, y0 = np.min(np.asarray(t.polygon), axis=0)
-            ax.plot(x0 + 0.6, y0 + 0.6, marker="P", ms=7, mfc=_armed_colour(t), mec="black")
+            ax.plot(
+                x0 + 0.6, y0 + 0.6, marker="P", ms=7, mfc=_armed_colour(t, colours), mec="black"
+            )
     for poly, texts in labels.items():
         cx, cy = shapely.Polygon(poly).representative_point().coords[0]
         plain = all("\n" not in x for x in texts)
@@ -272,7 +307,7 @@ def _figure(
             ax.plot(*where, marker="*", ms=9, color="#ffb300", mec="black")
         ax.text(where[0], where[1] + 0.8, o.name, ha="center", va="bottom", fontsize=6)
     for name, player, models in units:
-        colour = PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+        colour = colours[player % len(colours)]
         for m in models:
             if isinstance(m, Footprint) and not m.base.round:
                 ax.add_patch(Polygon(m.outline(), closed=True, fc=colour, ec="black", lw=0.5))
@@ -299,10 +334,14 @@ def render_svg(
     path: str | Path,
     title: str | None = None,
     status: Mapping[str, str] | None = None,
+    colours: Sequence[str] | None = None,
+    zone_colours: Sequence[str | None] | None = None,
 ) -> Path:
     """Draw the board and units to an SVG file; returns its path (``status``: a game's word
-    on a piece, as for :func:`render_text`)."""
-    fig = _figure(board, units, title, status)
+    on a piece, as for :func:`render_text`; ``colours``: each player's, as
+    :func:`side_colours` gives them; default :data:`PLAYER_COLOURS`; ``zone_colours``: each
+    Deployment Zone's, its side's colour once taken, None: the board's shade)."""
+    fig = _figure(board, units, title, status, colours or PLAYER_COLOURS, zone_colours)
     fig.savefig(str(path), format="svg")  # type: ignore[attr-defined]
     return Path(path)
 
@@ -314,8 +353,11 @@ def render_png(
     title: str | None = None,
     dpi: int = 120,
     status: Mapping[str, str] | None = None,
+    colours: Sequence[str] | None = None,
+    zone_colours: Sequence[str | None] | None = None,
 ) -> Path:
-    """Draw the board and units to a PNG file; returns its path."""
-    fig = _figure(board, units, title, status)
+    """Draw the board and units to a PNG file; returns its path (``colours`` and
+    ``zone_colours`` as for :func:`render_svg`)."""
+    fig = _figure(board, units, title, status, colours or PLAYER_COLOURS, zone_colours)
     fig.savefig(str(path), format="png", dpi=dpi)  # type: ignore[attr-defined]
     return Path(path)

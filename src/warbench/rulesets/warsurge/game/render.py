@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from warbench.rulesets.warsurge.battlefield import render_png, render_svg, render_text
+from warbench.rulesets.warsurge.battlefield.render import side_colours
 from warbench.rulesets.warsurge.game import bases
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Location, unit_max_hp
@@ -39,13 +40,20 @@ def drawings(state: GameState) -> list[tuple[str, int, list[Any]]]:
 
 
 def terrain_status(state: GameState) -> dict[str, str]:
-    """Each destructible piece's HP left, or "destroyed" (§10.3), for the renders."""
+    """Each destructible piece's HP left, or "destroyed" (§10.3), and a piece fielded in an
+    army its side by name ("in Red's army", §10.2 L4424-4430: the board file numbers the
+    side), for the renders."""
     out: dict[str, str] = {}
+    sides = state.setup.sides
     for t in state.setup.field.board.terrain:
-        if t.hp is None:
-            continue
-        left = dict(state.terrain_hp).get(t.name, t.hp)
-        out[t.name] = "destroyed (§10.3)" if left <= 0 else f"HP left {left}/{t.hp}"
+        words = []
+        if t.army is not None and 0 <= t.army < len(sides):
+            words.append(f"in {sides[t.army]}'s army")
+        if t.hp is not None:
+            left = dict(state.terrain_hp).get(t.name, t.hp)
+            words.append("destroyed (§10.3)" if left <= 0 else f"HP left {left}/{t.hp}")
+        if words:
+            out[t.name] = "; ".join(words)
     return out
 
 
@@ -54,6 +62,16 @@ def _board(state: GameState) -> Any:
     from warbench.rulesets.warsurge.game.terrain_field import field_of
 
     return field_of(state).board
+
+
+def _zone_colours(state: GameState) -> list[str | None]:
+    """Each Deployment Zone's colour: its side's once taken (§3.6), else None."""
+    colours = side_colours(state.setup.sides)
+    out: list[str | None] = [None] * len(state.setup.field.board.zones)
+    for side, zone in enumerate(state.zones):
+        if zone is not None and 0 <= zone < len(out):
+            out[zone] = colours[side]
+    return out
 
 
 def title(state: GameState) -> str:
@@ -112,12 +130,25 @@ def render_state_svg(state: GameState, path: str | Path) -> Path:
     inside = terrain_notes(state)
     head = title(state) + ("; inside " + "; ".join(inside) if inside else "")
     return render_svg(
-        _board(state), drawings(state), path, title=head, status=terrain_status(state)
+        _board(state),
+        drawings(state),
+        path,
+        title=head,
+        status=terrain_status(state),
+        colours=side_colours(state.setup.sides),  # "Red" drawn red (session 27, s27-user)
+        zone_colours=_zone_colours(state),
     )
 
 
 def render_state_png(state: GameState, path: str | Path) -> Path:
-    out: Path = render_png(_board(state), drawings(state), path, status=terrain_status(state))
+    out: Path = render_png(
+        _board(state),
+        drawings(state),
+        path,
+        status=terrain_status(state),
+        colours=side_colours(state.setup.sides),
+        zone_colours=_zone_colours(state),
+    )
     return out
 
 

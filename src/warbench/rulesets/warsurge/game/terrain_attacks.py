@@ -55,6 +55,16 @@ def verify_terrain_share(
     assert piece is not None
     info = w.info(uid)
     u = w.units[uid]
+    side = u.controller(info.side)
+    if piece.army is not None and piece.army == side:
+        # a piece fielded in an army is that side's Unit (L4424-4430): an Attack's Target is
+        # an enemy (§5, L875 "the enemy Target"); rulings "WARSURGE terrain in play: session
+        # 27, s27-user" 1
+        raise err(
+            f"{piece.name} is a unit of {w.setup.sides[side]}'s own army: an Attack "
+            "targets enemies",
+            "§10.2 L4424-4430, §5 L875",
+        )
     if u.location is not Location.TABLE:
         raise err(
             f"{info.label} is embarked: only models on the battlefield attack terrain "

@@ -105,11 +105,21 @@ def control(state: GameState, may_hold: Callable[[int], bool] | None = None) -> 
 
 def control_json(state: GameState) -> list[dict[str, object]]:
     """:func:`control` for views: each piece with a profile and each Objective, the sides
-    holding it, its controller (None: nobody or contested) and whether it is contested."""
+    holding it, its controller (None: nobody or contested) and whether it is contested; a
+    piece also has the ``number`` an Attack names it by as a Target (the number of units plus
+    its place on the board, :func:`.terrain.terrain_target`), so a player's words can name
+    it (``words.describe``)."""
+    places = {t.name: k for k, t in enumerate(state.setup.field.board.terrain)}
+    first = len(state.setup.units)
     return [
         {
             "name": h.name,
             "kind": h.kind,
+            **(
+                {"number": first + places[h.name]}
+                if h.kind == "terrain" and h.name in places
+                else {}
+            ),
             "sides": sorted(h.sides),
             "controller": h.controller,
             "contested": h.contested,

@@ -37,10 +37,12 @@ def describe(view: Any, action: Any) -> str | None:
         for u in units or []
         if isinstance(u, dict) and u.get("label") is not None
     }
-    armed = view.get("armed_terrain") if isinstance(view, dict) else None
-    for p in armed or []:  # terrain that attacks, by its number (§10.2)
-        if isinstance(p, dict) and p.get("name") is not None:
-            labels[p.get("number")] = f"{p['name']} (terrain)"
+    # terrain with a profile (a Target, §10.2-10.3) and terrain that attacks, by its number
+    for key in ("control", "armed_terrain"):
+        pieces = view.get(key) if isinstance(view, dict) else None
+        for p in pieces or []:
+            if isinstance(p, dict) and p.get("name") is not None and "number" in p:
+                labels[p.get("number")] = f"{p['name']} (terrain)"
     sides = view.get("sides") if isinstance(view, dict) else None
     names = [str(s.get("name")) for s in sides or [] if isinstance(s, dict)]
 
