@@ -16,6 +16,7 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
+from warbench.kernel.colours import named_side_colours
 from warbench.play.core import JSON
 
 #: ruleset id -> ``"module:attr"`` of its presenter (imported on first use).
@@ -159,35 +160,13 @@ class DuelPresenter(Presenter):
         }
 
 
-#: The colours the board draws a side in when its name is one of them (the page's palette).
-#: the page's colours by seat (``frontend/src/play_board.ts`` COLOURS)
-PAGE_COLOURS = ("#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8")
-
-NAMED_COLOURS = {
-    "blue": "#1f5fbf",
-    "red": "#c0392b",
-    "green": "#2e8b57",
-    "purple": "#8e44ad",
-    "orange": "#d68910",
-}
-
-
 def side_colours(view: dict[str, Any]) -> list[str] | None:
     """Each side's colour when a side is named by a colour word ("Red", "Blue Team") and no
-    two by the same one: such a side in its colour, any other in the first of the page's
-    colours (:data:`PAGE_COLOURS`) no side has (an "Armoured Column" against "Blue" is red,
-    not the page's blue of seat 0); else ``None`` (the page's colours by seat: blue, then
-    red)."""
+    two by the same one (:func:`~warbench.kernel.colours.named_side_colours`: an "Armoured
+    Column" against "Blue" is red, not the page's blue of seat 0); else ``None`` (the page's
+    colours by seat: blue, then red)."""
     names = [str(s.get("name") or "") for s in view.get("sides") or [] if isinstance(s, dict)]
-    words = [n.split()[0].lower() if n.split() else "" for n in names]
-    named = [w for w in words if w in NAMED_COLOURS]
-    if not named or len(set(named)) < len(named):
-        return None
-    free = [c for c in PAGE_COLOURS if c not in {NAMED_COLOURS[w] for w in named}]
-    out = []
-    for w in words:
-        out.append(NAMED_COLOURS[w] if w in NAMED_COLOURS else free.pop(0) if free else "#555")
-    return out
+    return named_side_colours(names, spare="#555")
 
 
 def _gateway_tokens(view: dict[str, Any]) -> list[dict[str, JSON]]:

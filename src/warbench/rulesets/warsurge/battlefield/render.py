@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
+from warbench.kernel.colours import PALETTE, named_side_colours
 from warbench.rulesets.warsurge.battlefield.model import Board, Disc, Footprint, Point, Terrain
 
 __all__ = [
@@ -40,31 +41,16 @@ ARMED_CHAR = "@"
 #: the outline of a piece whose weapons its controller fires (no side's colour)
 ARMED_COLOUR = "#d4ac0d"
 
-PLAYER_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8"]
-#: a side whose name starts with a colour word is drawn in it ("Red", "Blue Team")
-NAMED_COLOURS = {
-    "blue": "#1f5fbf",
-    "red": "#c0392b",
-    "green": "#2e8b57",
-    "purple": "#8e44ad",
-    "orange": "#d68910",
-}
+PLAYER_COLOURS = list(PALETTE)
 
 
 def side_colours(names: Sequence[str]) -> list[str]:
-    """Each side's colour: a side named by a colour word in it (when no two sides share one),
-    any other in the first of :data:`PLAYER_COLOURS` no side has; without colour names, the
-    colours by seat (a side "Red" is not drawn blue because it sits first)."""
-    words = [n.split()[0].lower() if n.split() else "" for n in names]
-    named = [w for w in words if w in NAMED_COLOURS]
-    if not named or len(set(named)) < len(named):
-        return [PLAYER_COLOURS[k % len(PLAYER_COLOURS)] for k in range(len(names))]
-    taken = {NAMED_COLOURS[w] for w in named}
-    free = [c for c in PLAYER_COLOURS if c not in taken]
-    return [
-        NAMED_COLOURS[w] if w in NAMED_COLOURS else free.pop(0) if free else "#555555"
-        for w in words
-    ]
+    """Each side's colour (:func:`~warbench.kernel.colours.named_side_colours`), else the
+    colours by seat."""
+    named = named_side_colours(names)
+    if named is not None:
+        return named
+    return [PLAYER_COLOURS[k % len(PLAYER_COLOURS)] for k in range(len(names))]
 
 
 _ZONE_COLOURS = ["#9ec5fe", "#f5b7b1", "#abebc6", "#d7bde2"]
