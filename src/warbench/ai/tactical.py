@@ -80,6 +80,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import EndStep
+from warbench.rulesets.warsurge.game.advanced import action_name
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import plan_towards, unit_allowance
 from warbench.rulesets.warsurge.game.players import (
@@ -171,6 +172,10 @@ class TacticalBot(ScriptedPlayer):
                 else (-math.inf, 0.0, u)
             ),
         )
+        # Advanced, a new Action Step: each unit's Action is weighed by its CP cost, which
+        # doubles with each reuse on the Game Turn (§9.2, 001_d3f5e425c5e1196d.txt L3720-3722)
+        priced = flow.adv is not None and flow.phase is Phase.ACTIONS and flow.adv.step_unit is None
+        cheapest: tuple[int, Action] | None = None
         for uid in units:
             options = (
                 self._options(w, uid, flow.phase, state)
@@ -179,12 +184,25 @@ class TacticalBot(ScriptedPlayer):
             )
             for action in options:
                 if engine.can(state, action):
-                    if isinstance(action, Move | Deploy | Disembark | Embark):
-                        self._stuck = set()  # a unit out of the way: the stuck ones try again
-                    return action
-            # nothing to do stays so for the phase; a unit whose every option was refused
-            # (a friend in the way, most often) tries again once another unit has moved
-            (self._stuck if options else self._skip).add(uid)
+                    if not priced:
+                        if isinstance(action, Move | Deploy | Disembark | Embark):
+                            self._stuck = set()  # a unit out of the way: the stuck try again
+                        return action
+                    cost = _cp_cost(state, action)
+                    if cheapest is None or cost < cheapest[0]:
+                        cheapest = (cost, action)
+                    break
+            else:
+                # nothing to do stays so for the phase; a unit whose every option was refused
+                # (a friend in the way, most often) tries again once another unit has moved
+                (self._stuck if options else self._skip).add(uid)
+                continue
+            if cheapest is not None and cheapest[0] <= 1:
+                break  # nothing is cheaper than a first use (Deploy, 0 CP, comes first anyway)
+        if cheapest is not None:
+            if isinstance(cheapest[1], Move | Deploy | Disembark | Embark):
+                self._stuck = set()
+            return cheapest[1]
         if flow.phase is Phase.ACTIONS and flow.adv is not None and flow.adv.step_done:
             return EndStep()
         return Pass()
@@ -748,6 +766,16 @@ class TacticalBot(ScriptedPlayer):
         hp_left = ub.current_hp
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
         return min(frac * alive, float(hp_left)) * per_hp
+
+
+def _cp_cost(state: GameState, action: Action) -> int:
+    """The Command Points ``action`` costs now in an Advanced game (§9.2: 1 CP, doubling with
+    each reuse by the unit on the Game Turn; Deploy free), 0 for what is no priced Action."""
+    name = action_name(action)
+    adv = state.flow.adv
+    if name is None or adv is None or not hasattr(action, "unit"):
+        return 0
+    return adv.cost(action.unit, name)
 
 
 def _threat(w: Work, foes: list[tuple[float, int]]) -> float:

@@ -1,0 +1,80 @@
+"""The tactical player spends Command Points where they go furthest in the Advanced playstyle
+(issue 15, "It plays both playstyles"; Core Rules 001_d3f5e425c5e1196d.txt §9.1-9.2).
+
+§9.2 (L3720-3722): an Action costs 1 CP, doubling each time the same unit reuses it on the
+Game Turn. The tactical player used to direct its most valuable unit in every Action Step
+while that unit could act, paying 4 CP and 8 CP for third and fourth uses while its other
+units, whose first Action costs 1 CP, stood idle: as Blue in
+``warbench battle skirmish_b.yaml skirmish_a.yaml --players tactical,scripted --seed 2
+--turns 4 --playstyle advanced`` its car attacked three times (7 CP) on Game Turn 2 and its
+ten riflemen never fired."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warbench.ai.tactical import TacticalBot, bot_action
+from warbench.play import SetupArgs, get_ruleset, run_game
+from warbench.play.players import Lineup
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.advanced import action_name
+from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
+from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
+
+from .test_tactical import ROSTERS
+
+
+def _setup() -> SetupArgs:
+    files = ("skirmish_b.yaml", "skirmish_a.yaml")
+    rosters = tuple(roster_to_data(load_game_roster(ROSTERS / f)) for f in files)
+    return SetupArgs(rosters, "ruins_48x48", {"game_length": 4, "playstyle": "advanced"})
+
+
+def _step_starts(seed: int) -> list[GameState]:
+    """Engine states of a scripted-against-scripted Advanced game where side 0 starts an
+    Action Step (the scripted player reuses its best unit, so reuse costs abound)."""
+    ws = get_ruleset("warsurge")
+    setup = _setup()
+    lineup = Lineup(("scripted", "scripted"), "warsurge", setup)
+    states: list[Any] = []
+    run_game(
+        ws, setup, [lineup(seed, 0), lineup(seed, 1)], seed, on_step=lambda s, e: states.append(s)
+    )
+    out = []
+    for s in states:
+        g: GameState = s.game
+        a = g.flow.adv
+        if g.over or a is None or g.flow.phase is not Phase.ACTIONS or g.pause is not None:
+            continue
+        if a.counter is None and a.step_unit is None and engine.acting_side(g) == 0:
+            out.append(g)
+    return out
+
+
+def _cost(g: GameState, action: Any) -> int:
+    name = action_name(action)
+    assert g.flow.adv is not None and name is not None
+    return g.flow.adv.cost(action.unit, name)
+
+
+def test_s9_2_L3720_a_step_goes_to_the_unit_whose_action_costs_least() -> None:
+    """At the start of each Action Step the tactical player's choice costs no more CP than the
+    first legal option (its own list) of any other of its units: no 4 CP reuse while a
+    friend can act for 1 CP (§9.2 L3720-3722)."""
+    checked = dearer = 0
+    for g in _step_starts(2):
+        action = bot_action(TacticalBot(), g)
+        if action_name(action) is None:
+            continue
+        cost = _cost(g, action)
+        w = engine.legal_actions(g)._work
+        probe = TacticalBot()
+        for uid in w.side_units(0):
+            if uid == action.unit or w.units[uid].location is Location.DESTROYED:
+                continue
+            legal = [o for o in probe._options(w, uid, Phase.ACTIONS, g) if engine.can(g, o)]
+            if legal:
+                checked += 1
+                dearer += _cost(g, legal[0]) < cost
+    assert checked >= 10
+    assert dearer == 0
