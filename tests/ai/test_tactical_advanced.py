@@ -17,6 +17,7 @@ from warbench.ai.tactical import TacticalBot, bot_action
 from warbench.play import SetupArgs, get_ruleset, run_game
 from warbench.play.players import Lineup
 from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Move
 from warbench.rulesets.warsurge.game.advanced import action_name
 from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
@@ -78,3 +79,39 @@ def test_s9_2_L3720_a_step_goes_to_the_unit_whose_action_costs_least() -> None:
                 dearer += _cost(g, legal[0]) < cost
     assert checked >= 10
     assert dearer == 0
+
+
+def _states(seed: int) -> list[GameState]:
+    ws = get_ruleset("warsurge")
+    setup = _setup()
+    lineup = Lineup(("scripted", "scripted"), "warsurge", setup)
+    states: list[Any] = []
+    run_game(
+        ws, setup, [lineup(seed, 0), lineup(seed, 1)], seed, on_step=lambda s, e: states.append(s)
+    )
+    return [s.game for s in states]
+
+
+def test_s9_2_L3732_a_second_move_is_a_dash_when_the_dash_costs_less() -> None:
+    """Example 2 (L3732): a reused Move costs 2 CP, a first Dash 1 CP. The Gut-Hackers (only
+    an Assault weapon, Dash 7" = Move 7") that moved once make their next move a Dash; the
+    Urban Hunter Car (an Autocannon, a Battle weapon a Dash would bar, §5.1) keeps Moving."""
+    dashed = kept = 0
+    for g in _states(2):
+        a = g.flow.adv
+        if g.over or a is None or g.flow.phase is not Phase.ACTIONS or g.pause is not None:
+            continue
+        if a.counter is not None or a.step_unit is None or engine.acting_side(g) != 0:
+            continue
+        uid = a.step_unit
+        action = bot_action(TacticalBot(), g)
+        if not isinstance(action, Move) or a.used(uid, "Move") != 1 or a.used(uid, "Dash"):
+            continue
+        label = engine.legal_actions(g)._work.info(uid).label.split(": ")[-1]
+        if label == "Gut-Hackers":
+            assert action.dash
+            dashed += 1
+        elif label == "Urban Hunter Car":
+            assert not action.dash
+            kept += 1
+    assert dashed >= 1

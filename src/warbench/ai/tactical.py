@@ -217,9 +217,8 @@ class TacticalBot(ScriptedPlayer):
         if phase is Phase.ACTIONS:
             if u.location is Location.RESERVE:
                 return self._options(w, uid, Phase.DEPLOY, state)
-            return self._options(w, uid, Phase.ATTACK, state) + self._options(
-                w, uid, Phase.MOVE, state
-            )
+            moves = self._options(w, uid, Phase.MOVE, state)
+            return self._options(w, uid, Phase.ATTACK, state) + _dash_if_cheaper(w, uid, moves)
         if phase is Phase.DEPLOY:
             return self._deploy(w, uid)
         if phase is Phase.ATTACK:
@@ -766,6 +765,21 @@ class TacticalBot(ScriptedPlayer):
         hp_left = ub.current_hp
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
         return min(frac * alive, float(hp_left)) * per_hp
+
+
+def _dash_if_cheaper(w: Work, uid: int, moves: list[Action]) -> list[Action]:
+    """Advanced: the unit's moves made as a Dash where a Dash costs fewer CP than a Move (a
+    Move reused: 2 CP, a first Dash 1 CP, §9.2 L3720-3722, Example 2 L3732) and loses
+    nothing: the Dash goes at least as far (§4.1) and the unit has no Battle or Heavy weapon
+    that a Dash would bar for the rest of the Game Turn (§9.2 Dash, §5.1)."""
+    adv = w.flow.adv
+    if adv is None or adv.cost(uid, "Dash") >= adv.cost(uid, "Move"):
+        return moves
+    if any(t in ("Battle", "Heavy") for t in w.info(uid).weapon_types.values()):
+        return moves
+    if unit_allowance(w, uid, True) < unit_allowance(w, uid, False):
+        return moves
+    return [replace(m, dash=True) if isinstance(m, Move | Embark | Disembark) else m for m in moves]
 
 
 def _cp_cost(state: GameState, action: Action) -> int:
