@@ -115,3 +115,23 @@ def test_s9_2_L3732_a_second_move_is_a_dash_when_the_dash_costs_less() -> None:
             assert not action.dash
             kept += 1
     assert dashed >= 1
+
+
+def test_s9_3_through_the_protocol_an_attacked_unit_counter_attacks() -> None:
+    """§9.3: the tactical player answers the "counter" decision itself (a Counter Attack
+    when the attacked unit can make one); it used to take the decision's default, no Counter
+    Action, while the scripted player fought back. Each of its Counter Attacks is legal and
+    was chosen on its view (the determinised state)."""
+    ws = get_ruleset("warsurge")
+    setup = _setup()
+    counters: list[str] = []
+    for seed in (2, 3):
+        lineup = Lineup(("tactical", "scripted"), "warsurge", setup)
+        run = run_game(ws, setup, [lineup(seed, 0), lineup(seed, 1)], seed)
+        counters += [
+            s.action["choice"]
+            for s in run.record.steps
+            if s.actor == 0 and s.action.get("kind") == "counter"
+        ]
+    assert counters
+    assert "attack" in counters

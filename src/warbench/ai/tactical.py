@@ -51,8 +51,11 @@ this player is a separate kind (issue 15) that changes these habits:
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
-Decisions other than activations (casualties, counters, the Turn Master, the zone) take the
-engine's default.
+Decisions other than activations and Advanced Counter Actions (casualties, the Turn Master,
+the zone) take the engine's default. In the Advanced playstyle (§9) it also minds Command
+Points: each Action Step goes to the unit whose Action costs least (§9.2: the cost doubles
+with each reuse), a second move is a Dash where a first Dash is cheaper than a reused Move
+and bars no weapon, and an attacked unit Counter Attacks when it can (§9.3).
 """
 
 from __future__ import annotations
@@ -891,9 +894,10 @@ class TacticalPlayer:
     def choose(
         self, view: Any, legal: LegalActions[Any], decision: Decision[Any], budget: Budget
     ) -> Any:
-        """The bot's action for an activation (the default when it is not legal here);
-        the decision's default for everything else."""
-        if decision.kind != "activation" and decision.default is not None:
+        """The bot's action for an activation and an Advanced Counter Action (§9.3: a Counter
+        Attack when the attacked unit can make one, as the bot does on engine states; the
+        default when it is not legal here); the decision's default for everything else."""
+        if decision.kind not in ("activation", "counter") and decision.default is not None:
             return decision.default
         action = self.action_for(self.state_of(view).game)
         if action in legal or decision.default is None:
