@@ -51,8 +51,11 @@ this player is a separate kind (issue 15) that changes these habits:
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
-Decisions other than activations (casualties, counters, the Turn Master, the zone) take the
-engine's default.
+Decisions other than activations and Advanced Counter Actions (casualties, the Turn Master,
+the zone) take the engine's default. In the Advanced playstyle (§9) it also minds Command
+Points: each Action Step goes to the unit whose Action costs least (§9.2: the cost doubles
+with each reuse), a second move is a Dash where a first Dash is cheaper than a reused Move
+and bars no weapon, and an attacked unit Counter Attacks when it can (§9.3).
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ from warbench.rulesets.warsurge.game.actions import (
     Pass,
 )
 from warbench.rulesets.warsurge.game.actions_advanced import EndStep
+from warbench.rulesets.warsurge.game.advanced import action_name
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.movement import plan_towards, unit_allowance
 from warbench.rulesets.warsurge.game.players import (
@@ -171,6 +175,10 @@ class TacticalBot(ScriptedPlayer):
                 else (-math.inf, 0.0, u)
             ),
         )
+        # Advanced, a new Action Step: each unit's Action is weighed by its CP cost, which
+        # doubles with each reuse on the Game Turn (§9.2, 001_d3f5e425c5e1196d.txt L3720-3722)
+        priced = flow.adv is not None and flow.phase is Phase.ACTIONS and flow.adv.step_unit is None
+        cheapest: tuple[int, Action] | None = None
         for uid in units:
             options = (
                 self._options(w, uid, flow.phase, state)
@@ -179,12 +187,25 @@ class TacticalBot(ScriptedPlayer):
             )
             for action in options:
                 if engine.can(state, action):
-                    if isinstance(action, Move | Deploy | Disembark | Embark):
-                        self._stuck = set()  # a unit out of the way: the stuck ones try again
-                    return action
-            # nothing to do stays so for the phase; a unit whose every option was refused
-            # (a friend in the way, most often) tries again once another unit has moved
-            (self._stuck if options else self._skip).add(uid)
+                    if not priced:
+                        if isinstance(action, Move | Deploy | Disembark | Embark):
+                            self._stuck = set()  # a unit out of the way: the stuck try again
+                        return action
+                    cost = _cp_cost(state, action)
+                    if cheapest is None or cost < cheapest[0]:
+                        cheapest = (cost, action)
+                    break
+            else:
+                # nothing to do stays so for the phase; a unit whose every option was refused
+                # (a friend in the way, most often) tries again once another unit has moved
+                (self._stuck if options else self._skip).add(uid)
+                continue
+            if cheapest is not None and cheapest[0] <= 1:
+                break  # nothing is cheaper than a first use (Deploy, 0 CP, comes first anyway)
+        if cheapest is not None:
+            if isinstance(cheapest[1], Move | Deploy | Disembark | Embark):
+                self._stuck = set()
+            return cheapest[1]
         if flow.phase is Phase.ACTIONS and flow.adv is not None and flow.adv.step_done:
             return EndStep()
         return Pass()
@@ -199,9 +220,8 @@ class TacticalBot(ScriptedPlayer):
         if phase is Phase.ACTIONS:
             if u.location is Location.RESERVE:
                 return self._options(w, uid, Phase.DEPLOY, state)
-            return self._options(w, uid, Phase.ATTACK, state) + self._options(
-                w, uid, Phase.MOVE, state
-            )
+            moves = self._options(w, uid, Phase.MOVE, state)
+            return self._options(w, uid, Phase.ATTACK, state) + _dash_if_cheaper(w, uid, moves)
         if phase is Phase.DEPLOY:
             return self._deploy(w, uid)
         if phase is Phase.ATTACK:
@@ -750,6 +770,31 @@ class TacticalBot(ScriptedPlayer):
         return min(frac * alive, float(hp_left)) * per_hp
 
 
+def _dash_if_cheaper(w: Work, uid: int, moves: list[Action]) -> list[Action]:
+    """Advanced: the unit's moves made as a Dash where a Dash costs fewer CP than a Move (a
+    Move reused: 2 CP, a first Dash 1 CP, §9.2 L3720-3722, Example 2 L3732) and loses
+    nothing: the Dash goes at least as far (§4.1) and the unit has no Battle or Heavy weapon
+    that a Dash would bar for the rest of the Game Turn (§9.2 Dash, §5.1)."""
+    adv = w.flow.adv
+    if adv is None or adv.cost(uid, "Dash") >= adv.cost(uid, "Move"):
+        return moves
+    if any(t in ("Battle", "Heavy") for t in w.info(uid).weapon_types.values()):
+        return moves
+    if unit_allowance(w, uid, True) < unit_allowance(w, uid, False):
+        return moves
+    return [replace(m, dash=True) if isinstance(m, Move | Embark | Disembark) else m for m in moves]
+
+
+def _cp_cost(state: GameState, action: Action) -> int:
+    """The Command Points ``action`` costs now in an Advanced game (§9.2: 1 CP, doubling with
+    each reuse by the unit on the Game Turn; Deploy free), 0 for what is no priced Action."""
+    name = action_name(action)
+    adv = state.flow.adv
+    if name is None or adv is None or not hasattr(action, "unit"):
+        return 0
+    return adv.cost(action.unit, name)
+
+
 def _threat(w: Work, foes: list[tuple[float, int]]) -> float:
     """How far the nearest enemy units reach in a Game Turn: Move plus their longest Range."""
     out = 0.0
@@ -849,9 +894,10 @@ class TacticalPlayer:
     def choose(
         self, view: Any, legal: LegalActions[Any], decision: Decision[Any], budget: Budget
     ) -> Any:
-        """The bot's action for an activation (the default when it is not legal here);
-        the decision's default for everything else."""
-        if decision.kind != "activation" and decision.default is not None:
+        """The bot's action for an activation and an Advanced Counter Action (§9.3: a Counter
+        Attack when the attacked unit can make one, as the bot does on engine states; the
+        default when it is not legal here); the decision's default for everything else."""
+        if decision.kind not in ("activation", "counter") and decision.default is not None:
             return decision.default
         action = self.action_for(self.state_of(view).game)
         if action in legal or decision.default is None:
