@@ -155,6 +155,8 @@ def test_simulate_command(tmp_path: Path) -> None:
         (["--players", "serch"], "unknown player kind 'serch'"),
         (["--jobs", "lots"], "--jobs lots: allowed: auto or a whole number"),
         (["--board", "moon"], "--board moon: no such file or sample board"),
+        (["--playstyle", "fast"], "--playstyle 'fast' is not allowed; allowed: standard, advanced"),
+        (["--ruleset", "collision", "--playstyle", "advanced"], "WARSURGE's"),
     ],
 )
 def test_simulate_refuses_bad_options(extra: list[str], message: str) -> None:
@@ -163,6 +165,20 @@ def test_simulate_refuses_bad_options(extra: list[str], message: str) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["simulate", *map(str, PAIR), "-n", "1", "--no-save", *extra])
     assert exc.value.code == 2
+
+
+def test_simulate_plays_the_advanced_playstyle(tmp_path: Path) -> None:
+    """``--playstyle advanced`` (Core Rules 001_d3f5e425c5e1196d.txt §8-9): the batch's set-up
+    options carry it, so the games are Advanced games (and differ from Standard ones)."""
+    from warbench.cli.app import _register, app
+
+    _register(["simulate"])
+    db = f"sqlite:///{tmp_path / 'adv.db'}"
+    base = ["simulate", *map(str, PAIR), "-n", "2", "--jobs", "1", "--seed", "5", "--json"]
+    adv = CliRunner().invoke(app, [*base, "--db", db, "--playstyle", "advanced"])
+    assert adv.exit_code == 0, adv.output
+    info, _ = load_run(Store.open(db), json.loads(adv.stdout)["run"])
+    assert info.spec["options"] == {"playstyle": "advanced"}
 
 
 def test_setup_args_of_a_lab_game_are_json(spec: LabSpec) -> None:

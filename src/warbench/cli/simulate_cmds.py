@@ -48,6 +48,11 @@ def simulate(
         help="WARSURGE: Agreed Game Length (default: random end from Game Turn 4); "
         "Collision: turn limit; WarEngine: turns.",
     ),
+    playstyle: str = typer.Option(
+        "standard",
+        "--playstyle",
+        help="WARSURGE: standard or advanced (Command Points, Core Rules §8-9).",
+    ),
     db: str | None = typer.Option(
         None, "--db", help="Database URL (default: WARBENCH_DB or user data dir)."
     ),
@@ -103,6 +108,13 @@ def simulate(
             ruleset = str(info.spec.get("ruleset", "warsurge"))
         else:
             check_ruleset(ruleset)
+            options: dict[str, object] = {} if turns is None else {TURN_OPTIONS[ruleset]: turns}
+            if playstyle not in ("standard", "advanced"):
+                raise fail(f"--playstyle {playstyle!r} is not allowed; allowed: standard, advanced")
+            if playstyle == "advanced":
+                if ruleset != "warsurge":
+                    raise fail(f"--playstyle advanced is WARSURGE's (§8-9), not {ruleset}'s")
+                options["playstyle"] = playstyle
             if not rosters or len(rosters) != 2:
                 raise fail(f"simulate needs exactly two rosters (A, B), not {len(rosters or [])}")
             kinds = _kinds(players)
@@ -113,7 +125,7 @@ def simulate(
                 pair,
                 kinds,
                 tuple(_board_json(b, ruleset) for b in board),
-                {} if turns is None else {TURN_OPTIONS[ruleset]: turns},
+                options,
                 base_seed,
                 ruleset,
             )
