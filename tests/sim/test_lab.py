@@ -67,6 +67,15 @@ def test_a_batch_is_the_same_inline_on_processes_and_on_ray(spec: LabSpec, rows:
     assert not ray.is_initialized()
 
 
+def test_the_default_rotation_leaves_out_boards_with_army_terrain(spec: LabSpec) -> None:
+    # a board fielding terrain in an army (Core Rules §10.2 L4424-4430) gives each side a unit
+    # its roster does not have: played only when named (--board)
+    assert "hive_city_armed_72x48" not in spec.board_list
+    assert "hive_city_72x48" in spec.board_list
+    named = LabSpec(spec.rosters, spec.players, ("hive_city_armed_72x48",), seed=1)
+    assert named.board_list == ("hive_city_armed_72x48",)
+
+
 def test_tallies_add_up(rows: list) -> None:  # type: ignore[type-arg]
     """What one roster dealt is what the other took; the values left are the result's."""
     for r in rows:

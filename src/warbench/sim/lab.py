@@ -81,15 +81,21 @@ class LabSpec:
 
     @property
     def board_list(self) -> tuple[JSON, ...]:
-        """The boards in rotation (every sample board when none is given; Collision: its
-        sample board for the point limit, ``None``)."""
+        """The boards in rotation (when none is given, every sample board but those that
+        field terrain in an army, §10.2 L4424-4430: such a board gives each side units its
+        roster does not have, so it is played only when named; Collision: its sample board
+        for the point limit, ``None``)."""
         if self.boards:
             return self.boards
         if self.ruleset_id == "collision":
             return (None,)
-        from warbench.rulesets.warsurge.battlefield import sample_boards
+        from warbench.rulesets.warsurge.battlefield import sample_board, sample_boards
 
-        return tuple(sample_boards())
+        return tuple(
+            name
+            for name in sample_boards()
+            if all(t.army is None for t in sample_board(name).terrain)
+        )
 
     def plan(self, game: int) -> tuple[int, JSON, int]:
         """Game ``game``'s seed, board and the seat of roster A (module docstring)."""
