@@ -355,6 +355,14 @@ def test_s10_2_renders_mark_the_armed_pieces(tmp_path: Path) -> None:
     assert "armed" in svg
 
 
+def test_a_finished_games_picture_names_no_side_to_act(tmp_path: Path) -> None:
+    # the final picture of `battle --svg` was titled "Game Turn 4, Game Over Phase, - to act"
+    from warbench.rulesets.warsurge.game.render import title
+
+    state, _, _ = _play("standard", 2, [ScriptedPlayer(), ScriptedPlayer()])
+    assert state.over and title(state).endswith("Phase") and "to act" not in title(state)
+
+
 # -- the protocol ---------------------------------------------------------------------------
 
 

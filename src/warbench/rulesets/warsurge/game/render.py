@@ -75,9 +75,10 @@ def _zone_colours(state: GameState) -> list[str | None]:
 
 
 def title(state: GameState) -> str:
+    """The picture's title: the Game Turn, the phase and the side to act (none once over)."""
     f = state.flow
-    side = state.setup.sides[f.active] if f.active is not None else "-"
-    return f"Game Turn {f.turn}, {f.phase.value} Phase, {side} to act"
+    acting = f", {state.setup.sides[f.active]} to act" if f.active is not None else ""
+    return f"Game Turn {f.turn}, {f.phase.value} Phase{acting}"
 
 
 def render_state_text(state: GameState) -> str:
