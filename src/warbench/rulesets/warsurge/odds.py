@@ -41,6 +41,7 @@ from warbench.rulesets.warsurge.attack import (
     _save_rolls,
     can_attack_with,
     casualty_order,
+    compile_key,
     compile_weapon_use,
     deathblow_after,
     gravity_after,
@@ -954,6 +955,39 @@ class _BranchDice(Dice):
         raise _NeedFaces(label)
 
 
+#: compiled uses by :func:`compile_key`: the use (or ``None`` for a use that rolls), with the
+#: profiles and weapon the key names by id (held, so an id stays theirs)
+_COMPILED: dict[tuple[object, ...], tuple[tuple[object, ...], WeaponUse | None]] = {}
+_COMPILED_LIMIT = 4096
+
+
+def _compiled_without_rolls(plan: AttackPlan, weapon: str) -> WeaponUse | None:
+    """The compiled use of ``weapon`` when compiling it makes no weapon-level roll (most
+    weapons: no +Power D3, xD6 Attacks, Destroy …), memoised by :func:`compile_key`; ``None``
+    when it rolls (the caller compiles it with its dice, so every roll is made as before) or
+    when compiling raises (the caller's compilation raises the same).
+
+    The first time a key is seen the compiler runs on dice that stop it at its first roll."""
+    profile = plan.attacker.weapons[weapon]
+    users = plan.users_of(weapon)
+    key = compile_key(plan.attacker, profile, users, plan.target, plan.context)
+    hit = _COMPILED.get(key)
+    if hit is not None:
+        return hit[1]
+    try:
+        use: WeaponUse | None = compile_weapon_use(
+            plan.attacker, profile, users, plan.target, plan.context, _BranchDice(())
+        )
+    except (_NeedRoll, _NeedFaces):
+        use = None
+    except RulesError:
+        return None
+    if len(_COMPILED) >= _COMPILED_LIMIT:
+        _COMPILED.clear()
+    _COMPILED[key] = ((plan.attacker.profile, profile, plan.target.profile), use)
+    return use
+
+
 def _compile_groups(
     plan: AttackPlan, weapon: str, trials: int, dice: Dice
 ) -> dict[WeaponUse, IntArray]:
@@ -973,6 +1007,9 @@ def _compile_groups(
         return compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, d)
 
     if trials == 1:
+        use = _compiled_without_rolls(plan, weapon)
+        if use is not None:
+            return {use: np.zeros(1, dtype=np.int64)}
         return _compile_per_trial(program, 1, dice)
     parts: dict[WeaponUse, list[IntArray]] = defaultdict(list)
     stack: list[tuple[tuple[int, ...], IntArray]] = [((), np.arange(trials, dtype=np.int64))]
