@@ -1,10 +1,10 @@
-"""The memo of compiled weapon uses (issue 10, session 28): ``odds._compiled_without_rolls``
-keeps the :class:`WeaponUse` of a compilation that made no weapon-level roll by
-``attack.compile_key``. Each test compiles one use, then another that differs in one thing the
-compiler reads (a status of the Target, its Emergency Save, its models, the context …), and
-checks that the second answer is the compiler's own: a key that left that thing out would give
-the first answer again. Uses that roll (+Power D3, Arc's D3 …) are compiled with the game's dice
-as before, roll for roll.
+"""The memo of compiled weapon uses (issue 10, session 28): ``odds._compile_one`` keeps the
+:class:`WeaponUse` of a compilation that made no weapon-level roll by ``attack.compile_key``.
+Each test compiles one use, then another that differs in one thing the compiler reads (a
+status of the Target, its Emergency Save, its models, the context …), and checks that the
+second answer is the compiler's own: a key that left that thing out would give the first
+answer again. Uses that roll (+Power D3, Arc's D3 …) are compiled with the game's dice as
+before, roll for roll.
 """
 
 from __future__ import annotations
@@ -193,3 +193,54 @@ def test_weapon_level_rolls_are_made_every_use() -> None:
         assert dice.remaining == 0
         assert f"Power 4 → {power}" in " ".join(use.notes)
     assert all(v[1] is None for v in odds._COMPILED.values())
+
+
+def test_memo_key_distance_by_barrier_bands_L1473() -> None:
+    """Barrier (§12.4) reads the distance by bands: 13" and 20" are one use, 13" and 30" two;
+    the models in sight are not read by the compiler at all."""
+    gun = weapon()
+    a = unit("A", weapons=[gun])
+    t = unit("T", perks=["Barrier"])
+    near = _plan(a, t, distance=13.0, los_models=frozenset({0}))
+    same_band = _plan(a, t, distance=20.0)
+    far = _plan(a, t, distance=30.0)
+    _check_pair(near, far)
+    assert _same(_memoised(same_band, "Gun"), _direct(same_band, "Gun"))
+    assert len(odds._COMPILED) == 2  # 20" found the 13" use
+
+
+class _OwnRolls(ScriptedDice):
+    """Dice that roll their own way (like the odds engine's): the memo asks the compiler first
+    on dice that stop it at its first roll."""
+
+    def roll(self, expr: Any, label: str = "roll") -> int:
+        return super().roll(expr, label)
+
+
+def test_dice_with_their_own_roll_are_probed_first() -> None:
+    gun = weapon()
+    rolling = weapon("Gun", perks=["+Power I (D3)"])
+    a = unit("A", weapons=[gun])
+    b = unit("B", weapons=[rolling])
+    t = unit("T")
+    use = next(iter(odds._compile_groups(_plan(a, t), "Gun", 1, _OwnRolls([]))))
+    assert _same(use, _direct(_plan(a, t), "Gun"))
+    dice = _OwnRolls([6])
+    rolled = next(iter(odds._compile_groups(_plan(b, t), "Gun", 1, dice)))
+    assert dice.remaining == 0 and "Power 4 → 7" in " ".join(rolled.notes)
+    assert sorted(v[1] is None for v in odds._COMPILED.values()) == [False, True]
+
+
+def test_memo_key_point_costs_by_which_is_greater_L3670() -> None:
+    """Might I (+1 in a Melee against a Target of equal or higher Point Cost, P L321-323) reads
+    the Point Costs only by which is greater: 100 against 120 and 50 against 60 are one use,
+    100 against 80 another."""
+    axe = weapon("Gun", range=0, perks=["Might I"])
+    a = unit("A", weapons=[axe])
+    t = unit("T")
+    higher = _plan(a, t, melee=True, attacker_point_cost=100.0, target_point_cost=120.0)
+    lower = _plan(a, t, melee=True, attacker_point_cost=100.0, target_point_cost=80.0)
+    also_higher = _plan(a, t, melee=True, attacker_point_cost=50.0, target_point_cost=60.0)
+    _check_pair(higher, lower)
+    assert _same(_memoised(also_higher, "Gun"), _direct(also_higher, "Gun"))
+    assert len(odds._COMPILED) == 2

@@ -961,31 +961,43 @@ _COMPILED: dict[tuple[object, ...], tuple[tuple[object, ...], WeaponUse | None]]
 _COMPILED_LIMIT = 4096
 
 
-def _compiled_without_rolls(plan: AttackPlan, weapon: str) -> WeaponUse | None:
-    """The compiled use of ``weapon`` when compiling it makes no weapon-level roll (most
-    weapons: no +Power D3, xD6 Attacks, Destroy …), memoised by :func:`compile_key`; ``None``
-    when it rolls (the caller compiles it with its dice, so every roll is made as before) or
-    when compiling raises (the caller's compilation raises the same).
+def _compile_one(plan: AttackPlan, weapon: str, dice: Dice) -> WeaponUse:
+    """The game's compilation of one use of ``weapon`` (one trial), with ``dice``.
 
-    The first time a key is seen the compiler runs on dice that stop it at its first roll."""
+    A use that makes no weapon-level roll (most weapons: no +Power D3, xD6 Attacks, Destroy …)
+    is memoised by :func:`compile_key`, so the same Attack compiles once; a use that rolls is
+    compiled with ``dice`` every time, so every roll is made as before. Whether a compilation
+    rolled is read from the dice's log (every roll of :class:`Dice` is logged); dice that roll
+    their own way are first asked of dice that stop the compiler at its first roll."""
     profile = plan.attacker.weapons[weapon]
     users = plan.users_of(weapon)
     key = compile_key(plan.attacker, profile, users, plan.target, plan.context)
     hit = _COMPILED.get(key)
-    if hit is not None:
+    if hit is not None and hit[1] is not None:
         return hit[1]
-    try:
-        use: WeaponUse | None = compile_weapon_use(
-            plan.attacker, profile, users, plan.target, plan.context, _BranchDice(())
-        )
-    except (_NeedRoll, _NeedFaces):
-        use = None
-    except RulesError:
-        return None
+    if hit is None:
+        if type(dice).roll is Dice.roll and type(dice).test is Dice.test:
+            before = len(dice.log)
+            use = compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, dice)
+            _remember(key, plan, profile, None if len(dice.log) != before else use)
+            return use
+        try:
+            _remember(key, plan, profile, compile_weapon_use(
+                plan.attacker, profile, users, plan.target, plan.context, _BranchDice(())
+            ))  # fmt: skip
+        except (_NeedRoll, _NeedFaces):
+            _remember(key, plan, profile, None)
+        except RulesError:
+            pass  # compiled below, where it raises the same
+    return compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, dice)
+
+
+def _remember(
+    key: tuple[object, ...], plan: AttackPlan, profile: object, use: WeaponUse | None
+) -> None:
     if len(_COMPILED) >= _COMPILED_LIMIT:
         _COMPILED.clear()
     _COMPILED[key] = ((plan.attacker.profile, profile, plan.target.profile), use)
-    return use
 
 
 def _compile_groups(
@@ -1007,10 +1019,7 @@ def _compile_groups(
         return compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, d)
 
     if trials == 1:
-        use = _compiled_without_rolls(plan, weapon)
-        if use is not None:
-            return {use: np.zeros(1, dtype=np.int64)}
-        return _compile_per_trial(program, 1, dice)
+        return {_compile_one(plan, weapon, dice): np.zeros(1, dtype=np.int64)}
     parts: dict[WeaponUse, list[IntArray]] = defaultdict(list)
     stack: list[tuple[tuple[int, ...], IntArray]] = [((), np.arange(trials, dtype=np.int64))]
     while stack:
