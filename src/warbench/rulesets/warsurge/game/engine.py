@@ -84,7 +84,7 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     initial_state,
 )
-from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
+from warbench.rulesets.warsurge.game.targeting import TargetView, beyond_reach, view_target
 from warbench.rulesets.warsurge.game.terrain_army import piece_refusal
 from warbench.rulesets.warsurge.game.terrain_fire import fire_point_pieces, nearest_from_piece
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
@@ -611,7 +611,9 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     once every weapon has a target."""
     info = w.info(uid)
     out: dict[str, list[int]] = {}
-    foes = [f for _, f in nearest_enemies(w, uid)]
+    by_foe = nearest_enemies(w, uid)
+    foes = [f for _, f in by_foe]
+    gaps = {f: d for d, f in by_foe}
     engaged = w.engaged_with(w.outermost(uid))
     order = [f for f in engaged if f in foes] + [f for f in foes if f not in engaged]
     if psychotic(w, uid):  # Psychotic (Perks L2277): the closest units, friends too
@@ -628,6 +630,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     near = order[: limit + len(engaged)]
     cache: dict[Any, TargetView] = {}
     for foe in [*near, *(t for t in opened if t not in near)]:
+        if beyond_reach(w, uid, foe, gaps.get(foe)):
+            continue  # no weapon reaches it: its view would give no user (issue 10)
         view = view_target(w, uid, foe, cache)
         if view.reason:
             continue
