@@ -4,10 +4,13 @@ player's questions that grow with the battle give the very answers of the questi
 * ``targeting.beyond_reach``: a target farther than the unit's longest Range (Core Rules
   001_d3f5e425c5e1196d.txt §5.3) gives no weapon a user, so the target search of
   ``engine.weapon_targets`` and ``players.sees_a_target`` skips its view unmeasured.
+* ``LegalActions.units_by``: the units that may act, in a player's order, each tested only
+  when reached: the very list of ``units()`` sorted, less the units a player skips.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from warbench.rulesets.warsurge.battlefield import sample_board
@@ -81,3 +84,24 @@ def test_s5_3_a_target_within_a_range_or_in_a_melee_is_measured() -> None:
     assert not beyond_reach(w, a, other, reach + 1e-6)
     assert not beyond_reach(w, a, other, reach)
     assert not beyond_reach(w, a, other, None)
+
+
+def test_units_by_is_units_sorted_less_the_skipped() -> None:
+    """On every state of a 2000-point game's first Game Turns, in every phase: the units in
+    the scripted player's order (points, then board order) with every other unit skipped."""
+    setup = _setup(2)
+    n = len(setup.units)
+
+    def key(u: int) -> float:
+        return -setup.units[u].points if u < n else -math.inf
+
+    compared = 0
+    for k, state in enumerate(_states(setup, 2, 2)):
+        legal = engine.legal_actions(state)
+        every = legal.units()
+        skip = set(every[k % 2 :: 2])
+        want = sorted((u for u in every if u not in skip), key=key)
+        assert list(legal.units_by(key, skip)) == want
+        assert list(legal.units_by(None)) == every
+        compared += bool(want)
+    assert compared > 50

@@ -96,9 +96,8 @@ class ScriptedPlayer:
         legal = engine.legal_actions(state)
         w = legal._work
         n = len(state.units)  # terrain that attacks (§10.2) fires first, by its number
-        units = sorted(
-            (u for u in legal.units() if u not in self._skip),
-            key=lambda u: -state.setup.units[u].points if u < n else -math.inf,
+        units = legal.units_by(
+            lambda u: -state.setup.units[u].points if u < n else -math.inf, self._skip
         )
         for uid in units:
             opts = (
