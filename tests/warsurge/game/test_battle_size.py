@@ -6,20 +6,15 @@ player's questions that grow with the battle give the very answers of the questi
   ``engine.weapon_targets`` and ``players.sees_a_target`` skips its view unmeasured.
 * ``LegalActions.units_by``: the units that may act, in a player's order, each tested only
   when reached: the very list of ``units()`` sorted, less the units a player skips.
-* ``coherency._place_many``: when a Deployment spot finds no place for a unit in Reserve, the
-  other spots asked before of its shape are answered together (one NumPy pass), each as its
-  own search answers it (Core Rules §3.6).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
 
 from warbench.rulesets.warsurge.battlefield import sample_board
-from warbench.rulesets.warsurge.game import coherency, engine
-from warbench.rulesets.warsurge.game.actions import Deploy
+from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.io import load_game_roster
@@ -29,7 +24,6 @@ from warbench.rulesets.warsurge.game.state import (
     GameSetup,
     GameState,
     Location,
-    Phase,
     build_setup,
 )
 from warbench.rulesets.warsurge.game.targeting import REACH_MARGIN, beyond_reach, view_target
@@ -116,53 +110,3 @@ def test_units_by_is_units_sorted_less_the_skipped() -> None:
         assert list(legal.units_by(None)) == every
         compared += bool(want)
     assert compared > 50
-
-
-def test_s3_6_deployment_spots_answered_together_are_each_spots_own_search() -> None:
-    """Game Turns 1-3 of a 4000-point game (units wait in Reserve for room): at each
-    Deployment Phase, every spot of the first units in Reserve is asked with the battlefield's
-    memory (a refused spot answers the others together) and again from scratch (no memory,
-    no index, one search per spot): the same answer, the same formation."""
-    setup = _setup(4)
-    field = setup.field
-    state, _ = engine.new_game(setup, 0)
-    chooser = [ScriptedPlayer(), ScriptedPlayer()]
-    together = coherency._place_many
-    batched = [0]
-
-    def counted(*args: Any, **kw: Any) -> None:
-        batched[0] += len(args[3])
-        together(*args, **kw)
-
-    compared = refused = 0
-    coherency._place_many = counted
-    try:
-        while state.flow.turn <= 3:
-            side = engine.acting_side(state)
-            assert side is not None
-            if state.flow.phase is Phase.DEPLOY:
-                w = Work(state, None, DEFAULT_HOOKS)
-                for uid in engine.legal_actions(state).units()[:2]:
-                    for spot in engine.zone_points(w, w.zones[side] or 0):
-                        action = Deploy(uid, at=spot)
-                        here = engine.can(state, action)
-                        placed = engine.with_positions(state, action) if here else None
-                        kept = field._place_questions, field._place_spots  # type: ignore[attr-defined]
-                        field._place_questions, field._place_spots = {}, {}  # type: ignore[attr-defined]
-                        coherency._place_many = _nothing
-                        fresh = replace(state)  # no index: the search from scratch
-                        assert here == engine.can(fresh, action), (uid, spot)
-                        if here:
-                            assert placed == engine.with_positions(fresh, action)
-                        coherency._place_many = counted
-                        field._place_questions, field._place_spots = kept  # type: ignore[attr-defined]
-                        compared += 1
-                        refused += not here
-            state, _ = engine.apply(state, chooser[side].choose(state))
-    finally:
-        coherency._place_many = together
-    assert compared > 100 and refused > 50 and batched[0] > 50
-
-
-def _nothing(*args: Any, **kw: Any) -> None:
-    """No answers together: each spot's own search."""

@@ -391,15 +391,14 @@ def place_unit(
     one by one) costs nothing."""
     info = w.info(uid)
     on_table = w.units[uid].location is Location.TABLE
-    head = (
+    key = (
         "place",
         info.side,
         uid if on_table else None,
         info.models if models is None else tuple(models),
         info.radius,
         None if info.base is None else (repr(info.base), bases.facing_of(w, uid, 0)),  # §1.3
-    )
-    tail = (
+        centre,
         zone,
         tries,
         within,
@@ -407,11 +406,21 @@ def place_unit(
         from_r,
         from_unit if info.base is not None or bases.shaped(w.setup) else None,
     )
-    key = (*head, centre, *tail)
     t = w.table()
     hit: tuple[tuple[Point, ...] | None, int] | None = t.memo.get(key)
     if hit is not None:
         return hit[0]
+    # The same question asked of an index this one grew from by adding bases only: every
+    # candidate refused there is refused here too (more bases only block more), so the search
+    # resumes at the candidate found there (the 4000-point deployments ask it unit by unit).
+    start = 0
+    up = t.parent
+    while up is not None:
+        older: tuple[tuple[Point, ...] | None, int] | None = up.memo.get(key)
+        if older is not None:
+            start = older[1]
+            break
+        up = up.parent
     out = t.memo[key] = _place_unit(
         w,
         uid,
@@ -422,102 +431,11 @@ def place_unit(
         from_xy=from_xy,
         from_r=from_r,
         models=models,
-        start=_resumed(t, key),
+        start=start,
         from_unit=from_unit,
         key=key,
     )
-    if zone is not None and from_xy is None and within is None and models is None and not on_table:
-        # a unit in Reserve tries the Deployment spots one after another (the scripted player,
-        # every Deployment Phase): when one finds no place, the others asked before of this
-        # shape and zone are answered together on this table (issue 10)
-        spots = place_memo.spots(w.field, (head, tail))
-        if centre not in spots and len(spots) < place_memo.SPOTS:
-            spots.append(centre)
-        if out[0] is None:
-            asks = [(c, k) for c in spots if (k := (*head, c, *tail)) not in t.memo]
-            if asks:
-                _place_many(w, uid, t, asks, zone, tries, from_unit)
     return out[0]
-
-
-def _resumed(t: TableIndex, key: Any) -> int:
-    """Where a placement question's search starts on ``t``: the candidate an index ``t`` grew
-    from by adding bases only found for it (every candidate refused there is refused here
-    too: more bases only block more; the 4000-point deployments ask it unit by unit), else 0."""
-    up = t.parent
-    while up is not None:
-        older: tuple[tuple[Point, ...] | None, int] | None = up.memo.get(key)
-        if older is not None:
-            return older[1]
-        up = up.parent
-    return 0
-
-
-def _place_many(
-    w: Work,
-    uid: int,
-    t: TableIndex,
-    asks: list[tuple[Point, Any]],
-    zone: int,
-    tries: int,
-    from_unit: int | None,
-) -> None:
-    """The answers of :func:`_place_unit` to the Deployment questions ``asks`` (spot, key) of
-    a unit in Reserve, kept with ``t`` as :func:`place_unit` keeps each: every candidate not
-    refused by the board or a standing base (``place_memo``) is measured in one NumPy pass for
-    all the questions, then each question takes its first candidate that is legal, in its own
-    order, so each answer is the one its own search finds."""
-    info = w.info(uid)
-    r = info.radius
-    idx = list(range(info.real_models))
-    offsets = (
-        geom.formation(len(idx), r)
-        if info.base is None
-        else bases.formation(info.base, len(idx), bases.facing_of(w, uid, idx[0] if idx else 0))
-    )
-    store = place_memo.questions(w.field)
-    turned = tuple(bases.facing_of(w, uid, i) for i in idx) if info.base is not None else ()
-    table = t.memo.get("standing")
-    if table is None:  # the radii the overlaps are measured with (clearly_illegal)
-        rad = _overlap_radii(w, t)[1]
-        table = t.memo["standing"] = place_memo.Standing.of(t.xy, rad, t.uid, t.model)
-    items: list[tuple[Any, place_memo.PlaceQuestion, npt.NDArray[np.bool_], Any]] = []
-    for centre, key in asks:
-        qkey = (key, info.real_models, turned)
-        q = store.get(qkey)
-        if q is None:
-            q = store[qkey] = _question(w, uid, centre, offsets, idx, zone, tries)
-        start = _resumed(t, key)
-        if start >= len(q.cands):
-            t.memo[key] = (None, len(q.cands))
-            continue
-        refused = q.static.copy()
-        ahead = np.flatnonzero(~q.static[start:]) + start
-        if len(ahead):
-            refused[ahead[place_memo.still_refused(q, ahead, table)]] = True
-        items.append((key, q, refused, np.flatnonzero(~refused[start:]) + start))
-    todo = [(q, refused, rows) for _, q, refused, rows in items if len(rows)]
-    if todo:
-        pts = np.concatenate([q.allpts[rows] for q, _, rows in todo])
-        bad, which = _clearly_illegal(w, uid, None, pts, idx, witness=True)
-        assert which is not None
-        at = 0
-        for q, refused, rows in todo:
-            q.remember(rows, which[at : at + len(rows)], table)
-            refused[rows[bad[at : at + len(rows)]]] = True
-            at += len(rows)
-    zb = w.field.zone_bounds(zone)
-    for key, q, refused, rows in items:
-        found: tuple[tuple[Point, ...] | None, int] = (None, len(q.cands))
-        for k in rows[~refused[rows]].tolist():
-            placed = _place_at(
-                w, uid, q.cands[k], offsets, idx, r, zone, zb, None, None, 0.0, from_unit
-            )
-            if placed is not None:
-                found = (placed, k)
-                break
-        q.failed = found[0] is None
-        t.memo[key] = found
 
 
 def _place_unit(

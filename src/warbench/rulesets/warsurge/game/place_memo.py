@@ -30,8 +30,6 @@ from warbench.rulesets.warsurge.game.geom import FloatArray, Point
 #: Questions a battlefield remembers before it forgets them all (a long run of games; a
 #: question keeps about 48 bytes per candidate model: 75 kB for 157 candidates of 10 models).
 LIMIT = 512
-#: Centres remembered per shape and zone (``spots``): the scripted player tries 15.
-SPOTS = 32
 #: A base's identity on the table: its unit times this, plus its model.
 _MODELS = 1 << 20
 
@@ -80,21 +78,6 @@ def questions(holder: Any) -> dict[Any, PlaceQuestion]:
         store = {}
         holder._place_questions = store
     return store
-
-
-def spots(holder: Any, family: Any) -> list[Point]:
-    """The centres asked of one shape of unit in one zone (``family``: a placement question
-    but its centre) with ``holder`` (the battlefield), in the order first asked; emptied with
-    the questions' store past :data:`LIMIT` families. Used only to answer several questions
-    at once (``coherency``), never to answer one differently."""
-    store: dict[Any, list[Point]] | None = getattr(holder, "_place_spots", None)
-    if store is None or len(store) > LIMIT:
-        store = {}
-        holder._place_spots = store
-    out = store.get(family)
-    if out is None:
-        out = store[family] = []
-    return out
 
 
 @dataclass(frozen=True)
