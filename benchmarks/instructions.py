@@ -7,7 +7,8 @@ load makes CPU time swing by ±20%.
 * ``apply``: the steps of Game Turns 2-3 of two scripted 1000-point games (74 steps), one warm-up
   round, then ``N`` rounds of the engine's ``apply`` on each from a fresh copy of its state;
 * ``protocol``: the same with the protocol's ``apply``;
-* ``games``: scripted 1000-point games on seeds ``0 .. N-1``.
+* ``games``: scripted 1000-point games on seeds ``0 .. N-1`` (``games N POINTS``: games of
+  ``POINTS`` a side, ``bench_game_scale.scaled_setup``, sharing one set-up as in the benchmark).
 
 The count of one unit is the difference of two runs, which leaves the start-up out::
 
@@ -17,6 +18,8 @@ The count of one unit is the difference of two runs, which leaves the start-up o
     ... games 1, then games 4                            # (B - A) / 3 a game (seeds 1-3)
 
 The start-up's count moves by ~20 M between runs (addresses), so count 8 rounds of ``apply``.
+The size of the battle (docs/game.md, the seventh and ninth passes): ``games 0 4000`` and
+``games 3 4000``, ``(B - A) / 3`` a 4000-point game (seeds 0-2), against the same at 1000.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
 
 
-def main(mode: str, n: int) -> None:
-    setup = scaled_setup(1000)
+def main(mode: str, n: int, points: int = 1000) -> None:
+    setup = scaled_setup(points)
     if mode == "games":
         for seed in range(n):
             t = time.process_time()
@@ -77,4 +80,4 @@ def main(mode: str, n: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], int(sys.argv[2]), *(int(p) for p in sys.argv[3:4]))

@@ -15,7 +15,7 @@ directions at full distance …), and ``action in legal_actions(state)`` for any
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -84,7 +84,7 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     initial_state,
 )
-from warbench.rulesets.warsurge.game.targeting import TargetView, view_target
+from warbench.rulesets.warsurge.game.targeting import TargetView, beyond_reach, view_target
 from warbench.rulesets.warsurge.game.terrain_army import piece_refusal
 from warbench.rulesets.warsurge.game.terrain_fire import fire_point_pieces, nearest_from_piece
 from warbench.rulesets.warsurge.game.transports import fire_point_chain
@@ -300,24 +300,43 @@ class LegalActions:
 
     def units(self) -> list[int]:
         """Units of the acting side that may still act in this phase (before geometry)."""
+        return list(self.units_by(None))
+
+    def units_by(
+        self, key: Callable[[int], float] | None, skip: Collection[int] = ()
+    ) -> Iterator[int]:
+        """:meth:`units` less those in ``skip``, in the (stable) order of ``key``, each tested
+        only when reached: a player that takes the first unit with a legal action does not
+        test every unit of a large battle at every choice (issue 10)."""
         st = self.state
         if self.side is None or st.flow.phase not in PLAY_PHASES or st.pause is not None:
-            return []
+            return
         if perk_timejump.offered(st):
-            return []
+            return
         if st.restore is not None:
-            return []
+            return
         if st.flow.adv is not None and st.flow.adv.counter is not None:
-            return []
-        out = [
-            uid
-            for uid in self._work.acting_units(self.side)  # Dominate: a seized unit too
-            if eligible(self._work, uid, st.flow.phase)
-        ]
+            return
+        w, side = self._work, self.side
+        # Dominate: a seized unit too
+        own = [uid for uid in w.acting_units(side) if uid not in skip]
+        pieces: list[int] = []
         if terrain_army.in_play(st.setup):  # terrain that attacks, by its number (§10.2)
-            w, side = self._work, self.side
-            out += [n for n in terrain_army.armed_numbers(w) if not piece_refusal(w, n, side)]
-        return out
+            pieces = [
+                n
+                for n in terrain_army.armed_numbers(w)
+                if n not in skip and not piece_refusal(w, n, side)
+            ]
+        n_own = len(own)
+        order: Sequence[int] = range(n_own + len(pieces))
+        if key is not None:
+            every = [*own, *pieces]
+            order = sorted(order, key=lambda k: key(every[k]))
+        for k in order:
+            if k >= n_own:
+                yield pieces[k - n_own]
+            elif eligible(w, own[k], st.flow.phase):
+                yield own[k]
 
     def candidates(self, uid: int | None = None) -> Iterator[Action]:
         """Proposed actions (unchecked): for one unit, or the phase's non-unit actions."""
@@ -611,7 +630,9 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     once every weapon has a target."""
     info = w.info(uid)
     out: dict[str, list[int]] = {}
-    foes = [f for _, f in nearest_enemies(w, uid)]
+    by_foe = nearest_enemies(w, uid)
+    foes = [f for _, f in by_foe]
+    gaps = {f: d for d, f in by_foe}
     engaged = w.engaged_with(w.outermost(uid))
     order = [f for f in engaged if f in foes] + [f for f in foes if f not in engaged]
     if psychotic(w, uid):  # Psychotic (Perks L2277): the closest units, friends too
@@ -628,6 +649,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     near = order[: limit + len(engaged)]
     cache: dict[Any, TargetView] = {}
     for foe in [*near, *(t for t in opened if t not in near)]:
+        if beyond_reach(w, uid, foe, gaps.get(foe)):
+            continue  # no weapon reaches it: its view would give no user (issue 10)
         view = view_target(w, uid, foe, cache)
         if view.reason:
             continue

@@ -34,7 +34,7 @@ from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.perk_heal import heal_targets
 from warbench.rulesets.warsurge.game.state import GameState, Location, Phase
-from warbench.rulesets.warsurge.game.targeting import view_target
+from warbench.rulesets.warsurge.game.targeting import beyond_reach, view_target
 from warbench.rulesets.warsurge.game.terrain_split import piece_of
 from warbench.rulesets.warsurge.game.work import Work
 
@@ -96,9 +96,8 @@ class ScriptedPlayer:
         legal = engine.legal_actions(state)
         w = legal._work
         n = len(state.units)  # terrain that attacks (§10.2) fires first, by its number
-        units = sorted(
-            (u for u in legal.units() if u not in self._skip),
-            key=lambda u: -state.setup.units[u].points if u < n else -math.inf,
+        units = legal.units_by(
+            lambda u: -state.setup.units[u].points if u < n else -math.inf, self._skip
         )
         for uid in units:
             opts = (
@@ -223,7 +222,9 @@ def enemy_held_pieces(w: Work, side: int) -> list[str]:
 
 def sees_a_target(w: Work, uid: int) -> bool:
     """Some weapon of the unit has an enemy model in range and line of sight (any Type)."""
-    for _, foe in engine.nearest_enemies(w, uid)[:3]:
+    for gap, foe in engine.nearest_enemies(w, uid)[:3]:
+        if beyond_reach(w, uid, foe, gap):
+            continue  # no weapon reaches it (the view would give no user)
         view = view_target(w, uid, foe)
         if not view.reason and any(view.users_in_range.values()):
             return True

@@ -166,6 +166,39 @@ def view_target(
     return hit
 
 
+#: How much farther than the longest Range a target must be for :func:`beyond_reach` (inches):
+#: the distance it is given and the view's own are the same numbers, this only keeps it certain.
+REACH_MARGIN = 1e-6
+
+
+def beyond_reach(w: Work, uid: int, target: int, distance: float | None) -> bool:
+    """Whether :func:`view_target` certainly finds no weapon of ``uid`` with a user at
+    ``target`` (and no Melee between them), known without it: ``distance`` is the closest
+    edge distance between their models on the table (``engine.nearest_enemies``), farther than
+    the unit's longest Range (its perk statuses' Ranges, ``weapon_ranges``).
+
+    Only the plain case answers True: both units on the table (none of their models inside a
+    terrain piece, §10.2), round bases, no Seed II concerned (Perks L1904) and no Melee between
+    the two (§5.9). There the view measures the very same edge distances (§5.3), asks line of
+    sight only of the model pairs within some weapon's Range (an Illusion's row reaches as far
+    as the unit's own Weapons, Perks L782) and gives No Line of Sight Weapons users only within
+    their Range (Perks L3961): none is, so it finds no user. The scripted player's target
+    search (issue 10) skips such targets unmeasured, with the very same choices."""
+    if distance is None or bases.shaped(w.setup):
+        return False
+    u, tgt = w.units[uid], w.units[target]
+    if u.location is not Location.TABLE or tgt.location is not Location.TABLE:
+        return False
+    if u.inside or tgt.inside:
+        return False
+    reach = max(weapon_ranges(w.info(uid), u.statuses).values(), default=0.0)
+    if distance <= reach + 1e-6 + REACH_MARGIN:
+        return False
+    if (min(uid, target), max(uid, target)) in w.engaged:
+        return False
+    return seed_view(w, uid, target) is None
+
+
 def _view_target(w: Work, uid: int, target: int) -> TargetView:
     view = _view_from(w, uid, target)
     u = w.units[uid]
