@@ -431,9 +431,16 @@ class SaveUpgrades:
     aegis_weapon: str | None = None
 
 
+_NO_UPGRADES = SaveUpgrades()
+
+
 def save_upgrades(unit: UnitState, melee: bool) -> SaveUpgrades:
     """Nominate the best Deflect weapon and the best Ward/Parry weapon carried by at least half
     of the unit's models, not counting casualties (§5.16 steps 1-3)."""
+    if not any(
+        w.deflect > 0 or w.ward + (w.parry if melee else 0) > 0 for w in unit.weapons.values()
+    ):
+        return _NO_UPGRADES  # no weapon of the unit improves a Save: nothing to nominate
     living = [unit.models[i] for i in unit.alive]
     if not living:
         return SaveUpgrades()
@@ -1107,6 +1114,54 @@ def compile_weapon_use(
         self_saves=_self_saves(attacker, ctx.melee),
         self_heal=self_heal,
         notes=tuple(notes),
+    )
+
+
+def compile_key(
+    attacker: UnitState,
+    weapon: WeaponProfile,
+    users: int,
+    target: UnitState,
+    ctx: AttackContext,
+) -> tuple[object, ...]:
+    """Everything :func:`compile_weapon_use` reads besides its dice, as a key of its answer.
+
+    The profiles and the weapon are kept by identity (a memo must hold them, so an id stays
+    theirs); the unit states by what the compiler reads of them: the Deflect, Ward and Parry
+    nominations of each (``save_upgrades``: the living models and the weapons they carry), the
+    models Arc counts (§12.5), the Target's Emergency Save and Immortal (Deathblow, L1541), and
+    the attacker's HP when Darkside buys Power or Attacks (the compiler refuses more than it
+    has). The context is compared whole (statuses' Dice Modifiers, cover, Melee, …), but for
+    what a use that rolls nothing reads of it: the distance only by Barrier's bands (12", 24",
+    36"; Wildcard, which reads it whole, rolls), the Point Costs only by which is greater
+    (``point_cost_met``: Might, Defiance, Deathblow), and not the models in sight; the models
+    Arc counts likewise only by its bands (5, 10, 20: Arc rolls once they are reached).
+    """
+    counted = len(target.on_table if ctx.playstyle is Playstyle.STANDARD else target.alive)
+    darkside = attacker.current_hp if (ctx.darkside_power or ctx.darkside_attacks) else -1
+    d = ctx.distance
+    band = None if d is None else 36.0 if d >= 36 else 24.0 if d >= 24 else 12.0 if d >= 12 else 0.0
+    u, t = ctx.attacker_point_cost, ctx.target_point_cost
+    cu: float | None = None
+    ct: float | None = None
+    if u is not None and t is not None and u == u and t == t:  # both known (not NaN)
+        cu, ct = 0.0, (1.0 if t > u else -1.0 if t < u else 0.0)
+    if d != band or ctx.los_models is not None or (u, t) != (cu, ct):
+        ctx = replace(
+            ctx, distance=band, los_models=None, attacker_point_cost=cu, target_point_cost=ct
+        )
+    return (
+        id(attacker.profile),
+        save_upgrades(attacker, ctx.melee),
+        id(weapon),
+        users,
+        id(target.profile),
+        save_upgrades(target, ctx.melee),
+        20 if counted >= 20 else 10 if counted >= 10 else 5 if counted >= 5 else 0,
+        target.emergency_save_used,
+        target.immortal_left is None,
+        darkside,
+        ctx,
     )
 
 

@@ -41,6 +41,7 @@ from warbench.rulesets.warsurge.attack import (
     _save_rolls,
     can_attack_with,
     casualty_order,
+    compile_key,
     compile_weapon_use,
     deathblow_after,
     gravity_after,
@@ -954,6 +955,51 @@ class _BranchDice(Dice):
         raise _NeedFaces(label)
 
 
+#: compiled uses by :func:`compile_key`: the use (or ``None`` for a use that rolls), with the
+#: profiles and weapon the key names by id (held, so an id stays theirs)
+_COMPILED: dict[tuple[object, ...], tuple[tuple[object, ...], WeaponUse | None]] = {}
+_COMPILED_LIMIT = 4096
+
+
+def _compile_one(plan: AttackPlan, weapon: str, dice: Dice) -> WeaponUse:
+    """The game's compilation of one use of ``weapon`` (one trial), with ``dice``.
+
+    A use that makes no weapon-level roll (most weapons: no +Power D3, xD6 Attacks, Destroy …)
+    is memoised by :func:`compile_key`, so the same Attack compiles once; a use that rolls is
+    compiled with ``dice`` every time, so every roll is made as before. Whether a compilation
+    rolled is read from the dice's log (every roll of :class:`Dice` is logged); dice that roll
+    their own way are first asked of dice that stop the compiler at its first roll."""
+    profile = plan.attacker.weapons[weapon]
+    users = plan.users_of(weapon)
+    key = compile_key(plan.attacker, profile, users, plan.target, plan.context)
+    hit = _COMPILED.get(key)
+    if hit is not None and hit[1] is not None:
+        return hit[1]
+    if hit is None:
+        if type(dice).roll is Dice.roll and type(dice).test is Dice.test:
+            before = len(dice.log)
+            use = compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, dice)
+            _remember(key, plan, profile, None if len(dice.log) != before else use)
+            return use
+        try:
+            _remember(key, plan, profile, compile_weapon_use(
+                plan.attacker, profile, users, plan.target, plan.context, _BranchDice(())
+            ))  # fmt: skip
+        except (_NeedRoll, _NeedFaces):
+            _remember(key, plan, profile, None)
+        except RulesError:
+            pass  # compiled below, where it raises the same
+    return compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, dice)
+
+
+def _remember(
+    key: tuple[object, ...], plan: AttackPlan, profile: object, use: WeaponUse | None
+) -> None:
+    if len(_COMPILED) >= _COMPILED_LIMIT:
+        _COMPILED.clear()
+    _COMPILED[key] = ((plan.attacker.profile, profile, plan.target.profile), use)
+
+
 def _compile_groups(
     plan: AttackPlan, weapon: str, trials: int, dice: Dice
 ) -> dict[WeaponUse, IntArray]:
@@ -973,7 +1019,7 @@ def _compile_groups(
         return compile_weapon_use(plan.attacker, profile, users, plan.target, plan.context, d)
 
     if trials == 1:
-        return _compile_per_trial(program, 1, dice)
+        return {_compile_one(plan, weapon, dice): np.zeros(1, dtype=np.int64)}
     parts: dict[WeaponUse, list[IntArray]] = defaultdict(list)
     stack: list[tuple[tuple[int, ...], IntArray]] = [((), np.arange(trials, dtype=np.int64))]
     while stack:

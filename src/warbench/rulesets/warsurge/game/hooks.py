@@ -10,12 +10,13 @@ spec, so a misspelled perk hook fails when it registers, never in the middle of 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from warbench.kernel.errors import WarbenchError
+from warbench.rulesets.warsurge.game.setup_perks import named_perks
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -60,16 +61,37 @@ class HookSpecError(WarbenchError):
 HookImpl = Callable[..., None]
 
 
+#: The implementations of each hook point that a game runs, in registration order.
+Fired = dict[Hook, tuple[tuple[str, HookImpl], ...]]
+
+
 @dataclass
 class HookRegistry:
-    """Implementations per hook point, in registration order."""
+    """Implementations per hook point, in registration order.
+
+    An implementation registered with ``perks`` does nothing in a game whose set-up names none
+    of them (``setup_perks.named_perks``), so such a game does not fire it (issue 10: the
+    ~140 perk hooks each asked their own question of every game)."""
 
     impls: dict[Hook, list[tuple[str, HookImpl]]] = field(default_factory=dict)
+    #: the perks (effects table names) of the implementations registered with some, by
+    #: (hook, name, implementation)
+    needs: dict[tuple[Hook, str, HookImpl], frozenset[str]] = field(default_factory=dict)
+    #: per set-up (by id, the set-up held) the implementations its games fire
+    _fired: dict[int, tuple[object, Fired]] = field(default_factory=dict, repr=False)
+    _last: tuple[object, Fired] | None = field(default=None, repr=False)
 
     def register(
-        self, hook: Hook | str, fn: HookImpl, name: str | None = None, *, first: bool = False
+        self,
+        hook: Hook | str,
+        fn: HookImpl,
+        name: str | None = None,
+        *,
+        first: bool = False,
+        perks: Iterable[str] | None = None,
     ) -> None:
-        """Add ``fn`` to ``hook`` (checked against the spec now), last or ``first``."""
+        """Add ``fn`` to ``hook`` (checked against the spec now), last or ``first``; with
+        ``perks``, only for the games whose set-up names one of them (see the class)."""
         hook = Hook(hook)
         expected = ("work", *HOOK_SPECS[hook])
         params = inspect.signature(fn).parameters
@@ -82,12 +104,38 @@ class HookRegistry:
             )
         impls = self.impls.setdefault(hook, [])
         impls.insert(0 if first else len(impls), (name or fn.__name__, fn))
+        if perks is not None:
+            self.needs[(hook, name or fn.__name__, fn)] = frozenset(perks)
+        self._fired.clear()
+        self._last = None
 
     def active(self, hook: Hook) -> bool:
         return bool(self.impls.get(hook))
 
+    def fired(self, setup: object) -> Fired:
+        """The implementations a game of ``setup`` fires, per hook point (once per set-up)."""
+        last = self._last
+        if last is not None and last[0] is setup:
+            return last[1]
+        hit = self._fired.get(id(setup))
+        if hit is None or hit[0] is not setup:
+            named = named_perks(setup)
+            kept: Fired = {
+                hook: tuple(
+                    (name, fn)
+                    for name, fn in impls
+                    if (need := self.needs.get((hook, name, fn))) is None or need & named
+                )
+                for hook, impls in self.impls.items()
+            }
+            if len(self._fired) > 64:
+                self._fired.clear()
+            hit = self._fired[id(setup)] = (setup, kept)
+        self._last = hit
+        return hit[1]
+
     def fire(self, hook: Hook, work: Work, **kwargs: Any) -> None:
-        for _name, fn in self.impls.get(hook, ()):
+        for _name, fn in self.fired(work.setup).get(hook, ()):
             fn(work, **kwargs)
 
 

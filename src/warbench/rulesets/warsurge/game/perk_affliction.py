@@ -166,6 +166,8 @@ def register_hooks(reg: HookRegistry) -> None:
     from warbench.rulesets.warsurge.game import perk_deploy, perk_psych
 
     reg.register(Hook.TURN_START, plague_at_turn_start, "Plague: catching it")
-    reg.register(Hook.WEAPON_USED, spread_after_use, "Spread: after the Attack Sequence")
+    reg.register(
+        Hook.WEAPON_USED, spread_after_use, "Spread: after the Attack Sequence", perks=["Spread"]
+    )
     perk_psych.register_hooks(reg)
     perk_deploy.register_hooks(reg)

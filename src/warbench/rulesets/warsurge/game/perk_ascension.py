@@ -189,6 +189,6 @@ def descend_at_turn_end(work: Work, turn: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.DEPLOY, descend_on_deploy, "Descend")
-    reg.register(Hook.TURN_END, descend_at_turn_end, "Descend ends", first=True)
-    reg.register(Hook.TURN_END, ascension_at_turn_end, "Ascension", first=True)
+    reg.register(Hook.DEPLOY, descend_on_deploy, "Descend", perks=DESCEND)
+    reg.register(Hook.TURN_END, descend_at_turn_end, "Descend ends", first=True, perks=DESCEND)
+    reg.register(Hook.TURN_END, ascension_at_turn_end, "Ascension", first=True, perks=ASCENSION)

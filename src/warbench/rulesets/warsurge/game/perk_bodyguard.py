@@ -237,5 +237,7 @@ def on_deploy(work: Work, unit: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.AFTER_MOVE, on_after_move, "Bodyguard (attach, detach, Melee)")
-    reg.register(Hook.DEPLOY, on_deploy, "Bodyguard (attach on deployment)")
+    reg.register(
+        Hook.AFTER_MOVE, on_after_move, "Bodyguard (attach, detach, Melee)", perks=[BODYGUARD]
+    )
+    reg.register(Hook.DEPLOY, on_deploy, "Bodyguard (attach on deployment)", perks=[BODYGUARD])

@@ -251,5 +251,7 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.PHASE_START, challenge_at_phase_start, "Challenger (automatic use)")
-    reg.register(Hook.CASUALTY, on_casualty, "Challenger (a challenger falls)")
+    reg.register(
+        Hook.PHASE_START, challenge_at_phase_start, "Challenger (automatic use)", perks=[CHALLENGER]
+    )
+    reg.register(Hook.CASUALTY, on_casualty, "Challenger (a challenger falls)", perks=[CHALLENGER])

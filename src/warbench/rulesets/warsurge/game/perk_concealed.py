@@ -141,5 +141,12 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.DEPLOY, on_deploy, "Concealed (deployed; revealed by a deployment)")
-    reg.register(Hook.AFTER_MOVE, on_after_move, 'Concealed (revealed by an enemy within 6")')
+    reg.register(
+        Hook.DEPLOY, on_deploy, "Concealed (deployed; revealed by a deployment)", perks=[CONCEALED]
+    )
+    reg.register(
+        Hook.AFTER_MOVE,
+        on_after_move,
+        'Concealed (revealed by an enemy within 6")',
+        perks=[CONCEALED],
+    )

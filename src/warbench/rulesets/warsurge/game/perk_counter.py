@@ -432,8 +432,8 @@ def upheaval_at_phase_end(work: Work, phase: str) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (called by :func:`.perk_aeonian.register_hooks`)."""
-    reg.register(Hook.WEAPON_USED, upheaval_used, "Upheaval")
-    reg.register(Hook.PHASE_END, upheaval_at_phase_end, "Upheaval")
+    reg.register(Hook.WEAPON_USED, upheaval_used, "Upheaval", perks=["Upheaval"])
+    reg.register(Hook.PHASE_END, upheaval_at_phase_end, "Upheaval", perks=["Upheaval"])
     reg.register(Hook.HP_LOST, on_hp_lost, "Counter")
     reg.register(Hook.CASUALTY, on_casualty, "Self-Destruct")
     reg.register(Hook.CASUALTY, on_casualty_kamikaze, "Kamikaze")

@@ -181,8 +181,16 @@ def on_deploy(work: Work, unit: int) -> None:
             reveal(work, fake, f'{work.label(unit)} is deployed within 6" of it')
 
 
+#: the Traits that make the set-up's Decoys (``setup.decoys``, Perks L4161-L4203)
+_RANKS = ("Decoy I", "Decoy II", "Decoy III")
+
+
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.HP_LOST, on_hp_lost, "Decoy (removed on losing HP)")
-    reg.register(Hook.AFTER_MOVE, on_after_move, 'Decoy (removed by an enemy within 6")')
-    reg.register(Hook.DEPLOY, on_deploy, 'Decoy (removed by an enemy deployed within 6")')
+    reg.register(Hook.HP_LOST, on_hp_lost, "Decoy (removed on losing HP)", perks=_RANKS)
+    reg.register(
+        Hook.AFTER_MOVE, on_after_move, 'Decoy (removed by an enemy within 6")', perks=_RANKS
+    )
+    reg.register(
+        Hook.DEPLOY, on_deploy, 'Decoy (removed by an enemy deployed within 6")', perks=_RANKS
+    )

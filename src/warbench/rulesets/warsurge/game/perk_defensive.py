@@ -211,4 +211,4 @@ def register_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.TURN_START, immortal_at_turn_start, "Immortal (HP at the start)")
     reg.register(Hook.DEPLOY, immortal_on_deploy, "Immortal (HP on arrival)")
     reg.register(Hook.TURN_END, immortal_at_turn_end, "Immortal is lost")
-    reg.register(Hook.PHASE_START, reflect_at_phase_start, "Reflect (automatic use)")
+    reg.register(Hook.PHASE_START, reflect_at_phase_start, "Reflect (automatic use)", perks=REFLECT)

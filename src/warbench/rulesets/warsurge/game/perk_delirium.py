@@ -167,5 +167,7 @@ def delirium_at_phase_start(work: Work, phase: str) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.HP_LOST, delirium_on_hp_lost, "Delirium (Skill Test)")
-    reg.register(Hook.PHASE_START, delirium_at_phase_start, "Delirium (next Game Turn)")
+    reg.register(Hook.HP_LOST, delirium_on_hp_lost, "Delirium (Skill Test)", perks=[DELIRIUM])
+    reg.register(
+        Hook.PHASE_START, delirium_at_phase_start, "Delirium (next Game Turn)", perks=[DELIRIUM]
+    )

@@ -356,6 +356,12 @@ def register_hooks(reg: HookRegistry) -> None:
     """Ambush after a Deploy; Phoenix, Implant and Seed I."""
     reg.register(Hook.DEPLOY, ambush_after_deploy, "Ambush: Mastery Test and scatter", first=True)
     reg.register(Hook.HP_LOST, implant_on_hp_lost, "Implant: a Seed unit is in the host")
-    reg.register(Hook.TURN_START, _arrivals_turn, "Phoenix, Seed I: arrivals")
-    reg.register(Hook.PHASE_START, _arrivals_phase, "Phoenix, Seed I: arrivals")
-    reg.register(Hook.PHASE_END, _arrivals_phase, "Phoenix, Seed I: arrivals")
+    reg.register(
+        Hook.TURN_START, _arrivals_turn, "Phoenix, Seed I: arrivals", perks=(PHOENIX, SEED)
+    )
+    reg.register(
+        Hook.PHASE_START, _arrivals_phase, "Phoenix, Seed I: arrivals", perks=(PHOENIX, SEED)
+    )
+    reg.register(
+        Hook.PHASE_END, _arrivals_phase, "Phoenix, Seed I: arrivals", perks=(PHOENIX, SEED)
+    )

@@ -167,4 +167,4 @@ def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
     from warbench.rulesets.warsurge.game.hooks import Hook
 
-    reg.register(Hook.PHASE_END, recon_at_phase_end, "Recon")
+    reg.register(Hook.PHASE_END, recon_at_phase_end, "Recon", perks=RECON)

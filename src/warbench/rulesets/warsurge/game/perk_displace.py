@@ -520,6 +520,8 @@ def collision(work: Work, uid: int, n: int, attacker: int, rank: str) -> int:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_families.register_family_hooks`)."""
-    reg.register(Hook.HP_LOST, force_on_hp_lost, "Force")
-    reg.register(Hook.HP_LOST, knockback_on_hp_lost, "Knockback")
-    reg.register(Hook.PHASE_END, knockback_at_phase_end, "Knockback at the end of the Phase")
+    reg.register(Hook.HP_LOST, force_on_hp_lost, "Force", perks=FORCE)
+    reg.register(Hook.HP_LOST, knockback_on_hp_lost, "Knockback", perks=KNOCKBACK)
+    reg.register(
+        Hook.PHASE_END, knockback_at_phase_end, "Knockback at the end of the Phase", perks=KNOCKBACK
+    )

@@ -225,6 +225,8 @@ def on_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.DEPLOY, on_deploy, "Espionage (deployed in an enemy zone)")
-    reg.register(Hook.WEAPON_USED, on_weapon_used, "Espionage (lost on attacking)")
-    reg.register(Hook.AFTER_MOVE, on_after_move, "Espionage (lost in a Melee)")
+    reg.register(Hook.DEPLOY, on_deploy, "Espionage (deployed in an enemy zone)", perks=[ESPIONAGE])
+    reg.register(
+        Hook.WEAPON_USED, on_weapon_used, "Espionage (lost on attacking)", perks=[ESPIONAGE]
+    )
+    reg.register(Hook.AFTER_MOVE, on_after_move, "Espionage (lost in a Melee)", perks=[ESPIONAGE])

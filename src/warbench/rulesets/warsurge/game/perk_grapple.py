@@ -180,5 +180,5 @@ def grapple_on_heal(work: Work, unit: int, weapon: str, target: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_families.register_family_hooks`)."""
-    reg.register(Hook.HP_LOST, grapple_on_hp_lost, "Grapple")
-    reg.register(Hook.WEAPON_USED, grapple_on_heal, "Grapple (Heal)")
+    reg.register(Hook.HP_LOST, grapple_on_hp_lost, "Grapple", perks=[GRAPPLE])
+    reg.register(Hook.WEAPON_USED, grapple_on_heal, "Grapple (Heal)", perks=[GRAPPLE])

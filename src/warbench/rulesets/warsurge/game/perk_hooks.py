@@ -769,11 +769,7 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.WEAPON_USED, perk_limits.on_weapon_used, "weapon uses, Stats by HP")
     reg.register(Hook.USE_PERKS, use_perks_action, "Use Perks (Advanced)")
     reg.register(Hook.CASUALTY, perk_turn.on_casualty, "Reservoir, Last Stand, Resurrection")
-    reg.register(Hook.TURN_START, perk_roster.presence_at_turn_start, "Presence Roster Perks")
-    reg.register(Hook.PHASE_START, perk_roster.presence_at_phase, "Presence Roster Perks")
-    reg.register(Hook.DEPLOY, perk_roster.presence_after_deploy, "Presence Roster Perks")
-    reg.register(Hook.AFTER_MOVE, perk_roster.presence_after_move, "Presence Roster Perks")
-    reg.register(Hook.WEAPON_USED, perk_roster.presence_after_attack, "Presence Roster Perks")
+    perk_roster.register_hooks(reg)  # Presence Roster Perks, in this place of each list
     reg.register(Hook.TURN_START, perk_turn.resurrection, "Resurrection")
     reg.register(Hook.TURN_END, perk_turn.last_stand_ends, "Last Stand ends", first=True)
     reg.register(Hook.TURN_START, perk_limits.forms_at_turn_start, "Transform, Wild Armour")

@@ -97,5 +97,7 @@ def _test_all(work: Work, dash: bool | None) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.PHASE_START, horrific_at_phase_start, "Horrific (Mastery Tests)")
-    reg.register(Hook.TURN_START, horrific_at_turn_start, "Horrific (Advanced)")
+    reg.register(
+        Hook.PHASE_START, horrific_at_phase_start, "Horrific (Mastery Tests)", perks=[HORRIFIC]
+    )
+    reg.register(Hook.TURN_START, horrific_at_turn_start, "Horrific (Advanced)", perks=[HORRIFIC])

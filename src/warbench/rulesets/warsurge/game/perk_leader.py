@@ -196,5 +196,5 @@ def on_deploy(work: Work, unit: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.AFTER_MOVE, on_after_move, "Leader (attach, detach, Melee)")
-    reg.register(Hook.DEPLOY, on_deploy, "Leader (attach on deployment)")
+    reg.register(Hook.AFTER_MOVE, on_after_move, "Leader (attach, detach, Melee)", perks=[LEADER])
+    reg.register(Hook.DEPLOY, on_deploy, "Leader (attach on deployment)", perks=[LEADER])

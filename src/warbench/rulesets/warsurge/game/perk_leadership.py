@@ -215,11 +215,15 @@ def roster_on_hp_lost(
         )
 
 
+#: the perk the Egotistical hooks read (``_egotists``)
+_EGO = ("Egotistical",)
+
+
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
     reg.register(Hook.TURN_START, orders_at_turn_start, "Orders")
-    reg.register(Hook.PHASE_START, egotistical_at_phase, "Egotistical")
-    reg.register(Hook.AFTER_MOVE, egotistical_after_move, "Egotistical")
-    reg.register(Hook.DEPLOY, egotistical_after_deploy, "Egotistical")
-    reg.register(Hook.HP_LOST, egotistical_on_hp_lost, "Egotistical")
+    reg.register(Hook.PHASE_START, egotistical_at_phase, "Egotistical", perks=_EGO)
+    reg.register(Hook.AFTER_MOVE, egotistical_after_move, "Egotistical", perks=_EGO)
+    reg.register(Hook.DEPLOY, egotistical_after_deploy, "Egotistical", perks=_EGO)
+    reg.register(Hook.HP_LOST, egotistical_on_hp_lost, "Egotistical", perks=_EGO)
     reg.register(Hook.HP_LOST, roster_on_hp_lost, "Avenge, Despair")

@@ -217,5 +217,5 @@ def register_hooks(reg: HookRegistry, restore_hp: Restore) -> None:
     def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | None) -> None:
         hp_steal(work, amount, source, attacker, restore_hp)
 
-    reg.register(Hook.WEAPON_USED, on_weapon_used, "Malfunction I/II")
+    reg.register(Hook.WEAPON_USED, on_weapon_used, "Malfunction I/II", perks=MALFUNCTION)
     reg.register(Hook.HP_LOST, on_hp_lost, "HP Steal")

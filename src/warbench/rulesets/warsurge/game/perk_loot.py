@@ -157,5 +157,5 @@ def _pick(work: Work, unit: int, model: int, holder: int, status: Status, src: i
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_families.register_family_hooks`)."""
-    reg.register(Hook.CASUALTY, on_casualty, "Loot (dropped)")
-    reg.register(Hook.AFTER_MOVE, on_move, "Loot (picked up)")
+    reg.register(Hook.CASUALTY, on_casualty, "Loot (dropped)", perks=[LOOT])
+    reg.register(Hook.AFTER_MOVE, on_move, "Loot (picked up)", perks=[LOOT])

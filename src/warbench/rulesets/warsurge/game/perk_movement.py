@@ -223,8 +223,8 @@ def thrust_at_turn_end(work: Work, turn: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
-    reg.register(Hook.TURN_START, nonstop_at_turn_start, "Nonstop (start)")
-    reg.register(Hook.TURN_END, nonstop_at_turn_end, "Nonstop", first=True)
-    reg.register(Hook.AFTER_MOVE, thrust_after_move, "Thrust")
-    reg.register(Hook.AFTER_MOVE, charge_after_move, "Charge")
-    reg.register(Hook.TURN_END, thrust_at_turn_end, "Thrust resets", first=True)
+    reg.register(Hook.TURN_START, nonstop_at_turn_start, "Nonstop (start)", perks=NONSTOP)
+    reg.register(Hook.TURN_END, nonstop_at_turn_end, "Nonstop", first=True, perks=NONSTOP)
+    reg.register(Hook.AFTER_MOVE, thrust_after_move, "Thrust", perks=["Thrust"])
+    reg.register(Hook.AFTER_MOVE, charge_after_move, "Charge", perks=CHARGE)
+    reg.register(Hook.TURN_END, thrust_at_turn_end, "Thrust resets", first=True, perks=["Thrust"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_turn import (
     PRESENCE_PERKS,
     _replace_statuses,
@@ -98,6 +99,17 @@ def presence_after_move(work: Work, unit: int, dash: bool, distance: float) -> N
 
 def presence_after_attack(work: Work, unit: int, weapon: str, target: int) -> None:
     refresh_presence(work)
+
+
+def register_hooks(reg: HookRegistry) -> None:
+    """Presence's hooks (``perk_hooks.register_perk_hooks`` calls this where they stood), only
+    for the games whose set-up names Presence (``_auras`` finds no unit otherwise)."""
+    need = ["Presence"]
+    reg.register(Hook.TURN_START, presence_at_turn_start, "Presence Roster Perks", perks=need)
+    reg.register(Hook.PHASE_START, presence_at_phase, "Presence Roster Perks", perks=need)
+    reg.register(Hook.DEPLOY, presence_after_deploy, "Presence Roster Perks", perks=need)
+    reg.register(Hook.AFTER_MOVE, presence_after_move, "Presence Roster Perks", perks=need)
+    reg.register(Hook.WEAPON_USED, presence_after_attack, "Presence Roster Perks", perks=need)
 
 
 # -- Extension (L4308) -----------------------------------------------------------------------

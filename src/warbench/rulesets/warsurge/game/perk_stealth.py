@@ -285,6 +285,13 @@ def _threatened(work: Work, uid: int) -> bool:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.PHASE_START, stealth_at_phase_start, "Stealth (automatic use)")
-    reg.register(Hook.HP_LOST, lose_on_hp, "Stealth lost with HP (L1779)")
-    reg.register(Hook.WEAPON_USED, lift_on_attack, "Stealth ended by an Attack Action (L1783)")
+    reg.register(
+        Hook.PHASE_START, stealth_at_phase_start, "Stealth (automatic use)", perks=[STEALTH]
+    )
+    reg.register(Hook.HP_LOST, lose_on_hp, "Stealth lost with HP (L1779)", perks=[STEALTH])
+    reg.register(
+        Hook.WEAPON_USED,
+        lift_on_attack,
+        "Stealth ended by an Attack Action (L1783)",
+        perks=[STEALTH],
+    )

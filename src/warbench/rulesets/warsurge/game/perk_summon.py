@@ -75,4 +75,4 @@ def summon_at_turn_start(work: Work, turn: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.TURN_START, summon_at_turn_start, "Summon (a copy produced)")
+    reg.register(Hook.TURN_START, summon_at_turn_start, "Summon (a copy produced)", perks=[SUMMON])

@@ -264,7 +264,11 @@ def fast_after_weapon(work: Work, unit: int, weapon: str, target: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
-    reg.register(Hook.AFTER_MOVE, momentum_after_move, "Momentum")
-    reg.register(Hook.TURN_END, momentum_at_turn_end, "Momentum resets", first=True)
-    reg.register(Hook.HP_LOST, disarm_on_hp_lost, "Disarm")
-    reg.register(Hook.WEAPON_USED, fast_after_weapon, "Fast, Pre-Emptive")
+    reg.register(Hook.AFTER_MOVE, momentum_after_move, "Momentum", perks=["Momentum"])
+    reg.register(
+        Hook.TURN_END, momentum_at_turn_end, "Momentum resets", first=True, perks=["Momentum"]
+    )
+    reg.register(Hook.HP_LOST, disarm_on_hp_lost, "Disarm", perks=[DISARM])
+    reg.register(
+        Hook.WEAPON_USED, fast_after_weapon, "Fast, Pre-Emptive", perks=["Fast", "Pre-Emptive"]
+    )

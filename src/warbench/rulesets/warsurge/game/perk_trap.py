@@ -207,6 +207,6 @@ def trap_user_falls(work: Work, turn: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_families.register_family_hooks`)."""
-    reg.register(Hook.AFTER_MOVE, trap_after_move, "Trap (passing)")
-    reg.register(Hook.TURN_START, trap_at_turn_start, "Trap (standing)")
-    reg.register(Hook.TURN_END, trap_user_falls, "Trap (its User gone)")
+    reg.register(Hook.AFTER_MOVE, trap_after_move, "Trap (passing)", perks=[TRAP])
+    reg.register(Hook.TURN_START, trap_at_turn_start, "Trap (standing)", perks=[TRAP])
+    reg.register(Hook.TURN_END, trap_user_falls, "Trap (its User gone)", perks=[TRAP])

@@ -170,5 +170,7 @@ def windows_at_phase_start(work: Work, phase: str) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_families.register_family_hooks`)."""
-    reg.register(Hook.PHASE_END, windows_at_phase_end, "Preliminary, Postliminary")
-    reg.register(Hook.PHASE_START, windows_at_phase_start, "Preliminary (Advanced)")
+    reg.register(Hook.PHASE_END, windows_at_phase_end, "Preliminary, Postliminary", perks=_LINE)
+    reg.register(
+        Hook.PHASE_START, windows_at_phase_start, "Preliminary (Advanced)", perks=[PRELIMINARY]
+    )
