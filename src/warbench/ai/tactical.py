@@ -48,6 +48,11 @@ this player is a separate kind (issue 15) that changes these habits:
   of sitting out the phase;
 * **embarks and disembarks**: a unit far from the enemy with a friendly Transport in reach
   embarks (§6.3), and passengers disembark toward the enemy once it is close.
+* **fights from the better spot** (session 28, :mod:`warbench.ai.tactical_reach`): both
+  sides fire in an Attack Phase before casualties are removed (L2872), so a shooter with a
+  target in sight moves to the spot within its Move (a ring, and the edge of its Range)
+  where its expected take less the enemy's beats standing still, and a shooter coming into
+  Range stops at such a spot when the exchange there favours it.
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -68,6 +73,7 @@ from typing import Any
 import numpy as np
 
 from warbench.ai.navigate import nav_grid
+from warbench.ai.tactical_reach import fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
@@ -142,6 +148,12 @@ class TacticalBot(ScriptedPlayer):
     #: A melee unit Dashes only where it is no more exposed to the enemy's attacks next Game
     #: Turn than where it stands, or to within its Move of an enemy (sixth session).
     melee_dash_hidden: bool = True
+    #: A shooter with a target in sight picks the spot within its Move where its expected
+    #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``).
+    fire_position: bool = True
+    #: A shooter coming into Range moves to such a spot when the exchange there is expected
+    #: to favour it (session 28), before walking along its path.
+    fire_approach: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -362,8 +374,10 @@ class TacticalBot(ScriptedPlayer):
             return opts  # the fifth session: only while out of the enemy's reach
         sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
-        if in_range and sees:
-            return opts  # a target in sight: stay and shoot (Heavy weapons need it, §5.1)
+        if in_range and sees:  # a target in sight: shoot (Heavy weapons bar a Move, §5.1)
+            if self.fire_position and not heavy and not dash and state is not None:
+                return opts + fire_positions(state, w, uid, allowance, self._dist, self._covered)
+            return opts
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
         tgt = w.xy(foe).mean(axis=0)
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
@@ -372,6 +386,14 @@ class TacticalBot(ScriptedPlayer):
             return opts + self._dashes_worth_it(w, uid, paths)
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
+        shooter = state is not None and not (dash or melee_unit or heavy)
+        if self.fire_approach and shooter and dist <= allowance + reach:
+            assert state is not None  # a spot where the exchange favours it (session 28)
+            best = fire_positions(
+                state, w, uid, allowance, self._dist, self._covered, paths, floor=0.0
+            )
+            if best:
+                return opts + best
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
         opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way
