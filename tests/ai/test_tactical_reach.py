@@ -19,6 +19,13 @@ from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
 
 
+# The habit is the ``tactical:2`` level's; it is off at the default level (docs/ai.md,
+# session 28: it cost the +1 Defence/+1 Power army its edge).
+def reach_bot(**switches: bool) -> TacticalBot:
+    """A fresh bot of the ``tactical:2`` level (a bot remembers its phase), ``switches`` off."""
+    return replace(TacticalBot(fire_position=True, fire_approach=True), **switches)
+
+
 def _work(state: GameState) -> Work:
     return engine.legal_actions(state)._work
 
@@ -61,7 +68,7 @@ def test_fire_position_L2872_backs_off_to_the_edge_of_range_where_fewer_enemies_
     the column do: the expected exchange is better there."""
     state = _line_and_column(16.0)
     w = _work(state)
-    bot = TacticalBot()
+    bot = reach_bot()
     here = outgoing(w, 0, bot._dist, bot._covered) - incoming(w, 0, bot._dist, still_to_move(w, 0))
     move = bot.choose(state)
     assert isinstance(move, Move) and move.unit == 0
@@ -72,7 +79,7 @@ def test_fire_position_L2872_backs_off_to_the_edge_of_range_where_fewer_enemies_
     )
     assert there > here + 0.5
     assert 19.0 < _front_gap(after) <= 24.0 + 1e-6
-    assert isinstance(TacticalBot(fire_position=False).choose(state), Pass)
+    assert isinstance(reach_bot(fire_position=False).choose(state), Pass)
 
 
 def test_fire_approach_L2872_stops_at_the_edge_of_range_not_a_full_move_in() -> None:
@@ -80,12 +87,27 @@ def test_fire_approach_L2872_stops_at_the_edge_of_range_not_a_full_move_in() -> 
     its path ends 22" away, where five of the column reach it. With the habit it stops where
     its nearest models are just inside 24": its four reach, the column's front one does."""
     state = _line_and_column(28.0)
-    on = TacticalBot().choose(state)
+    on = reach_bot().choose(state)
     assert isinstance(on, Move) and on.unit == 0
     after_on, _ = engine.apply(state, on)
     assert 23.0 <= _front_gap(after_on) <= 24.0 + 1e-6
-    off = TacticalBot(fire_approach=False).choose(state)
+    off = reach_bot(fire_approach=False).choose(state)
     assert isinstance(off, Move)
     after_off, _ = engine.apply(state, off)
     assert _front_gap(after_off) < 23.0
     assert math.isclose(_front_gap(state), 28.0, abs_tol=0.1)
+
+
+def test_the_habit_is_the_tactical_2_level_and_off_at_the_default_level() -> None:
+    """``tactical`` (= ``tactical:1``) plays without the habit, ``tactical:2`` with it; on the
+    line 16" from the column the default level stands and shoots, level 2 steps back."""
+    from warbench.ai.players import make_player
+
+    state = _line_and_column(16.0)
+    assert isinstance(TacticalBot().choose(state), Pass)
+    assert isinstance(reach_bot().choose(state), Move)
+    args = ("warsurge", object(), 0, 0)
+    default = make_player("tactical", *args)
+    level_2 = make_player("tactical:2", *args)
+    assert not default.bot.fire_position and not default.bot.fire_approach  # type: ignore[attr-defined]
+    assert level_2.bot.fire_position and level_2.bot.fire_approach  # type: ignore[attr-defined]

@@ -78,12 +78,14 @@ class _SearchKind:
 
 @dataclass(frozen=True)
 class _TacticalKind:
-    """``tactical``: the sensible scripted player (WARSURGE; the default elsewhere)."""
+    """``tactical``: the sensible scripted player (WARSURGE; the default elsewhere), and
+    ``tactical:2``: the same that also fights from the better spot (``ai.tactical_reach``,
+    session 28: measured, but not the default: docs/ai.md); ``tactical:1`` is ``tactical``."""
 
-    levels: tuple[str, ...] = ()
+    levels: tuple[str, ...] = ("1", "2")
 
     def make(self, spec: PlayerSpec) -> Player[Any]:
-        from warbench.ai.tactical import TacticalPlayer
+        from warbench.ai.tactical import TacticalBot, TacticalPlayer
         from warbench.play.players import AutomaticPlayer, RandomLegalPlayer
         from warbench.play.registry import get_ruleset
 
@@ -91,7 +93,11 @@ class _TacticalKind:
         if spec.ruleset_id != "warsurge":
             return AutomaticPlayer(fallback=fallback)
         knowledge = _needs(spec)
-        return TacticalPlayer(get_ruleset(spec.ruleset_id), knowledge, spec.seat, spec.own_seed)
+        reach = spec.level == "2"  # fights from the better spot (session 28)
+        bot = TacticalBot(fire_position=reach, fire_approach=reach)
+        return TacticalPlayer(
+            get_ruleset(spec.ruleset_id), knowledge, spec.seat, spec.own_seed, bot
+        )
 
 
 SEARCH_KIND = _SearchKind()

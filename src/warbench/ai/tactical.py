@@ -149,11 +149,13 @@ class TacticalBot(ScriptedPlayer):
     #: Turn than where it stands, or to within its Move of an enemy (sixth session).
     melee_dash_hidden: bool = True
     #: A shooter with a target in sight picks the spot within its Move where its expected
-    #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``).
-    fire_position: bool = True
+    #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
+    #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
+    #: session 28); ``tactical:2`` plays with it and ``fire_approach``.
+    fire_position: bool = False
     #: A shooter coming into Range moves to such a spot when the exchange there is expected
-    #: to favour it (session 28), before walking along its path.
-    fire_approach: bool = True
+    #: to favour it (session 28), before walking along its path (off at the default level).
+    fire_approach: bool = False
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
