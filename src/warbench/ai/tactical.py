@@ -73,7 +73,7 @@ from typing import Any
 import numpy as np
 
 from warbench.ai.navigate import nav_grid
-from warbench.ai.tactical_reach import fire_positions
+from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
@@ -496,11 +496,8 @@ class TacticalBot(ScriptedPlayer):
         every enemy adds its Move (the next Game Turn's Move Phase); sight is not checked."""
         spread = _spread(w, uid) + w.info(uid).radius
         total = 0.0
-        for v in w.units:
+        for v, fi, longest in enemy_units(w, uid):
             f = v.uid
-            if v.location is not Location.TABLE or not w.enemies(uid, f) or w.engaged_with(f):
-                continue
-            fi = w.info(f)
             step = 0.0 if v.acted or w.flow.phase is not Phase.MOVE else float(fi.unit.profile.move)
             if next_turn:
                 step = float(fi.unit.profile.move)
@@ -508,7 +505,6 @@ class TacticalBot(ScriptedPlayer):
             if not len(fxy):
                 continue
             d = float(np.hypot(fxy[:, 0] - at[0], fxy[:, 1] - at[1]).min()) - fi.radius - spread
-            longest = max((wp.range for wp in fi.unit.weapons if wp.range > 1), default=None)
             best = 0.0
             if longest is not None and d <= longest + step:
                 best = self._worth(w, f, uid, None, False)

@@ -24,7 +24,8 @@ module does not import :mod:`warbench.ai.tactical` (no import cycle).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -103,6 +104,18 @@ def still_to_move(w: Work, uid: int) -> frozenset[int]:
     )
 
 
+def enemy_units(w: Work, uid: int) -> Iterator[tuple[Any, Any, float | None]]:
+    """Each enemy unit of ``uid`` on the table and not in a Melee (a unit in one attacks only
+    there, §5.8): its unit state, its info and its longest shooting Range (``None`` for a
+    unit with melee weapons only)."""
+    for v in w.units:
+        if v.location is not Location.TABLE or not w.enemies(uid, v.uid) or w.engaged_with(v.uid):
+            continue
+        fi = w.info(v.uid)
+        longest = max((wp.range for wp in fi.unit.weapons if wp.range > 1), default=None)
+        yield v, fi, (None if longest is None else float(longest))
+
+
 def incoming(w: Work, uid: int, dist: Dist, moving: frozenset[int]) -> float:
     """The point value the enemy units are expected to take off ``uid`` where it stands in
     ``w`` in the coming Attack Phase: each enemy unit on the table, not in a Melee, that sees
@@ -111,14 +124,10 @@ def incoming(w: Work, uid: int, dist: Dist, moving: frozenset[int]) -> float:
     of its models within that reach; a unit with a melee weapon within its Move (a charge,
     §4.3) counts its melee instead when that is more."""
     total = 0.0
-    for v in w.units:
+    for v, fi, longest in enemy_units(w, uid):
         f = v.uid
-        if v.location is not Location.TABLE or not w.enemies(uid, f) or w.engaged_with(f):
-            continue
-        fi = w.info(f)
         step = float(fi.unit.profile.move) if f in moving else 0.0
         alive = sum(1 for gone in v.removed if not gone) / max(1, fi.models)
-        longest = max((wp.range for wp in fi.unit.weapons if wp.range > 1), default=None)
         try:
             view = view_target(w, f, uid)
         except WarbenchError:
