@@ -34,16 +34,8 @@ def _setup() -> SetupArgs:
 def _step_starts(seed: int) -> list[GameState]:
     """Engine states of a scripted-against-scripted Advanced game where side 0 starts an
     Action Step (the scripted player reuses its best unit, so reuse costs abound)."""
-    ws = get_ruleset("warsurge")
-    setup = _setup()
-    lineup = Lineup(("scripted", "scripted"), "warsurge", setup)
-    states: list[Any] = []
-    run_game(
-        ws, setup, [lineup(seed, 0), lineup(seed, 1)], seed, on_step=lambda s, e: states.append(s)
-    )
     out = []
-    for s in states:
-        g: GameState = s.game
+    for g in _states(seed):
         a = g.flow.adv
         if g.over or a is None or g.flow.phase is not Phase.ACTIONS or g.pause is not None:
             continue
@@ -82,6 +74,7 @@ def test_s9_2_L3720_a_step_goes_to_the_unit_whose_action_costs_least() -> None:
 
 
 def _states(seed: int) -> list[GameState]:
+    """Every engine state of a scripted-against-scripted Advanced game on ``seed``."""
     ws = get_ruleset("warsurge")
     setup = _setup()
     lineup = Lineup(("scripted", "scripted"), "warsurge", setup)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -246,12 +246,16 @@ def check_invariants(state: GameState) -> None:
 
 
 def play_checked(
-    setup: Any, seed: int, players: Sequence[Any], limit: int = 5000
+    setup: Any,
+    seed: int,
+    players: Sequence[Any],
+    limit: int = 5000,
+    on_events: Callable[[Sequence[Any]], None] | None = None,
 ) -> tuple[GameState, GameRecord]:
     """Play a whole game of ``setup`` (seed ``seed``) by ``players`` (one per side, each with
     ``choose(state)``), checking every invariant after each action and that the game ends
     within ``limit`` actions; then check that its record replays to the identical state.
-    Returns the final state and the record."""
+    ``on_events`` sees each action's events. Returns the final state and the record."""
     state, _ = engine.new_game(setup, seed)
     rec = GameRecord(setup, seed)
     steps = 0
@@ -259,7 +263,9 @@ def play_checked(
         side = engine.acting_side(state)
         assert side is not None
         action = players[side].choose(state)
-        state, _ = engine.apply(state, action)
+        state, events = engine.apply(state, action)
+        if on_events is not None:
+            on_events(events)
         rec.add(action, state)
         check_invariants(state)
         steps += 1

@@ -21,6 +21,7 @@ from tests.warsurge.game.helpers import (
     check_invariants,
     entry,
     line,
+    play_checked,
     scenario,
     setup_of,
     unit,
@@ -303,21 +304,21 @@ def _armed_setup(playstyle: str) -> Any:
 
 
 def _play(playstyle: str, seed: int, players: list[Any]) -> tuple[GameState, GameRecord, int]:
-    setup = _armed_setup(playstyle)
-    state, _ = engine.new_game(setup, seed)
-    rec = GameRecord(setup, seed)
-    fired = 0
-    while not state.over:
-        side = engine.acting_side(state)
-        assert side is not None
-        action = players[side].choose(state)
-        state, events = engine.apply(state, action)
-        fired += sum(
-            1 for e in events if e.kind == "attack" and "target" in e.data and "terrain" in e.data
+    """A checked game on the armed board (every invariant, the record replayed) and how many
+    of its attacks were made by terrain pieces."""
+    fired: list[int] = []
+
+    def count(events: Any) -> None:
+        fired.append(
+            sum(
+                1
+                for e in events
+                if e.kind == "attack" and "target" in e.data and "terrain" in e.data
+            )
         )
-        rec.add(action, state)
-        check_invariants(state)
-    return state, rec, fired
+
+    state, rec = play_checked(_armed_setup(playstyle), seed, players, on_events=count)
+    return state, rec, sum(fired)
 
 
 @pytest.mark.parametrize(("playstyle", "seed"), [("standard", 0), ("advanced", 1)])
