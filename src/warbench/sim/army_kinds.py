@@ -25,7 +25,9 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from warbench.play.core import JSON
+from warbench.kernel.errors import WarbenchError
+from warbench.play.core import JSON, ProtocolError
+from warbench.play.players import check_kind
 from warbench.sim.lab import Backend, GameRow
 from warbench.sim.ladder import Pairing, play_pairing
 from warbench.sim.points_study import ARCHETYPES, build_roster
@@ -97,7 +99,13 @@ def measure(
     """Each archetype in ``names``: ``games`` games (even: half with ``player`` on each copy)
     of ``player`` against ``opponent``, both with the archetype's army."""
     if games < 2 or games % 2:
-        raise ValueError(f"games {games}: an even number from 2 (half on each copy)")
+        raise ProtocolError(
+            f"games {games}: an even number from 2 (half on each copy)", "army_kinds"
+        )
+    if workers is not None and workers < 1:
+        raise ProtocolError(f"workers {workers}: a whole number from 1", "army_kinds")
+    check_kind(player)
+    check_kind(opponent)
     return [
         ArmyResult(
             name,
@@ -131,6 +139,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--opponent", default="random")
     ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args(argv)
+    try:  # bad input: one line, exit status 2, before any game is played
+        measure(
+            args.games, names=[], player=args.player, opponent=args.opponent, workers=args.workers
+        )
+    except WarbenchError as exc:
+        print(f"{ap.prog}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     print(HEADER, flush=True)
     total = [0, 0, 0]
     for name in args.names:
