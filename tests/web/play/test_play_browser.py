@@ -14,7 +14,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +142,22 @@ def _answered(page: Any, rev: str | None) -> None:
     expect(body).to_have_attribute("data-busy", "0")
 
 
+def _take_defaults_until(
+    page: Any, done: Callable[[], bool], what: str, state: str = "deciding|over", tries: int = 60
+) -> None:
+    """Answer each decision with the suggested choice (``#take-default``) until ``done()``
+    holds, checking that the decision card is in ``state`` first; fail naming ``what``."""
+    card = page.locator("#decision-card")
+    for _ in range(tries):
+        expect(card).to_have_attribute("data-state", re.compile(state))
+        if done():
+            return
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        _answered(page, rev)
+    pytest.fail(f"{what} in {tries} decisions")
+
+
 @pytest.mark.parametrize("size", ["phone", "desk"])
 def test_a_whole_dice_duel_against_the_ai_through_the_page(pages: Pages, size: str) -> None:
     page = pages.new(PHONE if size == "phone" else DESK, size)
@@ -251,27 +267,19 @@ def test_warsurge_deploy_by_dragging_with_live_refusals_and_attack_odds(pages: P
     expect(page.locator("#refusal")).to_contain_text("reachable points shaded")
     assert page.locator("#board rect.reach").count() > 0
     page.click("#place-cancel")
+
     # play on with the suggested choices until an attack is offered, then ask for its odds
-    for _ in range(60):
-        expect(page.locator("#decision-card")).to_have_attribute(
-            "data-state", re.compile("deciding|over")
-        )
+    def attacked() -> bool:
         chips = page.locator(".unit-chip")
-        found = False
         for k in range(chips.count()):
             chips.nth(k).click()
             attack = page.locator("#actions button", has_text="attack")
             if attack.count():
                 attack.first.click()
-                found = True
-                break
-        if found:
-            break
-        rev = page.locator("body").get_attribute("data-revision")
-        page.click("#take-default")
-        _answered(page, rev)
-    else:
-        pytest.fail("no attack was offered in 60 decisions")
+                return True
+        return False
+
+    _take_defaults_until(page, attacked, "no attack was offered")
     expect(page.locator(".odds-line").first).to_contain_text("expected HP lost")
     rev = page.locator("body").get_attribute("data-revision")
     page.click("#confirm-attack")
@@ -498,16 +506,11 @@ def test_warengine_selected_figure_shows_its_ranges(pages: Pages) -> None:
     page = pages.new(PHONE, "warengine-phone")
     _start(page, "warengine", "ai", seed=4)
     page.click("#start")
-    card = page.locator("#decision-card")
-    for _ in range(60):
-        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
-        if "act with a figure" in page.locator("#decision-title").inner_text():
-            break
-        rev = page.locator("body").get_attribute("data-revision")
-        page.click("#take-default")
-        _answered(page, rev)
-    else:
-        pytest.fail("no figure acted")
+    _take_defaults_until(
+        page,
+        lambda: "act with a figure" in page.locator("#decision-title").inner_text(),
+        "no figure acted",
+    )
     _marks_readable(page, 10)
     chip = page.locator(".unit-chip").first
     chip.click()
@@ -740,15 +743,7 @@ def test_s10_2_an_armed_piece_is_marked_named_and_fired_from_the_page_at_phone_s
     expect(labels.filter(has_text="West gun turret (Red)")).to_have_count(1)
     expect(labels.filter(has_text="Command bunker")).to_have_count(1)
     chip = page.locator(".unit-chip", has_text="gun turret (terrain)")
-    for _ in range(60):
-        expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
-        if chip.count():
-            break
-        rev = page.locator("body").get_attribute("data-revision")
-        page.click("#take-default")
-        _answered(page, rev)
-    else:
-        pytest.fail("no armed piece could fire in 60 decisions")
+    _take_defaults_until(page, lambda: chip.count() > 0, "no armed piece could fire", "^deciding$")
     assert not page.locator(".unit-chip", has_text=re.compile(r"^unit \d+$")).count()
     chip.first.click()
     fire = page.locator("#actions button", has_text="gun turret (terrain): attack with")

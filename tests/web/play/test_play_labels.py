@@ -19,6 +19,7 @@ from tests.web.play.test_play_browser import (
     Pages,
     _answered,
     _start,
+    _take_defaults_until,
 )
 
 # the browser, the app and the pages of the play browser tests, shared
@@ -112,16 +113,11 @@ def test_warengine_figure_numbers_apart_on_a_phone(pages: Pages) -> None:
     page = pages.new(PHONE, "we-numbers-phone")
     _start(page, "warengine", "ai", seed=4)
     page.click("#start")
-    card = page.locator("#decision-card")
-    for _ in range(60):
-        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
-        if "act with a figure" in page.locator("#decision-title").inner_text():
-            break
-        rev = page.locator("body").get_attribute("data-revision")
-        page.click("#take-default")
-        _answered(page, rev)
-    else:
-        pytest.fail("no figure acted")
+    _take_defaults_until(
+        page,
+        lambda: "act with a figure" in page.locator("#decision-title").inner_text(),
+        "no figure acted",
+    )
     m = _texts_apart(page)
     assert len(m["texts"]) >= 8, m["texts"]
     page.screenshot(path=str(ARTEFACTS / "play-we-numbers-phone.png"), full_page=True)
@@ -152,16 +148,11 @@ def test_warengine_figure_dropped_near_a_base_snaps_into_contact_L467_L1401(page
     page = pages.new(DESK, "we-snap")
     _start(page, "warengine", "ai", seed=4)
     page.click("#start")
-    card = page.locator("#decision-card")
-    for _ in range(60):
-        expect(card).to_have_attribute("data-state", re.compile("deciding|over"))
-        if page.locator("#board circle.spot[class*='move']").count():
-            break
-        rev = page.locator("body").get_attribute("data-revision")
-        page.click("#take-default")
-        _answered(page, rev)
-    else:
-        pytest.fail("no figure could move")
+    _take_defaults_until(
+        page,
+        lambda: page.locator("#board circle.spot[class*='move']").count() > 0,
+        "no figure could move",
+    )
     page.locator("#board circle.spot[class*='move']").first.click()
     page.wait_for_function(
         "() => !document.querySelector('#place').hidden"
