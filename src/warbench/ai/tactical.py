@@ -72,6 +72,7 @@ from typing import Any
 
 import numpy as np
 
+from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
@@ -156,6 +157,9 @@ class TacticalBot(ScriptedPlayer):
     #: A shooter coming into Range moves to such a spot when the exchange there is expected
     #: to favour it (session 28), before walking along its path (off at the default level).
     fire_approach: bool = False
+    #: A wide formation whose rigid path move stalls (against a wall) places its models one
+    #: by one, narrowing to pass (session 29, ``ai.formation``); ``False``: the rigid moves.
+    pass_gaps: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -555,6 +559,12 @@ class TacticalBot(ScriptedPlayer):
         spread = float(np.hypot(*(xy - centre).T).max()) if len(xy) > 1 else 0.0
         for radius in (info.radius + PATH_MARGIN, info.radius + spread + PATH_MARGIN):
             moves = self._paths_on(w, uid, start, goals, radius, allowance, dash)
+            if self.pass_gaps and spread >= 1.0 and radius == info.radius + PATH_MARGIN:
+                grid = nav_grid(w.field.board, radius)  # stalled: model by model (session 29)
+                moves = pass_moves(
+                    w, uid, start, grid, grid.cost_to(goals), allowance, dash, moves,
+                    self._progress, self._landing,
+                )  # fmt: skip
             if moves or spread < 1.0:
                 return self._sheltered_first(state, w, uid, moves, allowance)
         return []
