@@ -14,7 +14,8 @@ this player is a separate kind (issue 15) that changes these habits:
   aims each move along the cheapest path round Impassable Ground (§4.7), Difficult (§4.5) and
   Dangerous Ground (§4.6) on a grid of the board (``ai.navigate``), checking where the
   engine's placement of the formation really ends; a wide formation that cannot squeeze
-  through a gap is routed with its whole width;
+  through a gap is routed with its whole width, and one whose rigid move stalls against a
+  wall is placed model by model (session 29, :mod:`warbench.ai.formation`, §4.1-4.2);
 * **focus fire**: each weapon attacks the target where it is worth most, not the nearest
   (§5.2): the point value it is expected to take, from the exact odds engine's distribution
   of HP lost (``warbench.api.odds``, the target's Cover Bonus against it counted, §5.6),
@@ -387,7 +388,7 @@ class TacticalBot(ScriptedPlayer):
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
         tgt = w.xy(foe).mean(axis=0)
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
-        toward = paths[0] if paths else straight
+        toward = next((m for m in paths if m.to is not None), straight)  # not a placement
         if dash and not melee_unit and self.dash_in_reach and state is not None:
             return opts + self._dashes_worth_it(w, uid, paths)
         if in_range and state is not None:
