@@ -6,13 +6,14 @@ unit keeps Coherency), L1845-1848; §4.2 L1893-1911 (Coherency); §4.7 (Impassab
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
 from warbench.ai.formation import reshaped
 from warbench.ai.navigate import nav_grid
-from warbench.ai.tactical import PATH_MARGIN, TacticalBot
+from warbench.ai.tactical import PATH_MARGIN, TacticalBot, sees_a_target
 from warbench.rulesets.warsurge.battlefield import board_from_data
 from warbench.rulesets.warsurge.game import engine, geom
 from warbench.rulesets.warsurge.game.actions import Move
@@ -20,7 +21,7 @@ from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
 
 #: A wall across the board at y 14-16 with a 3" gap at x 18.5-21.5.
-GAP_BOARD = {
+GAP_BOARD: dict[str, Any] = {
     "name": "Gap",
     "width": 40,
     "height": 30,
@@ -32,19 +33,23 @@ GAP_BOARD = {
 }
 
 
-def _behind_the_wall() -> GameState:
+def _behind_the_wall(
+    board: dict[str, Any] | None = None, enemy: list[tuple[float, float]] | None = None
+) -> GameState:
     """Move Phase, side 0 to act: ten Troopers (uid 0, Move 6", 0.5" bases) in two rows of
     five 1.5" apart, the front row 0.5" short of the wall, centred on the gap; an enemy line
-    (uid 1, already moved) beyond the wall, out of the Troopers' 12" Range."""
-    rifle = weapon("Rifle", range=12, attacks=2, power=3)
+    (uid 1, already moved) beyond the wall, by default ten models out of the Troopers' 12"
+    Range (with ``enemy``: 18" Range, the line there)."""
+    rifle = weapon("Rifle", range=12 if enemy is None else 18, attacks=2, power=3)
     ours = unit("Troopers", models=10, weapons=[rifle])
-    theirs = unit("Line", models=10, weapons=[rifle])
+    theirs_at = enemy or [(13.5 + 1.5 * k, 28.0) for k in range(10)]
+    theirs = unit("Line", models=len(theirs_at), weapons=[rifle])
     ours_at = [(17.0 + 1.5 * k, y) for y in (11.5, 13.0) for k in range(5)]
     state = scenario(
         [[entry(ours)], [entry(theirs)]],
-        {0: ours_at, 1: [(13.5 + 1.5 * k, 28.0) for k in range(10)]},
+        {0: ours_at, 1: theirs_at},
         phase=Phase.MOVE,
-        b=board_from_data(GAP_BOARD),
+        b=board_from_data(board or GAP_BOARD),
     )
     units = list(state.units)
     units[1] = replace(units[1], acted=True)
@@ -94,3 +99,22 @@ def test_L1845_each_model_moves_within_its_move_and_clear_of_the_wall() -> None:
     np.fill_diagonal(d, np.inf)
     assert (d > 0).all()
     assert engine.can(state, Move(0, positions=placed))
+
+
+def test_a_stalled_unit_in_range_without_sight_still_seeks_sight() -> None:
+    """The walls block line of sight; the enemy stands within the Troopers' Range (18") but
+    out of their sight behind the east wall. Seeking sight turns the path move toward the
+    enemy by 45 and 90 degrees, so it takes the first rigid path move (a point to aim at),
+    never the model-by-model placement that comes first among the path moves."""
+    walls = [{**t, "blocks_los": True} for t in GAP_BOARD["terrain"]]
+    state = _behind_the_wall(
+        board={**GAP_BOARD, "terrain": walls}, enemy=[(32.0 + 1.5 * k, 22.0) for k in range(4)]
+    )
+    w = engine.legal_actions(state)._work
+    assert not sees_a_target(w, 0)
+    assert engine.nearest_enemies(w, 0)[0][0] < 18 * 0.75
+    bot = TacticalBot()
+    paths = bot._path_moves(w, 0, 1, 6.0, False, state)
+    assert paths and paths[0].positions is not None  # the placement comes first
+    move = bot.choose(state)
+    assert isinstance(move, Move) and move.to is not None
