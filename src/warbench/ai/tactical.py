@@ -14,7 +14,8 @@ this player is a separate kind (issue 15) that changes these habits:
   aims each move along the cheapest path round Impassable Ground (§4.7), Difficult (§4.5) and
   Dangerous Ground (§4.6) on a grid of the board (``ai.navigate``), checking where the
   engine's placement of the formation really ends; a wide formation that cannot squeeze
-  through a gap is routed with its whole width;
+  through a gap is routed with its whole width, and one whose rigid move stalls against a
+  wall is placed model by model (session 29, :mod:`warbench.ai.formation`, §4.1-4.2);
 * **focus fire**: each weapon attacks the target where it is worth most, not the nearest
   (§5.2): the point value it is expected to take, from the exact odds engine's distribution
   of HP lost (``warbench.api.odds``, the target's Cover Bonus against it counted, §5.6),
@@ -72,6 +73,7 @@ from typing import Any
 
 import numpy as np
 
+from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
@@ -156,6 +158,9 @@ class TacticalBot(ScriptedPlayer):
     #: A shooter coming into Range moves to such a spot when the exchange there is expected
     #: to favour it (session 28), before walking along its path (off at the default level).
     fire_approach: bool = False
+    #: A wide formation whose rigid path move stalls (against a wall) places its models one
+    #: by one, narrowing to pass (session 29, ``ai.formation``); ``False``: the rigid moves.
+    pass_gaps: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -383,7 +388,7 @@ class TacticalBot(ScriptedPlayer):
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
         tgt = w.xy(foe).mean(axis=0)
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
-        toward = paths[0] if paths else straight
+        toward = next((m for m in paths if m.to is not None), straight)  # not a placement
         if dash and not melee_unit and self.dash_in_reach and state is not None:
             return opts + self._dashes_worth_it(w, uid, paths)
         if in_range and state is not None:
@@ -555,6 +560,12 @@ class TacticalBot(ScriptedPlayer):
         spread = float(np.hypot(*(xy - centre).T).max()) if len(xy) > 1 else 0.0
         for radius in (info.radius + PATH_MARGIN, info.radius + spread + PATH_MARGIN):
             moves = self._paths_on(w, uid, start, goals, radius, allowance, dash)
+            if self.pass_gaps and spread >= 1.0 and radius == info.radius + PATH_MARGIN:
+                grid = nav_grid(w.field.board, radius)  # stalled: model by model (session 29)
+                moves = pass_moves(
+                    w, uid, start, grid, grid.cost_to(goals), allowance, dash, moves,
+                    self._progress, self._landing,
+                )  # fmt: skip
             if moves or spread < 1.0:
                 return self._sheltered_first(state, w, uid, moves, allowance)
         return []

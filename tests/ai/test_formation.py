@@ -1,0 +1,120 @@
+"""Formations that pass (issue 15 and issue 10, session 29, ``ai.formation``): a wide unit
+whose rigid move stalls against a wall places its models one by one and passes the gap.
+Core Rules 001_d3f5e425c5e1196d.txt §4.1 L1833-1839 (models move each within its Move, the
+unit keeps Coherency), L1845-1848; §4.2 L1893-1911 (Coherency); §4.7 (Impassable Ground)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from tests.warsurge.game.helpers import entry, scenario, unit, weapon
+from warbench.ai.formation import reshaped
+from warbench.ai.navigate import nav_grid
+from warbench.ai.tactical import PATH_MARGIN, TacticalBot, sees_a_target
+from warbench.rulesets.warsurge.battlefield import board_from_data
+from warbench.rulesets.warsurge.game import engine, geom
+from warbench.rulesets.warsurge.game.actions import Move
+from warbench.rulesets.warsurge.game.state import GameState, Phase
+from warbench.rulesets.warsurge.game.work import Work
+
+#: A wall across the board at y 14-16 with a 3" gap at x 18.5-21.5.
+GAP_BOARD: dict[str, Any] = {
+    "name": "Gap",
+    "width": 40,
+    "height": 30,
+    "deployment": {"layout": "thirds"},
+    "terrain": [
+        {"name": "West", "rect": [0, 14, 18.5, 16], "impassable": True},
+        {"name": "East", "rect": [21.5, 14, 40, 16], "impassable": True},
+    ],
+}
+
+
+def _behind_the_wall(
+    board: dict[str, Any] | None = None, enemy: list[tuple[float, float]] | None = None
+) -> GameState:
+    """Move Phase, side 0 to act: ten Troopers (uid 0, Move 6", 0.5" bases) in two rows of
+    five 1.5" apart, the front row 0.5" short of the wall, centred on the gap; an enemy line
+    (uid 1, already moved) beyond the wall, by default ten models out of the Troopers' 12"
+    Range (with ``enemy``: 18" Range, the line there)."""
+    rifle = weapon("Rifle", range=12 if enemy is None else 18, attacks=2, power=3)
+    ours = unit("Troopers", models=10, weapons=[rifle])
+    theirs_at = enemy or [(13.5 + 1.5 * k, 28.0) for k in range(10)]
+    theirs = unit("Line", models=len(theirs_at), weapons=[rifle])
+    ours_at = [(17.0 + 1.5 * k, y) for y in (11.5, 13.0) for k in range(5)]
+    state = scenario(
+        [[entry(ours)], [entry(theirs)]],
+        {0: ours_at, 1: theirs_at},
+        phase=Phase.MOVE,
+        b=board_from_data(board or GAP_BOARD),
+    )
+    units = list(state.units)
+    units[1] = replace(units[1], acted=True)
+    return replace(state, units=tuple(units))
+
+
+def _north(state: GameState, move: Move) -> float:
+    """The Troopers' centre's gain northward (toward the enemy)."""
+    after, _ = engine.apply(state, move)
+    before = engine.legal_actions(state)._work.xy(0)
+    now = Work(after, None, engine.legal_actions(after)._work.hooks).xy(0)
+    return float(now[:, 1].mean() - before[:, 1].mean())
+
+
+def test_L1833_a_wide_formation_behind_a_wall_files_through_the_gap() -> None:
+    """The rigid formation (7" wide) cannot enter the 3" gap: its best move along the path
+    gains under an inch; placed model by model (§4.1 L1833-1839) the unit gains more than
+    2" and its front models stand in or beyond the gap, the unit in Coherency (§4.2)."""
+    state = _behind_the_wall()
+    rigid = TacticalBot(pass_gaps=False).choose(state)
+    assert isinstance(rigid, Move) and rigid.unit == 0 and rigid.positions is None
+    assert _north(state, rigid) < 1.0
+    move = TacticalBot().choose(state)
+    assert isinstance(move, Move) and move.unit == 0 and move.positions is not None
+    assert _north(state, move) > 2.0
+    after, _ = engine.apply(state, move)
+    xy = Work(after, None, engine.legal_actions(after)._work.hooks).xy(0)
+    assert float(xy[:, 1].max()) > 15.0  # in the gap (the wall spans y 14-16) or beyond
+    assert geom.coherent(xy, 0.5)
+
+
+def test_L1845_each_model_moves_within_its_move_and_clear_of_the_wall() -> None:
+    """The placement itself: every model within its 6" (§4.1 L1845-1848), none on the wall
+    (§4.7), no two bases overlapping (§1.3), the engine accepts it as a Move with positions."""
+    state = _behind_the_wall()
+    w = engine.legal_actions(state)._work
+    grid = nav_grid(w.field.board, 0.5 + PATH_MARGIN)
+    dist = grid.cost_to([(float(x), float(y)) for x, y in w.xy(1)])
+    got = reshaped(w, 0, grid, dist, 6.0, False)
+    assert got is not None
+    placed, _ = got
+    starts = w.xy(0)
+    new = np.asarray(placed)
+    assert (np.hypot(*(new - starts).T) <= 6.0 + 1e-9).all()
+    assert all(w.field.spot_ok(p, 0.5) for p in placed)
+    d = geom.edge_distances(new, 0.5, new, 0.5)
+    np.fill_diagonal(d, np.inf)
+    assert (d > 0).all()
+    assert engine.can(state, Move(0, positions=placed))
+
+
+def test_a_stalled_unit_in_range_without_sight_still_seeks_sight() -> None:
+    """The walls block line of sight; the enemy stands within the Troopers' Range (18") but
+    out of their sight behind the east wall. Seeking sight turns the path move toward the
+    enemy by 45 and 90 degrees, so it takes the first rigid path move (a point to aim at),
+    never the model-by-model placement that comes first among the path moves."""
+    walls = [{**t, "blocks_los": True} for t in GAP_BOARD["terrain"]]
+    state = _behind_the_wall(
+        board={**GAP_BOARD, "terrain": walls}, enemy=[(32.0 + 1.5 * k, 22.0) for k in range(4)]
+    )
+    w = engine.legal_actions(state)._work
+    assert not sees_a_target(w, 0)
+    assert engine.nearest_enemies(w, 0)[0][0] < 18 * 0.75
+    bot = TacticalBot()
+    paths = bot._path_moves(w, 0, 1, 6.0, False, state)
+    assert paths and paths[0].positions is not None  # the placement comes first
+    move = bot.choose(state)
+    assert isinstance(move, Move) and move.to is not None
