@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from warbench.kernel.dice import SeededChoices
+from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import bases, engine, terrain_army
 from warbench.rulesets.warsurge.game.actions import (
     Action,
@@ -69,6 +70,10 @@ class ScriptedPlayer:
     # reach of an enemy holds its ground only while it had something to shoot at)
     _blind: dict[int, int] = field(default_factory=dict)
     _step: int = -1
+    # placement shapes (:func:`placement_shape`) that found no room at any Deployment spot in
+    # this phase -> the state then (issue 10: a twin is not asked again while bases were only
+    # added to the table)
+    _roomless: dict[tuple[object, ...], GameState] = field(default_factory=dict)
 
     def choose(self, state: GameState) -> Action:
         if state.pause is not None:  # the engine's own casualties (§5.11)
@@ -93,6 +98,7 @@ class ScriptedPlayer:
         if key != self._phase_key:
             self._phase_key = key
             self._skip = set()
+            self._roomless = {}
         legal = engine.legal_actions(state)
         w = legal._work
         n = len(state.units)  # terrain that attacks (§10.2) fires first, by its number
@@ -100,6 +106,10 @@ class ScriptedPlayer:
             lambda u: -state.setup.units[u].points if u < n else -math.inf, self._skip
         )
         for uid in units:
+            shape = placement_shape(w, uid) if uid < n else None
+            if shape is not None and grown_only(self._roomless.get(shape), state):
+                self._skip.add(uid)  # its twin found no room on a table with fewer bases
+                continue
             opts = (
                 self._options(w, uid, flow.phase, state)
                 if uid < n
@@ -109,6 +119,8 @@ class ScriptedPlayer:
                 if engine.can(state, action):
                     return action
             self._skip.add(uid)
+            if shape is not None and opts and all(no_room(state, a) for a in opts):
+                self._roomless[shape] = state
         if flow.phase is Phase.ACTIONS and flow.adv is not None and flow.adv.step_done:
             return EndStep()  # Advanced: end the Action Step after one Action (§9.1)
         return Pass()
@@ -211,6 +223,43 @@ def turned_toward(w: Work, uid: int, toward: Move) -> list[Action]:
     if abs((way - now + 180.0) % 360.0 - 180.0) <= TURN_AT:
         return []
     return [Move(uid, to=toward.to, dash=toward.dash, facing=way)]
+
+
+def placement_shape(w: Work, uid: int) -> tuple[object, ...] | None:
+    """For a unit in Reserve, what its automated placement depends on besides the spot, its
+    zone and the table (``coherency.place_unit``'s question: side, models, base radius, oval
+    or rectangular base and facing); None for a unit elsewhere."""
+    if w.units[uid].location is not Location.RESERVE:
+        return None
+    info = w.info(uid)
+    base = None if info.base is None else (repr(info.base), bases.facing_of(w, uid, 0))
+    return (info.side, info.models, info.radius, base)
+
+
+def grown_only(then: GameState | None, state: GameState) -> bool:
+    """Every unit on the table (or anywhere out of Reserve) ``then`` still stands as it stood
+    (the very same unit state) and the terrain is as it was: the table has only gained bases
+    since, so a placement refused for room then is refused now (more bases only block more,
+    ``coherency.place_unit``)."""
+    if then is None or len(then.units) != len(state.units):
+        return False
+    if then.terrain_hp != state.terrain_hp:
+        return False
+    now = state.units
+    return all(u is now[i] for i, u in enumerate(then.units) if u.location is not Location.RESERVE)
+
+
+def no_room(state: GameState, action: Action) -> bool:
+    """``action`` is a Deploy the engine refuses because no formation of the unit fits near
+    its spot in its Deployment Zone (§3.6): a unit of the same :func:`placement_shape` is
+    refused at that spot too (on this table). The answer is the engine's cached check."""
+    if not isinstance(action, Deploy) or action.at is None or action.passengers or action.into:
+        return False
+    try:
+        engine.check(state, action)
+    except RulesError as exc:
+        return exc.rule == "§3.6" and "not enough room" in exc.reason
+    return False
 
 
 def enemy_held_pieces(w: Work, side: int) -> list[str]:

@@ -1,0 +1,125 @@
+"""The scripted player's questions (issue 10, session 29, s29-scale): fewer, with the same intent.
+
+* A unit in Reserve whose twin (the same ``players.placement_shape``) found no room at any of
+  its Deployment spots (Core Rules 001_d3f5e425c5e1196d.txt §3.6) is not asked again while the
+  table has only gained bases (``players.grown_only``): it truly has no room either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.game import engine, players
+from warbench.rulesets.warsurge.game.actions import Deploy, Move
+from warbench.rulesets.warsurge.game.geom import Field
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.io import load_game_roster
+from warbench.rulesets.warsurge.game.players import (
+    ScriptedPlayer,
+    grown_only,
+    placement_shape,
+)
+from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Location, build_setup
+from warbench.rulesets.warsurge.game.work import Work
+
+from .helpers import ROSTERS
+
+
+def _setup(times: int) -> GameSetup:
+    """The sample pair repeated ``times`` over on the Ruins board (``bench_game_scale``)."""
+    pair = [load_game_roster(ROSTERS / n) for n in ("sci_fi_humans.yaml", "scavengers.yaml")]
+    pair = [replace(p, roster=p.roster * times) for p in pair]
+    return build_setup(pair, Field(sample_board("ruins_48x48")))
+
+
+def _play(setup: GameSetup, seed: int, turns: int, on_choose: Any = None) -> None:
+    state, _ = engine.new_game(setup, seed)
+    sides = [ScriptedPlayer(), ScriptedPlayer()]
+    while not state.over and state.flow.turn <= turns:
+        side = engine.acting_side(state)
+        assert side is not None
+        action = sides[side].choose(state)
+        if on_choose is not None:
+            on_choose(state, sides[side])
+        state, _ = engine.apply(state, action)
+
+
+def test_a_unit_skipped_for_its_twins_lack_of_room_has_no_room_at_any_spot_S3_6() -> None:
+    """4000-point games (the sample pair four times over) fill the Deployment Zones: every
+    unit the memory skips is refused at every spot it would have tried, on the very table."""
+    checked = 0
+
+    def check(state: GameState, player: ScriptedPlayer) -> None:
+        nonlocal checked
+        w = Work(state, None, DEFAULT_HOOKS)
+        for uid in sorted(player._skip):
+            shape = placement_shape(w, uid)
+            if shape is None or not grown_only(player._roomless.get(shape), state):
+                continue
+            zone = w.zones[w.info(uid).side]
+            assert zone is not None
+            spots = engine.zone_points(w, zone)
+            assert not any(engine.can(state, Deploy(uid, at=p)) for p in spots)
+            checked += 1
+
+    _play(_setup(4), 0, 3, check)
+    assert checked >= 5  # the memory answers (else this test shows nothing)
+
+
+def test_the_memory_of_no_room_is_forgotten_once_a_unit_on_the_table_changed() -> None:
+    setup = _setup(1)
+    state, _ = engine.new_game(setup, 0)
+    side = [ScriptedPlayer(), ScriptedPlayer()]
+    while not any(u.location is Location.TABLE for u in state.units):
+        s = engine.acting_side(state)
+        assert s is not None
+        state, _ = engine.apply(state, side[s].choose(state))
+    then = state.units
+    assert grown_only(state, state)
+    on = next(i for i, u in enumerate(then) if u.location is Location.TABLE)
+    moved = list(then)
+    moved[on] = replace(then[on])  # the same facts, another unit state: it may have moved
+    assert not grown_only(state, replace(state, units=tuple(moved)))
+    # a unit that was in Reserve then and stands on the table now only adds bases
+    reserve = next(i for i, u in enumerate(then) if u.location is Location.RESERVE)
+    grown = list(then)
+    grown[reserve] = replace(then[reserve])
+    assert grown_only(state, replace(state, units=tuple(grown)))
+    # a terrain piece damaged or destroyed (§10.3) may open room
+    assert not grown_only(state, replace(state, terrain_hp=(*state.terrain_hp, 0)))
+    assert not grown_only(None, state)
+
+
+def test_no_room_reads_the_engines_refusal_for_room_only_S3_6() -> None:
+    """A Deploy refused because no formation fits (§3.6) is "no room"; a Deploy refused for
+    another reason (the unit is not in Reserve) or a legal one is not."""
+    setup = _setup(4)
+    state, _ = engine.new_game(setup, 0)
+    sides = [ScriptedPlayer(), ScriptedPlayer()]
+    refused: list[tuple[GameState, Deploy, bool]] = []  # (state, Deploy, by the side to act)
+    while state.flow.turn <= 2:
+        side = engine.acting_side(state)
+        assert side is not None
+        w = Work(state, None, DEFAULT_HOOKS)
+        for uid, u in enumerate(state.units):
+            zone = w.zones[w.info(uid).side]
+            if u.location is Location.RESERVE and zone is not None:
+                for p in engine.zone_points(w, zone)[:3]:
+                    d = Deploy(uid, at=p)
+                    if not engine.can(state, d):
+                        refused.append((state, d, w.info(uid).side == side))
+        state, _ = engine.apply(state, sides[side].choose(state))
+    room = [(at, d) for at, d, own in refused if own and players.no_room(at, d)]
+    assert room  # full zones: Deploys refused for room
+    for at, d in room:
+        with pytest.raises(RulesError, match="not enough room"):
+            engine.check(at, d)
+    others = [(at, d) for at, d, own in refused if not own]
+    assert others and not any(players.no_room(at, d) for at, d in others)
+    on_table = next(i for i, u in enumerate(state.units) if u.location is Location.TABLE)
+    assert not players.no_room(state, Move(on_table, to=(1.0, 1.0)))
