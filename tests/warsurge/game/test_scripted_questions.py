@@ -3,6 +3,9 @@
 * A unit in Reserve whose twin (the same ``players.placement_shape``) found no room at any of
   its Deployment spots (Core Rules 001_d3f5e425c5e1196d.txt §3.6) is not asked again while the
   table has only gained bases (``players.grown_only``): it truly has no room either.
+* ``players.seek_sight`` looks for a target from its first ``looks`` trial moves (the scripted
+  player: ``SEEK_LOOKS``, straight and 45 degrees either way); the moves after are still
+  offered, unlooked, and a spot found among the first ones comes first as before.
 """
 
 from __future__ import annotations
@@ -20,9 +23,12 @@ from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.io import load_game_roster
 from warbench.rulesets.warsurge.game.players import (
+    SEEK_LOOKS,
     ScriptedPlayer,
     grown_only,
     placement_shape,
+    seek_sight,
+    sees_a_target,
 )
 from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Location, build_setup
 from warbench.rulesets.warsurge.game.work import Work
@@ -123,3 +129,51 @@ def test_no_room_reads_the_engines_refusal_for_room_only_S3_6() -> None:
     assert others and not any(players.no_room(at, d) for at, d in others)
     on_table = next(i for i, u in enumerate(state.units) if u.location is Location.TABLE)
     assert not players.no_room(state, Move(on_table, to=(1.0, 1.0)))
+
+
+def _seek_calls(setup: GameSetup, seed: int, turns: int) -> list[tuple[GameState, Any]]:
+    """The scripted player's ``seek_sight`` questions in a game, with their arguments."""
+    calls: list[tuple[GameState, Any]] = []
+    real = players.seek_sight
+
+    def watched(
+        state: GameState, w: Work, uid: int, toward: Move, allowance: float, looks: int = 5
+    ) -> Any:
+        calls.append((state, (w, uid, toward, allowance)))
+        return real(state, w, uid, toward, allowance, looks)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(players, "seek_sight", watched)
+    try:
+        _play(setup, seed, turns)
+    finally:
+        mp.undo()
+    return calls
+
+
+def test_three_looks_choose_what_five_chose_unless_a_90_degree_move_found_a_target() -> None:
+    """The pruned search still finds the spot: wherever the five looks chose a move among the
+    first three (a target seen from it, or the first legal one when none saw), the three looks
+    choose the same; they differ only where a 90-degree move was the first to see a target."""
+    calls = _seek_calls(_setup(4), 0, 7)
+    assert len(calls) >= 10
+    seen_early = 0
+    for state, (w, uid, toward, allowance) in calls:
+        full = seek_sight(state, w, uid, toward, allowance)
+        pruned = seek_sight(state, w, uid, toward, allowance, SEEK_LOOKS)
+        every = seek_sight(state, w, uid, toward, allowance, 0)  # the trial moves, unlooked
+        assert set(full) <= set(pruned) <= set(every) and len(every) == 5
+        assert pruned[len(pruned) - 2 :] == every[SEEK_LOOKS:]  # last resorts, still offered
+        chosen = next((m for m in full if engine.can(state, m)), None)
+        mine = next((m for m in pruned if engine.can(state, m)), None)
+        if chosen is None or every.index(chosen) < SEEK_LOOKS:
+            assert mine == chosen
+            after, _ = engine.apply(state, chosen) if chosen is not None else (state, [])
+            seen_early += chosen is not None and sees_a_target(
+                Work(after, None, DEFAULT_HOOKS), uid
+            )
+        else:  # a 90-degree move was chosen: it saw a target, or nothing before it was legal
+            after, _ = engine.apply(state, chosen)
+            sees = sees_a_target(Work(after, None, DEFAULT_HOOKS), uid)
+            assert sees or mine == chosen
+    assert seen_early > 0  # a spot found among the first three trial moves
