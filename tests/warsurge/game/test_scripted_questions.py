@@ -177,3 +177,52 @@ def test_three_looks_choose_what_five_chose_unless_a_90_degree_move_found_a_targ
             sees = sees_a_target(Work(after, None, DEFAULT_HOOKS), uid)
             assert sees or mine == chosen
     assert seen_early > 0  # a spot found among the first three trial moves
+
+
+def test_the_target_search_skips_foes_no_weapon_still_wanting_a_target_reaches_S5_3(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``weapon_targets(first=True)`` (the scripted player's Attack) looks at a further enemy
+    unit only if a weapon still without a target reaches it (§5.3, the edge distance): the
+    same weapons find the same first targets as the search that looks at every one, with
+    fewer views."""
+    setup = _setup(4)
+    states: list[GameState] = []
+    state, _ = engine.new_game(setup, 1)
+    sides = [ScriptedPlayer(), ScriptedPlayer()]
+    while not state.over and state.flow.turn <= 4:
+        if state.flow.phase.value == "Attack":
+            states.append(state)
+        side = engine.acting_side(state)
+        assert side is not None
+        state, _ = engine.apply(state, sides[side].choose(state))
+    views = {"n": 0}
+    real_view = engine.view_target
+
+    def counted(*args: Any) -> Any:
+        views["n"] += 1
+        return real_view(*args)
+
+    monkeypatch.setattr(engine, "view_target", counted)
+    pruned: list[dict[str, int]] = []
+    for st in states[::3]:
+        w = Work(st, None, DEFAULT_HOOKS)
+        for uid, u in enumerate(st.units):
+            if u.location is Location.TABLE and w.info(uid).side == engine.acting_side(st):
+                pruned.append(
+                    {wn: ts[0] for wn, ts in engine.weapon_targets(w, uid, 3, True).items()}
+                )
+    fewer = views["n"]
+    monkeypatch.setattr(engine, "_wanting", lambda w, uid, found: float("inf"))
+    views["n"] = 0
+    every: list[dict[str, int]] = []
+    for st in states[::3]:
+        w = Work(st, None, DEFAULT_HOOKS)
+        for uid, u in enumerate(st.units):
+            if u.location is Location.TABLE and w.info(uid).side == engine.acting_side(st):
+                every.append(
+                    {wn: ts[0] for wn, ts in engine.weapon_targets(w, uid, 3, True).items()}
+                )
+    assert pruned == every
+    assert sum(map(len, every)) > 20  # targets found: the comparison shows something
+    assert fewer < views["n"]  # and the skipped views were real
