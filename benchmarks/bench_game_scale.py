@@ -41,6 +41,12 @@ multiple of the 1000-point game's (``x_1000_points`` in the benchmark's extra in
 The ninth pass (docs/game.md "a ninth pass"; instructions a game, seeds 0-2, main ``6997215``
 -> s28-scale: targets beyond every Range not looked at, units tested only when reached): 1000
 points 747 M -> 709 M; 4000 points 5.71 G -> 5.43 G; 4000 / 1000 points 7.64x -> 7.66x.
+
+The eleventh pass (docs/game.md "an eleventh pass"; instructions a game, seeds 0-2, main
+``5b9cda7`` -> s29-scale: a twin with no room not asked again, the scripted player's three
+looks, a further enemy viewed only for a weapon still wanting a target): 1000 points 666.5 M ->
+630.1 M (the same games); 4000 points 5,222 M -> 4,254 M (seed 0's game changed; seeds 1-2 are
+the same games); 4000 / 1000 points 7.84x -> 6.75x.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 import cycle (issue 10).
 
 Fingerprints (actions, events, final digest) of 12 scripted and 8 random-legal seeded games
-were recorded on main before the split (``data/fingerprints.json``, see ``fingerprints.py``).
+were recorded on main before the split (``data/fingerprints.json``, see ``fingerprints.py``);
+two scripted games were re-recorded for a documented change of the scripted player's search
+(session 29, docs/game.md "an eleventh pass").
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, HookRegistry
 from warbench.rulesets.warsurge.game.movement import unit_allowance
 from warbench.rulesets.warsurge.game.perk_crew import transports_open_to
+from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
 from warbench.rulesets.warsurge.game.perk_heal import heals
 from warbench.rulesets.warsurge.game.perk_psychotic import closest_units, psychotic
 from warbench.rulesets.warsurge.game.perk_seed import breaches, seed_targets
@@ -651,6 +652,8 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
     for foe in [*near, *(t for t in opened if t not in near)]:
         if beyond_reach(w, uid, foe, gaps.get(foe)):
             continue  # no weapon reaches it: its view would give no user (issue 10)
+        if first and out and beyond_reach(w, uid, foe, gaps.get(foe), _wanting(w, uid, out)):
+            continue  # no weapon still without a target reaches it (issue 10, s29-scale)
         view = view_target(w, uid, foe, cache)
         if view.reason:
             continue
@@ -672,6 +675,12 @@ def weapon_targets(w: Work, uid: int, limit: int = 4, first: bool = False) -> di
         if first and len(out) == len(info.unit.weapons):
             break
     return perk_limits.one_of_each_set(w, uid, out)  # Twin, Triune: one weapon of a set
+
+
+def _wanting(w: Work, uid: int, found: dict[str, list[int]]) -> float:
+    """The longest Range (its perk statuses') of the unit's weapons without a target yet."""
+    ranges = weapon_ranges(w.info(uid), w.units[uid].statuses)
+    return max((r for name, r in ranges.items() if name not in found), default=0.0)
 
 
 def attack_candidates(w: Work, uid: int) -> Iterator[Action]:

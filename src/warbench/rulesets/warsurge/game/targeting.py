@@ -171,7 +171,9 @@ def view_target(
 REACH_MARGIN = 1e-6
 
 
-def beyond_reach(w: Work, uid: int, target: int, distance: float | None) -> bool:
+def beyond_reach(
+    w: Work, uid: int, target: int, distance: float | None, reach: float | None = None
+) -> bool:
     """Whether :func:`view_target` certainly finds no weapon of ``uid`` with a user at
     ``target`` (and no Melee between them), known without it: ``distance`` is the closest
     edge distance between their models on the table (``engine.nearest_enemies``), farther than
@@ -183,7 +185,9 @@ def beyond_reach(w: Work, uid: int, target: int, distance: float | None) -> bool
     sight only of the model pairs within some weapon's Range (an Illusion's row reaches as far
     as the unit's own Weapons, Perks L782) and gives No Line of Sight Weapons users only within
     their Range (Perks L3961): none is, so it finds no user. The scripted player's target
-    search (issue 10) skips such targets unmeasured, with the very same choices."""
+    search (issue 10) skips such targets unmeasured, with the very same choices. With
+    ``reach``, the same for the weapons whose Ranges reach at most that far: none of them has a
+    user (``engine.weapon_targets`` with ``first``, for the weapons still without a target)."""
     if distance is None or bases.shaped(w.setup):
         return False
     u, tgt = w.units[uid], w.units[target]
@@ -191,7 +195,8 @@ def beyond_reach(w: Work, uid: int, target: int, distance: float | None) -> bool
         return False
     if u.inside or tgt.inside:
         return False
-    reach = max(weapon_ranges(w.info(uid), u.statuses).values(), default=0.0)
+    if reach is None:
+        reach = max(weapon_ranges(w.info(uid), u.statuses).values(), default=0.0)
     if distance <= reach + 1e-6 + REACH_MARGIN:
         return False
     if (min(uid, target), max(uid, target)) in w.engaged:
