@@ -1,0 +1,108 @@
+"""The constant of a scripted game (issue 10, session 29, s29-speed): the shortcuts give the
+very answers of the paths they stand in for.
+
+* ``coherency.clearly_blocked_translations`` (an automated Move's candidates refused in one
+  NumPy pass along the Move's line) refuses exactly the candidates that
+  ``coherency.clearly_illegal`` refuses, at every ``plan_towards`` of seeded scripted and
+  random-legal games, and on a Move made up to cross a base.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.game import coherency, engine, movement
+from warbench.rulesets.warsurge.game.geom import Field
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.io import load_game_roster
+from warbench.rulesets.warsurge.game.players import (
+    Player,
+    RandomLegalPlayer,
+    ScriptedPlayer,
+    play,
+)
+from warbench.rulesets.warsurge.game.state import GameSetup, Location, build_setup
+from warbench.rulesets.warsurge.game.work import Work
+
+ROSTERS = Path(__file__).parents[3] / "examples" / "warsurge" / "rosters"
+
+
+def _sample() -> GameSetup:
+    rosters = [load_game_roster(ROSTERS / n) for n in ("sci_fi_humans.yaml", "scavengers.yaml")]
+    return build_setup(rosters, Field(sample_board("ruins_48x48")))
+
+
+def _as_candidates(
+    starts: np.ndarray, moving: list[int], way: tuple[float, float], lengths: list[float]
+) -> np.ndarray:
+    cands = np.repeat(starts[None], len(lengths), axis=0)
+    for c, length in enumerate(lengths):
+        cands[c, moving] = starts[moving] + np.asarray(way) * length
+    return cands
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("scripted", 0), ("scripted", 1), ("random", 2)])
+def test_blocked_translations_refuse_what_clearly_illegal_refuses(
+    kind: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every automated Move of the game: the same candidates refused by both tests."""
+    fast = coherency.clearly_blocked_translations
+    asked = refused = 0
+
+    def both(
+        w: Work,
+        uid: int,
+        starts: np.ndarray,
+        moving: list[int],
+        way: tuple[float, float],
+        lengths: list[float],
+    ) -> list[bool]:
+        nonlocal asked, refused
+        got = fast(w, uid, starts, moving, way, lengths)
+        cands = _as_candidates(starts, moving, way, lengths)
+        assert got == coherency.clearly_illegal(w, uid, starts, cands).tolist()
+        asked += 1
+        refused += sum(got)
+        return got
+
+    monkeypatch.setattr(movement, "clearly_blocked_translations", both)
+    players: list[Player] = (
+        [ScriptedPlayer(), ScriptedPlayer()]
+        if kind == "scripted"
+        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
+    )
+    state, events = engine.new_game(_sample(), seed)
+    assert play(state, players, events=events).state.over
+    assert asked >= 20 and refused >= 10  # the test saw Moves, and refusals among them
+
+
+def test_blocked_translations_refuse_the_lengths_that_cross_a_base() -> None:
+    """A unit moved straight at another unit's model: the lengths that reach its base are
+    refused, the shorter ones are not, and without the base nothing is."""
+    setup = _sample()
+    state, events = engine.new_game(setup, 0)
+    run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events, max_actions=40)
+    w = Work(run.state, None, DEFAULT_HOOKS)
+    on = [u.uid for u in w.units if u.location is Location.TABLE and u.living()]
+    uid, other = on[0], next(o for o in on if w.enemies(on[0], o))
+    for u in on:  # the two units alone on the table
+        if u not in (uid, other):
+            w.set_unit(u, location=Location.RESERVE)
+    starts = w.xy(uid)
+    moving = list(range(len(starts)))
+    d = w.xy(other)[0] - starts[0]
+    gap = float(np.hypot(d[0], d[1]))
+    way = (float(d[0] / gap), float(d[1] / gap))
+    lengths = [gap, gap / 2.0, 0.01]
+    cands = _as_candidates(starts, moving, way, lengths)
+    got = coherency.clearly_blocked_translations(w, uid, starts, moving, way, lengths)
+    assert got == coherency.clearly_illegal(w, uid, starts, cands).tolist()
+    assert got[0] and not got[2]  # onto the other model's centre; a hundredth of an inch
+    # without the other unit nothing stands in the way
+    w.set_unit(other, location=Location.RESERVE)
+    alone = coherency.clearly_blocked_translations(w, uid, starts, moving, way, lengths)
+    assert alone == coherency.clearly_illegal(w, uid, starts, cands).tolist() == [False] * 3
