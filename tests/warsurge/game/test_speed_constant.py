@@ -1,6 +1,8 @@
 """The constant of a scripted game (issue 10, session 29, s29-speed): the shortcuts give the
 very answers of the paths they stand in for.
 
+* ``sight._near_keep`` keeps the very blockers of the NumPy formulas it replaced (the
+  centroids and spreads of a few models worked out in floats), on random models.
 * ``coherency.clearly_blocked_translations`` (an automated Move's candidates refused in one
   NumPy pass along the Move's line) refuses exactly the candidates that
   ``coherency.clearly_illegal`` refuses, at every ``plan_towards`` of seeded scripted and
@@ -14,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.battlefield import sample_board, sight
 from warbench.rulesets.warsurge.game import coherency, engine, movement
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
@@ -106,3 +108,54 @@ def test_blocked_translations_refuse_the_lengths_that_cross_a_base() -> None:
     w.set_unit(other, location=Location.RESERVE)
     alone = coherency.clearly_blocked_translations(w, uid, starts, moving, way, lengths)
     assert alone == coherency.clearly_illegal(w, uid, starts, cands).tolist() == [False] * 3
+
+
+def _old_near_keep(
+    axy: np.ndarray,
+    ar: np.ndarray,
+    txy: np.ndarray,
+    tr: np.ndarray,
+    bxy: np.ndarray,
+    br: np.ndarray,
+) -> np.ndarray:
+    ca = axy.sum(axis=0) / len(axy)
+    ct = txy.sum(axis=0) / len(txy)
+    spread = max(
+        float(np.sqrt(((axy - ca) ** 2).sum(axis=1)).max()),
+        float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
+    )
+    d = sight._point_segment_distances(ca, ct, bxy)
+    out: np.ndarray = d <= spread + max(float(ar.max()), float(tr.max())) + br + 0.01
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_near_blockers_keep_the_very_blockers_of_the_numpy_sums(seed: int) -> None:
+    """``sight._near_keep`` works out the centroids and spreads of a few models in floats
+    (s29-speed): the very blockers the NumPy formulas kept, for models in a line, on a grid, on
+    one point, and for arrays in Fortran order (left to NumPy)."""
+    rng = np.random.default_rng(seed)
+    n, m, k = (int(x) for x in rng.integers(1, 14, size=3))
+    axy = rng.random((n, 2)) * 48.0
+    txy = np.round(rng.random((m, 2)) * 24.0) if seed % 3 == 0 else rng.random((m, 2)) * 48.0
+    if seed % 5 == 0:
+        txy[:] = txy[0]  # every model on one point
+    if seed % 4 == 1:
+        axy = np.asfortranarray(axy)
+    bxy = rng.random((k * 6, 2)) * 48.0
+    ar, tr, br = (rng.random(len(x)) + 0.5 for x in (axy, txy, bxy))
+    # blockers right at the band's edge: either side of it by a few ulps
+    ca, ct = axy.sum(axis=0) / n, txy.sum(axis=0) / m
+    want = _old_near_keep(axy, ar, txy, tr, bxy, br)
+    got = sight._near_keep(axy, ar, txy, tr, bxy, br)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    # blockers at the band's very edge (a blocker's radius making up the distance)
+    d = sight._point_segment_distances(ca, ct, bxy)
+    spread = max(
+        float(np.sqrt(((axy - ca) ** 2).sum(axis=1)).max()),
+        float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
+    )
+    edge_br = d - (spread + max(float(ar.max()), float(tr.max())) + 0.01)
+    want = _old_near_keep(axy, ar, txy, tr, bxy, edge_br)
+    assert want.any()
+    assert np.array_equal(sight._near_keep(axy, ar, txy, tr, bxy, edge_br), want)
