@@ -3,6 +3,8 @@ very answers of the paths they stand in for.
 
 * ``sight._near_keep`` keeps the very blockers of the NumPy formulas it replaced (the
   centroids and spreads of a few models worked out in floats), on random models.
+* ``engine.nearest_enemies`` keeps each side's enemy rows with the table index: its answers
+  are those measured anew at every question of seeded games.
 * ``coherency.clearly_blocked_translations`` (an automated Move's candidates refused in one
   NumPy pass along the Move's line) refuses exactly the candidates that
   ``coherency.clearly_illegal`` refuses, at every ``plan_towards`` of seeded scripted and
@@ -11,13 +13,14 @@ very answers of the paths they stand in for.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from warbench.rulesets.warsurge.battlefield import sample_board, sight
-from warbench.rulesets.warsurge.game import coherency, engine, movement
+from warbench.rulesets.warsurge.game import coherency, engine, geom, movement, work
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.io import load_game_roster
@@ -159,3 +162,48 @@ def test_near_blockers_keep_the_very_blockers_of_the_numpy_sums(seed: int) -> No
     want = _old_near_keep(axy, ar, txy, tr, bxy, edge_br)
     assert want.any()
     assert np.array_equal(sight._near_keep(axy, ar, txy, tr, bxy, edge_br), want)
+
+
+def _fresh_nearest(w: Work, uid: int) -> list[tuple[float, int]]:
+    """The enemy units by edge distance, measured anew from the table index (no memo)."""
+    holder = w.outermost(uid)
+    if w.units[holder].location is not Location.TABLE or not len(a := w.xy(holder)):
+        return []
+    t = w.table()
+    mask = t.side != w.units[uid].table_side(w.info(uid).side)
+    d = geom.edge_distances(a, w.info(holder).radius, t.xy[mask], t.r[mask]).min(axis=0)
+    best: dict[int, float] = {}
+    for gap, foe in zip(d.tolist(), t.uid[mask].tolist(), strict=True):
+        best[foe] = min(gap, best.get(foe, math.inf))
+    return sorted((gap, foe) for foe, gap in best.items())
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("scripted", 0), ("random", 1)])
+def test_nearest_enemies_rows_kept_with_the_table_index(
+    kind: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``engine.nearest_enemies`` keeps each side's enemy rows with the table index (s29-speed):
+    at every question of a seeded game its answer is the one measured anew, and the rows are
+    found again for a second unit of a side on the same table."""
+    nearest = engine._nearest_enemies
+    asked = kept = 0
+
+    def checked(w: Work, uid: int, t: work.TableIndex) -> list[tuple[float, int]]:
+        nonlocal asked, kept
+        side = w.units[uid].table_side(w.info(uid).side)
+        kept += ("enemy rows", side) in t.memo
+        got = nearest(w, uid, t)
+        assert got == _fresh_nearest(w, uid)
+        asked += 1
+        return got
+
+    monkeypatch.setattr(engine, "_nearest_enemies", checked)
+    players: list[Player] = (
+        [ScriptedPlayer(), ScriptedPlayer()]
+        if kind == "scripted"
+        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
+    )
+    state, events = engine.new_game(_sample(), seed)
+    assert play(state, players, events=events).state.over
+    assert asked >= 30 and 0 < kept < asked
+
