@@ -5,6 +5,7 @@ very answers of the paths they stand in for.
   centroids and spreads of a few models worked out in floats), on random models.
 * ``engine.nearest_enemies`` keeps each side's enemy rows with the table index: its answers
   are those measured anew at every question of seeded games.
+* ``BoardGeometry.terrain_at`` names each base's pieces as the row-by-row reading did.
 * ``coherency.clearly_blocked_translations`` (an automated Move's candidates refused in one
   NumPy pass along the Move's line) refuses exactly the candidates that
   ``coherency.clearly_illegal`` refuses, at every ``plan_towards`` of seeded scripted and
@@ -207,3 +208,21 @@ def test_nearest_enemies_rows_kept_with_the_table_index(
     assert play(state, players, events=events).state.over
     assert asked >= 30 and 0 < kept < asked
 
+
+@pytest.mark.parametrize(
+    ("board", "size"), [("ruins_48x48", (48.0, 48.0)), ("city_72x48", (72.0, 48.0))]
+)
+def test_terrain_at_names_each_bases_pieces_in_order(board: str, size: tuple[float, float]) -> None:
+    """``BoardGeometry.terrain_at`` reads every base's pieces from one ``nonzero`` of the
+    overlap matrix (s29-speed): per base, the names of the pieces it overlaps, in the board's
+    order, as read row by row."""
+    g = sample_board(board).geometry()
+    rng = np.random.default_rng(3)
+    xy = rng.random((400, 2)) * np.array(size)
+    r = rng.random(400) * 8.0 + 0.25
+    got = g.terrain_at(xy, r)
+    m = g.standing_in(g.all, xy, r)
+    want = [[g.names[j] for j in np.flatnonzero(row)] for row in m]
+    assert got == want
+    assert sum(len(x) >= 1 for x in got) >= 20 and any(len(x) >= 2 for x in got)
+    assert g.terrain_at(xy[:0], 1.0) == []
