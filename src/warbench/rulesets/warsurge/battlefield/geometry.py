@@ -279,7 +279,11 @@ class BoardGeometry:
         """For each base, the names of the terrain pieces it overlaps."""
         rr = np.broadcast_to(np.asarray(r, dtype=np.float64), (len(xy),))
         m = self.standing_in(self.all, xy, rr)
-        return [[self.names[j] for j in np.flatnonzero(row)] for row in m]
+        out: list[list[str]] = [[] for _ in range(len(m))]
+        rows, cols = np.nonzero(m)  # row by row, each row's pieces in order (one NumPy call)
+        for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+            out[i].append(self.names[j])
+        return out
 
 
 def segments_cross(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray) -> BoolArray:

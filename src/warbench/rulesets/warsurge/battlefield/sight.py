@@ -160,15 +160,36 @@ def _near_keep(
     """Which blockers :func:`near_blockers` keeps."""
     if not len(bxy) or not len(axy) or not len(txy):
         return np.ones(len(bxy), dtype=bool)
-    ca = axy.sum(axis=0) / len(axy)  # the mean (np.mean's very sum and division)
-    ct = txy.sum(axis=0) / len(txy)
-    spread = max(
-        float(np.sqrt(((axy - ca) ** 2).sum(axis=1)).max()),
-        float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
-    )
+    if axy.flags.c_contiguous and txy.flags.c_contiguous:
+        # a handful of models: the same sums, row after row as NumPy adds a C-ordered
+        # array's rows, and distances in floats (issue 10: a NumPy call each cost more)
+        (cax, cay), sa = _centroid_spread(axy.tolist())
+        (ctx, cty), st = _centroid_spread(txy.tolist())
+        ca, ct, spread = np.array([cax, cay]), np.array([ctx, cty]), max(sa, st)
+        radius = max(max(ar.tolist()), max(tr.tolist()))
+    else:
+        ca = axy.sum(axis=0) / len(axy)  # the mean (np.mean's very sum and division)
+        ct = txy.sum(axis=0) / len(txy)
+        spread = max(
+            float(np.sqrt(((axy - ca) ** 2).sum(axis=1)).max()),
+            float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
+        )
+        radius = max(float(ar.max()), float(tr.max()))
     d = _point_segment_distances(ca, ct, bxy)
-    keep: BoolArray = d <= spread + max(float(ar.max()), float(tr.max())) + br + 0.01
+    keep: BoolArray = d <= spread + radius + br + 0.01
     return keep
+
+
+def _centroid_spread(xy: list[list[float]]) -> tuple[tuple[float, float], float]:
+    """The centroid of the points (``xy.sum(axis=0) / len(xy)`` of a C-ordered array, float
+    for float) and the largest distance of a point from it (``sqrt(dx*dx + dy*dy)``)."""
+    sx, sy = xy[0]
+    for x, y in xy[1:]:
+        sx += x
+        sy += y
+    cx, cy = sx / len(xy), sy / len(xy)
+    far = max((x - cx) * (x - cx) + (y - cy) * (y - cy) for x, y in xy)
+    return (cx, cy), math.sqrt(far)
 
 
 def _point_segment_distances(start: FloatArray, end: FloatArray, centres: FloatArray) -> FloatArray:

@@ -474,21 +474,40 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     a = w.xy(holder)
     ra = w.info(holder).radius
     side = w.units[uid].table_side(w.info(uid).side)  # a defector: every unit (DEFECTED)
-    mask = t.side != side
-    if not mask.any() or not len(a):
+    rows = _enemy_rows(t, side)
+    if rows is None or not len(a):
         return []
+    mask, exy, er, starts, foes = rows
     if bases.shaped(w.setup):  # oval and rectangular bases (§1.3)
         d = bases.table_gaps(w, holder, a, t, mask).min(axis=0)
     else:
-        d = geom.edge_distances(a, ra, t.xy[mask], t.r[mask]).min(axis=0)
+        d = geom.edge_distances(a, ra, exy, er).min(axis=0)
     # the index lists each unit's models together: the closest model of each unit
+    best = np.minimum.reduceat(d, starts)
+    return sorted(zip(best.tolist(), foes, strict=True))
+
+
+def _enemy_rows(
+    t: TableIndex, side: int
+) -> tuple[Any, geom.FloatArray, geom.FloatArray, Any, list[int]] | None:
+    """The rows of the table index not of ``side``: the mask, their centres and radii, where
+    each unit's rows start and those units (None: no such row). They depend on the index
+    alone, so they are kept with it for every unit of the side that asks (issue 10)."""
+    key = ("enemy rows", side)
+    if key in t.memo:
+        hit: tuple[Any, geom.FloatArray, geom.FloatArray, Any, list[int]] | None = t.memo[key]
+        return hit
+    mask = t.side != side
+    if not mask.any():
+        t.memo[key] = None
+        return None
     uids = t.uid[mask]
     first = np.empty(len(uids), dtype=bool)
     first[0] = True
     np.not_equal(uids[1:], uids[:-1], out=first[1:])
     starts = np.flatnonzero(first)
-    best = np.minimum.reduceat(d, starts)
-    return sorted(zip(best.tolist(), uids[starts].tolist(), strict=True))
+    hit = t.memo[key] = (mask, t.xy[mask], t.r[mask], starts, uids[starts].tolist())
+    return hit
 
 
 PLAY_PHASES = (*PHASES, Phase.ACTIONS, Phase.OPPORTUNIST)

@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.actions import (
 )
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.coherency import (
+    clearly_blocked_translations,
     clearly_illegal,
     full_positions,
     overlaps_list,
@@ -253,10 +254,18 @@ def plan_towards(w: Work, uid: int, to: Point, allowance: float, dash: bool) -> 
     # the fractions that certainly fail are known at once (the same positions as below)
     starts = geom.as_array([u.pos[i] for i in models])
     fs = set(free)
-    shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
-    cands = np.where(shift, starts[None] + np.asarray(vecs)[:, None, :], starts[None])
-    rejected = clearly_illegal(w, uid, starts, cands)
-    for vec, no in zip(vecs, rejected.tolist(), strict=True):
+    rejected: list[bool]
+    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outlines
+        shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
+        cands = np.where(shift, starts[None] + np.asarray(vecs)[:, None, :], starts[None])
+        rejected = clearly_illegal(w, uid, starts, cands).tolist()
+    else:
+        way = (float(unit_v[0]), float(unit_v[1]))
+        moving = [k for k, i in enumerate(models) if i in fs]
+        rejected = clearly_blocked_translations(
+            w, uid, starts, moving, way, [full * frac for frac in fracs]
+        )
+    for vec, no in zip(vecs, rejected, strict=True):
         if no:
             continue
         moved = _rigid_subset(w, uid, vec, allowance, dash, models, free)
