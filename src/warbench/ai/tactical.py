@@ -73,6 +73,7 @@ from typing import Any
 import numpy as np
 
 from warbench.ai.navigate import nav_grid
+from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
@@ -156,6 +157,11 @@ class TacticalBot(ScriptedPlayer):
     #: A shooter coming into Range moves to such a spot when the exchange there is expected
     #: to favour it (session 28), before walking along its path (off at the default level).
     fire_approach: bool = False
+    #: While its side is not behind, a melee unit neither charges into a Melee that is
+    #: expected to cost it (nearly) its whole value without taking more, nor walks into the
+    #: enemy's charge reach when every Melee on the table is such (session 29,
+    #: ``ai.tactical_melee``).
+    trade_up: bool = False
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -350,6 +356,8 @@ class TacticalBot(ScriptedPlayer):
                 if d <= allowance
             ]
             charges.sort(key=lambda c: -(c[0] - c[1]))
+            if self.trade_up and melee_unit and state is not None:
+                charges = fair_charges(charges, state, w, uid)  # session 29
             opts.extend(
                 Move(uid, engage=f, dash=dash)
                 for gain, loss, f in charges
@@ -381,6 +389,10 @@ class TacticalBot(ScriptedPlayer):
                 return opts + fire_positions(state, w, uid, allowance, self._dist, self._covered)
             return opts
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
+        if self.trade_up and melee_unit and state is not None:  # session 29
+            held = held_back(state, w, uid, foes, paths, self._landing, self._worth, self._incoming)
+            if held is not None:
+                return opts + held
         tgt = w.xy(foe).mean(axis=0)
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         toward = paths[0] if paths else straight
