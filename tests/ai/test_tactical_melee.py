@@ -100,3 +100,20 @@ def test_level_with_only_even_trades_it_keeps_out_of_the_charge_reach() -> None:
     off = off_bot.choose(state)
     assert isinstance(off, Move) and off.unit == 0
     assert off_bot._incoming(w, 0, off_bot._landing[off], next_turn=True) > 0.0
+
+
+def test_level_within_the_enemys_charge_reach_it_steps_back_out_of_it() -> None:
+    """Level, ten Berserkers 7" south of six (within their Move 8"): with ``trade_up`` the
+    unit neither charges nor stands in their reach: it moves away from them (north is
+    toward them), out of their Move next Game Turn. Switched off it charges."""
+    state = _state((10, 150), (6, 150), 7.0)
+    w = _work(state)
+    bot = TacticalBot(trade_up=True)
+    here = w.xy(0).mean(axis=0)
+    assert bot._incoming(w, 0, (float(here[0]), float(here[1])), next_turn=True) > 0.0
+    on = bot.choose(state)
+    assert isinstance(on, Move) and on.engage is None and on.to is not None
+    assert on.to[1] < float(here[1])  # away from the six, to the south
+    assert bot._incoming(w, 0, on.to, next_turn=True) == 0.0
+    off = TacticalBot().choose(state)
+    assert isinstance(off, Move) and off.engage == 1

@@ -34,10 +34,12 @@ becomes a win when it is the one unit left.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 from warbench.rulesets.warsurge.game.actions import Move
-from warbench.rulesets.warsurge.game.state import GameState
+from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
 
 #: A charge trades up when it is expected to take this share more than it loses.
@@ -123,11 +125,30 @@ def held_back(
     worth: Worth,
     incoming: Incoming,
 ) -> list[Move] | None:
-    """The moves melee unit ``uid`` keeps to when it keeps a reserve (:func:`keeps_reserve`:
-    those of :func:`reserve_moves`, exposure next Game Turn by ``incoming``), else ``None``."""
+    """The moves melee unit ``uid`` keeps to when it keeps a reserve (:func:`keeps_reserve`),
+    else ``None``: when the enemy already reaches it, first the moves straight away from the
+    nearest enemy (and 45 degrees to either side) that end less exposed, least exposed first
+    (exposure next Game Turn by ``incoming``); then those of :func:`reserve_moves`."""
     if not keeps_reserve(state, w, uid, foes, worth):
         return None
-    here = w.xy(uid).mean(axis=0)
-    return reserve_moves(
-        moves, landing, (float(here[0]), float(here[1])), lambda at: incoming(w, uid, at, True)
-    )
+    centre = w.xy(uid).mean(axis=0)
+    here = (float(centre[0]), float(centre[1]))
+
+    def exposure(at: tuple[float, float]) -> float:
+        return incoming(w, uid, at, True)
+
+    now = exposure(here)
+    out: list[Move] = []
+    if now > 0.0 and foes:
+        dash = w.flow.phase is Phase.DASH
+        step = float(unit_allowance(w, uid, dash))
+        foe = w.xy(foes[0][1]).mean(axis=0)
+        away = math.atan2(here[1] - float(foe[1]), here[0] - float(foe[0]))
+        ranked: list[tuple[float, Move]] = []
+        for turn in (0.0, math.pi / 4, -math.pi / 4):
+            to = (here[0] + step * math.cos(away + turn), here[1] + step * math.sin(away + turn))
+            risk = exposure(to)
+            if risk < now:
+                ranked.append((risk, Move(uid, to=to, dash=dash)))
+        out = [m for _, m in sorted(ranked, key=lambda rm: rm[0])]
+    return out + reserve_moves(moves, landing, here, exposure)
