@@ -58,7 +58,7 @@ def test_level_ten_berserkers_do_not_charge_six_worth_as_much_L2872() -> None:
     and loses about 9.8 of the ten (147) in the same Attack Phase (L2872): it spends the
     unit. With ``trade_up`` it does not charge; switched off it charges (``CHARGE_RISK``)."""
     state = _state((10, 150), (6, 150), 5.0)
-    off = TacticalBot().choose(state)
+    off = TacticalBot(trade_up=False).choose(state)
     assert isinstance(off, Move) and off.engage == 1
     on = TacticalBot(trade_up=True).choose(state)
     assert not (isinstance(on, Move) and on.engage is not None)
@@ -90,13 +90,13 @@ def test_level_with_only_even_trades_it_keeps_out_of_the_charge_reach() -> None:
     w = _work(state)
     here = w.xy(0).mean(axis=0)
     at = (float(here[0]), float(here[1]))
-    assert TacticalBot()._incoming(w, 0, at, next_turn=True) == 0.0
+    assert TacticalBot(trade_up=False)._incoming(w, 0, at, next_turn=True) == 0.0
     bot = TacticalBot(trade_up=True)
     on = bot.choose(state)
     if not isinstance(on, Pass):
         assert isinstance(on, Move) and on.engage is None
         assert bot._incoming(w, 0, bot._landing[on], next_turn=True) == 0.0
-    off_bot = TacticalBot()
+    off_bot = TacticalBot(trade_up=False)
     off = off_bot.choose(state)
     assert isinstance(off, Move) and off.unit == 0
     assert off_bot._incoming(w, 0, off_bot._landing[off], next_turn=True) > 0.0
@@ -115,5 +115,28 @@ def test_level_within_the_enemys_charge_reach_it_steps_back_out_of_it() -> None:
     assert isinstance(on, Move) and on.engage is None and on.to is not None
     assert on.to[1] < float(here[1])  # away from the six, to the south
     assert bot._incoming(w, 0, on.to, next_turn=True) == 0.0
-    off = TacticalBot().choose(state)
+    off = TacticalBot(trade_up=False).choose(state)
     assert isinstance(off, Move) and off.engage == 1
+
+
+def test_both_levels_play_the_habit() -> None:
+    """The ladder kept its records with the habit (docs/ai.md, session 29): it is on in
+    ``tactical`` and ``tactical:2`` alike, since both build their bot with the default."""
+    assert TacticalBot().trade_up
+    assert TacticalBot(fire_position=True, fire_approach=True).trade_up
+
+
+def test_keeping_a_reserve_it_does_not_step_out_from_behind_a_wall() -> None:
+    """§5.5-5.6: the Blades behind a wall, within the Gunner's Move plus Range (its Cannon
+    would spend them in a Melee too, §5.9): the reserve's moves are only those after which
+    the Gunner sees them no more than where they stand, so they stay hidden (the path round
+    the wall's end, and a step straight away from the Gunner, would both be in its sight)."""
+    from tests.ai.test_tactics import _hidden_melee_state
+
+    state = _hidden_melee_state()
+    bot = TacticalBot()
+    assert bot._exposure(_work(state), 0) == 0.0
+    here = _work(state).xy(0).mean(axis=0)
+    assert bot._incoming(_work(state), 0, (float(here[0]), float(here[1])), next_turn=True) > 0
+    on = bot.choose(state)
+    assert isinstance(on, Pass) or bot._exposure_after(state, 0, on) == 0.0

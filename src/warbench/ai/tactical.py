@@ -53,6 +53,11 @@ this player is a separate kind (issue 15) that changes these habits:
   target in sight moves to the spot within its Move (a ring, and the edge of its Range)
   where its expected take less the enemy's beats standing still, and a shooter coming into
   Range stops at such a spot when the exchange there favours it.
+* **does not spend a melee unit on an even trade** (session 29,
+  :mod:`warbench.ai.tactical_melee`): a Melee is simultaneous too, but what a unit takes is
+  capped by its foe's value; while its side is not behind, a melee unit does not charge into
+  a Melee that is expected to cost it (nearly) itself without taking more, and keeps out of
+  the enemy's reach when every Melee on the table would.
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -68,6 +73,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -160,8 +166,8 @@ class TacticalBot(ScriptedPlayer):
     #: While its side is not behind, a melee unit neither charges into a Melee that is
     #: expected to cost it (nearly) its whole value without taking more, nor walks into the
     #: enemy's charge reach when every Melee on the table is such (session 29,
-    #: ``ai.tactical_melee``).
-    trade_up: bool = False
+    #: ``ai.tactical_melee``; on at both levels: the ladder kept its records, docs/ai.md).
+    trade_up: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -390,7 +396,10 @@ class TacticalBot(ScriptedPlayer):
             return opts
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
         if self.trade_up and melee_unit and state is not None:  # session 29
-            held = held_back(state, w, uid, foes, paths, self._landing, self._worth, self._incoming)
+            seen = partial(self._seen, state, w, uid)
+            held = held_back(
+                state, w, uid, foes, paths, self._landing, self._worth, self._incoming, seen
+            )
             if held is not None:
                 return opts + held
         tgt = w.xy(foe).mean(axis=0)
@@ -611,6 +620,10 @@ class TacticalBot(ScriptedPlayer):
             if d - fi.radius - spread <= _reach(w, f) + float(fi.unit.profile.move):
                 return self._exposure_after(state, uid, move)
         return 0.0
+
+    def _seen(self, state: GameState, w: Work, uid: int, move: Move | None) -> float:
+        """:meth:`_exposure` where ``uid`` stands (``move`` ``None``) or after ``move``."""
+        return self._exposure(w, uid) if move is None else self._exposure_after(state, uid, move)
 
     def _exposure_after(self, state: GameState, uid: int, move: Move) -> float:
         """:meth:`_exposure` of ``uid`` after ``move``; infinite when the engine refuses it."""

@@ -126,11 +126,16 @@ def held_back(
     landing: Mapping[Move, tuple[float, float]],
     worth: Worth,
     incoming: Incoming,
+    seen: Callable[[Move | None], float],
 ) -> list[Move] | None:
     """The moves melee unit ``uid`` keeps to when it keeps a reserve (:func:`keeps_reserve`),
     else ``None``: when the enemy already reaches it, first the moves straight away from the
     nearest enemy (and 45 degrees to either side) that end less exposed, least exposed first
-    (exposure next Game Turn by ``incoming``); then those of :func:`reserve_moves`."""
+    (exposure next Game Turn by ``incoming``, which does not look at sight); then those of
+    :func:`reserve_moves`; of these, only those after which it is no more in the enemy's
+    sight than where it stands (``seen(move)``, ``seen(None)`` where it stands: what the
+    enemy is expected to take off it by sight and Cover, §5.5-5.6), so it does not step out
+    from behind a wall."""
     if not keeps_reserve(state, w, uid, foes, worth):
         return None
     centre = w.xy(uid).mean(axis=0)
@@ -153,4 +158,8 @@ def held_back(
             if risk < now:
                 ranked.append((risk, Move(uid, to=to, dash=dash)))
         out = [m for _, m in sorted(ranked, key=lambda rm: rm[0])]
-    return out + reserve_moves(moves, landing, here, exposure)
+    out += reserve_moves(moves, landing, here, exposure)
+    if not out:
+        return out
+    hidden = seen(None)
+    return [m for m in out if seen(m) <= hidden + 1e-9]
