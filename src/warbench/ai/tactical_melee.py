@@ -31,7 +31,7 @@ enemy's reach next Game Turn (each enemy's Move added), and one already in it st
 where it is less exposed: the game is decided on the value left (§2.2 step 8), so a unit
 that is not traded away keeps its side level or ahead, and a draw 0-0 becomes a win when it
 is the one unit left. (Measured in the melee mirror, docs/ai.md, session 29: 57-60% before,
-80-83% with both habits.)
+79-82% with both habits.)
 """
 
 from __future__ import annotations
