@@ -54,6 +54,11 @@ this player is a separate kind (issue 15) that changes these habits:
   target in sight moves to the spot within its Move (a ring, and the edge of its Range)
   where its expected take less the enemy's beats standing still, and a shooter coming into
   Range stops at such a spot when the exchange there favours it.
+* **does not spend a melee unit on an even trade** (session 29,
+  :mod:`warbench.ai.tactical_melee`): a Melee is simultaneous too, but what a unit takes is
+  capped by its foe's value; while its side is not behind, a melee unit does not charge into
+  a Melee that is expected to cost it (nearly) itself without taking more, and keeps out of
+  the enemy's reach when every Melee on the table would.
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -69,12 +74,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
+from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
@@ -161,6 +168,11 @@ class TacticalBot(ScriptedPlayer):
     #: A wide formation whose rigid path move stalls (against a wall) places its models one
     #: by one, narrowing to pass (session 29, ``ai.formation``); ``False``: the rigid moves.
     pass_gaps: bool = True
+    #: While its side is not behind, a melee unit neither charges into a Melee that is
+    #: expected to cost it (nearly) its whole value without taking more, nor walks into the
+    #: enemy's charge reach when every Melee on the table is such (session 29,
+    #: ``ai.tactical_melee``; on at both levels: the ladder kept its records, docs/ai.md).
+    trade_up: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -355,6 +367,8 @@ class TacticalBot(ScriptedPlayer):
                 if d <= allowance
             ]
             charges.sort(key=lambda c: -(c[0] - c[1]))
+            if self.trade_up and melee_unit and state is not None:
+                charges = fair_charges(charges, state, w, uid)  # session 29
             opts.extend(
                 Move(uid, engage=f, dash=dash)
                 for gain, loss, f in charges
@@ -386,6 +400,13 @@ class TacticalBot(ScriptedPlayer):
                 return opts + fire_positions(state, w, uid, allowance, self._dist, self._covered)
             return opts
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
+        if self.trade_up and melee_unit and state is not None:  # session 29
+            seen = partial(self._seen, state, w, uid)
+            held = held_back(
+                state, w, uid, foes, paths, self._landing, self._worth, self._incoming, seen
+            )
+            if held is not None:
+                return opts + held
         tgt = w.xy(foe).mean(axis=0)
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         toward = next((m for m in paths if m.to is not None), straight)  # not a placement
@@ -610,6 +631,10 @@ class TacticalBot(ScriptedPlayer):
             if d - fi.radius - spread <= _reach(w, f) + float(fi.unit.profile.move):
                 return self._exposure_after(state, uid, move)
         return 0.0
+
+    def _seen(self, state: GameState, w: Work, uid: int, move: Move | None) -> float:
+        """:meth:`_exposure` where ``uid`` stands (``move`` ``None``) or after ``move``."""
+        return self._exposure(w, uid) if move is None else self._exposure_after(state, uid, move)
 
     def _exposure_after(self, state: GameState, uid: int, move: Move) -> float:
         """:meth:`_exposure` of ``uid`` after ``move``; infinite when the engine refuses it."""
