@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
-from warbench.ai.tactical_melee import spends_itself
+from warbench.ai.tactical_melee import behind, spends_itself
 from warbench.rulesets.warsurge.game.actions import Move, Pass
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
@@ -77,6 +77,24 @@ def test_behind_on_points_it_still_makes_the_even_trade() -> None:
     """Behind (100 against 150), the unit keeps the old rule: it charges (a side that holds
     back while behind loses on the value left, §2.2 step 8)."""
     state = _state((10, 100), (6, 150), 5.0)
+    on = TacticalBot(trade_up=True).choose(state)
+    assert isinstance(on, Move) and on.engage == 1
+
+
+def test_behind_on_points_it_makes_the_trade_that_spends_it_S2_2() -> None:
+    """The even trade itself while behind: ten Berserkers (150) 5" from six (150) whose side
+    holds 100 points more far in the west. The charge spends the ten (as level, above), but
+    behind on the value left (§2.2 step 8) the unit keeps the old rule and charges."""
+    a = entry(_berserkers(10), points=150)  # type: ignore[arg-type]
+    b = entry(_berserkers(6), points=150)  # type: ignore[arg-type]
+    spare = entry(_berserkers(1), points=100)  # type: ignore[arg-type]
+    where = {0: _row(10, 20.0, 10.0), 1: _row(6, 20.0, 16.0), 2: [(2.0, 2.0)]}
+    state = scenario([[a], [b, spare]], where, phase=Phase.MOVE)
+    w = _work(state)
+    assert behind(state, 0) and not behind(state, 1)
+    assert spends_itself(
+        TacticalBot()._worth(w, 0, 1, None, True), TacticalBot()._worth(w, 1, 0, None, True), 150.0
+    )
     on = TacticalBot(trade_up=True).choose(state)
     assert isinstance(on, Move) and on.engage == 1
 
