@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
-from warbench.ai.formation import reshaped
+from warbench.ai.formation import _place, reshaped
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical import PATH_MARGIN, TacticalBot, sees_a_target
 from warbench.rulesets.warsurge.battlefield import board_from_data
@@ -118,3 +118,45 @@ def test_a_stalled_unit_in_range_without_sight_still_seeks_sight() -> None:
     assert paths and paths[0].positions is not None  # the placement comes first
     move = bot.choose(state)
     assert isinstance(move, Move) and move.to is not None
+
+
+def test_L1893_each_later_model_stands_within_2_inches_of_one_placed() -> None:
+    """§4.2 L1893-1897 (each model within 2" of another, base to base): the greedy placement
+    takes the cheapest spot first (B), then for the second model the cheapest spot within
+    2" of B: D (1.9" from B's base), not the cheaper A (2.1" away), nor C (nearer but dearer)."""
+    r = 0.5
+    starts = np.asarray([(50.0, 0.0), (51.2, 0.0)])
+    spots = np.asarray([(0.0, 0.0), (3.1, 0.0), (2.9, 0.0), (1.5, 0.0)])  # B, A, D, C
+    vals = np.asarray([0.0, 1.0, 1.5, 2.0])
+    reach = np.ones((2, 4), dtype=bool)
+    placed = _place(starts, spots, vals, reach, r, 0.0)
+    assert placed is not None
+    assert sorted(placed) == [(0.0, 0.0), (2.9, 0.0)]
+    assert geom.coherent(np.asarray(placed), r)
+
+
+def test_L1833_a_model_that_may_not_move_stays_where_it_stands() -> None:
+    """A model without a reachable spot (a Battle or Heavy user in a Dash, §5.1; a spot
+    beyond its Move, §4.1) stays where it stands (L1833-1835), and the others are placed
+    within 2" of it."""
+    r = 0.5
+    starts = np.asarray([(0.0, 0.0), (1.2, 0.0)])
+    spots = np.asarray([(2.4, 0.0), (3.6, 0.0), (9.0, 0.0)])
+    vals = np.asarray([2.0, 1.0, 0.0])
+    reach = np.asarray([[False, False, False], [True, True, True]])
+    placed = _place(starts, spots, vals, reach, r, 0.0)
+    assert placed is not None
+    assert placed[0] == (0.0, 0.0)  # it stays
+    assert placed[1] == (2.4, 0.0)  # the nearest spot within 2" of it (not 9.0, not 3.6)
+
+
+def test_L1833_models_that_may_not_move_stay_even_touching() -> None:
+    """Two models that reach no spot stand where they are, their bases closer than the
+    lattice's gap (a formation may stand so); the third is placed within 2" of them."""
+    r = 0.5
+    starts = np.asarray([(0.0, 0.0), (1.02, 0.0), (2.04, 0.0)])
+    spots = np.asarray([(3.2, 0.0), (8.0, 0.0)])
+    vals = np.asarray([1.0, 0.0])
+    reach = np.asarray([[False, False], [False, False], [True, True]])
+    placed = _place(starts, spots, vals, reach, r, 0.0)
+    assert placed == ((0.0, 0.0), (1.02, 0.0), (3.2, 0.0))
