@@ -97,8 +97,27 @@ def test_the_memory_of_no_room_is_forgotten_once_a_unit_on_the_table_changed() -
     grown[reserve] = replace(then[reserve])
     assert grown_only(state, replace(state, units=tuple(grown)))
     # a terrain piece damaged or destroyed (§10.3) may open room
-    assert not grown_only(state, replace(state, terrain_hp=(*state.terrain_hp, 0)))
+    assert not grown_only(state, replace(state, terrain_hp=(*state.terrain_hp, ("a piece", 0))))
     assert not grown_only(None, state)
+
+
+def test_twins_share_side_models_and_base_size_only_S3_6() -> None:
+    """``placement_shape`` tells apart what ``coherency.place_unit`` places differently: the
+    side (its Deployment Zone), the number of models and the base's size (§1.3); two units
+    alike in these are twins whatever their names, and a unit on the table has no shape."""
+    from .helpers import entry, scenario, unit
+
+    five, four = unit("Five", models=5), unit("Four", models=4)
+    sides = [
+        [entry(five), entry(unit("Other", models=5)), entry(five, base_mm=32.0), entry(four)],
+        [entry(five), entry(five)],
+    ]
+    state = scenario(sides, {5: [(10.0 + 1.5 * k, 40.0) for k in range(5)]})
+    w = Work(state, None, DEFAULT_HOOKS)
+    shapes = [placement_shape(w, uid) for uid in range(6)]
+    assert shapes[0] == shapes[1] is not None
+    assert len({shapes[0], shapes[2], shapes[3], shapes[4]}) == 4
+    assert shapes[5] is None
 
 
 def test_no_room_reads_the_engines_refusal_for_room_only_S3_6() -> None:
