@@ -198,6 +198,18 @@ def test_three_looks_choose_what_five_chose_unless_a_90_degree_move_found_a_targ
     assert seen_early > 0  # a spot found among the first three trial moves
 
 
+def _first_targets(states: list[GameState]) -> list[dict[str, int]]:
+    """The scripted player's first target of each weapon (``weapon_targets(first=True)``) for
+    each unit on the table of the side to act, in ``states``."""
+    out: list[dict[str, int]] = []
+    for st in states:
+        w = Work(st, None, DEFAULT_HOOKS)
+        for uid, u in enumerate(st.units):
+            if u.location is Location.TABLE and w.info(uid).side == engine.acting_side(st):
+                out.append({wn: ts[0] for wn, ts in engine.weapon_targets(w, uid, 3, True).items()})
+    return out
+
+
 def test_the_target_search_skips_foes_no_weapon_still_wanting_a_target_reaches_S5_3(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -223,25 +235,11 @@ def test_the_target_search_skips_foes_no_weapon_still_wanting_a_target_reaches_S
         return real_view(*args)
 
     monkeypatch.setattr(engine, "view_target", counted)
-    pruned: list[dict[str, int]] = []
-    for st in states[::3]:
-        w = Work(st, None, DEFAULT_HOOKS)
-        for uid, u in enumerate(st.units):
-            if u.location is Location.TABLE and w.info(uid).side == engine.acting_side(st):
-                pruned.append(
-                    {wn: ts[0] for wn, ts in engine.weapon_targets(w, uid, 3, True).items()}
-                )
+    pruned = _first_targets(states[::3])
     fewer = views["n"]
     monkeypatch.setattr(engine, "_wanting", lambda w, uid, found: float("inf"))
     views["n"] = 0
-    every: list[dict[str, int]] = []
-    for st in states[::3]:
-        w = Work(st, None, DEFAULT_HOOKS)
-        for uid, u in enumerate(st.units):
-            if u.location is Location.TABLE and w.info(uid).side == engine.acting_side(st):
-                every.append(
-                    {wn: ts[0] for wn, ts in engine.weapon_targets(w, uid, 3, True).items()}
-                )
+    every = _first_targets(states[::3])
     assert pruned == every
     assert sum(map(len, every)) > 20  # targets found: the comparison shows something
     assert fewer < views["n"]  # and the skipped views were real
