@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
-from warbench.ai.formation import _place, reshaped
+from warbench.ai.formation import _lattice, _place, _reach, reshaped
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical import PATH_MARGIN, TacticalBot, sees_a_target
 from warbench.rulesets.warsurge.battlefield import board_from_data
@@ -160,3 +160,43 @@ def test_L1833_models_that_may_not_move_stay_even_touching() -> None:
     reach = np.asarray([[False, False], [False, False], [True, True]])
     placed = _place(starts, spots, vals, reach, r, 0.0)
     assert placed == ((0.0, 0.0), (1.02, 0.0), (3.2, 0.0))
+
+
+def test_L1845_each_models_own_move_keeps_clear_of_other_bases_and_slows_in_mud() -> None:
+    """The straight move of each model to each spot it may take (``_reach``): never through
+    another unit's base (§4.7: a friendly model standing in the gap), and through
+    Difficult Ground (the gap is mud, §4.5 L2045-2052: 6" becomes 3") no farther than 3"."""
+    mud = {"name": "Mud", "rect": [18.5, 14, 21.5, 16], "difficult": True}
+    board = {**GAP_BOARD, "terrain": [*GAP_BOARD["terrain"], mud]}
+    rifle = weapon("Rifle", range=12, attacks=2, power=3)
+    ours = unit("Troopers", models=10, weapons=[rifle])
+    post = unit("Post", models=1, weapons=[rifle])
+    theirs = unit("Line", models=10, weapons=[rifle])
+    where = {
+        0: [(17.0 + 1.5 * k, y) for y in (11.5, 13.0) for k in range(5)],
+        1: [(19.4, 14.8)],
+        2: [(13.5 + 1.5 * k, 28.0) for k in range(10)],
+    }
+    state = scenario([[entry(ours), entry(post)], [entry(theirs)]], where, phase=Phase.MOVE,
+                     b=board_from_data(board))  # fmt: skip
+    w = engine.legal_actions(state)._work
+    starts = w.xy(0)
+    spots = _lattice(w, starts, 0.5, 6.0)
+    reach = _reach(w, 0, starts, spots, 6.0, w.others_mask([0]))
+    assert reach.any()
+    post_xy = w.xy(1)
+    crossing = through_mud = 0
+    for k, s in zip(*np.nonzero(reach), strict=True):
+        gap = geom.segment_distances(starts[k], spots[s], post_xy) - 1.0
+        assert float(gap.min()) > 0.0
+        d = float(np.hypot(*(spots[s] - starts[k])))
+        if w.field.path(tuple(starts[k]), tuple(spots[s]), 0.5).difficult:
+            assert d <= 3.0
+            through_mud += 1
+    for k in range(len(starts)):  # the test sees moves the post stands in the way of
+        for s in range(len(spots)):
+            gap = geom.segment_distances(starts[k], spots[s], post_xy) - 1.0
+            crossing += bool(
+                float(gap.min()) <= 0.0 and float(np.hypot(*(spots[s] - starts[k]))) <= 3.0
+            )
+    assert through_mud > 0 and crossing > 0
