@@ -74,8 +74,10 @@ def test_six_berserkers_charge_ten_a_trade_up() -> None:
 
 
 def test_behind_on_points_it_still_makes_the_even_trade() -> None:
-    """Behind (100 against 150), the unit keeps the old rule: it charges (a side that holds
-    back while behind loses on the value left, §2.2 step 8)."""
+    """Behind (100 against 150), the unit charges (a side that holds back while behind loses
+    on the value left, §2.2 step 8). Its ten Berserkers are now worth 100, so the charge
+    takes 150 for about 98 and does not spend them either way; the trade that does spend the
+    unit, made because its side is behind, is the next test's."""
     state = _state((10, 100), (6, 150), 5.0)
     on = TacticalBot(trade_up=True).choose(state)
     assert isinstance(on, Move) and on.engage == 1
