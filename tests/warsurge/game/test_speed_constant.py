@@ -51,6 +51,17 @@ def _as_candidates(
     return cands
 
 
+def _play_to_the_end(kind: str, seed: int) -> None:
+    """A seeded game of the sample pair, by scripted or random-legal players, to its end."""
+    players: list[Player] = (
+        [ScriptedPlayer(), ScriptedPlayer()]
+        if kind == "scripted"
+        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
+    )
+    state, events = engine.new_game(_sample(), seed)
+    assert play(state, players, events=events).state.over
+
+
 @pytest.mark.parametrize(("kind", "seed"), [("scripted", 0), ("scripted", 1), ("random", 2)])
 def test_blocked_translations_refuse_what_clearly_illegal_refuses(
     kind: str, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -76,13 +87,7 @@ def test_blocked_translations_refuse_what_clearly_illegal_refuses(
         return got
 
     monkeypatch.setattr(movement, "clearly_blocked_translations", both)
-    players: list[Player] = (
-        [ScriptedPlayer(), ScriptedPlayer()]
-        if kind == "scripted"
-        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
-    )
-    state, events = engine.new_game(_sample(), seed)
-    assert play(state, players, events=events).state.over
+    _play_to_the_end(kind, seed)
     assert asked >= 20 and refused >= 10  # the test saw Moves, and refusals among them
 
 
@@ -205,13 +210,7 @@ def test_nearest_enemies_rows_kept_with_the_table_index(
         return got
 
     monkeypatch.setattr(engine, "_nearest_enemies", checked)
-    players: list[Player] = (
-        [ScriptedPlayer(), ScriptedPlayer()]
-        if kind == "scripted"
-        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
-    )
-    state, events = engine.new_game(_sample(), seed)
-    assert play(state, players, events=events).state.over
+    _play_to_the_end(kind, seed)
     assert asked >= 30 and 0 < kept < asked
 
 
