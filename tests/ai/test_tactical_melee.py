@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
-from warbench.ai.tactical_melee import behind, spends_itself
+from warbench.ai.tactical_melee import behind, held_back, keeps_reserve, spends_itself
 from warbench.rulesets.warsurge.game.actions import Move, Pass
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
@@ -160,3 +160,44 @@ def test_keeping_a_reserve_it_does_not_step_out_from_behind_a_wall() -> None:
     assert bot._incoming(_work(state), 0, (float(here[0]), float(here[1])), next_turn=True) > 0
     on = bot.choose(state)
     assert isinstance(on, Pass) or bot._exposure_after(state, 0, on) == 0.0
+
+
+def _even(w: Work, a: int, b: int, weapon: str | None, melee: bool) -> float:
+    """Every Melee an even trade that spends unit 0: it takes 150, loses 147 of its 150."""
+    return 150.0 if a == 0 else 147.0
+
+
+def test_a_trade_up_among_the_four_nearest_foes_lifts_the_reserve() -> None:
+    """The reserve is kept only when every Melee among the four nearest enemy units would
+    spend the unit: one trade up among them (it takes 300 for 147) lifts it; one fifth in
+    line does not count."""
+    state = _state((10, 150), (6, 150), 20.0)
+    w = _work(state)
+
+    def one_trade_up(w: Work, a: int, b: int, weapon: str | None, melee: bool) -> float:
+        return 300.0 if (a, b) == (0, 9) else _even(w, a, b, weapon, melee)
+
+    near = [(1.0, 1), (2.0, 5), (3.0, 6), (4.0, 7)]
+    assert keeps_reserve(state, w, 0, near, _even)
+    assert not keeps_reserve(state, w, 0, [*near[:3], (4.0, 9)], one_trade_up)
+    assert not keeps_reserve(state, w, 0, [(4.0, 9), *near[:3]], one_trade_up)
+    assert keeps_reserve(state, w, 0, [*near, (5.0, 9)], one_trade_up)
+
+
+def test_stepping_away_it_takes_only_the_steps_that_are_less_exposed() -> None:
+    """Within the enemy's reach (exposure 5 where it stands), the steps away (straight, 45
+    degrees either way) that end less exposed are kept, least exposed first; the one that
+    ends more exposed (the east, 9) is not. (Six against six, the foe due north.)"""
+    state = _state((6, 150), (6, 150), 7.0)
+    w = _work(state)
+    here = w.xy(0).mean(axis=0)
+    hx = float(here[0])
+
+    def incoming(w: Work, uid: int, at: tuple[float, float], next_turn: bool) -> float:
+        if abs(at[0] - hx) < 1e-9 and abs(at[1] - float(here[1])) < 1e-9:
+            return 5.0
+        return 9.0 if at[0] > hx + 1.0 else (1.0 if at[0] < hx - 1.0 else 2.0)
+
+    out = held_back(state, w, 0, [(7.0, 1)], [], {}, _even, incoming, lambda m: 0.0)
+    assert out is not None and len(out) == 2
+    assert [incoming(w, 0, m.to, True) for m in out if m.to is not None] == [1.0, 2.0]
