@@ -200,3 +200,24 @@ def test_L1845_each_models_own_move_keeps_clear_of_other_bases_and_slows_in_mud(
                 float(gap.min()) <= 0.0 and float(np.hypot(*(spots[s] - starts[k]))) <= 3.0
             )
     assert through_mud > 0 and crossing > 0
+
+
+def test_S5_1_a_heavy_user_stays_in_a_dash_the_others_file_past_it() -> None:
+    """In a Dash a model that used a Heavy weapon this Game Turn stays where it stands (§5.1):
+    placed model by model, the front row's middle Trooper (a Heavy user) keeps its spot and
+    the others move, the unit still in Coherency (§4.2)."""
+    state = _behind_the_wall()
+    units = list(state.units)
+    heavy = tuple(k == 2 for k in range(10))
+    units[0] = replace(units[0], heavy=heavy)
+    state = replace(state, units=tuple(units), flow=replace(state.flow, phase=Phase.DASH))
+    w = engine.legal_actions(state)._work
+    grid = nav_grid(w.field.board, 0.5 + PATH_MARGIN)
+    dist = grid.cost_to([(float(x), float(y)) for x, y in w.xy(1)])
+    got = reshaped(w, 0, grid, dist, 6.0, True)
+    assert got is not None
+    placed, _ = got
+    starts = [(float(x), float(y)) for x, y in w.xy(0)]
+    assert placed[2] == starts[2]
+    assert sum(p != s for p, s in zip(placed, starts, strict=True)) >= 5
+    assert geom.coherent(np.asarray(placed), 0.5)
