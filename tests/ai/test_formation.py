@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
-from warbench.ai.formation import reshaped
+from warbench.ai.formation import _lattice, _place, _reach, reshaped
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical import PATH_MARGIN, TacticalBot, sees_a_target
 from warbench.rulesets.warsurge.battlefield import board_from_data
@@ -118,3 +118,106 @@ def test_a_stalled_unit_in_range_without_sight_still_seeks_sight() -> None:
     assert paths and paths[0].positions is not None  # the placement comes first
     move = bot.choose(state)
     assert isinstance(move, Move) and move.to is not None
+
+
+def test_L1893_each_later_model_stands_within_2_inches_of_one_placed() -> None:
+    """§4.2 L1893-1897 (each model within 2" of another, base to base): the greedy placement
+    takes the cheapest spot first (B), then for the second model the cheapest spot within
+    2" of B: D (1.9" from B's base), not the cheaper A (2.1" away), nor C (nearer but dearer)."""
+    r = 0.5
+    starts = np.asarray([(50.0, 0.0), (51.2, 0.0)])
+    spots = np.asarray([(0.0, 0.0), (3.1, 0.0), (2.9, 0.0), (1.5, 0.0)])  # B, A, D, C
+    vals = np.asarray([0.0, 1.0, 1.5, 2.0])
+    reach = np.ones((2, 4), dtype=bool)
+    placed = _place(starts, spots, vals, reach, r, 0.0)
+    assert placed is not None
+    assert sorted(placed) == [(0.0, 0.0), (2.9, 0.0)]
+    assert geom.coherent(np.asarray(placed), r)
+
+
+def test_L1833_a_model_that_may_not_move_stays_where_it_stands() -> None:
+    """A model without a reachable spot (a Battle or Heavy user in a Dash, §5.1; a spot
+    beyond its Move, §4.1) stays where it stands (L1833-1835), and the others are placed
+    within 2" of it."""
+    r = 0.5
+    starts = np.asarray([(0.0, 0.0), (1.2, 0.0)])
+    spots = np.asarray([(2.4, 0.0), (3.6, 0.0), (9.0, 0.0)])
+    vals = np.asarray([2.0, 1.0, 0.0])
+    reach = np.asarray([[False, False, False], [True, True, True]])
+    placed = _place(starts, spots, vals, reach, r, 0.0)
+    assert placed is not None
+    assert placed[0] == (0.0, 0.0)  # it stays
+    assert placed[1] == (2.4, 0.0)  # the nearest spot within 2" of it (not 9.0, not 3.6)
+
+
+def test_L1833_models_that_may_not_move_stay_even_touching() -> None:
+    """Two models that reach no spot stand where they are, their bases closer than the
+    lattice's gap (a formation may stand so); the third is placed within 2" of them."""
+    r = 0.5
+    starts = np.asarray([(0.0, 0.0), (1.02, 0.0), (2.04, 0.0)])
+    spots = np.asarray([(3.2, 0.0), (8.0, 0.0)])
+    vals = np.asarray([1.0, 0.0])
+    reach = np.asarray([[False, False], [False, False], [True, True]])
+    placed = _place(starts, spots, vals, reach, r, 0.0)
+    assert placed == ((0.0, 0.0), (1.02, 0.0), (3.2, 0.0))
+
+
+def test_L1845_each_models_own_move_keeps_clear_of_other_bases_and_slows_in_mud() -> None:
+    """The straight move of each model to each spot it may take (``_reach``): never through
+    another unit's base (§4.7: a friendly model standing in the gap), and through
+    Difficult Ground (the gap is mud, §4.5 L2045-2052: 6" becomes 3") no farther than 3"."""
+    mud = {"name": "Mud", "rect": [18.5, 14, 21.5, 16], "difficult": True}
+    board = {**GAP_BOARD, "terrain": [*GAP_BOARD["terrain"], mud]}
+    rifle = weapon("Rifle", range=12, attacks=2, power=3)
+    ours = unit("Troopers", models=10, weapons=[rifle])
+    post = unit("Post", models=1, weapons=[rifle])
+    theirs = unit("Line", models=10, weapons=[rifle])
+    where = {
+        0: [(17.0 + 1.5 * k, y) for y in (11.5, 13.0) for k in range(5)],
+        1: [(19.4, 14.8)],
+        2: [(13.5 + 1.5 * k, 28.0) for k in range(10)],
+    }
+    state = scenario([[entry(ours), entry(post)], [entry(theirs)]], where, phase=Phase.MOVE,
+                     b=board_from_data(board))  # fmt: skip
+    w = engine.legal_actions(state)._work
+    starts = w.xy(0)
+    spots = _lattice(w, starts, 0.5, 6.0)
+    reach = _reach(w, 0, starts, spots, 6.0, w.others_mask([0]))
+    assert reach.any()
+    post_xy = w.xy(1)
+    crossing = through_mud = 0
+    for k, s in zip(*np.nonzero(reach), strict=True):
+        gap = geom.segment_distances(starts[k], spots[s], post_xy) - 1.0
+        assert float(gap.min()) > 0.0
+        d = float(np.hypot(*(spots[s] - starts[k])))
+        if w.field.path(tuple(starts[k]), tuple(spots[s]), 0.5).difficult:
+            assert d <= 3.0
+            through_mud += 1
+    for k in range(len(starts)):  # the test sees moves the post stands in the way of
+        for s in range(len(spots)):
+            gap = geom.segment_distances(starts[k], spots[s], post_xy) - 1.0
+            crossing += bool(
+                float(gap.min()) <= 0.0 and float(np.hypot(*(spots[s] - starts[k]))) <= 3.0
+            )
+    assert through_mud > 0 and crossing > 0
+
+
+def test_S5_1_a_heavy_user_stays_in_a_dash_the_others_file_past_it() -> None:
+    """In a Dash a model that used a Heavy weapon this Game Turn stays where it stands (§5.1):
+    placed model by model, the front row's middle Trooper (a Heavy user) keeps its spot and
+    the others move, the unit still in Coherency (§4.2)."""
+    state = _behind_the_wall()
+    units = list(state.units)
+    heavy = tuple(k == 2 for k in range(10))
+    units[0] = replace(units[0], heavy=heavy)
+    state = replace(state, units=tuple(units), flow=replace(state.flow, phase=Phase.DASH))
+    w = engine.legal_actions(state)._work
+    grid = nav_grid(w.field.board, 0.5 + PATH_MARGIN)
+    dist = grid.cost_to([(float(x), float(y)) for x, y in w.xy(1)])
+    got = reshaped(w, 0, grid, dist, 6.0, True)
+    assert got is not None
+    placed, _ = got
+    starts = [(float(x), float(y)) for x, y in w.xy(0)]
+    assert placed[2] == starts[2]
+    assert sum(p != s for p, s in zip(placed, starts, strict=True)) >= 5
+    assert geom.coherent(np.asarray(placed), 0.5)

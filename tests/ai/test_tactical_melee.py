@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
-from warbench.ai.tactical_melee import spends_itself
+from warbench.ai.tactical_melee import behind, held_back, keeps_reserve, spends_itself
 from warbench.rulesets.warsurge.game.actions import Move, Pass
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
@@ -74,9 +74,29 @@ def test_six_berserkers_charge_ten_a_trade_up() -> None:
 
 
 def test_behind_on_points_it_still_makes_the_even_trade() -> None:
-    """Behind (100 against 150), the unit keeps the old rule: it charges (a side that holds
-    back while behind loses on the value left, §2.2 step 8)."""
+    """Behind (100 against 150), the unit charges (a side that holds back while behind loses
+    on the value left, §2.2 step 8). Its ten Berserkers are now worth 100, so the charge
+    takes 150 for about 98 and does not spend them either way; the trade that does spend the
+    unit, made because its side is behind, is the next test's."""
     state = _state((10, 100), (6, 150), 5.0)
+    on = TacticalBot(trade_up=True).choose(state)
+    assert isinstance(on, Move) and on.engage == 1
+
+
+def test_behind_on_points_it_makes_the_trade_that_spends_it_S2_2() -> None:
+    """The even trade itself while behind: ten Berserkers (150) 5" from six (150) whose side
+    holds 100 points more far in the west. The charge spends the ten (as level, above), but
+    behind on the value left (§2.2 step 8) the unit keeps the old rule and charges."""
+    a = entry(_berserkers(10), points=150)  # type: ignore[arg-type]
+    b = entry(_berserkers(6), points=150)  # type: ignore[arg-type]
+    spare = entry(_berserkers(1), points=100)  # type: ignore[arg-type]
+    where = {0: _row(10, 20.0, 10.0), 1: _row(6, 20.0, 16.0), 2: [(2.0, 2.0)]}
+    state = scenario([[a], [b, spare]], where, phase=Phase.MOVE)
+    w = _work(state)
+    assert behind(state, 0) and not behind(state, 1)
+    assert spends_itself(
+        TacticalBot()._worth(w, 0, 1, None, True), TacticalBot()._worth(w, 1, 0, None, True), 150.0
+    )
     on = TacticalBot(trade_up=True).choose(state)
     assert isinstance(on, Move) and on.engage == 1
 
@@ -140,3 +160,44 @@ def test_keeping_a_reserve_it_does_not_step_out_from_behind_a_wall() -> None:
     assert bot._incoming(_work(state), 0, (float(here[0]), float(here[1])), next_turn=True) > 0
     on = bot.choose(state)
     assert isinstance(on, Pass) or bot._exposure_after(state, 0, on) == 0.0
+
+
+def _even(w: Work, a: int, b: int, weapon: str | None, melee: bool) -> float:
+    """Every Melee an even trade that spends unit 0: it takes 150, loses 147 of its 150."""
+    return 150.0 if a == 0 else 147.0
+
+
+def test_a_trade_up_among_the_four_nearest_foes_lifts_the_reserve() -> None:
+    """The reserve is kept only when every Melee among the four nearest enemy units would
+    spend the unit: one trade up among them (it takes 300 for 147) lifts it; one fifth in
+    line does not count."""
+    state = _state((10, 150), (6, 150), 20.0)
+    w = _work(state)
+
+    def one_trade_up(w: Work, a: int, b: int, weapon: str | None, melee: bool) -> float:
+        return 300.0 if (a, b) == (0, 9) else _even(w, a, b, weapon, melee)
+
+    near = [(1.0, 1), (2.0, 5), (3.0, 6), (4.0, 7)]
+    assert keeps_reserve(state, w, 0, near, _even)
+    assert not keeps_reserve(state, w, 0, [*near[:3], (4.0, 9)], one_trade_up)
+    assert not keeps_reserve(state, w, 0, [(4.0, 9), *near[:3]], one_trade_up)
+    assert keeps_reserve(state, w, 0, [*near, (5.0, 9)], one_trade_up)
+
+
+def test_stepping_away_it_takes_only_the_steps_that_are_less_exposed() -> None:
+    """Within the enemy's reach (exposure 5 where it stands), the steps away (straight, 45
+    degrees either way) that end less exposed are kept, least exposed first; the one that
+    ends more exposed (the east, 9) is not. (Six against six, the foe due north.)"""
+    state = _state((6, 150), (6, 150), 7.0)
+    w = _work(state)
+    here = w.xy(0).mean(axis=0)
+    hx = float(here[0])
+
+    def incoming(w: Work, uid: int, at: tuple[float, float], next_turn: bool) -> float:
+        if abs(at[0] - hx) < 1e-9 and abs(at[1] - float(here[1])) < 1e-9:
+            return 5.0
+        return 9.0 if at[0] > hx + 1.0 else (1.0 if at[0] < hx - 1.0 else 2.0)
+
+    out = held_back(state, w, 0, [(7.0, 1)], [], {}, _even, incoming, lambda m: 0.0)
+    assert out is not None and len(out) == 2
+    assert [incoming(w, 0, m.to, True) for m in out if m.to is not None] == [1.0, 2.0]

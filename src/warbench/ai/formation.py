@@ -153,9 +153,10 @@ def _place(
     r: float,
     cap: float,
 ) -> tuple[Point, ...] | None:
-    """Greedy: the model and spot cheapest on the field first (no spot below ``cap``), each
-    later spot within Coherency of one already taken (§4.2) and clear of them; a model may
-    also stay where it stands. None when a model finds no place."""
+    """Greedy: the models that reach no spot stay where they stand first (§4.1 L1833-1835),
+    then the model and spot cheapest on the field, each later spot within Coherency of one
+    already taken (§4.2) and clear of them; a model may also stay where it stands. None when
+    a model finds no place."""
     n = len(starts)
     cand = np.vstack([spots, starts])
     # spots ahead of the cap are left out; a model's own start is open to it alone, the last
@@ -167,15 +168,24 @@ def _place(
     free_spot = np.ones(len(cand), dtype=bool)
     link = np.ones(len(cand), dtype=bool)  # within Coherency of a placed model
     left = set(range(n))
+    # the models that reach no spot are placed first, where they stand: the others are then
+    # linked to them (a Battle or Heavy user in a Dash, §5.1)
+    fixed = [k for k in range(n) if not reach[k].any()]
     while left:
-        ok = creach & (free_spot & link)[None, :]
-        rows = sorted(left)
-        sub = np.where(ok[rows], cval[None, :], np.inf)
-        flat = int(np.argmin(sub))
-        k_row, s = divmod(flat, len(cand))
-        if not np.isfinite(sub[k_row, s]) or sub[k_row, s] >= INF:
-            return None
-        k = rows[k_row]
+        if fixed:
+            k = fixed.pop(0)
+            s = len(spots) + k
+            if not link[s]:  # (the bases where they stand may be closer than BASE_GAP)
+                return None
+        else:
+            ok = creach & (free_spot & link)[None, :]
+            rows = sorted(left)
+            sub = np.where(ok[rows], cval[None, :], np.inf)
+            flat = int(np.argmin(sub))
+            k_row, s = divmod(flat, len(cand))
+            if not np.isfinite(sub[k_row, s]) or sub[k_row, s] >= INF:
+                return None
+            k = rows[k_row]
         p = cand[s]
         out[k] = (float(p[0]), float(p[1]))
         taken.append(s)

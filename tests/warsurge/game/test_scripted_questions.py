@@ -97,8 +97,27 @@ def test_the_memory_of_no_room_is_forgotten_once_a_unit_on_the_table_changed() -
     grown[reserve] = replace(then[reserve])
     assert grown_only(state, replace(state, units=tuple(grown)))
     # a terrain piece damaged or destroyed (§10.3) may open room
-    assert not grown_only(state, replace(state, terrain_hp=(*state.terrain_hp, 0)))
+    assert not grown_only(state, replace(state, terrain_hp=(*state.terrain_hp, ("a piece", 0))))
     assert not grown_only(None, state)
+
+
+def test_twins_share_side_models_and_base_size_only_S3_6() -> None:
+    """``placement_shape`` tells apart what ``coherency.place_unit`` places differently: the
+    side (its Deployment Zone), the number of models and the base's size (§1.3); two units
+    alike in these are twins whatever their names, and a unit on the table has no shape."""
+    from .helpers import entry, scenario, unit
+
+    five, four = unit("Five", models=5), unit("Four", models=4)
+    sides = [
+        [entry(five), entry(unit("Other", models=5)), entry(five, base_mm=32.0), entry(four)],
+        [entry(five), entry(five)],
+    ]
+    state = scenario(sides, {5: [(10.0 + 1.5 * k, 40.0) for k in range(5)]})
+    w = Work(state, None, DEFAULT_HOOKS)
+    shapes = [placement_shape(w, uid) for uid in range(6)]
+    assert shapes[0] == shapes[1] is not None
+    assert len({shapes[0], shapes[2], shapes[3], shapes[4]}) == 4
+    assert shapes[5] is None
 
 
 def test_no_room_reads_the_engines_refusal_for_room_only_S3_6() -> None:
@@ -179,6 +198,18 @@ def test_three_looks_choose_what_five_chose_unless_a_90_degree_move_found_a_targ
     assert seen_early > 0  # a spot found among the first three trial moves
 
 
+def _first_targets(states: list[GameState]) -> list[dict[str, int]]:
+    """The scripted player's first target of each weapon (``weapon_targets(first=True)``) for
+    each unit on the table of the side to act, in ``states``."""
+    out: list[dict[str, int]] = []
+    for st in states:
+        w = Work(st, None, DEFAULT_HOOKS)
+        for uid, u in enumerate(st.units):
+            if u.location is Location.TABLE and w.info(uid).side == engine.acting_side(st):
+                out.append({wn: ts[0] for wn, ts in engine.weapon_targets(w, uid, 3, True).items()})
+    return out
+
+
 def test_the_target_search_skips_foes_no_weapon_still_wanting_a_target_reaches_S5_3(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -204,25 +235,11 @@ def test_the_target_search_skips_foes_no_weapon_still_wanting_a_target_reaches_S
         return real_view(*args)
 
     monkeypatch.setattr(engine, "view_target", counted)
-    pruned: list[dict[str, int]] = []
-    for st in states[::3]:
-        w = Work(st, None, DEFAULT_HOOKS)
-        for uid, u in enumerate(st.units):
-            if u.location is Location.TABLE and w.info(uid).side == engine.acting_side(st):
-                pruned.append(
-                    {wn: ts[0] for wn, ts in engine.weapon_targets(w, uid, 3, True).items()}
-                )
+    pruned = _first_targets(states[::3])
     fewer = views["n"]
     monkeypatch.setattr(engine, "_wanting", lambda w, uid, found: float("inf"))
     views["n"] = 0
-    every: list[dict[str, int]] = []
-    for st in states[::3]:
-        w = Work(st, None, DEFAULT_HOOKS)
-        for uid, u in enumerate(st.units):
-            if u.location is Location.TABLE and w.info(uid).side == engine.acting_side(st):
-                every.append(
-                    {wn: ts[0] for wn, ts in engine.weapon_targets(w, uid, 3, True).items()}
-                )
+    every = _first_targets(states[::3])
     assert pruned == every
     assert sum(map(len, every)) > 20  # targets found: the comparison shows something
     assert fewer < views["n"]  # and the skipped views were real

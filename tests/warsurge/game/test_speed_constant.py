@@ -51,6 +51,17 @@ def _as_candidates(
     return cands
 
 
+def _play_to_the_end(kind: str, seed: int) -> None:
+    """A seeded game of the sample pair, by scripted or random-legal players, to its end."""
+    players: list[Player] = (
+        [ScriptedPlayer(), ScriptedPlayer()]
+        if kind == "scripted"
+        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
+    )
+    state, events = engine.new_game(_sample(), seed)
+    assert play(state, players, events=events).state.over
+
+
 @pytest.mark.parametrize(("kind", "seed"), [("scripted", 0), ("scripted", 1), ("random", 2)])
 def test_blocked_translations_refuse_what_clearly_illegal_refuses(
     kind: str, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -76,21 +87,14 @@ def test_blocked_translations_refuse_what_clearly_illegal_refuses(
         return got
 
     monkeypatch.setattr(movement, "clearly_blocked_translations", both)
-    players: list[Player] = (
-        [ScriptedPlayer(), ScriptedPlayer()]
-        if kind == "scripted"
-        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
-    )
-    state, events = engine.new_game(_sample(), seed)
-    assert play(state, players, events=events).state.over
+    _play_to_the_end(kind, seed)
     assert asked >= 20 and refused >= 10  # the test saw Moves, and refusals among them
 
 
-def test_blocked_translations_refuse_the_lengths_that_cross_a_base() -> None:
-    """A unit moved straight at another unit's model: the lengths that reach its base are
-    refused, the shorter ones are not, and without the base nothing is."""
-    setup = _sample()
-    state, events = engine.new_game(setup, 0)
+def _two_alone() -> tuple[Work, int, int]:
+    """A seeded scripted game 40 actions in, with only a unit and an enemy unit on the table:
+    the working copy and the two units."""
+    state, events = engine.new_game(_sample(), 0)
     run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events, max_actions=40)
     w = Work(run.state, None, DEFAULT_HOOKS)
     on = [u.uid for u in w.units if u.location is Location.TABLE and u.living()]
@@ -98,6 +102,13 @@ def test_blocked_translations_refuse_the_lengths_that_cross_a_base() -> None:
     for u in on:  # the two units alone on the table
         if u not in (uid, other):
             w.set_unit(u, location=Location.RESERVE)
+    return w, uid, other
+
+
+def test_blocked_translations_refuse_the_lengths_that_cross_a_base() -> None:
+    """A unit moved straight at another unit's model: the lengths that reach its base are
+    refused, the shorter ones are not, and without the base nothing is."""
+    w, uid, other = _two_alone()
     starts = w.xy(uid)
     moving = list(range(len(starts)))
     d = w.xy(other)[0] - starts[0]
@@ -199,13 +210,7 @@ def test_nearest_enemies_rows_kept_with_the_table_index(
         return got
 
     monkeypatch.setattr(engine, "_nearest_enemies", checked)
-    players: list[Player] = (
-        [ScriptedPlayer(), ScriptedPlayer()]
-        if kind == "scripted"
-        else [RandomLegalPlayer(seed * 7 + 1), RandomLegalPlayer(seed * 7 + 2)]
-    )
-    state, events = engine.new_game(_sample(), seed)
-    assert play(state, players, events=events).state.over
+    _play_to_the_end(kind, seed)
     assert asked >= 30 and 0 < kept < asked
 
 
@@ -226,3 +231,34 @@ def test_terrain_at_names_each_bases_pieces_in_order(board: str, size: tuple[flo
     assert got == want
     assert sum(len(x) >= 1 for x in got) >= 20 and any(len(x) >= 2 for x in got)
     assert g.terrain_at(xy[:0], 1.0) == []
+
+
+def test_blocked_translations_pass_a_base_grazed_within_the_tolerance() -> None:
+    """A model's path that grazes another unit's base: overlapping it by half the tolerance
+    (``geom.OVERLAP_TOL``) is not refused, by one and a half times it is, by both tests (the
+    tolerance measured as ``clearly_illegal`` measures it, not from the bases' edges)."""
+    w, uid, other = _two_alone()
+    starts = w.xy(uid)
+    t = w.table()
+    r = w.info(uid).radius
+    seen = []
+    for row in np.flatnonzero(t.uid == other).tolist():  # each base, passed on either side
+        for sign in (1.0, -1.0):
+            c, reach = t.xy[row], float(t.r[row]) + r
+            d = c - starts[0]
+            gap = float(np.hypot(d[0], d[1]))
+            answers = []
+            for depth in (0.5, 1.5):
+                miss = reach - depth * geom.OVERLAP_TOL  # the path's nearest approach
+                turn = sign * math.asin(miss / gap)
+                ang = math.atan2(float(d[1]), float(d[0])) + turn
+                way = (math.cos(ang), math.sin(ang))
+                lengths = [gap * math.cos(turn)]  # it ends at its nearest approach
+                cands = _as_candidates(starts, [0], way, lengths)
+                want = coherency.clearly_illegal(w, uid, starts, cands).tolist()
+                got = coherency.clearly_blocked_translations(w, uid, starts, [0], way, lengths)
+                assert got == want
+                answers.append(got[0])
+            seen.append(tuple(answers))
+    # some base is grazed alone: half the tolerance passes, one and a half is refused
+    assert (False, True) in seen
