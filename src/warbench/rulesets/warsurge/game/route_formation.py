@@ -131,16 +131,30 @@ def _reach(
     d = np.sqrt(((starts[:, None, :] - spots[None, :, :]) ** 2).sum(axis=2))
     out: BoolGrid = d <= allowance - SLACK
     slow = float(min(math.floor(allowance / 2), allowance - 1)) - SLACK  # §4.5
-    for k, s in zip(*np.nonzero(out), strict=True):
+    ks, ss = np.nonzero(out)
+    if len(oxy) and len(ks):  # other units' bases first, every move at once (NumPy)
+        out[ks, ss] = _clear_of(starts[ks], spots[ss], oxy, orad + r)
+    for k, s in zip(*np.nonzero(out), strict=True):  # then the terrain, move by move
         a = (float(starts[k, 0]), float(starts[k, 1]))
         b = (float(spots[s, 0]), float(spots[s, 1]))
         pc = w.field.path(a, b, r)
         if pc.blocked_by is not None or (pc.difficult and d[k, s] > slow):
             out[k, s] = False
-        elif len(oxy):
-            gap = geom.segment_distances(starts[k], spots[s], oxy) - orad - r
-            out[k, s] = bool((gap > SLACK).all())
     return out
+
+
+def _clear_of(a: FloatGrid, b: FloatGrid, centres: FloatGrid, reach: FloatGrid) -> BoolGrid:
+    """For each segment ``a[p]``-``b[p]``: every centre farther than its ``reach`` plus
+    ``SLACK`` from it (``geom.segment_distances``, all segments at once)."""
+    d = b - a
+    length2 = (d * d).sum(axis=1)
+    rel = centres[None, :, :] - a[:, None, :]
+    safe = np.where(length2 > 1e-18, length2, 1.0)
+    t = np.clip((rel * d[:, None, :]).sum(axis=2) / safe[:, None], 0.0, 1.0)
+    t = np.where(length2[:, None] > 1e-18, t, 0.0)
+    gap = np.sqrt(((rel - t[:, :, None] * d[:, None, :]) ** 2).sum(axis=2)) - reach[None, :]
+    ok: BoolGrid = (gap > SLACK).all(axis=1)
+    return ok
 
 
 def _place(

@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.coherency import clearly_illegal
 from warbench.rulesets.warsurge.game.route import INF, nav_grid
 from warbench.rulesets.warsurge.game.route_formation import placed_one_by_one, value_at
 from warbench.rulesets.warsurge.game.work import Work
@@ -77,10 +79,23 @@ def route_towards(
             if v < here - PROGRESS:
                 ends.append((v, k, dx, dy))
     ends.sort()
-    for _v, _k, dx, dy in ends[:TRIES]:
-        new = tuple((u.pos[i][0] + dx, u.pos[i][1] + dy) if i in fs else u.pos[i] for i in models)
-        if legal(new):
-            return new
+    tries = ends[:TRIES]
+    if tries:
+        # the candidates that certainly fail (off the board, through another unit's base) are
+        # known at once, all together (``coherency.clearly_illegal``): the same first legal one
+        starts = geom.as_array([u.pos[i] for i in models])
+        shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
+        vecs = np.asarray([(dx, dy) for _v, _k, dx, dy in tries], dtype=np.float64)
+        cands = np.where(shift, starts[None] + vecs[:, None, :], starts[None])
+        rejected = clearly_illegal(w, uid, starts, cands).tolist()
+        for (_v, _k, dx, dy), no in zip(tries, rejected, strict=True):
+            if no:
+                continue
+            new = tuple(
+                (u.pos[i][0] + dx, u.pos[i][1] + dy) if i in fs else u.pos[i] for i in models
+            )
+            if legal(new):
+                return new
     got = placed_one_by_one(w, uid, grid, dist, allowance, free)
     if got is None:
         return None
