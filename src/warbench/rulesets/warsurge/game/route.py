@@ -109,12 +109,18 @@ class NavGrid:
         for r, c in cells:
             dist[r, c] = 0.0
         open_ = ~self.blocked
-        for _ in range(self.nx * self.ny):
+        ny, nx = self.ny, self.nx
+        # the field framed by a border of INF: the neighbour (dy, dx) of every cell is a view
+        framed = np.full((ny + 2, nx + 2), INF)
+        trial = np.empty((ny, nx))
+        for _ in range(nx * ny):
             before = dist
+            framed[1:-1, 1:-1] = before
             dist = dist.copy()
             for dy, dx, step in self._steps:
                 # through the neighbour (dy, dx): its cost-to-goal plus the step into it
-                np.minimum(dist, _shifted(before, dy, dx) + step, out=dist)
+                np.add(framed[1 + dy : 1 + dy + ny, 1 + dx : 1 + dx + nx], step, out=trial)
+                np.minimum(dist, trial, out=dist)
             dist = np.where(open_, dist, INF)
             if np.array_equal(dist, before):
                 break
