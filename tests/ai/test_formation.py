@@ -16,7 +16,7 @@ from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical import PATH_MARGIN, TacticalBot, sees_a_target
 from warbench.rulesets.warsurge.battlefield import board_from_data
 from warbench.rulesets.warsurge.game import engine, geom
-from warbench.rulesets.warsurge.game.actions import Move
+from warbench.rulesets.warsurge.game.actions import Move, Point
 from warbench.rulesets.warsurge.game.route_formation import _lattice, _place, _reach
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
@@ -82,16 +82,21 @@ def test_L1833_a_wide_formation_behind_a_wall_files_through_the_gap() -> None:
     assert geom.coherent(xy, 0.5)
 
 
+def _placed_toward_the_enemy(state: GameState, *, dash: bool) -> tuple[Work, tuple[Point, ...]]:
+    """Unit 0's models placed one by one toward unit 1 (its 6" allowance), asserted found."""
+    w = engine.legal_actions(state)._work
+    grid = nav_grid(w.field.board, 0.5 + PATH_MARGIN)
+    dist = grid.cost_to([(float(x), float(y)) for x, y in w.xy(1)])
+    got = reshaped(w, 0, grid, dist, 6.0, dash)
+    assert got is not None
+    return w, got[0]
+
+
 def test_L1845_each_model_moves_within_its_move_and_clear_of_the_wall() -> None:
     """The placement itself: every model within its 6" (§4.1 L1845-1848), none on the wall
     (§4.7), no two bases overlapping (§1.3), the engine accepts it as a Move with positions."""
     state = _behind_the_wall()
-    w = engine.legal_actions(state)._work
-    grid = nav_grid(w.field.board, 0.5 + PATH_MARGIN)
-    dist = grid.cost_to([(float(x), float(y)) for x, y in w.xy(1)])
-    got = reshaped(w, 0, grid, dist, 6.0, False)
-    assert got is not None
-    placed, _ = got
+    w, placed = _placed_toward_the_enemy(state, dash=False)
     starts = w.xy(0)
     new = np.asarray(placed)
     assert (np.hypot(*(new - starts).T) <= 6.0 + 1e-9).all()
@@ -212,12 +217,7 @@ def test_S5_1_a_heavy_user_stays_in_a_dash_the_others_file_past_it() -> None:
     heavy = tuple(k == 2 for k in range(10))
     units[0] = replace(units[0], heavy=heavy)
     state = replace(state, units=tuple(units), flow=replace(state.flow, phase=Phase.DASH))
-    w = engine.legal_actions(state)._work
-    grid = nav_grid(w.field.board, 0.5 + PATH_MARGIN)
-    dist = grid.cost_to([(float(x), float(y)) for x, y in w.xy(1)])
-    got = reshaped(w, 0, grid, dist, 6.0, True)
-    assert got is not None
-    placed, _ = got
+    w, placed = _placed_toward_the_enemy(state, dash=True)
     starts = [(float(x), float(y)) for x, y in w.xy(0)]
     assert placed[2] == starts[2]
     assert sum(p != s for p, s in zip(placed, starts, strict=True)) >= 5
