@@ -11,12 +11,13 @@ from typing import Any
 import numpy as np
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
-from warbench.ai.formation import _lattice, _place, _reach, reshaped
+from warbench.ai.formation import reshaped
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical import PATH_MARGIN, TacticalBot, sees_a_target
 from warbench.rulesets.warsurge.battlefield import board_from_data
 from warbench.rulesets.warsurge.game import engine, geom
 from warbench.rulesets.warsurge.game.actions import Move, Point
+from warbench.rulesets.warsurge.game.route_formation import _lattice, _place, _reach
 from warbench.rulesets.warsurge.game.state import GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
 

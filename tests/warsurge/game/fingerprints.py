@@ -6,7 +6,10 @@ issue 10) is checked by comparing these against the figures recorded before it, 
 with a documented rules change, and bump ``ENGINE_VERSION`` with it; or with a documented
 change of the scripted player's choices (docs/game.md, "an eleventh pass": the City board's
 scripted games on seeds 0 and 1 of the sample pair were re-recorded for its three looks,
-session 29), which changes no record's replay and so no ``ENGINE_VERSION``.
+session 29), which changes no record's replay and so no ``ENGINE_VERSION``; or with a
+documented change of the engine's automated placement (docs/game.md, "Moving toward a point
+finds a way": every game re-recorded, session 29, s29-route), which changes only actions
+refused before, so every earlier record replays the same.
 """
 
 from __future__ import annotations

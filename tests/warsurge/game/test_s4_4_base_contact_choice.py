@@ -184,7 +184,8 @@ def test_advanced_games_whose_placements_are_the_engine_s_are_the_automated_game
 
 def test_conformance_passes_with_base_contact_decisions() -> None:
     """Random-legal players and the defaults answer the ``"contact"`` decision too (the
-    skirmish pair on the ruins, seed 3, where a Melee loses its Base Contact)."""
+    sample pair on the ruins, seed 6, where a Melee loses its Base Contact; the skirmish pair's
+    seed 3 did until session 29's Moves that go round what blocks them)."""
     from warbench.play import SetupArgs
     from warbench.play.conformance import check_conformance
     from warbench.rulesets.warsurge.game.io import roster_to_data
@@ -192,13 +193,13 @@ def test_conformance_passes_with_base_contact_decisions() -> None:
 
     rosters = tuple(
         roster_to_data(load_game_roster(ROSTERS / f))
-        for f in ("skirmish_a.yaml", "skirmish_b.yaml")
+        for f in ("sci_fi_humans.yaml", "scavengers.yaml")
     )
     names = sorted(a.value for a in RESTORING - {Automation.CASUALTY_SELECTION})
     report = check_conformance(
         WarsurgeRuleset(),
         SetupArgs(rosters, "ruins_48x48", {"automation": names}),
-        seeds=[3],
+        seeds=[6],
         samples=1,
     )
     assert report.finished == 1 and report.decisions.get("contact", 0) > 0

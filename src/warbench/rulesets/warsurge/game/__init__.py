@@ -53,7 +53,10 @@ from warbench.rulesets.warsurge.game.state import (
 #: Save (§10.3, §10.4); terrain as a Transport (§10.2); a destroyed Transport's survivors
 #: (§6.6), Base Contact (§4.4 III) and Advanced Coherency as decisions when their automation is
 #: off. Seeded games with no perks on boards without such terrain play as before.
-ENGINE_VERSION = "warsurge-game-5"
+#: 6: a Move toward a point that no straight slide of the formation makes goes round terrain
+#: and other units (issue 10, ``game/route_move.py``); a Move that was legal before ends where
+#: it did, so earlier records replay the same.
+ENGINE_VERSION = "warsurge-game-6"
 
 __all__ = [
     "ENGINE_VERSION",

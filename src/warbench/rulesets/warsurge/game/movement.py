@@ -49,6 +49,7 @@ from warbench.rulesets.warsurge.game.perk_combat_damage import after_share, in_e
 from warbench.rulesets.warsurge.game.perk_seed import hijackers
 from warbench.rulesets.warsurge.game.perk_transport import enter_reserve
 from warbench.rulesets.warsurge.game.plans import MovePlan
+from warbench.rulesets.warsurge.game.route_move import route_towards
 from warbench.rulesets.warsurge.game.state import (
     Automation,
     Location,
@@ -191,7 +192,7 @@ def _verify_move(w: Work, action: Move) -> MovePlan:
     elif action.engage is not None:
         new = plan_engage(w, uid, action.engage, allowance, action.dash)
     elif action.to is not None:
-        new = plan_towards(w, uid, action.to, allowance, action.dash)
+        new = plan_towards(w, uid, action.to, allowance, action.dash, route=True)
     else:
         raise err("a Move needs positions, a point to move to, or a unit to engage", "§4.1")
     prob = move_problems(w, uid, new, models, starts, allowance, action.dash)
@@ -234,9 +235,13 @@ def mover_models(w: Work, uid: int, dash: bool) -> tuple[list[int], list[int]]:
     return free, stay
 
 
-def plan_towards(w: Work, uid: int, to: Point, allowance: float, dash: bool) -> tuple[Point, ...]:
+def plan_towards(
+    w: Work, uid: int, to: Point, allowance: float, dash: bool, route: bool = False
+) -> tuple[Point, ...]:
     """Automated Move/Dash toward a point: the largest legal straight translation of the
-    formation (fractions of the full distance), models that may not move stay put."""
+    formation (fractions of the full distance), models that may not move stay put. With
+    ``route`` (the engine's ``Move(to=...)``), when none is legal the unit goes round along the
+    board's path (``game.route_move``, issue 10) before the Move is refused (§4.7)."""
     u = w.units[uid]
     models = u.present()
     free, _stay = mover_models(w, uid, dash)
@@ -271,6 +276,12 @@ def plan_towards(w: Work, uid: int, to: Point, allowance: float, dash: bool) -> 
         moved = _rigid_subset(w, uid, vec, allowance, dash, models, free)
         if moved is not None:
             return moved
+    if route:
+        routed = route_towards(
+            w, uid, to, allowance, models, free, lambda new: _legal(w, uid, new, allowance, dash)
+        )
+        if routed is not None:
+            return routed
     raise err(
         f"{w.label(uid)} finds no clear path toward ({to[0]:.1f}, {to[1]:.1f})",
         "§4.7",
@@ -292,15 +303,23 @@ def _rigid_subset(
         (u.pos[i][0] + float(vec[0]), u.pos[i][1] + float(vec[1])) if i in fs else u.pos[i]
         for i in models
     )
+    return new if _legal(w, uid, new, allowance, dash) else None
+
+
+def _legal(w: Work, uid: int, new: tuple[Point, ...], allowance: float, dash: bool) -> bool:
+    """Whether the unit's present models may end a Move or Dash at ``new`` (§4.1-4.7, §4.2,
+    the lock of a Melee, §4.4)."""
+    u = w.units[uid]
+    models = u.present()
     starts = [u.pos[i] for i in models]
     if move_problems(w, uid, new, models, starts, allowance, dash):
-        return None
+        return False
     if w.engaged_with(uid):
         try:
             check_locked(w, uid, new)
         except RulesError:
-            return None
-    return new
+            return False
+    return True
 
 
 def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) -> tuple[Point, ...]:

@@ -1,0 +1,227 @@
+"""Formations that pass: a unit's models placed one by one where the rigid formation stalls.
+
+A straight translation of the whole formation (``game.movement.plan_towards``) cannot follow a
+path that hugs a building's wall when the formation is wider than the gap: measured (docs/ai.md,
+session 29), the Red roster's ten Troopers stood against a wall on the city board for Game Turns
+on end. The rules move models, not formations: Core Rules 001_d3f5e425c5e1196d.txt §4.1
+L1833-1839 ("You do not need to move every model in a Unit ... however the Unit must maintain
+Coherency"), L1845-1848 (each model is placed within its Move of where it stood) and L1855
+("move the rest of the models in the Unit using that first model as a reference"); §4.2
+L1893-1911 (every model within 2" of another, one group). So :func:`placed_one_by_one` places
+each model itself: on a lattice of spots round the unit, each spot reachable by the model's own
+straight move (no Impassable Ground under it, §4.7; within its allowance, §4.1; clear of other
+units' bases, §4.7), the spot that is cheapest on the cost-to-goal field (``game.route``) first,
+every later model within 2" of one already placed (§4.2), so the formation narrows into a
+column where a gap is narrow and files round a corner. The result is checked like any Move
+with positions (``game.coherency.problem_positions``).
+
+Used by the engine's automatic Move when no straight move makes way (``game.route_move``,
+session 29, s29-route) and by the tactical player (``warbench.ai.formation``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from warbench.rulesets.warsurge.battlefield.measure import COHERENCY
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.route import CELL, INF, FloatGrid, NavGrid
+from warbench.rulesets.warsurge.game.work import Work
+
+Point = tuple[float, float]
+BoolGrid = npt.NDArray[np.bool_]
+
+#: Gap (inches) kept between two of the unit's bases on the lattice of spots.
+BASE_GAP = 0.15
+#: Margin (inches) kept inside the allowance and inside Coherency's 2".
+SLACK = 0.05
+#: Attempts with the front capped one inch further back each time, when the greedy
+#: placement leaves a model unplaced.
+CAPS = 6
+
+
+def placed_one_by_one(
+    w: Work, uid: int, grid: NavGrid, dist: FloatGrid, allowance: float, free: Sequence[int]
+) -> tuple[tuple[Point, ...], float] | None:
+    """The unit's models placed one by one toward the goal of ``dist`` (module docstring),
+    only the models ``free`` moving (Battle/Heavy users stay in a Dash, §5.1), with the mean
+    of their values on the field; None when no coherent placement makes progress over where
+    they stand or the unit's bases are not round (§1.3)."""
+    info = w.info(uid)
+    if info.base is not None:  # oval or rectangular bases: the engine's rigid move only
+        return None
+    u = w.units[uid]
+    models = u.present()
+    if len(models) < 2:
+        return None
+    r = float(info.radius)
+    moving = set(free)
+    starts = w.xy(uid, models)
+    start_vals = np.asarray([value_at(grid, dist, (float(x), float(y))) for x, y in starts])
+    if (start_vals >= INF / 2).any():
+        return None
+    spots = _lattice(w, starts, r, allowance)
+    if not len(spots):
+        return None
+    t = w.table()
+    other = w.others_mask([uid])
+    if other.any():  # spots clear of other units' bases (§4.7: they are Impassable Ground)
+        gap = geom.edge_distances(spots, r, t.xy[other], t.r[other]).min(axis=1)
+        spots = spots[gap > SLACK]
+    vals = np.asarray([value_at(grid, dist, (float(x), float(y))) for x, y in spots])
+    keep = vals < INF / 2
+    spots, vals = spots[keep], vals[keep]
+    reach = _reach(w, uid, starts, spots, allowance, other)
+    for k, i in enumerate(models):
+        if i not in moving:
+            reach[k, :] = False
+    best: tuple[tuple[Point, ...], float] | None = None
+    front = float(vals.min()) if len(vals) else INF
+    for cap in range(CAPS):
+        placed = _place(starts, spots, vals, reach, r, front + cap)
+        if placed is None:
+            continue
+        mean = progress_of(grid, dist, placed)
+        if mean < float(start_vals.mean()) - 0.25 and (best is None or mean < best[1]):
+            best = (placed, mean)
+        break
+    return best
+
+
+def _lattice(w: Work, starts: FloatGrid, r: float, allowance: float) -> FloatGrid:
+    """Spots on a triangular lattice (bases ``BASE_GAP`` apart) within ``allowance`` of a
+    model's start where a base may stand: on the board (§2.1), off Impassable Ground
+    (§4.7)."""
+    step = 2 * r + BASE_GAP
+    lo = starts.min(axis=0) - allowance
+    hi = starts.max(axis=0) + allowance
+    rows = np.arange(lo[1], hi[1] + 1e-9, step * math.sqrt(3) / 2)
+    pts: list[tuple[float, float]] = []
+    for k, y in enumerate(rows):
+        xs = np.arange(lo[0] + (step / 2 if k % 2 else 0.0), hi[0] + 1e-9, step)
+        pts.extend((float(x), float(y)) for x in xs)
+    arr = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    near = np.sqrt(((arr[:, None, :] - starts[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+    arr = arr[near <= allowance - SLACK]
+    g = w.field.board.geometry()
+    ok: BoolGrid = np.asarray(g.on_board(arr, r), dtype=bool)
+    ok &= ~np.asarray(g.on_impassable(arr, r + SLACK), dtype=bool)
+    out: FloatGrid = arr[ok]
+    return out
+
+
+def _reach(
+    w: Work,
+    uid: int,
+    starts: FloatGrid,
+    spots: FloatGrid,
+    allowance: float,
+    other: BoolGrid,
+) -> BoolGrid:
+    """``reach[k, s]``: model ``k`` can make the straight move to spot ``s``: no Impassable
+    Ground under it (§4.7, the engine's own path check), within its allowance (halved by
+    Difficult Ground on the way, §4.5), no other unit's base in its way (§4.7)."""
+    t = w.table()
+    r = float(w.info(uid).radius)
+    oxy, orad = t.xy[other], t.r[other]
+    d = np.sqrt(((starts[:, None, :] - spots[None, :, :]) ** 2).sum(axis=2))
+    out: BoolGrid = d <= allowance - SLACK
+    slow = float(min(math.floor(allowance / 2), allowance - 1)) - SLACK  # §4.5
+    ks, ss = np.nonzero(out)
+    if len(oxy) and len(ks):  # other units' bases first, every move at once (NumPy)
+        out[ks, ss] = _clear_of(starts[ks], spots[ss], oxy, orad + r)
+    for k, s in zip(*np.nonzero(out), strict=True):  # then the terrain, move by move
+        a = (float(starts[k, 0]), float(starts[k, 1]))
+        b = (float(spots[s, 0]), float(spots[s, 1]))
+        pc = w.field.path(a, b, r)
+        if pc.blocked_by is not None or (pc.difficult and d[k, s] > slow):
+            out[k, s] = False
+    return out
+
+
+def _clear_of(a: FloatGrid, b: FloatGrid, centres: FloatGrid, reach: FloatGrid) -> BoolGrid:
+    """For each segment ``a[p]``-``b[p]``: every centre farther than its ``reach`` plus
+    ``SLACK`` from it (``geom.segment_distances``, all segments at once)."""
+    d = b - a
+    length2 = (d * d).sum(axis=1)
+    rel = centres[None, :, :] - a[:, None, :]
+    safe = np.where(length2 > 1e-18, length2, 1.0)
+    t = np.clip((rel * d[:, None, :]).sum(axis=2) / safe[:, None], 0.0, 1.0)
+    t = np.where(length2[:, None] > 1e-18, t, 0.0)
+    gap = np.sqrt(((rel - t[:, :, None] * d[:, None, :]) ** 2).sum(axis=2)) - reach[None, :]
+    ok: BoolGrid = (gap > SLACK).all(axis=1)
+    return ok
+
+
+def _place(
+    starts: FloatGrid,
+    spots: FloatGrid,
+    vals: FloatGrid,
+    reach: BoolGrid,
+    r: float,
+    cap: float,
+) -> tuple[Point, ...] | None:
+    """Greedy: the models that reach no spot stay where they stand first (§4.1 L1833-1835),
+    then the model and spot cheapest on the field, each later spot within Coherency of one
+    already taken (§4.2) and clear of them; a model may also stay where it stands. None when
+    a model finds no place."""
+    n = len(starts)
+    cand = np.vstack([spots, starts])
+    # spots ahead of the cap are left out; a model's own start is open to it alone, the last
+    # resort (it may stay, §4.1 L1833-1835)
+    cval = np.concatenate([np.where(vals < cap, INF, vals), np.full(n, INF / 4)])
+    creach = np.hstack([reach, np.eye(n, dtype=bool)])
+    taken: list[int] = []
+    out: list[Point | None] = [None] * n
+    free_spot = np.ones(len(cand), dtype=bool)
+    link = np.ones(len(cand), dtype=bool)  # within Coherency of a placed model
+    left = set(range(n))
+    # the models that reach no spot are placed first, where they stand: the others are then
+    # linked to them (a Battle or Heavy user in a Dash, §5.1)
+    fixed = [k for k in range(n) if not reach[k].any()]
+    while left:
+        if fixed:
+            k = fixed.pop(0)
+            s = len(spots) + k
+            if not link[s]:  # (the bases where they stand may be closer than BASE_GAP)
+                return None
+        else:
+            ok = creach & (free_spot & link)[None, :]
+            rows = sorted(left)
+            sub = np.where(ok[rows], cval[None, :], np.inf)
+            flat = int(np.argmin(sub))
+            k_row, s = divmod(flat, len(cand))
+            if not np.isfinite(sub[k_row, s]) or sub[k_row, s] >= INF:
+                return None
+            k = rows[k_row]
+        p = cand[s]
+        out[k] = (float(p[0]), float(p[1]))
+        taken.append(s)
+        left.discard(k)
+        gaps = np.sqrt(((cand - p) ** 2).sum(axis=1)) - 2 * r
+        free_spot &= gaps > BASE_GAP / 2
+        now = gaps <= COHERENCY - SLACK
+        link = now if len(taken) == 1 else (link | now)
+    return tuple(p for p in out if p is not None)
+
+
+def progress_of(grid: NavGrid, dist: FloatGrid, positions: Sequence[Point]) -> float:
+    """The mean :func:`value_at` of ``positions`` (lower: nearer the goal)."""
+    return float(np.mean([value_at(grid, dist, p) for p in positions]))
+
+
+def value_at(grid: NavGrid, dist: FloatGrid, p: Point) -> float:
+    """The field's value at ``p``; where its cell is blocked (a base hugging a wall stands
+    in a cell the grid's clearance closes), the nearest open cell's plus the way there."""
+    v = grid.at(dist, p)
+    if v < INF / 2:
+        return v
+    best = INF
+    for row, col in grid.open_near(p, 2):
+        cx, cy = (col + 0.5) * CELL, (row + 0.5) * CELL
+        best = min(best, float(dist[row, col]) + math.hypot(p[0] - cx, p[1] - cy))
+    return best
