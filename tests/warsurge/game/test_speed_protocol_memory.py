@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from warbench.rulesets.warsurge.game import engine, players
-from warbench.rulesets.warsurge.game.codecs import LaterMemory, Memory, WarsurgeState
+from warbench.rulesets.warsurge.game.codecs import NO_MEMORY, LaterMemory, Memory, WarsurgeState
 from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
 from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset, scripted_choice
 from warbench.rulesets.warsurge.game.state import Phase
@@ -41,7 +41,7 @@ def _eager(state: WarsurgeState, before: Memory) -> Memory:
     side = engine.acting_side(g)
     assert side is not None
     sides = len(g.setup.sides)
-    full = list(before) + [(0, "", ())] * (sides - len(before))
+    full = list(before) + [NO_MEMORY] * (sides - len(before))
     full[side] = scripted_choice(state)[1]
     return tuple(full)
 
@@ -94,3 +94,29 @@ def test_apply_alone_runs_no_scripted_choice_and_a_later_default_is_unchanged(
     assert ws.pending(lazy)[0].default == ws.pending(ref)[0].default
     assert lazy.scripted == ref.scripted
     assert 0 < calls <= LaterMemory.DEPTH
+
+
+def test_memory_keeps_the_units_that_saw_no_target_and_its_json_round_trips() -> None:
+    """``warbench battle``'s scripted player remembers the units that found no target in the
+    last Attack Phase (it moves them, rather than holding their ground); the protocol's memory
+    keeps them too, or the defaults would hold ground where the battle moves (seed 1's Game
+    Turn 2, issue 10 session 30). A state written before it (three fields) reads as none."""
+    ws = WarsurgeRuleset()
+    state = _start(ws, 1)
+    blind_seen = False
+    for _ in range(60):
+        d = ws.pending(state)[0]
+        assert d.default is not None
+        state, _ = ws.apply(state, d.default, d.player)
+        mem = state.scripted
+        if any(mine[3] for mine in mem):
+            blind_seen = True
+            back = ws.states.load(ws.states.dump(state))
+            assert back.scripted == mem
+            assert ws.pending(back)[0].default == ws.pending(state)[0].default
+            data = ws.states.dump(state)
+            assert isinstance(data, dict)
+            old = {**data, "scripted": [m[:3] for m in data["scripted"]]}  # type: ignore[index, union-attr]
+            assert all(m[3] == () for m in ws.states.load(old).scripted)
+            break
+    assert blind_seen

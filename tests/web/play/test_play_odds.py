@@ -4,6 +4,7 @@ Impact, §5.9 Melee), read by the same odds kernel as ``warbench odds --situatio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,9 +21,11 @@ def _preset(client: TestClient) -> dict[str, Any]:
 
 def _attack_in_cover(
     client: TestClient,
+    counts: Callable[[dict[str, Any], dict[str, Any]], bool] = lambda _a, _row: True,
 ) -> tuple[str, dict[str, str], dict[str, Any], dict[str, Any]]:
     """Play the skirmish (seed 1, the suggested choices) until an attack whose target has a
-    Cover Bonus is offered; the game, its tokens, the attack and the page's odds of it."""
+    Cover Bonus is offered (and ``counts(attack, target row)``); the game, its tokens, the
+    attack and the page's odds of it."""
     made = new_game(client, ruleset="warsurge", setup=_preset(client), mode="hotseat", seed=1)
     game, token = made["id"], made["tokens"]["players"]
     for _ in range(200):
@@ -37,7 +40,7 @@ def _attack_in_cover(
             )
             assert r.status_code == 200, r.text
             out = r.json()
-            if any(t["situation"]["cover"] for t in out["targets"]):
+            if any(t["situation"]["cover"] and counts(a, t) for t in out["targets"]):
                 return game, made["tokens"], a, out
         assert act(client, game, token, s["decision"]["default"]).status_code == 200
     pytest.fail("no attack against a unit in cover in 200 steps")
@@ -76,28 +79,34 @@ def _kernel_odds(
 
 def test_s5_6_attack_odds_in_the_page_count_the_targets_cover(client: TestClient) -> None:
     setup = _preset(client)
-    _game, _tokens, attack, out = _attack_in_cover(client)
-    row = next(t for t in out["targets"] if t["situation"]["cover"])
+
+    def odds(attack: dict[str, Any], row: dict[str, Any], cover: bool) -> Any:
+        sit = row["situation"]
+        half = {"half-range": sit["within_half_range"]} if cover else {}
+        return _kernel_odds(
+            setup,
+            attack["unit"],
+            row["target"],
+            row["weapons"][0],
+            row["models"],
+            sit["models_in_sight"],
+            cover=cover,
+            **half,
+        )
+
+    def cover_counts(attack: dict[str, Any], row: dict[str, Any]) -> bool:
+        # an attack whose odds the Cover Bonus changes (a gun whose every hit gets through
+        # anyway would show nothing)
+        return bool(
+            odds(attack, row, True).expected_hp_lost
+            != pytest.approx(odds(attack, row, False).expected_hp_lost, abs=1e-6)
+        )
+
+    _game, _tokens, attack, out = _attack_in_cover(client, cover_counts)
+    row = next(t for t in out["targets"] if t["situation"]["cover"] and cover_counts(attack, t))
     sit = row["situation"]
     assert not sit["melee"] and sit["distance"] > 0
-    with_situation = _kernel_odds(
-        setup,
-        attack["unit"],
-        row["target"],
-        row["weapons"][0],
-        row["models"],
-        sit["models_in_sight"],
-        cover=True,
-        **{"half-range": sit["within_half_range"]},
-    )
-    without = _kernel_odds(
-        setup,
-        attack["unit"],
-        row["target"],
-        row["weapons"][0],
-        row["models"],
-        sit["models_in_sight"],
-    )
+    with_situation, without = odds(attack, row, True), odds(attack, row, False)
     # the page's odds are the kernel's with the game's cover (and half range), not without
     assert row["expected_hp_lost"] == pytest.approx(with_situation.expected_hp_lost, abs=1e-9)
     assert row["expected_hp_lost"] != pytest.approx(without.expected_hp_lost, abs=1e-6)

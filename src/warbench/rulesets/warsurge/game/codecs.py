@@ -62,11 +62,12 @@ DEFAULT_BOARD = "ruins_48x48"
 # --------------------------------------------------------------------------------------------
 
 
-#: One side's memory of the scripted AI: ``(turn, phase, units it found nothing for)``.
-Mine = tuple[int, str, tuple[int, ...]]
+#: One side's memory of the scripted AI: ``(turn, phase, units it found nothing for, (unit,
+#: Game Turn) of the units that found no target in that turn's Attack Phase)``.
+Mine = tuple[int, str, tuple[int, ...], tuple[tuple[int, int], ...]]
 #: Every side's memory.
 Memory = tuple[Mine, ...]
-NO_MEMORY: Mine = (0, "", ())
+NO_MEMORY: Mine = (0, "", (), ())
 
 
 class LaterMemory:
@@ -164,6 +165,14 @@ class WarsurgeState:
     def options(self) -> Mapping[str, JSON]:
         """The set-up options (parsed once per set-up)."""
         return parsed_args(self.args)["options"]  # type: ignore[no-any-return]
+
+
+def _mine(data: Sequence[Any]) -> Mine:
+    """One side's memory from its JSON (a state written before session 30 has no blind
+    units: ``[turn, phase, skip]``)."""
+    t, p, skip, *rest = data
+    blind = tuple((int(u), int(n)) for u, n in (rest[0] if rest else ()))
+    return (int(t), str(p), tuple(int(u) for u in skip), blind)
 
 
 @lru_cache(maxsize=64)
@@ -506,7 +515,9 @@ class StateCodec:
             "result": None
             if r is None
             else {"values": list(r.values), "winner": r.winner, "turns": r.turns},
-            "scripted": [[t, p, list(skip)] for t, p, skip in value.scripted],
+            "scripted": [
+                [t, p, list(skip), [list(b) for b in blind]] for t, p, skip, blind in value.scripted
+            ],
             **({"pause": _pause_to_json(g.pause)} if g.pause is not None else {}),
             **({"restore": _restore_to_json(g.restore)} if g.restore is not None else {}),
             **({"terrain_hp": [list(t) for t in g.terrain_hp]} if g.terrain_hp else {}),
@@ -557,9 +568,7 @@ class StateCodec:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise DataFileError("<state>", f"not a WARSURGE state: {exc!r}") from exc
-        memo = tuple(
-            (int(t), str(p), tuple(int(u) for u in skip)) for t, p, skip in data.get("scripted", ())
-        )
+        memo = tuple(_mine(m) for m in data.get("scripted", ()))
         if data.get("pause") is not None:
             game = _paused_again(game, data["pause"])
         if data.get("restore") is not None:

@@ -54,6 +54,7 @@ from warbench.rulesets.warsurge.game.codecs import (
     OPTIONS,
     ActionCodec,
     LaterMemory,
+    Mine,
     StateCodec,
     ViewCodec,
     WarsurgeState,
@@ -546,7 +547,7 @@ def _holdable(g: GameState) -> bool:
     return bool(board.objectives) or any(t.profile is not None for t in board.terrain)
 
 
-def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple[int, ...]]]:
+def scripted_choice(state: WarsurgeState) -> tuple[Action, Mine]:
     """The engine's automatic choice for the acting side: what ``warbench battle``'s
     :class:`~.players.ScriptedPlayer` for that side chooses here, given its memory of this
     phase (``state.scripted``); and its memory afterwards. Points are rounded as a record
@@ -560,19 +561,21 @@ def scripted_choice(state: WarsurgeState) -> tuple[Action, tuple[int, str, tuple
     game = state.game
     side = engine.acting_side(game)
     assert side is not None
-    turn, phase, skip = state.scripted_of(side)
-    key = f"protocol default {turn} {phase} {skip}"
+    turn, phase, skip, blind = state.scripted_of(side)
+    key = f"protocol default {turn} {phase} {skip} {blind}"
     hit = game.cache.get(key)
     if hit is None:
         placing = known = known_state(game, side, state.options)
         if Automation.MODEL_PLACEMENT not in game.setup.automation:
             placing = replace(known, setup=engine.placing_setup(known.setup))
-        player = ScriptedPlayer(_skip=set(skip), _phase_key=(turn, phase))
+        player = ScriptedPlayer(_skip=set(skip), _phase_key=(turn, phase), _blind=dict(blind))
         action = engine.normalize(player.choose(placing))
         if placing is not known:
             action = engine.with_positions(game, action)
         t, p = player._phase_key
-        hit = game.cache[key] = (action, (t, p, tuple(sorted(player._skip))))
+        # a unit blind before the last Game Turn is never asked about again (players.py)
+        seen = tuple(sorted((u, n) for u, n in player._blind.items() if n >= game.flow.turn - 1))
+        hit = game.cache[key] = (action, (t, p, tuple(sorted(player._skip)), seen))
     return hit  # type: ignore[return-value]
 
 
@@ -617,7 +620,7 @@ def known_state(game: GameState, side: int, options: Mapping[str, JSON]) -> Game
     return replace(game, setup=replace(setup, units=infos), units=units)
 
 
-def _scripted_memory(state: WarsurgeState) -> tuple[int, str, tuple[int, ...]]:
+def _scripted_memory(state: WarsurgeState) -> Mine:
     """The acting side's memory after the scripted AI's choice in ``state``."""
     return scripted_choice(state)[1]
 
