@@ -158,18 +158,3 @@ def test_level_a_small_army_hides_from_an_exchange_that_goes_against_it() -> Non
     after, _ = engine.apply(state, move)
     wa = Work(after, None, w.hooks)
     assert outgoing(wa, 0, bot._dist, bot._covered) == 0.0  # out of the exchange
-
-
-def test_behind_on_points_it_does_not_hide_S2_2() -> None:
-    """§2.2 step 8: the game is decided on the value left. Behind (200 points to 400), a unit
-    that hides loses for certain, so it stands and shoots (Pass in the Move Phase: its target
-    is in sight and in Range). Switched off (``trail_fights``), it hides behind the wall."""
-    state = _behind_a_wall(200, 400)
-    on = TacticalBot().choose(state)
-    assert isinstance(on, Pass)
-    off = TacticalBot(trail_fights=False).choose(state)
-    assert isinstance(off, Move) and off.unit == 0
-    w = _work(state)
-    after, _ = engine.apply(state, off)
-    bot = TacticalBot()
-    assert outgoing(Work(after, None, w.hooks), 0, bot._dist, bot._covered) == 0.0

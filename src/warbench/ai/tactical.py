@@ -59,6 +59,9 @@ this player is a separate kind (issue 15) that changes these habits:
   capped by its foe's value; while its side is not behind, a melee unit does not charge into
   a Melee that is expected to cost it (nearly) itself without taking more, and keeps out of
   the enemy's reach when every Melee on the table would.
+* **a small army fights from the better spot** (session 30,
+  :mod:`warbench.ai.tactical_kinds`): an army of one or two units plays the fire position
+  and approach above at every level (with so few units one or two exchanges decide the game).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -81,7 +84,7 @@ import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
-from warbench.ai.tactical_kinds import fights_behind, small_army
+from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
@@ -179,10 +182,6 @@ class TacticalBot(ScriptedPlayer):
     #: ``ai.tactical_kinds``): with one or two units a side one or two exchanges decide the
     #: game, so where each is fought weighs most.
     few_units_reach: bool = True
-    #: While its side is behind, a fire position is taken only where the unit's weapons are
-    #: expected to take at least what they take where it stands: a trailing side that hides
-    #: loses for certain (session 30, ``ai.tactical_kinds``).
-    trail_fights: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -409,10 +408,7 @@ class TacticalBot(ScriptedPlayer):
         few = self.few_units_reach and small_army(w, info.side)
         if in_range and sees:  # a target in sight: shoot (Heavy weapons bar a Move, §5.1)
             if (self.fire_position or few) and not heavy and not dash and state is not None:
-                spots = fire_positions(state, w, uid, allowance, self._dist, self._covered)
-                if self.trail_fights:  # session 30: behind, it does not hide
-                    spots = fights_behind(state, w, uid, spots, self._dist, self._covered)
-                return opts + spots
+                return opts + fire_positions(state, w, uid, allowance, self._dist, self._covered)
             return opts
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
         if self.trade_up and melee_unit and state is not None:  # session 29

@@ -20,26 +20,13 @@ Game Turn's end), so where each is fought weighs most: an army whose roster hold
 so it does not change as units fall, and an army of three or more units (the skirmish
 rosters of the ladder) plays exactly as before.
 
-**Behind, it does not hide** (:func:`fights_behind`, switch ``TacticalBot.trail_fights``).
-The habit weighs a spot by what the unit takes less what it loses there, so where the
-exchange is expected to go against it, a spot out of every enemy's sight (both zero) wins,
-and the unit hides. That keeps a lead, but a side that is behind on points loses the game
-for certain by hiding (§2.2 step 8: the value left decides): in the elite mirror at seed
-5000 a tactical unit 67 points to 300 stood behind a wall from Game Turn 2 to 8. While its
-side is behind, a unit takes a fire position only where its weapons are expected to take
-at least what they take where it stands.
+Tried in session 30 and dropped for want of a gain (docs/ai.md): a melee unit that keeps
+its side's lead out of even Melees, and a trailing unit that never steps out of the
+exchange to hide.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from warbench.ai.tactical_melee import behind
-from warbench.ai.tactical_reach import Covered, Dist, outgoing
-from warbench.rulesets.warsurge.game import engine
-from warbench.rulesets.warsurge.game.actions import Move
-from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
-from warbench.rulesets.warsurge.game.state import GameState
 from warbench.rulesets.warsurge.game.work import Work
 
 #: An army whose roster holds at most this many units fights from the better spot.
@@ -50,27 +37,3 @@ def small_army(w: Work, side: int) -> bool:
     """Whether ``side``'s roster holds at most :data:`SMALL_ARMY` units (counted as set up,
     so the answer does not change as units fall)."""
     return len(w.side_units(side)) <= SMALL_ARMY
-
-
-def fights_behind(
-    state: GameState,
-    w: Work,
-    uid: int,
-    moves: Sequence[Move],
-    dist: Dist,
-    covered: Covered,
-) -> list[Move]:
-    """Of the fire-position ``moves`` of ``uid`` (best first), those a side that is behind on
-    points makes: only the spots where its weapons are expected to take at least what they
-    take where it stands (:func:`~warbench.ai.tactical_reach.outgoing`), so a trailing unit
-    never steps out of the exchange to hide (module docstring); all of them while its side is
-    not behind."""
-    if not moves or not behind(state, w.info(uid).side):
-        return list(moves)
-    here = outgoing(w, uid, dist, covered)
-    out: list[Move] = []
-    for move in moves:
-        after, _ = engine.apply(state, move)
-        if outgoing(Work(after, None, DEFAULT_HOOKS), uid, dist, covered) >= here - 1e-9:
-            out.append(move)
-    return out
