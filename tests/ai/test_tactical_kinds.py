@@ -158,3 +158,73 @@ def test_level_a_small_army_hides_from_an_exchange_that_goes_against_it() -> Non
     after, _ = engine.apply(state, move)
     wa = Work(after, None, w.hooks)
     assert outgoing(wa, 0, bot._dist, bot._covered) == 0.0  # out of the exchange
+
+
+def _outriders(phase: Phase, gap: float, ours: int, theirs: int, wall: bool = False) -> GameState:
+    """``phase``, side 0 to act: its Outriders (uid 0: four models abreast at x 20-24.5, y 5,
+    Move 12", Dash 8", Bike Guns 18", Assault, worth ``ours`` points) and enemy Outriders of
+    the same profile (uid 1, worth ``theirs``) abreast ``gap``" north (edge to edge), which
+    have already acted this phase; with ``wall``, a tall wall west of them (x 4-19.5, y 7-11:
+    blocks sight, impassable), behind which a Dash west hides the unit from the enemy."""
+    from tests.warsurge.game.helpers import board
+    from warbench.rulesets.warsurge.battlefield import Terrain
+
+    guns = weapon("Bike Guns", range=18, attacks=2, power=4, type="Assault")
+    bikes = [unit(name, models=4, move=12, dash=8, weapons=[guns]) for name in ("Ours", "Theirs")]
+    r = 0.5  # 25.4 mm bases
+    terrain = [
+        Terrain(
+            name="Wall",
+            polygon=[(4, 7), (19.5, 7), (19.5, 11), (4, 11)],
+            blocks_los=True,
+            impassable=True,
+        )
+    ]
+    state = scenario(
+        [[entry(bikes[0], points=ours)], [entry(bikes[1], points=theirs)]],  # type: ignore[arg-type]
+        {
+            0: [(20.0 + 1.5 * k, 5.0) for k in range(4)],
+            1: [(20.0 + 1.5 * k, 5.0 + 2 * r + gap) for k in range(4)],
+        },
+        phase=phase,
+        b=board(terrain=terrain if wall else []),
+    )
+    units = list(state.units)
+    units[1] = replace(units[1], acted=True)
+    return replace(state, units=tuple(units))
+
+
+def test_ahead_a_small_army_dashes_out_of_the_next_exchange_L552() -> None:
+    """Dash Phase (after the Attack Phase, L552; Assault weapons do not bar the Dash, §5.1
+    L2244-2246), ahead 300 points to 200, the enemy Outriders 12" away: each reaches the
+    other next Game Turn (Move 12" plus Range 18"), and no Dash gets beyond that, but one
+    west ends behind the wall. With the habit the unit Dashes to where the enemy is expected
+    to take less off it next Game Turn (by sight and Cover, §5.5-5.6); switched off it
+    stands (its target is in sight and in Range)."""
+    state = _outriders(Phase.DASH, 12.0, 300, 200, wall=True)
+    w = _work(state)
+    bot = TacticalBot()
+    before = bot._exposure(w, 0)
+    assert before > 0.0
+    on = bot.choose(state)
+    assert isinstance(on, Move) and on.unit == 0 and on.dash
+    assert bot._exposure_after(state, 0, on) < before
+    assert isinstance(TacticalBot(small_lead=False).choose(state), Pass)
+
+
+def test_level_a_small_army_does_not_dash_away() -> None:
+    """Level on points (200 each) the same Outriders keep their ground: the habit is for a
+    side that is ahead."""
+    state = _outriders(Phase.DASH, 12.0, 200, 200, wall=True)
+    assert isinstance(TacticalBot().choose(state), Pass)
+
+
+def test_ahead_out_of_reach_a_small_army_does_not_walk_into_an_even_exchange_S2_2() -> None:
+    """Move Phase, ahead 300 to 200, the enemy Outriders (already moved) 24" away: out of
+    their Range, within its own Move plus Range. No spot in reach makes the exchange favour
+    it, so with the habit it holds (Pass) and keeps its lead (§2.2 step 8); switched off it
+    walks into Range."""
+    state = _outriders(Phase.MOVE, 24.0, 300, 200)
+    assert isinstance(TacticalBot().choose(state), Pass)
+    off = TacticalBot(small_lead=False).choose(state)
+    assert isinstance(off, Move) and off.unit == 0
