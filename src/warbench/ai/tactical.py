@@ -84,7 +84,7 @@ import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
-from warbench.ai.tactical_kinds import ahead, small_army, steps_away
+from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
@@ -182,9 +182,6 @@ class TacticalBot(ScriptedPlayer):
     #: ``ai.tactical_kinds``): with one or two units a side one or two exchanges decide the
     #: game, so where each is fought weighs most.
     few_units_reach: bool = True
-    #: While its side is ahead, a unit of a small army Dashes out of the next exchange and
-    #: does not walk into an even one (session 30, ``ai.tactical_kinds``).
-    small_lead: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -409,18 +406,6 @@ class TacticalBot(ScriptedPlayer):
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         # one or two units a side: each exchange decides the game (session 30)
         few = self.few_units_reach and small_army(w, info.side)
-        lead = (
-            self.small_lead
-            and not melee_unit
-            and state is not None
-            and small_army(w, info.side)
-            and ahead(state, info.side)
-        )
-        if lead and dash and state is not None:  # session 30: ahead, out of the next exchange
-            seen = partial(self._seen, state, w, uid)
-            away = steps_away(w, uid, float(allowance), seen, dash)
-            if away:
-                return opts + away
         if in_range and sees:  # a target in sight: shoot (Heavy weapons bar a Move, §5.1)
             if (self.fire_position or few) and not heavy and not dash and state is not None:
                 return opts + fire_positions(state, w, uid, allowance, self._dist, self._covered)
@@ -448,9 +433,6 @@ class TacticalBot(ScriptedPlayer):
             )
             if best:
                 return opts + best
-            here = w.xy(uid).mean(axis=0)
-            if lead and self._incoming(w, uid, (float(here[0]), float(here[1]))) <= 0.0:
-                return opts  # ahead and out of reach: no even exchange (session 30)
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
         opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way

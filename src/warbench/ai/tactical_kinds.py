@@ -20,77 +20,21 @@ Game Turn's end), so where each is fought weighs most: an army whose roster hold
 so it does not change as units fall, and an army of three or more units (the skirmish
 rosters of the ladder) plays exactly as before.
 
-**A small army keeps its lead** (:func:`ahead`, :func:`steps_away`, switch
-``TacticalBot.small_lead``). The exchanges are even, so a side that is ahead on points
-(§2.2 step 8: the value left decides) only risks its lead by trading on; a Dash comes after
-the Attack Phase (L552) and a model that used only Assault weapons may still make it (§5.1
-L2244-2246). While its side is ahead, a unit of a small army that may Dash steps away (at
-its Dash, in one of eight directions) to where the enemy is expected to take least off it
-next Game Turn (each enemy's Move added), and in the Move Phase a unit out of every
-enemy's reach does not walk into it unless its fire approach finds a spot where the
-exchange is expected to favour it.
-
 Tried in session 30 and dropped for want of a gain (docs/ai.md): a melee unit that keeps
-its side's lead out of even Melees, and a trailing unit that never steps out of the
-exchange to hide.
+its side's lead out of even Melees, a trailing unit that never steps out of the exchange to
+hide, and a small army that, ahead, Dashes out of the next exchange and does not walk into
+an even one.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-
-from warbench.rulesets.warsurge.game.actions import Move
-from warbench.rulesets.warsurge.game.state import GameState
 from warbench.rulesets.warsurge.game.work import Work
 
 #: An army whose roster holds at most this many units fights from the better spot.
 SMALL_ARMY = 2
-#: A side is ahead when its value beats every other side's by this share (as the tactical
-#: player's ``AHEAD_MARGIN``).
-LEAD_MARGIN = 0.02
-#: The directions a unit keeping its side's lead tries to step away in (evenly spaced).
-AWAY_DIRECTIONS = 8
 
 
 def small_army(w: Work, side: int) -> bool:
     """Whether ``side``'s roster holds at most :data:`SMALL_ARMY` units (counted as set up,
     so the answer does not change as units fall)."""
     return len(w.side_units(side)) <= SMALL_ARMY
-
-
-def ahead(state: GameState, side: int) -> bool:
-    """Whether ``side``'s value on the battlefield beats every other side's by
-    :data:`LEAD_MARGIN` (§2.2 step 8)."""
-    values = state.side_values()
-    mine = values[side]
-    others = max((v for k, v in enumerate(values) if k != side), default=0.0)
-    return mine > others * (1.0 + LEAD_MARGIN)
-
-
-def steps_away(
-    w: Work,
-    uid: int,
-    allowance: float,
-    seen: Callable[[Move | None], float],
-    dash: bool,
-) -> list[Move]:
-    """Moves of ``uid`` by ``allowance`` in each of :data:`AWAY_DIRECTIONS` directions after
-    which it is less exposed than where it stands (``seen(move)``, ``seen(None)`` where it
-    stands: what the enemy is expected to take off it by sight and Cover, §5.5-5.6, each
-    enemy's Move added), least exposed first; empty where it is not exposed or no step helps."""
-    centre = w.xy(uid).mean(axis=0)
-    here = (float(centre[0]), float(centre[1]))
-    now = seen(None)
-    if now <= 0.0 or allowance <= 0.0:
-        return []
-    ranked: list[tuple[float, int, Move]] = []
-    for k in range(AWAY_DIRECTIONS):
-        angle = 2 * math.pi * k / AWAY_DIRECTIONS
-        to = (here[0] + allowance * math.cos(angle), here[1] + allowance * math.sin(angle))
-        move = Move(uid, to=to, dash=dash)
-        risk = seen(move)
-        if risk < now - 1e-9:
-            ranked.append((risk, k, move))
-    ranked.sort(key=lambda r: (r[0], r[1]))
-    return [m for _, _, m in ranked]
