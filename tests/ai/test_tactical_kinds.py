@@ -148,7 +148,8 @@ def _behind_a_wall(ours: int, theirs: int) -> GameState:
 def test_level_a_small_army_hides_from_an_exchange_that_goes_against_it() -> None:
     """Level on points (400 each), the eight heavier rifles out-shoot the four: the
     exchange where the Riflemen stand is expected to go against them, so the fire position
-    is the spot behind the wall (out of sight: nothing taken either way, §5.5)."""
+    is the spot behind the wall (out of sight: nothing taken either way, §5.5). Switched
+    off, the default level stands and shoots (Pass)."""
     state = _behind_a_wall(400, 400)
     w = _work(state)
     bot = TacticalBot()
@@ -158,3 +159,4 @@ def test_level_a_small_army_hides_from_an_exchange_that_goes_against_it() -> Non
     after, _ = engine.apply(state, move)
     wa = Work(after, None, w.hooks)
     assert outgoing(wa, 0, bot._dist, bot._covered) == 0.0  # out of the exchange
+    assert isinstance(TacticalBot(few_units_reach=False).choose(state), Pass)
