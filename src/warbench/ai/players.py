@@ -80,7 +80,8 @@ class _SearchKind:
 class _TacticalKind:
     """``tactical``: the sensible scripted player (WARSURGE; the default elsewhere), and
     ``tactical:2``: the same that also fights from the better spot (``ai.tactical_reach``,
-    session 28: measured, but not the default: docs/ai.md); ``tactical:1`` is ``tactical``."""
+    session 28: measured, but not the default: docs/ai.md; an army of one or two units plays
+    it at both levels, session 30, ``ai.tactical_kinds``); ``tactical:1`` is ``tactical``."""
 
     levels: tuple[str, ...] = ("1", "2")
 

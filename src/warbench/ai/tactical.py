@@ -59,6 +59,9 @@ this player is a separate kind (issue 15) that changes these habits:
   capped by its foe's value; while its side is not behind, a melee unit does not charge into
   a Melee that is expected to cost it (nearly) itself without taking more, and keeps out of
   the enemy's reach when every Melee on the table would.
+* **a small army fights from the better spot** (session 30,
+  :mod:`warbench.ai.tactical_kinds`): an army of one or two units plays the fire position
+  and approach above at every level (with so few units one or two exchanges decide the game).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -81,6 +84,7 @@ import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
+from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactics import expected_take, target_score, wounded_first
@@ -173,6 +177,11 @@ class TacticalBot(ScriptedPlayer):
     #: enemy's charge reach when every Melee on the table is such (session 29,
     #: ``ai.tactical_melee``; on at both levels: the ladder kept its records, docs/ai.md).
     trade_up: bool = True
+    #: An army of at most ``SMALL_ARMY`` units fights from the better spot
+    #: (``fire_position`` and ``fire_approach``) at every level (session 30,
+    #: ``ai.tactical_kinds``): with one or two units a side one or two exchanges decide the
+    #: game, so where each is fought weighs most.
+    few_units_reach: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -395,8 +404,10 @@ class TacticalBot(ScriptedPlayer):
             return opts  # the fifth session: only while out of the enemy's reach
         sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
+        # one or two units a side: each exchange decides the game (session 30)
+        few = self.few_units_reach and small_army(w, info.side)
         if in_range and sees:  # a target in sight: shoot (Heavy weapons bar a Move, §5.1)
-            if self.fire_position and not heavy and not dash and state is not None:
+            if (self.fire_position or few) and not heavy and not dash and state is not None:
                 return opts + fire_positions(state, w, uid, allowance, self._dist, self._covered)
             return opts
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
@@ -415,7 +426,7 @@ class TacticalBot(ScriptedPlayer):
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
         shooter = state is not None and not (dash or melee_unit or heavy)
-        if self.fire_approach and shooter and dist <= allowance + reach:
+        if (self.fire_approach or few) and shooter and dist <= allowance + reach:
             assert state is not None  # a spot where the exchange favours it (session 28)
             best = fire_positions(
                 state, w, uid, allowance, self._dist, self._covered, paths, floor=0.0
