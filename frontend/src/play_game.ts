@@ -393,7 +393,9 @@ function renderFamilies(d: DecisionOut): void {
     const build = (): Action => {
       const a: Action = { ...template };
       for (const [p, input] of inputs) a[p.name] = p.type === "choice" ? JSON.parse(input.value) : Number(input.value);
-      for (const [p, x, y] of points) a[p.name] = [Number(x.value), Number(y.value)];
+      // an empty coordinate is no number (null in JSON: the server refuses the point), not 0
+      const coord = (f: HTMLInputElement): number => (f.value.trim() === "" ? NaN : Number(f.value));
+      for (const [p, x, y] of points) a[p.name] = [coord(x), coord(y)];
       return a;
     };
     const live = debounce(() => void checkLive(build()), 150);

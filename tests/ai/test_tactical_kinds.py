@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from tests.ai.test_tactical_reach import _front_gap, _line_and_column
+from tests.ai.test_tactical_reach import _front_gap, _line_and_column, stops_at_the_edge
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
 from warbench.ai.tactical_kinds import SMALL_ARMY, small_army
@@ -74,15 +74,7 @@ def test_a_one_unit_army_coming_into_range_stops_at_its_edge_L851() -> None:
     away, where five of the column reach it; the one-unit army stops with its nearest
     models just inside 24" (its four reach, the column's front one does). Switched off, it
     walks the full move."""
-    state = _line_and_column(28.0)
-    on = TacticalBot().choose(state)
-    assert isinstance(on, Move) and on.unit == 0
-    after_on, _ = engine.apply(state, on)
-    assert 23.0 <= _front_gap(after_on) <= 24.0 + 1e-6
-    off = TacticalBot(few_units_reach=False).choose(state)
-    assert isinstance(off, Move)
-    after_off, _ = engine.apply(state, off)
-    assert _front_gap(after_off) < 23.0
+    stops_at_the_edge(_line_and_column(28.0), TacticalBot(), TacticalBot(few_units_reach=False))
 
 
 def test_two_units_are_a_small_army_three_are_not() -> None:

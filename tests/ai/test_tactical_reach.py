@@ -92,15 +92,21 @@ def test_fire_approach_L2872_stops_at_the_edge_of_range_not_a_full_move_in() -> 
     its path ends 22" away, where five of the column reach it. With the habit it stops where
     its nearest models are just inside 24": its four reach, the column's front one does."""
     state = _line_and_column(28.0)
-    on = reach_bot().choose(state)
-    assert isinstance(on, Move) and on.unit == 0
-    after_on, _ = engine.apply(state, on)
-    assert 23.0 <= _front_gap(after_on) <= 24.0 + 1e-6
-    off = reach_bot(fire_approach=False).choose(state)
-    assert isinstance(off, Move)
-    after_off, _ = engine.apply(state, off)
-    assert _front_gap(after_off) < 23.0
+    stops_at_the_edge(state, reach_bot(), reach_bot(fire_approach=False))
     assert math.isclose(_front_gap(state), 28.0, abs_tol=0.1)
+
+
+def stops_at_the_edge(state: GameState, on: TacticalBot, off: TacticalBot) -> None:
+    """On the line 28" from the column: ``on`` moves unit 0 until its nearest models are just
+    inside 24" (its Range), ``off`` walks the full move (to 22")."""
+    move = on.choose(state)
+    assert isinstance(move, Move) and move.unit == 0
+    after_on, _ = engine.apply(state, move)
+    assert 23.0 <= _front_gap(after_on) <= 24.0 + 1e-6
+    walk = off.choose(state)
+    assert isinstance(walk, Move)
+    after_off, _ = engine.apply(state, walk)
+    assert _front_gap(after_off) < 23.0
 
 
 def test_the_habit_is_the_tactical_2_level_and_off_at_the_default_level() -> None:

@@ -114,3 +114,34 @@ def test_exact_odds_advanced_and_the_game_agree_on_the_same_attack(counter: str)
     got = sum(k * c for k, c in seen.items()) / n
     assert abs(got - mean) < 4 * math.sqrt(var / n) + 1e-9, (got, mean)
     assert set(seen) <= set(odds.hp_lost)  # nothing the exact answer calls impossible
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_the_automatic_advanced_game_is_the_scripted_players_game(seed: int) -> None:
+    """Every default taken in the Advanced playstyle: the engine's game played by two
+    ``ScriptedPlayer`` s, action for action, but for the Counter Action, whose protocol
+    default is none (docs/protocol.md; the player fights back if able). ``warbench battle``
+    plays the Standard playstyle only (``tests/play/test_warsurge_protocol.py`` compares it);
+    this is the same guarantee for Advanced (session 30 review). (In an Action Step a unit's
+    attack is looked for before its Move, §9.2, and overwrites ``ScriptedPlayer._blind`` for
+    this Game Turn before the Move reads last turn's: the memory of blind units never acts in
+    Advanced, so this test does not depend on the protocol keeping it.)"""
+    from warbench.rulesets.warsurge.game.actions import Action
+    from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
+
+    class NoCounter(ScriptedPlayer):
+        def choose(self, state: GameState) -> Action:
+            adv = state.flow.adv
+            if adv is not None and adv.counter is not None:
+                return Counter(adv.counter.asked[0], "none")
+            return super().choose(state)
+
+    ws = WarsurgeRuleset()
+    setup = _setup()
+    run = run_game(ws, setup, [], seed, automate={"*"})
+    start = ws.setup(setup.rosters, setup.board, setup.options, seed)
+    ref = play(start.game, [NoCounter(), NoCounter()])
+    steps = [ws.actions.load(s.action) for s in run.record.steps]
+    assert steps == [engine.normalize(a) for a in ref.actions]
+    assert ws.digest(run.state) == ref.state.digest() and ref.state.over
+    assert sum(isinstance(a, Counter) for a in steps) > 0  # Counter Actions were asked

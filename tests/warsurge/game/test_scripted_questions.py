@@ -30,7 +30,7 @@ from warbench.rulesets.warsurge.game.players import (
     seek_sight,
     sees_a_target,
 )
-from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Location, build_setup
+from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Location, Phase, build_setup
 from warbench.rulesets.warsurge.game.work import Work
 
 from .helpers import ROSTERS
@@ -243,3 +243,52 @@ def test_the_target_search_skips_foes_no_weapon_still_wanting_a_target_reaches_S
     assert pruned == every
     assert sum(map(len, every)) > 20  # targets found: the comparison shows something
     assert fewer < views["n"]  # and the skipped views were real
+
+
+def test_the_protocols_memory_needs_no_memory_of_no_room_S3_6() -> None:
+    """The protocol's memory of the scripted AI (``codecs.Mine``: phase, skipped units, units
+    that found no target) leaves out ``ScriptedPlayer._roomless``: it only spares questions.
+    A player holding the protocol's memory alone (a fresh one each step, as
+    ``protocol.scripted_choice`` makes) chooses what ``warbench battle``'s player chooses and
+    is left with the same memory, in the Deployment Phases of 4000-point games where the
+    memory of no room does skip units (session 30 review)."""
+    answered = compared = 0
+
+    def compare(state: GameState, player: ScriptedPlayer, before: ScriptedPlayer) -> None:
+        nonlocal answered, compared
+        if state.flow.phase is not Phase.DEPLOY:
+            return
+        w = Work(state, None, DEFAULT_HOOKS)
+        fresh = ScriptedPlayer(
+            _skip=set(before._skip), _phase_key=before._phase_key, _blind=dict(before._blind)
+        )
+        assert fresh.choose(state) == player.last
+        assert fresh._skip == player._skip and fresh._phase_key == player._phase_key
+        assert fresh._blind == player._blind
+        compared += 1
+        answered += sum(
+            1
+            for uid in player._skip
+            if (shape := placement_shape(w, uid)) is not None
+            and grown_only(player._roomless.get(shape), state)
+        )
+
+    class Remembering(ScriptedPlayer):
+        last: Any = None
+
+        def choose(self, state: GameState) -> Any:
+            before = ScriptedPlayer(
+                _skip=set(self._skip), _phase_key=self._phase_key, _blind=dict(self._blind)
+            )
+            before._step = self._step
+            self.last = super().choose(state)
+            compare(state, self, before)
+            return self.last
+
+    state, _ = engine.new_game(_setup(4), 0)
+    sides = [Remembering(), Remembering()]
+    while not state.over and state.flow.turn <= 2:
+        side = engine.acting_side(state)
+        assert side is not None
+        state, _ = engine.apply(state, sides[side].choose(state))
+    assert compared >= 20 and answered >= 5  # the memory of no room did skip units here

@@ -118,5 +118,18 @@ def test_memory_keeps_the_units_that_saw_no_target_and_its_json_round_trips() ->
             assert isinstance(data, dict)
             old = {**data, "scripted": [m[:3] for m in data["scripted"]]}  # type: ignore[index, union-attr]
             assert all(m[3] == () for m in ws.states.load(old).scripted)
+            # the state schema (docs/schemas/warsurge) describes both, and no other shape
+            import jsonschema
+
+            from warbench.play.schemas import ruleset_schemas
+
+            schema = ruleset_schemas(ws)["warsurge-state.schema.json"]
+            check = jsonschema.Draft202012Validator(schema)
+            check.validate(data)
+            check.validate(old)
+            side = next(i for i, m in enumerate(data["scripted"]) if m[3])  # type: ignore[index, union-attr, arg-type]
+            bent = [list(m) for m in data["scripted"]]  # type: ignore[index, union-attr]
+            bent[side][3] = [[u] for u, _n in bent[side][3]]  # a unit without its Game Turn
+            assert not check.is_valid({**data, "scripted": bent})
             break
     assert blind_seen

@@ -219,8 +219,14 @@ def test_warsurge_move_to_any_point_form_names_units_and_takes_x_and_y(pages: Pa
     assert units and all(": " in u for u in units), units  # "Red: Troopers", not "0"
     x, y = form.locator("input[name='to-x']"), form.locator("input[name='to-y']")
     assert float(x.input_value()) > 0 and float(y.input_value()) > 0
+    # an empty x is no point (the page sends null, not 0): the server refuses it and the page
+    # says why (every finite point is a legal Move toward it, below)
+    x.fill("")
+    expect(page.locator("#refusal")).to_contain_text("a point")
+    expect(page.locator("#refusal")).to_have_class(re.compile("bad"))
     # the far edge, beyond a move: the rules check it, and a move toward a point goes as far
     # as the rules allow, round terrain and other units (issue 10: "move toward" finds a way)
     x.fill("0.5")
     expect(page.locator("#refusal")).to_contain_text("✓ legal")
+    expect(page.locator("#refusal")).to_have_class(re.compile("ok"))
     page.screenshot(path=str(ARTEFACTS / "play-ws-move-form.png"), full_page=True)

@@ -14,6 +14,7 @@ accepted and checked model by model.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -289,7 +290,15 @@ _NAMES = {v: k for k, v in _KINDS.items()}
 
 
 def _pt(p: Any) -> Point:
-    return (float(p[0]), float(p[1]))
+    """A point read from JSON: ``[x, y]`` in inches, both finite (a ``ValueError`` says what
+    is wrong; a Move toward a point off the board is legal, one toward infinity is no Move)."""
+    try:
+        x, y = (float(v) for v in p)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"a point is [x, y] in inches, not {p!r}") from exc
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise ValueError(f"a point needs finite x and y, not {p!r}")
+    return (x, y)
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -321,6 +330,19 @@ def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
     cls = _KINDS.get(str(kind))
     if cls is None:
         raise DataFileError(source, f"unknown action kind {kind!r}; allowed: {sorted(_KINDS)}")
+    try:
+        kw = _fields(data, source)
+    except (TypeError, ValueError, IndexError) as exc:  # a field of the wrong shape (issue 10)
+        raise DataFileError(source, f"action {data!r}: {exc}") from exc
+    try:
+        action: Action = cls(**kw)
+    except TypeError as exc:
+        raise DataFileError(source, f"action {data!r}: {exc}") from exc
+    return action
+
+
+def _fields(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """The action's fields as its class takes them (points finite, numbers as numbers)."""
     kw: dict[str, Any] = {}
     for name, value in data.items():
         if name == "kind":
@@ -345,11 +367,7 @@ def action_from_dict(data: dict[str, Any], source: str = "<record>") -> Action:
             kw[name] = tuple(str(v) for v in value)
         else:
             kw[name] = value
-    try:
-        action: Action = cls(**kw)
-    except TypeError as exc:
-        raise DataFileError(source, f"action {data!r}: {exc}") from exc
-    return action
+    return kw
 
 
 def _share(value: Any, source: str) -> Share:

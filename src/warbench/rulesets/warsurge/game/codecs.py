@@ -142,9 +142,12 @@ class WarsurgeState:
 
     args: str
     game: GameState
-    #: the scripted AI's memory per side, as ``warbench battle``'s ``ScriptedPlayer`` keeps it:
-    #: ``(turn, phase, units it found nothing for in that phase)``. It changes no rule (the
-    #: digest is the engine's); it makes each ``default`` the battle command's own choice.
+    #: the scripted AI's memory per side, as ``warbench battle``'s ``ScriptedPlayer`` keeps it
+    #: (:data:`Mine`): ``(turn, phase, units it found nothing for in that phase, (unit, Game
+    #: Turn) of the units that found no target in an Attack Phase, from the last Game Turn
+    #: on)``. Its memory of Deployment spots with no room (``_roomless``) only spares
+    #: questions and is not kept. It changes no rule (the digest is the engine's); it makes
+    #: each ``default`` the battle command's own choice.
     #: After an action it is a :class:`LaterMemory`, worked out when asked (:attr:`scripted`).
     memory: Memory | LaterMemory = ()
 
@@ -607,7 +610,30 @@ class StateCodec:
                 "zones": {"type": "array", "items": {"type": ["integer", "null"]}},
                 "units": {"type": "array", "items": _UNIT_SCHEMA},
                 "result": {"type": ["object", "null"]},
-                "scripted": {"type": "array"},
+                # per side, ``Mine``: [turn, phase, skipped units, [[unit, Game Turn], ...] of
+                # the units that found no target] (a state written before session 30: 3 items)
+                "scripted": {
+                    "type": "array",
+                    "items": {
+                        "type": "array",
+                        "minItems": 3,
+                        "maxItems": 4,
+                        "prefixItems": [
+                            {"type": "integer"},
+                            {"type": "string"},
+                            {"type": "array", "items": _UID},
+                            {
+                                "type": "array",
+                                "items": {
+                                    "type": "array",
+                                    "prefixItems": [_UID, {"type": "integer"}],
+                                    "minItems": 2,
+                                    "maxItems": 2,
+                                },
+                            },
+                        ],
+                    },
+                },
                 "pause": {"type": "object"},
                 "restore": {"type": "object", "required": ["units", "counts", "dice"]},
                 "terrain_hp": {
