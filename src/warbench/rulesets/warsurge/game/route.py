@@ -135,6 +135,17 @@ class NavGrid:
         cx, cy = (c + 0.5) * CELL, (r + 0.5) * CELL
         return float(dist[r, c]) + math.hypot(p[0] - cx, p[1] - cy)
 
+    def at_many(self, dist: FloatGrid, xs: FloatGrid, ys: FloatGrid) -> list[float]:
+        """:meth:`at` of the points ``(xs[i], ys[i])`` on the board, all at once: the very
+        same numbers (the cells' indices and offsets in NumPy, the distances by
+        ``math.hypot``; issue 10, session 30)."""
+        cols = np.minimum(self.nx - 1, np.maximum(0, (xs / CELL).astype(np.int64)))
+        rows = np.minimum(self.ny - 1, np.maximum(0, (ys / CELL).astype(np.int64)))
+        ox = (xs - (cols + 0.5) * CELL).tolist()
+        oy = (ys - (rows + 0.5) * CELL).tolist()
+        base = dist[rows, cols].tolist()
+        return [v + h for v, h in zip(base, map(math.hypot, ox, oy), strict=True)]
+
     def clear_line(self, a: Sequence[float], b: Sequence[float]) -> bool:
         """No blocked cell under the segment ``a``-``b`` (sampled every half cell), but for
         the cells it starts in: a unit standing where the grid is blocked (a wide clearance
