@@ -123,3 +123,31 @@ def test_L1833_placed_one_by_one_is_unchanged_by_the_prefilters(
     assert got["fast"][0].any() and not got["fast"][0].all()
     assert got["fast"][1:] == got["full"][1:]
     assert any(p is not None for p in got["fast"][1:])
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_values_at_is_value_at_point_by_point(name: str) -> None:
+    """``route_formation.values_at`` gives the very floats of ``value_at``, also for bases in
+    cells the grid's clearance closes (the nearest open cell's value plus the way there)."""
+    board = sample_board(name)
+    grid = route.NavGrid(board, 1.0)
+    dist = grid.cost_to([(3.0, 3.0)])
+    rng = np.random.default_rng(5)
+    pts = np.column_stack([rng.uniform(0, grid.width, 400), rng.uniform(0, grid.height, 400)])
+    many = route_formation.values_at(grid, dist, pts).tolist()
+    one = [route_formation.value_at(grid, dist, (float(x), float(y))) for x, y in pts]
+    assert many == one
+    assert any(grid.at(dist, (float(x), float(y))) >= route.INF / 2 for x, y in pts)
+
+
+def test_nav_grid_finds_a_board_by_identity_and_by_terrain() -> None:
+    """``route.nav_grid``: the same object for the same board (by identity, then by its
+    terrain: an equal board read again), another for another radius."""
+    a = sample_board("ruins_48x48")
+    b = sample_board("ruins_48x48")
+    assert a is not b
+    ga = route.nav_grid(a, 0.5)
+    assert route.nav_grid(a, 0.5) is ga
+    assert route.nav_grid(b, 0.5) is ga
+    assert route.nav_grid(a, 1.5) is not ga
+    assert not np.array_equal(route.nav_grid(a, 1.5).blocked, ga.blocked)

@@ -201,7 +201,11 @@ _GRIDS: dict[tuple[Any, ...], NavGrid] = {}
 
 
 def nav_grid(board: Any, radius: float) -> NavGrid:
-    """The :class:`NavGrid` of ``board`` for ``radius`` (memoised by the board's terrain)."""
+    """The :class:`NavGrid` of ``board`` for ``radius`` (memoised by the board's terrain;
+    a board met again, the very object, is found by its identity first: boards are frozen)."""
+    mine = _BY_BOARD.get((id(board), float(radius)))
+    if mine is not None and mine[0] is board:
+        return mine[1]
     key = (
         float(board.width),
         float(board.height),
@@ -215,5 +219,13 @@ def nav_grid(board: Any, radius: float) -> NavGrid:
     if hit is None:
         if len(_GRIDS) > 32:
             _GRIDS.clear()
+            _BY_BOARD.clear()  # (its grids are the ones of the key: never an older one)
         hit = _GRIDS[key] = NavGrid(board, radius)
+    if len(_BY_BOARD) > 32:
+        _BY_BOARD.clear()
+    _BY_BOARD[(id(board), float(radius))] = (board, hit)
     return hit
+
+
+# (id of a board, radius) -> (that board, its grid): the board is kept, so its id is not reused
+_BY_BOARD: dict[tuple[int, float], tuple[Any, NavGrid]] = {}
