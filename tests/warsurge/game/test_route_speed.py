@@ -14,13 +14,86 @@ import numpy as np
 import pytest
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
-from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.battlefield import board_from_data, sample_board
 from warbench.rulesets.warsurge.game import engine, geom, route, route_formation
 from warbench.rulesets.warsurge.game.movement import mover_models
 from warbench.rulesets.warsurge.game.state import Phase
 from warbench.rulesets.warsurge.game.work import Work
 
 BOARDS = ("open_field_42x32", "ruins_48x48", "city_72x48", "hive_city_72x48")
+
+
+def relaxed(grid: route.NavGrid, goals: list[tuple[float, float]]) -> np.ndarray[Any, Any]:
+    """The oracle: ``NavGrid.cost_to`` as session 29 computed it (``936ef8c``), passes of
+    eight shifted views of an ``INF``-framed copy until nothing changes."""
+    cells = sorted({c for p in goals for c in grid.open_near(p)})
+    dist = np.full((grid.ny, grid.nx), route.INF)
+    for r, c in cells:
+        dist[r, c] = 0.0
+    open_ = ~grid.blocked
+    ny, nx = grid.ny, grid.nx
+    framed = np.full((ny + 2, nx + 2), route.INF)
+    trial = np.empty((ny, nx))
+    for _ in range(nx * ny):
+        before = dist
+        framed[1:-1, 1:-1] = before
+        dist = dist.copy()
+        for dy, dx, step in grid._steps:
+            np.add(framed[1 + dy : 1 + dy + ny, 1 + dx : 1 + dx + nx], step, out=trial)
+            np.minimum(dist, trial, out=dist)
+        dist = np.where(open_, dist, route.INF)
+        if np.array_equal(dist, before):
+            break
+    return dist
+
+
+def _random_board(seed: int) -> Any:
+    """A 40 x 30 board with a dozen random pieces: Impassable, Difficult, Dangerous."""
+    rng = np.random.default_rng(seed)
+    terrain: list[dict[str, Any]] = []
+    for k in range(12):
+        x, y = float(rng.uniform(0, 36)), float(rng.uniform(0, 26))
+        w, h = float(rng.uniform(1, 8)), float(rng.uniform(1, 8))
+        piece: dict[str, Any] = {
+            "name": f"T{k}",
+            "rect": [x, y, min(40.0, x + w), min(30.0, y + h)],
+        }
+        piece[("impassable", "difficult", "dangerous")[k % 3]] = {} if k % 3 == 2 else True
+        terrain.append(piece)
+    data = {"name": f"Random {seed}", "width": 40, "height": 30, "terrain": terrain}
+    return board_from_data({**data, "deployment": {"layout": "thirds"}})
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_L2147_the_field_is_the_relaxation_of_session_29(name: str) -> None:
+    """``NavGrid.cost_to`` (one strided view, nine planes) gives the very array of the old
+    relaxation: on the sample boards, three radii, goals in corners, the middle, inside
+    terrain and several at once (Impassable Ground cut off, §4.7 L2147)."""
+    board = sample_board(name)
+    for radius in (0.5, 1.0, 2.5):
+        grid = route.NavGrid(board, radius)
+        w, h = grid.width, grid.height
+        for goals in (
+            [(1.0, 1.0)],
+            [(w / 2, h / 2)],
+            [(w - 3, h - 5)],
+            [(3.0, h - 2), (w - 9, 4.0)],
+        ):
+            assert np.array_equal(grid.cost_to(goals), relaxed(grid, goals))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_field_is_the_relaxation_on_random_boards(seed: int) -> None:
+    """The same on random boards of Impassable, Difficult and Dangerous Ground (§4.5-4.7):
+    cells cut off stay ``INF``, Difficult and Dangerous cells dearer."""
+    board = _random_board(seed)
+    rng = np.random.default_rng(seed)
+    for radius in (0.5, 1.2):
+        grid = route.NavGrid(board, radius)
+        assert (grid.cost > 1).any() and grid.blocked.any()
+        for _ in range(4):
+            goals = [(float(rng.uniform(0, 40)), float(rng.uniform(0, 30)))]
+            assert np.array_equal(grid.cost_to(goals), relaxed(grid, goals))
 
 
 @pytest.mark.parametrize("name", BOARDS)

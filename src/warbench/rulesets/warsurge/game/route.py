@@ -64,6 +64,7 @@ class NavGrid:
         self.blocked = blocked.reshape(self.ny, self.nx)
         self.cost = cost.reshape(self.ny, self.nx)
         self._fields: dict[tuple[int, ...], FloatGrid] = {}
+        self._step_planes: FloatGrid | None = None
         # a step from a cell into its neighbour costs its length times the mean of both costs
         self._steps = [
             (dy, dx, math.hypot(dy, dx) * CELL * 0.5 * (self.cost + _shifted(self.cost, dy, dx)))
@@ -105,29 +106,45 @@ class NavGrid:
         hit = self._fields.get(key)
         if hit is not None:
             return hit
-        dist = np.full((self.ny, self.nx), INF)
-        for r, c in cells:
-            dist[r, c] = 0.0
-        open_ = ~self.blocked
         ny, nx = self.ny, self.nx
-        # the field framed by a border of INF: the neighbour (dy, dx) of every cell is a view
+        # the field framed by a border of INF; its 3 x 3 neighbourhoods are one strided view
+        # (``near[dy + 1, dx + 1, r, c]`` is the neighbour (dy, dx) of cell (r, c)), so a pass
+        # is one sum with the steps' planes and one minimum over the nine (issue 10, session
+        # 30: the relaxation of eight shifted views before, the very same fields)
         framed = np.full((ny + 2, nx + 2), INF)
-        trial = np.empty((ny, nx))
+        field = framed[1:-1, 1:-1]
+        for r, c in cells:
+            field[r, c] = 0.0
+        s0, s1 = framed.strides
+        near = np.lib.stride_tricks.as_strided(
+            framed, shape=(3, 3, ny, nx), strides=(s0, s1, s0, s1), writeable=False
+        )
+        planes = self._planes()
+        trial = np.empty((3, 3, ny, nx))
+        flat = trial.reshape(9, ny, nx)
+        dist = np.empty((ny, nx))
         for _ in range(nx * ny):
-            before = dist
-            framed[1:-1, 1:-1] = before
-            dist = dist.copy()
-            for dy, dx, step in self._steps:
-                # through the neighbour (dy, dx): its cost-to-goal plus the step into it
-                np.add(framed[1 + dy : 1 + dy + ny, 1 + dx : 1 + dx + nx], step, out=trial)
-                np.minimum(dist, trial, out=dist)
-            dist = np.where(open_, dist, INF)
-            if np.array_equal(dist, before):
+            # through the neighbour (dy, dx): its cost-to-goal plus the step into it
+            np.add(near, planes, out=trial)
+            np.minimum.reduce(flat, axis=0, out=dist)
+            if np.array_equal(dist, field):
                 break
+            field[...] = dist
         if len(self._fields) > 64:
             self._fields.clear()
         self._fields[key] = dist
         return dist
+
+    def _planes(self) -> FloatGrid:
+        """The steps as a (3, 3, ny, nx) array for :meth:`cost_to`: ``[dy + 1, dx + 1]`` the
+        step into the neighbour (dy, dx), the centre 0 (a cell keeps its value); a blocked
+        cell's steps ``INF``, so it keeps ``INF`` (and ``INF`` plus a step is never less)."""
+        if self._step_planes is None:
+            planes = np.zeros((3, 3, self.ny, self.nx))
+            for dy, dx, step in self._steps:
+                planes[dy + 1, dx + 1] = np.where(self.blocked, INF, step)
+            self._step_planes = planes
+        return self._step_planes
 
     def at(self, dist: FloatGrid, p: Sequence[float]) -> float:
         """The field's value at ``p`` (its cell's), plus the distance to the cell's centre."""
