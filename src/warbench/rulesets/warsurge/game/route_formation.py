@@ -44,6 +44,12 @@ SLACK = 0.05
 CAPS = 6
 
 
+def may_place(w: Work, uid: int) -> bool:
+    """Whether :func:`placed_one_by_one` can place the unit at all: two or more models present
+    on round bases (§1.3); otherwise it refuses at once, whatever the board."""
+    return w.info(uid).base is None and len(w.units[uid].present()) >= 2
+
+
 def placed_one_by_one(
     w: Work, uid: int, grid: NavGrid, dist: FloatGrid, allowance: float, free: Sequence[int]
 ) -> tuple[tuple[Point, ...], float] | None:

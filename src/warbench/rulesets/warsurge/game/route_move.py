@@ -30,7 +30,11 @@ import numpy as np
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.coherency import clearly_illegal
 from warbench.rulesets.warsurge.game.route import INF, nav_grid
-from warbench.rulesets.warsurge.game.route_formation import placed_one_by_one, value_at
+from warbench.rulesets.warsurge.game.route_formation import (
+    may_place,
+    placed_one_by_one,
+    value_at,
+)
 from warbench.rulesets.warsurge.game.work import Work
 
 Point = tuple[float, float]
@@ -64,11 +68,7 @@ def route_towards(
         return None
     u = w.units[uid]
     grid = nav_grid(w.field.board, float(w.info(uid).radius))
-    dist = grid.cost_to([to])
     centre = w.xy(uid, free).mean(axis=0)
-    here = value_at(grid, dist, (float(centre[0]), float(centre[1])))
-    if here >= INF / 2:
-        return None
     fs = set(free)
     # every heading and share at once (the very numbers of a loop over them: the same
     # products and sums, ``NavGrid.at_many``; issue 10, session 30)
@@ -76,30 +76,39 @@ def route_towards(
     dxs, dys = (ds[None, :] * _COS[:, None]).ravel(), (ds[None, :] * _SIN[:, None]).ravel()
     xs, ys = float(centre[0]) + dxs, float(centre[1]) + dys
     inside = np.flatnonzero((xs >= 0) & (xs <= grid.width) & (ys >= 0) & (ys <= grid.height))
+    # the ends that certainly fail (off the board, through another unit's base) are known at
+    # once, all together (``coherency.clearly_illegal``, each end on its own): where every one
+    # does and the unit cannot be placed model by model (a single model, shaped bases), no
+    # route exists and its field is not needed
+    starts = geom.as_array([u.pos[i] for i in models])
+    shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
+    vecs = np.stack([dxs[inside], dys[inside]], axis=1)
+    cands = np.where(shift, starts[None] + vecs[:, None, :], starts[None])
+    rejected = clearly_illegal(w, uid, starts, cands).tolist() if len(inside) else []
+    placeable = may_place(w, uid)
+    if not placeable and all(rejected):
+        return None
+    dist = grid.cost_to([to])
+    here = value_at(grid, dist, (float(centre[0]), float(centre[1])))
+    if here >= INF / 2:
+        return None
     vals = grid.at_many(dist, xs[inside], ys[inside])
     ks = (inside // len(SHARES)).tolist()
     ends = sorted(
-        (v, k, dx, dy)
-        for v, k, dx, dy in zip(vals, ks, dxs[inside].tolist(), dys[inside].tolist(), strict=True)
+        (v, k, dx, dy, no)
+        for v, k, dx, dy, no in zip(
+            vals, ks, dxs[inside].tolist(), dys[inside].tolist(), rejected, strict=True
+        )
         if v < here - PROGRESS
     )
-    tries = ends[:TRIES]
-    if tries:
-        # the candidates that certainly fail (off the board, through another unit's base) are
-        # known at once, all together (``coherency.clearly_illegal``): the same first legal one
-        starts = geom.as_array([u.pos[i] for i in models])
-        shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
-        vecs = np.asarray([(dx, dy) for _v, _k, dx, dy in tries], dtype=np.float64)
-        cands = np.where(shift, starts[None] + vecs[:, None, :], starts[None])
-        rejected = clearly_illegal(w, uid, starts, cands).tolist()
-        for (_v, _k, dx, dy), no in zip(tries, rejected, strict=True):
-            if no:
-                continue
-            new = tuple(
-                (u.pos[i][0] + dx, u.pos[i][1] + dy) if i in fs else u.pos[i] for i in models
-            )
-            if legal(new):
-                return new
+    for _v, _k, dx, dy, no in ends[:TRIES]:
+        if no:
+            continue
+        new = tuple((u.pos[i][0] + dx, u.pos[i][1] + dy) if i in fs else u.pos[i] for i in models)
+        if legal(new):
+            return new
+    if not placeable:
+        return None
     got = placed_one_by_one(w, uid, grid, dist, allowance, free)
     if got is None:
         return None
