@@ -12,7 +12,9 @@ Impassable Ground blocked, Difficult and Dangerous Ground dearer, §4.5-4.6):
 
 1. the formation translated rigidly (every model the same straight move, §4.1 L1855) to the
    end cheapest on the field among ``DIRECTIONS`` headings and ``SHARES`` of the allowance,
-   the first that the engine's own check accepts (``legal``: §4.1-4.7, §4.2, a Melee's lock);
+   the first that the engine's own check accepts (``legal``: §4.1-4.7, §4.2, a Melee's lock),
+   of the ``TRIES`` cheapest ends that are not certainly refused (``coherency.clearly_illegal``:
+   off the board, through another unit's base; the grid does not see units);
 2. else the models placed one by one (``game.route_formation``: each its own straight move, the
    unit narrowing into a column, §4.1 L1833-1848, §4.2), when that is legal too.
 
@@ -94,16 +96,16 @@ def route_towards(
         return None
     vals = grid.at_many(dist, xs[inside], ys[inside])
     ks = (inside // len(SHARES)).tolist()
+    # the TRIES cheapest of the ends that may be legal (issue 10, session 30: on a crowded
+    # table most of the cheapest ends run into other units' bases, which the grid does not see)
     ends = sorted(
-        (v, k, dx, dy, no)
+        (v, k, dx, dy)
         for v, k, dx, dy, no in zip(
             vals, ks, dxs[inside].tolist(), dys[inside].tolist(), rejected, strict=True
         )
-        if v < here - PROGRESS
+        if v < here - PROGRESS and not no
     )
-    for _v, _k, dx, dy, no in ends[:TRIES]:
-        if no:
-            continue
+    for _v, _k, dx, dy in ends[:TRIES]:
         new = tuple((u.pos[i][0] + dx, u.pos[i][1] + dy) if i in fs else u.pos[i] for i in models)
         if legal(new):
             return new
