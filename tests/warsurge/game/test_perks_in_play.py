@@ -269,7 +269,12 @@ def test_perks_fire_in_a_scripted_game_and_the_record_replays() -> None:
         hp=3,
         armour="3+",
     )
-    brutes = unit("Brutes", models=5, move=8, weapons=[weapon("Maul", range=0, power=5)], hp=2)
+    # the Brutes' Maul has Clash too: the scripted player charges with melee units only, and
+    # since routed Moves (issue 10, session 30) the Hunters' Axe meets no Melee in these games
+    brutes = unit(
+        "Brutes", models=5, move=8, weapons=[weapon("Maul", range=0, power=5, perks=["Clash"])],
+        hp=2,
+    )  # fmt: skip
     raiders = unit(
         "Raiders", models=5, move=8, perks=["Outflank"], weapons=[weapon("Knife", range=0)]
     )
