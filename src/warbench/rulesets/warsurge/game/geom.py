@@ -178,6 +178,22 @@ class Field:
         self._path_cache[key] = out
         return out
 
+    def may_cross(self, starts: FloatArray, ends: FloatArray, r: float) -> npt.NDArray[np.bool_]:
+        """For each straight move ``starts[p]``-``ends[p]`` of a base of radius ``r``: whether
+        its box meets the box of a piece of terrain that matters to a move, all at once; where
+        not, :meth:`path` is clear (its own first test, the very same numbers; issue 10,
+        session 30)."""
+        out = np.zeros(len(starts), dtype=bool)
+        if not self._move_bbox or not len(starts):
+            return out
+        minx = np.minimum(starts[:, 0], ends[:, 0]) - r
+        maxx = np.maximum(starts[:, 0], ends[:, 0]) + r
+        miny = np.minimum(starts[:, 1], ends[:, 1]) - r
+        maxy = np.maximum(starts[:, 1], ends[:, 1]) + r
+        for _, bb in self._move_bbox:
+            out |= ~((bb[2] < minx) | (bb[0] > maxx) | (bb[3] < miny) | (bb[1] > maxy))
+        return out
+
     def danger_weapon(self, name: str) -> WeaponProfile | None:
         """The Dangerous Ground weapon profile of a piece, None for the D6 roll (§4.6)."""
         return self._danger.get(name)

@@ -64,6 +64,7 @@ class NavGrid:
         self.blocked = blocked.reshape(self.ny, self.nx)
         self.cost = cost.reshape(self.ny, self.nx)
         self._fields: dict[tuple[int, ...], FloatGrid] = {}
+        self._step_planes: FloatGrid | None = None
         # a step from a cell into its neighbour costs its length times the mean of both costs
         self._steps = [
             (dy, dx, math.hypot(dy, dx) * CELL * 0.5 * (self.cost + _shifted(self.cost, dy, dx)))
@@ -105,35 +106,62 @@ class NavGrid:
         hit = self._fields.get(key)
         if hit is not None:
             return hit
-        dist = np.full((self.ny, self.nx), INF)
-        for r, c in cells:
-            dist[r, c] = 0.0
-        open_ = ~self.blocked
         ny, nx = self.ny, self.nx
-        # the field framed by a border of INF: the neighbour (dy, dx) of every cell is a view
+        # the field framed by a border of INF; its 3 x 3 neighbourhoods are one strided view
+        # (``near[dy + 1, dx + 1, r, c]`` is the neighbour (dy, dx) of cell (r, c)), so a pass
+        # is one sum with the steps' planes and one minimum over the nine (issue 10, session
+        # 30: the relaxation of eight shifted views before, the very same fields)
         framed = np.full((ny + 2, nx + 2), INF)
-        trial = np.empty((ny, nx))
+        field = framed[1:-1, 1:-1]
+        for r, c in cells:
+            field[r, c] = 0.0
+        s0, s1 = framed.strides
+        near = np.lib.stride_tricks.as_strided(
+            framed, shape=(3, 3, ny, nx), strides=(s0, s1, s0, s1), writeable=False
+        )
+        planes = self._planes()
+        trial = np.empty((3, 3, ny, nx))
+        flat = trial.reshape(9, ny, nx)
+        dist = np.empty((ny, nx))
         for _ in range(nx * ny):
-            before = dist
-            framed[1:-1, 1:-1] = before
-            dist = dist.copy()
-            for dy, dx, step in self._steps:
-                # through the neighbour (dy, dx): its cost-to-goal plus the step into it
-                np.add(framed[1 + dy : 1 + dy + ny, 1 + dx : 1 + dx + nx], step, out=trial)
-                np.minimum(dist, trial, out=dist)
-            dist = np.where(open_, dist, INF)
-            if np.array_equal(dist, before):
+            # through the neighbour (dy, dx): its cost-to-goal plus the step into it
+            np.add(near, planes, out=trial)
+            np.minimum.reduce(flat, axis=0, out=dist)
+            if np.array_equal(dist, field):
                 break
+            field[...] = dist
         if len(self._fields) > 64:
             self._fields.clear()
         self._fields[key] = dist
         return dist
+
+    def _planes(self) -> FloatGrid:
+        """The steps as a (3, 3, ny, nx) array for :meth:`cost_to`: ``[dy + 1, dx + 1]`` the
+        step into the neighbour (dy, dx), the centre 0 (a cell keeps its value); a blocked
+        cell's steps ``INF``, so it keeps ``INF`` (and ``INF`` plus a step is never less)."""
+        if self._step_planes is None:
+            planes = np.zeros((3, 3, self.ny, self.nx))
+            for dy, dx, step in self._steps:
+                planes[dy + 1, dx + 1] = np.where(self.blocked, INF, step)
+            self._step_planes = planes
+        return self._step_planes
 
     def at(self, dist: FloatGrid, p: Sequence[float]) -> float:
         """The field's value at ``p`` (its cell's), plus the distance to the cell's centre."""
         r, c = self.cell(p)
         cx, cy = (c + 0.5) * CELL, (r + 0.5) * CELL
         return float(dist[r, c]) + math.hypot(p[0] - cx, p[1] - cy)
+
+    def at_many(self, dist: FloatGrid, xs: FloatGrid, ys: FloatGrid) -> list[float]:
+        """:meth:`at` of the points ``(xs[i], ys[i])`` on the board, all at once: the very
+        same numbers (the cells' indices and offsets in NumPy, the distances by
+        ``math.hypot``; issue 10, session 30)."""
+        cols = np.minimum(self.nx - 1, np.maximum(0, (xs / CELL).astype(np.int64)))
+        rows = np.minimum(self.ny - 1, np.maximum(0, (ys / CELL).astype(np.int64)))
+        ox = (xs - (cols + 0.5) * CELL).tolist()
+        oy = (ys - (rows + 0.5) * CELL).tolist()
+        base = dist[rows, cols].tolist()
+        return [v + h for v, h in zip(base, map(math.hypot, ox, oy), strict=True)]
 
     def clear_line(self, a: Sequence[float], b: Sequence[float]) -> bool:
         """No blocked cell under the segment ``a``-``b`` (sampled every half cell), but for
@@ -190,7 +218,11 @@ _GRIDS: dict[tuple[Any, ...], NavGrid] = {}
 
 
 def nav_grid(board: Any, radius: float) -> NavGrid:
-    """The :class:`NavGrid` of ``board`` for ``radius`` (memoised by the board's terrain)."""
+    """The :class:`NavGrid` of ``board`` for ``radius`` (memoised by the board's terrain;
+    a board met again, the very object, is found by its identity first: boards are frozen)."""
+    mine = _BY_BOARD.get((id(board), float(radius)))
+    if mine is not None and mine[0] is board:
+        return mine[1]
     key = (
         float(board.width),
         float(board.height),
@@ -204,5 +236,13 @@ def nav_grid(board: Any, radius: float) -> NavGrid:
     if hit is None:
         if len(_GRIDS) > 32:
             _GRIDS.clear()
+            _BY_BOARD.clear()  # (its grids are the ones of the key: never an older one)
         hit = _GRIDS[key] = NavGrid(board, radius)
+    if len(_BY_BOARD) > 32:
+        _BY_BOARD.clear()
+    _BY_BOARD[(id(board), float(radius))] = (board, hit)
     return hit
+
+
+# (id of a board, radius) -> (that board, its grid): the board is kept, so its id is not reused
+_BY_BOARD: dict[tuple[int, float], tuple[Any, NavGrid]] = {}

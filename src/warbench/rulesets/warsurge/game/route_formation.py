@@ -44,6 +44,12 @@ SLACK = 0.05
 CAPS = 6
 
 
+def may_place(w: Work, uid: int) -> bool:
+    """Whether :func:`placed_one_by_one` can place the unit at all: two or more models present
+    on round bases (§1.3); otherwise it refuses at once, whatever the board."""
+    return w.info(uid).base is None and len(w.units[uid].present()) >= 2
+
+
 def placed_one_by_one(
     w: Work, uid: int, grid: NavGrid, dist: FloatGrid, allowance: float, free: Sequence[int]
 ) -> tuple[tuple[Point, ...], float] | None:
@@ -70,9 +76,12 @@ def placed_one_by_one(
     t = w.table()
     other = w.others_mask([uid])
     if other.any():  # spots clear of other units' bases (§4.7: they are Impassable Ground)
-        gap = geom.edge_distances(spots, r, t.xy[other], t.r[other]).min(axis=1)
-        spots = spots[gap > SLACK]
-    vals = np.asarray([value_at(grid, dist, (float(x), float(y))) for x, y in spots])
+        near = _near(spots, 0.0, t.xy[other], t.r[other] + r)
+        if near.any():
+            oxy, orad = t.xy[other][near], t.r[other][near]
+            gap = geom.edge_distances(spots, r, oxy, orad).min(axis=1)
+            spots = spots[gap > SLACK]
+    vals = values_at(grid, dist, spots)
     keep = vals < INF / 2
     spots, vals = spots[keep], vals[keep]
     reach = _reach(w, uid, starts, spots, allowance, other)
@@ -127,20 +136,46 @@ def _reach(
     Difficult Ground on the way, §4.5), no other unit's base in its way (§4.7)."""
     t = w.table()
     r = float(w.info(uid).radius)
-    oxy, orad = t.xy[other], t.r[other]
+    # only the bases that could come within reach of a move (the others are clear of every one)
+    reach = t.r[other] + r
+    near = _near(starts, allowance, t.xy[other], reach)
+    oxy, reach = t.xy[other][near], reach[near]
     d = np.sqrt(((starts[:, None, :] - spots[None, :, :]) ** 2).sum(axis=2))
     out: BoolGrid = d <= allowance - SLACK
     slow = float(min(math.floor(allowance / 2), allowance - 1)) - SLACK  # §4.5
     ks, ss = np.nonzero(out)
     if len(oxy) and len(ks):  # other units' bases first, every move at once (NumPy)
-        out[ks, ss] = _clear_of(starts[ks], spots[ss], oxy, orad + r)
-    for k, s in zip(*np.nonzero(out), strict=True):  # then the terrain, move by move
+        out[ks, ss] = _clear_of(starts[ks], spots[ss], oxy, reach)
+    ks, ss = np.nonzero(out)
+    # then the terrain, move by move; a move whose box meets no terrain's is clear (the path
+    # check's own first test, all moves at once)
+    near_terrain = w.field.may_cross(starts[ks], spots[ss], r)
+    for k, s in zip(ks[near_terrain], ss[near_terrain], strict=True):
         a = (float(starts[k, 0]), float(starts[k, 1]))
         b = (float(spots[s, 0]), float(spots[s, 1]))
         pc = w.field.path(a, b, r)
         if pc.blocked_by is not None or (pc.difficult and d[k, s] > slow):
             out[k, s] = False
     return out
+
+
+def _near(points: FloatGrid, allowance: float, centres: FloatGrid, reach: FloatGrid) -> BoolGrid:
+    """Which ``centres`` may come within ``reach + SLACK`` of a
+    segment starting at one of ``points`` and at most ``allowance`` long (with 0: of a point):
+    a centre farther than ``allowance + reach + SLACK`` from the box round ``points`` is
+    farther than ``reach + SLACK`` from every such segment, so it decides no test of
+    :func:`_clear_of` or of the spots' gaps (issue 10, session 30: the same results for a
+    fraction of the table; ``_NEAR_MARGIN`` covers rounding)."""
+    lo = points.min(axis=0) - (allowance + _NEAR_MARGIN + SLACK)
+    hi = points.max(axis=0) + (allowance + _NEAR_MARGIN + SLACK)
+    out_x = np.maximum(lo[0] - centres[:, 0], centres[:, 0] - hi[0])
+    out_y = np.maximum(lo[1] - centres[:, 1], centres[:, 1] - hi[1])
+    keep: BoolGrid = np.maximum(out_x, out_y) <= reach
+    return keep
+
+
+#: Inches added to :func:`_near`'s box (far above any rounding of the distances).
+_NEAR_MARGIN = 0.01
 
 
 def _clear_of(a: FloatGrid, b: FloatGrid, centres: FloatGrid, reach: FloatGrid) -> BoolGrid:
@@ -212,6 +247,16 @@ def _place(
 def progress_of(grid: NavGrid, dist: FloatGrid, positions: Sequence[Point]) -> float:
     """The mean :func:`value_at` of ``positions`` (lower: nearer the goal)."""
     return float(np.mean([value_at(grid, dist, p) for p in positions]))
+
+
+def values_at(grid: NavGrid, dist: FloatGrid, points: FloatGrid) -> FloatGrid:
+    """:func:`value_at` of each of ``points`` (an (n, 2) array): the very same numbers, the
+    points in open cells all at once (``NavGrid.at_many``; issue 10, session 30)."""
+    vals = grid.at_many(dist, points[:, 0], points[:, 1])
+    for k, v in enumerate(vals):
+        if v >= INF / 2:
+            vals[k] = value_at(grid, dist, (float(points[k, 0]), float(points[k, 1])))
+    return np.asarray(vals, dtype=np.float64)
 
 
 def value_at(grid: NavGrid, dist: FloatGrid, p: Point) -> float:

@@ -12,7 +12,9 @@ Impassable Ground blocked, Difficult and Dangerous Ground dearer, §4.5-4.6):
 
 1. the formation translated rigidly (every model the same straight move, §4.1 L1855) to the
    end cheapest on the field among ``DIRECTIONS`` headings and ``SHARES`` of the allowance,
-   the first that the engine's own check accepts (``legal``: §4.1-4.7, §4.2, a Melee's lock);
+   the first that the engine's own check accepts (``legal``: §4.1-4.7, §4.2, a Melee's lock),
+   of the ``TRIES`` cheapest ends that are not certainly refused (``coherency.clearly_illegal``:
+   off the board, through another unit's base; the grid does not see units);
 2. else the models placed one by one (``game.route_formation``: each its own straight move, the
    unit narrowing into a column, §4.1 L1833-1848, §4.2), when that is legal too.
 
@@ -30,7 +32,11 @@ import numpy as np
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.coherency import clearly_illegal
 from warbench.rulesets.warsurge.game.route import INF, nav_grid
-from warbench.rulesets.warsurge.game.route_formation import placed_one_by_one, value_at
+from warbench.rulesets.warsurge.game.route_formation import (
+    may_place,
+    placed_one_by_one,
+    value_at,
+)
 from warbench.rulesets.warsurge.game.work import Work
 
 Point = tuple[float, float]
@@ -39,6 +45,10 @@ Point = tuple[float, float]
 DIRECTIONS = 24
 #: Shares of the allowance tried on each heading.
 SHARES = (1.0, 0.75, 0.5, 0.25)
+_ANGLES = [2 * math.pi * k / DIRECTIONS for k in range(DIRECTIONS)]
+_COS = np.asarray([math.cos(a) for a in _ANGLES])
+_SIN = np.asarray([math.sin(a) for a in _ANGLES])
+_SHARES = np.asarray(SHARES)
 #: The rigid moves checked by the engine, cheapest on the field first.
 TRIES = 12
 #: Progress (inches on the field) a move must make to count.
@@ -60,42 +70,47 @@ def route_towards(
         return None
     u = w.units[uid]
     grid = nav_grid(w.field.board, float(w.info(uid).radius))
-    dist = grid.cost_to([to])
     centre = w.xy(uid, free).mean(axis=0)
+    fs = set(free)
+    # every heading and share at once (the very numbers of a loop over them: the same
+    # products and sums, ``NavGrid.at_many``; issue 10, session 30)
+    ds = float(allowance) * _SHARES
+    dxs, dys = (ds[None, :] * _COS[:, None]).ravel(), (ds[None, :] * _SIN[:, None]).ravel()
+    xs, ys = float(centre[0]) + dxs, float(centre[1]) + dys
+    inside = np.flatnonzero((xs >= 0) & (xs <= grid.width) & (ys >= 0) & (ys <= grid.height))
+    # the ends that certainly fail (off the board, through another unit's base) are known at
+    # once, all together (``coherency.clearly_illegal``, each end on its own): where every one
+    # does and the unit cannot be placed model by model (a single model, shaped bases), no
+    # route exists and its field is not needed
+    starts = geom.as_array([u.pos[i] for i in models])
+    shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
+    vecs = np.stack([dxs[inside], dys[inside]], axis=1)
+    cands = np.where(shift, starts[None] + vecs[:, None, :], starts[None])
+    rejected = clearly_illegal(w, uid, starts, cands).tolist() if len(inside) else []
+    placeable = may_place(w, uid)
+    if not placeable and all(rejected):
+        return None
+    dist = grid.cost_to([to])
     here = value_at(grid, dist, (float(centre[0]), float(centre[1])))
     if here >= INF / 2:
         return None
-    fs = set(free)
-    ends: list[tuple[float, int, float, float]] = []
-    for k in range(DIRECTIONS):
-        a = 2 * math.pi * k / DIRECTIONS
-        for share in SHARES:
-            d = float(allowance) * share
-            dx, dy = d * math.cos(a), d * math.sin(a)
-            end = (float(centre[0]) + dx, float(centre[1]) + dy)
-            if not (0 <= end[0] <= grid.width and 0 <= end[1] <= grid.height):
-                continue
-            v = grid.at(dist, end)
-            if v < here - PROGRESS:
-                ends.append((v, k, dx, dy))
-    ends.sort()
-    tries = ends[:TRIES]
-    if tries:
-        # the candidates that certainly fail (off the board, through another unit's base) are
-        # known at once, all together (``coherency.clearly_illegal``): the same first legal one
-        starts = geom.as_array([u.pos[i] for i in models])
-        shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
-        vecs = np.asarray([(dx, dy) for _v, _k, dx, dy in tries], dtype=np.float64)
-        cands = np.where(shift, starts[None] + vecs[:, None, :], starts[None])
-        rejected = clearly_illegal(w, uid, starts, cands).tolist()
-        for (_v, _k, dx, dy), no in zip(tries, rejected, strict=True):
-            if no:
-                continue
-            new = tuple(
-                (u.pos[i][0] + dx, u.pos[i][1] + dy) if i in fs else u.pos[i] for i in models
-            )
-            if legal(new):
-                return new
+    vals = grid.at_many(dist, xs[inside], ys[inside])
+    ks = (inside // len(SHARES)).tolist()
+    # the TRIES cheapest of the ends that may be legal (issue 10, session 30: on a crowded
+    # table most of the cheapest ends run into other units' bases, which the grid does not see)
+    ends = sorted(
+        (v, k, dx, dy)
+        for v, k, dx, dy, no in zip(
+            vals, ks, dxs[inside].tolist(), dys[inside].tolist(), rejected, strict=True
+        )
+        if v < here - PROGRESS and not no
+    )
+    for _v, _k, dx, dy in ends[:TRIES]:
+        new = tuple((u.pos[i][0] + dx, u.pos[i][1] + dy) if i in fs else u.pos[i] for i in models)
+        if legal(new):
+            return new
+    if not placeable:
+        return None
     got = placed_one_by_one(w, uid, grid, dist, allowance, free)
     if got is None:
         return None
