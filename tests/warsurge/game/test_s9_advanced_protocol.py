@@ -123,9 +123,9 @@ def test_the_automatic_advanced_game_is_the_scripted_players_game(seed: int) -> 
     default is none (docs/protocol.md; the player fights back if able). ``warbench battle``
     plays the Standard playstyle only (``tests/play/test_warsurge_protocol.py`` compares it);
     this is the same guarantee for Advanced (session 30 review). (In an Action Step a unit's
-    attack is looked for before its Move, §9.2, and overwrites ``ScriptedPlayer._blind`` for
-    this Game Turn before the Move reads last turn's: the memory of blind units never acts in
-    Advanced, so this test does not depend on the protocol keeping it.)"""
+    attack is looked for before its Move, §9.2, in the same choice: whether it has a target
+    now needs no memory from an earlier choice, so this test does not depend on the protocol
+    keeping ``ScriptedPlayer._blind``.)"""
     from warbench.rulesets.warsurge.game.actions import Action
     from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
 
@@ -145,3 +145,43 @@ def test_the_automatic_advanced_game_is_the_scripted_players_game(seed: int) -> 
     assert steps == [engine.normalize(a) for a in ref.actions]
     assert ws.digest(run.state) == ref.state.digest() and ref.state.over
     assert sum(isinstance(a, Counter) for a in steps) > 0  # Counter Actions were asked
+
+
+def test_an_advanced_unit_in_range_that_sees_no_target_moves_to_find_one() -> None:
+    """The scripted player holds a shooting unit's ground in range only while it has a target
+    (players.py; Heavy weapons, §5.1). In an Advanced Action Step (§9.2) its attack is looked
+    for first, in this Game Turn, so a unit with no target now goes to find one: offered a
+    Move, not only held (session 30: before, the attack's look overwrote the memory of the
+    last Game Turn's and the unit stood still)."""
+    from warbench.rulesets.warsurge.game.actions import Move
+    from warbench.rulesets.warsurge.game.players import ScriptedPlayer
+    from warbench.rulesets.warsurge.game.state import Location
+    from warbench.rulesets.warsurge.game.targeting import weapon_ranges
+
+    ws = WarsurgeRuleset()
+    setup = _setup()
+    found = 0
+    for seed in (0, 1):
+        state = ws.setup(setup.rosters, setup.board, setup.options, seed).game
+        player = ScriptedPlayer()
+        for _ in range(120):
+            if state.over:
+                break
+            side = engine.acting_side(state)
+            if state.flow.phase is Phase.ACTIONS and state.pause is None and side is not None:
+                w = engine.legal_actions(state)._work
+                for uid, u in enumerate(state.units):
+                    info = state.setup.units[uid]
+                    if info.side != side or u.location is not Location.TABLE or w.engaged_with(uid):
+                        continue
+                    reach = max(weapon_ranges(info, u.statuses).values(), default=0)
+                    foes = engine.nearest_enemies(w, uid)
+                    if reach <= 1 or not foes or foes[0][0] > reach * 0.75:
+                        continue  # not holding its ground
+                    if engine.weapon_targets(w, uid, limit=3, first=True):
+                        continue  # it has a target now
+                    opts = ScriptedPlayer()._options(w, uid, Phase.ACTIONS, state)
+                    assert any(isinstance(a, Move) and a.to is not None for a in opts), opts
+                    found += 1
+            state, _ = engine.apply(state, player.choose(state))
+    assert found  # the games show such units

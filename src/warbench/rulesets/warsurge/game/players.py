@@ -190,7 +190,10 @@ class ScriptedPlayer:
         if dash and not melee_unit:
             return opts  # shooters keep their weapons usable (Battle/Heavy, §5.1)
         holding = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
-        blind = self._blind.get(uid) == w.flow.turn - 1
+        # no target in the last Game Turn's Attack Phase; in an Advanced Action Step (§9.2) the
+        # unit's attack is looked for first, in this Game Turn: no target now
+        last = self._blind.get(uid)
+        blind = last == w.flow.turn - 1 or (w.flow.phase is Phase.ACTIONS and last == w.flow.turn)
         if holding and not blind:
             return opts  # in range with a target: stay put (Heavy weapons need it, §5.1)
         tgt = w.xy(foe).mean(axis=0)
