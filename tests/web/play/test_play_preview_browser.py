@@ -76,6 +76,23 @@ def test_a_typed_move_point_shows_its_ghost_bases_and_paths_on_a_phone_L1845(
     uid = move["unit"]
     board = page.locator("#board")
     expect(board.locator(".preview-base")).to_have_count(0)
+    # the listed Move (a point on the board): its ring is placed and its places drawn at once;
+    # cancelled, they go
+    page.click(f".unit-chip[data-unit='{uid}']")  # its actions listed
+    page.evaluate(
+        "(m) => [...document.querySelectorAll('button[data-action]')].find((b) => {"
+        " const a = JSON.parse(b.dataset.action); return a.kind === 'move' && a.unit === m.unit"
+        " && JSON.stringify(a.to) === JSON.stringify(m.to); }).click()",
+        move,
+    )
+    expect(page.locator("#place")).to_be_visible()
+    # the ring stands on the listed point as the page rounds it (1e-4 inch, Math.round)
+    ring = {**move, "to": [math.floor(v * 1e4 + 0.5) / 1e4 for v in move["to"]]}
+    listed = _api(page, game, tok, "/check", {"action": ring})["preview"]["placements"]
+    expect(board.locator(".preview-base")).to_have_count(len(listed))
+    _same(_ghosts(page), [p["end"] for p in listed])
+    page.click("#place-cancel")
+    expect(board.locator(".preview-base")).to_have_count(0)
     page.locator("details.families-fold > summary").click()
     form = page.locator("form.family[data-family='move to']")
     form.locator("select[name='unit']").select_option(str(uid))
