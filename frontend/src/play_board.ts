@@ -32,6 +32,18 @@ export interface Piece {
 export interface Token { x: number; y: number; kind: string; label: string; title?: string }
 export interface Ring { unit: number; x: number; y: number; r: number; kind: string; label?: string }
 
+/** A model's planned place (the server's preview of a checked action): its base outline at
+ * (x, y), drawn with a thin line from where it stands (`from`; null: it was not on the table). */
+export interface GhostBase {
+  unit: number;
+  model: number;
+  from: number[] | null;
+  x: number;
+  y: number;
+  r: number;
+  shape?: { kind: string; length: number; width: number; angle: number };
+}
+
 /** A point of the board a listed action is about (server's presenter), with its class. */
 export interface Spot { x: number; y: number; mark: string; actor?: number }
 
@@ -87,6 +99,8 @@ export class Board {
   private discs: { x: number; y: number; r: number }[] = [];
   private overlay: SVGGElement;
   private spotLayer: SVGGElement;
+  // the planned places of a checked action (ghost bases and paths), under the drag ring
+  private previewLayer: SVGGElement;
   private ghost: SVGCircleElement | null = null;
   // one ring per model while the player places a unit's models (a positions decision)
   private handles: SVGGElement[] = [];
@@ -104,10 +118,12 @@ export class Board {
     this.layer = svgEl("g", {});
     this.overlay = svgEl("g", {});
     this.spotLayer = svgEl("g", {});
+    this.previewLayer = svgEl("g", { class: "preview" });
     this.markLayer = svgEl("g", { class: "marks" });
     this.flip.appendChild(this.layer);
     this.flip.appendChild(this.markLayer);
     this.flip.appendChild(this.spotLayer);
+    this.flip.appendChild(this.previewLayer);
     this.flip.appendChild(this.overlay);
     svg.appendChild(this.flip);
     this.panAndZoom();
@@ -412,6 +428,37 @@ export class Board {
     this.overlay.replaceChildren();
     this.ghost = null;
     this.handles = [];
+  }
+
+  /** Draw where a checked action would put each model: its base as an outline in the preview
+   * colour and a thin line from its start (no rule is decided here: the places are the
+   * server's plan). `svg[data-preview]` counts the bases drawn. */
+  showPreview(bases: GhostBase[]): void {
+    this.previewLayer.replaceChildren();
+    for (const b of bases) {
+      if (b.from !== null && Math.hypot(b.x - b.from[0], b.y - b.from[1]) > 1e-6) {
+        this.previewLayer.appendChild(svgEl("line", { x1: b.from[0], y1: b.from[1], x2: b.x, y2: b.y, class: "preview-path" }));
+      }
+      const attrs = { class: "preview-base", "data-unit": b.unit, "data-model": b.model };
+      const s = b.shape;
+      const turn = s ? `rotate(${s.angle} ${b.x} ${b.y})` : "";
+      const node = !s
+        ? svgEl("circle", { cx: b.x, cy: b.y, r: b.r, ...attrs })
+        : s.kind === "oval"
+          ? svgEl("ellipse", { cx: b.x, cy: b.y, rx: s.length / 2, ry: s.width / 2, transform: turn, ...attrs })
+          : svgEl("rect", { x: b.x - s.length / 2, y: b.y - s.width / 2, width: s.length, height: s.width, transform: turn, ...attrs });
+      const title = svgEl("title", {});
+      title.textContent = `model ${b.model + 1}: ends at (${b.x.toFixed(2)}, ${b.y.toFixed(2)})`;
+      node.appendChild(title);
+      this.previewLayer.appendChild(node);
+    }
+    this.svg.dataset.preview = String(bases.length);
+  }
+
+  /** Remove the preview (the action was sent, changed or refused). */
+  clearPreview(): void {
+    this.previewLayer.replaceChildren();
+    this.svg.dataset.preview = "0";
   }
 
   /** One numbered, draggable ring per model (radius `r` inches) at `points`. */

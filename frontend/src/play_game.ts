@@ -4,7 +4,7 @@
 // fragment and this browser's storage; every request sends it, and the server checks every
 // action for the seat it plays (STYLE.md principle 15).
 import { $, ApiFailure, ApiError, el, pct, debounce } from "./common.js";
-import { Board, Scene, Spot, logItem, zoomButtons } from "./play_board.js";
+import { Board, GhostBase, Scene, Spot, logItem, zoomButtons } from "./play_board.js";
 import { remembered, svgById } from "./play_store.js";
 
 type Json = unknown;
@@ -25,7 +25,9 @@ interface Snapshot {
   can_undo: boolean;
   can_download: boolean;
 }
-interface CheckOut { ok: boolean; reason?: string; rule?: string }
+// where a legal action would put each model (the server's plan; start null: off the table)
+interface Placement { unit: number; model: number; start: number[] | null; end: number[]; facing?: number }
+interface CheckOut { ok: boolean; reason?: string; rule?: string; preview?: { placements: Placement[] } }
 interface Situation { melee?: boolean; cover?: boolean; cover_bonus?: number; within_half_range?: boolean; distance?: number | null }
 interface OddsTarget {
   target: number; label?: string; error?: string; weapons?: string[]; models?: number; situation?: Situation & { cover_kind?: string };
@@ -219,6 +221,7 @@ function renderDecision(): void {
   $("odds").replaceChildren();
   $("take-default").hidden = true;
   board.showSpots([], null);
+  clearPreview(); // a form or a ring drawn again is checked again
   $("board-hint").textContent = "Drag to pan, wheel or +/− to zoom. Tap a unit to see its actions.";
   if (placing === null && placingModels === null) {
     $("place").hidden = true;
@@ -399,7 +402,10 @@ function renderFamilies(d: DecisionOut): void {
       return a;
     };
     const live = debounce(() => void checkLive(build()), 150);
-    form.addEventListener("input", live);
+    form.addEventListener("input", () => {
+      clearPreview(); // the places shown were the old values'
+      live();
+    });
     form.appendChild(el("button", "Do it", { type: "submit" }));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -409,17 +415,63 @@ function renderFamilies(d: DecisionOut): void {
   }
 }
 
+// Live checks of a point (a form typed, a ring dragged): only the latest answer is shown.
+let liveCheck = 0;
+
 async function checkLive(a: Action): Promise<boolean> {
+  const mine = ++liveCheck;
   try {
     const r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
+    if (mine !== liveCheck) return r.ok;
     $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason} [${r.rule}]`;
     $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
+    if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview.placements);
+    else clearPreview();
     return r.ok;
   } catch (e) {
+    if (mine !== liveCheck) return false;
     $("refusal").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
     $("refusal").className = "refusal bad";
+    clearPreview();
     return false;
   }
+}
+
+/** Ghost bases where the checked action puts each model (the server's plan, e.g. a Move
+ * routed round a building), each drawn like the model's own base, and a line of words. */
+function showPreview(placements: Placement[]): void {
+  const pieces = snap?.scene?.pieces ?? [];
+  const bases: GhostBase[] = placements.map((p) => {
+    const start = p.start;
+    const piece = start === null ? undefined :
+      pieces.find((q) => q.unit === p.unit && Math.abs(q.x - start[0]) < 1e-6 && Math.abs(q.y - start[1]) < 1e-6);
+    const shape = piece?.shape !== undefined ? { ...piece.shape, angle: p.facing ?? piece.shape.angle } : undefined;
+    return { unit: p.unit, model: p.model, from: start, x: p.end[0], y: p.end[1], r: piece?.r ?? unitRadius(p.unit), shape };
+  });
+  board.showPreview(bases);
+  const words: string[] = [];
+  for (const uid of [...new Set(placements.map((p) => p.unit))]) {
+    const mine = placements.filter((p) => p.unit === uid);
+    const mean = (pts: number[][]): number[] => [pts.reduce((t, q) => t + q[0], 0) / pts.length, pts.reduce((t, q) => t + q[1], 0) / pts.length];
+    const after = mean(mine.map((p) => p.end));
+    const starts = mine.map((p) => p.start).filter((q): q is number[] => q !== null);
+    if (starts.length === mine.length) {
+      const before = mean(starts);
+      const far = Math.max(...mine.map((p) => Math.hypot(p.end[0] - (p.start as number[])[0], p.end[1] - (p.start as number[])[1])));
+      words.push(`${unitLabel(uid)}: centre (${before[0].toFixed(1)}, ${before[1].toFixed(1)}) → (${after[0].toFixed(1)}, ${after[1].toFixed(1)}), ${Math.hypot(after[0] - before[0], after[1] - before[1]).toFixed(1)}" (farthest model ${far.toFixed(1)}")`);
+    } else {
+      words.push(`${unitLabel(uid)}: placed around (${after[0].toFixed(1)}, ${after[1].toFixed(1)})`);
+    }
+  }
+  const note = $("preview-note");
+  note.textContent = `Where it ends (outlined on the board, a line from each model's start): ${words.join("; ")}`;
+  note.hidden = false;
+}
+
+function clearPreview(): void {
+  board.clearPreview();
+  $("preview-note").textContent = "";
+  $("preview-note").hidden = true;
 }
 
 function select(u: number): void {
@@ -483,6 +535,7 @@ function startPlacing(a: Action, param: string): void {
     $("place-help").textContent = touch !== null
       ? `Snapped into base contact with ${touch.label} (contact is within 0.01", L467: a figure touching its own Monstrously Huge vehicle may push it, L1401). Drag it further away to stand apart.`
       : "Drag the dashed ring on the board (or tap a point) to place; a figure dropped close to another one snaps into base contact. The rules are checked as you move.";
+    clearPreview(); // the places shown were for the old point
     if (final) void checkPoint(px, py);
     else live(px, py);
   };
@@ -685,6 +738,8 @@ function setBusy(value: boolean): void {
 async function act(a: Action): Promise<void> {
   if (busy) return;
   setBusy(true);
+  liveCheck++; // an answer still on its way is for the action sent
+  clearPreview();
   try {
     await call("POST", `/api/play/games/${gameId}/actions`, { action: a });
     $("refusal").textContent = "";
@@ -724,6 +779,7 @@ $("place-confirm").addEventListener("click", () => {
 $("place-cancel").addEventListener("click", () => {
   placing = null;
   placingModels = null;
+  liveCheck++;
   $("refusal").textContent = "";
   render();
 });

@@ -45,11 +45,20 @@ def play(
         help="WARSURGE: standard, or advanced (Command Points, Action Steps and Counter "
         "Actions, §9).",
     ),
+    no_confirm: bool = typer.Option(
+        False,
+        "--no-confirm",
+        help="WARSURGE: make a Move, Dash, Deploy or Disembark typed as JSON at once, without "
+        "showing where the models would end and asking to confirm (for scripts).",
+    ),
 ) -> None:
     """Play a Standard game (``--playstyle advanced``: the Advanced game of §9, your Counter
     Actions asked too) against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
-    text after each step. When the input ends, the scripted AI plays on for you."""
+    text after each step. When the input ends, the scripted AI plays on for you. A Move
+    (Dash, Deploy, Disembark) typed as JSON is previewed first: where the engine would put
+    each model, the unit's centre before and after, and the board with its new places; Enter
+    or ``y`` makes it, ``n`` asks again (``--no-confirm``: made at once)."""
     if ruleset in ("warengine", "collision") and ai != "scripted":
         # the terminal games of these two seat the scripted player opposite you
         raise fail(
@@ -90,7 +99,8 @@ def play(
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
-        console.print(line, highlight=False, markup=False)
+        # no emoji codes: a board row's ":A:" is unit A on a Deployment Zone, not "🅰"
+        console.print(line, highlight=False, markup=False, emoji=False)
 
     players: list[Any] = [auto, auto]
 
@@ -109,6 +119,7 @@ def play(
         write=write,
         ended_note="input ended: the scripted AI plays on for you",
         describe=describe,
+        confirm=not no_confirm,
     )
 
     def on_step(state: WarsurgeState, events: list[Any]) -> None:

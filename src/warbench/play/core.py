@@ -65,6 +65,46 @@ class Refusal:
         return IllegalAction(self.reason, self.rule)
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where one piece would stand after an action: ``unit`` and its ``model`` (0-based, as
+    the ruleset's view numbers them), its centre before (``start``; ``None`` when it was not on
+    the table: a deployment, a disembarkation) and after (``end``), and its facing after in
+    degrees counter-clockwise from ``+x`` (``None``: a round base, or unchanged)."""
+
+    unit: int
+    model: int
+    start: tuple[float, float] | None
+    end: tuple[float, float]
+    facing: float | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """``{"unit", "model", "start", "end"}``, and ``facing`` when set."""
+        out: dict[str, JSON] = {
+            "unit": self.unit,
+            "model": self.model,
+            "start": None if self.start is None else [self.start[0], self.start[1]],
+            "end": [self.end[0], self.end[1]],
+        }
+        if self.facing is not None:
+            out["facing"] = self.facing
+        return out
+
+
+@dataclass(frozen=True)
+class Preview:
+    """Where a legal action would put the pieces it places, as the ruleset itself plans it
+    (the very plan ``apply`` carries out; no dice rolled, nothing changed): what a page or a
+    prompt shows before the player commits. A ruleset offers it with an optional
+    ``preview(state, action, player) -> Preview | None`` method (see :func:`preview`)."""
+
+    placements: tuple[Placement, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        """``{"placements": [...]}`` (each :meth:`Placement.to_json`)."""
+        return {"placements": [p.to_json() for p in self.placements]}
+
+
 class IllegalAction(RulesError):
     """An action broke a rule: ``reason`` and ``rule`` as in :class:`Refusal`.
 
@@ -367,6 +407,17 @@ def verify(ruleset: Ruleset[S, A, V], state: S, action: A, player: int) -> None:
 def can(ruleset: Ruleset[S, A, V], state: S, action: A, player: int) -> bool:
     """Whether ``player`` may make ``action`` now."""
     return ruleset.check(state, action, player) is None
+
+
+def preview(ruleset: Ruleset[S, A, V], state: S, action: A, player: int) -> Preview | None:
+    """Where ``action`` would put the pieces it places (:class:`Preview`), if the ruleset
+    previews actions (an optional ``preview`` method) and this one places pieces; ``None``
+    otherwise, and for an action ``check`` refuses. Rolls no dice, changes nothing."""
+    planned = getattr(ruleset, "preview", None)
+    if not callable(planned) or ruleset.check(state, action, player) is not None:
+        return None
+    out = planned(state, action, player)
+    return out if isinstance(out, Preview) else None
 
 
 def canonical(data: JSON) -> str:

@@ -24,7 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from warbench.kernel.dice import SeededChoices
 from warbench.kernel.errors import WarbenchError
-from warbench.play.core import Codec, Decision, LegalActions, ProtocolError, SetupArgs
+from warbench.play.core import Codec, Decision, LegalActions, Preview, ProtocolError, SetupArgs
 
 A = TypeVar("A")
 
@@ -155,6 +155,11 @@ class PromptPlayer(Generic[A]):
     limit: int = 40
     #: a choice in words (``describe(view, action)``, ``None``: none), shown before its JSON
     describe: Callable[[Any, A], str | None] | None = None
+    #: an action typed as JSON that places pieces (the legal actions' ``preview(action)``, a
+    #: :class:`~warbench.play.core.Preview`) is shown first (``preview_lines(preview)`` when
+    #: the legal actions offer it, else each piece's start and end) and made only when the
+    #: person confirms (Enter or ``y``; ``n`` asks the question again). False: made at once.
+    confirm: bool = False
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
         """Ask until the answer is a legal action."""
@@ -183,10 +188,33 @@ class PromptPlayer(Generic[A]):
                 self.write(f"not understood ({exc}); a number 1-{len(choices)} or an action")
                 continue
             if action in legal:
+                if self.confirm and not self._confirmed(legal, action):
+                    self.write("not made: your choice again")
+                    continue
                 return action
             refusal = check(action) if callable(check) else None
             why = f"{refusal.reason} [{refusal.rule}]" if refusal is not None else "not legal now"
             self.write(f"refused: {why}")
+
+    def _confirmed(self, legal: LegalActions[A], action: A) -> bool:
+        """Show where ``action`` puts the pieces and ask; True when there is nothing to show."""
+        planned = getattr(legal, "preview", None)
+        shown = planned(action) if callable(planned) else None
+        if not isinstance(shown, Preview) or not shown.placements:
+            return True
+        words = getattr(legal, "preview_lines", None)
+        lines = words(shown) if callable(words) else None
+        if lines is None:
+            lines = [
+                f"  piece {p.unit}.{p.model}: "
+                + ("off the table" if p.start is None else f"({p.start[0]:.2f}, {p.start[1]:.2f})")
+                + f" -> ({p.end[0]:.2f}, {p.end[1]:.2f})"
+                for p in shown.placements
+            ]
+        for line in lines:
+            self.write(line)
+        answer = self.read("make it? [Y/n] ").strip().lower()
+        return answer in ("", "y", "yes")
 
 
 #: Player kinds by name: ``"module:attr"`` of a :class:`PlayerKind`, imported on first use,

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from warbench.play.core import JSON, Decision, Event, Refusal, Result, Ruleset
+from warbench.play.core import JSON, Decision, Event, Preview, Refusal, Result, Ruleset
 from warbench.play.record import line_schema
 from warbench.play.runner import BatchRow
 
@@ -69,6 +69,7 @@ def protocol_schemas() -> dict[str, dict[str, JSON]]:
         "record-line.schema.json": line_schema(),
         "event.schema.json": _titled(Event, "warbench event"),
         "refusal.schema.json": _titled(Refusal, "warbench refusal"),
+        "preview.schema.json": _titled(Preview, "warbench preview"),
         "decision.schema.json": _titled(Decision[Any], "warbench decision"),
         "result.schema.json": _titled(Result, "warbench result"),
         "legal-actions.schema.json": _LEGAL_SET,

@@ -27,6 +27,7 @@ def prompt_seat(
     ended_note: str,
     read: Callable[[str], str] | None = None,
     describe: Callable[[Any, Any], str | None] | None = None,
+    confirm: bool = False,
 ) -> PromptPlayer[Any]:
     """Seat a person at ``players[side]`` and return their :class:`PromptPlayer`.
 
@@ -34,6 +35,8 @@ def prompt_seat(
     question). When it raises ``EOFError`` or ``OSError`` (the input ended, or there is none),
     ``ended_note`` is written once, the seat is handed to ``fallback`` for every later
     decision, and this question takes its default (an empty answer); nothing is read again.
+    ``confirm``: an action typed as JSON that places pieces is previewed and made only once
+    confirmed (:attr:`PromptPlayer.confirm`).
     """
     ended = False
 
@@ -49,6 +52,8 @@ def prompt_seat(
             write(ended_note)
             return ""
 
-    person: PromptPlayer[Any] = PromptPlayer(codec, read=ask, write=write, describe=describe)
+    person: PromptPlayer[Any] = PromptPlayer(
+        codec, read=ask, write=write, describe=describe, confirm=confirm
+    )
     players[side] = person
     return person

@@ -35,6 +35,7 @@ from warbench.play.core import (
     JSON,
     Decision,
     Event,
+    Preview,
     ProtocolError,
     Result,
     Ruleset,
@@ -553,13 +554,21 @@ class PlayService:
 
     def check(self, game_id: str, token: str | None, action: JSON) -> dict[str, JSON]:
         """``{"ok": true}`` or ``{"ok": false, "reason", "rule"}`` for a proposed action of
-        the token's seat (nothing changes; what a page calls while a piece is dragged)."""
+        the token's seat (nothing changes; what a page calls while a piece is dragged). A legal
+        action that places pieces, in a ruleset that previews actions, adds ``"preview"``:
+        where each piece would stand, the ruleset's own plan (:class:`~warbench.play.Preview`,
+        e.g. a WARSURGE Move toward a point routed round a building)."""
         data = self.load(game_id)
         rs, live, seat = self._acting(data, token)
-        refusal = rs.check(live.state, rs.actions.load(action), seat)
-        if refusal is None:
-            return {"ok": True}
-        return {"ok": False, "reason": refusal.reason, "rule": refusal.rule}
+        a = rs.actions.load(action)
+        refusal = rs.check(live.state, a, seat)
+        if refusal is not None:
+            return {"ok": False, "reason": refusal.reason, "rule": refusal.rule}
+        planned = getattr(rs, "preview", None)
+        shown = planned(live.state, a, seat) if callable(planned) else None
+        if isinstance(shown, Preview):
+            return {"ok": True, "preview": shown.to_json()}
+        return {"ok": True}
 
     def reach(
         self, game_id: str, token: str | None, action: JSON, param: str, box: Sequence[float]

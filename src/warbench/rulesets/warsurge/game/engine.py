@@ -162,6 +162,13 @@ def _verified(state: GameState, action: Action, hooks: HookRegistry) -> Plan:
 _MISSING = object()
 
 
+def planned(state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS) -> Plan:
+    """The plan ``apply`` carries out for ``action`` (the same cached plan ``check`` made; no
+    dice rolled, nothing changed): what a preview shows (``game/preview.py``). Raises the
+    engine's refusal for an illegal action."""
+    return _verified(state, normalize(action), hooks)
+
+
 def can(state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS) -> bool:
     try:
         check(state, action, hooks=hooks)

@@ -36,9 +36,10 @@ from dataclasses import replace
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
-from warbench.play.core import JSON, Decision, Event, Refusal, Result
+from warbench.play.core import JSON, Decision, Event, Preview, Refusal, Result
 from warbench.play.legal import Box, Choice, Family
 from warbench.rulesets.warsurge.game import bases, engine, perk_timejump, terrain_army
+from warbench.rulesets.warsurge.game import preview as game_preview
 from warbench.rulesets.warsurge.game.actions import (
     Action,
     ChooseTurnMaster,
@@ -175,6 +176,15 @@ class WarsurgeLegal:
     def check(self, action: Action) -> Refusal | None:
         """Why ``action`` is refused (``None`` if legal): what a prompt explains."""
         return self._ruleset.check(self._state, action, self._player)
+
+    def preview(self, action: Action) -> Preview | None:
+        """Where ``action`` would put the unit's models (``None``: it places none, or is
+        refused): what a prompt shows before asking to confirm (``game/preview.py``)."""
+        return self._ruleset.preview(self._state, action, self._player)
+
+    def preview_lines(self, shown: Preview, *, board: bool = True) -> list[str]:
+        """``shown`` in words for the terminal, with the board as text (``game/preview.py``)."""
+        return game_preview.preview_lines(self._state.game, shown, board=board)
 
     def sample(self, rng: SeededChoices, n: int = 1) -> list[Action]:
         """``n`` random legal actions (the engine's sampler: a random unit and candidate,
@@ -366,6 +376,14 @@ class WarsurgeRuleset:
         except RulesError as exc:
             return Refusal(exc.reason, exc.rule)
         return None
+
+    def preview(self, state: WarsurgeState, action: Action, player: int) -> Preview | None:
+        """Where a legal Deploy, Move (a Dash, a charge into contact) or Disembark would put
+        the unit's models: the engine's own plan, nothing applied (``game/preview.py``);
+        ``None`` for another action or one ``check`` refuses."""
+        if self.check(state, action, player) is not None:
+            return None
+        return game_preview.preview(state.game, action)
 
     def apply(
         self, state: WarsurgeState, action: Action, player: int, dice: Dice | None = None

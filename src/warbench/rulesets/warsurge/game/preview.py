@@ -1,0 +1,114 @@
+"""Where a Deploy, a Move (a Dash, a charge into Base Contact) or a Disembark would put a unit's
+models, before the player commits (issue 10, session 31): the engine's own plan
+(:func:`engine.planned`, the plan ``apply`` carries out), no second planner, no dice rolled,
+nothing applied.
+
+A Move toward a point is the engine's placement (docs/rulings.md "WARSURGE movement: session
+30, a Move toward a point", Core Rules 001_d3f5e425c5e1196d.txt §4.1 L1833-1851, §4.7
+L2147-2156): routed round terrain and units it may differ from a straight slide, so the play
+page draws these positions as ghost bases and ``warbench play`` prints them before asking to
+confirm. Each model's own move is straight (ruling 2 there), so a line from each start to its
+end is that model's path.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from warbench.kernel.errors import RulesError
+from warbench.play.core import Placement, Preview
+from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game.actions import Action, Deploy, Disembark, Move
+from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan
+from warbench.rulesets.warsurge.game.render import drawings, terrain_status
+from warbench.rulesets.warsurge.game.state import GameState
+
+__all__ = ["preview", "preview_lines"]
+
+
+def preview(game: GameState, action: Action) -> Preview | None:
+    """Every model's place before and after ``action`` as the engine plans it; ``None`` for an
+    action that places no models (an attack, a pass, an embarkation, Rift Gate's ways in and
+    out of Reserve) or that the engine refuses."""
+    if not isinstance(action, Deploy | Move | Disembark):
+        return None
+    try:
+        plan = engine.planned(game, action)
+    except RulesError:
+        return None
+    if isinstance(plan, DeployPlan) and plan.into is None:
+        return Preview(
+            tuple(
+                Placement(plan.uid, i, None, _pt(p))
+                for i, p in enumerate(plan.positions)
+                if not game.units[plan.uid].removed[i]
+            )
+        )
+    if not isinstance(plan, MovePlan) or plan.embark is not None or plan.reserve:
+        return None
+    starts: Sequence[tuple[float, float] | None] = plan.starts or (None,) * len(plan.models)
+    return Preview(
+        tuple(
+            Placement(
+                plan.uid,
+                i,
+                None if s is None else _pt(s),
+                _pt(p),
+                float(plan.facing[i]) if plan.facing else None,
+            )
+            for i, s, p in zip(plan.models, starts, plan.positions, strict=True)
+        )
+    )
+
+
+def _pt(p: Sequence[float]) -> tuple[float, float]:
+    return (float(p[0]), float(p[1]))
+
+
+def preview_lines(game: GameState, shown: Preview, *, board: bool = True) -> list[str]:
+    """The preview in words for the terminal: per unit, its centre (the mean of its placed
+    models) before and after and how far it moves, the longest single model's move, and, with
+    ``board``, the board as text with the unit's new places drawn as one more unit (its own
+    letter, "after" in the legend)."""
+    from warbench.rulesets.warsurge.battlefield import render_text
+    from warbench.rulesets.warsurge.game.terrain_field import field_of
+
+    lines: list[str] = []
+    extra: list[tuple[str, int, list[Any]]] = []
+    for uid in dict.fromkeys(p.unit for p in shown.placements):
+        mine = [p for p in shown.placements if p.unit == uid]
+        info = game.info(uid)
+        after = _centre([p.end for p in mine])
+        starts = [p.start for p in mine if p.start is not None]
+        if len(starts) == len(mine):
+            before = _centre(starts)
+            moved = math.dist(before, after)
+            longest = max(math.dist(p.start, p.end) for p in mine if p.start is not None)
+            lines.append(
+                f"preview: {info.label} ({len(mine)} models): centre "
+                f"({before[0]:.1f}, {before[1]:.1f}) -> ({after[0]:.1f}, {after[1]:.1f}), "
+                f'{moved:.1f}" moved (the farthest model {longest:.1f}")'
+            )
+        else:
+            lines.append(
+                f"preview: {info.label} ({len(mine)} models) placed, centre "
+                f"({after[0]:.1f}, {after[1]:.1f})"
+            )
+        for p in mine:
+            was = "off the table" if p.start is None else f"({p.start[0]:.2f}, {p.start[1]:.2f})"
+            lines.append(f"  model {p.model + 1}: {was} -> ({p.end[0]:.2f}, {p.end[1]:.2f})")
+        extra.append(
+            (f"{info.label}, after (preview)", info.side, [(p.end, info.radius) for p in mine])
+        )
+    if board and extra:
+        picture = render_text(
+            field_of(game).board, [*drawings(game), *extra], cell=1.0, status=terrain_status(game)
+        )
+        lines.append(picture)
+    return lines
+
+
+def _centre(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
