@@ -46,7 +46,8 @@ class LazyConsole:
 
             stream = sys.stderr if self._stderr else sys.stdout
             width = None if self._stderr or stream.isatty() else 140
-            self._console = Console(stderr=self._stderr, width=width)
+            # emoji off: a text board's ':A:' (unit A in a zone) is the board, not an emoji
+            self._console = Console(stderr=self._stderr, width=width, emoji=False)
         return self._console
 
     def __getattr__(self, name: str) -> Any:
