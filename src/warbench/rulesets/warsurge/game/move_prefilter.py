@@ -1,0 +1,111 @@
+"""Candidate Moves that certainly fail, found all at once (issue 10, session 31).
+
+The automated Moves try candidates in an order and take the first legal one
+(``movement.plan_towards``, ``movement.plan_engage``, ``route_move.route_towards``); each
+candidate's true check (``coherency.problem_positions``: Core Rules 001_d3f5e425c5e1196d.txt
+§2.1 the battlefield's edge, §4.7 other units' bases are Impassable Ground) costs a dozen NumPy
+calls. The tests here refuse, in one NumPy pass for every candidate, only what fails those
+checks by more than ``OVERLAP_TOL`` and ``coherency``'s margin, as
+``coherency.clearly_illegal`` does, so the callers' own checks, asked of the other candidates
+in the same order, find the very same Moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from warbench.rulesets.warsurge.effects.movement import flight
+from warbench.rulesets.warsurge.game import bases, perk_incorporeal
+from warbench.rulesets.warsurge.game.coherency import _MARGIN
+from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
+from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
+from warbench.rulesets.warsurge.game.work import Work
+
+
+def clearly_blocked_moves(
+    w: Work, uid: int, starts: FloatArray, moving: Sequence[int], vecs: FloatArray
+) -> list[bool]:
+    """:func:`coherency.clearly_illegal` of the candidates that translate the models
+    ``moving`` (rows of ``starts``, a unit on round bases) by each vector of ``vecs``
+    ``(K, 2)``, the other models staying put: a candidate is refused when a moving model ends
+    clearly off the battlefield, or its straight path (its end included) comes within another
+    unit's base by more than ``OVERLAP_TOL`` and the margin. A base's distance from a path is
+    measured from the point of the path nearest to it (the along-track distance clamped to
+    the vector's length), for every candidate, model and base near them at once: the rigid
+    ends of a route (``route_move``: 24 headings by four shares), one pass instead of the
+    band and segment tests of ``clearly_illegal``."""
+    hit = np.asarray(_blocked(w, uid, starts[list(moving)], vecs).any(axis=1), dtype=bool)
+    rows: list[bool] = hit.tolist()
+    return rows
+
+
+def clearly_blocked_each(
+    w: Work, uid: int, starts: FloatArray, moving: Sequence[int], vecs: FloatArray
+) -> list[list[bool]]:
+    """:func:`clearly_blocked_moves` model by model: ``out[c][j]`` is True when the model
+    ``moving[j]`` moved alone by ``vecs[c]`` ends clearly off the battlefield or passes
+    clearly through another unit's base (``movement.plan_engage``'s followers, each checked
+    on its own). Only for a unit whose every move is measured against every other unit's
+    base (:func:`plain_mover`)."""
+    return [[bool(b) for b in row] for row in _blocked(w, uid, starts[list(moving)], vecs).tolist()]
+
+
+def plain_mover(w: Work, uid: int) -> bool:
+    """Whether ``coherency.problem_positions`` measures every path of the unit's models
+    against every other unit's base: round bases (§1.3), no flight (Airborne, Jumper,
+    Juggernaut: Perks L2076, L2112, L2126), no Terrain units to pass over (L1410, Wreckage
+    L1448) and no Incorporeal unit on the table (L2474-L2476)."""
+    if bases.shaped(w.setup) or flight(w.info(uid).unit.profile.perks) or passable(w, uid):
+        return False
+    return not (any(u.statuses for u in w.units) and perk_incorporeal.ghosts(w))
+
+
+def _blocked(w: Work, uid: int, pts: FloatArray, vecs: FloatArray) -> npt.NDArray[np.bool_]:
+    """``(K, m)``: the model at ``pts[j]`` moved by ``vecs[c]`` ends clearly off the
+    battlefield or passes clearly through another unit's base."""
+    k_count = len(vecs)
+    if not k_count or not len(pts):
+        return np.zeros((k_count, len(pts)), dtype=bool)
+    f = w.field
+    r = w.info(uid).radius
+    ends = pts[None, :, :] + vecs[:, None, :]  # (K, m, 2), as the callers add them
+    x, y = ends[..., 0], ends[..., 1]
+    lo = r - 1e-6 - _MARGIN
+    out: npt.NDArray[np.bool_] = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+    out |= y > f.height - r + 1e-6 + _MARGIN
+    lengths = np.hypot(vecs[:, 0], vecs[:, 1])
+    live = np.flatnonzero(~out.all(axis=1) & (lengths > 0.0))
+    if not len(live):
+        return out
+    t = w.table()
+    # the bases near the box of every path (the starts and every end)
+    lo_xy = np.minimum(pts.min(axis=0), ends[live].reshape(-1, 2).min(axis=0)) - r - 1.0
+    hi_xy = np.maximum(pts.max(axis=0), ends[live].reshape(-1, 2).max(axis=0)) + r + 1.0
+    near = (
+        (t.xy[:, 0] > lo_xy[0] - t.r)
+        & (t.xy[:, 0] < hi_xy[0] + t.r)
+        & (t.xy[:, 1] > lo_xy[1] - t.r)
+        & (t.xy[:, 1] < hi_xy[1] + t.r)
+        & (t.uid != uid)
+    )
+    if not near.any():
+        return out
+    oxy, orad = t.xy[near], t.r[near]
+    rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
+    ry = oxy[None, :, 1] - pts[:, 1, None]
+    ln = lengths[live]
+    ux = (vecs[live, 0] / ln)[:, None, None]
+    uy = (vecs[live, 1] / ln)[:, None, None]
+    along = rx[None] * ux + ry[None] * uy  # (K', models, bases)
+    np.clip(along, 0.0, ln[:, None, None], out=along)
+    gx = rx[None] - along * ux
+    gy = ry[None] - along * uy
+    gx *= gx
+    gy *= gy
+    gx += gy
+    reach = orad + (r - OVERLAP_TOL - _MARGIN)  # closer than this: overlapping by more
+    out[live] |= (gx < np.where(reach > 0.0, reach * reach, -1.0)).any(axis=2)
+    return out
