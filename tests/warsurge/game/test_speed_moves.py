@@ -3,7 +3,7 @@
 * ``movement.verify_move`` does not ask ``move_problems`` again of positions its planner found
   legal: whenever a planner says so, the positions are legal (Core Rules
   001_d3f5e425c5e1196d.txt §4.1-4.7, §4.2).
-* ``move_prefilter.clearly_blocked_moves`` (a route's rigid ends, ``route_move``) refuses
+* ``move_prefilter.clearly_blocked_headings`` (a route's rigid ends, ``route_move``) refuses
   exactly what ``coherency.clearly_illegal`` refuses, at every route of seeded games.
 * ``movement.plan_engage`` (the automated charge, §4.3) skips the moves that
   ``move_prefilter.clearly_blocked_each`` finds certainly refused: each of them is refused by
@@ -26,6 +26,7 @@ from warbench.rulesets.warsurge.game import (
     engine,
     move_prefilter,
     movement,
+    route,
     route_move,
 )
 from warbench.rulesets.warsurge.game.geom import Field
@@ -95,33 +96,48 @@ def _candidates(starts: np.ndarray, moving: list[int], vecs: np.ndarray) -> np.n
     return out
 
 
+def _ends(
+    starts: np.ndarray, moving: list[int], ux: np.ndarray, uy: np.ndarray, lengths: np.ndarray
+) -> np.ndarray:
+    """A route's rigid ends as ``clearly_illegal`` takes them: (heading, length) by row."""
+    vx = (lengths[None, :] * ux[:, None]).ravel()
+    vy = (lengths[None, :] * uy[:, None]).ravel()
+    return _candidates(starts, moving, np.stack([vx, vy], axis=1))
+
+
 @pytest.mark.parametrize(("kind", "seed", "board"), [("scripted", 1, "city_72x48")])
 def test_route_ends_refused_as_clearly_illegal_refuses(
     kind: str, seed: int, board: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """At every route of a seeded game: the same ends refused by both tests."""
-    fast = move_prefilter.clearly_blocked_moves
+    fast = move_prefilter.clearly_blocked_headings
     asked = refused = 0
 
     def both(
-        w: Work, uid: int, starts: np.ndarray, moving: list[int], vecs: np.ndarray
-    ) -> list[bool]:
+        w: Work,
+        uid: int,
+        starts: np.ndarray,
+        moving: list[int],
+        ux: np.ndarray,
+        uy: np.ndarray,
+        lengths: np.ndarray,
+    ) -> np.ndarray:
         nonlocal asked, refused
-        got = fast(w, uid, starts, moving, vecs)
-        want = coherency.clearly_illegal(w, uid, starts, _candidates(starts, moving, vecs))
-        assert got == want.tolist()
+        got = fast(w, uid, starts, moving, ux, uy, lengths)
+        want = coherency.clearly_illegal(w, uid, starts, _ends(starts, moving, ux, uy, lengths))
+        assert got.ravel().tolist() == want.tolist()
         asked += 1
-        refused += sum(got)
+        refused += int(got.sum())
         return got
 
-    monkeypatch.setattr(route_move, "clearly_blocked_moves", both)
+    monkeypatch.setattr(route_move, "clearly_blocked_headings", both)
     _play(kind, seed, board)
     assert asked >= 5 and refused >= 50  # routes were asked, with ends refused
 
 
 def test_route_end_refused_through_a_base_and_off_the_board() -> None:
-    """Made-up ends: straight through another unit's model and off the battlefield are
-    refused as ``clearly_illegal`` refuses them."""
+    """Made-up headings: straight at another unit's model (refused from the length that
+    reaches its base on) and off the battlefield, as ``clearly_illegal`` decides."""
     state, events = engine.new_game(_sample(), 0)
     run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events, max_actions=60)
     w = Work(run.state, None, DEFAULT_HOOKS)
@@ -131,11 +147,13 @@ def test_route_end_refused_through_a_base_and_off_the_board() -> None:
     starts = w.xy(uid)
     moving = list(range(len(starts)))
     d = w.xy(other)[0] - starts[0]
-    vecs = np.vstack([d[None, :], d[None, :] * 0.5, np.asarray([[-100.0, 0.0]])])
-    got = move_prefilter.clearly_blocked_moves(w, uid, starts, moving, vecs)
-    want = coherency.clearly_illegal(w, uid, starts, _candidates(starts, moving, vecs))
-    assert got == want.tolist()
-    assert got[0] and got[2]  # onto the other model's centre; a hundred inches off the edge
+    gap = float(np.hypot(d[0], d[1]))
+    ux, uy = np.asarray([d[0] / gap, -1.0]), np.asarray([d[1] / gap, 0.0])
+    lengths = np.asarray([gap, gap / 2.0, 0.01, 100.0])
+    got = move_prefilter.clearly_blocked_headings(w, uid, starts, moving, ux, uy, lengths)
+    want = coherency.clearly_illegal(w, uid, starts, _ends(starts, moving, ux, uy, lengths))
+    assert got.ravel().tolist() == want.tolist()
+    assert got[0, 0] and got[0, 3] and got[1, 3]  # onto its centre; beyond; off the edge
 
 
 def test_charge_moves_refused_at_once_are_refused_by_the_check(
@@ -203,3 +221,21 @@ def test_charges_end_where_they_did_without_the_prefilter(
         _play("scripted", seed)
     _play("random", 4)
     assert asked >= 10
+
+
+@pytest.mark.parametrize("board", ["open_field_42x32", "ruins_48x48", "city_72x48"])
+def test_grid_blocked_cells_as_off_board_or_on_impassable(board: str) -> None:
+    """``NavGrid``'s blocked cells (one terrain question for Impassable, Difficult and
+    Dangerous Ground) are those off the board or on Impassable Ground (§4.7), as the
+    battlefield answers them cell by cell; and the board has some of each."""
+    b = sample_board(board)
+    g = b.geometry()
+    for radius in (0.5, 1.26, 2.0):
+        grid = route.NavGrid(b, radius)
+        xs = (np.arange(grid.nx) + 0.5) * route.CELL
+        ys = (np.arange(grid.ny) + 0.5) * route.CELL
+        gx, gy = np.meshgrid(xs, ys)
+        pts = np.column_stack([gx.ravel(), gy.ravel()])
+        want = ~np.asarray(g.on_board(pts, radius)) | np.asarray(g.on_impassable(pts, radius))
+        assert (grid.blocked.ravel() == want).all()
+        assert want.any() and not want.all()

@@ -25,31 +25,76 @@ from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
 from warbench.rulesets.warsurge.game.work import Work
 
 
-def clearly_blocked_moves(
-    w: Work, uid: int, starts: FloatArray, moving: Sequence[int], vecs: FloatArray
-) -> list[bool]:
-    """:func:`coherency.clearly_illegal` of the candidates that translate the models
-    ``moving`` (rows of ``starts``, a unit on round bases) by each vector of ``vecs``
-    ``(K, 2)``, the other models staying put: a candidate is refused when a moving model ends
-    clearly off the battlefield, or its straight path (its end included) comes within another
-    unit's base by more than ``OVERLAP_TOL`` and the margin. A base's distance from a path is
-    measured from the point of the path nearest to it (the along-track distance clamped to
-    the vector's length), for every candidate, model and base near them at once: the rigid
-    ends of a route (``route_move``: 24 headings by four shares), one pass instead of the
-    band and segment tests of ``clearly_illegal``."""
-    hit = np.asarray(_blocked(w, uid, starts[list(moving)], vecs).any(axis=1), dtype=bool)
-    rows: list[bool] = hit.tolist()
-    return rows
+def clearly_blocked_headings(
+    w: Work,
+    uid: int,
+    starts: FloatArray,
+    moving: Sequence[int],
+    ux: FloatArray,
+    uy: FloatArray,
+    lengths: FloatArray,
+) -> npt.NDArray[np.bool_]:
+    """:func:`coherency.clearly_illegal` of the rigid ends of a route (``route_move``): the
+    models ``moving`` (rows of ``starts``, a unit on round bases) translated ``lengths[s]``
+    along the heading ``(ux[d], uy[d])``, the other models staying put; ``out[d, s]`` True
+    when a moving model ends clearly off the battlefield, or its straight path (its end
+    included) comes within another unit's base by more than ``OVERLAP_TOL`` and the margin.
+    Along one heading every length's path is a prefix of the longest, so a base refuses
+    every length beyond the point where the first model's path enters it (the along-track
+    distance less the half chord): one pass over (headings, models, bases), not one per
+    length and heading as ``clearly_illegal`` measures them (issue 10, session 31)."""
+    pts = starts[list(moving)]
+    vx = lengths[None, :] * ux[:, None]  # (D, S): the route's own products
+    vy = lengths[None, :] * uy[:, None]
+    f = w.field
+    r = w.info(uid).radius
+    x = pts[None, None, :, 0] + vx[:, :, None]  # (D, S, m): the ends, as the route adds them
+    y = pts[None, None, :, 1] + vy[:, :, None]
+    lo = r - 1e-6 - _MARGIN
+    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
+    off |= y > f.height - r + 1e-6 + _MARGIN
+    out = np.asarray(off.any(axis=2), dtype=bool)
+    if not len(pts) or not len(lengths):
+        return out
+    t = w.table()
+    far = float(lengths.max())
+    lo_xy = pts.min(axis=0) - far - r - 1.0
+    hi_xy = pts.max(axis=0) + far + r + 1.0
+    near = (
+        (t.xy[:, 0] > lo_xy[0] - t.r)
+        & (t.xy[:, 0] < hi_xy[0] + t.r)
+        & (t.xy[:, 1] > lo_xy[1] - t.r)
+        & (t.xy[:, 1] < hi_xy[1] + t.r)
+        & (t.uid != uid)
+    )
+    if not near.any():
+        return out
+    oxy, orad = t.xy[near], t.r[near]
+    rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
+    ry = oxy[None, :, 1] - pts[:, 1, None]
+    along = rx[None] * ux[:, None, None] + ry[None] * uy[:, None, None]  # (D, m, B)
+    reach = orad + (r - OVERLAP_TOL - _MARGIN)  # closer than this: overlapping by more
+    # the square of the half chord the path cuts in the disc of radius ``reach``
+    half2 = along * along
+    half2 -= (rx * rx + ry * ry)[None]
+    half2 += np.where(reach > 0.0, reach * reach, -1.0)
+    cuts = half2 > 0.0
+    half = np.sqrt(np.where(cuts, half2, 0.0))
+    enters = np.where(cuts & (along + half > 0.0), along - half, np.inf)
+    first = enters.min(axis=(1, 2))  # (D,): where the first path enters a base
+    out |= first[:, None] < lengths[None, :]
+    return out
 
 
 def clearly_blocked_each(
     w: Work, uid: int, starts: FloatArray, moving: Sequence[int], vecs: FloatArray
 ) -> list[list[bool]]:
-    """:func:`clearly_blocked_moves` model by model: ``out[c][j]`` is True when the model
-    ``moving[j]`` moved alone by ``vecs[c]`` ends clearly off the battlefield or passes
-    clearly through another unit's base (``movement.plan_engage``'s followers, each checked
-    on its own). Only for a unit whose every move is measured against every other unit's
-    base (:func:`plain_mover`)."""
+    """What :func:`coherency.clearly_illegal` refuses, model by model, of any moves:
+    ``out[c][j]`` is True when the model ``moving[j]`` moved alone by ``vecs[c]`` ends
+    clearly off the battlefield or passes clearly through another unit's base (the path's
+    point nearest each base: the along-track distance clamped to the move's length;
+    ``movement.plan_engage``'s followers, each checked on its own). Only for a unit whose
+    every move is measured against every other unit's base (:func:`plain_mover`)."""
     return [[bool(b) for b in row] for row in _blocked(w, uid, starts[list(moving)], vecs).tolist()]
 
 

@@ -54,11 +54,14 @@ class NavGrid:
         gx, gy = np.meshgrid(xs, ys)
         pts = np.column_stack([gx.ravel(), gy.ravel()])
         r = float(radius)
-        blocked = ~np.asarray(g.on_board(pts, r)) | np.asarray(g.on_impassable(pts, r))
+        blocked = ~np.asarray(g.on_board(pts, r))
         cost = np.ones(len(pts))
         if len(g.names):
             rr = np.full(len(pts), r)
+            # the pieces that matter to a move (Impassable among them) each cell's base
+            # overlaps, in one question: ``on_impassable`` is its Impassable columns (issue 10)
             inside = np.asarray(g.standing_in(g.movement, pts, rr))
+            blocked |= (inside & g.impassable_mask[None, :]).any(axis=1)
             cost = np.where((inside & g.difficult[None, :]).any(axis=1), DIFFICULT_COST, cost)
             cost = np.where((inside & g.dangerous[None, :]).any(axis=1), DANGEROUS_COST, cost)
         self.blocked = blocked.reshape(self.ny, self.nx)
