@@ -27,6 +27,7 @@ from warbench.rulesets.warsurge.game import (
     move_prefilter,
     movement,
     route,
+    route_formation,
     route_move,
 )
 from warbench.rulesets.warsurge.game.geom import Field
@@ -239,3 +240,23 @@ def test_grid_blocked_cells_as_off_board_or_on_impassable(board: str) -> None:
         want = ~np.asarray(g.on_board(pts, radius)) | np.asarray(g.on_impassable(pts, radius))
         assert (grid.blocked.ravel() == want).all()
         assert want.any() and not want.all()
+        # the costs: Difficult (§4.5) and Dangerous (§4.6) Ground under every cell's base
+        inside = np.asarray(g.standing_in(g.movement, pts, np.full(len(pts), radius)))
+        cost = np.where((inside & g.difficult[None, :]).any(axis=1), route.DIFFICULT_COST, 1.0)
+        cost = np.where((inside & g.dangerous[None, :]).any(axis=1), route.DANGEROUS_COST, cost)
+        assert (grid.cost.ravel() == cost).all()
+
+
+@pytest.mark.parametrize("board", ["ruins_48x48", "city_72x48", "hive_city_72x48"])
+def test_lattice_spots_on_impassable_as_the_battlefield_answers(board: str) -> None:
+    """``route_formation._on_impassable`` (only the bases near an Impassable piece's box
+    asked) answers as ``on_impassable`` does for every base (§4.7), some of them on it."""
+    g = sample_board(board).geometry()
+    rng = np.random.default_rng(7)
+    hits = 0
+    for radius in (0.55, 1.03, 2.05):
+        pts = rng.uniform(-2.0, 74.0, (3000, 2))
+        want = np.asarray(g.on_impassable(pts, radius))
+        assert (route_formation._on_impassable(g, pts, radius) == want).all()
+        hits += int(want.sum())
+    assert hits > 0

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import shapely
 
 from warbench.rulesets.warsurge.battlefield.measure import COHERENCY
 from warbench.rulesets.warsurge.game import geom
@@ -121,8 +123,28 @@ def _lattice(w: Work, starts: FloatGrid, r: float, allowance: float) -> FloatGri
     arr = arr[near <= allowance - SLACK]
     g = w.field.board.geometry()
     ok: BoolGrid = np.asarray(g.on_board(arr, r), dtype=bool)
-    ok &= ~np.asarray(g.on_impassable(arr, r + SLACK), dtype=bool)
+    ok &= ~_on_impassable(g, arr, r + SLACK)
     out: FloatGrid = arr[ok]
+    return out
+
+
+def _on_impassable(g: Any, pts: FloatGrid, r: float) -> BoolGrid:
+    """``g.on_impassable(pts, r)``, asked only of the bases whose box meets the box of an
+    Impassable piece (the others overlap none: §4.7; issue 10, session 31)."""
+    out = np.zeros(len(pts), dtype=bool)
+    if not g.impassable or not len(pts):
+        return out
+    boxes = np.asarray(shapely.bounds(g.impassable.polys), dtype=np.float64)
+    grow = r + 1e-6
+    near = (
+        (pts[:, 0, None] + grow >= boxes[None, :, 0])
+        & (pts[:, 0, None] - grow <= boxes[None, :, 2])
+        & (pts[:, 1, None] + grow >= boxes[None, :, 1])
+        & (pts[:, 1, None] - grow <= boxes[None, :, 3])
+    ).any(axis=1)
+    rows = np.flatnonzero(near)
+    if len(rows):
+        out[rows] = np.asarray(g.on_impassable(pts[rows], r), dtype=bool)
     return out
 
 
