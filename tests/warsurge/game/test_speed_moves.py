@@ -30,6 +30,7 @@ from warbench.rulesets.warsurge.game import (
     route_formation,
     route_move,
 )
+from warbench.rulesets.warsurge.game.actions import Move
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.io import load_game_roster
@@ -260,3 +261,26 @@ def test_lattice_spots_on_impassable_as_the_battlefield_answers(board: str) -> N
         assert (route_formation._on_impassable(g, pts, radius) == want).all()
         hits += int(want.sum())
     assert hits > 0
+
+
+@pytest.mark.parametrize(
+    "rank",
+    [
+        pytest.param("Airborne", id="L2076-Airborne"),
+        pytest.param("Jumper", id="L2126-Jumper"),
+    ],
+)
+def test_L2076_a_flyer_moving_toward_a_point_passes_over_a_unit(rank: str) -> None:
+    """A unit that may move over other units (Perks L2076, L2126) asked to move toward
+    a point beyond one ends there, as ``Move(positions=...)`` may (no prefilter refuses its
+    path over the unit); without the perk the unit stops short of the other unit's base."""
+    from tests.rulesets.warsurge.effects.test_movement_perks import USER, _flyer
+
+    beyond = (17.0, 20.0)  # across the Wall of Shields' model at (13.5, 20)
+    flyer = _flyer([rank], (10.0, 20.0))
+    assert engine.can(flyer, Move(USER, positions=(beyond,)))
+    after, _ = engine.apply(flyer, Move(USER, to=beyond))
+    assert after.units[USER].pos[0] == beyond
+    walker = _flyer([], (10.0, 20.0))
+    after, _ = engine.apply(walker, Move(USER, to=beyond))
+    assert after.units[USER].pos[0][0] < 13.5 - 1.0  # in front of the other model's base

@@ -100,12 +100,18 @@ def clearly_blocked_each(
 
 def plain_mover(w: Work, uid: int) -> bool:
     """Whether ``coherency.problem_positions`` measures every path of the unit's models
-    against every other unit's base: round bases (§1.3), no flight (Airborne, Jumper,
-    Juggernaut: Perks L2076, L2112, L2126), no Terrain units to pass over (L1410, Wreckage
-    L1448) and no Incorporeal unit on the table (L2474-L2476)."""
-    if bases.shaped(w.setup) or flight(w.info(uid).unit.profile.perks) or passable(w, uid):
-        return False
-    return not (any(u.statuses for u in w.units) and perk_incorporeal.ghosts(w))
+    against every other unit's base: round bases (§1.3) and not :func:`crosses_units`."""
+    return not bases.shaped(w.setup) and not crosses_units(w, uid)
+
+
+def crosses_units(w: Work, uid: int) -> bool:
+    """Whether the true check lets the unit's models pass over or through other units'
+    bases, or stand on some: flight (Airborne, Jumper, Juggernaut: Perks L2076, L2112,
+    L2126), Terrain units to pass over (L1410, Wreckage L1448), an Incorporeal unit on the
+    table (L2474-L2476). The automated Moves refuse none of its candidates beforehand."""
+    if flight(w.info(uid).unit.profile.perks) or passable(w, uid):
+        return True
+    return any(u.statuses for u in w.units) and bool(perk_incorporeal.ghosts(w))
 
 
 def _blocked(w: Work, uid: int, pts: FloatArray, vecs: FloatArray) -> npt.NDArray[np.bool_]:

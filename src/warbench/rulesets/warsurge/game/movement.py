@@ -45,7 +45,11 @@ from warbench.rulesets.warsurge.game.coherency import (
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.melee import check_locked, engage_new_contacts
-from warbench.rulesets.warsurge.game.move_prefilter import clearly_blocked_each, plain_mover
+from warbench.rulesets.warsurge.game.move_prefilter import (
+    clearly_blocked_each,
+    crosses_units,
+    plain_mover,
+)
 from warbench.rulesets.warsurge.game.perk_combat_damage import after_share, in_effect
 from warbench.rulesets.warsurge.game.perk_seed import hijackers
 from warbench.rulesets.warsurge.game.perk_transport import enter_reserve
@@ -271,7 +275,9 @@ def _plan_towards(
     starts = geom.as_array([u.pos[i] for i in models])
     fs = set(free)
     rejected: list[bool]
-    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outlines
+    if crosses_units(w, uid):  # flight, Terrain units, Incorporeal: only the true check
+        rejected = [False] * len(vecs)
+    elif bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outlines
         shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
         cands = np.where(shift, starts[None] + np.asarray(vecs)[:, None, :], starts[None])
         rejected = clearly_illegal(w, uid, starts, cands).tolist()

@@ -31,7 +31,10 @@ import numpy as np
 
 from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.coherency import clearly_illegal
-from warbench.rulesets.warsurge.game.move_prefilter import clearly_blocked_headings
+from warbench.rulesets.warsurge.game.move_prefilter import (
+    clearly_blocked_headings,
+    crosses_units,
+)
 from warbench.rulesets.warsurge.game.route import INF, nav_grid
 from warbench.rulesets.warsurge.game.route_formation import (
     may_place,
@@ -87,6 +90,8 @@ def route_towards(
     rejected: list[bool]
     if not len(inside):
         rejected = []
+    elif crosses_units(w, uid):  # flight, Terrain units, Incorporeal: only the true check
+        rejected = [False] * len(inside)
     elif bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outlines
         shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
         vecs = np.stack([dxs[inside], dys[inside]], axis=1)
