@@ -251,11 +251,11 @@ def clearly_blocked_translations(
     ``length`` along the unit vector ``way``, the others staying put. A candidate is refused
     when a moving model ends clearly off the battlefield, or its path (its end included)
     comes within another unit's base by more than ``OVERLAP_TOL`` and the margin, as
-    :func:`clearly_illegal` refuses it. Every path lies along one line, so each base's
-    distance from a path is measured from the point of that line nearest to it, clamped to
-    the candidate's length: one NumPy pass for every candidate (issue 10). Only what fails
-    by more than the margin is refused, so the callers' own checks find the very same
-    positions."""
+    :func:`clearly_illegal` refuses it. Every path lies along one line, each a prefix of the
+    longest, so a candidate is refused when its length reaches past the point where the
+    first model's path enters a base: one NumPy pass for every candidate (issue 10). Only
+    what fails by more than the margin is refused, so the callers' own checks find the very
+    same positions."""
     f = w.field
     r = w.info(uid).radius
     ux, uy = way
@@ -289,18 +289,19 @@ def clearly_blocked_translations(
     rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): base centre from the start
     ry = oxy[None, :, 1] - pts[:, 1, None]
     along = rx * ux + ry * uy  # how far along the way the base's centre is
-    np.maximum(along, 0.0, out=along)
-    lens = np.array([lengths[i] for i in todo])[:, None, None]
-    tt = np.minimum(along[None], lens)  # (candidates, models, bases)
-    gx = rx - tt * ux
-    gy = ry - tt * uy
-    gx *= gx
-    gy *= gy
-    gx += gy
     reach = orad + (r - OVERLAP_TOL - _MARGIN)  # closer than this: overlapping by more
-    hit = (gx < np.where(reach > 0.0, reach * reach, -1.0)).any(axis=(1, 2))
-    for i, h in zip(todo, hit.tolist(), strict=True):
-        out[i] = h
+    # every candidate's path is a prefix of the longest: a base refuses the lengths beyond
+    # where the first model's path enters it (the along-track distance less the half chord
+    # cut in the disc of radius ``reach``; issue 10, session 31: one (models, bases) pass)
+    half2 = along * along
+    half2 -= rx * rx + ry * ry
+    half2 += np.where(reach > 0.0, reach * reach, -1.0)
+    cuts = half2 > 0.0
+    half = np.sqrt(np.where(cuts, half2, 0.0))
+    enters = np.where(cuts & (along + half > 0.0), along - half, np.inf)
+    first = float(enters.min()) if enters.size else math.inf
+    for i in todo:
+        out[i] = first < lengths[i]
     return out
 
 

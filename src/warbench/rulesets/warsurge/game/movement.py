@@ -45,6 +45,11 @@ from warbench.rulesets.warsurge.game.coherency import (
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.melee import check_locked, engage_new_contacts
+from warbench.rulesets.warsurge.game.move_prefilter import (
+    clearly_blocked_each,
+    crosses_units,
+    plain_mover,
+)
 from warbench.rulesets.warsurge.game.perk_combat_damage import after_share, in_effect
 from warbench.rulesets.warsurge.game.perk_seed import hijackers
 from warbench.rulesets.warsurge.game.perk_transport import enter_reserve
@@ -186,16 +191,18 @@ def _verify_move(w: Work, action: Move) -> MovePlan:
                 f"{len(action.positions)} positions given",
                 "§4.1",
             )
-        new = tuple(action.positions)
+        new, checked = tuple(action.positions), False
     elif Automation.MODEL_PLACEMENT not in w.setup.automation:
         raise err("give a position for every model (model placement is not automated)", "§4.1")
     elif action.engage is not None:
-        new = plan_engage(w, uid, action.engage, allowance, action.dash)
+        new, checked = _plan_engage(w, uid, action.engage, allowance, action.dash)
     elif action.to is not None:
-        new = plan_towards(w, uid, action.to, allowance, action.dash, route=True)
+        new, checked = _plan_towards(w, uid, action.to, allowance, action.dash, route=True)
     else:
         raise err("a Move needs positions, a point to move to, or a unit to engage", "§4.1")
-    prob = move_problems(w, uid, new, models, starts, allowance, action.dash)
+    # a planned Move whose positions the planner found legal (the very same question of
+    # move_problems: these models, starts, allowance and Dash) is not asked again (issue 10)
+    prob = None if checked else move_problems(w, uid, new, models, starts, allowance, action.dash)
     if prob:
         raise err(*prob)
     check_locked(w, uid, new)
@@ -242,16 +249,24 @@ def plan_towards(
     formation (fractions of the full distance), models that may not move stay put. With
     ``route`` (the engine's ``Move(to=...)``), when none is legal the unit goes round along the
     board's path (``game.route_move``, issue 10) before the Move is refused (§4.7)."""
+    return _plan_towards(w, uid, to, allowance, dash, route)[0]
+
+
+def _plan_towards(
+    w: Work, uid: int, to: Point, allowance: float, dash: bool, route: bool = False
+) -> tuple[tuple[Point, ...], bool]:
+    """:func:`plan_towards`, and whether its positions were found legal (:func:`_legal`):
+    False where no model moves (the caller checks those)."""
     u = w.units[uid]
     models = u.present()
     free, _stay = mover_models(w, uid, dash)
     if not free:  # no model may move (every one used a Battle or Heavy weapon, §5.1)
-        return tuple(u.pos[i] for i in models)
+        return tuple(u.pos[i] for i in models), False
     centre = w.xy(uid, free).mean(axis=0)
     v = np.asarray(to, dtype=np.float64) - centre
     dist = float(np.hypot(*v))
     if dist < 1e-9:
-        return tuple(u.pos[i] for i in models)
+        return tuple(u.pos[i] for i in models), False
     unit_v = v / dist
     full = min(dist, float(allowance))
     fracs = (1.0, 0.8, 0.6, 0.45, 0.3, 0.15)
@@ -260,7 +275,9 @@ def plan_towards(
     starts = geom.as_array([u.pos[i] for i in models])
     fs = set(free)
     rejected: list[bool]
-    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outlines
+    if crosses_units(w, uid):  # flight, Terrain units, Incorporeal: only the true check
+        rejected = [False] * len(vecs)
+    elif bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outlines
         shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
         cands = np.where(shift, starts[None] + np.asarray(vecs)[:, None, :], starts[None])
         rejected = clearly_illegal(w, uid, starts, cands).tolist()
@@ -275,13 +292,13 @@ def plan_towards(
             continue
         moved = _rigid_subset(w, uid, vec, allowance, dash, models, free)
         if moved is not None:
-            return moved
+            return moved, True
     if route:
         routed = route_towards(
             w, uid, to, allowance, models, free, lambda new: _legal(w, uid, new, allowance, dash)
         )
         if routed is not None:
-            return routed
+            return routed, True
     raise err(
         f"{w.label(uid)} finds no clear path toward ({to[0]:.1f}, {to[1]:.1f})",
         "§4.7",
@@ -325,6 +342,14 @@ def _legal(w: Work, uid: int, new: tuple[Point, ...], allowance: float, dash: bo
 def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) -> tuple[Point, ...]:
     """Automated charge (§4.3): bring the nearest model into Base Contact with the nearest
     model of ``target``; the rest of the unit follows as far as it legally can."""
+    return _plan_engage(w, uid, target, allowance, dash)[0]
+
+
+def _plan_engage(
+    w: Work, uid: int, target: int, allowance: float, dash: bool
+) -> tuple[tuple[Point, ...], bool]:
+    """:func:`plan_engage`, and that its positions were found legal (``move_problems`` of the
+    unit's present models from where they stand: the question :func:`verify_move` asks)."""
     if not 0 <= target < len(w.units) or not w.enemies(uid, target):
         raise err(f"unit {target} is not an enemy unit", "§4.3")
     if w.units[target].location is not Location.TABLE:
@@ -345,6 +370,11 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
     order = np.argsort(d, axis=None)
     starts = [u.pos[i] for i in models]
     tried = 0
+    # the moves of each free model by each share of a try that certainly fail are known at
+    # once (``move_prefilter``): their own checks are not asked (the same positions, issue 10)
+    plain = dirs is None and plain_mover(w, uid)
+    col = {m: c for c, m in enumerate(free)}
+    everyone = range(len(free))
     for flat in order[:6]:
         i, j = divmod(int(flat), d.shape[1])
         need = float(d[i, j]) - CONTACT / 2
@@ -359,19 +389,27 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
             continue
         vec = direction / norm * max(0.0, need)
         lead = free[i]
+        no = clearly_blocked_each(w, uid, a, everyone, _SHARES[:, None] * vec) if plain else None
+        if no is not None and no[0][i]:
+            continue  # the lead's own move fails, and so does every formation with it
         # first the whole formation, then the others shortened one by one
         new = list(starts)
         for k, m in enumerate(models):
             if m in free:
                 new[k] = (starts[k][0] + float(vec[0]), starts[k][1] + float(vec[1]))
-        if move_problems(w, uid, tuple(new), models, starts, allowance, dash) is None:
-            return tuple(new)
+        first = tuple(new)
+        if (no is None or not any(no[0])) and move_problems(
+            w, uid, first, models, starts, allowance, dash
+        ) is None:
+            return first, True
         # shorten followers that collide, keep the lead at full length
         for k, m in enumerate(models):
             if m == lead or m not in free:
                 continue
             ok = False
-            for frac in (1.0, 0.75, 0.5, 0.25, 0.0):
+            for f, frac in enumerate(_FOLLOW):
+                if no is not None and f < len(_SHARES) and no[f][col[m]]:
+                    continue
                 cand = (starts[k][0] + float(vec[0]) * frac, starts[k][1] + float(vec[1]) * frac)
                 if move_problems(
                     w, uid, (cand,), (m,), (starts[k],), allowance, dash, ignore=()
@@ -381,8 +419,10 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
                     break
             if not ok:
                 new[k] = starts[k]
+        if tuple(new) == first:
+            continue  # the very formation refused above
         if move_problems(w, uid, tuple(new), models, starts, allowance, dash) is None:
-            return tuple(new)
+            return tuple(new), True
     if not tried:
         raise err(
             f'{w.label(target)} is out of reach: {float(d.min()):.1f}" away, '
@@ -390,6 +430,12 @@ def plan_engage(w: Work, uid: int, target: int, allowance: float, dash: bool) ->
             "§4.1",
         )
     raise err(f"{info.label} finds no legal way into contact with {w.label(target)}", "§4.3")
+
+
+#: The shares of the way a follower of an automated charge tries (:func:`plan_engage`), and
+#: those that move it (checked all at once first).
+_FOLLOW = (1.0, 0.75, 0.5, 0.25, 0.0)
+_SHARES = np.asarray(_FOLLOW[:4])
 
 
 def apply_move(w: Work, plan: MovePlan) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import shapely
 
 FloatGrid = npt.NDArray[np.float64]
 
@@ -54,11 +55,14 @@ class NavGrid:
         gx, gy = np.meshgrid(xs, ys)
         pts = np.column_stack([gx.ravel(), gy.ravel()])
         r = float(radius)
-        blocked = ~np.asarray(g.on_board(pts, r)) | np.asarray(g.on_impassable(pts, r))
+        blocked = ~np.asarray(g.on_board(pts, r))
         cost = np.ones(len(pts))
         if len(g.names):
             rr = np.full(len(pts), r)
-            inside = np.asarray(g.standing_in(g.movement, pts, rr))
+            # the pieces that matter to a move (Impassable among them) each cell's base
+            # overlaps, in one question: ``on_impassable`` is its Impassable columns (issue 10)
+            inside = _standing_in(g, pts, rr)
+            blocked |= (inside & g.impassable_mask[None, :]).any(axis=1)
             cost = np.where((inside & g.difficult[None, :]).any(axis=1), DIFFICULT_COST, cost)
             cost = np.where((inside & g.dangerous[None, :]).any(axis=1), DANGEROUS_COST, cost)
         self.blocked = blocked.reshape(self.ny, self.nx)
@@ -200,6 +204,27 @@ class NavGrid:
                     break  # the longest clear move in this direction
         out.sort()
         return out
+
+
+def _standing_in(g: Any, pts: FloatGrid, rr: FloatGrid) -> npt.NDArray[np.bool_]:
+    """``g.standing_in(g.movement, pts, rr)``: the pieces that matter to a move each base
+    overlaps, asked only of the bases whose box meets a piece's box (the others overlap
+    none: a base within ``rr`` of a piece lies in its box grown by ``rr``; issue 10)."""
+    out = np.zeros((len(pts), len(g.names)), dtype=bool)
+    if not g.movement or not len(pts):
+        return out
+    boxes = np.asarray(shapely.bounds(g.movement.polys), dtype=np.float64)
+    grow = rr[:, None] + 1e-6
+    near = (
+        (pts[:, 0, None] + grow >= boxes[None, :, 0])
+        & (pts[:, 0, None] - grow <= boxes[None, :, 2])
+        & (pts[:, 1, None] + grow >= boxes[None, :, 1])
+        & (pts[:, 1, None] - grow <= boxes[None, :, 3])
+    ).any(axis=1)
+    rows = np.flatnonzero(near)
+    if len(rows):
+        out[rows] = np.asarray(g.standing_in(g.movement, pts[rows], rr[rows]), dtype=bool)
+    return out
 
 
 def _shifted(a: FloatGrid, dy: int, dx: int, fill: float = INF) -> FloatGrid:

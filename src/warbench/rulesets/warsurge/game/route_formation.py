@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import shapely
 
 from warbench.rulesets.warsurge.battlefield.measure import COHERENCY
 from warbench.rulesets.warsurge.game import geom
@@ -109,17 +111,40 @@ def _lattice(w: Work, starts: FloatGrid, r: float, allowance: float) -> FloatGri
     lo = starts.min(axis=0) - allowance
     hi = starts.max(axis=0) + allowance
     rows = np.arange(lo[1], hi[1] + 1e-9, step * math.sqrt(3) / 2)
-    pts: list[tuple[float, float]] = []
-    for k, y in enumerate(rows):
-        xs = np.arange(lo[0] + (step / 2 if k % 2 else 0.0), hi[0] + 1e-9, step)
-        pts.extend((float(x), float(y)) for x in xs)
-    arr = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    # the rows' x as NumPy lays them out, the even and the odd rows (the very numbers of a
+    # row by row ``arange``; issue 10, session 31: no Python float per spot)
+    even = np.arange(lo[0], hi[0] + 1e-9, step)
+    odd = np.arange(lo[0] + step / 2, hi[0] + 1e-9, step)
+    xs = [odd if k % 2 else even for k in range(len(rows))]
+    arr = np.empty((sum(len(x) for x in xs), 2), dtype=np.float64)
+    arr[:, 0] = np.concatenate(xs) if xs else np.empty(0)
+    arr[:, 1] = np.repeat(rows, [len(x) for x in xs])
     near = np.sqrt(((arr[:, None, :] - starts[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
     arr = arr[near <= allowance - SLACK]
     g = w.field.board.geometry()
     ok: BoolGrid = np.asarray(g.on_board(arr, r), dtype=bool)
-    ok &= ~np.asarray(g.on_impassable(arr, r + SLACK), dtype=bool)
+    ok &= ~_on_impassable(g, arr, r + SLACK)
     out: FloatGrid = arr[ok]
+    return out
+
+
+def _on_impassable(g: Any, pts: FloatGrid, r: float) -> BoolGrid:
+    """``g.on_impassable(pts, r)``, asked only of the bases whose box meets the box of an
+    Impassable piece (the others overlap none: §4.7; issue 10, session 31)."""
+    out = np.zeros(len(pts), dtype=bool)
+    if not g.impassable or not len(pts):
+        return out
+    boxes = np.asarray(shapely.bounds(g.impassable.polys), dtype=np.float64)
+    grow = r + 1e-6
+    near = (
+        (pts[:, 0, None] + grow >= boxes[None, :, 0])
+        & (pts[:, 0, None] - grow <= boxes[None, :, 2])
+        & (pts[:, 1, None] + grow >= boxes[None, :, 1])
+        & (pts[:, 1, None] - grow <= boxes[None, :, 3])
+    ).any(axis=1)
+    rows = np.flatnonzero(near)
+    if len(rows):
+        out[rows] = np.asarray(g.on_impassable(pts[rows], r), dtype=bool)
     return out
 
 

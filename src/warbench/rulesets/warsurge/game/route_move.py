@@ -29,8 +29,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.coherency import clearly_illegal
+from warbench.rulesets.warsurge.game.move_prefilter import (
+    clearly_blocked_headings,
+    crosses_units,
+)
 from warbench.rulesets.warsurge.game.route import INF, nav_grid
 from warbench.rulesets.warsurge.game.route_formation import (
     may_place,
@@ -83,10 +87,20 @@ def route_towards(
     # does and the unit cannot be placed model by model (a single model, shaped bases), no
     # route exists and its field is not needed
     starts = geom.as_array([u.pos[i] for i in models])
-    shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
-    vecs = np.stack([dxs[inside], dys[inside]], axis=1)
-    cands = np.where(shift, starts[None] + vecs[:, None, :], starts[None])
-    rejected = clearly_illegal(w, uid, starts, cands).tolist() if len(inside) else []
+    rejected: list[bool]
+    if not len(inside):
+        rejected = []
+    elif crosses_units(w, uid):  # flight, Terrain units, Incorporeal: only the true check
+        rejected = [False] * len(inside)
+    elif bases.shaped(w.setup):  # oval and rectangular bases (§1.3): their outlines
+        shift = np.asarray([i in fs for i in models], dtype=bool)[None, :, None]
+        vecs = np.stack([dxs[inside], dys[inside]], axis=1)
+        cands = np.where(shift, starts[None] + vecs[:, None, :], starts[None])
+        rejected = clearly_illegal(w, uid, starts, cands).tolist()
+    else:  # round bases: every heading's lengths at once (issue 10, session 31)
+        moving = [k for k, i in enumerate(models) if i in fs]
+        blocked = clearly_blocked_headings(w, uid, starts, moving, _COS, _SIN, ds)
+        rejected = blocked.ravel()[inside].tolist()
     placeable = may_place(w, uid)
     if not placeable and all(rejected):
         return None
