@@ -4,7 +4,8 @@ load makes CPU time swing by ±20%.
 ``python benchmarks/instructions.py MODE N`` does the set-up of ``bench_game_scale.py``, then
 ``N`` units of work, printing CPU time per unit (the bench's view on a quiet machine):
 
-* ``apply``: the steps of Game Turns 2-3 of two scripted 1000-point games (74 steps), one warm-up
+* ``apply``: the steps of Game Turns 2-3 of two scripted 1000-point games (the count is
+  printed: 74 steps before session 30's routed Moves made games longer, 120 since), one warm-up
   round, then ``N`` rounds of the engine's ``apply`` on each from a fresh copy of its state;
 * ``protocol``: the same with the protocol's ``apply``;
 * ``games``: scripted 1000-point games on seeds ``0 .. N-1`` (``games N POINTS``: games of
@@ -14,7 +15,7 @@ The count of one unit is the difference of two runs, which leaves the start-up o
 
     PYTHONHASHSEED=0 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
         python benchmarks/instructions.py apply 0        # I refs: A
-    ... apply 8                                          # I refs: B; (B - A) / (8 * 74) an apply
+    ... apply 8                                          # I refs: B; (B - A) / (8 * steps) an apply
     ... games 1, then games 4                            # (B - A) / 3 a game (seeds 1-3)
 
 The start-up's count moves by ~20 M between runs (addresses), so count 8 rounds of ``apply``.
