@@ -211,6 +211,8 @@ class PromptPlayer(Generic[A]):
                 + f" -> ({p.end[0]:.2f}, {p.end[1]:.2f})"
                 for p in shown.placements
             ]
+            if shown.note:
+                lines.append(f"  note: {shown.note}")
         for line in lines:
             self.write(line)
         answer = self.read("make it? [Y/n] ").strip().lower()
