@@ -198,6 +198,9 @@ def test_a_charge_perk_s_roll_after_the_move_is_said_not_hidden_L2086(rank: str)
     faces = [6, 6] if rank == "Charge II" else [6]  # 2D6 for Charge II, a D6 for Charge I
     after, _ = engine.apply(_charger([rank]), move, dice=ScriptedDice(faces))
     assert after.units[0].pos[0] != (10.0, 11.0)
+    # a charge into Base Contact ends in a Melee, where the rank rolls nothing: no note
+    charge = game_preview.preview(_charger([rank]), Move(0, engage=1))
+    assert charge is not None and charge.note is None
     # without the rank: no note, and the unit ends where the preview drew it
     plain = game_preview.preview(_charger([]), move)
     assert plain is not None and plain.note is None and "note" not in plain.to_json()

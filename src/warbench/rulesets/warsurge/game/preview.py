@@ -71,7 +71,10 @@ def preview(game: GameState, action: Action) -> Preview | None:
             )
             for i, s, p in zip(plan.models, starts, plan.positions, strict=True)
         ),
-        None if plan.disembark else _charge_note(game, plan.uid),
+        # a charge ends in a Melee: Charge I-II roll only for a unit out of any (L2086)
+        None
+        if plan.disembark or (isinstance(action, Move) and action.engage is not None)
+        else _charge_note(game, plan.uid),
     )
 
 
