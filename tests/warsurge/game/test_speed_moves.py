@@ -318,3 +318,30 @@ def test_L2474_an_incorporeal_move_toward_a_point_passes_through_a_unit(ghost: s
     assert after.units[mover].pos[0] == beyond
     after, _ = engine.apply(off, Move(mover, to=beyond))
     assert after.units[mover].pos[0][0] < 13.5 - 1.0  # in front of the other model's base
+
+
+def test_L1410_a_move_toward_a_point_passes_over_a_terrain_unit() -> None:
+    """A Terrain unit (Perks L1410) is moved over: a Move toward a point beyond one ends
+    there, as ``Move(positions=...)`` may (the prefilter refuses none of the candidates;
+    session 31 review); the same unit without Terrain stops the Move short of its base."""
+    from tests.warsurge.game.helpers import entry, scenario, unit
+    from warbench.rulesets.warsurge.game.state import Phase
+
+    def state(perks: list[str]) -> Any:
+        return scenario(
+            [
+                [entry(unit("Walker", move=9))],
+                [entry(unit("Barricade", perks=perks)), entry(unit("Foe"))],
+            ],
+            {0: [(10.0, 20.0)], 1: [(13.5, 20.0)], 2: [(44.0, 4.0)]},
+            phase=Phase.MOVE,
+            turn=2,
+        )
+
+    beyond = (17.0, 20.0)  # across the Barricade's model at (13.5, 20)
+    over = state(["Terrain"])
+    assert engine.can(over, Move(0, positions=(beyond,)))
+    after, _ = engine.apply(over, Move(0, to=beyond))
+    assert after.units[0].pos[0] == beyond
+    after, _ = engine.apply(state([]), Move(0, to=beyond))
+    assert after.units[0].pos[0][0] < 13.5 - 1.0  # in front of the other model's base
