@@ -152,6 +152,9 @@ def test_a_warsurge_check_of_bad_input_is_a_4xx(client: TestClient) -> None:
         {"kind": "move", "unit": 0, "to": "here"},
         {"kind": "move", "unit": "zero", "to": [1, 2]},
         {"kind": "deploy", "unit": 0, "positions": [[1]]},
+        {"kind": "move", "unit": -1, "to": [1, 2]},  # the schema's minimum 0
+        {"kind": "move", "unit": None, "to": [1, 2]},
+        {"kind": "move", "unit": True, "to": [1, 2]},
     ):
         r = client.post(url, json={"action": action}, headers=head)
         assert 400 <= r.status_code < 500, (action, r.status_code, r.text)

@@ -266,9 +266,14 @@ class ActionCodec:
         """The action written by :meth:`dump` (a ``DataFileError`` names what is wrong)."""
         if not isinstance(data, dict):
             raise DataFileError("<action>", f"an action is a JSON object, not {data!r}")
-        props = _ACTION_FIELDS.get(str(data.get("kind")), {})
+        kind = str(data.get("kind"))
+        props = _ACTION_FIELDS.get(kind, {})
+        needed = {"unit", *_REQUIRED_FIELDS.get(kind, ())}
         for name, value in data.items():  # each field's type, as the schema says (a 4xx, not
-            if name in props and not _fits(value, props[name]):  # a TypeError in the engine)
+            # a TypeError in the engine); null stands for an optional field left out, as before
+            if value is None and name not in needed:
+                continue
+            if name in props and not _fits(value, props[name]):
                 raise DataFileError("<action>", f"{name}: {value!r} is not {_said(props[name])}")
         return engine.normalize(action_from_dict(data, "<action>"))
 
