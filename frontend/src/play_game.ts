@@ -27,7 +27,7 @@ interface Snapshot {
 }
 // where a legal action would put each model (the server's plan; start null: off the table)
 interface Placement { unit: number; model: number; start: number[] | null; end: number[]; facing?: number }
-interface CheckOut { ok: boolean; reason?: string; rule?: string; preview?: { placements: Placement[] } }
+interface CheckOut { ok: boolean; reason?: string; rule?: string; preview?: { placements: Placement[]; note?: string } }
 interface Situation { melee?: boolean; cover?: boolean; cover_bonus?: number; within_half_range?: boolean; distance?: number | null }
 interface OddsTarget {
   target: number; label?: string; error?: string; weapons?: string[]; models?: number; situation?: Situation & { cover_kind?: string };
@@ -425,7 +425,7 @@ async function checkLive(a: Action): Promise<boolean> {
     if (mine !== liveCheck) return r.ok;
     $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason} [${r.rule}]`;
     $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
-    if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview.placements);
+    if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview.placements, r.preview.note);
     else clearPreview();
     return r.ok;
   } catch (e) {
@@ -439,7 +439,7 @@ async function checkLive(a: Action): Promise<boolean> {
 
 /** Ghost bases where the checked action puts each model (the server's plan, e.g. a Move
  * routed round a building), each drawn like the model's own base, and a line of words. */
-function showPreview(placements: Placement[]): void {
+function showPreview(placements: Placement[], caveat?: string): void {
   const pieces = snap?.scene?.pieces ?? [];
   const bases: GhostBase[] = placements.map((p) => {
     const start = p.start;
@@ -464,7 +464,9 @@ function showPreview(placements: Placement[]): void {
     }
   }
   const note = $("preview-note");
-  note.textContent = `Where it ends (outlined on the board, a line from each model's start): ${words.join("; ")}`;
+  // what the plan does not hold (a roll after the Move, e.g. a Charge perk) is said too
+  note.textContent = `Where it ends (outlined on the board, a line from each model's start): ${words.join("; ")}` +
+    (caveat !== undefined ? `. Note: ${caveat}` : "");
   note.hidden = false;
 }
 

@@ -29,7 +29,7 @@ class Person:
     Move typed toward :data:`POINT`; the confirmations are ``confirms`` in turn (a Move typed
     again after each refusal); once they are used up the input ends (the AI plays on)."""
 
-    def __init__(self, capsys: pytest.CaptureFixture[str], confirms: list[str]) -> None:
+    def __init__(self, capsys: pytest.CaptureFixture[str], confirms: list[str | None]) -> None:
         self.capsys, self.confirms = capsys, list(confirms)
         self.out = ""
         self.typed: str | None = None
@@ -39,7 +39,10 @@ class Person:
         self.out += self.capsys.readouterr().out
         if prompt.startswith("make it?"):
             self.asked += 1
-            return self.confirms.pop(0)
+            answer = self.confirms.pop(0)
+            if answer is None:  # the input ends at the question
+                raise EOFError
+            return answer
         if self.typed is not None:  # the Move again after an "n"; else the input ends
             if not self.confirms:
                 raise EOFError
@@ -60,7 +63,7 @@ def _play(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-    confirms: list[str],
+    confirms: list[str | None],
     *flags: str,
 ) -> tuple[Person, GameRecord]:
     person = Person(capsys, confirms)
@@ -124,3 +127,17 @@ def test_no_confirm_makes_the_typed_move_at_once(
     assert person.typed is not None and person.asked == 0
     assert "preview:" not in person.out
     _typed_step(record, person.typed)
+
+
+def test_input_ending_at_the_confirmation_makes_the_typed_move_and_the_ai_plays_on(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The input ends at "make it?" (a script's last line was the Move): the question takes
+    its default as every question does once the input ended (Enter: made), the game goes on
+    with the AI in the seat, and nothing is read again (session 31 review)."""
+    person, record = _play(capsys, monkeypatch, tmp_path, [None])
+    assert person.typed is not None and person.asked == 1
+    assert "input ended: the scripted AI plays on for you" in person.out
+    assert "not made" not in person.out
+    _typed_step(record, person.typed)
+    assert record.steps[-1] is not record.steps[_typed_step(record, person.typed)]

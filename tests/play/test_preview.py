@@ -162,3 +162,67 @@ def test_prompt_player_confirms_a_previewed_typed_action(
         assert "  piece 0.0: (0.00, 0.00) -> (5.00, 0.00)" in lines
     if asked == 2:
         assert "not made: your choice again" in lines
+
+
+# -- what the plan does not hold: a roll after the Move or the Deploy (session 31 review) ------
+
+
+def _charger(perks: list[str]) -> Any:
+    """Raiders (``perks``) at (10, 10) in the Move Phase of Game Turn 2, the Foe 6" ahead."""
+    from tests.warsurge.game.helpers import entry, scenario, unit
+
+    me, them = entry(unit("Raiders", perks=perks)), entry(unit("Foe", hp=5))
+    return scenario(
+        [[me], [them]], {0: [(10.0, 10.0)], 1: [(10.0, 16.0)]}, phase=Phase.MOVE, turn=2
+    )
+
+
+@pytest.mark.parametrize("rank", ["Charge I", "Charge II"])
+def test_a_charge_perk_s_roll_after_the_move_is_said_not_hidden_L2086(rank: str) -> None:
+    """Charge I-II (Perks L2086-L2096) move the unit on after its Move by a roll the plan does
+    not hold: the preview shows where the Move ends and says so in its note."""
+    from warbench.kernel.dice import ScriptedDice
+    from warbench.rulesets.warsurge.game import engine
+    from warbench.rulesets.warsurge.game import preview as game_preview
+
+    move = Move(0, to=(10.0, 11.0))
+    pv = game_preview.preview(_charger([rank]), move)
+    assert pv is not None and [p.end for p in pv.placements] == [(10.0, 11.0)]
+    assert pv.note is not None and rank in pv.note and "roll" in pv.note
+    assert pv.to_json()["note"] == pv.note
+    assert any(
+        line == f"  note: {pv.note}"
+        for line in game_preview.preview_lines(_charger([rank]), pv, board=False)
+    )
+    # why: a high roll puts the unit elsewhere than the Move's end the preview drew
+    faces = [6, 6] if rank == "Charge II" else [6]  # 2D6 for Charge II, a D6 for Charge I
+    after, _ = engine.apply(_charger([rank]), move, dice=ScriptedDice(faces))
+    assert after.units[0].pos[0] != (10.0, 11.0)
+    # a charge into Base Contact ends in a Melee, where the rank rolls nothing: no note
+    charge = game_preview.preview(_charger([rank]), Move(0, engage=1))
+    assert charge is not None and charge.note is None
+    # without the rank: no note, and the unit ends where the preview drew it
+    plain = game_preview.preview(_charger([]), move)
+    assert plain is not None and plain.note is None and "note" not in plain.to_json()
+    after, _ = engine.apply(_charger([]), move, dice=ScriptedDice([]))
+    assert after.units[0].pos[0] == plain.placements[0].end
+
+
+def test_an_ambush_deploy_says_it_may_scatter_L1814() -> None:
+    """Ambush I (Perks L1814): deployed outside its zone, a Mastery Test and a scatter follow;
+    the preview of the Deploy says so (the same Deploy's places in its placements)."""
+    from tests.warsurge.game.helpers import entry, scenario, unit
+    from warbench.rulesets.warsurge.game import preview as game_preview
+    from warbench.rulesets.warsurge.game.actions import Deploy
+
+    def state(perks: list[str]) -> Any:
+        scouts, foe = entry(unit("Scouts", models=2, perks=perks)), entry(unit("Foe"))
+        return scenario([[scouts], [foe]], {1: [(24.0, 44.0)]}, phase=Phase.DEPLOY, turn=2)
+
+    spots = ((24.0, 24.0), (25.5, 24.0))
+    pv = game_preview.preview(state(["Ambush I"]), Deploy(0, positions=spots))
+    assert pv is not None and [p.end for p in pv.placements] == list(spots)
+    assert pv.note is not None and "Ambush I" in pv.note and "L1814" in pv.note
+    home = ((24.0, 6.0), (25.5, 6.0))  # in its own Deployment Zone, without the perk
+    plain = game_preview.preview(state([]), Deploy(0, positions=home))
+    assert plain is not None and plain.note is None

@@ -96,13 +96,20 @@ class Preview:
     """Where a legal action would put the pieces it places, as the ruleset itself plans it
     (the very plan ``apply`` carries out; no dice rolled, nothing changed): what a page or a
     prompt shows before the player commits. A ruleset offers it with an optional
-    ``preview(state, action, player) -> Preview | None`` method (see :func:`preview`)."""
+    ``preview(state, action, player) -> Preview | None`` method (see :func:`preview`).
+    ``note``: what may still change the places after they are taken, by dice or a later rule
+    the plan does not hold (e.g. a WARSURGE Charge perk's roll after a Move); ``None``: the
+    places shown are where the pieces end."""
 
     placements: tuple[Placement, ...]
+    note: str | None = None
 
     def to_json(self) -> dict[str, JSON]:
-        """``{"placements": [...]}`` (each :meth:`Placement.to_json`)."""
-        return {"placements": [p.to_json() for p in self.placements]}
+        """``{"placements": [...]}`` (each :meth:`Placement.to_json`), and ``note`` when set."""
+        out: dict[str, JSON] = {"placements": [p.to_json() for p in self.placements]}
+        if self.note is not None:
+            out["note"] = self.note
+        return out
 
 
 class IllegalAction(RulesError):

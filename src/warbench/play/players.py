@@ -158,7 +158,8 @@ class PromptPlayer(Generic[A]):
     #: an action typed as JSON that places pieces (the legal actions' ``preview(action)``, a
     #: :class:`~warbench.play.core.Preview`) is shown first (``preview_lines(preview)`` when
     #: the legal actions offer it, else each piece's start and end) and made only when the
-    #: person confirms (Enter or ``y``; ``n`` asks the question again). False: made at once.
+    #: person confirms (Enter or ``y``; any other answer asks the question again). False: made
+    #: at once.
     confirm: bool = False
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
@@ -211,6 +212,8 @@ class PromptPlayer(Generic[A]):
                 + f" -> ({p.end[0]:.2f}, {p.end[1]:.2f})"
                 for p in shown.placements
             ]
+            if shown.note:
+                lines.append(f"  note: {shown.note}")
         for line in lines:
             self.write(line)
         answer = self.read("make it? [Y/n] ").strip().lower()

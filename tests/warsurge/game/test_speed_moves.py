@@ -268,6 +268,7 @@ def test_lattice_spots_on_impassable_as_the_battlefield_answers(board: str) -> N
     [
         pytest.param("Airborne", id="L2076-Airborne"),
         pytest.param("Jumper", id="L2126-Jumper"),
+        pytest.param("Juggernaut I", id="L2112-Juggernaut I"),
     ],
 )
 def test_L2076_a_flyer_moving_toward_a_point_passes_over_a_unit(rank: str) -> None:
@@ -284,3 +285,63 @@ def test_L2076_a_flyer_moving_toward_a_point_passes_over_a_unit(rank: str) -> No
     walker = _flyer([], (10.0, 20.0))
     after, _ = engine.apply(walker, Move(USER, to=beyond))
     assert after.units[USER].pos[0][0] < 13.5 - 1.0  # in front of the other model's base
+
+
+@pytest.mark.parametrize("ghost", ["mover", "blocker"], ids=["L2474-mover", "L2476-blocker"])
+def test_L2474_an_incorporeal_move_toward_a_point_passes_through_a_unit(ghost: str) -> None:
+    """Incorporeal (Perks L2474-L2476) moves through units, and an Incorporeal unit's base is
+    passed through: with Incorporeal on, a Move toward a point beyond the other unit ends
+    there, as ``Move(positions=...)`` may (the prefilter refuses none of its candidates;
+    session 31 review); with it off, the unit stops short of the other unit's base."""
+    from tests.warsurge.game.helpers import entry, scenario, unit
+    from warbench.rulesets.warsurge.game.actions import UsePerks
+    from warbench.rulesets.warsurge.game.state import Phase
+
+    mover, block = (0, 1)
+    perks = ["Incorporeal"]
+    off = scenario(
+        [
+            [
+                entry(unit("Walker", move=9, perks=perks if ghost == "mover" else [])),
+                entry(unit("Wall of Shields", perks=perks if ghost == "blocker" else [])),
+            ],
+            [entry(unit("Foe"))],
+        ],
+        {mover: [(10.0, 20.0)], block: [(13.5, 20.0)], 2: [(44.0, 4.0)]},
+        phase=Phase.MOVE,
+        turn=2,
+    )
+    beyond = (17.0, 20.0)  # across the Wall of Shields' model at (13.5, 20)
+    on, _ = engine.apply(off, UsePerks(mover if ghost == "mover" else block, ("Incorporeal: on",)))
+    assert engine.can(on, Move(mover, positions=(beyond,)))
+    after, _ = engine.apply(on, Move(mover, to=beyond))
+    assert after.units[mover].pos[0] == beyond
+    after, _ = engine.apply(off, Move(mover, to=beyond))
+    assert after.units[mover].pos[0][0] < 13.5 - 1.0  # in front of the other model's base
+
+
+def test_L1410_a_move_toward_a_point_passes_over_a_terrain_unit() -> None:
+    """A Terrain unit (Perks L1410) is moved over: a Move toward a point beyond one ends
+    there, as ``Move(positions=...)`` may (the prefilter refuses none of the candidates;
+    session 31 review); the same unit without Terrain stops the Move short of its base."""
+    from tests.warsurge.game.helpers import entry, scenario, unit
+    from warbench.rulesets.warsurge.game.state import Phase
+
+    def state(perks: list[str]) -> Any:
+        return scenario(
+            [
+                [entry(unit("Walker", move=9))],
+                [entry(unit("Barricade", perks=perks)), entry(unit("Foe"))],
+            ],
+            {0: [(10.0, 20.0)], 1: [(13.5, 20.0)], 2: [(44.0, 4.0)]},
+            phase=Phase.MOVE,
+            turn=2,
+        )
+
+    beyond = (17.0, 20.0)  # across the Barricade's model at (13.5, 20)
+    over = state(["Terrain"])
+    assert engine.can(over, Move(0, positions=(beyond,)))
+    after, _ = engine.apply(over, Move(0, to=beyond))
+    assert after.units[0].pos[0] == beyond
+    after, _ = engine.apply(state([]), Move(0, to=beyond))
+    assert after.units[0].pos[0][0] < 13.5 - 1.0  # in front of the other model's base

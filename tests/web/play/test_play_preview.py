@@ -120,3 +120,44 @@ def test_the_preview_schema_is_committed_and_describes_the_answer(client: TestCl
     jsonschema.validate(out, schema)
     with pytest.raises(jsonschema.ValidationError):  # the schema can refuse
         jsonschema.validate({"placements": [{"unit": 0}]}, schema)
+
+
+@pytest.mark.parametrize("rid", ["warengine", "collision"])
+def test_a_ruleset_without_previews_checks_as_before_and_bad_input_is_a_4xx(
+    client: TestClient, rid: str
+) -> None:
+    """The WarEngine and Collision offer no preview: a legal check answers
+    ``{"ok": true}`` and nothing more (the page draws nothing); an action that is not one of
+    the ruleset's, or not JSON at all, is refused with a 4xx, never a 500 (session 31 review)."""
+    from warbench.web.play.scenes import presenter
+
+    setup = presenter(rid).presets()[0]["setup"]
+    made = new_game(client, ruleset=rid, mode="hotseat", setup=setup)
+    game, token = made["id"], made["tokens"]["players"]
+    default = snap(client, game, token)["decision"]["default"]
+    assert _check(client, game, token, default) == {"ok": True}
+    url, head = f"/api/play/games/{game}/check", {"X-Play-Token": token}
+    for body in ({"action": {"kind": "no such kind"}}, {"action": 7}, {}):
+        r = client.post(url, json=body, headers=head)
+        assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+    r = client.post(url, content=b"{not json", headers={**head, "content-type": "application/json"})
+    assert 400 <= r.status_code < 500
+
+
+def test_a_warsurge_check_of_bad_input_is_a_4xx(client: TestClient) -> None:
+    """WARSURGE's check, which previews, refuses malformed actions with a 4xx (not a 500)."""
+    game, token = _game(client)
+    url, head = f"/api/play/games/{game}/check", {"X-Play-Token": token}
+    for action in (
+        {"kind": "move", "unit": 0, "to": "here"},
+        {"kind": "move", "unit": "zero", "to": [1, 2]},
+        {"kind": "deploy", "unit": 0, "positions": [[1]]},
+        {"kind": "move", "unit": -1, "to": [1, 2]},  # the schema's minimum 0
+        {"kind": "move", "unit": None, "to": [1, 2]},
+        {"kind": "move", "unit": True, "to": [1, 2]},
+    ):
+        r = client.post(url, json={"action": action}, headers=head)
+        assert 400 <= r.status_code < 500, (action, r.status_code, r.text)
+    # a move of a unit that does not exist is refused by the rules, not an error
+    out = _check(client, game, token, {"kind": "move", "unit": 999, "to": [1.0, 2.0]})
+    assert out["ok"] is False and "preview" not in out

@@ -266,6 +266,15 @@ class ActionCodec:
         """The action written by :meth:`dump` (a ``DataFileError`` names what is wrong)."""
         if not isinstance(data, dict):
             raise DataFileError("<action>", f"an action is a JSON object, not {data!r}")
+        kind = str(data.get("kind"))
+        props = _ACTION_FIELDS.get(kind, {})
+        needed = {"unit", *_REQUIRED_FIELDS.get(kind, ())}
+        for name, value in data.items():  # each field's type, as the schema says (a 4xx, not
+            # a TypeError in the engine); null stands for an optional field left out, as before
+            if value is None and name not in needed:
+                continue
+            if name in props and not _fits(value, props[name]):
+                raise DataFileError("<action>", f"{name}: {value!r} is not {_said(props[name])}")
         return engine.normalize(action_from_dict(data, "<action>"))
 
     def schema(self) -> dict[str, JSON]:
@@ -349,6 +358,46 @@ _REQUIRED_FIELDS = {
     "restore": ["positions"],
     "contact": ["foe", "positions"],
 }
+
+
+def _fits(value: JSON, schema: JSON) -> bool:
+    """Whether ``value`` has the type ``schema`` (one of :data:`_ACTION_FIELDS`) describes:
+    an integer (not a boolean) at least its minimum, a number, a boolean, a string, or an
+    array of such items of the length given."""
+    assert isinstance(schema, dict)
+    kind = schema["type"]
+    if kind == "integer":
+        low = schema.get("minimum")
+        return (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and (not isinstance(low, int) or value >= low)
+        )
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "string":
+        return isinstance(value, str)
+    if not isinstance(value, list | tuple):
+        return False
+    lo, hi = schema.get("minItems", 0), schema.get("maxItems", len(value))
+    assert isinstance(lo, int) and isinstance(hi, int)
+    if not lo <= len(value) <= hi:
+        return False
+    first = schema.get("prefixItems")
+    if isinstance(first, list):
+        return all(_fits(v, s) for v, s in zip(value, first, strict=True))
+    return all(_fits(v, schema["items"]) for v in value)
+
+
+def _said(schema: JSON) -> str:
+    """``schema``'s type in words, for a refusal."""
+    assert isinstance(schema, dict)
+    words = {"integer": "a whole number of 0 or more", "number": "a number"}
+    if schema["type"] == "array":
+        return "an array of the right items" if schema is not _POINT else "a point [x, y]"
+    return words.get(str(schema["type"]), f"a {schema['type']}")
 
 
 def _kind_schema(kind: str, props: dict[str, JSON]) -> dict[str, JSON]:

@@ -56,20 +56,11 @@ def clearly_blocked_headings(
     out = np.asarray(off.any(axis=2), dtype=bool)
     if not len(pts) or not len(lengths):
         return out
-    t = w.table()
     far = float(lengths.max())
-    lo_xy = pts.min(axis=0) - far - r - 1.0
-    hi_xy = pts.max(axis=0) + far + r + 1.0
-    near = (
-        (t.xy[:, 0] > lo_xy[0] - t.r)
-        & (t.xy[:, 0] < hi_xy[0] + t.r)
-        & (t.xy[:, 1] > lo_xy[1] - t.r)
-        & (t.xy[:, 1] < hi_xy[1] + t.r)
-        & (t.uid != uid)
-    )
-    if not near.any():
+    near = _bases_near(w, uid, pts.min(axis=0) - far - r - 1.0, pts.max(axis=0) + far + r + 1.0)
+    if near is None:
         return out
-    oxy, orad = t.xy[near], t.r[near]
+    oxy, orad = near
     rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
     ry = oxy[None, :, 1] - pts[:, 1, None]
     along = rx[None] * ux[:, None, None] + ry[None] * uy[:, None, None]  # (D, m, B)
@@ -131,20 +122,13 @@ def _blocked(w: Work, uid: int, pts: FloatArray, vecs: FloatArray) -> npt.NDArra
     live = np.flatnonzero(~out.all(axis=1) & (lengths > 0.0))
     if not len(live):
         return out
-    t = w.table()
     # the bases near the box of every path (the starts and every end)
     lo_xy = np.minimum(pts.min(axis=0), ends[live].reshape(-1, 2).min(axis=0)) - r - 1.0
     hi_xy = np.maximum(pts.max(axis=0), ends[live].reshape(-1, 2).max(axis=0)) + r + 1.0
-    near = (
-        (t.xy[:, 0] > lo_xy[0] - t.r)
-        & (t.xy[:, 0] < hi_xy[0] + t.r)
-        & (t.xy[:, 1] > lo_xy[1] - t.r)
-        & (t.xy[:, 1] < hi_xy[1] + t.r)
-        & (t.uid != uid)
-    )
-    if not near.any():
+    near = _bases_near(w, uid, lo_xy, hi_xy)
+    if near is None:
         return out
-    oxy, orad = t.xy[near], t.r[near]
+    oxy, orad = near
     rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
     ry = oxy[None, :, 1] - pts[:, 1, None]
     ln = lengths[live]
@@ -160,3 +144,22 @@ def _blocked(w: Work, uid: int, pts: FloatArray, vecs: FloatArray) -> npt.NDArra
     reach = orad + (r - OVERLAP_TOL - _MARGIN)  # closer than this: overlapping by more
     out[live] |= (gx < np.where(reach > 0.0, reach * reach, -1.0)).any(axis=2)
     return out
+
+
+def _bases_near(
+    w: Work, uid: int, lo_xy: FloatArray, hi_xy: FloatArray
+) -> tuple[FloatArray, FloatArray] | None:
+    """The centres and radii of the other units' bases that reach into the box ``lo_xy`` -
+    ``hi_xy`` (``None``: none does; the others are farther from every path than the box's
+    margin)."""
+    t = w.table()
+    near = (
+        (t.xy[:, 0] > lo_xy[0] - t.r)
+        & (t.xy[:, 0] < hi_xy[0] + t.r)
+        & (t.xy[:, 1] > lo_xy[1] - t.r)
+        & (t.xy[:, 1] < hi_xy[1] + t.r)
+        & (t.uid != uid)
+    )
+    if not near.any():
+        return None
+    return t.xy[near], t.r[near]

@@ -9,6 +9,13 @@ L2147-2156): routed round terrain and units it may differ from a straight slide,
 page draws these positions as ghost bases and ``warbench play`` prints them before asking to
 confirm. Each model's own move is straight (ruling 2 there), so a line from each start to its
 end is that model's path.
+
+What the plan does not hold is said in the preview's ``note`` (the places are still the plan's):
+a unit with Charge I-II (Perks 000_94ecc6a4c74d351b.txt L2086-L2096) may be moved on into Base
+Contact by a roll after its Move or Dash (``perk_movement.charge_after_move``), and one with
+Ambush I-III (L1814-L1836) deployed outside its Deployment Zone takes a Mastery Test and may
+scatter or be deployed normally (``perk_deploy.ambush_after_deploy``). Casualties the Move
+may cost (Dangerous Ground, §4.6) are not places and are not said.
 """
 
 from __future__ import annotations
@@ -21,6 +28,9 @@ from warbench.kernel.errors import RulesError
 from warbench.play.core import Placement, Preview
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Action, Deploy, Disembark, Move
+from warbench.rulesets.warsurge.game.perk_deploy import AMBUSH
+from warbench.rulesets.warsurge.game.perk_movement import CHARGE
+from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan
 from warbench.rulesets.warsurge.game.render import drawings, terrain_status
 from warbench.rulesets.warsurge.game.state import GameState
@@ -44,7 +54,8 @@ def preview(game: GameState, action: Action) -> Preview | None:
                 Placement(plan.uid, i, None, _pt(p))
                 for i, p in enumerate(plan.positions)
                 if not game.units[plan.uid].removed[i]
-            )
+            ),
+            _ambush_note(game, plan.uid),
         )
     if not isinstance(plan, MovePlan) or plan.embark is not None or plan.reserve:
         return None
@@ -59,7 +70,37 @@ def preview(game: GameState, action: Action) -> Preview | None:
                 float(plan.facing[i]) if plan.facing else None,
             )
             for i, s, p in zip(plan.models, starts, plan.positions, strict=True)
-        )
+        ),
+        # a charge ends in a Melee: Charge I-II roll only for a unit out of any (L2086)
+        None
+        if plan.disembark or (isinstance(action, Move) and action.engage is not None)
+        else _charge_note(game, plan.uid),
+    )
+
+
+def _charge_note(game: GameState, uid: int) -> str | None:
+    """Charge I-II (L2086-L2096): after the Move or Dash a roll may move the unit on."""
+    perks = index(game.setup).units[uid].unit
+    rank = next((r for r in CHARGE if r in perks), None)
+    if rank is None:
+        return None
+    radius, roll, line = CHARGE[rank]
+    return (
+        f'{rank} (Perks L{line}): with an enemy unit within {radius:g}" after this, a {roll} '
+        "roll may then move the unit on into Base Contact; shown is where the Move itself ends"
+    )
+
+
+def _ambush_note(game: GameState, uid: int) -> str | None:
+    """Ambush I-III (L1814-L1836): placed outside its Deployment Zone, a Mastery Test, then a
+    scatter (none for Ambush III) or a normal deployment."""
+    perks = index(game.setup).units[uid].unit
+    rank = next((r for r in AMBUSH if r in perks), None)
+    if rank is None:
+        return None
+    return (
+        f"{rank} (Perks L{AMBUSH[rank][1]}): placed outside its Deployment Zone, it takes a "
+        "Mastery Test and may scatter or be deployed normally; shown is where it is placed"
     )
 
 
@@ -102,6 +143,8 @@ def preview_lines(game: GameState, shown: Preview, *, board: bool = True) -> lis
         extra.append(
             (f"{info.label}, after (preview)", info.side, [(p.end, info.radius) for p in mine])
         )
+    if shown.note:
+        lines.append(f"  note: {shown.note}")
     if board and extra:
         picture = render_text(
             field_of(game).board, [*drawings(game), *extra], cell=1.0, status=terrain_status(game)

@@ -213,18 +213,23 @@ def _standing_in(g: Any, pts: FloatGrid, rr: FloatGrid) -> npt.NDArray[np.bool_]
     out = np.zeros((len(pts), len(g.names)), dtype=bool)
     if not g.movement or not len(pts):
         return out
-    boxes = np.asarray(shapely.bounds(g.movement.polys), dtype=np.float64)
-    grow = rr[:, None] + 1e-6
+    rows = rows_near_boxes(pts, g.movement.polys, rr[:, None] + 1e-6)
+    if len(rows):
+        out[rows] = np.asarray(g.standing_in(g.movement, pts[rows], rr[rows]), dtype=bool)
+    return out
+
+
+def rows_near_boxes(pts: FloatGrid, polys: Any, grow: FloatGrid | float) -> npt.NDArray[np.intp]:
+    """The rows of ``pts`` within ``grow`` (a number, or a column per point) of the bounding
+    box of one of ``polys``: the only bases that may overlap a piece (issue 10, session 31)."""
+    boxes = np.asarray(shapely.bounds(polys), dtype=np.float64)
     near = (
         (pts[:, 0, None] + grow >= boxes[None, :, 0])
         & (pts[:, 0, None] - grow <= boxes[None, :, 2])
         & (pts[:, 1, None] + grow >= boxes[None, :, 1])
         & (pts[:, 1, None] - grow <= boxes[None, :, 3])
     ).any(axis=1)
-    rows = np.flatnonzero(near)
-    if len(rows):
-        out[rows] = np.asarray(g.standing_in(g.movement, pts[rows], rr[rows]), dtype=bool)
-    return out
+    return np.flatnonzero(near)
 
 
 def _shifted(a: FloatGrid, dy: int, dx: int, fill: float = INF) -> FloatGrid:

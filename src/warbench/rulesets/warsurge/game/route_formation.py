@@ -27,11 +27,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import shapely
 
 from warbench.rulesets.warsurge.battlefield.measure import COHERENCY
 from warbench.rulesets.warsurge.game import geom
-from warbench.rulesets.warsurge.game.route import CELL, INF, FloatGrid, NavGrid
+from warbench.rulesets.warsurge.game.route import CELL, INF, FloatGrid, NavGrid, rows_near_boxes
 from warbench.rulesets.warsurge.game.work import Work
 
 Point = tuple[float, float]
@@ -134,15 +133,7 @@ def _on_impassable(g: Any, pts: FloatGrid, r: float) -> BoolGrid:
     out = np.zeros(len(pts), dtype=bool)
     if not g.impassable or not len(pts):
         return out
-    boxes = np.asarray(shapely.bounds(g.impassable.polys), dtype=np.float64)
-    grow = r + 1e-6
-    near = (
-        (pts[:, 0, None] + grow >= boxes[None, :, 0])
-        & (pts[:, 0, None] - grow <= boxes[None, :, 2])
-        & (pts[:, 1, None] + grow >= boxes[None, :, 1])
-        & (pts[:, 1, None] - grow <= boxes[None, :, 3])
-    ).any(axis=1)
-    rows = np.flatnonzero(near)
+    rows = rows_near_boxes(pts, g.impassable.polys, r + 1e-6)
     if len(rows):
         out[rows] = np.asarray(g.on_impassable(pts[rows], r), dtype=bool)
     return out
