@@ -35,6 +35,7 @@ from warbench.rulesets.warsurge.battlefield.sight import (
     sight_matrix,
     visible_models,
 )
+from warbench.rulesets.warsurge.game.geom import Field
 
 
 def _crowded(rng: random.Random) -> tuple[Board, Bases, Bases, Bases]:
@@ -182,3 +183,34 @@ def test_both_ends_across_are_the_two_across_calls_float_for_float(seed: int) ->
     pa, pb = _across_both(a, b, ra, rb, _LOS_ACROSS)
     assert np.array_equal(pa, _across(a, b, ra, _LOS_ACROSS))
     assert np.array_equal(pb, _across(b, a, rb, _LOS_ACROSS))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_fields_kept_answers_are_the_modules_answers(seed: int) -> None:
+    """``geom.Field`` keeps sight and cover answers by the very arrays asked (issue 10,
+    session 31): asked again, they are the battlefield module's answers, and a matrix handed
+    out is a copy (changing it changes no later answer)."""
+    rng = random.Random(3300 + seed)
+    board, attackers, targets, blockers = _crowded(rng)
+    field = Field(board)
+    axy, txy, bxy = attackers.xy, targets.xy, blockers.xy
+    ar, tr, br = float(attackers.r[0]), float(targets.r[0]), blockers.r
+    one_a, one_t = Bases(axy, np.full(len(axy), ar)), Bases(txy, np.full(len(txy), tr))
+    want = (
+        sight_matrix(board, one_a, one_t, blockers),
+        visible_models(board, one_a, one_t, blockers),
+        cover_report(board, one_a, one_t, blockers),
+    )
+    for _ in range(2):
+        seen = field.sight(axy, ar, txy, tr, bxy, br)
+        assert (seen == want[0]).all()
+        seen[:] = ~seen  # a copy: the next answer is unchanged
+        assert field.visible(axy, ar, txy, tr, bxy, br) == want[1]
+        assert field.cover_report(axy, ar, txy, tr, bxy, br) == want[2]
+        assert field.cover(axy, ar, txy, tr, bxy, br) == want[2].bonus
+    assert len(field._asked) == 3
+    # other blockers are another question
+    field.sight(
+        axy, ar, txy, tr, np.vstack([bxy.reshape(-1, 2), [[15.0, 15.0]]]), np.append(br, 0.5)
+    )
+    assert len(field._asked) == 4
