@@ -214,3 +214,18 @@ def test_the_fields_kept_answers_are_the_modules_answers(seed: int) -> None:
         axy, ar, txy, tr, np.vstack([bxy.reshape(-1, 2), [[15.0, 15.0]]]), np.append(br, 0.5)
     )
     assert len(field._asked) == 4
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_edges_shared_by_every_row_cross_as_the_same_edges_per_row(seed: int) -> None:
+    """``segments_cross_each`` with ``(E, 2)`` edges (``lines_hit``'s) answers as with those
+    edges repeated on every row, collinear and touching cases included (a coarse grid)."""
+    rng = np.random.default_rng(60 + seed)
+    grid = rng.integers(0, 5, size=(2, 30, 6, 2)).astype(np.float64)
+    e = rng.integers(0, 5, size=(2, 7, 2)).astype(np.float64)
+    shared = segments_cross_each(grid[0], grid[1], e[0], e[1])
+    rows = segments_cross_each(
+        grid[0], grid[1], np.repeat(e[0][None], 30, axis=0), np.repeat(e[1][None], 30, axis=0)
+    )
+    assert shared.any() and not shared.all()
+    assert np.array_equal(shared, rows)
