@@ -290,10 +290,20 @@ def segments_cross(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArra
     """``(C, K)``: whether segment ``p0[c, k] -> p1[c, k]`` meets any edge ``e0[c, e] ->
     e1[c, e]`` (touching counts). ``p0``, ``p1``: ``(C, K, 2)``; ``e0``, ``e1``: ``(C, E, 2)``.
     Zero-length edges (padding) never meet anything."""
+    out: BoolArray = np.asarray(segments_cross_each(p0, p1, e0, e1).any(axis=2))
+    return out
+
+
+def segments_cross_each(
+    p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray
+) -> BoolArray:
+    """``(C, K, E)``: whether segment ``p0[c, k] -> p1[c, k]`` meets edge ``e0[c, e] ->
+    e1[c, e]``, edge by edge (:func:`segments_cross` is its any over the edges). Edges given
+    as ``(E, 2)`` are the same for every row."""
     ax, ay = p0[:, :, None, 0], p0[:, :, None, 1]
     sx, sy = p1[:, :, None, 0] - ax, p1[:, :, None, 1] - ay
-    bx, by = e0[:, None, :, 0], e0[:, None, :, 1]
-    rx, ry = e1[:, None, :, 0] - bx, e1[:, None, :, 1] - by
+    bx, by = e0[..., None, :, 0], e0[..., None, :, 1]
+    rx, ry = e1[..., None, :, 0] - bx, e1[..., None, :, 1] - by
     wx, wy = ax - bx, ay - by
     # the same products as written out below, each computed once and in place (the same
     # floating-point operations in the same order, so the very same answers, with fewer arrays):
@@ -322,15 +332,14 @@ def segments_cross(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArra
     if flat.any():  # collinear: they meet only when they overlap along the line
         c, k, e = np.nonzero(flat)
         px0, px1 = p0[c, k], p1[c, k]
-        ex0, ex1 = e0[c, e], e1[c, e]
+        ex0, ex1 = (e0[e], e1[e]) if e0.ndim == 2 else (e0[c, e], e1[c, e])
         overlap = np.all(
             (np.minimum(px0, px1) <= np.maximum(ex0, ex1) + EPS)
             & (np.minimum(ex0, ex1) <= np.maximum(px0, px1) + EPS),
             axis=1,
         )
         hit[c[~overlap], k[~overlap], e[~overlap]] = False
-    out: BoolArray = np.asarray(hit.any(axis=2))
-    return out
+    return hit
 
 
 def points_array(points: Sequence[Point]) -> FloatArray:

@@ -44,6 +44,7 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     as_discs,
     segment_point_distance,
     segments_cross,
+    segments_cross_each,
 )
 from warbench.rulesets.warsurge.battlefield.model import DEFAULT_MODEL_HEIGHT, Board, Disc
 
@@ -160,6 +161,18 @@ def _near_keep(
     """Which blockers :func:`near_blockers` keeps."""
     if not len(bxy) or not len(axy) or not len(txy):
         return np.ones(len(bxy), dtype=bool)
+    ca, ct, reach = _corridor(axy, ar, txy, tr)
+    d = _point_segment_distances(ca, ct, bxy)
+    keep: BoolArray = d <= reach + br + 0.01
+    return keep
+
+
+def _corridor(
+    axy: FloatArray, ar: FloatArray, txy: FloatArray, tr: FloatArray
+) -> tuple[FloatArray, FloatArray, float]:
+    """The segment between the attackers' and the targets' centroids, and how far from it
+    every line between two of their bases stays: ``spread`` (the larger distance of a model
+    from its group's centroid) plus the largest radius (see :func:`near_blockers`)."""
     if axy.flags.c_contiguous and txy.flags.c_contiguous:
         # a handful of models: the same sums, row after row as NumPy adds a C-ordered
         # array's rows, and distances in floats (issue 10: a NumPy call each cost more)
@@ -175,9 +188,7 @@ def _near_keep(
             float(np.sqrt(((txy - ct) ** 2).sum(axis=1)).max()),
         )
         radius = max(float(ar.max()), float(tr.max()))
-    d = _point_segment_distances(ca, ct, bxy)
-    keep: BoolArray = d <= spread + radius + br + 0.01
-    return keep
+    return ca, ct, spread + radius
 
 
 def _centroid_spread(xy: list[list[float]]) -> tuple[tuple[float, float], float]:
@@ -214,8 +225,10 @@ class _Scene:
     """
 
     __slots__ = (
+        "_corridor",
         "_in_a",
         "_in_t",
+        "_near",
         "ap",
         "ar",
         "axy",
@@ -245,16 +258,23 @@ class _Scene:
         self.ap, self.tp, bp = _polys(attackers), _polys(targets), _polys(blockers)
         self.bp: FloatArray | None = None
         self.bshaped: BoolArray | None = None
+        # the blockers near the corridor (:func:`near_blockers`, its very test)
+        self._corridor: tuple[FloatArray, FloatArray, float] | None = None
+        keep: BoolArray | None = None
+        if len(bxy) and len(self.axy) and len(self.txy):
+            ca, ct, reach = self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
+            keep = _point_segment_distances(ca, ct, bxy) <= reach + br + 0.01
         if bp is None:
-            self.bxy, self.br = near_blockers(self.axy, self.ar, self.txy, self.tr, bxy, br)
+            self.bxy, self.br = (bxy, br) if keep is None or keep.all() else (bxy[keep], br[keep])
         else:
-            keep = _near_keep(self.axy, self.ar, self.txy, self.tr, bxy, br)
+            keep = np.ones(len(bxy), dtype=bool) if keep is None else keep
             self.bxy, self.br, self.bp = bxy[keep], br[keep], bp[keep]
             self.bshaped = _shaped_rows(self.bp)
         g = self.geom
         self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
         self._in_a: BoolArray | None = None
         self._in_t: BoolArray | None = None
+        self._near: IntArray | None = None
 
     def key(self, kind: str) -> tuple[bytes, ...]:
         """A cache key for this query (positions and radii, bit for bit)."""
@@ -334,6 +354,68 @@ class _Scene:
             g.cache.put(key, hit)
         return hit
 
+    def round_blockers(self) -> bool:
+        """Whether every blocker the scene keeps is a disc (no oval or rectangle): then
+        :meth:`lines_hit` answers its lines."""
+        return self.bshaped is None or not bool(self.bshaped.any())
+
+    def lines_hit(
+        self,
+        p0: FloatArray,
+        p1: FloatArray,
+        ia: IntArray,
+        it: IntArray,
+        values: IntArray | None = None,
+        exclude_target: bool = True,
+    ) -> IntArray:
+        """``(Q, K)``: :meth:`hits` of the ``K`` lines of each pair ``(ia[q], it[q])`` (0 when
+        clear, else the largest value of what they meet, ``values[piece]`` or 1 for a base),
+        in a few NumPy calls: every line against every edge of the pieces near the scene's
+        corridor (:func:`_corridor`) and every blocker it keeps, with round blockers only.
+
+        :meth:`candidates` leaves out, pair by pair, only pieces and bases that no line of the
+        pair can meet (every line between two bases stays within the larger radius of the
+        segment between their centres, and a piece within its reach of its centre), so testing
+        them too gives the very same answers: each line and edge (or base) is the same
+        computation, float for float (issue 10: a query's cost was its NumPy calls). Pieces a
+        model of the pair stands in are left out as there (ruling 2)."""
+        out = np.zeros(p0.shape[:2], dtype=np.intp)
+        g = self.geom
+        near = self.near_pieces()
+        if len(near):
+            e0, e1, owner = _flat_edges(g, self.pieces, near)
+            cross = segments_cross_each(p0, p1, e0, e1)
+            if cross.any():  # pieces a model of the pair stands in (asked only now)
+                in_a, in_t = self.inside()
+                skip = in_a[ia] | in_t[it] if exclude_target else in_a[ia]
+                if skip.any():
+                    cross &= ~skip[:, owner][:, None, :]
+            if values is None:
+                out[cross.any(axis=2)] = 1
+            else:
+                worth = values[self.pieces[owner]]
+                out = np.where(cross, worth, 0).max(axis=2)
+        if len(self.bxy):
+            hit = (_lines_discs(p0, p1, self.bxy) < self.br - EPS).any(axis=2)
+            np.maximum(out, hit, out=out)
+        return out
+
+    def near_pieces(self) -> IntArray:
+        """Positions in :attr:`pieces` of the pieces whose bounding circle comes within the
+        scene's corridor (:func:`_corridor`): no line between an attacker and a target can
+        meet the others (the same argument as :func:`near_blockers`)."""
+        if self._near is None:
+            if not len(self.pieces) or not len(self.axy) or not len(self.txy):
+                self._near = _EMPTY
+            else:
+                if self._corridor is None:
+                    self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
+                ca, ct, reach = self._corridor
+                g = self.geom
+                d = _point_segment_distances(ca, ct, g.centre[self.pieces])
+                self._near = np.flatnonzero(d <= reach + g.reach[self.pieces] + 0.01)
+        return self._near
+
     def candidates(self, ia: IntArray, it: IntArray, exclude_target: bool = True) -> _Cands:
         """(pair, piece) and (pair, blocker) couples close enough to matter."""
         g = self.geom
@@ -398,37 +480,117 @@ class _Scene:
     def sight(self, ia: IntArray, it: IntArray, any_per_target: bool = False) -> BoolArray:
         """Line of sight for the pairs ``(ia[q], it[q])``: the centre line first, then
         :data:`LOS_SAMPLES` squared lines for the pairs still blocked (only for targets nobody
-        sees yet, with ``any_per_target``)."""
-        cands = self.candidates(ia, it)
+        sees yet, with ``any_per_target``). With round blockers, up to :data:`_ONE_PASS` pairs
+        have all their lines tested at once: a pair sees when one of them is clear, so the
+        answers are the same."""
         ok = np.ones(len(ia), dtype=bool)
-        if not (len(cands[0]) or len(cands[2])):
-            return ok
         a, b = self.axy[ia], self.txy[it]
-        ok = np.asarray(self.hits(a[:, None, :], b[:, None, :], cands)[:, 0] == 0)
+        cands: _Cands | None = None
+        if self.round_blockers():  # every line against everything near (the same answers)
+            if not (len(self.bxy) or len(self.near_pieces())):
+                return ok
+            if len(ia) <= _ONE_PASS:
+                p0, p1 = self._samples(ia, it)
+                p0 = np.concatenate([a[:, None, :], p0], axis=1)
+                p1 = np.concatenate([b[:, None, :], p1], axis=1)
+                seen: BoolArray = (self.lines_hit(p0, p1, ia, it) == 0).any(axis=1)
+                return seen
+            ok = np.asarray(self.lines_hit(a[:, None, :], b[:, None, :], ia, it)[:, 0] == 0)
+        else:
+            cands = self.candidates(ia, it)
+            if not (len(cands[0]) or len(cands[2])):
+                return ok
+            ok = np.asarray(self.hits(a[:, None, :], b[:, None, :], cands)[:, 0] == 0)
         todo = ~ok
         if any_per_target:
-            seen = np.zeros(len(self.txy), dtype=bool)
-            seen[it[ok]] = True
-            todo &= ~seen[it]
+            done = np.zeros(len(self.txy), dtype=bool)
+            done[it[ok]] = True
+            todo &= ~done[it]
         rest = np.flatnonzero(todo)
         if len(rest):
-            pos = np.full(len(ia), -1)
-            pos[rest] = np.arange(len(rest))
-            sub = tuple(_remap(pos, q, other) for q, other in (cands[:2], cands[2:]))
-            sub_cands: _Cands = (*sub[0], *sub[1])
             ra, rt = ia[rest], it[rest]
-            k = LOS_SAMPLES
-            s = _LOS_ACROSS
-            pa = self.across(False, ra, self.txy[rt], s)  # (R, k, 2)
-            pt = self.across(True, rt, self.axy[ra], s)
-            p0 = np.broadcast_to(pa[:, :, None, :], (len(rest), k, k, 2)).reshape(-1, k * k, 2)
-            p1 = np.broadcast_to(pt[:, None, :, :], (len(rest), k, k, 2)).reshape(-1, k * k, 2)
-            blocked = self.hits(p0, p1, sub_cands)
+            p0, p1 = self._samples(ra, rt)
+            if cands is None:
+                blocked = self.lines_hit(p0, p1, ra, rt)
+            else:
+                pos = np.full(len(ia), -1)
+                pos[rest] = np.arange(len(rest))
+                sub = tuple(_remap(pos, q, other) for q, other in (cands[:2], cands[2:]))
+                blocked = self.hits(p0, p1, (*sub[0], *sub[1]))
             ok[rest] = (blocked == 0).any(axis=1)
         return ok
 
+    def _samples(self, ra: IntArray, rt: IntArray) -> tuple[FloatArray, FloatArray]:
+        """``(R, LOS_SAMPLES ** 2, 2)`` starts and ends of the lines tried between the pairs
+        ``(ra[r], rt[r])``: from each of :data:`LOS_SAMPLES` points across the attacker's base
+        to each across the target's."""
+        k, s, r = LOS_SAMPLES, _LOS_ACROSS, len(ra)
+        if self.ap is None and self.tp is None:  # round bases: one direction for both ends
+            pa, pt = _across_both(self.axy[ra], self.txy[rt], self.ar[ra], self.tr[rt], s)
+        else:
+            pa = self.across(False, ra, self.txy[rt], s)  # (R, k, 2)
+            pt = self.across(True, rt, self.axy[ra], s)
+        p0 = np.broadcast_to(pa[:, :, None, :], (r, k, k, 2)).reshape(-1, k * k, 2)
+        p1 = np.broadcast_to(pt[:, None, :, :], (r, k, k, 2)).reshape(-1, k * k, 2)
+        return p0, p1
 
+
+#: Up to this many pairs of models, :meth:`_Scene.sight` tests every line of every pair in one
+#: pass (a pass costs mostly its NumPy calls); more pairs try their centre lines first.
+_ONE_PASS = 12
 _EMPTY: IntArray = np.zeros(0, dtype=np.intp)
+
+
+def _flat_edges(
+    g: BoardGeometry, pieces: IntArray, near: IntArray
+) -> tuple[FloatArray, FloatArray, IntArray]:
+    """The edges of the pieces ``pieces[near]`` without padding, piece after piece: starts,
+    ends, and each edge's piece as its position in ``pieces``; every piece's edges are kept
+    in the board's cache."""
+    key = (b"flat edges", pieces.tobytes())
+    hit = g.cache.get(key)
+    if hit is None:
+        ne = g.nedges[pieces]
+        real = np.arange(g.edge0.shape[1])[None, :] < ne[:, None]
+        e0, e1 = g.edge0[pieces][real], g.edge1[pieces][real]
+        owner = np.repeat(np.arange(len(pieces)), ne)
+        for a in (e0, e1, owner):
+            a.setflags(write=False)
+        hit = g.cache.put(key, (e0, e1, owner))
+    if len(near) == len(pieces):
+        out: tuple[FloatArray, FloatArray, IntArray] = hit
+        return out
+    sub_key = (*key, near.tobytes())
+    out = g.cache.get(sub_key)
+    if out is None:
+        e0, e1, owner = hit
+        keep = np.zeros(len(pieces), dtype=bool)
+        keep[near] = True
+        keep = keep[owner]
+        out = g.cache.put(sub_key, (e0[keep], e1[keep], owner[keep]))
+    return out
+
+
+def _lines_discs(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
+    """``(Q, K, B)``: distance from each of the ``K`` segments ``p0[q, k] -> p1[q, k]`` to
+    each point ``c[b]``; the very numbers of :func:`_segment_distances` (its dot products
+    written out as ``x * x' + y * y'``, which is what its sums of two products give)."""
+    dx = p1[..., 0] - p0[..., 0]  # (Q, K)
+    dy = p1[..., 1] - p0[..., 1]
+    wx = c[None, None, :, 0] - p0[..., 0, None]  # (Q, K, B)
+    wy = c[None, None, :, 1] - p0[..., 1, None]
+    dd = dx * dx + dy * dy
+    t = (wx * dx[..., None] + wy * dy[..., None]) / np.where(dd > 0, dd, 1.0)[..., None]
+    np.clip(t, 0.0, 1.0, out=t)
+    wx -= t * dx[..., None]
+    wy -= t * dy[..., None]
+    wx *= wx
+    wy *= wy
+    wx += wy
+    out: FloatArray = np.sqrt(wx, out=wx)
+    return out
+
+
 #: where the :data:`LOS_SAMPLES` lines of a pair start and end across each base (fractions of
 #: its radius)
 _LOS_ACROSS: FloatArray = np.linspace(-1.0, 1.0, LOS_SAMPLES) * _SHRINK
@@ -461,6 +623,23 @@ def _across(frm: FloatArray, to: FloatArray, r: FloatArray, s: FloatArray) -> Fl
     n = np.stack([-u[:, 1], u[:, 0]], axis=1)
     out: FloatArray = frm[:, None, :] + (r[:, None] * s[None, :])[:, :, None] * n[:, None, :]
     return out
+
+
+def _across_both(
+    a: FloatArray, b: FloatArray, ra: FloatArray, rb: FloatArray, s: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """``_across(a, b, ra, s)`` and ``_across(b, a, rb, s)``, float for float: the direction
+    from ``b`` to ``a`` is the negated one (negation is exact), so the normal is too, except
+    where the centres meet (both take the same fallback)."""
+    d = b - a
+    length = np.hypot(d[:, 0], d[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    u = np.where(length[:, None] > 0, d / safe[:, None], np.array([1.0, 0.0]))
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    nb = np.where(length[:, None] > 0, -n, n)
+    pa: FloatArray = a[:, None, :] + (ra[:, None] * s[None, :])[:, :, None] * n[:, None, :]
+    pb: FloatArray = b[:, None, :] + (rb[:, None] * s[None, :])[:, :, None] * nb[:, None, :]
+    return pa, pb
 
 
 def sight_matrix(
@@ -595,23 +774,34 @@ def _cover(scene: _Scene) -> CoverReport:
     frac = np.zeros(m)
     if n:
         ia, it = np.divmod(np.arange(n * m), m)
-        cands = scene.candidates(ia, it, exclude_target=False)
-        if len(cands[0]) or len(cands[2]):
+        dense = scene.round_blockers()  # every ray against everything near (the same values)
+        if dense:
+            go = bool(len(scene.bxy) or len(scene.near_pieces()))
+        else:
+            cands = scene.candidates(ia, it, exclude_target=False)
+            go = bool(len(cands[0]) or len(cands[2]))
+        if go:
             k = COVER_RAYS
             s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
             p1 = scene.across(True, it, scene.axy[ia], s)  # (Q, k, 2)
             p0 = np.broadcast_to(scene.axy[ia][:, None, :], p1.shape)
-            value = scene.hits(p0, p1, cands, g.cover_value)
+            if dense:
+                value = scene.lines_hit(p0, p1, ia, it, g.cover_value, exclude_target=False)
+            else:
+                value = scene.hits(p0, p1, cands, g.cover_value)
             pair_frac = (value > 0).mean(axis=1)
             # the bonus reached by half or more of the rays: the median-from-the-top value
             pair_level = -np.sort(-value, axis=1)[:, math.ceil(k / 2) - 1]
             frac = pair_frac.reshape(n, m).min(axis=0)
             levels = pair_level.reshape(n, m).min(axis=0)
             covered = levels > 0
-            cq, cp, dq, _ = cands
-            sources.update(g.names[p] for p in np.unique(scene.pieces[cp[covered[it[cq]]]]))
-            if covered[it[dq]].any():
-                sources.add("other units")
+            if covered.any():  # the sources: the candidates of the covered models' pairs
+                if dense:
+                    cands = scene.candidates(ia, it, exclude_target=False)
+                cq, cp, dq, _ = cands
+                sources.update(g.names[p] for p in np.unique(scene.pieces[cp[covered[it[cq]]]]))
+                if covered[it[dq]].any():
+                    sources.add("other units")
     return _unit_cover(scene, frac, levels, sources, "")
 
 

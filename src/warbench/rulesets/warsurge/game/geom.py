@@ -85,6 +85,7 @@ class Field:
                     else None
                 )
         self._path_cache: dict[tuple[float, ...], PathCheck] = {}
+        self._asked: dict[tuple[Any, ...], Any] = {}  # sight and cover answers (issue 10)
         polys = [shapely.Polygon(z.polygon) for z in self.zones]
         self._zone_centres: list[Point] = [
             (float(p.centroid.x), float(p.centroid.y)) for p in polys
@@ -216,7 +217,16 @@ class Field:
 
     # -- sight -------------------------------------------------------------------------------
     # Sight and cover are decided by the battlefield's sight module alone (§5.4-5.6); these
-    # pass the game's arrays of bases to it.
+    # pass the game's arrays of bases to it. The answers to round bases on the ground are kept
+    # by the very arrays asked (every blocker, before the module leaves out those far from the
+    # lines for its own cache): the same question asked again, as on a copy of a state, is
+    # answered without building the query (issue 10, session 31).
+    def _keep(self, key: tuple[Any, ...], answer: Any) -> Any:
+        if len(self._asked) >= 4096:
+            self._asked.clear()
+        self._asked[key] = answer
+        return answer
+
     def sight(
         self,
         axy: FloatArray,
@@ -231,6 +241,15 @@ class Field:
         """Line of sight matrix (attacker models, target models), §5.4; with the heights the
         models stand at (``z``: attackers', targets', blockers'), L2360 sight from above."""
         if z is None:
+            if polys is None:
+                key = (b"sight", axy.tobytes(), ar, txy.tobytes(), tr, bxy.tobytes(), br.tobytes())
+                hit = self._asked.get(key)
+                if hit is None:
+                    hit = self._keep(
+                        key, sight_matrix(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
+                    )
+                out: npt.NDArray[np.bool_] = hit.copy()
+                return out
             return sight_matrix(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
         return elevated_sight_matrix(
             self.board,
@@ -254,6 +273,13 @@ class Field:
         """Which target models at least one attacker model sees (§5.5): the columns of
         :meth:`sight` with any True, found with fewer lines."""
         if z is None:
+            if polys is None:
+                key = (b"seen", axy.tobytes(), ar, txy.tobytes(), tr, bxy.tobytes(), br.tobytes())
+                hit = self._asked.get(key)
+                if hit is None:
+                    seen = visible_models(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
+                    hit = self._keep(key, tuple(seen))
+                return list(hit)
             return visible_models(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
         return elevated_visible_models(
             self.board,
@@ -274,7 +300,7 @@ class Field:
         polys: SightPolys | None = None,
     ) -> int:
         """The target's Cover Bonus against these attackers (§5.6)."""
-        return cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, polys)).bonus
+        return self.cover_report(axy, ar, txy, tr, bxy, br, None, polys).bonus
 
     def cover_report(
         self,
@@ -289,6 +315,14 @@ class Field:
     ) -> CoverReport:
         """The target's Cover Bonus and the pieces that give it (§5.6; with heights, L2360)."""
         if z is None:
+            if polys is None:
+                key = (b"cover", axy.tobytes(), ar, txy.tobytes(), tr, bxy.tobytes(), br.tobytes())
+                hit = self._asked.get(key)
+                if hit is None:
+                    rep = cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
+                    hit = self._keep(key, rep)
+                report: CoverReport = hit
+                return report
             return cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
         return elevated_cover_report(
             self.board,
