@@ -28,6 +28,7 @@ Attack Phase left.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -102,7 +103,7 @@ def melee_unit(w: Work, b: int) -> bool:
     return any(wp.range <= 1 for wp in weapons) and not any(wp.range > 1 for wp in weapons)
 
 
-def threat(w: Work, b: int, worth: Worth) -> float:
+def threat(w: Work, b: int, worth: Worth, phases: float = 1.0) -> float:
     """The most point value enemy melee unit ``b`` (:func:`melee_unit`; 0 for any other) is
     expected to take in a Melee off one unit of its enemies (the player's) that it is engaged
     with or reaches within ``THREAT_TURNS`` Game Turns of its Move and Dash (§4.3
@@ -113,7 +114,7 @@ def threat(w: Work, b: int, worth: Worth) -> float:
     bxy = w.xy(b)
     if not len(bxy):
         return 0.0
-    charge = THREAT_TURNS * float(bi.unit.profile.move + bi.unit.profile.dash)
+    step = float(bi.unit.profile.move + bi.unit.profile.dash)
     engaged = set(w.engaged_with(b))
     best = 0.0
     for v in w.units:
@@ -125,8 +126,9 @@ def threat(w: Work, b: int, worth: Worth) -> float:
             continue
         d = np.hypot(bxy[:, None, 0] - mxy[None, :, 0], bxy[:, None, 1] - mxy[None, :, 1])
         gap = float(d.min()) - bi.radius - w.info(m).radius
-        if m in engaged or gap <= charge:
-            best = max(best, worth(w, b, m, None, True))
+        arrive = 0 if m in engaged else max(1, math.ceil(gap / step)) if step > 0 else 99
+        if arrive <= THREAT_TURNS:
+            best = max(best, worth(w, b, m, None, True) * max(1.0, phases - arrive))
     return best
 
 
@@ -138,4 +140,4 @@ def threat_bonus(w: Work, b: int, taken: float, worth: Worth, phases: float) -> 
     hp_left = float(w.units[b].current_hp)
     if hp_left <= 0 or taken <= 0:
         return 0.0
-    return THREAT_WEIGHT * phases * min(taken, hp_left) / hp_left * threat(w, b, worth)
+    return THREAT_WEIGHT * min(taken, hp_left) / hp_left * threat(w, b, worth, phases)
