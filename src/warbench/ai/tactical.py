@@ -62,6 +62,10 @@ this player is a separate kind (issue 15) that changes these habits:
 * **a small army fights from the better spot** (session 30,
   :mod:`warbench.ai.tactical_kinds`): an army of one or two units plays the fire position
   and approach above at every level (with so few units one or two exchanges decide the game).
+* **shoots the melee unit that is coming** (session 31, :mod:`warbench.ai.tactical_threat`):
+  the focus fire prices each shot with the Melee's Dice Modifiers (§5.8 L2668-2682), so a
+  unit in a Melee strikes its foe there instead of shooting out at -2, and counts the threat
+  of an enemy melee unit that reaches one of the player's units within two Game Turns.
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
