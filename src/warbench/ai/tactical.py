@@ -62,6 +62,10 @@ this player is a separate kind (issue 15) that changes these habits:
 * **a small army fights from the better spot** (session 30,
   :mod:`warbench.ai.tactical_kinds`): an army of one or two units plays the fire position
   and approach above at every level (with so few units one or two exchanges decide the game).
+* **shoots the melee unit that is coming** (session 31, :mod:`warbench.ai.tactical_threat`):
+  the focus fire prices each shot with the Melee's Dice Modifiers (§5.8 L2668-2682), so a
+  unit in a Melee strikes its foe there instead of shooting out at -2, and counts the threat
+  of an enemy melee unit that reaches one of the player's units within two Game Turns.
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -87,6 +91,7 @@ from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
+from warbench.ai.tactical_threat import PLAIN, situated_dist, situation, threat_bonus
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
@@ -182,6 +187,17 @@ class TacticalBot(ScriptedPlayer):
     #: ``ai.tactical_kinds``): with one or two units a side one or two exchanges decide the
     #: game, so where each is fought weighs most.
     few_units_reach: bool = True
+    #: The focus fire prices a shot with the Melee's Dice Modifiers (§5.8 L2668-2682: Battle
+    #: -1 and Heavy -2 while engaged, -1 out of a Melee, -1 into one; session 31,
+    #: ``ai.tactical_threat``); ``False``: every shot at the odds of a plain attack.
+    melee_modifiers: bool = True
+    #: The focus fire adds the threat an enemy unit's HP carries (session 31,
+    #: ``ai.tactical_threat``): what it is expected to take off one of the player's units it
+    #: reaches, shared over its HP left, for each Attack Phase left.
+    threat_fire: bool = True
+    _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
+        default_factory=dict
+    )
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -336,7 +352,7 @@ class TacticalBot(ScriptedPlayer):
             }
             best = max(ts, key=lambda t: (scores[t], -ts.index(t)))
             picks.append((wn, best))
-            dist = self._dist(w, uid, best, wn, best in engaged, self._covered(w, uid, best))
+            dist = self._shot_dist(w, uid, best, wn, best in engaged, self._covered(w, uid, best))
             planned[best] = planned.get(best, 0.0) + sum(k * p for k, p in dist.items())
         nearest = tuple((wn, ts[0]) for wn, ts in wt.items())
         opts: list[Action] = [Attack(uid, tuple(picks))]
@@ -751,12 +767,21 @@ class TacticalBot(ScriptedPlayer):
                 hps.pop(0)
         if not hps:
             return 0.0
-        dist = self._dist(w, a, b, weapon, melee, not melee and self._covered(w, a, b))
+        dist = self._shot_dist(w, a, b, weapon, melee, not melee and self._covered(w, a, b))
         alive = sum(1 for gone in w.units[a].removed if not gone) / max(1, w.info(a).models)
         taken, slain = expected_take(dist, alive, hps)
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
         per_model = self._output(w, b) / max(1, ib.models)
-        return target_score(taken, slain, per_hp, per_model, self._output_weight(w))
+        score = target_score(taken, slain, per_hp, per_model, self._output_weight(w))
+        if self.threat_fire:  # session 31: the threat it carries (``ai.tactical_threat``)
+            score += threat_bonus(w, b, taken, self._worth, self._phases_left(w))
+        return score
+
+    def _phases_left(self, w: Work) -> float:
+        """The Attack Phases left, this one counted (one at least: the game may go on past
+        its length, §2.2 step 7)."""
+        length = w.setup.game_length or 4
+        return max(1.0, float(length - w.flow.turn + 1))
 
     def _covered(self, w: Work, a: int, b: int) -> bool:
         """``b`` has a Cover Bonus against ``a``'s attack (§5.6; none in a Melee, §5.9)."""
@@ -811,6 +836,21 @@ class TacticalBot(ScriptedPlayer):
             except WarbenchError:
                 hit = {}
             self._dists[key] = hit
+        return hit
+
+    def _shot_dist(
+        self, w: Work, a: int, b: int, weapon: str | None, melee: bool, cover: bool
+    ) -> Mapping[int, float]:
+        """:meth:`_dist` in the situation the engine attacks in (session 31,
+        :mod:`warbench.ai.tactical_threat`): a shot from inside a Melee or into one counts
+        the Melee's Dice Modifiers (§5.8 L2668-2682)."""
+        where = situation(w, a, b, melee) if self.melee_modifiers else PLAIN
+        if where == PLAIN:
+            return self._dist(w, a, b, weapon, melee, cover)
+        key = (a, b, weapon or "", cover, where)
+        hit = self._sdists.get(key)
+        if hit is None:
+            hit = self._sdists[key] = situated_dist(w, a, b, weapon, cover, where)
         return hit
 
     def _worth(self, w: Work, a: int, b: int, weapon: str | None, melee: bool) -> float:
