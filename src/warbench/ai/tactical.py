@@ -84,6 +84,7 @@ import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
+from warbench.ai.tactical_danger import danger_score, threat
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
@@ -182,6 +183,11 @@ class TacticalBot(ScriptedPlayer):
     #: ``ai.tactical_kinds``): with one or two units a side one or two exchanges decide the
     #: game, so where each is fought weighs most.
     few_units_reach: bool = True
+    #: Focus fire counts the share of an enemy unit's threat (its best attack next Game Turn
+    #: on the units it reaches) removed with the share of its HP taken, so the first hits on
+    #: a many-HP model count (session 31, ``ai.tactical_danger``); ``False``: only the output
+    #: of the models expected to be slain.
+    threat_fire: bool = True
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -755,6 +761,9 @@ class TacticalBot(ScriptedPlayer):
         alive = sum(1 for gone in w.units[a].removed if not gone) / max(1, w.info(a).models)
         taken, slain = expected_take(dist, alive, hps)
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
+        if self.threat_fire:  # session 31: the most dangerous first
+            danger = threat(w, b, self._worth)
+            return danger_score(taken, float(sum(hps)), per_hp, danger, self._output_weight(w))
         per_model = self._output(w, b) / max(1, ib.models)
         return target_score(taken, slain, per_hp, per_model, self._output_weight(w))
 
