@@ -62,6 +62,10 @@ this player is a separate kind (issue 15) that changes these habits:
 * **a small army fights from the better spot** (session 30,
   :mod:`warbench.ai.tactical_kinds`): an army of one or two units plays the fire position
   and approach above at every level (with so few units one or two exchanges decide the game).
+* **the most dangerous first** (session 31, :mod:`warbench.ai.tactical_danger`): focus fire
+  counts the share of an enemy unit's threat (its best attack next Game Turn on a unit it
+  reaches) removed with the share of its HP taken, so the first hits on a many-HP vehicle
+  count, not only the attack expected to slay it.
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
