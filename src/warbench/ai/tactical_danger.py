@@ -20,6 +20,11 @@ of its HP left that the attack is expected to take, weighed by the Attack Phases
 before. A unit of 1-HP models scores as before (a model's HP is the model); the first hits on
 a many-HP model count toward removing its threat in proportion, and a unit that reaches
 nothing of the player's threatens nothing yet.
+
+Tried in session 31 and dropped (docs/ai.md, *Measured*, session 31): the threat weighed
+twice (no change), a melee unit that counts the fire of its target's guns on the way when
+choosing the Melee it heads for (worse: the Assault Squad no longer reached the Car), and
+the melee Dash not held to where it is no more exposed (no change).
 """
 
 from __future__ import annotations
