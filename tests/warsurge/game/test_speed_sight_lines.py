@@ -283,3 +283,27 @@ def test_edges_shared_by_every_row_cross_as_the_same_edges_per_row(seed: int) ->
     )
     assert shared.any() and not shared.all()
     assert np.array_equal(shared, rows)
+
+
+def test_a_finished_games_fields_are_not_kept_by_the_destroyed_terrain_cache() -> None:
+    """The Field with a piece destroyed (§10.3, ``terrain_field``) is built once per game
+    Field and kept only while that Field lives: each Field keeps up to 4096 answers, and a
+    process playing game after game kept up to 256 finished games' pairs (session 31
+    review). Fails if the cache holds the game's Field or its derived Field."""
+    import gc
+    import weakref
+
+    from warbench.rulesets.warsurge.game.terrain_field import field_with_destroyed
+
+    board = Board(
+        width=30, height=30, terrain=[Terrain(name="W", rect=[14, 0, 16, 15], blocks_los=True)]
+    )
+    field = Field(board)
+    gone = field_with_destroyed(field, frozenset({"W"}))
+    assert gone is not field
+    assert field_with_destroyed(field, frozenset({"W"})) is gone  # built once
+    assert field_with_destroyed(Field(board), frozenset({"W"})) is not gone  # per Field
+    alive = weakref.ref(field), weakref.ref(gone)
+    del field, gone
+    gc.collect()
+    assert alive[0]() is None and alive[1]() is None
