@@ -82,3 +82,17 @@ def test_L859_the_snipers_shoot_the_car_not_the_dogs_with_the_habit() -> None:
     assert isinstance(on, Attack) and isinstance(off, Attack)
     assert on.targets[0][1] == 2
     assert off.targets[0][1] == 3
+
+
+def test_a_melee_units_threat_is_its_melee_on_a_unit_within_its_move() -> None:
+    """A melee unit (the Brutes: Cleavers only, Move 7") threatens what its Melee is expected
+    to take off a unit within its Move (a charge, §4.3), edge to edge; about 11" off, beyond
+    its Move, nothing yet (fails if the melee branch of ``danger_threat`` is left out)."""
+    from tests.ai.test_tactical_threat import _line
+
+    bot = TacticalBot(danger_fire=True)
+    near = _work(_line(engaged=False, brutes_at=6.0))
+    assert danger_threat(near, 1, bot._worth) == pytest.approx(bot._worth(near, 1, 0, None, True))
+    assert danger_threat(near, 1, bot._worth) > 0.0
+    far = _work(_line(engaged=False, brutes_at=12.0))
+    assert danger_threat(far, 1, bot._worth) == 0.0

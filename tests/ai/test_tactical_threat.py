@@ -91,3 +91,17 @@ def test_threat_fire_not_beyond_two_game_turns_of_reach() -> None:
     state = _line(engaged=False, brutes_at=31.0)
     w = _work(state)
     assert threat(w, 1, TacticalBot()._worth) == 0.0
+
+
+def test_threat_fire_within_two_game_turns_counts_the_phases_left_once_it_arrives() -> None:
+    """Brutes 20" off need two Game Turns of Move and Dash (14" each) to reach the line: their
+    threat counts, for the Attack Phases left once they arrive (4 left: 2; 3 left: 1, one at
+    least). Fails if the reach stops at one Game Turn or the phases are not counted."""
+    state = _line(engaged=False, brutes_at=20.0)
+    w = _work(state)
+    worth = TacticalBot()._worth
+    once = worth(w, 1, 0, None, True)
+    assert once > 0.0
+    assert threat(w, 1, worth, 4.0) == once * 2.0
+    assert threat(w, 1, worth, 3.0) == once
+    assert threat(w, 1, worth, 1.0) == once

@@ -12,14 +12,15 @@ Autocannon 30") decided the game — destroyed in 62 of the 86 won Red games and
 Range (Core Rules 001_d3f5e425c5e1196d.txt L859-863: any enemy Unit within Range may be
 chosen).
 
-**The most dangerous first** (:func:`danger_score`, switch ``TacticalBot.danger_fire``): the
-output term is the enemy unit's **threat** — the point value its best attack is expected to
-take off the player's units within its reach next Game Turn (its Move plus its Range, or its
-Move for a melee weapon, §4.1, §4.3, L851-860), from the exact odds engine — times the share
-of its HP left that the attack is expected to take, weighed by the Attack Phases left as
-before. A unit of 1-HP models scores as before (a model's HP is the model); the first hits on
-a many-HP model count toward removing its threat in proportion, and a unit that reaches
-nothing of the player's threatens nothing yet.
+**The most dangerous first** (:func:`danger_score`, the opt-in switch
+``TacticalBot.danger_fire``, off by default: with ``threat_fire`` on it added nothing
+measurable, docs/ai.md, session 31: the Car first): the output term is the enemy unit's
+**threat** — the point value its best attack is expected to take off the player's units within
+its reach next Game Turn (its Move plus its Range, or its Move for a melee weapon, §4.1, §4.3,
+L851-860), from the exact odds engine — times the share of its HP left that the attack is
+expected to take, weighed by the Attack Phases left as before. A unit of 1-HP models scores as
+before (a model's HP is the model); the first hits on a many-HP model count toward removing its
+threat in proportion, and a unit that reaches nothing of the player's threatens nothing yet.
 
 Tried in session 31 and dropped (docs/ai.md, *Measured*, session 31): the threat weighed
 twice (no change), a melee unit that counts the fire of its target's guns on the way when

@@ -107,7 +107,8 @@ def threat(w: Work, b: int, worth: Worth, phases: float = 1.0) -> float:
     """The most point value enemy melee unit ``b`` (:func:`melee_unit`; 0 for any other) is
     expected to take in a Melee off one unit of its enemies (the player's) that it is engaged
     with or reaches within ``THREAT_TURNS`` Game Turns of its Move and Dash (§4.3
-    L1990-1994: a unit that Moves or Dashes into contact engages)."""
+    L1990-1994: a unit that Moves or Dashes into contact engages), times the Attack Phases
+    left once it arrives (``phases`` less the Game Turns it needs, one at least)."""
     if not melee_unit(w, b):
         return 0.0
     bi = w.info(b)

@@ -208,12 +208,66 @@ def test_the_fields_kept_answers_are_the_modules_answers(seed: int) -> None:
         assert field.visible(axy, ar, txy, tr, bxy, br) == want[1]
         assert field.cover_report(axy, ar, txy, tr, bxy, br) == want[2]
         assert field.cover(axy, ar, txy, tr, bxy, br) == want[2].bonus
-    assert len(field._asked) == 3
+    assert (field._asked.misses, field._asked.hits) == (3, 5)  # cover: cover_report's answer
     # other blockers are another question
     field.sight(
         axy, ar, txy, tr, np.vstack([bxy.reshape(-1, 2), [[15.0, 15.0]]]), np.append(br, 0.5)
     )
-    assert len(field._asked) == 4
+    assert field._asked.misses == 4
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_input_of_a_kept_answer_is_in_its_key(seed: int) -> None:
+    """Each input of a sight or cover question changed alone (a radius, a blocker's place or
+    radius, an attacker or target moved, another board) is answered as the battlefield module
+    answers it afresh, never with the answer kept for the question before (issue 10)."""
+    rng = random.Random(3400 + seed)
+    board, attackers, targets, blockers = _crowded(rng)
+    other, _, _, _ = _crowded(rng)
+    axy, txy, bxy = attackers.xy, targets.xy, blockers.xy
+    ar, tr, br = float(attackers.r[0]), float(targets.r[0]), blockers.r
+    moved = txy.copy()
+    moved[0] += 3.0
+    shifted = bxy.reshape(-1, 2).copy()
+    if len(shifted):
+        shifted[0] = (axy[0] + txy[0]) / 2  # a blocker onto the first pair's line
+    questions = [
+        (axy, ar, txy, tr, bxy, br),
+        (axy, ar * 2.0, txy, tr, bxy, br),
+        (axy, ar, txy, tr + 1.0, bxy, br),
+        (axy, ar, txy, tr, shifted, br),
+        (axy, ar, txy, tr, bxy, br * 3.0),
+        (axy, ar, moved, tr, bxy, br),
+        (axy[::-1].copy(), ar, txy, tr, bxy, br),
+    ]
+    for brd in (board, other):
+        field = Field(brd)
+        for a, r1, t, r2, b, rb in questions:
+            one_a, one_t = Bases(a, np.full(len(a), r1)), Bases(t, np.full(len(t), r2))
+            fresh = Board.model_validate(brd.model_dump())  # its own geometry and cache
+            blk = Bases(b, rb)
+            assert (
+                field.sight(a, r1, t, r2, b, rb) == sight_matrix(fresh, one_a, one_t, blk)
+            ).all()
+            assert field.visible(a, r1, t, r2, b, rb) == visible_models(fresh, one_a, one_t, blk)
+            assert field.cover_report(a, r1, t, r2, b, rb) == cover_report(fresh, one_a, one_t, blk)
+
+
+def test_a_kept_answer_is_never_given_for_arrays_of_another_dtype() -> None:
+    """Two float32 attackers have the bytes of one float64 attacker: the key holds each
+    array's dtype and shape, so the second question is not answered with the first's
+    one-row matrix (issue 10)."""
+    board = Board(
+        width=30, height=30, terrain=[Terrain(name="W", rect=[14, 0, 16, 15], blocks_los=True)]
+    )
+    field = Field(board)
+    a32 = np.array([[5.0, 10.0], [5.0, 25.0]], dtype=np.float32)
+    a64 = a32.view(np.float64).reshape(1, 2)  # the same 16 bytes: one model far off the board
+    txy, bxy, br = np.array([[25.0, 10.0]]), np.zeros((0, 2)), np.zeros(0)
+    assert field.sight(a64, 0.5, txy, 0.5, bxy, br).shape == (1, 1)
+    seen = field.sight(a32, 0.5, txy, 0.5, bxy, br)
+    assert seen.shape == (2, 1)
+    assert seen[:, 0].tolist() == [False, True]  # the wall hides the first, not the second
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -229,3 +283,27 @@ def test_edges_shared_by_every_row_cross_as_the_same_edges_per_row(seed: int) ->
     )
     assert shared.any() and not shared.all()
     assert np.array_equal(shared, rows)
+
+
+def test_a_finished_games_fields_are_not_kept_by_the_destroyed_terrain_cache() -> None:
+    """The Field with a piece destroyed (§10.3, ``terrain_field``) is built once per game
+    Field and kept only while that Field lives: each Field keeps up to 4096 answers, and a
+    process playing game after game kept up to 256 finished games' pairs (session 31
+    review). Fails if the cache holds the game's Field or its derived Field."""
+    import gc
+    import weakref
+
+    from warbench.rulesets.warsurge.game.terrain_field import field_with_destroyed
+
+    board = Board(
+        width=30, height=30, terrain=[Terrain(name="W", rect=[14, 0, 16, 15], blocks_los=True)]
+    )
+    field = Field(board)
+    gone = field_with_destroyed(field, frozenset({"W"}))
+    assert gone is not field
+    assert field_with_destroyed(field, frozenset({"W"})) is gone  # built once
+    assert field_with_destroyed(Field(board), frozenset({"W"})) is not gone  # per Field
+    alive = weakref.ref(field), weakref.ref(gone)
+    del field, gone
+    gc.collect()
+    assert alive[0]() is None and alive[1]() is None

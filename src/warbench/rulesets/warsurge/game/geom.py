@@ -20,6 +20,7 @@ import numpy.typing as npt
 import shapely
 
 from warbench.rulesets.warsurge.battlefield import Board
+from warbench.rulesets.warsurge.battlefield.geometry import ResultCache
 from warbench.rulesets.warsurge.battlefield.sight import (
     Bases,
     CoverReport,
@@ -85,7 +86,8 @@ class Field:
                     else None
                 )
         self._path_cache: dict[tuple[float, ...], PathCheck] = {}
-        self._asked: dict[tuple[Any, ...], Any] = {}  # sight and cover answers (issue 10)
+        #: sight and cover answers of round bases on the ground, by the arrays asked (issue 10)
+        self._asked = ResultCache()
         polys = [shapely.Polygon(z.polygon) for z in self.zones]
         self._zone_centres: list[Point] = [
             (float(p.centroid.x), float(p.centroid.y)) for p in polys
@@ -221,11 +223,20 @@ class Field:
     # by the very arrays asked (every blocker, before the module leaves out those far from the
     # lines for its own cache): the same question asked again, as on a copy of a state, is
     # answered without building the query (issue 10, session 31).
-    def _keep(self, key: tuple[Any, ...], answer: Any) -> Any:
-        if len(self._asked) >= 4096:
-            self._asked.clear()
-        self._asked[key] = answer
-        return answer
+    @staticmethod
+    def _key(
+        kind: bytes,
+        axy: FloatArray,
+        ar: float,
+        txy: FloatArray,
+        tr: float,
+        bxy: FloatArray,
+        br: FloatArray,
+    ) -> tuple[bytes, ...]:
+        """A key of :attr:`_asked`: every input of the question (the board is the Field's own,
+        never changed: destroyed terrain and Gateway markers are another Field,
+        ``game/terrain_field.py``), with each array's dtype and shape."""
+        return (kind, *(_bits(a) for a in (axy, ar, txy, tr, bxy, br)))
 
     def sight(
         self,
@@ -242,10 +253,10 @@ class Field:
         models stand at (``z``: attackers', targets', blockers'), L2360 sight from above."""
         if z is None:
             if polys is None:
-                key = (b"sight", axy.tobytes(), ar, txy.tobytes(), tr, bxy.tobytes(), br.tobytes())
+                key = self._key(b"sight", axy, ar, txy, tr, bxy, br)
                 hit = self._asked.get(key)
                 if hit is None:
-                    hit = self._keep(
+                    hit = self._asked.put(
                         key, sight_matrix(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
                     )
                 out: npt.NDArray[np.bool_] = hit.copy()
@@ -274,11 +285,11 @@ class Field:
         :meth:`sight` with any True, found with fewer lines."""
         if z is None:
             if polys is None:
-                key = (b"seen", axy.tobytes(), ar, txy.tobytes(), tr, bxy.tobytes(), br.tobytes())
+                key = self._key(b"seen", axy, ar, txy, tr, bxy, br)
                 hit = self._asked.get(key)
                 if hit is None:
                     seen = visible_models(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
-                    hit = self._keep(key, tuple(seen))
+                    hit = self._asked.put(key, tuple(seen))
                 return list(hit)
             return visible_models(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
         return elevated_visible_models(
@@ -316,11 +327,11 @@ class Field:
         """The target's Cover Bonus and the pieces that give it (§5.6; with heights, L2360)."""
         if z is None:
             if polys is None:
-                key = (b"cover", axy.tobytes(), ar, txy.tobytes(), tr, bxy.tobytes(), br.tobytes())
+                key = self._key(b"cover", axy, ar, txy, tr, bxy, br)
                 hit = self._asked.get(key)
                 if hit is None:
                     rep = cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
-                    hit = self._keep(key, rep)
+                    hit = self._asked.put(key, rep)
                 report: CoverReport = hit
                 return report
             return cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
@@ -351,6 +362,13 @@ def _bases(xy: FloatArray, r: float, poly: FloatArray | None = None) -> Bases:
 #: The true outlines of a sight question's attackers, targets and blockers (``game/bases.py``
 #: ``SightPolys``): oval and rectangular bases are seen and see with their shape (§1.3, §5.4).
 SightPolys = tuple[FloatArray | None, FloatArray | None, FloatArray | None]
+
+
+def _bits(a: FloatArray | float) -> bytes:
+    """``a`` for a cache key: its dtype, its shape and its values, bit for bit (the bytes
+    alone would take a float32 array for a float64 one of half as many values)."""
+    arr = np.asarray(a)
+    return f"{arr.dtype.str}{arr.shape}".encode() + arr.tobytes()
 
 
 def _three(

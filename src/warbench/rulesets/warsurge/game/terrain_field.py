@@ -4,12 +4,16 @@ Every state with destroyed terrain measures on this field (``Work.field``)."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from warbench.rulesets.warsurge.game.geom import Field, field_from_board
 from warbench.rulesets.warsurge.game.terrain import destroyed_terrain
 
-_FIELDS: dict[tuple[int, frozenset[str]], tuple[Field, Field]] = {}
+#: the Fields built from a game's Field, kept only while that Field lives: a process that
+#: plays game after game (a lab worker, the play service) keeps no finished game's Fields,
+#: each with its board's and its own kept answers (``geom.Field``; session 31 review)
+_FIELDS: weakref.WeakKeyDictionary[Field, dict[frozenset[str], Field]] = weakref.WeakKeyDictionary()
 
 
 def field_with_destroyed(field: Field, destroyed: frozenset[str]) -> Field:
@@ -17,18 +21,18 @@ def field_with_destroyed(field: Field, destroyed: frozenset[str]) -> Field:
     itself when none is. Built once per set of pieces (the geometry is compiled again)."""
     if not destroyed:
         return field
-    key = (id(field), destroyed)
-    hit = _FIELDS.get(key)
-    if hit is not None and hit[0] is field:
-        return hit[1]
+    built = _FIELDS.setdefault(field, {})
+    hit = built.get(destroyed)
+    if hit is not None:
+        return hit
     board = field.board
     order = [t.name for t in board.terrain]
     for name in sorted(destroyed, key=order.index):
         board = board.with_terrain_destroyed(name)
     out = field_from_board(board)
-    if len(_FIELDS) > 256:
-        _FIELDS.clear()
-    _FIELDS[key] = (field, out)
+    if len(built) > 256:
+        built.clear()
+    built[destroyed] = out
     return out
 
 
@@ -46,7 +50,8 @@ def field_of(state: Any) -> Field:
     return field_with_gateways(field, gateway_pieces(state))
 
 
-_GATES: dict[tuple[int, tuple[Any, ...]], tuple[Field, Field]] = {}
+#: as :data:`_FIELDS`, by the Gateway markers placed
+_GATES: weakref.WeakKeyDictionary[Field, dict[tuple[Any, ...], Field]] = weakref.WeakKeyDictionary()
 
 
 def field_with_gateways(field: Field, pieces: tuple[Any, ...]) -> Field:
@@ -54,14 +59,15 @@ def field_with_gateways(field: Field, pieces: tuple[Any, ...]) -> Field:
     itself when there are none. Built once per set of markers."""
     if not pieces:
         return field
-    key = (id(field), tuple((t.name, tuple(t.polygon[0])) for t in pieces))
-    hit = _GATES.get(key)
-    if hit is not None and hit[0] is field:
-        return hit[1]
+    key = tuple((t.name, tuple(t.polygon[0])) for t in pieces)
+    built = _GATES.setdefault(field, {})
+    hit = built.get(key)
+    if hit is not None:
+        return hit
     board = field.board.model_copy(update={"terrain": [*field.board.terrain, *pieces]})
     board._geometry = None  # compiled again for the new terrain
     out = field_from_board(board)
-    if len(_GATES) > 256:
-        _GATES.clear()
-    _GATES[key] = (field, out)
+    if len(built) > 256:
+        built.clear()
+    built[key] = out
     return out
