@@ -11,7 +11,7 @@ coherency) are vectorised here with NumPy. Terrain (Difficult, Dangerous, Impass
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,20 +223,33 @@ class Field:
     # by the very arrays asked (every blocker, before the module leaves out those far from the
     # lines for its own cache): the same question asked again, as on a copy of a state, is
     # answered without building the query (issue 10, session 31).
-    @staticmethod
-    def _key(
+    def _ask(
+        self,
         kind: bytes,
-        axy: FloatArray,
-        ar: float,
-        txy: FloatArray,
-        tr: float,
-        bxy: FloatArray,
-        br: FloatArray,
-    ) -> tuple[bytes, ...]:
-        """A key of :attr:`_asked`: every input of the question (the board is the Field's own,
-        never changed: destroyed terrain and Gateway markers are another Field,
-        ``game/terrain_field.py``), with each array's dtype and shape."""
-        return (kind, *(_bits(a) for a in (axy, ar, txy, tr, bxy, br)))
+        plain: Callable[..., Any],
+        elevated: Callable[..., Any],
+        args: tuple[FloatArray, float, FloatArray, float, FloatArray, FloatArray],
+        z: Heights | None,
+        polys: SightPolys | None,
+    ) -> Any:
+        """One sight or cover question: ``plain(board, attackers, targets, blockers)`` (kept
+        in :attr:`_asked` for round bases on the ground, keyed by every input with each
+        array's dtype and shape; the board is the Field's own, never changed: destroyed
+        terrain and Gateway markers are another Field, ``game/terrain_field.py``), or
+        ``elevated`` with the heights the models stand at (L2360). A kept answer is shared:
+        the callers hand out copies."""
+        if z is None and polys is None:
+            key = (kind, *(_bits(a) for a in args))
+            hit = self._asked.get(key)
+            if hit is None:
+                hit = self._asked.put(key, plain(self.board, *_three(*args, None)))
+            return hit
+        three = _three(*args, polys)
+        if z is None:
+            return plain(self.board, *three)
+        return elevated(
+            self.board, *three, attacker_z=z.attacker, target_z=z.target, blocker_z=z.blocker
+        )
 
     def sight(
         self,
@@ -251,24 +264,11 @@ class Field:
     ) -> npt.NDArray[np.bool_]:
         """Line of sight matrix (attacker models, target models), §5.4; with the heights the
         models stand at (``z``: attackers', targets', blockers'), L2360 sight from above."""
-        if z is None:
-            if polys is None:
-                key = self._key(b"sight", axy, ar, txy, tr, bxy, br)
-                hit = self._asked.get(key)
-                if hit is None:
-                    hit = self._asked.put(
-                        key, sight_matrix(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
-                    )
-                out: npt.NDArray[np.bool_] = hit.copy()
-                return out
-            return sight_matrix(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
-        return elevated_sight_matrix(
-            self.board,
-            *_three(axy, ar, txy, tr, bxy, br, polys),
-            attacker_z=z.attacker,
-            target_z=z.target,
-            blocker_z=z.blocker,
+        args = (axy, ar, txy, tr, bxy, br)
+        out: npt.NDArray[np.bool_] = self._ask(
+            b"sight", sight_matrix, elevated_sight_matrix, args, z, polys
         )
+        return out.copy()
 
     def visible(
         self,
@@ -283,22 +283,8 @@ class Field:
     ) -> list[bool]:
         """Which target models at least one attacker model sees (§5.5): the columns of
         :meth:`sight` with any True, found with fewer lines."""
-        if z is None:
-            if polys is None:
-                key = self._key(b"seen", axy, ar, txy, tr, bxy, br)
-                hit = self._asked.get(key)
-                if hit is None:
-                    seen = visible_models(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
-                    hit = self._asked.put(key, tuple(seen))
-                return list(hit)
-            return visible_models(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
-        return elevated_visible_models(
-            self.board,
-            *_three(axy, ar, txy, tr, bxy, br, polys),
-            attacker_z=z.attacker,
-            target_z=z.target,
-            blocker_z=z.blocker,
-        )
+        args = (axy, ar, txy, tr, bxy, br)
+        return list(self._ask(b"seen", visible_models, elevated_visible_models, args, z, polys))
 
     def cover(
         self,
@@ -324,24 +310,13 @@ class Field:
         z: Heights | None = None,
         polys: SightPolys | None = None,
     ) -> CoverReport:
-        """The target's Cover Bonus and the pieces that give it (§5.6; with heights, L2360)."""
-        if z is None:
-            if polys is None:
-                key = self._key(b"cover", axy, ar, txy, tr, bxy, br)
-                hit = self._asked.get(key)
-                if hit is None:
-                    rep = cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, None))
-                    hit = self._asked.put(key, rep)
-                report: CoverReport = hit
-                return report
-            return cover_report(self.board, *_three(axy, ar, txy, tr, bxy, br, polys))
-        return elevated_cover_report(
-            self.board,
-            *_three(axy, ar, txy, tr, bxy, br, polys),
-            attacker_z=z.attacker,
-            target_z=z.target,
-            blocker_z=z.blocker,
+        """The target's Cover Bonus and the pieces that give it (§5.6; with heights, L2360).
+        A :class:`CoverReport` is frozen, so a kept one is handed out as it is."""
+        args = (axy, ar, txy, tr, bxy, br)
+        report: CoverReport = self._ask(
+            b"cover", cover_report, elevated_cover_report, args, z, polys
         )
+        return report
 
 
 @dataclass(frozen=True)
