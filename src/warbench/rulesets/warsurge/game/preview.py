@@ -30,7 +30,7 @@ from typing import Any
 
 from warbench.kernel.errors import RulesError
 from warbench.play.core import Placement, Preview
-from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game import bases, engine
 from warbench.rulesets.warsurge.game.actions import Action, Deploy, Disembark, Move
 from warbench.rulesets.warsurge.game.perk_deploy import AMBUSH
 from warbench.rulesets.warsurge.game.perk_movement import CHARGE
@@ -54,9 +54,11 @@ def preview(game: GameState, action: Action) -> Preview | None:
     except RulesError:
         return None
     if isinstance(plan, DeployPlan) and plan.into is None:
+        # an oval or rectangular base is set up facing as apply_deploy turns it (§1.3)
+        faces = bases.deployed_facings(game, plan.uid)
         return Preview(
             tuple(
-                Placement(plan.uid, i, None, _pt(p))
+                Placement(plan.uid, i, None, _pt(p), float(faces[i]) if faces else None)
                 for i, p in enumerate(plan.positions)
                 if not game.units[plan.uid].removed[i]
             ),
