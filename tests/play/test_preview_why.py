@@ -62,7 +62,7 @@ def test_the_seen_short_move_says_difficult_ground_halves_it_L2044() -> None:
     assert pv is not None
     assert _centre_move(st, action) == pytest.approx(2.7)
     head, *why = pv.why_short
-    assert head.startswith('ends 2.7" from where it stood, short of the 6.0" its allowance')
+    assert head.startswith('moves 2.7", short of the 6.0" its allowance')
     assert "goes round" not in head  # a straight move, shorter
     assert why, pv.why_short
     assert why[0].startswith('a straight Move of 6.0" toward the point: model')

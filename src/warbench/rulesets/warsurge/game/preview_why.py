@@ -149,7 +149,7 @@ def why_short(game: GameState, action: Move, plan: MovePlan) -> tuple[str, ...]:
         )
     w.turning.pop(uid, None)
     head = (
-        f'ends {got:.1f}" from where it stood, short of the {full:.1f}" '
+        f'moves {got:.1f}", short of the {full:.1f}" '
         + ("its allowance gives" if full < dist else "to the point")
         + " (the engine tries "
         + ", ".join(f"{s:.0%}" for s in STEPS)
