@@ -100,3 +100,42 @@ def test_a_deploy_of_shaped_bases_is_previewed_with_their_facing_L248() -> None:
     if round_units:
         other = preview(WS, st, round_units[0], d.player)
         assert other is not None and all(p.facing is None for p in other.placements)
+
+
+def test_a_disembark_the_engine_places_is_previewed_where_apply_puts_it_L3339() -> None:
+    """A Disembark naming no point (the engine places the unit within its Move of the
+    Transport, §6.3 L3339-3342) is previewed from off the table, where ``apply`` puts the models."""
+    from dataclasses import replace
+
+    from tests.warsurge.game.helpers import entry, scenario, unit
+    from warbench.rulesets.warsurge.game import preview as game_preview
+    from warbench.rulesets.warsurge.game.actions import Disembark
+    from warbench.rulesets.warsurge.game.engine import apply
+    from warbench.rulesets.warsurge.game.state import Location
+
+    apc = unit("Ursus APC", move=10, dash=10, hp=8, transport=150)
+    sides = [[entry(apc, 180, base_mm=76.2), entry(unit("Troopers", models=3), 120)]]
+    sides.append([entry(unit("Foe"))])
+    state = scenario(sides, {0: [(10.0, 10.0)], 2: [(40.0, 40.0)]})
+    units = list(state.units)
+    units[1] = replace(units[1], location=Location.EMBARKED, embarked_in=0)
+    state = replace(state, units=tuple(units))
+    action = Disembark(1)
+    pv = game_preview.preview(state, action)
+    assert pv is not None and len(pv.placements) == 3
+    assert all(p.start is None for p in pv.placements)
+    new, _ = apply(state, action)
+    assert [p.end for p in pv.placements] == [new.units[1].pos[p.model] for p in pv.placements]
+
+
+def test_asks_first_names_the_actions_placed_at_no_point_chosen() -> None:
+    """``warbench play`` confirms a listed charge or a Disembark the engine places."""
+    from warbench.rulesets.warsurge.game.actions import Disembark
+
+    st, player, charge = _charge()
+    legal = WS.legal_actions(st, player)
+    assert legal.asks_first(charge)
+    assert not legal.asks_first(Move(charge.unit, to=(1.0, 1.0)))
+    assert legal.asks_first(Disembark(1))
+    assert not legal.asks_first(Disembark(1, to=(1.0, 1.0)))
+    assert not legal.asks_first(Disembark(1, reserve=True))
