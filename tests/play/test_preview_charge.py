@@ -139,3 +139,22 @@ def test_asks_first_names_the_actions_placed_at_no_point_chosen() -> None:
     assert legal.asks_first(Disembark(1))
     assert not legal.asks_first(Disembark(1, to=(1.0, 1.0)))
     assert not legal.asks_first(Disembark(1, reserve=True))
+
+
+def test_a_charge_and_a_disembark_are_listed_in_words_L1985() -> None:
+    """The page and the terminal list a charge by the unit it engages, not "engage 1"."""
+    from warbench.rulesets.warsurge.game.words import describe
+
+    st, player, charge = _charge()
+    view = WS.view(st, player)
+    said = describe(view, WS.actions.dump(charge))
+    assert said == "Blue: Gut-Hackers: charge Red: Assault Squad (move into Base Contact)"
+    dash = describe(view, {"kind": "move", "unit": 4, "engage": 1, "dash": True})
+    assert dash == "Blue: Gut-Hackers: charge Red: Assault Squad (Dash into Base Contact)"
+    assert describe(view, {"kind": "disembark", "unit": 1}) == (
+        "Red: Assault Squad: disembark where the engine places it (Move)"
+    )
+    assert describe(view, {"kind": "disembark", "unit": 1, "to": [2, 3]}) == (
+        'Red: Assault Squad: disembark toward (2", 3") (Move)'
+    )
+    assert describe(view, {"kind": "disembark", "unit": 1, "reserve": True}) is None
