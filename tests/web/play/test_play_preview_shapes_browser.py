@@ -140,3 +140,63 @@ def test_a_short_move_says_why_under_its_preview_L2044(pages: Pages) -> None:
         _same(_ghosts(page), [p["end"] for p in planned["placements"]])
         page.locator("#preview-note").scroll_into_view_if_needed()
         page.screenshot(path=str(ARTEFACTS / f"play-why-short-{name}.png"))
+
+
+def test_move_ghosts_of_oval_and_rectangular_bases_have_their_shape_and_facing_L248(
+    pages: Pages,
+) -> None:
+    """A listed Move of the Armoured Column's oval or rectangular unit: its ghosts are drawn as
+    the board draws its models, turned to the facing they keep (a Move without ``facing``)."""
+    from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
+    from warbench.web.play.scenes import presenter
+
+    preset = presenter("warsurge").presets()[0]["setup"]
+    rosters = [
+        roster_to_data(load_game_roster(ROSTERS / f))
+        for f in ("armoured_column.yaml", "skirmish_b.yaml")
+    ]
+    page = pages.new(PHONE, "move-shapes")
+    game, tok, link = _game(page, pages.server, {**preset, "rosters": rosters}, 1)
+    move: dict[str, Any] | None = None
+    for _ in range(80):
+        s = _api(page, game, tok)
+        bases = {u["uid"]: u.get("base") for u in s["view"]["units"]}
+        move = next(
+            (
+                a["action"]
+                for a in s["decision"]["actions"]
+                if a["action"]["kind"] == "move"
+                and "to" in a["action"]
+                and bases.get(a["action"]["unit"]) is not None
+            ),
+            None,
+        )
+        if move is not None:
+            break
+        _api(page, game, tok, "/actions", {"action": s["decision"]["default"]})
+    assert move is not None, "no Move of a shaped unit listed"
+    unit = next(u for u in s["view"]["units"] if u["uid"] == move["unit"])
+    page.goto(link)
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+    page.click(f".unit-chip[data-unit='{move['unit']}']")
+    page.evaluate(
+        "(m) => [...document.querySelectorAll('button[data-action]')].find((b) =>"
+        " JSON.stringify(JSON.parse(b.dataset.action)) === JSON.stringify(m)).click()",
+        move,
+    )
+    expect(page.locator("#place")).to_be_visible()
+    ring = {**move, "to": [math.floor(v * 1e4 + 0.5) / 1e4 for v in move["to"]]}
+    planned = _api(page, game, tok, "/check", {"action": ring})["preview"]["placements"]
+    board = page.locator("#board")
+    expect(board.locator(".preview-base")).to_have_count(len(planned))
+    tag = "ellipse" if unit["base"]["shape"] == "oval" else "rect"
+    drawn = page.evaluate(
+        "() => [...document.querySelectorAll('#board .preview-base')].map((e) =>"
+        " [e.tagName, e.getAttribute('transform') ?? '', Number(e.dataset.model)])"
+    )
+    for name, turn, model in drawn:
+        assert name == tag, drawn
+        angle = float(re.match(r"rotate\(([-\d.e]+) ", turn).group(1))  # type: ignore[union-attr]
+        assert math.isclose(angle, unit["facing"][model], abs_tol=1e-9)
+    board.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTEFACTS / "play-move-shapes-preview-phone.png"))
