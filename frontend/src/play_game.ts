@@ -245,8 +245,9 @@ function renderDecision(): void {
   } else {
     if (confirming !== null) {
       // the game moved on under the question (another tab of the seat, the other player): its
-      // "✓ legal" was for a decision that is gone, so the player is told it was not made
-      $("refusal").textContent = `The game moved on before the ${confirming.action.kind === "move" ? "charge" : String(confirming.action.kind)} was made: not made.`;
+      // "✓ legal" was for a decision that is gone, so the player is told the choice was dropped
+      const what = confirming.action.kind === "move" ? "charge" : String(confirming.action.kind);
+      $("refusal").textContent = `The game moved on before you made the ${what}: your choice was dropped.`;
       $("refusal").className = "refusal";
     }
     confirming = null;

@@ -7,11 +7,12 @@ sideways. Playwright and Debian's Chromium, as ``test_play_browser.py`` (its fix
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from tests.web.play import test_play_browser as tpb
-from tests.web.play.test_play_browser import DESK, PHONE, Pages, expect
+from tests.web.play.test_play_browser import ARTEFACTS, DESK, PHONE, Pages, expect
 from tests.web.play.test_play_charge_preview_browser import _click_listed, _to_charge
 from tests.web.play.test_play_preview_browser import _api
 
@@ -21,12 +22,13 @@ pages = tpb.pages
 
 pytestmark = tpb.pytestmark
 
-SHOTS = Path("/work/wt/s32/logs/review")
+#: where the screenshots go (``WARBENCH_REVIEW_SHOTS`` to keep them elsewhere)
+SHOTS = Path(os.environ.get("WARBENCH_REVIEW_SHOTS", str(ARTEFACTS)))
 
 
 def _shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"review-{name}.png"), full_page=True)
 
 
 def _state(page: Any) -> dict[str, Any]:
@@ -76,7 +78,8 @@ def _charge_review(pages: Pages, size: dict[str, int], name: str) -> None:
     _shot(page, f"{name}-4-revision")
     assert dropped["ghosts"] == 0 and dropped["note"] is None
     assert "legal" not in dropped["refusal"], dropped  # the stale "✓ legal" was left
-    assert dropped["refusal"] == "The game moved on before the charge was made: not made."
+    want = "The game moved on before you made the charge: your choice was dropped."
+    assert dropped["refusal"] == want
 
 
 def test_charge_question_cancel_and_revision_on_a_phone_L1985(pages: Pages) -> None:
