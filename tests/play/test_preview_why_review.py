@@ -109,3 +109,37 @@ def test_why_short_is_said_exactly_when_the_move_ends_short_L1817() -> None:
                     assert bool(shown.why_short) == ends_short, (uid, to, shown.why_short)
                     assert not ends_short or len(shown.why_short) >= 2, shown.why_short
     assert checked > 100 and 10 < short < checked
+
+
+def test_flight_why_short_and_the_dangerous_note_match_what_the_move_does_L2076_L2126() -> None:
+    """A single model with Airborne (Perks L2076), Jumper (L2126), Traverse II (L2166) or
+    none, by the Rock (Impassable), the Wall of Shields (another unit), the Mire (Difficult)
+    and the Mines (Dangerous) of ``test_movement_perks``: a reason is given exactly when the
+    Move ends short of the point, and the Dangerous Ground note exactly when the Move made
+    (dice that spare every model) rolls for the Mines (§4.6 L2085-2100)."""
+    from tests.rulesets.warsurge.effects.test_movement_perks import USER, _flyer
+    from warbench.kernel.dice import ScriptedDice
+    from warbench.rulesets.warsurge.game import engine
+    from warbench.rulesets.warsurge.game import preview as game_preview
+
+    shorts = notes = 0
+    for perks in ([], ["Airborne"], ["Jumper"], ["Traverse II"]):
+        for at in ((10.0, 20.0), (10.0, 37.0)):
+            g = _flyer(perks, at)
+            for degrees in range(0, 360, 40):
+                for d in (3.0, 14.0):
+                    a = math.radians(degrees + 5.0)
+                    to = (at[0] + d * math.cos(a), at[1] + d * math.sin(a))
+                    shown = game_preview.preview(g, Move(USER, to=to))
+                    if shown is None:
+                        continue
+                    nearer = d - math.dist(shown.placements[0].end, to)
+                    short = nearer < min(d, 9.0) - 1e-6
+                    assert bool(shown.why_short) == short, (perks, at, to, shown.why_short)
+                    _, events = engine.apply(g, Move(USER, to=to), dice=ScriptedDice([6] * 40))
+                    rolled = any(e.kind == "danger" for e in events)
+                    noted = shown.note is not None and "Dangerous Ground" in shown.note
+                    assert rolled == noted, (perks, at, to, shown.note)
+                    shorts += short
+                    notes += noted
+    assert shorts > 5 and notes > 2
