@@ -242,7 +242,16 @@ function renderDecision(): void {
     // the previewed action waits to be made: its places stay drawn (a refresh draws them again)
     showPreview(confirming.preview);
     $("preview-confirm").hidden = false;
-  } else confirming = null;
+  } else {
+    if (confirming !== null) {
+      // the game moved on under the question (another tab of the seat, the other player): its
+      // "✓ legal" was for a decision that is gone, so the player is told the choice was dropped
+      const what = confirming.action.kind === "move" ? "charge" : String(confirming.action.kind);
+      $("refusal").textContent = `The game moved on before you made the ${what}: your choice was dropped.`;
+      $("refusal").className = "refusal";
+    }
+    confirming = null;
+  }
   if (d === null) {
     const who = s.pending.map((p) => seatName(p.player)).join(", ");
     // the game's end says who won in the card too (the header line is easy to miss on a phone)

@@ -242,6 +242,12 @@ def mover_models(w: Work, uid: int, dash: bool) -> tuple[list[int], list[int]]:
     return free, stay
 
 
+#: The shares of the full straight move toward a point (the allowance, or the distance when
+#: nearer) the planner tries, longest first, before it goes round (:func:`plan_towards`;
+#: ``preview_why`` asks the engine's check about the same lengths).
+STRAIGHT_SHARES = (1.0, 0.8, 0.6, 0.45, 0.3, 0.15)
+
+
 def plan_towards(
     w: Work, uid: int, to: Point, allowance: float, dash: bool, route: bool = False
 ) -> tuple[Point, ...]:
@@ -269,7 +275,7 @@ def _plan_towards(
         return tuple(u.pos[i] for i in models), False
     unit_v = v / dist
     full = min(dist, float(allowance))
-    fracs = (1.0, 0.8, 0.6, 0.45, 0.3, 0.15)
+    fracs = STRAIGHT_SHARES
     vecs = [unit_v * full * frac for frac in fracs]
     # the fractions that certainly fail are known at once (the same positions as below)
     starts = geom.as_array([u.pos[i] for i in models])

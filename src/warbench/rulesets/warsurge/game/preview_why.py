@@ -32,6 +32,7 @@ from warbench.rulesets.warsurge.game.actions import Move, Point
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.melee import check_locked
 from warbench.rulesets.warsurge.game.movement import (
+    STRAIGHT_SHARES,
     _on_piece,
     move_problems,
     mover_models,
@@ -43,9 +44,9 @@ from warbench.rulesets.warsurge.game.work import Work
 
 __all__ = ["RULE_LINES", "STEPS", "dangerous_note", "why_short"]
 
-#: The shares of the full straight move the planner tries, longest first (the very tuple of
-#: ``movement._plan_towards``; tests/play/test_preview_why.py checks a short Move ends at one).
-STEPS = (1.0, 0.8, 0.6, 0.45, 0.3, 0.15)
+#: The shares of the full straight move the planner tries, longest first: the planner's own
+#: tuple (``movement.STRAIGHT_SHARES``), imported so the two cannot drift apart.
+STEPS = STRAIGHT_SHARES
 
 #: The lines of Core Rules 001_d3f5e425c5e1196d.txt for the sections a Move's refusal cites.
 RULE_LINES = {
@@ -89,7 +90,9 @@ def _why(rule: str, reason: str) -> str:
 def why_short(game: GameState, action: Move, plan: MovePlan) -> tuple[str, ...]:
     """Why the planned Move toward ``action.to`` ends short of the full straight move (the
     allowance, or the point when nearer), in words with their rules; ``()`` when it does not
-    (or for a Move that is not toward a point)."""
+    (or for a Move that is not toward a point). Short is measured toward the point (how much
+    nearer the unit's centre ends), so a unit that went round is short even where it moved its
+    whole allowance, or farther than a near point lies."""
     if action.to is None or action.engage is not None or action.positions is not None:
         return ()
     w = Work(game, None, DEFAULT_HOOKS)
@@ -115,15 +118,27 @@ def why_short(game: GameState, action: Move, plan: MovePlan) -> tuple[str, ...]:
     ends = dict(zip(models, plan.positions, strict=True))
     moved = np.asarray([ends[i] for i in free]).mean(axis=0) - centre
     got = float(np.hypot(*moved))
-    if got >= full - 1e-6:
+    # short is measured toward the point, not as the distance moved: a unit that went round
+    # may move its full allowance (or farther than a near point) and still end short of it
+    nearer = dist - float(np.hypot(*(v - moved)))
+    if nearer >= full - 1e-6:
         return ()
     way = v / dist
-    straight = abs(float(moved[0] * way[1] - moved[1] * way[0])) < 1e-6 and all(
-        math.dist(
-            (ends[i][0] - u.pos[i][0], ends[i][1] - u.pos[i][1]), (float(moved[0]), float(moved[1]))
+    # the planner's straight result: every free model the same move, along the heading, one of
+    # its shares (a way round that happens to run along the heading is not: route_move's own
+    # shares of the allowance)
+    straight = (
+        abs(float(moved[0] * way[1] - moved[1] * way[0])) < 1e-6
+        and float(moved @ way) > 0
+        and any(abs(got - full * s) < 1e-6 for s in STEPS)
+        and all(
+            math.dist(
+                (ends[i][0] - u.pos[i][0], ends[i][1] - u.pos[i][1]),
+                (float(moved[0]), float(moved[1])),
+            )
+            < 1e-6
+            for i in free
         )
-        < 1e-6
-        for i in free
     )
     if action.facing is not None:  # a Move that turns its bases is checked with its turn
         w.turning[uid] = bases.check_turn(w, uid, models, action.facing)
@@ -148,18 +163,17 @@ def why_short(game: GameState, action: Move, plan: MovePlan) -> tuple[str, ...]:
             f'a straight {what} of {length:.1f}" toward the point: ' + _why(prob[1], prob[0])
         )
     w.turning.pop(uid, None)
-    head = (
-        f'moves {got:.1f}", short of the {full:.1f}" '
-        + ("its allowance gives" if full < dist else "to the point")
-        + " (the engine tries "
-        + ", ".join(f"{s:.0%}" for s in STEPS)
-        + " of it, straight)"
-    )
-    if not straight:
-        head += (
-            "; the straight way is refused at every length the engine tries, so the unit goes "
-            f"round along the board's path, each model straight (§4.1, Core Rules "
-            f"{RULE_LINES['§4.1']}; §4.7, {RULE_LINES['§4.7']})"
+    aim = ("its allowance gives" if full < dist else "to the point") + " (the engine tries "
+    aim += ", ".join(f"{s:.0%}" for s in STEPS) + " of it, straight)"
+    if straight:
+        head = f'moves {got:.1f}", short of the {full:.1f}" {aim}'
+    else:
+        near = f'only {nearer:.1f}" nearer the point' if nearer >= 0.05 else "no nearer the point"
+        head = (
+            f'moves {got:.1f}" but ends {near}, short of the {full:.1f}" {aim}; the straight way '
+            "is refused at every length the engine tries, so the unit goes round along the "
+            f"board's path, each model straight (§4.1, Core Rules {RULE_LINES['§4.1']}; §4.7, "
+            f"{RULE_LINES['§4.7']})"
         )
     return (head, *out)
 
