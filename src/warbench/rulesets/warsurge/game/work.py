@@ -239,6 +239,11 @@ class Work:
             self._index, self._stale = index, None
             if not self.dirty:
                 self._state.cache["index"] = index
+                _keep_by_units(self._state, index)
+        if self._index is None and not self.dirty:
+            self._index = _by_units(self._state)  # a copy of a state already indexed
+            if self._index is not None:
+                self._state.cache["index"] = self._index
         if self._index is None:
             # per unit, not per model: each unit state keeps its positions as an array
             parts: list[FloatArray] = []
@@ -274,6 +279,7 @@ class Work:
             if not self.dirty:
                 # the state's own index: every later Work of this state reuses it
                 self._state.cache["index"] = self._index
+                _keep_by_units(self._state, self._index)
         return self._index
 
     def xy(self, uid: int, models: Sequence[int] | None = None) -> FloatArray:
@@ -463,6 +469,33 @@ def _spliced(old: TableIndex, unit: UnitGS, info: UnitInfo) -> TableIndex:
     if model is None:
         model = np.concatenate([old.model[:lo], np.asarray(models, dtype=np.int64), old.model[hi:]])
     return TableIndex(xy, r, uids, model, side)
+
+
+#: the arrays of the table index built for a state's units (by the tuple's id; the tuple and
+#: the set-up held, so an id stays theirs): another state with the very same units tuple and
+#: set-up (a copy made by ``dataclasses.replace``, as the ``apply`` benchmark, the protocol and a
+#: search apply) has the same index, though not its ``memo``, which is the state's own
+_BY_UNITS: dict[int, tuple[tuple[UnitGS, ...], object, TableIndex]] = {}
+_BY_UNITS_LIMIT = 256
+
+
+def _by_units(state: GameState) -> TableIndex | None:
+    """The index of another state with ``state``'s very units and set-up, with an empty memo
+    (the arrays are shared: no one writes into an index's arrays), or None."""
+    hit = _BY_UNITS.get(id(state.units))
+    if hit is None or hit[0] is not state.units or hit[1] is not state.setup:
+        return None
+    t = hit[2]
+    return TableIndex(t.xy, t.r, t.uid, t.model, t.side, parent=t.parent, depth=t.depth)
+
+
+def _keep_by_units(state: GameState, index: TableIndex) -> None:
+    if len(_BY_UNITS) >= _BY_UNITS_LIMIT:
+        _BY_UNITS.clear()
+    t = index  # kept without its memo (the state's own answers are not held here)
+    _BY_UNITS[id(state.units)] = (state.units, state.setup, TableIndex(
+        t.xy, t.r, t.uid, t.model, t.side, parent=t.parent, depth=t.depth
+    ))  # fmt: skip
 
 
 def _gateways(setup: Any) -> bool:
