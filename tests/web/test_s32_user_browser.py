@@ -1,0 +1,119 @@
+"""A new player's first steps in the browser (session 32, lane s32-user): what a first visit
+meets before reading any documentation, at desk and phone size (Playwright driving Debian's
+Chromium, as ``tests/web/test_browser.py`` does).
+
+* The play lobby opens on WARSURGE, the workbench's main game, and "against the AI" puts the
+  scripted player in the other seat (the CLI's ``warbench play`` default), not the random-legal
+  one that merely happens to be listed first.
+* The odds page shows the odds of the two units it preselects as soon as it opens, instead of
+  asking to pick an attacker and a target that are already picked.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+expect.set_options(timeout=20_000)
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTEFACTS = Path(__file__).with_name("artefacts")
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make setup)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``warbench serve`` in a thread over an empty database; yields its address."""
+    import uvicorn
+
+    from warbench.web.app import create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    app = create_app(f"sqlite:///{tmp_path / 'user.db'}")
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(5)
+    sock.close()
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page at one viewport; a script error or a page wider than the screen fails."""
+    viewport = VIEWPORTS[request.param]
+    context = browser.new_context(viewport=viewport, base_url=server)
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    ARTEFACTS.mkdir(exist_ok=True)
+    name = request.node.name.removeprefix("test_").replace("[", "-").rstrip("]")
+    pg.screenshot(path=str(ARTEFACTS / f"s32-user-{name}.png"), full_page=True)
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert not errors, errors
+    assert width <= viewport["width"], f"page is {width}px wide at {viewport['width']}px"
+
+
+def test_play_lobby_opens_on_warsurge_against_the_scripted_ai(page: Any) -> None:
+    page.goto("/play")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("#ruleset")).to_have_value("warsurge")
+    expect(page.locator("#preset option").first).to_have_text("Skirmish: 300 points each, ruins")
+    expect(page.locator("#mode")).to_have_value("ai")
+    expect(page.locator("[data-seat='0']")).to_have_value("human")
+    expect(page.locator("[data-seat='1']")).to_have_value("ai:scripted")
+    # another ruleset keeps the same default opponent
+    page.select_option("#ruleset", "toy-duel")
+    expect(page.locator("[data-seat='1']")).to_have_value("ai:scripted")
+
+
+def test_play_lobby_still_opens_the_ruleset_the_address_names(page: Any) -> None:
+    page.goto("/play?ruleset=collision")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("#ruleset")).to_have_value("collision")
+
+
+def test_odds_page_shows_the_preselected_attack_at_once(page: Any) -> None:
+    page.goto("/odds")
+    result = page.locator("#odds-result")
+    # Troopers (6 models, Laser Rifle) against the Kataton Battle Servitors, the page's first
+    # pair: 0.666 HP expected (docs: `warbench odds` of the same two files), without a click
+    expect(result.locator("h2")).to_have_text("Troopers → Kataton Battle Servitors")
+    expect(page.locator("#expected-hp b")).to_have_text("0.666")
+    # changing the situation asks again, no button needed: the Servitors in cover lose less
+    page.check('input[name="cover"]')
+    expect(page.locator("#expected-hp b")).not_to_have_text("0.666")
+    assert float(page.locator("#expected-hp b").inner_text()) < 0.666
