@@ -183,10 +183,21 @@ class PromptPlayer(Generic[A]):
                 return decision.default
             if line.isdigit() and 1 <= int(line) <= len(choices):
                 return choices[int(line) - 1]
+            answers = f"a number 1-{len(choices)}" + (
+                ", Enter for the default" if decision.default is not None else ""
+            )
+            if line.isdigit() or not line:
+                # a choice number out of range, or Enter with no default (session 32, s32-user)
+                said = f"{line} is not one of the choices" if line else "there is no default"
+                self.write(f"not understood: {said}; {answers}, or an action as JSON")
+                continue
             try:
                 action = self.codec.load(json.loads(line))
-            except (json.JSONDecodeError, WarbenchError) as exc:
-                self.write(f"not understood ({exc}); a number 1-{len(choices)} or an action")
+            except json.JSONDecodeError:
+                self.write(f"not understood: {line[:60]!r} is not JSON; {answers}, or an action")
+                continue
+            except WarbenchError as exc:
+                self.write(f"not understood ({exc}); {answers}, or an action")
                 continue
             if action in legal:
                 if self.confirm and not self._confirmed(legal, action):
