@@ -167,7 +167,7 @@ function render(report: Report): void {
   for (const v of report.violations) {
     violations.appendChild(el("li", `${v.entry || "roster"}: ${v.explanation} Fix: ${v.fix} [${v.rule}]`, { class: "bad" }));
   }
-  view.appendChild(el("h3", report.valid ? "No violations" : `${report.violations.length} violation(s)`));
+  view.appendChild(el("h3", report.valid ? "No violations" : `${report.violations.length} violation${report.violations.length === 1 ? "" : "s"}`));
   view.appendChild(violations);
 
   view.appendChild(el("h3", "Add a unit"));
@@ -418,6 +418,7 @@ $("new-roster").addEventListener("submit", async (e) => {
     });
     localStorage.setItem(OPEN_KEY, report.roster);
     render(report);
+    (e.target as HTMLFormElement).reset(); // the name is taken now: ready for the next roster
     await refreshList();
   } catch (err) { status(message(err)); }
 });

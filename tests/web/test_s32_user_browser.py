@@ -117,3 +117,24 @@ def test_odds_page_shows_the_preselected_attack_at_once(page: Any) -> None:
     page.check('input[name="cover"]')
     expect(page.locator("#expected-hp b")).not_to_have_text("0.666")
     assert float(page.locator("#expected-hp b").inner_text()) < 0.666
+
+
+def test_new_roster_form_names_its_point_limit_and_counts_violations_in_words(
+    page: Any,
+) -> None:
+    page.goto("/rosters")
+    expect(page.locator("#roster-list")).to_contain_text("No roster yet")
+    # the number beside the name is the Point Limit (Core Rules §3.1), and says so on screen
+    limit = page.locator("#new-roster label", has_text="Point Limit").locator("input")
+    expect(limit).to_be_visible()
+    expect(limit).to_have_value("1000")
+    page.fill('#new-roster input[name="name"]', "Patrol")
+    limit.fill("100")
+    page.click("#new-roster button")
+    expect(page.locator("#roster-total")).to_have_text("0 / 100 pts")
+    # the form is ready for another roster: the name just used is not left in it
+    expect(page.locator('#new-roster input[name="name"]')).to_have_value("")
+    page.get_by_label("Unit to add").select_option(label="Troopers x10 (10 models, example)")
+    page.click("#add-entry button")
+    # over the Point Limit: one violation, counted in words
+    expect(page.locator("#roster-view h3", has_text="violation")).to_have_text("1 violation")
