@@ -11,6 +11,7 @@ Chromium, as ``tests/web/test_browser.py`` does).
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -138,3 +139,49 @@ def test_new_roster_form_names_its_point_limit_and_counts_violations_in_words(
     page.click("#add-entry button")
     # over the Point Limit: one violation, counted in words
     expect(page.locator("#roster-view h3", has_text="violation")).to_have_text("1 violation")
+
+
+@pytest.fixture(scope="module")
+def battle_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The README's battle (sci-fi humans against scavengers, seed 3) recorded by the CLI: its
+    scores are per-model values such as 811.6667 points remaining."""
+    from warbench.cli import main
+
+    ex = Path(__file__).parents[2] / "examples" / "warsurge" / "rosters"
+    path = tmp_path_factory.mktemp("record") / "g.jsonl"
+    with pytest.raises(SystemExit) as done:
+        main(
+            [
+                "battle",
+                str(ex / "sci_fi_humans.yaml"),
+                str(ex / "scavengers.yaml"),
+                "--seed",
+                "3",
+                "-q",
+                "--record",
+                str(path),
+            ]
+        )
+    assert not done.value.code
+    return path
+
+
+def test_replay_viewer_rounds_the_scores_and_draws_its_step_buttons(
+    page: Any, battle_record: Path
+) -> None:
+    page.goto("/play/replay")
+    page.set_input_files("#record-file", str(battle_record))
+    page.click("#replay-load")
+    result = page.locator("#replay-result")
+    expect(result).to_contain_text("verified")
+    text = result.inner_text()
+    # the CLI says "Scavengers: 811.7 points remaining"; the viewer says the same, not 811.6667
+    assert "811.7" in text and "811.6667" not in text, text
+    assert re.search(r"\d\.\d{2,}", text) is None, text
+    # first/last: glyphs of the fonts every browser has (⏮ ⏭ are empty boxes without an
+    # emoji font, as in Debian's Chromium), each button named for screen readers
+    for button, glyph in (("#first", "|◀"), ("#last", "▶|")):
+        expect(page.locator(button)).to_have_text(glyph)
+        assert page.locator(button).get_attribute("aria-label")
+    page.click("#last")
+    expect(page.locator("#step-label")).to_contain_text("step 132 of 132")
