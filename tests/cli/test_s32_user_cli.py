@@ -135,3 +135,20 @@ def test_prompt_a_choice_number_out_of_range_is_not_one_of_the_choices() -> None
     assert "not understood: 0 is not one of the choices" in text
     assert "not understood: 'hello there' is not JSON" in text
     assert "an action is a JSON object" not in text and "column" not in text
+
+
+def test_play_cites_rules_by_book_not_by_source_file(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from warbench.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n\n"))
+    with pytest.raises(SystemExit) as done:
+        main(["play", str(GAME_ROSTER), str(EX / "rosters" / "skirmish_b.yaml"), "--seed", "1"])
+    text = capsys.readouterr().out
+    assert not done.value.code, text
+    assert "player 0: choose a Deployment Zone [Core Rules §3.6]" in text
+    assert "a unit's action, or pass [Core Rules §2.2]" in text
+    assert "001_d3f5e425c5e1196d.txt" not in text and "000_94ecc6a4c74d351b.txt" not in text

@@ -99,8 +99,11 @@ def play(
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
-        # no emoji codes: a board row's ":A:" is unit A on a Deployment Zone, not "🅰"
-        console.print(line, highlight=False, markup=False, emoji=False)
+        from warbench.rulesets.warsurge.sheet import book_names
+
+        # no emoji codes: a board row's ":A:" is unit A on a Deployment Zone, not "🅰"; rules
+        # cited by book ("[Core Rules §3.6]"), not by source file name (session 32)
+        console.print(book_names(line), highlight=False, markup=False, emoji=False)
 
     players: list[Any] = [auto, auto]
 
