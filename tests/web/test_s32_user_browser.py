@@ -185,3 +185,18 @@ def test_replay_viewer_rounds_the_scores_and_draws_its_step_buttons(
         assert page.locator(button).get_attribute("aria-label")
     page.click("#last")
     expect(page.locator("#step-label")).to_contain_text("step 132 of 132")
+
+
+def _rgb(css: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", css)[:3])
+
+
+def test_design_guideline_hints_are_not_drawn_in_the_error_red(page: Any) -> None:
+    page.goto("/design")
+    guide = page.locator('[data-field="unit.unit.defence"] .guide')
+    # Core Rules §3.5 advice under an untouched field: not coloured as the page's errors are
+    expect(guide).to_contain_text("§3.5: 3")
+    red = _rgb(page.locator("#unit-error").evaluate("e => getComputedStyle(e).color"))
+    hint = _rgb(guide.evaluate("g => getComputedStyle(g).color"))
+    assert red[0] > max(red[1], red[2])  # the error colour is a red
+    assert hint[0] <= max(hint[1], hint[2]), (hint, red)  # the advice is not
