@@ -152,3 +152,19 @@ def test_play_cites_rules_by_book_not_by_source_file(
     assert "player 0: choose a Deployment Zone [Core Rules §3.6]" in text
     assert "a unit's action, or pass [Core Rules §2.2]" in text
     assert "001_d3f5e425c5e1196d.txt" not in text and "000_94ecc6a4c74d351b.txt" not in text
+
+
+def test_battle_and_replay_say_where_the_svg_went(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record, picture = tmp_path / "g.jsonl", tmp_path / "g.svg"
+    other = str(EX / "rosters" / "skirmish_b.yaml")
+    args = ["battle", str(GAME_ROSTER), other, "--seed", "1", "-q", "--record", str(record)]
+    code, out, err = run(capsys, *args, "--svg", str(picture))
+    assert code == 0, err
+    assert f"record: {record}" in out and f"svg: {picture}" in out
+    assert picture.read_text().startswith("<svg") or "<svg" in picture.read_text()[:500]
+    again = tmp_path / "again.svg"
+    code, out, err = run(capsys, "replay", str(record), "--svg", str(again))
+    assert code == 0, err
+    assert f"svg: {again}" in out and again.exists()

@@ -194,6 +194,8 @@ def battle(
         console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+    if svg is not None:
+        console.print(f"svg: {svg}", highlight=False)
     if saved_id is not None:
         console.print(f"saved game {saved_id}: {save}", highlight=False)
 
@@ -233,6 +235,7 @@ def replay(
         rp = do_replay(rec)
         if svg is not None:
             render_state_svg(rp.state, svg)
+            console.print(f"svg: {svg}", highlight=False)
     except WarbenchError as exc:
         raise fail(str(exc)) from exc
     if show:
@@ -275,6 +278,7 @@ def _replay_protocol(text: str, source: str, svg: Path | None, show: bool) -> No
         from warbench.rulesets.warsurge.game.render import render_state_svg
 
         render_state_svg(game, svg)
+        console.print(f"svg: {svg}", highlight=False)
     if show:
         for e in rp.events:
             console.print(e.text, highlight=False, markup=False)
