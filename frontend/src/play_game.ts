@@ -27,7 +27,10 @@ interface Snapshot {
 }
 // where a legal action would put each model (the server's plan; start null: off the table)
 interface Placement { unit: number; model: number; start: number[] | null; end: number[]; facing?: number }
-interface CheckOut { ok: boolean; reason?: string; rule?: string; preview?: { placements: Placement[]; note?: string } }
+// note: what the plan does not hold (a roll after it, Dangerous Ground's losses); why_short: why
+// a Move toward a point ends short of it, the server's words with their rules
+interface PreviewOut { placements: Placement[]; note?: string; why_short?: string[] }
+interface CheckOut { ok: boolean; reason?: string; rule?: string; preview?: PreviewOut }
 interface Situation { melee?: boolean; cover?: boolean; cover_bonus?: number; within_half_range?: boolean; distance?: number | null }
 interface OddsTarget {
   target: number; label?: string; error?: string; weapons?: string[]; models?: number; situation?: Situation & { cover_kind?: string };
@@ -49,6 +52,10 @@ let placing: { action: Action; param: string } | null = null;
 // a positions decision (coherency, survivors, contact) or a Deploy/Move/Disembark that names
 // every model's place: one ring per model, dragged on the board or typed in the form
 let placingModels: { action: Action; points: number[][]; start: number[][] } | null = null;
+// an action that names no point (a charge naming its target, a Disembark the engine places)
+// whose preview is drawn and waits for the player to make it or cancel it
+// (for the snapshot it was checked on: a new revision drops it)
+let confirming: { action: Action; preview: PreviewOut; revision: number } | null = null;
 // the board point whose actions are listed (a tap on a highlighted square or point)
 let spotPick: string | null = null;
 // the board points of the pending decision's actions: key -> the actions there (points of a
@@ -222,6 +229,7 @@ function renderDecision(): void {
   $("take-default").hidden = true;
   board.showSpots([], null);
   clearPreview(); // a form or a ring drawn again is checked again
+  $("preview-confirm").hidden = true;
   $("board-hint").textContent = "Drag to pan, wheel or +/− to zoom. Tap a unit to see its actions.";
   if (placing === null && placingModels === null) {
     $("place").hidden = true;
@@ -230,6 +238,11 @@ function renderDecision(): void {
     board.onPoint = null;
     board.onHandle = null;
   }
+  if (confirming !== null && d !== null && confirming.revision === s.revision) {
+    // the previewed action waits to be made: its places stay drawn (a refresh draws them again)
+    showPreview(confirming.preview);
+    $("preview-confirm").hidden = false;
+  } else confirming = null;
   if (d === null) {
     const who = s.pending.map((p) => seatName(p.player)).join(", ");
     // the game's end says who won in the card too (the header line is easy to miss on a phone)
@@ -425,7 +438,7 @@ async function checkLive(a: Action): Promise<boolean> {
     if (mine !== liveCheck) return r.ok;
     $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason} [${r.rule}]`;
     $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
-    if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview.placements, r.preview.note);
+    if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview);
     else clearPreview();
     return r.ok;
   } catch (e) {
@@ -439,13 +452,14 @@ async function checkLive(a: Action): Promise<boolean> {
 
 /** Ghost bases where the checked action puts each model (the server's plan, e.g. a Move
  * routed round a building), each drawn like the model's own base, and a line of words. */
-function showPreview(placements: Placement[], caveat?: string): void {
+function showPreview(shown: PreviewOut): void {
+  const placements = shown.placements;
   const pieces = snap?.scene?.pieces ?? [];
   const bases: GhostBase[] = placements.map((p) => {
     const start = p.start;
     const piece = start === null ? undefined :
       pieces.find((q) => q.unit === p.unit && Math.abs(q.x - start[0]) < 1e-6 && Math.abs(q.y - start[1]) < 1e-6);
-    const shape = piece?.shape !== undefined ? { ...piece.shape, angle: p.facing ?? piece.shape.angle } : undefined;
+    const shape = piece?.shape !== undefined ? { ...piece.shape, angle: p.facing ?? piece.shape.angle } : baseShape(p);
     return { unit: p.unit, model: p.model, from: start, x: p.end[0], y: p.end[1], r: piece?.r ?? unitRadius(p.unit), shape };
   });
   board.showPreview(bases);
@@ -464,10 +478,51 @@ function showPreview(placements: Placement[], caveat?: string): void {
     }
   }
   const note = $("preview-note");
-  // what the plan does not hold (a roll after the Move, e.g. a Charge perk) is said too
-  note.textContent = `Where it ends (outlined on the board, a line from each model's start): ${words.join("; ")}` +
-    (caveat !== undefined ? `. Note: ${caveat}` : "");
+  // what the plan does not hold (a roll after the Move, e.g. a Charge perk, Dangerous Ground's
+  // losses) is said too, and why a Move ends short of its point, one reason a line
+  note.replaceChildren(el("span", `Where it ends (outlined on the board, a line from each model's start): ${words.join("; ")}` +
+    (shown.note !== undefined ? `. Note: ${shown.note}` : "")));
+  const why = shown.why_short ?? [];
+  if (why.length) {
+    note.appendChild(el("span", `Why it ends short: ${why[0]}`, { class: "preview-why" }));
+    for (const w of why.slice(1)) note.appendChild(el("span", w, { class: "preview-why" }));
+  }
   note.hidden = false;
+}
+
+/** The base of a model placed from off the table (a Deploy, a Disembark): no piece stands
+ * there yet, so its oval or rectangle comes from the view (`base`, inches) turned to the
+ * placement's facing (the server's: a deployed unit's facing); none for a round base. */
+function baseShape(p: Placement): GhostBase["shape"] {
+  const view = snap?.view as { units?: { uid: number; base?: { shape: string; length: number; width: number }; facing?: number[] }[] } | undefined;
+  const u = view?.units?.find((v) => v.uid === p.unit);
+  if (u?.base === undefined) return undefined;
+  return { kind: u.base.shape, length: u.base.length, width: u.base.width, angle: p.facing ?? u.facing?.[p.model] ?? 0 };
+}
+
+/** An action that names no point but places models (a charge: a Move naming its target; a
+ * Disembark the engine places): its preview drawn and a choice to make it or cancel, as for a
+ * Move dragged to a point. False when it has no preview (it is made at once, as before). */
+async function previewFirst(a: Action): Promise<boolean> {
+  let r: CheckOut;
+  try {
+    r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
+  } catch {
+    return false; // the action's own answer says what is wrong
+  }
+  if (!r.ok || r.preview === undefined || !r.preview.placements.length) return false;
+  confirming = { action: a, preview: r.preview, revision: snap?.revision ?? -1 };
+  placing = null;
+  placingModels = null;
+  const charge = a.kind === "move" && typeof a.engage === "number";
+  $("preview-confirm-text").textContent = charge
+    ? `Charge ${unitLabel(a.engage as number)} with ${unitLabel(a.unit as number)}: the ghost bases show where its models end in Base Contact.`
+    : `${String(a.kind)}${typeof a.unit === "number" ? ` ${unitLabel(a.unit)}` : ""}: the ghost bases show where its models end.`;
+  $("preview-make").textContent = charge ? "Make the charge" : `Make the ${String(a.kind)}`;
+  $("refusal").textContent = "✓ legal";
+  $("refusal").className = "refusal ok";
+  render();
+  return true;
 }
 
 function clearPreview(): void {
@@ -480,6 +535,7 @@ function select(u: number): void {
   board.selected = board.selected === u && snap?.decision?.actions.some((a) => a.spot) ? null : u;
   board.targets.clear();
   placing = null;
+  confirming = null;
   spotPick = null;
   render();
 }
@@ -498,6 +554,7 @@ function tapSpot(key: string): void {
 }
 
 async function choose(a: Action): Promise<void> {
+  confirming = null;
   if (modelPositions(a) !== null) {
     startPlacingModels(a);
     return;
@@ -511,6 +568,7 @@ async function choose(a: Action): Promise<void> {
     await showOdds(a);
     return;
   }
+  if (await previewFirst(a)) return;
   await act(a);
 }
 
@@ -732,7 +790,7 @@ async function showOdds(a: Action): Promise<void> {
 function setBusy(value: boolean): void {
   busy = value;
   document.body.dataset.busy = value ? "1" : "0";
-  for (const b of document.querySelectorAll<HTMLButtonElement>("#actions button, #take-default, #confirm-attack")) {
+  for (const b of document.querySelectorAll<HTMLButtonElement>("#actions button, #take-default, #confirm-attack, #preview-make")) {
     b.disabled = value;
   }
 }
@@ -747,6 +805,7 @@ async function act(a: Action): Promise<void> {
     $("refusal").textContent = "";
     placing = null;
     placingModels = null;
+    confirming = null;
     spotPick = null;
     board.targets.clear();
     await refresh();
@@ -786,6 +845,14 @@ $("place-cancel").addEventListener("click", () => {
   render();
 });
 $("place-reach").addEventListener("click", () => void showReach());
+$("preview-make").addEventListener("click", () => {
+  if (confirming !== null) void act(confirming.action);
+});
+$("preview-cancel").addEventListener("click", () => {
+  confirming = null;
+  $("refusal").textContent = "";
+  render();
+});
 board.onPiece = (u) => select(u);
 board.onSpot = (key) => tapSpot(key);
 

@@ -99,16 +99,22 @@ class Preview:
     ``preview(state, action, player) -> Preview | None`` method (see :func:`preview`).
     ``note``: what may still change the places after they are taken, by dice or a later rule
     the plan does not hold (e.g. a WARSURGE Charge perk's roll after a Move); ``None``: the
-    places shown are where the pieces end."""
+    places shown are where the pieces end.
+    ``why_short``: why the pieces end short of where they were sent, in a player's words, each
+    with its rule (the ruleset's own refusals of the longer moves); empty when they do not."""
 
     placements: tuple[Placement, ...]
     note: str | None = None
+    why_short: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, JSON]:
-        """``{"placements": [...]}`` (each :meth:`Placement.to_json`), and ``note`` when set."""
+        """``{"placements": [...]}`` (each :meth:`Placement.to_json`), and ``note`` and
+        ``why_short`` when set."""
         out: dict[str, JSON] = {"placements": [p.to_json() for p in self.placements]}
         if self.note is not None:
             out["note"] = self.note
+        if self.why_short:
+            out["why_short"] = list(self.why_short)
         return out
 
 

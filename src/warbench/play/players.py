@@ -158,8 +158,10 @@ class PromptPlayer(Generic[A]):
     #: an action typed as JSON that places pieces (the legal actions' ``preview(action)``, a
     #: :class:`~warbench.play.core.Preview`) is shown first (``preview_lines(preview)`` when
     #: the legal actions offer it, else each piece's start and end) and made only when the
-    #: person confirms (Enter or ``y``; any other answer asks the question again). False: made
-    #: at once.
+    #: person confirms (Enter or ``y``; any other answer asks the question again); so is a
+    #: listed action chosen by its number when the legal actions' ``asks_first(action)`` says
+    #: so (a WARSURGE charge: it places models at no point the person named). False: made at
+    #: once.
     confirm: bool = False
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
@@ -182,7 +184,15 @@ class PromptPlayer(Generic[A]):
             if not line and decision.default is not None:
                 return decision.default
             if line.isdigit() and 1 <= int(line) <= len(choices):
-                return choices[int(line) - 1]
+                chosen = choices[int(line) - 1]
+                # a listed action that places pieces where the person named no point (a
+                # WARSURGE charge: the legal actions' ``asks_first``) is previewed too
+                asks = getattr(legal, "asks_first", None)
+                ask = self.confirm and callable(asks) and bool(asks(chosen))
+                if ask and not self._confirmed(legal, chosen):
+                    self.write("not made: your choice again")
+                    continue
+                return chosen
             answers = f"a number 1-{len(choices)}" + (
                 ", Enter for the default" if decision.default is not None else ""
             )

@@ -14,8 +14,12 @@ What the plan does not hold is said in the preview's ``note`` (the places are st
 a unit with Charge I-II (Perks 000_94ecc6a4c74d351b.txt L2086-L2096) may be moved on into Base
 Contact by a roll after its Move or Dash (``perk_movement.charge_after_move``), and one with
 Ambush I-III (L1814-L1836) deployed outside its Deployment Zone takes a Mastery Test and may
-scatter or be deployed normally (``perk_deploy.ambush_after_deploy``). Casualties the Move
-may cost (Dangerous Ground, §4.6) are not places and are not said.
+scatter or be deployed normally (``perk_deploy.ambush_after_deploy``). A Move that crosses
+Dangerous Ground (§4.6 L2085-2100) may lose models there: the note says so (the losses are
+dice, not places; ``preview_why.dangerous_note``).
+
+``why_short`` (session 32): why a Move toward a point ends short of its allowance or the point,
+from the engine's own refusals of the longer moves (``preview_why.why_short``).
 """
 
 from __future__ import annotations
@@ -26,12 +30,13 @@ from typing import Any
 
 from warbench.kernel.errors import RulesError
 from warbench.play.core import Placement, Preview
-from warbench.rulesets.warsurge.game import engine
+from warbench.rulesets.warsurge.game import bases, engine
 from warbench.rulesets.warsurge.game.actions import Action, Deploy, Disembark, Move
 from warbench.rulesets.warsurge.game.perk_deploy import AMBUSH
 from warbench.rulesets.warsurge.game.perk_movement import CHARGE
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan
+from warbench.rulesets.warsurge.game.preview_why import dangerous_note, why_short
 from warbench.rulesets.warsurge.game.render import drawings, terrain_status
 from warbench.rulesets.warsurge.game.state import GameState
 
@@ -49,9 +54,11 @@ def preview(game: GameState, action: Action) -> Preview | None:
     except RulesError:
         return None
     if isinstance(plan, DeployPlan) and plan.into is None:
+        # an oval or rectangular base is set up facing as apply_deploy turns it (§1.3)
+        faces = bases.deployed_facings(game, plan.uid)
         return Preview(
             tuple(
-                Placement(plan.uid, i, None, _pt(p))
+                Placement(plan.uid, i, None, _pt(p), float(faces[i]) if faces else None)
                 for i, p in enumerate(plan.positions)
                 if not game.units[plan.uid].removed[i]
             ),
@@ -60,6 +67,13 @@ def preview(game: GameState, action: Action) -> Preview | None:
     if not isinstance(plan, MovePlan) or plan.embark is not None or plan.reserve:
         return None
     starts: Sequence[tuple[float, float] | None] = plan.starts or (None,) * len(plan.models)
+    # a charge ends in a Melee: Charge I-II roll only for a unit out of any (L2086)
+    charge = (
+        None
+        if plan.disembark or (isinstance(action, Move) and action.engage is not None)
+        else _charge_note(game, plan.uid)
+    )
+    notes = [n for n in (charge, dangerous_note(game, plan)) if n is not None]
     return Preview(
         tuple(
             Placement(
@@ -71,10 +85,8 @@ def preview(game: GameState, action: Action) -> Preview | None:
             )
             for i, s, p in zip(plan.models, starts, plan.positions, strict=True)
         ),
-        # a charge ends in a Melee: Charge I-II roll only for a unit out of any (L2086)
-        None
-        if plan.disembark or (isinstance(action, Move) and action.engage is not None)
-        else _charge_note(game, plan.uid),
+        "; ".join(notes) or None,
+        why_short(game, action, plan) if isinstance(action, Move) else (),
     )
 
 
@@ -112,7 +124,7 @@ def preview_lines(game: GameState, shown: Preview, *, board: bool = True) -> lis
     """The preview in words for the terminal: per unit, its centre (the mean of its placed
     models) before and after and how far it moves, the longest single model's move, and, with
     ``board``, the board as text with the unit's new places drawn as one more unit (its own
-    letter, "after" in the legend)."""
+    letter, "after" in the legend). ``why short`` lines say why a Move ends short (session 32)."""
     from warbench.rulesets.warsurge.battlefield import render_text
     from warbench.rulesets.warsurge.game.terrain_field import field_of
 
@@ -143,6 +155,9 @@ def preview_lines(game: GameState, shown: Preview, *, board: bool = True) -> lis
         extra.append(
             (f"{info.label}, after (preview)", info.side, [(p.end, info.radius) for p in mine])
         )
+    if shown.why_short:
+        lines.append(f"  why short: {shown.why_short[0]}")
+        lines.extend(f"    {why}" for why in shown.why_short[1:])
     if shown.note:
         lines.append(f"  note: {shown.note}")
     if board and extra:

@@ -182,6 +182,17 @@ class WarsurgeLegal:
         refused): what a prompt shows before asking to confirm (``game/preview.py``)."""
         return self._ruleset.preview(self._state, action, self._player)
 
+    def asks_first(self, action: Action) -> bool:
+        """Whether a listed ``action`` chosen by its number is previewed and confirmed before
+        it is made (``PromptPlayer(confirm=True)``, session 32): one that places models
+        without a point the person chose (a charge, a Move naming the unit it engages, §4.3;
+        a Disembark the engine places, §6.3), as the play page asks."""
+        if isinstance(action, Move):
+            return action.engage is not None and action.positions is None
+        if isinstance(action, Disembark):
+            return action.to is None and action.positions is None and not action.reserve
+        return False
+
     def preview_lines(self, shown: Preview, *, board: bool = True) -> list[str]:
         """``shown`` in words for the terminal, with the board as text (``game/preview.py``)."""
         return game_preview.preview_lines(self._state.game, shown, board=board)

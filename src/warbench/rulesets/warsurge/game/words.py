@@ -68,6 +68,15 @@ def describe(view: Any, action: Any) -> str | None:
         return f"{who}: deploy at {_inches(a['at'])}"
     if kind == "move" and a.get("to") is not None and "positions" not in a:
         return f"{who}: {'Dash' if a.get('dash') else 'move'} to {_inches(a['to'])}"
+    if kind == "move" and a.get("engage") is not None and "positions" not in a:
+        # a charge (§4.3 L1985-1991): into Base Contact with the unit it names
+        how = "Dash" if a.get("dash") else "move"
+        return f"{who}: charge {unit(a['engage'])} ({how} into Base Contact)"
+    if kind == "disembark" and "positions" not in a and not a.get("reserve"):
+        how = "Dash" if a.get("dash") else "Move"
+        to = a.get("to")
+        where = f"toward {_inches(to)}" if to is not None else "where the engine places it"
+        return f"{who}: disembark {where} ({how})"
     if kind == "attack" and isinstance(a.get("targets"), list):
         aims = []
         for t in a["targets"]:
