@@ -29,7 +29,7 @@ def test_play_reads_answers_explains_refusals_and_records(
         main(["play", a, b, "--seed", "1", "--record", str(out)])
     text = capsys.readouterr().out
     assert not exit_info.value.code, text
-    assert "player 0: choose a Deployment Zone [Core Rules §3.6]" in text
+    assert "Red: choose a Deployment Zone [Core Rules §3.6]" in text
     assert "not understood" in text and "refused:" in text
     assert "input ended: the scripted AI plays on for you" in text
     assert "Game Turn 1, Deploy Phase" in text  # the board drawn as text after each step

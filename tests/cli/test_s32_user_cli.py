@@ -149,9 +149,11 @@ def test_play_cites_rules_by_book_not_by_source_file(
         main(["play", str(GAME_ROSTER), str(EX / "rosters" / "skirmish_b.yaml"), "--seed", "1"])
     text = capsys.readouterr().out
     assert not done.value.code, text
-    assert "player 0: choose a Deployment Zone [Core Rules §3.6]" in text
+    assert "Red: choose a Deployment Zone [Core Rules §3.6]" in text
     assert "a unit's action, or pass [Core Rules §2.2]" in text
     assert "001_d3f5e425c5e1196d.txt" not in text and "000_94ecc6a4c74d351b.txt" not in text
+    # the questions name the side as the board and the events do, not "player 0"
+    assert "\nplayer 0:" not in text and "Red: Game Turn 1, Deploy Phase" in text
 
 
 def test_battle_and_replay_say_where_the_svg_went(

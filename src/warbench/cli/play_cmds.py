@@ -114,7 +114,7 @@ def play(
         return say(ws.views.dump(view), ws.actions.dump(action))
 
     # this question takes the default when the input ends, the next go to the AI
-    prompt_seat(
+    person = prompt_seat(
         players,
         side,
         ws.actions,
@@ -141,6 +141,8 @@ def play(
                 **({} if playstyle == "standard" else {"playstyle": playstyle}),
             },
         )
+        # the questions name your side as the board and the events do ("Red: ...")
+        person.seat_names = tuple(str(r["player"]) for r in setup.rosters)
         game_seed = secrets.randbits(31) if seed is None else seed
         if ai != "scripted":
             from warbench.ai.players import make_player

@@ -163,12 +163,17 @@ class PromptPlayer(Generic[A]):
     #: so (a WARSURGE charge: it places models at no point the person named). False: made at
     #: once.
     confirm: bool = False
+    #: the seats' names ("Red", "Blue"), said instead of "player 0" when given (session 32)
+    seat_names: tuple[str, ...] = ()
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
         """Ask until the answer is a legal action."""
         choices: list[A] = list(islice(iter(legal), self.limit))
         rule = f" [{decision.rule}]" if decision.rule else ""
-        self.write(f"player {decision.player}: {decision.prompt or decision.kind}{rule}")
+        seat = decision.player
+        names = self.seat_names
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"player {seat}"
+        self.write(f"{who}: {decision.prompt or decision.kind}{rule}")
         for k, a in enumerate(choices, 1):
             mark = "  (default)" if a == decision.default else ""
             raw = json.dumps(self.codec.dump(a), sort_keys=True)
