@@ -170,3 +170,31 @@ def test_battle_and_replay_say_where_the_svg_went(
     code, out, err = run(capsys, "replay", str(record), "--svg", str(again))
     assert code == 0, err
     assert f"svg: {again}" in out and again.exists()
+
+
+def _commands(group: object) -> list[list[str]]:
+    """Every command path under a click group (``[["battle"], ["roster", "add"], ...]``)."""
+    subs = getattr(group, "commands", {})
+    paths: list[list[str]] = []
+    for name, cmd in subs.items():
+        inner = _commands(cmd)
+        paths += [[name, *p] for p in inner] if inner else [[name]]
+    return paths
+
+
+def test_help_texts_show_no_restructuredtext_double_backticks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`warbench --help` listed "Play a full game (Standard, or Advanced with ``--playstyle...":
+    the docstrings' reST quoting, printed as it is. Every command's help is plain text."""
+    import typer
+
+    from warbench.cli.app import _register, app
+
+    _register([])
+    paths = _commands(typer.main.get_command(app))
+    assert ["battle"] in paths and ["roster", "limit"] in paths
+    for path in [[], *paths]:
+        code, out, err = run(capsys, *path, "--help")
+        assert code == 0, (path, err)
+        assert "``" not in out, (path, [line for line in out.splitlines() if "``" in line])

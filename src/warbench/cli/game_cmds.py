@@ -75,9 +75,9 @@ def battle(
         None, "--db", help="Database URL (default: WARBENCH_DB or user data dir)."
     ),
 ) -> None:
-    """Play a full game (Standard, or Advanced with ``--playstyle advanced``) and print the result.
+    """Play a full game (Standard, or Advanced with `--playstyle advanced`) and print the result.
 
-    ROSTER files are game rosters (docs/game.md) or WARSURGE rosters from ``roster export``.
+    ROSTER files are game rosters (docs/game.md) or WARSURGE rosters from `roster export`.
     """
     import secrets
 
@@ -211,8 +211,8 @@ def replay(
     db: str | None = typer.Option(None, "--db", help="Database URL (with --game)."),
 ) -> None:
     """Replay a game record and verify that it reproduces the recorded game exactly (a
-    ``battle --record`` file, or a protocol record of any ruleset, as ``warbench play`` and
-    ``run_game`` write)."""
+    `battle --record` file, or a protocol record of any ruleset, as `warbench play` and
+    `run_game` write)."""
     from warbench.kernel import readers
     from warbench.rulesets.warsurge.game.record import loads_record
     from warbench.rulesets.warsurge.game.record import replay as do_replay

@@ -52,13 +52,13 @@ def play(
         "showing where the models would end and asking to confirm (for scripts).",
     ),
 ) -> None:
-    """Play a Standard game (``--playstyle advanced``: the Advanced game of §9, your Counter
+    """Play a Standard game (`--playstyle advanced`: the Advanced game of §9, your Counter
     Actions asked too) against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
     text after each step. When the input ends, the scripted AI plays on for you. A Move
     (Dash, Deploy, Disembark) typed as JSON is previewed first: where the engine would put
     each model, the unit's centre before and after, and the board with its new places; Enter
-    or ``y`` makes it, ``n`` asks again (``--no-confirm``: made at once)."""
+    or `y` makes it, `n` asks again (`--no-confirm`: made at once)."""
     if ruleset in ("warengine", "collision") and ai != "scripted":
         # the terminal games of these two seat the scripted player opposite you
         raise fail(
