@@ -200,3 +200,14 @@ def test_design_guideline_hints_are_not_drawn_in_the_error_red(page: Any) -> Non
     hint = _rgb(guide.evaluate("g => getComputedStyle(g).color"))
     assert red[0] > max(red[1], red[2])  # the error colour is a red
     assert hint[0] <= max(hint[1], hint[2]), (hint, red)  # the advice is not
+
+
+def test_a_decision_cites_its_rule_by_book_not_by_source_file(page: Any) -> None:
+    page.goto("/play")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.fill("#seed", "5")
+    page.click("#start")  # WARSURGE against the scripted AI: the lobby's defaults
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+    # was "001_d3f5e425c5e1196d.txt §2.1" under the question
+    expect(page.locator("#decision-rule")).to_have_text(re.compile(r"^Core Rules §\d"))
+    assert ".txt" not in page.locator("#decision-rule").inner_text()
