@@ -144,7 +144,7 @@ def test_play_cites_rules_by_book_not_by_source_file(
 
     from warbench.cli import main
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("999\n\n\n\n"))
     with pytest.raises(SystemExit) as done:
         main(["play", str(GAME_ROSTER), str(EX / "rosters" / "skirmish_b.yaml"), "--seed", "1"])
     text = capsys.readouterr().out
@@ -154,6 +154,8 @@ def test_play_cites_rules_by_book_not_by_source_file(
     assert "001_d3f5e425c5e1196d.txt" not in text and "000_94ecc6a4c74d351b.txt" not in text
     # the questions name the side as the board and the events do, not "player 0"
     assert "\nplayer 0:" not in text and "Red: Game Turn 1, Deploy Phase" in text
+    # one zone to choose: "the number 1", not "a number 1-1"
+    assert "999 is not one of the choices; the number 1, Enter for the default" in text
 
 
 def test_battle_and_replay_say_where_the_svg_went(

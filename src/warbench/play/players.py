@@ -198,7 +198,8 @@ class PromptPlayer(Generic[A]):
                     self.write("not made: your choice again")
                     continue
                 return chosen
-            answers = f"a number 1-{len(choices)}" + (
+            n = len(choices)
+            answers = ("the number 1" if n == 1 else f"a number 1-{n}" if n else "no number") + (
                 ", Enter for the default" if decision.default is not None else ""
             )
             if line.isdigit() or not line:
