@@ -44,6 +44,20 @@ function defaultAi(kinds: string[]): string {
   return kinds.includes("ai:scripted") ? "ai:scripted" : kinds.find((k) => k.startsWith("ai:")) ?? "human";
 }
 
+/** An AI kind in words (docs/ai.md "Player kinds"): what it is, not only its registry id. */
+function aiLabel(kind: string): string {
+  const [name, level] = kind.slice(3).split(":");
+  const words: Record<string, string> = {
+    random: "random legal moves (weakest)",
+    automatic: "scripted, the engine's choices",
+    scripted: "scripted, the engine's choices",
+    tactical: "tactical",
+    search: "search (looks ahead; slower)",
+  };
+  const said = words[name] ?? name;
+  return `AI: ${said}${level === undefined ? "" : `, level ${level}`}`;
+}
+
 function fillSeats(): void {
   const box = $("seats");
   box.replaceChildren();
@@ -52,7 +66,7 @@ function fillSeats(): void {
   const kinds = current()?.seat_kinds ?? ["human"];
   for (let i = 0; i < rosterCount(); i++) {
     const sel = el("select", "", { name: `seat-${i}`, "data-seat": String(i) });
-    for (const k of kinds) sel.appendChild(el("option", k === "human" ? "a person" : `AI (${k.slice(3)})`, { value: k }));
+    for (const k of kinds) sel.appendChild(el("option", k === "human" ? "a person" : aiLabel(k), { value: k }));
     sel.value = i === 0 || mode === "network" ? "human" : defaultAi(kinds);
     const label = el("label", `Seat ${i + 1}`);
     label.appendChild(sel);

@@ -96,6 +96,18 @@ def test_play_lobby_opens_on_warsurge_against_the_scripted_ai(page: Any) -> None
     expect(page.locator("#mode")).to_have_value("ai")
     expect(page.locator("[data-seat='0']")).to_have_value("human")
     expect(page.locator("[data-seat='1']")).to_have_value("ai:scripted")
+    # the AI kinds say what they are, not only their registry ids ("AI (random)")
+    seat = page.locator("[data-seat='1']")
+    expect(seat.locator("option:checked")).to_have_text("AI: scripted, the engine's choices")
+    expect(seat.locator("option[value='ai:random']")).to_have_text(
+        "AI: random legal moves (weakest)"
+    )
+    expect(seat.locator("option[value='ai:search:3']")).to_have_text(
+        "AI: search (looks ahead; slower), level 3"
+    )
+    expect(page.locator("label.wide", has=page.locator("#automate"))).to_contain_text(
+        "leave empty to decide everything yourself"
+    )
     # another ruleset keeps the same default opponent
     page.select_option("#ruleset", "toy-duel")
     expect(page.locator("[data-seat='1']")).to_have_value("ai:scripted")
