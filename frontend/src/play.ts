@@ -44,18 +44,13 @@ function defaultAi(kinds: string[]): string {
   return kinds.includes("ai:scripted") ? "ai:scripted" : kinds.find((k) => k.startsWith("ai:")) ?? "human";
 }
 
-/** An AI kind in words (docs/ai.md "Player kinds"): what it is, not only its registry id. */
+/** An AI kind in short words (docs/ai.md "Player kinds"; a phone's select shows ~18 letters):
+ * the weakest and the slowest say so. */
 function aiLabel(kind: string): string {
   const [name, level] = kind.slice(3).split(":");
-  const words: Record<string, string> = {
-    random: "random legal moves (weakest)",
-    automatic: "scripted, the engine's choices",
-    scripted: "scripted, the engine's choices",
-    tactical: "tactical",
-    search: "search (looks ahead; slower)",
-  };
-  const said = words[name] ?? name;
-  return `AI: ${said}${level === undefined ? "" : `, level ${level}`}`;
+  const shown = name === "automatic" ? "scripted" : name;
+  const note = name === "random" ? " (weakest)" : name === "search" ? " (slower)" : "";
+  return `AI: ${shown}${level === undefined ? "" : ` ${level}`}${note}`;
 }
 
 function fillSeats(): void {
