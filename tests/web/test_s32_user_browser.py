@@ -219,3 +219,21 @@ def test_a_decision_cites_its_rule_by_book_not_by_source_file(page: Any) -> None
     # was "001_d3f5e425c5e1196d.txt §2.1" under the question
     expect(page.locator("#decision-rule")).to_have_text(re.compile(r"^Core Rules §\d"))
     assert ".txt" not in page.locator("#decision-rule").inner_text()
+
+
+def test_the_open_roster_is_marked_in_the_list(page: Any) -> None:
+    page.goto("/rosters")
+    for name in ("Alpha", "Bravo"):
+        page.fill('#new-roster input[name="name"]', name)
+        page.click("#new-roster button")
+        expect(page.locator("#roster-view h2").first).to_contain_text(name)
+    current = page.locator('#roster-list button[aria-current="true"]')
+    expect(current).to_have_count(1)
+    expect(current).to_have_attribute("data-roster", "Bravo")
+    page.locator('#roster-list button[data-roster="Alpha"]').click()
+    expect(page.locator("#roster-view h2").first).to_contain_text("Alpha")
+    expect(current).to_have_attribute("data-roster", "Alpha")
+    # it looks different from the others
+    bg = current.evaluate("b => getComputedStyle(b).backgroundColor")
+    other = page.locator('#roster-list button[data-roster="Bravo"]')
+    assert bg != other.evaluate("b => getComputedStyle(b).backgroundColor")
