@@ -35,6 +35,25 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return data as T;
 }
 
+/** The rulebooks by their source files (/work/shared/seeds/README.md): a rule shown to a player
+ * is cited by its book ("Core Rules §2.1"), not by the file's hash name. */
+const BOOKS: Record<string, string> = {
+  "001_d3f5e425c5e1196d.txt": "Core Rules",
+  "000_94ecc6a4c74d351b.txt": "Perks",
+  "004_f4ea5693af0644ce.txt": "The WarEngine 2.1",
+  "003_fc239e71486306e1.txt": "Collision",
+  "002_bb37dae35014233a.txt": "Godslayer",
+};
+
+/** `text` with each source file named by its book, sections and line numbers kept. */
+export function bookNames(text: string): string {
+  let out = text;
+  for (const [file, book] of Object.entries(BOOKS)) {
+    out = out.split(`${book} (${file})`).join(book).split(`${book} ${file}`).join(book).split(file).join(book);
+  }
+  return out;
+}
+
 /** The element with this id, typed; throws when the page lacks it. */
 export function $<T extends HTMLElement = HTMLElement>(id: string): T {
   const el = document.getElementById(id);

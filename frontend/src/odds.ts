@@ -64,12 +64,18 @@ function render(answer: OddsAnswer): void {
   }
 }
 
+// the odds are asked again whenever the attack changes; only the latest question's answer is shown
+let asked = 0;
+
 async function compute(): Promise<void> {
+  if (attacker.value === "" || target.value === "") return;
   localStorage.setItem(SITUATION_KEY, JSON.stringify({ ...request(), attackerValue: attacker.value, targetValue: target.value }));
+  const mine = ++asked;
   try {
-    render(await api<OddsAnswer>("POST", "/api/odds", request()));
+    const answer = await api<OddsAnswer>("POST", "/api/odds", request());
+    if (mine === asked) render(answer);
   } catch (err) {
-    $("odds-result").replaceChildren(el("p", err instanceof ApiFailure ? err.body.detail : String(err), { class: "error" }));
+    if (mine === asked) $("odds-result").replaceChildren(el("p", err instanceof ApiFailure ? err.body.detail : String(err), { class: "error" }));
   }
 }
 
@@ -106,8 +112,11 @@ async function start(): Promise<void> {
       status("could not restore the last situation");
     }
   }
+  // the page opens with an attacker and a target chosen: show their odds at once
+  await compute();
 }
 
 form.addEventListener("submit", (e) => { e.preventDefault(); void compute(); });
+form.addEventListener("change", () => void compute());
 $("mc-run").addEventListener("click", () => void monteCarlo());
 void start();

@@ -38,6 +38,21 @@ function rosterCount(): number {
   }
 }
 
+/** The AI a new player meets first: the scripted player (the CLI's `warbench play` default,
+ * docs/ai.md), not the random-legal one listed first; else the first AI kind there is. */
+function defaultAi(kinds: string[]): string {
+  return kinds.includes("ai:scripted") ? "ai:scripted" : kinds.find((k) => k.startsWith("ai:")) ?? "human";
+}
+
+/** An AI kind in short words (docs/ai.md "Player kinds"; a phone's select shows ~18 letters):
+ * the weakest and the slowest say so. */
+function aiLabel(kind: string): string {
+  const [name, level] = kind.slice(3).split(":");
+  const shown = name === "automatic" ? "scripted" : name;
+  const note = name === "random" ? " (weakest)" : name === "search" ? " (slower)" : "";
+  return `AI: ${shown}${level === undefined ? "" : ` ${level}`}${note}`;
+}
+
 function fillSeats(): void {
   const box = $("seats");
   box.replaceChildren();
@@ -46,8 +61,8 @@ function fillSeats(): void {
   const kinds = current()?.seat_kinds ?? ["human"];
   for (let i = 0; i < rosterCount(); i++) {
     const sel = el("select", "", { name: `seat-${i}`, "data-seat": String(i) });
-    for (const k of kinds) sel.appendChild(el("option", k === "human" ? "a person" : `AI (${k.slice(3)})`, { value: k }));
-    sel.value = i === 0 || mode === "network" ? "human" : kinds.find((k) => k.startsWith("ai:")) ?? "human";
+    for (const k of kinds) sel.appendChild(el("option", k === "human" ? "a person" : aiLabel(k), { value: k }));
+    sel.value = i === 0 || mode === "network" ? "human" : defaultAi(kinds);
     const label = el("label", `Seat ${i + 1}`);
     label.appendChild(sel);
     box.appendChild(label);
@@ -117,7 +132,9 @@ async function main(): Promise<void> {
   const sel = $<HTMLSelectElement>("ruleset");
   for (const r of rulesets) sel.appendChild(el("option", r.error ? `${r.id} (unavailable)` : r.id, { value: r.id }));
   const wanted = new URLSearchParams(window.location.search).get("ruleset");
+  // WARSURGE is the workbench's main game: the lobby opens on it unless ?ruleset= names another
   if (wanted !== null) sel.value = wanted;
+  else if (rulesets.some((r) => r.id === "warsurge" && !r.error)) sel.value = "warsurge";
   sel.addEventListener("change", fillPresets);
   $("preset").addEventListener("change", fillSetup);
   $("mode").addEventListener("change", fillSeats);

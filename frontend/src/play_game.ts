@@ -3,7 +3,7 @@
 // undo, the record download, and live updates (server-sent events). The token stays in the URL's
 // fragment and this browser's storage; every request sends it, and the server checks every
 // action for the seat it plays (STYLE.md principle 15).
-import { $, ApiFailure, ApiError, el, pct, debounce } from "./common.js";
+import { $, ApiFailure, ApiError, bookNames, el, pct, debounce } from "./common.js";
 import { Board, GhostBase, Scene, Spot, logItem, zoomButtons } from "./play_board.js";
 import { remembered, svgById } from "./play_store.js";
 
@@ -265,7 +265,7 @@ function renderDecision(): void {
   $("decision-card").dataset.state = "deciding";
   $("decision-card").dataset.kind = d.kind;
   $("decision-title").textContent = `${seatName(d.player)}: ${d.prompt || d.kind}`;
-  $("decision-rule").textContent = d.rule;
+  $("decision-rule").textContent = bookNames(d.rule);
   $("take-default").hidden = d.default === null;
   const dflt = d.default;
   const dfltPoints = modelPositions(dflt);

@@ -47,13 +47,18 @@ function show(k: number): void {
   document.body.dataset.step = String(n);
 }
 
+/** A side's score as the CLI prints it: whole, or to one decimal (811.6667 → 811.7). */
+function score(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
 function loaded(out: ReplayOut): void {
   data = out;
   $("replay").hidden = false;
   $<HTMLInputElement>("slider").max = String(out.steps.length - 1);
   const r = out.result;
   $("replay-result").textContent = `${out.ruleset}, seed ${out.seed}, verified. ` +
-    (r === null ? "Unfinished." : `${r.winner === null ? "Draw" : `${out.names[r.winner]} won`} (${r.scores.join(" – ")}).`);
+    (r === null ? "Unfinished." : `${r.winner === null ? "Draw" : `${out.names[r.winner]} won`} (${r.scores.map(score).join(" – ")}).`);
   show(0);
   document.body.dataset.ready = "1";
 }

@@ -76,12 +76,21 @@ async function refreshList(): Promise<void> {
   list.replaceChildren();
   for (const r of rosters) {
     const li = el("li");
-    const open = el("button", `${r.name} · ${r.units} unit${r.units === 1 ? "" : "s"} · limit ${r.point_limit} pts`, { type: "button" });
+    const open = el("button", `${r.name} · ${r.units} unit${r.units === 1 ? "" : "s"} · limit ${r.point_limit} pts`, { type: "button", "data-roster": r.name });
     open.addEventListener("click", () => void show(r.name));
     li.appendChild(open);
     list.appendChild(li);
   }
   if (!rosters.length) list.appendChild(el("li", "No roster yet.", { class: "muted" }));
+  markOpen(localStorage.getItem(OPEN_KEY));
+}
+
+/** Mark the open roster in "Your rosters" (every button looked the same, session 32). */
+function markOpen(name: string | null): void {
+  $("roster-list").querySelectorAll<HTMLButtonElement>("button[data-roster]").forEach((b) => {
+    if (b.dataset.roster === name) b.setAttribute("aria-current", "true");
+    else b.removeAttribute("aria-current");
+  });
 }
 
 async function show(name: string): Promise<void> {
@@ -100,6 +109,7 @@ function entryDoc(report: Report, name: string): EntryDoc | undefined {
 
 function render(report: Report): void {
   current = report;
+  markOpen(report.roster);
   const view = $("roster-view");
   const over = report.total > report.point_limit;
   view.replaceChildren(
@@ -167,7 +177,7 @@ function render(report: Report): void {
   for (const v of report.violations) {
     violations.appendChild(el("li", `${v.entry || "roster"}: ${v.explanation} Fix: ${v.fix} [${v.rule}]`, { class: "bad" }));
   }
-  view.appendChild(el("h3", report.valid ? "No violations" : `${report.violations.length} violation(s)`));
+  view.appendChild(el("h3", report.valid ? "No violations" : `${report.violations.length} violation${report.violations.length === 1 ? "" : "s"}`));
   view.appendChild(violations);
 
   view.appendChild(el("h3", "Add a unit"));
@@ -418,6 +428,7 @@ $("new-roster").addEventListener("submit", async (e) => {
     });
     localStorage.setItem(OPEN_KEY, report.roster);
     render(report);
+    (e.target as HTMLFormElement).reset(); // the name is taken now: ready for the next roster
     await refreshList();
   } catch (err) { status(message(err)); }
 });

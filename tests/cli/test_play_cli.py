@@ -29,7 +29,7 @@ def test_play_reads_answers_explains_refusals_and_records(
         main(["play", a, b, "--seed", "1", "--record", str(out)])
     text = capsys.readouterr().out
     assert not exit_info.value.code, text
-    assert "player 0: choose a Deployment Zone [001_d3f5e425c5e1196d.txt §3.6]" in text
+    assert "Red: choose a Deployment Zone [Core Rules §3.6]" in text
     assert "not understood" in text and "refused:" in text
     assert "input ended: the scripted AI plays on for you" in text
     assert "Game Turn 1, Deploy Phase" in text  # the board drawn as text after each step
@@ -74,7 +74,7 @@ def test_play_advanced_asks_counter_actions_in_words_s9_3(
         texts[style] = capsys.readouterr().out
         assert not exit_info.value.code, texts[style]
     adv = texts["advanced"]
-    assert "a Counter Action (none, attack, guard, perk) [001_d3f5e425c5e1196d.txt" in adv
+    assert "a Counter Action (none, attack, guard, perk) [Core Rules §9.3" in adv
     assert "Red: Troopers: no Counter Action  (default)" in adv
     assert "Counter Attack the attacking unit (costs as an Attack Action, §9.3)" in adv
     assert '{"choice": "attack", "kind": "counter", "unit": 0}' in adv

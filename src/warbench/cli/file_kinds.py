@@ -3,6 +3,7 @@ a unit file where weapon files are, a directory where a file is (issue 18 follow
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,13 +19,21 @@ WEAPON_FILES = "weapon files (weapon: {name: ..., range: ..., ...})"
 
 def units_in(path: Path, command: str) -> list[Unit]:
     """The units of a unit file for ``command``; a directory or a weapon file is one line."""
-    from warbench.rulesets.warsurge.io import load_units, load_weapon
+    from warbench.rulesets.warsurge.file_kinds import expect_kind
+    from warbench.rulesets.warsurge.io import _read, load_units, load_weapon
 
     if path.is_dir():
         raise fail(f"{path}: is a directory; {command} expects {UNIT_FILES}")
+    data: object = None
+    source = str(path)
     try:
         return load_units(path)
     except ProfileError as exc:
+        # a roster of either kind: one line saying what it is and what reads it (session 32)
+        with contextlib.suppress(WarbenchError):
+            data, source = _read(path)
+        if data is not None:
+            expect_kind(data, source, ("unit file",), command, ignore=("weapon file",))
         try:
             weapon = load_weapon(path)
         except WarbenchError:

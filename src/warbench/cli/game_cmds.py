@@ -75,9 +75,9 @@ def battle(
         None, "--db", help="Database URL (default: WARBENCH_DB or user data dir)."
     ),
 ) -> None:
-    """Play a full game (Standard, or Advanced with ``--playstyle advanced``) and print the result.
+    """Play a full game (Standard, or Advanced with `--playstyle advanced`) and print the result.
 
-    ROSTER files are game rosters (docs/game.md) or WARSURGE rosters from ``roster export``.
+    ROSTER files are game rosters (docs/game.md) or WARSURGE rosters from `roster export`.
     """
     import secrets
 
@@ -194,6 +194,8 @@ def battle(
         console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+    if svg is not None:
+        console.print(f"svg: {svg}", highlight=False)
     if saved_id is not None:
         console.print(f"saved game {saved_id}: {save}", highlight=False)
 
@@ -209,8 +211,8 @@ def replay(
     db: str | None = typer.Option(None, "--db", help="Database URL (with --game)."),
 ) -> None:
     """Replay a game record and verify that it reproduces the recorded game exactly (a
-    ``battle --record`` file, or a protocol record of any ruleset, as ``warbench play`` and
-    ``run_game`` write)."""
+    `battle --record` file, or a protocol record of any ruleset, as `warbench play` and
+    `run_game` write)."""
     from warbench.kernel import readers
     from warbench.rulesets.warsurge.game.record import loads_record
     from warbench.rulesets.warsurge.game.record import replay as do_replay
@@ -233,6 +235,7 @@ def replay(
         rp = do_replay(rec)
         if svg is not None:
             render_state_svg(rp.state, svg)
+            console.print(f"svg: {svg}", highlight=False)
     except WarbenchError as exc:
         raise fail(str(exc)) from exc
     if show:
@@ -275,6 +278,7 @@ def _replay_protocol(text: str, source: str, svg: Path | None, show: bool) -> No
         from warbench.rulesets.warsurge.game.render import render_state_svg
 
         render_state_svg(game, svg)
+        console.print(f"svg: {svg}", highlight=False)
     if show:
         for e in rp.events:
             console.print(e.text, highlight=False, markup=False)

@@ -52,13 +52,13 @@ def play(
         "showing where the models would end and asking to confirm (for scripts).",
     ),
 ) -> None:
-    """Play a Standard game (``--playstyle advanced``: the Advanced game of §9, your Counter
+    """Play a Standard game (`--playstyle advanced`: the Advanced game of §9, your Counter
     Actions asked too) against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
     text after each step. When the input ends, the scripted AI plays on for you. A Move
     (Dash, Deploy, Disembark) typed as JSON is previewed first: where the engine would put
     each model, the unit's centre before and after, and the board with its new places; Enter
-    or ``y`` makes it, ``n`` asks again (``--no-confirm``: made at once)."""
+    or `y` makes it, `n` asks again (`--no-confirm`: made at once)."""
     if ruleset in ("warengine", "collision") and ai != "scripted":
         # the terminal games of these two seat the scripted player opposite you
         raise fail(
@@ -99,8 +99,11 @@ def play(
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
-        # no emoji codes: a board row's ":A:" is unit A on a Deployment Zone, not "🅰"
-        console.print(line, highlight=False, markup=False, emoji=False)
+        from warbench.rulesets.warsurge.sheet import book_names
+
+        # no emoji codes: a board row's ":A:" is unit A on a Deployment Zone, not "🅰"; rules
+        # cited by book ("[Core Rules §3.6]"), not by source file name (session 32)
+        console.print(book_names(line), highlight=False, markup=False, emoji=False)
 
     players: list[Any] = [auto, auto]
 
@@ -111,7 +114,7 @@ def play(
         return say(ws.views.dump(view), ws.actions.dump(action))
 
     # this question takes the default when the input ends, the next go to the AI
-    prompt_seat(
+    person = prompt_seat(
         players,
         side,
         ws.actions,
@@ -138,6 +141,8 @@ def play(
                 **({} if playstyle == "standard" else {"playstyle": playstyle}),
             },
         )
+        # the questions name your side as the board and the events do ("Red: ...")
+        person.seat_names = tuple(str(r["player"]) for r in setup.rosters)
         game_seed = secrets.randbits(31) if seed is None else seed
         if ai != "scripted":
             from warbench.ai.players import make_player

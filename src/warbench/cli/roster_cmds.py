@@ -594,7 +594,7 @@ def roster_limit(
     """Change a roster's Point Limit, then validate it again (every violation is listed).
 
     The new limit is saved even when the roster no longer fits: the violations say what to
-    change, as ``roster validate`` does (exit status 0; ``validate`` exits 1)."""
+    change, as `roster validate` does (exit status 0; `validate` exits 1)."""
     with guarded():
         store = _store(db)
         loaded = store.versioned_roster(name)  # saved only over this version

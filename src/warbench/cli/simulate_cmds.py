@@ -82,8 +82,8 @@ def simulate(
     ),
 ) -> None:
     """Play N seeded games of roster A against roster B (pairs of games swap the seats on the
-    same seed, pairs rotate over the boards), store and summarise them. ``--ruleset collision``
-    plays battle groups, ``--ruleset warengine`` force files (no per-unit table for either)."""
+    same seed, pairs rotate over the boards), store and summarise them. `--ruleset collision`
+    plays battle groups, `--ruleset warengine` force files (no per-unit table for either)."""
     import secrets
 
     from warbench.cli.progress import progress_bar

@@ -62,7 +62,7 @@ def points(
     """Itemised cost and profile card of a figure, or the spending of a force.
 
     The figure must be legal (004_f4ea5693af0644ce.txt Troop Builder V2.1); the first broken
-    limit is reported as one error line (``validate`` lists them all).
+    limit is reported as one error line (`validate` lists them all).
     """
     from rich.table import Table
 

@@ -372,8 +372,8 @@ def odds(
 ) -> None:
     """Exact odds of one unit attacking another (Core Rules §5; Perks class A).
 
-    With ``--ruleset warengine`` the remaining options are those of ``warbench warengine odds``
-    (``--attack 4k3 --defense 3k2 …``).
+    With `--ruleset warengine` the remaining options are those of `warbench warengine odds`
+    (`--attack 4k3 --defense 3k2 …`).
     """
     if ruleset is Ruleset.WARENGINE:
         forward(ruleset, ["odds", *context.args, *(["--json"] if as_json else [])])

@@ -10,7 +10,6 @@ from rich.table import Table
 from warbench.cli.app import console, fail
 from warbench.cli.progress import progress_bar, tick
 from warbench.kernel.errors import WarbenchError
-from warbench.rulesets.warsurge.io import load_units
 from warbench.rulesets.warsurge.points import (
     PerkShare,
     UnitCost,
@@ -71,8 +70,10 @@ def show_points(file: Path, as_json: bool, why: bool = False) -> None:
     shows that list with ``why``. Attack-math perks are ``measured by odds``: the unit's price
     minus its price without that perk.
     """
+    from warbench.cli.file_kinds import units_in
+
     try:
-        units = load_units(file)
+        units = units_in(file, "warbench points")
         costs = []
         with progress_bar("costing units", as_json=as_json) as bar:
             for u in units:

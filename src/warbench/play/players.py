@@ -163,12 +163,17 @@ class PromptPlayer(Generic[A]):
     #: so (a WARSURGE charge: it places models at no point the person named). False: made at
     #: once.
     confirm: bool = False
+    #: the seats' names ("Red", "Blue"), said instead of "player 0" when given (session 32)
+    seat_names: tuple[str, ...] = ()
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
         """Ask until the answer is a legal action."""
         choices: list[A] = list(islice(iter(legal), self.limit))
         rule = f" [{decision.rule}]" if decision.rule else ""
-        self.write(f"player {decision.player}: {decision.prompt or decision.kind}{rule}")
+        seat = decision.player
+        names = self.seat_names
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"player {seat}"
+        self.write(f"{who}: {decision.prompt or decision.kind}{rule}")
         for k, a in enumerate(choices, 1):
             mark = "  (default)" if a == decision.default else ""
             raw = json.dumps(self.codec.dump(a), sort_keys=True)
@@ -193,10 +198,22 @@ class PromptPlayer(Generic[A]):
                     self.write("not made: your choice again")
                     continue
                 return chosen
+            n = len(choices)
+            answers = ("the number 1" if n == 1 else f"a number 1-{n}" if n else "no number") + (
+                ", Enter for the default" if decision.default is not None else ""
+            )
+            if line.isdigit() or not line:
+                # a choice number out of range, or Enter with no default (session 32, s32-user)
+                said = f"{line} is not one of the choices" if line else "there is no default"
+                self.write(f"not understood: {said}; {answers}, or an action as JSON")
+                continue
             try:
                 action = self.codec.load(json.loads(line))
-            except (json.JSONDecodeError, WarbenchError) as exc:
-                self.write(f"not understood ({exc}); a number 1-{len(choices)} or an action")
+            except json.JSONDecodeError:
+                self.write(f"not understood: {line[:60]!r} is not JSON; {answers}, or an action")
+                continue
+            except WarbenchError as exc:
+                self.write(f"not understood ({exc}); {answers}, or an action")
                 continue
             if action in legal:
                 if self.confirm and not self._confirmed(legal, action):

@@ -111,6 +111,10 @@ def _start(page: Any, ruleset: str, mode: str, seed: int = 7) -> None:
     page.goto(f"/play?ruleset={ruleset}")
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
     page.select_option("#mode", mode)
+    if mode == "ai":
+        # these seeded games were written against the random-legal AI; the lobby's default
+        # opponent is the scripted player since session 32 (test_s32_user_browser.py)
+        page.select_option("[data-seat='1']", "ai:random")
     page.fill("#seed", str(seed))
 
 

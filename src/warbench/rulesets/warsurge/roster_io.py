@@ -143,7 +143,11 @@ def roster_to_data(roster: Roster) -> dict[str, Any]:
 
 def load_roster(path: PathLike) -> Roster:
     """The roster in a roster file (``.yaml``, ``.yml`` or ``.json``)."""
+    from warbench.rulesets.warsurge.file_kinds import expect_kind
+
     data, source = _read(path, readers.ROSTER_FILE)
+    # a game roster or a unit file is one line saying so (session 32, s32-user)
+    expect_kind(data, source, ("WARSURGE roster",), "warbench roster show, validate and import")
     return roster_from_data(data, source)
 
 

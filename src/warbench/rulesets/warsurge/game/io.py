@@ -119,7 +119,11 @@ def roster_from_data(
 def load_game_roster(path: str | Path) -> PlayerSetup:
     """Read a game roster file (``.yaml``/``.yml``/``.json``): this module's format, or a
     WARSURGE roster exported by ``warbench roster export`` (``docs/rosters.md``)."""
+    from warbench.rulesets.warsurge.file_kinds import expect_kind
+
     data, source = _read(path)
+    # a unit or weapon file given for a roster is one line saying so (session 32, s32-user)
+    expect_kind(data, source, ("game roster", "WARSURGE roster"), "a game")
     if isinstance(data, dict) and ("roster" in data or "point_limit" in data):
         return player_from_roster(data, source)
     return roster_from_data(data, source, Path(path).parent)
