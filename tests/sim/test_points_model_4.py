@@ -206,6 +206,18 @@ def test_more_points_hold_several_big_models_and_round_less() -> None:
     assert off(1100) < off(POINTS) / 3
 
 
+def test_a_bigger_transport_army_keeps_its_idea() -> None:
+    """One Transport per 400 points (exactly one at 400, as before), so at 1,100 points three
+    Rhinos (capacity 150 points each) still carry the Breachers instead of one carrying a
+    seventh of them."""
+
+    def rhinos(points: int) -> int:
+        units = build_roster("transport", "ws-points-4", points)["units"]  # type: ignore[index]
+        return sum(1 for u in units if u["unit"]["name"] == "Rhino APC")
+
+    assert (rhinos(POINTS), rhinos(1100), rhinos(600)) == (1, 3, 2)
+
+
 def test_points_option_reaches_the_round_and_its_file(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

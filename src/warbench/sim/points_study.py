@@ -58,7 +58,7 @@ _TROOPER = {
 
 #: Archetype name → its unit templates: (template, share of the points, most models a unit).
 #: A template is game-roster JSON without ``models`` and ``points`` (every model carries every
-#: weapon). A share of ``0`` means exactly one model (a Transport, a big model).
+#: weapon). A share of ``0`` means one model per 400 points (a Transport: exactly one at 400).
 ARCHETYPES: Mapping[str, tuple[tuple[dict[str, Any], float, int], ...]] = {
     "horde": (
         (
@@ -317,7 +317,10 @@ def raw_price(name: str, version: str, points: int = POINTS) -> float:
 
 def _build(name: str, version: str, points: int) -> tuple[JSON, float]:
     parts = ARCHETYPES[name]
-    fixed = [(t, 1) for t, share, _ in parts if share == 0]
+    # A fixed unit (a Transport) comes once per 400 points, so a bigger army keeps its idea
+    # (the Breachers still ride); at 400 points it is the one it always was.
+    per = max(1, round(points / POINTS))
+    fixed = [(t, 1) for t, share, _ in parts if share == 0 for _ in range(per)]
     budget = points - sum(model_price(t, version) for t, _ in fixed)
     entries: list[tuple[Mapping[str, Any], int]] = list(fixed)
     for t, share, most in parts:
