@@ -25,8 +25,11 @@ and the ``ws-points-2`` constants fitted from the results (docs/points.md, issue
    within 50 ± 5% with Wilson intervals, what one price per army cannot remove, and what the
    number of games can show).
 
-``python -m warbench.sim.points_study [--games N] [--version V] [--out FILE.json]`` runs one
-round (steps 1-4 for the version; ``--fit`` adds step 5 and prints the constants);
+``python -m warbench.sim.points_study [--games N] [--version V] [--points P] [--out FILE.json]``
+runs one round (steps 1-4 for the version, armies of ``P`` points, 400 by default; more points
+hold several of the biggest models, so their armies move with their price, docs/points.md §9);
+``--fit`` adds step 5 and prints the constants (``--from FILE`` fits a saved round without
+games; ``--battle-dash`` fits with ``ws-points-4``'s reading of Battle weapons);
 ``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
 """
 
