@@ -266,3 +266,34 @@ def test_battle_dash_refit_from_a_saved_round(
     constants = json.loads(out.read_text())["fit"]["constants"]
     assert constants["reach_battle_dash"] is True
     assert constants["offence_factor"] == model_data("ws-points-3").constants.offence_factor
+
+
+def test_rounds_on_other_seeds_merge_into_one(tmp_path: Path) -> None:
+    """``--merge`` adds each matchup's record, the silent games and the elasticity run of
+    rounds of the same armies played on other seeds; other armies are refused."""
+    one = Round("ws-points-4", "tactical", 12)
+    one.matchups = [Matchup("a", "b", WinRate(3, 0, 9), 1), Matchup("a", "c", WinRate(6, 0, 6))]
+    one.handicap_rate = WinRate(11, 0, 1)
+    one.raw = {"a": 401.0, "b": 399.0, "c": 400.0}
+    two = Round("ws-points-4", "tactical", 12)
+    two.matchups = [Matchup("a", "b", WinRate(5, 1, 6), 2), Matchup("a", "c", WinRate(12, 0, 0))]
+    two.handicap_rate = WinRate(10, 1, 1)
+    two.raw = dict(one.raw)
+    both = points_study.merge([one, two])
+    assert both.games == 24
+    assert [(m.a, m.b, m.rate, m.silent) for m in both.matchups] == [
+        ("a", "b", WinRate(8, 1, 15), 3),
+        ("a", "c", WinRate(18, 0, 6), 0),
+    ]
+    assert both.handicap_rate == WinRate(21, 1, 2)
+    paths = []
+    for i, rnd in enumerate((one, two)):
+        paths.append(tmp_path / f"{i}.json")
+        paths[-1].write_text(json.dumps(rnd.to_json()))
+    out = tmp_path / "both.json"
+    points_study.main(["--merge", *map(str, paths), "--out", str(out)])
+    assert Round.from_json(json.loads(out.read_text())).to_json() == both.to_json()
+    bigger = Round("ws-points-4", "tactical", 12, points=1100)
+    bigger.raw = dict(one.raw)
+    with pytest.raises(ValueError, match="other armies"):
+        points_study.merge([one, bigger])

@@ -30,6 +30,7 @@ runs one round (steps 1-4 for the version, armies of ``P`` points, 400 by defaul
 hold several of the biggest models, so their armies move with their price, docs/points.md §9);
 ``--fit`` adds step 5 and prints the constants (``--from FILE`` fits a saved round without
 games; ``--battle-dash`` fits with ``ws-points-4``'s reading of Battle weapons);
+``--merge FILE ...`` adds up rounds played on other seeds (``--seed``) into one;
 ``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
 """
 
@@ -693,6 +694,36 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
     }
 
 
+def merge(rounds: Sequence[Round]) -> Round:
+    """Rounds of the same version, player, points and armies played on other seeds (``--seed``)
+    as one round of all their games: each matchup's and the elasticity run's records added."""
+    first = rounds[0]
+    out = Round(first.version, first.player, 0, handicap=first.handicap, points=first.points)
+    out.raw = dict(first.raw)
+    index: dict[tuple[str, str], Matchup] = {}
+    for rnd in rounds:
+        same = (rnd.version, rnd.player, rnd.points, rnd.handicap, rnd.raw)
+        if same != (first.version, first.player, first.points, first.handicap, first.raw):
+            raise ValueError(f"round of {rnd.version} at {rnd.points} points: other armies")
+        out.games += rnd.games
+        out.seconds += rnd.seconds
+        for m in rnd.matchups:
+            got = index.get((m.a, m.b))
+            if got is None:
+                got = index[(m.a, m.b)] = Matchup(m.a, m.b, WinRate(0, 0, 0))
+                out.matchups.append(got)
+            r = got.rate
+            got.rate = WinRate(
+                r.wins + m.rate.wins, r.draws + m.rate.draws, r.losses + m.rate.losses
+            )
+            got.silent += m.silent
+        if rnd.handicap_rate is not None:
+            h = out.handicap_rate or WinRate(0, 0, 0)
+            x = rnd.handicap_rate
+            out.handicap_rate = WinRate(h.wins + x.wins, h.draws + x.draws, h.losses + x.losses)
+    return out
+
+
 def games_for(half_width: float = 0.05, z: float = 1.96) -> int:
     """Games a matchup needs for a 95% interval of ``± half_width`` around a 50% win rate."""
     return math.ceil(z * z * 0.25 / (half_width * half_width))
@@ -813,6 +844,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
     ap.add_argument("--markdown", action="store_true", help="print the docs/points.md tables")
     ap.add_argument(
+        "--merge",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="rounds saved by --out on other seeds: write them as one round (--out)",
+    )
+    ap.add_argument(
         "--compare",
         nargs="+",
         default=None,
@@ -828,7 +866,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                 rounds.append((label or path, Round.from_json(json.load(fh))))
         print(compare(rounds))
         return
-    if args.source:
+    if args.merge:
+        parts = []
+        for path in args.merge:
+            with open(path, encoding="utf-8") as fh:
+                parts.append(Round.from_json(json.load(fh)))
+        rnd = merge(parts)
+    elif args.source:
         with open(args.source, encoding="utf-8") as fh:
             rnd = Round.from_json(json.load(fh))
     else:
