@@ -25,8 +25,12 @@ and the ``ws-points-2`` constants fitted from the results (docs/points.md, issue
    within 50 ± 5% with Wilson intervals, what one price per army cannot remove, and what the
    number of games can show).
 
-``python -m warbench.sim.points_study [--games N] [--version V] [--out FILE.json]`` runs one
-round (steps 1-4 for the version; ``--fit`` adds step 5 and prints the constants);
+``python -m warbench.sim.points_study [--games N] [--version V] [--points P] [--out FILE.json]``
+runs one round (steps 1-4 for the version, armies of ``P`` points, 400 by default; more points
+hold several of the biggest models, so their armies move with their price, docs/points.md §9);
+``--fit`` adds step 5 and prints the constants (``--from FILE`` fits a saved round without
+games; ``--battle-dash`` fits with ``ws-points-4``'s reading of Battle weapons);
+``--merge FILE ...`` adds up rounds played on other seeds (``--seed``) into one;
 ``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
 """
 
@@ -58,7 +62,7 @@ _TROOPER = {
 
 #: Archetype name → its unit templates: (template, share of the points, most models a unit).
 #: A template is game-roster JSON without ``models`` and ``points`` (every model carries every
-#: weapon). A share of ``0`` means exactly one model (a Transport, a big model).
+#: weapon). A share of ``0`` means one model per 400 points (a Transport: exactly one at 400).
 ARCHETYPES: Mapping[str, tuple[tuple[dict[str, Any], float, int], ...]] = {
     "horde": (
         (
@@ -317,7 +321,10 @@ def raw_price(name: str, version: str, points: int = POINTS) -> float:
 
 def _build(name: str, version: str, points: int) -> tuple[JSON, float]:
     parts = ARCHETYPES[name]
-    fixed = [(t, 1) for t, share, _ in parts if share == 0]
+    # A fixed unit (a Transport) comes once per 400 points, so a bigger army keeps its idea
+    # (the Breachers still ride); at 400 points it is the one it always was.
+    per = max(1, round(points / POINTS))
+    fixed = [(t, 1) for t, share, _ in parts if share == 0 for _ in range(per)]
     budget = points - sum(model_price(t, version) for t, _ in fixed)
     entries: list[tuple[Mapping[str, Any], int]] = list(fixed)
     for t, share, most in parts:
@@ -339,10 +346,12 @@ def _build(name: str, version: str, points: int) -> tuple[JSON, float]:
     return roster, sum(raw)
 
 
-def composition(name: str, version: str, **constants: float) -> dict[str, float]:
-    """Archetype ``name`` (as built for ``version``) priced with ``version``'s constants, some
-    replaced by ``constants``, split into body, ranged, melee and transport points (by
-    pricing with one constant doubled at a time: the model is linear in each)."""
+def composition(
+    name: str, version: str, *, points: int = POINTS, **constants: float
+) -> dict[str, float]:
+    """Archetype ``name`` (as built for ``version`` at ``points``) priced with ``version``'s
+    constants, some replaced by ``constants``, split into body, ranged, melee and transport
+    points (by pricing with one constant doubled at a time: the model is linear in each)."""
     from warbench.rulesets.warsurge.points import PointsModel
     from warbench.rulesets.warsurge.points_models import model_data
 
@@ -352,7 +361,7 @@ def composition(name: str, version: str, **constants: float) -> dict[str, float]
     def priced(**changes: float) -> float:
         model = PointsModel(data.model_copy(update={"constants": c.model_copy(update=changes)}))
         total = 0.0
-        roster = build_roster(name, version)
+        roster = build_roster(name, version, points)
         units: Any = roster["units"]
         for e in units:
             n = int(e["models"][0]["count"])
@@ -403,10 +412,13 @@ class Round:
     handicap_rate: WinRate | None = None
     seconds: float = 0.0
     raw: dict[str, float] = field(default_factory=dict)
+    points: int = POINTS
 
     def ratings(self) -> dict[str, float]:
         """Bradley-Terry log-strengths (mean 0), half a win each way as a prior."""
         names = sorted({m.a for m in self.matchups} | {m.b for m in self.matchups})
+        if not names:
+            return {}
         wins = {(m.a, m.b): m.rate.wins + m.rate.draws / 2 + 0.5 for m in self.matchups}
         wins.update({(m.b, m.a): m.rate.losses + m.rate.draws / 2 + 0.5 for m in self.matchups})
         s = dict.fromkeys(names, 1.0)
@@ -460,6 +472,7 @@ class Round:
             rnd.handicap_rate = WinRate(*data["handicap_record"])
         rnd.seconds = float(data.get("seconds", 0.0))
         rnd.raw = {k: float(v) for k, v in data.get("raw", {}).items()}
+        rnd.points = int(data.get("points", POINTS))
         return rnd
 
     def to_json(self) -> dict[str, Any]:
@@ -487,6 +500,7 @@ class Round:
             "elasticity": round(self.elasticity(), 3),
             "ratings": {k: round(v, 4) for k, v in self.ratings().items()},
             "raw": {k: round(v, 2) for k, v in self.raw.items()},
+            **({} if self.points == POINTS else {"points": self.points}),
         }
 
 
@@ -517,12 +531,14 @@ def play_round(
     workers: int | None = None,
     handicap: float = 0.25,
     log: Any = None,
+    points: int = POINTS,
 ) -> Round:
-    """Every pair of archetypes ``games`` games (``games`` even: both seats on each seed)."""
+    """Every pair of archetypes ``games`` games (``games`` even: both seats on each seed),
+    each army holding ``points``."""
     started = time.perf_counter()
-    rnd = Round(version, player, games, handicap=handicap)
-    rosters = {n: build_roster(n, version) for n in names}
-    rnd.raw = {n: raw_price(n, version) for n in names}
+    rnd = Round(version, player, games, handicap=handicap, points=points)
+    rosters = {n: build_roster(n, version, points) for n in names}
+    rnd.raw = {n: raw_price(n, version, points) for n in names}
     opts: dict[str, JSON] = {"game_length": 4}
     for k, (a, b) in enumerate(itertools.combinations(names, 2)):
         spec = LabSpec(
@@ -533,10 +549,10 @@ def play_round(
         if log is not None:
             print(f"{a} vs {b}: {rate} silent {silent}", file=log, flush=True)
     if handicap > 0:
-        more: Any = build_roster("line", version, round(POINTS * (1 + handicap)))
+        more: Any = build_roster("line", version, round(points * (1 + handicap)))
         more["player"] = f"line +{handicap:.0%}"  # two armies need two names (§3.3)
         spec = LabSpec(
-            (more, rosters.get("line") or build_roster("line", version)),
+            (more, rosters.get("line") or build_roster("line", version, points)),
             (player, player),
             options=opts,
             seed=seed + 999_000,
@@ -567,15 +583,21 @@ def fit(
     gaps: Sequence[float] = GAPS,
     turns: Sequence[float] = TURNS,
     prior: float = PRIOR,
+    structure: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
     """The body exponent, the reach gap and turns and the multipliers of body, ranged (its
     flat part and its part growing with Range) and melee points that move each archetype's
     price by ``exp(beta / k)`` (:func:`fit_targets` on the round's ratings and elasticity;
-    an army whose whole models cost more than the points it holds got more for them)."""
+    an army whose whole models cost more than the points it holds got more for them).
+    ``structure``: constants of a corrected structure (e.g. ``reach_battle_dash``) the fit
+    prices with, the round's prices staying the ones it was played with."""
     beta = rnd.ratings()
     k = rnd.elasticity()
-    target = {n: beta[n] / k - math.log(rnd.raw.get(n, POINTS) / POINTS) for n in beta}
-    return fit_targets(target, rnd.version, reference, exponents, gaps, turns, prior)
+    points = rnd.points
+    target = {n: beta[n] / k - math.log(rnd.raw.get(n, points) / points) for n in beta}
+    return fit_targets(
+        target, rnd.version, reference, exponents, gaps, turns, prior, structure, points
+    )
 
 
 def fit_targets(
@@ -586,16 +608,22 @@ def fit_targets(
     gaps: Sequence[float] = GAPS,
     turns: Sequence[float] = TURNS,
     prior: float = PRIOR,
+    structure: Mapping[str, float] | None = None,
+    points: int = POINTS,
 ) -> dict[str, float]:
     """The constants that move each archetype's ``version`` price by ``exp(target)`` relative
     to the ``reference`` (whose price is held fixed): least squares on log prices over a grid
     of body exponents × reach (``reach_gap`` and ``reach_turns``, docs/points.md §8; a gap of
     0 is no reach) × multipliers of body, flat ranged, Range-growing ranged and melee points
-    (0.5 to 2 in steps of 0.05), plus ``prior`` × the squared logs of the multipliers."""
+    (0.5 to 2 in steps of 0.05), plus ``prior`` × the squared logs of the multipliers.
+    ``structure`` replaces constants of ``version`` that are not fitted (a corrected reading:
+    ``ws-points-4``'s ``reach_battle_dash``) in every price the fit tries; the prices to move
+    stay ``version``'s. The armies are those of ``points``."""
     import numpy as np
 
     names = list(target)
-    base = {n: composition(n, version)["total"] for n in names}
+    fixed = dict(structure or {})
+    base = {n: composition(n, version, points=points)["total"] for n in names}
     axis = np.arange(0.5, 2.0001, 0.05)
     xb, xr, xs, xm = np.meshgrid(axis, axis, axis, axis, indexing="ij")
     penalty = prior * (np.log(xb) ** 2 + np.log(xr) ** 2 + np.log(xs) ** 2 + np.log(xm) ** 2)
@@ -610,7 +638,10 @@ def fit_targets(
     ]
     for e, g, t in shapes:
         comp = {
-            n: composition(n, version, body_exponent=e, reach_gap=g, reach_turns=t) for n in names
+            n: composition(
+                n, version, points=points, **fixed, body_exponent=e, reach_gap=g, reach_turns=t
+            )
+            for n in names
         }
 
         def price(n: str, comp: dict[str, dict[str, float]] = comp) -> Any:
@@ -661,6 +692,36 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
         "reach_gap": mult.get("reach_gap", c.reach_gap),
         "reach_turns": mult.get("reach_turns", c.reach_turns),
     }
+
+
+def merge(rounds: Sequence[Round]) -> Round:
+    """Rounds of the same version, player, points and armies played on other seeds (``--seed``)
+    as one round of all their games: each matchup's and the elasticity run's records added."""
+    first = rounds[0]
+    out = Round(first.version, first.player, 0, handicap=first.handicap, points=first.points)
+    out.raw = dict(first.raw)
+    index: dict[tuple[str, str], Matchup] = {}
+    for rnd in rounds:
+        same = (rnd.version, rnd.player, rnd.points, rnd.handicap, rnd.raw)
+        if same != (first.version, first.player, first.points, first.handicap, first.raw):
+            raise ValueError(f"round of {rnd.version} at {rnd.points} points: other armies")
+        out.games += rnd.games
+        out.seconds += rnd.seconds
+        for m in rnd.matchups:
+            got = index.get((m.a, m.b))
+            if got is None:
+                got = index[(m.a, m.b)] = Matchup(m.a, m.b, WinRate(0, 0, 0))
+                out.matchups.append(got)
+            r = got.rate
+            got.rate = WinRate(
+                r.wins + m.rate.wins, r.draws + m.rate.draws, r.losses + m.rate.losses
+            )
+            got.silent += m.silent
+        if rnd.handicap_rate is not None:
+            h = out.handicap_rate or WinRate(0, 0, 0)
+            x = rnd.handicap_rate
+            out.handicap_rate = WinRate(h.wins + x.wins, h.draws + x.draws, h.losses + x.losses)
+    return out
 
 
 def games_for(half_width: float = 0.05, z: float = 1.96) -> int:
@@ -722,7 +783,9 @@ def markdown(rnd: Round) -> str:
     """The round as the tables of docs/points.md: each matchup's win rate of the first army
     with its 95% interval and residual, then each archetype's rating."""
     lines = [
-        f"{rnd.version}, player `{rnd.player}`, {rnd.games} games per matchup:",
+        f"{rnd.version}, player `{rnd.player}`, {rnd.games} games per matchup"
+        + ("" if rnd.points == POINTS else f", {rnd.points} points an army")
+        + ":",
         "",
         "| matchup | A's win rate [95%] | residual | silent |",
         "| --- | --- | --- | --- |",
@@ -745,7 +808,7 @@ def markdown(rnd: Round) -> str:
         "| --- | --- | --- |",
     ]
     for name, beta in sorted(rnd.ratings().items(), key=lambda kv: -kv[1]):
-        ratio = POINTS / rnd.raw[name] if name in rnd.raw else 1.0
+        ratio = rnd.points / rnd.raw[name] if name in rnd.raw else 1.0
         lines.append(f"| {name} | {beta:+.2f} | {ratio:.3f} |")
     if rnd.handicap_rate is not None:
         lines += [
@@ -765,10 +828,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--player", default="tactical")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--points",
+        type=int,
+        default=POINTS,
+        help="points each army holds (more holds several of the biggest models)",
+    )
+    ap.add_argument(
+        "--battle-dash",
+        action="store_true",
+        help="fit with ws-points-4's reading: Battle weapons Dash on the way into Range",
+    )
     ap.add_argument("--out", default=None, help="write the round as JSON here")
     ap.add_argument("--fit", action="store_true", help="fit ws-points-2 multipliers")
     ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
     ap.add_argument("--markdown", action="store_true", help="print the docs/points.md tables")
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="rounds saved by --out on other seeds: write them as one round (--out)",
+    )
     ap.add_argument(
         "--compare",
         nargs="+",
@@ -785,7 +866,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                 rounds.append((label or path, Round.from_json(json.load(fh))))
         print(compare(rounds))
         return
-    if args.source:
+    if args.merge:
+        parts = []
+        for path in args.merge:
+            with open(path, encoding="utf-8") as fh:
+                parts.append(Round.from_json(json.load(fh)))
+        rnd = merge(parts)
+    elif args.source:
         with open(args.source, encoding="utf-8") as fh:
             rnd = Round.from_json(json.load(fh))
     else:
@@ -796,11 +883,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             seed=args.seed,
             workers=args.workers,
             log=sys.stderr,
+            points=args.points,
         )
     out = rnd.to_json()
     if args.fit:
-        mult = fit(rnd)
-        out["fit"] = {"multipliers": mult, "constants": constants_for(mult, rnd.version)}
+        structure = {"reach_battle_dash": True} if args.battle_dash else None
+        mult = fit(rnd, structure=structure)
+        consts: dict[str, Any] = constants_for(mult, rnd.version)
+        out["fit"] = {"multipliers": mult, "constants": {**consts, **(structure or {})}}
     text = json.dumps(out, indent=1)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:

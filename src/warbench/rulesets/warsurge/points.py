@@ -88,6 +88,10 @@ class Constants(BaseModel):
     reach_turns: float = Field(default=4.0, gt=0)
     reach_enemy_move: float = Field(default=6.0, ge=0)
     reach_min: float = Field(default=0.25, gt=0, le=1)
+    # ws-points-4 (docs/points.md §9): a Battle weapon's wielder Dashes on the turns it walks
+    # into Range (L2240-2242 bar the Dash only in the Game Turn the weapon is used; L2248-2252
+    # a model not using its weapons may Move and Dash). False keeps ws-points-3's reading.
+    reach_battle_dash: bool = False
 
 
 class PoolTarget(BaseModel):
@@ -628,7 +632,9 @@ class PointsModel:
         a Game Turn. A ranged weapon attacks once the gap left is within its Range; the wielder
         closes with its Move while attacking (Battle), Move and Dash (Assault), or Move and
         Dash on turns it does not attack (Heavy: stationary to attack, Core Rules
-        001_d3f5e425c5e1196d.txt L2234-2236; Battle cannot Dash, L2240). A Melee needs the
+        001_d3f5e425c5e1196d.txt L2234-2236; Battle cannot Dash in the Game Turn it is used,
+        L2240-2242, so with ``reach_battle_dash`` (ws-points-4) it walks into Range with Move
+        and Dash like Heavy, L2248-2252; ws-points-3 read it as never Dashing). A Melee needs the
         whole gap closed with Move and Dash (§4.3, L1990). The share is ``1 - turns /
         reach_turns``, at least ``reach_min``. The Type's penalty applies to the share of the
         gap the wielder must walk: a Heavy weapon whose Range covers the gap never moves.
@@ -647,9 +653,10 @@ class PointsModel:
         if weapon.range <= 0:
             return 0.0, melee, tf
         walk = max(0.0, gap - weapon.range)
-        if weapon.type is WeaponType.BATTLE:
-            speed = profile.move + enemy
-        else:  # Assault moves, attacks and Dashes; Heavy walks on turns it does not attack
+        if weapon.type is WeaponType.BATTLE and not c.reach_battle_dash:
+            speed = profile.move + enemy  # ws-points-3's reading: no Dash on the way in
+        else:  # Assault moves, attacks and Dashes; Heavy and Battle walk (Move and Dash) on
+            # turns they do not attack (L2234-2242, L2248-2252)
             speed = profile.move + profile.dash + enemy
         ranged = share(walk, speed)
         return ranged, melee, tf + (1.0 - tf) * (1.0 - min(1.0, walk / gap))
