@@ -66,6 +66,10 @@ this player is a separate kind (issue 15) that changes these habits:
   the focus fire prices each shot with the Melee's Dice Modifiers (§5.8 L2668-2682), so a
   unit in a Melee strikes its foe there instead of shooting out at -2, and counts the threat
   of an enemy melee unit that reaches one of the player's units within two Game Turns.
+* **the slain do not threaten** (session 32, :mod:`warbench.ai.tactical_slain`): that threat
+  counts only the enemy's models still standing, not those slain earlier in the Attack Phase
+  and not yet removed (L2872), so the last HP of a unit cut down in a Melee no longer carries
+  the threat of the whole unit.
 
 One habit is measured but off by default: **the most dangerous first** (session 31,
 :mod:`warbench.ai.tactical_danger`, ``TacticalBot(danger_fire=True)``) counts the share of
@@ -97,6 +101,7 @@ from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
+from warbench.ai.tactical_slain import present_share, standing_share
 from warbench.ai.tactical_threat import PLAIN, situated_dist, situation, threat_bonus
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
@@ -207,6 +212,10 @@ class TacticalBot(ScriptedPlayer):
     #: ``threat_fire`` on it gained nothing measurable (docs/ai.md, session 31); ``False``:
     #: only the output of the models expected to be slain.
     danger_fire: bool = False
+    #: The threat an enemy unit carries into the next Attack Phases counts only its models
+    #: still standing, not those slain in this one and not yet removed (session 32,
+    #: ``ai.tactical_slain``; L2872); ``False``: every model not yet removed.
+    slain_gone: bool = True
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
@@ -790,7 +799,8 @@ class TacticalBot(ScriptedPlayer):
             per_model = self._output(w, b) / max(1, ib.models)
             score = target_score(taken, slain, per_hp, per_model, self._output_weight(w))
         if self.threat_fire:  # session 31: the threat it carries (``ai.tactical_threat``)
-            score += threat_bonus(w, b, taken, self._worth, self._phases_left(w))
+            worth = partial(self._worth, standing=True) if self.slain_gone else self._worth
+            score += threat_bonus(w, b, taken, worth, self._phases_left(w))
         return score
 
     def _phases_left(self, w: Work) -> float:
@@ -869,10 +879,13 @@ class TacticalBot(ScriptedPlayer):
             hit = self._sdists[key] = situated_dist(w, a, b, weapon, cover, where)
         return hit
 
-    def _worth(self, w: Work, a: int, b: int, weapon: str | None, melee: bool) -> float:
+    def _worth(
+        self, w: Work, a: int, b: int, weapon: str | None, melee: bool, standing: bool = False
+    ) -> float:
         """Expected point value ``a`` takes off ``b`` with ``weapon`` (``None``: all that
         apply) in one attack: exact odds for whole units, scaled by the models ``a`` has
-        left, capped at the HP ``b`` has left, priced at ``b``'s points per HP."""
+        left (``standing``: only those not slain in this Attack Phase, session 32), capped at
+        the HP ``b`` has left, priced at ``b``'s points per HP."""
         key = (a, b, weapon or "", melee)
         frac = self._odds.get(key)
         if frac is None:
@@ -887,7 +900,8 @@ class TacticalBot(ScriptedPlayer):
                 frac = 0.0
             self._odds[key] = frac
         ua, ub, ib = w.units[a], w.units[b], w.info(b)
-        alive = sum(1 for gone in ua.removed if not gone) / max(1, w.info(a).models)
+        share = standing_share if standing else present_share
+        alive = share(ua, w.info(a).models)
         hp_left = ub.current_hp
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
         return min(frac * alive, float(hp_left)) * per_hp
