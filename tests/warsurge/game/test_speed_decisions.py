@@ -18,7 +18,7 @@ import numpy as np
 
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.battlefield import sample_board
-from warbench.rulesets.warsurge.game import coherency, engine
+from warbench.rulesets.warsurge.game import coherency, engine, geom
 from warbench.rulesets.warsurge.game.actions import Attack, Move
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.geom import Field
@@ -152,3 +152,26 @@ def test_blocked_translations_off_the_board_at_the_last_float() -> None:
         refused += sum(got)
         passed += len(got) - sum(got)
     assert refused >= 4 and passed >= 4  # both answers seen at every edge
+
+
+def test_closest_gaps_are_the_least_edge_distances_bit_for_bit() -> None:
+    """``engine._closest_gaps`` (the least square first, then its root less the radii) gives
+    the very floats of ``geom.edge_distances(...).min(axis=0)``: one model and several, bases
+    of several radii, points on a fine grid (ties) and scattered at random."""
+    rng = np.random.default_rng(32)
+    compared = 0
+    for m in (1, 2, 3, 10):
+        for n in (1, 7, 70):
+            for grid in (False, True):
+                a = rng.random((m, 2)) * 48.0
+                b = rng.random((n, 2)) * 48.0
+                if grid:  # many equal distances, and bases on the models' own centres
+                    a, b = np.round(a * 4.0) / 4.0, np.round(b * 4.0) / 4.0
+                    b[: min(n, m)] = a[: min(n, m)]
+                rb = rng.choice([0.5, 0.6299, 1.0, 1.57], size=n)
+                for ra in (0.5, 1.57):
+                    want = geom.edge_distances(a, ra, b, rb).min(axis=0)
+                    got = engine._closest_gaps(a, ra, b, rb)
+                    assert got.tobytes() == want.tobytes()
+                    compared += 1
+    assert compared == 48

@@ -509,10 +509,29 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     if bases.shaped(w.setup):  # oval and rectangular bases (§1.3)
         d = bases.table_gaps(w, holder, a, t, mask).min(axis=0)
     else:
-        d = geom.edge_distances(a, ra, exy, er).min(axis=0)
+        d = _closest_gaps(a, ra, exy, er)
     # the index lists each unit's models together: the closest model of each unit
     best = np.minimum.reduceat(d, starts)
     return sorted(zip(best.tolist(), foes, strict=True))
+
+
+def _closest_gaps(a: geom.FloatArray, ra: float, b: geom.FloatArray, rb: geom.FloatArray) -> Any:
+    """For each base of ``b``, its least edge distance to a base of ``a`` (radius ``ra``):
+    ``geom.edge_distances(a, ra, b, rb).min(axis=0)`` to the last bit, with the least squared
+    centre distance taken first. The square root and the subtraction of the radii keep the
+    order of the floats (both are correctly rounded, so monotone), so the least of the rooted
+    and reduced distances is the root, reduced, of the least square (issue 10, session 32: one
+    row of roots and subtractions, not a matrix of them)."""
+    dx = np.subtract.outer(a[:, 0], b[:, 0])
+    dy = np.subtract.outer(a[:, 1], b[:, 1])
+    dx *= dx
+    dy *= dy
+    dx += dy
+    d = np.minimum.reduce(dx, axis=0) if len(dx) > 1 else dx[0]
+    np.sqrt(d, out=d)
+    d -= ra
+    d -= rb
+    return d
 
 
 def _enemy_rows(
