@@ -9,7 +9,11 @@ load makes CPU time swing by ±20%.
   round, then ``N`` rounds of the engine's ``apply`` on each from a fresh copy of its state;
 * ``protocol``: the same with the protocol's ``apply``;
 * ``games``: scripted 1000-point games on seeds ``0 .. N-1`` (``games N POINTS``: games of
-  ``POINTS`` a side, ``bench_game_scale.scaled_setup``, sharing one set-up as in the benchmark).
+  ``POINTS`` a side, ``bench_game_scale.scaled_setup``, sharing one set-up as in the benchmark);
+* ``replay``: the scripted games of seeds 0-2 played and recorded, then the first ``N`` (at
+  most 3) replayed with ``engine.apply`` alone (``replay N POINTS``): ``replay 3`` less
+  ``replay 0``, divided by three, is a game without the players' decisions (docs/game.md,
+  the fourteenth pass).
 
 The count of one unit is the difference of two runs, which leaves the start-up out::
 
@@ -48,6 +52,23 @@ def main(mode: str, n: int, points: int = 1000) -> None:
             ms = 1000 * (time.process_time() - t)
             print(f"seed {seed}: {len(run.actions)} actions, {ms:.0f} ms CPU")
         return
+    if mode == "replay":
+        # the scripted games of seeds 0-2 played (their actions recorded), then the first N
+        # replayed with ``engine.apply`` alone: no player, every action checked and applied
+        recorded = []
+        for seed in range(3):
+            state, events = engine.new_game(setup, seed)
+            run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
+            recorded.append((seed, run.actions, run.state.digest()))
+        for seed, actions, digest in recorded[:n]:
+            t = time.process_time()
+            state, _ = engine.new_game(setup, seed)
+            for action in actions:
+                state, _ = engine.apply(state, action)
+            assert state.digest() == digest  # the very game
+            ms = 1000 * (time.process_time() - t)
+            print(f"seed {seed} replayed: {len(actions)} actions, {ms:.0f} ms CPU")
+        return
     steps = _mid_game(setup, 1) + _mid_game(setup, 2)
     if mode == "apply":
 
@@ -71,7 +92,7 @@ def main(mode: str, n: int, points: int = 1000) -> None:
                 ws.apply(WarsurgeState(st.args, replace(st.game), st.memory), a, side)
 
     else:
-        raise SystemExit(f"unknown mode {mode!r}: apply, protocol or games")
+        raise SystemExit(f"unknown mode {mode!r}: apply, protocol, games or replay")
     once()  # warm-up: the set-up's memos
     for r in range(n):
         t = time.process_time()
