@@ -9,7 +9,12 @@ load makes CPU time swing by ±20%.
   round, then ``N`` rounds of the engine's ``apply`` on each from a fresh copy of its state;
 * ``protocol``: the same with the protocol's ``apply``;
 * ``games``: scripted 1000-point games on seeds ``0 .. N-1`` (``games N POINTS``: games of
-  ``POINTS`` a side, ``bench_game_scale.scaled_setup``, sharing one set-up as in the benchmark).
+  ``POINTS`` a side, ``bench_game_scale.scaled_setup``, sharing one set-up as in the benchmark);
+* ``record`` and ``replay``: ``record N POINTS`` plays the scripted games of seeds
+  ``0 .. N-1`` and keeps their actions (in the system's temporary directory); ``replay N
+  POINTS``, in another process, replays the first ``N`` with ``engine.apply`` alone (every
+  action checked and applied, no player): ``replay 3`` less ``replay 0``, divided by three, is
+  a game without the players' decisions (docs/game.md, the fourteenth pass).
 
 The count of one unit is the difference of two runs, which leaves the start-up out::
 
@@ -25,7 +30,9 @@ The size of the battle (docs/game.md, the seventh and ninth passes): ``games 0 4
 
 from __future__ import annotations
 
+import pickle
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -38,6 +45,13 @@ from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.players import ScriptedPlayer, play
 
 
+def _recorded(points: int) -> Path:
+    """Where ``record`` keeps the games' actions for ``replay`` (the system's temporary
+    directory: recorded in one process, replayed in another, so the replay's caches are as
+    cold as the games' own)."""
+    return Path(tempfile.gettempdir()) / f"warbench_recorded_games_{points}.pickle"
+
+
 def main(mode: str, n: int, points: int = 1000) -> None:
     setup = scaled_setup(points)
     if mode == "games":
@@ -47,6 +61,24 @@ def main(mode: str, n: int, points: int = 1000) -> None:
             run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
             ms = 1000 * (time.process_time() - t)
             print(f"seed {seed}: {len(run.actions)} actions, {ms:.0f} ms CPU")
+        return
+    if mode == "record":  # the scripted games of seeds 0 .. N-1, their actions kept
+        recorded = []
+        for seed in range(n):
+            state, events = engine.new_game(setup, seed)
+            run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events)
+            recorded.append((seed, run.actions, run.state.digest()))
+        _recorded(points).write_bytes(pickle.dumps(recorded))
+        return
+    if mode == "replay":  # the first N recorded games, with ``engine.apply`` alone
+        for seed, actions, digest in pickle.loads(_recorded(points).read_bytes())[:n]:
+            t = time.process_time()
+            state, _ = engine.new_game(setup, seed)
+            for action in actions:
+                state, _ = engine.apply(state, action)
+            assert state.digest() == digest  # the very game
+            ms = 1000 * (time.process_time() - t)
+            print(f"seed {seed} replayed: {len(actions)} actions, {ms:.0f} ms CPU")
         return
     steps = _mid_game(setup, 1) + _mid_game(setup, 2)
     if mode == "apply":
@@ -71,7 +103,7 @@ def main(mode: str, n: int, points: int = 1000) -> None:
                 ws.apply(WarsurgeState(st.args, replace(st.game), st.memory), a, side)
 
     else:
-        raise SystemExit(f"unknown mode {mode!r}: apply, protocol or games")
+        raise SystemExit(f"unknown mode {mode!r}: apply, protocol, games, record or replay")
     once()  # warm-up: the set-up's memos
     for r in range(n):
         t = time.process_time()

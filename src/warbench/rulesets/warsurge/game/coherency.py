@@ -83,6 +83,7 @@ def problem_positions(
     # an oval or rectangular base meets the board's edge and terrain with its outline (§1.3)
     shape = exact and info.base is not None
     ends = bases_ground.end_facings(w, uid, models) if shape else []
+    flies = flight(info.unit.profile.perks)  # Airborne, Jumper: effects/movement.py
     for k, (i, p) in enumerate(zip(models, new, strict=True)):
         if not (bases_ground.on_board(w, uid, p, ends[k]) if shape else f.on_board(p, r)):
             return (f"model {i + 1} of {info.label} would be off the battlefield", "§2.1")
@@ -100,7 +101,6 @@ def problem_positions(
                 )
             length = math.dist(s, p) if not exact else bases.model_travel(w, uid, i, s, p)
             pc = bases_ground.model_path(w, uid, i, s, p) if shape else f.path(s, p, r)
-            flies = flight(info.unit.profile.perks)  # Airborne, Jumper: effects/movement.py
             skip_path[-1] = bool(flies) or ghost
             if pc.blocked_by is not None and flies not in ("airborne", "juggernaut") and not ghost:
                 return (
@@ -144,8 +144,11 @@ def problem_positions(
                     )
         elif not (bases_ground.spot_ok(w, uid, p, ends[k]) if shape else f.spot_ok(p, r)):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
-        fits = bases_ground.spot_ok(w, uid, p, ends[k]) if shape else f.spot_ok(p, r)
-        if starts is not None and not fits and not _lands_anywhere(info, starts):
+        if (
+            starts is not None  # a placement's spot was asked just above
+            and not (bases_ground.spot_ok(w, uid, p, ends[k]) if shape else f.spot_ok(p, r))
+            and not _lands_anywhere(info, starts)
+        ):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
         if len(oxy) and (end_gap is None or end_gap[k] < clear):
             d = np.sqrt(((oxy - np.asarray(p)) ** 2).sum(axis=1)) - orad - r
@@ -263,13 +266,23 @@ def clearly_blocked_translations(
     xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
     lo = r - 1e-6 - _MARGIN
     hx, hy = f.width - r + 1e-6 + _MARGIN, f.height - r + 1e-6 + _MARGIN
-    out = []
-    for length in lengths:
-        dx, dy = ux * length, uy * length
-        ends = zip(xs, ys, strict=True)
-        out.append(
-            length > 0.0 and not all(lo <= x + dx <= hx and lo <= y + dy <= hy for x, y in ends)
-        )
+    # a moving model ends off the board at some length when the extreme starts do: adding
+    # ``dx`` keeps the order of the floats (rounding is monotone), so ``lo <= x + dx`` holds
+    # for every model exactly when it holds for the least x (the very comparisons, model by
+    # model, of ``clearly_illegal``; issue 10, session 32)
+    out: list[bool] = []
+    if xs:
+        x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
+        for length in lengths:
+            dx, dy = ux * length, uy * length
+            out.append(
+                length > 0.0
+                and not (
+                    lo <= x_lo + dx and x_hi + dx <= hx and lo <= y_lo + dy and y_hi + dy <= hy
+                )
+            )
+    else:
+        out = [False] * len(lengths)
     todo = [i for i, no in enumerate(out) if not no and lengths[i] > 0.0]
     if not todo or not xs:
         return out

@@ -186,6 +186,10 @@ def apply(
 ) -> tuple[GameState, list[Event]]:
     """Check and apply ``action``; return the new state and the events it caused."""
     action = normalize(action)
+    if dice is None and hooks is DEFAULT_HOOKS and (kept := state.cache.get("trials")):
+        hit = kept.get(action)  # type: ignore[attr-defined]
+        if hit is not None:  # applied already by :func:`trial`: the very same answer
+            return hit[0], list(hit[1])
     plan = _verified(state, action, hooks)
     if perk_timejump.offered(state):  # the Time Jump decision (L1067): undo or keep
         return perk_timejump.answer(state, action, dice, hooks)
@@ -205,6 +209,23 @@ def apply(
 
         return perk_timejump.auto_decide(out, w.events, dice, hooks, again)
     return out, w.events
+
+
+def trial(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+    """``apply(state, action)`` with the step's own dice and the default hooks, the answer
+    kept with ``state``: a later :func:`apply` of the same action to this very state (no dice
+    given, the default hooks) returns the same state and events without applying it again.
+    For a player that looks at where a Move would leave it before making it (the scripted
+    player's ``seek_sight``, issue 10). ``apply`` is a function of the state, the action, the
+    dice (the step's own, derived from the seed and the step) and the hooks, so the kept
+    answer is the one a new ``apply`` gives."""
+    action = normalize(action)
+    out, events = apply(state, action)
+    kept: dict[Action, tuple[GameState, list[Event]]] = state.cache.setdefault(  # type: ignore[assignment]
+        "trials", {}
+    )
+    kept[action] = (out, list(events))
+    return out, events
 
 
 def acting_side(state: GameState) -> int | None:
@@ -488,10 +509,29 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     if bases.shaped(w.setup):  # oval and rectangular bases (§1.3)
         d = bases.table_gaps(w, holder, a, t, mask).min(axis=0)
     else:
-        d = geom.edge_distances(a, ra, exy, er).min(axis=0)
+        d = _closest_gaps(a, ra, exy, er)
     # the index lists each unit's models together: the closest model of each unit
     best = np.minimum.reduceat(d, starts)
     return sorted(zip(best.tolist(), foes, strict=True))
+
+
+def _closest_gaps(a: geom.FloatArray, ra: float, b: geom.FloatArray, rb: geom.FloatArray) -> Any:
+    """For each base of ``b``, its least edge distance to a base of ``a`` (radius ``ra``):
+    ``geom.edge_distances(a, ra, b, rb).min(axis=0)`` to the last bit, with the least squared
+    centre distance taken first. The square root and the subtraction of the radii keep the
+    order of the floats (both are correctly rounded, so monotone), so the least of the rooted
+    and reduced distances is the root, reduced, of the least square (issue 10, session 32: one
+    row of roots and subtractions, not a matrix of them)."""
+    dx = np.subtract.outer(a[:, 0], b[:, 0])
+    dy = np.subtract.outer(a[:, 1], b[:, 1])
+    dx *= dx
+    dy *= dy
+    dx += dy
+    d = np.minimum.reduce(dx, axis=0) if len(dx) > 1 else dx[0]
+    np.sqrt(d, out=d)
+    d -= ra
+    d -= rb
+    return d
 
 
 def _enemy_rows(

@@ -313,7 +313,7 @@ def seek_sight(
     for k, m in enumerate(moves[:looks]):
         if not engine.can(state, m):
             continue
-        after, _ = engine.apply(state, m)
+        after, _ = engine.trial(state, m)  # kept: the Move made next is not applied again
         if sees_a_target(Work(after, None, DEFAULT_HOOKS), uid):
             return [m, *legal, *moves[k + 1 :]]  # the caller checks the rest
         legal.append(m)
