@@ -12,61 +12,22 @@ Chromium, as ``tests/web/test_browser.py`` does).
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-expect = playwright_api.expect
-expect.set_options(timeout=20_000)
+from tests.web.play import test_play_browser as tpb
+from tests.web.play.test_play_browser import ARTEFACTS, DESK, PHONE, expect
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTEFACTS = Path(__file__).with_name("artefacts")
-VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+VIEWPORTS = {"desktop": DESK, "phone": PHONE}
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make setup)"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-        )
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """``warbench serve`` in a thread over an empty database; yields its address."""
-    import uvicorn
-
-    from warbench.web.app import create_app
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    app = create_app(f"sqlite:///{tmp_path / 'user.db'}")
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(5)
-    sock.close()
+# the browser and the server of the play page's tests (Debian's chromium, `warbench serve` in a
+# thread over an empty database)
+browser = tpb.browser
+server = tpb.server
+pytestmark = tpb.pytestmark
 
 
 @pytest.fixture(params=list(VIEWPORTS))
