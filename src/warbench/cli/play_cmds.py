@@ -55,10 +55,10 @@ def play(
     """Play a Standard game (`--playstyle advanced`: the Advanced game of §9, your Counter
     Actions asked too) against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
-    text after each step. When the input ends, the scripted AI plays on for you. A Move
-    (Dash, Deploy, Disembark) typed as JSON is previewed first: where the engine would put
-    each model, the unit's centre before and after, and the board with its new places; Enter
-    or `y` makes it, `n` asks again (`--no-confirm`: made at once)."""
+    text before each of your questions and at the end. When the input ends, the scripted AI
+    plays on for you. A Move (Dash, Deploy, Disembark) typed as JSON is previewed first: where
+    the engine would put each model, the unit's centre before and after, and the board with
+    its new places; Enter or `y` makes it, `n` asks again (`--no-confirm`: made at once)."""
     if ruleset in ("warengine", "collision") and ai != "scripted":
         # the terminal games of these two seat the scripted player opposite you
         raise fail(
@@ -128,7 +128,10 @@ def play(
     def on_step(state: WarsurgeState, events: list[Any]) -> None:
         for line in summary([_engine_event(e) for e in events]):
             write(line)
-        write(render_state_text(state.game))
+        # the board once before each of your questions and at the end, not after every step
+        # too (it was drawn twice between two questions; session 32, s32-polish)
+        if _board_due(ws, state, players, side, person):
+            write(render_state_text(state.game))
 
     try:
         setup = SetupArgs(
@@ -162,6 +165,16 @@ def play(
         console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+
+
+def _board_due(ws: Any, state: Any, players: list[Any], side: int, person: Any) -> bool:
+    """Whether to draw the board after a step: the game is over, or the next question is the
+    person's while they are still at the prompt (once the input ends: only at the end)."""
+    if ws.is_over(state):
+        return True
+    if players[side] is not person:
+        return False
+    return any(d.player == side for d in ws.pending(state))
 
 
 def _board_json(spec: str | None) -> Any:

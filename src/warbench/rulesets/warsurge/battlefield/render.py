@@ -135,11 +135,21 @@ def _model_disc(m: Disc | Footprint) -> Disc:
     return m.disc if isinstance(m, Footprint) else m
 
 
+def _side_words(name: str, player: int, sides: Sequence[str]) -> str:
+    """The legend's side before the model count: "player 1, ", "Red, ", or nothing when the
+    unit's name already says it (session 32, s32-polish)."""
+    if not 0 <= player < len(sides):
+        return f"player {player + 1}, "
+    side = sides[player]
+    return "" if name.startswith(f"{side}: ") else f"{side}, "
+
+
 def render_text(
     board: Board,
     units: Sequence[UnitDrawing] = (),
     cell: float = 1.0,
     status: Mapping[str, str] | None = None,
+    sides: Sequence[str] = (),
 ) -> str:
     """A character map of the board, one character per ``cell`` inches, north at the top.
 
@@ -149,6 +159,8 @@ def render_text(
     models are drawn with its letter (listed in the legend below the map). Pieces with §10
     features (heights, HP, profiles, gates ...) and the Objectives are listed under the map.
     ``status`` adds a game's word on a piece (its HP left, "destroyed", §10.3).
+    ``sides``: the sides' names ("Red", "Blue"); the legend names a unit's side by them, not
+    as "player 1", and not again when the unit's name already starts with it ("Red: ...").
     """
     status = status or {}
     nx = max(1, int(np.ceil(board.width / cell)))
@@ -177,7 +189,7 @@ def render_text(
     legend = []
     for k, (name, player, models) in enumerate(units):
         letter = _UNIT_LETTERS[k % len(_UNIT_LETTERS)]
-        legend.append(f"{letter}: {name} (player {player + 1}, {len(models)} models)")
+        legend.append(f"{letter}: {name} ({_side_words(name, player, sides)}{len(models)} models)")
         for m in models:
             (x, y), r = _model_disc(m)
             if isinstance(m, Footprint) and not m.base.round:

@@ -1,0 +1,71 @@
+"""Small defects a new player met at the terminal (session 32, lane s32-polish; the s32-user
+walk's findings 8 and 10).
+
+* ``warbench play`` drew the text board after every step: between two of your questions it
+  came twice (after your step and after the AI's), 60 lines each. Now it is drawn before each
+  of your questions and at the end of the game.
+* The board's legend said "Red: Troopers (player 1, 10 models)" where everything else names the
+  sides (Red, Blue); now "Red: Troopers (10 models)", and a name without its side gets it
+  ("Troopers (Blue, 2 models)").
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from warbench.cli.app import main
+from warbench.rulesets.warsurge.battlefield import render_text, sample_board
+
+ROSTERS = Path(__file__).parents[2] / "examples" / "warsurge" / "rosters"
+BOARD_TITLE = re.compile(r'^Ruins \(48" x 48"\)$', re.M)
+QUESTION = re.compile(r"^Red: .*\[Core Rules §[\d.]+\]$", re.M)
+
+
+def play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, answers: str) -> str:
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    a, b = (str(ROSTERS / f) for f in ("skirmish_a.yaml", "skirmish_b.yaml"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", a, b, "--seed", "3", "--turns", "4", "--no-confirm"])
+    out = capsys.readouterr().out
+    assert not exit_info.value.code, out
+    return out
+
+
+def test_play_draws_the_board_once_before_each_question(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the Turn Master, the zone, then Enter (the default) for the first ten questions
+    out = play(capsys, monkeypatch, "1\n1\n" + "\n" * 10)
+    questions = [m.start() for m in QUESTION.finditer(out)]
+    assert len(questions) >= 6, out[:3000]
+    # between two questions the board is drawn exactly once (it was twice: after your step
+    # and again after the AI's)
+    for start, end in pairwise(questions):
+        assert len(BOARD_TITLE.findall(out, start, end)) == 1, out[start:end]
+    # once the input ends the AI plays on: the board is drawn at the end only
+    tail = out.split("input ended: the scripted AI plays on for you", 1)[1]
+    assert len(BOARD_TITLE.findall(tail)) == 1
+    assert tail.rfind('Ruins (48" x 48")') > tail.rfind("  [")  # after the last event
+
+
+def test_the_board_legend_names_the_sides_not_player_numbers(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = play(capsys, monkeypatch, "1\n1\n\n\n\n\n")
+    assert "A: Red: Troopers (10 models)" in out
+    assert re.search(r"^[A-F]: Blue: Gut-Hackers \(6 models\)$", out, re.M)
+    assert "(player 1," not in out and "(player 2," not in out
+
+
+def test_render_text_gives_a_side_its_name_when_the_unit_name_lacks_it() -> None:
+    board = sample_board("ruins_48x48")
+    units = [("Troopers", 0, [((10.0, 10.0), 0.5)]), ("Red: Bikes", 0, [((20.0, 10.0), 0.5)])]
+    text = render_text(board, units, sides=("Red", "Blue"))
+    assert "A: Troopers (Red, 1 models)" in text and "B: Red: Bikes (1 models)" in text
+    # without side names the legend numbers the players as before (the golden boards)
+    assert "A: Troopers (player 1, 1 models)" in render_text(board, units)
