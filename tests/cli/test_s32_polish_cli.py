@@ -69,3 +69,16 @@ def test_render_text_gives_a_side_its_name_when_the_unit_name_lacks_it() -> None
     assert "A: Troopers (Red, 1 models)" in text and "B: Red: Bikes (1 models)" in text
     # without side names the legend numbers the players as before (the golden boards)
     assert "A: Troopers (player 1, 1 models)" in render_text(board, units)
+
+
+@pytest.mark.parametrize("command", ["battle", "play", "simulate"])
+def test_turns_help_gives_the_least_game_length_L554(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """`--turns 1` is refused ("at least 4 [§2.1]", Core Rules L554: "this is at least 4 Game
+    Turns") but `--help` said only "Agreed Game Length"; now it gives the range."""
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert not exit_info.value.code
+    words = " ".join(re.sub(r"[│╭╮╰╯─]", " ", capsys.readouterr().out).split())
+    assert "Agreed Game Length, 4 Game Turns or more (§2.1" in words, words

@@ -23,7 +23,10 @@ def play(
     ),
     side: int = typer.Option(0, "--side", help="Which roster you play: 0 (first) or 1."),
     turns: int | None = typer.Option(
-        None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
+        None,
+        "--turns",
+        help="Agreed Game Length, 4 Game Turns or more (§2.1); default: a random end from "
+        "Game Turn 4.",
     ),
     record: Path | None = typer.Option(
         None, "--record", help="Write the protocol record (JSON lines)."

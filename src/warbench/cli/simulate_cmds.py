@@ -45,7 +45,8 @@ def simulate(
     turns: int | None = typer.Option(
         None,
         "--turns",
-        help="WARSURGE: Agreed Game Length (default: random end from Game Turn 4); "
+        help="WARSURGE: Agreed Game Length, 4 Game Turns or more (§2.1; default: a random end "
+        "from Game Turn 4); "
         "Collision: turn limit; WarEngine: turns.",
     ),
     playstyle: str = typer.Option(
