@@ -82,3 +82,16 @@ def test_turns_help_gives_the_least_game_length_L554(
     assert not exit_info.value.code
     words = " ".join(re.sub(r"[│╭╮╰╯─]", " ", capsys.readouterr().out).split())
     assert "Agreed Game Length, 4 Game Turns or more (§2.1" in words, words
+
+
+def test_play_names_the_deployment_zones_in_words_L645(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Deployment Zone choice (L645-647) was listed as JSON only ("1. {"kind": "zone",
+    "zone": 0}"), though docs/cli.md promises choices in words; now by the zone's name."""
+    out = play(capsys, monkeypatch, "1\n")
+    question = out.split("Red: choose a Deployment Zone [Core Rules §3.6]", 1)[1]
+    assert question.lstrip().startswith(
+        '1. Deployment Zone south edge  (default)\n       {"kind": "zone", "zone": 0}\n'
+        '  2. Deployment Zone north edge\n       {"kind": "zone", "zone": 1}'
+    ), question[:300]

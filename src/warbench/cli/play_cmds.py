@@ -110,11 +110,20 @@ def play(
 
     players: list[Any] = [auto, auto]
 
+    #: the battlefield's Deployment Zones by name, from the first step on (the view numbers
+    #: them only; the Turn Master's choice is always a step before the first zone question)
+    zones: list[str] = []
+
     def describe(view: Any, action: Any) -> str | None:
-        """The choice in words (units by name, Counter Actions in full, §9.3)."""
+        """The choice in words (units by name, Counter Actions in full, §9.3; a Deployment
+        Zone by its name, §3.6)."""
         from warbench.rulesets.warsurge.game.words import describe as say
 
-        return say(ws.views.dump(view), ws.actions.dump(action))
+        data = ws.actions.dump(action)
+        if isinstance(data, dict) and data.get("kind") == "zone":
+            z = data.get("zone")
+            return f"Deployment Zone {zones[z]}" if isinstance(z, int) and z < len(zones) else None
+        return say(ws.views.dump(view), data)
 
     # this question takes the default when the input ends, the next go to the AI
     person = prompt_seat(
@@ -129,6 +138,7 @@ def play(
     )
 
     def on_step(state: WarsurgeState, events: list[Any]) -> None:
+        zones[:] = [z.name for z in state.game.setup.field.zones]
         for line in summary([_engine_event(e) for e in events]):
             write(line)
         # the board once before each of your questions and at the end, not after every step
