@@ -95,3 +95,20 @@ def test_play_names_the_deployment_zones_in_words_L645(
         '1. Deployment Zone south edge  (default)\n       {"kind": "zone", "zone": 0}\n'
         '  2. Deployment Zone north edge\n       {"kind": "zone", "zone": 1}'
     ), question[:300]
+
+
+def test_play_board_has_a_key_to_its_terrain_characters(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The text board drew `: . ~ X # !` with nothing saying what they are (s32-user finding
+    10); a key line under the map now names those drawn, and only those."""
+    out = play(capsys, monkeypatch, "1\n")
+    board = out.split('Ruins (48" x 48")\n', 1)[1]
+    rows = board.splitlines()[:48]
+    assert all(len(r) == 48 for r in rows)  # the map itself is unchanged
+    assert board.splitlines()[48] == (
+        "Key: . open ground, : Deployment Zone, ~ difficult, ! dangerous, "
+        "X blocks line of sight, # impassable"
+    )
+    # a board without a key (the golden boards, the SVG's sibling) keeps none
+    assert "Key:" not in render_text(sample_board("ruins_48x48"))

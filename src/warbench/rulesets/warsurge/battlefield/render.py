@@ -57,6 +57,21 @@ _ZONE_COLOURS = ["#9ec5fe", "#f5b7b1", "#abebc6", "#d7bde2"]
 _UNIT_LETTERS = string.ascii_uppercase + string.ascii_lowercase
 
 
+#: what each character of :func:`render_text`'s map means (its ``key`` line; session 32)
+MAP_KEY = {
+    ".": "open ground",
+    ":": "Deployment Zone",
+    "~": "difficult",
+    "!": "dangerous",
+    "%": "cover",
+    "X": "blocks line of sight",
+    "#": "impassable",
+    "+": "other terrain",
+    OBJECTIVE_CHAR: "Objective",
+    ARMED_CHAR: "armed terrain",
+}
+
+
 def _terrain_char(t: Terrain) -> str:
     if t.impassable:
         return "#"
@@ -150,6 +165,7 @@ def render_text(
     cell: float = 1.0,
     status: Mapping[str, str] | None = None,
     sides: Sequence[str] = (),
+    key: bool = False,
 ) -> str:
     """A character map of the board, one character per ``cell`` inches, north at the top.
 
@@ -161,6 +177,7 @@ def render_text(
     ``status`` adds a game's word on a piece (its HP left, "destroyed", §10.3).
     ``sides``: the sides' names ("Red", "Blue"); the legend names a unit's side by them, not
     as "player 1", and not again when the unit's name already starts with it ("Red: ...").
+    ``key``: a line under the map says what each terrain character drawn on it means.
     """
     status = status or {}
     nx = max(1, int(np.ceil(board.width / cell)))
@@ -201,6 +218,9 @@ def render_text(
             j = min(max(int(x / cell), 0), nx - 1)
             grid[i, j] = letter
     lines = ["".join(row) for row in grid[::-1]]
+    if key:
+        drawn = set(grid.flat)
+        lines.append("Key: " + ", ".join(f"{c} {w}" for c, w in MAP_KEY.items() if c in drawn))
     title = f'{board.name or "Battlefield"} ({board.width:g}" x {board.height:g}")'
     for t in board.terrain:
         if _new_features(t) or t.name in status:

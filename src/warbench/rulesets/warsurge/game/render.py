@@ -91,6 +91,7 @@ def render_state_text(state: GameState) -> str:
             cell=1.0,
             status=terrain_status(state),
             sides=state.setup.sides,
+            key=True,
         ),
     ]
     for u in state.units:
