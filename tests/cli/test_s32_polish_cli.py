@@ -66,9 +66,9 @@ def test_render_text_gives_a_side_its_name_when_the_unit_name_lacks_it() -> None
     board = sample_board("ruins_48x48")
     units = [("Troopers", 0, [((10.0, 10.0), 0.5)]), ("Red: Bikes", 0, [((20.0, 10.0), 0.5)])]
     text = render_text(board, units, sides=("Red", "Blue"))
-    assert "A: Troopers (Red, 1 models)" in text and "B: Red: Bikes (1 models)" in text
+    assert "A: Troopers (Red, 1 model)" in text and "B: Red: Bikes (1 model)" in text
     # without side names the legend numbers the players as before (the golden boards)
-    assert "A: Troopers (player 1, 1 models)" in render_text(board, units)
+    assert "A: Troopers (player 1, 1 model)" in render_text(board, units)  # not "1 models"
 
 
 @pytest.mark.parametrize("command", ["battle", "play", "simulate"])

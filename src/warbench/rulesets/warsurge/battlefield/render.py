@@ -206,7 +206,9 @@ def render_text(
     legend = []
     for k, (name, player, models) in enumerate(units):
         letter = _UNIT_LETTERS[k % len(_UNIT_LETTERS)]
-        legend.append(f"{letter}: {name} ({_side_words(name, player, sides)}{len(models)} models)")
+        n = len(models)
+        count = f"{n} model{'' if n == 1 else 's'}"
+        legend.append(f"{letter}: {name} ({_side_words(name, player, sides)}{count})")
         for m in models:
             (x, y), r = _model_disc(m)
             if isinstance(m, Footprint) and not m.base.round:
