@@ -112,3 +112,22 @@ def test_play_board_has_a_key_to_its_terrain_characters(
     )
     # a board without a key (the golden boards, the SVG's sibling) keeps none
     assert "Key:" not in render_text(sample_board("ruins_48x48"))
+
+
+def test_simulate_says_what_its_figures_are(capsys: pytest.CaptureFixture[str]) -> None:
+    """`simulate` printed "A win rate: 0.0% [0.0%, 65.8%] (0-0-2 of 2)" and "one side dealt
+    nothing in 2", leaving a new player to guess the brackets (s32-user finding 17)."""
+    a, b = (str(ROSTERS / f) for f in ("skirmish_a.yaml", "skirmish_b.yaml"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", a, b, "--games", "2", "--jobs", "1", "--seed", "3", "--no-save"])
+    out = capsys.readouterr().out
+    assert not exit_info.value.code, out
+    line = re.search(
+        r"^  A win rate \[95% interval\] \(A's wins-draws-losses of games\): "
+        r"[\d.]+% \[[\d.]+%, [\d.]+%\] \((\d+)-(\d+)-(\d+) of 2\)$",
+        out,
+        re.M,
+    )
+    assert line is not None, out
+    assert sum(int(g) for g in line.groups()) == 2
+    assert re.search(r"games where one side dealt no damage: \d+$", out, re.M), out
