@@ -3,7 +3,7 @@
 // Point Limit; Roster Perks; the total and every violation re-checked by the server after each
 // change; share code and QR (shown, downloaded, imported by pasting or from a picture); the
 // roster sheet as a PDF made on the server. No rule is decided here.
-import { $, api, ApiFailure, el, fillUnitSelect, status } from "./common.js";
+import { $, api, ApiFailure, bookNames, el, fillUnitSelect, status } from "./common.js";
 
 interface Summary { name: string; point_limit: number; units: number; points_model: string }
 interface Violation { code: string; entry: string; field: string; explanation: string; fix: string; rule: string }
@@ -111,10 +111,12 @@ function render(report: Report): void {
   current = report;
   markOpen(report.roster);
   const view = $("roster-view");
-  const over = report.total > report.point_limit;
+  // the total looks fine (green) only when the roster is legal: a roster under its Point Limit
+  // with a violation (a unit under the Minimum Unit Cost, §3.2) is not fine (session 32)
+  const fine = report.valid && report.total <= report.point_limit;
   view.replaceChildren(
     el("h2", report.roster),
-    el("p", `${report.total} / ${report.point_limit} pts`, { class: `big ${over ? "bad" : "ok"}`, id: "roster-total" }),
+    el("p", `${report.total} / ${report.point_limit} pts`, { class: `big ${fine ? "ok" : "bad"}`, id: "roster-total" }),
     el("p", `points model ${report.points_model}`, { class: "muted" }),
   );
   // The Point Limit can change after the roster is made (Core Rules §3.1).
@@ -175,7 +177,7 @@ function render(report: Report): void {
   view.appendChild(priced);
   const violations = el("ul", "", { id: "violations" });
   for (const v of report.violations) {
-    violations.appendChild(el("li", `${v.entry || "roster"}: ${v.explanation} Fix: ${v.fix} [${v.rule}]`, { class: "bad" }));
+    violations.appendChild(el("li", bookNames(`${v.entry || "roster"}: ${v.explanation} Fix: ${v.fix} [${v.rule}]`), { class: "bad" }));
   }
   view.appendChild(el("h3", report.valid ? "No violations" : `${report.violations.length} violation${report.violations.length === 1 ? "" : "s"}`));
   view.appendChild(violations);

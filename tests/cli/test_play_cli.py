@@ -32,7 +32,7 @@ def test_play_reads_answers_explains_refusals_and_records(
     assert "Red: choose a Deployment Zone [Core Rules §3.6]" in text
     assert "not understood" in text and "refused:" in text
     assert "input ended: the scripted AI plays on for you" in text
-    assert "Game Turn 1, Deploy Phase" in text  # the board drawn as text after each step
+    assert "Game Turn 1, Deploy Phase" in text  # the board drawn before your question
     assert "Winner: " in text or "Draw" in text
     record = GameRecord.load(out)
     rep: Replay[Any] = replay(record)

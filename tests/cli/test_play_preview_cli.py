@@ -105,7 +105,7 @@ def test_a_typed_move_is_previewed_refused_once_then_made_where_it_showed_L1845(
     before, after = [float(v) for v in head[0][2:4]], [float(v) for v in head[0][4:6]]
     assert math.dist(before, after) == pytest.approx(float(head[0][6]), abs=0.06)
     assert math.dist(after, POINT) < math.dist(before, POINT)  # toward the point
-    assert f"{label}, after (preview) (player 1, {n} models)" in text  # the board's legend
+    assert f"{label}, after (preview) ({n} models)" in text  # the legend: no "player 1"
     # the board is characters as drawn: ":A:" (unit A on a Deployment Zone) is no emoji code
     assert not re.search("[\U0001f100-\U0001f1ff]", text)
     moves = re.findall(r"model (\d+): \(([\d.]+), ([\d.]+)\) -> \(([\d.]+), ([\d.]+)\)", text)

@@ -198,3 +198,27 @@ def test_the_open_roster_is_marked_in_the_list(page: Any) -> None:
     bg = current.evaluate("b => getComputedStyle(b).backgroundColor")
     other = page.locator('#roster-list button[data-roster="Bravo"]')
     assert bg != other.evaluate("b => getComputedStyle(b).backgroundColor")
+
+
+def test_roster_total_is_not_green_while_the_roster_has_a_violation(page: Any) -> None:
+    """s32-polish: "38 / 500 pts" was drawn green (fine) above "1 violation" (a unit under the
+    Minimum Unit Cost, Core Rules §3.2 L1429); and the violation cited the rule by its source
+    file's name ("Core Rules (001_d3f5e425c5e1196d.txt) §3.2")."""
+    page.goto("/rosters")
+    page.fill('#new-roster input[name="name"]', "Servitors")
+    page.locator("#new-roster label", has_text="Point Limit").locator("input").fill("500")
+    page.click("#new-roster button")
+    expect(page.locator("#roster-total")).to_have_text("0 / 500 pts")
+    expect(page.locator("#roster-total")).to_have_class(re.compile(r"\bok\b"))  # legal
+    page.get_by_label("Unit to add").select_option(
+        label="Kataton Battle Servitors (2 models, example)"
+    )
+    page.click("#add-entry button")
+    expect(page.locator("#roster-view h3", has_text="violation")).to_have_text("1 violation")
+    total = page.locator("#roster-total")
+    expect(total).to_have_text(re.compile(r"^\d+ / 500 pts$"))  # under the Point Limit
+    expect(total).to_have_class(re.compile(r"\bbad\b"))
+    expect(total).not_to_have_class(re.compile(r"\bok\b"))
+    violation = page.locator("#violations li").first
+    expect(violation).to_contain_text("Core Rules §3.2")
+    expect(violation).not_to_contain_text("001_d3f5e425c5e1196d.txt")

@@ -58,7 +58,10 @@ def battle(
         "tactical, search, search:1..4 (docs/ai.md).",
     ),
     turns: int | None = typer.Option(
-        None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
+        None,
+        "--turns",
+        help="Agreed Game Length, 4 Game Turns or more (§2.1); default: a random end from "
+        "Game Turn 4.",
     ),
     playstyle: str = typer.Option(
         "standard", "--playstyle", help="standard or advanced (Command Points, §9)."

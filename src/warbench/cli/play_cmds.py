@@ -23,7 +23,10 @@ def play(
     ),
     side: int = typer.Option(0, "--side", help="Which roster you play: 0 (first) or 1."),
     turns: int | None = typer.Option(
-        None, "--turns", help="Agreed Game Length (default: random end from Game Turn 4)."
+        None,
+        "--turns",
+        help="Agreed Game Length, 4 Game Turns or more (§2.1); default: a random end from "
+        "Game Turn 4.",
     ),
     record: Path | None = typer.Option(
         None, "--record", help="Write the protocol record (JSON lines)."
@@ -55,10 +58,10 @@ def play(
     """Play a Standard game (`--playstyle advanced`: the Advanced game of §9, your Counter
     Actions asked too) against the scripted AI: each decision is asked at the prompt
     (a number, nothing for the AI's suggestion, or an action as JSON); the board is drawn as
-    text after each step. When the input ends, the scripted AI plays on for you. A Move
-    (Dash, Deploy, Disembark) typed as JSON is previewed first: where the engine would put
-    each model, the unit's centre before and after, and the board with its new places; Enter
-    or `y` makes it, `n` asks again (`--no-confirm`: made at once)."""
+    text before each of your questions and at the end. When the input ends, the scripted AI
+    plays on for you. A Move (Dash, Deploy, Disembark) typed as JSON is previewed first: where
+    the engine would put each model, the unit's centre before and after, and the board with
+    its new places; Enter or `y` makes it, `n` asks again (`--no-confirm`: made at once)."""
     if ruleset in ("warengine", "collision") and ai != "scripted":
         # the terminal games of these two seat the scripted player opposite you
         raise fail(
@@ -107,11 +110,20 @@ def play(
 
     players: list[Any] = [auto, auto]
 
+    #: the battlefield's Deployment Zones by name, from the first step on (the view numbers
+    #: them only; the Turn Master's choice is always a step before the first zone question)
+    zones: list[str] = []
+
     def describe(view: Any, action: Any) -> str | None:
-        """The choice in words (units by name, Counter Actions in full, §9.3)."""
+        """The choice in words (units by name, Counter Actions in full, §9.3; a Deployment
+        Zone by its name, §3.6)."""
         from warbench.rulesets.warsurge.game.words import describe as say
 
-        return say(ws.views.dump(view), ws.actions.dump(action))
+        data = ws.actions.dump(action)
+        if isinstance(data, dict) and data.get("kind") == "zone":
+            z = data.get("zone")
+            return f"Deployment Zone {zones[z]}" if isinstance(z, int) and z < len(zones) else None
+        return say(ws.views.dump(view), data)
 
     # this question takes the default when the input ends, the next go to the AI
     person = prompt_seat(
@@ -126,9 +138,13 @@ def play(
     )
 
     def on_step(state: WarsurgeState, events: list[Any]) -> None:
+        zones[:] = [z.name for z in state.game.setup.field.zones]
         for line in summary([_engine_event(e) for e in events]):
             write(line)
-        write(render_state_text(state.game))
+        # the board once before each of your questions and at the end, not after every step
+        # too (it was drawn twice between two questions; session 32, s32-polish)
+        if _board_due(ws, state, players, side, person):
+            write(render_state_text(state.game))
 
     try:
         setup = SetupArgs(
@@ -162,6 +178,16 @@ def play(
         console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+
+
+def _board_due(ws: Any, state: Any, players: list[Any], side: int, person: Any) -> bool:
+    """Whether to draw the board after a step: the game is over, or the next question is the
+    person's while they are still at the prompt (once the input ends: only at the end)."""
+    if ws.is_over(state):
+        return True
+    if players[side] is not person:
+        return False
+    return any(d.player == side for d in ws.pending(state))
 
 
 def _board_json(spec: str | None) -> Any:

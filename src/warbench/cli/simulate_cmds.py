@@ -45,7 +45,8 @@ def simulate(
     turns: int | None = typer.Option(
         None,
         "--turns",
-        help="WARSURGE: Agreed Game Length (default: random end from Game Turn 4); "
+        help="WARSURGE: Agreed Game Length, 4 Game Turns or more (§2.1; default: a random end "
+        "from Game Turn 4); "
         "Collision: turn limit; WarEngine: turns.",
     ),
     playstyle: str = typer.Option(
@@ -188,13 +189,19 @@ def simulate(
         highlight=False,
         markup=False,
     )
-    console.print(f"  A win rate: {s.a}", highlight=False, markup=False)
+    # what the figures are, once (session 32: "(1-0-3 of 4)" was left to guess)
+    console.print(
+        f"  A win rate [95% interval] (A's wins-draws-losses of games): {s.a}",
+        highlight=False,
+        markup=False,
+    )
     for b, r in s.by_board.items():
         console.print(f"    {b}: {r}", highlight=False, markup=False)
     if units:
         console.print(
             f"  mean points left: A {s.mean_points[0]:.1f}, B {s.mean_points[1]:.1f}; "
-            f"mean Game Turns {s.mean_turns:.2f}; one side dealt nothing in {s.silent}",
+            f"mean Game Turns {s.mean_turns:.2f}; games where one side dealt no damage: "
+            f"{s.silent}",
             highlight=False,
             markup=False,
         )

@@ -70,7 +70,7 @@ def test_pictures_show_the_features_and_true_bases(tmp_path: Path) -> None:
     apc = [Footprint((40, 6), Base.hull_of(120, 80), facing=30)]
     units = [("Bikes", 0, bikes), ("APC", 0, apc), ("Troopers", 1, [((36, 42), 0.5)])]
     text = render_text(b, units)
-    assert "A: Bikes (player 1, 1 models)" in text and "B: APC" in text
+    assert "A: Bikes (player 1, 1 model)" in text and "B: APC" in text
     svg = render_svg(b, units, tmp_path / "hive.svg").read_text()
     for word in ("Data cache", "Main gate", "Escape hatch", "HP 30", "Fire Points 2"):
         assert word in svg, word

@@ -57,6 +57,21 @@ _ZONE_COLOURS = ["#9ec5fe", "#f5b7b1", "#abebc6", "#d7bde2"]
 _UNIT_LETTERS = string.ascii_uppercase + string.ascii_lowercase
 
 
+#: what each character of :func:`render_text`'s map means (its ``key`` line; session 32)
+MAP_KEY = {
+    ".": "open ground",
+    ":": "Deployment Zone",
+    "~": "difficult",
+    "!": "dangerous",
+    "%": "cover",
+    "X": "blocks line of sight",
+    "#": "impassable",
+    "+": "other terrain",
+    OBJECTIVE_CHAR: "Objective",
+    ARMED_CHAR: "armed terrain",
+}
+
+
 def _terrain_char(t: Terrain) -> str:
     if t.impassable:
         return "#"
@@ -135,11 +150,22 @@ def _model_disc(m: Disc | Footprint) -> Disc:
     return m.disc if isinstance(m, Footprint) else m
 
 
+def _side_words(name: str, player: int, sides: Sequence[str]) -> str:
+    """The legend's side before the model count: "player 1, ", "Red, ", or nothing when the
+    unit's name already says it (session 32, s32-polish)."""
+    if not 0 <= player < len(sides):
+        return f"player {player + 1}, "
+    side = sides[player]
+    return "" if name.startswith(f"{side}: ") else f"{side}, "
+
+
 def render_text(
     board: Board,
     units: Sequence[UnitDrawing] = (),
     cell: float = 1.0,
     status: Mapping[str, str] | None = None,
+    sides: Sequence[str] = (),
+    key: bool = False,
 ) -> str:
     """A character map of the board, one character per ``cell`` inches, north at the top.
 
@@ -149,6 +175,9 @@ def render_text(
     models are drawn with its letter (listed in the legend below the map). Pieces with §10
     features (heights, HP, profiles, gates ...) and the Objectives are listed under the map.
     ``status`` adds a game's word on a piece (its HP left, "destroyed", §10.3).
+    ``sides``: the sides' names ("Red", "Blue"); the legend names a unit's side by them, not
+    as "player 1", and not again when the unit's name already starts with it ("Red: ...").
+    ``key``: a line under the map says what each terrain character drawn on it means.
     """
     status = status or {}
     nx = max(1, int(np.ceil(board.width / cell)))
@@ -177,7 +206,9 @@ def render_text(
     legend = []
     for k, (name, player, models) in enumerate(units):
         letter = _UNIT_LETTERS[k % len(_UNIT_LETTERS)]
-        legend.append(f"{letter}: {name} (player {player + 1}, {len(models)} models)")
+        n = len(models)
+        count = f"{n} model{'' if n == 1 else 's'}"
+        legend.append(f"{letter}: {name} ({_side_words(name, player, sides)}{count})")
         for m in models:
             (x, y), r = _model_disc(m)
             if isinstance(m, Footprint) and not m.base.round:
@@ -189,6 +220,9 @@ def render_text(
             j = min(max(int(x / cell), 0), nx - 1)
             grid[i, j] = letter
     lines = ["".join(row) for row in grid[::-1]]
+    if key:
+        drawn = set(grid.flat)
+        lines.append("Key: " + ", ".join(f"{c} {w}" for c, w in MAP_KEY.items() if c in drawn))
     title = f'{board.name or "Battlefield"} ({board.width:g}" x {board.height:g}")'
     for t in board.terrain:
         if _new_features(t) or t.name in status:

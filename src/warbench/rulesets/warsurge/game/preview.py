@@ -162,7 +162,11 @@ def preview_lines(game: GameState, shown: Preview, *, board: bool = True) -> lis
         lines.append(f"  note: {shown.note}")
     if board and extra:
         picture = render_text(
-            field_of(game).board, [*drawings(game), *extra], cell=1.0, status=terrain_status(game)
+            field_of(game).board,
+            [*drawings(game), *extra],
+            cell=1.0,
+            status=terrain_status(game),
+            sides=game.setup.sides,
         )
         lines.append(picture)
     return lines

@@ -85,7 +85,14 @@ def render_state_text(state: GameState) -> str:
     """The board as characters, then every unit's location, HP, Melee and value."""
     lines = [
         title(state),
-        render_text(_board(state), drawings(state), cell=1.0, status=terrain_status(state)),
+        render_text(
+            _board(state),
+            drawings(state),
+            cell=1.0,
+            status=terrain_status(state),
+            sides=state.setup.sides,
+            key=True,
+        ),
     ]
     for u in state.units:
         info = state.info(u.uid)
