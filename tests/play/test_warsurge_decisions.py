@@ -89,3 +89,29 @@ def test_continuous_choices_are_families_whose_draws_check() -> None:
                         assert isinstance(action, Move)
                     break
     assert {"deploy at", "move to"} <= kinds
+
+
+def test_a_familys_parameters_are_the_fields_of_the_action_it_builds() -> None:
+    """A client fills a family's parameters into a listed action by name (the play page's free
+    forms take a listed action with the same fields as the family's template): so the "deploy
+    at" family's point is ``at``, the field of a Deploy, and a "move to" family's is ``to``.
+    (Session 32: the deploy family named its point ``to``, so the page never offered it.)"""
+    from warbench.rulesets.warsurge.game.actions import action_to_dict
+
+    ws = WarsurgeRuleset()
+    seen: list[WarsurgeState] = []
+    run_game(
+        ws, _setup(set()), [], 4, automate={"*"}, max_steps=60, on_step=lambda s, _e: seen.append(s)
+    )
+    rng = SeededChoices(2)
+    checked = set()
+    for s in seen:
+        if ws.is_over(s):
+            continue
+        (d,) = ws.pending(s)
+        for fam in ws.legal_actions(s, d.player).families:
+            fields = action_to_dict(fam.draw(rng)).keys()
+            names = {p.name for p in fam.params}
+            assert names <= fields, (fam.name, names, sorted(fields))
+            checked.add(fam.name)
+    assert {"deploy at", "move to"} <= checked

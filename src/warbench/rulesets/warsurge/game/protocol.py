@@ -159,7 +159,10 @@ class WarsurgeLegal:
         who = Choice("unit", units)
         phase = g.flow.phase
         if phase is Phase.DEPLOY:
-            return (Family("deploy at", (who, board), _deploy_at),)
+            # the point is named as the action's field (a Deploy's ``at``, a Move's ``to``): a
+            # client fills a family's parameters into a listed action by name
+            at = Box("at", 0.0, 0.0, g.setup.field.width, g.setup.field.height)
+            return (Family("deploy at", (who, at), _deploy_at),)
         if phase in (Phase.MOVE, Phase.DASH):
             dash = phase is Phase.DASH
             embarked = tuple(u for u in units if g.units[u].location is Location.EMBARKED)
