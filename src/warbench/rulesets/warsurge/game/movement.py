@@ -305,10 +305,39 @@ def _plan_towards(
         )
         if routed is not None:
             return routed, True
+    if w.engaged_with(uid):
+        _refuse_for_the_lock(w, uid, models, vecs, free, allowance, dash)
     raise err(
         f"{w.label(uid)} finds no clear path toward ({to[0]:.1f}, {to[1]:.1f})",
         "§4.7",
     )
+
+
+def _refuse_for_the_lock(
+    w: Work,
+    uid: int,
+    models: Sequence[int],
+    vecs: Sequence[FloatArray],
+    free: Sequence[int],
+    allowance: float,
+    dash: bool,
+) -> None:
+    """A refused Move of a unit locked in a Melee: when one of the straight moves the planner
+    tried breaks no rule of §4.1-4.7 and only leaves the Melee, raise §4.4's refusal (the unit
+    keeps Base Contact with the units it is locked with, L2004-2012) instead of §4.7's "no
+    clear path", which would name the wrong rule. Asked only once every way has been refused
+    (session 32)."""
+    u = w.units[uid]
+    fs = set(free)
+    before = [u.pos[i] for i in models]
+    for vec in vecs:
+        new = tuple(
+            (u.pos[i][0] + float(vec[0]), u.pos[i][1] + float(vec[1])) if i in fs else u.pos[i]
+            for i in models
+        )
+        if not move_problems(w, uid, new, models, before, allowance, dash):
+            check_locked(w, uid, new)
+            return
 
 
 def _rigid_subset(
