@@ -15,12 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from warbench.rulesets.warsurge.battlefield import sample_board
-from warbench.rulesets.warsurge.game import engine, work
+from warbench.rulesets.warsurge.game import work
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.io import load_game_roster
-from warbench.rulesets.warsurge.game.players import ScriptedPlayer
 from warbench.rulesets.warsurge.game.state import GameSetup, GameState, Location, build_setup
+
+from .test_battle_size import _states  # every state of a scripted game up to a Game Turn
 
 ROSTERS = Path(__file__).parents[3] / "examples" / "warsurge" / "rosters"
 ARRAYS = ("xy", "r", "uid", "model", "side")
@@ -29,19 +30,6 @@ ARRAYS = ("xy", "r", "uid", "model", "side")
 def _setup() -> GameSetup:
     rosters = [load_game_roster(ROSTERS / n) for n in ("sci_fi_humans.yaml", "scavengers.yaml")]
     return build_setup(rosters, Field(sample_board("ruins_48x48")))
-
-
-def _states(setup: GameSetup, seed: int = 0, turns: int = 2) -> list[GameState]:
-    """Every state of a scripted game up to Game Turn ``turns``."""
-    state, _ = engine.new_game(setup, seed)
-    players = [ScriptedPlayer(), ScriptedPlayer()]
-    out = [state]
-    while not state.over and state.flow.turn <= turns:
-        side = engine.acting_side(state)
-        assert side is not None
-        state, _ = engine.apply(state, players[side].choose(state))
-        out.append(state)
-    return out
 
 
 def _rebuilt(state: GameState) -> work.TableIndex:
@@ -61,7 +49,7 @@ def _same(a: work.TableIndex, b: work.TableIndex) -> bool:
 def test_a_copy_gets_the_rebuilt_index_with_a_memo_of_its_own() -> None:
     setup = _setup()
     checked = 0
-    for state in _states(setup):
+    for state in _states(setup, 0, 2):
         if not any(u.location is Location.TABLE for u in state.units):
             continue
         work._BY_UNITS.clear()
@@ -79,7 +67,7 @@ def test_a_copy_gets_the_rebuilt_index_with_a_memo_of_its_own() -> None:
 
 def test_other_units_or_another_setup_never_get_the_kept_index() -> None:
     setup = _setup()
-    states = [s for s in _states(setup) if any(u.location is Location.TABLE for u in s.units)]
+    states = [s for s in _states(setup, 0, 2) if any(u.location is Location.TABLE for u in s.units)]
     moved = [(a, b) for a, b in itertools.pairwise(states) if not _same(_rebuilt(a), _rebuilt(b))]
     assert moved
     a, b = moved[-1]
