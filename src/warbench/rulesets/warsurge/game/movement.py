@@ -512,25 +512,12 @@ def apply_move(w: Work, plan: MovePlan) -> None:
     starts = plan.starts or ()
     moved_list = list(u.moved)
     longest = 0.0
-    crossed: dict[str, list[int]] = {}
-    r = w.info(uid).radius
-    jumps = flight(w.info(uid).unit.profile.perks) == "jumper"
     turn = {"facing": plan.facing} if plan.facing else {}  # a Move that turns (§1.3)
     for i, s, p in zip(plan.models, starts, plan.positions, strict=True):
         if s != p or (turn and plan.facing[i] != bases.facing_of(w, uid, i)):
             moved_list[i] = True
             longest = max(longest, math.dist(s, p))
-            crossing = (
-                bases_ground.path(w, uid, s, p, bases.facing_of(w, uid, i), plan.facing[i])
-                if turn and w.info(uid).base is not None
-                else bases_ground.model_path(w, uid, i, s, p)
-            )
-            for name in crossing.dangerous:
-                if jumps and not _on_piece(w, name, (s, p), r):
-                    continue  # Jumper (Perks L2126): only where it starts or ends
-                crossed.setdefault(name, []).append(i)
-    if crossed and ignores_dangerous(w.info(uid).unit.profile.perks):  # Traverse II (L2166)
-        crossed = {}
+    crossed = dangerous_crossings(w, uid, plan.models, starts, plan.positions, plan.facing)
     w.set_unit(
         uid,
         pos=full_positions(u, plan.models, plan.positions),
@@ -545,8 +532,6 @@ def apply_move(w: Work, plan: MovePlan) -> None:
         unit=uid,
         distance=round(longest, 3),
     )
-    if crossed and perk_effects.ignores_ground(w.units[uid].statuses):
-        crossed = {}  # Courage (Perks L707): Dangerous Ground has no effect this Game Turn
     for name, models in crossed.items():
         dangerous_ground(w, uid, models, name)
     if juggernaut(w.info(uid).unit.profile.perks):  # Perks L2112: terrain passed through
@@ -571,6 +556,40 @@ def _on_piece(w: Work, name: str, points: Sequence[Point], r: float) -> bool:
     piece = next(t for t in w.field.board.terrain if t.name == name)
     poly = shapely.Polygon(piece.polygon)
     return any(poly.distance(shapely.Point(q)) <= r for q in points)
+
+
+def dangerous_crossings(
+    w: Work,
+    uid: int,
+    models: Sequence[int],
+    starts: Sequence[Point],
+    positions: Sequence[Point],
+    facing: Sequence[float] | None,
+) -> dict[str, list[int]]:
+    """The Dangerous Ground (§4.6) each model of a Move crosses, by piece: the models whose
+    path (or turn, §1.3) crosses it, as :func:`apply_move` rolls for them and the preview
+    names them. A Jumper only where it starts or ends (Perks L2126); none under Traverse II
+    (L2166) or Courage this Game Turn (L707)."""
+    info = w.info(uid)
+    if ignores_dangerous(info.unit.profile.perks) or perk_effects.ignores_ground(
+        w.units[uid].statuses
+    ):
+        return {}
+    jumps = flight(info.unit.profile.perks) == "jumper"
+    crossed: dict[str, list[int]] = {}
+    for i, s, p in zip(models, starts, positions, strict=True):
+        if s == p and not (facing and facing[i] != bases.facing_of(w, uid, i)):
+            continue
+        crossing = (
+            bases_ground.path(w, uid, s, p, bases.facing_of(w, uid, i), facing[i])
+            if facing and info.base is not None
+            else bases_ground.model_path(w, uid, i, s, p)
+        )
+        for name in crossing.dangerous:
+            if jumps and not _on_piece(w, name, (s, p), info.radius):
+                continue  # Jumper (Perks L2126): only where it starts or ends
+            crossed.setdefault(name, []).append(i)
+    return crossed
 
 
 def dangerous_ground(w: Work, uid: int, models: list[int], terrain: str) -> None:

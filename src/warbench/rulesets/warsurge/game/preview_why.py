@@ -26,14 +26,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from warbench.kernel.errors import RulesError
-from warbench.rulesets.warsurge.effects.movement import flight, ignores_dangerous
-from warbench.rulesets.warsurge.game import bases, bases_ground, perk_effects, perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, perk_incorporeal
 from warbench.rulesets.warsurge.game.actions import Move, Point
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.melee import check_locked
 from warbench.rulesets.warsurge.game.movement import (
     STRAIGHT_SHARES,
-    _on_piece,
+    dangerous_crossings,
     move_problems,
     mover_models,
     unit_allowance,
@@ -207,28 +206,14 @@ def dangerous_note(game: GameState, plan: MovePlan) -> str | None:
         return None
     w = Work(game, None, DEFAULT_HOOKS)
     uid = plan.uid
-    info = w.info(uid)
-    perks = info.unit.profile.perks
-    statuses = w.units[uid].statuses
-    if ignores_dangerous(perks) or perk_effects.ignores_ground(statuses):
-        return None  # Traverse II (Perks L2166), Courage (L707)
-    if statuses and perk_incorporeal.immune(w, uid, None):
+    if w.units[uid].statuses and perk_incorporeal.immune(w, uid, None):
         return None  # Incorporeal (L2467)
-    jumps = flight(perks) == "jumper"
-    turn = plan.facing
-    crossed: dict[str, int] = {}
-    for i, s, p in zip(plan.models, plan.starts, plan.positions, strict=True):
-        if s == p and not (turn and turn[i] != bases.facing_of(w, uid, i)):
-            continue
-        crossing = (
-            bases_ground.path(w, uid, s, p, bases.facing_of(w, uid, i), turn[i])
-            if turn and info.base is not None
-            else bases_ground.model_path(w, uid, i, s, p)
-        )
-        for name in crossing.dangerous:
-            if jumps and not _on_piece(w, name, (s, p), info.radius):
-                continue  # Jumper (Perks L2126): only where it starts or ends
-            crossed[name] = crossed.get(name, 0) + 1
+    crossed = {
+        name: len(models)
+        for name, models in dangerous_crossings(
+            w, uid, plan.models, plan.starts, plan.positions, plan.facing
+        ).items()
+    }
     if not crossed:
         return None
     where = ", ".join(f"{name} ({n} model{'s' if n > 1 else ''})" for name, n in crossed.items())
