@@ -4,7 +4,7 @@
 // fragment and this browser's storage; every request sends it, and the server checks every
 // action for the seat it plays (STYLE.md principle 15).
 import { $, ApiFailure, ApiError, bookNames, el, pct, debounce } from "./common.js";
-import { Board, GhostBase, Scene, Spot, logItem, zoomButtons } from "./play_board.js";
+import { Board, GhostBase, Scene, Spot, drawLegend, logItem, zoomButtons } from "./play_board.js";
 import { remembered, svgById } from "./play_store.js";
 
 type Json = unknown;
@@ -198,6 +198,7 @@ function render(): void {
   if (s.scene !== null) {
     $("board-wrap").hidden = false;
     board.draw(s.scene);
+    drawLegend($("board-legend"), s.scene, s.names);
   } else {
     $("board-wrap").hidden = true;
     ($("view-data") as HTMLDetailsElement).open = true;
