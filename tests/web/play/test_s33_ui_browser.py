@@ -114,3 +114,45 @@ def test_a_board_of_squares_keys_each_kind_of_square_once_by_its_words(pages: Pa
     assert len(lines) == len(set(lines)) <= 16, lines
     assert "Elevated ground, level 2" in lines, text  # seed 3's board has raised squares
     page.locator("#board-wrap").screenshot(path=str(ARTEFACTS / "play-legend-collision.png"))
+
+
+def test_a_pass_is_made_with_no_check_first_and_a_move_is_marked_to_preview(
+    pages: Pages,
+) -> None:
+    """The page checks an action before making it only where the server may preview it
+    (``decision.actions[i].preview``: a Deploy, a Move, a Disembark, whose models it places);
+    a Pass (§2.2) is sent at once: no ``/check`` request, one ``/actions`` request."""
+    page = pages.new(PHONE, "pass-no-check")
+    made = _warsurge(page, pages)
+    game, tok = made["id"], made["tokens"]["players"]
+    headers = {"X-Play-Token": tok}
+    card = page.locator("#decision-card")
+    listed: list[dict[str, Any]] = []
+    for _ in range(80):
+        expect(card).to_have_attribute("data-state", "deciding")
+        listed = page.request.get(f"/api/play/games/{game}", headers=headers).json()["decision"][
+            "actions"
+        ]
+        if any(a["action"]["kind"] == "pass" for a in listed):
+            break
+        rev = page.locator("body").get_attribute("data-revision")
+        page.click("#take-default")
+        tpb._answered(page, rev)
+    else:
+        pytest.fail("no Pass listed in 80 decisions")
+    kinds = {a["action"]["kind"]: a.get("preview", False) for a in listed}
+    assert kinds["pass"] is False
+    assert all(a.get("preview") is True for a in listed if a["action"]["kind"] == "move"), kinds
+    assert all(
+        "preview" not in a for a in listed if a["action"]["kind"] not in ("move", "deploy")
+    ), kinds
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/api/play/games/" in r.url else None)
+    rev = page.locator("body").get_attribute("data-revision")
+    page.evaluate(
+        "() => [...document.querySelectorAll('button[data-action]')].find((b) =>"
+        " JSON.parse(b.dataset.action).kind === 'pass').click()"
+    )
+    tpb._answered(page, rev)
+    assert not [u for u in sent if u.endswith("/check")], sent
+    assert len([u for u in sent if u.endswith("/actions")]) == 1, sent
