@@ -483,7 +483,7 @@ class PlayService:
                     e.to_json() if every else pres.event_view(data.setup, view, e.to_json(), seats)
                 )
                 if shown is not None:
-                    out.append({"step": k + 1, **shown})
+                    out.append({"step": k + 1, **pres.event_words(shown)})
         return out
 
     def _memo(self, key: tuple[Any, ...], make: Any) -> Any:
