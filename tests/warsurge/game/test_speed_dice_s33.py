@@ -1,6 +1,7 @@
 """One trial of an Attack's dice die by die (``attack._sample_one``, issue 10, session 33):
 the very batches of the dice (counts, labels, faces, in order) and the very totals of the
-vectorised path, on random programs that switch every option of ``DieProgram`` on and off."""
+vectorised path, on random programs that switch every option of ``DieProgram`` on and off;
+and the compile memo's key of a context (``attack.compile_key``) without a ``replace``."""
 
 from __future__ import annotations
 
@@ -10,9 +11,16 @@ from dataclasses import fields, replace
 import numpy as np
 import pytest
 
+from tests.warsurge.conftest import unit, weapon
 from warbench.kernel.dice import D3, DiceExpr, SeededDice
 from warbench.rulesets.warsurge import attack
-from warbench.rulesets.warsurge.attack import DieProgram, SaveSpec, sample_dice
+from warbench.rulesets.warsurge.attack import (
+    AttackContext,
+    DieProgram,
+    SaveSpec,
+    compile_key,
+    sample_dice,
+)
 from warbench.rulesets.warsurge.chart import WORST_STEP, AttackRequirement
 
 
@@ -109,3 +117,47 @@ def test_many_dice_and_many_trials_keep_the_arrays() -> None:
     finally:
         attack._sample_one = real  # type: ignore[assignment]
     assert calls == [3]
+
+
+def _norm(ctx: AttackContext) -> AttackContext:
+    """The context as ``compile_key`` kept it before (a ``replace``): the distance by
+    Barrier's bands, no models in sight, the Point Costs by which is greater."""
+    d = ctx.distance
+    band = None if d is None else 36.0 if d >= 36 else 24.0 if d >= 24 else 12.0 if d >= 12 else 0.0
+    u, t = ctx.attacker_point_cost, ctx.target_point_cost
+    cu = ct = None
+    if u is not None and t is not None:
+        cu, ct = 0.0, (1.0 if t > u else -1.0 if t < u else 0.0)
+    return replace(
+        ctx, distance=band, los_models=None, attacker_point_cost=cu, target_point_cost=ct
+    )
+
+
+def test_the_compile_key_tells_contexts_apart_as_their_equality_did() -> None:
+    """``compile_key`` keeps the context as the tuple of the fields its equality compares (not
+    a ``replace`` of it): two contexts share a key exactly when their rewritten contexts are
+    equal, over contexts that differ in each rewritten field and in others."""
+    gun = weapon()
+    a, t = unit("A", weapons=[gun]), unit("T")
+    contexts = [
+        AttackContext(),
+        AttackContext(distance=13.0, los_models=frozenset({0})),
+        AttackContext(distance=20.0),
+        AttackContext(distance=30.0),
+        AttackContext(distance=30.0, melee=True),
+        AttackContext(distance=30.0, cover=True),
+        AttackContext(distance=30.0, cover=True, cover_bonus=2),
+        AttackContext(attacker_point_cost=100.0, target_point_cost=120.0),
+        AttackContext(attacker_point_cost=50.0, target_point_cost=60.0),
+        AttackContext(attacker_point_cost=100.0, target_point_cost=80.0),
+        AttackContext(stationary=True, status_modifiers=((1, "Aim"),)),
+    ]
+    keys = [compile_key(a, gun, 1, t, c) for c in contexts]
+    pairs = 0
+    for i, ci in enumerate(contexts):
+        for j, cj in enumerate(contexts):
+            assert (keys[i] == keys[j]) == (_norm(ci) == _norm(cj)), (ci, cj)
+            if keys[i] == keys[j]:
+                assert hash(keys[i]) == hash(keys[j])
+            pairs += i != j and keys[i] == keys[j]
+    assert pairs >= 4  # some contexts do share a key (13" and 20", 100/120 and 50/60)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import overload
@@ -1117,6 +1117,15 @@ def compile_weapon_use(
     )
 
 
+#: the fields :class:`AttackContext`'s equality compares, in its order, and where the four
+#: :func:`compile_key` rewrites are among them
+_CONTEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(AttackContext) if f.compare)
+_DISTANCE, _LOS_MODELS, _U_COST, _T_COST = (
+    _CONTEXT_FIELDS.index(name)
+    for name in ("distance", "los_models", "attacker_point_cost", "target_point_cost")
+)
+
+
 def compile_key(
     attacker: UnitState,
     weapon: WeaponProfile,
@@ -1146,10 +1155,10 @@ def compile_key(
     ct: float | None = None
     if u is not None and t is not None and u == u and t == t:  # both known (not NaN)
         cu, ct = 0.0, (1.0 if t > u else -1.0 if t < u else 0.0)
-    if d != band or ctx.los_models is not None or (u, t) != (cu, ct):
-        ctx = replace(
-            ctx, distance=band, los_models=None, attacker_point_cost=cu, target_point_cost=ct
-        )
+    # the context's fields as its equality compares them (``replace`` cost more than the
+    # rest of the key), with the distance's band, no models in sight and the costs' order
+    seen = [getattr(ctx, name) for name in _CONTEXT_FIELDS]
+    seen[_DISTANCE], seen[_LOS_MODELS], seen[_U_COST], seen[_T_COST] = band, None, cu, ct
     return (
         id(attacker.profile),
         save_upgrades(attacker, ctx.melee),
@@ -1161,7 +1170,7 @@ def compile_key(
         target.emergency_save_used,
         target.immortal_left is None,
         darkside,
-        ctx,
+        tuple(seen),
     )
 
 
