@@ -70,9 +70,6 @@ this player is a separate kind (issue 15) that changes these habits:
   counts only the enemy's models still standing, not those slain earlier in the Attack Phase
   and not yet removed (L2872), so the last HP of a unit cut down in a Melee no longer carries
   the threat of the whole unit.
-* **a Heavy gun leaves a losing exchange** (session 33, :mod:`warbench.ai.tactical_heavy`):
-  a unit whose guns are all Heavy (no firing after a Move, §5.1) moves out of sight or into
-  cover when the exchange where it stands is expected to go against it (L2872).
 
 One habit is measured but off by default: **the most dangerous first** (session 31,
 :mod:`warbench.ai.tactical_danger`, ``TacticalBot(danger_fire=True)``) counts the share of
@@ -101,7 +98,6 @@ import numpy as np
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_danger import danger_score, danger_threat
-from warbench.ai.tactical_heavy import withdrawals
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
@@ -220,9 +216,6 @@ class TacticalBot(ScriptedPlayer):
     #: still standing, not those slain in this one and not yet removed (session 32,
     #: ``ai.tactical_slain``; L2872); ``False``: every model not yet removed.
     slain_gone: bool = True
-    #: A unit whose guns are all Heavy, with a target in sight, moves out of an exchange
-    #: expected to go against it (session 33, ``ai.tactical_heavy``; §5.1, L2872).
-    heavy_withdraw: bool = True
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
@@ -451,10 +444,6 @@ class TacticalBot(ScriptedPlayer):
         # one or two units a side: each exchange decides the game (session 30)
         few = self.few_units_reach and small_army(w, info.side)
         if in_range and sees:  # a target in sight: shoot (Heavy weapons bar a Move, §5.1)
-            if self.heavy_withdraw and heavy and not dash and state is not None:  # session 33
-                out = withdrawals(state, w, uid, allowance, self._dist, self._covered)
-                if out:
-                    return opts + out
             if (self.fire_position or few) and not heavy and not dash and state is not None:
                 return opts + fire_positions(state, w, uid, allowance, self._dist, self._covered)
             return opts
