@@ -268,7 +268,7 @@ def _plan_towards(
     free, _stay = mover_models(w, uid, dash)
     if not free:  # no model may move (every one used a Battle or Heavy weapon, §5.1)
         return tuple(u.pos[i] for i in models), False
-    centre = w.xy(uid, free).mean(axis=0)
+    centre = w.centre(uid, free)
     v = np.asarray(to, dtype=np.float64) - centre
     dist = float(np.hypot(*v))
     if dist < 1e-9:
