@@ -321,3 +321,24 @@ def test_revive_users_are_the_setups() -> None:
     st = scenario([[entry(medic), entry(ally)], [entry(ally)]], {0: [(10, 10)], 1: [(12, 10)]})
     w = work.Work(st, None, DEFAULT_HOOKS)
     assert perk_revive._users(w) == [(0, "Revive II")]
+
+
+_MADE: list[tuple[float, float] | None] = []
+
+
+@dataclasses.dataclass(frozen=True)
+class _Checked:
+    """An action whose ``__post_init__`` must run on every copy (none of the engine's has one)."""
+
+    unit: int
+    to: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        _MADE.append(self.to)
+
+
+def test_normalize_copies_through_init_where_a_class_checks() -> None:
+    action = _Checked(1, (1.0000004, 2.0))
+    _MADE.clear()
+    assert engine.normalize(action) == _Checked(1, (1.0, 2.0))  # type: ignore[arg-type]
+    assert _MADE == [(1.0, 2.0), (1.0, 2.0)]  # the copy's __post_init__, then the one above

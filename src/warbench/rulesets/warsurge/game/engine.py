@@ -128,9 +128,15 @@ def normalize(action: Action) -> Action:
     pos = getattr(action, "positions", None)
     if pos is not None and not (type(pos) is tuple and all(_floats(q) for q in pos)):
         changes["positions"] = tuple((float(x), float(y)) for x, y in pos)
-    # nothing to change: the action itself (issue 10, session 33: ``replace`` made an equal
-    # copy of every Move toward a point already rounded)
-    return replace(action, **changes) if changes else action  # type: ignore[arg-type]
+    # nothing to change: the action itself; else a copy with the changes (issue 10, session
+    # 33: the frozen dataclass's fields copied, as ``replace`` does without its ``__init__``)
+    if not changes:
+        return action
+    if hasattr(type(action), "__post_init__") or not changes.keys() <= vars(action).keys():
+        return replace(action, **changes)  # type: ignore[arg-type]
+    out: Action = object.__new__(type(action))
+    vars(out).update(vars(action), **changes)
+    return out
 
 
 def _floats(p: object) -> bool:

@@ -27,7 +27,7 @@ from warbench.rulesets.warsurge.attack import (
 from warbench.rulesets.warsurge.game import bases, geom, perk_arms, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.gateway_markers import holders as gateway_holders
-from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
+from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray, Point
 from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_illusion_slots import off_the_table, pad_positions
@@ -318,21 +318,28 @@ class Work:
         return geom.as_array([u.pos[i] for i in models])
 
     def centre(self, uid: int, models: Sequence[int] | None = None) -> FloatArray:
-        """``self.xy(uid, models).mean(axis=0)``, float for float: NumPy sums the rows of a
-        C-ordered ``(n, 2)`` array one after another and divides by ``n``, and so does this,
-        in Python floats (issue 10, session 33: ``mean``'s Python wrappers cost more than the
-        sums of a handful of models)."""
+        """``self.xy(uid, models).mean(axis=0)``, float for float (:meth:`centre_xy`)."""
+        got = self.centre_xy(uid, models)
+        if got is None:
+            mean: FloatArray = self.xy(uid, models).mean(axis=0)  # NumPy's own: nan, a warning
+            return mean
+        return np.array(got)
+
+    def centre_xy(self, uid: int, models: Sequence[int] | None = None) -> Point | None:
+        """``self.xy(uid, models).mean(axis=0)`` as two floats (None without a model): NumPy
+        sums the rows of a C-ordered ``(n, 2)`` array one after another and divides by ``n``,
+        and so does this, float for float (issue 10, session 33: ``mean``'s Python wrappers
+        cost more than the sums of a handful of models)."""
         u = self.units[uid]
         pts = [u.pos[i] for i in (u.present() if models is None else models)]
         if not pts:
-            mean: FloatArray = self.xy(uid, models).mean(axis=0)  # NumPy's own: nan, a warning
-            return mean
+            return None
         sx, sy = float(pts[0][0]), float(pts[0][1])
         for x, y in pts[1:]:
             sx += float(x)
             sy += float(y)
         n = len(pts)
-        return np.array([sx / n, sy / n])
+        return (sx / n, sy / n)
 
     def gap(self, a: int, b: int) -> float:
         """The closest base-edge distance between units ``a`` and ``b`` (inches; ``inf`` when
