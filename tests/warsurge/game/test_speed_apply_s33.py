@@ -342,3 +342,16 @@ def test_normalize_copies_through_init_where_a_class_checks() -> None:
     _MADE.clear()
     assert engine.normalize(action) == _Checked(1, (1.0, 2.0))  # type: ignore[arg-type]
     assert _MADE == [(1.0, 2.0), (1.0, 2.0)]  # the copy's __post_init__, then the one above
+
+
+def test_turn_rollers_are_the_setups() -> None:
+    """Transform and Wild Armour's units, once per set-up (``perk_limits._turn_rollers``)."""
+    from warbench.rulesets.warsurge.game import perk_limits
+
+    wild = unit("Wild", perks=["Wild Armour"], hp=3)
+    plain = unit("Plain", hp=2)
+    with_it = setup_of([[entry(plain), entry(wild)], [entry(plain)]])
+    without = setup_of([[entry(plain), entry(plain)], [entry(plain)]])
+    assert perk_limits._turn_rollers(with_it) == ((1, ("Wild Armour",)),)
+    assert perk_limits._turn_rollers(without) == ()  # another set-up, its own answer
+    assert perk_limits._turn_rollers(with_it) == ((1, ("Wild Armour",)),)

@@ -105,6 +105,8 @@ class Work:
     def __init__(self, state: GameState, dice: Dice | None, hooks: Hooks) -> None:
         self._state = state
         self.setup = state.setup
+        #: Weapons as state (Simulacrum, Loot) in this game: asked once, not at every ``info``
+        self._arms = perk_arms.in_play(state.setup)
         self.field = state.setup.field
         #: destructible terrain's HP left where it lost any (§10.3, ``game/terrain.py``)
         self.terrain_hp: dict[str, int] = dict(state.terrain_hp)
@@ -219,7 +221,7 @@ class Work:
 
     # -- units -------------------------------------------------------------------------------
     def info(self, uid: int) -> UnitInfo:
-        if perk_arms.in_play(self.setup):  # Weapons as state (Simulacrum, Loot): perk_arms
+        if self._arms:  # Weapons as state (Simulacrum, Loot): perk_arms
             armed: UnitInfo = perk_arms.armed(self.setup, uid, self.units[uid].statuses)
             return armed
         return self.setup.units[uid]
