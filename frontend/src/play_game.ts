@@ -174,7 +174,7 @@ async function refreshOnce(): Promise<void> {
     known = next.steps;
     snap = next;
   } catch (e) {
-    $("decision-title").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+    $("decision-title").textContent = e instanceof ApiFailure ? bookNames(e.body.detail) : String(e);
     return;
   }
   render();
@@ -193,7 +193,7 @@ function render(): void {
   bits.push(`step ${s.steps}`);
   $("turn").textContent = bits.join(" · ");
   $("result").textContent = s.result === null ? "" :
-    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`} (${s.result.scores.join(" – ")}; ${s.result.reason})`;
+    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`} (${s.result.scores.join(" – ")}; ${bookNames(s.result.reason)})`;
   $("view-json").textContent = JSON.stringify(s.view, null, 1);
   if (s.scene !== null) {
     $("board-wrap").hidden = false;
@@ -445,14 +445,14 @@ async function checkLive(a: Action): Promise<boolean> {
   try {
     const r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
     if (mine !== liveCheck) return r.ok;
-    $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason} [${r.rule}]`;
+    $("refusal").textContent = r.ok ? "✓ legal" : bookNames(`✗ ${r.reason} [${r.rule}]`);
     $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
     if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview);
     else clearPreview();
     return r.ok;
   } catch (e) {
     if (mine !== liveCheck) return false;
-    $("refusal").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+    $("refusal").textContent = e instanceof ApiFailure ? bookNames(e.body.detail) : String(e);
     $("refusal").className = "refusal bad";
     clearPreview();
     return false;
@@ -714,10 +714,10 @@ async function checkModels(): Promise<void> {
   try {
     r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
   } catch (e) {
-    r = { ok: false, reason: e instanceof ApiFailure ? e.body.detail : String(e), rule: "" };
+    r = { ok: false, reason: e instanceof ApiFailure ? bookNames(e.body.detail) : String(e), rule: "" };
   }
   if (mine !== modelCheck || placingModels === null) return;
-  $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason}${r.rule ? ` [${r.rule}]` : ""}`;
+  $("refusal").textContent = r.ok ? "✓ legal" : bookNames(`✗ ${r.reason}${r.rule ? ` [${r.rule}]` : ""}`);
   $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
   board.markHandles(r.ok);
   $("place").dataset.checking = "0";
@@ -822,7 +822,7 @@ async function act(a: Action): Promise<void> {
     // drawn it with the placement still open): draw the page again without it
     render();
   } catch (e) {
-    $("refusal").textContent = e instanceof ApiFailure ? `✗ ${e.body.detail}` : String(e);
+    $("refusal").textContent = e instanceof ApiFailure ? bookNames(`✗ ${e.body.detail}`) : String(e);
     $("refusal").className = "refusal bad";
   } finally {
     setBusy(false);
@@ -839,7 +839,7 @@ $("undo").addEventListener("click", () => {
     events = [];
     return refresh();
   }).catch((e: unknown) => {
-    $("refusal").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+    $("refusal").textContent = e instanceof ApiFailure ? bookNames(e.body.detail) : String(e);
   });
 });
 $("place-confirm").addEventListener("click", () => {

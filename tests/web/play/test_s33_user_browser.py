@@ -1,0 +1,91 @@
+"""A new player's whole games in the browser (session 33, lane s33-user), at phone size
+(Playwright driving Debian's Chromium, the fixtures of ``test_play_browser.py``).
+
+* A rule shown to a player is cited by its book ("Collision L620-627", "Core Rules §2.2 step
+  8"), never by its source file's hash name (``003_fc239e71486306e1.txt``): in the game's event
+  log, the result line, the replay viewer's log and the Play Manager's winner line. The
+  decision's own rule was already named by book (session 32); the rest showed the file name
+  on every line of a WarEngine or Collision log and at the end of every WARSURGE game.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.web.play import test_play_browser as tpb
+from tests.web.play.test_play_browser import PHONE, Pages, expect
+from tests.web.play.test_play_preview_browser import _api
+
+browser = tpb.browser
+server = tpb.server
+pages = tpb.pages
+
+pytestmark = tpb.pytestmark
+
+# the rulebooks' source files (/work/shared/seeds/README.md)
+SOURCE_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
+
+
+def _finished(page: Any, ruleset: str, seed: int) -> tuple[str, str, str]:
+    """A game of ``ruleset``'s first preset against the scripted AI, played to its end over the
+    API with every suggested choice; its id, token and page link."""
+    from warbench.web.play.scenes import presenter
+
+    setup = presenter(ruleset).presets()[0]["setup"]
+    made = page.request.post(
+        "/api/play/games",
+        data={"ruleset": ruleset, "setup": setup, "mode": "ai", "seed": seed},
+    ).json()
+    game, tok = made["id"], made["tokens"]["players"]
+    for _ in range(400):
+        snap = _api(page, game, tok)
+        if snap["result"] is not None:
+            return game, tok, made["links"]["players"]
+        _api(page, game, tok, "/actions", {"action": snap["decision"]["default"]})
+    raise AssertionError(f"the {ruleset} game did not end")
+
+
+def _no_file_names(page: Any, selector: str) -> None:
+    text = page.locator(selector).inner_text()
+    assert not SOURCE_FILE.search(text), text[:400]
+
+
+def test_collision_log_result_and_replay_cite_the_book(pages: Pages) -> None:
+    page = pages.new(PHONE, "s33-collision-books")
+    game, tok, link = _finished(page, "collision", 4)
+    raw = _api(page, game, tok)["events"]
+    assert any(SOURCE_FILE.search(e.get("rule") or "") for e in raw)  # what the server sends
+    page.goto(link)
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "over")
+    expect(page.locator("#log")).to_contain_text("Collision L620-627")  # the Attacker (first)
+    _no_file_names(page, "#log")
+    _no_file_names(page, "#result")
+    page.goto(f"/play/replay?game={game}#t={tok}")
+    expect(page.locator("#replay-result")).to_contain_text("verified")
+    page.click("#last")
+    expect(page.locator("#log")).to_contain_text("Collision L")
+    _no_file_names(page, "#log")
+
+
+def test_warsurge_result_line_cites_core_rules_S2_2(pages: Pages) -> None:
+    page = pages.new(PHONE, "s33-warsurge-result")
+    game, tok, link = _finished(page, "warsurge", 11)
+    assert SOURCE_FILE.search(_api(page, game, tok)["result"]["reason"])
+    page.goto(link)
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "over")
+    expect(page.locator("#result")).to_contain_text("(Core Rules §2.2 step 8)")
+    _no_file_names(page, "#result")
+    _no_file_names(page, "#log")
+
+
+def test_play_manager_winner_cites_core_rules_S2_2(pages: Pages) -> None:
+    page = pages.new(PHONE, "s33-manager-books")
+    page.goto("/play/manager")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.click("#start-table")
+    expect(page.locator("#table")).to_be_visible()
+    page.locator(".pm-unit").first.locator("select").select_option("table")
+    page.click("#pm-end")
+    expect(page.locator("#pm-winner")).to_contain_text("Red wins · Core Rules §2.2 step 8")
+    _no_file_names(page, "#pm-winner")
