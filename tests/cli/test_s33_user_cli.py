@@ -1,0 +1,64 @@
+"""A new player's whole games at the terminal (session 33, lane s33-user).
+
+``warbench play --ruleset collision`` and ``--ruleset warengine`` asked every question of
+"player 0" and cited its rule by the source file's hash name ("player 0: place the relic token
+[003_fc239e71486306e1.txt L557-565]"), where WARSURGE at the same prompt says "Red: …
+[Core Rules §3.6]" (session 32). Now both name the player's side and the book; a force
+against a copy of itself is told apart by seat number ("StormReavers (1)"), in the questions
+and in the result.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from warbench.cli.app import main
+
+EX = Path(__file__).resolve().parents[2] / "examples"
+GROUPS = [
+    str(EX / "collision" / "deadholm_scouts.yaml"),
+    str(EX / "collision" / "guelivere_band.yaml"),
+]
+FORCE = str(EX / "warengine" / "stormreavers.yaml")
+SOURCE_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
+
+
+def _play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
+    # two questions answered with Enter (the suggestion), then the input ends
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
+    try:
+        main(["play", *args])
+    except SystemExit as exc:
+        assert not exc.code, capsys.readouterr().out
+    out = capsys.readouterr()
+    return out.out + out.err
+
+
+def test_collision_questions_name_the_battle_group_and_the_book_L557_565(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = _play(
+        capsys, monkeypatch, "--ruleset", "collision", *GROUPS, "--seed", "4", "--turns", "1"
+    )
+    assert "Deadholm scouts: place the relic token [Collision L557-565]" in text
+    assert "player 0" not in text
+    assert not SOURCE_FILE.search(text), SOURCE_FILE.search(text)
+    assert "Winner: " in text or "Draw" in text
+
+
+def test_warengine_questions_name_the_force_and_tell_two_copies_apart_L287(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = _play(
+        capsys, monkeypatch, "--ruleset", "warengine", FORCE, FORCE, "--seed", "4", "--turns", "1"
+    )
+    assert "StormReavers (1): place Reaver #1 [The WarEngine 2.1 L287]" in text
+    assert "\nplayer 0:" not in text
+    assert not SOURCE_FILE.search(text), SOURCE_FILE.search(text)
+    # the result says which StormReavers won
+    assert re.search(r"Winner: StormReavers \([12]\)|Draw", text)
+    assert "  StormReavers (1): " in text and "  StormReavers (2): " in text
