@@ -89,3 +89,19 @@ def test_play_manager_winner_cites_core_rules_S2_2(pages: Pages) -> None:
     page.click("#pm-end")
     expect(page.locator("#pm-winner")).to_contain_text("Red wins · Core Rules §2.2 step 8")
     _no_file_names(page, "#pm-winner")
+
+
+def test_a_force_against_a_copy_of_itself_is_told_apart(pages: Pages) -> None:
+    """The WarEngine preset "StormReavers against StormReavers": the page said "you play
+    StormReavers" and, at the end, "StormReavers wins" -- which one? Each seat's name now
+    carries its seat number when two seats share it."""
+    page = pages.new(PHONE, "s33-warengine-names")
+    game, tok, link = _finished(page, "warengine", 3)
+    assert _api(page, game, tok)["names"] == ["StormReavers (1)", "StormReavers (2)"]
+    page.goto(link)
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "over")
+    expect(page.locator("#who")).to_contain_text("you play StormReavers (1)")
+    expect(page.locator("#result")).to_contain_text(re.compile(r"StormReavers \([12]\) wins|Draw"))
+    expect(page.locator("#decision-title")).to_have_text(
+        re.compile(r"The game is over: (StormReavers \([12]\) wins|a draw)")
+    )

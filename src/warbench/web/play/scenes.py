@@ -36,12 +36,16 @@ class Presenter:
         return []
 
     def seat_names(self, setup: dict[str, JSON], seats: int) -> list[str]:
-        """A name per seat: the roster's ``name``/``player`` when it has one."""
+        """A name per seat: the roster's ``name``/``player`` when it has one; a name two seats
+        share gets its seat's number ("StormReavers (1)", "StormReavers (2)": a force against a
+        copy of itself), so "you play …" and "… wins" say which (session 33)."""
+        from warbench.play.terminal import distinct_names
+
         out = []
         for i, r in enumerate(list(setup.get("rosters") or [])[:seats]):
             name = r.get("name") or r.get("player") if isinstance(r, dict) else None
             out.append(str(name) if name else f"Player {i + 1}")
-        return out + [f"Player {i + 1}" for i in range(len(out), seats)]
+        return distinct_names(out + [f"Player {i + 1}" for i in range(len(out), seats)])
 
     def scene(self, setup: dict[str, JSON], view: JSON) -> dict[str, JSON] | None:
         """The board to draw, or ``None`` (the page then shows the view as data)."""
