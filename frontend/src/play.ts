@@ -53,6 +53,16 @@ function aiLabel(kind: string): string {
   return `AI: ${shown}${level === undefined ? "" : ` ${level}`}${note}`;
 }
 
+/** Kinds that are another kind's other name (docs/ai.md "Player kinds": `automatic` is
+ * `scripted`, `search` is `search:2`, `tactical` is `tactical:1`): listed once, by the name
+ * the list already has, so no player is offered twice (session 33: "AI: scripted" twice). */
+const ALIASES: Record<string, string> = { "ai:automatic": "ai:scripted", "ai:search": "ai:search:2", "ai:tactical": "ai:tactical:1" };
+
+/** The kinds to offer in a seat: each player once. */
+function offeredKinds(kinds: string[]): string[] {
+  return kinds.filter((k) => !(k in ALIASES && kinds.includes(ALIASES[k])));
+}
+
 function fillSeats(): void {
   const box = $("seats");
   box.replaceChildren();
@@ -61,7 +71,7 @@ function fillSeats(): void {
   const kinds = current()?.seat_kinds ?? ["human"];
   for (let i = 0; i < rosterCount(); i++) {
     const sel = el("select", "", { name: `seat-${i}`, "data-seat": String(i) });
-    for (const k of kinds) sel.appendChild(el("option", k === "human" ? "a person" : aiLabel(k), { value: k }));
+    for (const k of offeredKinds(kinds)) sel.appendChild(el("option", k === "human" ? "a person" : aiLabel(k), { value: k }));
     sel.value = i === 0 || mode === "network" ? "human" : defaultAi(kinds);
     const label = el("label", `Seat ${i + 1}`);
     label.appendChild(sel);

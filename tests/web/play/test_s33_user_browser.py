@@ -105,3 +105,21 @@ def test_a_force_against_a_copy_of_itself_is_told_apart(pages: Pages) -> None:
     expect(page.locator("#decision-title")).to_have_text(
         re.compile(r"The game is over: (StormReavers \([12]\) wins|a draw)")
     )
+
+
+def test_lobby_offers_each_ai_player_once(pages: Pages) -> None:
+    """The seat's list offered "AI: scripted" twice (``ai:automatic`` and ``ai:scripted``, one
+    player: docs/ai.md), and "AI: tactical" beside "AI: tactical 1", "AI: search" beside
+    "AI: search 2" (the same players); each player is now listed once."""
+    page = pages.new(PHONE, "s33-lobby-kinds")
+    page.goto("/play")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    seat = page.locator("[data-seat='1']")
+    expect(seat).to_have_value("ai:scripted")
+    labels = seat.locator("option").all_inner_texts()
+    values = [o.get_attribute("value") for o in seat.locator("option").all()]
+    assert len(labels) == len(set(labels)), labels
+    for alias, same in (("ai:automatic", "ai:scripted"), ("ai:search", "ai:search:2")):
+        assert same in values and alias not in values, values
+    assert "ai:tactical:1" in values and "ai:tactical" not in values, values
+    assert "ai:tactical:2" in values and "ai:search:4" in values and "ai:random" in values
