@@ -123,3 +123,37 @@ def test_lobby_offers_each_ai_player_once(pages: Pages) -> None:
         assert same in values and alias not in values, values
     assert "ai:tactical:1" in values and "ai:tactical" not in values, values
     assert "ai:tactical:2" in values and "ai:search:4" in values and "ai:random" in values
+
+
+def test_deployment_zone_choice_names_the_zone_S3_6(pages: Pages) -> None:
+    """Core Rules §3.6: a player chooses a Deployment Zone. The page listed it as "zone: zone 1"
+    while the log then said "Red takes Deployment Zone north edge" (and ``warbench play`` asks
+    "1. Deployment Zone north edge"); the choice now names the zone as the board does."""
+    from warbench.web.play.scenes import presenter
+
+    page = pages.new(PHONE, "s33-zone-names")
+    setup = presenter("warsurge").presets()[0]["setup"]
+    made = page.request.post(
+        "/api/play/games",
+        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 11},
+    ).json()
+    game, tok = made["id"], made["tokens"]["players"]
+    for _ in range(5):
+        d = _api(page, game, tok)["decision"]
+        if d["kind"] == "zone":
+            break
+        _api(page, game, tok, "/actions", {"action": d["default"]})
+    assert d["kind"] == "zone", d["kind"]
+    zones = [a for a in _api(page, game, tok)["scene"]["areas"] if a["kind"] == "zone"]
+    page.goto(made["links"]["players"])
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+    listed = page.locator("#actions button")
+    expect(listed.first).to_have_text(re.compile(r"Deployment Zone (north|south) edge"))
+    name = listed.first.inner_text().removeprefix("Deployment Zone ")
+    zone = d["actions"][0]["action"]["zone"]
+    assert zones[zone]["name"] == name  # the board's zone of that number
+    seat = d["player"]
+    listed.first.click()
+    expect(page.locator("#log")).to_contain_text(
+        f"{_api(page, game, tok)['names'][seat]} takes Deployment Zone {name}"
+    )

@@ -415,11 +415,28 @@ class WarsurgePresenter(Presenter):
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
         """Each action in words (:func:`warbench.rulesets.warsurge.game.words.describe`):
         the Turn Master by the players' names (§2.1: "Red is the Turn Master"), units by their
-        names, the Counter Actions said in full (§9.3); other actions keep their generic
-        labels."""
+        names, the Counter Actions said in full (§9.3), a Deployment Zone by its name on the
+        board (§3.6: "Deployment Zone north edge", as ``warbench play`` and the event log say
+        it; it was "zone: zone 1", session 33); other actions keep their generic labels."""
+        import json
+
         from warbench.rulesets.warsurge.game.words import describe
 
-        return [describe(view, a) for a in actions]
+        words = [describe(view, a) for a in actions]
+        zones: list[str] | None = None
+        for i, a in enumerate(actions):
+            z = a.get("zone") if isinstance(a, dict) and a.get("kind") == "zone" else None
+            if not isinstance(z, int):
+                continue
+            if zones is None:
+                areas = self._board(json.dumps(setup.get("board"), sort_keys=True))["areas"]
+                assert isinstance(areas, list)
+                zones = [
+                    str(r["name"]) for r in areas if isinstance(r, dict) and r["kind"] == "zone"
+                ]
+            if 0 <= z < len(zones):
+                words[i] = f"Deployment Zone {zones[z]}"
+        return words
 
     def odds(
         self,
