@@ -157,3 +157,21 @@ def test_deployment_zone_choice_names_the_zone_S3_6(pages: Pages) -> None:
     expect(page.locator("#log")).to_contain_text(
         f"{_api(page, game, tok)['names'][seat]} takes Deployment Zone {name}"
     )
+
+
+def test_replay_lists_each_action_in_the_game_pages_words(pages: Pages) -> None:
+    """The replay viewer listed a WARSURGE step as "Red: attack: targets [['Sniper Rifle', 5]],
+    unit 2" and "Blue: zone: zone 0"; it now says it as the game page lists it ("Red: Sniper
+    Troopers: attack with Sniper Rifle at Blue: …", "Deployment Zone south edge"), the side
+    named once."""
+    page = pages.new(PHONE, "s33-replay-words")
+    game, tok, _ = _finished(page, "warsurge", 11)
+    page.goto(f"/play/replay?game={game}#t={tok}")
+    expect(page.locator("#replay-result")).to_contain_text("verified")
+    page.click("#last")
+    log = page.locator("#log")
+    expect(log).to_contain_text("Deployment Zone south edge")
+    expect(log).to_contain_text(re.compile(r"\d+\. (Red|Blue): [^:]+: attack with [^:]+ at "))
+    text = log.inner_text()
+    assert "targets [[" not in text and "zone: zone" not in text, text[:600]
+    assert "Red: Red:" not in text and "Blue: Blue:" not in text
