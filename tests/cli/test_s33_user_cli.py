@@ -62,3 +62,36 @@ def test_warengine_questions_name_the_force_and_tell_two_copies_apart_L287(
     # the result says which StormReavers won
     assert re.search(r"Winner: StormReavers \([12]\)|Draw", text)
     assert "  StormReavers (1): " in text and "  StormReavers (2): " in text
+
+
+def test_roster_share_takes_a_file_and_import_takes_the_code_as_its_argument(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A new player's first try: ``roster share FILE`` (as ``roster print FILE``) said
+    "unknown roster '…/strike_force.yaml'; there is no roster yet", and ``roster import
+    WBR1:…`` (the help: "Import a roster from a file or a share code") said "unknown file type
+    ''". Both now do what they were asked."""
+    from warbench.rulesets.warsurge.roster_io import load_roster
+    from warbench.rulesets.warsurge.share import decode
+
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    sf = EX / "warsurge" / "roster_files" / "strike_force.yaml"
+    png = tmp_path / "qr.png"
+    try:
+        main(["roster", "share", str(sf), "--png", str(png), "--db", db])
+    except SystemExit as exc:
+        assert not exc.code, capsys.readouterr().err
+    out = capsys.readouterr()
+    code = out.out.strip()
+    assert code.startswith("WBR1:") and png.read_bytes().startswith(b"\x89PNG"), out.err
+    assert decode(code).name == load_roster(sf).name
+    try:
+        main(["roster", "import", code, "--name", "From the code", "--db", db])
+    except SystemExit as exc:
+        assert not exc.code, capsys.readouterr().err
+    assert "imported roster 'From the code' (3 units)" in capsys.readouterr().out
+    try:
+        main(["roster", "list", "--db", db])
+    except SystemExit as exc:
+        assert not exc.code
+    assert "From the code  3 units" in capsys.readouterr().out
