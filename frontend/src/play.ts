@@ -1,11 +1,11 @@
 // The play lobby: choose a ruleset and a set-up, how to play, start; the secret links of the
 // new game are shown once and remembered in this browser (localStorage) so a game resumes.
 import { $, api, ApiFailure, el } from "./common.js";
-import { remember, remembered } from "./play_store.js";
+import { linkName, remember, remembered } from "./play_store.js";
 
 interface Preset { name: string; setup: unknown }
 interface RulesetInfo { id: string; version?: string; error?: string; presets: Preset[]; seat_kinds: string[]; modes: string[] }
-interface Created { id: string; seats: string[]; tokens: Record<string, string>; links: Record<string, string> }
+interface Created { id: string; seats: string[]; names?: string[]; tokens: Record<string, string>; links: Record<string, string> }
 let rulesets: RulesetInfo[] = [];
 
 function current(): RulesetInfo | undefined {
@@ -86,7 +86,7 @@ function showMine(): void {
     const li = el("li");
     li.appendChild(el("span", `${g.ruleset} · ${g.id} · `));
     for (const [label, url] of Object.entries(g.links)) {
-      li.appendChild(el("a", label, { href: url, "data-link": label }));
+      li.appendChild(el("a", linkName(label, g.names), { href: url, "data-link": label }));
       li.appendChild(document.createTextNode(" "));
     }
     list.appendChild(li);
@@ -117,14 +117,15 @@ async function start(ev: Event): Promise<void> {
       seed: seedText === "" ? null : Number(seedText),
       automate,
     });
-    remember({ id: made.id, ruleset: $<HTMLSelectElement>("ruleset").value, links: made.links, at: new Date().toISOString() });
+    remember({ id: made.id, ruleset: $<HTMLSelectElement>("ruleset").value, links: made.links, at: new Date().toISOString(), names: made.names });
     const box = $("links");
     box.replaceChildren();
     for (const [label, url] of Object.entries(made.links)) {
-      const row = el("label", label);
+      const said = linkName(label, made.names);
+      const row = el("label", said);
       row.appendChild(el("input", "", { value: url, readonly: "", "data-link": label }));
       box.appendChild(row);
-      box.appendChild(el("a", `Open as ${label}`, { href: url, class: "open-link", "data-link": label }));
+      box.appendChild(el("a", `Open as ${said}`, { href: url, class: "open-link", "data-link": label }));
     }
     $("created").hidden = false;
     showMine();

@@ -175,3 +175,25 @@ def test_replay_lists_each_action_in_the_game_pages_words(pages: Pages) -> None:
     text = log.inner_text()
     assert "targets [[" not in text and "zone: zone" not in text, text[:600]
     assert "Red: Red:" not in text and "Blue: Blue:" not in text
+
+
+def test_network_links_say_whose_seat_they_are(pages: Pages) -> None:
+    """Two browsers: the lobby's links read "seat 0" and "seat 1" (numbered from 0 under a form
+    that says "Seat 1", and no side named): which is Red's? Each now says "Red (seat 1)",
+    "Blue (seat 2)", in the new game's links and in "Your games"."""
+    page = pages.new(PHONE, "s33-network-links")
+    page.goto("/play")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.select_option("#mode", "network")
+    page.fill("#seed", "21")
+    page.click("#new-game button[type='submit']")
+    expect(page.locator("#created")).to_be_visible()
+    links = page.locator("#links")
+    expect(links.locator("a.open-link[data-link='seat 0']")).to_have_text("Open as Red (seat 1)")
+    expect(links.locator("a.open-link[data-link='seat 1']")).to_have_text("Open as Blue (seat 2)")
+    expect(links).to_contain_text("spectator")
+    mine = page.locator("#my-games")
+    expect(mine.locator("a[data-link='seat 0']")).to_have_text("Red (seat 1)")
+    # the link opens the seat it names
+    page.goto(links.locator("input[data-link='seat 0']").input_value())
+    expect(page.locator("#who")).to_contain_text("you play Red")

@@ -132,10 +132,14 @@ def create_game(body: NewGameBody, request: Request, svc: ServiceDep) -> dict[st
         automate=body.automate,
         title=body.title,
     )
+    from warbench.web.play.scenes import presenter
+
     base = str(request.base_url).rstrip("/")
     return {
         "id": made.id,
         "seats": list(made.seats),
+        # each seat's name, so the lobby can say whose link is whose ("Red (seat 1)")
+        "names": presenter(body.ruleset).seat_names(body.setup, len(made.seats)),
         "tokens": made.tokens,
         "links": {label: f"{base}/play/g/{made.id}#t={tok}" for label, tok in made.tokens.items()},
     }
