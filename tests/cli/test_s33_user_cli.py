@@ -95,3 +95,20 @@ def test_roster_share_takes_a_file_and_import_takes_the_code_as_its_argument(
     except SystemExit as exc:
         assert not exc.code
     assert "From the code  3 units" in capsys.readouterr().out
+
+
+def test_collision_choices_are_said_in_words_L682_686(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each numbered choice was bare JSON (``1. {"kind": "piles", "piles": [[0, 1], …]}``):
+    the piles (L682-686) now name the characters in each, a token's square is said, the JSON
+    still under each choice."""
+    text = _play(
+        capsys, monkeypatch, "--ruleset", "collision", *GROUPS, "--seed", "4", "--turns", "1"
+    )
+    assert "  1. place the token at (2, 2)\n" in text
+    assert (
+        "  1. phase 1: Virgil, Skeleton Archer (1); phase 2: Skeleton Archer (2), "
+        "Skeleton Archer (3); phase 3: Skeleton Archer (4), Halai  (default)\n"
+        '       {"kind": "piles", "piles": [[0, 1], [2, 3], [4, 5]]}'
+    ) in text

@@ -29,6 +29,7 @@ def play_collision(
     from warbench.rulesets.collision.game.protocol import CollisionRuleset, make_view
     from warbench.rulesets.collision.game.render import render_svg, render_text
     from warbench.rulesets.collision.game.state import CollisionState
+    from warbench.rulesets.collision.game.words import describe
     from warbench.rulesets.collision.io import load, to_data
     from warbench.rulesets.collision.models import BattleGroup
 
@@ -71,6 +72,8 @@ def play_collision(
             ended_note="input ended: the scripted player plays on for you",
             # the questions name your battle group, not "player 0" (session 33)
             seat_names=tuple(distinct_names([str(r["name"]) for r in rosters])),
+            # each numbered choice in words ("phase 1: Virgil, …"), its JSON under it
+            describe=lambda view, a: describe(rs.views.dump(view), rs.actions.dump(a)),
         )
     me = side
 

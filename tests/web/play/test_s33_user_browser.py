@@ -197,3 +197,29 @@ def test_network_links_say_whose_seat_they_are(pages: Pages) -> None:
     # the link opens the seat it names
     page.goto(links.locator("input[data-link='seat 0']").input_value())
     expect(page.locator("#who")).to_contain_text("you play Red")
+
+
+def test_collision_piles_are_listed_by_the_characters_in_them_L682_686(pages: Pages) -> None:
+    """Collision L682-686: a player sorts the hand into three phase piles. The page listed the
+    one choice as "piles: piles [[0, 1], [2, 3], [4, 5]]" (the characters' indexes); it now
+    names them, as the event does once sorted."""
+    from warbench.web.play.scenes import presenter
+
+    page = pages.new(PHONE, "s33-collision-piles")
+    setup = presenter("collision").presets()[0]["setup"]
+    made = page.request.post(
+        "/api/play/games", data={"ruleset": "collision", "setup": setup, "mode": "ai", "seed": 4}
+    ).json()
+    game, tok = made["id"], made["tokens"]["players"]
+    for _ in range(5):
+        d = _api(page, game, tok)["decision"]
+        if d["kind"] == "piles":
+            break
+        _api(page, game, tok, "/actions", {"action": d["default"]})
+    assert d["kind"] == "piles", d["kind"]
+    page.goto(made["links"]["players"])
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+    expect(page.locator("#actions button").first).to_have_text(
+        "phase 1: Virgil, Skeleton Archer (1); phase 2: Skeleton Archer (2), Skeleton Archer (3);"
+        " phase 3: Skeleton Archer (4), Halai"
+    )
