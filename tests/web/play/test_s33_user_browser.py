@@ -223,3 +223,27 @@ def test_collision_piles_are_listed_by_the_characters_in_them_L682_686(pages: Pa
         "phase 1: Virgil, Skeleton Archer (1); phase 2: Skeleton Archer (2), Skeleton Archer (3);"
         " phase 3: Skeleton Archer (4), Halai"
     )
+
+
+def test_play_manager_history_is_in_words(pages: Pages) -> None:
+    """The Play Manager's history said "op end_game, on True", "op cp, side 0, count 1" and
+    "Troopers: model 0 at 0 HP" while the chip's tooltip says "model 1"; it now says each in
+    words, models numbered from 1."""
+    page = pages.new(PHONE, "s33-manager-history")
+    page.goto("/play/manager")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.click("#start-table")
+    expect(page.locator("#table")).to_be_visible()
+    first = page.locator(".pm-unit").first
+    first.locator("select").select_option("table")
+    expect(first.locator(".hp button").first).to_have_attribute("title", re.compile("^model 1:"))
+    first.locator(".hp button").first.click()
+    expect(first.locator(".hp button").first).to_have_text("✕")
+    page.locator("#pm-standings button", has_text="+").first.click()
+    page.click("#pm-end")
+    history = page.locator("#pm-history")
+    expect(history).to_contain_text("the game ends (§2.2 step 8)")
+    expect(history).to_contain_text("Troopers: model 1 removed")
+    expect(history).to_contain_text("Red: 1 CP")
+    text = history.inner_text()
+    assert "op " not in text and "model 0" not in text, text
