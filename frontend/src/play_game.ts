@@ -256,9 +256,20 @@ function renderDecision(): void {
     const who = s.pending.map((p) => seatName(p.player)).join(", ");
     // the game's end says who won in the card too (the header line is easy to miss on a phone)
     const over = s.result === null ? "" : s.result.winner === null ? ": a draw" : `: ${seatName(s.result.winner)} wins`;
-    $("decision-title").textContent = s.result !== null ? `The game is over${over}` : `Waiting for ${who}`;
+    // a link that plays one side is told how it went (the loser read only "Red wins")
+    const mine = s.you.role === "spectator" || s.you.seats.length !== 1 || s.result === null || s.result.winner === null ? ""
+      : s.you.seats[0] === s.result.winner ? " (you won)" : " (you lost)";
+    $("decision-title").textContent = s.result !== null ? `The game is over${over}${mine}` : `Waiting for ${who}`;
     $("decision-rule").textContent = "";
     $("selected").textContent = "";
+    if (s.result !== null) {
+      // what comes after a game, at hand in the card (session 33): its replay and a new game
+      const replay = $("replay-link").getAttribute("href") ?? "/play/replay";
+      $("selected").append(
+        el("a", "Replay this game", { href: replay, id: "over-replay" }), " · ",
+        el("a", "New game", { href: `/play?ruleset=${encodeURIComponent(s.ruleset)}`, id: "over-new" }),
+      );
+    }
     $("decision-card").dataset.state = s.result !== null ? "over" : "waiting";
     return;
   }

@@ -247,3 +247,23 @@ def test_play_manager_history_is_in_words(pages: Pages) -> None:
     expect(history).to_contain_text("Red: 1 CP")
     text = history.inner_text()
     assert "op " not in text and "model 0" not in text, text
+
+
+def test_the_game_over_card_says_how_it_went_and_what_comes_next(pages: Pages) -> None:
+    """At a game's end the card read "The game is over: Blue wins" to either player, with only
+    an Undo: the player is now told whether they won, and the card links the game's replay and
+    a new game of the same ruleset."""
+    page = pages.new(PHONE, "s33-game-over")
+    game, tok, link = _finished(page, "warsurge", 11)
+    winner = _api(page, game, tok)["result"]["winner"]
+    page.goto(link)
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "over")
+    said = "(you won)" if winner == 0 else "(you lost)" if winner == 1 else ""
+    expect(page.locator("#decision-title")).to_have_text(
+        re.compile(r"The game is over: (Red|Blue) wins " + re.escape(said))
+        if said
+        else "The game is over: a draw"
+    )
+    expect(page.locator("#over-new")).to_have_attribute("href", "/play?ruleset=warsurge")
+    page.click("#over-replay")
+    expect(page.locator("#replay-result")).to_contain_text("warsurge, seed 11, verified")
