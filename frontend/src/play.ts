@@ -29,6 +29,20 @@ function fillSetup(): void {
   fillSeats();
 }
 
+/** Each roster's name in the set-up (its ``name``, else its ``player``, as the game page names
+ * the seats), or "" when it has none. */
+function rosterNames(): string[] {
+  try {
+    const s = JSON.parse($<HTMLTextAreaElement>("setup").value) as { rosters?: unknown[] };
+    return (Array.isArray(s.rosters) ? s.rosters : []).map((r) => {
+      const o = (r ?? {}) as { name?: unknown; player?: unknown };
+      return String(o.name || o.player || "");
+    });
+  } catch {
+    return [];
+  }
+}
+
 function rosterCount(): number {
   try {
     const s = JSON.parse($<HTMLTextAreaElement>("setup").value) as { rosters?: unknown[] };
@@ -73,7 +87,9 @@ function fillSeats(): void {
     const sel = el("select", "", { name: `seat-${i}`, "data-seat": String(i) });
     for (const k of offeredKinds(kinds)) sel.appendChild(el("option", k === "human" ? "a person" : aiLabel(k), { value: k }));
     sel.value = i === 0 || mode === "network" ? "human" : defaultAi(kinds);
-    const label = el("label", `Seat ${i + 1}`);
+    // the seat says whose it is ("Seat 1: Red"), as its link and the game page will
+    const name = rosterNames()[i];
+    const label = el("label", name ? `Seat ${i + 1}: ${name}` : `Seat ${i + 1}`);
     label.appendChild(sel);
     box.appendChild(label);
   }

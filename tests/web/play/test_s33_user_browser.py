@@ -267,3 +267,17 @@ def test_the_game_over_card_says_how_it_went_and_what_comes_next(pages: Pages) -
     expect(page.locator("#over-new")).to_have_attribute("href", "/play?ruleset=warsurge")
     page.click("#over-replay")
     expect(page.locator("#replay-result")).to_contain_text("warsurge, seed 11, verified")
+
+
+def test_lobby_seats_say_whose_they_are(pages: Pages) -> None:
+    """The lobby's seats read "Seat 1" and "Seat 2": which side is the person? Each names its
+    roster as the game page will ("Seat 1: Red"), for every ruleset's set-up."""
+    page = pages.new(PHONE, "s33-lobby-seats")
+    page.goto("/play")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    seats = page.locator("#seats label")
+    expect(seats.nth(0)).to_contain_text("Seat 1: Red")
+    expect(seats.nth(1)).to_contain_text("Seat 2: Blue")
+    page.select_option("#ruleset", "collision")
+    expect(seats.nth(0)).to_contain_text("Seat 1: Deadholm scouts")
+    expect(seats.nth(1)).to_contain_text("Seat 2: Guelivere band")
