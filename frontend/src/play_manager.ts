@@ -95,6 +95,9 @@ function render(): void {
   $("table").hidden = false;
   $("pm-turn").textContent = String(t.turn);
   $("pm-phase").textContent = t.over ? "game over" : t.phase;
+  // the button toggles: once the game is over it takes the ending back (session 33: it still
+  // read "End the game")
+  $("pm-end").textContent = t.over ? "Resume the game" : "End the game";
   const tm = $<HTMLSelectElement>("pm-tm");
   tm.replaceChildren(el("option", "—", { value: "" }));
   t.sides.forEach((s, i) => tm.appendChild(el("option", s.name, { value: String(i) })));

@@ -247,6 +247,11 @@ def test_play_manager_history_is_in_words(pages: Pages) -> None:
     expect(history).to_contain_text("Red: 1 CP")
     text = history.inner_text()
     assert "op " not in text and "model 0" not in text, text
+    # the button takes the ending back, and says so
+    expect(page.locator("#pm-end")).to_have_text("Resume the game")
+    page.click("#pm-end")
+    expect(page.locator("#pm-end")).to_have_text("End the game")
+    expect(history).to_contain_text("the game goes on")
 
 
 def test_the_game_over_card_says_how_it_went_and_what_comes_next(pages: Pages) -> None:
