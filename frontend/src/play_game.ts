@@ -298,9 +298,11 @@ function renderDecision(): void {
   if (board.selected !== null && !units.has(board.selected)) board.selected = null;
   $("selected").replaceChildren();
   if (units.size) {
-    $("selected").appendChild(el("span", board.selected === null ? "Units that can act: " : `Selected: ${unitLabel(board.selected)} · others: `));
+    // the selected unit's chip is marked, not listed among "others" (session 33: it was both)
+    $("selected").appendChild(el("span", board.selected === null ? "Units that can act: " : `Selected: ${unitLabel(board.selected)} · units that can act: `));
     for (const u of units.keys()) {
-      const b = el("button", unitLabel(u), { type: "button", class: "unit-chip", "data-unit": String(u) });
+      const chosen = u === board.selected;
+      const b = el("button", unitLabel(u), { type: "button", class: chosen ? "unit-chip chosen" : "unit-chip", "data-unit": String(u), "aria-pressed": String(chosen) });
       b.addEventListener("click", () => select(u));
       $("selected").appendChild(b);
     }

@@ -286,3 +286,32 @@ def test_lobby_seats_say_whose_they_are(pages: Pages) -> None:
     page.select_option("#ruleset", "collision")
     expect(seats.nth(0)).to_contain_text("Seat 1: Deadholm scouts")
     expect(seats.nth(1)).to_contain_text("Seat 2: Guelivere band")
+
+
+def test_the_selected_unit_is_marked_not_listed_among_others(pages: Pages) -> None:
+    """Tapping a unit read "Selected: Red: Troopers · others: Red: Troopers, Red: Assault
+    Squad, …" (the selected unit among the "others"); its chip is now marked as chosen."""
+    from warbench.web.play.scenes import presenter
+
+    page = pages.new(PHONE, "s33-selected-chip")
+    setup = presenter("warsurge").presets()[0]["setup"]
+    made = page.request.post(
+        "/api/play/games",
+        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 11},
+    ).json()
+    game, tok = made["id"], made["tokens"]["players"]
+    for _ in range(6):
+        d = _api(page, game, tok)["decision"]
+        if any(a["action"]["kind"] == "deploy" for a in d["actions"]):
+            break
+        _api(page, game, tok, "/actions", {"action": d["default"]})
+    page.goto(made["links"]["players"])
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+    chip = page.locator(".unit-chip").first
+    name = chip.inner_text()
+    chip.click()
+    expect(page.locator("#selected")).to_contain_text(f"Selected: {name} · units that can act:")
+    expect(page.locator("#selected")).not_to_contain_text("others")
+    expect(page.locator(".unit-chip.chosen")).to_have_count(1)
+    expect(page.locator(".unit-chip.chosen")).to_have_text(name)
+    expect(page.locator(".unit-chip.chosen")).to_have_attribute("aria-pressed", "true")
