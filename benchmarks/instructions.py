@@ -7,6 +7,9 @@ load makes CPU time swing by ±20%.
 * ``apply``: the steps of Game Turns 2-3 of two scripted 1000-point games (the count is
   printed: 74 steps before session 30's routed Moves made games longer, 120 since), one warm-up
   round, then ``N`` rounds of the engine's ``apply`` on each from a fresh copy of its state;
+* ``apply-Pass``, ``apply-Move``, ``apply-Attack``: the steps of one kind only (after a warm-up
+  round of every step), ``N`` rounds: ``apply-Pass 8`` less ``apply-Pass 0``, divided by 8 x
+  24, a Pass (42 Moves, 54 Attacks; docs/game.md, the fifteenth pass);
 * ``protocol``: the same with the protocol's ``apply``;
 * ``games``: scripted 1000-point games on seeds ``0 .. N-1`` (``games N POINTS``: games of
   ``POINTS`` a side, ``bench_game_scale.scaled_setup``, sharing one set-up as in the benchmark);
@@ -81,6 +84,11 @@ def main(mode: str, n: int, points: int = 1000) -> None:
             print(f"seed {seed} replayed: {len(actions)} actions, {ms:.0f} ms CPU")
         return
     steps = _mid_game(setup, 1) + _mid_game(setup, 2)
+    if mode.startswith("apply-"):  # one kind of action, after a warm-up of every step
+        for state, action in steps:
+            engine.apply(replace(state), action)
+        steps = [(s, a) for s, a in steps if type(a).__name__ == mode[len("apply-") :]]
+        mode = "apply"
     if mode == "apply":
 
         def once() -> None:

@@ -207,6 +207,10 @@ function showError(err: ApiFailure): void {
 function renderCost(check: UnitCheck): void {
   const cost = check.cost;
   $("cost-total").textContent = `${cost.points} pts`;
+  // the phone's cost bar, kept in sight at the top of the form while a field is edited
+  $("cost-bar-total").textContent = `${cost.points} pts`;
+  $("cost-bar-state").textContent = check.warnings.length ? `${check.warnings.length} warning${check.warnings.length === 1 ? "" : "s"}` : "";
+  $("cost-bar").classList.remove("invalid");
   const table = el("table");
   const head = el("tr");
   head.append(el("th", "Item"), el("th", "Points", { class: "num" }), el("th", "Why"));
@@ -288,6 +292,8 @@ async function recost(): Promise<void> {
   } catch (err) {
     if (mine !== generation) return;
     clearErrors();
+    $("cost-bar-state").textContent = "not costed: see the error";
+    $("cost-bar").classList.add("invalid");
     if (err instanceof ApiFailure) showError(err);
     else status(String(err));
   }

@@ -625,3 +625,89 @@ export function logItem(ev: { step?: number; text: string; rule?: string }): HTM
   }
   return li;
 }
+
+/** A person's words for a terrain class a scene draws (WARSURGE §4.5-4.7, §5.6, §10.2;
+ * Collision's squares; WarEngine's power pieces keep their names). */
+const GROUND_WORDS: Record<string, string> = {
+  impassable: "Impassable",
+  "vertical-impassable": "Impassable vertical obstacle",
+  difficult: "Difficult Ground",
+  dangerous: "Dangerous Ground",
+  obstacle: "obstacle",
+  vertical: "vertical obstacle",
+  "blocks-los": "blocks line of sight",
+  cover: "cover",
+  armed: "armed terrain (attacks)",
+};
+
+/** The colour a side's pieces are drawn in (the scene's colour for a side named by one). */
+export function sideColour(scene: Scene, side: number): string {
+  return scene.side_colours?.[side] ?? COLOURS[side % COLOURS.length];
+}
+
+/** One line of the board's key: a swatch drawn with the board's own classes, and its words. */
+interface KeyItem { cls: string; words: string[]; shape: "area" | "piece" | "token"; fill?: string; edges?: string[] }
+
+/** The board's key (legend): each kind of ground the scene draws (by the classes it is drawn
+ * with, so a swatch looks as the board does: "Difficult Ground, cover"), the markers on it and
+ * each side's colour with its name (`names`: the seats' names). Filled into `host`, a box
+ * under the board (it covers no part of it); `host.dataset.items` counts the entries. */
+export function drawLegend(host: HTMLElement, scene: Scene, names: string[]): void {
+  const items = new Map<string, KeyItem>();
+  for (const a of scene.areas) {
+    const tags = (a.tags ?? []).filter((t) => t !== "named" && !t.startsWith("army-"));
+    const cls = [a.kind, ...tags].join(" ");
+    let words: string[];
+    if (a.kind === "zone") {
+      const side = tags.find((t) => t.startsWith("side-"));
+      const name = a.name.replace(/^\(\d+,\d+\)\s*/, "").replace(/\s*\(.*\)$/, "");
+      if (!/zone|strip|line/i.test(name) && side === undefined) {
+        // zones named by where they are ("south edge"): one line, "Deployment Zone (south edge, north edge)"
+        const old = items.get(cls) ?? { cls, words: [], shape: "area", edges: [] };
+        if (!old.edges?.includes(name)) old.edges?.push(name);
+        old.words = [`Deployment Zone (${(old.edges ?? []).join(", ")})`];
+        items.set(cls, old);
+        continue;
+      }
+      words = [side === undefined || /zone|strip|line/i.test(name) ? name : `${names[Number(side.slice(5))] ?? side}'s Deployment Zone`];
+    } else if (a.kind === "cell") {
+      // a square's name starts with its place ("(10,2) elevation 2")
+      words = [a.name.replace(/^\(\d+,\d+\)\s*/, "").replace(/^elevation/, "Elevated ground, level")];
+    } else if (tags.includes("power")) {
+      words = [a.name];
+    } else {
+      words = Object.keys(GROUND_WORDS).filter((t) => tags.includes(t)).map((t) => GROUND_WORDS[t]);
+      if (!words.length) words = ["terrain"];
+    }
+    const old = items.get(cls);
+    if (old === undefined) items.set(cls, { cls, words, shape: "area" });
+    else for (const w of words) if (!old.words.includes(w)) old.words.push(w);
+  }
+  for (const t of scene.tokens ?? []) {
+    const cls = `token ${t.kind}`;
+    if (!items.has(cls)) items.set(cls, { cls, words: [t.kind === "gateway" ? "Gateway marker" : `${t.kind} (${t.label})`], shape: "token" });
+  }
+  const sides = new Set<number>();
+  for (const p of scene.pieces) if (p.side !== null) sides.add(p.side);
+  for (const p of scene.off_table ?? []) sides.add(p.side);
+  for (const side of [...sides].sort((x, y) => x - y)) {
+    items.set(`side ${side}`, { cls: "piece", words: [names[side] ?? `side ${side + 1}`], shape: "piece", fill: sideColour(scene, side) });
+  }
+  host.replaceChildren();
+  for (const item of items.values()) {
+    const li = document.createElement("li");
+    const sw = svgEl("svg", { class: "board swatch", viewBox: "0 0 2 2", "aria-hidden": "true" });
+    if (item.shape === "piece") sw.appendChild(svgEl("circle", { cx: 1, cy: 1, r: 0.8, class: item.cls, fill: item.fill ?? "#555" }));
+    else if (item.shape === "token") {
+      const g = svgEl("g", { class: item.cls });
+      g.appendChild(svgEl("polygon", { points: "1,0.2 1.8,1 1,1.8 0.2,1" }));
+      sw.appendChild(g);
+    } else sw.appendChild(svgEl("rect", { x: 0.15, y: 0.15, width: 1.7, height: 1.7, class: item.cls }));
+    li.appendChild(sw);
+    const said = item.words.join(", ");
+    li.appendChild(document.createTextNode(said.charAt(0).toUpperCase() + said.slice(1)));
+    li.dataset.key = item.cls;
+    host.appendChild(li);
+  }
+  host.dataset.items = String(items.size);
+}

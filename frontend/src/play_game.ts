@@ -4,13 +4,14 @@
 // fragment and this browser's storage; every request sends it, and the server checks every
 // action for the seat it plays (STYLE.md principle 15).
 import { $, ApiFailure, ApiError, bookNames, el, pct, debounce } from "./common.js";
-import { Board, GhostBase, Scene, Spot, logItem, zoomButtons } from "./play_board.js";
+import { Board, GhostBase, Scene, Spot, drawLegend, logItem, zoomButtons } from "./play_board.js";
 import { remembered, svgById } from "./play_store.js";
 
 type Json = unknown;
 type Action = Record<string, Json>;
 
-interface Listed { action: Action; label: string; spot?: Spot }
+// preview: the server may draw where this action puts models (checked first, shown to confirm)
+interface Listed { action: Action; label: string; spot?: Spot; preview?: boolean }
 interface Domain { type: string; name: string; low?: number; high?: number; x0?: number; y0?: number; x1?: number; y1?: number; values?: Json[] }
 interface Family { name: string; params: Domain[] }
 interface DecisionOut { player: number; kind: string; rule: string; prompt: string; default: Action | null; actions: Listed[]; finite: boolean; families: Family[] }
@@ -198,6 +199,7 @@ function render(): void {
   if (s.scene !== null) {
     $("board-wrap").hidden = false;
     board.draw(s.scene);
+    drawLegend($("board-legend"), s.scene, s.names);
   } else {
     $("board-wrap").hidden = true;
     ($("view-data") as HTMLDetailsElement).open = true;
@@ -315,7 +317,7 @@ function renderDecision(): void {
     const b = el("button", a.label, { type: "button", "data-action": JSON.stringify(a.action), class: cls });
     const key = keyOf.get(a);
     if (key !== undefined) b.dataset.spot = key;
-    b.addEventListener("click", () => void choose(a.action));
+    b.addEventListener("click", () => void choose(a.action, a.preview === true));
     li.appendChild(b);
     return li;
   };
@@ -568,14 +570,17 @@ function tapSpot(key: string): void {
   const acts = spotGroups.get(key) ?? [];
   if (acts.length === 1) {
     spotPick = null;
-    void choose(acts[0].action);
+    void choose(acts[0].action, acts[0].preview === true);
     return;
   }
   spotPick = key;
   render();
 }
 
-async function choose(a: Action): Promise<void> {
+/** Make a listed action, or first place it (a point, each model) or show its odds or its
+ * preview. `previews`: the server may preview it (its listing says so); no other action is
+ * checked before it is made (a Pass goes at once, with no `/check`). */
+async function choose(a: Action, previews: boolean): Promise<void> {
   confirming = null;
   if (modelPositions(a) !== null) {
     startPlacingModels(a);
@@ -590,7 +595,7 @@ async function choose(a: Action): Promise<void> {
     await showOdds(a);
     return;
   }
-  if (await previewFirst(a)) return;
+  if (previews && (await previewFirst(a))) return;
   await act(a);
 }
 

@@ -1,7 +1,7 @@
 // The replay viewer: any record (uploaded, pasted, or a stored game) replayed and verified on the
 // server, then stepped through here with the board and the event log of each step.
 import { $, ApiFailure, ApiError, el } from "./common.js";
-import { Board, Scene, logItem, zoomButtons } from "./play_board.js";
+import { Board, Scene, drawLegend, logItem, zoomButtons } from "./play_board.js";
 import { svgById } from "./play_store.js";
 
 interface Frame { step: number; actor: number | null; label: string; events: { kind: string; text: string; rule?: string }[]; view: unknown; scene: Scene | null }
@@ -33,7 +33,10 @@ function show(k: number): void {
   const who = f.actor === null ? "" : f.actor === -1 ? "chance: " : `${data.names[f.actor] ?? f.actor}: `;
   // a label in words names its side already ("Red: Troopers: …"): not said twice
   $("step-label").textContent = `step ${f.step} of ${data.steps.length - 1} · ${who && f.label.startsWith(who) ? "" : who}${f.label}`;
-  if (f.scene !== null) board.draw(f.scene);
+  if (f.scene !== null) {
+    board.draw(f.scene);
+    drawLegend($("board-legend"), f.scene, data.names);
+  }
   $("view-json").textContent = JSON.stringify(f.view, null, 1);
   const log = $("log");
   log.replaceChildren();

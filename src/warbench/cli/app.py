@@ -29,6 +29,47 @@ app = typer.Typer(
 )
 
 
+def _plain_argument_names() -> None:
+    """Name positional arguments in help as a person expects (click's convention): the usage
+    line ``warbench play [OPTIONS] ROSTERS...``, not typer 0.29's ``{rosters}...``, an optional
+    one ``[WHAT]``; the Arguments section ``ROSTERS... <Path>``, not ``rosters...
+    <list[Path]>``. A ``metavar`` given is kept as written. (typer draws these in private
+    methods of ``TyperArgument``; without them, as in another typer, its own names stay.)"""
+    from typer.core import TyperArgument
+
+    def shown(arg: Any) -> str:
+        return str(arg.metavar) if arg.metavar is not None else str(arg.name).upper()
+
+    def usage_name(arg: Any) -> str:
+        name = shown(arg) if arg.required else f"[{shown(arg)}]"
+        return name + ("..." if arg.nargs != 1 else "")
+
+    def help_name(arg: Any) -> str:
+        return shown(arg) + ("..." if arg.metavar is None and arg.nargs != 1 else "")
+
+    typed = getattr(TyperArgument, "display_type_rich", None)
+
+    def help_type(arg: Any, ctx: Any) -> str | None:
+        label = typed(arg, ctx) if typed is not None else None
+        # a list argument's "..." already says "several": each one's type, <Path>
+        if isinstance(label, str) and label.startswith("<list[") and label.endswith("]>"):
+            return f"<{label[6:-2]}>"
+        return label
+
+    if hasattr(TyperArgument, "_usage_display_name") and hasattr(
+        TyperArgument, "_rich_display_name"
+    ):
+        setattr(TyperArgument, "_usage_display_name", usage_name)  # noqa: B010
+        setattr(TyperArgument, "_rich_display_name", help_name)  # noqa: B010
+        if typed is not None:
+            setattr(TyperArgument, "display_type_rich", help_type)  # noqa: B010
+        # a missing one is named as the usage names it: "Missing argument 'ROSTERS...'"
+        setattr(TyperArgument, "get_error_hint", lambda arg: f"'{usage_name(arg)}'")  # noqa: B010
+
+
+_plain_argument_names()
+
+
 class LazyConsole:
     """A rich ``Console`` made on first use.
 

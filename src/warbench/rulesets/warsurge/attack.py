@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import overload
@@ -1117,6 +1117,15 @@ def compile_weapon_use(
     )
 
 
+#: the fields :class:`AttackContext`'s equality compares, in its order, and where the four
+#: :func:`compile_key` rewrites are among them
+_CONTEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(AttackContext) if f.compare)
+_DISTANCE, _LOS_MODELS, _U_COST, _T_COST = (
+    _CONTEXT_FIELDS.index(name)
+    for name in ("distance", "los_models", "attacker_point_cost", "target_point_cost")
+)
+
+
 def compile_key(
     attacker: UnitState,
     weapon: WeaponProfile,
@@ -1146,10 +1155,10 @@ def compile_key(
     ct: float | None = None
     if u is not None and t is not None and u == u and t == t:  # both known (not NaN)
         cu, ct = 0.0, (1.0 if t > u else -1.0 if t < u else 0.0)
-    if d != band or ctx.los_models is not None or (u, t) != (cu, ct):
-        ctx = replace(
-            ctx, distance=band, los_models=None, attacker_point_cost=cu, target_point_cost=ct
-        )
+    # the context's fields as its equality compares them (``replace`` cost more than the
+    # rest of the key), with the distance's band, no models in sight and the costs' order
+    seen = [getattr(ctx, name) for name in _CONTEXT_FIELDS]
+    seen[_DISTANCE], seen[_LOS_MODELS], seen[_U_COST], seen[_T_COST] = band, None, cu, ct
     return (
         id(attacker.profile),
         save_upgrades(attacker, ctx.melee),
@@ -1161,7 +1170,7 @@ def compile_key(
         target.emergency_save_used,
         target.immortal_left is None,
         darkside,
-        ctx,
+        tuple(seen),
     )
 
 
@@ -1263,8 +1272,15 @@ def _attack_rolls(
     return success, six, one, prec
 
 
+#: Up to this many Attack Dice, one trial of :func:`sample_dice` is rolled die by die in
+#: plain Python (:func:`_sample_one`): the same draws, fewer NumPy calls (issue 10)
+_SCALAR_DICE = 64
+
+
 def sample_dice(prog: DieProgram, n: int, dice: Dice, trials: int = 1) -> DiceOutcome:
     """Roll ``trials`` independent batches of ``n`` Attack Dice through ``prog``."""
+    if trials == 1 and n <= _SCALAR_DICE:
+        return _sample_one(prog, n, dice)
     total = n * trials
     trial_of = np.repeat(np.arange(trials, dtype=np.int64), n)
     success, six, one, prec = _attack_rolls(prog, total, dice)
@@ -1329,6 +1345,175 @@ def sample_dice(prog: DieProgram, n: int, dice: Dice, trials: int = 1) -> DiceOu
     successes = np.bincount(trial_of[success], minlength=trials).astype(np.int64)
     hits = np.bincount(hit_trial, minlength=trials).astype(np.int64)
     return DiceOutcome(successes, hits, target_loss, self_loss, spent, precision_loss)
+
+
+def _faces(dice: Dice, n: int, label: str) -> list[int]:
+    """``dice.d6_array(n, label)`` (the very batch, logged), as Python ints."""
+    out: list[int] = dice.d6_array(n, label).tolist()
+    return out
+
+
+def _save_list(spec: SaveSpec, n: int, dice: Dice, label: str) -> list[bool]:
+    """:func:`_save_rolls` as a list: the same batches of the dice, in the same order."""
+    needed = spec.needed
+    if needed is None or n == 0:
+        return [False] * n
+    ok = [f >= needed for f in _faces(dice, n, label)]
+    if spec.reroll_failed:
+        idx = [k for k in range(n) if not ok[k]]
+        if idx:
+            for k, f in zip(idx, _faces(dice, len(idx), f"{label} reroll failed"), strict=True):
+                ok[k] = f >= needed
+    if spec.reroll_successful:
+        idx = [k for k in range(n) if ok[k]]
+        if idx:
+            for k, f in zip(idx, _faces(dice, len(idx), f"{label} reroll successful"), strict=True):
+                ok[k] = f >= needed
+    return ok
+
+
+def _attack_list(
+    prog: DieProgram, n: int, dice: Dice
+) -> tuple[list[bool], list[bool], list[bool], list[bool]]:
+    """:func:`_attack_rolls` as lists: the same batches of the dice, in the same order."""
+    req = prog.requirement
+    success, six, one, prec = [False] * n, [False] * n, [False] * n, [False] * n
+    if req is None or n == 0:
+        return success, six, one, prec
+    precision = prog.precision
+    active = [True] * n
+    for t in prog.pre_rolls:  # Accuracy / Aim: a roll before the Attack Dice (§12.4, §12.5)
+        idx = [i for i in range(n) if active[i]]
+        if idx:
+            for i, f in zip(idx, _faces(dice, len(idx), f"Aim {t}+"), strict=True):
+                active[i] = f >= t
+    if req.automatic:
+        success = list(active)
+        if prog.auto_test:  # §12.2 Auto Test: roll anyway for the Perk's effect
+            idx = [i for i in range(n) if active[i]]
+            if idx:
+                for i, f in zip(idx, _faces(dice, len(idx), "Auto Test"), strict=True):
+                    six[i] = f == 6
+                    one[i] = f == 1
+                    if precision is not None:
+                        prec[i] = f >= precision
+        return success, six, one, prec
+    thresholds = req.thresholds
+    last = len(thresholds) - 1
+
+    def attempt(alive: list[int], label: str) -> None:
+        for stage, t in enumerate(thresholds):
+            if not alive:
+                return
+            rolled = dice.d6_array(len(alive), label if stage == 0 else f"{label} {stage + 1}")
+            faces: list[int] = rolled.tolist()
+            if stage == last and prog.accursed:  # Accursed rerolls 6s on the final roll, once
+                sixes = [k for k, f in enumerate(faces) if f == 6]
+                if sixes:
+                    # into the logged batch too, as the vectorised path writes its faces
+                    rolled[sixes] = dice.d6_array(len(sixes), "Accursed reroll")
+                    faces = rolled.tolist()
+            for i, f in zip(alive, faces, strict=True):
+                one[i] = f == 1
+                if stage == last:
+                    success[i] = f >= t
+                    six[i] = f == 6
+                    if precision is not None:
+                        prec[i] = f >= precision
+                else:
+                    success[i] = six[i] = prec[i] = False
+            if stage != last:
+                alive = [i for i, f in zip(alive, faces, strict=True) if f >= t]
+
+    first = [i for i in range(n) if active[i]]
+    attempt(first, "Attack Dice")
+    if prog.reroll_failed:
+        failed = [i for i in first if not success[i]]
+        if failed:
+            for i in failed:
+                one[i] = False
+            attempt(failed, "Attack Dice reroll failed")
+    return success, six, one, prec
+
+
+def _sample_one(prog: DieProgram, n: int, dice: Dice) -> DiceOutcome:
+    """:func:`sample_dice` of one trial, die by die in plain Python: every batch of the dice
+    is the one the vectorised path asks for (the same counts and labels, in the same order),
+    and the totals are its totals (issue 10: one Attack's handful of dice cost more in NumPy
+    calls than in arithmetic)."""
+    success, six, one, prec = _attack_list(prog, n, dice)
+    hits_per = prog.hits_per_success
+    hit_die = [i for i in range(n) if success[i] for _ in range(hits_per)]
+    hit_six = [six[i] for i in hit_die]
+    nh = len(hit_die)
+    # Armour, then AEGIS for those that failed (§5.10); Piercing Hit skips them on a 6.
+    armour_ok = [False] * nh
+    roll = [k for k in range(nh) if not hit_six[k]] if prog.six_ignores_armour else range(nh)
+    for k, ok in zip(roll, _save_list(prog.armour, len(roll), dice, "Armour Save"), strict=True):
+        armour_ok[k] = ok
+    failed = [not ok for ok in armour_ok]
+    if prog.six_ignores_aegis:
+        failed_idx = [k for k in range(nh) if failed[k] and not hit_six[k]]
+    else:
+        failed_idx = [k for k in range(nh) if failed[k]]
+    aegis = _save_list(prog.aegis, len(failed_idx), dice, "AEGIS Save")
+    unsaved = list(failed)
+    for k, ok in zip(failed_idx, aegis, strict=True):
+        unsaved[k] = not ok
+    if prog.cover_save is not None:  # §10.4: custom cover's Cover Save, after AEGIS
+        if prog.six_ignores_armour:
+            c_idx = [k for k in range(nh) if unsaved[k] and not hit_six[k]]
+        else:
+            c_idx = [k for k in range(nh) if unsaved[k]]
+        if c_idx:
+            for k, f in zip(c_idx, _faces(dice, len(c_idx), "Cover Save"), strict=True):
+                if f >= prog.cover_save:
+                    unsaved[k] = False
+    spent = False
+    if prog.emergency_save:
+        idx = [k for k in range(nh) if unsaved[k]]
+        if idx:  # one trial: its first unsaved hit
+            saved = _faces(dice, 1, "Emergency Save")[0] >= 2
+            spent = True
+            if saved:
+                unsaved[idx[0]] = False
+    u_idx = [k for k in range(nh) if unsaved[k]]
+    loss = [prog.loss_constant] * len(u_idx)
+    if prog.loss_dice is not None and u_idx:
+        extra = _roll_expr_array(prog.loss_dice, len(u_idx), dice, "HP Loss dice").tolist()
+        loss = [a + b for a, b in zip(loss, extra, strict=True)]
+    if prog.six_dire:
+        sixes = [j for j, k in enumerate(u_idx) if hit_six[k]]
+        if sixes:
+            dire = _roll_expr_array(D3, len(sixes), dice, "Dire Hit").tolist()
+            for j, v in zip(sixes, dire, strict=True):
+                loss[j] += v
+    mult, six_mult = prog.loss_multiplier, prog.six_loss_multiplier
+    loss = [(v if v != 0 else 1) * mult for v in loss]  # no increaser: 1 HP per unsaved hit
+    if six_mult > 1:
+        loss = [v * six_mult if hit_six[k] else v for v, k in zip(loss, u_idx, strict=True)]
+    target_loss = sum(loss)
+    precision_loss = 0
+    if prog.precision is not None:
+        precision_loss = sum(v for v, k in zip(loss, u_idx, strict=True) if prec[hit_die[k]])
+    self_loss = 0
+    if prog.volatile is not None:
+        ones = sum(one)
+        if ones:
+            sub = sample_dice(prog.volatile, 1, dice, trials=ones)
+            self_loss = int(sub.target_loss.sum())
+
+    def arr(v: int) -> IntArray:
+        return np.array([v], dtype=np.int64)
+
+    return DiceOutcome(
+        arr(sum(success)),
+        arr(nh),
+        arr(target_loss),
+        arr(self_loss),
+        np.array([spent], dtype=np.bool_),
+        arr(precision_loss),
+    )
 
 
 def _roll_expr_array(expr: DiceExpr, n: int, dice: Dice, label: str) -> IntArray:

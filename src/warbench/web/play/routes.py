@@ -334,7 +334,7 @@ def replay_steps(text: str) -> dict[str, JSON]:
                 "actor": row.actor,
                 "action": row.action,
                 "label": said or action_label(row.action),
-                "events": [e for e in shown if e is not None],
+                "events": [pres.event_words(e) for e in shown if e is not None],
                 **after,
             }
         )

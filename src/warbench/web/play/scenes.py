@@ -63,6 +63,11 @@ class Presenter:
         own view) hides."""
         return visible_event(event, seats)
 
+    def event_words(self, event: dict[str, JSON]) -> dict[str, JSON]:
+        """An event (as a viewer may see it) with its text as a person reads it, for the log
+        and the replay viewer; the generic one keeps the ruleset's text."""
+        return event
+
     def spots(
         self, setup: dict[str, JSON], view: JSON, actions: list[JSON]
     ) -> list[dict[str, JSON] | None]:
@@ -272,6 +277,14 @@ class WarsurgePresenter(Presenter):
     def seat_names(self, setup: dict[str, JSON], seats: int) -> list[str]:
         """The rosters' player names."""
         return super().seat_names(setup, seats)
+
+    def event_words(self, event: dict[str, JSON]) -> dict[str, JSON]:
+        """The engine's text as a person reads it ("1 model", "(reroll 2)":
+        :func:`~warbench.rulesets.warsurge.game.words.said`); the record keeps the engine's."""
+        from warbench.rulesets.warsurge.game.words import said
+
+        text = event.get("text")
+        return {**event, "text": said(text)} if isinstance(text, str) else event
 
     def event_view(
         self, setup: dict[str, JSON], view: JSON, event: dict[str, JSON], seats: frozenset[int]

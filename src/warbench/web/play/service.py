@@ -483,7 +483,7 @@ class PlayService:
                     e.to_json() if every else pres.event_view(data.setup, view, e.to_json(), seats)
                 )
                 if shown is not None:
-                    out.append({"step": k + 1, **shown})
+                    out.append({"step": k + 1, **pres.event_words(shown)})
         return out
 
     def _memo(self, key: tuple[Any, ...], make: Any) -> Any:
@@ -512,16 +512,22 @@ class PlayService:
         from warbench.web.play.scenes import presenter
 
         legal = rs.legal_actions(state, d.player)
-        listed = [rs.actions.dump(a) for a in islice(iter(legal), MAX_LISTED)]
+        acts = list(islice(iter(legal), MAX_LISTED))
+        listed = [rs.actions.dump(a) for a in acts]
+        # the actions a preview may show (the legal actions' ``may_preview``, WARSURGE): the page
+        # checks only those before making them (a Pass is made with no check first)
+        may = getattr(legal, "may_preview", None)
         families = [f.to_json() for f in getattr(legal, "families", ())]
         shown = presenter(rs.id)
         spots = shown.spots(setup, view, listed)
         words = shown.labels(setup, view, listed)
         actions: list[JSON] = []
-        for a, spot, said in zip(listed, spots, words, strict=True):
+        for made, a, spot, said in zip(acts, listed, spots, words, strict=True):
             entry: dict[str, JSON] = {"action": a, "label": said or action_label(a)}
             if spot is not None:
                 entry["spot"] = spot
+            if callable(may) and may(made):
+                entry["preview"] = True
             actions.append(entry)
         return {
             "player": d.player,

@@ -490,9 +490,7 @@ class _Scene:
             if not (len(self.bxy) or len(self.near_pieces())):
                 return ok
             if len(ia) <= _ONE_PASS:
-                p0, p1 = self._samples(ia, it)
-                p0 = np.concatenate([a[:, None, :], p0], axis=1)
-                p1 = np.concatenate([b[:, None, :], p1], axis=1)
+                p0, p1 = self._samples(ia, it, centre=True)
                 seen: BoolArray = (self.lines_hit(p0, p1, ia, it) == 0).any(axis=1)
                 return seen
             ok = np.asarray(self.lines_hit(a[:, None, :], b[:, None, :], ia, it)[:, 0] == 0)
@@ -520,19 +518,25 @@ class _Scene:
             ok[rest] = (blocked == 0).any(axis=1)
         return ok
 
-    def _samples(self, ra: IntArray, rt: IntArray) -> tuple[FloatArray, FloatArray]:
+    def _samples(
+        self, ra: IntArray, rt: IntArray, centre: bool = False
+    ) -> tuple[FloatArray, FloatArray]:
         """``(R, LOS_SAMPLES ** 2, 2)`` starts and ends of the lines tried between the pairs
         ``(ra[r], rt[r])``: from each of :data:`LOS_SAMPLES` points across the attacker's base
-        to each across the target's."""
-        k, s, r = LOS_SAMPLES, _LOS_ACROSS, len(ra)
+        to each across the target's; with ``centre``, the centre line first (``(R, 1 +
+        LOS_SAMPLES ** 2, 2)``). Each row is taken from the points across by one index (the
+        very floats a broadcast would give)."""
+        s = _LOS_ACROSS
         if self.ap is None and self.tp is None:  # round bases: one direction for both ends
             pa, pt = _across_both(self.axy[ra], self.txy[rt], self.ar[ra], self.tr[rt], s)
         else:
             pa = self.across(False, ra, self.txy[rt], s)  # (R, k, 2)
             pt = self.across(True, rt, self.axy[ra], s)
-        p0 = np.broadcast_to(pa[:, :, None, :], (r, k, k, 2)).reshape(-1, k * k, 2)
-        p1 = np.broadcast_to(pt[:, None, :, :], (r, k, k, 2)).reshape(-1, k * k, 2)
-        return p0, p1
+        if not centre:
+            return pa[:, _FROM_A], pt[:, _TO_T]
+        pa = np.concatenate([self.axy[ra][:, None, :], pa], axis=1)  # the centre, then across
+        pt = np.concatenate([self.txy[rt][:, None, :], pt], axis=1)
+        return pa[:, _FROM_A_CENTRE], pt[:, _TO_T_CENTRE]
 
 
 #: Up to this many pairs of models, :meth:`_Scene.sight` tests every line of every pair in one
@@ -595,6 +599,13 @@ def _lines_discs(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
 #: its radius)
 _LOS_ACROSS: FloatArray = np.linspace(-1.0, 1.0, LOS_SAMPLES) * _SHRINK
 _Cands = tuple[IntArray, IntArray, IntArray, IntArray]
+#: the lines of a pair, by the points they join: from point ``_FROM_A[j]`` across the
+#: attacker's base to ``_TO_T[j]`` across the target's (each of one to each of the other); the
+#: ``_CENTRE`` indices put the centres first (point 0) and the centre line first
+_FROM_A: IntArray = np.repeat(np.arange(LOS_SAMPLES), LOS_SAMPLES)
+_TO_T: IntArray = np.tile(np.arange(LOS_SAMPLES), LOS_SAMPLES)
+_FROM_A_CENTRE: IntArray = np.concatenate([[0], _FROM_A + 1])
+_TO_T_CENTRE: IntArray = np.concatenate([[0], _TO_T + 1])
 
 
 def _remap(pos: IntArray, q: IntArray, other: IntArray) -> tuple[IntArray, IntArray]:
@@ -633,10 +644,17 @@ def _across_both(
     where the centres meet (both take the same fallback)."""
     d = b - a
     length = np.hypot(d[:, 0], d[:, 1])
-    safe = np.where(length > 0, length, 1.0)
-    u = np.where(length[:, None] > 0, d / safe[:, None], np.array([1.0, 0.0]))
-    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    nb = np.where(length[:, None] > 0, -n, n)
+    if length.all():  # no centres meet (nearly always): the same floats, fewer NumPy calls
+        u = d / length[:, None]
+        n = np.empty_like(u)
+        np.negative(u[:, 1], out=n[:, 0])
+        n[:, 1] = u[:, 0]
+        nb = -n
+    else:
+        safe = np.where(length > 0, length, 1.0)
+        u = np.where(length[:, None] > 0, d / safe[:, None], np.array([1.0, 0.0]))
+        n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+        nb = np.where(length[:, None] > 0, -n, n)
     pa: FloatArray = a[:, None, :] + (ra[:, None] * s[None, :])[:, :, None] * n[:, None, :]
     pb: FloatArray = b[:, None, :] + (rb[:, None] * s[None, :])[:, :, None] * nb[:, None, :]
     return pa, pb
@@ -799,7 +817,9 @@ def _cover(scene: _Scene) -> CoverReport:
                 if dense:
                     cands = scene.candidates(ia, it, exclude_target=False)
                 cq, cp, dq, _ = cands
-                sources.update(g.names[p] for p in np.unique(scene.pieces[cp[covered[it[cq]]]]))
+                # each piece once (a set of ints: np.unique cost more than the rest here)
+                pcs = set(scene.pieces[cp[covered[it[cq]]]].tolist())
+                sources.update(g.names[p] for p in pcs)
                 if covered[it[dq]].any():
                     sources.add("other units")
     return _unit_cover(scene, frac, levels, sources, "")

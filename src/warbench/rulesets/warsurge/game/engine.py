@@ -122,11 +122,27 @@ def normalize(action: Action) -> Action:
     for name in ("at", "to"):
         p = getattr(action, name, None)
         if p is not None:
-            changes[name] = round_point(p)
+            q = round_point(p)
+            if not (_floats(p) and q == p):  # floats equal to their rounding stay as they are
+                changes[name] = q
     pos = getattr(action, "positions", None)
-    if pos is not None:
+    if pos is not None and not (type(pos) is tuple and all(_floats(q) for q in pos)):
         changes["positions"] = tuple((float(x), float(y)) for x, y in pos)
-    return replace(action, **changes) if changes else action  # type: ignore[arg-type]
+    # nothing to change: the action itself; else a copy with the changes (issue 10, session
+    # 33: the frozen dataclass's fields copied, as ``replace`` does without its ``__init__``)
+    if not changes:
+        return action
+    if hasattr(type(action), "__post_init__") or not changes.keys() <= vars(action).keys():
+        return replace(action, **changes)  # type: ignore[arg-type]
+    out: Action = object.__new__(type(action))
+    vars(out).update(vars(action), **changes)
+    return out
+
+
+def _floats(p: object) -> bool:
+    """Whether ``p`` is a tuple of two Python floats (``float(x)`` is ``x`` itself, and a
+    float equal to its rounding has its very bits, the sign of a zero included)."""
+    return type(p) is tuple and len(p) == 2 and type(p[0]) is float and type(p[1]) is float
 
 
 def check(state: GameState, action: Action, *, hooks: HookRegistry = DEFAULT_HOOKS) -> None:
@@ -638,19 +654,19 @@ def _own_candidates(w: Work, uid: int, phase: Phase) -> Iterator[Action]:
             holder = w.outermost(uid)
             if w.units[holder].location is not Location.TABLE:
                 return
-            hc = w.xy(holder).mean(axis=0)
+            hc = w.centre(holder)
             if foes:
-                tgt = w.xy(foes[0][1]).mean(axis=0)
+                tgt = w.centre(foes[0][1])
                 yield Disembark(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
             for dx, dy in _DIRS:
                 yield Disembark(uid, to=(float(hc[0] + dx * 10), float(hc[1] + dy * 10)), dash=dash)
             return
-        centre = w.xy(uid).mean(axis=0)
+        centre = w.centre(uid)
         for dist, foe in foes:
             if dist <= allowance + 0.5:
                 yield Move(uid, engage=foe, dash=dash)
         if foes:
-            tgt = w.xy(foes[0][1]).mean(axis=0)
+            tgt = w.centre(foes[0][1])
             yield Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         for tr in w.side_units(info.side) + transports_open_to(w, uid):
             if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE:

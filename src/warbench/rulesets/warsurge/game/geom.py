@@ -450,16 +450,21 @@ def coherent(points: FloatArray, r: float) -> bool:
     if n <= 1:
         return True
     d = edge_distances(points, r, points, r)
-    adj = d <= COHERENCY + 1e-6
-    seen = np.zeros(n, dtype=bool)
-    stack = [0]
+    # the group of model 0 grown over the rows of the adjacency as Python lists: the same
+    # test of the same matrix, without NumPy calls per model (issue 10, session 33)
+    adj = (d <= COHERENCY + 1e-6).tolist()
+    seen = [False] * n
     seen[0] = True
+    stack = [0]
+    found = 1
     while stack:
-        i = stack.pop()
-        nxt = np.nonzero(adj[i] & ~seen)[0]
-        seen[nxt] = True
-        stack.extend(int(j) for j in nxt)
-    return bool(seen.all())
+        row = adj[stack.pop()]
+        for j in range(n):
+            if row[j] and not seen[j]:
+                seen[j] = True
+                found += 1
+                stack.append(j)
+    return found == n
 
 
 def groups(points: FloatArray, r: float) -> list[list[int]]:

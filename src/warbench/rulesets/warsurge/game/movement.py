@@ -268,15 +268,17 @@ def _plan_towards(
     free, _stay = mover_models(w, uid, dash)
     if not free:  # no model may move (every one used a Battle or Heavy weapon, §5.1)
         return tuple(u.pos[i] for i in models), False
-    centre = w.xy(uid, free).mean(axis=0)
-    v = np.asarray(to, dtype=np.float64) - centre
-    dist = float(np.hypot(*v))
+    # the way in Python floats: the very subtractions, products and quotients NumPy made of
+    # them (``np.hypot`` kept: libm's, issue 10, session 33)
+    cx, cy = w.centre_xy(uid, free) or (math.nan, math.nan)
+    vx, vy = float(to[0]) - cx, float(to[1]) - cy
+    dist = float(np.hypot(vx, vy))
     if dist < 1e-9:
         return tuple(u.pos[i] for i in models), False
-    unit_v = v / dist
+    ux, uy = vx / dist, vy / dist
     full = min(dist, float(allowance))
     fracs = STRAIGHT_SHARES
-    vecs = [unit_v * full * frac for frac in fracs]
+    vecs = [(ux * full * frac, uy * full * frac) for frac in fracs]
     # the fractions that certainly fail are known at once (the same positions as below)
     starts = geom.as_array([u.pos[i] for i in models])
     fs = set(free)
@@ -288,7 +290,7 @@ def _plan_towards(
         cands = np.where(shift, starts[None] + np.asarray(vecs)[:, None, :], starts[None])
         rejected = clearly_illegal(w, uid, starts, cands).tolist()
     else:
-        way = (float(unit_v[0]), float(unit_v[1]))
+        way = (ux, uy)
         moving = [k for k, i in enumerate(models) if i in fs]
         rejected = clearly_blocked_translations(
             w, uid, starts, moving, way, [full * frac for frac in fracs]
@@ -317,7 +319,7 @@ def _refuse_for_the_lock(
     w: Work,
     uid: int,
     models: Sequence[int],
-    vecs: Sequence[FloatArray],
+    vecs: Sequence[Point],
     free: Sequence[int],
     allowance: float,
     dash: bool,
@@ -343,7 +345,7 @@ def _refuse_for_the_lock(
 def _rigid_subset(
     w: Work,
     uid: int,
-    vec: FloatArray,
+    vec: Point,
     allowance: float,
     dash: bool,
     models: Sequence[int],

@@ -523,7 +523,10 @@ def forfeit_after_perks(work: Work, action: object) -> None:
     still use the Perk but it forfeits their opportunity to make an action later in the Phase":
     a unit that used perks at the side's last decision and is not the one acting now (a pass,
     another unit's action) has acted."""
-    if not any(u.counters for u in work.units):
+    for u in work.units:  # a plain loop: asked at every action (issue 10, session 33)
+        if u.counters:
+            break
+    else:
         return
     acting = getattr(action, "unit", None)
     for u in work.units:

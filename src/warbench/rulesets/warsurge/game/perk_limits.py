@@ -369,6 +369,7 @@ def take_form(work: Work, uid: int, rank: str, form: str, why: str) -> None:
               unit=uid, perk=rank, form=form)  # fmt: skip
 
 
+@per_setup  # asked at every Game Turn's start (issue 10, session 33)
 def _turn_rollers(setup: GameSetup) -> tuple[tuple[int, tuple[str, ...]], ...]:
     idx = index(setup)
     out = []

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.casualties import remove_models
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_turn import _rule, _stand, index, mastery_test
-from warbench.rulesets.warsurge.game.state import Location, unit_max_hp
+from warbench.rulesets.warsurge.game.state import GameSetup, Location, unit_max_hp
 from warbench.rulesets.warsurge.game.work import current_value
 
 if TYPE_CHECKING:
@@ -44,12 +45,19 @@ REANIMATED_BY = "reanimated by"
 
 
 def _users(work: Work) -> list[tuple[int, str]]:
-    idx = index(work.setup)
-    return [
+    return list(_users_of(work.setup))
+
+
+@per_setup
+def _users_of(setup: GameSetup) -> tuple[tuple[int, str], ...]:
+    """Each unit with a rank and its widest rank, once per set-up (``perk_turn.index`` is
+    the set-up's; issue 10, session 33: asked at every casualty of every game)."""
+    idx = index(setup)
+    return tuple(
         (uid, rank)
         for uid, p in enumerate(idx.units)
         for rank in sorted(p.unit & REVIVE.keys(), key=lambda r: -REVIVE[r])[:1]
-    ]
+    )
 
 
 def on_casualty(work: Work, unit: int, model: int, source: str) -> None:

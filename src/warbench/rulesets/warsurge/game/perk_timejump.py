@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.game.memo import per_setup
 
 if TYPE_CHECKING:
     from warbench.kernel.dice import Dice
@@ -103,6 +104,8 @@ def after_action(w: Work, before: GameState, action: object) -> None:
     """Keep the rewind point of ``action`` (applied to ``before`` in ``w``) if its unit may
     Time Jump it. A point carried through a pause stays; any other action leaves none, nor
     does an action that ended the game (ruling 1)."""
+    if before.rewind is None and w.rewind is None and not _holders(before):
+        return  # no unit may Time Jump, none did: nothing to keep or forget (session 33)
     from warbench.rulesets.warsurge.game.state import Phase
 
     if w.flow.phase is Phase.OVER:
@@ -121,21 +124,20 @@ def after_action(w: Work, before: GameState, action: object) -> None:
         w.rewind = Rewind(uid, rank, kind, action, replace(before, rewind=None))
 
 
-_HOLDERS: dict[int, tuple[object, frozenset[int]]] = {}
-
-
 def _holders(state: GameState) -> frozenset[int]:
-    setup = state.setup
-    hit = _HOLDERS.get(id(setup))
-    if hit is None or hit[0] is not setup:
-        from warbench.rulesets.warsurge.game.perk_turn import index
+    return _holders_of(state.setup)
 
-        units = index(setup).units
-        out = frozenset(
-            uid for uid, p in enumerate(units) if TIME_JUMP_I in p.unit or TIME_JUMP_II in p.unit
-        )
-        hit = _HOLDERS[id(setup)] = (setup, out)
-    return hit[1]
+
+@per_setup
+def _holders_of(setup: Any) -> frozenset[int]:
+    """The units of ``setup`` with a rank, once per set-up (``memo.per_setup``: the set-up
+    asked last answers first, issue 10, session 33)."""
+    from warbench.rulesets.warsurge.game.perk_turn import index
+
+    units = index(setup).units
+    return frozenset(
+        uid for uid, p in enumerate(units) if TIME_JUMP_I in p.unit or TIME_JUMP_II in p.unit
+    )
 
 
 def offered(state: GameState) -> bool:

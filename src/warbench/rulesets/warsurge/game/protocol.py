@@ -196,6 +196,16 @@ class WarsurgeLegal:
             return action.to is None and action.positions is None and not action.reserve
         return False
 
+    def may_preview(self, action: Action) -> bool:
+        """Whether ``action`` is of a kind :meth:`preview` can show (a Deploy not into a
+        Transport, a Move, a Disembark not to Reserve): a page asks for no preview of any other
+        (a Pass, an attack, a perk's choice, an Embark), so it sends no check before it."""
+        if isinstance(action, Deploy):
+            return action.into is None
+        if isinstance(action, Disembark):
+            return not action.reserve
+        return isinstance(action, Move)
+
     def preview_lines(self, shown: Preview, *, board: bool = True) -> list[str]:
         """``shown`` in words for the terminal, with the board as text (``game/preview.py``)."""
         return game_preview.preview_lines(self._state.game, shown, board=board)

@@ -14,6 +14,7 @@ from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.state import GameState, Location, unit_max_hp
 from warbench.rulesets.warsurge.game.terrain_control import control
 from warbench.rulesets.warsurge.game.terrain_transport import terrain_notes
+from warbench.rulesets.warsurge.game.words import said
 
 
 def drawings(state: GameState) -> list[tuple[str, int, list[Any]]]:
@@ -181,15 +182,16 @@ _SUMMARY_KINDS = {
 
 
 def summary(events: Sequence[Event], *, verbose: bool = False) -> list[str]:
-    """The readable turn-by-turn summary: one line per meaningful event."""
+    """The readable turn-by-turn summary: one line per meaningful event (its text as a person
+    reads it, :func:`~warbench.rulesets.warsurge.game.words.said`)."""
     out: list[str] = []
     for e in events:
         if not verbose and e.kind not in _SUMMARY_KINDS:
             continue
         if e.kind == "turn":
-            out.append(f"== {e.text} ==")
+            out.append(f"== {said(e.text)} ==")
         else:
-            out.append(f"  [{e.phase}] {e.text}")
+            out.append(f"  [{e.phase}] {said(e.text)}")
     return out
 
 

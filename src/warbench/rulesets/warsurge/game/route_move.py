@@ -74,7 +74,7 @@ def route_towards(
         return None
     u = w.units[uid]
     grid = nav_grid(w.field.board, float(w.info(uid).radius))
-    centre = w.xy(uid, free).mean(axis=0)
+    centre = w.centre(uid, free)
     fs = set(free)
     # every heading and share at once (the very numbers of a loop over them: the same
     # products and sums, ``NavGrid.at_many``; issue 10, session 30)

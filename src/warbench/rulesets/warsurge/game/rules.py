@@ -18,8 +18,6 @@ read beside the book:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from warbench.rulesets.warsurge.game import (
     advanced,
     perk_concealed,
@@ -85,7 +83,7 @@ from warbench.rulesets.warsurge.game.turn import (
     take_zone,
     verify_pass,
 )
-from warbench.rulesets.warsurge.game.work import Work, err
+from warbench.rulesets.warsurge.game.work import Work, err, flow_with
 
 _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.TURN_MASTER: (ChooseTurnMaster,),
@@ -271,7 +269,7 @@ def apply_plan(w: Work, action: Action, plan: Plan) -> None:
         w.emit(
             "pass", f"{w.side_name(side)} is finished with the {w.flow.phase.value} Phase", "§2.2"
         )
-        w.flow = replace(w.flow, passed=w.flow.passed | {side})
+        w.flow = flow_with(w.flow, passed=w.flow.passed | {side})
         advance(w)
         return
     if placing:

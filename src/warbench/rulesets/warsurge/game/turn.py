@@ -9,7 +9,6 @@ Zones).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import (
@@ -39,7 +38,7 @@ from warbench.rulesets.warsurge.game.state import (
 from warbench.rulesets.warsurge.game.terrain_army_value import army_points
 from warbench.rulesets.warsurge.game.terrain_fire import fires_from_terrain
 from warbench.rulesets.warsurge.game.transports import fires_from_transport
-from warbench.rulesets.warsurge.game.work import Work, err
+from warbench.rulesets.warsurge.game.work import Work, err, flow_with
 
 
 def acting_side(state_flow: Flow) -> int | None:
@@ -92,8 +91,9 @@ def eligible(w: Work, uid: int, phase: Phase) -> bool:
 
 
 def side_can_act(w: Work, side: int, phase: Phase) -> bool:
-    if any(eligible(w, uid, phase) for uid in w.acting_units(side)):
-        return True
+    for uid in w.acting_units(side):
+        if eligible(w, uid, phase):
+            return True
     return terrain_army.in_play(w.setup) and terrain_army.pieces_can_act(w, side, phase)  # §10.2
 
 
@@ -156,18 +156,8 @@ def ranked_rolloff(w: Work, sides: Sequence[int], label: str) -> list[int]:
 def start_turn(w: Work) -> None:
     """§2.2 step 1: a new Game Turn; reset per-turn flags, roll off for the Turn Master."""
     turn = w.flow.turn
-    w.flow = replace(w.flow, phase=Phase.TURN_MASTER, active=None)
-    for u in list(w.units):
-        n = len(u.hp)
-        w.set_unit(
-            u.uid,
-            moved=(False,) * n,
-            heavy=(False,) * n,
-            battle=(False,) * n,
-            unit_moved=False,
-            unit_dashed=False,
-            acted=False,
-        )
+    w.flow = flow_with(w.flow, phase=Phase.TURN_MASTER, active=None)
+    reset_turn_flags(w)
     w.emit("turn", f"Game Turn {turn}", "§2.2")
     if w.hooks.active(Hook.TURN_START):
         w.hooks.fire(Hook.TURN_START, w, turn=turn)
@@ -176,11 +166,31 @@ def start_turn(w: Work) -> None:
     from warbench.rulesets.warsurge.game.perk_roster import strategist_first  # Perks L4336
 
     ranking = strategist_first(w, ranking)
-    w.flow = replace(
+    w.flow = flow_with(
         w.flow, phase=Phase.TURN_MASTER, rolloff_winner=ranking[0], roll_order=tuple(ranking)
     )
     if Automation.TURN_MASTER in w.setup.automation:
         set_turn_master(w, ranking[0])
+
+
+def reset_turn_flags(w: Work) -> None:
+    """A new Game Turn: no unit has moved, used a Heavy or Battle weapon or acted. A unit with
+    nothing to reset keeps its very state (issue 10, session 33)."""
+    for u in list(w.units):
+        n = len(u.hp)
+        fresh = (False,) * n
+        busy = u.acted or u.unit_moved or u.unit_dashed
+        if not busy and u.moved == u.heavy == u.battle == fresh:
+            continue
+        w.set_unit(
+            u.uid,
+            moved=fresh,
+            heavy=fresh,
+            battle=fresh,
+            unit_moved=False,
+            unit_dashed=False,
+            acted=False,
+        )
 
 
 def set_turn_master(w: Work, side: int) -> None:
@@ -193,9 +203,9 @@ def set_turn_master(w: Work, side: int) -> None:
     )
     # §3.6 step 2: zones are chosen by the Turn Master, then by the roll-off order
     rest = [s for s in w.flow.roll_order if s != side]
-    w.flow = replace(w.flow, turn_master=side, roll_order=(side, *rest))
+    w.flow = flow_with(w.flow, turn_master=side, roll_order=(side, *rest))
     if w.flow.turn == 1 and any(z is None for z in w.zones):
-        w.flow = replace(w.flow, phase=Phase.ZONES, active=side)
+        w.flow = flow_with(w.flow, phase=Phase.ZONES, active=side)
         _auto_zones(w)
     else:
         _start_phase(w, flow_phases(w)[0])
@@ -220,7 +230,7 @@ def take_zone(w: Work, side: int, zone: int) -> None:
     )
     waiting = [s for s in w.flow.roll_order if w.zones[s] is None]
     if waiting:
-        w.flow = replace(w.flow, active=waiting[0])
+        w.flow = flow_with(w.flow, active=waiting[0])
     else:
         _start_phase(w, flow_phases(w)[0])
 
@@ -244,14 +254,14 @@ def _start_phase(w: Work, phase: Phase) -> None:
     if phase is Phase.ACTIONS:
         advanced.start_actions(w, order)
     else:
-        w.flow = replace(w.flow, phase=phase, order=order, active=None, passed=frozenset())
+        w.flow = flow_with(w.flow, phase=phase, order=order, active=None, passed=frozenset())
     if phase is not Phase.OPPORTUNIST and w.hooks.active(Hook.PHASE_START):
         w.hooks.fire(Hook.PHASE_START, w, phase=phase.value)
     first = [s for s in order if side_can_act(w, s, phase)]
     if not first:
         _end_phase(w)
         return
-    w.flow = replace(w.flow, active=first[0])
+    w.flow = flow_with(w.flow, active=first[0])
 
 
 def advance(w: Work) -> None:
@@ -270,7 +280,7 @@ def advance(w: Work) -> None:
         if s in flow.passed:
             continue
         if side_can_act(w, s, flow.phase):
-            w.flow = replace(flow, active=s)
+            w.flow = flow_with(flow, active=s)
             return
     _end_phase(w)
 
@@ -358,7 +368,7 @@ def end_turn(w: Work) -> None:
     if ended:
         finish(w, ended)
         return
-    w.flow = replace(w.flow, turn=turn + 1)
+    w.flow = flow_with(w.flow, turn=turn + 1)
     start_turn(w)
 
 
@@ -370,7 +380,7 @@ def finish(w: Work, why: str) -> None:
     leaders = [s for s, v in enumerate(values) if abs(v - best) < 1e-6]
     winner = leaders[0] if len(leaders) == 1 else None
     w.result = GameResult(values, winner, w.flow.turn)
-    w.flow = replace(w.flow, phase=Phase.OVER, active=None)
+    w.flow = flow_with(w.flow, phase=Phase.OVER, active=None)
     summary = ", ".join(f"{w.side_name(s)} {v:.1f}" for s, v in enumerate(values))
     outcome = f"{w.side_name(winner)} wins" if winner is not None else "a draw"
     w.emit("end", f"The game ends ({why}): {summary} points remaining; {outcome}", "§2.2 step 8")

@@ -9,6 +9,7 @@ Counter Use Perks; each costs the Command Points of its parent Action (L3836).""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 #: the Counter Actions (§9.3) in words
@@ -18,6 +19,25 @@ COUNTER_WORDS = {
     "guard": "Counter Guard (costs as a Guard Action, §9.3)",
     "perk": "Counter Use Perks (costs as a Use Perks Action, §9.3)",
 }
+
+
+# "1 models" as the engine writes a count it does not inflect (not "11 models", "0.1 models")
+_ONE_MODELS = re.compile(r"(?<![\d.])1 models\b")
+# a roll-off tied again: the engine's label grows by " (reroll)" each time (its dice draw's key)
+_REROLLS = re.compile(r"(?: \(reroll\))+")
+
+
+def said(text: str) -> str:
+    """An engine event's text as a person reads it: "1 model", not "1 models"; a roll-off
+    rolled again after a second tie "(reroll 2)", not "(reroll) (reroll)" (§1.4). The event's
+    own text is unchanged (the seeded games' fingerprints hash it, and a roll-off's label is
+    the key of its dice draw); the log, the page and the terminal show this."""
+
+    def rerolls(m: re.Match[str]) -> str:
+        n = m.group(0).count("(reroll)")
+        return " (reroll)" if n == 1 else f" (reroll {n})"
+
+    return _REROLLS.sub(rerolls, _ONE_MODELS.sub("1 model", text))
 
 
 def _inches(p: Any) -> str:

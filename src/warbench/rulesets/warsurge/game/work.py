@@ -27,13 +27,15 @@ from warbench.rulesets.warsurge.attack import (
 from warbench.rulesets.warsurge.game import bases, geom, perk_arms, perk_effects, perk_immortal
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.gateway_markers import holders as gateway_holders
-from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
+from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray, Point
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_illusion_slots import off_the_table, pad_positions
 from warbench.rulesets.warsurge.game.state import (
     CasualtyPause,
     Flow,
     GameResult,
+    GameSetup,
     GameState,
     Location,
     UnitGS,
@@ -49,6 +51,28 @@ class Hooks(Protocol):
     def active(self, hook: Any) -> bool: ...
 
     def fire(self, hook: Any, work: Work, **kwargs: Any) -> None: ...
+
+
+@per_setup
+def _unit_sides(setup: GameSetup) -> tuple[int, ...]:
+    """Each unit's own side, by uid (``setup.units[uid].side``), once per set-up."""
+    return tuple(info.side for info in setup.units)
+
+
+_FLOW_FIELDS = frozenset(Flow.__dataclass_fields__)
+
+
+def flow_with(flow: Flow, **changes: Any) -> Flow:
+    """``dataclasses.replace(flow, **changes)`` without ``__init__`` (a Flow has no
+    ``__post_init__`` and keeps nothing worked out): the same fields, a few changed. The
+    phases' bookkeeping makes a new Flow several times an ``apply`` (issue 10, session 33)."""
+    if not changes.keys() <= _FLOW_FIELDS:
+        raise TypeError(f"Flow has no field {sorted(changes.keys() - _FLOW_FIELDS)[0]!r}")
+    out: Flow = object.__new__(Flow)
+    d = out.__dict__
+    d.update(flow.__dict__)
+    d.update(changes)
+    return out
 
 
 @dataclass
@@ -81,6 +105,8 @@ class Work:
     def __init__(self, state: GameState, dice: Dice | None, hooks: Hooks) -> None:
         self._state = state
         self.setup = state.setup
+        #: Weapons as state (Simulacrum, Loot) in this game: asked once, not at every ``info``
+        self._arms = perk_arms.in_play(state.setup)
         self.field = state.setup.field
         #: destructible terrain's HP left where it lost any (§10.3, ``game/terrain.py``)
         self.terrain_hp: dict[str, int] = dict(state.terrain_hp)
@@ -137,7 +163,11 @@ class Work:
 
     # -- output ----------------------------------------------------------------------------
     def state(self) -> GameState:
-        out = GameState(
+        """The frozen state this work has made: the very fields ``GameState(...)`` sets, in
+        its order, with an empty ``cache`` (without the frozen dataclass's ``__init__``, one
+        ``object.__setattr__`` a field; issue 10, session 33)."""
+        out: GameState = object.__new__(GameState)
+        out.__dict__.update(
             setup=self.setup,
             seed=self.seed,
             flow=self.flow,
@@ -151,6 +181,7 @@ class Work:
             terrain_hp=self._terrain_hp(),
             pieces_acted=self.pieces_acted,
             rewind=self.rewind,
+            cache={},
         )
         if self._index is not None:
             out.cache["index"] = self._index
@@ -190,7 +221,7 @@ class Work:
 
     # -- units -------------------------------------------------------------------------------
     def info(self, uid: int) -> UnitInfo:
-        if perk_arms.in_play(self.setup):  # Weapons as state (Simulacrum, Loot): perk_arms
+        if self._arms:  # Weapons as state (Simulacrum, Loot): perk_arms
             armed: UnitInfo = perk_arms.armed(self.setup, uid, self.units[uid].statuses)
             return armed
         return self.setup.units[uid]
@@ -288,6 +319,30 @@ class Work:
             return u.present_xy().copy()
         return geom.as_array([u.pos[i] for i in models])
 
+    def centre(self, uid: int, models: Sequence[int] | None = None) -> FloatArray:
+        """``self.xy(uid, models).mean(axis=0)``, float for float (:meth:`centre_xy`)."""
+        got = self.centre_xy(uid, models)
+        if got is None:
+            mean: FloatArray = self.xy(uid, models).mean(axis=0)  # NumPy's own: nan, a warning
+            return mean
+        return np.array(got)
+
+    def centre_xy(self, uid: int, models: Sequence[int] | None = None) -> Point | None:
+        """``self.xy(uid, models).mean(axis=0)`` as two floats (None without a model): NumPy
+        sums the rows of a C-ordered ``(n, 2)`` array one after another and divides by ``n``,
+        and so does this, float for float (issue 10, session 33: ``mean``'s Python wrappers
+        cost more than the sums of a handful of models)."""
+        u = self.units[uid]
+        pts = [u.pos[i] for i in (u.present() if models is None else models)]
+        if not pts:
+            return None
+        sx, sy = float(pts[0][0]), float(pts[0][1])
+        for x, y in pts[1:]:
+            sx += float(x)
+            sy += float(y)
+        n = len(pts)
+        return (sx / n, sy / n)
+
     def gap(self, a: int, b: int) -> float:
         """The closest base-edge distance between units ``a`` and ``b`` (inches; ``inf`` when
         either has no model on the table): how the perks measure "within X\"" (001 §1.4)."""
@@ -367,8 +422,14 @@ class Work:
 
     def acting_units(self, side: int) -> list[int]:
         """The units ``side`` acts with: its own, less those another side seized, and those it
-        seized (Dominate, ``UnitGS.controller``)."""
-        return [i.uid for i in self.setup.units if self.units[i.uid].controller(i.side) == side]
+        seized (Dominate, ``UnitGS.controller``). A unit without statuses is its own side's
+        (``controller`` returns the side at once): read from the set-up's sides, no call."""
+        units = self.units
+        return [
+            uid
+            for uid, own in enumerate(_unit_sides(self.setup))
+            if (units[uid].controller(own) if units[uid].statuses else own) == side
+        ]
 
     def outermost(self, uid: int) -> int:
         u = self.units[uid]
