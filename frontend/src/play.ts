@@ -1,11 +1,11 @@
 // The play lobby: choose a ruleset and a set-up, how to play, start; the secret links of the
 // new game are shown once and remembered in this browser (localStorage) so a game resumes.
 import { $, api, ApiFailure, el } from "./common.js";
-import { remember, remembered } from "./play_store.js";
+import { linkName, remember, remembered } from "./play_store.js";
 
 interface Preset { name: string; setup: unknown }
 interface RulesetInfo { id: string; version?: string; error?: string; presets: Preset[]; seat_kinds: string[]; modes: string[] }
-interface Created { id: string; seats: string[]; tokens: Record<string, string>; links: Record<string, string> }
+interface Created { id: string; seats: string[]; names?: string[]; tokens: Record<string, string>; links: Record<string, string> }
 let rulesets: RulesetInfo[] = [];
 
 function current(): RulesetInfo | undefined {
@@ -27,6 +27,20 @@ function fillSetup(): void {
   const preset = v === "custom" ? undefined : rs?.presets[Number(v)];
   if (preset !== undefined) $<HTMLTextAreaElement>("setup").value = JSON.stringify(preset.setup, null, 1);
   fillSeats();
+}
+
+/** Each roster's name in the set-up (its ``name``, else its ``player``, as the game page names
+ * the seats), or "" when it has none. */
+function rosterNames(): string[] {
+  try {
+    const s = JSON.parse($<HTMLTextAreaElement>("setup").value) as { rosters?: unknown[] };
+    return (Array.isArray(s.rosters) ? s.rosters : []).map((r) => {
+      const o = (r ?? {}) as { name?: unknown; player?: unknown };
+      return String(o.name || o.player || "");
+    });
+  } catch {
+    return [];
+  }
 }
 
 function rosterCount(): number {
@@ -53,6 +67,16 @@ function aiLabel(kind: string): string {
   return `AI: ${shown}${level === undefined ? "" : ` ${level}`}${note}`;
 }
 
+/** Kinds that are another kind's other name (docs/ai.md "Player kinds": `automatic` is
+ * `scripted`, `search` is `search:2`, `tactical` is `tactical:1`): listed once, by the name
+ * the list already has, so no player is offered twice (session 33: "AI: scripted" twice). */
+const ALIASES: Record<string, string> = { "ai:automatic": "ai:scripted", "ai:search": "ai:search:2", "ai:tactical": "ai:tactical:1" };
+
+/** The kinds to offer in a seat: each player once. */
+function offeredKinds(kinds: string[]): string[] {
+  return kinds.filter((k) => !(k in ALIASES && kinds.includes(ALIASES[k])));
+}
+
 function fillSeats(): void {
   const box = $("seats");
   box.replaceChildren();
@@ -61,9 +85,11 @@ function fillSeats(): void {
   const kinds = current()?.seat_kinds ?? ["human"];
   for (let i = 0; i < rosterCount(); i++) {
     const sel = el("select", "", { name: `seat-${i}`, "data-seat": String(i) });
-    for (const k of kinds) sel.appendChild(el("option", k === "human" ? "a person" : aiLabel(k), { value: k }));
+    for (const k of offeredKinds(kinds)) sel.appendChild(el("option", k === "human" ? "a person" : aiLabel(k), { value: k }));
     sel.value = i === 0 || mode === "network" ? "human" : defaultAi(kinds);
-    const label = el("label", `Seat ${i + 1}`);
+    // the seat says whose it is ("Seat 1: Red"), as its link and the game page will
+    const name = rosterNames()[i];
+    const label = el("label", name ? `Seat ${i + 1}: ${name}` : `Seat ${i + 1}`);
     label.appendChild(sel);
     box.appendChild(label);
   }
@@ -76,7 +102,7 @@ function showMine(): void {
     const li = el("li");
     li.appendChild(el("span", `${g.ruleset} · ${g.id} · `));
     for (const [label, url] of Object.entries(g.links)) {
-      li.appendChild(el("a", label, { href: url, "data-link": label }));
+      li.appendChild(el("a", linkName(label, g.names), { href: url, "data-link": label }));
       li.appendChild(document.createTextNode(" "));
     }
     list.appendChild(li);
@@ -107,14 +133,15 @@ async function start(ev: Event): Promise<void> {
       seed: seedText === "" ? null : Number(seedText),
       automate,
     });
-    remember({ id: made.id, ruleset: $<HTMLSelectElement>("ruleset").value, links: made.links, at: new Date().toISOString() });
+    remember({ id: made.id, ruleset: $<HTMLSelectElement>("ruleset").value, links: made.links, at: new Date().toISOString(), names: made.names });
     const box = $("links");
     box.replaceChildren();
     for (const [label, url] of Object.entries(made.links)) {
-      const row = el("label", label);
+      const said = linkName(label, made.names);
+      const row = el("label", said);
       row.appendChild(el("input", "", { value: url, readonly: "", "data-link": label }));
       box.appendChild(row);
-      box.appendChild(el("a", `Open as ${label}`, { href: url, class: "open-link", "data-link": label }));
+      box.appendChild(el("a", `Open as ${said}`, { href: url, class: "open-link", "data-link": label }));
     }
     $("created").hidden = false;
     showMine();

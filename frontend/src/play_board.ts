@@ -2,6 +2,8 @@
 // SVG (1 unit = 1 inch), with pan and zoom, pieces to select, a ghost ring to drag and the
 // reachable points the server's check accepted. No rule is decided here.
 
+import { bookNames } from "./common.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a2b8"];
 
@@ -610,14 +612,15 @@ export function zoomButtons(board: Board): void {
   document.getElementById("zoom-fit")?.addEventListener("click", () => board.fit());
 }
 
-/** One event for the log: its text, its step and its rule. */
+/** One event for the log: its text, its step and its rule, each rule cited by its book ("The
+ * WarEngine 2.1 L471", not the source file's hash name; session 33). */
 export function logItem(ev: { step?: number; text: string; rule?: string }): HTMLLIElement {
   const li = document.createElement("li");
-  li.textContent = `${ev.step !== undefined ? `${ev.step}. ` : ""}${ev.text} `;
+  li.textContent = `${ev.step !== undefined ? `${ev.step}. ` : ""}${bookNames(ev.text)} `;
   if (ev.rule) {
     const span = document.createElement("span");
     span.className = "rule";
-    span.textContent = ev.rule;
+    span.textContent = bookNames(ev.rule);
     li.appendChild(span);
   }
   return li;

@@ -175,7 +175,7 @@ async function refreshOnce(): Promise<void> {
     known = next.steps;
     snap = next;
   } catch (e) {
-    $("decision-title").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+    $("decision-title").textContent = e instanceof ApiFailure ? bookNames(e.body.detail) : String(e);
     return;
   }
   render();
@@ -194,7 +194,7 @@ function render(): void {
   bits.push(`step ${s.steps}`);
   $("turn").textContent = bits.join(" · ");
   $("result").textContent = s.result === null ? "" :
-    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`} (${s.result.scores.join(" – ")}; ${s.result.reason})`;
+    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`} (${s.result.scores.join(" – ")}; ${bookNames(s.result.reason)})`;
   $("view-json").textContent = JSON.stringify(s.view, null, 1);
   if (s.scene !== null) {
     $("board-wrap").hidden = false;
@@ -258,9 +258,20 @@ function renderDecision(): void {
     const who = s.pending.map((p) => seatName(p.player)).join(", ");
     // the game's end says who won in the card too (the header line is easy to miss on a phone)
     const over = s.result === null ? "" : s.result.winner === null ? ": a draw" : `: ${seatName(s.result.winner)} wins`;
-    $("decision-title").textContent = s.result !== null ? `The game is over${over}` : `Waiting for ${who}`;
+    // a link that plays one side is told how it went (the loser read only "Red wins")
+    const mine = s.you.role === "spectator" || s.you.seats.length !== 1 || s.result === null || s.result.winner === null ? ""
+      : s.you.seats[0] === s.result.winner ? " (you won)" : " (you lost)";
+    $("decision-title").textContent = s.result !== null ? `The game is over${over}${mine}` : `Waiting for ${who}`;
     $("decision-rule").textContent = "";
     $("selected").textContent = "";
+    if (s.result !== null) {
+      // what comes after a game, at hand in the card (session 33): its replay and a new game
+      const replay = $("replay-link").getAttribute("href") ?? "/play/replay";
+      $("selected").append(
+        el("a", "Replay this game", { href: replay, id: "over-replay" }), " · ",
+        el("a", "New game", { href: `/play?ruleset=${encodeURIComponent(s.ruleset)}`, id: "over-new" }),
+      );
+    }
     $("decision-card").dataset.state = s.result !== null ? "over" : "waiting";
     return;
   }
@@ -289,9 +300,11 @@ function renderDecision(): void {
   if (board.selected !== null && !units.has(board.selected)) board.selected = null;
   $("selected").replaceChildren();
   if (units.size) {
-    $("selected").appendChild(el("span", board.selected === null ? "Units that can act: " : `Selected: ${unitLabel(board.selected)} · others: `));
+    // the selected unit's chip is marked, not listed among "others" (session 33: it was both)
+    $("selected").appendChild(el("span", board.selected === null ? "Units that can act: " : `Selected: ${unitLabel(board.selected)} · units that can act: `));
     for (const u of units.keys()) {
-      const b = el("button", unitLabel(u), { type: "button", class: "unit-chip", "data-unit": String(u) });
+      const chosen = u === board.selected;
+      const b = el("button", unitLabel(u), { type: "button", class: chosen ? "unit-chip chosen" : "unit-chip", "data-unit": String(u), "aria-pressed": String(chosen) });
       b.addEventListener("click", () => select(u));
       $("selected").appendChild(b);
     }
@@ -447,14 +460,14 @@ async function checkLive(a: Action): Promise<boolean> {
   try {
     const r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
     if (mine !== liveCheck) return r.ok;
-    $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason} [${r.rule}]`;
+    $("refusal").textContent = r.ok ? "✓ legal" : bookNames(`✗ ${r.reason} [${r.rule}]`);
     $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
     if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview);
     else clearPreview();
     return r.ok;
   } catch (e) {
     if (mine !== liveCheck) return false;
-    $("refusal").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+    $("refusal").textContent = e instanceof ApiFailure ? bookNames(e.body.detail) : String(e);
     $("refusal").className = "refusal bad";
     clearPreview();
     return false;
@@ -719,10 +732,10 @@ async function checkModels(): Promise<void> {
   try {
     r = await call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a });
   } catch (e) {
-    r = { ok: false, reason: e instanceof ApiFailure ? e.body.detail : String(e), rule: "" };
+    r = { ok: false, reason: e instanceof ApiFailure ? bookNames(e.body.detail) : String(e), rule: "" };
   }
   if (mine !== modelCheck || placingModels === null) return;
-  $("refusal").textContent = r.ok ? "✓ legal" : `✗ ${r.reason}${r.rule ? ` [${r.rule}]` : ""}`;
+  $("refusal").textContent = r.ok ? "✓ legal" : bookNames(`✗ ${r.reason}${r.rule ? ` [${r.rule}]` : ""}`);
   $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
   board.markHandles(r.ok);
   $("place").dataset.checking = "0";
@@ -827,7 +840,7 @@ async function act(a: Action): Promise<void> {
     // drawn it with the placement still open): draw the page again without it
     render();
   } catch (e) {
-    $("refusal").textContent = e instanceof ApiFailure ? `✗ ${e.body.detail}` : String(e);
+    $("refusal").textContent = e instanceof ApiFailure ? bookNames(`✗ ${e.body.detail}`) : String(e);
     $("refusal").className = "refusal bad";
   } finally {
     setBusy(false);
@@ -844,7 +857,7 @@ $("undo").addEventListener("click", () => {
     events = [];
     return refresh();
   }).catch((e: unknown) => {
-    $("refusal").textContent = e instanceof ApiFailure ? e.body.detail : String(e);
+    $("refusal").textContent = e instanceof ApiFailure ? bookNames(e.body.detail) : String(e);
   });
 });
 $("place-confirm").addEventListener("click", () => {

@@ -1,7 +1,7 @@
 // The Play Manager: a WARSURGE game on a physical table. Every change is one operation sent to
 // the server (stored as one step: undo, history and resume work as for games); the values and
 // the winner by §2.2 step 8 come from the server. The Dice Generator calls /api/dice/roll.
-import { $, api, ApiFailure, ApiError, el } from "./common.js";
+import { $, api, ApiFailure, ApiError, bookNames, el } from "./common.js";
 
 interface Status { name: string; turns: number | null }
 interface Unit {
@@ -95,6 +95,9 @@ function render(): void {
   $("table").hidden = false;
   $("pm-turn").textContent = String(t.turn);
   $("pm-phase").textContent = t.over ? "game over" : t.phase;
+  // the button toggles: once the game is over it takes the ending back (session 33: it still
+  // read "End the game")
+  $("pm-end").textContent = t.over ? "Resume the game" : "End the game";
   const tm = $<HTMLSelectElement>("pm-tm");
   tm.replaceChildren(el("option", "—", { value: "" }));
   t.sides.forEach((s, i) => tm.appendChild(el("option", s.name, { value: String(i) })));
@@ -115,7 +118,7 @@ function render(): void {
       box.appendChild(teams);
     }
     const lead = st.winner === null ? "Draw" : `${st.winner} ${t.over ? "wins" : "leads"}`;
-    box.appendChild(el("p", `${lead} · ${st.rule}`, { class: "ok", id: "pm-winner" }));
+    box.appendChild(el("p", `${lead} · ${bookNames(st.rule)}`, { class: "ok", id: "pm-winner" }));
   }
   const cps = el("div", "", { class: "row" });
   t.sides.forEach((s, i) => {

@@ -31,7 +31,8 @@ function show(k: number): void {
   $<HTMLInputElement>("slider").value = String(n);
   const f = data.steps[n];
   const who = f.actor === null ? "" : f.actor === -1 ? "chance: " : `${data.names[f.actor] ?? f.actor}: `;
-  $("step-label").textContent = `step ${f.step} of ${data.steps.length - 1} · ${who}${f.label}`;
+  // a label in words names its side already ("Red: Troopers: …"): not said twice
+  $("step-label").textContent = `step ${f.step} of ${data.steps.length - 1} · ${who && f.label.startsWith(who) ? "" : who}${f.label}`;
   if (f.scene !== null) {
     board.draw(f.scene);
     drawLegend($("board-legend"), f.scene, data.names);
@@ -41,7 +42,7 @@ function show(k: number): void {
   log.replaceChildren();
   for (const g of data.steps.slice(1, n + 1)) {
     const who2 = g.actor === -1 ? "chance" : data.names[g.actor ?? 0] ?? String(g.actor);
-    const head = el("li", `${g.step}. ${who2}: ${g.label}`);
+    const head = el("li", g.label.startsWith(`${who2}: `) ? `${g.step}. ${g.label}` : `${g.step}. ${who2}: ${g.label}`);
     head.style.fontWeight = "600";
     log.appendChild(head);
     for (const ev of g.events) log.appendChild(logItem(ev));

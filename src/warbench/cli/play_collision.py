@@ -25,10 +25,11 @@ def play_collision(
     """Set up and play one battle; print the events, the board and the result."""
     from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
-    from warbench.play.terminal import prompt_seat
+    from warbench.play.terminal import book_names, distinct_names, prompt_seat
     from warbench.rulesets.collision.game.protocol import CollisionRuleset, make_view
     from warbench.rulesets.collision.game.render import render_svg, render_text
     from warbench.rulesets.collision.game.state import CollisionState
+    from warbench.rulesets.collision.game.words import describe
     from warbench.rulesets.collision.io import load, to_data
     from warbench.rulesets.collision.models import BattleGroup
 
@@ -56,8 +57,9 @@ def play_collision(
     auto_player: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
+        # rules cited by book ("[Collision L557-565]"), not by source file name (session 33)
         if not quiet:
-            console.print(line, highlight=False, markup=False)
+            console.print(book_names(line), highlight=False, markup=False)
 
     players: list[Any] = [auto_player, auto_player]
     if not auto:
@@ -68,6 +70,10 @@ def play_collision(
             auto_player,
             write=write,
             ended_note="input ended: the scripted player plays on for you",
+            # the questions name your battle group, not "player 0" (session 33)
+            seat_names=tuple(distinct_names([str(r["name"]) for r in rosters])),
+            # each numbered choice in words ("phase 1: Virgil, …"), its JSON under it
+            describe=lambda view, a: describe(rs.views.dump(view), rs.actions.dump(a)),
         )
     me = side
 
@@ -89,7 +95,7 @@ def play_collision(
         svg.write_text(render_svg(final), encoding="utf-8")
     result = run.result
     assert result is not None
-    names = final["groups"]
+    names = distinct_names([str(n) for n in final["groups"]])
     head = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
     console.print(
         f"{head} (seed {game_seed}, {len(run.record.steps)} steps)", highlight=False, markup=False

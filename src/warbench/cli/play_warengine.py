@@ -26,7 +26,7 @@ def play_warengine(
 
     from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
-    from warbench.play.terminal import prompt_seat
+    from warbench.play.terminal import book_names, distinct_names, prompt_seat
     from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
     from warbench.rulesets.warengine.io import load_force, to_data
 
@@ -36,7 +36,8 @@ def play_warengine(
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
-        console.print(line, highlight=False, markup=False)
+        # rules cited by book ("[The WarEngine 2.1 L287]"), not by file name (session 33)
+        console.print(book_names(line), highlight=False, markup=False)
 
     players: list[Any] = [auto, auto]
     words: dict[str, Any] = {}
@@ -50,7 +51,7 @@ def play_warengine(
             return None
         return say(ctx, ws.views.dump(view), ws.actions.dump(action))
 
-    prompt_seat(
+    person = prompt_seat(
         players,
         side,
         ws.actions,
@@ -68,6 +69,10 @@ def play_warengine(
     try:
         options: dict[str, Any] = {} if turns is None else {"turns": turns}
         forces = tuple(to_data(load_force(r)) for r in rosters)
+        # the questions name your force, not "player 0"; a force against a copy of itself is
+        # told apart by seat number ("StormReavers (1)") (session 33)
+        names = distinct_names([str(f["name"]) for f in forces])
+        person.seat_names = tuple(names)
         setup = SetupArgs(forces, board, options)
         from warbench.rulesets.warengine.game.setup import build_context
 
@@ -80,7 +85,6 @@ def play_warengine(
         raise fail(str(exc)) from exc
     result = run.result
     assert result is not None
-    names = [f["name"] for f in forces]
     winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
     console.print(f"[bold]{winner}[/] (seed {game_seed}, {len(run.record.steps)} steps)")
     console.print(result.reason, highlight=False, markup=False)

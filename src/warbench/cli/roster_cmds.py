@@ -790,13 +790,21 @@ def roster_export(
 
 @roster.command("import")
 def roster_import(
-    file: Path | None = typer.Argument(None, help="Roster file (YAML or JSON)."),
+    file: Path | None = typer.Argument(
+        None, help="Roster file (YAML or JSON), or a share code (WBR1:…)."
+    ),
     code: str | None = typer.Option(None, "--code", "-c", help="A share code (WBR1:…)."),
     rename: str | None = typer.Option(None, "--name", help="Save under another name."),
     replace: bool = typer.Option(False, "--replace", help="Overwrite a roster of the same name."),
     db: str | None = DB,
 ) -> None:
     """Import a roster from a file or a share code, exactly as it was exported."""
+    from warbench.rulesets.warsurge.share import PREFIX
+
+    if file is not None and code is None and str(file).upper().startswith(PREFIX):
+        # a share code given as the argument (as the first line of the help reads): the code,
+        # not a file of that name (session 33: "unknown file type ''")
+        file, code = None, str(file)
     if (file is None) == (code is None):
         raise fail("give a roster FILE or --code CODE (one of them)")
     with guarded():
@@ -817,7 +825,7 @@ def roster_import(
 
 @roster.command("share")
 def roster_share(
-    name: str = typer.Argument(...),
+    name: str = typer.Argument(..., help="Roster name or roster file."),
     png: Path | None = typer.Option(None, "--png", help="Also write the QR code as PNG."),
     svg: Path | None = typer.Option(None, "--svg", help="Also write the QR code as SVG."),
     db: str | None = DB,
@@ -826,7 +834,8 @@ def roster_share(
     from warbench.rulesets.warsurge.share import encode, qr_png, qr_svg
 
     with guarded():
-        code = encode(_stamp(_store(db).roster(name)))
+        # a roster file too, as ``roster print`` takes it (session 33: "unknown roster")
+        code = encode(_stamp(_load(name, db)))
         if png is not None:
             qr_png(code, png)
         if svg is not None:

@@ -14,7 +14,44 @@ from typing import Any
 from warbench.play.core import Codec
 from warbench.play.players import Player, PromptPlayer
 
-__all__ = ["prompt_seat"]
+__all__ = ["BOOKS", "book_names", "distinct_names", "prompt_seat"]
+
+#: The rulebooks by their source files (``/work/shared/seeds/README.md``): a rule shown to a
+#: player is cited by its book ("Collision L557-565"), not by the file's hash name (the play
+#: pages' ``bookNames`` in ``frontend/src/common.ts`` holds the same table).
+BOOKS: dict[str, str] = {
+    "001_d3f5e425c5e1196d.txt": "Core Rules",
+    "000_94ecc6a4c74d351b.txt": "Perks",
+    "004_f4ea5693af0644ce.txt": "The WarEngine 2.1",
+    "003_fc239e71486306e1.txt": "Collision",
+    "002_bb37dae35014233a.txt": "Godslayer",
+}
+
+
+def book_names(text: str) -> str:
+    """``text`` with each rulebook's source file called by its book, lines kept.
+
+    >>> book_names("player 0: place the relic token [003_fc239e71486306e1.txt L557-565]")
+    'player 0: place the relic token [Collision L557-565]'
+    >>> book_names("Core Rules (001_d3f5e425c5e1196d.txt) §3.2")
+    'Core Rules §3.2'
+    """
+    for name, book in BOOKS.items():
+        text = text.replace(f"{book} ({name})", book).replace(f"{book} {name}", book)
+        text = text.replace(name, book)
+    return text
+
+
+def distinct_names(names: list[str]) -> list[str]:
+    """The seats' names, each told apart: a name two seats share gets its seat's number
+    (a force against a copy of itself: "StormReavers (1)", "StormReavers (2)").
+
+    >>> distinct_names(["StormReavers", "StormReavers"])
+    ['StormReavers (1)', 'StormReavers (2)']
+    >>> distinct_names(["Red", "Blue"])
+    ['Red', 'Blue']
+    """
+    return [f"{n} ({i + 1})" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
 def prompt_seat(
@@ -28,6 +65,7 @@ def prompt_seat(
     read: Callable[[str], str] | None = None,
     describe: Callable[[Any, Any], str | None] | None = None,
     confirm: bool = False,
+    seat_names: tuple[str, ...] = (),
 ) -> PromptPlayer[Any]:
     """Seat a person at ``players[side]`` and return their :class:`PromptPlayer`.
 
@@ -36,7 +74,8 @@ def prompt_seat(
     ``ended_note`` is written once, the seat is handed to ``fallback`` for every later
     decision, and this question takes its default (an empty answer); nothing is read again.
     ``confirm``: an action typed as JSON that places pieces is previewed and made only once
-    confirmed (:attr:`PromptPlayer.confirm`).
+    confirmed (:attr:`PromptPlayer.confirm`). ``seat_names``: the seats' names, said in each
+    question instead of "player 0" (:attr:`PromptPlayer.seat_names`).
     """
     ended = False
 
@@ -53,7 +92,7 @@ def prompt_seat(
             return ""
 
     person: PromptPlayer[Any] = PromptPlayer(
-        codec, read=ask, write=write, describe=describe, confirm=confirm
+        codec, read=ask, write=write, describe=describe, confirm=confirm, seat_names=seat_names
     )
     players[side] = person
     return person

@@ -61,7 +61,8 @@ def test_sides_named_red_and_blue_are_drawn_red_and_blue() -> None:
 
 def test_s9_3_actions_are_listed_in_words_units_by_name() -> None:
     """Units by their names, points in inches, the Counter Actions said in full (§9.3,
-    001 L3825-L3850); a kind not worded keeps the generic label."""
+    001 L3825-L3850), a Deployment Zone by the board's name for it (§3.6, session 33); a zone
+    the board does not have keeps the generic label."""
     view = {"units": [{"uid": 0, "label": "Red: Troopers"}, {"uid": 4, "label": "Blue: Dogs"}],
             "sides": [{"name": "Red"}, {"name": "Blue"}]}  # fmt: skip
     acts: list[Any] = [
@@ -71,6 +72,7 @@ def test_s9_3_actions_are_listed_in_words_units_by_name() -> None:
         {"kind": "move", "to": [30.064961, 38.4], "unit": 0, "dash": True},
         {"kind": "guard", "unit": 4},
         {"kind": "zone", "zone": 1},
+        {"kind": "zone", "zone": 7},
     ]
     words = WarsurgePresenter().labels(_setup(), view, acts)
     assert words == [
@@ -79,6 +81,7 @@ def test_s9_3_actions_are_listed_in_words_units_by_name() -> None:
         "Red: Troopers: attack with Rifle at Blue: Dogs",
         'Red: Troopers: Dash to (30.1", 38.4")',
         "Blue: Dogs: Guard",
+        "Deployment Zone north edge",
         None,
     ]
 

@@ -207,6 +207,14 @@ class CollisionPresenter(Presenter):
         active = view.get("active")
         return [_spot(a, where, active) for a in actions]
 
+    def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
+        """Each action in words (:func:`warbench.rulesets.collision.game.words.describe`):
+        characters by name, the piles of L682-686 by the characters in each (they were
+        ``piles: piles [[0, 1], [2, 3], [4, 5]]``, session 33)."""
+        from warbench.rulesets.collision.game.words import describe
+
+        return [describe(view, a) for a in actions]
+
 
 _MARK = {
     "chest": "$",

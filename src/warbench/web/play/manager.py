@@ -250,10 +250,13 @@ def describe(op: Mapping[str, Any], table: Mapping[str, Any]) -> str:
     units = table.get("units") or []
     uid = op.get("unit")
     name = units[uid]["name"] if isinstance(uid, int) and 0 <= uid < len(units) else ""
+    model = op.get("model")
+    # models numbered from 1, as each HP chip's tooltip says ("model 1"); it said "model 0"
+    which = f"model {model + 1}" if isinstance(model, int) else f"model {model}"
     if kind == "hp":
-        return f"{name}: model {op.get('model')} at {op.get('hp')} HP"
+        return f"{name}: {which} at {op.get('hp')} HP"
     if kind in ("remove", "restore"):
-        return f"{name}: model {op.get('model')} {'removed' if kind == 'remove' else 'restored'}"
+        return f"{name}: {which} {'removed' if kind == 'remove' else 'restored'}"
     if kind == "move_to":
         return f"{name}: to {op.get('loc')}"
     if kind == "status":
@@ -263,10 +266,24 @@ def describe(op: Mapping[str, Any], table: Mapping[str, Any]) -> str:
         return f"{name}: {op.get('name')} removed"
     if kind == "next_phase":
         return "next phase"
+    sides = table.get("sides") or []
+    s = op.get("side")
+    side = sides[s]["name"] if isinstance(s, int) and 0 <= s < len(sides) else s
     if kind == "turn_master":
-        sides = table.get("sides") or []
-        s = op.get("side")
-        return f"Turn Master: {sides[s]['name'] if isinstance(s, int) and s < len(sides) else s}"
+        return f"Turn Master: {side}"
+    # the rest in words too, not the operation's fields ("op end_game, on True", session 33)
+    if kind == "cp":
+        return f"{side}: {op.get('count')} CP"
+    if kind == "uses":
+        return f"{name}: {op.get('name')}, {op.get('count')} left"
+    if kind == "set_turn":
+        return f"Game Turn {op.get('turn')}" + (f", {op['phase']} Phase" if op.get("phase") else "")
+    if kind == "hide_value":
+        return "roster values hidden" if op.get("on") else "roster values shown"
+    if kind == "end_game":
+        return "the game ends (§2.2 step 8)" if op.get("on", True) else "the game goes on"
+    if kind == "note":
+        return f"note: {op.get('text')}"
     return ", ".join(f"{k} {v}" for k, v in op.items())
 
 

@@ -132,10 +132,14 @@ def create_game(body: NewGameBody, request: Request, svc: ServiceDep) -> dict[st
         automate=body.automate,
         title=body.title,
     )
+    from warbench.web.play.scenes import presenter
+
     base = str(request.base_url).rstrip("/")
     return {
         "id": made.id,
         "seats": list(made.seats),
+        # each seat's name, so the lobby can say whose link is whose ("Red (seat 1)")
+        "names": presenter(body.ruleset).seat_names(body.setup, len(made.seats)),
         "tokens": made.tokens,
         "links": {label: f"{base}/play/g/{made.id}#t={tok}" for label, tok in made.tokens.items()},
     }
@@ -317,6 +321,10 @@ def replay_steps(text: str) -> dict[str, JSON]:
 
     frames = [{"step": 0, "actor": None, "label": "set-up", "events": [], **frame(state)}]
     for row in rec.steps:
+        # the action in the words the game page lists it with (the presenter's labels over
+        # the view before it: "Red: Sniper Troopers: attack with Sniper Rifle at Blue: Urban
+        # Hunter Car"), else the generic label (session 33: it was "attack: targets [[...]]")
+        said = pres.labels(setup, frames[-1]["view"], [row.action])[0]
         state, evs = rs.apply(state, rs.actions.load(row.action), row.actor)
         after = frame(state)
         shown = (pres.event_view(setup, after["view"], e.to_json(), frozenset()) for e in evs)
@@ -325,7 +333,7 @@ def replay_steps(text: str) -> dict[str, JSON]:
                 "step": row.step,
                 "actor": row.actor,
                 "action": row.action,
-                "label": action_label(row.action),
+                "label": said or action_label(row.action),
                 "events": [pres.event_words(e) for e in shown if e is not None],
                 **after,
             }

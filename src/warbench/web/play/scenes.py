@@ -36,12 +36,16 @@ class Presenter:
         return []
 
     def seat_names(self, setup: dict[str, JSON], seats: int) -> list[str]:
-        """A name per seat: the roster's ``name``/``player`` when it has one."""
+        """A name per seat: the roster's ``name``/``player`` when it has one; a name two seats
+        share gets its seat's number ("StormReavers (1)", "StormReavers (2)": a force against a
+        copy of itself), so "you play …" and "… wins" say which (session 33)."""
+        from warbench.play.terminal import distinct_names
+
         out = []
         for i, r in enumerate(list(setup.get("rosters") or [])[:seats]):
             name = r.get("name") or r.get("player") if isinstance(r, dict) else None
             out.append(str(name) if name else f"Player {i + 1}")
-        return out + [f"Player {i + 1}" for i in range(len(out), seats)]
+        return distinct_names(out + [f"Player {i + 1}" for i in range(len(out), seats)])
 
     def scene(self, setup: dict[str, JSON], view: JSON) -> dict[str, JSON] | None:
         """The board to draw, or ``None`` (the page then shows the view as data)."""
@@ -424,11 +428,28 @@ class WarsurgePresenter(Presenter):
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
         """Each action in words (:func:`warbench.rulesets.warsurge.game.words.describe`):
         the Turn Master by the players' names (§2.1: "Red is the Turn Master"), units by their
-        names, the Counter Actions said in full (§9.3); other actions keep their generic
-        labels."""
+        names, the Counter Actions said in full (§9.3), a Deployment Zone by its name on the
+        board (§3.6: "Deployment Zone north edge", as ``warbench play`` and the event log say
+        it; it was "zone: zone 1", session 33); other actions keep their generic labels."""
+        import json
+
         from warbench.rulesets.warsurge.game.words import describe
 
-        return [describe(view, a) for a in actions]
+        words = [describe(view, a) for a in actions]
+        zones: list[str] | None = None
+        for i, a in enumerate(actions):
+            z = a.get("zone") if isinstance(a, dict) and a.get("kind") == "zone" else None
+            if not isinstance(z, int):
+                continue
+            if zones is None:
+                areas = self._board(json.dumps(setup.get("board"), sort_keys=True))["areas"]
+                assert isinstance(areas, list)
+                zones = [
+                    str(r["name"]) for r in areas if isinstance(r, dict) and r["kind"] == "zone"
+                ]
+            if 0 <= z < len(zones):
+                words[i] = f"Deployment Zone {zones[z]}"
+        return words
 
     def odds(
         self,
