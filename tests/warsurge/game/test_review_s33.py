@@ -6,11 +6,21 @@ kept in the instance's dict, slots), and the classes they copy keep nothing but 
 from __future__ import annotations
 
 import dataclasses
+import random
 
+import numpy as np
 import pytest
 
 from tests.warsurge.game.helpers import ROSTERS
 from warbench.rulesets.warsurge.battlefield import sample_board
+from warbench.rulesets.warsurge.battlefield.model import Board
+from warbench.rulesets.warsurge.battlefield.sight import (
+    _LOS_ACROSS,
+    LOS_SAMPLES,
+    Bases,
+    _across_both,
+    _Scene,
+)
 from warbench.rulesets.warsurge.game import actions, engine
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster
@@ -82,3 +92,69 @@ def test_flow_keeps_nothing_but_its_fields() -> None:
         assert list(vars(state.flow)) == names
         seen += 1
     assert seen > 10
+
+
+# -- sight's lines by one index (s33-sight) on the bases the benchmark never has ----------------
+
+
+def _rect(x: float, y: float, w: float, h: float) -> list[list[float]]:
+    return [[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h], [x - w, y - h]]
+
+
+def _shaped(rng: random.Random, n: int, near: list[tuple[float, float]]) -> Bases:
+    """Rectangular and round bases (a round row: its centre repeated), some on the centres of
+    ``near`` (centres that meet), some touching or overlapping them."""
+    xy, r, poly = [], [], []
+    for k in range(n):
+        if near and k % 3 == 0:
+            x, y = near[k % len(near)]  # the very centre of another base
+        elif near and k % 3 == 1:
+            px, py = near[k % len(near)]
+            x, y = px + rng.choice([0.0, 1.0, 2.0]), py  # touching or overlapping
+        else:
+            x, y = rng.uniform(2, 28), rng.uniform(2, 28)
+        w, h = rng.uniform(0.3, 1.5), rng.uniform(0.3, 1.5)
+        if rng.random() < 0.6:
+            poly.append(_rect(x, y, w, h))
+            r.append(float(np.hypot(w, h)))
+        else:
+            poly.append([[x, y]] * 5)
+            r.append(w)
+        xy.append((x, y))
+    return Bases(np.asarray(xy, dtype=np.float64), np.asarray(r), np.asarray(poly))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("shaped", [False, True])
+def test_lines_by_index_on_shaped_touching_and_one_model_bases(seed: int, shaped: bool) -> None:
+    """``_Scene._samples`` by one index is the broadcast of the points across each base, for
+    oval/rectangular bases (``Scene.across`` per end), centres that meet (the fallback
+    direction), touching and overlapping bases, and a single pair (a one-model unit)."""
+    rng = random.Random(400 + seed)
+    board = Board(width=30, height=30, terrain=[])
+    attackers = _shaped(rng, rng.randint(1, 5), [])
+    centres = [(float(x), float(y)) for x, y in attackers.xy]
+    targets = _shaped(rng, rng.randint(1, 6), centres)
+    if not shaped:
+        attackers, targets = Bases(attackers.xy, attackers.r), Bases(targets.xy, targets.r)
+    scene = _Scene(board, attackers, targets, Bases(np.zeros((0, 2)), np.zeros(0)))
+    n, m = len(scene.axy), len(scene.txy)
+    k = LOS_SAMPLES
+    for ia, it in [np.divmod(np.arange(n * m), m), (np.array([0]), np.array([0]))]:
+        r = len(ia)
+        if scene.ap is None and scene.tp is None:
+            pa, pt = _across_both(
+                scene.axy[ia], scene.txy[it], scene.ar[ia], scene.tr[it], _LOS_ACROSS
+            )
+        else:
+            pa = scene.across(False, ia, scene.txy[it], _LOS_ACROSS)
+            pt = scene.across(True, it, scene.axy[ia], _LOS_ACROSS)
+        p0 = np.broadcast_to(pa[:, :, None, :], (r, k, k, 2)).reshape(-1, k * k, 2)
+        p1 = np.broadcast_to(pt[:, None, :, :], (r, k, k, 2)).reshape(-1, k * k, 2)
+        q0, q1 = scene._samples(ia, it)
+        assert np.array_equal(q0, p0, equal_nan=True) and np.array_equal(q1, p1, equal_nan=True)
+        c0, c1 = scene._samples(ia, it, centre=True)
+        a, b = scene.axy[ia][:, None, :], scene.txy[it][:, None, :]
+        assert np.array_equal(c0, np.concatenate([a, p0], axis=1), equal_nan=True)
+        assert np.array_equal(c1, np.concatenate([b, p1], axis=1), equal_nan=True)
+    assert (scene.ap is not None) == shaped
