@@ -158,3 +158,40 @@ def test_lines_by_index_on_shaped_touching_and_one_model_bases(seed: int, shaped
         assert np.array_equal(c0, np.concatenate([a, p0], axis=1), equal_nan=True)
         assert np.array_equal(c1, np.concatenate([b, p1], axis=1), equal_nan=True)
     assert (scene.ap is not None) == shaped
+
+
+def _across_both_before(
+    a: np.ndarray, b: np.ndarray, ra: np.ndarray, rb: np.ndarray, s: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``sight._across_both`` as it was before session 33 (every pair through ``np.where``)."""
+    d = b - a
+    length = np.hypot(d[:, 0], d[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    u = np.where(length[:, None] > 0, d / safe[:, None], np.array([1.0, 0.0]))
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    nb = np.where(length[:, None] > 0, -n, n)
+    pa = a[:, None, :] + (ra[:, None] * s[None, :])[:, :, None] * n[:, None, :]
+    pb = b[:, None, :] + (rb[:, None] * s[None, :])[:, :, None] * nb[:, None, :]
+    return pa, pb
+
+
+def test_across_both_as_before_with_a_centre_not_a_number() -> None:
+    """A centre that is not a number: the distance is NaN (true for ``all``, not ``> 0``), so
+    the other end takes the fallback direction as before, not NaN points."""
+    a = np.array([[1.0, 2.0], [np.nan, 3.0]])  # no centres meet
+    b = np.array([[5.0, 2.0], [6.0, 3.0]])
+    ra, rb = np.array([0.5, 0.5]), np.array([1.0, 0.75])
+    got, want = (
+        _across_both(a, b, ra, rb, _LOS_ACROSS),
+        _across_both_before(a, b, ra, rb, _LOS_ACROSS),
+    )
+    for g, w in zip(got, want, strict=True):
+        assert np.array_equal(g, w, equal_nan=True)
+    assert np.isfinite(got[1][1]).all()  # the target's points across stand where they did
+    a[1, 0] = 2.0  # no NaN, no meeting centre: the shorter path, the same floats
+    got, want = (
+        _across_both(a[:2], b[:2], ra[:2], rb[:2], _LOS_ACROSS),
+        _across_both_before(a[:2], b[:2], ra[:2], rb[:2], _LOS_ACROSS),
+    )
+    for g, w in zip(got, want, strict=True):
+        assert np.array_equal(g, w)
