@@ -644,7 +644,9 @@ def _across_both(
     where the centres meet (both take the same fallback)."""
     d = b - a
     length = np.hypot(d[:, 0], d[:, 1])
-    if length.all():  # no centres meet (nearly always): the same floats, fewer NumPy calls
+    # no centres meet (nearly always): the same floats, fewer NumPy calls (``> 0``, not
+    # ``all``: a NaN distance takes the fallback as before, s33-review)
+    if (length > 0).all():
         u = d / length[:, None]
         n = np.empty_like(u)
         np.negative(u[:, 1], out=n[:, 0])

@@ -14,9 +14,10 @@ directions at full distance …), and ``action in legal_actions(state)`` for any
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 import numpy as np
@@ -128,15 +129,25 @@ def normalize(action: Action) -> Action:
     pos = getattr(action, "positions", None)
     if pos is not None and not (type(pos) is tuple and all(_floats(q) for q in pos)):
         changes["positions"] = tuple((float(x), float(y)) for x, y in pos)
-    # nothing to change: the action itself; else a copy with the changes (issue 10, session
-    # 33: the frozen dataclass's fields copied, as ``replace`` does without its ``__init__``)
-    if not changes:
-        return action
-    if hasattr(type(action), "__post_init__") or not changes.keys() <= vars(action).keys():
+    if not changes:  # nothing to change: the action itself; else a copy (issue 10, session 33:
+        return action  # its dict, as ``replace`` copies it; where it may not, ``replace``)
+    kind: type = type(action)
+    names, mine = _plain_fields(kind), getattr(action, "__dict__", None)
+    if names is None or mine is None or mine.keys() != names or not changes.keys() <= names:
         return replace(action, **changes)  # type: ignore[arg-type]
-    out: Action = object.__new__(type(action))
-    vars(out).update(vars(action), **changes)
+    out: Action = object.__new__(kind)
+    vars(out).update(mine, **changes)
     return out
+
+
+@functools.cache
+def _plain_fields(cls: type) -> frozenset[str] | None:
+    """The fields of an action class whose copy is its dict, as ``replace`` copies it: None
+    with a ``__post_init__``, slots or a field ``__init__`` leaves out (s33-review)."""
+    fs = fields(cls)
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__") or not all(f.init for f in fs):
+        return None
+    return frozenset(f.name for f in fs)
 
 
 def _floats(p: object) -> bool:
