@@ -3,6 +3,8 @@ automatic play at the terminal, through the game protocol (docs/warengine-game.m
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,23 @@ def play_warengine(
         describe=describe,
     )
 
+    # the board before each of your questions (once while it stands unchanged), as WARSURGE
+    # and Collision draw theirs (session 33: the terminal drew none)
+    drawn: dict[str, str] = {}
+
+    def draw(view: Any) -> None:
+        from warbench.cli.warengine_board import board_text
+
+        ctx = words.get("ctx")
+        if ctx is None:
+            return
+        text = board_text(ctx, ws.views.dump(view), person.seat_names or ("1", "2"))
+        if drawn.get("last") != text:
+            drawn["last"] = text
+            write(text)
+
+    players[side] = _Drawing(person, draw)
+
     def on_step(state: Any, events: list[Any]) -> None:
         for e in events:
             if e.kind not in ("place",):
@@ -85,6 +104,8 @@ def play_warengine(
         raise fail(str(exc)) from exc
     result = run.result
     assert result is not None
+    drawn.clear()
+    draw(ws.view(run.state, side))  # the table at the end
     winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
     console.print(f"[bold]{winner}[/] (seed {game_seed}, {len(run.record.steps)} steps)")
     console.print(result.reason, highlight=False, markup=False)
@@ -92,3 +113,16 @@ def play_warengine(
         console.print(f"  {n}: {v:.0f} victory points", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+
+
+@dataclass
+class _Drawing:
+    """The person's seat, drawing the board from the view before each question."""
+
+    person: Any
+    draw: Callable[[Any], None]
+
+    def choose(self, view: Any, legal: Any, decision: Any, budget: Any) -> Any:
+        """Draw, then ask the person."""
+        self.draw(view)
+        return self.person.choose(view, legal, decision, budget)
