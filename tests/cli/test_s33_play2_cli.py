@@ -60,3 +60,51 @@ def test_warengine_board_is_drawn_before_each_question_L287_293(
     assert re.search(r"Reaver Squad \(#1\) \(StormReavers \(1\), 1 model\)", between), between
     # and the table at the end, after the input ended
     assert text.rindex("Key: . open ground") > text.index("input ended")
+
+
+ROSTERS = EX / "warsurge" / "rosters"
+
+
+def test_warsurge_deploy_question_and_board_fit_a_40_line_terminal_S3_6(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Deploy question listed 45 two-line choices and the board drew 48 rows, both taller than
+    a 40-line terminal: the question scrolled off. Now as many choices as fit are listed, a few
+    of each unit, the rest typed as JSON (an unlisted point still deploys), and the board is
+    drawn two inches a character."""
+    monkeypatch.setenv("LINES", "40")
+    monkeypatch.setenv("COLUMNS", "100")
+    unlisted = '{"kind": "deploy", "unit": 0, "at": [38.4, 45.6]}'
+    text = _play(
+        capsys,
+        monkeypatch,
+        str(ROSTERS / "skirmish_a.yaml"),
+        str(ROSTERS / "skirmish_b.yaml"),
+        "--seed",
+        "4",
+        "--turns",
+        "4",
+        answers=f"1\n{unlisted}\n\n",
+    )
+    lines = text.splitlines()
+    ask = next(i for i, s in enumerate(lines) if "Deploy Phase: a unit's action" in s)
+    prompt = next(i for i in range(ask, len(lines)) if lines[i].startswith("> "))
+    assert prompt - ask < 40, "\n".join(lines[ask:prompt])
+    listed = [s for s in lines[ask:prompt] if re.match(r"  \d+\. Red: ", s)]
+    assert len(listed) == 15
+    # every unit keeps a few choices
+    for unit in ("Troopers", "Assault Squad", "Sniper Troopers"):
+        assert sum(f"Red: {unit}: deploy" in s for s in listed) >= 4, listed
+    assert re.search(r"\(\d+ more not listed: type any as JSON, e\.g\. \{", text)
+    assert '(38.4", 45.6")' not in "\n".join(listed)
+    # the board above the question: 24 rows of 2 inches
+    top = max(i for i in range(ask) if lines[i].startswith('Ruins (48" x 48")'))
+    key = next(i for i in range(top, ask) if lines[i].startswith("Key: "))
+    assert key - top - 1 == 24
+    # the typed, unlisted point is previewed and made
+    assert "preview: Red: Troopers (10 models) placed, centre" in text
+    shown = next(i for i, s in enumerate(lines) if "preview: Red: Troopers" in s)
+    # the preview's board is two inches a character too: 24 columns, none of 48
+    assert re.fullmatch(r"[.:~!X#%@*A-Za-z]{24}", lines[shown + 12]), lines[shown + 12]
+    assert not any(re.fullmatch(r"[.:~!X#%@*A-Za-z]{48}", s) for s in lines)
+    assert "Red: Troopers deploys (10 models)" in text

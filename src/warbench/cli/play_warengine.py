@@ -28,7 +28,13 @@ def play_warengine(
 
     from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
-    from warbench.play.terminal import book_names, distinct_names, prompt_seat
+    from warbench.play.terminal import (
+        board_cell,
+        book_names,
+        choices_fit,
+        distinct_names,
+        prompt_seat,
+    )
     from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
     from warbench.rulesets.warengine.io import load_force, to_data
 
@@ -73,12 +79,14 @@ def play_warengine(
         ctx = words.get("ctx")
         if ctx is None:
             return
-        text = board_text(ctx, ws.views.dump(view), person.seat_names or ("1", "2"))
+        cell = board_cell(ctx.field.height)  # scaled to the terminal's height
+        text = board_text(ctx, ws.views.dump(view), person.seat_names or ("1", "2"), cell=cell)
         if drawn.get("last") != text:
             drawn["last"] = text
             write(text)
 
     players[side] = _Drawing(person, draw)
+    person.limit = choices_fit()  # as many as fit under the question, the rest as JSON
 
     def on_step(state: Any, events: list[Any]) -> None:
         for e in events:
