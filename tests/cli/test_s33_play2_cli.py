@@ -108,3 +108,30 @@ def test_warsurge_deploy_question_and_board_fit_a_40_line_terminal_S3_6(
     assert re.fullmatch(r"[.:~!X#%@*A-Za-z]{24}", lines[shown + 12]), lines[shown + 12]
     assert not any(re.fullmatch(r"[.:~!X#%@*A-Za-z]{48}", s) for s in lines)
     assert "Red: Troopers deploys (10 models)" in text
+
+
+def test_end_values_are_said_without_a_trailing_point_zero_S2_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """§2.2 step 8: the end event read "Red 180.0, Blue 270.0 points remaining" at the terminal
+    and on the play page; a whole value is now said as one ("Red 180"), a fraction kept. The
+    engine's own text (hashed by the seeded fingerprints) is unchanged."""
+    from warbench.web.play.scenes import presenter
+
+    text = _play(
+        capsys,
+        monkeypatch,
+        str(ROSTERS / "skirmish_a.yaml"),
+        str(ROSTERS / "skirmish_b.yaml"),
+        "--seed",
+        "4",
+        "--turns",
+        "4",
+        answers="",
+    )
+    end = next(s for s in text.splitlines() if "The game ends" in s)
+    assert re.search(r": Red \d+, Blue \d+ points remaining; ", end), end
+    assert re.search(r"\n  Red: \d+ points remaining\n  Blue: \d+ points remaining", text)
+    engine = "The game ends (x): Red 180.0, Blue 811.7 points remaining; Blue wins"
+    shown = presenter("warsurge").event_words({"kind": "end", "text": engine})
+    assert shown["text"] == "The game ends (x): Red 180, Blue 811.7 points remaining; Blue wins"

@@ -179,7 +179,8 @@ def play(
     winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
     console.print(f"[bold]{winner}[/] (seed {game_seed}, {len(run.record.steps)} steps)")
     for n, v in zip(names, result.scores, strict=True):
-        console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
+        # a whole value without ".0" ("Red: 180 points remaining"), a fraction to 0.1
+        console.print(f"  {n}: {f'{v:.1f}'.removesuffix('.0')} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
 
