@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.web.play import test_play_browser as tpb
@@ -69,3 +70,42 @@ def test_collision_hand_sorted_by_name_into_any_piles_L682_686(pages: Pages) -> 
     assert sorted(want[0]) != sorted(suggested[0])
     assert [piles[u] for u in want[0]] == [1] * len(want[0]), piles
     assert [piles[u] for u in want[2]] == [3] * len(want[2]), piles
+
+
+def test_deployment_zones_are_tinted_by_the_side_that_took_each_S3_6(pages: Pages) -> None:
+    """Core Rules §3.6: each player takes a Deployment Zone. The board drew both zones in one
+    grey-blue while the log said "Red takes Deployment Zone north edge"; a taken zone is now
+    tinted in its side's colour (the colour its pieces are drawn in), and the key says whose."""
+    from warbench.web.play.scenes import presenter
+
+    page = pages.new(PHONE, "s33-play2-zones")
+    setup = presenter("warsurge").presets()[0]["setup"]
+    made = page.request.post(
+        "/api/play/games",
+        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 11},
+    ).json()
+    game, tok = made["id"], made["tokens"]["players"]
+    for _ in range(6):
+        snap = _api(page, game, tok)
+        if all(isinstance(s.get("zone"), int) for s in snap["view"]["sides"]):
+            break
+        _api(page, game, tok, "/actions", {"action": snap["decision"]["default"]})
+    sides = snap["view"]["sides"]
+    assert all(isinstance(s.get("zone"), int) for s in sides), sides
+    zones = [a for a in snap["scene"]["areas"] if a["kind"] == "zone"]
+    colours = snap["scene"]["side_colours"]
+    page.goto(made["links"]["players"])
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+    key = page.locator("#board-legend")
+    for side, s in enumerate(sides):
+        assert f"side-{side}" in zones[s["zone"]]["tags"]
+        poly = page.locator(f"#board polygon.zone.side-{side}")
+        expect(poly).to_have_count(1)
+        fill = poly.evaluate("e => getComputedStyle(e).fill")
+        swatch = page.locator(f"#board-legend li[data-key='zone side-{side}'] rect")
+        assert fill == swatch.evaluate("e => getComputedStyle(e).fill")
+        # the side's colour, not the grey-blue every zone had
+        r, g, b = (int(x) for x in re.findall(r"\d+", fill)[:3])
+        want = colours[side].lstrip("#")
+        assert (r, g, b) == tuple(int(want[i : i + 2], 16) for i in (0, 2, 4)), (fill, want)
+        expect(key).to_contain_text(f"{s['name']}'s Deployment Zone ({zones[s['zone']]['name']})")

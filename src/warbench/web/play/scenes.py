@@ -416,7 +416,7 @@ class WarsurgePresenter(Presenter):
         sides = [s.get("name") for s in view.get("sides") or [] if isinstance(s, dict)]
         return {
             **base,
-            "areas": [_army_named(a, sides) for a in base["areas"]],
+            "areas": _zones_owned([_army_named(a, sides) for a in base["areas"]], view),
             **({"labels": terrain} if terrain else {}),
             "pieces": pieces,
             "off_table": reserves,
@@ -576,6 +576,27 @@ def _army_named(area: Any, sides: list[Any]) -> Any:
     if army is None or army >= len(sides):
         return area
     return {**area, "name": f"{area['name']} ({sides[army]})"}
+
+
+def _zones_owned(areas: list[Any], view: dict[str, Any]) -> list[Any]:
+    """Each Deployment Zone a side has taken (§3.6) tagged ``side-N``: the board tints it in
+    that side's colour and the key says whose it is (session 33: both zones were one grey-blue
+    while the log said "Red takes Deployment Zone north edge"). The zones are the board's in
+    order, as the view numbers them."""
+    owner = {
+        s.get("zone"): k
+        for k, s in enumerate(view.get("sides") or [])
+        if isinstance(s, dict) and isinstance(s.get("zone"), int)
+    }
+    out: list[Any] = []
+    zone = 0
+    for a in areas:
+        if isinstance(a, dict) and a.get("kind") == "zone":
+            if zone in owner:
+                a = {**a, "tags": [*(a.get("tags") or []), f"side-{owner[zone]}"]}
+            zone += 1
+        out.append(a)
+    return out
 
 
 def examples_root(ruleset: str) -> Any:
