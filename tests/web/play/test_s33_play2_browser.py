@@ -109,3 +109,30 @@ def test_deployment_zones_are_tinted_by_the_side_that_took_each_S3_6(pages: Page
         want = colours[side].lstrip("#")
         assert (r, g, b) == tuple(int(want[i : i + 2], 16) for i in (0, 2, 4)), (fill, want)
         expect(key).to_contain_text(f"{s['name']}'s Deployment Zone ({zones[s['zone']]['name']})")
+
+
+def test_play_manager_command_points_keep_their_plus_on_their_line(pages: Pages) -> None:
+    """At 390 px Blue's Command Points "+" wrapped to a line of its own, away from "Blue: 0
+    CP"; each side's count, "−" and "+" now stay on one line."""
+    page = pages.new(PHONE, "s33-play2-cp")
+    page.goto("/play/manager")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.click("#start-table")
+    expect(page.locator("#table")).to_be_visible()
+    box = page.locator("#pm-standings")
+    for name in ("Red", "Blue"):
+        count = box.locator("span", has_text=re.compile(rf"^{name}: \d+ CP$"))
+        plus = box.locator(f"button[aria-label='+ Command Point for {name}']")
+        minus = box.locator(f"button[aria-label='− Command Point for {name}']")
+        at = count.bounding_box()
+        assert at is not None
+        for b in (plus, minus):
+            got = b.bounding_box()
+            assert got is not None
+            # the button's middle within the count's line
+            middle = got["y"] + got["height"] / 2
+            assert at["y"] <= middle <= at["y"] + at["height"] + 8, (name, at, got)
+            assert got["x"] > at["x"], (name, at, got)
+    plus = box.locator("button[aria-label='+ Command Point for Blue']")
+    plus.click()
+    expect(box.locator("span", has_text=re.compile(r"^Blue: 1 CP$"))).to_have_count(1)
