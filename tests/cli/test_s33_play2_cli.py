@@ -135,3 +135,27 @@ def test_end_values_are_said_without_a_trailing_point_zero_S2_2(
     engine = "The game ends (x): Red 180.0, Blue 811.7 points remaining; Blue wins"
     shown = presenter("warsurge").event_words({"kind": "end", "text": engine})
     assert shown["text"] == "The game ends (x): Red 180, Blue 811.7 points remaining; Blue wins"
+
+
+def test_warengine_events_and_result_name_the_force_not_player_0_L289_L633(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The terminal said "player 0 rolls higher: player 1 places first" (L289) and "...: player
+    0 wins" (L633), numbering the seats from 0; each is now the force's name."""
+    text = _play(
+        capsys,
+        monkeypatch,
+        "--ruleset",
+        "warengine",
+        FORCE,
+        FORCE,
+        "--seed",
+        "4",
+        "--turns",
+        "1",
+        answers="",
+    )
+    rolled = r"StormReavers \([12]\) rolls higher: StormReavers \([12]\) places first"
+    assert re.search(rolled, text)
+    assert re.search(r"victory points: (StormReavers \([12]\) wins|a draw)", text)
+    assert not re.search(r"\bplayer \d", text), re.search(r".*\bplayer \d.*", text)

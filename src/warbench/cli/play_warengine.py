@@ -36,6 +36,7 @@ def play_warengine(
         prompt_seat,
     )
     from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
+    from warbench.rulesets.warengine.game.words import said
     from warbench.rulesets.warengine.io import load_force, to_data
 
     if len(rosters) != 2:
@@ -57,7 +58,12 @@ def play_warengine(
         ctx = words.get("ctx")
         if ctx is None:
             return None
-        return say(ctx, ws.views.dump(view), ws.actions.dump(action))
+        data = ws.actions.dump(action)
+        if isinstance(data, dict) and data.get("kind") == "first":  # L340, by the force's name
+            k, names = data.get("player"), person.seat_names
+            if isinstance(k, int) and 0 <= k < len(names):
+                return f"{names[k]} activates first"
+        return say(ctx, ws.views.dump(view), data)
 
     person = prompt_seat(
         players,
@@ -89,9 +95,12 @@ def play_warengine(
     person.limit = choices_fit()  # as many as fit under the question, the rest as JSON
 
     def on_step(state: Any, events: list[Any]) -> None:
+        from warbench.rulesets.warengine.game.words import said
+
         for e in events:
             if e.kind not in ("place",):
-                write(f"  {e.text}")
+                # "StormReavers (1) rolls higher", not "player 0" (session 33)
+                write(f"  {said(e.text, person.seat_names)}")
 
     try:
         options: dict[str, Any] = {} if turns is None else {"turns": turns}
@@ -116,7 +125,7 @@ def play_warengine(
     draw(ws.view(run.state, side))  # the table at the end
     winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
     console.print(f"[bold]{winner}[/] (seed {game_seed}, {len(run.record.steps)} steps)")
-    console.print(result.reason, highlight=False, markup=False)
+    console.print(said(result.reason, names), highlight=False, markup=False)
     for n, v in zip(names, result.scores, strict=True):
         console.print(f"  {n}: {v:.0f} victory points", highlight=False)
     if record is not None:

@@ -136,3 +136,39 @@ def test_play_manager_command_points_keep_their_plus_on_their_line(pages: Pages)
     plus = box.locator("button[aria-label='+ Command Point for Blue']")
     plus.click()
     expect(box.locator("span", has_text=re.compile(r"^Blue: 1 CP$"))).to_have_count(1)
+
+
+def test_warengine_log_and_result_name_the_force_not_player_0_L289_L633(pages: Pages) -> None:
+    """The WarEngine log read "player 0 rolls higher: player 1 places first" (L289) and the
+    result "...: player 0 wins" (L633), the seats numbered from 0 under "you play StormReavers
+    (1)"; the page and the replay viewer now name the force. The server's record keeps the
+    engine's text."""
+    from warbench.web.play.scenes import presenter
+
+    page = pages.new(PHONE, "s33-play2-we-names")
+    setup = presenter("warengine").presets()[0]["setup"]
+    made = page.request.post(
+        "/api/play/games", data={"ruleset": "warengine", "setup": setup, "mode": "ai", "seed": 3}
+    ).json()
+    game, tok = made["id"], made["tokens"]["players"]
+    for _ in range(400):
+        snap = _api(page, game, tok)
+        if snap["result"] is not None:
+            break
+        _api(page, game, tok, "/actions", {"action": snap["decision"]["default"]})
+    assert snap["result"] is not None
+    player = re.compile(r"\bplayer \d")
+    texts = [e["text"] for e in snap["events"]]
+    assert any("rolls higher: StormReavers (" in t for t in texts), texts[:5]
+    assert not any(player.search(t) for t in texts), [t for t in texts if player.search(t)]
+    assert not player.search(snap["result"]["reason"]), snap["result"]["reason"]
+    page.goto(made["links"]["players"])
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "over")
+    expect(page.locator("#log")).to_contain_text("rolls higher: StormReavers (")
+    assert not player.search(page.locator("#log").inner_text())
+    assert not player.search(page.locator("#result").inner_text())
+    page.goto(f"/play/replay?game={game}#t={tok}")
+    expect(page.locator("#replay-result")).to_contain_text("verified")
+    page.click("#last")
+    assert not player.search(page.locator("#log").inner_text())
+    assert not player.search(page.locator("#replay-result").inner_text())

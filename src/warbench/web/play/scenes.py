@@ -12,6 +12,7 @@ the odds engine), never an engine's state.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cache
 from importlib import import_module
 from typing import Any
@@ -63,10 +64,15 @@ class Presenter:
         own view) hides."""
         return visible_event(event, seats)
 
-    def event_words(self, event: dict[str, JSON]) -> dict[str, JSON]:
+    def event_words(self, event: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
         """An event (as a viewer may see it) with its text as a person reads it, for the log
-        and the replay viewer; the generic one keeps the ruleset's text."""
+        and the replay viewer (``names``: the seats' names, :meth:`seat_names`); the generic
+        one keeps the ruleset's text."""
         return event
+
+    def result_words(self, result: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
+        """A result's JSON with its reason as a person reads it; the generic one keeps it."""
+        return result
 
     def spots(
         self, setup: dict[str, JSON], view: JSON, actions: list[JSON]
@@ -278,7 +284,7 @@ class WarsurgePresenter(Presenter):
         """The rosters' player names."""
         return super().seat_names(setup, seats)
 
-    def event_words(self, event: dict[str, JSON]) -> dict[str, JSON]:
+    def event_words(self, event: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
         """The engine's text as a person reads it ("1 model", "(reroll 2)":
         :func:`~warbench.rulesets.warsurge.game.words.said`); the record keeps the engine's."""
         from warbench.rulesets.warsurge.game.words import said
