@@ -149,6 +149,9 @@ export class Board {
         points: a.points.map((p) => `${p[0]},${p[1]}`).join(" "),
         class: [a.kind, ...(a.tags ?? [])].join(" "),
       });
+      // a Deployment Zone a side has taken: tinted in that side's colour (§3.6)
+      const owner = a.kind === "zone" ? zoneOwner(a) : null;
+      if (owner !== null && scene.side_colours?.[owner] !== undefined) poly.style.fill = sideColour(scene, owner);
       const title = svgEl("title", {});
       title.textContent = `${a.name}${a.tags && a.tags.length ? ` (${a.tags.join(", ")})` : ""}`;
       poly.appendChild(title);
@@ -645,6 +648,12 @@ export function sideColour(scene: Scene, side: number): string {
   return scene.side_colours?.[side] ?? COLOURS[side % COLOURS.length];
 }
 
+/** The side that took a Deployment Zone (its `side-N` tag), or null. */
+function zoneOwner(a: Area): number | null {
+  const tag = (a.tags ?? []).find((t) => /^side-\d+$/.test(t));
+  return tag === undefined ? null : Number(tag.slice(5));
+}
+
 /** One line of the board's key: a swatch drawn with the board's own classes, and its words. */
 interface KeyItem { cls: string; words: string[]; shape: "area" | "piece" | "token"; fill?: string; edges?: string[] }
 
@@ -669,7 +678,12 @@ export function drawLegend(host: HTMLElement, scene: Scene, names: string[]): vo
         items.set(cls, old);
         continue;
       }
-      words = [side === undefined || /zone|strip|line/i.test(name) ? name : `${names[Number(side.slice(5))] ?? side}'s Deployment Zone`];
+      words = [side === undefined || /zone|strip|line/i.test(name) ? name : `${names[Number(side.slice(5))] ?? side}'s Deployment Zone (${name})`];
+      const owner = zoneOwner(a);
+      if (owner !== null && scene.side_colours?.[owner] !== undefined) {
+        items.set(cls, { cls, words, shape: "area", fill: sideColour(scene, owner) });
+        continue;
+      }
     } else if (a.kind === "cell") {
       // a square's name starts with its place ("(10,2) elevation 2")
       words = [a.name.replace(/^\(\d+,\d+\)\s*/, "").replace(/^elevation/, "Elevated ground, level")];
@@ -702,7 +716,11 @@ export function drawLegend(host: HTMLElement, scene: Scene, names: string[]): vo
       const g = svgEl("g", { class: item.cls });
       g.appendChild(svgEl("polygon", { points: "1,0.2 1.8,1 1,1.8 0.2,1" }));
       sw.appendChild(g);
-    } else sw.appendChild(svgEl("rect", { x: 0.15, y: 0.15, width: 1.7, height: 1.7, class: item.cls }));
+    } else {
+      const rect = svgEl("rect", { x: 0.15, y: 0.15, width: 1.7, height: 1.7, class: item.cls });
+      if (item.fill !== undefined) rect.style.fill = item.fill; // a taken zone's side colour
+      sw.appendChild(rect);
+    }
     li.appendChild(sw);
     const said = item.words.join(", ");
     li.appendChild(document.createTextNode(said.charAt(0).toUpperCase() + said.slice(1)));

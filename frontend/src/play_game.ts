@@ -396,6 +396,11 @@ function renderFamilies(d: DecisionOut): void {
   // A family's parameters are filled into a listed action that has the same fields (the
   // family's template); the server's check judges every value as it is typed.
   for (const f of d.families) {
+    const sorted = d.actions.map((a) => a.action).find((a) => Array.isArray(a.piles) && (a.piles as Json[]).every(Array.isArray));
+    if (f.name === "piles" && sorted !== undefined) {
+      holder.appendChild(pilesForm(sorted));
+      continue;
+    }
     const template = d.actions.map((a) => a.action).find((a) => f.params.every((p) => p.name in a));
     if (template === undefined) continue;
     const form = el("form", "", { class: "family", "data-family": f.name });
@@ -450,6 +455,43 @@ function renderFamilies(d: DecisionOut): void {
     });
     holder.appendChild(form);
   }
+}
+
+// Collision L682-686: the hand sorted into the phase 1, 2 and 3 piles, a select per character
+// (by name) for its pile; the server's check judges the sizes as they are chosen, and the
+// piles are sent as the listed action's kind (the family "piles" lists only rotations of the
+// suggested order, which a form of indexes cannot say).
+function pilesForm(suggested: Action): HTMLElement {
+  const form = el("form", "", { class: "family", "data-family": "piles" });
+  form.appendChild(el("strong", "piles: choose each character's phase"));
+  const piles = suggested.piles as number[][];
+  const selects: [number, HTMLSelectElement][] = [];
+  piles.forEach((pile, k) => {
+    for (const uid of pile) {
+      const label = el("label", unitLabel(uid));
+      const select = el("select", "", { name: `pile-${uid}`, "data-unit": String(uid) });
+      for (const phase of [1, 2, 3]) {
+        const option = el("option", `phase ${phase}`, { value: String(phase - 1) });
+        if (phase - 1 === k) option.selected = true;
+        select.appendChild(option);
+      }
+      label.appendChild(select);
+      form.appendChild(label);
+      selects.push([uid, select]);
+    }
+  });
+  const build = (): Action => {
+    const out: number[][] = [[], [], []];
+    for (const [uid, select] of selects) out[Number(select.value)].push(uid);
+    return { ...suggested, piles: out };
+  };
+  form.addEventListener("input", () => void checkLive(build()));
+  form.appendChild(el("button", "Sort the hand", { type: "submit" }));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    void act(build());
+  });
+  return form;
 }
 
 // Live checks of a point (a form typed, a ring dragged): only the latest answer is shown.

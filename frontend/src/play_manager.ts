@@ -122,12 +122,16 @@ function render(): void {
   }
   const cps = el("div", "", { class: "row" });
   t.sides.forEach((s, i) => {
-    cps.appendChild(el("span", `${s.name}: ${s.cp} CP`));
+    // a side's count and its −/+ kept on one line (the row wraps between sides, never
+    // between a count and its "+": at 390 px Blue's "+" wrapped alone, session 33)
+    const group = el("span", "", { class: "pm-cp", "data-side": String(i) });
+    group.appendChild(el("span", `${s.name}: ${s.cp} CP`));
     for (const [sign, d] of [["−", -1], ["+", 1]] as [string, number][]) {
       const b = el("button", sign, { type: "button", class: "danger", "aria-label": `${sign} Command Point for ${s.name}` });
       b.addEventListener("click", () => void op({ op: "cp", side: i, count: Math.max(0, s.cp + d) }));
-      cps.appendChild(b);
+      group.appendChild(b);
     }
+    cps.appendChild(group);
   });
   box.appendChild(cps);
   const units = $("pm-units");

@@ -89,7 +89,7 @@ def play(
         raise fail(f"--ruleset {ruleset}: allowed: warsurge, warengine, collision")
     from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
-    from warbench.play.terminal import prompt_seat
+    from warbench.play.terminal import board_cell, choices_fit, prompt_seat
     from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
     from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset, WarsurgeState
     from warbench.rulesets.warsurge.game.render import render_state_text, summary
@@ -136,6 +136,8 @@ def play(
         describe=describe,
         confirm=not no_confirm,
     )
+    # as many numbered choices as fit under the question, the rest typed as JSON (session 33)
+    person.limit = choices_fit()
 
     def on_step(state: WarsurgeState, events: list[Any]) -> None:
         zones[:] = [z.name for z in state.game.setup.field.zones]
@@ -144,7 +146,9 @@ def play(
         # the board once before each of your questions and at the end, not after every step
         # too (it was drawn twice between two questions; session 32, s32-polish)
         if _board_due(ws, state, players, side, person):
-            write(render_state_text(state.game))
+            # scaled to the terminal's height (session 33: 48 rows in a 40-line terminal)
+            height = state.game.setup.field.board.height
+            write(render_state_text(state.game, cell=board_cell(height)))
 
     try:
         setup = SetupArgs(
@@ -175,7 +179,8 @@ def play(
     winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
     console.print(f"[bold]{winner}[/] (seed {game_seed}, {len(run.record.steps)} steps)")
     for n, v in zip(names, result.scores, strict=True):
-        console.print(f"  {n}: {v:.1f} points remaining", highlight=False)
+        # a whole value without ".0" ("Red: 180 points remaining"), a fraction to 0.1
+        console.print(f"  {n}: {f'{v:.1f}'.removesuffix('.0')} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
 

@@ -3,6 +3,8 @@ automatic play at the terminal, through the game protocol (docs/warengine-game.m
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +28,15 @@ def play_warengine(
 
     from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
-    from warbench.play.terminal import book_names, distinct_names, prompt_seat
+    from warbench.play.terminal import (
+        board_cell,
+        book_names,
+        choices_fit,
+        distinct_names,
+        prompt_seat,
+    )
     from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
+    from warbench.rulesets.warengine.game.words import said
     from warbench.rulesets.warengine.io import load_force, to_data
 
     if len(rosters) != 2:
@@ -49,7 +58,12 @@ def play_warengine(
         ctx = words.get("ctx")
         if ctx is None:
             return None
-        return say(ctx, ws.views.dump(view), ws.actions.dump(action))
+        data = ws.actions.dump(action)
+        if isinstance(data, dict) and data.get("kind") == "first":  # L340, by the force's name
+            k, names = data.get("player"), person.seat_names
+            if isinstance(k, int) and 0 <= k < len(names):
+                return f"{names[k]} activates first"
+        return say(ctx, ws.views.dump(view), data)
 
     person = prompt_seat(
         players,
@@ -61,10 +75,32 @@ def play_warengine(
         describe=describe,
     )
 
+    # the board before each of your questions (once while it stands unchanged), as WARSURGE
+    # and Collision draw theirs (session 33: the terminal drew none)
+    drawn: dict[str, str] = {}
+
+    def draw(view: Any) -> None:
+        from warbench.cli.warengine_board import board_text
+
+        ctx = words.get("ctx")
+        if ctx is None:
+            return
+        cell = board_cell(ctx.field.height)  # scaled to the terminal's height
+        text = board_text(ctx, ws.views.dump(view), person.seat_names or ("1", "2"), cell=cell)
+        if drawn.get("last") != text:
+            drawn["last"] = text
+            write(text)
+
+    players[side] = _Drawing(person, draw)
+    person.limit = choices_fit()  # as many as fit under the question, the rest as JSON
+
     def on_step(state: Any, events: list[Any]) -> None:
+        from warbench.rulesets.warengine.game.words import said
+
         for e in events:
             if e.kind not in ("place",):
-                write(f"  {e.text}")
+                # "StormReavers (1) rolls higher", not "player 0" (session 33)
+                write(f"  {said(e.text, person.seat_names)}")
 
     try:
         options: dict[str, Any] = {} if turns is None else {"turns": turns}
@@ -85,10 +121,25 @@ def play_warengine(
         raise fail(str(exc)) from exc
     result = run.result
     assert result is not None
+    drawn.clear()
+    draw(ws.view(run.state, side))  # the table at the end
     winner = "Draw" if result.winner is None else f"Winner: {names[result.winner]}"
     console.print(f"[bold]{winner}[/] (seed {game_seed}, {len(run.record.steps)} steps)")
-    console.print(result.reason, highlight=False, markup=False)
+    console.print(said(result.reason, names), highlight=False, markup=False)
     for n, v in zip(names, result.scores, strict=True):
         console.print(f"  {n}: {v:.0f} victory points", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+
+
+@dataclass
+class _Drawing:
+    """The person's seat, drawing the board from the view before each question."""
+
+    person: Any
+    draw: Callable[[Any], None]
+
+    def choose(self, view: Any, legal: Any, decision: Any, budget: Any) -> Any:
+        """Draw, then ask the person."""
+        self.draw(view)
+        return self.person.choose(view, legal, decision, budget)

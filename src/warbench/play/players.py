@@ -168,7 +168,8 @@ class PromptPlayer(Generic[A]):
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
         """Ask until the answer is a legal action."""
-        choices: list[A] = list(islice(iter(legal), self.limit))
+        listed: list[A] = list(islice(iter(legal), _SEEN))
+        choices = _spread(listed, self.limit, decision.default, self.codec)
         rule = f" [{decision.rule}]" if decision.rule else ""
         seat = decision.player
         names = self.seat_names
@@ -179,6 +180,12 @@ class PromptPlayer(Generic[A]):
             raw = json.dumps(self.codec.dump(a), sort_keys=True)
             said = self.describe(view, a) if self.describe is not None else None
             self.write(f"  {k}. {said}{mark}\n       {raw}" if said else f"  {k}. {raw}{mark}")
+        if len(choices) < len(listed):  # the rest, typed as JSON (session 33)
+            more = len(listed) - len(choices) if len(listed) < _SEEN else f"{_SEEN - len(choices)}+"
+            example = json.dumps(
+                self.codec.dump(next(a for a in listed if a not in choices)), sort_keys=True
+            )
+            self.write(f"  ({more} more not listed: type any as JSON, e.g. {example})")
         for fam in getattr(legal, "families", ()):
             self.write(f"  or an action as JSON: {json.dumps(fam.to_json())}")
         if decision.default is not None and decision.default not in choices:
@@ -245,6 +252,35 @@ class PromptPlayer(Generic[A]):
             self.write(line)
         answer = self.read("make it? [Y/n] ").strip().lower()
         return answer in ("", "y", "yes")
+
+
+#: How many legal actions a question looks at to pick the ones it lists.
+_SEEN = 400
+
+
+def _spread(listed: list[A], limit: int, default: A | None, codec: Codec[A]) -> list[A]:
+    """At most ``limit`` of ``listed``, in their order: all of them when they fit, else taken
+    in turn from each unit's actions (the JSON's ``unit``), so every unit keeps a few choices
+    (a Deploy question's spots of three units), the default always among them."""
+    if len(listed) <= limit:
+        return listed
+    groups: dict[str, list[int]] = {}
+    for i, a in enumerate(listed):
+        data = codec.dump(a)
+        key = json.dumps(data.get("unit") if isinstance(data, dict) else None)
+        groups.setdefault(key, []).append(i)
+    picked: list[int] = []
+    if default is not None and default in listed:
+        picked.append(listed.index(default))
+    rounds = [iter(g) for g in groups.values()]
+    while len(picked) < limit and rounds:
+        for it in list(rounds):
+            k = next(it, None)
+            if k is None:
+                rounds.remove(it)
+            elif k not in picked and len(picked) < limit:
+                picked.append(k)
+    return [listed[i] for i in sorted(picked)]
 
 
 #: Player kinds by name: ``"module:attr"`` of a :class:`PlayerKind`, imported on first use,

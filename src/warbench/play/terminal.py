@@ -8,13 +8,14 @@ question being asked then taking its default. :func:`prompt_seat` is that loop, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, MutableSequence
 from typing import Any
 
 from warbench.play.core import Codec
 from warbench.play.players import Player, PromptPlayer
 
-__all__ = ["BOOKS", "book_names", "distinct_names", "prompt_seat"]
+__all__ = ["BOOKS", "board_cell", "book_names", "choices_fit", "distinct_names", "prompt_seat"]
 
 #: The rulebooks by their source files (``/work/shared/seeds/README.md``): a rule shown to a
 #: player is cited by its book ("Collision L557-565"), not by the file's hash name (the play
@@ -40,6 +41,47 @@ def book_names(text: str) -> str:
         text = text.replace(f"{book} ({name})", book).replace(f"{book} {name}", book)
         text = text.replace(name, book)
     return text
+
+
+def _lines() -> int:
+    """The terminal's height in lines; 0 when output goes to no terminal (a file, a pipe, a
+    test) and ``LINES`` does not say."""
+    import shutil
+
+    return shutil.get_terminal_size((0, 0)).lines
+
+
+def board_cell(height: float, *, spare: int = 16, lines: int | None = None) -> float:
+    """Inches per character row for a board ``height`` inches tall to fit the terminal with
+    ``spare`` lines for its title, key and legend (half-inch steps; 1 when it fits at one
+    character an inch, or when there is no terminal to fit: a file keeps the full board).
+    Session 33: the 48-row board was taller than a 40-line terminal.
+
+    >>> board_cell(48, lines=40)
+    2.0
+    >>> board_cell(48, lines=80), board_cell(48, lines=0)
+    (1.0, 1.0)
+    """
+    n = _lines() if lines is None else lines
+    if n <= 0:
+        return 1.0
+    rows = max(8, n - spare)
+    return max(1.0, math.ceil(2 * height / rows) / 2)
+
+
+def choices_fit(*, spare: int = 10, per: int = 2, most: int = 40, lines: int | None = None) -> int:
+    """How many numbered choices (``per`` lines each) fit the terminal under their question
+    with ``spare`` lines for the question, the typed-JSON hint and the prompt; ``most`` when
+    there is no terminal. Session 33: a Deploy question's 45 two-line choices scrolled the
+    question off a 40-line terminal.
+
+    >>> choices_fit(lines=40), choices_fit(lines=0), choices_fit(lines=10)
+    (15, 40, 4)
+    """
+    n = _lines() if lines is None else lines
+    if n <= 0:
+        return most
+    return max(4, min(most, (n - spare) // per))
 
 
 def distinct_names(names: list[str]) -> list[str]:

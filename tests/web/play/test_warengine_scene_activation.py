@@ -90,7 +90,9 @@ def test_listed_actions_are_worded_with_names_not_numbers_L1401_L1279() -> None:
     assert words[2] == 'Conjurer #2: Summoning, choosing Raider #3, placed at (11", 6")'
     assert words[3] == "Activate Crew #1"
     assert words[4] is not None and words[4].startswith("Deactivate")
-    assert words[5] is None  # a kind it does not word keeps the generic label
+    # who activates first (L340) by the force's name, not "first: player 0" (session 33)
+    first = WarEnginePresenter().seat_names(ctx_of(s).args, 2)[0]
+    assert words[5] == f"{first} activates first"
     # Summoning with no figure named: the words say the engine picks it (L1279); a weapon
     # attack has no such note
     assert words[6] == (

@@ -314,6 +314,7 @@ def replay_steps(text: str) -> dict[str, JSON]:
     setup = {"rosters": h.rosters, "board": h.board, "options": h.options}
     pres = presenter(h.ruleset)
     seats = len(h.rosters)
+    names = pres.seat_names(setup, seats)
 
     def frame(st: Any) -> dict[str, JSON]:
         view = public_view([rs.views.dump(rs.view(st, p)) for p in range(seats)])
@@ -334,7 +335,7 @@ def replay_steps(text: str) -> dict[str, JSON]:
                 "actor": row.actor,
                 "action": row.action,
                 "label": said or action_label(row.action),
-                "events": [pres.event_words(e) for e in shown if e is not None],
+                "events": [pres.event_words(e, names) for e in shown if e is not None],
                 **after,
             }
         )
@@ -343,10 +344,10 @@ def replay_steps(text: str) -> dict[str, JSON]:
         "ruleset": h.ruleset,
         "ruleset_version": h.ruleset_version,
         "seed": h.seed,
-        "names": pres.seat_names(setup, seats),
+        "names": names,
         "verified": True,
         "steps": frames,
-        "result": None if result is None else result.to_json(),
+        "result": None if result is None else pres.result_words(result.to_json(), names),
     }
 
 

@@ -12,6 +12,7 @@ the odds engine), never an engine's state.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cache
 from importlib import import_module
 from typing import Any
@@ -63,10 +64,15 @@ class Presenter:
         own view) hides."""
         return visible_event(event, seats)
 
-    def event_words(self, event: dict[str, JSON]) -> dict[str, JSON]:
+    def event_words(self, event: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
         """An event (as a viewer may see it) with its text as a person reads it, for the log
-        and the replay viewer; the generic one keeps the ruleset's text."""
+        and the replay viewer (``names``: the seats' names, :meth:`seat_names`); the generic
+        one keeps the ruleset's text."""
         return event
+
+    def result_words(self, result: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
+        """A result's JSON with its reason as a person reads it; the generic one keeps it."""
+        return result
 
     def spots(
         self, setup: dict[str, JSON], view: JSON, actions: list[JSON]
@@ -278,7 +284,7 @@ class WarsurgePresenter(Presenter):
         """The rosters' player names."""
         return super().seat_names(setup, seats)
 
-    def event_words(self, event: dict[str, JSON]) -> dict[str, JSON]:
+    def event_words(self, event: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
         """The engine's text as a person reads it ("1 model", "(reroll 2)":
         :func:`~warbench.rulesets.warsurge.game.words.said`); the record keeps the engine's."""
         from warbench.rulesets.warsurge.game.words import said
@@ -416,7 +422,7 @@ class WarsurgePresenter(Presenter):
         sides = [s.get("name") for s in view.get("sides") or [] if isinstance(s, dict)]
         return {
             **base,
-            "areas": [_army_named(a, sides) for a in base["areas"]],
+            "areas": _zones_owned([_army_named(a, sides) for a in base["areas"]], view),
             **({"labels": terrain} if terrain else {}),
             "pieces": pieces,
             "off_table": reserves,
@@ -576,6 +582,27 @@ def _army_named(area: Any, sides: list[Any]) -> Any:
     if army is None or army >= len(sides):
         return area
     return {**area, "name": f"{area['name']} ({sides[army]})"}
+
+
+def _zones_owned(areas: list[Any], view: dict[str, Any]) -> list[Any]:
+    """Each Deployment Zone a side has taken (§3.6) tagged ``side-N``: the board tints it in
+    that side's colour and the key says whose it is (session 33: both zones were one grey-blue
+    while the log said "Red takes Deployment Zone north edge"). The zones are the board's in
+    order, as the view numbers them."""
+    owner = {
+        s.get("zone"): k
+        for k, s in enumerate(view.get("sides") or [])
+        if isinstance(s, dict) and isinstance(s.get("zone"), int)
+    }
+    out: list[Any] = []
+    zone = 0
+    for a in areas:
+        if isinstance(a, dict) and a.get("kind") == "zone":
+            if zone in owner:
+                a = {**a, "tags": [*(a.get("tags") or []), f"side-{owner[zone]}"]}
+            zone += 1
+        out.append(a)
+    return out
 
 
 def examples_root(ruleset: str) -> Any:

@@ -463,7 +463,9 @@ class PlayService:
             "view": view,
             "scene": self._memo((*key, "scene", player), lambda: pres.scene(data.setup, view)),
             "events": events,
-            "result": None if result is None else result.to_json(),
+            "result": None
+            if result is None
+            else pres.result_words(result.to_json(), pres.seat_names(data.setup, len(data.seats))),
             "can_undo": self._may_undo(data, t) and self._undo_point(data) is not None,
             "can_download": result is not None or set(range(len(data.seats))) <= set(t.seats),
         }
@@ -476,6 +478,7 @@ class PlayService:
         gives it for the token's seats (a spectator: none), with ``view`` the token's view."""
         every = set(range(len(data.seats))) <= set(t.seats)
         seats = frozenset(t.seats)
+        names = pres.seat_names(data.setup, len(data.seats))
         out: list[dict[str, JSON]] = []
         for k in range(since, live.steps):
             for e in live.events[k]:
@@ -483,7 +486,7 @@ class PlayService:
                     e.to_json() if every else pres.event_view(data.setup, view, e.to_json(), seats)
                 )
                 if shown is not None:
-                    out.append({"step": k + 1, **pres.event_words(shown)})
+                    out.append({"step": k + 1, **pres.event_words(shown, names)})
         return out
 
     def _memo(self, key: tuple[Any, ...], make: Any) -> Any:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -46,6 +47,22 @@ class WarEnginePresenter(Presenter):
             }
             for n in (2, 6)
         ]
+
+    def event_words(self, event: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
+        """The engine's "player 0" called by the force's name ("StormReavers (1) rolls
+        higher", :func:`~warbench.rulesets.warengine.game.words.said`); the record keeps the
+        engine's text."""
+        from warbench.rulesets.warengine.game.words import said
+
+        text = event.get("text")
+        return {**event, "text": said(text, names)} if isinstance(text, str) else event
+
+    def result_words(self, result: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
+        """The result's reason with each "player N" called by its force's name."""
+        from warbench.rulesets.warengine.game.words import said
+
+        reason = result.get("reason")
+        return {**result, "reason": said(reason, names)} if isinstance(reason, str) else result
 
     def scene(self, setup: dict[str, JSON], view: JSON) -> dict[str, JSON] | None:
         """The table, the placing strips and the figures."""
@@ -214,7 +231,17 @@ class WarEnginePresenter(Presenter):
             ctx = _context(json.dumps(setup, sort_keys=True))
         except Exception:  # a set-up the page cannot read: the generic labels
             return [None] * len(actions)
-        return [describe(ctx, view, a) for a in actions]
+        names = self.seat_names(setup, 2)
+
+        def say(a: JSON) -> str | None:
+            # who activates first (L340) by the force's name, not "first: player 1"
+            if isinstance(a, dict) and a.get("kind") == "first":
+                k = a.get("player")
+                if isinstance(k, int) and 0 <= k < len(names):
+                    return f"{names[k]} activates first"
+            return describe(ctx, view, a)
+
+        return [say(a) for a in actions]
 
 
 def _power_piece(area: dict[str, JSON]) -> dict[str, JSON]:

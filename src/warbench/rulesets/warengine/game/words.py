@@ -7,11 +7,35 @@ itself (its JSON) is unchanged: these are its labels."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from warbench.rulesets.warengine.game.setup import Context
 
-__all__ = ["describe"]
+__all__ = ["describe", "said"]
+
+# the engine's "player 0" (a seat, numbered from 0) in an event's or a result's text
+_PLAYER = re.compile(r"\bplayer (\d+)\b")
+
+
+def said(text: str, names: Sequence[str]) -> str:
+    """An engine event's (or result's) text as a person reads it: each "player N" (the seat,
+    from 0) called by its force's name (session 33: "player 0 rolls higher", "player 0
+    wins"). The engine's text is unchanged (the record keeps it); the log, the page, the
+    replay viewer and the terminal show this. A seat ``names`` does not cover stays as it is.
+
+    >>> said("player 0 rolls higher: player 1 places first", ["Reavers (1)", "Reavers (2)"])
+    'Reavers (1) rolls higher: Reavers (2) places first'
+    >>> said("after 6 turns 40 to 10 victory points: player 1 wins", ["A", "B"])
+    'after 6 turns 40 to 10 victory points: B wins'
+    """
+
+    def name(m: re.Match[str]) -> str:
+        k = int(m.group(1))
+        return names[k] if k < len(names) else m.group(0)
+
+    return _PLAYER.sub(name, text)
 
 
 def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:

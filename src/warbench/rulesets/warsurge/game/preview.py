@@ -120,11 +120,15 @@ def _pt(p: Sequence[float]) -> tuple[float, float]:
     return (float(p[0]), float(p[1]))
 
 
-def preview_lines(game: GameState, shown: Preview, *, board: bool = True) -> list[str]:
+def preview_lines(
+    game: GameState, shown: Preview, *, board: bool = True, cell: float | None = None
+) -> list[str]:
     """The preview in words for the terminal: per unit, its centre (the mean of its placed
     models) before and after and how far it moves, the longest single model's move, and, with
     ``board``, the board as text with the unit's new places drawn as one more unit (its own
-    letter, "after" in the legend). ``why short`` lines say why a Move ends short (session 32)."""
+    letter, "after" in the legend). ``why short`` lines say why a Move ends short (session 32).
+    ``cell``: inches a character; ``None``: the board fits the terminal's height (one inch a
+    character when there is no terminal; session 33, ``play.terminal.board_cell``)."""
     from warbench.rulesets.warsurge.battlefield import render_text
     from warbench.rulesets.warsurge.game.terrain_field import field_of
 
@@ -161,10 +165,13 @@ def preview_lines(game: GameState, shown: Preview, *, board: bool = True) -> lis
     if shown.note:
         lines.append(f"  note: {shown.note}")
     if board and extra:
+        from warbench.play.terminal import board_cell
+
+        field = field_of(game).board
         picture = render_text(
-            field_of(game).board,
+            field,
             [*drawings(game), *extra],
-            cell=1.0,
+            cell=board_cell(field.height, spare=12) if cell is None else cell,
             status=terrain_status(game),
             sides=game.setup.sides,
         )

@@ -82,14 +82,15 @@ def title(state: GameState) -> str:
     return f"Game Turn {f.turn}, {f.phase.value} Phase{acting}"
 
 
-def render_state_text(state: GameState) -> str:
-    """The board as characters, then every unit's location, HP, Melee and value."""
+def render_state_text(state: GameState, *, cell: float = 1.0) -> str:
+    """The board as characters (``cell`` inches a character), then every unit's location,
+    HP, Melee and value."""
     lines = [
         title(state),
         render_text(
             _board(state),
             drawings(state),
-            cell=1.0,
+            cell=cell,
             status=terrain_status(state),
             sides=state.setup.sides,
             key=True,

@@ -25,19 +25,29 @@ COUNTER_WORDS = {
 _ONE_MODELS = re.compile(r"(?<![\d.])1 models\b")
 # a roll-off tied again: the engine's label grows by " (reroll)" each time (its dice draw's key)
 _REROLLS = re.compile(r"(?: \(reroll\))+")
+# the end event's values (§2.2 step 8): "The game ends (...): Red 120.0, Blue 230.0 points
+# remaining"; a whole number's ".0" goes, a fraction stays ("811.7")
+_REMAINING = re.compile(r"(?<=: )[^:;]*(?= points remaining)")
+_WHOLE = re.compile(r"(?<![\d.])(\d+)\.0(?![\d])")
 
 
 def said(text: str) -> str:
     """An engine event's text as a person reads it: "1 model", not "1 models"; a roll-off
     rolled again after a second tie "(reroll 2)", not "(reroll) (reroll)" (§1.4). The event's
     own text is unchanged (the seeded games' fingerprints hash it, and a roll-off's label is
-    the key of its dice draw); the log, the page and the terminal show this."""
+    the key of its dice draw); the log, the page and the terminal show this.
+
+    >>> said("The game ends (Game Length): Red 120.0, Blue 811.7 points remaining; Blue wins")
+    'The game ends (Game Length): Red 120, Blue 811.7 points remaining; Blue wins'
+    """
 
     def rerolls(m: re.Match[str]) -> str:
         n = m.group(0).count("(reroll)")
         return " (reroll)" if n == 1 else f" (reroll {n})"
 
-    return _REROLLS.sub(rerolls, _ONE_MODELS.sub("1 model", text))
+    text = _REROLLS.sub(rerolls, _ONE_MODELS.sub("1 model", text))
+    # the end's values: "Red 120, Blue 230 points remaining", not "120.0" (session 33)
+    return _REMAINING.sub(lambda m: _WHOLE.sub(r"\1", m.group(0)), text)
 
 
 def _inches(p: Any) -> str:
