@@ -102,7 +102,7 @@ def play(
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
-        from warbench.rulesets.warsurge.sheet import book_names
+        from warbench.play.terminal import book_names
 
         # no emoji codes: a board row's ":A:" is unit A on a Deployment Zone, not "🅰"; rules
         # cited by book ("[Core Rules §3.6]"), not by source file name (session 32)

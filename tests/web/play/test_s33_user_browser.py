@@ -203,20 +203,10 @@ def test_collision_piles_are_listed_by_the_characters_in_them_L682_686(pages: Pa
     """Collision L682-686: a player sorts the hand into three phase piles. The page listed the
     one choice as "piles: piles [[0, 1], [2, 3], [4, 5]]" (the characters' indexes); it now
     names them, as the event does once sorted."""
-    from warbench.web.play.scenes import presenter
+    from tests.web.play.test_s33_play2_browser import _collision_at_piles
 
     page = pages.new(PHONE, "s33-collision-piles")
-    setup = presenter("collision").presets()[0]["setup"]
-    made = page.request.post(
-        "/api/play/games", data={"ruleset": "collision", "setup": setup, "mode": "ai", "seed": 4}
-    ).json()
-    game, tok = made["id"], made["tokens"]["players"]
-    for _ in range(5):
-        d = _api(page, game, tok)["decision"]
-        if d["kind"] == "piles":
-            break
-        _api(page, game, tok, "/actions", {"action": d["default"]})
-    assert d["kind"] == "piles", d["kind"]
+    made, _game, _tok, _d = _collision_at_piles(page)
     page.goto(made["links"]["players"])
     expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
     expect(page.locator("#actions button").first).to_have_text(

@@ -24,13 +24,13 @@ from importlib import resources
 from typing import Any
 
 from warbench.kernel.errors import WarbenchError
+from warbench.play.terminal import BOOKS
 from warbench.rulesets.warsurge.perks import PerkCatalog, PerkDef
 from warbench.rulesets.warsurge.profiles import format_save
 from warbench.rulesets.warsurge.roster import Roster, RosterReport
 
 __all__ = [
     "SheetError",
-    "book_names",
     "for_players",
     "render_sheet",
     "render_sheet_pdf",
@@ -39,26 +39,6 @@ __all__ = [
 
 HTML_TEMPLATE = "roster_sheet.html.j2"
 TYPST_TEMPLATE = "roster_sheet.typ"
-
-_BOOKS = {
-    "000_94ecc6a4c74d351b.txt": "Perks",
-    "001_d3f5e425c5e1196d.txt": "Core Rules",
-}
-
-
-def book_names(text: str) -> str:
-    """``text`` with each WARSURGE source file called by its book, section and line numbers kept
-    (the terminal's rule citations, session 32: a player knows "Core Rules", not a file hash).
-
-    >>> book_names("choose a Deployment Zone [001_d3f5e425c5e1196d.txt §3.6]")
-    'choose a Deployment Zone [Core Rules §3.6]'
-    >>> book_names("Core Rules (001_d3f5e425c5e1196d.txt) §3.2, 000_94ecc6a4c74d351b.txt L1340")
-    'Core Rules §3.2, Perks L1340'
-    """
-    for name, book in _BOOKS.items():
-        text = text.replace(f"{book} ({name})", book).replace(f"{book} {name}", book)
-        text = text.replace(name, book)
-    return text
 
 
 class SheetError(WarbenchError):
@@ -77,7 +57,7 @@ def for_players(text: str) -> str:
     out = re.sub(r",?\s*\d{3}_[0-9a-f]{16}\.txt(?: lines? [\d\-–, ]+\d)?", "", out)
     out = re.sub(r",?\s*\blines? \d+(?:\s*[-–]\s*\d+)?", "", out)
     out = out.replace("Book 2 ", "Perks ")
-    for name, book in _BOOKS.items():
+    for name, book in BOOKS.items():
         out = out.replace(name, book)
     return out.strip()
 
