@@ -172,7 +172,13 @@ def test_L393_uncontrolled_figures_read_sixes_as_fives() -> None:
     s.figs[4].moved = True
     _, ev = act(s, Attack(3, 0, 4), 0, [6, 6, 1, 1])
     assert "rolls [6, 6] = 10" in ev[0].text  # 5 + 5: sixes count as fives
+    assert "uncontrolled: sixes read as fives (L393)" in ev[0].text  # the log says why
     assert "= 2" in ev[1].text
+    # the defender's roll says it when (and only when) its own figure is uncontrolled
+    assert ("sixes read as fives" in ev[1].text) is (not s.figs[4].controlled)
+    s.figs[3].controlled = True
+    _, ev = act(s, Attack(3, 0, 4), 0, [6, 6, 1, 1])
+    assert "rolls [6, 6] = 12" in ev[0].text and "sixes read as fives" not in ev[0].text
 
 
 def test_L395_characters_alone_vehicles_and_monsters_are_always_controlled() -> None:

@@ -381,6 +381,17 @@ def _sum(adjs: list[Adjustment]) -> Adjustment:
     return Adjustment(sum(a.rolled for a in adjs), sum(a.kept for a in adjs))
 
 
+def sixes_as_fives(faces: FaceRule, f: Fig) -> list[str]:
+    """Why ``f``'s roll reads its sixes as fives, for the roll's event (session 33: the log
+    said "rolls [6] = 5" and no reason): an uncontrolled figure (L393, L589), or one in a
+    Summon Rain Storm, whose Attack rolls are made "as if they were uncontrolled" (L1273)."""
+    if faces.cap >= 6:
+        return []
+    if f.controlled and "rained" in f.bonus:
+        return ["Summon Rain Storm: sixes read as fives (L1273)"]
+    return ["uncontrolled: sixes read as fives (L393)"]
+
+
 def attack_pool(
     state: GameState, ctx: Context, f: Fig, w: WeaponProfile, t: Fig, helpers: int = 0
 ) -> tuple[XkY, FaceRule, list[str]]:
@@ -775,6 +786,7 @@ def _queue(
     flat = frenzy_flat(f, w)
     if flat:
         why.append(f"Induce Drug Frenzy {flat:+d}")
+    why = why + sixes_as_fives(faces, f)
     events.append(
         Event(
             "attack roll",
@@ -802,6 +814,7 @@ def _queue(
             cover = HEAVY  # L535: secondary targets out of sight are in Heavy Cover
         dpool, dfaces, dwhy = defense_pool(state, ctx, f, w, t, cover=cover)
         d = roll_xky(dice, dpool, dfaces, f"{_n(ctx, t)} defends")
+        dwhy = dwhy + sixes_as_fives(dfaces, t)
         events.append(
             Event(
                 "defense roll",
