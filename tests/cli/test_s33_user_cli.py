@@ -10,7 +10,6 @@ and in the result.
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
@@ -29,13 +28,9 @@ SOURCE_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
 
 def _play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
     # two questions answered with Enter (the suggestion), then the input ends
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
-    try:
-        main(["play", *args])
-    except SystemExit as exc:
-        assert not exc.code, capsys.readouterr().out
-    out = capsys.readouterr()
-    return out.out + out.err
+    from tests.cli.test_s33_play2_cli import _play as play
+
+    return play(capsys, monkeypatch, *args, answers="\n\n")
 
 
 def test_collision_questions_name_the_battle_group_and_the_book_L557_565(
@@ -95,6 +90,27 @@ def test_roster_share_takes_a_file_and_import_takes_the_code_as_its_argument(
     except SystemExit as exc:
         assert not exc.code
     assert "From the code  3 units" in capsys.readouterr().out
+
+
+def test_roster_share_of_a_unit_file_says_what_the_file_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``roster share`` takes a roster file now; given a unit file it says in one line what
+    the file is and what the roster commands read (it named only show, validate and import)."""
+    with pytest.raises(SystemExit) as exc:
+        main(
+            [
+                "roster",
+                "share",
+                str(EX / "warsurge" / "troopers_10.yaml"),
+                "--db",
+                f"sqlite:///{tmp_path / 'r.db'}",
+            ]
+        )
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "is a unit file (Troopers), not a WARSURGE roster" in err and "\n" not in err
+    assert "each warbench roster command reads a WARSURGE roster" in err
 
 
 def test_collision_choices_are_said_in_words_L682_686(

@@ -147,7 +147,7 @@ def load_roster(path: PathLike) -> Roster:
 
     data, source = _read(path, readers.ROSTER_FILE)
     # a game roster or a unit file is one line saying so (session 32, s32-user)
-    expect_kind(data, source, ("WARSURGE roster",), "warbench roster show, validate and import")
+    expect_kind(data, source, ("WARSURGE roster",), "each warbench roster command")
     return roster_from_data(data, source)
 
 
