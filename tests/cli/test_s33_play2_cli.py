@@ -32,22 +32,18 @@ def _play(
     return out.out + out.err
 
 
+def _warengine(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, answers: str
+) -> str:
+    """A game of the StormReavers against themselves at the terminal, seed 4, one turn."""
+    args = ("--ruleset", "warengine", FORCE, FORCE, "--seed", "4", "--turns", "1")
+    return _play(capsys, monkeypatch, *args, answers=answers)
+
+
 def test_warengine_board_is_drawn_before_each_question_L287_293(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    text = _play(
-        capsys,
-        monkeypatch,
-        "--ruleset",
-        "warengine",
-        FORCE,
-        FORCE,
-        "--seed",
-        "4",
-        "--turns",
-        "1",
-        answers="\n\n",
-    )
+    text = _warengine(capsys, monkeypatch, answers="\n\n")
     first = text.index("StormReavers (1): place Reaver #1 [The WarEngine 2.1 L287]")
     before = text[:first]
     # the table, its key and the other force's figures already placed, before the question
@@ -142,19 +138,7 @@ def test_warengine_events_and_result_name_the_force_not_player_0_L289_L633(
 ) -> None:
     """The terminal said "player 0 rolls higher: player 1 places first" (L289) and "...: player
     0 wins" (L633), numbering the seats from 0; each is now the force's name."""
-    text = _play(
-        capsys,
-        monkeypatch,
-        "--ruleset",
-        "warengine",
-        FORCE,
-        FORCE,
-        "--seed",
-        "4",
-        "--turns",
-        "1",
-        answers="",
-    )
+    text = _warengine(capsys, monkeypatch, answers="")
     rolled = r"StormReavers \([12]\) rolls higher: StormReavers \([12]\) places first"
     assert re.search(rolled, text)
     assert re.search(r"victory points: (StormReavers \([12]\) wins|a draw)", text)
