@@ -23,20 +23,10 @@ pytestmark = tpb.pytestmark
 
 
 def _collision_at_piles(page: Any) -> tuple[dict[str, Any], str, str, dict[str, Any]]:
-    from warbench.web.play.scenes import presenter
+    """A Collision game against the AI at its hand's piles (L682-686)."""
+    from tests.web.play.test_s33_user_browser import _game_at
 
-    setup = presenter("collision").presets()[0]["setup"]
-    made = page.request.post(
-        "/api/play/games", data={"ruleset": "collision", "setup": setup, "mode": "ai", "seed": 4}
-    ).json()
-    game, tok = made["id"], made["tokens"]["players"]
-    for _ in range(5):
-        d = _api(page, game, tok)["decision"]
-        if d["kind"] == "piles":
-            break
-        _api(page, game, tok, "/actions", {"action": d["default"]})
-    assert d["kind"] == "piles", d["kind"]
-    return made, game, tok, d
+    return _game_at(page, "collision", "ai", 4, lambda d: d["kind"] == "piles", steps=5)
 
 
 def test_collision_hand_sorted_by_name_into_any_piles_L682_686(pages: Pages) -> None:

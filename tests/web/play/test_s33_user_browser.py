@@ -23,6 +23,28 @@ pages = tpb.pages
 
 pytestmark = tpb.pytestmark
 
+
+def _game_at(
+    page: Any, ruleset: str, mode: str, seed: int, found: Any, steps: int = 6
+) -> tuple[dict[str, Any], str, str, dict[str, Any]]:
+    """A game of ``ruleset``'s first preset made through the API, its defaults made until the
+    decision ``found`` accepts: the new game's answer, its id, the players' token and that
+    decision."""
+    from warbench.web.play.scenes import presenter
+
+    setup = presenter(ruleset).presets()[0]["setup"]
+    made = page.request.post(
+        "/api/play/games", data={"ruleset": ruleset, "setup": setup, "mode": mode, "seed": seed}
+    ).json()
+    game, tok = made["id"], made["tokens"]["players"]
+    for _ in range(steps):
+        d = _api(page, game, tok)["decision"]
+        if found(d):
+            return made, game, tok, d
+        _api(page, game, tok, "/actions", {"action": d["default"]})
+    raise AssertionError(f"no such decision in {steps} steps: the last was {d['kind']}")
+
+
 # the rulebooks' source files (/work/shared/seeds/README.md)
 SOURCE_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
 
@@ -129,21 +151,8 @@ def test_deployment_zone_choice_names_the_zone_S3_6(pages: Pages) -> None:
     """Core Rules §3.6: a player chooses a Deployment Zone. The page listed it as "zone: zone 1"
     while the log then said "Red takes Deployment Zone north edge" (and ``warbench play`` asks
     "1. Deployment Zone north edge"); the choice now names the zone as the board does."""
-    from warbench.web.play.scenes import presenter
-
     page = pages.new(PHONE, "s33-zone-names")
-    setup = presenter("warsurge").presets()[0]["setup"]
-    made = page.request.post(
-        "/api/play/games",
-        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 11},
-    ).json()
-    game, tok = made["id"], made["tokens"]["players"]
-    for _ in range(5):
-        d = _api(page, game, tok)["decision"]
-        if d["kind"] == "zone":
-            break
-        _api(page, game, tok, "/actions", {"action": d["default"]})
-    assert d["kind"] == "zone", d["kind"]
+    made, game, tok, d = _game_at(page, "warsurge", "hotseat", 11, lambda d: d["kind"] == "zone")
     zones = [a for a in _api(page, game, tok)["scene"]["areas"] if a["kind"] == "zone"]
     page.goto(made["links"]["players"])
     expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
@@ -203,10 +212,8 @@ def test_collision_piles_are_listed_by_the_characters_in_them_L682_686(pages: Pa
     """Collision L682-686: a player sorts the hand into three phase piles. The page listed the
     one choice as "piles: piles [[0, 1], [2, 3], [4, 5]]" (the characters' indexes); it now
     names them, as the event does once sorted."""
-    from tests.web.play.test_s33_play2_browser import _collision_at_piles
-
     page = pages.new(PHONE, "s33-collision-piles")
-    made, _game, _tok, _d = _collision_at_piles(page)
+    made, _game, _tok, _d = _game_at(page, "collision", "ai", 4, lambda d: d["kind"] == "piles")
     page.goto(made["links"]["players"])
     expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
     expect(page.locator("#actions button").first).to_have_text(
@@ -281,20 +288,14 @@ def test_lobby_seats_say_whose_they_are(pages: Pages) -> None:
 def test_the_selected_unit_is_marked_not_listed_among_others(pages: Pages) -> None:
     """Tapping a unit read "Selected: Red: Troopers · others: Red: Troopers, Red: Assault
     Squad, …" (the selected unit among the "others"); its chip is now marked as chosen."""
-    from warbench.web.play.scenes import presenter
-
     page = pages.new(PHONE, "s33-selected-chip")
-    setup = presenter("warsurge").presets()[0]["setup"]
-    made = page.request.post(
-        "/api/play/games",
-        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 11},
-    ).json()
-    game, tok = made["id"], made["tokens"]["players"]
-    for _ in range(6):
-        d = _api(page, game, tok)["decision"]
-        if any(a["action"]["kind"] == "deploy" for a in d["actions"]):
-            break
-        _api(page, game, tok, "/actions", {"action": d["default"]})
+    made, _game, _tok, _d = _game_at(
+        page,
+        "warsurge",
+        "hotseat",
+        11,
+        lambda d: any(a["action"]["kind"] == "deploy" for a in d["actions"]),
+    )
     page.goto(made["links"]["players"])
     expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
     chip = page.locator(".unit-chip").first
