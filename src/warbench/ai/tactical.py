@@ -97,7 +97,6 @@ import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
-from warbench.ai.tactical_approach import hidden_first, runs_when_seen
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
@@ -217,13 +216,6 @@ class TacticalBot(ScriptedPlayer):
     #: still standing, not those slain in this one and not yet removed (session 32,
     #: ``ai.tactical_slain``; L2872); ``False``: every model not yet removed.
     slain_gone: bool = True
-    #: A melee unit approaches by the way out of the enemy guns' sight (of the path moves
-    #: with at least half the best one's progress), and one already in a gun's sight is not
-    #: held back from its Dash (session 34, ``ai.tactical_approach``); off: the tried habit
-    #: gained nothing measurable (docs/ai.md, session 34).
-    squad_approach: bool = False
-    # per move proposed along a path: the grid's cost to the enemy where the unit stands
-    _start: dict[Move, float] = field(default_factory=dict)
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
@@ -251,7 +243,6 @@ class TacticalBot(ScriptedPlayer):
         w = legal._work
         self._progress.clear()
         self._landing.clear()
-        self._start.clear()
         n = len(state.units)  # terrain that attacks (§10.2, ``terrain_army``) fires first
         units = sorted(
             (u for u in legal.units() if u not in self._skip and u not in self._stuck),
@@ -457,11 +448,6 @@ class TacticalBot(ScriptedPlayer):
                 return opts + fire_positions(state, w, uid, allowance, self._dist, self._covered)
             return opts
         paths = self._path_moves(w, uid, foe, allowance, dash, state)
-        if self.squad_approach and melee_unit and state is not None and paths:
-            here = self._start.get(paths[0])  # session 34: the way out of the guns' sight
-            if here is not None:
-                exposure = partial(self._exposure_if_reached, state, w, uid)
-                paths = hidden_first(paths, self._progress, here, exposure)
         if self.trade_up and melee_unit and state is not None:  # session 29
             seen = partial(self._seen, state, w, uid)
             held = held_back(
@@ -525,8 +511,6 @@ class TacticalBot(ScriptedPlayer):
         §5.5-5.6), is no more than where it stands: it crosses open ground under a
         long-ranged gun no faster than its friends, and runs the last stretch."""
         now = self._exposure(w, uid)
-        if self.squad_approach and runs_when_seen(now):
-            return list(paths)  # already in a gun's sight: standing saves nothing (session 34)
         reach = float(w.info(uid).unit.profile.move)
         out: list[Move] = []
         for m in paths:
@@ -768,7 +752,6 @@ class TacticalBot(ScriptedPlayer):
             m = Move(uid, to=end, dash=dash)
             self._progress[m] = value
             self._landing[m] = landing
-            self._start[m] = here
             out.append(m)
         return out
 
