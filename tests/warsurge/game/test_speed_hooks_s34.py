@@ -4,7 +4,9 @@ perks fires no hook at an HP loss, on a weapon's Attack Dice or after a weapon's
 
 Each declaration is its hook's own reading (docs/game.md, the sixteenth pass): the hook acts
 only through the set-up's index of that perk. ``test_hook_perks_differential.py`` plays
-perk-heavy games with every hook fired and with the declared ones, and compares them."""
+perk-heavy games with every hook fired and with the declared ones, and compares them. Residue
+and Vortex's hooks stay undeclared: their tests lay a template as a status on a unit whose Weapon
+has neither perk (``test_s25_lead_trait_perks.py``)."""
 
 from __future__ import annotations
 
@@ -25,8 +27,6 @@ GATED: dict[tuple[Hook, str], tuple[str, str]] = {
     (Hook.CASUALTY, "Self-Destruct"): ("weapon", "Self-Destruct"),
     (Hook.CASUALTY, "Kamikaze"): ("unit", "Kamikaze"),
     (Hook.HP_LOST, "Avenge, Despair"): ("unit", "Despair"),
-    (Hook.AFTER_MOVE, "Residue, Vortex (Movement through the area)"): ("weapon", "Vortex I"),
-    (Hook.TURN_END, "Residue, Vortex (stationary models)"): ("weapon", "Residue II"),
     (Hook.HP_LOST, "HP Steal"): ("weapon", "HP Steal"),
     (Hook.HP_LOST, "Imprison: a Target costing more disembarks"): ("unit", "Imprison"),
     (Hook.PHASE_END, "Imprison: who stays inside"): ("unit", "Imprison"),

@@ -279,12 +279,5 @@ def register_hooks(reg: HookRegistry, strike: Strike) -> None:
         residue_at_turn_end(work, strike)
 
     reg.register(Hook.TURN_START, vortex_at_turn_start, "Vortex (travels as it becomes active)")
-    # templates are left only by Residue and Vortex Weapons (``leave``, ``lingering``; issue 10,
-    # session 34)
-    lasting = [*RESIDUE, *VORTEX]
-    reg.register(
-        Hook.AFTER_MOVE, moved, "Residue, Vortex (Movement through the area)", perks=lasting
-    )
-    reg.register(
-        Hook.TURN_END, turn_end, "Residue, Vortex (stationary models)", first=True, perks=lasting
-    )
+    reg.register(Hook.AFTER_MOVE, moved, "Residue, Vortex (Movement through the area)")
+    reg.register(Hook.TURN_END, turn_end, "Residue, Vortex (stationary models)", first=True)
