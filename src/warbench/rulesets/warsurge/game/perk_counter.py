@@ -434,6 +434,8 @@ def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (called by :func:`.perk_aeonian.register_hooks`)."""
     reg.register(Hook.WEAPON_USED, upheaval_used, "Upheaval", perks=["Upheaval"])
     reg.register(Hook.PHASE_END, upheaval_at_phase_end, "Upheaval", perks=["Upheaval"])
-    reg.register(Hook.HP_LOST, on_hp_lost, "Counter")
-    reg.register(Hook.CASUALTY, on_casualty, "Self-Destruct")
-    reg.register(Hook.CASUALTY, on_casualty_kamikaze, "Kamikaze")
+    # each acts only for the set-up's Weapons or units with its perk (``perk_limitation.index``;
+    # issue 10, session 34)
+    reg.register(Hook.HP_LOST, on_hp_lost, "Counter", perks=["Counter"])
+    reg.register(Hook.CASUALTY, on_casualty, "Self-Destruct", perks=["Self-Destruct"])
+    reg.register(Hook.CASUALTY, on_casualty_kamikaze, "Kamikaze", perks=["Kamikaze"])

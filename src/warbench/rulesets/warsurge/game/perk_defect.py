@@ -334,7 +334,8 @@ def at_turn_end(work: Work, turn: int) -> None:
 def register_hooks(reg: HookRegistry) -> None:
     from warbench.rulesets.warsurge.game.hooks import Hook
 
-    reg.register(Hook.HP_LOST, on_hp_lost, "Traitorous (Advanced, no Saves)")
+    # acts only for the set-up's Traitorous units (``index``; issue 10, session 34)
+    reg.register(Hook.HP_LOST, on_hp_lost, "Traitorous (Advanced, no Saves)", perks=[TRAITOROUS])
     reg.register(Hook.PHASE_END, at_phase_end, "Traitorous, Enslaved")
     reg.register(Hook.PHASE_START, at_phase_start, "Enslaved")
     reg.register(Hook.CASUALTY, on_casualty, "Enslaved (Enslaver falls)")

@@ -355,7 +355,10 @@ def _arrivals_phase(work: Work, phase: str) -> None:
 def register_hooks(reg: HookRegistry) -> None:
     """Ambush after a Deploy; Phoenix, Implant and Seed I."""
     reg.register(Hook.DEPLOY, ambush_after_deploy, "Ambush: Mastery Test and scatter", first=True)
-    reg.register(Hook.HP_LOST, implant_on_hp_lost, "Implant: a Seed unit is in the host")
+    # acts only where the set-up has Seed I units (``_arrivals``; issue 10, session 34)
+    reg.register(
+        Hook.HP_LOST, implant_on_hp_lost, "Implant: a Seed unit is in the host", perks=[SEED]
+    )
     reg.register(
         Hook.TURN_START, _arrivals_turn, "Phoenix, Seed I: arrivals", perks=(PHOENIX, SEED)
     )

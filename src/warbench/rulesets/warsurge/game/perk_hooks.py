@@ -761,15 +761,18 @@ def _ignite_turn_end(work: Work, turn: int) -> None:
 
 def register_perk_hooks(reg: HookRegistry) -> None:
     """Add the perk hooks to ``reg``; the end-of-turn effects go before the durations tick."""
-    reg.register(Hook.HP_LOST, on_hp_lost, "perk afflictions")
-    reg.register(Hook.ATTACK_DICE, on_attack_dice, "perk afflictions on Attack Dice")
+    every = frozenset(r.name for r in load_table())  # _inflict: the Weapon's perks (s34)
+    reg.register(Hook.HP_LOST, on_hp_lost, "perk afflictions", perks=every)
+    reg.register(Hook.ATTACK_DICE, on_attack_dice, "perk afflictions, Attack Dice", perks=every)
     reg.register(Hook.AFTER_MOVE, on_after_move, "Bleed")
-    reg.register(Hook.PHASE_START, automatic_perk_uses, "activated perks (automatic choice)")
+    uses = AUTOMATIC_USES  # its units' own perks, Traits (issue 10, s34: docs/game.md)
+    reg.register(Hook.PHASE_START, automatic_perk_uses, "activated perks (auto)", perks=uses)
     reg.register(Hook.TURN_END, on_turn_end, "perk effects at the end of the turn", first=True)
     reg.register(Hook.TURN_START, perk_turn.on_turn_start, "perks at the start of the turn")
     reg.register(Hook.DEPLOY, perk_turn.on_deploy, "Game Turns on the Battlefield")
-    reg.register(Hook.HP_LOST, on_hp_noted, "HP Loss noted (Psychology, Pain Locked, by HP)")
-    reg.register(Hook.WEAPON_USED, perk_limits.on_weapon_used, "weapon uses, Stats by HP")
+    noted, used = perk_limits.HP_NOTED_PERKS, perk_limits.WEAPON_USED_PERKS  # issue 10, s34
+    reg.register(Hook.HP_LOST, on_hp_noted, "HP Loss noted (by HP, Pain Locked)", perks=noted)
+    reg.register(Hook.WEAPON_USED, perk_limits.on_weapon_used, "uses, by HP", perks=used)
     reg.register(Hook.USE_PERKS, use_perks_action, "Use Perks (Advanced)")
     reg.register(Hook.CASUALTY, perk_turn.on_casualty, "Reservoir, Last Stand, Resurrection")
     perk_roster.register_hooks(reg)  # Presence Roster Perks, in this place of each list
@@ -778,9 +781,10 @@ def register_perk_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.TURN_START, perk_limits.forms_at_turn_start, "Transform, Wild Armour")
     reg.register(Hook.DEPLOY, perk_limits.forms_on_deploy, "Transform on arrival")
     reg.register(Hook.CASUALTY, perk_revive.on_casualty, "Revive, Reanimate")
-    reg.register(Hook.HP_LOST, perk_bloodlust.on_hp, "Bloodlust: HP Loss contributed")
-    reg.register(Hook.CASUALTY, perk_bloodlust.on_casualty, "Bloodlust: the Target slain")
-    reg.register(Hook.HP_LOST, perk_ignite.on_hp_lost, "Ignite: its Power grows")
+    lust, ign = ["Bloodlust"], perk_ignite.IGNITE  # the attacker's Weapons (issue 10, s34)
+    reg.register(Hook.HP_LOST, perk_bloodlust.on_hp, "Bloodlust: HP Loss", perks=lust)
+    reg.register(Hook.CASUALTY, perk_bloodlust.on_casualty, "Bloodlust: slain", perks=lust)
+    reg.register(Hook.HP_LOST, perk_ignite.on_hp_lost, "Ignite: its Power grows", perks=ign)
     reg.register(Hook.TURN_END, _ignite_turn_end, "Ignite: the end-of-turn Attack")
     reg.register(Hook.PHASE_END, perk_reserve.at_phase_end, "Warp, Vanish: into Reserve")
     reg.register(Hook.TURN_START, perk_reserve.at_turn_start, "Unstable: into Reserve")

@@ -148,6 +148,8 @@ def register_hooks(reg: HookRegistry, place: Place) -> None:
             check(work, place)
             at_phase_start(work, phase)
 
-    reg.register(Hook.HP_LOST, _lost, "Imprison: a Target costing more disembarks")
-    reg.register(Hook.PHASE_END, _phase_end, "Imprison: who stays inside")
-    reg.register(Hook.PHASE_START, _phase_start, "Imprison: the engine's use")
+    # each acts only where the set-up has Imprison users (``users``; issue 10, session 34)
+    held = [IMPRISON]
+    reg.register(Hook.HP_LOST, _lost, "Imprison: a Target costing more disembarks", perks=held)
+    reg.register(Hook.PHASE_END, _phase_end, "Imprison: who stays inside", perks=held)
+    reg.register(Hook.PHASE_START, _phase_start, "Imprison: the engine's use", perks=held)

@@ -226,4 +226,5 @@ def register_hooks(reg: HookRegistry) -> None:
     reg.register(Hook.AFTER_MOVE, egotistical_after_move, "Egotistical", perks=_EGO)
     reg.register(Hook.DEPLOY, egotistical_after_deploy, "Egotistical", perks=_EGO)
     reg.register(Hook.HP_LOST, egotistical_on_hp_lost, "Egotistical", perks=_EGO)
-    reg.register(Hook.HP_LOST, roster_on_hp_lost, "Avenge, Despair")
+    # the set-up's Avenge and Despair units (``index``; issue 10, session 34)
+    reg.register(Hook.HP_LOST, roster_on_hp_lost, "Avenge, Despair", perks=_FALL)

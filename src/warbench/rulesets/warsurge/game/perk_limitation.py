@@ -218,4 +218,5 @@ def register_hooks(reg: HookRegistry, restore_hp: Restore) -> None:
         hp_steal(work, amount, source, attacker, restore_hp)
 
     reg.register(Hook.WEAPON_USED, on_weapon_used, "Malfunction I/II", perks=MALFUNCTION)
-    reg.register(Hook.HP_LOST, on_hp_lost, "HP Steal")
+    # only the set-up's HP Steal Weapons (``index``; issue 10, session 34)
+    reg.register(Hook.HP_LOST, on_hp_lost, "HP Steal", perks=[HP_STEAL])

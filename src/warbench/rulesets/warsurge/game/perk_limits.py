@@ -33,6 +33,10 @@ from warbench.rulesets.warsurge.game.perk_turn import (
     NO_WEAPONS,
     PAIN,
     RECHARGE,
+    THRESHOLD_UNIT,
+    THRESHOLD_WEAPON,
+    TURN_UNIT,
+    TURN_WEAPON,
     USES,
     WEAPONS_TURN,
     _rule,
@@ -126,6 +130,20 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
                     f"from an enemy ({name}, {rule})"
                 )
     return None
+
+
+#: Every perk :func:`on_weapon_used` reads in the set-up's index (limited Weapons, the Game Turn
+#: of Rush, Defend and Doppelganger's Weapons, Stats by HP): a game naming none of them does not
+#: fire it (``HookRegistry.register(..., perks=...)``; issue 10, session 34).
+WEAPON_USED_PERKS = (
+    LIMIT_WEAPON
+    | {"Rush", "Defend", "Doppelganger I", "Doppelganger II"}
+    | THRESHOLD_UNIT
+    | THRESHOLD_WEAPON
+)
+#: Every perk ``perk_turn.note_hp_lost`` (the HP_LOST hook "HP Loss noted") reads in the index:
+#: the turn's HP Loss (``at_turn_start``), Pain Locked (``limited``), Stats by HP.
+HP_NOTED_PERKS = TURN_UNIT | TURN_WEAPON | LIMIT_WEAPON | THRESHOLD_UNIT | THRESHOLD_WEAPON
 
 
 def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:

@@ -307,7 +307,10 @@ def _phase(work: Work, phase: str) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Seed II: held in Reserve, put in a host by Implant."""
-    reg.register(Hook.HP_LOST, implant_on_hp_lost, "Implant: a Seed II unit is in the host")
+    # acts only where the set-up has Seed II units (``seeds``; issue 10, session 34)
+    reg.register(
+        Hook.HP_LOST, implant_on_hp_lost, "Implant: a Seed II unit is in the host", perks=[SEED_II]
+    )
     reg.register(Hook.TURN_START, _turn, "Seed II: held in Reserve")
     reg.register(Hook.PHASE_START, _phase, "Seed II: held in Reserve")
     reg.register(Hook.PHASE_END, _phase, "Seed II: held in Reserve")
