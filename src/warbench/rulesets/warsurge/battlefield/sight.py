@@ -216,6 +216,43 @@ def _point_segment_distances(start: FloatArray, end: FloatArray, centres: FloatA
     return out
 
 
+def _corridor_gaps(start: FloatArray, end: FloatArray, points: FloatArray) -> FloatArray:
+    """Distance from each point to the segment ``start``-``end`` (the corridor's), for the
+    culling of :class:`_Scene` alone: its tests keep 0.01" to spare, so the last bit of a
+    distance cannot change what is kept from what any line can meet, only how the work is cut
+    (the dot products are written out: a matmul's last bit depends on the array's length).
+    One array of points (blockers and pieces' centres together) in a dozen NumPy calls on
+    columns, without ``np.clip``'s wrappers (issue 10, session 34, s34-speedp)."""
+    sx, sy = float(start[0]), float(start[1])
+    dx, dy = float(end[0]) - sx, float(end[1]) - sy
+    wx = points[:, 0] - sx
+    wy = points[:, 1] - sy
+    length2 = dx * dx + dy * dy
+    if length2 > 1e-18:
+        t = wx * dx
+        t += wy * dy
+        t /= length2
+        np.maximum(t, 0.0, out=t)
+        np.minimum(t, 1.0, out=t)
+        wx -= t * dx
+        wy -= t * dy
+    wx *= wx
+    wy *= wy
+    wx += wy
+    out: FloatArray = np.sqrt(wx, out=wx)
+    return out
+
+
+def _piece_circles(g: BoardGeometry, pieces: IntArray) -> tuple[FloatArray, FloatArray]:
+    """The bounding circles (centres, radii) of the board's ``pieces`` (its LoS-blocking or
+    its obscuring ones), kept in the board's cache."""
+    key = (b"piece circles", pieces.tobytes())
+    hit: tuple[FloatArray, FloatArray] | None = g.cache.get(key)
+    if hit is None:
+        hit = g.cache.put(key, (g.centre[pieces], g.reach[pieces]))
+    return hit
+
+
 class _Scene:
     """One query's models as arrays; obstacles are culled per pair of models first.
 
@@ -260,21 +297,30 @@ class _Scene:
         self.bshaped: BoolArray | None = None
         # the blockers near the corridor (:func:`near_blockers`, its very test)
         self._corridor: tuple[FloatArray, FloatArray, float] | None = None
+        g = self.geom
+        self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
+        self._near: IntArray | None = None
         keep: BoolArray | None = None
         if len(bxy) and len(self.axy) and len(self.txy):
             ca, ct, reach = self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
-            keep = _point_segment_distances(ca, ct, bxy) <= reach + br + 0.01
+            if len(self.pieces):  # the pieces near the corridor too, in the same NumPy calls
+                pxy, plim = _piece_circles(g, self.pieces)
+                ok = (
+                    _corridor_gaps(ca, ct, np.concatenate((bxy, pxy)))
+                    <= (np.concatenate((br, plim)) + reach) + 0.01
+                )
+                keep = ok[: len(bxy)]
+                self._near = np.flatnonzero(ok[len(bxy) :])
+            else:
+                keep = _corridor_gaps(ca, ct, bxy) <= reach + br + 0.01
         if bp is None:
             self.bxy, self.br = (bxy, br) if keep is None or keep.all() else (bxy[keep], br[keep])
         else:
             keep = np.ones(len(bxy), dtype=bool) if keep is None else keep
             self.bxy, self.br, self.bp = bxy[keep], br[keep], bp[keep]
             self.bshaped = _shaped_rows(self.bp)
-        g = self.geom
-        self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
         self._in_a: BoolArray | None = None
         self._in_t: BoolArray | None = None
-        self._near: IntArray | None = None
 
     def key(self, kind: str) -> tuple[bytes, ...]:
         """A cache key for this query (positions and radii, bit for bit)."""
@@ -384,7 +430,7 @@ class _Scene:
         near = self.near_pieces()
         if len(near):
             e0, e1, owner = _flat_edges(g, self.pieces, near)
-            cross = segments_cross_each(p0, p1, e0, e1)
+            cross = segments_cross_each(p0, p1, e0, e1, all_long=True)
             if cross.any():  # pieces a model of the pair stands in (asked only now)
                 in_a, in_t = self.inside()
                 skip = in_a[ia] | in_t[it] if exclude_target else in_a[ia]
@@ -411,9 +457,8 @@ class _Scene:
                 if self._corridor is None:
                     self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
                 ca, ct, reach = self._corridor
-                g = self.geom
-                d = _point_segment_distances(ca, ct, g.centre[self.pieces])
-                self._near = np.flatnonzero(d <= reach + g.reach[self.pieces] + 0.01)
+                pxy, plim = _piece_circles(self.geom, self.pieces)
+                self._near = np.flatnonzero(_corridor_gaps(ca, ct, pxy) <= (plim + reach) + 0.01)
         return self._near
 
     def candidates(self, ia: IntArray, it: IntArray, exclude_target: bool = True) -> _Cands:
@@ -550,14 +595,16 @@ def _flat_edges(
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """The edges of the pieces ``pieces[near]`` without padding, piece after piece: starts,
     ends, and each edge's piece as its position in ``pieces``; every piece's edges are kept
-    in the board's cache."""
+    in the board's cache. An edge of no length (a vertex repeated) is left out: it meets
+    nothing (``segments_cross_each``), so the edges given it are ``all_long``."""
     key = (b"flat edges", pieces.tobytes())
     hit = g.cache.get(key)
     if hit is None:
         ne = g.nedges[pieces]
         real = np.arange(g.edge0.shape[1])[None, :] < ne[:, None]
+        real &= (g.edge0[pieces] != g.edge1[pieces]).any(axis=2)
         e0, e1 = g.edge0[pieces][real], g.edge1[pieces][real]
-        owner = np.repeat(np.arange(len(pieces)), ne)
+        owner = np.repeat(np.arange(len(pieces)), real.sum(axis=1))
         for a in (e0, e1, owner):
             a.setflags(write=False)
         hit = g.cache.put(key, (e0, e1, owner))
@@ -585,7 +632,11 @@ def _lines_discs(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
     wy = c[None, None, :, 1] - p0[..., 1, None]
     dd = dx * dx + dy * dy
     t = (wx * dx[..., None] + wy * dy[..., None]) / np.where(dd > 0, dd, 1.0)[..., None]
-    np.clip(t, 0.0, 1.0, out=t)
+    # ``np.clip(t, 0.0, 1.0, out=t)`` without its wrappers: where it would keep a -0.0 this
+    # gives 0.0 or -0.0, and ``w - t * d`` is then squared, so the distances are the very
+    # same floats (issue 10, session 34)
+    np.maximum(t, 0.0, out=t)
+    np.minimum(t, 1.0, out=t)
     wx -= t * dx[..., None]
     wy -= t * dy[..., None]
     wx *= wx
