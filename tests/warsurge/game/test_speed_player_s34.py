@@ -7,8 +7,10 @@ enemy model or base", §5.5, §5.6):
 * the blockers and the pieces near a question's corridor are culled in one pass
   (``sight._corridor_gaps``): culling keeps 0.01" to spare, so the answers with it are the
   answers with nothing culled;
-* a zero-length edge meets nothing, so ``sight._flat_edges`` leaves such edges out and
-  ``segments_cross_each(..., all_long=True)`` skips their test;
+* a query's lines are tested with the edges and the blockers as rows
+  (``sight._edges_cross_lines``, ``sight._discs_lines``): NumPy's broadcasts then loop over
+  the few edges along the many lines, the very floats; a zero-length edge meets nothing, so
+  ``sight._flat_edges`` leaves such edges out;
 * ``geom._bits`` gives the very bytes of ``np.asarray`` for a float or an array;
 * ``Board.geometry`` reads its private attribute's dict, the same object.
 """
@@ -27,7 +29,10 @@ from warbench.rulesets.warsurge.battlefield.model import Board, Terrain
 from warbench.rulesets.warsurge.battlefield.sight import (
     _corridor,
     _corridor_gaps,
+    _discs_lines,
+    _edges_cross_lines,
     _flat_edges,
+    _lines_discs,
     _point_segment_distances,
     _Scene,
     cover_report,
@@ -116,7 +121,7 @@ def test_corridor_gaps_of_a_point_corridor_are_the_distances_to_it() -> None:
 
 def test_zero_length_edges_are_left_out_and_met_nothing_anyway() -> None:
     """A polygon with a vertex repeated: its flat edges leave the zero-length edge out, and
-    testing them without the zero-length check answers as the padded edges with it."""
+    the edges-as-rows test of them answers as ``segments_cross_each`` on the padded edges."""
     wall = Terrain(
         name="W", polygon=[[10, 0], [12, 0], [12, 0], [12, 30], [10, 30]], blocks_los=True
     )
@@ -132,16 +137,51 @@ def test_zero_length_edges_are_left_out_and_met_nothing_anyway() -> None:
     p0 = rng.uniform(0, 30, size=(40, 26, 2))
     p1 = rng.uniform(0, 30, size=(40, 26, 2))
     p0[0, 0], p1[0, 0] = [12.0, -5.0], [12.0, 5.0]  # along the wall's side, over the repeat
-    got = segments_cross_each(p0, p1, e0, e1, all_long=True).any(axis=2)
-    want = np.zeros(got.shape, dtype=bool)
+    got = _edges_cross_lines(p0.reshape(-1, 2), p1.reshape(-1, 2), e0, e1).any(axis=0)
+    want = np.zeros((40, 26), dtype=bool)
     for i in range(len(pieces)):
         pe0, pe1 = g.edge0[pieces[i]], g.edge1[pieces[i]]
         want |= segments_cross_each(p0, p1, pe0, pe1).any(axis=2)
-    assert np.array_equal(got, want) and got.any() and not got.all()
-    # the check that is skipped is a real one: a zero-length edge on a line would meet it
+    assert np.array_equal(got.reshape(40, 26), want) and got.any() and not got.all()
+    # the test left out is a real one: a zero-length edge on a line would meet it
     dot = np.array([[12.0, 0.0]])
-    assert segments_cross_each(p0[:1, :1], p1[:1, :1], dot, dot).any() == np.False_
-    assert segments_cross_each(p0[:1, :1], p1[:1, :1], dot, dot, all_long=True).any()
+    assert not segments_cross_each(p0[:1, :1], p1[:1, :1], dot, dot).any()
+    assert _edges_cross_lines(p0[0, :1], p1[0, :1], dot, dot).any()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_edges_as_rows_are_segments_cross_each_float_for_float(seed: int) -> None:
+    """``_edges_cross_lines`` gives ``segments_cross_each``'s answers, transposed, on random
+    lines and edges, and on a small integer grid where many are collinear or touch."""
+    rng = np.random.default_rng(400 + seed)
+    if seed % 2:
+        grid = rng.integers(0, 5, size=(4, 60, 2)).astype(np.float64)
+        p0, p1, e0, e1 = grid
+        long = (e0 != e1).any(axis=1)
+        e0, e1 = e0[long], e1[long]
+    else:
+        p0, p1 = rng.uniform(0, 30, size=(2, 300, 2))
+        e0, e1 = rng.uniform(0, 30, size=(2, 17, 2))
+    want = segments_cross_each(p0[None], p1[None], e0, e1)[0].T
+    got = _edges_cross_lines(p0, p1, e0, e1)
+    assert got.shape == want.shape and np.array_equal(got, want)
+    assert got.any() and not got.all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_points_as_rows_are_lines_discs_float_for_float(seed: int) -> None:
+    """``_discs_lines`` gives ``_lines_discs``'s distances bit for bit (lines of no length,
+    points behind a line's start and beyond its end)."""
+    rng = np.random.default_rng(500 + seed)
+    p0 = rng.uniform(0, 48, size=(200, 2))
+    p1 = p0 + rng.normal(size=(200, 2)) * rng.uniform(0.01, 30, size=(200, 1))
+    p1[0] = p0[0]
+    c = rng.uniform(0, 48, size=(13, 2))
+    c[0] = p0[1]  # on a line's start
+    want = _lines_discs(p0[None], p1[None], c)[0].T
+    got = _discs_lines(p0, p1, c)
+    assert got.shape == want.shape
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))  # to the bit
 
 
 def _old_bits(a: object) -> bytes:

@@ -295,12 +295,11 @@ def segments_cross(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArra
 
 
 def segments_cross_each(
-    p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray, *, all_long: bool = False
+    p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray
 ) -> BoolArray:
     """``(C, K, E)``: whether segment ``p0[c, k] -> p1[c, k]`` meets edge ``e0[c, e] ->
     e1[c, e]``, edge by edge (:func:`segments_cross` is its any over the edges). Edges given
-    as ``(E, 2)`` are the same for every row. A zero-length edge meets nothing; ``all_long``
-    says the caller gave none (``sight._flat_edges``), and its test is left out."""
+    as ``(E, 2)`` are the same for every row."""
     ax, ay = p0[:, :, None, 0], p0[:, :, None, 1]
     sx, sy = p1[:, :, None, 0] - ax, p1[:, :, None, 1] - ay
     bx, by = e0[..., None, :, 0], e0[..., None, :, 1]
@@ -327,8 +326,7 @@ def segments_cross_each(
     d5 = np.subtract(d4, d3, out=rs)
     hit: BoolArray = np.asarray(np.multiply(d1, d2, out=tmp) <= 0)
     hit &= np.multiply(d4, d5, out=wx) <= 0
-    if not all_long:
-        hit &= (rx != 0) | (ry != 0)
+    hit &= (rx != 0) | (ry != 0)
     flat = (d1 == 0) & hit
     flat &= d2 == 0
     if flat.any():  # collinear: they meet only when they overlap along the line

@@ -44,7 +44,6 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     as_discs,
     segment_point_distance,
     segments_cross,
-    segments_cross_each,
 )
 from warbench.rulesets.warsurge.battlefield.model import DEFAULT_MODEL_HEIGHT, Board, Disc
 
@@ -425,25 +424,31 @@ class _Scene:
         them too gives the very same answers: each line and edge (or base) is the same
         computation, float for float (issue 10: a query's cost was its NumPy calls). Pieces a
         model of the pair stands in are left out as there (ruling 2)."""
-        out = np.zeros(p0.shape[:2], dtype=np.intp)
+        q, k = p0.shape[:2]
+        out = np.zeros((q, k), dtype=np.intp)
         g = self.geom
         near = self.near_pieces()
+        # the lines as one row of starts and ends: every edge (blocker) is a row of the tests
+        # below and the lines run along it, so NumPy's broadcasts loop over the few edges, not
+        # over every line (the very floats of ``segments_cross_each`` and ``_lines_discs``)
+        ends = p0.reshape(q * k, 2), p1.reshape(q * k, 2)
         if len(near):
             e0, e1, owner = _flat_edges(g, self.pieces, near)
-            cross = segments_cross_each(p0, p1, e0, e1, all_long=True)
-            if cross.any():  # pieces a model of the pair stands in (asked only now)
-                in_a, in_t = self.inside()
-                skip = in_a[ia] | in_t[it] if exclude_target else in_a[ia]
-                if skip.any():
-                    cross &= ~skip[:, owner][:, None, :]
-            if values is None:
-                out[cross.any(axis=2)] = 1
-            else:
-                worth = values[self.pieces[owner]]
-                out = np.where(cross, worth, 0).max(axis=2)
+            if len(e0):
+                cross = _edges_cross_lines(*ends, e0, e1)  # (E, Q * K)
+                if cross.any():  # pieces a model of the pair stands in (asked only now)
+                    in_a, in_t = self.inside()
+                    skip = in_a[ia] | in_t[it] if exclude_target else in_a[ia]
+                    if skip.any():
+                        cross.reshape(len(e0), q, k)[skip[:, owner].T] = False
+                if values is None:
+                    out[cross.any(axis=0).reshape(q, k)] = 1
+                else:
+                    worth = values[self.pieces[owner]]
+                    out = np.where(cross, worth[:, None], 0).max(axis=0).reshape(q, k)
         if len(self.bxy):
-            hit = (_lines_discs(p0, p1, self.bxy) < self.br - EPS).any(axis=2)
-            np.maximum(out, hit, out=out)
+            near_base = _discs_lines(*ends, self.bxy) < (self.br - EPS)[:, None]  # (B, Q * K)
+            np.maximum(out, near_base.any(axis=0).reshape(q, k), out=out)
         return out
 
     def near_pieces(self) -> IntArray:
@@ -596,7 +601,7 @@ def _flat_edges(
     """The edges of the pieces ``pieces[near]`` without padding, piece after piece: starts,
     ends, and each edge's piece as its position in ``pieces``; every piece's edges are kept
     in the board's cache. An edge of no length (a vertex repeated) is left out: it meets
-    nothing (``segments_cross_each``), so the edges given it are ``all_long``."""
+    nothing (``segments_cross_each``), and :func:`_edges_cross_lines` needs no test of it."""
     key = (b"flat edges", pieces.tobytes())
     hit = g.cache.get(key)
     if hit is None:
@@ -644,6 +649,70 @@ def _lines_discs(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
     wx += wy
     out: FloatArray = np.sqrt(wx, out=wx)
     return out
+
+
+def _discs_lines(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
+    """``(B, L)``: distance from each point ``c[b]`` to each segment ``p0[l] -> p1[l]``:
+    :func:`_lines_discs` with the points as rows (the very floats, element by element: the
+    same operations in the same order), so each broadcast loops over the few points and runs
+    along the many lines (issue 10, session 34: a broadcast costs per row of its loop)."""
+    x0, y0 = p0[:, 0], p0[:, 1]
+    dx = p1[:, 0] - x0  # (L,)
+    dy = p1[:, 1] - y0
+    wx = c[:, 0, None] - x0  # (B, L)
+    wy = c[:, 1, None] - y0
+    dd = dx * dx + dy * dy
+    t = wx * dx
+    t += wy * dy
+    t /= np.where(dd > 0, dd, 1.0)
+    np.maximum(t, 0.0, out=t)  # as in _lines_discs: a -0.0 kept or not is squared away
+    np.minimum(t, 1.0, out=t)
+    wx -= t * dx
+    wy -= t * dy
+    wx *= wx
+    wy *= wy
+    wx += wy
+    out: FloatArray = np.sqrt(wx, out=wx)
+    return out
+
+
+def _edges_cross_lines(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray) -> BoolArray:
+    """``(E, L)``: whether edge ``e0[e] -> e1[e]`` (none of zero length, :func:`_flat_edges`)
+    meets segment ``p0[l] -> p1[l]``: ``segments_cross_each(p0[None], p1[None], e0,
+    e1)[0].T`` (its zero-length test left out: there are none) with the edges as rows, the
+    very floats and answers (the same products in the same order, the collinear ones
+    measured alike), so each broadcast loops over the few edges."""
+    ax, ay = p0[:, 0], p0[:, 1]  # (L,)
+    sx, sy = p1[:, 0] - ax, p1[:, 1] - ay
+    bx, by = e0[:, 0, None], e0[:, 1, None]  # (E, 1)
+    rx, ry = e1[:, 0, None] - bx, e1[:, 1, None] - by
+    wx, wy = ax - bx, ay - by  # (E, L)
+    tmp = ry * wx
+    d1 = rx * wy
+    d1 -= tmp
+    rs = rx * sy
+    d2 = d1 + rs
+    sr = ry * sx
+    d2 -= sr
+    d3 = np.subtract(sr, rs, out=sr)
+    d4 = np.multiply(sx, wy, out=wy)
+    np.multiply(sy, wx, out=tmp)
+    d4 -= tmp
+    d5 = np.subtract(d4, d3, out=rs)
+    hit: BoolArray = np.asarray(np.multiply(d1, d2, out=tmp) <= 0)
+    hit &= np.multiply(d4, d5, out=wx) <= 0
+    flat = (d1 == 0) & hit
+    flat &= d2 == 0
+    if flat.any():  # collinear: they meet only when they overlap along the line
+        e, li = np.nonzero(flat)
+        px0, px1, ex0, ex1 = p0[li], p1[li], e0[e], e1[e]
+        overlap = np.all(
+            (np.minimum(px0, px1) <= np.maximum(ex0, ex1) + EPS)
+            & (np.minimum(ex0, ex1) <= np.maximum(px0, px1) + EPS),
+            axis=1,
+        )
+        hit[e[~overlap], li[~overlap]] = False
+    return hit
 
 
 #: where the :data:`LOS_SAMPLES` lines of a pair start and end across each base (fractions of
