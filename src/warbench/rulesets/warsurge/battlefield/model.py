@@ -569,6 +569,12 @@ class Board(BaseModel):
 
     def geometry(self) -> Any:
         """The compiled shapely geometry of this board (built once, then cached)."""
+        # read from the private attributes' own dict: ``self._geometry`` goes through
+        # pydantic's ``__getattr__``, and every sight question asks twice (issue 10, s34-speedp)
+        priv = self.__pydantic_private__
+        kept = None if priv is None else priv.get("_geometry")
+        if kept is not None:
+            return kept
         if self._geometry is None:
             from warbench.rulesets.warsurge.battlefield.geometry import BoardGeometry
 

@@ -44,7 +44,6 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     as_discs,
     segment_point_distance,
     segments_cross,
-    segments_cross_each,
 )
 from warbench.rulesets.warsurge.battlefield.model import DEFAULT_MODEL_HEIGHT, Board, Disc
 
@@ -216,6 +215,43 @@ def _point_segment_distances(start: FloatArray, end: FloatArray, centres: FloatA
     return out
 
 
+def _corridor_gaps(start: FloatArray, end: FloatArray, points: FloatArray) -> FloatArray:
+    """Distance from each point to the segment ``start``-``end`` (the corridor's), for the
+    culling of :class:`_Scene` alone: its tests keep 0.01" to spare, so the last bit of a
+    distance cannot change what is kept from what any line can meet, only how the work is cut
+    (the dot products are written out: a matmul's last bit depends on the array's length).
+    One array of points (blockers and pieces' centres together) in a dozen NumPy calls on
+    columns, without ``np.clip``'s wrappers (issue 10, session 34, s34-speedp)."""
+    sx, sy = float(start[0]), float(start[1])
+    dx, dy = float(end[0]) - sx, float(end[1]) - sy
+    wx = points[:, 0] - sx
+    wy = points[:, 1] - sy
+    length2 = dx * dx + dy * dy
+    if length2 > 1e-18:
+        t = wx * dx
+        t += wy * dy
+        t /= length2
+        np.maximum(t, 0.0, out=t)
+        np.minimum(t, 1.0, out=t)
+        wx -= t * dx
+        wy -= t * dy
+    wx *= wx
+    wy *= wy
+    wx += wy
+    out: FloatArray = np.sqrt(wx, out=wx)
+    return out
+
+
+def _piece_circles(g: BoardGeometry, pieces: IntArray) -> tuple[FloatArray, FloatArray]:
+    """The bounding circles (centres, radii) of the board's ``pieces`` (its LoS-blocking or
+    its obscuring ones), kept in the board's cache."""
+    key = (b"piece circles", pieces.tobytes())
+    hit: tuple[FloatArray, FloatArray] | None = g.cache.get(key)
+    if hit is None:
+        hit = g.cache.put(key, (g.centre[pieces], g.reach[pieces]))
+    return hit
+
+
 class _Scene:
     """One query's models as arrays; obstacles are culled per pair of models first.
 
@@ -260,21 +296,30 @@ class _Scene:
         self.bshaped: BoolArray | None = None
         # the blockers near the corridor (:func:`near_blockers`, its very test)
         self._corridor: tuple[FloatArray, FloatArray, float] | None = None
+        g = self.geom
+        self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
+        self._near: IntArray | None = None
         keep: BoolArray | None = None
         if len(bxy) and len(self.axy) and len(self.txy):
             ca, ct, reach = self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
-            keep = _point_segment_distances(ca, ct, bxy) <= reach + br + 0.01
+            if len(self.pieces):  # the pieces near the corridor too, in the same NumPy calls
+                pxy, plim = _piece_circles(g, self.pieces)
+                ok = (
+                    _corridor_gaps(ca, ct, np.concatenate((bxy, pxy)))
+                    <= (np.concatenate((br, plim)) + reach) + 0.01
+                )
+                keep = ok[: len(bxy)]
+                self._near = np.flatnonzero(ok[len(bxy) :])
+            else:
+                keep = _corridor_gaps(ca, ct, bxy) <= reach + br + 0.01
         if bp is None:
             self.bxy, self.br = (bxy, br) if keep is None or keep.all() else (bxy[keep], br[keep])
         else:
             keep = np.ones(len(bxy), dtype=bool) if keep is None else keep
             self.bxy, self.br, self.bp = bxy[keep], br[keep], bp[keep]
             self.bshaped = _shaped_rows(self.bp)
-        g = self.geom
-        self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
         self._in_a: BoolArray | None = None
         self._in_t: BoolArray | None = None
-        self._near: IntArray | None = None
 
     def key(self, kind: str) -> tuple[bytes, ...]:
         """A cache key for this query (positions and radii, bit for bit)."""
@@ -379,25 +424,31 @@ class _Scene:
         them too gives the very same answers: each line and edge (or base) is the same
         computation, float for float (issue 10: a query's cost was its NumPy calls). Pieces a
         model of the pair stands in are left out as there (ruling 2)."""
-        out = np.zeros(p0.shape[:2], dtype=np.intp)
+        q, k = p0.shape[:2]
+        out = np.zeros((q, k), dtype=np.intp)
         g = self.geom
         near = self.near_pieces()
+        # the lines as one row of starts and ends: every edge (blocker) is a row of the tests
+        # below and the lines run along it, so NumPy's broadcasts loop over the few edges, not
+        # over every line (the very floats of ``segments_cross_each`` and ``_lines_discs``)
+        ends = p0.reshape(q * k, 2), p1.reshape(q * k, 2)
         if len(near):
             e0, e1, owner = _flat_edges(g, self.pieces, near)
-            cross = segments_cross_each(p0, p1, e0, e1)
-            if cross.any():  # pieces a model of the pair stands in (asked only now)
-                in_a, in_t = self.inside()
-                skip = in_a[ia] | in_t[it] if exclude_target else in_a[ia]
-                if skip.any():
-                    cross &= ~skip[:, owner][:, None, :]
-            if values is None:
-                out[cross.any(axis=2)] = 1
-            else:
-                worth = values[self.pieces[owner]]
-                out = np.where(cross, worth, 0).max(axis=2)
+            if len(e0):
+                cross = _edges_cross_lines(*ends, e0, e1)  # (E, Q * K)
+                if cross.any():  # pieces a model of the pair stands in (asked only now)
+                    in_a, in_t = self.inside()
+                    skip = in_a[ia] | in_t[it] if exclude_target else in_a[ia]
+                    if skip.any():
+                        cross.reshape(len(e0), q, k)[skip[:, owner].T] = False
+                if values is None:
+                    out[cross.any(axis=0).reshape(q, k)] = 1
+                else:
+                    worth = values[self.pieces[owner]]
+                    out = np.where(cross, worth[:, None], 0).max(axis=0).reshape(q, k)
         if len(self.bxy):
-            hit = (_lines_discs(p0, p1, self.bxy) < self.br - EPS).any(axis=2)
-            np.maximum(out, hit, out=out)
+            near_base = _discs_lines(*ends, self.bxy) < (self.br - EPS)[:, None]  # (B, Q * K)
+            np.maximum(out, near_base.any(axis=0).reshape(q, k), out=out)
         return out
 
     def near_pieces(self) -> IntArray:
@@ -411,9 +462,8 @@ class _Scene:
                 if self._corridor is None:
                     self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
                 ca, ct, reach = self._corridor
-                g = self.geom
-                d = _point_segment_distances(ca, ct, g.centre[self.pieces])
-                self._near = np.flatnonzero(d <= reach + g.reach[self.pieces] + 0.01)
+                pxy, plim = _piece_circles(self.geom, self.pieces)
+                self._near = np.flatnonzero(_corridor_gaps(ca, ct, pxy) <= (plim + reach) + 0.01)
         return self._near
 
     def candidates(self, ia: IntArray, it: IntArray, exclude_target: bool = True) -> _Cands:
@@ -550,14 +600,16 @@ def _flat_edges(
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """The edges of the pieces ``pieces[near]`` without padding, piece after piece: starts,
     ends, and each edge's piece as its position in ``pieces``; every piece's edges are kept
-    in the board's cache."""
+    in the board's cache. An edge of no length (a vertex repeated) is left out: it meets
+    nothing (``segments_cross_each``), and :func:`_edges_cross_lines` needs no test of it."""
     key = (b"flat edges", pieces.tobytes())
     hit = g.cache.get(key)
     if hit is None:
         ne = g.nedges[pieces]
         real = np.arange(g.edge0.shape[1])[None, :] < ne[:, None]
+        real &= (g.edge0[pieces] != g.edge1[pieces]).any(axis=2)
         e0, e1 = g.edge0[pieces][real], g.edge1[pieces][real]
-        owner = np.repeat(np.arange(len(pieces)), ne)
+        owner = np.repeat(np.arange(len(pieces)), real.sum(axis=1))
         for a in (e0, e1, owner):
             a.setflags(write=False)
         hit = g.cache.put(key, (e0, e1, owner))
@@ -585,7 +637,11 @@ def _lines_discs(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
     wy = c[None, None, :, 1] - p0[..., 1, None]
     dd = dx * dx + dy * dy
     t = (wx * dx[..., None] + wy * dy[..., None]) / np.where(dd > 0, dd, 1.0)[..., None]
-    np.clip(t, 0.0, 1.0, out=t)
+    # ``np.clip(t, 0.0, 1.0, out=t)`` without its wrappers: where it would keep a -0.0 this
+    # gives 0.0 or -0.0, and ``w - t * d`` is then squared, so the distances are the very
+    # same floats (issue 10, session 34)
+    np.maximum(t, 0.0, out=t)
+    np.minimum(t, 1.0, out=t)
     wx -= t * dx[..., None]
     wy -= t * dy[..., None]
     wx *= wx
@@ -593,6 +649,70 @@ def _lines_discs(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
     wx += wy
     out: FloatArray = np.sqrt(wx, out=wx)
     return out
+
+
+def _discs_lines(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
+    """``(B, L)``: distance from each point ``c[b]`` to each segment ``p0[l] -> p1[l]``:
+    :func:`_lines_discs` with the points as rows (the very floats, element by element: the
+    same operations in the same order), so each broadcast loops over the few points and runs
+    along the many lines (issue 10, session 34: a broadcast costs per row of its loop)."""
+    x0, y0 = p0[:, 0], p0[:, 1]
+    dx = p1[:, 0] - x0  # (L,)
+    dy = p1[:, 1] - y0
+    wx = c[:, 0, None] - x0  # (B, L)
+    wy = c[:, 1, None] - y0
+    dd = dx * dx + dy * dy
+    t = wx * dx
+    t += wy * dy
+    t /= np.where(dd > 0, dd, 1.0)
+    np.maximum(t, 0.0, out=t)  # as in _lines_discs: a -0.0 kept or not is squared away
+    np.minimum(t, 1.0, out=t)
+    wx -= t * dx
+    wy -= t * dy
+    wx *= wx
+    wy *= wy
+    wx += wy
+    out: FloatArray = np.sqrt(wx, out=wx)
+    return out
+
+
+def _edges_cross_lines(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray) -> BoolArray:
+    """``(E, L)``: whether edge ``e0[e] -> e1[e]`` (none of zero length, :func:`_flat_edges`)
+    meets segment ``p0[l] -> p1[l]``: ``segments_cross_each(p0[None], p1[None], e0,
+    e1)[0].T`` (its zero-length test left out: there are none) with the edges as rows, the
+    very floats and answers (the same products in the same order, the collinear ones
+    measured alike), so each broadcast loops over the few edges."""
+    ax, ay = p0[:, 0], p0[:, 1]  # (L,)
+    sx, sy = p1[:, 0] - ax, p1[:, 1] - ay
+    bx, by = e0[:, 0, None], e0[:, 1, None]  # (E, 1)
+    rx, ry = e1[:, 0, None] - bx, e1[:, 1, None] - by
+    wx, wy = ax - bx, ay - by  # (E, L)
+    tmp = ry * wx
+    d1 = rx * wy
+    d1 -= tmp
+    rs = rx * sy
+    d2 = d1 + rs
+    sr = ry * sx
+    d2 -= sr
+    d3 = np.subtract(sr, rs, out=sr)
+    d4 = np.multiply(sx, wy, out=wy)
+    np.multiply(sy, wx, out=tmp)
+    d4 -= tmp
+    d5 = np.subtract(d4, d3, out=rs)
+    hit: BoolArray = np.asarray(np.multiply(d1, d2, out=tmp) <= 0)
+    hit &= np.multiply(d4, d5, out=wx) <= 0
+    flat = (d1 == 0) & hit
+    flat &= d2 == 0
+    if flat.any():  # collinear: they meet only when they overlap along the line
+        e, li = np.nonzero(flat)
+        px0, px1, ex0, ex1 = p0[li], p1[li], e0[e], e1[e]
+        overlap = np.all(
+            (np.minimum(px0, px1) <= np.maximum(ex0, ex1) + EPS)
+            & (np.minimum(ex0, ex1) <= np.maximum(px0, px1) + EPS),
+            axis=1,
+        )
+        hit[e[~overlap], li[~overlap]] = False
+    return hit
 
 
 #: where the :data:`LOS_SAMPLES` lines of a pair start and end across each base (fractions of

@@ -11,6 +11,7 @@ coherency) are vectorised here with NumPy. Terrain (Difficult, Dangerous, Impass
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -341,9 +342,27 @@ SightPolys = tuple[FloatArray | None, FloatArray | None, FloatArray | None]
 
 def _bits(a: FloatArray | float) -> bytes:
     """``a`` for a cache key: its dtype, its shape and its values, bit for bit (the bytes
-    alone would take a float32 array for a float64 one of half as many values)."""
+    alone would take a float32 array for a float64 one of half as many values). A Python
+    float and an array's heading are the very bytes ``np.asarray`` would give, without it
+    (issue 10, session 34: six keys a sight question)."""
+    if type(a) is float:
+        return _FLOAT_HEAD + _DOUBLE.pack(a)
+    if type(a) is np.ndarray:
+        head = _HEADS.get((a.dtype, a.shape))
+        if head is None:
+            if len(_HEADS) > 256:
+                _HEADS.clear()
+            head = _HEADS[(a.dtype, a.shape)] = f"{a.dtype.str}{a.shape}".encode()
+        return head + a.tobytes()
     arr = np.asarray(a)
     return f"{arr.dtype.str}{arr.shape}".encode() + arr.tobytes()
+
+
+#: what :func:`_bits` puts before a Python float's bytes (``np.asarray(x)``: float64, shape
+#: ``()``), the native byte order of ``tobytes``, and the headings of arrays seen
+_FLOAT_HEAD = f"{np.dtype(np.float64).str}{()}".encode()
+_DOUBLE = struct.Struct("=d")
+_HEADS: dict[tuple[Any, tuple[int, ...]], bytes] = {}
 
 
 def _three(
