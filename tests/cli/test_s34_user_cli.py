@@ -1,0 +1,116 @@
+"""A new player at the terminal (session 34, lane s34-user): a file of one ruleset given to
+another ruleset's command is one line saying what the file is and which command reads it.
+
+Before, ``warbench points examples/warengine/warpeyes.yaml`` said ``name = 'name' is not
+allowed (not part of the file format)`` and ``warbench warengine points
+examples/collision/virgil.yaml`` said ``type = None is not allowed``: the player was told about
+a field, not that the file belongs to another game (``warbench.rulesets.file_kinds``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_roster_cli import run
+from warbench.rulesets.file_kinds import ruleset_file
+from warbench.rulesets.warengine.io import load as load_warengine
+from warbench.rulesets.warsurge.io import _read
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+FIGURE = EXAMPLES / "warengine" / "warpeyes.yaml"
+FORCE = EXAMPLES / "warengine" / "stormreavers.yaml"
+CARD = EXAMPLES / "collision" / "virgil.yaml"
+GROUP = EXAMPLES / "collision" / "deadholm_scouts.yaml"
+UNIT = EXAMPLES / "warsurge" / "troopers_laser.yaml"
+GAME_ROSTER = EXAMPLES / "warsurge" / "rosters" / "skirmish_a.yaml"
+
+
+def one_line(code: int, err: str) -> str:
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert "is not allowed" not in err, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        (FIGURE, "is a WarEngine figure (WarpEyes), not a unit file"),
+        (FORCE, "is a WarEngine force (StormReavers), not a unit file"),
+        (CARD, "is a Collision character card (Virgil), not a unit file"),
+        (GROUP, "is a Collision battle group (Deadholm scouts), not a unit file"),
+    ],
+)
+def test_warsurge_points_of_another_rulesets_file(
+    capsys: pytest.CaptureFixture[str], path: Path, said: str
+) -> None:
+    code, _, err = run(capsys, "points", str(path))
+    err = one_line(code, err)
+    assert f"{path}: {said}; warbench points reads a unit file" in err
+
+
+def test_warsurge_points_of_a_figure_names_the_warengine_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "points", str(FIGURE))
+    assert f"price it with: warbench warengine points {FIGURE}" in one_line(code, err)
+
+
+def test_a_warsurge_game_with_a_warengine_force(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "battle", str(FORCE), str(GAME_ROSTER), "-q")
+    err = one_line(code, err)
+    assert "is a WarEngine force (StormReavers), not a game roster" in err
+    assert "warbench play --ruleset warengine" in err
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        (CARD, "is a Collision character card (Virgil), not a figure or force"),
+        (GROUP, "is a Collision battle group (Deadholm scouts), not a figure or force"),
+        (UNIT, "is a WARSURGE unit file (Troopers), not a figure or force"),
+        (GAME_ROSTER, "is a WARSURGE game roster (Red), not a figure or force"),
+    ],
+)
+def test_warengine_points_of_another_rulesets_file(
+    capsys: pytest.CaptureFixture[str], path: Path, said: str
+) -> None:
+    code, _, err = run(capsys, "warengine", "points", str(path))
+    assert said in one_line(code, err)
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        (FIGURE, "is a WarEngine figure (WarpEyes), not a card or battle group"),
+        (FORCE, "is a WarEngine force (StormReavers), not a card or battle group"),
+        (UNIT, "is a WARSURGE unit file (Troopers), not a card or battle group"),
+    ],
+)
+def test_collision_validate_of_another_rulesets_file(
+    capsys: pytest.CaptureFixture[str], path: Path, said: str
+) -> None:
+    code, _, err = run(capsys, "collision", "validate", str(path))
+    assert said in one_line(code, err)
+
+
+def test_every_example_is_told_as_its_own_rulesets_file() -> None:
+    """The key signatures never claim a file of the ruleset that reads it for another one:
+    every example file of each ruleset is its own ruleset's kind (or no kind)."""
+    for ruleset in ("warsurge", "warengine", "collision"):
+        for path in sorted((EXAMPLES / ruleset).rglob("*.yaml")):
+            if "boards" in path.parts:
+                continue
+            data, _ = _read(path)
+            kind = ruleset_file(data)
+            assert kind is None or kind.ruleset == ruleset, (path, kind)
+
+
+def test_the_right_files_still_load(capsys: pytest.CaptureFixture[str]) -> None:
+    assert load_warengine(FORCE).name == "StormReavers"
+    code, _, err = run(capsys, "collision", "validate", str(GROUP))
+    assert code == 0, err
+    code, _, err = run(capsys, "warengine", "points", str(FIGURE))
+    assert code == 0, err
