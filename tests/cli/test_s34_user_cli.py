@@ -114,3 +114,46 @@ def test_the_right_files_still_load(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0, err
     code, _, err = run(capsys, "warengine", "points", str(FIGURE))
     assert code == 0, err
+
+
+def test_odds_darkside_without_a_darkside_weapon_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--darkside 5,1`` with a Laser Rifle was accepted (exit 0) and did nothing, although 5
+    is outside Darkside's 0-3 and no weapon has the perk (Perks §12.5)."""
+    target = EXAMPLES / "warsurge" / "kataton_servitors.yaml"
+    code, _, err = run(capsys, "odds", str(UNIT), str(target), "--darkside", "5,1")
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert "--darkside 5,1: no weapon used (Laser Rifle) has Darkside" in err
+    assert "Perks §12.5 Darkside" in err
+
+
+def test_points_of_a_file_holding_text_names_the_text(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A YAML file holding a bare word said ``(file) = 'str' is not allowed``: Python's type
+    name, not what the file holds."""
+    path = tmp_path / "word.yaml"
+    path.write_text("hello\n", encoding="utf-8")
+    code, _, err = run(capsys, "points", str(path))
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "(file) = 'hello' is not allowed (text, not a mapping)" in err
+    assert "'str'" not in err
+
+
+def test_roster_add_of_a_missing_file_or_unknown_unit_says_what_unit_may_be(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """On a fresh database ``roster add R nope.yaml`` said "unknown unit 'nope.yaml'; there is
+    no unit yet", treating a mistyped path as a unit's name."""
+    db = f"sqlite:///{tmp_path / 'wb.db'}"
+    assert run(capsys, "roster", "new", "R", "--limit", "500", "--db", db)[0] == 0
+    code, _, err = run(capsys, "roster", "add", "R", "nope.yaml", "--db", db)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "nope.yaml: file not found; UNIT is a unit file or the name of a faction's unit" in err
+    code, _, err = run(capsys, "roster", "add", "R", "Troopers", "--db", db)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "unknown unit 'Troopers'; there is no unit yet (UNIT is a faction's unit" in err
+    assert "warbench faction add-unit FACTION FILE" in err
+    assert run(capsys, "roster", "add", "R", str(UNIT), "--db", db)[0] == 0

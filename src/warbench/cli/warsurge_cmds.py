@@ -434,6 +434,13 @@ def odds(
             UnitState.of(attacker), UnitState.of(target), ctx, weapons=tuple(weapon or ())
         )
         names = plan.verify_weapons()
+        if darkside is not None and not any(
+            PerkSet(attacker.weapon(w).perks).has("Darkside") for w in names
+        ):  # session 34: it was accepted and did nothing, even out of its 0-3 range
+            raise fail(
+                f"--darkside {darkside}: no weapon used ({', '.join(names)}) has Darkside, so "
+                "nothing can be bought (Perks §12.5 Darkside); leave --darkside out"
+            )
         with progress_bar("sampling (exact odds too large)", as_json=as_json) as bar:
             result = attack_odds(plan, seed=seed, progress=bar)
         if not half_range and not melee:  # say why Rapid / Impact did not fire
