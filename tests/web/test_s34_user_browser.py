@@ -1,0 +1,63 @@
+"""A new player's walk in the browser (session 34, lane s34-user), at desk and phone size
+(Playwright driving Debian's Chromium, as ``tests/web/test_s32_user_browser.py`` does).
+
+* A share code of a roster that is already here (a friend's roster of the same name, or one's
+  own code pasted back to check it) could only be refused ("a roster called 'X' already
+  exists"): the share-code import now takes a new name, as the QR import does, and the refusal
+  says to give one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web import test_s32_user_browser as s32
+from tests.web.play.test_play_browser import expect
+
+browser = s32.browser
+server = s32.server
+pytestmark = s32.pytestmark
+
+
+@pytest.fixture(params=list(s32.VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page at one viewport; a script error or a page wider than the screen fails."""
+    viewport = s32.VIEWPORTS[request.param]
+    context = browser.new_context(viewport=viewport, base_url=server)
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    s32.ARTEFACTS.mkdir(exist_ok=True)
+    name = request.node.name.removeprefix("test_").replace("[", "-").rstrip("]")
+    pg.screenshot(path=str(s32.ARTEFACTS / f"s34-user-{name}.png"), full_page=True)
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert not errors, errors
+    assert width <= viewport["width"], f"page is {width}px wide at {viewport['width']}px"
+
+
+def test_a_share_code_of_a_roster_here_imports_under_a_new_name(page: Any, request: Any) -> None:
+    size = request.node.callspec.params["page"]
+    name = f"Bog {size}"
+    page.request.post("/api/rosters", data={"name": name, "point_limit": 200})
+    page.request.post(
+        f"/api/rosters/{name}/entries",
+        data={"unit": {"source": "example", "name": "Troopers"}, "name": "Troopers"},
+    )
+    code = page.request.get(f"/api/rosters/{name}/share").json()["code"]
+    page.goto("/rosters")
+    page.fill('#import-roster textarea[name="code"]', code)
+    page.click("#import-roster button")
+    expect(page.locator("#status")).to_contain_text(
+        f"a roster called '{name}' already exists; give the import a new name to keep both"
+    )
+    page.fill('#import-roster input[name="name"]', f"{name} (shared)")
+    page.click("#import-roster button")
+    expect(page.locator("#roster-list")).to_contain_text(f"{name} (shared)")
+    copy = page.request.get(f"/api/rosters/{name} (shared)").json()
+    assert [u["entry"] for u in copy["units"]] == ["Troopers"]
