@@ -157,3 +157,35 @@ def test_roster_add_of_a_missing_file_or_unknown_unit_says_what_unit_may_be(
     assert "unknown unit 'Troopers'; there is no unit yet (UNIT is a faction's unit" in err
     assert "warbench faction add-unit FACTION FILE" in err
     assert run(capsys, "roster", "add", "R", str(UNIT), "--db", db)[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--cover-bonus", "9"), "Input should be less than or equal to 5 [§5.6]"),
+        (("--in-sight", "0"), "Input should be greater than or equal to 1 [§5.3]"),
+    ],
+)
+def test_an_option_out_of_range_names_its_rule(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], said: str
+) -> None:
+    """``--cover-bonus 9`` named the option and its bound but not the rule (Core Rules §5.6)."""
+    target = EXAMPLES / "warsurge" / "herald.yaml"
+    code, _, err = run(capsys, "odds", str(UNIT), str(target), *args)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert said in err and err.rstrip().endswith("odds --help')")
+
+
+def test_a_limit_out_of_range_names_core_rules_3_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(
+        capsys, "roster", "new", "X", "--limit", "0", "--db", f"sqlite:///{tmp_path / 'w.db'}"
+    )
+    assert code == 2 and "greater than or equal to 1 [Core Rules §3.1]" in err
+
+
+def test_an_option_whose_help_names_no_rule_adds_none(capsys: pytest.CaptureFixture[str]) -> None:
+    target = EXAMPLES / "warsurge" / "herald.yaml"
+    code, _, err = run(capsys, "odds", str(UNIT), str(target), "--seed", "-1")
+    assert code == 2 and "Input should be greater than or equal to 0 (see" in err

@@ -314,7 +314,9 @@ def odds(
     target_name: str | None = typer.Option(None, "--target-unit", help="Target, if several."),
     melee: bool = typer.Option(False, "--melee", help="Attacker and target in the same Melee."),
     cover: bool = typer.Option(False, "--cover", help="Target has a Cover Bonus (§5.6)."),
-    cover_bonus: int = typer.Option(1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus."),
+    cover_bonus: int = typer.Option(
+        1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus, +0 to +5 Defence (§5.6)."
+    ),
     cover_armour: int = typer.Option(
         0, "--cover-armour", min=-5, max=5, help="Custom cover: Armour Save steps (§10.4)."
     ),
