@@ -61,3 +61,30 @@ def test_a_share_code_of_a_roster_here_imports_under_a_new_name(page: Any, reque
     expect(page.locator("#roster-list")).to_contain_text(f"{name} (shared)")
     copy = page.request.get(f"/api/rosters/{name} (shared)").json()
     assert [u["entry"] for u in copy["units"]] == ["Troopers"]
+
+
+def test_the_monte_carlo_check_lists_exact_and_sampled_side_by_side(page: Any) -> None:
+    """The odds page drew the exact and the sampled distributions as two charts apart, their
+    values only in hover titles (none on a phone): a table now gives both for every k."""
+    page.goto("/odds")
+    expect(page.locator("#expected-hp")).not_to_have_text("")
+    page.fill("#mc-trials", "4000")
+    page.fill("#mc-seed", "7")
+    page.click("#mc-run")
+    rows = page.locator("#mc-table tr")
+    expect(rows.first).to_have_text("HP lostexactMonte Carlo")
+    answer = page.request.post(
+        "/api/odds",
+        data={
+            "attacker": {"source": "example", "name": "Troopers"},
+            "target": {"source": "example", "name": "Kataton Battle Servitors"},
+            "monte_carlo": 4000,
+            "seed": 7,
+        },
+    ).json()
+    keys = sorted({*answer["hp_lost"], *answer["monte_carlo"]["hp_lost"]}, key=int)
+    expect(rows).to_have_count(1 + len(keys))
+    k = keys[1]
+    exact = answer["hp_lost"].get(k, 0.0) * 100
+    sampled = answer["monte_carlo"]["hp_lost"].get(k, 0.0) * 100
+    expect(rows.nth(2)).to_have_text(f"{k}{exact:.1f}%{sampled:.1f}%")
