@@ -177,15 +177,21 @@ def write_report(
     out = Path(path)
     figs = _figures(s, names)
     images: dict[str, str] = {}
-    try:
-        for name, fig in figs.items():
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=96)
-            images[name] = base64.b64encode(buf.getvalue()).decode()
-            if png_dir is not None:
+    for name, fig in figs.items():
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=96)
+        images[name] = base64.b64encode(buf.getvalue()).decode()
+        if png_dir is not None:
+            try:  # the error names the folder, not the page (session 34)
                 Path(png_dir).mkdir(parents=True, exist_ok=True)
                 fig.savefig(Path(png_dir) / f"{name}.png", dpi=96)
-            plt.close(fig)
+            except OSError as exc:
+                plt.close("all")
+                raise DataFileError(
+                    str(png_dir), f"cannot write the plots there ({exc.strerror or exc})"
+                ) from None
+        plt.close(fig)
+    try:
         page = _html(s, names, title, images, ruleset, _provenance(ruleset, seed, run))
         out.write_text(page, encoding="utf-8")
     except OSError as exc:
