@@ -88,3 +88,22 @@ def test_the_monte_carlo_check_lists_exact_and_sampled_side_by_side(page: Any) -
     exact = answer["hp_lost"].get(k, 0.0) * 100
     sampled = answer["monte_carlo"]["hp_lost"].get(k, 0.0) * 100
     expect(rows.nth(2)).to_have_text(f"{k}{exact:.1f}%{sampled:.1f}%")
+
+
+def test_the_odds_charts_label_each_bar_with_its_probability(page: Any) -> None:
+    """A chart of a few bars gave each bar's probability only as a hover title (a phone has
+    none): each bar of P(HP lost = k) is labelled with it."""
+    page.goto("/odds")
+    expect(page.locator("#expected-hp")).not_to_have_text("")
+    answer = page.request.post(
+        "/api/odds",
+        data={
+            "attacker": {"source": "example", "name": "Troopers"},
+            "target": {"source": "example", "name": "Kataton Battle Servitors"},
+        },
+    ).json()
+    shown = [
+        f"{p * 100:.1f}%" for k, p in sorted(answer["hp_lost"].items(), key=lambda x: int(x[0]))
+    ]
+    chart = page.locator("#odds-result svg.chart").first
+    expect(chart.locator("text.value")).to_have_text(shown)
