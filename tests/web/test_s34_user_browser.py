@@ -107,3 +107,24 @@ def test_the_odds_charts_label_each_bar_with_its_probability(page: Any) -> None:
     ]
     chart = page.locator("#odds-result svg.chart").first
     expect(chart.locator("text.value")).to_have_text(shown)
+
+
+def test_the_rules_page_jumps_to_each_of_its_three_lists(page: Any) -> None:
+    """The Rules page lists every section, perk and Godslayer ability, about 113,000 px at
+    phone width, with no way to the Godslayer abilities but scrolling: a line of links at the
+    top jumps to each list."""
+    page.goto("/rules")
+    expect(page.locator("#godslayer-results li").first).to_be_visible()
+    nav = page.get_by_role("navigation", name="On this page")
+    for label, target in (("Godslayer abilities", "#godslayer"), ("Perks", "#perks")):
+        page.evaluate("window.scrollTo(0, 0)")
+        nav.get_by_role("link", name=label).click()
+        # in sight at the top of the screen (the last list may end the page a little lower)
+        page.wait_for_function(
+            "t => { const r = document.querySelector(t).getBoundingClientRect();"
+            " return window.scrollY > 0 && r.top >= -1 && r.top < window.innerHeight / 3; }",
+            arg=target,
+        )
+    # a short page for the closing full-page screenshot (the whole lists are too tall for it)
+    page.fill("#rules-q", "Tough")
+    expect(page.locator("#rules-results li").first).to_contain_text("Tough")
