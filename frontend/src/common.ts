@@ -111,9 +111,13 @@ export function barChart(dist: Record<string, number>, label: string): SVGSVGEle
   svg.setAttribute("class", "chart");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", label);
+  // few bars: each is labelled with its probability, readable without hovering (a phone cannot;
+  // session 34, s34-user); the bars leave room for the labels under the caption
+  const labelled = top <= 10;
+  const room = labelled ? 12 : 0;
   for (let k = 0; k <= top; k++) {
     const p = dist[String(k)] ?? 0;
-    const h = (p / max) * (height - pad);
+    const h = (p / max) * (height - pad - room);
     const rect = document.createElementNS(ns, "rect");
     rect.setAttribute("x", String(pad + k * bw + 1));
     rect.setAttribute("y", String(height - h));
@@ -123,6 +127,15 @@ export function barChart(dist: Record<string, number>, label: string): SVGSVGEle
     title.textContent = `${k}: ${pct(p)}`;
     rect.appendChild(title);
     svg.appendChild(rect);
+    if (labelled && p >= 0.0005) {
+      const v = document.createElementNS(ns, "text");
+      v.setAttribute("x", String(pad + k * bw + bw / 2));
+      v.setAttribute("y", String(height - h - 3));
+      v.setAttribute("text-anchor", "middle");
+      v.setAttribute("class", "value");
+      v.textContent = pct(p);
+      svg.appendChild(v);
+    }
     if (top <= 20 || k % Math.ceil(top / 20) === 0) {
       const t = document.createElementNS(ns, "text");
       t.setAttribute("x", String(pad + k * bw + bw / 2 - 3));

@@ -79,6 +79,22 @@ async function compute(): Promise<void> {
   }
 }
 
+/** Exact against sampled P(HP lost = k), row by row, so the check can be read without hovering
+ * over bars (a phone cannot; session 34, s34-user: the two charts were only drawn apart). */
+function compareTable(exact: Record<string, number>, sampled: Record<string, number>): HTMLElement {
+  const keys = [...new Set([...Object.keys(exact), ...Object.keys(sampled)].map(Number))].sort((a, b) => a - b);
+  const table = el("table", "", { id: "mc-table" });
+  const head = el("tr", "");
+  head.append(el("th", "HP lost"), el("th", "exact"), el("th", "Monte Carlo"));
+  table.appendChild(head);
+  for (const k of keys) {
+    const row = el("tr", "");
+    row.append(el("td", String(k)), el("td", pct(exact[String(k)] ?? 0)), el("td", pct(sampled[String(k)] ?? 0)));
+    table.appendChild(row);
+  }
+  return table;
+}
+
 async function monteCarlo(): Promise<void> {
   const trials = Number($<HTMLInputElement>("mc-trials").value);
   const seedText = $<HTMLInputElement>("mc-seed").value.trim();
@@ -90,6 +106,7 @@ async function monteCarlo(): Promise<void> {
     box.replaceChildren(
       el("p", `Exact: ${answer.expected_hp_lost.toFixed(3)} HP expected. Monte Carlo (${mc.trials} trials, seed ${answer.seed}): ${mc.expected_hp_lost.toFixed(3)} ± ${mc.confidence_95.toFixed(3)} (95%).`, { id: "mc-summary" }),
       barChart(mc.hp_lost, "sampled P(HP lost = k)"),
+      compareTable(answer.hp_lost, mc.hp_lost),
     );
   } catch (err) {
     box.replaceChildren(el("p", err instanceof ApiFailure ? err.body.detail : String(err), { class: "error" }));

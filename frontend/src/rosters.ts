@@ -438,12 +438,19 @@ $("new-roster").addEventListener("submit", async (e) => {
 $("import-roster").addEventListener("submit", async (e) => {
   e.preventDefault();
   const data = new FormData(e.target as HTMLFormElement);
+  // a new name imports a copy beside a roster of the same name (session 34: a code of a roster
+  // already here could not be imported at all, only refused)
+  const name = String(data.get("name") ?? "").trim() || null;
   try {
-    const report = await api<Report>("POST", "/api/rosters/import", { code: String(data.get("code") ?? "").trim() });
+    const report = await api<Report>("POST", "/api/rosters/import", { code: String(data.get("code") ?? "").trim(), name });
     localStorage.setItem(OPEN_KEY, report.roster);
     render(report);
+    (e.target as HTMLFormElement).reset(); // imported: ready for the next code
     await refreshList();
-  } catch (err) { status(message(err)); }
+  } catch (err) {
+    const taken = err instanceof ApiFailure && err.status === 409 && name === null;
+    status(taken ? `${message(err)}; give the import a new name to keep both` : message(err));
+  }
 });
 
 /** A picture as a data: URL (the API reads the QR in it). */

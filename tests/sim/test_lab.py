@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from warbench.kernel.errors import DataFileError
 from warbench.play import get_ruleset
 from warbench.play.core import SetupArgs
 from warbench.sim.lab import LabSpec, load_rosters, play_game, run_lab
@@ -195,3 +196,28 @@ def test_setup_args_of_a_lab_game_are_json(spec: LabSpec) -> None:
     setup = SetupArgs(spec.rosters[::-1], board, {})
     json.dumps(setup.to_json())
     assert a_seat == 1 and seed == 40
+
+
+def test_report_names_the_ruleset_seed_and_run(tmp_path: Path, rows: list) -> None:  # type: ignore[type-arg]
+    """Session 34 (s34-user): the page named neither the seed nor the run, so its reader could
+    not replay or re-open the batch; a WARSURGE page keeps its three plots and silent count."""
+    page = write_report(rows, tmp_path / "r.html", names=("Red", "Blue"), seed=5, run=2)
+    text = page.read_text()
+    assert (
+        "ruleset warsurge" in text
+        and "seed 5 (the games' pair j, from 0, plays seed 5 + j)" in text
+    )
+    assert "warbench simulate --run 2" in text
+    assert "Mean points left: A " in text and "dealt no damage: " in text
+    assert text.count("data:image/png;base64,") == 3
+    assert summarise(rows).silent is not None
+
+
+def test_a_png_dir_that_cannot_be_written_is_named(tmp_path: Path, rows: list) -> None:  # type: ignore[type-arg]
+    """``--png-dir`` under a file said "r.html: cannot write the report": the page's name, not
+    the folder's (session 34, s34-user)."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(DataFileError, match=r"file/plots: cannot write the plots there"):
+        write_report(rows, tmp_path / "r.html", png_dir=blocker / "plots")
+    assert not (tmp_path / "r.html").exists()

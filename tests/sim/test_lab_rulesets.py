@@ -12,7 +12,7 @@ from warbench.kernel.errors import DataFileError, UnknownNameError
 from warbench.play.core import SetupArgs
 from warbench.play.runner import run_batch
 from warbench.sim.lab import GameRow, LabSpec, load_rosters, play_game, run_lab
-from warbench.sim.report import summarise
+from warbench.sim.report import summarise, write_report
 from warbench.sim.results import load_run, save_run
 from warbench.storage import Store
 
@@ -168,3 +168,31 @@ def test_simulate_refuses_unknown_rulesets_and_wrong_files(
     assert exc.value.code != 0
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1, err
+
+
+def test_report_of_a_collision_batch_says_victory_points_and_no_units(
+    tmp_path: Path, collision_rows: list[GameRow]
+) -> None:
+    """Session 34 (s34-user): a Collision batch's report said "Mean points left" and "games in
+    which one roster dealt no damage: 4" of 4 (no units are reported, so every game counted),
+    and drew two empty plots. It names Victory Points, says why there are no unit figures,
+    and draws the win rate only; it names the ruleset, the seed and the run to re-open."""
+    assert summarise(collision_rows).silent is None
+    page = write_report(
+        collision_rows,
+        tmp_path / "c.html",
+        names=("Deadholm scouts", "Guelivere band"),
+        png_dir=tmp_path,
+        ruleset="collision",
+        seed=11,
+        run=7,
+    )
+    text = page.read_text()
+    assert "Mean Victory Points: A " in text and "points left" not in text
+    assert "dealt no damage" not in text
+    assert "Collision reports no units" in text
+    assert text.count("data:image/png;base64,") == 1
+    assert {p.name for p in tmp_path.glob("*.png")} == {"winrate.png"}
+    assert "<th>dealt</th>" not in text
+    assert "ruleset collision" in text and "seed 11" in text
+    assert "warbench simulate --run 7" in text

@@ -7,6 +7,7 @@ process exits with status 2, never with a traceback.
 from __future__ import annotations
 
 import gc
+import re
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -192,6 +193,18 @@ def ruleset_alias(argv: list[str]) -> list[str]:
     return argv
 
 
+#: a rule reference in an option's help text: "Core Rules §3.1", "§5.3", "Perks §12.5"
+_RULE_REF = re.compile(r"(?:(?:Core Rules|Perks) )?§\d+(?:\.\d+)*")
+
+
+def _rule_of(exc: Exception) -> str:
+    """`` [Core Rules §3.1]`` when the option or argument a usage error is about names its rule
+    in its help text, else ``""`` (session 34: ``--cover-bonus 9`` named the bound, not §5.6)."""
+    param = getattr(exc, "param", None)
+    found = _RULE_REF.search(str(getattr(param, "help", None) or ""))
+    return f" [{found.group(0)}]" if found else ""
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``warbench`` script (``argv`` defaults to the process's arguments)."""
     args = ruleset_alias(list(sys.argv[1:] if argv is None else argv))
@@ -209,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except click_exc.UsageError as exc:  # also BadParameter, NoSuchOption, MissingParameter
         command = exc.ctx.command_path if exc.ctx is not None else "warbench"
-        fail(f"{exc.format_message()} (see '{command} --help')")
+        fail(f"{exc.format_message()}{_rule_of(exc)} (see '{command} --help')")
         sys.exit(2)
     except typer.Abort:
         fail("aborted", 1)

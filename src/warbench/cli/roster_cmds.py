@@ -113,6 +113,26 @@ def _is_file(arg: str) -> bool:
     return p.suffix.lower() in YAML_SUFFIXES + JSON_SUFFIXES and p.exists()
 
 
+def _faction_unit(store: Store, unit: str, faction: str | None) -> Unit:
+    """``roster add``'s UNIT when it is not an existing unit file: a faction's unit. A missing
+    file, or a name no faction has, says what UNIT may be (session 34: ``nope.yaml`` was
+    "unknown unit 'nope.yaml'; there is no unit yet")."""
+    from warbench.rulesets.warsurge.io import JSON_SUFFIXES, YAML_SUFFIXES
+
+    if Path(unit).suffix.lower() in YAML_SUFFIXES + JSON_SUFFIXES:
+        raise fail(
+            f"{unit}: file not found; UNIT is a unit file or the name of a faction's unit "
+            "(warbench faction show FACTION lists them)"
+        )
+    try:
+        return store.find_unit(unit, faction)
+    except UnknownNameError as exc:
+        raise fail(
+            f"{exc} (UNIT is a faction's unit, saved with: warbench faction add-unit FACTION "
+            "FILE; or a unit file)"
+        ) from None
+
+
 # ---------------------------------------------------------------------------------- factions
 
 
@@ -441,7 +461,7 @@ def roster_add(
         store = _store(db)
         loaded = store.versioned_roster(name)  # saved only over this version
         r = loaded.value
-        base = load_units(unit)[0] if _is_file(unit) else store.find_unit(unit, faction_name)
+        base = load_units(unit)[0] if _is_file(unit) else _faction_unit(store, unit, faction_name)
         groups = _groups(base, models, weapons, group)
         armoury_weapons = store.weapons() if groups else []
         built = build_unit(base, groups, armoury_weapons)

@@ -150,9 +150,17 @@ def simulate(
             written += [str(p) for p in write_parquet(rows, parquet)]
         if report is not None:
             title = f"{names[0]} ({kinds[0]}) vs {names[1]} ({kinds[1]})"
-            written.append(
-                str(write_report(rows, report, names=names, title=title, png_dir=png_dir))
+            page = write_report(
+                rows,
+                report,
+                names=names,
+                title=title,
+                png_dir=png_dir,
+                ruleset=ruleset,
+                seed=base_seed,
+                run=run_id,
             )
+            written.append(str(page))
     except WarbenchError as exc:
         raise fail(str(exc)) from exc
     s = summarise(rows)

@@ -314,7 +314,9 @@ def odds(
     target_name: str | None = typer.Option(None, "--target-unit", help="Target, if several."),
     melee: bool = typer.Option(False, "--melee", help="Attacker and target in the same Melee."),
     cover: bool = typer.Option(False, "--cover", help="Target has a Cover Bonus (§5.6)."),
-    cover_bonus: int = typer.Option(1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus."),
+    cover_bonus: int = typer.Option(
+        1, "--cover-bonus", min=0, max=5, help="Agreed Cover Bonus, +0 to +5 Defence (§5.6)."
+    ),
     cover_armour: int = typer.Option(
         0, "--cover-armour", min=-5, max=5, help="Custom cover: Armour Save steps (§10.4)."
     ),
@@ -434,6 +436,13 @@ def odds(
             UnitState.of(attacker), UnitState.of(target), ctx, weapons=tuple(weapon or ())
         )
         names = plan.verify_weapons()
+        if darkside is not None and not any(
+            PerkSet(attacker.weapon(w).perks).has("Darkside") for w in names
+        ):  # session 34: it was accepted and did nothing, even out of its 0-3 range
+            raise fail(
+                f"--darkside {darkside}: no weapon used ({', '.join(names)}) has Darkside, so "
+                "nothing can be bought (Perks §12.5 Darkside); leave --darkside out"
+            )
         with progress_bar("sampling (exact odds too large)", as_json=as_json) as bar:
             result = attack_odds(plan, seed=seed, progress=bar)
         if not half_range and not melee:  # say why Rapid / Impact did not fire

@@ -7,7 +7,12 @@
 * **Damage by unit**: per unit, the mean point value it took off enemy units and the mean it
   lost, per game.
 
-The HTML page embeds its PNGs as ``data:`` URIs, so it is one file to mail or archive.
+The HTML page embeds its PNGs as ``data:`` URIs, so it is one file to mail or archive, and
+names the ruleset, the base seed and the stored run, so its reader can replay or re-open the
+batch. Collision and The WarEngine report no units (``GameRow.units`` and ``values`` stay
+empty): their page gives the win rate and the mean Victory Points, says so, and draws no unit or
+value plot (session 34, s34-user: it showed "points left", every game as one in which a roster
+dealt no damage, and two empty plots).
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from warbench.kernel.errors import DataFileError
 from warbench.sim.lab import GameRow
 from warbench.sim.stats import WinRate
 
+#: the rulesets' names as their books write them, for the page's sentences
+RULESET_NAMES = {"warsurge": "WARSURGE", "collision": "Collision", "warengine": "The WarEngine"}
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -37,13 +45,26 @@ class Summary:
     mean_turns: float
     values: list[tuple[int, float, float]]  # (turn, mean A, mean B)
     units: list[tuple[str, str, float, float, float]]  # (roster, label, points, dealt, taken)
-    silent: int  # games in which a roster dealt no damage
+    silent: int | None  # games in which a roster dealt no damage; None when no unit is reported
+
+    @property
+    def units_reported(self) -> bool:
+        """Whether the games report units (WARSURGE), hence damage and values per Game Turn."""
+        return self.silent is not None
 
 
 def _rate(rows: Sequence[GameRow]) -> WinRate:
     w = sum(r.winner == "A" for r in rows)
     d = sum(r.winner is None for r in rows)
     return WinRate(w, d, len(rows) - w - d)
+
+
+def _silent(row: GameRow) -> bool:
+    """Whether one roster dealt no damage in the game (its units' ``dealt`` add up to 0)."""
+    dealt = {"A": 0.0, "B": 0.0}
+    for u in row.units:
+        dealt[u.roster] = dealt.get(u.roster, 0.0) + u.dealt
+    return min(dealt.values()) == 0.0
 
 
 def summarise(rows: Sequence[GameRow]) -> Summary:
@@ -69,12 +90,8 @@ def summarise(rows: Sequence[GameRow]) -> Summary:
             acc[0] = u.points
             acc[1] += u.dealt / n
             acc[2] += u.taken / n
-    silent = 0
-    for r in rows:
-        dealt = {"A": 0.0, "B": 0.0}
-        for u in r.units:
-            dealt[u.roster] = dealt.get(u.roster, 0.0) + u.dealt
-        silent += min(dealt.values()) == 0.0
+    # Collision and The WarEngine report no units: no game of theirs is "silent"
+    silent = sum(_silent(r) for r in rows) if any(r.units for r in rows) or not rows else None
     return Summary(
         games=len(rows),
         a=_rate(rows),
@@ -110,6 +127,8 @@ def _figures(s: Summary, names: tuple[str, str]) -> dict[str, Any]:
     ax.set_title("Win rate of A (95% Wilson interval)")
     fig.tight_layout()
     figs["winrate"] = fig
+    if not s.units_reported:  # Collision, The WarEngine: nothing to draw per unit or turn
+        return figs
     # value over turns
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     turns = [v[0] for v in s.values]
@@ -143,30 +162,66 @@ def write_report(
     names: tuple[str, str] = ("A", "B"),
     title: str = "Simulation report",
     png_dir: str | Path | None = None,
+    ruleset: str = "warsurge",
+    seed: int | None = None,
+    run: int | None = None,
 ) -> Path:
-    """Write the HTML page (and, with ``png_dir``, each plot as a PNG there)."""
+    """Write the HTML page (and, with ``png_dir``, each plot as a PNG there).
+
+    ``ruleset``, ``seed`` (the batch's base seed) and ``run`` (its id in the database, when
+    stored) are printed on the page, with the command that re-opens the run.
+    """
     import matplotlib.pyplot as plt
 
     s = summarise(rows)
     out = Path(path)
     figs = _figures(s, names)
     images: dict[str, str] = {}
-    try:
-        for name, fig in figs.items():
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=96)
-            images[name] = base64.b64encode(buf.getvalue()).decode()
-            if png_dir is not None:
+    for name, fig in figs.items():
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=96)
+        images[name] = base64.b64encode(buf.getvalue()).decode()
+        if png_dir is not None:
+            try:  # the error names the folder, not the page (session 34)
                 Path(png_dir).mkdir(parents=True, exist_ok=True)
                 fig.savefig(Path(png_dir) / f"{name}.png", dpi=96)
-            plt.close(fig)
-        out.write_text(_html(s, names, title, images), encoding="utf-8")
+            except OSError as exc:
+                plt.close("all")
+                raise DataFileError(
+                    str(png_dir), f"cannot write the plots there ({exc.strerror or exc})"
+                ) from None
+        plt.close(fig)
+    try:
+        page = _html(s, names, title, images, ruleset, _provenance(ruleset, seed, run))
+        out.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise DataFileError(str(path), f"cannot write the report ({exc.strerror or exc})") from None
     return out
 
 
-def _html(s: Summary, names: tuple[str, str], title: str, images: dict[str, str]) -> str:
+def _provenance(ruleset: str, seed: int | None, run: int | None) -> str:
+    """The sentence that says where the batch came from and how to see it again."""
+    e = html.escape
+    parts = [f"ruleset {e(ruleset)}"]
+    if seed is not None:
+        parts.append(f"seed {seed} (the games' pair j, from 0, plays seed {seed} + j)")
+    said = "Played with " + ", ".join(parts) + "."
+    if run is not None:
+        said += (
+            f" Stored as run {run}: <code>warbench simulate --run {run} --report PAGE.html"
+            "</code> writes this page again, <code>--csv PATH</code> exports its games."
+        )
+    return said
+
+
+def _html(
+    s: Summary,
+    names: tuple[str, str],
+    title: str,
+    images: dict[str, str],
+    ruleset: str = "warsurge",
+    provenance: str = "",
+) -> str:
     e = html.escape
     boards = "".join(
         f"<tr><td>{e(b)}</td><td>{r.games}</td><td>{e(str(r))}</td></tr>"
@@ -181,6 +236,22 @@ def _html(s: Summary, names: tuple[str, str], title: str, images: dict[str, str]
         f'<figure><img alt="{e(k)}" src="data:image/png;base64,{v}"></figure>'
         for k, v in images.items()
     )
+    a, b = s.mean_points
+    if s.units_reported:
+        means = (
+            f"Mean points left: A {a:.1f}, B {b:.1f}; mean Game Turns {s.mean_turns:.2f}; "
+            f"games in which one roster dealt no damage: {s.silent}."
+        )
+        unit_part = (
+            "<h2>Units (mean per game)</h2>\n<table><tr><th>roster</th><th>unit</th>"
+            f"<th>points</th><th>dealt</th><th>taken</th></tr>\n{units}</table>"
+        )
+    else:
+        means = f"Mean Victory Points: A {a:.1f}, B {b:.1f}; mean turns {s.mean_turns:.2f}."
+        unit_part = (
+            f"<p>{e(RULESET_NAMES.get(ruleset, ruleset))} reports no units: no damage by unit "
+            "and no point values per turn (the CSV's units table has its header only).</p>"
+        )
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
@@ -188,13 +259,11 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .6em}
 img{{max-width:100%}}</style></head><body>
 <h1>{e(title)}</h1>
 <p>A: <b>{e(names[0])}</b> &mdash; B: <b>{e(names[1])}</b>. {s.games} games.</p>
+<p>{provenance}</p>
 <p>Win rate of A (draws count half, 95% Wilson interval): <b>{e(str(s.a))}</b>.
-Mean points left: A {s.mean_points[0]:.1f}, B {s.mean_points[1]:.1f}; mean Game Turns
-{s.mean_turns:.2f}; games in which one roster dealt no damage: {s.silent}.</p>
+{means}</p>
 <h2>By board</h2><table><tr><th>board</th><th>games</th><th>A win rate</th></tr>{boards}</table>
 <h2>Plots</h2>{imgs}
-<h2>Units (mean per game)</h2>
-<table><tr><th>roster</th><th>unit</th><th>points</th><th>dealt</th><th>taken</th></tr>
-{units}</table>
+{unit_part}
 </body></html>
 """

@@ -21,6 +21,7 @@ from warbench.rulesets.collision.models import (
     InvalidEntry,
     UnknownAbility,
 )
+from warbench.rulesets.file_kinds import other_ruleset_error
 
 SCHEMA_DIR = Path("docs/schemas/collision")
 
@@ -101,7 +102,10 @@ def parse_card(data: Any, source: str = "<card>") -> Card:
     try:
         return Card.model_validate(data)
     except ValidationError as exc:
-        raise convert(exc, source) from None
+        other = other_ruleset_error(
+            data, source, "collision", "card or battle group", "warbench collision"
+        )
+        raise other or convert(exc, source) from None
 
 
 def is_group_data(data: Any) -> bool:
@@ -131,7 +135,10 @@ def parse_group(data: Any, source: str = "<group>", base: Path | None = None) ->
     try:
         return BattleGroup.model_validate(data)
     except ValidationError as exc:
-        raise convert(exc, source) from None
+        other = other_ruleset_error(
+            data, source, "collision", "card or battle group", "warbench collision"
+        )
+        raise other or convert(exc, source) from None
 
 
 def load(path: str | Path) -> Card | BattleGroup:

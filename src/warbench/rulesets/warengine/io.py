@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from warbench.kernel import readers
 from warbench.kernel.errors import DataFileError, ProfileError, UnknownNameError, WarbenchError
+from warbench.rulesets.file_kinds import other_ruleset_error
 from warbench.rulesets.warengine.models import Figure, Force, UnknownName
 from warbench.rulesets.warengine.tables import InvalidValue
 
@@ -57,7 +58,10 @@ def parse_figure(data: Any, source: str = "<figure>") -> Figure:
     try:
         return Figure.model_validate(data)
     except ValidationError as exc:
-        raise _convert(exc, source) from None
+        other = other_ruleset_error(
+            data, source, "warengine", "figure or force", "warbench warengine"
+        )
+        raise other or _convert(exc, source) from None
     except UnknownName as exc:
         raise UnknownNameError(exc.kind, exc.name, exc.known, where=source) from None
 
@@ -67,6 +71,9 @@ def parse_force(data: Any, source: str = "<force>", base: Path | None = None) ->
     to ``base`` (the force file's folder)."""
     if not isinstance(data, dict):
         raise DataFileError(source, "a force file holds a mapping (name, renown, force, ...)")
+    other = other_ruleset_error(data, source, "warengine", "figure or force", "warbench warengine")
+    if other is not None:  # a WARSURGE game roster has units too (session 34)
+        raise other
     figures = data.get("figures")
     if isinstance(figures, dict):
         data = dict(data)

@@ -77,9 +77,17 @@ def expect_kind(
     """Raise one :class:`DataFileError` line when ``data`` is recognisably another kind of file
     than ``wanted``: what it is, what ``command`` reads, and what reads this file. A document of
     no recognisable kind, or of a kind in ``ignore`` (one the caller words itself), is left to
-    the reader's own errors."""
+    the reader's own errors; a file of another ruleset (a WarEngine figure, a Collision card) is
+    named as such (:mod:`warbench.rulesets.file_kinds`, session 34)."""
+    from warbench.rulesets.file_kinds import other_ruleset_error
+
     found = file_kind(data)
-    if found is None or found[0] in wanted or found[0] in ignore:
+    if found is None:  # another ruleset's file (session 34)? else the reader's own error
+        error = other_ruleset_error(data, source, "warsurge", " or ".join(wanted), command)
+        if error is not None:
+            raise error
+        return
+    if found[0] in wanted or found[0] in ignore:
         return
     kind, summary = found
     expected = " or ".join(wanted)

@@ -287,14 +287,25 @@ def weapon_from_data(data: Any, source: str = "<data>", prefix: str = "weapon") 
     return weapon.model_copy(update={"perks": perks})
 
 
+#: what a document that is not a mapping holds, in a player's words
+_SHAPES = {
+    "str": "text",
+    "list": "a list",
+    "int": "a number",
+    "float": "a number",
+    "bool": "yes/no",
+}
+
+
 def unit_from_data(data: Any, source: str = "<data>", prefix: str = "") -> Unit:
     """Validate one unit mapping (keys ``unit`` or ``profile``, ``weapons``, ``models``)."""
-    if not isinstance(data, dict):
+    if not isinstance(data, dict):  # the value itself, not its Python type (session 34)
         raise ProfileError(
             prefix or "(file)",
-            type(data).__name__,
+            data,
             "a mapping with unit, weapons and models",
             source=source,
+            reason=f"{_SHAPES.get(type(data).__name__, 'a value')}, not a mapping",
         )
     for key in data:
         if key not in _ENTRY_KEYS:
