@@ -32,6 +32,13 @@ hold several of the biggest models, so their armies move with their price, docs/
 games; ``--battle-dash`` fits with ``ws-points-4``'s reading of Battle weapons);
 ``--merge FILE ...`` adds up rounds played on other seeds (``--seed``) into one;
 ``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
+
+A round can be played in parts (issue 15, session 34): ``--only ARMY ...`` or ``--matchups A:B
+...`` play some matchups, each on the seeds it has in the whole round (:func:`pairs`), so
+``--merge`` adds the parts up to the round played at once; ``--handicap 0`` leaves the
+elasticity run out (a part of its own). ``--out`` is rewritten after every matchup and
+``--resume`` keeps the matchups it holds and plays the rest; the log has a line a game and
+each matchup's CPU seconds (recorded as ``cpu_seconds``, with the round's ``seed``).
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -413,6 +420,12 @@ class Round:
     seconds: float = 0.0
     raw: dict[str, float] = field(default_factory=dict)
     points: int = POINTS
+    #: The base seed the round was played on (``--seed``); ``None`` in files written before
+    #: session 34, which did not record it.
+    seed: int | None = None
+    #: CPU seconds the round's games took (its own process and its worker processes; 0 in
+    #: files written before session 34): on a shared machine a fairer cost than ``seconds``.
+    cpu_seconds: float = 0.0
 
     def ratings(self) -> dict[str, float]:
         """Bradley-Terry log-strengths (mean 0), half a win each way as a prior."""
@@ -473,6 +486,8 @@ class Round:
         rnd.seconds = float(data.get("seconds", 0.0))
         rnd.raw = {k: float(v) for k, v in data.get("raw", {}).items()}
         rnd.points = int(data.get("points", POINTS))
+        rnd.seed = None if data.get("seed") is None else int(data["seed"])
+        rnd.cpu_seconds = float(data.get("cpu_seconds", 0.0))
         return rnd
 
     def to_json(self) -> dict[str, Any]:
@@ -501,6 +516,8 @@ class Round:
             "ratings": {k: round(v, 4) for k, v in self.ratings().items()},
             "raw": {k: round(v, 2) for k, v in self.raw.items()},
             **({} if self.points == POINTS else {"points": self.points}),
+            **({} if self.seed is None else {"seed": self.seed}),
+            **({} if not self.cpu_seconds else {"cpu_seconds": round(self.cpu_seconds, 1)}),
         }
 
 
@@ -520,6 +537,54 @@ def _tally(rows: Sequence[GameRow]) -> tuple[WinRate, int]:
     return WinRate(w, d, lost), silent
 
 
+def pairs(names: Sequence[str] = tuple(ARCHETYPES)) -> list[tuple[str, str]]:
+    """Every matchup of a round among ``names``, in the order it is played: matchup ``k``'s
+    games are seeded from ``seed + 1000 k``, so a matchup plays the same games whether it
+    is played alone (:func:`select`) or in the whole round."""
+    return list(itertools.combinations(names, 2))
+
+
+def select(
+    only: Sequence[str] = (),
+    matchups: Sequence[tuple[str, str]] = (),
+    names: Sequence[str] = tuple(ARCHETYPES),
+) -> list[tuple[str, str]]:
+    """The matchups of a round (:func:`pairs`) that involve an army of ``only`` or are named in
+    ``matchups`` (either order), in the round's order; every matchup when both are empty.
+    An army not in ``names`` raises :class:`~warbench.kernel.errors.UnknownNameError`."""
+    from warbench.kernel.errors import UnknownNameError
+
+    for name in [*only, *(n for pair in matchups for n in pair)]:
+        if name not in names:
+            raise UnknownNameError("archetype", name, names, where="the points study's armies")
+    named = {frozenset(pair) for pair in matchups}
+    everything = not only and not matchups
+    return [
+        (a, b)
+        for a, b in pairs(names)
+        if everything or a in only or b in only or frozenset((a, b)) in named
+    ]
+
+
+def _check_resumable(done: Round, want: Round, source: str) -> None:
+    """``done`` (a partial round read from ``source``) can be continued by a run of ``want``."""
+    from warbench.kernel.errors import DataFileError
+
+    def said(r: Round) -> str:
+        return (
+            f"{r.version} by {r.player} at {r.points} points, seed {r.seed}, {r.games} games "
+            f"a matchup, handicap {r.handicap:g}"
+        )
+
+    raw = {k: round(v, 2) for k, v in want.raw.items()}  # as its file holds them
+    if said(done) != said(want) or (done.raw and done.raw != raw):
+        raise DataFileError(
+            source,
+            f"holds a round of {said(done)}; this run plays {said(want)}: --resume continues "
+            "only the same round (same version, player, points, seed, games and armies)",
+        )
+
+
 def play_round(
     version: str,
     games: int,
@@ -532,23 +597,63 @@ def play_round(
     handicap: float = 0.25,
     log: Any = None,
     points: int = POINTS,
+    matchups: Sequence[tuple[str, str]] | None = None,
+    done: Round | None = None,
+    save: Callable[[Round], None] | None = None,
 ) -> Round:
     """Every pair of archetypes ``games`` games (``games`` even: both seats on each seed),
-    each army holding ``points``."""
-    started = time.perf_counter()
-    rnd = Round(version, player, games, handicap=handicap, points=points)
+    each army holding ``points``.
+
+    ``matchups`` (:func:`select`) plays only those pairs, each on the seeds it has in the whole
+    round, so parts of a round add up with :func:`merge` to the round played at once. ``done``
+    is a partial round of the same settings (``--resume``): its matchups (and its elasticity
+    run) are kept and not played again. ``save`` receives the round after each matchup, so an
+    interrupted run loses at most the matchup it was playing; ``log`` gets one line a game."""
+    rnd = Round(version, player, games, handicap=handicap, points=points, seed=seed)
     rosters = {n: build_roster(n, version, points) for n in names}
     rnd.raw = {n: raw_price(n, version, points) for n in names}
+    if done is not None:
+        _check_resumable(done, rnd, "the round to resume")
+        rnd.matchups = list(done.matchups)
+        rnd.handicap_rate = done.handicap_rate
+        rnd.seconds, rnd.cpu_seconds = done.seconds, done.cpu_seconds
+    order = pairs(names)
+    chosen = set(order if matchups is None else matchups)
     opts: dict[str, JSON] = {"game_length": 4}
-    for k, (a, b) in enumerate(itertools.combinations(names, 2)):
+
+    def play(label: str, spec: LabSpec) -> tuple[WinRate, int]:
+        started, cpu = time.perf_counter(), _cpu()
+
+        def progress(k: int, total: int) -> None:
+            if log is not None:
+                spent = time.perf_counter() - started
+                print(f"{label}: game {k} of {total} ({spent:.0f} s)", file=log, flush=True)
+
+        rows = run_lab(spec, games, backend=backend, workers=workers, progress=progress)
+        rnd.seconds += time.perf_counter() - started
+        rnd.cpu_seconds += _cpu() - cpu
+        rate, silent = _tally(rows)
+        if log is not None:
+            print(
+                f"{label}: {rate} silent {silent} ({_cpu() - cpu:.1f} CPU s, "
+                f"{time.perf_counter() - started:.0f} s)",
+                file=log,
+                flush=True,
+            )
+        return rate, silent
+
+    for k, (a, b) in enumerate(order):
+        if (a, b) not in chosen or any((m.a, m.b) == (a, b) for m in rnd.matchups):
+            continue
         spec = LabSpec(
             (rosters[a], rosters[b]), (player, player), options=opts, seed=seed + 1000 * k
         )
-        rate, silent = _tally(run_lab(spec, games, backend=backend, workers=workers))
+        rate, silent = play(f"{a} vs {b}", spec)
         rnd.matchups.append(Matchup(a, b, rate, silent))
-        if log is not None:
-            print(f"{a} vs {b}: {rate} silent {silent}", file=log, flush=True)
-    if handicap > 0:
+        rnd.matchups.sort(key=lambda m: order.index((m.a, m.b)))
+        if save is not None:
+            save(rnd)
+    if handicap > 0 and rnd.handicap_rate is None:
         more: Any = build_roster("line", version, round(points * (1 + handicap)))
         more["player"] = f"line +{handicap:.0%}"  # two armies need two names (§3.3)
         spec = LabSpec(
@@ -557,11 +662,18 @@ def play_round(
             options=opts,
             seed=seed + 999_000,
         )
-        rnd.handicap_rate, _ = _tally(run_lab(spec, games, backend=backend, workers=workers))
-        if log is not None:
-            print(f"line +{handicap:.0%} vs line: {rnd.handicap_rate}", file=log, flush=True)
-    rnd.seconds = time.perf_counter() - started
+        rnd.handicap_rate, _ = play(f"line +{handicap:.0%} vs line", spec)
+        if save is not None:
+            save(rnd)
     return rnd
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished worker processes."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 #: The body exponents the fit tries (``ws-points-1``: 0.75).
@@ -695,19 +807,38 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
 
 
 def merge(rounds: Sequence[Round]) -> Round:
-    """Rounds of the same version, player, points and armies played on other seeds (``--seed``)
-    as one round of all their games: each matchup's and the elasticity run's records added."""
+    """Rounds of the same version, player, points and armies as one round of all their games:
+    rounds played on other seeds (``--seed``) and parts of a round (other matchups,
+    ``--only``/``--matchups``) alike. Each matchup's and the elasticity run's records are
+    added; ``games`` is the most games a matchup then has. The same games twice (a matchup
+    played on overlapping seeds, in rounds that record their seed) are refused."""
     first = rounds[0]
     out = Round(first.version, first.player, 0, handicap=first.handicap, points=first.points)
     out.raw = dict(first.raw)
     index: dict[tuple[str, str], Matchup] = {}
+    played: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for rnd in rounds:
-        same = (rnd.version, rnd.player, rnd.points, rnd.handicap, rnd.raw)
-        if same != (first.version, first.player, first.points, first.handicap, first.raw):
+        same = (rnd.version, rnd.player, rnd.points, rnd.raw)
+        if same != (first.version, first.player, first.points, first.raw):
             raise ValueError(f"round of {rnd.version} at {rnd.points} points: other armies")
-        out.games += rnd.games
+        if rnd.handicap_rate is not None:
+            if out.handicap_rate is not None and rnd.handicap != out.handicap:
+                raise ValueError(
+                    f"elasticity runs with {out.handicap:g} and {rnd.handicap:g} more points"
+                )
+            out.handicap = rnd.handicap
         out.seconds += rnd.seconds
+        out.cpu_seconds += rnd.cpu_seconds
         for m in rnd.matchups:
+            if rnd.seed is not None:
+                seeds = (rnd.seed, rnd.seed + (m.rate.games + 1) // 2)
+                for lo, hi in played.get((m.a, m.b), []):
+                    if seeds[0] < hi and lo < seeds[1]:
+                        raise ValueError(
+                            f"{m.a} vs {m.b}: seeds {max(lo, seeds[0])}-"
+                            f"{min(hi, seeds[1]) - 1} in two rounds (the same games twice)"
+                        )
+                played.setdefault((m.a, m.b), []).append(seeds)
             got = index.get((m.a, m.b))
             if got is None:
                 got = index[(m.a, m.b)] = Matchup(m.a, m.b, WinRate(0, 0, 0))
@@ -721,6 +852,14 @@ def merge(rounds: Sequence[Round]) -> Round:
             h = out.handicap_rate or WinRate(0, 0, 0)
             x = rnd.handicap_rate
             out.handicap_rate = WinRate(h.wins + x.wins, h.draws + x.draws, h.losses + x.losses)
+    order = {pair: i for i, pair in enumerate(pairs(list(out.raw)))}
+    out.matchups.sort(key=lambda m: order.get((m.a, m.b), len(order)))
+    totals = [m.rate.games for m in out.matchups]
+    if out.handicap_rate is not None:
+        totals.append(out.handicap_rate.games)
+    out.games = max(totals, default=0)
+    seeds_of = {rnd.seed for rnd in rounds}
+    out.seed = seeds_of.pop() if len(seeds_of) == 1 else None
     return out
 
 
@@ -839,7 +978,36 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="fit with ws-points-4's reading: Battle weapons Dash on the way into Range",
     )
-    ap.add_argument("--out", default=None, help="write the round as JSON here")
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        default=(),
+        metavar="ARMY",
+        help="play only the matchups of these armies (each on its seeds in the whole round)",
+    )
+    ap.add_argument(
+        "--matchups",
+        nargs="+",
+        default=(),
+        metavar="A:B",
+        help="play only these matchups (each on its seeds in the whole round)",
+    )
+    ap.add_argument(
+        "--handicap",
+        type=float,
+        default=0.25,
+        help="the elasticity run's extra points for the line (0: no elasticity run)",
+    )
+    ap.add_argument(
+        "--out",
+        default=None,
+        help="write the round as JSON here (after every matchup, so a run can be resumed)",
+    )
+    ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the matchups already in --out and play the rest",
+    )
     ap.add_argument("--fit", action="store_true", help="fit ws-points-2 multipliers")
     ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
     ap.add_argument("--markdown", action="store_true", help="print the docs/points.md tables")
@@ -858,6 +1026,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="rounds saved by --out: print them side by side",
     )
     args = ap.parse_args(argv)
+    from warbench.kernel.errors import DataFileError
+
     if args.compare:
         rounds = []
         for arg in args.compare:
@@ -876,15 +1046,44 @@ def main(argv: Sequence[str] | None = None) -> None:
         with open(args.source, encoding="utf-8") as fh:
             rnd = Round.from_json(json.load(fh))
     else:
-        rnd = play_round(
-            args.version,
-            args.games,
-            player=args.player,
-            seed=args.seed,
-            workers=args.workers,
-            log=sys.stderr,
-            points=args.points,
-        )
+        pairs_asked = []
+        for text in args.matchups:
+            a, colon, b = text.partition(":")
+            if not colon or not a or not b:
+                ap.error(f"--matchups {text}: two armies joined by ':', e.g. big:line")
+            pairs_asked.append((a, b))
+        chosen = select(args.only, pairs_asked) if args.only or pairs_asked else None
+        done = None
+        if args.resume:
+            if not args.out:
+                ap.error("--resume continues the round in --out FILE: give --out")
+            try:
+                with open(args.out, encoding="utf-8") as fh:
+                    done = Round.from_json(json.load(fh))
+            except FileNotFoundError:
+                done = None  # nothing played yet: start the round
+        out_path = args.out
+
+        def save(part: Round) -> None:
+            if out_path:
+                _write(out_path, json.dumps(part.to_json(), indent=1))
+
+        try:
+            rnd = play_round(
+                args.version,
+                args.games,
+                player=args.player,
+                seed=args.seed,
+                workers=args.workers,
+                log=sys.stderr,
+                points=args.points,
+                handicap=args.handicap,
+                matchups=chosen,
+                done=done,
+                save=save,
+            )
+        except DataFileError as err:  # the round to resume: name its file
+            raise DataFileError(str(args.out), err.reason) from None
     out = rnd.to_json()
     if args.fit:
         structure = {"reach_battle_dash": True} if args.battle_dash else None
@@ -893,14 +1092,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         out["fit"] = {"multipliers": mult, "constants": {**consts, **(structure or {})}}
     text = json.dumps(out, indent=1)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+        _write(args.out, text)
     if args.markdown:
         print(markdown(rnd))
         if args.fit:
             print("\n" + json.dumps(out["fit"], indent=1))
         return
     print(text)
+
+
+def _write(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a run stopped mid-write keeps the last
+    round saved)."""
+    import os
+
+    part = f"{path}.part"
+    with open(part, "w", encoding="utf-8") as fh:
+        fh.write(text + "\n")
+    os.replace(part, path)
 
 
 if __name__ == "__main__":  # pragma: no cover
