@@ -508,26 +508,43 @@ export class Board {
       }
     }
     if (opts.label !== undefined && bases.length) {
-      // beside the ghosts on the side away from the target (north is up on screen), in a size
-      // a phone reads, kept inside the view
+      // by the ghosts, in a size a phone reads, inside the view, where it covers no piece and
+      // no ghost: above, below, right or left of the ghosts, else of the target, else the
+      // first of those places inside the view (north is up on screen)
       const size = px(13);
-      const pad = (b: GhostBase): number => Math.max(b.r, px(PREVIEW_MIN_PX));
-      const gy = bases.reduce((t, b) => t + b.y, 0) / bases.length;
-      const ty = target.length ? target.reduce((t, p) => t + p.y, 0) / target.length : gy - 1;
-      const y = ty > gy
-        ? Math.min(...bases.map((b) => b.y - pad(b))) - size * 0.9
-        : Math.max(...bases.map((b) => b.y + pad(b))) + size * 0.9;
-      const w = size * 0.6 * opts.label.length;
       const v = this.view;
-      const mid = bases.reduce((t, b) => t + b.x, 0) / bases.length;
-      const x = w >= v.w ? v.x + v.w / 2 : Math.min(Math.max(mid, v.x + w / 2 + px(4)), v.x + v.w - w / 2 - px(4));
+      const w = size * 0.6 * opts.label.length + size * 0.8;
+      const h = size * 1.4;
+      const pad = (b: { x: number; y: number; r: number }): number => Math.max(b.r, px(PREVIEW_MIN_PX));
+      const around = (group: { x: number; y: number; r: number }[]): [number, number][] => {
+        const x0 = Math.min(...group.map((b) => b.x - pad(b)));
+        const x1 = Math.max(...group.map((b) => b.x + pad(b)));
+        const y0 = Math.min(...group.map((b) => b.y - pad(b)));
+        const y1 = Math.max(...group.map((b) => b.y + pad(b)));
+        const cx = (x0 + x1) / 2;
+        const cy = (y0 + y1) / 2;
+        const g = px(4);
+        return [[cx, y1 + g + h / 2], [cx, y0 - g - h / 2], [x1 + g + w / 2, cy], [x0 - g - w / 2, cy]];
+      };
+      const ghosts = bases.map((b) => ({ x: b.x, y: b.y, r: b.r }));
+      const places = [...around(ghosts), ...(target.length ? around(target) : [])];
+      // the view's box in board coordinates (the flip: board y = height - view y)
+      const height = this.scene?.height ?? v.h;
+      const inView = (x: number, y: number): boolean => x - w / 2 >= v.x && x + w / 2 <= v.x + v.w &&
+        height - y - h / 2 >= v.y && height - y + h / 2 <= v.y + v.h;
+      const clear = (x: number, y: number): boolean => {
+        const box = { x0: x - w / 2, y0: y - h / 2, x1: x + w / 2, y1: y + h / 2 };
+        return ![...this.discs, ...ghosts].some((d) => coversDisc(box, d));
+      };
+      const shown = places.filter(([x, y]) => inView(x, y));
+      const [x, y] = shown.find(([px_, py]) => clear(px_, py)) ?? shown[0] ?? places[0];
       const t = this.text(x, y, opts.label, "preview-label");
       t.style.fontSize = `${size.toFixed(3)}px`;
       this.previewLayer.appendChild(t);
       // on a light tag with the preview's outline, so the names under it do not show through
       const drawn = t.getComputedTextLength();
-      const tw = (drawn > 0 ? drawn : w) + size * 0.8;
-      const tag = svgEl("rect", { x: x - tw / 2, y: y - size * 0.7, width: tw, height: size * 1.4, rx: size * 0.35, class: "preview-tag" });
+      const tw = (drawn > 0 ? drawn + size * 0.8 : w);
+      const tag = svgEl("rect", { x: x - tw / 2, y: y - h / 2, width: tw, height: h, rx: size * 0.35, class: "preview-tag" });
       this.previewLayer.insertBefore(tag, t);
     }
   }

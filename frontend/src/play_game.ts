@@ -194,7 +194,9 @@ function render(): void {
   bits.push(`step ${s.steps}`);
   $("turn").textContent = bits.join(" · ");
   $("result").textContent = s.result === null ? "" :
-    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`} (${s.result.scores.join(" – ")}; ${bookNames(s.result.reason)})`;
+    // "Red wins, 150 – 138: values on the battlefield after Game Turn 4 (Core Rules §2.2 step
+    // 8)": one pair of brackets, the reason's own (session 34)
+    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`}, ${s.result.scores.join(" – ")}: ${bookNames(s.result.reason)}`;
   $("view-json").textContent = JSON.stringify(s.view, null, 1);
   if (s.scene !== null) {
     $("board-wrap").hidden = false;

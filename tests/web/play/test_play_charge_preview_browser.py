@@ -118,6 +118,18 @@ def _legible(
     expect(board.locator(target)).to_have_count(len(pieces))
     name = next(u for u in snap["view"]["units"] if u["uid"] == charge["engage"])["label"]
     expect(board.locator(".preview-label")).to_have_text(f"Charge → {name.split(': ')[-1]}")
+    # the tag covers no piece (a place clear of every base is found here: session 34's walk
+    # had it over the charging unit's own models)
+    covered = page.evaluate(
+        "() => { const t = document.querySelector('#board .preview-tag');"
+        " const x0 = +t.getAttribute('x'), y0 = +t.getAttribute('y');"
+        " const x1 = x0 + +t.getAttribute('width'), y1 = y0 + +t.getAttribute('height');"
+        " return [...document.querySelectorAll('#board circle.piece')].filter((c) => {"
+        " const cx = +c.getAttribute('cx'), cy = +c.getAttribute('cy'), r = +c.getAttribute('r');"
+        " const nx = Math.min(Math.max(cx, x0), x1), ny = Math.min(Math.max(cy, y0), y1);"
+        " return Math.hypot(cx - nx, cy - ny) < r; }).length; }"
+    )
+    assert covered == 0, covered
     label = board.locator(".preview-label").bounding_box()
     assert label is not None and label["height"] >= 10, label
     widths = page.evaluate(
