@@ -87,6 +87,13 @@ function coversDisc(b: Box, d: { x: number; y: number; r: number }): boolean {
   return Math.hypot(d.x - nx, d.y - ny) < d.r;
 }
 
+/** What a preview says beside its ghosts: a charge's target unit (its models ringed) and a
+ * label drawn by the ghosts (e.g. "Charge Troopers"). */
+export interface PreviewOpts { target?: number; label?: string }
+
+/** The smallest radius a ghost base is ringed with, in screen pixels (a phone's board). */
+const PREVIEW_MIN_PX = 7;
+
 /** The smallest mark a phone can read, in screen pixels. */
 const MIN_MARK_PX = 10;
 
@@ -103,6 +110,7 @@ export class Board {
   private spotLayer: SVGGElement;
   // the planned places of a checked action (ghost bases and paths), under the drag ring
   private previewLayer: SVGGElement;
+  private preview: { bases: GhostBase[]; opts: PreviewOpts } | null = null;
   private ghost: SVGCircleElement | null = null;
   // one ring per model while the player places a unit's models (a positions decision)
   private handles: SVGGElement[] = [];
@@ -398,6 +406,7 @@ export class Board {
     const v = this.view;
     this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
     this.placeMarks();
+    this.drawPreview();
   }
 
   /** Board coordinates (inches) of a pointer event. */
@@ -436,32 +445,113 @@ export class Board {
   }
 
   /** Draw where a checked action would put each model: its base as an outline in the preview
-   * colour and a thin line from its start (no rule is decided here: the places are the
-   * server's plan). `svg[data-preview]` counts the bases drawn. */
-  showPreview(bases: GhostBase[]): void {
+   * colour on a light casing, a dashed line from its start ending in an arrowhead at the
+   * base's edge (no rule is decided here: the places are the server's plan). A base smaller
+   * on screen than `PREVIEW_MIN_PX` gets a ring of that radius round it, so a phone shows it;
+   * a charge (`opts.target`) rings the target's models and names it in a label by the ghosts.
+   * Strokes, arrowheads, rings and the label keep their screen size at any zoom (redrawn on
+   * each zoom). `svg[data-preview]` counts the bases drawn. */
+  showPreview(bases: GhostBase[], opts: PreviewOpts = {}): void {
+    this.preview = { bases, opts };
+    this.drawPreview();
+    this.svg.dataset.preview = String(bases.length);
+  }
+
+  private drawPreview(): void {
     this.previewLayer.replaceChildren();
+    if (this.preview === null) return;
+    const { bases, opts } = this.preview;
+    const px = (n: number): number => this.pixels(n) || n * 0.1;
+    const arrow = px(9);
+    const target = opts.target === undefined ? [] : (this.scene?.pieces ?? []).filter((p) => p.unit === opts.target);
+    for (const p of target) {
+      const ring = svgEl("circle", { cx: p.x, cy: p.y, r: p.r + px(4), class: "preview-target", "data-unit": opts.target ?? "" });
+      this.previewLayer.appendChild(ring);
+    }
     for (const b of bases) {
-      if (b.from !== null && Math.hypot(b.x - b.from[0], b.y - b.from[1]) > 1e-6) {
-        this.previewLayer.appendChild(svgEl("line", { x1: b.from[0], y1: b.from[1], x2: b.x, y2: b.y, class: "preview-path" }));
+      const from = b.from;
+      const len = from === null ? 0 : Math.hypot(b.x - from[0], b.y - from[1]);
+      if (from !== null && len > 1e-6) {
+        // the line stops at the base's edge (a shaped base: its half width), the arrow's tip
+        const reach = Math.min(len, b.shape ? b.shape.width / 2 : b.r);
+        const ux = (b.x - from[0]) / len;
+        const uy = (b.y - from[1]) / len;
+        const tip = [b.x - ux * reach, b.y - uy * reach];
+        const line = { x1: from[0], y1: from[1], x2: tip[0], y2: tip[1] };
+        this.previewLayer.appendChild(svgEl("line", { ...line, class: "preview-casing" }));
+        this.previewLayer.appendChild(svgEl("line", { ...line, class: "preview-path" }));
+        // an arrowhead where the path is longer than two of them (else it only hides the model)
+        if (len - reach >= 2 * arrow) {
+          const back = [tip[0] - ux * arrow, tip[1] - uy * arrow];
+          const side = [-uy * arrow * 0.5, ux * arrow * 0.5];
+          const pts = [tip, [back[0] + side[0], back[1] + side[1]], [back[0] - side[0], back[1] - side[1]]];
+          this.previewLayer.appendChild(svgEl("polygon", { points: pts.map((q) => `${q[0]},${q[1]}`).join(" "), class: "preview-arrow" }));
+        }
       }
       const attrs = { class: "preview-base", "data-unit": b.unit, "data-model": b.model };
       const s = b.shape;
       const turn = s ? `rotate(${s.angle} ${b.x} ${b.y})` : "";
-      const node = !s
-        ? svgEl("circle", { cx: b.x, cy: b.y, r: b.r, ...attrs })
+      const shapeOf = (extra: Record<string, string | number>): SVGElement => !s
+        ? svgEl("circle", { cx: b.x, cy: b.y, r: b.r, ...extra })
         : s.kind === "oval"
-          ? svgEl("ellipse", { cx: b.x, cy: b.y, rx: s.length / 2, ry: s.width / 2, transform: turn, ...attrs })
-          : svgEl("rect", { x: b.x - s.length / 2, y: b.y - s.width / 2, width: s.length, height: s.width, transform: turn, ...attrs });
+          ? svgEl("ellipse", { cx: b.x, cy: b.y, rx: s.length / 2, ry: s.width / 2, transform: turn, ...extra })
+          : svgEl("rect", { x: b.x - s.length / 2, y: b.y - s.width / 2, width: s.length, height: s.width, transform: turn, ...extra });
+      this.previewLayer.appendChild(shapeOf({ class: "preview-casing" }));
+      const node = shapeOf(attrs);
       const title = svgEl("title", {});
       title.textContent = `model ${b.model + 1}: ends at (${b.x.toFixed(2)}, ${b.y.toFixed(2)})`;
       node.appendChild(title);
       this.previewLayer.appendChild(node);
+      const seen = s ? Math.max(s.length, s.width) / 2 : b.r;
+      if (seen < px(PREVIEW_MIN_PX)) {
+        this.previewLayer.appendChild(svgEl("circle", { cx: b.x, cy: b.y, r: px(PREVIEW_MIN_PX), class: "preview-halo" }));
+      }
     }
-    this.svg.dataset.preview = String(bases.length);
+    if (opts.label !== undefined && bases.length) {
+      // by the ghosts, in a size a phone reads, inside the view, where it covers no piece and
+      // no ghost: above, below, right or left of the ghosts, else of the target, else the
+      // first of those places inside the view (north is up on screen)
+      const size = px(13);
+      const v = this.view;
+      const w = size * 0.6 * opts.label.length + size * 0.8;
+      const h = size * 1.4;
+      const pad = (b: { x: number; y: number; r: number }): number => Math.max(b.r, px(PREVIEW_MIN_PX));
+      const around = (group: { x: number; y: number; r: number }[]): [number, number][] => {
+        const x0 = Math.min(...group.map((b) => b.x - pad(b)));
+        const x1 = Math.max(...group.map((b) => b.x + pad(b)));
+        const y0 = Math.min(...group.map((b) => b.y - pad(b)));
+        const y1 = Math.max(...group.map((b) => b.y + pad(b)));
+        const cx = (x0 + x1) / 2;
+        const cy = (y0 + y1) / 2;
+        const g = px(4);
+        return [[cx, y1 + g + h / 2], [cx, y0 - g - h / 2], [x1 + g + w / 2, cy], [x0 - g - w / 2, cy]];
+      };
+      const ghosts = bases.map((b) => ({ x: b.x, y: b.y, r: b.r }));
+      const places = [...around(ghosts), ...(target.length ? around(target) : [])];
+      // the view's box in board coordinates (the flip: board y = height - view y)
+      const height = this.scene?.height ?? v.h;
+      const inView = (x: number, y: number): boolean => x - w / 2 >= v.x && x + w / 2 <= v.x + v.w &&
+        height - y - h / 2 >= v.y && height - y + h / 2 <= v.y + v.h;
+      const clear = (x: number, y: number): boolean => {
+        const box = { x0: x - w / 2, y0: y - h / 2, x1: x + w / 2, y1: y + h / 2 };
+        return ![...this.discs, ...ghosts].some((d) => coversDisc(box, d));
+      };
+      const shown = places.filter(([x, y]) => inView(x, y));
+      const [x, y] = shown.find(([px_, py]) => clear(px_, py)) ?? shown[0] ?? places[0];
+      const t = this.text(x, y, opts.label, "preview-label");
+      t.style.fontSize = `${size.toFixed(3)}px`;
+      this.previewLayer.appendChild(t);
+      // on a light tag with the preview's outline, so the names under it do not show through
+      const drawn = t.getComputedTextLength();
+      const tw = (drawn > 0 ? drawn + size * 0.8 : w);
+      const tag = svgEl("rect", { x: x - tw / 2, y: y - h / 2, width: tw, height: h, rx: size * 0.35, class: "preview-tag" });
+      this.previewLayer.insertBefore(tag, t);
+    }
   }
 
   /** Remove the preview (the action was sent, changed or refused). */
   clearPreview(): void {
+    this.preview = null;
     this.previewLayer.replaceChildren();
     this.svg.dataset.preview = "0";
   }

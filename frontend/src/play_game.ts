@@ -4,7 +4,7 @@
 // fragment and this browser's storage; every request sends it, and the server checks every
 // action for the seat it plays (STYLE.md principle 15).
 import { $, ApiFailure, ApiError, bookNames, el, pct, debounce } from "./common.js";
-import { Board, GhostBase, Scene, Spot, drawLegend, logItem, zoomButtons } from "./play_board.js";
+import { Board, GhostBase, PreviewOpts, Scene, Spot, drawLegend, logItem, zoomButtons } from "./play_board.js";
 import { remembered, svgById } from "./play_store.js";
 
 type Json = unknown;
@@ -194,7 +194,9 @@ function render(): void {
   bits.push(`step ${s.steps}`);
   $("turn").textContent = bits.join(" · ");
   $("result").textContent = s.result === null ? "" :
-    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`} (${s.result.scores.join(" – ")}; ${bookNames(s.result.reason)})`;
+    // "Red wins, 150 – 138: values on the battlefield after Game Turn 4 (Core Rules §2.2 step
+    // 8)": one pair of brackets, the reason's own (session 34)
+    `${s.result.winner === null ? "Draw" : `${seatName(s.result.winner)} wins`}, ${s.result.scores.join(" – ")}: ${bookNames(s.result.reason)}`;
   $("view-json").textContent = JSON.stringify(s.view, null, 1);
   if (s.scene !== null) {
     $("board-wrap").hidden = false;
@@ -242,7 +244,7 @@ function renderDecision(): void {
   }
   if (confirming !== null && d !== null && confirming.revision === s.revision) {
     // the previewed action waits to be made: its places stay drawn (a refresh draws them again)
-    showPreview(confirming.preview);
+    showPreview(confirming.preview, confirming.action);
     $("preview-confirm").hidden = false;
   } else {
     if (confirming !== null) {
@@ -504,7 +506,7 @@ async function checkLive(a: Action): Promise<boolean> {
     if (mine !== liveCheck) return r.ok;
     $("refusal").textContent = r.ok ? "✓ legal" : bookNames(`✗ ${r.reason} [${r.rule}]`);
     $("refusal").className = `refusal ${r.ok ? "ok" : "bad"}`;
-    if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview);
+    if (r.ok && r.preview !== undefined && r.preview.placements.length) showPreview(r.preview, a);
     else clearPreview();
     return r.ok;
   } catch (e) {
@@ -516,9 +518,10 @@ async function checkLive(a: Action): Promise<boolean> {
   }
 }
 
-/** Ghost bases where the checked action puts each model (the server's plan, e.g. a Move
- * routed round a building), each drawn like the model's own base, and a line of words. */
-function showPreview(shown: PreviewOut): void {
+/** Ghost bases where the checked action `a` puts each model (the server's plan, e.g. a Move
+ * routed round a building), each drawn like the model's own base, and a line of words; a
+ * charge (a Move naming the unit it engages, §4.3) rings its target and names it by the ghosts. */
+function showPreview(shown: PreviewOut, a: Action): void {
   const placements = shown.placements;
   const pieces = snap?.scene?.pieces ?? [];
   const bases: GhostBase[] = placements.map((p) => {
@@ -528,7 +531,10 @@ function showPreview(shown: PreviewOut): void {
     const shape = piece?.shape !== undefined ? { ...piece.shape, angle: p.facing ?? piece.shape.angle } : baseShape(p);
     return { unit: p.unit, model: p.model, from: start, x: p.end[0], y: p.end[1], r: piece?.r ?? unitRadius(p.unit), shape };
   });
-  board.showPreview(bases);
+  const opts: PreviewOpts = a.kind === "move" && typeof a.engage === "number"
+    ? { target: a.engage, label: `${a.dash === true ? "Dash" : "Charge"} → ${unitLabel(a.engage).split(": ").pop() ?? ""}` }
+    : {};
+  board.showPreview(bases, opts);
   const words: string[] = [];
   for (const uid of [...new Set(placements.map((p) => p.unit))]) {
     const mine = placements.filter((p) => p.unit === uid);
@@ -817,16 +823,20 @@ async function showOdds(a: Action): Promise<void> {
     typeof a.target === "number" ? [a.target] : []);
   if (snap?.scene) board.draw(snap.scene);
   let out: { targets: OddsTarget[] } | null = null;
+  // what a perk may move after the dice (Knockback, Force, Grapple ...): the check's preview
+  // note, in the engine's words (session 34); asked beside the odds
+  const pushes = call<CheckOut>("POST", `/api/play/games/${gameId}/check`, { action: a }).catch(() => null);
   try {
     out = await call<{ targets: OddsTarget[] } | null>("POST", `/api/play/games/${gameId}/odds`, { action: a });
   } catch {
     out = null;
   }
+  const checked = await pushes;
   box.replaceChildren();
   const refused = (out as { refused?: string } | null)?.refused;
   if (refused) box.appendChild(el("p", `✗ ${refused}`, { class: "refusal bad" }));
   for (const t of out?.targets ?? []) {
-    const who = `${t.weapons?.length ? `${t.weapons.join(", ")}${t.models ? ` (${t.models} models)` : ""} → ` : ""}${t.label ?? unitLabel(t.target)}`;
+    const who = `${t.weapons?.length ? `${t.weapons.join(", ")}${t.models ? ` (${t.models} model${t.models === 1 ? "" : "s"})` : ""} → ` : ""}${t.label ?? unitLabel(t.target)}`;
     const sit = t.situation;
     const bits = sit ? [sit.melee ? "in Melee" : null, sit.cover ? `cover +${sit.cover_bonus ?? 1}` : "no cover",
       sit.melee ? null : sit.within_half_range ? "within half range" : "beyond half range",
@@ -846,6 +856,16 @@ async function showOdds(a: Action): Promise<void> {
       line.dataset.halfRange = String(Boolean(sit.within_half_range));
     }
     box.appendChild(line);
+  }
+  const note = checked?.ok === true ? checked.preview?.note : undefined;
+  if (note !== undefined) {
+    const after = el("p", "", { class: "push-note", id: "push-note" });
+    after.appendChild(el("b", "After the dice, a unit may move: "));
+    for (const [k, said] of note.split("; ").entries()) {
+      if (k > 0) after.appendChild(document.createElement("br"));
+      after.appendChild(document.createTextNode(bookNames(said)));
+    }
+    box.appendChild(after);
   }
   const go = el("button", "Confirm the attack", { type: "button", id: "confirm-attack" });
   go.addEventListener("click", () => void act(a));

@@ -9,7 +9,9 @@ scripted games on seeds 0 and 1 of the sample pair were re-recorded for its thre
 session 29), which changes no record's replay and so no ``ENGINE_VERSION``; or with a
 documented change of the engine's automated placement (docs/game.md, "Moving toward a point
 finds a way": every game re-recorded, session 29, s29-route), which changes only actions
-refused before, so every earlier record replays the same.
+refused before, so every earlier record replays the same; or with a documented change of the
+log's words (docs/game.md, "The Move's log line says what happened": every game's ``log`` hash
+re-recorded, session 34, s34-ui; actions, events counted and digests the same).
 """
 
 from __future__ import annotations

@@ -243,7 +243,7 @@ def test_s10_2_L4460_partial_fit_the_models_that_fit_go_in_the_rest_stay_outside
     assert sorted(w.table().model[w.table().uid == 0].tolist()) == [2, 3]
     assert done.current_value(0) == 200
     text = render_state_text(done)
-    assert "table, 2 inside Post, 4/4 models" in text and "Inside Post (100/100 pts)" in text
+    assert "on the table, 2 inside Post, 4/4 models" in text and "Inside Post (100/100 pts)" in text
 
 
 def test_s10_2_L4460_the_player_names_the_models_that_go_in() -> None:

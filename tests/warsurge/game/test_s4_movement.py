@@ -36,7 +36,18 @@ def test_s4_1_move_up_to_the_move_stat() -> None:
     car = _solo(unit("Heavy Flamer Car", move=12, dash=12), [(10.0, 10.0)])
     new, events = engine.apply(car, Move(0, positions=((21.0, 10.0),)))
     assert new.units[0].pos == ((21.0, 10.0),)
-    assert 'Move of up to 11.0"' in events[0].text
+    # the log says what the farthest model travelled beside the allowance, not "up to" it
+    assert events[0].text.endswith('makes a Move: its farthest model travels 11.0" (Move 12")')
+    assert "up to" not in events[0].text
+
+
+def test_s4_1_the_log_of_a_dash_and_of_a_move_where_every_model_stays() -> None:
+    # §4.1 L1833-L1837: "leave some or all of the models in a Unit stationary"
+    state = _solo(unit("Hoplite", move=7, dash=5), [(10.0, 10.0)], phase=Phase.DASH)
+    _, events = engine.apply(state, Move(0, positions=((13.5, 10.0),), dash=True))
+    assert events[0].text.endswith('makes a Dash: its farthest model travels 3.5" (Dash 5")')
+    _, events = engine.apply(state, Move(0, positions=((10.0, 10.0),), dash=True))
+    assert events[0].text.endswith('makes a Dash, and no model leaves its place (Dash 5")')
 
 
 def test_s4_1_dash_uses_the_dash_stat_in_the_dash_phase() -> None:

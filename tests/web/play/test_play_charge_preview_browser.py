@@ -78,6 +78,7 @@ def _charge_flow(pages: Pages, size: dict[str, int], name: str) -> None:
     expect(board.locator(".preview-path")).to_have_count(moved)
     _same(_ghosts(page), ends)
     expect(page.locator("#preview-note")).to_contain_text("Where it ends")
+    _legible(page, board, before, charge, moved)
     assert _api(page, game, tok)["revision"] == before["revision"]  # nothing made
     # cancelled: the ghosts and the question go, the game is as it was
     page.click("#preview-cancel")
@@ -101,6 +102,58 @@ def _charge_flow(pages: Pages, size: dict[str, int], name: str) -> None:
     pos = next(u for u in after["view"]["units"] if u["uid"] == charge["unit"])["pos"]
     for p in planned:
         assert math.dist(pos[p["model"]], p["end"]) < 1e-9
+
+
+def _legible(
+    page: Any, board: Any, snap: dict[str, Any], charge: dict[str, Any], moved: int
+) -> None:
+    """Session 34: the ghosts read on a phone. A path ends in an arrowhead; the target's
+    models are ringed and a label names it by the ghosts, at least 10 screen pixels high; the
+    ghost outlines are 2.5 screen pixels wide and every ghost spans at least 14 pixels (its
+    base, or a ring round a base smaller than that on screen)."""
+    arrows = board.locator(".preview-arrow")
+    assert arrows.count() <= moved  # none on a path shorter on screen than two arrowheads
+    pieces = [p for p in snap["scene"]["pieces"] if p["unit"] == charge["engage"]]
+    target = f".preview-target[data-unit='{charge['engage']}']"
+    expect(board.locator(target)).to_have_count(len(pieces))
+    name = next(u for u in snap["view"]["units"] if u["uid"] == charge["engage"])["label"]
+    expect(board.locator(".preview-label")).to_have_text(f"Charge → {name.split(': ')[-1]}")
+    # the tag covers no piece (a place clear of every base is found here: session 34's walk
+    # had it over the charging unit's own models)
+    covered = page.evaluate(
+        "() => { const t = document.querySelector('#board .preview-tag');"
+        " const x0 = +t.getAttribute('x'), y0 = +t.getAttribute('y');"
+        " const x1 = x0 + +t.getAttribute('width'), y1 = y0 + +t.getAttribute('height');"
+        " return [...document.querySelectorAll('#board circle.piece')].filter((c) => {"
+        " const cx = +c.getAttribute('cx'), cy = +c.getAttribute('cy'), r = +c.getAttribute('r');"
+        " const nx = Math.min(Math.max(cx, x0), x1), ny = Math.min(Math.max(cy, y0), y1);"
+        " return Math.hypot(cx - nx, cy - ny) < r; }).length; }"
+    )
+    assert covered == 0, covered
+    label = board.locator(".preview-label").bounding_box()
+    assert label is not None and label["height"] >= 10, label
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('#board .preview-base')].map((e) =>"
+        " getComputedStyle(e).strokeWidth)"
+    )
+    assert set(widths) == {"2.5px"}, widths
+    spans = page.evaluate(
+        "() => [...document.querySelectorAll('#board .preview-base')].map((e) => {"
+        " const b = e.getBoundingClientRect();"
+        " const halo = [...document.querySelectorAll('#board .preview-halo')].find((h) =>"
+        " h.getAttribute('cx') === e.getAttribute('cx')"
+        " && h.getAttribute('cy') === e.getAttribute('cy'));"
+        " const h = halo ? halo.getBoundingClientRect() : b;"
+        " return Math.max(b.width, h.width); })"
+    )
+    assert min(spans) >= 13.9, spans
+    # zoomed in, every path is long enough for its arrowhead, which keeps its screen size
+    for _ in range(8):
+        page.click("#zoom-in")
+    expect(arrows).to_have_count(moved)
+    sizes = [arrows.nth(i).bounding_box() for i in range(moved)]
+    assert all(b is not None and max(b["width"], b["height"]) < 16 for b in sizes), sizes
+    page.click("#zoom-fit")
 
 
 def test_a_charge_is_previewed_and_made_only_once_confirmed_on_a_phone_L1985(

@@ -81,3 +81,15 @@ def test_the_play_pages_events_say_1_model(client: TestClient) -> None:
         assert r.status_code == 200, r.text
     assert any("(1 model)" in t for t in texts), texts
     assert not any(re.search(r"(?<![\d.])1 models\b", t) for t in texts), texts
+
+
+def test_said_inflects_one_success_and_one_casualty_and_flattens_nested_brackets_s34() -> None:
+    # session 34's walk: "1 Attack Dice, 1 successes, 1 HP lost, 1 casualties"
+    line = 'A attacks B with Gun (1 models, at 20.4"): 1 Attack Dice, 1 successes, 1 HP lost, '
+    assert said(line + "1 casualties") == (
+        'A attacks B with Gun (1 model, at 20.4"): 1 Attack Dice, 1 success, 1 HP lost, 1 casualty'
+    )
+    assert said("11 successes, 21 casualties") == "11 successes, 21 casualties"
+    assert said("B: 1 model removed (Dangerous Ground (removed at once, §4.6))") == (
+        "B: 1 model removed (Dangerous Ground, removed at once, §4.6)"
+    )

@@ -98,6 +98,10 @@ def test_warsurge_result_line_cites_core_rules_S2_2(pages: Pages) -> None:
     expect(page.locator("#decision-card")).to_have_attribute("data-state", "over")
     expect(page.locator("#result")).to_contain_text("(Core Rules §2.2 step 8)")
     _no_file_names(page, "#result")
+    # session 34: one pair of brackets, "Red wins, 150 – 138: values on the battlefield ..."
+    said = page.locator("#result").inner_text()
+    assert re.match(r"^(Red wins|Blue wins|Draw), [\d.]+ – [\d.]+: ", said), said
+    assert "))" not in said, said
     _no_file_names(page, "#log")
 
 

@@ -79,7 +79,7 @@ def test_s9_3_actions_are_listed_in_words_units_by_name() -> None:
         "Red: Troopers: Counter Attack the attacking unit (costs as an Attack Action, §9.3)",
         "Red: Troopers: no Counter Action",
         "Red: Troopers: attack with Rifle at Blue: Dogs",
-        'Red: Troopers: Dash to (30.1", 38.4")',
+        'Red: Troopers: Dash toward (30.1", 38.4")',
         "Blue: Dogs: Guard",
         "Deployment Zone north edge",
         None,

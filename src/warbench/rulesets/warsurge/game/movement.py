@@ -143,6 +143,23 @@ def unit_allowance(w: Work, uid: int, dash: bool) -> int:
     return perk_effects.allowance(w.units[uid].statuses, dash, p.dash if dash else p.move)
 
 
+def move_words(label: str, what: str, farthest: float, allowance: int, turned: bool) -> str:
+    """The log line of a Move or Dash (§4.1): what the farthest model travelled, with the
+    unit's allowance beside it in the profile's words ("Move 6"), so that the distance moved
+    is not read as the allowance ("can Move up to 7"", 001_d3f5e425c5e1196d.txt L1831, L1841).
+
+    >>> move_words("Scouts", "Move", 5.26, 6, False)
+    'Scouts makes a Move: its farthest model travels 5.3" (Move 6")'
+    >>> move_words("Scouts", "Dash", 0.0, 4, True)
+    'Scouts makes a Dash, turning in place (Dash 4")'
+    """
+    stat = f'({what} {allowance}")'
+    if farthest < 0.05:  # every model stayed where it stood (§4.1 L1833-L1837) or turned
+        how = "turning in place" if turned else "and no model leaves its place"
+        return f"{label} makes a {what}, {how} {stat}"
+    return f'{label} makes a {what}: its farthest model travels {farthest:.1f}" {stat}'
+
+
 def check_dash_flag(w: Work, dash: bool) -> None:
     if w.flow.phase in (Phase.ACTIONS, Phase.OPPORTUNIST):  # Advanced §9.2; Perks L1340
         return
@@ -529,7 +546,7 @@ def apply_move(w: Work, plan: MovePlan) -> None:
     )
     w.emit(
         "move",
-        f'{w.label(uid)} makes a {what} of up to {longest:.1f}"',
+        move_words(w.label(uid), what, longest, unit_allowance(w, uid, plan.dash), bool(turn)),
         "§4.1",
         unit=uid,
         distance=round(longest, 3),

@@ -58,6 +58,7 @@ __all__ = [
     "register_hooks",
     "skill_passes",
     "slide",
+    "unaffected",
 ]
 
 BOOK = "000_94ecc6a4c74d351b.txt"
@@ -281,6 +282,12 @@ def _unaffected(work: Work, uid: int, perk: str) -> bool:
     info = work.info(uid)
     names = [*info.unit.profile.perks, *info.traits]
     return perk in immunities(names) | status_immunities(work.units[uid].statuses)
+
+
+def unaffected(work: Work, uid: int, perk: str) -> bool:
+    """Whether ``uid`` is unaffected by ``perk`` ("Force" or "Knockback"): Unstoppable (L2178)
+    or Courage (L707); what an Attack's preview says (``preview_push``)."""
+    return _unaffected(work, uid, perk)
 
 
 def _rank(work: Work, attacker: int, weapon: str, ranks: tuple[str, ...]) -> str | None:

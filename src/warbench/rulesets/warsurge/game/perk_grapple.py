@@ -48,6 +48,7 @@ __all__ = [
     "GRAPPLE_PULLS",
     "GRAPPLE_RULE",
     "grapple",
+    "grapple_mover",
     "grapple_on_heal",
     "grapple_on_hp_lost",
     "register_hooks",
@@ -91,6 +92,23 @@ def _second_target(work: Work, user: int, target: int) -> bool:
     return again
 
 
+def grapple_mover(work: Work, user: int, target: int) -> tuple[int | None, str]:
+    """Which unit a Grapple pulls, the User or the Target (``None``: neither), and why (L3869:
+    the cheaper by full Point Cost; an Immobile or Unstoppable unit stays put): what
+    :func:`grapple` moves and an Attack's preview names (``preview_why.attack_push_note``)."""
+    cu, ct = work.info(user).value, work.info(target).value
+    su, st = _stuck(work, user), _stuck(work, target)
+    if su and st:
+        return None, "both are Immobile or Unstoppable"
+    if st:
+        return user, f"{work.label(target)} is Immobile or Unstoppable"
+    if su:
+        return target, f"{work.label(user)} is Immobile or Unstoppable"
+    if abs(cu - ct) < 1e-9:
+        return None, "their full Point Costs are equal"
+    return (target if ct < cu else user), f"full Point Cost {ct:g} against the User's {cu:g}"
+
+
 def grapple(work: Work, user: int, target: int, weapon: str, amount: int, how: str) -> None:
     """Resolve Grapple for ``amount`` HP lost (or restored) by ``target`` to ``user``'s
     ``weapon``: the Skill Tests, then the pull (see the module docstring)."""
@@ -106,20 +124,7 @@ def grapple(work: Work, user: int, target: int, weapon: str, amount: int, how: s
         work.emit("perk", text + "Skill Test failed", RULE, unit=target, perk=GRAPPLE,
                   landed=False)  # fmt: skip
         return
-    cu, ct = work.info(user).value, work.info(target).value
-    su, st = _stuck(work, user), _stuck(work, target)
-    mover: int | None
-    if su and st:
-        mover, why = None, "both are Immobile or Unstoppable"
-    elif st:
-        mover, why = user, f"{work.label(target)} is Immobile or Unstoppable"
-    elif su:
-        mover, why = target, f"{work.label(user)} is Immobile or Unstoppable"
-    elif abs(cu - ct) < 1e-9:
-        mover, why = None, "their full Point Costs are equal"
-    else:
-        mover = target if ct < cu else user
-        why = f"full Point Cost {ct:g} against the User's {cu:g}"
+    mover, why = grapple_mover(work, user, target)
     if mover == user and twice:
         mover, why = None, "the User caused Grapple HP Loss to two Targets this Attack Sequence"
     if mover is None:

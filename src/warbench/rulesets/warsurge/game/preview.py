@@ -20,6 +20,9 @@ dice, not places; ``preview_why.dangerous_note``).
 
 ``why_short`` (session 32): why a Move toward a point ends short of its allowance or the point,
 from the engine's own refusals of the longer moves (``preview_why.why_short``).
+
+An Attack (session 34): no placements, and a ``note`` naming what a perk may move after it and
+how (``preview_push.attack_push_note``), so a push after the dice does not surprise the player.
 """
 
 from __future__ import annotations
@@ -31,11 +34,12 @@ from typing import Any
 from warbench.kernel.errors import RulesError
 from warbench.play.core import Placement, Preview
 from warbench.rulesets.warsurge.game import bases, engine
-from warbench.rulesets.warsurge.game.actions import Action, Deploy, Disembark, Move
+from warbench.rulesets.warsurge.game.actions import Action, Attack, Deploy, Disembark, Move
 from warbench.rulesets.warsurge.game.perk_deploy import AMBUSH
 from warbench.rulesets.warsurge.game.perk_movement import CHARGE
 from warbench.rulesets.warsurge.game.perk_turn import index
-from warbench.rulesets.warsurge.game.plans import DeployPlan, MovePlan
+from warbench.rulesets.warsurge.game.plans import AttackPlanG, DeployPlan, MovePlan
+from warbench.rulesets.warsurge.game.preview_push import attack_push_note
 from warbench.rulesets.warsurge.game.preview_why import dangerous_note, why_short
 from warbench.rulesets.warsurge.game.render import drawings, terrain_status
 from warbench.rulesets.warsurge.game.state import GameState
@@ -45,14 +49,19 @@ __all__ = ["preview", "preview_lines"]
 
 def preview(game: GameState, action: Action) -> Preview | None:
     """Every model's place before and after ``action`` as the engine plans it; ``None`` for an
-    action that places no models (an attack, a pass, an embarkation, Rift Gate's ways in and
-    out of Reserve) or that the engine refuses."""
-    if not isinstance(action, Deploy | Move | Disembark):
+    action that places no models (a pass, an embarkation, Rift Gate's ways in and out of
+    Reserve) or that the engine refuses. An Attack places none, but when a perk of its Weapons
+    or Targets may move a unit after it (Knockback, Force, Grapple, Upheaval, Kamikaze) its
+    preview has no placements and a ``note`` saying so (``preview_push``, session 34)."""
+    if not isinstance(action, Deploy | Move | Disembark | Attack):
         return None
     try:
         plan = engine.planned(game, action)
     except RulesError:
         return None
+    if isinstance(action, Attack):  # no places, but what a perk may move after it (session 34)
+        pushes = attack_push_note(game, action, plan) if isinstance(plan, AttackPlanG) else None
+        return None if pushes is None else Preview((), pushes)
     if isinstance(plan, DeployPlan) and plan.into is None:
         # an oval or rectangular base is set up facing as apply_deploy turns it (§1.3)
         faces = bases.deployed_facings(game, plan.uid)

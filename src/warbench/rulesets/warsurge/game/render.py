@@ -98,18 +98,24 @@ def render_state_text(state: GameState, *, cell: float = 1.0) -> str:
     ]
     for u in state.units:
         info = state.info(u.uid)
-        where = u.location.value
+        # "on the table", "in Reserve" (session 34: a bare "table" read as a noun)
+        where = {"table": "on the table", "reserve": "in Reserve"}.get(
+            u.location.value, u.location.value
+        )
         if u.location is Location.EMBARKED and u.embarked_in is not None:
             where = f"in {state.info(u.embarked_in).label}"
         elif u.location is Location.TERRAIN:
             where = f"inside {u.terrain}"
         elif u.inside:  # a split unit (L4459-4464)
-            where = f"table, {len([i for i in u.inside if not u.removed[i]])} inside {u.terrain}"
+            where = (
+                f"on the table, {len([i for i in u.inside if not u.removed[i]])} inside {u.terrain}"
+            )
         melee = state.engaged_with(u.uid)
         extra = f", Melee with {', '.join(str(m) for m in melee)}" if melee else ""
         lines.append(
             f"[{u.uid}] {info.label}: {where}, {u.removed.count(False)}/{info.models} models, "
-            f"{u.current_hp}/{unit_max_hp(info, u)} HP, {state.current_value(u.uid):.1f} pts{extra}"
+            f"{u.current_hp}/{unit_max_hp(info, u)} HP, "
+            f"{_pts(state.current_value(u.uid))} pts{extra}"
         )
     lines.extend(f"Inside {note}" for note in terrain_notes(state))  # §10.2 occupants
     for h in control(state):  # §10.2 L4404-4407, Perks L95
@@ -124,7 +130,7 @@ def render_state_text(state: GameState, *, cell: float = 1.0) -> str:
     values = state.side_values()
     lines.append(
         "Value on the battlefield: "
-        + ", ".join(f"{n} {v:.1f}" for n, v in zip(state.setup.sides, values, strict=True))
+        + ", ".join(f"{n} {_pts(v)}" for n, v in zip(state.setup.sides, values, strict=True))
     )
     adv = state.flow.adv
     if adv is not None:  # the Advanced game: each side's Command Points to spend (§9)
@@ -198,3 +204,12 @@ def summary(events: Sequence[Event], *, verbose: bool = False) -> list[str]:
 
 def event_dicts(events: Sequence[Event]) -> list[dict[str, Any]]:
     return [e.to_dict() for e in events]
+
+
+def _pts(v: float) -> str:
+    """A point value as the status says it: one decimal, "120" for 120.0 (session 34).
+
+    >>> _pts(120.0), _pts(72.5), _pts(0.04)
+    ('120', '72.5', '0')
+    """
+    return f"{v:.1f}".removesuffix(".0")

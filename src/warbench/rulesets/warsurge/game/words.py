@@ -21,8 +21,14 @@ COUNTER_WORDS = {
 }
 
 
-# "1 models" as the engine writes a count it does not inflect (not "11 models", "0.1 models")
+# "1 models" as the engine writes a count it does not inflect (not "11 models", "0.1 models");
+# likewise an attack's "1 successes, ... 1 casualties" (session 34)
 _ONE_MODELS = re.compile(r"(?<![\d.])1 models\b")
+_ONE = {"successes": "success", "casualties": "casualty"}
+_ONE_OTHER = re.compile(r"(?<![\d.])1 (successes|casualties)\b")
+# a removal's reason written with its own parentheses inside the line's: "3 models removed
+# (Dangerous Ground (removed at once, §4.6))" reads "(Dangerous Ground, removed at once, §4.6)"
+_NESTED = re.compile(r"\(([^()]+) \(([^()]+)\)\)")
 # a roll-off tied again: the engine's label grows by " (reroll)" each time (its dice draw's key)
 _REROLLS = re.compile(r"(?: \(reroll\))+")
 # the end event's values (§2.2 step 8): "The game ends (...): Red 120.0, Blue 230.0 points
@@ -32,7 +38,8 @@ _WHOLE = re.compile(r"(?<![\d.])(\d+)\.0(?![\d])")
 
 
 def said(text: str) -> str:
-    """An engine event's text as a person reads it: "1 model", not "1 models"; a roll-off
+    """An engine event's text as a person reads it: "1 model", not "1 models" (and "1
+    success", "1 casualty"; one pair of parentheses, not one inside another); a roll-off
     rolled again after a second tie "(reroll 2)", not "(reroll) (reroll)" (§1.4). The event's
     own text is unchanged (the seeded games' fingerprints hash it, and a roll-off's label is
     the key of its dice draw); the log, the page and the terminal show this.
@@ -46,6 +53,8 @@ def said(text: str) -> str:
         return " (reroll)" if n == 1 else f" (reroll {n})"
 
     text = _REROLLS.sub(rerolls, _ONE_MODELS.sub("1 model", text))
+    text = _ONE_OTHER.sub(lambda m: "1 " + _ONE[m.group(1)], text)
+    text = _NESTED.sub(r"(\1, \2)", text)
     # the end's values: "Red 120, Blue 230 points remaining", not "120.0" (session 33)
     return _REMAINING.sub(lambda m: _WHOLE.sub(r"\1", m.group(0)), text)
 
@@ -97,7 +106,8 @@ def describe(view: Any, action: Any) -> str | None:
     if kind == "deploy" and a.get("at") is not None:
         return f"{who}: deploy at {_inches(a['at'])}"
     if kind == "move" and a.get("to") is not None and "positions" not in a:
-        return f"{who}: {'Dash' if a.get('dash') else 'move'} to {_inches(a['to'])}"
+        # toward: the unit goes up to its Move (Dash) toward the point, not always onto it
+        return f"{who}: {'Dash' if a.get('dash') else 'move'} toward {_inches(a['to'])}"
     if kind == "move" and a.get("engage") is not None and "positions" not in a:
         # a charge (§4.3 L1985-1991): into Base Contact with the unit it names
         how = "Dash" if a.get("dash") else "move"
