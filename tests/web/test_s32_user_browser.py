@@ -30,9 +30,12 @@ server = tpb.server
 pytestmark = tpb.pytestmark
 
 
-@pytest.fixture(params=list(VIEWPORTS))
-def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
-    """A fresh page at one viewport; a script error or a page wider than the screen fails."""
+def viewport_page(
+    request: pytest.FixtureRequest, browser: Any, server: str, prefix: str
+) -> Iterator[Any]:
+    """A fresh page at the viewport ``request.param`` names; after the test, its screenshot as
+    ``ARTEFACTS/PREFIX-TEST.png``, and a script error or a page wider than the screen fails
+    (the ``page`` fixture of this module and of later user-walk modules)."""
     viewport = VIEWPORTS[request.param]
     context = browser.new_context(viewport=viewport, base_url=server)
     pg = context.new_page()
@@ -42,11 +45,17 @@ def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[
     yield pg
     ARTEFACTS.mkdir(exist_ok=True)
     name = request.node.name.removeprefix("test_").replace("[", "-").rstrip("]")
-    pg.screenshot(path=str(ARTEFACTS / f"s32-user-{name}.png"), full_page=True)
+    pg.screenshot(path=str(ARTEFACTS / f"{prefix}-{name}.png"), full_page=True)
     width = pg.evaluate("document.documentElement.scrollWidth")
     context.close()
     assert not errors, errors
     assert width <= viewport["width"], f"page is {width}px wide at {viewport['width']}px"
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page at one viewport; a script error or a page wider than the screen fails."""
+    yield from viewport_page(request, browser, server, "s32-user")
 
 
 def test_play_lobby_opens_on_warsurge_against_the_scripted_ai(page: Any) -> None:

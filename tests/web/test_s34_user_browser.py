@@ -25,20 +25,7 @@ pytestmark = s32.pytestmark
 @pytest.fixture(params=list(s32.VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
     """A fresh page at one viewport; a script error or a page wider than the screen fails."""
-    viewport = s32.VIEWPORTS[request.param]
-    context = browser.new_context(viewport=viewport, base_url=server)
-    pg = context.new_page()
-    pg.set_default_timeout(20_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pg
-    s32.ARTEFACTS.mkdir(exist_ok=True)
-    name = request.node.name.removeprefix("test_").replace("[", "-").rstrip("]")
-    pg.screenshot(path=str(s32.ARTEFACTS / f"s34-user-{name}.png"), full_page=True)
-    width = pg.evaluate("document.documentElement.scrollWidth")
-    context.close()
-    assert not errors, errors
-    assert width <= viewport["width"], f"page is {width}px wide at {viewport['width']}px"
+    yield from s32.viewport_page(request, browser, server, "s34-user")
 
 
 def test_a_share_code_of_a_roster_here_imports_under_a_new_name(page: Any, request: Any) -> None:

@@ -12,7 +12,9 @@ WARSURGE's finer kinds (unit, weapon, game roster, roster) are told apart by
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from warbench.kernel.errors import DataFileError
@@ -83,7 +85,12 @@ def other_ruleset_error(
 ) -> DataFileError | None:
     """The one-line error for ``data`` when it is recognisably another ruleset's file than
     ``ruleset``'s (``expected`` names the kind the caller reads, ``command`` the command), else
-    ``None`` (the caller's own error stands)."""
+    ``None`` (the caller's own error stands).
+
+    The commands that read ``command``'s file and this one are said only when ``source`` is a
+    file (its path quoted for a shell): a web request's body (``figure``) or a game set-up's
+    entry (``rosters[0]``) is named with what it is, without commands to run on a path that is
+    none (s34-review: the API answered "check it with: warbench collision validate figure")."""
     kind = ruleset_file(data)
     if kind is None or kind.ruleset == ruleset:
         return None
@@ -92,8 +99,16 @@ def other_ruleset_error(
         inner = data.get("roster") or data.get("unit") or data.get("weapon")
         name = inner.get("name") if isinstance(inner, dict) else data.get("player")
     label = str(name)[:60] if name else "no name"
-    return DataFileError(
-        source,
-        f"is a {kind.name} ({label}), not a {expected}; {command} reads a {expected}; "
-        f"{kind.read_by.replace('FILE', source)}",
-    )
+    said = f"is a {kind.name} ({label}), not a {expected}"
+    if not _is_file(source):
+        return DataFileError(source, said)
+    read_by = kind.read_by.replace("FILE", shlex.quote(source))
+    return DataFileError(source, f"{said}; {command} reads a {expected}; {read_by}")
+
+
+def _is_file(source: str) -> bool:
+    """Whether ``source`` (a reader's label for its document) is the path of a file."""
+    try:
+        return Path(source).is_file()
+    except (OSError, ValueError):  # a label too long for a path, or with a NUL in it
+        return False

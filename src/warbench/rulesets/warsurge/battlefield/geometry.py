@@ -27,11 +27,13 @@ __all__ = [
     "BoardGeometry",
     "FloatArray",
     "as_discs",
+    "collinear_overlap",
     "footprint_distance",
     "footprint_shape",
     "footprints_overlap",
     "line_clears",
     "segment_altitudes_over",
+    "segment_crossings",
     "segment_point_distance",
     "sight_from_above",
 ]
@@ -304,6 +306,33 @@ def segments_cross_each(
     sx, sy = p1[:, :, None, 0] - ax, p1[:, :, None, 1] - ay
     bx, by = e0[..., None, :, 0], e0[..., None, :, 1]
     rx, ry = e1[..., None, :, 0] - bx, e1[..., None, :, 1] - by
+    hit, flat = segment_crossings(ax, ay, sx, sy, bx, by, rx, ry, edges_may_be_points=True)
+    if flat.any():  # collinear: they meet only when they overlap along the line
+        c, k, e = np.nonzero(flat)
+        ex0, ex1 = (e0[e], e1[e]) if e0.ndim == 2 else (e0[c, e], e1[c, e])
+        apart = ~collinear_overlap(p0[c, k], p1[c, k], ex0, ex1)
+        hit[c[apart], k[apart], e[apart]] = False
+    return hit
+
+
+def segment_crossings(
+    ax: FloatArray,
+    ay: FloatArray,
+    sx: FloatArray,
+    sy: FloatArray,
+    bx: FloatArray,
+    by: FloatArray,
+    rx: FloatArray,
+    ry: FloatArray,
+    *,
+    edges_may_be_points: bool,
+) -> tuple[BoolArray, BoolArray]:
+    """The sign tests of segments ``a -> a + s`` against edges ``b -> b + r`` (coordinates
+    broadcast together): whether each pair meets, touching included, and which of those pairs
+    are collinear (they meet only if they overlap along the line: :func:`collinear_overlap`).
+    With ``edges_may_be_points`` an edge of no length meets nothing; without it the caller
+    guarantees there is none. The one computation of :func:`segments_cross_each` and of
+    ``sight._edges_cross_lines`` (whatever the layout of their arrays: the very floats)."""
     wx, wy = ax - bx, ay - by
     # the same products as written out below, each computed once and in place (the same
     # floating-point operations in the same order, so the very same answers, with fewer arrays):
@@ -326,20 +355,24 @@ def segments_cross_each(
     d5 = np.subtract(d4, d3, out=rs)
     hit: BoolArray = np.asarray(np.multiply(d1, d2, out=tmp) <= 0)
     hit &= np.multiply(d4, d5, out=wx) <= 0
-    hit &= (rx != 0) | (ry != 0)
+    if edges_may_be_points:
+        hit &= (rx != 0) | (ry != 0)
     flat = (d1 == 0) & hit
     flat &= d2 == 0
-    if flat.any():  # collinear: they meet only when they overlap along the line
-        c, k, e = np.nonzero(flat)
-        px0, px1 = p0[c, k], p1[c, k]
-        ex0, ex1 = (e0[e], e1[e]) if e0.ndim == 2 else (e0[c, e], e1[c, e])
-        overlap = np.all(
-            (np.minimum(px0, px1) <= np.maximum(ex0, ex1) + EPS)
-            & (np.minimum(ex0, ex1) <= np.maximum(px0, px1) + EPS),
-            axis=1,
-        )
-        hit[c[~overlap], k[~overlap], e[~overlap]] = False
-    return hit
+    return hit, flat
+
+
+def collinear_overlap(
+    px0: FloatArray, px1: FloatArray, ex0: FloatArray, ex1: FloatArray
+) -> BoolArray:
+    """``(N,)``: whether collinear segments ``px0[n] -> px1[n]`` and ``ex0[n] -> ex1[n]``
+    overlap (within :data:`EPS`), their bounding boxes compared axis by axis."""
+    out: BoolArray = np.all(
+        (np.minimum(px0, px1) <= np.maximum(ex0, ex1) + EPS)
+        & (np.minimum(ex0, ex1) <= np.maximum(px0, px1) + EPS),
+        axis=1,
+    )
+    return out
 
 
 def points_array(points: Sequence[Point]) -> FloatArray:

@@ -42,6 +42,8 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     FloatArray,
     IntArray,
     as_discs,
+    collinear_overlap,
+    segment_crossings,
     segment_point_distance,
     segments_cross,
 )
@@ -686,32 +688,11 @@ def _edges_cross_lines(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: Float
     sx, sy = p1[:, 0] - ax, p1[:, 1] - ay
     bx, by = e0[:, 0, None], e0[:, 1, None]  # (E, 1)
     rx, ry = e1[:, 0, None] - bx, e1[:, 1, None] - by
-    wx, wy = ax - bx, ay - by  # (E, L)
-    tmp = ry * wx
-    d1 = rx * wy
-    d1 -= tmp
-    rs = rx * sy
-    d2 = d1 + rs
-    sr = ry * sx
-    d2 -= sr
-    d3 = np.subtract(sr, rs, out=sr)
-    d4 = np.multiply(sx, wy, out=wy)
-    np.multiply(sy, wx, out=tmp)
-    d4 -= tmp
-    d5 = np.subtract(d4, d3, out=rs)
-    hit: BoolArray = np.asarray(np.multiply(d1, d2, out=tmp) <= 0)
-    hit &= np.multiply(d4, d5, out=wx) <= 0
-    flat = (d1 == 0) & hit
-    flat &= d2 == 0
+    hit, flat = segment_crossings(ax, ay, sx, sy, bx, by, rx, ry, edges_may_be_points=False)
     if flat.any():  # collinear: they meet only when they overlap along the line
         e, li = np.nonzero(flat)
-        px0, px1, ex0, ex1 = p0[li], p1[li], e0[e], e1[e]
-        overlap = np.all(
-            (np.minimum(px0, px1) <= np.maximum(ex0, ex1) + EPS)
-            & (np.minimum(ex0, ex1) <= np.maximum(px0, px1) + EPS),
-            axis=1,
-        )
-        hit[e[~overlap], li[~overlap]] = False
+        apart = ~collinear_overlap(p0[li], p1[li], e0[e], e1[e])
+        hit[e[apart], li[apart]] = False
     return hit
 
 
