@@ -1441,6 +1441,36 @@ def _sample_one(prog: DieProgram, n: int, dice: Dice) -> DiceOutcome:
     is the one the vectorised path asks for (the same counts and labels, in the same order),
     and the totals are its totals (issue 10: one Attack's handful of dice cost more in NumPy
     calls than in arithmetic)."""
+    successes, hits, target_loss, self_loss, spent, precision_loss = sample_one_ints(prog, n, dice)
+
+    def arr(v: int) -> IntArray:
+        return np.array([v], dtype=np.int64)
+
+    return DiceOutcome(
+        arr(successes),
+        arr(hits),
+        arr(target_loss),
+        arr(self_loss),
+        np.array([spent], dtype=np.bool_),
+        arr(precision_loss),
+    )
+
+
+def sample_one_ints(prog: DieProgram, n: int, dice: Dice) -> tuple[int, int, int, int, bool, int]:
+    """One trial of :func:`sample_dice` as plain ints: successes, hits, target loss, self loss,
+    whether the Emergency Save was spent, precision loss (the very dice of the vectorised path;
+    up to :data:`_SCALAR_DICE` dice die by die, more through the arrays). The attack
+    sequence's one trial (``odds._run_one``) reads them without arrays (issue 10)."""
+    if n > _SCALAR_DICE:
+        o = sample_dice(prog, n, dice)
+        return (
+            int(o.successes[0]),
+            int(o.hits[0]),
+            int(o.target_loss[0]),
+            int(o.self_loss[0]),
+            bool(o.emergency_spent[0]),
+            int(o.precision_loss[0]),
+        )
     success, six, one, prec = _attack_list(prog, n, dice)
     hits_per = prog.hits_per_success
     hit_die = [i for i in range(n) if success[i] for _ in range(hits_per)]
@@ -1502,18 +1532,7 @@ def _sample_one(prog: DieProgram, n: int, dice: Dice) -> DiceOutcome:
         if ones:
             sub = sample_dice(prog.volatile, 1, dice, trials=ones)
             self_loss = int(sub.target_loss.sum())
-
-    def arr(v: int) -> IntArray:
-        return np.array([v], dtype=np.int64)
-
-    return DiceOutcome(
-        arr(sum(success)),
-        arr(nh),
-        arr(target_loss),
-        arr(self_loss),
-        np.array([spent], dtype=np.bool_),
-        arr(precision_loss),
-    )
+    return sum(success), nh, target_loss, self_loss, spent, precision_loss
 
 
 def _roll_expr_array(expr: DiceExpr, n: int, dice: Dice, label: str) -> IntArray:

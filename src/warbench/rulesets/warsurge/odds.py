@@ -38,6 +38,7 @@ from warbench.rulesets.warsurge.attack import (
     WeaponUse,
     _attack_rolls,
     _roll_expr_array,
+    _save_list,
     _save_rolls,
     can_attack_with,
     casualty_order,
@@ -46,6 +47,7 @@ from warbench.rulesets.warsurge.attack import (
     deathblow_after,
     gravity_after,
     sample_dice,
+    sample_one_ints,
     sample_self_saves,
     save_upgrades,
     tough_total,
@@ -1103,10 +1105,17 @@ def _by_dice(use: WeaponUse, h_e: int) -> bool:
     return not use.against_self and h_e > 0
 
 
+#: One trial of the sequence (the game's Attack) runs in plain Python ints (:func:`_run_one`):
+#: the same dice, fewer NumPy calls (issue 10, session 34); off, it runs through the arrays
+_SCALAR_SEQUENCE = True
+
+
 def _run_sequence(plan: AttackPlan, trials: int, dice: Dice, follow_on: bool = False) -> _Run:
     """Resolve the sequence ``trials`` times with physical dice (the simulator's path);
     ``follow_on`` (one trial of one weapon): die by die, counting the successful Attack Dice
     left over once the Target is slain (Bodyguard, Perks L1935)."""
+    if trials == 1 and _SCALAR_SEQUENCE:
+        return _run_one(plan, dice, follow_on)
     h_e = plan.eligible_hp
     cap_t = plan.cap
     cap_s = max(0, plan.attacker.current_hp)
@@ -1168,6 +1177,72 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice, follow_on: bool = F
         # one trial (the game's Attack): its value, which is the mean, without NumPy's mean
         per_weapon[weapon] = float(weapon_loss[0]) if trials == 1 else float(weapon_loss.mean())
     return _Run(tally, self_loss, results, per_weapon, emergency_used, left)
+
+
+def _run_one(plan: AttackPlan, dice: Dice, follow_on: bool) -> _Run:
+    """:func:`_run_sequence` of one trial in plain Python ints: every batch of the dice is the
+    one the arrays ask for (the same counts and labels, in the same order) and every result is
+    theirs (issue 10: one Attack's sequence cost more in NumPy calls than in arithmetic)."""
+    h_e = plan.eligible_hp
+    cap_t = plan.cap
+    cap_s = max(0, plan.attacker.current_hp)
+    tally = 0
+    self_loss = 0
+    emergency_used = bool(plan.target.emergency_save_used)
+    per_weapon: dict[str, float] = {}
+    results: list[WeaponResult] = []
+    left = 0
+    by_dice = follow_on and plan.combat_damage is None
+    loss_of = loss_counter(plan)
+    for weapon in plan.weapon_order():
+        use = _compile_one(plan, weapon, dice)
+        die = replace(use.die, emergency_save=False) if emergency_used else use.die
+        if by_dice and _by_dice(use, h_e):
+            out, left = _die_by_die(die, use.dice, dice, _slain(loss_of, tally, cap_t, h_e))
+            successes, hits, tl = int(out.successes[0]), int(out.hits[0]), int(out.target_loss[0])
+            sl, spent = int(out.self_loss[0]), bool(out.emergency_spent[0])
+            prec = int(out.precision_loss[0])
+        else:
+            successes, hits, tl, sl, spent, prec = sample_one_ints(die, use.dice, dice)
+        emergency_used = emergency_used or spent
+        sl += use.self_loss
+        if use.self_save_dice:
+            sl += sample_self_saves(use, dice)
+        if use.against_self:
+            sl += tl
+            tl = 0
+        before = tally
+        after = min(cap_t, before + tl)
+        actual = after - before
+        if use.gravity and actual > 0:  # §12.5: a D6 per HP lost; each 6 halves the current HP
+            sixes = dice.d6_array(actual, "Gravity").tolist().count(6)
+            cur = max(0, h_e - after)
+            after = min(cap_t, after + cur - gravity_after(cur, sixes))
+        if use.deathblow and actual > 0:  # §12.5: 2D6 once the weapon has caused HP Loss
+            cur = max(0, h_e - after)
+            if cur > 0:
+                roll = int(_roll_expr_array(DiceExpr(2, 6), 1, dice, "Deathblow")[0])
+                after = min(cap_t, after + cur - deathblow_after(cur, roll))
+        if use.retaliation is not None and actual > 0:  # §12.4: a D6 per HP lost, 4+ hits
+            ret = use.retaliation
+            hits_back = sum(f >= 4 for f in dice.d6_array(actual, "Retaliate").tolist())
+            failed = _save_list(ret.armour, hits_back, dice, "Retaliate Save").count(False)
+            sl += _save_list(ret.aegis, failed, dice, "Retaliate Save").count(False)
+        tally = after
+        self_loss = min(cap_s, self_loss + sl)
+        results.append(
+            WeaponResult(weapon, use, use.dice, successes, hits, after - before, sl,
+                         min(prec, after - before))
+        )  # fmt: skip
+        per_weapon[weapon] = float(after - before)
+    return _Run(
+        np.array([tally], dtype=np.int64),
+        np.array([self_loss], dtype=np.int64),
+        results,
+        per_weapon,
+        np.array([emergency_used]),
+        left,
+    )
 
 
 MC_CHUNK = 20_000  # trials sampled at once: bounded memory, and progress after each chunk
