@@ -106,9 +106,10 @@ def test_play_board_has_a_key_to_its_terrain_characters(
     board = out.split('Ruins (48" x 48")\n', 1)[1]
     rows = board.splitlines()[:48]
     assert all(len(r) == 48 for r in rows)  # the map itself is unchanged
-    assert board.splitlines()[48] == (
+    # then the compass (session 34, s34-play2: tests/cli/test_s34_play2_terminal.py)
+    assert board.splitlines()[48].startswith(
         "Key: . open ground, : Deployment Zone, ~ difficult, ! dangerous, "
-        "X blocks line of sight, # impassable"
+        "X blocks line of sight, # impassable; compass: north at the top"
     )
     # a board without a key (the golden boards, the SVG's sibling) keeps none
     assert "Key:" not in render_text(sample_board("ruins_48x48"))

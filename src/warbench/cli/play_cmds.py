@@ -89,7 +89,7 @@ def play(
         raise fail(f"--ruleset {ruleset}: allowed: warsurge, warengine, collision")
     from warbench.play import AutomaticPlayer, RandomLegalPlayer, SetupArgs
     from warbench.play.runner import run_game
-    from warbench.play.terminal import board_cell, choices_fit, prompt_seat
+    from warbench.play.terminal import board_cell, choices_fit, columns, prompt_seat
     from warbench.rulesets.warsurge.game.io import load_game_roster, roster_to_data
     from warbench.rulesets.warsurge.game.protocol import WarsurgeRuleset, WarsurgeState
     from warbench.rulesets.warsurge.game.render import render_state_text, summary
@@ -148,7 +148,8 @@ def play(
         if _board_due(ws, state, players, side, person):
             # scaled to the terminal's height (session 33: 48 rows in a 40-line terminal)
             height = state.game.setup.field.board.height
-            write(render_state_text(state.game, cell=board_cell(height)))
+            # the key wrapped at words to the terminal's width (s34-play2)
+            write(render_state_text(state.game, cell=board_cell(height), width=columns()))
 
     try:
         setup = SetupArgs(

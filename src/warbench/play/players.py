@@ -194,6 +194,14 @@ class PromptPlayer(Generic[A]):
         while True:
             line = self.read("> ").strip()
             if not line and decision.default is not None:
+                # the default taken with Enter: an action whose preview is a note only (a
+                # WARSURGE Attack a perk may move a unit after) says it first (s34-play2);
+                # one that places pieces is made at once, as before
+                first = getattr(legal, "asks_first", None)
+                noted = self.confirm and callable(first) and bool(first(decision.default))
+                if noted and not self._confirmed(legal, decision.default, places=False):
+                    self.write("not made: your choice again")
+                    continue
                 return decision.default
             if line.isdigit() and 1 <= int(line) <= len(choices):
                 chosen = choices[int(line) - 1]
@@ -231,11 +239,24 @@ class PromptPlayer(Generic[A]):
             why = f"{refusal.reason} [{refusal.rule}]" if refusal is not None else "not legal now"
             self.write(f"refused: {why}")
 
-    def _confirmed(self, legal: LegalActions[A], action: A) -> bool:
-        """Show where ``action`` puts the pieces and ask; True when there is nothing to show."""
+    def _confirmed(self, legal: LegalActions[A], action: A, *, places: bool = True) -> bool:
+        """Show where ``action`` puts the pieces and ask; True when there is nothing to show.
+        A preview with no places but a note (a WARSURGE Attack: what a perk may move after the
+        dice, s34-play2) shows its note, one line per "; " part, and asks too; ``places``
+        False: only such a note is shown (a preview with places is made without asking)."""
         planned = getattr(legal, "preview", None)
         shown = planned(action) if callable(planned) else None
-        if not isinstance(shown, Preview) or not shown.placements:
+        if not isinstance(shown, Preview):
+            return True
+        if not shown.placements:
+            if not shown.note:
+                return True
+            self.write("after the dice, a perk may move a unit:")
+            for part in shown.note.split("; "):
+                self.write(f"  note: {part}")
+            answer = self.read("make it? [Y/n] ").strip().lower()
+            return answer in ("", "y", "yes")
+        if not places:
             return True
         words = getattr(legal, "preview_lines", None)
         lines = words(shown) if callable(words) else None

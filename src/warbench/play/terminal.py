@@ -51,6 +51,14 @@ def _lines() -> int:
     return shutil.get_terminal_size((0, 0)).lines
 
 
+def columns() -> int | None:
+    """The terminal's width in columns, to wrap a board's key at (s34-play2); ``None`` when
+    output goes to no terminal and ``COLUMNS`` does not say (a file keeps one line)."""
+    import shutil
+
+    return shutil.get_terminal_size((0, 0)).columns or None
+
+
 def board_cell(height: float, *, spare: int = 16, lines: int | None = None) -> float:
     """Inches per character row for a board ``height`` inches tall to fit the terminal with
     ``spare`` lines for its title, key and legend (half-inch steps; 1 when it fits at one

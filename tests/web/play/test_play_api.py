@@ -290,3 +290,16 @@ def test_the_lobby_offers_each_ruleset_only_the_ai_kinds_that_can_play_it(client
     g = new_game(client, mode="ai", seats=["human", "ai:search:1"])
     end = _play_out(client, g["id"], [g["tokens"]["players"]])
     assert end["result"] is not None
+
+
+def test_a_finished_game_offers_no_undo_and_refuses_one_naming_why(client: Any) -> None:
+    """s34-play2: "Undo" stayed on the card once the game was over (s34-ui's walk); a finished
+    game's result stands, so the state says ``can_undo`` false and the API refuses an undo with
+    a 4xx that says the game is over (the step before the end is still the person's)."""
+    g = new_game(client, mode="ai")
+    tok = g["tokens"]["players"]
+    end = _play_out(client, g["id"], [tok])
+    assert end["result"] is not None and not end["can_undo"]
+    r = client.post(f"/api/play/games/{g['id']}/undo", headers={"X-Play-Token": tok})
+    assert 400 <= r.status_code < 500 and "over" in r.json()["detail"], r.text
+    assert snap(client, g["id"], tok)["steps"] == end["steps"]  # nothing taken back

@@ -177,6 +177,8 @@ def test_a_whole_dice_duel_against_the_ai_through_the_page(pages: Pages, size: s
         re.compile(r"The game is over: (.+ wins|a draw)")
     )
     expect(page.locator("#log li").first).to_be_visible()
+    # no Undo on a finished game's card (s34-ui's walk; s34-play2): its result stands
+    expect(page.locator("#undo")).to_be_hidden()
     # the record downloads as the JSON lines play.replay verifies, identical to the game
     href = page.locator("#download").get_attribute("href")
     text = page.request.get(href).text()

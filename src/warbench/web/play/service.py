@@ -466,7 +466,10 @@ class PlayService:
             "result": None
             if result is None
             else pres.result_words(result.to_json(), pres.seat_names(data.setup, len(data.seats))),
-            "can_undo": self._may_undo(data, t) and self._undo_point(data) is not None,
+            # none once the game is over: its result stands (s34-play2)
+            "can_undo": result is None
+            and self._may_undo(data, t)
+            and self._undo_point(data) is not None,
             "can_download": result is not None or set(range(len(data.seats))) <= set(t.seats),
         }
 
@@ -726,12 +729,19 @@ class PlayService:
 
     def undo(self, game_id: str, token: str | None) -> dict[str, JSON]:
         """Take back the last person's step (and the automatic steps after it); only for a
-        token that plays every human seat (hot-seat, against the AI, the Play Manager)."""
+        token that plays every human seat (hot-seat, against the AI, the Play Manager), and
+        only while the game runs: a finished game's result stands (s34-play2)."""
         with self._lock(game_id):
             data = self.load(game_id)
             t = self.require(game_id, token)
             if not self._may_undo(data, t):
                 raise AccessDenied("undo needs the link that plays every human seat")
+            if data.result is not None:
+                raise ProtocolError(
+                    "the game is over: its result stands and no step is taken back (undo is "
+                    "for a game still running; start a new game to play it again)",
+                    "undo",
+                )
             keep = self._undo_point(data)
             if keep is None:
                 raise ProtocolError("there is no step of a player to undo", "undo")

@@ -72,6 +72,37 @@ MAP_KEY = {
 }
 
 
+#: The key's compass: the board's edges as the Deployment Zones' names say them ("south edge",
+#: "north-east corner"; ``model.py``), north at the top of the text map.
+COMPASS = ("north at the top", "south at the bottom", "west at the left", "east at the right")
+
+
+def _key_lines(entries: Sequence[str], width: int | None) -> list[str]:
+    """The text map's key: the characters' ``entries``, then the compass; wrapped at
+    ``width`` columns (``None`` or 0: one line) between entries, none split inside unless it
+    alone is wider than the line.
+
+    >>> for row in _key_lines(["# impassable", "X blocks line of sight"], 36):
+    ...     print(row)
+    Key: # impassable,
+         X blocks line of sight;
+         compass: north at the top,
+         south at the bottom,
+         west at the left,
+         east at the right
+    """
+    line = "Key: " + ", ".join(entries) + "; compass: " + ", ".join(COMPASS)
+    if not width:
+        return [line]
+    glue = "\x00"  # an entry's own spaces hold it together
+    held = "Key: " + ", ".join(e.replace(" ", glue) for e in entries)
+    held += f"; compass:{glue}" + ", ".join(e.replace(" ", glue) for e in COMPASS)
+    return [
+        s.replace(glue, " ")
+        for s in textwrap.wrap(held, width, subsequent_indent="     ", break_on_hyphens=False)
+    ]
+
+
 def _terrain_char(t: Terrain) -> str:
     if t.impassable:
         return "#"
@@ -166,6 +197,7 @@ def render_text(
     status: Mapping[str, str] | None = None,
     sides: Sequence[str] = (),
     key: bool = False,
+    width: int | None = None,
 ) -> str:
     """A character map of the board, one character per ``cell`` inches, north at the top.
 
@@ -177,7 +209,11 @@ def render_text(
     ``status`` adds a game's word on a piece (its HP left, "destroyed", §10.3).
     ``sides``: the sides' names ("Red", "Blue"); the legend names a unit's side by them, not
     as "player 1", and not again when the unit's name already starts with it ("Red: ...").
-    ``key``: a line under the map says what each terrain character drawn on it means.
+    ``key``: a line under the map says what each terrain character drawn on it means, and
+    where the compass points lie (the Deployment Zones are named "south edge" ..., south at
+    the bottom: y = 0; west at the left: x = 0; session 34, s34-play2). ``width``: the key
+    wrapped at word boundaries to that many columns (``None`` or 0: one line), so a terminal
+    narrower than the key does not break a word (s34-play2: "impassabl / e" at 100 columns).
     """
     status = status or {}
     nx = max(1, int(np.ceil(board.width / cell)))
@@ -222,7 +258,7 @@ def render_text(
     lines = ["".join(row) for row in grid[::-1]]
     if key:
         drawn = set(grid.flat)
-        lines.append("Key: " + ", ".join(f"{c} {w}" for c, w in MAP_KEY.items() if c in drawn))
+        lines.extend(_key_lines([f"{c} {w}" for c, w in MAP_KEY.items() if c in drawn], width))
     title = f'{board.name or "Battlefield"} ({board.width:g}" x {board.height:g}")'
     for t in board.terrain:
         if _new_features(t) or t.name in status:

@@ -42,6 +42,7 @@ from warbench.rulesets.warsurge.game import bases, engine, perk_timejump, terrai
 from warbench.rulesets.warsurge.game import preview as game_preview
 from warbench.rulesets.warsurge.game.actions import (
     Action,
+    Attack,
     ChooseTurnMaster,
     ChooseZone,
     Delay,
@@ -189,7 +190,11 @@ class WarsurgeLegal:
         """Whether a listed ``action`` chosen by its number is previewed and confirmed before
         it is made (``PromptPlayer(confirm=True)``, session 32): one that places models
         without a point the person chose (a charge, a Move naming the unit it engages, §4.3;
-        a Disembark the engine places, §6.3), as the play page asks."""
+        a Disembark the engine places, §6.3), as the play page asks; an Attack too, whose
+        preview, when a perk of it may move a unit after the dice (Knockback, Force, Grapple,
+        Upheaval, Kamikaze), is that note (``preview_push``; none: made at once; s34-play2)."""
+        if isinstance(action, Attack):
+            return True
         if isinstance(action, Move):
             return action.engage is not None and action.positions is None
         if isinstance(action, Disembark):

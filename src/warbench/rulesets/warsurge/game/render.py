@@ -11,7 +11,7 @@ from warbench.rulesets.warsurge.battlefield import render_png, render_svg, rende
 from warbench.rulesets.warsurge.battlefield.render import side_colours
 from warbench.rulesets.warsurge.game import bases
 from warbench.rulesets.warsurge.game.events import Event
-from warbench.rulesets.warsurge.game.state import GameState, Location, unit_max_hp
+from warbench.rulesets.warsurge.game.state import GameState, Location, unit_max_hp, unit_value
 from warbench.rulesets.warsurge.game.terrain_control import control
 from warbench.rulesets.warsurge.game.terrain_transport import terrain_notes
 from warbench.rulesets.warsurge.game.words import said
@@ -82,9 +82,12 @@ def title(state: GameState) -> str:
     return f"Game Turn {f.turn}, {f.phase.value} Phase{acting}"
 
 
-def render_state_text(state: GameState, *, cell: float = 1.0) -> str:
-    """The board as characters (``cell`` inches a character), then every unit's location,
-    HP, Melee and value."""
+def render_state_text(state: GameState, *, cell: float = 1.0, width: int | None = None) -> str:
+    """The board as characters (``cell`` inches a character; the key wrapped at ``width``
+    columns, ``None``: one line), then every unit's location, HP, Melee and value: its value
+    on the battlefield (§2.2 step 8), or, for a unit in Reserve (or in a Transport there),
+    which counts nothing yet, the value it brings once deployed (s34-play2: "0 pts" read as
+    its price)."""
     lines = [
         title(state),
         render_text(
@@ -94,6 +97,7 @@ def render_state_text(state: GameState, *, cell: float = 1.0) -> str:
             status=terrain_status(state),
             sides=state.setup.sides,
             key=True,
+            width=width,
         ),
     ]
     for u in state.units:
@@ -112,10 +116,13 @@ def render_state_text(state: GameState, *, cell: float = 1.0) -> str:
             )
         melee = state.engaged_with(u.uid)
         extra = f", Melee with {', '.join(str(m) for m in melee)}" if melee else ""
+        value = f"{_pts(state.current_value(u.uid))} pts"
+        if u.location in (Location.RESERVE, Location.EMBARKED) and not state.current_value(u.uid):
+            # off the battlefield it counts nothing (§2.2 step 8): "0 pts" read like its price
+            value = f"{_pts(unit_value(state.setup.units[u.uid], u))} pts once deployed"
         lines.append(
             f"[{u.uid}] {info.label}: {where}, {u.removed.count(False)}/{info.models} models, "
-            f"{u.current_hp}/{unit_max_hp(info, u)} HP, "
-            f"{_pts(state.current_value(u.uid))} pts{extra}"
+            f"{u.current_hp}/{unit_max_hp(info, u)} HP, {value}{extra}"
         )
     lines.extend(f"Inside {note}" for note in terrain_notes(state))  # §10.2 occupants
     for h in control(state):  # §10.2 L4404-4407, Perks L95
