@@ -13,7 +13,7 @@ from typing import Any
 
 from tests.web.play import test_play_browser as tpb
 from tests.web.play.test_play_browser import ARTEFACTS, DESK, PHONE, Pages, _answered, expect
-from tests.web.play.test_play_preview_browser import _api, _ghosts, _same
+from tests.web.play.test_play_preview_browser import _api, _game_at, _ghosts, _same
 
 browser = tpb.browser
 server = tpb.server
@@ -22,31 +22,27 @@ pages = tpb.pages
 pytestmark = tpb.pytestmark
 
 
+def _charge(d: dict[str, Any]) -> dict[str, Any] | None:
+    """The first charge (a Move naming the enemy unit it engages) ``d`` lists, if any."""
+    return next(
+        (
+            a["action"]
+            for a in d["actions"]
+            if a["action"]["kind"] == "move" and a["action"].get("engage") is not None
+        ),
+        None,
+    )
+
+
 def _to_charge(page: Any, server: str) -> tuple[str, str, str, dict[str, Any]]:
     """The Skirmish preset, seed 1, hotseat: defaults made over the API until a charge is
     listed (Game Turn 3); the game, its token, its page link and the charge."""
-    from warbench.web.play.scenes import presenter
-
-    setup = presenter("warsurge").presets()[0]["setup"]
-    made = page.request.post(
-        f"{server}/api/play/games",
-        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 1},
-    ).json()
-    game, tok = made["id"], made["tokens"]["players"]
-    for _ in range(120):
-        d = _api(page, game, tok)["decision"]
-        charge = next(
-            (
-                a["action"]
-                for a in d["actions"]
-                if a["action"]["kind"] == "move" and a["action"].get("engage") is not None
-            ),
-            None,
-        )
-        if charge is not None:
-            return game, tok, made["links"]["players"], charge
-        _api(page, game, tok, "/actions", {"action": d["default"]})
-    raise AssertionError("no charge listed in 120 decisions")
+    made, game, tok, d = _game_at(
+        page, "warsurge", "hotseat", 1, lambda d: _charge(d) is not None, steps=120
+    )
+    charge = _charge(d)
+    assert charge is not None
+    return game, tok, made["links"]["players"], charge
 
 
 def _click_listed(page: Any, action: dict[str, Any]) -> None:

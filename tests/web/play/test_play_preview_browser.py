@@ -29,6 +29,34 @@ def _api(page: Any, game: str, token: str, path: str = "", body: Any = None) -> 
     return page.request.post(url, data=body, headers=headers).json()
 
 
+def _game_at(
+    page: Any,
+    ruleset: str,
+    mode: str,
+    seed: int,
+    found: Any,
+    steps: int = 6,
+    setup: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], str, str, dict[str, Any]]:
+    """A game of ``setup`` (default: ``ruleset``'s first preset) made through the API, its
+    defaults made until the decision ``found`` accepts: the new game's answer, its id, the
+    players' token and that decision."""
+    from warbench.web.play.scenes import presenter
+
+    if setup is None:
+        setup = presenter(ruleset).presets()[0]["setup"]
+    made = page.request.post(
+        "/api/play/games", data={"ruleset": ruleset, "setup": setup, "mode": mode, "seed": seed}
+    ).json()
+    game, tok = made["id"], made["tokens"]["players"]
+    for _ in range(steps):
+        d = _api(page, game, tok)["decision"]
+        if found(d):
+            return made, game, tok, d
+        _api(page, game, tok, "/actions", {"action": d["default"]})
+    raise AssertionError(f"no such decision in {steps} steps: the last was {d['kind']}")
+
+
 def _ghosts(page: Any) -> list[tuple[float, float]]:
     out = page.evaluate(
         "() => [...document.querySelectorAll('#board .preview-base')].map("

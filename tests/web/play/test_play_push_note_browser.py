@@ -13,13 +13,20 @@ from typing import Any
 from tests.web.play import test_play_browser as tpb
 from tests.web.play.test_play_browser import ARTEFACTS, PHONE, Pages, expect
 from tests.web.play.test_play_charge_preview_browser import _click_listed
-from tests.web.play.test_play_preview_browser import _api
+from tests.web.play.test_play_preview_browser import _api, _game_at
 
 browser = tpb.browser
 server = tpb.server
 pages = tpb.pages
 
 pytestmark = tpb.pytestmark
+
+
+def _red_attack(d: dict[str, Any]) -> dict[str, Any] | None:
+    """The first Attack ``d`` lists for Red (player 0), if any."""
+    if d["player"] != 0:
+        return None
+    return next((a["action"] for a in d["actions"] if a["action"]["kind"] == "attack"), None)
 
 
 def _to_attack(page: Any, server: str, perk: str | None) -> tuple[str, str, str, dict[str, Any]]:
@@ -32,25 +39,12 @@ def _to_attack(page: Any, server: str, perk: str | None) -> tuple[str, str, str,
         for u in setup["rosters"][0]["units"]:
             for w in u["weapons"]:
                 w["perks"] = [perk]
-    made = page.request.post(
-        f"{server}/api/play/games",
-        data={"ruleset": "warsurge", "setup": setup, "mode": "hotseat", "seed": 1},
-    ).json()
-    game, tok = made["id"], made["tokens"]["players"]
-    for _ in range(120):
-        d = _api(page, game, tok)["decision"]
-        attack = next(
-            (
-                a["action"]
-                for a in d["actions"]
-                if a["action"]["kind"] == "attack" and d["player"] == 0
-            ),
-            None,
-        )
-        if attack is not None:
-            return game, tok, made["links"]["players"], attack
-        _api(page, game, tok, "/actions", {"action": d["default"]})
-    raise AssertionError("no attack of Red's listed in 120 decisions")
+    made, game, tok, d = _game_at(
+        page, "warsurge", "hotseat", 1, lambda d: _red_attack(d) is not None, 120, setup
+    )
+    attack = _red_attack(d)
+    assert attack is not None
+    return game, tok, made["links"]["players"], attack
 
 
 def test_an_attack_with_knockback_says_who_is_moved_how_far_before_it_is_confirmed_L3917(

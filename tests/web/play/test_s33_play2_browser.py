@@ -13,7 +13,7 @@ from typing import Any
 
 from tests.web.play import test_play_browser as tpb
 from tests.web.play.test_play_browser import PHONE, Pages, expect
-from tests.web.play.test_play_preview_browser import _api
+from tests.web.play.test_play_preview_browser import _api, _game_at
 
 browser = tpb.browser
 server = tpb.server
@@ -24,8 +24,6 @@ pytestmark = tpb.pytestmark
 
 def _collision_at_piles(page: Any) -> tuple[dict[str, Any], str, str, dict[str, Any]]:
     """A Collision game against the AI at its hand's piles (L682-686)."""
-    from tests.web.play.test_s33_user_browser import _game_at
-
     return _game_at(page, "collision", "ai", 4, lambda d: d["kind"] == "piles", steps=5)
 
 

@@ -15,34 +15,13 @@ from typing import Any
 
 from tests.web.play import test_play_browser as tpb
 from tests.web.play.test_play_browser import PHONE, Pages, expect
-from tests.web.play.test_play_preview_browser import _api
+from tests.web.play.test_play_preview_browser import _api, _game_at
 
 browser = tpb.browser
 server = tpb.server
 pages = tpb.pages
 
 pytestmark = tpb.pytestmark
-
-
-def _game_at(
-    page: Any, ruleset: str, mode: str, seed: int, found: Any, steps: int = 6
-) -> tuple[dict[str, Any], str, str, dict[str, Any]]:
-    """A game of ``ruleset``'s first preset made through the API, its defaults made until the
-    decision ``found`` accepts: the new game's answer, its id, the players' token and that
-    decision."""
-    from warbench.web.play.scenes import presenter
-
-    setup = presenter(ruleset).presets()[0]["setup"]
-    made = page.request.post(
-        "/api/play/games", data={"ruleset": ruleset, "setup": setup, "mode": mode, "seed": seed}
-    ).json()
-    game, tok = made["id"], made["tokens"]["players"]
-    for _ in range(steps):
-        d = _api(page, game, tok)["decision"]
-        if found(d):
-            return made, game, tok, d
-        _api(page, game, tok, "/actions", {"action": d["default"]})
-    raise AssertionError(f"no such decision in {steps} steps: the last was {d['kind']}")
 
 
 # the rulebooks' source files (/work/shared/seeds/README.md)
