@@ -216,8 +216,15 @@ def test_report_names_the_ruleset_seed_and_run(tmp_path: Path, rows: list) -> No
 def test_a_png_dir_that_cannot_be_written_is_named(tmp_path: Path, rows: list) -> None:  # type: ignore[type-arg]
     """``--png-dir`` under a file said "r.html: cannot write the report": the page's name, not
     the folder's (session 34, s34-user)."""
+    import matplotlib.pyplot as plt
+
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(DataFileError, match=r"file/plots: cannot write the plots there"):
-        write_report(rows, tmp_path / "r.html", png_dir=blocker / "plots")
+    mine = plt.figure()  # the caller's own figure (a server's, a notebook's) stays open
+    try:
+        with pytest.raises(DataFileError, match=r"file/plots: cannot write the plots there"):
+            write_report(rows, tmp_path / "r.html", png_dir=blocker / "plots")
+        assert plt.get_fignums() == [mine.number]  # the report's figures closed, and only they
+    finally:
+        plt.close(mine)
     assert not (tmp_path / "r.html").exists()

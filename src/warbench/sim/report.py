@@ -177,20 +177,22 @@ def write_report(
     out = Path(path)
     figs = _figures(s, names)
     images: dict[str, str] = {}
-    for name, fig in figs.items():
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=96)
-        images[name] = base64.b64encode(buf.getvalue()).decode()
-        if png_dir is not None:
-            try:  # the error names the folder, not the page (session 34)
-                Path(png_dir).mkdir(parents=True, exist_ok=True)
-                fig.savefig(Path(png_dir) / f"{name}.png", dpi=96)
-            except OSError as exc:
-                plt.close("all")
-                raise DataFileError(
-                    str(png_dir), f"cannot write the plots there ({exc.strerror or exc})"
-                ) from None
-        plt.close(fig)
+    try:  # this page's figures are closed however it ends, and only they (not the caller's)
+        for name, fig in figs.items():
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=96)
+            images[name] = base64.b64encode(buf.getvalue()).decode()
+            if png_dir is not None:
+                try:  # the error names the folder, not the page (session 34)
+                    Path(png_dir).mkdir(parents=True, exist_ok=True)
+                    fig.savefig(Path(png_dir) / f"{name}.png", dpi=96)
+                except OSError as exc:
+                    raise DataFileError(
+                        str(png_dir), f"cannot write the plots there ({exc.strerror or exc})"
+                    ) from None
+    finally:
+        for fig in figs.values():
+            plt.close(fig)
     try:
         page = _html(s, names, title, images, ruleset, _provenance(ruleset, seed, run))
         out.write_text(page, encoding="utf-8")
