@@ -50,6 +50,8 @@ def test_p3837_force_names_the_point_of_the_attack_or_away_from_the_user() -> No
     note = _note(state, aimed)
     assert note.startswith("Force I (Perks L3837): ")
     assert 'up to 6" toward (30.0, 20.0)' in note and "D6 Attack Dice" in note
+    # L3839-3853: the Target and each Unit it contacts take the dice
+    assert "if it makes contact, it and each unit it touches take D6 Attack Dice (4+)" in note
     assert 'up to 12"' in _note(_duel(["Force II"]), GUN)
 
 

@@ -91,9 +91,9 @@ def attack_push_note(game: GameState, action: Attack, plan: AttackPlanG) -> str 
                 f"{_perk(rank)}: {tgt} is unaffected (Unstoppable or Courage)"
                 if unaffected(w, wp.target, "Force")
                 else f'{_perk(rank)}: {hit}, {tgt} is pushed at once up to {dist:g}" {line}, '
-                f"stopping short of Impassable Ground and other units, and what it runs into "
-                f"and it take {'2D6' if dice == 2 else 'D6'} Attack Dice (4+) per Force Weapon "
-                "(not Movement)"
+                f"stopping short of Impassable Ground and other units, and if it makes contact, it "
+                f"and each unit it touches take {'2D6' if dice == 2 else 'D6'} Attack Dice (4+) "
+                "per Force Weapon (not Movement)"
             )
         if GRAPPLE in own and wp.target != user:
             mover, why = grapple_mover(w, user, wp.target)
