@@ -219,29 +219,11 @@ def _point_segment_distances(start: FloatArray, end: FloatArray, centres: FloatA
 
 def _corridor_gaps(start: FloatArray, end: FloatArray, points: FloatArray) -> FloatArray:
     """Distance from each point to the segment ``start``-``end`` (the corridor's), for the
-    culling of :class:`_Scene` alone: its tests keep 0.01" to spare, so the last bit of a
-    distance cannot change what is kept from what any line can meet, only how the work is cut
-    (the dot products are written out: a matmul's last bit depends on the array's length).
-    One array of points (blockers and pieces' centres together) in a dozen NumPy calls on
-    columns, without ``np.clip``'s wrappers (issue 10, session 34, s34-speedp)."""
-    sx, sy = float(start[0]), float(start[1])
-    dx, dy = float(end[0]) - sx, float(end[1]) - sy
-    wx = points[:, 0] - sx
-    wy = points[:, 1] - sy
-    length2 = dx * dx + dy * dy
-    if length2 > 1e-18:
-        t = wx * dx
-        t += wy * dy
-        t /= length2
-        np.maximum(t, 0.0, out=t)
-        np.minimum(t, 1.0, out=t)
-        wx -= t * dx
-        wy -= t * dy
-    wx *= wx
-    wy *= wy
-    wx += wy
-    out: FloatArray = np.sqrt(wx, out=wx)
-    return out
+    culling of :class:`_Scene` alone: :func:`_discs_lines` with one line (its tests keep 0.01"
+    to spare, so the last bit of a distance cannot change what is kept from what any line can
+    meet, only how the work is cut; issue 10, session 34)."""
+    gaps: FloatArray = _discs_lines(start[None, :], end[None, :], points)[:, 0]
+    return gaps
 
 
 def _piece_circles(g: BoardGeometry, pieces: IntArray) -> tuple[FloatArray, FloatArray]:
