@@ -1,15 +1,15 @@
-// Documents kept in the database by name with a save counter (Collision cards and battle
-// groups; the WarEngine page's forces follow the same routes): list, open, save, save as new,
-// delete. A save made on an older version than the stored one is refused by the server (409)
+// Documents kept in the database by name with a save counter (the WarEngine page's forces,
+// the Collision page's cards and battle groups; storage/documents.py on the server): list,
+// open, save, save as new, delete. A save made on an older version than the stored one is refused by the server (409)
 // and its sentence is shown; the browser decides nothing.
 import { $, api, ApiFailure, el, status } from "./common.js";
 
 export interface Summary { name: string; points: number; points_limit: number | null; cards: number; version: number }
 export interface Stored { name: string; version: number }
 /** Which stored document the draft was opened from or saved as, and its version then. */
-export interface Origin { stored: string | null; version: number | null }
+export interface Origin { stored?: string | null; version?: number | null }
 
-export interface StoredDocsOptions<S extends Stored> {
+export interface StoredDocsOptions<S extends Stored, L extends { name: string }> {
   /** "/api/collision/cards" */
   base: string;
   /** the body key of a save ("card", "group") */
@@ -25,12 +25,16 @@ export interface StoredDocsOptions<S extends Stored> {
   /** a stored document opened or saved: the page shows it and keeps its draft */
   loaded: (doc: S, origin: Origin) => void;
   /** the list's label of one document */
-  label: (s: Summary) => string;
+  label: (s: L) => string;
+  /** awaited before a save (the page reads its inputs, checks the draft) */
+  before?: () => Promise<void>;
+  /** after the stored document the draft came from was deleted (the draft is kept) */
+  detached?: () => void;
 }
 
 /** The list, buttons and note of one kind of stored document on a page. */
-export class StoredDocs<S extends Stored> {
-  constructor(private readonly o: StoredDocsOptions<S>) {
+export class StoredDocs<S extends Stored, L extends { name: string } = Summary> {
+  constructor(private readonly o: StoredDocsOptions<S, L>) {
     $(`${o.prefix}-save`).addEventListener("click", () => void this.save(false));
     $(`${o.prefix}-save-new`).addEventListener("click", () => void this.save(true));
     $(`${o.prefix}-open`).addEventListener("click", () => void this.open());
@@ -51,7 +55,7 @@ export class StoredDocs<S extends Stored> {
 
   async refresh(select?: string): Promise<void> {
     const list = $<HTMLSelectElement>(`${this.o.prefix}-list`);
-    const rows = await api<Summary[]>("GET", this.o.base);
+    const rows = await api<L[]>("GET", this.o.base);
     list.replaceChildren(el("option", rows.length ? `saved ${this.o.noun}s…` : `no saved ${this.o.noun} yet`, { value: "" }),
       ...rows.map((r) => el("option", this.o.label(r), { value: r.name })));
     list.value = select ?? this.o.origin().stored ?? "";
@@ -65,6 +69,7 @@ export class StoredDocs<S extends Stored> {
   }
 
   async save(asNew: boolean): Promise<void> {
+    if (this.o.before) await this.o.before();
     const { stored, version } = this.o.origin();
     try {
       const body = { [this.o.key]: this.o.data() };
@@ -95,7 +100,7 @@ export class StoredDocs<S extends Stored> {
     if (!window.confirm(`Delete the saved ${this.o.noun} “${name}”? The draft on this page stays.`)) return;
     try {
       await api<void>("DELETE", this.url(name, name === origin.stored ? origin.version : null));
-      if (name === origin.stored) { origin.stored = null; origin.version = null; }
+      if (name === origin.stored) { origin.stored = null; origin.version = null; this.o.detached?.(); }
       this.note();
       await this.refresh("");
       status(`Deleted ${name}`);
