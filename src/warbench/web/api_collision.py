@@ -147,8 +147,9 @@ class CardCheck(BaseModel):
     card file (YAML) to copy."""
 
     valid: bool
-    card: dict[str, Any] | None = Field(description="The card in canonical spelling; null if "
-                                        "it is not a card yet.")  # fmt: skip
+    card: dict[str, Any] | None = Field(
+        description="The card in canonical spelling; null if it is not a card yet."
+    )
     violations: list[Problem]
     html: str | None = Field(description="The printable card (`warbench collision card`).")
     yaml: str = Field(description="The card file as YAML (the canonical card when valid).")
