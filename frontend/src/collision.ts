@@ -11,7 +11,7 @@ interface StatField { name: string; min: number | null; max: number | null; defa
 interface Entry { name: string; kind: string; cost: string; text: string; source: string }
 interface Tables {
   stats: StatField[]; weapon_stats: StatField[]; weapon_types: string[]; suits: string[];
-  arcana: string[]; max_weapons: number; max_attributes: number; glossary: Entry[];
+  arcana: string[]; tarot_numbers: { value: number; label: string }[]; max_weapons: number; max_attributes: number; glossary: Entry[];
 }
 interface Problem { field: string; message: string; rule: string }
 interface CardCheck { valid: boolean; card: Data | null; violations: Problem[]; html: string | null; yaml: string }
@@ -26,7 +26,6 @@ interface Group { name: string; points_limit: number; characters: Member[] }
 
 const CARD_KEY = "warbench.collision.card";
 const GROUP_KEY = "warbench.collision.group";
-const NUMBER_NAMES: Record<number, string> = { 1: "Ace", 11: "Page", 12: "Knight", 13: "Queen", 14: "King" };
 const EFFECT_KINDS = ["effect", "status", "term"];
 const ABILITY_KINDS = ["action", "reaction"];
 const form = $<HTMLFormElement>("co-card");
@@ -428,7 +427,7 @@ async function start(): Promise<void> {
   const suit = field("suit") as HTMLSelectElement;
   suit.replaceChildren(...tables.suits.map((s) => el("option", s, { value: s })));
   const number = field("number") as HTMLSelectElement;
-  number.replaceChildren(...Array.from({ length: 14 }, (_, k) => el("option", `${k + 1}${NUMBER_NAMES[k + 1] ? ` (${NUMBER_NAMES[k + 1]})` : ""}`, { value: String(k + 1) })));
+  number.replaceChildren(...tables.tarot_numbers.map((n) => el("option", n.label, { value: String(n.value) })));
   const stats = $("co-stats");
   stats.replaceChildren(...tables.stats.map((s) => input(label(s.name), `stat-${s.name}`, "",
     { type: "number", inputmode: "numeric", ...(s.min === null ? {} : { min: String(s.min) }), ...(s.max === null ? {} : { max: String(s.max) }) }, s.hint)));

@@ -61,6 +61,14 @@ def test_tables_offer_the_glossary_with_costs_and_the_stat_ranges_l298_302(
     assert block["source"].startswith(f"{BOOK} L")
     assert {e["kind"] for e in t["glossary"]} == {"action", "reaction", "effect", "status", "term"}
     assert t["weapon_types"][:2] == ["Mundane", "Magic"] and t["max_weapons"] == 2
+    # L348: a Minor Arcana number 1 (Ace) to 14 (King), named as the printed card names it
+    numbers = t["tarot_numbers"]
+    assert [n["value"] for n in numbers] == list(range(1, 15))
+    assert (numbers[0]["label"], numbers[10]["label"], numbers[-1]["label"]) == (
+        "1 (Ace)",
+        "11 (Page)",
+        "14 (King)",
+    )
 
 
 # ------------------------------------------------------------------ checking a card

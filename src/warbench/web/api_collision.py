@@ -70,6 +70,21 @@ def _stat_fields(model: type[BaseModel]) -> list[dict[str, Any]]:
     return out
 
 
+def _tarot_numbers() -> list[dict[str, Any]]:
+    from annotated_types import Ge, Le
+
+    from warbench.rulesets.collision.card import number_name
+    from warbench.rulesets.collision.models import Tarot
+
+    meta = Tarot.model_fields["number"].metadata
+    lo: Any = next(m.ge for m in meta if isinstance(m, Ge))
+    hi: Any = next(m.le for m in meta if isinstance(m, Le))
+    return [
+        {"value": n, "label": str(n) if number_name(n) == str(n) else f"{n} ({number_name(n)})"}
+        for n in range(int(lo), int(hi) + 1)
+    ]
+
+
 @cache
 def _tables() -> dict[str, Any]:
     from warbench.rulesets.collision.glossary import Glossary
@@ -89,6 +104,7 @@ def _tables() -> dict[str, Any]:
         "weapon_types": [t.value for t in WeaponType],
         "suits": [s.value for s in Suit],
         "arcana": [a.value for a in Arcana],
+        "tarot_numbers": _tarot_numbers(),
         "max_weapons": MAX_WEAPONS,
         "max_attributes": MAX_ATTRIBUTES,
         "glossary": [
@@ -107,7 +123,8 @@ def _tables() -> dict[str, Any]:
 @router.get("/tables")
 def tables() -> dict[str, Any]:
     """What the card designer offers: the core stats and weapon values with their ranges and
-    book lines (L236-373), the weapon types (L356-359), the tarot suits and arcana (L342-350),
+    book lines (L236-373), the weapon types (L356-359), the tarot suits, numbers and arcana
+    (L342-350),
     the card's limits, and every glossary entry (L1583-2289) with its kind, listed cost, text
     and lines (abilities are the actions and reactions; effects, weapon specials and Crit
     effects the effects, statuses and terms)."""
