@@ -275,7 +275,14 @@ function fitFrame(frame: HTMLIFrameElement): void {
   frame.closest("details")?.addEventListener("toggle", fit);
 }
 
-const cardChanged = debounce(() => void recheck(), 200);
+const recheckSoon = debounce(() => void recheck(), 200);
+
+/** After a change: the draft is kept at once (a reload loses nothing), checked after 200 ms
+ * of quiet. */
+function cardChanged(): void {
+  localStorage.setItem(CARD_KEY, JSON.stringify({ card, origin: cardOrigin }));
+  recheckSoon();
+}
 
 // ------------------------------------------------------------------ the battle group
 
@@ -356,7 +363,14 @@ function showReport(check: GroupCheck): void {
   $<HTMLIFrameElement>("co-group-print").srcdoc = check.html;
 }
 
-const groupChanged = debounce(() => void recheckGroup(), 200);
+const recheckGroupSoon = debounce(() => void recheckGroup(), 200);
+
+function groupChanged(): void {
+  group.name = $<HTMLInputElement>("co-group-name").value;
+  group.points_limit = Number($<HTMLInputElement>("co-group-limit").value);
+  localStorage.setItem(GROUP_KEY, JSON.stringify({ group, origin: groupOrigin }));
+  recheckGroupSoon();
+}
 
 // ------------------------------------------------------------------ stored cards and groups
 
@@ -500,6 +514,17 @@ $("co-card-json").addEventListener("click", () => {
   readForm();
   $<HTMLTextAreaElement>("co-card-text").value = JSON.stringify(cardData(), null, 2);
 });
+$("co-card-copy").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($<HTMLTextAreaElement>("co-card-text").value);
+    status("Copied");
+  } catch {
+    $<HTMLTextAreaElement>("co-card-text").select();
+    status("Select and copy the text (this browser does not let the page copy)");
+  }
+});
+$("co-print-button").addEventListener("click", () => $<HTMLIFrameElement>("co-print").contentWindow?.print());
+$("co-group-print-button").addEventListener("click", () => $<HTMLIFrameElement>("co-group-print").contentWindow?.print());
 $("co-card-yaml").addEventListener("click", () => { void recheck(); });
 $("co-card-load").addEventListener("click", async () => {
   await ready;

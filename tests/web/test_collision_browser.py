@@ -5,7 +5,9 @@ in a battle group, save both in the database and see a stale save refused."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from tests.web.play.test_play_browser import expect
 browser = s32.browser
 server = s32.server
 pytestmark = s32.pytestmark
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "collision"
 
 
 @pytest.fixture(params=list(s32.VIEWPORTS))
@@ -57,6 +60,17 @@ def test_design_a_card_from_an_example_l227_373(page: Any) -> None:
     page.locator("#co-weapons .weapon-box").nth(2).locator("button.danger").click()
     page.locator("#co-weapons .weapon-box").nth(1).locator("button.danger").click()
     expect(page.locator("#co-verdict")).to_have_text("120 pts · a valid card")
+
+    # the card file to copy, and a pasted file (YAML) read by the server
+    page.click("#co-card-file summary")
+    expect(page.locator("#co-card-text")).to_have_value(re.compile(r"^name: Rhona\n"))
+    page.fill("#co-card-text", (EXAMPLES / "skeleton_archer.yaml").read_text())
+    page.click("#co-card-load")
+    expect(page.locator("#co-verdict")).to_have_text("45 pts · a valid card")
+    expect(page.locator("input[name='name']")).to_have_value("Skeleton Archer")
+    page.select_option("#co-example", label="Rhona (120 pts)")
+    page.click("#co-ability-add")
+    expect(page.locator("#co-abilities li", has_text="Dodge")).to_have_count(1)
 
     # the draft survives a reload
     page.reload()
