@@ -3,6 +3,7 @@
 // /api/warengine/tables); every cost and limit from the server (POST
 // /api/warengine/figures/cost and /forces/cost). Drafts are kept in localStorage.
 import { $, api, ApiFailure, debounce, el, status } from "./common.js";
+import { StoredDocs } from "./stored.js";
 
 interface Row { value: string; points: number; class: string | null }
 interface Table { name: string; rows: Row[]; max_by_type: Record<string, string> }
@@ -461,23 +462,7 @@ const forceChanged = debounce(() => void recostForce(), 200);
 // ------------------------------------------------------------------ stored forces
 // Forces kept in the database like rosters (GET/POST /api/warengine/forces, PUT/DELETE
 // /api/warengine/forces/{name}?version=N): a save made on an older version than the stored
-// one is refused (409) instead of overwriting someone else's save.
-
-const enc = encodeURIComponent;
-
-function savedNote(text?: string): void {
-  $("we-force-saved").textContent = text ?? (force.stored
-    ? `Saved in the database as “${force.stored}” (version ${String(force.version)}); changes here are a draft until you save.`
-    : "Not saved in the database yet (the draft is kept in this browser).");
-}
-
-async function refreshStored(select?: string): Promise<void> {
-  const list = $<HTMLSelectElement>("we-force-list");
-  const rows = await api<ForceSummary[]>("GET", "/api/warengine/forces");
-  list.replaceChildren(el("option", rows.length ? "saved forces…" : "no saved force yet", { value: "" }),
-    ...rows.map((r) => el("option", `${r.name} · ${r.figures} figure profile${r.figures === 1 ? "" : "s"} · v${r.version}`, { value: r.name })));
-  list.value = select ?? force.stored ?? "";
-}
+// one is refused (409) instead of overwriting someone else's save (stored.ts).
 
 function fromStored(s: StoredForce): ForceDraft {
   const d = s.force;
@@ -490,58 +475,24 @@ function fromStored(s: StoredForce): ForceDraft {
   };
 }
 
-function afterSave(s: StoredForce, verb: string): void {
-  force = fromStored(s);
-  localStorage.setItem(FORCE_KEY, JSON.stringify(force));
-  renderForce();
-  savedNote();
-  void refreshStored(s.name);
-  void recostForce();
-  status(`${verb} ${s.name} (version ${s.version})`);
-}
-
-async function saveForce(asNew: boolean): Promise<void> {
-  await recostForce();
-  try {
-    if (force.stored && !asNew) {
-      const version = force.version ? `?version=${force.version}` : "";
-      afterSave(await api<StoredForce>("PUT", `/api/warengine/forces/${enc(force.stored)}${version}`, { force: forceData() }), "Saved");
-    } else {
-      afterSave(await api<StoredForce>("POST", "/api/warengine/forces", { force: forceData() }), "Saved");
-    }
-  } catch (err) {
-    const text = message(err);
-    if (err instanceof ApiFailure && err.status === 409 && text.includes("already exists")) {
-      savedNote(`${text}: give this force another name, or open the saved one.`);
-    } else {
-      savedNote(text);
-    }
-    status(text);
-  }
-}
-
-$("we-force-save").addEventListener("click", () => void saveForce(false));
-$("we-force-save-new").addEventListener("click", () => void saveForce(true));
-$("we-force-open").addEventListener("click", async () => {
-  const name = $<HTMLSelectElement>("we-force-list").value;
-  if (!name) { status("Choose a saved force first."); return; }
-  try {
-    afterSave(await api<StoredForce>("GET", `/api/warengine/forces/${enc(name)}`), "Opened");
-  } catch (err) { status(message(err)); void refreshStored(); }
+const storedForces = new StoredDocs<StoredForce, ForceSummary>({
+  base: "/api/warengine/forces", key: "force", noun: "force", prefix: "we-force",
+  data: forceData,
+  origin: () => force,
+  before: recostForce,
+  loaded: (doc) => {
+    force = fromStored(doc);
+    localStorage.setItem(FORCE_KEY, JSON.stringify(force));
+    renderForce();
+    void recostForce();
+  },
+  detached: () => localStorage.setItem(FORCE_KEY, JSON.stringify(force)),
+  label: (r) => `${r.name} · ${r.figures} figure profile${r.figures === 1 ? "" : "s"} · v${r.version}`,
 });
-$("we-force-delete").addEventListener("click", async () => {
-  const name = $<HTMLSelectElement>("we-force-list").value || force.stored;
-  if (!name) { status("Choose a saved force first."); return; }
-  if (!window.confirm(`Delete the saved force “${name}”? The draft on this page stays.`)) return;
-  const version = name === force.stored && force.version ? `?version=${force.version}` : "";
-  try {
-    await api<void>("DELETE", `/api/warengine/forces/${enc(name)}${version}`);
-    if (name === force.stored) { force.stored = null; force.version = null; localStorage.setItem(FORCE_KEY, JSON.stringify(force)); }
-    savedNote();
-    await refreshStored("");
-    status(`Deleted ${name}`);
-  } catch (err) { status(message(err)); }
-});
+
+function savedNote(): void { storedForces.note(); }
+
+function refreshStored(): Promise<void> { return storedForces.refresh(); }
 
 // ------------------------------------------------------------------ wiring
 

@@ -23,7 +23,13 @@ def test_the_design_page_s_routes_load_no_lazy_part(client: TestClient) -> None:
 def test_the_first_request_of_a_part_is_answered_by_its_real_route(client: TestClient) -> None:
     r = client.post("/api/rosters", json={"name": "Patrol", "point_limit": 400})
     assert r.status_code == 201, r.text
-    assert _loaded(client) == {"rosters": True, "rules": False, "warengine": False, "play": False}
+    assert _loaded(client) == {
+        "rosters": True,
+        "rules": False,
+        "warengine": False,
+        "collision": False,
+        "play": False,
+    }
     assert client.get("/api/rosters").json()[0]["name"] == "Patrol"  # the real route, again
     assert client.get("/api/rules/sections/3.1").json()["title"] == "Point Limit"
     assert client.get("/api/nothing-here").status_code == 404
@@ -44,7 +50,8 @@ def test_the_openapi_schema_lists_every_part(tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'lazy.db'}")) as client:
         paths = client.get("/openapi.json").json()["paths"]
         for path in ("/api/units/cost", "/api/rosters/{name}", "/api/rules/sections",
-                     "/api/warengine/forces/{name}", "/api/play/games"):  # fmt: skip
+                     "/api/warengine/forces/{name}", "/api/collision/groups/{name}",
+                     "/api/play/games"):  # fmt: skip
             assert path in paths, path
         assert all(_loaded(client).values())
         assert client.get("/play").status_code == 200

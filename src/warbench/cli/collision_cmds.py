@@ -32,8 +32,7 @@ def validate(
     from warbench.rulesets.collision.validation import (
         board_size,
         check_group,
-        group_points,
-        max_distinct_cards,
+        group_report,
         phase_piles,
     )
 
@@ -57,21 +56,10 @@ def validate(
                 markup=False,
             )
         return
+    report = group_report(obj)
     found = check_group(obj)
     hand = sum(n for _, n in obj.cards())
     cols, rows = board_size(obj.points_limit)
-    report = {
-        "kind": "battle group",
-        "name": obj.name,
-        "points": group_points(obj),
-        "points_limit": obj.points_limit,
-        "cards": hand,
-        "different_cards": len({c.name for c, _ in obj.cards()}),
-        "max_different_cards": max_distinct_cards(obj.points_limit),
-        "board": f"{cols} x {rows}",
-        "deployment_phases": list(phase_piles(hand)),
-        "violations": [{"field": v.field, "message": v.message, "rule": v.rule} for v in found],
-    }
     if as_json:
         console.print_json(json.dumps(report))
     else:

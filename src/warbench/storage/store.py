@@ -80,7 +80,7 @@ DEFAULT_TIMEOUT = 10.0
 """Seconds a store waits for another writer before it gives up with a :class:`StorageError`."""
 TIMEOUT_ENV = "WARBENCH_DB_TIMEOUT"
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD_REVISION = "0004a"
+HEAD_REVISION = "0005a"
 """The newest Alembic revision (``tests/storage`` checks it against the migrations directory):
 a database already there opens without importing Alembic."""
 _SQLITE_BUSY_SLICE = 0.1  # seconds SQLite's own busy handler waits before Store._run retries
@@ -294,8 +294,9 @@ def _create_at_head(s: Session) -> None:
     (``alembic_version``, its primary key named ``alembic_version_pkc``)."""
     from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, insert
 
-    # the web games', the simulation lab's and the WarEngine forces' tables are on the same
-    # metadata
+    # the web games', the simulation lab's, the WarEngine forces' and the Collision documents'
+    # tables are on the same metadata
+    import warbench.storage.collision_documents
     import warbench.storage.games
     import warbench.storage.sim_models
     import warbench.storage.warengine_forces  # noqa: F401

@@ -109,6 +109,7 @@ def lazy_parts() -> list[LazyPart]:
         LazyPart("rosters", ("/api/rosters",), _include("warbench.web.api_rosters", "/api")),
         LazyPart("rules", ("/api/rules",), _include("warbench.web.api_rules", "/api")),
         LazyPart("warengine", ("/api/warengine",), _include("warbench.web.api_warengine", "/api")),
+        LazyPart("collision", ("/api/collision",), _include("warbench.web.api_collision", "/api")),
         LazyPart("play", ("/api/play", "/play"), _play),
     ]
 

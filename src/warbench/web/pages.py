@@ -21,6 +21,7 @@ PAGES = (
     ("rosters", "Rosters"),
     ("factions", "Factions"),
     ("warengine", "WarEngine"),
+    ("collision", "Collision"),
     ("play", "Play"),  # the play pages (web/play/routes.py): one tab for the workbench's nav
 )
 
@@ -120,3 +121,8 @@ def factions(request: Request) -> HTMLResponse:
 @router.get("/warengine", response_class=HTMLResponse)
 def warengine(request: Request) -> HTMLResponse:
     return _page(request, "warengine")
+
+
+@router.get("/collision", response_class=HTMLResponse)
+def collision(request: Request) -> HTMLResponse:
+    return _page(request, "collision")

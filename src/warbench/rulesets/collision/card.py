@@ -19,13 +19,18 @@ TEMPLATE = "card.html.j2"
 _NUMBER_NAMES = {1: "Ace", 11: "Page", 12: "Knight", 13: "Queen", 14: "King"}
 
 
+def number_name(number: int) -> str:
+    """A Minor Arcana number as the card names it: 1 ``Ace``, 11 ``Page`` ... 14 ``King``."""
+    return _NUMBER_NAMES.get(number, str(number))
+
+
 def tarot_label(card: Card) -> str:
     """``Major Arcana: Rhona`` or ``Seven of Swords``-like text (``7 of swords``)."""
     t = card.tarot
     if t.arcana is Arcana.MAJOR:
         return f"Major Arcana: {t.name}"
     n = t.number or 0
-    return f"{_NUMBER_NAMES.get(n, str(n))} of {t.suit.value if t.suit else '?'}"
+    return f"{number_name(n)} of {t.suit.value if t.suit else '?'}"
 
 
 def card_context(card: Card) -> dict[str, Any]:

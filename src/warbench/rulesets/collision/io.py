@@ -8,13 +8,16 @@ allowed: :class:`DataFileError` (unreadable or malformed file), :class:`UnknownN
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from warbench.kernel.errors import DataFileError, ProfileError, UnknownNameError, WarbenchError
+from warbench.rulesets.collision.glossary import BOOK_FILE
 from warbench.rulesets.collision.models import (
     BattleGroup,
     Card,
@@ -60,12 +63,7 @@ def _allowed(err: Any) -> str:
     return str(err["msg"])
 
 
-def convert(exc: ValidationError, source: str) -> WarbenchError:
-    """The most specific pydantic error as a kernel error naming file, field and value."""
-    errors = exc.errors()
-    # A card given inline in a group fails both as a Card and as a path string; keep the Card's.
-    errors = sorted(errors, key=lambda e: "str" in e["loc"] and e["type"] == "string_type")
-    err = errors[0]
+def _convert_one(err: Any, source: str) -> WarbenchError:
     loc = tuple(p for p in err["loc"] if p not in ("Card",))
     field = _dotted(loc)
     cause = (err.get("ctx") or {}).get("error")
@@ -77,6 +75,75 @@ def convert(exc: ValidationError, source: str) -> WarbenchError:
         return ProfileError(field, cause.value, cause.allowed, source=source)
     value = None if err["type"] == "missing" else err.get("input")
     return ProfileError(field, value, _allowed(err), source=source)
+
+
+def convert(exc: ValidationError, source: str) -> WarbenchError:
+    """The most specific pydantic error as a kernel error naming file, field and value."""
+    errors = exc.errors()
+    # A card given inline in a group fails both as a Card and as a path string; keep the Card's.
+    errors = sorted(errors, key=lambda e: "str" in e["loc"] and e["type"] == "string_type")
+    return _convert_one(errors[0], source)
+
+
+_LINES = re.compile(r"L\d+(?:-\d+)?(?:, L\d+(?:-\d+)?)*")
+
+
+def _rule_of(loc: tuple[int | str, ...], message: str) -> str:
+    """The book lines of a card field's limit: those the message cites, else those of the
+    field's description in the models, else the card's section (L227-373)."""
+    found = _LINES.search(message)
+    if found:
+        return f"{BOOK_FILE} {found.group(0)}"
+    model: Any = Card
+    rule = f"{BOOK_FILE} L227-373"
+    for part in loc:
+        if isinstance(part, int) or model is None:
+            continue
+        info = next(
+            (f for n, f in model.model_fields.items() if part in (n, f.alias)),
+            None,
+        )
+        if info is None:
+            break
+        lines = _LINES.search(info.description or "")
+        if lines:
+            rule = f"{BOOK_FILE} {lines.group(0)}"
+        inner = info.annotation
+        args = getattr(inner, "__args__", ())
+        model = next(
+            (a for a in (inner, *args) if isinstance(a, type) and issubclass(a, BaseModel)),
+            None,
+        )
+    return rule
+
+
+def card_problems(data: Any, source: str = "card") -> list[CardProblem]:
+    """Every limit a card breaks (empty: ``data`` is a card :func:`parse_card` reads), each
+    as the typed error the reader raises and its rule lines; the web designer lists them all
+    at once where the reader stops at the first."""
+    if not isinstance(data, dict):
+        err = DataFileError(source, "a card file holds a mapping (name, points, stats, ...)")
+        return [CardProblem("(file)", str(err), f"{BOOK_FILE} L227-373")]
+    try:
+        Card.model_validate(data)
+    except ValidationError as exc:
+        out = []
+        for e in exc.errors():
+            error = _convert_one(e, source)
+            loc = tuple(p for p in e["loc"] if p not in ("Card",))
+            field = _dotted(loc)
+            out.append(CardProblem(field, str(error), _rule_of(loc, str(error))))
+        return out
+    return []
+
+
+@dataclass(frozen=True)
+class CardProblem:
+    """One limit a card breaks: the field, the reader's sentence and the rule's lines."""
+
+    field: str
+    message: str
+    rule: str
 
 
 def read_data(path: str | Path) -> Any:

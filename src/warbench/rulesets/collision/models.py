@@ -289,20 +289,24 @@ class Card(BaseModel):
     points: Annotated[int, Field(ge=0, le=10_000, description="points (L321-323)")]
     race: str = Field(min_length=1)
     stats: Stats
-    weapons: Annotated[list[Weapon], Field(max_length=MAX_WEAPONS)] = Field(default_factory=list)
-    tarot: Tarot
+    weapons: Annotated[
+        list[Weapon], Field(max_length=MAX_WEAPONS, description="at most 2 weapons (L373)")
+    ] = Field(default_factory=list)
+    tarot: Tarot = Field(description="the tarot card (L342-350)")
     restrictions: list[str] = Field(default_factory=list)
-    attributes: Annotated[list[str], Field(max_length=MAX_ATTRIBUTES)] = Field(default_factory=list)
+    attributes: Annotated[
+        list[str], Field(max_length=MAX_ATTRIBUTES, description="0-3 attributes (L272-274)")
+    ] = Field(default_factory=list)
     effects: Annotated[
         list[str],
         BeforeValidator(
             _abilities_of((EntryKind.EFFECT, EntryKind.STATUS, EntryKind.TERM), "effects")
         ),
-    ] = Field(default_factory=list)
+    ] = Field(default_factory=list, description="glossary effects (L295-296, L1583-2289)")
     abilities: Annotated[
         list[str],
         BeforeValidator(_abilities_of((EntryKind.ACTION, EntryKind.REACTION), "abilities")),
-    ] = Field(default_factory=list)
+    ] = Field(default_factory=list, description="glossary abilities (L872-899, L1583-2289)")
 
     def weapon(self, name: str | None = None) -> Weapon:
         """The named weapon, or the first one; raises UnknownNameError."""

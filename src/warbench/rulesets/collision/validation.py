@@ -7,6 +7,7 @@ and the hand sorted into deployment phases (L678-686).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from warbench.kernel.errors import RulesError
 from warbench.rulesets.collision.models import Arcana, BattleGroup
@@ -123,3 +124,26 @@ def check_group(group: BattleGroup) -> list[Violation]:
                 )
             )
     return out
+
+
+def group_report(group: BattleGroup) -> dict[str, Any]:
+    """What ``warbench collision validate`` and the web workbench report of a battle group:
+    its points against the limit (L600-603), its cards and different cards against the limit
+    (L607-610), the suggested board (L597-598), the deployment phases (L682-686) and every
+    violation with its rule lines."""
+    hand = sum(n for _, n in group.cards())
+    cols, rows = board_size(group.points_limit)
+    return {
+        "kind": "battle group",
+        "name": group.name,
+        "points": group_points(group),
+        "points_limit": group.points_limit,
+        "cards": hand,
+        "different_cards": len({c.name for c, _ in group.cards()}),
+        "max_different_cards": max_distinct_cards(group.points_limit),
+        "board": f"{cols} x {rows}",
+        "deployment_phases": list(phase_piles(hand)),
+        "violations": [
+            {"field": v.field, "message": v.message, "rule": v.rule} for v in check_group(group)
+        ],
+    }
