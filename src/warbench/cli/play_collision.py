@@ -29,7 +29,7 @@ def play_collision(
     from warbench.rulesets.collision.game.protocol import CollisionRuleset, make_view
     from warbench.rulesets.collision.game.render import render_svg, render_text
     from warbench.rulesets.collision.game.state import CollisionState
-    from warbench.rulesets.collision.game.words import describe
+    from warbench.rulesets.collision.game.words import describe, said
     from warbench.rulesets.collision.io import load, to_data
     from warbench.rulesets.collision.models import BattleGroup
 
@@ -76,10 +76,11 @@ def play_collision(
             describe=lambda view, a: describe(rs.views.dump(view), rs.actions.dump(a)),
         )
     me = side
+    seat_names = tuple(distinct_names([str(r["name"]) for r in rosters]))
 
     def on_step(state: CollisionState, events: list[Any]) -> None:
-        for e in events:
-            write(f"  {e.text}")
+        for e in events:  # in a player's words: whose contest total is whose (session 35)
+            write(f"  {said(e.text, seat_names, e.data)}")
         if state.stage == "activate" and state.player == me and not auto:
             write(render_text(make_view(state, me)))
 
