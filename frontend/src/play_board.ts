@@ -759,7 +759,7 @@ export function drawLegend(host: HTMLElement, scene: Scene, names: string[]): vo
     let words: string[];
     if (a.kind === "zone") {
       const side = tags.find((t) => t.startsWith("side-"));
-      const name = a.name.replace(/^\(\d+,\d+\)\s*/, "").replace(/\s*\(.*\)$/, "");
+      const name = a.name.replace(/^\(\d+,\d+\)\s*/, "").replace(/\s*\([^()]*\)$/, ""); // only the last bracket: "StormReavers (1)'s placing strip (12\" …)"
       if (!/zone|strip|line/i.test(name) && side === undefined) {
         // zones named by where they are ("south edge"): one line, "Deployment Zone (south edge, north edge)"
         const old = items.get(cls) ?? { cls, words: [], shape: "area", edges: [] };

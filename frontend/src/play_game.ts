@@ -188,10 +188,19 @@ function render(): void {
   $("who").textContent = `${s.ruleset} · ${s.mode} · ${you}`;
   const v = s.view as Record<string, Json>;
   const bits: string[] = [];
-  if (typeof v?.turn === "number") bits.push(`Game Turn ${v.turn}`);
+  // a turn limit and a numbered phase (Collision: "Game Turn 2 of 5 · phase 3", L756-790)
+  if (typeof v?.turn === "number") bits.push(`Game Turn ${v.turn}${typeof v?.turn_limit === "number" ? ` of ${v.turn_limit}` : ""}`);
   if (typeof v?.round === "number") bits.push(`round ${v.round}`);
   if (typeof v?.phase === "string") bits.push(`${v.phase}`);
+  else if (typeof v?.phase === "number" && typeof v?.turn === "number" && v.turn > 0) bits.push(`phase ${v.phase}`);
   bits.push(`step ${s.steps}`);
+  // the objectives the battle is scored by (Collision L1108-1114): named from the start, not
+  // only in the score at the end (session 35's walk)
+  const obj = v?.objectives as { major?: Json; minors?: Json } | undefined;
+  if (obj !== undefined && obj !== null && typeof obj.major === "string") {
+    const minors = Array.isArray(obj.minors) ? obj.minors.filter((m): m is string => typeof m === "string") : [];
+    bits.push(`objectives: ${obj.major} (major)${minors.length ? `; ${minors.join(", ")} (minor)` : ""}`);
+  }
   $("turn").textContent = bits.join(" · ");
   $("result").textContent = s.result === null ? "" :
     // "Red wins, 150 – 138: values on the battlefield after Game Turn 4 (Core Rules §2.2 step

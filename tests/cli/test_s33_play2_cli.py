@@ -48,7 +48,11 @@ def test_warengine_board_is_drawn_before_each_question_L287_293(
     before = text[:first]
     # the table, its key and the other force's figures already placed, before the question
     assert 'Ruins (48" x 48")' in before
-    assert "Key: . open ground, : placing strip (L287-293)" in before
+    # whose strip is whose (session 35)
+    assert (
+        "Key: . open ground, : placing strips (StormReavers (1) south, StormReavers (2) north;"
+        in before
+    )
     assert re.search(r"A: Reaver Squad \(#13, .*\) \(StormReavers \(2\), \d+ models?\)", before)
     # the second question has the first figure on the table, drawn again before it
     second = text.index("StormReavers (1): place Reaver #2")

@@ -130,7 +130,8 @@ def test_prompt_player_lists_choices_explains_refusals_and_takes_the_default() -
     text = "\n".join(shown)
     assert "move along the line [toy §4]" in text and "(default)" in text
     assert "not understood" in text and "refused: a move from 0 may end between 0 and 3" in text
-    assert '"type": "interval"' in text  # the family's domain is offered
+    # the family's domain is offered in words, with an action of it to type (session 35)
+    assert "or any move to (to: 0 to 3) as JSON, e.g. {" in text
     blank = PromptPlayer(duel.actions, read=lambda _: "", write=shown.append)
     assert blank.choose(None, duel.legal_actions(s, 0), d, Budget()) == d.default
     one = PromptPlayer(duel.actions, read=lambda _: "1", write=shown.append)

@@ -9,6 +9,9 @@ from typing import Any
 
 from warbench.cli.app import console, fail
 
+#: the stages whose questions are asked under the grid (your activation; your deployment)
+_DRAWN_BEFORE = frozenset({"activate", "diagonal", "zone", "deploy"})
+
 
 def play_collision(
     groups: list[Path],
@@ -29,7 +32,7 @@ def play_collision(
     from warbench.rulesets.collision.game.protocol import CollisionRuleset, make_view
     from warbench.rulesets.collision.game.render import render_svg, render_text
     from warbench.rulesets.collision.game.state import CollisionState
-    from warbench.rulesets.collision.game.words import describe
+    from warbench.rulesets.collision.game.words import describe, said
     from warbench.rulesets.collision.io import load, to_data
     from warbench.rulesets.collision.models import BattleGroup
 
@@ -76,11 +79,15 @@ def play_collision(
             describe=lambda view, a: describe(rs.views.dump(view), rs.actions.dump(a)),
         )
     me = side
+    seat_names = tuple(distinct_names([str(r["name"]) for r in rosters]))
 
     def on_step(state: CollisionState, events: list[Any]) -> None:
-        for e in events:
-            write(f"  {e.text}")
-        if state.stage == "activate" and state.player == me and not auto:
+        for e in events:  # in a player's words: whose contest total is whose (session 35)
+            write(f"  {said(e.text, seat_names, e.data)}")
+        # the grid before each of your activations, and before your deployment questions
+        # (the diagonal, the zone, each character's square: session 35's walk was asked
+        # where to deploy among 148 squares with no board drawn, L664-724)
+        if state.stage in _DRAWN_BEFORE and state.player == me and not auto:
             write(render_text(make_view(state, me)))
 
     game_seed = secrets.randbits(31) if seed is None else seed

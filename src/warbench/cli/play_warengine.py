@@ -100,7 +100,7 @@ def play_warengine(
         for e in events:
             if e.kind not in ("place",):
                 # "StormReavers (1) rolls higher", not "player 0" (session 33)
-                write(f"  {said(e.text, person.seat_names)}")
+                write(f"  {said(e.text, person.seat_names, e.data)}")
 
     try:
         options: dict[str, Any] = {} if turns is None else {"turns": turns}

@@ -55,5 +55,8 @@ def board_text(ctx: Context, view: Any, names: Sequence[str], *, cell: float = 1
     ]
     title = f"Turn {view.get('turn')}, {view.get('phase')}"
     text = render_text(board, drawings, cell=cell, sides=names, key=True)
-    # the strips are no WARSURGE Deployment Zones: the key says what they are
-    return title + "\n" + text.replace(": Deployment Zone", ": placing strip (L287-293)", 1)
+    # the strips are no WARSURGE Deployment Zones: the key says what they are, and whose
+    # each is (session 35: a new player was asked to place a figure and not told where)
+    whose = f"{names[0]} south, {names[1]} north" if len(names) > 1 else "south, north"
+    strips_said = f": placing strips ({whose}; L287-293)"
+    return title + "\n" + text.replace(": Deployment Zone", strips_said, 1)

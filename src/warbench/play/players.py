@@ -187,7 +187,7 @@ class PromptPlayer(Generic[A]):
             )
             self.write(f"  ({more} more not listed: type any as JSON, e.g. {example})")
         for fam in getattr(legal, "families", ()):
-            self.write(f"  or an action as JSON: {json.dumps(fam.to_json())}")
+            self.write(f"  {_family_said(fam, self.codec)}")
         if decision.default is not None and decision.default not in choices:
             self.write(f"  default: {json.dumps(self.codec.dump(decision.default))}")
         check = getattr(legal, "check", None)
@@ -443,3 +443,44 @@ class Lineup:
     def __call__(self, seed: int, seat: int) -> Player[Any]:
         kind = self.kinds[seat % len(self.kinds)]
         return make_player(kind, seed, seat, self.ruleset_id, self.knowledge)
+
+
+def _family_said(fam: Any, codec: Any) -> str:
+    """A family of actions as a person can type one: its parameters' ranges in words and an
+    action of it as JSON to copy (session 35: the line was the family's schema, ``{"name":
+    "move #0", "params": [{"type": "box", ..., "x0": 2.8979999999999997, ...}]}``, which is
+    not an action the prompt accepts); the schema when an example cannot be built.
+
+    >>> from warbench.play.legal import Box, Family
+    >>> class C:
+    ...     def dump(self, a: object) -> object:
+    ...         return a
+    >>> fam = Family("move #0", (Box("to", 2.898, 11.472, 32.898, 41.472),),
+    ...              lambda v: {"kind": "move", "x": v[0][0], "y": v[0][1]})
+    >>> print(_family_said(fam, C())[:50])
+    or any move #0 (to: x 2.9 to 32.9, y 11.5 to 41.5)
+    >>> print(_family_said(fam, C())[50:])
+     as JSON, e.g. {"kind": "move", "x": 17.9, "y": 26.5}
+    """
+    from warbench.play.legal import Box, Choice, Interval
+
+    words: list[str] = []
+    values: list[Any] = []
+    for p in fam.params:
+        if isinstance(p, Box):
+            words.append(f"{p.name}: x {p.x0:.1f} to {p.x1:.1f}, y {p.y0:.1f} to {p.y1:.1f}")
+            values.append((round((p.x0 + p.x1) / 2, 1), round((p.y0 + p.y1) / 2, 1)))
+        elif isinstance(p, Interval):
+            words.append(f"{p.name}: {p.low:g} to {p.high:g}")
+            values.append(round((p.low + p.high) / 2, 1))
+        elif isinstance(p, Choice) and p.values:
+            shown = ", ".join(str(v) for v in p.values[:6]) + (", ..." if len(p.values) > 6 else "")
+            words.append(f"{p.name}: one of {shown}")
+            values.append(p.values[0])
+        else:
+            return f"or an action as JSON: {json.dumps(fam.to_json())}"
+    try:
+        example = json.dumps(codec.dump(fam.build(tuple(values))), sort_keys=True)
+    except Exception:  # a family whose build wants other values: its schema, as before
+        return f"or an action as JSON: {json.dumps(fam.to_json())}"
+    return f"or any {fam.name} ({'; '.join(words)}) as JSON, e.g. {example}"

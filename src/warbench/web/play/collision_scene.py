@@ -12,6 +12,7 @@ character, so a person plays by tapping highlighted squares. Everything is read 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -43,6 +44,24 @@ class CollisionPresenter(Presenter):
             for n in (2, 5)
         ]
 
+    def event_words(self, event: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
+        """The engine's text in a player's words (whose Command contest total is whose, the
+        diagonal, Endurance now: :func:`~warbench.rulesets.collision.game.words.said`); the
+        record keeps the engine's text."""
+        from warbench.rulesets.collision.game.words import said
+
+        text, data = event.get("text"), event.get("data")
+        if not isinstance(text, str):
+            return event
+        return {**event, "text": said(text, names, data if isinstance(data, dict) else None)}
+
+    def result_words(self, result: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
+        """The reason without the winner's name the result line says already."""
+        from warbench.rulesets.collision.game.words import result_reason
+
+        reason = result.get("reason")
+        return {**result, "reason": result_reason(reason)} if isinstance(reason, str) else result
+
     def scene(self, setup: dict[str, JSON], view: JSON) -> dict[str, JSON] | None:
         """The squares, the zones, the tokens and the characters on the board."""
         if not isinstance(view, dict) or not isinstance(view.get("board"), dict):
@@ -52,10 +71,14 @@ class CollisionPresenter(Presenter):
         b = view["board"]
         cols, rows = int(b["cols"]), int(b["rows"])
         areas: list[dict[str, JSON]] = []
+        groups = [str(g) for g in view.get("groups") or []]
         for key, squares in _zones(view).items():
             side = _zone_side(view, key)
+            # whose, once it is taken (L626-628): "above deployment zone of Guelivere band"
+            taken = key in (view.get("zones") or []) and side < len(groups)
+            name = f"{key} deployment zone" + (f" of {groups[side]}" if taken else "")
             for x, y in sorted(squares):
-                areas.append(_cell(x, y, "zone", f"{key} deployment zone", [f"side-{side}"]))
+                areas.append(_cell(x, y, "zone", name, [f"side-{side}"]))
         for y, row in enumerate(b["elevation"]):
             for x, level in enumerate(row):
                 if level > 1:

@@ -54,8 +54,10 @@ class WarEnginePresenter(Presenter):
         engine's text."""
         from warbench.rulesets.warengine.game.words import said
 
-        text = event.get("text")
-        return {**event, "text": said(text, names)} if isinstance(text, str) else event
+        text, data = event.get("text"), event.get("data")
+        if not isinstance(text, str):
+            return event
+        return {**event, "text": said(text, names, data if isinstance(data, dict) else None)}
 
     def result_words(self, result: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
         """The result's reason with each "player N" called by its force's name."""
@@ -81,12 +83,13 @@ class WarEnginePresenter(Presenter):
             for a in base["areas"]
             if isinstance(a, dict) and a.get("kind") != "zone"
         ]
+        names = self.seat_names(setup, 2)  # whose strip, by its force's name (session 35)
         for side, (y0, y1) in enumerate(((0.0, d), (h - d, h))):
             areas.insert(
                 0,
                 {
                     "kind": "zone",
-                    "name": f"player {side + 1}'s placing strip ({d:g}\" from the edge, L293)",
+                    "name": f"{names[side]}'s placing strip ({d:g}\" from the edge, L293)",
                     "tags": [f"side-{side}"],
                     "points": [[0, y0], [w, y0], [w, y1], [0, y1]],
                 },

@@ -103,3 +103,21 @@ def test_cli_refuses_bad_input_in_one_line(
 ) -> None:
     code, out = _run(args, capsys)
     assert code != 0 and message in out
+
+
+def test_the_grid_is_drawn_before_the_deployment_questions_L688_724(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Session 35's walk: the terminal asked "deploy a phase 1 character" (148 squares listed)
+    with no board drawn; the first grid came at the first activation. Now the grid is drawn
+    before the player's deployment questions."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 12))
+    code, out = _run(
+        ["play", "--ruleset", "collision", *GROUPS, "--seed", "3", "--turns", "1"], capsys
+    )
+    assert code == 0, out
+    first_deploy = out.index("deploy a phase 1 character")
+    first_activation = out.index("activate a character")
+    grid = "    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7"
+    assert grid in out[:first_deploy]
+    assert first_deploy < first_activation

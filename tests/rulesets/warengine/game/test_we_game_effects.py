@@ -113,33 +113,33 @@ def CCW(name: str, tweaks: list[str], **kw: Any) -> dict[str, Any]:
 
 
 def t_ballsy() -> None:
-    assert "no_cover +1k0" in dpool(duel(C(), C("B", tweaks=["Ballsy"])))
-    assert "no_cover" not in dpool(duel(C(), C("B", tweaks=["Ballsy"]), terrain=(HEDGE,)))
+    assert "Ballsy +1k0" in dpool(duel(C(), C("B", tweaks=["Ballsy"])))
+    assert "Ballsy" not in dpool(duel(C(), C("B", tweaks=["Ballsy"]), terrain=(HEDGE,)))
 
 
 def t_dodge() -> None:
     s = duel(C(), C("B", tweaks=["Dodge"]), pos=((10, 5), (10, 6)))
-    assert "vs_cc +1k0" in dpool(s, wi=1)
-    assert "vs_cc" not in dpool(duel(C(), C("B", tweaks=["Dodge"])))
+    assert "Dodge +1k0" in dpool(s, wi=1)
+    assert "Dodge" not in dpool(duel(C(), C("B", tweaks=["Dodge"])))
 
 
 def t_tough() -> None:
-    assert "always +1k0" in dpool(duel(C(), C("B", tweaks=["Tough"])))
+    assert "Tough +1k0" in dpool(duel(C(), C("B", tweaks=["Tough"])))
 
 
 def t_lurker() -> None:
-    assert "in_cover +1k1" in dpool(duel(C(), C("B", tweaks=["Lurker"]), terrain=(HEDGE,)))
-    assert "in_cover" not in dpool(duel(C(), C("B", tweaks=["Lurker"])))
+    assert "Lurker +1k1" in dpool(duel(C(), C("B", tweaks=["Lurker"]), terrain=(HEDGE,)))
+    assert "Lurker" not in dpool(duel(C(), C("B", tweaks=["Lurker"])))
 
 
 def t_frenzied() -> None:
     s = duel(C("A", tweaks=["Frenzied"]), C(), pos=((10, 5), (10, 6)))
-    assert "cc +1k0" in apool(s, wi=1) and "cc +1k0" not in apool(s, wi=0)
+    assert "Frenzied +1k0" in apool(s, wi=1) and "Frenzied" not in apool(s, wi=0)
 
 
 def t_sharpshooter() -> None:
     s = duel(C("A", tweaks=["Sharpshooter"]), C())
-    assert "always" not in apool(s) and "ranged +1k0" in apool(s)
+    assert "always" not in apool(s) and "Sharpshooter +1k0" in apool(s)
 
 
 def t_hardcase() -> None:
@@ -463,11 +463,11 @@ def t_vindictive() -> None:
 
 
 def t_piercing_attack() -> None:
-    assert "weapon +1k0" in apool(duel(C(weapons=[W("Gun", ["Piercing Attack"])]), C()))
+    assert "Piercing Attack +1k0" in apool(duel(C(weapons=[W("Gun", ["Piercing Attack"])]), C()))
 
 
 def t_highly_accurate() -> None:
-    assert "weapon +2k0" in apool(duel(C(weapons=[W("Gun", ["Highly Accurate"])]), C()))
+    assert "Highly Accurate +2k0" in apool(duel(C(weapons=[W("Gun", ["Highly Accurate"])]), C()))
 
 
 def t_parry_weapon() -> None:

@@ -148,7 +148,7 @@ def _drained(lose: str | None = None) -> GameState:
 def _tough(s: GameState) -> bool:
     ctx = kit.context_of(s)
     _, _, why = defense_pool(s, ctx, s.figs[0], ctx.profiles[0].weapons[1], s.figs[1])
-    return any("+1k0" in w and "always" in w for w in why)
+    return any("+1k0" in w and "Tough" in w for w in why)
 
 
 def test_drain_power_L1067_takes_an_edge_and_restore_L1193_gives_it_back() -> None:

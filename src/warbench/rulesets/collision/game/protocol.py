@@ -406,11 +406,25 @@ def _settle(g: Game) -> None:
             s.stage, s.player = "haste", g.unit(s.active).owner
 
 
+def _contest_won(s: CollisionState) -> str:
+    """The totals of the Command contest for sides, the winner's first (" 17 against 12"), as
+    the log has them (the contest is rolled in the set-up, before any step's events: a player
+    saw only "you won", session 35); "" when the side was won by Swift Assault (L2206-2211)."""
+    for line in reversed(s.log):
+        head, _, totals = line.partition(": ")
+        if head == "Command contest for sides":
+            a, _, b = totals.partition(" against ")
+            if a.isdigit() and b.isdigit():
+                mine, theirs = (a, b) if s.player == 0 else (b, a)
+                return f", {mine} against {theirs}"
+    return ""
+
+
 def _prompt(g: Game) -> str:
     s = g.s
     st = s.stage
     if st == "role":
-        return "you won the Command contest: be the Attacker or the Defender?"
+        return f"you won the Command contest{_contest_won(s)}: be the Attacker or the Defender?"
     if st == "zone":
         return "choose your deployment zone: " + ", ".join(su.zone_choices(g))
     if st == "diagonal":

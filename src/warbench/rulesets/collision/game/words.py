@@ -10,9 +10,62 @@ label).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["describe"]
+__all__ = ["describe", "result_reason", "said"]
+
+# "Command contest to activate first: 16 against 15" (L771-773), "... for sides" (L620-627)
+_SIDES_CONTEST = re.compile(r"^(Command contest[^:]*): (\d+) against (\d+)$")
+# "Virgil recovers 4 Endurance (4)": the Endurance it now has (L901-906)
+_RECOVERS = re.compile(r"(recovers \d+ Endurance) \((\d+)\)$")
+_DIAGONAL = {
+    "the board is divided rising": "the board is divided along the rising diagonal "
+    "(bottom-left to top-right)",
+    "the board is divided falling": "the board is divided along the falling diagonal "
+    "(top-left to bottom-right)",
+}
+_ZONE = re.compile(r" deploys in the (above|below) zone$")
+
+
+def said(text: str, names: Sequence[str], data: Mapping[str, Any] | None = None) -> str:
+    """An engine event's text as a person reads it (session 35's walk; the record keeps the
+    engine's text): a Command contest between the players says whose total is whose
+    (``data``'s ``totals``, player 0's first), the diagonal and a zone above or below it say
+    so, and a recovery says the Endurance the character now has.
+
+    >>> said("Command contest to activate first: 16 against 15", ["Scouts", "Band"],
+    ...      {"totals": [16, 15]})
+    'Command contest to activate first: Scouts 16, Band 15: Scouts wins'
+    >>> said("Virgil recovers 4 Endurance (4)", ["Scouts", "Band"])
+    'Virgil recovers 4 Endurance (now 4)'
+    >>> said("Band deploys in the above zone", ["Scouts", "Band"])
+    'Band deploys in the zone above the diagonal'
+    """
+    totals = (data or {}).get("totals")
+    m = _SIDES_CONTEST.match(text)
+    if m and len(names) >= 2 and isinstance(totals, list) and len(totals) == 2:
+        a, b = int(m.group(2)), int(m.group(3))
+        won = "" if a == b else f": {names[0] if a > b else names[1]} wins"
+        return f"{m.group(1)}: {names[0]} {a}, {names[1]} {b}{won}"
+    if text in _DIAGONAL:
+        return _DIAGONAL[text]
+    text = _ZONE.sub(r" deploys in the zone \1 the diagonal", text)
+    return _RECOVERS.sub(r"\1 (now \2)", text)
+
+
+def result_reason(reason: str) -> str:
+    """The result's reason without the winner's name the result line already says ("X wins,
+    11 – 0: X wins on Victory Points" read it twice): how the battle was decided (L1108-1114).
+
+    >>> result_reason("Deadholm scouts wins on Victory Points")
+    'Victory Points at the end of the turn limit (Collision L1108-1114)'
+    """
+    if reason.endswith(" on Victory Points"):
+        return "Victory Points at the end of the turn limit (Collision L1108-1114)"
+    return reason
+
 
 _MODES = {"step": "step", "maneuver": "maneuver", "run": "run", "pounce": "pounce"}
 

@@ -112,7 +112,8 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
         f.fired = []
     kit.on_activate(state, ctx, group_figs(state, ids))  # Transferable (L1845)
     names = " with ".join(state.units[u].name for u in ids)
-    events.append(Event("activate", f"{names} activates", rule(354)))
+    whose = {"side": state.units[ids[0]].side}  # the words name the force (a mirror game)
+    events.append(Event("activate", f"{names} activates", rule(354), whose))
     for uid in ids:
         u = state.units[uid]
         if u.leader is None or not on_table(state.figs[u.leader]):
@@ -155,8 +156,10 @@ def deactivate(state: GameState, ctx: Context, dice: Dice, events: list[Event]) 
     """Check Control again, Deactivate, and pass to the next activation (L589, L595)."""
     ids = state.active_units
     check_control(state, ctx, [u for u in ids if not state.units[u].gone] or ids)
-    events.append(Event("deactivate", f"{state.units[ids[0]].name} deactivates", rule(595)))
     side = state.units[ids[0]].side
+    events.append(
+        Event("deactivate", f"{state.units[ids[0]].name} deactivates", rule(595), {"side": side})
+    )
     for i in group_figs(state, ids):  # these last to the end of the activation
         for tag in ("swarm", "speedster"):
             state.figs[i].bonus.pop(tag, None)
@@ -164,7 +167,8 @@ def deactivate(state: GameState, ctx: Context, dice: Dice, events: list[Event]) 
         state.active_units, state.resume = state.resume, []
         state.active_unit = state.active_units[0]
         names = " with ".join(state.units[u].name for u in state.active_units)
-        events.append(Event("activate", f"{names} goes on with its activation", rule(1091)))
+        on = {"side": state.units[state.active_unit].side}
+        events.append(Event("activate", f"{names} goes on with its activation", rule(1091), on))
         return
     state.active_unit = None
     state.active_units = []

@@ -410,7 +410,7 @@ def attack_pool(
     for e in w.effects:
         if e.kind == "attack" and isinstance(e.param, Adjustment):
             adjs.append(e.param)
-            why.append(f"weapon {e.param}")
+            why.append(f"{e.source or 'weapon'} {e.param}")
     for e in prof.effects:
         if (
             e.kind == "attack"
@@ -418,7 +418,7 @@ def attack_pool(
             and (e.when == "always" or (e.when == "cc") == cc)
         ):
             adjs.append(e.param)
-            why.append(f"{e.when} {e.param}")
+            why.append(f"{e.source or e.when} {e.param}")
     if cc and led_by_frother(state, ctx, f.id) and not prof.has("attack"):
         adjs.append(A0)
         why.append("Frother Command: Frenzied +1k0")
@@ -540,7 +540,7 @@ def defense_pool(
             )
             if ok:
                 adjs.append(e.param)
-                why.append(f"{e.when} {e.param}")
+                why.append(f"{e.source or e.when} {e.param}")
     if cc:
         for pw in prof.weapons:
             if pw.has("parry"):

@@ -25,7 +25,7 @@ success does.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from warbench.rulesets.warengine.dice import Adjustment
@@ -38,6 +38,9 @@ class Effect:
     kind: str
     param: object = None
     when: str = "always"
+    #: the tweak or power that gives it, for the words of a roll ("Dodge +1k0", not the
+    #: ``when`` code "vs_cc +1k0"); set from its table's key by :func:`_named`
+    source: str = field(default="", compare=False)
 
 
 def _a(text: str) -> Adjustment:
@@ -225,6 +228,16 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Wall of Spewing Filth": (Effect("power_only", "user"), Effect("power_terrain", "S")),
 }
 
+
+def _named(table: Mapping[str, tuple[Effect, ...]]) -> dict[str, tuple[Effect, ...]]:
+    """Each entry's effects told the tweak or power they come from (:attr:`Effect.source`)."""
+    return {n: tuple(replace(e, source=n) for e in es) for n, es in table.items()}
+
+
+PERSONAL = _named(PERSONAL)
+WEAPON = _named(WEAPON)
+UNIT = _named(UNIT)
+POWERS = _named(POWERS)
 TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
 
 

@@ -275,4 +275,6 @@ def destroy(
     if not u.gone and not any(on_table(state.figs[i]) for i in u.figs):
         u.gone = True
         state.vp[1 - t.side] += 0 if "control" in t.bonus else 100  # Control's own unit
-        events.append(Event("unit destroyed", f"{u.name} is destroyed", rule(621)))
+        events.append(
+            Event("unit destroyed", f"{u.name} is destroyed", rule(621), {"side": u.side})
+        )

@@ -83,7 +83,14 @@ def rout_step(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
             and ctx.profiles[alive[0]].type in ("T", "E")
             and not ctx.profiles[alive[0]].has("sole_survivor")
         ):
-            events.append(Event("rout", f"{u.name}: a lone trooper routs automatically", rule(611)))
+            events.append(
+                Event(
+                    "rout",
+                    f"{u.name}: a lone trooper routs automatically",
+                    rule(611),
+                    {"side": u.side},
+                )
+            )
             _rout(state, ctx, u, alive, events)
             continue
         why = triggers(state, ctx, u)
@@ -105,11 +112,16 @@ def rout_test(
     u.tests_taken += 1
     if "pass_first_rout" in _kinds(u) and u.tests_taken == 1:
         events.append(
-            Event("rout", f"{u.name} is Well Trained: passes its first rout test", rule(1885))
+            Event(
+                "rout",
+                f"{u.name} is Well Trained: passes its first rout test",
+                rule(1885),
+                {"side": u.side},
+            )
         )
         return
     if any("rally" in state.figs[i].bonus for i in alive):
-        events.append(Event("rout", f"{u.name} is Rallied: passes", rule(1181)))
+        events.append(Event("rout", f"{u.name} is Rallied: passes", rule(1181), {"side": u.side}))
         return
     leader = u.leader if u.leader in alive else None
     tester = leader if leader is not None else max(alive, key=lambda i: (mental_rank(ctx, i), -i))
@@ -120,7 +132,12 @@ def rout_test(
         why = [*why, f"{ctx.profiles[fl].name}'s Mental (Force Leader)"]
     if mn is None:
         events.append(
-            Event("rout", f"{u.name} tests ({'; '.join(why)}): Automatic Mental holds", rule(613))
+            Event(
+                "rout",
+                f"{u.name} tests ({'; '.join(why)}): Automatic Mental holds",
+                rule(613),
+                {"side": u.side},
+            )
         )
         return
     adj = [
@@ -131,7 +148,9 @@ def rout_test(
     pool: XkY = mn.adjusted(*adj) if adj else mn
     routed = _test(state, ctx, u, alive, pool, leader, dice, events, why)
     if routed and leader is not None and ctx.profiles[leader].has("inspiring"):
-        events.append(Event("rout", f"{u.name} rerolls (Inspiring Example)", rule(1573)))
+        events.append(
+            Event("rout", f"{u.name} rerolls (Inspiring Example)", rule(1573), {"side": u.side})
+        )
         routed = _test(
             state,
             ctx,
@@ -149,7 +168,12 @@ def rout_test(
         if others:
             victim = min(others, key=lambda i: (gap(ctx, lf, state.figs[i]), i))
             events.append(
-                Event("rout", f"{u.name}: the sergeant makes an example of #{victim}", rule(1477))
+                Event(
+                    "rout",
+                    f"{u.name}: the sergeant makes an example of #{victim}",
+                    rule(1477),
+                    {"side": u.side},
+                )
             )
             destroy(state, ctx, state.figs[victim], None, events, "shot by its sergeant")
             for i in alive:
@@ -199,6 +223,7 @@ def _test(
             + ("" if held_c == held_u else f" ({capped} for uncontrolled figures)")
             + f": {'holds' if held_c else 'routs'}",
             rule(613),
+            {"side": u.side},
         )
     )
     any_routed = False

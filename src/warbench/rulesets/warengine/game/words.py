@@ -8,7 +8,7 @@ itself (its JSON) is unchanged: these are its labels."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from warbench.rulesets.warengine.game.setup import Context
@@ -17,25 +17,51 @@ __all__ = ["describe", "said"]
 
 # the engine's "player 0" (a seat, numbered from 0) in an event's or a result's text
 _PLAYER = re.compile(r"\bplayer (\d+)\b")
+# "spends 1 Hero Points", "spends 0 Hero Points" (L491)
+_HERO = re.compile(r"\b([01]) Hero Points\b")
+# a point on the table as the engine writes it: "(17, 21.501)"
+_POINT = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
 
 
-def said(text: str, names: Sequence[str]) -> str:
+def said(text: str, names: Sequence[str], data: Mapping[str, Any] | None = None) -> str:
     """An engine event's (or result's) text as a person reads it: each "player N" (the seat,
     from 0) called by its force's name (session 33: "player 0 rolls higher", "player 0
-    wins"). The engine's text is unchanged (the record keeps it); the log, the page, the
-    replay viewer and the terminal show this. A seat ``names`` does not cover stays as it is.
+    wins"); an event about a unit (``data``'s ``side``: its activation, its rout test, its
+    end) begins with its force's name, as two forces may field units of one name (session
+    35: "WarpEyes activates" in StormReavers against StormReavers); "1 Hero Point", "no Hero
+    Points"; a point on the table in inches to a tenth (``(17", 21.5")`` for the engine's
+    ``(17, 21.501)``, as the choices say them). The engine's text is unchanged (the record
+    keeps it); the log, the page, the replay viewer and the terminal show this. A seat
+    ``names`` does not cover stays as it is.
 
     >>> said("player 0 rolls higher: player 1 places first", ["Reavers (1)", "Reavers (2)"])
     'Reavers (1) rolls higher: Reavers (2) places first'
     >>> said("after 6 turns 40 to 10 victory points: player 1 wins", ["A", "B"])
     'after 6 turns 40 to 10 victory points: B wins'
+    >>> said("WarpEyes activates", ["Reavers (1)", "Reavers (2)"], {"side": 1})
+    'Reavers (2): WarpEyes activates'
+    >>> said("player 0 spends 1 Hero Points", ["A", "B"])
+    'A spends 1 Hero Point'
+    >>> said("Reaver #13 moves to (21.201, 31.489)", ["A", "B"])
+    'Reaver #13 moves to (21.2", 31.5")'
     """
 
     def name(m: re.Match[str]) -> str:
         k = int(m.group(1))
         return names[k] if k < len(names) else m.group(0)
 
-    return _PLAYER.sub(name, text)
+    out = _PLAYER.sub(name, text)
+    out = _HERO.sub(lambda m: "no Hero Points" if m.group(1) == "0" else "1 Hero Point", out)
+    out = _POINT.sub(lambda m: f'({_inches(m.group(1))}", {_inches(m.group(2))}")', out)
+    side = (data or {}).get("side")
+    if isinstance(side, int) and not isinstance(side, bool) and 0 <= side < len(names):
+        out = f"{names[side]}: {out}"
+    return out
+
+
+def _inches(number: str) -> str:
+    """A coordinate to a tenth of an inch, without trailing zeros ("21.5", "17")."""
+    return f"{round(float(number), 1):g}"
 
 
 def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:
@@ -63,9 +89,13 @@ def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:
 
     def weapon(fid: Any, w: Any) -> str:
         try:
-            return str(ctx.profiles[fid].weapons[w].name)
+            weapons = ctx.profiles[fid].weapons
+            name = str(weapons[w].name)
         except (IndexError, KeyError, TypeError):
             return f"weapon {w}"
+        # two weapons of one name (WarpEyes' two DemonBlades, L953) are told apart
+        same = [k for k, x in enumerate(weapons) if str(x.name) == name]
+        return name if len(same) < 2 else f"{name} ({same.index(w) + 1} of {len(same)})"
 
     def figure_at(x: Any, y: Any) -> str | None:
         for k, f in figs.items():
