@@ -91,3 +91,27 @@ def test_centre_distances_are_the_pairs_form(seed: int) -> None:
         one = np.sqrt(((a - p) ** 2).sum(axis=1))
         got = geom.centre_distances(a, a[len(a) // 2 : len(a) // 2 + 1])[:, 0]
         assert got.tobytes() == one.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_centre_distances_of_few_pairs_in_floats_are_numpys(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Up to ``geom._FEW_PAIRS`` pairs the distances are worked out in Python floats: bit for
+    bit NumPy's (the same path with the threshold at 0), shape and dtype included, on random
+    points, an integer grid, and far, huge and infinite coordinates."""
+    rng = np.random.default_rng(2000 + seed)
+    cases = []
+    for n in range(1, 7):
+        for m in range(1, 7):
+            if n * m <= geom._FEW_PAIRS:
+                cases.append((_points(rng, n, seed % 2 == 0), _points(rng, m, seed % 3 == 0)))
+    a = np.array([[1e200, -3.0], [np.inf, 0.5]])
+    cases.append((a, np.array([[-1e200, 2.0], [np.inf, 1.0], [0.0, -np.inf]])))
+    got = [geom.centre_distances(x, y) for x, y in cases]
+    monkeypatch.setattr(geom, "_FEW_PAIRS", 0)
+    with np.errstate(all="ignore"):
+        want = [geom.centre_distances(x, y) for x, y in cases]
+    for g, w in zip(got, want, strict=True):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        assert g.tobytes() == w.tobytes()
