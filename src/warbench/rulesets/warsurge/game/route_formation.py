@@ -216,8 +216,8 @@ def _clear_of(a: FloatGrid, b: FloatGrid, centres: FloatGrid, reach: FloatGrid) 
     gx *= gx
     gy *= gy
     gx += gy
-    gap = np.sqrt(gx, out=gx) - reach[None, :]
-    ok: BoolGrid = (gap > SLACK).all(axis=1)
+    gap: FloatGrid = np.sqrt(gx, out=gx) - reach[None, :]
+    ok: BoolGrid = np.logical_and.reduce(gap > SLACK, axis=1)
     return ok
 
 
