@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from warbench.rulesets.warsurge.battlefield.geometry import segment_point_distance
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.route_formation import SLACK, _clear_of
 
@@ -115,3 +116,34 @@ def test_centre_distances_of_few_pairs_in_floats_are_numpys(
     for g, w in zip(got, want, strict=True):
         assert g.shape == w.shape and g.dtype == w.dtype
         assert g.tobytes() == w.tobytes()
+
+
+def _segment_point_distance_einsum(p0: np.ndarray, p1: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Session 34's ``geometry.segment_point_distance`` (the ``einsum`` form), the reference."""
+    d = p1 - p0
+    dd = np.einsum("ij,ij->i", d, d)
+    w = c[None, :, :] - p0[:, None, :]
+    safe = np.where(dd > 0, dd, 1.0)
+    t = np.clip(np.einsum("sbk,sk->sb", w, d) / safe[:, None], 0.0, 1.0)
+    t[dd == 0] = 0.0
+    diff = w - t[..., None] * d[:, None, :]
+    out: np.ndarray = np.sqrt(np.einsum("sbk,sbk->sb", diff, diff))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_segment_point_distance_with_x_and_y_apart_is_the_einsum_form(seed: int) -> None:
+    """``battlefield.geometry.segment_point_distance`` (sight's corridor and cover rays, §5.4,
+    §5.6) gives the ``einsum`` form's distances bit for bit: random segments, an integer grid
+    (collinear points, ties), zero-length segments, points on the segments' ends."""
+    rng = np.random.default_rng(3000 + seed)
+    grid = seed % 3 == 0
+    s, b = int(rng.integers(1, 60)), int(rng.integers(1, 40))
+    p0, p1, c = _points(rng, s, grid), _points(rng, s, grid), _points(rng, b, grid)
+    if seed % 4 == 1:
+        p1[::3] = p0[::3]  # zero-length segments
+    if seed % 5 == 2:
+        c[: min(b, s)] = p1[: min(b, s)]  # points on the segments' ends
+    want = _segment_point_distance_einsum(p0, p1, c)
+    got = segment_point_distance(p0, p1, c)
+    assert got.shape == want.shape and got.tobytes() == want.tobytes()
