@@ -7,7 +7,10 @@ integer grid where many distances tie):
 * ``route_formation._clear_of`` keeps x and y apart (the placement of models one by one,
   §4.1 L1833-1848, §4.7): no (segments, centres, 2) arrays summed over rows of two;
 * the lattice's, the reach's and the greedy placement's distances are
-  ``geom.centre_distances`` (x and y apart) instead of ``sqrt(((a - b) ** 2).sum(axis=2))``.
+  ``geom.centre_distances`` (x and y apart) instead of ``sqrt(((a - b) ** 2).sum(axis=2))``;
+* ``geom.centre_distances`` works up to ``geom._FEW_PAIRS`` pairs in Python floats;
+* ``battlefield.geometry.segment_point_distance`` (sight's corridor and cover rays, §5.4,
+  §5.6) keeps x and y apart instead of ``einsum`` over rows of two.
 """
 
 from __future__ import annotations
