@@ -71,15 +71,27 @@ def as_discs(discs: Iterable[Any]) -> tuple[FloatArray, FloatArray]:
 
 
 def segment_point_distance(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
-    """Distances ``(S, B)`` from each of ``S`` segments ``p0 -> p1`` to each of ``B`` points."""
-    d = p1 - p0  # (S, 2)
-    dd = np.einsum("ij,ij->i", d, d)
-    w = c[None, :, :] - p0[:, None, :]  # (S, B, 2)
+    """Distances ``(S, B)`` from each of ``S`` segments ``p0 -> p1`` to each of ``B`` points.
+
+    x and y apart, ``(S, B)`` arrays: the (S, B, 2) arrays and their ``einsum`` over the last
+    axis looped over rows of two; the same products, sums and quotients in the same order, so
+    the very floats (issue 10, session 35; ``tests/warsurge/game/test_speed_player_s35.py``
+    against the ``einsum`` form)."""
+    dx = p1[:, 0] - p0[:, 0]  # (S,)
+    dy = p1[:, 1] - p0[:, 1]
+    dd = dx * dx + dy * dy
+    wx = c[None, :, 0] - p0[:, 0, None]  # (S, B)
+    wy = c[None, :, 1] - p0[:, 1, None]
+    ex, ey = dx[:, None], dy[:, None]
     safe = np.where(dd > 0, dd, 1.0)
-    t = np.clip(np.einsum("sbk,sk->sb", w, d) / safe[:, None], 0.0, 1.0)
+    t = np.clip((wx * ex + wy * ey) / safe[:, None], 0.0, 1.0)
     t[dd == 0] = 0.0
-    diff = w - t[..., None] * d[:, None, :]
-    out: FloatArray = np.sqrt(np.einsum("sbk,sbk->sb", diff, diff))
+    gx = wx - t * ex
+    gy = wy - t * ey
+    gx *= gx
+    gy *= gy
+    gx += gy
+    out: FloatArray = np.sqrt(gx, out=gx)
     return out
 
 

@@ -73,6 +73,9 @@ COVER_RAYS = 10
 #: Lines start and end this fraction inside the edge of a base, so a line grazing a base that
 #: touches the firer or the target is not blocked by it.
 _SHRINK = 1 - 1e-3
+#: ``mask.any(axis=k)`` without ``ndarray.any``'s Python wrapper: the very reduction it calls
+#: (issue 10, session 35)
+_ANY = np.logical_or.reduce
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -293,7 +296,7 @@ class _Scene:
                     <= (np.concatenate((br, plim)) + reach) + 0.01
                 )
                 keep = ok[: len(bxy)]
-                self._near = np.flatnonzero(ok[len(bxy) :])
+                self._near = ok[len(bxy) :].nonzero()[0]
             else:
                 keep = _corridor_gaps(ca, ct, bxy) <= reach + br + 0.01
         if bp is None:
@@ -420,19 +423,19 @@ class _Scene:
             e0, e1, owner = _flat_edges(g, self.pieces, near)
             if len(e0):
                 cross = _edges_cross_lines(*ends, e0, e1)  # (E, Q * K)
-                if cross.any():  # pieces a model of the pair stands in (asked only now)
+                if _ANY(cross, axis=None):  # pieces a model of the pair stands in (asked only now)
                     in_a, in_t = self.inside()
                     skip = in_a[ia] | in_t[it] if exclude_target else in_a[ia]
                     if skip.any():
                         cross.reshape(len(e0), q, k)[skip[:, owner].T] = False
                 if values is None:
-                    out[cross.any(axis=0).reshape(q, k)] = 1
+                    out[_ANY(cross, axis=0).reshape(q, k)] = 1
                 else:
                     worth = values[self.pieces[owner]]
                     out = np.where(cross, worth[:, None], 0).max(axis=0).reshape(q, k)
         if len(self.bxy):
             near_base = _discs_lines(*ends, self.bxy) < (self.br - EPS)[:, None]  # (B, Q * K)
-            np.maximum(out, near_base.any(axis=0).reshape(q, k), out=out)
+            np.maximum(out, _ANY(near_base, axis=0).reshape(q, k), out=out)
         return out
 
     def near_pieces(self) -> IntArray:
@@ -447,7 +450,7 @@ class _Scene:
                     self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
                 ca, ct, reach = self._corridor
                 pxy, plim = _piece_circles(self.geom, self.pieces)
-                self._near = np.flatnonzero(_corridor_gaps(ca, ct, pxy) <= (plim + reach) + 0.01)
+                self._near = (_corridor_gaps(ca, ct, pxy) <= (plim + reach) + 0.01).nonzero()[0]
         return self._near
 
     def candidates(self, ia: IntArray, it: IntArray, exclude_target: bool = True) -> _Cands:
@@ -525,7 +528,7 @@ class _Scene:
                 return ok
             if len(ia) <= _ONE_PASS:
                 p0, p1 = self._samples(ia, it, centre=True)
-                seen: BoolArray = (self.lines_hit(p0, p1, ia, it) == 0).any(axis=1)
+                seen: BoolArray = _ANY(self.lines_hit(p0, p1, ia, it) == 0, axis=1)
                 return seen
             ok = np.asarray(self.lines_hit(a[:, None, :], b[:, None, :], ia, it)[:, 0] == 0)
         else:
@@ -538,7 +541,7 @@ class _Scene:
             done = np.zeros(len(self.txy), dtype=bool)
             done[it[ok]] = True
             todo &= ~done[it]
-        rest = np.flatnonzero(todo)
+        rest = todo.nonzero()[0]
         if len(rest):
             ra, rt = ia[rest], it[rest]
             p0, p1 = self._samples(ra, rt)
@@ -549,7 +552,7 @@ class _Scene:
                 pos[rest] = np.arange(len(rest))
                 sub = tuple(_remap(pos, q, other) for q, other in (cands[:2], cands[2:]))
                 blocked = self.hits(p0, p1, (*sub[0], *sub[1]))
-            ok[rest] = (blocked == 0).any(axis=1)
+            ok[rest] = _ANY(blocked == 0, axis=1)
         return ok
 
     def _samples(

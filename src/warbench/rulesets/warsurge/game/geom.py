@@ -417,7 +417,16 @@ def centre_distances(a: FloatArray, b: FloatArray) -> FloatArray:
     """Matrix of distances between the points of ``a`` and ``b``: ``sqrt(dx*dx + dy*dy)``
     in place, the very numbers of ``sqrt(((a[:, None] - b[None]) ** 2).sum(axis=2))`` without
     its (n, m, 2) arrays and its reduction over pairs (issue 10: most of a small matrix's
-    cost)."""
+    cost). Up to ``_FEW_PAIRS`` pairs, in Python floats: the same subtractions, products, sum
+    and correctly rounded square root, so the very floats, without the five NumPy calls
+    (issue 10, session 35: a third of the calls are of one to four pairs)."""
+    n, m = len(a), len(b)
+    if 0 < n * m <= _FEW_PAIRS:
+        sqrt = math.sqrt
+        bl = b.tolist()
+        rows = [[sqrt((x - u) * (x - u) + (y - v) * (y - v)) for u, v in bl] for x, y in a.tolist()]
+        few: FloatArray = np.array(rows, dtype=np.float64)
+        return few
     dx = np.subtract.outer(a[:, 0], b[:, 0])
     dy = np.subtract.outer(a[:, 1], b[:, 1])
     dx *= dx
@@ -425,6 +434,11 @@ def centre_distances(a: FloatArray, b: FloatArray) -> FloatArray:
     dx += dy
     out: FloatArray = np.sqrt(dx, out=dx)
     return out
+
+
+#: Pairs up to which :func:`centre_distances` works in Python floats (beyond, NumPy's five
+#: calls cost less than a Python float's operations per pair; measured in one run)
+_FEW_PAIRS = 6
 
 
 def segment_distances(start: FloatArray, end: FloatArray, centres: FloatArray) -> FloatArray:

@@ -223,13 +223,15 @@ def rows_near_boxes(pts: FloatGrid, polys: Any, grow: FloatGrid | float) -> npt.
     """The rows of ``pts`` within ``grow`` (a number, or a column per point) of the bounding
     box of one of ``polys``: the only bases that may overlap a piece (issue 10, session 31)."""
     boxes = np.asarray(shapely.bounds(polys), dtype=np.float64)
-    near = (
+    near: npt.NDArray[np.bool_] = np.logical_or.reduce(
         (pts[:, 0, None] + grow >= boxes[None, :, 0])
         & (pts[:, 0, None] - grow <= boxes[None, :, 2])
         & (pts[:, 1, None] + grow >= boxes[None, :, 1])
-        & (pts[:, 1, None] - grow <= boxes[None, :, 3])
-    ).any(axis=1)
-    return np.flatnonzero(near)
+        & (pts[:, 1, None] - grow <= boxes[None, :, 3]),
+        axis=1,
+    )
+    out: npt.NDArray[np.intp] = near.nonzero()[0]  # ``np.flatnonzero``'s (issue 10, session 35)
+    return out
 
 
 def _shifted(a: FloatGrid, dy: int, dx: int, fill: float = INF) -> FloatGrid:

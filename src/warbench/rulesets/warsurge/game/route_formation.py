@@ -118,7 +118,7 @@ def _lattice(w: Work, starts: FloatGrid, r: float, allowance: float) -> FloatGri
     arr = np.empty((sum(len(x) for x in xs), 2), dtype=np.float64)
     arr[:, 0] = np.concatenate(xs) if xs else np.empty(0)
     arr[:, 1] = np.repeat(rows, [len(x) for x in xs])
-    near = np.sqrt(((arr[:, None, :] - starts[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+    near = geom.centre_distances(arr, starts).min(axis=1)  # x and y apart (session 35)
     arr = arr[near <= allowance - SLACK]
     g = w.field.board.geometry()
     ok: BoolGrid = np.asarray(g.on_board(arr, r), dtype=bool)
@@ -156,7 +156,7 @@ def _reach(
     reach = t.r[other] + r
     near = _near(starts, allowance, t.xy[other], reach)
     oxy, reach = t.xy[other][near], reach[near]
-    d = np.sqrt(((starts[:, None, :] - spots[None, :, :]) ** 2).sum(axis=2))
+    d = geom.centre_distances(starts, spots)  # x and y apart (issue 10, session 35)
     out: BoolGrid = d <= allowance - SLACK
     slow = float(min(math.floor(allowance / 2), allowance - 1)) - SLACK  # §4.5
     ks, ss = np.nonzero(out)
@@ -196,15 +196,28 @@ _NEAR_MARGIN = 0.01
 
 def _clear_of(a: FloatGrid, b: FloatGrid, centres: FloatGrid, reach: FloatGrid) -> BoolGrid:
     """For each segment ``a[p]``-``b[p]``: every centre farther than its ``reach`` plus
-    ``SLACK`` from it (``geom.segment_distances``, all segments at once)."""
-    d = b - a
-    length2 = (d * d).sum(axis=1)
-    rel = centres[None, :, :] - a[:, None, :]
-    safe = np.where(length2 > 1e-18, length2, 1.0)
-    t = np.clip((rel * d[:, None, :]).sum(axis=2) / safe[:, None], 0.0, 1.0)
-    t = np.where(length2[:, None] > 1e-18, t, 0.0)
-    gap = np.sqrt(((rel - t[:, :, None] * d[:, None, :]) ** 2).sum(axis=2)) - reach[None, :]
-    ok: BoolGrid = (gap > SLACK).all(axis=1)
+    ``SLACK`` from it (``geom.segment_distances``, all segments at once).
+
+    x and y are kept apart, (segments, centres) arrays: the (segments, centres, 2) arrays and
+    their sums over the last axis made NumPy run its inner loop over rows of two (issue 10,
+    session 35); the same products, sums and quotients in the same order, so the very floats
+    (``tests/warsurge/game/test_speed_player_s35.py`` against the (…, 2) form)."""
+    dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+    length2 = dx * dx + dy * dy
+    ex, ey = dx[:, None], dy[:, None]
+    rx = centres[None, :, 0] - a[:, 0, None]
+    ry = centres[None, :, 1] - a[:, 1, None]
+    long = length2 > 1e-18
+    safe = np.where(long, length2, 1.0)
+    t = np.clip((rx * ex + ry * ey) / safe[:, None], 0.0, 1.0)
+    t = np.where(long[:, None], t, 0.0)
+    gx = rx - t * ex
+    gy = ry - t * ey
+    gx *= gx
+    gy *= gy
+    gx += gy
+    gap: FloatGrid = np.sqrt(gx, out=gx) - reach[None, :]
+    ok: BoolGrid = np.logical_and.reduce(gap > SLACK, axis=1)
     return ok
 
 
@@ -253,7 +266,7 @@ def _place(
         out[k] = (float(p[0]), float(p[1]))
         taken.append(s)
         left.discard(k)
-        gaps = np.sqrt(((cand - p) ** 2).sum(axis=1)) - 2 * r
+        gaps = geom.centre_distances(cand, cand[s : s + 1])[:, 0] - 2 * r  # (session 35)
         free_spot &= gaps > BASE_GAP / 2
         now = gaps <= COHERENCY - SLACK
         link = now if len(taken) == 1 else (link | now)

@@ -81,7 +81,7 @@ def route_towards(
     ds = float(allowance) * _SHARES
     dxs, dys = (ds[None, :] * _COS[:, None]).ravel(), (ds[None, :] * _SIN[:, None]).ravel()
     xs, ys = float(centre[0]) + dxs, float(centre[1]) + dys
-    inside = np.flatnonzero((xs >= 0) & (xs <= grid.width) & (ys >= 0) & (ys <= grid.height))
+    inside = ((xs >= 0) & (xs <= grid.width) & (ys >= 0) & (ys <= grid.height)).nonzero()[0]
     # the ends that certainly fail (off the board, through another unit's base) are known at
     # once, all together (``coherency.clearly_illegal``, each end on its own): where every one
     # does and the unit cannot be placed model by model (a single model, shaped bases), no

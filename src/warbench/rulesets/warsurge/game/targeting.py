@@ -42,6 +42,10 @@ from warbench.rulesets.warsurge.game.work import Work
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.profiles import Unit
 
+#: ``mask.any(axis=k)`` of a boolean mask without ``ndarray.any``'s Python wrapper (the very
+#: reduction it calls; issue 10, session 35)
+_ANY = np.logical_or.reduce
+
 
 class TargetView:
     """What one attacking unit sees of one target unit.
@@ -373,12 +377,14 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
         # every passenger model fires from the Transport: sees what any Transport model sees,
         # at the distance of the closest Transport model
         near = d.min(axis=0)  # (target models,)
-        cols = np.flatnonzero(near <= reach.max(initial=-1.0) + 1e-6)
+        cols = (near <= reach.max(initial=-1.0) + 1e-6).nonzero()[0]
         rows = np.arange(len(axy))
     else:
         inr = d <= reach[:, None] + 1e-6
-        rows = np.flatnonzero(inr.any(axis=1))
-        cols = np.flatnonzero(inr.any(axis=0))
+        # the ufuncs' own reductions and ``nonzero`` of a 1-D mask: ``np.flatnonzero`` and
+        # ``.any`` without their Python wrappers (issue 10, session 35: the same indices)
+        rows = _ANY(inr, axis=1).nonzero()[0]
+        cols = _ANY(inr, axis=0).nonzero()[0]
     sub: npt.NDArray[np.bool_] | None = None
     if len(rows) and len(cols):
         zs = None if z is None else Heights(z.attacker[rows], z.target[cols], z.blocker)
@@ -394,15 +400,13 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
                         users.setdefault(wname, []).append(m)
         else:
             row_of = {int(k): i for i, k in enumerate(rows)}
-            dsub = d[np.ix_(rows, cols)]
+            dsub = d[rows[:, None], cols]  # ``d[np.ix_(rows, cols)]`` (session 35)
             seen_in: dict[float, list[bool]] = {}  # per Range: each row sees a model within it
             sub_seen: npt.NDArray[np.bool_] = sub
 
             def sees(i: int, rng: float) -> bool:
                 if rng not in seen_in:  # row by row, the same test of every row at once
-                    seen_in[rng] = np.asarray(
-                        (sub_seen & (dsub <= rng + 1e-6)).any(axis=1)
-                    ).tolist()
+                    seen_in[rng] = _ANY(sub_seen & (dsub <= rng + 1e-6), axis=1).tolist()
                 return seen_in[rng][i]
 
             for k, m in enumerate(models):
@@ -425,8 +429,8 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
         # (a target model's answer does not depend on the other target models asked)
         seen = np.zeros(len(txy), dtype=bool)
         if sub is not None:
-            seen[cols] = sub.any(axis=0)
-        rest = np.flatnonzero(~seen)
+            seen[cols] = _ANY(sub, axis=0)
+        rest = (~seen).nonzero()[0]
         if len(rest):
             zv = None if z is None else Heights(z.attacker, z.target[rest], z.blocker)
             polys = outlines()
@@ -434,7 +438,7 @@ def _view_from(w: Work, uid: int, target: int, from_piece: bool = False) -> Targ
             seen[rest] = field.visible(axy, ar, txy[rest], tr, bxy, br, zv, vp)
         if th != target:  # passengers seen where their Transport is seen (L1280, L1438)
             return frozenset(tmodels) if seen.any() else frozenset()
-        return frozenset(tmodels[j] for j in np.flatnonzero(seen))
+        return frozenset(tmodels[j] for j in seen.nonzero()[0].tolist())
 
     plain = z is None and not field.custom_cover_pieces
 
