@@ -10,6 +10,7 @@ so a fast army's price can move apart from the line's.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -25,10 +26,10 @@ from warbench.sim.points_study import (
 from warbench.sim.stats import WinRate
 
 NAMES = ("line", "fast", "transport", "melee", "gunline")
-SHAPE = {"exponents": (0.95,), "gaps": (24.0,), "turns": (4.0,)}
+SHAPE: dict[str, Any] = {"exponents": (0.95,), "gaps": (24.0,), "turns": (4.0,)}
 
 
-def _targets(**constants: float) -> dict[str, float]:
+def _targets(**constants: Any) -> dict[str, float]:
     """How far each archetype's ws-points-4 price moves under ``constants`` (log)."""
     moved = {n: composition(n, "ws-points-4", **constants)["total"] for n in NAMES}
     base = {n: composition(n, "ws-points-4")["total"] for n in NAMES}
