@@ -9,13 +9,17 @@ so a fast army's price can move apart from the line's.
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from warbench.rulesets.warsurge.points_models import model_data
+from warbench.sim import points_study
 from warbench.sim.points_study import (
+    MOBILITY_SLOPES,
     Matchup,
     Round,
     composition,
@@ -99,3 +103,28 @@ def test_with_elasticity_refuses_other_armies_or_no_run() -> None:
         with_elasticity(rnd, _round(0.1, (9, 0, 3), points=400))
     with pytest.raises(ValueError, match="no elasticity run"):
         with_elasticity(rnd, _round(0.1, None))
+
+
+def test_mobility_and_elasticity_options_reach_the_fit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--from FILE --fit --mobility --elasticity OTHER``: the fit gets the slopes and the
+    other round's elasticity run, and the constants it writes carry the fitted slope."""
+    seen: dict[str, Any] = {}
+
+    def fake_fit(rnd: Round, **kw: Any) -> dict[str, float]:
+        seen.update(kw, k=rnd.elasticity())
+        return {"body": 1.0, "ranged": 1.0, "range": 1.0, "melee": 1.0, "mobility_slope": 0.1}
+
+    monkeypatch.setattr(points_study, "fit", fake_fit)
+    saved, other, out = tmp_path / "round.json", tmp_path / "k.json", tmp_path / "fit.json"
+    saved.write_text(json.dumps(_round(0.25, (12, 0, 0)).to_json()))
+    small = _round(0.1, (9, 0, 3))
+    small.matchups = []
+    other.write_text(json.dumps(small.to_json()))
+    args = ["--from", str(saved), "--fit", "--mobility", "--elasticity", str(other)]
+    points_study.main([*args, "--out", str(out)])
+    assert seen["slopes"] == MOBILITY_SLOPES
+    assert seen["k"] == pytest.approx(math.log(3) / math.log(1.1))
+    constants = json.loads(out.read_text())["fit"]["constants"]
+    assert (constants["mobility_base"], constants["mobility_slope"]) == (0.9, 0.1)

@@ -1195,8 +1195,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     out = rnd.to_json()
     if args.fit:
         structure = {"reach_battle_dash": True} if args.battle_dash else None
-        slopes = MOBILITY_SLOPES if args.mobility else None
-        mult = fit(rnd, structure=structure, slopes=slopes)
+        if args.mobility:
+            mult = fit(rnd, structure=structure, slopes=MOBILITY_SLOPES)
+        else:  # the call of every fit before round 8
+            mult = fit(rnd, structure=structure)
         consts: dict[str, Any] = constants_for(mult, rnd.version)
         out["fit"] = {"multipliers": mult, "constants": {**consts, **(structure or {})}}
     text = json.dumps(out, indent=1)
