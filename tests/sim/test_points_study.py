@@ -36,7 +36,7 @@ def test_both_versions_are_selectable_and_ws_points_1_stays_the_default() -> Non
     assert set(POINTS_MODELS) >= {"ws-points-1", "ws-points-2"}
     for version in POINTS_MODELS:
         assert model_data(version).version == version
-    with pytest.raises(UnknownNameError, match="ws-points-2"):
+    with pytest.raises(UnknownNameError, match=r"'ws-points-9'; did you mean 'ws-points-\d'"):
         model_data("ws-points-9")
 
 

@@ -30,7 +30,10 @@ runs one round (steps 1-4 for the version, armies of ``P`` points, 400 by defaul
 hold several of the biggest models, so their armies move with their price, docs/points.md §9);
 ``--fit`` adds step 5 and prints the constants (``--from FILE`` fits a saved round without
 games; ``--battle-dash`` fits with ``ws-points-4``'s reading of Battle weapons);
-``--merge FILE ...`` adds up rounds played on other seeds (``--seed``) into one;
+``--mobility`` fits the mobility slope as well (:data:`MOBILITY_SLOPES`, docs/points.md §9,
+round 8) and ``--elasticity FILE`` fits with another round's elasticity run (a smaller
+handicap, :func:`with_elasticity`); ``--merge FILE ...`` adds up rounds played on other seeds
+(``--seed``) into one;
 ``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
 
 A round can be played in parts (issue 15, session 34): ``--only ARMY ...`` or ``--matchups A:B
@@ -682,6 +685,13 @@ EXPONENTS = (0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
 GAPS = (0.0, 18.0, 24.0, 30.0)
 #: The reach turns the fit tries (the Game Turns a reference game effectively lasts).
 TURNS = (2.0, 3.0, 4.0)
+#: The mobility slopes the fit tries with ``--mobility`` (docs/points.md §9, round 8): the
+#: whole model's price is multiplied by ``mobility_base + mobility_slope × eff / 9`` (eff =
+#: Move + Dash / 2), and the fit keeps the §3.5 human on foot (6"/6", eff 9) where the version
+#: has it (``mobility_base`` = its mobility at eff 9 − slope), so only how much Move and Dash
+#: add is fitted. 0 is a price that Move does not raise beyond reach; no slope is negative (a
+#: faster profile never costs less, docs/points.md §1).
+MOBILITY_SLOPES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 #: Weight of the prior pulling each multiplier towards 1 (squared log), against the squared
 #: error of the log prices (docs/points.md §6: "with a prior pulling towards the current
 #: values").
@@ -696,19 +706,21 @@ def fit(
     turns: Sequence[float] = TURNS,
     prior: float = PRIOR,
     structure: Mapping[str, float] | None = None,
+    slopes: Sequence[float] | None = None,
 ) -> dict[str, float]:
     """The body exponent, the reach gap and turns and the multipliers of body, ranged (its
     flat part and its part growing with Range) and melee points that move each archetype's
     price by ``exp(beta / k)`` (:func:`fit_targets` on the round's ratings and elasticity;
     an army whose whole models cost more than the points it holds got more for them).
     ``structure``: constants of a corrected structure (e.g. ``reach_battle_dash``) the fit
-    prices with, the round's prices staying the ones it was played with."""
+    prices with, the round's prices staying the ones it was played with. ``slopes``: the
+    mobility slopes to try as well (:data:`MOBILITY_SLOPES`; ``None`` keeps the version's)."""
     beta = rnd.ratings()
     k = rnd.elasticity()
     points = rnd.points
     target = {n: beta[n] / k - math.log(rnd.raw.get(n, points) / points) for n in beta}
     return fit_targets(
-        target, rnd.version, reference, exponents, gaps, turns, prior, structure, points
+        target, rnd.version, reference, exponents, gaps, turns, prior, structure, points, slopes
     )
 
 
@@ -722,6 +734,7 @@ def fit_targets(
     prior: float = PRIOR,
     structure: Mapping[str, float] | None = None,
     points: int = POINTS,
+    slopes: Sequence[float] | None = None,
 ) -> dict[str, float]:
     """The constants that move each archetype's ``version`` price by ``exp(target)`` relative
     to the ``reference`` (whose price is held fixed): least squares on log prices over a grid
@@ -730,12 +743,29 @@ def fit_targets(
     (0.5 to 2 in steps of 0.05), plus ``prior`` × the squared logs of the multipliers.
     ``structure`` replaces constants of ``version`` that are not fitted (a corrected reading:
     ``ws-points-4``'s ``reach_battle_dash``) in every price the fit tries; the prices to move
-    stay ``version``'s. The armies are those of ``points``."""
+    stay ``version``'s. The armies are those of ``points``.
+
+    ``slopes`` adds mobility to the grid (docs/points.md §9, round 8): each mobility slope
+    ``s`` of it, with ``mobility_base`` set so a model of eff 9 (6"/6") keeps its mobility
+    ``m9`` (``m9 − s``), and ``prior`` × the squared log of what ``s`` does to a 12"/12"
+    model's price (eff 18: ``(m9 + s) / (m9 + version's slope)``). Mobility multiplies a
+    model's whole price (body, weapons and transport alike), so every part is linear in the
+    base and the slope together: each part at ``s`` is ``(m9 − s) × flat + s × steep``, from
+    the parts with mobility 1 for every model (``flat``) and the version's (exact, not an
+    approximation). The result then has ``mobility_slope``."""
     import numpy as np
 
     names = list(target)
     fixed = dict(structure or {})
     base = {n: composition(n, version, points=points)["total"] for n in names}
+    c0 = model_data_constants(version, fixed)
+    m9 = c0["mobility_base"] + c0["mobility_slope"]
+    if slopes is not None and (c0["mobility_slope"] <= 0 or any(s < 0 for s in slopes)):
+        raise ValueError(
+            f"mobility slopes {list(slopes)} from {version}'s slope {c0['mobility_slope']}: "
+            "the fit needs a version whose slope is above 0 and slopes of 0 or more"
+        )
+    at18 = c0["mobility_base"] + 2 * c0["mobility_slope"]
     axis = np.arange(0.5, 2.0001, 0.05)
     xb, xr, xs, xm = np.meshgrid(axis, axis, axis, axis, indexing="ij")
     penalty = prior * (np.log(xb) ** 2 + np.log(xr) ** 2 + np.log(xs) ** 2 + np.log(xm) ** 2)
@@ -745,6 +775,8 @@ def fit_targets(
         (1.0, 1.0, 1.0, 1.0),
         {},
     )
+    best_slope = c0["mobility_slope"]
+    parts = ("body", "ranged", "range", "melee", "transport")
     shapes = [(e, 0.0, turns[-1]) for e in exponents if 0.0 in gaps] + [
         (e, g, t) for e, g, t in itertools.product(exponents, gaps, turns) if g > 0
     ]
@@ -755,22 +787,52 @@ def fit_targets(
             )
             for n in names
         }
-
-        def price(n: str, comp: dict[str, dict[str, float]] = comp) -> Any:
-            c = comp[n]
-            return (xb * c["body"] + xr * c["ranged"] + xs * c["range"] + xm * c["melee"]) + c[
-                "transport"
+        tries: list[tuple[float, dict[str, dict[str, float]], float]] = [
+            (c0["mobility_slope"], comp, 0.0)
+        ]
+        if slopes is not None:
+            b0, s0 = c0["mobility_base"], c0["mobility_slope"]
+            flat = {
+                n: composition(
+                    n,
+                    version,
+                    points=points,
+                    **fixed,
+                    body_exponent=e,
+                    reach_gap=g,
+                    reach_turns=t,
+                    mobility_base=1.0,
+                    mobility_slope=0.0,
+                )
+                for n in names
+            }
+            steep = {n: {p: (comp[n][p] - b0 * flat[n][p]) / s0 for p in parts} for n in names}
+            tries = [
+                (
+                    s,
+                    {n: {p: (m9 - s) * flat[n][p] + s * steep[n][p] for p in parts} for n in names},
+                    prior * math.log((m9 + s) / at18) ** 2,
+                )
+                for s in slopes
             ]
+        for slope, comp_s, slope_penalty in tries:
 
-        ref = np.log(price(reference) / base[reference])
-        err = penalty.copy()
-        for n in names:
-            moved = np.log(price(n) / base[n]) - ref
-            err += (moved - (target[n] - target[reference])) ** 2
-        i = np.unravel_index(int(np.argmin(err)), err.shape)
-        if float(err[i]) < best[0] - 1e-12:
-            found = (float(xb[i]), float(xr[i]), float(xs[i]), float(xm[i]))
-            best = (float(err[i]), (e, g, t), found, comp)
+            def price(n: str, comp: dict[str, dict[str, float]] = comp_s) -> Any:
+                c = comp[n]
+                return (xb * c["body"] + xr * c["ranged"] + xs * c["range"] + xm * c["melee"]) + c[
+                    "transport"
+                ]
+
+            ref = np.log(price(reference) / base[reference])
+            err = penalty + slope_penalty
+            for n in names:
+                moved = np.log(price(n) / base[n]) - ref
+                err += (moved - (target[n] - target[reference])) ** 2
+            i = np.unravel_index(int(np.argmin(err)), err.shape)
+            if float(err[i]) < best[0] - 1e-12:
+                found = (float(xb[i]), float(xr[i]), float(xs[i]), float(xm[i]))
+                best = (float(err[i]), (e, g, t), found, comp_s)
+                best_slope = slope
     err_best, (e, g, t), x, comp = best
     c = comp[reference]
     at = x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["range"] + x[3] * c["melee"]
@@ -784,7 +846,17 @@ def fit_targets(
         "range": x[2] * norm,
         "melee": x[3] * norm,
         "error": err_best,
-    }
+    } | ({"mobility_slope": best_slope} if slopes is not None else {})
+
+
+def model_data_constants(
+    version: str, structure: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``version``'s constants as a dict, with ``structure``'s in their place."""
+    from warbench.rulesets.warsurge.points_models import model_data
+
+    data: dict[str, Any] = {**model_data(version).constants.model_dump(), **(structure or {})}
+    return data
 
 
 def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> dict[str, float]:
@@ -803,7 +875,14 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
         "range_slope": round(c.range_slope * mult.get("range", mult["ranged"]) / mult["ranged"], 3),
         "reach_gap": mult.get("reach_gap", c.reach_gap),
         "reach_turns": mult.get("reach_turns", c.reach_turns),
-    }
+    } | (
+        {
+            "mobility_base": round(c.mobility_base + c.mobility_slope - mult["mobility_slope"], 3),
+            "mobility_slope": mult["mobility_slope"],
+        }
+        if "mobility_slope" in mult
+        else {}
+    )
 
 
 def merge(rounds: Sequence[Round]) -> Round:
@@ -861,6 +940,21 @@ def merge(rounds: Sequence[Round]) -> Round:
     seeds_of = {rnd.seed for rnd in rounds}
     out.seed = seeds_of.pop() if len(seeds_of) == 1 else None
     return out
+
+
+def with_elasticity(rnd: Round, other: Round) -> Round:
+    """``rnd`` with ``other``'s elasticity run (its handicap and record) in place of its own:
+    the same version and armies (``points`` and ``raw``), or a :class:`ValueError`."""
+    import dataclasses
+
+    if other.handicap_rate is None:
+        raise ValueError("the elasticity round has no elasticity run (handicap_record)")
+    if (other.version, other.points, other.raw) != (rnd.version, rnd.points, rnd.raw):
+        raise ValueError(
+            f"elasticity run of {other.version} at {other.points} points for a round of "
+            f"{rnd.version} at {rnd.points} points: other armies"
+        )
+    return dataclasses.replace(rnd, handicap=other.handicap, handicap_rate=other.handicap_rate)
 
 
 def games_for(half_width: float = 0.05, z: float = 1.96) -> int:
@@ -1009,6 +1103,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="keep the matchups already in --out and play the rest",
     )
     ap.add_argument("--fit", action="store_true", help="fit ws-points-2 multipliers")
+    ap.add_argument(
+        "--mobility",
+        action="store_true",
+        help="fit the mobility slope as well (docs/points.md §9, round 8)",
+    )
+    ap.add_argument(
+        "--elasticity",
+        default=None,
+        metavar="FILE",
+        help="fit with the elasticity run of this round file (e.g. a smaller handicap)",
+    )
     ap.add_argument("--from", dest="source", default=None, help="fit a round saved by --out")
     ap.add_argument("--markdown", action="store_true", help="print the docs/points.md tables")
     ap.add_argument(
@@ -1084,10 +1189,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
         except DataFileError as err:  # the round to resume: name its file
             raise DataFileError(str(args.out), err.reason) from None
+    if args.elasticity:
+        with open(args.elasticity, encoding="utf-8") as fh:
+            rnd = with_elasticity(rnd, Round.from_json(json.load(fh)))
     out = rnd.to_json()
     if args.fit:
         structure = {"reach_battle_dash": True} if args.battle_dash else None
-        mult = fit(rnd, structure=structure)
+        if args.mobility:
+            mult = fit(rnd, structure=structure, slopes=MOBILITY_SLOPES)
+        else:  # the call of every fit before round 8
+            mult = fit(rnd, structure=structure)
         consts: dict[str, Any] = constants_for(mult, rnd.version)
         out["fit"] = {"multipliers": mult, "constants": {**consts, **(structure or {})}}
     text = json.dumps(out, indent=1)

@@ -1,15 +1,15 @@
 """Points-model versions by name: ``ws-points-1`` (the default), ``ws-points-2``,
-``ws-points-3`` and ``ws-points-4``.
+``ws-points-3``, ``ws-points-4`` and ``ws-points-5``.
 
 Each version is a data file of constants and reference pools read by the same
 :class:`~warbench.rulesets.warsurge.points.PointsModel` (``data/points_model.yaml`` is
 ``ws-points-1``; ``data/points_model_2.yaml`` is ``ws-points-2``, recalibrated from simulation,
 docs/points.md §7; ``data/points_model_3.yaml`` is ``ws-points-3``, which adds reach, §8;
 ``data/points_model_4.yaml`` is ``ws-points-4``, which corrects reach's reading of Battle
-weapons, §9). A
-roster records the version it was priced with (``Roster.points_model``); :func:`price_roster`
-prices with a chosen version and stamps it, :func:`coster_for` re-prices a roster with the
-version it records.
+weapons, §9; ``data/points_model_5.yaml`` is ``ws-points-5``, whose fit weighed mobility,
+§9 "Round 8"). A roster records the version it was priced with (``Roster.points_model``);
+:func:`price_roster` prices with a chosen version and stamps it, :func:`coster_for` re-prices
+a roster with the version it records.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ POINTS_MODELS: dict[str, str] = {
     "ws-points-2": "points_model_2.yaml",
     "ws-points-3": "points_model_3.yaml",
     "ws-points-4": "points_model_4.yaml",
+    "ws-points-5": "points_model_5.yaml",
 }
 #: The version a roster is priced with when none is chosen (the packaged default).
 DEFAULT_POINTS_MODEL = "ws-points-1"
