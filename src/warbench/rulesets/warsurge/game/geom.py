@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from warbench.rulesets.warsurge.battlefield import Board
+from warbench.rulesets.warsurge.battlefield import Board, check_move
 from warbench.rulesets.warsurge.battlefield.geometry import ResultCache
 from warbench.rulesets.warsurge.battlefield.sight import (
     Bases,
@@ -170,8 +170,6 @@ class Field:
         hit = self._path_cache.get(key)
         if hit is not None:
             return hit
-        from warbench.rulesets.warsurge.battlefield import check_move
-
         mc = check_move(self.board, start, end, r, 1e9)
         if not mc.ok and mc.rule == "§4.7":
             out = PathCheck(mc.reason or "Impassable Ground", False, (), mc.reason or "")

@@ -25,9 +25,11 @@ from warbench.rulesets.warsurge.game import (
     bases,
     bases_ground,
     geom,
+    perk_challenger,
     perk_crew,
     perk_effects,
     perk_incorporeal,
+    perk_psych,
     perk_velocity,
 )
 from warbench.rulesets.warsurge.game.actions import (
@@ -225,13 +227,9 @@ def _verify_move(w: Work, action: Move) -> MovePlan:
     check_locked(w, uid, new)
     if action.engage is not None and action.engage not in w.contacts(uid, geom.as_array(new)):
         raise err(f"the move does not reach {w.label(action.engage)}", "§4.3")
-    from warbench.rulesets.warsurge.game.perk_psych import move_refusal  # Berserk (lane c)
-
-    if (mad := move_refusal(w, uid, starts, new)) is not None:
+    if (mad := perk_psych.move_refusal(w, uid, starts, new)) is not None:  # Berserk (lane c)
         raise err(mad, "Perks §12.4 Psychological")
-    from warbench.rulesets.warsurge.game.perk_challenger import move_refusal as duel_refusal
-
-    if (duel := duel_refusal(w, uid, new)) is not None:  # Challenger (Perks L1971)
+    if (duel := perk_challenger.move_refusal(w, uid, new)) is not None:  # Challenger (Perks L1971)
         raise err(duel, "Perks §12.4 Leadership")
     turn = w.turning.get(uid, ())
     return MovePlan(uid, models, new, starts, action.dash, facing=turn)

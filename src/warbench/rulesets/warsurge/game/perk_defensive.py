@@ -31,6 +31,8 @@ from warbench.rulesets.warsurge.game.perk_immortal import (
     immortal_lost,
     immortal_units,
 )
+from warbench.rulesets.warsurge.game.perk_mode import chain_of, template_of
+from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import unit_max_hp
 
 if TYPE_CHECKING:
@@ -101,8 +103,6 @@ _REFLECT_LINE = {"Reflect I": 1617, "Reflect II": 1633}
 
 
 def _reflect_rank(work: Work, uid: int) -> str | None:
-    from warbench.rulesets.warsurge.game.perk_turn import index
-
     perks = index(work.setup).units[uid].unit
     return next((r for r in reversed(REFLECT) if r in perks), None)
 
@@ -158,8 +158,6 @@ def reflect_share(work: Work, plan: AttackPlanG, k: int) -> AttackPlanG:
     instead". The Reflect of a unit under ``Reflect`` is attempted once, on the share at it with
     the most Attacks x Power x models (the engine's choice, ruling 7); a template or Chain
     Weapon is not reflected. On a 4+ the share is made against the attacking unit itself."""
-    from warbench.rulesets.warsurge.game.perk_mode import chain_of, template_of
-
     wp = plan.weapons[k]
     t = wp.target
     if t >= len(work.units) or t == plan.uid:

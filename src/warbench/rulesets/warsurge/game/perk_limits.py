@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import (
+    perk_aeonian,
     perk_challenger,
     perk_combat_damage,
     perk_concealed,
     perk_crew,
     perk_espionage,
     perk_incorporeal,
+    perk_limitation,
     perk_psych,
     perk_stealth,
     perk_transport,
@@ -537,8 +539,6 @@ def pacifist_refusal(work: Work, uid: int, weapon: str) -> str | None:
 
 def _lane_b_refusal(work: Work, uid: int, weapon: str) -> str | None:
     """Crew I/II (``perk_aeonian``) and Malfunction I/II (``perk_limitation``), issue 11 lane b."""
-    from warbench.rulesets.warsurge.game import perk_aeonian, perk_limitation
-
     why = perk_aeonian.weapon_refusal(work, uid, weapon)
     return why if why is not None else perk_limitation.weapon_refusal(work, uid, weapon)
 
@@ -547,6 +547,4 @@ def lane_b_hooks(reg: HookRegistry, restore_hp: Restore) -> None:
     """Register the hooks of ``perk_aeonian`` and ``perk_limitation`` (issue 11, lane b): one
     dispatch line in the frozen ``perk_hooks.register_perk_hooks``, which passes its
     ``restore_hp`` (HP Steal)."""
-    from warbench.rulesets.warsurge.game import perk_aeonian
-
     perk_aeonian.register_hooks(reg, restore_hp)

@@ -143,9 +143,11 @@ def _holders_of(setup: Any) -> frozenset[int]:
 def offered(state: GameState) -> bool:
     """Whether the game waits for the player's Time Jump decision: a rewind point whose Attack
     Sequence is over (no casualties, no Counter Action waiting) in a game not over."""
+    if state.rewind is None:  # no rewind point: asked at every step (issue 10, session 35)
+        return False
     from warbench.rulesets.warsurge.game.state import Phase
 
-    if state.rewind is None or state.pause is not None or state.flow.phase is Phase.OVER:
+    if state.pause is not None or state.flow.phase is Phase.OVER:
         return False
     return state.flow.adv is None or state.flow.adv.counter is None
 

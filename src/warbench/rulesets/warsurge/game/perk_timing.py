@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
+from warbench.rulesets.warsurge.game.perk_turn import index
+
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
 
@@ -43,8 +45,6 @@ def opened(perk: str) -> Iterator[None]:
 def timing_refusal(work: Work, uid: int, weapon: str) -> str | None:
     """Why ``weapon`` may not attack now: a Preliminary or Postliminary Weapon outside its
     window (or a plain one inside a window), or ``None``."""
-    from warbench.rulesets.warsurge.game.perk_turn import index
-
     timed = index(work.setup).units[uid].weapon_perks(weapon) & TIMED
     now = _OPEN.get()
     if now is None and not timed:

@@ -29,6 +29,7 @@ import numpy as np
 
 from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Location, Status
 
 if TYPE_CHECKING:
@@ -45,15 +46,11 @@ _TRAPPERS: dict[int, tuple[object, frozenset[int]]] = {}
 
 
 def is_trap(work: Work, uid: int, weapon: str) -> bool:
-    from warbench.rulesets.warsurge.game.perk_turn import index
-
     return TRAP in index(work.setup).units[uid].weapon_perks(weapon)
 
 
 def _trappers(work: Work) -> frozenset[int]:
     """The units of the set-up with a Trap Weapon (memoised per set-up)."""
-    from warbench.rulesets.warsurge.game.perk_turn import index
-
     setup = work.setup
     hit = _TRAPPERS.get(id(setup))
     if hit is not None and hit[0] is setup:

@@ -30,6 +30,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Location
 
 if TYPE_CHECKING:
@@ -61,8 +62,6 @@ def _velocity(name: str) -> bool:
 
 
 def _weapons(work: Work, uid: int) -> list[str]:
-    from warbench.rulesets.warsurge.game.perk_turn import index
-
     return [name for name, ps in index(work.setup).units[uid].weapons if "Velocity" in ps]
 
 
