@@ -22,12 +22,20 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from warbench.kernel.errors import ChangedElsewhereError, StorageError, UnknownNameError
+from warbench.kernel.errors import (
+    ChangedElsewhereError,
+    ProfileError,
+    StorageError,
+    UnknownNameError,
+)
 from warbench.storage.store import Store, Versioned
 
-__all__ = ["DocumentRow", "DocumentStore"]
+__all__ = ["NAME_CHARS", "DocumentRow", "DocumentStore"]
 
 T = TypeVar("T")
+
+NAME_CHARS = 120
+"""The longest name a document table holds (its ``name`` column is ``String(120)``)."""
 
 
 class DocumentRow(Protocol):
@@ -124,13 +132,15 @@ class DocumentStore(Generic[T, R]):
         document gets version 1; one of that name that exists is replaced only with ``replace``
         (else a :class:`StorageError`), and with ``expected_version`` only if no save came after
         that version (else :class:`ChangedElsewhereError`). Another document already called
-        the new name (any case) is refused.
+        the new name (any case) is refused; a name of more than :data:`NAME_CHARS` characters
+        (or none) is bad input, :class:`~warbench.kernel.errors.ProfileError` naming ``name``.
         """
         new_name = self.name_of(value).strip()
         old_name = (name or new_name).strip()
         subject = f"{self.label} {old_name!r}"
-        if not 1 <= len(new_name) <= 120:
-            raise StorageError(f"{subject}: a name has 1 to 120 characters")
+        if not 1 <= len(new_name) <= NAME_CHARS:
+            # bad input (422 naming the field), not a conflict with what is stored (409)
+            raise ProfileError("name", new_name, f"1 to {NAME_CHARS} characters", source=self.label)
 
         def work(s: Session) -> int:
             row = self._row(s, old_name)
