@@ -239,3 +239,28 @@ def test_a_name_too_long_to_store_is_bad_input_naming_the_field(
     assert (r.status_code, r.json()["field"]) == (422, "name")
     assert client.get("/api/collision/cards").json() == []
     assert client.get("/api/collision/groups").json() == []
+
+
+def test_a_rename_and_a_new_card_under_that_name_queue_on_one_lock(
+    tmp_path: Path, examples: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL writers queue on advisory locks: renaming Rhona to Halai and storing a new
+    "HALAI" must take the same lock, else both pass the "already exists" check and two cards
+    share a name ignoring case (the table's unique constraint is case-sensitive; s35-review)."""
+    store = Store.open(f"sqlite:///{tmp_path / 'c.db'}")
+    cards = CardStore(store)
+    locks: list[str | None] = []
+    run = store._run
+
+    def recording(subject: str, work: Any, *, write: bool, lock: str | None = None) -> Any:
+        locks.append(lock)
+        return run(subject, work, write=write, lock=lock)
+
+    monkeypatch.setattr(store, "_run", recording)
+    rhona = parse_card(_rhona(examples))
+    cards.save(rhona)
+    locks.clear()
+    cards.save(rhona.model_copy(update={"name": "Halai"}), name="Rhona")
+    with pytest.raises(StorageError, match="already exists"):
+        cards.save(rhona.model_copy(update={"name": "HALAI"}), replace=False)
+    assert len(locks) == 2 and locks[0] is not None and locks[0] == locks[1]
