@@ -21,7 +21,8 @@ interface Report {
   violations: { field: string; message: string; rule: string }[];
 }
 interface GroupCheck { group: Data; report: Report; html: string; yaml: string }
-interface Member { card: Data; count: number }
+/** A card in the group and its copies (as typed: the server checks the count, L580-617). */
+interface Member { card: Data; count: number | string }
 interface Group { name: string; points_limit: number; characters: Member[] }
 
 const CARD_KEY = "warbench.collision.card";
@@ -302,6 +303,12 @@ function fromGroup(d: Data): Group {
   };
 }
 
+/** A number field's value as typed: a number, else the text (the server names what is wrong). */
+function asTyped(text: string): number | string {
+  const n = Number(text);
+  return text.trim() !== "" && !Number.isNaN(n) ? n : text;
+}
+
 function renderGroup(): void {
   $<HTMLInputElement>("co-group-name").value = group.name;
   $<HTMLInputElement>("co-group-limit").value = String(group.points_limit);
@@ -310,7 +317,7 @@ function renderGroup(): void {
     li.appendChild(el("strong", String(m.card.name)));
     li.appendChild(el("span", ` ${String(m.card.points)} pts each `, { class: "muted" }));
     const count = el("input", "", { type: "number", min: "1", value: String(m.count), "aria-label": `Copies of ${String(m.card.name)}`, inputmode: "numeric", style: "width:5rem" });
-    count.addEventListener("input", () => { m.count = Number(count.value) || 1; groupChanged(); });
+    count.addEventListener("input", () => { m.count = asTyped(count.value); groupChanged(); });
     const edit = el("button", "Edit", { type: "button" });
     edit.addEventListener("click", () => { card = structuredClone(m.card); cardOrigin.stored = null; cardOrigin.version = null; showCard(); cardNote(); cardChanged(); window.scrollTo(0, 0); });
     const x = el("button", "Remove", { type: "button", class: "danger" });

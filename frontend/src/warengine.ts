@@ -305,11 +305,20 @@ function readForm(): void {
   figure.hero_points = hp.trim() !== "" && !Number.isNaN(Number(hp)) ? Number(hp) : hp;
 }
 
+/** True once the stored drafts are read (a draft written before that would replace them). */
+let draftsLoaded = false;
+
+/** The figure as the form shows it, kept in localStorage. */
+function keepFigure(): void {
+  if (!draftsLoaded) return;
+  readForm();
+  localStorage.setItem(FIGURE_KEY, JSON.stringify(figure));
+}
+
 let generation = 0;
 async function recost(): Promise<void> {
   const mine = ++generation;
-  readForm();
-  localStorage.setItem(FIGURE_KEY, JSON.stringify(figure));
+  keepFigure();
   const error = $("we-error");
   try {
     const check = await api<FigureCheck>("POST", "/api/warengine/figures/cost", figure);
@@ -331,7 +340,14 @@ async function recost(): Promise<void> {
   }
 }
 
-const changed = debounce(() => void recost(), 200);
+const recostSoon = debounce(() => void recost(), 200);
+
+/** After a change: the draft is kept at once (a reload straight after loses nothing), costed
+ * after 200 ms of quiet. */
+function changed(): void {
+  keepFigure();
+  recostSoon();
+}
 
 // ------------------------------------------------------------------ force builder
 
@@ -417,13 +433,19 @@ function forceData(): Data {
   };
 }
 
-let forceGeneration = 0;
-async function recostForce(): Promise<void> {
-  const mine = ++forceGeneration;
+/** The force as the page shows it, kept in localStorage. */
+function keepForce(): void {
+  if (!draftsLoaded) return;
   force.name = $<HTMLInputElement>("we-force-name").value;
   force.renown = Number($<HTMLInputElement>("we-renown").value);
   force.force = Number($<HTMLInputElement>("we-force-points").value);
   localStorage.setItem(FORCE_KEY, JSON.stringify(force));
+}
+
+let forceGeneration = 0;
+async function recostForce(): Promise<void> {
+  const mine = ++forceGeneration;
+  keepForce();
   const error = $("we-force-error");
   try {
     const check = await api<ForceCheck>("POST", "/api/warengine/forces/cost", forceData());
@@ -457,7 +479,13 @@ async function recostForce(): Promise<void> {
   }
 }
 
-const forceChanged = debounce(() => void recostForce(), 200);
+const recostForceSoon = debounce(() => void recostForce(), 200);
+
+/** After a change to the force: kept at once, costed after 200 ms of quiet. */
+function forceChanged(): void {
+  keepForce();
+  recostForceSoon();
+}
 
 // ------------------------------------------------------------------ stored forces
 // Forces kept in the database like rosters (GET/POST /api/warengine/forces, PUT/DELETE
@@ -527,6 +555,7 @@ async function start(): Promise<void> {
   loadDrafts();
   showFigure();
   renderForce();
+  draftsLoaded = true;
   savedNote();
   void refreshStored();
   void recost();
@@ -630,7 +659,7 @@ $("we-clear-force").addEventListener("click", async () => {
   renderForce();
   forceChanged();
 });
-for (const id of ["we-force-name", "we-renown", "we-force-points"]) $(id).addEventListener("input", forceChanged);
+for (const id of ["we-force-name", "we-renown", "we-force-points"]) $(id).addEventListener("input", () => { forceChanged(); });
 
 /** The tables and the example force, loaded once; handlers that need them wait for it. */
 const ready: Promise<void> = start();

@@ -439,6 +439,30 @@ def test_warengine_figure_designer_and_force_builder_l925_997(page: Any) -> None
     )
 
 
+def test_warengine_drafts_survive_a_reload_straight_after_a_change(page: Any) -> None:
+    """Both WarEngine drafts are kept at each change, not after the 200 ms re-cost: a reload
+    at once after a change keeps it (s35-review; the Collision page had the same bug)."""
+    page.goto("/warengine")
+    playwright_api.expect(page.locator("#we-total")).to_have_text(
+        __import__("re").compile(r"^\d+ pts$")
+    )
+    page.select_option("#we-example", label="WarpEyes")
+    playwright_api.expect(page.locator("#we-total")).to_have_text("244 pts")
+    page.select_option('select[name="df"]', "4k4")
+    page.reload()
+    playwright_api.expect(page.locator('select[name="df"]')).to_have_value("4k4")
+    playwright_api.expect(page.locator("input[name='name']").first).to_have_value("WarpEyes")
+    page.fill("#we-force-name", "Reloaded at once")
+    page.reload()
+    playwright_api.expect(page.locator("#we-force-name")).to_have_value("Reloaded at once")
+    page.click("#we-example-force")
+    playwright_api.expect(page.locator("#we-units fieldset.unit").first).to_be_visible()
+    units = page.locator("#we-units fieldset.unit").count()
+    page.locator("#we-units fieldset.unit").first.get_by_role("button", name="Remove unit").click()
+    page.reload()
+    playwright_api.expect(page.locator("#we-units fieldset.unit")).to_have_count(units - 1)
+
+
 def test_design_model_groups_with_their_own_weapons_s1_2(page: Any) -> None:
     page.goto("/design")
     total = page.locator("#cost-total")

@@ -117,3 +117,17 @@ def test_battle_group_saved_and_a_stale_save_refused_l580_617(page: Any, request
     page.click("#co-card-save")
     expect(page.locator("#co-card-saved")).to_contain_text("“Rhona” (version 1)")
     expect(page.locator("#co-card-list option", has_text="Rhona · 120 pts · v1")).to_have_count(1)
+
+
+def test_a_count_of_no_copies_is_refused_by_the_server_not_made_one_l580_617(page: Any) -> None:
+    """A card's count in a group is sent as typed: 0 copies is refused by the server naming the
+    field (count 1 to 100), not turned into 1 copy by the script while the page shows 0
+    (s35-review)."""
+    page.goto("/collision")
+    page.click("#co-example-group")
+    expect(page.locator("#co-group-total")).to_have_text("430 / 500 pts")
+    page.get_by_label("Copies of Skeleton Archer").fill("0")
+    expect(page.locator("#co-group-error")).to_contain_text("count")
+    expect(page.locator("#co-group-total")).to_have_text("–")
+    page.get_by_label("Copies of Skeleton Archer").fill("2")
+    expect(page.locator("#co-group-total")).to_have_text("340 / 500 pts")

@@ -222,3 +222,45 @@ def test_cards_and_groups_are_apart_and_names_unique_ignoring_case(
         groups.versioned("Deadholm scouts")
     assert [s.name for s in cards.summaries()] == ["Rhona"]
     assert [s.points_limit for s in groups.summaries()] == [500]
+
+
+def test_a_name_too_long_to_store_is_bad_input_naming_the_field(
+    client: TestClient, examples: dict[str, Any]
+) -> None:
+    """A name the table cannot hold (1 to 120 characters) is bad input, 422 naming ``name``
+    and the allowed length, not a 409 conflict (s35-review); nothing is stored."""
+    for name in ("x" * 121, "   "):
+        r = client.post("/api/collision/cards", json={"card": {**_rhona(examples), "name": name}})
+        body = r.json()
+        assert (r.status_code, body["field"], body["error"]) == (422, "name", "ProfileError")
+        assert "1 to 120 characters" in body["detail"] and len(body["detail"]) < 200
+    group = {**examples["groups"][0], "name": "g" * 121}
+    r = client.post("/api/collision/groups", json={"group": group})
+    assert (r.status_code, r.json()["field"]) == (422, "name")
+    assert client.get("/api/collision/cards").json() == []
+    assert client.get("/api/collision/groups").json() == []
+
+
+def test_a_rename_and_a_new_card_under_that_name_queue_on_one_lock(
+    tmp_path: Path, examples: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL writers queue on advisory locks: renaming Rhona to Halai and storing a new
+    "HALAI" must take the same lock, else both pass the "already exists" check and two cards
+    share a name ignoring case (the table's unique constraint is case-sensitive; s35-review)."""
+    store = Store.open(f"sqlite:///{tmp_path / 'c.db'}")
+    cards = CardStore(store)
+    locks: list[str | None] = []
+    run = store._run
+
+    def recording(subject: str, work: Any, *, write: bool, lock: str | None = None) -> Any:
+        locks.append(lock)
+        return run(subject, work, write=write, lock=lock)
+
+    monkeypatch.setattr(store, "_run", recording)
+    rhona = parse_card(_rhona(examples))
+    cards.save(rhona)
+    locks.clear()
+    cards.save(rhona.model_copy(update={"name": "Halai"}), name="Rhona")
+    with pytest.raises(StorageError, match="already exists"):
+        cards.save(rhona.model_copy(update={"name": "HALAI"}), replace=False)
+    assert len(locks) == 2 and locks[0] is not None and locks[0] == locks[1]

@@ -12,7 +12,7 @@ is filled (:meth:`DocumentStore.fill`); the rules of storing live here once:
   loaded (``expected_version``) gets :class:`~warbench.kernel.errors.ChangedElsewhereError`
   when another save came in between, instead of overwriting it.
 * Every operation is one transaction of :meth:`Store._run` (retries, one ``StorageError``,
-  advisory locks on PostgreSQL).
+  advisory locks on PostgreSQL: one per kind, so a rename and a save under the new name queue).
 """
 
 from __future__ import annotations
@@ -22,12 +22,20 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from warbench.kernel.errors import ChangedElsewhereError, StorageError, UnknownNameError
+from warbench.kernel.errors import (
+    ChangedElsewhereError,
+    ProfileError,
+    StorageError,
+    UnknownNameError,
+)
 from warbench.storage.store import Store, Versioned
 
-__all__ = ["DocumentRow", "DocumentStore"]
+__all__ = ["NAME_CHARS", "DocumentRow", "DocumentStore"]
 
 T = TypeVar("T")
+
+NAME_CHARS = 120
+"""The longest name a document table holds (its ``name`` column is ``String(120)``)."""
 
 
 class DocumentRow(Protocol):
@@ -82,7 +90,12 @@ class DocumentStore(Generic[T, R]):
     # ------------------------------------------------------------------ shared rules
 
     def _lock(self, name: str) -> str:
-        return f"{self.lock_prefix}:{name.strip().lower()}"
+        # One lock for every write of this kind, not one per name: a rename (locking the old
+        # name) and a new document under the new name in another case (locking that name)
+        # would both pass the "already exists" check on PostgreSQL, and the table's unique
+        # constraint is case-sensitive (s35-review). Documents are saved by hand, rarely.
+        del name
+        return self.lock_prefix
 
     def _row(self, s: Session, name: str) -> R | None:
         q = self.query().where(func.lower(self.row_type.name) == name.strip().lower())
@@ -124,13 +137,15 @@ class DocumentStore(Generic[T, R]):
         document gets version 1; one of that name that exists is replaced only with ``replace``
         (else a :class:`StorageError`), and with ``expected_version`` only if no save came after
         that version (else :class:`ChangedElsewhereError`). Another document already called
-        the new name (any case) is refused.
+        the new name (any case) is refused; a name of more than :data:`NAME_CHARS` characters
+        (or none) is bad input, :class:`~warbench.kernel.errors.ProfileError` naming ``name``.
         """
         new_name = self.name_of(value).strip()
         old_name = (name or new_name).strip()
         subject = f"{self.label} {old_name!r}"
-        if not 1 <= len(new_name) <= 120:
-            raise StorageError(f"{subject}: a name has 1 to 120 characters")
+        if not 1 <= len(new_name) <= NAME_CHARS:
+            # bad input (422 naming the field), not a conflict with what is stored (409)
+            raise ProfileError("name", new_name, f"1 to {NAME_CHARS} characters", source=self.label)
 
         def work(s: Session) -> int:
             row = self._row(s, old_name)
