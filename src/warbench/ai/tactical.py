@@ -98,6 +98,7 @@ import numpy as np
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_danger import danger_score, danger_threat
+from warbench.ai.tactical_end import may_be_last
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
@@ -216,6 +217,11 @@ class TacticalBot(ScriptedPlayer):
     #: still standing, not those slain in this one and not yet removed (session 32,
     #: ``ai.tactical_slain``; L2872); ``False``: every model not yet removed.
     slain_gone: bool = True
+    #: In the Attack Phase of a Game Turn that may be the last (§2.2 step 7), each weapon
+    #: goes where the point value it is expected to take is most, the enemy output and
+    #: threat it would remove for later Attack Phases not counted (session 35,
+    #: ``ai.tactical_end``): what is left when the game ends decides it (§2.2 step 8).
+    end_points: bool = True
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
@@ -792,6 +798,8 @@ class TacticalBot(ScriptedPlayer):
         alive = sum(1 for gone in w.units[a].removed if not gone) / max(1, w.info(a).models)
         taken, slain = expected_take(dist, alive, hps)
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
+        if self.end_points and may_be_last(w):
+            return taken * per_hp  # the points that are there (session 35, §2.2 step 8)
         if self.danger_fire:  # session 31: the most dangerous first (``ai.tactical_danger``)
             danger = danger_threat(w, b, self._worth)
             score = danger_score(taken, float(sum(hps)), per_hp, danger, self._output_weight(w))
