@@ -91,7 +91,7 @@ def test_collision_determinisation_draws_the_hidden_piles_and_never_copies_them(
 
 
 def test_only_activation_and_action_decisions_are_searched() -> None:
-    """A decision whose flow the view does not carry (Hero Points L491, placement L287) is
+    """A decision whose flow the view does not carry (Hero Points L491, placement L303) is
     answered with its default; activation and action decisions get several candidates."""
     rs = get_ruleset("warengine")
     hooks = get_hooks(rs)

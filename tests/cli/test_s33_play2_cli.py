@@ -2,7 +2,7 @@
 
 * ``warbench play --ruleset warengine`` drew no board at all, where WARSURGE and Collision draw
   theirs: the table is now drawn before the person's questions (once while it stands
-  unchanged) and at the end, the placing strips of L287-293 marked and each unit's figures
+  unchanged) and at the end, the placing strips of L301-309 marked and each unit's figures
   named by the numbers the questions use ("Reaver #1").
 """
 
@@ -40,11 +40,11 @@ def _warengine(
     return _play(capsys, monkeypatch, *args, answers=answers)
 
 
-def test_warengine_board_is_drawn_before_each_question_L287_293(
+def test_warengine_board_is_drawn_before_each_question_L301_309(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = _warengine(capsys, monkeypatch, answers="\n\n")
-    first = text.index("StormReavers (1): place Reaver #1 [The WarEngine 2.1 L287]")
+    first = text.index("StormReavers (1): place Reaver #1 [The WarEngine 2.1 L303]")
     before = text[:first]
     # the table, its key and the other force's figures already placed, before the question
     assert 'Ruins (48" x 48")' in before
@@ -137,10 +137,10 @@ def test_end_values_are_said_without_a_trailing_point_zero_S2_2(
     assert shown["text"] == "The game ends (x): Red 180, Blue 811.7 points remaining; Blue wins"
 
 
-def test_warengine_events_and_result_name_the_force_not_player_0_L289_L633(
+def test_warengine_events_and_result_name_the_force_not_player_0_L305_L633(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The terminal said "player 0 rolls higher: player 1 places first" (L289) and "...: player
+    """The terminal said "player 0 rolls higher: player 1 places first" (L305) and "...: player
     0 wins" (L633), numbering the seats from 0; each is now the force's name."""
     text = _warengine(capsys, monkeypatch, answers="")
     rolled = r"StormReavers \([12]\) rolls higher: StormReavers \([12]\) places first"

@@ -45,13 +45,13 @@ def test_collision_questions_name_the_battle_group_and_the_book_L557_565(
     assert "Winner: " in text or "Draw" in text
 
 
-def test_warengine_questions_name_the_force_and_tell_two_copies_apart_L287(
+def test_warengine_questions_name_the_force_and_tell_two_copies_apart_L303(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = _play(
         capsys, monkeypatch, "--ruleset", "warengine", FORCE, FORCE, "--seed", "4", "--turns", "1"
     )
-    assert "StormReavers (1): place Reaver #1 [The WarEngine 2.1 L287]" in text
+    assert "StormReavers (1): place Reaver #1 [The WarEngine 2.1 L303]" in text
     assert "\nplayer 0:" not in text
     assert not SOURCE_FILE.search(text), SOURCE_FILE.search(text)
     # the result says which StormReavers won

@@ -5,7 +5,7 @@
 * **Evaluation**: half the share of victory points as they stand (casualties, units
   destroyed, objectives held, 004_f4ea5693af0644ce.txt L623-L631), half the share of figure
   points still on the table: what the game is won on and what wins it later.
-* **Searched**: choosing the unit to activate (L348) and each figure's action (L398).
+* **Searched**: choosing the unit to activate (L366) and each figure's action (L399).
 """
 
 from __future__ import annotations

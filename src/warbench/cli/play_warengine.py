@@ -45,7 +45,7 @@ def play_warengine(
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
-        # rules cited by book ("[The WarEngine 2.1 L287]"), not by file name (session 33)
+        # rules cited by book ("[The WarEngine 2.1 L303]"), not by file name (session 33)
         console.print(book_names(line), highlight=False, markup=False)
 
     players: list[Any] = [auto, auto]
@@ -59,7 +59,7 @@ def play_warengine(
         if ctx is None:
             return None
         data = ws.actions.dump(action)
-        if isinstance(data, dict) and data.get("kind") == "first":  # L340, by the force's name
+        if isinstance(data, dict) and data.get("kind") == "first":  # L362, by the force's name
             k, names = data.get("player"), person.seat_names
             if isinstance(k, int) and 0 <= k < len(names):
                 return f"{names[k]} activates first"

@@ -3,7 +3,7 @@ terminal drew no board at all, where WARSURGE and Collision draw theirs before a
 
 The table is the WARSURGE board the game is played on (``game/board.py``'s :class:`Field`),
 drawn by the battlefield package's :func:`render_text`, one character an inch: terrain as
-WARSURGE draws it, the two placing strips along the players' edges as ``:`` (L287-293, option
+WARSURGE draws it, the two placing strips along the players' edges as ``:`` (L301-309, option
 ``deploy_depth``, in place of the board file's Deployment Zones, which the WarEngine does not
 use), and each unit's placed, living figures by its letter, the legend naming the unit, its
 figures' numbers (as the questions name them, "Reaver #1") and its force.
@@ -58,5 +58,5 @@ def board_text(ctx: Context, view: Any, names: Sequence[str], *, cell: float = 1
     # the strips are no WARSURGE Deployment Zones: the key says what they are, and whose
     # each is (session 35: a new player was asked to place a figure and not told where)
     whose = f"{names[0]} south, {names[1]} north" if len(names) > 1 else "south, north"
-    strips_said = f": placing strips ({whose}; L287-293)"
+    strips_said = f": placing strips ({whose}; L301-309)"
     return title + "\n" + text.replace(": Deployment Zone", strips_said, 1)

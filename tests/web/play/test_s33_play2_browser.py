@@ -126,8 +126,8 @@ def test_play_manager_command_points_keep_their_plus_on_their_line(pages: Pages)
     expect(box.locator("span", has_text=re.compile(r"^Blue: 1 CP$"))).to_have_count(1)
 
 
-def test_warengine_log_and_result_name_the_force_not_player_0_L289_L633(pages: Pages) -> None:
-    """The WarEngine log read "player 0 rolls higher: player 1 places first" (L289) and the
+def test_warengine_log_and_result_name_the_force_not_player_0_L305_L633(pages: Pages) -> None:
+    """The WarEngine log read "player 0 rolls higher: player 1 places first" (L305) and the
     result "...: player 0 wins" (L633), the seats numbered from 0 under "you play StormReavers
     (1)"; the page and the replay viewer now name the force. The server's record keeps the
     engine's text."""

@@ -7,7 +7,7 @@ the fixtures of ``test_play_browser.py``; screenshots in ``tests/web/artefacts/`
   were named nowhere until the score at the end. It now reads "Game Turn 1 of 5 · phase 1 ·
   step 20 · objectives: Rushed Study (major); Tactical Victory, High Ground (minor)".
 * WarEngine: the key said "Player 1's placing strip" while the sides are called by their
-  forces ("StormReavers (1)"); it now names the force. Its bracket "(12" from the edge, L293)"
+  forces ("StormReavers (1)"); it now names the force. Its bracket "(12" from the edge, L309)"
   was cut with the force's own "(1)" by the key's greedy bracket rule: only the last bracket
   is cut now.
 """

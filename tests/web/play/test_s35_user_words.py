@@ -100,7 +100,7 @@ def test_the_key_names_each_placing_strip_by_its_force_L309() -> None:
     scene = pres.scene(setup, rs.views.dump(rs.view(state, 0))) or {}
     strips = [a["name"] for a in scene["areas"] if a["kind"] == "zone"]
     assert sorted(strips) == sorted(
-        f"StormReavers ({k})'s placing strip (12\" from the edge, L293)" for k in (1, 2)
+        f"StormReavers ({k})'s placing strip (12\" from the edge, L309)" for k in (1, 2)
     )
 
 

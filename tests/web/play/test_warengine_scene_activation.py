@@ -14,7 +14,7 @@ def _hulk() -> dict[str, object]:
     return trooper("Hulk", type="L", mv='0"', tweaks=["Vehicle", "Monstrously Huge"])
 
 
-def test_an_activation_names_its_unit_by_its_own_figure_L348() -> None:
+def test_an_activation_names_its_unit_by_its_own_figure_L366() -> None:
     # units 0 (two Crew: figures 0, 1), 1 (the Hulk: figure 2), 2 (a Raider: figure 3)
     s = table(
         force(("Crew", [(trooper("Crew"), 2)]), ("Hulk", [(_hulk(), 1)])),
@@ -90,7 +90,7 @@ def test_listed_actions_are_worded_with_names_not_numbers_L1401_L1279() -> None:
     assert words[2] == 'Conjurer #2: Summoning, choosing Raider #3, placed at (11", 6")'
     assert words[3] == "Activate Crew #1"
     assert words[4] is not None and words[4].startswith("Deactivate")
-    # who activates first (L340) by the force's name, not "first: player 0" (session 33)
+    # who activates first (L362) by the force's name, not "first: player 0" (session 33)
     first = WarEnginePresenter().seat_names(ctx_of(s).args, 2)[0]
     assert words[5] == f"{first} activates first"
     # Summoning with no figure named: the words say the engine picks it (L1279); a weapon

@@ -13,7 +13,7 @@ L406, L420, L430), spent one-shot weapons, timed power effects and burning, and 
 attack being resolved (Hero Points and rerolls, L491-L493) or of a reserve window (L581). The
 victory points kept as casualties happen are the view's scores less the objectives held now and
 the 250 for playing (L623-L631). So the states are exact where a search decides — choosing the
-unit to activate (L348) and a figure's action at the start of its unit's activation (L398) —
+unit to activate (L366) and a figure's action at the start of its unit's activation (L399) —
 and an approximation inside an activation; ``tests/ai/test_search_rulesets.py`` checks that the
 state shows the player exactly its view.
 """
@@ -71,7 +71,7 @@ _FRESH_MAX = 8
 
 
 def _fresh(knowledge: SetupArgs) -> GameState:
-    """The game of ``knowledge`` before placement (L287), parsed once per set-up."""
+    """The game of ``knowledge`` before placement (L303), parsed once per set-up."""
     key = json.dumps([knowledge.rosters, knowledge.board, dict(knowledge.options)], sort_keys=True)
     state = _FRESH.get(key)
     if state is None:

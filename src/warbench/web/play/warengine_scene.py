@@ -2,7 +2,7 @@
 
 The scene is the battlefield to scale in inches (the WARSURGE board format the game uses:
 terrain drawn as :class:`~warbench.web.play.scenes.WarsurgePresenter` draws it), the two
-placing strips along the players' edges (L287-293, option ``deploy_depth``), and every placed
+placing strips along the players' edges (L301-309, option ``deploy_depth``), and every placed
 figure as a disc of its base radius (its type, L266), with rings for the selected figure: its
 Movement allowance (L402) and each weapon's Range (L467). ``spots`` puts the listed actions on
 the table: a placement or a move on its point (dragged from there, every position checked by
@@ -89,7 +89,7 @@ class WarEnginePresenter(Presenter):
                 0,
                 {
                     "kind": "zone",
-                    "name": f"{names[side]}'s placing strip ({d:g}\" from the edge, L293)",
+                    "name": f"{names[side]}'s placing strip ({d:g}\" from the edge, L309)",
                     "tags": [f"side-{side}"],
                     "points": [[0, y0], [w, y0], [w, y1], [0, y1]],
                 },
@@ -237,7 +237,7 @@ class WarEnginePresenter(Presenter):
         names = self.seat_names(setup, 2)
 
         def say(a: JSON) -> str | None:
-            # who activates first (L340) by the force's name, not "first: player 1"
+            # who activates first (L362) by the force's name, not "first: player 1"
             if isinstance(a, dict) and a.get("kind") == "first":
                 k = a.get("player")
                 if isinstance(k, int) and 0 <= k < len(names):

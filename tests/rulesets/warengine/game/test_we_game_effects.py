@@ -1666,7 +1666,7 @@ def b_vehicular_commander() -> None:
         )
         s.to_act = 0
         s.active_unit = None
-        assert (WS.check(s, Activate(0, join=1), 0) is None) is ok  # joins troopers (L356)
+        assert (WS.check(s, Activate(0, join=1), 0) is None) is ok  # joins troopers (L375)
 
 
 def b_multiprofile() -> None:

@@ -56,7 +56,7 @@ def test_L1807_one_profile_of_a_multiprofile_weapon_per_activation() -> None:
     assert WS.check(s, Attack(0, 1, 1), 0) is not None
 
 
-def test_L348_players_alternate_and_a_player_without_units_passes() -> None:
+def test_L346_players_alternate_and_a_player_without_units_passes() -> None:
     f0 = force(("A1", [(GUN, 1)]), ("A2", [(trooper("G2", type="C"), 1)]))
     s = table(f0, force(("B", [(trooper("Foe", type="C"), 1)])), [(10, 5), (20, 5), (10, 40)])
     s = activate(s, 0)

@@ -1,5 +1,5 @@
 """Setting up, placing, initiative, activation, leaders and control
-(004_f4ea5693af0644ce.txt L287-L400)."""
+(004_f4ea5693af0644ce.txt L301-L400)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ def _char(name: str, mv: int) -> dict[str, object]:
     }
 
 
-def test_L289_example_aaron_and_dave_place_slowest_first() -> None:
+def test_L307_example_aaron_and_dave_place_slowest_first() -> None:
     """Aaron Mv 6, 9, 15; Dave Mv 9, 12, 15: Aaron's 6 first, a roll-off for 9 (Aaron rolls
-    lower and places first), Dave's 12, a roll-off for 15 (L289-L291)."""
+    lower and places first), Dave's 12, a roll-off for 15 (L305-L307)."""
     aaron = force(*[(f"A{mv}", [(_char(f"Aaron {mv}", mv), 1)]) for mv in (6, 9, 15)])
     dave = force(*[(f"D{mv}", [(_char(f"Dave {mv}", mv), 1)]) for mv in (9, 12, 15)])
     ws = WarEngineRuleset()
@@ -52,7 +52,7 @@ def test_L289_example_aaron_and_dave_place_slowest_first() -> None:
     assert s.phase == "initiative"
 
 
-def test_L293_figures_are_placed_within_12_inches_of_their_edge() -> None:
+def test_L309_figures_are_placed_within_12_inches_of_their_edge() -> None:
     ws = WarEngineRuleset()
     f = force(("A", [(_char("Solo", 6), 1)]))
     s = ws.setup((f, f), None, {"builder_limits": False}, 1)
@@ -60,11 +60,11 @@ def test_L293_figures_are_placed_within_12_inches_of_their_edge() -> None:
         s, _ = ws.apply(s, Roll(0), CHANCE)
     d = ws.pending(s)[0]
     refusal = ws.check(s, Place(d.default.fig, 10, 20), d.player)  # type: ignore[union-attr]
-    assert refusal is not None and refusal.rule.endswith("L293")
+    assert refusal is not None and refusal.rule.endswith("L309")
     assert ws.check(s, Place(d.default.fig, 10, 11.5 if d.player == 0 else 36.5), d.player) is None
 
 
-def test_L340_initiative_winner_chooses_who_goes_first() -> None:
+def test_L362_initiative_winner_chooses_who_goes_first() -> None:
     f = force(("A", [(_char("Solo", 6), 1)]))
     ws = WarEngineRuleset()
     s = ws.setup((f, f), None, {"builder_limits": False}, 2)
@@ -74,7 +74,7 @@ def test_L340_initiative_winner_chooses_who_goes_first() -> None:
     s, _ = ws.apply(s, Roll(1), CHANCE)
     d = ws.pending(s)[0]
     assert (d.player, d.kind) == (1, "first")
-    s, _ = ws.apply(s, First(0), 1)  # player 1 makes player 0 go first (L326)
+    s, _ = ws.apply(s, First(0), 1)  # player 1 makes player 0 go first (L342)
     assert ws.pending(s)[0].player == 0 and ws.pending(s)[0].kind == "activation"
 
 
@@ -82,7 +82,7 @@ def _elite(name: str, mn: str, cr: str) -> dict[str, object]:
     return trooper(name, type="E", mn=mn, cr=cr)
 
 
-def test_L305_leader_is_highest_mental_then_control_radius() -> None:
+def test_L329_leader_is_highest_mental_then_control_radius() -> None:
     unit = [
         (_elite("Sergeant", "4k3", '6"'), 1),
         (_elite("Lieutenant", "4k3", '9"'), 1),
@@ -94,7 +94,7 @@ def test_L305_leader_is_highest_mental_then_control_radius() -> None:
         force(("Foe", [(trooper("Foe"), 1)])),
         [(10, 5), (12, 5), (14, 5), (16, 5), (18, 5), (10, 40)],
     )
-    # the Brute's Mental is higher but without a Control Radius it cannot lead (L303)
+    # the Brute's Mental is higher but without a Control Radius it cannot lead (L327)
     assert s.units[0].leader == 1
 
 
@@ -112,7 +112,7 @@ def test_L309_replacement_leader_is_closest_to_the_fallen_one() -> None:
     assert s.units[0].leader == 2 and not s.units[0].lost_leader
 
 
-def test_L311_a_tie_is_the_players_pick() -> None:
+def test_L334_a_tie_is_the_players_pick() -> None:
     unit = [(_elite("Leader", "5k4", '6"'), 1), (_elite("Sarge", "4k3", '6"'), 2), (trooper(), 1)]
     s = table(
         force(("Squad", unit)),
@@ -128,7 +128,7 @@ def test_L311_a_tie_is_the_players_pick() -> None:
     assert s.units[0].leader == 2 and not s.leader_choice
 
 
-def test_L356_a_character_activates_with_troopers_whose_leader_is_in_his_radius() -> None:
+def test_L375_a_character_activates_with_troopers_whose_leader_is_in_his_radius() -> None:
     hero = {
         "name": "Captain",
         "type": "C",
@@ -152,7 +152,7 @@ def test_L356_a_character_activates_with_troopers_whose_leader_is_in_his_radius(
         [(10, 5), (30, 5), (31, 5), (32, 5), (33, 5), (10, 40)],
     )
     refusal = WS.check(far, Activate(0, 1), 0)
-    assert refusal is not None and refusal.rule.endswith("L356")
+    assert refusal is not None and refusal.rule.endswith("L375")
     s = activate(s, 0, 1)
     assert s.units[0].activated and s.units[1].activated
     # the Captain (Mn 5k4) leads the group: every trooper within 8" is controlled (L393)

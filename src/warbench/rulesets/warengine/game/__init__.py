@@ -1,4 +1,4 @@
-"""The WarEngine 2.1 game (004_f4ea5693af0644ce.txt L266-L633) on the game protocol.
+"""The WarEngine 2.1 game (004_f4ea5693af0644ce.txt L285-L633) on the game protocol.
 
 Files follow the book: :mod:`.setup` (forces, the stage, placing), :mod:`.activation`
 (initiative, conflict, activation, deactivate, the end of the turn), :mod:`.control`

@@ -1,12 +1,12 @@
-"""The game turn (004_f4ea5693af0644ce.txt L313-L400, L595): Initiative, Conflict (activating
+"""The game turn (004_f4ea5693af0644ce.txt L336-L400, L595): Initiative, Conflict (activating
 units, characters joining trooper units, Remove Reserve, Check Control, Deactivate), then
 Follow Up and Rout.
 
-* Initiative (L338-L340): a roll-off (chance); the winner decides who activates first.
-* Conflict (L342-L376): the players alternate activating units not yet activated; a player
+* Initiative (L360-L362): a roll-off (chance); the winner decides who activates first.
+* Conflict (L364-L379): the players alternate activating units not yet activated; a player
   with none left passes to the other. A character not yet activated may activate with a
   trooper unit not yet activated whose leader is within his Control Radius (any figure if it
-  has no leader); they are one unit until either activates again (L356).
+  has no leader); they are one unit until either activates again (L375).
 * Activating: Remove Reserve (L379-L389), Check Control (L391-L397), Stupid (L1427); then the
   figures act; Deactivate checks control again (L589) and passes the turn (L595).
 * Ponderous figures activate every other turn (L1415).
@@ -57,7 +57,7 @@ def activatable(state: GameState, ctx: Context, side: int) -> list[int]:
 
 
 def join_ok(state: GameState, ctx: Context, char_unit: int, troop_unit: int) -> str | None:
-    """Why the character may not activate with that trooper unit (L356), or None."""
+    """Why the character may not activate with that trooper unit (L375), or None."""
     c, t = state.units[char_unit], state.units[troop_unit]
     if not c.character:
         return f"{c.name} is not a character acting alone"
@@ -113,7 +113,7 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
     kit.on_activate(state, ctx, group_figs(state, ids))  # Transferable (L1845)
     names = " with ".join(state.units[u].name for u in ids)
     whose = {"side": state.units[ids[0]].side}  # the words name the force (a mirror game)
-    events.append(Event("activate", f"{names} activates", rule(354), whose))
+    events.append(Event("activate", f"{names} activates", rule(366), whose))
     for uid in ids:
         u = state.units[uid]
         if u.leader is None or not on_table(state.figs[u.leader]):
@@ -256,7 +256,7 @@ def resume_follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Ev
 def after_first(
     state: GameState, ctx: Context, player: int, dice: Dice, events: list[Event]
 ) -> None:
-    """The initiative winner chose: the Conflict step begins (L342)."""
+    """The initiative winner chose: the Conflict step begins (L364)."""
     state.first = player
     state.phase = "conflict"
     if activatable(state, ctx, player):

@@ -38,7 +38,7 @@ from warbench.rulesets.warengine.game.state import (
 
 
 def activations(state: GameState, ctx: Context, side: int) -> list[Activate]:
-    """Every unit ``side`` may activate, and every character-with-troopers pairing (L356)."""
+    """Every unit ``side`` may activate, and every character-with-troopers pairing (L375)."""
     units = activatable(state, ctx, side)
     out = [Activate(u) for u in units]
     for c in units:

@@ -1,11 +1,11 @@
 """Figures changing sides during a game (004_f4ea5693af0644ce.txt): Control (L1055) for the
 rest of the turn, Sudden Conversion (L1265) and Actuate Casualty (L1007) for good.
 
-Activations belong to units (L354), so a figure that changes sides leaves its unit: it joins a
+Activations belong to units (L366), so a figure that changes sides leaves its unit: it joins a
 unit of its new side (:func:`join_unit`) or becomes a unit of its own, appended to
 ``GameState.units`` (:func:`own_unit`; unit ids never change, so records stay readable).
 Leaving is not a casualty (no Victory Points, L623; its old unit neither loses a figure this
-turn nor tests for it); when the figure was its unit's leader, the unit chooses again (L305).
+turn nor tests for it); when the figure was its unit's leader, the unit chooses again (L329).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _leave(state: GameState, ctx: Context, f: Fig) -> None:
 
 def own_unit(state: GameState, ctx: Context, f: Fig, side: int, name: str) -> UnitState:
     """``f`` leaves its unit and becomes a unit of its own on ``side`` (acting alone, like a
-    character, L296: it never tests for casualties)."""
+    character, L371: it never tests for casualties)."""
     _leave(state, ctx, f)
     prof = ctx.profiles[f.id]
     u = UnitState(

@@ -1,8 +1,8 @@
-"""Leaders and Check Control (004_f4ea5693af0644ce.txt L301-L311, L391-L397, L589-L593).
+"""Leaders and Check Control (004_f4ea5693af0644ce.txt L325-L334, L391-L397, L589-L593).
 
 * The leader is the figure with a Control Radius and the highest Mental, then the highest
   Control Radius, then the one closest to the previous leader when it was destroyed, then the
-  player's pick (a ``leader`` decision) (L305-L311).
+  player's pick (a ``leader`` decision) (L329-L334).
 * Check Control: every figure of the unit within the leader's Control Radius is controlled;
   the others are uncontrolled until the next check and read sixes as fives (L393). Characters
   acting alone, monsters and vehicles are always controlled (L395). Easily Controlled (L1513),
@@ -69,7 +69,7 @@ def group_figs(state: GameState, unit_ids: list[int]) -> list[int]:
 def leader_candidates(
     state: GameState, ctx: Context, figs: list[int], previous: tuple[float, float] | None
 ) -> list[int]:
-    """The figures tied for leadership after rules 1-3 (L305-L311); empty: no leader."""
+    """The figures tied for leadership after rules 1-3 (L329-L334); empty: no leader."""
     able = [i for i in figs if cr_of(state, ctx, i) > 0]
     if not able:
         return []

@@ -250,7 +250,7 @@ BUILT_IN: Mapping[tuple[str, str], str] = {
     ("personal", "Weapon Master"): "the extra weapon slot's weapon is carried and used like "
     "any other (L1665)",
     ("personal", "Vehicular Commander"): "the vehicle or monster is also a character "
-    "(costs.is_character, L1677): it acts alone, leads and joins trooper units (L356)",
+    "(costs.is_character, L1677): it acts alone, leads and joins trooper units (L375)",
     ("weapon", "Multiprofile"): "each profile is a weapon of its own in the game (L1807)",
 }
 

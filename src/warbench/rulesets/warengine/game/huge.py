@@ -2,7 +2,7 @@
 figures that push it.
 
 * Placing: along the edge of its player's deployment zone farthest from the enemy (its base
-  on the table edge: the zones here are strips along opposite edges, L293).
+  on the table edge: the zones here are strips along opposite edges, L309).
 * Its Movement is 0" (the Troop Builder forbids a Movement value), so it never moves itself.
 * ``Push(fig, vehicle, x, y)``: a friendly figure of the active unit in base-to-base contact
   with the vehicle gives up the inches of movement it has left this activation (at least 1")

@@ -4,10 +4,10 @@ Decisions (``pending``), one at a time, in this priority:
 
 0. ``transfer``: a Transferable weapon of a figure removed from the table (L1847, kit.py);
 1. ``hero``: a rolled attack waits for Hero Points (the attacker, then each defender, L493);
-2. ``leader``: a tie for a unit's leader after rules 1-3, the owner picks (L311);
-3. chance ``roll``: placement roll-offs (L289) and initiative (L340);
+2. ``leader``: a tie for a unit's leader after rules 1-3, the owner picks (L334);
+3. chance ``roll``: placement roll-offs (L305) and initiative (L362);
 4. ``shape``: a Shapechanger's form in the Follow Up step (L1615, game/kit.py);
-   ``place`` (L287-L293, ``Place.form``), ``first`` (who activates first, L340);
+   ``place`` (L301-L309, ``Place.form``), ``first`` (who activates first, L362);
 5. ``reserve``: the other player may use reserved attacks (a ``move`` or ``counter`` window);
 6. ``activation``: choose a unit to activate; ``action``: the active unit's figures act.
 
@@ -298,7 +298,7 @@ class WarEngineRuleset:
                 Decision(
                     state.units[unit].side,
                     "leader",
-                    rule(311),
+                    rule(334),
                     f"pick the leader of {state.units[unit].name} among {cands}",
                     Leader(cands[0]),
                 ),
@@ -316,26 +316,26 @@ class WarEngineRuleset:
             )
         if state.phase == "placement":
             if state.place_roll:
-                return (_roll("placement roll-off", 289),)
+                return (_roll("placement roll-off", 305),)
             assert state.placing is not None
             fid = stp.group_figs(state, ctx)[0]
             return (
                 LazyDecision(
                     state.placing,
                     "place",
-                    rule(287),
+                    rule(303),
                     f"place {ctx.profiles[fid].name} #{fid}",
                     thunk=lambda: Place(fid, *stp.auto_place(state, ctx, fid)),
                 ),
             )
         if state.phase == "initiative":
             if state.initiative is None:
-                return (_roll("initiative", 340),)
+                return (_roll("initiative", 362),)
             return (
                 Decision(
                     state.initiative,
                     "first",
-                    rule(340),
+                    rule(362),
                     "who activates first?",
                     First(state.initiative),
                 ),
@@ -358,7 +358,7 @@ class WarEngineRuleset:
                 LazyDecision(
                     state.to_act,
                     "activation",
-                    rule(348),
+                    rule(366),
                     "activate a unit",
                     thunk=lambda: choose(state, ctx, state.to_act),
                 ),
@@ -509,28 +509,28 @@ class WarEngineRuleset:
             return None
         if isinstance(action, Leader):
             if action.fig not in state.leader_choice[1:]:
-                return Refusal(f"the leader is one of {state.leader_choice[1:]}", rule(311))
+                return Refusal(f"the leader is one of {state.leader_choice[1:]}", rule(334))
             return None
         if isinstance(action, Roll):
-            return None if action.winner in (0, 1) else Refusal("the winner is 0 or 1", rule(289))
+            return None if action.winner in (0, 1) else Refusal("the winner is 0 or 1", rule(305))
         if isinstance(action, First):
             return (
-                None if action.player in (0, 1) else Refusal("player 0 or 1 goes first", rule(340))
+                None if action.player in (0, 1) else Refusal("player 0 or 1 goes first", rule(362))
             )
         if isinstance(action, Place):
             group = stp.group_figs(state, ctx)
             if action.fig not in group:
                 return Refusal(
                     f"place a figure of the current Movement group {group}, not {action.fig}",
-                    rule(287),
+                    rule(303),
                 )
             if not (math.isfinite(action.x) and math.isfinite(action.y)):
-                return Refusal("a placement needs a finite point", rule(293))
+                return Refusal("a placement needs a finite point", rule(309))
             why = kit.place_form_refusal(state, ctx, action.fig, action.form)
             if why is not None:
                 return Refusal(why, rule(1615))
             why = kit.placed_refusal(state, action.fig, action.form, action.x, action.y)
-            return None if why is None else Refusal(why, rule(293))
+            return None if why is None else Refusal(why, rule(309))
         if isinstance(action, Pass):
             assert state.window is not None
             for o in res.options(state, ctx, state.window):
@@ -562,7 +562,7 @@ class WarEngineRuleset:
         if isinstance(action, Activate):
             why = act.activate_refusal(state, ctx, action, player)
             return (
-                None if why is None else Refusal(why, rule(356 if action.join is not None else 348))
+                None if why is None else Refusal(why, rule(375 if action.join is not None else 366))
             )
         if isinstance(action, Deactivate):
             return None
@@ -839,24 +839,24 @@ def _who(state: GameState) -> Decision[WarEngineAction]:
         return Decision(q[0], "hero", rule(491), "spend Hero Points")
     if state.leader_choice:
         return Decision(
-            state.units[state.leader_choice[0]].side, "leader", rule(311), "pick the leader"
+            state.units[state.leader_choice[0]].side, "leader", rule(334), "pick the leader"
         )
     sq = kit.shape_question(state, ctx)
     if sq is not None:
         return Decision(sq[0], "shape", rule(1615), "change form?")
     if state.phase == "placement":
         if state.place_roll:
-            return Decision(CHANCE, "roll", rule(289), "placement roll-off")
+            return Decision(CHANCE, "roll", rule(305), "placement roll-off")
         assert state.placing is not None
-        return Decision(state.placing, "place", rule(287), "place a figure")
+        return Decision(state.placing, "place", rule(303), "place a figure")
     if state.phase == "initiative":
         if state.initiative is None:
-            return Decision(CHANCE, "roll", rule(340), "initiative")
-        return Decision(state.initiative, "first", rule(340), "who activates first?")
+            return Decision(CHANCE, "roll", rule(362), "initiative")
+        return Decision(state.initiative, "first", rule(362), "who activates first?")
     if state.window is not None:
         return Decision(state.window.player, "reserve", rule(587), "use a reserved attack now?")
     if state.active_unit is None:
-        return Decision(state.to_act, "activation", rule(348), "activate a unit")
+        return Decision(state.to_act, "activation", rule(366), "activate a unit")
     return Decision(
         state.units[state.active_unit].side, "action", rule(398), "act with a figure, or Deactivate"
     )
@@ -867,7 +867,7 @@ def _roll(what: str, line: int) -> Decision[WarEngineAction]:
 
 
 def _rule_now(state: GameState) -> str:
-    return rule({"placement": 287, "initiative": 340}.get(state.phase, 348))
+    return rule({"placement": 303, "initiative": 362}.get(state.phase, 366))
 
 
 def _apply(
@@ -896,7 +896,7 @@ def _apply(
         if s.active_units:
             check_control(s, ctx, s.active_units)
         events.append(
-            Event("leader", f"{ctx.profiles[action.fig].name} #{action.fig} leads", rule(311))
+            Event("leader", f"{ctx.profiles[action.fig].name} #{action.fig} leads", rule(334))
         )
         return
     if isinstance(action, Roll):
@@ -906,13 +906,13 @@ def _apply(
                 Event(
                     "roll-off",
                     f"player {action.winner} rolls higher: player {1 - action.winner} places first",
-                    rule(289),
+                    rule(305),
                 )
             )
         else:
             s.initiative = action.winner
             events.append(
-                Event("initiative", f"player {action.winner} wins the initiative", rule(340))
+                Event("initiative", f"player {action.winner} wins the initiative", rule(362))
             )
             act.see_the_future(s, ctx, events)
         return
@@ -931,7 +931,7 @@ def _apply(
             Event(
                 "place",
                 f"{ctx.profiles[f.id].name} #{f.id} placed at ({f.x:g}, {f.y:g})",
-                rule(293),
+                rule(309),
             )
         )
         stp.after_place(s, ctx)
@@ -944,7 +944,7 @@ def _apply(
             events.append(Event("turn", "turn 1", rule(338)))
         return
     if isinstance(action, First):
-        events.append(Event("first", f"player {action.player} activates first", rule(340)))
+        events.append(Event("first", f"player {action.player} activates first", rule(362)))
         act.after_first(s, ctx, action.player, dice, events)
         return
     if isinstance(action, Activate):

@@ -1,5 +1,5 @@
 """Hero Points and resolving rolled attacks (004_f4ea5693af0644ce.txt L489-L497, L471), and
-removing figures (casualties, the leader's replacement L305-L311, Victory Points L619-L621).
+removing figures (casualties, the leader's replacement L329-L334, Victory Points L619-L621).
 
 An attack is rolled at once and queued (``state.queue``); the attacker, then each defender,
 may spend Hero Points (a ``hero`` decision, asked only when it can change the result); then
@@ -234,7 +234,7 @@ def _resolve(state: GameState, ctx: Context, res: Resolution, events: list[Event
 def destroy(
     state: GameState, ctx: Context, t: Fig, by: Fig | None, events: list[Event], how: str
 ) -> None:
-    """Remove a figure: casualties, the leader's replacement (L305-L311), Victory Points
+    """Remove a figure: casualties, the leader's replacement (L329-L334), Victory Points
     (L619-L621)."""
     if not t.alive:
         return

@@ -1,9 +1,9 @@
-"""Setting up the game (004_f4ea5693af0644ce.txt L266-L293): forces, the stage, placing.
+"""Setting up the game (004_f4ea5693af0644ce.txt L285-L309): forces, the stage, placing.
 
 * The forces are WarEngine forces (``warengine/models.py``), validated by the Troop and
   Force Builders' limits; each unit's figures become :class:`Fig` s.
 * The stage is a battlefield board (a WARSURGE sample board's name or board data).
-* Placing (L287-L293): figures are placed by Movement, slowest first; when both players have
+* Placing (L301-L309): figures are placed by Movement, slowest first; when both players have
   figures of one Movement a roll-off decides (the lowest roll places first: a chance step);
   each figure is placed up to 12" from its player's edge (player 0 the south edge ``y = 0``,
   player 1 the north edge), with Infiltration anywhere not touching an enemy (L1567).
@@ -27,7 +27,7 @@ from warbench.rulesets.warengine.game.state import Fig, GameState, UnitState, ru
 from warbench.rulesets.warengine.models import Force, Weapon
 from warbench.rulesets.warengine.tables import VEHICLE_MONSTER_TYPES
 
-DEPLOY_DEPTH = 12.0  # L293
+DEPLOY_DEPTH = 12.0  # L309
 #: Base radii in inches by figure type (docs/rulings.md: 25 mm bases for T/E/C).
 RADIUS = {"T": 0.5, "E": 0.5, "C": 0.5, "L": 1.0, "M": 1.5, "H": 2.0}
 OPTIONS = ("turns", "vp_target", "objectives", "quarters", "deploy_depth", "builder_limits")
@@ -219,7 +219,7 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
     from warbench.rulesets.warengine.validation import require_legal
 
     if len(rosters) != 2:
-        raise ProfileError("rosters", len(rosters), "exactly 2 forces", reason=rule(266))
+        raise ProfileError("rosters", len(rosters), "exactly 2 forces", reason=rule(287))
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise ProfileError("options", unknown[0], ", ".join(OPTIONS))
@@ -287,7 +287,7 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
 def new_game(
     rosters: Sequence[Any], board: Any, options: Mapping[str, Any], seed: int
 ) -> GameState:
-    """The state before the first placement (L287)."""
+    """The state before the first placement (L303)."""
     ctx = build_context(rosters, board, options)
     figs: list[Fig] = []
     units: list[UnitState] = []
@@ -332,7 +332,7 @@ def new_game(
 
 
 def _next_group(state: GameState, ctx: Context) -> None:
-    """L289: the slowest remaining Movement places next; a roll-off when both players have it."""
+    """L303-L305: the slowest remaining Movement places next; a roll-off when both have it."""
     if not state.place_order:
         state.placing = None
         state.phase = "initiative"
@@ -370,7 +370,7 @@ def waits(ctx: Context, fid: int) -> bool:
 
 
 def after_roll(state: GameState, ctx: Context, winner: int) -> None:
-    """The roll-off's winner rolled highest: the other player places first (L289-L291)."""
+    """The roll-off's winner rolled highest: the other player places first (L305-L307)."""
     mv = state.place_order[0][0]
     loser = 1 - winner
     state.place_order = [[mv, loser], [mv, winner]] + [g for g in state.place_order if g[0] != mv]
@@ -380,7 +380,7 @@ def after_roll(state: GameState, ctx: Context, winner: int) -> None:
 
 def after_place(state: GameState, ctx: Context) -> None:
     """Move on when the current group is placed; after a roll-off the other player places
-    the same Movement next (L291)."""
+    the same Movement next (L307)."""
     if group_figs(state, ctx):
         return
     mv = state.place_order.pop(0)[0]
@@ -391,7 +391,7 @@ def after_place(state: GameState, ctx: Context) -> None:
 
 
 def deploy_box(ctx: Context, side: int, radius: float) -> tuple[float, float, float, float]:
-    """Where a figure of ``side`` may be placed: within 12" of its own edge (L293)."""
+    """Where a figure of ``side`` may be placed: within 12" of its own edge (L309)."""
     w, h, d = ctx.field.width, ctx.field.height, ctx.depth
     if side == 0:
         return (radius, radius, w - radius, d - radius)

@@ -1,4 +1,4 @@
-"""The state of a WarEngine 2.1 game and its actions (004_f4ea5693af0644ce.txt L266-633).
+"""The state of a WarEngine 2.1 game and its actions (004_f4ea5693af0644ce.txt L285-633).
 
 Flow (phase, turn, whose activation, open reserve windows, attacks awaiting Hero Points) is
 kept apart from the board (figures and units), as boardgame.io does. States are plain
@@ -29,8 +29,8 @@ def rule(line: int | str) -> str:
 
 @dataclass(frozen=True)
 class Roll:
-    """Chance's outcome of a roll-off: ``winner`` is the player who rolled highest (L289,
-    L340: the lowest roll places first; the highest chooses who goes first)."""
+    """Chance's outcome of a roll-off: ``winner`` is the player who rolled highest (L305,
+    L362: the lowest roll places first; the highest chooses who goes first)."""
 
     winner: int
     kind: Literal["roll"] = "roll"
@@ -38,7 +38,7 @@ class Roll:
 
 @dataclass(frozen=True)
 class Place:
-    """Place figure ``fig`` with its centre at ``(x, y)`` (L287-L293)."""
+    """Place figure ``fig`` with its centre at ``(x, y)`` (L301-L309)."""
 
     fig: int
     x: float
@@ -49,7 +49,7 @@ class Place:
 
 @dataclass(frozen=True)
 class First:
-    """The initiative winner decides which player activates first this turn (L326, L340)."""
+    """The initiative winner decides which player activates first this turn (L342, L362)."""
 
     player: int
     kind: Literal["first"] = "first"
@@ -58,7 +58,7 @@ class First:
 @dataclass(frozen=True)
 class Activate:
     """Activate unit ``unit``; with ``join`` a character activates together with the trooper
-    unit ``join`` as a single unit (L356)."""
+    unit ``join`` as a single unit (L375)."""
 
     unit: int
     join: int | None = None
@@ -156,7 +156,7 @@ class Reroll:
 
 @dataclass(frozen=True)
 class Leader:
-    """Pick ``fig`` as the unit's leader among tied candidates ("You Pick", L311)."""
+    """Pick ``fig`` as the unit's leader among tied candidates ("You Pick", L334)."""
 
     fig: int
     kind: Literal["leader"] = "leader"
@@ -288,7 +288,7 @@ class UnitState:
     name: str
     figs: list[int]
     tweaks: list[str]
-    character: bool  # a character acting alone (L296)
+    character: bool  # a character acting alone (L371)
     solo: bool  # a character, vehicle or monster acting alone: never checks control (L395)
     points: int
     leader: int | None = None
@@ -300,7 +300,7 @@ class UnitState:
     must_test: bool = False  # Terror, Terrifying (L1313, L1649)
     tests_taken: int = 0  # Well Trained (L1885)
     skip_next: bool = False  # Chittering Hordes: loses its next activation (L1047)
-    joined: int | None = None  # the trooper unit a character activated with (L356)
+    joined: int | None = None  # the trooper unit a character activated with (L375)
     gone: bool = False  # destroyed or routed
     routed: bool = False
 
@@ -358,7 +358,7 @@ class GameState:
     phase: str = "placement"  # placement, initiative, conflict, follow up, over
     # placement: groups of figure ids by movement, the player placing now
     place_order: list[list[int]] = field(default_factory=list)  # [[side, mv], ...]
-    place_roll: bool = False  # a roll-off is pending for the current group (L289)
+    place_roll: bool = False  # a roll-off is pending for the current group (L305)
     placing: int | None = None
     initiative: int | None = None  # the roll-off winner, deciding who goes first
     first: int | None = None

@@ -152,7 +152,7 @@ def deploy_summoned(state: GameState, ctx: Context, events: list[Event]) -> None
         s.x, s.y, s.placed = spot[0], spot[1], True
         s.moved = False
         # a unit whose figures had all fallen is back in play (its leader is chosen when it
-        # next activates, L305)
+        # next activates, L329)
         state.units[s.unit].gone = False
         events.append(
             Event(
