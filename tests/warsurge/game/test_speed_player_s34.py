@@ -184,25 +184,6 @@ def test_points_as_rows_are_lines_discs_float_for_float(seed: int) -> None:
     assert np.array_equal(got.view(np.int64), want.view(np.int64))  # to the bit
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_one_line_as_columns_is_the_rows_float_for_float(seed: int) -> None:
-    """One line (the corridor's cull, ``_corridor_gaps``) takes ``_discs_lines``'s column
-    path, (B,) arrays instead of B rows of one element (issue 10, session 35: the rows cost a
-    game 3.5%); its distances are those of the same line among others, bit for bit, with a
-    line of no length among the seeds."""
-    rng = np.random.default_rng(900 + seed)
-    p0 = rng.uniform(0, 48, size=(2, 2))
-    p1 = p0 + rng.normal(size=(2, 2)) * rng.uniform(0.01, 30, size=(2, 1))
-    if seed == 0:
-        p1[0] = p0[0]
-    c = rng.uniform(0, 48, size=(40, 2))
-    c[0] = p0[0]
-    want = _discs_lines(p0, p1, c)[:, :1]
-    got = _discs_lines(p0[:1], p1[:1], c)
-    assert got.shape == want.shape == (40, 1)
-    assert np.array_equal(got.view(np.int64), want.view(np.int64))  # to the bit
-
-
 def _old_bits(a: object) -> bytes:
     arr = np.asarray(a)
     return f"{arr.dtype.str}{arr.shape}".encode() + arr.tobytes()

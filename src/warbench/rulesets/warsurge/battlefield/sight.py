@@ -646,12 +646,8 @@ def _discs_lines(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
     x0, y0 = p0[:, 0], p0[:, 1]
     dx = p1[:, 0] - x0  # (L,)
     dy = p1[:, 1] - y0
-    if len(p0) == 1:  # one line (the corridor's cull): (B,) columns, not B rows of one
-        wx = c[:, 0] - x0
-        wy = c[:, 1] - y0
-    else:
-        wx = c[:, 0, None] - x0  # (B, L)
-        wy = c[:, 1, None] - y0
+    wx = c[:, 0, None] - x0  # (B, L)
+    wy = c[:, 1, None] - y0
     dd = dx * dx + dy * dy
     t = wx * dx
     t += wy * dy
@@ -664,7 +660,7 @@ def _discs_lines(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
     wy *= wy
     wx += wy
     out: FloatArray = np.sqrt(wx, out=wx)
-    return out.reshape(len(c), len(p0))
+    return out
 
 
 def _edges_cross_lines(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray) -> BoolArray:
