@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tests.warsurge.game.helpers import board, entry, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
-from warbench.ai.tactical_unseen import is_melee_unit, melee_last
+from warbench.ai.tactical_unseen import fast_gun_against, hides, is_melee_unit, melee_last
 from warbench.rulesets.warsurge.battlefield import Terrain
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Deploy, Move, Pass
@@ -23,10 +23,10 @@ AUTOCANNON = weapon("Autocannon", range=30, attacks=2, power=6, ap="4+", type="B
 RIFLE = weapon("Laser Rifle", range=24, attacks=1, power=3)
 
 
-def _deploying(shooters: bool) -> GameState:
+def _deploying(shooters: bool, car_move: float = 12) -> GameState:
     """Deploy Phase of Game Turn 1, side 0 to place: its Swordsmen (the skirmish roster's
     Assault Squad, 120 points here) are in Reserve, with ``shooters`` its Riflemen (80
-    points) too; the enemy's Car (Move 12", Autocannon 30": the Urban Hunter Car) stands at
+    points) too; the enemy's Car (Move ``car_move``, Autocannon 30": the Urban Hunter Car) stands at
     (24, 40) in the north zone. A tall wall (blocks sight, impassable) at x 2-14, y 13-15,
     just ahead of the south zone (y 0-12), hides the zone's west end from the Car."""
     wall = Terrain(
@@ -36,7 +36,7 @@ def _deploying(shooters: bool) -> GameState:
         impassable=True,
     )
     swords = unit("Swordsmen", models=5, weapons=[SWORD], defence=4, armour="4+")
-    car = unit("Car", models=1, weapons=[AUTOCANNON], defence=6, hp=4, armour="4+", move=12)
+    car = unit("Car", models=1, weapons=[AUTOCANNON], defence=6, hp=4, armour="4+", move=car_move)
     ours = [entry(swords, 120)]
     if shooters:
         ours.append(entry(unit("Riflemen", models=5, weapons=[RIFLE]), 80))
@@ -121,3 +121,15 @@ def test_a_hidden_melee_unit_does_not_walk_into_the_cars_sight() -> None:
         else:
             assert isinstance(action, Move), action
             assert bot._exposure_after(state, 0, action) > 0.0
+
+
+def test_against_a_gun_no_faster_than_the_squad_it_deploys_as_main() -> None:
+    """The habit is for a gun that outruns the melee unit (the Car's Move 12" against the
+    squad's 6"): with the Car's Move at 6" the player with the switch on places the
+    Swordsmen first and at main's spot, in the Car's sight, as with the switch off."""
+    slow = _deploying(shooters=True, car_move=6)
+    w = Work(slow, None, DEFAULT_HOOKS)
+    assert not fast_gun_against(w, 0) and not hides(w, 0) and melee_last(w, 0) == 0
+    on, off = TacticalBot(reach_deploy=True).choose(slow), TacticalBot().choose(slow)
+    assert on == off and isinstance(on, Deploy) and on.unit == 0
+    assert fast_gun_against(Work(_deploying(shooters=True), None, DEFAULT_HOOKS), 0)
