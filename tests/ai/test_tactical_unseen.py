@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from tests.warsurge.game.helpers import board, entry, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
-from warbench.ai.tactical_unseen import fast_gun_against, hides, is_melee_unit, melee_last
+from warbench.ai.tactical_unseen import (
+    fast_gun_against,
+    hides,
+    is_melee_unit,
+    melee_last,
+    unanswered_fast_gun,
+)
 from warbench.rulesets.warsurge.battlefield import Terrain
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Deploy, Move, Pass
@@ -23,12 +29,13 @@ AUTOCANNON = weapon("Autocannon", range=30, attacks=2, power=6, ap="4+", type="B
 RIFLE = weapon("Laser Rifle", range=24, attacks=1, power=3)
 
 
-def _deploying(shooters: bool, car_move: float = 12) -> GameState:
+def _deploying(shooters: bool, car_move: float = 12, own_car: bool = False) -> GameState:
     """Deploy Phase of Game Turn 1, side 0 to place: its Swordsmen (the skirmish roster's
     Assault Squad, 120 points here) are in Reserve, with ``shooters`` its Riflemen (80
     points) too; the enemy's Car (Move ``car_move``, Autocannon 30": the Urban Hunter Car) stands at
     (24, 40) in the north zone. A tall wall (blocks sight, impassable) at x 2-14, y 13-15,
-    just ahead of the south zone (y 0-12), hides the zone's west end from the Car."""
+    just ahead of the south zone (y 0-12), hides the zone's west end from the Car. With
+    ``own_car`` side 0 has a Car of its own in Reserve (each side of skirmish_b has one)."""
     wall = Terrain(
         name="Wall",
         polygon=[(2, 13), (14, 13), (14, 15), (2, 15)],
@@ -40,6 +47,9 @@ def _deploying(shooters: bool, car_move: float = 12) -> GameState:
     ours = [entry(swords, 120)]
     if shooters:
         ours.append(entry(unit("Riflemen", models=5, weapons=[RIFLE]), 80))
+    if own_car:  # side 0's own Car (Move 12"), in Reserve
+        mine = unit("Car", models=1, weapons=[AUTOCANNON], defence=6, hp=4, armour="4+", move=12)
+        ours.append(entry(mine, 110))
     return scenario(
         [ours, [entry(car, 110, 90)]],
         {len(ours): [(24.0, 40.0)]},
@@ -133,3 +143,37 @@ def test_against_a_gun_no_faster_than_the_squad_it_deploys_as_main() -> None:
     on, off = TacticalBot(reach_deploy=True).choose(slow), TacticalBot().choose(slow)
     assert on == off and isinstance(on, Deploy) and on.unit == 0
     assert fast_gun_against(Work(_deploying(shooters=True), None, DEFAULT_HOOKS), 0)
+
+
+def test_with_a_car_of_its_own_the_side_does_not_hide_its_melee_unit() -> None:
+    """A side with its own fast long-ranged vehicle contests the enemy's by shooting it
+    (§5.3-5.5), so the habit does not apply (the +1 army's mirror on skirmish_b, a Car on
+    each side, fell from 94% to 83% with both sides hiding): with its own Car (Move 12",
+    Autocannon 30") in Reserve, side 0 with the switch on places the Swordsmen first and at
+    main's spot, in the enemy Car's sight, as with the switch off."""
+    both = _deploying(shooters=True, own_car=True)
+    w = Work(both, None, DEFAULT_HOOKS)
+    assert fast_gun_against(w, 0)  # the enemy's Car still outruns the Swordsmen
+    assert not unanswered_fast_gun(w, 0) and not hides(w, 0) and melee_last(w, 0) == 0
+    on, off = TacticalBot(reach_deploy=True).choose(both), TacticalBot().choose(both)
+    assert on == off and isinstance(on, Deploy) and on.unit == 0
+    assert _exposure_after(TacticalBot(), both, on) > 0.0
+
+
+def test_with_only_the_enemy_fast_the_side_still_hides_its_melee_unit() -> None:
+    """The enemy's Car (Move 12") outruns the Swordsmen and side 0's own guns, the Riflemen
+    (Move 6"), do not answer it: the Riflemen go first and the Swordsmen are then placed out
+    of the Car's sight; a Car of side 0's own slower than the enemy's does not
+    answer it either (its Car at 12" against the enemy's at 14")."""
+    w = Work(_deploying(shooters=True), None, DEFAULT_HOOKS)
+    assert unanswered_fast_gun(w, 0) and hides(w, 0)
+    state = _deploying(shooters=True)
+    bot = TacticalBot(reach_deploy=True)
+    first = bot.choose(state)
+    assert isinstance(first, Deploy) and first.unit == 1
+    state, _ = engine.apply(state, first)
+    second = bot.choose(state)
+    assert isinstance(second, Deploy) and second.unit == 0
+    assert _exposure_after(bot, state, second) == 0.0
+    faster = _deploying(shooters=True, car_move=14, own_car=True)
+    assert unanswered_fast_gun(Work(faster, None, DEFAULT_HOOKS), 0)

@@ -49,26 +49,47 @@ def is_melee_unit(w: Work, uid: int) -> bool:
     return max((wp.range for wp in w.info(uid).unit.weapons), default=0) <= 1
 
 
-def fast_gun_against(w: Work, uid: int) -> bool:
-    """An enemy unit of the game (on the table or in Reserve: the rosters every seat knows)
-    has a weapon with a Range over 1" and a Move over ``uid``'s (the Urban Hunter Car's 12"
-    against the Assault Squad's 6"): a gun that outruns the unit (§4.1, §5.3)."""
-    own = float(w.info(uid).unit.profile.move)
+def _gun_moves(w: Work, uid: int, *, enemy: bool) -> list[float]:
+    """The Moves of the units of the game (on the table or in Reserve: the rosters every
+    seat knows) other than ``uid`` that have a weapon with a Range over 1" (§5.3), of
+    ``uid``'s enemies (``enemy``) or of its own side."""
+    out: list[float] = []
     for v in w.units:
         f = v.uid
-        if f == uid or not w.enemies(uid, f):
+        if f == uid or w.enemies(uid, f) is not enemy:
             continue
         fi = w.info(f)
-        if float(fi.unit.profile.move) > own and any(wp.range > 1 for wp in fi.unit.weapons):
-            return True
-    return False
+        if any(wp.range > 1 for wp in fi.unit.weapons):
+            out.append(float(fi.unit.profile.move))
+    return out
+
+
+def fast_gun_against(w: Work, uid: int) -> bool:
+    """An enemy unit of the game has a weapon with a Range over 1" and a Move over
+    ``uid``'s (the Urban Hunter Car's 12" against the Assault Squad's 6"): a gun that
+    outruns the unit (§4.1, §5.3)."""
+    own = float(w.info(uid).unit.profile.move)
+    return any(m > own for m in _gun_moves(w, uid, enemy=True))
+
+
+def unanswered_fast_gun(w: Work, uid: int) -> bool:
+    """An enemy gun outruns ``uid`` (:func:`fast_gun_against`) and ``uid``'s own side has no
+    gun that answers it: no unit of its own with a weapon of Range over 1" and a Move at
+    least that gun's (§4.1, §5.3). A side with its own fast long-ranged vehicle contests the
+    enemy's by shooting it (a Shoot at a Target in Range and Line of Sight, §5.3-5.5), so it
+    does not hide its melee units from it (docs/ai.md, session 35, s35-ai2: with both sides
+    hiding, the +1 army's mirror on skirmish_b fell from 94% to 83%)."""
+    own = float(w.info(uid).unit.profile.move)
+    answer = max(_gun_moves(w, uid, enemy=False), default=-1.0)
+    return any(m > own and m > answer for m in _gun_moves(w, uid, enemy=True))
 
 
 def hides(w: Work, uid: int) -> bool:
-    """The habit applies to ``uid``: a melee unit against a gun that outruns it
-    (:func:`fast_gun_against`); against slower guns the player deploys as main (the mirror
-    of the +1 army lost its edge when every melee unit hid, docs/ai.md, session 35)."""
-    return is_melee_unit(w, uid) and fast_gun_against(w, uid)
+    """The habit applies to ``uid``: a melee unit against a gun that outruns it and that its
+    own side does not answer (:func:`unanswered_fast_gun`); against slower guns, or with a
+    fast gun of its own, the player deploys as main (the mirrors of the +1 army lost their
+    edge when both sides hid, docs/ai.md, session 35)."""
+    return is_melee_unit(w, uid) and unanswered_fast_gun(w, uid)
 
 
 def melee_last(w: Work, uid: int) -> int:
