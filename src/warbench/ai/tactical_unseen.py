@@ -1,5 +1,5 @@
 """Two habits of the ``tactical`` player tried in session 35 (issue 15) against a fast,
-long-ranged vehicle, both measured and off by default (docs/ai.md, session 35).
+long-ranged vehicle, both measured (docs/ai.md, session 35); the first is on by default.
 
 **The melee unit deploys last, out of the guns' sight** (switch ``TacticalBot.reach_deploy``).
 
@@ -9,16 +9,18 @@ L1798-1800). The scripted side's Urban Hunter Car (Move 12", Autocannon Range 30
 nearly every spot of the skirmish boards' zones from where it is deployed, and it shot the
 Assault Squad in Game Turn 1 in 10 of the 12 open-field losses of session 35's records
 (docs/ai.md). With the habit, a side's melee units (no weapon with a Range over 1") that an
-enemy gun outruns (:func:`fast_gun_against`) are placed after its other units, so they see
+enemy gun outruns and no gun of its own side answers (:func:`unanswered_fast_gun`) are
+placed after its other units, so they see
 where the enemy's guns stand, and each is
 placed where those guns are expected to take least off it in the coming Attack Phase: out of
 their Line of Sight (§5.4-5.5), else with a Cover Bonus (§5.6), else beyond their Move plus
 Range (the player's ``_exposure``, counted on the engine's state after the Deploy). Against
 the scripted player it won 31 of main's 39 Red losses and lost 13 of its 61 wins (docs/ai.md,
 session 35). Against slower guns the player deploys as before: with every melee unit hiding,
-the +1 army of skirmish_a won 83.5% of its mirror games instead of 94%. Even so narrowed it
-fails that regression guard on skirmish_b (each side has a Car): 83% instead of 94%, so it
-is off.
+the +1 army of skirmish_a won 83.5% of its mirror games instead of 94%; with a Car on each
+side (skirmish_b) both hid and the mirror fell to 83%, so a side with a fast gun of its own
+(which contests the enemy's by shooting it, §5.3-5.5) deploys as before too, and the
+mirrors are main's games (session 35, s35-ai2).
 
 **The melee unit stays unseen until it charges** (switch ``TacticalBot.hidden_approach``).
 A melee unit that no enemy gun sees and no enemy can charge where it stands moves, in the
