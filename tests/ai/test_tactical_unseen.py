@@ -140,7 +140,10 @@ def test_against_a_gun_no_faster_than_the_squad_it_deploys_as_main() -> None:
     slow = _deploying(shooters=True, car_move=6)
     w = Work(slow, None, DEFAULT_HOOKS)
     assert not fast_gun_against(w, 0) and not hides(w, 0) and melee_last(w, 0) == 0
-    on, off = TacticalBot(reach_deploy=True).choose(slow), TacticalBot(reach_deploy=False).choose(slow)
+    on, off = (
+        TacticalBot(reach_deploy=True).choose(slow),
+        TacticalBot(reach_deploy=False).choose(slow),
+    )
     assert on == off and isinstance(on, Deploy) and on.unit == 0
     assert fast_gun_against(Work(_deploying(shooters=True), None, DEFAULT_HOOKS), 0)
 
@@ -155,7 +158,10 @@ def test_with_a_car_of_its_own_the_side_does_not_hide_its_melee_unit() -> None:
     w = Work(both, None, DEFAULT_HOOKS)
     assert fast_gun_against(w, 0)  # the enemy's Car still outruns the Swordsmen
     assert not unanswered_fast_gun(w, 0) and not hides(w, 0) and melee_last(w, 0) == 0
-    on, off = TacticalBot(reach_deploy=True).choose(both), TacticalBot(reach_deploy=False).choose(both)
+    on, off = (
+        TacticalBot(reach_deploy=True).choose(both),
+        TacticalBot(reach_deploy=False).choose(both),
+    )
     assert on == off and isinstance(on, Deploy) and on.unit == 0
     assert _exposure_after(TacticalBot(), both, on) > 0.0
 
