@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from warbench.play.core import JSON
-from warbench.web.play.scenes import Presenter, examples_root
+from warbench.web.play.scenes import Presenter, examples_root, said_event
 
 #: A facing as a unit vector on the board (y up).
 FACING = {"N": (0.0, 1.0), "E": (1.0, 0.0), "S": (0.0, -1.0), "W": (-1.0, 0.0)}
@@ -50,10 +50,7 @@ class CollisionPresenter(Presenter):
         record keeps the engine's text."""
         from warbench.rulesets.collision.game.words import said
 
-        text, data = event.get("text"), event.get("data")
-        if not isinstance(text, str):
-            return event
-        return {**event, "text": said(text, names, data if isinstance(data, dict) else None)}
+        return said_event(event, said, names)
 
     def result_words(self, result: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
         """The reason without the winner's name the result line says already."""

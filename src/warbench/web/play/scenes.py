@@ -12,7 +12,7 @@ the odds engine), never an engine's state.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import import_module
 from typing import Any
@@ -27,6 +27,19 @@ PRESENTERS: dict[str, str] = {
     "collision": "warbench.web.play.collision_scene:CollisionPresenter",
     "warengine": "warbench.web.play.warengine_scene:WarEnginePresenter",
 }
+
+
+def said_event(
+    event: dict[str, JSON],
+    said: Callable[[str, Sequence[str], dict[str, JSON] | None], str],
+    names: Sequence[str],
+) -> dict[str, JSON]:
+    """``event`` with its text in a ruleset's words (``said(text, names, data)``, the event's
+    ``data`` passed when it is an object); an event without text is kept as it is."""
+    text, data = event.get("text"), event.get("data")
+    if not isinstance(text, str):
+        return event
+    return {**event, "text": said(text, names, data if isinstance(data, dict) else None)}
 
 
 class Presenter:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from warbench.play.core import JSON
-from warbench.web.play.scenes import Presenter, WarsurgePresenter, examples_root
+from warbench.web.play.scenes import Presenter, WarsurgePresenter, examples_root, said_event
 
 
 class WarEnginePresenter(Presenter):
@@ -54,10 +54,7 @@ class WarEnginePresenter(Presenter):
         engine's text."""
         from warbench.rulesets.warengine.game.words import said
 
-        text, data = event.get("text"), event.get("data")
-        if not isinstance(text, str):
-            return event
-        return {**event, "text": said(text, names, data if isinstance(data, dict) else None)}
+        return said_event(event, said, names)
 
     def result_words(self, result: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
         """The result's reason with each "player N" called by its force's name."""

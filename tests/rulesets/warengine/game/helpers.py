@@ -35,6 +35,19 @@ def trooper(name: str = "Trooper", **kw: Any) -> dict[str, Any]:
     return fig
 
 
+def character(name: str, mv: int) -> dict[str, object]:
+    """A character figure of Move ``mv`` with a Pistol (the placing order's examples)."""
+    return {
+        "name": name,
+        "type": "C",
+        "mv": f'{mv}"',
+        "df": "3k3",
+        "mn": "4k3",
+        "cr": '6"',
+        "weapons": [{"name": "Pistol", "range": '12"', "av": "2k2"}],
+    }
+
+
 def force(
     *units: tuple[str, list[tuple[dict[str, Any], int]]], tweaks: Any = None
 ) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from warbench.rulesets.warengine.game import state as state_mod
 from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
 from warbench.rulesets.warengine.game.state import BOOK, Activate, First, Place, Roll
 
-from .helpers import WS, force, table, trooper
+from .helpers import WS, character, force, table, trooper
 
 BOOK_PATH = Path("/work/shared/seeds/004_f4ea5693af0644ce.txt")
 
@@ -65,18 +65,6 @@ def holds(lines: list[int], words: str) -> bool:
     return any(words in book_line(n) for n in lines)
 
 
-def _char(name: str, mv: int) -> dict[str, object]:
-    return {
-        "name": name,
-        "type": "C",
-        "mv": f'{mv}"',
-        "df": "3k3",
-        "mn": "4k3",
-        "cr": '6"',
-        "weapons": [{"name": "Pistol", "range": '12"', "av": "2k2"}],
-    }
-
-
 def test_the_words_are_the_books_and_each_on_one_line() -> None:
     """The guard reads the book: each phrase is on exactly one line (L303, L305, ...), so the
     checks below cannot pass on a line that merely mentions the topic."""
@@ -90,8 +78,8 @@ def test_the_words_are_the_books_and_each_on_one_line() -> None:
 def test_placing_decisions_refusals_and_events_cite_the_placing_rules_L303_L305_L309() -> None:
     """A game from its start: the "place a figure" decision cites the slowest-first rule,
     the roll-off its die, a figure placed outside its strip the 12" rule."""
-    slow = force(("A6", [(_char("Aaron 6", 6), 1)]), ("A9", [(_char("Aaron 9", 9), 1)]))
-    fast = force(("D9", [(_char("Dave 9", 9), 1)]))
+    slow = force(("A6", [(character("Aaron 6", 6), 1)]), ("A9", [(character("Aaron 9", 9), 1)]))
+    fast = force(("D9", [(character("Dave 9", 9), 1)]))
     ws = WarEngineRuleset()
     s = ws.setup((slow, fast), None, {"builder_limits": False}, 1)
     place = ws.pending(s)[0]
@@ -112,7 +100,7 @@ def test_placing_decisions_refusals_and_events_cite_the_placing_rules_L303_L305_
 def test_initiative_and_activation_cite_the_conflict_step_L362_L366_L375() -> None:
     """After placing: the initiative roll, who goes first, the activation decision, the
     "activates" event and a join refused all cite the lines that say so."""
-    f = force(("A", [(_char("Solo", 6), 1)]))
+    f = force(("A", [(character("Solo", 6), 1)]))
     ws = WarEngineRuleset()
     s = ws.setup((f, f), None, {"builder_limits": False}, 2)
     while s.phase == "placement":

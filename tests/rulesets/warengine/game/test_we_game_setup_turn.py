@@ -7,26 +7,14 @@ from warbench.play.core import CHANCE
 from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
 from warbench.rulesets.warengine.game.state import Activate, Attack, First, Leader, Place, Roll
 
-from .helpers import WS, act, activate, ctx_of, force, table, trooper
-
-
-def _char(name: str, mv: int) -> dict[str, object]:
-    return {
-        "name": name,
-        "type": "C",
-        "mv": f'{mv}"',
-        "df": "3k3",
-        "mn": "4k3",
-        "cr": '6"',
-        "weapons": [{"name": "Pistol", "range": '12"', "av": "2k2"}],
-    }
+from .helpers import WS, act, activate, character, ctx_of, force, table, trooper
 
 
 def test_L307_example_aaron_and_dave_place_slowest_first() -> None:
     """Aaron Mv 6, 9, 15; Dave Mv 9, 12, 15: Aaron's 6 first, a roll-off for 9 (Aaron rolls
     lower and places first), Dave's 12, a roll-off for 15 (L305-L307)."""
-    aaron = force(*[(f"A{mv}", [(_char(f"Aaron {mv}", mv), 1)]) for mv in (6, 9, 15)])
-    dave = force(*[(f"D{mv}", [(_char(f"Dave {mv}", mv), 1)]) for mv in (9, 12, 15)])
+    aaron = force(*[(f"A{mv}", [(character(f"Aaron {mv}", mv), 1)]) for mv in (6, 9, 15)])
+    dave = force(*[(f"D{mv}", [(character(f"Dave {mv}", mv), 1)]) for mv in (9, 12, 15)])
     ws = WarEngineRuleset()
     s = ws.setup((aaron, dave), None, {"builder_limits": False}, 1)
     order: list[tuple[int, str]] = []
@@ -54,7 +42,7 @@ def test_L307_example_aaron_and_dave_place_slowest_first() -> None:
 
 def test_L309_figures_are_placed_within_12_inches_of_their_edge() -> None:
     ws = WarEngineRuleset()
-    f = force(("A", [(_char("Solo", 6), 1)]))
+    f = force(("A", [(character("Solo", 6), 1)]))
     s = ws.setup((f, f), None, {"builder_limits": False}, 1)
     while ws.pending(s)[0].player == CHANCE:
         s, _ = ws.apply(s, Roll(0), CHANCE)
@@ -65,7 +53,7 @@ def test_L309_figures_are_placed_within_12_inches_of_their_edge() -> None:
 
 
 def test_L362_initiative_winner_chooses_who_goes_first() -> None:
-    f = force(("A", [(_char("Solo", 6), 1)]))
+    f = force(("A", [(character("Solo", 6), 1)]))
     ws = WarEngineRuleset()
     s = ws.setup((f, f), None, {"builder_limits": False}, 2)
     while s.phase == "placement":
