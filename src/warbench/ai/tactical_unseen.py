@@ -10,9 +10,8 @@ nearly every spot of the skirmish boards' zones from where it is deployed, and i
 Assault Squad in Game Turn 1 in 10 of the 12 open-field losses of session 35's records
 (docs/ai.md). With the habit, a side's melee units (no weapon with a Range over 1") that an
 enemy gun outruns and no gun of its own side answers (:func:`unanswered_fast_gun`) are
-placed after its other units, so they see
-where the enemy's guns stand, and each is
-placed where those guns are expected to take least off it in the coming Attack Phase: out of
+placed after its other units, so they see where the enemy's guns stand, and each is placed
+where those guns are expected to take least off it in the coming Attack Phase: out of
 their Line of Sight (§5.4-5.5), else with a Cover Bonus (§5.6), else beyond their Move plus
 Range (the player's ``_exposure``, counted on the engine's state after the Deploy). Against
 the scripted player it won 31 of main's 39 Red losses and lost 13 of its 61 wins (docs/ai.md,
