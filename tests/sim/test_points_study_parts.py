@@ -168,3 +168,30 @@ def test_a_round_records_its_seed_and_cpu_seconds(lab: FakeLab) -> None:
     assert data["seed"] == 3 and Round.from_json(data).seed == 3
     assert "seed" not in Round("ws-points-4", "tactical", 2).to_json()  # older files
     assert Round.from_json({**data, "cpu_seconds": 12.5}).cpu_seconds == 12.5
+
+
+def test_a_bad_round_file_is_one_line_naming_it(tmp_path: Path) -> None:
+    """``python -m warbench.sim.points_study`` (:func:`points_study.cli`): a missing file, a
+    file that is not JSON or not a round, and an elasticity file without a run are each one
+    line naming the file, not a traceback (session 35's re-read)."""
+    missing = tmp_path / "nope.json"
+    not_json = tmp_path / "notes.json"
+    not_json.write_text("round 7, seeds 0-5\n")
+    not_round = tmp_path / "other.json"
+    not_round.write_text("{}")
+    saved = tmp_path / "round.json"
+    rnd = Round("ws-points-4", "tactical", 2, handicap=0, seed=0, points=1100)
+    rnd.matchups = [Matchup("horde", "big", WinRate(1, 0, 1))]
+    saved.write_text(json.dumps(rnd.to_json()))
+    cases = [
+        (["--from", str(missing)], missing, "no such file"),
+        (["--merge", str(saved), str(not_json)], not_json, "not a round saved by --out"),
+        (["--compare", str(not_round)], not_round, "not a round saved by --out"),
+        (["--from", str(saved), "--elasticity", str(saved)], saved, "no elasticity run"),
+    ]
+    for argv, named, why in cases:
+        with pytest.raises(SystemExit) as stop:
+            points_study.cli(argv)
+        said = str(stop.value.code)
+        assert said.startswith(f"points_study: {named}: ") and why in said, said
+        assert "\n" not in said

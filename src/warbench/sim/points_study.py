@@ -1137,19 +1137,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         rounds = []
         for arg in args.compare:
             label, _, path = arg.rpartition("=")
-            with open(path, encoding="utf-8") as fh:
-                rounds.append((label or path, Round.from_json(json.load(fh))))
+            rounds.append((label or path, _read_round(path)))
         print(compare(rounds))
         return
     if args.merge:
-        parts = []
-        for path in args.merge:
-            with open(path, encoding="utf-8") as fh:
-                parts.append(Round.from_json(json.load(fh)))
-        rnd = merge(parts)
+        rnd = merge([_read_round(path) for path in args.merge])
     elif args.source:
-        with open(args.source, encoding="utf-8") as fh:
-            rnd = Round.from_json(json.load(fh))
+        rnd = _read_round(args.source)
     else:
         pairs_asked = []
         for text in args.matchups:
@@ -1190,8 +1184,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         except DataFileError as err:  # the round to resume: name its file
             raise DataFileError(str(args.out), err.reason) from None
     if args.elasticity:
-        with open(args.elasticity, encoding="utf-8") as fh:
-            rnd = with_elasticity(rnd, Round.from_json(json.load(fh)))
+        try:
+            rnd = with_elasticity(rnd, _read_round(args.elasticity))
+        except ValueError as err:  # another round's armies, or no run: name the file
+            raise DataFileError(args.elasticity, str(err)) from None
     out = rnd.to_json()
     if args.fit:
         structure = {"reach_battle_dash": True} if args.battle_dash else None
@@ -1212,6 +1208,35 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(text)
 
 
+def _read_round(path: str) -> Round:
+    """A round saved by ``--out``, or a :class:`DataFileError` naming the file and what is
+    wrong with it (missing, not JSON, not a round)."""
+    from warbench.kernel.errors import DataFileError
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        raise DataFileError(path, "no such file (a round saved by --out)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise DataFileError(path, f"not a round saved by --out: {err}") from None
+    try:
+        return Round.from_json(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise DataFileError(path, f"not a round saved by --out: {err!r} missing or wrong") from None
+
+
+def cli(argv: Sequence[str] | None = None) -> None:
+    """``python -m warbench.sim.points_study``: :func:`main`, with a bad file, name or round
+    said in one line on standard error and exit status 1, not a traceback."""
+    from warbench.kernel.errors import WarbenchError
+
+    try:
+        main(argv)
+    except (WarbenchError, ValueError) as err:
+        raise SystemExit(f"points_study: {err}") from None
+
+
 def _write(path: str, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (a run stopped mid-write keeps the last
     round saved)."""
@@ -1224,4 +1249,4 @@ def _write(path: str, text: str) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    cli()
