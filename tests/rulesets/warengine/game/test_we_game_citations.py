@@ -21,7 +21,7 @@ from warbench.rulesets.warengine.game import state as state_mod
 from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
 from warbench.rulesets.warengine.game.state import BOOK, Activate, First, Place, Roll
 
-from .helpers import WS, character, force, table, trooper
+from .helpers import WS, captain, character, force, table, trooper
 
 BOOK_PATH = Path("/work/shared/seeds/004_f4ea5693af0644ce.txt")
 
@@ -122,15 +122,7 @@ def test_initiative_and_activation_cite_the_conflict_step_L362_L366_L375() -> No
 
 
 def test_a_refused_join_cites_the_character_with_troopers_rule_L375() -> None:
-    hero = {
-        "name": "Captain",
-        "type": "C",
-        "mv": '9"',
-        "df": "4k3",
-        "mn": "5k4",
-        "cr": '8"',
-        "weapons": [{"name": "Sword", "av": "3k3"}],
-    }
+    hero = captain()
     far = table(
         force(("Captain", [(hero, 1)]), ("Squad", [(trooper(), 2)])),
         force(("Foe", [(trooper("Foe"), 1)])),
