@@ -48,6 +48,19 @@ def character(name: str, mv: int) -> dict[str, object]:
     }
 
 
+def captain() -> dict[str, object]:
+    """A character with a Sword and Command Range 8" (the L375 activation's leader)."""
+    return {
+        "name": "Captain",
+        "type": "C",
+        "mv": '9"',
+        "df": "4k3",
+        "mn": "5k4",
+        "cr": '8"',
+        "weapons": [{"name": "Sword", "av": "3k3"}],
+    }
+
+
 def force(
     *units: tuple[str, list[tuple[dict[str, Any], int]]], tweaks: Any = None
 ) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from warbench.play.core import CHANCE
 from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
 from warbench.rulesets.warengine.game.state import Activate, Attack, First, Leader, Place, Roll
 
-from .helpers import WS, act, activate, character, ctx_of, force, table, trooper
+from .helpers import WS, act, activate, captain, character, ctx_of, force, table, trooper
 
 
 def test_L307_example_aaron_and_dave_place_slowest_first() -> None:
@@ -117,15 +117,7 @@ def test_L334_a_tie_is_the_players_pick() -> None:
 
 
 def test_L375_a_character_activates_with_troopers_whose_leader_is_in_his_radius() -> None:
-    hero = {
-        "name": "Captain",
-        "type": "C",
-        "mv": '9"',
-        "df": "4k3",
-        "mn": "5k4",
-        "cr": '8"',
-        "weapons": [{"name": "Sword", "av": "3k3"}],
-    }
+    hero = captain()
     squad = [(_elite("Sarge", "4k3", '6"'), 1), (trooper(), 3)]
     f0 = force(("Captain", [(hero, 1)]), ("Squad", squad))
     s = table(
