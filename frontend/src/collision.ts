@@ -313,16 +313,19 @@ function renderGroup(): void {
   $<HTMLInputElement>("co-group-name").value = group.name;
   $<HTMLInputElement>("co-group-limit").value = String(group.points_limit);
   $("co-members").replaceChildren(...group.characters.map((m, i) => {
-    const li = el("li", "", { "data-card": String(m.card.name) });
-    li.appendChild(el("strong", String(m.card.name)));
-    li.appendChild(el("span", ` ${String(m.card.points)} pts each `, { class: "muted" }));
+    const li = el("li", "", { "data-card": String(m.card.name), class: "member" });
+    const who = el("span", "", { class: "who" });
+    who.append(el("strong", String(m.card.name)), el("span", ` ${String(m.card.points)} pts each`, { class: "muted" }));
+    li.appendChild(who);
     const count = el("input", "", { type: "number", min: "1", value: String(m.count), "aria-label": `Copies of ${String(m.card.name)}`, inputmode: "numeric", style: "width:5rem" });
     count.addEventListener("input", () => { m.count = asTyped(count.value); groupChanged(); });
     const edit = el("button", "Edit", { type: "button" });
     edit.addEventListener("click", () => { card = structuredClone(m.card); cardOrigin.stored = null; cardOrigin.version = null; showCard(); cardNote(); cardChanged(); window.scrollTo(0, 0); });
     const x = el("button", "Remove", { type: "button", class: "danger" });
     x.addEventListener("click", () => { group.characters.splice(i, 1); renderGroup(); groupChanged(); });
-    li.append(count, edit, x);
+    const controls = el("span", "", { class: "controls" });
+    controls.append(count, edit, x);
+    li.appendChild(controls);
     return li;
   }));
 }
