@@ -192,6 +192,32 @@ def test_printable_card_shows_stats_weapons_and_glossary_costs() -> None:
     assert "<script>x" not in render_cards([evil])
 
 
+def test_cli_validate_checks_a_group_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``collision validate`` prints the one ``group_report`` (session 35's re-read: it checked
+    the group a second time for its lines), the same violations in words and in JSON."""
+    from warbench.rulesets.collision import validation
+
+    calls = []
+    real = validation.check_group
+
+    def counted(group: BattleGroup) -> list[validation.Violation]:
+        calls.append(group.name)
+        return real(group)
+
+    monkeypatch.setattr(validation, "check_group", counted)
+    over = tmp_path / "over.yaml"
+    over.write_text(
+        yaml.safe_dump({"name": "X", "points_limit": 40, "characters": [{"card": card_data()}]})
+    )
+    said = runner.invoke(app, ["collision", "validate", str(over)])
+    assert said.exit_code == 1 and calls == ["X"], (calls, said.output)
+    shown = runner.invoke(app, ["collision", "validate", str(over), "--json"])
+    found = json.loads(shown.output)["violations"]
+    assert found and all(
+        f"violation: {v['field']}: {v['message']} [{v['rule']}]" in said.output for v in found
+    )
+
+
 def test_cli_validate_card_group_and_errors(tmp_path: Path) -> None:
     ok = runner.invoke(app, ["collision", "validate", str(EXAMPLES / "rhona.yaml")])
     assert ok.exit_code == 0, ok.output

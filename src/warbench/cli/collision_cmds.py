@@ -29,12 +29,7 @@ def validate(
     """Check a card or a battle group; list every broken limit and exit 1 if any."""
     from warbench.rulesets.collision.io import load
     from warbench.rulesets.collision.models import Card
-    from warbench.rulesets.collision.validation import (
-        board_size,
-        check_group,
-        group_report,
-        phase_piles,
-    )
+    from warbench.rulesets.collision.validation import group_report
 
     try:
         obj = load(file)
@@ -56,23 +51,25 @@ def validate(
                 markup=False,
             )
         return
-    report = group_report(obj)
-    found = check_group(obj)
-    hand = sum(n for _, n in obj.cards())
-    cols, rows = board_size(obj.points_limit)
+    summary = group_report(obj)  # the group checked once: its report holds every violation
+    found = summary["violations"]
     if as_json:
-        console.print_json(json.dumps(report))
+        console.print_json(json.dumps(summary))
     else:
         console.print(
-            f"{file}: battle group {obj.name!r}: {report['points']}/{obj.points_limit} points, "
-            f"{hand} cards ({report['different_cards']} different, at most "
-            f"{report['max_different_cards']}), board {cols} x {rows}, deployment phases "
-            f"{'/'.join(str(n) for n in phase_piles(hand))}",
+            f"{file}: battle group {obj.name!r}: {summary['points']}/{obj.points_limit} points, "
+            f"{summary['cards']} cards ({summary['different_cards']} different, at most "
+            f"{summary['max_different_cards']}), board {summary['board']}, deployment phases "
+            f"{'/'.join(str(n) for n in summary['deployment_phases'])}",
             highlight=False,
             markup=False,
         )
         for v in found:
-            console.print(f"  violation: {v}", highlight=False, markup=False)
+            console.print(
+                f"  violation: {v['field']}: {v['message']} [{v['rule']}]",
+                highlight=False,
+                markup=False,
+            )
     if found:
         raise typer.Exit(1)
 
