@@ -8,8 +8,9 @@ twice. Each change is compared with what it replaced, on random cases and on a s
   models once, where it listed them four times (the eligible HP, the cap, the loss, the final
   loss);
 * the end of a Game Turn asks the terrain about the stationary round bases that may touch a
-  Dangerous piece (§4.6; ``turn._near_bounds``), where it asked about every base: a base left
-  out stands on no Dangerous piece;
+  Dangerous piece (§4.6; ``movement.near_bounds``), where it asked about every base: a base
+  left out stands on no Dangerous piece; likewise a Move asks about the ways of its round
+  bases whose box meets a Dangerous piece's bounds (``movement.path_near_bounds``);
 * the set-up's Bodyguards and Leaders are read once per set-up, and a share of an Attack in a
   game without Bodyguards works out no group (``perk_bodyguard._protectors``);
 * the digest (a record's, after every step) writes each unit's part once per unit state
@@ -38,6 +39,11 @@ from warbench.rulesets.warsurge.game.advstate import Playstyle as Playstyle_
 from warbench.rulesets.warsurge.game.digest import canonical_json, unit_json, unit_state_fields
 from warbench.rulesets.warsurge.game.geom import Field
 from warbench.rulesets.warsurge.game.io import load_game_roster
+from warbench.rulesets.warsurge.game.movement import (
+    dangerous_bounds,
+    near_bounds,
+    path_near_bounds,
+)
 from warbench.rulesets.warsurge.game.players import ScriptedPlayer
 from warbench.rulesets.warsurge.game.state import (
     GameState,
@@ -46,7 +52,6 @@ from warbench.rulesets.warsurge.game.state import (
     UnitGS,
     build_setup,
 )
-from warbench.rulesets.warsurge.game.turn import _near_bounds, dangerous_bounds
 
 from .test_battle_size import _states
 from .test_speed_apply_s32 import ROSTERS, _setup
@@ -161,7 +166,7 @@ def test_bounds_and_sequence_caps_are_the_properties() -> None:
 @pytest.mark.parametrize("board", ["ruins_48x48", "city_72x48", "hive_city_72x48"])
 def test_a_base_left_out_stands_on_no_dangerous_piece(board: str) -> None:
     """Random round bases (all over the board and crowding each Dangerous piece's edge): where
-    ``_near_bounds`` leaves a base out, the Field finds no Dangerous piece under it; the bases
+    ``near_bounds`` leaves a base out, the Field finds no Dangerous piece under it; the bases
     it keeps get the answers they get among all of them."""
     field = Field(sample_board(board))
     boxes = dangerous_bounds(field)
@@ -183,12 +188,48 @@ def test_a_base_left_out_stands_on_no_dangerous_piece(board: str) -> None:
         pts.append(p)
         radii.append(r)
     every = field.dangerous_at_many(pts, radii)
-    near = [k for k in range(len(pts)) if _near_bounds(boxes, pts[k], radii[k])]
+    near = [k for k in range(len(pts)) if near_bounds(boxes, pts[k], radii[k])]
     some = field.dangerous_at_many([pts[k] for k in near], [radii[k] for k in near])
     kept = dict(zip(near, some, strict=True))
     assert [kept.get(k, []) for k in range(len(pts))] == every
     assert sum(bool(x) for x in every) > 100  # the bases on a piece are there to find
     assert len(near) < len(pts)  # and some were left out
+
+
+@pytest.mark.parametrize("board", ["ruins_48x48", "city_72x48", "hive_city_72x48"])
+def test_a_way_left_out_crosses_no_dangerous_piece(board: str) -> None:
+    """Random straight ways of round bases (across the board, and from and to the edges of
+    each Dangerous piece's bounds): where ``path_near_bounds`` leaves a way out, the Field's
+    path crosses no Dangerous piece (§4.6)."""
+    field = Field(sample_board(board))
+    boxes = dangerous_bounds(field)
+    rng = random.Random(board + "ways")
+
+    def spot(r: float) -> tuple[float, float]:
+        if rng.random() < 0.4:
+            return (rng.uniform(0, field.width), rng.uniform(0, field.height))
+        x0, y0, x1, y1 = rng.choice(boxes)
+        m = r * rng.choice([0.0, 1.0, 1.0 + 1e-9, 1.1, 2.0, 4.0])
+        return (
+            rng.choice([x0 - m, x1 + m, rng.uniform(x0 - m, x1 + m)]),
+            rng.choice([y0 - m, y1 + m, rng.uniform(y0 - m, y1 + m)]),
+        )
+
+    left, crossing = 0, 0
+    for _ in range(2_000):
+        r = rng.choice([0.5, 0.63, 1.0, 1.26, rng.uniform(0.2, 3.0)])
+        a = spot(r)
+        b = (
+            spot(r)
+            if rng.random() < 0.5
+            else (a[0] + rng.uniform(-6, 6), a[1] + rng.uniform(-6, 6))
+        )
+        danger = field.path(a, b, r).dangerous
+        crossing += bool(danger)
+        if not path_near_bounds(boxes, a, b, r):
+            left += 1
+            assert danger == (), (a, b, r)
+    assert left > 200 and crossing > 50
 
 
 def test_the_set_up_s_bodyguards_and_leaders_are_its_index_s() -> None:

@@ -8,7 +8,6 @@ Zones).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from warbench.kernel.errors import RulesError
@@ -26,9 +25,13 @@ from warbench.rulesets.warsurge.game.actions import (
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.deployment import verify_deploy
-from warbench.rulesets.warsurge.game.geom import Field, Point
 from warbench.rulesets.warsurge.game.hooks import Hook
-from warbench.rulesets.warsurge.game.movement import dangerous_ground, unit_allowance
+from warbench.rulesets.warsurge.game.movement import (
+    dangerous_bounds,
+    dangerous_ground,
+    near_bounds,
+    unit_allowance,
+)
 from warbench.rulesets.warsurge.game.perk_seed import stays_inside
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -331,7 +334,7 @@ def end_turn(w: Work) -> None:
             for u, living in still
             if w.info(u.uid).base is None
             for i in living
-            if _near_bounds(boxes, u.pos[i], w.info(u.uid).radius)
+            if near_bounds(boxes, u.pos[i], w.info(u.uid).radius)
         ]
         asked = w.field.dangerous_at_many(
             [w.units[uid].pos[i] for uid, i, _ in near], [r for _, _, r in near]
@@ -384,29 +387,6 @@ def end_turn(w: Work) -> None:
         return
     w.flow = flow_with(w.flow, turn=turn + 1)
     start_turn(w)
-
-
-@functools.lru_cache(maxsize=64)
-def dangerous_bounds(field: Field) -> tuple[tuple[float, float, float, float], ...]:
-    """The bounds (min x, min y, max x, max y) of every piece of ``field`` named as Dangerous
-    Ground (§4.6; a piece sharing such a name too, as the Field's answers are by name)."""
-    names = set(field.dangerous_names)
-    out = []
-    for t in field.board.terrain:
-        if t.name in names:
-            xs = [float(p[0]) for p in t.polygon]
-            ys = [float(p[1]) for p in t.polygon]
-            out.append((min(xs), min(ys), max(xs), max(ys)))
-    return tuple(out)
-
-
-def _near_bounds(boxes: Sequence[tuple[float, float, float, float]], p: Point, r: float) -> bool:
-    """Whether a round base of radius ``r`` at ``p`` may overlap a piece with one of these
-    bounds: its square (widened by 1e-6 inch) meets them. A base that overlaps a piece lies
-    within ``r`` of it, so within its bounds widened by ``r``; the converse need not hold."""
-    m = r + 1e-6
-    x, y = float(p[0]), float(p[1])
-    return any(x0 - m <= x <= x1 + m and y0 - m <= y <= y1 + m for x0, y0, x1, y1 in boxes)
 
 
 def finish(w: Work, why: str) -> None:
