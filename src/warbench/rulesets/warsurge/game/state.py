@@ -24,7 +24,7 @@ from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.game import perk_arms
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.game.digest import canonical_json
-from warbench.rulesets.warsurge.game.digest import unit_state_fields as unit_state_fields  # as before
+from warbench.rulesets.warsurge.game.digest import unit_state_fields as unit_state_fields
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
 from warbench.rulesets.warsurge.game.perk_illusion_slots import with_illusion_slots
