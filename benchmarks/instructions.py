@@ -17,7 +17,10 @@ load makes CPU time swing by ±20%.
   ``0 .. N-1`` and keeps their actions (in the system's temporary directory); ``replay N
   POINTS``, in another process, replays the first ``N`` with ``engine.apply`` alone (every
   action checked and applied, no player): ``replay 3`` less ``replay 0``, divided by three, is
-  a game without the players' decisions (docs/game.md, the fourteenth pass).
+  a game without the players' decisions (docs/game.md, the fourteenth pass); ``replay-digest
+  N POINTS`` the same with the state's digest after every step, as a record keeps it
+  (``replay-digest 3`` less ``replay 3``, divided by three: a game's digests, the eighteenth
+  pass);
 
 The count of one unit is the difference of two runs, which leaves the start-up out::
 
@@ -73,12 +76,15 @@ def main(mode: str, n: int, points: int = 1000) -> None:
             recorded.append((seed, run.actions, run.state.digest()))
         _recorded(points).write_bytes(pickle.dumps(recorded))
         return
-    if mode == "replay":  # the first N recorded games, with ``engine.apply`` alone
+    if mode in ("replay", "replay-digest"):  # the first N recorded games, ``engine.apply``
+        every = mode == "replay-digest"  # and the digest after every step, as a record keeps
         for seed, actions, digest in pickle.loads(_recorded(points).read_bytes())[:n]:
             t = time.process_time()
             state, _ = engine.new_game(setup, seed)
             for action in actions:
                 state, _ = engine.apply(state, action)
+                if every:
+                    state.digest()
             assert state.digest() == digest  # the very game
             ms = 1000 * (time.process_time() - t)
             print(f"seed {seed} replayed: {len(actions)} actions, {ms:.0f} ms CPU")
@@ -111,7 +117,9 @@ def main(mode: str, n: int, points: int = 1000) -> None:
                 ws.apply(WarsurgeState(st.args, replace(st.game), st.memory), a, side)
 
     else:
-        raise SystemExit(f"unknown mode {mode!r}: apply, protocol, games, record or replay")
+        raise SystemExit(
+            f"unknown mode {mode!r}: apply, protocol, games, record, replay or replay-digest"
+        )
     once()  # warm-up: the set-up's memos
     for r in range(n):
         t = time.process_time()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import overload
@@ -227,6 +227,33 @@ class AttackContext:
     @property
     def engaged(self) -> bool:
         return self.melee if self.attacker_engaged is None else self.attacker_engaged
+
+
+#: every field of :class:`AttackContext` with its default, in the order ``__init__`` sets them
+_CONTEXT_DEFAULTS: dict[str, object] = {f.name: f.default for f in fields(AttackContext)}
+
+
+def attack_context(**given: object) -> AttackContext:
+    """``AttackContext(**given)`` without the frozen dataclass's ``__init__``: the defaults and
+    the given fields in one dict, in the order ``__init__`` sets them (its 31 fields are each
+    set through ``object.__setattr__``; the game makes one a share of every Attack, issue 10,
+    session 36). Equal, hashed, copied and pickled as the dataclass's own."""
+    if not given.keys() <= _CONTEXT_DEFAULTS.keys():
+        unknown = sorted(given.keys() - _CONTEXT_DEFAULTS.keys())
+        raise TypeError(f"AttackContext has no field {unknown[0]!r}")
+    out: AttackContext = object.__new__(AttackContext)
+    d = out.__dict__
+    d.update(_CONTEXT_DEFAULTS)
+    d.update(given)
+    return out
+
+
+# every field has a plain default (no factory, all set by ``__init__``) and nothing is worked
+# out after it: what :func:`attack_context` relies on
+if not all(f.init and f.default is not MISSING for f in fields(AttackContext)) or hasattr(
+    AttackContext, "__post_init__"
+):
+    raise TypeError("AttackContext: attack_context needs plain defaults and no __post_init__")
 
 
 @dataclass

@@ -184,9 +184,14 @@ class AttackPlan:
     def cap(self) -> int:
         """Largest raw tally that still matters (twice the HP against Tough). Against Combat
         Damage (Perks L1154) an HP Loss may cost no HP: the rolls that may be free are added."""
-        hp = self.eligible_hp
-        if self.combat_damage is not None:
-            hp += combat_damage.free_rolls(self.combat_damage)
+        return self.cap_of(self.eligible_hp, self.combat_damage)
+
+    def cap_of(self, eligible_hp: int, state: combat_damage.CombatDamage | None) -> int:
+        """:attr:`cap` from the eligible HP and the Combat Damage state already worked out
+        (one trial asks both once, issue 10, session 36)."""
+        hp = eligible_hp
+        if state is not None:
+            hp += combat_damage.free_rolls(state)
         return hp * (2 if self.tough else 1)
 
     @property
@@ -223,22 +228,24 @@ class AttackPlan:
             "HP lost"
         ]
 
-    def final_loss(self, raw: int) -> int:
+    def final_loss(self, raw: int, eligible_hp: int | None = None) -> int:
         """HP actually lost for a raw tally: Tough halves it (§12.4), excess is discarded (§5.5);
-        Immortal caps it at what the unit may still lose this Game Turn (Perks L1539)."""
+        Immortal caps it at what the unit may still lose this Game Turn (Perks L1539).
+        ``eligible_hp``: :attr:`eligible_hp` when already worked out (the target unchanged)."""
         loss = tough_total(raw) if self.tough else raw
         left = self.target.immortal_left
-        return min(loss, self.eligible_hp, left if left is not None else loss)
+        h_e = self.eligible_hp if eligible_hp is None else eligible_hp
+        return min(loss, h_e, left if left is not None else loss)
 
     def slain_for_loss(self, loss: int) -> int:
         """Models made casualties by ``loss`` HP, applied in casualty order (§5.12)."""
         return slain_counter(self)(loss)
 
 
-def loss_counter(plan: AttackPlan) -> Callable[[int], int]:
+def loss_counter(plan: AttackPlan, eligible_hp: int | None = None) -> Callable[[int], int]:
     """``raw tally → HP lost`` for ``plan`` (:meth:`AttackPlan.final_loss`), the eligible HP and
-    Tough looked up once rather than per tally."""
-    h_e = plan.eligible_hp
+    Tough looked up once rather than per tally (``eligible_hp``: when already worked out)."""
+    h_e = plan.eligible_hp if eligible_hp is None else eligible_hp
     if plan.target.immortal_left is not None:  # Immortal (Perks L1539)
         h_e = min(h_e, plan.target.immortal_left)
     tough = plan.tough
@@ -921,6 +928,8 @@ class _Run:
     #: Bodyguard (Perks L1935): successful Attack Dice left over once the Target was slain
     #: (one trial resolved die by die, :func:`_die_by_die`)
     follow_on: int = 0
+    #: the Target's eligible HP the run was capped by (``None``: not kept)
+    eligible_hp: int | None = None
 
 
 class _NeedRoll(Exception):
@@ -1176,15 +1185,18 @@ def _run_sequence(plan: AttackPlan, trials: int, dice: Dice, follow_on: bool = F
                     )
         # one trial (the game's Attack): its value, which is the mean, without NumPy's mean
         per_weapon[weapon] = float(weapon_loss[0]) if trials == 1 else float(weapon_loss.mean())
-    return _Run(tally, self_loss, results, per_weapon, emergency_used, left)
+    return _Run(tally, self_loss, results, per_weapon, emergency_used, left, h_e)
 
 
 def _run_one(plan: AttackPlan, dice: Dice, follow_on: bool) -> _Run:
     """:func:`_run_sequence` of one trial in plain Python ints: every batch of the dice is the
     one the arrays ask for (the same counts and labels, in the same order) and every result is
     theirs (issue 10: one Attack's sequence cost more in NumPy calls than in arithmetic)."""
+    # the eligible models and the Combat Damage state asked once (issue 10, session 36: they
+    # were worked out three and two times), the cap and the loss from them as before
     h_e = plan.eligible_hp
-    cap_t = plan.cap
+    state = plan.combat_damage
+    cap_t = plan.cap_of(h_e, state)
     cap_s = max(0, plan.attacker.current_hp)
     tally = 0
     self_loss = 0
@@ -1192,8 +1204,8 @@ def _run_one(plan: AttackPlan, dice: Dice, follow_on: bool) -> _Run:
     per_weapon: dict[str, float] = {}
     results: list[WeaponResult] = []
     left = 0
-    by_dice = follow_on and plan.combat_damage is None
-    loss_of = loss_counter(plan)
+    by_dice = follow_on and state is None
+    loss_of = loss_counter(plan, h_e)
     for weapon in plan.weapon_order():
         use = _compile_one(plan, weapon, dice)
         die = replace(use.die, emergency_save=False) if emergency_used else use.die
@@ -1242,6 +1254,7 @@ def _run_one(plan: AttackPlan, dice: Dice, follow_on: bool) -> _Run:
         per_weapon,
         np.array([emergency_used]),
         left,
+        h_e,
     )
 
 
@@ -1367,7 +1380,7 @@ def roll_attack(plan: AttackPlan, dice: Dice, follow_on: bool = False) -> Rolled
     if state is None:
         return RolledAttack(
             run.weapons,
-            plan.final_loss(int(run.tally[0])),
+            plan.final_loss(int(run.tally[0]), run.eligible_hp),
             int(run.self_loss[0]),
             bool(run.emergency_used[0]),
             follow_on=run.follow_on,

@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.attack import (
     AttackContext,
     Playstyle,
     UnitState,
+    attack_context,
 )
 from warbench.rulesets.warsurge.effects.movement import implacable
 from warbench.rulesets.warsurge.game.actions import (
@@ -188,7 +189,7 @@ def verify_attack(w: Work, action: Attack) -> AttackPlanG:
         wperks = perks_of(profiles[wname].perks)
         tperks = perks_of(w.info(target).unit.profile.perks)
         bare = uncovered(w, target)  # Uncover (Perks L1430): no Cover Bonus
-        ctx = AttackContext(
+        ctx = attack_context(  # AttackContext(...) without its __init__ (issue 10)
             melee=view.melee,
             attacker_engaged=view.attacker_engaged,
             through_fire_points=view.attacker_engaged and u.location is Location.EMBARKED,

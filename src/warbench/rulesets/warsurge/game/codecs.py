@@ -23,6 +23,7 @@ from warbench.rulesets.warsurge.game.actions import (
     action_to_dict,
 )
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow
+from warbench.rulesets.warsurge.game.digest import unit_state_fields
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause, Wreck
 from warbench.rulesets.warsurge.game.state import (
     ALL_AUTOMATIONS,
@@ -36,7 +37,6 @@ from warbench.rulesets.warsurge.game.state import (
     Phase,
     Status,
     UnitGS,
-    unit_state_fields,
 )
 
 CORE = "001_d3f5e425c5e1196d.txt"

@@ -8,6 +8,7 @@ toward a point is planned here (:func:`plan_towards`, :func:`plan_engage`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -44,7 +45,7 @@ from warbench.rulesets.warsurge.game.coherency import (
     overlaps_list,
     problem_positions,
 )
-from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray
+from warbench.rulesets.warsurge.game.geom import CONTACT, Field, FloatArray
 from warbench.rulesets.warsurge.game.hooks import Hook
 from warbench.rulesets.warsurge.game.melee import check_locked, engage_new_contacts
 from warbench.rulesets.warsurge.game.move_prefilter import (
@@ -575,6 +576,49 @@ def _on_piece(w: Work, name: str, points: Sequence[Point], r: float) -> bool:
     return any(poly.distance(shapely.Point(q)) <= r for q in points)
 
 
+@functools.lru_cache(maxsize=64)
+def dangerous_bounds(field: Field) -> tuple[tuple[float, float, float, float], ...]:
+    """The bounds (min x, min y, max x, max y) of every piece of ``field`` named as Dangerous
+    Ground (§4.6; a piece sharing such a name too, as the Field's answers are by name)."""
+    names = set(field.dangerous_names)
+    out = []
+    for t in field.board.terrain:
+        if t.name in names:
+            xs = [float(p[0]) for p in t.polygon]
+            ys = [float(p[1]) for p in t.polygon]
+            out.append((min(xs), min(ys), max(xs), max(ys)))
+    return tuple(out)
+
+
+def near_bounds(boxes: Sequence[tuple[float, float, float, float]], p: Point, r: float) -> bool:
+    """Whether a round base of radius ``r`` at ``p`` may overlap a piece with one of these
+    bounds: its square (widened by 1e-6 inch) meets them. A base that overlaps a piece lies
+    within ``r`` of it, so within its bounds widened by ``r``; the converse need not hold."""
+    m = r + 1e-6
+    x, y = float(p[0]), float(p[1])
+    for x0, y0, x1, y1 in boxes:  # noqa: SIM110 (a loop: no generator made at every base)
+        if x0 - m <= x <= x1 + m and y0 - m <= y <= y1 + m:
+            return True
+    return False
+
+
+def path_near_bounds(
+    boxes: Sequence[tuple[float, float, float, float]], start: Point, end: Point, r: float
+) -> bool:
+    """Whether a round base of radius ``r`` moving straight from ``start`` to ``end`` may cross
+    a piece with one of these bounds: the box of its way (widened by ``r`` and 1e-6 inch)
+    meets them. What the way crosses lies within ``r`` of it, so within that box (the Field's
+    own first test, ``Field.path``, with ``r``)."""
+    m = r + 1e-6
+    ax, ay, bx, by = float(start[0]), float(start[1]), float(end[0]), float(end[1])
+    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
+    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
+    for x0, y0, x1, y1 in boxes:
+        if x0 - m <= hi_x and lo_x <= x1 + m and y0 - m <= hi_y and lo_y <= y1 + m:
+            return True
+    return False
+
+
 def dangerous_crossings(
     w: Work,
     uid: int,
@@ -594,8 +638,13 @@ def dangerous_crossings(
         return {}
     jumps = flight(info.unit.profile.perks) == "jumper"
     crossed: dict[str, list[int]] = {}
+    # a round base's way whose box meets no Dangerous piece's bounds crosses none: not asked
+    # (issue 10, session 36)
+    boxes = dangerous_bounds(w.field) if info.base is None else None
     for i, s, p in zip(models, starts, positions, strict=True):
         if s == p and not (facing and facing[i] != bases.facing_of(w, uid, i)):
+            continue
+        if boxes is not None and not path_near_bounds(boxes, s, p, info.radius):
             continue
         crossing = (
             bases_ground.path(w, uid, s, p, bases.facing_of(w, uid, i), facing[i])

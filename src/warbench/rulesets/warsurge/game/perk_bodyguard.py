@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_leader import group_of
 from warbench.rulesets.warsurge.game.perk_struck import strike
 from warbench.rulesets.warsurge.game.perk_turn import index
@@ -44,6 +45,7 @@ from warbench.rulesets.warsurge.game.targeting import view_target
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.plans import AttackPlanG
+    from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
 
 __all__ = [
@@ -62,8 +64,15 @@ RULE = "Perks §12.4 Bodyguard (000_94ecc6a4c74d351b.txt L1935)"
 GUARDING = "Guarding@"
 
 
-def _bodyguards(work: Work) -> list[int]:
-    return [uid for uid, p in enumerate(index(work.setup).units) if BODYGUARD in p.unit]
+def _bodyguards(work: Work) -> tuple[int, ...]:
+    return _bodyguard_units(work.setup)
+
+
+@per_setup
+def _bodyguard_units(setup: GameSetup) -> tuple[int, ...]:
+    """The set-up's units with Bodyguard (read once per set-up, issue 10, session 36: every
+    share of every Attack asked it of the set-up's index)."""
+    return tuple(uid for uid, p in enumerate(index(setup).units) if BODYGUARD in p.unit)
 
 
 def guarded(work: Work, uid: int) -> int | None:
@@ -128,8 +137,11 @@ def refresh(work: Work, unit: int) -> None:
 
 def _protectors(work: Work, t: int) -> list[int]:
     """The Bodyguards guarding the group of ``t`` (its unit and the Leaders attached)."""
+    bgs = _bodyguards(work)
+    if not bgs:  # no Bodyguard in the game: no group to work out (issue 10, session 36)
+        return []
     group = set(group_of(work, t))
-    return [b for b in _bodyguards(work) if b != t and guarded(work, b) in group]
+    return [b for b in bgs if b != t and guarded(work, b) in group]
 
 
 def bodyguard_share(work: Work, plan: AttackPlanG, k: int) -> AttackPlanG:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.perk_warmaster import retarget
 from warbench.rulesets.warsurge.game.state import Status
@@ -40,6 +41,7 @@ from warbench.rulesets.warsurge.game.targeting import view_target
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.plans import AttackPlanG
+    from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
 
 __all__ = [
@@ -58,8 +60,14 @@ RULE = "Perks §12.4 Leader (000_94ecc6a4c74d351b.txt L2017)"
 ATTACHED = "Attached@"
 
 
-def _leaders(work: Work) -> list[int]:
-    return [uid for uid, p in enumerate(index(work.setup).units) if LEADER in p.unit]
+def _leaders(work: Work) -> tuple[int, ...]:
+    return _leader_units(work.setup)
+
+
+@per_setup
+def _leader_units(setup: GameSetup) -> tuple[int, ...]:
+    """The set-up's units with Leader (read once per set-up, issue 10, session 36)."""
+    return tuple(uid for uid, p in enumerate(index(setup).units) if LEADER in p.unit)
 
 
 def attached_to(work: Work, uid: int) -> int | None:

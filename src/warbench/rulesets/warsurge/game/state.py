@@ -11,7 +11,6 @@ step)``, so ``apply`` is a pure function of the state and the action, and a reco
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
@@ -24,6 +23,8 @@ import numpy.typing as npt
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.game import perk_arms
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
+from warbench.rulesets.warsurge.game.digest import canonical_json
+from warbench.rulesets.warsurge.game.digest import unit_state_fields as unit_state_fields
 from warbench.rulesets.warsurge.game.pauses import CoherencyPause
 from warbench.rulesets.warsurge.game.perk_decoy_units import trait_units
 from warbench.rulesets.warsurge.game.perk_illusion_slots import with_illusion_slots
@@ -382,6 +383,7 @@ class UnitGS:
         if "statuses" in changes:
             d.pop("_status_names", None)
             d.pop("_seized", None)
+        d.pop("_digest_json", None)  # every field is in the digest (:func:`unit_json`)
         return out
 
     @property
@@ -702,73 +704,6 @@ def step_seed(seed: int, step: int) -> int:
     ss = np.random.SeedSequence([seed & (2**63 - 1), step])
     a, b = (int(x) for x in ss.generate_state(2))
     return ((a << 32) | b) & (2**63 - 1)
-
-
-def unit_state_fields(u: UnitGS, pos_digits: int | None = None) -> dict[str, Any]:
-    """A unit state as short JSON fields; positions rounded to ``pos_digits`` when given (the
-    digest rounds to 4 places, the protocol's state JSON keeps full precision)."""
-    pos = (
-        u.pos
-        if pos_digits is None
-        else [(round(x, pos_digits), round(y, pos_digits)) for x, y in u.pos]
-    )
-    inside = {} if u.terrain is None else {"terrain": u.terrain}  # only then: digests unchanged
-    turned = {"facing": list(u.facing)} if u.facing else {}  # oval/rect bases only (§1.3)
-    return {
-        **inside,
-        **turned,
-        **({"inside": list(u.inside)} if u.inside else {}),
-        "uid": u.uid,
-        "loc": u.location.value,
-        "pos": [[x, y] for x, y in pos],
-        "hp": list(u.hp),
-        "removed": list(u.removed),
-        "in": u.embarked_in,
-        "acted": u.acted,
-        "moved": list(u.moved),
-        "heavy": list(u.heavy),
-        "battle": list(u.battle),
-        "um": u.unit_moved,
-        "ud": u.unit_dashed,
-        "st": [[s.name, s.turns, s.source] for s in u.statuses],
-        "ct": [list(c) for c in u.counters],
-        "uses": [list(c) for c in u.uses],
-    }
-
-
-def canonical_json(state: GameState) -> str:
-    units = [unit_state_fields(u, 4) for u in state.units]
-    f = state.flow
-    data: dict[str, Any] = {
-        "seed": state.seed,
-        "step": state.step,
-        "flow": [
-            f.turn,
-            f.phase.value,
-            f.turn_master,
-            f.rolloff_winner,
-            list(f.roll_order),
-            list(f.order),
-            f.active,
-            sorted(f.passed),
-        ],
-        "engaged": sorted(list(p) for p in state.engaged),
-        "zones": list(state.zones),
-        "units": units,
-        "result": None
-        if state.result is None
-        else [[round(v, 4) for v in state.result.values], state.result.winner],
-    }
-    if f.adv is not None:  # Advanced only: Standard digests are unchanged
-        data["advanced"] = f.adv.to_json()
-    for key, part in (("pause", state.pause), ("restore", state.restore), ("rewind", state.rewind)):
-        if part is not None:  # only then: the digests of every other state are unchanged
-            data[key] = part.to_json()  # (a Time Jump's rewind point: perk_timejump)
-    if state.terrain_hp:  # likewise: only once terrain has lost HP (§10.3)
-        data["terrain_hp"] = [list(t) for t in state.terrain_hp]
-    if state.pieces_acted:  # likewise: terrain that attacked (game/terrain_army.py)
-        data["pieces_acted"] = list(state.pieces_acted)
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def initial_state(setup: GameSetup, seed: int) -> GameState:

@@ -26,7 +26,12 @@ from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import end_attack_phase
 from warbench.rulesets.warsurge.game.deployment import verify_deploy
 from warbench.rulesets.warsurge.game.hooks import Hook
-from warbench.rulesets.warsurge.game.movement import dangerous_ground, unit_allowance
+from warbench.rulesets.warsurge.game.movement import (
+    dangerous_bounds,
+    dangerous_ground,
+    near_bounds,
+    unit_allowance,
+)
 from warbench.rulesets.warsurge.game.perk_seed import stays_inside
 from warbench.rulesets.warsurge.game.state import (
     Automation,
@@ -315,23 +320,35 @@ def end_turn(w: Work) -> None:
     """§2.2 steps 6-7: stationary units on Dangerous Ground, statuses, then the game end."""
     turn = w.flow.turn
     if w.field.dangerous_names:
-        # the stationary units' models as they stand now, asked of the terrain at once
+        # the stationary units' models as they stand now; the round bases that may touch a
+        # Dangerous piece (their square meets its bounds) are asked of the terrain at once, the
+        # rest stand on none (issue 10, session 36: every base was asked)
         still = [
             (u, u.living())
             for u in list(w.units)
             if u.location is Location.TABLE and not u.unit_moved and not u.unit_dashed
         ]
-        pts = [u.pos[i] for u, living in still for i in living]
-        radii = [w.info(u.uid).radius for u, living in still for _ in living]
-        at = iter(w.field.dangerous_at_many(pts, radii))
+        boxes = dangerous_bounds(w.field)
+        near = [
+            (u.uid, i, w.info(u.uid).radius)
+            for u, living in still
+            if w.info(u.uid).base is None
+            for i in living
+            if near_bounds(boxes, u.pos[i], w.info(u.uid).radius)
+        ]
+        asked = w.field.dangerous_at_many(
+            [w.units[uid].pos[i] for uid, i, _ in near], [r for _, _, r in near]
+        )
+        answers = {(uid, i): names for (uid, i, _), names in zip(near, asked, strict=True)}
         for u, living in still:
             inside: dict[str, list[int]] = {}
             shaped = w.info(u.uid).base is not None  # its outline on the ground (§1.3)
             for i in living:
-                names = next(at)
                 if shaped:
                     fac = bases.facing_of(w, u.uid, i)
                     names = bases_ground.dangerous_at(w, u.uid, u.pos[i], fac)
+                else:
+                    names = answers.get((u.uid, i), [])
                 for name in names:
                     inside.setdefault(name, []).append(i)
             for name, models in inside.items():
