@@ -103,6 +103,7 @@ import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
+from warbench.ai.tactical_close import threat_from
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
 from warbench.ai.tactical_kinds import small_army
@@ -187,6 +188,11 @@ class TacticalBot(ScriptedPlayer):
     #: A melee unit Dashes only where it is no more exposed to the enemy's attacks next Game
     #: Turn than where it stands, or to within its Move of an enemy (sixth session).
     melee_dash_hidden: bool = True
+    #: With ``melee_dash_hidden``, a melee unit also Dashes where the enemy's expected damage
+    #: on it next Game Turn grows by no more than what its own attacks threaten from there
+    #: (session 36, ``ai.tactical_close``): a Behemoth closes on another at its Move plus
+    #: Dash; ``False``: only where it is no more exposed, or to charge distance.
+    even_dash: bool = True
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
@@ -552,14 +558,25 @@ class TacticalBot(ScriptedPlayer):
         long-ranged gun no faster than its friends, and runs the last stretch."""
         now = self._exposure(w, uid)
         reach = float(w.info(uid).unit.profile.move)
+        spread = _spread(w, uid) + w.info(uid).radius
+        here = w.xy(uid).mean(axis=0)
+        threat_here: float | None = None
         out: list[Move] = []
         for m in paths:
             end = self._landing.get(m)
             if end is None:
                 continue
             charge = self._gap_at(w, uid, end) <= reach
-            if charge or self._exposure_if_reached(state, w, uid, m) <= now + 1e-9:
+            risk = self._exposure_if_reached(state, w, uid, m) if not charge else 0.0
+            if charge or risk <= now + 1e-9:
                 out.append(m)
+            elif self.even_dash:  # session 36: it threatens as much as it risks
+                if threat_here is None:
+                    at = (float(here[0]), float(here[1]))
+                    threat_here = threat_from(w, uid, at, spread, self._worth)
+                gain = threat_from(w, uid, end, spread, self._worth) - threat_here
+                if risk - now <= max(0.0, gain) + 1e-9:
+                    out.append(m)
         return out
 
     def _gap_at(self, w: Work, uid: int, at: tuple[float, float]) -> float:
