@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.warsurge.game.helpers import entry, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
-from warbench.ai.tactical_close import threat_from
+from warbench.ai.tactical_close import crosses_danger, threat_from
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Move, Pass
 from warbench.rulesets.warsurge.game.state import GameState, Phase
@@ -81,3 +81,51 @@ def test_a_behemoth_without_a_gun_still_does_not_run_into_the_bile_spit() -> Non
     state = _state(claws_only=True)
     act = TacticalBot(even_dash=True).choose(state)
     assert isinstance(act, Pass) or TacticalBot()._exposure_after(state, 0, act) == 0.0
+
+
+def _depot_state() -> GameState:
+    """Move Phase, side 0 to act: seven Troopers (uid 0, Laser Rifles 18") in a row 1.5"
+    apart at y 10, x 17-26, walking north toward enemy Troopers (uid 1) at (21.5, 44), out of
+    Range; a round Fuel depot of Dangerous Ground (§4.6), 4" across, stands at (25, 16): the
+    row's centre passes west of it, its eastern models through it."""
+    import math
+
+    from tests.warsurge.game.helpers import board
+    from warbench.rulesets.warsurge.battlefield import DangerousSpec, Terrain
+
+    circle = [
+        (25.0 + 2.0 * math.cos(2 * math.pi * k / 16), 16.0 + 2.0 * math.sin(2 * math.pi * k / 16))
+        for k in range(16)
+    ]
+    depot = Terrain(name="Fuel depot", polygon=circle, dangerous=DangerousSpec())
+    rifle = weapon("Laser Rifle", range=18, attacks=2, power=3, type="Battle")
+    ours = unit("Troopers", models=7, armour="4+", weapons=[rifle])
+    theirs = unit("Troopers", models=7, armour="4+", weapons=[rifle])
+    return scenario(
+        [[entry(ours)], [entry(theirs)]],
+        {
+            0: [(17.0 + 1.5 * k, 10.0) for k in range(7)],
+            1: [(17.0 + 1.5 * k, 44.0) for k in range(7)],
+        },
+        phase=Phase.MOVE,
+        b=board(terrain=[depot]),
+    )
+
+
+def test_a_wide_formation_goes_round_a_small_dangerous_ground_L2100() -> None:
+    """§4.6: each model that moves through, into or out of Dangerous Ground rolls for it. The
+    path planned for the row's centre leaves the depot beside it, and the first path move
+    sweeps the eastern Troopers through it; with ``shun_danger`` the Move is one in which no
+    model crosses it, switched off it is the one that does."""
+    state = _depot_state()
+    w = _work(state)
+    on = TacticalBot(shun_danger=True).choose(state)
+    off = TacticalBot(shun_danger=False).choose(state)
+    assert isinstance(on, Move) and isinstance(off, Move) and on.unit == off.unit == 0
+    allowance = 6.0
+    assert not crosses_danger(w, 0, on, allowance)
+    assert crosses_danger(w, 0, off, allowance)
+    _, events = engine.apply(state, on)
+    assert not [e for e in events if e.kind == "danger"]
+    _, events = engine.apply(state, off)
+    assert [e for e in events if e.kind == "danger"]

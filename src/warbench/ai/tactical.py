@@ -103,7 +103,7 @@ import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
-from warbench.ai.tactical_close import threat_from
+from warbench.ai.tactical_close import danger_last, threat_from
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
 from warbench.ai.tactical_kinds import small_army
@@ -193,6 +193,10 @@ class TacticalBot(ScriptedPlayer):
     #: (session 36, ``ai.tactical_close``): a Behemoth closes on another at its Move plus
     #: Dash; ``False``: only where it is no more exposed, or to charge distance.
     even_dash: bool = True
+    #: Path moves in which no model passes through Dangerous Ground come first (§4.6; session
+    #: 36, ``ai.tactical_close``): a wide formation no longer sweeps its outer models across
+    #: a small Fuel depot or Pit beside its centre's path; ``False``: the path's own order.
+    shun_danger: bool = True
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
@@ -693,7 +697,10 @@ class TacticalBot(ScriptedPlayer):
                     self._progress, self._landing,
                 )  # fmt: skip
             if moves or spread < 1.0:
-                return self._sheltered_first(state, w, uid, moves, allowance)
+                moves = self._sheltered_first(state, w, uid, moves, allowance)
+                if self.shun_danger:  # session 36: round Dangerous Ground (§4.6)
+                    moves = danger_last(w, uid, moves, allowance)
+                return moves
         return []
 
     def _sheltered_first(

@@ -17,14 +17,29 @@ what it threatens from there grows, as the shooters' Dashes since the sixth sess
 unit next Game Turn (its shooting within its Range plus its Move, its melee within its Move;
 §2.2: the next Move Phase comes before the Attack Phase). A unit with melee weapons only
 threatens nothing until it reaches charge distance, so it Dashes as before.
+
+**Goes round Dangerous Ground** (:func:`crosses_danger`, :func:`danger_last`, switch
+``TacticalBot.shun_danger``). Each model whose Move or Dash passes through, into or out of
+Dangerous Ground rolls for it (§4.6 L2100-2106), and the sample boards' Fuel depot, Pit and
+Burning promethium are small: the path round terrain (``ai.navigate``) is planned for the
+unit's centre (then, if stalled, for its whole width), so a wide formation whose centre
+passes beside the piece sweeps its outer models through it. In main's games at seed 0 a
+unit of seven Troopers on the city board lost three models to the Fuel depot in its first
+two moves, and the game by about their value (docs/ai.md, session 36). With the switch the
+path moves after which no model has crossed Dangerous Ground (the engine's own placement and
+crossing test, ``movement.dangerous_crossings``) come before those after which one has,
+each group in its order; a unit whose every path move crosses still moves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from warbench.kernel.errors import WarbenchError
+from warbench.rulesets.warsurge.game.actions import Move
+from warbench.rulesets.warsurge.game.movement import dangerous_crossings, plan_towards
 from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.work import Work
 
@@ -60,3 +75,30 @@ def threat_from(w: Work, uid: int, at: tuple[float, float], spread: float, worth
             best = max(best, worth(w, uid, f, None, True))
         total += best
     return total
+
+
+def crosses_danger(w: Work, uid: int, move: Move, allowance: float) -> bool:
+    """Whether some model of ``uid`` passes through, into or out of Dangerous Ground (§4.6)
+    in ``move`` (a Move toward a point, placed as the engine places it, ``plan_towards``);
+    ``False`` for other moves and for moves the engine cannot place."""
+    if move.to is None or move.positions is not None or not w.field.dangerous_names:
+        return False
+    u = w.units[uid]
+    models = u.present()
+    try:
+        ends = plan_towards(w, uid, move.to, allowance, move.dash)
+    except WarbenchError:
+        return False
+    starts = tuple(u.pos[i] for i in models)
+    return bool(dangerous_crossings(w, uid, models, starts, ends, None))
+
+
+def danger_last(w: Work, uid: int, moves: Sequence[Move], allowance: float) -> list[Move]:
+    """``moves`` with those in which no model crosses Dangerous Ground first (each group in
+    its order): the unit goes round the piece when a way round makes progress."""
+    if not w.field.dangerous_names:
+        return list(moves)
+    crossing = [crosses_danger(w, uid, m, allowance) for m in moves]
+    return [m for m, c in zip(moves, crossing, strict=True) if not c] + [
+        m for m, c in zip(moves, crossing, strict=True) if c
+    ]
