@@ -75,12 +75,18 @@ this player is a separate kind (issue 15) that changes these habits:
   outruns, when no gun of its own side answers that gun, is placed after the side's other
   units, where the enemy's guns on the table are expected to take least off it (§3.6
   L1798-1800, §5.4-5.6): 79.0% against the scripted player instead of 70.0%.
+* **a melee unit closes when it threatens as much as it risks** (session 36,
+  :mod:`warbench.ai.tactical_close`, ``even_dash``): a melee unit with a gun also Dashes
+  where the enemy's expected damage on it next Game Turn grows by no more than what its own
+  attacks threaten from there (a Behemoth closes on another at its Move plus Dash).
 
 One habit is measured but off by default: **the most dangerous first** (session 31,
 :mod:`warbench.ai.tactical_danger`, ``TacticalBot(danger_fire=True)``) counts the share of
 an enemy unit's threat removed with the share of its HP taken; alone it won 13 and lost 6
 paired games of 800 against random-legal, with ``threat_fire`` it added nothing. So is
-**the melee unit stays unseen** (session 35, ``hidden_approach=True``: no gain).
+**the melee unit stays unseen** (session 35, ``hidden_approach=True``: no gain), and **goes
+round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
+``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -195,8 +201,10 @@ class TacticalBot(ScriptedPlayer):
     even_dash: bool = True
     #: Path moves in which no model passes through Dangerous Ground come first (§4.6; session
     #: 36, ``ai.tactical_close``): a wide formation no longer sweeps its outer models across
-    #: a small Fuel depot or Pit beside its centre's path; ``False``: the path's own order.
-    shun_danger: bool = True
+    #: a small Fuel depot or Pit beside its centre's path. Off by default: the way round can
+    #: be much shorter, and against random-legal it cost the Assault Squad a charge on the
+    #: Car (docs/ai.md, session 36); ``False``: the path's own order.
+    shun_danger: bool = False
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,

@@ -28,7 +28,11 @@ unit of seven Troopers on the city board lost three models to the Fuel depot in 
 two moves, and the game by about their value (docs/ai.md, session 36). With the switch the
 path moves after which no model has crossed Dangerous Ground (the engine's own placement and
 crossing test, ``movement.dangerous_crossings``) come before those after which one has,
-each group in its order; a unit whose every path move crosses still moves.
+each group in its order; a unit whose every path move crosses still moves. Off by default:
+the way round can be much shorter than the way through (an Assault Squad of the skirmish
+pair Dashed 2.7" round the ruins' Pit instead of 6" across it, and did not reach the Car it
+charged in main's game), and on the ladder's Red half against random-legal it lost 2 of
+main's wins in 58 games and won none of its losses.
 """
 
 from __future__ import annotations
