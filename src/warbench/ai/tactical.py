@@ -75,12 +75,18 @@ this player is a separate kind (issue 15) that changes these habits:
   outruns, when no gun of its own side answers that gun, is placed after the side's other
   units, where the enemy's guns on the table are expected to take least off it (§3.6
   L1798-1800, §5.4-5.6): 79.0% against the scripted player instead of 70.0%.
+* **a melee unit closes when it threatens as much as it risks** (session 36,
+  :mod:`warbench.ai.tactical_close`, ``even_dash``): a melee unit with a gun also Dashes
+  where the enemy's expected damage on it next Game Turn grows by no more than what its own
+  attacks threaten from there (a Behemoth closes on another at its Move plus Dash).
 
 One habit is measured but off by default: **the most dangerous first** (session 31,
 :mod:`warbench.ai.tactical_danger`, ``TacticalBot(danger_fire=True)``) counts the share of
 an enemy unit's threat removed with the share of its HP taken; alone it won 13 and lost 6
 paired games of 800 against random-legal, with ``threat_fire`` it added nothing. So is
-**the melee unit stays unseen** (session 35, ``hidden_approach=True``: no gain).
+**the melee unit stays unseen** (session 35, ``hidden_approach=True``: no gain), and **goes
+round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
+``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -103,6 +109,7 @@ import numpy as np
 
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
+from warbench.ai.tactical_close import danger_last, threat_from
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
 from warbench.ai.tactical_kinds import small_army
@@ -187,6 +194,17 @@ class TacticalBot(ScriptedPlayer):
     #: A melee unit Dashes only where it is no more exposed to the enemy's attacks next Game
     #: Turn than where it stands, or to within its Move of an enemy (sixth session).
     melee_dash_hidden: bool = True
+    #: With ``melee_dash_hidden``, a melee unit also Dashes where the enemy's expected damage
+    #: on it next Game Turn grows by no more than what its own attacks threaten from there
+    #: (session 36, ``ai.tactical_close``): a Behemoth closes on another at its Move plus
+    #: Dash; ``False``: only where it is no more exposed, or to charge distance.
+    even_dash: bool = True
+    #: Path moves in which no model passes through Dangerous Ground come first (§4.6; session
+    #: 36, ``ai.tactical_close``): a wide formation no longer sweeps its outer models across
+    #: a small Fuel depot or Pit beside its centre's path. Off by default: the way round can
+    #: be much shorter, and against random-legal it cost the Assault Squad a charge on the
+    #: Car (docs/ai.md, session 36); ``False``: the path's own order.
+    shun_danger: bool = False
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
@@ -552,14 +570,25 @@ class TacticalBot(ScriptedPlayer):
         long-ranged gun no faster than its friends, and runs the last stretch."""
         now = self._exposure(w, uid)
         reach = float(w.info(uid).unit.profile.move)
+        spread = _spread(w, uid) + w.info(uid).radius
+        here = w.xy(uid).mean(axis=0)
+        threat_here: float | None = None
         out: list[Move] = []
         for m in paths:
             end = self._landing.get(m)
             if end is None:
                 continue
             charge = self._gap_at(w, uid, end) <= reach
-            if charge or self._exposure_if_reached(state, w, uid, m) <= now + 1e-9:
+            risk = self._exposure_if_reached(state, w, uid, m) if not charge else 0.0
+            if charge or risk <= now + 1e-9:
                 out.append(m)
+            elif self.even_dash:  # session 36: it threatens as much as it risks
+                if threat_here is None:
+                    at = (float(here[0]), float(here[1]))
+                    threat_here = threat_from(w, uid, at, spread, self._worth)
+                gain = threat_from(w, uid, end, spread, self._worth) - threat_here
+                if risk - now <= max(0.0, gain) + 1e-9:
+                    out.append(m)
         return out
 
     def _gap_at(self, w: Work, uid: int, at: tuple[float, float]) -> float:
@@ -676,7 +705,10 @@ class TacticalBot(ScriptedPlayer):
                     self._progress, self._landing,
                 )  # fmt: skip
             if moves or spread < 1.0:
-                return self._sheltered_first(state, w, uid, moves, allowance)
+                moves = self._sheltered_first(state, w, uid, moves, allowance)
+                if self.shun_danger:  # session 36: round Dangerous Ground (§4.6)
+                    moves = danger_last(w, uid, moves, allowance)
+                return moves
         return []
 
     def _sheltered_first(
