@@ -9,6 +9,7 @@ so a fast army's price can move apart from the line's.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -103,6 +104,29 @@ def test_with_elasticity_refuses_other_armies_or_no_run() -> None:
         with_elasticity(rnd, _round(0.1, (9, 0, 3), points=400))
     with pytest.raises(ValueError, match="no elasticity run"):
         with_elasticity(rnd, _round(0.1, None))
+
+
+def test_with_elasticity_takes_another_versions_run_of_the_same_armies() -> None:
+    """Round 9 (docs/points.md §9): ``ws-points-5`` holds the line's price, so round 8's
+    elasticity run under ``ws-points-4`` (the line at 1,210 points against the line at 1,100)
+    is the run ``ws-points-5`` would play, game for game; a version whose line is another
+    army at either size (``ws-points-1``: other Troopers at 1,100) is refused."""
+    rnd = _round(0.25, None)
+    rnd.version = "ws-points-5"
+    small = _round(0.1, (17, 0, 7))
+    small.matchups, small.raw = [], {"line": 1.0}  # another version's armies: its own raw
+    both = with_elasticity(rnd, small)
+    assert (both.version, both.handicap, both.handicap_rate) == (
+        "ws-points-5",
+        0.1,
+        small.handicap_rate,
+    )
+    assert round(both.elasticity(), 2) == 9.31
+    old = dataclasses.replace(small, version="ws-points-1")
+    with pytest.raises(ValueError, match="line at 1100 points is another army"):
+        with_elasticity(rnd, old)
+    with pytest.raises(ValueError, match="other armies"):  # the same version: raw must agree
+        with_elasticity(dataclasses.replace(rnd, version="ws-points-4"), small)
 
 
 def test_mobility_and_elasticity_options_reach_the_fit(

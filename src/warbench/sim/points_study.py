@@ -32,7 +32,8 @@ hold several of the biggest models, so their armies move with their price, docs/
 games; ``--battle-dash`` fits with ``ws-points-4``'s reading of Battle weapons);
 ``--mobility`` fits the mobility slope as well (:data:`MOBILITY_SLOPES`, docs/points.md §9,
 round 8) and ``--elasticity FILE`` fits with another round's elasticity run (a smaller
-handicap, :func:`with_elasticity`); ``--merge FILE ...`` adds up rounds played on other seeds
+handicap, :func:`with_elasticity`; another version's run if the line is the same army
+under both, round 9); ``--merge FILE ...`` adds up rounds played on other seeds
 (``--seed``) into one;
 ``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
 
@@ -944,16 +945,28 @@ def merge(rounds: Sequence[Round]) -> Round:
 
 def with_elasticity(rnd: Round, other: Round) -> Round:
     """``rnd`` with ``other``'s elasticity run (its handicap and record) in place of its own:
-    the same version and armies (``points`` and ``raw``), or a :class:`ValueError`."""
+    the same version and armies (``points`` and ``raw``), or, for a round of another version
+    (docs/points.md §9, round 9), the same two armies in the run itself (the line at
+    ``points`` and at ``points × (1 + handicap)``, built alike under both versions: then the
+    run's games are the ones ``rnd``'s version would play); else a :class:`ValueError`."""
     import dataclasses
 
     if other.handicap_rate is None:
         raise ValueError("the elasticity round has no elasticity run (handicap_record)")
-    if (other.version, other.points, other.raw) != (rnd.version, rnd.points, rnd.raw):
+    if other.points != rnd.points or (other.version == rnd.version and other.raw != rnd.raw):
         raise ValueError(
             f"elasticity run of {other.version} at {other.points} points for a round of "
             f"{rnd.version} at {rnd.points} points: other armies"
         )
+    if other.version != rnd.version:
+        sizes = (rnd.points, round(rnd.points * (1 + other.handicap)))
+        for size in sizes:
+            if build_roster("line", other.version, size) != build_roster("line", rnd.version, size):
+                raise ValueError(
+                    f"elasticity run of {other.version} for a round of {rnd.version}: the line "
+                    f"at {size} points is another army under the two versions (the run's "
+                    f"armies must be the same: line at {sizes[0]} and {sizes[1]} points)"
+                )
     return dataclasses.replace(rnd, handicap=other.handicap, handicap_rate=other.handicap_rate)
 
 
