@@ -72,6 +72,27 @@ def test_the_slope_prior_pulls_towards_the_versions_slope() -> None:
     assert found["mobility_slope"] == model_data("ws-points-4").constants.mobility_slope
 
 
+def test_the_fit_finds_a_slope_from_a_version_without_one() -> None:
+    """Round 9 (docs/points.md §9): ``ws-points-5``'s slope is 0, so the parts at a slope
+    cannot come from the version's own; they are priced directly (base 1, slope 1) and the
+    fit still finds a known slope exactly, the 6"/6" line's mobility kept at 1."""
+    assert model_data("ws-points-5").constants.mobility_slope == 0
+    moved = {
+        n: composition(n, "ws-points-5", mobility_base=0.8, mobility_slope=0.2)["total"]
+        for n in NAMES
+    }
+    base = {n: composition(n, "ws-points-5")["total"] for n in NAMES}
+    target = {n: math.log(moved[n] / base[n]) for n in NAMES}
+    assert target["fast"] > target["line"] + 0.05  # dearer: Move now multiplies the price
+    shape: dict[str, Any] = {"exponents": (1.0,), "gaps": (30.0,), "turns": (4.0,)}
+    found = fit_targets(target, "ws-points-5", slopes=(0.0, 0.2, 0.3), prior=0, **shape)
+    assert found["mobility_slope"] == 0.2
+    assert found["error"] < 1e-12
+    assert all(found[p] == pytest.approx(1.0) for p in ("body", "ranged", "range", "melee"))
+    again = constants_for(found, "ws-points-5")
+    assert (again["mobility_base"], again["mobility_slope"]) == (0.8, 0.2)
+
+
 def test_negative_slopes_are_refused() -> None:
     """A faster profile never costs less (docs/points.md §1): no negative slope."""
     with pytest.raises(ValueError, match="slopes of 0 or more"):

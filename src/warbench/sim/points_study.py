@@ -753,7 +753,9 @@ def fit_targets(
     model's whole price (body, weapons and transport alike), so every part is linear in the
     base and the slope together: each part at ``s`` is ``(m9 − s) × flat + s × steep``, from
     the parts with mobility 1 for every model (``flat``) and the version's (exact, not an
-    approximation). The result then has ``mobility_slope``."""
+    approximation); for a version whose slope is 0 (``ws-points-5``) ``steep`` is priced
+    directly, as the parts at base 1 and slope 1 less ``flat`` (docs/points.md §9, round 9).
+    The result then has ``mobility_slope``."""
     import numpy as np
 
     names = list(target)
@@ -761,10 +763,10 @@ def fit_targets(
     base = {n: composition(n, version, points=points)["total"] for n in names}
     c0 = model_data_constants(version, fixed)
     m9 = c0["mobility_base"] + c0["mobility_slope"]
-    if slopes is not None and (c0["mobility_slope"] <= 0 or any(s < 0 for s in slopes)):
+    if slopes is not None and any(s < 0 for s in slopes):
         raise ValueError(
             f"mobility slopes {list(slopes)} from {version}'s slope {c0['mobility_slope']}: "
-            "the fit needs a version whose slope is above 0 and slopes of 0 or more"
+            "the fit needs slopes of 0 or more"
         )
     at18 = c0["mobility_base"] + 2 * c0["mobility_slope"]
     axis = np.arange(0.5, 2.0001, 0.05)
@@ -807,7 +809,24 @@ def fit_targets(
                 )
                 for n in names
             }
-            steep = {n: {p: (comp[n][p] - b0 * flat[n][p]) / s0 for p in parts} for n in names}
+            if s0 > 0:
+                steep = {n: {p: (comp[n][p] - b0 * flat[n][p]) / s0 for p in parts} for n in names}
+            else:  # a version without a slope (ws-points-5): the steep parts priced directly
+                one = {
+                    n: composition(
+                        n,
+                        version,
+                        points=points,
+                        **fixed,
+                        body_exponent=e,
+                        reach_gap=g,
+                        reach_turns=t,
+                        mobility_base=1.0,
+                        mobility_slope=1.0,
+                    )
+                    for n in names
+                }
+                steep = {n: {p: one[n][p] - flat[n][p] for p in parts} for n in names}
             tries = [
                 (
                     s,
