@@ -9,6 +9,7 @@ so a fast army's price can move apart from the line's.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -71,6 +72,27 @@ def test_the_slope_prior_pulls_towards_the_versions_slope() -> None:
     assert found["mobility_slope"] == model_data("ws-points-4").constants.mobility_slope
 
 
+def test_the_fit_finds_a_slope_from_a_version_without_one() -> None:
+    """Round 9 (docs/points.md §9): ``ws-points-5``'s slope is 0, so the parts at a slope
+    cannot come from the version's own; they are priced directly (base 1, slope 1) and the
+    fit still finds a known slope exactly, the 6"/6" line's mobility kept at 1."""
+    assert model_data("ws-points-5").constants.mobility_slope == 0
+    moved = {
+        n: composition(n, "ws-points-5", mobility_base=0.8, mobility_slope=0.2)["total"]
+        for n in NAMES
+    }
+    base = {n: composition(n, "ws-points-5")["total"] for n in NAMES}
+    target = {n: math.log(moved[n] / base[n]) for n in NAMES}
+    assert target["fast"] > target["line"] + 0.05  # dearer: Move now multiplies the price
+    shape: dict[str, Any] = {"exponents": (1.0,), "gaps": (30.0,), "turns": (4.0,)}
+    found = fit_targets(target, "ws-points-5", slopes=(0.0, 0.2, 0.3), prior=0, **shape)
+    assert found["mobility_slope"] == 0.2
+    assert found["error"] < 1e-12
+    assert all(found[p] == pytest.approx(1.0) for p in ("body", "ranged", "range", "melee"))
+    again = constants_for(found, "ws-points-5")
+    assert (again["mobility_base"], again["mobility_slope"]) == (0.8, 0.2)
+
+
 def test_negative_slopes_are_refused() -> None:
     """A faster profile never costs less (docs/points.md §1): no negative slope."""
     with pytest.raises(ValueError, match="slopes of 0 or more"):
@@ -103,6 +125,29 @@ def test_with_elasticity_refuses_other_armies_or_no_run() -> None:
         with_elasticity(rnd, _round(0.1, (9, 0, 3), points=400))
     with pytest.raises(ValueError, match="no elasticity run"):
         with_elasticity(rnd, _round(0.1, None))
+
+
+def test_with_elasticity_takes_another_versions_run_of_the_same_armies() -> None:
+    """Round 9 (docs/points.md §9): ``ws-points-5`` holds the line's price, so round 8's
+    elasticity run under ``ws-points-4`` (the line at 1,210 points against the line at 1,100)
+    is the run ``ws-points-5`` would play, game for game; a version whose line is another
+    army at either size (``ws-points-1``: other Troopers at 1,100) is refused."""
+    rnd = _round(0.25, None)
+    rnd.version = "ws-points-5"
+    small = _round(0.1, (17, 0, 7))
+    small.matchups, small.raw = [], {"line": 1.0}  # another version's armies: its own raw
+    both = with_elasticity(rnd, small)
+    assert (both.version, both.handicap, both.handicap_rate) == (
+        "ws-points-5",
+        0.1,
+        small.handicap_rate,
+    )
+    assert round(both.elasticity(), 2) == 9.31
+    old = dataclasses.replace(small, version="ws-points-1")
+    with pytest.raises(ValueError, match="line at 1100 points is another army"):
+        with_elasticity(rnd, old)
+    with pytest.raises(ValueError, match="other armies"):  # the same version: raw must agree
+        with_elasticity(dataclasses.replace(rnd, version="ws-points-4"), small)
 
 
 def test_mobility_and_elasticity_options_reach_the_fit(

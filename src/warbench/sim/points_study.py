@@ -32,7 +32,8 @@ hold several of the biggest models, so their armies move with their price, docs/
 games; ``--battle-dash`` fits with ``ws-points-4``'s reading of Battle weapons);
 ``--mobility`` fits the mobility slope as well (:data:`MOBILITY_SLOPES`, docs/points.md §9,
 round 8) and ``--elasticity FILE`` fits with another round's elasticity run (a smaller
-handicap, :func:`with_elasticity`); ``--merge FILE ...`` adds up rounds played on other seeds
+handicap, :func:`with_elasticity`; another version's run if the line is the same army
+under both, round 9); ``--merge FILE ...`` adds up rounds played on other seeds
 (``--seed``) into one;
 ``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
 
@@ -752,7 +753,9 @@ def fit_targets(
     model's whole price (body, weapons and transport alike), so every part is linear in the
     base and the slope together: each part at ``s`` is ``(m9 − s) × flat + s × steep``, from
     the parts with mobility 1 for every model (``flat``) and the version's (exact, not an
-    approximation). The result then has ``mobility_slope``."""
+    approximation); for a version whose slope is 0 (``ws-points-5``) ``steep`` is priced
+    directly, as the parts at base 1 and slope 1 less ``flat`` (docs/points.md §9, round 9).
+    The result then has ``mobility_slope``."""
     import numpy as np
 
     names = list(target)
@@ -760,10 +763,10 @@ def fit_targets(
     base = {n: composition(n, version, points=points)["total"] for n in names}
     c0 = model_data_constants(version, fixed)
     m9 = c0["mobility_base"] + c0["mobility_slope"]
-    if slopes is not None and (c0["mobility_slope"] <= 0 or any(s < 0 for s in slopes)):
+    if slopes is not None and any(s < 0 for s in slopes):
         raise ValueError(
             f"mobility slopes {list(slopes)} from {version}'s slope {c0['mobility_slope']}: "
-            "the fit needs a version whose slope is above 0 and slopes of 0 or more"
+            "the fit needs slopes of 0 or more"
         )
     at18 = c0["mobility_base"] + 2 * c0["mobility_slope"]
     axis = np.arange(0.5, 2.0001, 0.05)
@@ -806,7 +809,24 @@ def fit_targets(
                 )
                 for n in names
             }
-            steep = {n: {p: (comp[n][p] - b0 * flat[n][p]) / s0 for p in parts} for n in names}
+            if s0 > 0:
+                steep = {n: {p: (comp[n][p] - b0 * flat[n][p]) / s0 for p in parts} for n in names}
+            else:  # a version without a slope (ws-points-5): the steep parts priced directly
+                one = {
+                    n: composition(
+                        n,
+                        version,
+                        points=points,
+                        **fixed,
+                        body_exponent=e,
+                        reach_gap=g,
+                        reach_turns=t,
+                        mobility_base=1.0,
+                        mobility_slope=1.0,
+                    )
+                    for n in names
+                }
+                steep = {n: {p: one[n][p] - flat[n][p] for p in parts} for n in names}
             tries = [
                 (
                     s,
@@ -944,16 +964,28 @@ def merge(rounds: Sequence[Round]) -> Round:
 
 def with_elasticity(rnd: Round, other: Round) -> Round:
     """``rnd`` with ``other``'s elasticity run (its handicap and record) in place of its own:
-    the same version and armies (``points`` and ``raw``), or a :class:`ValueError`."""
+    the same version and armies (``points`` and ``raw``), or, for a round of another version
+    (docs/points.md §9, round 9), the same two armies in the run itself (the line at
+    ``points`` and at ``points × (1 + handicap)``, built alike under both versions: then the
+    run's games are the ones ``rnd``'s version would play); else a :class:`ValueError`."""
     import dataclasses
 
     if other.handicap_rate is None:
         raise ValueError("the elasticity round has no elasticity run (handicap_record)")
-    if (other.version, other.points, other.raw) != (rnd.version, rnd.points, rnd.raw):
+    if other.points != rnd.points or (other.version == rnd.version and other.raw != rnd.raw):
         raise ValueError(
             f"elasticity run of {other.version} at {other.points} points for a round of "
             f"{rnd.version} at {rnd.points} points: other armies"
         )
+    if other.version != rnd.version:
+        sizes = (rnd.points, round(rnd.points * (1 + other.handicap)))
+        for size in sizes:
+            if build_roster("line", other.version, size) != build_roster("line", rnd.version, size):
+                raise ValueError(
+                    f"elasticity run of {other.version} for a round of {rnd.version}: the line "
+                    f"at {size} points is another army under the two versions (the run's "
+                    f"armies must be the same: line at {sizes[0]} and {sizes[1]} points)"
+                )
     return dataclasses.replace(rnd, handicap=other.handicap, handicap_rate=other.handicap_rate)
 
 
