@@ -230,7 +230,7 @@ def write_ladder_report(
             for p in pairings
         )
         per_board = "".join(
-            f"<tr><td>{e(p.first)}</td><td>{e(p.second)}</td><td>{e(board)}</td>"
+            f"<tr><td>{e(p.first)} vs {e(p.second)}</td><td>{e(board)}</td>"
             f"<td>{r.games}</td><td>{e(str(r))}</td></tr>"
             for p in pairings
             for board, r in p.by_board.items()
@@ -238,17 +238,19 @@ def write_ladder_report(
         img = base64.b64encode(buf.getvalue()).decode()
         out.write_text(
             f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{e(title)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .6em}}
-img{{max-width:100%}}</style></head><body><h1>{e(title)}</h1>
+img{{max-width:100%}}.wide{{overflow-x:auto}}</style></head><body><h1>{e(title)}</h1>
 <p>Each pairing: both roster assignments, both seat orders, boards in rotation.</p>
 <figure><img alt="win rates" src="data:image/png;base64,{img}"></figure>
-<table><tr><th>first</th><th>second</th><th>games</th><th>first's win rate [95%]</th>
-<th>silent games</th><th>silent (first)</th></tr>{rows}</table>
+<div class="wide"><table><tr><th>first</th><th>second</th><th>games</th>
+<th>first's win rate [95%]</th><th>silent games</th><th>silent (first)</th></tr>{rows}</table>
+</div>
 <h2>Board by board</h2>
-<table><tr><th>first</th><th>second</th><th>board</th><th>games</th>
-<th>first's win rate [95%]</th></tr>{per_board}</table></body></html>
+<div class="wide"><table><tr><th>pairing</th><th>board</th><th>games</th>
+<th>first's win rate [95%]</th></tr>{per_board}</table></div></body></html>
 """,
             encoding="utf-8",
         )
