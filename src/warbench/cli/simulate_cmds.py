@@ -240,8 +240,9 @@ def _ladder(
     as_json: bool,
     ruleset: str = "warsurge",
 ) -> None:
-    """``simulate --ladder``: each pairing over both roster assignments, a line each (the
-    games in which a side dealt no damage are counted for WARSURGE, whose lab rows have units)."""
+    """``simulate --ladder``: each pairing over both roster assignments, a line each and one
+    per board under it (the games in which a side dealt no damage are counted for WARSURGE,
+    whose lab rows have units)."""
     from warbench.cli.progress import progress_bar
     from warbench.sim.lab import check_ruleset, load_rosters
     from warbench.sim.ladder import parse_pairings, play_pairing, write_ladder_report
@@ -293,19 +294,7 @@ def _ladder(
     except WarbenchError as exc:
         raise fail(str(exc)) from exc
     elapsed = time.perf_counter() - started
-    lines = [
-        {
-            "first": p.first,
-            "second": p.second,
-            "games": len(p.rows),
-            "rate": round(p.rate.rate, 4),
-            "interval": [round(x, 4) for x in p.rate.interval],
-            "record": [p.rate.wins, p.rate.draws, p.rate.losses],
-            "silent": p.silent if ruleset == "warsurge" else None,
-            "silent_first": p.silent_first if ruleset == "warsurge" else None,
-        }
-        for p in done
-    ]
+    lines = [p.summary(silent=ruleset == "warsurge") for p in done]
     if as_json:
         console.print_json(
             json.dumps({"pairings": lines, "seconds": round(elapsed, 1), "written": written})
@@ -322,6 +311,8 @@ def _ladder(
             highlight=False,
             markup=False,
         )
+        for board, r in p.by_board.items():
+            console.print(f"  {board}: {r}", highlight=False, markup=False)
     console.print(f"  {elapsed:.1f} s", highlight=False)
     for w in written:
         console.print(f"  wrote {w}", highlight=False, markup=False)

@@ -1,5 +1,6 @@
 """The strength ladder: each pairing of player kinds over both roster assignments, both seat
-orders and every sample board, with win rates and 95% Wilson intervals (issue 15).
+orders and every sample board, with win rates and 95% Wilson intervals (issue 15), in all and
+board by board (:attr:`Pairing.by_board`).
 
 A pairing X vs Y plays ``games`` lab games with X on roster A and Y on roster B, and as many
 with the rosters exchanged; each lab batch alternates the seats and rotates the boards
@@ -44,6 +45,34 @@ class Pairing:
         return WinRate(w, d, lost)
 
     @property
+    def by_board(self) -> dict[str, WinRate]:
+        """``first``'s wins, draws and losses on each board, the boards in the order of their
+        first game (the lab's rotation); the records add up to :attr:`rate`'s."""
+        tally: dict[str, list[int]] = {}
+        for row, mine in zip(self.rows, self.first_on, strict=True):
+            wdl = tally.setdefault(row.board, [0, 0, 0])
+            wdl[0 if row.winner == mine else 1 if row.winner is None else 2] += 1
+        return {board: WinRate(*wdl) for board, wdl in tally.items()}
+
+    def summary(self, *, silent: bool = True) -> dict[str, Any]:
+        """The pairing as JSON: ``first``'s win rate (draws half), its 95% interval, the
+        record (W, D, L), the games with a silent side (``None`` when ``silent`` is false: the
+        rows of Collision and The WarEngine have no units) and ``boards``, the same figures
+        board by board (:attr:`by_board`)."""
+        return {
+            "first": self.first,
+            "second": self.second,
+            "games": len(self.rows),
+            **_rate_json(self.rate),
+            "silent": self.silent if silent else None,
+            "silent_first": self.silent_first if silent else None,
+            "boards": [
+                {"board": board, "games": r.games, **_rate_json(r)}
+                for board, r in self.by_board.items()
+            ],
+        }
+
+    @property
     def silent(self) -> int:
         """Games in which one roster dealt no damage at all."""
         n = 0
@@ -61,6 +90,15 @@ class Pairing:
         for row, mine in zip(self.rows, self.first_on, strict=True):
             n += sum(u.dealt for u in row.units if u.roster == mine) == 0.0
         return n
+
+
+def _rate_json(r: WinRate) -> dict[str, Any]:
+    """A win rate's figures, rounded for JSON."""
+    return {
+        "rate": round(r.rate, 4),
+        "interval": [round(x, 4) for x in r.interval],
+        "record": [r.wins, r.draws, r.losses],
+    }
 
 
 def play_pairing(
@@ -151,7 +189,8 @@ def write_ladder_report(
     pairings: Sequence[Pairing], path: Any, *, title: str = "Strength ladder", png: Any = None
 ) -> Any:
     """One self-contained HTML page: each pairing's win rate of the first player with its 95%
-    Wilson interval (a plot and a table, games, games with a silent side); ``png`` also
+    Wilson interval (a plot and a table, games, games with a silent side) and a table of the
+    same board by board; ``png`` also
     writes the plot there. Returns the page's path."""
     import base64
     import html
@@ -190,17 +229,28 @@ def write_ladder_report(
             f"<td>{e(str(p.rate))}</td><td>{p.silent}</td><td>{p.silent_first}</td></tr>"
             for p in pairings
         )
+        per_board = "".join(
+            f"<tr><td>{e(p.first)} vs {e(p.second)}</td><td>{e(board)}</td>"
+            f"<td>{r.games}</td><td>{e(str(r))}</td></tr>"
+            for p in pairings
+            for board, r in p.by_board.items()
+        )
         img = base64.b64encode(buf.getvalue()).decode()
         out.write_text(
             f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{e(title)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .6em}}
-img{{max-width:100%}}</style></head><body><h1>{e(title)}</h1>
+img{{max-width:100%}}.wide{{overflow-x:auto}}</style></head><body><h1>{e(title)}</h1>
 <p>Each pairing: both roster assignments, both seat orders, boards in rotation.</p>
 <figure><img alt="win rates" src="data:image/png;base64,{img}"></figure>
-<table><tr><th>first</th><th>second</th><th>games</th><th>first's win rate [95%]</th>
-<th>silent games</th><th>silent (first)</th></tr>{rows}</table></body></html>
+<div class="wide"><table><tr><th>first</th><th>second</th><th>games</th>
+<th>first's win rate [95%]</th><th>silent games</th><th>silent (first)</th></tr>{rows}</table>
+</div>
+<h2>Board by board</h2>
+<div class="wide"><table><tr><th>pairing</th><th>board</th><th>games</th>
+<th>first's win rate [95%]</th></tr>{per_board}</table></div></body></html>
 """,
             encoding="utf-8",
         )
@@ -213,7 +263,8 @@ img{{max-width:100%}}</style></head><body><h1>{e(title)}</h1>
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m warbench.sim.ladder A.yaml B.yaml [GAMES] [RUNG …]``: one JSON line per
-    pairing (win rate of the stronger rung, interval, games, games with a silent side).
+    pairing (win rate of the stronger rung, interval, games, games with a silent side, and the
+    same board by board: :meth:`Pairing.summary`).
     Rungs written ``X/Y`` are pairings of their own (``tactical/random search/tactical``),
     ``boost:KIND`` plays each roster +1 Defence/Power against itself (:func:`play_boosted`);
     ``WARBENCH_LADDER_WORKERS`` sets the worker processes (default: all cores)."""
@@ -242,22 +293,10 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _print(p: Pairing, dt: float) -> None:
-    """One JSON line for a pairing."""
+    """One JSON line for a pairing (:meth:`Pairing.summary` and the seconds it took)."""
     import json
 
-    lo_i, hi_i = p.rate.interval
-    line = {
-        "first": p.first,
-        "second": p.second,
-        "games": len(p.rows),
-        "rate": round(p.rate.rate, 4),
-        "interval": [round(lo_i, 4), round(hi_i, 4)],
-        "record": [p.rate.wins, p.rate.draws, p.rate.losses],
-        "silent": p.silent,
-        "silent_first": p.silent_first,
-        "seconds": round(dt, 1),
-    }
-    print(json.dumps(line), flush=True)
+    print(json.dumps({**p.summary(), "seconds": round(dt, 1)}), flush=True)
 
 
 if __name__ == "__main__":  # pragma: no cover
