@@ -8,8 +8,8 @@ toward a point is planned here (:func:`plan_towards`, :func:`plan_engage`).
 
 from __future__ import annotations
 
-import functools
 import math
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -576,10 +576,19 @@ def _on_piece(w: Work, name: str, points: Sequence[Point], r: float) -> bool:
     return any(poly.distance(shapely.Point(q)) <= r for q in points)
 
 
-@functools.lru_cache(maxsize=64)
+#: :func:`dangerous_bounds` by Field, kept only while the Field lives (as ``terrain_field``'s
+#: Fields: a process playing game after game keeps no finished game's Field; s36-review)
+_DANGER_BOUNDS: weakref.WeakKeyDictionary[Field, tuple[tuple[float, float, float, float], ...]]
+_DANGER_BOUNDS = weakref.WeakKeyDictionary()
+
+
 def dangerous_bounds(field: Field) -> tuple[tuple[float, float, float, float], ...]:
     """The bounds (min x, min y, max x, max y) of every piece of ``field`` named as Dangerous
-    Ground (§4.6; a piece sharing such a name too, as the Field's answers are by name)."""
+    Ground (§4.6; a piece sharing such a name too, as the Field's answers are by name), worked
+    out once per Field."""
+    hit = _DANGER_BOUNDS.get(field)
+    if hit is not None:
+        return hit
     names = set(field.dangerous_names)
     out = []
     for t in field.board.terrain:
@@ -587,7 +596,8 @@ def dangerous_bounds(field: Field) -> tuple[tuple[float, float, float, float], .
             xs = [float(p[0]) for p in t.polygon]
             ys = [float(p[1]) for p in t.polygon]
             out.append((min(xs), min(ys), max(xs), max(ys)))
-    return tuple(out)
+    bounds = _DANGER_BOUNDS[field] = tuple(out)
+    return bounds
 
 
 def near_bounds(boxes: Sequence[tuple[float, float, float, float]], p: Point, r: float) -> bool:
