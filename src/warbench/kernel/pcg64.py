@@ -37,8 +37,9 @@ _POOL_SIZE = 4
 _PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
 
 
-def _uint32_words(n: int) -> list[int]:
-    """An entropy integer as little-endian 32-bit words (SeedSequence's coercion)."""
+def uint32_words(n: int) -> list[int]:
+    """An entropy integer as little-endian 32-bit words (SeedSequence's coercion of an int:
+    NumPy's ``_int_to_uint32_array``, one word ``0`` for zero)."""
     if n < 0:
         raise ValueError("a seed must be a non-negative integer")
     words = []
@@ -51,7 +52,7 @@ def _uint32_words(n: int) -> list[int]:
 
 def seed_sequence_state(seed: int, n_words64: int) -> list[int]:
     """``numpy.random.SeedSequence(seed).generate_state(n_words64, numpy.uint64)``."""
-    entropy = _uint32_words(seed)
+    entropy = uint32_words(seed)
     hash_a = _INIT_A
 
     def hashmix(value: int) -> int:

@@ -27,7 +27,7 @@ from warbench.rulesets.warsurge.game import (
 from warbench.rulesets.warsurge.game.actions import (
     Point,
 )
-from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
+from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray, point_distances
 from warbench.rulesets.warsurge.game.horrific_limit import RADIUS as HORRIFIC_RADIUS
 from warbench.rulesets.warsurge.game.horrific_limit import horrified_limit
 from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
@@ -151,7 +151,7 @@ def problem_positions(
         ):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
         if len(oxy) and (end_gap is None or end_gap[k] < clear):
-            d = np.sqrt(((oxy - np.asarray(p)) ** 2).sum(axis=1)) - orad - r
+            d = point_distances(oxy, p) - orad - r
             if (d < -OVERLAP_TOL).any():
                 j = int(np.argmin(d))
                 return (
@@ -204,7 +204,7 @@ def _gaps(
         far = [math.inf] * m
         return (None if starts is None else far), far
     nxy, nrad = oxy[near], orad[near]
-    end = np.sqrt(((new[:, None, :] - nxy[None, :, :]) ** 2).sum(axis=2)) - nrad - r
+    end = geom.centre_distances(new, nxy) - nrad - r  # x and y apart (issue 10, session 36)
     seg = None
     if starts is not None:
         seg = (geom.segments_distances(starts, new, nxy) - nrad - r).min(axis=1).tolist()
@@ -439,7 +439,14 @@ def _overlapping(
     pi = np.repeat(np.arange(len(pts)), n)
     first = np.repeat(lo - (np.cumsum(n) - n), n)
     oi = order[np.arange(total) + first]
-    d = np.sqrt(((pts[pi] - oxy[oi]) ** 2).sum(axis=1)) - orad[oi] - r
+    # x and y apart: ``sqrt(((pts[pi] - oxy[oi]) ** 2).sum(axis=1))`` float for float, without
+    # a reduction over rows of two (issue 10, session 36)
+    dx = pts[:, 0][pi] - oxy[:, 0][oi]
+    dy = pts[:, 1][pi] - oxy[:, 1][oi]
+    dx *= dx
+    dy *= dy
+    dx += dy
+    d = np.sqrt(dx, out=dx) - orad[oi] - r
     over = d < -tol
     hit = pi[over]
     out[hit] = True
@@ -709,10 +716,7 @@ def spot_clear(
     bases ``oxy``/``orad`` nor the spots already ``taken`` by the unit's own models (§1.3)."""
     if not w.field.spot_ok(s, r):
         return False
-    if (
-        len(oxy)
-        and (np.sqrt(((oxy - np.asarray(s)) ** 2).sum(axis=1)) - orad - r < -OVERLAP_TOL).any()
-    ):
+    if len(oxy) and (point_distances(oxy, s) - orad - r < -OVERLAP_TOL).any():
         return False
     return not any(math.dist(s, q) < 2 * r - OVERLAP_TOL for q in taken)
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from warbench.kernel.dice import SeededDice
+from warbench.kernel.dice import SeededDice, sequence_seed
 from warbench.rulesets.warsurge.game import perk_arms
 from warbench.rulesets.warsurge.game.advstate import AdvancedFlow, Playstyle
 from warbench.rulesets.warsurge.game.digest import canonical_json
@@ -700,10 +700,9 @@ class GameResult:
 
 @lru_cache(maxsize=4096)
 def step_seed(seed: int, step: int) -> int:
-    """The seed of the dice of one step, from the game's seed (independent streams)."""
-    ss = np.random.SeedSequence([seed & (2**63 - 1), step])
-    a, b = (int(x) for x in ss.generate_state(2))
-    return ((a << 32) | b) & (2**63 - 1)
+    """The seed of the dice of one step, from the game's seed (independent streams): the
+    ``SeedSequence([seed & (2**63 - 1), step])`` of :func:`~warbench.kernel.dice.sequence_seed`."""
+    return sequence_seed(seed & (2**63 - 1), step)
 
 
 def initial_state(setup: GameSetup, seed: int) -> GameState:
