@@ -61,8 +61,8 @@ def board_text(
     # the strips are no WARSURGE Deployment Zones: the key says what they are, and whose
     # each is (session 35: a new player was asked to place a figure and not told where)
     whose = f"{names[0]} south, {names[1]} north" if len(names) > 1 else "south, north"
-    strips = {":": f"placing strips ({whose}; L301-309)"}
+    said = {":": f"placing strips ({whose}; L301-309)"}
     text = render_text(
-        board, drawings, cell=cell, sides=names, key=True, width=width, key_words=strips
+        board, drawings, cell=cell, sides=names, key=True, width=width, key_words=said
     )
     return title + "\n" + text
