@@ -84,3 +84,39 @@ def test_the_key_is_wrapped_at_entries_to_the_terminal_width(
         strips = "placing strips (StormReavers (1) south, StormReavers (2) north; L301-309)"
         assert f": {strips}" in joined, joined
         assert not re.search(r"(^|\s)#$", "\n".join(rows), re.M), rows  # "# / impassable"
+
+
+def test_the_example_action_of_a_family_is_one_the_rules_accept_L376(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line under a question's choices offered the middle of a family's box as its example
+    ("or any move #1 (to: x 18.5 to 30.5, y 5.5 to 17.5) as JSON, e.g. {... "x": 24.5, "y":
+    11.5}"): a WarEngine move's box is centred on the figure, so the example was where it stood
+    and typing it was refused ("a move must go somewhere"; 116 of 133 family lines in a game,
+    session 36). Each example a person copies is now made: typed back, it is never refused."""
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("LINES", "40")
+    typed: list[str] = []
+    out: list[str] = []
+
+    def answer(prompt: str) -> str:
+        out.append(capsys.readouterr().out)
+        said = out[-1].strip().splitlines()
+        examples = [s for s in said[-4:] if " move #" in s and "e.g. " in s]
+        if examples and len(typed) < 6:
+            typed.append(examples[-1].split("e.g. ", 1)[1])
+            return typed[-1]
+        if len(out) > 400:
+            raise EOFError
+        return ""
+
+    monkeypatch.setattr("builtins.input", answer)
+    try:
+        main(["play", "--ruleset", "warengine", FORCE, FORCE, "--seed", "4", "--turns", "1"])
+    except SystemExit as exc:
+        assert not exc.code
+    out.append(capsys.readouterr().out)
+    text = "".join(out)
+    assert len(typed) == 6, typed  # six moves typed as their examples
+    assert "refused:" not in text, text[text.index("refused:") - 300 :][:600]
+    assert text.count("moves to (") >= 6
