@@ -474,48 +474,26 @@ def _family_said(fam: Any, codec: Any, check: Callable[[Any], Any] | None = None
     >>> print(_family_said(fam, C(), lambda a: "never")[50:])
      as JSON, of the form {"kind": "move", "x": 17.9, "y": 26.5} (this one the rules refuse)
     """
-    from itertools import product
-
-    from warbench.play.legal import Box, Choice, Interval
+    from warbench.play.legal import Box, Choice, Interval, family_example
 
     words: list[str] = []
-    # each parameter's values to try: its middle first, then outwards (a few each)
-    tries: list[list[Any]] = []
-    steps = (0.5, 0.3, 0.7, 0.1, 0.9)
     for p in fam.params:
         if isinstance(p, Box):
             words.append(f"{p.name}: x {p.x0:.1f} to {p.x1:.1f}, y {p.y0:.1f} to {p.y1:.1f}")
-            grid = [
-                (round(p.x0 + fx * (p.x1 - p.x0), 1), round(p.y0 + fy * (p.y1 - p.y0), 1))
-                for fx, fy in product(steps, steps)
-            ]
-            tries.append(
-                sorted(grid, key=lambda v: abs(v[0] - grid[0][0]) + abs(v[1] - grid[0][1]))
-            )
         elif isinstance(p, Interval):
             words.append(f"{p.name}: {p.low:g} to {p.high:g}")
-            tries.append([round(p.low + f * (p.high - p.low), 1) for f in steps])
         elif isinstance(p, Choice) and p.values:
             shown = ", ".join(str(v) for v in p.values[:6]) + (", ..." if len(p.values) > 6 else "")
             words.append(f"{p.name}: one of {shown}")
-            tries.append(list(p.values[:5]))
-        else:
-            return f"or an action as JSON: {json.dumps(fam.to_json())}"
+    found = family_example(fam, check)
+    if found is None:  # a family whose build wants other values: its schema, as before
+        return f"or an action as JSON: {json.dumps(fam.to_json())}"
+    action, accepted = found
+    try:
+        example = json.dumps(codec.dump(action), sort_keys=True)
+    except Exception:
+        return f"or an action as JSON: {json.dumps(fam.to_json())}"
     said = f"or any {fam.name} ({'; '.join(words)}) as JSON"
-    first: str | None = None
-    for n, values in enumerate(product(*tries)):
-        if n >= 60:  # a bounded search: each try is one check
-            break
-        try:
-            action = fam.build(tuple(values))
-            example = json.dumps(codec.dump(action), sort_keys=True)
-        except Exception:  # a family whose build wants other values: its schema, as before
-            return f"or an action as JSON: {json.dumps(fam.to_json())}"
-        first = first or example
-        try:
-            refused = check(action) if check is not None else None
-        except (TypeError, AttributeError, ValueError):
-            refused = "not an action"
-        if refused is None:
-            return f"{said}, e.g. {example}"
-    return f"{said}, of the form {first} (this one the rules refuse)"
+    if accepted:
+        return f"{said}, e.g. {example}"
+    return f"{said}, of the form {example} (this one the rules refuse)"

@@ -219,6 +219,21 @@ class WarEnginePresenter(Presenter):
             out.append(s)
         return out
 
+    def family_labels(
+        self, setup: dict[str, JSON], view: JSON, families: list[JSON], examples: list[JSON]
+    ) -> list[str | None]:
+        """The generic words with the figure's force first ("StormReavers (1): Reaver #10
+        moves to a point you choose"): both forces may field a Reaver (session 35)."""
+        out = super().family_labels(setup, view, families, examples)
+        figs = view.get("figures") if isinstance(view, dict) else None
+        side = {f["id"]: f.get("side") for f in figs or [] if isinstance(f, dict)}
+        names = self.seat_names(setup, 2)
+        for k, e in enumerate(examples):
+            s = side.get(e.get("fig")) if isinstance(e, dict) else None
+            if out[k] is not None and isinstance(s, int) and 0 <= s < len(names):
+                out[k] = f"{names[s]}: {out[k]}"
+        return out
+
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
         """Each listed action in a player's words (:func:`.words.describe`: figures and weapons
         by name, points in inches, a push toward the figure it heads for, L1401; Summoning's
