@@ -5,7 +5,7 @@ phone and desk size (Playwright driving Debian's Chromium, ``test_play_browser.p
   WarEngine figure's free move read "More choices, any value: move #0", and its form never
   showed (the family's point is "to", the action's fields x and y: no listed action matched it).
   The server now words each family from an action of it the rules accept ("StormReavers (1):
-  WarpEyes #0 moves to a point you choose", L402) and sends that action, the form's start.
+  WarpEyes #0 moves to a point you choose", L403) and sends that action, the form's start.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _warengine_at_a_move(page: Any) -> tuple[dict[str, Any], str, str, dict[str,
 
 
 @pytest.mark.parametrize("size", ["phone", "desk"])
-def test_more_choices_says_whose_figure_moves_and_its_form_moves_it_L402(
+def test_more_choices_says_whose_figure_moves_and_its_form_moves_it_L403(
     pages: Pages, size: str
 ) -> None:
     page = pages.new(PHONE if size == "phone" else DESK, f"s36-web-more-{size}")
