@@ -92,6 +92,9 @@ def simulate(
     from warbench.sim.report import summarise, write_report
     from warbench.sim.results import load_run, roster_name, save_run, write_csv, write_parquet
 
+    # every file asked for can be written, before a game is played (session 36: a missing
+    # folder or pyarrow was found after the games, the summary and the run's number unsaid)
+    _outputs_ready(csv=csv_path, parquet=parquet, report=report)
     if ladder is not None:
         _ladder(ladder, rosters, games, board, jobs, seed, report, png_dir, as_json, ruleset)
         return
@@ -338,6 +341,28 @@ def _halves(tick: Any, games: int) -> Any:
         tick(state["batch"] * games + k, 2 * games)
 
     return progress
+
+
+def _outputs_ready(**paths: Path | None) -> None:
+    """Refuse, before any game, an output whose folder does not exist, and ``--parquet``
+    without pyarrow, naming the option and the path (``--png-dir`` is made when missing)."""
+    for option, path in paths.items():
+        if path is None:
+            continue
+        folder = path.parent if str(path.parent) else Path(".")
+        if not folder.is_dir():
+            raise fail(
+                f"--{option} {path}: the folder {folder} does not exist (nothing was played); "
+                "make it or write elsewhere"
+            )
+    if paths.get("parquet") is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:
+            raise fail(
+                f"--parquet {paths['parquet']}: Parquet needs pyarrow (pip install pyarrow), "
+                "which is not installed (nothing was played); use --csv instead"
+            )
 
 
 def _store(db: str | None) -> Any:

@@ -1,0 +1,68 @@
+"""A new user's walk of the simulation lab (issue 15's ``warbench simulate``; issue 10, session
+36, s36-web): an output that cannot be written was found only after the games were played
+(``--csv nodir/games.csv``: "cannot write"; ``--parquet`` without pyarrow: "Parquet needs
+pyarrow"), the summary, the stored run's number and the report left unsaid, and with
+``--no-save`` the games lost. Each is now refused before a game is played."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from warbench.sim import lab
+
+ROSTERS = Path(__file__).resolve().parents[2] / "examples" / "warsurge" / "rosters"
+PAIR = (ROSTERS / "skirmish_a.yaml", ROSTERS / "skirmish_b.yaml")
+
+
+def _simulate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> tuple[int, str, int]:
+    """The command's exit code, its words and how many games it played."""
+    from warbench.cli.app import _register, app
+
+    _register(["simulate"])
+    played: list[int] = []
+    real = lab.play_game
+
+    def counted(*args: object, **kwargs: object) -> object:
+        played.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lab, "play_game", counted)
+    db = f"sqlite:///{tmp_path / 'sim.db'}"
+    args = ["simulate", *map(str, PAIR), "-n", "2", "--jobs", "1", "--seed", "5", "--db", db]
+    res = CliRunner().invoke(app, [*args, *extra])
+    return res.exit_code, " ".join(res.output.split()), len(played)
+
+
+@pytest.mark.parametrize("option", ["--csv", "--report", "--parquet"])
+def test_an_output_in_a_missing_folder_is_refused_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    target = tmp_path / "nowhere" / "out.file"
+    code, said, played = _simulate(tmp_path, monkeypatch, option, str(target))
+    assert code == 2, said
+    assert f"{option} {target}: the folder {target.parent} does not exist" in said
+    assert "nothing was played" in said
+    assert played == 0
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pyarrow") is not None, reason="pyarrow is here")
+def test_parquet_without_pyarrow_is_refused_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, said, played = _simulate(tmp_path, monkeypatch, "--parquet", str(tmp_path / "g.pq"))
+    assert code == 2, said
+    assert "Parquet needs pyarrow (pip install pyarrow)" in said and "use --csv" in said
+    assert played == 0
+    assert "stored as run" not in said
+
+
+def test_outputs_that_can_be_written_still_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, said, played = _simulate(tmp_path, monkeypatch, "--csv", str(tmp_path / "g.csv"))
+    assert code == 0, said
+    assert played == 2 and "stored as run 1" in said and (tmp_path / "g.csv").exists()
