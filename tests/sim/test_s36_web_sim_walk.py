@@ -66,3 +66,20 @@ def test_outputs_that_can_be_written_still_play(
     code, said, played = _simulate(tmp_path, monkeypatch, "--csv", str(tmp_path / "g.csv"))
     assert code == 0, said
     assert played == 2 and "stored as run 1" in said and (tmp_path / "g.csv").exists()
+
+
+def test_the_value_plot_says_how_many_games_each_game_turn_stands_for() -> None:
+    """The report's "Point value over Game Turns" ran to the longest game's last Game Turn (9,
+    beside "mean Game Turns 6.00" for seed 7's four games) with nothing saying that its last
+    points stood for one game: each Game Turn now has the games still playing under it."""
+    from warbench.sim.lab import LabSpec, load_rosters, run_lab
+    from warbench.sim.report import _figures, summarise
+
+    rows = run_lab(LabSpec(load_rosters(PAIR), ("scripted", "scripted"), seed=7), 4)
+    s = summarise(rows)
+    last = [max(v[0] for v in r.values) for r in rows]
+    assert len(set(last)) > 1  # games of different lengths: the case that misled
+    assert s.playing == [sum(e >= t for e in last) for t, _a, _b in s.values]
+    assert s.playing[0] == len(rows) and s.playing[-1] >= 1
+    ticks = [t.get_text() for t in _figures(s, ("Red", "Blue"))["values"].axes[0].get_xticklabels()]
+    assert ticks == [f"{t}\n{k}" for (t, _a, _b), k in zip(s.values, s.playing, strict=True)]
