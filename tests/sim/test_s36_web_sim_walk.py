@@ -7,6 +7,7 @@ pyarrow"), the summary, the stored run's number and the report left unsaid, and 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,19 @@ def test_the_value_plot_says_how_many_games_each_game_turn_stands_for() -> None:
     assert s.playing[0] == len(rows) and s.playing[-1] >= 1
     ticks = [t.get_text() for t in _figures(s, ("Red", "Blue"))["values"].axes[0].get_xticklabels()]
     assert ticks == [f"{t}\n{k}" for (t, _a, _b), k in zip(s.values, s.playing, strict=True)]
+
+
+def test_a_ladder_line_says_whose_win_rate_and_whose_side_dealt_nothing() -> None:
+    """A ladder's line read "scripted vs random: 75.0% [30.1%, 95.4%] (3-0-1 of 4); one side
+    dealt nothing in 1, scripted in 1", then "4.6 s": whose rate, 1 what, scripted what?"""
+    from warbench.cli.app import _register, app
+
+    _register(["simulate"])
+    args = ["simulate", *map(str, PAIR), "--ladder", "scripted/random", "--games", "2"]
+    res = CliRunner().invoke(app, [*args, "--jobs", "1", "--seed", "3"])
+    assert res.exit_code == 0, res.output
+    line = next(s for s in res.output.splitlines() if s.startswith("scripted vs random: "))
+    assert line.startswith("scripted vs random: scripted's win rate "), line
+    said = line.split("; ", 1)[1] if "; " in line else ""
+    assert re.fullmatch(r"one side dealt no damage in \d+ games? \(scripted's side in \d+\)", said)
+    assert re.search(r"^  the ladder took \d+\.\d s$", res.output, re.M), res.output

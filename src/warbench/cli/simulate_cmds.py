@@ -315,17 +315,21 @@ def _ladder(
         )
         return
     for p in done:
+        # whose rate, and whose side was silent, in words (session 36: "one side dealt
+        # nothing in 1, scripted in 1" and a bare "4.6 s" were left to guess)
+        games = "game" if p.silent == 1 else "games"
         silent = (
-            f"; one side dealt nothing in {p.silent}, {p.first} in {p.silent_first}"
+            f"; one side dealt no damage in {p.silent} {games} ({p.first}'s side in "
+            f"{p.silent_first})"
             if ruleset == "warsurge"
             else ""
         )
         console.print(
-            f"{p.first} vs {p.second}: {p.rate}{silent}",
+            f"{p.first} vs {p.second}: {p.first}'s win rate {p.rate}{silent}",
             highlight=False,
             markup=False,
         )
-    console.print(f"  {elapsed:.1f} s", highlight=False)
+    console.print(f"  the ladder took {elapsed:.1f} s", highlight=False)
     for w in written:
         console.print(f"  wrote {w}", highlight=False, markup=False)
 
