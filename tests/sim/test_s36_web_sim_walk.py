@@ -100,3 +100,22 @@ def test_a_ladder_line_says_whose_win_rate_and_whose_side_dealt_nothing() -> Non
     said = line.split("; ", 1)[1] if "; " in line else ""
     assert re.fullmatch(r"one side dealt no damage in \d+ games? \(scripted's side in \d+\)", said)
     assert re.search(r"^  the ladder took \d+\.\d s$", res.output, re.M), res.output
+
+
+def test_the_report_pages_fit_a_phone(tmp_path: Path) -> None:
+    """The report and the ladder page had no viewport: a phone drew them 980 px wide, the text
+    too small to read (session 36's walk, 390 px); the ladder's table now scrolls in its box."""
+    code = CliRunner()
+    from warbench.cli.app import _register, app
+
+    _register(["simulate"])
+    args = ["simulate", *map(str, PAIR), "--jobs", "1", "--seed", "3", "--games", "2"]
+    for extra, page in (
+        (["--no-save", "--report"], tmp_path / "r.html"),
+        (["--ladder", "scripted/random", "--report"], tmp_path / "l.html"),
+    ):
+        res = code.invoke(app, [*args, *extra, str(page)])
+        assert res.exit_code == 0, res.output
+        text = page.read_text(encoding="utf-8")
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in text
+    assert '<div class="wide"><table>' in (tmp_path / "l.html").read_text(encoding="utf-8")

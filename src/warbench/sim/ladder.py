@@ -194,13 +194,15 @@ def write_ladder_report(
         out.write_text(
             f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .6em}}
-img{{max-width:100%}}</style></head><body><h1>{e(title)}</h1>
+img{{max-width:100%}}.wide{{overflow-x:auto}}</style></head><body><h1>{e(title)}</h1>
 <p>Each pairing: both roster assignments, both seat orders, boards in rotation.</p>
 <figure><img alt="win rates" src="data:image/png;base64,{img}"></figure>
-<table><tr><th>first</th><th>second</th><th>games</th><th>first's win rate [95%]</th>
-<th>silent games</th><th>silent (first)</th></tr>{rows}</table></body></html>
+<div class="wide"><table><tr><th>first</th><th>second</th><th>games</th>
+<th>first's win rate [95%]</th><th>games a side dealt no damage</th><th>of them, the first's side
+</th></tr>{rows}</table></div></body></html>
 """,
             encoding="utf-8",
         )
