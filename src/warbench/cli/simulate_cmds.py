@@ -317,9 +317,9 @@ def _ladder(
     for p in done:
         # whose rate, and whose side was silent, in words (session 36: "one side dealt
         # nothing in 1, scripted in 1" and a bare "4.6 s" were left to guess)
-        games = "game" if p.silent == 1 else "games"
+        noun = "game" if p.silent == 1 else "games"
         silent = (
-            f"; one side dealt no damage in {p.silent} {games} ({p.first}'s side in "
+            f"; one side dealt no damage in {p.silent} {noun} ({p.first}'s side in "
             f"{p.silent_first})"
             if ruleset == "warsurge"
             else ""

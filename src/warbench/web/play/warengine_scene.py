@@ -7,11 +7,11 @@ figure as a disc of its base radius (by its type: the book gives no base sizes, 
 played with 28mm figures, L281; docs/rulings.md, The WarEngine 2.1 game, ruling 1), with rings
 for the selected figure: its Movement allowance (L403) and each weapon's Range (L465).
 ``spots`` puts the listed actions on the table: a placement or a move on its point (dragged
-from there, every position checked by the ruleset), an attack on its target figure (a power that names a point, ``Attack.at``, on
-that point), a reserve on the figure, an activation on the unit's leader (else its first
-placed figure), the figure that names the unit's chip. The profiles come from the ruleset's
-own set-up tables (``setup.build_context``); everything else from the view (WarEngine has no
-hidden information, L581).
+from there, every position checked by the ruleset), an attack on its target figure (a power
+that names a point, ``Attack.at``, on that point), a reserve on the figure, an activation on
+the unit's leader (else its first placed figure), the figure that names the unit's chip. The
+profiles come from the ruleset's own set-up tables (``setup.build_context``); everything else
+from the view (WarEngine has no hidden information, L581).
 """
 
 from __future__ import annotations
