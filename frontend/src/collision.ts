@@ -12,6 +12,7 @@ interface Entry { name: string; kind: string; cost: string; text: string; source
 interface Tables {
   stats: StatField[]; weapon_stats: StatField[]; weapon_types: string[]; suits: string[];
   arcana: string[]; tarot_numbers: { value: number; label: string }[]; max_weapons: number; max_attributes: number; glossary: Entry[];
+  weapon_reach_default: string;
 }
 interface Problem { field: string; message: string; rule: string }
 interface CardCheck { valid: boolean; card: Data | null; violations: Problem[]; html: string | null; yaml: string }
@@ -42,7 +43,7 @@ function blankCard(): Data {
     name: "New Character", points: 50, race: "Human", tarot: { arcana: "minor", suit: "swords", number: 2 },
     restrictions: [], attributes: [],
     stats: { def: 5, arm: 3, tuf: 3, end: 4, mana: 0, comm: 1, move: 3, "s-pow": 0, att: 2, str: 2 },
-    weapons: [{ name: "Sword", ec: 1, type: "Mundane", "w-att": 3, "w-pow": 3, reach: "1" }],
+    weapons: [{ name: "Sword", ec: 1, type: "Mundane", "w-att": 3, "w-pow": 3 }],
     effects: [], abilities: [],
   };
 }
@@ -167,7 +168,8 @@ function renderWeapons(): void {
     type.appendChild(sel);
     type.appendChild(el("small", "one type (L356-359)", { class: "hint" }));
     grid.appendChild(type);
-    grid.appendChild(input("Reach", `w${i}-reach`, w.reach ?? "1", { maxlength: "4" }, "spaces; 4+ is ranged (L326-329)"));
+    // empty: the card gives none and the model's reach applies (shown, not decided here)
+    grid.appendChild(input("Reach", `w${i}-reach`, w.reach, { maxlength: "4", placeholder: `${tables.weapon_reach_default} (the default)` }, "spaces; 4+ is ranged (L326-329)"));
     grid.appendChild(input("Crit", `w${i}-crit`, w.crit, { maxlength: "60", placeholder: "Pow+2, Stun" }, "on a 10 (L281-286)"));
     div.appendChild(grid);
     const specials = strings(w.special);
@@ -210,7 +212,8 @@ function readForm(): void {
       if (v === undefined) delete w[s.name]; else w[s.name] = v;
     }
     w.type = field(`w${i}-type`).value;
-    w.reach = field(`w${i}-reach`).value.trim() || "1";
+    const reach = field(`w${i}-reach`).value.trim();
+    if (reach) w.reach = reach; else delete w.reach; // empty: the server's default reach
     const crit = field(`w${i}-crit`).value.trim();
     if (crit) w.crit = crit; else delete w.crit;
     if (!strings(w.special).length) delete w.special;
@@ -243,6 +246,14 @@ async function recheck(): Promise<void> {
   }
 }
 
+/** A problem's sentence, its field before it only when the sentence does not name it (the
+ * reader's sentences do: "card: stats.end = 12 is not allowed ..." was said after "stats.end: ",
+ * session 36). */
+function problemText(v: Problem): string {
+  const said = bookNames(v.message);
+  return v.field && !said.includes(v.field) ? `${v.field}: ${said}` : said;
+}
+
 function showCheck(check: CardCheck): void {
   const verdict = $("co-verdict");
   verdict.textContent = check.valid
@@ -251,7 +262,7 @@ function showCheck(check: CardCheck): void {
   verdict.className = check.valid ? "ok" : "bad";
   $("co-bar-verdict").textContent = verdict.textContent;
   $("co-bar").classList.toggle("invalid", !check.valid);
-  $("co-violations").replaceChildren(...check.violations.map((v) => el("li", `${v.field}: ${bookNames(v.message)} [${bookNames(v.rule)}]`)));
+  $("co-violations").replaceChildren(...check.violations.map((v) => el("li", `${problemText(v)} [${bookNames(v.rule)}]`)));
   form.querySelectorAll(".invalid").forEach((n) => n.classList.remove("invalid"));
   for (const v of check.violations) {
     const m = /^weapons\[(\d+)\]\.([\w-]+)/.exec(v.field);
@@ -346,7 +357,7 @@ async function recheckGroup(): Promise<void> {
   } catch (err) {
     if (mine !== groupGeneration) return;
     error.hidden = false;
-    error.textContent = group.characters.length ? message(err) : "Add a card to the battle group (a group has at least one).";
+    error.textContent = message(err); // the server's sentence, an empty group's too
     $("co-report").replaceChildren();
     $("co-group-violations").replaceChildren();
     $("co-group-total").textContent = "–";
@@ -368,7 +379,7 @@ function showReport(check: GroupCheck): void {
     tr.append(el("td", k), el("td", v, { class: "num" }));
     return tr;
   }));
-  $("co-group-violations").replaceChildren(...r.violations.map((v) => el("li", `${v.field}: ${v.message} [${bookNames(v.rule)}]`)));
+  $("co-group-violations").replaceChildren(...r.violations.map((v) => el("li", `${problemText(v)} [${bookNames(v.rule)}]`)));
   $<HTMLTextAreaElement>("co-group-text").value = check.yaml;
   $<HTMLIFrameElement>("co-group-print").srcdoc = check.html;
 }
@@ -390,12 +401,15 @@ function summaryLabel(r: Summary): string {
     : `${r.name} · ${r.points}/${r.points_limit} pts · ${r.cards} cards · v${r.version}`;
 }
 
-const storedCards = new StoredDocs<Stored & { card: Data | null }>({
+const storedCards = new StoredDocs<Stored & { card: Data | null; draft?: Data | null }>({
   base: "/api/collision/cards", key: "card", noun: "card", prefix: "co-card",
   data: () => { readForm(); return cardData(); },
   origin: () => cardOrigin,
   loaded: (doc, origin) => {
+    // a stored card that no longer reads (a glossary entry renamed): opened as it was
+    // stored, its problems listed by the check, to be fixed and saved (session 36)
     if (doc.card) card = structuredClone(doc.card);
+    else if (doc.draft) card = structuredClone(doc.draft);
     Object.assign(cardOrigin, origin);
     showCard();
     void recheck();
@@ -511,7 +525,7 @@ $("co-ability-add").addEventListener("click", async () => {
 $("co-add-weapon").addEventListener("click", async () => {
   await ready;
   readForm();
-  weapons().push({ name: `Weapon ${weapons().length + 1}`, ec: 1, type: "Mundane", "w-att": 3, "w-pow": 3, reach: "1" });
+  weapons().push({ name: `Weapon ${weapons().length + 1}`, ec: 1, type: "Mundane", "w-att": 3, "w-pow": 3 });
   showCard(); cardChanged();
 });
 $("co-new").addEventListener("click", async () => {

@@ -13,7 +13,10 @@ type Action = Record<string, Json>;
 // preview: the server may draw where this action puts models (checked first, shown to confirm)
 interface Listed { action: Action; label: string; spot?: Spot; preview?: boolean }
 interface Domain { type: string; name: string; low?: number; high?: number; x0?: number; y0?: number; x1?: number; y1?: number; values?: Json[] }
-interface Family { name: string; params: Domain[] }
+// label: the family in a player's words from the server ("StormReavers (1): Reaver #10 moves to
+// a point you choose"); its name ("move #10") is the form's key (session 36)
+// example: one action of it the rules accept where the server found one, the form's start
+interface Family { name: string; params: Domain[]; label?: string; example?: Action }
 interface DecisionOut { player: number; kind: string; rule: string; prompt: string; default: Action | null; actions: Listed[]; finite: boolean; families: Family[] }
 interface Snapshot {
   id: string; ruleset: string; mode: string; seats: string[]; names: string[];
@@ -399,8 +402,9 @@ function renderFamilies(d: DecisionOut): void {
   let holder: HTMLElement = $("families");
   if (d.families.length && d.actions.length) {
     const fold = el("details", "", { class: "families-fold" });
-    const names = [...new Set(d.families.map((f) => f.name))].join(", ");
-    fold.appendChild(el("summary", `More choices, any value: ${names}`));
+    const said = [...new Set(d.families.map((f) => f.label ?? f.name))];
+    const more = said.length > 2 ? `; and ${said.length - 2} more like them` : "";
+    fold.appendChild(el("summary", `More choices: ${said.slice(0, 2).join("; ")}${more}`));
     $("families").appendChild(fold);
     holder = fold;
   }
@@ -412,16 +416,22 @@ function renderFamilies(d: DecisionOut): void {
       holder.appendChild(pilesForm(sorted));
       continue;
     }
-    const template = d.actions.map((a) => a.action).find((a) => f.params.every((p) => p.name in a));
+    // the server's example of the family (its own kind, piece and mode: a WarEngine move's
+    // point is its x and y, not "to", so no listed action matched and the form was empty,
+    // session 36), else a listed action with the family's fields
+    const template = f.example ?? d.actions.map((a) => a.action).find((a) => f.params.every((p) => p.name in a));
     if (template === undefined) continue;
     const form = el("form", "", { class: "family", "data-family": f.name });
-    form.appendChild(el("strong", f.name));
+    // its words as its heading, unless the fold's summary already says them (one family)
+    if (holder === $("families") || d.families.length > 1) form.appendChild(el("strong", f.label ?? f.name));
     const inputs: [Domain, HTMLInputElement | HTMLSelectElement][] = [];
-    const points: [Domain, HTMLInputElement, HTMLInputElement][] = [];
+    const points: [Domain, HTMLInputElement, HTMLInputElement, boolean][] = [];
     for (const p of f.params) {
       const label = el("label", `${p.name}${p.type === "interval" ? ` (${p.low} to ${p.high})` : ""}`);
       let input: HTMLInputElement | HTMLSelectElement;
-      const at = template[p.name];
+      // a point held as the action's x and y (a WarEngine move or place) or as [x, y]
+      const flat = !(p.name in template) && typeof template.x === "number" && typeof template.y === "number";
+      const at = flat ? [template.x, template.y] : template[p.name];
       if (p.type === "choice") {
         input = el("select", "", { name: p.name });
         // a unit by its name (a WARSURGE "move to": unit 1 is "Red: Assault Squad")
@@ -437,7 +447,7 @@ function renderFamilies(d: DecisionOut): void {
           form.appendChild(box);
           return field;
         });
-        points.push([p, pair[0], pair[1]]);
+        points.push([p, pair[0], pair[1], flat]);
         continue;
       } else {
         input = el("input", "", { name: p.name, type: "number", step: "any", value: String(template[p.name] ?? p.low ?? 0) });
@@ -451,7 +461,10 @@ function renderFamilies(d: DecisionOut): void {
       for (const [p, input] of inputs) a[p.name] = p.type === "choice" ? JSON.parse(input.value) : Number(input.value);
       // an empty coordinate is no number (null in JSON: the server refuses the point), not 0
       const coord = (f: HTMLInputElement): number => (f.value.trim() === "" ? NaN : Number(f.value));
-      for (const [p, x, y] of points) a[p.name] = [coord(x), coord(y)];
+      for (const [p, x, y, flat] of points) {
+        if (flat) [a.x, a.y] = [coord(x), coord(y)];
+        else a[p.name] = [coord(x), coord(y)];
+      }
       return a;
     };
     const live = debounce(() => void checkLive(build()), 150);

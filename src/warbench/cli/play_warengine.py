@@ -32,6 +32,7 @@ def play_warengine(
         board_cell,
         book_names,
         choices_fit,
+        columns,
         distinct_names,
         prompt_seat,
     )
@@ -86,7 +87,9 @@ def play_warengine(
         if ctx is None:
             return
         cell = board_cell(ctx.field.height)  # scaled to the terminal's height
-        text = board_text(ctx, ws.views.dump(view), person.seat_names or ("1", "2"), cell=cell)
+        names = person.seat_names or ("1", "2")
+        # the key wrapped at words to the terminal's width, as WARSURGE's (session 36)
+        text = board_text(ctx, ws.views.dump(view), names, cell=cell, width=columns())
         if drawn.get("last") != text:
             drawn["last"] = text
             write(text)

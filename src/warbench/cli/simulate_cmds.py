@@ -92,6 +92,9 @@ def simulate(
     from warbench.sim.report import summarise, write_report
     from warbench.sim.results import load_run, roster_name, save_run, write_csv, write_parquet
 
+    # every file asked for can be written, before a game is played (session 36: a missing
+    # folder or pyarrow was found after the games, the summary and the run's number unsaid)
+    _outputs_ready(csv=csv_path, parquet=parquet, report=report)
     if ladder is not None:
         _ladder(ladder, rosters, games, board, jobs, seed, report, png_dir, as_json, ruleset)
         return
@@ -301,19 +304,23 @@ def _ladder(
         )
         return
     for p in done:
+        # whose rate, and whose side was silent, in words (session 36: "one side dealt
+        # nothing in 1, scripted in 1" and a bare "4.6 s" were left to guess)
+        noun = "game" if p.silent == 1 else "games"
         silent = (
-            f"; one side dealt nothing in {p.silent}, {p.first} in {p.silent_first}"
+            f"; one side dealt no damage in {p.silent} {noun} ({p.first}'s side in "
+            f"{p.silent_first})"
             if ruleset == "warsurge"
             else ""
         )
         console.print(
-            f"{p.first} vs {p.second}: {p.rate}{silent}",
+            f"{p.first} vs {p.second}: {p.first}'s win rate {p.rate}{silent}",
             highlight=False,
             markup=False,
         )
         for board, r in p.by_board.items():
             console.print(f"  {board}: {r}", highlight=False, markup=False)
-    console.print(f"  {elapsed:.1f} s", highlight=False)
+    console.print(f"  the ladder took {elapsed:.1f} s", highlight=False)
     for w in written:
         console.print(f"  wrote {w}", highlight=False, markup=False)
 
@@ -329,6 +336,28 @@ def _halves(tick: Any, games: int) -> Any:
         tick(state["batch"] * games + k, 2 * games)
 
     return progress
+
+
+def _outputs_ready(**paths: Path | None) -> None:
+    """Refuse, before any game, an output whose folder does not exist, and ``--parquet``
+    without pyarrow, naming the option and the path (``--png-dir`` is made when missing)."""
+    for option, path in paths.items():
+        if path is None:
+            continue
+        folder = path.parent if str(path.parent) else Path(".")
+        if not folder.is_dir():
+            raise fail(
+                f"--{option} {path}: the folder {folder} does not exist (nothing was played); "
+                "make it or write elsewhere"
+            )
+    if paths.get("parquet") is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:
+            raise fail(
+                f"--parquet {paths['parquet']}: Parquet needs pyarrow (pip install pyarrow), "
+                "which is not installed (nothing was played); use --csv instead"
+            )
 
 
 def _store(db: str | None) -> Any:

@@ -19,10 +19,14 @@ from warbench.rulesets.warengine.game.setup import Context
 __all__ = ["board_text"]
 
 
-def board_text(ctx: Context, view: Any, names: Sequence[str], *, cell: float = 1.0) -> str:
+def board_text(
+    ctx: Context, view: Any, names: Sequence[str], *, cell: float = 1.0, width: int | None = None
+) -> str:
     """``view`` (the WarEngine view's JSON) drawn on its table, ``cell`` inches a character.
 
-    ``names``: the forces' names by seat, as the questions say them.
+    ``names``: the forces' names by seat, as the questions say them. ``width``: the key
+    wrapped at word boundaries to that many columns (``None``: one line), as WARSURGE's is
+    (session 36: the terminal cut it mid-entry at 80 and 100 columns, "# / impassable").
     """
     from warbench.rulesets.warsurge.battlefield import board_from_data, render_text
     from warbench.rulesets.warsurge.battlefield.model import Zone
@@ -54,9 +58,11 @@ def board_text(ctx: Context, view: Any, names: Sequence[str], *, cell: float = 1
         for u, (side, ids, discs) in drawn.items()
     ]
     title = f"Turn {view.get('turn')}, {view.get('phase')}"
-    text = render_text(board, drawings, cell=cell, sides=names, key=True)
     # the strips are no WARSURGE Deployment Zones: the key says what they are, and whose
     # each is (session 35: a new player was asked to place a figure and not told where)
     whose = f"{names[0]} south, {names[1]} north" if len(names) > 1 else "south, north"
-    strips_said = f": placing strips ({whose}; L301-309)"
-    return title + "\n" + text.replace(": Deployment Zone", strips_said, 1)
+    said = {":": f"placing strips ({whose}; L301-309)"}
+    text = render_text(
+        board, drawings, cell=cell, sides=names, key=True, width=width, key_words=said
+    )
+    return title + "\n" + text

@@ -187,3 +187,61 @@ class LegalSet(Generic[A]):
             "actions": [dump(a) for a in self.finite_actions],
             "families": [f.to_json() for f in self.families],
         }
+
+
+#: where in a range :func:`family_example` looks, in order: the middle, then outwards
+_STEPS = (0.5, 0.3, 0.7, 0.1, 0.9)
+
+
+def family_example(
+    family: Family[A], check: Callable[[A], object] | None = None, *, tries: int = 60
+) -> tuple[A, bool] | None:
+    """An action of ``family`` to show a person as an example, and whether ``check`` (the
+    ruleset's check for the question; ``None``: every action) accepts it.
+
+    Values are tried from the middle of each range outwards (a box's points to a tenth of an
+    inch, an interval's values, a choice's first few), at most ``tries`` checks; the first
+    accepted is the example, else the first built with ``False`` (session 36: the middle of a
+    WarEngine move's box is where the figure stands, which the rules refuse). ``None`` when
+    no action can be built (a domain without values, or ``build`` refusing the values).
+
+    >>> fam = Family("move", (Box("to", 0, 0, 10, 10),), lambda v: v[0])
+    >>> family_example(fam)
+    ((5.0, 5.0), True)
+    >>> family_example(fam, lambda a: None if a[0] < 2 else "too far")
+    ((1.0, 5.0), True)
+    >>> family_example(fam, lambda a: "never")
+    ((5.0, 5.0), False)
+    """
+    from itertools import islice, product
+
+    options: list[list[JSON]] = []
+    for p in family.params:
+        if isinstance(p, Box):
+            grid = [
+                (round(p.x0 + fx * (p.x1 - p.x0), 1), round(p.y0 + fy * (p.y1 - p.y0), 1))
+                for fx, fy in product(_STEPS, _STEPS)
+            ]
+            mx, my = grid[0]
+            options.append(sorted(grid, key=lambda v: abs(v[0] - mx) + abs(v[1] - my)))
+        elif isinstance(p, Interval):
+            options.append([round(p.low + f * (p.high - p.low), 1) for f in _STEPS])
+        elif isinstance(p, Choice) and p.values:
+            options.append(list(p.values[:5]))
+        else:
+            return None
+    first: A | None = None
+    for values in islice(product(*options), tries):
+        try:
+            action = family.build(tuple(values))
+        except Exception:  # a family whose build wants other values
+            return None
+        if first is None:
+            first = action
+        try:
+            accepted = check is None or check(action) is None
+        except (TypeError, AttributeError, ValueError):
+            accepted = False
+        if accepted:
+            return action, True
+    return None if first is None else (first, False)

@@ -186,8 +186,10 @@ class PromptPlayer(Generic[A]):
                 self.codec.dump(next(a for a in listed if a not in choices)), sort_keys=True
             )
             self.write(f"  ({more} more not listed: type any as JSON, e.g. {example})")
+        check_family = getattr(legal, "check", None)
         for fam in getattr(legal, "families", ()):
-            self.write(f"  {_family_said(fam, self.codec)}")
+            # the example is one the ruleset's check accepts (session 36)
+            self.write(f"  {_family_said(fam, self.codec, check_family)}")
         if decision.default is not None and decision.default not in choices:
             self.write(f"  default: {json.dumps(self.codec.dump(decision.default))}")
         check = getattr(legal, "check", None)
@@ -445,11 +447,16 @@ class Lineup:
         return make_player(kind, seed, seat, self.ruleset_id, self.knowledge)
 
 
-def _family_said(fam: Any, codec: Any) -> str:
+def _family_said(fam: Any, codec: Any, check: Callable[[Any], Any] | None = None) -> str:
     """A family of actions as a person can type one: its parameters' ranges in words and an
     action of it as JSON to copy (session 35: the line was the family's schema, ``{"name":
     "move #0", "params": [{"type": "box", ..., "x0": 2.8979999999999997, ...}]}``, which is
     not an action the prompt accepts); the schema when an example cannot be built.
+
+    ``check``: the ruleset's check for this question (``None``: legal). The example is the
+    first of a few values, from the middle of each range outwards, that the check accepts
+    (session 36: the middle of a move's box may be past the unit's reach, or in terrain);
+    when none is, the line says the example only shows the form.
 
     >>> from warbench.play.legal import Box, Family
     >>> class C:
@@ -461,26 +468,32 @@ def _family_said(fam: Any, codec: Any) -> str:
     or any move #0 (to: x 2.9 to 32.9, y 11.5 to 41.5)
     >>> print(_family_said(fam, C())[50:])
      as JSON, e.g. {"kind": "move", "x": 17.9, "y": 26.5}
+    >>> near = lambda a: None if a["x"] < 10 and a["y"] < 20 else "too far"
+    >>> print(_family_said(fam, C(), near)[50:])
+     as JSON, e.g. {"kind": "move", "x": 5.9, "y": 14.5}
+    >>> print(_family_said(fam, C(), lambda a: "never")[50:])
+     as JSON, of the form {"kind": "move", "x": 17.9, "y": 26.5} (this one the rules refuse)
     """
-    from warbench.play.legal import Box, Choice, Interval
+    from warbench.play.legal import Box, Choice, Interval, family_example
 
     words: list[str] = []
-    values: list[Any] = []
     for p in fam.params:
         if isinstance(p, Box):
             words.append(f"{p.name}: x {p.x0:.1f} to {p.x1:.1f}, y {p.y0:.1f} to {p.y1:.1f}")
-            values.append((round((p.x0 + p.x1) / 2, 1), round((p.y0 + p.y1) / 2, 1)))
         elif isinstance(p, Interval):
             words.append(f"{p.name}: {p.low:g} to {p.high:g}")
-            values.append(round((p.low + p.high) / 2, 1))
         elif isinstance(p, Choice) and p.values:
             shown = ", ".join(str(v) for v in p.values[:6]) + (", ..." if len(p.values) > 6 else "")
             words.append(f"{p.name}: one of {shown}")
-            values.append(p.values[0])
-        else:
-            return f"or an action as JSON: {json.dumps(fam.to_json())}"
-    try:
-        example = json.dumps(codec.dump(fam.build(tuple(values))), sort_keys=True)
-    except Exception:  # a family whose build wants other values: its schema, as before
+    found = family_example(fam, check)
+    if found is None:  # a family whose build wants other values: its schema, as before
         return f"or an action as JSON: {json.dumps(fam.to_json())}"
-    return f"or any {fam.name} ({'; '.join(words)}) as JSON, e.g. {example}"
+    action, accepted = found
+    try:
+        example = json.dumps(codec.dump(action), sort_keys=True)
+    except Exception:
+        return f"or an action as JSON: {json.dumps(fam.to_json())}"
+    said = f"or any {fam.name} ({'; '.join(words)}) as JSON"
+    if accepted:
+        return f"{said}, e.g. {example}"
+    return f"{said}, of the form {example} (this one the rules refuse)"

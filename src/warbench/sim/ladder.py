@@ -246,8 +246,8 @@ img{{max-width:100%}}.wide{{overflow-x:auto}}</style></head><body><h1>{e(title)}
 <p>Each pairing: both roster assignments, both seat orders, boards in rotation.</p>
 <figure><img alt="win rates" src="data:image/png;base64,{img}"></figure>
 <div class="wide"><table><tr><th>first</th><th>second</th><th>games</th>
-<th>first's win rate [95%]</th><th>silent games</th><th>silent (first)</th></tr>{rows}</table>
-</div>
+<th>first's win rate [95%]</th><th>games a side dealt no damage</th><th>of them, the first's side
+</th></tr>{rows}</table></div>
 <h2>Board by board</h2>
 <div class="wide"><table><tr><th>pairing</th><th>board</th><th>games</th>
 <th>first's win rate [95%]</th></tr>{per_board}</table></div></body></html>

@@ -3,7 +3,8 @@
 * **Win rate** of roster A (wins + half the draws) overall and per board, with 95% Wilson
   intervals (:mod:`warbench.sim.stats`).
 * **Point value over Game Turns**: each roster's mean value on the battlefield at the end of
-  every Game Turn (games that ended earlier keep their last value).
+  every Game Turn (games that ended earlier keep their last value), each turn with the number
+  of games still being played then.
 * **Damage by unit**: per unit, the mean point value it took off enemy units and the mean it
   lost, per game.
 
@@ -22,7 +23,7 @@ import html
 import io
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,10 @@ class Summary:
     values: list[tuple[int, float, float]]  # (turn, mean A, mean B)
     units: list[tuple[str, str, float, float, float]]  # (roster, label, points, dealt, taken)
     silent: int | None  # games in which a roster dealt no damage; None when no unit is reported
+    #: how many games were still being played at the end of each Game Turn of ``values`` (a
+    #: game over earlier counts there with its last value; session 36: the plot ran to Game
+    #: Turn 9 beside "mean Game Turns 6.00" and did not say how few games it stood for)
+    playing: list[int] = field(default_factory=list)
 
     @property
     def units_reported(self) -> bool:
@@ -75,6 +80,8 @@ def summarise(rows: Sequence[GameRow]) -> Summary:
     n = len(rows) or 1
     last = max((v[0] for r in rows for v in r.values), default=0)
     values = []
+    ends = [max((v[0] for v in r.values), default=0) for r in rows]
+    playing = [sum(e >= t for e in ends) for t in range(1, last + 1)]
     for t in range(1, last + 1):
         a = b = 0.0
         for r in rows:
@@ -99,6 +106,7 @@ def summarise(rows: Sequence[GameRow]) -> Summary:
         mean_points=(sum(r.points_a for r in rows) / n, sum(r.points_b for r in rows) / n),
         mean_turns=sum(r.turns for r in rows) / n,
         values=values,
+        playing=playing,
         units=[(k[0], k[1], v[0], v[1], v[2]) for k, v in sorted(per.items())],
         silent=silent,
     )
@@ -134,7 +142,12 @@ def _figures(s: Summary, names: tuple[str, str]) -> dict[str, Any]:
     turns = [v[0] for v in s.values]
     ax.plot(turns, [v[1] for v in s.values], marker="o", label=f"A: {names[0]}")
     ax.plot(turns, [v[2] for v in s.values], marker="s", label=f"B: {names[1]}")
-    ax.set_xlabel("end of Game Turn")
+    if len(s.playing) == len(turns):  # how many games each point stands for
+        ax.set_xticks(turns, [f"{t}\n{k}" for t, k in zip(turns, s.playing, strict=True)])
+    ax.set_xlabel(
+        "end of Game Turn, and the games still playing then"
+        "\n(a game over earlier keeps its last value)"
+    )
     ax.set_ylabel("mean point value on the battlefield")
     ax.set_title("Point value over Game Turns")
     ax.legend()
@@ -256,6 +269,7 @@ def _html(
         )
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2em .6em}}
 img{{max-width:100%}}</style></head><body>

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from warbench.storage.documents import DocumentStore
 from warbench.storage.models import Base, Timestamps
+from warbench.storage.store import Versioned
 
 if TYPE_CHECKING:
     from warbench.rulesets.collision.models import BattleGroup, Card
@@ -80,6 +81,20 @@ class _CollisionStore(DocumentStore[Any, CollisionDocumentRow]):
             ]
 
         return self.store._run(f"{self.label}s", work, write=False)
+
+    def document(self, name: str) -> Versioned[tuple[str, dict[str, Any]]]:
+        """The stored document ``name`` (any case) as it is in the database, not read by the
+        rules' reader: its stored name and data, and its version (a card stored before a
+        glossary entry was renamed no longer reads, and is opened from this to be fixed;
+        session 36). Unknown: :class:`~warbench.kernel.errors.UnknownNameError`."""
+
+        def work(s: Session) -> Versioned[tuple[str, dict[str, Any]]]:
+            row = self._row(s, name)
+            if row is None:
+                raise self._unknown(s, name)
+            return Versioned((str(row.name), dict(row.document)), int(row.version))
+
+        return self.store._run(f"{self.label} {name!r}", work, write=False)
 
 
 class CardStore(_CollisionStore):

@@ -105,6 +105,9 @@ def _tables() -> dict[str, Any]:
         "suits": [s.value for s in Suit],
         "arcana": [a.value for a in Arcana],
         "tarot_numbers": _tarot_numbers(),
+        # the reach a weapon has when its card gives none (the model's; the page shows it
+        # and sends nothing for an empty field, session 36)
+        "weapon_reach_default": str(Weapon.model_fields["reach"].default),
         "max_weapons": MAX_WEAPONS,
         "max_attributes": MAX_ATTRIBUTES,
         "glossary": [
@@ -296,6 +299,11 @@ class StoredCard(CardCheck):
 
     name: str
     version: int
+    draft: dict[str, Any] | None = Field(
+        None,
+        description="The stored data as it is, when it no longer reads as a card (a glossary "
+        "entry renamed since it was saved): open it, fix what ``violations`` lists, save it.",
+    )
 
 
 class StoredGroup(GroupCheck):
@@ -393,9 +401,16 @@ def save_card(body: SaveCard, store: StoreDep) -> StoredCard:
 
 @router.get("/cards/{name}")
 def get_card(name: str, store: StoreDep) -> StoredCard:
-    """A stored card (404 when unknown), checked, with its printable card and version."""
-    loaded = _cards(store).versioned(name)
-    return _stored_card(loaded.value, loaded.version)
+    """A stored card (404 when unknown), checked, with its printable card and version. One
+    that no longer reads as a card (a glossary entry renamed since it was saved) comes back
+    as its stored data (``draft``) with every problem listed, to be fixed and saved (it was a
+    422: the card could not be opened; session 36)."""
+    loaded = _cards(store).document(name)
+    stored_name, data = loaded.value
+    checked = check_card(data)
+    if checked.valid:
+        return StoredCard(name=stored_name, version=loaded.version, **checked.model_dump())
+    return StoredCard(name=stored_name, version=loaded.version, draft=data, **checked.model_dump())
 
 
 @router.put("/cards/{name}")

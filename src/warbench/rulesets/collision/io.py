@@ -50,10 +50,10 @@ def _allowed(err: Any) -> str:
         return f"a whole number {bound} {limit}"
     if kind == "enum":
         return f"one of {ctx.get('expected', '?')}"
-    if kind == "too_long":
-        return f"at most {ctx.get('max_length', '?')} items"
-    if kind == "too_short":
-        return f"at least {ctx.get('min_length', '?')} items"
+    if kind in ("too_long", "too_short"):
+        # "at least 1 item", not "1 items" (an empty battle group's sentence; session 36)
+        n = ctx.get("max_length" if kind == "too_long" else "min_length", "?")
+        return f"{'at most' if kind == 'too_long' else 'at least'} {n} item{'' if n == 1 else 's'}"
     if kind == "missing":
         return "a value (the field is required)"
     if kind == "extra_forbidden":

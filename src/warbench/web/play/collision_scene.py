@@ -227,6 +227,20 @@ class CollisionPresenter(Presenter):
         active = view.get("active")
         return [_spot(a, where, active) for a in actions]
 
+    def family_labels(
+        self, setup: dict[str, JSON], view: JSON, families: list[JSON], examples: list[JSON]
+    ) -> list[str | None]:
+        """As the generic words; the deployment of several characters and the sorting of
+        the hand (L682-686) by what they do."""
+        out = super().family_labels(setup, view, families, examples)
+        for k, f in enumerate(families):
+            name = f.get("name") if isinstance(f, dict) else None
+            if out[k] is None and name == "deploy":
+                out[k] = "deploy a character at a square you choose, facing as you choose"
+            elif out[k] is None and name == "piles":
+                out[k] = "sort your hand into the phase 1, 2 and 3 piles yourself (L682-686)"
+        return out
+
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
         """Each action in words (:func:`warbench.rulesets.collision.game.words.describe`):
         characters by name, the piles of L682-686 by the characters in each (they were

@@ -42,6 +42,40 @@ def said_event(
     return {**event, "text": said(text, names, data if isinstance(data, dict) else None)}
 
 
+def chosen_words(label: str | None) -> str | None:
+    """An action's words with its point, square and facing said as the player's to choose:
+    a family's words from one action of it (session 36: "More choices" named a WarEngine
+    family ``move #10``). ``None`` when the words hold no point (the name is kept then).
+
+    >>> chosen_words('Reaver #10 moves to (24.5", 11.5")')
+    'Reaver #10 moves to a point you choose'
+    >>> chosen_words("run to (4, 5), facing E")
+    'run to a square you choose, facing as you choose'
+    >>> chosen_words("end the activation") is None
+    True
+    """
+    import re
+
+    if label is None:
+        return None
+    point = re.compile(r'\((-?\d+(?:\.\d+)?)("?), (-?\d+(?:\.\d+)?)"?\)')
+    found = point.search(label)
+    if found is None:
+        return None
+    what = "a point you choose" if found.group(2) else "a square you choose"
+    out = point.sub(what, label, count=1)
+    return re.sub(r", facing [NESW]{1,2}\b", ", facing as you choose", out)
+
+
+def _choices(family: JSON, name: str) -> int:
+    """How many values a family's choice ``name`` offers (0: it has no such choice)."""
+    params = family.get("params") if isinstance(family, dict) else None
+    for p in params if isinstance(params, list) else []:
+        if isinstance(p, dict) and p.get("name") == name and isinstance(p.get("values"), list):
+            return len(p["values"])
+    return 0
+
+
 class Presenter:
     """The generic presenter: no board, no presets, seat names from the rosters."""
 
@@ -99,6 +133,23 @@ class Presenter:
         """A person's words for each listed action (names, not numbers), or ``None`` where
         the generic label (its kind, then its fields) is kept."""
         return [None] * len(actions)
+
+    def family_labels(
+        self, setup: dict[str, JSON], view: JSON, families: list[JSON], examples: list[JSON]
+    ) -> list[str | None]:
+        """A person's words for each family of actions (``families``: their JSON, name and
+        parameters; a move to any point: whose piece, what it does, "a point you choose"), from
+        one action of each (``examples``, ``None`` where none could be built): the action's own
+        words (:meth:`labels`) with its point said as chosen (:func:`chosen_words`); ``None``
+        where the family's name is kept, as for a family of several units (one action names
+        one of them)."""
+        built = [e for e in examples if e is not None]
+        said = iter(self.labels(setup, view, built) if built else [])
+        out: list[str | None] = []
+        for f, e in zip(families, examples, strict=True):
+            words = None if e is None else chosen_words(next(said))
+            out.append(None if _choices(f, "unit") > 1 else words)
+        return out
 
     def odds(
         self,
@@ -255,6 +306,15 @@ def _shape(u: dict[str, Any], k: int) -> dict[str, JSON]:
         },
         "facing": [round(math.cos(rad), 6), round(math.sin(rad), 6)],
     }
+
+
+#: WARSURGE's families of several units in words (the unit is chosen in the form; §3.6, §4)
+_WARSURGE_FAMILIES = {
+    "deploy at": "deploy a unit of yours at a point you choose",
+    "move to": "move a unit of yours toward a point you choose",
+    "dash to": "Dash a unit of yours toward a point you choose",
+    "disembark to": "disembark a unit of yours at a point you choose",
+}
 
 
 class WarsurgePresenter(Presenter):
@@ -443,6 +503,18 @@ class WarsurgePresenter(Presenter):
             # sides named by colours ("Red", "Blue") are drawn in them
             **({"side_colours": colours} if (colours := side_colours(view)) else {}),
         }
+
+    def family_labels(
+        self, setup: dict[str, JSON], view: JSON, families: list[JSON], examples: list[JSON]
+    ) -> list[str | None]:
+        """A family of one unit as its action's words ("Red: Troopers: move toward a point you
+        choose"), of several units by what it does, the unit chosen in its form."""
+        out = super().family_labels(setup, view, families, examples)
+        for k, f in enumerate(families):
+            name = f.get("name") if isinstance(f, dict) else None
+            if out[k] is None and isinstance(name, str) and name in _WARSURGE_FAMILIES:
+                out[k] = _WARSURGE_FAMILIES[name]
+        return out
 
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
         """Each action in words (:func:`warbench.rulesets.warsurge.game.words.describe`):

@@ -515,6 +515,7 @@ class PlayService:
         setup: dict[str, JSON],
         view: JSON,
     ) -> dict[str, JSON]:
+        from warbench.play.legal import family_example
         from warbench.web.play.scenes import presenter
 
         legal = rs.legal_actions(state, d.player)
@@ -523,8 +524,21 @@ class PlayService:
         # the actions a preview may show (the legal actions' ``may_preview``, WARSURGE): the page
         # checks only those before making them (a Pass is made with no check first)
         may = getattr(legal, "may_preview", None)
-        families = [f.to_json() for f in getattr(legal, "families", ())]
+        fams = list(getattr(legal, "families", ()))
+        families = [f.to_json() for f in fams]
         shown = presenter(rs.id)
+        # each family's example, one the rules accept where one is found (the page's form
+        # starts from it), and the family in a player's words (whose piece, what it does),
+        # not its name ("move #10"; session 36): the presenter words its example
+        check = getattr(legal, "check", None)
+        found = [family_example(f, check if callable(check) else None) for f in fams]
+        examples: list[JSON] = [None if x is None else rs.actions.dump(x[0]) for x in found]
+        fam_words = shown.family_labels(setup, view, families, examples)
+        for fam, example, label in zip(families, examples, fam_words, strict=True):
+            if example is not None:
+                fam["example"] = example
+            if label:
+                fam["label"] = label
         spots = shown.spots(setup, view, listed)
         words = shown.labels(setup, view, listed)
         actions: list[JSON] = []

@@ -3,14 +3,15 @@
 The scene is the battlefield to scale in inches (the WARSURGE board format the game uses:
 terrain drawn as :class:`~warbench.web.play.scenes.WarsurgePresenter` draws it), the two
 placing strips along the players' edges (L301-309, option ``deploy_depth``), and every placed
-figure as a disc of its base radius (its type, L266), with rings for the selected figure: its
-Movement allowance (L402) and each weapon's Range (L467). ``spots`` puts the listed actions on
-the table: a placement or a move on its point (dragged from there, every position checked by
-the ruleset), an attack on its target figure (a power that names a point, ``Attack.at``, on
-that point), a reserve on the figure, an activation on the unit's leader (else its first
-placed figure), the figure that names the unit's chip. The profiles come from the ruleset's
-own set-up tables (``setup.build_context``); everything else from the view (WarEngine has no
-hidden information, L581).
+figure as a disc of its base radius (by its type: the book gives no base sizes, only that it is
+played with 28mm figures, L281; docs/rulings.md, The WarEngine 2.1 game, ruling 1), with rings
+for the selected figure: its Movement allowance (L403) and each weapon's Range (L465).
+``spots`` puts the listed actions on the table: a placement or a move on its point (dragged
+from there, every position checked by the ruleset), an attack on its target figure (a power
+that names a point, ``Attack.at``, on that point), a reserve on the figure, an activation on
+the unit's leader (else its first placed figure), the figure that names the unit's chip. The
+profiles come from the ruleset's own set-up tables (``setup.build_context``); everything else
+from the view (WarEngine has no hidden information, L581).
 """
 
 from __future__ import annotations
@@ -217,6 +218,21 @@ class WarEnginePresenter(Presenter):
             if actor is not None:
                 s["actor"] = actor
             out.append(s)
+        return out
+
+    def family_labels(
+        self, setup: dict[str, JSON], view: JSON, families: list[JSON], examples: list[JSON]
+    ) -> list[str | None]:
+        """The generic words with the figure's force first ("StormReavers (1): Reaver #10
+        moves to a point you choose"): both forces may field a Reaver (session 35)."""
+        out = super().family_labels(setup, view, families, examples)
+        figs = view.get("figures") if isinstance(view, dict) else None
+        side = {f["id"]: f.get("side") for f in figs or [] if isinstance(f, dict)}
+        names = self.seat_names(setup, 2)
+        for k, e in enumerate(examples):
+            s = side.get(e.get("fig")) if isinstance(e, dict) else None
+            if out[k] is not None and isinstance(s, int) and 0 <= s < len(names):
+                out[k] = f"{names[s]}: {out[k]}"
         return out
 
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:

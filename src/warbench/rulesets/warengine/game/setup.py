@@ -28,7 +28,8 @@ from warbench.rulesets.warengine.models import Force, Weapon
 from warbench.rulesets.warengine.tables import VEHICLE_MONSTER_TYPES
 
 DEPLOY_DEPTH = 12.0  # L309
-#: Base radii in inches by figure type (docs/rulings.md: 25 mm bases for T/E/C).
+#: Base radii in inches by figure type: a ruling (docs/rulings.md, The WarEngine 2.1 game,
+#: ruling 1: 25 mm bases for T/E/C); the book gives none, only 28mm figures (L281).
 RADIUS = {"T": 0.5, "E": 0.5, "C": 0.5, "L": 1.0, "M": 1.5, "H": 2.0}
 OPTIONS = ("turns", "vp_target", "objectives", "quarters", "deploy_depth", "builder_limits")
 

@@ -80,7 +80,8 @@ COMPASS = ("north at the top", "south at the bottom", "west at the left", "east 
 def _key_lines(entries: Sequence[str], width: int | None) -> list[str]:
     """The text map's key: the characters' ``entries``, then the compass; wrapped at
     ``width`` columns (``None`` or 0: one line) between entries, none split inside unless it
-    alone is wider than the line.
+    alone is wider than the line, and then at its spaces, never inside a word (session 36:
+    the WarEngine's placing-strips entry, 70 characters, was cut wherever the line ended).
 
     >>> for row in _key_lines(["# impassable", "X blocks line of sight"], 36):
     ...     print(row)
@@ -90,17 +91,42 @@ def _key_lines(entries: Sequence[str], width: int | None) -> list[str]:
          south at the bottom,
          west at the left,
          east at the right
+    >>> for row in _key_lines([": placing strips (Red south, Blue north; L301-309)"], 30):
+    ...     print(row)
+    Key: : placing strips (Red
+         south, Blue north;
+         L301-309); compass: north
+         at the top,
+         south at the bottom,
+         west at the left,
+         east at the right
     """
     line = "Key: " + ", ".join(entries) + "; compass: " + ", ".join(COMPASS)
     if not width:
         return [line]
-    glue = "\x00"  # an entry's own spaces hold it together
-    held = "Key: " + ", ".join(e.replace(" ", glue) for e in entries)
-    held += f"; compass:{glue}" + ", ".join(e.replace(" ", glue) for e in COMPASS)
-    return [
-        s.replace(glue, " ")
-        for s in textwrap.wrap(held, width, subsequent_indent="     ", break_on_hyphens=False)
-    ]
+    indent = "     "
+    # each entry with the mark that follows it; "compass:" leads the first compass point
+    pieces = [f"{e}," for e in entries[:-1]] + [f"{e};" for e in entries[-1:]]
+    pieces += [f"compass: {COMPASS[0]},"] + [f"{c}," for c in COMPASS[1:-1]] + [COMPASS[-1]]
+    rows: list[str] = []
+    row = "Key:"
+    for piece in pieces:
+        if len(row) + 1 + len(piece) <= width:
+            row += " " + piece
+            continue
+        if row != "Key:" and len(indent) + len(piece) <= width:
+            rows.append(row)  # the entry whole on the next line
+            row = indent + piece
+            continue
+        # wider than a line: at its spaces, never inside a word
+        for word in piece.split(" "):
+            if len(row) + 1 + len(word) <= width or not row.strip():
+                row += (" " if row.strip() else "") + word
+            else:
+                rows.append(row)
+                row = indent + word
+    rows.append(row)
+    return rows
 
 
 def _terrain_char(t: Terrain) -> str:
@@ -198,6 +224,7 @@ def render_text(
     sides: Sequence[str] = (),
     key: bool = False,
     width: int | None = None,
+    key_words: Mapping[str, str] | None = None,
 ) -> str:
     """A character map of the board, one character per ``cell`` inches, north at the top.
 
@@ -214,6 +241,8 @@ def render_text(
     the bottom: y = 0; west at the left: x = 0; session 34, s34-play2). ``width``: the key
     wrapped at word boundaries to that many columns (``None`` or 0: one line), so a terminal
     narrower than the key does not break a word (s34-play2: "impassabl / e" at 100 columns).
+    ``key_words``: the key's words for some characters in place of :data:`MAP_KEY`'s (the
+    WarEngine calls its ``:`` "placing strips", and says whose is which; session 36).
     """
     status = status or {}
     nx = max(1, int(np.ceil(board.width / cell)))
@@ -258,7 +287,8 @@ def render_text(
     lines = ["".join(row) for row in grid[::-1]]
     if key:
         drawn = set(grid.flat)
-        lines.extend(_key_lines([f"{c} {w}" for c, w in MAP_KEY.items() if c in drawn], width))
+        said = {**MAP_KEY, **(key_words or {})}
+        lines.extend(_key_lines([f"{c} {w}" for c, w in said.items() if c in drawn], width))
     title = f'{board.name or "Battlefield"} ({board.width:g}" x {board.height:g}")'
     for t in board.terrain:
         if _new_features(t) or t.name in status:
