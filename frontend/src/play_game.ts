@@ -690,7 +690,7 @@ function startPlacing(a: Action, param: string): void {
     // the ring stands where the point checked is (a tap beside the ring, too)
     board.showGhost(px, py, mover !== null ? unitRadius(mover) : 0.6);
     $("place-help").textContent = touch !== null
-      ? `Snapped into base contact with ${touch.label} (contact is within 0.01", L467: a figure touching its own Monstrously Huge vehicle may push it, L1401). Drag it further away to stand apart.`
+      ? `Snapped into base contact with ${touch.label} (contact is within 0.01", L463: a figure touching its own Monstrously Huge vehicle may push it, L1401). Drag it further away to stand apart.`
       : "Drag the dashed ring on the board (or tap a point) to place; a figure dropped close to another one snaps into base contact. The rules are checked as you move.";
     clearPreview(); // the places shown were for the old point
     if (final) void checkPoint(px, py);
@@ -701,7 +701,7 @@ function startPlacing(a: Action, param: string): void {
 
 /** A single figure dropped close to another figure's base (a quarter inch, or 12 px on the
  * screen, whichever is more, at most an inch): the point where it stands in base contact with it instead
- * (contact is within 0.01", 004 L467, too fine for a finger; a push needs it, L1401), 0.004"
+ * (contact is within 0.01", 004 L463, too fine for a finger; a push needs it, L1401), 0.004"
  * apart; null when no other base is that close. No rule is decided here: the server checks
  * the point as any other. */
 function contactPoint(fig: number, x: number, y: number): { x: number; y: number; label: string } | null {

@@ -484,7 +484,7 @@ def test_collision_attack_and_move_squares_mid_game(pages: Pages) -> None:
 
 
 def test_warengine_whole_game_by_tapping_the_table(pages: Pages) -> None:
-    """The WarEngine table (004 L301-309, L402, L467): the placing strips, figures as bases,
+    """The WarEngine table (004 L301-309, L403, L463): the placing strips, figures as bases,
     a selected figure's Movement and weapon ranges; placements and moves dragged from their
     points with every position checked, attacks on their targets; the whole game against the
     engine's player."""

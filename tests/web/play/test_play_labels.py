@@ -141,9 +141,9 @@ _NEAREST = """() => {
 }"""
 
 
-def test_warengine_figure_dropped_near_a_base_snaps_into_contact_L467_L1401(pages: Pages) -> None:
+def test_warengine_figure_dropped_near_a_base_snaps_into_contact_L463_L1401(pages: Pages) -> None:
     """A figure dropped a tenth of an inch from another base stands in base contact with it
-    (within 0.01", L467: what a push of a Monstrously Huge vehicle needs, L1401), which no
+    (within 0.01", L463: what a push of a Monstrously Huge vehicle needs, L1401), which no
     finger could place; the page says so, and the rules check the snapped point."""
     page = pages.new(DESK, "we-snap")
     _start(page, "warengine", "ai", seed=4)

@@ -9,7 +9,7 @@ a fresh seed per sample, so a playout samples the dice and never peeks at the ga
 
 What the view does not carry is taken as it stands at the start of a unit's activation: each
 figure's bookkeeping of the activation under way (inches used, weapons fired, a charge begun;
-L406, L420, L430), spent one-shot weapons, timed power effects and burning, and the flow of an
+L405, L415, L425), spent one-shot weapons, timed power effects and burning, and the flow of an
 attack being resolved (Hero Points and rerolls, L491-L493) or of a reserve window (L581). The
 victory points kept as casualties happen are the view's scores less the objectives held now and
 the 250 for playing (L623-L631). So the states are exact where a search decides — choosing the

@@ -1,5 +1,5 @@
 """Movement, line of sight, cover, attacks and Hero Points (004_f4ea5693af0644ce.txt
-L402-L497), each worked example a test."""
+L403-L497), each worked example a test."""
 
 from __future__ import annotations
 
@@ -11,32 +11,32 @@ from .helpers import WS, act, activate, ctx_of, force, table, trooper
 FOE = force(("Foe", [(trooper("Foe"), 1)]))
 
 
-def test_L406_part_inches_count_as_whole_inches() -> None:
-    """Mv 9": a 4.25" move uses 5", leaving 4" (L406)."""
+def test_L405_part_inches_count_as_whole_inches() -> None:
+    """Mv 9": a 4.25" move uses 5", leaving 4" (L405)."""
     s = table(force(("A", [(trooper("Runner", mv='9"'), 1)])), FOE, [(10, 5), (10, 40)])
     s = activate(s, 0)
     s, _ = act(s, Move(0, 14.25, 5), 0)
     assert s.figs[0].used == 5
     refusal = WS.check(s, Move(0, 18.75, 5), 0)  # 4.5" more would use 5"
-    assert refusal is not None and refusal.rule.endswith("L406")
+    assert refusal is not None and refusal.rule.endswith("L405")
     assert WS.check(s, Move(0, 18.25, 5), 0) is None
 
 
-def test_L420_fast_move_adds_a_third_but_forbids_attacks_and_ending_near_enemies() -> None:
+def test_L415_fast_move_adds_a_third_but_forbids_attacks_and_ending_near_enemies() -> None:
     s = table(force(("A", [(trooper("Runner", mv='9"'), 1)])), FOE, [(10, 5), (10, 40)])
     s = activate(s, 0)
     assert WS.check(s, Move(0, 10, 17), 0) is not None  # 12" is more than 9"
     assert WS.check(s, Move(0, 10, 17, "fast"), 0) is None
     s, _ = act(s, Move(0, 10, 17, "fast"), 0)  # 12" = 9" + 3"
     refusal = WS.check(s, Attack(0, 0, 1), 0)
-    assert refusal is not None and refusal.rule.endswith("L420")
+    assert refusal is not None and refusal.rule.endswith("L415")
     near = table(force(("A", [(trooper("Runner", mv='9"'), 1)])), FOE, [(10, 5), (10, 23)])
     near = activate(near, 0)
     refusal = WS.check(near, Move(0, 10, 17, "fast"), 0)
-    assert refusal is not None and refusal.rule.endswith("L424")
+    assert refusal is not None and refusal.rule.endswith("L419")
 
 
-def test_L428_charge_adds_a_third_and_gives_the_first_close_combat_attack_a_bonus() -> None:
+def test_L425_charge_adds_a_third_and_gives_the_first_close_combat_attack_a_bonus() -> None:
     s = table(force(("A", [(trooper("Runner", mv='9"'), 1)])), FOE, [(10, 5), (10, 17)])
     s = activate(s, 0)
     # 11" to contact: more than Mv 9", within the charge's 12"
@@ -45,16 +45,16 @@ def test_L428_charge_adds_a_third_and_gives_the_first_close_combat_attack_a_bonu
     s.figs[1].moved = True
     s2, ev = act(s, Attack(0, 1, 1), 0, [1, 1, 1, 1])  # Knife 1k1 + Charge +1k1 = 2k2
     assert "Charge +1k1" in ev[0].text and "2k2" in ev[0].text
-    assert not s2.figs[0].charged  # the bonus is for the first attack only (L430)
+    assert not s2.figs[0].charged  # the bonus is for the first attack only (L425)
     refusal = WS.check(
         activate(table(force(("A", [(trooper("Runner"), 1)])), FOE, [(10, 5), (10, 30)]), 0),
         Move(0, 10, 10, "charge"),
         0,
     )
-    assert refusal is not None and refusal.rule.endswith("L430")
+    assert refusal is not None and refusal.rule.endswith("L425")
 
 
-def test_L430_charge_bonus_is_1k0_against_vehicles_and_monsters() -> None:
+def test_L425_charge_bonus_is_1k0_against_vehicles_and_monsters() -> None:
     beast = trooper("Beast", type="L", tweaks=["Monster"])
     s = table(
         force(("A", [(trooper("Runner", mv='9"'), 1)])),
@@ -101,22 +101,22 @@ def test_L446_to_L484_cover_levels_from_the_board() -> None:
     assert "cover" not in _cover_case(foxhole, (10, 30))  # only a figure inside is dug in
 
 
-def test_L469_no_ranged_attacks_in_base_contact() -> None:
+def test_L465_no_ranged_attacks_in_base_contact() -> None:
     f1 = force(("Foe", [(trooper("Foe"), 2)]))
     s = table(force(("A", [(trooper("Shooter"), 1)])), f1, [(10, 5), (10, 6), (20, 20)])
     s = activate(s, 0)
     refusal = WS.check(s, Attack(0, 0, 2), 0)
-    assert refusal is not None and refusal.rule.endswith("L469")
+    assert refusal is not None and refusal.rule.endswith("L465")
     assert WS.check(s, Attack(0, 1, 1), 0) is None  # the knife, in contact
 
 
-def test_L473_target_the_closest_figure_or_the_closest_in_the_open() -> None:
+def test_L469_target_the_closest_figure_or_the_closest_in_the_open() -> None:
     f1 = force(("Foe", [(trooper("Foe"), 3)]))
     s = table(force(("A", [(trooper("Shooter"), 1)])), f1, [(10, 5), (10, 15), (14, 18), (6, 25)])
     s = activate(s, 0)
     assert WS.check(s, Attack(0, 0, 1), 0) is None
     refusal = WS.check(s, Attack(0, 0, 2), 0)
-    assert refusal is not None and refusal.rule.endswith("L473")
+    assert refusal is not None and refusal.rule.endswith("L469")
     hedge = {"name": "Hedge", "rect": [8, 13, 12, 14], "cover": 1}
     s = table(
         force(("A", [(trooper("Shooter"), 1)])),

@@ -26,7 +26,7 @@ def test_L581_only_an_unused_weapon_may_be_reserved() -> None:
     assert WS.check(s, Reserve(0, 1), 0) is None
 
 
-def test_L469_in_range_when_the_distance_equals_the_range() -> None:
+def test_L465_in_range_when_the_distance_equals_the_range() -> None:
     s = table(force(("A", [(GUN, 1)])), FOE, [(10, 5), (10, 30)])  # 24" between bases
     s = activate(s, 0)
     assert WS.check(s, Attack(0, 0, 1), 0) is None
@@ -80,7 +80,7 @@ def test_L597_the_turn_ends_with_follow_up_and_rout_and_a_new_initiative() -> No
     assert s.turn == 2 and s.phase == "initiative" and WS.pending(s)[0].kind == "roll"
 
 
-def test_L418_a_fast_move_stays_fast() -> None:
+def test_L411_a_fast_move_stays_fast() -> None:
     s = table(force(("A", [(trooper("Runner", type="C", mv='9"'), 1)])), FOE, [(10, 5), (10, 40)])
     s = activate(s, 0)
     s, _ = act(s, Move(0, 10, 8, "fast"), 0)

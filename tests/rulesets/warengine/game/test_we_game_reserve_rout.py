@@ -37,7 +37,7 @@ def test_L581_reserve_is_the_last_action_and_L383_it_is_removed_on_activation() 
     assert s.figs[0].reserved is None  # Remove Reserve (L383)
 
 
-def test_L410_reserved_attacks_interrupt_an_enemy_move() -> None:
+def test_L407_reserved_attacks_interrupt_an_enemy_move() -> None:
     fast = trooper("Foe", type="C", mv='15"')
     s = table(force(("A", [(CHAR, 1)])), force(("B", [(fast, 1)])), [(10, 5), (10, 40)])
     s.figs[0].reserved = 0

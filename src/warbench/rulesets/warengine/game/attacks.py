@@ -123,7 +123,7 @@ def can_reach(
             return Refused(
                 f"{w.name} is a close combat weapon: the target must be within {what} "
                 f'(it is {d:.2f}" away)',
-                rule(467),
+                rule(463),
             )
         return None
     if w.power is not None and power_cc and d <= 0.01:
@@ -131,7 +131,7 @@ def can_reach(
     if w.power is None and in_close_combat(state, ctx, a):
         return Refused(
             "a figure in base-to-base contact with an enemy may not make ranged attacks",
-            rule(469),
+            rule(465),
         )
     if not sees(state, ctx, a, t):
         return Refused(f"{_n(ctx, a)} has no line of sight to {_n(ctx, t)}", rule(434))
@@ -142,14 +142,14 @@ def can_reach(
         rng += float(w.param("range_vs_open"))
     bonus = a.bonus.get("range", 0)
     if d > rng + bonus + 1e-9:
-        return Refused(f'{_n(ctx, t)} is {d:.2f}" away, beyond {w.name}\'s {rng:g}"', rule(469))
+        return Refused(f'{_n(ctx, t)} is {d:.2f}" away, beyond {w.name}\'s {rng:g}"', rule(465))
     return None
 
 
 def allowed_targets(
     state: GameState, ctx: Context, a: Fig, w: WeaponProfile, unit: int
 ) -> list[int]:
-    """The figures of ``unit`` that ``a`` may target with ``w`` (L471-L473): the closest
+    """The figures of ``unit`` that ``a`` may target with ``w`` (L467-L469): the closest
     figure it can attack (ties: any of them), or the closest one in the open when the closest
     are in cover; a Sniper who has not moved may pick any (L1633)."""
     eagle = ctx.profiles[a.id].has("eagle_eye")
@@ -203,7 +203,7 @@ def weapon_refusal(
     if "halted" in f.bonus:
         return Refused(f"{_n(ctx, f)} may not act this turn (a Special Power)", rule(999))
     if f.mode == "fast":
-        return Refused(f"{_n(ctx, f)} made a Fast Move and may not attack", rule(420))
+        return Refused(f"{_n(ctx, f)} made a Fast Move and may not attack", rule(415))
     both = kit.set_refusal(state, ctx, f, wi)  # Restore Vehicle Spirit's combined figure
     if both is not None:
         return Refused(both, rule(1203))
@@ -288,7 +288,7 @@ def target_refusal(
         if why:
             return why
         return Refused(
-            f"{_n(ctx, t)} is not the closest figure of its unit you may target", rule(473)
+            f"{_n(ctx, t)} is not the closest figure of its unit you may target", rule(469)
         )
     if f.vendetta is not None and f.vendetta != target:
         foe = state.figs[f.vendetta]
@@ -395,7 +395,7 @@ def sixes_as_fives(faces: FaceRule, f: Fig) -> list[str]:
 def attack_pool(
     state: GameState, ctx: Context, f: Fig, w: WeaponProfile, t: Fig, helpers: int = 0
 ) -> tuple[XkY, FaceRule, list[str]]:
-    """The attack roll's pool and face rule, and why (L474-L476, L555, L430)."""
+    """The attack roll's pool and face rule, and why (L474-L476, L555, L425)."""
     prof = ctx.profiles[f.id]
     why: list[str] = [f"{w.name} {w.av}"]
     adjs: list[Adjustment] = []

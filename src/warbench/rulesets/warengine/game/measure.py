@@ -1,5 +1,5 @@
 """Measuring on the table: distances between bases, base contact, line of sight between
-figures (004_f4ea5693af0644ce.txt L402-L440, L467-L471).
+figures (004_f4ea5693af0644ce.txt L403-L433, L463-L465).
 
 Every distance is measured between the edges of the bases (docs/rulings.md); a move is
 measured centre to centre.
@@ -32,7 +32,7 @@ def on_table(f: Fig) -> bool:
 
 
 def in_contact(ctx: Context, a: Fig, b: Fig) -> bool:
-    """Base-to-base contact (L467)."""
+    """Base-to-base contact (L463)."""
     return gap(ctx, a, b) <= CONTACT
 
 

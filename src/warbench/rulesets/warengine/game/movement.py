@@ -1,11 +1,11 @@
-"""Movement (004_f4ea5693af0644ce.txt L402-L430, L561): Move, Fast Moves, Charging, Leaving
+"""Movement (004_f4ea5693af0644ce.txt L403-L425, L561): Move, Fast Moves, Charging, Leaving
 Close Combat.
 
 * A figure moves in straight stages up to its Movement per activation; every part inch
-  counts as a whole inch (L406: 4.25" uses 5").
-* Fast Move (L420-L426): +1/3 allowance if it makes and reserves no attacks and ends every
+  counts as a whole inch (L405: 4.25" uses 5").
+* Fast Move (L415-L421): +1/3 allowance if it makes and reserves no attacks and ends every
   stage more than 6" from enemies.
-* Charge (L428-L430): +1/3 allowance to enter close combat; the stage must end in base contact
+* Charge (L425): +1/3 allowance to enter close combat; the stage must end in base contact
   with an enemy, and the figure's next close combat attack has the Charge bonus.
 * Leaving close combat (L561): every enemy in contact first makes all its close combat
   attacks on the figure (free attacks, individually); if it survives, it moves.
@@ -25,7 +25,7 @@ from warbench.rulesets.warengine.game.measure import (
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import Fig, GameState, Move, rule
 
-FAST_CLEAR = 6.0  # L424
+FAST_CLEAR = 6.0  # L419
 
 
 def allowance(state: GameState, ctx: Context, f: Fig, mode: str) -> int:
@@ -40,14 +40,14 @@ def allowance(state: GameState, ctx: Context, f: Fig, mode: str) -> int:
 
 
 def cost(f: Fig, x: float, y: float) -> int:
-    """Inches of allowance a stage uses: part inches count whole (L406)."""
+    """Inches of allowance a stage uses: part inches count whole (L405)."""
     return math.ceil(math.hypot(x - f.x, y - f.y) - 1e-9)
 
 
 def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[str, str] | None:
     """Why the move is not allowed (sentence, rule), or None."""
     if not 0 <= m.fig < len(state.figs):
-        return (f"there is no figure {m.fig}", rule(402))
+        return (f"there is no figure {m.fig}", rule(403))
     f = state.figs[m.fig]
     prof = ctx.profiles[f.id]
     if f.side != player or f.unit not in state.active_units or not on_table(f):
@@ -59,26 +59,26 @@ def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[
     if "halted" in f.bonus:
         return (f"{prof.name} #{f.id} may not act this turn (a Special Power)", rule(999))
     if not (math.isfinite(m.x) and math.isfinite(m.y)):
-        return ("a move needs a finite point", rule(402))
+        return ("a move needs a finite point", rule(403))
     if m.mode not in ("move", "fast", "charge"):
-        return (f"mode {m.mode!r}: allowed: move, fast, charge", rule(418))
+        return (f"mode {m.mode!r}: allowed: move, fast, charge", rule(411))
     if (f.mode == "fast" and m.mode != "fast") or (f.mode == "charge" and m.mode == "fast"):
-        return (f"{prof.name} #{f.id} already moves as a {f.mode} move", rule(418))
+        return (f"{prof.name} #{f.id} already moves as a {f.mode} move", rule(411))
     if m.mode == "fast" and f.attacked:
-        return ("a figure that attacked or reserved may not make a Fast Move", rule(420))
+        return ("a figure that attacked or reserved may not make a Fast Move", rule(415))
     used = cost(f, m.x, m.y)
     if used == 0:
-        return ("a move must go somewhere", rule(402))
+        return ("a move must go somewhere", rule(403))
     allow = allowance(state, ctx, f, m.mode)
     if f.used + used > allow:
         return (
             f'{prof.name} #{f.id} has {allow - f.used}" of its {allow}" allowance left; '
             f'this move uses {used}" (part inches count whole)',
-            rule(406),
+            rule(405),
         )
     bad = ctx.field.passable((f.x, f.y), (m.x, m.y), prof.radius)
     if bad:
-        return (bad, rule(402))
+        return (bad, rule(403))
     for e in prof.effects:
         if e.kind == "avoid_cover":
             level = int(str(e.param))
@@ -91,7 +91,7 @@ def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[
             continue
         d = gap_at(ctx, f, m.x, m.y, g)
         if d < -1e-6:
-            return (f"the base would overlap {ctx.profiles[g.id].name} #{g.id}", rule(402))
+            return (f"the base would overlap {ctx.profiles[g.id].name} #{g.id}", rule(403))
         if g.side != f.side:
             if d <= 0.01:
                 touching.append(g)
@@ -99,10 +99,10 @@ def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[
                 return (
                     f'a Fast Move may not end within 6" of an enemy ({d:.2f}" from '
                     f"{ctx.profiles[g.id].name} #{g.id})",
-                    rule(424),
+                    rule(419),
                 )
     if m.mode == "charge" and not touching:
-        return ("a Charge must end in base-to-base contact with an enemy", rule(430))
+        return ("a Charge must end in base-to-base contact with an enemy", rule(425))
     if f.entangled_by is not None:
         ent = state.figs[f.entangled_by]
         if on_table(ent) and gap_at(ctx, f, m.x, m.y, ent) > max(gap(ctx, f, ent), 0.01) + 1e-9:

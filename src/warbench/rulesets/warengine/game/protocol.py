@@ -1047,13 +1047,13 @@ def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event], 
     start = (f.x, f.y)
     if m.mode == "continue":
         f.x, f.y = m.x, m.y
-        events.append(Event("move", f"{ctx.profiles[f.id].name} #{f.id} moves on", rule(410)))
+        events.append(Event("move", f"{ctx.profiles[f.id].name} #{f.id} moves on", rule(407)))
         _moved_near_terror(s, ctx, f, start, dice, events)
         return
     pause = res.lunge_pause(s, ctx, f.id, start, (m.x, m.y))
     mov.do_move(s, ctx, f, m)
     if pause is not None:
-        # L410: the move pauses where it passes a figure ready to lunge (L591)
+        # L407: the move pauses where it passes a figure ready to lunge (L591)
         f.x, f.y = pause
         if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1325)
             rsl.advance(s, ctx, events)
@@ -1068,7 +1068,7 @@ def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event], 
         return
     events.append(
         Event(
-            "move", f"{ctx.profiles[f.id].name} #{f.id} {m.mode}s to ({m.x:g}, {m.y:g})", rule(402)
+            "move", f"{ctx.profiles[f.id].name} #{f.id} {m.mode}s to ({m.x:g}, {m.y:g})", rule(403)
         )
     )
     _moved_near_terror(s, ctx, f, start, dice, events)
@@ -1079,7 +1079,7 @@ def _moved_near_terror(
 ) -> None:
     """After a move stage: a Static Charge zaps (L1251), Terrifying's immediate rout tests
     (L1649), then the other player's chance to use reserved attacks on the mover if it is
-    still there (L410)."""
+    still there (L407)."""
     atk.rain_storms(s, ctx)
     if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1325)
         rsl.advance(s, ctx, events)
@@ -1116,7 +1116,7 @@ def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[
     kit.note_take(s, a)
     w = ctx.profiles[f.id].weapons[a.weapon]
     if w.cc:
-        f.charged = False  # the bonus is for the first attack only (L430)
+        f.charged = False  # the bonus is for the first attack only (L425)
     if ctx.profiles[f.id].has("sniper") and not f.moved:
         f.used = 10**6  # L1633: a Sniper forgoes all movement
 

@@ -2,11 +2,11 @@
 reserved attacks that interrupt the enemy, simultaneous reserved attacks, Lunge.
 
 * Reserving is a figure's last action: one unused weapon goes on reserve (L581); Slow Attack
-  weapons never (L1725); a figure that made a Fast Move may not (L420).
+  weapons never (L1725); a figure that made a Fast Move may not (L415).
 * Remove Reserve: markers are removed when the unit activates again (L383).
 * A reserved attack is used against the currently active enemy unit (L587): after each of
   its figures' moves the other player may fire reserved attacks at it (``move`` window,
-  L410); and when a figure with a reserved attack is attacked it may answer at once, the two
+  L407); and when a figure with a reserved attack is attacked it may answer at once, the two
   attacks being simultaneous (``counter`` window, L585).
 * Lunge (L589-L593): a figure with a close combat weapon on reserve and at least 9" of
   Movement may lunge 1" per 9" into contact with an enemy that passes by, then attack.
@@ -129,7 +129,7 @@ def default_answer(state: GameState, ctx: Context, window: Window) -> ReserveFir
 def lunge_pause(
     state: GameState, ctx: Context, mover: int, start: tuple[float, float], end: tuple[float, float]
 ) -> tuple[float, float] | None:
-    """Where an enemy move passing a figure ready to lunge pauses (L410, L591): the point of
+    """Where an enemy move passing a figure ready to lunge pauses (L407, L591): the point of
     the path closest to the first such figure it passes, if the move ends out of its reach."""
     m = state.figs[mover]
     best: tuple[float, tuple[float, float]] | None = None
@@ -167,7 +167,7 @@ def lunge_pause(
 def open_move_window(
     state: GameState, ctx: Context, mover: int, start: tuple[float, float]
 ) -> None:
-    """After an active figure's move: the other player may use reserved attacks (L410)."""
+    """After an active figure's move: the other player may use reserved attacks (L407)."""
     w = Window("move", 1 - state.figs[mover].side, mover, start)
     if options(state, ctx, w):
         state.window = w

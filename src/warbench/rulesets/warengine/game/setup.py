@@ -41,7 +41,7 @@ class WeaponProfile:
 
     slot: int
     name: str
-    range: float | None  # None: close combat (no Range, L467)
+    range: float | None  # None: close combat (no Range, L461)
     av: XkY
     ae: int  # how many figures it affects (1, or 2-4 for 2x-4x, L501)
     aet: str | None  # CC, Ex, Bu, Li
@@ -51,7 +51,7 @@ class WeaponProfile:
 
     @property
     def cc(self) -> bool:
-        """A close combat weapon (no Range value, L467)."""
+        """A close combat weapon (no Range value, L461)."""
         return self.range is None
 
     def has(self, kind: str) -> bool:

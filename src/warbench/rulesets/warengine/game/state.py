@@ -67,9 +67,9 @@ class Activate:
 
 @dataclass(frozen=True)
 class Move:
-    """Move figure ``fig`` to ``(x, y)`` in a straight line (L402-L418). ``mode``: ``move``,
-    ``fast`` (Fast Move, +1/3, L420) or ``charge`` (Charging, +1/3 into close combat, L428);
-    ``continue`` is internal: the rest of a move paused for a lunge (L410, L591)."""
+    """Move figure ``fig`` to ``(x, y)`` in a straight line (L403-L409). ``mode``: ``move``,
+    ``fast`` (Fast Move, +1/3, L415) or ``charge`` (Charging, +1/3 into close combat, L425);
+    ``continue`` is internal: the rest of a move paused for a lunge (L407, L591)."""
 
     fig: int
     x: float
@@ -235,10 +235,10 @@ class Fig:
     routed: bool = False
     hero: int = 0
     moved: bool = False  # moved since its unit's last activation (Did Not Move, L478)
-    used: int = 0  # inches of movement allowance used this activation (part inches, L406)
+    used: int = 0  # inches of movement allowance used this activation (part inches, L405)
     mode: str = ""  # "", "move", "fast", "charge"
-    attacked: bool = False  # made or reserved an attack this activation (Fast Moves, L420)
-    charged: bool = False  # its next close combat attack has the Charge bonus (L430)
+    attacked: bool = False  # made or reserved an attack this activation (Fast Moves, L415)
+    charged: bool = False  # its next close combat attack has the Charge bonus (L425)
     charge_from: float = 0.0  # how far it was from the foe when the charge began (L1759)
     done: bool = False  # reserved: its actions are over (L581)
     fired: list[int] = field(default_factory=list)  # weapons used this activation
@@ -331,7 +331,7 @@ class Resolution:
 
 @dataclass
 class Window:
-    """An open chance for the other player to use reserved attacks (L410, L583-L591).
+    """An open chance for the other player to use reserved attacks (L407, L583-L591).
 
     ``kind``: ``move`` (the enemy figure ``mover`` moved from ``start``) or ``counter`` (the
     attack ``declared`` is about to hit a figure with a reserved attack: simultaneous, L585).
