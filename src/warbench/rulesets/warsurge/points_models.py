@@ -1,5 +1,5 @@
 """Points-model versions by name: ``ws-points-1`` (the default), ``ws-points-2``,
-``ws-points-3``, ``ws-points-4`` and ``ws-points-5``.
+``ws-points-3``, ``ws-points-4``, ``ws-points-5`` and ``ws-points-6``.
 
 Each version is a data file of constants and reference pools read by the same
 :class:`~warbench.rulesets.warsurge.points.PointsModel` (``data/points_model.yaml`` is
@@ -7,7 +7,8 @@ Each version is a data file of constants and reference pools read by the same
 docs/points.md §7; ``data/points_model_3.yaml`` is ``ws-points-3``, which adds reach, §8;
 ``data/points_model_4.yaml`` is ``ws-points-4``, which corrects reach's reading of Battle
 weapons, §9; ``data/points_model_5.yaml`` is ``ws-points-5``, whose fit weighed mobility,
-§9 "Round 8"). A roster records the version it was priced with (``Roster.points_model``);
+§9 "Round 8"; ``data/points_model_6.yaml`` is ``ws-points-6``, round 9's refit, checked in
+§9 "Round 10"). A roster records the version it was priced with (``Roster.points_model``);
 :func:`price_roster` prices with a chosen version and stamps it, :func:`coster_for` re-prices
 a roster with the version it records.
 """
@@ -36,6 +37,7 @@ POINTS_MODELS: dict[str, str] = {
     "ws-points-3": "points_model_3.yaml",
     "ws-points-4": "points_model_4.yaml",
     "ws-points-5": "points_model_5.yaml",
+    "ws-points-6": "points_model_6.yaml",
 }
 #: The version a roster is priced with when none is chosen (the packaged default).
 DEFAULT_POINTS_MODEL = "ws-points-1"
