@@ -795,24 +795,10 @@ def fit_targets(
         ]
         if slopes is not None:
             b0, s0 = c0["mobility_base"], c0["mobility_slope"]
-            flat = {
-                n: composition(
-                    n,
-                    version,
-                    points=points,
-                    **fixed,
-                    body_exponent=e,
-                    reach_gap=g,
-                    reach_turns=t,
-                    mobility_base=1.0,
-                    mobility_slope=0.0,
-                )
-                for n in names
-            }
-            if s0 > 0:
-                steep = {n: {p: (comp[n][p] - b0 * flat[n][p]) / s0 for p in parts} for n in names}
-            else:  # a version without a slope (ws-points-5): the steep parts priced directly
-                one = {
+            # each army's parts at the slopes needed (base 1.0): 0, and 1 for a version
+            # without a slope (ws-points-5), whose steep parts are then priced directly
+            by_slope = {
+                slope: {
                     n: composition(
                         n,
                         version,
@@ -822,11 +808,17 @@ def fit_targets(
                         reach_gap=g,
                         reach_turns=t,
                         mobility_base=1.0,
-                        mobility_slope=1.0,
+                        mobility_slope=slope,
                     )
                     for n in names
                 }
-                steep = {n: {p: one[n][p] - flat[n][p] for p in parts} for n in names}
+                for slope in ((0.0,) if s0 > 0 else (0.0, 1.0))
+            }
+            flat = by_slope[0.0]
+            if s0 > 0:
+                steep = {n: {p: (comp[n][p] - b0 * flat[n][p]) / s0 for p in parts} for n in names}
+            else:
+                steep = {n: {p: by_slope[1.0][n][p] - flat[n][p] for p in parts} for n in names}
             tries = [
                 (
                     s,
