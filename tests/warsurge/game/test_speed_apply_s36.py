@@ -235,10 +235,10 @@ def test_a_way_left_out_crosses_no_dangerous_piece(board: str) -> None:
 def test_the_set_up_s_bodyguards_and_leaders_are_its_index_s() -> None:
     setup = _setup()
     idx = perk_turn.index(setup)
-    assert perk_bodyguard._bodyguard_units(setup) == tuple(
+    assert perk_bodyguard._bodyguard_units(setup)[0] == tuple(
         uid for uid, p in enumerate(idx.units) if perk_bodyguard.BODYGUARD in p.unit
     )
-    assert perk_leader._leader_units(setup) == tuple(
+    assert perk_leader._leader_units(setup)[0] == tuple(
         uid for uid, p in enumerate(idx.units) if perk_leader.LEADER in p.unit
     )
 

@@ -40,6 +40,7 @@ from warbench.rulesets.warsurge.game.perk_leader import group_of
 from warbench.rulesets.warsurge.game.perk_struck import strike
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.perk_warmaster import retarget
+from warbench.rulesets.warsurge.game.perk_wreckage import holders
 from warbench.rulesets.warsurge.game.state import Status
 from warbench.rulesets.warsurge.game.targeting import view_target
 
@@ -65,14 +66,21 @@ GUARDING = "Guarding@"
 
 
 def _bodyguards(work: Work) -> tuple[int, ...]:
-    return _bodyguard_units(work.setup)
+    """The Bodyguards now: the set-up's, less those become Wreckage (no Perks, L1442)."""
+    bgs, wreckable = _bodyguard_units(work.setup)
+    if wreckable:  # only in a game with a Bodyguard that has Wreckage (issue 10, session 36)
+        return tuple(b for b in bgs if b not in wreckable or not work.units[b].wrecked)
+    return bgs
 
 
 @per_setup
-def _bodyguard_units(setup: GameSetup) -> tuple[int, ...]:
+def _bodyguard_units(setup: GameSetup) -> tuple[tuple[int, ...], frozenset[int]]:
     """The set-up's units with Bodyguard (read once per set-up, issue 10, session 36: every
-    share of every Attack asked it of the set-up's index)."""
-    return tuple(uid for uid, p in enumerate(index(setup).units) if BODYGUARD in p.unit)
+    share of every Attack asked it of the set-up's index), and those of them that can lose
+    their Perks in the game (Wreckage, ``perk_wreckage.holders``: the only rule that takes a
+    Passive Perk away; s36-wreck)."""
+    bgs = tuple(uid for uid, p in enumerate(index(setup).units) if BODYGUARD in p.unit)
+    return bgs, holders(setup).intersection(bgs)
 
 
 def guarded(work: Work, uid: int) -> int | None:
@@ -83,7 +91,9 @@ def guarded(work: Work, uid: int) -> int | None:
     for s in statuses:
         if s.name.startswith(GUARDING):
             t = int(s.name[len(GUARDING) :])
-            return t if work.standing(t) and work.standing(uid) else None
+            if not (work.standing(t) and work.standing(uid)) or work.units[t].wrecked:
+                return None  # Wreckage is terrain, a casualty (L1442): no unit to guard
+            return t
     return None
 
 
@@ -125,7 +135,11 @@ def refresh(work: Work, unit: int) -> None:
             options = [
                 f
                 for f in work.side_units(side)
-                if f != bg and f not in bgs and work.standing(f) and _close(work, bg, f)
+                if f != bg
+                and f not in bgs
+                and work.standing(f)
+                and not work.units[f].wrecked  # Wreckage is terrain (L1442)
+                and _close(work, bg, f)
             ]
         elif unit not in bgs and work.info(unit).side == side and _close(work, bg, unit):
             options = [unit]

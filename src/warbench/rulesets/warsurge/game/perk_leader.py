@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.perk_warmaster import retarget
+from warbench.rulesets.warsurge.game.perk_wreckage import holders
 from warbench.rulesets.warsurge.game.state import Status
 from warbench.rulesets.warsurge.game.targeting import view_target
 
@@ -61,13 +62,20 @@ ATTACHED = "Attached@"
 
 
 def _leaders(work: Work) -> tuple[int, ...]:
-    return _leader_units(work.setup)
+    """The Leaders now: the set-up's, less those become Wreckage (no Perks, L1442)."""
+    leaders, wreckable = _leader_units(work.setup)
+    if wreckable:  # only in a game with a Leader that has Wreckage (issue 10, session 36)
+        return tuple(ld for ld in leaders if ld not in wreckable or not work.units[ld].wrecked)
+    return leaders
 
 
 @per_setup
-def _leader_units(setup: GameSetup) -> tuple[int, ...]:
-    """The set-up's units with Leader (read once per set-up, issue 10, session 36)."""
-    return tuple(uid for uid, p in enumerate(index(setup).units) if LEADER in p.unit)
+def _leader_units(setup: GameSetup) -> tuple[tuple[int, ...], frozenset[int]]:
+    """The set-up's units with Leader (read once per set-up, issue 10, session 36), and those
+    of them that can lose their Perks in the game (Wreckage, ``perk_wreckage.holders``; the
+    only rule that takes a Passive Perk away; s36-wreck)."""
+    leaders = tuple(uid for uid, p in enumerate(index(setup).units) if LEADER in p.unit)
+    return leaders, holders(setup).intersection(leaders)
 
 
 def attached_to(work: Work, uid: int) -> int | None:
@@ -78,7 +86,9 @@ def attached_to(work: Work, uid: int) -> int | None:
     for s in statuses:
         if s.name.startswith(ATTACHED):
             t = int(s.name[len(ATTACHED) :])
-            return t if work.standing(t) and work.standing(uid) else None
+            if not (work.standing(t) and work.standing(uid)) or work.units[t].wrecked:
+                return None  # Wreckage is terrain, a casualty (L1442): no unit to lead
+            return t
     return None
 
 
@@ -129,7 +139,11 @@ def refresh(work: Work, unit: int) -> None:
             options = [
                 f
                 for f in work.side_units(side)
-                if f != ld and f not in leaders and work.standing(f) and _close(work, ld, f)
+                if f != ld
+                and f not in leaders
+                and work.standing(f)
+                and not work.units[f].wrecked  # Wreckage is terrain (L1442)
+                and _close(work, ld, f)
             ]
         elif unit not in leaders and work.info(unit).side == side and _close(work, ld, unit):
             options = [unit]
