@@ -69,7 +69,7 @@ def _names(state: GameState, uid: int) -> set[str]:
     return {s.name for s in state.units[uid].statuses}
 
 
-def test_a_bodyguard_become_wreckage_guards_no_more() -> None:
+def test_p1935_p1442_a_bodyguard_become_wreckage_guards_no_more() -> None:
     state = _slain(("Bodyguard", "Wreckage"), "Guarding@")
     assert state.units[GUARD].wrecked and state.units[VIP].hp == (0, 0, 1)
     # the VIP's Move ended within Coherency of the Wreckage: it does not attach (no Perks)
@@ -95,7 +95,7 @@ def _beside(perks: tuple[str, ...]) -> GameState:
     return moved
 
 
-def test_a_leader_become_wreckage_leads_no_more() -> None:
+def test_p2017_p1442_a_leader_become_wreckage_leads_no_more() -> None:
     state = _beside(("Leader", "Wreckage"))
     assert not any(n.startswith("Attached@") for n in _names(state, GUARD))
     # an Attack at the Wreckage strikes it (1 HP: removed), not the VIPs it stands beside
@@ -107,7 +107,7 @@ def test_a_leader_become_wreckage_leads_no_more() -> None:
 
 
 @pytest.mark.parametrize(("perk", "status"), [("Bodyguard", "Guarding@"), ("Leader", "Attached@")])
-def test_wreckage_is_no_unit_to_guard_or_lead(perk: str, status: str) -> None:
+def test_p1442_wreckage_is_no_unit_to_guard_or_lead(perk: str, status: str) -> None:
     """A Bodyguard or Leader attached to a unit become Wreckage detaches at the next Move, and
     a Move of its own ending beside the Wreckage attaches it to nothing."""
     gun = weapon("Gun", range=24, attacks=4, power=5)
