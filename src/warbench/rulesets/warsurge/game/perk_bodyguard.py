@@ -40,7 +40,7 @@ from warbench.rulesets.warsurge.game.perk_leader import group_of
 from warbench.rulesets.warsurge.game.perk_struck import strike
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.perk_warmaster import retarget
-from warbench.rulesets.warsurge.game.perk_wreckage import holders
+from warbench.rulesets.warsurge.game.perk_wreckage import keeping_perks, perk_holders
 from warbench.rulesets.warsurge.game.state import Status
 from warbench.rulesets.warsurge.game.targeting import view_target
 
@@ -67,20 +67,15 @@ GUARDING = "Guarding@"
 
 def _bodyguards(work: Work) -> tuple[int, ...]:
     """The Bodyguards now: the set-up's, less those become Wreckage (no Perks, L1442)."""
-    bgs, wreckable = _bodyguard_units(work.setup)
-    if wreckable:  # only in a game with a Bodyguard that has Wreckage (issue 10, session 36)
-        return tuple(b for b in bgs if b not in wreckable or not work.units[b].wrecked)
-    return bgs
+    return keeping_perks(work, *_bodyguard_units(work.setup))
 
 
 @per_setup
 def _bodyguard_units(setup: GameSetup) -> tuple[tuple[int, ...], frozenset[int]]:
-    """The set-up's units with Bodyguard (read once per set-up, issue 10, session 36: every
-    share of every Attack asked it of the set-up's index), and those of them that can lose
-    their Perks in the game (Wreckage, ``perk_wreckage.holders``: the only rule that takes a
-    Passive Perk away; s36-wreck)."""
-    bgs = tuple(uid for uid, p in enumerate(index(setup).units) if BODYGUARD in p.unit)
-    return bgs, holders(setup).intersection(bgs)
+    """The set-up's units with Bodyguard (read once per set-up, issue 10, session 36), and those
+    of them that can lose it (``perk_wreckage.perk_holders``; s36-wreck)."""
+    units = tuple(uid for uid, p in enumerate(index(setup).units) if BODYGUARD in p.unit)
+    return perk_holders(setup, units)
 
 
 def guarded(work: Work, uid: int) -> int | None:

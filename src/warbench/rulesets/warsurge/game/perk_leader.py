@@ -36,7 +36,7 @@ from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.perk_warmaster import retarget
-from warbench.rulesets.warsurge.game.perk_wreckage import holders
+from warbench.rulesets.warsurge.game.perk_wreckage import keeping_perks, perk_holders
 from warbench.rulesets.warsurge.game.state import Status
 from warbench.rulesets.warsurge.game.targeting import view_target
 
@@ -63,19 +63,15 @@ ATTACHED = "Attached@"
 
 def _leaders(work: Work) -> tuple[int, ...]:
     """The Leaders now: the set-up's, less those become Wreckage (no Perks, L1442)."""
-    leaders, wreckable = _leader_units(work.setup)
-    if wreckable:  # only in a game with a Leader that has Wreckage (issue 10, session 36)
-        return tuple(ld for ld in leaders if ld not in wreckable or not work.units[ld].wrecked)
-    return leaders
+    return keeping_perks(work, *_leader_units(work.setup))
 
 
 @per_setup
 def _leader_units(setup: GameSetup) -> tuple[tuple[int, ...], frozenset[int]]:
     """The set-up's units with Leader (read once per set-up, issue 10, session 36), and those
-    of them that can lose their Perks in the game (Wreckage, ``perk_wreckage.holders``; the
-    only rule that takes a Passive Perk away; s36-wreck)."""
-    leaders = tuple(uid for uid, p in enumerate(index(setup).units) if LEADER in p.unit)
-    return leaders, holders(setup).intersection(leaders)
+    of them that can lose it (``perk_wreckage.perk_holders``; s36-wreck)."""
+    units = tuple(uid for uid, p in enumerate(index(setup).units) if LEADER in p.unit)
+    return perk_holders(setup, units)
 
 
 def attached_to(work: Work, uid: int) -> int | None:

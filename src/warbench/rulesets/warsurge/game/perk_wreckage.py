@@ -52,6 +52,23 @@ def holders(setup: GameSetup) -> frozenset[int]:
     return out
 
 
+def perk_holders(
+    setup: GameSetup, units: tuple[int, ...]
+) -> tuple[tuple[int, ...], frozenset[int]]:
+    """A Passive Perk's holders in ``setup`` (``units``, read once per set-up by the perk's
+    module) and those of them that can lose it in the game: Wreckage is the only rule that
+    takes a Passive Perk away (L1442, "no Weapons and no Perks"; issue 10, session 36)."""
+    return units, holders(setup).intersection(units)
+
+
+def keeping_perks(w: Work, units: tuple[int, ...], wreckable: frozenset[int]) -> tuple[int, ...]:
+    """``units`` (from :func:`perk_holders`) less those become Wreckage now (L1442); in a game
+    where none of them has Wreckage, ``units`` as they are."""
+    if wreckable:
+        return tuple(u for u in units if u not in wreckable or not w.units[u].wrecked)
+    return units
+
+
 def wrecks(w: Work) -> list[int]:
     """The Wreckage on the Battlefield now."""
     mine = holders(w.setup)
