@@ -54,7 +54,7 @@ def _open(view: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("ruleset_id", ["warengine", "collision"])
 def test_a_determinisation_shows_the_player_exactly_its_view(ruleset_id: str) -> None:
-    """WarEngine L581 (the table is open), Collision L774-776, L1344 (piles and the Map Carrier
+    """WarEngine L573 (the table is open), Collision L774-776, L1344 (piles and the Map Carrier
     hidden): at every decision of a game, each sampled state shows the deciding player the
     view it was made from."""
     rs = get_ruleset(ruleset_id)
@@ -91,7 +91,7 @@ def test_collision_determinisation_draws_the_hidden_piles_and_never_copies_them(
 
 
 def test_only_activation_and_action_decisions_are_searched() -> None:
-    """A decision whose flow the view does not carry (Hero Points L491, placement L303) is
+    """A decision whose flow the view does not carry (Hero Points L493, placement L303) is
     answered with its default; activation and action decisions get several candidates."""
     rs = get_ruleset("warengine")
     hooks = get_hooks(rs)

@@ -141,7 +141,7 @@ def test_warengine_events_and_result_name_the_force_not_player_0_L305_L633(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The terminal said "player 0 rolls higher: player 1 places first" (L305) and "...: player
-    0 wins" (L633), numbering the seats from 0; each is now the force's name."""
+    0 wins" (L631), numbering the seats from 0; each is now the force's name."""
     text = _warengine(capsys, monkeypatch, answers="")
     rolled = r"StormReavers \([12]\) rolls higher: StormReavers \([12]\) places first"
     assert re.search(rolled, text)

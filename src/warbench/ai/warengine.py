@@ -1,6 +1,6 @@
 """The WarEngine's search hooks (docs/ai.md, *A ruleset's hooks*).
 
-* **Determinisation**: ``rulesets/warengine/determinize.py`` (the table is open, L581; the
+* **Determinisation**: ``rulesets/warengine/determinize.py`` (the table is open, L573; the
   dice to come are drawn).
 * **Evaluation**: half the share of victory points as they stand (casualties, units
   destroyed, objectives held, 004_f4ea5693af0644ce.txt L623-L631), half the share of figure

@@ -128,7 +128,7 @@ def test_play_manager_command_points_keep_their_plus_on_their_line(pages: Pages)
 
 def test_warengine_log_and_result_name_the_force_not_player_0_L305_L633(pages: Pages) -> None:
     """The WarEngine log read "player 0 rolls higher: player 1 places first" (L305) and the
-    result "...: player 0 wins" (L633), the seats numbered from 0 under "you play StormReavers
+    result "...: player 0 wins" (L631), the seats numbered from 0 under "you play StormReavers
     (1)"; the page and the replay viewer now name the force. The server's record keeps the
     engine's text."""
     from warbench.web.play.scenes import presenter

@@ -5,7 +5,7 @@ a player sees (the engine's text, kept in the record, is unchanged where only th
 
 * WarEngine: "WarpEyes activates", "Reaver Squad tests ...: routs", "Reaver Squad is
   destroyed" without the force, in a game of two forces with the same units (L364, L613,
-  L621); "spends 1 Hero Points" (L491); "placed at (24.5, 36.5)", "moves to (17, 21.501)"
+  L623); "spends 1 Hero Points" (L493); "placed at (24.5, 36.5)", "moves to (17, 21.501)"
   (inches, a tenth, as the choices say them); a defence roll's "vs_cc +1k0" and an attack's
   "cc +1k0" (the when-codes of Dodge and Frenzied, L1353-L1681); the key's "player 1's placing
   strip" (L309) while the sides are called by their forces;

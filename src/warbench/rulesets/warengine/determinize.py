@@ -2,7 +2,7 @@
 
 A search player (``warbench.ai.search``, docs/ai.md) receives views only, never the state; to
 look ahead it needs states. Everything on the table is open in The WarEngine (reserved weapons
-are announced, 004_f4ea5693af0644ce.txt L581), so the only thing a player cannot know is the
+are announced, 004_f4ea5693af0644ce.txt L573), so the only thing a player cannot know is the
 dice still to come, which the state's ``seed`` decides: :func:`known_state` rebuilds the state
 from the set-up every seat knows (the two forces, the board and the options) and the view, with
 a fresh seed per sample, so a playout samples the dice and never peeks at the game's own.
@@ -10,7 +10,7 @@ a fresh seed per sample, so a playout samples the dice and never peeks at the ga
 What the view does not carry is taken as it stands at the start of a unit's activation: each
 figure's bookkeeping of the activation under way (inches used, weapons fired, a charge begun;
 L405, L415, L425), spent one-shot weapons, timed power effects and burning, and the flow of an
-attack being resolved (Hero Points and rerolls, L491-L493) or of a reserve window (L581). The
+attack being resolved (Hero Points and rerolls, L491-L493) or of a reserve window (L577). The
 victory points kept as casualties happen are the view's scores less the objectives held now and
 the 250 for playing (L623-L631). So the states are exact where a search decides — choosing the
 unit to activate (L366) and a figure's action at the start of its unit's activation (L399) —
@@ -84,7 +84,7 @@ def _fresh(knowledge: SetupArgs) -> GameState:
 
 def determinizer(view: Mapping[str, Any], player: int, knowledge: SetupArgs) -> Any:
     """``seed -> state``: the states ``player``'s view shows (the search hooks' determinizer)."""
-    del player  # every player sees the whole table (L581)
+    del player  # every player sees the whole table (L573)
     made = known_state(view, knowledge, 0)  # the set-up is parsed once per view
 
     def sample(seed: int) -> GameState:

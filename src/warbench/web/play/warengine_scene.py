@@ -11,7 +11,7 @@ from there, every position checked by the ruleset), an attack on its target figu
 that names a point, ``Attack.at``, on that point), a reserve on the figure, an activation on
 the unit's leader (else its first placed figure), the figure that names the unit's chip. The
 profiles come from the ruleset's own set-up tables (``setup.build_context``); everything else
-from the view (WarEngine has no hidden information, L581).
+from the view (WarEngine has no hidden information, L573).
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ class WarEnginePresenter(Presenter):
 
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
         """Each listed action in a player's words (:func:`.words.describe`: figures and weapons
-        by name, points in inches, a push toward the figure it heads for, L1401; Summoning's
+        by name, points in inches, a push toward the figure it heads for, L1403; Summoning's
         chosen Summoned figure, L1279)."""
         from warbench.rulesets.warengine.game.words import describe
 

@@ -1,5 +1,5 @@
 """Area Effect weapons, Massed Attacks, firing into and leaving close combat
-(004_f4ea5693af0644ce.txt L499-L561)."""
+(004_f4ea5693af0644ce.txt L499-L567)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_L505_example_dogboy_plasma_gun_kills_two_of_three_thugs() -> None:
     assert "= 9" in ev[0].text
 
 
-def test_L533_example_explosive_secondaries_need_the_primarys_sight() -> None:
+def test_L525_example_explosive_secondaries_need_the_primarys_sight() -> None:
     crate = {"name": "Crate", "rect": [11, 18, 12, 24], "blocks_los": True}
     s = table(
         force(("D", [(_dogboy("2x", "Ex"), 1)])),
@@ -50,7 +50,7 @@ def test_L533_example_explosive_secondaries_need_the_primarys_sight() -> None:
     assert sum(e.kind == "defense roll" for e in ev) == 1  # the thug behind the crate is safe
 
 
-def test_L535_explosive_secondary_out_of_the_attackers_sight_has_heavy_cover() -> None:
+def test_L523_explosive_secondary_out_of_the_attackers_sight_has_heavy_cover() -> None:
     wall = {"name": "Wall", "rect": [13, 14, 16, 16], "blocks_los": True}
     s = table(
         force(("D", [(_dogboy("2x", "Ex"), 1)])),
@@ -66,7 +66,7 @@ def test_L535_explosive_secondary_out_of_the_attackers_sight_has_heavy_cover() -
     assert len(defs) == 2 and "heavy cover +2k2" in defs[1]
 
 
-def test_L541_example_burst_fire_needs_the_attackers_sight() -> None:
+def test_L536_example_burst_fire_needs_the_attackers_sight() -> None:
     wall = {"name": "Wall", "rect": [13, 14, 16, 16], "blocks_los": True}
     s = table(
         force(("D", [(_dogboy("3x", "Bu"), 1)])),
@@ -80,7 +80,7 @@ def test_L541_example_burst_fire_needs_the_attackers_sight() -> None:
     assert hit == [1, 2]  # the lurking thug behind the wall is not a target
 
 
-def test_L511_area_effects_hit_friends_too() -> None:
+def test_L507_area_effects_hit_friends_too() -> None:
     s = table(
         force(("D", [(_dogboy("2x", "Ex"), 1)]), ("Pal", [(trooper("Pal"), 1)])),
         force(("Thugs", [(THUG, 1)])),
@@ -116,7 +116,7 @@ def test_L547_example_linear_shot_passes_through_thugs_but_not_a_vehicle() -> No
     assert [e.data["fig"] for e in ev if e.kind == "defense roll"] == [1]
 
 
-def test_L519_close_combat_area_effect_chooses_its_targets() -> None:
+def test_L514_close_combat_area_effect_chooses_its_targets() -> None:
     brute = trooper(
         "Brute", type="C", weapons=[{"name": "Great Axe", "av": "3k3", "ae": "3x", "aet": "CC"}]
     )
@@ -169,7 +169,7 @@ def test_L559_example_juve_shotguns_keep_at_most_five_and_a_club_cannot_help() -
     assert ev[0].data["pool"] == "6k5"
 
 
-def test_L557_firing_into_close_combat_hits_as_many_figures_as_kept_dice() -> None:
+def test_L563_firing_into_close_combat_hits_as_many_figures_as_kept_dice() -> None:
     sniper = trooper("Shooter", type="C", weapons=[{"name": "Rifle", "range": '24"', "av": "2k1"}])
     s = table(
         force(("S", [(sniper, 1)]), ("Pal", [(trooper("Pal"), 1)])),
@@ -182,7 +182,7 @@ def test_L557_firing_into_close_combat_hits_as_many_figures_as_kept_dice() -> No
     assert len([e for e in ev if e.kind == "defense roll"]) == 1
 
 
-def test_L561_leaving_close_combat_gives_the_enemy_free_attacks() -> None:
+def test_L567_leaving_close_combat_gives_the_enemy_free_attacks() -> None:
     s = table(
         force(("A", [(trooper("Runner", type="C"), 1)])),
         force(("T", [(THUG, 1)])),

@@ -1,7 +1,7 @@
 """The WarEngine choices that were the engine's alone, now the players' (issue 16): the
-rerolls' ``reroll`` decisions (L493, Lucky Bastard L1581, Charmed L1485, Hard Luck L1387,
-Fickle Finger of Fate L1515), Telepathic Command's selected character (L1299, ``Attack.via``)
-and Induce Drug Frenzy's lower Attack Value (L1119, ``Attack.av``) of
+rerolls' ``reroll`` decisions (L493, Lucky Bastard L1585, Charmed L1489, Hard Luck L1391,
+Fickle Finger of Fate L1519), Telepathic Command's selected character (L1297, ``Attack.via``)
+and Induce Drug Frenzy's lower Attack Value (L1123, ``Attack.av``) of
 004_f4ea5693af0644ce.txt."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_L493_rerolls_come_after_both_rolls_and_before_hero_points() -> None:
     assert d.kind == "reroll" and d.player == 0
     assert set(WS.legal_actions(s, 0)) == {Reroll(False), Reroll(True)}
     s, _ = act(s, Reroll(False), 0, [])
-    assert WS.pending(s)[0].kind == "hero"  # then the Hero Points (L491)
+    assert WS.pending(s)[0].kind == "hero"  # then the Hero Points (L493)
 
 
 def test_L1387_hard_luck_is_the_opponents_decision_and_may_be_declined() -> None:
@@ -73,7 +73,7 @@ def test_a_reroll_decision_replays_identically() -> None:
         assert WS.digest(a) == WS.digest(b)
 
 
-# ------------------------------------------------------------ Telepathic Command (L1299)
+# ------------------------------------------------------------ Telepathic Command (L1297)
 
 
 def _telepathy() -> GameState:
@@ -92,7 +92,7 @@ def _telepathy() -> GameState:
     return activate(s, 0)
 
 
-def test_L1299_telepathic_command_the_user_selects_the_character() -> None:
+def test_L1297_telepathic_command_the_user_selects_the_character() -> None:
     s = _telepathy()
     listed = [a for a in WS.legal_actions(s, 0) if isinstance(a, Attack) and a.target == 1]
     assert Attack(0, 0, 1, via=0) in listed and Attack(0, 0, 1, via=3) in listed
@@ -102,15 +102,15 @@ def test_L1299_telepathic_command_the_user_selects_the_character() -> None:
     assert mental_of(s3, ctx_of(s3), 2) == XkY(5, 4)
 
 
-def test_L1299_a_character_whose_control_radius_misses_the_user_is_refused() -> None:
+def test_L1297_a_character_whose_control_radius_misses_the_user_is_refused() -> None:
     s = _telepathy()
     s.figs[3].x, s.figs[3].y = 30.0, 30.0  # the Sage is 8" from nobody
     why = WS.check(s, Attack(0, 0, 1, via=3), 0)
-    assert why is not None and "Control Radius" in why.reason and "L1299" in why.rule
+    assert why is not None and "Control Radius" in why.reason and "L1297" in why.rule
     assert WS.check(s, Attack(0, 0, 1, via=2), 0) is not None  # a trooper is no character
 
 
-# ------------------------------------------------------------- Induce Drug Frenzy (L1119)
+# ------------------------------------------------------------- Induce Drug Frenzy (L1123)
 
 
 def _frenzy(av: str | None, faces: list[int]) -> GameState:
@@ -139,7 +139,7 @@ def test_L1119_a_lower_attack_value_gives_fewer_bonuses_and_a_lighter_follow_up(
     # the Follow Up defense is against the same Attack Value as used: 3k2, not 4k4
     ev: list[Any] = []
     assert follow_up(s, ctx, ScriptedDice([1, 1, 1, 6, 6]), ev)
-    assert pal.alive and any("L1119" in e.rule and "2 against 12" in e.text for e in ev)
+    assert pal.alive and any("L1123" in e.rule and "2 against 12" in e.text for e in ev)
 
 
 def test_L1119_the_choices_are_listed_and_a_higher_one_is_refused() -> None:
@@ -158,5 +158,5 @@ def test_L1119_the_choices_are_listed_and_a_higher_one_is_refused() -> None:
     assert avs == {None, "1k1", "2k1", "2k2", "3k1"}
     for bad in ("4k2", "3k3", "2x2"):
         why = WS.check(s, Attack(0, 0, 1, av=bad), 0)
-        assert why is not None and "L1119" in why.rule, bad
+        assert why is not None and "L1123" in why.rule, bad
     assert WS.check(s, Attack(0, 0, 1, via=1), 0) is not None  # not Telepathic Command

@@ -972,7 +972,7 @@ def t_invisibility() -> None:
     assert allowed_targets(s, ctx, s.figs[0], ctx.profiles[0].weapons[0], 1) == [1]  # friends
     ev: list[Any] = []
     assert not detected(s, ctx, s.figs[2], s.figs[1], ScriptedDice([1, 1, 1]), ev)
-    assert "does not see" in ev[0].text  # Eagle Eye still needs a Mental check (L1137)
+    assert "does not see" in ev[0].text  # Eagle Eye still needs a Mental check (L1141)
 
 
 def t_speaking_in_tongues() -> None:
@@ -1027,7 +1027,7 @@ def t_adrenal_overload() -> None:
     assert "adrenal" in s.figs[1].bonus
     ev: list[Any] = []
     destroy(s, ctx_of(s), s.figs[1], s.figs[2], ev, "destroyed")
-    assert s.figs[1].alive and "doomed" in s.figs[1].bonus and "L1011" in ev[0].rule
+    assert s.figs[1].alive and "doomed" in s.figs[1].bonus and "L1015" in ev[0].rule
     # two Hero Points raise a Defense roll by one
     s.figs[1].hero = 5
     s.queue = [Resolution(2, 0, "Rifle", 12, [[1, 9]], spent=0)]
@@ -1051,7 +1051,7 @@ def t_see_the_future() -> None:
     assert "future" in s.figs[0].bonus  # kept to the next Initiative step
     start_turn(s, ctx_of(s))
     lost, ev = act(s, Roll(1), -1)
-    assert lost.initiative == 0 and any("L1199" in e.rule for e in ev)
+    assert lost.initiative == 0 and any("L1207" in e.rule for e in ev)
     won, _ = act(s, Roll(0), -1)
     assert won.initiative == 0 and "future2" in won.figs[0].bonus
 
@@ -1164,7 +1164,7 @@ def t_static_charge() -> None:
     s.units[0].activated = True
     s = activate(s, 1)
     s, ev = act(s, Move(1, 10, 6, "charge"), 1, [6, 6, 1, 1])
-    assert any(e.kind == "static charge" and "L1251" in e.rule for e in ev)
+    assert any(e.kind == "static charge" and "L1249" in e.rule for e in ev)
     assert not s.figs[1].alive and "static" not in s.figs[0].bonus
 
 
@@ -1181,7 +1181,7 @@ def t_illusionary_swarm() -> None:
     s = activate(s, 1)
     assert "swarm" in s.figs[1].bonus
     refused = WS.check(s, Attack(1, 0, 0), 1)  # the enemy is not the closest unit
-    assert refused is not None and "L1107" in refused.rule
+    assert refused is not None and "L1111" in refused.rule
     assert WS.check(s, Attack(1, 0, 2), 1) is None  # it fires on its friends
     assert "Did Not Move" not in apool(s, a=1, t=2)
     assert Attack(1, 0, 2) in list(WS.legal_actions(s, 1))
@@ -1192,7 +1192,7 @@ def t_lightning_reflexes() -> None:
         s = duel(C("A", tweaks=tweaks), C("B"))
         s.figs[1].reserved = 0
         s, ev = act(s, Attack(0, 0, 1), 0, [1] * 4)
-        assert (s.window is not None) is window  # no simultaneous reserved answer (L585)
+        assert (s.window is not None) is window  # no simultaneous reserved answer (L575)
         assert any(e.kind == "attack roll" for e in ev) is not window
 
 
@@ -1210,7 +1210,7 @@ def t_devour() -> None:
     assert not s.figs[1].alive  # devoured
     # a failure is a standard close combat attack against Defense
     s, ev = act(game(C("B")), Attack(0, 0, 1), 0, [1, 1, 1, 1, 6, 6, 6, 6, 6, 6, 6, 1, 1])
-    assert not s.figs[1].alive and any("L1061" in e.rule for e in ev)
+    assert not s.figs[1].alive and any("L1063" in e.rule for e in ev)
     assert WS.check(game(C("B"), y=9), Attack(0, 0, 1), 0) is not None  # close combat only
     big = trooper("Big", type="H", tweaks=["Monster"])
     assert WS.check(game(big, y=8.5), Attack(0, 0, 1), 0) is not None  # bigger: immune
@@ -1233,7 +1233,7 @@ def t_induce_drug_frenzy() -> None:
     # the Follow Up: basic Defense 2k2 (1, 1) against 4k4 (6, 6, 6, 6); the frenzy's points
     # may not be spent on it
     assert follow_up(s, ctx, ScriptedDice([6, 6, 6, 6, 1, 1]), ev)
-    assert not pal.alive and any("L1119" in e.rule for e in ev)
+    assert not pal.alive and any("L1123" in e.rule for e in ev)
 
 
 def t_wave() -> None:
@@ -1249,7 +1249,7 @@ def t_wave() -> None:
     at = [(f.x, f.y) for f in s.figs]
     assert at[1] == (10, 13) and at[2] == (10, 18)  # thrown 3" directly away from the user
     assert at[3] == (20, 10) and at[4] == (10, 30)  # off the line; a vehicle stands
-    assert any("L1329" in e.rule for e in ev)
+    assert any("L1345" in e.rule for e in ev)
 
 
 def t_summon_rain_storm() -> None:
@@ -1287,7 +1287,7 @@ def t_fervor_of_the_righteous() -> None:
     s, _ = act(s, Move(1, 14, 9), 0)  # the Squad's extra activation
     s, ev = act(s, Deactivate(), 0)
     assert s.active_units == [0] and not s.resume and s.to_act == 0
-    assert any("L1091" in e.rule for e in ev)
+    assert any("L1093" in e.rule for e in ev)
     s, _ = act(s, Move(0, 10, 8), 0)  # then the user completes its own activation
     assert s.figs[0].y == 8
 
@@ -1320,14 +1320,14 @@ def t_lucky_bastard() -> None:
     s = duel(C("A", tweaks=["Lucky Bastard"]), C("B"))
     s, _ = act(s, Attack(0, 0, 1), 0, [1, 1, 3, 3])
     d = WS.pending(s)[0]
-    assert (d.kind, d.player, d.default, d.rule.endswith("L1581")) == (
+    assert (d.kind, d.player, d.default, d.rule.endswith("L1585")) == (
         "reroll",
         0,
         Reroll(True),
         True,
     )
     s, why = _shoot(["Lucky Bastard"], [], [1, 1, 3, 3, 6, 6])
-    assert not s.figs[1].alive and "Lucky Bastard" in why and "L1581" in why
+    assert not s.figs[1].alive and "Lucky Bastard" in why and "L1585" in why
     # once a turn: the next losing roll stands
     assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=False) is None
     # a defender's losing defense (1, 1 against 6, 6) is rerolled (6, 6): it survives
@@ -1340,10 +1340,10 @@ def t_lucky_bastard() -> None:
 
 def t_charmed() -> None:
     s, why = _shoot(["Charmed"], [], [1, 1, 3, 3, 6, 6])
-    assert not s.figs[1].alive and "Charmed" in why and "L1485" in why
+    assert not s.figs[1].alive and "Charmed" in why and "L1489" in why
     s.figs[0].bonus = {}  # a later turn: once a game
     assert reroll_use(s, ctx_of(s), s.figs[0], goes_its_way=False) is None
-    # "you may reroll": even a winning roll, if the owner wants; the new roll stands (L1485)
+    # "you may reroll": even a winning roll, if the owner wants; the new roll stands (L1489)
     s, why = _shoot(["Charmed"], [], [6, 6, 1, 1, 1, 1], answers=(True,))
     assert s.figs[1].alive and "Charmed" in why
 
@@ -1356,7 +1356,7 @@ def t_hard_luck() -> None:
     d = WS.pending(s)[0]
     assert (d.kind, d.player, d.default) == ("reroll", 1, Reroll(True))
     s, why = _shoot(["Hard Luck"], [], [6, 6, 1, 1, 1, 1])
-    assert s.figs[1].alive and "Hard Luck" in why and "L1387" in why
+    assert s.figs[1].alive and "Hard Luck" in why and "L1391" in why
     assert "at the opponent's request" in why
     assert s.figs[0].marks == ["Hard Luck"]
     s.figs[0].bonus = {}
@@ -1380,7 +1380,7 @@ def t_fickle_finger_of_fate() -> None:
         # Lucky Bastard: the losing attack is rerolled and kills; Hard Luck: the winning
         # attack is rerolled and fails
         assert s.figs[1].alive == (face <= 3)
-        assert any(e.kind == "reroll" and "L1515" in e.rule for e in ev), luck
+        assert any(e.kind == "reroll" and "L1519" in e.rule for e in ev), luck
 
 
 def _mover(power: str) -> GameState:
@@ -1400,9 +1400,9 @@ def _mover(power: str) -> GameState:
 
 def t_teleport() -> None:
     s = _mover("Teleport")
-    # the Pal (within the user's 8" Control Radius) to a point within the 12" Range (L1301)
+    # the Pal (within the user's 8" Control Radius) to a point within the 12" Range (L1303)
     s2, ev = act(s, Attack(0, 0, 1, at=(10.0, 16.0)), 0, [6, 6, 6, 6])
-    assert (s2.figs[1].x, s2.figs[1].y) == (10.0, 16.0) and any("L1301" in e.rule for e in ev)
+    assert (s2.figs[1].x, s2.figs[1].y) == (10.0, 16.0) and any("L1303" in e.rule for e in ev)
     assert WS.check(s, Attack(0, 0, 1, at=(10.0, 30.0)), 0) is not None  # beyond the Range
     assert WS.check(s, Attack(0, 0, 1, at=(10.0, 7.5)), 0) is not None  # onto a base
     # an enemy resists with its Mental: 4k4 (1, 1, 1, 1) against 2k2 (6, 6) fails, it stays
@@ -1419,7 +1419,7 @@ def t_shove() -> None:
     # the power 4k4 (6, 6, 6, 6) beats its Mental 2k2 (1, 1); landing 2k2 (6, 6) = 12 against
     # its Defense (1, 1): destroyed
     s2, ev = act(s, Attack(0, 0, 2, at=(20.0, 30.0)), 0, [6, 6, 6, 6, 1, 1, 6, 6, 1, 1])
-    assert any("L1217" in e.rule and "flung to (20, 30)" in e.text for e in ev)
+    assert any("L1219" in e.rule and "flung to (20, 30)" in e.text for e in ev)
     assert not s2.figs[2].alive
     # a willing Pal takes only 1k1 (6) against its Defense (6, 6): it survives
     s3, ev = act(s, Attack(0, 0, 1, at=(30.0, 30.0)), 0, [6, 6, 6, 6, 6, 6, 6])
@@ -1438,12 +1438,12 @@ def t_bushwhacker() -> None:
     ]
     s = duel(C("A", tweaks=["Bushwhacker"], weapons=pistols), C("B"))
     listed = list(WS.legal_actions(s, 0))
-    assert Reserve(0, 0, every=True) in listed and Reserve(0, 0) in listed  # "may" (L1469)
+    assert Reserve(0, 0, every=True) in listed and Reserve(0, 0) in listed  # "may" (L1471)
     s2, ev = act(s, Reserve(0, 0, every=True), 0)
     f = s2.figs[0]
     assert f.reserved == 0 and f.reserve_more == [1]  # all its ranged attacks, not the Knife
-    assert any("L1469" in e.rule for e in ev)
-    # a reserved attack used, the next one is still on reserve (L583-L587)
+    assert any("L1471" in e.rule for e in ev)
+    # a reserved attack used, the next one is still on reserve (L575-L579)
     ctx = ctx_of(s2)
     from warbench.rulesets.warengine.game.attacks import declare
 
@@ -1634,7 +1634,7 @@ def b_monster() -> None:
         force(("B", [(C("B"), 1)]), ("Beast", [(beast, 1)])),
         [(10, 5), (10, 30), (10, 18)],
     )
-    assert not sees(s, ctx_of(s), s.figs[0], s.figs[1])  # a monster blocks sight (L438)
+    assert not sees(s, ctx_of(s), s.figs[0], s.figs[1])  # a monster blocks sight (L433)
 
 
 def b_vehicle() -> None:

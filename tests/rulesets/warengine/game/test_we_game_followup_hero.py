@@ -1,5 +1,5 @@
 """Hero Points in the Follow Up step are the defender's decision (004_f4ea5693af0644ce.txt
-L491-L497, L597-L603; Poisoned L1831, Immolation L1793, Time Delay L1737).
+L491-L497, L597-L603; Poisoned L1831, Immolation L1793, Time Delay L1741).
 
 A follow-up attack is rolled, then waits for the defender's ``hero`` decision like any
 attack; the engine's choice (exactly enough to survive if it has that many) is the default,
@@ -65,7 +65,7 @@ def test_L497_spending_nothing_lets_the_poison_kill() -> None:
     s, _ = _end_turn(_poisoned(hero=3))
     s, _ = act(s, Hero(0), 1)
     assert not s.figs[1].alive and s.figs[1].hero == 3
-    assert s.phase == "over" and s.winner == 0  # the last figure of player 1 (L621)
+    assert s.phase == "over" and s.winner == 0  # the last figure of player 1 (L619)
 
 
 def test_L491_no_decision_without_hero_points() -> None:

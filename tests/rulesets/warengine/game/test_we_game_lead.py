@@ -1,7 +1,7 @@
 """The WarEngine 2.1 tweaks and powers of session 25's lead lane, each played in a game with
 its source line (004_f4ea5693af0644ce.txt): Summoning (L1277) and Summoned (L1431); figures
 changing sides: Control (L1055), Actuate Casualty (L1007), Sudden Conversion (L1265); the
-faction powers Expunge Nanites (L1085) and System Reset (L1289); Rally (L1181) in the Rout
+faction powers Expunge Nanites (L1085) and System Reset (L1289); Rally (L1183) in the Rout
 step."""
 
 from __future__ import annotations
@@ -323,7 +323,7 @@ def test_system_reset_L1291_reserves_lost_rout_passed_and_the_leader_upgraded() 
     lead = s.figs[1]
     assert lead.alive and (lead.x, lead.y) == (16, 8) and s.units[1].leader == 1  # upgraded
     assert not s.figs[2].alive and not s.figs[2].placed  # the Outlaw left the table
-    assert any(e.rule.endswith("L1293") for e in ev)
+    assert any(e.rule.endswith("L1291") for e in ev)
     s.units[1].must_test = True
     follow_up(s, ctx, ScriptedDice([]), [])
     events: list[Any] = []
@@ -353,7 +353,7 @@ def test_rally_L1181_passes_the_rout_test_of_the_rout_step_after_the_follow_up()
     assert s.figs[1].alive and s.figs[2].alive and "Rallied" in " ".join(e.text for e in events)
 
 
-def test_summon_rain_storm_L1263_spares_vengequan_figures() -> None:
+def test_summon_rain_storm_L1273_spares_vengequan_figures() -> None:
     storm = P("Summon Rain Storm")
     vq = force(("Vq", [(trooper("Vq"), 1)]))
     vq["faction"] = "Vengequan"
@@ -367,7 +367,7 @@ def test_summon_rain_storm_L1263_spares_vengequan_figures() -> None:
     assert "rained" in s.figs[1].bonus and "rained" not in s.figs[2].bonus
 
 
-# ------------------------------------------------------------------- Astral Projection (L1019)
+# ------------------------------------------------------------------- Astral Projection (L1021)
 
 
 def _astral_table() -> GameState:
@@ -402,7 +402,7 @@ def test_astral_projection_L1019_appears_within_the_control_radius_and_acts_with
     s, ev = act(s, Attack(0, 1, 0), 0, [6, 6, 6, 6])
     p = s.figs[3]
     assert p.placed and p.alive and gap(ctx, s.figs[0], p) <= 4.0 + 1e-9
-    assert any(e.rule.endswith("L1019") for e in ev)
+    assert any(e.rule.endswith("L1021") for e in ev)
     # one at a time; Special Powers may not affect it
     s.figs[0].fired = []
     why = WS.check(s, Attack(0, 1, 0), 0)
@@ -441,7 +441,7 @@ def test_astral_projection_L1019_removed_beyond_range_or_when_the_user_falls() -
     assert last_standing(s, []) and s.winner == 1  # a projection is not a figure of the force
 
 
-# --------------------------------------------------------------------------- Blood Rage (L1365)
+# --------------------------------------------------------------------------- Blood Rage (L1367)
 
 
 def _berserker(**kw: Any) -> dict[str, Any]:
@@ -521,7 +521,7 @@ def test_blood_rage_L1365_the_engine_default_meets_every_compulsion() -> None:
     assert steps >= 3  # charged, attacked, then deactivated
 
 
-# --------------------------------------------------------------------- Monstrously Huge (L1401)
+# --------------------------------------------------------------------- Monstrously Huge (L1403)
 
 
 def _hulk() -> dict[str, Any]:
@@ -583,7 +583,7 @@ def test_monstrously_huge_L1401_nine_inches_given_make_one_inch_in_the_follow_up
     assert s.figs[0].y == before[0][1] + 1.0
     assert all(abs(s.figs[i].y - (before[i][1] + 1.0)) < 1e-3 for i in (1, 2))
     assert s.figs[3].y == before[3][1]
-    assert any(e.rule.endswith("L1401") for e in events)
+    assert any(e.rule.endswith("L1403") for e in events)
 
 
 def test_monstrously_huge_L1401_pushers_in_contact_only_all_or_nothing_and_at_most_nine() -> None:

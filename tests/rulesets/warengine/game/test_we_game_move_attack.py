@@ -67,7 +67,7 @@ def test_L425_charge_bonus_is_1k0_against_vehicles_and_monsters() -> None:
     assert "Charge +1k0" in ev[0].text
 
 
-def test_L438_friendly_troopers_do_not_block_sight_vehicles_do() -> None:
+def test_L433_friendly_troopers_do_not_block_sight_vehicles_do() -> None:
     tank = trooper("Tank", type="L", tweaks=["Vehicle"])
     f0 = force(("A", [(trooper("Shooter"), 1)]), ("B", [(trooper("Pal"), 1)]), ("T", [(tank, 1)]))
     s = table(f0, FOE, [(10, 5), (10, 15), (30, 30), (10, 30)])
@@ -76,7 +76,7 @@ def test_L438_friendly_troopers_do_not_block_sight_vehicles_do() -> None:
     s2 = table(f0, FOE, [(10, 5), (30, 15), (10, 15), (10, 30)])
     s2 = activate(s2, 0)
     refusal = WS.check(s2, Attack(0, 0, 3), 0)
-    assert refusal is not None and refusal.rule.endswith("L434")
+    assert refusal is not None and refusal.rule.endswith("L429")
 
 
 def _cover_case(piece: dict[str, object], target: tuple[float, float]) -> str:
@@ -87,7 +87,7 @@ def _cover_case(piece: dict[str, object], target: tuple[float, float]) -> str:
     return ", ".join(defense_pool(s, ctx, s.figs[0], w, s.figs[1])[2])
 
 
-def test_L446_to_L484_cover_levels_from_the_board() -> None:
+def test_L437_to_L483_cover_levels_from_the_board() -> None:
     hedge = {"name": "Hedge", "rect": [5, 19, 15, 20], "cover": 1}
     wall = {"name": "Wall", "rect": [5, 19, 15, 20], "cover": 2}
     foxhole = {"name": "Foxhole", "rect": [8, 20, 12, 24], "cover": 3}
@@ -96,7 +96,7 @@ def test_L446_to_L484_cover_levels_from_the_board() -> None:
     heavy = _cover_case(wall, (10, 22))
     assert "heavy cover +2k2" in heavy and "Did Not Move" not in heavy  # L482
     dug = _cover_case(foxhole, (10, 22))
-    # entrenching cover "is heavy cover" (L456), so no Did Not Move either (docs/rulings.md)
+    # entrenching cover "is heavy cover" (L453), so no Did Not Move either (docs/rulings.md)
     assert "entrenching cover +2k2" in dug and "Did Not Move" not in dug
     assert "cover" not in _cover_case(foxhole, (10, 30))  # only a figure inside is dug in
 

@@ -10,15 +10,15 @@ GUN = trooper("Gunner", type="C")
 FOE = force(("B", [(trooper("Foe", type="C", df="6k5"), 1)]))
 
 
-def test_L400_each_weapon_once_per_activation() -> None:
+def test_L399_each_weapon_once_per_activation() -> None:
     s = table(force(("A", [(GUN, 1)])), FOE, [(10, 5), (10, 20)])
     s = activate(s, 0)
     s, _ = act(s, Attack(0, 0, 1), 0, [1] * 10)
     refusal = WS.check(s, Attack(0, 0, 1), 0)
-    assert refusal is not None and refusal.rule.endswith("L400")
+    assert refusal is not None and refusal.rule.endswith("L399")
 
 
-def test_L581_only_an_unused_weapon_may_be_reserved() -> None:
+def test_L573_only_an_unused_weapon_may_be_reserved() -> None:
     s = table(force(("A", [(GUN, 1)])), FOE, [(10, 5), (10, 20)])
     s = activate(s, 0)
     s, _ = act(s, Attack(0, 0, 1), 0, [1] * 10)

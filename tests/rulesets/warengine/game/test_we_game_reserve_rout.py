@@ -1,5 +1,5 @@
 """Reserve, Lunge, Deactivate, Follow Up, Rout and Victory (004_f4ea5693af0644ce.txt
-L379-L389, L563-L633)."""
+L381-L387, L569-L633)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .helpers import WS, act, activate, ctx_of, force, table, trooper
 CHAR = trooper("Gunslinger", type="C")
 
 
-def test_L581_reserve_is_the_last_action_and_L383_it_is_removed_on_activation() -> None:
+def test_L573_reserve_is_the_last_action_and_L383_it_is_removed_on_activation() -> None:
     s = table(
         force(("A", [(CHAR, 1)])),
         force(("B", [(trooper("Foe", type="C"), 1)])),
@@ -29,7 +29,7 @@ def test_L581_reserve_is_the_last_action_and_L383_it_is_removed_on_activation() 
     s = activate(s, 0)
     s, _ = act(s, Reserve(0, 0), 0)
     refusal = WS.check(s, Move(0, 10, 7), 0)
-    assert refusal is not None and refusal.rule.endswith("L581")
+    assert refusal is not None and refusal.rule.endswith("L573")
     assert s.figs[0].reserved == 0
     s, _ = act(s, Deactivate(), 0)
     s.units[0].activated = False  # as on the next turn
@@ -52,7 +52,7 @@ def test_L407_reserved_attacks_interrupt_an_enemy_move() -> None:
     assert WS.pending(s)[0].kind == "action" and s.active_unit == 1
 
 
-def test_L585_a_reserved_attack_answers_simultaneously() -> None:
+def test_L575_a_reserved_attack_answers_simultaneously() -> None:
     s = table(
         force(("A", [(CHAR, 1)])),
         force(("B", [(trooper("Foe", type="C"), 1)])),
@@ -64,16 +64,16 @@ def test_L585_a_reserved_attack_answers_simultaneously() -> None:
     s, _ = act(s, Attack(0, 0, 1), 0)
     d = WS.pending(s)[0]
     assert (d.player, d.kind) == (1, "reserve")
-    # both roll 6+6 = 12 against 1+1: both die (L585)
+    # both roll 6+6 = 12 against 1+1: both die (L575)
     s, _ = act(s, ReserveFire(1, 0), 1, [6, 6, 1, 1, 6, 6, 1, 1])
     assert not s.figs[0].alive and not s.figs[1].alive
     assert s.phase == "over" and s.winner is None
 
 
-def test_L591_example_arizona_lunges_one_inch() -> None:
+def test_L585_example_arizona_lunges_one_inch() -> None:
     """Arizona (Mv 9") has his Very Long, Entangling bullwhip on reserve; Werner slips past:
     the move pauses where it passes, Arizona lunges 1" and lashes out; if Werner survives he
-    is entangled and may not move on (L591, L1763)."""
+    is entangled and may not move on (L583, L1763)."""
     arizona = trooper(
         "Arizona Smith",
         type="C",
@@ -100,7 +100,7 @@ def test_L591_example_arizona_lunges_one_inch() -> None:
     assert WS.pending(s)[0].kind == "action" and (s.figs[1].x, s.figs[1].y) == (12.5, 20)
 
 
-def test_L587_no_pass_for_a_trigger_happy_figure() -> None:
+def test_L1439_no_pass_for_a_trigger_happy_figure() -> None:
     happy = trooper("Happy", type="C", tweaks=["Trigger Happy"])
     fast = trooper("Foe", type="C", mv='15"')
     s = table(force(("A", [(happy, 1)])), force(("B", [(fast, 1)])), [(10, 5), (10, 40)])
@@ -166,13 +166,13 @@ def test_L615_uncontrolled_figures_may_rout_while_controlled_ones_hold() -> None
     assert s.figs[0].alive and s.figs[1].alive and s.figs[2].routed
 
 
-def test_L617_characters_alone_are_never_tested_for_casualties() -> None:
+def test_L615_characters_alone_are_never_tested_for_casualties() -> None:
     s = table(force(("Hero", [(CHAR, 1)])), force(("Foe", [(CHAR, 1)])), [(10, 5), (10, 40)])
     s.units[0].lost_this_turn = 1
     assert _rout(s, []) == []
 
 
-def test_L621_last_force_standing_wins() -> None:
+def test_L619_last_force_standing_wins() -> None:
     s = table(
         force(("A", [(CHAR, 1)])), force(("B", [(trooper("Foe", type="C"), 1)])), [(10, 5), (10, 6)]
     )
@@ -191,7 +191,7 @@ def test_L623_victory_points_and_the_250_point_margin() -> None:
 
     destroy(s, ctx, s.figs[2], s.figs[0], [], "destroyed")
     pts = ctx.profiles[2].points
-    assert scores(s, ctx) == [250 + pts + 100, 250]  # its value + 100 for the unit (L621)
+    assert scores(s, ctx) == [250 + pts + 100, 250]  # its value + 100 for the unit (L623)
     over = end_of_turn(s, ctx, [])
     assert over and (s.winner == 0) == (pts + 100 > 250)
 

@@ -1,4 +1,4 @@
-"""Weapons, tweaks and form as game state (game/kit.py): Scrounger L1607, Transferable L1845,
+"""Weapons, tweaks and form as game state (game/kit.py): Scrounger L1609, Transferable L1845,
 Shapechanger L1613, Drain Power L1067 and Restore L1193, each played in a game."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def test_scrounger_L1607_takes_the_killed_figures_weapon() -> None:
     s, ev = act(_duel(["Scrounger"]), Attack(0, 1, 1), 0, [6, 1, 1])
     assert not s.figs[1].alive
     assert names(s, 0) == ["Rifle", "Axe"]  # the Axe for its Knife (the cheapest)
-    assert s.figs[0].fired == [1]  # the slot stays used this activation (L400)
+    assert s.figs[0].fired == [1]  # the slot stays used this activation (L399)
     assert any(e.kind == "scrounge" for e in ev)
     assert "kit" in WS.states.dump(s)
     # the state's JSON round trip keeps the kit and the digest
@@ -303,7 +303,7 @@ def test_restore_vehicle_spirit_L1199_the_user_and_the_vehicle_become_one() -> N
     assert [w.name for w in p.weapons] == ["Revive", "Knife", "Cannon"]
     assert (s.figs[1].x, s.figs[1].y) == (14, 20) and not s.figs[2].placed and 1 in ctx.big
     assert not kit.wrecks(s)
-    # its own attacks or the vehicle's in a turn, not both (L1203)
+    # its own attacks or the vehicle's in a turn, not both (L1201)
     s, _ = act(s, Attack(1, 2, 3), 0, [1, 1, 1, 6, 6, 6])
     f = s.figs[1]
     assert kit.set_refusal(s, ctx, f, 1) is not None and kit.set_refusal(s, ctx, f, 2) is None

@@ -1,6 +1,6 @@
 """The Special Powers that change the battlefield, played in games (issue 16, session 25):
-Battering Waves (L1031), Remove Earthen Barrier (L1187), Wall of Air (L1319), Wall of Fire
-(L1325), Wall of Spewing Filth (L1331) of 004_f4ea5693af0644ce.txt (game/terrain.py)."""
+Battering Waves (L1033), Remove Earthen Barrier (L1189), Wall of Air (L1321), Wall of Fire
+(L1327), Wall of Spewing Filth (L1333) of 004_f4ea5693af0644ce.txt (game/terrain.py)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def foes_turn(s: GameState) -> GameState:
     return s
 
 
-# ------------------------------------------------------------------------- Wall of Air L1319
+# ------------------------------------------------------------------------- Wall of Air L1321
 
 
 def test_wall_of_air_L1319_deflects_fire_and_stops_moves_not_sight_or_powers() -> None:
@@ -96,7 +96,7 @@ def test_wall_of_air_L1319_deflects_fire_and_stops_moves_not_sight_or_powers() -
         t = foes_turn(state)
         ctx = ctx_of(t)
         shot = WS.check(t, Attack(1, 0, 0), 1)
-        assert (shot is not None and "L1319" in shot.rule) == wall
+        assert (shot is not None and "L1321" in shot.rule) == wall
         assert sees(t, ctx, t.figs[1], t.figs[0])  # sight is not blocked
         assert can_reach(t, ctx, t.figs[1], ctx.profiles[1].weapons[1], t.figs[0]) is None
         walk = WS.check(t, Move(1, 10.0, 14.0), 1)  # through the wall
@@ -109,7 +109,7 @@ def test_wall_of_air_L1319_deflects_fire_and_stops_moves_not_sight_or_powers() -
 def test_wall_of_air_L1319_ends_when_its_user_moves_and_may_not_overlap_a_figure() -> None:
     s = game("Wall of Air", friends=1, at=[(10.0, 9.0)])
     why = WS.check(s, Attack(0, 0, 0, at=(10.0, 9.5)), 0)
-    assert why is not None and "overlap Trooper #1" in why.reason and "L1319" in why.rule
+    assert why is not None and "overlap Trooper #1" in why.reason and "L1321" in why.rule
     walled, _ = cast(s, (10.0, 12.0))
     assert "+A0@" in walled.setup_key
     moved, ev = act(walled, Move(0, 12.0, 5.0), 0)
@@ -118,14 +118,14 @@ def test_wall_of_air_L1319_ends_when_its_user_moves_and_may_not_overlap_a_figure
     assert still.setup_key == walled.setup_key
 
 
-# ------------------------------------------------------------------------ Wall of Fire L1325
+# ------------------------------------------------------------------------ Wall of Fire L1327
 
 
 def test_wall_of_fire_L1325_blocks_sight_and_burns_a_figure_moving_through() -> None:
     s = game("Wall of Fire", friends=1, at=[(14.0, 10.0)])
     walled, _ = cast(s, (10.0, 12.5))
     ctx = ctx_of(walled)
-    assert not sees(walled, ctx, walled.figs[2], walled.figs[0])  # L1325
+    assert not sees(walled, ctx, walled.figs[2], walled.figs[0])  # L1327
     assert sees(s, ctx_of(s), s.figs[2], s.figs[0])
     # the friend walks through: 5k4 (6, 6, 6, 6, 1 keeps 24) against its 2k2 (1, 1)
     burnt, ev = act(walled, Move(1, 14.0, 15.5), 0, [6, 6, 6, 6, 1, 1, 1])
@@ -157,7 +157,7 @@ def test_wall_of_fire_L1325_ends_when_its_user_fires_or_is_in_close_combat() -> 
     assert charged.setup_key == s.setup_key and "in close combat" in texts(ev)
 
 
-# -------------------------------------------------------------- Wall of Spewing Filth L1331
+# -------------------------------------------------------------- Wall of Spewing Filth L1333
 
 
 def test_wall_of_spewing_filth_L1331_blocks_sight_until_the_follow_up_step() -> None:
@@ -175,7 +175,7 @@ def test_wall_of_spewing_filth_L1331_blocks_sight_until_the_follow_up_step() -> 
     assert "the Wall of Spewing Filth of #0 ends (the Follow Up step)" in texts(ev)
 
 
-# ------------------------------------------------------------------ Battering Waves L1031
+# ------------------------------------------------------------------ Battering Waves L1033
 
 WALL = {"name": "Stone wall", "rect": [2, 12, 18, 13], "cover": 2}
 HEDGE = {"name": "Hedge", "rect": [20, 12, 24, 13], "cover": 1}
@@ -201,10 +201,10 @@ def test_battering_waves_L1031_reduces_cover_of_a_six_by_two_area() -> None:
     assert ctx_of(s2).field.cover((30, 20), (30, 5))[0] == 3
     # no cover-producing scenery at the point: refused
     why = WS.check(s, Attack(0, 0, 0, at=(40.0, 40.0)), 0)
-    assert why is not None and "L1031" in why.rule
+    assert why is not None and "L1033" in why.rule
 
 
-# ------------------------------------------------------------ Remove Earthen Barrier L1187
+# ------------------------------------------------------------ Remove Earthen Barrier L1189
 
 ROCKWALL = {
     "name": "Stone wall",
@@ -232,7 +232,7 @@ def test_remove_earthen_barrier_L1187_opens_a_six_inch_gap_in_earthen_terrain_on
     names = [p.name for p in ctx_of(gap).field.pieces]
     assert names == ["Stone wall", "Stone wall (2)", "Hedge"]
     why = WS.check(s, Attack(0, 0, 0, at=(22.0, 12.5)), 0)  # a hedge is not earthen
-    assert why is not None and "earthen" in why.reason and "L1187" in why.rule
+    assert why is not None and "earthen" in why.reason and "L1189" in why.rule
 
 
 def test_remove_earthen_barrier_L1187_a_small_piece_goes_whole_leaving_its_footprint() -> None:

@@ -1,5 +1,5 @@
 """Setting up, placing, initiative, activation, leaders and control
-(004_f4ea5693af0644ce.txt L301-L400)."""
+(004_f4ea5693af0644ce.txt L301-L399)."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_L329_leader_is_highest_mental_then_control_radius() -> None:
     assert s.units[0].leader == 1
 
 
-def test_L309_replacement_leader_is_closest_to_the_fallen_one() -> None:
+def test_L333_replacement_leader_is_closest_to_the_fallen_one() -> None:
     unit = [(_elite("Leader", "5k4", '6"'), 1), (_elite("Sarge", "4k3", '6"'), 2), (trooper(), 1)]
     s = table(
         force(("Squad", unit)),

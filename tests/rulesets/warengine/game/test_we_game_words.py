@@ -1,7 +1,7 @@
 """The WarEngine 2.1 choices in words at the terminal (session 26 review): ``warbench play
 --ruleset warengine`` numbers each choice with its words (``game/words.py``) and its action's
 JSON under them, so a push reads "Crew #1 gives its movement left to push Hulk #0 toward
-Raider #2" (004_f4ea5693af0644ce.txt L1401), not ``{"fig": 1, "kind": "push", ...}``."""
+Raider #2" (004_f4ea5693af0644ce.txt L1403), not ``{"fig": 1, "kind": "push", ...}``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game turn (004_f4ea5693af0644ce.txt L336-L400, L595): Initiative, Conflict (activating
+"""The game turn (004_f4ea5693af0644ce.txt L336-L399, L595): Initiative, Conflict (activating
 units, characters joining trooper units, Remove Reserve, Check Control, Deactivate), then
 Follow Up and Rout.
 
@@ -7,7 +7,7 @@ Follow Up and Rout.
   with none left passes to the other. A character not yet activated may activate with a
   trooper unit not yet activated whose leader is within his Control Radius (any figure if it
   has no leader); they are one unit until either activates again (L375).
-* Activating: Remove Reserve (L379-L389), Check Control (L391-L397), Stupid (L1427); then the
+* Activating: Remove Reserve (L381-L387), Check Control (L391-L395), Stupid (L1427); then the
   figures act; Deactivate checks control again (L589) and passes the turn (L595).
 * Ponderous figures activate every other turn (L1415).
 """
@@ -89,7 +89,7 @@ def activate_refusal(state: GameState, ctx: Context, a: Activate, player: int) -
 
 
 def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: list[Event]) -> None:
-    """Activate: Remove Reserve, choose the leader, Check Control (L377-L397)."""
+    """Activate: Remove Reserve, choose the leader, Check Control (L379-L395)."""
     ids = [a.unit] + ([a.join] if a.join is not None else [])
     for uid in ids:
         state.units[uid].activated = True
@@ -121,15 +121,15 @@ def activate(state: GameState, ctx: Context, a: Activate, dice: Dice, events: li
     check_control(state, ctx, ids)
     for i in group_figs(state, ids):
         f = state.figs[i]
-        if "swarm" in f.marks:  # Illusionary Swarm: this activation (L1107)
+        if "swarm" in f.marks:  # Illusionary Swarm: this activation (L1111)
             f.marks.remove("swarm")
             f.bonus["swarm"] = 1
-    if ctx.raging:  # Blood Rage: a die for each raging figure (L1365)
+    if ctx.raging:  # Blood Rage: a die for each raging figure (L1367)
         from warbench.rulesets.warengine.game.bloodrage import roll_rage
 
         roll_rage(state, ctx, group_figs(state, ids), dice, events)
     for i in group_figs(state, ids):
-        if ctx.profiles[i].has("fickle"):  # Fickle Finger of Fate (L1515)
+        if ctx.profiles[i].has("fickle"):  # Fickle Finger of Fate (L1519)
             f = state.figs[i]
             face = dice.d6(f"{ctx.profiles[i].name}: Fickle Finger of Fate")
             f.bonus["fickle"] = 1 if face <= 3 else 2
@@ -168,13 +168,13 @@ def deactivate(state: GameState, ctx: Context, dice: Dice, events: list[Event]) 
         state.active_unit = state.active_units[0]
         names = " with ".join(state.units[u].name for u in state.active_units)
         on = {"side": state.units[state.active_unit].side}
-        events.append(Event("activate", f"{names} goes on with its activation", rule(1091), on))
+        events.append(Event("activate", f"{names} goes on with its activation", rule(1093), on))
         return
     state.active_unit = None
     state.active_units = []
     nxt = 1 - side
     twice = [f for f in state.figs if f.side == side and "future2" in f.bonus]
-    if twice and activatable(state, ctx, side):  # See the Future: two units in a row (L1199)
+    if twice and activatable(state, ctx, side):  # See the Future: two units in a row (L1207)
         for f in twice:
             f.bonus.pop("future2")
         nxt = side
@@ -187,7 +187,7 @@ def deactivate(state: GameState, ctx: Context, dice: Dice, events: list[Event]) 
 
 
 def see_the_future(state: GameState, ctx: Context, events: list[Event]) -> None:
-    """See the Future (L1199), after the initiative roll: a force that foresaw and lost wins
+    """See the Future (L1207), after the initiative roll: a force that foresaw and lost wins
     instead; one that foresaw and won activates two units at its first opportunity. When
     both forces foresaw, the roll stands and neither gets more (docs/rulings.md)."""
     seers = {f.side for f in state.figs if "future" in f.bonus and on_table(f)}
@@ -199,7 +199,7 @@ def see_the_future(state: GameState, ctx: Context, events: list[Event]) -> None:
     if state.initiative != side:
         state.initiative = side
         events.append(
-            Event("future", f"player {side} saw the future: it wins the initiative", rule(1199))
+            Event("future", f"player {side} saw the future: it wins the initiative", rule(1207))
         )
         return
     for f in state.figs:
@@ -207,7 +207,7 @@ def see_the_future(state: GameState, ctx: Context, events: list[Event]) -> None:
             f.bonus["future2"] = 1
             break
     events.append(
-        Event("future", f"player {side} saw the future: two units at its first turn", rule(1199))
+        Event("future", f"player {side} saw the future: two units at its first turn", rule(1207))
     )
 
 
@@ -216,7 +216,7 @@ def start_turn(state: GameState, ctx: Context) -> None:
     state.phase = "initiative"
     state.initiative = None
     state.first = None
-    for f in state.figs:  # Rally and System Reset lasted through the Rout step (L1181)
+    for f in state.figs:  # Rally and System Reset lasted through the Rout step (L1183)
         if "rally" in f.bonus:
             del f.bonus["rally"]
     for u in state.units:
@@ -228,10 +228,10 @@ def start_turn(state: GameState, ctx: Context) -> None:
 
 
 def end_conflict(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -> None:
-    """Follow Up (L597), Rout (L605), the victory check, and the next turn. The Follow Up step
+    """Follow Up (L599), Rout (L605), the victory check, and the next turn. The Follow Up step
     pauses (phase ``follow up``) while a follow-up attack waits for Hero Points;
     :func:`resume_follow_up` goes on from there."""
-    events.append(Event("follow up", f"turn {state.turn}: Follow Up", rule(597)))
+    events.append(Event("follow up", f"turn {state.turn}: Follow Up", rule(599)))
     state.phase = "follow up"
     resume_follow_up(state, ctx, dice, events)
 

@@ -74,7 +74,7 @@ def _attacks(state: GameState, ctx: Context, f: Fig) -> list[Attack]:
         )
         for u in state.units:
             friend = u.side == f.side and not ("swarm" in f.bonus and u.id != f.unit)
-            if friend or u.gone:  # an Illusionary Swarm may turn fire on friends (L1107)
+            if friend or u.gone:  # an Illusionary Swarm may turn fire on friends (L1111)
                 continue
             for t in atk.allowed_targets(state, ctx, f, w, u.id):
                 secondary: tuple[int, ...] = ()
@@ -166,7 +166,7 @@ def choose(state: GameState, ctx: Context, side: int) -> WarEngineAction:
     if state.active_unit is None:
         units = activatable(state, ctx, side)
         return Activate(units[0]) if units else Deactivate()
-    if ctx.raging:  # Blood Rage: its compelled moves and attacks come first (L1365)
+    if ctx.raging:  # Blood Rage: its compelled moves and attacks come first (L1367)
         from warbench.rulesets.warengine.game.bloodrage import obligation
 
         owed = obligation(state, ctx, side)

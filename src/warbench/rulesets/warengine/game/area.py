@@ -1,16 +1,16 @@
-"""Area Effect weapons (004_f4ea5693af0644ce.txt L499-L547): who the secondary targets are.
+"""Area Effect weapons (004_f4ea5693af0644ce.txt L499-L549): who the secondary targets are.
 
 One attack roll, then every affected figure defends separately against it (L503). Secondary
-targets may be friends: only a Close Combat area effect weapon may choose fewer (L511, L519).
+targets may be friends: only a Close Combat area effect weapon may choose fewer (L514, L520, L531).
 
-* CC (L515-L519): the primary target plus figures in base contact the attacker names.
-* Ex (L521-L535): within 3" (5" High Explosive, L1773) of the primary, the next closest that
+* CC (L511-L514): the primary target plus figures in base contact the attacker names.
+* Ex (L518-L525): within 3" (5" High Explosive, L1773) of the primary, the next closest that
   the primary can see; a close combat Ex weapon's primary target is the attacker itself;
   secondaries the attacker cannot see are in Heavy Cover (the attack module applies it).
-* Bu (L537-L543): within 3" of the primary, the next closest that the attacker can see.
-* Li (L545-L547): figures behind the primary along the line, up to the weapon's range,
+* Bu (L529-L534): within 3" of the primary, the next closest that the attacker can see.
+* Li (L540-L545): figures behind the primary along the line, up to the weapon's range,
   stopped by terrain that blocks sight and by vehicles and monsters.
-Ties for the closest are broken by a die roll (L529).
+Ties for the closest are broken by a die roll (L522).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def secondary_targets(
 
 def _linear(state: GameState, ctx: Context, a: Fig, w: WeaponProfile, t: Fig, n: int) -> list[int]:
     if ctx.profiles[t.id].big:
-        return []  # L547: a vehicle or monster stops the shot
+        return []  # L545: a vehicle or monster stops the shot
     dx, dy = t.x - a.x, t.y - a.y
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length

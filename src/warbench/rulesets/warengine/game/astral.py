@@ -1,4 +1,4 @@
-"""Astral Projection (004_f4ea5693af0644ce.txt L1017-L1019).
+"""Astral Projection (004_f4ea5693af0644ce.txt L1017-L1021).
 
 "The user sends forth a shadowy version of itself that acts as a remotely controlled other
 self": every figure with the power has one projection figure in the set-up, appended after
@@ -100,7 +100,7 @@ def project(
     spot = at if at is not None and spot_refusal(state, ctx, user, pid, *at) is None else None
     spot = spot or default_spot(state, ctx, user, pid)
     if spot is None:
-        events.append(Event("projection", "no room for the projection", rule(1019)))
+        events.append(Event("projection", "no room for the projection", rule(1021)))
         return
     p = state.figs[pid]
     p.x, p.y = spot
@@ -119,7 +119,7 @@ def project(
             "projection",
             f"{ctx.profiles[user.id].name} #{user.id} sends forth its projection "
             f"(#{pid}) at ({spot[0]:g}, {spot[1]:g})",
-            rule(1019),
+            rule(1021),
             {"fig": pid},
         )
     )
@@ -139,7 +139,7 @@ def mirror_use(state: GameState, ctx: Context, f: Fig, wi: int) -> None:
 
 def leash(state: GameState, ctx: Context, events: list[Event]) -> None:
     """Remove every projection farther from its user than the power's Range, or whose user
-    is destroyed or routed (L1019: "immediately")."""
+    is destroyed or routed (L1021: "immediately")."""
     for p in state.figs:
         if not on_table(p):
             continue
@@ -153,4 +153,4 @@ def leash(state: GameState, ctx: Context, events: list[Event]) -> None:
         p.reserved = None
         p.reserve_more = []
         why = "its user is gone" if not on_table(u) else "too far from its user"
-        events.append(Event("projection", f"the projection #{p.id} is removed: {why}", rule(1019)))
+        events.append(Event("projection", f"the projection #{p.id} is removed: {why}", rule(1021)))

@@ -1,4 +1,4 @@
-"""Attacks (004_f4ea5693af0644ce.txt L461-L497, L549-L561): targeting, the adjustment charts,
+"""Attacks (004_f4ea5693af0644ce.txt L461-L497, L551-L563): targeting, the adjustment charts,
 the XkY rolls, Hero Points, Massed Attacks, firing into close combat, Special Powers (L826-L846).
 
 The dice are the WarEngine kernel's (``warengine/dice.py``): :func:`roll_xky` with the face
@@ -93,7 +93,7 @@ def targets_corpse(w: WeaponProfile) -> bool:
 
 
 def aimed(w: WeaponProfile) -> bool:
-    """A power aimed at a figure only to give it a direction (Wave, L1329): any figure in
+    """A power aimed at a figure only to give it a direction (Wave, L1345): any figure in
     sight and range may be named, and 10 or more succeeds (no one resists, docs/rulings.md)."""
     return any(e.kind == "power_aimed" for e in _power_effects(w))
 
@@ -108,7 +108,7 @@ def reach(w: WeaponProfile) -> float:
 
 
 def cover_of(state: GameState, ctx: Context, a: Fig, t: Fig) -> tuple[int, str]:
-    """The target's cover level against the attacker, from the board (L442-L458)."""
+    """The target's cover level against the attacker, from the board (L437-L457)."""
     return ctx.field.cover((a.x, a.y), (t.x, t.y))
 
 
@@ -134,9 +134,9 @@ def can_reach(
             rule(465),
         )
     if not sees(state, ctx, a, t):
-        return Refused(f"{_n(ctx, a)} has no line of sight to {_n(ctx, t)}", rule(434))
+        return Refused(f"{_n(ctx, a)} has no line of sight to {_n(ctx, t)}", rule(429))
     if w.power is None and (wall := deflected(ctx, a, t)) is not None:
-        return Refused(f"the {wall} deflects fire through it", rule(1319))
+        return Refused(f"the {wall} deflects fire through it", rule(1321))
     rng = w.range if w.range is not None else 0.0
     if w.has("range_vs_open") and cover_of(state, ctx, a, t)[0] == NO_COVER:
         rng += float(w.param("range_vs_open"))
@@ -194,37 +194,37 @@ def weapon_refusal(
         return Refused(f"{_n(ctx, f)} has weapons 0 to {n - 1}, not {wi}", rule(465))
     if reserve_use:
         if f.reserved != wi:
-            return Refused(f"{_n(ctx, f)} has no reserved attack with {w.name}", rule(581))
+            return Refused(f"{_n(ctx, f)} has no reserved attack with {w.name}", rule(573))
         return None
     if f.done:
-        return Refused(f"{_n(ctx, f)} has reserved an attack: its actions are over", rule(581))
+        return Refused(f"{_n(ctx, f)} has reserved an attack: its actions are over", rule(573))
     if "coup" in f.bonus:
         return Refused(f"{_n(ctx, f)} counts coup until the Follow Up step", rule(1373))
     if "halted" in f.bonus:
-        return Refused(f"{_n(ctx, f)} may not act this turn (a Special Power)", rule(999))
+        return Refused(f"{_n(ctx, f)} may not act this turn (a Special Power)", rule(838))
     if f.mode == "fast":
         return Refused(f"{_n(ctx, f)} made a Fast Move and may not attack", rule(415))
     both = kit.set_refusal(state, ctx, f, wi)  # Restore Vehicle Spirit's combined figure
     if both is not None:
-        return Refused(both, rule(1203))
+        return Refused(both, rule(1201))
     if any(ctx.profiles[f.id].weapons[k].slot == w.slot for k in f.fired):
-        return Refused(f"{_n(ctx, f)} has already used {w.name} this activation", rule(400))
+        return Refused(f"{_n(ctx, f)} has already used {w.name} this activation", rule(399))
     if wi in f.one_shot:
-        return Refused(f"{w.name} is One Shot or has failed for good", rule(1719))
+        return Refused(f"{w.name} is One Shot or has failed for good", rule(1723))
     if w.has("slow_reload") and f.reloaded.get(wi, -9) == state.turn - 1:
-        return Refused(f"{w.name} has Slow Reload: fired last turn", rule(1731))
+        return Refused(f"{w.name} has Slow Reload: fired last turn", rule(1735))
     if w.has("move_or_fire") and f.moved:
-        return Refused(f"{w.name} is Move or Fire and {_n(ctx, f)} has moved", rule(1713))
+        return Refused(f"{w.name} is Move or Fire and {_n(ctx, f)} has moved", rule(1717))
     return None
 
 
 def attack_refusal(state: GameState, ctx: Context, a: Attack, player: int) -> Refused | None:
-    """Every check of an Attack action by the active player (L461-L497, L549-L555)."""
+    """Every check of an Attack action by the active player (L461-L497, L551-L555)."""
     if not 0 <= a.fig < len(state.figs):
         return Refused(f"there is no figure {a.fig}", rule(465))
     f = state.figs[a.fig]
     if f.side != player or f.unit not in state.active_units or not on_table(f):
-        return Refused(f"figure {a.fig} is not in the unit you are activating", rule(398))
+        return Refused(f"figure {a.fig} is not in the unit you are activating", rule(399))
     bad = weapon_refusal(state, ctx, f, a.weapon)
     if bad:
         return bad
@@ -248,19 +248,19 @@ def target_refusal(
         dead = corpse_refusal(state, ctx, f, target)  # Actuate Casualty (L1009)
         return Refused(f"{w.power}: {dead}", rule(1009)) if dead else None
     if not 0 <= target < len(state.figs) or not on_table(state.figs[target]):
-        return Refused(f"figure {target} is not on the table", rule(471))
+        return Refused(f"figure {target} is not on the table", rule(467))
     t = state.figs[target]
     friendly_power = w.power is not None and not is_enemy_power(w)
     if w.power is not None:
         why_not = only_refusal(state, ctx, _power_effects(w), t, f)
         if why_not:
-            return Refused(f"{w.power}: {why_not}", rule(999))
+            return Refused(f"{w.power}: {why_not}", rule(838))
     if friendly_power:
         either = any(e.kind == "power_either_side" for e in _power_effects(w))
         if t.side != f.side and not aimed(w) and not either:
             return Refused(f"{w.power} affects friendly figures only", rule(830))
         if only_user(_power_effects(w)) and t.id != f.id:
-            return Refused(f"{w.power} affects only its user", rule(999))
+            return Refused(f"{w.power} affects only its user", rule(838))
         if t.id != f.id:
             bad = can_reach(state, ctx, f, w, t)
             if bad:
@@ -273,16 +273,16 @@ def target_refusal(
         return Refused(
             f"{_n(ctx, f)} sees an Illusionary Swarm: it must fire on the closest unit, "
             "friend or foe",
-            rule(1107),
+            rule(1111),
         )
-    if t.side == f.side and not swarm and "rage_any" not in f.bonus:  # Blood Rage's 1 (L1365)
+    if t.side == f.side and not swarm and "rage_any" not in f.bonus:  # Blood Rage's 1 (L1367)
         return Refused(
             "attacks target enemy figures (friends are hit only by area effects)", rule(471)
         )
     if w.has("cybernetic_only") and not (
         ctx.profiles[t.id].has("cybernetic") or "Vehicle" in ctx.profiles[t.id].tweaks
     ):
-        return Refused(f"{w.name} may only affect Cybernetic figures or vehicles", rule(1697))
+        return Refused(f"{w.name} may only affect Cybernetic figures or vehicles", rule(1699))
     if target not in allowed_targets(state, ctx, f, w, t.unit):
         why = can_reach(state, ctx, f, w, t)
         if why:
@@ -329,16 +329,16 @@ def target_refusal(
                 return Refused(f"helper {h} cannot reach the target with {hw.name}", rule(553))
     if secondary:
         if w.aet != "CC":
-            return Refused("only Close Combat area effect weapons choose their targets", rule(517))
+            return Refused("only Close Combat area effect weapons choose their targets", rule(513))
         if len(secondary) > w.ae - 1 or len(set(secondary)) != len(secondary):
-            return Refused(f"{w.name} affects at most {w.ae - 1} other figures", rule(519))
+            return Refused(f"{w.name} affects at most {w.ae - 1} other figures", rule(513))
         for s in secondary:
             if s == target or not 0 <= s < len(state.figs) or not on_table(state.figs[s]):
                 return Refused(
-                    f"secondary target {s} is not another figure on the table", rule(519)
+                    f"secondary target {s} is not another figure on the table", rule(513)
                 )
             if not in_contact(ctx, f, state.figs[s]):
-                return Refused(f"secondary target {s} is not in base contact", rule(519))
+                return Refused(f"secondary target {s} is not in base contact", rule(513))
     return None
 
 
@@ -373,7 +373,7 @@ def _glory_targets(state: GameState, ctx: Context, f: Fig, w: WeaponProfile) -> 
 
 
 # --------------------------------------------------------------------------------------------
-# The adjustment charts (L474-L487)
+# The adjustment charts (L473-L485)
 # --------------------------------------------------------------------------------------------
 
 
@@ -395,17 +395,17 @@ def sixes_as_fives(faces: FaceRule, f: Fig) -> list[str]:
 def attack_pool(
     state: GameState, ctx: Context, f: Fig, w: WeaponProfile, t: Fig, helpers: int = 0
 ) -> tuple[XkY, FaceRule, list[str]]:
-    """The attack roll's pool and face rule, and why (L474-L476, L555, L425)."""
+    """The attack roll's pool and face rule, and why (L473-L476, L555, L425)."""
     prof = ctx.profiles[f.id]
     why: list[str] = [f"{w.name} {w.av}"]
     adjs: list[Adjustment] = []
     cc = w.cc or (w.power is not None and in_contact(ctx, f, t))
     if w.has("mental_attack") or w.power is not None:
-        rain = "rained" in f.bonus  # Summon Rain Storm: sixes as fives (L1263)
+        rain = "rained" in f.bonus  # Summon Rain Storm: sixes as fives (L1273)
         faces = attack_faces(uncontrolled=not f.controlled or rain)
         return w.av, faces, why + ["no adjustments"]
     if not f.moved and not in_close_combat(state, ctx, f) and "swarm" not in f.bonus:
-        adjs.append(A0)  # (not while firing at an Illusionary Swarm, L1107)
+        adjs.append(A0)  # (not while firing at an Illusionary Swarm, L1111)
         why.append("Did Not Move +1k0")
     for e in w.effects:
         if e.kind == "attack" and isinstance(e.param, Adjustment):
@@ -450,7 +450,7 @@ def attack_pool(
         and f.charge_from >= 6.0 - 1e-9
     )
     faces = attack_faces(
-        uncontrolled=not f.controlled or "rained" in f.bonus,  # Summon Rain Storm (L1263)
+        uncontrolled=not f.controlled or "rained" in f.bonus,  # Summon Rain Storm (L1273)
         extra_bite=floor >= 2,
         charging_weapon=charging,
         war_chant=chanted(state, ctx, f),
@@ -489,7 +489,7 @@ def defense_pool(
         return mn, faces, [f"Mental {mn}"]
     if basic:
         return prof.df, faces, [f"Defense {prof.df}"]
-    if ctx.projections and prof.has("projection"):  # the user's Mental, always (L1019)
+    if ctx.projections and prof.has("projection"):  # the user's Mental, always (L1021)
         mn = prof.mn or XkY(5, 5)
         return mn, faces, [f"the user's Mental {mn} (a projection)"]
     if "fat" in t.bonus:  # an actuated corpse (Actuate Casualty, L1009)
@@ -584,13 +584,13 @@ def declare(
     lose: str | None = None,
 ) -> None:
     """Make an attack: bookkeeping, jams, rolls; queue it for Hero Points (L461-L497).
-    ``via`` and ``av`` are a power's choices: Telepathic Command's character (L1299), Induce
-    Drug Frenzy's lower Attack Value (L1119)."""
+    ``via`` and ``av`` are a power's choices: Telepathic Command's character (L1297), Induce
+    Drug Frenzy's lower Attack Value (L1123)."""
     w = ctx.profiles[f.id].weapons[wi]
     t = state.figs[target]
     if not free:
-        kit.note_set(state, ctx, f, wi)  # L1203: its own attacks or the vehicle's this turn
-        if reserve_use:  # Bushwhacker: the next of its reserved weapons (L1469)
+        kit.note_set(state, ctx, f, wi)  # L1201: its own attacks or the vehicle's this turn
+        if reserve_use:  # Bushwhacker: the next of its reserved weapons (L1471)
             f.reserved = f.reserve_more.pop(0) if f.reserve_more else None
         else:
             f.fired.append(wi)
@@ -619,7 +619,7 @@ def declare(
                         + (
                             "fails for the rest of the game" if lost else "jams, the shot is wasted"
                         ),
-                        rule(1701),
+                        rule(1705),
                     )
                 )
                 if lost and w.param("jam"):  # Volatile: the user is attacked by it (L1743)
@@ -649,7 +649,7 @@ def declare(
         return
     if w.has("time_delay") and not free:
         t.burning.append([f.id, wi, 2, 0])
-        events.append(Event("delay", f"{w.name} will go off in the Follow Up step", rule(1737)))
+        events.append(Event("delay", f"{w.name} will go off in the Follow Up step", rule(1741)))
         return
     targets = [t.id]
     if w.ae > 1:
@@ -664,7 +664,7 @@ def declare(
     f.bonus.pop("range", None)
     if not w.cc:
         f.bonus.pop("chanting", None)  # War Chant ends when the chanter fires (L1335)
-        end_walls(state, f.id, events)  # so do its Walls of Air and Fire (L1319, L1325)
+        end_walls(state, f.id, events)  # so do its Walls of Air and Fire (L1321, L1327)
     if (
         ctx.profiles[f.id].has("terrifying")
         and gap(ctx, f, t) <= 18.0
@@ -685,13 +685,13 @@ def detected(
     cover. Eagle Eye (L1507) and a Tracker's unit within 18" of the Tracker (L1663) detect
     it at once. A figure that fails loses the attack."""
     prof = ctx.profiles[t.id]
-    if "invisible" in t.bonus and t.side != f.side:  # Invisibility (L1137): Eagle Eye + Mental
+    if "invisible" in t.bonus and t.side != f.side:  # Invisibility (L1141): Eagle Eye + Mental
         seen = mental_test(ctx, f, dice, "Invisibility: detection", state=state)
         events.append(
             Event(
                 "detect",
                 f"{_n(ctx, f)} {'sees' if seen else 'does not see'} the invisible {_n(ctx, t)}",
-                rule(1137),
+                rule(1141),
             )
         )
         if not seen:
@@ -729,7 +729,7 @@ def _into_combat(
     dice: Dice,
     events: list[Event],
 ) -> list[int]:
-    """Firing into close combat (L557-L559): as many of the figures in the combat as the
+    """Firing into close combat (L563): as many of the figures in the combat as the
     attack keeps dice, chosen at random when fewer."""
     combat = [t.id] + [
         g.id
@@ -748,7 +748,7 @@ def _into_combat(
         Event(
             "combat fire",
             f"firing into close combat: {len(chosen)} of {len(combat)} figures affected",
-            rule(557),
+            rule(563),
         )
     )
     return chosen
@@ -811,7 +811,7 @@ def _queue(
             continue
         cover = None
         if i > 0 and w.aet == "Ex" and not sees(state, ctx, f, t):
-            cover = HEAVY  # L535: secondary targets out of sight are in Heavy Cover
+            cover = HEAVY  # L523: secondary targets out of sight are in Heavy Cover
         dpool, dfaces, dwhy = defense_pool(state, ctx, f, w, t, cover=cover)
         d = roll_xky(dice, dpool, dfaces, f"{_n(ctx, t)} defends")
         dwhy = dwhy + sixes_as_fives(dfaces, t)
@@ -838,7 +838,7 @@ def _queue(
 
 
 def frenzy_flat(f: Fig, w: WeaponProfile) -> int:
-    """Induce Drug Frenzy (L1119): +1 on close combat attack rolls and -1 on ranged ones
+    """Induce Drug Frenzy (L1123): +1 on close combat attack rolls and -1 on ranged ones
     for each rolled die of the power's Attack Value."""
     n = f.bonus.get("frenzy_r", 0)
     return (n if w.cc else -n) if n and w.power is None else 0
@@ -846,18 +846,18 @@ def frenzy_flat(f: Fig, w: WeaponProfile) -> int:
 
 #: The rerolls of a roll made on behalf of a figure: the tweak and its line.
 REROLL_LINES = {
-    "Lucky Bastard": 1581,
-    "Charmed": 1485,
-    "Hard Luck": 1387,
-    "Fickle Finger of Fate": 1515,
+    "Lucky Bastard": 1585,
+    "Charmed": 1489,
+    "Hard Luck": 1391,
+    "Fickle Finger of Fate": 1519,
 }
 
 
 def reroll_available(ctx: Context, g: Fig, *, forced: bool) -> str | None:
     """The tweak that may reroll a roll made on behalf of ``g`` now, or None: its owner's
-    (``forced`` False: Lucky Bastard L1581 once a turn, then Fickle Finger of Fate's Lucky
-    Bastard, then Charmed L1485 once a game) or the opponent's (``forced``: Hard Luck L1387
-    once a game, Fickle Finger of Fate's Hard Luck L1515 until the figure next activates)."""
+    (``forced`` False: Lucky Bastard L1585 once a turn, then Fickle Finger of Fate's Lucky
+    Bastard, then Charmed L1489 once a game) or the opponent's (``forced``: Hard Luck L1391
+    once a game, Fickle Finger of Fate's Hard Luck L1519 until the figure next activates)."""
     prof = ctx.profiles[g.id]
     fickle = g.bonus.get("fickle", 0)
     if forced:
@@ -911,7 +911,7 @@ def _targets_unit(effects: tuple[Effect, ...]) -> bool:
 
 
 def _resisting_mental(state: GameState, ctx: Context, w: WeaponProfile, t: Fig) -> XkY | None:
-    """The Mental ``t`` resists with: its own (or one Telepathic Command lent it, L1299); a
+    """The Mental ``t`` resists with: its own (or one Telepathic Command lent it, L1297); a
     Force Leader's better one against a power that targets its unit (L1537)."""
     mn = mental_of(state, ctx, t.id)
     if mn is None or w.power is None or not _targets_unit(_power_effects(w)):
@@ -925,19 +925,19 @@ def _resisting_mental(state: GameState, ctx: Context, w: WeaponProfile, t: Fig) 
     return mn
 
 
-#: Static Charge's zap (L1251): a 2k2 attack, as a close combat weapon without tweaks.
+#: Static Charge's zap (L1249): a 2k2 attack, as a close combat weapon without tweaks.
 ZAP = WeaponProfile(-1, "Static Charge", None, XkY(2, 2), 1, None, None, (), ())
 
 
 def vengequan(ctx: Context, fid: int) -> bool:
-    """Whether a figure is of the Vengequan faction (unaffected by Summon Rain Storm, L1263)."""
+    """Whether a figure is of the Vengequan faction (unaffected by Summon Rain Storm, L1273)."""
     from warbench.rulesets.warengine.game.factions import of_faction
 
     return of_faction(ctx, fid, "Vengequan")
 
 
 def rain_storms(state: GameState, ctx: Context) -> None:
-    """Summon Rain Storm (L1263): every figure within a storm's 6" radius area now is soaked
+    """Summon Rain Storm (L1273): every figure within a storm's 6" radius area now is soaked
     (``rained``) for the rest of the turn. Storms are kept on their summoner (``storm_x`` /
     ``storm_y`` in thousandths of an inch) until the Follow Up step."""
     import math
@@ -947,7 +947,7 @@ def rain_storms(state: GameState, ctx: Context) -> None:
             continue
         cx, cy, r = s.bonus["storm_x"] / 1000, s.bonus["storm_y"] / 1000, s.bonus["storm_r"]
         for g in state.figs:
-            if vengequan(ctx, g.id):  # "any non-Vengequan figures" (L1263)
+            if vengequan(ctx, g.id):  # "any non-Vengequan figures" (L1273)
                 continue
             if on_table(g) and math.hypot(g.x - cx, g.y - cy) - ctx.profiles[g.id].radius <= r:
                 g.bonus["rained"] = 1
@@ -956,7 +956,7 @@ def rain_storms(state: GameState, ctx: Context) -> None:
 def static_charge(
     state: GameState, ctx: Context, mover: Fig, dice: Dice, events: list[Event]
 ) -> bool:
-    """Static Charge (L1251): the first enemy figure to come into base contact with a charged
+    """Static Charge (L1249): the first enemy figure to come into base contact with a charged
     figure (or that a charged figure comes into contact with) is zapped with a 2k2 attack
     before anything else happens; the charge is then spent. True when a zap is queued."""
     if not on_table(mover):
@@ -978,7 +978,7 @@ def static_charge(
             f"{_n(ctx, zapper)}'s Static Charge zaps {_n(ctx, victim)}: 2k2 rolls "
             f"{list(roll.faces)} = {roll.total} against {dpool} ({', '.join(dwhy)}) "
             f"{list(d.faces)} = {d.total}",
-            rule(1251),
+            rule(1249),
         )
     )
     state.queue.append(
@@ -1045,7 +1045,7 @@ def _power(
                     f"{w.power} fails: {_n(ctx, f)} attacks {pool} ({', '.join(why)}) "
                     f"{list(again.faces)} = {again.total} against {dpool} ({', '.join(dwhy)}) "
                     f"{list(d.faces)} = {d.total}",
-                    rule(1061),
+                    rule(1063),
                 )
             )
             res = Resolution(f.id, -1, w.name, again.total, [[t.id, d.total]], cc=True)

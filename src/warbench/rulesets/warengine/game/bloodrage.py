@@ -1,4 +1,4 @@
-"""Blood Rage (004_f4ea5693af0644ce.txt L1363-L1365): a figure whose moves and attacks are
+"""Blood Rage (004_f4ea5693af0644ce.txt L1363-L1367): a figure whose moves and attacks are
 compelled.
 
 "The figure must always use its full movement to move directly towards the nearest enemy and
@@ -57,7 +57,7 @@ def roll_rage(
     state: GameState, ctx: Context, ids: Sequence[int], dice: Dice, events: list[Event]
 ) -> None:
     """At activation, a die for each Blood Rage figure: on a 1 it goes for the closest figure,
-    friend or foe, this activation (L1365)."""
+    friend or foe, this activation (L1367)."""
     for i in ids:
         if not raging(ctx, i):
             continue
@@ -75,7 +75,7 @@ def roll_rage(
                     if face == 1
                     else "it goes for the nearest enemy"
                 ),
-                rule(1365),
+                rule(1367),
             )
         )
 
@@ -182,7 +182,7 @@ def refusal(
         if owed is not None:
             who = ctx.profiles[owed.fig].name
             what = "attack" if isinstance(owed, Attack) else "move at its quarry"
-            return (f"{who} is in a Blood Rage: it must {what} first", rule(1365))
+            return (f"{who} is in a Blood Rage: it must {what} first", rule(1367))
         return None
     fid = getattr(a, "fig", None)
     if fid is None or not 0 <= fid < len(state.figs) or not raging(ctx, fid):
@@ -190,10 +190,10 @@ def refusal(
     f = state.figs[fid]
     name = f"{ctx.profiles[fid].name} #{fid}"
     if isinstance(a, Reserve):
-        return (f"{name} is in a Blood Rage: it may not reserve", rule(1365))
+        return (f"{name} is in a Blood Rage: it may not reserve", rule(1367))
     if isinstance(a, Move):
         if a.mode == "fast":
-            return (f"{name} is in a Blood Rage: no Fast Move", rule(1365))
+            return (f"{name} is in a Blood Rage: no Fast Move", rule(1367))
         ok = compelled_moves(state, ctx, f, player)
         if not any(
             abs(m.x - a.x) <= SLACK and abs(m.y - a.y) <= SLACK and m.mode == a.mode for m in ok
@@ -202,7 +202,7 @@ def refusal(
             return (
                 f"{name} is in a Blood Rage: it must move its full movement straight at the "
                 f"nearest {'figure' if 'rage_any' in f.bonus else 'enemy'}; allowed: {where}",
-                rule(1365),
+                rule(1367),
             )
         return None
     if isinstance(a, Attack):
@@ -212,11 +212,11 @@ def refusal(
             else None
         )
         if w is None or not w.cc or w.power is not None:
-            return (f"{name} is in a Blood Rage: close combat attacks only", rule(1365))
+            return (f"{name} is in a Blood Rage: close combat attacks only", rule(1367))
         if a.target not in quarries(state, ctx, f):
             return (
                 f"{name} is in a Blood Rage: it attacks the nearest "
                 f"{'figure' if 'rage_any' in f.bonus else 'enemy'} ({quarries(state, ctx, f)})",
-                rule(1365),
+                rule(1367),
             )
     return None

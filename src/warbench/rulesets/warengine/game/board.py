@@ -2,14 +2,14 @@
 
 The board itself is the WARSURGE battlefield model (``rulesets/warsurge/battlefield``: a
 ``Board`` of terrain polygons, loaded from the same files and sample boards); this module
-reads it the WarEngine way (004_f4ea5693af0644ce.txt L432-L465, docs/rulings.md "WarEngine"):
+reads it the WarEngine way (004_f4ea5693af0644ce.txt L427-L465, docs/rulings.md "WarEngine"):
 
 * a piece with ``blocks_los`` blocks a line of sight that passes through it, unless one of the
   two figures stands inside it (they see out and are seen, as the battlefield's ruling 2);
-* friendly figures never block; vehicles and monsters (types L, M, H) block (L438-L440);
-* cover (L444-L458): a piece's agreed ``cover`` value is its level: 1 light, 2 heavy, 3 or more
+* friendly figures never block; vehicles and monsters (types L, M, H) block (L431-L433);
+* cover (L437-L457): a piece's agreed ``cover`` value is its level: 1 light, 2 heavy, 3 or more
   entrenching; a figure standing inside a piece that blocks sight is in heavy cover.
-  Entrenching cover counts only for a figure standing inside the piece (a foxhole, L456); light
+  Entrenching cover counts only for a figure standing inside the piece (a foxhole, L453); light
   and heavy cover count when the piece lies between attacker and target or holds the target.
 
 Sight is decided in one place: :meth:`Field.sight` asks the battlefield's query
@@ -64,7 +64,7 @@ def _level(cover: int, blocks: bool) -> int:
 
 def seg_point_distance(a: Point, b: Point, c: Point) -> float:
     """Distance from point ``c`` to the segment ``a``-``b`` (which figures a Linear area
-    effect passes over, L537; not a sight question)."""
+    effect passes over, L543; not a sight question)."""
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
     n = dx * dx + dy * dy
@@ -138,7 +138,7 @@ class Field:
 
     # -- the rules ---------------------------------------------------------------------------
     def sight(self, a: Point, b: Point, blockers: Sequence[Blocker] = ()) -> bool:
-        """Line of sight from a figure at ``a`` to one at ``b`` (L432-L440): the battlefield's
+        """Line of sight from a figure at ``a`` to one at ``b`` (L427-L433): the battlefield's
         query with the two figures as points and ``blockers`` (vehicles' and monsters'
         bases) in the way. Memoised by the points and blockers (figures mostly stand still)."""
         key = (a, b, tuple(blockers))
@@ -172,7 +172,7 @@ class Field:
 
     def cover(self, a: Point, b: Point) -> tuple[int, str]:
         """The cover level of a target at ``b`` attacked from ``a`` and the piece giving it
-        (L442-L458; docs/rulings.md). Memoised by the two points."""
+        (L437-L457; docs/rulings.md). Memoised by the two points."""
         key = (a, b)
         hit = self._cover.get(key)
         if hit is None:

@@ -1,4 +1,4 @@
-"""Leaders and Check Control (004_f4ea5693af0644ce.txt L325-L334, L391-L397, L589-L593).
+"""Leaders and Check Control (004_f4ea5693af0644ce.txt L325-L334, L391-L395, L589-L591).
 
 * The leader is the figure with a Control Radius and the highest Mental, then the highest
   Control Radius, then the one closest to the previous leader when it was destroyed, then the
@@ -36,7 +36,7 @@ def cr_of(state: GameState, ctx: Context, fid: int) -> float:
 
 def mental_of(state: GameState, ctx: Context, fid: int) -> XkY | None:
     """The Mental a figure tests and resists with (None: Automatic): its own, or the
-    character's that Telepathic Command lent its unit this turn (L1299)."""
+    character's that Telepathic Command lent its unit this turn (L1297)."""
     lent = state.figs[fid].bonus.get("telepathy", 0)
     return ctx.profiles[lent - 1].mn if lent else ctx.profiles[fid].mn
 
@@ -100,7 +100,7 @@ def choose_leader(
 
 
 def check_control(state: GameState, ctx: Context, unit_ids: list[int]) -> None:
-    """L391-L397: mark each figure of the activating group controlled or not."""
+    """L391-L395: mark each figure of the activating group controlled or not."""
     figs = group_figs(state, unit_ids)
     main = state.units[unit_ids[0]]
     solo = len(unit_ids) == 1 and main.solo
@@ -117,7 +117,7 @@ def check_control(state: GameState, ctx: Context, unit_ids: list[int]) -> None:
     for i in figs:
         f = state.figs[i]
         prof = ctx.profiles[i]
-        f.controlled = solo or prof.big or i == leader or "telepathy" in f.bonus  # L1299
+        f.controlled = solo or prof.big or i == leader or "telepathy" in f.bonus  # L1297
     if solo or leader is None or not on_table(state.figs[leader]):
         return
     lf = state.figs[leader]

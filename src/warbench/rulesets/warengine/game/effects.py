@@ -8,7 +8,7 @@ so the table is the one place that says what a tweak does. Adjustments of the sa
 
 Kinds and where they act:
 
-* ``attack`` / ``defense`` / ``rout`` ``(adjustment, when)``: dice adjustments (L474-L487);
+* ``attack`` / ``defense`` / ``rout`` ``(adjustment, when)``: dice adjustments (L473-L485);
   ``when`` is ``always``, ``cc``, ``ranged``, ``vs_cc``, ``in_cover``, ``no_cover``.
 * ``attack_floor`` n: attack faces below n read as n (Extra Bite, Charging Weapon);
   ``armor_piercing``: type M/H defenders lose their face bonus.
@@ -209,7 +209,7 @@ POWERS: Mapping[str, tuple[Effect, ...]] = {
     "Expunge Nanites": (Effect("power_only", "nanites"), Effect("power_expunge")),
     "Sudden Conversion": (Effect("power_only", "convert"), Effect("power_convert")),
     "System Reset": (Effect("power_only", "reset"), Effect("power_reset")),
-    # on a friend or an enemy (which resists with its Mental, L830): L1301, L1217
+    # on a friend or an enemy (which resists with its Mental, L830): L1303, L1219
     "Teleport": (
         Effect("power_only", "teleport"),
         Effect("power_either_side"),
@@ -245,7 +245,7 @@ TABLES = {"personal": PERSONAL, "weapon": WEAPON, "unit": UNIT, "power": POWERS}
 #: figure or weapon the Troop Builder made, which the game plays as it is.
 BUILT_IN: Mapping[tuple[str, str], str] = {
     ("personal", "Monster"): "a type L, M or H figure: it blocks sight and takes the vehicle "
-    "and monster rules (L438, L1593)",
+    "and monster rules (L433, L1593)",
     ("personal", "Vehicle"): "as Monster (L1671)",
     ("personal", "Weapon Master"): "the extra weapon slot's weapon is carried and used like "
     "any other (L1665)",

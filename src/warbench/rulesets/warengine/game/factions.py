@@ -5,7 +5,7 @@ The Troop and Force Builders give no faction, so a force, a unit or a figure may
 faction keywords (``faction`` in the force file, e.g. ``DeadTech`` on the force and ``White
 Hat`` on a unit); a figure's faction is the three together (``Profile.faction``, lower case).
 A power's target restriction reads the keywords; nothing else does (Summon Rain Storm's
-"non-Vengequan", L1263, also reads them).
+"non-Vengequan", L1273, also reads them).
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def system_reset(state: GameState, ctx: Context, f: Fig, t: Fig, events: list[Ev
 
 
 def basic_leader(state: GameState, ctx: Context, unit: int) -> int | None:
-    """The unit's basic leader when it has been destroyed (L1293, "the Gunslinger in a gang of
+    """The unit's basic leader when it has been destroyed (L1291, "the Gunslinger in a gang of
     Outlaws"): a destroyed figure of a kind of which none is left standing, while figures of
     another kind stand; of several, the one with the longest Control Radius, then the most
     points, then the lowest id (docs/rulings.md)."""
@@ -137,7 +137,7 @@ def basic_leader(state: GameState, ctx: Context, unit: int) -> int | None:
 
 
 def field_upgrade(state: GameState, ctx: Context, unit: int, events: list[Event]) -> None:
-    """L1293: one of the other basic troopers (the engine's: the one closest to where the
+    """L1291: one of the other basic troopers (the engine's: the one closest to where the
     leader fell, then the lowest id) is field-upgraded to the capabilities of the fallen
     leader for the rest of the game. Played as the leader's figure standing up where the
     trooper stands, with the trooper's turn so far, and the trooper leaving the table (not a
@@ -166,7 +166,7 @@ def field_upgrade(state: GameState, ctx: Context, unit: int, events: list[Event]
             "reset",
             f"{ctx.profiles[tid].name} #{tid} is field-upgraded to {ctx.profiles[lead].name} "
             f"(now #{lead})",
-            rule(1293),
+            rule(1291),
             {"fig": lead, "was": tid},
         )
     )

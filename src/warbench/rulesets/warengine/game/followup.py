@@ -4,8 +4,8 @@
   no adjustments; not against vehicles.
 * Immolation (L1793): a target that has not moved 3" away defends again, basic Attack Value
   against Defense with the usual bonuses.
-* Time Delay (L1737): the attack itself is resolved now.
-* Induce Drug Frenzy (L1119): the figure defends with its basic Defense against the power's
+* Time Delay (L1741): the attack itself is resolved now.
+* Induce Drug Frenzy (L1123): the figure defends with its basic Defense against the power's
   Attack Value; the Hero Points the frenzy gave may not be used.
 * Regeneration (L1603): +2 Hero Points, never above the original.
 * Timed bonuses of Special Powers end.
@@ -36,8 +36,8 @@ from warbench.rulesets.warengine.game.summoning import deploy_summoned
 from warbench.rulesets.warengine.game.terrain import follow_up as terrain_follow_up
 
 POISON, BURN, DELAY, FRENZY = 0, 1, 2, 3
-#: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1199;
-#: Rally and System Reset: "any rout test required this turn", L1181, L1291, taken in the Rout
+#: Timed effects that outlast the Follow Up step (See the Future: the next Initiative, L1207;
+#: Rally and System Reset: "any rout test required this turn", L1183, L1291, taken in the Rout
 #: step after the Follow Up; cleared when the next turn starts).
 KEPT = ("future", "rally")
 
@@ -65,7 +65,7 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                     x0, y0 = entry[4] / 1000, entry[5] / 1000
                     if math.hypot(t.x - x0, t.y - y0) >= 3.0:
                         continue
-                if kind == FRENZY:  # the frenzy's own Hero Points may not help (L1119)
+                if kind == FRENZY:  # the frenzy's own Hero Points may not help (L1123)
                     av = XkY(entry[4], entry[5]) if len(entry) >= 6 else w.av  # as used
                     w = WeaponProfile(w.slot, w.name, None, av, 1, None, None, (), ())
                     lent = min(t.bonus.get("frenzy_k", 0), t.bonus.get("def_hero", 0))
@@ -76,7 +76,7 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
                 basic = kind in (POISON, FRENZY)
                 dpool, dfaces, _ = defense_pool(state, ctx, a, w, t, basic=basic)
                 d = roll_xky(dice, dpool, dfaces, f"follow up: {prof.name} defends")
-                line = {POISON: 1831, BURN: 1793, DELAY: 1737, FRENZY: 1119}[kind]
+                line = {POISON: 1831, BURN: 1793, DELAY: 1741, FRENZY: 1123}[kind]
                 events.append(
                     Event(
                         "follow up",
@@ -96,11 +96,11 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
     deploy_summoned(state, ctx, events)  # Summoning (L1279)
     release_control(state, ctx, events)  # Control (L1057): to the end of the turn
     settle_actuated(state, ctx, events)  # Actuate Casualty (L1009)
-    if ctx.huge:  # Monstrously Huge: pushed vehicles move (L1401)
+    if ctx.huge:  # Monstrously Huge: pushed vehicles move (L1403)
         from warbench.rulesets.warengine.game.huge import move_pushed
 
         move_pushed(state, ctx, events)
-    for f in state.figs:  # Adrenal Overload: the killing hit takes effect now (L1011)
+    for f in state.figs:  # Adrenal Overload: the killing hit takes effect now (L1015)
         if on_table(f) and "doomed" in f.bonus:
             f.bonus.pop("suspended", None)
             destroy(state, ctx, f, None, events, "adrenal overload")
@@ -114,5 +114,5 @@ def follow_up(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
         if "hero_cap" in f.bonus:  # Invigorate: unused points are lost (L1131)
             f.hero = min(f.hero, f.bonus["hero_cap"])
         f.bonus = {k: v for k, v in f.bonus.items() if k in KEPT}
-    terrain_follow_up(state, events)  # the Wall of Spewing Filth goes (L1331)
+    terrain_follow_up(state, events)  # the Wall of Spewing Filth goes (L1333)
     return True

@@ -1,4 +1,4 @@
-"""Monstrously Huge (004_f4ea5693af0644ce.txt L1399-L1401): a vehicle moved only by the
+"""Monstrously Huge (004_f4ea5693af0644ce.txt L1399-L1403): a vehicle moved only by the
 figures that push it.
 
 * Placing: along the edge of its player's deployment zone farthest from the enemy (its base
@@ -25,7 +25,7 @@ from warbench.rulesets.warengine.game.measure import gap, gap_at, on_table
 from warbench.rulesets.warengine.game.setup import Context
 from warbench.rulesets.warengine.game.state import Fig, GameState, Push, rule
 
-#: Inches of pushing for each inch the vehicle moves, and its most in a turn (L1401).
+#: Inches of pushing for each inch the vehicle moves, and its most in a turn (L1403).
 PER_INCH = 9
 MOST = 9
 
@@ -36,13 +36,13 @@ def huge(ctx: Context, fid: int) -> bool:
 
 
 def place_refusal(ctx: Context, side: int, fid: int, x: float, y: float) -> str | None:
-    """L1401: deployed along the edge of the deployment zone farthest from the enemy."""
+    """L1403: deployed along the edge of the deployment zone farthest from the enemy."""
     r = ctx.profiles[fid].radius
     edge_y = r if side == 0 else ctx.field.height - r
     if abs(y - edge_y) > 0.01:
         return (
             f"{ctx.profiles[fid].name} is Monstrously Huge: it is placed with its base on its "
-            f"own table edge (y = {edge_y:g}), not at y = {y:g} (L1401)"
+            f"own table edge (y = {edge_y:g}), not at y = {y:g} (L1403)"
         )
     return None
 
@@ -57,29 +57,29 @@ def push_refusal(state: GameState, ctx: Context, p: Push, player: int) -> tuple[
     """Why the push is not allowed (sentence, rule), or ``None``."""
     n = len(state.figs)
     if not (0 <= p.fig < n and 0 <= p.vehicle < n):
-        return (f"there is no figure {p.fig if not 0 <= p.fig < n else p.vehicle}", rule(1401))
+        return (f"there is no figure {p.fig if not 0 <= p.fig < n else p.vehicle}", rule(1403))
     f, v = state.figs[p.fig], state.figs[p.vehicle]
     if f.side != player or f.unit not in state.active_units or not on_table(f):
-        return (f"figure {p.fig} is not in the unit you are activating", rule(398))
+        return (f"figure {p.fig} is not in the unit you are activating", rule(399))
     if f.done or "halted" in f.bonus or f.mode == "fast":
-        return (f"{ctx.profiles[f.id].name} #{f.id} may not push now", rule(1401))
+        return (f"{ctx.profiles[f.id].name} #{f.id} may not push now", rule(1403))
     if not huge(ctx, v.id) or v.side != f.side or not on_table(v):
-        return (f"figure {p.vehicle} is not a friendly Monstrously Huge vehicle", rule(1401))
+        return (f"figure {p.vehicle} is not a friendly Monstrously Huge vehicle", rule(1403))
     if gap(ctx, f, v) > 0.01:
         return (
             f"{ctx.profiles[f.id].name} #{f.id} must be in base-to-base contact with "
             f"{ctx.profiles[v.id].name} #{v.id} to push it",
-            rule(1401),
+            rule(1403),
         )
     if _left(state, ctx, f) < 1:
-        return (f"{ctx.profiles[f.id].name} #{f.id} has no movement left to give", rule(1401))
+        return (f"{ctx.profiles[f.id].name} #{f.id} has no movement left to give", rule(1403))
     if not (math.isfinite(p.x) and math.isfinite(p.y)) or math.hypot(p.x - v.x, p.y - v.y) < 0.01:
-        return ("name a point away from the vehicle to push toward", rule(1401))
+        return ("name a point away from the vehicle to push toward", rule(1403))
     return None
 
 
 def push(state: GameState, ctx: Context, p: Push, events: list[Event]) -> None:
-    """Give up the figure's movement left to the vehicle's push (L1401)."""
+    """Give up the figure's movement left to the vehicle's push (L1403)."""
     from warbench.rulesets.warengine.game import movement as mov
 
     f, v = state.figs[p.fig], state.figs[p.vehicle]
@@ -93,7 +93,7 @@ def push(state: GameState, ctx: Context, p: Push, events: list[Event]) -> None:
             "push",
             f'{ctx.profiles[f.id].name} #{f.id} gives {inches}" to push '
             f'{ctx.profiles[v.id].name} #{v.id} ({v.bonus["pushed"]}" given this turn)',
-            rule(1401),
+            rule(1403),
         )
     )
 
@@ -118,7 +118,7 @@ def push_actions(state: GameState, ctx: Context, player: int) -> list[Push]:
 
 
 def move_pushed(state: GameState, ctx: Context, events: list[Event]) -> None:
-    """The Follow Up step (L1401): each pushed vehicle and the figures in base contact with it
+    """The Follow Up step (L1403): each pushed vehicle and the figures in base contact with it
     move ``min(given // 9, 9)`` inches toward the named point, all or nothing."""
     for v in state.figs:
         given = v.bonus.get("pushed", 0)
@@ -130,7 +130,7 @@ def move_pushed(state: GameState, ctx: Context, events: list[Event]) -> None:
                 Event(
                     "push",
                     f'{ctx.profiles[v.id].name} #{v.id}: {given}" of pushing moves it no inch',
-                    rule(1401),
+                    rule(1403),
                 )
             )
             continue
@@ -157,7 +157,7 @@ def move_pushed(state: GameState, ctx: Context, events: list[Event]) -> None:
                 Event(
                     "push",
                     f'{ctx.profiles[v.id].name} #{v.id} cannot be moved {inches}": {why}',
-                    rule(1401),
+                    rule(1403),
                 )
             )
             continue
@@ -168,7 +168,7 @@ def move_pushed(state: GameState, ctx: Context, events: list[Event]) -> None:
                 "push",
                 f"{ctx.profiles[v.id].name} #{v.id} and {len(group) - 1} figure(s) in contact "
                 f'are pushed {inches}"',
-                rule(1401),
+                rule(1403),
                 {"fig": v.id, "inches": inches},
             )
         )

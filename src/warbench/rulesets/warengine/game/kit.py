@@ -1,5 +1,5 @@
 """Weapons, tweaks and form as game state (004_f4ea5693af0644ce.txt L1067, L1193, L1199,
-L1607, L1613, L1845).
+L1609, L1613, L1845).
 
 A figure's set-up profile (:class:`.setup.Profile`) is fixed for a game; what may change is
 kept in the state as a :class:`.state.Kit` (``GameState.kit``, only for the figures it
@@ -11,7 +11,7 @@ a figure without a kit and the profile its kit derives otherwise. A set-up in wh
 can change (no Scrounger, Shapechanger, Transferable, Drain Power or Restore Vehicle Spirit)
 gets the set-up's context itself, so those games play and digest exactly as before.
 
-* Scrounger (L1607): a close combat kill lets the killer exchange one of its weapons for one
+* Scrounger (L1609): a close combat kill lets the killer exchange one of its weapons for one
   of the victim's (``Attack.take``: ``[victim's slot, own slot]``, ``[-1, -1]`` to keep its
   own; the engine's choice: the victim's dearest weapon for its own cheapest when dearer).
 * Transferable (L1845): when its carrier is removed from the table, the weapon may pass to
@@ -62,7 +62,7 @@ from warbench.rulesets.warengine.models import Figure, Weapon
 _STATEFUL: dict[str, bool] = {}
 #: The powers that change kits.
 STATE_POWERS = ("Drain Power", "Restore Vehicle Spirit")
-#: Restore Vehicle Spirit: the die a Light, Medium or Heavy vehicle needs to be usable (L1203).
+#: Restore Vehicle Spirit: the die a Light, Medium or Heavy vehicle needs to be usable (L1201).
 USABLE = {"L": 2, "M": 3, "H": 4}
 _DERIVED: dict[tuple[object, ...], Profile] = {}
 
@@ -225,7 +225,7 @@ def profile_of(ctx: Context, state: GameState, fid: int, k: Kit) -> Profile:
         )
     tweaks = tuple(t for t in form.tweaks if t not in k.lost)
     held = k.arms or [[fid, k.form, s] for s in range(len(form.weapons))]
-    if k.ride is not None:  # the combined figure also has the vehicle's weapons (L1203)
+    if k.ride is not None:  # the combined figure also has the vehicle's weapons (L1201)
         held = held + arms(ctx, state, k.ride)
     ws: list[WeaponProfile] = []
     for slot, arm in enumerate(held):
@@ -234,7 +234,7 @@ def profile_of(ctx: Context, state: GameState, fid: int, k: Kit) -> Profile:
             continue
         ws.extend(replace(p, slot=slot) for p in stp.weapon_profiles([w]))
     if k.ride is not None:  # the vehicle's Movement, Defense and base; the user's Mental,
-        # Control Radius and Hero Points (L1203)
+        # Control Radius and Hero Points (L1201)
         veh = profs.base[k.ride] if isinstance(profs, LiveProfiles) else profs[k.ride]
         extra = tuple(t for t in veh.tweaks if t not in tweaks and t not in k.lost)
         tweaks = tweaks + extra
@@ -315,7 +315,7 @@ def power_event(
     )
 
 
-# -- Scrounger (L1607) ------------------------------------------------------------------------
+# -- Scrounger (L1609) ------------------------------------------------------------------------
 
 
 def scrounge_default(ctx: Context, state: GameState, a: Fig, t: Fig) -> tuple[int, int]:
@@ -335,7 +335,7 @@ def scrounge_default(ctx: Context, state: GameState, a: Fig, t: Fig) -> tuple[in
 
 
 def take_refusal(ctx: Context, state: GameState, a: Attack) -> str | None:
-    """Why ``Attack.take`` is not allowed (only a Scrounger's close combat attack, L1607)."""
+    """Why ``Attack.take`` is not allowed (only a Scrounger's close combat attack, L1609)."""
     if a.take is None:
         return None
     w = ctx.profiles[a.fig].weapons[a.weapon]
@@ -380,7 +380,7 @@ def note_take(state: GameState, a: Attack) -> None:
 def scrounge(
     state: GameState, ctx: Context, a: Fig, t: Fig, effects: list[str], events: list[Event]
 ) -> None:
-    """After a close combat kill: a Scrounger may exchange a weapon with the victim (L1607)."""
+    """After a close combat kill: a Scrounger may exchange a weapon with the victim (L1609)."""
     if not isinstance(ctx.profiles, LiveProfiles) or not ctx.profiles[a.id].has("scrounger"):
         return
     if not a.alive:
@@ -404,13 +404,13 @@ def scrounge(
 
     used = any(ctx.profiles[a.id].weapons[x].slot == i for x in a.fired)
     rekit(state, ctx, a.id, swap)
-    if used:  # the slot stays used this activation (L400)
+    if used:  # the slot stays used this activation (L399)
         a.fired += [x for x, w in enumerate(ctx.profiles[a.id].weapons) if w.slot == i]
     events.append(
         Event(
             "scrounge",
             f"{_n(ctx, a)} scrounges {weapon(ctx, state, got).name} from {_n(ctx, t)} for {gave}",
-            rule(1607),
+            rule(1609),
             {"fig": a.id, "from": t.id},
         )
     )
@@ -738,7 +738,7 @@ def is_revive(ctx: Context, a: Attack) -> bool:
 
 def revive_refusal(state: GameState, ctx: Context, a: Attack, player: int) -> str | None:
     """Why the user may not use the power on ``a.target``: a disabled vehicle in base
-    contact with it, whose base fits where it lies (L1201-L1203); whether the power may be
+    contact with it, whose base fits where it lies (L1201); whether the power may be
     used now at all is :func:`.attacks.weapon_refusal`'s."""
     f = state.figs[a.fig]
     if f.side != player or f.unit not in state.active_units or not on_table(f):
@@ -792,7 +792,7 @@ def revive_moves(state: GameState, ctx: Context) -> list[Move]:
 
 def revive(state: GameState, ctx: Context, a: Attack, dice: Dice, events: list[Event]) -> None:
     """Use the power on a disabled vehicle: 10 or more succeeds (L830, no one resists); then
-    a die for whether it is usable (L1203); usable, the user and the vehicle become one
+    a die for whether it is usable (L1201); usable, the user and the vehicle become one
     figure standing where the vehicle lies; not usable, the vehicle is removed."""
     f, t = state.figs[a.fig], state.figs[a.target]
     w = ctx.profiles[f.id].weapons[a.weapon]
@@ -816,7 +816,7 @@ def revive(state: GameState, ctx: Context, a: Attack, dice: Dice, events: list[E
             Event(
                 "wreck",
                 f"{_n(ctx, t)} rolls {face} (needs {need}): too badly damaged, removed",
-                rule(1203),
+                rule(1201),
             )
         )
         return
@@ -833,7 +833,7 @@ def revive(state: GameState, ctx: Context, a: Attack, dice: Dice, events: list[E
             "revive",
             f"{_n(ctx, t)} rolls {face} (needs {need}): {_n(ctx, f)} and the vehicle are one "
             "figure now",
-            rule(1203),
+            rule(1201),
             {"fig": f.id, "vehicle": t.id},
         )
     )
@@ -846,13 +846,13 @@ def _set_of(state: GameState, ctx: Context, fid: int, wi: int) -> int:
 
 def set_refusal(state: GameState, ctx: Context, f: Fig, wi: int) -> str | None:
     """A combined figure uses its own attacks or powers or the vehicle's in a turn, not both
-    (L1203)."""
+    (L1201)."""
     k = state.kit.get(f.id)
     if k is None or k.ride is None or not k.ridden or k.ridden[0] != state.turn:
         return None
     if _set_of(state, ctx, f.id, wi) != k.ridden[1]:
         which = "the vehicle's" if k.ridden[1] else "its own"
-        return f"{_n(ctx, f)} has used {which} attacks this turn: not both (L1203)"
+        return f"{_n(ctx, f)} has used {which} attacks this turn: not both (L1201)"
     return None
 
 

@@ -37,7 +37,7 @@ def in_contact(ctx: Context, a: Fig, b: Fig) -> bool:
 
 
 def enemies_in_contact(state: GameState, ctx: Context, f: Fig) -> list[Fig]:
-    """The enemy figures in base contact with ``f``: it is in close combat (L561)."""
+    """The enemy figures in base contact with ``f``: it is in close combat (L463)."""
     return [g for g in state.figs if g.side != f.side and on_table(g) and in_contact(ctx, f, g)]
 
 
@@ -47,7 +47,7 @@ def in_close_combat(state: GameState, ctx: Context, f: Fig) -> bool:
 
 
 def sees(state: GameState, ctx: Context, a: Fig, b: Fig) -> bool:
-    """Line of sight from ``a`` to ``b`` (L432-L440): terrain that blocks sight, and
+    """Line of sight from ``a`` to ``b`` (L427-L433): terrain that blocks sight, and
     vehicles and monsters between them, block; other figures never do. The battlefield's
     sight query decides (:meth:`.board.Field.sight`)."""
     blockers = blockers_for(state, ctx, a.id, b.id)
@@ -55,7 +55,7 @@ def sees(state: GameState, ctx: Context, a: Fig, b: Fig) -> bool:
 
 
 def blockers_for(state: GameState, ctx: Context, *skip: int) -> tuple[Blocker, ...]:
-    """The bases that block sight (vehicles and monsters on the table, L438-L440) other
+    """The bases that block sight (vehicles and monsters on the table, L431-L433) other
     than the figures ``skip`` (the two at the ends of the line)."""
     return tuple(
         ((g.x, g.y), ctx.profiles[i].radius)

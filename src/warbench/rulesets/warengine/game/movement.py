@@ -1,4 +1,4 @@
-"""Movement (004_f4ea5693af0644ce.txt L403-L425, L561): Move, Fast Moves, Charging, Leaving
+"""Movement (004_f4ea5693af0644ce.txt L403-L425, L567): Move, Fast Moves, Charging, Leaving
 Close Combat.
 
 * A figure moves in straight stages up to its Movement per activation; every part inch
@@ -7,7 +7,7 @@ Close Combat.
   stage more than 6" from enemies.
 * Charge (L425): +1/3 allowance to enter close combat; the stage must end in base contact
   with an enemy, and the figure's next close combat attack has the Charge bonus.
-* Leaving close combat (L561): every enemy in contact first makes all its close combat
+* Leaving close combat (L567): every enemy in contact first makes all its close combat
   attacks on the figure (free attacks, individually); if it survives, it moves.
 """
 
@@ -35,7 +35,7 @@ def allowance(state: GameState, ctx: Context, f: Fig, mode: str) -> int:
         mv += 3
     if mode in ("fast", "charge"):
         mv += ctx.profiles[f.id].mv // 3
-    # Speedster: up to 6" more (L1239); Induce Drug Frenzy: 1" a kept die (L1119)
+    # Speedster: up to 6" more (L1239); Induce Drug Frenzy: 1" a kept die (L1123)
     return mv + f.bonus.get("speedster", 0) + f.bonus.get("frenzy_k", 0)
 
 
@@ -51,13 +51,13 @@ def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[
     f = state.figs[m.fig]
     prof = ctx.profiles[f.id]
     if f.side != player or f.unit not in state.active_units or not on_table(f):
-        return (f"figure {m.fig} is not in the unit you are activating", rule(398))
+        return (f"figure {m.fig} is not in the unit you are activating", rule(399))
     if f.done:
-        return (f"{prof.name} #{f.id} has reserved an attack: its actions are over", rule(581))
+        return (f"{prof.name} #{f.id} has reserved an attack: its actions are over", rule(573))
     if "coup" in f.bonus:
         return (f"{prof.name} #{f.id} counts coup until the Follow Up step", rule(1373))
     if "halted" in f.bonus:
-        return (f"{prof.name} #{f.id} may not act this turn (a Special Power)", rule(999))
+        return (f"{prof.name} #{f.id} may not act this turn (a Special Power)", rule(838))
     if not (math.isfinite(m.x) and math.isfinite(m.y)):
         return ("a move needs a finite point", rule(403))
     if m.mode not in ("move", "fast", "charge"):
@@ -111,7 +111,7 @@ def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[
 
 
 def leaving_attackers(state: GameState, ctx: Context, f: Fig, m: Move) -> list[Fig]:
-    """Enemies in contact that the move takes the figure away from (L561); none for a
+    """Enemies in contact that the move takes the figure away from (L567); none for a
     Slippery figure (L1627)."""
     if ctx.profiles[f.id].has("slippery"):
         return []

@@ -6,22 +6,22 @@ and end in the Follow Up step (:mod:`.followup`), unless the power says otherwis
 
 Tags read elsewhere: ``halted`` (may not move, attack or reserve: Incontrovertible Truth,
 Jinx Mechanism, Electronic Feedback, Televangelism, Suspend), ``suspended`` (invulnerable,
-L1281), ``null`` (no further powers: Null Field L1155, Protection L1167), ``attack``
+L1285), ``null`` (no further powers: Null Field L1155, Protection L1167), ``attack``
 (Pounding Rage L1161), ``illuminated`` (L1101), ``shield`` (Shield of God L1209),
 ``blessed`` (Bless Weapon L1035), ``stealthy`` (Skulk in Shadows L1221), ``exposed``
 (Earth Sense L1071), ``def_hero`` (Psychic Shield L1173), ``hero_cap`` (Invigorate L1131),
-``floor`` / ``chanting`` (War Chant L1335), ``invisible`` (Invisibility L1137), ``first``
+``floor`` / ``chanting`` (War Chant L1335), ``invisible`` (Invisibility L1141), ``first``
 (Speaking in Tongues L1233: the unit activates before any other of its force), ``mob`` (Mob
 Mentality L1149: the unit's next close combat massed attack), ``adrenal`` / ``doomed``
-(Adrenal Overload L1011: a killing hit removes the figure only in the Follow Up step),
-``future`` (See the Future L1199: kept through the Follow Up step to the next Initiative step),
-``telepathy`` (Telepathic Command L1299: the lending character's id + 1). You Da Man (L1347)
+(Adrenal Overload L1015: a killing hit removes the figure only in the Follow Up step),
+``future`` (See the Future L1207: kept through the Follow Up step to the next Initiative step),
+``telepathy`` (Telepathic Command L1297: the lending character's id + 1). You Da Man (L1347)
 lasts the game: a mark (``Fig.marks``) that :func:`.control.cr_of` reads. ``frenzy_k`` /
-``frenzy_r`` (Induce Drug Frenzy L1119: its kept and rolled dice), ``storm_x`` /
-``storm_y`` / ``storm_r`` and ``rained`` (Summon Rain Storm L1263), ``speedster``
+``frenzy_r`` (Induce Drug Frenzy L1123: its kept and rolled dice), ``storm_x`` /
+``storm_y`` / ``storm_r`` and ``rained`` (Summon Rain Storm L1273), ``speedster``
 (Speedster L1239: 6" more to move this activation, no reserve fire or enemy power on it),
-``static`` (Static Charge L1251: the next enemy in base contact is zapped, 2k2), the mark
-``swarm`` (Illusionary Swarm L1107: the unit's next activation fires on the closest unit,
+``static`` (Static Charge L1249: the next enemy in base contact is zapped, 2k2), the mark
+``swarm`` (Illusionary Swarm L1111: the unit's next activation fires on the closest unit,
 friend or foe, without Did Not Move; the tag ``swarm`` while it lasts).
 """
 
@@ -93,7 +93,7 @@ ONLY = {
 
 
 def lending_character(state: GameState, ctx: Context, f: Fig) -> int | None:
-    """Telepathic Command (L1299): the friendly character whose Control Radius holds the user
+    """Telepathic Command (L1297): the friendly character whose Control Radius holds the user
     and whose Mental is lent (the engine's choice, the best Mental; docs/rulings.md)."""
     from warbench.rulesets.warengine.game.control import mental_rank
 
@@ -102,7 +102,7 @@ def lending_character(state: GameState, ctx: Context, f: Fig) -> int | None:
 
 
 def lenders(state: GameState, ctx: Context, f: Fig) -> list[int]:
-    """The characters a Telepathic Command user may select (L1299 "The user must be within
+    """The characters a Telepathic Command user may select (L1297 "The user must be within
     the Control Radius of a selected character"): friendly characters on the table whose
     Control Radius holds the user (the user itself if it is one)."""
     from warbench.rulesets.warengine.game.control import cr_of
@@ -129,7 +129,7 @@ def only_refusal(
     if "null" in t.bonus or "suspended" in t.bonus:
         return f"{_n(ctx, t)} may not be affected by Special Powers this turn"
     if ctx.projections and user_of(ctx, t.id) is not None:
-        return f"Special Powers may not affect a projection ({_n(ctx, t)}, L1019)"
+        return f"Special Powers may not affect a projection ({_n(ctx, t)}, L1021)"
     if "speedster" in t.bonus and user is not None and user.side != t.side:
         return f"{_n(ctx, t)} moves too fast to be targeted (Speedster, L1239)"
     for e in effects:
@@ -184,7 +184,7 @@ def only_refusal(
     return None
 
 
-#: Figure types by size, for Devour's "targets bigger than the monster's head" (L1061).
+#: Figure types by size, for Devour's "targets bigger than the monster's head" (L1063).
 SIZE = {"T": 0, "E": 0, "C": 0, "L": 1, "M": 2, "H": 3}
 
 
@@ -210,7 +210,7 @@ def _you_da_man_ok(state: GameState, ctx: Context, t: Fig) -> bool:
 
 
 def only_user(effects: tuple[Effect, ...]) -> bool:
-    """Whether the power works on its user only (See the Future L1199)."""
+    """Whether the power works on its user only (See the Future L1207)."""
     return any(e.kind == "power_only" and e.param == "user" for e in effects)
 
 
@@ -265,7 +265,7 @@ def apply_power(
                 state.figs[i].bonus["rally"] = 1
         elif k == "power_bonus" and isinstance(e.param, tuple):
             t.bonus[str(e.param[0])] = int(e.param[1]) if len(e.param) == 2 else 1
-        elif k == "power_unit_mark_enemy":  # until the unit's next activation (L1107)
+        elif k == "power_unit_mark_enemy":  # until the unit's next activation (L1111)
             for i in unit.figs:
                 if str(e.param) not in state.figs[i].marks:
                     state.figs[i].marks.append(str(e.param))
@@ -282,7 +282,7 @@ def apply_power(
         elif k == "power_drain_hero":
             loss = dice.roll(str(e.param), w.name)
             if t.hero < loss:
-                events.append(Event("drained", f"{_n(ctx, t)} has too few Hero Points", rule(1227)))
+                events.append(Event("drained", f"{_n(ctx, t)} has too few Hero Points", rule(1231)))
                 destroy(state, ctx, t, f, events, "drained")
             else:
                 t.hero -= loss
@@ -307,22 +307,22 @@ def apply_power(
             for g in state.figs:
                 if g.side != f.side and on_table(g) and gap(ctx, f, g) <= rng + 1e-9:
                     g.bonus["exposed"] = 1
-        elif k == "power_adrenal":  # Adrenal Overload (L1011)
+        elif k == "power_adrenal":  # Adrenal Overload (L1015)
             t.bonus["adrenal"] = 1
             t.reserved = None
             t.reserve_more = []
-        elif k == "power_frenzy":  # Induce Drug Frenzy (L1119), until the Follow Up step
+        elif k == "power_frenzy":  # Induce Drug Frenzy (L1123), until the Follow Up step
             t.bonus["frenzy_k"] = w.av.kept  # +1" of movement a kept die
             t.bonus["frenzy_r"] = w.av.rolled  # +1 close combat, -1 ranged a rolled die
             t.bonus["def_hero"] = t.bonus.get("def_hero", 0) + w.av.kept
             t.reserved = None
             t.reserve_more = []
             wi = next(i for i, x in enumerate(ctx.profiles[f.id].weapons) if x.name == w.name)
-            # the Follow Up defense is against "the same Attack Value as used" (L1119)
+            # the Follow Up defense is against "the same Attack Value as used" (L1123)
             t.burning.append([f.id, wi, 3, 0, w.av.rolled, w.av.kept])
         elif k == "power_wave":
             _wave(state, ctx, f, w, t, float(str(e.param)), events)
-        elif k == "power_rain_storm":  # the area's centre is the named figure (L1263)
+        elif k == "power_rain_storm":  # the area's centre is the named figure (L1273)
             f.bonus["storm_x"], f.bonus["storm_y"] = round(t.x * 1000), round(t.y * 1000)
             f.bonus["storm_r"] = round(float(str(e.param)))
             from warbench.rulesets.warengine.game.attacks import rain_storms
@@ -334,17 +334,17 @@ def apply_power(
 
             state.resume = list(state.active_units)
             activate(state, ctx, Activate(t.unit), dice, events)
-        elif k == "power_future":  # See the Future (L1199): the next Initiative step
+        elif k == "power_future":  # See the Future (L1207): the next Initiative step
             t.bonus["future"] = 1
-        elif k == "power_telepathy":  # Telepathic Command (L1299)
+        elif k == "power_telepathy":  # Telepathic Command (L1297)
             lender = via if via is not None else lending_character(state, ctx, f)
             if lender is not None:
                 for i in unit.figs:
                     state.figs[i].bonus["telepathy"] = lender + 1
                     state.figs[i].controlled = True
-        elif k == "power_teleport":  # Teleport (L1301)
+        elif k == "power_teleport":  # Teleport (L1303)
             _teleport(state, ctx, f, t, at, events)
-        elif k == "power_shove":  # Shove (L1217)
+        elif k == "power_shove":  # Shove (L1219)
             _shove(
                 state,
                 ctx,
@@ -354,7 +354,7 @@ def apply_power(
                 dice,
                 events,
             )
-        elif k == "power_terrain":  # the board changes (L1031, L1187, L1319, L1325, L1331)
+        elif k == "power_terrain":  # the board changes (L1033, L1189, L1321, L1327, L1333)
             from warbench.rulesets.warengine.game.terrain import use
 
             use(state, ctx, f, w, at, events)
@@ -372,7 +372,7 @@ def apply_power(
             convert(state, ctx, f, t, events)
         elif k == "power_reset":  # System Reset (L1291)
             system_reset(state, ctx, f, t, events)
-        elif k == "power_project":  # Astral Projection (L1019)
+        elif k == "power_project":  # Astral Projection (L1021)
             project(state, ctx, f, at, events)
         elif k == "power_summon":  # Summoning (L1277): deployed in the Follow Up step
             summon(state, ctx, f, via, at, events)
@@ -390,9 +390,9 @@ def apply_power(
 def point_refusal(
     state: GameState, ctx: Context, f: Fig, w: WeaponProfile, t: Fig, at: tuple[float, float]
 ) -> str | None:
-    """Why ``at`` is not a place Teleport may put ``t`` (L1301: within the power's Range of
+    """Why ``at`` is not a place Teleport may put ``t`` (L1303: within the power's Range of
     the user, on the table, not inside impassable terrain or another base; close combat is
-    allowed) or Shove may fling it to (L1217: anywhere on the table, not inside impassable
+    allowed) or Shove may fling it to (L1219: anywhere on the table, not inside impassable
     terrain; onto an enemy figure it lands in base contact, not onto a friend's)."""
     import math
 
@@ -446,12 +446,12 @@ def _teleport(
     events: list[Event],
 ) -> None:
     if at is None:
-        events.append(Event("teleport", f"{_n(ctx, t)} is not moved", rule(1301)))
+        events.append(Event("teleport", f"{_n(ctx, t)} is not moved", rule(1303)))
         return
     t.x, t.y = at
     t.moved = True
     events.append(
-        Event("teleport", f"{_n(ctx, t)} is teleported to ({at[0]:g}, {at[1]:g})", rule(1301))
+        Event("teleport", f"{_n(ctx, t)} is teleported to ({at[0]:g}, {at[1]:g})", rule(1303))
     )
 
 
@@ -464,9 +464,9 @@ def _shove(
     dice: Dice,
     events: list[Event],
 ) -> None:
-    """Shove (L1217): ``t`` lands at ``at``; a willing (friendly) target takes a 1k1 attack,
+    """Shove (L1219): ``t`` lands at ``at``; a willing (friendly) target takes a 1k1 attack,
     an unwilling one 2k2; hurled onto an enemy figure, it lands in base contact with it and
-    both take 2k2 attacks (each a queued attack with Hero Points, L491)."""
+    both take 2k2 attacks (each a queued attack with Hero Points, L493)."""
     import math
 
     from warbench.rulesets.warengine.dice import XkY
@@ -487,12 +487,12 @@ def _shove(
         ):
             x, y = t.x, t.y  # no room beside it: it falls where it was (docs/rulings.md)
     t.x, t.y, t.moved = x, y, True
-    events.append(Event("shove", f"{_n(ctx, t)} is flung to ({x:g}, {y:g})", rule(1217)))
+    events.append(Event("shove", f"{_n(ctx, t)} is flung to ({x:g}, {y:g})", rule(1219)))
     blows = [(t, XkY(2, 2) if (hit is not None or t.side != f.side) else XkY(1, 1))]
     if hit is not None:
         blows.append((hit, XkY(2, 2)))
     for victim, pool in blows:
-        strike(state, ctx, f, victim, pool, dice, events, ("shove", "Shove", "attack", 1217))
+        strike(state, ctx, f, victim, pool, dice, events, ("shove", "Shove", "attack", 1219))
 
 
 def strike(
@@ -505,9 +505,9 @@ def strike(
     events: list[Event],
     what: tuple[str, str, str, int],
 ) -> None:
-    """A power's plain attack of ``pool`` on ``victim`` (Shove's landing L1217, Expunge
+    """A power's plain attack of ``pool`` on ``victim`` (Shove's landing L1219, Expunge
     Nanites' blast L1087): rolled against its Defense and queued as the user's attack, with
-    Hero Points (L491). ``what`` is the event kind, the attack's name, its noun and line."""
+    Hero Points (L493). ``what`` is the event kind, the attack's name, its noun and line."""
     from warbench.rulesets.warengine.dice import attack_faces, roll_xky
     from warbench.rulesets.warengine.game.attacks import defense_pool
     from warbench.rulesets.warengine.game.state import Resolution
@@ -537,7 +537,7 @@ def _wave(
     push: float,
     events: list[Event],
 ) -> None:
-    """Wave (L1329): a line from the user toward ``t`` to the power's range; every figure it
+    """Wave (L1345): a line from the user toward ``t`` to the power's range; every figure it
     hits, except vehicles and monsters, is moved ``push`` inches directly away from the user
     (where the board and the other bases let it; otherwise it stays, docs/rulings.md)."""
     import math
@@ -565,7 +565,7 @@ def _wave(
             state, ctx, g, x, y
         ):
             g.x, g.y = x, y
-            events.append(Event("wave", f'the Wave throws {_n(ctx, g)} back 3"', rule(1329)))
+            events.append(Event("wave", f'the Wave throws {_n(ctx, g)} back 3"', rule(1345)))
 
 
 def _halt_scope(

@@ -178,7 +178,7 @@ class UnitView(TypedDict):
 
 
 class View(TypedDict):
-    """A player's view: everything on the table is open information (L581)."""
+    """A player's view: everything on the table is open information (L573)."""
 
     player: int
     turn: int
@@ -287,7 +287,7 @@ class WarEngineRuleset:
                 Decision(
                     player,
                     "hero",
-                    rule(491),
+                    rule(493),
                     f"spend Hero Points (0 to {most}) for {ctx.profiles[fig].name} #{fig}",
                     Hero(default),
                 ),
@@ -346,7 +346,7 @@ class WarEngineRuleset:
                 LazyDecision(
                     state.window.player,
                     "reserve",
-                    rule(587),
+                    rule(577),
                     "use a reserved attack now?",
                     thunk=lambda: res.default_answer(state, ctx, window),
                 ),
@@ -368,7 +368,7 @@ class WarEngineRuleset:
             LazyDecision(
                 side,
                 "action",
-                rule(398),
+                rule(399),
                 "act with a figure, or Deactivate",
                 thunk=lambda: choose(state, ctx, side),
             ),
@@ -428,11 +428,11 @@ class WarEngineRuleset:
         revive: list[WarEngineAction] = [*kit.revive_actions(state, ctx, player)]
         revive += kit.revive_moves(state, ctx)
         listed += [a for a in revive if check(a) is None]
-        if ctx.huge:  # Monstrously Huge: pushes (L1401)
+        if ctx.huge:  # Monstrously Huge: pushes (L1403)
             from warbench.rulesets.warengine.game.huge import push_actions
 
             listed += push_actions(state, ctx, player)
-        if ctx.raging:  # Blood Rage's compelled moves and attacks (L1365)
+        if ctx.raging:  # Blood Rage's compelled moves and attacks (L1367)
             listed = _rage_listed(state, ctx, player, listed)
         if state.log_kills:  # Actuate Casualty's corpses (L1009)
             from warbench.rulesets.warengine.game.allegiance import corpse_attacks
@@ -445,7 +445,7 @@ class WarEngineRuleset:
             elif isinstance(a, Reserve) and res.bushwhacked(
                 state, ctx, state.figs[a.fig], a.weapon
             ):
-                listed.append(replace(a, every=True))  # Bushwhacker (L1469)
+                listed.append(replace(a, every=True))  # Bushwhacker (L1471)
         fams: list[Family[WarEngineAction]] = []
         for fid in group_figs(state, state.active_units):
             f = state.figs[fid]
@@ -490,7 +490,7 @@ class WarEngineRuleset:
         if not isinstance(action, want[d.kind]):
             return Refusal(f"{d.prompt} is pending, not {type(action).__name__}", d.rule)
         if isinstance(action, Reroll):
-            return None  # either answer is allowed (L1387, L1485, L1581)
+            return None  # either answer is allowed (L1391, L1489, L1585)
         if isinstance(action, Transfer):
             tq = kit.transfer_question(state, ctx)
             if tq is None or action.fig != tq[1]:
@@ -505,7 +505,7 @@ class WarEngineRuleset:
             q = rsl.hero_question(state, ctx)
             assert q is not None
             if not 0 <= action.points <= q[2]:
-                return Refusal(f"spend 0 to {q[2]} Hero Points, not {action.points}", rule(491))
+                return Refusal(f"spend 0 to {q[2]} Hero Points, not {action.points}", rule(493))
             return None
         if isinstance(action, Leader):
             if action.fig not in state.leader_choice[1:]:
@@ -550,13 +550,13 @@ class WarEngineRuleset:
             if action not in res.options(state, ctx, state.window):
                 return Refusal(
                     f"figure {action.fig} has no reserved attack it may use on {action.target} now",
-                    rule(587),
+                    rule(577),
                 )
             return None
         if ctx.raging and isinstance(action, (Move, Attack, Reserve, Deactivate)):
             from warbench.rulesets.warengine.game.bloodrage import refusal as rage_refusal
 
-            rage = rage_refusal(state, ctx, action, player)  # Blood Rage (L1365)
+            rage = rage_refusal(state, ctx, action, player)  # Blood Rage (L1367)
             if rage is not None:
                 return Refusal(*rage)
         if isinstance(action, Activate):
@@ -589,7 +589,7 @@ class WarEngineRuleset:
             return Refusal(a.reason, a.rule)
         why = kit.take_refusal(ctx, state, action) or kit.drain_refusal(state, ctx, action)
         if why is not None:
-            return Refusal(why, rule(1607 if action.take is not None else 1069))
+            return Refusal(why, rule(1609 if action.take is not None else 1069))
         return _choice_refusal(state, ctx, action)
 
     def apply(
@@ -605,8 +605,8 @@ class WarEngineRuleset:
         ctx = kit.context_of(s)
         events: list[Event] = []
         _apply(s, ctx, action, player, roll, events)
-        terrain.expire(s, events)  # walls end with their user (L1319, L1325)
-        if ctx.projections:  # Astral Projection's leash (L1019)
+        terrain.expire(s, events)  # walls end with their user (L1321, L1327)
+        if ctx.projections:  # Astral Projection's leash (L1021)
             from warbench.rulesets.warengine.game.astral import leash
 
             leash(s, ctx, events)
@@ -615,7 +615,7 @@ class WarEngineRuleset:
     # -- views and the end -----------------------------------------------------------------------
     def view(self, state: GameState, player: int) -> View:
         """Everything on the table is open information in WarEngine (reserved weapons are
-        announced, L581): the view is the state without its set-up."""
+        announced, L573): the view is the state without its set-up."""
         ctx = kit.context_of(state)
         out: View = {
             "player": player,
@@ -677,7 +677,7 @@ class WarEngineRuleset:
 def _rage_listed(
     state: GameState, ctx: stp.Context, player: int, listed: list[WarEngineAction]
 ) -> list[WarEngineAction]:
-    """The listed actions a Blood Rage compulsion allows, and its compelled ones (L1365)."""
+    """The listed actions a Blood Rage compulsion allows, and its compelled ones (L1367)."""
     from warbench.rulesets.warengine.game import bloodrage as br
 
     out = [a for a in listed if br.refusal(state, ctx, a, player) is None]
@@ -705,8 +705,8 @@ def _move_builder(fid: int, mode: str) -> Any:
 
 def power_choices(state: GameState, ctx: stp.Context, a: Attack) -> list[Attack]:
     """The other choices of a power's attack (``Attack.via``, ``Attack.av``): each character
-    Telepathic Command may select (L1299), each lower Attack Value of Induce Drug Frenzy
-    (L1119: fewer dice rolled, fewer kept, or both). The listed attack itself (``None``:
+    Telepathic Command may select (L1297), each lower Attack Value of Induce Drug Frenzy
+    (L1123: fewer dice rolled, fewer kept, or both). The listed attack itself (``None``:
     the engine's choice) is the default."""
     from warbench.rulesets.warengine.game.powers import lenders
 
@@ -748,7 +748,7 @@ def _lower(av: XkY) -> list[XkY]:
 
 
 def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | None:
-    """Refuse a power choice the rules do not allow (L1119, L1299)."""
+    """Refuse a power choice the rules do not allow (L1123, L1297)."""
     from warbench.rulesets.warengine.game.powers import lenders
 
     w = ctx.profiles[a.fig].weapons[a.weapon]
@@ -767,14 +767,14 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
             return Refusal(
                 "only Telepathic Command (a character) and Summoning (a Summoned figure) "
                 "select a figure (via)",
-                rule(1299),
+                rule(1297),
             )
         allowed = lenders(state, ctx, state.figs[a.fig])
         if a.via not in allowed:
             return Refusal(
                 f"via {a.via}: the user must be within the Control Radius of the selected "
                 f"character; allowed: {allowed}",
-                rule(1299),
+                rule(1297),
             )
     if a.at is not None and w.power == "Astral Projection":
         from warbench.rulesets.warengine.game.astral import projection_of
@@ -783,7 +783,7 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
         pid = projection_of(state, ctx, a.fig)
         why = None if pid is None else spot_refusal(state, ctx, state.figs[a.fig], pid, *a.at)
         if why is not None:
-            return Refusal(why, rule(1019))
+            return Refusal(why, rule(1021))
     elif a.at is not None and w.power == "Summoning":
         from warbench.rulesets.warengine.game.summoning import spot_refusal, waiting
 
@@ -804,21 +804,21 @@ def _choice_refusal(state: GameState, ctx: stp.Context, a: Attack) -> Refusal | 
             return Refusal(
                 "only Teleport, Shove, Summoning, Astral Projection and the powers that change the "
                 "board name a point (at)",
-                rule(1301),
+                rule(1303),
             )
         why = point_refusal(state, ctx, state.figs[a.fig], w, state.figs[a.target], a.at)
         if why is not None:
-            return Refusal(why, rule(1301 if w.power == "Teleport" else 1217))
+            return Refusal(why, rule(1303 if w.power == "Teleport" else 1219))
     if a.av is not None:
         if w.power != "Induce Drug Frenzy":
-            return Refusal("only Induce Drug Frenzy takes a lower Attack Value (av)", rule(1119))
+            return Refusal("only Induce Drug Frenzy takes a lower Attack Value (av)", rule(1123))
         try:
             pool = XkY.parse(a.av, "av")
         except ProfileError as exc:
-            return Refusal(str(exc), rule(1119))
+            return Refusal(str(exc), rule(1123))
         if pool.rolled > w.av.rolled or pool.kept > w.av.kept:
             return Refusal(
-                f"av {pool}: a lower Attack Value than the power's {w.av} (L1119)", rule(1119)
+                f"av {pool}: a lower Attack Value than the power's {w.av} (L1123)", rule(1123)
             )
     return None
 
@@ -836,7 +836,7 @@ def _who(state: GameState) -> Decision[WarEngineAction]:
         return Decision(rq[0], "reroll", rule(rsl.reroll_line(rq[2])), "reroll this roll?")
     q = rsl.hero_question(state, ctx)
     if q is not None:
-        return Decision(q[0], "hero", rule(491), "spend Hero Points")
+        return Decision(q[0], "hero", rule(493), "spend Hero Points")
     if state.leader_choice:
         return Decision(
             state.units[state.leader_choice[0]].side, "leader", rule(334), "pick the leader"
@@ -854,11 +854,11 @@ def _who(state: GameState) -> Decision[WarEngineAction]:
             return Decision(CHANCE, "roll", rule(362), "initiative")
         return Decision(state.initiative, "first", rule(362), "who activates first?")
     if state.window is not None:
-        return Decision(state.window.player, "reserve", rule(587), "use a reserved attack now?")
+        return Decision(state.window.player, "reserve", rule(577), "use a reserved attack now?")
     if state.active_unit is None:
         return Decision(state.to_act, "activation", rule(366), "activate a unit")
     return Decision(
-        state.units[state.active_unit].side, "action", rule(398), "act with a figure, or Deactivate"
+        state.units[state.active_unit].side, "action", rule(399), "act with a figure, or Deactivate"
     )
 
 
@@ -885,7 +885,7 @@ def _apply(
     if isinstance(action, Hero):
         rsl.spend(s, action.points)
         events.append(
-            Event("hero", f"player {player} spends {action.points} Hero Points", rule(491))
+            Event("hero", f"player {player} spends {action.points} Hero Points", rule(493))
         )
         _settle(s, ctx, dice, events)
         return
@@ -966,7 +966,7 @@ def _apply(
         f.done = True
         f.attacked = True
         events.append(
-            Event("reserve", f"{ctx.profiles[f.id].name} #{f.id} reserves {w.name}", rule(581))
+            Event("reserve", f"{ctx.profiles[f.id].name} #{f.id} reserves {w.name}", rule(573))
         )
         if f.reserve_more:
             more = ", ".join(ctx.profiles[f.id].weapons[i].name for i in f.reserve_more)
@@ -974,7 +974,7 @@ def _apply(
                 Event(
                     "reserve",
                     f"{ctx.profiles[f.id].name} #{f.id} is a Bushwhacker: also reserves {more}",
-                    rule(1469),
+                    rule(1471),
                 )
             )
         return
@@ -998,12 +998,12 @@ def _apply(
         if action.lunge:
             x, y = mov.toward(s, ctx, f, t, float(res.lunge_inches(ctx, f.id)))
             f.x, f.y, f.moved = x, y, True
-            events.append(Event("lunge", f"{ctx.profiles[f.id].name} #{f.id} lunges", rule(591)))
+            events.append(Event("lunge", f"{ctx.profiles[f.id].name} #{f.id} lunges", rule(583)))
         atk.declare(s, ctx, f, wi, t.id, (), (), dice, events, reserve_use=True)
         if win.kind == "counter":
             s.window = None
             assert win.declared is not None
-            _attack(s, ctx, win.declared, dice, events)  # simultaneous (L585)
+            _attack(s, ctx, win.declared, dice, events)  # simultaneous (L575)
         elif not res.options(s, ctx, win):
             s.window = None
         _settle(s, ctx, dice, events)
@@ -1020,7 +1020,7 @@ def _apply(
                             Event(
                                 "leave combat",
                                 f"{who} attacks the figure leaving close combat",
-                                rule(561),
+                                rule(567),
                             )
                         )
                         atk.declare(s, ctx, g, wi, f.id, (), (), dice, events, free=True)
@@ -1035,7 +1035,7 @@ def _apply(
             Event(
                 "declare",
                 f"attack declared on #{action.target}, which has a reserved attack",
-                rule(585),
+                rule(575),
             )
         )
         return
@@ -1053,13 +1053,13 @@ def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event], 
     pause = res.lunge_pause(s, ctx, f.id, start, (m.x, m.y))
     mov.do_move(s, ctx, f, m)
     if pause is not None:
-        # L407: the move pauses where it passes a figure ready to lunge (L591)
+        # L407: the move pauses where it passes a figure ready to lunge (L583)
         f.x, f.y = pause
-        if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1325)
+        if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1327)
             rsl.advance(s, ctx, events)
         s.then = Move(f.id, m.x, m.y, "continue")
         events.append(
-            Event("pause", f"{ctx.profiles[f.id].name} #{f.id} passes an enemy figure", rule(591))
+            Event("pause", f"{ctx.profiles[f.id].name} #{f.id} passes an enemy figure", rule(583))
         )
         res.open_move_window(s, ctx, f.id, start)
         if s.window is None:
@@ -1077,11 +1077,11 @@ def _move(s: GameState, ctx: stp.Context, f: Any, m: Move, events: list[Event], 
 def _moved_near_terror(
     s: GameState, ctx: stp.Context, f: Any, start: Any, dice: Dice, events: list[Event]
 ) -> None:
-    """After a move stage: a Static Charge zaps (L1251), Terrifying's immediate rout tests
+    """After a move stage: a Static Charge zaps (L1249), Terrifying's immediate rout tests
     (L1649), then the other player's chance to use reserved attacks on the mover if it is
     still there (L407)."""
     atk.rain_storms(s, ctx)
-    if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1325)
+    if terrain.burn(s, ctx, f, start, dice, events):  # through a Wall of Fire (L1327)
         rsl.advance(s, ctx, events)
     if atk.static_charge(s, ctx, f, dice, events):
         rsl.advance(s, ctx, events)  # resolved now, unless it waits for Hero Points
@@ -1128,7 +1128,7 @@ def _settle(s: GameState, ctx: stp.Context, dice: Dice, events: list[Event]) -> 
         return
     if s.queue or s.window is not None:
         return
-    if s.phase == "follow up":  # a follow-up attack was resolved: the step goes on (L597)
+    if s.phase == "follow up":  # a follow-up attack was resolved: the step goes on (L599)
         act.resume_follow_up(s, ctx, dice, events)
         return
     if s.then is not None:

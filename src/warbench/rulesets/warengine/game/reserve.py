@@ -1,14 +1,14 @@
-"""Reserve (004_f4ea5693af0644ce.txt L379-L389, L563-L593): Reserve Attack, Remove Reserve,
+"""Reserve (004_f4ea5693af0644ce.txt L381-L387, L569-L585): Reserve Attack, Remove Reserve,
 reserved attacks that interrupt the enemy, simultaneous reserved attacks, Lunge.
 
-* Reserving is a figure's last action: one unused weapon goes on reserve (L581); Slow Attack
-  weapons never (L1725); a figure that made a Fast Move may not (L415).
+* Reserving is a figure's last action: one unused weapon goes on reserve (L573); Slow Attack
+  weapons never (L1729); a figure that made a Fast Move may not (L415).
 * Remove Reserve: markers are removed when the unit activates again (L383).
-* A reserved attack is used against the currently active enemy unit (L587): after each of
+* A reserved attack is used against the currently active enemy unit (L577): after each of
   its figures' moves the other player may fire reserved attacks at it (``move`` window,
   L407); and when a figure with a reserved attack is attacked it may answer at once, the two
-  attacks being simultaneous (``counter`` window, L585).
-* Lunge (L589-L593): a figure with a close combat weapon on reserve and at least 9" of
+  attacks being simultaneous (``counter`` window, L575).
+* Lunge (L581-L585): a figure with a close combat weapon on reserve and at least 9" of
   Movement may lunge 1" per 9" into contact with an enemy that passes by, then attack.
 """
 
@@ -33,36 +33,36 @@ from warbench.rulesets.warengine.game.state import (
 def reserve_refusal(
     state: GameState, ctx: Context, r: Reserve, player: int
 ) -> tuple[str, str] | None:
-    """Why the figure may not reserve that weapon, or None (L581)."""
+    """Why the figure may not reserve that weapon, or None (L573)."""
     from warbench.rulesets.warengine.game.attacks import weapon_refusal
 
     if not 0 <= r.fig < len(state.figs):
-        return (f"there is no figure {r.fig}", rule(581))
+        return (f"there is no figure {r.fig}", rule(573))
     f = state.figs[r.fig]
     if f.side != player or f.unit not in state.active_units or not on_table(f):
-        return (f"figure {r.fig} is not in the unit you are activating", rule(398))
+        return (f"figure {r.fig} is not in the unit you are activating", rule(399))
     bad = weapon_refusal(state, ctx, f, r.weapon)
     if bad:
         return (bad.reason, bad.rule)
     w = ctx.profiles[f.id].weapons[r.weapon]
     if "frenzy_k" in f.bonus:
-        return (f"{ctx.profiles[f.id].name} #{f.id} is in a drug frenzy: no reserve", rule(1119))
+        return (f"{ctx.profiles[f.id].name} #{f.id} is in a drug frenzy: no reserve", rule(1123))
     if "adrenal" in f.bonus:
-        return (f"{ctx.profiles[f.id].name} #{f.id} is in Adrenal Overload: no reserve", rule(1011))
+        return (f"{ctx.profiles[f.id].name} #{f.id} is in Adrenal Overload: no reserve", rule(1015))
     if w.has("no_reserve"):
-        return (f"{w.name} has Slow Attack and may never be placed on reserve", rule(1725))
+        return (f"{w.name} has Slow Attack and may never be placed on reserve", rule(1729))
     if r.every and not bushwhacked(state, ctx, f, r.weapon):
         return (
             f"{ctx.profiles[f.id].name} #{f.id} reserves one weapon: only a Bushwhacker that "
             "has not attacked this activation reserves all its ranged or close combat weapons "
             "(and it has another)",
-            rule(1469),
+            rule(1471),
         )
     return None
 
 
 def bushwhacked(state: GameState, ctx: Context, f: Fig, wi: int) -> list[int]:
-    """Bushwhacker (L1469): a figure that has not attacked this activation reserves all its
+    """Bushwhacker (L1471): a figure that has not attacked this activation reserves all its
     ranged weapons or all its close combat weapons (Special Powers are neither): the others
     of the reserved weapon's kind that it may use and reserve, in weapon order."""
     from warbench.rulesets.warengine.game.attacks import weapon_refusal
@@ -83,7 +83,7 @@ def bushwhacked(state: GameState, ctx: Context, f: Fig, wi: int) -> list[int]:
 
 
 def lunge_inches(ctx: Context, fid: int) -> int:
-    """1" of lunge per 9" of Movement (L591)."""
+    """1" of lunge per 9" of Movement (L583)."""
     return ctx.profiles[fid].mv // 9
 
 
@@ -114,7 +114,7 @@ def options(state: GameState, ctx: Context, window: Window) -> list[ReserveFire]
             and lunge_inches(ctx, f.id) >= 1
             and gap(ctx, f, mover) <= lunge_inches(ctx, f.id) + reach(w) + 1e-9
             and free_spot(state, ctx, f, *toward(state, ctx, f, mover, lunge_inches(ctx, f.id)))
-        ):  # L591: lunge toward it, then strike with the weapon's reach
+        ):  # L583: lunge toward it, then strike with the weapon's reach
             out.append(ReserveFire(f.id, mover.id, lunge=True))
     return out
 
@@ -129,7 +129,7 @@ def default_answer(state: GameState, ctx: Context, window: Window) -> ReserveFir
 def lunge_pause(
     state: GameState, ctx: Context, mover: int, start: tuple[float, float], end: tuple[float, float]
 ) -> tuple[float, float] | None:
-    """Where an enemy move passing a figure ready to lunge pauses (L407, L591): the point of
+    """Where an enemy move passing a figure ready to lunge pauses (L407, L583): the point of
     the path closest to the first such figure it passes, if the move ends out of its reach."""
     m = state.figs[mover]
     best: tuple[float, tuple[float, float]] | None = None
@@ -174,7 +174,7 @@ def open_move_window(
 
 
 def counter_window(state: GameState, ctx: Context, a: Attack) -> bool:
-    """Before an attack on an enemy figure with a reserved attack that can answer (L585). A
+    """Before an attack on an enemy figure with a reserved attack that can answer (L575). A
     normal attack by a figure with Lightning Reflexes supersedes reserved attacks (L1577):
     none. A friendly power on one's own figure opens no window (docs/rulings.md)."""
     if ctx.profiles[a.fig].has("lightning_reflexes"):

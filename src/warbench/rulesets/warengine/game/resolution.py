@@ -1,5 +1,5 @@
 """Hero Points and resolving rolled attacks (004_f4ea5693af0644ce.txt L489-L497, L471), and
-removing figures (casualties, the leader's replacement L329-L334, Victory Points L619-L621).
+removing figures (casualties, the leader's replacement L329-L334, Victory Points L623).
 
 An attack is rolled at once and queued (``state.queue``); the attacker, then each defender,
 may spend Hero Points (a ``hero`` decision, asked only when it can change the result); then
@@ -62,7 +62,7 @@ def reroll(
     state: GameState, ctx: Context, use: bool, dice: Dice, events: list[Event], player: int
 ) -> None:
     """Answer the pending reroll decision: reroll that roll (its tweak spent; the new roll
-    stands, L1387, L1485, L1581) or let it stand."""
+    stands, L1391, L1489, L1585) or let it stand."""
     from warbench.rulesets.warengine.dice import FaceRule, XkY, roll_xky
     from warbench.rulesets.warengine.game.attacks import REROLL_LINES, spend_reroll
 
@@ -132,7 +132,7 @@ def hero_question(state: GameState, ctx: Context) -> tuple[int, int, int, int] |
         t = state.figs[tid]
         have = t.hero + t.bonus.get("def_hero", 0)  # Psychic Shield: defense only (L1173)
         if "adrenal" in t.bonus:
-            have //= 2  # Adrenal Overload: two Hero Points raise a Defense roll by one (L1011)
+            have //= 2  # Adrenal Overload: two Hero Points raise a Defense roll by one (L1015)
         if d < 0 or not t.alive or have <= 0 or res.mental:
             continue
         if total > d and k == res.decided:
@@ -152,7 +152,7 @@ def spend(state: GameState, points: int) -> None:
         return
     tid, d = res.targets[res.decided]
     t = state.figs[tid]
-    cost = points * (2 if "adrenal" in t.bonus else 1)  # Adrenal Overload (L1011)
+    cost = points * (2 if "adrenal" in t.bonus else 1)  # Adrenal Overload (L1015)
     shield = min(cost, t.bonus.get("def_hero", 0))  # defense-only points go first
     if shield:
         t.bonus["def_hero"] -= shield
@@ -199,7 +199,7 @@ def _resolve(state: GameState, ctx: Context, res: Resolution, events: list[Event
             )
             destroy(state, ctx, t, a, events, "destroyed")
             if res.cc and not t.alive:
-                kit.scrounge(state, ctx, a, t, res.effects, events)  # Scrounger (L1607)
+                kit.scrounge(state, ctx, a, t, res.effects, events)  # Scrounger (L1609)
             if res.cc and ctx.profiles[a.id].has("coup_counter"):
                 a.bonus["coup"] = 1  # L1373: no moving or attacking until the Follow Up
         else:
@@ -235,24 +235,24 @@ def destroy(
     state: GameState, ctx: Context, t: Fig, by: Fig | None, events: list[Event], how: str
 ) -> None:
     """Remove a figure: casualties, the leader's replacement (L329-L334), Victory Points
-    (L619-L621)."""
+    (L623)."""
     if not t.alive:
         return
     if (
         "adrenal" in t.bonus and how == "destroyed"
-    ):  # a killing hit: removed in the Follow Up (L1011)
+    ):  # a killing hit: removed in the Follow Up (L1015)
         if "doomed" not in t.bonus:
             t.bonus["doomed"] = 1
             events.append(
                 Event(
                     "adrenal",
                     f"{_n(ctx, t)} takes a killing hit and fights on until the Follow Up step",
-                    rule(1011),
+                    rule(1015),
                 )
             )
         return
-    if "suspended" in t.bonus:  # Suspend: invulnerable until the Follow Up ends (L1281)
-        events.append(Event("suspended", f"{_n(ctx, t)} is suspended: unharmed", rule(1281)))
+    if "suspended" in t.bonus:  # Suspend: invulnerable until the Follow Up ends (L1285)
+        events.append(Event("suspended", f"{_n(ctx, t)} is suspended: unharmed", rule(1285)))
         return
     from warbench.rulesets.warengine.game.rout import force_leader_falls
 
@@ -276,5 +276,5 @@ def destroy(
         u.gone = True
         state.vp[1 - t.side] += 0 if "control" in t.bonus else 100  # Control's own unit
         events.append(
-            Event("unit destroyed", f"{u.name} is destroyed", rule(621), {"side": u.side})
+            Event("unit destroyed", f"{u.name} is destroyed", rule(623), {"side": u.side})
         )

@@ -1,4 +1,4 @@
-"""Rout (004_f4ea5693af0644ce.txt L605-L617) with the Unit Tweaks (L1855-L1893).
+"""Rout (004_f4ea5693af0644ce.txt L605-L615) with the Unit Tweaks (L1855-L1893).
 
 A unit tests at most once per turn when (1) half or more of its figures are gone and it lost
 one this turn, (2) it lost its leader this turn and none replaces it, (3) one trooper or elite
@@ -102,7 +102,7 @@ def rout_step(state: GameState, ctx: Context, dice: Dice, events: list[Event]) -
 def rout_test(
     state: GameState, ctx: Context, u: UnitState, why: list[str], dice: Dice, events: list[Event]
 ) -> None:
-    """One rout test of unit ``u`` (L613-L617, with Well Trained, Rally, Inspiring Example,
+    """One rout test of unit ``u`` (L613-L615, with Well Trained, Rally, Inspiring Example,
     Butthole Sergeant); the figures that fail rout at once."""
     from warbench.rulesets.warengine.game.resolution import destroy
 
@@ -115,13 +115,13 @@ def rout_test(
             Event(
                 "rout",
                 f"{u.name} is Well Trained: passes its first rout test",
-                rule(1885),
+                rule(1887),
                 {"side": u.side},
             )
         )
         return
     if any("rally" in state.figs[i].bonus for i in alive):
-        events.append(Event("rout", f"{u.name} is Rallied: passes", rule(1181), {"side": u.side}))
+        events.append(Event("rout", f"{u.name} is Rallied: passes", rule(1183), {"side": u.side}))
         return
     leader = u.leader if u.leader in alive else None
     tester = leader if leader is not None else max(alive, key=lambda i: (mental_rank(ctx, i), -i))

@@ -106,9 +106,9 @@ class Context:
     quarters: bool
     depth: float
     big: tuple[int, ...] = ()  # the figures that are vehicles or monsters (they block sight)
-    projections: tuple[int, ...] = ()  # the users of Astral Projection (L1019), by id
-    raging: tuple[int, ...] = ()  # the figures with Blood Rage (L1365)
-    huge: tuple[int, ...] = ()  # the Monstrously Huge vehicles (L1401)
+    projections: tuple[int, ...] = ()  # the users of Astral Projection (L1021), by id
+    raging: tuple[int, ...] = ()  # the figures with Blood Rage (L1367)
+    huge: tuple[int, ...] = ()  # the Monstrously Huge vehicles (L1403)
     homes: tuple[int, ...] = ()  # the force each figure id was bought with (sides may change)
 
 
@@ -259,7 +259,7 @@ def build_context(rosters: Sequence[Any], board: Any, options: Mapping[str, Any]
                 homes += (side,) * m.count
     from warbench.rulesets.warengine.game.astral import projection_profile, projects
 
-    # one projection figure per Astral Projection user, after every force's figures (L1019)
+    # one projection figure per Astral Projection user, after every force's figures (L1021)
     users = tuple(i for i, p in enumerate(profiles) if projects(p))
     profiles.extend(projection_profile(i, profiles[i]) for i in users)
     key = setup_key(rosters, board, options)
@@ -320,7 +320,7 @@ def new_game(
                     start_size=len(ids),
                 )
             )
-    for user in ctx.projections:  # Astral Projection: off the table until projected (L1019)
+    for user in ctx.projections:  # Astral Projection: off the table until projected (L1021)
         u = figs[user]
         figs.append(Fig(len(figs), u.side, u.unit, u.name, alive=False, marks=["projection"]))
         units[u.unit].figs.append(len(figs) - 1)
@@ -365,7 +365,7 @@ def group_figs(state: GameState, ctx: Context) -> list[int]:
 
 def waits(ctx: Context, fid: int) -> bool:
     """A figure not placed in the placement step: a Summoned figure (L1279) or a projection
-    (L1019), brought into play by a power."""
+    (L1021), brought into play by a power."""
     prof = ctx.profiles[fid]
     return prof.has("summoned") or prof.has("projection")
 
@@ -412,7 +412,7 @@ def place_refusal(state: GameState, ctx: Context, fid: int, x: float, y: float) 
             f'{prof.name} must be placed with its base within {ctx.depth:g}" of its own edge '
             f"(x {x0:g}-{x1:g}, y {y0:g}-{y1:g}), not at ({x:g}, {y:g})"
         )
-    if ctx.huge and prof.has("monstrously_huge"):  # on its own table edge (L1401)
+    if ctx.huge and prof.has("monstrously_huge"):  # on its own table edge (L1403)
         from warbench.rulesets.warengine.game.huge import place_refusal as huge_refusal
 
         why = huge_refusal(ctx, state.figs[fid].side, fid, x, y)
@@ -442,7 +442,7 @@ def auto_place(state: GameState, ctx: Context, fid: int) -> tuple[float, float]:
     ys = [y1 - k * step for k in range(int((y1 - y0) / step) + 1)]
     if side == 1:
         ys = [y0 + k * step for k in range(int((y1 - y0) / step) + 1)]
-    if prof.has("monstrously_huge"):  # on its own table edge (L1401)
+    if prof.has("monstrously_huge"):  # on its own table edge (L1403)
         ys = [y0 if side == 0 else y1]
     cols = int((x1 - x0) / step) + 1
     order = sorted(range(cols), key=lambda c: abs(x0 + c * step - mid))

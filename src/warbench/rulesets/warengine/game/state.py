@@ -69,7 +69,7 @@ class Activate:
 class Move:
     """Move figure ``fig`` to ``(x, y)`` in a straight line (L403-L409). ``mode``: ``move``,
     ``fast`` (Fast Move, +1/3, L415) or ``charge`` (Charging, +1/3 into close combat, L425);
-    ``continue`` is internal: the rest of a move paused for a lunge (L407, L591)."""
+    ``continue`` is internal: the rest of a move paused for a lunge (L407, L583)."""
 
     fig: int
     x: float
@@ -83,18 +83,18 @@ class Attack:
     """Figure ``fig`` attacks ``target`` with its weapon ``weapon`` (index into its weapons;
     Multiprofile weapons are split into one entry per profile). ``helpers`` are figures of the
     same unit using their reserved attacks for a Massed Attack (L553); ``secondary`` the
-    figures a Close Combat area effect weapon also affects (L517)."""
+    figures a Close Combat area effect weapon also affects (L513)."""
 
     fig: int
     weapon: int
     target: int
     helpers: tuple[int, ...] = ()
     secondary: tuple[int, ...] = ()
-    via: int | None = None  # Telepathic Command: the character whose Mental is lent (L1299)
-    av: str | None = None  # Induce Drug Frenzy: a lower Attack Value, "XkY" (L1119)
+    via: int | None = None  # Telepathic Command: the character whose Mental is lent (L1297)
+    av: str | None = None  # Induce Drug Frenzy: a lower Attack Value, "XkY" (L1123)
     at: tuple[float, float] | None = None  # Teleport's destination, Shove's landing point
     # Scrounger: [the victim's weapon slot, the own slot given for it] if the attack kills in
-    # close combat, [-1, -1] to keep its weapons (L1607); Drain Power: what the target loses,
+    # close combat, [-1, -1] to keep its weapons (L1609); Drain Power: what the target loses,
     # a Special Power, a personal edge or "active:<tag>" (L1069); None: the engine's choice
     take: tuple[int, int] | None = None
     lose: str | None = None
@@ -103,11 +103,11 @@ class Attack:
 
 @dataclass(frozen=True)
 class Reserve:
-    """Figure ``fig`` puts its unused weapon ``weapon`` on reserve; its last action (L581)."""
+    """Figure ``fig`` puts its unused weapon ``weapon`` on reserve; its last action (L573)."""
 
     fig: int
     weapon: int
-    every: bool = False  # Bushwhacker: all its weapons of that kind, ranged or CC (L1469)
+    every: bool = False  # Bushwhacker: all its weapons of that kind, ranged or CC (L1471)
     kind: Literal["reserve"] = "reserve"
 
 
@@ -120,8 +120,8 @@ class Deactivate:
 
 @dataclass(frozen=True)
 class ReserveFire:
-    """Use figure ``fig``'s reserved attack on ``target`` out of sequence (L583-L587); with
-    ``lunge`` the figure first lunges into base contact (L591)."""
+    """Use figure ``fig``'s reserved attack on ``target`` out of sequence (L575-L579); with
+    ``lunge`` the figure first lunges into base contact (L583)."""
 
     fig: int
     target: int
@@ -146,8 +146,8 @@ class Hero:
 
 @dataclass(frozen=True)
 class Reroll:
-    """Reroll the roll the pending ``reroll`` decision names (Lucky Bastard L1581, Charmed
-    L1485: its owner's; Hard Luck L1387, Fickle Finger of Fate L1515: the opponent's), or
+    """Reroll the roll the pending ``reroll`` decision names (Lucky Bastard L1585, Charmed
+    L1489: its owner's; Hard Luck L1391, Fickle Finger of Fate L1519: the opponent's), or
     let it stand."""
 
     use: bool
@@ -185,7 +185,7 @@ class Transfer:
 class Push:
     """Figure ``fig``, in base contact with the friendly Monstrously Huge vehicle ``vehicle``,
     gives up the movement it has left to push it toward ``(x, y)`` in the Follow Up step
-    (L1401)."""
+    (L1403)."""
 
     fig: int
     vehicle: int
@@ -234,16 +234,16 @@ class Fig:
     alive: bool = True
     routed: bool = False
     hero: int = 0
-    moved: bool = False  # moved since its unit's last activation (Did Not Move, L478)
+    moved: bool = False  # moved since its unit's last activation (Did Not Move, L475, L480)
     used: int = 0  # inches of movement allowance used this activation (part inches, L405)
     mode: str = ""  # "", "move", "fast", "charge"
     attacked: bool = False  # made or reserved an attack this activation (Fast Moves, L415)
     charged: bool = False  # its next close combat attack has the Charge bonus (L425)
     charge_from: float = 0.0  # how far it was from the foe when the charge began (L1759)
-    done: bool = False  # reserved: its actions are over (L581)
+    done: bool = False  # reserved: its actions are over (L573)
     fired: list[int] = field(default_factory=list)  # weapons used this activation
-    reserved: int | None = None  # weapon on reserve (L581)
-    reserve_more: list[int] = field(default_factory=list)  # Bushwhacker's other reserves (L1469)
+    reserved: int | None = None  # weapon on reserve (L573)
+    reserve_more: list[int] = field(default_factory=list)  # Bushwhacker's other reserves (L1471)
     controlled: bool = True  # L393: uncontrolled figures read sixes as fives
     one_shot: list[int] = field(default_factory=list)  # weapons spent for the game
     reloaded: dict[int, int] = field(default_factory=dict)  # Slow Reload: turn last fired
@@ -253,14 +253,14 @@ class Fig:
     )  # follow-up attacks [fig, weapon, x10, y10]
     bonus: dict[str, int] = field(default_factory=dict)  # timed effects of powers
     vendetta: int | None = None  # Vindictive: the figure it must keep attacking (L1457)
-    marks: list[str] = field(default_factory=list)  # once-per-game uses spent (Charmed L1485)
+    marks: list[str] = field(default_factory=list)  # once-per-game uses spent (Charmed L1489)
 
 
 @dataclass
 class Kit:
     """What a figure carries when it differs from its set-up profile (weapons and tweaks as
     state): its Shapechanger form (L1615), its weapon slots as ``[figure, form, slot]`` of
-    the force's weapons (Scrounger L1607, Transferable L1845; empty: its own), the Special
+    the force's weapons (Scrounger L1609, Transferable L1845; empty: its own), the Special
     Powers and edges it lost through Drain Power (L1069), the slots received that it may not
     use before its next activation (L1845), the turn its form was last asked, and Restore
     Vehicle Spirit's wreck and combined figure (L1199)."""
@@ -298,7 +298,7 @@ class UnitState:
     lost_leader: bool = False
     attacked_this_turn: bool = False
     must_test: bool = False  # Terror, Terrifying (L1313, L1649)
-    tests_taken: int = 0  # Well Trained (L1885)
+    tests_taken: int = 0  # Well Trained (L1887)
     skip_next: bool = False  # Chittering Hordes: loses its next activation (L1047)
     joined: int | None = None  # the trooper unit a character activated with (L375)
     gone: bool = False  # destroyed or routed
@@ -331,10 +331,10 @@ class Resolution:
 
 @dataclass
 class Window:
-    """An open chance for the other player to use reserved attacks (L407, L583-L591).
+    """An open chance for the other player to use reserved attacks (L407, L575-L583).
 
     ``kind``: ``move`` (the enemy figure ``mover`` moved from ``start``) or ``counter`` (the
-    attack ``declared`` is about to hit a figure with a reserved attack: simultaneous, L585).
+    attack ``declared`` is about to hit a figure with a reserved attack: simultaneous, L575).
     """
 
     kind: str
@@ -368,7 +368,7 @@ class GameState:
     resume: list[int] = field(default_factory=list)  # an activation waiting for Fervor's (L1089)
     window: Window | None = None
     queue: list[Resolution] = field(default_factory=list)
-    then: Move | None = None  # a move waiting for free attacks (Leaving Close Combat, L561)
+    then: Move | None = None  # a move waiting for free attacks (Leaving Close Combat, L567)
     leader_choice: list[int] = field(default_factory=list)  # [unit, candidates...]
     vp: list[int] = field(default_factory=lambda: [0, 0])
     winner: int | None = None

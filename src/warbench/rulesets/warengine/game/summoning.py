@@ -3,14 +3,14 @@ L1277, L1431).
 
 * A figure with the Summoned flaw is bought with the force but not deployed (L1279): it is not
   placed in the placement step and is not "in play" until summoned (a force whose figures on
-  the table are all gone has lost, L621, whatever waits to be summoned; docs/rulings.md).
+  the table are all gone has lost, L619, whatever waits to be summoned; docs/rulings.md).
 * Summoning is a friendly power on its user (10 or more succeeds, L830). On a success the user
   picks one of the Summoned figures of its force not yet deployed (the Attack's ``via``; the
   engine's choice: the most expensive, then the lowest id) and may name where it will stand
   (``at``). During the next Follow Up step, if the user is still in play, the figure is
   deployed within the user's Control Radius, or in base-to-base contact with a user that has
   none (L1279): at the named point if it is still allowed then, else at the engine's spot
-  (the free spot closest to the user). It activates normally on the following turn (L1281).
+  (the free spot closest to the user). It activates normally on the following turn (L1279).
 
 The pick is kept on the Summoned figure as ``Fig.bonus["summon"]`` (the user's id + 1) with
 ``summon_x`` / ``summon_y`` (thousandths of an inch) when a point was named.

@@ -1,6 +1,6 @@
 """Special Powers that change the battlefield during a game (004_f4ea5693af0644ce.txt):
-Battering Waves (L1031), Remove Earthen Barrier (L1187), Wall of Air (L1319), Wall of Fire
-(L1325) and Wall of Spewing Filth (L1331).
+Battering Waves (L1033), Remove Earthen Barrier (L1189), Wall of Air (L1321), Wall of Fire
+(L1327) and Wall of Spewing Filth (L1333).
 
 A changed board is a **derived set-up key**: the state's ``setup_key`` is the set-up's key
 followed by one token a change (``…+B3@12,4``: Battering Waves on piece 3 at (12, 4);
@@ -49,13 +49,13 @@ KINDS = {
     "Wall of Spewing Filth": "S",
 }
 NAMES = {k: n for n, k in KINDS.items()}
-LINES = {"B": 1031, "R": 1187, "A": 1319, "F": 1325, "S": 1331}
-#: Wall sizes (length, depth) in inches: L1319, L1325 (12" by 1"), L1331 (a 6"x2" marker).
+LINES = {"B": 1033, "R": 1189, "A": 1321, "F": 1327, "S": 1333}
+#: Wall sizes (length, depth) in inches: L1321, L1327 (12" by 1"), L1333 (a 6"x2" marker).
 WALL = {"A": (12.0, 1.0), "F": (12.0, 1.0), "S": (6.0, 2.0)}
-#: The area Battering Waves reduces and the piece Remove Earthen Barrier removes (L1031, L1187).
+#: The area Battering Waves reduces and the piece Remove Earthen Barrier removes (L1033, L1189).
 SECTION = (6.0, 2.0)
 #: Words of a piece's name that say it is stone, rock, dirt or another earthen material
-#: (L1187; the board format has no material: docs/rulings.md, session 25 s25-we-terrain 3).
+#: (L1189; the board format has no material: docs/rulings.md, session 25 s25-we-terrain 3).
 EARTHEN = (
     "rock",
     "stone",
@@ -78,7 +78,7 @@ EARTHEN = (
     "statue",
     "crater",
 )
-FIRE = "5k4"  # L1325
+FIRE = "5k4"  # L1327
 EPS = 1e-6
 #: A user further than this from where it made its wall has moved (the key keeps thousandths).
 MOVED = 2e-3
@@ -189,8 +189,8 @@ def _wall_piece(board: Any, c: Change, taken: set[str]) -> Any:
     return Terrain(
         name=_unique(f"{NAMES[c.kind]} #{c.ref}", taken),
         polygon=_coords(poly),
-        impassable=c.kind == "A",  # L1319: figures may not move through
-        blocks_los=c.kind in ("F", "S"),  # L1325, L1331
+        impassable=c.kind == "A",  # L1321: figures may not move through
+        blocks_los=c.kind in ("F", "S"),  # L1327, L1333
     )
 
 
@@ -239,7 +239,7 @@ def section(poly: Any, at: tuple[float, float]) -> Any:
 
 
 def fits(poly: Any) -> bool:
-    """Whether the piece is no greater than 6" by 2" (L1031, L1187)."""
+    """Whether the piece is no greater than 6" by 2" (L1033, L1189)."""
     pts = list(poly.minimum_rotated_rectangle.exterior.coords)
     sides = sorted(math.hypot(pts[i + 1][0] - pts[i][0], pts[i + 1][1] - pts[i][1]) for i in (0, 1))
     return sides[0] <= SECTION[1] + EPS and sides[1] <= SECTION[0] + EPS
@@ -290,7 +290,7 @@ def _change_piece(terrain: list[Any], c: Change) -> list[Any]:
     for k, p in enumerate(keep):
         name = t.name if k == 0 else _unique(f"{t.name} ({k + 1})", taken)
         new.append(t.model_copy(update={"name": name, "polygon": _coords(p)}))
-    if c.kind == "R" or _level_of(t) == LIGHT:  # removed; light cover is destroyed (L1031)
+    if c.kind == "R" or _level_of(t) == LIGHT:  # removed; light cover is destroyed (L1033)
         if not keep:  # its footprint stays, with no effect (objectives name it)
             new.append(t.destroyed())
     else:
@@ -307,7 +307,7 @@ def _level_of(t: Any) -> int:
 
 
 def _reduced(t: Any) -> Any:
-    """Entrenching cover becomes heavy, heavy becomes light (L1031); a piece that becomes
+    """Entrenching cover becomes heavy, heavy becomes light (L1033); a piece that becomes
     light no longer blocks sight (docs/rulings.md)."""
     if _level_of(t) == ENTRENCHING:
         return t.model_copy(update={"cover": HEAVY})
@@ -339,7 +339,7 @@ def _wall_indices(ctx: stp.Context) -> set[int]:
 
 
 def earthen(name: str) -> bool:
-    """Whether a piece models stone, rock, dirt or another earthen material (L1187), read
+    """Whether a piece models stone, rock, dirt or another earthen material (L1189), read
     from its name (docs/rulings.md)."""
     low = name.lower()
     return any(w in low for w in EARTHEN)
@@ -347,7 +347,7 @@ def earthen(name: str) -> bool:
 
 def target_piece(ctx: stp.Context, kind: str, at: tuple[float, float]) -> FieldPiece | None:
     """The piece holding ``at`` that the power may change: cover-producing scenery for
-    Battering Waves (L1031), an earthen piece for Remove Earthen Barrier (L1187); walls made
+    Battering Waves (L1033), an earthen piece for Remove Earthen Barrier (L1189); walls made
     by powers are not scenery. The first such piece the board lists."""
     skip = _wall_indices(ctx)
     for p in ctx.field.pieces_at(*at):
@@ -365,7 +365,7 @@ def at_refusal(
 ) -> str | None:
     """Why the power may not be used at ``at``: the point within the power's Range of the
     user and in its sight; a piece it may change there (B, R), or room for the wall on the
-    table, overlapping no figure (L1319, L1325; the Spewing Filth's marker as well)."""
+    table, overlapping no figure (L1321, L1327; the Spewing Filth's marker as well)."""
     kind = KINDS[str(w.power)]
     x, y = at
     if not (math.isfinite(x) and math.isfinite(y)):
@@ -529,7 +529,7 @@ def use(
 
 
 def deflected(ctx: stp.Context, a: Fig, t: Fig) -> str | None:
-    """The Wall of Air a ranged attack from ``a`` to ``t`` would pass through (L1319:
+    """The Wall of Air a ranged attack from ``a`` to ``t`` would pass through (L1321:
     powers may still be targeted through it), or ``None``."""
     for c, p in walls(ctx):
         if c.kind == "A" and ctx.field.crosses(p, (a.x, a.y), (t.x, t.y)):
@@ -546,8 +546,8 @@ def burn(
     events: list[Event],
 ) -> bool:
     """A figure that moved from ``a`` to where it stands through a Wall of Fire is attacked
-    by it with 5k4 (L1325) against its Defense (docs/rulings.md), queued for Hero Points
-    (L491) with the wall's user as the attacker. Whether an attack was queued."""
+    by it with 5k4 (L1327) against its Defense (docs/rulings.md), queued for Hero Points
+    (L493) with the wall's user as the attacker. Whether an attack was queued."""
     if "+" not in state.setup_key:
         return False
     from warbench.rulesets.warengine.dice import XkY, attack_faces, roll_xky
@@ -572,7 +572,7 @@ def burn(
                 "terrain",
                 f"{p.name} burns {cur.profiles[f.id].name} #{f.id} moving through it: "
                 f"{roll.total} against {dr.total}",
-                rule(1325),
+                rule(1327),
             )
         )
         state.queue.append(Resolution(user.id, -1, "Wall of Fire", roll.total, [[f.id, dr.total]]))
@@ -593,7 +593,7 @@ def _drop(state: GameState, gone: list[Change], events: list[Event], why: str) -
 
 def expire(state: GameState, events: list[Event]) -> None:
     """Walls of Air and Fire end when their user is destroyed, routed, engaged in close
-    combat or moves (L1319, L1325): any change of its place ends it (docs/rulings.md)."""
+    combat or moves (L1321, L1327): any change of its place ends it (docs/rulings.md)."""
     if "+" not in state.setup_key:
         return
     base, changes = parse(state.setup_key)
@@ -616,7 +616,7 @@ def _ended(state: GameState, ctx: stp.Context, c: Change) -> str | None:
 
 
 def end_walls(state: GameState, fid: int, events: list[Event]) -> None:
-    """The user fires a ranged weapon: its Walls of Air and Fire end (L1319, L1325)."""
+    """The user fires a ranged weapon: its Walls of Air and Fire end (L1321, L1327)."""
     if "+" not in state.setup_key:
         return
     gone = [c for c in parse(state.setup_key)[1] if c.kind in ("A", "F") and c.ref == fid]
@@ -624,7 +624,7 @@ def end_walls(state: GameState, fid: int, events: list[Event]) -> None:
 
 
 def follow_up(state: GameState, events: list[Event]) -> None:
-    """The Wall of Spewing Filth is removed in the Follow Up step (L1331)."""
+    """The Wall of Spewing Filth is removed in the Follow Up step (L1333)."""
     if "+" not in state.setup_key:
         return
     gone = [c for c in parse(state.setup_key)[1] if c.kind == "S"]

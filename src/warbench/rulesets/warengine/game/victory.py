@@ -1,12 +1,12 @@
 """Victory (004_f4ea5693af0644ce.txt L619-L633).
 
-* Last force standing: a player with no figures left loses at once (L621).
+* Last force standing: a player with no figures left loses at once (L619).
 * Victory points: the point value of enemy casualties (killed or routed) plus 100 for each
   enemy unit destroyed or routed (kept in ``state.vp`` as they happen), 250 for each objective
   achieved (terrain held by your figures only; table quarters with at least 250 more points
   of figures than the opponent), and 250 for playing at all (L623-L631).
 * With ``vp_target``, a player past the target at the end of a turn wins (both: a tie).
-  After the last turn a player more than 250 points ahead wins; otherwise a draw (L633).
+  After the last turn a player more than 250 points ahead wins; otherwise a draw (L631).
 """
 
 from __future__ import annotations
@@ -51,11 +51,11 @@ def scores(state: GameState, ctx: Context) -> list[int]:
 
 
 def last_standing(state: GameState, events: list[Event]) -> bool:
-    """End the game when a player has no figures left (L621)."""
+    """End the game when a player has no figures left (L619)."""
     if state.phase in ("placement", "over"):
         return False
     # figures in play: Summoned figures not yet deployed do not count (L1279, docs/rulings.md)
-    # a projection (L1019) is not a figure of the force
+    # a projection (L1021) is not a figure of the force
     left = [
         any(
             f.alive and f.placed and "projection" not in f.marks
@@ -77,7 +77,7 @@ def last_standing(state: GameState, events: list[Event]) -> bool:
     else:
         state.winner = 0 if left[0] else 1
         state.reason = "last force standing"
-    events.append(Event("end", f"game over: {state.reason}", rule(621)))
+    events.append(Event("end", f"game over: {state.reason}", rule(619)))
     return True
 
 
@@ -90,7 +90,7 @@ def end_of_turn(state: GameState, ctx: Context, events: list[Event]) -> bool:
             state.phase = "over"
             state.winner = None if all(past) else (0 if past[0] else 1)
             state.reason = f"victory points target {ctx.vp_target} passed ({sc[0]} to {sc[1]})"
-            events.append(Event("end", state.reason, rule(625)))
+            events.append(Event("end", state.reason, rule(621)))
             return True
     if state.turn >= ctx.turns:
         state.phase = "over"
@@ -100,6 +100,6 @@ def end_of_turn(state: GameState, ctx: Context, events: list[Event]) -> bool:
             "a draw (within 250 points)" if state.winner is None else f"player {state.winner} wins"
         )
         state.reason = f"after {ctx.turns} turns {sc[0]} to {sc[1]} victory points: {verdict}"
-        events.append(Event("end", state.reason, rule(633)))
+        events.append(Event("end", state.reason, rule(631)))
         return True
     return False

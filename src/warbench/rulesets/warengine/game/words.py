@@ -1,7 +1,7 @@
 """The WarEngine 2.1 game's actions in a player's words (004_f4ea5693af0644ce.txt), for the
 page's buttons (``web/play/warengine_scene.py``) and the terminal's numbered choices
 (``warbench play --ruleset warengine``): figures and weapons by name, points in inches, a push
-toward the figure it heads for (Monstrously Huge, L1401), a power's chosen figure (Summoning's
+toward the figure it heads for (Monstrously Huge, L1403), a power's chosen figure (Summoning's
 Summoned figure, ``Attack.via``, L1279) and its place (``Attack.at``, L1031-L1331). The action
 itself (its JSON) is unchanged: these are its labels."""
 
@@ -17,7 +17,7 @@ __all__ = ["describe", "said"]
 
 # the engine's "player 0" (a seat, numbered from 0) in an event's or a result's text
 _PLAYER = re.compile(r"\bplayer (\d+)\b")
-# "spends 1 Hero Points", "spends 0 Hero Points" (L491)
+# "spends 1 Hero Points", "spends 0 Hero Points" (L493)
 _HERO = re.compile(r"\b([01]) Hero Points\b")
 # a point on the table as the engine writes it: "(17, 21.501)"
 _POINT = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
