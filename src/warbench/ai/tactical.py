@@ -118,7 +118,6 @@ from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactical_slain import present_share, standing_share
 from warbench.ai.tactical_threat import PLAIN, situated_dist, situation, threat_bonus
 from warbench.ai.tactical_unseen import hides, melee_last, unseen_first, unseen_moves
-from warbench.ai.tactical_way import way_moves
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
@@ -261,11 +260,6 @@ class TacticalBot(ScriptedPlayer):
     #: stays so, else holds until it can charge (session 35, ``ai.tactical_unseen``). Off
     #: by default (docs/ai.md, session 35).
     hidden_approach: bool = False
-    #: In the Move Phase a unit with a gun that boxes in a melee unit of its side (no path
-    #: move where it stands, one with it off the table) first steps aside where it keeps its
-    #: shot (session 37, ``ai.tactical_way``; §4.1, §5.1 L2240); ``False``: it plays as
-    #: before and the melee unit waits.
-    make_way: bool = False
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
@@ -481,7 +475,13 @@ class TacticalBot(ScriptedPlayer):
                 if (melee_unit or gain > shooting) and gain >= CHARGE_RISK * loss
             )
         if melee_unit and len(foes) > 1:
-            dist, foe = self._melee_goal(w, uid, foes, allowance)
+            # head for the Melee it wins: what it takes off the foe less what the foe's melee
+            # takes back, the farther the less (§4.3, §5.8)
+            scale = 2.0 * max(1.0, float(allowance))
+            dist, foe = max(
+                foes[:4],
+                key=lambda df: (self._melee_edge(w, uid, df[1]) / (1.0 + df[0] / scale), -df[0]),
+            )
         if not info.transport and dist > EMBARK_DISTANCE:
             opts.extend(
                 Embark(uid, tr, dash=dash)
@@ -493,10 +493,6 @@ class TacticalBot(ScriptedPlayer):
         old_rule = dash and not melee_unit and not self.dash_in_reach
         if old_rule and dist - allowance < _threat(w, foes):
             return opts  # the fifth session: only while out of the enemy's reach
-        if self.make_way and not (dash or melee_unit) and state is not None:  # session 37
-            way = way_moves(state, w, uid, self._way_progress)
-            if way:
-                return opts + way
         sees = state is not None and sees_a_target(w, uid)
         in_range = (heavy and dist <= reach) or (not melee_unit and dist <= reach * 0.75)
         # one or two units a side: each exchange decides the game (session 30)
@@ -540,35 +536,6 @@ class TacticalBot(ScriptedPlayer):
         opts.extend(paths)
         opts.append(straight)
         return opts
-
-    def _melee_goal(
-        self, w: Work, uid: int, foes: list[tuple[float, int]], allowance: float
-    ) -> tuple[float, int]:
-        """The foe a melee unit heads for, with its distance: the Melee it wins, what it takes
-        off the foe less what the foe's melee takes back, the farther the less (§4.3, §5.8),
-        among the four nearest of ``foes`` (``(distance, uid)``, nearest first)."""
-        scale = 2.0 * max(1.0, float(allowance))
-        return max(
-            foes[:4],
-            key=lambda df: (self._melee_edge(w, uid, df[1]) / (1.0 + df[0] / scale), -df[0]),
-        )
-
-    def _way_progress(self, w: Work, uid: int) -> float | None:
-        """The best progress melee unit ``uid`` makes in ``w`` along its path toward the foe
-        it heads for (:meth:`_melee_goal`): the path's cost to that foe after its best Move
-        Phase path move (:meth:`_path_moves`), ``None`` when it has none (session 37,
-        ``ai.tactical_way``). What the planner learns here is forgotten after."""
-        foes = engine.nearest_enemies(w, uid)
-        if not foes:
-            return None
-        allowance = unit_allowance(w, uid, False)
-        foe = self._melee_goal(w, uid, foes, allowance)[1] if len(foes) > 1 else foes[0][1]
-        progress, landing = dict(self._progress), dict(self._landing)
-        try:
-            moves = self._path_moves(w, uid, foe, allowance, False)
-            return min((self._progress.get(m, math.inf) for m in moves), default=None)
-        finally:
-            self._progress, self._landing = progress, landing
 
     def _dashes_worth_it(self, w: Work, uid: int, paths: list[Move]) -> list[Move]:
         """The path Dashes (sixth session) after which the point value the enemy is expected
