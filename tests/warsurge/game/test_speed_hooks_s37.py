@@ -151,3 +151,76 @@ def test_the_check_finds_a_hook_that_acts_without_its_units() -> None:
     assert _changed([(Hook.TURN_END, "status durations", tick_statuses)], [marked]) == [
         "status durations"
     ]
+
+
+def test_problem_positions_with_lazy_gaps_answers_as_every_model_tested() -> None:
+    """``coherency.problem_positions`` works out its gaps to other bases (``_gaps``) only when
+    a model's test first reads them (session 37): a refusal before needs none. The gaps only
+    let a model clearly clear of every base skip its one-model tests, so the answer must be
+    the one given with no model skipping them (``_gaps`` answering "not clear" for every
+    model): compared on 3,000 random Moves of the units of mid-game states."""
+    import math
+    import random
+
+    from bench_game_scale import _mid_game
+
+    from warbench.rulesets.warsurge.game import coherency
+    from warbench.rulesets.warsurge.game.movement import unit_allowance
+    from warbench.rulesets.warsurge.game.state import Location
+
+    setup = scaled_setup(1000)
+    states = [s for s, _ in _mid_game(setup, 1)][::6]
+    rng = random.Random(37)
+    real = coherency._gaps
+    calls = [0]
+
+    def counted(*args: Any) -> Any:
+        calls[0] += 1
+        return real(*args)
+
+    def never_clear(*args: Any) -> Any:
+        new, starts = args[0], args[1]
+        far = [-math.inf] * len(new)
+        return (None if starts is None else far), far
+
+    kinds: dict[str | None, int] = {}
+    cases = 0
+    while cases < 3000:
+        state = rng.choice(states)
+        uid = rng.randrange(len(state.units))
+        u = state.units[uid]
+        if u.location is not Location.TABLE or not u.present():
+            continue
+        models = u.present()
+        starts = [u.pos[i] for i in models]
+        heading = rng.uniform(0, 2 * math.pi)
+        length = rng.choice([0.0, rng.uniform(0, 4), rng.uniform(4, 14)])
+        jitter = rng.choice([0.0, 0.0, 0.3, 1.5])
+        new = tuple(
+            (
+                x + length * math.cos(heading) + rng.uniform(-jitter, jitter),
+                y + length * math.sin(heading) + rng.uniform(-jitter, jitter),
+            )
+            for x, y in starts
+        )
+        dash, place = rng.random() < 0.3, rng.random() < 0.1  # place: a placement, no starts
+        answers = []
+        for gaps in (counted, never_clear):
+            coherency._gaps = gaps  # type: ignore[assignment]
+            try:
+                w = Work(state, None, DEFAULT_HOOKS)
+                allowance = unit_allowance(w, uid, dash)
+                answers.append(
+                    coherency.problem_positions(
+                        w, uid, new, models, None if place else starts, allowance, dash
+                    )
+                )
+            finally:
+                coherency._gaps = real
+        assert answers[0] == answers[1], (uid, new)
+        kinds[answers[0][1] if answers[0] else None] = (
+            kinds.get(answers[0][1] if answers[0] else None, 0) + 1
+        )
+        cases += 1
+    assert kinds.get(None, 0) > 100 and len(kinds) >= 4, kinds
+    assert calls[0] < cases  # refusals before any model's gap test asked for none
