@@ -153,12 +153,14 @@ def test_the_check_finds_a_hook_that_acts_without_its_units() -> None:
     ]
 
 
-def test_problem_positions_with_lazy_gaps_answers_as_every_model_tested() -> None:
-    """``coherency.problem_positions`` works out its gaps to other bases (``_gaps``) only when
-    a model's test first reads them (session 37): a refusal before needs none. The gaps only
-    let a model clearly clear of every base skip its one-model tests, so the answer must be
-    the one given with no model skipping them (``_gaps`` answering "not clear" for every
-    model): compared on 3,000 random Moves of the units of mid-game states."""
+def test_problem_positions_gaps_answer_as_every_model_tested() -> None:
+    """``coherency.problem_positions`` lets a model clearly clear of every other base (its
+    gaps, ``_gaps``, all at once) skip its one-model tests, which give the answer whenever it
+    might be a refusal; so the answer must be the one given with no model skipping them
+    (``_gaps`` answering "not clear" for every model): compared on 3,000 random Moves and
+    placements of the units of mid-game states (session 37; working the gaps out lazily, after
+    a refusal that needs none, was tried here and dropped: 34 of the benchmark's 35 calls were
+    still made)."""
     import math
     import random
 
@@ -223,4 +225,4 @@ def test_problem_positions_with_lazy_gaps_answers_as_every_model_tested() -> Non
         )
         cases += 1
     assert kinds.get(None, 0) > 100 and len(kinds) >= 4, kinds
-    assert calls[0] < cases  # refusals before any model's gap test asked for none
+    assert calls[0] > 1000  # the gaps were asked (and so could skip tests)

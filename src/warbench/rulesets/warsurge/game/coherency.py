@@ -63,12 +63,13 @@ def problem_positions(
     u = w.units[uid]
     # The closest other base to each model's path and end, for every model at once: a model
     # clearly clear of them (by _MARGIN) skips the one-model tests below, which give the
-    # answer (and the reason) whenever it might be a refusal. Worked out when first read: a
-    # refusal before (off the board, a path too long, through Impassable Ground: 20 of the 62
-    # checks of the ``apply`` benchmark's Moves) needs none (issue 10, session 37).
+    # answer (and the reason) whenever it might be a refusal.
     seg_gap: list[float] | None = None
     end_gap: list[float] | None = None
-    pending = len(models) > 1 and len(oxy) > 0
+    if len(models) > 1 and len(oxy):
+        seg_gap, end_gap = _gaps(
+            new_arr, None if starts is None else geom.as_array(starts), r, oxy, orad
+        )
     clear = -OVERLAP_TOL + _MARGIN
     # Morale I/II failed: "the Battlefield as Difficult Ground" (Perks 000 L2249)
     everywhere = bool(u.statuses) and perk_effects.difficult_everywhere(u.statuses)
@@ -129,9 +130,6 @@ def problem_positions(
                         f'{what} allows {limit:.0f}"{extra}',
                         rule,
                     )
-            if pending and not flies and not ghost:
-                seg_gap, end_gap = _gaps(new_arr, geom.as_array(starts), r, oxy, orad)
-                pending = False
             if len(oxy) and not flies and not ghost and (seg_gap is None or seg_gap[k] < clear):
                 dd = geom.segment_distances(np.asarray(s), np.asarray(p), oxy) - orad - r
                 if passing:
@@ -152,11 +150,6 @@ def problem_positions(
             and not _lands_anywhere(info, starts)
         ):
             return (f"model {i + 1} of {info.label} cannot stand on Impassable Ground", "§4.7")
-        if pending:
-            seg_gap, end_gap = _gaps(
-                new_arr, None if starts is None else geom.as_array(starts), r, oxy, orad
-            )
-            pending = False
         if len(oxy) and (end_gap is None or end_gap[k] < clear):
             d = point_distances(oxy, p) - orad - r
             if (d < -OVERLAP_TOL).any():
