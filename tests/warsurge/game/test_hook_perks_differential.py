@@ -65,17 +65,20 @@ def _reset(reg: hooks.HookRegistry) -> None:
 
 @contextmanager
 def unfiltered() -> Iterator[None]:
-    """Every declared hook fired in every game; no compiled weapon use remembered."""
+    """Every declared hook fired in every game (its ``perks`` and its set-up's ``when``
+    ignored); no compiled weapon use remembered."""
     every = frozenset().union(*DEFAULT_HOOKS.needs.values())
-    named, memo = hooks.named_perks, odds._COMPILED
+    named, memo, whens = hooks.named_perks, odds._COMPILED, DEFAULT_HOOKS.whens
     hooks.named_perks = lambda setup: every  # type: ignore[assignment]
     odds._COMPILED = _Forgetful()
+    DEFAULT_HOOKS.whens = {}
     _reset(DEFAULT_HOOKS)
     try:
         yield
     finally:
         hooks.named_perks = named  # type: ignore[assignment]
         odds._COMPILED = memo
+        DEFAULT_HOOKS.whens = whens
         _reset(DEFAULT_HOOKS)
 
 

@@ -63,6 +63,8 @@ HookImpl = Callable[..., None]
 
 #: The implementations of each hook point that a game runs, in registration order.
 Fired = dict[Hook, tuple[tuple[str, HookImpl], ...]]
+#: A question of a game's set-up alone (its units with some perk), asked once per set-up.
+SetupTest = Callable[[Any], object]
 
 
 @dataclass
@@ -71,12 +73,17 @@ class HookRegistry:
 
     An implementation registered with ``perks`` does nothing in a game whose set-up names none
     of them (``setup_perks.named_perks``), so such a game does not fire it (issue 10: the
-    ~140 perk hooks each asked their own question of every game)."""
+    ~140 perk hooks each asked their own question of every game). One registered with
+    ``when`` does nothing in a game whose set-up that question answers falsy: the very test
+    the implementation begins with (its units with the perk, worked out once per set-up), so
+    a game without them does not fire it either (issue 10, session 37)."""
 
     impls: dict[Hook, list[tuple[str, HookImpl]]] = field(default_factory=dict)
     #: the perks (effects table names) of the implementations registered with some, by
     #: (hook, name, implementation)
     needs: dict[tuple[Hook, str, HookImpl], frozenset[str]] = field(default_factory=dict)
+    #: the set-up's question of the implementations registered with one (``when``), likewise
+    whens: dict[tuple[Hook, str, HookImpl], SetupTest] = field(default_factory=dict)
     #: per set-up (by id, the set-up held) the implementations its games fire
     _fired: dict[int, tuple[object, Fired]] = field(default_factory=dict, repr=False)
     _last: tuple[object, Fired] | None = field(default=None, repr=False)
@@ -89,9 +96,12 @@ class HookRegistry:
         *,
         first: bool = False,
         perks: Iterable[str] | None = None,
+        when: SetupTest | None = None,
     ) -> None:
         """Add ``fn`` to ``hook`` (checked against the spec now), last or ``first``; with
-        ``perks``, only for the games whose set-up names one of them (see the class)."""
+        ``perks``, only for the games whose set-up names one of them; with ``when``, only for
+        the games whose set-up it answers truthy (a question of the set-up alone, which
+        ``fn`` asks first and returns on when falsy; see the class)."""
         hook = Hook(hook)
         expected = ("work", *HOOK_SPECS[hook])
         params = inspect.signature(fn).parameters
@@ -106,6 +116,19 @@ class HookRegistry:
         impls.insert(0 if first else len(impls), (name or fn.__name__, fn))
         if perks is not None:
             self.needs[(hook, name or fn.__name__, fn)] = frozenset(perks)
+        if when is not None:
+            self.whens[(hook, name or fn.__name__, fn)] = when
+        self._fired.clear()
+        self._last = None
+
+    def limit(self, fn: HookImpl, when: SetupTest) -> None:
+        """Every registration of ``fn`` so far fired only in the games whose set-up ``when``
+        answers truthy, as if registered with it (for hooks registered where the line
+        cannot be changed: ``perk_families``)."""
+        for hook, impls in self.impls.items():
+            for name, impl in impls:
+                if impl is fn:
+                    self.whens[(hook, name, impl)] = when
         self._fired.clear()
         self._last = None
 
@@ -124,7 +147,8 @@ class HookRegistry:
                 hook: tuple(
                     (name, fn)
                     for name, fn in impls
-                    if (need := self.needs.get((hook, name, fn))) is None or need & named
+                    if ((need := self.needs.get((hook, name, fn))) is None or need & named)
+                    and ((when := self.whens.get((hook, name, fn))) is None or when(setup))
                 )
                 for hook, impls in self.impls.items()
             }

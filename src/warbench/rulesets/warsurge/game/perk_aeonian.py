@@ -309,13 +309,21 @@ def after_casualty(work: Work, unit: int, model: int, source: str) -> None:
         refresh_formation(work, unit)
 
 
+def _any_unit(setup: GameSetup) -> bool:
+    """Whether the set-up has a unit with Crew, Formation or Controlled (``index``)."""
+    idx = index(setup)
+    return bool(idx.crew or idx.formation or idx.controlled)
+
+
 def register_hooks(reg: HookRegistry, restore_hp: Restore) -> None:
     """Register lane b's hooks (one call from :func:`.perk_hooks.register_perk_hooks`): this
     module's and :mod:`.perk_limitation`'s."""
-    reg.register(Hook.TURN_START, at_turn_start, "Formation's bonus, Crew II")
-    reg.register(Hook.PHASE_START, at_phase_start, "Crew II, Formation")
+    # these go over the set-up's Crew, Formation and Controlled units alone (``index``; s37);
+    # after a Move a unit's Disengage status is asked too, in every game
+    reg.register(Hook.TURN_START, at_turn_start, "Formation's bonus, Crew II", when=_any_unit)
+    reg.register(Hook.PHASE_START, at_phase_start, "Crew II, Formation", when=_any_unit)
     reg.register(Hook.AFTER_MOVE, after_move, "Crew II, Formation")
-    reg.register(Hook.DEPLOY, after_deploy, "Crew II, Formation")
-    reg.register(Hook.CASUALTY, after_casualty, "Formation, Controlled")
+    reg.register(Hook.DEPLOY, after_deploy, "Crew II, Formation", when=_any_unit)
+    reg.register(Hook.CASUALTY, after_casualty, "Formation, Controlled", when=_any_unit)
     perk_limitation.register_hooks(reg, restore_hp)
     perk_counter.register_hooks(reg)

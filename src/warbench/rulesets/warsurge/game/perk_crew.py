@@ -179,6 +179,8 @@ def _phase(work: Work, phase: str) -> None:
 def register_hooks(reg: HookRegistry) -> None:
     from warbench.rulesets.warsurge.game.hooks import Hook
 
-    reg.register(Hook.CASUALTY, _casualty, "Hijack: control of an emptied Transport")
-    reg.register(Hook.PHASE_START, _phase, "Hijack: control of an emptied Transport")
-    reg.register(Hook.PHASE_END, _phase, "Hijack: control of an emptied Transport")
+    # ``check`` asks the set-up's Hijack units first (s37)
+    hijack, name = perk_seed.hijackers, "Hijack: control of an emptied Transport"
+    reg.register(Hook.CASUALTY, _casualty, name, when=hijack)
+    reg.register(Hook.PHASE_START, _phase, name, when=hijack)
+    reg.register(Hook.PHASE_END, _phase, name, when=hijack)

@@ -336,7 +336,12 @@ def register_hooks(reg: HookRegistry) -> None:
 
     # acts only for the set-up's Traitorous units (``index``; issue 10, session 34)
     reg.register(Hook.HP_LOST, on_hp_lost, "Traitorous (Advanced, no Saves)", perks=[TRAITOROUS])
-    reg.register(Hook.PHASE_END, at_phase_end, "Traitorous, Enslaved")
-    reg.register(Hook.PHASE_START, at_phase_start, "Enslaved")
-    reg.register(Hook.CASUALTY, on_casualty, "Enslaved (Enslaver falls)")
-    reg.register(Hook.TURN_END, at_turn_end, "Traitorous (end of Game Turn)")
+
+    # each asks ``index`` first and does nothing without Traitorous or Enslaved units (s37)
+    def any_defector(setup: GameSetup) -> bool:
+        return any(index(setup))
+
+    reg.register(Hook.PHASE_END, at_phase_end, "Traitorous, Enslaved", when=any_defector)
+    reg.register(Hook.PHASE_START, at_phase_start, "Enslaved", when=any_defector)
+    reg.register(Hook.CASUALTY, on_casualty, "Enslaved (Enslaver falls)", when=any_defector)
+    reg.register(Hook.TURN_END, at_turn_end, "Traitorous (end of Game Turn)", when=any_defector)

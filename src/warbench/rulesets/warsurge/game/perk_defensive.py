@@ -206,7 +206,11 @@ def reflect_share(work: Work, plan: AttackPlanG, k: int) -> AttackPlanG:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
-    reg.register(Hook.TURN_START, immortal_at_turn_start, "Immortal (HP at the start)")
-    reg.register(Hook.DEPLOY, immortal_on_deploy, "Immortal (HP on arrival)")
-    reg.register(Hook.TURN_END, immortal_at_turn_end, "Immortal is lost")
+    # each goes over (or asks first) ``immortal_units``: only where the set-up has one (s37)
+    immortal = immortal_units
+    reg.register(
+        Hook.TURN_START, immortal_at_turn_start, "Immortal (HP at the start)", when=immortal
+    )
+    reg.register(Hook.DEPLOY, immortal_on_deploy, "Immortal (HP on arrival)", when=immortal)
+    reg.register(Hook.TURN_END, immortal_at_turn_end, "Immortal is lost", when=immortal)
     reg.register(Hook.PHASE_START, reflect_at_phase_start, "Reflect (automatic use)", perks=REFLECT)

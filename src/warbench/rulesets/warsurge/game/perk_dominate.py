@@ -290,7 +290,12 @@ def at_turn_end(work: Work, turn: int) -> None:
 def register_hooks(reg: HookRegistry) -> None:
     from warbench.rulesets.warsurge.game.hooks import Hook
 
-    reg.register(Hook.PHASE_END, at_phase_end, "Dominate (end of the Deploy Phase)")
-    reg.register(Hook.PHASE_START, at_phase_start, "Dominate (Advanced; User or Target falls)")
-    reg.register(Hook.CASUALTY, on_casualty, "Dominate (User or Target destroyed)")
-    reg.register(Hook.TURN_END, at_turn_end, "Dominate (the Game Turn ends)", first=True)
+    # each asks ``users`` first: fired only where the set-up has a Dominate unit (s37)
+    reg.register(Hook.PHASE_END, at_phase_end, "Dominate (end of the Deploy Phase)", when=users)
+    reg.register(
+        Hook.PHASE_START, at_phase_start, "Dominate (Advanced; User or Target falls)", when=users
+    )
+    reg.register(Hook.CASUALTY, on_casualty, "Dominate (User or Target destroyed)", when=users)
+    reg.register(
+        Hook.TURN_END, at_turn_end, "Dominate (the Game Turn ends)", first=True, when=users
+    )

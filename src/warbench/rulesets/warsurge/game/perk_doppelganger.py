@@ -197,4 +197,4 @@ def become(work: Work, uid: int, rank: str, option: str) -> None:
 def register_hooks(reg: HookRegistry) -> None:
     from warbench.rulesets.warsurge.game.hooks import Hook
 
-    reg.register(Hook.TURN_START, hold_copies, "Doppelganger: its forms held")
+    reg.register(Hook.TURN_START, hold_copies, "Doppelganger: its forms held", when=copies)

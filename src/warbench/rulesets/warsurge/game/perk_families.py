@@ -60,7 +60,9 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
 
     perk_ascension.register_hooks(reg)  # Ascension I-III, Descend I-III
     perk_eternal.register_hooks(reg)  # Eternal (Defensive)
-    reg.register(Hook.TURN_START, perk_form.hold_linked, "Form: linked profiles held")
+    reg.register(  # it goes over the set-up's linked profiles alone (s37)
+        Hook.TURN_START, perk_form.hold_linked, "Form: linked profiles held", when=perk_form.links
+    )
     reg.register(Hook.DEPLOY, perk_fusion.form_on_deploy, "Fusion formed as it deploys")
 
     # -- s25-aeon (issue 11, session 25) --
@@ -131,3 +133,12 @@ def register_family_hooks(reg: HookRegistry, restore_hp: Callable[[Work, int, in
     from warbench.rulesets.warsurge.game import perk_gateway
 
     perk_gateway.register_hooks(reg)  # Gateway (L4314)
+
+    # -- session 37, s37-speeda (issue 10): the core perk hooks (``perk_hooks``) that go over
+    # the set-up's units with their perks alone, fired only where there are some --
+    from warbench.rulesets.warsurge.game import perk_revive, perk_turn
+
+    reg.limit(perk_turn.on_turn_start, perk_revive.turn_start_units)
+    reg.limit(perk_turn.resurrection, perk_revive.risers)
+    reg.limit(perk_limits.forms_at_turn_start, perk_limits._turn_rollers)
+    reg.limit(perk_revive.on_casualty, perk_revive._users_of)

@@ -89,4 +89,4 @@ def gateway_at_turn_start(work: Work, turn: int) -> None:
 
 
 def register_hooks(reg: HookRegistry) -> None:
-    reg.register(Hook.TURN_START, gateway_at_turn_start, "Gateway (markers)")
+    reg.register(Hook.TURN_START, gateway_at_turn_start, "Gateway (markers)", when=holders)

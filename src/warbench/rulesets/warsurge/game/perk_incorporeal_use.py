@@ -288,5 +288,8 @@ def turn_not_counted(work: Work, turn: int) -> None:
 def register_hooks(reg: HookRegistry) -> None:
     from warbench.rulesets.warsurge.game.hooks import Hook
 
-    reg.register(Hook.TURN_START, note_turn, "Incorporeal: its Game Turns noted")
-    reg.register(Hook.TURN_END, turn_not_counted, "Incorporeal: its Game Turns not counted")
+    # both go over ``holders`` alone: fired only where the set-up has an Incorporeal unit (s37)
+    reg.register(Hook.TURN_START, note_turn, "Incorporeal: its Game Turns noted", when=holders)
+    reg.register(
+        Hook.TURN_END, turn_not_counted, "Incorporeal: its Game Turns not counted", when=holders
+    )

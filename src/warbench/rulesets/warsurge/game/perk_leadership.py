@@ -221,7 +221,12 @@ _EGO = ("Egotistical",)
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_hooks.register_perk_hooks`)."""
-    reg.register(Hook.TURN_START, orders_at_turn_start, "Orders")
+    reg.register(
+        Hook.TURN_START,
+        orders_at_turn_start,
+        "Orders",  # it goes over the set-up's Orders Leaders alone (s37)
+        when=lambda setup: any("Orders" in p.unit for p in index(setup).units),
+    )
     reg.register(Hook.PHASE_START, egotistical_at_phase, "Egotistical", perks=_EGO)
     reg.register(Hook.AFTER_MOVE, egotistical_after_move, "Egotistical", perks=_EGO)
     reg.register(Hook.DEPLOY, egotistical_after_deploy, "Egotistical", perks=_EGO)

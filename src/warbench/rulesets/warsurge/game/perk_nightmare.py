@@ -314,4 +314,4 @@ def strike(work: Work, uid: int, n: int) -> int:
 def register_hooks(reg: HookRegistry) -> None:
     from warbench.rulesets.warsurge.game.hooks import Hook
 
-    reg.register(Hook.TURN_START, at_turn_start, NIGHTMARE)
+    reg.register(Hook.TURN_START, at_turn_start, NIGHTMARE, when=holders)  # its first test

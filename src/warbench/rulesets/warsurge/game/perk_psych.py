@@ -219,4 +219,9 @@ def wild_instinct_at_turn_start(work: Work, turn: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Wild Instinct's roll as each Game Turn starts."""
-    reg.register(Hook.TURN_START, wild_instinct_at_turn_start, "Wild Instinct: its D3")
+    reg.register(
+        Hook.TURN_START,
+        wild_instinct_at_turn_start,
+        "Wild Instinct: its D3",  # it goes over the set-up's Wild Instinct units alone (s37)
+        when=lambda setup: any("Wild Instinct" in p.unit for p in index(setup).units),
+    )

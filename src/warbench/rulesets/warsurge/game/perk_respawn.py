@@ -141,4 +141,9 @@ def may_hold(state: GameState, uid: int) -> bool:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from ``perk_families.register_family_hooks``)."""
-    reg.register(Hook.TURN_START, respawn_at_turn_start, "Respawn (a destroyed unit returns)")
+    reg.register(  # it goes over the set-up's Respawn units alone (s37)
+        Hook.TURN_START,
+        respawn_at_turn_start,
+        "Respawn (a destroyed unit returns)",
+        when=lambda setup: any(RESPAWN in p.unit for p in index(setup).units),
+    )

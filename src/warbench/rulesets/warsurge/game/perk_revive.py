@@ -60,6 +60,18 @@ def _users_of(setup: GameSetup) -> tuple[tuple[int, str], ...]:
     )
 
 
+def turn_start_units(setup: GameSetup) -> tuple[int, ...]:
+    """The set-up's units whose perks act at each Game Turn's start (``perk_turn.index``):
+    ``perk_turn.on_turn_start`` goes over these alone (issue 10, session 37)."""
+    return tuple(index(setup).at_turn_start)
+
+
+def risers(setup: GameSetup) -> bool:
+    """Whether a unit of the set-up has Resurrection I or II: ``perk_turn.resurrection`` goes
+    over those alone (issue 10, session 37)."""
+    return any(p.unit & {"Resurrection I", "Resurrection II"} for p in index(setup).units)
+
+
 def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
     """A model of ``unit`` reached 0 HP: when it was the last, a Revive or Reanimate User in
     range tests to bring the unit back; when the fallen unit reanimated others, they fall."""

@@ -311,6 +311,6 @@ def register_hooks(reg: HookRegistry) -> None:
     reg.register(
         Hook.HP_LOST, implant_on_hp_lost, "Implant: a Seed II unit is in the host", perks=[SEED_II]
     )
-    reg.register(Hook.TURN_START, _turn, "Seed II: held in Reserve")
-    reg.register(Hook.PHASE_START, _phase, "Seed II: held in Reserve")
-    reg.register(Hook.PHASE_END, _phase, "Seed II: held in Reserve")
+    reg.register(Hook.TURN_START, _turn, "Seed II: held in Reserve", when=seeds)
+    reg.register(Hook.PHASE_START, _phase, "Seed II: held in Reserve", when=seeds)
+    reg.register(Hook.PHASE_END, _phase, "Seed II: held in Reserve", when=seeds)

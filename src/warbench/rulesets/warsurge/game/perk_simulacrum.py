@@ -267,7 +267,7 @@ def note_target(work: Work, unit: int, weapon: str, target: int) -> None:
 
 def register_hooks(reg: HookRegistry) -> None:
     """Register this module's hooks (one call from :func:`.perk_families.register_family_hooks`)."""
-    reg.register(Hook.TURN_START, at_turn_start, "Simulacrum (copies)")
+    reg.register(Hook.TURN_START, at_turn_start, "Simulacrum (copies)", when=wielders)
     reg.register(
         Hook.WEAPON_USED, note_target, "Simulacrum (Weapons at the User)", perks=[SIMULACRUM]
     )

@@ -121,4 +121,4 @@ def _raise(work: Work, uid: int, side: int) -> None:
 def register_hooks(reg: HookRegistry) -> None:
     from warbench.rulesets.warsurge.game.hooks import Hook
 
-    reg.register(Hook.TURN_START, raise_fallen, UNDEAD)
+    reg.register(Hook.TURN_START, raise_fallen, UNDEAD, when=lambda setup: holders(setup)[0])
