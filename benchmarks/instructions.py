@@ -58,9 +58,23 @@ def _recorded(points: int) -> Path:
     return Path(tempfile.gettempdir()) / f"warbench_recorded_games_{points}.pickle"
 
 
+def _warm_sight() -> None:
+    """Load sight's compiled kernels before the games (numba's import and its disk cache: a
+    cost of the process, not of a game, so ``games 0`` pays it too; docs/game.md, the
+    nineteenth pass). ``WARBENCH_COLD_SIGHT=1`` leaves it to the first game."""
+    import os
+
+    if os.environ.get("WARBENCH_COLD_SIGHT") == "1":
+        return
+    from warbench.rulesets.warsurge.battlefield import sight_jit
+
+    sight_jit.warm()
+
+
 def main(mode: str, n: int, points: int = 1000) -> None:
     setup = scaled_setup(points)
     if mode == "games":
+        _warm_sight()
         for seed in range(n):
             t = time.process_time()
             state, events = engine.new_game(setup, seed)

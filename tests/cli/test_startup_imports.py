@@ -30,6 +30,7 @@ HEAVY = (
     "jinja2",
     "segno",
     "scipy",
+    "numba",  # sight's compiled kernels import it on their first call (session 37)
     "warbench.storage",
     "warbench.rulesets",
     "rich.console",  # typer's plain help and roll's plain lines need no rich console

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from warbench.rulesets.warsurge.battlefield import geometry, sight
+from warbench.rulesets.warsurge.battlefield import geometry, sight, sight_jit
 from warbench.rulesets.warsurge.battlefield.geometry import (
     EPS,
     collinear_overlap,
@@ -37,7 +37,10 @@ def test_both_layouts_answer_through_the_one_crossing_test(
     edges_as_rows: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each layout's answer is what :func:`geometry.segment_crossings` says: a crossing test
-    changed there (here: nothing ever meets) changes both, so there is no second copy."""
+    changed there (here: nothing ever meets) changes the NumPy layout, and the compiled one
+    (``sight_jit.edges_cross_lines``, session 37) is held to it, float for float, by
+    ``tests/warsurge/game/test_speed_sight_jit.py`` on many random cases (a rule changed in
+    one and not the other fails there)."""
     lines0 = np.array([[0.0, 0.0], [0.0, 1.0], [5.0, 0.0]])
     lines1 = np.array([[4.0, 4.0], [4.0, 1.0], [9.0, 0.0]])
     e0 = np.array([[0.0, 4.0], [2.0, 0.0], [9.0, 0.0]])
@@ -45,7 +48,7 @@ def test_both_layouts_answer_through_the_one_crossing_test(
 
     def answer() -> Any:
         if edges_as_rows:
-            return sight._edges_cross_lines(lines0, lines1, e0, e1).T
+            return sight_jit.edges_cross_lines(lines0, lines1, e0, e1)[0].T
         return segments_cross_each(lines0[None], lines1[None], e0, e1)[0]
 
     real = answer()
@@ -58,14 +61,15 @@ def test_both_layouts_answer_through_the_one_crossing_test(
         hit, flat = original(*args, **kwargs)
         return np.zeros_like(hit), np.zeros_like(flat)
 
-    where = sight if edges_as_rows else geometry
-    monkeypatch.setattr(where, "segment_crossings", never)
-    assert not answer().any()
+    monkeypatch.setattr(geometry, "segment_crossings", never)
+    assert not segments_cross_each(lines0[None], lines1[None], e0, e1)[0].any()
+    # the compiled layout is held to the NumPy one, whose test changed
+    assert (answer().tolist() == real.tolist()) is edges_as_rows
 
 
 @pytest.mark.parametrize(("gap", "blocked"), [(0.0, False), (EPS / 2, False), (2 * EPS, True)])
 def test_a_line_grazing_a_blocker_s_base_is_not_blocked(gap: float, blocked: bool) -> None:
-    """``_Scene.lines_hit`` (the blockers as rows, ``sight._discs_lines``): a line that only
+    """``_Scene.lines_hit`` (the blockers as rows, ``sight_jit.lines_worth``): a line that only
     touches a model's base, within :data:`EPS`, passes it (bases that touch are in contact, not
     overlapping, §5.4); one that cuts into it by more is blocked. Session 34's mutation of the
     test to ``<= radius`` was caught by no test before this one (s34-review)."""

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from tests.warsurge.game.helpers import ROSTERS
+from tests.warsurge.game.sight_oracles import across_both
 from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.battlefield.model import Board
 from warbench.rulesets.warsurge.battlefield.sight import (
     _LOS_ACROSS,
     LOS_SAMPLES,
     Bases,
-    _across_both,
     _Scene,
 )
 from warbench.rulesets.warsurge.game import actions, engine
@@ -143,7 +143,7 @@ def test_lines_by_index_on_shaped_touching_and_one_model_bases(seed: int, shaped
     for ia, it in [np.divmod(np.arange(n * m), m), (np.array([0]), np.array([0]))]:
         r = len(ia)
         if scene.ap is None and scene.tp is None:
-            pa, pt = _across_both(
+            pa, pt = across_both(
                 scene.axy[ia], scene.txy[it], scene.ar[ia], scene.tr[it], _LOS_ACROSS
             )
         else:
@@ -182,7 +182,7 @@ def test_across_both_as_before_with_a_centre_not_a_number() -> None:
     b = np.array([[5.0, 2.0], [6.0, 3.0]])
     ra, rb = np.array([0.5, 0.5]), np.array([1.0, 0.75])
     got, want = (
-        _across_both(a, b, ra, rb, _LOS_ACROSS),
+        across_both(a, b, ra, rb, _LOS_ACROSS),
         _across_both_before(a, b, ra, rb, _LOS_ACROSS),
     )
     for g, w in zip(got, want, strict=True):
@@ -190,7 +190,7 @@ def test_across_both_as_before_with_a_centre_not_a_number() -> None:
     assert np.isfinite(got[1][1]).all()  # the target's points across stand where they did
     a[1, 0] = 2.0  # no NaN, no meeting centre: the shorter path, the same floats
     got, want = (
-        _across_both(a[:2], b[:2], ra[:2], rb[:2], _LOS_ACROSS),
+        across_both(a[:2], b[:2], ra[:2], rb[:2], _LOS_ACROSS),
         _across_both_before(a[:2], b[:2], ra[:2], rb[:2], _LOS_ACROSS),
     )
     for g, w in zip(got, want, strict=True):

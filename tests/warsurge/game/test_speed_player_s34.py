@@ -22,17 +22,14 @@ import random
 import numpy as np
 import pytest
 
+from tests.warsurge.game.sight_oracles import corridor_gaps, discs_lines, lines_discs
 from tests.warsurge.game.test_speed_sight_lines import _crowded
-from warbench.rulesets.warsurge.battlefield import sight
+from warbench.rulesets.warsurge.battlefield import sight, sight_jit
 from warbench.rulesets.warsurge.battlefield.geometry import segments_cross_each
 from warbench.rulesets.warsurge.battlefield.model import Board, Terrain
 from warbench.rulesets.warsurge.battlefield.sight import (
     _corridor,
-    _corridor_gaps,
-    _discs_lines,
-    _edges_cross_lines,
     _flat_edges,
-    _lines_discs,
     _point_segment_distances,
     _Scene,
     cover_report,
@@ -40,6 +37,18 @@ from warbench.rulesets.warsurge.battlefield.sight import (
     visible_models,
 )
 from warbench.rulesets.warsurge.game import geom
+
+
+def _edges_cross_lines(
+    p0: np.ndarray, p1: np.ndarray, e0: np.ndarray, e1: np.ndarray
+) -> np.ndarray:
+    """The edges-as-rows test of sight's lines (session 34's NumPy form; compiled since session
+    37, ``sight_jit.edges_cross_lines``)."""
+    cross, count = sight_jit.edges_cross_lines(
+        np.ascontiguousarray(p0), np.ascontiguousarray(p1), e0, e1
+    )
+    assert count == int(cross.sum())
+    return cross
 
 
 def _answers(board: Board, *bases: sight.Bases) -> tuple[object, ...]:
@@ -62,7 +71,7 @@ def test_culling_in_one_pass_gives_the_answers_of_nothing_culled(
     board, attackers, targets, blockers = _crowded(random.Random(5100 + seed))
     got = _answers(board, attackers, targets, blockers)
     with monkeypatch.context() as mp:  # every blocker and piece kept
-        mp.setattr(sight, "_corridor_gaps", lambda s, e, p: np.zeros(len(p)))
+        mp.setattr(sight_jit, "near_corridor", lambda s, e, d, p, r: np.ones(len(p), bool))
         want = _answers(board, attackers, targets, blockers)
     assert got == want
 
@@ -74,7 +83,7 @@ def test_culling_too_much_would_be_seen() -> None:
         board, attackers, targets, blockers = _crowded(random.Random(5100 + seed))
         got = _answers(board, attackers, targets, blockers)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(sight, "_corridor_gaps", lambda s, e, p: np.full(len(p), np.inf))
+            mp.setattr(sight_jit, "near_corridor", lambda s, e, d, p, r: np.zeros(len(p), bool))
             changed += got != _answers(board, attackers, targets, blockers)
     assert changed
 
@@ -100,7 +109,7 @@ def test_one_pass_keeps_what_the_two_distances_kept(seed: int) -> None:
         assert np.array_equal(scene.near_pieces(), near)
         both = np.concatenate((bxy, g.centre[scene.pieces]))
         assert np.allclose(
-            _corridor_gaps(ca, ct, both),
+            corridor_gaps(ca, ct, both),
             np.concatenate((_point_segment_distances(ca, ct, bxy), pd)),
             rtol=1e-12,
             atol=1e-12,
@@ -112,10 +121,10 @@ def test_one_pass_keeps_what_the_two_distances_kept(seed: int) -> None:
 def test_corridor_gaps_of_a_point_corridor_are_the_distances_to_it() -> None:
     start = np.array([3.0, 4.0])
     pts = np.array([[3.0, 4.0], [6.0, 8.0], [0.0, 0.0]])
-    assert _corridor_gaps(start, start.copy(), pts).tolist() == [0.0, 5.0, 5.0]
+    assert corridor_gaps(start, start.copy(), pts).tolist() == [0.0, 5.0, 5.0]
     # along a segment: behind its start, beside it, beyond its end
     end = np.array([13.0, 4.0])
-    got = _corridor_gaps(start, end, np.array([[0.0, 8.0], [8.0, 1.0], [16.0, 0.0]]))
+    got = corridor_gaps(start, end, np.array([[0.0, 8.0], [8.0, 1.0], [16.0, 0.0]]))
     assert got.tolist() == [5.0, 3.0, 5.0]
 
 
@@ -178,8 +187,8 @@ def test_points_as_rows_are_lines_discs_float_for_float(seed: int) -> None:
     p1[0] = p0[0]
     c = rng.uniform(0, 48, size=(13, 2))
     c[0] = p0[1]  # on a line's start
-    want = _lines_discs(p0[None], p1[None], c)[0].T
-    got = _discs_lines(p0, p1, c)
+    want = lines_discs(p0[None], p1[None], c)[0].T
+    got = discs_lines(p0, p1, c)
     assert got.shape == want.shape
     assert np.array_equal(got.view(np.int64), want.view(np.int64))  # to the bit
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.warsurge.game.sight_oracles import across_both, lines_discs
 from tests.warsurge.game.test_speed_sight import _bases
 from warbench.rulesets.warsurge.battlefield.geometry import segments_cross, segments_cross_each
 from warbench.rulesets.warsurge.battlefield.model import Board, Terrain
@@ -27,8 +28,6 @@ from warbench.rulesets.warsurge.battlefield.sight import (
     COVER_RAYS,
     Bases,
     _across,
-    _across_both,
-    _lines_discs,
     _Scene,
     _segment_distances,
     cover_report,
@@ -155,7 +154,7 @@ def test_lines_discs_are_the_segment_distances_float_for_float(seed: int) -> Non
     p1 = p0 + rng.normal(size=(q, k, 2)) * scale
     p1[0, 0] = p0[0, 0]  # a line of no length
     c = rng.uniform(0, 48, size=(b, 2))
-    got = _lines_discs(p0, p1, c)
+    got = lines_discs(p0, p1, c)
     for j in range(b):
         want = _segment_distances(p0, p1, np.repeat(c[j : j + 1], q, axis=0))
         assert np.array_equal(got[:, :, j], want)
@@ -180,7 +179,7 @@ def test_both_ends_across_are_the_two_across_calls_float_for_float(seed: int) ->
     b[:3] = a[:3]  # centres that meet take the fallback direction at both ends
     b[3, 0] = a[3, 0]  # and lines along an axis
     ra, rb = rng.uniform(0.5, 2, size=50), rng.uniform(0.5, 2, size=50)
-    pa, pb = _across_both(a, b, ra, rb, _LOS_ACROSS)
+    pa, pb = across_both(a, b, ra, rb, _LOS_ACROSS)
     assert np.array_equal(pa, _across(a, b, ra, _LOS_ACROSS))
     assert np.array_equal(pb, _across(b, a, rb, _LOS_ACROSS))
 

@@ -10,12 +10,12 @@ import random
 import numpy as np
 import pytest
 
+from tests.warsurge.game.sight_oracles import across_both
 from tests.warsurge.game.test_speed_sight_lines import _crowded, _lines
 from warbench.rulesets.warsurge.battlefield.sight import (
     _LOS_ACROSS,
     LOS_SAMPLES,
     _across,
-    _across_both,
     _Scene,
 )
 
@@ -31,7 +31,7 @@ def test_both_ends_across_without_meeting_centres_are_the_two_across_calls(seed:
     b[1, 1] = a[1, 1]
     b[2] = a[2] + 1e-9  # very close, not meeting
     ra, rb = rng.uniform(0.5, 2, size=40), rng.uniform(0.5, 2, size=40)
-    pa, pb = _across_both(a, b, ra, rb, _LOS_ACROSS)
+    pa, pb = across_both(a, b, ra, rb, _LOS_ACROSS)
     assert np.array_equal(pa, _across(a, b, ra, _LOS_ACROSS))
     assert np.array_equal(pb, _across(b, a, rb, _LOS_ACROSS))
     # and the test can fail: the other end's direction is not this end's

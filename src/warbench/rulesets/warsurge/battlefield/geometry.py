@@ -344,7 +344,7 @@ def segment_crossings(
     are collinear (they meet only if they overlap along the line: :func:`collinear_overlap`).
     With ``edges_may_be_points`` an edge of no length meets nothing; without it the caller
     guarantees there is none. The one computation of :func:`segments_cross_each` and of
-    ``sight._edges_cross_lines`` (whatever the layout of their arrays: the very floats)."""
+    ``sight_jit.edges_cross_lines``'s compiled loop (the very floats, product for product)."""
     wx, wy = ax - bx, ay - by
     # the same products as written out below, each computed once and in place (the same
     # floating-point operations in the same order, so the very same answers, with fewer arrays):

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from warbench.rulesets.warsurge.battlefield import sight_jit
 from warbench.rulesets.warsurge.battlefield.geometry import (
     EPS,
     BoardGeometry,
@@ -42,8 +43,6 @@ from warbench.rulesets.warsurge.battlefield.geometry import (
     FloatArray,
     IntArray,
     as_discs,
-    collinear_overlap,
-    segment_crossings,
     segment_point_distance,
     segments_cross,
 )
@@ -220,15 +219,6 @@ def _point_segment_distances(start: FloatArray, end: FloatArray, centres: FloatA
     return out
 
 
-def _corridor_gaps(start: FloatArray, end: FloatArray, points: FloatArray) -> FloatArray:
-    """Distance from each point to the segment ``start``-``end`` (the corridor's), for the
-    culling of :class:`_Scene` alone: :func:`_discs_lines` with one line (its tests keep 0.01"
-    to spare, so the last bit of a distance cannot change what is kept from what any line can
-    meet, only how the work is cut; issue 10, session 34)."""
-    gaps: FloatArray = _discs_lines(start[None, :], end[None, :], points)[:, 0]
-    return gaps
-
-
 def _piece_circles(g: BoardGeometry, pieces: IntArray) -> tuple[FloatArray, FloatArray]:
     """The bounding circles (centres, radii) of the board's ``pieces`` (its LoS-blocking or
     its obscuring ones), kept in the board's cache."""
@@ -289,16 +279,11 @@ class _Scene:
         keep: BoolArray | None = None
         if len(bxy) and len(self.axy) and len(self.txy):
             ca, ct, reach = self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
-            if len(self.pieces):  # the pieces near the corridor too, in the same NumPy calls
+            # the blockers and the pieces near the corridor (compiled loops, sight_jit)
+            keep = sight_jit.near_corridor(ca, ct, reach, bxy, br)
+            if len(self.pieces):
                 pxy, plim = _piece_circles(g, self.pieces)
-                ok = (
-                    _corridor_gaps(ca, ct, np.concatenate((bxy, pxy)))
-                    <= (np.concatenate((br, plim)) + reach) + 0.01
-                )
-                keep = ok[: len(bxy)]
-                self._near = ok[len(bxy) :].nonzero()[0]
-            else:
-                keep = _corridor_gaps(ca, ct, bxy) <= reach + br + 0.01
+                self._near = sight_jit.near_corridor(ca, ct, reach, pxy, plim).nonzero()[0]
         if bp is None:
             self.bxy, self.br = (bxy, br) if keep is None or keep.all() else (bxy[keep], br[keep])
         else:
@@ -412,31 +397,30 @@ class _Scene:
         computation, float for float (issue 10: a query's cost was its NumPy calls). Pieces a
         model of the pair stands in are left out as there (ruling 2)."""
         q, k = p0.shape[:2]
-        out = np.zeros((q, k), dtype=np.intp)
         g = self.geom
         near = self.near_pieces()
-        # the lines as one row of starts and ends: every edge (blocker) is a row of the tests
-        # below and the lines run along it, so NumPy's broadcasts loop over the few edges, not
-        # over every line (the very floats of ``segments_cross_each`` and ``_lines_discs``)
+        # the lines as one row of starts and ends, asked of two compiled loops (sight_jit:
+        # the very floats of ``segments_cross_each`` and ``_discs_lines``; issue 10, session
+        # 37: the twenty NumPy calls on small arrays they replace cost more than the work)
         ends = p0.reshape(q * k, 2), p1.reshape(q * k, 2)
+        cross, worth = _NO_CROSS, _NO_WORTH
         if len(near):
             e0, e1, owner = _flat_edges(g, self.pieces, near)
             if len(e0):
-                cross = _edges_cross_lines(*ends, e0, e1)  # (E, Q * K)
-                if _ANY(cross, axis=None):  # pieces a model of the pair stands in (asked only now)
+                cross, crossings = sight_jit.edges_cross_lines(*ends, e0, e1)  # (E, Q * K)
+                if crossings:  # pieces a model of the pair stands in (asked only now)
                     in_a, in_t = self.inside()
                     skip = in_a[ia] | in_t[it] if exclude_target else in_a[ia]
                     if skip.any():
                         cross.reshape(len(e0), q, k)[skip[:, owner].T] = False
-                if values is None:
-                    out[_ANY(cross, axis=0).reshape(q, k)] = 1
-                else:
-                    worth = values[self.pieces[owner]]
-                    out = np.where(cross, worth[:, None], 0).max(axis=0).reshape(q, k)
+                worth = _ones(len(e0)) if values is None else values[self.pieces[owner]]
+        if not len(cross):
+            cross = np.zeros((0, q * k), dtype=bool)
         if len(self.bxy):
-            near_base = _discs_lines(*ends, self.bxy) < (self.br - EPS)[:, None]  # (B, Q * K)
-            np.maximum(out, _ANY(near_base, axis=0).reshape(q, k), out=out)
-        return out
+            out = sight_jit.lines_worth(cross, worth, *ends, self.bxy, self.br - EPS)
+        else:  # no blocker (its arrays may be of any shape)
+            out = sight_jit.lines_worth(cross, worth, *ends, _NO_XY, _NO_WORTH_F)
+        return out.reshape(q, k)
 
     def near_pieces(self) -> IntArray:
         """Positions in :attr:`pieces` of the pieces whose bounding circle comes within the
@@ -450,7 +434,7 @@ class _Scene:
                     self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
                 ca, ct, reach = self._corridor
                 pxy, plim = _piece_circles(self.geom, self.pieces)
-                self._near = (_corridor_gaps(ca, ct, pxy) <= (plim + reach) + 0.01).nonzero()[0]
+                self._near = sight_jit.near_corridor(ca, ct, reach, pxy, plim).nonzero()[0]
         return self._near
 
     def candidates(self, ia: IntArray, it: IntArray, exclude_target: bool = True) -> _Cands:
@@ -564,11 +548,10 @@ class _Scene:
         LOS_SAMPLES ** 2, 2)``). Each row is taken from the points across by one index (the
         very floats a broadcast would give)."""
         s = _LOS_ACROSS
-        if self.ap is None and self.tp is None:  # round bases: one direction for both ends
-            pa, pt = _across_both(self.axy[ra], self.txy[rt], self.ar[ra], self.tr[rt], s)
-        else:
-            pa = self.across(False, ra, self.txy[rt], s)  # (R, k, 2)
-            pt = self.across(True, rt, self.axy[ra], s)
+        if self.ap is None and self.tp is None:  # round bases: one compiled loop (sight_jit)
+            return sight_jit.pair_lines(self.axy, self.ar, self.txy, self.tr, ra, rt, s, centre)
+        pa = self.across(False, ra, self.txy[rt], s)  # (R, k, 2)
+        pt = self.across(True, rt, self.axy[ra], s)
         if not centre:
             return pa[:, _FROM_A], pt[:, _TO_T]
         pa = np.concatenate([self.axy[ra][:, None, :], pa], axis=1)  # the centre, then across
@@ -582,13 +565,28 @@ _ONE_PASS = 12
 _EMPTY: IntArray = np.zeros(0, dtype=np.intp)
 
 
+_NO_CROSS: BoolArray = np.zeros((0, 0), dtype=bool)
+_NO_WORTH: IntArray = np.zeros(0, dtype=np.intp)
+_NO_XY: FloatArray = np.zeros((0, 2))
+_NO_WORTH_F: FloatArray = np.zeros(0)
+#: worth 1 for every edge (:meth:`_Scene.lines_hit` without values), by count (never written)
+_ONES: dict[int, IntArray] = {}
+
+
+def _ones(n: int) -> IntArray:
+    out = _ONES.get(n)
+    if out is None:
+        out = _ONES[n] = np.ones(n, dtype=np.intp)
+    return out
+
+
 def _flat_edges(
     g: BoardGeometry, pieces: IntArray, near: IntArray
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """The edges of the pieces ``pieces[near]`` without padding, piece after piece: starts,
     ends, and each edge's piece as its position in ``pieces``; every piece's edges are kept
     in the board's cache. An edge of no length (a vertex repeated) is left out: it meets
-    nothing (``segments_cross_each``), and :func:`_edges_cross_lines` needs no test of it."""
+    nothing (``segments_cross_each``), and ``sight_jit.edges_cross_lines`` needs no test of it."""
     key = (b"flat edges", pieces.tobytes())
     hit = g.cache.get(key)
     if hit is None:
@@ -614,77 +612,12 @@ def _flat_edges(
     return out
 
 
-def _lines_discs(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
-    """``(Q, K, B)``: distance from each of the ``K`` segments ``p0[q, k] -> p1[q, k]`` to
-    each point ``c[b]``; the very numbers of :func:`_segment_distances` (its dot products
-    written out as ``x * x' + y * y'``, which is what its sums of two products give)."""
-    dx = p1[..., 0] - p0[..., 0]  # (Q, K)
-    dy = p1[..., 1] - p0[..., 1]
-    wx = c[None, None, :, 0] - p0[..., 0, None]  # (Q, K, B)
-    wy = c[None, None, :, 1] - p0[..., 1, None]
-    dd = dx * dx + dy * dy
-    t = (wx * dx[..., None] + wy * dy[..., None]) / np.where(dd > 0, dd, 1.0)[..., None]
-    # ``np.clip(t, 0.0, 1.0, out=t)`` without its wrappers: where it would keep a -0.0 this
-    # gives 0.0 or -0.0, and ``w - t * d`` is then squared, so the distances are the very
-    # same floats (issue 10, session 34)
-    np.maximum(t, 0.0, out=t)
-    np.minimum(t, 1.0, out=t)
-    wx -= t * dx[..., None]
-    wy -= t * dy[..., None]
-    wx *= wx
-    wy *= wy
-    wx += wy
-    out: FloatArray = np.sqrt(wx, out=wx)
-    return out
-
-
-def _discs_lines(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
-    """``(B, L)``: distance from each point ``c[b]`` to each segment ``p0[l] -> p1[l]``:
-    :func:`_lines_discs` with the points as rows (the very floats, element by element: the
-    same operations in the same order), so each broadcast loops over the few points and runs
-    along the many lines (issue 10, session 34: a broadcast costs per row of its loop)."""
-    x0, y0 = p0[:, 0], p0[:, 1]
-    dx = p1[:, 0] - x0  # (L,)
-    dy = p1[:, 1] - y0
-    wx = c[:, 0, None] - x0  # (B, L)
-    wy = c[:, 1, None] - y0
-    dd = dx * dx + dy * dy
-    t = wx * dx
-    t += wy * dy
-    t /= np.where(dd > 0, dd, 1.0)
-    np.maximum(t, 0.0, out=t)  # as in _lines_discs: a -0.0 kept or not is squared away
-    np.minimum(t, 1.0, out=t)
-    wx -= t * dx
-    wy -= t * dy
-    wx *= wx
-    wy *= wy
-    wx += wy
-    out: FloatArray = np.sqrt(wx, out=wx)
-    return out
-
-
-def _edges_cross_lines(p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray) -> BoolArray:
-    """``(E, L)``: whether edge ``e0[e] -> e1[e]`` (none of zero length, :func:`_flat_edges`)
-    meets segment ``p0[l] -> p1[l]``: ``segments_cross_each(p0[None], p1[None], e0,
-    e1)[0].T`` (its zero-length test left out: there are none) with the edges as rows, the
-    very floats and answers (the same products in the same order, the collinear ones
-    measured alike), so each broadcast loops over the few edges."""
-    ax, ay = p0[:, 0], p0[:, 1]  # (L,)
-    sx, sy = p1[:, 0] - ax, p1[:, 1] - ay
-    bx, by = e0[:, 0, None], e0[:, 1, None]  # (E, 1)
-    rx, ry = e1[:, 0, None] - bx, e1[:, 1, None] - by
-    hit, flat = segment_crossings(ax, ay, sx, sy, bx, by, rx, ry, edges_may_be_points=False)
-    if flat.any():  # collinear: they meet only when they overlap along the line
-        e, li = np.nonzero(flat)
-        apart = ~collinear_overlap(p0[li], p1[li], e0[e], e1[e])
-        hit[e[apart], li[apart]] = False
-    return hit
-
-
 #: where the :data:`LOS_SAMPLES` lines of a pair start and end across each base (fractions of
 #: its radius)
 _LOS_ACROSS: FloatArray = np.linspace(-1.0, 1.0, LOS_SAMPLES) * _SHRINK
 _Cands = tuple[IntArray, IntArray, IntArray, IntArray]
+#: where the :data:`COVER_RAYS` rays end across a target's base (fractions of its radius)
+_COVER_ACROSS: FloatArray = ((np.arange(COVER_RAYS) + 0.5) / COVER_RAYS * 2 - 1) * _SHRINK
 #: the lines of a pair, by the points they join: from point ``_FROM_A[j]`` across the
 #: attacker's base to ``_TO_T[j]`` across the target's (each of one to each of the other); the
 #: ``_CENTRE`` indices put the centres first (point 0) and the centre line first
@@ -720,32 +653,6 @@ def _across(frm: FloatArray, to: FloatArray, r: FloatArray, s: FloatArray) -> Fl
     n = np.stack([-u[:, 1], u[:, 0]], axis=1)
     out: FloatArray = frm[:, None, :] + (r[:, None] * s[None, :])[:, :, None] * n[:, None, :]
     return out
-
-
-def _across_both(
-    a: FloatArray, b: FloatArray, ra: FloatArray, rb: FloatArray, s: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """``_across(a, b, ra, s)`` and ``_across(b, a, rb, s)``, float for float: the direction
-    from ``b`` to ``a`` is the negated one (negation is exact), so the normal is too, except
-    where the centres meet (both take the same fallback)."""
-    d = b - a
-    length = np.hypot(d[:, 0], d[:, 1])
-    # no centres meet (nearly always): the same floats, fewer NumPy calls (``> 0``, not
-    # ``all``: a NaN distance takes the fallback as before, s33-review)
-    if (length > 0).all():
-        u = d / length[:, None]
-        n = np.empty_like(u)
-        np.negative(u[:, 1], out=n[:, 0])
-        n[:, 1] = u[:, 0]
-        nb = -n
-    else:
-        safe = np.where(length > 0, length, 1.0)
-        u = np.where(length[:, None] > 0, d / safe[:, None], np.array([1.0, 0.0]))
-        n = np.stack([-u[:, 1], u[:, 0]], axis=1)
-        nb = np.where(length[:, None] > 0, -n, n)
-    pa: FloatArray = a[:, None, :] + (ra[:, None] * s[None, :])[:, :, None] * n[:, None, :]
-    pb: FloatArray = b[:, None, :] + (rb[:, None] * s[None, :])[:, :, None] * nb[:, None, :]
-    return pa, pb
 
 
 def sight_matrix(
@@ -888,9 +795,12 @@ def _cover(scene: _Scene) -> CoverReport:
             go = bool(len(cands[0]) or len(cands[2]))
         if go:
             k = COVER_RAYS
-            s = ((np.arange(k) + 0.5) / k * 2 - 1) * _SHRINK
-            p1 = scene.across(True, it, scene.axy[ia], s)  # (Q, k, 2)
-            p0 = np.broadcast_to(scene.axy[ia][:, None, :], p1.shape)
+            s = _COVER_ACROSS
+            if scene.tp is None:  # round targets: one compiled loop (sight_jit)
+                p0, p1 = sight_jit.rays(scene.axy, scene.txy, scene.tr, ia, it, s)
+            else:
+                p1 = scene.across(True, it, scene.axy[ia], s)  # (Q, k, 2)
+                p0 = np.broadcast_to(scene.axy[ia][:, None, :], p1.shape)
             if dense:
                 value = scene.lines_hit(p0, p1, ia, it, g.cover_value, exclude_target=False)
             else:

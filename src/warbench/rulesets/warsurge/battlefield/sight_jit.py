@@ -1,0 +1,392 @@
+"""Sight's lines as compiled loops (numba): the kernels of ``sight._Scene.lines_hit``.
+
+Each function here answers, in one call and one loop, what ``lines_hit`` asked of NumPy in
+about twenty calls on small arrays (issue 10, session 37, s37-jit: NumPy's cost per call was
+most of sight's lines). They compute the very floats of the NumPy forms they replaced (the same
+operations in the same order, IEEE ``+ - * /`` and ``sqrt``, no ``fastmath``, no reduction
+reordered), and the test ``tests/warsurge/game/test_speed_sight_jit.py`` holds them to those
+forms bit for bit on random and integer-grid cases.
+
+numba is imported on the first call (:func:`kernels`), not with this module, so a command
+that never asks a question of sight (``warbench --help``, ``warbench cost``) does not pay its
+import (about a second on the shared machine). The compiled code is kept on disk
+(``cache=True``: the package's ``__pycache__``, or numba's user cache directory when that is
+not writable, ``NUMBA_CACHE_DIR`` to choose one), so only the first run after an install
+compiles; where no cache directory is writable at all, each process compiles (a few
+seconds) and the answers are the same.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Protocol
+
+import numpy as np
+
+from warbench.rulesets.warsurge.battlefield.geometry import EPS, BoolArray, FloatArray, IntArray
+
+__all__ = [
+    "JIT_OPTIONS",
+    "Kernels",
+    "edges_cross_lines",
+    "kernels",
+    "lines_worth",
+    "near_corridor",
+    "pair_lines",
+    "rays",
+    "warm",
+]
+
+#: numba's options for every kernel: kept on disk, no ``fastmath`` (IEEE floats, NumPy's)
+JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True}
+
+
+def _edges_cross_lines(
+    p0: Any, p1: Any, e0: Any, e1: Any, eps: float
+) -> tuple[Any, int]:  # pragma: no cover - compiled
+    n_lines, n_edges = p0.shape[0], e0.shape[0]
+    hit = np.zeros((n_edges, n_lines), dtype=np.bool_)
+    count = 0
+    for e in range(n_edges):
+        bx, by = e0[e, 0], e0[e, 1]
+        ex1, ey1 = e1[e, 0], e1[e, 1]
+        rx = ex1 - bx
+        ry = ey1 - by
+        for li in range(n_lines):
+            ax, ay = p0[li, 0], p0[li, 1]
+            px1, py1 = p1[li, 0], p1[li, 1]
+            sx = px1 - ax
+            sy = py1 - ay
+            wx = ax - bx
+            wy = ay - by
+            # geometry.segment_crossings, product for product
+            d1 = rx * wy
+            d1 = d1 - ry * wx
+            rs = rx * sy
+            d2 = d1 + rs
+            sr = ry * sx
+            d2 = d2 - sr
+            d3 = sr - rs
+            d4 = sx * wy
+            d4 = d4 - sy * wx
+            d5 = d4 - d3
+            if not (d1 * d2 <= 0 and d4 * d5 <= 0):
+                continue
+            # collinear: they meet when they overlap (geometry.collinear_overlap, by axis)
+            if (
+                d1 == 0
+                and d2 == 0
+                and not (
+                    min(ax, px1) <= max(bx, ex1) + eps
+                    and min(bx, ex1) <= max(ax, px1) + eps
+                    and min(ay, py1) <= max(by, ey1) + eps
+                    and min(by, ey1) <= max(ay, py1) + eps
+                )
+            ):
+                continue
+            hit[e, li] = True
+            count += 1
+    return hit, count
+
+
+def _lines_worth(
+    cross: Any, worth: Any, p0: Any, p1: Any, c: Any, lim: Any
+) -> Any:  # pragma: no cover - compiled
+    n_edges, n_lines = cross.shape
+    out = np.zeros(n_lines, dtype=np.intp)
+    for li in range(n_lines):
+        # the largest worth of the edges the line crosses, 0 for the others: the very
+        # ``np.where(cross, worth[:, None], 0).max(axis=0)``
+        if n_edges:
+            best = worth[0] if cross[0, li] else 0
+            for e in range(1, n_edges):
+                v = worth[e] if cross[e, li] else 0
+                if v > best:
+                    best = v
+            out[li] = best
+        if out[li] >= 1:  # a base's worth is 1: it cannot raise the line's answer
+            continue
+        # sight._discs_lines, float for float, against each blocker's radius less EPS
+        x0, y0 = p0[li, 0], p0[li, 1]
+        dx = p1[li, 0] - x0
+        dy = p1[li, 1] - y0
+        dd = dx * dx + dy * dy
+        den = dd if dd > 0 else 1.0
+        for b in range(c.shape[0]):
+            wx = c[b, 0] - x0
+            wy = c[b, 1] - y0
+            t = wx * dx
+            t = t + wy * dy
+            t = t / den
+            if t < 0.0:  # np.maximum(t, 0.0), np.minimum(t, 1.0); a NaN stays a NaN
+                t = 0.0
+            if t > 1.0:
+                t = 1.0
+            gx = wx - t * dx
+            gy = wy - t * dy
+            gx = gx * gx
+            gy = gy * gy
+            if math.sqrt(gx + gy) < lim[b]:
+                out[li] = 1
+                break
+        if c.shape[0] and out[li] < 0:  # np.maximum(out, any over the bases): 0 at least
+            out[li] = 0
+    return out
+
+
+def _pair_lines(
+    axy: Any, ar: Any, txy: Any, tr: Any, ia: Any, it: Any, s: Any, centre: bool
+) -> tuple[Any, Any]:  # pragma: no cover - compiled
+    n_pairs, k = ia.shape[0], s.shape[0]
+    first = 1 if centre else 0
+    n_lines = first + k * k
+    p0 = np.empty((n_pairs, n_lines, 2))
+    p1 = np.empty((n_pairs, n_lines, 2))
+    pa = np.empty((k, 2))
+    pt = np.empty((k, 2))
+    for q in range(n_pairs):
+        i, j = ia[q], it[q]
+        ax, ay = axy[i, 0], axy[i, 1]
+        bx, by = txy[j, 0], txy[j, 1]
+        # sight._across_both: the unit normal of the centre line, negated at the target
+        dx = bx - ax
+        dy = by - ay
+        length = math.hypot(dx, dy)
+        if length > 0:
+            ux = dx / length
+            uy = dy / length
+            nx, ny = -uy, ux
+            mx, my = -nx, -ny
+        else:  # the centres meet (or a NaN): both ends take the same fallback
+            ux, uy = 1.0, 0.0
+            nx, ny = -uy, ux
+            mx, my = nx, ny
+        ra, rt = ar[i], tr[j]
+        for m in range(k):
+            fa = ra * s[m]
+            ft = rt * s[m]
+            pa[m, 0] = ax + fa * nx
+            pa[m, 1] = ay + fa * ny
+            pt[m, 0] = bx + ft * mx
+            pt[m, 1] = by + ft * my
+        if centre:  # the centre line first (sight._samples)
+            p0[q, 0, 0], p0[q, 0, 1] = ax, ay
+            p1[q, 0, 0], p1[q, 0, 1] = bx, by
+        for m in range(k):  # from each point across the attacker's base to each across the target's
+            for w in range(k):
+                li = first + m * k + w
+                p0[q, li, 0], p0[q, li, 1] = pa[m, 0], pa[m, 1]
+                p1[q, li, 0], p1[q, li, 1] = pt[w, 0], pt[w, 1]
+    return p0, p1
+
+
+def _rays(
+    axy: Any, txy: Any, tr: Any, ia: Any, it: Any, s: Any
+) -> tuple[Any, Any]:  # pragma: no cover - compiled
+    n_pairs, k = ia.shape[0], s.shape[0]
+    p0 = np.empty((n_pairs, k, 2))
+    p1 = np.empty((n_pairs, k, 2))
+    for q in range(n_pairs):
+        i, j = ia[q], it[q]
+        ax, ay = axy[i, 0], axy[i, 1]
+        bx, by = txy[j, 0], txy[j, 1]
+        # sight._across(txy[it], axy[ia], tr[it], s): the normal of the line to the attacker
+        dx = ax - bx
+        dy = ay - by
+        length = math.hypot(dx, dy)
+        if length > 0:
+            ux = dx / length
+            uy = dy / length
+        else:  # the centres meet (or a NaN): the fallback direction
+            ux, uy = 1.0, 0.0
+        nx, ny = -uy, ux
+        rt = tr[j]
+        for m in range(k):
+            f = rt * s[m]
+            p0[q, m, 0], p0[q, m, 1] = ax, ay
+            p1[q, m, 0] = bx + f * nx
+            p1[q, m, 1] = by + f * ny
+    return p0, p1
+
+
+def _near_corridor(
+    start: Any, end: Any, reach: float, xy: Any, r: Any
+) -> Any:  # pragma: no cover - compiled
+    x0, y0 = start[0], start[1]
+    dx = end[0] - x0
+    dy = end[1] - y0
+    dd = dx * dx + dy * dy
+    den = dd if dd > 0 else 1.0
+    keep = np.zeros(xy.shape[0], dtype=np.bool_)
+    for b in range(xy.shape[0]):
+        # sight._discs_lines with the one line, float for float
+        wx = xy[b, 0] - x0
+        wy = xy[b, 1] - y0
+        t = wx * dx
+        t = t + wy * dy
+        t = t / den
+        if t < 0.0:
+            t = 0.0
+        if t > 1.0:
+            t = 1.0
+        gx = wx - t * dx
+        gy = wy - t * dy
+        gx = gx * gx
+        gy = gy * gy
+        keep[b] = math.sqrt(gx + gy) <= (r[b] + reach) + 0.01
+    return keep
+
+
+class Kernels(Protocol):
+    """The compiled kernels, typed (numba has no stubs)."""
+
+    def edges_cross_lines(
+        self, p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray, eps: float
+    ) -> tuple[BoolArray, int]: ...
+
+    def lines_worth(
+        self,
+        cross: BoolArray,
+        worth: IntArray,
+        p0: FloatArray,
+        p1: FloatArray,
+        c: FloatArray,
+        lim: FloatArray,
+    ) -> IntArray: ...
+
+    def pair_lines(
+        self,
+        axy: FloatArray,
+        ar: FloatArray,
+        txy: FloatArray,
+        tr: FloatArray,
+        ia: IntArray,
+        it: IntArray,
+        s: FloatArray,
+        centre: bool,
+    ) -> tuple[FloatArray, FloatArray]: ...
+
+    def rays(
+        self,
+        axy: FloatArray,
+        txy: FloatArray,
+        tr: FloatArray,
+        ia: IntArray,
+        it: IntArray,
+        s: FloatArray,
+    ) -> tuple[FloatArray, FloatArray]: ...
+
+    def near_corridor(
+        self, start: FloatArray, end: FloatArray, reach: float, xy: FloatArray, r: FloatArray
+    ) -> BoolArray: ...
+
+
+class _Compiled:
+    __slots__ = ("edges_cross_lines", "lines_worth", "near_corridor", "pair_lines", "rays")
+
+    def __init__(self) -> None:
+        from numba import njit  # the first question of sight pays numba's import
+
+        try:
+            jit = njit(**JIT_OPTIONS)
+            jit(_near_corridor)  # a cache locator is found (or not) as a function is wrapped
+        except RuntimeError:  # no writable cache anywhere: compiled anew in each process
+            jit = njit(**{**JIT_OPTIONS, "cache": False})
+        self.edges_cross_lines = jit(_edges_cross_lines)
+        self.lines_worth = jit(_lines_worth)
+        self.pair_lines = jit(_pair_lines)
+        self.rays = jit(_rays)
+        self.near_corridor = jit(_near_corridor)
+
+
+_KERNELS: list[Kernels] = []
+
+
+def kernels() -> Kernels:
+    """The compiled kernels (numba imported and the functions compiled, or loaded from the
+    disk cache, on the first call)."""
+    if not _KERNELS:
+        _KERNELS.append(_Compiled())
+    return _KERNELS[0]
+
+
+def edges_cross_lines(
+    p0: FloatArray, p1: FloatArray, e0: FloatArray, e1: FloatArray
+) -> tuple[BoolArray, int]:
+    """``(E, L)``: whether edge ``e0[e] -> e1[e]`` (none of zero length) meets segment
+    ``p0[l] -> p1[l]`` (touching counts; collinear ones when they overlap within
+    :data:`~.geometry.EPS`), and how many pairs meet: ``geometry.segment_crossings`` and
+    ``geometry.collinear_overlap``, float for float, in one loop. Arrays C-ordered ``(n, 2)``."""
+    return kernels().edges_cross_lines(p0, p1, e0, e1, EPS)
+
+
+def lines_worth(
+    cross: BoolArray,
+    worth: IntArray,
+    p0: FloatArray,
+    p1: FloatArray,
+    c: FloatArray,
+    lim: FloatArray,
+) -> IntArray:
+    """``(L,)``: for each line ``p0[l] -> p1[l]``, the largest ``worth[e]`` of the edges it
+    crosses (``cross``, ``(E, L)``; 0 when none), raised to 1 when the line passes closer than
+    ``lim[b]`` to a blocker's centre ``c[b]`` (a base: ``lim`` its radius less
+    :data:`~.geometry.EPS`). The distances are ``sight._discs_lines``'s, float for float."""
+    return kernels().lines_worth(cross, worth, p0, p1, c, lim)
+
+
+def pair_lines(
+    axy: FloatArray,
+    ar: FloatArray,
+    txy: FloatArray,
+    tr: FloatArray,
+    ia: IntArray,
+    it: IntArray,
+    s: FloatArray,
+    centre: bool,
+) -> tuple[FloatArray, FloatArray]:
+    """``(Q, K, 2)`` starts and ends of the lines of sight between round bases ``axy[ia[q]]``
+    (radius ``ar[ia[q]]``) and ``txy[it[q]]``: from each of the points at fractions ``s`` of
+    the radius across the attacker's base, perpendicular to the centre line, to each across the
+    target's; with ``centre``, the centre line first. ``sight._across_both`` and
+    ``sight._Scene._samples``, float for float, in one loop."""
+    return kernels().pair_lines(axy, ar, txy, tr, ia, it, s, centre)
+
+
+def rays(
+    axy: FloatArray, txy: FloatArray, tr: FloatArray, ia: IntArray, it: IntArray, s: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """``(Q, len(s), 2)`` starts and ends of the cover rays (§5.6) from attacker ``axy[ia[q]]``'s
+    centre to the points at fractions ``s`` of the radius across round target base
+    ``txy[it[q]]`` (radius ``tr[it[q]]``), perpendicular to the line between their centres:
+    ``sight._across`` and the attacker's centre repeated, float for float, in one loop."""
+    return kernels().rays(axy, txy, tr, ia, it, s)
+
+
+def near_corridor(
+    start: FloatArray, end: FloatArray, reach: float, xy: FloatArray, r: FloatArray
+) -> BoolArray:
+    """``(n,)``: whether the centre ``xy[b]`` lies within ``(r[b] + reach) + 0.01`` of the
+    segment ``start -> end`` (a sight question's corridor, ``sight._Scene``), the distance
+    ``sight._discs_lines``'s float, in one loop."""
+    return kernels().near_corridor(start, end, reach, xy, r)
+
+
+def warm() -> None:
+    """Import numba and load (or compile) the kernels for the arrays sight passes them
+    (C-ordered floats; the board's cached edges are read-only), so that a process about to
+    play many games (a benchmark, a batch, the web app) pays it before the first game."""
+    lines = np.zeros((1, 2))
+    for edges in (np.ones((1, 2)), _read_only(np.ones((1, 2)))):
+        cross, _ = edges_cross_lines(lines, lines, edges, edges)
+        lines_worth(cross, np.ones(1, dtype=np.intp), lines, lines, edges, np.ones(1))
+    one = np.zeros(1, dtype=np.intp)
+    for centre in (False, True):
+        pair_lines(lines, np.ones(1), lines, np.ones(1), one, one, np.ones(1), centre)
+    rays(lines, lines, np.ones(1), one, one, np.ones(1))
+    near_corridor(np.zeros(2), np.ones(2), 1.0, lines, np.ones(1))
+
+
+def _read_only(a: FloatArray) -> FloatArray:
+    a.setflags(write=False)
+    return a
