@@ -1,5 +1,6 @@
 """The tactical player's habit of session 37 (issue 15, ``ai.tactical_lead``, switch
-``TacticalBot.play_for_lead``) on constructed states: each test fails with the switch off.
+``TacticalBot.play_for_lead``) on constructed states: the habit's tests compare the switch on
+and off (each fails with it off); the level, behind and three-unit cases play as before.
 The Behemoths of the big mirror (``sim.points_study``: Move 8", Dash 6", Claws 5 attacks at
 Power 8 and an 18" Bile Spit, 18 HP, 400 points); Core Rules 001_d3f5e425c5e1196d.txt §2.2
 steps 7-8 (the game's end, decided on the value left), §4.3 (a charge), §4.4 (a Melee is

@@ -1,7 +1,8 @@
 """Habits of the ``tactical`` player added in session 37 (issue 15: every kind of army, the
 big mirror of ``warbench.sim.army_kinds``).
 
-**Plays for the lead** (switch ``TacticalBot.play_for_lead``). The game is decided on the
+**Plays for the lead** (switch ``TacticalBot.play_for_lead``, on by default; an army of one or
+two units, ``tactical_kinds.small_army``). The game is decided on the
 point value each side has left when it ends (Core Rules 001_d3f5e425c5e1196d.txt §2.2 step
 8), so a side that is ahead wins by keeping what it has. A Melee between two equal models is
 a coin toss that, once begun, cannot be left (§4.4: engaged Units stay locked until one side
@@ -28,8 +29,17 @@ Turn that may be the last (§2.2 step 7, ``tactical_end.may_be_last``) its melee
 toward the enemy without the sixth session's *no more exposed* test (:func:`must_fight`): a
 game that ends now is lost anyway.
 
+Only an army of one or two units plays so: with three units or more, one unit kept out of a
+Melee does not keep the side's lead while the others fight on, and on the skirmish ladder's
+Red half (three units a side) the habit without that gate lost 3 of main's wins in 200 games
+and won none (docs/ai.md, session 37).
+
+Tried and dropped (docs/ai.md, session 37): a shooter that, ahead, steps out of an exchange
+that does not favour it (the line mirror won the four games it was aimed at and lost four
+others), and counting a level side as ahead (the big mirror: 50 untouched draws in 50).
+
 The level case (the brief's "level, with damage it can deal from range") is left to the
-habits before: in main's seed-0 games a Melee begun level was won 20 times in 30 against
+habits before: in main's seed-0 games a Melee begun level was won 20 times in 31 against
 random-legal (docs/ai.md, session 37), more than the Bile Spit's 0.09 HP a Game Turn would
 win by keeping away.
 """
