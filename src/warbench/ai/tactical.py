@@ -221,7 +221,7 @@ class TacticalBot(ScriptedPlayer):
     #: ``ai.tactical_lead``): while its side is ahead on points, no charge into an even Melee,
     #: and a melee unit for which every Melee is even keeps out of the enemy's reach; behind
     #: in a Game Turn that may be the last, a melee unit runs at the enemy. On by default:
-    #: the big and melee mirrors won 7 of main's non-won games and lost none; the skirmish
+    #: the big and melee mirrors won 8 of main's non-won games and lost none; the skirmish
     #: ladder (three units a side) plays main's games (docs/ai.md, session 37).
     play_for_lead: bool = True
     #: A shooter with a target in sight picks the spot within its Move where its expected

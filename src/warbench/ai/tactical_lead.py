@@ -2,16 +2,16 @@
 big mirror of ``warbench.sim.army_kinds``).
 
 **Plays for the lead** (switch ``TacticalBot.play_for_lead``, on by default; an army of one or
-two units, ``tactical_kinds.small_army``). The game is decided on the
-point value each side has left when it ends (Core Rules 001_d3f5e425c5e1196d.txt §2.2 step
-8), so a side that is ahead wins by keeping what it has. A Melee between two equal models is
+two units, ``tactical_kinds.small_army``). The game is decided on the point value each side
+has left when it ends (Core Rules 001_d3f5e425c5e1196d.txt §2.2 step 8), so a side that is
+ahead wins by keeping what it has. A Melee between two equal models is
 a coin toss that, once begun, cannot be left (§4.4: engaged Units stay locked until one side
 is gone), and both sides strike in full before casualties are removed (L2872). In the big
 mirror (one Behemoth a side: Claws 5 attacks at Power 8 against Defence 8, each Attack Phase
 about 2 HP of 18 each way) the tactical Behemoth that had taken the first HP with its Bile
 Spit walked into a Melee as readily as one that had not, and lost two of the five such games
 of main's seed 0 (docs/ai.md, session 37). With the switch, while its side is ahead on
-points (:func:`ahead`, by ``AHEAD_MARGIN`` as the fifth session's *holds out of reach*):
+points (:func:`ahead`, by :data:`LEAD_MARGIN`, as the fifth session's *holds out of reach*):
 
 * it makes no charge into an even Melee (:func:`lead_charges`: one in which it is not
   expected to take more than it loses by ``TRADE_EDGE``, as session 29's trades; §4.3), and
@@ -35,8 +35,8 @@ Red half (three units a side) the habit without that gate lost 3 of main's wins 
 and won none (docs/ai.md, session 37).
 
 Tried and dropped (docs/ai.md, session 37): a shooter that, ahead, steps out of an exchange
-that does not favour it (the line mirror won the four games it was aimed at and lost four
-others), and counting a level side as ahead (the big mirror: 50 untouched draws in 50).
+that does not favour it (the line mirror won four of the five games it was aimed at and lost
+four others), and counting a level side as ahead (the big mirror: 50 untouched draws in 50).
 
 The level case (the brief's "level, with damage it can deal from range") is left to the
 habits before: in main's seed-0 games a Melee begun level was won 20 times in 31 against
