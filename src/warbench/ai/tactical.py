@@ -80,6 +80,12 @@ this player is a separate kind (issue 15) that changes these habits:
   where the enemy's expected damage on it next Game Turn grows by no more than what its own
   attacks threaten from there (a Behemoth closes on another at its Move plus Dash).
 
+* **plays for the lead** (session 37, :mod:`warbench.ai.tactical_lead`,
+  ``play_for_lead``): an army of one or two units that is ahead on points makes no charge
+  into an even Melee and keeps its melee unit out of the enemy's Move plus Dash (§2.2 step
+  8, §4.4: a Melee is locked); behind in a Game Turn that may be the last, its melee unit
+  runs at the enemy.
+
 One habit is measured but off by default: **the most dangerous first** (session 31,
 :mod:`warbench.ai.tactical_danger`, ``TacticalBot(danger_fire=True)``) counts the share of
 an enemy unit's threat removed with the share of its HP taken; alone it won 13 and lost 6
@@ -113,6 +119,12 @@ from warbench.ai.tactical_close import danger_last, threat_from
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
 from warbench.ai.tactical_kinds import small_army
+from warbench.ai.tactical_lead import (
+    keeps_lead,
+    lead_charges,
+    lead_steps,
+    must_fight,
+)
 from warbench.ai.tactical_melee import fair_charges, held_back
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactical_slain import present_share, standing_share
@@ -205,6 +217,13 @@ class TacticalBot(ScriptedPlayer):
     #: be much shorter, and against random-legal it cost the Assault Squad a charge on the
     #: Car (docs/ai.md, session 36); ``False``: the path's own order.
     shun_danger: bool = False
+    #: An army of one or two units (``small_army``) plays for the lead (session 37,
+    #: ``ai.tactical_lead``): while its side is ahead on points, no charge into an even Melee,
+    #: and a melee unit for which every Melee is even keeps out of the enemy's reach; behind
+    #: in a Game Turn that may be the last, a melee unit runs at the enemy. On by default:
+    #: the big and melee mirrors won 8 of main's non-won games and lost none; the skirmish
+    #: ladder (three units a side) plays main's games (docs/ai.md, session 37).
+    play_for_lead: bool = True
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
@@ -469,6 +488,8 @@ class TacticalBot(ScriptedPlayer):
             charges.sort(key=lambda c: -(c[0] - c[1]))
             if self.trade_up and melee_unit and state is not None:
                 charges = fair_charges(charges, state, w, uid)  # session 29
+            if self._plays_for_lead(w, uid) and state is not None:
+                charges = lead_charges(charges, state, w, uid)  # session 37
             opts.extend(
                 Move(uid, engage=f, dash=dash)
                 for gain, loss, f in charges
@@ -506,6 +527,10 @@ class TacticalBot(ScriptedPlayer):
             unseen = unseen_moves(state, uid, paths, partial(self._seen, state, w, uid))
             if unseen is not None:
                 return opts + unseen
+        lead = self._plays_for_lead(w, uid) and melee_unit and state is not None  # session 37
+        if lead and state is not None and keeps_lead(state, w, uid, foes, self._worth):
+            seen = partial(self._seen, state, w, uid)
+            return opts + lead_steps(w, uid, foes, self._worth, seen)
         if self.trade_up and melee_unit and state is not None:  # session 29
             seen = partial(self._seen, state, w, uid)
             held = held_back(
@@ -532,10 +557,18 @@ class TacticalBot(ScriptedPlayer):
             return opts  # out of the enemy's reach, and the move would walk into its fire
         opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way
         if melee_unit and dash and state is not None and self.melee_dash_hidden:
-            return opts + self._melee_dashes(state, w, uid, paths)
+            run = self._plays_for_lead(w, uid) and must_fight(state, w, uid)  # session 37
+            if not run:
+                return opts + self._melee_dashes(state, w, uid, paths)
         opts.extend(paths)
         opts.append(straight)
         return opts
+
+    def _plays_for_lead(self, w: Work, uid: int) -> bool:
+        """``play_for_lead`` applies: the switch is on and ``uid``'s side is a small army
+        (``ai.tactical_kinds.small_army``: with three units or more, one unit kept out of a
+        Melee does not keep the side's lead while the others fight on; session 37)."""
+        return self.play_for_lead and small_army(w, w.info(uid).side)
 
     def _dashes_worth_it(self, w: Work, uid: int, paths: list[Move]) -> list[Move]:
         """The path Dashes (sixth session) after which the point value the enemy is expected
