@@ -149,3 +149,12 @@ def test_no_slope_says_so() -> None:
     ]
     assert crossing(rounds, "line", "big").even is None
     assert "none (no slope)" in sweep_table(rounds)
+
+
+def test_an_elasticity_run_alone_prints_its_k() -> None:
+    """A round of the elasticity run only (``matchups=[]``, round 11's merged file) printed
+    with ``--markdown``: no matchups to average, the run's record and k."""
+    run = Round("ws-points-6", "tactical", 24, handicap=0.1, points=1100)
+    run.handicap_rate = WinRate(19, 0, 5)
+    text = points_study.markdown(run)
+    assert "No matchups" in text and "elasticity k = 14.01" in text

@@ -1195,7 +1195,9 @@ def markdown(rnd: Round) -> str:
     lines += [
         "",
         f"Mean absolute residual {sum(res) / len(res):.1%}, largest {max(res):.1%}; "
-        f"{within} of {len(res)} matchups within 50 ± 5%.",
+        f"{within} of {len(res)} matchups within 50 ± 5%."
+        if res
+        else "No matchups (an elasticity run alone).",
         "",
         "| archetype | rating (log-strength) | listed/whole-model price |",
         "| --- | --- | --- |",
