@@ -43,6 +43,13 @@ A round can be played in parts (issue 15, session 34): ``--only ARMY ...`` or ``
 elasticity run out (a part of its own). ``--out`` is rewritten after every matchup and
 ``--resume`` keeps the matchups it holds and plays the rest; the log has a line a game and
 each matchup's CPU seconds (recorded as ``cpu_seconds``, with the round's ``seed``).
+
+A handicap sweep (issue 15, session 37, docs/points.md §9 "Round 11"): ``--scale ARMY=FACTOR
+...`` plays the round (or its ``--matchups``) with those armies holding ``round(points ×
+FACTOR)``, on the same seeds (a round of its own: recorded as ``scale``, merged only with the
+same scaling, never fitted); ``--sweep FILE ...`` prints, for every matchup played at two or
+more ratios of points in those files, the logistic through them and the ratio at which it is
+even (:func:`crossing`): how far past 50% a matchup stuck at 0% or 100% is.
 """
 
 from __future__ import annotations
