@@ -43,6 +43,13 @@ A round can be played in parts (issue 15, session 34): ``--only ARMY ...`` or ``
 elasticity run out (a part of its own). ``--out`` is rewritten after every matchup and
 ``--resume`` keeps the matchups it holds and plays the rest; the log has a line a game and
 each matchup's CPU seconds (recorded as ``cpu_seconds``, with the round's ``seed``).
+
+A handicap sweep (issue 15, session 37, docs/points.md §9 "Round 11"): ``--scale ARMY=FACTOR
+...`` plays the round (or its ``--matchups``) with those armies holding ``round(points ×
+FACTOR)``, on the same seeds (a round of its own: recorded as ``scale``, merged only with the
+same scaling, never fitted); ``--sweep FILE ...`` prints, for every matchup played at two or
+more ratios of points in those files, the logistic through them and the ratio at which it is
+even (:func:`crossing`): how far past 50% a matchup stuck at 0% or 100% is.
 """
 
 from __future__ import annotations
@@ -430,6 +437,9 @@ class Round:
     #: CPU seconds the round's games took (its own process and its worker processes; 0 in
     #: files written before session 34): on a shared machine a fairer cost than ``seconds``.
     cpu_seconds: float = 0.0
+    #: Armies that held another share of the points (``--scale``, session 37): army → factor,
+    #: the army holding ``round(points × factor)``; empty in an ordinary round.
+    scale: dict[str, float] = field(default_factory=dict)
 
     def ratings(self) -> dict[str, float]:
         """Bradley-Terry log-strengths (mean 0), half a win each way as a prior."""
@@ -492,6 +502,7 @@ class Round:
         rnd.points = int(data.get("points", POINTS))
         rnd.seed = None if data.get("seed") is None else int(data["seed"])
         rnd.cpu_seconds = float(data.get("cpu_seconds", 0.0))
+        rnd.scale = {k: float(v) for k, v in data.get("scale", {}).items()}
         return rnd
 
     def to_json(self) -> dict[str, Any]:
@@ -522,7 +533,12 @@ class Round:
             **({} if self.points == POINTS else {"points": self.points}),
             **({} if self.seed is None else {"seed": self.seed}),
             **({} if not self.cpu_seconds else {"cpu_seconds": round(self.cpu_seconds, 1)}),
+            **({"scale": dict(self.scale)} if self.scale else {}),
         }
+
+    def held(self, name: str) -> int:
+        """The points army ``name`` held in this round (``points``, or scaled, ``--scale``)."""
+        return round(self.points * self.scale.get(name, 1.0))
 
 
 def _tally(rows: Sequence[GameRow]) -> tuple[WinRate, int]:
@@ -570,14 +586,40 @@ def select(
     ]
 
 
+def check_scale(
+    scale: Mapping[str, float], names: Sequence[str], handicap: float
+) -> dict[str, float]:
+    """``scale`` (army → factor of the points it holds) if every army is one of ``names`` and
+    every factor lies in (0, 4]; a scaled round has no elasticity run (``handicap`` 0: the
+    line's run is the ordinary round's). Else an :class:`UnknownNameError` or a
+    :class:`ValueError` naming the army, the factor and what is allowed."""
+    from warbench.kernel.errors import UnknownNameError
+
+    for name, factor in scale.items():
+        if name not in names:
+            raise UnknownNameError("archetype", name, names, where="the points study's armies")
+        if not 0 < factor <= 4:
+            raise ValueError(
+                f"--scale {name}={factor:g}: a factor of the points the army holds, "
+                "above 0 and at most 4"
+            )
+    if scale and handicap > 0:
+        raise ValueError(
+            f"--scale {' '.join(f'{n}={f:g}' for n, f in scale.items())} with --handicap "
+            f"{handicap:g}: a scaled round has no elasticity run (give --handicap 0)"
+        )
+    return dict(scale)
+
+
 def _check_resumable(done: Round, want: Round, source: str) -> None:
     """``done`` (a partial round read from ``source``) can be continued by a run of ``want``."""
     from warbench.kernel.errors import DataFileError
 
     def said(r: Round) -> str:
+        scaled = "".join(f", {n} × {f:g}" for n, f in sorted(r.scale.items()))
         return (
-            f"{r.version} by {r.player} at {r.points} points, seed {r.seed}, {r.games} games "
-            f"a matchup, handicap {r.handicap:g}"
+            f"{r.version} by {r.player} at {r.points} points{scaled}, seed {r.seed}, "
+            f"{r.games} games a matchup, handicap {r.handicap:g}"
         )
 
     raw = {k: round(v, 2) for k, v in want.raw.items()}  # as its file holds them
@@ -604,9 +646,11 @@ def play_round(
     matchups: Sequence[tuple[str, str]] | None = None,
     done: Round | None = None,
     save: Callable[[Round], None] | None = None,
+    scale: Mapping[str, float] | None = None,
 ) -> Round:
     """Every pair of archetypes ``games`` games (``games`` even: both seats on each seed),
-    each army holding ``points``.
+    each army holding ``points``; an army named in ``scale`` holds ``round(points × factor)``
+    (``--scale``, a handicap sweep: docs/points.md §9, round 11), on the same seeds.
 
     ``matchups`` (:func:`select`) plays only those pairs, each on the seeds it has in the whole
     round, so parts of a round add up with :func:`merge` to the round played at once. ``done``
@@ -614,8 +658,9 @@ def play_round(
     run) are kept and not played again. ``save`` receives the round after each matchup, so an
     interrupted run loses at most the matchup it was playing; ``log`` gets one line a game."""
     rnd = Round(version, player, games, handicap=handicap, points=points, seed=seed)
-    rosters = {n: build_roster(n, version, points) for n in names}
-    rnd.raw = {n: raw_price(n, version, points) for n in names}
+    rnd.scale = check_scale(scale or {}, names, handicap)
+    rosters = {n: build_roster(n, version, rnd.held(n)) for n in names}
+    rnd.raw = {n: raw_price(n, version, rnd.held(n)) for n in names}
     if done is not None:
         _check_resumable(done, rnd, "the round to resume")
         rnd.matchups = list(done.matchups)
@@ -716,6 +761,11 @@ def fit(
     ``structure``: constants of a corrected structure (e.g. ``reach_battle_dash``) the fit
     prices with, the round's prices staying the ones it was played with. ``slopes``: the
     mobility slopes to try as well (:data:`MOBILITY_SLOPES`; ``None`` keeps the version's)."""
+    if rnd.scale:
+        raise ValueError(
+            f"a round with the points scaled ({rnd.scale}) is a handicap sweep, not a round "
+            "at equal points: fit the ordinary round"
+        )
     beta = rnd.ratings()
     k = rnd.elasticity()
     points = rnd.points
@@ -906,9 +956,15 @@ def merge(rounds: Sequence[Round]) -> Round:
     first = rounds[0]
     out = Round(first.version, first.player, 0, handicap=first.handicap, points=first.points)
     out.raw = dict(first.raw)
+    out.scale = dict(first.scale)
     index: dict[tuple[str, str], Matchup] = {}
     played: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for rnd in rounds:
+        if rnd.scale != first.scale:
+            raise ValueError(
+                f"rounds with the armies' points scaled by {first.scale or 'nothing'} and "
+                f"{rnd.scale or 'nothing'}: other armies (merge only the same scaling)"
+            )
         same = (rnd.version, rnd.player, rnd.points, rnd.raw)
         if same != (first.version, first.player, first.points, first.raw):
             raise ValueError(f"round of {rnd.version} at {rnd.points} points: other armies")
@@ -979,6 +1035,93 @@ def with_elasticity(rnd: Round, other: Round) -> Round:
                     f"armies must be the same: line at {sizes[0]} and {sizes[1]} points)"
                 )
     return dataclasses.replace(rnd, handicap=other.handicap, handicap_rate=other.handicap_rate)
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """A matchup played at several points ratios (a handicap sweep, ``--scale``): each
+    ratio of ``a``'s points to ``b``'s with ``a``'s record there, the logistic fitted through
+    them (``a``'s log-odds = ``alpha + k × log ratio``, half a win each way at each ratio as a
+    prior, as :meth:`Round.ratings`), and the ratio at which ``a`` would win half its games
+    (``None`` when the games show no slope: ``k`` ≤ 0)."""
+
+    a: str
+    b: str
+    levels: tuple[tuple[float, WinRate], ...]
+    alpha: float
+    k: float
+
+    @property
+    def even(self) -> float | None:
+        """The points ratio (``a``'s over ``b``'s) at which ``a``'s fitted win rate is 50%."""
+        return math.exp(-self.alpha / self.k) if self.k > 0 else None
+
+
+def crossing(rounds: Sequence[Round], a: str, b: str) -> Crossing:
+    """The handicap sweep of ``a`` against ``b`` (:class:`Crossing`) over ``rounds`` (of one
+    version and points; ordinary or scaled, ``--scale``), from every round that played it.
+    Fewer than two ratios, or rounds of other versions or points, raise a :class:`ValueError`
+    naming them."""
+    first = rounds[0]
+    levels: dict[float, WinRate] = {}
+    for rnd in rounds:
+        if (rnd.version, rnd.points) != (first.version, first.points):
+            raise ValueError(
+                f"a sweep of {first.version} at {first.points} points holds a round of "
+                f"{rnd.version} at {rnd.points} points"
+            )
+        for m in rnd.matchups:
+            if {m.a, m.b} != {a, b}:
+                continue
+            rate = m.rate if m.a == a else WinRate(m.rate.losses, m.rate.draws, m.rate.wins)
+            ratio = round(rnd.held(a) / rnd.held(b), 6)
+            got = levels.get(ratio, WinRate(0, 0, 0))
+            levels[ratio] = WinRate(
+                got.wins + rate.wins, got.draws + rate.draws, got.losses + rate.losses
+            )
+    if len(levels) < 2:
+        raise ValueError(
+            f"{a} vs {b}: played at {len(levels)} points ratio(s) {sorted(levels)}; a sweep "
+            "needs two or more"
+        )
+    xs = [(math.log(r), w.wins + w.draws / 2 + 0.5, w.games + 1.0) for r, w in levels.items()]
+    alpha = k = 0.0
+    for _ in range(100):  # Newton's method on the binomial log-likelihood
+        g0 = g1 = h00 = h01 = h11 = 0.0
+        for x, won, n in xs:
+            p = 1 / (1 + math.exp(-(alpha + k * x)))
+            g0 += won - n * p
+            g1 += (won - n * p) * x
+            v = n * p * (1 - p)
+            h00, h01, h11 = h00 + v, h01 + v * x, h11 + v * x * x
+        det = h00 * h11 - h01 * h01
+        if det <= 0:
+            break
+        da, dk = (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
+        alpha, k = alpha + da, k + dk
+        if abs(da) + abs(dk) < 1e-12:
+            break
+    return Crossing(a, b, tuple(sorted(levels.items())), alpha, k)
+
+
+def sweep_table(rounds: Sequence[Round]) -> str:
+    """The handicap sweeps in ``rounds`` as a docs/points.md table: every matchup played at two
+    or more points ratios, its record at each, the fitted slope ``k`` and the ratio at 50%
+    (:func:`crossing`)."""
+    found: dict[tuple[str, str], set[float]] = {}
+    for rnd in rounds:
+        for m in rnd.matchups:
+            found.setdefault((m.a, m.b), set()).add(round(rnd.held(m.a) / rnd.held(m.b), 6))
+    lines = [
+        "| matchup | A's points ÷ B's: A's record | k | A's points ÷ B's at 50% |",
+        "| --- | --- | --- | --- |",
+    ]
+    for a, b in [pair for pair, ratios in found.items() if len(ratios) > 1]:
+        c = crossing(rounds, a, b)
+        cells = ", ".join(f"{r:.2f}: {w.wins}-{w.draws}-{w.losses}" for r, w in c.levels)
+        even = "none (no slope)" if c.even is None else f"{c.even:.2f}"
+        lines.append(f"| {a} vs {b} | {cells} | {c.k:.2f} | {even} |")
+    return "\n".join(lines)
 
 
 def games_for(half_width: float = 0.05, z: float = 1.96) -> int:
@@ -1059,7 +1202,9 @@ def markdown(rnd: Round) -> str:
     lines += [
         "",
         f"Mean absolute residual {sum(res) / len(res):.1%}, largest {max(res):.1%}; "
-        f"{within} of {len(res)} matchups within 50 ± 5%.",
+        f"{within} of {len(res)} matchups within 50 ± 5%."
+        if res
+        else "No matchups (an elasticity run alone).",
         "",
         "| archetype | rating (log-strength) | listed/whole-model price |",
         "| --- | --- | --- |",
@@ -1148,6 +1293,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="rounds saved by --out on other seeds: write them as one round (--out)",
     )
     ap.add_argument(
+        "--scale",
+        nargs="+",
+        default=(),
+        metavar="ARMY=FACTOR",
+        help="these armies hold FACTOR times the points (a handicap sweep; with --handicap 0)",
+    )
+    ap.add_argument(
+        "--sweep",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="rounds saved by --out, some with --scale: print each matchup's handicap sweep",
+    )
+    ap.add_argument(
         "--compare",
         nargs="+",
         default=None,
@@ -1164,6 +1323,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             rounds.append((label or path, _read_round(path)))
         print(compare(rounds))
         return
+    if args.sweep:
+        print(sweep_table([_read_round(path) for path in args.sweep]))
+        return
+    scale: dict[str, float] = {}
+    for text in args.scale:
+        name, eq, factor = text.partition("=")
+        try:
+            scale[name] = float(factor)
+        except ValueError:
+            eq = ""
+        if not eq or not name:
+            ap.error(f"--scale {text}: an army and a factor joined by '=', e.g. gunline=0.8")
     if args.merge:
         rnd = merge([_read_round(path) for path in args.merge])
     elif args.source:
@@ -1204,6 +1375,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 matchups=chosen,
                 done=done,
                 save=save,
+                scale=scale,
             )
         except DataFileError as err:  # the round to resume: name its file
             raise DataFileError(str(args.out), err.reason) from None
