@@ -3,7 +3,7 @@
 // undo, the record download, and live updates (server-sent events). The token stays in the URL's
 // fragment and this browser's storage; every request sends it, and the server checks every
 // action for the seat it plays (STYLE.md principle 15).
-import { $, ApiFailure, ApiError, bookNames, el, pct, debounce } from "./common.js";
+import { $, ApiFailure, ApiError, bookNames, el, pct, debounce, reach } from "./common.js";
 import { Board, GhostBase, PreviewOpts, Scene, Spot, drawLegend, logItem, zoomButtons } from "./play_board.js";
 import { remembered, svgById } from "./play_store.js";
 
@@ -73,7 +73,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     init.body = JSON.stringify(body);
     headers["Content-Type"] = "application/json";
   }
-  const response = await fetch(path, init);
+  const response = await reach(path, init);
   const data: unknown = await response.json();
   if (!response.ok) {
     const err = data as Partial<ApiError>;
@@ -178,6 +178,11 @@ async function refreshOnce(): Promise<void> {
     known = next.steps;
     snap = next;
   } catch (e) {
+    if (e instanceof ApiFailure && e.status === 0 && snap !== null) {
+      // the server is away: keep the game on screen, the live mark says it (session 37)
+      $("live").textContent = "○ the server does not answer: reconnecting";
+      return;
+    }
     $("decision-title").textContent = e instanceof ApiFailure ? bookNames(e.body.detail) : String(e);
     return;
   }
@@ -906,6 +911,11 @@ function setBusy(value: boolean): void {
   }
 }
 
+/** The last action found no server (its sentence is on screen until the stream is back). */
+let unreachable = false;
+/** The stream said the server is stopping; the live mark keeps saying so until it is back. */
+let stopped = false;
+
 async function act(a: Action): Promise<void> {
   if (busy) return;
   setBusy(true);
@@ -926,6 +936,7 @@ async function act(a: Action): Promise<void> {
   } catch (e) {
     $("refusal").textContent = e instanceof ApiFailure ? bookNames(`✗ ${e.body.detail}`) : String(e);
     $("refusal").className = "refusal bad";
+    unreachable = e instanceof ApiFailure && e.status === 0;
   } finally {
     setBusy(false);
     if (snap !== null) document.body.dataset.revision = String(snap.revision);
@@ -985,11 +996,22 @@ function live(): void {
   source.addEventListener("change", (ev) => {
     const rev = (JSON.parse((ev as MessageEvent<string>).data) as { revision: number }).revision;
     $("live").textContent = "● live";
+    if (unreachable) {
+      // the server is back: "did not answer" no longer holds (it stayed on screen, session 37)
+      unreachable = false;
+      $("refusal").textContent = "";
+    }
     if (snap === null || rev !== snap.revision) void refresh();
   });
+  // the server is stopping (Ctrl+C): its stream says so as it ends, then the browser retries
+  source.addEventListener("stopping", () => {
+    stopped = true;
+    $("live").textContent = "○ the server stopped: reconnecting";
+  });
   source.onerror = () => {
-    $("live").textContent = "○ reconnecting";
+    if (!stopped) $("live").textContent = "○ reconnecting";
   };
+  source.onopen = () => { stopped = false; };
 }
 
 share();

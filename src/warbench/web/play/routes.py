@@ -365,7 +365,9 @@ async def stream(
     limit: Annotated[int, Query(ge=1, le=10**6)] = 10**6,
 ) -> StreamingResponse:
     """Server-sent events: ``change`` with the game's revision whenever it changes (first
-    at once). The browser's ``EventSource`` reconnects by itself after a drop or a refresh."""
+    at once), and ``stopping`` as the stream ends because the server is stopping (Ctrl+C).
+    The browser's ``EventSource`` reconnects by itself after a drop, a refresh or a
+    restart."""
     await run_in_threadpool(svc.load, game_id)
     await run_in_threadpool(svc.require, game_id, token)
 
@@ -379,7 +381,8 @@ async def stream(
         opened = time.monotonic()
         try:
             yield "retry: 1000\n\n"
-            while sent < limit and time.monotonic() - opened < STREAM_SECONDS:
+            # ends when the server stops (Ctrl+C waited for every open stream, up to 55 s)
+            while sent < limit and time.monotonic() - opened < STREAM_SECONDS and not svc.stopping:
                 rev = await run_in_threadpool(svc.games.revision, game_id)
                 if rev != last:
                     last = rev
@@ -392,6 +395,9 @@ async def stream(
                     if await request.is_disconnected():
                         return
                 changed.clear()
+            if svc.stopping:
+                # the page says so and its EventSource reconnects once a server is back
+                yield "event: stopping\ndata: {}\n\n"
         finally:
             svc.unwatch(game_id, loop, changed)
 
