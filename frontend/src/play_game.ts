@@ -189,6 +189,32 @@ async function refreshOnce(): Promise<void> {
   render();
 }
 
+/** Whose move it is, in the bar at the top and the tab's title: on a phone the decision card
+ * is below the board, out of sight, and a tab in the background said nothing (session 37's
+ * walk). "Your move ↓" goes to the card. */
+function showWhoseMove(s: Snapshot, d: Snapshot["decision"]): void {
+  const mark = $<HTMLAnchorElement>("your-move");
+  const base = `warbench · Game ${gameId}`;
+  if (s.result !== null || s.you.role === "spectator" && s.pending.length === 0) {
+    mark.hidden = true;
+    document.title = s.result !== null ? `Game over · ${base}` : base;
+    return;
+  }
+  mark.hidden = false;
+  if (d !== null) {
+    const many = s.you.seats.length > 1;
+    mark.textContent = many ? `${seatName(d.player)} to decide ↓` : "Your move ↓";
+    mark.className = "mine";
+    document.title = `● ${many ? `${seatName(d.player)} to decide` : "Your move"} · ${base}`;
+  } else {
+    const who = s.pending.map((p) => seatName(p.player)).join(", ");
+    mark.textContent = who ? `waiting for ${who}` : "";
+    mark.hidden = !who;
+    mark.className = "theirs";
+    document.title = base;
+  }
+}
+
 function render(): void {
   if (snap === null) return;
   const s = snap;
@@ -273,6 +299,7 @@ function renderDecision(): void {
     }
     confirming = null;
   }
+  showWhoseMove(s, d);
   if (d === null) {
     const who = s.pending.map((p) => seatName(p.player)).join(", ");
     // the game's end says who won in the card too (the header line is easy to miss on a phone)
