@@ -4,7 +4,9 @@ import { $, api, ApiFailure, el } from "./common.js";
 import { linkName, remember, remembered } from "./play_store.js";
 
 interface Preset { name: string; setup: unknown }
-interface RulesetInfo { id: string; version?: string; error?: string; presets: Preset[]; seat_kinds: string[]; modes: string[] }
+/** A decision a set-up's rules options may hand to the engine for both players. */
+interface EngineChoice { name: string; text: string }
+interface RulesetInfo { id: string; version?: string; error?: string; presets: Preset[]; seat_kinds: string[]; modes: string[]; engine_choices?: EngineChoice[] }
 interface Created { id: string; seats: string[]; names?: string[]; tokens: Record<string, string>; links: Record<string, string> }
 let rulesets: RulesetInfo[] = [];
 
@@ -27,6 +29,51 @@ function fillSetup(): void {
   const preset = v === "custom" ? undefined : rs?.presets[Number(v)];
   if (preset !== undefined) $<HTMLTextAreaElement>("setup").value = JSON.stringify(preset.setup, null, 1);
   fillSeats();
+  fillEngine();
+}
+
+/** The set-up as an object, or null when the JSON does not read. */
+function setupObject(): Record<string, unknown> | null {
+  try {
+    const s: unknown = JSON.parse($<HTMLTextAreaElement>("setup").value);
+    return s !== null && typeof s === "object" && !Array.isArray(s) ? s as Record<string, unknown> : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A box per decision the set-up may hand to the engine, ticked as its `options.automation`
+ * says; a tick changes the set-up JSON (the server reads it; the names are the ruleset's). The
+ * sample WARSURGE set-ups hand it the casualties: a player who left the "kinds of decision"
+ * field empty expecting to pick them was never asked (session 37's walk). */
+function fillEngine(): void {
+  const choices = current()?.engine_choices ?? [];
+  const box = $("engine");
+  box.hidden = choices.length === 0;
+  const list = $("engine-choices");
+  list.replaceChildren();
+  const setup = setupObject();
+  const options = (setup?.options ?? {}) as Record<string, unknown>;
+  const on = Array.isArray(options.automation) ? options.automation.map(String) : [];
+  for (const c of choices) {
+    const input = el("input", "", { type: "checkbox", value: c.name, "data-engine": c.name });
+    input.checked = on.includes(c.name);
+    input.disabled = setup === null;
+    input.addEventListener("change", () => toggleEngine(c.name, input.checked));
+    const label = el("label", "", { class: "engine-choice" });
+    label.append(input, el("span", c.text));
+    list.appendChild(label);
+  }
+}
+
+function toggleEngine(name: string, on: boolean): void {
+  const setup = setupObject();
+  if (setup === null) return;
+  const options = (setup.options ?? {}) as Record<string, unknown>;
+  const now = Array.isArray(options.automation) ? options.automation.map(String) : [];
+  const next = on ? [...now.filter((n) => n !== name), name] : now.filter((n) => n !== name);
+  setup.options = { ...options, automation: next };
+  $<HTMLTextAreaElement>("setup").value = JSON.stringify(setup, null, 1);
 }
 
 /** Each roster's name in the set-up (its ``name``, else its ``player``, as the game page names
@@ -165,7 +212,7 @@ async function main(): Promise<void> {
   sel.addEventListener("change", fillPresets);
   $("preset").addEventListener("change", fillSetup);
   $("mode").addEventListener("change", fillSeats);
-  $("setup").addEventListener("change", fillSeats);
+  $("setup").addEventListener("change", () => { fillSeats(); fillEngine(); });
   $("new-game").addEventListener("submit", (e) => void start(e));
   fillPresets();
   showMine();

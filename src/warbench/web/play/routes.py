@@ -76,7 +76,8 @@ GameId = Annotated[str, PathParam(max_length=40)]
 
 @router.get("/rulesets")
 def rulesets(svc: ServiceDep) -> list[dict[str, Any]]:
-    """Every registered ruleset with its version, sample set-ups and who may sit in a seat."""
+    """Every registered ruleset with its version, sample set-ups, who may sit in a seat and
+    the decisions its set-up's rules options may hand to the engine (``engine_choices``)."""
     from warbench.play.registry import ruleset_ids
 
     out: list[dict[str, Any]] = []
@@ -87,12 +88,22 @@ def rulesets(svc: ServiceDep) -> list[dict[str, Any]]:
         except Exception as exc:  # a ruleset that cannot load is listed with the reason
             out.append({"id": rid, "error": str(exc), "presets": []})
             continue
-        out.append({"id": rid, "version": rs.version, "presets": presets})
+        out.append(
+            {"id": rid, "version": rs.version, "presets": presets, "engine_choices": _engine(rid)}
+        )
     return [
         {**r, "seat_kinds": list(seat_kinds(str(r["id"])) if "error" not in r else ["human"]),
          "modes": list(MODES)}
         for r in out
     ]  # fmt: skip
+
+
+@lru_cache(maxsize=32)
+def _engine(ruleset_id: str) -> list[dict[str, JSON]]:
+    """The decisions a ruleset's set-up may hand to the engine (the presenter's words)."""
+    from warbench.web.play.scenes import presenter
+
+    return presenter(ruleset_id).engine_choices()
 
 
 @lru_cache(maxsize=32)
