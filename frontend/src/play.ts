@@ -1,6 +1,6 @@
 // The play lobby: choose a ruleset and a set-up, how to play, start; the secret links of the
 // new game are shown once and remembered in this browser (localStorage) so a game resumes.
-import { $, api, ApiFailure, el } from "./common.js";
+import { $, api, ApiFailure, el, status } from "./common.js";
 import { linkName, remember, remembered } from "./play_store.js";
 
 interface Preset { name: string; setup: unknown }
@@ -157,6 +157,17 @@ function showMine(): void {
   if (!list.children.length) list.appendChild(el("li", "None yet.", { class: "muted" }));
 }
 
+async function copyLink(input: HTMLInputElement, said: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    status(`${said}'s link copied`);
+  } catch {
+    input.focus();
+    input.select();
+    status("Select and copy the link (this browser does not let the page copy)");
+  }
+}
+
 async function start(ev: Event): Promise<void> {
   ev.preventDefault();
   $("new-error").textContent = "";
@@ -186,10 +197,22 @@ async function start(ev: Event): Promise<void> {
     for (const [label, url] of Object.entries(made.links)) {
       const said = linkName(label, made.names);
       const row = el("label", said);
-      row.appendChild(el("input", "", { value: url, readonly: "", "data-link": label }));
+      const input = el("input", "", { value: url, readonly: "", "data-link": label });
+      row.appendChild(input);
       box.appendChild(row);
-      box.appendChild(el("a", `Open as ${said}`, { href: url, class: "open-link", "data-link": label }));
+      const line = el("p", "", { class: "link-actions" });
+      // a link is sent to the other player: one tap copies it (selecting a long link in a
+      // field on a phone is fiddly; session 37's walk)
+      const copy = el("button", "Copy", { type: "button", class: "copy-link", "data-link": label });
+      copy.addEventListener("click", () => void copyLink(input, said));
+      line.append(copy, el("a", `Open as ${said}`, { href: url, class: "open-link", "data-link": label }));
+      box.appendChild(line);
     }
+    // links that name this computer (127.0.0.1, the default of `warbench serve`) open on no
+    // other device: a player at another computer or a phone was sent a link that cannot work
+    const local = ["127.0.0.1", "localhost", "[::1]", "::1"].includes(window.location.hostname);
+    const note = $("links-local");
+    note.hidden = !(local && mode === "network");
     $("created").hidden = false;
     showMine();
     if (mode !== "network") {
