@@ -323,7 +323,10 @@ function renderDecision(): void {
   }
   $("decision-card").dataset.state = "deciding";
   $("decision-card").dataset.kind = d.kind;
-  $("decision-title").textContent = `${seatName(d.player)}: ${d.prompt || d.kind}`;
+  // a prompt that starts with the seat's name already says whose it is (a WARSURGE casualty
+  // prompt names the unit "Blue: Dead Dogs": the title said "Blue: Blue: Dead Dogs ...")
+  const said = d.prompt || d.kind;
+  $("decision-title").textContent = said.startsWith(`${seatName(d.player)}: `) ? said : `${seatName(d.player)}: ${said}`;
   $("decision-rule").textContent = bookNames(d.rule);
   $("take-default").hidden = d.default === null;
   const dflt = d.default;
