@@ -347,6 +347,10 @@ function renderDecision(): void {
     if (u !== null) units.set(u, (units.get(u) ?? 0) + 1);
   }
   if (board.selected !== null && !units.has(board.selected)) board.selected = null;
+  // one unit can act (a casualty choice, a unit's own reaction): its choices are shown at once,
+  // not behind its chip (session 37's walk: the casualties were a chip and "Take the suggested
+  // choice", which did not say which models it removes)
+  if (board.selected === null && units.size === 1 && !spotted) board.selected = [...units.keys()][0];
   $("selected").replaceChildren();
   if (units.size) {
     // the selected unit's chip is marked, not listed among "others" (session 33: it was both)
