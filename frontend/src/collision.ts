@@ -21,7 +21,10 @@ interface Report {
   max_different_cards: number; board: string; deployment_phases: number[];
   violations: { field: string; message: string; rule: string }[];
 }
-interface GroupCheck { group: Data; report: Report; html: string; yaml: string }
+/** A limit one of the group's cards breaks (its member's index, the card's name). */
+interface MemberProblem extends Problem { member: number; card: string }
+/** `valid` false: a card does not read (no report yet), `card_problems` lists them all. */
+interface GroupCheck { valid: boolean; group: Data; report: Report | null; html: string | null; yaml: string; card_problems: MemberProblem[] }
 /** A card in the group and its copies (as typed: the server checks the count, L580-617). */
 interface Member { card: Data; count: number | string }
 interface Group { name: string; points_limit: number; characters: Member[] }
@@ -37,6 +40,8 @@ let card: Data = blankCard();
 const cardOrigin: Origin = { stored: null, version: null };
 let group: Group = { name: "My battle group", points_limit: 500, characters: [] };
 const groupOrigin: Origin = { stored: null, version: null };
+/** The group's cards that do not read, as the last check said (marked in the list). */
+let memberProblems: MemberProblem[] = [];
 
 function blankCard(): Data {
   return {
@@ -328,6 +333,13 @@ function renderGroup(): void {
     const who = el("span", "", { class: "who" });
     who.append(el("strong", String(m.card.name)), el("span", ` ${String(m.card.points)} pts each`, { class: "muted" }));
     li.appendChild(who);
+    const broken = memberProblems.filter((p) => p.member === i).length;
+    if (broken) {
+      // a card that does not read (a glossary entry renamed since it was saved): say so on
+      // its row and how to fix it, the server's sentences are in the list below (session 37)
+      li.classList.add("broken");
+      li.appendChild(el("span", `does not read (${broken} problem${broken === 1 ? "" : "s"} below): Edit it, fix it, then “Add this card to the battle group”`, { class: "broken-note" }));
+    }
     const count = el("input", "", { type: "number", min: "1", value: String(m.count), "aria-label": `Copies of ${String(m.card.name)}`, inputmode: "numeric", style: "width:5rem" });
     count.addEventListener("input", () => { m.count = asTyped(count.value); groupChanged(); });
     const edit = el("button", "Edit", { type: "button" });
@@ -366,6 +378,21 @@ async function recheckGroup(): Promise<void> {
 
 function showReport(check: GroupCheck): void {
   const r = check.report;
+  const hadProblems = memberProblems.length > 0;
+  memberProblems = check.card_problems;
+  if (hadProblems || memberProblems.length > 0) renderGroup();
+  if (r === null) {
+    const n = memberProblems.length;
+    $("co-group-total").textContent = "–";
+    $("co-report").replaceChildren();
+    $("co-group-violations").replaceChildren(
+      el("li", `${n} problem${n === 1 ? "" : "s"} in the group's cards: each card must read before the group is counted.`, { class: "lead" }),
+      // the reader's sentence names the card and its field ("battle group: Halai (characters[2]): ...")
+      ...memberProblems.map((v) => el("li", `${bookNames(v.message)} [${bookNames(v.rule)}]`)));
+    $<HTMLTextAreaElement>("co-group-text").value = check.yaml;
+    $<HTMLIFrameElement>("co-group-print").srcdoc = "";
+    return;
+  }
   $("co-group-total").textContent = `${r.points} / ${r.points_limit} pts`;
   const rows: [string, string][] = [
     ["Points (every copy, L600-603)", `${r.points} / ${r.points_limit}`],
@@ -381,7 +408,7 @@ function showReport(check: GroupCheck): void {
   }));
   $("co-group-violations").replaceChildren(...r.violations.map((v) => el("li", `${problemText(v)} [${bookNames(v.rule)}]`)));
   $<HTMLTextAreaElement>("co-group-text").value = check.yaml;
-  $<HTMLIFrameElement>("co-group-print").srcdoc = check.html;
+  $<HTMLIFrameElement>("co-group-print").srcdoc = check.html ?? "";
 }
 
 const recheckGroupSoon = debounce(() => void recheckGroup(), 200);
@@ -417,12 +444,14 @@ const storedCards = new StoredDocs<Stored & { card: Data | null; draft?: Data | 
   label: summaryLabel,
 });
 
-const storedGroups = new StoredDocs<Stored & { group: Data }>({
+const storedGroups = new StoredDocs<Stored & { group: Data; draft?: Data | null }>({
   base: "/api/collision/groups", key: "group", noun: "battle group", prefix: "co-group",
   data: groupData,
   origin: () => groupOrigin,
   loaded: (doc, origin) => {
-    group = fromGroup(doc.group);
+    // a stored group holding a card that no longer reads opens as it was stored, its
+    // cards' problems listed by the check (session 37)
+    group = fromGroup(doc.draft ?? doc.group);
     Object.assign(groupOrigin, origin);
     renderGroup();
     void recheckGroup();

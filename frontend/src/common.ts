@@ -14,6 +14,20 @@ export class ApiFailure extends Error {
   }
 }
 
+/** What a page says when the server does not answer at all (stopped, restarting, the network
+ * down): the browser's own error is "TypeError: Failed to fetch" (session 37's walk). */
+export const UNREACHABLE = "The server did not answer (stopped or restarting?). Nothing here is lost: "
+  + "once it is back, try again.";
+
+/** `fetch`, with no answer at all thrown as an ApiFailure of status 0 saying so in words. */
+export async function reach(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, init);
+  } catch {
+    throw new ApiFailure(0, { detail: UNREACHABLE, field: null, error: "unreachable" });
+  }
+}
+
 /** Call the API; a non-2xx answer throws an ApiFailure carrying the message and the field. */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, headers: { Accept: "application/json" } };
@@ -21,7 +35,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     init.body = JSON.stringify(body);
     init.headers = { ...init.headers, "Content-Type": "application/json" };
   }
-  const response = await fetch(path, init);
+  const response = await reach(path, init);
   if (response.status === 204) return undefined as T;
   const data: unknown = await response.json();
   if (!response.ok) {

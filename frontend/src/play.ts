@@ -1,10 +1,12 @@
 // The play lobby: choose a ruleset and a set-up, how to play, start; the secret links of the
 // new game are shown once and remembered in this browser (localStorage) so a game resumes.
-import { $, api, ApiFailure, el } from "./common.js";
+import { $, api, ApiFailure, el, status } from "./common.js";
 import { linkName, remember, remembered } from "./play_store.js";
 
 interface Preset { name: string; setup: unknown }
-interface RulesetInfo { id: string; version?: string; error?: string; presets: Preset[]; seat_kinds: string[]; modes: string[] }
+/** A decision a set-up's rules options may hand to the engine for both players. */
+interface EngineChoice { name: string; text: string }
+interface RulesetInfo { id: string; version?: string; error?: string; presets: Preset[]; seat_kinds: string[]; modes: string[]; engine_choices?: EngineChoice[] }
 interface Created { id: string; seats: string[]; names?: string[]; tokens: Record<string, string>; links: Record<string, string> }
 let rulesets: RulesetInfo[] = [];
 
@@ -27,6 +29,51 @@ function fillSetup(): void {
   const preset = v === "custom" ? undefined : rs?.presets[Number(v)];
   if (preset !== undefined) $<HTMLTextAreaElement>("setup").value = JSON.stringify(preset.setup, null, 1);
   fillSeats();
+  fillEngine();
+}
+
+/** The set-up as an object, or null when the JSON does not read. */
+function setupObject(): Record<string, unknown> | null {
+  try {
+    const s: unknown = JSON.parse($<HTMLTextAreaElement>("setup").value);
+    return s !== null && typeof s === "object" && !Array.isArray(s) ? s as Record<string, unknown> : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A box per decision the set-up may hand to the engine, ticked as its `options.automation`
+ * says; a tick changes the set-up JSON (the server reads it; the names are the ruleset's). The
+ * sample WARSURGE set-ups hand it the casualties: a player who left the "kinds of decision"
+ * field empty expecting to pick them was never asked (session 37's walk). */
+function fillEngine(): void {
+  const choices = current()?.engine_choices ?? [];
+  const box = $("engine");
+  box.hidden = choices.length === 0;
+  const list = $("engine-choices");
+  list.replaceChildren();
+  const setup = setupObject();
+  const options = (setup?.options ?? {}) as Record<string, unknown>;
+  const on = Array.isArray(options.automation) ? options.automation.map(String) : [];
+  for (const c of choices) {
+    const input = el("input", "", { type: "checkbox", value: c.name, "data-engine": c.name });
+    input.checked = on.includes(c.name);
+    input.disabled = setup === null;
+    input.addEventListener("change", () => toggleEngine(c.name, input.checked));
+    const label = el("label", "", { class: "engine-choice" });
+    label.append(input, el("span", c.text));
+    list.appendChild(label);
+  }
+}
+
+function toggleEngine(name: string, on: boolean): void {
+  const setup = setupObject();
+  if (setup === null) return;
+  const options = (setup.options ?? {}) as Record<string, unknown>;
+  const now = Array.isArray(options.automation) ? options.automation.map(String) : [];
+  const next = on ? [...now.filter((n) => n !== name), name] : now.filter((n) => n !== name);
+  setup.options = { ...options, automation: next };
+  $<HTMLTextAreaElement>("setup").value = JSON.stringify(setup, null, 1);
 }
 
 /** Each roster's name in the set-up (its ``name``, else its ``player``, as the game page names
@@ -110,6 +157,17 @@ function showMine(): void {
   if (!list.children.length) list.appendChild(el("li", "None yet.", { class: "muted" }));
 }
 
+async function copyLink(input: HTMLInputElement, said: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    status(`${said}'s link copied`);
+  } catch {
+    input.focus();
+    input.select();
+    status("Select and copy the link (this browser does not let the page copy)");
+  }
+}
+
 async function start(ev: Event): Promise<void> {
   ev.preventDefault();
   $("new-error").textContent = "";
@@ -139,10 +197,22 @@ async function start(ev: Event): Promise<void> {
     for (const [label, url] of Object.entries(made.links)) {
       const said = linkName(label, made.names);
       const row = el("label", said);
-      row.appendChild(el("input", "", { value: url, readonly: "", "data-link": label }));
+      const input = el("input", "", { value: url, readonly: "", "data-link": label });
+      row.appendChild(input);
       box.appendChild(row);
-      box.appendChild(el("a", `Open as ${said}`, { href: url, class: "open-link", "data-link": label }));
+      const line = el("p", "", { class: "link-actions" });
+      // a link is sent to the other player: one tap copies it (selecting a long link in a
+      // field on a phone is fiddly; session 37's walk)
+      const copy = el("button", "Copy", { type: "button", class: "copy-link", "data-link": label });
+      copy.addEventListener("click", () => void copyLink(input, said));
+      line.append(copy, el("a", `Open as ${said}`, { href: url, class: "open-link", "data-link": label }));
+      box.appendChild(line);
     }
+    // links that name this computer (127.0.0.1, the default of `warbench serve`) open on no
+    // other device: a player at another computer or a phone was sent a link that cannot work
+    const local = ["127.0.0.1", "localhost", "[::1]", "::1"].includes(window.location.hostname);
+    const note = $("links-local");
+    note.hidden = !(local && mode === "network");
     $("created").hidden = false;
     showMine();
     if (mode !== "network") {
@@ -165,7 +235,7 @@ async function main(): Promise<void> {
   sel.addEventListener("change", fillPresets);
   $("preset").addEventListener("change", fillSetup);
   $("mode").addEventListener("change", fillSeats);
-  $("setup").addEventListener("change", fillSeats);
+  $("setup").addEventListener("change", () => { fillSeats(); fillEngine(); });
   $("new-game").addEventListener("submit", (e) => void start(e));
   fillPresets();
   showMine();

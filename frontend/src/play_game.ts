@@ -3,7 +3,7 @@
 // undo, the record download, and live updates (server-sent events). The token stays in the URL's
 // fragment and this browser's storage; every request sends it, and the server checks every
 // action for the seat it plays (STYLE.md principle 15).
-import { $, ApiFailure, ApiError, bookNames, el, pct, debounce } from "./common.js";
+import { $, ApiFailure, ApiError, bookNames, el, pct, debounce, reach } from "./common.js";
 import { Board, GhostBase, PreviewOpts, Scene, Spot, drawLegend, logItem, zoomButtons } from "./play_board.js";
 import { remembered, svgById } from "./play_store.js";
 
@@ -73,7 +73,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     init.body = JSON.stringify(body);
     headers["Content-Type"] = "application/json";
   }
-  const response = await fetch(path, init);
+  const response = await reach(path, init);
   const data: unknown = await response.json();
   if (!response.ok) {
     const err = data as Partial<ApiError>;
@@ -178,10 +178,41 @@ async function refreshOnce(): Promise<void> {
     known = next.steps;
     snap = next;
   } catch (e) {
+    if (e instanceof ApiFailure && e.status === 0 && snap !== null) {
+      // the server is away: keep the game on screen, the live mark says it (session 37)
+      $("live").textContent = "○ the server does not answer: reconnecting";
+      return;
+    }
     $("decision-title").textContent = e instanceof ApiFailure ? bookNames(e.body.detail) : String(e);
     return;
   }
   render();
+}
+
+/** Whose move it is, in the bar at the top and the tab's title: on a phone the decision card
+ * is below the board, out of sight, and a tab in the background said nothing (session 37's
+ * walk). "Your move ↓" goes to the card. */
+function showWhoseMove(s: Snapshot, d: Snapshot["decision"]): void {
+  const mark = $<HTMLAnchorElement>("your-move");
+  const base = `warbench · Game ${gameId}`;
+  if (s.result !== null || s.you.role === "spectator" && s.pending.length === 0) {
+    mark.hidden = true;
+    document.title = s.result !== null ? `Game over · ${base}` : base;
+    return;
+  }
+  mark.hidden = false;
+  if (d !== null) {
+    const many = s.you.seats.length > 1;
+    mark.textContent = many ? `${seatName(d.player)} to decide ↓` : "Your move ↓";
+    mark.className = "mine";
+    document.title = `● ${many ? `${seatName(d.player)} to decide` : "Your move"} · ${base}`;
+  } else {
+    const who = s.pending.map((p) => seatName(p.player)).join(", ");
+    mark.textContent = who ? `waiting for ${who}` : "";
+    mark.hidden = !who;
+    mark.className = "theirs";
+    document.title = base;
+  }
 }
 
 function render(): void {
@@ -268,6 +299,7 @@ function renderDecision(): void {
     }
     confirming = null;
   }
+  showWhoseMove(s, d);
   if (d === null) {
     const who = s.pending.map((p) => seatName(p.player)).join(", ");
     // the game's end says who won in the card too (the header line is easy to miss on a phone)
@@ -291,7 +323,10 @@ function renderDecision(): void {
   }
   $("decision-card").dataset.state = "deciding";
   $("decision-card").dataset.kind = d.kind;
-  $("decision-title").textContent = `${seatName(d.player)}: ${d.prompt || d.kind}`;
+  // a prompt that starts with the seat's name already says whose it is (a WARSURGE casualty
+  // prompt names the unit "Blue: Dead Dogs": the title said "Blue: Blue: Dead Dogs ...")
+  const said = d.prompt || d.kind;
+  $("decision-title").textContent = said.startsWith(`${seatName(d.player)}: `) ? said : `${seatName(d.player)}: ${said}`;
   $("decision-rule").textContent = bookNames(d.rule);
   $("take-default").hidden = d.default === null;
   const dflt = d.default;
@@ -312,6 +347,10 @@ function renderDecision(): void {
     if (u !== null) units.set(u, (units.get(u) ?? 0) + 1);
   }
   if (board.selected !== null && !units.has(board.selected)) board.selected = null;
+  // one unit can act (a casualty choice, a unit's own reaction): its choices are shown at once,
+  // not behind its chip (session 37's walk: the casualties were a chip and "Take the suggested
+  // choice", which did not say which models it removes)
+  if (board.selected === null && units.size === 1 && !spotted) board.selected = [...units.keys()][0];
   $("selected").replaceChildren();
   if (units.size) {
     // the selected unit's chip is marked, not listed among "others" (session 33: it was both)
@@ -906,6 +945,11 @@ function setBusy(value: boolean): void {
   }
 }
 
+/** The last action found no server (its sentence is on screen until the stream is back). */
+let unreachable = false;
+/** The stream said the server is stopping; the live mark keeps saying so until it is back. */
+let stopped = false;
+
 async function act(a: Action): Promise<void> {
   if (busy) return;
   setBusy(true);
@@ -926,6 +970,7 @@ async function act(a: Action): Promise<void> {
   } catch (e) {
     $("refusal").textContent = e instanceof ApiFailure ? bookNames(`✗ ${e.body.detail}`) : String(e);
     $("refusal").className = "refusal bad";
+    unreachable = e instanceof ApiFailure && e.status === 0;
   } finally {
     setBusy(false);
     if (snap !== null) document.body.dataset.revision = String(snap.revision);
@@ -985,11 +1030,22 @@ function live(): void {
   source.addEventListener("change", (ev) => {
     const rev = (JSON.parse((ev as MessageEvent<string>).data) as { revision: number }).revision;
     $("live").textContent = "● live";
+    if (unreachable) {
+      // the server is back: "did not answer" no longer holds (it stayed on screen, session 37)
+      unreachable = false;
+      $("refusal").textContent = "";
+    }
     if (snap === null || rev !== snap.revision) void refresh();
   });
+  // the server is stopping (Ctrl+C): its stream says so as it ends, then the browser retries
+  source.addEventListener("stopping", () => {
+    stopped = true;
+    $("live").textContent = "○ the server stopped: reconnecting";
+  });
   source.onerror = () => {
-    $("live").textContent = "○ reconnecting";
+    if (!stopped) $("live").textContent = "○ reconnecting";
   };
+  source.onopen = () => { stopped = false; };
 }
 
 share();

@@ -1,7 +1,7 @@
 // The Play Manager: a WARSURGE game on a physical table. Every change is one operation sent to
 // the server (stored as one step: undo, history and resume work as for games); the values and
 // the winner by §2.2 step 8 come from the server. The Dice Generator calls /api/dice/roll.
-import { $, api, ApiFailure, ApiError, bookNames, el } from "./common.js";
+import { $, api, ApiFailure, ApiError, bookNames, el, reach } from "./common.js";
 
 interface Status { name: string; turns: number | null }
 interface Unit {
@@ -25,7 +25,7 @@ let rosterChoices: { example: string[]; saved: string[] } = { example: [], saved
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json", "X-Play-Token": token };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await reach(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data: unknown = await response.json();
   if (!response.ok) {
     const err = data as Partial<ApiError>;

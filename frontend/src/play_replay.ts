@@ -1,6 +1,6 @@
 // The replay viewer: any record (uploaded, pasted, or a stored game) replayed and verified on the
 // server, then stepped through here with the board and the event log of each step.
-import { $, ApiFailure, ApiError, el } from "./common.js";
+import { $, ApiFailure, ApiError, el, reach } from "./common.js";
 import { Board, Scene, drawLegend, logItem, zoomButtons } from "./play_board.js";
 import { svgById } from "./play_store.js";
 
@@ -12,7 +12,7 @@ zoomButtons(board);
 let data: ReplayOut | null = null;
 
 async function post(path: string, body: unknown, token = ""): Promise<ReplayOut> {
-  const response = await fetch(path, {
+  const response = await reach(path, {
     method: body === undefined ? "GET" : "POST",
     headers: { "Content-Type": "application/json", "X-Play-Token": token },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -134,7 +134,7 @@ def test_a_group_reports_what_the_cli_reports_l580_617(
     assert rules == {f"{BOOK} L601-603", f"{BOOK} L272-273, L594-595"}
 
 
-def test_a_group_refuses_file_paths_and_names_a_bad_cards_field(
+def test_a_group_refuses_file_paths_and_lists_a_bad_cards_field(
     client: TestClient, examples: dict[str, Any]
 ) -> None:
     paths = {"name": "G", "points_limit": 500, "characters": [{"card": "/etc/passwd"}]}
@@ -143,6 +143,11 @@ def test_a_group_refuses_file_paths_and_names_a_bad_cards_field(
     group = copy.deepcopy(examples["groups"][0])
     group["characters"][0]["card"]["stats"]["end"] = 10
     r = client.post("/api/collision/groups/check", json=group)
+    # every card's problems, card by card, not a 422 of the first (session 37)
+    assert r.status_code == 200 and r.json()["valid"] is False
+    assert [p["field"] for p in r.json()["card_problems"]] == ["characters[0].card.stats.end"]
+    # a save still refuses it, naming the field
+    r = client.post("/api/collision/groups", json={"group": group})
     assert r.status_code == 422 and r.json()["field"] == "stats.end"
 
 

@@ -72,7 +72,9 @@ def test_play_lobby_opens_on_warsurge_against_the_scripted_ai(page: Any) -> None
     expect(seat.locator("option[value='ai:random']")).to_have_text("AI: random (weakest)")
     expect(seat.locator("option[value='ai:search:3']")).to_have_text("AI: search 3 (slower)")
     expect(page.locator("label.wide", has=page.locator("#automate"))).to_contain_text(
-        "leave empty to decide everything yourself"
+        # not "leave empty to decide everything yourself": the set-up's rules options hand
+        # the engine some decisions, shown as boxes above it (session 37)
+        "empty: you are asked every decision the engine does not make"
     )
     # another ruleset keeps the same default opponent
     page.select_option("#ruleset", "toy-duel")

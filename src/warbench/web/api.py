@@ -320,7 +320,7 @@ def odds(body: OddsRequest, store: StoreDep) -> dict[str, Any]:
         UnitState.of(attacker), UnitState.of(target), ctx, weapons=tuple(body.weapons)
     )
     plan.verify_weapons()
-    seed = SeededDice(body.seed, light=True).seed
+    seed = SeededDice(_seed(body.seed), light=True).seed
     result = attack_odds(plan, seed=seed)
     out = {
         "attacker": attacker.name,
@@ -389,7 +389,7 @@ def roll(body: DiceRequest) -> dict[str, Any]:
     if body.need is not None and body.need > expr.sides:
         raise ProfileError("need", body.need, f"1 to {expr.sides} for a D{expr.sides}")
     reroll = _reroll_values(body.reroll, expr.sides, body.need)
-    dice = SeededDice(body.seed, light=True)
+    dice = SeededDice(_seed(body.seed), light=True)
     faces = dice.roll_dice(expr.count, "roll")
     before = None
     if reroll:
@@ -412,6 +412,18 @@ def roll(body: DiceRequest) -> dict[str, Any]:
     return out
 
 
+#: A seed the server draws is below 2**53: a page reads JSON numbers as doubles, and the Play
+#: Manager's and the Dice page's "seed 8869547101974078000" was not the seed drawn (session 37).
+SAFE_SEED = 2**53
+
+
+def _seed(given: int | None) -> int:
+    """The request's seed, else one drawn below :data:`SAFE_SEED` (shown exactly in a page)."""
+    import secrets
+
+    return secrets.randbelow(SAFE_SEED) if given is None else given
+
+
 class ScatterRequest(BaseModel):
     """The Scatter Arrow (Perks §12.3), manual method."""
 
@@ -426,7 +438,7 @@ def scatter(body: ScatterRequest) -> dict[str, Any]:
     """A Hit (1 or 6 on the arrow die) or a direction and a distance in inches (§12.3)."""
     from warbench.kernel.dice import SeededDice
 
-    dice = SeededDice(body.seed, light=True)
+    dice = SeededDice(_seed(body.seed), light=True)
     s = dice.scatter(body.distance_dice)
     return {
         "seed": dice.seed,

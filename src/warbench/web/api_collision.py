@@ -200,26 +200,50 @@ def check_card(body: Annotated[dict[str, Any], Field(description=CARD_DOC)]) -> 
     )
 
 
+class MemberProblem(Problem):
+    """A limit one of a battle group's cards breaks: the member (its index in
+    ``characters``) and the card's name, the field from the group
+    (``characters[1].card.abilities``), the reader's sentence and the rule's lines."""
+
+    member: int
+    card: str
+
+
 class GroupCheck(BaseModel):
     """A battle group as read: its report (points, cards, board, deployment phases, every
-    violation), its cards' points, the printable cards and the group file (YAML)."""
+    violation), its cards' points, the printable cards and the group file (YAML). When one
+    of its cards does not read (``valid`` false) there is no report yet: ``card_problems``
+    lists every limit its cards break, card by card."""
 
+    valid: bool = True
     group: dict[str, Any]
-    report: dict[str, Any]
-    html: str
+    report: dict[str, Any] | None
+    html: str | None
     yaml: str
+    card_problems: list[MemberProblem] = Field(
+        default_factory=list,
+        description="Every limit the group's cards break (a card of a group must read before "
+        "the group is reported; a stored card no longer reads when a glossary entry it names "
+        "was renamed since).",
+    )
 
 
-def _read_inline_group(data: dict[str, Any]) -> BattleGroup:
-    """A battle group whose cards are all inline (a path would read the server's files)."""
+def _refuse_paths(data: dict[str, Any]) -> None:
+    """A card given as a file path would read the server's files: refused (422)."""
     from warbench.kernel.errors import DataFileError
-    from warbench.rulesets.collision.io import parse_group
 
     members = data.get("characters")
     if isinstance(members, list) and any(
         isinstance(m, dict) and isinstance(m.get("card"), str) for m in members
     ):
         raise DataFileError("battle group", "cards must be inline here (no file paths)")
+
+
+def _read_inline_group(data: dict[str, Any]) -> BattleGroup:
+    """A battle group whose cards are all inline (a path would read the server's files)."""
+    from warbench.rulesets.collision.io import parse_group
+
+    _refuse_paths(data)
     return parse_group(data, "battle group")
 
 
@@ -237,13 +261,36 @@ def _check_group(group: BattleGroup) -> GroupCheck:
     )
 
 
+def _check_group_data(data: dict[str, Any]) -> GroupCheck:
+    """The group's report; or, when any of its cards does not read, every limit its cards
+    break (``valid`` false) instead of the reader's first one as a 422 (session 37)."""
+    from warbench.rulesets.collision.io import member_card_problems
+
+    _refuse_paths(data)
+    problems = member_card_problems(data)
+    if problems:
+        return GroupCheck(
+            valid=False,
+            group=data,
+            report=None,
+            html=None,
+            yaml=_yaml(data),
+            card_problems=[
+                MemberProblem(member=p.member, card=p.card, **vars(p.problem)) for p in problems
+            ],
+        )
+    return _check_group(_read_inline_group(data))
+
+
 @router.post("/groups/check")
 def check_group(body: Annotated[dict[str, Any], Field(description=GROUP_DOC)]) -> GroupCheck:
-    """Read a battle group (cards inline; a card that is not one is refused, 422, naming its
-    field) and report its points against the limit, its different cards against 1 per 250
-    points + 4, its attributes, its Major Arcana, the board and the deployment phases, with
-    every violation and its rule lines (``warbench collision validate``, L580-617)."""
-    return _check_group(_read_inline_group(body))
+    """Read a battle group (cards inline) and report its points against the limit, its
+    different cards against 1 per 250 points + 4, its attributes, its Major Arcana, the board
+    and the deployment phases, with every violation and its rule lines (``warbench collision
+    validate``, L580-617). A group whose cards do not all read comes back ``valid: false``
+    with every limit its cards break (``card_problems``, card by card); a group that is not one
+    (no cards, a count of 0, a file path) is refused (422) naming its field."""
+    return _check_group_data(body)
 
 
 class Text(BaseModel):
@@ -311,6 +358,12 @@ class StoredGroup(GroupCheck):
 
     name: str
     version: int
+    draft: dict[str, Any] | None = Field(
+        None,
+        description="The stored data as it is, when one of its cards no longer reads (a "
+        "glossary entry renamed since it was saved): open it, fix the cards "
+        "``card_problems`` lists, save it.",
+    )
 
 
 class SaveCard(BaseModel):
@@ -447,9 +500,18 @@ def save_group(body: SaveGroup, store: StoreDep) -> StoredGroup:
 
 @router.get("/groups/{name}")
 def get_group(name: str, store: StoreDep) -> StoredGroup:
-    """A stored battle group (404 when unknown), with its report and version."""
-    loaded = _groups(store).versioned(name)
-    return _stored_group(loaded.value, loaded.version)
+    """A stored battle group (404 when unknown), with its report and version. One holding a
+    card that no longer reads (a glossary entry renamed since it was saved) comes back as its
+    stored data (``draft``) with every limit its cards break (``card_problems``), to be fixed
+    and saved (it was a 404, the unknown ability taken for an unknown group, or a 422: the group
+    could not be opened; session 37)."""
+    loaded = _groups(store).document(name)
+    stored_name, data = loaded.value
+    checked = _check_group_data(data)
+    draft = None if checked.valid else data
+    return StoredGroup(
+        name=stored_name, version=loaded.version, draft=draft, **checked.model_dump()
+    )
 
 
 @router.put("/groups/{name}")

@@ -608,6 +608,11 @@ def test_warsurge_casualties_and_counter_actions_are_asked_in_the_page(pages: Pa
         rev = page.locator("body").get_attribute("data-revision")
         if kind in ("counter", "casualties"):
             expect(page.locator("#decision-title")).not_to_be_empty()
+            # the seat's name once: "Blue: Dead Dogs loses 3 HP ...", not "Blue: Blue: ..."
+            # (session 37's walk)
+            title = page.locator("#decision-title").inner_text()
+            side = title.split(": ", 1)[0]
+            assert not title.startswith(f"{side}: {side}: "), title
             listed = page.locator("#actions > li > button")
             if not listed.count() and page.locator(".unit-chip").count():
                 page.locator(".unit-chip").first.click()  # a unit's choices: under its chip

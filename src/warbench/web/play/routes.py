@@ -76,7 +76,8 @@ GameId = Annotated[str, PathParam(max_length=40)]
 
 @router.get("/rulesets")
 def rulesets(svc: ServiceDep) -> list[dict[str, Any]]:
-    """Every registered ruleset with its version, sample set-ups and who may sit in a seat."""
+    """Every registered ruleset with its version, sample set-ups, who may sit in a seat and
+    the decisions its set-up's rules options may hand to the engine (``engine_choices``)."""
     from warbench.play.registry import ruleset_ids
 
     out: list[dict[str, Any]] = []
@@ -87,12 +88,22 @@ def rulesets(svc: ServiceDep) -> list[dict[str, Any]]:
         except Exception as exc:  # a ruleset that cannot load is listed with the reason
             out.append({"id": rid, "error": str(exc), "presets": []})
             continue
-        out.append({"id": rid, "version": rs.version, "presets": presets})
+        out.append(
+            {"id": rid, "version": rs.version, "presets": presets, "engine_choices": _engine(rid)}
+        )
     return [
         {**r, "seat_kinds": list(seat_kinds(str(r["id"])) if "error" not in r else ["human"]),
          "modes": list(MODES)}
         for r in out
     ]  # fmt: skip
+
+
+@lru_cache(maxsize=32)
+def _engine(ruleset_id: str) -> list[dict[str, JSON]]:
+    """The decisions a ruleset's set-up may hand to the engine (the presenter's words)."""
+    from warbench.web.play.scenes import presenter
+
+    return presenter(ruleset_id).engine_choices()
 
 
 @lru_cache(maxsize=32)
@@ -365,7 +376,9 @@ async def stream(
     limit: Annotated[int, Query(ge=1, le=10**6)] = 10**6,
 ) -> StreamingResponse:
     """Server-sent events: ``change`` with the game's revision whenever it changes (first
-    at once). The browser's ``EventSource`` reconnects by itself after a drop or a refresh."""
+    at once), and ``stopping`` as the stream ends because the server is stopping (Ctrl+C).
+    The browser's ``EventSource`` reconnects by itself after a drop, a refresh or a
+    restart."""
     await run_in_threadpool(svc.load, game_id)
     await run_in_threadpool(svc.require, game_id, token)
 
@@ -379,7 +392,8 @@ async def stream(
         opened = time.monotonic()
         try:
             yield "retry: 1000\n\n"
-            while sent < limit and time.monotonic() - opened < STREAM_SECONDS:
+            # ends when the server stops (Ctrl+C waited for every open stream, up to 55 s)
+            while sent < limit and time.monotonic() - opened < STREAM_SECONDS and not svc.stopping:
                 rev = await run_in_threadpool(svc.games.revision, game_id)
                 if rev != last:
                     last = rev
@@ -392,6 +406,9 @@ async def stream(
                     if await request.is_disconnected():
                         return
                 changed.clear()
+            if svc.stopping:
+                # the page says so and its EventSource reconnects once a server is back
+                yield "event: stopping\ndata: {}\n\n"
         finally:
             svc.unwatch(game_id, loop, changed)
 

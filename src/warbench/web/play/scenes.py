@@ -83,6 +83,11 @@ class Presenter:
         """Sample set-ups a player can start from (``{"name", "setup"}``)."""
         return []
 
+    def engine_choices(self) -> list[dict[str, JSON]]:
+        """The decisions a set-up's rules options may hand to the engine for both players
+        (``{"name", "text"}``, ``options.automation``); none for a ruleset without them."""
+        return []
+
     def seat_names(self, setup: dict[str, JSON], seats: int) -> list[str]:
         """A name per seat: the roster's ``name``/``player`` when it has one; a name two seats
         share gets its seat's number ("StormReavers (1)", "StormReavers (2)": a force against a
@@ -356,6 +361,25 @@ class WarsurgePresenter(Presenter):
     def seat_names(self, setup: dict[str, JSON], seats: int) -> list[str]:
         """The rosters' player names."""
         return super().seat_names(setup, seats)
+
+    def engine_choices(self) -> list[dict[str, JSON]]:
+        """The engine's :class:`~warbench.rulesets.warsurge.game.state.Automation` names, each
+        in a player's words with its rule: the lobby shows which a set-up hands to the engine,
+        so a player who wants to pick the casualties (§5.11) sees that the sample set-ups do it
+        for them (session 37's walk)."""
+        from warbench.rulesets.warsurge.game.state import Automation
+
+        words = {
+            Automation.TURN_MASTER: "the roll-off's winner names itself Turn Master (§2.1)",
+            Automation.ZONE_CHOICE: "each side takes the first free Deployment Zone (§3.6)",
+            Automation.MODEL_PLACEMENT: "where each model of a unit deployed or moved stands "
+            "(§3.6, §4.1)",
+            Automation.CASUALTY_SELECTION: "which models are removed as casualties (§5.11)",
+            Automation.COHERENCY: "the moves that restore Coherency and Base Contact after "
+            "casualties (§4.2 IV, §4.4 III)",
+            Automation.PERK_USE: 'whether a weapon uses Burst or Darkside, a "may" (Perks §12.5)',
+        }
+        return [{"name": a.value, "text": words[a]} for a in Automation]
 
     def event_words(self, event: dict[str, JSON], names: Sequence[str] = ()) -> dict[str, JSON]:
         """The engine's text as a person reads it ("1 model", "(reroll 2)":

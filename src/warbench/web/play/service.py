@@ -198,7 +198,7 @@ class PlayService:
         self._cache_size = cache_size
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
-        self._changed = threading.Condition()
+        self._changed = threading.Condition(threading.RLock())
         self._revisions: dict[str, int] = {}
         self._tokens: dict[str, TokenData] = {}  # tokens never change once made
         self._waiters: dict[str, set[tuple[Any, Any]]] = {}
@@ -804,6 +804,21 @@ class PlayService:
             self._changed.notify_all()
             waiters = list(self._waiters.get(game_id, ()))
         for loop, event in waiters:  # wake the live streams of this game (on their loops)
+            loop.call_soon_threadsafe(event.set)
+
+    #: set by :meth:`stop_streams` when the server is stopping: the live streams end
+    stopping: bool = False
+
+    def stop_streams(self) -> None:
+        """End every live stream of this process now (the server is stopping: Ctrl+C). A
+        stream otherwise stays open for up to 55 s, and the server waits for it; the browser's
+        ``EventSource`` reconnects once a server is back (issue 10, session 37). Safe to call
+        from a signal handler: the lock is re-entrant and the streams are woken on their own
+        loops."""
+        self.stopping = True
+        with self._changed:
+            waiters = [w for ws in self._waiters.values() for w in ws]
+        for loop, event in waiters:
             loop.call_soon_threadsafe(event.set)
 
     def watch(self, game_id: str, loop: Any, event: Any) -> None:
