@@ -411,3 +411,21 @@ def test_p3090_p3777_looted_bloody_weapon_reads_its_new_carriers_hp() -> None:
     after = _next_game_turn(hurt)
     assert _blaster_now(after, 1) == (8, 4)
     assert _blaster_now(_next_game_turn(state), 1) == (6, 2)  # 3 of 3 HP: none
+
+
+def test_p3090_carried_weapons_add_a_picked_up_one_and_leave_out_one_no_model_carries() -> None:
+    from warbench.rulesets.warsurge.game.perk_arms import carried_weapons, drop_status
+    from warbench.rulesets.warsurge.game.state import Status
+
+    state = _looters(["Loot", "Escalate"])
+
+    def names(uid: int, statuses: list[str]) -> list[str]:
+        marks = [Status(n, None, "test") for n in statuses]
+        return [wp.name for wp in carried_weapons(state.setup, uid, marks)]
+
+    assert names(0, []) == ["Blaster", "Gun"]
+    assert names(1, ["Arms@take@0@0@Blaster"]) == ["Gun", "Blaster"]
+    # one Looter dropped its Blaster: the other still carries one; both: the unit has none
+    assert names(0, [drop_status(0, "Blaster")]) == ["Blaster", "Gun"]
+    both = [drop_status(0, "Blaster"), drop_status(1, "Blaster")]
+    assert names(0, both) == ["Gun"]
