@@ -330,3 +330,102 @@ def test_p4059_p3090_games_copy_drop_and_pick_up_weapons() -> None:
                     seen[word] += e.kind == "perk" and word in e.text
         assert replay(rec).state.digest() == state.digest()
     assert all(seen.values()), seen
+
+
+# -- a looted Weapon's turn-start perks (issue 10, session 37, s37-loot) --------------------------
+
+
+def _next_game_turn(state: GameState) -> GameState:
+    """Passes until the next Game Turn has started (its Turn Master Roll-Off: 6 and 1)."""
+    turn = state.flow.turn
+    while True:
+        new, _ = engine.apply(state, Pass(), dice=ScriptedDice([6, 1, 6, 1]))
+        check_invariants(new)
+        if new.flow.turn != turn or new.over:
+            return new
+        state = new
+
+
+def _blaster_now(state: GameState, uid: int) -> tuple[int, int]:
+    """(Power, Attacks) of the unit's Blaster as its attacks read them now."""
+    from warbench.rulesets.warsurge.game.work import Work, to_unit_state
+
+    blaster = to_unit_state(Work(state, None, DEFAULT_HOOKS), uid).weapons["Blaster"]
+    return (blaster.power, blaster.attacks)
+
+
+def _looted(perks: list[str], *, arrived: int) -> GameState:
+    """The Raiders (Game Turn ``arrived`` their first on the Battlefield) move over a dropped
+    Blaster of ``perks`` (Loot L3090) in the Move Phase of Game Turn 2 and pick it up."""
+    from warbench.rulesets.warsurge.game import perk_turn
+
+    state = _dropped(_looters(perks, phase=Phase.MOVE), (32.0, 34.4))
+    state = replace(state, flow=replace(state.flow, turn=2))
+    units = [u.with_counter(perk_turn.ARRIVED, 1) for u in state.units]
+    units[1] = units[1].with_counter(perk_turn.ARRIVED, arrived)
+    state = replace(state, units=tuple(units))
+    after, events = engine.apply(state, Move(1, to=(40.0, 34.0)), dice=ScriptedDice([]))
+    assert _perk_events(events, "model 1 of P1: Raiders picks up the Loot Weapon Blaster")
+    return after
+
+
+def test_p3090_p2963_looted_escalate_weapon_escalates_for_its_new_carrier() -> None:
+    # the Blaster (Power 6, 2 Attacks) with Escalate (L2963) picked up in Game Turn 2 by
+    # Raiders on the Battlefield since Game Turn 1: Game Turn 3 is their 3rd there, so the
+    # Weapon has +1 Power (2nd) and +1 Attack (3rd) (the Wielder's Game Turns, docs/rulings.md)
+    state = _next_game_turn(_looted(["Loot", "Escalate"], arrived=1))
+    assert state.flow.turn == 3
+    names = [s.name for s in state.units[1].statuses]
+    assert "Escalate (2nd)@Blaster" in names and "Escalate (3rd)@Blaster" in names
+    assert _blaster_now(state, 1) == (7, 3)
+    # the Looters' other model still carries its own: Escalate as before
+    assert _blaster_now(state, 0) == (7, 3)
+    # Raiders arrived in Game Turn 2: Game Turn 3 is their 2nd, +1 Power only
+    late = _next_game_turn(_looted(["Loot", "Escalate"], arrived=2))
+    assert _blaster_now(late, 1) == (7, 2)
+    # the same pick-up without Escalate: the plain profile
+    plain = _next_game_turn(_looted(["Loot"], arrived=1))
+    assert _blaster_now(plain, 1) == (6, 2)
+
+
+def test_p3090_turn_start_perks_fire_in_a_set_up_that_can_loot_an_escalate_weapon() -> None:
+    # the hook filter (session 37, s37-speeda) asks the set-up: a looted Weapon is one of its
+    # Weapons, so a set-up with an Escalate Loot Weapon fires the turn-start perks, one
+    # without Escalate or Bloody anywhere never can loot one and does not
+    from warbench.rulesets.warsurge.game import perk_turn
+    from warbench.rulesets.warsurge.game.hooks import Hook
+
+    def fires(perks: list[str]) -> bool:
+        fired = DEFAULT_HOOKS.fired(_looters(perks).setup)[Hook.TURN_START]
+        return any(fn is perk_turn.on_turn_start for _, fn in fired)
+
+    assert fires(["Loot", "Escalate"]) and fires(["Loot", "Bloody"])
+    assert not fires(["Loot"])
+
+
+def test_p3090_p3777_looted_bloody_weapon_reads_its_new_carriers_hp() -> None:
+    # Bloody (L3777): "If the User is at 50% or less HP (rounding down) at the start of the
+    # Game Turn": the Raiders (3 HP) at 1 HP get +2 Power and +2 Attacks on the looted Blaster
+    state = _looted(["Loot", "Bloody"], arrived=1)
+    hurt = replace(state, units=(state.units[0], replace(state.units[1], hp=(1,))))
+    after = _next_game_turn(hurt)
+    assert _blaster_now(after, 1) == (8, 4)
+    assert _blaster_now(_next_game_turn(state), 1) == (6, 2)  # 3 of 3 HP: none
+
+
+def test_p3090_carried_weapons_add_a_picked_up_one_and_leave_out_one_no_model_carries() -> None:
+    from warbench.rulesets.warsurge.game.perk_arms import carried_weapons, drop_status
+    from warbench.rulesets.warsurge.game.state import Status
+
+    state = _looters(["Loot", "Escalate"])
+
+    def names(uid: int, statuses: list[str]) -> list[str]:
+        marks = [Status(n, None, "test") for n in statuses]
+        return [wp.name for wp in carried_weapons(state.setup, uid, marks)]
+
+    assert names(0, []) == ["Blaster", "Gun"]
+    assert names(1, ["Arms@take@0@0@Blaster"]) == ["Gun", "Blaster"]
+    # one Looter dropped its Blaster: the other still carries one; both: the unit has none
+    assert names(0, [drop_status(0, "Blaster")]) == ["Blaster", "Gun"]
+    both = [drop_status(0, "Blaster"), drop_status(1, "Blaster")]
+    assert names(0, both) == ["Gun"]

@@ -16,8 +16,9 @@ Two kinds of change, each a status on the unit that carries the Weapon:
 
 Only a set-up with a Weapon that can change so (:func:`in_play`) looks at the statuses, so no
 other game changes. A unit's cost and its perk index (``perk_turn.index``: the set-up's
-perks by Weapon name) do not change. This module imports nothing of the game package: ``state``
-uses it.
+perks by Weapon name) do not change; the turn-start perks read the Weapons a unit carries
+now (:func:`carried_weapons`, session 37, s37-loot). This module imports nothing of the game
+package: ``state`` uses it.
 """
 
 from __future__ import annotations
@@ -49,9 +50,12 @@ __all__ = [
     "DROP",
     "TAKE",
     "armed",
+    "carried_weapons",
     "copy_status",
     "drop_status",
     "in_play",
+    "rearmed",
+    "rearmed_units",
     "take_status",
     "taken",
 ]
@@ -97,6 +101,33 @@ def taken(statuses: Sequence[Status]) -> dict[int, tuple[int, str]]:
             model, src, other = s.name[len(TAKE) :].split("@", 2)
             out[int(model)] = (int(src), other)
     return out
+
+
+def rearmed(statuses: Sequence[Status]) -> bool:
+    """Whether the statuses change the unit's Weapons (an ``Arms@`` status on it)."""
+    return bool(statuses) and any(s.name.startswith(ARMS) for s in statuses)
+
+
+def rearmed_units(setup: GameSetup, units: Sequence[Any], also: Sequence[int]) -> Sequence[int]:
+    """``also`` (unit ids in order) and the units (``UnitState``) whose Weapons have changed,
+    in unit order; ``also`` itself in a set-up where no Weapon can change (:func:`in_play`)."""
+    if not in_play(setup):
+        return also
+    extra = {uid for uid, u in enumerate(units) if rearmed(u.statuses)} - set(also)
+    return sorted(extra.union(also)) if extra else also
+
+
+def carried_weapons(
+    setup: GameSetup, uid: int, statuses: Sequence[Status]
+) -> tuple[WeaponProfile, ...]:
+    """The unit's Weapons as it carries them now (issue 10, session 37, s37-loot): those of
+    :func:`armed`, a picked-up Loot Weapon with its Perks (L3090-L3104), less a set-up Weapon
+    that no model of the unit carries any longer (dropped as its Wielder fell). The turn-start
+    perks (``perk_turn.on_turn_start``: Escalate L2963, Bloody L3777) read these."""
+    info = armed(setup, uid, statuses)
+    held = {w for ws in info.model_weapons for w in ws}
+    was = {w for ws in setup.units[uid].model_weapons for w in ws}
+    return tuple(wp for wp in info.unit.weapons if wp.name in held or wp.name not in was)
 
 
 def armed(setup: GameSetup, uid: int, statuses: Sequence[Status]) -> UnitInfo:

@@ -41,6 +41,7 @@ from warbench.rulesets.warsurge.game import bases, geom, perk_eternal, perk_offe
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.memo import per_setup
+from warbench.rulesets.warsurge.game.perk_arms import carried_weapons, rearmed, rearmed_units
 from warbench.rulesets.warsurge.game.perk_combat_damage import table_loss as combat_damage_loss
 from warbench.rulesets.warsurge.game.state import Location, Phase, Status, model_max_hp, unit_max_hp
 from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
@@ -181,8 +182,7 @@ def index(setup: GameSetup) -> PerkIndex:
         for name in PRESENCE_PERKS
         if name in p.unit
     )
-    out = PerkIndex(tuple(units), at_start, threshold, limited, resist, auras)
-    return out
+    return PerkIndex(tuple(units), at_start, threshold, limited, resist, auras)
 
 
 # -- statuses of this module -----------------------------------------------------------------
@@ -373,11 +373,14 @@ def on_turn_start(work: Work, turn: int) -> None:
     """The start of a Game Turn: the perks of :data:`TURN_UNIT` and :data:`TURN_WEAPON`, in the
     unit's order, for every unit on the Battlefield (a Transport's passengers too)."""
     idx = index(work.setup)
-    for uid in idx.at_turn_start:
+    for uid in rearmed_units(work.setup, work.units, idx.at_turn_start):  # (s37-loot)
         u = work.units[uid]
         if u.location not in (Location.TABLE, Location.EMBARKED) or not u.living():
             continue
         perks = idx.units[uid]
+        if rearmed(u.statuses):  # the Weapons it carries now: a looted one's Perks (L3090)
+            now = carried_weapons(work.setup, uid, u.statuses)
+            perks = UnitPerks(perks.unit, tuple((w.name, _canonical(w.perks)) for w in now))
         _by_turns_on_battlefield(work, uid, perks)
         _bloody(work, uid, perks)
         _armour_roll(work, uid, perks)
