@@ -277,9 +277,31 @@ function showCheck(check: CardCheck): void {
   }
   const frame = $<HTMLIFrameElement>("co-print");
   frame.hidden = check.html === null;
-  if (check.html !== null) frame.srcdoc = check.html;
+  if (check.html !== null) showInFrame(frame, check.html);
   const text = $<HTMLTextAreaElement>("co-card-text");
   if (document.activeElement !== text) text.value = check.yaml;
+}
+
+/** Each print frame's last document, loaded and fitted (see `settled`). */
+const frameLoads = new Map<string, Promise<void>>();
+
+/** Show `html` in a print frame; `frameLoads` holds the promise of its load (and fit). */
+function showInFrame(frame: HTMLIFrameElement, html: string): void {
+  frameLoads.set(frame.id, new Promise((resolve) => frame.addEventListener("load", () => resolve(), { once: true })));
+  frame.srcdoc = html;
+}
+
+/** Once the first checks are shown and the print frames have loaded and grown to their
+ * cards (`fitFrame`: the card frame sits above the battle group, so its growth moves every
+ * button under it), the page says so: `body[data-ready="1"]`, what the browser tests wait for
+ * before their first click (a click aimed while the frame grew landed on another button, a
+ * flaky test in session 37's CI). A frame that never loads holds it back at most 3 s. */
+async function settled(checks: Promise<unknown>): Promise<void> {
+  await checks;
+  const loads = Promise.all([...frameLoads.values()]);
+  await Promise.race([loads, new Promise((resolve) => window.setTimeout(resolve, 3000))]);
+  await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+  document.body.dataset.ready = "1";
 }
 
 /** The printable card's frame as tall as the cards it shows (no scrolling inside it). */
@@ -390,7 +412,7 @@ function showReport(check: GroupCheck): void {
       // the reader's sentence names the card and its field ("battle group: Halai (characters[2]): ...")
       ...memberProblems.map((v) => el("li", `${bookNames(v.message)} [${bookNames(v.rule)}]`)));
     $<HTMLTextAreaElement>("co-group-text").value = check.yaml;
-    $<HTMLIFrameElement>("co-group-print").srcdoc = "";
+    showInFrame($<HTMLIFrameElement>("co-group-print"), "");
     return;
   }
   $("co-group-total").textContent = `${r.points} / ${r.points_limit} pts`;
@@ -408,7 +430,7 @@ function showReport(check: GroupCheck): void {
   }));
   $("co-group-violations").replaceChildren(...r.violations.map((v) => el("li", `${problemText(v)} [${bookNames(v.rule)}]`)));
   $<HTMLTextAreaElement>("co-group-text").value = check.yaml;
-  $<HTMLIFrameElement>("co-group-print").srcdoc = check.html ?? "";
+  showInFrame($<HTMLIFrameElement>("co-group-print"), check.html ?? "");
 }
 
 const recheckGroupSoon = debounce(() => void recheckGroup(), 200);
@@ -508,8 +530,7 @@ async function start(): Promise<void> {
   storedGroups.note();
   void storedCards.refresh();
   void storedGroups.refresh();
-  void recheck();
-  void recheckGroup();
+  void settled(Promise.all([recheck(), recheckGroup()]));
 }
 
 function showPicked(): void {

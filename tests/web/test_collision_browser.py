@@ -21,6 +21,14 @@ pytestmark = s32.pytestmark
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "collision"
 
 
+def open_collision(page: Any) -> None:
+    """Open the Collision page and wait until its first checks are shown and its printable
+    card has grown to its card (``body[data-ready]``): the card frame sits above the battle
+    group, so a click aimed before it grew could land on another button (session 37's CI)."""
+    page.goto("/collision")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+
+
 @pytest.fixture(params=list(s32.VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
     """A fresh page at one viewport; a script error or a page wider than the screen fails."""
@@ -28,7 +36,7 @@ def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[
 
 
 def test_design_a_card_from_an_example_l227_373(page: Any) -> None:
-    page.goto("/collision")
+    open_collision(page)
     expect(page.locator("nav a[aria-current='page']")).to_have_text("Collision")
     page.select_option("#co-example", label="Rhona (120 pts)")
     expect(page.locator("#co-verdict")).to_have_text("120 pts · a valid card")
@@ -80,7 +88,7 @@ def test_design_a_card_from_an_example_l227_373(page: Any) -> None:
 
 def test_battle_group_saved_and_a_stale_save_refused_l580_617(page: Any, request: Any) -> None:
     size = request.node.callspec.params["page"]
-    page.goto("/collision")
+    open_collision(page)
     page.click("#co-example-group")
     expect(page.locator("#co-group-total")).to_have_text("430 / 500 pts")
     expect(page.locator("#co-members li")).to_have_count(3)
@@ -123,7 +131,7 @@ def test_a_count_of_no_copies_is_refused_by_the_server_not_made_one_l580_617(pag
     """A card's count in a group is sent as typed: 0 copies is refused by the server naming the
     field (count 1 to 100), not turned into 1 copy by the script while the page shows 0
     (s35-review)."""
-    page.goto("/collision")
+    open_collision(page)
     page.click("#co-example-group")
     expect(page.locator("#co-group-total")).to_have_text("430 / 500 pts")
     page.get_by_label("Copies of Skeleton Archer").fill("0")

@@ -19,6 +19,7 @@ import pytest
 
 from tests.web import test_s32_user_browser as s32
 from tests.web.play.test_play_browser import expect
+from tests.web.test_collision_browser import open_collision
 from tests.web.test_s36_collision_page import rename_in_store
 
 browser = s32.browser
@@ -33,7 +34,7 @@ def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[
 
 
 def test_a_broken_limit_names_its_field_once_l298_302(page: Any) -> None:
-    page.goto("/collision")
+    open_collision(page)
     page.select_option("#co-example", label="Rhona (120 pts)")
     expect(page.locator("#co-verdict")).to_have_text("120 pts · a valid card")
     page.fill("input[name='stat-end']", "12")
@@ -47,7 +48,7 @@ def test_a_broken_limit_names_its_field_once_l298_302(page: Any) -> None:
 def test_a_stored_card_that_no_longer_reads_opens_to_be_fixed_l872_899(
     page: Any, tmp_path: Path
 ) -> None:
-    page.goto("/collision")
+    open_collision(page)
     page.select_option("#co-example", label="Rhona (120 pts)")
     expect(page.locator("#co-verdict")).to_have_text("120 pts · a valid card")
     page.click("#co-card-save")
@@ -74,7 +75,7 @@ def test_a_stored_card_that_no_longer_reads_opens_to_be_fixed_l872_899(
 
 
 def test_an_empty_group_shows_the_servers_sentence_l580_617(page: Any) -> None:
-    page.goto("/collision")
+    open_collision(page)
     page.click("#co-example-group")
     expect(page.locator("#co-members li")).to_have_count(3)
     for _ in range(3):
@@ -88,7 +89,7 @@ def test_an_empty_group_shows_the_servers_sentence_l580_617(page: Any) -> None:
 
 
 def test_an_empty_reach_is_sent_as_none_the_servers_default_applies_l326_329(page: Any) -> None:
-    page.goto("/collision")
+    open_collision(page)
     page.select_option("#co-example", label="Rhona (120 pts)")
     expect(page.locator("#co-verdict")).to_have_text("120 pts · a valid card")
     reach = page.locator("input[name='w0-reach']")

@@ -18,6 +18,7 @@ import pytest
 
 from tests.web import test_s32_user_browser as s32
 from tests.web.play.test_play_browser import expect
+from tests.web.test_collision_browser import open_collision
 from tests.web.test_s37_web_collision_group import rename_in_stored_group
 
 browser = s32.browser
@@ -34,7 +35,7 @@ def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[
 def test_a_stored_group_whose_card_no_longer_reads_opens_to_be_fixed_l872_899(
     page: Any, tmp_path: Path
 ) -> None:
-    page.goto("/collision")
+    open_collision(page)
     page.click("#co-example-group")
     expect(page.locator("#co-group-total")).to_have_text("430 / 500 pts")
     page.click("#co-group-save")
