@@ -36,6 +36,9 @@ handicap, :func:`with_elasticity`; another version's run if the line is the same
 under both, round 9); ``--merge FILE ...`` adds up rounds played on other seeds
 (``--seed``) into one;
 ``--compare [LABEL=]FILE ...`` prints step 6 for saved rounds.
+``--outrange`` fits the out-ranging weight as well (:data:`OUTRANGES`) and ``--fit-sweep FILE
+...`` fits to :func:`pair_targets`, the sweeps' even points in place of the swept matchups'
+records (docs/points.md §9, round 12).
 
 A round can be played in parts (issue 15, session 34): ``--only ARMY ...`` or ``--matchups A:B
 ...`` play some matchups, each on the seeds it has in the whole round (:func:`pairs`), so
@@ -738,6 +741,10 @@ TURNS = (2.0, 3.0, 4.0)
 #: add is fitted. 0 is a price that Move does not raise beyond reach; no slope is negative (a
 #: faster profile never costs less, docs/points.md §1).
 MOBILITY_SLOPES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
+#: The out-ranging weights the fit tries with ``--outrange`` (``reach_outrange``, docs/points.md
+#: §9, round 12): 0 is reach as before; 1 adds each Attack Phase the enemy walks unanswered
+#: to the weapon's reach once more.
+OUTRANGES = (0.0, 0.25, 0.3, 0.35, 0.4, 0.5, 0.75, 1.0, 1.5, 2.0)
 #: Weight of the prior pulling each multiplier towards 1 (squared log), against the squared
 #: error of the log prices (docs/points.md §6: "with a prior pulling towards the current
 #: values").
@@ -753,6 +760,8 @@ def fit(
     prior: float = PRIOR,
     structure: Mapping[str, float] | None = None,
     slopes: Sequence[float] | None = None,
+    sweep: Sequence[Round] = (),
+    outranges: Sequence[float] | None = None,
 ) -> dict[str, float]:
     """The body exponent, the reach gap and turns and the multipliers of body, ranged (its
     flat part and its part growing with Range) and melee points that move each archetype's
@@ -760,19 +769,73 @@ def fit(
     an army whose whole models cost more than the points it holds got more for them).
     ``structure``: constants of a corrected structure (e.g. ``reach_battle_dash``) the fit
     prices with, the round's prices staying the ones it was played with. ``slopes``: the
-    mobility slopes to try as well (:data:`MOBILITY_SLOPES`; ``None`` keeps the version's)."""
+    mobility slopes to try as well (:data:`MOBILITY_SLOPES`; ``None`` keeps the version's).
+    ``sweep``: handicap sweeps of the round's version and points (``--scale``): the targets are
+    then :func:`pair_targets` (each swept matchup's even points in place of its record).
+    ``outranges``: the out-ranging weights to try as well (:data:`OUTRANGES`, docs/points.md
+    §9, round 12; ``None`` keeps the version's)."""
     if rnd.scale:
         raise ValueError(
             f"a round with the points scaled ({rnd.scale}) is a handicap sweep, not a round "
             "at equal points: fit the ordinary round"
         )
-    beta = rnd.ratings()
-    k = rnd.elasticity()
     points = rnd.points
-    target = {n: beta[n] / k - math.log(rnd.raw.get(n, points) / points) for n in beta}
+    if sweep:
+        target = pair_targets(rnd, sweep)
+    else:
+        beta = rnd.ratings()
+        k = rnd.elasticity()
+        target = {n: beta[n] / k - math.log(rnd.raw.get(n, points) / points) for n in beta}
     return fit_targets(
-        target, rnd.version, reference, exponents, gaps, turns, prior, structure, points, slopes
+        target,
+        rnd.version,
+        reference,
+        exponents,
+        gaps,
+        turns,
+        prior,
+        structure,
+        points,
+        slopes,
+        outranges,
     )
+
+
+def pair_targets(rnd: Round, sweep: Sequence[Round]) -> dict[str, float]:
+    """Each army's wanted log price move from every matchup of ``rnd`` (docs/points.md §9,
+    round 12): matchup ``a`` vs ``b`` asks ``t_a − t_b = logit(win rate) / k`` (half a win
+    each way as a prior, ``k`` the round's elasticity), or, where ``sweep`` played it at other
+    points ratios, ``−log(ratio at 50%)`` (:func:`crossing`: ``a`` needs that many times
+    ``b``'s points, so its price should fall by as much against ``b``'s); the targets are the
+    least-squares solution with mean 0, less the log of what each army's whole models cost
+    over its points (as :func:`fit`). Without a sweep this is the ratings' ``beta / k`` up to
+    the difference between Bradley-Terry and least squares on the logits. Sweeps of another
+    version or points raise a :class:`ValueError` (:func:`crossing`)."""
+    import numpy as np
+
+    k = rnd.elasticity()
+    names = sorted({m.a for m in rnd.matchups} | {m.b for m in rnd.matchups})
+    swept = {(m.a, m.b) for r in sweep for m in r.matchups}
+    rows: list[list[float]] = []
+    wanted: list[float] = []
+    for m in rnd.matchups:
+        p = (m.rate.wins + m.rate.draws / 2 + 0.5) / (m.rate.games + 1)
+        d = math.log(p / (1 - p)) / k
+        if (m.a, m.b) in swept or (m.b, m.a) in swept:
+            even = crossing([rnd, *sweep], m.a, m.b).even
+            if even is not None:
+                d = -math.log(even)
+        row = [0.0] * len(names)
+        row[names.index(m.a)], row[names.index(m.b)] = 1.0, -1.0
+        rows.append(row)
+        wanted.append(d)
+    rows.append([1.0] * len(names))  # mean 0
+    wanted.append(0.0)
+    t, *_ = np.linalg.lstsq(np.array(rows), np.array(wanted), rcond=None)
+    return {
+        n: float(t[i]) - math.log(rnd.raw.get(n, rnd.points) / rnd.points)
+        for i, n in enumerate(names)
+    }
 
 
 def fit_targets(
@@ -786,6 +849,7 @@ def fit_targets(
     structure: Mapping[str, float] | None = None,
     points: int = POINTS,
     slopes: Sequence[float] | None = None,
+    outranges: Sequence[float] | None = None,
 ) -> dict[str, float]:
     """The constants that move each archetype's ``version`` price by ``exp(target)`` relative
     to the ``reference`` (whose price is held fixed): least squares on log prices over a grid
@@ -805,7 +869,11 @@ def fit_targets(
     the parts with mobility 1 for every model (``flat``) and the version's (exact, not an
     approximation); for a version whose slope is 0 (``ws-points-5``) ``steep`` is priced
     directly, as the parts at base 1 and slope 1 less ``flat`` (docs/points.md §9, round 9).
-    The result then has ``mobility_slope``."""
+    The result then has ``mobility_slope``.
+
+    ``outranges`` adds the out-ranging weight (``reach_outrange``, docs/points.md §9, round 12)
+    to the shapes: every shape with a reach gap is tried at each weight (a shape without reach
+    has no out-ranging); the result then has ``reach_outrange``."""
     import numpy as np
 
     names = list(target)
@@ -830,16 +898,16 @@ def fit_targets(
     )
     best_slope = c0["mobility_slope"]
     parts = ("body", "ranged", "range", "melee", "transport")
-    shapes = [(e, 0.0, turns[-1]) for e in exponents if 0.0 in gaps] + [
-        (e, g, t) for e, g, t in itertools.product(exponents, gaps, turns) if g > 0
+    weights: Sequence[float | None] = (None,) if outranges is None else outranges
+    shapes = [(e, 0.0, turns[-1], None) for e in exponents if 0.0 in gaps] + [
+        (e, g, t, w) for e, g, t, w in itertools.product(exponents, gaps, turns, weights) if g > 0
     ]
-    for e, g, t in shapes:
-        comp = {
-            n: composition(
-                n, version, points=points, **fixed, body_exponent=e, reach_gap=g, reach_turns=t
-            )
-            for n in names
-        }
+    best_outrange = c0.get("reach_outrange", 0.0)  # a shape without reach has none to fit
+    for e, g, t, w in shapes:
+        shape: dict[str, float] = {"body_exponent": e, "reach_gap": g, "reach_turns": t}
+        if w is not None:
+            shape["reach_outrange"] = w
+        comp = {n: composition(n, version, points=points, **fixed, **shape) for n in names}
         tries: list[tuple[float, dict[str, dict[str, float]], float]] = [
             (c0["mobility_slope"], comp, 0.0)
         ]
@@ -854,9 +922,7 @@ def fit_targets(
                         version,
                         points=points,
                         **fixed,
-                        body_exponent=e,
-                        reach_gap=g,
-                        reach_turns=t,
+                        **shape,
                         mobility_base=1.0,
                         mobility_slope=slope,
                     )
@@ -895,20 +961,25 @@ def fit_targets(
                 found = (float(xb[i]), float(xr[i]), float(xs[i]), float(xm[i]))
                 best = (float(err[i]), (e, g, t), found, comp_s)
                 best_slope = slope
+                best_outrange = w if w is not None else c0.get("reach_outrange", 0.0)
     err_best, (e, g, t), x, comp = best
     c = comp[reference]
     at = x[0] * c["body"] + x[1] * c["ranged"] + x[2] * c["range"] + x[3] * c["melee"]
     norm = base[reference] / (at + c["transport"])  # the reference keeps its price
-    return {
-        "body_exponent": e,
-        "reach_gap": g,
-        "reach_turns": t,
-        "body": x[0] * norm,
-        "ranged": x[1] * norm,
-        "range": x[2] * norm,
-        "melee": x[3] * norm,
-        "error": err_best,
-    } | ({"mobility_slope": best_slope} if slopes is not None else {})
+    return (
+        {
+            "body_exponent": e,
+            "reach_gap": g,
+            "reach_turns": t,
+            "body": x[0] * norm,
+            "ranged": x[1] * norm,
+            "range": x[2] * norm,
+            "melee": x[3] * norm,
+            "error": err_best,
+        }
+        | ({"mobility_slope": best_slope} if slopes is not None else {})
+        | ({"reach_outrange": best_outrange} if outranges is not None else {})
+    )
 
 
 def model_data_constants(
@@ -929,21 +1000,29 @@ def constants_for(mult: Mapping[str, float], version: str = "ws-points-1") -> di
     from warbench.rulesets.warsurge.points_models import model_data
 
     c = model_data(version).constants
-    return {
-        "body_exponent": mult.get("body_exponent", c.body_exponent),
-        "body_points": round(c.body_points * mult["body"], 3),
-        "offence_factor": round(c.offence_factor * mult["ranged"] / mult["body"], 3),
-        "melee_weight": round(c.melee_weight * mult["melee"] / mult["ranged"], 3),
-        "range_slope": round(c.range_slope * mult.get("range", mult["ranged"]) / mult["ranged"], 3),
-        "reach_gap": mult.get("reach_gap", c.reach_gap),
-        "reach_turns": mult.get("reach_turns", c.reach_turns),
-    } | (
+    return (
         {
-            "mobility_base": round(c.mobility_base + c.mobility_slope - mult["mobility_slope"], 3),
-            "mobility_slope": mult["mobility_slope"],
+            "body_exponent": mult.get("body_exponent", c.body_exponent),
+            "body_points": round(c.body_points * mult["body"], 3),
+            "offence_factor": round(c.offence_factor * mult["ranged"] / mult["body"], 3),
+            "melee_weight": round(c.melee_weight * mult["melee"] / mult["ranged"], 3),
+            "range_slope": round(
+                c.range_slope * mult.get("range", mult["ranged"]) / mult["ranged"], 3
+            ),
+            "reach_gap": mult.get("reach_gap", c.reach_gap),
+            "reach_turns": mult.get("reach_turns", c.reach_turns),
         }
-        if "mobility_slope" in mult
-        else {}
+        | (
+            {
+                "mobility_base": round(
+                    c.mobility_base + c.mobility_slope - mult["mobility_slope"], 3
+                ),
+                "mobility_slope": mult["mobility_slope"],
+            }
+            if "mobility_slope" in mult
+            else {}
+        )
+        | ({"reach_outrange": mult["reach_outrange"]} if "reach_outrange" in mult else {})
     )
 
 
@@ -1278,6 +1357,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="fit the mobility slope as well (docs/points.md §9, round 8)",
     )
     ap.add_argument(
+        "--outrange",
+        action="store_true",
+        help="fit the out-ranging weight as well (docs/points.md §9, round 12)",
+    )
+    ap.add_argument(
+        "--fit-sweep",
+        nargs="+",
+        default=(),
+        metavar="FILE",
+        help="fit to the round with these handicap sweeps' even points (docs/points.md §9, "
+        "round 12)",
+    )
+    ap.add_argument(
         "--elasticity",
         default=None,
         metavar="FILE",
@@ -1387,10 +1479,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     out = rnd.to_json()
     if args.fit:
         structure = {"reach_battle_dash": True} if args.battle_dash else None
+        extra: dict[str, Any] = {}
+        if args.outrange:
+            extra["outranges"] = OUTRANGES
+        if args.fit_sweep:
+            extra["sweep"] = [_read_round(path) for path in args.fit_sweep]
         if args.mobility:
-            mult = fit(rnd, structure=structure, slopes=MOBILITY_SLOPES)
-        else:  # the call of every fit before round 8
-            mult = fit(rnd, structure=structure)
+            mult = fit(rnd, structure=structure, slopes=MOBILITY_SLOPES, **extra)
+        else:  # the call of every fit before round 8 (with neither option)
+            mult = fit(rnd, structure=structure, **extra)
         consts: dict[str, Any] = constants_for(mult, rnd.version)
         out["fit"] = {"multipliers": mult, "constants": {**consts, **(structure or {})}}
     text = json.dumps(out, indent=1)

@@ -92,6 +92,13 @@ class Constants(BaseModel):
     # into Range (L2240-2242 bar the Dash only in the Game Turn the weapon is used; L2248-2252
     # a model not using its weapons may Move and Dash). False keeps ws-points-3's reading.
     reach_battle_dash: bool = False
+    # Out-ranging (docs/points.md §9, round 12): the reference enemy's weapons reach
+    # ``reach_enemy_range``; the Range a weapon has beyond it (up to ``reach_gap``) the enemy
+    # must walk unanswered at ``reach_enemy_move`` a Game Turn, and that share of the game's
+    # ``reach_turns`` is added to the weapon's ranged reach times ``reach_outrange``. 0 turns
+    # it off (every version before the round).
+    reach_outrange: float = Field(default=0.0, ge=0)
+    reach_enemy_range: float = Field(default=18.0, ge=0)
 
 
 class PoolTarget(BaseModel):
@@ -658,8 +665,31 @@ class PointsModel:
         else:  # Assault moves, attacks and Dashes; Heavy and Battle walk (Move and Dash) on
             # turns they do not attack (L2234-2242, L2248-2252)
             speed = profile.move + profile.dash + enemy
-        ranged = share(walk, speed)
+        ranged = share(walk, speed) + c.reach_outrange * self.outranging(weapon)
         return ranged, melee, tf + (1.0 - tf) * (1.0 - min(1.0, walk / gap))
+
+    def outranging(self, weapon: WeaponProfile) -> float:
+        """The share of a reference game's Attack Phases ``weapon`` attacks unanswered
+        (docs/points.md §9, round 12): the Range it has beyond the reference enemy's
+        (``reach_enemy_range``), up to the armies' gap, is ground the enemy must walk under
+        fire at ``reach_enemy_move`` a Game Turn before its own weapons reach (Core Rules
+        001_d3f5e425c5e1196d.txt L2227, L2338: weapons out of Range cannot be used), as a
+        share of the game's ``reach_turns`` (at most 1). 0 without reach, for a melee weapon
+        and for Range no longer than the enemy's.
+
+        >>> from warbench.rulesets.warsurge.points_models import model_data
+        >>> data = model_data("ws-points-6")
+        >>> model = PointsModel(data.model_copy(update={"constants": data.constants.model_copy(
+        ...     update={"reach_outrange": 1.0})}))
+        >>> rifle = dict(attacks=1, power=6, ap=4, type="Heavy")
+        >>> [model.outranging(WeaponProfile(name="W", range=r, **rifle)) for r in (0, 18, 24, 36)]
+        [0.0, 0.0, 0.5, 1.0]
+        """
+        c = self.c
+        if c.reach_gap <= 0 or weapon.range <= 0 or c.reach_enemy_move <= 0:
+            return 0.0
+        ahead = min(float(weapon.range), c.reach_gap) - c.reach_enemy_range
+        return min(1.0, max(0.0, ahead) / (c.reach_enemy_move * c.reach_turns))
 
     def weapon_value(self, profile: UnitProfile, weapon: WeaponProfile) -> WeaponValue:
         """Offence of ``weapon`` in the hands of one model of ``profile``."""
