@@ -92,7 +92,10 @@ an enemy unit's threat removed with the share of its HP taken; alone it won 13 a
 paired games of 800 against random-legal, with ``threat_fire`` it added nothing. So is
 **the melee unit stays unseen** (session 35, ``hidden_approach=True``: no gain), and **goes
 round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
-``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first).
+``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first),
+and **prices Dangerous Ground** (session 38, :mod:`warbench.ai.tactical_ground`,
+``price_danger=True``: when the best path move is expected to cost half an HP or more there,
+the near path move expected to lose least first).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
