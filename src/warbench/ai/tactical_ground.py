@@ -38,9 +38,9 @@ from warbench.rulesets.warsurge.game.work import Work
 
 #: How many of the best path moves are weighed (the first ones, in the player's order).
 PRICE_TRIES = 8
-#: The least expected HP lost in the first move for which a way round is looked for: the
-#: skirmish pair's Assault Squad (a 3+ Armour Save) risks about a tenth of an HP crossing
-#: the ruins' Pit, and a Dash beside it instead of into it cost a charge (session 36).
+#: The least expected HP lost in the first move for which a way round is looked for: in the
+#: skirmish pair's game 7 one model of the Assault Squad (a 4+ Armour Save) Dashes into the
+#: ruins' Pit, 1/12 of an HP, and a Dash beside it instead cost a charge (session 36).
 MIN_HP = 0.5
 #: A move is "near" the best when its progress is within this share of the allowance.
 NEAR_SHARE = 1.0 / 3.0
