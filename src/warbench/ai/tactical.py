@@ -92,7 +92,10 @@ an enemy unit's threat removed with the share of its HP taken; alone it won 13 a
 paired games of 800 against random-legal, with ``threat_fire`` it added nothing. So is
 **the melee unit stays unseen** (session 35, ``hidden_approach=True``: no gain), and **goes
 round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
-``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first).
+``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first),
+and **prices Dangerous Ground** (session 38, :mod:`warbench.ai.tactical_ground`,
+``price_danger=True``: when the best path move is expected to cost half an HP or more there,
+the near path move expected to lose least first).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -118,6 +121,7 @@ from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_close import danger_last, threat_from
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
+from warbench.ai.tactical_ground import danger_priced
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_lead import (
     keeps_lead,
@@ -224,6 +228,12 @@ class TacticalBot(ScriptedPlayer):
     #: the big and melee mirrors won 8 of main's non-won games and lost none; the skirmish
     #: ladder (three units a side) plays main's games (docs/ai.md, session 37).
     play_for_lead: bool = True
+    #: Among the path moves that make nearly the most progress (within a third of the
+    #: allowance), the one expected to lose least point value to Dangerous Ground comes first
+    #: (§4.6; session 38, ``ai.tactical_ground``): a horde no longer sweeps its outer models
+    #: through the Fuel depot beside its centre's path, and a way round that gives up more
+    #: than a third of the move is not taken (``shun_danger`` takes any way round first).
+    price_danger: bool = False
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
@@ -282,6 +292,8 @@ class TacticalBot(ScriptedPlayer):
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
+    # HP one model of a unit is expected to lose crossing a Dangerous piece (session 38)
+    _danger_hp: dict[tuple[int, str], float] = field(default_factory=dict)
 
     def forget(self) -> None:
         """Forget what this phase taught (units with nothing to do, units stuck): for a bot
@@ -741,6 +753,12 @@ class TacticalBot(ScriptedPlayer):
                 moves = self._sheltered_first(state, w, uid, moves, allowance)
                 if self.shun_danger:  # session 36: round Dangerous Ground (§4.6)
                     moves = danger_last(w, uid, moves, allowance)
+                elif self.price_danger:  # session 38: the least loss among the near ones
+                    goal = w.xy(foe).mean(axis=0)
+                    moves = danger_priced(
+                        w, uid, moves, allowance, self._progress, self._landing,
+                        (float(goal[0]), float(goal[1])), self._danger_hp,
+                    )  # fmt: skip
                 return moves
         return []
 
