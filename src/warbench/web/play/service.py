@@ -540,7 +540,7 @@ class PlayService:
             if label:
                 fam["label"] = label
         spots = shown.spots(setup, view, listed)
-        words = shown.labels(setup, view, listed)
+        words = shown.decision_labels(setup, view, listed, state)
         actions: list[JSON] = []
         for made, a, spot, said in zip(acts, listed, spots, words, strict=True):
             entry: dict[str, JSON] = {"action": a, "label": said or action_label(a)}

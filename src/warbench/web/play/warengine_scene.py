@@ -247,17 +247,9 @@ class WarEnginePresenter(Presenter):
             ctx = _context(json.dumps(setup, sort_keys=True))
         except Exception:  # a set-up the page cannot read: the generic labels
             return [None] * len(actions)
+        # the players by their forces' names: who activates first (L362), not "first: player 1"
         names = self.seat_names(setup, 2)
-
-        def say(a: JSON) -> str | None:
-            # who activates first (L362) by the force's name, not "first: player 1"
-            if isinstance(a, dict) and a.get("kind") == "first":
-                k = a.get("player")
-                if isinstance(k, int) and 0 <= k < len(names):
-                    return f"{names[k]} activates first"
-            return describe(ctx, view, a)
-
-        return [say(a) for a in actions]
+        return [describe(ctx, view, a, names) for a in actions]
 
 
 def _power_piece(area: dict[str, JSON]) -> dict[str, JSON]:
