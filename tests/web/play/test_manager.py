@@ -187,6 +187,6 @@ def test_a_model_removed_is_at_0_hp_in_one_operation_s5_11() -> None:
     t = apply_op(t, op)
     assert t["units"][2]["hp"][1] == 0 and t["units"][2]["removed"][1]
     assert describe(op, t) == "Raiders: model 2 removed"
-    assert standings(t)["values"] == [0.0, 60.0]  # 120 x 4 of 8 HP
+    assert standings(t)["values"] == [0.0, 90.0]  # 120 x 6 of 8 HP
     t = apply_op(t, {"op": "restore", "unit": 2, "model": 1})
     assert t["units"][2]["hp"][1] == 2 and not t["units"][2]["removed"][1]
