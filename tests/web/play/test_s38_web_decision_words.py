@@ -168,3 +168,30 @@ def test_a_casualty_decision_in_the_page_says_which_models_each_choice_removes_s
         "Blue: Dead Dogs: remove models 1 to 3 (§5.11)",
         "Blue: Dead Dogs: remove models 8 to 10 (§5.11)",
     ]
+
+
+def test_the_rest_as_suggested_is_refused_for_a_kind_the_ruleset_does_not_offer(
+    client: Any,
+) -> None:
+    """``POST .../rest`` takes the suggested choice for a run of decisions only where the
+    presenter offers it (The WarEngine's placement, L303-309); a WARSURGE activation is refused
+    in words naming the field and what is allowed, and nothing is played."""
+    setup = presenter("warsurge").presets()[0]["setup"]
+    g = new_game(client, ruleset="warsurge", setup=setup, seed=3)
+    headers = {"X-Play-Token": g["tokens"]["players"]}
+    before = snap(client, g["id"], g["tokens"]["players"])["revision"]
+    r = client.post(f"/api/play/games/{g['id']}/rest", json={"kind": "activation"}, headers=headers)
+    assert r.status_code == 422, r.text
+    assert "kind" in r.text and "none for this ruleset" in r.text
+    assert snap(client, g["id"], g["tokens"]["players"])["revision"] == before
+    # The WarEngine: the players' link places its figures, then the AI's are placed
+    we = presenter("warengine").presets()[0]["setup"]
+    w = new_game(client, ruleset="warengine", setup=we, seed=3, mode="ai")
+    tok = w["tokens"]["players"]
+    assert snap(client, w["id"], tok)["decision"]["rest"] == (
+        "Place the rest of your figures as suggested"
+    )
+    out = client.post(f"/api/play/games/{w['id']}/rest", json={"kind": "place"},
+                      headers={"X-Play-Token": tok}).json()  # fmt: skip
+    assert out["made"] >= 8
+    assert snap(client, w["id"], tok)["decision"]["kind"] == "activation"

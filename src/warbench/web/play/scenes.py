@@ -83,6 +83,12 @@ class Presenter:
         """Sample set-ups a player can start from (``{"name", "setup"}``)."""
         return []
 
+    def rest_as_suggested(self) -> dict[str, str]:
+        """Decision kinds a player may answer with the suggested choice for the rest of a
+        run of them in one tap (kind -> the button's words), where the rules let one player
+        make them one after another (The WarEngine's placement, L303-309); none here."""
+        return {}
+
     def engine_choices(self) -> list[dict[str, JSON]]:
         """The decisions a set-up's rules options may hand to the engine for both players
         (``{"name", "text"}``, ``options.automation``); none for a ruleset without them."""

@@ -29,6 +29,13 @@ from warbench.web.play.scenes import Presenter, WarsurgePresenter, examples_root
 class WarEnginePresenter(Presenter):
     """Figures on the table, their ranges, and where each listed action points."""
 
+    def rest_as_suggested(self) -> dict[str, str]:
+        """A player places all the figures of a Movement group in a row (L303-309: "Aaron
+        places all his Mv 9" figures, then Dave places all his Mv 9" figures"): the rest of
+        the player's placements at the engine's suggested places, in the rules' order (24
+        taps before turn 1 in session 37's walk)."""
+        return {"place": "Place the rest of your figures as suggested"}
+
     def presets(self) -> list[dict[str, JSON]]:
         """StormReavers against StormReavers on the ruins board, two turns and six."""
         from warbench.rulesets.warengine.io import load_force, to_data
