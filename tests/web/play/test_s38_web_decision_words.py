@@ -80,7 +80,8 @@ def test_every_warsurge_action_kind_has_words_not_its_fields() -> None:
     labels = presenter("warsurge").labels(setup, view, WARSURGE)
     for action, label in zip(WARSURGE, labels, strict=True):
         said = describe(view, action)
-        assert said, f"no words for {json.dumps(action)}"
+        # a Deployment Zone is named from the board (the page's presenter, the terminal)
+        assert said or action["kind"] == "zone", f"no words for {json.dumps(action)}"
         assert label, f"the page has no words for {json.dumps(action)}"
         assert not RAW.search(label), f"{json.dumps(action)} reads {label!r}"
 

@@ -286,8 +286,6 @@ def _placing(view: dict[str, Any], a: dict[str, Any], who: str, unit: Any) -> st
     choice (session 38: each had only its generic label, "restore: unit 3, positions [[...]]")."""
     kind = a.get("kind")
     how = "Dash" if a.get("dash") else "Move"
-    if kind == "zone" and isinstance(a.get("zone"), int):
-        return f"Deployment Zone {a['zone'] + 1}"  # the page and the terminal say its name
     if kind == "deploy":
         if a.get("into") is not None:
             return f"{who}: deploy inside {unit(a['into'])} (Rift Gate, Perks L1384)"
