@@ -180,7 +180,8 @@ def _answers(a: Mapping[str, Any], name: Any, names: Sequence[str]) -> str | Non
         n = a.get("points")
         if n == 0:
             return "Spend no Hero Points"
-        return f"Spend {n} Hero Point{'' if n == 1 else 's'}: the roll +{n}"
+        # not "the roll +n": under Adrenal Overload two points raise a Defense roll by one
+        return f"Spend {n} Hero Point{'' if n == 1 else 's'} on this roll"
     if kind == "reroll":
         return "Reroll it" if a.get("use") else "Let the roll stand"
     if kind == "leader":
