@@ -17,7 +17,7 @@ interface Domain { type: string; name: string; low?: number; high?: number; x0?:
 // a point you choose"); its name ("move #10") is the form's key (session 36)
 // example: one action of it the rules accept where the server found one, the form's start
 interface Family { name: string; params: Domain[]; label?: string; example?: Action }
-interface DecisionOut { player: number; kind: string; rule: string; prompt: string; default: Action | null; actions: Listed[]; finite: boolean; families: Family[] }
+interface DecisionOut { player: number; kind: string; rule: string; prompt: string; default: Action | null; actions: Listed[]; finite: boolean; families: Family[]; rest?: string }
 interface Snapshot {
   id: string; ruleset: string; mode: string; seats: string[]; names: string[];
   you: { role: string; seats: number[]; label: string };
@@ -274,6 +274,7 @@ function renderDecision(): void {
   $("families").replaceChildren();
   $("odds").replaceChildren();
   $("take-default").hidden = true;
+  $("take-rest").hidden = true;
   board.showSpots([], null);
   clearPreview(); // a form or a ring drawn again is checked again
   $("preview-confirm").hidden = true;
@@ -329,6 +330,10 @@ function renderDecision(): void {
   $("decision-title").textContent = said.startsWith(`${seatName(d.player)}: `) ? said : `${seatName(d.player)}: ${said}`;
   $("decision-rule").textContent = bookNames(d.rule);
   $("take-default").hidden = d.default === null;
+  // the rest of a run of decisions at once (The WarEngine's placement, L303-309: a player
+  // places a Movement group's figures one after another; 24 taps before turn 1, session 37)
+  $("take-rest").hidden = d.rest === undefined;
+  $("take-rest").textContent = d.rest ?? "";
   const dflt = d.default;
   const dfltPoints = modelPositions(dflt);
   if (dflt !== null && dfltPoints !== null) {
@@ -940,7 +945,7 @@ async function showOdds(a: Action): Promise<void> {
 function setBusy(value: boolean): void {
   busy = value;
   document.body.dataset.busy = value ? "1" : "0";
-  for (const b of document.querySelectorAll<HTMLButtonElement>("#actions button, #take-default, #confirm-attack, #preview-make")) {
+  for (const b of document.querySelectorAll<HTMLButtonElement>("#actions button, #take-default, #take-rest, #confirm-attack, #preview-make")) {
     b.disabled = value;
   }
 }
@@ -950,13 +955,13 @@ let unreachable = false;
 /** The stream said the server is stopping; the live mark keeps saying so until it is back. */
 let stopped = false;
 
-async function act(a: Action): Promise<void> {
+async function act(a: Action | null, path = `/api/play/games/${gameId}/actions`, body: unknown = { action: a }): Promise<void> {
   if (busy) return;
   setBusy(true);
   liveCheck++; // an answer still on its way is for the action sent
   clearPreview();
   try {
-    await call("POST", `/api/play/games/${gameId}/actions`, { action: a });
+    await call("POST", path, body);
     $("refusal").textContent = "";
     placing = null;
     placingModels = null;
@@ -979,6 +984,10 @@ async function act(a: Action): Promise<void> {
 
 $("take-default").addEventListener("click", () => {
   if (snap?.decision?.default) void act(snap.decision.default);
+});
+$("take-rest").addEventListener("click", () => {
+  const d = snap?.decision;
+  if (d?.rest !== undefined) void act(d.default, `/api/play/games/${gameId}/rest`, { kind: d.kind });
 });
 $("undo").addEventListener("click", () => {
   void call("POST", `/api/play/games/${gameId}/undo`).then(() => {

@@ -148,7 +148,9 @@ function render(): void {
       b.addEventListener("click", () => {
         if (u.removed[k]) void op({ op: "restore", unit: u.id, model: k });
         else if (h > 1) void op({ op: "hp", unit: u.id, model: k, hp: h - 1 });
-        else void op({ op: "hp", unit: u.id, model: k, hp: 0 }).then(() => op({ op: "remove", unit: u.id, model: k }));
+        // the last HP: one operation (the model removed at 0 HP), one line of history; it was
+        // two ("model 1 at 0 HP", "model 1 removed"), and two undos to take back (session 38)
+        else void op({ op: "remove", unit: u.id, model: k });
       });
       hp.appendChild(b);
     });

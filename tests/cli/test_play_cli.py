@@ -89,3 +89,24 @@ def test_play_playstyle_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
         main(["play", "--playstyle", "fast", "a.yaml", "b.yaml"])
     assert exit_info.value.code
     assert "allowed: standard, advanced" in capsys.readouterr().err
+
+
+def test_play_choose_casualties_names_the_models_each_choice_removes_s5_11(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--choose-casualties`` (issue 10, session 38): your casualties are asked (§5.11), the
+    models numbered from 1 and each choice saying which it removes, the engine asked (they
+    were the engine's choice always, and its words "casualties: unit 3, models [0, 1, ...]")."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 120))  # Enter: the suggested choice
+    a, b = (str(ROSTERS / f) for f in ("skirmish_a.yaml", "skirmish_b.yaml"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", a, b, "--seed", "3", "--side", "1", "--turns", "4", "--choose-casualties"])
+    text = capsys.readouterr().out
+    assert not exit_info.value.code, text
+    question = (
+        "Blue: Dead Dogs loses 3 HP to Red: Sniper Troopers: choose the casualties among "
+        "models 1 to 10 [Core Rules §5.11, §5.13]"
+    )
+    assert f"\n{question}\n" in text  # not "Blue: Blue: Dead Dogs"
+    assert "1. Blue: Dead Dogs: remove models 1 to 3 (§5.11)  (default)" in text
+    assert "2. Blue: Dead Dogs: remove models 8 to 10 (§5.11)" in text

@@ -157,4 +157,7 @@ def test_a_charge_and_a_disembark_are_listed_in_words_L1985() -> None:
     assert describe(view, {"kind": "disembark", "unit": 1, "to": [2, 3]}) == (
         'Red: Assault Squad: disembark toward (2", 3") (Move)'
     )
-    assert describe(view, {"kind": "disembark", "unit": 1, "reserve": True}) is None
+    # Rift Gate's disembark into Reserve has words too since session 38 (it had none)
+    assert describe(view, {"kind": "disembark", "unit": 1, "reserve": True}) == (
+        "Red: Assault Squad: disembark into Reserve (Rift Gate, Perks L1384)"
+    )

@@ -54,6 +54,12 @@ def play(
         help="WARSURGE: make a Move, Dash, Deploy or Disembark typed as JSON at once, without "
         "showing where the models would end and asking to confirm (for scripts).",
     ),
+    choose_casualties: bool = typer.Option(
+        False,
+        "--choose-casualties",
+        help="WARSURGE: choose which of your models are the casualties of each Attack "
+        "(§5.11; each choice says which models it removes); default: the engine's choice.",
+    ),
 ) -> None:
     """Play a Standard game (`--playstyle advanced`: the Advanced game of §9, your Counter
     Actions asked too) against the scripted AI: each decision is asked at the prompt
@@ -69,6 +75,10 @@ def play(
         )
     if playstyle not in ("standard", "advanced"):
         raise fail(f"--playstyle {playstyle}: allowed: standard, advanced")
+    if ruleset != "warsurge" and choose_casualties:
+        raise fail(
+            f"--choose-casualties: a {ruleset} game has no casualty choice; allowed: warsurge"
+        )
     if ruleset != "warsurge" and playstyle != "standard":
         raise fail(f"--playstyle {playstyle}: a {ruleset} game has no playstyle; allowed: standard")
     if ruleset == "warengine":
@@ -113,17 +123,23 @@ def play(
     #: the battlefield's Deployment Zones by name, from the first step on (the view numbers
     #: them only; the Turn Master's choice is always a step before the first zone question)
     zones: list[str] = []
+    #: the game now (set after each step): a casualty choice asks it which models it removes
+    now: list[WarsurgeState] = []
 
     def describe(view: Any, action: Any) -> str | None:
         """The choice in words (units by name, Counter Actions in full, §9.3; a Deployment
-        Zone by its name, §3.6)."""
+        Zone by its name, §3.6; a casualty choice by the models it removes, §5.11)."""
+        from warbench.rulesets.warsurge.game.words import casualty_outcome
         from warbench.rulesets.warsurge.game.words import describe as say
 
         data = ws.actions.dump(action)
         if isinstance(data, dict) and data.get("kind") == "zone":
             z = data.get("zone")
             return f"Deployment Zone {zones[z]}" if isinstance(z, int) and z < len(zones) else None
-        return say(ws.views.dump(view), data)
+        lost = None
+        if isinstance(data, dict) and data.get("kind") == "casualties" and now:
+            lost = casualty_outcome(now[0].game, [int(m) for m in data.get("models") or []])
+        return say(ws.views.dump(view), data, lost)
 
     # this question takes the default when the input ends, the next go to the AI
     person = prompt_seat(
@@ -141,6 +157,7 @@ def play(
 
     def on_step(state: WarsurgeState, events: list[Any]) -> None:
         zones[:] = [z.name for z in state.game.setup.field.zones]
+        now[:] = [state]
         for line in summary([_engine_event(e) for e in events]):
             write(line)
         # the board once before each of your questions and at the end, not after every step
@@ -158,7 +175,12 @@ def play(
             {
                 "game_length": turns,
                 # the Turn Master and the zone are your decisions too (§2.1, §3.6)
-                "automation": ["model placement", "casualty selection", "coherency"],
+                # the casualties too with --choose-casualties (§5.11)
+                "automation": [
+                    a
+                    for a in ("model placement", "casualty selection", "coherency")
+                    if not (choose_casualties and a == "casualty selection")
+                ],
                 **({} if playstyle == "standard" else {"playstyle": playstyle}),
             },
         )

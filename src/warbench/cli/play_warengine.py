@@ -59,12 +59,8 @@ def play_warengine(
         ctx = words.get("ctx")
         if ctx is None:
             return None
-        data = ws.actions.dump(action)
-        if isinstance(data, dict) and data.get("kind") == "first":  # L362, by the force's name
-            k, names = data.get("player"), person.seat_names
-            if isinstance(k, int) and 0 <= k < len(names):
-                return f"{names[k]} activates first"
-        return say(ctx, ws.views.dump(view), data)
+        # the players by their forces' names (who activates first, L362)
+        return say(ctx, ws.views.dump(view), ws.actions.dump(action), person.seat_names)
 
     person = prompt_seat(
         players,

@@ -174,7 +174,10 @@ class PromptPlayer(Generic[A]):
         seat = decision.player
         names = self.seat_names
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"player {seat}"
-        self.write(f"{who}: {decision.prompt or decision.kind}{rule}")
+        asked = decision.prompt or decision.kind
+        # a prompt that names its seat first is not prefixed again (a WARSURGE casualty prompt
+        # names the unit, "Blue: Dead Dogs loses 3 HP": it read "Blue: Blue: Dead Dogs")
+        self.write(f"{asked if asked.startswith(f'{who}: ') else f'{who}: {asked}'}{rule}")
         for k, a in enumerate(choices, 1):
             mark = "  (default)" if a == decision.default else ""
             raw = json.dumps(self.codec.dump(a), sort_keys=True)

@@ -174,3 +174,19 @@ def test_s3_3_teams_count_as_one_player_their_values_added(db_url: str) -> None:
             json={"rosters": [{"source": "inline", "data": a, "team": "x" * 41}] * 2},
         )
         assert too_long.status_code == 422 and "team" in too_long.json()["field"]
+
+
+def test_a_model_removed_is_at_0_hp_in_one_operation_s5_11() -> None:
+    """The page's tap on a model's last HP is one ``remove`` (one line of history, one undo;
+    session 38: it was ``hp`` 0 then ``remove``, two lines): a model removed has no HP left,
+    and restoring it gives its HP back (§5.11)."""
+    from warbench.web.play.manager import describe
+
+    t = apply_op(_table(), {"op": "move_to", "unit": 2, "loc": "table"})
+    op = {"op": "remove", "unit": 2, "model": 1}
+    t = apply_op(t, op)
+    assert t["units"][2]["hp"][1] == 0 and t["units"][2]["removed"][1]
+    assert describe(op, t) == "Raiders: model 2 removed"
+    assert standings(t)["values"] == [0.0, 90.0]  # 120 x 6 of 8 HP
+    t = apply_op(t, {"op": "restore", "unit": 2, "model": 1})
+    assert t["units"][2]["hp"][1] == 2 and not t["units"][2]["removed"][1]

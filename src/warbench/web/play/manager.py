@@ -169,6 +169,8 @@ def apply_op(table: Mapping[str, Any], op: Mapping[str, Any]) -> dict[str, Any]:
         u = _unit(t, op)
         k = _model(u, op)
         u["removed"][k] = kind == "remove"
+        if kind == "remove":  # a model removed has no HP left (§5.11): one operation, one line
+            u["hp"][k] = 0
         if kind == "restore" and u["hp"][k] == 0:
             u["hp"][k] = int(u["hp_per_model"])
         if all(u["removed"]) and u["loc"] == "table":

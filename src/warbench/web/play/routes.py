@@ -230,6 +230,22 @@ def act(
     return out
 
 
+class RestBody(BaseModel):
+    """A decision kind whose suggested choice is taken for the rest of its run."""
+
+    model_config = _FORBID
+
+    kind: str = Field(max_length=40)
+
+
+@router.post("/games/{game_id}/rest")
+def rest(game_id: GameId, body: RestBody, svc: ServiceDep, token: TokenHeader = None) -> Any:
+    """Take the suggested choice for the token's seat's next decisions of ``kind`` while
+    they come one after another (The WarEngine's placement, L303-309: "Place the rest of
+    your figures as suggested"); each is a step of its own, checked as any action."""
+    return svc.rest(game_id, token, body.kind)
+
+
 class ReachBody(BaseModel):
     """An action whose point parameter is tried over a box."""
 

@@ -83,6 +83,12 @@ class Presenter:
         """Sample set-ups a player can start from (``{"name", "setup"}``)."""
         return []
 
+    def rest_as_suggested(self) -> dict[str, str]:
+        """Decision kinds a player may answer with the suggested choice for the rest of a
+        run of them in one tap (kind -> the button's words), where the rules let one player
+        make them one after another (The WarEngine's placement, L303-309); none here."""
+        return {}
+
     def engine_choices(self) -> list[dict[str, JSON]]:
         """The decisions a set-up's rules options may hand to the engine for both players
         (``{"name", "text"}``, ``options.automation``); none for a ruleset without them."""
@@ -138,6 +144,14 @@ class Presenter:
         """A person's words for each listed action (names, not numbers), or ``None`` where
         the generic label (its kind, then its fields) is kept."""
         return [None] * len(actions)
+
+    def decision_labels(
+        self, setup: dict[str, JSON], view: JSON, actions: list[JSON], state: Any = None
+    ) -> list[str | None]:
+        """:meth:`labels` of a decision's listed actions, where ``state`` (the game's state)
+        may tell what an action would do (a WARSURGE casualty choice: which models it
+        removes, which only the engine can say); the generic one ignores ``state``."""
+        return self.labels(setup, view, actions)
 
     def family_labels(
         self, setup: dict[str, JSON], view: JSON, families: list[JSON], examples: list[JSON]
@@ -468,6 +482,11 @@ class WarsurgePresenter(Presenter):
                 a, b = pair
                 melee.setdefault(a, []).append(str(names.get(b, f"unit {b}")))
                 melee.setdefault(b, []).append(str(names.get(a, f"unit {a}")))
+        # a casualty choice waiting (§5.11): the unit's models numbered on the board as the
+        # choices name them ("remove models 1 to 3"; session 38: nothing on the board said
+        # which was model 1)
+        pause = view.get("casualties")
+        numbered = pause.get("target") if isinstance(pause, dict) else None
         for u in view.get("units") or []:
             if not isinstance(u, dict):
                 continue
@@ -503,7 +522,8 @@ class WarsurgePresenter(Presenter):
                         "y": p[1],
                         "r": u.get("radius") or 0.5,
                         "hp": hp[k] if k < len(hp) else None,
-                        "title": title,
+                        "title": f"{title} · model {k + 1}",
+                        **({"letter": str(k + 1)} if uid == numbered else {}),
                         **({"tags": ["melee"]} if uid in melee else {}),
                         **_shape(u, k),
                     }
@@ -539,6 +559,26 @@ class WarsurgePresenter(Presenter):
             if out[k] is None and isinstance(name, str) and name in _WARSURGE_FAMILIES:
                 out[k] = _WARSURGE_FAMILIES[name]
         return out
+
+    def decision_labels(
+        self, setup: dict[str, JSON], view: JSON, actions: list[JSON], state: Any = None
+    ) -> list[str | None]:
+        """:meth:`labels`, a casualty choice (§5.11) saying which models it removes ("Blue:
+        Dead Dogs: remove models 1, 2 and 3, the 3 nearest Red: Sniper Troopers"), asked of
+        the engine (:func:`~warbench.rulesets.warsurge.game.words.casualty_outcome`) on
+        ``state`` (session 38: "casualties: unit 3, models [0, 1, ...]")."""
+        from warbench.rulesets.warsurge.game.words import casualty_outcome, describe
+
+        words = self.labels(setup, view, actions)
+        game = getattr(state, "game", None)
+        if game is None or getattr(game, "pause", None) is None:
+            return words
+        for k, a in enumerate(actions):
+            if isinstance(a, dict) and a.get("kind") == "casualties":
+                lost = casualty_outcome(game, [int(m) for m in a.get("models") or []])
+                if lost is not None:
+                    words[k] = describe(view, a, lost)
+        return words
 
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
         """Each action in words (:func:`warbench.rulesets.warsurge.game.words.describe`):

@@ -540,7 +540,7 @@ class PlayService:
             if label:
                 fam["label"] = label
         spots = shown.spots(setup, view, listed)
-        words = shown.labels(setup, view, listed)
+        words = shown.decision_labels(setup, view, listed, state)
         actions: list[JSON] = []
         for made, a, spot, said in zip(acts, listed, spots, words, strict=True):
             entry: dict[str, JSON] = {"action": a, "label": said or action_label(a)}
@@ -549,6 +549,7 @@ class PlayService:
             if callable(may) and may(made):
                 entry["preview"] = True
             actions.append(entry)
+        rest = shown.rest_as_suggested().get(d.kind)
         return {
             "player": d.player,
             "kind": d.kind,
@@ -558,6 +559,8 @@ class PlayService:
             "actions": actions,
             "finite": bool(getattr(legal, "finite", False)),
             "families": families,
+            # the suggested choice for the rest of a run of this kind, in one tap (``rest``)
+            **({"rest": rest} if rest and d.default is not None else {}),
         }
 
     # -- checking and acting ---------------------------------------------------------------
@@ -654,6 +657,40 @@ class PlayService:
             auto, data = self._advance(data, live, (step, state, evs))
         self._notify(game_id)
         return {"steps": 1 + auto, "revision": data.revision}
+
+    def rest(self, game_id: str, token: str | None, kind: str) -> dict[str, JSON]:
+        """Take the suggested choice for each decision of ``kind`` the token's deciding seat
+        meets next, one after another (each its own step, checked by the ruleset as any
+        action; chance, automated decisions and AI seats in between as after any action),
+        until the seat's next decision is of another kind, another seat decides or the game
+        ends: the presenter's :meth:`~.scenes.Presenter.rest_as_suggested` kinds only (The
+        WarEngine's placement, L303-309). Returns the steps made and the revision."""
+        from warbench.web.play.scenes import presenter
+
+        data = self.load(game_id)
+        rs = self.ruleset(data.ruleset)
+        allowed = presenter(rs.id).rest_as_suggested()
+        if kind not in allowed:
+            raise ProfileError("kind", kind, ", ".join(allowed) or "none for this ruleset")
+        _, live, seat = self._acting(data, token)
+        made, steps, revision = 0, 0, data.revision
+        while made < MAX_AUTO_STEPS:
+            ahead = [d for d in rs.pending(live.state) if d.player == seat]
+            if rs.is_over(live.state) or not ahead or ahead[0].kind != kind:
+                break
+            if ahead[0].default is None:
+                break
+            out = self.act(game_id, token, rs.actions.dump(ahead[0].default))
+            made += 1
+            steps += int(out["steps"])
+            revision = int(out["revision"])
+            data = self.load(game_id)
+            live = self.live(data)
+            if self.seat_for(rs, live.state, self.require(game_id, token)) != seat:
+                break
+        if made == 0:
+            raise ProfileError("kind", kind, f"the decision pending: not a {kind} of this seat")
+        return {"steps": steps, "made": made, "revision": revision}
 
     def _store(
         self,

@@ -29,6 +29,13 @@ from warbench.web.play.scenes import Presenter, WarsurgePresenter, examples_root
 class WarEnginePresenter(Presenter):
     """Figures on the table, their ranges, and where each listed action points."""
 
+    def rest_as_suggested(self) -> dict[str, str]:
+        """A player places all the figures of a Movement group in a row (L303-309: "Aaron
+        places all his Mv 9" figures, then Dave places all his Mv 9" figures"): the rest of
+        the player's placements at the engine's suggested places, in the rules' order (24
+        taps before turn 1 in session 37's walk)."""
+        return {"place": "Place the rest of your figures as suggested"}
+
     def presets(self) -> list[dict[str, JSON]]:
         """StormReavers against StormReavers on the ruins board, two turns and six."""
         from warbench.rulesets.warengine.io import load_force, to_data
@@ -247,17 +254,9 @@ class WarEnginePresenter(Presenter):
             ctx = _context(json.dumps(setup, sort_keys=True))
         except Exception:  # a set-up the page cannot read: the generic labels
             return [None] * len(actions)
+        # the players by their forces' names: who activates first (L362), not "first: player 1"
         names = self.seat_names(setup, 2)
-
-        def say(a: JSON) -> str | None:
-            # who activates first (L362) by the force's name, not "first: player 1"
-            if isinstance(a, dict) and a.get("kind") == "first":
-                k = a.get("player")
-                if isinstance(k, int) and 0 <= k < len(names):
-                    return f"{names[k]} activates first"
-            return describe(ctx, view, a)
-
-        return [say(a) for a in actions]
+        return [describe(ctx, view, a, names) for a in actions]
 
 
 def _power_piece(area: dict[str, JSON]) -> dict[str, JSON]:

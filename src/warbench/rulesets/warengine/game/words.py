@@ -64,10 +64,13 @@ def _inches(number: str) -> str:
     return f"{round(float(number), 1):g}"
 
 
-def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:
+def describe(
+    ctx: Context, view: dict[str, Any], action: Any, names: Sequence[str] = ()
+) -> str | None:
     """``action`` (its JSON) in words, read against ``view`` (the protocol view's JSON: the
-    figures' names, units and places) and ``ctx`` (the weapons' names); ``None`` for a kind it
-    does not word (the caller keeps its generic label)."""
+    figures' names, units and places), ``ctx`` (the weapons' names) and ``names`` (the
+    players' names, by seat; none: "Player 1", "Player 2"); ``None`` for a kind it does not
+    word (the caller keeps its generic label)."""
     if not isinstance(action, dict):
         return None
     figs = {f["id"]: f for f in view.get("figures") or [] if isinstance(f, dict)}
@@ -151,6 +154,40 @@ def describe(ctx: Context, view: dict[str, Any], action: Any) -> str | None:
         return f"keep {name(a['fig'])}'s Transferable weapon (it leaves the table with it)"
     if kind == "deactivate":
         return "Deactivate (end this unit's activation)"
+    return _answers(a, name, list(names) or ["Player 1", "Player 2"])
+
+
+def _answers(a: Mapping[str, Any], name: Any, names: Sequence[str]) -> str | None:
+    """The answers to the questions outside an activation (session 38: "first: player 1",
+    "hero: points 1", "reroll: use True" were their generic labels): who activates first
+    (L362), a reserved attack out of sequence (L575-L583), Hero Points (L491-L497), a reroll
+    (L1391, L1489, L1519, L1585), the leader among tied figures (L334), a roll-off's winner
+    (L305, L362: chance's outcome)."""
+    kind = a.get("kind")
+
+    def seat(k: Any) -> str:
+        return names[k] if isinstance(k, int) and 0 <= k < len(names) else f"player {k}"
+
+    if kind == "first":
+        return f"{seat(a.get('player'))} activates first"
+    if kind == "reserve fire":
+        lunge = ", lunging into base contact first (L583)" if a.get("lunge") else ""
+        return (f"{name(a.get('fig'))} uses its reserved attack on {name(a.get('target'))}"
+                f"{lunge} (L575)")  # fmt: skip
+    if kind == "pass":
+        return "Use no reserved attack now"
+    if kind == "hero":
+        n = a.get("points")
+        if n == 0:
+            return "Spend no Hero Points"
+        # not "the roll +n": under Adrenal Overload two points raise a Defense roll by one
+        return f"Spend {n} Hero Point{'' if n == 1 else 's'} on this roll"
+    if kind == "reroll":
+        return "Reroll it" if a.get("use") else "Let the roll stand"
+    if kind == "leader":
+        return f"{name(a.get('fig'))} leads the unit (You Pick, L334)"
+    if kind == "roll":
+        return f"{seat(a.get('winner'))} wins the roll-off"
     return None
 
 

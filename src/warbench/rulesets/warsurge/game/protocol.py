@@ -72,6 +72,7 @@ from warbench.rulesets.warsurge.game.state import (
 )
 from warbench.rulesets.warsurge.game.terrain_army import actor_label, armed_json
 from warbench.rulesets.warsurge.game.terrain_control import control_json
+from warbench.rulesets.warsurge.game.words import casualty_prompt
 
 __all__ = [
     "CORE",
@@ -314,8 +315,8 @@ class WarsurgeRuleset:
                     side,
                     "casualties",
                     f"{CORE} §5.11, §5.13",
-                    f"{g.info(p.target).label} loses {p.loss} HP to {cause}: "
-                    f"choose the casualties among models {', '.join(map(str, p.candidates))}",
+                    # models numbered from 1, as the board and the Play Manager number them
+                    casualty_prompt(g.info(p.target).label, p.loss, cause, p.candidates),
                     engine.default_casualties(g),
                 ),
             )

@@ -5,12 +5,27 @@ what is sent. A kind it does not word returns ``None`` (the caller keeps its gen
 
 The Counter Actions of the Advanced game (001_d3f5e425c5e1196d.txt §9.3, L3825-L3850) say what
 each one is: no Counter Action, a Counter Attack on the attacking unit, a Counter Guard, a
-Counter Use Perks; each costs the Command Points of its parent Action (L3836)."""
+Counter Use Perks; each costs the Command Points of its parent Action (L3836).
+
+A casualty choice (§5.11, §5.12, §5.13) says which models it removes, numbered from 1 as the
+board's previews and the Play Manager number them ("Blue: Dead Dogs: remove models 1, 2 and 3,
+the 3 nearest Red: Sniper Troopers (§5.11)"): :func:`casualty_outcome` asks the engine which
+models lose how many HP (the choice is an order of preference inside the rules' order, §5.12,
+§5.16, so only the engine knows), :func:`describe` words it; without a game to ask, the choice
+is worded as the order it is (session 38: it was "casualties: unit 3, models [0, 1, ...]")."""
 
 from __future__ import annotations
 
+import math
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from warbench.rulesets.warsurge.game.state import GameState
+
+#: (model, HP it loses) for each model a casualty choice takes HP from, models from 0
+Outcome = Sequence[tuple[int, int]]
 
 #: the Counter Actions (§9.3) in words
 COUNTER_WORDS = {
@@ -66,8 +81,143 @@ def _inches(p: Any) -> str:
         return str(p)
 
 
-def describe(view: Any, action: Any) -> str | None:
-    """``action`` (its JSON) in words, or ``None`` for a kind not worded here."""
+def models_said(models: Sequence[int]) -> str:
+    """Model indices (from 0) as a player counts them (from 1), runs of three or more
+    joined: "model 1", "models 1 and 2", "models 1 to 10", "models 1 to 3, 5 and 7".
+
+    >>> models_said([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    'models 1 to 10'
+    >>> models_said([9, 8, 7])
+    'models 10, 9 and 8'
+    >>> models_said([0, 1, 2, 4, 6])
+    'models 1 to 3, 5 and 7'
+    """
+    parts: list[str] = []
+    k = 0
+    ms = [int(m) + 1 for m in models]
+    while k < len(ms):
+        j = k
+        while j + 1 < len(ms) and ms[j + 1] == ms[j] + 1:
+            j += 1
+        if j - k >= 2:
+            parts.append(f"{ms[k]} to {ms[j]}")
+        else:
+            parts.extend(str(m) for m in ms[k : j + 1])
+        k = j + 1
+    if len(parts) == 1:
+        one = len(ms) == 1
+        return f"model{'' if one else 's'} {parts[0]}"
+    return f"models {', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def casualty_prompt(target: str, loss: int, cause: str, candidates: Sequence[int]) -> str:
+    """The casualty decision's question (§5.11, §5.13), its models numbered from 1.
+
+    >>> casualty_prompt("Dead Dogs", 3, "Troopers", range(10))
+    'Dead Dogs loses 3 HP to Troopers: choose the casualties among models 1 to 10'
+    """
+    return f"{target} loses {loss} HP to {cause}: choose the casualties among " + models_said(
+        candidates
+    )
+
+
+def casualty_outcome(game: GameState, models: Sequence[int]) -> list[tuple[int, int]] | None:
+    """Which models of the unit waiting for its casualties (``game.pause``, §5.11) lose how
+    many HP if its controller names ``models`` first: the engine's own allocation (the rules'
+    order, §5.12 wounded models first, §5.16 upgraded saves first, then the player's order),
+    read off a copy of the game in which the waiting Attack ends with the weapon that waits
+    (the later weapons are not rolled). ``None``: no casualty choice waits, or the engine
+    refuses ``models``. In model order."""
+    from dataclasses import replace
+
+    from warbench.kernel.errors import WarbenchError
+    from warbench.rulesets.warsurge.game import engine
+    from warbench.rulesets.warsurge.game.actions import Casualties
+
+    p = game.pause
+    if p is None:
+        return None
+    cut = replace(p, plan=replace(p.plan, weapons=p.plan.weapons[: p.weapon + 1]))
+    try:
+        after, _ = engine.apply(replace(game, pause=cut), Casualties(p.target, tuple(models)))
+    except WarbenchError:
+        return None
+    was, now = game.units[p.target].hp, after.units[p.target].hp
+    return [(m, was[m] - now[m]) for m in sorted(p.candidates) if now[m] < was[m]]
+
+
+def _casualties(view: Any, a: dict[str, Any], who: str, lost: Outcome | None) -> str | None:
+    """A casualty choice in words (see the module's docstring)."""
+    models = a.get("models")
+    if not isinstance(models, list) or not all(isinstance(m, int) for m in models):
+        return None
+    if lost is None:
+        if not models:
+            return f"{who}: casualties in the rules' order (§5.11, §5.12)"
+        return (f"{who}: casualties from {models_said(models)} first, in that order, wounded "
+                "models first (§5.11, §5.12)")  # fmt: skip
+    units = {u.get("uid"): u for u in (view.get("units") or []) if isinstance(u, dict)}
+    u = units.get(a.get("unit")) or {}
+    hp, full = list(u.get("hp") or []), u.get("hp_per_model")
+    dead = [m for m, n in lost if m < len(hp) and n >= hp[m]]
+    said: list[str] = []
+    if dead:
+        said.append(f"remove {models_said(dead)}")
+        where = _where(view, a.get("unit"), dead)
+        if where:
+            said[-1] += f", {where}"
+    for m, n in lost:
+        if m not in dead:
+            left = f", {hp[m] - n} left" if m < len(hp) else ""
+            said.append(f"{models_said([m])} loses {n} HP{left}")
+    if not said:
+        return f"{who}: no model loses HP (§5.11)"
+    # a wounded model goes first whatever the order (§5.12): said, as two choices may then
+    # remove the same model
+    wounded = [m for m, _ in lost if m < len(hp) and isinstance(full, int) and hp[m] < full]
+    if wounded:
+        was = "was" if len(wounded) == 1 else "were"
+        said.append(f"{models_said(wounded)} {was} wounded already, so first whatever the order")
+    rule = "§5.11, §5.12" if len(dead) < len(lost) or wounded else "§5.11"
+    return f"{who}: {'; '.join(said)} ({rule})"
+
+
+def _where(view: Any, uid: Any, dead: Sequence[int]) -> str | None:
+    """ "the 3 nearest Red: Sniper Troopers" (or "the farthest from"): where the removed
+    models stand among the candidates, seen from the attacking unit (``view.casualties``;
+    none for a unit's own casualties, or when they are neither)."""
+    pause = view.get("casualties") if isinstance(view, dict) else None
+    if not isinstance(pause, dict) or pause.get("attacker") == pause.get("target"):
+        return None
+    units = {u.get("uid"): u for u in view.get("units") or [] if isinstance(u, dict)}
+    mine, foe = units.get(uid), units.get(pause.get("attacker"))
+    if mine is None or foe is None or mine.get("loc") != "table" or foe.get("loc") != "table":
+        return None
+    cands = [m for m in pause.get("candidates") or [] if isinstance(m, int)]
+    pos, at = list(mine.get("pos") or []), list(foe.get("pos") or [])
+    gone = list(foe.get("removed") or [])
+    at = [p for k, p in enumerate(at) if not (k < len(gone) and gone[k])]
+    if not at or len(dead) >= len(cands) or any(m >= len(pos) for m in cands):
+        return None
+
+    def far(m: int) -> float:
+        return min(math.dist(pos[m], p) for p in at)
+
+    inside = [far(m) for m in dead]
+    outside = [far(m) for m in cands if m not in dead]
+    n = "" if len(dead) == 1 else f" {len(dead)}"
+    name = str(foe.get("label"))
+    if max(inside) < min(outside) - 1e-9:
+        return f"the{n} nearest {name}"
+    if min(inside) > max(outside) + 1e-9:
+        return f"the{n} farthest from {name}"
+    return None
+
+
+def describe(view: Any, action: Any, lost: Outcome | None = None) -> str | None:
+    """``action`` (its JSON) in words, or ``None`` for a kind not worded here. ``lost``: for
+    a casualty choice, the models it takes HP from (:func:`casualty_outcome`); without it the
+    choice is said as the order it names."""
     if not isinstance(action, dict):
         return None
     units = view.get("units") if isinstance(view, dict) else None
@@ -100,6 +250,8 @@ def describe(view: Any, action: Any) -> str | None:
         if isinstance(side, int) and 0 <= side < len(names):
             return f"{names[side]} is the Turn Master"
         return f"side {side} is the Turn Master"
+    if kind == "casualties":
+        return _casualties(view if isinstance(view, dict) else {}, a, who, lost)
     if kind == "counter":
         what = COUNTER_WORDS.get(str(a.get("choice")))
         return None if what is None else f"{who}: {what}"
@@ -126,4 +278,70 @@ def describe(view: Any, action: Any) -> str | None:
     words = {"guard": "Guard", "prepare": "Prepare", "support": "Support", "use_perks": "Use Perks"}
     if kind in words and set(a) == {"kind", "unit"}:
         return f"{who}: {words[str(kind)]}"
+    return _placing(view if isinstance(view, dict) else {}, a, who, unit)
+
+
+def _placing(view: dict[str, Any], a: dict[str, Any], who: str, unit: Any) -> str | None:
+    """The kinds that name every model's place, a Transport, a terrain piece or a perk's
+    choice (session 38: each had only its generic label, "restore: unit 3, positions [[...]]")."""
+    kind = a.get("kind")
+    how = "Dash" if a.get("dash") else "Move"
+    if kind == "deploy":
+        if a.get("into") is not None:
+            return f"{who}: deploy inside {unit(a['into'])} (Rift Gate, Perks L1384)"
+        said = f"{who}: deploy at the places given (§3.6)"
+        if a.get("passengers"):
+            said += ", with " + ", ".join(unit(p) for p in a["passengers"]) + " embarked (§6.1)"
+        return said
+    if kind == "move":
+        if a.get("engage") is not None:
+            return f"{who}: charge {unit(a['engage'])} ({how} into Base Contact, models placed)"
+        return f"{who}: {'Dash' if a.get('dash') else 'move'} to the places given (§4.1)"
+    if kind == "embark":
+        return f"{who}: embark {unit(a.get('transport'))} ({how}, §6.2)"
+    if kind == "embark_terrain":
+        part = f" ({models_said(a['models'])} inside)" if a.get("models") else ""
+        return f"{who}: embark {a.get('terrain')}{part} ({how}, §10.2)"
+    if kind == "disembark":
+        if a.get("reserve"):
+            return f"{who}: disembark into Reserve (Rift Gate, Perks L1384)"
+        return f"{who}: disembark to the places given ({how}, §6.3)"
+    if kind == "restore":
+        moved = _moved(view, a)
+        what = f"move {models_said(moved)}" if moved else "move its models"
+        return f"{who}: {what} back into Coherency (§4.2 IV)"
+    if kind == "contact":
+        moved = _moved(view, a)
+        what = f"move {models_said(moved)}" if moved else "move its models"
+        return f"{who}: {what} back into Base Contact with {unit(a.get('foe'))} (§4.4 III)"
+    if kind == "survivors":
+        lost = f"; {models_said(a['lost'])} cannot be placed and are lost" if a.get("lost") else ""
+        return f"{who}: place the survivors where its Transport stood (§6.6){lost}"
+    if kind == "delay":
+        what = "its perk use" if a.get("perk_use") else "its action"
+        return f"{who}: delay {what} to the end of the Game Turn (Opportunist, Perks L1340)"
+    if kind == "use_perks" and a.get("perks"):
+        return f"{who}: Use Perks: {', '.join(map(str, a['perks']))}"
     return None
+
+
+def _moved(view: dict[str, Any], a: dict[str, Any]) -> list[int]:
+    """The models (from 0) a placement (``positions``: every model on the battlefield, in
+    model order) moves from where the view has them; empty when it cannot tell."""
+    units = {u.get("uid"): u for u in view.get("units") or [] if isinstance(u, dict)}
+    u = units.get(a.get("unit"))
+    new = a.get("positions")
+    if u is None or not isinstance(new, list):
+        return []
+    pos, gone, hp = list(u.get("pos") or []), list(u.get("removed") or []), list(u.get("hp") or [])
+    on = [
+        k
+        for k in range(len(pos))
+        if not (k < len(gone) and gone[k]) and (k >= len(hp) or hp[k] > 0)
+    ]
+    if len(on) != len(new):
+        return []
+    try:
+        return [k for k, p in zip(on, new, strict=True) if math.dist(pos[k], p) > 1e-6]
+    except (TypeError, ValueError):
+        return []
