@@ -287,3 +287,28 @@ def test_p4085_looted_trap_weapon_lays_traps_for_its_new_carrier() -> None:
     state, _ = _picked_up(["Loot", "Trap"])
     assert is_trap(Work(state, None, DEFAULT_HOOKS), 1, "Blaster")
     assert not is_trap(Work(_picked_up(["Loot"])[0], None, DEFAULT_HOOKS), 1, "Blaster")
+
+
+def test_p3945_looted_momentum_weapon_gains_power_as_its_new_wielder_moves() -> None:
+    from warbench.rulesets.warsurge.game.perk_tactical import momentum_after_move
+
+    state, _ = _picked_up(["Loot", "Momentum"])
+    w = Work(state, None, DEFAULT_HOOKS)
+    momentum_after_move(w, 1, False, 5.0)
+    assert "Momentum 1@Blaster" in _statuses(w.state(), 1)
+
+
+def test_p4103_looted_velocity_weapon_makes_its_carrier_a_velocity_wielder() -> None:
+    from warbench.rulesets.warsurge.game.perk_velocity import wielder
+
+    state, _ = _picked_up(["Loot", "Velocity"])
+    assert wielder(Work(state, None, DEFAULT_HOOKS), 1)
+    assert not wielder(Work(_picked_up(["Loot"])[0], None, DEFAULT_HOOKS), 1)
+
+
+def test_p3793_looted_corrupted_weapon_is_offered_to_by_its_new_user() -> None:
+    from warbench.rulesets.warsurge.game.perk_corrupted import wields
+
+    state, _ = _picked_up(["Loot", "Corrupted"])
+    assert wields(Work(state, None, DEFAULT_HOOKS), 1)
+    assert not wields(Work(_picked_up(["Loot"])[0], None, DEFAULT_HOOKS), 1)

@@ -31,8 +31,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from warbench.rulesets.warsurge.game.perk_index import weapon_perks
-from warbench.rulesets.warsurge.game.perk_turn import index, restore_hp
+from warbench.rulesets.warsurge.game.perk_index import perks_now, weapon_perks
+from warbench.rulesets.warsurge.game.perk_turn import restore_hp
 from warbench.rulesets.warsurge.game.state import Location, model_max_hp
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def _missing(work: Work, uid: int) -> int:
 def heal_targets(work: Work, uid: int) -> dict[str, list[int]]:
     """For each Heal Weapon of ``uid``, the wounded friendly units on the battlefield it may
     Target now (in Range and sight), the most HP missing first."""
-    mine = [name for name, ps in index(work.setup).units[uid].weapons if "Heal" in ps]
+    mine = [name for name, ps in perks_now(work, uid).weapons if "Heal" in ps]
     if not mine or work.units[uid].location is not Location.TABLE:
         return {}
     from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal

@@ -62,9 +62,9 @@ _MOMENTUM_RULE = "Perks §12.5 Momentum (000_94ecc6a4c74d351b.txt L3945)"
 
 
 def _momentum_weapons(work: Work, uid: int) -> list[str]:
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import perks_now
 
-    return [name for name, ps in index(work.setup).units[uid].weapons if "Momentum" in ps]
+    return [name for name, ps in perks_now(work, uid).weapons if "Momentum" in ps]
 
 
 def momentum_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
