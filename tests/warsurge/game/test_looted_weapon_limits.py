@@ -28,7 +28,7 @@ from warbench.kernel.errors import RulesError
 from warbench.rulesets.warsurge.game import engine, perk_turn
 from warbench.rulesets.warsurge.game.actions import Attack, Move
 from warbench.rulesets.warsurge.game.events import Event
-from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook
 from warbench.rulesets.warsurge.game.perk_loot import on_casualty
 from warbench.rulesets.warsurge.game.state import Automation, GameState, Phase
 from warbench.rulesets.warsurge.game.work import Work
@@ -43,11 +43,16 @@ def _manual() -> frozenset[Automation]:
 
 
 def _game(
-    perks: list[str], *, looter_at: tuple[float, float], raider_hp: int, arrived: int
+    perks: list[str],
+    *,
+    looter_at: tuple[float, float],
+    raider_hp: int,
+    arrived: int,
+    attacks: int = 2,
 ) -> GameState:
     """The Looters and the Raiders in the Move Phase of Game Turn 2, side 1 acting; the
     Looters on the Battlefield since Game Turn 1, the Raiders since ``arrived``."""
-    blaster = weapon("Blaster", range=12, attacks=2, power=6, perks=perks)
+    blaster = weapon("Blaster", range=12, attacks=attacks, power=6, perks=perks)
     looters = entry(unit("Looters", models=2, weapons=[blaster, GUN]))
     raiders = entry(unit("Raiders", hp=3, move=20, weapons=[GUN]))
     pos = {0: [FALLS_AT, looter_at], 1: [(24.0, 34.0)]}
@@ -57,10 +62,15 @@ def _game(
     return replace(state, units=tuple(units))
 
 
-def _fall(state: GameState, used: tuple[int, int]) -> tuple[GameState, str]:
+def _fall(
+    state: GameState, used: tuple[int, int], counters: dict[str, int] | None = None
+) -> tuple[GameState, str]:
     """The Looters, having used their Blaster ``used`` = (times, last Game Turn) (their
-    counters), lose model 0: its Blaster drops. Returns the state and the marker's name."""
+    counters; ``counters`` more of them), lose model 0: its Blaster drops. Returns the state
+    and the marker's name."""
     looters = state.units[0]
+    for name, value in (counters or {}).items():
+        looters = looters.with_counter(name, value)
     if used[0]:
         looters = looters.with_use(perk_turn._weapon_uses("Blaster"), used[0])
     if used[1]:
@@ -83,10 +93,13 @@ def _picked_up(
     looter_at: tuple[float, float] = (40.0, 24.0),
     raider_hp: int = 3,
     arrived: int = 1,
+    attacks: int = 2,
+    counters: dict[str, int] | None = None,
 ) -> tuple[GameState, list[Event]]:
     """The Raiders pick up the fallen Looter's Blaster of ``perks`` (Game Turn 2's Move
     Phase); the state then in the Attack Phase, side 1 acting."""
-    state, _ = _fall(_game(perks, looter_at=looter_at, raider_hp=raider_hp, arrived=arrived), used)
+    game = _game(perks, looter_at=looter_at, raider_hp=raider_hp, arrived=arrived, attacks=attacks)
+    state, _ = _fall(game, used, counters)
     after, events = engine.apply(state, Move(1, to=(40.0, 34.0)), dice=ScriptedDice([]))
     assert any("picks up the Loot Weapon Blaster" in e.text for e in events)
     assert after.info(1).model_weapons == (("Gun", "Blaster"),)
@@ -127,7 +140,7 @@ def test_p3090_loot_marker_carries_the_uses_and_last_use_of_its_weapon() -> None
     from warbench.rulesets.warsurge.game.perk_loot import spent
     from warbench.rulesets.warsurge.game.state import Status
 
-    assert spent(Status(name)) == (1, 2) and spent(Status(fresh)) == (0, 0)
+    assert spent(Status(name)) == (1, 2, 0, 0) and spent(Status(fresh)) == (0, 0, 0, 0)
 
 
 # -- Use I-III (L3246): the Weapon's uses per game go with it ------------------------------------
@@ -312,3 +325,80 @@ def test_p3793_looted_corrupted_weapon_is_offered_to_by_its_new_user() -> None:
     state, _ = _picked_up(["Loot", "Corrupted"])
     assert wields(Work(state, None, DEFAULT_HOOKS), 1)
     assert not wields(Work(_picked_up(["Loot"])[0], None, DEFAULT_HOOKS), 1)
+
+
+def test_p2977_looted_hp_steal_weapon_restores_hp_to_its_new_user() -> None:
+    # the Raiders at 2 HP of 3 slay the Looter (1 HP) with the looted Blaster: 1 HP restored
+    # (up to a third of their maximum, rounded up: 1)
+    state, _ = _picked_up(["Loot", "HP Steal"], raider_hp=2)
+    after, events = engine.apply(state, Attack(1, (("Blaster", 0),)), dice=ScriptedDice([6] * 6))
+    assert after.units[0].hp[1] == 0
+    assert any("steals 1 HP with Blaster (HP Steal" in e.text for e in events)
+    assert after.units[1].hp == (3,)
+    plain, _ = _picked_up(["Loot"], raider_hp=2)
+    again, _ = engine.apply(plain, Attack(1, (("Blaster", 0),)), dice=ScriptedDice([6] * 6))
+    assert again.units[1].hp == (2,)
+
+
+# -- Malfunction I/II (L3110, L3122): the Weapon's faults go with it ---------------------------
+
+
+def test_p3110_looted_malfunction_i_weapon_jammed_by_its_wielder_stays_jammed() -> None:
+    # "the Weapon cannot be used in the next Game Turn": it malfunctioned for the Looters in
+    # Game Turn 2, so the Raiders cannot use it in Game Turn 3
+    from warbench.rulesets.warsurge.game.perk_limitation import JAMMED
+
+    jam = {JAMMED + "Blaster": 2}
+    base = _game(["Loot", "Malfunction I"], looter_at=(40.0, 24.0), raider_hp=3, arrived=1)
+    assert _fall(base, (0, 0), jam)[1].endswith("@0#0,0,2")
+    state, _ = _picked_up(["Loot", "Malfunction I"], attacks=3, counters=jam)
+    assert _refusal(state) is None
+    assert "malfunctioned on Game Turn 2" in str(_refusal(_at(state, 3)))
+    assert _refusal(_at(state, 4)) is None
+
+
+def test_p3110_looted_malfunction_i_weapon_malfunctions_for_its_new_carrier() -> None:
+    # three Attack Dice, all 1s: half or more, so it cannot be used in the next Game Turn
+    state, _ = _picked_up(["Loot", "Malfunction I"], attacks=3)
+    after, events = engine.apply(state, Attack(1, (("Blaster", 0),)), dice=ScriptedDice([1] * 3))
+    assert any("Blaster malfunctions" in e.text for e in events)
+    assert "malfunctioned on Game Turn 2" in str(_refusal(_at(after, 3)))
+    # the same Blaster with 2 Attacks cannot take the Perk ("minimum of 3 Attacks")
+    short, _ = _picked_up(["Loot", "Malfunction I"], attacks=2)
+    after, events = engine.apply(short, Attack(1, (("Blaster", 0),)), dice=ScriptedDice([1] * 2))
+    assert not any("malfunctions" in e.text for e in events)
+
+
+def test_p3122_looted_malfunction_ii_weapon_destroyed_stays_destroyed() -> None:
+    from warbench.rulesets.warsurge.game.perk_limitation import DESTROYED
+
+    gone = {DESTROYED + "Blaster": 1}
+    state, _ = _picked_up(["Loot", "Malfunction II"], attacks=3, counters=gone)
+    assert "destroyed at the end of Game Turn 1" in str(_refusal(state))
+
+
+# -- Counter (L3062), Self-Destruct (L3156): used only in their moments --------------------------
+
+
+def test_p3062_looted_counter_weapon_strikes_back_for_its_new_user() -> None:
+    state, _ = _picked_up(["Loot", "Counter"], raider_hp=3)
+    assert "used only against the first enemy Unit" in str(_refusal(state))
+    # the Looters' model 1 (10" off) costs the Raiders HP with its Gun: the Blaster strikes back
+    turned = replace(state, flow=replace(state.flow, active=0))
+    hit, events = engine.apply(turned, Attack(0, (("Gun", 1),)), dice=ScriptedDice([6] * 12))
+    assert hit.units[1].current_hp < 3
+    assert any("strikes back at P0: Looters with Blaster (Counter)" in e.text for e in events)
+
+
+def test_p3156_looted_self_destruct_weapon_is_kept_for_its_new_wielders_fall() -> None:
+    state, _ = _picked_up(["Loot", "Self-Destruct"])
+    assert "used only when its Wielder is a casualty" in str(_refusal(state))
+    # the Raiders fall: the Blaster attacks the closest unit in its Range (the Looters' model 1)
+    w = Work(state, None, DEFAULT_HOOKS)
+    w.set_unit(1, hp=(0,))
+    DEFAULT_HOOKS.fire(Hook.CASUALTY, w, unit=1, model=0, source="test")
+    texts = [e.text for e in w.events]
+    assert "P1: Raiders's model 1 falls: its Blaster self-destructs at the closest unit, " in (
+        " ".join(texts)
+    )
+    assert w.state().units[0].hp == (0, 0)

@@ -35,6 +35,7 @@ from warbench.rulesets.warsurge.attack import PerkSet
 from warbench.rulesets.warsurge.game import geom, perk_arms
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.memo import per_setup
+from warbench.rulesets.warsurge.game.perk_limitation import DESTROYED, JAMMED
 from warbench.rulesets.warsurge.game.perk_shared import copies, shared_weapons
 from warbench.rulesets.warsurge.game.perk_turn import (
     _weapon_turn,
@@ -144,22 +145,32 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
     refresh_thresholds(work, unit)  # Wane, Hearty of a Weapon it no longer carries
 
 
+def _counters(weapon: str) -> tuple[str, ...]:
+    """The unit's counters of ``weapon`` that go with it (after its uses): the Game Turn of
+    its last use (Recharge I-III L3142), of its Malfunction I (L3110), of the end of which
+    Malfunction II destroys it (L3122)."""
+    return (_weapon_turn(weapon), JAMMED + weapon, DESTROYED + weapon)
+
+
 def _spent(u: UnitGS, weapon: str) -> str:
-    """What the unit's ``weapon`` has spent of its limits, to go with it as it drops (ruling
-    w2-state 10: the Weapon keeps them): ``#<uses>,<Game Turn of its last use>`` (Use I-III
-    L3246, Recharge I-III L3142), or ``""`` when it has spent none."""
-    uses, last = u.used(_weapon_uses(weapon)), u.counter(_weapon_turn(weapon))
-    return f"{SPENT}{uses},{last}" if uses or last else ""
+    """What the unit's ``weapon`` has spent, to go with it as it drops (ruling w2-state 10:
+    what the book says of the Weapon stays with it): ``#<uses>,<last use>,<malfunctioned>,
+    <destroyed>`` (Use I-III L3246 and :func:`_counters`; trailing zeros left out), or ``""``
+    when it has spent none."""
+    values = [u.used(_weapon_uses(weapon)), *(u.counter(c) for c in _counters(weapon))]
+    while values and not values[-1]:
+        values.pop()
+    return f"{SPENT}{','.join(map(str, values))}" if values else ""
 
 
-def spent(status: Status) -> tuple[int, int]:
-    """(uses, Game Turn of the last use) a Loot marker's Weapon carries (:func:`_spent`)."""
+def spent(status: Status) -> tuple[int, int, int, int]:
+    """(uses, Game Turn of the last use, of a Malfunction I, of a Malfunction II) a Loot
+    marker's Weapon carries (:func:`_spent`; zeros when it spent none)."""
     _, _, tail = status.name.rpartition("@")
     _, mark, rest = tail.partition(SPENT)
-    if not mark:
-        return (0, 0)
-    uses, last = rest.split(",")
-    return (int(uses), int(last))
+    values = [int(v) for v in rest.split(",")] if mark else []
+    uses, last, jammed, gone = (*values, 0, 0, 0, 0)[:4]
+    return (uses, last, jammed, gone)
 
 
 def on_move(work: Work, unit: int, dash: bool, distance: float) -> None:
@@ -191,14 +202,15 @@ def _pick(work: Work, unit: int, model: int, holder: int, status: Status, src: i
     u = work.units[unit]
     take = Status(perk_arms.take_status(model, src, weapon), None, f"u{src}/{weapon}")
     work.set_unit(unit, statuses=(*u.statuses, take))
-    uses, last = spent(status)
-    if uses or last:  # the limits it has spent come with it (ruling w2-state 10)
+    uses, *turns = spent(status)
+    if uses or any(turns):  # what it has spent comes with it (ruling w2-state 10)
         label = _label(work, unit, model)
         u = work.units[unit]
         if uses > u.used(_weapon_uses(label)):
             u = u.with_use(_weapon_uses(label), uses - u.used(_weapon_uses(label)))
-        if last > u.counter(_weapon_turn(label)):
-            u = u.with_counter(_weapon_turn(label), last)
+        for name, turn in zip(_counters(label), turns, strict=True):
+            if turn > u.counter(name):
+                u = u.with_counter(name, turn)
         work.units[unit] = u
         work.dirty = True
     refresh_thresholds(work, unit)  # Wane, Hearty by its carrier's HP (L3264, L3915)
