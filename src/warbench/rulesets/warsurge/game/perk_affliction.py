@@ -26,7 +26,7 @@ from warbench.rulesets.warsurge.effects.runtime import immunities
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import DELAYED, status_immunities
-from warbench.rulesets.warsurge.game.perk_turn import index
+from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 from warbench.rulesets.warsurge.game.state import Location, Status
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def spread_after_use(work: Work, unit: int, weapon: str, target: int) -> None:
     """L2848: after the Spread weapon's Attack Sequence caused Afflictions, every other unit
     on the Battlefield within 6" of the Target (friend or foe) rolls a D6; on a 4+ it receives
     them (the statuses as the Target has them, same source: no stacking with itself)."""
-    if "Spread" not in index(work.setup).units[unit].weapon_perks(weapon):
+    if "Spread" not in weapon_perks(work, unit, weapon):
         return
     if not work.standing(target) and work.units[target].location is not Location.TABLE:
         return

@@ -51,9 +51,9 @@ def picks_refusal(
 ) -> str | None:
     """Why the Attack's Precision picks may not stand: a Weapon not used in it, without
     Precision, named twice, or a model its Targets do not have."""
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import perks_now
 
-    perks = index(work.setup).units[uid]
+    perks = perks_now(work, uid)
     seen: set[str] = set()
     for weapon, models in picks:
         aims = [t for w, t in targets if w == weapon]
@@ -88,10 +88,10 @@ def aim_refusal(
     of its shares. ``shares``: (Weapon, Target, the models using it)."""
     from warbench.rulesets.warsurge.game import bases, geom
     from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
+    from warbench.rulesets.warsurge.game.perk_index import perks_now
     from warbench.rulesets.warsurge.game.perk_placement import refusal, template
-    from warbench.rulesets.warsurge.game.perk_turn import index
 
-    perks = index(work.setup).units[uid]
+    perks = perks_now(work, uid)
     seen: set[str] = set()
     for weapon, x, y in aims:
         mine = [s for s in shares if s[0] == weapon]

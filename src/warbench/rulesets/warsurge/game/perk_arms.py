@@ -58,6 +58,7 @@ __all__ = [
     "rearmed_units",
     "take_status",
     "taken",
+    "taken_weapons",
 ]
 
 ARMS = "Arms@"
@@ -128,6 +129,21 @@ def carried_weapons(
     held = {w for ws in info.model_weapons for w in ws}
     was = {w for ws in setup.units[uid].model_weapons for w in ws}
     return tuple(wp for wp in info.unit.weapons if wp.name in held or wp.name not in was)
+
+
+def taken_weapons(
+    setup: GameSetup, uid: int, statuses: Sequence[Status]
+) -> tuple[WeaponProfile, ...]:
+    """The picked-up Loot Weapons (L3090-L3104) a model of the unit carries now, under the
+    names it carries them by (``<name>`` or ``<name> (u<unit>)``, never one of the unit's own
+    Weapon names), with their Perks but Shared (issue 10, session 38, s38-loot): ``()`` when
+    the unit has picked none up. The limits and the Stats by HP of ``perk_turn`` read these."""
+    if not statuses or not any(s.name.startswith(TAKE) for s in statuses):
+        return ()
+    info = armed(setup, uid, statuses)
+    held = {w for ws in info.model_weapons for w in ws}
+    own = len(setup.units[uid].unit.weapons)
+    return tuple(wp for wp in info.unit.weapons[own:] if wp.name in held)
 
 
 def armed(setup: GameSetup, uid: int, statuses: Sequence[Status]) -> UnitInfo:

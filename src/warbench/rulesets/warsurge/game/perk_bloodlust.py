@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from warbench.rulesets.warsurge.effects.statuses import Marker, add_marker
 from warbench.rulesets.warsurge.effects.table import load_table
-from warbench.rulesets.warsurge.game import perk_turn
+from warbench.rulesets.warsurge.game import perk_index
 from warbench.rulesets.warsurge.game.perk_effects import markers_of, statuses_of
 from warbench.rulesets.warsurge.game.work import Work
 
@@ -19,7 +19,7 @@ def on_hp(work: Work, unit: int, amount: int, source: str, attacker: int | None)
     """Bloodlust (L2919): remember on the Target that this weapon "contributed any HP Loss"."""
     if attacker is None or amount <= 0:
         return
-    if "Bloodlust" not in perk_turn.index(work.setup).units[attacker].weapon_perks(source):
+    if "Bloodlust" not in perk_index.weapon_perks(work, attacker, source):
         return
     key = _bloodlust_key(attacker, source)
     if not work.units[unit].counter(key):

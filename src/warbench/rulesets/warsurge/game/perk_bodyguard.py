@@ -36,6 +36,7 @@ from warbench.rulesets.warsurge.attack import AttackContext
 from warbench.rulesets.warsurge.game import geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.memo import per_setup
+from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 from warbench.rulesets.warsurge.game.perk_leader import group_of
 from warbench.rulesets.warsurge.game.perk_struck import strike
 from warbench.rulesets.warsurge.game.perk_turn import index
@@ -170,7 +171,7 @@ def bodyguard_share(work: Work, plan: AttackPlanG, k: int) -> AttackPlanG:
     info = work.info(uid)
     if template_of(info, wp.weapon) or chain_of(info, wp.weapon) or heals(work, uid, wp.weapon):
         return plan
-    wperks = index(work.setup).units[uid].weapon_perks(wp.weapon)
+    wperks = weapon_perks(work, uid, wp.weapon)
     if any(p.startswith("Precision") for p in wperks):  # "Precision Weapons can bypass this"
         return plan
 

@@ -42,9 +42,9 @@ def nearest(work: Work, uid: int, units: Iterable[int]) -> list[int]:
 
 def heal_weapon(work: Work, uid: int, weapon: str) -> bool:
     """Whether ``uid``'s ``weapon`` has the Heal perk."""
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 
-    return "Heal" in index(work.setup).units[uid].weapon_perks(weapon)
+    return "Heal" in weapon_perks(work, uid, weapon)
 
 
 def out_of_range(work: Work, uid: int, other: int) -> bool:

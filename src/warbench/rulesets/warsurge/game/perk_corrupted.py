@@ -29,7 +29,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game.perk_turn import index, lose_hp
+from warbench.rulesets.warsurge.game.perk_index import perks_now
+from warbench.rulesets.warsurge.game.perk_turn import lose_hp
 from warbench.rulesets.warsurge.game.state import Status
 
 if TYPE_CHECKING:
@@ -53,12 +54,12 @@ def parse(option: str) -> tuple[str, int, int, int] | None:
 
 
 def _weapons(work: Work, uid: int) -> list[str]:
-    return [name for name, ps in index(work.setup).units[uid].weapons if CORRUPTED in ps]
+    return [name for name, ps in perks_now(work, uid).weapons if CORRUPTED in ps]
 
 
 def wields(work: Work, uid: int) -> bool:
     """Whether a weapon of ``uid`` is Corrupted (the unit then uses the perk, L3793)."""
-    return any(CORRUPTED in ps for _, ps in index(work.setup).units[uid].weapons)
+    return any(CORRUPTED in ps for _, ps in perks_now(work, uid).weapons)
 
 
 def _limits(work: Work, uid: int, weapon: str, d: int, a: int) -> tuple[int, int, bool]:

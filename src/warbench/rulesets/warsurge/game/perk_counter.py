@@ -82,7 +82,8 @@ def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | 
     """Counter: the unit's Counter Weapons strike back at the enemy unit that cost it HP."""
     if attacker is None:
         return
-    weapons = perk_limitation.index(work.setup).counters.get(unit)
+    listed = perk_limitation.index(work.setup).counters.get(unit, ())
+    weapons = perk_limitation.held(work, unit, "Counter", listed)  # a looted one (s38-loot)
     if not weapons or not work.enemies(unit, attacker):
         return
     u = work.units[unit]
@@ -131,7 +132,8 @@ def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | 
 
 def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
     """Self-Destruct: the fallen Wielder's Weapon attacks the closest unit in its Range."""
-    weapons = perk_limitation.index(work.setup).self_destruct.get(unit)
+    listed = perk_limitation.index(work.setup).self_destruct.get(unit, ())
+    weapons = perk_limitation.held(work, unit, "Self-Destruct", listed)  # (s38-loot)
     if not weapons:
         return
     info = work.info(unit)

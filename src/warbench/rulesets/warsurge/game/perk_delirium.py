@@ -108,12 +108,13 @@ def delirium_on_hp_lost(
     from warbench.rulesets.warsurge.game.advstate import Playstyle
     from warbench.rulesets.warsurge.game.perk_affliction import _immune
     from warbench.rulesets.warsurge.game.perk_effects import DELAYED
+    from warbench.rulesets.warsurge.game.perk_index import weapon_perks
     from warbench.rulesets.warsurge.game.perk_limits import skill_modifier
     from warbench.rulesets.warsurge.game.perk_offering import rescue
-    from warbench.rulesets.warsurge.game.perk_turn import fugued, index, lose_hp
+    from warbench.rulesets.warsurge.game.perk_turn import fugued, lose_hp
     from warbench.rulesets.warsurge.game.state import Phase
 
-    if DELIRIUM not in index(work.setup).units[attacker].weapon_perks(source):
+    if DELIRIUM not in weapon_perks(work, attacker, source):
         return
     if DELIRIUM in _immune(work, unit):
         return

@@ -291,9 +291,9 @@ def unaffected(work: Work, uid: int, perk: str) -> bool:
 
 
 def _rank(work: Work, attacker: int, weapon: str, ranks: tuple[str, ...]) -> str | None:
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 
-    ps = index(work.setup).units[attacker].weapon_perks(weapon)
+    ps = weapon_perks(work, attacker, weapon)
     best = [r for r in ranks if r in ps]
     return best[-1] if best else None
 

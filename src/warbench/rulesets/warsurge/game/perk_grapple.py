@@ -65,9 +65,9 @@ _LAST_TARGET = "grapple target"
 
 
 def _has(work: Work, uid: int, weapon: str, perk: str) -> bool:
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 
-    return perk in index(work.setup).units[uid].weapon_perks(weapon)
+    return perk in weapon_perks(work, uid, weapon)
 
 
 def _stuck(work: Work, uid: int) -> bool:

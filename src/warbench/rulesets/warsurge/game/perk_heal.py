@@ -31,7 +31,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from warbench.rulesets.warsurge.game.perk_turn import index, restore_hp
+from warbench.rulesets.warsurge.game.perk_index import perks_now, weapon_perks
+from warbench.rulesets.warsurge.game.perk_turn import restore_hp
 from warbench.rulesets.warsurge.game.state import Location, model_max_hp
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ RULE = "Perks §12.5 Heal (000_94ecc6a4c74d351b.txt L3433)"
 
 def heals(work: Work, uid: int, weapon: str) -> bool:
     """Whether ``weapon`` of ``uid`` has Heal."""
-    return "Heal" in index(work.setup).units[uid].weapon_perks(weapon)
+    return "Heal" in weapon_perks(work, uid, weapon)
 
 
 def heal_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None:
@@ -72,7 +73,7 @@ def _missing(work: Work, uid: int) -> int:
 def heal_targets(work: Work, uid: int) -> dict[str, list[int]]:
     """For each Heal Weapon of ``uid``, the wounded friendly units on the battlefield it may
     Target now (in Range and sight), the most HP missing first."""
-    mine = [name for name, ps in index(work.setup).units[uid].weapons if "Heal" in ps]
+    mine = [name for name, ps in perks_now(work, uid).weapons if "Heal" in ps]
     if not mine or work.units[uid].location is not Location.TABLE:
         return {}
     from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal
@@ -132,7 +133,7 @@ def resolve_heal(
     restored = restore_hp(work, target, rolled.loss)
     cleared: list[str] = []
     if rolled.loss:
-        negative = index(work.setup).units[uid].weapon_perks(wp.weapon) - {"Heal"}
+        negative = weapon_perks(work, uid, wp.weapon) - {"Heal"}
         before = work.units[target].statuses
         kept = tuple(s for s in before if s.name.partition("@")[0] not in negative)
         if kept != before:

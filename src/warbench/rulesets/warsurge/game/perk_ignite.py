@@ -23,7 +23,8 @@ from warbench.rulesets.warsurge.attack import AttackContext, UnitState
 from warbench.rulesets.warsurge.game import perk_combat_damage
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
 from warbench.rulesets.warsurge.game.hooks import Hook
-from warbench.rulesets.warsurge.game.perk_turn import _rule, index
+from warbench.rulesets.warsurge.game.perk_index import weapon_perks
+from warbench.rulesets.warsurge.game.perk_turn import _rule
 from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.work import to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, resolve_attack
@@ -42,7 +43,7 @@ def on_hp_lost(work: Work, unit: int, amount: int, source: str, attacker: int | 
     took hold: an immune Target gains none)."""
     if attacker is None or amount <= 0:
         return
-    ranks = index(work.setup).units[attacker].weapon_perks(source) & set(IGNITE)
+    ranks = weapon_perks(work, attacker, source) & set(IGNITE)
     if not ranks:
         return
     u = work.units[unit]

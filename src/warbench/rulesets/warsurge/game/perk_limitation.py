@@ -25,6 +25,7 @@ from weakref import WeakKeyDictionary
 from warbench.kernel.dice import BatchRollEvent, Dice
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.memo import per_setup
+from warbench.rulesets.warsurge.game.perk_index import looted_perks, taken_perks, weapon_perks
 from warbench.rulesets.warsurge.game.state import unit_max_hp
 
 if TYPE_CHECKING:
@@ -86,6 +87,33 @@ def index(setup: GameSetup) -> _Index:
     return out
 
 
+def held(work: Work, uid: int, perk: str, listed: tuple[str, ...]) -> tuple[str, ...]:
+    """``listed`` (``uid``'s set-up Weapons with ``perk``, from :func:`index`) and the Loot
+    Weapons it picked up that have ``perk`` (s38-loot)."""
+    if perk not in looted_perks(work.setup) or not work.units[uid].statuses:
+        return listed
+    extra = tuple(w for w, ps in taken_perks(work, uid) if perk in ps)
+    return (*listed, *extra) if extra else listed
+
+
+def looted(work: Work, uid: int, weapon: str, perk: str) -> bool:
+    """Whether ``weapon`` is a Loot Weapon ``uid`` picked up that has ``perk`` (L3090: it keeps
+    its Perks; :func:`index` lists the set-up's Weapons; issue 10, session 38, s38-loot)."""
+    if perk not in looted_perks(work.setup) or not work.units[uid].statuses:
+        return False
+    return perk in weapon_perks(work, uid, weapon)
+
+
+def _faulty(work: Work, idx: _Index, uid: int, weapon: str) -> bool:
+    """Whether ``uid``'s ``weapon`` has Malfunction I or II and 3 Attacks or more: a Weapon of
+    the set-up's :func:`index`, or a Loot Weapon it picked up (s38-loot)."""
+    if (uid, weapon) in idx.faulty:
+        return True
+    if not any(looted(work, uid, weapon, rank) for rank in MALFUNCTION):
+        return False
+    return bool(work.info(uid).unit.weapon(weapon).attacks >= 3)
+
+
 def _rank(work: Work, uid: int, weapon: str) -> str:
     perks = next(wp.perks for wp in work.info(uid).unit.weapons if wp.name == weapon)
     return "Malfunction II" if "Malfunction II" in perks else "Malfunction I"
@@ -96,14 +124,14 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     Turn after; II: from the end of that Game Turn on), or because it fires only on its own
     (Counter, Self-Destruct: ``perk_counter``), or ``None``."""
     idx = index(work.setup)
-    if weapon in idx.counters.get(uid, ()):
+    if weapon in held(work, uid, "Counter", idx.counters.get(uid, ())):
         return (
             f"{weapon} is used only against the first enemy Unit to inflict HP Loss on its "
             f"User in a Game Turn (Counter, {BOOK} L3062)"
         )
-    if weapon in idx.self_destruct.get(uid, ()):
+    if weapon in held(work, uid, "Self-Destruct", idx.self_destruct.get(uid, ())):
         return f"{weapon} is used only when its Wielder is a casualty (Self-Destruct, {BOOK} L3156)"
-    if (uid, weapon) not in idx.faulty:
+    if not _faulty(work, idx, uid, weapon):
         return None
     u = work.units[uid]
     turn = work.flow.turn
@@ -150,9 +178,9 @@ def ones_rolled(dice: Dice) -> tuple[int, int, int]:
 def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
     """After a Weapon's share of an Attack: Malfunction's Auto Test on its Attack Dice."""
     idx = index(work.setup)
-    if not idx.faulty:
+    if not idx.faulty and not looted_perks(work.setup) & MALFUNCTION.keys():
         return
-    if (unit, weapon) not in idx.faulty:
+    if not _faulty(work, idx, unit, weapon):
         _READ[work.dice] = len(work.dice.log)
         return
     n, ones, all_ones = ones_rolled(work.dice)
@@ -185,7 +213,11 @@ def hp_steal(
     """HP Steal: the HP Loss an HP Steal Weapon causes restored to its User (``restore_hp``:
     ``perk_hooks.restore_hp``, casualty models returning), up to a third of its maximum HP
     (rounded up) in one Attack."""
-    if attacker is None or (attacker, source) not in index(work.setup).stealers:
+    if attacker is None:
+        return
+    if (attacker, source) not in index(work.setup).stealers and not looted(
+        work, attacker, source, HP_STEAL
+    ):
         return
     info = work.info(attacker)
     u = work.units[attacker]

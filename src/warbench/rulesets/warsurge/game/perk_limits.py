@@ -27,8 +27,7 @@ from warbench.rulesets.warsurge.game import (
 )
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.memo import per_setup
-from warbench.rulesets.warsurge.game.perk_timing import timing_refusal
-from warbench.rulesets.warsurge.game.perk_turn import (
+from warbench.rulesets.warsurge.game.perk_index import (
     ARRIVED,
     COUNTDOWN,
     LIMIT_WEAPON,
@@ -41,11 +40,16 @@ from warbench.rulesets.warsurge.game.perk_turn import (
     TURN_WEAPON,
     USES,
     WEAPONS_TURN,
+    index,
+    looted_perks,
+    weapon_perks,
+)
+from warbench.rulesets.warsurge.game.perk_timing import timing_refusal
+from warbench.rulesets.warsurge.game.perk_turn import (
     _rule,
     _weapon_step,
     _weapon_turn,
     _weapon_uses,
-    index,
     refresh_thresholds,
 )
 from warbench.rulesets.warsurge.game.state import Location, Status
@@ -100,9 +104,9 @@ def weapon_refusal(work: Work, uid: int, weapon: str) -> str | None:
     if (when := timing_refusal(work, uid, weapon)) is not None:  # Preliminary, Postliminary
         return when
     idx = index(work.setup)
-    if uid not in idx.limited:
+    if uid not in idx.limited and not LIMIT_WEAPON & looted_perks(work.setup):
         return None
-    perks = idx.units[uid].weapon_perks(weapon)
+    perks = weapon_perks(work, uid, weapon)  # a picked-up Loot Weapon's too (s38-loot)
     turn = work.flow.turn
     for name in sorted(perks & LIMIT_WEAPON):
         rule = _rule(name)
@@ -152,7 +156,9 @@ def on_weapon_used(work: Work, unit: int, weapon: str, target: int) -> None:
     """After a weapon's share of an Attack: its uses and last Game Turn (Use, Recharge), and
     both units' Stats by HP (Wane is checked before rolling, so for the next Attack)."""
     idx = index(work.setup)
-    if unit in idx.limited and idx.units[unit].weapon_perks(weapon) & LIMIT_WEAPON:
+    if (unit in idx.limited or LIMIT_WEAPON & looted_perks(work.setup)) and weapon_perks(
+        work, unit, weapon
+    ) & LIMIT_WEAPON:
         # one use per Attack (a weapon split among targets is used once, L3246)
         u = work.units[unit]
         if u.counter(_weapon_step(weapon)) != work.step + 1:
@@ -175,7 +181,7 @@ def skill_modifier(work: Work, attacker: int, weapon: str, target: int) -> int:
     +1 (L2999), the target's Resist I/II -1/-2 (L1677: "Enemy Weapons that Target the User also
     suffer a -1 Dice Modifier to Skill Tests"; the strongest rank)."""
     idx = index(work.setup)
-    mod = 1 if "Skill" in idx.units[attacker].weapon_perks(weapon) else 0
+    mod = 1 if "Skill" in weapon_perks(work, attacker, weapon) else 0
     resist = [m for uid, _, m in idx.resist if uid == target]
     return mod + min(resist, default=0)
 
@@ -241,6 +247,16 @@ def _target_index(setup: GameSetup) -> _TargetIndex:
     return out
 
 
+def _looted(work: Work, uid: int, weapon: str, names: Iterable[str]) -> frozenset[str]:
+    """Which of ``names`` a Loot Weapon ``uid`` picked up as ``weapon`` has (L3090: it keeps
+    its Perks; the set-up's Weapons are :func:`_target_index`'s): none in a set-up whose Loot
+    Weapons have none of them (issue 10, session 38, s38-loot)."""
+    want = looted_perks(work.setup) & frozenset(names)
+    if not want or not work.units[uid].statuses:
+        return frozenset()
+    return weapon_perks(work, uid, weapon) & want
+
+
 def compelled_by(work: Work, uid: int) -> list[tuple[int, str]]:
     """The enemy units ``uid`` must Target (Taunt I/II within their Radius or in a Melee with
     it, L1394; the units whose Provoke it suffers, L879), with the rank; none for a unit with
@@ -278,6 +294,8 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
     """
     tidx = _target_index(work.setup)
     near = tidx.trajectory.get(uid, {}).get(weapon)
+    if near is None and (ranks := _looted(work, uid, weapon, TRAJECTORY.keys())):
+        near = max(TRAJECTORY[n] for n in ranks)  # a picked-up Loot Weapon's (s38-loot)
     if near and work.gap(uid, target) < near - 1e-9:
         rank = next(n for n, d in TRAJECTORY.items() if d == near)
         return (
@@ -288,7 +306,7 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
         why = _pacifist_shielded(work, uid, target)
         if why is not None:
             return why
-    heal = weapon in tidx.heal.get(uid, frozenset())
+    heal = weapon in tidx.heal.get(uid, frozenset()) or bool(_looted(work, uid, weapon, {"Heal"}))
     if perk_incorporeal.ghosts(work) and (  # Incorporeal (L2466): before Heal weapons, too
         ghost := perk_incorporeal.target_refusal(work, uid, target, heal)
     ):
@@ -533,6 +551,8 @@ def pacifist_refusal(work: Work, uid: int, weapon: str) -> str | None:
     Perk"."""
     tidx = _target_index(work.setup)
     if uid not in tidx.pacifists or weapon in tidx.heal.get(uid, frozenset()):
+        return None
+    if _looted(work, uid, weapon, {"Heal"}):  # a picked-up Heal Weapon (s38-loot)
         return None
     return f"{work.label(uid)} is a Pacifist: only Heal Weapons ({_rule('Pacifist')})"
 

@@ -35,17 +35,34 @@ from warbench.rulesets.warsurge.attack import PerkSet
 from warbench.rulesets.warsurge.game import geom, perk_arms
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.memo import per_setup
+from warbench.rulesets.warsurge.game.perk_limitation import DESTROYED, JAMMED
 from warbench.rulesets.warsurge.game.perk_shared import copies, shared_weapons
+from warbench.rulesets.warsurge.game.perk_turn import (
+    _weapon_turn,
+    _weapon_uses,
+    refresh_thresholds,
+)
 from warbench.rulesets.warsurge.game.state import Status
 
 if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.game.state import GameSetup
+    from warbench.rulesets.warsurge.game.state import GameSetup, UnitGS
     from warbench.rulesets.warsurge.game.work import Work
 
-__all__ = ["LOOT", "MARKER", "markers", "on_casualty", "on_move", "register_hooks"]
+__all__ = [
+    "LOOT",
+    "MARKER",
+    "SPENT",
+    "markers",
+    "on_casualty",
+    "on_move",
+    "register_hooks",
+    "spent",
+]
 
 LOOT = "Loot"
 MARKER = "Loot marker@"
+#: a marker's suffix: the limits its Weapon has spent (:func:`spent`; session 38, s38-loot)
+SPENT = "#"
 RULE = "Perks §12.5 Loot (000_94ecc6a4c74d351b.txt L3090)"
 
 Marker = tuple[int, Status, int, str, tuple[float, float]]
@@ -70,6 +87,13 @@ def markers(work: Work) -> list[Marker]:
     return out
 
 
+def _label(work: Work, unit: int, model: int) -> str:
+    """The name the model carries its picked-up Loot Weapon by (``perk_arms``)."""
+    src, other = perk_arms.taken(work.units[unit].statuses)[model]
+    carried = work.info(unit).model_weapons[model]
+    return f"{other} (u{src})" if f"{other} (u{src})" in carried else other
+
+
 def _is_loot(work: Work, uid: int, weapon: str) -> bool:
     return PerkSet(work.info(uid).unit.weapon(weapon).perks).has(LOOT)
 
@@ -88,11 +112,9 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
     base = work.setup.units[unit].unit.weapons
     own = {wp.name for wp in base}
     carried = info.model_weapons[model]
-    label = None  # the picked-up Weapon the model carries, under its name here
-    if model in held:
-        src, other = held[model]
-        label = f"{other} (u{src})" if f"{other} (u{src})" in carried else other
-    dropped: list[tuple[int, str, int, bool]] = []  # (profile's unit, Weapon, n, its own)
+    label = _label(work, unit, model) if model in held else None  # its picked-up Weapon
+    # (profile's unit, Weapon, n, its own, the name it is carried by here)
+    dropped: list[tuple[int, str, int, bool, str]] = []
     ends: set[str] = set()
     for weapon in carried:
         if weapon in shared or not _is_loot(work, unit, weapon):
@@ -100,26 +122,55 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
         if weapon == label:
             src, other = held[model]
             ends.add(perk_arms.take_status(model, src, other))
-            dropped.append((src, other, model, False))
+            dropped.append((src, other, model, False, weapon))
         elif weapon in own:
-            dropped.append((unit, weapon, model, True))
+            dropped.append((unit, weapon, model, True, weapon))
     others = [k for k in range(len(u.hp)) if k != model]
     if all(u.hp[k] <= 0 or u.removed[k] for k in others):  # the whole unit: Shared (L3102)
         for wp in base:
             if wp.name in shared and PerkSet(wp.perks).has(LOOT):
                 n = copies(work.setup.units[unit].unit, wp.name)
-                dropped.extend((unit, wp.name, 100 + k, False) for k in range(n))
+                dropped.extend((unit, wp.name, 100 + k, False, wp.name) for k in range(n))
     if not dropped:
         return
     kept = [s for s in u.statuses if s.name not in ends]
-    for src, weapon, n, mine in dropped:
+    for src, weapon, n, mine, here in dropped:
         if mine:
             kept.append(Status(perk_arms.drop_status(model, weapon), None, f"u{unit}/{weapon}"))
-        name = f"{MARKER}{src}@{weapon}@{x:.2f},{y:.2f}@{n}"
+        name = f"{MARKER}{src}@{weapon}@{x:.2f},{y:.2f}@{n}{_spent(u, here)}"
         kept.append(Status(name, None, f"u{unit}/{weapon}"))
         work.emit("perk", f"{work.label(unit)}'s {weapon} drops as a Loot marker at ({x:.1f}, "
                   f"{y:.1f})", RULE, unit=unit, perk=LOOT, weapon=weapon, at=[x, y])  # fmt: skip
     work.set_unit(unit, statuses=tuple(kept))
+    refresh_thresholds(work, unit)  # Wane, Hearty of a Weapon it no longer carries
+
+
+def _counters(weapon: str) -> tuple[str, ...]:
+    """The unit's counters of ``weapon`` that go with it (after its uses): the Game Turn of
+    its last use (Recharge I-III L3142), of its Malfunction I (L3110), of the end of which
+    Malfunction II destroys it (L3122)."""
+    return (_weapon_turn(weapon), JAMMED + weapon, DESTROYED + weapon)
+
+
+def _spent(u: UnitGS, weapon: str) -> str:
+    """What the unit's ``weapon`` has spent, to go with it as it drops (ruling w2-state 10:
+    what the book says of the Weapon stays with it): ``#<uses>,<last use>,<malfunctioned>,
+    <destroyed>`` (Use I-III L3246 and :func:`_counters`; trailing zeros left out), or ``""``
+    when it has spent none."""
+    values = [u.used(_weapon_uses(weapon)), *(u.counter(c) for c in _counters(weapon))]
+    while values and not values[-1]:
+        values.pop()
+    return f"{SPENT}{','.join(map(str, values))}" if values else ""
+
+
+def spent(status: Status) -> tuple[int, int, int, int]:
+    """(uses, Game Turn of the last use, of a Malfunction I, of a Malfunction II) a Loot
+    marker's Weapon carries (:func:`_spent`; zeros when it spent none)."""
+    _, _, tail = status.name.rpartition("@")
+    _, mark, rest = tail.partition(SPENT)
+    values = [int(v) for v in rest.split(",")] if mark else []
+    uses, last, jammed, gone = (*values, 0, 0, 0, 0)[:4]
+    return (uses, last, jammed, gone)
 
 
 def on_move(work: Work, unit: int, dash: bool, distance: float) -> None:
@@ -151,6 +202,18 @@ def _pick(work: Work, unit: int, model: int, holder: int, status: Status, src: i
     u = work.units[unit]
     take = Status(perk_arms.take_status(model, src, weapon), None, f"u{src}/{weapon}")
     work.set_unit(unit, statuses=(*u.statuses, take))
+    uses, *turns = spent(status)
+    if uses or any(turns):  # what it has spent comes with it (ruling w2-state 10)
+        label = _label(work, unit, model)
+        u = work.units[unit]
+        if uses > u.used(_weapon_uses(label)):
+            u = u.with_use(_weapon_uses(label), uses - u.used(_weapon_uses(label)))
+        for name, turn in zip(_counters(label), turns, strict=True):
+            if turn > u.counter(name):
+                u = u.with_counter(name, turn)
+        work.units[unit] = u
+        work.dirty = True
+    refresh_thresholds(work, unit)  # Wane, Hearty by its carrier's HP (L3264, L3915)
     work.emit("perk", f"model {model + 1} of {work.label(unit)} picks up the Loot Weapon {weapon}",
               RULE, unit=unit, perk=LOOT, weapon=weapon, model=model)  # fmt: skip
 

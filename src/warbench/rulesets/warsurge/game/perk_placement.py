@@ -33,10 +33,10 @@ RULE = "Perks §12.5 Mode (000_94ecc6a4c74d351b.txt L3321-L3563)"
 def template(work: Work, uid: int, weapon: str) -> Template | None:
     """The Mode template ``uid``'s ``weapon`` lays, if any."""
     from warbench.rulesets.warsurge.effects.table import load_table
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 
     table = load_table()
-    for name in sorted(index(work.setup).units[uid].weapon_perks(weapon)):
+    for name in sorted(weapon_perks(work, uid, weapon)):
         row = table.find(name)
         if row is None:
             continue

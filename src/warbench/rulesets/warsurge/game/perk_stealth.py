@@ -88,10 +88,10 @@ def target_refusal(work: Work, uid: int, weapon: str, target: int) -> str | None
     (L1769-L1775), or ``None``."""
     if not _hidden(work, target) or not work.enemies(uid, target):
         return None
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import perks_now
     from warbench.rulesets.warsurge.game.targeting import view_target
 
-    perks = index(work.setup).units[uid]
+    perks = perks_now(work, uid)
     if "Keen Eye" in perks.unit:  # L1324: "unaffected by the Stealth Perk"
         return None
     modes = perks.weapon_perks(weapon) & _mode_perks()

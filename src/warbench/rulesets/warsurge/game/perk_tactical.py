@@ -62,9 +62,9 @@ _MOMENTUM_RULE = "Perks §12.5 Momentum (000_94ecc6a4c74d351b.txt L3945)"
 
 
 def _momentum_weapons(work: Work, uid: int) -> list[str]:
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import perks_now
 
-    return [name for name, ps in index(work.setup).units[uid].weapons if "Momentum" in ps]
+    return [name for name, ps in perks_now(work, uid).weapons if "Momentum" in ps]
 
 
 def momentum_after_move(work: Work, unit: int, dash: bool, distance: float) -> None:
@@ -149,12 +149,13 @@ def disarm_on_hp_lost(
     from warbench.rulesets.warsurge.effects.model import PerkTest, TestSpec
     from warbench.rulesets.warsurge.effects.rolls import Outcome, run_test
     from warbench.rulesets.warsurge.game.perk_effects import DELAYED
+    from warbench.rulesets.warsurge.game.perk_index import weapon_perks
     from warbench.rulesets.warsurge.game.perk_limits import skill_modifier
     from warbench.rulesets.warsurge.game.perk_offering import rescue as offering_rescue
-    from warbench.rulesets.warsurge.game.perk_turn import fugued, index, lose_hp
+    from warbench.rulesets.warsurge.game.perk_turn import fugued, lose_hp
     from warbench.rulesets.warsurge.game.state import Phase, Status
 
-    if DISARM not in index(work.setup).units[attacker].weapon_perks(source):
+    if DISARM not in weapon_perks(work, attacker, source):
         return
     mod = skill_modifier(work, attacker, source, unit)
     fail = fugued(work, attacker)
@@ -208,9 +209,9 @@ _FAST_RULE = "Perks §12.5 {} (000_94ecc6a4c74d351b.txt L{})"
 def _strikes_first(work: Work, uid: int, weapons: frozenset[str] | set[str]) -> bool:
     """Whether models of ``uid`` carrying ``weapons`` hold a Fast Weapon, or a Pre-Emptive one
     in a Melee ("these Weapons may still attack before casualties apply", L3826)."""
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import perks_now
 
-    perks = index(work.setup).units[uid]
+    perks = perks_now(work, uid)
     melee = bool(work.engaged_with(uid))
     for wn in weapons:
         ps = perks.weapon_perks(wn)
@@ -229,11 +230,11 @@ def fast_after_weapon(work: Work, unit: int, weapon: str, target: int) -> None:
     (ruling 8)."""
     from warbench.rulesets.warsurge.game.advstate import Playstyle
     from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 
     if target >= len(work.units) or work.setup.playstyle is not Playstyle.STANDARD:
         return
-    ps = index(work.setup).units[unit].weapon_perks(weapon)
+    ps = weapon_perks(work, unit, weapon)
     if "Fast" in ps:
         rank, line = "Fast", 3819
     elif "Pre-Emptive" in ps and target in work.engaged_with(unit):

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
-from warbench.rulesets.warsurge.game.perk_turn import index
+from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.work import Work
@@ -45,7 +45,7 @@ def opened(perk: str) -> Iterator[None]:
 def timing_refusal(work: Work, uid: int, weapon: str) -> str | None:
     """Why ``weapon`` may not attack now: a Preliminary or Postliminary Weapon outside its
     window (or a plain one inside a window), or ``None``."""
-    timed = index(work.setup).units[uid].weapon_perks(weapon) & TIMED
+    timed = weapon_perks(work, uid, weapon) & TIMED
     now = _OPEN.get()
     if now is None and not timed:
         return None

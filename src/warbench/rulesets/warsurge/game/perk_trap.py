@@ -29,6 +29,7 @@ import numpy as np
 
 from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
+from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Location, Status
 
@@ -46,7 +47,7 @@ _TRAPPERS: dict[int, tuple[object, frozenset[int]]] = {}
 
 
 def is_trap(work: Work, uid: int, weapon: str) -> bool:
-    return TRAP in index(work.setup).units[uid].weapon_perks(weapon)
+    return TRAP in weapon_perks(work, uid, weapon)
 
 
 def _trappers(work: Work) -> frozenset[int]:

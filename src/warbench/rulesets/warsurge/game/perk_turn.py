@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -40,56 +39,29 @@ from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game import bases, geom, perk_eternal, perk_offering, perk_reroll
 from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
-from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_arms import carried_weapons, rearmed, rearmed_units
 from warbench.rulesets.warsurge.game.perk_combat_damage import table_loss as combat_damage_loss
+from warbench.rulesets.warsurge.game.perk_index import ARRIVED as ARRIVED
+from warbench.rulesets.warsurge.game.perk_index import HP_LOST_TURN as HP_LOST_TURN
+from warbench.rulesets.warsurge.game.perk_index import PAIN as PAIN
+from warbench.rulesets.warsurge.game.perk_index import PRESENCE_PERKS as PRESENCE_PERKS
+from warbench.rulesets.warsurge.game.perk_index import (
+    SHAKEN,
+    THRESHOLD_UNIT,
+    THRESHOLD_WEAPON,
+    UnitPerks,
+    _canonical,
+    looted_perks,
+    perks_now,
+)
+from warbench.rulesets.warsurge.game.perk_index import WEAPONS_TURN as WEAPONS_TURN
+from warbench.rulesets.warsurge.game.perk_index import index as index
 from warbench.rulesets.warsurge.game.state import Location, Phase, Status, model_max_hp, unit_max_hp
 from warbench.rulesets.warsurge.game.work import store_unit_state, to_unit_state
 from warbench.rulesets.warsurge.odds import AttackPlan, allocate_loss
 
 if TYPE_CHECKING:
-    from warbench.rulesets.warsurge.game.state import GameSetup
     from warbench.rulesets.warsurge.game.work import Work
-
-BOOK = "000_94ecc6a4c74d351b.txt"
-
-#: Psychological perks tested at the start of a Game Turn after HP Loss (L2197-L2299).
-SHAKEN = (
-    "Conviction",
-    "Execution",
-    "Frenzy",
-    "Morale I",
-    "Morale II",
-    "Panic",
-    "Pusillanimous",
-    "Unstable",  # L2329: into Reserve on a failure (perk_reserve)
-    "Fall Back",  # L2221: to its board edge on a failure (perk_flee)
-)
-#: Unit Perks read at the start of a Game Turn.
-TURN_UNIT = frozenset({*SHAKEN, "Powered by Pain", "+Armour I", "+Armour II"})
-#: Weapon Perks read at the start of a Game Turn.
-TURN_WEAPON = frozenset({"Escalate", "Bloody"})
-#: Perks read by the User's HP.
-THRESHOLD_UNIT = frozenset({"Deteriorate", "Diminish"})
-THRESHOLD_WEAPON = frozenset({"Wane", "Hearty"})
-#: Weapon Perks that limit when the weapon may be used, and how many Game Turns / uses.
-USES = {"Use I": 1, "Use II": 2, "Use III": 3}
-COUNTDOWN = {"Countdown I": 1, "Countdown II": 2, "Countdown III": 3}
-RECHARGE = {"Recharge I": 1, "Recharge II": 2, "Recharge III": 3}
-LIMIT_WEAPON = frozenset({*USES, *COUNTDOWN, *RECHARGE, "Pain Locked"})
-#: Statuses under which a unit may not use any Weapons (Panic L2267).
-NO_WEAPONS = ("Panic", "Rush", "Move, Move, Move!")  # Orders L2037
-#: Roster Perks active while a Presence unit of the Roster is on the Battlefield (L1372), a
-#: status on every unit of that Roster (:mod:`.perk_roster`).
-PRESENCE_PERKS = ("Demoralising", "Fleeting", "Inspiring", "Protective", "Shielding", "Swift")
-#: Dice Modifiers on enemy Mastery Tests within a Radius (Resist I/II L1677-L1699).
-RESIST = {"Resist I": (12.0, -1), "Resist II": (18.0, -2)}
-
-#: Counter names kept on a unit.
-ARRIVED = "arrived"
-HP_LOST_TURN = "hp lost turn"
-PAIN = "pain"
-WEAPONS_TURN = "weapons turn"  # the last Game Turn the unit used a weapon (Rush L2160)
 
 
 _Play = Callable[["Work", int, str], None]
@@ -105,84 +77,6 @@ def _weapon_step(weapon: str) -> str:
 
 def _weapon_uses(weapon: str) -> str:
     return f"weapon uses {weapon}"
-
-
-# -- which units have which perks (once per set-up) -------------------------------------------
-
-
-@dataclass(frozen=True)
-class UnitPerks:
-    """A unit's perks by their book names: its own (profile and Traits) and per weapon."""
-
-    unit: frozenset[str]
-    weapons: tuple[tuple[str, frozenset[str]], ...]
-
-    def weapon_perks(self, weapon: str) -> frozenset[str]:
-        return next((p for w, p in self.weapons if w == weapon), frozenset())
-
-    def weapons_with(self, names: Iterable[str]) -> list[tuple[str, frozenset[str]]]:
-        want = set(names)
-        return [(w, p & want) for w, p in self.weapons if p & want]
-
-    @property
-    def all(self) -> frozenset[str]:
-        return self.unit.union(*(p for _, p in self.weapons))
-
-
-@dataclass(frozen=True)
-class PerkIndex:
-    """Per unit of a set-up, its perks, and which units this module needs to look at."""
-
-    units: tuple[UnitPerks, ...]
-    at_turn_start: tuple[int, ...]
-    by_threshold: frozenset[int]
-    limited: frozenset[int]
-    resist: tuple[tuple[int, float, int], ...]  # (uid, radius, modifier)
-    auras: tuple[tuple[int, int, str], ...] = ()  # (Presence unit, player, Roster Perk)
-
-
-def _canonical(names: Iterable[str]) -> frozenset[str]:
-    table = load_table()
-    out = set()
-    for n in names:
-        row = table.find(n)
-        if row is not None:
-            out.add(row.name)
-    return frozenset(out)
-
-
-@per_setup
-def index(setup: GameSetup) -> PerkIndex:
-    """The :class:`PerkIndex` of ``setup`` (computed once per set-up)."""
-    units: list[UnitPerks] = []
-    for info in setup.units:
-        own = _canonical([*info.unit.profile.perks, *info.traits])
-        weapons = tuple((wp.name, _canonical(wp.perks)) for wp in info.unit.weapons)
-        units.append(UnitPerks(own, weapons))
-    at_start = tuple(
-        uid
-        for uid, p in enumerate(units)
-        if p.unit & TURN_UNIT or any(ps & TURN_WEAPON for _, ps in p.weapons)
-    )
-    threshold = frozenset(
-        uid
-        for uid, p in enumerate(units)
-        if p.unit & THRESHOLD_UNIT or any(ps & THRESHOLD_WEAPON for _, ps in p.weapons)
-    )
-    limited = frozenset(
-        uid for uid, p in enumerate(units) if any(ps & LIMIT_WEAPON for _, ps in p.weapons)
-    )
-    resist = tuple(
-        (uid, *RESIST[name]) for uid, p in enumerate(units) for name in RESIST if name in p.unit
-    )
-    auras = tuple(
-        (uid, setup.units[uid].player, name)
-        for uid, p in enumerate(units)
-        if "Presence" in p.unit
-        for name in PRESENCE_PERKS
-        if name in p.unit
-    )
-    return PerkIndex(tuple(units), at_start, threshold, limited, resist, auras)
 
 
 # -- statuses of this module -----------------------------------------------------------------
@@ -248,7 +142,7 @@ def note_hp_lost(work: Work, unit: int, attacker: int | None) -> None:
         work.units[unit] = u = u.with_counter(HP_LOST_TURN, turn)
         work.dirty = True
     if (
-        unit in idx.limited
+        (unit in idx.limited or "Pain Locked" in looted_perks(work.setup))  # (s38-loot)
         and attacker is not None
         and work.enemies(unit, attacker)
         and not u.counter(PAIN)
@@ -305,11 +199,14 @@ def _level(hp: int, max_hp: int) -> str:
 def refresh_thresholds(work: Work, uid: int) -> None:
     """Deteriorate (L1208: Armour -1 at 50%, -2 at 25%), Diminish (L1226: Move and Dash -50%
     and +1 to Attack Dice against it at 50%; -25% and +2 at 25%) and Wane (L3264: the weapon's
-    Attack Dice -1 at 50%, -2 at 25%) as statuses, by the unit's HP now."""
+    Attack Dice -1 at 50%, -2 at 25%) and Hearty (L3915) as statuses, by the unit's HP now;
+    a picked-up Loot Weapon's by its carrier's (:func:`perks_now`; issue 10, session 38)."""
     idx = index(work.setup)
-    if uid not in idx.by_threshold:
+    if uid not in idx.by_threshold and not (
+        work.units[uid].statuses and THRESHOLD_WEAPON & looted_perks(work.setup)
+    ):
         return
-    perks = idx.units[uid]
+    perks = perks_now(work, uid)
     u = work.units[uid]
     level = _level(u.current_hp, unit_max_hp(work.info(uid), u)) if u.living() else ""
     new: list[Status] = []

@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
-from warbench.rulesets.warsurge.game.perk_turn import index
+from warbench.rulesets.warsurge.game.perk_index import perks_now
 from warbench.rulesets.warsurge.game.state import Location
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def _velocity(name: str) -> bool:
 
 
 def _weapons(work: Work, uid: int) -> list[str]:
-    return [name for name, ps in index(work.setup).units[uid].weapons if "Velocity" in ps]
+    return [name for name, ps in perks_now(work, uid).weapons if "Velocity" in ps]
 
 
 def wielder(work: Work, uid: int) -> bool:

@@ -45,9 +45,9 @@ def _rule(perk: str) -> str:
 
 def _weapons(work: Work, uid: int, perk: str) -> list[str]:
     """The unit's Weapons with ``perk`` that a living model carries, in profile order."""
-    from warbench.rulesets.warsurge.game.perk_turn import index
+    from warbench.rulesets.warsurge.game.perk_index import perks_now
 
-    perks = index(work.setup).units[uid]
+    perks = perks_now(work, uid)
     info = work.info(uid)
     u = work.units[uid]
     carried = {wn for i in u.living() for wn in info.model_weapons[i]}
