@@ -1,7 +1,7 @@
 """The tactical player's passengers (issue 15, session 38, s38-ferry, switch
-``TacticalBot.embark_by_nearest``) on constructed states: a unit gets into a Transport only
-when the enemy that would make it get out again (the nearest) is farther than
-``EMBARK_DISTANCE``. Core Rules 001_d3f5e425c5e1196d.txt §6.2-6.3 (Embark, Disembark)."""
+``TacticalBot.embark_by_nearest``, off by default) on constructed states: a unit gets into
+a Transport only when the enemy that would make it get out again (the nearest) is farther
+than ``EMBARK_DISTANCE``. Core Rules 001_d3f5e425c5e1196d.txt §6.2-6.3 (Embark, Disembark)."""
 
 from __future__ import annotations
 
@@ -37,13 +37,13 @@ def _embarks(bot: TacticalBot, state: GameState) -> bool:
 def test_a_unit_with_an_enemy_within_18_inches_does_not_get_in_s6_2() -> None:
     """§6.2-6.3: the Ogre 16" away (within ``EMBARK_DISTANCE``, not within
     ``DISEMBARK_DISTANCE``) is not the foe the Breachers head for (the Grot 30" away, the
-    Melee they win); before session 38 the Grot's distance let them get in, and the Ogre's
-    made them get out the next Game Turn, every Game Turn. With the switch on they stay out."""
+    Melee they win); by default the Grot's distance lets them get in, and the Ogre's makes
+    them get out the next Game Turn, every Game Turn. With the switch on they stay out."""
     state = _state((16.0, 26.0))
     w = engine.legal_actions(state)._work
     near = engine.nearest_enemies(w, 1)[0][0]
     assert DISEMBARK_DISTANCE < near < EMBARK_DISTANCE
-    assert not _embarks(TacticalBot(), state)
+    assert not _embarks(TacticalBot(embark_by_nearest=True), state)
     assert _embarks(TacticalBot(embark_by_nearest=False), state)
 
 
@@ -51,5 +51,5 @@ def test_a_unit_with_every_enemy_beyond_18_inches_still_gets_in_s6_2() -> None:
     """§6.2: with the Ogre too over 30" away every enemy is over ``EMBARK_DISTANCE`` away: the
     Breachers may ride the APC, with the switch on or off."""
     state = _state((30.0, 40.0))
+    assert _embarks(TacticalBot(embark_by_nearest=True), state)
     assert _embarks(TacticalBot(), state)
-    assert _embarks(TacticalBot(embark_by_nearest=False), state)
