@@ -48,7 +48,9 @@ this player is a separate kind (issue 15) that changes these habits:
 * **a unit blocked by a friend tries again** once another unit of its side has moved, instead
   of sitting out the phase;
 * **embarks and disembarks**: a unit far from the enemy with a friendly Transport in reach
-  embarks (§6.3), and passengers disembark toward the enemy once it is close.
+  embarks (§6.3), and passengers disembark toward the enemy once it is close (a melee
+  unit embarks by the distance to the foe it heads for; ``embark_by_nearest=True``, off,
+  session 38: by the nearest enemy's, the one that makes it get out again).
 * **fights from the better spot** (session 28, :mod:`warbench.ai.tactical_reach`): both
   sides fire in an Attack Phase before casualties are removed (L2872), so a shooter with a
   target in sight moves to the spot within its Move (a ring, and the edge of its Range)
@@ -234,6 +236,14 @@ class TacticalBot(ScriptedPlayer):
     #: through the Fuel depot beside its centre's path, and a way round that gives up more
     #: than a third of the move is not taken (``shun_danger`` takes any way round first).
     price_danger: bool = False
+    #: A unit gets into a Transport only when the nearest enemy is over ``EMBARK_DISTANCE``
+    #: away, the enemy that decides when passengers get out (``DISEMBARK_DISTANCE``), not the
+    #: foe a melee unit heads for (§6.3; session 38, s38-ferry): two Breachers no longer get
+    #: out and back in every Game Turn with an enemy 14-18" away. Off by default (the
+    #: distance to the foe it heads for): the transport mirror at seed 0 won that game and
+    #: lost three of main's results, one where the Rhino carried the unit into its attack
+    #: (docs/ai.md, session 38).
+    embark_by_nearest: bool = False
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
@@ -515,7 +525,8 @@ class TacticalBot(ScriptedPlayer):
                 foes[:4],
                 key=lambda df: (self._melee_edge(w, uid, df[1]) / (1.0 + df[0] / scale), -df[0]),
             )
-        if not info.transport and dist > EMBARK_DISTANCE:
+        nearest = foes[0][0] if self.embark_by_nearest else dist  # session 38, s38-ferry
+        if not info.transport and nearest > EMBARK_DISTANCE:
             opts.extend(
                 Embark(uid, tr, dash=dash)
                 for tr in w.side_units(info.side)
