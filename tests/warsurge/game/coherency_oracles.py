@@ -231,3 +231,50 @@ def clearly_blocked_translations(
     for i in todo:
         out[i] = first < lengths[i]
     return out
+
+
+def remember(
+    who: npt.NDArray[np.int64],
+    where: FloatArray,
+    rows: npt.NDArray[np.intp],
+    base: npt.NDArray[np.intp],
+    ident: npt.NDArray[np.int64],
+    xy: FloatArray,
+    r: FloatArray,
+) -> None:
+    """``place_memo.PlaceQuestion.remember`` as it was: the witnesses written down."""
+    on = base >= 0
+    if not on.any():
+        who[rows] = -1
+        return
+    pick = np.where(on, base, 0)
+    who[rows] = np.where(on, ident[pick], -1)
+    where[rows] = np.concatenate([xy[pick], r[pick][..., None]], axis=-1)
+
+
+def still_refused(
+    who_all: npt.NDArray[np.int64],
+    where_all: FloatArray,
+    rows: npt.NDArray[np.intp],
+    keys: npt.NDArray[np.int64],
+    order: npt.NDArray[np.int64],
+    xy: FloatArray,
+    r: FloatArray,
+) -> npt.NDArray[np.bool_]:
+    """``place_memo.still_refused`` as it was: a witness standing at its place and radius."""
+    who = who_all[rows]
+    known = who >= 0
+    if not len(keys) or not known.any():
+        return np.zeros(len(rows), dtype=bool)
+    at = np.minimum(np.searchsorted(keys, who), len(keys) - 1)
+    row = order[at]
+    where = where_all[rows]
+    same = (
+        known
+        & (keys[at] == who)
+        & (xy[row, 0] == where[..., 0])
+        & (xy[row, 1] == where[..., 1])
+        & (r[row] == where[..., 2])
+    )
+    out: npt.NDArray[np.bool_] = same.any(axis=1)
+    return out

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from tests.warsurge.game import coherency_oracles as oracle
-from warbench.rulesets.warsurge.game import coherency, coherency_jit, geom
+from warbench.rulesets.warsurge.game import coherency, coherency_jit, geom, place_memo
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.state import Location
@@ -136,6 +136,48 @@ def test_first_entry_is_the_numpy_form(seed: int) -> None:
         got = coherency_jit.first_entry(starts, txy, trad, tuid, uid, centre, half, way, inner)
         want = oracle.first_entry(starts, txy, trad, tuid, uid, centre, half, way, r)
         assert repr(got) == repr(want)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_place_memo_witnesses_are_the_numpy_forms(seed: int) -> None:
+    """``remember`` writes the witnesses as the NumPy form wrote them, and ``still_refused``
+    finds a witness standing exactly where the NumPy form found one: tables where some bases
+    moved by one float, changed radius, or left (their identities gone or reused)."""
+    rng = np.random.default_rng(3890 + seed)
+    found = 0
+    for _ in range(10):
+        n, c, m = int(rng.integers(0, 30)), int(rng.integers(1, 25)), int(rng.integers(1, 7))
+        uid, model = rng.integers(0, 8, size=n), rng.integers(0, 12, size=n)
+        ident = np.unique(uid * place_memo._MODELS + model)[: n or None]
+        n = len(ident)
+        xy, r = rng.uniform(0, 24, size=(n, 2)), rng.choice([0.5, 1.0], size=n)
+        who = np.full((c, m), -1, dtype=np.int64)
+        where = np.zeros((c, m, 3))
+        want_who, want_where = who.copy(), where.copy()
+        rows = np.flatnonzero(rng.random(c) < 0.7)
+        base = np.where(
+            rng.random((len(rows), m)) < 0.3, rng.integers(0, max(n, 1), (len(rows), m)), -1
+        )
+        if not n:
+            base[:] = -1
+        coherency_jit.remember(who, where, rows, base, ident, xy, r)
+        oracle.remember(want_who, want_where, rows, base, ident, xy, r)
+        assert who.tolist() == want_who.tolist() and where.tolist() == want_where.tolist()
+        # the next table: some bases moved by a float, grown, gone, or another model
+        keep = rng.random(n) < 0.8
+        xy2, r2 = xy.copy(), r.copy()
+        nudge = rng.random(n) < 0.2
+        xy2[nudge, 0] = np.nextafter(xy2[nudge, 0], np.inf)
+        r2[rng.random(n) < 0.1] = 0.75
+        ident2 = np.where(rng.random(n) < 0.1, ident + 1, ident)[keep]
+        xy2, r2 = xy2[keep], r2[keep]
+        order = np.argsort(ident2, kind="stable")
+        keys = ident2[order]
+        ask = np.arange(c, dtype=np.intp)[rng.random(c) < 0.8]
+        got = coherency_jit.still_refused(who, where, ask, keys, order, xy2, r2)
+        assert got.tolist() == oracle.still_refused(who, where, ask, keys, order, xy2, r2).tolist()
+        found += int(got.sum())
+    assert found > 3  # witnesses were found standing (and so compared)
 
 
 def test_no_fused_multiply_add_in_the_compiled_code() -> None:

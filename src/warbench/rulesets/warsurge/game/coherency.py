@@ -305,13 +305,15 @@ def _clearly_illegal(
     new: FloatArray,
     models: Sequence[int] | None = None,
     witness: bool = False,
+    on_board: bool = False,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.intp] | None]:
     """:func:`clearly_illegal`, and with ``witness`` (a placement: ``starts`` None) for each
     candidate and model ``(C, m)``, the row of the table index of a base it overlaps by
     clearly more than the tolerance (-1: none), which refuses the candidate on any table where
-    that base stands (``place_memo``)."""
+    that base stands (``place_memo``). ``on_board``: the caller knows no candidate is off the
+    battlefield (a placement's candidates the board refuses are left out before: ``static``)."""
     r = w.info(uid).radius
-    out = _off_table(w, uid, new, models)
+    out = np.zeros(len(new), dtype=bool) if on_board else _off_table(w, uid, new, models)
     t = w.table()
     exact = bases.shaped(w.setup)
     inner, trad = _overlap_radii(w, t)
@@ -524,7 +526,10 @@ def _place_unit(
         b0, block = b0 + block, block * 3
         todo = rows[~refused[rows]]
         if len(todo):
-            bad, which = _clearly_illegal(w, uid, None, allpts[todo], idx, witness=True)
+            # ``static`` refused what ``_off_table`` refuses of these very candidates
+            bad, which = _clearly_illegal(
+                w, uid, None, allpts[todo], idx, witness=True, on_board=True
+            )
             assert which is not None
             q.remember(todo, which, table)
             refused[todo[bad]] = True

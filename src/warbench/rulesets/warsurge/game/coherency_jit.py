@@ -14,7 +14,9 @@ asked of NumPy in ten to thirty calls on small arrays:
 * :func:`gaps`: ``coherency._gaps``, each model's smallest edge gap to another base along its
   path and at its end (``problem_positions``' test of which models are clearly clear);
 * :func:`first_entry`: ``coherency.clearly_blocked_translations``' length at which the first
-  moving model's path enters another base.
+  moving model's path enters another base;
+* :func:`still_refused` and :func:`remember`: ``place_memo``'s witnesses, looked up on a
+  new table and written down.
 
 They compute the very floats of the NumPy forms they replaced (the same IEEE ``+ - * /`` and
 ``sqrt`` in the same order, no ``fastmath``, no reduction reordered; a minimum is NaN when a
@@ -40,6 +42,8 @@ __all__ = [
     "first_entry",
     "gaps",
     "kernels",
+    "remember",
+    "still_refused",
     "warm",
 ]
 
@@ -235,6 +239,59 @@ def _first_entry(
     return first
 
 
+def _still_refused(
+    who: Any, where: Any, rows: Any, keys: Any, order: Any, xy: Any, r: Any
+) -> Any:  # pragma: no cover - compiled
+    out = np.zeros(rows.shape[0], dtype=np.bool_)
+    n = keys.shape[0]
+    if n == 0:
+        return out
+    for i in range(rows.shape[0]):
+        c = rows[i]
+        for k in range(who.shape[1]):
+            ident = who[c, k]
+            if ident < 0:
+                continue
+            lo, hi = 0, n  # np.searchsorted(keys, ident), side "left"
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if keys[mid] < ident:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            at = min(lo, n - 1)
+            if keys[at] != ident:
+                continue
+            b = order[at]
+            if xy[b, 0] == where[c, k, 0] and xy[b, 1] == where[c, k, 1] and r[b] == where[c, k, 2]:
+                out[i] = True
+                break
+    return out
+
+
+def _remember(
+    who: Any, where: Any, rows: Any, base: Any, ident: Any, xy: Any, r: Any
+) -> None:  # pragma: no cover - compiled
+    m = base.shape[1]
+    on = False
+    for i in range(rows.shape[0]):
+        for k in range(m):
+            if base[i, k] >= 0:
+                on = True
+    for i in range(rows.shape[0]):
+        c = rows[i]
+        for k in range(m):
+            b = base[i, k]
+            if not on:
+                who[c, k] = -1
+                continue
+            p = b if b >= 0 else 0
+            who[c, k] = ident[p] if b >= 0 else -1
+            where[c, k, 0] = xy[p, 0]
+            where[c, k, 1] = xy[p, 1]
+            where[c, k, 2] = r[p]
+
+
 class Kernels(Protocol):
     """The compiled kernels, typed (numba has no stubs)."""
 
@@ -271,9 +328,31 @@ class Kernels(Protocol):
         inner: float,
     ) -> float: ...
 
+    def still_refused(
+        self,
+        who: npt.NDArray[np.int64],
+        where: FloatArray,
+        rows: IntArray,
+        keys: npt.NDArray[np.int64],
+        order: npt.NDArray[np.int64],
+        xy: FloatArray,
+        r: FloatArray,
+    ) -> BoolArray: ...
+
+    def remember(
+        self,
+        who: npt.NDArray[np.int64],
+        where: FloatArray,
+        rows: IntArray,
+        base: IntArray,
+        ident: npt.NDArray[np.int64],
+        xy: FloatArray,
+        r: FloatArray,
+    ) -> None: ...
+
 
 class _Compiled:
-    __slots__ = ("candidate_overlaps", "first_entry", "gaps")
+    __slots__ = ("candidate_overlaps", "first_entry", "gaps", "remember", "still_refused")
 
     def __init__(self) -> None:
         from numba import njit  # the first candidate test pays numba's import
@@ -286,6 +365,8 @@ class _Compiled:
         self.candidate_overlaps = jit(_candidate_overlaps)
         self.gaps = jit(_gaps)
         self.first_entry = jit(_first_entry)
+        self.still_refused = jit(_still_refused)
+        self.remember = jit(_remember)
 
 
 _KERNELS: list[Kernels] = []
@@ -360,6 +441,37 @@ def first_entry(
     )
 
 
+def still_refused(
+    who: npt.NDArray[np.int64],
+    where: FloatArray,
+    rows: IntArray,
+    keys: npt.NDArray[np.int64],
+    order: npt.NDArray[np.int64],
+    xy: FloatArray,
+    r: FloatArray,
+) -> BoolArray:
+    """``place_memo.still_refused``: for each candidate of ``rows``, whether one of its
+    witnesses ``who`` ``(C, m)`` (a base's identity, -1: none) stands among the identities
+    ``keys`` (sorted; ``order`` their rows of ``xy``/``r``) at the very place and radius
+    ``where`` ``(C, m, 3)`` it had when it refused the candidate."""
+    return kernels().still_refused(who, where, rows, keys, order, xy, r)
+
+
+def remember(
+    who: npt.NDArray[np.int64],
+    where: FloatArray,
+    rows: IntArray,
+    base: IntArray,
+    ident: npt.NDArray[np.int64],
+    xy: FloatArray,
+    r: FloatArray,
+) -> None:
+    """``place_memo.PlaceQuestion.remember``: writes into ``who`` and ``where``, for the
+    candidates ``rows``, the identity (``ident``), centre and radius of each model's witness
+    ``base`` (a row of the table, -1: none), as the NumPy form wrote them."""
+    kernels().remember(who, where, rows, base, ident, xy, r)
+
+
 def warm() -> None:
     """Import numba and load (or compile) the kernels for the arrays ``coherency`` passes
     them, so that a process about to play many games pays it before the first game."""
@@ -370,3 +482,7 @@ def warm() -> None:
         candidate_overlaps(np.zeros((1, 1, 2)), off, starts, 1.0, one, np.ones(1), uids, 1, 0.1)
         gaps(one, starts, 1.0, one, np.ones(1))
     first_entry(one, one, np.ones(1), uids, 1, (0.0, 0.0), (1.0, 1.0), (1.0, 0.0), 1.0)
+    who, where = np.full((1, 1), -1, dtype=np.int64), np.zeros((1, 1, 3))
+    rows = np.zeros(1, dtype=np.intp)
+    remember(who, where, rows, np.zeros((1, 1), dtype=np.intp), uids, one, np.ones(1))
+    still_refused(who, where, rows, uids, uids, one, np.ones(1))
