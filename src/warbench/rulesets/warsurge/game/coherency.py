@@ -216,9 +216,10 @@ def clearly_illegal(
     """Which candidate positions ``new`` ``(C, m, 2)`` of the unit's models (from ``starts``
     ``(m, 2)``; None for a placement) certainly fail :func:`problem_positions`: a model off
     the battlefield, or a moving model passing through or ending on another unit's base, each
-    by clearly more than the tolerances. All candidates are tested at once with NumPy; the
-    callers check the candidates not rejected here with :func:`problem_positions` itself, in
-    their order, so they find the very same positions (the search is only faster). In a game
+    by clearly more than the tolerances. All candidates are tested at once (a compiled loop,
+    ``coherency_jit.candidate_overlaps``); the callers check the candidates not rejected here
+    with :func:`problem_positions` itself, in their order, so they find the very same
+    positions (the search is only faster). In a game
     with oval or rectangular bases (§1.3) a base is off the board by its outline at its facing
     (``models``: the unit's models in ``new``, default those present) and bases overlap by the
     circles inside them (``bases_ground.inner_radii``), the paths left to the true check."""
@@ -240,9 +241,9 @@ def clearly_blocked_translations(
     comes within another unit's base by more than ``OVERLAP_TOL`` and the margin, as
     :func:`clearly_illegal` refuses it. Every path lies along one line, each a prefix of the
     longest, so a candidate is refused when its length reaches past the point where the
-    first model's path enters a base: one NumPy pass for every candidate (issue 10). Only
-    what fails by more than the margin is refused, so the callers' own checks find the very
-    same positions."""
+    first model's path enters a base: one pass for every candidate (issue 10; compiled,
+    ``coherency_jit.first_entry``, session 38). Only what fails by more than the margin is
+    refused, so the callers' own checks find the very same positions."""
     f = w.field
     r = w.info(uid).radius
     ux, uy = way
