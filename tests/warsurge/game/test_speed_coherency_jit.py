@@ -281,3 +281,39 @@ def test_clearly_illegal_gaps_and_translations_in_mid_game_states() -> None:
             got_gaps = coherency._gaps(cands[1], s, r, t.xy[other], t.r[other])
             assert repr(got_gaps) == repr(oracle.gaps(cands[1], s, r, t.xy[other], t.r[other]))
     assert refused > 50 and moved > 20
+
+
+_PROBE = """
+import sys
+import numpy as np
+from warbench.rulesets.warsurge.game import coherency, engine
+before = "numba" in sys.modules
+xy = np.array([[0.0, 0.0], [3.0, 0.0]])
+seg, end = coherency._gaps(xy, xy + 1.0, 1.0, np.array([[1.5, 0.5]]), np.array([0.5]))
+print(before, "numba" in sys.modules, seg, end)
+"""
+
+
+def _probe(**env: str) -> str:
+    import os
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **env},
+    )
+    return out.stdout.strip()
+
+
+def test_numba_is_imported_by_the_first_candidate_test_only() -> None:
+    """Importing the rules does not import numba; the first candidate test does, and gives
+    the NumPy form's gaps, with numba's disk cache and where no cache directory is found (only
+    IPython's locator, outside IPython: the kernels compiled in the process)."""
+    xy = np.array([[0.0, 0.0], [3.0, 0.0]])
+    seg, end = oracle.gaps(xy, xy + 1.0, 1.0, np.array([[1.5, 0.5]]), np.array([0.5]))
+    want = f"False True {seg} {end}"
+    assert _probe() == want
+    assert _probe(NUMBA_CACHE_LOCATOR_CLASSES="IPythonCacheLocator") == want
