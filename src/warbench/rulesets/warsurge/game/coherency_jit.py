@@ -400,7 +400,7 @@ def candidate_overlaps(
     the bases ``txy``/``trad`` of another unit (``tuid``) by more than ``tol`` (§1.3, §4.7),
     and the row of the last such base in the order of x (-1: none; the witness ``place_memo``
     keeps). The bases measured are those near the box of every candidate and start, and within
-    the band of x of ``coherency._overlapping``: the very answers of that NumPy form."""
+    the band of x of ``coherency._overlapping`` (to session 37): that NumPy form's answers."""
     return kernels().candidate_overlaps(
         new, off, _NO_STARTS if starts is None else starts, r, txy, trad, tuid, uid, tol
     )
