@@ -8,7 +8,9 @@ many random inputs, degenerate ones among them:
 * the step's dice read NumPy from a module global once it is imported (no ``import numpy``
   statement per roll), and dice drawn in plain Python still never import it;
 * ``geom.point_distances`` and ``coherency._overlapping`` keep x and y apart instead of
-  summing ``(n, 2)`` arrays over rows of two (§4.7 overlaps, §1.3).
+  summing ``(n, 2)`` arrays over rows of two (§4.7 overlaps, §1.3); ``_overlapping`` is
+  compiled since session 38 (``coherency_jit.candidate_overlaps``), held here to the same
+  every-pair form.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import pytest
 from warbench.kernel.dice import SeededChoices, SeededDice, sequence_seed
 from warbench.kernel.pcg64 import uint32_words
 from warbench.rulesets.warsurge.game import geom
-from warbench.rulesets.warsurge.game.coherency import _overlapping
+from warbench.rulesets.warsurge.game.coherency_jit import candidate_overlaps
 from warbench.rulesets.warsurge.game.state import step_seed
 
 MASK63 = 2**63 - 1
@@ -143,8 +145,18 @@ def test_overlapping_is_every_pair_measured_in_the_rows_of_two_form(grid: bool) 
         oxy = _points(rng, int(rng.integers(1, 40)), grid)
         orad = rng.choice([0.5, 0.63, 1.0, 1.26], size=len(oxy))
         r = float(rng.choice([0.5, 0.63, 1.0]))
-        which = np.full(len(pts), -1, dtype=np.intp)
-        got = _overlapping(pts, r, oxy, orad, tol, which)
+        bad, which2 = candidate_overlaps(
+            np.ascontiguousarray(pts[:, None, :]),
+            np.zeros(len(pts), dtype=bool),
+            None,
+            r,
+            oxy,
+            orad,
+            np.ones(len(oxy), dtype=np.int64),
+            0,
+            tol,
+        )
+        got, which = bad[:, 0], which2[:, 0]
         # every pair, in session 35's form (the band of x leaves out no pair that overlaps)
         d = np.sqrt(((pts[:, None, :] - oxy[None, :, :]) ** 2).sum(axis=2)) - orad - r
         over = d < -tol

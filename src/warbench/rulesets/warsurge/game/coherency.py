@@ -19,6 +19,7 @@ from warbench.rulesets.warsurge.effects.movement import flight, ignores_difficul
 from warbench.rulesets.warsurge.game import (
     bases,
     bases_ground,
+    coherency_jit,
     geom,
     perk_effects,
     perk_incorporeal,
@@ -189,26 +190,9 @@ def _gaps(
 ) -> tuple[list[float] | None, list[float]]:
     """For each model, the smallest edge gap to another base along its path (None without
     ``starts``) and at its end; bases far from every path are left out (their gaps are
-    positive, so they never give a smallest gap below zero)."""
-    box = new if starts is None else np.vstack([new, starts])
-    lo = box.min(axis=0) - r - 1.0
-    hi = box.max(axis=0) + r + 1.0
-    near = (
-        (oxy[:, 0] > lo[0] - orad)
-        & (oxy[:, 0] < hi[0] + orad)
-        & (oxy[:, 1] > lo[1] - orad)
-        & (oxy[:, 1] < hi[1] + orad)
-    )
-    m = len(new)
-    if not near.any():
-        far = [math.inf] * m
-        return (None if starts is None else far), far
-    nxy, nrad = oxy[near], orad[near]
-    end = geom.centre_distances(new, nxy) - nrad - r  # x and y apart (issue 10, session 36)
-    seg = None
-    if starts is not None:
-        seg = (geom.segments_distances(starts, new, nxy) - nrad - r).min(axis=1).tolist()
-    return seg, end.min(axis=1).tolist()
+    positive, so they never give a smallest gap below zero). One compiled loop
+    (``coherency_jit.gaps``, issue 10, session 38: the NumPy form's ten calls)."""
+    return coherency_jit.gaps(new, starts, r, oxy, orad)
 
 
 def full_positions(u: UnitGS, models: Sequence[int], new: Sequence[Point]) -> tuple[Point, ...]:
@@ -232,9 +216,10 @@ def clearly_illegal(
     """Which candidate positions ``new`` ``(C, m, 2)`` of the unit's models (from ``starts``
     ``(m, 2)``; None for a placement) certainly fail :func:`problem_positions`: a model off
     the battlefield, or a moving model passing through or ending on another unit's base, each
-    by clearly more than the tolerances. All candidates are tested at once with NumPy; the
-    callers check the candidates not rejected here with :func:`problem_positions` itself, in
-    their order, so they find the very same positions (the search is only faster). In a game
+    by clearly more than the tolerances. All candidates are tested at once (a compiled loop,
+    ``coherency_jit.candidate_overlaps``); the callers check the candidates not rejected here
+    with :func:`problem_positions` itself, in their order, so they find the very same
+    positions (the search is only faster). In a game
     with oval or rectangular bases (§1.3) a base is off the board by its outline at its facing
     (``models``: the unit's models in ``new``, default those present) and bases overlap by the
     circles inside them (``bases_ground.inner_radii``), the paths left to the true check."""
@@ -256,9 +241,9 @@ def clearly_blocked_translations(
     comes within another unit's base by more than ``OVERLAP_TOL`` and the margin, as
     :func:`clearly_illegal` refuses it. Every path lies along one line, each a prefix of the
     longest, so a candidate is refused when its length reaches past the point where the
-    first model's path enters a base: one NumPy pass for every candidate (issue 10). Only
-    what fails by more than the margin is refused, so the callers' own checks find the very
-    same positions."""
+    first model's path enters a base: one pass for every candidate (issue 10; compiled,
+    ``coherency_jit.first_entry``, session 38). Only what fails by more than the margin is
+    refused, so the callers' own checks find the very same positions."""
     f = w.field
     r = w.info(uid).radius
     ux, uy = way
@@ -292,27 +277,23 @@ def clearly_blocked_translations(
     ex, ey = ux * far, uy * far
     x0, x1 = min(xs) + min(ex, 0.0), max(xs) + max(ex, 0.0)
     y0, y1 = min(ys) + min(ey, 0.0), max(ys) + max(ey, 0.0)
-    half = np.array([(x1 - x0) / 2.0 + r + 1.0, (y1 - y0) / 2.0 + r + 1.0])
-    centre = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
-    near = (np.abs(t.xy - centre) < half + t.r[:, None]).all(axis=1)
-    near &= t.uid != uid
-    if not near.any():
-        return out
-    oxy, orad = t.xy[near], t.r[near]
-    rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): base centre from the start
-    ry = oxy[None, :, 1] - pts[:, 1, None]
-    along = rx * ux + ry * uy  # how far along the way the base's centre is
-    reach = orad + (r - OVERLAP_TOL - _MARGIN)  # closer than this: overlapping by more
+    half = ((x1 - x0) / 2.0 + r + 1.0, (y1 - y0) / 2.0 + r + 1.0)
+    centre = ((x0 + x1) / 2.0, (y0 + y1) / 2.0)
     # every candidate's path is a prefix of the longest: a base refuses the lengths beyond
     # where the first model's path enters it (the along-track distance less the half chord
-    # cut in the disc of radius ``reach``; issue 10, session 31: one (models, bases) pass)
-    half2 = along * along
-    half2 -= rx * rx + ry * ry
-    half2 += np.where(reach > 0.0, reach * reach, -1.0)
-    cuts = half2 > 0.0
-    half = np.sqrt(np.where(cuts, half2, 0.0))
-    enters = np.where(cuts & (along + half > 0.0), along - half, np.inf)
-    first = float(enters.min()) if enters.size else math.inf
+    # cut in the disc of the base's radius plus ``r`` less the tolerances; issue 10, session
+    # 31), one compiled loop over the models and the bases near (session 38)
+    first = coherency_jit.first_entry(
+        np.ascontiguousarray(pts),
+        t.xy,
+        t.r,
+        t.uid,
+        uid,
+        centre,
+        half,
+        way,
+        r - OVERLAP_TOL - _MARGIN,
+    )
     for i in todo:
         out[i] = first < lengths[i]
     return out
@@ -325,57 +306,60 @@ def _clearly_illegal(
     new: FloatArray,
     models: Sequence[int] | None = None,
     witness: bool = False,
+    on_board: bool = False,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.intp] | None]:
     """:func:`clearly_illegal`, and with ``witness`` (a placement: ``starts`` None) for each
     candidate and model ``(C, m)``, the row of the table index of a base it overlaps by
     clearly more than the tolerance (-1: none), which refuses the candidate on any table where
-    that base stands (``place_memo``)."""
+    that base stands (``place_memo``). ``on_board``: the caller knows no candidate is off the
+    battlefield (a placement's candidates the board refuses are left out before: ``static``)."""
     r = w.info(uid).radius
-    out = _off_table(w, uid, new, models)
-    wit = np.full(new.shape[:2], -1, dtype=np.intp) if witness else None
+    out = np.zeros(len(new), dtype=bool) if on_board else _off_table(w, uid, new, models)
     t = w.table()
     exact = bases.shaped(w.setup)
     inner, trad = _overlap_radii(w, t)
     if exact:  # oval and rectangular bases (§1.3): bases overlap by the circles inside them
         r = float(inner[uid])
-    other = w.others_mask([uid])
-    # only bases near the box of the candidates (and starts) can be met: a base farther than
-    # the two radii from the box is farther than that from every segment and end inside it
-    flat = new.reshape(-1, 2) if starts is None else np.vstack([new.reshape(-1, 2), starts])
-    if len(flat):
-        lo_xy = flat.min(axis=0) - r - 1.0
-        hi_xy = flat.max(axis=0) + r + 1.0
-        other &= (
-            (t.xy[:, 0] > lo_xy[0] - trad)
-            & (t.xy[:, 0] < hi_xy[0] + trad)
-            & (t.xy[:, 1] > lo_xy[1] - trad)
-            & (t.xy[:, 1] < hi_xy[1] + trad)
-        )
-    oxy, orad = t.xy[other], trad[other]
-    if not len(oxy):
-        return out, wit
-    moving = (
-        np.ones(new.shape[:2], dtype=bool) if starts is None else (new != starts[None]).any(axis=2)
+    # the moving models ending on another unit's base by more than the tolerances, measured
+    # against the bases near the box of the candidates (and starts) only, in one compiled loop
+    # (``coherency_jit.candidate_overlaps``, issue 10, session 38)
+    new = np.ascontiguousarray(new, dtype=np.float64)
+    bad, which = coherency_jit.candidate_overlaps(
+        new, out, starts, r, t.xy, np.ascontiguousarray(trad), t.uid, uid, OVERLAP_TOL + _MARGIN
     )
-    live = np.flatnonzero(~out)
-    if not len(live):
-        return out, wit
-    sub = new[live]  # (L, m, 2)
-    which = np.full(sub.shape[0] * sub.shape[1], -1, dtype=np.intp) if witness else None
-    ends = _overlapping(sub.reshape(-1, 2), r, oxy, orad, OVERLAP_TOL + _MARGIN, which)
-    bad = ends.reshape(sub.shape[:2]) & moving[live]  # (L, m)
-    if wit is not None and which is not None and starts is None:
-        over = which.reshape(bad.shape)
-        wit[live] = np.where(over >= 0, np.flatnonzero(other)[np.maximum(over, 0)], -1)
+    wit = None
+    if witness:
+        wit = which if starts is None else np.full(new.shape[:2], -1, dtype=np.intp)
     if starts is not None and not exact:  # (true bases already touching may pass: bases.py)
-        # passing through: only for the candidates not already rejected
-        cand, k = np.nonzero(moving[live] & ~bad.any(axis=1)[:, None])
+        # passing through: only for the moving models of the candidates not already rejected
+        moving = (new != starts[None]).any(axis=2)
+        cand, k = np.nonzero(moving & ~(out | bad.any(axis=1))[:, None])
         if len(cand):
-            dd = geom.segments_distances(starts[k], sub[cand, k], oxy) - orad - r
-            through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
-            bad[cand[through], k[through]] = True
-    out[live] = bad.any(axis=1)
+            oxy, orad = _near_box(t, trad, uid, new, starts, r)
+            if len(oxy):
+                dd = geom.segments_distances(starts[k], new[cand, k], oxy) - orad - r
+                through = (dd < -OVERLAP_TOL - _MARGIN).any(axis=1)
+                bad[cand[through], k[through]] = True
+    out |= bad.any(axis=1)
     return out, wit
+
+
+def _near_box(
+    t: TableIndex, trad: FloatArray, uid: int, new: FloatArray, starts: FloatArray, r: float
+) -> tuple[FloatArray, FloatArray]:
+    """The other units' bases near the box of the candidates and starts: a base farther than
+    the two radii from the box is farther than that from every segment inside it."""
+    flat = np.vstack([new.reshape(-1, 2), starts])
+    lo_xy = flat.min(axis=0) - r - 1.0
+    hi_xy = flat.max(axis=0) + r + 1.0
+    other = (
+        (t.uid != uid)
+        & (t.xy[:, 0] > lo_xy[0] - trad)
+        & (t.xy[:, 0] < hi_xy[0] + trad)
+        & (t.xy[:, 1] > lo_xy[1] - trad)
+        & (t.xy[:, 1] < hi_xy[1] + trad)
+    )
+    return t.xy[other], trad[other]
 
 
 def _overlap_radii(w: Work, t: TableIndex) -> tuple[Any, FloatArray]:
@@ -408,50 +392,6 @@ def _off_table(
         off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
         off |= y > f.height - r + 1e-6 + _MARGIN
     out: npt.NDArray[np.bool_] = np.asarray(off.any(axis=1))
-    return out
-
-
-def _overlapping(
-    pts: FloatArray,
-    r: float,
-    oxy: FloatArray,
-    orad: FloatArray,
-    tol: float,
-    which: npt.NDArray[np.intp] | None = None,
-) -> npt.NDArray[np.bool_]:
-    """Which points ``(P, 2)``, as centres of bases of radius ``r``, overlap one of the bases
-    ``oxy``/``orad`` by more than ``tol``. Only the pairs in a band of x (a base farther in x
-    than the two radii cannot overlap) are measured, so the cost grows with the pairs that
-    are close, not with every point times every base (the 4000-point deployments). With
-    ``which``, each overlapping point's entry is set to a base (row of ``oxy``) it overlaps."""
-    out = np.zeros(len(pts), dtype=bool)
-    if not len(pts) or not len(oxy):
-        return out
-    reach = r + float(orad.max()) + 1e-6
-    order = np.argsort(oxy[:, 0], kind="stable")
-    sx = oxy[order, 0]
-    lo = np.searchsorted(sx, pts[:, 0] - reach, side="left")
-    hi = np.searchsorted(sx, pts[:, 0] + reach, side="right")
-    n = hi - lo
-    total = int(n.sum())
-    if not total:
-        return out
-    pi = np.repeat(np.arange(len(pts)), n)
-    first = np.repeat(lo - (np.cumsum(n) - n), n)
-    oi = order[np.arange(total) + first]
-    # x and y apart: ``sqrt(((pts[pi] - oxy[oi]) ** 2).sum(axis=1))`` float for float, without
-    # a reduction over rows of two (issue 10, session 36)
-    dx = pts[:, 0][pi] - oxy[:, 0][oi]
-    dy = pts[:, 1][pi] - oxy[:, 1][oi]
-    dx *= dx
-    dy *= dy
-    dx += dy
-    d = np.sqrt(dx, out=dx) - orad[oi] - r
-    over = d < -tol
-    hit = pi[over]
-    out[hit] = True
-    if which is not None:
-        which[hit] = oi[over]
     return out
 
 
@@ -587,7 +527,10 @@ def _place_unit(
         b0, block = b0 + block, block * 3
         todo = rows[~refused[rows]]
         if len(todo):
-            bad, which = _clearly_illegal(w, uid, None, allpts[todo], idx, witness=True)
+            # ``static`` refused what ``_off_table`` refuses of these very candidates
+            bad, which = _clearly_illegal(
+                w, uid, None, allpts[todo], idx, witness=True, on_board=True
+            )
             assert which is not None
             q.remember(todo, which, table)
             refused[todo[bad]] = True

@@ -14,7 +14,8 @@ Phase, on a table that changed only in part. Two things of an answer outlive its
 
 Every other candidate is measured anew on the table asked about, so the search finds the very
 same formation as without this memory (only faster). This module imports nothing of the game
-package but ``geom``'s types.
+package but ``geom``'s types and the compiled loops that look the witnesses up and write them
+down (``coherency_jit``, issue 10, session 38: one call for the NumPy form's dozen).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from warbench.rulesets.warsurge.game import coherency_jit
 from warbench.rulesets.warsurge.game.geom import FloatArray, Point
 
 #: Questions a battlefield remembers before it forgets them all (a long run of games; a
@@ -61,13 +63,7 @@ class PlaceQuestion:
         """Candidates ``rows`` measured on ``table``: ``base`` ``(len(rows), m)``, the row of
         the table index of a base each model overlaps (-1: none; a candidate without any is
         not refused for an overlap)."""
-        on = base >= 0
-        if not on.any():
-            self.who[rows] = -1
-            return
-        pick = np.where(on, base, 0)
-        self.who[rows] = np.where(on, table.ident[pick], -1)
-        self.where[rows] = np.concatenate([table.xy[pick], table.r[pick][..., None]], axis=-1)
+        coherency_jit.remember(self.who, self.where, rows, base, table.ident, table.xy, table.r)
 
 
 def questions(holder: Any) -> dict[Any, PlaceQuestion]:
@@ -101,19 +97,6 @@ class Standing:
 def still_refused(q: PlaceQuestion, rows: IntArray, table: Standing) -> npt.NDArray[np.bool_]:
     """For each candidate of ``rows``, whether one of its witnesses stands on this table (the
     same model of the same unit, at the same place, with the same radius)."""
-    who = q.who[rows]
-    known = who >= 0
-    if not len(table.keys) or not known.any():
-        return np.zeros(len(rows), dtype=bool)
-    at = np.minimum(np.searchsorted(table.keys, who), len(table.keys) - 1)
-    row = table.order[at]
-    where = q.where[rows]
-    same = (
-        known
-        & (table.keys[at] == who)
-        & (table.xy[row, 0] == where[..., 0])
-        & (table.xy[row, 1] == where[..., 1])
-        & (table.r[row] == where[..., 2])
+    return coherency_jit.still_refused(
+        q.who, q.where, rows, table.keys, table.order, table.xy, table.r
     )
-    out: npt.NDArray[np.bool_] = same.any(axis=1)
-    return out
