@@ -3,6 +3,7 @@ the game protocol (``warbench.play``; docs/protocol.md)."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,9 @@ def play(
     if side not in (0, 1):
         raise fail(f"--side {side}: allowed: 0, 1")
     ws = WarsurgeRuleset()
+    # the rules' compiled kernels (numba) load in the background while you read the first
+    # question, not in the first Move or Attack (issue 10, session 38)
+    warm_in_background()
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
@@ -184,6 +188,15 @@ def play(
         console.print(f"  {n}: {f'{v:.1f}'.removesuffix('.0')} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+
+
+def warm_in_background() -> threading.Thread:
+    """Start ``engine.warm`` (the rules' compiled kernels) in a daemon thread."""
+    from warbench.rulesets.warsurge.game import engine
+
+    thread = threading.Thread(target=engine.warm, name="warbench-warm-rules", daemon=True)
+    thread.start()
+    return thread
 
 
 def _board_due(ws: Any, state: Any, players: list[Any], side: int, person: Any) -> bool:

@@ -92,6 +92,11 @@ def serve(
         server.should_exit = True
 
     web.state.open_after(3.0, stop)
+    # the rules' compiled kernels (numba) load in the background once the first page's cost is
+    # answered, so a player's first Move does not wait for them (issue 10, session 38)
+    from warbench.web.app import warm_rules
+
+    warm_rules(web.state.first_cost, 3.0)
     server.run(sockets=[sock])
     if failed:
         raise fail(failed[0])

@@ -31,6 +31,34 @@ def warm_up() -> None:
     default_coster()
 
 
+_WARM_LOCK = threading.Lock()
+_WARMING: list[threading.Thread] = []
+
+
+def warm_rules(first_cost: threading.Event | None = None, seconds: float = 0.0) -> threading.Thread:
+    """Load the rules' compiled kernels (``engine.warm``: numba, sight's and the Move's routes'
+    kernels) in a background thread, once a process, so that a player's first Move or Attack
+    does not wait for them (issue 10, session 38: ~0.5 s of CPU, seconds after an install).
+    ``warbench serve`` starts it once the Design page's first cost is answered (``first_cost``)
+    or after ``seconds``, so it does not delay a cold start's first page (issue 13); opening
+    the play pages starts it at once. The thread, the one started before if any."""
+    with _WARM_LOCK:
+        if _WARMING:
+            return _WARMING[0]
+
+        def run() -> None:
+            if first_cost is not None:
+                first_cost.wait(seconds)
+            from warbench.rulesets.warsurge.game import engine
+
+            engine.warm()
+
+        thread = threading.Thread(target=run, name="warbench-warm-rules", daemon=True)
+        _WARMING.append(thread)
+        thread.start()
+        return thread
+
+
 class LazyStore(State):
     """The app's state, whose ``store`` is opened (and migrated) on first use.
 
@@ -96,6 +124,7 @@ def _play(app: FastAPI) -> None:
     from warbench.web import play
 
     play.install(app)  # issue 14: play in the browser (web/play/)
+    warm_rules()  # the rules' compiled kernels, before the first Move (issue 10, session 38)
     # The database is opened here, on the event loop, before any play route runs: the play
     # service is made by the first request that finds none (web/play/routes.py: get_service),
     # and several first requests waiting on the database's opening would each make one (a game
