@@ -67,8 +67,10 @@ def _warm_sight() -> None:
     if os.environ.get("WARBENCH_COLD_SIGHT") == "1":
         return
     from warbench.rulesets.warsurge.battlefield import sight_jit
+    from warbench.rulesets.warsurge.game import route_jit
 
     sight_jit.warm()
+    route_jit.warm()  # the Move's routes' kernels (session 38), as sight's
 
 
 def main(mode: str, n: int, points: int = 1000) -> None:
