@@ -56,14 +56,14 @@ def test_opening_the_play_pages_warms_the_rules(db_url: str, warmed: list[str]) 
     with TestClient(web_app.create_app(db_url)) as client:
         assert not warmed  # the workbench's first page does not start it
         assert client.get("/api/play/rulesets").status_code == 200
-        web_app._WARMING[0].join(60)
+        web_app._WARMING[0][0].join(60)
     assert warmed == ["warbench-warm-rules"]
 
 
 def test_warm_rules_waits_for_the_first_cost_then_runs_once(warmed: list[str]) -> None:
     first_cost = threading.Event()
-    thread = web_app.warm_rules(first_cost, 60.0)
-    thread.join(0.2)
+    thread = web_app.warm_rules(first_cost)
+    thread.join(1.0)
     assert thread.is_alive() and not warmed  # waiting for the Design page's first cost
     first_cost.set()
     thread.join(60)
@@ -72,8 +72,18 @@ def test_warm_rules_waits_for_the_first_cost_then_runs_once(warmed: list[str]) -
     assert warmed == ["warbench-warm-rules"]
 
 
+def test_the_play_pages_start_a_waiting_warm_up(warmed: list[str]) -> None:
+    """A player who opens the play pages before any cost is asked: the waiting thread starts."""
+    thread = web_app.warm_rules(threading.Event())
+    thread.join(0.5)
+    assert thread.is_alive() and not warmed
+    assert web_app.warm_rules() is thread
+    thread.join(60)
+    assert warmed == ["warbench-warm-rules"]
+
+
 def test_serve_starts_the_warm_up(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """``warbench serve`` asks for the warm-up after the first cost (or 3 s) as it starts."""
+    """``warbench serve`` asks for the warm-up, once the first cost is answered, as it starts."""
     import uvicorn
 
     asked: list[Any] = []
@@ -83,8 +93,8 @@ def test_serve_starts_the_warm_up(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
         main(["serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'w.db'}"])
     assert not exit_info.value.code
     assert len(asked) == 1
-    event, seconds = asked[0]
-    assert isinstance(event, threading.Event) and seconds == 3.0
+    (event,) = asked[0]
+    assert isinstance(event, threading.Event)
 
 
 def test_play_starts_the_warm_up(monkeypatch: pytest.MonkeyPatch) -> None:

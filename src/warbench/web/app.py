@@ -32,29 +32,37 @@ def warm_up() -> None:
 
 
 _WARM_LOCK = threading.Lock()
-_WARMING: list[threading.Thread] = []
+#: the warm-up's thread and the event that starts it (once a process)
+_WARMING: list[tuple[threading.Thread, threading.Event]] = []
 
 
-def warm_rules(first_cost: threading.Event | None = None, seconds: float = 0.0) -> threading.Thread:
+def warm_rules(first_cost: threading.Event | None = None) -> threading.Thread:
     """Load the rules' compiled kernels (``engine.warm``: numba, sight's and the Move's routes'
     kernels) in a background thread, once a process, so that a player's first Move or Attack
     does not wait for them (issue 10, session 38: ~0.5 s of CPU, seconds after an install).
-    ``warbench serve`` starts it once the Design page's first cost is answered (``first_cost``)
-    or after ``seconds``, so it does not delay a cold start's first page (issue 13); opening
-    the play pages starts it at once. The thread, the one started before if any."""
+    ``warbench serve`` starts it waiting for the Design page's first cost (``first_cost``), so
+    it never delays a cold start's first page (issue 13); opening the play pages (no
+    ``first_cost``) starts it at once, or the waiting one. Returns the thread."""
     with _WARM_LOCK:
         if _WARMING:
-            return _WARMING[0]
+            thread, go = _WARMING[0]
+            if first_cost is None:
+                go.set()
+            return thread
+        go = threading.Event()
+        if first_cost is None:
+            go.set()
 
         def run() -> None:
-            if first_cost is not None:
-                first_cost.wait(seconds)
+            while not go.wait(0.2):
+                if first_cost is not None and first_cost.is_set():
+                    break
             from warbench.rulesets.warsurge.game import engine
 
             engine.warm()
 
         thread = threading.Thread(target=run, name="warbench-warm-rules", daemon=True)
-        _WARMING.append(thread)
+        _WARMING.append((thread, go))
         thread.start()
         return thread
 
