@@ -22,28 +22,28 @@ ROSTERS = Path(__file__).parents[2] / "examples" / "warsurge" / "rosters"
 
 @pytest.fixture
 def warmed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """``engine.warm`` recorded (by the thread that called it), the once-a-process memo fresh."""
+    """``route_jit.warm`` recorded (by the thread that called it), the once-a-process memo fresh."""
     calls: list[str] = []
 
     def record() -> None:
         calls.append(threading.current_thread().name)
 
-    from warbench.rulesets.warsurge.game import engine
+    from warbench.rulesets.warsurge.game import route_jit
 
-    monkeypatch.setattr(engine, "warm", record)
+    monkeypatch.setattr(route_jit, "warm", record)
     monkeypatch.setattr(web_app, "_WARMING", [])
     return calls
 
 
-def test_engine_warm_loads_the_kernels_in_a_fresh_interpreter() -> None:
-    """Before ``engine.warm`` numba is not imported (importing the rules does not load it);
+def test_warm_loads_the_kernels_in_a_fresh_interpreter() -> None:
+    """Before ``route_jit.warm`` numba is not imported (importing the rules does not load it);
     after it, sight's and the routes' kernels are loaded."""
     code = (
         "import sys\n"
         "from warbench.rulesets.warsurge.game import engine, route_jit\n"
         "from warbench.rulesets.warsurge.battlefield import sight_jit\n"
         "print('numba' in sys.modules, bool(route_jit._KERNELS), bool(sight_jit._KERNELS))\n"
-        "engine.warm()\n"
+        "route_jit.warm()\n"
         "print('numba' in sys.modules, bool(route_jit._KERNELS), bool(sight_jit._KERNELS))\n"
     )
     out = subprocess.run(

@@ -191,10 +191,10 @@ def play(
 
 
 def warm_in_background() -> threading.Thread:
-    """Start ``engine.warm`` (the rules' compiled kernels) in a daemon thread."""
-    from warbench.rulesets.warsurge.game import engine
+    """Start ``route_jit.warm`` (the rules' compiled kernels) in a daemon thread."""
+    from warbench.rulesets.warsurge.game import route_jit
 
-    thread = threading.Thread(target=engine.warm, name="warbench-warm-rules", daemon=True)
+    thread = threading.Thread(target=route_jit.warm, name="warbench-warm-rules", daemon=True)
     thread.start()
     return thread
 

@@ -37,7 +37,7 @@ _WARMING: list[tuple[threading.Thread, threading.Event]] = []
 
 
 def warm_rules(first_cost: threading.Event | None = None) -> threading.Thread:
-    """Load the rules' compiled kernels (``engine.warm``: numba, sight's and the Move's routes'
+    """Load the rules' compiled kernels (``route_jit.warm``: numba, sight's and the Move's routes'
     kernels) in a background thread, once a process, so that a player's first Move or Attack
     does not wait for them (issue 10, session 38: ~0.5 s of CPU, seconds after an install).
     ``warbench serve`` starts it waiting for the Design page's first cost (``first_cost``), so
@@ -57,9 +57,9 @@ def warm_rules(first_cost: threading.Event | None = None) -> threading.Thread:
             while not go.wait(0.2):
                 if first_cost is not None and first_cost.is_set():
                     break
-            from warbench.rulesets.warsurge.game import engine
+            from warbench.rulesets.warsurge.game import route_jit
 
-            engine.warm()
+            route_jit.warm()
 
         thread = threading.Thread(target=run, name="warbench-warm-rules", daemon=True)
         _WARMING.append((thread, go))

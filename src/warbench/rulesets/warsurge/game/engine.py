@@ -115,17 +115,6 @@ def new_game(
     return w.state(), w.events
 
 
-def warm() -> None:
-    """Load the rules' compiled kernels now (numba's import, then sight's and the Move's
-    routes' kernels from numba's disk cache, or compiled on the first run after an install),
-    not in the first Move or Attack that needs them: ``warbench serve`` and ``warbench play``
-    call it in the background as they start (issue 10, session 38; docs/game.md, "A twentieth
-    pass: the Move's routes"). Calling it again costs a few calls."""
-    from warbench.rulesets.warsurge.game import route_jit
-
-    route_jit.warm()
-
-
 def normalize(action: Action) -> Action:
     """Round points as a record stores them, so a replay sees the very same numbers: a point
     to deploy at or move toward to 1e-6 inch; model ``positions`` are written exactly (JSON

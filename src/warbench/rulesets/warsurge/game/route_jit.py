@@ -245,7 +245,7 @@ class _Compiled:
 
 
 _KERNELS: list[Kernels] = []
-_LOCK = threading.Lock()  # (``engine.warm``'s thread and a first Move: compiled once)
+_LOCK = threading.Lock()  # (``warm``'s thread and a first Move: compiled once)
 
 
 def kernels() -> Kernels:
