@@ -59,19 +59,17 @@ def _recorded(points: int) -> Path:
 
 
 def _warm_sight() -> None:
-    """Load sight's and coherency's compiled kernels before the games (numba's import and its
-    disk cache: a cost of the process, not of a game, so ``games 0`` pays it too; docs/game.md,
-    the nineteenth and twentieth passes). ``WARBENCH_COLD_SIGHT=1`` leaves it to the first
-    game."""
+    """Load sight's, coherency's and the routes' compiled kernels before the games (numba's
+    import and its disk cache: a cost of the process, not of a game, so ``games 0`` pays it
+    too; docs/game.md, the nineteenth and twentieth passes). ``WARBENCH_COLD_SIGHT=1`` leaves
+    it to the first game."""
     import os
 
     if os.environ.get("WARBENCH_COLD_SIGHT") == "1":
         return
-    from warbench.rulesets.warsurge.battlefield import sight_jit
-    from warbench.rulesets.warsurge.game import coherency_jit
+    from warbench.rulesets.warsurge.game import route_jit
 
-    sight_jit.warm()
-    coherency_jit.warm()
+    route_jit.warm()  # sight's, coherency's and the Move's routes' kernels (session 38)
 
 
 def main(mode: str, n: int, points: int = 1000) -> None:

@@ -3,6 +3,7 @@ the game protocol (``warbench.play``; docs/protocol.md)."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,9 @@ def play(
     if side not in (0, 1):
         raise fail(f"--side {side}: allowed: 0, 1")
     ws = WarsurgeRuleset()
+    # the rules' compiled kernels (numba) load in the background while you read the first
+    # question, not in the first Move or Attack (issue 10, session 38)
+    warm_in_background()
     auto: AutomaticPlayer[Any] = AutomaticPlayer(RandomLegalPlayer(0))
 
     def write(line: str) -> None:
@@ -206,6 +210,15 @@ def play(
         console.print(f"  {n}: {f'{v:.1f}'.removesuffix('.0')} points remaining", highlight=False)
     if record is not None:
         console.print(f"record: {record}", highlight=False)
+
+
+def warm_in_background() -> threading.Thread:
+    """Start ``route_jit.warm`` (the rules' compiled kernels) in a daemon thread."""
+    from warbench.rulesets.warsurge.game import route_jit
+
+    thread = threading.Thread(target=route_jit.warm, name="warbench-warm-rules", daemon=True)
+    thread.start()
+    return thread
 
 
 def _board_due(ws: Any, state: Any, players: list[Any], side: int, person: Any) -> bool:

@@ -92,6 +92,12 @@ def serve(
         server.should_exit = True
 
     web.state.open_after(3.0, stop)
+    # the rules' compiled kernels (numba) load in the background once the Design page's first
+    # cost is answered, or the play pages are opened, so a player's first Move does not wait
+    # for them, and no cold start's first page waits for them either (issue 10, session 38)
+    from warbench.web.app import warm_rules
+
+    warm_rules(web.state.first_cost)
     server.run(sockets=[sock])
     if failed:
         raise fail(failed[0])

@@ -31,6 +31,42 @@ def warm_up() -> None:
     default_coster()
 
 
+_WARM_LOCK = threading.Lock()
+#: the warm-up's thread and the event that starts it (once a process)
+_WARMING: list[tuple[threading.Thread, threading.Event]] = []
+
+
+def warm_rules(first_cost: threading.Event | None = None) -> threading.Thread:
+    """Load the rules' compiled kernels (``route_jit.warm``: numba, sight's and the Move's routes'
+    kernels) in a background thread, once a process, so that a player's first Move or Attack
+    does not wait for them (issue 10, session 38: ~0.5 s of CPU, seconds after an install).
+    ``warbench serve`` starts it waiting for the Design page's first cost (``first_cost``), so
+    it never delays a cold start's first page (issue 13); opening the play pages (no
+    ``first_cost``) starts it at once, or the waiting one. Returns the thread."""
+    with _WARM_LOCK:
+        if _WARMING:
+            thread, go = _WARMING[0]
+            if first_cost is None:
+                go.set()
+            return thread
+        go = threading.Event()
+        if first_cost is None:
+            go.set()
+
+        def run() -> None:
+            while not go.wait(0.2):
+                if first_cost is not None and first_cost.is_set():
+                    break
+            from warbench.rulesets.warsurge.game import route_jit
+
+            route_jit.warm()
+
+        thread = threading.Thread(target=run, name="warbench-warm-rules", daemon=True)
+        _WARMING.append((thread, go))
+        thread.start()
+        return thread
+
+
 class LazyStore(State):
     """The app's state, whose ``store`` is opened (and migrated) on first use.
 
@@ -96,6 +132,7 @@ def _play(app: FastAPI) -> None:
     from warbench.web import play
 
     play.install(app)  # issue 14: play in the browser (web/play/)
+    warm_rules()  # the rules' compiled kernels, before the first Move (issue 10, session 38)
     # The database is opened here, on the event loop, before any play route runs: the play
     # service is made by the first request that finds none (web/play/routes.py: get_service),
     # and several first requests waiting on the database's opening would each make one (a game

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.effects.movement import flight
-from warbench.rulesets.warsurge.game import bases, perk_incorporeal
+from warbench.rulesets.warsurge.game import bases, perk_incorporeal, route_jit
 from warbench.rulesets.warsurge.game.coherency import _MARGIN
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL, FloatArray
 from warbench.rulesets.warsurge.game.perk_terrain_unit import passable
@@ -43,38 +43,27 @@ def clearly_blocked_headings(
     every length beyond the point where the first model's path enters it (the along-track
     distance less the half chord): one pass over (headings, models, bases), not one per
     length and heading as ``clearly_illegal`` measures them (issue 10, session 31)."""
-    pts = starts[list(moving)]
-    vx = lengths[None, :] * ux[:, None]  # (D, S): the route's own products
-    vy = lengths[None, :] * uy[:, None]
     f = w.field
     r = w.info(uid).radius
-    x = pts[None, None, :, 0] + vx[:, :, None]  # (D, S, m): the ends, as the route adds them
-    y = pts[None, None, :, 1] + vy[:, :, None]
-    lo = r - 1e-6 - _MARGIN
-    off = (x < lo) | (x > f.width - r + 1e-6 + _MARGIN) | (y < lo)
-    off |= y > f.height - r + 1e-6 + _MARGIN
-    out = np.asarray(off.any(axis=2), dtype=bool)
-    if not len(pts) or not len(lengths):
-        return out
-    far = float(lengths.max())
-    near = _bases_near(w, uid, pts.min(axis=0) - far - r - 1.0, pts.max(axis=0) + far + r + 1.0)
-    if near is None:
-        return out
-    oxy, orad = near
-    rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
-    ry = oxy[None, :, 1] - pts[:, 1, None]
-    along = rx[None] * ux[:, None, None] + ry[None] * uy[:, None, None]  # (D, m, B)
-    reach = orad + (r - OVERLAP_TOL - _MARGIN)  # closer than this: overlapping by more
-    # the square of the half chord the path cuts in the disc of radius ``reach``
-    half2 = along * along
-    half2 -= (rx * rx + ry * ry)[None]
-    half2 += np.where(reach > 0.0, reach * reach, -1.0)
-    cuts = half2 > 0.0
-    half = np.sqrt(np.where(cuts, half2, 0.0))
-    enters = np.where(cuts & (along + half > 0.0), along - half, np.inf)
-    first = enters.min(axis=(1, 2))  # (D,): where the first path enters a base
-    out |= first[:, None] < lengths[None, :]
-    return out
+    t = w.table()
+    # one compiled loop (``route_jit``: the ends off the battlefield, the bases near the box
+    # of every path, where the first path enters one; issue 10, session 38, the very floats
+    # of the NumPy form kept as the test's oracle)
+    return route_jit.headings_blocked(
+        starts[list(moving)],
+        ux,
+        uy,
+        lengths,
+        float(r),
+        r - 1e-6 - _MARGIN,
+        f.width - r + 1e-6 + _MARGIN,
+        f.height - r + 1e-6 + _MARGIN,
+        t.xy,
+        t.r,
+        t.uid,
+        uid,
+        r - OVERLAP_TOL - _MARGIN,
+    )
 
 
 def clearly_blocked_each(

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from warbench.rulesets.warsurge.battlefield.measure import COHERENCY
-from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game import geom, route_jit
 from warbench.rulesets.warsurge.game.route import CELL, INF, FloatGrid, NavGrid, rows_near_boxes
 from warbench.rulesets.warsurge.game.work import Work
 
@@ -233,44 +233,14 @@ def _place(
     then the model and spot cheapest on the field, each later spot within Coherency of one
     already taken (§4.2) and clear of them; a model may also stay where it stands. None when
     a model finds no place."""
-    n = len(starts)
-    cand = np.vstack([spots, starts])
-    # spots ahead of the cap are left out; a model's own start is open to it alone, the last
-    # resort (it may stay, §4.1 L1833-1835)
-    cval = np.concatenate([np.where(vals < cap, INF, vals), np.full(n, INF / 4)])
-    creach = np.hstack([reach, np.eye(n, dtype=bool)])
-    taken: list[int] = []
-    out: list[Point | None] = [None] * n
-    free_spot = np.ones(len(cand), dtype=bool)
-    link = np.ones(len(cand), dtype=bool)  # within Coherency of a placed model
-    left = set(range(n))
-    # the models that reach no spot are placed first, where they stand: the others are then
-    # linked to them (a Battle or Heavy user in a Dash, §5.1)
-    fixed = [k for k in range(n) if not reach[k].any()]
-    while left:
-        if fixed:
-            k = fixed.pop(0)
-            s = len(spots) + k
-            if not link[s]:  # (the bases where they stand may be closer than BASE_GAP)
-                return None
-        else:
-            ok = creach & (free_spot & link)[None, :]
-            rows = sorted(left)
-            sub = np.where(ok[rows], cval[None, :], np.inf)
-            flat = int(np.argmin(sub))
-            k_row, s = divmod(flat, len(cand))
-            if not np.isfinite(sub[k_row, s]) or sub[k_row, s] >= INF:
-                return None
-            k = rows[k_row]
-        p = cand[s]
-        out[k] = (float(p[0]), float(p[1]))
-        taken.append(s)
-        left.discard(k)
-        gaps = geom.centre_distances(cand, cand[s : s + 1])[:, 0] - 2 * r  # (session 35)
-        free_spot &= gaps > BASE_GAP / 2
-        now = gaps <= COHERENCY - SLACK
-        link = now if len(taken) == 1 else (link | now)
-    return tuple(p for p in out if p is not None)
+    # one compiled loop (``route_jit.place``: the very places of the NumPy form, kept as the
+    # test's oracle; issue 10, session 38)
+    ok, out = route_jit.place(
+        starts, spots, vals, reach, r, cap, INF, BASE_GAP / 2, COHERENCY - SLACK
+    )
+    if not ok:
+        return None
+    return tuple((x, y) for x, y in out.tolist())
 
 
 def progress_of(grid: NavGrid, dist: FloatGrid, positions: Sequence[Point]) -> float:

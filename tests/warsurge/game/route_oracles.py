@@ -1,0 +1,112 @@
+"""The NumPy forms of the route round's compiled loops (issue 10, session 38, s38-speedr;
+``game/route_jit.py``), kept as the tests' oracles only: no live code calls them. Each is the
+form the engine ran before the kernel, written over the kernel's own arguments."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warbench.rulesets.warsurge.battlefield.measure import COHERENCY
+from warbench.rulesets.warsurge.game import geom
+from warbench.rulesets.warsurge.game.route import INF
+from warbench.rulesets.warsurge.game.route_formation import BASE_GAP, SLACK
+
+Point = tuple[float, float]
+
+
+def headings_blocked(
+    pts: np.ndarray,
+    ux: np.ndarray,
+    uy: np.ndarray,
+    lengths: np.ndarray,
+    r: float,
+    lo: float,
+    hx: float,
+    hy: float,
+    txy: np.ndarray,
+    tr: np.ndarray,
+    tuid: np.ndarray,
+    uid: int,
+    slack: float,
+) -> np.ndarray:
+    """``move_prefilter.clearly_blocked_headings`` of session 31 (with ``_bases_near``)."""
+    vx = lengths[None, :] * ux[:, None]  # (D, S): the route's own products
+    vy = lengths[None, :] * uy[:, None]
+    x = pts[None, None, :, 0] + vx[:, :, None]  # (D, S, m): the ends, as the route adds them
+    y = pts[None, None, :, 1] + vy[:, :, None]
+    off = (x < lo) | (x > hx) | (y < lo)
+    off |= y > hy
+    out = np.asarray(off.any(axis=2), dtype=bool)
+    if not len(pts) or not len(lengths):
+        return out
+    far = float(lengths.max())
+    lo_xy = pts.min(axis=0) - far - r - 1.0
+    hi_xy = pts.max(axis=0) + far + r + 1.0
+    near = (
+        (txy[:, 0] > lo_xy[0] - tr)
+        & (txy[:, 0] < hi_xy[0] + tr)
+        & (txy[:, 1] > lo_xy[1] - tr)
+        & (txy[:, 1] < hi_xy[1] + tr)
+        & (tuid != uid)
+    )
+    if not near.any():
+        return out
+    oxy, orad = txy[near], tr[near]
+    rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
+    ry = oxy[None, :, 1] - pts[:, 1, None]
+    along = rx[None] * ux[:, None, None] + ry[None] * uy[:, None, None]  # (D, m, B)
+    reach = orad + slack  # closer than this: overlapping by more
+    half2 = along * along
+    half2 -= (rx * rx + ry * ry)[None]
+    half2 += np.where(reach > 0.0, reach * reach, -1.0)
+    cuts = half2 > 0.0
+    half = np.sqrt(np.where(cuts, half2, 0.0))
+    enters = np.where(cuts & (along + half > 0.0), along - half, np.inf)
+    first = enters.min(axis=(1, 2))  # (D,): where the first path enters a base
+    out |= first[:, None] < lengths[None, :]
+    return out
+
+
+def place(
+    starts: np.ndarray,
+    spots: np.ndarray,
+    vals: np.ndarray,
+    reach: np.ndarray,
+    r: float,
+    cap: float,
+) -> tuple[Point, ...] | None:
+    """``route_formation._place`` of session 35: the greedy placement in NumPy."""
+    n = len(starts)
+    cand = np.vstack([spots, starts])
+    cval = np.concatenate([np.where(vals < cap, INF, vals), np.full(n, INF / 4)])
+    creach = np.hstack([reach, np.eye(n, dtype=bool)])
+    taken: list[int] = []
+    out: list[Point | None] = [None] * n
+    free_spot = np.ones(len(cand), dtype=bool)
+    link = np.ones(len(cand), dtype=bool)  # within Coherency of a placed model
+    left = set(range(n))
+    fixed = [k for k in range(n) if not reach[k].any()]
+    while left:
+        if fixed:
+            k = fixed.pop(0)
+            s = len(spots) + k
+            if not link[s]:
+                return None
+        else:
+            ok = creach & (free_spot & link)[None, :]
+            rows = sorted(left)
+            sub = np.where(ok[rows], cval[None, :], np.inf)
+            flat = int(np.argmin(sub))
+            k_row, s = divmod(flat, len(cand))
+            if not np.isfinite(sub[k_row, s]) or sub[k_row, s] >= INF:
+                return None
+            k = rows[k_row]
+        p = cand[s]
+        out[k] = (float(p[0]), float(p[1]))
+        taken.append(s)
+        left.discard(k)
+        gaps = geom.centre_distances(cand, cand[s : s + 1])[:, 0] - 2 * r
+        free_spot &= gaps > BASE_GAP / 2
+        now = gaps <= COHERENCY - SLACK
+        link = now if len(taken) == 1 else (link | now)
+    return tuple(p for p in out if p is not None)
