@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from tests.warsurge.game import coherency_oracles as oracle
+from warbench.rulesets.warsurge.battlefield import sight_jit
 from warbench.rulesets.warsurge.game import coherency, coherency_jit, geom, place_memo
 from warbench.rulesets.warsurge.game.geom import OVERLAP_TOL
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
@@ -181,10 +182,10 @@ def test_place_memo_witnesses_are_the_numpy_forms(seed: int) -> None:
 
 
 def test_no_fused_multiply_add_in_the_compiled_code() -> None:
-    """The kernels, compiled with the options of ``coherency_jit`` (here without the disk
+    """The kernels, compiled with the options of ``sight_jit.compiler`` (here without the disk
     cache, whose code numba does not show), multiply and take square roots unfused."""
     numba = pytest.importorskip("numba")
-    options = {**coherency_jit.JIT_OPTIONS, "cache": False}
+    options = {**sight_jit.JIT_OPTIONS, "cache": False}
     one, box = np.ones((3, 2)), np.ones((2, 3, 2))
     radii, uids = np.ones(3), np.zeros(3, dtype=np.int64)
     kernels = [

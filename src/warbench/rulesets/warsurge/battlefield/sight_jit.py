@@ -19,7 +19,9 @@ seconds) and the answers are the same.
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -28,7 +30,9 @@ from warbench.rulesets.warsurge.battlefield.geometry import EPS, BoolArray, Floa
 __all__ = [
     "JIT_OPTIONS",
     "Kernels",
+    "compiler",
     "edges_cross_lines",
+    "first",
     "kernels",
     "lines_worth",
     "near_corridor",
@@ -39,6 +43,34 @@ __all__ = [
 
 #: numba's options for every kernel: kept on disk, no ``fastmath`` (IEEE floats, NumPy's)
 JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True}
+
+_K = TypeVar("_K")
+_MAKE_LOCK = threading.RLock()  # a warm-up thread and a first question: kernels made once
+
+
+def compiler(probe: Callable[..., Any]) -> Callable[[Callable[..., Any]], Any]:
+    """numba's ``njit`` with :data:`JIT_OPTIONS`, or without its disk cache when no cache
+    directory is writable (numba raises ``RuntimeError`` as ``probe`` is wrapped; the kernels
+    are then compiled anew in each process). Imports numba: its first caller pays it (sight's,
+    coherency's and the routes' kernels, sessions 37-38)."""
+    from numba import njit
+
+    try:
+        jit = njit(**JIT_OPTIONS)
+        jit(probe)  # a cache locator is found (or not) as a function is wrapped
+    except RuntimeError:
+        jit = njit(**{**JIT_OPTIONS, "cache": False})
+    return jit  # type: ignore[no-any-return]
+
+
+def first(made: list[_K], make: Callable[[], _K]) -> _K:
+    """``made[0]``, made by ``make`` on the first call, and made once even when a warm-up
+    thread (``route_jit.warm`` at ``warbench serve``) and a first question ask together."""
+    if not made:
+        with _MAKE_LOCK:
+            if not made:
+                made.append(make())
+    return made[0]
 
 
 def _edges_cross_lines(
@@ -285,13 +317,7 @@ class _Compiled:
     __slots__ = ("edges_cross_lines", "lines_worth", "near_corridor", "pair_lines", "rays")
 
     def __init__(self) -> None:
-        from numba import njit  # the first question of sight pays numba's import
-
-        try:
-            jit = njit(**JIT_OPTIONS)
-            jit(_near_corridor)  # a cache locator is found (or not) as a function is wrapped
-        except RuntimeError:  # no writable cache anywhere: compiled anew in each process
-            jit = njit(**{**JIT_OPTIONS, "cache": False})
+        jit = compiler(_near_corridor)  # the first question of sight pays numba's import
         self.edges_cross_lines = jit(_edges_cross_lines)
         self.lines_worth = jit(_lines_worth)
         self.pair_lines = jit(_pair_lines)
@@ -305,9 +331,7 @@ _KERNELS: list[Kernels] = []
 def kernels() -> Kernels:
     """The compiled kernels (numba imported and the functions compiled, or loaded from the
     disk cache, on the first call)."""
-    if not _KERNELS:
-        _KERNELS.append(_Compiled())
-    return _KERNELS[0]
+    return first(_KERNELS, _Compiled)
 
 
 def edges_cross_lines(

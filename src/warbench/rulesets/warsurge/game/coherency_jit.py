@@ -34,7 +34,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from warbench.rulesets.warsurge.battlefield.sight_jit import JIT_OPTIONS
+from warbench.rulesets.warsurge.battlefield.sight_jit import compiler, first
 
 __all__ = [
     "Kernels",
@@ -355,13 +355,7 @@ class _Compiled:
     __slots__ = ("candidate_overlaps", "first_entry", "gaps", "remember", "still_refused")
 
     def __init__(self) -> None:
-        from numba import njit  # the first candidate test pays numba's import
-
-        try:
-            jit = njit(**JIT_OPTIONS)
-            jit(_gaps)  # a cache locator is found (or not) as a function is wrapped
-        except RuntimeError:  # no writable cache anywhere: compiled anew in each process
-            jit = njit(**{**JIT_OPTIONS, "cache": False})
+        jit = compiler(_gaps)  # the first candidate test pays numba's import
         self.candidate_overlaps = jit(_candidate_overlaps)
         self.gaps = jit(_gaps)
         self.first_entry = jit(_first_entry)
@@ -375,9 +369,7 @@ _KERNELS: list[Kernels] = []
 def kernels() -> Kernels:
     """The compiled kernels (numba imported and the functions compiled, or loaded from the
     disk cache, on the first call)."""
-    if not _KERNELS:
-        _KERNELS.append(_Compiled())
-    return _KERNELS[0]
+    return first(_KERNELS, _Compiled)
 
 
 _NO_STARTS = np.zeros((0, 2))

@@ -24,7 +24,6 @@ Move does not wait for numba).
 from __future__ import annotations
 
 import math
-import threading
 from typing import Any, Protocol
 
 import numpy as np
@@ -233,29 +232,18 @@ class _Compiled:
     __slots__ = ("headings_blocked", "place")
 
     def __init__(self) -> None:
-        from numba import njit  # the first routed Move pays numba's import
-
-        try:
-            jit = njit(**sight_jit.JIT_OPTIONS)
-            jit(_place)  # a cache locator is found (or not) as a function is wrapped
-        except RuntimeError:  # no writable cache anywhere: compiled anew in each process
-            jit = njit(**{**sight_jit.JIT_OPTIONS, "cache": False})
+        jit = sight_jit.compiler(_place)  # the first routed Move pays numba's import
         self.headings_blocked = jit(_headings_blocked)
         self.place = jit(_place)
 
 
 _KERNELS: list[Kernels] = []
-_LOCK = threading.Lock()  # (``warm``'s thread and a first Move: compiled once)
 
 
 def kernels() -> Kernels:
     """The compiled kernels (numba imported and the functions compiled, or loaded from the
     disk cache, on the first call)."""
-    if not _KERNELS:
-        with _LOCK:
-            if not _KERNELS:
-                _KERNELS.append(_Compiled())
-    return _KERNELS[0]
+    return sight_jit.first(_KERNELS, _Compiled)
 
 
 def headings_blocked(
