@@ -31,9 +31,9 @@ def test_serve_prints_the_address_and_answers(tmp_path: Path) -> None:
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         assert found, line
         assert str(tmp_path) in line  # the database it serves
-        with urllib.request.urlopen(f"{found[0]}api/rosters", timeout=10) as r:
+        with urllib.request.urlopen(f"{found[0]}api/rosters", timeout=60) as r:
             assert json.load(r) == []
-        with urllib.request.urlopen(f"{found[0]}design", timeout=10) as r:
+        with urllib.request.urlopen(f"{found[0]}design", timeout=60) as r:
             assert b"Design a unit" in r.read()
     finally:
         proc.terminate()
