@@ -29,8 +29,10 @@ from warbench.rulesets.warsurge.game import engine, perk_turn
 from warbench.rulesets.warsurge.game.actions import Attack, Move
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS, Hook
-from warbench.rulesets.warsurge.game.perk_loot import on_casualty
-from warbench.rulesets.warsurge.game.state import Automation, GameState, Phase
+from warbench.rulesets.warsurge.game.perk_arms import take_status
+from warbench.rulesets.warsurge.game.perk_loot import markers, on_casualty
+from warbench.rulesets.warsurge.game.preview import preview
+from warbench.rulesets.warsurge.game.state import Automation, GameState, Phase, Status
 from warbench.rulesets.warsurge.game.work import Work
 
 GUN = weapon("Gun", range=24, attacks=1, power=10)
@@ -402,3 +404,92 @@ def test_p3156_looted_self_destruct_weapon_is_kept_for_its_new_wielders_fall() -
         " ".join(texts)
     )
     assert w.state().units[0].hp == (0, 0)
+
+
+# -- what the review found (issue 10, session 38, s38-lootfix) -----------------------------------
+
+
+def _two_raiders() -> GameState:
+    """Two Looters units (u0, u1), each with a Loot, Use I Blaster and a Gun; the Raiders (u2,
+    2 models of 3 HP, Move 20) in the Move Phase of Game Turn 2, side 1 acting."""
+    blaster = weapon("Blaster", range=12, attacks=2, power=6, perks=["Loot", "Use I"])
+    a = entry(unit("Looters A", models=1, weapons=[blaster, GUN]))
+    b = entry(unit("Looters B", models=1, weapons=[blaster, GUN]))
+    raiders = entry(unit("Raiders", models=2, hp=3, move=20, weapons=[GUN]))
+    pos = {0: [(40.0, 10.0)], 1: [(44.0, 10.0)], 2: [(24.0, 34.0), (24.0, 40.0)]}
+    state = scenario([[a, b], [raiders]], pos, active=1, automation=_manual())
+    units = tuple(u.with_counter(perk_turn.ARRIVED, 1) for u in state.units)
+    return replace(state, units=units)
+
+
+def _raider_falls(state: GameState, model: int) -> GameState:
+    """The Raiders' ``model`` is removed as a casualty (its picked-up Blaster drops)."""
+    r = state.units[2]
+    hp = tuple(0 if k == model else h for k, h in enumerate(r.hp))
+    w = Work(replace(state, units=(*state.units[:2], replace(r, hp=hp))), None, DEFAULT_HOOKS)
+    on_casualty(w, 2, model, "test")
+    after = w.state()
+    r = after.units[2]
+    removed = tuple(k == model for k in range(len(r.hp)))
+    return replace(after, units=(*after.units[:2], replace(r, removed=removed)))
+
+
+def _blaster_refusal(state: GameState, name: str = "Blaster") -> str | None:
+    from warbench.rulesets.warsurge.game.perk_limits import weapon_refusal
+
+    return weapon_refusal(Work(_at(state, 3), None, DEFAULT_HOOKS), 2, name)
+
+
+def test_p3246_a_fresh_use_i_weapon_picked_up_after_a_spent_one_dropped_is_usable() -> None:
+    # "The Weapon can be used once per game" (L3246): the spent one's use leaves with it, so
+    # another Blaster (u1's, never fired) picked up later by the Raiders' model 1 may be used
+    state = _two_raiders()
+    r = replace(state.units[2], statuses=(Status(take_status(0, 0, "Blaster"), None, "u0/B"),))
+    r = r.with_use(perk_turn._weapon_uses("Blaster"), 1)
+    fresh = Status("Loot marker@1@Blaster@32.00,40.00@0", None, "u1/Blaster")
+    state = replace(state, units=(state.units[0], replace(state.units[1], statuses=(fresh,)), r))
+    assert str(_blaster_refusal(state)).startswith("Blaster can be used once per game")
+    fallen = _raider_falls(state, 0)
+    marks = [s.name for u in fallen.units for s in u.statuses if s.name.startswith("Loot marker")]
+    assert "Loot marker@0@Blaster@24.00,34.00@0#1" in marks  # the spent one, with its use
+    assert fallen.units[2].used(perk_turn._weapon_uses("Blaster")) == 0
+    after, events = engine.apply(fallen, Move(2, to=(40.0, 40.0)), dice=ScriptedDice([]))
+    assert any("picks up the Loot Weapon Blaster" in e.text for e in events)
+    assert after.info(2).model_weapons[1] == ("Gun", "Blaster")
+    assert _blaster_refusal(after) is None
+
+
+def test_p3246_a_spent_use_i_weapon_stays_spent_when_the_name_it_is_carried_by_changes() -> None:
+    # model 0 carries u0's Blaster ("Blaster"), model 1 u1's ("Blaster (u1)"), spent; model 0
+    # falls, and model 1's is carried as "Blaster" from then on: still used once per game
+    state = _two_raiders()
+    took = (Status(take_status(0, 0, "Blaster")), Status(take_status(1, 1, "Blaster")))
+    r = replace(state.units[2], statuses=took).with_use(perk_turn._weapon_uses("Blaster (u1)"))
+    state = replace(state, units=(*state.units[:2], r))
+    assert state.info(2).model_weapons == (("Gun", "Blaster"), ("Gun", "Blaster (u1)"))
+    assert _blaster_refusal(state, "Blaster") is None
+    assert str(_blaster_refusal(state, "Blaster (u1)")).startswith("Blaster (u1) can be used once")
+    fallen = _raider_falls(state, 0)
+    assert fallen.info(2).model_weapons[1] == ("Gun", "Blaster")
+    assert str(_blaster_refusal(fallen, "Blaster")).startswith("Blaster can be used once per game")
+    assert fallen.units[2].used(perk_turn._weapon_uses("Blaster (u1)")) == 0
+
+
+def test_p3090_a_loot_marker_of_a_weapon_named_with_an_at_sign_is_read() -> None:
+    state = _two_raiders()
+    mark = Status("Loot marker@1@Blaster@Mk2@32.00,40.00@0#1", None, "u1/Blaster@Mk2")
+    units = list(state.units)
+    units[1] = replace(units[1], statuses=(mark,))
+    state = replace(state, units=tuple(units))
+    found = markers(Work(state, None, DEFAULT_HOOKS))
+    assert found == [(1, mark, 1, "Blaster@Mk2", (32.0, 40.0))]
+
+
+@pytest.mark.parametrize(("perk", "said"), [("Knockback I", "Knockback I (Perks L3917)"),
+                                            ("Grapple", "Grapple (Perks L3869)")])  # fmt: skip
+def test_p3917_the_preview_names_a_picked_up_weapons_knockback_and_grapple(
+    perk: str, said: str
+) -> None:
+    state, _ = _picked_up(["Loot", perk])
+    seen = preview(state, Attack(1, (("Blaster", 0),)))
+    assert seen is not None and seen.note is not None and seen.note.startswith(said)

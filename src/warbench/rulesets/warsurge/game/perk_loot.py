@@ -15,7 +15,9 @@ Phase/Step; docs/rulings.md "WARSURGE perks in play: session 25, w2-state" 5-8).
   stands, a status of the unit it fell from (it stays there when that unit is destroyed).
   The model no longer carries it (``perk_arms.drop_status``; a picked-up one: its ``take``
   status ends), so a model revived later is without it. A Shared Loot Weapon drops when the
-  unit's last model falls, one marker per copy of its profile.
+  unit's last model falls, one marker per copy of its profile. What a picked-up one spent
+  leaves the unit with its marker; the unit's other picked-up Weapons keep theirs when the
+  names they are carried by change (:func:`_relabel`).
 * **The pick-up** (ruling 6): a model whose straight Move or Dash path comes within contact
   of a marker (its base edge at the marker's point) picks the Weapon up at once: it carries it
   (``perk_arms.take_status``, read through ``GameState.info``) with its profile, under its
@@ -81,7 +83,8 @@ def markers(work: Work) -> list[Marker]:
     for u in work.units:
         for s in u.statuses:
             if s.name.startswith(MARKER):
-                src, weapon, xy, _ = s.name[len(MARKER) :].rsplit("@", 3)
+                src, rest = s.name[len(MARKER) :].split("@", 1)  # a Weapon's name may hold "@"
+                weapon, xy, _ = rest.rsplit("@", 2)
                 x, y = (float(v) for v in xy.split(","))
                 out.append((u.uid, s, int(src), weapon, (x, y)))
     return out
@@ -141,8 +144,42 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
         kept.append(Status(name, None, f"u{unit}/{weapon}"))
         work.emit("perk", f"{work.label(unit)}'s {weapon} drops as a Loot marker at ({x:.1f}, "
                   f"{y:.1f})", RULE, unit=unit, perk=LOOT, weapon=weapon, at=[x, y])  # fmt: skip
+    before = {k: _label(work, unit, k) for k in held}  # the names its picked-up Weapons had
     work.set_unit(unit, statuses=tuple(kept))
+    if ends:
+        _relabel(work, unit, before)
     refresh_thresholds(work, unit)  # Wane, Hearty of a Weapon it no longer carries
+
+
+def _relabel(work: Work, unit: int, before: dict[int, str]) -> None:
+    """A picked-up Weapon dropped: what it spent goes with its marker (:func:`_spent`), so the
+    unit's counters under the name it was carried by end, and a Weapon another model still
+    carries whose name changed (``<name> (u<src>)`` to ``<name>``, ``perk_arms``) keeps what it
+    spent under its new name (Use I-III "once per game", Perks L3246; issue 10, session 38,
+    s38-lootfix)."""
+    u = work.units[unit]
+    held = perk_arms.taken(u.statuses)
+    names = [(_weapon_uses(w), *_counters(w)) for w in before.values()]
+    values = {
+        k: (u.used(n[0]), *(u.counter(c) for c in n[1:]))
+        for k, n in zip(before, names, strict=True)
+    }
+    gone = {n for ns in names for n in ns}
+    uses = tuple(kv for kv in u.uses if kv[0] not in gone)
+    counters = tuple(kv for kv in u.counters if kv[0] not in gone)
+    u = u.evolve(uses=uses, counters=counters)
+    for k in held:
+        if k in before:
+            label = _label(work, unit, k)
+            used, *turns = values[k]
+            if used > u.used(_weapon_uses(label)):
+                u = u.with_use(_weapon_uses(label), used - u.used(_weapon_uses(label)))
+            for name, turn in zip(_counters(label), turns, strict=True):
+                if turn > u.counter(name):
+                    u = u.with_counter(name, turn)
+    if u != work.units[unit]:
+        work.units[unit] = u
+        work.dirty = True
 
 
 def _counters(weapon: str) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ from warbench.rulesets.warsurge.game.advstate import Playstyle
 from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
 from warbench.rulesets.warsurge.game.perk_displace import FORCE, KNOCKBACK, unaffected
 from warbench.rulesets.warsurge.game.perk_grapple import GRAPPLE, grapple_mover
-from warbench.rulesets.warsurge.game.perk_turn import index
+from warbench.rulesets.warsurge.game.perk_index import weapon_perks
 from warbench.rulesets.warsurge.game.plans import AttackPlanG
 from warbench.rulesets.warsurge.game.state import GameState
 from warbench.rulesets.warsurge.game.work import Work
@@ -56,7 +56,6 @@ def attack_push_note(game: GameState, action: Attack, plan: AttackPlanG) -> str 
     w = Work(game, None, DEFAULT_HOOKS)
     user = plan.uid
     end = "the Action Step" if game.setup.playstyle is Playstyle.ADVANCED else "the Attack Phase"
-    perks = index(game.setup).units[user]
     upheaval = perk_limitation.index(game.setup).upheaval.get(user, ())
     kamikaze = perk_limitation.index(game.setup).kamikaze
     aims = {name: (x, y) for name, x, y in action.aim}
@@ -66,7 +65,7 @@ def attack_push_note(game: GameState, action: Attack, plan: AttackPlanG) -> str 
         if (wp.weapon, wp.target) in seen:
             continue  # a Weapon split among models of one Target is one note
         seen.add((wp.weapon, wp.target))
-        own = perks.weapon_perks(wp.weapon)
+        own = weapon_perks(w, user, wp.weapon)  # a picked-up Weapon's too (Loot L3090)
         tgt, usr = w.label(wp.target), w.label(user)
         hit = f"if {wp.weapon} causes {tgt} HP Loss and a Skill Test passes"
         rank = next((r for r in reversed(tuple(KNOCKBACK)) if r in own), None)
