@@ -108,5 +108,5 @@ def test_play_choose_casualties_names_the_models_each_choice_removes_s5_11(
         "models 1 to 10 [Core Rules §5.11, §5.13]"
     )
     assert f"\n{question}\n" in text  # not "Blue: Blue: Dead Dogs"
-    assert "1. Blue: Dead Dogs: remove models 1 to 3 (§5.11)  (default)" in text
-    assert "2. Blue: Dead Dogs: remove models 8 to 10 (§5.11)" in text
+    assert "1. Blue: Dead Dogs: models 1 to 3 become casualties (§5.11)  (default)" in text
+    assert "2. Blue: Dead Dogs: models 8 to 10 become casualties (§5.11)" in text

@@ -52,13 +52,13 @@ def test_s5_12_the_hunter_cars_lose_one_car_and_one_hp_on_the_car_chosen() -> No
     # the engine's own order: car 1 removed, car 2 loses the fifth HP
     assert casualty_outcome(waiting, [0, 1, 2]) == [(0, 4), (1, 1)]
     assert describe(view, first, casualty_outcome(waiting, [0, 1, 2])) == (
-        "P1: Hunter Cars: remove model 1, the nearest P0: Plague Angel; model 2 loses 1 HP, "
-        "3 left (§5.11, §5.12)"
+        "P1: Hunter Cars: model 1, the nearest P0: Plague Angel, becomes a casualty; model 2 "
+        "loses 1 HP, 3 left (§5.11, §5.12)"
     )
     # "They decide to put the -1 HP onto the car on the right" (L2925-2927)
     right = {"kind": "casualties", "unit": 1, "models": [1, 2, 0]}
     assert describe(view, right, casualty_outcome(waiting, [1, 2, 0])) == (
-        "P1: Hunter Cars: remove model 2; model 3 loses 1 HP, 3 left (§5.11, §5.12)"
+        "P1: Hunter Cars: model 2 becomes a casualty; model 3 loses 1 HP, 3 left (§5.11, §5.12)"
     )
     # the words are the engine's: the choice made leaves the unit as they said
     made, _ = engine.apply(waiting, engine.default_casualties(waiting))
@@ -71,8 +71,8 @@ def test_s5_12_a_wounded_model_goes_first_whatever_the_order_and_the_words_say_s
     assert lost == [(0, 3), (2, 2)]  # car 3 first (§5.12), then the player's order
     said = describe(_view(waiting, 1), {"kind": "casualties", "unit": 1, "models": [0]}, lost)
     assert said == (
-        "P1: Hunter Cars: remove model 3, the farthest from P0: Plague Angel; model 1 loses 3 "
-        "HP, 1 left; model 3 was wounded "
+        "P1: Hunter Cars: model 3, the farthest from P0: Plague Angel, becomes a casualty; "
+        "model 1 loses 3 HP, 1 left; model 3 was wounded "
         "already, so first whatever the order (§5.11, §5.12)"
     )
 
@@ -92,7 +92,9 @@ def test_s5_11_only_the_weapon_waiting_is_counted_not_the_attack_s_later_weapons
     assert casualty_outcome(waiting, [2]) == [(2, 1)]  # the Rifle's; the Pistol's waits after
     view = _view(waiting, 1)
     said = describe(view, {"kind": "casualties", "unit": 1, "models": [2]}, [(2, 1)])
-    assert said == "P1: Troopers: remove model 3, the farthest from P0: Snipers (§5.11)"
+    assert said == (
+        "P1: Troopers: model 3, the farthest from P0: Snipers, becomes a casualty (§5.11)"
+    )
     # a choice the engine refuses has no outcome (model 7 does not exist)
     assert casualty_outcome(waiting, [7]) is None
     # without a game to ask, the choice is said as the order it names
@@ -100,3 +102,24 @@ def test_s5_11_only_the_weapon_waiting_is_counted_not_the_attack_s_later_weapons
         "P1: Troopers: casualties from models 3 and 1 first, in that order, wounded models "
         "first (§5.11, §5.12)"
     )
+
+
+def test_s5_13_a_choice_that_leaves_out_models_out_of_sight_cites_s5_13() -> None:
+    """§5.13 (L2953): models not in the attacker's line of sight cannot be chosen; a
+    choice among fewer models than the unit has standing says so by its rule (session 38's
+    review: the words cited §5.11 only)."""
+    rifle = weapon("Rifle", range=24, attacks=1, power=10)
+    state = scenario(
+        [[entry(unit("Snipers", weapons=[rifle]))], [entry(unit("Troopers", models=3))]],
+        {0: [(10.0, 10.0)], 1: line(10.0, 20.0, 3)},
+        phase=Phase.ATTACK,
+        automation=CHOOSING,
+    )
+    waiting, _ = engine.apply(state, Attack(0, (("Rifle", 1),)), dice=ScriptedDice([6]))
+    view = _view(waiting, 1)
+    action = {"kind": "casualties", "unit": 1, "models": [2]}
+    pause = view["casualties"]
+    assert isinstance(pause, dict) and pause["candidates"] == [0, 1, 2]  # all three in sight
+    assert describe(view, action, [(2, 1)]).endswith("becomes a casualty (§5.11)")
+    pause["candidates"] = [1, 2]  # model 1 out of the Snipers' sight
+    assert describe(view, action, [(2, 1)]).endswith("becomes a casualty (§5.11, §5.13)")

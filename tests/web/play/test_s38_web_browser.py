@@ -45,8 +45,8 @@ def test_a_casualty_choice_names_the_models_it_removes_as_the_board_numbers_them
     expect(page.locator("#decision-title")).to_contain_text("among models 1 to 10")
     choices = page.locator("#actions > li > button")
     expect(choices).to_have_text(
-        ["Blue: Dead Dogs: remove models 1 to 3 (§5.11)",
-         "Blue: Dead Dogs: remove models 8 to 10 (§5.11)"]
+        ["Blue: Dead Dogs: models 1 to 3 become casualties (§5.11)",
+         "Blue: Dead Dogs: models 8 to 10 become casualties (§5.11)"]
     )  # fmt: skip
     # the board numbers the unit's ten models, as the choices name them
     numbers = page.locator("#board text.piece-letter")

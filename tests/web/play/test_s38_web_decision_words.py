@@ -166,8 +166,8 @@ def test_a_casualty_decision_in_the_page_says_which_models_each_choice_removes_s
     assert d is not None and d["kind"] == "casualties"
     assert d["prompt"].endswith("choose the casualties among models 1 to 10")
     assert [a["label"] for a in d["actions"]] == [
-        "Blue: Dead Dogs: remove models 1 to 3 (§5.11)",
-        "Blue: Dead Dogs: remove models 8 to 10 (§5.11)",
+        "Blue: Dead Dogs: models 1 to 3 become casualties (§5.11)",
+        "Blue: Dead Dogs: models 8 to 10 become casualties (§5.11)",
     ]
 
 

@@ -7,12 +7,14 @@ The Counter Actions of the Advanced game (001_d3f5e425c5e1196d.txt §9.3, L3825-
 each one is: no Counter Action, a Counter Attack on the attacking unit, a Counter Guard, a
 Counter Use Perks; each costs the Command Points of its parent Action (L3836).
 
-A casualty choice (§5.11, §5.12, §5.13) says which models it removes, numbered from 1 as the
-board's previews and the Play Manager number them ("Blue: Dead Dogs: remove models 1, 2 and 3,
-the 3 nearest Red: Sniper Troopers (§5.11)"): :func:`casualty_outcome` asks the engine which
-models lose how many HP (the choice is an order of preference inside the rules' order, §5.12,
-§5.16, so only the engine knows), :func:`describe` words it; without a game to ask, the choice
-is worded as the order it is (session 38: it was "casualties: unit 3, models [0, 1, ...]")."""
+A casualty choice (§5.11, §5.12, §5.13) says which models become casualties (removed at the
+end of the Attack Phase, §5.11), numbered from 1 as the board's previews and the Play Manager
+number them ("Blue: Dead Dogs: models 1 to 3, the 3 nearest Red: Sniper Troopers, become
+casualties (§5.11)"; §5.13 cited too when models out of the attacker's sight are left
+out): :func:`casualty_outcome` asks the engine which models lose how many HP (the choice is
+an order of preference inside the rules' order, §5.12, §5.16, so only the engine knows),
+:func:`describe` words it; without a game to ask, the choice is worded as the order it is
+(session 38: it was "casualties: unit 3, models [0, 1, ...]")."""
 
 from __future__ import annotations
 
@@ -162,10 +164,11 @@ def _casualties(view: Any, a: dict[str, Any], who: str, lost: Outcome | None) ->
     dead = [m for m, n in lost if m < len(hp) and n >= hp[m]]
     said: list[str] = []
     if dead:
-        said.append(f"remove {models_said(dead)}")
+        # they become casualties now and are removed at the end of the Attack Phase (§5.11
+        # L2872; the Advanced game's Attack Action, rulings), so the words do not say "remove"
         where = _where(view, a.get("unit"), dead)
-        if where:
-            said[-1] += f", {where}"
+        become = "becomes a casualty" if len(dead) == 1 else "become casualties"
+        said.append(f"{models_said(dead)}{f', {where},' if where else ''} {become}")
     for m, n in lost:
         if m not in dead:
             left = f", {hp[m] - n} left" if m < len(hp) else ""
@@ -179,7 +182,20 @@ def _casualties(view: Any, a: dict[str, Any], who: str, lost: Outcome | None) ->
         was = "was" if len(wounded) == 1 else "were"
         said.append(f"{models_said(wounded)} {was} wounded already, so first whatever the order")
     rule = "§5.11, §5.12" if len(dead) < len(lost) or wounded else "§5.11"
+    if _out_of_sight(view, hp):
+        rule += ", §5.13"  # some models cannot be chosen: not in the attacker's sight
     return f"{who}: {'; '.join(said)} ({rule})"
+
+
+def _out_of_sight(view: Any, hp: Sequence[Any]) -> bool:
+    """Whether the waiting casualty choice leaves out models of the unit still standing (not
+    in the attacker's line of sight, §5.13 L2953)."""
+    pause = view.get("casualties") if isinstance(view, dict) else None
+    if not isinstance(pause, dict):
+        return False
+    cands = [m for m in pause.get("candidates") or [] if isinstance(m, int)]
+    standing = [m for m, h in enumerate(hp) if isinstance(h, int) and h > 0]
+    return bool(cands) and len(cands) < len(standing)
 
 
 def _where(view: Any, uid: Any, dead: Sequence[int]) -> str | None:
