@@ -53,6 +53,11 @@ FACTOR)``, on the same seeds (a round of its own: recorded as ``scale``, merged 
 same scaling, never fitted); ``--sweep FILE ...`` prints, for every matchup played at two or
 more ratios of points in those files, the logistic through them and the ratio at which it is
 even (:func:`crossing`): how far past 50% a matchup stuck at 0% or 100% is.
+
+``--fill POINTS ...`` (issue 15, session 39, docs/points.md §9 "Round 13") prints what each
+army's whole models cost over the points it is listed at (:func:`fill`): an army of a few dear
+models is a rounding (two Behemoths at 1,100 points cost 1,408), and its games move with its
+price only where the rounding flips.
 """
 
 from __future__ import annotations
