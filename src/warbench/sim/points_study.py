@@ -53,6 +53,11 @@ FACTOR)``, on the same seeds (a round of its own: recorded as ``scale``, merged 
 same scaling, never fitted); ``--sweep FILE ...`` prints, for every matchup played at two or
 more ratios of points in those files, the logistic through them and the ratio at which it is
 even (:func:`crossing`): how far past 50% a matchup stuck at 0% or 100% is.
+
+``--fill POINTS ...`` (issue 15, session 39, docs/points.md §9 "Round 13") prints what each
+army's whole models cost over the points it is listed at (:func:`fill`): an army of a few dear
+models is a rounding (two Behemoths at 1,100 points cost 1,408), and its games move with its
+price only where the rounding flips.
 """
 
 from __future__ import annotations
@@ -1203,6 +1208,31 @@ def sweep_table(rounds: Sequence[Round]) -> str:
     return "\n".join(lines)
 
 
+def fill(version: str, points: int, names: Sequence[str] = tuple(ARCHETYPES)) -> dict[str, float]:
+    """What each army's whole models cost under ``version`` over the ``points`` it is listed
+    at (:func:`raw_price` ÷ ``points``; docs/points.md §9, round 13): 1 when the models add
+    up to the listing, above 1 when rounding to whole models gives the army more than it
+    pays for (two Behemoths listed at 1,100 points cost 1,408: 1.28)."""
+    return {n: raw_price(n, version, points) / points for n in names}
+
+
+def fill_table(version: str, levels: Sequence[int]) -> str:
+    """:func:`fill` at each of ``levels`` as a docs/points.md table: a row a level, a column an
+    army, and the level's widest miss (``max |log fill|`` as a ratio): where a round's armies
+    are what their points say."""
+    rows = {level: fill(version, level) for level in levels}
+    names = list(ARCHETYPES)
+    lines = [
+        "| points | " + " | ".join(names) + " | widest |",
+        "| --- | " + " | ".join("---" for _ in names) + " | --- |",
+    ]
+    for level, f in rows.items():
+        widest = max(f.values(), key=lambda x: abs(math.log(x)))
+        cells = " | ".join(f"{f[n]:.3f}" for n in names)
+        lines.append(f"| {level} | {cells} | {widest:.3f} |")
+    return "\n".join(lines)
+
+
 def games_for(half_width: float = 0.05, z: float = 1.96) -> int:
     """Games a matchup needs for a 95% interval of ``± half_width`` around a 50% win rate."""
     return math.ceil(z * z * 0.25 / (half_width * half_width))
@@ -1399,6 +1429,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="rounds saved by --out, some with --scale: print each matchup's handicap sweep",
     )
     ap.add_argument(
+        "--fill",
+        nargs="+",
+        type=int,
+        default=None,
+        metavar="POINTS",
+        help="print what each army's whole models cost over its points at these levels",
+    )
+    ap.add_argument(
         "--compare",
         nargs="+",
         default=None,
@@ -1417,6 +1455,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     if args.sweep:
         print(sweep_table([_read_round(path) for path in args.sweep]))
+        return
+    if args.fill:
+        print(fill_table(args.version, args.fill))
         return
     scale: dict[str, float] = {}
     for text in args.scale:

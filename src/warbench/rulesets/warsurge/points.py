@@ -99,6 +99,12 @@ class Constants(BaseModel):
     # it off (every version before the round).
     reach_outrange: float = Field(default=0.0, ge=0)
     reach_enemy_range: float = Field(default=18.0, ge=0)
+    # Durability's mean (docs/points.md §9, round 13): a body's reference attacks to remove
+    # are the weighted power mean, with this exponent, of the attacks each pool weapon needs.
+    # -1 (every version before the round) is the harmonic mean, HP / the mean loss per die,
+    # which the weapons that hurt the body most decide; nearer 0 counts more of the weapons
+    # that barely scratch it. Below 0, so a weapon that cannot hurt a body adds nothing.
+    durability_power: float = Field(default=-1.0, ge=-4, lt=0)
 
 
 class PoolTarget(BaseModel):
@@ -576,7 +582,9 @@ class PointsModel:
         )
 
     def durability(self, profile: UnitProfile, loadout: Sequence[WeaponProfile] = ()) -> Durability:
-        """Reference attacks needed to remove one model of ``profile`` carrying ``loadout``."""
+        """Reference attacks needed to remove one model of ``profile`` carrying ``loadout``: the
+        weighted power mean (``durability_power``; -1, the harmonic mean, before round 13) of
+        the attacks each weapon of the weapon pool needs, partly at range and partly in a Melee."""
         profile = self._profile_view(profile)
         loadout = tuple(self._weapon_view(w, f"W{i}") for i, w in enumerate(loadout))
         key = profile.model_dump_json() + "|" + "|".join(w.model_dump_json() for w in loadout)
@@ -590,7 +598,8 @@ class PointsModel:
         )
         perks = _names(profile.perks)
         m = self._melee_share()
-        rate = total_w = 0.0
+        power = self.c.durability_power
+        rate = total_w = powered = 0.0
         for pw in self.data.weapon_pool:
             attacker = self._reference_attacker(pw)
             r, _ = self._expected_loss(
@@ -599,10 +608,17 @@ class PointsModel:
             mm, _ = self._expected_loss(
                 attacker, target, _contexts(perks, melee=True, ranged_half=0, half_possible=False)
             )
-            rate += pw.weight * ((1 - m) * r + m * mm) / _DIE_SAMPLE
+            loss = ((1 - m) * r + m * mm) / _DIE_SAMPLE
+            rate += pw.weight * loss
+            if power != -1.0:
+                powered += pw.weight * (profile.hp / max(loss, 1e-6)) ** power
             total_w += pw.weight
-        per_die = max(rate / total_w, 1e-6)
-        out = Durability(attacks=profile.hp / per_die, loss_per_die=per_die)
+        if power == -1.0:  # the harmonic mean, computed as every version before round 13 did
+            per_die = max(rate / total_w, 1e-6)
+            out = Durability(attacks=profile.hp / per_die, loss_per_die=per_die)
+        else:
+            attacks = float((powered / total_w) ** (1 / power))
+            out = Durability(attacks=attacks, loss_per_die=profile.hp / attacks)
         self._durability[key] = out
         return out
 
