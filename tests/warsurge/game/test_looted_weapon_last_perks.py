@@ -183,6 +183,26 @@ def test_p3216_a_picked_up_upheaval_weapon_tests_its_new_user_at_the_phase_end()
     assert not any("Upheaval" in e.text for e in events)
 
 
+def test_p3238_the_upheaval_test_stays_with_the_user_that_dropped_the_weapon() -> None:
+    # "If the User is a casualty before applying this Perk, still roll the test and apply the
+    # results": the Raiders' model 0 fires its picked-up Upheaval Blaster, then falls (the
+    # Blaster drops) before the Phase ends; the Raiders still roll the test
+    state = _both_picked_up(_looters_fallen(["Loot", "Upheaval"]))
+    state, _ = engine.apply(state, Attack(2, (("Blaster", 1),)), dice=ScriptedDice([1, 1]))
+    r = replace(state.units[2], hp=(0, 3))
+    w = Work(replace(state, units=(*state.units[:2], r)), None, DEFAULT_HOOKS)
+    on_casualty(w, 2, 0, "test")
+    fallen = w.state()
+    fallen = replace(
+        fallen, units=(*fallen.units[:2], replace(fallen.units[2], removed=(True, False)))
+    )
+    assert any(s.name.startswith("Loot marker@0@Blaster@") for s in fallen.units[2].statuses)
+    dice = ScriptedDice([4])
+    _, events = engine.apply(fallen, Pass(), dice=dice)
+    assert dice.remaining == 0
+    assert any("P1: Raiders's Blaster: Upheaval Skill Test passed (4)" in e.text for e in events)
+
+
 # -- Simulacrum (L4059): the carrier is the Wielder and the User --------------------------------
 
 #: a Loot Mirror (Simulacrum; 3 Attacks, Power 6, Range 8") and a cheaper Cannon (Range 24")
