@@ -33,6 +33,8 @@ GAME_TEST_FILES: tuple[str, ...] = (
     "tests/rulesets/warsurge/effects/test_game_turn_perks.py",
     # session 38, s38-loot: a looted Weapon's limits and Perks for its new carrier
     "tests/warsurge/game/test_looted_weapon_limits.py",
+    # session 39, s39-loot2: a looted Upheaval, Simulacrum, Trap, Twin/Triune Weapon; copies
+    "tests/warsurge/game/test_looted_weapon_last_perks.py",
     "tests/rulesets/warsurge/effects/test_game_use_perks.py",
     # s11-perks-b: Ability, Aeonian, Defensive, Limitation, Transformation
     "tests/rulesets/warsurge/effects/test_ability_aeonian_targeting.py",

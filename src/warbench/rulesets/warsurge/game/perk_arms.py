@@ -7,10 +7,11 @@ Two kinds of change, each a status on the unit that carries the Weapon:
 * ``Arms@copy@<weapon>@<unit>@<other weapon>``: the unit's ``<weapon>`` has the profile of
   ``<unit>``'s ``<other weapon>`` (Range, Type, Attack profile and Weapon Perks) under its own
   name, carried by the same models (Simulacrum, Perks 000_94ecc6a4c74d351b.txt L4059,
-  :mod:`.perk_simulacrum`).
+  :mod:`.perk_simulacrum`); both names :func:`quote`-d (a name may hold ``@``).
 * ``Arms@take@<model>@<unit>@<other weapon>``: the model ``<model>`` also carries ``<unit>``'s
   ``<other weapon>`` (Loot, L3090, :mod:`.perk_loot`), under that Weapon's name, or
-  ``<name> (u<unit>)`` when the unit already has a different Weapon of that name.
+  ``<name> (u<unit>)`` when the unit already has a Weapon of that name, or ``<name> (u<unit>,
+  2)`` … when it has that too: each picked-up copy is a Weapon of its own (:func:`labels`).
 * ``Arms@drop@<model>@<weapon>``: the model no longer carries its profile's ``<weapon>`` (a
   Loot Weapon it dropped as it fell: a model revived later is without it).
 
@@ -51,14 +52,18 @@ __all__ = [
     "TAKE",
     "armed",
     "carried_weapons",
+    "copy_prefix",
     "copy_status",
     "drop_status",
     "in_play",
+    "labels",
+    "quote",
     "rearmed",
     "rearmed_units",
     "take_status",
     "taken",
     "taken_weapons",
+    "unquote",
 ]
 
 ARMS = "Arms@"
@@ -82,8 +87,27 @@ def in_play(setup: GameSetup) -> bool:
     return out
 
 
+def quote(name: str) -> str:
+    """``name`` with ``%`` and ``@`` escaped (``%25``, ``%40``), to stand in a status whose
+    fields ``@`` separates: a Weapon's name is its player's and may hold either (issue 10,
+    session 39, s39-loot2); a name without them is unchanged."""
+    return name.replace("%", "%25").replace("@", "%40") if "@" in name or "%" in name else name
+
+
+def unquote(text: str) -> str:
+    """The name :func:`quote` escaped."""
+    return text.replace("%40", "@").replace("%25", "%") if "%" in text else text
+
+
 def copy_status(weapon: str, source: int, other: str) -> str:
-    return f"{COPY}{weapon}@{source}@{other}"
+    """``Arms@copy@<weapon>@<unit>@<other weapon>``, the names :func:`quote`-d: either may
+    hold ``@`` (issue 10, session 39, s39-loot2)."""
+    return f"{COPY}{quote(weapon)}@{source}@{quote(other)}"
+
+
+def copy_prefix(weapon: str) -> str:
+    """The start of every :func:`copy_status` of ``weapon``."""
+    return f"{COPY}{quote(weapon)}@"
 
 
 def take_status(model: int, source: int, other: str) -> str:
@@ -171,30 +195,57 @@ def _profile(setup: GameSetup, source: int, other: str) -> WeaponProfile:
     return prof
 
 
+def labels(
+    setup: GameSetup, uid: int, statuses: Sequence[Status]
+) -> dict[int, tuple[str, int, str]]:
+    """Model -> (the name it carries its picked-up Loot Weapon by, the Weapon's unit, its
+    name there). Each picked-up copy is a Weapon of its own (issue 10, session 39, s39-loot2):
+    ``<name>``, or ``<name> (u<unit>)`` when the unit has a Weapon of that name already (its
+    own, or a copy picked up before), or ``<name> (u<unit>, <k>)`` (k = 2, 3 …) when it has
+    that too, so two copies of one Weapon keep their own Use, Recharge and Malfunction
+    counters (those are the unit's, kept by the name a Weapon is carried by)."""
+    names = [s.name for s in statuses if s.name.startswith(TAKE)] if statuses else []
+    return _labels(setup.units[uid], names) if names else {}
+
+
+def _labels(info: UnitInfo, names: Sequence[str]) -> dict[int, tuple[str, int, str]]:
+    used = {wp.name for wp in info.unit.weapons}
+    out: dict[int, tuple[str, int, str]] = {}
+    for name in names:
+        if not name.startswith(TAKE):
+            continue
+        model, src, other = name[len(TAKE) :].split("@", 2)
+        s = int(src)
+        label = other if other not in used else f"{other} (u{s})"
+        k = 2
+        while label in used:
+            label = f"{other} (u{s}, {k})"
+            k += 1
+        used.add(label)
+        out[int(model)] = (label, s, other)
+    return out
+
+
 def _derive(setup: GameSetup, info: UnitInfo, names: tuple[str, ...]) -> UnitInfo:
     weapons = list(info.unit.weapons)
     index = {wp.name: k for k, wp in enumerate(weapons)}
     carried = [list(ws) for ws in info.model_weapons]
-    origin: dict[str, tuple[int, str]] = {}
+    took = _labels(info, names)
     for name in names:
         if name.startswith(COPY):
-            weapon, src, other = name[len(COPY) :].rsplit("@", 2)
+            weapon, src, other = (unquote(v) for v in name[len(COPY) :].rsplit("@", 2))
             if weapon in index:
                 prof = _profile(setup, int(src), other)
                 weapons[index[weapon]] = prof.model_copy(update={"name": weapon})
         elif name.startswith(TAKE):
-            model, src, other = name[len(TAKE) :].split("@", 2)
-            m, s = int(model), int(src)
-            label = other
-            if label in index and origin.get(label) != (s, other):
-                label = f"{other} (u{s})"
+            m = int(name[len(TAKE) :].split("@", 1)[0])
+            label, s, other = took[m]
             if label not in index:
                 index[label] = len(weapons)
                 prof = _profile(setup, s, other)
                 # one model's Weapon now: Shared (a unit's) does not come with it (Loot L3102)
                 kept = [p for p in prof.perks if not PerkSet([p]).has("Shared")]
                 weapons.append(prof.model_copy(update={"name": label, "perks": kept}))
-                origin[label] = (s, other)
             if 0 <= m < len(carried) and label not in carried[m]:
                 carried[m].append(label)
         elif name.startswith(DROP):

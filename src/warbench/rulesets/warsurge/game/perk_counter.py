@@ -46,6 +46,7 @@ from warbench.rulesets.warsurge.game import (
 )
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.perk_effects import weapon_ranges
+from warbench.rulesets.warsurge.game.perk_index import looted_perks
 from warbench.rulesets.warsurge.game.plans import WeaponPlan
 from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.terrain_split import split_side
@@ -296,12 +297,16 @@ def on_casualty_kamikaze(work: Work, unit: int, model: int, source: str) -> None
 # -- Upheaval (L3216) --------------------------------------------------------------------------
 
 UPHEAVAL = "upheaval "
+UPHEAVAL_PERK = "Upheaval"
 _STEP = 0.04  # inches: the relocation advances by this much, within the contact tolerance
 
 
 def upheaval_used(work: Work, unit: int, weapon: str, target: int) -> None:
-    """Note an Upheaval Weapon's use: its Skill Test comes at the end of the Phase."""
-    if weapon in perk_limitation.index(work.setup).upheaval.get(unit, ()):
+    """Note an Upheaval Weapon's use: its Skill Test comes at the end of the Phase. A Loot
+    Weapon picked up keeps its Perk (L3090; ``perk_limitation.held``): the unit that used it is
+    its User (issue 10, session 39, s39-loot2; docs/rulings.md w2-state ruling 11)."""
+    listed = perk_limitation.index(work.setup).upheaval.get(unit, ())
+    if weapon in perk_limitation.held(work, unit, UPHEAVAL_PERK, listed):
         work.units[unit] = work.units[unit].with_counter(UPHEAVAL + weapon, 1)
         work.dirty = True
 
@@ -420,16 +425,34 @@ def _upheaval(work: Work, unit: int, weapon: str) -> None:
 
 
 def upheaval_at_phase_end(work: Work, phase: str) -> None:
-    """Upheaval: the Skill Test of every Upheaval Weapon used in the Phase."""
-    for unit, weapons in sorted(perk_limitation.index(work.setup).upheaval.items()):
+    """Upheaval: the Skill Test of every Upheaval Weapon used in the Phase: the set-up's, then
+    (in a set-up with a Loot Upheaval Weapon) those picked up, read from the units' counters,
+    so a test is rolled for the unit that used the Weapon even when it dropped it since."""
+    upheaval = perk_limitation.index(work.setup).upheaval
+    for unit, weapons in sorted(upheaval.items()):
         for weapon in weapons:
-            if not work.units[unit].counter(UPHEAVAL + weapon):
-                continue
-            work.units[unit] = work.units[unit].with_counter(UPHEAVAL + weapon, 0)
-            work.dirty = True
-            u = work.units[unit]
-            if u.location is Location.TABLE and u.living():
-                _upheaval(work, unit, weapon)
+            if work.units[unit].counter(UPHEAVAL + weapon):
+                _test_upheaval(work, unit, weapon)
+    if UPHEAVAL_PERK not in looted_perks(work.setup):
+        return
+    due = [
+        (u.uid, name[len(UPHEAVAL) :])
+        for u in work.units
+        for name, value in u.counters
+        if value
+        and name.startswith(UPHEAVAL)
+        and name[len(UPHEAVAL) :] not in upheaval.get(u.uid, ())
+    ]
+    for unit, weapon in due:
+        _test_upheaval(work, unit, weapon)
+
+
+def _test_upheaval(work: Work, unit: int, weapon: str) -> None:
+    work.units[unit] = work.units[unit].with_counter(UPHEAVAL + weapon, 0)
+    work.dirty = True
+    u = work.units[unit]
+    if u.location is Location.TABLE and u.living():
+        _upheaval(work, unit, weapon)
 
 
 def register_hooks(reg: HookRegistry) -> None:

@@ -81,7 +81,7 @@ def unit_perk_names(w: Work, uid: int) -> list[str]:
     L3793)."""
     info = w.info(uid)
     names = [*info.unit.profile.perks, *info.traits]
-    if uid in perk_simulacrum.wielders(w.setup):  # a Weapon Perk the unit uses (L4059)
+    if perk_simulacrum.wields(w, uid):  # a Weapon Perk the unit uses (L4059), a looted one too
         names.append(perk_simulacrum.SIMULACRUM)
     return [*names, perk_corrupted.CORRUPTED] if perk_corrupted.wields(w, uid) else names
 

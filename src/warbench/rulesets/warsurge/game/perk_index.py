@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from warbench.rulesets.warsurge.effects.table import load_table
 from warbench.rulesets.warsurge.game.memo import per_setup
-from warbench.rulesets.warsurge.game.perk_arms import taken_weapons
+from warbench.rulesets.warsurge.game.perk_arms import labels, taken_weapons
 
 if TYPE_CHECKING:
     from warbench.rulesets.warsurge.game.state import GameSetup
@@ -119,13 +119,25 @@ def looted_perks(setup: GameSetup) -> frozenset[str]:
 
 
 def taken_perks(work: Work, uid: int) -> tuple[tuple[str, frozenset[str]], ...]:
-    """The picked-up Loot Weapons the unit carries now (``perk_arms.taken_weapons``) with
-    the book names of their Perks: a Weapon keeps its Perks (L3090; issue 10, session 38)."""
+    """The picked-up Loot Weapons the unit carries now (``perk_arms.taken_weapons``, under
+    the names it carries them by) with the book names of their Perks: a Weapon keeps its Perks
+    (L3090; issue 10, session 38), its own, as the set-up's Weapons' are read (:func:`index`),
+    not those of a profile a Simulacrum one copies for a Game Turn (session 39, s39-loot2)."""
     statuses = work.units[uid].statuses
     if not statuses or not looted_perks(work.setup):
         return ()
     taken = taken_weapons(work.setup, uid, statuses)
-    return tuple((wp.name, _book_names(tuple(wp.perks))) for wp in taken)
+    if not taken:
+        return ()
+    origin = {
+        label: (src, other) for label, src, other in labels(work.setup, uid, statuses).values()
+    }
+    out = []
+    for wp in taken:
+        src, other = origin[wp.name]
+        own = work.setup.units[src].unit.weapon(other).perks
+        out.append((wp.name, _book_names(tuple(own)) - {"Shared"}))  # one model's (L3102)
+    return tuple(out)
 
 
 def weapon_perks(work: Work, uid: int, weapon: str) -> frozenset[str]:

@@ -21,7 +21,8 @@ Phase/Step; docs/rulings.md "WARSURGE perks in play: session 25, w2-state" 5-8).
 * **The pick-up** (ruling 6): a model whose straight Move or Dash path comes within contact
   of a marker (its base edge at the marker's point) picks the Weapon up at once: it carries it
   (``perk_arms.take_status``, read through ``GameState.info``) with its profile, under its
-  name (``<name> (u<unit>)`` when its unit has another Weapon of that name). One Loot Weapon
+  name (``<name> (u<unit>)`` when its unit has a Weapon of that name, another copy included:
+  ``perk_arms.labels``; each copy keeps its own counters, session 39). One Loot Weapon
   picked up per model: a model holding one passes over other markers (the engine never
   exchanges, ruling 7). The first such model of the unit in model order, the markers in the
   order they were dropped.
@@ -91,14 +92,21 @@ def markers(work: Work) -> list[Marker]:
 
 
 def _label(work: Work, unit: int, model: int) -> str:
-    """The name the model carries its picked-up Loot Weapon by (``perk_arms``)."""
-    src, other = perk_arms.taken(work.units[unit].statuses)[model]
-    carried = work.info(unit).model_weapons[model]
-    return f"{other} (u{src})" if f"{other} (u{src})" in carried else other
+    """The name the model carries its picked-up Loot Weapon by (``perk_arms.labels``: each
+    copy its own, so each keeps its own counters; session 39, s39-loot2)."""
+    return perk_arms.labels(work.setup, unit, work.units[unit].statuses)[model][0]
 
 
 def _is_loot(work: Work, uid: int, weapon: str) -> bool:
-    return PerkSet(work.info(uid).unit.weapon(weapon).perks).has(LOOT)
+    """Whether ``uid``'s ``weapon`` is a Loot Weapon: by its own Perks, not those of a profile a
+    Simulacrum Weapon copies for the Game Turn (L4059; session 39, s39-loot2)."""
+    own = work.setup.units[uid].unit
+    if any(wp.name == weapon for wp in own.weapons):
+        return PerkSet(own.weapon(weapon).perks).has(LOOT)
+    for label, src, other in perk_arms.labels(work.setup, uid, work.units[uid].statuses).values():
+        if label == weapon:
+            return PerkSet(work.setup.units[src].unit.weapon(other).perks).has(LOOT)
+    return False
 
 
 def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
@@ -125,6 +133,7 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
         if weapon == label:
             src, other = held[model]
             ends.add(perk_arms.take_status(model, src, other))
+            ends.add(perk_arms.copy_prefix(weapon))  # a Simulacrum copy of it ends (L4059)
             dropped.append((src, other, model, False, weapon))
         elif weapon in own:
             dropped.append((unit, weapon, model, True, weapon))
@@ -136,7 +145,7 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
                 dropped.extend((unit, wp.name, 100 + k, False, wp.name) for k in range(n))
     if not dropped:
         return
-    kept = [s for s in u.statuses if s.name not in ends]
+    kept = [s for s in u.statuses if s.name not in ends and not _copy_of(s.name, ends)]
     for src, weapon, n, mine, here in dropped:
         if mine:
             kept.append(Status(perk_arms.drop_status(model, weapon), None, f"u{unit}/{weapon}"))
@@ -149,6 +158,10 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
     if ends:
         _relabel(work, unit, before)
     refresh_thresholds(work, unit)  # Wane, Hearty of a Weapon it no longer carries
+
+
+def _copy_of(name: str, ends: set[str]) -> bool:
+    return name.startswith(perk_arms.COPY) and any(name.startswith(e) for e in ends)
 
 
 def _relabel(work: Work, unit: int, before: dict[int, str]) -> None:

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 from warbench.rulesets.warsurge.game import perk_arms
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.memo import per_setup
+from warbench.rulesets.warsurge.game.perk_index import looted_perks, taken_perks
 from warbench.rulesets.warsurge.game.state import Automation, Location, Status
 
 if TYPE_CHECKING:
@@ -57,6 +58,8 @@ __all__ = [
     "use",
     "weapon_cost",
     "wielders",
+    "wielders_now",
+    "wields",
 ]
 
 SIMULACRUM = "Simulacrum"
@@ -84,6 +87,40 @@ def wielders(setup: GameSetup) -> dict[int, tuple[str, ...]]:
         if (names := tuple(w.name for w in info.unit.weapons if PerkSet(w.perks).has(SIMULACRUM)))
     }
     return out
+
+
+def wielders_now(work: Work) -> dict[int, tuple[str, ...]]:
+    """Unit -> the Simulacrum Weapons it carries now: the set-up's (:func:`wielders`) and, in
+    a set-up with a Loot Simulacrum Weapon, one a model picked up (Loot L3090: the Weapon keeps
+    its Perks; its Wielder is its carrier; issue 10, session 39, s39-loot2; docs/rulings.md
+    w2-state ruling 13)."""
+    found = wielders(work.setup)
+    if SIMULACRUM not in looted_perks(work.setup):
+        return found
+    out = dict(found)
+    for uid in perk_arms.rearmed_units(work.setup, work.units, ()):
+        extra = tuple(w for w, ps in taken_perks(work, uid) if SIMULACRUM in ps)
+        if extra:
+            out[uid] = (*out.get(uid, ()), *extra)
+    return out
+
+
+def wields(work: Work, uid: int) -> bool:
+    """Whether ``uid`` carries a Simulacrum Weapon now (:func:`wielders_now`)."""
+    if uid in wielders(work.setup):
+        return True
+    return SIMULACRUM in looted_perks(work.setup) and uid in wielders_now(work)
+
+
+def _cost(work: Work, uid: int, weapon: str, bare: bool = False) -> float:
+    """The Point Cost of ``uid``'s ``weapon`` (ruling 1): a picked-up Loot Weapon's is the one
+    it has in its own unit (the Weapon's, wherever it goes; ruling 13)."""
+    if any(wp.name == weapon for wp in work.setup.units[uid].unit.weapons):
+        return weapon_cost(work.setup, uid, weapon, bare)
+    for label, src, other in perk_arms.labels(work.setup, uid, work.units[uid].statuses).values():
+        if label == weapon:
+            return weapon_cost(work.setup, src, other, bare)
+    raise KeyError(weapon)
 
 
 def weapon_cost(setup: GameSetup, uid: int, weapon: str, bare: bool = False) -> float:
@@ -139,7 +176,7 @@ def candidates(work: Work, uid: int, weapon: str) -> list[tuple[int, str]]:
     """(unit, Weapon) the Simulacrum ``weapon`` of ``uid`` may copy now, the costliest first
     (ties: unit and profile order)."""
     setup = work.setup
-    own = weapon_cost(setup, uid, weapon)
+    own = _cost(work, uid, weapon)
     seen = _seen(work, uid)
     found: list[tuple[float, int, int, str]] = []
     for v in work.units:
@@ -157,7 +194,7 @@ def candidates(work: Work, uid: int, weapon: str) -> list[tuple[int, str]]:
 
 
 def _copied(work: Work, uid: int, weapon: str) -> bool:
-    head = f"{perk_arms.COPY}{weapon}@"
+    head = perk_arms.copy_prefix(weapon)
     return any(s.name.startswith(head) for s in work.units[uid].statuses)
 
 
@@ -177,14 +214,14 @@ def _choice(work: Work, uid: int, weapon: str) -> tuple[int, str] | None:
     if not found:
         return None
     src, other = found[0]
-    if weapon_cost(work.setup, src, other) <= weapon_cost(work.setup, uid, weapon, bare=True):
+    if weapon_cost(work.setup, src, other) <= _cost(work, uid, weapon, bare=True):
         return None
     return found[0]
 
 
 def refused(work: Work, uid: int, option: str, start: bool) -> str | None:
     """Why ``uid`` may not copy as ``option`` says now (``""``: the engine's choice), or None."""
-    weapons = wielders(work.setup).get(uid, ())
+    weapons = wielders_now(work).get(uid, ())
     if not start:
         return f"a Simulacrum Weapon copies at the start of the Game Turn ({RULE})"
     if not option:
@@ -209,7 +246,7 @@ def options(work: Work, uid: int, start: bool) -> list[str]:
     if not start:
         return []
     out: list[str] = []
-    for weapon in wielders(work.setup).get(uid, ()):
+    for weapon in wielders_now(work).get(uid, ()):
         if _copied(work, uid, weapon):
             continue
         found = candidates(work, uid, weapon)
@@ -238,24 +275,25 @@ def use(work: Work, uid: int, option: str) -> None:
         assert parsed is not None
         copy(work, uid, *parsed, "the player's choice")
         return
-    for weapon in wielders(work.setup).get(uid, ()):
+    for weapon in wielders_now(work).get(uid, ()):
         if not _copied(work, uid, weapon) and (best := _choice(work, uid, weapon)) is not None:
             copy(work, uid, weapon, *best, "the engine's choice")
 
 
 def at_turn_start(work: Work, turn: int) -> None:
     """Under the ``perk use`` automation, each Wielder on the Battlefield copies (ruling 3)."""
-    found = wielders(work.setup)
-    if not found or Automation.PERK_USE not in work.setup.automation:
+    if not wielders(work.setup) or Automation.PERK_USE not in work.setup.automation:
         return
+    found = wielders_now(work)
     for uid in sorted(found):
         if work.standing(uid):
             use(work, uid, "")
 
 
 def note_target(work: Work, unit: int, weapon: str, target: int) -> None:
-    """A share of ``unit``'s ``weapon`` at a Wielder: it may copy it next Game Turn (L4075)."""
-    if target not in wielders(work.setup) or unit == target or unit >= len(work.setup.units):
+    """A share of ``unit``'s ``weapon`` at a Wielder (one carrying a Simulacrum Weapon as it is
+    Targeted): it may copy it next Game Turn (L4075)."""
+    if unit == target or unit >= len(work.setup.units) or not wields(work, target):
         return
     if weapon not in {w.name for w in work.setup.units[unit].unit.weapons}:
         return

@@ -23,13 +23,14 @@ Beam and Nova), but must strike the Unit that triggered the Trap."
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from warbench.rulesets.warsurge.game import bases, geom
 from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
-from warbench.rulesets.warsurge.game.perk_index import weapon_perks
+from warbench.rulesets.warsurge.game.perk_index import looted_perks, weapon_perks
 from warbench.rulesets.warsurge.game.perk_turn import index
 from warbench.rulesets.warsurge.game.state import Location, Status
 
@@ -66,14 +67,27 @@ def _trappers(work: Work) -> frozenset[int]:
     return out
 
 
+def _users(work: Work) -> Iterable[int]:
+    """The units that may hold a marker: the set-up's with a Trap Weapon and, in a set-up with
+    a Loot Trap Weapon (L3090: it keeps its Perks), any unit holding one (issue 10, session 39,
+    s39-loot2: a picked-up Trap Weapon's markers are its new User's)."""
+    found = _trappers(work)
+    if TRAP not in looted_perks(work.setup):
+        return found
+    head = f"{TRAP}@"
+    more = {u.uid for u in work.units if any(s.name.startswith(head) for s in u.statuses)}
+    return sorted(found | more)
+
+
 def traps(work: Work) -> list[tuple[int, Status, str, tuple[float, float], int, int]]:
     """Every marker on the battlefield: (User, status, Weapon, point, users, turn placed)."""
     out = []
-    for uid in _trappers(work):
+    for uid in _users(work):
         for s in work.units[uid].statuses:
             if not s.name.startswith(f"{TRAP}@"):
                 continue
-            _, weapon, xy, users, turn = s.name.split("@")
+            # the Weapon's name is its player's and may hold "@" (session 39, s39-loot2)
+            weapon, xy, users, turn = s.name[len(TRAP) + 1 :].rsplit("@", 3)
             x, y = (float(v) for v in xy.split(","))
             out.append((uid, s, weapon, (x, y), int(users), int(turn)))
     return out
@@ -194,7 +208,7 @@ def trap_at_turn_start(work: Work, turn: int) -> None:
 
 def trap_user_falls(work: Work, turn: int) -> None:
     """The markers of a User no longer on the battlefield go with it (ruling 11)."""
-    for uid in _trappers(work):
+    for uid in _users(work):
         u = work.units[uid]
         if u.location is Location.DESTROYED and any(
             s.name.startswith(f"{TRAP}@") for s in u.statuses
