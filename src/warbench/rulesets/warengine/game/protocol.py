@@ -282,13 +282,13 @@ class WarEngineRuleset:
             )
         q = rsl.hero_question(state, ctx)
         if q is not None:
-            player, fig, most, default = q
+            player, _fig, _most, default = q
             return (
                 Decision(
                     player,
                     "hero",
                     rule(493),
-                    f"spend Hero Points (0 to {most}) for {ctx.profiles[fig].name} #{fig}",
+                    rsl.hero_words(state, ctx),  # the rolls and the points needed
                     Hero(default),
                 ),
             )
@@ -342,12 +342,13 @@ class WarEngineRuleset:
             )
         if state.window is not None:
             window = state.window
+            prompt, line = res.window_words(state, ctx, window)  # what opened it (L575, L577)
             return (
                 LazyDecision(
                     state.window.player,
                     "reserve",
-                    rule(577),
-                    "use a reserved attack now?",
+                    line,
+                    prompt,
                     thunk=lambda: res.default_answer(state, ctx, window),
                 ),
             )

@@ -154,10 +154,17 @@ def describe(
         return f"keep {name(a['fig'])}'s Transferable weapon (it leaves the table with it)"
     if kind == "deactivate":
         return "Deactivate (end this unit's activation)"
-    return _answers(a, name, list(names) or ["Player 1", "Player 2"])
+
+    def reserved(fid: Any) -> str:
+        w = (figs.get(fid) or {}).get("reserved")
+        return "reserved attack" if w is None else f"reserved {weapon(fid, w)}"
+
+    return _answers(a, name, list(names) or ["Player 1", "Player 2"], reserved)
 
 
-def _answers(a: Mapping[str, Any], name: Any, names: Sequence[str]) -> str | None:
+def _answers(
+    a: Mapping[str, Any], name: Any, names: Sequence[str], reserved: Any = None
+) -> str | None:
     """The answers to the questions outside an activation (session 38: "first: player 1",
     "hero: points 1", "reroll: use True" were their generic labels): who activates first
     (L362), a reserved attack out of sequence (L575-L583), Hero Points (L491-L497), a reroll
@@ -171,9 +178,11 @@ def _answers(a: Mapping[str, Any], name: Any, names: Sequence[str]) -> str | Non
     if kind == "first":
         return f"{seat(a.get('player'))} activates first"
     if kind == "reserve fire":
+        # the weapon on reserve by name; the rule (L575 answering an attack, L577 at the
+        # active unit) is the decision's, not the choice's (session 38 cited L575 for both)
         lunge = ", lunging into base contact first (L583)" if a.get("lunge") else ""
-        return (f"{name(a.get('fig'))} uses its reserved attack on {name(a.get('target'))}"
-                f"{lunge} (L575)")  # fmt: skip
+        fig, target = a.get("fig"), a.get("target")
+        return f"{name(fig)} uses its {reserved(fig)} on {name(target)}{lunge}"
     if kind == "pass":
         return "Use no reserved attack now"
     if kind == "hero":

@@ -1,0 +1,142 @@
+"""The Hero Points and reserved-attack questions in a player's words (issue 10, session 39,
+s39-we; 004_f4ea5693af0644ce.txt L471, L489-L497, L569-L585).
+
+Session 38 asked "spend Hero Points (0 to 8) for WarpEyes #0" (whose roll? the attack or the
+defense? how many change the result?) and "use a reserved attack now?" under L577 for both
+windows, each reserved-attack choice citing L575 and not naming its weapon. The prompts now
+say whose roll it is, the two rolls, the points that change the result (the book's worked
+examples, L495 and L497), what the enemy did that opened the reserve window and the rule of
+that window. The engine's choices (the defaults) are unchanged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warbench.rulesets.warengine.game.state import Attack, Hero, Move, ReserveFire
+from warbench.rulesets.warengine.game.words import describe
+
+from .helpers import WS, act, activate, ctx_of, force, table, trooper
+
+
+def _wright_shot() -> Any:
+    """L495: the Green Alien Warrior's Earthshaker Cannon (5k4) rolls 20 at Lt. Wright
+    (Df 4k4, 10 Hero Points), who rolls 13."""
+    alien = trooper(
+        "Green Alien Warrior",
+        type="C",
+        weapons=[{"name": "Earthshaker Cannon", "range": '24"', "av": "5k4"}],
+    )
+    wright = trooper("Lt. Wright", type="C", df="4k4", hero_points=10)
+    s = table(force(("A", [(alien, 1)])), force(("B", [(wright, 1)])), [(10, 5), (10, 20)])
+    s = activate(s, 0)
+    s.figs[0].moved = s.figs[1].moved = True
+    s, _ = act(s, Attack(0, 0, 1), 0, [6, 6, 5, 3, 2, 6, 4, 2, 1])
+    return s
+
+
+def test_L495_the_defender_is_told_the_rolls_and_that_7_points_save_it() -> None:
+    (d,) = WS.pending(_wright_shot())
+    assert (d.player, d.kind, d.default, d.rule[-4:]) == (1, "hero", Hero(7), "L493")
+    assert d.prompt == (
+        "The enemy's Green Alien Warrior #0 attacks with its Earthshaker Cannon: 20 beats "
+        "your Lt. Wright #1's defense roll of 13. Spend Hero Points on the defense roll (0 "
+        "to 10, L493). 7 Hero Points raise it to 20, a tie, and it survives (L471); fewer "
+        "and it is destroyed."
+    )
+
+
+def _digit_strikes() -> Any:
+    """L497: Commander Di'Git (8 Hero Points, Assault Blade 4k4) rolls 13 at Lt. Wright
+    (3 Hero Points left), who rolls 15."""
+    digit = trooper(
+        "Commander Di'Git", type="C", hero_points=8, weapons=[{"name": "Assault Blade", "av": "4k4"}]
+    )
+    wright = trooper("Lt. Wright", type="C", df="4k4", hero_points=3)
+    s = table(force(("A", [(digit, 1)])), force(("B", [(wright, 1)])), [(10, 5), (10, 6)])
+    s = activate(s, 0)
+    s, _ = act(s, Attack(0, 0, 1), 0, [4, 3, 3, 3, 6, 4, 3, 2])
+    return s
+
+
+def test_L497_the_attacker_is_told_6_points_make_the_kill_certain() -> None:
+    (d,) = WS.pending(_digit_strikes())
+    assert (d.player, d.kind, d.default) == (0, "hero", Hero(6))
+    assert d.prompt == (
+        "Your Commander Di'Git #0 rolled 13 with its Assault Blade against Lt. Wright #1's "
+        "defense roll of 15: spend Hero Points on the attack roll (0 to 8; you spend first, "
+        "then the defender, L493). 3 Hero Points make it 16, more than 15; Lt. Wright #1 can "
+        "raise its roll by 3 with its Hero Points, so 6 Hero Points make the kill certain."
+    )
+
+
+def test_L497_lt_wright_is_told_3_points_cannot_reach_19() -> None:
+    s, _ = act(_digit_strikes(), Hero(6), 0)
+    (d,) = WS.pending(s)
+    assert (d.player, d.kind, d.default) == (1, "hero", Hero(0))
+    assert d.prompt == (
+        "The enemy's Commander Di'Git #0 attacks with its Assault Blade: 19 (13 rolled + 6 "
+        "Hero Points) beats your Lt. Wright #1's defense roll of 15. Spend Hero Points on the "
+        "defense roll (0 to 3, L493). It needs 4 to survive and can raise its roll by only 3: "
+        "it is destroyed whatever it spends."
+    )
+
+
+def test_L1015_adrenal_overload_halves_the_raises_in_words() -> None:
+    s = _wright_shot()
+    s.figs[1].bonus["adrenal"] = 1  # 10 Hero Points buy 5 raises (L1015)
+    (d,) = WS.pending(s)
+    assert d.prompt.endswith(
+        "(0 to 5, L493). It needs 7 to survive and can raise its roll by only 5 (each raise "
+        "costs two Hero Points under Adrenal Overload, L1015): it is destroyed whatever it "
+        "spends."
+    )
+
+
+CHAR = trooper("Gunslinger", type="C")
+
+
+def test_L575_the_counter_window_says_what_attacks_whom_and_cites_L575() -> None:
+    s = table(
+        force(("A", [(CHAR, 1)])),
+        force(("B", [(trooper("Foe", type="C"), 1)])),
+        [(10, 5), (10, 20)],
+    )
+    s.figs[1].reserved = 0
+    s = activate(s, 0)
+    s.figs[0].moved = s.figs[1].moved = True
+    s, _ = act(s, Attack(0, 0, 1), 0)
+    (d,) = WS.pending(s)
+    assert (d.player, d.kind, d.rule[-4:]) == (1, "reserve", "L575")
+    assert d.prompt == (
+        "The enemy's Gunslinger #0 attacks your Foe #1 with its Rifle: answer with its "
+        "reserved Rifle now? The two attacks are simultaneous, so both may be destroyed; it "
+        "is now or never (L575)"
+    )
+    view = WS.views.dump(WS.view(s, 1))
+    said = describe(ctx_of(s), view, WS.actions.dump(ReserveFire(1, 0)))
+    assert said == "Foe #1 uses its reserved Rifle on Gunslinger #0"
+
+
+def test_L577_the_move_window_names_the_mover_and_its_place() -> None:
+    fast = trooper("Foe", type="C", mv='15"')
+    happy = trooper("Happy", type="C", tweaks=["Trigger Happy"])
+    s = table(force(("A", [(CHAR, 1)])), force(("B", [(fast, 1)])), [(10, 5), (10, 40)])
+    s.figs[0].reserved = 0
+    s = activate(s, 1)
+    s, _ = act(s, Move(1, 10, 28), 1)
+    (d,) = WS.pending(s)
+    assert (d.player, d.kind, d.default, d.rule[-4:]) == (0, "reserve", ReserveFire(0, 1), "L577")
+    assert d.prompt == (
+        'The enemy\'s Foe #1 moved to (10", 28"): use a reserved attack on it now? A reserved '
+        "attack may hit only the unit that is activating (L577)"
+    )
+    view = WS.views.dump(WS.view(s, 0))
+    said = describe(ctx_of(s), view, WS.actions.dump(d.default))
+    assert said == "Gunslinger #0 uses its reserved Rifle on Foe #1"  # not "(L575)"
+    # a Trigger Happy figure is told it must fire (L1439)
+    s = table(force(("A", [(happy, 1)])), force(("B", [(fast, 1)])), [(10, 5), (10, 40)])
+    s.figs[0].reserved = 0
+    s = activate(s, 1)
+    s, _ = act(s, Move(1, 10, 28), 1)
+    assert WS.pending(s)[0].prompt.endswith("must fire at the first figure in its range and "
+                                            "sight (L1439)")  # fmt: skip
