@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from warbench.rulesets.warengine.game.state import Attack, Hero, Move, ReserveFire
+from warbench.rulesets.warengine.game.state import (
+    Attack,
+    Deactivate,
+    Hero,
+    Move,
+    Reserve,
+    ReserveFire,
+)
 from warbench.rulesets.warengine.game.words import describe
 
 from .helpers import WS, act, activate, ctx_of, force, table, trooper
@@ -140,3 +147,49 @@ def test_L577_the_move_window_names_the_mover_and_its_place() -> None:
     s, _ = act(s, Move(1, 10, 28), 1)
     assert WS.pending(s)[0].prompt.endswith("must fire at the first figure in its range and "
                                             "sight (L1439)")  # fmt: skip
+
+
+def _reserved_then_other() -> Any:
+    """L579: Gunslinger #0 reserved its Rifle; Gunslinger #1 of the same unit acts next."""
+    gun = trooper("Gunslinger", type="T")
+    s = table(
+        force(("A", [(gun, 2)])),
+        force(("B", [(trooper("Foe", type="C"), 1)])),
+        [(10, 5), (12, 5), (10, 20)],
+    )
+    s = activate(s, 0)
+    s.figs[0].moved = s.figs[1].moved = s.figs[2].moved = True
+    s, _ = act(s, Reserve(0, 0), 0)
+    return s
+
+
+def test_L579_a_figure_uses_its_reserve_in_its_own_units_activation() -> None:
+    """"You can move a figure up and put it on reserve, move and attack with another figure
+    ... then use the first figure's reserve fire" (L579): the reserved Rifle is a listed
+    choice in words, allowed, and spends the marker; the figure's other weapon stays refused
+    (L573), the refusal saying what it may still do. The engine's choice is unchanged."""
+    s = _reserved_then_other()
+    own = Attack(0, 0, 2)
+    assert own in list(WS.legal_actions(s, 0)) and WS.check(s, own, 0) is None
+    assert WS.pending(s)[0].default == Attack(1, 0, 2, (0,))  # a Massed Attack, as before
+    view = WS.views.dump(WS.view(s, 0))
+    assert describe(ctx_of(s), view, WS.actions.dump(own)) == (
+        "Gunslinger #0 uses its reserved Rifle now on Foe #2 (its own unit's activation, L579)"
+    )
+    knife = WS.check(s, Attack(0, 1, 2), 0)
+    assert knife is not None and knife.rule.endswith("L573")
+    assert knife.reason.endswith("it may still use its reserved Rifle (L579)")
+    s, ev = act(s, own, 0, [1, 1, 6, 6])  # 2 against 12: the Foe survives
+    assert any(e.kind == "attack roll" for e in ev) and s.figs[2].alive
+    assert s.figs[0].reserved is None  # the marker is used (L573)
+    again = WS.check(s, own, 0)
+    assert again is not None and again.rule.endswith("L573")
+    assert own not in list(WS.legal_actions(s, 0))
+
+
+def test_L577_a_reserve_is_not_an_action_in_an_enemy_activation() -> None:
+    """Outside its own unit's activation a reserve answers only through the ``reserve``
+    decision (L577): an Attack by it is refused."""
+    s = _reserved_then_other()
+    s, _ = act(s, Deactivate(), 0)
+    assert WS.check(s, Attack(0, 0, 2), 0) is not None

@@ -429,6 +429,7 @@ class WarEngineRuleset:
         revive: list[WarEngineAction] = [*kit.revive_actions(state, ctx, player)]
         revive += kit.revive_moves(state, ctx)
         listed += [a for a in revive if check(a) is None]
+        listed += res.own_reserve_attacks(state, ctx, player)  # L579
         if ctx.huge:  # Monstrously Huge: pushes (L1403)
             from warbench.rulesets.warengine.game.huge import push_actions
 
@@ -1109,6 +1110,7 @@ def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[
         a.secondary,
         dice,
         events,
+        reserve_use=atk.own_reserve(s, f, a.weapon),  # its reserve fire, its own unit's (L579)
         via=a.via,
         av=None if a.av is None else XkY.parse(a.av),
         at=None if a.at is None else (float(a.at[0]), float(a.at[1])),

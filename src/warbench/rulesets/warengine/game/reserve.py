@@ -234,3 +234,27 @@ def window_words(state: GameState, ctx: Context, window: Window) -> tuple[str, s
         ),
         rule(577),
     )
+
+
+def own_reserve_attacks(state: GameState, ctx: Context, player: int) -> list[Attack]:
+    """L579: during its own unit's activation a figure that reserved may use its reserved
+    attack (after the others have moved or attacked, "Oops, I wanted to attack with this guy
+    first!"): an attack with its reserved weapon at each enemy it may target now. Special
+    Powers on reserve are not listed (an Attack naming one is still checked and allowed).
+    The engine's automatic play never takes these (it keeps a reserve for Massed Attacks and
+    the enemy's activations), so seeded games by the defaults are unchanged."""
+    out: list[Attack] = []
+    for uid in state.active_units:
+        for fid in state.units[uid].figs:
+            f = state.figs[fid]
+            if f.side != player or not f.done or f.reserved is None or not on_table(f):
+                continue
+            w = ctx.profiles[fid].weapons[f.reserved]
+            if w.power is not None:
+                continue
+            for u in state.units:
+                if u.side != player and not u.gone:
+                    out += [
+                        Attack(fid, f.reserved, t) for t in allowed_targets(state, ctx, f, w, u.id)
+                    ]
+    return out

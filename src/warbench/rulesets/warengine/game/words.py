@@ -121,6 +121,14 @@ def describe(
         verb = how.get(str(a.get("mode")), "moves")
         return f"{name(a['fig'])} {verb} to {point(a['x'], a['y'])}"
     if kind == "attack":
+        f = figs.get(a["fig"]) or {}
+        if f.get("reserved") == a["weapon"] and f.get("unit") in (view.get("active_units") or []):
+            # L579: a figure that reserved uses its reserve in its own unit's activation
+            said = f"{name(a['fig'])} uses its reserved {weapon(a['fig'], a['weapon'])} now"
+            said += f" on {name(a['target'])}" if a.get("target") != a.get("fig") else ""
+            if a.get("helpers"):
+                said += ", helped by " + ", ".join(name(h) for h in a["helpers"])
+            return f"{said} (its own unit's activation, L579)"
         said = f"{name(a['fig'])}: {weapon(a['fig'], a['weapon'])}"
         if a.get("target") != a.get("fig"):
             said += f" at {name(a['target'])}"
