@@ -310,6 +310,7 @@ function renderDecision(): void {
       : s.you.seats[0] === s.result.winner ? " (you won)" : " (you lost)";
     $("decision-title").textContent = s.result !== null ? `The game is over${over}${mine}` : `Waiting for ${who}`;
     $("decision-rule").textContent = "";
+    $("decision-detail").hidden = true;
     $("selected").textContent = "";
     if (s.result !== null) {
       // what comes after a game, at hand in the card (session 33): its replay and a new game
@@ -327,7 +328,12 @@ function renderDecision(): void {
   // a prompt that starts with the seat's name already says whose it is (a WARSURGE casualty
   // prompt names the unit "Blue: Dead Dogs": the title said "Blue: Blue: Dead Dogs ...")
   const said = d.prompt || d.kind;
-  $("decision-title").textContent = said.startsWith(`${seatName(d.player)}: `) ? said : `${seatName(d.player)}: ${said}`;
+  // a prompt's first line is its question, the rest its detail (The WarEngine's Hero Points
+  // and reserved attacks: the rolls and what the points change, session 39): the title stays short
+  const [ask, ...detail] = said.split("\n");
+  $("decision-title").textContent = ask.startsWith(`${seatName(d.player)}: `) ? ask : `${seatName(d.player)}: ${ask}`;
+  $("decision-detail").textContent = detail.join(" ");
+  $("decision-detail").hidden = detail.length === 0;
   $("decision-rule").textContent = bookNames(d.rule);
   $("take-default").hidden = d.default === null;
   // the rest of a run of decisions at once (The WarEngine's placement, L303-309: a player

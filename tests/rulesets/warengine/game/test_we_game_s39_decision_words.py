@@ -45,10 +45,10 @@ def test_L495_the_defender_is_told_the_rolls_and_that_7_points_save_it() -> None
     (d,) = WS.pending(_wright_shot())
     assert (d.player, d.kind, d.default, d.rule[-4:]) == (1, "hero", Hero(7), "L493")
     assert d.prompt == (
-        "The enemy's Green Alien Warrior #0 attacks with its Earthshaker Cannon: 20 beats "
-        "your Lt. Wright #1's defense roll of 13. Spend Hero Points on the defense roll (0 "
-        "to 10, L493). 7 Hero Points raise it to 20, a tie, and it survives (L471); fewer "
-        "and it is destroyed."
+        "Spend Hero Points on your Lt. Wright #1's defense roll? (0 to 10)\n"
+        "The enemy's Green Alien Warrior #0 attacks it with its Earthshaker Cannon: 20 beats "
+        "its defense roll of 13 (L493). 7 Hero Points raise it to 20, a tie, and it survives "
+        "(L471); fewer and it is destroyed."
     )
 
 
@@ -56,7 +56,10 @@ def _digit_strikes() -> Any:
     """L497: Commander Di'Git (8 Hero Points, Assault Blade 4k4) rolls 13 at Lt. Wright
     (3 Hero Points left), who rolls 15."""
     digit = trooper(
-        "Commander Di'Git", type="C", hero_points=8, weapons=[{"name": "Assault Blade", "av": "4k4"}]
+        "Commander Di'Git",
+        type="C",
+        hero_points=8,
+        weapons=[{"name": "Assault Blade", "av": "4k4"}],
     )
     wright = trooper("Lt. Wright", type="C", df="4k4", hero_points=3)
     s = table(force(("A", [(digit, 1)])), force(("B", [(wright, 1)])), [(10, 5), (10, 6)])
@@ -69,10 +72,11 @@ def test_L497_the_attacker_is_told_6_points_make_the_kill_certain() -> None:
     (d,) = WS.pending(_digit_strikes())
     assert (d.player, d.kind, d.default) == (0, "hero", Hero(6))
     assert d.prompt == (
-        "Your Commander Di'Git #0 rolled 13 with its Assault Blade against Lt. Wright #1's "
-        "defense roll of 15: spend Hero Points on the attack roll (0 to 8; you spend first, "
-        "then the defender, L493). 3 Hero Points make it 16, more than 15; Lt. Wright #1 can "
-        "raise its roll by 3 with its Hero Points, so 6 Hero Points make the kill certain."
+        "Spend Hero Points on your Commander Di'Git #0's attack roll? (0 to 8)\n"
+        "It rolled 13 with its Assault Blade against the enemy's Lt. Wright #1's defense roll "
+        "of 15; you spend first, then the defender (L493). 3 Hero Points make it 16, more "
+        "than 15; Lt. Wright #1 can raise its roll by 3 with its Hero Points, so 6 Hero "
+        "Points make the kill certain."
     )
 
 
@@ -81,10 +85,10 @@ def test_L497_lt_wright_is_told_3_points_cannot_reach_19() -> None:
     (d,) = WS.pending(s)
     assert (d.player, d.kind, d.default) == (1, "hero", Hero(0))
     assert d.prompt == (
-        "The enemy's Commander Di'Git #0 attacks with its Assault Blade: 19 (13 rolled + 6 "
-        "Hero Points) beats your Lt. Wright #1's defense roll of 15. Spend Hero Points on the "
-        "defense roll (0 to 3, L493). It needs 4 to survive and can raise its roll by only 3: "
-        "it is destroyed whatever it spends."
+        "Spend Hero Points on your Lt. Wright #1's defense roll? (0 to 3)\n"
+        "The enemy's Commander Di'Git #0 attacks it with its Assault Blade: 19 (13 rolled + 6 "
+        "Hero Points) beats its defense roll of 15 (L493). It needs 4 to survive and can "
+        "raise its roll by only 3: it is destroyed whatever it spends."
     )
 
 
@@ -92,10 +96,10 @@ def test_L1015_adrenal_overload_halves_the_raises_in_words() -> None:
     s = _wright_shot()
     s.figs[1].bonus["adrenal"] = 1  # 10 Hero Points buy 5 raises (L1015)
     (d,) = WS.pending(s)
+    assert d.prompt.startswith("Spend Hero Points on your Lt. Wright #1's defense roll? (0 to 5)")
     assert d.prompt.endswith(
-        "(0 to 5, L493). It needs 7 to survive and can raise its roll by only 5 (each raise "
-        "costs two Hero Points under Adrenal Overload, L1015): it is destroyed whatever it "
-        "spends."
+        "It needs 7 to survive and can raise its roll by only 5 (each raise costs two Hero "
+        "Points under Adrenal Overload, L1015): it is destroyed whatever it spends."
     )
 
 
@@ -115,9 +119,9 @@ def test_L575_the_counter_window_says_what_attacks_whom_and_cites_L575() -> None
     (d,) = WS.pending(s)
     assert (d.player, d.kind, d.rule[-4:]) == (1, "reserve", "L575")
     assert d.prompt == (
-        "The enemy's Gunslinger #0 attacks your Foe #1 with its Rifle: answer with its "
-        "reserved Rifle now? The two attacks are simultaneous, so both may be destroyed; it "
-        "is now or never (L575)"
+        "Answer with your Foe #1's reserved Rifle?\n"
+        "The enemy's Gunslinger #0 attacks it with its Rifle. The two attacks are "
+        "simultaneous, so both may be destroyed; it is now or never (L575)."
     )
     view = WS.views.dump(WS.view(s, 1))
     said = describe(ctx_of(s), view, WS.actions.dump(ReserveFire(1, 0)))
@@ -134,8 +138,9 @@ def test_L577_the_move_window_names_the_mover_and_its_place() -> None:
     (d,) = WS.pending(s)
     assert (d.player, d.kind, d.default, d.rule[-4:]) == (0, "reserve", ReserveFire(0, 1), "L577")
     assert d.prompt == (
-        'The enemy\'s Foe #1 moved to (10", 28"): use a reserved attack on it now? A reserved '
-        "attack may hit only the unit that is activating (L577)"
+        "Use a reserved attack on the enemy's Foe #1?\n"
+        'It moved to (10", 28"). A reserved attack may hit only the unit that is activating '
+        "(L577)."
     )
     view = WS.views.dump(WS.view(s, 0))
     said = describe(ctx_of(s), view, WS.actions.dump(d.default))
@@ -146,7 +151,7 @@ def test_L577_the_move_window_names_the_mover_and_its_place() -> None:
     s = activate(s, 1)
     s, _ = act(s, Move(1, 10, 28), 1)
     assert WS.pending(s)[0].prompt.endswith("must fire at the first figure in its range and "
-                                            "sight (L1439)")  # fmt: skip
+                                            "sight (L1439).")  # fmt: skip
 
 
 def _reserved_then_other() -> Any:
@@ -164,7 +169,7 @@ def _reserved_then_other() -> Any:
 
 
 def test_L579_a_figure_uses_its_reserve_in_its_own_units_activation() -> None:
-    """"You can move a figure up and put it on reserve, move and attack with another figure
+    """ "You can move a figure up and put it on reserve, move and attack with another figure
     ... then use the first figure's reserve fire" (L579): the reserved Rifle is a listed
     choice in words, allowed, and spends the marker; the figure's other weapon stays refused
     (L573), the refusal saying what it may still do. The engine's choice is unchanged."""

@@ -190,15 +190,16 @@ def counter_window(state: GameState, ctx: Context, a: Attack) -> bool:
 
 
 def window_words(state: GameState, ctx: Context, window: Window) -> tuple[str, str]:
-    """The ``reserve`` decision in a player's words and its rule (issue 10, session 39): what
-    the enemy did that opened it, and what a reserved attack may do now. Session 38's prompt
-    was "use a reserved attack now?" under L577 for both windows.
+    """The ``reserve`` decision in a player's words and its rule (issue 10, session 39): a
+    short question, then on a second line what the enemy did that opened it and what a
+    reserved attack may do now. Session 38's prompt was "use a reserved attack now?" under
+    L577 for both windows.
 
     * ``counter``: the enemy declared an attack on a figure of yours with a reserved attack;
       its answer is simultaneous, so both may be destroyed (L575).
     * ``move``: an enemy figure of the active unit moved (L407); reserved attacks may hit it,
-      only the active unit (L577), a reserved close combat weapon lunging 1" per 9" of
-      Movement (L583); a Trigger Happy figure's reserved ranged attack must fire (L1439)."""
+      only the active unit (L577); a Trigger Happy figure's reserved ranged attack must fire
+      (L1439)."""
     if window.kind == "counter":
         a = window.declared
         assert a is not None
@@ -206,15 +207,14 @@ def window_words(state: GameState, ctx: Context, window: Window) -> tuple[str, s
         w = ctx.profiles[f.id].weapons[a.weapon]
         mine = ctx.profiles[t.id].weapons[t.reserved].name if t.reserved is not None else "attack"
         return (
-            f"The enemy's {ctx.profiles[f.id].name} #{f.id} attacks your "
-            f"{ctx.profiles[t.id].name} #{t.id} with its {w.name}: answer with its reserved "
-            f"{mine} now? The two attacks are simultaneous, so both may be destroyed; it is "
-            "now or never (L575)",
+            f"Answer with your {ctx.profiles[t.id].name} #{t.id}'s reserved {mine}?\n"
+            f"The enemy's {ctx.profiles[f.id].name} #{f.id} attacks it with its {w.name}. The "
+            "two attacks are simultaneous, so both may be destroyed; it is now or never (L575).",
             rule(575),
         )
     m = state.figs[window.mover]
     at = f'({round(m.x, 1):g}", {round(m.y, 1):g}")'
-    moved = f"moved to {at}" if (m.x, m.y) != tuple(window.start) else f"is at {at}"
+    moved = f"It moved to {at}" if (m.x, m.y) != tuple(window.start) else f"It is at {at}"
     must = any(
         ctx.profiles[f.id].has("trigger_happy")
         and f.side == window.player
@@ -224,11 +224,11 @@ def window_words(state: GameState, ctx: Context, window: Window) -> tuple[str, s
         for f in state.figs
     )
     return (
-        f"The enemy's {ctx.profiles[m.id].name} #{m.id} {moved}: use a reserved attack on it "
-        "now? A reserved attack may hit only the unit that is activating (L577)"
+        f"Use a reserved attack on the enemy's {ctx.profiles[m.id].name} #{m.id}?\n"
+        f"{moved}. A reserved attack may hit only the unit that is activating (L577)."
         + (
-            "; a Trigger Happy figure with a ranged attack on reserve must fire at the first "
-            "figure in its range and sight (L1439)"
+            " A Trigger Happy figure with a ranged attack on reserve must fire at the first "
+            "figure in its range and sight (L1439)."
             if must
             else ""
         ),

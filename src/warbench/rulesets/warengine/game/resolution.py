@@ -291,30 +291,35 @@ def _usable(t: Fig) -> tuple[int, bool]:
 
 def hero_words(state: GameState, ctx: Context) -> str:
     """The pending ``hero`` decision (:func:`hero_question`) in a player's words (issue 10,
-    session 39): whose roll it is (the attack or the defense), the two rolls, how many points
-    change the result and what is left to the other side (L471: a tie survives; L493: the
-    attacker spends first, then the defender). Session 38's prompt said only "spend Hero
-    Points (0 to 8) for WarpEyes #0"."""
+    session 39): a short question (whose roll, the attack or the defense, and how many points
+    it may spend), then on a second line the two rolls, how many points change the result and
+    what is left to the other side (L471: a tie survives; L493: the attacker spends first,
+    then the defender). Session 38's prompt said only "spend Hero Points (0 to 8) for
+    WarpEyes #0"."""
     q = hero_question(state, ctx)
     assert q is not None, "no Hero Point decision is pending"
     most = q[2]
     res = state.queue[0]
     a = state.figs[res.attacker]
+
+    def whose(f: Fig, side: int) -> str:
+        return f"your {_n(ctx, f)}" if f.side == side else f"the enemy's {_n(ctx, f)}"
+
     if res.spent is None:  # the attacker's decision
         live = [(tid, d) for tid, d in res.targets if d >= 0 and state.figs[tid].alive]
+        ask = f"Spend Hero Points on your {_n(ctx, a)}'s attack roll? (0 to {most})"
         if len(live) == 1:
-            against = f"{_n(ctx, state.figs[live[0][0]])}'s defense roll of {live[0][1]}"
+            against = f"{whose(state.figs[live[0][0]], a.side)}'s defense roll of {live[0][1]}"
         else:
             against = "the defense rolls of " + ", ".join(
-                f"{_n(ctx, state.figs[tid])} ({d})" for tid, d in live
+                f"{whose(state.figs[tid], a.side)} ({d})" for tid, d in live
             )
         head = (
-            f"Your {_n(ctx, a)} rolled {res.attack} with its {res.label} against {against}: "
-            f"spend Hero Points on the attack roll (0 to {most}; you spend first, then the "
-            "defender, L493)"
+            f"It rolled {res.attack} with its {res.label} against {against}; you spend "
+            "first, then the defender (L493)."
         )
         if len(live) != 1:
-            return f"{head}. The points raise the one attack roll against each of them."
+            return f"{ask}\n{head} The points raise the one attack roll against each of them."
         tid, d = live[0]
         shield, adrenal = _usable(state.figs[tid])
         beat = d + 1 - res.attack  # a tie survives (L471)
@@ -330,12 +335,15 @@ def hero_words(state: GameState, ctx: Context) -> str:
         )
         made = "makes" if beat == 1 else "make"
         if beat <= 0:
-            return f"{head}. It already beats {d}; {theirs}: {certain}."
+            return f"{ask}\n{head} It already beats {d}; {theirs}: {certain}."
         if shield == 0:
-            return f"{head}. {_points(beat)} {made} it {res.attack + beat}, more than {d}: a kill."
+            return (
+                f"{ask}\n{head} {_points(beat)} {made} it {res.attack + beat}, more than {d}: "
+                "a kill."
+            )
         return (
-            f"{head}. {_points(beat)} {made} it {res.attack + beat}, more than {d}; {theirs}, so "
-            f"{certain}."
+            f"{ask}\n{head} {_points(beat)} {made} it {res.attack + beat}, more than {d}; "
+            f"{theirs}, so {certain}."
         )
     # a defender's decision: the attack, with the attacker's points, beats its roll
     tid, d = res.targets[res.decided]
@@ -347,21 +355,21 @@ def hero_words(state: GameState, ctx: Context) -> str:
     if label != res.label:  # Poisoned, Immolation, Time Delay (L597, L1793, L1831)
         label += " follow-up"
     spent = f" ({res.attack} rolled + {res.spent} Hero Points)" if res.spent else ""
-    who = "Your" if a.side == t.side else "The enemy's"
+    by = whose(a, t.side)
+    ask = f"Spend Hero Points on your {_n(ctx, t)}'s defense roll? (0 to {most})"
     head = (
-        f"{who} {_n(ctx, a)} attacks with its {label}: {total}{spent} beats your "
-        f"{_n(ctx, t)}'s defense roll of {d}. Spend Hero Points on the defense roll (0 to "
-        f"{most}, L493)"
+        f"{by[0].upper()}{by[1:]} attacks it with its {label}: {total}{spent} beats its "
+        f"defense roll of {d} (L493)."
     )
     cost = " (each raise costs two Hero Points under Adrenal Overload, L1015)" if adrenal else ""
     if need > most:
         return (
-            f"{head}. It needs {need} to survive and can raise its roll by only {most}{cost}: "
-            "it is destroyed whatever it spends."
+            f"{ask}\n{head} It needs {need} to survive and can raise its roll by only "
+            f"{most}{cost}: it is destroyed whatever it spends."
         )
     return (
-        f"{head}. {_points(need)} raise{'s' if need == 1 else ''} it to {total}, a tie, and it "
-        f"survives (L471){cost}; fewer and it is destroyed."
+        f"{ask}\n{head} {_points(need)} raise{'s' if need == 1 else ''} it to {total}, a tie, "
+        f"and it survives (L471){cost}; fewer and it is destroyed."
     )
 
 
