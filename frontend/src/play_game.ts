@@ -274,6 +274,7 @@ function renderDecision(): void {
   $("families").replaceChildren();
   $("odds").replaceChildren();
   $("take-default").hidden = true;
+  $("default-said").hidden = true;
   $("take-rest").hidden = true;
   board.showSpots([], null);
   clearPreview(); // a form or a ring drawn again is checked again
@@ -374,6 +375,11 @@ function renderDecision(): void {
     }
   }
   const isDefault = (a: Action): boolean => d.default !== null && JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(d.default));
+  // what "Take the suggested choice" makes, in words (session 39's walk: an action card said
+  // only "Take the suggested choice" while the suggestion sat on the board among others)
+  const suggested = d.actions.find((a) => isDefault(a.action));
+  $("default-said").textContent = suggested ? `Suggested: ${suggested.label}` : "";
+  $("default-said").hidden = suggested === undefined;
   const keyOf = new Map<Listed, string>();
   const button = (a: Listed): HTMLLIElement => {
     const li = el("li");

@@ -67,6 +67,18 @@ def test_the_hero_points_card_asks_whose_roll_and_shows_both_rolls_L493(pages: P
     ARTEFACTS.mkdir(exist_ok=True)
     page.locator("#decision-card").screenshot(path=str(ARTEFACTS / "s39-we-hero-card-390.png"))
     expect(page.locator("#actions > li > button").first).to_have_text("Spend no Hero Points")
+    # the suggestion in words beside "Take the suggested choice": the outlined button's words
+    outlined = page.locator("#actions button.default").inner_text()
+    expect(page.locator("#default-said")).to_have_text(f"Suggested: {outlined}")
+
+
+def test_an_action_card_says_what_the_suggested_choice_is(pages: Pages) -> None:
+    """The first activation's action card said "Take the suggested choice" while the
+    suggestion (an attack) sat on the board among others: it now says it in words."""
+    page = _game(pages, PHONE, "action-suggested")
+    _until(page, "action")
+    expect(page.locator("#default-said")).to_have_text(re.compile(r"^Suggested: \S.+"))
+    expect(page.locator("#default-said")).to_be_visible()
 
 
 def test_the_reserve_card_names_the_enemy_that_moved_L577(pages: Pages) -> None:
