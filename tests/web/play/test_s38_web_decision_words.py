@@ -126,6 +126,7 @@ WARENGINE: list[dict[str, Any]] = [
     {"kind": "shape", "fig": 0, "form": 0},
     {"kind": "transfer", "fig": 0, "use": True},
     {"kind": "push", "fig": 0, "vehicle": 1, "x": 10.0, "y": 8.0},
+    {"kind": "surge", "fig": 0, "points": 2},  # Invigorate's points on movement (session 39)
 ]
 
 

@@ -19,6 +19,7 @@ from warbench.rulesets.warengine.game.state import (
     Move,
     Reserve,
     ReserveFire,
+    Surge,
 )
 from warbench.rulesets.warengine.game.words import describe
 
@@ -198,3 +199,53 @@ def test_L577_a_reserve_is_not_an_action_in_an_enemy_activation() -> None:
     s = _reserved_then_other()
     s, _ = act(s, Deactivate(), 0)
     assert WS.check(s, Attack(0, 0, 2), 0) is not None
+
+
+def test_a_move_choice_says_its_point_to_a_tenth_as_the_log_does() -> None:
+    """The terminal listed "WarpEyes #0 moves to (17", 20.501")" and the log then said
+    "(17", 20.5")" (session 39's walk): the choice reads as the log does."""
+    s = _reserved_then_other()
+    view = WS.views.dump(WS.view(s, 0))
+    said = describe(ctx_of(s), view, WS.actions.dump(Move(1, 17.0, 20.501)))
+    assert said == 'Gunslinger #1 moves to (17", 20.5")'
+
+
+def test_L1135_invigorates_hero_points_buy_movement_an_inch_each() -> None:
+    """Invigorate: "These Hero Points may also be used to increase the figure's movement by
+    1" per Hero Point expended" (L1135). Session 38 did not offer it (docs/rulings.md ruling
+    26): a ``Surge`` is now a listed choice of the Invigorated figure's own activation, checked
+    (only the six points Invigorate gave, L1135) and worded; the engine's choice never takes
+    it."""
+    from warbench.kernel.dice import ScriptedDice
+    from warbench.rulesets.warengine.game import movement as mov
+    from warbench.rulesets.warengine.game.followup import follow_up
+
+    from .test_we_game_effects import _power
+
+    s = _power("Invigorate", True, [6, 6, 1, 1])
+    assert s.figs[1].hero == 7  # its own 1 and Invigorate's 6
+    assert not [a for a in WS.legal_actions(s, 0) if isinstance(a, Surge)]  # not its activation
+    s = activate(s, 1)
+    ctx = ctx_of(s)
+    pal = s.figs[1]
+    assert [a for a in WS.legal_actions(s, 0) if isinstance(a, Surge)] == [
+        Surge(1, k) for k in range(1, 7)
+    ]
+    assert not isinstance(WS.pending(s)[0].default, Surge)
+    too_many = WS.check(s, Surge(1, 7), 0)
+    assert too_many is not None and too_many.rule.endswith("L1135")
+    assert "1 to 6" in too_many.reason
+    base = mov.allowance(s, ctx, pal, "move")
+    far = Move(1, pal.x, pal.y + base + 2)
+    assert WS.check(s, far, 0) is not None  # 2" beyond its Movement
+    view = WS.views.dump(WS.view(s, 0))
+    assert describe(ctx, view, WS.actions.dump(Surge(1, 2))) == (
+        "Pal #1 spends 2 of Invigorate's Hero Points on 2\" more movement (L1135)"
+    )
+    s, ev = act(s, Surge(1, 2), 0)
+    assert s.figs[1].hero == 5 and [e.rule[-5:] for e in ev] == ["L1135"]
+    assert mov.allowance(s, ctx, s.figs[1], "move") == base + 2
+    assert WS.check(s, far, 0) is None
+    assert [a for a in WS.legal_actions(s, 0) if isinstance(a, Surge)][-1] == Surge(1, 4)
+    follow_up(s, ctx, ScriptedDice([]), [])  # the rest is lost, the inches end (L1135)
+    assert s.figs[1].hero == 1 and "surge" not in s.figs[1].bonus

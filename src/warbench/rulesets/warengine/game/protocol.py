@@ -60,6 +60,7 @@ from warbench.rulesets.warengine.game.state import (
     ReserveFire,
     Roll,
     Shape,
+    Surge,
     Transfer,
     WarEngineAction,
     rule,
@@ -430,6 +431,12 @@ class WarEngineRuleset:
         revive += kit.revive_moves(state, ctx)
         listed += [a for a in revive if check(a) is None]
         listed += res.own_reserve_attacks(state, ctx, player)  # L579
+        listed += [  # Invigorate's Hero Points on movement (L1135)
+            Surge(fid, k)
+            for fid in group_figs(state, state.active_units)
+            if state.figs[fid].side == player and not state.figs[fid].done
+            for k in range(1, mov.surge_left(state.figs[fid]) + 1)
+        ]
         if ctx.huge:  # Monstrously Huge: pushes (L1403)
             from warbench.rulesets.warengine.game.huge import push_actions
 
@@ -485,7 +492,7 @@ class WarEngineRuleset:
             "first": (First,),
             "reserve": (ReserveFire, Pass),
             "activation": (Activate,),
-            "action": (Move, Attack, Reserve, Deactivate, Push),
+            "action": (Move, Attack, Reserve, Deactivate, Push, Surge),
             "shape": (Shape,),
             "transfer": (Transfer,),
         }
@@ -568,6 +575,9 @@ class WarEngineRuleset:
             )
         if isinstance(action, Deactivate):
             return None
+        if isinstance(action, Surge):  # Invigorate's points on movement (L1135)
+            sr = mov.surge_refusal(state, ctx, action, player)
+            return None if sr is None else Refusal(*sr)
         if isinstance(action, Push):
             from warbench.rulesets.warengine.game.huge import push_refusal
 
@@ -959,6 +969,19 @@ def _apply(
         from warbench.rulesets.warengine.game.huge import push
 
         push(s, ctx, action, events)
+        return
+    if isinstance(action, Surge):  # Invigorate's Hero Points on movement, 1" each (L1135)
+        f = s.figs[action.fig]
+        f.hero -= action.points
+        f.bonus["surge"] = f.bonus.get("surge", 0) + action.points
+        events.append(
+            Event(
+                "surge",
+                f"{ctx.profiles[f.id].name} #{f.id} spends {action.points} of Invigorate's Hero "
+                f'Points on {action.points}" more movement',
+                rule(1135),
+            )
+        )
         return
     if isinstance(action, Reserve):
         f = s.figs[action.fig]

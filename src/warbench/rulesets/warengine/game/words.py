@@ -88,7 +88,9 @@ def describe(
         return f"{name(first)}{more}" if first is not None else f"unit {uid}"
 
     def point(x: Any, y: Any) -> str:
-        return f'({float(x):g}", {float(y):g}")'
+        # to a tenth of an inch, as the log says it (session 39: the terminal listed "moves to
+        # (17", 20.501")" above the event "moves to (17", 20.5")"); the JSON keeps the point
+        return f'({_inches(str(x))}", {_inches(str(y))}")'
 
     def weapon(fid: Any, w: Any) -> str:
         try:
@@ -160,6 +162,10 @@ def describe(
             return (f"pass {name(a['fig'])}'s Transferable weapon to the nearest figure of its "
                     f'unit within 3" (L1847)')  # fmt: skip
         return f"keep {name(a['fig'])}'s Transferable weapon (it leaves the table with it)"
+    if kind == "surge":
+        n = a.get("points")
+        return (f"{name(a['fig'])} spends {n} of Invigorate's Hero Points on {n}\" more "
+                "movement (L1135)")  # fmt: skip
     if kind == "deactivate":
         return "Deactivate (end this unit's activation)"
 
