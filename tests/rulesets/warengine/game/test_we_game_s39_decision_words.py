@@ -249,3 +249,15 @@ def test_L1135_invigorates_hero_points_buy_movement_an_inch_each() -> None:
     assert [a for a in WS.legal_actions(s, 0) if isinstance(a, Surge)][-1] == Surge(1, 4)
     follow_up(s, ctx, ScriptedDice([]), [])  # the rest is lost, the inches end (L1135)
     assert s.figs[1].hero == 1 and "surge" not in s.figs[1].bonus
+
+
+def test_L1015_a_hero_choice_says_the_raise_not_a_cost_adrenal_overload_doubles() -> None:
+    """``Hero(3)`` raises the roll by 3; under Adrenal Overload it costs six points (L1015).
+    Its label said "Spend 3 Hero Points on this roll" (six spent); it now says the raise."""
+    s = _wright_shot()
+    s.figs[1].bonus["adrenal"] = 1
+    view = WS.views.dump(WS.view(s, 1))
+    said = describe(ctx_of(s), view, WS.actions.dump(Hero(3)))
+    assert said == "Spend Hero Points to raise this roll by 3"
+    s, _ = act(s, Hero(3), 1)
+    assert s.figs[1].hero == 10 - 6  # the raise of 3 cost six

@@ -203,8 +203,10 @@ def _answers(
         n = a.get("points")
         if n == 0:
             return "Spend no Hero Points"
-        # not "the roll +n": under Adrenal Overload two points raise a Defense roll by one
-        return f"Spend {n} Hero Point{'' if n == 1 else 's'} on this roll"
+        # ``Hero(n)`` raises the roll by n; it costs n points, or 2n under Adrenal Overload
+        # (L1015, ``resolution.spend``): session 38's "Spend 3 Hero Points on this roll" spent
+        # six there. The card's detail says what a raise costs and what it changes.
+        return f"Spend Hero Points to raise this roll by {n}"
     if kind == "reroll":
         return "Reroll it" if a.get("use") else "Let the roll stand"
     if kind == "leader":
