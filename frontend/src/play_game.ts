@@ -274,6 +274,7 @@ function renderDecision(): void {
   $("families").replaceChildren();
   $("odds").replaceChildren();
   $("take-default").hidden = true;
+  $("default-said").hidden = true;
   $("take-rest").hidden = true;
   board.showSpots([], null);
   clearPreview(); // a form or a ring drawn again is checked again
@@ -310,6 +311,7 @@ function renderDecision(): void {
       : s.you.seats[0] === s.result.winner ? " (you won)" : " (you lost)";
     $("decision-title").textContent = s.result !== null ? `The game is over${over}${mine}` : `Waiting for ${who}`;
     $("decision-rule").textContent = "";
+    $("decision-detail").hidden = true;
     $("selected").textContent = "";
     if (s.result !== null) {
       // what comes after a game, at hand in the card (session 33): its replay and a new game
@@ -327,7 +329,12 @@ function renderDecision(): void {
   // a prompt that starts with the seat's name already says whose it is (a WARSURGE casualty
   // prompt names the unit "Blue: Dead Dogs": the title said "Blue: Blue: Dead Dogs ...")
   const said = d.prompt || d.kind;
-  $("decision-title").textContent = said.startsWith(`${seatName(d.player)}: `) ? said : `${seatName(d.player)}: ${said}`;
+  // a prompt's first line is its question, the rest its detail (The WarEngine's Hero Points
+  // and reserved attacks: the rolls and what the points change, session 39): the title stays short
+  const [ask, ...detail] = said.split("\n");
+  $("decision-title").textContent = ask.startsWith(`${seatName(d.player)}: `) ? ask : `${seatName(d.player)}: ${ask}`;
+  $("decision-detail").textContent = detail.join(" ");
+  $("decision-detail").hidden = detail.length === 0;
   $("decision-rule").textContent = bookNames(d.rule);
   $("take-default").hidden = d.default === null;
   // the rest of a run of decisions at once (The WarEngine's placement, L303-309: a player
@@ -368,6 +375,11 @@ function renderDecision(): void {
     }
   }
   const isDefault = (a: Action): boolean => d.default !== null && JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(d.default));
+  // what "Take the suggested choice" makes, in words (session 39's walk: an action card said
+  // only "Take the suggested choice" while the suggestion sat on the board among others)
+  const suggested = d.actions.find((a) => isDefault(a.action));
+  $("default-said").textContent = suggested ? `Suggested: ${suggested.label}` : "";
+  $("default-said").hidden = suggested === undefined;
   const keyOf = new Map<Listed, string>();
   const button = (a: Listed): HTMLLIElement => {
     const li = el("li");

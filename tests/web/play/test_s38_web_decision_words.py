@@ -126,6 +126,7 @@ WARENGINE: list[dict[str, Any]] = [
     {"kind": "shape", "fig": 0, "form": 0},
     {"kind": "transfer", "fig": 0, "use": True},
     {"kind": "push", "fig": 0, "vehicle": 1, "x": 10.0, "y": 8.0},
+    {"kind": "surge", "fig": 0, "points": 2},  # Invigorate's points on movement (session 39)
 ]
 
 
@@ -143,7 +144,8 @@ def test_every_warengine_action_kind_has_words_not_its_fields(ruleset: str) -> N
         assert label, f"no words for {json.dumps(action)}"
         assert not RAW.search(label), f"{json.dumps(action)} reads {label!r}"
     assert labels[0] == f"{names[1]} wins the roll-off"
-    assert labels[10] == "Spend 1 Hero Point on this roll"
+    # raised by 1 (under Adrenal Overload it costs two points, L1015: session 39)
+    assert labels[10] == "Spend Hero Points to raise this roll by 1"
     assert labels[11] == "Spend no Hero Points"
 
 

@@ -8,7 +8,8 @@ played with 28mm figures, L281; docs/rulings.md, The WarEngine 2.1 game, ruling 
 for the selected figure: its Movement allowance (L403) and each weapon's Range (L465).
 ``spots`` puts the listed actions on the table: a placement or a move on its point (dragged
 from there, every position checked by the ruleset), an attack on its target figure (a power
-that names a point, ``Attack.at``, on that point), a reserve on the figure, an activation on
+that names a point, ``Attack.at``, on that point), a reserve on the figure (a reserved attack
+out of sequence is a button in words: none), an activation on
 the unit's leader (else its first placed figure), the figure that names the unit's chip. The
 profiles come from the ruleset's own set-up tables (``setup.build_context``); everything else
 from the view (WarEngine has no hidden information, L573).
@@ -181,6 +182,12 @@ class WarEnginePresenter(Presenter):
         """Where each listed action points on the table, and the figure that makes it."""
         if not isinstance(view, dict):
             return [None] * len(actions)
+        if any(isinstance(a, dict) and a.get("kind") == "reserve fire" for a in actions):
+            # the reserve decision (L575-L583): its two or three answers as buttons in words
+            # ("WarpEyes #0 uses its reserved DemonBlade on Skimmer #22"), not chips to tap
+            # and then a target on the board (session 39's walk: the card showed only "Use no
+            # reserved attack now" and "Units that can act")
+            return [None] * len(actions)
         figs = {f["id"]: f for f in view.get("figures") or [] if f.get("alive")}
         leaders = {u["id"]: u.get("leader") for u in view.get("units") or []}
 
@@ -203,7 +210,7 @@ class WarEnginePresenter(Presenter):
                     # L1031-L1331): the highlight is there, not on the target (often the user)
                     spot = (float(a["at"][0]), float(a["at"][1]))
                     mark, actor = "attack", a.get("fig")
-                elif kind in ("attack", "reserve fire"):
+                elif kind == "attack":
                     spot, mark, actor = at(a.get("target")), "attack", a.get("fig")
                 elif kind == "reserve":
                     spot, mark, actor = at(a.get("fig")), "reserve", a.get("fig")

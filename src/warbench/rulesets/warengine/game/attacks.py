@@ -197,7 +197,11 @@ def weapon_refusal(
             return Refused(f"{_n(ctx, f)} has no reserved attack with {w.name}", rule(573))
         return None
     if f.done:
-        return Refused(f"{_n(ctx, f)} has reserved an attack: its actions are over", rule(573))
+        kept = weapon_of(ctx, f.id, f.reserved) if f.reserved is not None else None
+        still = f"; it may still use its reserved {kept.name} (L579)" if kept else ""
+        return Refused(
+            f"{_n(ctx, f)} has reserved an attack: its actions are over{still}", rule(573)
+        )
     if "coup" in f.bonus:
         return Refused(f"{_n(ctx, f)} counts coup until the Follow Up step", rule(1373))
     if "halted" in f.bonus:
@@ -218,6 +222,13 @@ def weapon_refusal(
     return None
 
 
+def own_reserve(state: GameState, f: Fig, wi: int) -> bool:
+    """Whether an attack of figure ``f`` with weapon ``wi`` uses its reserved attack in its
+    own unit's activation (L579): it reserved that weapon (its actions are over, L573) and its
+    unit is the one activating."""
+    return f.done and f.reserved == wi and f.unit in state.active_units
+
+
 def attack_refusal(state: GameState, ctx: Context, a: Attack, player: int) -> Refused | None:
     """Every check of an Attack action by the active player (L461-L497, L551-L555)."""
     if not 0 <= a.fig < len(state.figs):
@@ -225,7 +236,10 @@ def attack_refusal(state: GameState, ctx: Context, a: Attack, player: int) -> Re
     f = state.figs[a.fig]
     if f.side != player or f.unit not in state.active_units or not on_table(f):
         return Refused(f"figure {a.fig} is not in the unit you are activating", rule(399))
-    bad = weapon_refusal(state, ctx, f, a.weapon)
+    # L579: a figure that reserved may use that reserved attack later in its own unit's
+    # activation ("then use the first figure's reserve fire"); its other weapons stay refused
+    own = own_reserve(state, f, a.weapon)
+    bad = weapon_refusal(state, ctx, f, a.weapon, reserve_use=own)
     if bad:
         return bad
     w = ctx.profiles[f.id].weapons[a.weapon]

@@ -23,7 +23,7 @@ from warbench.rulesets.warengine.game.measure import (
     on_table,
 )
 from warbench.rulesets.warengine.game.setup import Context
-from warbench.rulesets.warengine.game.state import Fig, GameState, Move, rule
+from warbench.rulesets.warengine.game.state import Fig, GameState, Move, Surge, rule
 
 FAST_CLEAR = 6.0  # L419
 
@@ -36,7 +36,8 @@ def allowance(state: GameState, ctx: Context, f: Fig, mode: str) -> int:
     if mode in ("fast", "charge"):
         mv += ctx.profiles[f.id].mv // 3
     # Speedster: up to 6" more (L1239); Induce Drug Frenzy: 1" a kept die (L1123)
-    return mv + f.bonus.get("speedster", 0) + f.bonus.get("frenzy_k", 0)
+    # Invigorate's Hero Points spent on movement: 1" each (L1135, ``Surge``)
+    return mv + f.bonus.get("speedster", 0) + f.bonus.get("frenzy_k", 0) + f.bonus.get("surge", 0)
 
 
 def cost(f: Fig, x: float, y: float) -> int:
@@ -153,3 +154,36 @@ def toward(state: GameState, ctx: Context, f: Fig, g: Fig, inches: float) -> tup
     # round toward the start so a contact move never overlaps
     k = math.floor(step * 1000) / 1000 / step if step > 0 else 0.0
     return (round(f.x + (x - f.x) * k, 3), round(f.y + (y - f.y) * k, 3))
+
+
+def surge_left(f: Fig) -> int:
+    """The Hero Points Invigorate gave figure ``f`` that it still has (L1135): the points
+    above those it had before (``hero_cap``); points spent on rolls go from these first
+    (docs/rulings.md, The WarEngine 2.1 game, ruling 26)."""
+    return max(0, f.hero - f.bonus["hero_cap"]) if "hero_cap" in f.bonus else 0
+
+
+def surge_refusal(state: GameState, ctx: Context, a: Surge, player: int) -> tuple[str, str] | None:
+    """Why figure ``a.fig`` may not spend ``a.points`` of Invigorate's Hero Points on
+    movement now (L1135), or None."""
+    if not 0 <= a.fig < len(state.figs):
+        return (f"there is no figure {a.fig}", rule(1135))
+    f = state.figs[a.fig]
+    prof = ctx.profiles[f.id]
+    if f.side != player or f.unit not in state.active_units or not on_table(f):
+        return (f"figure {a.fig} is not in the unit you are activating", rule(399))
+    if f.done:
+        return (f"{prof.name} #{f.id} has reserved an attack: its actions are over", rule(573))
+    left = surge_left(f)
+    if left == 0:
+        return (
+            f"{prof.name} #{f.id} has no Hero Points from Invigorate to spend on movement",
+            rule(1135),
+        )
+    if not 1 <= a.points <= left:
+        return (
+            f"{prof.name} #{f.id} may spend 1 to {left} of Invigorate's Hero Points on "
+            f"movement, not {a.points}",
+            rule(1135),
+        )
+    return None

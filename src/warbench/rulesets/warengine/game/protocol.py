@@ -60,6 +60,7 @@ from warbench.rulesets.warengine.game.state import (
     ReserveFire,
     Roll,
     Shape,
+    Surge,
     Transfer,
     WarEngineAction,
     rule,
@@ -282,13 +283,13 @@ class WarEngineRuleset:
             )
         q = rsl.hero_question(state, ctx)
         if q is not None:
-            player, fig, most, default = q
+            player, _fig, _most, default = q
             return (
                 Decision(
                     player,
                     "hero",
                     rule(493),
-                    f"spend Hero Points (0 to {most}) for {ctx.profiles[fig].name} #{fig}",
+                    rsl.hero_words(state, ctx),  # the rolls and the points needed
                     Hero(default),
                 ),
             )
@@ -342,12 +343,13 @@ class WarEngineRuleset:
             )
         if state.window is not None:
             window = state.window
+            prompt, line = res.window_words(state, ctx, window)  # what opened it (L575, L577)
             return (
                 LazyDecision(
                     state.window.player,
                     "reserve",
-                    rule(577),
-                    "use a reserved attack now?",
+                    line,
+                    prompt,
                     thunk=lambda: res.default_answer(state, ctx, window),
                 ),
             )
@@ -428,6 +430,13 @@ class WarEngineRuleset:
         revive: list[WarEngineAction] = [*kit.revive_actions(state, ctx, player)]
         revive += kit.revive_moves(state, ctx)
         listed += [a for a in revive if check(a) is None]
+        listed += res.own_reserve_attacks(state, ctx, player)  # L579
+        listed += [  # Invigorate's Hero Points on movement (L1135)
+            Surge(fid, k)
+            for fid in group_figs(state, state.active_units)
+            if state.figs[fid].side == player and not state.figs[fid].done
+            for k in range(1, mov.surge_left(state.figs[fid]) + 1)
+        ]
         if ctx.huge:  # Monstrously Huge: pushes (L1403)
             from warbench.rulesets.warengine.game.huge import push_actions
 
@@ -483,7 +492,7 @@ class WarEngineRuleset:
             "first": (First,),
             "reserve": (ReserveFire, Pass),
             "activation": (Activate,),
-            "action": (Move, Attack, Reserve, Deactivate, Push),
+            "action": (Move, Attack, Reserve, Deactivate, Push, Surge),
             "shape": (Shape,),
             "transfer": (Transfer,),
         }
@@ -566,6 +575,9 @@ class WarEngineRuleset:
             )
         if isinstance(action, Deactivate):
             return None
+        if isinstance(action, Surge):  # Invigorate's points on movement (L1135)
+            sr = mov.surge_refusal(state, ctx, action, player)
+            return None if sr is None else Refusal(*sr)
         if isinstance(action, Push):
             from warbench.rulesets.warengine.game.huge import push_refusal
 
@@ -958,6 +970,19 @@ def _apply(
 
         push(s, ctx, action, events)
         return
+    if isinstance(action, Surge):  # Invigorate's Hero Points on movement, 1" each (L1135)
+        f = s.figs[action.fig]
+        f.hero -= action.points
+        f.bonus["surge"] = f.bonus.get("surge", 0) + action.points
+        events.append(
+            Event(
+                "surge",
+                f"{ctx.profiles[f.id].name} #{f.id} spends {action.points} of Invigorate's Hero "
+                f'Points on {action.points}" more movement',
+                rule(1135),
+            )
+        )
+        return
     if isinstance(action, Reserve):
         f = s.figs[action.fig]
         w = ctx.profiles[f.id].weapons[action.weapon]
@@ -1108,6 +1133,7 @@ def _attack(s: GameState, ctx: stp.Context, a: Attack, dice: Dice, events: list[
         a.secondary,
         dice,
         events,
+        reserve_use=atk.own_reserve(s, f, a.weapon),  # its reserve fire, its own unit's (L579)
         via=a.via,
         av=None if a.av is None else XkY.parse(a.av),
         at=None if a.at is None else (float(a.at[0]), float(a.at[1])),

@@ -187,3 +187,74 @@ def counter_window(state: GameState, ctx: Context, a: Attack) -> bool:
         state.window = w
         return True
     return False
+
+
+def window_words(state: GameState, ctx: Context, window: Window) -> tuple[str, str]:
+    """The ``reserve`` decision in a player's words and its rule (issue 10, session 39): a
+    short question, then on a second line what the enemy did that opened it and what a
+    reserved attack may do now. Session 38's prompt was "use a reserved attack now?" under
+    L577 for both windows.
+
+    * ``counter``: the enemy declared an attack on a figure of yours with a reserved attack;
+      its answer is simultaneous, so both may be destroyed (L575).
+    * ``move``: an enemy figure of the active unit moved (L407); reserved attacks may hit it,
+      only the active unit (L577); a Trigger Happy figure's reserved ranged attack must fire
+      (L1439)."""
+    if window.kind == "counter":
+        a = window.declared
+        assert a is not None
+        f, t = state.figs[a.fig], state.figs[a.target]
+        w = ctx.profiles[f.id].weapons[a.weapon]
+        mine = ctx.profiles[t.id].weapons[t.reserved].name if t.reserved is not None else "attack"
+        return (
+            f"Answer with your {ctx.profiles[t.id].name} #{t.id}'s reserved {mine}?\n"
+            f"The enemy's {ctx.profiles[f.id].name} #{f.id} attacks it with its {w.name}. The "
+            "two attacks are simultaneous, so both may be destroyed; it is now or never (L575).",
+            rule(575),
+        )
+    m = state.figs[window.mover]
+    at = f'({round(m.x, 1):g}", {round(m.y, 1):g}")'
+    moved = f"It moved to {at}" if (m.x, m.y) != tuple(window.start) else f"It is at {at}"
+    must = any(
+        ctx.profiles[f.id].has("trigger_happy")
+        and f.side == window.player
+        and f.reserved is not None
+        and not ctx.profiles[f.id].weapons[f.reserved].cc
+        and on_table(f)
+        for f in state.figs
+    )
+    return (
+        f"Use a reserved attack on the enemy's {ctx.profiles[m.id].name} #{m.id}?\n"
+        f"{moved}. A reserved attack may hit only the unit that is activating (L577)."
+        + (
+            " A Trigger Happy figure with a ranged attack on reserve must fire at the first "
+            "figure in its range and sight (L1439)."
+            if must
+            else ""
+        ),
+        rule(577),
+    )
+
+
+def own_reserve_attacks(state: GameState, ctx: Context, player: int) -> list[Attack]:
+    """L579: during its own unit's activation a figure that reserved may use its reserved
+    attack (after the others have moved or attacked, "Oops, I wanted to attack with this guy
+    first!"): an attack with its reserved weapon at each enemy it may target now. Special
+    Powers on reserve are not listed (an Attack naming one is still checked and allowed).
+    The engine's automatic play never takes these (it keeps a reserve for Massed Attacks and
+    the enemy's activations), so seeded games by the defaults are unchanged."""
+    out: list[Attack] = []
+    for uid in state.active_units:
+        for fid in state.units[uid].figs:
+            f = state.figs[fid]
+            if f.side != player or not f.done or f.reserved is None or not on_table(f):
+                continue
+            w = ctx.profiles[fid].weapons[f.reserved]
+            if w.power is not None:
+                continue
+            for u in state.units:
+                if u.side != player and not u.gone:
+                    out += [
+                        Attack(fid, f.reserved, t) for t in allowed_targets(state, ctx, f, w, u.id)
+                    ]
+    return out

@@ -278,3 +278,101 @@ def destroy(
         events.append(
             Event("unit destroyed", f"{u.name} is destroyed", rule(623), {"side": u.side})
         )
+
+
+def _usable(t: Fig) -> tuple[int, bool]:
+    """The raises of a Defense roll a defender's Hero Points buy, and whether Adrenal Overload
+    halves them (two points a raise, L1015); Psychic Shield's defense-only points count
+    (L1173)."""
+    have = t.hero + t.bonus.get("def_hero", 0)
+    adrenal = "adrenal" in t.bonus
+    return (have // 2 if adrenal else have), adrenal
+
+
+def hero_words(state: GameState, ctx: Context) -> str:
+    """The pending ``hero`` decision (:func:`hero_question`) in a player's words (issue 10,
+    session 39): a short question (whose roll, the attack or the defense, and how many points
+    it may spend), then on a second line the two rolls, how many points change the result and
+    what is left to the other side (L471: a tie survives; L493: the attacker spends first,
+    then the defender). Session 38's prompt said only "spend Hero Points (0 to 8) for
+    WarpEyes #0"."""
+    q = hero_question(state, ctx)
+    assert q is not None, "no Hero Point decision is pending"
+    most = q[2]
+    res = state.queue[0]
+    a = state.figs[res.attacker]
+
+    def whose(f: Fig, side: int) -> str:
+        return f"your {_n(ctx, f)}" if f.side == side else f"the enemy's {_n(ctx, f)}"
+
+    if res.spent is None:  # the attacker's decision
+        live = [(tid, d) for tid, d in res.targets if d >= 0 and state.figs[tid].alive]
+        ask = f"Spend Hero Points on your {_n(ctx, a)}'s attack roll? (0 to {most})"
+        if len(live) == 1:
+            against = f"{whose(state.figs[live[0][0]], a.side)}'s defense roll of {live[0][1]}"
+        else:
+            against = "the defense rolls of " + ", ".join(
+                f"{whose(state.figs[tid], a.side)} ({d})" for tid, d in live
+            )
+        head = (
+            f"It rolled {res.attack} with its {res.label} against {against}; you spend "
+            "first, then the defender (L493)."
+        )
+        if len(live) != 1:
+            return f"{ask}\n{head} The points raise the one attack roll against each of them."
+        tid, d = live[0]
+        shield, adrenal = _usable(state.figs[tid])
+        beat = d + 1 - res.attack  # a tie survives (L471)
+        sure = beat + shield
+        them = _n(ctx, state.figs[tid])
+        theirs = f"{them} can raise its roll by {shield} with its Hero Points" + (
+            " (two a raise under Adrenal Overload, L1015)" if adrenal else ""
+        )
+        certain = (
+            f"{_points(sure)} make{'s' if sure == 1 else ''} the kill certain"
+            if sure <= most
+            else f"only {_points(sure)} would make the kill certain"
+        )
+        made = "makes" if beat == 1 else "make"
+        if beat <= 0:
+            return f"{ask}\n{head} It already beats {d}; {theirs}: {certain}."
+        if shield == 0:
+            return (
+                f"{ask}\n{head} {_points(beat)} {made} it {res.attack + beat}, more than {d}: "
+                "a kill."
+            )
+        return (
+            f"{ask}\n{head} {_points(beat)} {made} it {res.attack + beat}, more than {d}; "
+            f"{theirs}, so {certain}."
+        )
+    # a defender's decision: the attack, with the attacker's points, beats its roll
+    tid, d = res.targets[res.decided]
+    t = state.figs[tid]
+    total = res.attack + res.spent
+    need = total - d
+    _, adrenal = _usable(t)
+    label = res.label.removeprefix("follow up: ")
+    if label != res.label:  # Poisoned, Immolation, Time Delay (L597, L1793, L1831)
+        label += " follow-up"
+    spent = f" ({res.attack} rolled + {res.spent} Hero Points)" if res.spent else ""
+    by = whose(a, t.side)
+    ask = f"Spend Hero Points on your {_n(ctx, t)}'s defense roll? (0 to {most})"
+    head = (
+        f"{by[0].upper()}{by[1:]} attacks it with its {label}: {total}{spent} beats its "
+        f"defense roll of {d} (L493)."
+    )
+    cost = " (each raise costs two Hero Points under Adrenal Overload, L1015)" if adrenal else ""
+    if need > most:
+        return (
+            f"{ask}\n{head} It needs {need} to survive and can raise its roll by only "
+            f"{most}{cost}: it is destroyed whatever it spends."
+        )
+    return (
+        f"{ask}\n{head} {_points(need)} raise{'s' if need == 1 else ''} it to {total}, a tie, "
+        f"and it survives (L471){cost}; fewer and it is destroyed."
+    )
+
+
+def _points(n: int) -> str:
+    """``n`` Hero Points in words ("1 Hero Point", "3 Hero Points")."""
+    return f"{n} Hero Point{'' if n == 1 else 's'}"

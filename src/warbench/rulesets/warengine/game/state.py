@@ -194,6 +194,17 @@ class Push:
     kind: Literal["push"] = "push"
 
 
+@dataclass(frozen=True)
+class Surge:
+    """Figure ``fig`` of the active unit spends ``points`` of the Hero Points Invigorate gave
+    it for as many inches more Movement until the Follow Up step (L1135: "These Hero Points
+    may also be used to increase the figure's movement by 1\" per Hero Point expended")."""
+
+    fig: int
+    points: int
+    kind: Literal["surge"] = "surge"
+
+
 WarEngineAction = (
     Roll
     | Place
@@ -211,6 +222,7 @@ WarEngineAction = (
     | Shape
     | Transfer
     | Push
+    | Surge
 )
 ACTION_TYPE = Annotated[WarEngineAction, Field(discriminator="kind")]
 

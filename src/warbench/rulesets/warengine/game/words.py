@@ -88,7 +88,9 @@ def describe(
         return f"{name(first)}{more}" if first is not None else f"unit {uid}"
 
     def point(x: Any, y: Any) -> str:
-        return f'({float(x):g}", {float(y):g}")'
+        # to a tenth of an inch, as the log says it (session 39: the terminal listed "moves to
+        # (17", 20.501")" above the event "moves to (17", 20.5")"); the JSON keeps the point
+        return f'({_inches(str(x))}", {_inches(str(y))}")'
 
     def weapon(fid: Any, w: Any) -> str:
         try:
@@ -121,6 +123,14 @@ def describe(
         verb = how.get(str(a.get("mode")), "moves")
         return f"{name(a['fig'])} {verb} to {point(a['x'], a['y'])}"
     if kind == "attack":
+        f = figs.get(a["fig"]) or {}
+        if f.get("reserved") == a["weapon"] and f.get("unit") in (view.get("active_units") or []):
+            # L579: a figure that reserved uses its reserve in its own unit's activation
+            said = f"{name(a['fig'])} uses its reserved {weapon(a['fig'], a['weapon'])} now"
+            said += f" on {name(a['target'])}" if a.get("target") != a.get("fig") else ""
+            if a.get("helpers"):
+                said += ", helped by " + ", ".join(name(h) for h in a["helpers"])
+            return f"{said} (its own unit's activation, L579)"
         said = f"{name(a['fig'])}: {weapon(a['fig'], a['weapon'])}"
         if a.get("target") != a.get("fig"):
             said += f" at {name(a['target'])}"
@@ -152,12 +162,23 @@ def describe(
             return (f"pass {name(a['fig'])}'s Transferable weapon to the nearest figure of its "
                     f'unit within 3" (L1847)')  # fmt: skip
         return f"keep {name(a['fig'])}'s Transferable weapon (it leaves the table with it)"
+    if kind == "surge":
+        n = a.get("points")
+        return (f"{name(a['fig'])} spends {n} of Invigorate's Hero Points on {n}\" more "
+                "movement (L1135)")  # fmt: skip
     if kind == "deactivate":
         return "Deactivate (end this unit's activation)"
-    return _answers(a, name, list(names) or ["Player 1", "Player 2"])
+
+    def reserved(fid: Any) -> str:
+        w = (figs.get(fid) or {}).get("reserved")
+        return "reserved attack" if w is None else f"reserved {weapon(fid, w)}"
+
+    return _answers(a, name, list(names) or ["Player 1", "Player 2"], reserved)
 
 
-def _answers(a: Mapping[str, Any], name: Any, names: Sequence[str]) -> str | None:
+def _answers(
+    a: Mapping[str, Any], name: Any, names: Sequence[str], reserved: Any = None
+) -> str | None:
     """The answers to the questions outside an activation (session 38: "first: player 1",
     "hero: points 1", "reroll: use True" were their generic labels): who activates first
     (L362), a reserved attack out of sequence (L575-L583), Hero Points (L491-L497), a reroll
@@ -171,17 +192,21 @@ def _answers(a: Mapping[str, Any], name: Any, names: Sequence[str]) -> str | Non
     if kind == "first":
         return f"{seat(a.get('player'))} activates first"
     if kind == "reserve fire":
+        # the weapon on reserve by name; the rule (L575 answering an attack, L577 at the
+        # active unit) is the decision's, not the choice's (session 38 cited L575 for both)
         lunge = ", lunging into base contact first (L583)" if a.get("lunge") else ""
-        return (f"{name(a.get('fig'))} uses its reserved attack on {name(a.get('target'))}"
-                f"{lunge} (L575)")  # fmt: skip
+        fig, target = a.get("fig"), a.get("target")
+        return f"{name(fig)} uses its {reserved(fig)} on {name(target)}{lunge}"
     if kind == "pass":
         return "Use no reserved attack now"
     if kind == "hero":
         n = a.get("points")
         if n == 0:
             return "Spend no Hero Points"
-        # not "the roll +n": under Adrenal Overload two points raise a Defense roll by one
-        return f"Spend {n} Hero Point{'' if n == 1 else 's'} on this roll"
+        # ``Hero(n)`` raises the roll by n; it costs n points, or 2n under Adrenal Overload
+        # (L1015, ``resolution.spend``): session 38's "Spend 3 Hero Points on this roll" spent
+        # six there. The card's detail says what a raise costs and what it changes.
+        return f"Spend Hero Points to raise this roll by {n}"
     if kind == "reroll":
         return "Reroll it" if a.get("use") else "Let the roll stand"
     if kind == "leader":
