@@ -42,6 +42,9 @@ Point = tuple[float, float]
 CONTACT = 0.05
 #: Coherency distance between bases (§4.2): 2".
 COHERENCY = 2.0
+#: Two bases are linked for Coherency when their edges are this close (§4.2; 1e-6 inch for
+#: rounding): ``coherent`` and ``groups``, and ``coherency_jit.formation``'s test
+LINKED = COHERENCY + 1e-6
 #: Overlap tolerance: bases may touch, never overlap by more than this.
 OVERLAP_TOL = 1e-3
 
@@ -497,7 +500,7 @@ def coherent(points: FloatArray, r: float) -> bool:
     d = edge_distances(points, r, points, r)
     # the group of model 0 grown over the rows of the adjacency as Python lists: the same
     # test of the same matrix, without NumPy calls per model (issue 10, session 33)
-    adj = (d <= COHERENCY + 1e-6).tolist()
+    adj = (d <= LINKED).tolist()
     seen = [False] * n
     seen[0] = True
     stack = [0]
@@ -516,7 +519,7 @@ def groups(points: FloatArray, r: float) -> list[list[int]]:
     """The coherency groups of a unit's models (largest first)."""
     n = len(points)
     d = edge_distances(points, r, points, r) if n else np.zeros((0, 0))
-    adj = d <= COHERENCY + 1e-6
+    adj = d <= LINKED
     seen = np.zeros(n, dtype=bool)
     out: list[list[int]] = []
     for s in range(n):

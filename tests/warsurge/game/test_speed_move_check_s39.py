@@ -1,0 +1,210 @@
+"""A Move's check, what was left after the kernels (issue 10, session 39, s39-speedm;
+docs/game.md "A twenty-first pass: the Move's check"): the formation's own tests of
+``coherency.problem_positions`` (no two of the unit's bases overlap, 001_d3f5e425c5e1196d.txt
+§1.3; every model within 2" of another, in one group, §4.2 I) and ``Work.contacts``' Base
+Contact (§2.1) are compiled loops (``coherency_jit.formation``, ``coherency_jit.contacts``).
+Each is held here to the NumPy form it replaced (``geom.edge_distances``, ``geom.coherent``)
+bit for bit: random formations, an integer grid (touching bases, ties), bases one float either
+side of the overlap tolerance, of Coherency's 2" and of Base Contact's distance, and NaN
+centres; and through ``problem_positions`` and ``contacts`` on the states of the benchmark's
+game. The compiled code has no fused multiply-add.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from warbench.rulesets.warsurge.battlefield import sight_jit
+from warbench.rulesets.warsurge.game import coherency_jit, geom
+from warbench.rulesets.warsurge.game.geom import CONTACT, LINKED, OVERLAP_TOL
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
+
+
+def _numpy_formation(xy: Any, r: float, linked: bool) -> int:
+    """``problem_positions``' formation tests as they were (main ``8d524eb``)."""
+    d = geom.edge_distances(xy, r, xy, r)
+    np.fill_diagonal(d, np.inf)
+    if (d < -OVERLAP_TOL).any():
+        return 1
+    if linked and not geom.coherent(xy, r):
+        return 2
+    return 0
+
+
+def _numpy_contacts(
+    pts: Any, r: float, txy: Any, tr: Any, tuid: Any, tside: Any, uid: int, side: int
+) -> set[int]:
+    """``Work.contacts``' round-base test as it was (main ``8d524eb``)."""
+    mask = (tuid != uid) & (tside != side)
+    if not mask.any():
+        return set()
+    d = geom.edge_distances(pts, r, txy[mask], tr[mask])
+    hit = (d <= CONTACT).any(axis=0)
+    return {int(x) for x in tuid[mask][hit]}
+
+
+def _nudge(rng: np.random.Generator, x: float) -> float:
+    """``x`` moved zero to two floats up or down."""
+    for _ in range(int(rng.integers(0, 3))):
+        x = float(np.nextafter(x, np.inf if rng.random() < 0.5 else -np.inf))
+    return x
+
+
+def _formation(rng: np.random.Generator, kind: int) -> tuple[Any, float]:
+    """A unit's bases: random, on an integer grid, or a chain whose links are one float
+    either side of an overlap or of Coherency's reach."""
+    n = int(rng.integers(2, 12))
+    r = float(rng.choice([0.5, 0.63, 1.0, 1.26, 2.5]))
+    if kind == 0:
+        xy = rng.uniform(0, 3 * n, size=(n, 2))
+    elif kind == 1:
+        xy = rng.integers(0, 2 * n, size=(n, 2)).astype(np.float64)
+    else:
+        xy = np.zeros((n, 2))
+        for k in range(1, n):  # a chain along x: each link at the edge of a test
+            edge = float(rng.choice([2 * r - OVERLAP_TOL, 2 * r + LINKED, 2 * r]))
+            xy[k] = (_nudge(rng, xy[k - 1, 0] + edge), xy[k - 1, 1])
+    if rng.random() < 0.05:
+        xy[int(rng.integers(n))] = (np.nan, 1.0)
+    return np.ascontiguousarray(xy, dtype=np.float64), r
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_formation_is_the_numpy_form(seed: int) -> None:
+    """``coherency_jit.formation``: the same overlap and Coherency answers as the NumPy
+    forms, on 60 formations a seed (the unit outside a piece, and inside one: no Coherency)."""
+    rng = np.random.default_rng(seed)
+    seen = set()
+    for k in range(60):
+        xy, r = _formation(rng, k % 3)
+        for linked in (True, False):
+            want = _numpy_formation(xy, r, linked)
+            assert coherency_jit.formation(xy, r, OVERLAP_TOL, LINKED, linked) == want
+            seen.add(want)
+    assert seen == {0, 1, 2} or seed % 3  # every answer is met (most seeds)
+
+
+def test_formation_edges_one_float_apart() -> None:
+    """Two bases exactly at the overlap tolerance and at Coherency's reach, and one float
+    beyond: each answer turns where the NumPy form's does (so ``<`` for ``<=`` fails here)."""
+    r = 1.0
+
+    def answer(x: float) -> int:
+        return _numpy_formation(np.array([[0.0, 0.0], [x, 0.0]]), r, True)
+
+    # (the centres' distance near the edge, the answer within, the answer beyond, the way out)
+    for edge, want_in, want_out, out in (
+        (2 * r - OVERLAP_TOL, 0, 1, -np.inf),
+        (2 * r + LINKED, 0, 2, np.inf),
+    ):
+        x = edge
+        while answer(x) != want_in:
+            x = float(np.nextafter(x, -out))
+        while answer(float(np.nextafter(x, out))) == want_in:
+            x = float(np.nextafter(x, out))
+        beyond = float(np.nextafter(x, out))
+        for pos, want in ((x, want_in), (beyond, want_out)):
+            xy = np.array([[0.0, 0.0], [pos, 0.0]])
+            assert answer(pos) == want
+            assert coherency_jit.formation(xy, r, OVERLAP_TOL, LINKED, True) == want
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_contacts_are_the_numpy_contacts(seed: int) -> None:
+    """``coherency_jit.contacts``: the units of the other sides in Base Contact, as the NumPy
+    form found them, with bases one float either side of the contact distance."""
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(40):
+        n = int(rng.integers(0, 40))
+        grid = rng.random() < 0.3
+        if grid:
+            txy = rng.integers(0, 10, size=(n, 2)).astype(np.float64)
+        else:
+            txy = rng.uniform(0, 24, size=(n, 2))
+        tr = rng.choice([0.5, 0.63, 1.0, 1.26], size=n)
+        tuid = rng.integers(0, 6, size=n).astype(np.int64)
+        tside = (tuid % 2).astype(np.int64)
+        uid = int(rng.integers(0, 6))
+        side = uid % 2
+        r = float(rng.choice([0.5, 1.0, 1.26]))
+        m = int(rng.integers(1, 8))
+        pts = rng.uniform(0, 24, size=(m, 2)) if not grid else txy[:m] + 0.0
+        pts = np.ascontiguousarray(pts.reshape(-1, 2), dtype=np.float64)
+        if n and len(pts):
+            for _ in range(int(rng.integers(0, 6))):  # a model at the contact distance's edge
+                b, k = int(rng.integers(n)), int(rng.integers(len(pts)))
+                pts[k] = (_nudge(rng, txy[b, 0] + (r + tr[b] + CONTACT)), txy[b, 1])
+        if not len(pts) or not n:
+            continue
+        want = _numpy_contacts(pts, r, txy, tr, tuid, tside, uid, side)
+        hit = coherency_jit.contacts(pts, r, txy, tr, tuid, tside, uid, side, CONTACT)
+        assert set(tuid[hit].tolist()) == want
+
+
+def test_no_fused_multiply_add_in_the_compiled_code() -> None:
+    """The two kernels, compiled with ``sight_jit.compiler``'s options (no disk cache here,
+    whose code numba does not show), multiply and take square roots unfused."""
+    numba = pytest.importorskip("numba")
+    options = {**sight_jit.JIT_OPTIONS, "cache": False}
+    one, radii, uids = np.ones((3, 2)), np.ones(3), np.zeros(3, dtype=np.int64)
+    kernels = [
+        (coherency_jit._formation, (one, 1.0, 0.001, 2.0, True)),
+        (coherency_jit._contacts, (one, 1.0, one, radii, uids, uids, 1, 1, 0.05)),
+    ]
+    for py, args in kernels:
+        kernel = numba.njit(**options)(py)
+        kernel(*args)
+        asm = "\n".join(kernel.inspect_asm().values()).lower()
+        assert "mulsd" in asm or "mulpd" in asm
+        assert "sqrtsd" in asm or "sqrtpd" in asm
+        assert not any(op in asm for op in ("vfmadd", "vfmsub", "vfnmadd", "vfnmsub"))
+
+
+def test_formation_and_contacts_in_mid_game_states() -> None:
+    """On the states of the benchmark's scripted game, every unit on the table: its contacts
+    (``Work.contacts``, where it stands and shifted toward its nearest enemy) and its
+    formation's tests (where it stands, and squeezed), as the NumPy forms found them."""
+    from bench_game_scale import _mid_game, scaled_setup
+
+    from warbench.rulesets.warsurge.game.hooks import DEFAULT_HOOKS
+    from warbench.rulesets.warsurge.game.state import Location
+    from warbench.rulesets.warsurge.game.work import Work
+
+    setup = scaled_setup(1000)
+    states = [s for s, _ in _mid_game(setup, 1) + _mid_game(setup, 2)][::6]
+    touching = answers = 0
+    for state in states:
+        w = Work(state, None, DEFAULT_HOOKS)
+        t = w.table()
+        for uid, u in enumerate(state.units):
+            if u.location is not Location.TABLE or not u.present():
+                continue
+            r = w.info(uid).radius
+            side = u.table_side(setup.units[uid].side)
+            xy = w.xy(uid)
+            foes = t.xy[t.side != side]
+            shifts = [np.zeros(2)]
+            if len(foes):  # toward the nearest enemy base, to and past Base Contact
+                near = foes[int(np.argmin(geom.point_distances(foes, xy[0])))]
+                step = near - xy[0]
+                shifts += [step * f for f in (0.5, 0.8, 0.9, 1.0)]
+            for shift in shifts:
+                pts = np.ascontiguousarray(xy + shift)
+                want = _numpy_contacts(pts, r, t.xy, t.r, t.uid, t.side, uid, side)
+                assert w.contacts(uid, pts) == want
+                touching += bool(want)
+            for squeeze in (1.0, 0.6, 0.4, 1.8):
+                pts = np.ascontiguousarray(xy[0] + (xy - xy[0]) * squeeze)
+                if len(pts) > 1:
+                    for linked in (True, False):
+                        want_f = _numpy_formation(pts, r, linked)
+                        got = coherency_jit.formation(pts, r, OVERLAP_TOL, LINKED, linked)
+                        assert got == want_f
+                        answers |= 1 << want_f
+    assert touching > 20 and answers == 0b111
