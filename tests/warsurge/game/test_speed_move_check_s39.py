@@ -19,9 +19,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.warsurge.game import route_oracles
 from warbench.rulesets.warsurge.battlefield import sight_jit
-from warbench.rulesets.warsurge.game import coherency_jit, geom
+from warbench.rulesets.warsurge.game import coherency_jit, geom, route_jit
 from warbench.rulesets.warsurge.game.geom import CONTACT, LINKED, OVERLAP_TOL
+from warbench.rulesets.warsurge.game.route_formation import SLACK
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
@@ -147,8 +149,77 @@ def test_contacts_are_the_numpy_contacts(seed: int) -> None:
         assert set(tuid[hit].tolist()) == want
 
 
+def _reach_case(seed: int) -> tuple[Any, Any, float, Any, Any]:
+    """Starts, spots and other bases: random, or on a small integer grid (moves of no length,
+    bases on a move's line, touching), some bases one float either side of the slack."""
+    rng = np.random.default_rng(300 + seed)
+    m, n, c = int(rng.integers(1, 9)), int(rng.integers(0, 80)), int(rng.integers(0, 12))
+    if seed % 3 == 0:
+        starts = rng.integers(0, 8, size=(m, 2)).astype(np.float64)
+        spots = rng.integers(0, 10, size=(n, 2)).astype(np.float64)
+        oxy = rng.integers(0, 10, size=(c, 2)).astype(np.float64)
+    else:
+        starts = rng.uniform(0, 12, size=(m, 2))
+        spots = rng.uniform(-2, 16, size=(n, 2))
+        oxy = rng.uniform(0, 14, size=(c, 2))
+    oreach = rng.choice([1.0, 1.5, 2.13], size=c)
+    if c and n:
+        for _ in range(int(rng.integers(0, 4))):  # a base at the slack's edge of a move's end
+            j, s = int(rng.integers(c)), int(rng.integers(n))
+            oxy[j] = (_nudge(rng, spots[s, 0] + oreach[j] + SLACK), spots[s, 1])
+    if n and rng.random() < 0.1:
+        spots[int(rng.integers(n))] = (np.nan, 2.0)
+    limit = float(rng.choice([4.95, 5.95, 0.0, -1.0]))
+    return starts, spots, limit, oxy, oreach
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_reach_is_the_numpy_form(seed: int) -> None:
+    """``route_jit.reach``: the distances and the moves within the limit clear of other
+    units' bases, bit for bit as ``geom.centre_distances`` and session 35's ``_clear_of``."""
+    starts, spots, limit, oxy, oreach = _reach_case(seed)
+    d, out = route_jit.reach(starts, spots, limit, oxy, oreach, SLACK)
+    want_d, want = route_oracles.reach(starts, spots, limit, oxy, oreach)
+    assert d.tobytes() == np.asarray(want_d, dtype=np.float64).tobytes()
+    assert out.tolist() == want.tolist()
+
+
+def test_reach_cases_reach_and_refuse() -> None:
+    """The cases above meet both answers, and bases that refuse a move within the limit."""
+    within = reached = 0
+    for seed in range(150):
+        starts, spots, limit, oxy, oreach = _reach_case(seed)
+        d, out = route_oracles.reach(starts, spots, limit, oxy, oreach)
+        within += int((d <= limit).sum())
+        reached += int(out.sum())
+    assert reached > 500 and within - reached > 500
+
+
+def test_exact_edges_are_the_numpy_answers() -> None:
+    """Distances that equal a limit exactly (bases of no radius, a move of no length): a base
+    ``SLACK`` from a move is not clear of it (``>``), one ``CONTACT`` from a base is in Base
+    Contact (``<=``), bases ``LINKED`` apart are linked (``<=``); so a kernel that compared
+    with ``>=`` or ``<`` fails here."""
+    zero, one = np.zeros((1, 2)), np.zeros(1)
+    base = np.array([[SLACK, 0.0]])
+    d, out = route_jit.reach(zero, zero, 1.0, base, one, SLACK)
+    want_d, want = route_oracles.reach(zero, zero, 1.0, base, one)
+    assert (d.tolist(), out.tolist()) == (want_d.tolist(), want.tolist()) == ([[0.0]], [[False]])
+    near = np.array([[CONTACT, 0.0]])
+    uids, sides = np.array([1], dtype=np.int64), np.array([1], dtype=np.int64)
+    hit = coherency_jit.contacts(zero, 0.0, near, one, uids, sides, 0, 0, CONTACT)
+    assert hit.tolist() == [True]
+    assert _numpy_contacts(zero, 0.0, near, one, uids, sides, 0, 0) == {1}
+    pair = np.array([[0.0, 0.0], [LINKED, 0.0]])
+    assert coherency_jit.formation(pair, 0.0, OVERLAP_TOL, LINKED, True) == 0
+    assert _numpy_formation(pair, 0.0, True) == 0
+    apart = np.array([[0.0, 0.0], [float(np.nextafter(LINKED, 3.0)), 0.0]])
+    assert coherency_jit.formation(apart, 0.0, OVERLAP_TOL, LINKED, True) == 2
+    assert _numpy_formation(apart, 0.0, True) == 2
+
+
 def test_no_fused_multiply_add_in_the_compiled_code() -> None:
-    """The two kernels, compiled with ``sight_jit.compiler``'s options (no disk cache here,
+    """The three kernels, compiled with ``sight_jit.compiler``'s options (no disk cache here,
     whose code numba does not show), multiply and take square roots unfused."""
     numba = pytest.importorskip("numba")
     options = {**sight_jit.JIT_OPTIONS, "cache": False}
@@ -156,6 +227,7 @@ def test_no_fused_multiply_add_in_the_compiled_code() -> None:
     kernels = [
         (coherency_jit._formation, (one, 1.0, 0.001, 2.0, True)),
         (coherency_jit._contacts, (one, 1.0, one, radii, uids, uids, 1, 1, 0.05)),
+        (route_jit._reach, (one, one, 1.0, one, radii, 0.05)),
     ]
     for py, args in kernels:
         kernel = numba.njit(**options)(py)

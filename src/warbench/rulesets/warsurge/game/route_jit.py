@@ -7,7 +7,9 @@ questions of NumPy in many calls on small arrays (issue 10, session 38, s38-spee
 * :func:`headings_blocked`: which of the rigid ends (every heading by every length) certainly
   fail, ``move_prefilter.clearly_blocked_headings``'s answer (about thirty NumPy calls);
 * :func:`place`: the unit's models placed one by one on the lattice's spots,
-  ``route_formation._place``'s greedy loop (a dozen NumPy calls a model).
+  ``route_formation._place``'s greedy loop (a dozen NumPy calls a model);
+* :func:`reach`: which spots each model's straight move reaches, clear of other units' bases
+  (``route_formation._reach`` before the terrain and its ``_clear_of``; session 39).
 
 Each kernel computes the very floats of the NumPy form it replaced (the same operations in the
 same order, IEEE ``+ - * /`` and ``sqrt``, no ``fastmath``, no sum reordered), and the test
@@ -31,7 +33,7 @@ import numpy as np
 from warbench.rulesets.warsurge.battlefield import sight_jit
 from warbench.rulesets.warsurge.battlefield.geometry import BoolArray, FloatArray, IntArray
 
-__all__ = ["Kernels", "headings_blocked", "kernels", "place", "warm"]
+__all__ = ["Kernels", "headings_blocked", "kernels", "place", "reach", "warm"]
 
 
 def _headings_blocked(
@@ -194,6 +196,52 @@ def _place(
     return True, out
 
 
+def _reach(
+    starts: Any, spots: Any, limit: float, oxy: Any, oreach: Any, slack: float
+) -> tuple[Any, Any]:  # pragma: no cover - compiled
+    # ``d[k, s]``: model ``k``'s centre to spot ``s`` (``geom.centre_distances``); ``out[k,
+    # s]``: ``d <= limit`` and every centre of ``oxy`` more than ``oreach + slack`` from the
+    # move's segment (``route_formation._clear_of``'s very operations)
+    m, n, c = starts.shape[0], spots.shape[0], oxy.shape[0]
+    d = np.empty((m, n), dtype=np.float64)
+    out = np.zeros((m, n), dtype=np.bool_)
+    for k in range(m):
+        ax, ay = starts[k, 0], starts[k, 1]
+        for s in range(n):
+            dx = ax - spots[s, 0]
+            dy = ay - spots[s, 1]
+            dx *= dx
+            dy *= dy
+            d[k, s] = math.sqrt(dx + dy)
+            if not d[k, s] <= limit:
+                continue
+            ex = spots[s, 0] - ax
+            ey = spots[s, 1] - ay
+            length2 = ex * ex + ey * ey
+            long = length2 > 1e-18
+            safe = length2 if long else 1.0
+            ok = True
+            for j in range(c):
+                rx = oxy[j, 0] - ax
+                ry = oxy[j, 1] - ay
+                t = (rx * ex + ry * ey) / safe
+                if t < 0.0:  # np.clip: a NaN stays NaN
+                    t = 0.0
+                elif t > 1.0:
+                    t = 1.0
+                if not long:
+                    t = 0.0
+                gx = rx - t * ex
+                gy = ry - t * ey
+                gx *= gx
+                gy *= gy
+                if not math.sqrt(gx + gy) - oreach[j] > slack:
+                    ok = False
+                    break
+            out[k, s] = ok
+    return d, out
+
+
 class Kernels(Protocol):
     """The compiled kernels, typed (numba has no stubs)."""
 
@@ -227,14 +275,25 @@ class Kernels(Protocol):
         gap_link: float,
     ) -> tuple[bool, FloatArray]: ...
 
+    def reach(
+        self,
+        starts: FloatArray,
+        spots: FloatArray,
+        limit: float,
+        oxy: FloatArray,
+        oreach: FloatArray,
+        slack: float,
+    ) -> tuple[FloatArray, BoolArray]: ...
+
 
 class _Compiled:
-    __slots__ = ("headings_blocked", "place")
+    __slots__ = ("headings_blocked", "place", "reach")
 
     def __init__(self) -> None:
         jit = sight_jit.compiler(_place)  # the first routed Move pays numba's import
         self.headings_blocked = jit(_headings_blocked)
         self.place = jit(_place)
+        self.reach = jit(_reach)
 
 
 _KERNELS: list[Kernels] = []
@@ -290,6 +349,22 @@ def place(
     return kernels().place(starts, spots, vals, reach, r, cap, inf, gap_free, gap_link)
 
 
+def reach(
+    starts: FloatArray,
+    spots: FloatArray,
+    limit: float,
+    oxy: FloatArray,
+    oreach: FloatArray,
+    slack: float,
+) -> tuple[FloatArray, BoolArray]:
+    """``route_formation._reach``'s moves before the terrain, in one loop: ``(d, out)``, the
+    distances ``(m, n)`` from each start to each spot (``geom.centre_distances``' floats) and
+    whether the move is within ``limit`` (§4.1) with every centre of ``oxy`` more than its
+    ``oreach`` plus ``slack`` from the move's segment (other units' bases, §4.7;
+    ``route_formation._clear_of``'s floats; issue 10, session 39)."""
+    return kernels().reach(starts, spots, limit, oxy, oreach, slack)
+
+
 def warm() -> None:
     """Import numba and load (or compile) the route's kernels, sight's (``sight_jit.warm``)
     and the candidate tests' (``coherency_jit.warm``) for the arrays the rules pass them, so
@@ -305,3 +380,4 @@ def warm() -> None:
         one, unit, unit, unit, 1.0, 0.0, 1.0, 1.0, one, unit, np.zeros(1, np.intp), 1, 0.0
     )
     place(one, one, unit, np.ones((1, 1), dtype=bool), 1.0, 0.0, 1.0, 0.0, 1.0)
+    reach(one, one, 1.0, one, unit, 0.05)
