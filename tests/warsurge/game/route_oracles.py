@@ -156,3 +156,32 @@ def reach(
     if len(oxy) and len(ks):
         out[ks, ss] = clear_of(starts[ks], spots[ss], oxy, oreach)
     return d, out
+
+
+def paths_blocked(
+    pts: np.ndarray,
+    vecs: np.ndarray,
+    lengths: np.ndarray,
+    live: np.ndarray,
+    oxy: np.ndarray,
+    orad: np.ndarray,
+    inner: float,
+    out: np.ndarray,
+) -> None:
+    """``move_prefilter._blocked``'s paths as session 31 wrote them (compiled in session 39,
+    ``route_jit.paths_blocked``): sets ``out[c, k]`` where the model at ``pts[k]`` moved by
+    ``vecs[c]`` passes nearer a base's centre than its radius plus ``inner``."""
+    rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
+    ry = oxy[None, :, 1] - pts[:, 1, None]
+    ln = lengths[live]
+    ux = (vecs[live, 0] / ln)[:, None, None]
+    uy = (vecs[live, 1] / ln)[:, None, None]
+    along = rx[None] * ux + ry[None] * uy  # (K', models, bases)
+    np.clip(along, 0.0, ln[:, None, None], out=along)
+    gx = rx[None] - along * ux
+    gy = ry[None] - along * uy
+    gx *= gx
+    gy *= gy
+    gx += gy
+    reach = orad + inner
+    out[live] |= (gx < np.where(reach > 0.0, reach * reach, -1.0)).any(axis=2)

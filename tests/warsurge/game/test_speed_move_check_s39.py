@@ -195,6 +195,58 @@ def test_reach_cases_reach_and_refuse() -> None:
     assert reached > 500 and within - reached > 500
 
 
+def _paths_case(seed: int) -> tuple[Any, ...]:
+    """A charge's followers: starts, moves (some of no length), bases near, the rows already
+    refused; random or on an integer grid (bases on a path's line, touching), some bases one
+    float either side of the reach from a path's end."""
+    rng = np.random.default_rng(500 + seed)
+    m, k, c = int(rng.integers(1, 9)), int(rng.integers(1, 5)), int(rng.integers(0, 14))
+    grid = seed % 3 == 0
+    if grid:
+        pts = rng.integers(0, 8, size=(m, 2)).astype(np.float64)
+        vec = rng.integers(-4, 5, size=2).astype(np.float64)
+        oxy = rng.integers(0, 10, size=(c, 2)).astype(np.float64)
+    else:
+        pts = rng.uniform(0, 12, size=(m, 2))
+        vec = rng.uniform(-6, 6, size=2)
+        oxy = rng.uniform(0, 14, size=(c, 2))
+    vecs = np.asarray([1.0, 0.75, 0.5, 0.25][:k])[:, None] * vec
+    orad = rng.choice([0.5, 1.0, 1.26], size=c)
+    inner = float(rng.choice([1.0 - OVERLAP_TOL - 1e-9, 0.5, -2.0]))
+    if c:
+        for _ in range(int(rng.integers(0, 4))):  # a base at the reach's edge of an end
+            j, p, q = int(rng.integers(c)), int(rng.integers(m)), int(rng.integers(k))
+            x = pts[p, 0] + vecs[q, 0] + (orad[j] + inner)
+            oxy[j] = (_nudge(rng, x), pts[p, 1] + vecs[q, 1])
+    lengths = np.hypot(vecs[:, 0], vecs[:, 1])
+    out = rng.random((k, m)) < 0.2
+    live = np.flatnonzero(~out.all(axis=1) & (lengths > 0.0))
+    return pts, vecs, lengths, live, oxy, orad, inner, out
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_paths_blocked_is_the_numpy_form(seed: int) -> None:
+    """``route_jit.paths_blocked``: the followers' moves through another unit's base, as
+    ``move_prefilter._blocked``'s NumPy form refused them."""
+    pts, vecs, lengths, live, oxy, orad, inner, out = _paths_case(seed)
+    want = out.copy()
+    route_oracles.paths_blocked(pts, vecs, lengths, live, oxy, orad, inner, want)
+    route_jit.paths_blocked(pts, vecs, lengths, live, oxy, orad, inner, out)
+    assert out.tolist() == want.tolist()
+
+
+def test_paths_blocked_cases_refuse_and_pass() -> None:
+    """The cases above refuse moves the rows had not refused, and leave others."""
+    refused = passed = 0
+    for seed in range(150):
+        pts, vecs, lengths, live, oxy, orad, inner, out = _paths_case(seed)
+        before = out.copy()
+        route_oracles.paths_blocked(pts, vecs, lengths, live, oxy, orad, inner, out)
+        refused += int((out & ~before).sum())
+        passed += int((~out[live]).sum())
+    assert refused > 100 and passed > 100
+
+
 def test_exact_edges_are_the_numpy_answers() -> None:
     """Distances that equal a limit exactly (bases of no radius, a move of no length): a base
     ``SLACK`` from a move is not clear of it (``>``), one ``CONTACT`` from a base is in Base
@@ -219,22 +271,27 @@ def test_exact_edges_are_the_numpy_answers() -> None:
 
 
 def test_no_fused_multiply_add_in_the_compiled_code() -> None:
-    """The three kernels, compiled with ``sight_jit.compiler``'s options (no disk cache here,
+    """The four kernels, compiled with ``sight_jit.compiler``'s options (no disk cache here,
     whose code numba does not show), multiply and take square roots unfused."""
     numba = pytest.importorskip("numba")
     options = {**sight_jit.JIT_OPTIONS, "cache": False}
     one, radii, uids = np.ones((3, 2)), np.ones(3), np.zeros(3, dtype=np.int64)
     kernels = [
-        (coherency_jit._formation, (one, 1.0, 0.001, 2.0, True)),
-        (coherency_jit._contacts, (one, 1.0, one, radii, uids, uids, 1, 1, 0.05)),
-        (route_jit._reach, (one, one, 1.0, one, radii, 0.05)),
+        (coherency_jit._formation, (one, 1.0, 0.001, 2.0, True), True),
+        (coherency_jit._contacts, (one, 1.0, one, radii, uids, uids, 1, 1, 0.05), True),
+        (route_jit._reach, (one, one, 1.0, one, radii, 0.05), True),
+        (  # squared gaps against squared reaches: no root
+            route_jit._paths_blocked,
+            (one, one, radii, np.zeros(1, np.intp), one, radii, 0.9, np.zeros((3, 3), bool)),
+            False,
+        ),
     ]
-    for py, args in kernels:
+    for py, args, root in kernels:
         kernel = numba.njit(**options)(py)
         kernel(*args)
         asm = "\n".join(kernel.inspect_asm().values()).lower()
         assert "mulsd" in asm or "mulpd" in asm
-        assert "sqrtsd" in asm or "sqrtpd" in asm
+        assert not root or "sqrtsd" in asm or "sqrtpd" in asm
         assert not any(op in asm for op in ("vfmadd", "vfmsub", "vfnmadd", "vfnmsub"))
 
 

@@ -9,7 +9,10 @@ questions of NumPy in many calls on small arrays (issue 10, session 38, s38-spee
 * :func:`place`: the unit's models placed one by one on the lattice's spots,
   ``route_formation._place``'s greedy loop (a dozen NumPy calls a model);
 * :func:`reach`: which spots each model's straight move reaches, clear of other units' bases
-  (``route_formation._reach`` before the terrain and its ``_clear_of``; session 39).
+  (``route_formation._reach`` before the terrain and its ``_clear_of``; session 39);
+* :func:`paths_blocked`: which models' own moves of a charge pass through another unit's
+  base (``move_prefilter._blocked``'s paths, ``movement.plan_engage``'s followers; session
+  39).
 
 Each kernel computes the very floats of the NumPy form it replaced (the same operations in the
 same order, IEEE ``+ - * /`` and ``sqrt``, no ``fastmath``, no sum reordered), and the test
@@ -33,7 +36,7 @@ import numpy as np
 from warbench.rulesets.warsurge.battlefield import sight_jit
 from warbench.rulesets.warsurge.battlefield.geometry import BoolArray, FloatArray, IntArray
 
-__all__ = ["Kernels", "headings_blocked", "kernels", "place", "reach", "warm"]
+__all__ = ["Kernels", "headings_blocked", "kernels", "paths_blocked", "place", "reach", "warm"]
 
 
 def _headings_blocked(
@@ -242,6 +245,38 @@ def _reach(
     return d, out
 
 
+def _paths_blocked(
+    pts: Any, vecs: Any, lengths: Any, live: Any, oxy: Any, orad: Any, inner: float, out: Any
+) -> None:  # pragma: no cover - compiled
+    # ``out[c, k] |= ``: the model at ``pts[k]`` moved by ``vecs[c]`` (of length
+    # ``lengths[c]``, the rows ``live``) passes nearer a base's centre than its radius plus
+    # ``inner`` (``move_prefilter._blocked``'s very operations: the along-track distance
+    # clipped to the move, the squared gap against the squared reach)
+    for c in live:
+        ln = lengths[c]
+        ux = vecs[c, 0] / ln
+        uy = vecs[c, 1] / ln
+        for k in range(pts.shape[0]):
+            if out[c, k]:
+                continue
+            for j in range(oxy.shape[0]):
+                rx = oxy[j, 0] - pts[k, 0]
+                ry = oxy[j, 1] - pts[k, 1]
+                along = rx * ux + ry * uy
+                if along < 0.0:  # np.clip: a NaN stays NaN
+                    along = 0.0
+                elif along > ln:
+                    along = ln
+                gx = rx - along * ux
+                gy = ry - along * uy
+                gx *= gx
+                gy *= gy
+                reach = orad[j] + inner
+                if gx + gy < (reach * reach if reach > 0.0 else -1.0):
+                    out[c, k] = True
+                    break
+
+
 class Kernels(Protocol):
     """The compiled kernels, typed (numba has no stubs)."""
 
@@ -285,15 +320,28 @@ class Kernels(Protocol):
         slack: float,
     ) -> tuple[FloatArray, BoolArray]: ...
 
+    def paths_blocked(
+        self,
+        pts: FloatArray,
+        vecs: FloatArray,
+        lengths: FloatArray,
+        live: IntArray,
+        oxy: FloatArray,
+        orad: FloatArray,
+        inner: float,
+        out: BoolArray,
+    ) -> None: ...
+
 
 class _Compiled:
-    __slots__ = ("headings_blocked", "place", "reach")
+    __slots__ = ("headings_blocked", "paths_blocked", "place", "reach")
 
     def __init__(self) -> None:
         jit = sight_jit.compiler(_place)  # the first routed Move pays numba's import
         self.headings_blocked = jit(_headings_blocked)
         self.place = jit(_place)
         self.reach = jit(_reach)
+        self.paths_blocked = jit(_paths_blocked)
 
 
 _KERNELS: list[Kernels] = []
@@ -365,6 +413,23 @@ def reach(
     return kernels().reach(starts, spots, limit, oxy, oreach, slack)
 
 
+def paths_blocked(
+    pts: FloatArray,
+    vecs: FloatArray,
+    lengths: FloatArray,
+    live: IntArray,
+    oxy: FloatArray,
+    orad: FloatArray,
+    inner: float,
+    out: BoolArray,
+) -> None:
+    """``move_prefilter._blocked``'s paths in one loop: sets ``out[c, k]`` (``(K, m)``, for
+    the rows ``live``) where the model at ``pts[k]`` moved alone by ``vecs[c]`` (of length
+    ``lengths[c]``) passes within a base of ``oxy`` by more than the tolerances: nearer its
+    centre than ``orad + inner`` (§4.7; issue 10, session 39)."""
+    kernels().paths_blocked(pts, vecs, lengths, live, oxy, orad, inner, out)
+
+
 def warm() -> None:
     """Import numba and load (or compile) the route's kernels, sight's (``sight_jit.warm``)
     and the candidate tests' (``coherency_jit.warm``) for the arrays the rules pass them, so
@@ -381,3 +446,6 @@ def warm() -> None:
     )
     place(one, one, unit, np.ones((1, 1), dtype=bool), 1.0, 0.0, 1.0, 0.0, 1.0)
     reach(one, one, 1.0, one, unit, 0.05)
+    paths_blocked(
+        one, one, unit, np.zeros(1, np.intp), one, unit, 0.9, np.zeros((1, 1), dtype=bool)
+    )
