@@ -1,6 +1,7 @@
-"""The NumPy forms of the route round's compiled loops (issue 10, session 38, s38-speedr;
-``game/route_jit.py``), kept as the tests' oracles only: no live code calls them. Each is the
-form the engine ran before the kernel, written over the kernel's own arguments."""
+"""The NumPy forms of the route round's compiled loops (issue 10, session 38, s38-speedr, and
+session 39, s39-speedm; ``game/route_jit.py``), kept as the tests' oracles only: no live code
+calls them. Each is the form the engine ran before the kernel, written over the kernel's own
+arguments."""
 
 from __future__ import annotations
 
@@ -110,3 +111,77 @@ def place(
         now = gaps <= COHERENCY - SLACK
         link = now if len(taken) == 1 else (link | now)
     return tuple(p for p in out if p is not None)
+
+
+def clear_of(a: np.ndarray, b: np.ndarray, centres: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """``route_formation._clear_of`` of session 35 (compiled in session 39, ``route_jit.reach``).
+    For each segment ``a[p]``-``b[p]``: every centre farther than its ``reach`` plus ``SLACK``
+    from it (``geom.segment_distances``, all segments at once).
+
+    x and y are kept apart, (segments, centres) arrays: the (segments, centres, 2) arrays and
+    their sums over the last axis made NumPy run its inner loop over rows of two (issue 10,
+    session 35); the same products, sums and quotients in the same order, so the very floats
+    (``tests/warsurge/game/test_speed_player_s35.py`` against the (…, 2) form)."""
+    dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+    length2 = dx * dx + dy * dy
+    ex, ey = dx[:, None], dy[:, None]
+    rx = centres[None, :, 0] - a[:, 0, None]
+    ry = centres[None, :, 1] - a[:, 1, None]
+    long = length2 > 1e-18
+    safe = np.where(long, length2, 1.0)
+    t = np.clip((rx * ex + ry * ey) / safe[:, None], 0.0, 1.0)
+    t = np.where(long[:, None], t, 0.0)
+    gx = rx - t * ex
+    gy = ry - t * ey
+    gx *= gx
+    gy *= gy
+    gx += gy
+    gap: np.ndarray = np.sqrt(gx, out=gx) - reach[None, :]
+    ok: np.ndarray = np.logical_and.reduce(gap > SLACK, axis=1)
+    return ok
+
+
+def reach(
+    starts: np.ndarray,
+    spots: np.ndarray,
+    limit: float,
+    oxy: np.ndarray,
+    oreach: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``route_formation._reach`` before the terrain, as session 38 left it: the distances
+    and the moves within ``limit`` clear of the bases ``oxy`` (by ``oreach`` plus ``SLACK``)."""
+    d = geom.centre_distances(starts, spots)
+    out = d <= limit
+    ks, ss = np.nonzero(out)
+    if len(oxy) and len(ks):
+        out[ks, ss] = clear_of(starts[ks], spots[ss], oxy, oreach)
+    return d, out
+
+
+def paths_blocked(
+    pts: np.ndarray,
+    vecs: np.ndarray,
+    lengths: np.ndarray,
+    live: np.ndarray,
+    oxy: np.ndarray,
+    orad: np.ndarray,
+    inner: float,
+    out: np.ndarray,
+) -> None:
+    """``move_prefilter._blocked``'s paths as session 31 wrote them (compiled in session 39,
+    ``route_jit.paths_blocked``): sets ``out[c, k]`` where the model at ``pts[k]`` moved by
+    ``vecs[c]`` passes nearer a base's centre than its radius plus ``inner``."""
+    rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
+    ry = oxy[None, :, 1] - pts[:, 1, None]
+    ln = lengths[live]
+    ux = (vecs[live, 0] / ln)[:, None, None]
+    uy = (vecs[live, 1] / ln)[:, None, None]
+    along = rx[None] * ux + ry[None] * uy  # (K', models, bases)
+    np.clip(along, 0.0, ln[:, None, None], out=along)
+    gx = rx[None] - along * ux
+    gy = ry[None] - along * uy
+    gx *= gx
+    gy *= gy
+    gx += gy
+    reach = orad + inner
+    out[live] |= (gx < np.where(reach > 0.0, reach * reach, -1.0)).any(axis=2)

@@ -18,9 +18,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.warsurge.game.route_oracles import clear_of as _clear_of
 from warbench.rulesets.warsurge.battlefield.geometry import segment_point_distance
 from warbench.rulesets.warsurge.game import geom
-from warbench.rulesets.warsurge.game.route_formation import SLACK, _clear_of
+from warbench.rulesets.warsurge.game.route_formation import SLACK
 
 
 def _clear_of_pairs(

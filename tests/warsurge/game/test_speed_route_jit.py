@@ -146,8 +146,8 @@ def test_routed_games_with_the_numpy_forms(seed: int, monkeypatch: pytest.Monkey
         run = play(state, [ScriptedPlayer(), ScriptedPlayer()], events=events, max_actions=160)
         return list(run.actions), run.state.digest()
 
-    asked = {"headings": 0, "place": 0}
-    fast_h, fast_p = route_jit.headings_blocked, route_jit.place
+    asked = {"headings": 0, "place": 0, "reach": 0}
+    fast_h, fast_p, fast_r = route_jit.headings_blocked, route_jit.place, route_jit.reach
 
     def h(*a: object) -> object:
         asked["headings"] += 1
@@ -157,10 +157,15 @@ def test_routed_games_with_the_numpy_forms(seed: int, monkeypatch: pytest.Monkey
         asked["place"] += 1
         return fast_p(*a)  # type: ignore[arg-type]
 
+    def rr(*a: object) -> object:
+        asked["reach"] += 1
+        return fast_r(*a)  # type: ignore[arg-type]
+
     monkeypatch.setattr(route_jit, "headings_blocked", h)
     monkeypatch.setattr(route_jit, "place", p)
+    monkeypatch.setattr(route_jit, "reach", rr)  # session 39
     compiled = game()
-    assert asked["headings"] >= 3 and asked["place"] >= 1
+    assert asked["headings"] >= 3 and asked["place"] >= 1 and asked["reach"] >= 1
 
     def slow_p(starts, spots, vals, reach, r, cap, *_rest):  # type: ignore[no-untyped-def]
         got = route_oracles.place(starts, spots, vals, reach, r, cap)
@@ -170,4 +175,9 @@ def test_routed_games_with_the_numpy_forms(seed: int, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(route_jit, "headings_blocked", route_oracles.headings_blocked)
     monkeypatch.setattr(route_jit, "place", slow_p)
+
+    def slow_r(a, b, lim, oxy, ore, _slack):  # type: ignore[no-untyped-def]
+        return route_oracles.reach(a, b, lim, oxy, ore)
+
+    monkeypatch.setattr(route_jit, "reach", slow_r)
     assert game() == compiled

@@ -165,11 +165,12 @@ def problem_positions(
             return problem
         return split_problem(w, uid, new, models)  # a split unit on true bases (L4459-4464)
     if len(new_arr) > 1:
-        d = geom.edge_distances(new_arr, r, new_arr, r)
-        np.fill_diagonal(d, np.inf)
-        if (d < -OVERLAP_TOL).any():
+        # the formation's own overlaps, then its Coherency (``geom.edge_distances`` and
+        # ``geom.coherent``'s very tests) in one compiled loop (issue 10, session 39)
+        own = coherency_jit.formation(new_arr, r, OVERLAP_TOL, geom.LINKED, not u.inside)
+        if own == 1:
             return (f"models of {info.label} would overlap each other", "§1.3")
-        if not u.inside and not geom.coherent(new_arr, r):
+        if own == 2:
             return (
                 f'{info.label} would break Coherency: every model within 2" of another, '
                 "in one group",

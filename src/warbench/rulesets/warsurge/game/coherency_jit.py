@@ -39,7 +39,9 @@ from warbench.rulesets.warsurge.battlefield.sight_jit import compiler, first
 __all__ = [
     "Kernels",
     "candidate_overlaps",
+    "contacts",
     "first_entry",
+    "formation",
     "gaps",
     "kernels",
     "remember",
@@ -292,6 +294,69 @@ def _remember(
             where[c, k, 2] = r[p]
 
 
+def _formation(
+    xy: Any, r: float, tol: float, reach: float, linked: bool
+) -> int:  # pragma: no cover - compiled
+    # the unit's own bases: 1 when two overlap by more than ``tol``, else 2 when ``linked``
+    # and they are not one group within ``reach`` of each other, else 0; the pairs' edge
+    # distances are ``geom.edge_distances``' ((sqrt(dx*dx + dy*dy) - r) - r; the same for
+    # (i, j) and (j, i): a difference's square is its negation's)
+    n = xy.shape[0]
+    adj = np.zeros((n, n), dtype=np.bool_)
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx = xy[i, 0] - xy[j, 0]
+            dy = xy[i, 1] - xy[j, 1]
+            dx *= dx
+            dy *= dy
+            d = math.sqrt(dx + dy) - r - r
+            if d < -tol:
+                return 1
+            if d <= reach:
+                adj[i, j] = True
+                adj[j, i] = True
+    if not linked or n <= 1:
+        return 0
+    # the group of model 0 grown over the adjacency (``geom.coherent``)
+    seen = np.zeros(n, dtype=np.bool_)
+    stack = np.empty(n, dtype=np.intp)
+    seen[0] = True
+    stack[0] = 0
+    top = 1
+    found = 1
+    while top:
+        top -= 1
+        i = stack[top]
+        for j in range(n):
+            if adj[i, j] and not seen[j]:
+                seen[j] = True
+                found += 1
+                stack[top] = j
+                top += 1
+    return 0 if found == n else 2
+
+
+def _contacts(
+    pts: Any, r: float, txy: Any, tr: Any, tuid: Any, tside: Any, uid: int, side: int, gap: float
+) -> Any:  # pragma: no cover - compiled
+    # the rows of the table of another unit of another side that a base of ``pts`` (radius
+    # ``r``) comes within ``gap`` of: ``geom.edge_distances``' (sqrt(dx*dx + dy*dy) - r) - tr
+    n = txy.shape[0]
+    hit = np.zeros(n, dtype=np.bool_)
+    for j in range(n):
+        if tuid[j] == uid or tside[j] == side:
+            continue
+        for i in range(pts.shape[0]):
+            dx = pts[i, 0] - txy[j, 0]
+            dy = pts[i, 1] - txy[j, 1]
+            dx *= dx
+            dy *= dy
+            if math.sqrt(dx + dy) - r - tr[j] <= gap:
+                hit[j] = True
+                break
+    return hit
+
+
 class Kernels(Protocol):
     """The compiled kernels, typed (numba has no stubs)."""
 
@@ -350,9 +415,34 @@ class Kernels(Protocol):
         r: FloatArray,
     ) -> None: ...
 
+    def formation(
+        self, xy: FloatArray, r: float, tol: float, reach: float, linked: bool
+    ) -> int: ...
+
+    def contacts(
+        self,
+        pts: FloatArray,
+        r: float,
+        txy: FloatArray,
+        tr: FloatArray,
+        tuid: npt.NDArray[np.int64],
+        tside: npt.NDArray[np.int64],
+        uid: int,
+        side: int,
+        gap: float,
+    ) -> BoolArray: ...
+
 
 class _Compiled:
-    __slots__ = ("candidate_overlaps", "first_entry", "gaps", "remember", "still_refused")
+    __slots__ = (
+        "candidate_overlaps",
+        "contacts",
+        "first_entry",
+        "formation",
+        "gaps",
+        "remember",
+        "still_refused",
+    )
 
     def __init__(self) -> None:
         jit = compiler(_gaps)  # the first candidate test pays numba's import
@@ -361,6 +451,8 @@ class _Compiled:
         self.first_entry = jit(_first_entry)
         self.still_refused = jit(_still_refused)
         self.remember = jit(_remember)
+        self.formation = jit(_formation)
+        self.contacts = jit(_contacts)
 
 
 _KERNELS: list[Kernels] = []
@@ -464,6 +556,33 @@ def remember(
     kernels().remember(who, where, rows, base, ident, xy, r)
 
 
+def formation(xy: FloatArray, r: float, tol: float, reach: float, linked: bool) -> int:
+    """A unit's own bases at ``xy`` (radius ``r``; §1.3, §4.2 I): 1 when two of them overlap
+    by more than ``tol`` (an edge distance below ``-tol``), else 2 when ``linked`` and they
+    are not one group each within ``reach`` of another, else 0. The edge distances are
+    ``geom.edge_distances``', float for float, and the group ``geom.coherent``'s (``problem_
+    positions``' two tests of the formation, issue 10, session 39)."""
+    return int(kernels().formation(xy, r, tol, reach, linked))
+
+
+def contacts(
+    pts: FloatArray,
+    r: float,
+    txy: FloatArray,
+    tr: FloatArray,
+    tuid: npt.NDArray[np.int64],
+    tside: npt.NDArray[np.int64],
+    uid: int,
+    side: int,
+    gap: float,
+) -> BoolArray:
+    """``Work.contacts``' test (§2.1 Base Contact): which rows of the table (``txy``, ``tr``,
+    ``tuid``, ``tside``) are bases of a unit other than ``uid`` on a side other than ``side``
+    whose edge comes within ``gap`` of a base at one of ``pts`` (radius ``r``); the edge
+    distances are ``geom.edge_distances``', float for float (issue 10, session 39)."""
+    return kernels().contacts(pts, r, txy, tr, tuid, tside, uid, side, gap)
+
+
 def warm() -> None:
     """Import numba and load (or compile) the kernels for the arrays ``coherency`` passes
     them, so that a process about to play many games pays it before the first game."""
@@ -478,3 +597,5 @@ def warm() -> None:
     rows = np.zeros(1, dtype=np.intp)
     remember(who, where, rows, np.zeros((1, 1), dtype=np.intp), uids, one, np.ones(1))
     still_refused(who, where, rows, uids, uids, one, np.ones(1))
+    formation(one, 1.0, 0.1, 2.0, True)
+    contacts(one, 1.0, one, np.ones(1), uids, uids, 1, 1, 0.05)

@@ -42,6 +42,9 @@ Point = tuple[float, float]
 CONTACT = 0.05
 #: Coherency distance between bases (§4.2): 2".
 COHERENCY = 2.0
+#: Two bases are linked for Coherency when their edges are this close (§4.2; 1e-6 inch for
+#: rounding): ``coherent`` and ``groups``, and ``coherency_jit.formation``'s test
+LINKED = COHERENCY + 1e-6
 #: Overlap tolerance: bases may touch, never overlap by more than this.
 OVERLAP_TOL = 1e-3
 
@@ -76,6 +79,9 @@ class Field:
         self._imp_bbox = [
             tuple(shapely.Polygon(t.polygon).bounds) for t in board.terrain if t.impassable
         ]
+        #: the same boxes as tuples of four floats, for the loops of ``path`` and ``spot_ok``
+        self._move_boxes = tuple(_box4(bb) for _, bb in self._move_bbox)
+        self._imp_boxes = tuple(_box4(bb) for bb in self._imp_bbox)
         self.dangerous_names = tuple(t.name for t in board.terrain if t.dangerous is not None)
         self._danger: dict[str, WeaponProfile | None] = {}
         for t in board.terrain:
@@ -124,7 +130,12 @@ class Field:
         if not self.on_board(p, r):
             return False
         x, y = p
-        if not any(_bbox_hit(bb, x - r, y - r, x + r, y + r) for bb in self._imp_bbox):
+        x0, y0, x1, y1 = x - r, y - r, x + r, y + r
+        # the boxes met, in a loop (no generator per question; issue 10, session 39)
+        for b0, b1, b2, b3 in self._imp_boxes:
+            if not (b2 < x0 or b0 > x1 or b3 < y0 or b1 > y1):
+                break
+        else:
             return True
         return not bool(self.g.on_impassable(np.asarray([p], dtype=np.float64), r)[0])
 
@@ -164,7 +175,11 @@ class Field:
         maxx = max(start[0], end[0]) + r
         miny = min(start[1], end[1]) - r
         maxy = max(start[1], end[1]) + r
-        if not any(_bbox_hit(bb, minx, miny, maxx, maxy) for _, bb in self._move_bbox):
+        # the boxes met, in a loop (no generator per question; issue 10, session 39)
+        for b0, b1, b2, b3 in self._move_boxes:
+            if not (b2 < minx or b0 > maxx or b3 < miny or b1 > maxy):
+                break
+        else:
             return _CLEAR
         key = (start[0], start[1], end[0], end[1], r)
         hit = self._path_cache.get(key)
@@ -384,8 +399,9 @@ def field_from_board(board: Board) -> Field:
     return Field(board)
 
 
-def _bbox_hit(bb: tuple[float, ...], x0: float, y0: float, x1: float, y1: float) -> bool:
-    return not (bb[2] < x0 or bb[0] > x1 or bb[3] < y0 or bb[1] > y1)
+def _box4(bb: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """A shapely ``bounds`` (min x, min y, max x, max y) as a tuple of four floats."""
+    return (bb[0], bb[1], bb[2], bb[3])
 
 
 # --------------------------------------------------------------------------------------------
@@ -497,7 +513,7 @@ def coherent(points: FloatArray, r: float) -> bool:
     d = edge_distances(points, r, points, r)
     # the group of model 0 grown over the rows of the adjacency as Python lists: the same
     # test of the same matrix, without NumPy calls per model (issue 10, session 33)
-    adj = (d <= COHERENCY + 1e-6).tolist()
+    adj = (d <= LINKED).tolist()
     seen = [False] * n
     seen[0] = True
     stack = [0]
@@ -516,7 +532,7 @@ def groups(points: FloatArray, r: float) -> list[list[int]]:
     """The coherency groups of a unit's models (largest first)."""
     n = len(points)
     d = edge_distances(points, r, points, r) if n else np.zeros((0, 0))
-    adj = d <= COHERENCY + 1e-6
+    adj = d <= LINKED
     seen = np.zeros(n, dtype=bool)
     out: list[list[int]] = []
     for s in range(n):

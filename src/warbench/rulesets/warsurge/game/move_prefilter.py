@@ -118,20 +118,20 @@ def _blocked(w: Work, uid: int, pts: FloatArray, vecs: FloatArray) -> npt.NDArra
     if near is None:
         return out
     oxy, orad = near
-    rx = oxy[None, :, 0] - pts[:, 0, None]  # (models, bases): each base from each start
-    ry = oxy[None, :, 1] - pts[:, 1, None]
-    ln = lengths[live]
-    ux = (vecs[live, 0] / ln)[:, None, None]
-    uy = (vecs[live, 1] / ln)[:, None, None]
-    along = rx[None] * ux + ry[None] * uy  # (K', models, bases)
-    np.clip(along, 0.0, ln[:, None, None], out=along)
-    gx = rx[None] - along * ux
-    gy = ry[None] - along * uy
-    gx *= gx
-    gy *= gy
-    gx += gy
-    reach = orad + (r - OVERLAP_TOL - _MARGIN)  # closer than this: overlapping by more
-    out[live] |= (gx < np.where(reach > 0.0, reach * reach, -1.0)).any(axis=2)
+    # each live move's path against each base near (the along-track distance clipped to the
+    # move, the squared gap against the squared reach: closer than the base's radius plus
+    # ``r`` less the tolerances overlaps by more), one compiled loop (issue 10, session 39;
+    # the NumPy form is the test's oracle)
+    route_jit.paths_blocked(
+        np.ascontiguousarray(pts),
+        np.ascontiguousarray(vecs, dtype=np.float64),
+        lengths,
+        live,
+        oxy,
+        orad,
+        r - OVERLAP_TOL - _MARGIN,
+        out,
+    )
     return out
 
 

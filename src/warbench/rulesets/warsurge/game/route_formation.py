@@ -156,12 +156,18 @@ def _reach(
     reach = t.r[other] + r
     near = _near(starts, allowance, t.xy[other], reach)
     oxy, reach = t.xy[other][near], reach[near]
-    d = geom.centre_distances(starts, spots)  # x and y apart (issue 10, session 35)
-    out: BoolGrid = d <= allowance - SLACK
+    # the moves within the allowance and clear of other units' bases, in one compiled loop
+    # (``geom.centre_distances`` and the segments' gaps of session 35's ``_clear_of``, float
+    # for float; issue 10, session 39)
+    d, out = route_jit.reach(
+        np.ascontiguousarray(starts),
+        np.ascontiguousarray(spots),
+        allowance - SLACK,
+        np.ascontiguousarray(oxy),
+        np.ascontiguousarray(reach),
+        SLACK,
+    )
     slow = float(min(math.floor(allowance / 2), allowance - 1)) - SLACK  # §4.5
-    ks, ss = np.nonzero(out)
-    if len(oxy) and len(ks):  # other units' bases first, every move at once (NumPy)
-        out[ks, ss] = _clear_of(starts[ks], spots[ss], oxy, reach)
     ks, ss = np.nonzero(out)
     # then the terrain, move by move; a move whose box meets no terrain's is clear (the path
     # check's own first test, all moves at once)
@@ -180,8 +186,8 @@ def _near(points: FloatGrid, allowance: float, centres: FloatGrid, reach: FloatG
     segment starting at one of ``points`` and at most ``allowance`` long (with 0: of a point):
     a centre farther than ``allowance + reach + SLACK`` from the box round ``points`` is
     farther than ``reach + SLACK`` from every such segment, so it decides no test of
-    :func:`_clear_of` or of the spots' gaps (issue 10, session 30: the same results for a
-    fraction of the table; ``_NEAR_MARGIN`` covers rounding)."""
+    ``route_jit.reach``'s clearance or of the spots' gaps (issue 10, session 30: the same
+    results for a fraction of the table; ``_NEAR_MARGIN`` covers rounding)."""
     lo = points.min(axis=0) - (allowance + _NEAR_MARGIN + SLACK)
     hi = points.max(axis=0) + (allowance + _NEAR_MARGIN + SLACK)
     out_x = np.maximum(lo[0] - centres[:, 0], centres[:, 0] - hi[0])
@@ -192,33 +198,6 @@ def _near(points: FloatGrid, allowance: float, centres: FloatGrid, reach: FloatG
 
 #: Inches added to :func:`_near`'s box (far above any rounding of the distances).
 _NEAR_MARGIN = 0.01
-
-
-def _clear_of(a: FloatGrid, b: FloatGrid, centres: FloatGrid, reach: FloatGrid) -> BoolGrid:
-    """For each segment ``a[p]``-``b[p]``: every centre farther than its ``reach`` plus
-    ``SLACK`` from it (``geom.segment_distances``, all segments at once).
-
-    x and y are kept apart, (segments, centres) arrays: the (segments, centres, 2) arrays and
-    their sums over the last axis made NumPy run its inner loop over rows of two (issue 10,
-    session 35); the same products, sums and quotients in the same order, so the very floats
-    (``tests/warsurge/game/test_speed_player_s35.py`` against the (…, 2) form)."""
-    dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
-    length2 = dx * dx + dy * dy
-    ex, ey = dx[:, None], dy[:, None]
-    rx = centres[None, :, 0] - a[:, 0, None]
-    ry = centres[None, :, 1] - a[:, 1, None]
-    long = length2 > 1e-18
-    safe = np.where(long, length2, 1.0)
-    t = np.clip((rx * ex + ry * ey) / safe[:, None], 0.0, 1.0)
-    t = np.where(long[:, None], t, 0.0)
-    gx = rx - t * ex
-    gy = ry - t * ey
-    gx *= gx
-    gy *= gy
-    gx += gy
-    gap: FloatGrid = np.sqrt(gx, out=gx) - reach[None, :]
-    ok: BoolGrid = np.logical_and.reduce(gap > SLACK, axis=1)
-    return ok
 
 
 def _place(

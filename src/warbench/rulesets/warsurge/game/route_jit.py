@@ -7,7 +7,12 @@ questions of NumPy in many calls on small arrays (issue 10, session 38, s38-spee
 * :func:`headings_blocked`: which of the rigid ends (every heading by every length) certainly
   fail, ``move_prefilter.clearly_blocked_headings``'s answer (about thirty NumPy calls);
 * :func:`place`: the unit's models placed one by one on the lattice's spots,
-  ``route_formation._place``'s greedy loop (a dozen NumPy calls a model).
+  ``route_formation._place``'s greedy loop (a dozen NumPy calls a model);
+* :func:`reach`: which spots each model's straight move reaches, clear of other units' bases
+  (``route_formation._reach`` before the terrain and its ``_clear_of``; session 39);
+* :func:`paths_blocked`: which models' own moves of a charge pass through another unit's
+  base (``move_prefilter._blocked``'s paths, ``movement.plan_engage``'s followers; session
+  39).
 
 Each kernel computes the very floats of the NumPy form it replaced (the same operations in the
 same order, IEEE ``+ - * /`` and ``sqrt``, no ``fastmath``, no sum reordered), and the test
@@ -31,7 +36,7 @@ import numpy as np
 from warbench.rulesets.warsurge.battlefield import sight_jit
 from warbench.rulesets.warsurge.battlefield.geometry import BoolArray, FloatArray, IntArray
 
-__all__ = ["Kernels", "headings_blocked", "kernels", "place", "warm"]
+__all__ = ["Kernels", "headings_blocked", "kernels", "paths_blocked", "place", "reach", "warm"]
 
 
 def _headings_blocked(
@@ -194,6 +199,84 @@ def _place(
     return True, out
 
 
+def _reach(
+    starts: Any, spots: Any, limit: float, oxy: Any, oreach: Any, slack: float
+) -> tuple[Any, Any]:  # pragma: no cover - compiled
+    # ``d[k, s]``: model ``k``'s centre to spot ``s`` (``geom.centre_distances``); ``out[k,
+    # s]``: ``d <= limit`` and every centre of ``oxy`` more than ``oreach + slack`` from the
+    # move's segment (``route_formation._clear_of``'s very operations)
+    m, n, c = starts.shape[0], spots.shape[0], oxy.shape[0]
+    d = np.empty((m, n), dtype=np.float64)
+    out = np.zeros((m, n), dtype=np.bool_)
+    for k in range(m):
+        ax, ay = starts[k, 0], starts[k, 1]
+        for s in range(n):
+            dx = ax - spots[s, 0]
+            dy = ay - spots[s, 1]
+            dx *= dx
+            dy *= dy
+            d[k, s] = math.sqrt(dx + dy)
+            if not d[k, s] <= limit:
+                continue
+            ex = spots[s, 0] - ax
+            ey = spots[s, 1] - ay
+            length2 = ex * ex + ey * ey
+            long = length2 > 1e-18
+            safe = length2 if long else 1.0
+            ok = True
+            for j in range(c):
+                rx = oxy[j, 0] - ax
+                ry = oxy[j, 1] - ay
+                t = (rx * ex + ry * ey) / safe
+                if t < 0.0:  # np.clip: a NaN stays NaN
+                    t = 0.0
+                elif t > 1.0:
+                    t = 1.0
+                if not long:
+                    t = 0.0
+                gx = rx - t * ex
+                gy = ry - t * ey
+                gx *= gx
+                gy *= gy
+                if not math.sqrt(gx + gy) - oreach[j] > slack:
+                    ok = False
+                    break
+            out[k, s] = ok
+    return d, out
+
+
+def _paths_blocked(
+    pts: Any, vecs: Any, lengths: Any, live: Any, oxy: Any, orad: Any, inner: float, out: Any
+) -> None:  # pragma: no cover - compiled
+    # ``out[c, k] |= ``: the model at ``pts[k]`` moved by ``vecs[c]`` (of length
+    # ``lengths[c]``, the rows ``live``) passes nearer a base's centre than its radius plus
+    # ``inner`` (``move_prefilter._blocked``'s very operations: the along-track distance
+    # clipped to the move, the squared gap against the squared reach)
+    for c in live:
+        ln = lengths[c]
+        ux = vecs[c, 0] / ln
+        uy = vecs[c, 1] / ln
+        for k in range(pts.shape[0]):
+            if out[c, k]:
+                continue
+            for j in range(oxy.shape[0]):
+                rx = oxy[j, 0] - pts[k, 0]
+                ry = oxy[j, 1] - pts[k, 1]
+                along = rx * ux + ry * uy
+                if along < 0.0:  # np.clip: a NaN stays NaN
+                    along = 0.0
+                elif along > ln:
+                    along = ln
+                gx = rx - along * ux
+                gy = ry - along * uy
+                gx *= gx
+                gy *= gy
+                reach = orad[j] + inner
+                if gx + gy < (reach * reach if reach > 0.0 else -1.0):
+                    out[c, k] = True
+                    break
+
+
 class Kernels(Protocol):
     """The compiled kernels, typed (numba has no stubs)."""
 
@@ -227,14 +310,38 @@ class Kernels(Protocol):
         gap_link: float,
     ) -> tuple[bool, FloatArray]: ...
 
+    def reach(
+        self,
+        starts: FloatArray,
+        spots: FloatArray,
+        limit: float,
+        oxy: FloatArray,
+        oreach: FloatArray,
+        slack: float,
+    ) -> tuple[FloatArray, BoolArray]: ...
+
+    def paths_blocked(
+        self,
+        pts: FloatArray,
+        vecs: FloatArray,
+        lengths: FloatArray,
+        live: IntArray,
+        oxy: FloatArray,
+        orad: FloatArray,
+        inner: float,
+        out: BoolArray,
+    ) -> None: ...
+
 
 class _Compiled:
-    __slots__ = ("headings_blocked", "place")
+    __slots__ = ("headings_blocked", "paths_blocked", "place", "reach")
 
     def __init__(self) -> None:
         jit = sight_jit.compiler(_place)  # the first routed Move pays numba's import
         self.headings_blocked = jit(_headings_blocked)
         self.place = jit(_place)
+        self.reach = jit(_reach)
+        self.paths_blocked = jit(_paths_blocked)
 
 
 _KERNELS: list[Kernels] = []
@@ -290,6 +397,39 @@ def place(
     return kernels().place(starts, spots, vals, reach, r, cap, inf, gap_free, gap_link)
 
 
+def reach(
+    starts: FloatArray,
+    spots: FloatArray,
+    limit: float,
+    oxy: FloatArray,
+    oreach: FloatArray,
+    slack: float,
+) -> tuple[FloatArray, BoolArray]:
+    """``route_formation._reach``'s moves before the terrain, in one loop: ``(d, out)``, the
+    distances ``(m, n)`` from each start to each spot (``geom.centre_distances``' floats) and
+    whether the move is within ``limit`` (§4.1) with every centre of ``oxy`` more than its
+    ``oreach`` plus ``slack`` from the move's segment (other units' bases, §4.7;
+    ``route_formation._clear_of``'s floats; issue 10, session 39)."""
+    return kernels().reach(starts, spots, limit, oxy, oreach, slack)
+
+
+def paths_blocked(
+    pts: FloatArray,
+    vecs: FloatArray,
+    lengths: FloatArray,
+    live: IntArray,
+    oxy: FloatArray,
+    orad: FloatArray,
+    inner: float,
+    out: BoolArray,
+) -> None:
+    """``move_prefilter._blocked``'s paths in one loop: sets ``out[c, k]`` (``(K, m)``, for
+    the rows ``live``) where the model at ``pts[k]`` moved alone by ``vecs[c]`` (of length
+    ``lengths[c]``) passes within a base of ``oxy`` by more than the tolerances: nearer its
+    centre than ``orad + inner`` (§4.7; issue 10, session 39)."""
+    kernels().paths_blocked(pts, vecs, lengths, live, oxy, orad, inner, out)
+
+
 def warm() -> None:
     """Import numba and load (or compile) the route's kernels, sight's (``sight_jit.warm``)
     and the candidate tests' (``coherency_jit.warm``) for the arrays the rules pass them, so
@@ -305,3 +445,7 @@ def warm() -> None:
         one, unit, unit, unit, 1.0, 0.0, 1.0, 1.0, one, unit, np.zeros(1, np.intp), 1, 0.0
     )
     place(one, one, unit, np.ones((1, 1), dtype=bool), 1.0, 0.0, 1.0, 0.0, 1.0)
+    reach(one, one, 1.0, one, unit, 0.05)
+    paths_blocked(
+        one, one, unit, np.zeros(1, np.intp), one, unit, 0.9, np.zeros((1, 1), dtype=bool)
+    )

@@ -24,7 +24,14 @@ from warbench.rulesets.warsurge.attack import (
     PerkSet,
     UnitState,
 )
-from warbench.rulesets.warsurge.game import bases, geom, perk_arms, perk_effects, perk_immortal
+from warbench.rulesets.warsurge.game import (
+    bases,
+    coherency_jit,
+    geom,
+    perk_arms,
+    perk_effects,
+    perk_immortal,
+)
 from warbench.rulesets.warsurge.game.events import Event
 from warbench.rulesets.warsurge.game.gateway_markers import holders as gateway_holders
 from warbench.rulesets.warsurge.game.geom import CONTACT, FloatArray, Point
@@ -388,14 +395,25 @@ class Work:
         if not len(pts) or not len(t.xy):
             return set()
         side = self.units[uid].table_side(self.setup.units[uid].side)
-        mask = (t.uid != uid) & (t.side != side)
-        if not mask.any():
-            return set()
         if bases.shaped(self.setup):  # oval and rectangular bases (§1.3)
+            mask = (t.uid != uid) & (t.side != side)
+            if not mask.any():
+                return set()
             return bases.contacts(self, uid, pts, t, mask)
-        d = geom.edge_distances(pts, self.setup.units[uid].radius, t.xy[mask], t.r[mask])
-        hit = (d <= CONTACT).any(axis=0)
-        return {int(x) for x in t.uid[mask][hit]}
+        # ``geom.edge_distances(pts, r, t.xy[mask], t.r[mask]) <= CONTACT`` over the bases of
+        # other units of the other sides, in one compiled loop (issue 10, session 39)
+        hit = coherency_jit.contacts(
+            np.ascontiguousarray(pts, dtype=np.float64),
+            self.setup.units[uid].radius,
+            t.xy,
+            t.r,
+            t.uid,
+            t.side,
+            uid,
+            side,
+            CONTACT,
+        )
+        return set(t.uid[hit].tolist())
 
     def contact_map(self) -> dict[int, set[int]] | None:
         """:meth:`contacts` of every unit on the table at once (one distance matrix of the
