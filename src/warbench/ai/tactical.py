@@ -123,6 +123,7 @@ from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_close import danger_last, threat_from
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
+from warbench.ai.tactical_ferry import got_out_lately, ride_pays
 from warbench.ai.tactical_ground import danger_priced
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_lead import (
@@ -244,6 +245,13 @@ class TacticalBot(ScriptedPlayer):
     #: lost three of main's results, one where the Rhino carried the unit into its attack
     #: (docs/ai.md, session 38).
     embark_by_nearest: bool = False
+    #: A unit that got out of a Transport this Game Turn or the last gets back in only when
+    #: the Transport then carries it into an attack on the foe it heads for that it could not
+    #: make on foot by the next Game Turn's Attack Phase (§6.2-6.3; session 39,
+    #: ``ai.tactical_ferry``); ``False``: it gets in by the distance alone.
+    ride_to_attack: bool = False
+    # the Game Turn in which each of the player's units last got out of a Transport
+    _got_out: dict[int, int] = field(default_factory=dict)
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
@@ -311,6 +319,7 @@ class TacticalBot(ScriptedPlayer):
         self._phase_key = (0, "")
         self._skip = set()
         self._stuck = set()
+        self._got_out = {}
 
     def choose(self, state: GameState) -> Action:
         """The scripted loop, Transports first when deploying (they carry passengers)."""
@@ -358,6 +367,8 @@ class TacticalBot(ScriptedPlayer):
                     if not priced:
                         if isinstance(action, Move | Deploy | Disembark | Embark):
                             self._stuck = set()  # a unit out of the way: the stuck try again
+                        if isinstance(action, Disembark):
+                            self._got_out[uid] = flow.turn  # session 39, ``ride_to_attack``
                         return action
                     cost = _cp_cost(state, action)
                     if cheapest is None or cost < cheapest[0]:
@@ -527,10 +538,12 @@ class TacticalBot(ScriptedPlayer):
             )
         nearest = foes[0][0] if self.embark_by_nearest else dist  # session 38, s38-ferry
         if not info.transport and nearest > EMBARK_DISTANCE:
+            back_in = self.ride_to_attack and got_out_lately(self._got_out.get(uid), w.flow.turn)
             opts.extend(
                 Embark(uid, tr, dash=dash)
                 for tr in w.side_units(info.side)
                 if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE
+                if not back_in or ride_pays(w, uid, tr, foe, dash)  # session 39
             )
         if dash and not melee_unit and _fired(u):
             return opts  # models that used a Battle/Heavy weapon may not Dash (§5.1)
