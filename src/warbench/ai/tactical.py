@@ -121,6 +121,7 @@ import numpy as np
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_close import danger_last, threat_from
+from warbench.ai.tactical_count import CountKey, counted_melee_hp, melee_key
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
 from warbench.ai.tactical_ferry import got_out_lately, ride_pays
@@ -250,6 +251,12 @@ class TacticalBot(ScriptedPlayer):
     #: make on foot by the next Game Turn's Attack Phase (§6.2-6.3; session 39,
     #: ``ai.tactical_ferry``); ``False``: it gets in by the distance alone.
     ride_to_attack: bool = False
+    #: A unit's melee is priced with the exact odds of its models left against the target's
+    #: models left (session 39, ``ai.tactical_count``), not the whole unit's odds scaled by
+    #: its share of models: those are capped at the target's HP, so six Breachers counted 6
+    #: HP off ten where their own odds say 9.5; ``False``: the scaled price.
+    melee_count: bool = False
+    _counted: dict[CountKey, float | None] = field(default_factory=dict)
     # the Game Turn in which each of the player's units last got out of a Transport
     _got_out: dict[int, int] = field(default_factory=dict)
     #: A shooter with a target in sight picks the spot within its Move where its expected
@@ -1035,6 +1042,18 @@ class TacticalBot(ScriptedPlayer):
         apply) in one attack: exact odds for whole units, scaled by the models ``a`` has
         left (``standing``: only those not slain in this Attack Phase, session 32), capped at
         the HP ``b`` has left, priced at ``b``'s points per HP."""
+        if melee and self.melee_count:  # session 39: the models left, not a scaled cap
+            ck = melee_key(w, a, b, weapon, standing)
+            if ck is None:
+                return 0.0
+            if ck not in self._counted:
+                self._counted[ck] = counted_melee_hp(w, ck)
+            hp = self._counted[ck]
+            if hp is not None:
+                ib = w.info(b)
+                return min(hp, float(w.units[b].current_hp)) * (
+                    ib.value / ib.max_hp if ib.max_hp else 0.0
+                )
         key = (a, b, weapon or "", melee)
         frac = self._odds.get(key)
         if frac is None:
