@@ -97,7 +97,11 @@ round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
 ``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first),
 and **prices Dangerous Ground** (session 38, :mod:`warbench.ai.tactical_ground`,
 ``price_danger=True``: when the best path move is expected to cost half an HP or more there,
-the near path move expected to lose least first).
+the near path move expected to lose least first), and **gets back in only for a ride into an
+attack** (session 39, :mod:`warbench.ai.tactical_ferry`, ``ride_to_attack=True``), and
+**counts the models left in a Melee** (session 39, :mod:`warbench.ai.tactical_count`,
+``melee_count=True``: a melee price by the exact odds of the models left, not the whole
+unit's capped odds scaled).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -121,7 +125,7 @@ import numpy as np
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_close import danger_last, threat_from
-from warbench.ai.tactical_count import CountKey, counted_melee_hp, melee_key
+from warbench.ai.tactical_count import CountKey, counted_melee_hp, joiners, melee_key
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
 from warbench.ai.tactical_ferry import got_out_lately, ride_pays
@@ -257,6 +261,10 @@ class TacticalBot(ScriptedPlayer):
     #: HP off ten where their own odds say 9.5; ``False``: the scaled price.
     melee_count: bool = False
     _counted: dict[CountKey, float | None] = field(default_factory=dict)
+    #: A charge's expected loss also counts the melee of the other enemy units that can join
+    #: the Melee before it is fought (session 39, ``ai.tactical_count.joiners``): ten
+    #: Breachers no longer charge a Rhino beside seven enemy Breachers; ``False``: the foe's.
+    melee_joiners: bool = False
     # the Game Turn in which each of the player's units last got out of a Transport
     _got_out: dict[int, int] = field(default_factory=dict)
     #: A shooter with a target in sight picks the spot within its Move where its expected
@@ -525,6 +533,16 @@ class TacticalBot(ScriptedPlayer):
                 for d, f in foes[:4]
                 if d <= allowance
             ]
+            if self.melee_joiners:  # session 39: the enemy units that can join the Melee
+                charges = [
+                    (
+                        g,
+                        b
+                        + sum(self._worth(w, j, uid, None, True) for j in joiners(w, uid, f, dash)),
+                        f,
+                    )
+                    for g, b, f in charges
+                ]
             charges.sort(key=lambda c: -(c[0] - c[1]))
             if self.trade_up and melee_unit and state is not None:
                 charges = fair_charges(charges, state, w, uid)  # session 29

@@ -25,8 +25,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from warbench.kernel.errors import WarbenchError
 from warbench.rulesets.warsurge.attack import AttackContext, ModelState, UnitState
+from warbench.rulesets.warsurge.game.movement import unit_allowance
+from warbench.rulesets.warsurge.game.state import Location
 from warbench.rulesets.warsurge.game.work import Work
 from warbench.rulesets.warsurge.odds import AttackPlan, attack_odds
 
@@ -68,3 +72,32 @@ def counted_melee_hp(w: Work, key: CountKey) -> float | None:
         return float(attack_odds(plan, seed=0).expected_hp_lost)
     except WarbenchError:
         return None
+
+
+def joiners(w: Work, uid: int, foe: int, dash: bool) -> list[int]:
+    """The other enemy units with a melee weapon that can join a Melee ``uid`` starts with
+    ``foe`` before it is fought (§4.3-4.4: units may engage a unit already in a Melee): a
+    charge made in the Dash Phase is fought in the next Game Turn's Attack Phase, after every
+    enemy unit's Move; one made in the Move Phase, after the Move of the enemy units that have
+    not acted in it. A unit counts when ``foe``, where the Melee will be, is within its Move
+    (§4.1; edge to edge, as :func:`warbench.ai.tactical_ferry.gap`)."""
+    out: list[int] = []
+    fxy = w.xy(foe)
+    if not len(fxy):
+        return out
+    for v in w.units:
+        f = v.uid
+        if f in (foe, uid) or v.location is not Location.TABLE or not w.enemies(uid, f):
+            continue
+        if w.engaged_with(f) or (v.acted and not dash):
+            continue
+        info = w.info(f)
+        if not any(wp.range <= 1 for wp in info.unit.weapons):
+            continue
+        vxy = w.xy(f)
+        if not len(vxy):
+            continue
+        d = np.hypot(vxy[:, None, 0] - fxy[None, :, 0], vxy[:, None, 1] - fxy[None, :, 1])
+        if float(d.min()) - info.radius - w.info(foe).radius <= unit_allowance(w, f, False):
+            out.append(f)
+    return out
