@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from tests.warsurge.game.helpers import entry, line, scenario, unit, weapon
 from warbench.ai.tactical import TacticalBot
+from warbench.ai.tactical_count import joiners
 from warbench.api import odds
 from warbench.rulesets.warsurge.game import engine
 from warbench.rulesets.warsurge.game.actions import Move
@@ -76,3 +77,40 @@ def test_ahead_nine_do_not_charge_six_that_take_them_all_s5_8() -> None:
 
     assert not charges(TacticalBot(melee_count=True))
     assert charges(TacticalBot(melee_count=False))
+
+
+def _rhino_state(breachers_at: float) -> GameState:
+    """Move Phase, side 0 to act and ahead (400 points against 341.5): its ten Breachers
+    (uid 1) in a row at y 10; side 1's APC (uid 3) at (15, 14.5), 2.5" from them (within
+    their Move), and its seven Breachers left of ten (uid 4) in a row at y ``breachers_at``."""
+    state = _state((10, 7))
+    units = list(state.units)
+    units[3] = replace(units[3], pos=((15.0, 14.5),))
+    units[4] = replace(units[4], pos=tuple(line(10, breachers_at, 10, 1.2)))
+    return replace(state, units=tuple(units))
+
+
+def _charges_apc(bot: TacticalBot, state: GameState) -> bool:
+    w = engine.legal_actions(state)._work
+    return any(isinstance(a, Move) and a.engage == 3 for a in bot._move(w, 1, False, state))
+
+
+def test_no_charge_on_a_transport_beside_enemy_breachers_s4_3() -> None:
+    """§4.3-4.4: the APC has no melee weapon, so a charge on it alone risks nothing; but the
+    seven enemy Breachers 3.5" from it have not moved and can join the Melee before it is
+    fought, and are expected to slay the ten. With ``melee_joiners`` the ten do not charge;
+    without it they do."""
+    state = _rhino_state(20.0)
+    w = engine.legal_actions(state)._work
+    assert joiners(w, 1, 3, False) == [4]
+    assert not _charges_apc(TacticalBot(melee_count=True, melee_joiners=True), state)
+    assert _charges_apc(TacticalBot(melee_count=True, melee_joiners=False), state)
+
+
+def test_a_charge_on_a_transport_with_no_enemy_to_join_s4_3() -> None:
+    """§4.1, §4.3: with the enemy Breachers 25" from the APC (beyond their Move) nothing can
+    join the Melee: the ten charge it with the switch on too."""
+    state = _rhino_state(40.0)
+    w = engine.legal_actions(state)._work
+    assert joiners(w, 1, 3, False) == []
+    assert _charges_apc(TacticalBot(melee_count=True, melee_joiners=True), state)
