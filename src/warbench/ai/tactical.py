@@ -87,6 +87,13 @@ this player is a separate kind (issue 15) that changes these habits:
   into an even Melee and keeps its melee unit out of the enemy's Move plus Dash (§2.2 step
   8, §4.4: a Melee is locked); behind in a Game Turn that may be the last, its melee unit
   runs at the enemy.
+* **counts the models left in a Melee, and who can join it** (session 39,
+  :mod:`warbench.ai.tactical_count`, ``melee_count`` and ``melee_joiners``): a melee price
+  is the exact odds of the attacker's models left against the target's models left, not the
+  whole unit's odds (capped at the target's HP) scaled by its share of models, and a
+  charge's expected loss adds the melee of the other enemy units that can join the Melee
+  before it is fought (§4.3-4.4): ten Breachers ahead on points no longer charge seven
+  (expected to slay 9.9 of them, not 7) and throw the lead away.
 
 One habit is measured but off by default: **the most dangerous first** (session 31,
 :mod:`warbench.ai.tactical_danger`, ``TacticalBot(danger_fire=True)``) counts the share of
@@ -98,10 +105,7 @@ round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
 and **prices Dangerous Ground** (session 38, :mod:`warbench.ai.tactical_ground`,
 ``price_danger=True``: when the best path move is expected to cost half an HP or more there,
 the near path move expected to lose least first), and **gets back in only for a ride into an
-attack** (session 39, :mod:`warbench.ai.tactical_ferry`, ``ride_to_attack=True``), and
-**counts the models left in a Melee** (session 39, :mod:`warbench.ai.tactical_count`,
-``melee_count=True``: a melee price by the exact odds of the models left, not the whole
-unit's capped odds scaled).
+attack** (session 39, :mod:`warbench.ai.tactical_ferry`, ``ride_to_attack=True``).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -258,13 +262,15 @@ class TacticalBot(ScriptedPlayer):
     #: A unit's melee is priced with the exact odds of its models left against the target's
     #: models left (session 39, ``ai.tactical_count``), not the whole unit's odds scaled by
     #: its share of models: those are capped at the target's HP, so six Breachers counted 6
-    #: HP off ten where their own odds say 9.5; ``False``: the scaled price.
-    melee_count: bool = False
+    #: HP off ten where their own odds say 9.5; ``False``: the scaled price. On by default
+    #: with ``melee_joiners``: the transport mirror's 166-166 draws at seed 0 went from five
+    #: to none (docs/ai.md, session 39).
+    melee_count: bool = True
     _counted: dict[CountKey, float | None] = field(default_factory=dict)
     #: A charge's expected loss also counts the melee of the other enemy units that can join
     #: the Melee before it is fought (session 39, ``ai.tactical_count.joiners``): ten
     #: Breachers no longer charge a Rhino beside seven enemy Breachers; ``False``: the foe's.
-    melee_joiners: bool = False
+    melee_joiners: bool = True
     # the Game Turn in which each of the player's units last got out of a Transport
     _got_out: dict[int, int] = field(default_factory=dict)
     #: A shooter with a target in sight picks the spot within its Move where its expected

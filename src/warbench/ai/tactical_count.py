@@ -19,6 +19,13 @@ With the habit a melee price is the exact odds of the attacker's models that may
 (their own weapons) against the target's models left with their HP (Core Rules
 001_d3f5e425c5e1196d.txt §5.2-5.12, the odds engine ``rulesets.warsurge.odds``); at full
 strength against a whole unit it is the old price.
+
+**Counts who can join the Melee** (:func:`joiners`, switch ``TacticalBot.melee_joiners``).
+A charge's expected loss was the foe's melee alone, so a charge on a Transport (no melee
+weapon: nothing to lose) looked free with seven enemy Breachers within their Move of it
+(seed 0, copy B, game 14: they joined and took all ten). Units may engage a unit already in
+a Melee (§4.3 L1992-1994, §4.4): with the habit the loss adds the melee of every other enemy
+unit that can join before the Melee is fought.
 """
 
 from __future__ import annotations
