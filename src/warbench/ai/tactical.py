@@ -87,6 +87,13 @@ this player is a separate kind (issue 15) that changes these habits:
   into an even Melee and keeps its melee unit out of the enemy's Move plus Dash (§2.2 step
   8, §4.4: a Melee is locked); behind in a Game Turn that may be the last, its melee unit
   runs at the enemy.
+* **counts the models left in a Melee, and who can join it** (session 39,
+  :mod:`warbench.ai.tactical_count`, ``melee_count`` and ``melee_joiners``): a melee price
+  is the exact odds of the attacker's models left against the target's models left, not the
+  whole unit's odds (capped at the target's HP) scaled by its share of models, and a
+  charge's expected loss adds the melee of the other enemy units that can join the Melee
+  before it is fought (§4.3-4.4): ten Breachers ahead on points no longer charge seven
+  (expected to slay 9.9 of them, not 7) and throw the lead away.
 
 One habit is measured but off by default: **the most dangerous first** (session 31,
 :mod:`warbench.ai.tactical_danger`, ``TacticalBot(danger_fire=True)``) counts the share of
@@ -97,7 +104,8 @@ round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
 ``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first),
 and **prices Dangerous Ground** (session 38, :mod:`warbench.ai.tactical_ground`,
 ``price_danger=True``: when the best path move is expected to cost half an HP or more there,
-the near path move expected to lose least first).
+the near path move expected to lose least first), and **gets back in only for a ride into an
+attack** (session 39, :mod:`warbench.ai.tactical_ferry`, ``ride_to_attack=True``).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -121,8 +129,10 @@ import numpy as np
 from warbench.ai.formation import pass_moves
 from warbench.ai.navigate import nav_grid
 from warbench.ai.tactical_close import danger_last, threat_from
+from warbench.ai.tactical_count import CountKey, counted_melee_hp, joiners, melee_key
 from warbench.ai.tactical_danger import danger_score, danger_threat
 from warbench.ai.tactical_end import may_be_last
+from warbench.ai.tactical_ferry import got_out_lately, ride_pays
 from warbench.ai.tactical_ground import danger_priced
 from warbench.ai.tactical_kinds import small_army
 from warbench.ai.tactical_lead import (
@@ -244,6 +254,25 @@ class TacticalBot(ScriptedPlayer):
     #: lost three of main's results, one where the Rhino carried the unit into its attack
     #: (docs/ai.md, session 38).
     embark_by_nearest: bool = False
+    #: A unit that got out of a Transport this Game Turn or the last gets back in only when
+    #: the Transport then carries it into an attack on the foe it heads for that it could not
+    #: make on foot by the next Game Turn's Attack Phase (§6.2-6.3; session 39,
+    #: ``ai.tactical_ferry``); ``False``: it gets in by the distance alone.
+    ride_to_attack: bool = False
+    #: A unit's melee is priced with the exact odds of its models left against the target's
+    #: models left (session 39, ``ai.tactical_count``), not the whole unit's odds scaled by
+    #: its share of models: those are capped at the target's HP, so six Breachers counted 6
+    #: HP off ten where their own odds say 9.5; ``False``: the scaled price. On by default
+    #: with ``melee_joiners``: the transport mirror's 166-166 draws at seed 0 went from five
+    #: to none (docs/ai.md, session 39).
+    melee_count: bool = True
+    _counted: dict[CountKey, float | None] = field(default_factory=dict)
+    #: A charge's expected loss also counts the melee of the other enemy units that can join
+    #: the Melee before it is fought (session 39, ``ai.tactical_count.joiners``): ten
+    #: Breachers no longer charge a Rhino beside seven enemy Breachers; ``False``: the foe's.
+    melee_joiners: bool = True
+    # the Game Turn in which each of the player's units last got out of a Transport
+    _got_out: dict[int, int] = field(default_factory=dict)
     #: A shooter with a target in sight picks the spot within its Move where its expected
     #: take less the enemy's beats standing still (session 28, ``ai.tactical_reach``). Off at
     #: the default level: it cost the +1 Defence/+1 Power army its edge (docs/ai.md,
@@ -311,6 +340,7 @@ class TacticalBot(ScriptedPlayer):
         self._phase_key = (0, "")
         self._skip = set()
         self._stuck = set()
+        self._got_out = {}
 
     def choose(self, state: GameState) -> Action:
         """The scripted loop, Transports first when deploying (they carry passengers)."""
@@ -358,6 +388,8 @@ class TacticalBot(ScriptedPlayer):
                     if not priced:
                         if isinstance(action, Move | Deploy | Disembark | Embark):
                             self._stuck = set()  # a unit out of the way: the stuck try again
+                        if isinstance(action, Disembark):
+                            self._got_out[uid] = flow.turn  # session 39, ``ride_to_attack``
                         return action
                     cost = _cp_cost(state, action)
                     if cheapest is None or cost < cheapest[0]:
@@ -507,6 +539,16 @@ class TacticalBot(ScriptedPlayer):
                 for d, f in foes[:4]
                 if d <= allowance
             ]
+            if self.melee_joiners:  # session 39: the enemy units that can join the Melee
+                charges = [
+                    (
+                        g,
+                        b
+                        + sum(self._worth(w, j, uid, None, True) for j in joiners(w, uid, f, dash)),
+                        f,
+                    )
+                    for g, b, f in charges
+                ]
             charges.sort(key=lambda c: -(c[0] - c[1]))
             if self.trade_up and melee_unit and state is not None:
                 charges = fair_charges(charges, state, w, uid)  # session 29
@@ -527,10 +569,12 @@ class TacticalBot(ScriptedPlayer):
             )
         nearest = foes[0][0] if self.embark_by_nearest else dist  # session 38, s38-ferry
         if not info.transport and nearest > EMBARK_DISTANCE:
+            back_in = self.ride_to_attack and got_out_lately(self._got_out.get(uid), w.flow.turn)
             opts.extend(
                 Embark(uid, tr, dash=dash)
                 for tr in w.side_units(info.side)
                 if tr != uid and w.info(tr).transport and w.units[tr].location is Location.TABLE
+                if not back_in or ride_pays(w, uid, tr, foe, dash)  # session 39
             )
         if dash and not melee_unit and _fired(u):
             return opts  # models that used a Battle/Heavy weapon may not Dash (§5.1)
@@ -1022,6 +1066,18 @@ class TacticalBot(ScriptedPlayer):
         apply) in one attack: exact odds for whole units, scaled by the models ``a`` has
         left (``standing``: only those not slain in this Attack Phase, session 32), capped at
         the HP ``b`` has left, priced at ``b``'s points per HP."""
+        if melee and self.melee_count:  # session 39: the models left, not a scaled cap
+            ck = melee_key(w, a, b, weapon, standing)
+            if ck is None:
+                return 0.0
+            if ck not in self._counted:
+                self._counted[ck] = counted_melee_hp(w, ck)
+            hp = self._counted[ck]
+            if hp is not None:
+                ib = w.info(b)
+                return min(hp, float(w.units[b].current_hp)) * (
+                    ib.value / ib.max_hp if ib.max_hp else 0.0
+                )
         key = (a, b, weapon or "", melee)
         frac = self._odds.get(key)
         if frac is None:
