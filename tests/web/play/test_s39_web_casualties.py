@@ -29,7 +29,8 @@ ALIKE = "Blue: Gut-Hackers loses 1 HP to Red: Troopers: choose the casualties am
 def _setup() -> dict[str, Any]:
     setup = presenter("warsurge").presets()[0]["setup"]
     # casualties left to the players (§5.11)
-    return {**setup, "options": {**setup["options"], "automation": ["model placement", "coherency"]}}
+    automation = ["model placement", "coherency"]
+    return {**setup, "options": {**setup["options"], "automation": automation}}
 
 
 def _until(client: TestClient, made: dict[str, Any], prompt: str) -> dict[str, Any]:

@@ -536,7 +536,8 @@ class WarsurgePresenter(Presenter):
                         "r": u.get("radius") or 0.5,
                         "hp": hp[k] if k < len(hp) else None,
                         "title": f"{title} · model {k + 1}",
-                        **({"letter": str(k + 1)} if uid == numbered else {}),
+                        # numbered, and tapped to choose it in an order of one's own (s39)
+                        **({"letter": str(k + 1), "model": k} if uid == numbered else {}),
                         **({"tags": ["melee"]} if uid in melee else {}),
                         **_shape(u, k),
                     }
