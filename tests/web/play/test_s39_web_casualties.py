@@ -114,3 +114,28 @@ def test_what_a_choice_removes_is_asked_of_the_engine_once_a_state(
     assert pres.decision_labels(setup, view, listed, state) == first
     pres.decision_labels(setup, view, listed, state)
     assert len(calls) == 2, "the same state's outcomes were computed again"
+
+
+def test_the_question_names_the_models_in_their_order_s5_12() -> None:
+    """The engine lists the candidates wounded first (§5.12); the question read "among models
+    2, 5, 1, 3 and 4" (session 39's walk at the terminal)."""
+    from warbench.rulesets.warsurge.game.words import casualty_prompt, typed_casualties_hint
+
+    said = casualty_prompt("Blue: Gut-Hackers", 6, "Red: Assault Squad", [1, 4, 0, 2, 3])
+    assert said.endswith("choose the casualties among models 1 to 5"), said
+    assert "(among models 1 to 5;" in typed_casualties_hint([1, 4, 0, 2, 3])
+
+
+def test_an_order_typed_in_a_players_numbers_s5_11() -> None:
+    from warbench.kernel.errors import RulesError
+    from warbench.rulesets.warsurge.game.words import typed_casualties
+
+    assert typed_casualties("models 10 9 1", range(10)) == [9, 8, 0]
+    assert typed_casualties("m 3, 5", range(10)) == [2, 4]
+    assert typed_casualties("Model 2", range(10)) == [1]
+    assert typed_casualties("2", range(10)) is None  # a listed choice's number
+    assert typed_casualties('{"kind": "pass"}', range(10)) is None
+    with pytest.raises(RulesError, match=r"model 4 may not be chosen; .* among models 1 to 3 and 5"):
+        typed_casualties("models 4", [0, 1, 2, 4])
+    with pytest.raises(RulesError, match="named twice"):
+        typed_casualties("models 2 2", range(10))

@@ -113,13 +113,17 @@ def models_said(models: Sequence[int]) -> str:
 
 
 def casualty_prompt(target: str, loss: int, cause: str, candidates: Sequence[int]) -> str:
-    """The casualty decision's question (§5.11, §5.13), its models numbered from 1.
+    """The casualty decision's question (§5.11, §5.13), its models numbered from 1 and in
+    their order (the engine lists the candidates wounded first, §5.12: "among models 2, 5, 1, 3
+    and 4" read as a puzzle, session 39's walk).
 
     >>> casualty_prompt("Dead Dogs", 3, "Troopers", range(10))
     'Dead Dogs loses 3 HP to Troopers: choose the casualties among models 1 to 10'
+    >>> casualty_prompt("Gut-Hackers", 6, "Assault Squad", [1, 4, 0, 2, 3])[-30:]
+    'casualties among models 1 to 5'
     """
     return f"{target} loses {loss} HP to {cause}: choose the casualties among " + models_said(
-        candidates
+        sorted(candidates)
     )
 
 
@@ -435,12 +439,12 @@ def typed_casualties(line: str, candidates: Sequence[int]) -> list[int] | None:
 def typed_casualties_hint(candidates: Sequence[int]) -> str:
     """How to type a casualty order of one's own (:func:`typed_casualties`).
 
-    >>> typed_casualties_hint(range(10))[:60]
+    >>> typed_casualties_hint(range(10))[:61]
     'or your own order, e.g. "models 10 9 1" (among models 1 to 10'
     """
-    ms = [int(c) + 1 for c in candidates]
+    ms = sorted(int(c) + 1 for c in candidates)
     e = " ".join(map(str, (ms[::-1][:2] + ms[:1]) if len(ms) > 2 else ms[::-1]))
     return (
-        f'or your own order, e.g. "models {e}" (among {models_said(list(candidates))}; '
+        f'or your own order, e.g. "models {e}" (among {models_said([m - 1 for m in ms])}; '
         "a wounded model still goes first, §5.12)"
     )
