@@ -109,6 +109,8 @@ export class Board {
   private discs: { x: number; y: number; r: number }[] = [];
   // marks that did not fit, by unit (placeMarks)
   private hiddenOf = new Map<number, number>();
+  // the view before focusMarks zoomed in, and the view it zoomed to
+  private focused: { before: { x: number; y: number; w: number; h: number }; at: { x: number; y: number; w: number; h: number } } | null = null;
   // marks drawn beside their disc, not in it, by unit (placeMarks)
   private besideOf = new Map<number, number>();
   private overlay: SVGGElement;
@@ -397,10 +399,10 @@ export class Board {
   /** Zoom in on a unit, centred on its models, until every mark on them shows inside its disc
    * (a casualty choice's model numbers at a phone's width: those that did not fit were hidden,
    * session 38's walk; beside a disc in a crowd a number reads as its neighbour's), no closer
-   * than its models and a margin. Only when some were hidden. True when it zoomed. */
+   * than its models and a margin. Only when some were hidden or beside. True when it zoomed. */
   focusMarks(unit: number): boolean {
     const ps = this.scene?.pieces.filter((p) => p.unit === unit) ?? [];
-    if (this.scene === null || !ps.length || !this.hiddenOf.get(unit)) return false;
+    if (this.scene === null || !ps.length || !(this.hiddenOf.get(unit) || this.besideOf.get(unit))) return false;
     const x0 = Math.min(...ps.map((p) => p.x - p.r));
     const x1 = Math.max(...ps.map((p) => p.x + p.r));
     // the board's y grows to the north; the picture's to the south (the flip)
@@ -409,6 +411,7 @@ export class Board {
     const margin = 2 * Math.max(...ps.map((p) => p.r)) + 1;
     const cx = (x0 + x1) / 2;
     const cy = (y0 + y1) / 2;
+    const before = { ...this.view };
     let w = this.view.w;
     let h = this.view.h;
     for (let i = 0; i < 16 && (this.hiddenOf.get(unit) || this.besideOf.get(unit)); i++) {
@@ -419,7 +422,21 @@ export class Board {
       this.view = { x: cx - w / 2, y: cy - h / 2, w, h };
       this.apply();
     }
+    this.focused = { before, at: { ...this.view } };
     return true;
+  }
+
+  /** Back to the view before `focusMarks` (once the choice is made), unless the player has
+   * zoomed or panned since. */
+  unfocus(): void {
+    const f = this.focused;
+    this.focused = null;
+    if (f === null) return;
+    const v = this.view;
+    if (v.x === f.at.x && v.y === f.at.y && v.w === f.at.w && v.h === f.at.h) {
+      this.view = f.before;
+      this.apply();
+    }
   }
 
   /** How many marks of a unit did not fit at this zoom (0: every one shows). */

@@ -277,6 +277,8 @@ function renderDecision(): void {
   $("take-default").hidden = true;
   $("take-rest").hidden = true;
   board.showSpots([], null);
+  // a casualty choice's zoom on its unit (focusCasualties) ends with the choice
+  if (d?.kind !== "casualties") board.unfocus();
   clearPreview(); // a form or a ring drawn again is checked again
   $("preview-confirm").hidden = true;
   $("board-hint").textContent = "Drag to pan, wheel or +/− to zoom. Tap a unit to see its actions.";
@@ -461,6 +463,7 @@ function modelsSaid(models: number[]): string {
 // the casualty choice the board was last zoomed for (once a decision: a zoom of the
 // player's own afterwards stands)
 let focusedFor = -1;
+let zoomedIn = false;
 
 /** A casualty choice's model numbers that do not fit at this zoom (a phone: 5, 7 and 9 of ten
  * Dead Dogs were hidden until zoomed in, session 38's walk): the board zooms in on the unit,
@@ -470,12 +473,16 @@ function focusCasualties(s: Snapshot): void {
   if (pause === null) return;
   if (focusedFor !== s.revision) {
     focusedFor = s.revision;
-    board.focusMarks(pause.target);
+    board.unfocus(); // the last choice's zoom first (two casualty choices in a row)
+    zoomedIn = board.focusMarks(pause.target);
   }
   const hidden = board.hiddenMarks(pause.target);
+  const who = unitLabel(pause.target);
   $("board-hint").textContent = hidden
-    ? `${hidden} of ${unitLabel(pause.target)}'s model numbers do not fit: zoom in (+) to read them.`
-    : `${unitLabel(pause.target)}'s models are numbered as the choices name them; ⤢ shows the whole table.`;
+    ? `${hidden} of the model numbers of ${who} do not fit: zoom in (+) to read them.`
+    : zoomedIn
+      ? `Zoomed in on ${who}: its models are numbered as the choices name them; ⤢ shows the whole table.`
+      : `The models of ${who} are numbered as the choices name them.`;
 }
 
 function renderOwnCasualties(s: Snapshot): void {

@@ -53,14 +53,20 @@ def test_a_casualty_choice_numbers_every_model_on_a_phone_and_takes_your_own_ord
     pages: Pages,
 ) -> None:
     page, made = _game(pages, "casualty-own")
-    _until(page, "Blue: Dead Dogs loses 3 HP to Red: Sniper Troopers")
     board = page.locator("#board")
+    expect(page.locator("#decision-card")).to_have_attribute("data-state", "deciding")
+    whole = board.get_attribute("viewBox")  # the whole table
+    _until(page, "Blue: Dead Dogs loses 3 HP to Red: Sniper Troopers")
+    expect(board).not_to_have_attribute("viewBox", whole or "")
     # every one of the ten numbers shows at 390 px (the board zoomed in on the unit)
     expect(board).to_have_attribute("data-hidden-marks", "0")
     numbers = page.locator("#board text.piece-letter")
     for n in range(1, 11):
         expect(numbers.filter(has_text=re.compile(rf"^{n}$"))).to_have_count(1)
-    expect(page.locator("#board-hint")).to_contain_text("numbered as the choices name them")
+    expect(page.locator("#board-hint")).to_have_text(
+        "Zoomed in on Blue: Dead Dogs: its models are numbered as the choices name them; ⤢ "
+        "shows the whole table."
+    )
     ARTEFACTS.mkdir(exist_ok=True)
     board.screenshot(path=str(ARTEFACTS / "s39-web-casualty-board-390.png"))
     # an order of one's own: model 10 tapped on the board, then 9 and 1 by number
@@ -82,6 +88,8 @@ def test_a_casualty_choice_numbers_every_model_on_a_phone_and_takes_your_own_ord
     rev = page.locator("body").get_attribute("data-revision")
     page.click("#casualty-own-make")
     _answered(page, rev)
+    # the choice made, the board shows the whole table again
+    expect(board).to_have_attribute("viewBox", whole or "")
     snap = page.request.get(
         f"{pages.server}/api/play/games/{made['id']}",
         headers={"X-Play-Token": made["tokens"]["players"]},

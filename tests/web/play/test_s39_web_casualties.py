@@ -135,7 +135,7 @@ def test_an_order_typed_in_a_players_numbers_s5_11() -> None:
     assert typed_casualties("Model 2", range(10)) == [1]
     assert typed_casualties("2", range(10)) is None  # a listed choice's number
     assert typed_casualties('{"kind": "pass"}', range(10)) is None
-    with pytest.raises(RulesError, match=r"model 4 may not be chosen; .* among models 1 to 3 and 5"):
+    with pytest.raises(RulesError, match=r"model 4 may not be chosen; .* models 1 to 3 and 5"):
         typed_casualties("models 4", [0, 1, 2, 4])
     with pytest.raises(RulesError, match="named twice"):
         typed_casualties("models 2 2", range(10))
