@@ -24,6 +24,7 @@ export interface Piece {
   hp?: number | null;
   title?: string;
   letter?: string; // a short mark drawn on the piece (a grid game's character letter)
+  model?: number; // the model's index in its unit, where a tap on it may pick it (a casualty)
   facing?: number[]; // a unit vector: the piece's front (Collision's facing, a WARSURGE base's)
   // an oval or rectangular base (WARSURGE §1.3): length along the facing, width across, inches;
   // angle in degrees counter-clockwise from +x. Without it the piece is the disc of radius r.
@@ -69,7 +70,7 @@ function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<strin
 }
 
 /** A piece's mark (a Collision letter, a WarEngine figure number) waiting to be placed. */
-interface Mark { x: number; y: number; r: number; text: string; first: boolean }
+interface Mark { x: number; y: number; r: number; text: string; first: boolean; unit: number | null }
 
 /** A unit's name waiting to be placed: the box its models stand in (board inches). */
 interface UnitLabel { x0: number; y0: number; x1: number; y1: number; text: string; first: boolean }
@@ -106,6 +107,12 @@ export class Board {
   private marks: Mark[] = [];
   private unitLabels: UnitLabel[] = [];
   private discs: { x: number; y: number; r: number }[] = [];
+  // marks that did not fit, by unit (placeMarks)
+  private hiddenOf = new Map<number, number>();
+  // the view before focusMarks zoomed in, and the view it zoomed to
+  private focused: { before: { x: number; y: number; w: number; h: number }; at: { x: number; y: number; w: number; h: number } } | null = null;
+  // marks drawn beside their disc, not in it, by unit (placeMarks)
+  private besideOf = new Map<number, number>();
   private overlay: SVGGElement;
   private spotLayer: SVGGElement;
   // the planned places of a checked action (ghost bases and paths), under the drag ring
@@ -116,7 +123,7 @@ export class Board {
   private handles: SVGGElement[] = [];
   selected: number | null = null;
   targets = new Set<number>();
-  onPiece: (unit: number) => void = () => undefined;
+  onPiece: (unit: number, model?: number) => void = () => undefined;
   onPoint: ((x: number, y: number, final: boolean) => void) | null = null;
   onSpot: (key: string) => void = () => undefined;
   /** A model ring dragged (positions decisions): its index and where it is now. */
@@ -238,7 +245,7 @@ export class Board {
       c.appendChild(title);
       c.addEventListener("click", (ev) => {
         ev.stopPropagation();
-        if (p.unit !== null) this.onPiece(p.unit);
+        if (p.unit !== null) this.onPiece(p.unit, p.model);
       });
       this.layer.appendChild(c);
       if (p.facing && p.facing.length === 2) {
@@ -250,7 +257,7 @@ export class Board {
       }
       if (p.letter !== undefined) {
         const first = p.unit !== null && (p.unit === this.selected || this.targets.has(p.unit));
-        this.marks.push({ x: p.x, y: p.y, r: p.r, text: p.letter, first });
+        this.marks.push({ x: p.x, y: p.y, r: p.r, text: p.letter, first, unit: p.unit });
       } else if (p.unit !== null) {
         // the unit's name, placed with the marks (above every disc, clear of the unit)
         const box = named.get(p.unit);
@@ -302,6 +309,8 @@ export class Board {
     };
     const ordered = [...this.marks.filter((m) => m.first), ...this.marks.filter((m) => !m.first)];
     let hidden = 0;
+    this.hiddenOf.clear();
+    this.besideOf.clear();
     for (const m of ordered) {
       const inside = m.r * (m.text.length > 1 ? 0.95 : 1.25);
       const size = inside >= min ? inside : min;
@@ -316,9 +325,11 @@ export class Board {
         .find(({ box }) => !boxes.some((b) => overlaps(padded(box, size), b)));
       if (free === undefined) {
         hidden++;
+        if (m.unit !== null) this.hiddenOf.set(m.unit, (this.hiddenOf.get(m.unit) ?? 0) + 1);
         continue;
       }
       boxes.push(padded(free.box, size));
+      if (inside < min && m.unit !== null) this.besideOf.set(m.unit, (this.besideOf.get(m.unit) ?? 0) + 1);
       const t = this.text(free.cx, free.cy, m.text, inside >= min ? "piece-letter" : "piece-letter beside");
       t.style.fontSize = `${size.toFixed(3)}px`;
       this.markLayer.appendChild(t);
@@ -383,6 +394,54 @@ export class Board {
       });
       this.spotLayer.appendChild(node);
     }
+  }
+
+  /** Zoom in on a unit, centred on its models, until every mark on them shows inside its disc
+   * (a casualty choice's model numbers at a phone's width: those that did not fit were hidden,
+   * session 38's walk; beside a disc in a crowd a number reads as its neighbour's), no closer
+   * than its models and a margin. Only when some were hidden or beside. True when it zoomed. */
+  focusMarks(unit: number): boolean {
+    const ps = this.scene?.pieces.filter((p) => p.unit === unit) ?? [];
+    if (this.scene === null || !ps.length || !(this.hiddenOf.get(unit) || this.besideOf.get(unit))) return false;
+    const x0 = Math.min(...ps.map((p) => p.x - p.r));
+    const x1 = Math.max(...ps.map((p) => p.x + p.r));
+    // the board's y grows to the north; the picture's to the south (the flip)
+    const y0 = this.scene.height - Math.max(...ps.map((p) => p.y + p.r));
+    const y1 = this.scene.height - Math.min(...ps.map((p) => p.y - p.r));
+    const margin = 2 * Math.max(...ps.map((p) => p.r)) + 1;
+    const cx = (x0 + x1) / 2;
+    const cy = (y0 + y1) / 2;
+    const before = { ...this.view };
+    let w = this.view.w;
+    let h = this.view.h;
+    for (let i = 0; i < 16 && (this.hiddenOf.get(unit) || this.besideOf.get(unit)); i++) {
+      const k = 0.8;
+      if (w * k < x1 - x0 + 2 * margin && h * k < y1 - y0 + 2 * margin) break;
+      w *= k;
+      h *= k;
+      this.view = { x: cx - w / 2, y: cy - h / 2, w, h };
+      this.apply();
+    }
+    this.focused = { before, at: { ...this.view } };
+    return true;
+  }
+
+  /** Back to the view before `focusMarks` (once the choice is made), unless the player has
+   * zoomed or panned since. */
+  unfocus(): void {
+    const f = this.focused;
+    this.focused = null;
+    if (f === null) return;
+    const v = this.view;
+    if (v.x === f.at.x && v.y === f.at.y && v.w === f.at.w && v.h === f.at.h) {
+      this.view = f.before;
+      this.apply();
+    }
+  }
+
+  /** How many marks of a unit did not fit at this zoom (0: every one shows). */
+  hiddenMarks(unit: number): number {
+    return this.hiddenOf.get(unit) ?? 0;
   }
 
   /** The whole board in view. */

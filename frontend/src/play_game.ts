@@ -272,11 +272,14 @@ function renderDecision(): void {
   const list = $("actions");
   list.replaceChildren();
   $("families").replaceChildren();
+  $("choose-own").replaceChildren();
   $("odds").replaceChildren();
   $("take-default").hidden = true;
   $("default-said").hidden = true;
   $("take-rest").hidden = true;
   board.showSpots([], null);
+  // a casualty choice's zoom on its unit (focusCasualties) ends with the choice
+  if (d?.kind !== "casualties") board.unfocus();
   clearPreview(); // a form or a ring drawn again is checked again
   $("preview-confirm").hidden = true;
   $("board-hint").textContent = "Drag to pan, wheel or +/− to zoom. Tap a unit to see its actions.";
@@ -395,6 +398,10 @@ function renderDecision(): void {
     const shown = d.actions.filter((a) => typeof a.action.unit !== "number" || a.action.unit === board.selected);
     for (const a of shown) list.appendChild(button(a));
     renderFamilies(d);
+    if (d.kind === "casualties") {
+      renderOwnCasualties(s);
+      focusCasualties(s);
+    }
     return;
   }
   // Actions on the board: every action about a point is a highlight there (of the selected
@@ -440,6 +447,122 @@ function renderDecision(): void {
   all.appendChild(ul);
   list.appendChild(all);
   renderFamilies(d);
+}
+
+// A casualty order of the player's own (§5.11: the controlling player chooses the casualties;
+// the engine offers its order and the reverse): models tapped on the board or by number, in
+// the order they are to go, checked and said in words by the server before it is made
+// (session 39). Kept while the same decision waits.
+let ownOrder: { revision: number; models: number[]; open: boolean; said: string; ok: boolean } | null = null;
+
+interface CasualtyPause { target: number; candidates: number[] }
+
+function casualtyPause(s: Snapshot): CasualtyPause | null {
+  const p = (s.view as { casualties?: CasualtyPause } | null)?.casualties;
+  return p && typeof p.target === "number" && Array.isArray(p.candidates) ? p : null;
+}
+
+function ownOrderNow(s: Snapshot): NonNullable<typeof ownOrder> {
+  if (ownOrder === null || ownOrder.revision !== s.revision) ownOrder = { revision: s.revision, models: [], open: false, said: "", ok: false };
+  return ownOrder;
+}
+
+function modelsSaid(models: number[]): string {
+  const n = models.map((m) => m + 1);
+  return n.length === 1 ? `model ${n[0]}` : `models ${n.slice(0, -1).join(", ")} and ${n[n.length - 1]}`;
+}
+
+// the casualty choice the board was last zoomed for (once a decision: a zoom of the
+// player's own afterwards stands)
+let focusedFor = -1;
+let zoomedIn = false;
+
+/** A casualty choice's model numbers that do not fit at this zoom (a phone: 5, 7 and 9 of ten
+ * Dead Dogs were hidden until zoomed in, session 38's walk): the board zooms in on the unit,
+ * once a decision, and says so. */
+function focusCasualties(s: Snapshot): void {
+  const pause = casualtyPause(s);
+  if (pause === null) return;
+  if (focusedFor !== s.revision) {
+    focusedFor = s.revision;
+    board.unfocus(); // the last choice's zoom first (two casualty choices in a row)
+    zoomedIn = board.focusMarks(pause.target);
+  }
+  const hidden = board.hiddenMarks(pause.target);
+  const who = unitLabel(pause.target);
+  $("board-hint").textContent = hidden
+    ? `${hidden} of the model numbers of ${who} do not fit: zoom in (+) to read them.`
+    : zoomedIn
+      ? `Zoomed in on ${who}: its models are numbered as the choices name them; ⤢ shows the whole table.`
+      : `The models of ${who} are numbered as the choices name them.`;
+}
+
+function renderOwnCasualties(s: Snapshot): void {
+  const pause = casualtyPause(s);
+  if (pause === null || pause.candidates.length < 2) return;
+  const own = ownOrderNow(s);
+  const fold = el("details", "", { id: "casualty-own" });
+  fold.open = own.open;
+  fold.addEventListener("toggle", () => {
+    own.open = fold.open;
+  });
+  fold.appendChild(el("summary", "Choose the models yourself"));
+  fold.appendChild(el("p", "Tap the models on the board or their numbers here, in the order they are to become casualties (a wounded model still goes first, §5.12).", { class: "hint" }));
+  const picks = el("div", "", { class: "model-picks" });
+  for (const m of pause.candidates) {
+    const k = own.models.indexOf(m);
+    const b = el("button", k < 0 ? String(m + 1) : `${m + 1} (${k + 1}.)`, {
+      type: "button", class: k < 0 ? "model-pick" : "model-pick chosen", "data-model": String(m), "aria-pressed": String(k >= 0),
+      "aria-label": `model ${m + 1}${k < 0 ? "" : `, chosen ${k + 1}.`}`,
+    });
+    b.addEventListener("click", () => pickCasualty(m));
+    picks.appendChild(b);
+  }
+  fold.appendChild(picks);
+  const said = el("p", own.models.length ? (own.said || `Your order: ${modelsSaid(own.models)} …`) : "No model chosen yet.", { id: "casualty-own-said", class: own.ok || !own.models.length ? "" : "refusal" });
+  fold.appendChild(said);
+  const make = el("button", "Make this choice", { type: "button", id: "casualty-own-make" });
+  make.disabled = !own.ok;
+  make.addEventListener("click", () => void act({ kind: "casualties", unit: pause.target, models: own.models }));
+  const clear = el("button", "Clear", { type: "button", id: "casualty-own-clear" });
+  clear.disabled = !own.models.length;
+  clear.addEventListener("click", () => {
+    own.models = [];
+    own.said = "";
+    own.ok = false;
+    render();
+  });
+  fold.append(make, " ", clear);
+  // under the listed choices (the engine's orders come first)
+  $("choose-own").appendChild(fold);
+}
+
+/** Add a model to the player's own casualty order (or take it out), then ask the server what
+ * the order does. */
+function pickCasualty(m: number): void {
+  const s = snap;
+  const pause = s === null ? null : casualtyPause(s);
+  if (s === null || pause === null || busy) return;
+  const own = ownOrderNow(s);
+  own.open = true;
+  own.models = own.models.includes(m) ? own.models.filter((x) => x !== m) : [...own.models, m];
+  own.said = "";
+  own.ok = false;
+  render();
+  if (!own.models.length) return;
+  const asked = [...own.models];
+  void (async () => {
+    try {
+      const out = await call<CheckOut & { said?: string }>("POST", `/api/play/games/${gameId}/check`, { action: { kind: "casualties", unit: pause.target, models: asked } });
+      if (ownOrder !== own || own.models.join() !== asked.join()) return; // tapped again since
+      own.ok = out.ok;
+      own.said = out.ok ? `Your order: ${out.said ?? modelsSaid(asked)}` : bookNames(`✗ ${out.reason ?? "refused"} (${out.rule ?? ""})`);
+    } catch (e) {
+      own.ok = false;
+      own.said = e instanceof ApiFailure ? bookNames(`✗ ${e.body.detail}`) : String(e);
+    }
+    render();
+  })();
 }
 
 function sortKeys(v: Json): Json {
@@ -1030,7 +1153,15 @@ $("preview-cancel").addEventListener("click", () => {
   $("refusal").textContent = "";
   render();
 });
-board.onPiece = (u) => select(u);
+board.onPiece = (u, model) => {
+  // a casualty choice's own order: a tap on one of the unit's numbered models picks it (§5.11)
+  const pause = snap === null ? null : casualtyPause(snap);
+  if (pause !== null && snap?.decision?.kind === "casualties" && u === pause.target && model !== undefined && pause.candidates.includes(model)) {
+    pickCasualty(model);
+    return;
+  }
+  select(u);
+};
 board.onSpot = (key) => tapSpot(key);
 
 function share(): void {

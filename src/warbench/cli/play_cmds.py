@@ -145,6 +145,35 @@ def play(
             lost = casualty_outcome(now[0].game, [int(m) for m in data.get("models") or []])
         return say(ws.views.dump(view), data, lost)
 
+    def distinct(view: Any, listed: list[Any]) -> list[Any]:
+        """Each casualty choice that removes other models than one before it, once (§5.11;
+        session 39: the engine's order and its reverse may remove the same models)."""
+        from warbench.rulesets.warsurge.game.actions import Casualties
+        from warbench.rulesets.warsurge.game.words import distinct_casualties
+
+        orders = [a for a in listed if isinstance(a, Casualties)]
+        if len(orders) < 2 or not now or now[0].game.pause is None:
+            return listed
+        kept = [orders[k] for k in distinct_casualties(now[0].game, [a.models for a in orders])]
+        return [a for a in listed if not isinstance(a, Casualties) or a in kept]
+
+    def typed(view: Any, decision: Any, line: str) -> Any:
+        """A casualty order of your own, "models 3 5 1" (models from 1, §5.11)."""
+        from warbench.rulesets.warsurge.game.actions import Casualties
+        from warbench.rulesets.warsurge.game.words import typed_casualties
+
+        p = now[0].game.pause if now and decision.kind == "casualties" else None
+        if p is None:
+            return None
+        models = typed_casualties(line, p.candidates)
+        return None if models is None else Casualties(p.target, tuple(models))
+
+    def typed_hint(view: Any, decision: Any) -> str | None:
+        from warbench.rulesets.warsurge.game.words import typed_casualties_hint
+
+        p = now[0].game.pause if now and decision.kind == "casualties" else None
+        return None if p is None or len(p.candidates) < 2 else typed_casualties_hint(p.candidates)
+
     # this question takes the default when the input ends, the next go to the AI
     person = prompt_seat(
         players,
@@ -158,6 +187,8 @@ def play(
     )
     # as many numbered choices as fit under the question, the rest typed as JSON (session 33)
     person.limit = choices_fit()
+    # a casualty choice: each outcome once, and your own order by model numbers (session 39)
+    person.distinct, person.typed, person.typed_hint = distinct, typed, typed_hint
 
     def on_step(state: WarsurgeState, events: list[Any]) -> None:
         zones[:] = [z.name for z in state.game.setup.field.zones]

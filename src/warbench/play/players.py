@@ -165,10 +165,21 @@ class PromptPlayer(Generic[A]):
     confirm: bool = False
     #: the seats' names ("Red", "Blue"), said instead of "player 0" when given (session 32)
     seat_names: tuple[str, ...] = ()
+    #: the listed choices to show (``distinct(view, listed)``): a ruleset whose choices may do
+    #: the same thing lists each once (a WARSURGE casualty order, session 39)
+    distinct: Callable[[Any, list[A]], list[A]] | None = None
+    #: an answer in the ruleset's words (``typed(view, decision, line)``: the action, or
+    #: ``None`` when the line is not one), with a line saying how to type it
+    #: (``typed_hint(view, decision)``); a WARSURGE casualty choice in the player's own order,
+    #: "models 3 5 1" (session 39). Checked as an action typed as JSON, said before it is made.
+    typed: Callable[[Any, Decision[A], str], A | None] | None = None
+    typed_hint: Callable[[Any, Decision[A]], str | None] | None = None
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
         """Ask until the answer is a legal action."""
         listed: list[A] = list(islice(iter(legal), _SEEN))
+        if self.distinct is not None:
+            listed = self.distinct(view, listed)
         choices = _spread(listed, self.limit, decision.default, self.codec)
         rule = f" [{decision.rule}]" if decision.rule else ""
         seat = decision.player
@@ -195,6 +206,9 @@ class PromptPlayer(Generic[A]):
             self.write(f"  {_family_said(fam, self.codec, check_family)}")
         if decision.default is not None and decision.default not in choices:
             self.write(f"  default: {json.dumps(self.codec.dump(decision.default))}")
+        hint = self.typed_hint(view, decision) if self.typed_hint is not None else None
+        if hint:
+            self.write(f"  {hint}")
         check = getattr(legal, "check", None)
         while True:
             line = self.read("> ").strip()
@@ -227,6 +241,24 @@ class PromptPlayer(Generic[A]):
                 said = f"{line} is not one of the choices" if line else "there is no default"
                 self.write(f"not understood: {said}; {answers}, or an action as JSON")
                 continue
+            try:
+                own = self.typed(view, decision, line) if self.typed is not None else None
+            except WarbenchError as exc:  # an answer in words naming what may not be chosen
+                self.write(f"refused: {exc}")
+                continue
+            if own is not None:
+                # the player's own answer in words, said as the listed choices are
+                if own not in legal:
+                    no = check(own) if callable(check) else None
+                    self.write(f"refused: {f'{no.reason} [{no.rule}]' if no else 'not legal now'}")
+                    continue
+                said = self.describe(view, own) if self.describe is not None else None
+                if said:
+                    self.write(f"  your choice: {said}")
+                if self.confirm and not self._confirmed(legal, own, places=False):
+                    self.write("not made: your choice again")
+                    continue
+                return own
             try:
                 action = self.codec.load(json.loads(line))
             except json.JSONDecodeError:

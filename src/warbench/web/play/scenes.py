@@ -153,6 +153,19 @@ class Presenter:
         removes, which only the engine can say); the generic one ignores ``state``."""
         return self.labels(setup, view, actions)
 
+    def checked_words(
+        self, setup: dict[str, JSON], view: JSON, action: JSON, state: Any = None
+    ) -> str | None:
+        """What a checked action that no listed choice names would do, in words (the page's
+        own choices: a WARSURGE casualty order of the player's own, session 39), or ``None``."""
+        return None
+
+    def distinct(self, actions: list[JSON], state: Any = None) -> list[int]:
+        """The indices of a decision's listed actions to show, in order: the generic one shows
+        all; a ruleset whose listed actions may do the same thing lists each once (a WARSURGE
+        casualty choice, session 39: two orders that remove the same models)."""
+        return list(range(len(actions)))
+
     def family_labels(
         self, setup: dict[str, JSON], view: JSON, families: list[JSON], examples: list[JSON]
     ) -> list[str | None]:
@@ -523,7 +536,8 @@ class WarsurgePresenter(Presenter):
                         "r": u.get("radius") or 0.5,
                         "hp": hp[k] if k < len(hp) else None,
                         "title": f"{title} · model {k + 1}",
-                        **({"letter": str(k + 1)} if uid == numbered else {}),
+                        # numbered, and tapped to choose it in an order of one's own (s39)
+                        **({"letter": str(k + 1), "model": k} if uid == numbered else {}),
                         **({"tags": ["melee"]} if uid in melee else {}),
                         **_shape(u, k),
                     }
@@ -579,6 +593,33 @@ class WarsurgePresenter(Presenter):
                 if lost is not None:
                     words[k] = describe(view, a, lost)
         return words
+
+    def checked_words(
+        self, setup: dict[str, JSON], view: JSON, action: JSON, state: Any = None
+    ) -> str | None:
+        """A casualty order of the player's own (§5.11, models tapped in the page) as the listed
+        choices are said: which models it removes, the engine asked (:meth:`decision_labels`)."""
+        if not (isinstance(action, dict) and action.get("kind") == "casualties"):
+            return None
+        return self.decision_labels(setup, view, [action], state)[0]
+
+    def distinct(self, actions: list[JSON], state: Any = None) -> list[int]:
+        """Each casualty choice that removes other models than one before it (§5.11): the
+        engine offers its order and the reverse, which may take HP from the same models (a
+        wounded model first, §5.12; a single HP lost), and the page listed the same words twice
+        (session 38's walk; :func:`~warbench.rulesets.warsurge.game.words.distinct_casualties`)."""
+        from warbench.rulesets.warsurge.game.words import distinct_casualties
+
+        game = getattr(state, "game", None)
+        orders = [
+            (k, [int(m) for m in a.get("models") or []])
+            for k, a in enumerate(actions)
+            if isinstance(a, dict) and a.get("kind") == "casualties"
+        ]
+        if game is None or getattr(game, "pause", None) is None or len(orders) < 2:
+            return list(range(len(actions)))
+        kept = {orders[i][0] for i in distinct_casualties(game, [m for _, m in orders])}
+        return [k for k in range(len(actions)) if k in kept or k not in dict(orders)]
 
     def labels(self, setup: dict[str, JSON], view: JSON, actions: list[JSON]) -> list[str | None]:
         """Each action in words (:func:`warbench.rulesets.warsurge.game.words.describe`):

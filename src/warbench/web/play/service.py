@@ -521,12 +521,17 @@ class PlayService:
         legal = rs.legal_actions(state, d.player)
         acts = list(islice(iter(legal), MAX_LISTED))
         listed = [rs.actions.dump(a) for a in acts]
+        shown = presenter(rs.id)
+        # each distinct choice once (a WARSURGE casualty order that removes the same models as
+        # another, session 39); the engine's actions are unchanged
+        keep = shown.distinct(listed, state)
+        if len(keep) < len(listed):
+            acts, listed = [acts[k] for k in keep], [listed[k] for k in keep]
         # the actions a preview may show (the legal actions' ``may_preview``, WARSURGE): the page
         # checks only those before making them (a Pass is made with no check first)
         may = getattr(legal, "may_preview", None)
         fams = list(getattr(legal, "families", ()))
         families = [f.to_json() for f in fams]
-        shown = presenter(rs.id)
         # each family's example, one the rules accept where one is found (the page's form
         # starts from it), and the family in a player's words (whose piece, what it does),
         # not its name ("move #10"; session 36): the presenter words its example
@@ -593,6 +598,18 @@ class PlayService:
         refusal = rs.check(live.state, a, seat)
         if refusal is not None:
             return {"ok": False, "reason": refusal.reason, "rule": refusal.rule}
+        from warbench.web.play.scenes import Presenter, presenter
+
+        # an action of the player's own in words (a WARSURGE casualty order, session 39)
+        pres = presenter(rs.id)
+        if type(pres).checked_words is not Presenter.checked_words:
+            key = (data.id, live.steps, live.digest)
+            view = self._memo(
+                (*key, "view", seat), lambda: rs.views.dump(rs.view(live.state, seat))
+            )
+            said = pres.checked_words(data.setup, view, rs.actions.dump(a), live.state)
+            if said:
+                return {"ok": True, "said": said}
         planned = getattr(rs, "preview", None)
         shown = planned(live.state, a, seat) if callable(planned) else None
         if isinstance(shown, Preview):
