@@ -277,15 +277,33 @@ class _Scene:
         self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
         self._near: IntArray | None = None
         keep: BoolArray | None = None
-        if len(bxy) and len(self.axy) and len(self.txy):
+        every = True  # every blocker is kept
+        if (
+            len(bxy)
+            and len(self.axy)
+            and len(self.txy)
+            and self.axy.flags.c_contiguous
+            and self.txy.flags.c_contiguous
+        ):
+            # the corridor and both cullings in one compiled call (issue 10, session 39: the
+            # Python sums of ``_corridor`` and two kernels' calls; the very floats)
+            pxy, plim = _piece_circles(g, self.pieces) if len(self.pieces) else _NO_CIRCLES
+            keep, kept, near = sight_jit.scene_near(
+                self.axy, self.ar, self.txy, self.tr, bxy, br, pxy, plim
+            )
+            if len(self.pieces):
+                self._near = near
+            every = kept == len(bxy)
+        elif len(bxy) and len(self.axy) and len(self.txy):
             ca, ct, reach = self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
             # the blockers and the pieces near the corridor (compiled loops, sight_jit)
             keep = sight_jit.near_corridor(ca, ct, reach, bxy, br)
             if len(self.pieces):
                 pxy, plim = _piece_circles(g, self.pieces)
                 self._near = sight_jit.near_corridor(ca, ct, reach, pxy, plim).nonzero()[0]
+            every = bool(keep.all())
         if bp is None:
-            self.bxy, self.br = (bxy, br) if keep is None or keep.all() else (bxy[keep], br[keep])
+            self.bxy, self.br = (bxy, br) if every or keep is None else (bxy[keep], br[keep])
         else:
             keep = np.ones(len(bxy), dtype=bool) if keep is None else keep
             self.bxy, self.br, self.bp = bxy[keep], br[keep], bp[keep]
@@ -563,6 +581,8 @@ class _Scene:
 #: pass (a pass costs mostly its NumPy calls); more pairs try their centre lines first.
 _ONE_PASS = 12
 _EMPTY: IntArray = np.zeros(0, dtype=np.intp)
+#: no pieces' circles (a board without LoS-blocking or obscuring pieces)
+_NO_CIRCLES: tuple[FloatArray, FloatArray] = (np.zeros((0, 2)), np.zeros(0))
 
 
 _NO_CROSS: BoolArray = np.zeros((0, 0), dtype=bool)

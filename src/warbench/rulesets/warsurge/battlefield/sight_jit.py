@@ -38,6 +38,7 @@ __all__ = [
     "near_corridor",
     "pair_lines",
     "rays",
+    "scene_near",
     "warm",
 ]
 
@@ -269,6 +270,108 @@ def _near_corridor(
     return keep
 
 
+def _scene_near(
+    axy: Any, ar: Any, txy: Any, tr: Any, bxy: Any, br: Any, pxy: Any, plim: Any
+) -> Any:  # pragma: no cover - compiled
+    # sight._corridor: each group's ``_centroid_spread`` (float for float: the rows summed in
+    # order, the largest squared distance from the centroid; Python's ``max``, a later term
+    # only when greater), the larger spread plus the largest radius
+    n = axy.shape[0]
+    sx = axy[0, 0]
+    sy = axy[0, 1]
+    for i in range(1, n):
+        sx += axy[i, 0]
+        sy += axy[i, 1]
+    x0 = sx / n
+    y0 = sy / n
+    most = 0.0
+    for i in range(n):
+        ex = axy[i, 0] - x0
+        ey = axy[i, 1] - y0
+        ex = ex * ex
+        ey = ey * ey
+        v = ex + ey
+        if i == 0 or v > most:
+            most = v
+    sa = math.sqrt(most)
+    n = txy.shape[0]
+    sx = txy[0, 0]
+    sy = txy[0, 1]
+    for i in range(1, n):
+        sx += txy[i, 0]
+        sy += txy[i, 1]
+    x1 = sx / n
+    y1 = sy / n
+    most = 0.0
+    for i in range(n):
+        ex = txy[i, 0] - x1
+        ey = txy[i, 1] - y1
+        ex = ex * ex
+        ey = ey * ey
+        v = ex + ey
+        if i == 0 or v > most:
+            most = v
+    st = math.sqrt(most)
+    spread = sa
+    if st > spread:
+        spread = st
+    radius = ar[0]
+    for i in range(1, ar.shape[0]):
+        if ar[i] > radius:
+            radius = ar[i]
+    rt = tr[0]
+    for i in range(1, tr.shape[0]):
+        if tr[i] > rt:
+            rt = tr[i]
+    if rt > radius:
+        radius = rt
+    reach = spread + radius
+    # _near_corridor's loop (its very floats) for the blockers, then the pieces' circles
+    dx = x1 - x0
+    dy = y1 - y0
+    dd = dx * dx + dy * dy
+    den = dd if dd > 0 else 1.0
+    keep = np.zeros(bxy.shape[0], dtype=np.bool_)
+    kept = 0
+    for b in range(bxy.shape[0]):
+        wx = bxy[b, 0] - x0
+        wy = bxy[b, 1] - y0
+        t = wx * dx
+        t = t + wy * dy
+        t = t / den
+        if t < 0.0:
+            t = 0.0
+        if t > 1.0:
+            t = 1.0
+        gx = wx - t * dx
+        gy = wy - t * dy
+        gx = gx * gx
+        gy = gy * gy
+        if math.sqrt(gx + gy) <= (br[b] + reach) + 0.01:
+            keep[b] = True
+            kept += 1
+    near = np.empty(pxy.shape[0], dtype=np.intp)
+    k = 0
+    for b in range(pxy.shape[0]):
+        wx = pxy[b, 0] - x0
+        wy = pxy[b, 1] - y0
+        t = wx * dx
+        t = t + wy * dy
+        t = t / den
+        if t < 0.0:
+            t = 0.0
+        if t > 1.0:
+            t = 1.0
+        gx = wx - t * dx
+        gy = wy - t * dy
+        gx = gx * gx
+        gy = gy * gy
+        if math.sqrt(gx + gy) <= (plim[b] + reach) + 0.01:
+            near[k] = b
+            k += 1
+    return keep, kept, near[:k]
+
+
 class Kernels(Protocol):
     """The compiled kernels, typed (numba has no stubs)."""
 
@@ -312,9 +415,28 @@ class Kernels(Protocol):
         self, start: FloatArray, end: FloatArray, reach: float, xy: FloatArray, r: FloatArray
     ) -> BoolArray: ...
 
+    def scene_near(
+        self,
+        axy: FloatArray,
+        ar: FloatArray,
+        txy: FloatArray,
+        tr: FloatArray,
+        bxy: FloatArray,
+        br: FloatArray,
+        pxy: FloatArray,
+        plim: FloatArray,
+    ) -> tuple[BoolArray, int, IntArray]: ...
+
 
 class _Compiled:
-    __slots__ = ("edges_cross_lines", "lines_worth", "near_corridor", "pair_lines", "rays")
+    __slots__ = (
+        "edges_cross_lines",
+        "lines_worth",
+        "near_corridor",
+        "pair_lines",
+        "rays",
+        "scene_near",
+    )
 
     def __init__(self) -> None:
         jit = compiler(_near_corridor)  # the first question of sight pays numba's import
@@ -323,6 +445,7 @@ class _Compiled:
         self.pair_lines = jit(_pair_lines)
         self.rays = jit(_rays)
         self.near_corridor = jit(_near_corridor)
+        self.scene_near = jit(_scene_near)
 
 
 _KERNELS: list[Kernels] = []
@@ -396,6 +519,26 @@ def near_corridor(
     return kernels().near_corridor(start, end, reach, xy, r)
 
 
+def scene_near(
+    axy: FloatArray,
+    ar: FloatArray,
+    txy: FloatArray,
+    tr: FloatArray,
+    bxy: FloatArray,
+    br: FloatArray,
+    pxy: FloatArray,
+    plim: FloatArray,
+) -> tuple[BoolArray, int, IntArray]:
+    """A sight question's culling (``sight._Scene``) in one loop: the corridor
+    (``sight._corridor``: the centroids of the attacking and targeted bases, the larger spread
+    plus the largest radius) and :func:`near_corridor` of the blockers ``bxy`` (radii ``br``)
+    and of the pieces' bounding circles ``pxy`` (``plim``), float for float. Returns the
+    blockers kept (a mask and its count) and the positions of the pieces near (``nonzero``'s
+    indices). Every array C-ordered and not empty but ``bxy`` and ``pxy`` (issue 10, session
+    39: one call for the Python sums and two kernels' calls)."""
+    return kernels().scene_near(axy, ar, txy, tr, bxy, br, pxy, plim)
+
+
 def warm() -> None:
     """Import numba and load (or compile) the kernels for the arrays sight passes them
     (C-ordered floats; the board's cached edges are read-only), so that a process about to
@@ -409,6 +552,8 @@ def warm() -> None:
         pair_lines(lines, np.ones(1), lines, np.ones(1), one, one, np.ones(1), centre)
     rays(lines, lines, np.ones(1), one, one, np.ones(1))
     near_corridor(np.zeros(2), np.ones(2), 1.0, lines, np.ones(1))
+    for circles in (lines, _read_only(np.zeros((1, 2)))):  # the board's piece circles: read-only
+        scene_near(lines, np.ones(1), lines, np.ones(1), lines, np.ones(1), circles, np.ones(1))
 
 
 def _read_only(a: FloatArray) -> FloatArray:
