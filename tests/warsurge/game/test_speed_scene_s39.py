@@ -154,13 +154,88 @@ def _oracle_scene_near(*args: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
     return keep, int(keep.sum()), near
 
 
-def test_no_fused_multiply_add_in_the_scene_kernel() -> None:
+def test_no_fused_multiply_add_in_the_scene_kernels() -> None:
     """As sight's other kernels (``test_speed_sight_jit``): the products and sums of the
-    centroids' spreads and the culling's distances are rounded one by one, as Python and
-    NumPy round them."""
+    centroids' spreads, the culling's distances and the bases' gaps to the pieces' edges are
+    rounded one by one, as Python and NumPy round them."""
     numba = pytest.importorskip("numba")
-    kernel = numba.njit(**{**sight_jit.JIT_OPTIONS, "cache": False})(sight_jit._scene_near)
-    kernel(*_case(0))
-    asm = "\n".join(kernel.inspect_asm().values()).lower()
-    assert ("mulsd" in asm or "mulpd" in asm) and ("sqrtsd" in asm or "sqrtpd" in asm)
-    assert not any(op in asm for op in ("vfmadd", "vfmsub", "vfnmadd", "vfnmsub"))
+    g = _pieces_board(0).geometry()
+    pieces = np.arange(len(g.names))
+    inside = (pieces, g.centre, np.ones(7), g.centre, g.reach, g.edge0, g.edge1, 1e-9)
+    cases = [(sight_jit._scene_near, _case(0)), (sight_jit._discs_in, inside)]
+    for py, args in cases:
+        kernel = numba.njit(**{**sight_jit.JIT_OPTIONS, "cache": False})(py)
+        kernel(*args)
+        asm = "\n".join(kernel.inspect_asm().values()).lower()
+        assert ("mulsd" in asm or "mulpd" in asm) and ("sqrtsd" in asm or "sqrtpd" in asm)
+        assert not any(op in asm for op in ("vfmadd", "vfmsub", "vfnmadd", "vfnmsub"))
+
+
+# ----------------------------------------------------------------- the pieces a base is in
+
+
+def _pieces_board(seed: int) -> Board:
+    """Rectangles, triangles and an L on a grid (edges shared, vertices on other edges) or
+    anywhere: the pieces a base may stand in (ruling 2 of "WARSURGE battlefield")."""
+    rng = np.random.default_rng(3970 + seed)
+    pieces = []
+    for k in range(7):
+        if seed % 2:
+            x, y = (int(v) for v in rng.integers(1, 14, size=2))
+            w, h = (int(v) for v in rng.integers(1, 4, size=2))
+        else:
+            x, y = rng.uniform(2, 30, size=2)
+            w, h = rng.uniform(0.5, 4, size=2)
+        if k % 3 == 0:
+            poly = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        elif k % 3 == 1:
+            poly = [(x, y), (x + w, y), (x, y + h)]
+        else:
+            poly = [(x, y), (x + 2 * w, y), (x + 2 * w, y + h), (x + w, y + h), (x + w, y + 2 * h),
+                    (x, y + 2 * h)]  # fmt: skip
+        pieces.append(
+            Terrain(name=f"P{k}", polygon=[list(map(float, p)) for p in poly], blocks_los=True)
+        )
+    return Board(width=40, height=40, terrain=pieces)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_discs_in_is_the_boards_numpy_answer(seed: int) -> None:
+    """``sight_jit.discs_in`` against ``BoardGeometry.discs_in`` (NumPy, the oracle), bit
+    for bit: bases on a grid (centres on edges and vertices, radii reaching an edge exactly)
+    and anywhere, radii a float either side of the distance to the nearest edge."""
+    g = _pieces_board(seed).geometry()
+    rng = np.random.default_rng(3980 + seed)
+    if seed % 2:
+        xy = rng.integers(0, 20, size=(90, 2)) * 1.0
+        r = rng.integers(1, 4, size=90) * 0.5
+    else:
+        xy = rng.uniform(0, 36, size=(90, 2))
+        r = rng.uniform(0.2, 2.5, size=90)
+    if seed % 4 >= 2:  # radii on the limit: the least distance to an edge, plus EPS
+        from warbench.rulesets.warsurge.battlefield.geometry import EPS
+
+        gaps = np.array([[_least_gap(g, p, x) for p in range(len(g.names))] for x in xy]).min(
+            axis=1
+        )
+        r = gaps + EPS
+        r[::3] = np.nextafter(r[::3], np.inf)
+        r[1::3] = np.nextafter(r[1::3], -np.inf)
+    answers = []
+    for pieces in (np.arange(len(g.names)), np.array([4, 1, 6]), np.zeros(0, np.intp)):
+        want = g.discs_in(pieces, xy, r)
+        got = sight_jit.discs_in(pieces, xy, r, g.centre, g.reach, g.edge0, g.edge1)
+        assert got.shape == want.shape and np.array_equal(got, want)
+        answers.append(want)
+    assert answers[0].any() and not answers[0].all()  # bases in pieces, and out
+
+
+def _least_gap(g: object, p: int, x: np.ndarray) -> float:
+    """The distance from ``x`` to piece ``p``'s nearest edge (NumPy, as ``_discs_in``)."""
+    e0, e1 = g.edge0[p], g.edge1[p]  # type: ignore[attr-defined]
+    d = e1 - e0
+    dd = np.einsum("ek,ek->e", d, d)
+    w = x - e0
+    t = np.clip((w[:, 0] * d[:, 0] + w[:, 1] * d[:, 1]) / np.where(dd > 0, dd, 1), 0, 1)
+    e = w - t[:, None] * d
+    return float(np.sqrt(e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1]).min())

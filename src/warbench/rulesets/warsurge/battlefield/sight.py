@@ -379,7 +379,10 @@ class _Scene:
             key = (*key, poly.tobytes())
         hit: BoolArray | None = g.cache.get(key)
         if hit is None:
-            hit = g.discs_in(self.pieces, xy, r)
+            if xy.flags.c_contiguous and r.flags.c_contiguous:  # one compiled loop (sight_jit)
+                hit = sight_jit.discs_in(self.pieces, xy, r, g.centre, g.reach, g.edge0, g.edge1)
+            else:
+                hit = g.discs_in(self.pieces, xy, r)
             if poly is not None and len(self.pieces):
                 for i in np.flatnonzero(_shaped_rows(poly)).tolist():
                     shape = shapely.Polygon(poly[i])

@@ -1,4 +1,6 @@
-"""Sight's lines as compiled loops (numba): the kernels of ``sight._Scene.lines_hit``.
+"""Sight's lines as compiled loops (numba): the kernels of ``sight._Scene.lines_hit``, a
+sight question's culling (``scene_near``, ``discs_in``) and the nearest enemies' gaps
+(``closest_gaps``, ``engine.nearest_enemies``: session 39).
 
 Each function here answers, in one call and one loop, what ``lines_hit`` asked of NumPy in
 about twenty calls on small arrays (issue 10, session 37, s37-jit: NumPy's cost per call was
@@ -30,7 +32,9 @@ from warbench.rulesets.warsurge.battlefield.geometry import EPS, BoolArray, Floa
 __all__ = [
     "JIT_OPTIONS",
     "Kernels",
+    "closest_gaps",
     "compiler",
+    "discs_in",
     "edges_cross_lines",
     "first",
     "kernels",
@@ -372,6 +376,97 @@ def _scene_near(
     return keep, kept, near[:k]
 
 
+def _discs_in(
+    pieces: Any, xy: Any, r: Any, centre: Any, reach: Any, e0: Any, e1: Any, eps: float
+) -> Any:  # pragma: no cover - compiled
+    # geometry.BoardGeometry.discs_in, float for float: a piece whose bounding circle no base
+    # reaches is out; else a base is in when its centre is inside (crossings to its left, an
+    # odd count) or an edge passes closer than its radius less eps
+    n = xy.shape[0]
+    npieces = pieces.shape[0]
+    nedges = e0.shape[1]
+    out = np.zeros((n, npieces), dtype=np.bool_)
+    for j in range(npieces):
+        p = pieces[j]
+        close = False
+        for i in range(n):
+            gap = math.hypot(xy[i, 0] - centre[p, 0], xy[i, 1] - centre[p, 1])
+            if gap < reach[p] + r[i]:
+                close = True
+        if not close:
+            continue
+        for i in range(n):
+            px = xy[i, 0]
+            py = xy[i, 1]
+            crossings = 0
+            least = math.inf
+            nan = False
+            for e in range(nedges):
+                x0 = e0[p, e, 0]
+                y0 = e0[p, e, 1]
+                x1 = e1[p, e, 0]
+                y1 = e1[p, e, 1]
+                dy = y1 - y0 if y1 != y0 else 1.0
+                xint = (py - y0) * (x1 - x0)
+                xint = xint / dy
+                xint = x0 + xint
+                if ((y0 > py) != (y1 > py)) and px < xint:
+                    crossings += 1
+                dx0 = x1 - x0
+                dy0 = y1 - y0
+                dd = dx0 * dx0 + dy0 * dy0
+                wx = px - x0
+                wy = py - y0
+                t = wx * dx0 + wy * dy0
+                t = t / (dd if dd > 0 else 1.0)
+                if t < 0.0:
+                    t = 0.0
+                if t > 1.0:
+                    t = 1.0
+                ex = wx - t * dx0
+                ey = wy - t * dy0
+                v = math.sqrt(ex * ex + ey * ey)
+                if v != v:
+                    nan = True
+                elif v < least:
+                    least = v
+            near = (not nan) and least < r[i] - eps
+            out[i, j] = crossings % 2 == 1 or near
+    return out
+
+
+def _closest_gaps(a: Any, ra: float, b: Any, rb: Any, starts: Any) -> Any:  # pragma: no cover
+    # the engine's NumPy form until session 39 (the outer differences' least square, rooted,
+    # less the radii) and np.minimum.reduceat over each unit's rows, float for float:
+    # the least squared centre distance of each base of b to a base of a (a NaN wins, as in
+    # np.minimum), rooted, less ra, less its radius; the least of a unit's rows (likewise)
+    na = a.shape[0]
+    nb = b.shape[0]
+    ns = starts.shape[0]
+    out = np.empty(ns)
+    for u in range(ns):
+        lo = starts[u]
+        hi = starts[u + 1] if u + 1 < ns else nb
+        best = 0.0
+        for j in range(lo, hi):
+            least = 0.0
+            for i in range(na):
+                dx = a[i, 0] - b[j, 0]
+                dy = a[i, 1] - b[j, 1]
+                dx = dx * dx
+                dy = dy * dy
+                v = dx + dy
+                if i == 0 or (least == least and (v != v or v < least)):
+                    least = v
+            g = math.sqrt(least)
+            g = g - ra
+            g = g - rb[j]
+            if j == lo or (best == best and (g != g or g < best)):
+                best = g
+        out[u] = best
+    return out
+
+
 class Kernels(Protocol):
     """The compiled kernels, typed (numba has no stubs)."""
 
@@ -427,9 +522,27 @@ class Kernels(Protocol):
         plim: FloatArray,
     ) -> tuple[BoolArray, int, IntArray]: ...
 
+    def closest_gaps(
+        self, a: FloatArray, ra: float, b: FloatArray, rb: FloatArray, starts: IntArray
+    ) -> FloatArray: ...
+
+    def discs_in(
+        self,
+        pieces: IntArray,
+        xy: FloatArray,
+        r: FloatArray,
+        centre: FloatArray,
+        reach: FloatArray,
+        e0: FloatArray,
+        e1: FloatArray,
+        eps: float,
+    ) -> BoolArray: ...
+
 
 class _Compiled:
     __slots__ = (
+        "closest_gaps",
+        "discs_in",
         "edges_cross_lines",
         "lines_worth",
         "near_corridor",
@@ -446,6 +559,8 @@ class _Compiled:
         self.rays = jit(_rays)
         self.near_corridor = jit(_near_corridor)
         self.scene_near = jit(_scene_near)
+        self.discs_in = jit(_discs_in)
+        self.closest_gaps = jit(_closest_gaps)
 
 
 _KERNELS: list[Kernels] = []
@@ -539,6 +654,35 @@ def scene_near(
     return kernels().scene_near(axy, ar, txy, tr, bxy, br, pxy, plim)
 
 
+def closest_gaps(
+    a: FloatArray, ra: float, b: FloatArray, rb: FloatArray, starts: IntArray
+) -> FloatArray:
+    """For each group of ``b``'s rows (a unit's models, from ``starts[u]`` to the next
+    start), the least edge gap between one of them (radii ``rb``) and a base of ``a`` (radius
+    ``ra``): the nearest enemies' distances (``engine._nearest_enemies``), float for float
+    the NumPy form it replaced (``edge_distances(...).min(axis=0)``, the least square first,
+    then ``np.minimum.reduceat``; the tests' oracle), in one loop (issue 10, session 39).
+    ``starts`` increasing, the first 0; no group empty."""
+    return kernels().closest_gaps(a, ra, b, rb, starts)
+
+
+def discs_in(
+    pieces: IntArray,
+    xy: FloatArray,
+    r: FloatArray,
+    centre: FloatArray,
+    reach: FloatArray,
+    e0: FloatArray,
+    e1: FloatArray,
+) -> BoolArray:
+    """``(n, len(pieces))``: :meth:`~.geometry.BoardGeometry.discs_in` (which bases overlap
+    which of the board's ``pieces``: a centre inside, or an edge closer than the radius less
+    :data:`~.geometry.EPS`; touching is not in), float for float, in one loop over the board's
+    bounding circles ``centre``/``reach`` and padded edges ``e0``/``e1`` (issue 10, session 39:
+    the twenty-odd NumPy calls on ``(bases, pieces, edges)`` arrays of a sight question)."""
+    return kernels().discs_in(pieces, xy, r, centre, reach, e0, e1, EPS)
+
+
 def warm() -> None:
     """Import numba and load (or compile) the kernels for the arrays sight passes them
     (C-ordered floats; the board's cached edges are read-only), so that a process about to
@@ -552,6 +696,9 @@ def warm() -> None:
         pair_lines(lines, np.ones(1), lines, np.ones(1), one, one, np.ones(1), centre)
     rays(lines, lines, np.ones(1), one, one, np.ones(1))
     near_corridor(np.zeros(2), np.ones(2), 1.0, lines, np.ones(1))
+    edges = np.zeros((1, 1, 2))
+    closest_gaps(lines, 0.5, lines, np.ones(1), one)
+    discs_in(one, lines, np.ones(1), lines, np.ones(1), edges, edges)
     for circles in (lines, _read_only(np.zeros((1, 2)))):  # the board's piece circles: read-only
         scene_near(lines, np.ones(1), lines, np.ones(1), lines, np.ones(1), circles, np.ones(1))
 
