@@ -1,6 +1,7 @@
 """The NumPy forms that sight's compiled kernels replaced (issue 10, session 37, s37-jit;
 ``battlefield/sight_jit.py``), kept as the tests' oracles only: no live code calls them.
-Each is the form as it was in the library, float for float."""
+Each is the form as it was in the library, float for float (:func:`closest_gaps`: the nearest
+enemies' gaps, ``engine._closest_gaps`` until session 39)."""
 
 from __future__ import annotations
 
@@ -108,3 +109,22 @@ def discs_lines(p0: FloatArray, p1: FloatArray, c: FloatArray) -> FloatArray:
     wx += wy
     out: FloatArray = np.sqrt(wx, out=wx)
     return out
+
+
+def closest_gaps(a: FloatArray, ra: float, b: FloatArray, rb: FloatArray) -> FloatArray:
+    """For each base of ``b``, its least edge distance to a base of ``a`` (radius ``ra``):
+    ``geom.edge_distances(a, ra, b, rb).min(axis=0)`` to the last bit, with the least squared
+    centre distance taken first. The square root and the subtraction of the radii keep the
+    order of the floats (both are correctly rounded, so monotone), so the least of the rooted
+    and reduced distances is the root, reduced, of the least square (issue 10, session 32: one
+    row of roots and subtractions, not a matrix of them)."""
+    dx = np.subtract.outer(a[:, 0], b[:, 0])
+    dy = np.subtract.outer(a[:, 1], b[:, 1])
+    dx *= dx
+    dy *= dy
+    dx += dy
+    d = np.minimum.reduce(dx, axis=0) if len(dx) > 1 else dx[0]
+    np.sqrt(d, out=d)
+    d -= ra
+    d -= rb
+    return d

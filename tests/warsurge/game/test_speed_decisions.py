@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.warsurge.game.sight_oracles import closest_gaps
 from warbench.kernel.dice import SeededDice
 from warbench.rulesets.warsurge.battlefield import sample_board
 from warbench.rulesets.warsurge.game import coherency, engine, geom
@@ -155,7 +156,8 @@ def test_blocked_translations_off_the_board_at_the_last_float() -> None:
 
 
 def test_closest_gaps_are_the_least_edge_distances_bit_for_bit() -> None:
-    """``engine._closest_gaps`` (the least square first, then its root less the radii) gives
+    """``closest_gaps`` (``engine._closest_gaps`` until session 39, now the oracle of
+    ``sight_jit.closest_gaps``: the least square first, then its root less the radii) gives
     the very floats of ``geom.edge_distances(...).min(axis=0)``: one model and several, bases
     of several radii, points on a fine grid (ties) and scattered at random."""
     rng = np.random.default_rng(32)
@@ -171,7 +173,7 @@ def test_closest_gaps_are_the_least_edge_distances_bit_for_bit() -> None:
                 rb = rng.choice([0.5, 0.6299, 1.0, 1.57], size=n)
                 for ra in (0.5, 1.57):
                     want = geom.edge_distances(a, ra, b, rb).min(axis=0)
-                    got = engine._closest_gaps(a, ra, b, rb)
+                    got = closest_gaps(a, ra, b, rb)
                     assert got.tobytes() == want.tobytes()
                     compared += 1
     assert compared == 48

@@ -207,12 +207,14 @@ def test_the_fields_kept_answers_are_the_modules_answers(seed: int) -> None:
         assert field.visible(axy, ar, txy, tr, bxy, br) == want[1]
         assert field.cover_report(axy, ar, txy, tr, bxy, br) == want[2]
         assert field.cover(axy, ar, txy, tr, bxy, br) == want[2].bonus
-    assert (field._asked.misses, field._asked.hits) == (3, 5)  # cover: cover_report's answer
+    # the bonus is its own question since session 39 (``sight.cover_bonus``: an Attack reads
+    # the bonus alone, not the report's sources and words), kept as the others
+    assert (field._asked.misses, field._asked.hits) == (4, 4)
     # other blockers are another question
     field.sight(
         axy, ar, txy, tr, np.vstack([bxy.reshape(-1, 2), [[15.0, 15.0]]]), np.append(br, 0.5)
     )
-    assert field._asked.misses == 4
+    assert field._asked.misses == 5
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -208,6 +208,8 @@ class BoardGeometry:
         self.cache = ResultCache()
         self.los_index: IntArray = np.flatnonzero(self.blocks_los)
         self.obscuring_index: IntArray = np.flatnonzero(obscures)
+        #: the Cover Areas' positions (§5.6), for every cover question
+        self.cover_areas: IntArray = np.flatnonzero(self.cover_area)
 
     def discs_in(self, pieces: IntArray, xy: FloatArray, r: FloatArray) -> BoolArray:
         """``(n, len(pieces))``: which bases overlap which of ``pieces`` (touching is not in).

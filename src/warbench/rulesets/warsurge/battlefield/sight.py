@@ -277,15 +277,33 @@ class _Scene:
         self.pieces: IntArray = g.los_index if pieces == "los" else g.obscuring_index
         self._near: IntArray | None = None
         keep: BoolArray | None = None
-        if len(bxy) and len(self.axy) and len(self.txy):
+        every = True  # every blocker is kept
+        if (
+            len(bxy)
+            and len(self.axy)
+            and len(self.txy)
+            and self.axy.flags.c_contiguous
+            and self.txy.flags.c_contiguous
+        ):
+            # the corridor and both cullings in one compiled call (issue 10, session 39: the
+            # Python sums of ``_corridor`` and two kernels' calls; the very floats)
+            pxy, plim = _piece_circles(g, self.pieces) if len(self.pieces) else _NO_CIRCLES
+            keep, kept, near = sight_jit.scene_near(
+                self.axy, self.ar, self.txy, self.tr, bxy, br, pxy, plim
+            )
+            if len(self.pieces):
+                self._near = near
+            every = kept == len(bxy)
+        elif len(bxy) and len(self.axy) and len(self.txy):
             ca, ct, reach = self._corridor = _corridor(self.axy, self.ar, self.txy, self.tr)
             # the blockers and the pieces near the corridor (compiled loops, sight_jit)
             keep = sight_jit.near_corridor(ca, ct, reach, bxy, br)
             if len(self.pieces):
                 pxy, plim = _piece_circles(g, self.pieces)
                 self._near = sight_jit.near_corridor(ca, ct, reach, pxy, plim).nonzero()[0]
+            every = bool(keep.all())
         if bp is None:
-            self.bxy, self.br = (bxy, br) if keep is None or keep.all() else (bxy[keep], br[keep])
+            self.bxy, self.br = (bxy, br) if every or keep is None else (bxy[keep], br[keep])
         else:
             keep = np.ones(len(bxy), dtype=bool) if keep is None else keep
             self.bxy, self.br, self.bp = bxy[keep], br[keep], bp[keep]
@@ -361,7 +379,10 @@ class _Scene:
             key = (*key, poly.tobytes())
         hit: BoolArray | None = g.cache.get(key)
         if hit is None:
-            hit = g.discs_in(self.pieces, xy, r)
+            if xy.flags.c_contiguous and r.flags.c_contiguous:  # one compiled loop (sight_jit)
+                hit = sight_jit.discs_in(self.pieces, xy, r, g.centre, g.reach, g.edge0, g.edge1)
+            else:
+                hit = g.discs_in(self.pieces, xy, r)
             if poly is not None and len(self.pieces):
                 for i in np.flatnonzero(_shaped_rows(poly)).tolist():
                     shape = shapely.Polygon(poly[i])
@@ -563,6 +584,9 @@ class _Scene:
 #: pass (a pass costs mostly its NumPy calls); more pairs try their centre lines first.
 _ONE_PASS = 12
 _EMPTY: IntArray = np.zeros(0, dtype=np.intp)
+#: no pieces' circles (a board without LoS-blocking or obscuring pieces)
+_NO_CIRCLES: tuple[FloatArray, FloatArray] = (np.zeros((0, 2)), np.zeros(0))
+_NO_FRAC: FloatArray = np.zeros(0)
 
 
 _NO_CROSS: BoolArray = np.zeros((0, 0), dtype=bool)
@@ -780,11 +804,21 @@ def cover_report(
 
 
 def _cover(scene: _Scene) -> CoverReport:
+    sources: set[str] = set()
+    frac, levels = _levels(scene, sources)
+    return _unit_cover(scene, frac, levels, sources, "")
+
+
+def _levels(scene: _Scene, sources: set[str] | None) -> tuple[FloatArray, IntArray]:
+    """Each target model's obscured fraction and Cover Bonus level from the attacker with the
+    best view (§5.6: the fraction of its rays a piece or a base obscures, and the bonus half or
+    more of them reach), and into ``sources`` the pieces (and ``"other units"``) that obscure
+    the covered models. With ``sources`` None only the levels are worked out (no fractions:
+    an empty array): what the bonus alone needs (:func:`cover_bonus`)."""
     n, m = len(scene.axy), len(scene.txy)
     g = scene.geom
-    sources: set[str] = set()
     levels = np.zeros(m, dtype=np.intp)
-    frac = np.zeros(m)
+    frac: FloatArray = np.zeros(m) if sources is not None else _NO_FRAC
     if n:
         ia, it = np.divmod(np.arange(n * m), m)
         dense = scene.round_blockers()  # every ray against everything near (the same values)
@@ -805,11 +839,13 @@ def _cover(scene: _Scene) -> CoverReport:
                 value = scene.lines_hit(p0, p1, ia, it, g.cover_value, exclude_target=False)
             else:
                 value = scene.hits(p0, p1, cands, g.cover_value)
-            pair_frac = (value > 0).mean(axis=1)
             # the bonus reached by half or more of the rays: the median-from-the-top value
             pair_level = -np.sort(-value, axis=1)[:, math.ceil(k / 2) - 1]
-            frac = pair_frac.reshape(n, m).min(axis=0)
             levels = pair_level.reshape(n, m).min(axis=0)
+            if sources is None:  # the bonus alone: no fractions, no sources
+                return frac, levels
+            pair_frac = (value > 0).mean(axis=1)
+            frac = pair_frac.reshape(n, m).min(axis=0)
             covered = levels > 0
             if covered.any():  # the sources: the candidates of the covered models' pairs
                 if dense:
@@ -820,7 +856,31 @@ def _cover(scene: _Scene) -> CoverReport:
                 sources.update(g.names[p] for p in pcs)
                 if covered[it[dq]].any():
                     sources.add("other units")
-    return _unit_cover(scene, frac, levels, sources, "")
+    return frac, levels
+
+
+def _area_levels(scene: _Scene, levels: IntArray, sources: set[str] | None) -> None:
+    """Cover Areas raise the levels of the target models standing in them (001 §5.6), adding
+    the areas to ``sources`` (when given)."""
+    g, m = scene.geom, len(levels)
+    areas = g.cover_areas
+    if len(areas):
+        inside = g.discs_in(areas, scene.txy, np.full(m, EPS))
+        if scene.tp is not None:  # an oval or rectangle: half its outline or more in it (§1.3)
+            for i in np.flatnonzero(_shaped_rows(scene.tp)).tolist():
+                shape = shapely.Polygon(scene.tp[i])
+                held = shapely.area(shapely.intersection(shape, g.polys[areas]))
+                inside[i] = held >= shape.area / 2 - EPS
+        for j, p in zip(*np.nonzero(inside), strict=True):
+            levels[j] = max(levels[j], g.cover_value[areas[p]])
+            if sources is not None:
+                sources.add(g.names[areas[p]])
+
+
+def _bonus(levels: IntArray) -> int:
+    """The bonus reached by half or more of the unit's models (001 §5.6)."""
+    need = math.ceil(len(levels) / 2)
+    return int(-np.sort(-levels)[need - 1])
 
 
 def _unit_cover(
@@ -834,20 +894,9 @@ def _unit_cover(
     """The unit's Cover Bonus from each model's obscured level (001 §5.6): Cover Areas raise
     the models standing in them, then the bonus is the one reached by half or more of the
     unit's models (flat sight and sight in height share this rule)."""
-    g, m = scene.geom, len(levels)
-    areas = np.flatnonzero(g.cover_area)
-    if len(areas):
-        inside = g.discs_in(areas, scene.txy, np.full(m, EPS))
-        if scene.tp is not None:  # an oval or rectangle: half its outline or more in it (§1.3)
-            for i in np.flatnonzero(_shaped_rows(scene.tp)).tolist():
-                shape = shapely.Polygon(scene.tp[i])
-                held = shapely.area(shapely.intersection(shape, g.polys[areas]))
-                inside[i] = held >= shape.area / 2 - EPS
-        for j, p in zip(*np.nonzero(inside), strict=True):
-            levels[j] = max(levels[j], g.cover_value[areas[p]])
-            sources.add(g.names[areas[p]])
-    need = math.ceil(m / 2)
-    bonus = int(-np.sort(-levels)[need - 1])
+    m = len(levels)
+    _area_levels(scene, levels, sources)
+    bonus = _bonus(levels)
     count = int((levels > 0).sum())
     pct = round(100 * count / m)
     why = ", ".join(sorted(sources)) or "nothing"
@@ -879,8 +928,28 @@ def cover_bonus(
     melee: bool = False,
 ) -> int:
     """The Cover Bonus (+Defence) of the target unit against the attacking unit (§5.6); see
-    :func:`cover_report` for the method and the explanation."""
-    return cover_report(board, attackers, targets, blockers, melee=melee).bonus
+    :func:`cover_report` for the method and the explanation.
+
+    :func:`cover_report`'s very bonus, worked out without what only the report says (each
+    model's obscured fraction, the pieces that give the cover, the words): an Attack reads
+    the bonus alone (issue 10, session 39). A report already kept for the question answers it.
+    """
+    m = len(targets)
+    if melee or m == 0:
+        return 0
+    scene = _Scene(board, attackers, targets, blockers, pieces="obscuring")
+    cache = scene.geom.cache
+    key = scene.key("cover")
+    report: CoverReport | None = cache.get(key)
+    if report is not None:
+        return report.bonus
+    key = (b"cover bonus", *key[1:])
+    bonus: int | None = cache.get(key)
+    if bonus is None:
+        _, levels = _levels(scene, None)
+        _area_levels(scene, levels, None)
+        bonus = cache.put(key, _bonus(levels))
+    return bonus
 
 
 def obscured_fraction(

@@ -1,4 +1,6 @@
-"""Sight's lines as compiled loops (numba): the kernels of ``sight._Scene.lines_hit``.
+"""Sight's lines as compiled loops (numba): the kernels of ``sight._Scene.lines_hit``, a
+sight question's culling (``scene_near``, ``discs_in``) and the nearest enemies' gaps
+(``closest_gaps``, ``engine.nearest_enemies``: session 39).
 
 Each function here answers, in one call and one loop, what ``lines_hit`` asked of NumPy in
 about twenty calls on small arrays (issue 10, session 37, s37-jit: NumPy's cost per call was
@@ -30,7 +32,9 @@ from warbench.rulesets.warsurge.battlefield.geometry import EPS, BoolArray, Floa
 __all__ = [
     "JIT_OPTIONS",
     "Kernels",
+    "closest_gaps",
     "compiler",
+    "discs_in",
     "edges_cross_lines",
     "first",
     "kernels",
@@ -38,6 +42,7 @@ __all__ = [
     "near_corridor",
     "pair_lines",
     "rays",
+    "scene_near",
     "warm",
 ]
 
@@ -269,6 +274,199 @@ def _near_corridor(
     return keep
 
 
+def _scene_near(
+    axy: Any, ar: Any, txy: Any, tr: Any, bxy: Any, br: Any, pxy: Any, plim: Any
+) -> Any:  # pragma: no cover - compiled
+    # sight._corridor: each group's ``_centroid_spread`` (float for float: the rows summed in
+    # order, the largest squared distance from the centroid; Python's ``max``, a later term
+    # only when greater), the larger spread plus the largest radius
+    n = axy.shape[0]
+    sx = axy[0, 0]
+    sy = axy[0, 1]
+    for i in range(1, n):
+        sx += axy[i, 0]
+        sy += axy[i, 1]
+    x0 = sx / n
+    y0 = sy / n
+    most = 0.0
+    for i in range(n):
+        ex = axy[i, 0] - x0
+        ey = axy[i, 1] - y0
+        ex = ex * ex
+        ey = ey * ey
+        v = ex + ey
+        if i == 0 or v > most:
+            most = v
+    sa = math.sqrt(most)
+    n = txy.shape[0]
+    sx = txy[0, 0]
+    sy = txy[0, 1]
+    for i in range(1, n):
+        sx += txy[i, 0]
+        sy += txy[i, 1]
+    x1 = sx / n
+    y1 = sy / n
+    most = 0.0
+    for i in range(n):
+        ex = txy[i, 0] - x1
+        ey = txy[i, 1] - y1
+        ex = ex * ex
+        ey = ey * ey
+        v = ex + ey
+        if i == 0 or v > most:
+            most = v
+    st = math.sqrt(most)
+    spread = sa
+    if st > spread:
+        spread = st
+    radius = ar[0]
+    for i in range(1, ar.shape[0]):
+        if ar[i] > radius:
+            radius = ar[i]
+    rt = tr[0]
+    for i in range(1, tr.shape[0]):
+        if tr[i] > rt:
+            rt = tr[i]
+    if rt > radius:
+        radius = rt
+    reach = spread + radius
+    # _near_corridor's loop (its very floats) for the blockers, then the pieces' circles
+    dx = x1 - x0
+    dy = y1 - y0
+    dd = dx * dx + dy * dy
+    den = dd if dd > 0 else 1.0
+    keep = np.zeros(bxy.shape[0], dtype=np.bool_)
+    kept = 0
+    for b in range(bxy.shape[0]):
+        wx = bxy[b, 0] - x0
+        wy = bxy[b, 1] - y0
+        t = wx * dx
+        t = t + wy * dy
+        t = t / den
+        if t < 0.0:
+            t = 0.0
+        if t > 1.0:
+            t = 1.0
+        gx = wx - t * dx
+        gy = wy - t * dy
+        gx = gx * gx
+        gy = gy * gy
+        if math.sqrt(gx + gy) <= (br[b] + reach) + 0.01:
+            keep[b] = True
+            kept += 1
+    near = np.empty(pxy.shape[0], dtype=np.intp)
+    k = 0
+    for b in range(pxy.shape[0]):
+        wx = pxy[b, 0] - x0
+        wy = pxy[b, 1] - y0
+        t = wx * dx
+        t = t + wy * dy
+        t = t / den
+        if t < 0.0:
+            t = 0.0
+        if t > 1.0:
+            t = 1.0
+        gx = wx - t * dx
+        gy = wy - t * dy
+        gx = gx * gx
+        gy = gy * gy
+        if math.sqrt(gx + gy) <= (plim[b] + reach) + 0.01:
+            near[k] = b
+            k += 1
+    return keep, kept, near[:k]
+
+
+def _discs_in(
+    pieces: Any, xy: Any, r: Any, centre: Any, reach: Any, e0: Any, e1: Any, eps: float
+) -> Any:  # pragma: no cover - compiled
+    # geometry.BoardGeometry.discs_in, float for float: a piece whose bounding circle no base
+    # reaches is out; else a base is in when its centre is inside (crossings to its left, an
+    # odd count) or an edge passes closer than its radius less eps
+    n = xy.shape[0]
+    npieces = pieces.shape[0]
+    nedges = e0.shape[1]
+    out = np.zeros((n, npieces), dtype=np.bool_)
+    for j in range(npieces):
+        p = pieces[j]
+        close = False
+        for i in range(n):
+            gap = math.hypot(xy[i, 0] - centre[p, 0], xy[i, 1] - centre[p, 1])
+            if gap < reach[p] + r[i]:
+                close = True
+        if not close:
+            continue
+        for i in range(n):
+            px = xy[i, 0]
+            py = xy[i, 1]
+            crossings = 0
+            least = math.inf
+            nan = False
+            for e in range(nedges):
+                x0 = e0[p, e, 0]
+                y0 = e0[p, e, 1]
+                x1 = e1[p, e, 0]
+                y1 = e1[p, e, 1]
+                dy = y1 - y0 if y1 != y0 else 1.0
+                xint = (py - y0) * (x1 - x0)
+                xint = xint / dy
+                xint = x0 + xint
+                if ((y0 > py) != (y1 > py)) and px < xint:
+                    crossings += 1
+                dx0 = x1 - x0
+                dy0 = y1 - y0
+                dd = dx0 * dx0 + dy0 * dy0
+                wx = px - x0
+                wy = py - y0
+                t = wx * dx0 + wy * dy0
+                t = t / (dd if dd > 0 else 1.0)
+                if t < 0.0:
+                    t = 0.0
+                if t > 1.0:
+                    t = 1.0
+                ex = wx - t * dx0
+                ey = wy - t * dy0
+                v = math.sqrt(ex * ex + ey * ey)
+                if v != v:
+                    nan = True
+                elif v < least:
+                    least = v
+            near = (not nan) and least < r[i] - eps
+            out[i, j] = crossings % 2 == 1 or near
+    return out
+
+
+def _closest_gaps(a: Any, ra: float, b: Any, rb: Any, starts: Any) -> Any:  # pragma: no cover
+    # the engine's NumPy form until session 39 (the outer differences' least square, rooted,
+    # less the radii) and np.minimum.reduceat over each unit's rows, float for float:
+    # the least squared centre distance of each base of b to a base of a (a NaN wins, as in
+    # np.minimum), rooted, less ra, less its radius; the least of a unit's rows (likewise)
+    na = a.shape[0]
+    nb = b.shape[0]
+    ns = starts.shape[0]
+    out = np.empty(ns)
+    for u in range(ns):
+        lo = starts[u]
+        hi = starts[u + 1] if u + 1 < ns else nb
+        best = 0.0
+        for j in range(lo, hi):
+            least = 0.0
+            for i in range(na):
+                dx = a[i, 0] - b[j, 0]
+                dy = a[i, 1] - b[j, 1]
+                dx = dx * dx
+                dy = dy * dy
+                v = dx + dy
+                if i == 0 or (least == least and (v != v or v < least)):
+                    least = v
+            g = math.sqrt(least)
+            g = g - ra
+            g = g - rb[j]
+            if j == lo or (best == best and (g != g or g < best)):
+                best = g
+        out[u] = best
+    return out
+
+
 class Kernels(Protocol):
     """The compiled kernels, typed (numba has no stubs)."""
 
@@ -312,9 +510,46 @@ class Kernels(Protocol):
         self, start: FloatArray, end: FloatArray, reach: float, xy: FloatArray, r: FloatArray
     ) -> BoolArray: ...
 
+    def scene_near(
+        self,
+        axy: FloatArray,
+        ar: FloatArray,
+        txy: FloatArray,
+        tr: FloatArray,
+        bxy: FloatArray,
+        br: FloatArray,
+        pxy: FloatArray,
+        plim: FloatArray,
+    ) -> tuple[BoolArray, int, IntArray]: ...
+
+    def closest_gaps(
+        self, a: FloatArray, ra: float, b: FloatArray, rb: FloatArray, starts: IntArray
+    ) -> FloatArray: ...
+
+    def discs_in(
+        self,
+        pieces: IntArray,
+        xy: FloatArray,
+        r: FloatArray,
+        centre: FloatArray,
+        reach: FloatArray,
+        e0: FloatArray,
+        e1: FloatArray,
+        eps: float,
+    ) -> BoolArray: ...
+
 
 class _Compiled:
-    __slots__ = ("edges_cross_lines", "lines_worth", "near_corridor", "pair_lines", "rays")
+    __slots__ = (
+        "closest_gaps",
+        "discs_in",
+        "edges_cross_lines",
+        "lines_worth",
+        "near_corridor",
+        "pair_lines",
+        "rays",
+        "scene_near",
+    )
 
     def __init__(self) -> None:
         jit = compiler(_near_corridor)  # the first question of sight pays numba's import
@@ -323,6 +558,9 @@ class _Compiled:
         self.pair_lines = jit(_pair_lines)
         self.rays = jit(_rays)
         self.near_corridor = jit(_near_corridor)
+        self.scene_near = jit(_scene_near)
+        self.discs_in = jit(_discs_in)
+        self.closest_gaps = jit(_closest_gaps)
 
 
 _KERNELS: list[Kernels] = []
@@ -396,6 +634,55 @@ def near_corridor(
     return kernels().near_corridor(start, end, reach, xy, r)
 
 
+def scene_near(
+    axy: FloatArray,
+    ar: FloatArray,
+    txy: FloatArray,
+    tr: FloatArray,
+    bxy: FloatArray,
+    br: FloatArray,
+    pxy: FloatArray,
+    plim: FloatArray,
+) -> tuple[BoolArray, int, IntArray]:
+    """A sight question's culling (``sight._Scene``) in one loop: the corridor
+    (``sight._corridor``: the centroids of the attacking and targeted bases, the larger spread
+    plus the largest radius) and :func:`near_corridor` of the blockers ``bxy`` (radii ``br``)
+    and of the pieces' bounding circles ``pxy`` (``plim``), float for float. Returns the
+    blockers kept (a mask and its count) and the positions of the pieces near (``nonzero``'s
+    indices). Every array C-ordered and not empty but ``bxy`` and ``pxy`` (issue 10, session
+    39: one call for the Python sums and two kernels' calls)."""
+    return kernels().scene_near(axy, ar, txy, tr, bxy, br, pxy, plim)
+
+
+def closest_gaps(
+    a: FloatArray, ra: float, b: FloatArray, rb: FloatArray, starts: IntArray
+) -> FloatArray:
+    """For each group of ``b``'s rows (a unit's models, from ``starts[u]`` to the next
+    start), the least edge gap between one of them (radii ``rb``) and a base of ``a`` (radius
+    ``ra``): the nearest enemies' distances (``engine._nearest_enemies``), float for float
+    the NumPy form it replaced (``edge_distances(...).min(axis=0)``, the least square first,
+    then ``np.minimum.reduceat``; the tests' oracle), in one loop (issue 10, session 39).
+    ``starts`` increasing, the first 0; no group empty."""
+    return kernels().closest_gaps(a, ra, b, rb, starts)
+
+
+def discs_in(
+    pieces: IntArray,
+    xy: FloatArray,
+    r: FloatArray,
+    centre: FloatArray,
+    reach: FloatArray,
+    e0: FloatArray,
+    e1: FloatArray,
+) -> BoolArray:
+    """``(n, len(pieces))``: :meth:`~.geometry.BoardGeometry.discs_in` (which bases overlap
+    which of the board's ``pieces``: a centre inside, or an edge closer than the radius less
+    :data:`~.geometry.EPS`; touching is not in), float for float, in one loop over the board's
+    bounding circles ``centre``/``reach`` and padded edges ``e0``/``e1`` (issue 10, session 39:
+    the twenty-odd NumPy calls on ``(bases, pieces, edges)`` arrays of a sight question)."""
+    return kernels().discs_in(pieces, xy, r, centre, reach, e0, e1, EPS)
+
+
 def warm() -> None:
     """Import numba and load (or compile) the kernels for the arrays sight passes them
     (C-ordered floats; the board's cached edges are read-only), so that a process about to
@@ -409,6 +696,11 @@ def warm() -> None:
         pair_lines(lines, np.ones(1), lines, np.ones(1), one, one, np.ones(1), centre)
     rays(lines, lines, np.ones(1), one, one, np.ones(1))
     near_corridor(np.zeros(2), np.ones(2), 1.0, lines, np.ones(1))
+    edges = np.zeros((1, 1, 2))
+    closest_gaps(lines, 0.5, lines, np.ones(1), one)
+    discs_in(one, lines, np.ones(1), lines, np.ones(1), edges, edges)
+    for circles in (lines, _read_only(np.zeros((1, 2)))):  # the board's piece circles: read-only
+        scene_near(lines, np.ones(1), lines, np.ones(1), lines, np.ones(1), circles, np.ones(1))
 
 
 def _read_only(a: FloatArray) -> FloatArray:

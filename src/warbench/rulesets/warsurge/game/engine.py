@@ -24,6 +24,7 @@ import numpy as np
 
 from warbench.kernel.dice import Dice, SeededChoices
 from warbench.kernel.errors import RulesError
+from warbench.rulesets.warsurge.battlefield import sight_jit
 from warbench.rulesets.warsurge.game import (
     bases,
     casualties,
@@ -533,32 +534,13 @@ def _nearest_enemies(w: Work, uid: int, t: TableIndex) -> list[tuple[float, int]
     if rows is None or not len(a):
         return []
     mask, exy, er, starts, foes = rows
-    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3)
-        d = bases.table_gaps(w, holder, a, t, mask).min(axis=0)
-    else:
-        d = _closest_gaps(a, ra, exy, er)
     # the index lists each unit's models together: the closest model of each unit
-    best = np.minimum.reduceat(d, starts)
+    if bases.shaped(w.setup):  # oval and rectangular bases (§1.3)
+        best = np.minimum.reduceat(bases.table_gaps(w, holder, a, t, mask).min(axis=0), starts)
+    else:  # the least squared centre distance first, then its root less the radii: one
+        # compiled loop for every base and unit (issue 10, sessions 32 and 39)
+        best = sight_jit.closest_gaps(np.ascontiguousarray(a), float(ra), exy, er, starts)
     return sorted(zip(best.tolist(), foes, strict=True))
-
-
-def _closest_gaps(a: geom.FloatArray, ra: float, b: geom.FloatArray, rb: geom.FloatArray) -> Any:
-    """For each base of ``b``, its least edge distance to a base of ``a`` (radius ``ra``):
-    ``geom.edge_distances(a, ra, b, rb).min(axis=0)`` to the last bit, with the least squared
-    centre distance taken first. The square root and the subtraction of the radii keep the
-    order of the floats (both are correctly rounded, so monotone), so the least of the rooted
-    and reduced distances is the root, reduced, of the least square (issue 10, session 32: one
-    row of roots and subtractions, not a matrix of them)."""
-    dx = np.subtract.outer(a[:, 0], b[:, 0])
-    dy = np.subtract.outer(a[:, 1], b[:, 1])
-    dx *= dx
-    dy *= dy
-    dx += dy
-    d = np.minimum.reduce(dx, axis=0) if len(dx) > 1 else dx[0]
-    np.sqrt(d, out=d)
-    d -= ra
-    d -= rb
-    return d
 
 
 def _enemy_rows(

@@ -25,6 +25,7 @@ from warbench.rulesets.warsurge.battlefield.geometry import ResultCache
 from warbench.rulesets.warsurge.battlefield.sight import (
     Bases,
     CoverReport,
+    cover_bonus,
     cover_report,
     elevated_cover_report,
     elevated_sight_matrix,
@@ -310,8 +311,12 @@ class Field:
         br: FloatArray,
         polys: SightPolys | None = None,
     ) -> int:
-        """The target's Cover Bonus against these attackers (§5.6)."""
-        return self.cover_report(axy, ar, txy, tr, bxy, br, None, polys).bonus
+        """The target's Cover Bonus against these attackers (§5.6): :meth:`cover_report`'s
+        bonus, worked out without the report's fractions, sources and words (``sight.
+        cover_bonus``; an Attack reads the bonus alone, issue 10, session 39)."""
+        args = (axy, ar, txy, tr, bxy, br)
+        bonus: int = self._ask(b"cover bonus", cover_bonus, _elevated_bonus, args, None, polys)
+        return bonus
 
     def cover_report(
         self,
@@ -351,6 +356,11 @@ def _bases(xy: FloatArray, r: float, poly: FloatArray | None = None) -> Bases:
 #: The true outlines of a sight question's attackers, targets and blockers (``game/bases.py``
 #: ``SightPolys``): oval and rectangular bases are seen and see with their shape (§1.3, §5.4).
 SightPolys = tuple[FloatArray | None, FloatArray | None, FloatArray | None]
+
+
+def _elevated_bonus(board: Board, *args: Any, **heights: Any) -> int:
+    """``elevated_cover_report``'s bonus (:meth:`Field.cover` asks no heights: never called)."""
+    return elevated_cover_report(board, *args, **heights).bonus
 
 
 def _bits(a: FloatArray | float) -> bytes:
