@@ -25,7 +25,9 @@ effects table.
   used, roll a Skill Test. If it fails, the User relocates (which does not count as Movement)
   with the Scatter Arrow and 2D6. The User will stop when it runs into an object; if into a
   Unit, the Weapon profile will be used against that Unit. If into terrain, the edge of the
-  Battlefield or rolls a 'Hit' on the Scatter, the Weapon is used on the User."
+  Battlefield or rolls a 'Hit' on the Scatter, the Weapon is used on the User." A User's
+  failed Weapons share one Scatter and 2D6 (L3234) and a User with no models left still rolls
+  (L3238; session 39, s39-upheaval; docs/rulings.md w2-state ruling 15).
 """
 
 from __future__ import annotations
