@@ -203,6 +203,51 @@ def test_p3238_the_upheaval_test_stays_with_the_user_that_dropped_the_weapon() -
     assert any("P1: Raiders's Blaster: Upheaval Skill Test passed (4)" in e.text for e in events)
 
 
+def _fired_then_other_falls(weapon: str, falls: int) -> GameState:
+    """Both Raiders picked up a Loot Upheaval Blaster (model 0 carries ``Blaster``, model 1
+    ``Blaster (u0)``); ``weapon`` is fired (two 1s), then model ``falls`` falls and drops its
+    copy, and the other's copy is carried as ``Blaster`` from then on."""
+    state = _both_picked_up(_looters_fallen(["Loot", "Upheaval"]))
+    state, _ = engine.apply(state, Attack(2, ((weapon, 1),)), dice=ScriptedDice([1, 1]))
+    hp = tuple(0 if i == falls else h for i, h in enumerate(state.units[2].hp))
+    w = Work(replace(state, units=(*state.units[:2], replace(state.units[2], hp=hp))), None,
+             DEFAULT_HOOKS)  # fmt: skip
+    on_casualty(w, 2, falls, "test")
+    after = w.state()
+    gone = tuple(i == falls for i in range(2))
+    after = replace(after, units=(*after.units[:2], replace(after.units[2], removed=gone)))
+    assert after.info(2).model_weapons[1 - falls] == ("Gun", "Blaster")
+    return after
+
+
+def test_p3216_a_dropped_upheaval_copy_does_not_strike_under_a_renamed_copy() -> None:
+    # "If it fails ... If into terrain, the edge of the Battlefield or rolls a 'Hit' on the
+    # Scatter, the Weapon is used on the User": model 0 fires its "Blaster" and falls; model
+    # 1's "Blaster (u0)", never fired, is "Blaster" now. The test is rolled (L3238) and fails,
+    # a Hit (1; 2D6 3, 3), but the Weapon that was used has dropped: nothing strikes. (On the
+    # test noted under the name "Blaster", model 1's renamed copy struck the Raiders.)
+    state = _fired_then_other_falls("Blaster", falls=0)
+    dice = ScriptedDice([1, 1, 3, 3])
+    after, events = engine.apply(state, Pass(), dice=dice)
+    assert dice.remaining == 0
+    assert any("Raiders's Blaster: Upheaval Skill Test failed (1): relocated, a Hit" in e.text
+               for e in events)  # fmt: skip
+    assert after.units[2].hp == (0, 3)
+
+
+def test_p3216_a_fired_upheaval_copy_renamed_in_the_phase_still_strikes() -> None:
+    # model 1 fires its "Blaster (u0)"; model 0 falls and model 1's copy is "Blaster" now: the
+    # failed test (1; a Hit, 3, 3) uses it on the Raiders (two 6s). (Noted under the name
+    # "Blaster (u0)", no model carried that name by the Phase's end: nothing struck.)
+    state = _fired_then_other_falls("Blaster (u0)", falls=0)
+    dice = ScriptedDice([1, 1, 3, 3, 6, 6])
+    after, events = engine.apply(state, Pass(), dice=dice)
+    assert dice.remaining == 0
+    assert any("Raiders's Blaster: Upheaval Skill Test failed (1): relocated, a Hit" in e.text
+               for e in events)  # fmt: skip
+    assert after.units[2].hp[1] < 3
+
+
 # -- Simulacrum (L4059): the carrier is the Wielder and the User --------------------------------
 
 #: a Loot Mirror (Simulacrum; 3 Attacks, Power 6, Range 8") and a cheaper Cannon (Range 24")

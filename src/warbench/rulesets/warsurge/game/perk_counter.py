@@ -25,7 +25,9 @@ effects table.
   used, roll a Skill Test. If it fails, the User relocates (which does not count as Movement)
   with the Scatter Arrow and 2D6. The User will stop when it runs into an object; if into a
   Unit, the Weapon profile will be used against that Unit. If into terrain, the edge of the
-  Battlefield or rolls a 'Hit' on the Scatter, the Weapon is used on the User."
+  Battlefield or rolls a 'Hit' on the Scatter, the Weapon is used on the User." A User's
+  failed Weapons share one Scatter and 2D6 (L3234) and a User with no models left still rolls
+  (L3238; session 39, s39-upheaval; docs/rulings.md w2-state ruling 15).
 """
 
 from __future__ import annotations
@@ -297,6 +299,8 @@ def on_casualty_kamikaze(work: Work, unit: int, model: int, source: str) -> None
 # -- Upheaval (L3216) --------------------------------------------------------------------------
 
 UPHEAVAL = "upheaval "
+#: a picked-up copy's pending test: ``upheaval@<model>@<unit>@<name>`` (never ``UPHEAVAL``-prefixed)
+UPHEAVAL_TAKEN = "upheaval@"
 UPHEAVAL_PERK = "Upheaval"
 _STEP = 0.04  # inches: the relocation advances by this much, within the contact tolerance
 
@@ -304,11 +308,21 @@ _STEP = 0.04  # inches: the relocation advances by this much, within the contact
 def upheaval_used(work: Work, unit: int, weapon: str, target: int) -> None:
     """Note an Upheaval Weapon's use: its Skill Test comes at the end of the Phase. A Loot
     Weapon picked up keeps its Perk (L3090; ``perk_limitation.held``): the unit that used it is
-    its User (issue 10, session 39, s39-loot2; docs/rulings.md w2-state ruling 11)."""
+    its User (issue 10, session 39, s39-loot2; docs/rulings.md w2-state ruling 11). A set-up
+    Weapon's test is noted under its name (``upheaval <name>``), a picked-up copy's under the
+    model that carries it and where it came from (``upheaval@<model>@<unit>@<name>``, as its
+    ``Arms@take@`` status), not under the name it is carried by: that name changes when
+    another copy's carrier falls (``perk_arms.labels``; session 39, s39-upheaval)."""
     listed = perk_limitation.index(work.setup).upheaval.get(unit, ())
-    if weapon in perk_limitation.held(work, unit, UPHEAVAL_PERK, listed):
+    if weapon in listed:
         work.units[unit] = work.units[unit].with_counter(UPHEAVAL + weapon, 1)
         work.dirty = True
+    elif weapon in perk_limitation.held(work, unit, UPHEAVAL_PERK, listed):
+        for model, (name, src, other) in _labels(work, unit).items():
+            if name == weapon:
+                key = f"{UPHEAVAL_TAKEN}{model}@{src}@{other}"
+                work.units[unit] = work.units[unit].with_counter(key, 1)
+                work.dirty = True
 
 
 def _run(work: Work, unit: int, v: np.ndarray[Any, Any], distance: float) -> tuple[float, int]:
@@ -363,22 +377,52 @@ def _upheaval_test(work: Work, unit: int, label: str) -> _Test:
     return _Test(out.passed, out.rolls[0] if out.rolls else 0)
 
 
-def _upheaval(work: Work, unit: int, weapon: str) -> None:
+class _Due(NamedTuple):
+    """One Upheaval Weapon's pending Skill Test: the counter it is noted under, the name it is
+    reported by, and the name it strikes with (``None``: no model carries it any longer)."""
+
+    key: str
+    name: str
+    weapon: str | None
+
+
+def _upheaval(work: Work, unit: int, due: list[_Due]) -> None:
+    """The Skill Tests of the User's Upheaval Weapons used in the Phase, then one relocation
+    for all that failed. "If the User has multiple Weapons with this Perk and more than one
+    fails the Skill Test, the Scatter and 2D6 used for one Weapon applies to all the Upheaval
+    Weapons" (L3234): one Scatter and 2D6, one relocation, then each failed Weapon is used on
+    the unit run into or on the User (docs/rulings.md w2-state ruling 15). "If the User is a
+    casualty before applying this Perk, still roll the test and apply the results" (L3238): a
+    User with no models left rolls; nothing of it is left to relocate or to strike."""
     from warbench.rulesets.warsurge.game.casualties import remove_models, restore_coherency
     from warbench.rulesets.warsurge.game.melee import engage_new_contacts
 
-    label = f"{work.label(unit)}'s {weapon}"
     rule = f"Upheaval, {BOOK} L3216"
-    test = _upheaval_test(work, unit, f"{label} Upheaval Skill Test")
-    if test.passed:
-        work.emit("perk", f"{label}: Upheaval Skill Test passed ({test.roll})", rule,
-                  unit=unit, perk="Upheaval")  # fmt: skip
+    failed: list[tuple[_Due, _Test]] = []
+    for d in due:
+        label = f"{work.label(unit)}'s {d.name}"
+        test = _upheaval_test(work, unit, f"{label} Upheaval Skill Test")
+        if test.passed:
+            work.emit("perk", f"{label}: Upheaval Skill Test passed ({test.roll})", rule,
+                      unit=unit, perk="Upheaval")  # fmt: skip
+        else:
+            failed.append((d, test))
+    if not failed:
+        return
+    label = f"{work.label(unit)}'s {', '.join(d.name for d, _ in failed)}"
+    rolls = ", ".join(str(t.roll) for _, t in failed)
+    what = "Upheaval Skill Test failed" if len(failed) == 1 else "Upheaval Skill Tests failed"
+    if len(failed) > 1:
+        rule = f"{rule}, L3234"
+    if not work.units[unit].living():  # L3238: tested; nothing left to relocate
+        work.emit("perk", f"{label}: {what} ({rolls}); no models left, nothing relocates",
+                  f"{rule}, L3238", unit=unit, perk="Upheaval")  # fmt: skip
         return
     if work.engaged_with(unit):  # Locked in a Melee (§4.4): it stays (docs/rulings.md)
-        work.emit("perk", f"{label}: Upheaval Skill Test failed ({test.roll}); locked in a "
-                  "Melee, it stays", rule, unit=unit, perk="Upheaval")  # fmt: skip
+        work.emit("perk", f"{label}: {what} ({rolls}); locked in a Melee, it stays", rule,
+                  unit=unit, perk="Upheaval")  # fmt: skip
         return
-    res = work.dice.scatter(2, f"{label} Upheaval")
+    res = work.dice.scatter(2, f"{label} Upheaval")  # one for all (L3234)
     struck = unit
     how = "a Hit"
     if not res.hit and res.direction is not None:
@@ -392,67 +436,80 @@ def _upheaval(work: Work, unit: int, weapon: str) -> None:
         work.set_unit(unit, pos=tuple(pos))
         if work.units[unit].inside:  # a split unit rejoins its piece (L4460, §4.2 IV)
             restore_coherency(work, unit)
-        what = {-1: "terrain or the board edge", -2: "nothing"}.get(into, "")
-        how = f'{gone:.1f}" {res.direction.value} into {what or work.label(into)}'
+        into_what = {-1: "terrain or the board edge", -2: "nothing"}.get(into, "")
+        how = f'{gone:.1f}" {res.direction.value} into {into_what or work.label(into)}'
         struck = into if into >= 0 else (unit if into == -1 else -2)
-    work.emit("perk", f"{label}: Upheaval Skill Test failed ({test.roll}): relocated, {how}",
+    shared = "" if len(failed) == 1 else " (one Scatter for all, L3234)"
+    work.emit("perk", f"{label}: {what} ({rolls}){shared}: relocated, {how}",
               rule, unit=unit, perk="Upheaval")  # fmt: skip
     if struck == -2:
         return
     if struck != unit and work.enemies(unit, struck):
         engage_new_contacts(work, unit)
-    info = work.info(unit)
-    users = [i for i in work.units[unit].living() if weapon in info.model_weapons[i]]
-    if not users:
-        return
-    melee = struck != unit and work.enemies(unit, struck)
-    ctx = AttackContext(
-        melee=melee,
-        distance=0.0,
-        within_half_range=True,
-        attacker_point_cost=current_value(work, unit),
-        target_point_cost=current_value(work, struck),
-        emergency_save=True,
-        playstyle=Playstyle.STANDARD,
-    )
-    _strike(work, unit, weapon, struck, len(users), ctx, "Upheaval")
-    for t in {unit, struck}:
-        dead = [i for i in work.units[t].present() if work.units[t].hp[i] <= 0]
-        if dead:
-            remove_models(work, t, dead, "Upheaval")
-            if work.units[t].living():
-                restore_coherency(work, t)
+    for d, _ in failed:
+        if d.weapon is None or not work.units[struck].living():
+            continue
+        info = work.info(unit)
+        users = [i for i in work.units[unit].living() if d.weapon in info.model_weapons[i]]
+        if not users:
+            continue
+        melee = struck != unit and work.enemies(unit, struck)
+        ctx = AttackContext(
+            melee=melee,
+            distance=0.0,
+            within_half_range=True,
+            attacker_point_cost=current_value(work, unit),
+            target_point_cost=current_value(work, struck),
+            emergency_save=True,
+            playstyle=Playstyle.STANDARD,
+        )
+        _strike(work, unit, d.weapon, struck, len(users), ctx, "Upheaval")
+        for t in {unit, struck}:
+            dead = [i for i in work.units[t].present() if work.units[t].hp[i] <= 0]
+            if dead:
+                remove_models(work, t, dead, "Upheaval")
+                if work.units[t].living():
+                    restore_coherency(work, t)
+
+
+def _labels(work: Work, unit: int) -> dict[int, tuple[str, int, str]]:
+    from warbench.rulesets.warsurge.game.perk_arms import labels
+
+    return labels(work.setup, unit, work.units[unit].statuses)
 
 
 def upheaval_at_phase_end(work: Work, phase: str) -> None:
-    """Upheaval: the Skill Test of every Upheaval Weapon used in the Phase: the set-up's, then
-    (in a set-up with a Loot Upheaval Weapon) those picked up, read from the units' counters,
-    so a test is rolled for the unit that used the Weapon even when it dropped it since."""
+    """Upheaval: the Skill Tests of the Upheaval Weapons used in the Phase, unit by unit (one
+    Scatter for a unit's failed ones, L3234): the set-up's, then (in a set-up with a Loot
+    Upheaval Weapon) those picked up, read from the units' counters, so a test is rolled for
+    the unit that used the Weapon even when it dropped it since (L3238). A picked-up copy
+    strikes under the name its carrier carries it by now, or not at all once dropped."""
     upheaval = perk_limitation.index(work.setup).upheaval
+    due: dict[int, list[_Due]] = {}
     for unit, weapons in sorted(upheaval.items()):
         for weapon in weapons:
             if work.units[unit].counter(UPHEAVAL + weapon):
-                _test_upheaval(work, unit, weapon)
-    if UPHEAVAL_PERK not in looted_perks(work.setup):
-        return
-    due = [
-        (u.uid, name[len(UPHEAVAL) :])
-        for u in work.units
-        for name, value in u.counters
-        if value
-        and name.startswith(UPHEAVAL)
-        and name[len(UPHEAVAL) :] not in upheaval.get(u.uid, ())
-    ]
-    for unit, weapon in due:
-        _test_upheaval(work, unit, weapon)
+                due.setdefault(unit, []).append(_Due(UPHEAVAL + weapon, weapon, weapon))
+    if UPHEAVAL_PERK in looted_perks(work.setup):
+        for u in work.units:
+            for key, value in u.counters:
+                if value and key.startswith(UPHEAVAL_TAKEN):
+                    model, src, other = key[len(UPHEAVAL_TAKEN) :].split("@", 2)
+                    now = _labels(work, u.uid).get(int(model))
+                    carried = now is not None and now[1:] == (int(src), other)
+                    name = now[0] if now is not None and carried else other
+                    due.setdefault(u.uid, []).append(_Due(key, name, name if carried else None))
+    for unit in sorted(due):
+        _test_upheaval(work, unit, due[unit])
 
 
-def _test_upheaval(work: Work, unit: int, weapon: str) -> None:
-    work.units[unit] = work.units[unit].with_counter(UPHEAVAL + weapon, 0)
+def _test_upheaval(work: Work, unit: int, due: list[_Due]) -> None:
+    for d in due:
+        work.units[unit] = work.units[unit].with_counter(d.key, 0)
     work.dirty = True
     u = work.units[unit]
-    if u.location is Location.TABLE and u.living():
-        _upheaval(work, unit, weapon)
+    if u.location is Location.TABLE or u.location is Location.DESTROYED:  # L3238
+        _upheaval(work, unit, due)
 
 
 def register_hooks(reg: HookRegistry) -> None:
