@@ -37,7 +37,7 @@ def play_warengine(
         prompt_seat,
     )
     from warbench.rulesets.warengine.game.protocol import WarEngineRuleset
-    from warbench.rulesets.warengine.game.words import said
+    from warbench.rulesets.warengine.game.words import RUNS, said
     from warbench.rulesets.warengine.io import load_force, to_data
 
     if len(rosters) != 2:
@@ -70,6 +70,7 @@ def play_warengine(
         write=write,
         ended_note="input ended: the engine plays on for you",
         describe=describe,
+        runs=RUNS,  # "r": the rest of your placements as suggested (L303-309), as the page
     )
 
     # the board before each of your questions (once while it stands unchanged), as WARSURGE
@@ -139,6 +140,8 @@ class _Drawing:
     draw: Callable[[Any], None]
 
     def choose(self, view: Any, legal: Any, decision: Any, budget: Any) -> Any:
-        """Draw, then ask the person."""
-        self.draw(view)
+        """Draw, then ask the person; a placement made by ``r`` (the rest as suggested) is
+        one line, no board (the board is drawn at the next question)."""
+        if not self.person.in_run(decision):
+            self.draw(view)
         return self.person.choose(view, legal, decision, budget)

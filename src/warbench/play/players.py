@@ -174,18 +174,38 @@ class PromptPlayer(Generic[A]):
     #: "models 3 5 1" (session 39). Checked as an action typed as JSON, said before it is made.
     typed: Callable[[Any, Decision[A], str], A | None] | None = None
     typed_hint: Callable[[Any, Decision[A]], str | None] | None = None
+    #: decision kinds a person may answer for the rest of a run of them with the suggested
+    #: choice (kind -> the answer's words, The WarEngine's placement, L303-309, as the play
+    #: page's "Place the rest of your figures as suggested" button; session 39, s39-we2):
+    #: the answer ``r`` takes the default now and at each next decision of that kind for the
+    #: same seat, until one of another kind (or seat) comes. Empty: no such answer is shown.
+    runs: dict[str, str] = field(default_factory=dict)
+    _run: tuple[str, Any] | None = field(default=None, init=False, repr=False)
+
+    def in_run(self, decision: Decision[A]) -> bool:
+        """True when ``decision`` will be answered without asking, by an ``r`` answer's run of
+        suggested choices (:attr:`runs`)."""
+        return self._run == (decision.kind, decision.player) and decision.default is not None
 
     def choose(self, view: Any, legal: LegalActions[A], decision: Decision[A], budget: Budget) -> A:
         """Ask until the answer is a legal action."""
-        listed: list[A] = list(islice(iter(legal), _SEEN))
-        if self.distinct is not None:
-            listed = self.distinct(view, listed)
-        choices = _spread(listed, self.limit, decision.default, self.codec)
         rule = f" [{decision.rule}]" if decision.rule else ""
         seat = decision.player
         names = self.seat_names
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"player {seat}"
         asked = decision.prompt or decision.kind
+        if self._run is not None:
+            suggested = decision.default
+            if self.in_run(decision) and suggested is not None:
+                said = self.describe(view, suggested) if self.describe is not None else None
+                made = said or json.dumps(self.codec.dump(suggested), sort_keys=True)
+                self.write(f"{who}: as suggested: {made}{rule}")
+                return suggested
+            self._run = None
+        listed: list[A] = list(islice(iter(legal), _SEEN))
+        if self.distinct is not None:
+            listed = self.distinct(view, listed)
+        choices = _spread(listed, self.limit, decision.default, self.codec)
         # a prompt that names its seat first is not prefixed again (a WARSURGE casualty prompt
         # names the unit, "Blue: Dead Dogs loses 3 HP": it read "Blue: Blue: Dead Dogs")
         self.write(f"{asked if asked.startswith(f'{who}: ') else f'{who}: {asked}'}{rule}")
@@ -209,9 +229,15 @@ class PromptPlayer(Generic[A]):
         hint = self.typed_hint(view, decision) if self.typed_hint is not None else None
         if hint:
             self.write(f"  {hint}")
+        run = self.runs.get(decision.kind) if decision.default is not None else None
+        if run is not None:
+            self.write(f"  r. {run}")
         check = getattr(legal, "check", None)
         while True:
             line = self.read("> ").strip()
+            if run is not None and line.lower() == "r":
+                self._run = (decision.kind, seat)
+                return decision.default  # type: ignore[return-value]  # run: a default
             if not line and decision.default is not None:
                 # the default taken with Enter: an action whose preview is a note only (a
                 # WARSURGE Attack a perk may move a unit after) says it first (s34-play2);
@@ -233,8 +259,10 @@ class PromptPlayer(Generic[A]):
                     continue
                 return chosen
             n = len(choices)
-            answers = ("the number 1" if n == 1 else f"a number 1-{n}" if n else "no number") + (
-                ", Enter for the default" if decision.default is not None else ""
+            answers = (
+                ("the number 1" if n == 1 else f"a number 1-{n}" if n else "no number")
+                + (", Enter for the default" if decision.default is not None else "")
+                + (", r for the rest as suggested" if run is not None else "")
             )
             if line.isdigit() or not line:
                 # a choice number out of range, or Enter with no default (session 32, s32-user)

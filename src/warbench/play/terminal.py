@@ -116,6 +116,7 @@ def prompt_seat(
     describe: Callable[[Any, Any], str | None] | None = None,
     confirm: bool = False,
     seat_names: tuple[str, ...] = (),
+    runs: dict[str, str] | None = None,
 ) -> PromptPlayer[Any]:
     """Seat a person at ``players[side]`` and return their :class:`PromptPlayer`.
 
@@ -125,7 +126,8 @@ def prompt_seat(
     decision, and this question takes its default (an empty answer); nothing is read again.
     ``confirm``: an action typed as JSON that places pieces is previewed and made only once
     confirmed (:attr:`PromptPlayer.confirm`). ``seat_names``: the seats' names, said in each
-    question instead of "player 0" (:attr:`PromptPlayer.seat_names`).
+    question instead of "player 0" (:attr:`PromptPlayer.seat_names`). ``runs``: the decision
+    kinds answered for the rest of a run with ``r`` (:attr:`PromptPlayer.runs`).
     """
     ended = False
 
@@ -142,7 +144,13 @@ def prompt_seat(
             return ""
 
     person: PromptPlayer[Any] = PromptPlayer(
-        codec, read=ask, write=write, describe=describe, confirm=confirm, seat_names=seat_names
+        codec,
+        read=ask,
+        write=write,
+        describe=describe,
+        confirm=confirm,
+        seat_names=seat_names,
+        runs=dict(runs or {}),
     )
     players[side] = person
     return person

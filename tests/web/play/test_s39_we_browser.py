@@ -85,7 +85,8 @@ def test_the_reserve_card_names_the_enemy_that_moved_L577(pages: Pages) -> None:
     page = _game(pages, DESK, "reserve-words")
     _until(page, "reserve")
     expect(page.locator("#decision-title")).to_have_text(
-        re.compile(r"^StormReavers \(1\): (Use a reserved attack on the enemy's .+ #\d+\?|"
+        re.compile(r"^StormReavers \(1\): "
+                   r"(Use a reserved attack on the enemy's .+ #\d+ or its unit\?|"
                    r"Answer with your .+ #\d+'s reserved .+\?)$")
     )  # fmt: skip
     expect(page.locator("#decision-detail")).to_contain_text(re.compile(r"\(L57[57]\)\.$"))

@@ -34,8 +34,10 @@ class WarEnginePresenter(Presenter):
         """A player places all the figures of a Movement group in a row (L303-309: "Aaron
         places all his Mv 9" figures, then Dave places all his Mv 9" figures"): the rest of
         the player's placements at the engine's suggested places, in the rules' order (24
-        taps before turn 1 in session 37's walk)."""
-        return {"place": "Place the rest of your figures as suggested"}
+        taps before turn 1 in session 37's walk); the terminal offers the same (``words.RUNS``)."""
+        from warbench.rulesets.warengine.game.words import RUNS
+
+        return dict(RUNS)
 
     def presets(self) -> list[dict[str, JSON]]:
         """StormReavers against StormReavers on the ruins board, two turns and six."""

@@ -139,9 +139,9 @@ def test_L577_the_move_window_names_the_mover_and_its_place() -> None:
     (d,) = WS.pending(s)
     assert (d.player, d.kind, d.default, d.rule[-4:]) == (0, "reserve", ReserveFire(0, 1), "L577")
     assert d.prompt == (
-        "Use a reserved attack on the enemy's Foe #1?\n"
-        'It moved to (10", 28"). A reserved attack may hit only the unit that is activating '
-        "(L577)."
+        "Use a reserved attack on the enemy's Foe #1 or its unit?\n"
+        'It moved to (10", 28"). A reserved attack may hit it or another figure of its unit, '
+        "the unit that is activating, in sight and range (L577)."
     )
     view = WS.views.dump(WS.view(s, 0))
     said = describe(ctx_of(s), view, WS.actions.dump(d.default))

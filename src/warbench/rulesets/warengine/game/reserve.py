@@ -5,9 +5,11 @@ reserved attacks that interrupt the enemy, simultaneous reserved attacks, Lunge.
   weapons never (L1729); a figure that made a Fast Move may not (L415).
 * Remove Reserve: markers are removed when the unit activates again (L383).
 * A reserved attack is used against the currently active enemy unit (L577): after each of
-  its figures' moves the other player may fire reserved attacks at it (``move`` window,
-  L407); and when a figure with a reserved attack is attacked it may answer at once, the two
-  attacks being simultaneous (``counter`` window, L575).
+  its figures' moves the other player may fire reserved attacks at that unit, the figure
+  that moved or any other of its figures the weapon may target (``move`` window, L407;
+  session 39, s39-we2; before, only the figure that moved); and when a figure with a
+  reserved attack is attacked it may answer at once, the two attacks being simultaneous
+  (``counter`` window, L575).
 * Lunge (L581-L585): a figure with a close combat weapon on reserve and at least 9" of
   Movement may lunge 1" per 9" into contact with an enemy that passes by, then attack.
 """
@@ -102,11 +104,14 @@ def options(state: GameState, ctx: Context, window: Window) -> list[ReserveFire]
     mover = state.figs[window.mover]
     if not on_table(mover) or "speedster" in mover.bonus:  # Speedster: too fast (L1239)
         return out
+    others: list[ReserveFire] = []  # the rest of the active unit (L577 "attack that unit")
     for f in state.figs:
         if f.side != window.player or not on_table(f) or f.reserved is None or f.id in window.used:
             continue
         w = ctx.profiles[f.id].weapons[f.reserved]
-        if mover.id in allowed_targets(state, ctx, f, w, mover.unit):
+        targets = allowed_targets(state, ctx, f, w, mover.unit)
+        others += [ReserveFire(f.id, t) for t in targets if t != mover.id]
+        if mover.id in targets:
             out.append(ReserveFire(f.id, mover.id))
         elif (
             w.cc
@@ -116,14 +121,29 @@ def options(state: GameState, ctx: Context, window: Window) -> list[ReserveFire]
             and free_spot(state, ctx, f, *toward(state, ctx, f, mover, lunge_inches(ctx, f.id)))
         ):  # L583: lunge toward it, then strike with the weapon's reach
             out.append(ReserveFire(f.id, mover.id, lunge=True))
-    return out
+    return out + others
 
 
 def default_answer(state: GameState, ctx: Context, window: Window) -> ReserveFire | Pass:
-    """The engine's choice: fire the first reserved attack that can (a Trigger Happy figure
-    must, L1439)."""
+    """The engine's choice: fire the first reserved attack that can at the figure that moved
+    (or answers the attack); a Trigger Happy figure with a ranged reserve fires at the first
+    figure of the active unit it may target (it must, L1439); else none. The other figures of
+    the active unit (L577) are choices for a player, not the engine's picks, so the seeded
+    games by the defaults are those of session 38's "only the mover" ruling."""
     opts = options(state, ctx, window)
-    return opts[0] if opts else Pass()
+    mover = [o for o in opts if window.kind == "counter" or o.target == window.mover]
+    forced = [o for o in opts if trigger_happy(state, ctx, o.fig)]
+    return mover[0] if mover else forced[0] if forced else Pass()
+
+
+def trigger_happy(state: GameState, ctx: Context, fid: int) -> bool:
+    """A Trigger Happy figure with a ranged attack on reserve: it must fire (L1439)."""
+    f = state.figs[fid]
+    return (
+        ctx.profiles[fid].has("trigger_happy")
+        and f.reserved is not None
+        and not ctx.profiles[fid].weapons[f.reserved].cc
+    )
 
 
 def lunge_pause(
@@ -224,8 +244,9 @@ def window_words(state: GameState, ctx: Context, window: Window) -> tuple[str, s
         for f in state.figs
     )
     return (
-        f"Use a reserved attack on the enemy's {ctx.profiles[m.id].name} #{m.id}?\n"
-        f"{moved}. A reserved attack may hit only the unit that is activating (L577)."
+        f"Use a reserved attack on the enemy's {ctx.profiles[m.id].name} #{m.id} or its unit?\n"
+        f"{moved}. A reserved attack may hit it or another figure of its unit, the unit that "
+        "is activating, in sight and range (L577)."
         + (
             " A Trigger Happy figure with a ranged attack on reserve must fire at the first "
             "figure in its range and sight (L1439)."

@@ -13,7 +13,15 @@ from typing import Any
 
 from warbench.rulesets.warengine.game.setup import Context
 
-__all__ = ["describe", "said"]
+__all__ = ["RUNS", "describe", "said"]
+
+#: Decision kinds a player may answer for the rest of a run of them at the suggested choices,
+#: kind -> the answer's words: a player places all the figures of a Movement group in a row
+#: (L303-309: "Aaron places all his Mv 9" figures, then Dave places all his Mv 9" figures"),
+#: so the rest of a player's placements may go to the engine's suggested places. The page's
+#: button (``WarEnginePresenter.rest_as_suggested``) and the terminal's ``r`` answer
+#: (``PromptPlayer.runs``, session 39, s39-we2) both read it.
+RUNS: dict[str, str] = {"place": "Place the rest of your figures as suggested"}
 
 # the engine's "player 0" (a seat, numbered from 0) in an event's or a result's text
 _PLAYER = re.compile(r"\bplayer (\d+)\b")
