@@ -136,6 +136,7 @@ from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactical_slain import present_share, standing_share
 from warbench.ai.tactical_threat import PLAIN, situated_dist, situation, threat_bonus
 from warbench.ai.tactical_unseen import hides, melee_last, unseen_first, unseen_moves
+from warbench.ai.tactical_volley import volley_moves
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
@@ -299,6 +300,10 @@ class TacticalBot(ScriptedPlayer):
     #: stays so, else holds until it can charge (session 35, ``ai.tactical_unseen``). Off
     #: by default (docs/ai.md, session 35).
     hidden_approach: bool = False
+    #: A shooter whose best move (or Dash) toward the enemy would end with only a sliver of
+    #: its models within Range of a target it sees moves where most of them are, else stops
+    #: short out of Range (session 39, ``ai.tactical_volley``; L851-860 step II, L2872).
+    full_volley: bool = False
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
@@ -565,7 +570,10 @@ class TacticalBot(ScriptedPlayer):
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         toward = next((m for m in paths if m.to is not None), straight)  # not a placement
         if dash and not melee_unit and self.dash_in_reach and state is not None:
-            return opts + self._dashes_worth_it(w, uid, paths)
+            dashes = self._dashes_worth_it(w, uid, paths)
+            if self.full_volley and not heavy:  # session 39: a full volley or none
+                dashes = volley_moves(state, w, uid, dashes) or dashes
+            return opts + dashes
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
         shooter = state is not None and not (dash or melee_unit or heavy)
@@ -578,6 +586,10 @@ class TacticalBot(ScriptedPlayer):
                 return opts + best
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
+        if self.full_volley and shooter and state is not None:  # session 39
+            volley = volley_moves(state, w, uid, paths)
+            if volley is not None:
+                return opts + volley
         opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way
         if melee_unit and dash and state is not None and self.melee_dash_hidden:
             run = self._plays_for_lead(w, uid) and must_fight(state, w, uid)  # session 37
