@@ -136,7 +136,7 @@ from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactical_slain import present_share, standing_share
 from warbench.ai.tactical_threat import PLAIN, situated_dist, situation, threat_bonus
 from warbench.ai.tactical_unseen import hides, melee_last, unseen_first, unseen_moves
-from warbench.ai.tactical_volley import volley_moves
+from warbench.ai.tactical_volley import range_share, volley_moves
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
@@ -304,6 +304,11 @@ class TacticalBot(ScriptedPlayer):
     #: its models within Range of a target it sees moves where most of them are, else stops
     #: short out of Range (session 39, ``ai.tactical_volley``; L851-860 step II, L2872).
     full_volley: bool = False
+    #: The focus fire scales a shot by the share of the unit's models within the weapon's
+    #: Range of the target (session 39, ``ai.tactical_volley``; L851-860 step II), not by
+    #: the share still standing only: a target that one model reaches is worth one model's
+    #: shot.
+    range_share: bool = False
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
@@ -936,6 +941,8 @@ class TacticalBot(ScriptedPlayer):
             return 0.0
         dist = self._shot_dist(w, a, b, weapon, melee, not melee and self._covered(w, a, b))
         alive = sum(1 for gone in w.units[a].removed if not gone) / max(1, w.info(a).models)
+        if self.range_share and not melee:  # session 39: the models that reach it
+            alive *= range_share(w, a, b, weapon)
         taken, slain = expected_take(dist, alive, hps)
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
         if self.end_points and may_be_last(w):

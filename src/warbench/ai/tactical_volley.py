@@ -95,3 +95,14 @@ def volley_moves(state: GameState, w: Work, uid: int, moves: Sequence[Move]) -> 
         if ok and s is None:
             return [short]
     return None
+
+
+def range_share(w: Work, a: int, b: int, weapon: str | None) -> float:
+    """The share of ``a``'s models within ``weapon``'s Range of ``b`` (1 for a melee weapon
+    or an unknown name): the focus fire's scale for the models that attack (L851-860 step
+    II), with ``TacticalBot(range_share=True)``."""
+    ranges = [wp.range for wp in w.info(a).unit.weapons if weapon is None or wp.name == weapon]
+    reach = max(ranges, default=0)
+    if reach <= 1:
+        return 1.0
+    return _in_range(w, a, b, float(reach))
