@@ -121,3 +121,17 @@ def test_L851_focus_fire_counts_the_models_that_reach() -> None:
     assert isinstance(off, Attack) and isinstance(on, Attack)
     assert off.targets == (("Laser Rifle", 1),)
     assert on.targets == (("Laser Rifle", 2),)
+
+
+def test_L851_it_waits_in_one_game_turn_only() -> None:
+    """A unit that stopped short once goes in as before in a later Game Turn (a column in a
+    street that no move brings in whole would otherwise wait all game): the same bot, 21"
+    from the line in Game Turn 1 and again in Game Turn 2."""
+    state = _column_and_line(21.0)
+    bot = TacticalBot(full_volley=True, few_units_reach=False)
+    first = bot.choose(state)
+    assert isinstance(first, Move) and volley_share(_after(state, first), 0) is None
+    later = replace(state, flow=replace(state.flow, turn=state.flow.turn + 1))
+    walk = bot.choose(later)
+    assert isinstance(walk, Move)
+    assert is_sliver(volley_share(_after(later, walk), 0))

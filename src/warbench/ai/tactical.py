@@ -136,7 +136,7 @@ from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactical_slain import present_share, standing_share
 from warbench.ai.tactical_threat import PLAIN, situated_dist, situation, threat_bonus
 from warbench.ai.tactical_unseen import hides, melee_last, unseen_first, unseen_moves
-from warbench.ai.tactical_volley import range_share, volley_moves
+from warbench.ai.tactical_volley import may_wait, range_share, volley_moves
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
@@ -312,6 +312,8 @@ class TacticalBot(ScriptedPlayer):
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
+    # the Game Turn in which a unit first stopped short of a sliver in Range (session 39)
+    _waits: dict[int, int] = field(default_factory=dict)
     # HP one model of a unit is expected to lose crossing a Dangerous piece (session 38)
     _danger_hp: dict[tuple[int, str], float] = field(default_factory=dict)
 
@@ -577,7 +579,7 @@ class TacticalBot(ScriptedPlayer):
         if dash and not melee_unit and self.dash_in_reach and state is not None:
             dashes = self._dashes_worth_it(w, uid, paths)
             if self.full_volley and not heavy:  # session 39: a full volley or none
-                dashes = volley_moves(state, w, uid, dashes) or dashes
+                dashes = self._volley(state, w, uid, dashes) or dashes
             return opts + dashes
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
@@ -592,7 +594,7 @@ class TacticalBot(ScriptedPlayer):
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
         if self.full_volley and shooter and state is not None:  # session 39
-            volley = volley_moves(state, w, uid, paths)
+            volley = self._volley(state, w, uid, paths)
             if volley is not None:
                 return opts + volley
         opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way
@@ -603,6 +605,18 @@ class TacticalBot(ScriptedPlayer):
         opts.extend(paths)
         opts.append(straight)
         return opts
+
+    def _volley(self, state: GameState, w: Work, uid: int, moves: list[Move]) -> list[Move] | None:
+        """:func:`~warbench.ai.tactical_volley.volley_moves` (session 39), a stop short
+        allowed in the unit's first Game Turn of waiting only (``_waits``)."""
+        turn = w.flow.turn
+        got = volley_moves(state, w, uid, moves, may_wait(self._waits, uid, turn))
+        if got is None:
+            return None
+        chosen, stop = got
+        if stop and not (uid in self._waits and self._waits[uid] <= turn):
+            self._waits[uid] = turn
+        return chosen
 
     def _plays_for_lead(self, w: Work, uid: int) -> bool:
         """``play_for_lead`` applies: the switch is on and ``uid``'s side is a small army

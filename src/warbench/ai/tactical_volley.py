@@ -14,7 +14,8 @@ best move toward the enemy would end in such a **sliver** (some of its models wi
 longest Range of an enemy unit it sees, fewer than :data:`FULL_SHARE` of them) looks first
 for a move that brings at least that share within Range of a unit it sees (a full volley
 this Game Turn), and else stops short along the same way, where none of its models is within
-Range of an enemy it sees (it lets the enemy come, and steps in whole next time). A move that
+Range of an enemy it sees (it lets the enemy come, and steps in whole next time; in one Game
+Turn only, :data:`WAIT_TURNS`, so it does not wait all game). A move that
 ends with no enemy in Range, or with the whole unit in it, is played as before.
 """
 
@@ -36,6 +37,10 @@ FULL_SHARE = 0.75
 SHORT_STEPS = (0.8, 0.6, 0.4, 0.2)
 #: The moves (after the first) weighed for a full volley.
 VOLLEY_TRIES = 6
+#: The Game Turns in which a unit may stop short (the first in which it does, counted from
+#: then): it lets the enemy come once, then goes in as before, so it does not wait all game
+#: on a way where no move brings the whole unit in (a column in a street).
+WAIT_TURNS = 1
 
 
 def volley_share(w: Work, uid: int) -> float | None:
@@ -65,13 +70,17 @@ def is_sliver(share: float | None) -> bool:
     return share is not None and share < FULL_SHARE - 1e-9
 
 
-def volley_moves(state: GameState, w: Work, uid: int, moves: Sequence[Move]) -> list[Move] | None:
+def volley_moves(
+    state: GameState, w: Work, uid: int, moves: Sequence[Move], may_stop: bool = True
+) -> tuple[list[Move], bool] | None:
     """The moves to play instead of ``moves`` (best first), or ``None`` to keep them: when
     the first of ``moves`` (the unit's best way toward the enemy) ends in a sliver
     (:func:`is_sliver`), the moves among the next :data:`VOLLEY_TRIES` after which at least
     :data:`FULL_SHARE` of the unit's models are within Range of a target (in their order),
     else the longest stop along the first move's way (:data:`SHORT_STEPS`) after which no
-    model is within Range of a target it sees; ``None`` when there is neither."""
+    model is within Range of a target it sees (only with ``may_stop``: a unit waits in one
+    Game Turn only, :data:`WAIT_TURNS`), with ``True`` for a stop; ``None`` when there is
+    neither."""
     if not moves or moves[0].to is None:
         return None
     ok, share = _share_after(state, moves[0])
@@ -83,7 +92,9 @@ def volley_moves(state: GameState, w: Work, uid: int, moves: Sequence[Move]) -> 
         if ok and s is not None and not is_sliver(s):
             full.append(m)
     if full:
-        return full
+        return full, False
+    if not may_stop:
+        return None
     centre = w.xy(uid).mean(axis=0)
     cx, cy = float(centre[0]), float(centre[1])
     tx, ty = moves[0].to
@@ -93,7 +104,7 @@ def volley_moves(state: GameState, w: Work, uid: int, moves: Sequence[Move]) -> 
         short = Move(uid, to=(cx + f * (tx - cx), cy + f * (ty - cy)), dash=moves[0].dash)
         ok, s = _share_after(state, short)
         if ok and s is None:
-            return [short]
+            return [short], True
     return None
 
 
@@ -106,3 +117,12 @@ def range_share(w: Work, a: int, b: int, weapon: str | None) -> float:
     if reach <= 1:
         return 1.0
     return _in_range(w, a, b, float(reach))
+
+
+def may_wait(waits: dict[int, int], uid: int, turn: int) -> bool:
+    """Whether ``uid`` may still stop short in Game Turn ``turn`` (:data:`WAIT_TURNS` from
+    the first in which it did, as ``waits`` records; a turn before the first is a new game)."""
+    first = waits.get(uid)
+    if first is None or turn < first:
+        return True
+    return turn < first + WAIT_TURNS
