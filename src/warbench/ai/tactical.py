@@ -97,7 +97,12 @@ round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
 ``shun_danger=True``: path moves in which no model crosses Dangerous Ground, §4.6, first),
 and **prices Dangerous Ground** (session 38, :mod:`warbench.ai.tactical_ground`,
 ``price_danger=True``: when the best path move is expected to cost half an HP or more there,
-the near path move expected to lose least first).
+the near path move expected to lose least first), and **a full volley or none** (session 39,
+:mod:`warbench.ai.tactical_volley`, ``full_volley=True``: a shooter whose best move or Dash
+would end with only a sliver of its models within Range of a target, L851-860 step II, moves
+where most of them are, else stops short out of Range, in one Game Turn only), and **the
+models that reach** (``range_share=True``: the focus fire scales a shot by the share of the
+unit's models within the weapon's Range of the target).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.

@@ -17,6 +17,14 @@ this Game Turn), and else stops short along the same way, where none of its mode
 Range of an enemy it sees (it lets the enemy come, and steps in whole next time; in one Game
 Turn only, :data:`WAIT_TURNS`, so it does not wait all game). A move that
 ends with no enemy in Range, or with the whole unit in it, is played as before.
+
+The second switch, ``TacticalBot(range_share=True)`` (:func:`range_share`), is the same
+sentence in the Attack Phase: the focus fire priced each shot as the volley of the unit's
+models still standing, so a target that one model of ten reaches looked as good as one they
+all reach; with it a shot is scaled by the share of the models within the weapon's Range.
+
+Both are off by default: measured against main's games they changed results both ways about
+evenly (docs/ai.md, "Measured (issue 15, session 39, s39-fire ...)").
 """
 
 from __future__ import annotations
