@@ -23,8 +23,11 @@ sentence in the Attack Phase: the focus fire priced each shot as the volley of t
 models still standing, so a target that one model of ten reaches looked as good as one they
 all reach; with it a shot is scaled by the share of the models within the weapon's Range.
 
-Both are off by default: measured against main's games they changed results both ways about
-evenly (docs/ai.md, "Measured (issue 15, session 39, s39-fire ...)").
+Both are off by default (docs/ai.md, "Measured (issue 15, session 39, s39-fire ...)"):
+``full_volley`` changed the mirrors' results both ways about evenly and cost the ladder's Red
+half against the scripted player 7 of its wins (1 won back); ``range_share`` won 12 and lost 2 of main's
+results in the line, horde and fast mirrors, but lost 3 of the Red half's wins against
+random-legal, not yet explained.
 """
 
 from __future__ import annotations
