@@ -105,7 +105,13 @@ round Dangerous Ground** (session 36, :mod:`warbench.ai.tactical_close`,
 and **prices Dangerous Ground** (session 38, :mod:`warbench.ai.tactical_ground`,
 ``price_danger=True``: when the best path move is expected to cost half an HP or more there,
 the near path move expected to lose least first), and **gets back in only for a ride into an
-attack** (session 39, :mod:`warbench.ai.tactical_ferry`, ``ride_to_attack=True``).
+attack** (session 39, :mod:`warbench.ai.tactical_ferry`, ``ride_to_attack=True``),
+and **a full volley or none** (session 39,
+:mod:`warbench.ai.tactical_volley`, ``full_volley=True``: a shooter whose best move or Dash
+would end with only a sliver of its models within Range of a target, L851-860 step II, moves
+where most of them are, else stops short out of Range, in one Game Turn only), and **the
+models that reach** (``range_share=True``: the focus fire scales a shot by the share of the
+unit's models within the weapon's Range of the target).
 
 It plays from its view only: the view is written back as a state with the search hooks'
 determinizer (``ai.warsurge``), and the engine's public functions answer what is legal.
@@ -146,6 +152,7 @@ from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactical_slain import present_share, standing_share
 from warbench.ai.tactical_threat import PLAIN, situated_dist, situation, threat_bonus
 from warbench.ai.tactical_unseen import hides, melee_last, unseen_first, unseen_moves
+from warbench.ai.tactical_volley import may_wait, range_share, volley_moves
 from warbench.ai.tactics import expected_take, target_score, wounded_first
 from warbench.kernel.errors import WarbenchError
 from warbench.play.core import Decision, LegalActions, Ruleset, SetupArgs
@@ -328,9 +335,20 @@ class TacticalBot(ScriptedPlayer):
     #: stays so, else holds until it can charge (session 35, ``ai.tactical_unseen``). Off
     #: by default (docs/ai.md, session 35).
     hidden_approach: bool = False
+    #: A shooter whose best move (or Dash) toward the enemy would end with only a sliver of
+    #: its models within Range of a target it sees moves where most of them are, else stops
+    #: short out of Range (session 39, ``ai.tactical_volley``; L851-860 step II, L2872).
+    full_volley: bool = False
+    #: The focus fire scales a shot by the share of the unit's models within the weapon's
+    #: Range of the target (session 39, ``ai.tactical_volley``; L851-860 step II), not by
+    #: the share still standing only: a target that one model reaches is worth one model's
+    #: shot.
+    range_share: bool = False
     _sdists: dict[tuple[int, int, str, bool, tuple[bool, bool]], Mapping[int, float]] = field(
         default_factory=dict
     )
+    # the Game Turn in which a unit first stopped short of a sliver in Range (session 39)
+    _waits: dict[int, int] = field(default_factory=dict)
     # HP one model of a unit is expected to lose crossing a Dangerous piece (session 38)
     _danger_hp: dict[tuple[int, str], float] = field(default_factory=dict)
 
@@ -609,7 +627,10 @@ class TacticalBot(ScriptedPlayer):
         straight = Move(uid, to=(float(tgt[0]), float(tgt[1])), dash=dash)
         toward = next((m for m in paths if m.to is not None), straight)  # not a placement
         if dash and not melee_unit and self.dash_in_reach and state is not None:
-            return opts + self._dashes_worth_it(w, uid, paths)
+            dashes = self._dashes_worth_it(w, uid, paths)
+            if self.full_volley and not heavy:  # session 39: a full volley or none
+                dashes = self._volley(state, w, uid, dashes) or dashes
+            return opts + dashes
         if in_range and state is not None:
             return opts + seek_sight(state, w, uid, toward, allowance)
         shooter = state is not None and not (dash or melee_unit or heavy)
@@ -622,6 +643,10 @@ class TacticalBot(ScriptedPlayer):
                 return opts + best
         if state is not None and self._holds(state, w, uid, toward, melee_unit):
             return opts  # out of the enemy's reach, and the move would walk into its fire
+        if self.full_volley and shooter and state is not None:  # session 39
+            volley = self._volley(state, w, uid, paths)
+            if volley is not None:
+                return opts + volley
         opts.extend(turned_toward(w, uid, toward))  # oval and rectangular bases face their way
         if melee_unit and dash and state is not None and self.melee_dash_hidden:
             run = self._plays_for_lead(w, uid) and must_fight(state, w, uid)  # session 37
@@ -630,6 +655,18 @@ class TacticalBot(ScriptedPlayer):
         opts.extend(paths)
         opts.append(straight)
         return opts
+
+    def _volley(self, state: GameState, w: Work, uid: int, moves: list[Move]) -> list[Move] | None:
+        """:func:`~warbench.ai.tactical_volley.volley_moves` (session 39), a stop short
+        allowed in the unit's first Game Turn of waiting only (``_waits``)."""
+        turn = w.flow.turn
+        got = volley_moves(state, w, uid, moves, may_wait(self._waits, uid, turn))
+        if got is None:
+            return None
+        chosen, stop = got
+        if stop and not (uid in self._waits and self._waits[uid] <= turn):
+            self._waits[uid] = turn
+        return chosen
 
     def _plays_for_lead(self, w: Work, uid: int) -> bool:
         """``play_for_lead`` applies: the switch is on and ``uid``'s side is a small army
@@ -968,6 +1005,8 @@ class TacticalBot(ScriptedPlayer):
             return 0.0
         dist = self._shot_dist(w, a, b, weapon, melee, not melee and self._covered(w, a, b))
         alive = sum(1 for gone in w.units[a].removed if not gone) / max(1, w.info(a).models)
+        if self.range_share and not melee:  # session 39: the models that reach it
+            alive *= range_share(w, a, b, weapon)
         taken, slain = expected_take(dist, alive, hps)
         per_hp = ib.value / ib.max_hp if ib.max_hp else 0.0
         if self.end_points and may_be_last(w):
