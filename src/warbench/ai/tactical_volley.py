@@ -25,9 +25,9 @@ all reach; with it a shot is scaled by the share of the models within the weapon
 
 Both are off by default (docs/ai.md, "Measured (issue 15, session 39, s39-fire ...)"):
 ``full_volley`` changed the mirrors' results both ways about evenly and cost the ladder's Red
-half against the scripted player 7 of its wins (1 won back); ``range_share`` won 12 and lost 2 of main's
-results in the line, horde and fast mirrors, but lost 3 of the Red half's wins against
-random-legal, not yet explained.
+half against the scripted player 7 of its wins (1 won back); ``range_share`` won 12 and lost 2
+of main's results in the line, horde and fast mirrors, but lost 3 of the Red half's wins
+against random-legal, not yet explained.
 """
 
 from __future__ import annotations
