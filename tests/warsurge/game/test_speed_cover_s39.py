@@ -132,3 +132,17 @@ def test_the_field_asks_the_bonus_alone(monkeypatch: pytest.MonkeyPatch) -> None
         made += len(calls) - before
         assert bonus == report.bonus
     assert made  # the report did cull the pairs for its sources
+
+
+def test_a_question_with_no_elevated_form_refuses_heights() -> None:
+    """``Field.cover`` asks no heights, so its question has no elevated form (s39-fixwe: the
+    dead ``_elevated_bonus`` removed); a question with heights but no form is a typed error
+    naming it, never the plain answer."""
+    from warbench.rulesets.warsurge.game.geom import Heights
+
+    board, att, tgt, blk = _scenes(1, False)[0]
+    args = (att.xy, 0.5, tgt.xy, 0.6, blk.xy, blk.r)
+    z = Heights(np.zeros(len(att.xy)), np.zeros(len(tgt.xy)), np.zeros(len(blk.xy)))
+    with pytest.raises(TypeError, match=r"cover bonus: this question takes no heights \(L2360\)"):
+        Field(board)._ask(b"cover bonus", sight.cover_bonus, None, args, z, None)
+    assert Field(board).cover(*args) == sight.cover_report(board, att, tgt).bonus

@@ -230,6 +230,26 @@ def test_discs_in_is_the_boards_numpy_answer(seed: int) -> None:
     assert answers[0].any() and not answers[0].all()  # bases in pieces, and out
 
 
+def test_discs_in_a_nan_edge_poisons_the_nearest_as_np_min_does() -> None:
+    """A NaN in an edge (and a NaN position) gives the NumPy oracle's answer: ``np.min`` of a
+    row with a NaN is NaN, so no edge is near, where a plain running least would skip the
+    NaN and find the finite edges near. The review (s39) found that removing
+    ``sight_jit._discs_in``'s ``nan`` flag passed every other test; this one fails then."""
+    g = _pieces_board(0).geometry()
+    g.edge0, g.edge1 = g.edge0.copy(), g.edge1.copy()
+    g.edge1[0, 0] = g.edge0[0, 1] = np.nan  # piece 0's first edge ends in NaN
+    x0, y0 = g.edge0[0, 2]  # a vertex of a finite edge: bases around it, some outside
+    ring = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    xy = np.column_stack([x0 + 0.3 * np.cos(ring), y0 + 0.3 * np.sin(ring)])
+    xy = np.vstack([xy, [[np.nan, 1.0], [x0, np.nan]]])
+    r = np.full(len(xy), 0.5)
+    pieces = np.arange(len(g.names))
+    want = g.discs_in(pieces, xy, r)
+    got = sight_jit.discs_in(pieces, xy, r, g.centre, g.reach, g.edge0, g.edge1)
+    assert np.array_equal(got, want)
+    assert not want[:, 0].all()  # the NaN row hid some near edge: bases left out
+
+
 def _least_gap(g: object, p: int, x: np.ndarray) -> float:
     """The distance from ``x`` to piece ``p``'s nearest edge (NumPy, as ``_discs_in``)."""
     e0, e1 = g.edge0[p], g.edge1[p]  # type: ignore[attr-defined]

@@ -97,10 +97,48 @@ def test_L1015_adrenal_overload_halves_the_raises_in_words() -> None:
     s = _wright_shot()
     s.figs[1].bonus["adrenal"] = 1  # 10 Hero Points buy 5 raises (L1015)
     (d,) = WS.pending(s)
-    assert d.prompt.startswith("Spend Hero Points on your Lt. Wright #1's defense roll? (0 to 5)")
+    assert d.prompt.startswith(
+        "Spend Hero Points on your Lt. Wright #1's defense roll? (raise it by 0 to 5, two Hero "
+        "Points a raise, L1015)\n"
+    )
     assert d.prompt.endswith(
         "It needs 7 to survive and can raise its roll by only 5 (each raise costs two Hero "
         "Points under Adrenal Overload, L1015): it is destroyed whatever it spends."
+    )
+
+
+def test_L1015_adrenal_overload_counts_raises_and_their_points_for_the_defender() -> None:
+    """The review's probe (s39-fixwe): with 20 Hero Points under Adrenal Overload Lt. Wright
+    may raise its roll by 0 to 10, and surviving the 20 takes 7 raises, 14 points (L1015).
+    Session 39's s39-we words said "(0 to 10)" and "7 Hero Points raise it to 20"."""
+    s = _wright_shot()
+    s.figs[1].bonus["adrenal"] = 1
+    s.figs[1].hero = 20
+    (d,) = WS.pending(s)
+    assert d.prompt == (
+        "Spend Hero Points on your Lt. Wright #1's defense roll? (raise it by 0 to 10, two "
+        "Hero Points a raise, L1015)\n"
+        "The enemy's Green Alien Warrior #0 attacks it with its Earthshaker Cannon: 20 beats "
+        "its defense roll of 13 (L493). 7 raises (14 Hero Points) make it 20, a tie, and it "
+        "survives (L471); fewer and it is destroyed."
+    )
+    s, _ = act(s, Hero(7), 1)
+    assert s.figs[1].hero == 6  # the words' 14 points are what the raises cost
+
+
+def test_L1015_the_attacker_counts_its_own_points_and_the_adrenal_defenders_raises() -> None:
+    """The attacker's side under an Adrenal Overload defender (L1015 halves only a Defense
+    roll's raises): Di'Git's points are one a raise, Lt. Wright's 3 points buy 1 raise, so 3 + 1
+    = 4 points make the kill certain."""
+    s = _digit_strikes()
+    s.figs[1].bonus["adrenal"] = 1
+    (d,) = WS.pending(s)
+    assert d.prompt == (
+        "Spend Hero Points on your Commander Di'Git #0's attack roll? (0 to 8)\n"
+        "It rolled 13 with its Assault Blade against the enemy's Lt. Wright #1's defense roll "
+        "of 15; you spend first, then the defender (L493). 3 Hero Points make it 16, more "
+        "than 15; Lt. Wright #1 can raise its roll by 1 with its Hero Points (two a raise "
+        "under Adrenal Overload, L1015), so 4 Hero Points make the kill certain."
     )
 
 

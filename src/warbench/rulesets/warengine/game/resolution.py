@@ -356,7 +356,13 @@ def hero_words(state: GameState, ctx: Context) -> str:
         label += " follow-up"
     spent = f" ({res.attack} rolled + {res.spent} Hero Points)" if res.spent else ""
     by = whose(a, t.side)
-    ask = f"Spend Hero Points on your {_n(ctx, t)}'s defense roll? (0 to {most})"
+    # Under Adrenal Overload a raise costs two points (L1015): ``most`` and ``need`` count
+    # raises, so the words say raises and what they cost, not "Hero Points" (review, s39).
+    ask = f"Spend Hero Points on your {_n(ctx, t)}'s defense roll? " + (
+        f"(raise it by 0 to {most}, two Hero Points a raise, L1015)"
+        if adrenal
+        else f"(0 to {most})"
+    )
     head = (
         f"{by[0].upper()}{by[1:]} attacks it with its {label}: {total}{spent} beats its "
         f"defense roll of {d} (L493)."
@@ -367,9 +373,15 @@ def hero_words(state: GameState, ctx: Context) -> str:
             f"{ask}\n{head} It needs {need} to survive and can raise its roll by only "
             f"{most}{cost}: it is destroyed whatever it spends."
         )
+    if adrenal:
+        raises = f"{need} raise{'' if need == 1 else 's'} ({_points(2 * need)})"
+        return (
+            f"{ask}\n{head} {raises} make{'s' if need == 1 else ''} it {total}, a tie, and it "
+            "survives (L471); fewer and it is destroyed."
+        )
     return (
         f"{ask}\n{head} {_points(need)} raise{'s' if need == 1 else ''} it to {total}, a tie, "
-        f"and it survives (L471){cost}; fewer and it is destroyed."
+        "and it survives (L471); fewer and it is destroyed."
     )
 
 

@@ -242,7 +242,7 @@ class Field:
         self,
         kind: bytes,
         plain: Callable[..., Any],
-        elevated: Callable[..., Any],
+        elevated: Callable[..., Any] | None,
         args: tuple[FloatArray, float, FloatArray, float, FloatArray, FloatArray],
         z: Heights | None,
         polys: SightPolys | None,
@@ -251,8 +251,9 @@ class Field:
         in :attr:`_asked` for round bases on the ground, keyed by every input with each
         array's dtype and shape; the board is the Field's own, never changed: destroyed
         terrain and Gateway markers are another Field, ``game/terrain_field.py``), or
-        ``elevated`` with the heights the models stand at (L2360). A kept answer is shared:
-        the callers hand out copies."""
+        ``elevated`` with the heights the models stand at (L2360; ``None`` for a question
+        never asked with heights, :meth:`cover`). A kept answer is shared: the callers hand
+        out copies."""
         if z is None and polys is None:
             key = (kind, *(_bits(a) for a in args))
             hit = self._asked.get(key)
@@ -262,6 +263,8 @@ class Field:
         three = _three(*args, polys)
         if z is None:
             return plain(self.board, *three)
+        if elevated is None:
+            raise TypeError(f"{kind.decode()}: this question takes no heights (L2360)")
         return elevated(
             self.board, *three, attacker_z=z.attacker, target_z=z.target, blocker_z=z.blocker
         )
@@ -315,7 +318,7 @@ class Field:
         bonus, worked out without the report's fractions, sources and words (``sight.
         cover_bonus``; an Attack reads the bonus alone, issue 10, session 39)."""
         args = (axy, ar, txy, tr, bxy, br)
-        bonus: int = self._ask(b"cover bonus", cover_bonus, _elevated_bonus, args, None, polys)
+        bonus: int = self._ask(b"cover bonus", cover_bonus, None, args, None, polys)
         return bonus
 
     def cover_report(
@@ -356,11 +359,6 @@ def _bases(xy: FloatArray, r: float, poly: FloatArray | None = None) -> Bases:
 #: The true outlines of a sight question's attackers, targets and blockers (``game/bases.py``
 #: ``SightPolys``): oval and rectangular bases are seen and see with their shape (§1.3, §5.4).
 SightPolys = tuple[FloatArray | None, FloatArray | None, FloatArray | None]
-
-
-def _elevated_bonus(board: Board, *args: Any, **heights: Any) -> int:
-    """``elevated_cover_report``'s bonus (:meth:`Field.cover` asks no heights: never called)."""
-    return elevated_cover_report(board, *args, **heights).bonus
 
 
 def _bits(a: FloatArray | float) -> bytes:
