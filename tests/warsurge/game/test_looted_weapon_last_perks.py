@@ -461,3 +461,76 @@ def test_p4059_p3090_a_units_own_copying_simulacrum_loot_weapon_drops_as_its_wie
     on_casualty(w, 0, 0, "test")
     names = [s.name for s in w.state().units[0].statuses]
     assert "Loot marker@0@Mirror@24.00,10.00@0" in names
+
+
+# -- what the review found (issue 10, session 39, s39-fixloot; docs/rulings.md w2-state 16) ------
+
+
+def _trap_laid(marks: dict[str, tuple[float, float]], falls: int) -> Work:
+    """Both Raider models carry a picked-up Loot Trap Blaster (model 0 ``Blaster``, model 1
+    ``Blaster (u0)``); the Raiders laid a marker with each Weapon named in ``marks`` in Game
+    Turn 2; it is Game Turn 3 and their model ``falls`` has just fallen."""
+    state = _both_picked_up(_looters_fallen(["Loot", "Trap"]))
+    laid = tuple(
+        Status(f"Trap@{name}@{x:.2f},{y:.2f}@1@2", None, f"u2/{name}")
+        for name, (x, y) in marks.items()
+    )
+    r = replace(state.units[2], statuses=(*state.units[2].statuses, *laid))
+    state = _at(replace(state, units=(*state.units[:2], r)), 3, Phase.MOVE)
+    w = Work(state, ScriptedDice([6, 6]), DEFAULT_HOOKS)
+    u = w.units[2]
+    w.units[2] = replace(u, hp=tuple(0 if k == falls else h for k, h in enumerate(u.hp)))
+    on_casualty(w, 2, falls, "test")
+    return w
+
+
+def test_p4085_a_trap_marker_ends_with_its_dropped_picked_up_weapon() -> None:
+    # "When triggered, the Target will be struck with the Weapon's profile ... All Mode Perks
+    # are directed by the Trap Wielder" (L4085): the model carrying "Blaster (u0)" laid a
+    # marker by the Target and falls; its Weapon drops as a Loot marker, no one wields it, and
+    # its Trap marker ends with it (ruling w2-state 16). (s39-loot2's code kept the marker and
+    # raised KeyError 'Blaster (u0)' as the Target sprang it: the review's finding 1.)
+    from warbench.rulesets.warsurge.game.perk_trap import trap_at_turn_start, traps
+
+    w = _trap_laid({"Blaster (u0)": (40.0, 42.0)}, falls=1)
+    assert traps(w) == []
+    trap_at_turn_start(w, 3)
+    assert sum(w.state().units[1].hp) == 9
+    assert not any("triggers" in e.text for e in w.events)
+
+
+def test_p4085_a_trap_marker_follows_its_weapons_new_name() -> None:
+    # model 0 (carrying "Blaster") falls: its marker by (10, 10) ends with it; model 1's copy
+    # is now called "Blaster" and its marker by the Target goes with it, sprung as Game Turn 3
+    # starts with that copy's profile. (s39-loot2's code kept "Trap@Blaster (u0)@…", a name
+    # the unit no longer carries: KeyError; finding 2.)
+    from warbench.rulesets.warsurge.game.perk_trap import trap_at_turn_start, traps
+
+    w = _trap_laid({"Blaster": (10.0, 10.0), "Blaster (u0)": (40.0, 42.0)}, falls=0)
+    assert w.info(2).model_weapons[1] == ("Gun", "Blaster")
+    assert [(t[2], t[3]) for t in traps(w)] == [("Blaster", (40.0, 42.0))]
+    trap_at_turn_start(w, 3)
+    assert any("P0: Target triggers P1: Raiders's Trap (Blaster)" in e.text for e in w.events)
+    assert sum(w.state().units[1].hp) == 7
+
+
+def test_p4059_a_simulacrum_copy_follows_its_weapons_new_name() -> None:
+    # "the Wielder may use the Target's Weapon profile instead for the current Game Turn"
+    # (L4059): model 1's picked-up copy ("Blaster (u0)") copies the Gun (Range 24); model 0
+    # (carrying "Blaster") falls and drops its own; the copy, now called "Blaster", keeps the
+    # Gun's profile for the Game Turn. (s39-loot2's code left "Arms@copy@Blaster (u0)@…"
+    # behind: the copy read as a Range 12 Blaster; finding 2.)
+    from warbench.rulesets.warsurge.game.perk_arms import copy_status
+
+    state = _both_picked_up(_looters_fallen(["Loot", "Simulacrum"]))
+    copied = Status(copy_status("Blaster (u0)", 1, "Gun"), 1, "u2/Blaster (u0)")
+    r = replace(state.units[2], statuses=(*state.units[2].statuses, copied))
+    state = replace(state, units=(*state.units[:2], r))
+    assert state.info(2).unit.weapon("Blaster (u0)").range == 24
+    w = Work(state, None, DEFAULT_HOOKS)
+    w.units[2] = replace(w.units[2], hp=(0, w.units[2].hp[1]))
+    on_casualty(w, 2, 0, "test")
+    after = w.state()
+    assert after.info(2).model_weapons[1] == ("Gun", "Blaster")
+    assert after.info(2).unit.weapon("Blaster").range == 24
+    assert copy_status("Blaster", 1, "Gun") in [s.name for s in after.units[2].statuses]

@@ -30,6 +30,7 @@ Phase/Step; docs/rulings.md "WARSURGE perks in play: session 25, w2-state" 5-8).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,6 +41,7 @@ from warbench.rulesets.warsurge.game.hooks import Hook, HookRegistry
 from warbench.rulesets.warsurge.game.memo import per_setup
 from warbench.rulesets.warsurge.game.perk_limitation import DESTROYED, JAMMED
 from warbench.rulesets.warsurge.game.perk_shared import copies, shared_weapons
+from warbench.rulesets.warsurge.game.perk_trap import TRAP
 from warbench.rulesets.warsurge.game.perk_turn import (
     _weapon_turn,
     _weapon_uses,
@@ -67,6 +69,8 @@ MARKER = "Loot marker@"
 #: a marker's suffix: the limits its Weapon has spent (:func:`spent`; session 38, s38-loot)
 SPENT = "#"
 RULE = "Perks §12.5 Loot (000_94ecc6a4c74d351b.txt L3090)"
+#: the start of a Trap marker's status (``perk_trap.place_trap``)
+TRAP_HEAD = f"{TRAP}@"
 
 Marker = tuple[int, Status, int, str, tuple[float, float]]
 
@@ -127,6 +131,7 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
     # (profile's unit, Weapon, n, its own, the name it is carried by here)
     dropped: list[tuple[int, str, int, bool, str]] = []
     ends: set[str] = set()
+    traps: set[str] = set()  # the picked-up Trap Weapons whose markers end with them (w2-state 16)
     for weapon in carried:
         if weapon in shared or not _is_loot(work, unit, weapon):
             continue
@@ -134,6 +139,7 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
             src, other = held[model]
             ends.add(perk_arms.take_status(model, src, other))
             ends.add(perk_arms.copy_prefix(weapon))  # a Simulacrum copy of it ends (L4059)
+            traps.add(weapon)  # and its Trap markers (L4085, ruling w2-state 16)
             dropped.append((src, other, model, False, weapon))
         elif weapon in own:
             dropped.append((unit, weapon, model, True, weapon))
@@ -145,7 +151,11 @@ def on_casualty(work: Work, unit: int, model: int, source: str) -> None:
                 dropped.extend((unit, wp.name, 100 + k, False, wp.name) for k in range(n))
     if not dropped:
         return
-    kept = [s for s in u.statuses if s.name not in ends and not _copy_of(s.name, ends)]
+    kept = [
+        s
+        for s in u.statuses
+        if s.name not in ends and not _copy_of(s.name, ends) and _trap_of(s.name) not in traps
+    ]
     for src, weapon, n, mine, here in dropped:
         if mine:
             kept.append(Status(perk_arms.drop_status(model, weapon), None, f"u{unit}/{weapon}"))
@@ -164,12 +174,37 @@ def _copy_of(name: str, ends: set[str]) -> bool:
     return name.startswith(perk_arms.COPY) and any(name.startswith(e) for e in ends)
 
 
+def _trap_of(name: str) -> str | None:
+    """The Weapon a Trap marker status (``Trap@<weapon>@x,y@users@turn``, ``perk_trap``) was
+    placed with, or None for another status."""
+    if not name.startswith(TRAP_HEAD) or name.count("@") < 4:
+        return None
+    return name[len(TRAP_HEAD) :].rsplit("@", 3)[0]
+
+
+def _renamed(name: str, names: dict[str, str]) -> str:
+    """``name`` of a status that goes with a picked-up Weapon, under the Weapon's new name
+    (``names``: old to new): its Simulacrum copy (``Arms@copy@``, L4059) and its Trap markers
+    (L4085); other statuses unchanged (issue 10, session 39, s39-fixloot)."""
+    if name.startswith(perk_arms.COPY):
+        for old, new in names.items():
+            head = perk_arms.copy_prefix(old)
+            if name.startswith(head):
+                return perk_arms.copy_prefix(new) + name[len(head) :]
+        return name
+    weapon = _trap_of(name)
+    if weapon is not None and weapon in names:
+        return f"{TRAP_HEAD}{names[weapon]}@{name[len(TRAP_HEAD) + len(weapon) + 1 :]}"
+    return name
+
+
 def _relabel(work: Work, unit: int, before: dict[int, str]) -> None:
     """A picked-up Weapon dropped: what it spent goes with its marker (:func:`_spent`), so the
     unit's counters under the name it was carried by end, and a Weapon another model still
     carries whose name changed (``<name> (u<src>)`` to ``<name>``, ``perk_arms``) keeps what it
     spent under its new name (Use I-III "once per game", Perks L3246; issue 10, session 38,
-    s38-lootfix)."""
+    s38-lootfix), and its Simulacrum copy and Trap markers too (:func:`_renamed`; session 39,
+    s39-fixloot)."""
     u = work.units[unit]
     held = perk_arms.taken(u.statuses)
     names = [(_weapon_uses(w), *_counters(w)) for w in before.values()]
@@ -181,6 +216,11 @@ def _relabel(work: Work, unit: int, before: dict[int, str]) -> None:
     uses = tuple(kv for kv in u.uses if kv[0] not in gone)
     counters = tuple(kv for kv in u.counters if kv[0] not in gone)
     u = u.evolve(uses=uses, counters=counters)
+    now = {before[k]: _label(work, unit, k) for k in held if k in before}
+    moved = {old: new for old, new in now.items() if old != new}
+    if moved:
+        statuses = tuple(replace(s, name=_renamed(s.name, moved)) for s in u.statuses)
+        u = u.evolve(statuses=statuses)
     for k in held:
         if k in before:
             label = _label(work, unit, k)
