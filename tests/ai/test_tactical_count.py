@@ -114,3 +114,38 @@ def test_a_charge_on_a_transport_with_no_enemy_to_join_s4_3() -> None:
     w = engine.legal_actions(state)._work
     assert joiners(w, 1, 3, False) == []
     assert _charges_apc(TacticalBot(melee_count=True, melee_joiners=True), state)
+
+
+def _six_state(two_at: float) -> GameState:
+    """Move Phase, side 0 to act and not behind (322 points against 296.25: side 1's APC has 3
+    of its 8 HP): side 0's six Breachers left of ten (uid 1, 117 points) 3" from side 1's ten
+    (uid 4, 195 points); side 1's two Breachers (uid 5) in a row at y ``two_at``."""
+    state = _state((6, 10))
+    units = list(state.units)
+    units[3] = replace(units[3], hp=(3,))
+    units[5] = replace(units[5], pos=tuple(line(10, two_at, 2)))
+    return replace(state, units=tuple(units))
+
+
+def test_the_loss_with_joiners_is_no_more_than_the_unit_has_s5_11() -> None:
+    """§5.11: a unit loses no more HP than it has. Six Breachers against ten are expected to
+    slay 9.5 of them (about 185 points) and to be slain to the last (117 points, their value
+    left) by the ten alone; side 1's two Breachers beside the ten can join the Melee (§4.3),
+    but can take nothing more. Counted uncapped (117 + the two's 65) the loss made the charge
+    spend the unit on an even trade (session 29's ``trade_up``) and the six held back: the
+    melee mirror's A2 (seed 0, hive city) ended 400-400 instead of 250-150 (docs/ai.md,
+    session 39, s39-draws). Capped at the unit's 117 points the six charge, as they do with
+    no one to join."""
+    near = _six_state(16.0)
+    w = engine.legal_actions(near)._work
+    assert joiners(w, 1, 4, False) == [5]
+
+    def charges(state: GameState) -> bool:
+        wk = engine.legal_actions(state)._work
+        bot = TacticalBot(melee_count=True, melee_joiners=True)
+        return any(isinstance(a, Move) and a.engage == 4 for a in bot._move(wk, 1, False, state))
+
+    assert charges(near)
+    far = _six_state(40.0)
+    assert joiners(engine.legal_actions(far)._work, 1, 4, False) == []
+    assert charges(far)

@@ -147,7 +147,7 @@ from warbench.ai.tactical_lead import (
     lead_steps,
     must_fight,
 )
-from warbench.ai.tactical_melee import fair_charges, held_back
+from warbench.ai.tactical_melee import fair_charges, held_back, value_left
 from warbench.ai.tactical_reach import enemy_units, fire_positions
 from warbench.ai.tactical_slain import present_share, standing_share
 from warbench.ai.tactical_threat import PLAIN, situated_dist, situation, threat_bonus
@@ -277,6 +277,8 @@ class TacticalBot(ScriptedPlayer):
     #: A charge's expected loss also counts the melee of the other enemy units that can join
     #: the Melee before it is fought (session 39, ``ai.tactical_count.joiners``): ten
     #: Breachers no longer charge a Rhino beside seven enemy Breachers; ``False``: the foe's.
+    #: The loss is capped at the unit's value left (§5.11; s39-draws: uncapped it cost the
+    #: melee mirror four wins at seed 0).
     melee_joiners: bool = True
     # the Game Turn in which each of the player's units last got out of a Transport
     _got_out: dict[int, int] = field(default_factory=dict)
@@ -558,11 +560,17 @@ class TacticalBot(ScriptedPlayer):
                 if d <= allowance
             ]
             if self.melee_joiners:  # session 39: the enemy units that can join the Melee
+                own = value_left(w, uid)  # s39-draws: no more than the unit has (§5.11)
                 charges = [
                     (
                         g,
-                        b
-                        + sum(self._worth(w, j, uid, None, True) for j in joiners(w, uid, f, dash)),
+                        min(
+                            own,
+                            b
+                            + sum(
+                                self._worth(w, j, uid, None, True) for j in joiners(w, uid, f, dash)
+                            ),
+                        ),
                         f,
                     )
                     for g, b, f in charges

@@ -25,7 +25,11 @@ A charge's expected loss was the foe's melee alone, so a charge on a Transport (
 weapon: nothing to lose) looked free with seven enemy Breachers within their Move of it
 (seed 0, copy B, game 14: they joined and took all ten). Units may engage a unit already in
 a Melee (§4.3 L1992-1994, §4.4): with the habit the loss adds the melee of every other enemy
-unit that can join before the Melee is fought.
+unit that can join before the Melee is fought, no more in all than the charging unit's value
+left (§5.11: a unit loses no more HP than it has; session 39, s39-draws). Uncapped, a unit
+the foe alone is expected to slay held back from a charge that takes more than it gives
+because others could join (six Berserkers beside ten, the melee mirror's copy A game 2 at
+seed 0: 400-400 instead of 250-150; four such draws at seed 0, docs/ai.md).
 """
 
 from __future__ import annotations
