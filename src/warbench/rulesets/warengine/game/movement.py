@@ -45,16 +45,31 @@ def cost(f: Fig, x: float, y: float) -> int:
     return math.ceil(math.hypot(x - f.x, y - f.y) - 1e-9)
 
 
+def activating_refusal(
+    state: GameState, ctx: Context, fig: int, player: int, missing: int
+) -> tuple[str, str] | None:
+    """Why figure ``fig`` may not act for ``player`` now (sentence, rule), or None: it must
+    exist (a figure missing is refused under line ``missing`` of the action's own rule), be
+    ``player``'s, on the table in the unit being activated (L399), and not have reserved an
+    attack (its actions are over, L573)."""
+    if not 0 <= fig < len(state.figs):
+        return (f"there is no figure {fig}", rule(missing))
+    f = state.figs[fig]
+    if f.side != player or f.unit not in state.active_units or not on_table(f):
+        return (f"figure {fig} is not in the unit you are activating", rule(399))
+    if f.done:
+        prof = ctx.profiles[f.id]
+        return (f"{prof.name} #{f.id} has reserved an attack: its actions are over", rule(573))
+    return None
+
+
 def move_refusal(state: GameState, ctx: Context, m: Move, player: int) -> tuple[str, str] | None:
     """Why the move is not allowed (sentence, rule), or None."""
-    if not 0 <= m.fig < len(state.figs):
-        return (f"there is no figure {m.fig}", rule(403))
+    refused = activating_refusal(state, ctx, m.fig, player, 403)
+    if refused is not None:
+        return refused
     f = state.figs[m.fig]
     prof = ctx.profiles[f.id]
-    if f.side != player or f.unit not in state.active_units or not on_table(f):
-        return (f"figure {m.fig} is not in the unit you are activating", rule(399))
-    if f.done:
-        return (f"{prof.name} #{f.id} has reserved an attack: its actions are over", rule(573))
     if "coup" in f.bonus:
         return (f"{prof.name} #{f.id} counts coup until the Follow Up step", rule(1373))
     if "halted" in f.bonus:
@@ -166,14 +181,11 @@ def surge_left(f: Fig) -> int:
 def surge_refusal(state: GameState, ctx: Context, a: Surge, player: int) -> tuple[str, str] | None:
     """Why figure ``a.fig`` may not spend ``a.points`` of Invigorate's Hero Points on
     movement now (L1135), or None."""
-    if not 0 <= a.fig < len(state.figs):
-        return (f"there is no figure {a.fig}", rule(1135))
+    refused = activating_refusal(state, ctx, a.fig, player, 1135)
+    if refused is not None:
+        return refused
     f = state.figs[a.fig]
     prof = ctx.profiles[f.id]
-    if f.side != player or f.unit not in state.active_units or not on_table(f):
-        return (f"figure {a.fig} is not in the unit you are activating", rule(399))
-    if f.done:
-        return (f"{prof.name} #{f.id} has reserved an attack: its actions are over", rule(573))
     left = surge_left(f)
     if left == 0:
         return (
