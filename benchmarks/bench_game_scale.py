@@ -59,6 +59,13 @@ main ``c40096b`` -> ``bebaa1c``: coherency's candidate tests and the Move's rout
 with numba): 1000 points 574.6 M -> 509.9 M and 502.9 M (about -12%, the same games); 4000
 points 2,904 M -> 2,279 M (-21.5%); 4000 / 1000 points 5.05x -> 4.47x-4.53x (the goal of 5x
 met again); ``apply`` ~1.945 M -> 1.691 M instructions (about 3,670 a second at 6.2 G/s).
+
+The twenty-first passes (docs/game.md "The twenty-first passes merged"; instructions, seeds
+0-2, main ``8d524eb`` -> ``a4be2bc``: a Move's formation, contacts, reach and followers' paths
+and sight's set-up, discs and nearest enemies compiled, the Cover Bonus without its report):
+1000 points ~506 M -> 440.2 M and 448.2 M (about -12%, the same games); 4000 points 2,279 M ->
+2,056 M (-9.8%); 4000 / 1000 points 4.47x-4.53x -> 4.59x-4.67x (the goal of 5x still met);
+``apply`` 1.691 M -> 1.530 M instructions (about 4,050 a second at 6.2 G/s).
 """
 
 from __future__ import annotations
